@@ -1,0 +1,43 @@
+package policy
+
+import (
+	"time"
+
+	"github.com/wardhq/ward/internal/tool"
+)
+
+// Turn is the context of the agent turn a call belongs to.
+type Turn struct {
+	ID        string
+	SessionID string
+	Source    InputSource
+}
+
+// Request is one tool call to decide. Rules see the tool as the snapshot
+// resolved it (the policy's catalog wins over what the caller declared for a
+// known tool) and Now fixed for the whole evaluation.
+type Request struct {
+	Tool tool.Ref
+	Args *tool.Args // nil means no arguments
+	Turn Turn
+	// Workdir is the agent's root directory for path rules; empty means the
+	// policy's configured root.
+	Workdir string
+	// Now is the evaluation time; zero means the wall clock.
+	Now time.Time
+	// State is the tracked state rules read; nil means nothing executed yet
+	// and no known balance.
+	State *Tracker
+}
+
+// Spend is money a call would move: a spend category (transfer, x402,
+// inference, ...) and an amount in cents.
+type Spend struct {
+	Category string
+	Cents    int64
+}
+
+// Meter tells how much a call would spend, if anything. It returns false for
+// calls that spend nothing or whose amount is not a valid integer (rules
+// deny those).
+type Meter func(*Request) (Spend, bool)

@@ -1,0 +1,297 @@
+package policy
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/wardhq/ward/internal/reason"
+	"github.com/wardhq/ward/internal/tool"
+)
+
+// SnapshotConfig is everything a Snapshot is compiled from besides rules.
+type SnapshotConfig struct {
+	// Hash identifies the policy (its source and ward's built-in rule
+	// version); it is recorded in every decision.
+	Hash [32]byte
+	// Catalog lists the tools the policy knows. For these, the catalog's
+	// category, risk and tier win over what a caller declares.
+	Catalog []tool.Ref
+	// Meter extracts the spend of a call, if any.
+	Meter Meter
+}
+
+// Snapshot is an immutable, compiled policy. It is safe for concurrent use.
+type Snapshot struct {
+	rules   []*compiled
+	hash    [32]byte
+	catalog map[string]tool.Ref
+	known   map[tool.Ref]*ruleSet
+	meter   Meter
+
+	mu      sync.RWMutex
+	dynamic map[tool.Ref]*ruleSet // rule sets of tools outside the catalog
+}
+
+// maxDynamic bounds the cache of rule sets for tools outside the catalog, so
+// that a stream of invented tool names cannot grow memory without bound.
+const maxDynamic = 4096
+
+type compiled struct {
+	Rule
+	quotedID string // the id as a JSON string, for audit encoding
+}
+
+type ruleSet struct {
+	rules    []*compiled
+	stateful bool
+}
+
+// ErrInvalidRule is wrapped by NewSnapshot's errors.
+var ErrInvalidRule = errors.New("invalid rule")
+
+// NewSnapshot compiles rules into a snapshot. Rules are ordered by priority,
+// ties keeping their order in the slice. Rule ids must be unique and every
+// rule needs an Eval and a valid selector.
+func NewSnapshot(rules []Rule, cfg SnapshotConfig) (*Snapshot, error) {
+	s := &Snapshot{
+		hash:    cfg.Hash,
+		catalog: make(map[string]tool.Ref, len(cfg.Catalog)),
+		known:   make(map[tool.Ref]*ruleSet, len(cfg.Catalog)),
+		meter:   cfg.Meter,
+		dynamic: make(map[tool.Ref]*ruleSet),
+	}
+	seen := make(map[string]bool, len(rules))
+	for _, r := range rules {
+		switch {
+		case r.ID == "":
+			return nil, fmt.Errorf("%w: empty id", ErrInvalidRule)
+		case seen[r.ID]:
+			return nil, fmt.Errorf("%w: duplicate id %q", ErrInvalidRule, r.ID)
+		case r.Eval == nil:
+			return nil, fmt.Errorf("%w: %s: no evaluation", ErrInvalidRule, r.ID)
+		}
+		if err := r.Applies.Validate(); err != nil {
+			return nil, fmt.Errorf("%w: %s: %v", ErrInvalidRule, r.ID, err)
+		}
+		seen[r.ID] = true
+		s.rules = append(s.rules, &compiled{Rule: r, quotedID: strconv.Quote(r.ID)})
+	}
+	slices.SortStableFunc(s.rules, func(a, b *compiled) int { return cmp.Compare(a.Priority, b.Priority) })
+	for _, ref := range cfg.Catalog {
+		if !tool.ValidName(ref.Name) {
+			return nil, fmt.Errorf("invalid tool name %q in catalog", ref.Name)
+		}
+		s.catalog[ref.Name] = ref
+		s.known[ref] = s.compileSet(ref)
+	}
+	return s, nil
+}
+
+// Hash returns the snapshot's policy hash.
+func (s *Snapshot) Hash() [32]byte { return s.hash }
+
+// Rules returns the snapshot's rules in evaluation order.
+func (s *Snapshot) Rules() []Rule {
+	out := make([]Rule, len(s.rules))
+	for i, c := range s.rules {
+		out[i] = c.Rule
+	}
+	return out
+}
+
+// Resolve returns the tool as the policy sees it: a tool in the catalog
+// takes the catalog's category, risk level and tier (a tier the catalog
+// leaves unset comes from the caller); any other tool keeps what the caller
+// declared.
+func (s *Snapshot) Resolve(ref tool.Ref) tool.Ref {
+	if known, ok := s.catalog[ref.Name]; ok {
+		if known.Tier == tool.TierUnset {
+			known.Tier = ref.Tier
+		}
+		if known.Category == "" {
+			known.Category = ref.Category
+		}
+		if known.Risk == tool.RiskUnset {
+			known.Risk = ref.Risk
+		}
+		return known
+	}
+	return ref
+}
+
+func (s *Snapshot) compileSet(ref tool.Ref) *ruleSet {
+	set := &ruleSet{}
+	for _, c := range s.rules {
+		if c.Applies.Matches(ref) {
+			set.rules = append(set.rules, c)
+			set.stateful = set.stateful || c.Stateful
+		}
+	}
+	return set
+}
+
+func (s *Snapshot) rulesFor(ref tool.Ref) *ruleSet {
+	if set, ok := s.known[ref]; ok {
+		return set
+	}
+	s.mu.RLock()
+	set, ok := s.dynamic[ref]
+	s.mu.RUnlock()
+	if ok {
+		return set
+	}
+	set = s.compileSet(ref)
+	s.mu.Lock()
+	if len(s.dynamic) < maxDynamic {
+		s.dynamic[ref] = set
+	}
+	s.mu.Unlock()
+	return set
+}
+
+// Stateful reports whether any rule reading tracked state applies to the
+// tool.
+func (s *Snapshot) Stateful(ref tool.Ref) bool {
+	return s.rulesFor(s.Resolve(ref)).stateful
+}
+
+// Evaluate decides one call. It never fails: every failure inside a rule is
+// a deny with a diagnostic.
+func (s *Snapshot) Evaluate(req *Request) Decision {
+	start := time.Now()
+	r := *req
+	if r.Now.IsZero() {
+		r.Now = start
+	}
+	if r.Args == nil {
+		r.Args = tool.EmptyArgs()
+	}
+	r.Tool = s.Resolve(req.Tool)
+	set := s.rulesFor(r.Tool)
+
+	d := Decision{
+		action:     Allow,
+		code:       reason.Allowed,
+		message:    "all policy checks passed",
+		tool:       r.Tool,
+		source:     r.Turn.Source,
+		turnID:     r.Turn.ID,
+		sessionID:  r.Turn.SessionID,
+		argsHash:   r.Args.Hash(),
+		policyHash: s.hash,
+		stateful:   set.stateful,
+		at:         r.Now,
+	}
+	if s.meter != nil {
+		d.spend, d.hasSpend = s.meter(&r)
+	}
+	n := len(set.rules)
+	for i, c := range set.rules {
+		res, err := evalRule(c, &r)
+		if err == nil && res.Opinion && (res.Action > Allow || !res.Code.Valid()) {
+			err = fmt.Errorf("invalid result: action %d, reason code %q", res.Action, res.Code)
+		}
+		if err != nil {
+			d.triggered.add(c)
+			d.action = Deny
+			d.code = reason.RuleErr
+			d.message = "a policy rule could not be evaluated, so the call is denied"
+			d.rule = c.ID
+			d.diagnostic = c.ID + ": " + err.Error()
+			n = i + 1
+			break
+		}
+		if !res.Opinion {
+			continue
+		}
+		d.triggered.add(c)
+		switch res.Action {
+		case Deny:
+			d.action, d.code, d.message, d.rule = Deny, res.Code, res.Message, c.ID
+			n = i + 1
+		case Quarantine:
+			if d.action == Allow {
+				d.action, d.code, d.message, d.rule = Quarantine, res.Code, res.Message, c.ID
+			}
+		}
+		if d.action == Deny {
+			break
+		}
+	}
+	d.evaluated = set.rules[:n:n]
+	d.latency = time.Since(start)
+	return d
+}
+
+// Reject returns a deny decision for a call that could not be evaluated at
+// all (its arguments did not decode, say), without running any rule.
+// argsHash should be the SHA-256 of whatever raw arguments arrived.
+func (s *Snapshot) Reject(req *Request, argsHash [32]byte, code reason.Code, message, diagnostic string) Decision {
+	now := req.Now
+	if now.IsZero() {
+		now = time.Now()
+	}
+	return Decision{
+		action:     Deny,
+		code:       code,
+		message:    message,
+		diagnostic: diagnostic,
+		tool:       s.Resolve(req.Tool),
+		source:     req.Turn.Source,
+		turnID:     req.Turn.ID,
+		sessionID:  req.Turn.SessionID,
+		argsHash:   argsHash,
+		policyHash: s.hash,
+		at:         now,
+	}
+}
+
+func evalRule(c *compiled, r *Request) (res Result, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			res, err = Result{}, fmt.Errorf("panic: %v", p)
+		}
+	}()
+	return c.Eval(r)
+}
+
+// Engine holds the current snapshot and swaps it atomically. It is safe for
+// concurrent use.
+type Engine struct {
+	snap atomic.Pointer[Snapshot]
+}
+
+// NewEngine returns an engine deciding with s.
+func NewEngine(s *Snapshot) (*Engine, error) {
+	if s == nil {
+		return nil, ErrNoSnapshot
+	}
+	e := &Engine{}
+	e.snap.Store(s)
+	return e, nil
+}
+
+// Snapshot returns the current snapshot.
+func (e *Engine) Snapshot() *Snapshot { return e.snap.Load() }
+
+// ErrNoSnapshot is returned when swapping in a nil snapshot.
+var ErrNoSnapshot = errors.New("no policy snapshot")
+
+// Swap installs a new snapshot (compiled and therefore validated) and
+// returns the previous one. Evaluations in flight finish on the snapshot
+// they started with.
+func (e *Engine) Swap(s *Snapshot) (*Snapshot, error) {
+	if s == nil {
+		return nil, ErrNoSnapshot
+	}
+	return e.snap.Swap(s), nil
+}
+
+// Evaluate decides one call with the current snapshot.
+func (e *Engine) Evaluate(req *Request) Decision { return e.snap.Load().Evaluate(req) }

@@ -1,0 +1,144 @@
+// Package reason is the catalog of ward's stable reason codes: the
+// machine-readable part of every decision, refusal and wire error. Codes are
+// upper snake case and never change meaning once published; user policy
+// rules may add their own codes of the same shape.
+package reason
+
+import (
+	"slices"
+)
+
+// Code is a stable, machine-readable reason.
+type Code string
+
+// Valid reports whether c has the shape of a reason code: 1 to 64 characters
+// of A-Z, 0-9 and '_', starting with a letter.
+func (c Code) Valid() bool {
+	if len(c) == 0 || len(c) > 64 || c[0] < 'A' || c[0] > 'Z' {
+		return false
+	}
+	for i := 0; i < len(c); i++ {
+		ch := c[i]
+		if (ch < 'A' || ch > 'Z') && (ch < '0' || ch > '9') && ch != '_' {
+			return false
+		}
+	}
+	return true
+}
+
+// Codes of the policy engine and its built-in rule families.
+const (
+	Allowed  Code = "ALLOWED"    // no rule objected
+	RuleErr  Code = "RULE_ERROR" // a rule failed or panicked: fail closed
+	BadInput Code = "INVALID_ARGUMENTS"
+
+	// authority
+	AuthorityInsufficient Code = "AUTHORITY_INSUFFICIENT"
+	ForbiddenTool         Code = "FORBIDDEN_TOOL"
+
+	// command safety
+	ForbiddenCommand  Code = "FORBIDDEN_COMMAND"
+	MalformedCommand  Code = "MALFORMED_COMMAND"
+	RateLimitExceeded Code = "RATE_LIMIT_EXCEEDED"
+
+	// financial
+	InvalidAmount           Code = "INVALID_AMOUNT"
+	AmbiguousArgument       Code = "AMBIGUOUS_ARGUMENT"
+	PerPaymentLimit         Code = "AMOUNT_EXCEEDS_PER_PAYMENT_LIMIT"
+	HourlyTransferLimit     Code = "HOURLY_TRANSFER_LIMIT_EXCEEDED"
+	DailyTransferLimit      Code = "DAILY_TRANSFER_LIMIT_EXCEEDED"
+	TurnTransferLimit       Code = "TURN_TRANSFER_LIMIT_EXCEEDED"
+	MinimumReserve          Code = "MINIMUM_RESERVE_VIOLATION"
+	BalanceUnknown          Code = "BALANCE_UNKNOWN"
+	ConfirmationRequired    Code = "CONFIRMATION_REQUIRED"
+	X402DomainNotAllowed    Code = "X402_DOMAIN_NOT_ALLOWED"
+	X402InsecureURL         Code = "X402_INSECURE_URL"
+	X402AmountRequired      Code = "X402_AMOUNT_REQUIRED"
+	X402PerRequestLimit     Code = "X402_PER_REQUEST_LIMIT_EXCEEDED"
+	X402HourlyLimit         Code = "X402_HOURLY_LIMIT_EXCEEDED"
+	X402DailyLimit          Code = "X402_DAILY_LIMIT_EXCEEDED"
+	InferenceBudgetExceeded Code = "INFERENCE_BUDGET_EXCEEDED"
+
+	// path protection
+	ProtectedFile Code = "PROTECTED_FILE"
+	SensitiveFile Code = "SENSITIVE_FILE"
+	PathTraversal Code = "PATH_TRAVERSAL"
+	InvalidPath   Code = "INVALID_PATH"
+
+	// rate limits
+	PerTurnLimit    Code = "PER_TURN_LIMIT_EXCEEDED"
+	SessionLimit    Code = "SESSION_LIMIT_EXCEEDED"
+	WindowRateLimit Code = "WINDOW_RATE_LIMIT_EXCEEDED"
+
+	// validation
+	InvalidPackageName  Code = "INVALID_PACKAGE_NAME"
+	InvalidURL          Code = "INVALID_URL"
+	InvalidAddress      Code = "INVALID_ADDRESS"
+	ZeroAddress         Code = "ZERO_ADDRESS"
+	InvalidGitHash      Code = "INVALID_GIT_HASH"
+	InvalidPort         Code = "INVALID_PORT"
+	InvalidCron         Code = "INVALID_CRON"
+	ShellMetacharacters Code = "SHELL_METACHARACTERS"
+	MissingArgument     Code = "MISSING_ARGUMENT"
+
+	// audit and the gate
+	AuditUnavailable Code = "AUDIT_UNAVAILABLE"
+)
+
+// Entry documents one code of the catalog.
+type Entry struct {
+	Code    Code
+	Meaning string
+}
+
+var catalog = []Entry{
+	{Allowed, "no rule objected to the call"},
+	{RuleErr, "a rule failed or panicked while evaluating; the call is denied (fail closed)"},
+	{BadInput, "the call's arguments are not a valid JSON object within ward's limits"},
+	{AuthorityInsufficient, "the input source's authority is too low for a dangerous tool"},
+	{ForbiddenTool, "the tool's risk level is forbidden"},
+	{ForbiddenCommand, "the shell command matches a forbidden pattern"},
+	{MalformedCommand, "the shell command cannot be parsed safely (unterminated quote, too deep, too long)"},
+	{RateLimitExceeded, "self-modification rate limit reached"},
+	{InvalidAmount, "the amount is missing, negative, fractional or out of range"},
+	{AmbiguousArgument, "two spellings of the same argument disagree"},
+	{PerPaymentLimit, "the transfer exceeds the per-payment limit"},
+	{HourlyTransferLimit, "executed transfers in the last 60 minutes plus this one exceed the hourly limit"},
+	{DailyTransferLimit, "executed transfers in the last 24 hours plus this one exceed the daily limit"},
+	{TurnTransferLimit, "the turn already executed the maximum number of transfers"},
+	{MinimumReserve, "the transfer would leave the balance below the minimum reserve"},
+	{BalanceUnknown, "the balance is unknown, so the minimum reserve cannot be checked"},
+	{ConfirmationRequired, "the transfer is above the confirmation threshold and waits for the owner"},
+	{X402DomainNotAllowed, "the x402 URL's host is not on the domain allowlist"},
+	{X402InsecureURL, "the x402 URL is not https"},
+	{X402AmountRequired, "an x402 payment must declare its maximum amount"},
+	{X402PerRequestLimit, "the x402 payment exceeds the per-request limit"},
+	{X402HourlyLimit, "executed x402 payments in the last 60 minutes plus this one exceed the hourly limit"},
+	{X402DailyLimit, "executed x402 payments in the last 24 hours plus this one exceed the daily limit"},
+	{InferenceBudgetExceeded, "inference spend in the last 24 hours plus this call exceeds the daily budget"},
+	{ProtectedFile, "the resolved path is a write-protected file"},
+	{SensitiveFile, "the resolved path is a read-sensitive file"},
+	{PathTraversal, "the resolved path is outside the agent's root"},
+	{InvalidPath, "the path is empty, contains NUL or cannot be resolved"},
+	{PerTurnLimit, "too many calls of this kind executed in the turn"},
+	{SessionLimit, "too many calls of this kind executed in the session"},
+	{WindowRateLimit, "too many calls of this kind executed in the sliding window"},
+	{InvalidPackageName, "the package name is not a valid npm package specifier"},
+	{InvalidURL, "the URL is not an absolute http(s) URL without credentials"},
+	{InvalidAddress, "the value is not a 0x address with a valid EIP-55 checksum"},
+	{ZeroAddress, "the recipient is the zero address"},
+	{InvalidGitHash, "the value is not a git object hash"},
+	{InvalidPort, "the value is not a port number between 1 and 65535"},
+	{InvalidCron, "the value is not a valid cron expression"},
+	{ShellMetacharacters, "a value interpolated into a command contains shell metacharacters or starts with '-'"},
+	{MissingArgument, "a required argument is missing"},
+	{AuditUnavailable, "the decision could not be written to the audit trail, so the call is refused"},
+}
+
+// Catalog returns the documented codes in a stable order.
+func Catalog() []Entry { return slices.Clone(catalog) }
+
+// Known reports whether c is one of ward's own codes.
+func Known(c Code) bool {
+	return slices.ContainsFunc(catalog, func(e Entry) bool { return e.Code == c })
+}

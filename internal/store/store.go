@@ -1,0 +1,147 @@
+// Package store defines ward's persistence: the audit trail of policy
+// decisions, the ledger of executed calls and spend that tracked state is
+// rebuilt from, the last known balance, and the policies that decided.
+//
+// The interfaces are small so that every backend (SQLite by default,
+// PostgreSQL for several instances) passes the same conformance suite,
+// storetest. Records cross this boundary as plain values: enums as their
+// stable names, hashes as lower-case hex, rule lists as JSON arrays.
+//
+// Durability contract: AppendDecision with durable=true returns nil only
+// after the record is committed; cancelling ctx never drops a record that
+// was accepted (the call may return ctx.Err() while the write completes).
+// Records appended with durable=false are written by the next group commit
+// and, at the latest, by Close.
+package store
+
+import (
+	"context"
+	"errors"
+	"time"
+)
+
+// ErrClosed is returned by every method after Close.
+var ErrClosed = errors.New("store closed")
+
+// ErrSchemaTooNew is returned when opening a database written by a newer
+// ward whose schema this build does not know.
+var ErrSchemaTooNew = errors.New("database schema is newer than this ward")
+
+// DecisionRecord is one row of policy_decisions.
+type DecisionRecord struct {
+	ID             string    // time-ordered unique id (ULID)
+	Time           time.Time // when the decision was made
+	TurnID         string
+	SessionID      string
+	InputSource    string // creator, agent, system, heartbeat, peer, external
+	Authority      string // system, agent, external
+	Tool           string
+	Category       string
+	ArgsHash       string // hex SHA-256 of the canonical arguments
+	Risk           string // safe, caution, dangerous, forbidden
+	Decision       string // allow, quarantine, deny
+	Reason         string // reason code
+	Message        string
+	Rule           string // deciding rule, empty when allowed
+	RulesEvaluated string // JSON array of rule ids
+	RulesTriggered string // JSON array of rule ids
+	Latency        time.Duration
+	PolicyHash     string // hex
+	SpendCategory  string
+	SpendCents     int64
+	Diagnostic     string
+	Origin         string // "gate" for live calls, "check" for recorded what-ifs
+}
+
+// DecisionFilter selects decisions. Zero fields do not filter.
+type DecisionFilter struct {
+	Tool      string
+	Decision  string
+	Reason    string
+	SessionID string
+	TurnID    string
+	Origin    string
+	Since     time.Time // inclusive
+	Until     time.Time // exclusive
+	Limit     int       // 0: no limit
+}
+
+// Report names one of the audit trail's named reports.
+type Report string
+
+// Named reports (the seed's three example queries).
+const (
+	MostDeniedTools    Report = "most-denied-tools"
+	MostTriggeredRules Report = "most-triggered-rules"
+	DenialsByReason    Report = "denials-by-reason"
+)
+
+// Reports lists the named reports.
+func Reports() []Report { return []Report{MostDeniedTools, MostTriggeredRules, DenialsByReason} }
+
+// ReportRow is one line of a report, ordered by Count descending, then Key.
+type ReportRow struct {
+	Key   string
+	Count int64
+}
+
+// ErrUnknownReport is returned for a report name not in Reports.
+var ErrUnknownReport = errors.New("unknown report")
+
+// DecisionLog is the audit trail of policy decisions.
+type DecisionLog interface {
+	// AppendDecision writes rec. With durable it returns once the record is
+	// committed; otherwise once it is queued for the next group commit.
+	AppendDecision(ctx context.Context, rec *DecisionRecord, durable bool) error
+	// QueryDecisions returns matching decisions, newest first.
+	QueryDecisions(ctx context.Context, f DecisionFilter) ([]DecisionRecord, error)
+	// DecisionReport runs a named report over the decisions f selects
+	// (f.Limit bounds the rows of the report).
+	DecisionReport(ctx context.Context, r Report, f DecisionFilter) ([]ReportRow, error)
+}
+
+// ExecutionRecord is one executed call, written by the caller after the
+// call's effect happened; spend and rate limits count these.
+type ExecutionRecord struct {
+	ID            string
+	Time          time.Time
+	Tool          string
+	Category      string
+	SessionID     string
+	TurnID        string
+	DecisionID    string
+	SpendCategory string // empty: the call spent nothing
+	SpendCents    int64
+}
+
+// Ledger persists executed calls and the last known balance.
+type Ledger interface {
+	// AppendExecution durably writes one executed call.
+	AppendExecution(ctx context.Context, rec *ExecutionRecord) error
+	// Executions returns executed calls at or after since, oldest first.
+	Executions(ctx context.Context, since time.Time) ([]ExecutionRecord, error)
+	// SetBalance durably records the last known balance in cents.
+	SetBalance(ctx context.Context, cents int64, at time.Time) error
+	// Balance returns the last recorded balance; ok is false if none was.
+	Balance(ctx context.Context) (cents int64, at time.Time, ok bool, err error)
+}
+
+// PolicyLog keeps the source of every policy that decided, by hash.
+type PolicyLog interface {
+	// RecordPolicy stores a policy's source under its hash (idempotent).
+	RecordPolicy(ctx context.Context, hash string, source []byte) error
+	// Policy returns the source recorded under hash.
+	Policy(ctx context.Context, hash string) ([]byte, error)
+}
+
+// ErrNotFound is returned when a looked-up record does not exist.
+var ErrNotFound = errors.New("not found")
+
+// Store is a complete backend.
+type Store interface {
+	DecisionLog
+	Ledger
+	PolicyLog
+	// Close flushes queued records and releases the backend.
+	Close() error
+}

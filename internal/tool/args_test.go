@@ -1,0 +1,229 @@
+package tool
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+func mustParse(t testing.TB, s string) *Args {
+	t.Helper()
+	a, err := ParseArgs([]byte(s))
+	if err != nil {
+		t.Fatalf("ParseArgs(%q): %v", s, err)
+	}
+	return a
+}
+
+func TestHashIgnoresSpelling(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		a, b string
+	}{
+		{"key order", `{"a":1,"b":2}`, `{"b":2,"a":1}`},
+		{"nested key order", `{"x":{"a":[1,{"q":1,"p":2}],"b":null}}`, `{"x":{"b":null,"a":[1,{"p":2,"q":1}]}}`},
+		{"whitespace", `{ "a" : [ 1 , 2 ] }`, "{\"a\":[1,2]}"},
+		{"string escapes", `{"s":"\u0041\/\u00e9"}`, `{"s":"A/é"}`},
+		{"exponent", `{"n":100}`, `{"n":1e2}`},
+		{"fraction zero", `{"n":2500}`, `{"n":2500.0}`},
+		{"negative zero", `{"n":0}`, `{"n":-0}`},
+		{"float spelling", `{"n":0.5}`, `{"n":5e-1}`},
+		{"empty is null", ``, `null`},
+		{"empty is object", `{}`, ` { } `},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ha, hb := mustParse(t, tc.a).Hash(), mustParse(t, tc.b).Hash()
+			if ha != hb {
+				t.Errorf("hash(%s) = %x, hash(%s) = %x; want equal", tc.a, ha, tc.b, hb)
+			}
+		})
+	}
+}
+
+func TestHashDistinguishesValues(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		a, b string
+	}{
+		{"amount", `{"amount_cents":1000}`, `{"amount_cents":1001}`},
+		{"big integers beyond float64", `{"n":9007199254740993}`, `{"n":9007199254740992}`},
+		{"string vs number", `{"n":"1"}`, `{"n":1}`},
+		{"key", `{"to":"a"}`, `{"To":"a"}`},
+		{"nesting", `{"a":[1,2]}`, `{"a":[[1,2]]}`},
+		{"null vs absent", `{"a":null}`, `{}`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if mustParse(t, tc.a).Hash() == mustParse(t, tc.b).Hash() {
+				t.Errorf("%s and %s hash the same", tc.a, tc.b)
+			}
+		})
+	}
+}
+
+func TestCanonicalForm(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		// RFC 8785 3.2.3: keys sorted by UTF-16 code units.
+		{`{"\u20ac":"Euro Sign","\r":"Carriage Return","\ufb33":"Hebrew Letter Dalet With Dagesh","1":"One","\ud83d\ude00":"Emoji: Grinning Face","\u0080":"Control","\u00f6":"Latin Small Letter O With Diaeresis"}`,
+			"{\"\\r\":\"Carriage Return\",\"1\":\"One\",\"\u0080\":\"Control\",\"\u00f6\":\"Latin Small Letter O With Diaeresis\",\"\u20ac\":\"Euro Sign\",\"\U0001F600\":\"Emoji: Grinning Face\",\"\ufb33\":\"Hebrew Letter Dalet With Dagesh\"}"},
+		{`{"n":[1E21,1e-7,0.000001,123.456,-1.5e300]}`, `{"n":[1e+21,1e-7,0.000001,123.456,-1.5e+300]}`},
+		{`{"s":"a\"b\\c\u0001\n"}`, `{"s":"a\"b\\c\u0001\n"}`},
+	} {
+		got := string(mustParse(t, tc.in).Canonical())
+		if got != tc.want {
+			t.Errorf("Canonical(%s)\n got %s\nwant %s", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestParseArgsRejects(t *testing.T) {
+	deep := strings.Repeat(`{"a":`, MaxArgsDepth+1) + "1" + strings.Repeat("}", MaxArgsDepth+1)
+	for _, tc := range []struct {
+		name, in, want string
+	}{
+		{"duplicate key", `{"amount_cents":1,"amount_cents":99999}`, "duplicate key"},
+		{"duplicate nested key", `{"a":{"x":1,"x":2}}`, "duplicate key"},
+		{"invalid utf-8", "{\"a\":\"\xff\"}", "UTF-8"},
+		{"invalid utf-8 with escape", "{\"a\":\"\\n\xff\"}", "UTF-8"},
+		{"lone high surrogate", `{"a":"\ud83d"}`, "surrogate"},
+		{"lone low surrogate", `{"a":"\ude00"}`, "surrogate"},
+		{"trailing data", `{"a":1} {"b":2}`, "after"},
+		{"array", `[1,2]`, "must be a JSON object"},
+		{"string", `"x"`, "must be a JSON object"},
+		{"too deep", deep, "nesting deeper"},
+		{"leading zero", `{"a":01}`, "expected ','"},
+		{"bare fraction", `{"a":.5}`, "unexpected character"},
+		{"overflowing float", `{"a":1e400}`, "out of range"},
+		{"control character", "{\"a\":\"x\ty\"}", "control character"},
+		{"unterminated", `{"a":"x`, "unterminated"},
+		{"missing colon", `{"a" 1}`, "expected ':'"},
+		{"trailing comma", `{"a":1,}`, "expected a string key"},
+		{"bad escape", `{"a":"\x"}`, "invalid escape"},
+		{"NaN", `{"a":NaN}`, "unexpected character"},
+		{"too large", `{"a":"` + strings.Repeat("x", MaxArgsSize) + `"}`, "exceeds the limit"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := ParseArgs([]byte(tc.in))
+			if err == nil {
+				t.Fatalf("ParseArgs accepted %.80q", tc.in)
+			}
+			if !errors.Is(err, ErrArgs) {
+				t.Errorf("error %v does not wrap ErrArgs", err)
+			}
+			if !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error %q does not mention %q", err, tc.want)
+			}
+		})
+	}
+}
+
+func TestValueInt(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want int64
+		err  error
+	}{
+		{`2500`, 2500, nil},
+		{`-3`, -3, nil},
+		{`2500.0`, 2500, nil},
+		{`2.5e3`, 2500, nil},
+		{`25.5`, 0, ErrNotInteger},
+		{`9223372036854775807`, 9223372036854775807, nil},
+		{`9223372036854775808`, 0, ErrIntOverflow},
+		{`1e300`, 0, ErrIntOverflow},
+		{`"2500"`, 0, ErrNotNumber},
+		{`null`, 0, ErrNotNumber},
+	} {
+		v, _ := mustParse(t, `{"v":`+tc.in+`}`).Get("v")
+		got, err := v.Int()
+		if got != tc.want || !errors.Is(err, tc.err) {
+			t.Errorf("Int(%s) = %d, %v; want %d, %v", tc.in, got, err, tc.want, tc.err)
+		}
+	}
+}
+
+func TestLookupAndMap(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("{")
+	for i := range 40 {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		b.WriteString(`"k` + strconv.Itoa(i) + `":` + strconv.Itoa(i%10))
+	}
+	b.WriteString(`,"nested":{"list":[true,null,"s",1.5]}}`)
+	a := mustParse(t, b.String())
+	if v, ok := a.Get("k39"); !ok || v.Kind() != Number {
+		t.Errorf("Get(k39) = %v, %v", v, ok)
+	}
+	if _, ok := a.Get("missing"); ok {
+		t.Error("Get(missing) found something")
+	}
+	m := a.Map()
+	list := m["nested"].(map[string]any)["list"].([]any)
+	if list[0] != true || list[1] != nil || list[2] != "s" || list[3] != 1.5 {
+		t.Errorf("Map nested list = %v", list)
+	}
+	if m["k1"] != int64(1) {
+		t.Errorf("Map k1 = %#v, want int64(1)", m["k1"])
+	}
+}
+
+func TestValueEqual(t *testing.T) {
+	a := mustParse(t, `{"x":100,"y":1e2,"z":"100","w":{"a":[1]},"v":{"a":[1.0]}}`)
+	get := func(k string) Value { v, _ := a.Get(k); return v }
+	if !get("x").Equal(get("y")) {
+		t.Error("100 and 1e2 differ")
+	}
+	if get("x").Equal(get("z")) {
+		t.Error("100 and \"100\" are equal")
+	}
+	if !get("w").Equal(get("v")) {
+		t.Error(`{"a":[1]} and {"a":[1.0]} differ`)
+	}
+}
+
+func FuzzParseArgs(f *testing.F) {
+	for _, s := range []string{`{}`, `{"a":1}`, `{"b":[1,2,{"c":null}],"a":"x"}`, `{"n":1e2,"m":-0.0}`,
+		`{"\u20ac":1,"\ud83d\ude00":2}`, `{"a":"\u0000"}`, `{"a":{"a":{"a":[]}}}`, `{"a":1,"a":2}`, "{\"a\":\"\xff\"}"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		a, err := ParseArgs(data)
+		trimmed := bytes.TrimSpace(data)
+		if err != nil {
+			return
+		}
+		if len(trimmed) > 0 && !json.Valid(data) {
+			t.Fatalf("accepted invalid JSON %q", data)
+		}
+		// The canonical form is valid JSON, parses to the same hash, and is
+		// a fixed point.
+		c := a.Canonical()
+		if !json.Valid(c) {
+			t.Fatalf("canonical form %q of %q is not valid JSON", c, data)
+		}
+		b, err := ParseArgs(c)
+		if err != nil {
+			t.Fatalf("canonical form %q does not parse: %v", c, err)
+		}
+		if b.Hash() != a.Hash() {
+			t.Fatalf("hash changed through canonical form of %q", data)
+		}
+		if !bytes.Equal(b.Canonical(), c) {
+			t.Fatalf("canonical form not a fixed point: %q → %q", c, b.Canonical())
+		}
+	})
+}
+
+func BenchmarkParseArgs(b *testing.B) {
+	raw := []byte(`{"to_address":"0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed","amount_cents":2500,"memo":"invoice 42"}`)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := ParseArgs(raw); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -28,6 +28,32 @@ type Request struct {
 	// State is the tracked state rules read; nil means nothing executed yet
 	// and no known balance.
 	State *Tracker
+
+	memo [2]memoSlot
+}
+
+type memoSlot struct {
+	key string
+	val string
+	err error
+}
+
+// Memo returns fn's result for key, computing it at most once per
+// evaluation (for up to two keys; further keys are computed each time). Rules
+// use it to share work such as resolving a path on the file system.
+func (r *Request) Memo(key string, fn func() (string, error)) (string, error) {
+	for i := range r.memo {
+		m := &r.memo[i]
+		if m.key == key {
+			return m.val, m.err
+		}
+		if m.key == "" {
+			m.val, m.err = fn()
+			m.key = key
+			return m.val, m.err
+		}
+	}
+	return fn()
 }
 
 // Spend is money a call would move: a spend category (transfer, x402,

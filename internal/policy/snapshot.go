@@ -166,6 +166,7 @@ func (s *Snapshot) Stateful(ref tool.Ref) bool {
 func (s *Snapshot) Evaluate(req *Request) Decision {
 	start := time.Now()
 	r := *req
+	r.memo = [2]memoSlot{}
 	if r.Now.IsZero() {
 		r.Now = start
 	}

@@ -120,6 +120,27 @@ func (t *Tracker) Balance() (int64, bool) {
 	return t.balance, t.hasBalance
 }
 
+// RecordSpend adds executed spend that is not tied to a tracked call (prior
+// spend seeded into a what-if evaluation, say).
+func (t *Tracker) RecordSpend(category string, cents int64, at time.Time) {
+	if category == "" || cents == 0 {
+		return
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	ns := at.UnixNano()
+	if ns > t.latest {
+		t.latest = ns
+	}
+	s := t.spend[category]
+	if s == nil {
+		s = &series{}
+		t.spend[category] = s
+	}
+	s.add(ns, cents)
+	s.prune(t.latest - int64(MaxWindow))
+}
+
 // Record adds an executed call (and its spend) to the tracked state.
 func (t *Tracker) Record(e Execution) {
 	t.mu.Lock()
@@ -414,4 +435,17 @@ func (s *series) prune(before int64) {
 	for i := range s.cum {
 		s.cum[i] -= base
 	}
+}
+
+// HeldSpend returns the cents held by admitted calls that have not been
+// settled or released, in every category.
+func (t *Tracker) HeldSpend(now time.Time) int64 {
+	if t == nil {
+		return 0
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	var sum int64
+	t.activeHolds(now, func(h *hold) { sum += h.e.Spend.Cents })
+	return sum
 }

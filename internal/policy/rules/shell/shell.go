@@ -1,0 +1,192 @@
+// Package shell finds what a POSIX or bash command line would do, so that the
+// policy rule command-safety.forbidden-patterns can deny an agent's exec tool
+// call when the command is destructive.
+//
+// Analyze parses the command the way bash would: quoting and escapes, ANSI-C
+// strings, parameter, command, process and brace substitution, redirections,
+// here-documents, compound commands and function definitions. It looks through
+// the wrappers used to hide a command (sudo, env, xargs, find -exec, busybox,
+// timeout, …) and into inline scripts (sh -c, eval, here-documents fed to a
+// shell, python -c, perl -e, …), and checks every command it finds against the
+// kinds of damage listed by Kind. The seed's forbidden regular expressions are
+// also matched against the raw text and a normalised form of it, so that
+// everything the seed denied is still denied.
+//
+// The analysis is static and over-approximates: nothing is executed and no
+// file is read. Values known only at run time (unassigned variables, the
+// output of arbitrary commands) are opaque; values that can be known
+// (literal assignments earlier in the command, echo/printf/base64 output in a
+// command substitution or a pipe) are computed. A command that might do
+// something forbidden is reported, and a command that cannot be parsed safely
+// yields ErrMalformed, ErrTooLong or ErrTooDeep, which the caller must treat as
+// a deny. Work is bounded by MaxLen, MaxDepth and an internal expansion budget.
+//
+// Analyze and Parse are safe for concurrent use; Env is only read.
+package shell
+
+import (
+	"errors"
+	"fmt"
+	"path"
+	"slices"
+)
+
+// Limits: longer or deeper commands are refused as malformed (fail closed).
+const (
+	MaxLen   = 64 << 10 // bytes
+	MaxDepth = 8        // nesting of $( ), backticks, sh -c "...", eval, subshells
+)
+
+// Errors returned by Analyze and Parse. Each is wrapped with detail that never
+// quotes the command itself; test with errors.Is.
+var (
+	// ErrMalformed reports a command bash would reject or that cannot be read
+	// unambiguously: an unterminated quote or substitution, unbalanced parens,
+	// a missing command or redirection target.
+	ErrMalformed = errors.New("malformed command")
+	// ErrTooLong reports a command longer than MaxLen, or one whose expansions
+	// (brace expansion, variables, nested scripts) exceed the work budget.
+	ErrTooLong = errors.New("command too long")
+	// ErrTooDeep reports nesting deeper than MaxDepth.
+	ErrTooDeep = errors.New("command nested too deeply")
+)
+
+// Kind is a kind of forbidden effect. The zero value is not a valid kind.
+type Kind uint8
+
+// Kinds of forbidden effects.
+const (
+	// DestroyFiles is recursive deletion or wiping of /, the home directory,
+	// system directories or the agent's root.
+	DestroyFiles Kind = iota + 1
+	// DestroyState is deleting, modifying, overwriting or truncating the
+	// agent's own protected files (database, wallet, policy, audit log).
+	DestroyState
+	// KillProcess is kill -9 in any spelling, killing pid 1, -1, 0, $$ or
+	// $PPID, or stopping the agent's own processes.
+	KillProcess
+	// Shutdown is shutting down, rebooting or halting the machine.
+	Shutdown
+	// RawDisk is formatting or writing a block device.
+	RawDisk
+	// ReadSecrets is reading key material or secrets: sensitive files,
+	// the environment, secret-looking variables, /proc/*/environ.
+	ReadSecrets
+	// SQLDrop is DROP TABLE, DROP DATABASE, DROP SCHEMA or TRUNCATE TABLE.
+	SQLDrop
+	// ForkBomb is a function that spawns copies of itself.
+	ForkBomb
+	// OpaqueExec is running code that cannot be seen before it runs: data
+	// piped into a shell or interpreter, eval of a command substitution,
+	// sh <(curl …).
+	OpaqueExec
+)
+
+var kindNames = [...]string{
+	DestroyFiles: "destroy-files",
+	DestroyState: "destroy-state",
+	KillProcess:  "kill-process",
+	Shutdown:     "shutdown",
+	RawDisk:      "raw-disk",
+	ReadSecrets:  "read-secrets",
+	SQLDrop:      "sql-drop",
+	ForkBomb:     "fork-bomb",
+	OpaqueExec:   "opaque-exec",
+}
+
+// String returns the kind's stable lower-case name, such as "destroy-files".
+func (k Kind) String() string {
+	if k != 0 && int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return fmt.Sprintf("Kind(%d)", uint8(k))
+}
+
+// MarshalText implements encoding.TextMarshaler. It fails for invalid kinds.
+func (k Kind) MarshalText() ([]byte, error) {
+	if k == 0 || int(k) >= len(kindNames) {
+		return nil, fmt.Errorf("invalid shell finding kind %d", uint8(k))
+	}
+	return []byte(kindNames[k]), nil
+}
+
+// ParseKind parses a name returned by Kind.String.
+func ParseKind(s string) (Kind, error) {
+	for k, n := range kindNames {
+		if n != "" && n == s {
+			return Kind(k), nil
+		}
+	}
+	return 0, fmt.Errorf("unknown shell finding kind %q", s)
+}
+
+// Finding is one forbidden effect found in a command.
+type Finding struct {
+	Kind Kind
+	// Pattern is a short description from a fixed set, such as "rm -rf /",
+	// "kill -9" or "dd of=/dev/*". It never contains text from the command
+	// beyond those fixed forms, so it may be shown to the agent.
+	Pattern string
+}
+
+// String returns "kind: pattern".
+func (f Finding) String() string { return f.Kind.String() + ": " + f.Pattern }
+
+// Env tells Analyze about the agent's environment. Nil funcs mean "nothing is
+// protected/sensitive". Analyze only reads it; the funcs must be safe for
+// concurrent use if Analyze is called concurrently.
+type Env struct {
+	// Protected reports whether a path (as written in the command after quote
+	// removal; "~" and "$HOME"/"${HOME}" prefixes are given to it as "~") is one
+	// of the agent's own write-protected files (its database, wallet, policy,
+	// audit log...).
+	Protected func(path string) bool
+	// Sensitive reports whether a path names key material or secrets.
+	Sensitive func(path string) bool
+	// ProcessNames are the agent's own process names (pkill/killall/systemctl targets).
+	ProcessNames []string
+	// Root is the agent's working root directory; recursive deletion of it is
+	// DestroyFiles. Commands are assumed to start in Root when it is set.
+	Root string
+}
+
+// Analyze parses cmd and returns what it finds, in order of appearance. A non-nil
+// error means the command could not be parsed safely and must be refused.
+//
+// Findings from the structure of the command come first, in the order the
+// commands appear (a command substitution before the command using it);
+// matches of the seed's raw patterns that add nothing new follow. Each
+// (Kind, Pattern) pair is reported once. A nil env protects nothing.
+func Analyze(cmd string, env *Env) ([]Finding, error) {
+	return analyze(cmd, env, false)
+}
+
+// analyze is Analyze, optionally without the raw patterns so that tests
+// can check the structural analysis alone.
+func analyze(cmd string, env *Env, noRaw bool) ([]Finding, error) {
+	if len(cmd) > MaxLen {
+		return nil, fmt.Errorf("%w: %d bytes, limit %d", ErrTooLong, len(cmd), MaxLen)
+	}
+	root := new(rootAlloc)
+	root.st.budget = budget
+	a := analyzer{st: &root.st, first: root, noRaw: noRaw}
+	if env != nil {
+		a.env = *env
+	}
+	a.root = a.home(a.env.Root)
+	if a.root != "" && a.root[0] != '/' {
+		a.root = ""
+	} else if a.root != "" {
+		a.root = path.Clean(a.root)
+	}
+	a.cwd = a.root
+	if err := a.text(cmd, 0, nil); err != nil {
+		return nil, err
+	}
+	for _, f := range a.raw {
+		if !slices.Contains(a.findings, f) {
+			a.findings = append(a.findings, f)
+		}
+	}
+	return a.findings, nil
+}

@@ -33,24 +33,44 @@ type Request struct {
 }
 
 type memoSlot struct {
-	key string
-	val string
-	err error
+	key  string
+	set  bool
+	a, b string
+	n    int64
+	ok   bool
+	err  error
 }
 
 // Memo returns fn's result for key, computing it at most once per
 // evaluation (for up to two keys; further keys are computed each time). Rules
 // use it to share work such as resolving a path on the file system.
-func (r *Request) Memo(key string, fn func() (string, error)) (string, error) {
+func (r *Request) Memo(key string, fn func() (string, string, error)) (string, string, error) {
 	for i := range r.memo {
 		m := &r.memo[i]
-		if m.key == key {
-			return m.val, m.err
+		if m.set && m.key == key {
+			return m.a, m.b, m.err
 		}
-		if m.key == "" {
-			m.val, m.err = fn()
-			m.key = key
-			return m.val, m.err
+		if !m.set {
+			m.a, m.b, m.err = fn()
+			m.key, m.set = key, true
+			return m.a, m.b, m.err
+		}
+	}
+	return fn()
+}
+
+// MemoInt is Memo for an integer result (an amount every financial rule
+// reads, say). Keys share the two slots with Memo; use distinct keys.
+func (r *Request) MemoInt(key string, fn func() (int64, bool, error)) (int64, bool, error) {
+	for i := range r.memo {
+		m := &r.memo[i]
+		if m.set && m.key == key {
+			return m.n, m.ok, m.err
+		}
+		if !m.set {
+			m.n, m.ok, m.err = fn()
+			m.key, m.set = key, true
+			return m.n, m.ok, m.err
 		}
 	}
 	return fn()

@@ -215,6 +215,10 @@ type Args struct {
 
 	anyOnce sync.Once
 	anyMap  map[string]any
+
+	// inline holds the top-level fields of a small object, so that most
+	// calls decode with two allocations (this and the text).
+	inline [4]Field
 }
 
 var emptyArgs = func() *Args {
@@ -233,9 +237,10 @@ func ParseArgs(raw []byte) (*Args, error) {
 	if len(raw) > MaxArgsSize {
 		return nil, fmt.Errorf("%w: %d bytes exceeds the limit of %d", ErrArgs, len(raw), MaxArgsSize)
 	}
+	a, text := new(Args), string(raw)
 	p := parserPool.Get().(*parser)
 	defer p.release()
-	p.s, p.i, p.values = string(raw), 0, 0
+	p.s, p.i, p.values, p.top = text, 0, 0, a
 	p.skipSpace()
 	if p.i == len(p.s) {
 		return emptyArgs, nil
@@ -255,7 +260,7 @@ func ParseArgs(raw []byte) (*Args, error) {
 	default:
 		return nil, fmt.Errorf("%w: arguments must be a JSON object, not %s", ErrArgs, v.kind)
 	}
-	a := &Args{root: v, size: len(raw)}
+	a.root, a.size = v, len(raw)
 	buf := canonPool.Get().(*[]byte)
 	b := appendCanonical((*buf)[:0], v)
 	a.hash = sha256.Sum256(b)
@@ -317,7 +322,7 @@ var parserPool = sync.Pool{New: func() any { return &parser{scratch: make([]Fiel
 func (p *parser) release() {
 	clear(p.scratch[:p.high]) // drop references into the input
 	p.scratch = p.scratch[:0]
-	p.s, p.high = "", 0
+	p.s, p.high, p.top = "", 0, nil
 	if cap(p.scratch) <= 4096 {
 		parserPool.Put(p)
 	}
@@ -331,7 +336,8 @@ type parser struct {
 	// inner object's fields sit above its parent's), so that each object
 	// allocates its field slice once, at its final size.
 	scratch []Field
-	high    int // the most fields scratch has held
+	high    int   // the most fields scratch has held
+	top     *Args // receives the top-level object's fields inline
 }
 
 func (p *parser) push(f Field) {
@@ -433,11 +439,34 @@ func (p *parser) object(depth int) (Value, error) {
 		}
 		return Value{}, p.errorf("expected ',' or '}' in object")
 	}
-	fields := slices.Clone(p.scratch[base:])
-	p.scratch = p.scratch[:base]
-	if !sortedKeys(fields) {
+	src := p.scratch[base:]
+	var fields []Field
+	if n := len(src); depth == 1 && p.top != nil && n <= len(p.top.inline) {
+		fields = p.top.inline[:n:n]
+	} else {
+		fields = make([]Field, n)
+	}
+	if n := len(src); n <= 16 {
+		// Order small objects by sorting indexes on the stack, then copy
+		// each field once into place.
+		var idx [16]uint8
+		for i := range n {
+			idx[i] = uint8(i)
+		}
+		order := idx[:n]
+		for i := 1; i < n; i++ {
+			for j := i; j > 0 && compareKeys(src[order[j-1]].Key, src[order[j]].Key) > 0; j-- {
+				order[j-1], order[j] = order[j], order[j-1]
+			}
+		}
+		for i, k := range order {
+			fields[i] = src[k]
+		}
+	} else {
+		copy(fields, src)
 		slices.SortFunc(fields, func(a, b Field) int { return compareKeys(a.Key, b.Key) })
 	}
+	p.scratch = p.scratch[:base]
 	for i := 1; i < len(fields); i++ {
 		if fields[i].Key == fields[i-1].Key {
 			return Value{}, fmt.Errorf("%w: duplicate key %q", ErrArgs, truncate(fields[i].Key))
@@ -446,14 +475,6 @@ func (p *parser) object(depth int) (Value, error) {
 	return Value{kind: Object, kids: fields}, nil
 }
 
-func sortedKeys(fields []Field) bool {
-	for i := 1; i < len(fields); i++ {
-		if compareKeys(fields[i-1].Key, fields[i].Key) > 0 {
-			return false
-		}
-	}
-	return true
-}
 
 func (p *parser) array(depth int) (Value, error) {
 	p.i++ // [

@@ -1,0 +1,201 @@
+package arch
+
+import (
+	"fmt"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/wardhq/ward/"
+
+// layers assigns every package directory under internal/ (by its first
+// path elements) a layer. Imports go to strictly lower layers, with two
+// kinds of exception: a package may import its own subpackages' parent
+// family (policy/rules → policy, store/sqlite → store), and the L2 packages
+// other than store may import store, the lowest L2 package (see
+// docs/architecture.md).
+var layers = map[string]float64{
+	// L0 vocabulary: standard library only.
+	"internal/tool":      0,
+	"internal/reason":    0,
+	"internal/id":        0,
+	"internal/arch":      0,
+	"internal/taint":     0,
+	"internal/knowledge": 0,
+	"internal/event":     0,
+	// L1 mechanisms: never import each other.
+	"internal/policy":              1,
+	"internal/policy/rules":        1,
+	"internal/policy/rules/shell":  1,
+	"internal/policy/rules/format": 1,
+	"internal/hook":                1,
+	"internal/capability":          1,
+	"internal/sandbox":             1,
+	"internal/quarantine":          1,
+	"internal/validate":            1,
+	"internal/embed":               1,
+	"internal/chain":               1,
+	// L2 stores and registries; store is the lowest of them.
+	"internal/store":           2,
+	"internal/store/sqlite":    2,
+	"internal/store/storetest": 2,
+	"internal/audit":           2.5,
+	"internal/registry":        2.5,
+	"internal/grimoire":        2.5,
+	// L3 the flows.
+	"internal/gate":   3,
+	"internal/ingest": 3,
+	// L4 surfaces.
+	"internal/config":    4,
+	"internal/mcp":       4,
+	"internal/a2a":       4,
+	"internal/api":       4,
+	"internal/dashboard": 4,
+	"internal/tui":       4,
+	// L5 wiring.
+	"internal/bench":  4.5,
+	"internal/cli":    5,
+	"internal/daemon": 5,
+	"cmd/ward":        6,
+}
+
+// family returns the mechanism family of an L1/L2 package: policy,
+// policy/rules/shell → policy; store/sqlite → store.
+func family(pkg string) string {
+	p := strings.TrimPrefix(pkg, "internal/")
+	if i := strings.IndexByte(p, '/'); i >= 0 {
+		return p[:i]
+	}
+	return p
+}
+
+// stdlibOnly packages may import nothing outside the standard library.
+func stdlibOnly(layer float64) bool { return layer == 0 }
+
+func TestLayers(t *testing.T) {
+	for _, v := range violations(scan(t)) {
+		t.Error(v)
+	}
+}
+
+// TestLayersDetects proves the check can fail: each synthetic import graph
+// breaks one rule.
+func TestLayersDetects(t *testing.T) {
+	for name, graph := range map[string]map[string][]string{
+		"upward":          {"internal/policy": {module + "internal/gate"}},
+		"l1 to l1":        {"internal/policy/rules": {module + "internal/hook"}},
+		"same layer l5":   {"internal/cli": {module + "cmd/ward"}},
+		"l0 third party":  {"internal/tool": {"github.com/some/dep"}},
+		"unknown package": {"internal/mystery": nil},
+		"l2 to audit":     {"internal/store": {module + "internal/audit"}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			if v := violations(graph); len(v) == 0 {
+				t.Errorf("no violation reported for %v", graph)
+			}
+		})
+	}
+}
+
+func violations(imports map[string][]string) []string {
+	var out []string
+	for pkg, deps := range imports {
+		layer, ok := layers[pkg]
+		if !ok {
+			out = append(out, fmt.Sprintf("package %s has no layer: add it to layers in internal/arch/arch_test.go (and to docs/architecture.md)", pkg))
+			continue
+		}
+		for _, dep := range deps {
+			if !strings.HasPrefix(dep, module) {
+				if stdlibOnly(layer) && strings.Contains(strings.SplitN(dep, "/", 2)[0], ".") {
+					out = append(out, fmt.Sprintf("%s (L0) imports %s: vocabulary packages use the standard library only", pkg, dep))
+				}
+				continue
+			}
+			d := strings.TrimPrefix(dep, module)
+			dl, ok := layers[d]
+			if !ok {
+				continue // reported for d itself
+			}
+			switch {
+			case dl < layer && !(layer >= 1 && layer < 2 && dl >= 1 && family(d) != family(pkg)):
+				// Downward, and not one L1 family importing another.
+			case family(d) == family(pkg) && layer < 3:
+				// Within one mechanism family (policy/rules → policy).
+			default:
+				out = append(out, fmt.Sprintf("%s (L%g) must not import %s (L%g)", pkg, layer, d, dl))
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+func TestL1FamiliesIndependent(t *testing.T) {
+	// Spelled out because it is the rule most easily broken by accident.
+	imports := scan(t)
+	for pkg, deps := range imports {
+		if l := layers[pkg]; l < 1 || l >= 2 {
+			continue
+		}
+		for _, dep := range deps {
+			d := strings.TrimPrefix(dep, module)
+			if dl, ok := layers[d]; ok && dl >= 1 && dl < 2 && family(d) != family(pkg) {
+				t.Errorf("L1 mechanism %s imports L1 mechanism %s", pkg, d)
+			}
+		}
+	}
+}
+
+// scan returns the non-test imports of every package in the module.
+func scan(t *testing.T) map[string][]string {
+	t.Helper()
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string][]string{}
+	fset := token.NewFileSet()
+	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if name := d.Name(); name == "testdata" || name == "node_modules" || (strings.HasPrefix(name, ".") && path != root) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		rel, _ := filepath.Rel(root, filepath.Dir(path))
+		rel = filepath.ToSlash(rel)
+		f, err := parser.ParseFile(fset, path, nil, parser.ImportsOnly)
+		if err != nil {
+			return err
+		}
+		if _, ok := out[rel]; !ok {
+			out[rel] = nil
+		}
+		for _, imp := range f.Imports {
+			out[rel] = append(out[rel], strings.Trim(imp.Path.Value, `"`))
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k := range out {
+		sort.Strings(out[k])
+	}
+	if len(out) < 5 {
+		t.Fatalf("found only %d packages under %s: is the test running from internal/arch?", len(out), root)
+	}
+	return out
+}

@@ -1,0 +1,123 @@
+// Package audit writes every policy decision to the audit trail.
+//
+// A Recorder turns a policy.Decision into a store.DecisionRecord and writes
+// it. Decisions about calls that can change state (write and privileged
+// tiers) or are dangerous are durable before Record returns; if they cannot
+// be written, Record fails and the caller must refuse the call (the gate
+// does). Other decisions are queued for the next group commit. Cancelling
+// the caller's context never drops a record: writes run under
+// context.WithoutCancel with the recorder's own timeout.
+package audit
+
+import (
+	"context"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/wardhq/ward/internal/id"
+	"github.com/wardhq/ward/internal/policy"
+	"github.com/wardhq/ward/internal/store"
+	"github.com/wardhq/ward/internal/tool"
+)
+
+// Origins of decisions.
+const (
+	OriginGate  = "gate"  // a live call
+	OriginCheck = "check" // a what-if evaluation recorded on request
+)
+
+// DefaultTimeout bounds one audit write when the config does not say.
+const DefaultTimeout = 5 * time.Second
+
+// Config configures a Recorder.
+type Config struct {
+	Log     store.DecisionLog
+	Origin  string        // OriginGate when empty
+	Timeout time.Duration // DefaultTimeout when zero
+	// DurableAll makes every record durable before Record returns.
+	DurableAll bool
+}
+
+// Recorder writes decisions to the audit trail. It is safe for concurrent
+// use.
+type Recorder struct {
+	log        store.DecisionLog
+	origin     string
+	timeout    time.Duration
+	durableAll bool
+}
+
+// NewRecorder validates cfg and returns a Recorder.
+func NewRecorder(cfg Config) (*Recorder, error) {
+	if cfg.Log == nil {
+		return nil, errors.New("audit: no decision log")
+	}
+	if cfg.Timeout < 0 {
+		return nil, errors.New("audit: negative timeout")
+	}
+	r := &Recorder{log: cfg.Log, origin: cfg.Origin, timeout: cfg.Timeout, durableAll: cfg.DurableAll}
+	if r.origin == "" {
+		r.origin = OriginGate
+	}
+	if r.timeout == 0 {
+		r.timeout = DefaultTimeout
+	}
+	return r, nil
+}
+
+// Durable reports whether a decision must be committed before the call may
+// proceed: calls of write or privileged tools, and dangerous or forbidden
+// ones.
+func Durable(d *policy.Decision) bool {
+	return d.Tool().Tier.Effective() >= tool.Write || d.Risk() >= tool.Dangerous
+}
+
+// ErrUnavailable wraps every failure to write an audit record.
+var ErrUnavailable = errors.New("audit trail unavailable")
+
+// Record writes the decision and returns its audit id. For a durable
+// decision a nil error means the record is committed.
+func (r *Recorder) Record(ctx context.Context, d *policy.Decision) (string, error) {
+	rec := RecordOf(d, id.New(d.Time()), r.origin)
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), r.timeout)
+	defer cancel()
+	if err := r.log.AppendDecision(ctx, &rec, r.durableAll || Durable(d)); err != nil {
+		return rec.ID, fmt.Errorf("%w: %w", ErrUnavailable, err)
+	}
+	return rec.ID, nil
+}
+
+// RecordOf converts a decision to its audit record.
+func RecordOf(d *policy.Decision, recID, origin string) store.DecisionRecord {
+	ah, ph := d.ArgsHash(), d.PolicyHash()
+	var buf [512]byte
+	evaluated := d.AppendRulesEvaluatedJSON(buf[:0])
+	rec := store.DecisionRecord{
+		ID:             recID,
+		Time:           d.Time(),
+		TurnID:         d.TurnID(),
+		SessionID:      d.SessionID(),
+		InputSource:    d.Source().String(),
+		Authority:      d.Authority().String(),
+		Tool:           d.Tool().Name,
+		Category:       string(d.Tool().Category),
+		ArgsHash:       hex.EncodeToString(ah[:]),
+		Risk:           d.Risk().String(),
+		Decision:       d.Action().String(),
+		Reason:         string(d.Code()),
+		Message:        d.Message(),
+		Rule:           d.Rule(),
+		RulesEvaluated: string(evaluated),
+		RulesTriggered: string(d.AppendRulesTriggeredJSON(evaluated[len(evaluated):])),
+		Latency:        d.Latency(),
+		PolicyHash:     hex.EncodeToString(ph[:]),
+		Diagnostic:     d.Diagnostic(),
+		Origin:         origin,
+	}
+	if s, ok := d.Spend(); ok {
+		rec.SpendCategory, rec.SpendCents = s.Category, s.Cents
+	}
+	return rec
+}

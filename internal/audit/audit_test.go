@@ -1,0 +1,119 @@
+package audit
+
+import (
+	"context"
+	"encoding/hex"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/wardhq/ward/internal/policy"
+	"github.com/wardhq/ward/internal/store"
+	"github.com/wardhq/ward/internal/tool"
+)
+
+type fakeLog struct {
+	got     []store.DecisionRecord
+	durable []bool
+	err     error
+	ctxErr  error
+}
+
+func (f *fakeLog) AppendDecision(ctx context.Context, rec *store.DecisionRecord, durable bool) error {
+	f.ctxErr = ctx.Err()
+	if f.err != nil {
+		return f.err
+	}
+	f.got = append(f.got, *rec)
+	f.durable = append(f.durable, durable)
+	return nil
+}
+func (f *fakeLog) QueryDecisions(context.Context, store.DecisionFilter) ([]store.DecisionRecord, error) {
+	return nil, nil
+}
+func (f *fakeLog) DecisionReport(context.Context, store.Report, store.DecisionFilter) ([]store.ReportRow, error) {
+	return nil, nil
+}
+
+func decide(t *testing.T, ref tool.Ref) policy.Decision {
+	t.Helper()
+	s, err := policy.NewSnapshot([]policy.Rule{
+		{ID: "q", Priority: 1, Eval: func(*policy.Request) (policy.Result, error) { return policy.Quarantines("HOLD", "wait"), nil }},
+	}, policy.SnapshotConfig{Hash: [32]byte{7}, Meter: func(*policy.Request) (policy.Spend, bool) {
+		return policy.Spend{Category: "transfer", Cents: 42}, true
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	args, _ := tool.ParseArgs([]byte(`{"a":1}`))
+	return s.Evaluate(&policy.Request{Tool: ref, Args: args, Now: time.Unix(1_800_000_000, 5).UTC(),
+		Turn: policy.Turn{ID: "t", SessionID: "s", Source: policy.Heartbeat}})
+}
+
+func TestRecordOf(t *testing.T) {
+	d := decide(t, tool.Ref{Name: "pay", Category: "financial", Risk: tool.Dangerous})
+	rec := RecordOf(&d, "ID1", OriginGate)
+	ah, ph := d.ArgsHash(), d.PolicyHash()
+	want := store.DecisionRecord{
+		ID: "ID1", Time: d.Time(), TurnID: "t", SessionID: "s", InputSource: "heartbeat", Authority: "system",
+		Tool: "pay", Category: "financial", ArgsHash: hex.EncodeToString(ah[:]), Risk: "dangerous",
+		Decision: "quarantine", Reason: "HOLD", Message: "wait", Rule: "q", RulesEvaluated: `["q"]`, RulesTriggered: `["q"]`,
+		Latency: d.Latency(), PolicyHash: hex.EncodeToString(ph[:]), SpendCategory: "transfer", SpendCents: 42, Origin: "gate",
+	}
+	if rec != want {
+		t.Errorf("RecordOf\n got %+v\nwant %+v", rec, want)
+	}
+}
+
+func TestDurable(t *testing.T) {
+	for _, tc := range []struct {
+		ref  tool.Ref
+		want bool
+	}{
+		{tool.Ref{Name: "r", Risk: tool.Safe, Tier: tool.Read}, false},
+		{tool.Ref{Name: "r", Risk: tool.Caution, Tier: tool.Read}, false},
+		{tool.Ref{Name: "r", Risk: tool.Dangerous, Tier: tool.Read}, true},
+		{tool.Ref{Name: "w", Risk: tool.Safe, Tier: tool.Write}, true},
+		{tool.Ref{Name: "p", Risk: tool.Safe, Tier: tool.Privileged}, true},
+		{tool.Ref{Name: "u", Risk: tool.Safe}, true}, // unknown tier counts as write
+		{tool.Ref{Name: "u", Tier: tool.Read}, true}, // unknown risk counts as forbidden
+	} {
+		d := decide(t, tc.ref)
+		if got := Durable(&d); got != tc.want {
+			t.Errorf("Durable(%+v) = %v, want %v", tc.ref, got, tc.want)
+		}
+	}
+}
+
+func TestRecorder(t *testing.T) {
+	if _, err := NewRecorder(Config{}); err == nil {
+		t.Error("NewRecorder without a log")
+	}
+	log := &fakeLog{}
+	r, err := NewRecorder(Config{Log: log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := decide(t, tool.Ref{Name: "r", Risk: tool.Safe, Tier: tool.Read})
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	id, err := r.Record(ctx, &d)
+	if err != nil || id == "" {
+		t.Fatalf("Record = %q, %v", id, err)
+	}
+	if log.ctxErr != nil {
+		t.Errorf("the write saw the caller's cancellation: %v", log.ctxErr)
+	}
+	if log.durable[0] {
+		t.Error("a safe read was written durably (it need not be)")
+	}
+	all, _ := NewRecorder(Config{Log: log, DurableAll: true, Origin: OriginCheck})
+	all.Record(t.Context(), &d)
+	if !log.durable[1] || log.got[1].Origin != OriginCheck {
+		t.Errorf("DurableAll/origin not applied: %v %q", log.durable[1], log.got[1].Origin)
+	}
+	log.err = errors.New("disk full")
+	if _, err := r.Record(t.Context(), &d); !errors.Is(err, ErrUnavailable) {
+		t.Errorf("failed write: err = %v, want ErrUnavailable", err)
+	}
+}

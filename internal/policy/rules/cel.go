@@ -1,0 +1,274 @@
+package rules
+
+import (
+	"errors"
+	"fmt"
+	"reflect"
+
+	"cel.dev/cel-go/cel"
+	"cel.dev/cel-go/common/types"
+	"cel.dev/cel-go/common/types/ref"
+	"cel.dev/cel-go/interpreter"
+
+	"github.com/wardhq/ward/internal/policy"
+)
+
+// User rules are CEL expressions over:
+//
+//	tool     map(string, string)  name, category, risk, tier
+//	args     map(string, dyn)     the call's arguments
+//	turn     map(string, string)  id, session_id, input_source, authority
+//	workdir  string               the agent's root for this call
+//	now      timestamp            the evaluation time
+//	state    ward.State           tracked state, through member functions:
+//	    state.spent(category, window)       int   cents executed in the window
+//	    state.count(tool, scope)            int   executed calls; scope "turn" or "session"
+//	    state.count_window(tool, window)    int   executed calls in the window
+//	    state.has_balance()                 bool
+//	    state.balance()                     int   cents (an error if unknown)
+//
+// When the expression is true the rule's action applies; false is no
+// opinion. An evaluation error (a missing key, a type error, the cost limit)
+// denies the call.
+
+var stateType = cel.OpaqueType("ward.State")
+
+// celState is the runtime value of the state variable.
+type celState struct{ r *policy.Request }
+
+func (s celState) ConvertToNative(reflect.Type) (any, error) {
+	return nil, errors.New("ward.State cannot be converted")
+}
+func (s celState) ConvertToType(t ref.Type) ref.Val {
+	if t == types.TypeType {
+		return stateType
+	}
+	return types.NewErr("ward.State cannot be converted to %s", t)
+}
+func (s celState) Equal(other ref.Val) ref.Val { return types.Bool(false) }
+func (s celState) Type() ref.Type              { return stateType }
+func (s celState) Value() any                  { return s.r }
+
+func stateOf(v ref.Val) (*policy.Request, bool) {
+	s, ok := v.(celState)
+	return s.r, ok
+}
+
+func scopeOf(v ref.Val) (policy.Scope, bool) {
+	switch v.(types.String) {
+	case "turn":
+		return policy.ScopeTurn, true
+	case "session":
+		return policy.ScopeSession, true
+	}
+	return 0, false
+}
+
+func newCELEnv() (*cel.Env, error) {
+	strMap := cel.MapType(cel.StringType, cel.StringType)
+	return cel.NewEnv(
+		cel.Variable("tool", strMap),
+		cel.Variable("args", cel.MapType(cel.StringType, cel.DynType)),
+		cel.Variable("turn", strMap),
+		cel.Variable("workdir", cel.StringType),
+		cel.Variable("now", cel.TimestampType),
+		cel.Variable("state", stateType),
+		cel.CrossTypeNumericComparisons(true),
+		cel.ParserExpressionSizeLimit(4096),
+		cel.ParserRecursionLimit(64),
+		cel.Function("spent",
+			cel.MemberOverload("state_spent_string_duration", []*cel.Type{stateType, cel.StringType, cel.DurationType}, cel.IntType,
+				cel.FunctionBinding(func(args ...ref.Val) ref.Val {
+					r, ok := stateOf(args[0])
+					cat, ok2 := args[1].(types.String)
+					d, ok3 := args[2].(types.Duration)
+					if !ok || !ok2 || !ok3 {
+						return types.NewErr("spent: bad arguments")
+					}
+					return types.Int(r.State.Spent(string(cat), d.Duration, r.Now))
+				}))),
+		cel.Function("count",
+			cel.MemberOverload("state_count_string_string", []*cel.Type{stateType, cel.StringType, cel.StringType}, cel.IntType,
+				cel.FunctionBinding(func(args ...ref.Val) ref.Val {
+					r, ok := stateOf(args[0])
+					name, ok2 := args[1].(types.String)
+					scope, ok3 := scopeOf(args[2])
+					if !ok || !ok2 || !ok3 {
+						return types.NewErr(`count: scope must be "turn" or "session"`)
+					}
+					q := policy.CountQuery{Tools: []string{string(name)}, Scope: scope, Key: r.Turn.ID}
+					if scope == policy.ScopeSession {
+						q.Key = r.Turn.SessionID
+					}
+					return types.Int(r.State.Count(q, r.Now))
+				}))),
+		cel.Function("count_window",
+			cel.MemberOverload("state_count_window_string_duration", []*cel.Type{stateType, cel.StringType, cel.DurationType}, cel.IntType,
+				cel.FunctionBinding(func(args ...ref.Val) ref.Val {
+					r, ok := stateOf(args[0])
+					name, ok2 := args[1].(types.String)
+					d, ok3 := args[2].(types.Duration)
+					if !ok || !ok2 || !ok3 || d.Duration <= 0 || d.Duration > policy.MaxWindow {
+						return types.NewErr("count_window: window must be between 1ns and 168h")
+					}
+					q := policy.CountQuery{Tools: []string{string(name)}, Scope: policy.ScopeWindow, Window: d.Duration}
+					return types.Int(r.State.Count(q, r.Now))
+				}))),
+		cel.Function("has_balance",
+			cel.MemberOverload("state_has_balance", []*cel.Type{stateType}, cel.BoolType,
+				cel.UnaryBinding(func(v ref.Val) ref.Val {
+					r, ok := stateOf(v)
+					if !ok {
+						return types.NewErr("has_balance: bad receiver")
+					}
+					_, known := r.State.Balance()
+					return types.Bool(known)
+				}))),
+		cel.Function("balance",
+			cel.MemberOverload("state_balance", []*cel.Type{stateType}, cel.IntType,
+				cel.UnaryBinding(func(v ref.Val) ref.Val {
+					r, ok := stateOf(v)
+					if !ok {
+						return types.NewErr("balance: bad receiver")
+					}
+					n, known := r.State.Balance()
+					if !known {
+						return types.NewErr("balance is unknown")
+					}
+					return types.Int(n)
+				}))),
+	)
+}
+
+// activation resolves the variables of one evaluation without building a
+// map.
+type activation struct{ r *policy.Request }
+
+func (a activation) ResolveName(name string) (any, bool) {
+	r := a.r
+	switch name {
+	case "tool":
+		return map[string]string{
+			"name": r.Tool.Name, "category": string(r.Tool.Category),
+			"risk": r.Tool.Risk.Effective().String(), "tier": r.Tool.Tier.Effective().String(),
+		}, true
+	case "args":
+		return r.Args.Map(), true
+	case "turn":
+		return map[string]string{
+			"id": r.Turn.ID, "session_id": r.Turn.SessionID,
+			"input_source": r.Turn.Source.String(), "authority": policy.AuthorityOf(r.Turn.Source).String(),
+		}, true
+	case "workdir":
+		return r.Workdir, true
+	case "now":
+		return r.Now, true
+	case "state":
+		return celState{r}, true
+	}
+	return nil, false
+}
+
+func (a activation) Parent() interpreter.Activation { return nil }
+
+// userRules compiles the policy's CEL rules.
+func (b *builder) userRules() {
+	if len(b.cfg.Rules) == 0 {
+		return
+	}
+	env, err := newCELEnv()
+	if err != nil {
+		b.errorf("rules", "cannot set up CEL: %v", err)
+		return
+	}
+	limit := b.cfg.CELCostLimit
+	if limit == 0 {
+		limit = DefaultCELCostLimit
+	}
+	seen := map[string]bool{}
+	for i, u := range b.cfg.Rules {
+		path := fmt.Sprintf("rules.%d", i)
+		ok := true
+		fail := func(key, format string, args ...any) {
+			b.errorf(path+key, format, args...)
+			ok = false
+		}
+		switch {
+		case u.ID == "":
+			fail(".id", "a rule needs an id")
+		case seen[u.ID] || b.builtinIDs[u.ID]:
+			fail(".id", "duplicate rule id %q", u.ID)
+		}
+		seen[u.ID] = true
+		if u.Action > policy.Allow {
+			fail(".action", "action must be allow, quarantine or deny")
+		}
+		code := u.Code
+		if code == "" {
+			code = "CUSTOM_RULE_VIOLATION"
+		}
+		if !code.Valid() {
+			fail(".reason_code", "invalid reason code %q (upper snake case, up to 64 characters)", u.Code)
+		}
+		if err := u.AppliesTo.Validate(); err != nil {
+			fail(".applies_to", "%v", err)
+		}
+		if u.When == "" {
+			fail(".when", "a rule needs a CEL condition")
+			continue
+		}
+		ast, iss := env.Compile(u.When)
+		if iss.Err() != nil {
+			for _, e := range iss.Errors() {
+				b.errs = append(b.errs, &Error{Path: path + ".when", Msg: e.Message,
+					Line: e.Location.Line(), Col: e.Location.Column() + 1})
+			}
+			continue
+		}
+		if t := ast.OutputType(); !t.IsExactType(cel.BoolType) && !t.IsExactType(cel.DynType) {
+			fail(".when", "the condition must be a boolean, not %s", t)
+			continue
+		}
+		prg, err := env.Program(ast, cel.CostLimit(limit), cel.EvalOptions(cel.OptOptimize))
+		if err != nil {
+			fail(".when", "%v", err)
+			continue
+		}
+		if !ok {
+			continue
+		}
+		msg := u.Message
+		if msg == "" {
+			msg = "denied by policy rule " + u.ID
+		}
+		result := policy.Result{Opinion: true, Action: u.Action, Code: code, Message: msg}
+		b.rules = append(b.rules, policy.Rule{
+			ID: u.ID, Priority: u.Priority, Applies: u.AppliesTo,
+			Stateful: celUsesState(ast),
+			Eval: func(r *policy.Request) (policy.Result, error) {
+				out, _, err := prg.Eval(activation{r})
+				if err != nil {
+					return policy.Result{}, fmt.Errorf("cel: %w", err)
+				}
+				v, isBool := out.Value().(bool)
+				if !isBool {
+					return policy.Result{}, fmt.Errorf("cel: condition returned %s, not a boolean", out.Type())
+				}
+				if v {
+					return result, nil
+				}
+				return policy.NoOpinion, nil
+			},
+		})
+	}
+}
+
+// celUsesState reports whether the expression mentions the state variable.
+func celUsesState(ast *cel.Ast) bool {
+	for _, ref := range ast.NativeRep().ReferenceMap() {
+		if ref.Name == "state" {
+			return true
+		}
+	}
+	return false
+}

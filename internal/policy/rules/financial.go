@@ -1,0 +1,252 @@
+package rules
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/wardhq/ward/internal/policy"
+	"github.com/wardhq/ward/internal/policy/rules/format"
+	"github.com/wardhq/ward/internal/reason"
+)
+
+// Spend categories the financial rules track.
+const (
+	SpendTransfer  = "transfer"
+	SpendX402      = "x402"
+	SpendInference = "inference"
+)
+
+const (
+	hour = time.Hour
+	day  = 24 * time.Hour
+)
+
+// financial enforces the treasury policy: transfer limits per payment, per
+// sliding hour and day and per turn, the minimum reserve, a confirmation
+// threshold (quarantine), the x402 domain allowlist and limits, and the daily
+// inference budget. Spend windows count executed spend (and holds of
+// admitted calls), never merely allowed decisions.
+func (b *builder) financial() {
+	t := b.cfg.Treasury
+	for _, f := range []struct {
+		path string
+		v    int64
+	}{
+		{"max_transfer_per_payment_cents", t.MaxTransferPerPaymentCents},
+		{"max_transfer_hourly_cents", t.MaxTransferHourlyCents},
+		{"max_transfer_daily_cents", t.MaxTransferDailyCents},
+		{"min_reserve_cents", t.MinReserveCents},
+		{"max_x402_per_request_cents", t.MaxX402PerRequestCents},
+		{"max_x402_hourly_cents", t.MaxX402HourlyCents},
+		{"max_x402_daily_cents", t.MaxX402DailyCents},
+		{"max_inference_daily_cents", t.MaxInferenceDailyCents},
+		{"max_transfers_per_turn", int64(t.MaxTransfersPerTurn)},
+		{"require_confirmation_above_cents", t.RequireConfirmationAboveCents},
+	} {
+		nonNegative(b, "treasury."+f.path, f.v)
+	}
+	for i, d := range t.X402AllowedDomains {
+		if err := format.ValidDomainPattern(d); err != nil {
+			b.errorf(fmt.Sprintf("treasury.x402_allowed_domains.%d", i), "%v", err)
+		}
+	}
+	amounts := b.cfg.Args.Amount
+
+	if len(t.TransferTools) > 0 {
+		transfers := policy.Names(t.TransferTools...)
+		// The seed read a missing amount as 0, which let a call without one
+		// through every limit; ward denies it.
+		b.add(policy.Rule{
+			ID: "financial.transfer-amount-valid", Priority: 19, Applies: transfers,
+			Eval: func(r *policy.Request) (policy.Result, error) {
+				n, ok, res := amountOf(r, SpendTransfer, amounts)
+				switch {
+				case res.Opinion:
+					return res, nil
+				case !ok:
+					return policy.Denies(reason.InvalidAmount, "a transfer must state its amount in cents"), nil
+				case n == 0:
+					return policy.Denies(reason.InvalidAmount, "a transfer amount must be positive"), nil
+				}
+				return policy.NoOpinion, nil
+			},
+		})
+		b.add(policy.Rule{
+			ID: "financial.transfer-per-payment-limit", Priority: 20, Applies: transfers,
+			Eval: func(r *policy.Request) (policy.Result, error) {
+				n, _, res := amountOf(r, SpendTransfer, amounts)
+				if res.Opinion {
+					return res, nil
+				}
+				if n > t.MaxTransferPerPaymentCents {
+					return policy.Denies(reason.PerPaymentLimit,
+						fmt.Sprintf("transfer amount %dc exceeds the per-payment limit of %dc", n, t.MaxTransferPerPaymentCents)), nil
+				}
+				return policy.NoOpinion, nil
+			},
+		})
+		b.add(policy.Rule{
+			ID: "financial.minimum-reserve", Priority: 25, Applies: transfers, Stateful: true,
+			Eval: func(r *policy.Request) (policy.Result, error) {
+				n, _, res := amountOf(r, SpendTransfer, amounts)
+				if res.Opinion {
+					return res, nil
+				}
+				balance, known := r.State.Balance()
+				if !known {
+					return policy.Denies(reason.BalanceUnknown, "the balance is unknown, so the minimum reserve cannot be checked"), nil
+				}
+				after := balance - r.State.HeldSpend(r.Now) - n
+				if after < t.MinReserveCents {
+					return policy.Denies(reason.MinimumReserve,
+						fmt.Sprintf("transfer would leave %dc, below the minimum reserve of %dc", after, t.MinReserveCents)), nil
+				}
+				return policy.NoOpinion, nil
+			},
+		})
+		b.add(windowLimit("financial.transfer-hourly-limit", 30, transfers, amounts, SpendTransfer, hour,
+			t.MaxTransferHourlyCents, reason.HourlyTransferLimit, "hourly transfer limit"))
+		b.add(windowLimit("financial.transfer-daily-limit", 31, transfers, amounts, SpendTransfer, day,
+			t.MaxTransferDailyCents, reason.DailyTransferLimit, "daily transfer limit"))
+		perTurn := t.MaxTransfersPerTurn
+		turnQuery := countQuery(b.selectorFor("financial.transfers-per-turn", transfers))
+		turnQuery.Scope = policy.ScopeTurn
+		b.add(policy.Rule{
+			ID: "financial.transfers-per-turn", Priority: 32, Applies: transfers, Stateful: true,
+			Eval: func(r *policy.Request) (policy.Result, error) {
+				q := turnQuery
+				q.Key = r.Turn.ID
+				done := r.State.Count(q, r.Now)
+				if done >= perTurn {
+					return policy.Denies(reason.TurnTransferLimit,
+						fmt.Sprintf("this turn already executed %d transfers (max %d)", done, perTurn)), nil
+				}
+				return policy.NoOpinion, nil
+			},
+		})
+		b.add(policy.Rule{
+			ID: "financial.confirmation-threshold", Priority: 35, Applies: transfers,
+			Eval: func(r *policy.Request) (policy.Result, error) {
+				n, _, res := amountOf(r, SpendTransfer, amounts)
+				if res.Opinion {
+					return res, nil
+				}
+				if n > t.RequireConfirmationAboveCents {
+					return policy.Quarantines(reason.ConfirmationRequired,
+						fmt.Sprintf("transfers above %dc wait for the owner's confirmation", t.RequireConfirmationAboveCents)), nil
+				}
+				return policy.NoOpinion, nil
+			},
+		})
+	}
+
+	if len(t.X402Tools) > 0 {
+		x402 := policy.Names(t.X402Tools...)
+		urls, x402Amounts := b.cfg.Args.URL, b.cfg.Args.X402Amount
+		domains := slices.Clone(t.X402AllowedDomains)
+		insecure := t.AllowInsecureX402
+		b.add(policy.Rule{
+			ID: "financial.x402-domain-allowlist", Priority: 20, Applies: x402,
+			Eval: func(r *policy.Request) (policy.Result, error) {
+				u, ok, res := stringArg(r.Args, urls)
+				if res.Opinion {
+					return res, nil
+				}
+				if !ok {
+					return policy.Denies(reason.MissingArgument, "an x402 request needs a url"), nil
+				}
+				host, err := format.Host(u)
+				if err != nil {
+					return policy.Denies(reason.InvalidURL, "invalid x402 url: "+err.Error()), nil
+				}
+				if !insecure && !strings.HasPrefix(strings.ToLower(u), "https://") {
+					return policy.Denies(reason.X402InsecureURL, "x402 payments go over https only"), nil
+				}
+				for _, d := range domains {
+					if format.DomainMatch(host, d) {
+						return policy.NoOpinion, nil
+					}
+				}
+				return policy.Denies(reason.X402DomainNotAllowed, "the x402 domain is not on the allowlist"), nil
+			},
+		})
+		b.add(policy.Rule{
+			ID: "financial.x402-per-request-limit", Priority: 21, Applies: x402,
+			Eval: func(r *policy.Request) (policy.Result, error) {
+				n, ok, res := amountOf(r, SpendX402, x402Amounts)
+				switch {
+				case res.Opinion:
+					return res, nil
+				case !ok:
+					return policy.Denies(reason.X402AmountRequired, "an x402 request must state the most it may pay (max_payment_cents)"), nil
+				case n > t.MaxX402PerRequestCents:
+					return policy.Denies(reason.X402PerRequestLimit,
+						fmt.Sprintf("x402 payment %dc exceeds the per-request limit of %dc", n, t.MaxX402PerRequestCents)), nil
+				}
+				return policy.NoOpinion, nil
+			},
+		})
+		b.add(windowLimit("financial.x402-hourly-limit", 30, x402, x402Amounts, SpendX402, hour,
+			t.MaxX402HourlyCents, reason.X402HourlyLimit, "hourly x402 limit"))
+		b.add(windowLimit("financial.x402-daily-limit", 31, x402, x402Amounts, SpendX402, day,
+			t.MaxX402DailyCents, reason.X402DailyLimit, "daily x402 limit"))
+	}
+
+	if len(t.InferenceCategories) > 0 {
+		b.add(windowLimit("financial.inference-daily-budget", 30, policy.Categories(t.InferenceCategories...),
+			b.cfg.Args.InferenceCost, SpendInference, day, t.MaxInferenceDailyCents,
+			reason.InferenceBudgetExceeded, "daily inference budget"))
+	}
+}
+
+// windowLimit denies a call when the executed spend of its category in the
+// sliding window plus its own amount exceeds max. A call without an amount
+// is checked as zero: it is still refused once the budget is spent.
+func windowLimit(id string, prio int, sel policy.Selector, amounts []string, category string,
+	window time.Duration, max int64, code reason.Code, what string) policy.Rule {
+	return policy.Rule{
+		ID: id, Priority: prio, Applies: sel, Stateful: true,
+		Eval: func(r *policy.Request) (policy.Result, error) {
+			n, known, res := amountOf(r, category, amounts)
+			if res.Opinion {
+				return res, nil
+			}
+			spent := r.State.Spent(category, window, r.Now)
+			if spent+n > max || (!known && spent >= max) {
+				return policy.Denies(code, fmt.Sprintf("%s exceeded: %dc spent + %dc > %dc", what, spent, n, max)), nil
+			}
+			return policy.NoOpinion, nil
+		},
+	}
+}
+
+// meter tells the snapshot what a call spends, so that the gate can hold it
+// at admission and record it after execution.
+func (b *builder) meter() policy.Meter {
+	t := b.cfg.Treasury
+	transfer := slices.Clone(t.TransferTools)
+	x402 := slices.Clone(t.X402Tools)
+	inference := slices.Clone(t.InferenceCategories)
+	args := b.cfg.Args
+	return func(r *policy.Request) (policy.Spend, bool) {
+		var category string
+		var names []string
+		switch {
+		case slices.Contains(transfer, r.Tool.Name):
+			category, names = SpendTransfer, args.Amount
+		case slices.Contains(x402, r.Tool.Name):
+			category, names = SpendX402, args.X402Amount
+		case slices.Contains(inference, r.Tool.Category):
+			category, names = SpendInference, args.InferenceCost
+		default:
+			return policy.Spend{}, false
+		}
+		n, ok, res := amountOf(r, category, names)
+		if !ok || res.Opinion {
+			return policy.Spend{}, false
+		}
+		return policy.Spend{Category: category, Cents: n}, true
+	}
+}

@@ -1,0 +1,280 @@
+package rules
+
+import (
+	"errors"
+	"path"
+	"strings"
+)
+
+// A PathPattern names files the path rules protect. Matching is
+// case-insensitive (a case-insensitive file system makes WALLET.JSON the
+// same file as wallet.json). Three forms:
+//
+//	name-glob        no '/': matches the last element of a path
+//	                 ("wallet.json", "*.pem", "id_rsa*", "*private*key*")
+//	**/seg-glob/**   any element of the path ("**/.ssh/**")
+//	/abs/glob        a whole absolute path, '*' within one element and
+//	                 '**' across elements ("/proc/*/environ"); "~/" at the
+//	                 start is the home directory
+type pathPattern struct {
+	src  string
+	kind patternKind
+	elem glob   // name and anySegment patterns
+	segs []glob // absolute patterns; a nil parts with star means "**"
+	lit  string // literal prefix every match of an absolute pattern has
+}
+
+type patternKind uint8
+
+const (
+	nameGlob patternKind = iota
+	anyElement
+	absolute
+)
+
+// glob is one path element pattern with '*' (and, rarely, '?' or '[').
+type glob struct {
+	exact   string   // no metacharacters
+	parts   []string // split on '*'
+	star    bool
+	complex bool // has '?' or '[': use path.Match
+	double  bool // "**"
+}
+
+func compileGlob(s string) (glob, error) {
+	if s == "**" {
+		return glob{double: true}, nil
+	}
+	if strings.ContainsAny(s, "?[") {
+		if _, err := path.Match(s, ""); err != nil {
+			return glob{}, err
+		}
+		return glob{exact: s, complex: true}, nil
+	}
+	if !strings.Contains(s, "*") {
+		return glob{exact: s}, nil
+	}
+	return glob{parts: strings.Split(s, "*"), star: true}, nil
+}
+
+func (g *glob) match(s string) bool {
+	switch {
+	case g.complex:
+		ok, _ := path.Match(g.exact, s)
+		return ok
+	case !g.star:
+		return s == g.exact
+	}
+	first, last := g.parts[0], g.parts[len(g.parts)-1]
+	if len(s) < len(first)+len(last) || !strings.HasPrefix(s, first) || !strings.HasSuffix(s, last) {
+		return false
+	}
+	s = s[len(first) : len(s)-len(last)]
+	for _, p := range g.parts[1 : len(g.parts)-1] {
+		i := strings.Index(s, p)
+		if i < 0 {
+			return false
+		}
+		s = s[i+len(p):]
+	}
+	return true
+}
+
+var errPattern = errors.New("invalid path pattern")
+
+func compilePattern(src, home string) (pathPattern, error) {
+	p := strings.ToLower(src)
+	pp := pathPattern{src: src}
+	switch {
+	case p == "":
+		return pp, errPattern
+	case !strings.Contains(p, "/"):
+		g, err := compileGlob(p)
+		if err != nil || g.double {
+			return pp, errPattern
+		}
+		pp.kind, pp.elem = nameGlob, g
+		return pp, nil
+	case strings.HasPrefix(p, "**/") && strings.HasSuffix(p, "/**") && strings.Count(p, "/") == 2:
+		g, err := compileGlob(p[3 : len(p)-3])
+		if err != nil || g.double {
+			return pp, errPattern
+		}
+		pp.kind, pp.elem = anyElement, g
+		return pp, nil
+	}
+	if strings.HasPrefix(p, "~/") {
+		if home == "" {
+			return pp, errors.New("pattern uses ~ but no home directory is known")
+		}
+		p = strings.ToLower(path.Join(home, p[2:]))
+	}
+	if !strings.HasPrefix(p, "/") {
+		return pp, errors.New("a pattern with '/' must be absolute, start with ~/ or have the form **/name/**")
+	}
+	pp.kind = absolute
+	for _, e := range strings.Split(p[1:], "/") {
+		g, err := compileGlob(e)
+		if err != nil || e == "" {
+			return pp, errPattern
+		}
+		pp.segs = append(pp.segs, g)
+	}
+	if i := strings.IndexAny(p, "*?["); i >= 0 {
+		pp.lit = p[:i]
+	} else {
+		pp.lit = p
+	}
+	return pp, nil
+}
+
+// match reports whether the cleaned absolute path (already lower-cased) or
+// its last element matches.
+func (pp *pathPattern) match(lower, base string) bool {
+	switch pp.kind {
+	case nameGlob:
+		return pp.elem.match(base)
+	case anyElement:
+		if !pp.elem.star && !pp.elem.complex && !strings.Contains(lower, "/"+pp.elem.exact) {
+			return false
+		}
+		for e := range strings.SplitSeq(strings.TrimPrefix(lower, "/"), "/") {
+			if pp.elem.match(e) {
+				return true
+			}
+		}
+		return false
+	}
+	if !strings.HasPrefix(lower, pp.lit) {
+		return false
+	}
+	return matchSegs(pp.segs, strings.Split(strings.TrimPrefix(lower, "/"), "/"))
+}
+
+func matchSegs(pat []glob, elems []string) bool {
+	for len(pat) > 0 {
+		if pat[0].double {
+			for i := 0; i <= len(elems); i++ {
+				if matchSegs(pat[1:], elems[i:]) {
+					return true
+				}
+			}
+			return false
+		}
+		if len(elems) == 0 || !pat[0].match(elems[0]) {
+			return false
+		}
+		pat, elems = pat[1:], elems[1:]
+	}
+	return len(elems) == 0
+}
+
+// matcher is a compiled set of path patterns. It answers "does this path
+// match any pattern" with a few map lookups for the common exact names and
+// walks only the wildcard patterns.
+type matcher struct {
+	names      map[string]string // exact last-element names → pattern
+	exts       map[string]string // "*.ext" patterns: ".ext" → pattern
+	nameGlobs  []pathPattern
+	elems      map[string]string // exact any-element names → pattern
+	elemGlobs  []pathPattern
+	absolutes  []pathPattern
+	numPattern int
+}
+
+func newMatcher(patterns []pathPattern) *matcher {
+	m := &matcher{names: map[string]string{}, exts: map[string]string{}, elems: map[string]string{}, numPattern: len(patterns)}
+	for _, p := range patterns {
+		switch {
+		case p.kind == nameGlob && !p.elem.star && !p.elem.complex:
+			if _, dup := m.names[p.elem.exact]; !dup {
+				m.names[p.elem.exact] = p.src
+			}
+		case p.kind == nameGlob && isExtGlob(p.elem):
+			ext := p.elem.parts[1]
+			if _, dup := m.exts[ext]; !dup {
+				m.exts[ext] = p.src
+			}
+		case p.kind == nameGlob:
+			m.nameGlobs = append(m.nameGlobs, p)
+		case p.kind == anyElement && !p.elem.star && !p.elem.complex:
+			if _, dup := m.elems[p.elem.exact]; !dup {
+				m.elems[p.elem.exact] = p.src
+			}
+		case p.kind == anyElement:
+			m.elemGlobs = append(m.elemGlobs, p)
+		default:
+			m.absolutes = append(m.absolutes, p)
+		}
+	}
+	return m
+}
+
+// isExtGlob reports a "*.ext" pattern whose extension has no further dot:
+// it matches exactly the names whose last extension is ".ext".
+func isExtGlob(g glob) bool {
+	return len(g.parts) == 2 && g.parts[0] == "" && strings.HasPrefix(g.parts[1], ".") &&
+		strings.Count(g.parts[1], ".") == 1 && len(g.parts[1]) > 1
+}
+
+func (m *matcher) hasAbsolute() bool { return len(m.absolutes) > 0 }
+func (m *matcher) hasElements() bool { return len(m.elems) > 0 || len(m.elemGlobs) > 0 }
+
+// lowerASCII lower-cases ASCII letters, returning s itself when it has none.
+func lowerASCII(s string) string {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c >= 'A' && c <= 'Z' {
+			return strings.ToLower(s)
+		}
+	}
+	return s
+}
+
+// match reports the first pattern matching the clean absolute path.
+func (m *matcher) match(abs string) (string, bool) {
+	if m == nil || m.numPattern == 0 {
+		return "", false
+	}
+	lower := lowerASCII(abs)
+	i := strings.LastIndexByte(lower, '/')
+	name := lower[i+1:]
+	if src, ok := m.names[name]; ok {
+		return src, true
+	}
+	if dot := strings.LastIndexByte(name, '.'); dot > 0 {
+		if src, ok := m.exts[name[dot:]]; ok {
+			return src, true
+		}
+	}
+	for j := range m.nameGlobs {
+		if m.nameGlobs[j].elem.match(name) {
+			return m.nameGlobs[j].src, true
+		}
+	}
+	if len(m.elems) > 0 || len(m.elemGlobs) > 0 {
+		for rest := lower; rest != ""; {
+			rest = strings.TrimPrefix(rest, "/")
+			var elem string
+			if k := strings.IndexByte(rest, '/'); k >= 0 {
+				elem, rest = rest[:k], rest[k:]
+			} else {
+				elem, rest = rest, ""
+			}
+			if src, ok := m.elems[elem]; ok {
+				return src, true
+			}
+			for j := range m.elemGlobs {
+				if m.elemGlobs[j].elem.match(elem) {
+					return m.elemGlobs[j].src, true
+				}
+			}
+		}
+	}
+	for j := range m.absolutes {
+		p := &m.absolutes[j]
+		if strings.HasPrefix(lower, p.lit) && matchSegs(p.segs, strings.Split(strings.TrimPrefix(lower, "/"), "/")) {
+			return p.src, true
+		}
+	}
+	return "", false
+}

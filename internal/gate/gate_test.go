@@ -168,7 +168,7 @@ func TestAuditFailureDenies(t *testing.T) {
 func TestDurability(t *testing.T) {
 	log := &memLog{}
 	g, _ := newGate(t, log, rules.DefaultConfig())
-	g.Decide(t.Context(), transfer(100, "t1"))                                                                         // write tier, dangerous
+	g.Decide(t.Context(), transfer(100, "t1"))                                                                        // write tier, dangerous
 	g.Decide(t.Context(), Call{Tool: tool.Ref{Name: "read_file"}, Args: []byte(`{"path":"a.txt"}`)})                  // read tier, safe
 	g.Decide(t.Context(), Call{Tool: tool.Ref{Name: "lookup", Risk: tool.Safe, Tier: tool.Read}, Args: []byte(`{}`)}) // declared read
 	g.Decide(t.Context(), Call{Tool: tool.Ref{Name: "mystery", Risk: tool.Safe}, Args: []byte(`{}`)})                 // tier unknown: write

@@ -31,7 +31,7 @@ func New(t time.Time) string {
 	gen.mu.Lock()
 	if !gen.seed || ms > gen.ms {
 		var b [10]byte
-		_, _ = rand.Read(b[:]) // never fails on supported platforms (crypto/rand panics otherwise)
+		_, _ = rand.Read(b[:])                       // never fails on supported platforms (crypto/rand panics otherwise)
 		gen.hi = binary.BigEndian.Uint16(b[:2]) >> 1 // leave headroom for increments
 		gen.lo = binary.BigEndian.Uint64(b[2:])
 		gen.ms = max(ms, gen.ms)

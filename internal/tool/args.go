@@ -475,7 +475,6 @@ func (p *parser) object(depth int) (Value, error) {
 	return Value{kind: Object, kids: fields}, nil
 }
 
-
 func (p *parser) array(depth int) (Value, error) {
 	p.i++ // [
 	base := len(p.scratch)

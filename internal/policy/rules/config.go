@@ -66,8 +66,8 @@ type Treasury struct {
 	// AllowInsecureX402 permits plain-http x402 URLs.
 	AllowInsecureX402 bool `json:"allow_insecure_x402"`
 
-	TransferTools       []string        `json:"transfer_tools"`
-	X402Tools           []string        `json:"x402_tools"`
+	TransferTools []string `json:"transfer_tools"`
+	X402Tools     []string `json:"x402_tools"`
 	// InferenceCategories are the categories of tools whose cost counts
 	// against the daily inference budget.
 	InferenceCategories []tool.Category `json:"inference_categories"`

@@ -1,8 +1,8 @@
 package rules
 
 import (
-	"io"
 	"errors"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"

@@ -4,4 +4,6 @@ package rules
 
 import "errors"
 
-func newWatcher(func(string)) (watcher, error) { return nil, errors.New("no directory watching on this platform") }
+func newWatcher(func(string)) (watcher, error) {
+	return nil, errors.New("no directory watching on this platform")
+}

@@ -31,6 +31,9 @@ func (f *fakeLog) AppendDecision(ctx context.Context, rec *store.DecisionRecord,
 func (f *fakeLog) QueryDecisions(context.Context, store.DecisionFilter) ([]store.DecisionRecord, error) {
 	return nil, nil
 }
+func (f *fakeLog) CountDecisions(context.Context, store.DecisionFilter) (int64, error) {
+	return int64(len(f.got)), nil
+}
 func (f *fakeLog) DecisionReport(context.Context, store.Report, store.DecisionFilter) ([]store.ReportRow, error) {
 	return nil, nil
 }

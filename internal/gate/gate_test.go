@@ -40,6 +40,10 @@ func (m *memLog) QueryDecisions(context.Context, store.DecisionFilter) ([]store.
 	return nil, nil
 }
 
+func (m *memLog) CountDecisions(context.Context, store.DecisionFilter) (int64, error) {
+	return int64(len(m.recs)), nil
+}
+
 func (m *memLog) DecisionReport(context.Context, store.Report, store.DecisionFilter) ([]store.ReportRow, error) {
 	return nil, nil
 }

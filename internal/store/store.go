@@ -95,6 +95,9 @@ type DecisionLog interface {
 	AppendDecision(ctx context.Context, rec *DecisionRecord, durable bool) error
 	// QueryDecisions returns matching decisions, newest first.
 	QueryDecisions(ctx context.Context, f DecisionFilter) ([]DecisionRecord, error)
+	// CountDecisions returns how many decisions match f (f.Limit is
+	// ignored).
+	CountDecisions(ctx context.Context, f DecisionFilter) (int64, error)
 	// DecisionReport runs a named report over the decisions f selects
 	// (f.Limit bounds the rows of the report).
 	DecisionReport(ctx context.Context, r Report, f DecisionFilter) ([]ReportRow, error)

@@ -39,9 +39,10 @@ type Resolver struct {
 
 // dirTable is what resolution needs to know about one directory.
 type dirTable struct {
-	links map[string]string // entry name → link target
-	ready bool              // listed; until then the table is not used
-	stale bool              // changed since listing began: never used
+	links map[string]string   // entry name → link target
+	dirs  map[string]struct{} // names of subdirectories
+	ready bool                // listed; until then the table is not used
+	stale bool                // changed since listing began: never used
 }
 
 // maxDirs bounds the cached directories; beyond it new ones are not cached.
@@ -164,6 +165,11 @@ func (r *Resolver) Resolve(abs string) (string, error) {
 				restarted = true
 				break
 			}
+			if _, isDir := t.dirs[name]; !isDir {
+				// A file, or nothing (yet): no link can lie below it.
+				// (Creating it is a change in this watched directory.)
+				return p, nil
+			}
 			end = next
 		}
 		if !restarted {
@@ -194,23 +200,15 @@ func (r *Resolver) table(dir string) (*dirTable, bool) {
 	r.mu.Unlock()
 	if !w.watch(dir) {
 		r.changed(dir)
-		if _, err := os.Lstat(dir); errors.Is(err, fs.ErrNotExist) {
-			// A directory that does not exist has no links; its creation
-			// is a change in its (watched) parent. Not cached.
-			return &dirTable{}, true
-		}
 		return nil, false
 	}
-	links, err := listLinks(dir)
+	links, dirs, err := listDir(dir)
 	if err != nil {
 		r.changed(dir)
-		if errors.Is(err, fs.ErrNotExist) {
-			return &dirTable{}, true
-		}
 		return nil, false
 	}
 	r.mu.Lock()
-	t.links = links
+	t.links, t.dirs = links, dirs
 	t.ready = !t.stale
 	r.mu.Unlock()
 	if !t.ready {
@@ -219,34 +217,38 @@ func (r *Resolver) table(dir string) (*dirTable, bool) {
 	return t, true
 }
 
-// listLinks returns the symlinks in dir and their targets.
-func listLinks(dir string) (map[string]string, error) {
+// listDir returns the symlinks in dir with their targets, and the names of
+// its subdirectories.
+func listDir(dir string) (links map[string]string, dirs map[string]struct{}, err error) {
 	f, err := os.Open(dir)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer f.Close()
-	links := map[string]string{}
+	links, dirs = map[string]string{}, map[string]struct{}{}
 	for {
 		ents, err := f.ReadDir(1024)
 		for _, e := range ents {
-			if e.Type()&fs.ModeSymlink == 0 {
-				continue
+			typ := e.Type() // os.ReadDir stats entries the file system did not type
+			switch {
+			case typ&fs.ModeSymlink != 0:
+				target, err := os.Readlink(filepath.Join(dir, e.Name()))
+				if err != nil {
+					return nil, nil, err
+				}
+				links[e.Name()] = target
+			case typ.IsDir():
+				dirs[e.Name()] = struct{}{}
 			}
-			target, err := os.Readlink(filepath.Join(dir, e.Name()))
-			if err != nil {
-				return nil, err
-			}
-			links[e.Name()] = target
 		}
 		if err != nil {
 			if errors.Is(err, io.EOF) {
-				return links, nil
+				return links, dirs, nil
 			}
-			return nil, err
+			return nil, nil, err
 		}
 		if len(ents) == 0 {
-			return links, nil
+			return links, dirs, nil
 		}
 	}
 }

@@ -1,0 +1,172 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/wardhq/ward/internal/store"
+	"github.com/wardhq/ward/internal/store/sqlite"
+)
+
+func openStore(ctx context.Context, path, synchronous string) (store.Store, error) {
+	s, err := sqlite.Open(ctx, sqlite.Config{Path: path, Synchronous: synchronous})
+	if err != nil {
+		return nil, fmt.Errorf("open database %s: %w", path, err)
+	}
+	return s, nil
+}
+
+const auditQueryHelp = `Query the audit trail of policy decisions, newest first, or run a named
+report over the decisions the filters select. Reports:
+
+  most-denied-tools     tools by number of denials
+  most-triggered-rules  rules by number of decisions they triggered in
+  denials-by-reason     denials by reason code
+
+Times are RFC 3339 (2026-11-22T10:00:00Z) or a duration before now (90m, 24h).`
+
+func auditQuery(ctx context.Context, io IO, args []string) int {
+	fs := flags(io, "audit query", "", auditQueryHelp)
+	cfgPath := fs.String("config", "", "config file (default: ./ward.toml if present)")
+	dbPath := fs.String("db", "", "database (default: [store] path of the config)")
+	var f store.DecisionFilter
+	fs.StringVar(&f.Tool, "tool", "", "only this tool")
+	fs.StringVar(&f.Decision, "decision", "", "only this decision: allow, quarantine or deny")
+	fs.StringVar(&f.Reason, "reason", "", "only this reason code")
+	fs.StringVar(&f.SessionID, "session", "", "only this session")
+	fs.StringVar(&f.TurnID, "turn", "", "only this turn")
+	fs.StringVar(&f.Origin, "origin", "", "only this origin: gate (live calls) or check (recorded what-ifs)")
+	since := fs.String("since", "", "only decisions at or after this time")
+	until := fs.String("until", "", "only decisions before this time")
+	fs.IntVar(&f.Limit, "limit", 100, "at most this many rows (0: all)")
+	report := fs.String("report", "", "run a named report instead of listing decisions")
+	asJSON := fs.Bool("json", false, "print JSON Lines")
+	if st, ok := parse(fs, args); !ok {
+		return st
+	}
+	if fs.NArg() > 0 {
+		return usageErr(io, "audit query takes no arguments (got %q)", fs.Arg(0))
+	}
+	now := time.Now()
+	var err error
+	if f.Since, err = parseWhen(*since, now); err != nil {
+		return usageErr(io, "--since: %v", err)
+	}
+	if f.Until, err = parseWhen(*until, now); err != nil {
+		return usageErr(io, "--until: %v", err)
+	}
+	if f.Decision != "" && !slices.Contains([]string{"allow", "quarantine", "deny"}, f.Decision) {
+		return usageErr(io, "--decision must be allow, quarantine or deny")
+	}
+	if f.Origin != "" && f.Origin != "gate" && f.Origin != "check" {
+		return usageErr(io, "--origin must be gate or check")
+	}
+	if f.Limit < 0 {
+		return usageErr(io, "--limit must not be negative")
+	}
+	if *report != "" && !slices.Contains(store.Reports(), store.Report(*report)) {
+		names := make([]string, 0, 3)
+		for _, r := range store.Reports() {
+			names = append(names, string(r))
+		}
+		return usageErr(io, "unknown report %q (want %s)", *report, strings.Join(names, ", "))
+	}
+	cfg, err := loadConfig(*cfgPath)
+	if err != nil {
+		return usageErr(io, "%v", err)
+	}
+	db := *dbPath
+	if db == "" {
+		db = cfg.Store.Path
+	}
+	if !fileExists(db) {
+		return fail(io, "no database at %s (nothing has been recorded yet)", db)
+	}
+	st, err := openStore(ctx, db, cfg.Store.Synchronous)
+	if err != nil {
+		return fail(io, "%v", err)
+	}
+	defer st.Close()
+
+	if *report != "" {
+		rows, err := st.DecisionReport(ctx, store.Report(*report), f)
+		if err != nil {
+			return fail(io, "%v", err)
+		}
+		if *asJSON {
+			enc := json.NewEncoder(io.Out)
+			for _, r := range rows {
+				enc.Encode(map[string]any{"key": r.Key, "count": r.Count})
+			}
+			return exitOK
+		}
+		tw := tabwriter.NewWriter(io.Out, 0, 4, 2, ' ', 0)
+		fmt.Fprintf(tw, "%s\tCOUNT\n", strings.ToUpper(reportKey(store.Report(*report))))
+		for _, r := range rows {
+			fmt.Fprintf(tw, "%s\t%d\n", r.Key, r.Count)
+		}
+		tw.Flush()
+		return exitOK
+	}
+	recs, err := st.QueryDecisions(ctx, f)
+	if err != nil {
+		return fail(io, "%v", err)
+	}
+	if *asJSON {
+		enc := json.NewEncoder(io.Out)
+		for i := range recs {
+			enc.Encode(recordJSON(&recs[i]))
+		}
+		return exitOK
+	}
+	tw := tabwriter.NewWriter(io.Out, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "TIME\tDECISION\tTOOL\tREASON\tRULE\tSESSION\tTURN\tLATENCY")
+	for _, r := range recs {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.Time.UTC().Format(time.RFC3339Nano), r.Decision, r.Tool,
+			r.Reason, r.Rule, r.SessionID, r.TurnID, r.Latency)
+	}
+	tw.Flush()
+	return exitOK
+}
+
+func reportKey(r store.Report) string {
+	switch r {
+	case store.MostDeniedTools:
+		return "tool"
+	case store.MostTriggeredRules:
+		return "rule"
+	}
+	return "reason"
+}
+
+func recordJSON(r *store.DecisionRecord) map[string]any {
+	return map[string]any{
+		"id": r.ID, "timestamp": r.Time.UTC().Format(time.RFC3339Nano), "turn_id": r.TurnID, "session_id": r.SessionID,
+		"input_source": r.InputSource, "authority_level": r.Authority, "tool": r.Tool, "category": r.Category,
+		"args_hash": r.ArgsHash, "risk_level": r.Risk, "action": r.Decision, "reason_code": r.Reason,
+		"message": r.Message, "rule": r.Rule, "rules_evaluated": json.RawMessage(r.RulesEvaluated),
+		"rules_triggered": json.RawMessage(r.RulesTriggered), "latency_ns": r.Latency.Nanoseconds(),
+		"policy_hash": r.PolicyHash, "spend_category": r.SpendCategory, "spend_cents": r.SpendCents,
+		"diagnostic": r.Diagnostic, "origin": r.Origin,
+	}
+}
+
+// parseWhen parses an RFC 3339 time or a duration before now.
+func parseWhen(s string, now time.Time) (time.Time, error) {
+	if s == "" {
+		return time.Time{}, nil
+	}
+	if t, err := time.Parse(time.RFC3339Nano, s); err == nil {
+		return t, nil
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil || d < 0 {
+		return time.Time{}, fmt.Errorf("%q is neither an RFC 3339 time nor a positive duration", s)
+	}
+	return now.Add(-d), nil
+}

@@ -1,0 +1,160 @@
+// Package cli implements ward's command line: it parses arguments, wires
+// the packages a command needs and prints results. cmd/ward only calls Main.
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+)
+
+// Exit statuses.
+const (
+	exitOK    = 0
+	exitFail  = 1 // the command ran and failed (or found problems)
+	exitUsage = 2 // bad invocation or malformed input
+)
+
+// IO is where a command reads and writes.
+type IO struct {
+	In       io.Reader
+	Out, Err io.Writer
+}
+
+type command struct {
+	name    string
+	summary string
+	run     func(ctx context.Context, io IO, args []string) int
+}
+
+func commands() []command {
+	return []command{
+		{"policy check", "evaluate tool-call requests (JSON Lines) against a policy: the what-if contract", policyCheck},
+		{"policy lint", "validate a policy file and report every problem with line and column", policyLint},
+		{"policy show", "print the compiled policy's rules in evaluation order", policyShow},
+		{"audit query", "query the audit trail of decisions, or run a named report", auditQuery},
+		{"bench policy", "benchmark the policy engine on the seed's mixed workload", benchPolicy},
+		{"version", "print ward's version", version},
+	}
+}
+
+// Version is set at build time with -ldflags "-X .../cli.Version=...".
+var Version = "dev"
+
+// Main runs ward with the given arguments (without the program name) and
+// returns the exit status.
+func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	std := IO{In: stdin, Out: stdout, Err: stderr}
+	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+		usage(stdout)
+		if len(args) == 0 {
+			return exitUsage
+		}
+		return exitOK
+	}
+	for _, c := range commands() {
+		words := strings.Fields(c.name)
+		if len(args) >= len(words) && slicesEqual(args[:len(words)], words) {
+			return c.run(ctx, std, args[len(words):])
+		}
+	}
+	// A group name alone ("ward policy") lists its commands.
+	var group []command
+	for _, c := range commands() {
+		if strings.HasPrefix(c.name, args[0]+" ") {
+			group = append(group, c)
+		}
+	}
+	if len(group) > 0 {
+		fmt.Fprintf(stderr, "ward %s: missing or unknown subcommand", args[0])
+		if len(args) > 1 {
+			fmt.Fprintf(stderr, " %q", args[1])
+		}
+		fmt.Fprintln(stderr)
+		for _, c := range group {
+			fmt.Fprintf(stderr, "  ward %-14s %s\n", c.name, c.summary)
+		}
+		return exitUsage
+	}
+	fmt.Fprintf(stderr, "ward: unknown command %q (run 'ward help')\n", args[0])
+	return exitUsage
+}
+
+func slicesEqual(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "ward: a safety runtime between an autonomous agent and its tools.")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "Usage: ward <command> [flags] [arguments]")
+	fmt.Fprintln(w)
+	cs := commands()
+	sort.SliceStable(cs, func(i, j int) bool { return cs[i].name < cs[j].name })
+	for _, c := range cs {
+		fmt.Fprintf(w, "  ward %-14s %s\n", c.name, c.summary)
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "Run 'ward <command> --help' for a command's flags.")
+}
+
+// flags returns a FlagSet that prints a command's usage on --help.
+func flags(io IO, name, argsUsage, help string) *flag.FlagSet {
+	fs := flag.NewFlagSet("ward "+name, flag.ContinueOnError)
+	fs.SetOutput(io.Err)
+	fs.Usage = func() {
+		fmt.Fprintf(io.Err, "Usage: ward %s [flags] %s\n\n%s\n\nFlags:\n", name, argsUsage, help)
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+// parse parses flags; it returns (status, false) when the command should
+// stop (--help or a bad flag).
+func parse(fs *flag.FlagSet, args []string) (int, bool) {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitOK, false
+		}
+		return exitUsage, false
+	}
+	return 0, true
+}
+
+func fail(io IO, format string, args ...any) int {
+	fmt.Fprintf(io.Err, "ward: "+format+"\n", args...)
+	return exitFail
+}
+
+func usageErr(io IO, format string, args ...any) int {
+	fmt.Fprintf(io.Err, "ward: "+format+"\n", args...)
+	return exitUsage
+}
+
+func version(_ context.Context, io IO, args []string) int {
+	fs := flags(io, "version", "", "Print ward's version.")
+	if st, ok := parse(fs, args); !ok {
+		return st
+	}
+	fmt.Fprintln(io.Out, "ward", Version)
+	return exitOK
+}
+
+// fileExists reports whether path names an existing file.
+func fileExists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}

@@ -1,0 +1,505 @@
+package cli
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/wardhq/ward/internal/audit"
+	"github.com/wardhq/ward/internal/config"
+	"github.com/wardhq/ward/internal/gate"
+	"github.com/wardhq/ward/internal/policy"
+	"github.com/wardhq/ward/internal/policy/rules"
+	"github.com/wardhq/ward/internal/store"
+	"github.com/wardhq/ward/internal/tool"
+)
+
+// maxLine bounds one JSON Lines request (arguments are at most
+// tool.MaxArgsSize).
+const maxLine = tool.MaxArgsSize + 64<<10
+
+// compileWith recompiles a loaded policy with a symlink resolver the caller
+// owns (and must close). The policy and its hash are unchanged.
+func compileWith(cfg *config.File, res *rules.Resolver) (*policy.Snapshot, error) {
+	pc := cfg.Policy
+	pc.Resolver = res
+	return rules.Compile(pc)
+}
+
+// loadConfig loads the named file, or ward.toml in the working directory if
+// there is one, or the embedded defaults.
+func loadConfig(path string) (*config.File, error) {
+	if path != "" {
+		return config.Load(path)
+	}
+	if fileExists("ward.toml") {
+		return config.Load("ward.toml")
+	}
+	return config.Default()
+}
+
+const checkHelp = `Evaluate tool-call requests against a policy without running them.
+
+Reads JSON Lines from FILE (or standard input with - or no FILE) and writes
+one decision per input line, in order. A request:
+
+  {"tool": {"name": "transfer_credits", "category": "financial", "risk": "dangerous"},
+   "args": {"to_address": "0x...", "amount_cents": 2500},
+   "turn": {"id": "t1", "session_id": "s1", "input_source": "agent"},
+   "state": {"balance_cents": 100000, "workdir": "/srv/agent",
+             "spend": [{"category": "transfer", "amount_cents": 4000, "age_seconds": 600}],
+             "executed": [{"tool": "transfer_credits", "count": 2, "scope": "turn"}]},
+   "now": "2026-11-22T10:00:00Z"}
+
+state (optional) seeds the tracked state for that one request; without it
+the tracked state of the store (--db) is used. now (optional) fixes the
+evaluation time. Evaluations are not recorded unless --record is given.
+A malformed line prints {"line":N,"error":"..."} in its place, an error on
+standard error, and makes the exit status 2.`
+
+func policyCheck(ctx context.Context, io IO, args []string) int {
+	fs := flags(io, "policy check", "[FILE|-]", checkHelp)
+	policyPath := fs.String("policy", "", "policy file (ward.toml format; default: ./ward.toml if present, else the embedded defaults)")
+	fs.StringVar(policyPath, "config", "", "alias of --policy")
+	dbPath := fs.String("db", "", "database with the tracked state and audit trail (default: [store] path of the config)")
+	record := fs.Bool("record", false, "record each decision in the audit trail (origin \"check\")")
+	if st, ok := parse(fs, args); !ok {
+		return st
+	}
+	if fs.NArg() > 1 {
+		return usageErr(io, "policy check takes at most one input file")
+	}
+	cfg, err := loadConfig(*policyPath)
+	if err != nil {
+		return usageErr(io, "%v", err)
+	}
+	in := io.In
+	if name := fs.Arg(0); name != "" && name != "-" {
+		f, err := os.Open(name)
+		if err != nil {
+			return usageErr(io, "%v", err)
+		}
+		defer f.Close()
+		in = f
+	}
+
+	resolver := rules.NewResolver()
+	defer resolver.Close()
+	snap, err := compileWith(cfg, resolver)
+	if err != nil {
+		return fail(io, "%v", err)
+	}
+	db := *dbPath
+	if db == "" {
+		db = cfg.Store.Path
+	}
+	var st store.Store
+	if *record || fileExists(db) {
+		st, err = openStore(ctx, db, cfg.Store.Synchronous)
+		if err != nil {
+			return fail(io, "%v", err)
+		}
+		defer st.Close()
+	}
+	tracked := policy.NewTracker()
+	if st != nil {
+		if err := gate.Restore(ctx, st, tracked, snap, time.Now()); err != nil {
+			return fail(io, "%v", err)
+		}
+	}
+	var rec *audit.Recorder
+	if *record {
+		ph := snap.Hash()
+		if err := st.RecordPolicy(ctx, hex.EncodeToString(ph[:]), cfg.Source); err != nil {
+			return fail(io, "record policy: %v", err)
+		}
+		rec, err = audit.NewRecorder(audit.Config{Log: st, Origin: audit.OriginCheck, DurableAll: true})
+		if err != nil {
+			return fail(io, "%v", err)
+		}
+	}
+
+	out := bufio.NewWriter(io.Out)
+	defer out.Flush()
+	status := exitOK
+	lines := newLineReader(in, maxLine)
+	var buf []byte
+	for n := 1; ; n++ {
+		line, err := lines.next()
+		if errors.Is(err, errEOF) {
+			break
+		}
+		if err != nil && !errors.Is(err, errLineTooLong) {
+			out.Flush()
+			return fail(io, "read input: %v", err)
+		}
+		if err == nil && len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		var d policy.Decision
+		if err == nil {
+			d, err = evaluateLine(snap, tracked, line)
+		}
+		if err != nil {
+			status = exitUsage
+			fmt.Fprintf(io.Err, "ward: line %d: %v\n", n, err)
+			buf = append(buf[:0], `{"line":`...)
+			buf = fmt.Appendf(buf, "%d", n)
+			buf = append(buf, `,"error":`...)
+			msg, _ := json.Marshal(err.Error())
+			buf = append(buf, msg...)
+			buf = append(buf, "}\n"...)
+			out.Write(buf)
+			continue
+		}
+		buf = d.AppendJSON(buf[:0])
+		if rec != nil {
+			recID, err := rec.Record(ctx, &d)
+			if err != nil {
+				out.Flush()
+				return fail(io, "line %d: %v", n, err)
+			}
+			buf = append([]byte(`{"id":"`+recID+`",`), buf[1:]...)
+		}
+		buf = append(buf, '\n')
+		out.Write(buf)
+		if n%64 == 0 || rec != nil {
+			if err := out.Flush(); err != nil {
+				return fail(io, "write output: %v", err)
+			}
+		}
+	}
+	if err := out.Flush(); err != nil {
+		return fail(io, "write output: %v", err)
+	}
+	return status
+}
+
+// checkRequest is one line of policy check input.
+type checkRequest struct {
+	Tool struct {
+		Name     string `json:"name"`
+		Category string `json:"category"`
+		Risk     string `json:"risk"`
+		Tier     string `json:"tier"`
+	} `json:"tool"`
+	Args json.RawMessage `json:"args"`
+	Turn struct {
+		ID          string `json:"id"`
+		SessionID   string `json:"session_id"`
+		InputSource string `json:"input_source"`
+	} `json:"turn"`
+	State   *checkState `json:"state"`
+	Workdir string      `json:"workdir"`
+	Now     string      `json:"now"`
+}
+
+type checkState struct {
+	BalanceCents *int64 `json:"balance_cents"`
+	Workdir      string `json:"workdir"`
+	Spend        []struct {
+		Category    string  `json:"category"`
+		AmountCents int64   `json:"amount_cents"`
+		AgeSeconds  float64 `json:"age_seconds"`
+	} `json:"spend"`
+	Executed []struct {
+		Tool       string  `json:"tool"`
+		Count      int     `json:"count"`
+		Scope      string  `json:"scope"`
+		AgeSeconds float64 `json:"age_seconds"`
+	} `json:"executed"`
+}
+
+// fieldError names the field of a request that is wrong.
+type fieldError struct {
+	field string
+	msg   string
+}
+
+func (e *fieldError) Error() string { return "field " + e.field + ": " + e.msg }
+
+func evaluateLine(snap *policy.Snapshot, tracked *policy.Tracker, line []byte) (policy.Decision, error) {
+	var cr checkRequest
+	dec := json.NewDecoder(bytes.NewReader(line))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&cr); err != nil {
+		return policy.Decision{}, jsonFieldError(err)
+	}
+	if dec.More() {
+		return policy.Decision{}, errors.New("more than one JSON value on the line")
+	}
+	req, err := requestOf(snap, tracked, &cr)
+	if err != nil {
+		return policy.Decision{}, err
+	}
+	args, err := tool.ParseArgs(cr.Args)
+	if err != nil {
+		return policy.Decision{}, &fieldError{"args", strings.TrimPrefix(err.Error(), tool.ErrArgs.Error()+": ")}
+	}
+	req.Args = args
+	return snap.Evaluate(req), nil
+}
+
+func jsonFieldError(err error) error {
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) {
+		field := te.Field
+		if field == "" {
+			field = "(request)"
+		}
+		return &fieldError{field, fmt.Sprintf("expected %s, got JSON %s", te.Type, te.Value)}
+	}
+	var se *json.SyntaxError
+	if errors.As(err, &se) {
+		return fmt.Errorf("invalid JSON at byte %d: %v", se.Offset, se.Error())
+	}
+	if msg := err.Error(); strings.HasPrefix(msg, "json: unknown field ") {
+		return &fieldError{strings.Trim(strings.TrimPrefix(msg, "json: unknown field "), `"`), "unknown field"}
+	}
+	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+		return errors.New("incomplete JSON")
+	}
+	return err
+}
+
+func requestOf(snap *policy.Snapshot, tracked *policy.Tracker, cr *checkRequest) (*policy.Request, error) {
+	ref := tool.Ref{Name: cr.Tool.Name, Category: tool.Category(cr.Tool.Category)}
+	switch {
+	case cr.Tool.Name == "":
+		return nil, &fieldError{"tool.name", "required"}
+	case !tool.ValidName(cr.Tool.Name):
+		return nil, &fieldError{"tool.name", "not a valid tool name (letters, digits, _ - . :)"}
+	case cr.Tool.Category != "" && !tool.ValidName(cr.Tool.Category):
+		return nil, &fieldError{"tool.category", "not a valid category"}
+	}
+	if cr.Tool.Risk != "" {
+		r, err := tool.ParseRisk(cr.Tool.Risk)
+		if err != nil {
+			return nil, &fieldError{"tool.risk", err.Error()}
+		}
+		ref.Risk = r
+	} else if snap.Resolve(ref).Risk == tool.RiskUnset {
+		return nil, &fieldError{"tool.risk", "required for a tool the policy does not know (safe, caution, dangerous or forbidden)"}
+	}
+	if cr.Tool.Tier != "" {
+		t, err := tool.ParseTier(cr.Tool.Tier)
+		if err != nil {
+			return nil, &fieldError{"tool.tier", err.Error()}
+		}
+		ref.Tier = t
+	}
+	req := &policy.Request{
+		Tool:    ref,
+		Turn:    policy.Turn{ID: cr.Turn.ID, SessionID: cr.Turn.SessionID, Source: policy.ParseInputSource(cr.Turn.InputSource)},
+		Workdir: cr.Workdir,
+		State:   tracked,
+	}
+	if cr.Now != "" {
+		t, err := time.Parse(time.RFC3339Nano, cr.Now)
+		if err != nil {
+			return nil, &fieldError{"now", "not an RFC 3339 time"}
+		}
+		req.Now = t
+	} else {
+		req.Now = time.Now()
+	}
+	if s := cr.State; s != nil {
+		t, err := seedTracker(snap, req, s)
+		if err != nil {
+			return nil, err
+		}
+		req.State = t
+		if s.Workdir != "" && req.Workdir == "" {
+			req.Workdir = s.Workdir
+		}
+	}
+	return req, nil
+}
+
+// maxSeeded bounds the executions one what-if request may seed.
+const maxSeeded = 100_000
+
+func seedTracker(snap *policy.Snapshot, req *policy.Request, s *checkState) (*policy.Tracker, error) {
+	t := policy.NewTracker()
+	if s.BalanceCents != nil {
+		t.SetBalance(*s.BalanceCents)
+	}
+	age := func(field string, sec float64) (time.Time, error) {
+		if sec < 0 || sec > policy.MaxWindow.Seconds() {
+			return time.Time{}, &fieldError{field, fmt.Sprintf("must be between 0 and %.0f", policy.MaxWindow.Seconds())}
+		}
+		return req.Now.Add(-time.Duration(sec * float64(time.Second))), nil
+	}
+	for i, sp := range s.Spend {
+		field := fmt.Sprintf("state.spend[%d]", i)
+		if sp.Category == "" {
+			return nil, &fieldError{field + ".category", "required"}
+		}
+		if sp.AmountCents < 0 {
+			return nil, &fieldError{field + ".amount_cents", "must not be negative"}
+		}
+		at, err := age(field+".age_seconds", sp.AgeSeconds)
+		if err != nil {
+			return nil, err
+		}
+		t.RecordSpend(sp.Category, sp.AmountCents, at)
+	}
+	total := 0
+	for i, ex := range s.Executed {
+		field := fmt.Sprintf("state.executed[%d]", i)
+		if !tool.ValidName(ex.Tool) {
+			return nil, &fieldError{field + ".tool", "required, a valid tool name"}
+		}
+		if ex.Count < 0 {
+			return nil, &fieldError{field + ".count", "must not be negative"}
+		}
+		if total += ex.Count; total > maxSeeded {
+			return nil, &fieldError{field + ".count", fmt.Sprintf("more than %d seeded executions", maxSeeded)}
+		}
+		at, err := age(field+".age_seconds", ex.AgeSeconds)
+		if err != nil {
+			return nil, err
+		}
+		e := policy.Execution{Tool: snap.Resolve(tool.Ref{Name: ex.Tool}), At: at}
+		switch ex.Scope {
+		case "turn":
+			e.TurnID, e.SessionID = req.Turn.ID, req.Turn.SessionID
+		case "session":
+			e.SessionID = req.Turn.SessionID
+		case "", "window":
+		default:
+			return nil, &fieldError{field + ".scope", `must be "turn", "session" or "window"`}
+		}
+		for range ex.Count {
+			t.Record(e)
+		}
+	}
+	return t, nil
+}
+
+const lintHelp = `Validate a policy file (ward.toml format). Every problem is printed as
+FILE:LINE:COL: key: message. Exit status 1 if there are problems.`
+
+func policyLint(_ context.Context, io IO, args []string) int {
+	fs := flags(io, "policy lint", "FILE", lintHelp)
+	if st, ok := parse(fs, args); !ok {
+		return st
+	}
+	if fs.NArg() != 1 {
+		return usageErr(io, "policy lint takes exactly one file")
+	}
+	f, err := config.Load(fs.Arg(0))
+	if err != nil {
+		var ce *config.Error
+		if errors.As(err, &ce) {
+			fmt.Fprintln(io.Out, ce.Error())
+			return exitFail
+		}
+		return usageErr(io, "%v", err)
+	}
+	h := f.Snapshot.Hash()
+	fmt.Fprintf(io.Out, "%s: ok (policy %s, %d rules)\n", fs.Arg(0), hex.EncodeToString(h[:6]), len(f.Snapshot.Rules()))
+	return exitOK
+}
+
+func policyShow(_ context.Context, io IO, args []string) int {
+	fs := flags(io, "policy show", "", "Print the compiled policy's rules in evaluation order.")
+	policyPath := fs.String("policy", "", "policy file (default: ./ward.toml if present, else the embedded defaults)")
+	asJSON := fs.Bool("json", false, "print JSON")
+	if st, ok := parse(fs, args); !ok {
+		return st
+	}
+	cfg, err := loadConfig(*policyPath)
+	if err != nil {
+		return usageErr(io, "%v", err)
+	}
+	h := cfg.Snapshot.Hash()
+	type ruleOut struct {
+		ID        string   `json:"id"`
+		Priority  int      `json:"priority"`
+		AppliesTo string   `json:"applies_to"`
+		Selects   []string `json:"selects,omitempty"`
+		Stateful  bool     `json:"stateful"`
+	}
+	var out []ruleOut
+	for _, r := range cfg.Snapshot.Rules() {
+		ro := ruleOut{ID: r.ID, Priority: r.Priority, AppliesTo: r.Applies.By.String(), Stateful: r.Stateful}
+		ro.Selects = append(ro.Selects, r.Applies.Names...)
+		for _, c := range r.Applies.Categories {
+			ro.Selects = append(ro.Selects, string(c))
+		}
+		for _, l := range r.Applies.Risks {
+			ro.Selects = append(ro.Selects, l.String())
+		}
+		out = append(out, ro)
+	}
+	if *asJSON {
+		b, _ := json.MarshalIndent(struct {
+			PolicyHash string    `json:"policy_hash"`
+			Rules      []ruleOut `json:"rules"`
+		}{hex.EncodeToString(h[:]), out}, "", "  ")
+		fmt.Fprintln(io.Out, string(b))
+		return exitOK
+	}
+	fmt.Fprintf(io.Out, "policy %s\n", hex.EncodeToString(h[:]))
+	for _, r := range out {
+		fmt.Fprintf(io.Out, "%5d  %-40s %s %s\n", r.Priority, r.ID, r.AppliesTo, strings.Join(r.Selects, ","))
+	}
+	return exitOK
+}
+
+var (
+	errEOF         = io.EOF
+	errLineTooLong = errors.New("line too long")
+)
+
+// lineReader reads lines of at most max bytes; a longer line is skipped
+// whole and reported as errLineTooLong, and reading continues after it.
+type lineReader struct {
+	r   *bufio.Reader
+	max int
+	buf []byte
+}
+
+func newLineReader(r io.Reader, max int) *lineReader {
+	return &lineReader{r: bufio.NewReaderSize(r, 64<<10), max: max}
+}
+
+func (l *lineReader) next() ([]byte, error) {
+	l.buf = l.buf[:0]
+	tooLong := false
+	for {
+		chunk, err := l.r.ReadSlice('\n')
+		if !tooLong {
+			if len(l.buf)+len(chunk) > l.max {
+				tooLong = true
+				l.buf = l.buf[:0]
+			} else {
+				l.buf = append(l.buf, chunk...)
+			}
+		}
+		switch {
+		case errors.Is(err, bufio.ErrBufferFull):
+			continue
+		case err == nil:
+		case errors.Is(err, io.EOF):
+			if len(chunk) == 0 && len(l.buf) == 0 && !tooLong {
+				return nil, errEOF
+			}
+		default:
+			return nil, err
+		}
+		if tooLong {
+			return nil, fmt.Errorf("%w (more than %d bytes)", errLineTooLong, l.max)
+		}
+		return bytes.TrimRight(l.buf, "\r\n"), nil
+	}
+}

@@ -1,0 +1,75 @@
+package sqlite
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/wardhq/ward/internal/store"
+)
+
+// AppendDecision queues rec for the next group commit; with durable it
+// returns once the record is committed. rec is copied and may be reused
+// when the call returns. An invalid record (an id that is not a ULID or
+// made before rec.Time, a zero time, an unknown risk or decision, a rule
+// list that is not a JSON array) is rejected and nothing is written. See
+// the package comment for ctx, timeouts and failed commits.
+func (s *Store) AppendDecision(ctx context.Context, rec *store.DecisionRecord, durable bool) error {
+	if rec == nil {
+		return errors.New("sqlite: append decision: nil record")
+	}
+	o := &op{kind: opDecision, durable: durable, dec: *rec}
+	var err error
+	if o.at, o.evaluated, o.triggered, err = checkDecision(rec); err != nil {
+		return fmt.Errorf("sqlite: append decision: %w", err)
+	}
+	return s.submit(ctx, o)
+}
+
+// AppendExecution durably writes rec (same batching and ctx rules as a
+// durable AppendDecision). It needs a ULID id, a non-zero time, a tool and
+// a spend that is not negative.
+func (s *Store) AppendExecution(ctx context.Context, rec *store.ExecutionRecord) error {
+	if rec == nil {
+		return errors.New("sqlite: append execution: nil record")
+	}
+	o := &op{kind: opExecution, durable: true, exec: *rec}
+	var err error
+	if o.at, err = checkExecution(rec); err != nil {
+		return fmt.Errorf("sqlite: append execution: %w", err)
+	}
+	return s.submit(ctx, o)
+}
+
+// SetBalance durably records the last known balance; the latest call wins.
+func (s *Store) SetBalance(ctx context.Context, cents int64, at time.Time) error {
+	o := &op{kind: opBalance, durable: true, cents: cents}
+	var err error
+	if at.IsZero() {
+		return fmt.Errorf("sqlite: set balance: %w: zero time", errInvalid)
+	}
+	if o.at, err = formatTime(at); err != nil {
+		return fmt.Errorf("sqlite: set balance: %w: %v", errInvalid, err)
+	}
+	return s.submit(ctx, o)
+}
+
+// RecordPolicy durably stores source under hash. Recording the same hash
+// again with the same source is a no-op; with a different source it fails
+// and the first source stays.
+func (s *Store) RecordPolicy(ctx context.Context, hash string, source []byte) error {
+	if hash == "" {
+		return fmt.Errorf("sqlite: record policy: %w: empty hash", errInvalid)
+	}
+	o := &op{kind: opPolicy, durable: true, hash: hash, source: slices.Clone(source)}
+	if o.source == nil {
+		o.source = []byte{}
+	}
+	var err error
+	if o.at, err = formatTime(time.Now()); err != nil {
+		return fmt.Errorf("sqlite: record policy: %w", err)
+	}
+	return s.submit(ctx, o)
+}

@@ -1,0 +1,146 @@
+package sqlite
+
+import (
+	"context"
+	"fmt"
+	"sync/atomic"
+	"time"
+
+	"github.com/wardhq/ward/internal/store"
+)
+
+type opKind uint8
+
+const (
+	opDecision opKind = iota
+	opExecution
+	opBalance
+	opPolicy
+)
+
+// Op states: a durable op's waiter and the writer (on failure) race to
+// move it out of opPending; whoever wins decides who owns the outcome.
+const (
+	opPending   uint32 = iota
+	opAbandoned        // the waiter left: the writer retries or counts it
+	opResolved         // the writer delivered an error to the waiter
+)
+
+// op is one accepted record.
+type op struct {
+	kind    opKind
+	durable bool
+	state   atomic.Uint32
+	retried bool  // writer only: already retried once
+	err     error // set by the writer before the batch's done is closed
+
+	at  string // stored time
+	dec store.DecisionRecord
+	// Normalized rule lists of dec.
+	evaluated, triggered string
+	exec                 store.ExecutionRecord
+	cents                int64
+	hash                 string
+	source               []byte
+}
+
+// orphan reports whether no caller waits for op's outcome, so a failure
+// must be handled by the writer (retry or count as dropped).
+func (o *op) orphan() bool {
+	return !o.durable || !o.state.CompareAndSwap(opPending, opResolved)
+}
+
+// batch is the unit of group commit.
+type batch struct {
+	ops   []*op
+	taken chan struct{} // closed when the writer takes the batch
+	done  chan struct{} // closed once the batch committed or failed
+	err   error         // batch-wide failure, set before done is closed
+
+	// expired is closed CommitTimeout after the first record joined: one
+	// timer per batch bounds every wait on it, instead of one per caller.
+	expired chan struct{}
+	timer   *time.Timer // started by the first record, under Store.mu
+}
+
+func newBatch() *batch {
+	return &batch{taken: make(chan struct{}), done: make(chan struct{}), expired: make(chan struct{})}
+}
+
+// finish releases b's waiters.
+func (b *batch) finish() {
+	if b.timer != nil {
+		b.timer.Stop()
+	}
+	close(b.done)
+}
+
+// submit queues o, and if durable waits for its commit.
+func (s *Store) submit(ctx context.Context, o *op) error {
+	s.mu.Lock()
+	for len(s.open.ops) >= s.cfg.MaxBatch && !s.closed {
+		// The full batch waits for the writer; once it has waited for
+		// CommitTimeout, give up.
+		full := s.open
+		s.mu.Unlock()
+		select {
+		case <-full.taken:
+		case <-full.expired:
+			return fmt.Errorf("%w: the writer took no batch for %v", ErrQueueFull, s.cfg.CommitTimeout)
+		}
+		s.mu.Lock()
+	}
+	if s.closed {
+		s.mu.Unlock()
+		return store.ErrClosed
+	}
+	b := s.open
+	b.ops = append(b.ops, o)
+	first := len(b.ops) == 1
+	if first {
+		b.timer = time.AfterFunc(s.cfg.CommitTimeout, func() { close(b.expired) })
+	}
+	s.mu.Unlock()
+	if first {
+		select {
+		case s.wake <- struct{}{}:
+		default:
+		}
+	}
+	if !o.durable {
+		return nil
+	}
+	return s.wait(ctx, b, o)
+}
+
+// wait waits for o's batch to end. If ctx ends or the batch expires
+// first, it abandons o to the writer (which still writes it) unless the
+// writer already resolved o with an error, which is then returned.
+func (s *Store) wait(ctx context.Context, b *batch, o *op) error {
+	var gaveUp error
+	select {
+	case <-b.done:
+		return o.outcome(b)
+	case <-ctx.Done():
+		gaveUp = ctx.Err()
+	case <-b.expired:
+		gaveUp = fmt.Errorf("%w: not committed %v after its batch opened (the record stays queued)", ErrCommitTimeout, s.cfg.CommitTimeout)
+	}
+	select {
+	case <-b.done: // both were ready
+		return o.outcome(b)
+	default:
+	}
+	if o.state.CompareAndSwap(opPending, opAbandoned) {
+		return gaveUp
+	}
+	<-b.done // the writer resolved o and is about to close done
+	return o.outcome(b)
+}
+
+func (o *op) outcome(b *batch) error {
+	if o.err != nil {
+		return o.err
+	}
+	return b.err
+}

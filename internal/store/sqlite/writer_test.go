@@ -1,0 +1,443 @@
+package sqlite
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/ncruces/go-sqlite3"
+
+	"github.com/wardhq/ward/internal/id"
+	"github.com/wardhq/ward/internal/store"
+)
+
+func testStore(t *testing.T, cfg Config) *Store {
+	t.Helper()
+	if cfg.Path == "" {
+		cfg.Path = filepath.Join(t.TempDir(), "ward.db")
+	}
+	s, err := Open(t.Context(), cfg)
+	if err != nil {
+		t.Fatalf("Open: %v", err)
+	}
+	t.Cleanup(func() { _ = s.Close() })
+	return s
+}
+
+func rec(tool string) *store.DecisionRecord {
+	now := time.Now()
+	return &store.DecisionRecord{ID: id.New(now), Time: now, Tool: tool, ArgsHash: "ab", Risk: "safe", Decision: "allow"}
+}
+
+// setHook makes f run before every COMMIT.
+func setHook(s *Store, f func() error) { s.w.failHook.Store(&f) }
+
+// plug blocks the writer in its next commit until the returned release is
+// called, so that the test controls what the following batch holds.
+func plug(t *testing.T, s *Store, then func(call int32) error) (release func()) {
+	t.Helper()
+	entered, released := make(chan struct{}), make(chan struct{})
+	var calls atomic.Int32
+	setHook(s, func() error {
+		n := calls.Add(1)
+		if n == 1 {
+			close(entered)
+			<-released
+			return nil
+		}
+		return then(n)
+	})
+	if err := s.AppendDecision(t.Context(), rec("plug"), false); err != nil {
+		t.Fatal(err)
+	}
+	<-entered
+	return sync.OnceFunc(func() { close(released) })
+}
+
+// waitQueued waits until the open batch holds n records.
+func waitQueued(s *Store, n int) {
+	for {
+		s.mu.Lock()
+		l := len(s.open.ops)
+		s.mu.Unlock()
+		if l >= n {
+			return
+		}
+		runtime.Gosched()
+	}
+}
+
+func countRows(t *testing.T, path, where string) map[string]bool {
+	t.Helper()
+	c, err := sqlite3.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	st, _, err := c.Prepare(`SELECT tool_name FROM policy_decisions ` + where)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	got := map[string]bool{}
+	for st.Step() {
+		got[st.ColumnText(0)] = true
+	}
+	if err := st.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return got
+}
+
+// A failed commit fails the callers still waiting; records nobody waits for
+// are retried once, then counted as dropped; the writer keeps going.
+func TestFailedCommit(t *testing.T) {
+	boom := errors.New("disk on fire")
+	tests := []struct {
+		name        string
+		failures    int32 // consecutive failing commits after the plug
+		wantPresent []string
+		wantDropped uint64
+	}{
+		{"retry succeeds", 1, []string{"plug", "async", "abandoned", "after"}, 0},
+		{"retry fails", 2, []string{"plug", "after"}, 2},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "ward.db")
+			s := testStore(t, Config{Path: path})
+			retryTaken := make(chan struct{})
+			release := plug(t, s, func(n int32) error {
+				if n == 3 { // the batch of retried records
+					close(retryTaken)
+				}
+				if n-1 <= tt.failures {
+					return boom
+				}
+				return nil
+			})
+			defer release()
+
+			if err := s.AppendDecision(t.Context(), rec("async"), false); err != nil {
+				t.Fatal(err)
+			}
+			waiting := make(chan error, 1)
+			go func() { waiting <- s.AppendDecision(t.Context(), rec("waiting"), true) }()
+			ctx, cancel := context.WithCancel(t.Context())
+			abandoned := make(chan error, 1)
+			go func() { abandoned <- s.AppendDecision(ctx, rec("abandoned"), true) }()
+			waitQueued(s, 3)
+			cancel()
+			if err := <-abandoned; !errors.Is(err, context.Canceled) {
+				t.Fatalf("abandoned append: %v, want %v", err, context.Canceled)
+			}
+			release()
+			if err := <-waiting; !errors.Is(err, boom) {
+				t.Fatalf("waiting append: %v, want an error wrapping %v", err, boom)
+			}
+			<-retryTaken
+			if err := s.AppendDecision(t.Context(), rec("after"), true); err != nil {
+				t.Fatalf("append after the failures: %v", err)
+			}
+			if err := s.Close(); err != nil && tt.wantDropped == 0 {
+				t.Fatalf("Close: %v", err)
+			}
+			if got := s.DroppedRecords(); got != tt.wantDropped {
+				t.Errorf("DroppedRecords = %d, want %d", got, tt.wantDropped)
+			}
+			got := countRows(t, path, "")
+			if len(got) != len(tt.wantPresent) {
+				t.Errorf("rows %v, want %v", got, tt.wantPresent)
+			}
+			for _, tool := range tt.wantPresent {
+				if !got[tool] {
+					t.Errorf("record %q missing; rows %v", tool, got)
+				}
+			}
+		})
+	}
+}
+
+func TestBackpressure(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		s := testStore(t, Config{MaxBatch: 2, CommitTimeout: time.Second})
+		release := plug(t, s, func(int32) error { return nil })
+		for range 2 {
+			if err := s.AppendDecision(t.Context(), rec("queued"), false); err != nil {
+				t.Fatal(err)
+			}
+		}
+		start := time.Now()
+		err := s.AppendDecision(t.Context(), rec("refused"), false)
+		if !errors.Is(err, ErrQueueFull) {
+			t.Fatalf("append to a full batch: %v, want %v", err, ErrQueueFull)
+		}
+		if waited := time.Since(start); waited != time.Second {
+			t.Errorf("waited %v for room, want the commit timeout %v", waited, time.Second)
+		}
+		// Once the writer takes the full batch, there is room again.
+		release()
+		synctest.Wait()
+		if err := s.AppendDecision(t.Context(), rec("admitted"), true); err != nil {
+			t.Fatalf("append after the writer caught up: %v", err)
+		}
+		if err := s.Close(); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+// An idle store's open batch does not expire before anything joins it.
+func TestIdleThenDurable(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		s := testStore(t, Config{CommitTimeout: time.Second})
+		time.Sleep(time.Minute) // the bubble's fake clock
+		if err := s.AppendDecision(t.Context(), rec("late"), true); err != nil {
+			t.Fatalf("durable append after an idle minute: %v", err)
+		}
+		if err := s.Close(); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+func TestCommitTimeout(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		path := filepath.Join(t.TempDir(), "ward.db")
+		s := testStore(t, Config{Path: path, CommitTimeout: time.Second})
+		release := plug(t, s, func(int32) error { return nil })
+		err := s.AppendDecision(t.Context(), rec("slow"), true)
+		if !errors.Is(err, ErrCommitTimeout) {
+			t.Fatalf("durable append while the writer is stuck: %v, want %v", err, ErrCommitTimeout)
+		}
+		release()
+		if err := s.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if got := countRows(t, path, ""); !got["slow"] {
+			t.Errorf("the timed-out record was not written: rows %v", got)
+		}
+	})
+}
+
+// Close leaves no goroutine behind: synctest fails if any goroutine started
+// in the bubble is still blocked when the test function returns.
+func TestCloseStopsWriter(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		s, err := Open(t.Context(), Config{Path: filepath.Join(t.TempDir(), "ward.db"), MaxBatch: 16})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var wg sync.WaitGroup
+		for w := range 8 {
+			wg.Go(func() {
+				for i := range 50 {
+					if err := s.AppendDecision(t.Context(), rec(fmt.Sprint(w)), i%3 == 0); err != nil {
+						t.Error(err)
+						return
+					}
+				}
+			})
+		}
+		wg.Wait()
+		if err := s.Close(); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+func TestNoGoroutineLeak(t *testing.T) {
+	before := runtime.NumGoroutine()
+	s, err := Open(t.Context(), Config{Path: filepath.Join(t.TempDir(), "ward.db")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.AppendDecision(t.Context(), rec("x"), true); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	// The writer has returned; let it finish exiting.
+	for range 1000 {
+		if runtime.NumGoroutine() <= before {
+			return
+		}
+		runtime.Gosched()
+	}
+	t.Errorf("%d goroutines after Close, %d before Open", runtime.NumGoroutine(), before)
+}
+
+func TestReaderIsReadOnly(t *testing.T) {
+	s := testStore(t, Config{})
+	for _, sql := range []string{
+		`INSERT INTO policy_snapshots (hash, source, created_at) VALUES ('x', x'00', 'now')`,
+		`DELETE FROM policy_decisions`,
+		`CREATE TABLE t (x)`,
+		`PRAGMA user_version = 9`,
+	} {
+		s.r.mu.Lock()
+		err := s.r.conn.Exec(sql)
+		s.r.mu.Unlock()
+		if err == nil {
+			t.Errorf("read connection ran %q", sql)
+		}
+	}
+	if ro, _ := s.r.conn.ReadOnly("main"); !ro {
+		t.Error("read connection: sqlite3_db_readonly is false")
+	}
+}
+
+// Readers see committed data while the writer commits (WAL).
+func TestReadWhileWriting(t *testing.T) {
+	s := testStore(t, Config{})
+	release := plug(t, s, func(int32) error { return nil })
+	defer release()
+	got, err := s.QueryDecisions(t.Context(), store.DecisionFilter{})
+	if err != nil {
+		t.Fatalf("QueryDecisions during a commit: %v", err)
+	}
+	if len(got) != 0 {
+		t.Errorf("read %d uncommitted records", len(got))
+	}
+}
+
+func TestChunking(t *testing.T) {
+	// Batch sizes around the chunk boundaries all write every row once.
+	for _, n := range []int{1, 15, 16, 17, 63, 64, 65, 255, 256, 257, 256 + 64 + 16 + 1, 600} {
+		t.Run(fmt.Sprint(n), func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "ward.db")
+			s := testStore(t, Config{Path: path})
+			release := plug(t, s, func(int32) error { return nil })
+			for i := range n {
+				if err := s.AppendDecision(t.Context(), rec(fmt.Sprint(i)), false); err != nil {
+					t.Fatal(err)
+				}
+			}
+			release()
+			if err := s.Close(); err != nil {
+				t.Fatal(err)
+			}
+			if got := countRows(t, path, "WHERE tool_name != 'plug'"); len(got) != n {
+				t.Errorf("%d rows, want %d", len(got), n)
+			}
+		})
+	}
+}
+
+// Checkpoints keep the WAL bounded under a steady load, and every row
+// survives.
+func TestCheckpointsBoundWAL(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "ward.db")
+	s, err := open(t.Context(), Config{Path: path, Synchronous: "normal"}, options{autocheckpoint: 64})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	// Durable appends keep batches small: every commit writes a few pages.
+	const workers, each = 4, 1000
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() {
+			for i := range each {
+				if err := s.AppendDecision(t.Context(), rec(fmt.Sprint(w, i)), true); err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if err := s.AppendDecision(t.Context(), rec("last"), true); err != nil {
+		t.Fatal(err)
+	}
+	// Over a thousand commits of at least two 4 KiB pages each went
+	// through a WAL checkpointed every 64 pages (256 KiB).
+	fi, err := os.Stat(path + "-wal")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fi.Size() > 1<<20 {
+		t.Errorf("WAL is %d bytes after checkpoints every 64 pages", fi.Size())
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if got := countRows(t, path, ""); len(got) != workers*each+1 {
+		t.Errorf("%d rows, want %d", len(got), workers*each+1)
+	}
+}
+
+// Config.Synchronous reaches the write connection.
+func TestSynchronous(t *testing.T) {
+	for sync, want := range map[string]int{"": 2, "full": 2, "normal": 1} {
+		t.Run(sync, func(t *testing.T) {
+			s := testStore(t, Config{Synchronous: sync})
+			got := make(chan int, 1)
+			// The hook runs on the writer goroutine, which owns the connection.
+			setHook(s, func() error {
+				st, _, err := s.w.conn.Prepare(`PRAGMA synchronous`)
+				if err != nil {
+					return err
+				}
+				defer st.Close()
+				st.Step()
+				select {
+				case got <- st.ColumnInt(0):
+				default:
+				}
+				return st.Err()
+			})
+			if err := s.AppendDecision(t.Context(), rec("x"), true); err != nil {
+				t.Fatal(err)
+			}
+			if g := <-got; g != want {
+				t.Errorf("PRAGMA synchronous = %d, want %d", g, want)
+			}
+		})
+	}
+}
+
+// Time filters use the id primary key, and the default order needs no sort.
+func TestQueryPlans(t *testing.T) {
+	s := testStore(t, Config{})
+	now := time.Now()
+	tests := []struct {
+		name string
+		f    store.DecisionFilter
+		want string
+	}{
+		{"newest first", store.DecisionFilter{Limit: 10}, "SCAN d USING INDEX sqlite_autoindex_policy_decisions_1"},
+		{"since", store.DecisionFilter{Since: now}, "SEARCH d USING INDEX sqlite_autoindex_policy_decisions_1 (id>?)"},
+		{"since and tool", store.DecisionFilter{Since: now, Tool: "x", Until: now.Add(time.Hour)}, "SEARCH d USING INDEX sqlite_autoindex_policy_decisions_1 (id>?)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			sql, args, err := decisionQuery(tt.f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var plan []string
+			err = s.r.query(t.Context(), "EXPLAIN QUERY PLAN "+sql, args, func(st *sqlite3.Stmt) error {
+				plan = append(plan, st.ColumnText(3))
+				return nil
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Contains(plan, tt.want) || slices.ContainsFunc(plan, func(p string) bool { return strings.Contains(p, "TEMP B-TREE") }) {
+				t.Errorf("plan %q, want %q and no sort", plan, tt.want)
+			}
+		})
+	}
+}

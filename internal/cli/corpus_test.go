@@ -83,7 +83,9 @@ func quote(s string) string { b, _ := json.Marshal(s); return string(b) }
 
 func TestPolicyCorpus(t *testing.T) {
 	workdir, home := fixture(t)
-	cfg := corpusPolicy(t, workdir, home)
+	// The policy's own root is elsewhere: a request's workdir is the
+	// agent's root for that call.
+	cfg := corpusPolicy(t, t.TempDir(), home)
 	files, err := filepath.Glob("testdata/policy/*.jsonl")
 	if err != nil || len(files) < 6 {
 		t.Fatalf("corpus files: %v (%d found)", err, len(files))

@@ -209,8 +209,10 @@ func (ps *pathSet) resolve(r *policy.Request, p string) (lexical, resolved strin
 	})
 }
 
-func (ps *pathSet) inside(p string) bool {
-	return within(p, ps.root) || containsFunc(ps.allowed, func(r string) bool { return within(p, r) })
+// inside reports whether p is within the call's root (its working
+// directory, or the policy's root) or one of the allowed roots.
+func (ps *pathSet) inside(p, root string) bool {
+	return within(p, root) || containsFunc(ps.allowed, func(r string) bool { return within(p, r) })
 }
 
 func within(p, root string) bool {
@@ -319,7 +321,11 @@ func (b *builder) pathRules() {
 				if res.Opinion {
 					return res, nil
 				}
-				if !ps.inside(resolved) || !ps.inside(raw) {
+				root, err := ps.base(r)
+				if err != nil {
+					return policy.Denies(reason.InvalidPath, "the working directory is invalid: "+err.Error()), nil
+				}
+				if !ps.inside(resolved, root) || !ps.inside(raw, root) {
 					return policy.Denies(reason.PathTraversal, "the path leads outside the agent's root directory"), nil
 				}
 				return policy.NoOpinion, nil

@@ -26,7 +26,7 @@ type corpusCase struct {
 
 // fixture makes an agent root with the files and symlinks the path cases
 // use, a home directory with an ssh key, and a directory outside both.
-func fixture(t *testing.T) (workdir, home string) {
+func fixture(t testing.TB) (workdir, home string) {
 	t.Helper()
 	base := t.TempDir()
 	workdir = filepath.Join(base, "agent")
@@ -48,21 +48,21 @@ func fixture(t *testing.T) (workdir, home string) {
 	return workdir, home
 }
 
-func mustMkdir(t *testing.T, p string) {
+func mustMkdir(t testing.TB, p string) {
 	t.Helper()
 	if err := os.MkdirAll(p, 0o755); err != nil {
 		t.Fatal(err)
 	}
 }
 
-func mustWrite(t *testing.T, p string) {
+func mustWrite(t testing.TB, p string) {
 	t.Helper()
 	if err := os.WriteFile(p, []byte("x"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 }
 
-func mustSymlink(t *testing.T, target, link string) {
+func mustSymlink(t testing.TB, target, link string) {
 	t.Helper()
 	if err := os.Symlink(target, link); err != nil {
 		t.Fatal(err)
@@ -70,7 +70,7 @@ func mustSymlink(t *testing.T, target, link string) {
 }
 
 // corpusPolicy is the default policy with the fixture's root and home.
-func corpusPolicy(t *testing.T, workdir, home string) *config.File {
+func corpusPolicy(t testing.TB, workdir, home string) *config.File {
 	t.Helper()
 	f, err := config.Parse("test.toml", []byte("[policy.paths]\nroot = "+quote(workdir)+"\nhome = "+quote(home)+"\n"))
 	if err != nil {

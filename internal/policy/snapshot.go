@@ -32,7 +32,10 @@ type Snapshot struct {
 	hash    [32]byte
 	catalog map[string]tool.Ref
 	known   map[tool.Ref]*ruleSet
-	meter   Meter
+	// fixed holds catalog tools whose declaration sets category, risk and
+	// tier: their resolution and rule set do not depend on the caller.
+	fixed map[string]fixedTool
+	meter Meter
 
 	mu      sync.RWMutex
 	dynamic map[tool.Ref]*ruleSet // rule sets of tools outside the catalog
@@ -45,6 +48,11 @@ const maxDynamic = 4096
 type compiled struct {
 	Rule
 	quotedID string // the id as a JSON string, for audit encoding
+}
+
+type fixedTool struct {
+	ref tool.Ref
+	set *ruleSet
 }
 
 type ruleSet struct {
@@ -63,6 +71,7 @@ func NewSnapshot(rules []Rule, cfg SnapshotConfig) (*Snapshot, error) {
 		hash:    cfg.Hash,
 		catalog: make(map[string]tool.Ref, len(cfg.Catalog)),
 		known:   make(map[tool.Ref]*ruleSet, len(cfg.Catalog)),
+		fixed:   make(map[string]fixedTool, len(cfg.Catalog)),
 		meter:   cfg.Meter,
 		dynamic: make(map[tool.Ref]*ruleSet),
 	}
@@ -88,7 +97,11 @@ func NewSnapshot(rules []Rule, cfg SnapshotConfig) (*Snapshot, error) {
 			return nil, fmt.Errorf("invalid tool name %q in catalog", ref.Name)
 		}
 		s.catalog[ref.Name] = ref
-		s.known[ref] = s.compileSet(ref)
+		set := s.compileSet(ref)
+		s.known[ref] = set
+		if ref.Category != "" && ref.Risk != tool.RiskUnset && ref.Tier != tool.TierUnset {
+			s.fixed[ref.Name] = fixedTool{ref: ref, set: set}
+		}
 	}
 	return s, nil
 }
@@ -173,8 +186,13 @@ func (s *Snapshot) Evaluate(req *Request) Decision {
 	if r.Args == nil {
 		r.Args = tool.EmptyArgs()
 	}
-	r.Tool = s.Resolve(req.Tool)
-	set := s.rulesFor(r.Tool)
+	var set *ruleSet
+	if f, ok := s.fixed[req.Tool.Name]; ok {
+		r.Tool, set = f.ref, f.set
+	} else {
+		r.Tool = s.Resolve(req.Tool)
+		set = s.rulesFor(r.Tool)
+	}
 
 	d := Decision{
 		action:     Allow,

@@ -512,13 +512,15 @@ func (p *parser) array(depth int) (Value, error) {
 func (p *parser) str() (string, error) {
 	p.i++ // "
 	start := p.i
+	var high byte // OR of all bytes: ASCII strings need no UTF-8 check
 	for p.i < len(p.s) {
 		c := p.s[p.i]
+		high |= c
 		switch {
 		case c == '"':
 			s := p.s[start:p.i]
 			p.i++
-			if !utf8.ValidString(s) {
+			if high >= utf8.RuneSelf && !utf8.ValidString(s) {
 				return "", fmt.Errorf("%w: string at offset %d is not valid UTF-8", ErrArgs, start)
 			}
 			return s, nil

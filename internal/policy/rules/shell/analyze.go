@@ -14,9 +14,10 @@ type analyzer struct {
 	st       *state
 	findings []Finding      // structural findings
 	raw      []Finding      // raw-pattern findings
-	first    *rootAlloc     // storage for the first script parsed
+	first    *scratch       // storage for the first script parsed
 	files    [maxFiles]file // files the command line writes, for when it runs them
 	nfiles   int
+	memo     memo // answers of env.Protected and env.Sensitive
 	noRaw    bool // skip the raw patterns (tests of the structural checks)
 	net      bool // a redirection opens a network socket (/dev/tcp)
 }
@@ -413,24 +414,35 @@ func anySubst(words []Word) bool {
 }
 
 // feeders returns the commands before x.c in its pipeline, if they are all
-// simple commands.
+// simple commands. The result may share memory with x.s.Commands and must
+// not be modified.
 func (x *call) feeders() []Command {
 	c := x.c
 	if c.Position == 0 {
 		return nil
 	}
-	var out []Command
+	n, last, adjacent := 0, -1, true
 	for i := range x.s.Commands {
 		d := &x.s.Commands[i]
 		if d == c {
 			break
 		}
 		if d.Pipeline == c.Pipeline && d.Position < c.Position {
-			out = append(out, *d)
+			adjacent = adjacent && (n == 0 || i == last+1)
+			n, last = n+1, i
 		}
 	}
-	if len(out) != c.Position {
+	if n != c.Position {
 		return nil
+	}
+	if adjacent {
+		return x.s.Commands[last+1-n : last+1 : last+1]
+	}
+	out := make([]Command, 0, n)
+	for i := range x.s.Commands[:last+1] {
+		if d := &x.s.Commands[i]; d.Pipeline == c.Pipeline && d.Position < c.Position {
+			out = append(out, *d)
+		}
 	}
 	return out
 }
@@ -481,7 +493,11 @@ func (a *analyzer) stdinScript(x *call, lang string) error {
 	if !x.piped {
 		return nil
 	}
-	a.add(OpaqueExec, "| "+lang)
+	if lang == "sh" {
+		a.add(OpaqueExec, "| sh") // the common case, without allocating
+	} else {
+		a.add(OpaqueExec, "| "+lang)
+	}
 	f := x.feeders()
 	if f == nil {
 		return nil

@@ -40,9 +40,22 @@ func (a *analyzer) remove(name string, args []Word) {
 			continue
 		}
 		if cls, ok := a.dangerTarget(w); ok {
-			a.add(DestroyFiles, "rm -rf "+cls)
+			a.add(DestroyFiles, rmLabel(cls))
 		}
 	}
+}
+
+// rmLabel returns "rm -rf " + cls, without allocating for the usual classes.
+func rmLabel(cls string) string {
+	switch cls {
+	case "/":
+		return "rm -rf /"
+	case "~":
+		return "rm -rf ~"
+	case "agent root":
+		return "rm -rf agent root"
+	}
+	return "rm -rf " + cls
 }
 
 // move checks mv: moving away / or a system directory destroys it.
@@ -85,7 +98,8 @@ func (a *analyzer) copy(name string, args []Word) {
 		ops = ops[:len(ops)-1]
 	}
 	for _, d := range dests {
-		a.written(d.Value, name+" /dev/*", name+" over protected file")
+		disk, prot := copyLabels(name)
+		a.written(d.Value, disk, prot)
 	}
 	if name == "rsync" {
 		del := false
@@ -107,6 +121,24 @@ func (a *analyzer) copy(name string, args []Word) {
 			}
 		}
 	}
+}
+
+// copyLabels returns the patterns reported for a copy command writing to a
+// block device or a protected file.
+func copyLabels(name string) (disk, prot string) {
+	switch name {
+	case "cp":
+		return "cp /dev/*", "cp over protected file"
+	case "install":
+		return "install /dev/*", "install over protected file"
+	case "scp":
+		return "scp /dev/*", "scp over protected file"
+	case "ln":
+		return "ln /dev/*", "ln over protected file"
+	case "rsync":
+		return "rsync /dev/*", "rsync over protected file"
+	}
+	return name + " /dev/*", name + " over protected file"
 }
 
 // perms checks chmod, chown, chgrp, chattr and setfacl: recursive changes
@@ -176,8 +208,14 @@ func (a *analyzer) kill(x *call, args []Word) {
 	}
 	for _, w := range args[min(i, len(args)):] {
 		switch w.Value {
-		case "1", "-1", "0", "-0":
-			a.add(KillProcess, "kill "+w.Value)
+		case "1":
+			a.add(KillProcess, "kill 1")
+		case "-1":
+			a.add(KillProcess, "kill -1")
+		case "0":
+			a.add(KillProcess, "kill 0")
+		case "-0":
+			a.add(KillProcess, "kill -0")
 		}
 		for _, n := range w.Vars {
 			switch n {

@@ -410,7 +410,14 @@ func (p *parser) command() error {
 	if err := p.enter(); err != nil {
 		return err
 	}
-	defer func() { p.nest-- }()
+	err := p.compound()
+	p.nest--
+	return err
+}
+
+// compound parses the command at the current position: a compound command,
+// a function definition or a simple command.
+func (p *parser) compound() error {
 	switch w := p.reserved(); w {
 	case "{":
 		p.pos++

@@ -53,12 +53,57 @@ func (a *analyzer) abs(v string) (string, bool) {
 		return "", false
 	}
 	if v[0] == '/' {
-		return path.Clean(v), true
+		return clean(v), true
 	}
 	if a.cwd == "" {
 		return "", false
 	}
-	return path.Join(a.cwd, v), true
+	return join(a.cwd, v), true
+}
+
+// clean returns path.Clean(p), without its work if p is already clean.
+func clean(p string) string {
+	if isClean(p) {
+		return p
+	}
+	return path.Clean(p)
+}
+
+// isClean reports a path that path.Clean returns unchanged: not empty, with
+// no empty, "." or ".." element and no trailing slash. (It is false for a
+// few clean paths, such as "." and "../x".)
+func isClean(p string) bool {
+	if p == "" || len(p) > 1 && p[len(p)-1] == '/' {
+		return false
+	}
+	for i := 0; i < len(p); {
+		j := strings.IndexByte(p[i:], '/')
+		if j < 0 {
+			j = len(p) - i
+		}
+		if e := p[i : i+j]; j == 0 && i > 0 || e == "." || e == ".." {
+			return false
+		}
+		i += j + 1
+	}
+	return true
+}
+
+// join returns path.Join(dir, rel) for a cleaned absolute dir and a relative
+// rel. When rel is clean but for leading "./", as it usually is, it
+// allocates only the result.
+func join(dir, rel string) string {
+	r := rel
+	for strings.HasPrefix(r, "./") {
+		r = strings.TrimLeft(r[2:], "/")
+	}
+	if r == "" || r[0] == '/' || !isClean(r) {
+		return path.Join(dir, rel)
+	}
+	if dir == "/" {
+		return "/" + r
+	}
+	return dir + "/" + r
 }
 
 // danger classifies an absolute cleaned path whose recursive deletion is
@@ -78,8 +123,8 @@ func (a *analyzer) danger(p string) (string, bool) {
 	if a.root != "" && (p == a.root || strings.HasPrefix(a.root, p+"/")) {
 		return "agent root", true
 	}
-	if path.Dir(p) == "/home" {
-		return "/home", true
+	if rest, ok := strings.CutPrefix(p, "/home/"); ok && rest != "" && strings.IndexByte(rest, '/') < 0 {
+		return "/home", true // path.Dir(p) == "/home", as p is clean
 	}
 	return "", false
 }
@@ -165,7 +210,10 @@ func unguardedVarSlash(v string) bool {
 
 // isDisk reports a path under /dev that is not a harmless pseudo-device.
 func isDisk(p string) bool {
-	rest, ok := strings.CutPrefix(path.Clean(p), "/dev/")
+	if !strings.Contains(p, "/dev/") {
+		return false // cleaning removes elements, so a cleaned path has no /dev/ either
+	}
+	rest, ok := strings.CutPrefix(clean(p), "/dev/")
 	if !ok || rest == "" {
 		return false
 	}
@@ -177,7 +225,9 @@ func isDisk(p string) bool {
 	return true
 }
 
-func isSysrq(p string) bool { return path.Clean(p) == "/proc/sysrq-trigger" }
+func isSysrq(p string) bool {
+	return strings.Contains(p, "sysrq-trigger") && clean(p) == "/proc/sysrq-trigger"
+}
 
 func isProcEnviron(p string) bool {
 	return strings.HasPrefix(p, "/proc/") && strings.HasSuffix(p, "/environ")
@@ -187,21 +237,23 @@ func isProcEnviron(p string) bool {
 // the value of --opt=value, the part after = or @, and the parts around a
 // colon. It reports whether f returned true.
 func pathsIn(v string, f func(string) bool) bool {
-	if v == "" || hasBlank(v) {
+	m, ok := findMarks(v)
+	if v == "" || !ok {
 		return false
 	}
 	if v[0] == '-' {
-		i := strings.IndexByte(v, '=')
-		if i < 0 {
+		if m.eq < 0 {
 			return false
 		}
-		v = v[i+1:]
+		v = v[m.eq+1:]
+		m, _ = findMarks(v)
 	}
-	if i := strings.Index(v, "://"); i >= 0 {
+	if m.url {
 		if !strings.HasPrefix(v, "file://") {
 			return false
 		}
 		v = v[len("file://"):]
+		m, _ = findMarks(v)
 	}
 	try := func(s string) bool {
 		for s != "" && (s[0] == '@' || s[0] == '<') {
@@ -209,24 +261,51 @@ func pathsIn(v string, f func(string) bool) bool {
 		}
 		return s != "" && f(s)
 	}
-	if try(v) {
-		return true
-	}
-	if i := strings.IndexByte(v, '='); i >= 0 && try(v[i+1:]) {
-		return true
-	}
-	if i := strings.IndexByte(v, '@'); i > 0 && try(v[i+1:]) {
-		return true
-	}
-	if i := strings.IndexByte(v, ':'); i > 0 {
-		if try(v[:i]) {
-			return true
+	return try(v) ||
+		m.eq >= 0 && try(v[m.eq+1:]) ||
+		m.at > 0 && try(v[m.at+1:]) ||
+		m.colon > 0 && (try(v[:m.colon]) || try(v[m.lastColon+1:]))
+}
+
+// marks are the separators pathsIn looks for in a word: the index of the
+// first =, the first @, the first and last colon (-1 if none), and whether
+// "://" occurs.
+type marks struct {
+	eq, at, colon, lastColon int
+	url                      bool
+}
+
+// markBytes are the bytes findMarks looks at.
+var markBytes = [256]bool{' ': true, '\t': true, '\n': true, '=': true, '@': true, ':': true}
+
+// findMarks returns the marks of v, found in one pass. It reports false if
+// v has a blank.
+func findMarks(v string) (marks, bool) {
+	eq, at, colon, lastColon, url := -1, -1, -1, -1, false
+	for i := 0; i < len(v); i++ {
+		if !markBytes[v[i]] {
+			continue
 		}
-		if j := strings.LastIndexByte(v, ':'); try(v[j+1:]) {
-			return true
+		switch v[i] {
+		case ' ', '\t', '\n':
+			return marks{}, false
+		case '=':
+			if eq < 0 {
+				eq = i
+			}
+		case '@':
+			if at < 0 {
+				at = i
+			}
+		case ':':
+			if colon < 0 {
+				colon = i
+			}
+			lastColon = i
+			url = url || strings.HasPrefix(v[i+1:], "//")
 		}
 	}
-	return false
+	return marks{eq, at, colon, lastColon, url}, true
 }
 
 // hasBlank reports a space, tab or newline in s.
@@ -267,8 +346,9 @@ func probe(v string, all bool, f func(string) bool) bool {
 	if base == "" || !all && matchAll(base) {
 		return false
 	}
+	prefix, suffix := literalEnds(base)
 	for _, n := range probeNames {
-		if n[0] == '.' && base[0] != '.' {
+		if n[0] == '.' && base[0] != '.' || !strings.HasPrefix(n, prefix) || !strings.HasSuffix(n, suffix) {
 			continue
 		}
 		if ok, err := path.Match(base, n); err == nil && ok && f(dir+n) {
@@ -278,22 +358,86 @@ func probe(v string, all bool, f func(string) bool) bool {
 	return false
 }
 
+// literalEnds returns what a name matching the pattern pat (as path.Match
+// reads it) must start and end with: the bytes before the first
+// metacharacter and those after the last one, which match only themselves.
+func literalEnds(pat string) (prefix, suffix string) {
+	i := strings.IndexAny(pat, "*?[\\")
+	if i < 0 {
+		return pat, pat
+	}
+	return pat[:i], pat[strings.LastIndexAny(pat, "*?[]\\")+1:]
+}
+
 // protected reports whether v names a protected file.
 func (a *analyzer) protected(v string) bool {
 	if a.env.Protected == nil {
 		return false
 	}
-	return pathsIn(v, a.env.Protected) || probe(v, true, a.env.Protected)
+	return pathsIn(v, a.isProtected) || probe(v, true, a.isProtected)
 }
 
 // secretPath reports v if it names a sensitive file.
 func (a *analyzer) secretPath(v string) {
-	if pathsIn(v, isProcEnviron) {
+	sensitive := a.env.Sensitive != nil
+	proc, sens := false, false
+	pathsIn(v, func(s string) bool {
+		proc = proc || isProcEnviron(s)
+		sens = sens || sensitive && a.isSensitive(s)
+		return proc && (sens || !sensitive)
+	})
+	if proc {
 		a.add(ReadSecrets, "/proc/*/environ")
 	}
-	if a.env.Sensitive != nil && (pathsIn(v, a.env.Sensitive) || probe(v, false, a.env.Sensitive)) {
+	if sensitive && (sens || probe(v, false, a.isSensitive)) {
 		a.add(ReadSecrets, "sensitive file")
 	}
+}
+
+// memo remembers the answers of Env.Protected and Env.Sensitive during one
+// Analyze call, so that each is asked about a string at most once (for the
+// first memoSize strings asked).
+type memo struct {
+	n       int
+	keys    [memoSize]string
+	asked   [memoSize]uint8 // askProtected and askSensitive bits
+	answers [memoSize]uint8
+}
+
+const memoSize = 16
+
+const (
+	askProtected uint8 = 1 << iota
+	askSensitive
+)
+
+func (a *analyzer) isProtected(p string) bool { return a.ask(p, askProtected, a.env.Protected) }
+func (a *analyzer) isSensitive(p string) bool { return a.ask(p, askSensitive, a.env.Sensitive) }
+
+// ask returns f(p), which is the answer of Env func which, from the memo if
+// it was asked before.
+func (a *analyzer) ask(p string, which uint8, f func(string) bool) bool {
+	m := &a.memo
+	i := 0
+	for i < m.n && m.keys[i] != p {
+		i++
+	}
+	if i < m.n && m.asked[i]&which != 0 {
+		return m.answers[i]&which != 0
+	}
+	ok := f(p)
+	if i == m.n {
+		if i == len(m.keys) {
+			return ok
+		}
+		m.keys[i] = p
+		m.n++
+	}
+	m.asked[i] |= which
+	if ok {
+		m.answers[i] |= which
+	}
+	return ok
 }
 
 func (a *analyzer) secrets(words []Word) {

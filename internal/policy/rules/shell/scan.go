@@ -34,14 +34,16 @@ func (a *analyzer) scan(s string) {
 	scanRaw(a, normalize(buf[:0], s))
 }
 
-// needsNormal reports quotes, backslashes or "IFS" in s.
+// needsNormal reports whether normalize changes s: whether s has quotes,
+// backslashes, $IFS or ${IFS}. If it does not, the normalised form has
+// nothing new to match.
 func needsNormal(s string) bool {
 	for i := 0; i < len(s); i++ {
 		switch s[i] {
 		case '\'', '"', '\\':
 			return true
-		case 'I':
-			if hasAt(s, i, "IFS") {
+		case '$':
+			if hasAt(s, i, "$IFS") || hasAt(s, i, "${IFS}") {
 				return true
 			}
 		}
@@ -114,8 +116,17 @@ func wordAt[T string | []byte](s T, i int, upper string) bool {
 	return j == len(s) || !isWordByte(s[j])
 }
 
+// rawLeads are the bytes that may start a raw pattern.
+var rawLeads = [256]bool{
+	'r': true, 'R': true, 's': true, 'S': true, 'd': true, 'D': true, 'k': true, 'K': true,
+	'm': true, 'M': true, 't': true, 'T': true, '>': true,
+}
+
 func scanRaw[T string | []byte](a *analyzer, s T) {
 	for i := 0; i < len(s); i++ {
+		if !rawLeads[s[i]] {
+			continue
+		}
 		switch s[i] | 0x20 {
 		case 'r':
 			if hasAt(s, i, "rm") {
@@ -135,9 +146,11 @@ func scanRaw[T string | []byte](a *analyzer, s T) {
 		case 'd':
 			if hasFoldAt(s, i, "DROP") {
 				if j, ok := skipSpace(s, i+4); ok {
-					for _, w := range [...]string{"TABLE", "DATABASE", "SCHEMA"} {
-						if hasFoldAt(s, j, w) {
-							a.addRaw(SQLDrop, "DROP "+w)
+					for _, w := range [...]struct{ word, pattern string }{
+						{"TABLE", "DROP TABLE"}, {"DATABASE", "DROP DATABASE"}, {"SCHEMA", "DROP SCHEMA"},
+					} {
+						if hasFoldAt(s, j, w.word) {
+							a.addRaw(SQLDrop, w.pattern)
 						}
 					}
 				}

@@ -27,7 +27,6 @@ package shell
 import (
 	"errors"
 	"fmt"
-	"path"
 	"slices"
 )
 
@@ -164,12 +163,18 @@ func Analyze(cmd string, env *Env) ([]Finding, error) {
 // analyze is Analyze, optionally without the raw patterns so that tests
 // can check the structural analysis alone.
 func analyze(cmd string, env *Env, noRaw bool) ([]Finding, error) {
+	return analyzeWith(cmd, env, noRaw, true)
+}
+
+// analyzeWith is analyze, optionally without the fast path for plain
+// command lines so that tests can check that it changes nothing.
+func analyzeWith(cmd string, env *Env, noRaw, fast bool) ([]Finding, error) {
 	if len(cmd) > MaxLen {
 		return nil, fmt.Errorf("%w: %d bytes, limit %d", ErrTooLong, len(cmd), MaxLen)
 	}
-	root := new(rootAlloc)
-	root.st.budget = budget
-	a := analyzer{st: &root.st, first: root, noRaw: noRaw}
+	sc := getScratch()
+	defer putScratch(sc)
+	a := analyzer{st: &sc.st, findings: sc.found[:0], raw: sc.raw[:0], noRaw: noRaw}
 	if env != nil {
 		a.env = *env
 	}
@@ -177,10 +182,27 @@ func analyze(cmd string, env *Env, noRaw bool) ([]Finding, error) {
 	if a.root != "" && a.root[0] != '/' {
 		a.root = ""
 	} else if a.root != "" {
-		a.root = path.Clean(a.root)
+		a.root = clean(a.root)
 	}
 	a.cwd = a.root
-	if err := a.text(cmd, 0, nil); err != nil {
+	var s *Script
+	var quoted bool
+	if fast {
+		s, quoted = sc.fastParse(cmd)
+	}
+	var err error
+	if s != nil {
+		if quoted {
+			a.scan(cmd)
+		} else if !noRaw {
+			scanRaw(&a, cmd) // a line without quotes is its own normal form
+		}
+		err = a.script(s)
+	} else {
+		a.first = sc
+		err = a.text(cmd, 0, nil)
+	}
+	if err != nil {
 		return nil, err
 	}
 	for _, f := range a.raw {
@@ -188,5 +210,8 @@ func analyze(cmd string, env *Env, noRaw bool) ([]Finding, error) {
 			a.findings = append(a.findings, f)
 		}
 	}
-	return a.findings, nil
+	if len(a.findings) == 0 {
+		return nil, nil
+	}
+	return slices.Clone(a.findings), nil
 }

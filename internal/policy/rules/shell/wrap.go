@@ -15,44 +15,75 @@ type wrapOpts struct {
 	skip    int
 }
 
-var wrappers = map[string]wrapOpts{
-	"sudo":         {withArg: "CDghpRrtTUu", long: []string{"--chdir", "--close-from", "--group", "--host", "--prompt", "--chroot", "--role", "--type", "--command-timeout", "--other-user", "--user"}},
-	"doas":         {withArg: "uC"},
-	"pkexec":       {long: []string{"--user"}},
-	"nohup":        {},
-	"nice":         {withArg: "n", long: []string{"--adjustment"}},
-	"ionice":       {withArg: "cnpPtu", long: []string{"--class", "--classdata"}},
-	"timeout":      {withArg: "sk", long: []string{"--signal", "--kill-after"}, skip: 1},
-	"time":         {withArg: "fo", long: []string{"--format", "--output"}},
-	"builtin":      {},
-	"exec":         {withArg: "a"},
-	"stdbuf":       {withArg: "ioe", long: []string{"--input", "--output", "--error"}},
-	"setsid":       {},
-	"chroot":       {long: []string{"--userspec", "--groups"}, skip: 1},
-	"strace":       {withArg: "abeEIoOpPsSuX"},
-	"ltrace":       {withArg: "aAeEfFlnopsSuX"},
-	"unbuffer":     {},
-	"taskset":      {skip: 1},
-	"chrt":         {skip: 1},
-	"unshare":      {withArg: "SG", long: []string{"--setuid", "--setgid", "--propagation", "--setgroups", "--wd", "--root"}},
-	"nsenter":      {withArg: "tSGwr", long: []string{"--target", "--setuid", "--setgid", "--wd", "--root"}},
-	"systemd-run":  {withArg: "pEuMH", long: []string{"--unit", "--property", "--description", "--slice", "--uid", "--gid", "--working-directory", "--setenv", "--machine", "--host"}},
-	"firejail":     {},
-	"proxychains":  {withArg: "f"},
-	"proxychains4": {withArg: "f"},
-	"torsocks":     {withArg: "uaP"},
-	"caffeinate":   {withArg: "tw"},
-	"gosu":         {skip: 1},
-	"su-exec":      {skip: 1},
-	"setpriv":      {long: []string{"--reuid", "--regid", "--groups", "--inh-caps", "--ambient-caps", "--bounding-set", "--securebits", "--selinux-label", "--apparmor-profile"}},
-	"fakeroot":     {withArg: "ils"},
-	"eatmydata":    {},
-	"nocache":      {},
-	"catchsegv":    {},
-	"faketime":     {withArg: "f", skip: 1},
-	"coproc":       {},
-	"valgrind":     {},
+// wrapperOpts returns the options of a command that runs the command given
+// after them, such as nohup, nice or timeout.
+func wrapperOpts(name string) (wrapOpts, bool) {
+	switch name {
+	case "sudo":
+		return wrapOpts{withArg: "CDghpRrtTUu", long: sudoLong}, true
+	case "doas":
+		return wrapOpts{withArg: "uC"}, true
+	case "pkexec":
+		return wrapOpts{long: pkexecLong}, true
+	case "nohup", "builtin", "setsid", "unbuffer", "firejail", "eatmydata", "nocache", "catchsegv", "coproc", "valgrind":
+		return wrapOpts{}, true
+	case "nice":
+		return wrapOpts{withArg: "n", long: niceLong}, true
+	case "ionice":
+		return wrapOpts{withArg: "cnpPtu", long: ioniceLong}, true
+	case "timeout":
+		return wrapOpts{withArg: "sk", long: timeoutLong, skip: 1}, true
+	case "time":
+		return wrapOpts{withArg: "fo", long: timeLong}, true
+	case "exec":
+		return wrapOpts{withArg: "a"}, true
+	case "stdbuf":
+		return wrapOpts{withArg: "ioe", long: stdbufLong}, true
+	case "chroot":
+		return wrapOpts{long: chrootLong, skip: 1}, true
+	case "strace":
+		return wrapOpts{withArg: "abeEIoOpPsSuX"}, true
+	case "ltrace":
+		return wrapOpts{withArg: "aAeEfFlnopsSuX"}, true
+	case "taskset", "chrt", "gosu", "su-exec":
+		return wrapOpts{skip: 1}, true
+	case "unshare":
+		return wrapOpts{withArg: "SG", long: unshareLong}, true
+	case "nsenter":
+		return wrapOpts{withArg: "tSGwr", long: nsenterLong}, true
+	case "systemd-run":
+		return wrapOpts{withArg: "pEuMH", long: systemdRunLong}, true
+	case "proxychains", "proxychains4":
+		return wrapOpts{withArg: "f"}, true
+	case "torsocks":
+		return wrapOpts{withArg: "uaP"}, true
+	case "caffeinate":
+		return wrapOpts{withArg: "tw"}, true
+	case "setpriv":
+		return wrapOpts{long: setprivLong}, true
+	case "fakeroot":
+		return wrapOpts{withArg: "ils"}, true
+	case "faketime":
+		return wrapOpts{withArg: "f", skip: 1}, true
+	}
+	return wrapOpts{}, false
 }
+
+// Long options that take a value, for wrapperOpts.
+var (
+	sudoLong       = []string{"--chdir", "--close-from", "--group", "--host", "--prompt", "--chroot", "--role", "--type", "--command-timeout", "--other-user", "--user"}
+	pkexecLong     = []string{"--user"}
+	niceLong       = []string{"--adjustment"}
+	ioniceLong     = []string{"--class", "--classdata"}
+	timeoutLong    = []string{"--signal", "--kill-after"}
+	timeLong       = []string{"--format", "--output"}
+	stdbufLong     = []string{"--input", "--output", "--error"}
+	chrootLong     = []string{"--userspec", "--groups"}
+	unshareLong    = []string{"--setuid", "--setgid", "--propagation", "--setgroups", "--wd", "--root"}
+	nsenterLong    = []string{"--target", "--setuid", "--setgid", "--wd", "--root"}
+	systemdRunLong = []string{"--unit", "--property", "--description", "--slice", "--uid", "--gid", "--working-directory", "--setenv", "--machine", "--host"}
+	setprivLong    = []string{"--reuid", "--regid", "--groups", "--inh-caps", "--ambient-caps", "--bounding-set", "--securebits", "--selinux-label", "--apparmor-profile"}
+)
 
 // skipOptions returns the index of the first operand at or after i, at
 // most len(args).
@@ -131,7 +162,7 @@ func hasFlag(args []Word, short byte, long string) bool {
 			continue
 		}
 		if v[1] == '-' {
-			if long != "" && (v == long || strings.HasPrefix(v, long+"=")) {
+			if _, ok := cutOption(v, long); long != "" && (v == long || ok) {
 				return true
 			}
 			continue
@@ -141,6 +172,15 @@ func hasFlag(args []Word, short byte, long string) bool {
 		}
 	}
 	return false
+}
+
+// cutOption returns the value of v if it is --long=value; it is
+// strings.CutPrefix(v, long+"=") without building long+"=".
+func cutOption(v, long string) (string, bool) {
+	if len(v) > len(long) && v[len(long)] == '=' && v[:len(long)] == long {
+		return v[len(long)+1:], true
+	}
+	return "", false
 }
 
 // optValue returns the value of -s VALUE, -sVALUE, --long=VALUE or --long VALUE.
@@ -154,7 +194,7 @@ func optValue(args []Word, short byte, long string) (Word, bool) {
 			if v == long && i+1 < len(args) {
 				return args[i+1], true
 			}
-			if rest, ok := strings.CutPrefix(v, long+"="); ok {
+			if rest, ok := cutOption(v, long); ok {
 				w := args[i]
 				w.Value = rest
 				return w, true
@@ -185,7 +225,7 @@ func (a *analyzer) wrapper(x *call, name string, args []Word) ([]Word, bool, err
 			a.protect("sudoedit", args)
 			return nil, true, nil
 		}
-		o := wrappers[name]
+		o, _ := wrapperOpts(name)
 		i := skipOptions(args, 1, o.withArg, o.long)
 		if i >= len(args) && (hasFlag(args, 's', "--shell") || hasFlag(args, 'i', "--login")) {
 			return nil, true, a.stdinScript(x, "sh")
@@ -258,7 +298,7 @@ func (a *analyzer) wrapper(x *call, name string, args []Word) ([]Word, bool, err
 	case "parallel":
 		return nil, true, a.parallel(x, args)
 	}
-	o, ok := wrappers[name]
+	o, ok := wrapperOpts(name)
 	if !ok {
 		return nil, false, nil
 	}

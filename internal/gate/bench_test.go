@@ -1,0 +1,53 @@
+package gate
+
+import (
+	"fmt"
+	"path/filepath"
+	"testing"
+
+	"github.com/wardhq/ward/internal/audit"
+	"github.com/wardhq/ward/internal/policy"
+	"github.com/wardhq/ward/internal/policy/rules"
+	"github.com/wardhq/ward/internal/store/sqlite"
+)
+
+// BenchmarkDecideDurable runs the whole gate path (decode, evaluate, hold,
+// durable audit to SQLite) from many goroutines, as a busy daemon would.
+func BenchmarkDecideDurable(b *testing.B) {
+	for _, par := range []int{16, 64} {
+		b.Run(fmt.Sprintf("callers=%d", par*2), func(b *testing.B) {
+			st, err := sqlite.Open(b.Context(), sqlite.Config{Path: filepath.Join(b.TempDir(), "ward.db")})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer st.Close()
+			cfg := rules.DefaultConfig()
+			cfg.Paths.Root = b.TempDir()
+			cfg.Treasury.MaxTransfersPerTurn = 1 << 30
+			snap, err := rules.Compile(cfg)
+			if err != nil {
+				b.Fatal(err)
+			}
+			eng, _ := policy.NewEngine(snap)
+			rec, _ := audit.NewRecorder(audit.Config{Log: st})
+			tr := policy.NewTracker()
+			tr.SetBalance(1 << 40)
+			g, err := New(Config{Engine: eng, Tracker: tr, Audit: rec})
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.SetParallelism(par)
+			b.ReportAllocs()
+			b.RunParallel(func(pb *testing.PB) {
+				for i := 0; pb.Next(); i++ {
+					a := g.Decide(b.Context(), transfer(2000, "t")) // denied: no hold to settle
+					if a.AuditErr != nil {
+						b.Error(a.AuditErr)
+						return
+					}
+				}
+			})
+			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "decisions/s")
+		})
+	}
+}

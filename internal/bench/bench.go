@@ -159,8 +159,10 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	return res, nil
 }
 
-// evalPhase decodes and evaluates calls on one goroutine.
+// evalPhase decodes and evaluates calls on one goroutine with GOMAXPROCS
+// set to 1, so that the garbage collector shares that one core too.
 func evalPhase(cfg Config, w *Workload, res *Result) error {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
 	snap := cfg.Snapshot
 	tracker := newTracker(time.Now())
 	lat := make([]int64, 0, 1<<20)

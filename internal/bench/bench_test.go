@@ -1,11 +1,14 @@
 package bench
 
 import (
+	"context"
 	"testing"
 	"time"
 
 	"github.com/wardhq/ward/internal/policy"
 	"github.com/wardhq/ward/internal/policy/rules"
+	"github.com/wardhq/ward/internal/store"
+	"github.com/wardhq/ward/internal/store/sqlite"
 	"github.com/wardhq/ward/internal/tool"
 )
 
@@ -34,5 +37,55 @@ func BenchmarkEvalMix(b *testing.B) {
 			b.Fatal(err)
 		}
 		snap.Evaluate(&policy.Request{Tool: c.Tool, Args: args, Turn: c.Turn, Workdir: c.Workdir, State: tr})
+	}
+}
+
+// TestRun runs both phases briefly against a real SQLite store and checks
+// the result is complete and the audit trail has every decision.
+func TestRun(t *testing.T) {
+	cfg := rules.DefaultConfig()
+	snap, err := rules.Compile(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Run(t.Context(), Config{
+		Snapshot: snap,
+		Duration: 200 * time.Millisecond,
+		Workers:  8,
+		Dir:      t.TempDir(),
+		Open: func(ctx context.Context, path string) (store.Store, error) {
+			return sqlite.Open(ctx, sqlite.Config{Path: path, Synchronous: "normal"})
+		},
+		Seed: 1,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.EvalOps == 0 || res.AuditedOps == 0 || res.AuditedRows != res.AuditedOps {
+		t.Errorf("ops: eval %d, audited %d, rows %d", res.EvalOps, res.AuditedOps, res.AuditedRows)
+	}
+	if res.EvalP50Ns <= 0 || res.EvalP99Ns < res.EvalP50Ns || res.AuditedP99Ns < res.AuditedP50Ns {
+		t.Errorf("percentiles: %+v", res)
+	}
+	// The mix allows about half its calls (the reference mix: ~45 %).
+	if res.AllowedPercent < 35 || res.AllowedPercent > 65 {
+		t.Errorf("allowed %.1f%% of the mix, want about half", res.AllowedPercent)
+	}
+}
+
+func TestWorkloadMix(t *testing.T) {
+	w, err := NewWorkload(t.TempDir(), 10_000, 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := map[string]int{}
+	for _, c := range w.Calls {
+		n[c.Tool.Name]++
+	}
+	for name, want := range map[string]float64{"transfer_credits": 0.30, "exec": 0.30, "write_file": 0.25, "read_file": 0.15} {
+		got := float64(n[name]) / float64(len(w.Calls))
+		if got < want-0.02 || got > want+0.02 {
+			t.Errorf("%s is %.3f of the mix, want %.2f", name, got, want)
+		}
 	}
 }

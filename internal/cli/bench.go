@@ -72,10 +72,10 @@ func benchPolicy(ctx context.Context, io IO, args []string) int {
 		return exitOK
 	}
 	fmt.Fprintf(io.Out, "mix: 30%% transfer_credits, 30%% exec, 25%% write_file, 15%% read_file; %.1f%% allowed\n", res.AllowedPercent)
-	fmt.Fprintf(io.Out, "evaluate only (1 goroutine):      %10.0f decisions/s   p50 %8s   p99 %8s   (%d decisions)\n",
+	fmt.Fprintf(io.Out, "evaluate only (1 core):           %10.0f decisions/s   p50 %8s   p99 %8s   (%d decisions)\n",
 		res.EvalPerSec, time.Duration(res.EvalP50Ns), time.Duration(res.EvalP99Ns), res.EvalOps)
 	fmt.Fprintf(io.Out, "gate + durable audit (%d callers): %9.0f decisions/s   p50 %8s   p99 %8s   (%d decisions, %d rows verified)\n",
 		res.Workers, res.AuditedPerSec, time.Duration(res.AuditedP50Ns), time.Duration(res.AuditedP99Ns), res.AuditedOps, res.AuditedRows)
-	fmt.Fprintf(io.Out, "synchronous=%s, GOMAXPROCS=%d\n", *sync, res.GOMAXPROCS)
+	fmt.Fprintf(io.Out, "synchronous=%s; evaluation ran with GOMAXPROCS=1, the audited phase with GOMAXPROCS=%d\n", *sync, res.GOMAXPROCS)
 	return exitOK
 }

@@ -48,15 +48,14 @@ func (k Kind) String() string {
 	return "Kind(" + strconv.Itoa(int(k)) + ")"
 }
 
-// Value is one decoded JSON value. Strings are decoded (escapes resolved);
-// numbers keep their literal text so that no precision is lost; object
-// fields are sorted in canonical order and have unique keys.
+// Value is one JSON value of validated arguments. It keeps the value's JSON
+// text and decodes on demand: reading a string or number costs nothing
+// unless it is asked for, and nested arrays and objects are walked only
+// when a rule looks inside them.
 type Value struct {
 	kind Kind
-	b    bool
-	s    string
-	// kids are an array's elements (with empty keys) or an object's fields.
-	kids []Field
+	esc  bool   // a string with escapes: decoding allocates
+	raw  string // the value's JSON text; for strings, with the quotes
 }
 
 // Field is one member of a JSON object.
@@ -69,29 +68,62 @@ type Field struct {
 func (v Value) Kind() Kind { return v.kind }
 
 // Str returns the value of a JSON string.
-func (v Value) Str() (string, bool) { return v.s, v.kind == String }
+func (v Value) Str() (string, bool) {
+	if v.kind != String {
+		return "", false
+	}
+	if !v.esc {
+		return v.raw[1 : len(v.raw)-1], true
+	}
+	return decodeString(v.raw), true
+}
 
 // Bool returns the value of a JSON boolean.
-func (v Value) Bool() (bool, bool) { return v.b, v.kind == Bool }
+func (v Value) Bool() (bool, bool) { return v.raw == "true", v.kind == Bool }
 
 // NumberText returns the literal text of a JSON number.
-func (v Value) NumberText() (string, bool) { return v.s, v.kind == Number }
+func (v Value) NumberText() (string, bool) {
+	if v.kind != Number {
+		return "", false
+	}
+	return v.raw, true
+}
 
 // Len returns the number of elements of an array or members of an object.
-func (v Value) Len() int { return len(v.kids) }
+func (v Value) Len() int {
+	n := 0
+	switch v.kind {
+	case Array:
+		eachElem(v.raw, func(Value) { n++ })
+	case Object:
+		eachMember(v.raw, func(string, Value) { n++ })
+	}
+	return n
+}
 
-// Elem returns the i-th element of a JSON array.
-func (v Value) Elem(i int) Value { return v.kids[i].Value }
+// Elem returns the i-th element of a JSON array (a null Value if out of
+// range).
+func (v Value) Elem(i int) Value {
+	var out Value
+	if v.kind == Array {
+		j := 0
+		eachElem(v.raw, func(e Value) {
+			if j == i {
+				out = e
+			}
+			j++
+		})
+	}
+	return out
+}
 
 // Elems returns the elements of a JSON array.
 func (v Value) Elems() []Value {
 	if v.kind != Array {
 		return nil
 	}
-	out := make([]Value, len(v.kids))
-	for i := range v.kids {
-		out[i] = v.kids[i].Value
-	}
+	var out []Value
+	eachElem(v.raw, func(e Value) { out = append(out, e) })
 	return out
 }
 
@@ -100,15 +132,24 @@ func (v Value) Fields() []Field {
 	if v.kind != Object {
 		return nil
 	}
-	return v.kids
+	var out []Field
+	eachMember(v.raw, func(k string, e Value) { out = append(out, Field{k, e}) })
+	slices.SortFunc(out, func(a, b Field) int { return compareKeys(a.Key, b.Key) })
+	return out
 }
 
 // Field returns the member of a JSON object with the given key.
 func (v Value) Field(key string) (Value, bool) {
-	if v.kind != Object {
-		return Value{}, false
+	var out Value
+	found := false
+	if v.kind == Object {
+		eachMember(v.raw, func(k string, e Value) {
+			if k == key {
+				out, found = e, true
+			}
+		})
 	}
-	return lookup(v.kids, key)
+	return out, found
 }
 
 // Errors returned by Value.Int.
@@ -126,14 +167,14 @@ func (v Value) Int() (int64, error) {
 	if v.kind != Number {
 		return 0, ErrNotNumber
 	}
-	if isIntLiteral(v.s) {
-		n, err := strconv.ParseInt(v.s, 10, 64)
+	if isIntLiteral(v.raw) {
+		n, err := strconv.ParseInt(v.raw, 10, 64)
 		if err != nil {
 			return 0, ErrIntOverflow
 		}
 		return n, nil
 	}
-	f, err := strconv.ParseFloat(v.s, 64)
+	f, err := strconv.ParseFloat(v.raw, 64)
 	if err != nil {
 		return 0, ErrNotNumber
 	}
@@ -151,25 +192,25 @@ func (v Value) Float() (float64, bool) {
 	if v.kind != Number {
 		return 0, false
 	}
-	f, err := strconv.ParseFloat(v.s, 64)
+	f, err := strconv.ParseFloat(v.raw, 64)
 	return f, err == nil
 }
 
-// Equal reports whether v and w are the same JSON value (numbers compared
-// by their canonical spelling).
+// Equal reports whether v and w are the same JSON value (object keys in any
+// order, numbers compared by their canonical spelling).
 func (v Value) Equal(w Value) bool {
 	if v.kind != w.kind {
 		return false
 	}
-	switch v.kind {
-	case Null:
+	if v.raw == w.raw {
 		return true
-	case Bool:
-		return v.b == w.b
-	case String:
-		return v.s == w.s
 	}
-	return string(appendCanonical(nil, v)) == string(appendCanonical(nil, w))
+	if v.kind == String {
+		a, _ := v.Str()
+		b, _ := w.Str()
+		return a == b
+	}
+	return string(canonicalOf(v.raw)) == string(canonicalOf(w.raw))
 }
 
 // Any returns the value as plain Go data: nil, bool, int64 (integral numbers
@@ -177,28 +218,25 @@ func (v Value) Equal(w Value) bool {
 func (v Value) Any() any {
 	switch v.kind {
 	case Bool:
-		return v.b
+		return v.raw == "true"
 	case Number:
-		if isIntLiteral(v.s) {
-			if n, err := strconv.ParseInt(v.s, 10, 64); err == nil {
+		if isIntLiteral(v.raw) {
+			if n, err := strconv.ParseInt(v.raw, 10, 64); err == nil {
 				return n
 			}
 		}
-		f, _ := strconv.ParseFloat(v.s, 64)
+		f, _ := strconv.ParseFloat(v.raw, 64)
 		return f
 	case String:
-		return v.s
+		s, _ := v.Str()
+		return s
 	case Array:
-		out := make([]any, len(v.kids))
-		for i, e := range v.kids {
-			out[i] = e.Value.Any()
-		}
+		out := []any{}
+		eachElem(v.raw, func(e Value) { out = append(out, e.Any()) })
 		return out
 	case Object:
-		out := make(map[string]any, len(v.kids))
-		for _, f := range v.kids {
-			out[f.Key] = f.Value.Any()
-		}
+		out := map[string]any{}
+		eachMember(v.raw, func(k string, e Value) { out[k] = e.Any() })
 		return out
 	}
 	return nil
@@ -209,20 +247,18 @@ func (v Value) Any() any {
 // independently of key order, insignificant whitespace, string escaping and
 // number spelling. An Args is immutable and safe for concurrent use.
 type Args struct {
-	root Value
-	hash [32]byte
-	size int
+	text   string
+	fields []Field // top level, in canonical key order
+	hash   [32]byte
 
 	anyOnce sync.Once
 	anyMap  map[string]any
 
-	// inline holds the top-level fields of a small object, so that most
-	// calls decode with two allocations (this and the text).
-	inline [4]Field
+	inline [4]Field // backs fields for small objects
 }
 
 var emptyArgs = func() *Args {
-	a := &Args{root: Value{kind: Object}}
+	a := &Args{text: "{}"}
 	a.hash = sha256.Sum256([]byte("{}"))
 	return a
 }()
@@ -232,20 +268,22 @@ func EmptyArgs() *Args { return emptyArgs }
 
 // ParseArgs decodes the JSON arguments of a call. Absent arguments (empty
 // input or null) are an empty object; anything else must be one JSON object
-// within the limits above, with unique keys and valid UTF-8.
+// within the limits above, with unique keys and valid UTF-8. Decoding
+// validates and canonicalises the whole value in one pass and keeps the
+// top-level members; nested values are read on demand.
 func ParseArgs(raw []byte) (*Args, error) {
 	if len(raw) > MaxArgsSize {
 		return nil, fmt.Errorf("%w: %d bytes exceeds the limit of %d", ErrArgs, len(raw), MaxArgsSize)
 	}
-	a, text := new(Args), string(raw)
+	a := &Args{text: string(raw)}
 	p := parserPool.Get().(*parser)
 	defer p.release()
-	p.s, p.i, p.values, p.top = text, 0, 0, a
+	p.s, p.top = a.text, a
 	p.skipSpace()
 	if p.i == len(p.s) {
 		return emptyArgs, nil
 	}
-	v, err := p.value(0)
+	kind, err := p.value(0)
 	if err != nil {
 		return nil, err
 	}
@@ -253,35 +291,35 @@ func ParseArgs(raw []byte) (*Args, error) {
 	if p.i != len(p.s) {
 		return nil, p.errorf("unexpected data after the arguments object")
 	}
-	switch v.kind {
+	switch kind {
 	case Null:
 		return emptyArgs, nil
 	case Object:
 	default:
-		return nil, fmt.Errorf("%w: arguments must be a JSON object, not %s", ErrArgs, v.kind)
+		return nil, fmt.Errorf("%w: arguments must be a JSON object, not %s", ErrArgs, kind)
 	}
-	a.root, a.size = v, len(raw)
-	buf := canonPool.Get().(*[]byte)
-	b := appendCanonical((*buf)[:0], v)
-	a.hash = sha256.Sum256(b)
-	*buf = b
-	canonPool.Put(buf)
+	a.hash = sha256.Sum256(p.out)
 	return a, nil
 }
 
-var canonPool = sync.Pool{New: func() any { b := make([]byte, 0, 512); return &b }}
-
 // Get returns the top-level argument with the given key.
-func (a *Args) Get(key string) (Value, bool) { return lookup(a.root.kids, key) }
+func (a *Args) Get(key string) (Value, bool) {
+	for i := range a.fields {
+		if a.fields[i].Key == key {
+			return a.fields[i].Value, true
+		}
+	}
+	return Value{}, false
+}
 
 // Fields returns the top-level arguments in canonical key order.
-func (a *Args) Fields() []Field { return a.root.kids }
+func (a *Args) Fields() []Field { return a.fields }
 
 // Len returns the number of top-level arguments.
-func (a *Args) Len() int { return len(a.root.kids) }
+func (a *Args) Len() int { return len(a.fields) }
 
 // Size returns the length in bytes of the JSON the arguments were decoded from.
-func (a *Args) Size() int { return a.size }
+func (a *Args) Size() int { return len(a.text) }
 
 // Hash returns the SHA-256 of the canonical JSON of the arguments.
 func (a *Args) Hash() [32]byte { return a.hash }
@@ -291,58 +329,67 @@ func (a *Args) HashHex() string { return hex.EncodeToString(a.hash[:]) }
 
 // Canonical returns the canonical JSON of the arguments: object keys sorted
 // by UTF-16 code units (RFC 8785), no insignificant whitespace, minimal
-// string escaping, numbers normalised (see package doc of canonNumber).
-func (a *Args) Canonical() []byte { return appendCanonical(nil, a.root) }
+// string escaping, numbers normalised (see appendCanonNumber).
+func (a *Args) Canonical() []byte {
+	if len(a.fields) == 0 {
+		return []byte("{}")
+	}
+	return canonicalOf(a.text)
+}
 
 // Map returns the arguments as a map of plain Go values (see Value.Any),
 // computed once and shared: callers must not modify it.
 func (a *Args) Map() map[string]any {
-	a.anyOnce.Do(func() { a.anyMap = a.root.Any().(map[string]any) })
+	a.anyOnce.Do(func() {
+		a.anyMap = make(map[string]any, len(a.fields))
+		for _, f := range a.fields {
+			a.anyMap[f.Key] = f.Value.Any()
+		}
+	})
 	return a.anyMap
 }
 
-func lookup(fields []Field, key string) (Value, bool) {
-	if len(fields) <= 16 {
-		for i := range fields {
-			if fields[i].Key == key {
-				return fields[i].Value, true
-			}
-		}
-		return Value{}, false
+// canonicalOf returns the canonical form of validated JSON text.
+func canonicalOf(raw string) []byte {
+	p := parserPool.Get().(*parser)
+	defer p.release()
+	p.s = raw
+	p.skipSpace()
+	if _, err := p.value(0); err != nil {
+		return nil
 	}
-	i, found := slices.BinarySearchFunc(fields, key, func(f Field, k string) int { return compareKeys(f.Key, k) })
-	if found {
-		return fields[i].Value, true
-	}
-	return Value{}, false
+	return slices.Clone(p.out)
 }
 
-var parserPool = sync.Pool{New: func() any { return &parser{scratch: make([]Field, 0, 64)} }}
+var parserPool = sync.Pool{New: func() any { return &parser{out: make([]byte, 0, 512)} }}
 
-func (p *parser) release() {
-	clear(p.scratch[:p.high]) // drop references into the input
-	p.scratch = p.scratch[:0]
-	p.s, p.high, p.top = "", 0, nil
-	if cap(p.scratch) <= 4096 {
-		parserPool.Put(p)
-	}
-}
-
+// parser validates JSON and writes its canonical form to out in one pass.
 type parser struct {
 	s      string
 	i      int
 	values int
-	// scratch holds the fields of the objects being parsed (a stack: an
-	// inner object's fields sit above its parent's), so that each object
-	// allocates its field slice once, at its final size.
-	scratch []Field
-	high    int   // the most fields scratch has held
-	top     *Args // receives the top-level object's fields inline
+	out    []byte
+	tmp    []byte   // reordering space for object members
+	keys   []member // the members of the objects being parsed (a stack)
+	top    *Args    // receives the top-level object's members
 }
 
-func (p *parser) push(f Field) {
-	p.scratch = append(p.scratch, f)
-	p.high = max(p.high, len(p.scratch))
+// member is one object member while its object is parsed: its decoded key,
+// its canonical "key":value bytes in out, and its value's text.
+type member struct {
+	key        string
+	start, end int // in out
+	val        Value
+}
+
+func (p *parser) release() {
+	clear(p.keys[:cap(p.keys)])
+	p.keys = p.keys[:0]
+	p.s, p.i, p.values, p.top = "", 0, 0, nil
+	p.out, p.tmp = p.out[:0], p.tmp[:0]
+	if cap(p.out) <= 64<<10 && cap(p.tmp) <= 64<<10 && cap(p.keys) <= 1024 {
+		parserPool.Put(p)
+	}
 }
 
 func (p *parser) errorf(format string, args ...any) error {
@@ -360,74 +407,94 @@ func (p *parser) skipSpace() {
 	}
 }
 
-func (p *parser) value(depth int) (Value, error) {
+// value parses one value at p.i, appends its canonical form and returns
+// its kind.
+func (p *parser) value(depth int) (Kind, error) {
 	p.values++
 	if p.values > MaxArgsValues {
-		return Value{}, p.errorf("more than %d values", MaxArgsValues)
+		return 0, p.errorf("more than %d values", MaxArgsValues)
 	}
 	if p.i >= len(p.s) {
-		return Value{}, p.errorf("unexpected end of input")
+		return 0, p.errorf("unexpected end of input")
 	}
 	switch c := p.s[p.i]; {
 	case c == '{':
 		if depth >= MaxArgsDepth {
-			return Value{}, p.errorf("nesting deeper than %d", MaxArgsDepth)
+			return 0, p.errorf("nesting deeper than %d", MaxArgsDepth)
 		}
-		return p.object(depth + 1)
+		return Object, p.object(depth + 1)
 	case c == '[':
 		if depth >= MaxArgsDepth {
-			return Value{}, p.errorf("nesting deeper than %d", MaxArgsDepth)
+			return 0, p.errorf("nesting deeper than %d", MaxArgsDepth)
 		}
-		return p.array(depth + 1)
+		return Array, p.array(depth + 1)
 	case c == '"':
-		s, err := p.str()
-		return Value{kind: String, s: s}, err
+		_, _, err := p.str(true)
+		return String, err
 	case c == '-' || (c >= '0' && c <= '9'):
-		return p.number()
+		return Number, p.number()
 	case strings.HasPrefix(p.s[p.i:], "true"):
 		p.i += 4
-		return Value{kind: Bool, b: true}, nil
+		p.out = append(p.out, "true"...)
+		return Bool, nil
 	case strings.HasPrefix(p.s[p.i:], "false"):
 		p.i += 5
-		return Value{kind: Bool}, nil
+		p.out = append(p.out, "false"...)
+		return Bool, nil
 	case strings.HasPrefix(p.s[p.i:], "null"):
 		p.i += 4
-		return Value{kind: Null}, nil
+		p.out = append(p.out, "null"...)
+		return Null, nil
 	}
-	return Value{}, p.errorf("unexpected character %q", p.s[p.i])
+	return 0, p.errorf("unexpected character %q", p.s[p.i])
 }
 
-func (p *parser) object(depth int) (Value, error) {
+func (p *parser) object(depth int) error {
 	p.i++ // {
-	base := len(p.scratch)
+	base := len(p.keys)
+	defer func() { p.keys = p.keys[:base] }()
+	open := len(p.out)
+	p.out = append(p.out, '{')
 	p.skipSpace()
 	if p.i < len(p.s) && p.s[p.i] == '}' {
 		p.i++
-		return Value{kind: Object, kids: []Field{}}, nil
+		p.out = append(p.out, '}')
+		return nil
 	}
-	for {
+	for n := 0; ; n++ {
 		p.skipSpace()
 		if p.i >= len(p.s) || p.s[p.i] != '"' {
-			return Value{}, p.errorf("expected a string key")
+			return p.errorf("expected a string key")
 		}
-		k, err := p.str()
+		if n > 0 {
+			p.out = append(p.out, ',')
+		}
+		start := len(p.out)
+		key, _, err := p.str(true)
 		if err != nil {
-			return Value{}, err
+			return err
 		}
 		p.skipSpace()
 		if p.i >= len(p.s) || p.s[p.i] != ':' {
-			return Value{}, p.errorf("expected ':' after key %q", truncate(k))
+			return p.errorf("expected ':' after key %q", truncate(key))
 		}
 		p.i++
+		p.out = append(p.out, ':')
 		p.skipSpace()
-		v, err := p.value(depth)
+		valStart := p.i
+		kind, err := p.value(depth)
 		if err != nil {
-			return Value{}, err
+			return err
 		}
-		p.push(Field{Key: k, Value: v})
+		m := member{key: key, start: start, end: len(p.out)}
+		if depth == 1 && p.top != nil {
+			raw := p.s[valStart:p.i]
+			m.val = Value{kind: kind, raw: raw, esc: kind == String && strings.IndexByte(raw, '\\') >= 0}
+		}
+		p.keys = append(p.keys, m)
 		p.skipSpace()
 		if p.i >= len(p.s) {
-			return Value{}, p.errorf("unexpected end of input in object")
+			return p.errorf("unexpected end of input in object")
 		}
 		if p.s[p.i] == ',' {
 			p.i++
@@ -437,62 +504,71 @@ func (p *parser) object(depth int) (Value, error) {
 			p.i++
 			break
 		}
-		return Value{}, p.errorf("expected ',' or '}' in object")
+		return p.errorf("expected ',' or '}' in object")
 	}
-	src := p.scratch[base:]
-	var fields []Field
-	if n := len(src); depth == 1 && p.top != nil && n <= len(p.top.inline) {
-		fields = p.top.inline[:n:n]
-	} else {
-		fields = make([]Field, n)
-	}
-	if n := len(src); n <= 16 {
-		// Order small objects by sorting indexes on the stack, then copy
-		// each field once into place.
-		var idx [16]uint8
-		for i := range n {
-			idx[i] = uint8(i)
+	ms := p.keys[base:]
+	sorted := true
+	for i := 1; i < len(ms); i++ {
+		if c := compareKeys(ms[i-1].key, ms[i].key); c == 0 {
+			return fmt.Errorf("%w: duplicate key %q", ErrArgs, truncate(ms[i].key))
+		} else if c > 0 {
+			sorted = false
 		}
-		order := idx[:n]
-		for i := 1; i < n; i++ {
-			for j := i; j > 0 && compareKeys(src[order[j-1]].Key, src[order[j]].Key) > 0; j-- {
-				order[j-1], order[j] = order[j], order[j-1]
+	}
+	if !sorted {
+		slices.SortFunc(ms, func(a, b member) int { return compareKeys(a.key, b.key) })
+		for i := 1; i < len(ms); i++ {
+			if ms[i-1].key == ms[i].key {
+				return fmt.Errorf("%w: duplicate key %q", ErrArgs, truncate(ms[i].key))
 			}
 		}
-		for i, k := range order {
-			fields[i] = src[k]
+		// Rewrite the members, which sit in out in input order, in key
+		// order.
+		p.tmp = append(p.tmp[:0], p.out[open+1:]...)
+		p.out = p.out[:open+1]
+		shift := open + 1
+		for i, m := range ms {
+			if i > 0 {
+				p.out = append(p.out, ',')
+			}
+			p.out = append(p.out, p.tmp[m.start-shift:m.end-shift]...)
 		}
-	} else {
-		copy(fields, src)
-		slices.SortFunc(fields, func(a, b Field) int { return compareKeys(a.Key, b.Key) })
 	}
-	p.scratch = p.scratch[:base]
-	for i := 1; i < len(fields); i++ {
-		if fields[i].Key == fields[i-1].Key {
-			return Value{}, fmt.Errorf("%w: duplicate key %q", ErrArgs, truncate(fields[i].Key))
+	p.out = append(p.out, '}')
+	if depth == 1 && p.top != nil {
+		a := p.top
+		if len(ms) <= len(a.inline) {
+			a.fields = a.inline[:len(ms):len(ms)]
+		} else {
+			a.fields = make([]Field, len(ms))
+		}
+		for i, m := range ms {
+			a.fields[i] = Field{Key: m.key, Value: m.val}
 		}
 	}
-	return Value{kind: Object, kids: fields}, nil
+	return nil
 }
 
-func (p *parser) array(depth int) (Value, error) {
+func (p *parser) array(depth int) error {
 	p.i++ // [
-	base := len(p.scratch)
+	p.out = append(p.out, '[')
 	p.skipSpace()
 	if p.i < len(p.s) && p.s[p.i] == ']' {
 		p.i++
-		return Value{kind: Array, kids: []Field{}}, nil
+		p.out = append(p.out, ']')
+		return nil
 	}
-	for {
+	for n := 0; ; n++ {
 		p.skipSpace()
-		v, err := p.value(depth)
-		if err != nil {
-			return Value{}, err
+		if n > 0 {
+			p.out = append(p.out, ',')
 		}
-		p.push(Field{Value: v})
+		if _, err := p.value(depth); err != nil {
+			return err
+		}
 		p.skipSpace()
 		if p.i >= len(p.s) {
-			return Value{}, p.errorf("unexpected end of input in array")
+			return p.errorf("unexpected end of input in array")
 		}
 		if p.s[p.i] == ',' {
 			p.i++
@@ -500,16 +576,17 @@ func (p *parser) array(depth int) (Value, error) {
 		}
 		if p.s[p.i] == ']' {
 			p.i++
-			kids := slices.Clone(p.scratch[base:])
-			p.scratch = p.scratch[:base]
-			return Value{kind: Array, kids: kids}, nil
+			p.out = append(p.out, ']')
+			return nil
 		}
-		return Value{}, p.errorf("expected ',' or ']' in array")
+		return p.errorf("expected ',' or ']' in array")
 	}
 }
 
-// str decodes a JSON string starting at the opening quote.
-func (p *parser) str() (string, error) {
+// str parses a JSON string at its opening quote, appends its canonical form
+// if emit, and returns its decoded value (a substring of the input when it
+// has no escapes) and whether it had escapes.
+func (p *parser) str(emit bool) (string, bool, error) {
 	p.i++ // "
 	start := p.i
 	var high byte // OR of all bytes: ASCII strings need no UTF-8 check
@@ -521,17 +598,26 @@ func (p *parser) str() (string, error) {
 			s := p.s[start:p.i]
 			p.i++
 			if high >= utf8.RuneSelf && !utf8.ValidString(s) {
-				return "", fmt.Errorf("%w: string at offset %d is not valid UTF-8", ErrArgs, start)
+				return "", false, fmt.Errorf("%w: string at offset %d is not valid UTF-8", ErrArgs, start)
 			}
-			return s, nil
+			if emit {
+				// No escapes and no control characters: the literal is
+				// already canonical.
+				p.out = append(p.out, p.s[start-1:p.i]...)
+			}
+			return s, false, nil
 		case c == '\\':
-			return p.strSlow(start)
+			s, err := p.strSlow(start)
+			if err == nil && emit {
+				p.out = appendCanonString(p.out, s)
+			}
+			return s, true, err
 		case c < 0x20:
-			return "", p.errorf("control character in string")
+			return "", false, p.errorf("control character in string")
 		}
 		p.i++
 	}
-	return "", p.errorf("unterminated string")
+	return "", false, p.errorf("unterminated string")
 }
 
 func (p *parser) strSlow(start int) (string, error) {
@@ -612,7 +698,7 @@ func (p *parser) hex4() (rune, error) {
 	return rune(n), nil
 }
 
-func (p *parser) number() (Value, error) {
+func (p *parser) number() error {
 	start := p.i
 	if p.s[p.i] == '-' {
 		p.i++
@@ -623,13 +709,13 @@ func (p *parser) number() (Value, error) {
 	case p.i < len(p.s) && p.s[p.i] >= '1' && p.s[p.i] <= '9':
 		p.digits()
 	default:
-		return Value{}, p.errorf("invalid number")
+		return p.errorf("invalid number")
 	}
 	isInt := true
 	if p.i < len(p.s) && p.s[p.i] == '.' {
 		p.i++
 		if p.digits() == 0 {
-			return Value{}, p.errorf("invalid number: digits expected after '.'")
+			return p.errorf("invalid number: digits expected after '.'")
 		}
 		isInt = false
 	}
@@ -639,21 +725,22 @@ func (p *parser) number() (Value, error) {
 			p.i++
 		}
 		if p.digits() == 0 {
-			return Value{}, p.errorf("invalid number: digits expected in exponent")
+			return p.errorf("invalid number: digits expected in exponent")
 		}
 		isInt = false
 	}
 	lit := p.s[start:p.i]
 	if len(lit) > maxNumberLen {
-		return Value{}, fmt.Errorf("%w: number at offset %d longer than %d bytes", ErrArgs, start, maxNumberLen)
+		return fmt.Errorf("%w: number at offset %d longer than %d bytes", ErrArgs, start, maxNumberLen)
 	}
 	if !isInt {
 		f, err := strconv.ParseFloat(lit, 64)
 		if err != nil || math.IsInf(f, 0) {
-			return Value{}, fmt.Errorf("%w: number at offset %d out of range", ErrArgs, start)
+			return fmt.Errorf("%w: number at offset %d out of range", ErrArgs, start)
 		}
 	}
-	return Value{kind: Number, s: lit}, nil
+	p.out = appendCanonNumber(p.out, lit)
+	return nil
 }
 
 func (p *parser) digits() int {
@@ -663,6 +750,143 @@ func (p *parser) digits() int {
 		n++
 	}
 	return n
+}
+
+// walker reads validated JSON text: it never fails on text ParseArgs
+// accepted, and stops quietly on anything else.
+type walker struct {
+	s string
+	i int
+}
+
+func (w *walker) space() {
+	for w.i < len(w.s) && (w.s[w.i] == ' ' || w.s[w.i] == '\t' || w.s[w.i] == '\n' || w.s[w.i] == '\r') {
+		w.i++
+	}
+}
+
+// next returns the value at w.i and moves past it.
+func (w *walker) next() (Value, bool) {
+	w.space()
+	if w.i >= len(w.s) {
+		return Value{}, false
+	}
+	start := w.i
+	var kind Kind
+	switch c := w.s[w.i]; {
+	case c == '"':
+		esc := false
+		for w.i++; w.i < len(w.s) && w.s[w.i] != '"'; w.i++ {
+			if w.s[w.i] == '\\' {
+				esc = true
+				w.i++
+			}
+		}
+		w.i++
+		if w.i > len(w.s) {
+			return Value{}, false
+		}
+		return Value{kind: String, esc: esc, raw: w.s[start:w.i]}, true
+	case c == '{' || c == '[':
+		kind = Object
+		if c == '[' {
+			kind = Array
+		}
+		depth := 0
+		for ; w.i < len(w.s); w.i++ {
+			switch w.s[w.i] {
+			case '{', '[':
+				depth++
+			case '}', ']':
+				depth--
+			case '"':
+				for w.i++; w.i < len(w.s) && w.s[w.i] != '"'; w.i++ {
+					if w.s[w.i] == '\\' {
+						w.i++
+					}
+				}
+			}
+			if depth == 0 {
+				w.i++
+				return Value{kind: kind, raw: w.s[start:w.i]}, true
+			}
+		}
+		return Value{}, false
+	case c == 't' || c == 'f':
+		kind = Bool
+	case c == 'n':
+		kind = Null
+	default:
+		kind = Number
+	}
+	for w.i < len(w.s) && !strings.ContainsRune(",}] \t\n\r", rune(w.s[w.i])) {
+		w.i++
+	}
+	return Value{kind: kind, raw: w.s[start:w.i]}, true
+}
+
+// sep consumes a ',' or the closing byte; false at the end.
+func (w *walker) sep(close byte) bool {
+	w.space()
+	if w.i < len(w.s) && w.s[w.i] == ',' {
+		w.i++
+		return true
+	}
+	w.i++ // close
+	return false
+}
+
+func eachElem(raw string, fn func(Value)) {
+	w := walker{s: raw, i: 1}
+	w.space()
+	if w.i < len(w.s) && w.s[w.i] == ']' {
+		return
+	}
+	for {
+		v, ok := w.next()
+		if !ok {
+			return
+		}
+		fn(v)
+		if !w.sep(']') {
+			return
+		}
+	}
+}
+
+func eachMember(raw string, fn func(string, Value)) {
+	w := walker{s: raw, i: 1}
+	w.space()
+	if w.i < len(w.s) && w.s[w.i] == '}' {
+		return
+	}
+	for {
+		k, ok := w.next()
+		if !ok || k.kind != String {
+			return
+		}
+		w.space()
+		w.i++ // :
+		v, ok := w.next()
+		if !ok {
+			return
+		}
+		key, _ := k.Str()
+		fn(key, v)
+		if !w.sep('}') {
+			return
+		}
+	}
+}
+
+// decodeString decodes a validated JSON string literal (with quotes).
+func decodeString(raw string) string {
+	p := parser{s: raw}
+	s, _, err := p.str(false)
+	if err != nil {
+		return ""
+	}
+	return s
 }
 
 func isIntLiteral(s string) bool {
@@ -714,43 +938,6 @@ func utf16Units(r rune) (rune, rune) {
 		return r, 0
 	}
 	return utf16.EncodeRune(r)
-}
-
-func appendCanonical(b []byte, v Value) []byte {
-	switch v.kind {
-	case Null:
-		return append(b, "null"...)
-	case Bool:
-		if v.b {
-			return append(b, "true"...)
-		}
-		return append(b, "false"...)
-	case Number:
-		return appendCanonNumber(b, v.s)
-	case String:
-		return appendCanonString(b, v.s)
-	case Array:
-		b = append(b, '[')
-		for i, e := range v.kids {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = appendCanonical(b, e.Value)
-		}
-		return append(b, ']')
-	case Object:
-		b = append(b, '{')
-		for i, f := range v.kids {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = appendCanonString(b, f.Key)
-			b = append(b, ':')
-			b = appendCanonical(b, f.Value)
-		}
-		return append(b, '}')
-	}
-	return b
 }
 
 // appendCanonNumber writes a number so that every spelling of the same value

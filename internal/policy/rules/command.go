@@ -3,6 +3,7 @@ package rules
 import (
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/wardhq/ward/internal/policy"
@@ -60,7 +61,7 @@ func (b *builder) commands() {
 			if len(findings) > 0 {
 				f := findings[0]
 				return policy.Denies(reason.ForbiddenCommand,
-					fmt.Sprintf("command matches forbidden pattern %q (%s)", f.Pattern, f.Kind)), nil
+					"command matches forbidden pattern "+strconv.Quote(f.Pattern)+" ("+f.Kind.String()+")"), nil
 			}
 			return policy.NoOpinion, nil
 		},

@@ -3,6 +3,7 @@ package rules
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -82,7 +83,7 @@ func (b *builder) financial() {
 				}
 				if n > t.MaxTransferPerPaymentCents {
 					return policy.Denies(reason.PerPaymentLimit,
-						fmt.Sprintf("transfer amount %dc exceeds the per-payment limit of %dc", n, t.MaxTransferPerPaymentCents)), nil
+						"transfer amount "+cents(n)+" exceeds the per-payment limit of "+cents(t.MaxTransferPerPaymentCents)), nil
 				}
 				return policy.NoOpinion, nil
 			},
@@ -101,7 +102,7 @@ func (b *builder) financial() {
 				after := balance - r.State.HeldSpend(r.Now) - n
 				if after < t.MinReserveCents {
 					return policy.Denies(reason.MinimumReserve,
-						fmt.Sprintf("transfer would leave %dc, below the minimum reserve of %dc", after, t.MinReserveCents)), nil
+						"transfer would leave "+cents(after)+", below the minimum reserve of "+cents(t.MinReserveCents)), nil
 				}
 				return policy.NoOpinion, nil
 			},
@@ -121,7 +122,7 @@ func (b *builder) financial() {
 				done := r.State.Count(q, r.Now)
 				if done >= perTurn {
 					return policy.Denies(reason.TurnTransferLimit,
-						fmt.Sprintf("this turn already executed %d transfers (max %d)", done, perTurn)), nil
+						"this turn already executed "+strconv.Itoa(done)+" transfers (max "+strconv.Itoa(perTurn)+")"), nil
 				}
 				return policy.NoOpinion, nil
 			},
@@ -183,7 +184,7 @@ func (b *builder) financial() {
 					return policy.Denies(reason.X402AmountRequired, "an x402 request must state the most it may pay (max_payment_cents)"), nil
 				case n > t.MaxX402PerRequestCents:
 					return policy.Denies(reason.X402PerRequestLimit,
-						fmt.Sprintf("x402 payment %dc exceeds the per-request limit of %dc", n, t.MaxX402PerRequestCents)), nil
+						"x402 payment "+cents(n)+" exceeds the per-request limit of "+cents(t.MaxX402PerRequestCents)), nil
 				}
 				return policy.NoOpinion, nil
 			},
@@ -215,12 +216,15 @@ func windowLimit(id string, prio int, sel policy.Selector, amounts []string, cat
 			}
 			spent := r.State.Spent(category, window, r.Now)
 			if spent+n > max || (!known && spent >= max) {
-				return policy.Denies(code, fmt.Sprintf("%s exceeded: %dc spent + %dc > %dc", what, spent, n, max)), nil
+				return policy.Denies(code, what+" exceeded: "+cents(spent)+" spent + "+cents(n)+" > "+cents(max)), nil
 			}
 			return policy.NoOpinion, nil
 		},
 	}
 }
+
+// cents formats an amount for a message: "2500c".
+func cents(n int64) string { return strconv.FormatInt(n, 10) + "c" }
 
 // meter tells the snapshot what a call spends, so that the gate can hold it
 // at admission and record it after execution.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -302,7 +303,7 @@ func (b *builder) pathRules() {
 				pat, hit = m.match(raw)
 			}
 			if hit {
-				return policy.Denies(code, fmt.Sprintf("cannot %s this file (matches %q)", verb, pat)), nil
+				return policy.Denies(code, "cannot "+verb+" this file (matches "+strconv.Quote(pat)+")"), nil
 			}
 			return policy.NoOpinion, nil
 		}

@@ -19,6 +19,7 @@ type analyzer struct {
 	nfiles   int
 	memo     memo // answers of env.Protected and env.Sensitive
 	noRaw    bool // skip the raw patterns (tests of the structural checks)
+	fast     bool // try fastParse before the general parser
 	net      bool // a redirection opens a network socket (/dev/tcp)
 }
 
@@ -112,18 +113,28 @@ func (a *analyzer) addRaw(k Kind, pattern string) {
 }
 
 // text scans and parses src and analyses the script; depth is the nesting
-// of src within the command line and vars holds known parameters.
+// of src within the command line and vars holds known parameters. The
+// script lives in a scratch that is reused once it has been analysed.
 func (a *analyzer) text(src string, depth int, vars map[string]string) error {
-	a.scan(src)
-	var s *Script
-	var err error
-	if a.first != nil {
-		root := a.first
-		a.first = nil
-		s, err = parseInto(root.mem(), src, depth, a.st, vars)
-	} else {
-		s, err = parse(src, depth, a.st, vars)
+	sc := a.first
+	a.first = nil
+	if sc == nil {
+		sc = getScratch()
+		defer putScratch(sc)
 	}
+	if a.fast && depth <= MaxDepth {
+		if s, quoted := sc.fastParse(src, a.st); s != nil {
+			s.depth = depth
+			if quoted {
+				a.scan(src)
+			} else if !a.noRaw {
+				scanRaw(a, src) // a line without quotes is its own normal form
+			}
+			return a.script(s)
+		}
+	}
+	a.scan(src)
+	s, err := parseInto(sc.mem(), src, depth, a.st, vars)
 	if err != nil {
 		return err
 	}
@@ -732,7 +743,7 @@ func interpreter(name string) string {
 		return ""
 	}
 	for _, fam := range [...]string{"python", "pypy", "perl", "ruby", "php", "lua"} {
-		if rest, ok := strings.CutPrefix(name, fam); ok && strings.Trim(rest, "0123456789.") == "" {
+		if rest, ok := strings.CutPrefix(name, fam); ok && isVersion(rest) {
 			if fam == "pypy" {
 				return "python"
 			}
@@ -740,6 +751,16 @@ func interpreter(name string) string {
 		}
 	}
 	return ""
+}
+
+// isVersion reports a string of digits and dots, such as "3.12" or "".
+func isVersion(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if !isDigit(s[i]) && s[i] != '.' {
+			return false
+		}
+	}
+	return true
 }
 
 // shell analyses sh, bash and friends.

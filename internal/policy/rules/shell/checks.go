@@ -750,14 +750,27 @@ func isReader(name string) bool {
 }
 
 // writerLabel is the pattern reported for a command that modifies a
-// protected file.
+// protected file: "NAME protected file" for the writers, built once.
 func writerLabel(name string) string {
-	switch name {
-	case "rm", "mv", "truncate", "shred", "chmod", "chown", "chgrp", "chattr", "setfacl", "sqlite3",
-		"psql", "mysql", "touch", "unlink", "git", "tar", "bsdtar", "unzip", "gzip", "bzip2", "xz",
-		"zip", "perl", "python", "ruby", "node", "php", "vim", "vi", "nano", "emacs", "ed", "ex",
-		"patch", "awk", "curl", "wget", "sort", "uniq", "sudoedit", "srm", "wipe", "openssl":
-		return name + " protected file"
+	for i, w := range writers {
+		if w == name {
+			return writerLabels[i]
+		}
 	}
 	return "modify protected file"
 }
+
+// writers are the commands writerLabel names.
+var writers = [...]string{
+	"rm", "mv", "truncate", "shred", "chmod", "chown", "chgrp", "chattr", "setfacl", "sqlite3",
+	"psql", "mysql", "touch", "unlink", "git", "tar", "bsdtar", "unzip", "gzip", "bzip2", "xz",
+	"zip", "perl", "python", "ruby", "node", "php", "vim", "vi", "nano", "emacs", "ed", "ex",
+	"patch", "awk", "curl", "wget", "sort", "uniq", "sudoedit", "srm", "wipe", "openssl",
+}
+
+var writerLabels = func() (labels [len(writers)]string) {
+	for i, w := range writers {
+		labels[i] = w + " protected file"
+	}
+	return labels
+}()

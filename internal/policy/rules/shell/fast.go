@@ -19,8 +19,10 @@ import (
 
 // scratch is the memory one Analyze call starts with: the top-level script,
 // the parser's scratch space, the work budget and room for the findings.
-// It is reused through scratchPool, so a short command line needs no
-// allocation but the one for the findings returned.
+// Nested scripts (sh -c, eval, code piped to a shell) take one each too,
+// without using its budget and findings. Scratches are reused through
+// scratchPool, so a short command line needs no allocation but the one for
+// the findings returned.
 type scratch struct {
 	s     Script
 	cmds  [4]Command
@@ -79,12 +81,12 @@ const (
 // fastParse parses cmd into sc if it is a plain command line: words of
 // fastBytes, or each one quoted string ('...', or "..." without \, $ or `),
 // separated by spaces, in simple commands separated by |, &&, || or ;. It
-// charges the budget as parseInto does, and reports whether there were
+// charges st as parseInto does, and reports whether there were
 // quotes. It returns nil, having charged nothing, for any other line, and
 // for lines the general parser reads differently or rejects: an assignment
 // or a reserved word in command position, an empty command, a trailing
 // operator.
-func (sc *scratch) fastParse(cmd string) (s *Script, quoted bool) {
+func (sc *scratch) fastParse(cmd string, st *state) (s *Script, quoted bool) {
 	words := sc.words[:0]
 	cmds := sc.cmds[:0]
 	first, pipe, place := 0, 0, 0 // the current command's first word and position
@@ -148,7 +150,7 @@ func (sc *scratch) fastParse(cmd string) (s *Script, quoted bool) {
 			return nil, false
 		}
 	}
-	if sc.st.charge(len(cmd)) != nil {
+	if st.charge(len(cmd)) != nil {
 		return nil, false
 	}
 	s = &sc.s

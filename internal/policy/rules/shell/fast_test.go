@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -85,7 +86,7 @@ func checkFastParse(t *testing.T, cmd string, env *Env) bool {
 	t.Helper()
 	sc := getScratch()
 	defer putScratch(sc)
-	fast, _ := sc.fastParse(cmd)
+	fast, _ := sc.fastParse(cmd, &sc.st)
 	if fast != nil {
 		st := state{budget: budget}
 		slow, err := parse(cmd, 0, &st, nil)
@@ -136,7 +137,7 @@ func TestFastParseTaken(t *testing.T) {
 		"sqlite3 state.db 'DROP TABLE turns'", "git commit -m 'fix: handle errors'", `grep -rn "func main" .`,
 	} {
 		sc := getScratch()
-		if s, _ := sc.fastParse(cmd); s == nil {
+		if s, _ := sc.fastParse(cmd, &sc.st); s == nil {
 			t.Errorf("fastParse(%q) = nil, want a script", cmd)
 		}
 		putScratch(sc)
@@ -179,4 +180,32 @@ func TestFastBytes(t *testing.T) {
 			t.Errorf("fastBytes[%q] = %d, want 0", b, k)
 		}
 	}
+}
+
+// TestAnalyzeConcurrent checks that concurrent calls, which share the pool
+// of scratch memory, get the results of sequential ones.
+func TestAnalyzeConcurrent(t *testing.T) {
+	env := testEnv()
+	var cmds []string
+	for _, tc := range forbidden {
+		cmds = append(cmds, tc.cmd)
+	}
+	cmds = append(cmds, benign...)
+	want := make([][]Finding, len(cmds))
+	for i, cmd := range cmds {
+		want[i], _ = Analyze(cmd, env)
+	}
+	var wg sync.WaitGroup
+	for g := range 4 {
+		wg.Go(func() {
+			for k := range 3 * len(cmds) {
+				i := (k*7 + g*13) % len(cmds)
+				if got, _ := Analyze(cmds[i], env); !slices.Equal(got, want[i]) {
+					t.Errorf("concurrent Analyze(%q) = %v, want %v", cmds[i], got, want[i])
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
 }

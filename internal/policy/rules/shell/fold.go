@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"bytes"
 	"encoding/base64"
 	"encoding/hex"
 	"fmt"
@@ -53,6 +54,9 @@ func foldCommands(cmds []Command, st *state) (string, bool) {
 				return "", false
 			}
 			in = o
+		}
+		if i == 0 && j == len(cmds) {
+			return in, true // one pipeline: its output, not a copy
 		}
 		out.WriteString(in)
 		i = j
@@ -217,14 +221,28 @@ func foldEcho(args []Word) string {
 			}
 		}
 	}
+	if !escapes {
+		n := 1
+		for _, w := range args[i:] {
+			n += len(w.Value) + 1
+		}
+		var b strings.Builder
+		b.Grow(n)
+		for k, w := range args[i:] {
+			if k > 0 {
+				b.WriteByte(' ')
+			}
+			b.WriteString(w.Value)
+		}
+		if newline {
+			b.WriteByte('\n')
+		}
+		return b.String()
+	}
 	var out []byte
 	for k, w := range args[i:] {
 		if k > 0 {
 			out = append(out, ' ')
-		}
-		if !escapes {
-			out = append(out, w.Value...)
-			continue
 		}
 		var stop bool
 		out, stop = unescapeAll(out, w.Value, escEcho)
@@ -332,6 +350,9 @@ func printf(format string, args []string) (string, bool) {
 }
 
 func decodeBase64(in string) (string, bool) {
+	if out, ok, done := decodeBase64Short(in); done {
+		return out, ok
+	}
 	s := strings.Map(func(r rune) rune {
 		if isIFS(byte(r)) || r == '\r' {
 			return -1
@@ -348,6 +369,35 @@ func decodeBase64(in string) (string, bool) {
 		return string(b), true
 	}
 	return "", false
+}
+
+// decodeBase64Short is decodeBase64 for short ASCII input, decoded in
+// buffers on the stack. It reports done false for other input.
+func decodeBase64Short(in string) (out string, ok, done bool) {
+	var src [256]byte
+	var dst [192]byte
+	if len(in) > len(src) {
+		return "", false, false
+	}
+	s := src[:0]
+	for i := 0; i < len(in); i++ {
+		switch c := in[i]; {
+		case c >= 0x80:
+			return "", false, false // decodeBase64 maps runes, not bytes
+		case !isIFS(c) && c != '\r':
+			s = append(s, c)
+		}
+	}
+	if n, err := base64.StdEncoding.Decode(dst[:], s); err == nil {
+		return string(dst[:n]), true, true
+	}
+	if n, err := base64.RawStdEncoding.Decode(dst[:], bytes.TrimRight(s, "=")); err == nil {
+		return string(dst[:n]), true, true
+	}
+	if n, err := base64.URLEncoding.Decode(dst[:], s); err == nil {
+		return string(dst[:n]), true, true
+	}
+	return "", false, true
 }
 
 // foldTr implements tr SET1 SET2 and tr -d SET1 over single bytes.

@@ -45,9 +45,11 @@ func (a *analyzer) hosted(name string, args []Word, depth int) error {
 	case "tar", "bsdtar":
 		for i := 1; i < len(args); i++ {
 			v := args[i].Value
-			for _, o := range [...]string{"--checkpoint-action=exec=", "--to-command=", "--use-compress-program=", "--info-script=", "--new-volume-script=", "--rsh-command="} {
-				if c, ok := strings.CutPrefix(v, o); ok {
-					cmds = append(cmds, c)
+			if strings.HasPrefix(v, "--") {
+				for _, o := range [...]string{"--checkpoint-action=exec=", "--to-command=", "--use-compress-program=", "--info-script=", "--new-volume-script=", "--rsh-command="} {
+					if c, ok := strings.CutPrefix(v, o); ok {
+						cmds = append(cmds, c)
+					}
 				}
 			}
 			if (v == "-I" || v == "-F") && i+1 < len(args) {

@@ -53,8 +53,9 @@ type scriptAlloc struct {
 	args [4]Word
 }
 
-// rootAlloc is the one allocation a short benign command line needs: its
-// script, the parser's scratch space and the work budget.
+// rootAlloc is the one allocation Parse needs for a short command line: its
+// script, the parser's scratch space and the work budget. (Analyze uses a
+// scratch from a pool instead.)
 type rootAlloc struct {
 	s     Script
 	cmds  [1]Command
@@ -131,15 +132,8 @@ func parseInto(mem parseMem, src string, depth int, st *state, vars map[string]s
 	p.bufs[depth] = mem.buf
 	// Size the arenas from the number of separators, so that a command
 	// line of a few hundred bytes needs at most two more allocations.
-	words, cmds := 1, 1
-	for i := 0; i < len(src); i++ {
-		switch src[i] {
-		case ' ', '\t':
-			words++
-		case '|', ';', '&', '\n':
-			cmds++
-		}
-	}
+	words := 1 + strings.Count(src, " ") + strings.Count(src, "\t")
+	cmds := 1 + strings.Count(src, "|") + strings.Count(src, ";") + strings.Count(src, "&") + strings.Count(src, "\n")
 	if words > cap(mem.words) {
 		p.arena = make([]Word, 0, min(words, 256))
 	}
@@ -879,13 +873,16 @@ func (p *parser) trailingRedirects() error {
 	return nil
 }
 
-// addCommand appends cmd and points here-documents registered since docs at it.
+// addCommand appends cmd and points here-documents registered since docs at
+// it, but for those of commands inside it ($(cat <<EOF)), which have theirs.
 func (p *parser) addCommand(cmd Command, docs int) {
 	idx := len(p.script.Commands)
 	p.script.Commands = append(p.script.Commands, cmd)
 	for i := docs; i < len(p.docs); i++ {
-		p.docs[i].script = p.script
-		p.docs[i].cmd = idx
+		if p.docs[i].cmd < 0 {
+			p.docs[i].script = p.script
+			p.docs[i].cmd = idx
+		}
 	}
 }
 
@@ -1103,6 +1100,9 @@ func (p *parser) redirect(cmd *Command) (bool, error) {
 		fd = n
 		i = j
 	}
+	if i == len(s) || s[i] != '<' && s[i] != '>' && s[i] != '&' {
+		return false, nil // every operator starts with one of these
+	}
 	rest := s[i:]
 	var op string
 	switch {
@@ -1209,6 +1209,9 @@ func (p *parser) readHeredocs() error {
 			continue
 		}
 		c := &d.script.Commands[d.cmd]
+		if d.redir >= len(c.Redirects) {
+			return p.malformed("misplaced here-document")
+		}
 		w := Word{Value: body}
 		if !d.quoted && strings.ContainsAny(body, "$`\\") {
 			child := parser{src: body, depth: p.depth, st: p.st, vars: p.vars}

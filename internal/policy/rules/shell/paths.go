@@ -17,6 +17,9 @@ var sysDirs = [...]string{
 	"/usr/local", "/usr/share", "/usr/include", "/var/lib", "/var/log",
 }
 
+// maxSysDir is the length of the longest of sysDirs.
+const maxSysDir = len("/usr/libexec")
+
 // home maps a leading ~ or ~user to an absolute path.
 func (a *analyzer) home(p string) string {
 	if p == "" || p[0] != '~' {
@@ -73,18 +76,21 @@ func clean(p string) string {
 // no empty, "." or ".." element and no trailing slash. (It is false for a
 // few clean paths, such as "." and "../x".)
 func isClean(p string) bool {
-	if p == "" || len(p) > 1 && p[len(p)-1] == '/' {
+	if p == "/" {
+		return true
+	}
+	if p == "" || p[len(p)-1] == '/' {
 		return false
 	}
-	for i := 0; i < len(p); {
-		j := strings.IndexByte(p[i:], '/')
-		if j < 0 {
-			j = len(p) - i
+	start := 0 // of the current element
+	for i := 0; i <= len(p); i++ {
+		if i < len(p) && p[i] != '/' {
+			continue
 		}
-		if e := p[i : i+j]; j == 0 && i > 0 || e == "." || e == ".." {
+		if e := p[start:i]; e == "" && i > 0 || e == "." || e == ".." {
 			return false
 		}
-		i += j + 1
+		start = i + 1
 	}
 	return true
 }
@@ -115,9 +121,11 @@ func (a *analyzer) danger(p string) (string, bool) {
 	case p == homeDir:
 		return "~", true
 	}
-	for _, d := range sysDirs {
-		if p == d {
-			return d, true
+	if len(p) <= maxSysDir {
+		for _, d := range sysDirs {
+			if p == d {
+				return d, true
+			}
 		}
 	}
 	if a.root != "" && (p == a.root || strings.HasPrefix(a.root, p+"/")) {
@@ -237,8 +245,12 @@ func isProcEnviron(p string) bool {
 // the value of --opt=value, the part after = or @, and the parts around a
 // colon. It reports whether f returned true.
 func pathsIn(v string, f func(string) bool) bool {
-	m, ok := findMarks(v)
-	if v == "" || !ok {
+	return findMarks(v).pathsIn(v, f)
+}
+
+// pathsIn is pathsIn(v, f) for the marks of v.
+func (m marks) pathsIn(v string, f func(string) bool) bool {
+	if v == "" || m.blank {
 		return false
 	}
 	if v[0] == '-' {
@@ -246,14 +258,17 @@ func pathsIn(v string, f func(string) bool) bool {
 			return false
 		}
 		v = v[m.eq+1:]
-		m, _ = findMarks(v)
+		m = findMarks(v)
 	}
 	if m.url {
 		if !strings.HasPrefix(v, "file://") {
 			return false
 		}
 		v = v[len("file://"):]
-		m, _ = findMarks(v)
+		m = findMarks(v)
+	}
+	if m.eq < 0 && m.at < 0 && m.colon < 0 && v != "" && v[0] != '<' {
+		return f(v) // the usual case: v is all there is
 	}
 	try := func(s string) bool {
 		for s != "" && (s[0] == '@' || s[0] == '<') {
@@ -267,55 +282,48 @@ func pathsIn(v string, f func(string) bool) bool {
 		m.colon > 0 && (try(v[:m.colon]) || try(v[m.lastColon+1:]))
 }
 
-// marks are the separators pathsIn looks for in a word: the index of the
-// first =, the first @, the first and last colon (-1 if none), and whether
-// "://" occurs.
+// marks are what pathsIn and probe look for in a word: the index of the
+// first =, the first @, the first and last colon (-1 if none), whether
+// "://" occurs, whether a glob metacharacter (*, ? or [) does, and whether
+// a blank does. findMarks stops at a blank, which leaves the others unset.
 type marks struct {
 	eq, at, colon, lastColon int
-	url                      bool
+	url, glob, blank         bool
 }
 
 // markBytes are the bytes findMarks looks at.
-var markBytes = [256]bool{' ': true, '\t': true, '\n': true, '=': true, '@': true, ':': true}
+var markBytes = [256]bool{' ': true, '\t': true, '\n': true, '=': true, '@': true, ':': true, '*': true, '?': true, '[': true}
 
-// findMarks returns the marks of v, found in one pass. It reports false if
-// v has a blank.
-func findMarks(v string) (marks, bool) {
-	eq, at, colon, lastColon, url := -1, -1, -1, -1, false
+// findMarks returns the marks of v, found in one pass.
+func findMarks(v string) marks {
+	m := marks{eq: -1, at: -1, colon: -1, lastColon: -1}
 	for i := 0; i < len(v); i++ {
 		if !markBytes[v[i]] {
 			continue
 		}
 		switch v[i] {
 		case ' ', '\t', '\n':
-			return marks{}, false
+			m.blank = true
+			return m
+		case '*', '?', '[':
+			m.glob = true
 		case '=':
-			if eq < 0 {
-				eq = i
+			if m.eq < 0 {
+				m.eq = i
 			}
 		case '@':
-			if at < 0 {
-				at = i
+			if m.at < 0 {
+				m.at = i
 			}
 		case ':':
-			if colon < 0 {
-				colon = i
+			if m.colon < 0 {
+				m.colon = i
 			}
-			lastColon = i
-			url = url || strings.HasPrefix(v[i+1:], "//")
+			m.lastColon = i
+			m.url = m.url || strings.HasPrefix(v[i+1:], "//")
 		}
 	}
-	return marks{eq, at, colon, lastColon, url}, true
-}
-
-// hasBlank reports a space, tab or newline in s.
-func hasBlank(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if isIFS(s[i]) {
-			return true
-		}
-	}
-	return false
+	return m
 }
 
 // hasGlobMeta reports *, ? or [ in s.
@@ -336,10 +344,11 @@ var probeNames = [...]string{
 	"private.key", "key.pem", ".netrc", ".npmrc", ".pgpass", ".git-credentials", "secrets.json",
 }
 
-// probe reports whether the glob v matches a probe name for which f is
-// true. With all false, a glob that matches every name is not probed.
-func probe(v string, all bool, f func(string) bool) bool {
-	if !hasGlobMeta(v) || hasBlank(v) {
+// probe reports whether the glob v, whose marks are m, matches a probe
+// name for which f is true. With all false, a glob that matches every name
+// is not probed.
+func probe(v string, m marks, all bool, f func(string) bool) bool {
+	if !m.glob || m.blank {
 		return false
 	}
 	dir, base := path.Split(v)
@@ -374,14 +383,16 @@ func (a *analyzer) protected(v string) bool {
 	if a.env.Protected == nil {
 		return false
 	}
-	return pathsIn(v, a.isProtected) || probe(v, true, a.isProtected)
+	m := findMarks(v)
+	return m.pathsIn(v, a.isProtected) || probe(v, m, true, a.isProtected)
 }
 
 // secretPath reports v if it names a sensitive file.
 func (a *analyzer) secretPath(v string) {
 	sensitive := a.env.Sensitive != nil
 	proc, sens := false, false
-	pathsIn(v, func(s string) bool {
+	m := findMarks(v)
+	m.pathsIn(v, func(s string) bool {
 		proc = proc || isProcEnviron(s)
 		sens = sens || sensitive && a.isSensitive(s)
 		return proc && (sens || !sensitive)
@@ -389,7 +400,7 @@ func (a *analyzer) secretPath(v string) {
 	if proc {
 		a.add(ReadSecrets, "/proc/*/environ")
 	}
-	if sensitive && (sens || probe(v, false, a.isSensitive)) {
+	if sensitive && (sens || probe(v, m, false, a.isSensitive)) {
 		a.add(ReadSecrets, "sensitive file")
 	}
 }

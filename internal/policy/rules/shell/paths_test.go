@@ -119,3 +119,13 @@ func TestEnvAskedOnce(t *testing.T) {
 		}
 	}
 }
+
+func TestMaxSysDir(t *testing.T) {
+	longest := 0
+	for _, d := range sysDirs {
+		longest = max(longest, len(d))
+	}
+	if maxSysDir != longest {
+		t.Errorf("maxSysDir = %d, want %d, the length of the longest of sysDirs", maxSysDir, longest)
+	}
+}

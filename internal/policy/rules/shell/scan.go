@@ -51,10 +51,21 @@ func needsNormal(s string) bool {
 	return false
 }
 
+// normalBytes are the bytes normalize may change.
+var normalBytes = [256]bool{'\'': true, '"': true, '\\': true, '$': true}
+
 // normalize removes quotes and backslashes and turns $IFS and ${IFS} into
 // a space.
 func normalize(dst []byte, s string) []byte {
 	for i := 0; i < len(s); i++ {
+		j := i
+		for j < len(s) && !normalBytes[s[j]] {
+			j++
+		}
+		dst = append(dst, s[i:j]...)
+		if i = j; i == len(s) {
+			break
+		}
 		c := s[i]
 		switch c {
 		case '\'', '"', '\\':
@@ -122,9 +133,30 @@ var rawLeads = [256]bool{
 	'm': true, 'M': true, 't': true, 'T': true, '>': true,
 }
 
+// rawStart reports whether a raw pattern may start with the bytes c, next:
+// a quick test that spares the full comparisons at most bytes.
+func rawStart(c, next byte) bool {
+	switch c | 0x20 {
+	case 'r':
+		return next == 'm' || next|0x20 == 'e'
+	case 's':
+		return next|0x20 == 'h'
+	case 'd':
+		return next|0x20 == 'r' || next == 'd'
+	case 'k':
+		return next == 'i'
+	case 'm':
+		return next == 'k'
+	case 't':
+		return next|0x20 == 'r'
+	}
+	return c == '>'
+}
+
 func scanRaw[T string | []byte](a *analyzer, s T) {
-	for i := 0; i < len(s); i++ {
-		if !rawLeads[s[i]] {
+	// Every pattern is at least two bytes long.
+	for i := 0; i+1 < len(s); i++ {
+		if !rawLeads[s[i]] || !rawStart(s[i], s[i+1]) {
 			continue
 		}
 		switch s[i] | 0x20 {
@@ -158,7 +190,7 @@ func scanRaw[T string | []byte](a *analyzer, s T) {
 			if hasAt(s, i, "dd") {
 				if j, ok := skipSpace(s, i+2); ok && hasAt(s, j, "if=") {
 					for k := j + 3; k < len(s) && s[k] != '\n'; k++ {
-						if hasAt(s, k, "of=/dev/") && isDisk(string(s[k+3:tokenEnd(s, k+3)])) {
+						if s[k] == 'o' && hasAt(s, k, "of=/dev/") && isDisk(string(s[k+3:tokenEnd(s, k+3)])) {
 							a.addRaw(RawDisk, "dd of=/dev/*")
 							break
 						}

@@ -174,7 +174,8 @@ func analyzeWith(cmd string, env *Env, noRaw, fast bool) ([]Finding, error) {
 	}
 	sc := getScratch()
 	defer putScratch(sc)
-	a := analyzer{st: &sc.st, findings: sc.found[:0], raw: sc.raw[:0], noRaw: noRaw}
+	var a analyzer // not a composite literal, which would be built in a copy
+	a.st, a.first, a.findings, a.raw, a.noRaw, a.fast = &sc.st, sc, sc.found[:0], sc.raw[:0], noRaw, fast
 	if env != nil {
 		a.env = *env
 	}
@@ -185,24 +186,7 @@ func analyzeWith(cmd string, env *Env, noRaw, fast bool) ([]Finding, error) {
 		a.root = clean(a.root)
 	}
 	a.cwd = a.root
-	var s *Script
-	var quoted bool
-	if fast {
-		s, quoted = sc.fastParse(cmd)
-	}
-	var err error
-	if s != nil {
-		if quoted {
-			a.scan(cmd)
-		} else if !noRaw {
-			scanRaw(&a, cmd) // a line without quotes is its own normal form
-		}
-		err = a.script(s)
-	} else {
-		a.first = sc
-		err = a.text(cmd, 0, nil)
-	}
-	if err != nil {
+	if err := a.text(cmd, 0, nil); err != nil {
 		return nil, err
 	}
 	for _, f := range a.raw {

@@ -150,6 +150,8 @@ var forbidden = []struct {
 	{"sh <<< 'rm -rf /'", []Kind{DestroyFiles}},
 	{"bash -s <<'X'\n  rm -rf ~\nX", []Kind{DestroyFiles}},
 	{"cat <<EOF\n$(rm -rf /)\nEOF", []Kind{DestroyFiles}},
+	{"echo \"$(bash <<EOF\nrm -rf /\nEOF\n)\"", []Kind{DestroyFiles}},
+	{"x=$(sh <<EOF\nrm -rf ~\nEOF\n)", []Kind{DestroyFiles}},
 	{"echo <(rm -rf /)", []Kind{DestroyFiles}},
 	{`bash -c 'eval "$1"' _ 'rm -rf /'`, []Kind{DestroyFiles}},
 	{"$0 -c 'rm -rf /'", []Kind{DestroyFiles}},
@@ -524,6 +526,8 @@ var benign = []string{
 	"kill %1",
 	"echo 'shutting down'",
 	"npm run build -- --prod",
+	"echo $(cat <<EOF\nhi\nEOF\n) > out.txt",
+	`echo "$(cat <<0)"`,
 }
 
 func kindsOf(fs []Finding) []Kind {

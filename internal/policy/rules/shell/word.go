@@ -105,12 +105,12 @@ func (p *parser) scratch() *wordBuf {
 }
 
 // isPlain reports bytes that stand for themselves in an unquoted word.
-func isPlain(c byte) bool {
-	switch c {
-	case ' ', '\t', '\n', ';', '&', '|', '<', '>', '(', ')', '\'', '"', '\\', '$', '`', '{', '}', '*', '?', '[':
-		return false
-	}
-	return true
+func isPlain(c byte) bool { return !notPlain[c] }
+
+var notPlain = [256]bool{
+	' ': true, '\t': true, '\n': true, ';': true, '&': true, '|': true, '<': true, '>': true, '(': true,
+	')': true, '\'': true, '"': true, '\\': true, '$': true, '`': true, '{': true, '}': true, '*': true,
+	'?': true, '[': true,
 }
 
 // plainWord reads a word of plain bytes, the common case, if there is one.

@@ -248,13 +248,41 @@ func (v Value) Any() any {
 // number spelling. An Args is immutable and safe for concurrent use.
 type Args struct {
 	text   string
-	fields []Field // top level, in canonical key order
 	hash   [32]byte
+	n      int       // top-level members
+	small  [6]span   // the first members, in canonical key order
+	more   []span    // the rest
+	keys   []string  // decoded keys that had escapes, by span.key
+	anyMu  sync.Once // guards anyMap
+	anyMap map[string]any
+}
 
-	anyOnce sync.Once
-	anyMap  map[string]any
+// span locates a top-level member in Args.text. It holds no pointers, so
+// decoding allocates little for the collector to scan.
+type span struct {
+	ks, ke int32 // key literal, without quotes
+	vs, ve int32 // value text
+	key    int32 // index+1 into Args.keys when the key had escapes
+	kind   Kind
+	esc    bool // a string value with escapes
+}
 
-	inline [4]Field // backs fields for small objects
+func (a *Args) span(i int) *span {
+	if i < len(a.small) {
+		return &a.small[i]
+	}
+	return &a.more[i-len(a.small)]
+}
+
+func (a *Args) key(sp *span) string {
+	if sp.key > 0 {
+		return a.keys[sp.key-1]
+	}
+	return a.text[sp.ks:sp.ke]
+}
+
+func (a *Args) value(sp *span) Value {
+	return Value{kind: sp.kind, esc: sp.esc, raw: a.text[sp.vs:sp.ve]}
 }
 
 var emptyArgs = func() *Args {
@@ -304,19 +332,27 @@ func ParseArgs(raw []byte) (*Args, error) {
 
 // Get returns the top-level argument with the given key.
 func (a *Args) Get(key string) (Value, bool) {
-	for i := range a.fields {
-		if a.fields[i].Key == key {
-			return a.fields[i].Value, true
+	for i := range a.n {
+		sp := a.span(i)
+		if a.key(sp) == key {
+			return a.value(sp), true
 		}
 	}
 	return Value{}, false
 }
 
 // Fields returns the top-level arguments in canonical key order.
-func (a *Args) Fields() []Field { return a.fields }
+func (a *Args) Fields() []Field {
+	out := make([]Field, a.n)
+	for i := range a.n {
+		sp := a.span(i)
+		out[i] = Field{Key: a.key(sp), Value: a.value(sp)}
+	}
+	return out
+}
 
 // Len returns the number of top-level arguments.
-func (a *Args) Len() int { return len(a.fields) }
+func (a *Args) Len() int { return a.n }
 
 // Size returns the length in bytes of the JSON the arguments were decoded from.
 func (a *Args) Size() int { return len(a.text) }
@@ -331,7 +367,7 @@ func (a *Args) HashHex() string { return hex.EncodeToString(a.hash[:]) }
 // by UTF-16 code units (RFC 8785), no insignificant whitespace, minimal
 // string escaping, numbers normalised (see appendCanonNumber).
 func (a *Args) Canonical() []byte {
-	if len(a.fields) == 0 {
+	if a.n == 0 {
 		return []byte("{}")
 	}
 	return canonicalOf(a.text)
@@ -340,10 +376,11 @@ func (a *Args) Canonical() []byte {
 // Map returns the arguments as a map of plain Go values (see Value.Any),
 // computed once and shared: callers must not modify it.
 func (a *Args) Map() map[string]any {
-	a.anyOnce.Do(func() {
-		a.anyMap = make(map[string]any, len(a.fields))
-		for _, f := range a.fields {
-			a.anyMap[f.Key] = f.Value.Any()
+	a.anyMu.Do(func() {
+		a.anyMap = make(map[string]any, a.n)
+		for i := range a.n {
+			sp := a.span(i)
+			a.anyMap[a.key(sp)] = a.value(sp).Any()
 		}
 	})
 	return a.anyMap
@@ -371,20 +408,29 @@ type parser struct {
 	out    []byte
 	tmp    []byte   // reordering space for object members
 	keys   []member // the members of the objects being parsed (a stack)
+	esc    []string // decoded keys that had escapes, by member.key
 	top    *Args    // receives the top-level object's members
 }
 
-// member is one object member while its object is parsed: its decoded key,
-// its canonical "key":value bytes in out, and its value's text.
+// member is one object member while its object is parsed: where its key
+// and value are in the input, and where its canonical "key":value bytes are
+// in out. It holds no pointers: sorting members needs no write barriers.
 type member struct {
-	key        string
-	start, end int // in out
-	val        Value
+	sp         span
+	start, end int32 // in out
+}
+
+// keyOf returns a member's decoded key.
+func (p *parser) keyOf(m *member) string {
+	if m.sp.key > 0 {
+		return p.esc[m.sp.key-1]
+	}
+	return p.s[m.sp.ks:m.sp.ke]
 }
 
 func (p *parser) release() {
-	clear(p.keys[:cap(p.keys)])
-	p.keys = p.keys[:0]
+	clear(p.esc)
+	p.keys, p.esc = p.keys[:0], p.esc[:0]
 	p.s, p.i, p.values, p.top = "", 0, 0, nil
 	p.out, p.tmp = p.out[:0], p.tmp[:0]
 	if cap(p.out) <= 64<<10 && cap(p.tmp) <= 64<<10 && cap(p.keys) <= 1024 {
@@ -470,9 +516,15 @@ func (p *parser) object(depth int) error {
 			p.out = append(p.out, ',')
 		}
 		start := len(p.out)
-		key, _, err := p.str(true)
+		ks := p.i + 1
+		key, escaped, err := p.str(true)
 		if err != nil {
 			return err
+		}
+		m := member{sp: span{ks: int32(ks), ke: int32(p.i - 1)}, start: int32(start)}
+		if escaped {
+			p.esc = append(p.esc, key)
+			m.sp.key = int32(len(p.esc))
 		}
 		p.skipSpace()
 		if p.i >= len(p.s) || p.s[p.i] != ':' {
@@ -481,16 +533,14 @@ func (p *parser) object(depth int) error {
 		p.i++
 		p.out = append(p.out, ':')
 		p.skipSpace()
-		valStart := p.i
+		vs := p.i
 		kind, err := p.value(depth)
 		if err != nil {
 			return err
 		}
-		m := member{key: key, start: start, end: len(p.out)}
-		if depth == 1 && p.top != nil {
-			raw := p.s[valStart:p.i]
-			m.val = Value{kind: kind, raw: raw, esc: kind == String && strings.IndexByte(raw, '\\') >= 0}
-		}
+		m.end = int32(len(p.out))
+		m.sp.vs, m.sp.ve, m.sp.kind = int32(vs), int32(p.i), kind
+		m.sp.esc = kind == String && strings.IndexByte(p.s[vs:p.i], '\\') >= 0
 		p.keys = append(p.keys, m)
 		p.skipSpace()
 		if p.i >= len(p.s) {
@@ -509,17 +559,25 @@ func (p *parser) object(depth int) error {
 	ms := p.keys[base:]
 	sorted := true
 	for i := 1; i < len(ms); i++ {
-		if c := compareKeys(ms[i-1].key, ms[i].key); c == 0 {
-			return fmt.Errorf("%w: duplicate key %q", ErrArgs, truncate(ms[i].key))
+		if c := compareKeys(p.keyOf(&ms[i-1]), p.keyOf(&ms[i])); c == 0 {
+			return fmt.Errorf("%w: duplicate key %q", ErrArgs, truncate(p.keyOf(&ms[i])))
 		} else if c > 0 {
 			sorted = false
 		}
 	}
 	if !sorted {
-		slices.SortFunc(ms, func(a, b member) int { return compareKeys(a.key, b.key) })
+		if len(ms) <= 16 {
+			for i := 1; i < len(ms); i++ {
+				for j := i; j > 0 && compareKeys(p.keyOf(&ms[j-1]), p.keyOf(&ms[j])) > 0; j-- {
+					ms[j-1], ms[j] = ms[j], ms[j-1]
+				}
+			}
+		} else {
+			slices.SortFunc(ms, func(a, b member) int { return compareKeys(p.keyOf(&a), p.keyOf(&b)) })
+		}
 		for i := 1; i < len(ms); i++ {
-			if ms[i-1].key == ms[i].key {
-				return fmt.Errorf("%w: duplicate key %q", ErrArgs, truncate(ms[i].key))
+			if p.keyOf(&ms[i-1]) == p.keyOf(&ms[i]) {
+				return fmt.Errorf("%w: duplicate key %q", ErrArgs, truncate(p.keyOf(&ms[i])))
 			}
 		}
 		// Rewrite the members, which sit in out in input order, in key
@@ -531,19 +589,23 @@ func (p *parser) object(depth int) error {
 			if i > 0 {
 				p.out = append(p.out, ',')
 			}
-			p.out = append(p.out, p.tmp[m.start-shift:m.end-shift]...)
+			p.out = append(p.out, p.tmp[int(m.start)-shift:int(m.end)-shift]...)
 		}
 	}
 	p.out = append(p.out, '}')
 	if depth == 1 && p.top != nil {
 		a := p.top
-		if len(ms) <= len(a.inline) {
-			a.fields = a.inline[:len(ms):len(ms)]
-		} else {
-			a.fields = make([]Field, len(ms))
+		a.n = len(ms)
+		if len(ms) > len(a.small) {
+			a.more = make([]span, len(ms)-len(a.small))
 		}
-		for i, m := range ms {
-			a.fields[i] = Field{Key: m.key, Value: m.val}
+		for i := range ms {
+			sp := ms[i].sp
+			if sp.key > 0 {
+				a.keys = append(a.keys, p.esc[sp.key-1])
+				sp.key = int32(len(a.keys))
+			}
+			*a.span(i) = sp
 		}
 	}
 	return nil

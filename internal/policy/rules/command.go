@@ -3,7 +3,6 @@ package rules
 import (
 	"fmt"
 	"regexp"
-	"strconv"
 	"strings"
 
 	"github.com/wardhq/ward/internal/policy"
@@ -61,7 +60,7 @@ func (b *builder) commands() {
 			if len(findings) > 0 {
 				f := findings[0]
 				return policy.Denies(reason.ForbiddenCommand,
-					"command matches forbidden pattern "+strconv.Quote(f.Pattern)+" ("+f.Kind.String()+")"), nil
+					"command matches the forbidden pattern '"+f.Pattern+"' ("+f.Kind.String()+")"), nil
 			}
 			return policy.NoOpinion, nil
 		},

@@ -128,29 +128,6 @@ func compilePattern(src, home string) (pathPattern, error) {
 	return pp, nil
 }
 
-// match reports whether the cleaned absolute path (already lower-cased) or
-// its last element matches.
-func (pp *pathPattern) match(lower, base string) bool {
-	switch pp.kind {
-	case nameGlob:
-		return pp.elem.match(base)
-	case anyElement:
-		if !pp.elem.star && !pp.elem.complex && !strings.Contains(lower, "/"+pp.elem.exact) {
-			return false
-		}
-		for e := range strings.SplitSeq(strings.TrimPrefix(lower, "/"), "/") {
-			if pp.elem.match(e) {
-				return true
-			}
-		}
-		return false
-	}
-	if !strings.HasPrefix(lower, pp.lit) {
-		return false
-	}
-	return matchSegs(pp.segs, strings.Split(strings.TrimPrefix(lower, "/"), "/"))
-}
-
 func matchSegs(pat []glob, elems []string) bool {
 	for len(pat) > 0 {
 		if pat[0].double {
@@ -217,42 +194,33 @@ func isExtGlob(g glob) bool {
 		strings.Count(g.parts[1], ".") == 1 && len(g.parts[1]) > 1
 }
 
-func (m *matcher) hasAbsolute() bool { return len(m.absolutes) > 0 }
-func (m *matcher) hasElements() bool { return len(m.elems) > 0 || len(m.elemGlobs) > 0 }
-
-// lowerASCII lower-cases ASCII letters, returning s itself when it has none.
-func lowerASCII(s string) string {
+// lowerInto appends s lower-cased (ASCII letters only: file systems that
+// fold case fold at least these) to dst.
+func lowerInto(dst []byte, s string) []byte {
 	for i := 0; i < len(s); i++ {
-		if c := s[i]; c >= 'A' && c <= 'Z' {
-			return strings.ToLower(s)
+		c := s[i]
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
 		}
+		dst = append(dst, c)
 	}
-	return s
+	return dst
 }
 
-// match reports the first pattern matching the clean absolute path.
+// match reports the first pattern matching the clean absolute path. Names
+// and elements are lower-cased into a stack buffer, so matching allocates
+// nothing for ordinary paths.
 func (m *matcher) match(abs string) (string, bool) {
 	if m == nil || m.numPattern == 0 {
 		return "", false
 	}
-	lower := lowerASCII(abs)
-	i := strings.LastIndexByte(lower, '/')
-	name := lower[i+1:]
-	if src, ok := m.names[name]; ok {
+	var buf [256]byte
+	name := abs[strings.LastIndexByte(abs, '/')+1:]
+	if src, ok := m.matchName(lowerInto(buf[:0], name)); ok {
 		return src, true
 	}
-	if dot := strings.LastIndexByte(name, '.'); dot > 0 {
-		if src, ok := m.exts[name[dot:]]; ok {
-			return src, true
-		}
-	}
-	for j := range m.nameGlobs {
-		if m.nameGlobs[j].elem.match(name) {
-			return m.nameGlobs[j].src, true
-		}
-	}
 	if len(m.elems) > 0 || len(m.elemGlobs) > 0 {
-		for rest := lower; rest != ""; {
+		for rest := abs; rest != ""; {
 			rest = strings.TrimPrefix(rest, "/")
 			var elem string
 			if k := strings.IndexByte(rest, '/'); k >= 0 {
@@ -260,11 +228,12 @@ func (m *matcher) match(abs string) (string, bool) {
 			} else {
 				elem, rest = rest, ""
 			}
-			if src, ok := m.elems[elem]; ok {
+			le := lowerInto(buf[:0], elem)
+			if src, ok := m.elems[string(le)]; ok {
 				return src, true
 			}
 			for j := range m.elemGlobs {
-				if m.elemGlobs[j].elem.match(elem) {
+				if m.elemGlobs[j].elem.matchBytes(le) {
 					return m.elemGlobs[j].src, true
 				}
 			}
@@ -272,9 +241,71 @@ func (m *matcher) match(abs string) (string, bool) {
 	}
 	for j := range m.absolutes {
 		p := &m.absolutes[j]
-		if strings.HasPrefix(lower, p.lit) && matchSegs(p.segs, strings.Split(strings.TrimPrefix(lower, "/"), "/")) {
-			return p.src, true
+		if len(abs) >= len(p.lit) && strings.EqualFold(abs[:len(p.lit)], p.lit) {
+			lower := strings.ToLower(abs)
+			if matchSegs(p.segs, strings.Split(strings.TrimPrefix(lower, "/"), "/")) {
+				return p.src, true
+			}
 		}
 	}
 	return "", false
+}
+
+func (m *matcher) matchName(name []byte) (string, bool) {
+	if src, ok := m.names[string(name)]; ok {
+		return src, true
+	}
+	if dot := lastDot(name); dot > 0 {
+		if src, ok := m.exts[string(name[dot:])]; ok {
+			return src, true
+		}
+	}
+	for j := range m.nameGlobs {
+		if m.nameGlobs[j].elem.matchBytes(name) {
+			return m.nameGlobs[j].src, true
+		}
+	}
+	return "", false
+}
+
+func lastDot(b []byte) int {
+	for i := len(b) - 1; i >= 0; i-- {
+		if b[i] == '.' {
+			return i
+		}
+	}
+	return -1
+}
+
+// matchBytes is match for a lower-cased element in a byte slice.
+func (g *glob) matchBytes(s []byte) bool {
+	switch {
+	case g.complex:
+		ok, _ := path.Match(g.exact, string(s))
+		return ok
+	case !g.star:
+		return string(s) == g.exact
+	}
+	first, last := g.parts[0], g.parts[len(g.parts)-1]
+	if len(s) < len(first)+len(last) || string(s[:len(first)]) != first || string(s[len(s)-len(last):]) != last {
+		return false
+	}
+	s = s[len(first) : len(s)-len(last)]
+	for _, p := range g.parts[1 : len(g.parts)-1] {
+		i := indexBytes(s, p)
+		if i < 0 {
+			return false
+		}
+		s = s[i+len(p):]
+	}
+	return true
+}
+
+func indexBytes(s []byte, sub string) int {
+	for i := 0; i+len(sub) <= len(s); i++ {
+		if string(s[i:i+len(sub)]) == sub {
+			return i
+		}
+	}
+	return -1
 }

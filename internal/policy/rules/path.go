@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
 
@@ -163,9 +162,36 @@ func (ps *pathSet) lexical(p, base string) (string, error) {
 		}
 	}
 	if !filepath.IsAbs(p) {
+		if filepath.Separator == '/' && cleanRel(p) {
+			if base == "/" {
+				return "/" + p, nil
+			}
+			return base + "/" + p, nil // base is clean and absolute
+		}
 		p = filepath.Join(base, p)
 	}
 	return filepath.Clean(p), nil
+}
+
+// cleanRel reports whether p is a relative slash-separated path that
+// filepath.Clean would not change: no empty, "." or ".." elements and no
+// trailing slash.
+func cleanRel(p string) bool {
+	if p == "" || p[0] == '/' || p[len(p)-1] == '/' {
+		return false
+	}
+	start := 0
+	for i := 0; i <= len(p); i++ {
+		if i < len(p) && p[i] != '/' {
+			continue
+		}
+		switch e := p[start:i]; e {
+		case "", ".", "..":
+			return false
+		}
+		start = i + 1
+	}
+	return true
 }
 
 // base returns the directory relative paths of a request resolve against.
@@ -303,7 +329,7 @@ func (b *builder) pathRules() {
 				pat, hit = m.match(raw)
 			}
 			if hit {
-				return policy.Denies(code, "cannot "+verb+" this file (matches "+strconv.Quote(pat)+")"), nil
+				return policy.Denies(code, "cannot "+verb+" this file (matches the pattern '"+pat+"')"), nil
 			}
 			return policy.NoOpinion, nil
 		}

@@ -35,7 +35,20 @@ type Resolver struct {
 
 	mu   sync.RWMutex
 	dirs map[string]*dirTable
+	// paths caches whole resolutions; an entry is good while gen has not
+	// moved since it was made (any change in any watched directory moves
+	// it), so the common case is one lookup instead of one per element.
+	paths map[string]resolved
+	gen   uint64
 }
+
+type resolved struct {
+	path string
+	gen  uint64
+}
+
+// maxPaths bounds the whole-path cache; beyond it the cache is cleared.
+const maxPaths = 16384
 
 // dirTable is what resolution needs to know about one directory.
 type dirTable struct {
@@ -63,7 +76,7 @@ type watcher interface {
 // NewResolver returns a resolver. If the platform cannot watch directories
 // it returns a resolver that does not cache.
 func NewResolver() *Resolver {
-	r := &Resolver{dirs: make(map[string]*dirTable)}
+	r := &Resolver{dirs: make(map[string]*dirTable), paths: make(map[string]resolved)}
 	if w, err := newWatcher(r.changed); err == nil {
 		r.watch = w
 	}
@@ -74,6 +87,7 @@ func NewResolver() *Resolver {
 func (r *Resolver) changed(dir string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	r.gen++
 	if dir == "" {
 		for d, t := range r.dirs {
 			t.stale = true
@@ -106,6 +120,8 @@ func (r *Resolver) Close() error {
 	w := r.watch
 	r.watch = nil
 	r.dirs = make(map[string]*dirTable)
+	r.paths = make(map[string]resolved)
+	r.gen++
 	r.mu.Unlock()
 	if w == nil {
 		return nil
@@ -121,6 +137,32 @@ func (r *Resolver) Resolve(abs string) (string, error) {
 	if r == nil || !filepath.IsAbs(abs) {
 		return resolveSymlinks(abs)
 	}
+	r.mu.RLock()
+	c, hit := r.paths[abs]
+	gen, caching := r.gen, r.watch != nil
+	r.mu.RUnlock()
+	if hit && c.gen == gen {
+		return c.path, nil
+	}
+	res, cacheable, err := r.walk(abs)
+	if err != nil || !cacheable || !caching {
+		return res, err
+	}
+	r.mu.Lock()
+	if r.gen == gen { // nothing changed while walking
+		if len(r.paths) >= maxPaths {
+			clear(r.paths)
+		}
+		r.paths[abs] = resolved{path: res, gen: gen}
+	}
+	r.mu.Unlock()
+	return res, nil
+}
+
+// walk resolves abs element by element through the directory tables;
+// cacheable is false when some directory had to be resolved with system
+// calls (its changes would not be seen).
+func (r *Resolver) walk(abs string) (res string, cacheable bool, err error) {
 	p := abs
 	for hops := 0; ; {
 		// cur is p[:end]: the prefix already known to contain no links.
@@ -152,11 +194,12 @@ func (r *Resolver) Resolve(abs string) (string, error) {
 			if !ok {
 				// Cannot know this directory's links without asking the
 				// kernel: resolve the rest the slow way.
-				return resolveSymlinks(p)
+				res, err := resolveSymlinks(p)
+				return res, false, err
 			}
 			if target, isLink := t.links[name]; isLink {
 				if hops++; hops > maxLinkHops {
-					return "", errSymlinkLoop
+					return "", false, errSymlinkLoop
 				}
 				if !filepath.IsAbs(target) {
 					target = dir + "/" + target
@@ -168,12 +211,12 @@ func (r *Resolver) Resolve(abs string) (string, error) {
 			if _, isDir := t.dirs[name]; !isDir {
 				// A file, or nothing (yet): no link can lie below it.
 				// (Creating it is a change in this watched directory.)
-				return p, nil
+				return p, true, nil
 			}
 			end = next
 		}
 		if !restarted {
-			return p, nil
+			return p, true, nil
 		}
 	}
 }

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"errors"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -355,3 +356,17 @@ func TestWordClassCache(t *testing.T) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+func TestCleanRel(t *testing.T) {
+	for p, want := range map[string]bool{
+		"a": true, "a/b.txt": true, "notes/2026/x.md": true, "..x/y": true, "a/.hidden": true,
+		"": false, "/a": false, "a/": false, "a//b": false, "./a": false, "a/./b": false, "a/../b": false, "..": false, ".": false,
+	} {
+		if got := cleanRel(p); got != want {
+			t.Errorf("cleanRel(%q) = %v, want %v", p, got, want)
+		}
+		if want && filepath.Clean(p) != p {
+			t.Errorf("cleanRel accepts %q but Clean changes it", p)
+		}
+	}
+}

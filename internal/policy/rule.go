@@ -37,7 +37,8 @@ func Allows(code reason.Code, message string) Result {
 
 // Rule is one policy rule. Eval must be safe for concurrent use and must not
 // change anything; it reads the request and, through Request.State, the
-// tracked state.
+// tracked state. The request is only valid during the call: Eval must not
+// keep it (or pointers into it) after returning.
 type Rule struct {
 	ID       string
 	Priority int

@@ -178,7 +178,15 @@ func (s *Snapshot) Stateful(ref tool.Ref) bool {
 // a deny with a diagnostic.
 func (s *Snapshot) Evaluate(req *Request) Decision {
 	start := time.Now()
-	r := *req
+	// The rules see a copy they may annotate (resolved tool, memo). It
+	// escapes to the heap (rules are called through function values), so
+	// it comes from a pool: rules must not keep it after returning.
+	r := requestPool.Get().(*Request)
+	defer func() {
+		*r = Request{}
+		requestPool.Put(r)
+	}()
+	*r = *req
 	r.memo = [2]memoSlot{}
 	if r.Now.IsZero() {
 		r.Now = start
@@ -208,11 +216,11 @@ func (s *Snapshot) Evaluate(req *Request) Decision {
 		at:         r.Now,
 	}
 	if s.meter != nil {
-		d.spend, d.hasSpend = s.meter(&r)
+		d.spend, d.hasSpend = s.meter(r)
 	}
 	n := len(set.rules)
 	for i, c := range set.rules {
-		res, err := evalRule(c, &r)
+		res, err := evalRule(c, r)
 		if err == nil && res.Opinion && (res.Action > Allow || !res.Code.Valid()) {
 			err = fmt.Errorf("invalid result: action %d, reason code %q", res.Action, res.Code)
 		}
@@ -247,6 +255,8 @@ func (s *Snapshot) Evaluate(req *Request) Decision {
 	d.latency = time.Since(start)
 	return d
 }
+
+var requestPool = sync.Pool{New: func() any { return new(Request) }}
 
 // Reject returns a deny decision for a call that could not be evaluated at
 // all (its arguments did not decode, say), without running any rule.

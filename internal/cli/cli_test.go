@@ -246,6 +246,14 @@ func TestPolicyLint(t *testing.T) {
 	if !strings.Contains(out, bad+":2:28: policy.treasury.max_transfer_daily_cents: must not be negative") || !strings.Contains(out, bad+":6:") {
 		t.Errorf("lint output:\n%s", out)
 	}
+	out, _, code = run(t, "", "policy", "lint", "--json", bad)
+	diags := decodeLines(t, out)
+	if code != 1 || len(diags) != 2 || diags[0]["line"] != float64(2) || diags[0]["col"] != float64(28) || diags[0]["key"] != "policy.treasury.max_transfer_daily_cents" {
+		t.Errorf("lint --json: exit %d, %v", code, diags)
+	}
+	if out, _, code := run(t, "", "policy", "lint", "--json", good); code != 0 || !strings.Contains(out, `"ok":true`) {
+		t.Errorf("lint --json on a good file: exit %d, %s", code, out)
+	}
 	if _, _, code := run(t, "", "policy", "lint", filepath.Join(dir, "missing.toml")); code != 2 {
 		t.Errorf("missing file: exit %d, want 2", code)
 	}

@@ -390,23 +390,37 @@ FILE:LINE:COL: key: message. Exit status 1 if there are problems.`
 
 func policyLint(_ context.Context, io IO, args []string) int {
 	fs := flags(io, "policy lint", "FILE", lintHelp)
+	asJSON := fs.Bool("json", false, "print one JSON object per problem (or one summary object)")
 	if st, ok := parse(fs, args); !ok {
 		return st
 	}
 	if fs.NArg() != 1 {
 		return usageErr(io, "policy lint takes exactly one file")
 	}
-	f, err := config.Load(fs.Arg(0))
+	name := fs.Arg(0)
+	f, err := config.Load(name)
 	if err != nil {
 		var ce *config.Error
-		if errors.As(err, &ce) {
+		if !errors.As(err, &ce) {
+			return usageErr(io, "%v", err)
+		}
+		if !*asJSON {
 			fmt.Fprintln(io.Out, ce.Error())
 			return exitFail
 		}
-		return usageErr(io, "%v", err)
+		enc := json.NewEncoder(io.Out)
+		for _, d := range ce.Diags {
+			enc.Encode(map[string]any{"file": name, "line": d.Line, "col": d.Col, "key": d.Key, "message": d.Msg})
+		}
+		return exitFail
 	}
 	h := f.Snapshot.Hash()
-	fmt.Fprintf(io.Out, "%s: ok (policy %s, %d rules)\n", fs.Arg(0), hex.EncodeToString(h[:6]), len(f.Snapshot.Rules()))
+	if *asJSON {
+		json.NewEncoder(io.Out).Encode(map[string]any{"file": name, "ok": true,
+			"policy_hash": hex.EncodeToString(h[:]), "rules": len(f.Snapshot.Rules())})
+		return exitOK
+	}
+	fmt.Fprintf(io.Out, "%s: ok (policy %s, %d rules)\n", name, hex.EncodeToString(h[:6]), len(f.Snapshot.Rules()))
 	return exitOK
 }
 

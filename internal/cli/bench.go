@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"runtime/pprof"
 	"time"
 
 	"github.com/wardhq/ward/internal/bench"
@@ -29,6 +30,7 @@ func benchPolicy(ctx context.Context, io IO, args []string) int {
 	workers := fs.Int("workers", 256, "concurrent callers in the audited phase")
 	sync := fs.String("synchronous", "full", `SQLite synchronous mode of the audit database: "full" or "normal"`)
 	asJSON := fs.Bool("json", false, "print one JSON object")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of both phases to this file (for go tool pprof)")
 	if st, ok := parse(fs, args); !ok {
 		return st
 	}
@@ -53,6 +55,17 @@ func benchPolicy(ctx context.Context, io IO, args []string) int {
 		return fail(io, "%v", err)
 	}
 	defer os.RemoveAll(dir)
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err != nil {
+			return fail(io, "%v", err)
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return fail(io, "%v", err)
+		}
+		defer pprof.StopCPUProfile()
+	}
 	res, err := bench.Run(ctx, bench.Config{
 		Snapshot: snap,
 		Duration: *duration,

@@ -13,16 +13,16 @@ import (
 // AppendDecision queues rec for the next group commit; with durable it
 // returns once the record is committed. rec is copied and may be reused
 // when the call returns. An invalid record (an id that is not a ULID or
-// made before rec.Time, a zero time, an unknown risk or decision, a rule
-// list that is not a JSON array) is rejected and nothing is written. See
+// made before rec.Time, a zero time or one outside years 1678-2262, an
+// unknown risk or decision, a rule list that is not a JSON array, a
+// negative latency) is rejected and nothing is written. See
 // the package comment for ctx, timeouts and failed commits.
 func (s *Store) AppendDecision(ctx context.Context, rec *store.DecisionRecord, durable bool) error {
 	if rec == nil {
 		return errors.New("sqlite: append decision: nil record")
 	}
-	o := &op{kind: opDecision, durable: durable, dec: *rec}
-	var err error
-	if o.at, o.evaluated, o.triggered, err = checkDecision(rec); err != nil {
+	o, err := newDecisionOp(rec, durable)
+	if err != nil {
 		return fmt.Errorf("sqlite: append decision: %w", err)
 	}
 	return s.submit(ctx, o)

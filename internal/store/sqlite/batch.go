@@ -34,14 +34,20 @@ type op struct {
 	retried bool  // writer only: already retried once
 	err     error // set by the writer before the batch's done is closed
 
-	at  string // stored time
-	dec store.DecisionRecord
-	// Normalized rule lists of dec.
-	evaluated, triggered string
-	exec                 store.ExecutionRecord
-	cents                int64
-	hash                 string
-	source               []byte
+	at string // stored time of an execution, balance or policy
+
+	// A decision and what newDecisionOp computed for the writer.
+	dec                  store.DecisionRecord
+	ns                   int64  // dec.Time in Unix nanoseconds
+	risk, decision       int64  // stored codes
+	evaluated, triggered string // rule lists, "" normalized to "[]"
+	argsHash             []byte // dec.ArgsHash decoded, nil to store it as text
+	ownAuthority         bool   // dec.Authority is not the derived one
+
+	exec   store.ExecutionRecord
+	cents  int64
+	hash   string
+	source []byte
 }
 
 // orphan reports whether no caller waits for op's outcome, so a failure
@@ -96,16 +102,16 @@ func (s *Store) submit(ctx context.Context, o *op) error {
 	}
 	b := s.open
 	b.ops = append(b.ops, o)
-	first := len(b.ops) == 1
+	n := len(b.ops)
+	first := n == 1
 	if first {
 		b.timer = time.AfterFunc(s.cfg.CommitTimeout, func() { close(b.expired) })
 	}
 	s.mu.Unlock()
 	if first {
-		select {
-		case s.wake <- struct{}{}:
-		default:
-		}
+		poke(s.wake)
+	} else if n == holdRows && s.sync != nil {
+		poke(s.sync.grew)
 	}
 	if !o.durable {
 		return nil
@@ -143,4 +149,13 @@ func (o *op) outcome(b *batch) error {
 		return o.err
 	}
 	return b.err
+}
+
+// poke sends on a channel of capacity 1 without waiting: a signal already
+// pending covers this one.
+func poke(c chan struct{}) {
+	select {
+	case c <- struct{}{}:
+	default:
+	}
 }

@@ -1,6 +1,8 @@
 package sqlite
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -115,7 +117,7 @@ func reportLatency(b *testing.B, lat []time.Duration) {
 func BenchmarkAppendDurableParallel(b *testing.B) {
 	b.Logf("record size ~%d bytes", benchRecordSize())
 	for _, sync := range []string{"full", "normal"} {
-		for _, n := range []int{16, 64, 256, 1024} {
+		for _, n := range []int{16, 64, 128, 256, 1024} {
 			b.Run(fmt.Sprintf("sync=%s/appenders=%d", sync, n), func(b *testing.B) {
 				durableParallel(b, benchStore(b, Config{Synchronous: sync}, options{}), n)
 			})
@@ -186,7 +188,7 @@ func BenchmarkAppendDurableSerial(b *testing.B) {
 type shape struct {
 	name         string
 	opt          options
-	sessionIndex bool // add an index on policy_decisions(session_id)
+	sessionIndex bool // add an index on decision_log(session_id)
 }
 
 var shapes = []shape{
@@ -200,10 +202,13 @@ var shapes = []shape{
 
 // checkpointShapes compare WAL lengths at which COMMIT checkpoints.
 var checkpointShapes = []shape{
-	{name: "autocheckpoint=16384"},
-	{name: "autocheckpoint=1000", opt: options{autocheckpoint: 1000}},
-	{name: "autocheckpoint=4096", opt: options{autocheckpoint: 4096}},
-	{name: "no-checkpoint", opt: options{autocheckpoint: -1}},
+	{name: "background=4096"},
+	{name: "background=16384", opt: options{checkpointPages: 16384}},
+	{name: "background=1024", opt: options{checkpointPages: 1024}},
+	{name: "autocheckpoint=16384", opt: options{checkpointPages: 16384, sqliteCheckpoints: true}},
+	{name: "autocheckpoint=65536", opt: options{checkpointPages: 65536, sqliteCheckpoints: true}},
+	{name: "autocheckpoint=4096", opt: options{checkpointPages: 4096, sqliteCheckpoints: true}},
+	{name: "no-checkpoint", opt: options{checkpointPages: -1}},
 }
 
 func shapedStore(b *testing.B, cfg Config, sh shape) *Store {
@@ -221,7 +226,7 @@ func shapedStore(b *testing.B, cfg Config, sh shape) *Store {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if err := c.Exec(`CREATE INDEX policy_decisions_session_id ON policy_decisions(session_id)`); err != nil {
+		if err := c.Exec(`CREATE INDEX decision_log_session_id ON decision_log(session_id)`); err != nil {
 			b.Fatal(err)
 		}
 		if err := c.Close(); err != nil {
@@ -266,9 +271,10 @@ func BenchmarkWriterCost(b *testing.B) {
 				for b.Loop() {
 					b.StopTimer()
 					for i := range ops {
-						r := benchRecord(i)
-						o := &op{kind: opDecision, dec: *r}
-						o.at, o.evaluated, o.triggered, _ = checkDecision(r)
+						o, err := newDecisionOp(benchRecord(i), false)
+						if err != nil {
+							b.Fatal(err)
+						}
 						ops[i] = o
 					}
 					b.StartTimer()
@@ -303,4 +309,129 @@ func BenchmarkFsync(b *testing.B) {
 		lat = append(lat, time.Since(start))
 	}
 	reportLatency(b, lat)
+}
+
+// mixedRecord is a decision of a busy gate: 256 sessions interleaved,
+// turns of about four calls, six tools, a third denied, messages and
+// argument hashes that differ from row to row.
+func mixedRecord(i int) *store.DecisionRecord {
+	now := time.Now()
+	h := uint32(i) * 2654435761
+	type toolShape struct{ tool, category, risk, rule, reason, evaluated string }
+	tools := []toolShape{
+		{"wallet_send_token", "wallet", "dangerous", "spend.hourly_transfer", "HOURLY_TRANSFER_LIMIT_EXCEEDED", `["authority.tool_allowed","spend.hourly_transfer","spend.daily_transfer","loop.identical_calls"]`},
+		{"shell_exec", "shell", "dangerous", "command.forbidden_patterns", "FORBIDDEN_COMMAND", `["authority.tool_allowed","command.forbidden_patterns","authority.path","loop.identical_calls"]`},
+		{"file_read", "file", "safe", "authority.path", "AUTHORITY_INSUFFICIENT", `["authority.tool_allowed","authority.path","loop.identical_calls"]`},
+		{"file_write", "file", "caution", "authority.path", "AUTHORITY_INSUFFICIENT", `["authority.tool_allowed","authority.path","loop.identical_calls"]`},
+		{"http_post", "network", "caution", "taint.session", "TAINTED_SESSION", `["authority.tool_allowed","taint.session","loop.identical_calls"]`},
+		{"memory_search", "memory", "safe", "loop.identical_calls", "LOOP_DETECTED", `["authority.tool_allowed","loop.identical_calls"]`},
+	}
+	ts := tools[h>>8%uint32(len(tools))]
+	args := sha256.Sum256([]byte(fmt.Sprint(i)))
+	r := &store.DecisionRecord{
+		ID:             id.New(now),
+		Time:           now,
+		TurnID:         fmt.Sprintf("01JD3K7ZQ4Y7K3M9XW2V%06d", i/4),
+		SessionID:      fmt.Sprintf("01JD3K7ZQ4Y7K3M9XW2V5T8R%02x", h>>24),
+		InputSource:    "agent",
+		Authority:      "agent",
+		Tool:           ts.tool,
+		Category:       ts.category,
+		ArgsHash:       hex.EncodeToString(args[:]),
+		Risk:           ts.risk,
+		Decision:       "allow",
+		Reason:         "ALLOWED",
+		RulesEvaluated: ts.evaluated,
+		RulesTriggered: `[]`,
+		Latency:        17*time.Microsecond + time.Duration(h%100000),
+		PolicyHash:     "2c26b46b68ffc68ff99b453c1d30413413422d706483bfa0f98a5e886266e7ae",
+		Origin:         "gate",
+	}
+	if h%3 == 0 {
+		r.Decision, r.Reason, r.Rule, r.RulesTriggered = "deny", ts.reason, ts.rule, `["`+ts.rule+`"]`
+		r.Message = fmt.Sprintf("call refused by %s: limit of 5000 would be exceeded (%d spent + 250)", ts.rule, h%5000)
+	}
+	if ts.tool == "wallet_send_token" {
+		r.SpendCategory, r.SpendCents = "transfer", int64(h%1000)
+	}
+	return r
+}
+
+// BenchmarkWriterCostMixed is BenchmarkWriterCost with mixedRecord.
+func BenchmarkWriterCostMixed(b *testing.B) {
+	for _, batchSize := range []int{128, 1024} {
+		b.Run(fmt.Sprintf("batch=%d", batchSize), func(b *testing.B) {
+			s := shapedStore(b, Config{Synchronous: "normal"}, shapes[0])
+			ops := make([]*op, batchSize)
+			rows := 0
+			for b.Loop() {
+				b.StopTimer()
+				for i := range ops {
+					ops[i] = mustOp(b, mixedRecord(rows+i))
+				}
+				b.StartTimer()
+				if err := s.w.tx(ops, false); err != nil {
+					b.Fatal(err)
+				}
+				rows += len(ops)
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(rows), "ns/row")
+		})
+	}
+}
+
+func mustOp(b *testing.B, r *store.DecisionRecord) *op {
+	o, err := newDecisionOp(r, false)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return o
+}
+
+// BenchmarkAppendDurableRate offers durable appends at a fixed rate, as a
+// gate under a steady load does, and reports latency from each append's
+// scheduled start (so that a stall counts against every append it delays,
+// not only the few in flight). b.N appends take b.N/rate seconds: run it
+// with -benchtime 1000000x for 10 s at 100k/s.
+func BenchmarkAppendDurableRate(b *testing.B) {
+	for _, rate := range []int{50_000, 100_000} {
+		for _, sh := range rateShapes {
+			b.Run(fmt.Sprintf("rate=%d/%s", rate, sh.name), func(b *testing.B) {
+				durableRate(b, shapedStore(b, Config{}, sh), rate, 1024)
+			})
+		}
+	}
+}
+
+func durableRate(b *testing.B, s *Store, rate, workers int) {
+	lat := make([]time.Duration, b.N)
+	interval := time.Second / time.Duration(rate)
+	var wg sync.WaitGroup
+	b.ResetTimer()
+	start := time.Now()
+	for w := range workers {
+		wg.Go(func() {
+			for k := w; k < b.N; k += workers {
+				at := start.Add(time.Duration(k) * interval)
+				if d := time.Until(at); d > 0 {
+					time.Sleep(d)
+				}
+				if err := s.AppendDecision(b.Context(), benchRecord(k), true); err != nil {
+					b.Error(err)
+					return
+				}
+				lat[k] = time.Since(at)
+			}
+		})
+	}
+	wg.Wait()
+	b.StopTimer()
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "rows/s")
+	reportLatency(b, lat)
+}
+
+// rateShapes compare checkpointing under a fixed offered load.
+var rateShapes = []shape{
+	{name: "background=4096"},
+	{name: "autocheckpoint=16384", opt: options{checkpointPages: 16384, sqliteCheckpoints: true}},
 }

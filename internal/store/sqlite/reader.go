@@ -2,6 +2,7 @@ package sqlite
 
 import (
 	"context"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"slices"
@@ -106,8 +107,10 @@ func (r *reader) query(ctx context.Context, sql string, args []any, row func(*sq
 	return nil
 }
 
-// decisionWhere returns the WHERE clause (on table alias d) and arguments
-// for f. Values are always bound, never spliced into the SQL.
+// decisionWhere returns the WHERE clause (on decision_log AS d) and
+// arguments for f. A name is matched by its id in decision_dict, so a name
+// never interned matches nothing. Values are always bound, never spliced
+// into the SQL.
 func decisionWhere(f store.DecisionFilter, extra ...string) (string, []any, error) {
 	if f.Limit < 0 {
 		return "", nil, fmt.Errorf("negative limit %d", f.Limit)
@@ -120,29 +123,52 @@ func decisionWhere(f store.DecisionFilter, extra ...string) (string, []any, erro
 			args = append(args, v)
 		}
 	}
-	eq("d.tool_name", f.Tool)
-	eq("d.decision", f.Decision)
-	eq("d.reason", f.Reason)
+	eqName := func(col, v string) {
+		if v != "" {
+			conds = append(conds, col+" = (SELECT id FROM decision_dict WHERE value = ?)")
+			args = append(args, v)
+		}
+	}
+	eqName("d.tool", f.Tool)
+	if f.Decision != "" {
+		code, ok := decisionCode(f.Decision)
+		if !ok {
+			code = -1 // matches nothing
+		}
+		conds = append(conds, "d.decision = ?")
+		args = append(args, code)
+	}
+	eqName("d.reason", f.Reason)
 	eq("d.session_id", f.SessionID)
 	eq("d.turn_id", f.TurnID)
-	eq("d.origin", f.Origin)
+	eqName("d.origin", f.Origin)
 	if !f.Since.IsZero() {
-		since, err := formatTime(f.Since)
-		if err != nil {
+		if _, err := formatTime(f.Since); err != nil {
 			return "", nil, fmt.Errorf("since: %w", err)
 		}
-		// The id range lets SQLite seek the primary key; created_at makes
+		// The id range lets SQLite seek the primary key; created_ns makes
 		// the bound exact below a millisecond.
-		conds = append(conds, "d.id >= ?", "d.created_at >= ?")
-		args = append(args, id.MinAt(f.Since), since)
+		conds = append(conds, "d.id >= ?")
+		args = append(args, id.MinAt(f.Since))
+		switch {
+		case f.Since.After(maxTime):
+			conds = append(conds, "0")
+		case !f.Since.Before(minTime):
+			conds = append(conds, "d.created_ns >= ?")
+			args = append(args, f.Since.UnixNano())
+		}
 	}
 	if !f.Until.IsZero() {
-		until, err := formatTime(f.Until)
-		if err != nil {
+		if _, err := formatTime(f.Until); err != nil {
 			return "", nil, fmt.Errorf("until: %w", err)
 		}
-		conds = append(conds, "d.created_at < ?")
-		args = append(args, until)
+		switch {
+		case f.Until.Before(minTime):
+			conds = append(conds, "0")
+		case !f.Until.After(maxTime):
+			conds = append(conds, "d.created_ns < ?")
+			args = append(args, f.Until.UnixNano())
+		}
 	}
 	if len(conds) == 0 {
 		return "", args, nil
@@ -157,7 +183,23 @@ func limitClause(f store.DecisionFilter, args []any) (string, []any) {
 	return " LIMIT ?", append(args, int64(f.Limit))
 }
 
-var selectDecisions = "SELECT d." + strings.ReplaceAll(decisionColumns, ", ", ", d.") + " FROM policy_decisions AS d"
+// selectDecisions reads decision_log with its interned strings. The LEFT
+// JOINs keep d the outer loop, so the id order needs no sort.
+const selectDecisions = `SELECT d.id, d.created_ns, d.turn_id, d.session_id, src.value, d.authority IS NOT NULL, auth.value,
+  tl.value, cat.value, d.args_hash, d.risk, d.decision, rsn.value, d.message, rl.value, ev.value, tr.value,
+  d.latency_ns, ph.hash, sc.value, d.spend_cents, d.diagnostic, org.value
+FROM decision_log AS d
+LEFT JOIN decision_dict AS src ON src.id = d.input_source
+LEFT JOIN decision_dict AS auth ON auth.id = d.authority
+LEFT JOIN decision_dict AS tl ON tl.id = d.tool
+LEFT JOIN decision_dict AS cat ON cat.id = d.category
+LEFT JOIN decision_dict AS rsn ON rsn.id = d.reason
+LEFT JOIN decision_dict AS rl ON rl.id = d.rule
+LEFT JOIN decision_dict AS ev ON ev.id = d.rules_evaluated
+LEFT JOIN decision_dict AS tr ON tr.id = d.rules_triggered
+LEFT JOIN policy_snapshots AS ph ON ph.id = d.policy
+LEFT JOIN decision_dict AS sc ON sc.id = d.spend_category
+LEFT JOIN decision_dict AS org ON org.id = d.origin`
 
 func decisionQuery(f store.DecisionFilter) (string, []any, error) {
 	where, args, err := decisionWhere(f)
@@ -176,7 +218,7 @@ func (s *Store) CountDecisions(ctx context.Context, f store.DecisionFilter) (int
 		return 0, fmt.Errorf("sqlite: count decisions: %w", err)
 	}
 	var n int64
-	err = s.r.query(ctx, "SELECT count(*) FROM policy_decisions AS d"+where, args, func(st *sqlite3.Stmt) error {
+	err = s.r.query(ctx, "SELECT count(*) FROM decision_log AS d"+where, args, func(st *sqlite3.Stmt) error {
 		n = st.ColumnInt64(0)
 		return nil
 	})
@@ -206,46 +248,62 @@ func (s *Store) QueryDecisions(ctx context.Context, f store.DecisionFilter) ([]s
 }
 
 func scanDecision(st *sqlite3.Stmt) (store.DecisionRecord, error) {
-	t, err := parseTime(st.ColumnText(1))
-	return store.DecisionRecord{
+	r := store.DecisionRecord{
 		ID:             st.ColumnText(0),
-		Time:           t,
+		Time:           time.Unix(0, st.ColumnInt64(1)).UTC(),
 		TurnID:         st.ColumnText(2),
 		SessionID:      st.ColumnText(3),
 		InputSource:    st.ColumnText(4),
-		Authority:      st.ColumnText(5),
-		Tool:           st.ColumnText(6),
-		Category:       st.ColumnText(7),
-		ArgsHash:       st.ColumnText(8),
-		Risk:           st.ColumnText(9),
-		Decision:       st.ColumnText(10),
-		Reason:         st.ColumnText(11),
-		Message:        st.ColumnText(12),
-		Rule:           st.ColumnText(13),
-		RulesEvaluated: st.ColumnText(14),
-		RulesTriggered: st.ColumnText(15),
-		Latency:        time.Duration(st.ColumnInt64(16)),
-		// column 17 is latency_ms, derived from latency_ns
-		PolicyHash:    st.ColumnText(18),
-		SpendCategory: st.ColumnText(19),
-		SpendCents:    st.ColumnInt64(20),
-		Diagnostic:    st.ColumnText(21),
-		Origin:        st.ColumnText(22),
-	}, err
+		Tool:           st.ColumnText(7),
+		Category:       st.ColumnText(8),
+		Reason:         st.ColumnText(12),
+		Message:        st.ColumnText(13),
+		Rule:           st.ColumnText(14),
+		RulesEvaluated: st.ColumnText(15),
+		RulesTriggered: st.ColumnText(16),
+		Latency:        time.Duration(st.ColumnInt64(17)),
+		PolicyHash:     st.ColumnText(18),
+		SpendCategory:  st.ColumnText(19),
+		SpendCents:     st.ColumnInt64(20),
+		Diagnostic:     st.ColumnText(21),
+		Origin:         st.ColumnText(22),
+	}
+	if st.ColumnBool(5) {
+		r.Authority = st.ColumnText(6)
+	} else {
+		r.Authority = derivedAuthority(r.InputSource)
+	}
+	if st.ColumnType(9) == sqlite3.BLOB {
+		r.ArgsHash = hex.EncodeToString(st.ColumnRawBlob(9))
+	} else {
+		r.ArgsHash = st.ColumnText(9)
+	}
+	risk, decision := st.ColumnInt64(10), st.ColumnInt64(11)
+	if risk < 1 || risk >= int64(len(riskNames)) || decision < 0 || decision >= int64(len(decisionNames)) {
+		return r, fmt.Errorf("record %s: stored risk %d or decision %d out of range", r.ID, risk, decision)
+	}
+	r.Risk, r.Decision = riskNames[risk], decisionNames[decision]
+	return r, nil
 }
 
-// reportSQL returns the SELECT of a named report up to its WHERE clause,
-// and the conditions it adds to the filter's.
-func reportSQL(r store.Report) (from string, conds []string, ok bool) {
-	switch r {
-	case store.MostDeniedTools:
-		return "SELECT d.tool_name AS k, COUNT(*) AS n FROM policy_decisions AS d", []string{"d.decision = 'deny'"}, true
-	case store.MostTriggeredRules:
-		return "SELECT j.value AS k, COUNT(*) AS n FROM policy_decisions AS d, json_each(d.rules_triggered) AS j", nil, true
-	case store.DenialsByReason:
-		return "SELECT d.reason AS k, COUNT(*) AS n FROM policy_decisions AS d", []string{"d.decision = 'deny'"}, true
-	}
-	return "", nil, false
+// reports are the named reports. Each counts decision_log's rows by an
+// interned id first and names the few ids after: the triggered-rules report
+// counts rows per rule list, then each rule of each list by the list's
+// count (as json_each over every row's list would).
+var reports = map[store.Report]struct {
+	sql   string // {where} is replaced by decisionWhere's clause
+	conds []string
+}{
+	store.MostDeniedTools: {`SELECT COALESCE(n.value, '') AS k, c.n AS total
+FROM (SELECT d.tool AS ref, COUNT(*) AS n FROM decision_log AS d{where} GROUP BY d.tool) AS c
+LEFT JOIN decision_dict AS n ON n.id = c.ref`, []string{"d.decision = 0"}},
+	store.MostTriggeredRules: {`SELECT j.value AS k, SUM(c.n) AS total
+FROM (SELECT d.rules_triggered AS ref, COUNT(*) AS n FROM decision_log AS d{where} GROUP BY d.rules_triggered) AS c
+JOIN decision_dict AS l ON l.id = c.ref, json_each(l.value) AS j
+GROUP BY k`, nil},
+	store.DenialsByReason: {`SELECT COALESCE(n.value, '') AS k, c.n AS total
+FROM (SELECT d.reason AS ref, COUNT(*) AS n FROM decision_log AS d{where} GROUP BY d.reason) AS c
+LEFT JOIN decision_dict AS n ON n.id = c.ref`, []string{"d.decision = 0"}},
 }
 
 // DecisionReport runs the named report over the decisions f selects: the
@@ -253,17 +311,18 @@ func reportSQL(r store.Report) (from string, conds []string, ok bool) {
 // rules_triggered once per decision that lists it. Rows come by count,
 // descending, then key; f.Limit bounds their number.
 func (s *Store) DecisionReport(ctx context.Context, r store.Report, f store.DecisionFilter) ([]store.ReportRow, error) {
-	from, conds, ok := reportSQL(r)
+	rep, ok := reports[r]
 	if !ok {
 		return nil, fmt.Errorf("sqlite: report %q: %w", r, store.ErrUnknownReport)
 	}
-	where, args, err := decisionWhere(f, conds...)
+	where, args, err := decisionWhere(f, rep.conds...)
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: report %s: %w", r, err)
 	}
 	limit, args := limitClause(f, args)
+	sql := strings.Replace(rep.sql, "{where}", where, 1) + " ORDER BY total DESC, k" + limit
 	var out []store.ReportRow
-	err = s.r.query(ctx, from+where+" GROUP BY k ORDER BY n DESC, k"+limit, args, func(st *sqlite3.Stmt) error {
+	err = s.r.query(ctx, sql, args, func(st *sqlite3.Stmt) error {
 		out = append(out, store.ReportRow{Key: st.ColumnText(0), Count: st.ColumnInt64(1)})
 		return nil
 	})
@@ -323,7 +382,7 @@ func (s *Store) Balance(ctx context.Context) (cents int64, at time.Time, ok bool
 // Policy returns the source recorded under hash, or an error wrapping
 // store.ErrNotFound.
 func (s *Store) Policy(ctx context.Context, hash string) ([]byte, error) {
-	const q = `SELECT source FROM policy_snapshots WHERE hash = ?`
+	const q = `SELECT source FROM policy_snapshots WHERE hash = ? AND source IS NOT NULL`
 	var src []byte
 	found := false
 	err := s.r.query(ctx, q, []any{hash}, func(st *sqlite3.Stmt) error {

@@ -1,9 +1,11 @@
 package sqlite
 
 import (
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/wardhq/ward/internal/id"
@@ -42,41 +44,107 @@ func invalid(format string, args ...any) error {
 	return fmt.Errorf("%w: %s", errInvalid, fmt.Sprintf(format, args...))
 }
 
-// checkDecision validates rec and returns its stored time and normalized
-// rule lists. It runs on the caller's goroutine, off the writer's path.
-func checkDecision(rec *store.DecisionRecord) (at, evaluated, triggered string, err error) {
+// Decision times are stored as Unix nanoseconds, which an int64 holds for
+// these years.
+var (
+	minTime = time.Unix(0, math.MinInt64).UTC()
+	maxTime = time.Unix(0, math.MaxInt64).UTC()
+)
+
+// newDecisionOp validates rec and returns its op, with what the writer
+// binds computed here, on the caller's goroutine, off the writer's path.
+func newDecisionOp(rec *store.DecisionRecord, durable bool) (*op, error) {
 	if !id.Valid(rec.ID) {
-		return "", "", "", invalid("id %q is not a ULID", rec.ID)
+		return nil, invalid("id %q is not a ULID", rec.ID)
 	}
 	if rec.Time.IsZero() {
-		return "", "", "", invalid("zero time")
+		return nil, invalid("zero time")
 	}
-	if at, err = formatTime(rec.Time); err != nil {
-		return "", "", "", invalid("%v", err)
+	if rec.Time.Before(minTime) || rec.Time.After(maxTime) {
+		return nil, invalid("time %v outside years 1678-2262", rec.Time)
 	}
 	if rec.ID < id.MinAt(rec.Time) {
-		return "", "", "", invalid("id %s was made before the record's time %s", rec.ID, at)
+		return nil, invalid("id %s was made before the record's time %s", rec.ID, rec.Time.UTC().Format(timeLayout))
 	}
+	o := &op{kind: opDecision, durable: durable, dec: *rec, ns: rec.Time.UnixNano()}
 	switch rec.Risk {
-	case "safe", "caution", "dangerous", "forbidden":
+	case "safe":
+		o.risk = 1
+	case "caution":
+		o.risk = 2
+	case "dangerous":
+		o.risk = 3
+	case "forbidden":
+		o.risk = 4
 	default:
-		return "", "", "", invalid("risk %q is not safe, caution, dangerous or forbidden", rec.Risk)
+		return nil, invalid("risk %q is not safe, caution, dangerous or forbidden", rec.Risk)
 	}
-	switch rec.Decision {
-	case "allow", "deny", "quarantine":
-	default:
-		return "", "", "", invalid("decision %q is not allow, deny or quarantine", rec.Decision)
+	var ok bool
+	if o.decision, ok = decisionCode(rec.Decision); !ok {
+		return nil, invalid("decision %q is not allow, deny or quarantine", rec.Decision)
 	}
-	if evaluated, err = ruleList("rules evaluated", rec.RulesEvaluated); err != nil {
-		return "", "", "", err
+	var err error
+	if o.evaluated, err = ruleList("rules evaluated", rec.RulesEvaluated); err != nil {
+		return nil, err
 	}
-	if triggered, err = ruleList("rules triggered", rec.RulesTriggered); err != nil {
-		return "", "", "", err
+	if o.triggered, err = ruleList("rules triggered", rec.RulesTriggered); err != nil {
+		return nil, err
 	}
 	if rec.Latency < 0 {
-		return "", "", "", invalid("negative latency %v", rec.Latency)
+		return nil, invalid("negative latency %v", rec.Latency)
 	}
-	return at, evaluated, triggered, nil
+	o.argsHash = lowerHex(rec.ArgsHash)
+	o.ownAuthority = rec.Authority != derivedAuthority(rec.InputSource)
+	return o, nil
+}
+
+// decisionCode returns the stored code of a decision (see migrations).
+func decisionCode(d string) (int64, bool) {
+	switch d {
+	case "deny":
+		return 0, true
+	case "quarantine":
+		return 1, true
+	case "allow":
+		return 2, true
+	}
+	return 0, false
+}
+
+var riskNames = [...]string{1: "safe", 2: "caution", 3: "dangerous", 4: "forbidden"}
+
+var decisionNames = [...]string{0: "deny", 1: "quarantine", 2: "allow"}
+
+// derivedAuthority is the authority a record with this input source
+// normally has, which is not stored (see migrations).
+func derivedAuthority(source string) string {
+	switch source {
+	case "":
+		return ""
+	case "creator", "agent":
+		return "agent"
+	case "system", "heartbeat":
+		return "system"
+	}
+	return "external"
+}
+
+// lowerHex decodes s if it is non-empty lower-case hex, else returns nil:
+// such a hash is stored as a BLOB and read back as the same text.
+func lowerHex(s string) []byte {
+	if s == "" || len(s)%2 != 0 {
+		return nil
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+			return nil
+		}
+	}
+	b, err := hex.DecodeString(s)
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // ruleList checks that s is a JSON array; empty means "[]".

@@ -18,44 +18,118 @@ type migration struct {
 // migrations is the schema's history. Append only: a released migration
 // never changes.
 //
-// policy_decisions keeps the seed's columns (latency_ms is now REAL and
-// filled) and adds ward's. Its only index is the id primary key: ids grow
-// with time, so inserts append to one leaf page and time ranges are id
-// ranges. An index on session_id was measured and left out: with many
-// sessions per group commit every commit rewrites one index leaf page per
-// session, which cost the writer 1.4-3x per row. There is no foreign
-// key from tool_executions to policy_decisions: an executed call is
-// recorded even if its decision's record is missing.
+// Decisions are stored compactly in decision_log, and policy_decisions is a
+// view with the seed's columns, names and textual values (plus ward's), so
+// that the seed's queries run unchanged. The writer's cost grows with the
+// bytes it writes, and decision_log halves them:
+//
+//   - created_ns is the time in Unix nanoseconds; the view formats it as
+//     created_at text and derives latency_ms from latency_ns.
+//   - risk and decision, the closed enums the writer validates, are small
+//     integers (their order as tool.Risk and policy.Action: risk 1 safe to 4
+//     forbidden, decision 0 deny, 1 quarantine, 2 allow).
+//   - Repeated strings are ids into decision_dict: input_source and origin
+//     (open sets; their usual values have the fixed ids inserted below),
+//     tool, category, reason, rule, spend_category, and the two rule lists,
+//     each interned whole as its JSON text (a policy evaluates few distinct
+//     lists, so a row holds one small id per list instead of the list).
+//     authority is NULL when it is the one derived from input_source
+//     (creator, agent: agent; system, heartbeat: system; any other: external;
+//     none: none), else the id of its own text.
+//   - policy is the id of the hash in policy_snapshots; a hash a decision
+//     names before RecordPolicy stores its source has a NULL source.
+//   - args_hash is a BLOB when the record's hash is lower-case hex (a
+//     SHA-256 takes 32 bytes instead of 64), else the record's text.
+//   - NULL stands for the empty string, which the view shows as NULL or
+//     as text, as the seed's table stored it.
+//
+// The writer interns a string in the transaction of the first row that uses
+// it, so no committed row names a missing id, and ids never change, so
+// readers may cache them. There are no foreign key constraints: each would
+// cost a lookup per row and the writer already guarantees them.
+//
+// decision_log's only index is the id primary key: ids grow with time, so
+// inserts append to one leaf page and time ranges are id ranges. An index on
+// session_id was measured and left out: with many sessions per group commit
+// every commit rewrites one index leaf page per session, which cost the
+// writer 1.4-3x per row. There is no foreign key from tool_executions to
+// decisions: an executed call is recorded even if its decision's record is
+// missing.
 var migrations = []migration{{1, `
 CREATE TABLE schema_migrations (
   version INTEGER PRIMARY KEY,
   applied_at TEXT NOT NULL
 );
-CREATE TABLE policy_decisions (
-  id TEXT PRIMARY KEY,
-  turn_id TEXT,
-  tool_name TEXT NOT NULL,
-  tool_args_hash TEXT NOT NULL,
-  risk_level TEXT NOT NULL CHECK(risk_level IN ('safe','caution','dangerous','forbidden')),
-  decision TEXT NOT NULL CHECK(decision IN ('allow','deny','quarantine')),
-  rules_evaluated TEXT NOT NULL DEFAULT '[]',
-  rules_triggered TEXT NOT NULL DEFAULT '[]',
-  reason TEXT NOT NULL DEFAULT '',
-  latency_ms REAL NOT NULL DEFAULT 0,
-  created_at TEXT NOT NULL,
-  session_id TEXT,
-  input_source TEXT,
-  authority_level TEXT,
-  tool_category TEXT,
-  message TEXT,
-  rule TEXT,
-  policy_hash TEXT,
-  latency_ns INTEGER NOT NULL DEFAULT 0,
-  spend_category TEXT,
-  spend_cents INTEGER NOT NULL DEFAULT 0,
-  diagnostic TEXT,
-  origin TEXT
+CREATE TABLE decision_dict (
+  id INTEGER PRIMARY KEY,
+  value TEXT NOT NULL UNIQUE
 );
+INSERT INTO decision_dict (id, value) VALUES
+  (1, 'external'), (2, 'peer'), (3, 'heartbeat'), (4, 'system'), (5, 'agent'), (6, 'creator'),
+  (7, 'gate'), (8, 'check');
+CREATE TABLE policy_snapshots (
+  id INTEGER PRIMARY KEY,
+  hash TEXT NOT NULL UNIQUE,
+  source BLOB,
+  created_at TEXT
+);
+CREATE TABLE decision_log (
+  id TEXT PRIMARY KEY,
+  created_ns INTEGER NOT NULL,
+  turn_id TEXT,
+  session_id TEXT,
+  input_source INTEGER,
+  authority INTEGER,
+  tool INTEGER,
+  category INTEGER,
+  args_hash,
+  risk INTEGER NOT NULL CHECK (risk BETWEEN 1 AND 4),
+  decision INTEGER NOT NULL CHECK (decision BETWEEN 0 AND 2),
+  reason INTEGER,
+  message TEXT,
+  rule INTEGER,
+  rules_evaluated INTEGER NOT NULL,
+  rules_triggered INTEGER NOT NULL,
+  latency_ns INTEGER NOT NULL,
+  policy INTEGER,
+  spend_category INTEGER,
+  spend_cents INTEGER NOT NULL,
+  diagnostic TEXT,
+  origin INTEGER
+);
+CREATE VIEW policy_decisions AS
+SELECT
+  d.id AS id,
+  d.turn_id AS turn_id,
+  COALESCE((SELECT value FROM decision_dict WHERE id = d.tool), '') AS tool_name,
+  CASE typeof(d.args_hash) WHEN 'blob' THEN lower(hex(d.args_hash)) ELSE COALESCE(d.args_hash, '') END AS tool_args_hash,
+  CASE d.risk WHEN 1 THEN 'safe' WHEN 2 THEN 'caution' WHEN 3 THEN 'dangerous' WHEN 4 THEN 'forbidden' END AS risk_level,
+  CASE d.decision WHEN 0 THEN 'deny' WHEN 1 THEN 'quarantine' WHEN 2 THEN 'allow' END AS decision,
+  (SELECT value FROM decision_dict WHERE id = d.rules_evaluated) AS rules_evaluated,
+  (SELECT value FROM decision_dict WHERE id = d.rules_triggered) AS rules_triggered,
+  COALESCE((SELECT value FROM decision_dict WHERE id = d.reason), '') AS reason,
+  d.latency_ns / 1e6 AS latency_ms,
+  strftime('%Y-%m-%dT%H:%M:%S', (d.created_ns - (d.created_ns % 1000000000 + 1000000000) % 1000000000) / 1000000000, 'unixepoch')
+    || printf('.%09dZ', (d.created_ns % 1000000000 + 1000000000) % 1000000000) AS created_at,
+  d.session_id AS session_id,
+  (SELECT value FROM decision_dict WHERE id = d.input_source) AS input_source,
+  CASE
+    WHEN d.authority IS NOT NULL THEN NULLIF((SELECT value FROM decision_dict WHERE id = d.authority), '')
+    WHEN d.input_source IS NULL THEN NULL
+    WHEN d.input_source IN (5, 6) THEN 'agent'
+    WHEN d.input_source IN (3, 4) THEN 'system'
+    ELSE 'external'
+  END AS authority_level,
+  (SELECT value FROM decision_dict WHERE id = d.category) AS tool_category,
+  d.message AS message,
+  (SELECT value FROM decision_dict WHERE id = d.rule) AS rule,
+  (SELECT hash FROM policy_snapshots WHERE id = d.policy) AS policy_hash,
+  d.latency_ns AS latency_ns,
+  (SELECT value FROM decision_dict WHERE id = d.spend_category) AS spend_category,
+  d.spend_cents AS spend_cents,
+  d.diagnostic AS diagnostic,
+  (SELECT value FROM decision_dict WHERE id = d.origin) AS origin
+FROM decision_log AS d;
 CREATE TABLE tool_executions (
   id TEXT PRIMARY KEY,
   created_at TEXT NOT NULL,
@@ -72,11 +146,6 @@ CREATE TABLE tracked_balance (
   id INTEGER PRIMARY KEY CHECK (id = 1),
   cents INTEGER NOT NULL,
   observed_at TEXT NOT NULL
-);
-CREATE TABLE policy_snapshots (
-  hash TEXT PRIMARY KEY,
-  source BLOB NOT NULL,
-  created_at TEXT NOT NULL
 );
 `}}
 

@@ -6,8 +6,8 @@
 // the writer repeatedly swaps the open batch for an empty one, writes it in
 // one transaction with statements prepared once (decisions in multi-row
 // INSERTs of 64 and 16 rows, then single rows; everything else row by
-// row), commits, and closes the batch's done channel, on which its durable
-// callers wait. One COMMIT, and one fsync, thus serves every caller in the
+// row), commits, and once the commit is durable closes the batch's done
+// channel, on which its durable callers wait. One COMMIT, and one fsync, thus serves every caller in the
 // batch, and batches grow by themselves while the previous one is written.
 // Open starts the writer; Close stops it and waits for it.
 //
@@ -16,33 +16,23 @@
 // committed state and neither wait for nor block the writer. Values are
 // always bound as parameters, never spliced into SQL.
 //
-// Durability. Config.Synchronous sets PRAGMA synchronous: with "full" (the
-// default) SQLite syncs the WAL in every COMMIT, and a durable append that
-// returned nil survives power loss; with "normal" it survives a crash of
-// the process, not of the machine.
+// Durability. With Config.Synchronous "full" (the default) a durable
+// append that returned nil survives power loss; with "normal" it survives
+// a crash of the process, not of the machine. Under "full" the COMMIT does
+// not sync the WAL itself: the syncer (syncer.go) does, on its own
+// goroutine, and only then releases the batch's callers, so that writing a
+// batch overlaps syncing the previous one. While a sync runs the writer
+// holds back a batch of fewer than 256 records, which would gain nothing
+// from an early commit. A failed sync fails every durable append until the
+// store is reopened.
 //
-// Acceptance. A record is accepted once it is in a batch, and an accepted
-// record is written even if its caller stops waiting: a caller whose ctx
-// ends before the commit gets ctx.Err(). Waiting is bounded by
-// Config.CommitTimeout, counted from the first record of the caller's
-// batch, not by ctx. When the open batch holds Config.MaxBatch records,
-// callers wait for the writer to take it (backpressure), and fail with
-// ErrQueueFull (not accepted) if it has not within CommitTimeout; a
-// durable caller whose batch has not committed within CommitTimeout gets
-// ErrCommitTimeout (accepted, still queued). If a commit fails, the
-// callers still waiting get the error; records nobody waits for
-// (non-durable ones, those of callers who gave up) are retried once in the
-// next batch and then counted by DroppedRecords. A record that violates a
-// constraint (a duplicate id) fails alone: the batch is written again, row
-// by row, without it.
-//
-// Checkpoints. SQLite copies the WAL into the database inside the COMMIT
-// that takes the WAL past 16384 pages (64 MiB), stalling the writer for the
-// copy and two fsyncs (0.1-0.5 s measured on a busy 2-core machine). A long
-// WAL makes these stalls rare; under load it also measured a lower p99
-// than SQLite's default of 1000 pages (frequent short stalls) and than a
-// background checkpointer on a connection of its own, which was tried: its
-// fsyncs of the database delayed the writer's fsyncs of the WAL.
+// Checkpoints. SQLite's own checkpoint runs inside the COMMIT that takes
+// the WAL past its limit, stalling the writer for the copy and two syncs.
+// Instead a checkpointer goroutine with a connection of its own copies the
+// WAL in the background (PASSIVE, never blocking the writer) from 1024
+// pages on, and the writer finishes the checkpoint between batches at 4096
+// pages (16 MiB) so that the WAL restarts from its beginning (see
+// afterCommit).
 //
 // Ids and time. Decisions are ordered by id, newest first, and a Since
 // filter also becomes an id range (id.MinAt), so the id primary key is the
@@ -53,10 +43,12 @@
 // Schema. Migrations are a versioned list applied on Open, each in its own
 // transaction, recorded in schema_migrations and PRAGMA user_version; a
 // database written by a newer ward is refused with store.ErrSchemaTooNew.
-// Times are UTC RFC 3339 text with exactly nine fractional digits, so text
-// order is time order. policy_decisions keeps the seed's columns and names,
-// so the seed's report queries run unchanged; empty optional strings are
-// stored as NULL and read back as "".
+// Decisions are stored compactly in decision_log (integer times and enums,
+// interned strings, binary hashes; see migrations), and policy_decisions is
+// a view with the seed's columns and names, so the seed's report queries
+// run unchanged. Other times are UTC RFC 3339 text with exactly nine
+// fractional digits, so text order is time order. Empty optional strings
+// are stored as NULL and read back as "".
 package sqlite
 
 import (
@@ -152,6 +144,7 @@ type Store struct {
 
 	w       *writer // owned by the writer goroutine until exited is closed
 	r       *reader
+	sync    *syncer // nil unless synchronous is "full"
 	dropped atomic.Uint64
 }
 
@@ -169,9 +162,28 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 type options struct {
 	chunks   []int // multi-row INSERT sizes, descending, ending with 1
 	pageSize int   // of a new database; 0 is SQLite's default (4096)
-	// autocheckpoint is PRAGMA wal_autocheckpoint in pages; 0 is
-	// defaultAutocheckpoint, negative disables checkpoints.
-	autocheckpoint int
+	// checkpointPages is the WAL length in pages at which the writer
+	// finishes a checkpoint; 0 is defaultCheckpointPages, negative
+	// disables checkpoints.
+	checkpointPages int
+	// sqliteCheckpoints makes the COMMIT that takes the WAL past
+	// checkpointPages checkpoint (PRAGMA wal_autocheckpoint), instead of
+	// the checkpointer and the writer between batches.
+	sqliteCheckpoints bool
+	// commitSync makes COMMIT sync the WAL with synchronous "full", as
+	// SQLite does by itself, instead of the syncer.
+	commitSync bool
+}
+
+// syncer reports whether the store syncs through a syncer.
+func (o options) syncer(cfg Config) bool { return cfg.Synchronous == "full" && !o.commitSync }
+
+// autocheckpoint is the writer's PRAGMA wal_autocheckpoint.
+func (o options) autocheckpoint() int {
+	if o.sqliteCheckpoints && o.checkpointPages > 0 {
+		return o.checkpointPages
+	}
+	return 0
 }
 
 func open(ctx context.Context, cfg Config, opt options) (*Store, error) {
@@ -182,11 +194,8 @@ func open(ctx context.Context, cfg Config, opt options) (*Store, error) {
 	if opt.chunks == nil {
 		opt.chunks = defaultChunks
 	}
-	switch {
-	case opt.autocheckpoint == 0:
-		opt.autocheckpoint = defaultAutocheckpoint
-	case opt.autocheckpoint < 0:
-		opt.autocheckpoint = 0
+	if opt.checkpointPages == 0 {
+		opt.checkpointPages = defaultCheckpointPages
 	}
 	w, err := openWriter(ctx, cfg, opt)
 	if err != nil {
@@ -196,6 +205,21 @@ func open(ctx context.Context, cfg Config, opt options) (*Store, error) {
 	if err != nil {
 		return nil, errors.Join(err, w.close())
 	}
+	if opt.checkpointPages > 0 && !opt.sqliteCheckpoints {
+		if w.ckpt, err = openCheckpointer(cfg); err != nil {
+			return nil, errors.Join(err, r.close(), w.close())
+		}
+	}
+	var y *syncer
+	if opt.syncer(cfg) {
+		if y, err = openSyncer(cfg.Path + "-wal"); err != nil {
+			var ckptErr error
+			if w.ckpt != nil {
+				ckptErr = w.ckpt.close(false)
+			}
+			return nil, errors.Join(err, ckptErr, r.close(), w.close())
+		}
+	}
 	s := &Store{
 		cfg:    cfg,
 		open:   newBatch(),
@@ -204,9 +228,18 @@ func open(ctx context.Context, cfg Config, opt options) (*Store, error) {
 		exited: make(chan struct{}),
 		w:      w,
 		r:      r,
+		sync:   y,
 	}
 	labels := pprof.Labels("ward", "sqlite-writer", "path", cfg.Path)
 	go pprof.Do(context.WithoutCancel(ctx), labels, func(context.Context) { s.run() })
+	if c := w.ckpt; c != nil {
+		labels := pprof.Labels("ward", "sqlite-checkpointer", "path", cfg.Path)
+		go pprof.Do(context.WithoutCancel(ctx), labels, func(context.Context) { c.run() })
+	}
+	if y != nil {
+		labels := pprof.Labels("ward", "sqlite-syncer", "path", cfg.Path)
+		go pprof.Do(context.WithoutCancel(ctx), labels, func(context.Context) { y.run() })
+	}
 	return s, nil
 }
 
@@ -238,7 +271,15 @@ func (s *Store) Close() error {
 			flushErr = fmt.Errorf("%w: %w", flushErr, s.w.lastErr)
 		}
 	}
+	var syncErr, ckptErr error
+	if s.sync != nil {
+		// The writer has handed over its last batch.
+		syncErr = s.sync.close()
+	}
+	if s.w.ckpt != nil {
+		ckptErr = s.w.ckpt.close(true)
+	}
 	// The writer's connection closes last: closing the last connection
 	// checkpoints the WAL into the database and removes it.
-	return errors.Join(flushErr, s.r.close(), s.w.close())
+	return errors.Join(flushErr, syncErr, s.r.close(), ckptErr, s.w.close())
 }

@@ -140,9 +140,13 @@ func TestMigrations(t *testing.T) {
 			"rules_evaluated", "rules_triggered", "reason", "latency_ms", "created_at", "session_id",
 			"input_source", "authority_level", "tool_category", "message", "rule", "policy_hash",
 			"latency_ns", "spend_category", "spend_cents", "diagnostic", "origin"},
+		"decision_log": {"id", "created_ns", "turn_id", "session_id", "input_source", "authority", "tool",
+			"category", "args_hash", "risk", "decision", "reason", "message", "rule", "rules_evaluated",
+			"rules_triggered", "latency_ns", "policy", "spend_category", "spend_cents", "diagnostic", "origin"},
+		"decision_dict":     {"id", "value"},
 		"tool_executions":   {"id", "created_at", "tool_name", "tool_category", "session_id", "turn_id", "decision_id", "spend_category", "spend_cents"},
 		"tracked_balance":   {"id", "cents", "observed_at"},
-		"policy_snapshots":  {"hash", "source", "created_at"},
+		"policy_snapshots":  {"id", "hash", "source", "created_at"},
 		"schema_migrations": {"version", "applied_at"},
 	}
 	for table, want := range tables {
@@ -329,5 +333,243 @@ func TestQueryHonoursContext(t *testing.T) {
 	}
 	if _, err := s.QueryDecisions(t.Context(), store.DecisionFilter{Limit: -1}); err == nil {
 		t.Error("QueryDecisions accepted a negative limit")
+	}
+}
+
+// oldRow is how the seed's policy_decisions table stored r, column by
+// column (nil for NULL), before decisions were stored compactly: the view
+// must show exactly this.
+func oldRow(r *store.DecisionRecord) map[string]any {
+	opt := func(s string) any {
+		if s == "" {
+			return nil
+		}
+		return s
+	}
+	list := func(s string) string {
+		if s == "" {
+			return "[]"
+		}
+		return s
+	}
+	return map[string]any{
+		"id": r.ID, "turn_id": opt(r.TurnID), "tool_name": r.Tool, "tool_args_hash": r.ArgsHash,
+		"risk_level": r.Risk, "decision": r.Decision, "rules_evaluated": list(r.RulesEvaluated),
+		"rules_triggered": list(r.RulesTriggered), "reason": r.Reason,
+		"latency_ms": float64(r.Latency) / 1e6, "created_at": r.Time.UTC().Format("2006-01-02T15:04:05.000000000Z"),
+		"session_id": opt(r.SessionID), "input_source": opt(r.InputSource), "authority_level": opt(r.Authority),
+		"tool_category": opt(r.Category), "message": opt(r.Message), "rule": opt(r.Rule),
+		"policy_hash": opt(r.PolicyHash), "latency_ns": int64(r.Latency), "spend_category": opt(r.SpendCategory),
+		"spend_cents": r.SpendCents, "diagnostic": opt(r.Diagnostic), "origin": opt(r.Origin),
+	}
+}
+
+// viewRecords are records whose every field takes the compact encoding's
+// less common paths.
+func viewRecords() []*store.DecisionRecord {
+	now := time.Now()
+	full := &store.DecisionRecord{
+		ID: id.New(now), Time: now, TurnID: "turn-1", SessionID: "sess-1", InputSource: "creator", Authority: "agent",
+		Tool: "wallet_send_token", Category: "wallet",
+		ArgsHash: "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08", Risk: "forbidden",
+		Decision: "deny", Reason: "HOURLY_TRANSFER_LIMIT_EXCEEDED", Message: "limit", Rule: "spend.hourly",
+		RulesEvaluated: `["authority.tool","spend.hourly"]`, RulesTriggered: `["spend.hourly"]`,
+		Latency: 12345678, PolicyHash: "2c26b46b68ffc68ff99b453c1d30413413422d706483bfa0f98a5e886266e7ae",
+		SpendCategory: "transfer", SpendCents: 250, Diagnostic: "d", Origin: "gate",
+	}
+	minimal := &store.DecisionRecord{ID: id.New(now), Time: now, Risk: "safe", Decision: "allow"}
+	odd := &store.DecisionRecord{
+		ID: id.New(now), Time: now, InputSource: "Agent", Authority: "system", Tool: "", ArgsHash: "ABCDEF",
+		Risk: "caution", Decision: "quarantine", RulesEvaluated: ` [ "a", 1, null ] `, PolicyHash: "not-hex",
+		Origin: "replay", Latency: 1,
+	}
+	noAuthority := &store.DecisionRecord{
+		ID: id.New(now), Time: now, InputSource: "peer", ArgsHash: "00", Risk: "dangerous", Decision: "deny",
+		Reason: "R", RulesTriggered: `[]`,
+	}
+	derived := make([]*store.DecisionRecord, 0, 6)
+	for _, src := range []string{"external", "peer", "heartbeat", "system", "agent", "creator"} {
+		auth := map[string]string{"creator": "agent", "agent": "agent", "system": "system", "heartbeat": "system"}[src]
+		if auth == "" {
+			auth = "external"
+		}
+		derived = append(derived, &store.DecisionRecord{
+			ID: id.New(now), Time: now, InputSource: src, Authority: auth, ArgsHash: "0f", Risk: "safe", Decision: "allow",
+		})
+	}
+	// Before 1970 and a nanosecond before a second: the view's time
+	// arithmetic floors.
+	old := time.Date(1969, 12, 31, 23, 59, 59, 999999999, time.UTC)
+	before1970 := &store.DecisionRecord{ID: id.New(now), Time: old, Risk: "safe", Decision: "allow", Tool: "t"}
+	return append([]*store.DecisionRecord{full, minimal, odd, noAuthority, before1970}, derived...)
+}
+
+// The view shows every column as the seed's table stored it, and
+// QueryDecisions returns every record as it was appended.
+func TestViewMatchesSeedTable(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "ward.db")
+	s := openStore(t, sqlite.Config{Path: path})
+	recs := viewRecords()
+	for _, r := range recs {
+		if err := s.AppendDecision(t.Context(), r, true); err != nil {
+			t.Fatalf("AppendDecision(%+v): %v", r, err)
+		}
+	}
+	got, err := s.QueryDecisions(t.Context(), store.DecisionFilter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	byID := map[string]store.DecisionRecord{}
+	for _, g := range got {
+		byID[g.ID] = g
+	}
+	for _, r := range recs {
+		g, ok := byID[r.ID]
+		if !ok {
+			t.Errorf("record %s missing", r.ID)
+			continue
+		}
+		want := *r
+		want.Time = r.Time.UTC()
+		if !g.Time.Equal(want.Time) || g.Time.Location() != time.UTC {
+			t.Errorf("record %s: time %v, want %v", r.ID, g.Time, want.Time)
+		}
+		g.Time, want.Time = time.Time{}, time.Time{}
+		if want.RulesEvaluated == "" {
+			want.RulesEvaluated = "[]"
+		}
+		if want.RulesTriggered == "" {
+			want.RulesTriggered = "[]"
+		}
+		if g != want {
+			t.Errorf("QueryDecisions:\n got %+v\nwant %+v", g, want)
+		}
+	}
+
+	c := rawConn(t, path)
+	st, _, err := c.Prepare(`SELECT * FROM policy_decisions WHERE id = ?`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	for _, r := range recs {
+		want := oldRow(r)
+		if err := st.BindText(1, r.ID); err != nil {
+			t.Fatal(err)
+		}
+		if !st.Step() {
+			t.Fatalf("record %s not in the view: %v", r.ID, st.Err())
+		}
+		for i := range st.ColumnCount() {
+			name := st.ColumnName(i)
+			w, ok := want[name]
+			if !ok {
+				t.Errorf("unexpected view column %s", name)
+				continue
+			}
+			var g any
+			switch st.ColumnType(i) {
+			case sqlite3.NULL:
+			case sqlite3.INTEGER:
+				g = st.ColumnInt64(i)
+			case sqlite3.FLOAT:
+				g = st.ColumnFloat(i)
+			case sqlite3.TEXT:
+				g = st.ColumnText(i)
+			default:
+				g = fmt.Sprintf("%v %x", st.ColumnType(i), st.ColumnRawBlob(i))
+			}
+			if g != w {
+				t.Errorf("record %s: %s = %#v, want %#v", r.ID, name, g, w)
+			}
+		}
+		if err := st.Reset(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := st.ColumnCount(); n != len(oldRow(recs[0])) {
+		t.Errorf("view has %d columns, want %d", n, len(oldRow(recs[0])))
+	}
+}
+
+// Records outside the years Unix nanoseconds hold are refused; filters
+// outside them select everything or nothing.
+func TestTimeRange(t *testing.T) {
+	s := openStore(t, sqlite.Config{})
+	for _, at := range []time.Time{
+		time.Date(1677, 1, 1, 0, 0, 0, 0, time.UTC),
+		time.Date(2263, 1, 1, 0, 0, 0, 0, time.UTC),
+	} {
+		// Not id.New(at): a time before 1970 would derail its monotonic
+		// clock for the rest of the process.
+		r := decision(time.Now(), "file_read", "allow", "")
+		r.Time, r.ID = at, id.MinAt(at.Add(time.Hour))
+		if err := s.AppendDecision(t.Context(), r, true); err == nil {
+			t.Errorf("AppendDecision accepted a record at %v", at)
+		}
+	}
+	r := decision(time.Now(), "file_read", "allow", "")
+	if err := s.AppendDecision(t.Context(), r, true); err != nil {
+		t.Fatal(err)
+	}
+	far, past := time.Date(9999, 1, 1, 0, 0, 0, 0, time.UTC), time.Date(1, 1, 2, 0, 0, 0, 0, time.UTC)
+	tests := []struct {
+		name string
+		f    store.DecisionFilter
+		want int64
+	}{
+		{"since long ago", store.DecisionFilter{Since: past}, 1},
+		{"until far ahead", store.DecisionFilter{Until: far}, 1},
+		{"since far ahead", store.DecisionFilter{Since: far}, 0},
+		{"until long ago", store.DecisionFilter{Until: past}, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			n, err := s.CountDecisions(t.Context(), tt.f)
+			if err != nil || n != tt.want {
+				t.Errorf("CountDecisions(%+v) = %d, %v; want %d", tt.f, n, err, tt.want)
+			}
+		})
+	}
+}
+
+// A policy hash named by decisions before its source is recorded is
+// stored, and RecordPolicy fills the source in once.
+func TestPolicyNamedBeforeRecorded(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "ward.db")
+	s := openStore(t, sqlite.Config{Path: path})
+	ctx := t.Context()
+	r := decision(time.Now(), "file_read", "allow", "")
+	r.PolicyHash = "feed"
+	if err := s.AppendDecision(ctx, r, true); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Policy(ctx, "feed"); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("Policy of a hash only named by a decision: %v, want %v", err, store.ErrNotFound)
+	}
+	if err := s.RecordPolicy(ctx, "feed", []byte("one")); err != nil {
+		t.Fatalf("RecordPolicy: %v", err)
+	}
+	if err := s.RecordPolicy(ctx, "feed", []byte("one")); err != nil {
+		t.Fatalf("RecordPolicy again: %v", err)
+	}
+	if err := s.RecordPolicy(ctx, "feed", []byte("two")); err == nil {
+		t.Error("RecordPolicy accepted a different source under a recorded hash")
+	}
+	if got, err := s.Policy(ctx, "feed"); err != nil || string(got) != "one" {
+		t.Errorf("Policy = %q, %v; want the first source", got, err)
+	}
+	r2 := decision(time.Now(), "file_read", "allow", "")
+	r2.PolicyHash = "feed"
+	if err := s.AppendDecision(ctx, r2, true); err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.QueryDecisions(ctx, store.DecisionFilter{})
+	if err != nil || len(got) != 2 || got[0].PolicyHash != "feed" || got[1].PolicyHash != "feed" {
+		t.Fatalf("QueryDecisions = %+v, %v; want two records with policy hash feed", got, err)
+	}
+	c := rawConn(t, path)
+	if got := queryRows(t, c, `SELECT COUNT(*), COUNT(source) FROM policy_snapshots`); got[0][0] != "1" || got[0][1] != "1" {
+		t.Errorf("policy_snapshots rows, sources = %v, want 1, 1", got[0])
 	}
 }

@@ -20,24 +20,27 @@ import (
 // statements; 256-row statements were no better than 64.
 var defaultChunks = []int{64, 16, 1}
 
-// defaultAutocheckpoint is the WAL length, in pages, at which a COMMIT
-// checkpoints (see the package comment).
-const defaultAutocheckpoint = 16384
+// decisionColumns is the column list of every decision INSERT.
+const decisionColumns = `id, created_ns, turn_id, session_id, input_source, authority, tool, category, args_hash, risk, decision, reason, message, rule, rules_evaluated, rules_triggered, latency_ns, policy, spend_category, spend_cents, diagnostic, origin`
 
-// decisionColumns is the column list of every decision INSERT and SELECT.
-const decisionColumns = `id, created_at, turn_id, session_id, input_source, authority_level, tool_name, tool_category, tool_args_hash, risk_level, decision, reason, message, rule, rules_evaluated, rules_triggered, latency_ns, latency_ms, policy_hash, spend_category, spend_cents, diagnostic, origin`
-
-const decisionParams = 23
+const decisionParams = 22
 
 // writer owns the write connection. Only the writer goroutine (and Open
 // before starting it, Close after it exited) may use it.
 type writer struct {
 	conn     *sqlite3.Conn
 	chunks   []int
-	decision []*sqlite3.Stmt // by chunk index
+	decision []*binder // by chunk index
 	// single-row statements; decision[len-1] is the single-row decision.
 	execution, balance, policy, policySource *sqlite3.Stmt
 	begin, commit                            *sqlite3.Stmt
+	names                                    *dict // decision_dict
+	policies                                 *dict // policy_snapshots' hashes
+
+	ckpt              *checkpointer // nil: SQLite checkpoints, or nothing does
+	checkpointPages   int           // WAL length at which afterCommit finishes a checkpoint
+	walPages          int           // WAL length after the last commit
+	retryCheckpointAt int           // WAL length before which afterCommit does not retry
 
 	retry   []*op // orphans of the last failed batch
 	lastErr error
@@ -51,7 +54,7 @@ func openWriter(ctx context.Context, cfg Config, opt options) (_ *writer, err er
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: open %s: %w", cfg.Path, err)
 	}
-	w := &writer{conn: conn, chunks: opt.chunks}
+	w := &writer{conn: conn, chunks: opt.chunks, checkpointPages: opt.checkpointPages}
 	defer func() {
 		if err != nil {
 			err = errors.Join(err, w.close())
@@ -64,9 +67,14 @@ func openWriter(ctx context.Context, cfg Config, opt options) (_ *writer, err er
 	// The 32 MiB cache keeps a whole batch's dirty pages from spilling; the
 	// size limit (above the checkpoint length) keeps SQLite from
 	// truncating a WAL that regrows at once.
+	// With a syncer, COMMIT leaves the WAL sync to it.
+	synchronous := strings.ToUpper(cfg.Synchronous)
+	if opt.syncer(cfg) {
+		synchronous = "NORMAL"
+	}
 	pragmas := `PRAGMA journal_mode = WAL;
-PRAGMA synchronous = ` + strings.ToUpper(cfg.Synchronous) + `;
-PRAGMA wal_autocheckpoint = ` + strconv.Itoa(opt.autocheckpoint) + `;
+PRAGMA synchronous = ` + synchronous + `;
+PRAGMA wal_autocheckpoint = ` + strconv.Itoa(opt.autocheckpoint()) + `;
 PRAGMA foreign_keys = ON;
 PRAGMA temp_store = MEMORY;
 PRAGMA cache_size = -32768;
@@ -88,6 +96,19 @@ PRAGMA journal_size_limit = 134217728;`
 	if err := w.prepare(); err != nil {
 		return nil, err
 	}
+	if w.names, err = newDict(conn, "decision_dict", "value"); err != nil {
+		return nil, err
+	}
+	if w.policies, err = newDict(conn, "policy_snapshots", "hash"); err != nil {
+		return nil, err
+	}
+	if opt.checkpointPages > 0 && !opt.sqliteCheckpoints {
+		// The hook replaces SQLite's own checkpoints (see afterCommit).
+		conn.WALHook(func(_ *sqlite3.Conn, _ string, pages int) error {
+			w.walPages = pages
+			return nil
+		})
+	}
 	return w, nil
 }
 
@@ -103,13 +124,17 @@ func (w *writer) prepare() error {
 		}
 		return st
 	}
-	w.decision = make([]*sqlite3.Stmt, len(w.chunks))
+	w.decision = make([]*binder, len(w.chunks))
 	for i, n := range w.chunks {
-		w.decision[i] = prep(decisionInsert(n))
+		if st := prep(decisionInsert(n)); st != nil {
+			w.decision[i] = newBinder(st)
+		}
 	}
 	w.execution = prep(`INSERT INTO tool_executions (id, created_at, tool_name, tool_category, session_id, turn_id, decision_id, spend_category, spend_cents) VALUES (?,?,?,?,?,?,?,?,?)`)
 	w.balance = prep(`INSERT INTO tracked_balance (id, cents, observed_at) VALUES (1, ?, ?) ON CONFLICT (id) DO UPDATE SET cents = excluded.cents, observed_at = excluded.observed_at`)
-	w.policy = prep(`INSERT INTO policy_snapshots (hash, source, created_at) VALUES (?, ?, ?) ON CONFLICT (hash) DO NOTHING`)
+	// A hash interned by a decision has no source yet: the first
+	// RecordPolicy fills it in.
+	w.policy = prep(`INSERT INTO policy_snapshots (hash, source, created_at) VALUES (?, ?, ?) ON CONFLICT (hash) DO UPDATE SET source = excluded.source, created_at = excluded.created_at WHERE source IS NULL`)
 	w.policySource = prep(`SELECT source FROM policy_snapshots WHERE hash = ?`)
 	w.begin = prep(`BEGIN IMMEDIATE`)
 	w.commit = prep(`COMMIT`)
@@ -123,9 +148,9 @@ func (w *writer) prepare() error {
 func decisionInsert(n int) string {
 	var b strings.Builder
 	if n == 1 {
-		b.WriteString(`INSERT INTO policy_decisions (`)
+		b.WriteString(`INSERT INTO decision_log (`)
 	} else {
-		b.WriteString(`INSERT OR FAIL INTO policy_decisions (`)
+		b.WriteString(`INSERT OR FAIL INTO decision_log (`)
 	}
 	b.WriteString(decisionColumns)
 	b.WriteString(`) VALUES `)
@@ -158,6 +183,9 @@ func (s *Store) run() {
 		case <-s.stop:
 		}
 		for {
+			if s.sync != nil {
+				s.hold()
+			}
 			s.mu.Lock()
 			b := s.open
 			if len(b.ops) == 0 && len(s.w.retry) == 0 {
@@ -172,7 +200,12 @@ func (s *Store) run() {
 			s.mu.Unlock()
 			close(b.taken)
 			s.write(b)
-			b.finish()
+			if s.sync != nil && b.err == nil {
+				s.sync.add(b)
+			} else {
+				b.finish()
+			}
+			s.w.afterCommit()
 		}
 	}
 }
@@ -226,7 +259,14 @@ func (w *writer) tx(ops []*op, isolate bool) (err error) {
 		return err
 	}
 	defer func() {
-		if err != nil && !w.conn.GetAutocommit() {
+		if err == nil {
+			w.names.commit()
+			w.policies.commit()
+			return
+		}
+		w.names.rollback()
+		w.policies.rollback()
+		if !w.conn.GetAutocommit() {
 			if rerr := w.conn.Exec(`ROLLBACK`); rerr != nil {
 				err = fmt.Errorf("%w (rollback: %v)", err, rerr)
 			}
@@ -253,10 +293,10 @@ func (w *writer) tx(ops []*op, isolate bool) (err error) {
 	if isolate {
 		single := w.decision[len(w.decision)-1]
 		for _, o := range decisions {
-			if err := bindDecision(single, 0, o); err != nil {
+			if err := w.bindDecision(single, 0, o); err != nil {
 				return err
 			}
-			if err := rowErr(o, single.Exec()); err != nil {
+			if err := rowErr(o, single.st.Exec()); err != nil {
 				return err
 			}
 		}
@@ -265,11 +305,11 @@ func (w *writer) tx(ops []*op, isolate bool) (err error) {
 			st := w.decision[ci]
 			for len(decisions) >= n {
 				for i, o := range decisions[:n] {
-					if err := bindDecision(st, i*decisionParams, o); err != nil {
+					if err := w.bindDecision(st, i*decisionParams, o); err != nil {
 						return err
 					}
 				}
-				if err := st.Exec(); err != nil {
+				if err := st.st.Exec(); err != nil {
 					return err
 				}
 				decisions = decisions[n:]
@@ -329,34 +369,62 @@ func (w *writer) writeOther(o *op) error {
 }
 
 // bindDecision binds o's row at parameter offset base (0 for the first
-// row of a statement).
-func bindDecision(st *sqlite3.Stmt, base int, o *op) error {
+// row of a statement), interning its strings.
+func (w *writer) bindDecision(b *binder, base int, o *op) error {
 	r := &o.dec
-	return firstErr(
-		st.BindText(base+1, r.ID),
-		st.BindText(base+2, o.at),
-		bindOptional(st, base+3, r.TurnID),
-		bindOptional(st, base+4, r.SessionID),
-		bindOptional(st, base+5, r.InputSource),
-		bindOptional(st, base+6, r.Authority),
-		st.BindText(base+7, r.Tool),
-		bindOptional(st, base+8, r.Category),
-		st.BindText(base+9, r.ArgsHash),
-		st.BindText(base+10, r.Risk),
-		st.BindText(base+11, r.Decision),
-		st.BindText(base+12, r.Reason),
-		bindOptional(st, base+13, r.Message),
-		bindOptional(st, base+14, r.Rule),
-		st.BindText(base+15, o.evaluated),
-		st.BindText(base+16, o.triggered),
-		st.BindInt64(base+17, int64(r.Latency)),
-		st.BindFloat(base+18, float64(r.Latency)/1e6),
-		bindOptional(st, base+19, r.PolicyHash),
-		bindOptional(st, base+20, r.SpendCategory),
-		st.BindInt64(base+21, r.SpendCents),
-		bindOptional(st, base+22, r.Diagnostic),
-		bindOptional(st, base+23, r.Origin),
-	)
+	var err error
+	ref := func(d *dict, s string) int64 {
+		if err != nil {
+			return 0
+		}
+		var id int64
+		id, err = d.optionalID(s)
+		return id
+	}
+	source := ref(w.names, r.InputSource)
+	var authority int64
+	if o.ownAuthority && err == nil {
+		authority, err = w.names.id(r.Authority) // "" too: NULL means derived
+	}
+	tool := ref(w.names, r.Tool)
+	category := ref(w.names, r.Category)
+	reason := ref(w.names, r.Reason)
+	rule := ref(w.names, r.Rule)
+	evaluated := ref(w.names, o.evaluated)
+	triggered := ref(w.names, o.triggered)
+	policy := ref(w.policies, r.PolicyHash)
+	spendCategory := ref(w.names, r.SpendCategory)
+	origin := ref(w.names, r.Origin)
+	if err != nil {
+		return fmt.Errorf("intern: %w", err)
+	}
+	b.text(base+1, r.ID)
+	b.int(base+2, o.ns)
+	b.optional(base+3, r.TurnID)
+	b.optional(base+4, r.SessionID)
+	b.ref(base+5, source)
+	b.ref(base+6, authority)
+	b.ref(base+7, tool)
+	b.ref(base+8, category)
+	if o.argsHash != nil {
+		b.blob(base+9, o.argsHash)
+	} else {
+		b.optional(base+9, r.ArgsHash)
+	}
+	b.int(base+10, o.risk)
+	b.int(base+11, o.decision)
+	b.ref(base+12, reason)
+	b.optional(base+13, r.Message)
+	b.ref(base+14, rule)
+	b.int(base+15, evaluated)
+	b.int(base+16, triggered)
+	b.int(base+17, int64(r.Latency))
+	b.ref(base+18, policy)
+	b.ref(base+19, spendCategory)
+	b.int(base+20, r.SpendCents)
+	b.optional(base+21, r.Diagnostic)
+	b.ref(base+22, origin)
+	return b.takeErr()
 }
 
 // bindOptional binds "" as NULL: nullable columns hold NULL for "not set",

@@ -282,7 +282,7 @@ func TestReaderIsReadOnly(t *testing.T) {
 	s := testStore(t, Config{})
 	for _, sql := range []string{
 		`INSERT INTO policy_snapshots (hash, source, created_at) VALUES ('x', x'00', 'now')`,
-		`DELETE FROM policy_decisions`,
+		`DELETE FROM decision_log`,
 		`CREATE TABLE t (x)`,
 		`PRAGMA user_version = 9`,
 	} {
@@ -339,7 +339,7 @@ func TestChunking(t *testing.T) {
 // survives.
 func TestCheckpointsBoundWAL(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "ward.db")
-	s, err := open(t.Context(), Config{Path: path, Synchronous: "normal"}, options{autocheckpoint: 64})
+	s, err := open(t.Context(), Config{Path: path, Synchronous: "normal"}, options{checkpointPages: 64})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -378,9 +378,10 @@ func TestCheckpointsBoundWAL(t *testing.T) {
 	}
 }
 
-// Config.Synchronous reaches the write connection.
+// Config.Synchronous reaches the write connection: "full" leaves the WAL
+// sync to the syncer, so COMMIT runs with NORMAL either way.
 func TestSynchronous(t *testing.T) {
-	for sync, want := range map[string]int{"": 2, "full": 2, "normal": 1} {
+	for sync, want := range map[string]int{"": 1, "full": 1, "normal": 1} {
 		t.Run(sync, func(t *testing.T) {
 			s := testStore(t, Config{Synchronous: sync})
 			got := make(chan int, 1)
@@ -404,6 +405,9 @@ func TestSynchronous(t *testing.T) {
 			if g := <-got; g != want {
 				t.Errorf("PRAGMA synchronous = %d, want %d", g, want)
 			}
+			if hasSyncer := s.sync != nil; hasSyncer != (sync != "normal") {
+				t.Errorf("syncer running: %v, want %v", hasSyncer, sync != "normal")
+			}
 		})
 	}
 }
@@ -417,9 +421,9 @@ func TestQueryPlans(t *testing.T) {
 		f    store.DecisionFilter
 		want string
 	}{
-		{"newest first", store.DecisionFilter{Limit: 10}, "SCAN d USING INDEX sqlite_autoindex_policy_decisions_1"},
-		{"since", store.DecisionFilter{Since: now}, "SEARCH d USING INDEX sqlite_autoindex_policy_decisions_1 (id>?)"},
-		{"since and tool", store.DecisionFilter{Since: now, Tool: "x", Until: now.Add(time.Hour)}, "SEARCH d USING INDEX sqlite_autoindex_policy_decisions_1 (id>?)"},
+		{"newest first", store.DecisionFilter{Limit: 10}, "SCAN d USING INDEX sqlite_autoindex_decision_log_1"},
+		{"since", store.DecisionFilter{Since: now}, "SEARCH d USING INDEX sqlite_autoindex_decision_log_1 (id>?)"},
+		{"since and tool", store.DecisionFilter{Since: now, Tool: "x", Until: now.Add(time.Hour)}, "SEARCH d USING INDEX sqlite_autoindex_decision_log_1 (id>?)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/wardhq/ward/internal/id"
@@ -152,6 +154,9 @@ func ruleList(what, s string) (string, error) {
 	if s == "" {
 		return "[]", nil
 	}
+	if _, ok := validLists.m.Load(s); ok {
+		return s, nil
+	}
 	i := 0
 	for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r') {
 		i++
@@ -159,8 +164,23 @@ func ruleList(what, s string) (string, error) {
 	if i == len(s) || s[i] != '[' || !json.Valid([]byte(s)) {
 		return "", invalid("%s: not a JSON array", what)
 	}
+	if validLists.n.Load() < maxValidLists {
+		if _, loaded := validLists.m.LoadOrStore(s, struct{}{}); !loaded {
+			validLists.n.Add(1)
+		}
+	}
 	return s, nil
 }
+
+// validLists remembers rule lists that ruleList found valid: a policy
+// produces few distinct lists, and checking one costs far more than
+// finding it here. Callers choose the lists, so the set is bounded.
+var validLists struct {
+	m sync.Map // string -> struct{}
+	n atomic.Int32
+}
+
+const maxValidLists = 4096
 
 func checkExecution(rec *store.ExecutionRecord) (string, error) {
 	if !id.Valid(rec.ID) {

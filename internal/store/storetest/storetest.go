@@ -466,6 +466,8 @@ func testInvalid(t *testing.T, h *harness) {
 		{"unknown risk", func(r *store.DecisionRecord) { r.Risk = "extreme" }},
 		{"rules evaluated not JSON", func(r *store.DecisionRecord) { r.RulesEvaluated = "spend.hourly" }},
 		{"rules triggered not an array", func(r *store.DecisionRecord) { r.RulesTriggered = `{"rule":"spend.hourly"}` }},
+		{"rules evaluated truncated", func(r *store.DecisionRecord) { r.RulesEvaluated = `["authority.tool","spend.hourly"` }},
+		{"rules triggered with trailing data", func(r *store.DecisionRecord) { r.RulesTriggered = `["spend.hourly"]]` }},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -99,6 +99,36 @@ func TestCheckContract(t *testing.T) {
 	}
 }
 
+// A tool the policy knows nothing about is still evaluated: with the risk
+// the request states, or, stating none, as forbidden (fail closed).
+func TestCheckUnknownTool(t *testing.T) {
+	t.Chdir(t.TempDir())
+	for _, tc := range []struct {
+		name, line, action, code string
+	}{
+		{"no risk", `{"tool":{"name":"frobnicate"},"args":{}}`, "deny", "FORBIDDEN_TOOL"},
+		{"safe", `{"tool":{"name":"frobnicate","category":"toys","risk":"safe"},"args":{}}`, "allow", "ALLOWED"},
+		{"dangerous from outside", `{"tool":{"name":"frobnicate","risk":"dangerous"},"args":{},"turn":{"input_source":"external"}}`, "deny", "AUTHORITY_INSUFFICIENT"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out, errOut, code := run(t, tc.line+"\n", "policy", "check")
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, errOut)
+			}
+			var d struct {
+				Action     string `json:"action"`
+				ReasonCode string `json:"reason_code"`
+			}
+			if err := json.Unmarshal([]byte(out), &d); err != nil {
+				t.Fatalf("output %q: %v", out, err)
+			}
+			if d.Action != tc.action || d.ReasonCode != tc.code {
+				t.Errorf("got %s %s, want %s %s", d.Action, d.ReasonCode, tc.action, tc.code)
+			}
+		})
+	}
+}
+
 func TestCheckMalformedLines(t *testing.T) {
 	t.Chdir(t.TempDir())
 	for _, tc := range []struct {
@@ -108,7 +138,6 @@ func TestCheckMalformedLines(t *testing.T) {
 		{"unknown field", `{"tool":{"name":"exec"},"argz":{}}`, "line 2: field argz: unknown field"},
 		{"wrong type", `{"tool":{"name":"exec","risk":5}}`, "line 2: field tool.risk"},
 		{"missing tool name", `{"args":{}}`, "line 2: field tool.name: required"},
-		{"unknown tool without risk", `{"tool":{"name":"frobnicate"},"args":{}}`, "line 2: field tool.risk: required for a tool the policy does not know"},
 		{"bad risk", `{"tool":{"name":"frobnicate","risk":"scary"},"args":{}}`, "line 2: field tool.risk: unknown risk level"},
 		{"args not an object", `{"tool":{"name":"exec"},"args":[1]}`, "line 2: field args: arguments must be a JSON object"},
 		{"duplicate arg key", `{"tool":{"name":"exec"},"args":{"command":"ls","command":"rm -rf /"}}`, "line 2: field args: duplicate key"},

@@ -286,9 +286,10 @@ func requestOf(snap *policy.Snapshot, tracked *policy.Tracker, cr *checkRequest)
 			return nil, &fieldError{"tool.risk", err.Error()}
 		}
 		ref.Risk = r
-	} else if snap.Resolve(ref).Risk == tool.RiskUnset {
-		return nil, &fieldError{"tool.risk", "required for a tool the policy does not know (safe, caution, dangerous or forbidden)"}
 	}
+	// A tool neither the policy nor the request gives a risk is evaluated
+	// as forbidden (tool.Risk.Effective), like an undeclared tool at the
+	// gate, not refused as malformed.
 	if cr.Tool.Tier != "" {
 		t, err := tool.ParseTier(cr.Tool.Tier)
 		if err != nil {

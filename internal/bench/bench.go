@@ -160,22 +160,40 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 }
 
 // evalPhase decodes and evaluates calls on one goroutine with GOMAXPROCS
-// set to 1, so that the garbage collector shares that one core too.
+// set to 1, so that the garbage collector shares that one core too. The
+// first half of the phase measures throughput without timing each call
+// (two clock reads cost about 0.1 µs here, 5 % of a decision); the second
+// half times every call for the percentiles.
 func evalPhase(cfg Config, w *Workload, res *Result) error {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
 	snap := cfg.Snapshot
 	tracker := newTracker(time.Now())
-	lat := make([]int64, 0, 1<<20)
-	allowed := 0
 	// Warm up caches (rule sets per tool, resolved workdir).
 	for _, c := range w.Calls[:256] {
 		args, _ := tool.ParseArgs(c.Args)
 		snap.Evaluate(&policy.Request{Tool: c.Tool, Args: args, Turn: c.Turn, Workdir: c.Workdir, State: tracker})
 	}
+	lat := make([]int64, 0, 1<<20)
+	allowed, i := 0, 0
 	start := time.Now()
+	half := start.Add(cfg.Duration / 2)
+	for ; ; i++ {
+		if i&255 == 0 && time.Now().After(half) {
+			break
+		}
+		c := &w.Calls[i%len(w.Calls)]
+		args, err := tool.ParseArgs(c.Args)
+		if err != nil {
+			return fmt.Errorf("bench: generated arguments do not parse: %w", err)
+		}
+		d := snap.Evaluate(&policy.Request{Tool: c.Tool, Args: args, Turn: c.Turn, Workdir: c.Workdir, State: tracker})
+		if d.Action() == policy.Allow {
+			allowed++
+		}
+	}
+	res.EvalPerSec = float64(i) / time.Since(start).Seconds()
 	deadline := start.Add(cfg.Duration)
-	var i int
-	for i = 0; ; i++ {
+	for ; ; i++ {
 		if i&255 == 0 && time.Now().After(deadline) {
 			break
 		}
@@ -191,9 +209,7 @@ func evalPhase(cfg Config, w *Workload, res *Result) error {
 			allowed++
 		}
 	}
-	elapsed := time.Since(start)
 	res.EvalOps = int64(i)
-	res.EvalPerSec = float64(i) / elapsed.Seconds()
 	res.EvalP50Ns, res.EvalP99Ns = percentiles(lat)
 	res.AllowedPercent = 100 * float64(allowed) / float64(i)
 	return nil

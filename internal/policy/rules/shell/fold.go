@@ -353,6 +353,12 @@ func decodeBase64(in string) (string, bool) {
 	if out, ok, done := decodeBase64Short(in); done {
 		return out, ok
 	}
+	return decodeBase64Any(in)
+}
+
+// decodeBase64Any is decodeBase64's definition, for any input: whitespace
+// removed, then standard, unpadded or URL-safe alphabet.
+func decodeBase64Any(in string) (string, bool) {
 	s := strings.Map(func(r rune) rune {
 		if isIFS(byte(r)) || r == '\r' {
 			return -1

@@ -101,22 +101,27 @@ func skipOpts(args []Word, i int, withArg string, long []string) int {
 			return i
 		}
 		i++
-		if v[1] == '-' {
-			if !strings.Contains(v, "=") && slices.Contains(long, v) {
-				i++
-			}
-			continue
-		}
-		for k := 1; k < len(v); k++ {
-			if strings.IndexByte(withArg, v[k]) >= 0 {
-				if k == len(v)-1 {
-					i++
-				}
-				break
-			}
+		if optionTakesNext(v, withArg, long) {
+			i++
 		}
 	}
 	return i
+}
+
+// optionTakesNext reports whether the option word v (at least two bytes,
+// starting with '-') consumes the next word as its argument: a long option
+// in long written without "=value", or a cluster of short options whose
+// first one in withArg is its last letter.
+func optionTakesNext(v, withArg string, long []string) bool {
+	if v[1] == '-' {
+		return !strings.Contains(v, "=") && slices.Contains(long, v)
+	}
+	for k := 1; k < len(v); k++ {
+		if strings.IndexByte(withArg, v[k]) >= 0 {
+			return k == len(v)-1
+		}
+	}
+	return false
 }
 
 // operands returns the operands of args[1:], skipping options.
@@ -133,19 +138,8 @@ func operands(args []Word, withArg string, long []string) []Word {
 			end = true
 			continue
 		}
-		if v[1] == '-' {
-			if !strings.Contains(v, "=") && slices.Contains(long, v) {
-				i++
-			}
-			continue
-		}
-		for k := 1; k < len(v); k++ {
-			if strings.IndexByte(withArg, v[k]) >= 0 {
-				if k == len(v)-1 {
-					i++
-				}
-				break
-			}
+		if optionTakesNext(v, withArg, long) {
+			i++
 		}
 	}
 	return ops

@@ -28,24 +28,32 @@ var layers = map[string]float64{
 	"internal/taint":     0,
 	"internal/knowledge": 0,
 	"internal/event":     0,
+	// Capabilities: vocabulary that L1 mechanisms (chain's wallet) may
+	// require; standard library only like L0.
+	"internal/capability":                0.5,
+	"internal/capability/mint":           0.5,
+	"internal/capability/internal/token": 0.5,
 	// L1 mechanisms: never import each other.
 	"internal/policy":              1,
 	"internal/policy/rules":        1,
 	"internal/policy/rules/shell":  1,
 	"internal/policy/rules/format": 1,
 	"internal/hook":                1,
-	"internal/capability":          1,
 	"internal/sandbox":             1,
 	"internal/quarantine":          1,
 	"internal/validate":            1,
 	"internal/embed":               1,
 	"internal/chain":               1,
+	"internal/chain/artifacts":     1,
+	"internal/schema":              1,
+	"internal/hook/hooktest":       1,
 	// L2 stores and registries; store is the lowest of them.
 	"internal/store":           2,
 	"internal/store/sqlite":    2,
 	"internal/store/storetest": 2,
 	"internal/audit":           2.5,
 	"internal/registry":        2.5,
+	"internal/catalog":         2.5,
 	"internal/grimoire":        2.5,
 	// L3 the flows.
 	"internal/gate":   3,
@@ -75,7 +83,43 @@ func family(pkg string) string {
 }
 
 // stdlibOnly packages may import nothing outside the standard library.
-func stdlibOnly(layer float64) bool { return layer == 0 }
+func stdlibOnly(layer float64) bool { return layer < 1 }
+
+// minters are the only packages whose non-test code may import the
+// capability minting package.
+var minters = map[string]bool{"internal/gate": true, "internal/daemon": true}
+
+const mintPkg = module + "internal/capability/mint"
+
+func mintViolations(imports map[string][]string) []string {
+	var out []string
+	for pkg, deps := range imports {
+		if minters[pkg] || strings.HasPrefix(pkg, "internal/capability") {
+			continue
+		}
+		for _, d := range deps {
+			if d == mintPkg {
+				out = append(out, fmt.Sprintf("%s imports %s: only gate and daemon may mint capabilities", pkg, d))
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// TestOnlySafetyLayerMints fails the build when code outside the safety
+// layer can mint a capability.
+func TestOnlySafetyLayerMints(t *testing.T) {
+	for _, v := range mintViolations(scan(t)) {
+		t.Error(v)
+	}
+	if v := mintViolations(map[string][]string{"internal/chain": {mintPkg}}); len(v) == 0 {
+		t.Error("a chain package importing mint was not reported")
+	}
+	if v := mintViolations(map[string][]string{"internal/gate": {mintPkg}}); len(v) != 0 {
+		t.Errorf("gate importing mint was reported: %v", v)
+	}
+}
 
 func TestLayers(t *testing.T) {
 	for _, v := range violations(scan(t)) {

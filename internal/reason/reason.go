@@ -83,6 +83,42 @@ const (
 
 	// audit and the gate
 	AuditUnavailable Code = "AUDIT_UNAVAILABLE"
+
+	// tool gate, hooks and permits
+	SchemaInvalid       Code = "SCHEMA_VIOLATION"
+	ToolUnavailable     Code = "TOOL_NOT_AVAILABLE"
+	ChainNotSupported   Code = "CHAIN_NOT_SUPPORTED"
+	PhaseBlocked        Code = "PHASE_BLOCKED"
+	TokenNotAllowed     Code = "TOKEN_NOT_ALLOWLISTED"
+	ContractNotAllowed  Code = "CONTRACT_NOT_ALLOWLISTED"
+	SelectorNotAllowed  Code = "SELECTOR_NOT_ALLOWLISTED"
+	SpendTickLimit      Code = "SPEND_PER_TICK_LIMIT_EXCEEDED"
+	SpendSessionLimit   Code = "SPEND_SESSION_LIMIT_EXCEEDED"
+	SpendDailyLimit     Code = "SPEND_DAILY_LIMIT_EXCEEDED"
+	ValueUnpriced       Code = "VALUE_UNPRICED"
+	HookRateLimit       Code = "WRITE_RATE_LIMIT_EXCEEDED"
+	SimulationReverted  Code = "SIMULATION_REVERTED"
+	SimulationFailed    Code = "SIMULATION_FAILED"
+	AddressChecksum     Code = "ADDRESS_CHECKSUM_MISMATCH"
+	ContractMissing     Code = "CONTRACT_NOT_FOUND"
+	SymbolMismatch      Code = "TOKEN_SYMBOL_MISMATCH"
+	DecimalsMismatch    Code = "TOKEN_DECIMALS_MISMATCH"
+	InsufficientBalance Code = "AMOUNT_EXCEEDS_BALANCE"
+	HookError           Code = "HOOK_ERROR"
+	PermitNotFound      Code = "PERMIT_NOT_FOUND"
+	PermitConsumed      Code = "PERMIT_ALREADY_CONSUMED"
+	PermitCancelled     Code = "PERMIT_CANCELLED"
+	PermitExpired       Code = "PERMIT_EXPIRED"
+	PermitMismatch      Code = "PERMIT_ARGS_MISMATCH"
+	PolicyChanged       Code = "POLICY_CHANGED"
+	PhaseChanged        Code = "PHASE_CHANGED"
+	AnnounceDelay       Code = "ANNOUNCE_DELAY_PENDING"
+	Halted              Code = "EMERGENCY_HALT"
+	ApprovalRequired    Code = "OWNER_APPROVAL_REQUIRED"
+	ApprovalInvalid     Code = "OWNER_APPROVAL_INVALID"
+	BudgetExceeded      Code = "TICK_BUDGET_EXCEEDED"
+	ExecutionFailed     Code = "EXECUTION_FAILED"
+	NotPreviewable      Code = "NOT_PREVIEWABLE"
 )
 
 // Entry documents one code of the catalog.
@@ -133,6 +169,40 @@ var catalog = []Entry{
 	{ShellMetacharacters, "a value interpolated into a command contains shell metacharacters or starts with '-'"},
 	{MissingArgument, "a required argument is missing"},
 	{AuditUnavailable, "the decision could not be written to the audit trail, so the call is refused"},
+	{SchemaInvalid, "the arguments do not match the tool's parameter schema"},
+	{ToolUnavailable, "the tool is not registered for this session's profile"},
+	{ChainNotSupported, "the tool does not support the requested chain"},
+	{PhaseBlocked, "the PolicyCage phase does not allow this kind of action"},
+	{TokenNotAllowed, "a token the action moves is not on the allowlist"},
+	{ContractNotAllowed, "a contract the action calls is not on the allowlist"},
+	{SelectorNotAllowed, "a function the action calls is not on the allowlist"},
+	{SpendTickLimit, "the action's USD value plus this tick's exceeds the per-tick limit"},
+	{SpendSessionLimit, "the action's USD value plus the session's exceeds the per-session limit"},
+	{SpendDailyLimit, "the action's USD value plus the last 24 hours' exceeds the daily limit"},
+	{ValueUnpriced, "no price feed values the action, so spending limits cannot be checked"},
+	{HookRateLimit, "too many writes in the rate limiter's window"},
+	{SimulationReverted, "the pre-flight simulation on forked chain state reverted"},
+	{SimulationFailed, "the pre-flight simulation could not run, so the action is refused"},
+	{AddressChecksum, "an address has a wrong EIP-55 checksum"},
+	{ContractMissing, "an address the action treats as a contract has no code"},
+	{SymbolMismatch, "the token symbol the agent claimed is not the token's"},
+	{DecimalsMismatch, "the decimals the agent claimed are not the token's"},
+	{InsufficientBalance, "the amount exceeds the wallet's balance"},
+	{HookError, "a safety hook failed or panicked; the action is refused (fail closed)"},
+	{PermitNotFound, "no permit has this id"},
+	{PermitConsumed, "the permit was already committed"},
+	{PermitCancelled, "the permit was cancelled"},
+	{PermitExpired, "the permit expired before commit"},
+	{PermitMismatch, "the commit's tool or arguments differ from the previewed ones"},
+	{PolicyChanged, "the policy changed since the preview; preview again"},
+	{PhaseChanged, "the PolicyCage phase changed since the preview; preview again"},
+	{AnnounceDelay, "an elevated action waits out its announce delay before commit"},
+	{Halted, "writes are halted until the owner lifts the emergency halt"},
+	{ApprovalRequired, "a privileged action needs the owner's signed approval"},
+	{ApprovalInvalid, "the owner approval is not signed by the owner for this call"},
+	{BudgetExceeded, "the tool did not finish within its tick budget"},
+	{ExecutionFailed, "the tool ran and failed"},
+	{NotPreviewable, "no write adapter exists for this action and venue in the profile"},
 }
 
 // Catalog returns the documented codes in a stable order.

@@ -1,0 +1,128 @@
+package tool
+
+import (
+	"encoding/hex"
+	"fmt"
+	"math/big"
+	"strings"
+)
+
+// Address is a 20-byte account address (the same layout as go-ethereum's
+// common.Address, so the two convert directly).
+type Address [20]byte
+
+// ParseAddress parses a 0x-prefixed 40-digit hex address. It does not
+// check an EIP-55 checksum; the hallucination hook does that against what
+// the agent wrote.
+func ParseAddress(s string) (Address, error) {
+	var a Address
+	if len(s) != 42 || (s[:2] != "0x" && s[:2] != "0X") {
+		return a, fmt.Errorf("address %q: want 0x and 40 hex digits", truncate(s))
+	}
+	if _, err := hex.Decode(a[:], []byte(s[2:])); err != nil {
+		return a, fmt.Errorf("address %q: not hex", truncate(s))
+	}
+	return a, nil
+}
+
+// Hex returns the address as 0x and 40 lower-case hex digits.
+func (a Address) Hex() string { return "0x" + hex.EncodeToString(a[:]) }
+
+// String implements fmt.Stringer.
+func (a Address) String() string { return a.Hex() }
+
+// IsZero reports whether a is the zero address.
+func (a Address) IsZero() bool { return a == Address{} }
+
+// MarshalText implements encoding.TextMarshaler.
+func (a Address) MarshalText() ([]byte, error) { return []byte(a.Hex()), nil }
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (a *Address) UnmarshalText(b []byte) error {
+	v, err := ParseAddress(string(b))
+	if err != nil {
+		return err
+	}
+	*a = v
+	return nil
+}
+
+// Plan is what a previewed write would do: the transactions it would send
+// and what the agent said about the tokens involved. Tools build it
+// without side effects; the hook chain checks it; commit sends exactly its
+// transactions.
+type Plan struct {
+	Chain uint64  `json:"chain_id"`
+	From  Address `json:"from"`
+	Txs   []Tx    `json:"txs"`
+	// Tokens are the tokens the action moves, with the symbol and decimals
+	// the agent claimed (checked against the chain by the hallucination
+	// hook) and the amount in base units.
+	Tokens []TokenUse `json:"tokens,omitempty"`
+	// ValueCents is the USD value at stake, priced from on-chain feeds;
+	// -1 when no feed prices it (the spending hook then refuses).
+	ValueCents int64 `json:"value_cents"`
+	// Summary says in one line what the action does.
+	Summary string `json:"summary"`
+}
+
+// Tx is one transaction of a plan.
+type Tx struct {
+	To    Address  `json:"to"`
+	Data  HexBytes `json:"data"`
+	Value *big.Int `json:"value,omitempty"`
+	// Label names the step ("approve", "swap").
+	Label string `json:"label"`
+}
+
+// Selector returns the first four bytes of the calldata (the function
+// selector), and false for a plain transfer.
+func (t Tx) Selector() ([4]byte, bool) {
+	var s [4]byte
+	if len(t.Data) < 4 {
+		return s, false
+	}
+	copy(s[:], t.Data)
+	return s, true
+}
+
+// TokenUse is one token an action moves.
+type TokenUse struct {
+	Token    Address  `json:"token"`
+	Symbol   string   `json:"symbol,omitempty"`   // as the agent claimed it
+	Decimals int      `json:"decimals,omitempty"` // as the agent claimed it; -1 unknown
+	Amount   *big.Int `json:"amount"`             // base units
+	// Out is true for tokens leaving the wallet, false for tokens the
+	// action expects to receive.
+	Out bool `json:"out"`
+}
+
+// Contracts returns the distinct addresses the plan's transactions call.
+func (p *Plan) Contracts() []Address {
+	var out []Address
+	seen := map[Address]bool{}
+	for _, t := range p.Txs {
+		if !seen[t.To] {
+			seen[t.To] = true
+			out = append(out, t.To)
+		}
+	}
+	return out
+}
+
+// HexBytes is a byte slice written as 0x-prefixed hex in JSON.
+type HexBytes []byte
+
+// MarshalText implements encoding.TextMarshaler.
+func (h HexBytes) MarshalText() ([]byte, error) { return []byte("0x" + hex.EncodeToString(h)), nil }
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (h *HexBytes) UnmarshalText(b []byte) error {
+	s := strings.TrimPrefix(strings.TrimPrefix(string(b), "0x"), "0X")
+	v, err := hex.DecodeString(s)
+	if err != nil {
+		return fmt.Errorf("hex bytes: %w", err)
+	}
+	*h = v
+	return nil
+}

@@ -1,6 +1,8 @@
 // Package store defines ward's persistence: the audit trail of policy
 // decisions, the ledger of executed calls and spend that tracked state is
-// rebuilt from, the last known balance, and the policies that decided.
+// rebuilt from, the last known balance, the policies that decided, and for
+// writes the permits between preview and commit, the gate's halt and phase,
+// and the action log of each write's steps.
 //
 // The interfaces are small so that every backend (SQLite by default,
 // PostgreSQL for several instances) passes the same conformance suite,
@@ -11,7 +13,16 @@
 // after the record is committed; cancelling ctx never drops a record that
 // was accepted (the call may return ctx.Err() while the write completes).
 // Records appended with durable=false are written by the next group commit
-// and, at the latest, by Close.
+// and, at the latest, by Close. Every other write (executions, balance,
+// policies, permits, state, actions) is durable when it returns nil.
+//
+// Permits. ConsumePermit is the one place where two callers racing for the
+// same thing must not both win: a backend implements it as one conditional
+// update of the permit's row, never as a read followed by a write, so that
+// exactly one consumption succeeds however many goroutines or processes
+// share the database. A ConsumePermit or CancelPermit that returns ctx.Err()
+// may still take effect, as a cancelled append may still be written; a
+// permit is never consumed twice either way.
 package store
 
 import (
@@ -145,6 +156,9 @@ type Store interface {
 	DecisionLog
 	Ledger
 	PolicyLog
+	Permits
+	State
+	ActionLog
 	// Close flushes queued records and releases the backend.
 	Close() error
 }

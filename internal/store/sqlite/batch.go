@@ -16,6 +16,11 @@ const (
 	opExecution
 	opBalance
 	opPolicy
+	opPermitCreate
+	opPermitConsume
+	opPermitCancel
+	opState
+	opAction
 )
 
 // Op states: a durable op's waiter and the writer (on failure) race to
@@ -48,6 +53,12 @@ type op struct {
 	cents  int64
 	hash   string
 	source []byte
+
+	// Permit, state and action ops, behind pointers to keep decisions'
+	// ops small.
+	permit  *permitOp
+	setting *stateOp
+	action  *store.ActionRecord
 }
 
 // orphan reports whether no caller waits for op's outcome, so a failure

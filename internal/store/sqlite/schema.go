@@ -55,6 +55,15 @@ type migration struct {
 // writer 1.4-3x per row. There is no foreign key from tool_executions to
 // decisions: an executed call is recorded even if its decision's record is
 // missing.
+//
+// Version 2 adds the write path's tables, which see a row per write, not
+// per call, and so stay plain: permits (times in Unix nanoseconds, a zero
+// NotBefore and an open permit's closed_ns as NULL, Args and Preview as JSON
+// text, the columns a commit compares NOT NULL so that equality never meets
+// NULL; a CHECK ties status to closed_ns), gate_state (one row per key), and
+// action_log (Detail as JSON text). The index on permits (status,
+// expires_ns) serves PendingPermits; action_log's indexes serve its permit
+// and time filters.
 var migrations = []migration{{1, `
 CREATE TABLE schema_migrations (
   version INTEGER PRIMARY KEY,
@@ -147,6 +156,55 @@ CREATE TABLE tracked_balance (
   cents INTEGER NOT NULL,
   observed_at TEXT NOT NULL
 );
+`}, {2, `
+CREATE TABLE permits (
+  id TEXT PRIMARY KEY,
+  created_ns INTEGER NOT NULL,
+  expires_ns INTEGER NOT NULL,
+  not_before_ns INTEGER,
+  expiry_tick INTEGER NOT NULL CHECK (expiry_tick >= 0),
+  session_id TEXT,
+  tool TEXT NOT NULL,
+  args_hash TEXT NOT NULL,
+  args TEXT,
+  policy_hash TEXT NOT NULL,
+  phase TEXT NOT NULL,
+  risk_tier TEXT,
+  value_cents INTEGER NOT NULL,
+  preview TEXT,
+  status TEXT NOT NULL CHECK (status IN ('pending', 'consumed', 'cancelled')),
+  closed_ns INTEGER,
+  closed_by TEXT,
+  CHECK ((status = 'pending') = (closed_ns IS NULL))
+);
+CREATE INDEX permits_status_expires ON permits (status, expires_ns);
+CREATE TABLE gate_state (
+  key TEXT PRIMARY KEY,
+  value TEXT NOT NULL,
+  set_ns INTEGER NOT NULL
+);
+CREATE TABLE action_log (
+  id TEXT PRIMARY KEY,
+  time_ns INTEGER NOT NULL,
+  kind TEXT NOT NULL,
+  permit_id TEXT,
+  session_id TEXT,
+  tool TEXT,
+  action_type TEXT,
+  args_hash TEXT,
+  tx_hash TEXT,
+  status TEXT,
+  block_reason TEXT,
+  gas_used INTEGER NOT NULL CHECK (gas_used >= 0),
+  gas_cost_wei TEXT,
+  verified INTEGER NOT NULL CHECK (verified IN (0, 1)),
+  expected TEXT,
+  actual TEXT,
+  ground_truth TEXT,
+  detail TEXT
+);
+CREATE INDEX action_log_permit ON action_log (permit_id);
+CREATE INDEX action_log_time ON action_log (time_ns);
 `}}
 
 // schemaVersion is the newest schema this build knows.

@@ -1,20 +1,29 @@
 // Package sqlite is ward's default store.Store: one SQLite file in WAL
 // mode, written by one goroutine that group-commits.
 //
-// Writes. Only the writer goroutine uses the write connection. Every append
-// (decision, execution, balance, policy) joins the currently open batch;
-// the writer repeatedly swaps the open batch for an empty one, writes it in
-// one transaction with statements prepared once (decisions in multi-row
-// INSERTs of 64 and 16 rows, then single rows; everything else row by
-// row), commits, and once the commit is durable closes the batch's done
-// channel, on which its durable callers wait. One COMMIT, and one fsync, thus serves every caller in the
-// batch, and batches grow by themselves while the previous one is written.
-// Open starts the writer; Close stops it and waits for it.
+// Writes. Only the writer goroutine uses the write connection. Every write
+// (decision, execution, balance, policy, permit, gate state, action) joins
+// the currently open batch; the writer repeatedly swaps the open batch for
+// an empty one, writes it in one transaction with statements prepared once
+// (decisions in multi-row INSERTs of 64 and 16 rows, then single rows;
+// everything else row by row), commits, and once the commit is durable
+// closes the batch's done channel, on which its durable callers wait. One
+// COMMIT, and one fsync, thus serves every caller in the batch, and batches
+// grow by themselves while the previous one is written. Open starts the
+// writer; Close stops it and waits for it.
 //
-// Reads (QueryDecisions, DecisionReport, Executions, Balance, Policy) use a
-// read-only connection under a mutex; in WAL mode they see the last
-// committed state and neither wait for nor block the writer. Values are
-// always bound as parameters, never spliced into SQL.
+// Permits. Consuming or cancelling a permit is one conditional UPDATE in
+// its batch's transaction; one that matches nothing is diagnosed by reading
+// the row in that same transaction and answers its own caller without
+// failing the batch (see permit.go). BEGIN IMMEDIATE takes SQLite's write
+// lock, which every process on the file shares, so exactly one of any
+// number of consumers, in any number of processes, succeeds.
+//
+// Reads (QueryDecisions, DecisionReport, Executions, Balance, Policy,
+// Permit, PendingPermits, State, Actions) use a read-only connection under
+// a mutex; in WAL mode they see the last committed state and neither wait
+// for nor block the writer. Values are always bound as parameters, never
+// spliced into SQL.
 //
 // Durability. With Config.Synchronous "full" (the default) a durable
 // append that returned nil survives power loss; with "normal" it survives
@@ -46,9 +55,10 @@
 // Decisions are stored compactly in decision_log (integer times and enums,
 // interned strings, binary hashes; see migrations), and policy_decisions is
 // a view with the seed's columns and names, so the seed's report queries
-// run unchanged. Other times are UTC RFC 3339 text with exactly nine
-// fractional digits, so text order is time order. Empty optional strings
-// are stored as NULL and read back as "".
+// run unchanged. The tables of version 1 store other times as UTC RFC 3339
+// text with exactly nine fractional digits, so text order is time order;
+// permits, gate state and actions store Unix nanoseconds. Empty optional
+// strings are stored as NULL and read back as "".
 package sqlite
 
 import (

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"sync"
 	"testing"
 	"time"
@@ -126,11 +127,11 @@ func TestMigrations(t *testing.T) {
 		}
 	}
 	c := rawConn(t, path)
-	if got := queryRows(t, c, `SELECT version FROM schema_migrations ORDER BY version`); !slices.EqualFunc(got, [][]string{{"1"}}, slices.Equal) {
-		t.Errorf("schema_migrations versions = %v, want [[1]]", got)
+	if got := queryRows(t, c, `SELECT version FROM schema_migrations ORDER BY version`); !slices.EqualFunc(got, [][]string{{"1"}, {"2"}}, slices.Equal) {
+		t.Errorf("schema_migrations versions = %v, want [[1] [2]]", got)
 	}
-	if got := queryRows(t, c, `PRAGMA user_version`); got[0][0] != "1" {
-		t.Errorf("user_version = %s, want 1", got[0][0])
+	if got := queryRows(t, c, `PRAGMA user_version`); got[0][0] != "2" {
+		t.Errorf("user_version = %s, want 2", got[0][0])
 	}
 	if got := queryRows(t, c, `PRAGMA journal_mode`); got[0][0] != "wal" {
 		t.Errorf("journal_mode = %s, want wal", got[0][0])
@@ -148,6 +149,13 @@ func TestMigrations(t *testing.T) {
 		"tracked_balance":   {"id", "cents", "observed_at"},
 		"policy_snapshots":  {"id", "hash", "source", "created_at"},
 		"schema_migrations": {"version", "applied_at"},
+		"permits": {"id", "created_ns", "expires_ns", "not_before_ns", "expiry_tick", "session_id", "tool",
+			"args_hash", "args", "policy_hash", "phase", "risk_tier", "value_cents", "preview", "status",
+			"closed_ns", "closed_by"},
+		"gate_state": {"key", "value", "set_ns"},
+		"action_log": {"id", "time_ns", "kind", "permit_id", "session_id", "tool", "action_type", "args_hash",
+			"tx_hash", "status", "block_reason", "gas_used", "gas_cost_wei", "verified", "expected", "actual",
+			"ground_truth", "detail"},
 	}
 	for table, want := range tables {
 		var got []string
@@ -160,7 +168,7 @@ func TestMigrations(t *testing.T) {
 	}
 	// Few indexes: each costs insert time.
 	got := queryRows(t, c, `SELECT name FROM sqlite_schema WHERE type = 'index' AND name NOT LIKE 'sqlite_autoindex%' ORDER BY name`)
-	want := [][]string{{"tool_executions_created_at"}}
+	want := [][]string{{"action_log_permit"}, {"action_log_time"}, {"permits_status_expires"}, {"tool_executions_created_at"}}
 	if !slices.EqualFunc(got, want, slices.Equal) {
 		t.Errorf("indexes = %v, want %v", got, want)
 	}
@@ -173,13 +181,17 @@ func TestSchemaTooNew(t *testing.T) {
 		t.Fatalf("Close: %v", err)
 	}
 	c := rawConn(t, path)
-	if err := c.Exec(`PRAGMA user_version = 2`); err != nil {
+	current, err := strconv.Atoi(queryRows(t, c, `PRAGMA user_version`)[0][0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Exec(fmt.Sprintf(`PRAGMA user_version = %d`, current+1)); err != nil {
 		t.Fatal(err)
 	}
 	if err := c.Close(); err != nil {
 		t.Fatal(err)
 	}
-	s, err := sqlite.Open(t.Context(), sqlite.Config{Path: path})
+	s, err = sqlite.Open(t.Context(), sqlite.Config{Path: path})
 	if !errors.Is(err, store.ErrSchemaTooNew) {
 		if err == nil {
 			s.Close()

@@ -32,10 +32,12 @@ type writer struct {
 	chunks   []int
 	decision []*binder // by chunk index
 	// single-row statements; decision[len-1] is the single-row decision.
-	execution, balance, policy, policySource *sqlite3.Stmt
-	begin, commit                            *sqlite3.Stmt
-	names                                    *dict // decision_dict
-	policies                                 *dict // policy_snapshots' hashes
+	execution, balance, policy, policySource  *sqlite3.Stmt
+	permitInsert, permitConsume, permitCancel *sqlite3.Stmt
+	permitRow, state, action                  *sqlite3.Stmt
+	begin, commit                             *sqlite3.Stmt
+	names                                     *dict // decision_dict
+	policies                                  *dict // policy_snapshots' hashes
 
 	ckpt              *checkpointer // nil: SQLite checkpoints, or nothing does
 	checkpointPages   int           // WAL length at which afterCommit finishes a checkpoint
@@ -136,6 +138,12 @@ func (w *writer) prepare() error {
 	// RecordPolicy fills it in.
 	w.policy = prep(`INSERT INTO policy_snapshots (hash, source, created_at) VALUES (?, ?, ?) ON CONFLICT (hash) DO UPDATE SET source = excluded.source, created_at = excluded.created_at WHERE source IS NULL`)
 	w.policySource = prep(`SELECT source FROM policy_snapshots WHERE hash = ?`)
+	w.permitInsert = prep(sqlPermitInsert)
+	w.permitConsume = prep(sqlPermitConsume)
+	w.permitCancel = prep(sqlPermitCancel)
+	w.permitRow = prep(sqlPermitRow)
+	w.state = prep(sqlStateSet)
+	w.action = prep(sqlActionInsert)
 	w.begin = prep(`BEGIN IMMEDIATE`)
 	w.commit = prep(`COMMIT`)
 	return err
@@ -364,6 +372,16 @@ func (w *writer) writeOther(o *op) error {
 			o.err = fmt.Errorf("sqlite: record policy: hash %s already recorded with a different source", o.hash)
 		}
 		return nil
+	case opPermitCreate:
+		return w.writePermitCreate(o)
+	case opPermitConsume:
+		return w.writePermitConsume(o)
+	case opPermitCancel:
+		return w.writePermitCancel(o)
+	case opState:
+		return w.writeState(o)
+	case opAction:
+		return w.writeAction(o)
 	}
 	return fmt.Errorf("sqlite: unknown op kind %d", o.kind)
 }

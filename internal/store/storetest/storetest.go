@@ -8,7 +8,10 @@
 // by count then key, durable writes survive Close and reopen, non-durable
 // ones are flushed by Close, cancelling ctx never loses an accepted record,
 // invalid records are refused whole, and every method fails with
-// store.ErrClosed after Close.
+// store.ErrClosed after Close. For permits: every refusal names its reason
+// by sentinel and leaves the permit pending, a closed permit stays closed,
+// and of 1,000 goroutines consuming one permit exactly one succeeds (a
+// backend tests the same across processes itself).
 //
 // Records are made with ids from id.New at their own time, as ward makes
 // them.
@@ -52,6 +55,16 @@ func Run(t *testing.T, newBackend func(t *testing.T) func() (store.Store, error)
 		{"Balance", testBalance},
 		{"Policies", testPolicies},
 		{"CloseTwice", testCloseTwice},
+		{"PermitRoundTrip", testPermitRoundTrip},
+		{"PermitInvalid", testPermitInvalid},
+		{"PermitConsume", testPermitConsume},
+		{"PermitRefused", testPermitRefused},
+		{"PermitBounds", testPermitBounds},
+		{"PermitCancel", testPermitCancel},
+		{"PermitConcurrentConsume", testPermitConcurrentConsume},
+		{"PendingPermits", testPendingPermits},
+		{"State", testState},
+		{"ActionLog", testActionLog},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -444,6 +457,19 @@ func testClosed(t *testing.T, h *harness) {
 		{"Executions", func() error { _, err := s.Executions(ctx, time.Time{}); return err }},
 		{"Balance", func() error { _, _, _, err := s.Balance(ctx); return err }},
 		{"Policy", func() error { _, err := s.Policy(ctx, "ab"); return err }},
+		{"CreatePermit", func() error { return s.CreatePermit(ctx, permit(t0)) }},
+		{"Permit", func() error { _, err := s.Permit(ctx, id.New(t0)); return err }},
+		{"ConsumePermit", func() error {
+			p := permit(t0)
+			_, err := s.ConsumePermit(ctx, p.ID, checkFor(p, t0))
+			return err
+		}},
+		{"CancelPermit", func() error { return s.CancelPermit(ctx, id.New(t0), "owner", t0) }},
+		{"PendingPermits", func() error { _, err := s.PendingPermits(ctx, t0, 0); return err }},
+		{"SetState", func() error { return s.SetState(ctx, "halt", "on", t0) }},
+		{"State", func() error { _, _, _, err := s.State(ctx, "halt"); return err }},
+		{"AppendAction", func() error { return s.AppendAction(ctx, action(t0, "halt", "")) }},
+		{"Actions", func() error { _, err := s.Actions(ctx, store.ActionFilter{}); return err }},
 	}
 	for _, c := range calls {
 		if err := c.call(); !errors.Is(err, store.ErrClosed) {

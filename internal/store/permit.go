@@ -1,0 +1,141 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"time"
+)
+
+// PermitStatus is where a permit is in its life: pending until exactly one
+// commit consumes it or it is cancelled; consumed and cancelled are final.
+type PermitStatus string
+
+// Permit statuses.
+const (
+	PermitPending   PermitStatus = "pending"
+	PermitConsumed  PermitStatus = "consumed"
+	PermitCancelled PermitStatus = "cancelled"
+)
+
+// Permit is a previewed write waiting for its commit. The gate stores one
+// per preview; the commit must still match what was previewed (see
+// PermitCheck).
+type Permit struct {
+	ID         string // ULID-like, from internal/id
+	CreatedAt  time.Time
+	ExpiresAt  time.Time // commit must happen strictly before
+	NotBefore  time.Time // announce delay: commit only at or after (zero: immediately)
+	ExpiryTick uint64    // 0: none
+	SessionID  string
+	Tool       string // the write tool's name
+	ArgsHash   string // hex SHA-256 of the canonical arguments
+	Args       []byte // canonical JSON arguments
+	PolicyHash string // hex
+	Phase      string // PolicyCage phase at preview
+	RiskTier   string // routine|standard|elevated|high|critical
+	ValueCents int64
+	Preview    []byte // JSON: simulation, gas, balance deltas, plan
+	Status     PermitStatus
+	ClosedAt   time.Time // when consumed or cancelled
+	ClosedBy   string    // who consumed/cancelled (session or "owner")
+}
+
+// PermitCheck is what a commit must still match.
+type PermitCheck struct {
+	Now        time.Time
+	Tick       uint64
+	Tool       string
+	ArgsHash   string
+	PolicyHash string
+	Phase      string
+	By         string
+}
+
+// Reasons a permit was not consumed or cancelled. A refusal for the
+// permit's status wraps ErrPermitNotPending as well as ErrPermitConsumed or
+// ErrPermitCancelled, so either test works.
+var (
+	ErrPermitNotPending = errors.New("permit not pending")
+	ErrPermitConsumed   = errors.New("permit already consumed")
+	ErrPermitCancelled  = errors.New("permit cancelled")
+	ErrPermitExpired    = errors.New("permit expired")
+	ErrPermitEarly      = errors.New("permit announce delay not over")
+	ErrPermitMismatch   = errors.New("permit bound to other arguments") // tool or args hash differ
+	ErrPolicyChanged    = errors.New("policy changed since preview")
+	ErrPhaseChanged     = errors.New("phase changed since preview")
+)
+
+// Permits stores permits and makes their consumption single-use across
+// goroutines and processes sharing the backend.
+type Permits interface {
+	// CreatePermit durably stores p (Status must be pending). It refuses,
+	// writing nothing, a permit without an id, tool, args hash, policy hash,
+	// CreatedAt or an ExpiresAt after CreatedAt, one that is not pending or
+	// has ClosedAt or ClosedBy set, and one whose id exists.
+	CreatePermit(ctx context.Context, p *Permit) error
+	// Permit returns the permit with id, or ErrNotFound.
+	Permit(ctx context.Context, id string) (Permit, error)
+	// ConsumePermit moves the permit from pending to consumed in one conditional
+	// update whose WHERE clause holds every condition of c (status pending,
+	// ExpiresAt > Now, NotBefore <= Now, ExpiryTick == 0 or Tick < ExpiryTick,
+	// tool, args hash, policy hash and phase equal). Exactly one of any number of
+	// concurrent calls (goroutines or processes) succeeds. On failure nothing
+	// changes and the error says why (ErrNotFound or one of the ErrPermit*/ErrPolicyChanged/ErrPhaseChanged
+	// above, found by reading the row after the update matched nothing).
+	// Returns the consumed permit.
+	ConsumePermit(ctx context.Context, id string, c PermitCheck) (Permit, error)
+	// CancelPermit moves a pending permit to cancelled (ErrPermitNotPending wrapped otherwise, ErrNotFound).
+	CancelPermit(ctx context.Context, id string, by string, now time.Time) error
+	// PendingPermits returns pending, unexpired permits at now, oldest first (limit 0 = all).
+	PendingPermits(ctx context.Context, now time.Time, limit int) ([]Permit, error)
+}
+
+// State is gate state that must survive restarts and be shared across
+// processes: the emergency halt and the PolicyCage phase.
+type State interface {
+	// SetState durably sets key to value (keys: "halt", "phase", ...).
+	SetState(ctx context.Context, key, value string, at time.Time) error
+	// State returns the value of key; ok false if never set.
+	State(ctx context.Context, key string) (value string, at time.Time, ok bool, err error)
+}
+
+// ActionRecord is one step of a write's life in the audit trail (seed 002's
+// ActionRecord plus permit lifecycle): permit_created, tool_call, permit_consumed,
+// permit_cancelled, vetoed, halt, halt_lifted, phase_changed, executed, failed.
+type ActionRecord struct {
+	ID          string
+	Time        time.Time
+	Kind        string
+	PermitID    string
+	SessionID   string
+	Tool        string
+	ActionType  string // "swap", "deposit", ...
+	ArgsHash    string
+	TxHash      string
+	Status      string // executed, blocked, deferred, failed, ""
+	BlockReason string // reason code when blocked
+	GasUsed     uint64
+	GasCostWei  string
+	// OutcomeRecord fields (seed 002), for executed writes:
+	Verified    bool
+	Expected    string
+	Actual      string
+	GroundTruth string // receipt, balance_check, log_comparison
+	Detail      []byte // JSON, optional
+}
+
+// ActionFilter selects action records. Zero fields do not filter; Since is
+// inclusive, Until exclusive, Limit 0 means no limit.
+type ActionFilter struct {
+	PermitID, SessionID, Tool, Kind string
+	Since, Until                    time.Time
+	Limit                           int
+}
+
+// ActionLog is the audit trail of writes, step by step.
+type ActionLog interface {
+	// AppendAction durably writes rec.
+	AppendAction(ctx context.Context, rec *ActionRecord) error
+	// Actions returns matching records, oldest first.
+	Actions(ctx context.Context, f ActionFilter) ([]ActionRecord, error)
+}

@@ -1,0 +1,640 @@
+package sqlite
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/ncruces/go-sqlite3"
+
+	"github.com/wardhq/ward/internal/id"
+	"github.com/wardhq/ward/internal/store"
+)
+
+// Permits, gate state and the action log go through the writer like every
+// other write: each is an op of the open batch, durable when its call
+// returns. ConsumePermit and CancelPermit are single conditional UPDATEs
+// run by the writer inside its batch's transaction (BEGIN IMMEDIATE, so the
+// write lock, shared with every other process on the file, is held). When
+// the UPDATE matches nothing the writer reads the row in the same
+// transaction to say why, which is therefore exact: nothing can change the
+// row between the UPDATE and the read. A refusal is the op's answer, not a
+// write error, so it fails neither the batch nor the other ops in it.
+
+// permitColumns is the column list every permit read scans (scanPermit).
+const permitColumns = `id, created_ns, expires_ns, not_before_ns, expiry_tick, session_id, tool, args_hash, args, policy_hash, phase, risk_tier, value_cents, preview, status, closed_ns, closed_by`
+
+const (
+	sqlPermitInsert = `INSERT INTO permits (id, created_ns, expires_ns, not_before_ns, expiry_tick, session_id, tool, args_hash, args, policy_hash, phase, risk_tier, value_cents, preview, status) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,'pending')`
+	// sqlPermitConsume is the one statement that consumes a permit: every
+	// condition of a PermitCheck is in its WHERE clause.
+	sqlPermitConsume = `UPDATE permits SET status = 'consumed', closed_ns = ?1, closed_by = ?2
+WHERE id = ?3 AND status = 'pending' AND expires_ns > ?1 AND (not_before_ns IS NULL OR not_before_ns <= ?1)
+  AND (expiry_tick = 0 OR ?4 < expiry_tick) AND tool = ?5 AND args_hash = ?6 AND policy_hash = ?7 AND phase = ?8
+RETURNING ` + permitColumns
+	sqlPermitCancel = `UPDATE permits SET status = 'cancelled', closed_ns = ?1, closed_by = ?2 WHERE id = ?3 AND status = 'pending'`
+	sqlPermitRow    = `SELECT ` + permitColumns + ` FROM permits WHERE id = ?`
+	sqlStateSet     = `INSERT INTO gate_state (key, value, set_ns) VALUES (?, ?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value, set_ns = excluded.set_ns`
+	sqlActionInsert = `INSERT INTO action_log (` + actionColumns + `) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`
+)
+
+// actionColumns is the column list of action_log, in ActionRecord's order.
+const actionColumns = `id, time_ns, kind, permit_id, session_id, tool, action_type, args_hash, tx_hash, status, block_reason, gas_used, gas_cost_wei, verified, expected, actual, ground_truth, detail`
+
+// permitOp is a permit write and, for a consume or cancel, the writer's
+// answer, set before the batch's done is closed and read by the caller only
+// if the batch committed.
+type permitOp struct {
+	p     store.Permit      // create: the permit; consume: the consumed permit
+	id    string            // consume, cancel
+	check store.PermitCheck // consume
+	by    string            // consume, cancel
+	now   int64             // consume, cancel: Unix nanoseconds
+	tick  int64             // consume: check.Tick, at most math.MaxInt64
+
+	refused error // consume, cancel: why the UPDATE matched nothing
+}
+
+type stateOp struct {
+	key, value string
+	ns         int64
+}
+
+var riskTiers = []string{"routine", "standard", "elevated", "high", "critical"}
+
+// CreatePermit durably stores a copy of p. p must be pending and not
+// closed, with a ULID id, CreatedAt and ExpiresAt (after CreatedAt), a
+// NotBefore (if set) before ExpiresAt, a tool, an args hash and a policy
+// hash, a risk tier (if set) of routine, standard, elevated, high or
+// critical, a value that is not negative, an ExpiryTick of at most
+// math.MaxInt64, and Args and Preview that are empty or JSON. An invalid
+// permit, or one whose id exists, is refused and nothing is written.
+func (s *Store) CreatePermit(ctx context.Context, p *store.Permit) error {
+	if p == nil {
+		return errors.New("sqlite: create permit: nil permit")
+	}
+	if err := checkPermit(p); err != nil {
+		return fmt.Errorf("sqlite: create permit: %w", err)
+	}
+	po := &permitOp{p: *p}
+	po.p.Args, po.p.Preview = slices.Clone(p.Args), slices.Clone(p.Preview)
+	return s.submit(ctx, &op{kind: opPermitCreate, durable: true, permit: po})
+}
+
+func checkPermit(p *store.Permit) error {
+	if !id.Valid(p.ID) {
+		return invalid("id %q is not a ULID", p.ID)
+	}
+	if p.Status != store.PermitPending {
+		return invalid("status %q: a new permit is pending", p.Status)
+	}
+	if !p.ClosedAt.IsZero() || p.ClosedBy != "" {
+		return invalid("a new permit is not closed")
+	}
+	if _, err := nanos("created at", p.CreatedAt); err != nil {
+		return err
+	}
+	if _, err := nanos("expires at", p.ExpiresAt); err != nil {
+		return err
+	}
+	if !p.ExpiresAt.After(p.CreatedAt) {
+		return invalid("expires at %v, not after its creation", p.ExpiresAt)
+	}
+	if !p.NotBefore.IsZero() {
+		if _, err := nanos("not before", p.NotBefore); err != nil {
+			return err
+		}
+		if !p.NotBefore.Before(p.ExpiresAt) {
+			return invalid("not before %v, not before it expires", p.NotBefore)
+		}
+	}
+	switch {
+	case p.ExpiryTick > math.MaxInt64:
+		return invalid("expiry tick %d above %d", p.ExpiryTick, int64(math.MaxInt64))
+	case p.Tool == "":
+		return invalid("empty tool")
+	case p.ArgsHash == "":
+		return invalid("empty args hash")
+	case p.PolicyHash == "":
+		return invalid("empty policy hash")
+	case p.RiskTier != "" && !slices.Contains(riskTiers, p.RiskTier):
+		return invalid("risk tier %q is not one of %s", p.RiskTier, strings.Join(riskTiers, ", "))
+	case p.ValueCents < 0:
+		return invalid("negative value %d", p.ValueCents)
+	case len(p.Args) > 0 && !json.Valid(p.Args):
+		return invalid("args are not JSON")
+	case len(p.Preview) > 0 && !json.Valid(p.Preview):
+		return invalid("preview is not JSON")
+	}
+	return nil
+}
+
+// nanos returns t in Unix nanoseconds, refusing a zero time or one outside
+// the years they hold.
+func nanos(what string, t time.Time) (int64, error) {
+	if t.IsZero() {
+		return 0, invalid("zero %s", what)
+	}
+	if t.Before(minTime) || t.After(maxTime) {
+		return 0, invalid("%s %v outside years 1678-2262", what, t)
+	}
+	return t.UnixNano(), nil
+}
+
+// Permit returns the permit with id, or an error wrapping store.ErrNotFound.
+func (s *Store) Permit(ctx context.Context, pid string) (store.Permit, error) {
+	var p store.Permit
+	found := false
+	err := s.r.query(ctx, sqlPermitRow, []any{pid}, func(st *sqlite3.Stmt) error {
+		var err error
+		p, err = scanPermit(st)
+		found = true
+		return err
+	})
+	if err != nil {
+		return store.Permit{}, fmt.Errorf("sqlite: permit %s: %w", pid, err)
+	}
+	if !found {
+		return store.Permit{}, fmt.Errorf("sqlite: permit %s: %w", pid, store.ErrNotFound)
+	}
+	return p, nil
+}
+
+// ConsumePermit consumes the pending permit id if it still matches c (see
+// store.Permits), with one conditional UPDATE made durable before it
+// returns, and returns the consumed permit. A refusal wraps
+// store.ErrNotFound (also for an empty id) or the sentinel of the first
+// condition that fails, in this order: status (ErrPermitConsumed or
+// ErrPermitCancelled, both also ErrPermitNotPending), tool or args hash
+// (ErrPermitMismatch), expiry by time or tick (ErrPermitExpired), policy
+// (ErrPolicyChanged), phase (ErrPhaseChanged), announce delay
+// (ErrPermitEarly). A zero or unrepresentable c.Now is refused unread. A
+// c.Tick above math.MaxInt64 counts as past every expiry tick. A ctx done
+// before the call queues nothing; one that ends while the call waits for
+// its commit returns ctx.Err() and the consumption may still happen.
+func (s *Store) ConsumePermit(ctx context.Context, pid string, c store.PermitCheck) (store.Permit, error) {
+	if pid == "" {
+		return store.Permit{}, fmt.Errorf("sqlite: consume permit: empty id: %w", store.ErrNotFound)
+	}
+	now, err := nanos("now", c.Now)
+	if err != nil {
+		return store.Permit{}, fmt.Errorf("sqlite: consume permit %s: %w", pid, err)
+	}
+	if err := ctx.Err(); err != nil {
+		return store.Permit{}, err
+	}
+	po := &permitOp{id: pid, check: c, by: c.By, now: now, tick: int64(min(c.Tick, math.MaxInt64))}
+	if err := s.submit(ctx, &op{kind: opPermitConsume, durable: true, permit: po}); err != nil {
+		return store.Permit{}, err
+	}
+	if po.refused != nil {
+		return store.Permit{}, fmt.Errorf("sqlite: consume permit %s: %w", pid, po.refused)
+	}
+	return po.p, nil
+}
+
+// CancelPermit durably cancels the pending permit id. It fails with an
+// error wrapping store.ErrNotFound, or store.ErrPermitNotPending (and
+// ErrPermitConsumed or ErrPermitCancelled) if the permit is closed; a zero
+// now is refused. ctx is treated as by ConsumePermit.
+func (s *Store) CancelPermit(ctx context.Context, pid string, by string, now time.Time) error {
+	if pid == "" {
+		return fmt.Errorf("sqlite: cancel permit: empty id: %w", store.ErrNotFound)
+	}
+	ns, err := nanos("now", now)
+	if err != nil {
+		return fmt.Errorf("sqlite: cancel permit %s: %w", pid, err)
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	po := &permitOp{id: pid, by: by, now: ns}
+	if err := s.submit(ctx, &op{kind: opPermitCancel, durable: true, permit: po}); err != nil {
+		return err
+	}
+	if po.refused != nil {
+		return fmt.Errorf("sqlite: cancel permit %s: %w", pid, po.refused)
+	}
+	return nil
+}
+
+// PendingPermits returns the pending permits that expire after now, by
+// creation time (then id), at most limit of them unless limit is 0. A
+// permit still in its announce delay is pending; expiry ticks are not
+// considered.
+func (s *Store) PendingPermits(ctx context.Context, now time.Time, limit int) ([]store.Permit, error) {
+	ns, err := nanos("now", now)
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: pending permits: %w", err)
+	}
+	if limit < 0 {
+		return nil, fmt.Errorf("sqlite: pending permits: negative limit %d", limit)
+	}
+	q := `SELECT ` + permitColumns + ` FROM permits WHERE status = 'pending' AND expires_ns > ? ORDER BY created_ns, id`
+	args := []any{ns}
+	if limit > 0 {
+		q += ` LIMIT ?`
+		args = append(args, int64(limit))
+	}
+	var out []store.Permit
+	err = s.r.query(ctx, q, args, func(st *sqlite3.Stmt) error {
+		p, err := scanPermit(st)
+		out = append(out, p)
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: pending permits: %w", err)
+	}
+	return out, nil
+}
+
+// scanPermit reads a row of permitColumns.
+func scanPermit(st *sqlite3.Stmt) (store.Permit, error) {
+	p := store.Permit{
+		ID:         st.ColumnText(0),
+		CreatedAt:  nsTime(st, 1),
+		ExpiresAt:  nsTime(st, 2),
+		NotBefore:  nsTime(st, 3),
+		ExpiryTick: uint64(st.ColumnInt64(4)),
+		SessionID:  st.ColumnText(5),
+		Tool:       st.ColumnText(6),
+		ArgsHash:   st.ColumnText(7),
+		Args:       textBytes(st, 8),
+		PolicyHash: st.ColumnText(9),
+		Phase:      st.ColumnText(10),
+		RiskTier:   st.ColumnText(11),
+		ValueCents: st.ColumnInt64(12),
+		Preview:    textBytes(st, 13),
+		Status:     store.PermitStatus(st.ColumnText(14)),
+		ClosedAt:   nsTime(st, 15),
+		ClosedBy:   st.ColumnText(16),
+	}
+	switch p.Status {
+	case store.PermitPending, store.PermitConsumed, store.PermitCancelled:
+		return p, nil
+	}
+	return p, fmt.Errorf("permit %s: stored status %q", p.ID, p.Status)
+}
+
+// nsTime reads a time stored in Unix nanoseconds, NULL as the zero time.
+func nsTime(st *sqlite3.Stmt, col int) time.Time {
+	if st.ColumnType(col) == sqlite3.NULL {
+		return time.Time{}
+	}
+	return time.Unix(0, st.ColumnInt64(col)).UTC()
+}
+
+// textBytes copies a text column, NULL (stored for empty) as nil.
+func textBytes(st *sqlite3.Stmt, col int) []byte {
+	if b := st.ColumnRawText(col); len(b) > 0 {
+		return bytes.Clone(b)
+	}
+	return nil
+}
+
+// statusErr is the refusal for a permit that is no longer pending.
+func statusErr(s store.PermitStatus) error {
+	switch s {
+	case store.PermitConsumed:
+		return fmt.Errorf("%w: %w", store.ErrPermitNotPending, store.ErrPermitConsumed)
+	case store.PermitCancelled:
+		return fmt.Errorf("%w: %w", store.ErrPermitNotPending, store.ErrPermitCancelled)
+	}
+	return fmt.Errorf("%w: status %q", store.ErrPermitNotPending, s)
+}
+
+// refusal says why a consume of p under o's check matched nothing; see
+// ConsumePermit for the order. nil means every condition holds, which
+// cannot be, as the caller read p in the transaction of the UPDATE.
+func (o *permitOp) refusal(p store.Permit) error {
+	c := o.check
+	switch {
+	case p.Status != store.PermitPending:
+		return statusErr(p.Status)
+	case p.Tool != c.Tool:
+		return fmt.Errorf("%w: tool differs", store.ErrPermitMismatch)
+	case p.ArgsHash != c.ArgsHash:
+		return fmt.Errorf("%w: args hash differs", store.ErrPermitMismatch)
+	case p.ExpiresAt.UnixNano() <= o.now:
+		return fmt.Errorf("%w: at %s", store.ErrPermitExpired, p.ExpiresAt.Format(time.RFC3339Nano))
+	case p.ExpiryTick != 0 && uint64(o.tick) >= p.ExpiryTick:
+		return fmt.Errorf("%w: at tick %d", store.ErrPermitExpired, p.ExpiryTick)
+	case p.PolicyHash != c.PolicyHash:
+		return store.ErrPolicyChanged
+	case p.Phase != c.Phase:
+		return fmt.Errorf("%w: previewed in phase %q", store.ErrPhaseChanged, p.Phase)
+	case !p.NotBefore.IsZero() && p.NotBefore.UnixNano() > o.now:
+		return fmt.Errorf("%w: until %s", store.ErrPermitEarly, p.NotBefore.Format(time.RFC3339Nano))
+	}
+	return nil
+}
+
+// writePermitCreate inserts o's permit. A duplicate id is a constraint
+// error that fails only this op (see Store.write).
+func (w *writer) writePermitCreate(o *op) error {
+	st, p := w.permitInsert, &o.permit.p
+	var notBefore int64
+	if !p.NotBefore.IsZero() {
+		notBefore = p.NotBefore.UnixNano()
+	}
+	err := firstErr(
+		st.BindText(1, p.ID),
+		st.BindInt64(2, p.CreatedAt.UnixNano()),
+		st.BindInt64(3, p.ExpiresAt.UnixNano()),
+		bindOptionalInt(st, 4, notBefore, !p.NotBefore.IsZero()),
+		st.BindInt64(5, int64(p.ExpiryTick)),
+		bindOptional(st, 6, p.SessionID),
+		st.BindText(7, p.Tool),
+		st.BindText(8, p.ArgsHash),
+		bindOptionalJSON(st, 9, p.Args),
+		st.BindText(10, p.PolicyHash),
+		st.BindText(11, p.Phase),
+		bindOptional(st, 12, p.RiskTier),
+		st.BindInt64(13, p.ValueCents),
+		bindOptionalJSON(st, 14, p.Preview),
+		st.Exec(),
+	)
+	var e *sqlite3.Error
+	if errors.As(err, &e) && e.ExtendedCode() == sqlite3.CONSTRAINT_PRIMARYKEY {
+		return fmt.Errorf("permit %s already exists: %w", p.ID, err)
+	}
+	return err
+}
+
+// writePermitConsume runs the conditional UPDATE and records its answer in
+// o.permit: the consumed permit, or why nothing matched.
+func (w *writer) writePermitConsume(o *op) error {
+	po := o.permit
+	po.p, po.refused = store.Permit{}, nil
+	st, c := w.permitConsume, &po.check
+	if err := firstErr(
+		st.BindInt64(1, po.now),
+		bindOptional(st, 2, po.by),
+		st.BindText(3, po.id),
+		st.BindInt64(4, po.tick),
+		st.BindText(5, c.Tool),
+		st.BindText(6, c.ArgsHash),
+		st.BindText(7, c.PolicyHash),
+		st.BindText(8, c.Phase),
+	); err != nil {
+		return err
+	}
+	// RETURNING makes every change in the first Step; Reset finishes the
+	// statement either way.
+	if st.Step() {
+		p, err := scanPermit(st)
+		if err := firstErr(err, st.Reset()); err != nil {
+			return err
+		}
+		po.p = p
+		return nil
+	}
+	if err := st.Reset(); err != nil {
+		return err
+	}
+	p, found, err := w.readPermit(po.id)
+	switch {
+	case err != nil:
+		return err
+	case !found:
+		po.refused = store.ErrNotFound
+	default:
+		if po.refused = po.refusal(p); po.refused == nil {
+			return fmt.Errorf("consume permit %s: the update matched nothing, yet every condition holds", po.id)
+		}
+	}
+	return nil
+}
+
+// writePermitCancel cancels o's permit if pending, else records why not.
+func (w *writer) writePermitCancel(o *op) error {
+	po := o.permit
+	po.refused = nil
+	st := w.permitCancel
+	if err := firstErr(st.BindInt64(1, po.now), bindOptional(st, 2, po.by), st.BindText(3, po.id), st.Exec()); err != nil {
+		return err
+	}
+	if w.conn.Changes() == 1 {
+		return nil
+	}
+	p, found, err := w.readPermit(po.id)
+	switch {
+	case err != nil:
+		return err
+	case !found:
+		po.refused = store.ErrNotFound
+	case p.Status == store.PermitPending:
+		return fmt.Errorf("cancel permit %s: the update matched nothing, yet it is pending", po.id)
+	default:
+		po.refused = statusErr(p.Status)
+	}
+	return nil
+}
+
+// readPermit reads a permit on the writer's connection, inside its
+// transaction.
+func (w *writer) readPermit(pid string) (store.Permit, bool, error) {
+	q := w.permitRow
+	defer q.Reset()
+	if err := q.BindText(1, pid); err != nil {
+		return store.Permit{}, false, err
+	}
+	if !q.Step() {
+		return store.Permit{}, false, q.Err()
+	}
+	p, err := scanPermit(q)
+	return p, true, err
+}
+
+// bindOptionalInt binds v, or NULL unless set.
+func bindOptionalInt(st *sqlite3.Stmt, i int, v int64, set bool) error {
+	if !set {
+		return st.BindNull(i)
+	}
+	return st.BindInt64(i, v)
+}
+
+// bindOptionalJSON binds JSON as text, empty as NULL.
+func bindOptionalJSON(st *sqlite3.Stmt, i int, v []byte) error {
+	if len(v) == 0 {
+		return st.BindNull(i)
+	}
+	return st.BindRawText(i, v)
+}
+
+// SetState durably sets key to value as of at; the last write committed
+// wins, whatever its at. An empty key or a zero at is refused.
+func (s *Store) SetState(ctx context.Context, key, value string, at time.Time) error {
+	if key == "" {
+		return fmt.Errorf("sqlite: set state: %w: empty key", errInvalid)
+	}
+	ns, err := nanos("time", at)
+	if err != nil {
+		return fmt.Errorf("sqlite: set state %s: %w", key, err)
+	}
+	return s.submit(ctx, &op{kind: opState, durable: true, setting: &stateOp{key: key, value: value, ns: ns}})
+}
+
+// State returns the value last set for key and when; ok is false if it
+// never was.
+func (s *Store) State(ctx context.Context, key string) (value string, at time.Time, ok bool, err error) {
+	const q = `SELECT value, set_ns FROM gate_state WHERE key = ?`
+	err = s.r.query(ctx, q, []any{key}, func(st *sqlite3.Stmt) error {
+		value, at, ok = st.ColumnText(0), nsTime(st, 1), true
+		return nil
+	})
+	if err != nil {
+		return "", time.Time{}, false, fmt.Errorf("sqlite: state %s: %w", key, err)
+	}
+	return value, at, ok, nil
+}
+
+func (w *writer) writeState(o *op) error {
+	st, so := w.state, o.setting
+	return firstErr(st.BindText(1, so.key), st.BindText(2, so.value), st.BindInt64(3, so.ns), st.Exec())
+}
+
+// AppendAction durably writes a copy of rec. It needs a ULID id, a time,
+// a kind, a GasUsed of at most math.MaxInt64, a GasCostWei that is empty or
+// decimal digits, and a Detail that is empty or JSON; an invalid record, or
+// one whose id exists, is refused and nothing is written.
+func (s *Store) AppendAction(ctx context.Context, rec *store.ActionRecord) error {
+	if rec == nil {
+		return errors.New("sqlite: append action: nil record")
+	}
+	if err := checkAction(rec); err != nil {
+		return fmt.Errorf("sqlite: append action: %w", err)
+	}
+	a := *rec
+	a.Detail = slices.Clone(rec.Detail)
+	return s.submit(ctx, &op{kind: opAction, durable: true, action: &a})
+}
+
+func checkAction(r *store.ActionRecord) error {
+	if !id.Valid(r.ID) {
+		return invalid("id %q is not a ULID", r.ID)
+	}
+	if _, err := nanos("time", r.Time); err != nil {
+		return err
+	}
+	switch {
+	case r.Kind == "":
+		return invalid("empty kind")
+	case r.GasUsed > math.MaxInt64:
+		return invalid("gas used %d above %d", r.GasUsed, int64(math.MaxInt64))
+	case strings.Trim(r.GasCostWei, "0123456789") != "":
+		return invalid("gas cost %q is not a decimal number of wei", r.GasCostWei)
+	case len(r.Detail) > 0 && !json.Valid(r.Detail):
+		return invalid("detail is not JSON")
+	}
+	return nil
+}
+
+func (w *writer) writeAction(o *op) error {
+	st, a := w.action, o.action
+	err := firstErr(
+		st.BindText(1, a.ID),
+		st.BindInt64(2, a.Time.UnixNano()),
+		st.BindText(3, a.Kind),
+		bindOptional(st, 4, a.PermitID),
+		bindOptional(st, 5, a.SessionID),
+		bindOptional(st, 6, a.Tool),
+		bindOptional(st, 7, a.ActionType),
+		bindOptional(st, 8, a.ArgsHash),
+		bindOptional(st, 9, a.TxHash),
+		bindOptional(st, 10, a.Status),
+		bindOptional(st, 11, a.BlockReason),
+		st.BindInt64(12, int64(a.GasUsed)),
+		bindOptional(st, 13, a.GasCostWei),
+		st.BindBool(14, a.Verified),
+		bindOptional(st, 15, a.Expected),
+		bindOptional(st, 16, a.Actual),
+		bindOptional(st, 17, a.GroundTruth),
+		bindOptionalJSON(st, 18, a.Detail),
+		st.Exec(),
+	)
+	var e *sqlite3.Error
+	if errors.As(err, &e) && e.ExtendedCode() == sqlite3.CONSTRAINT_PRIMARYKEY {
+		return fmt.Errorf("action %s already exists: %w", a.ID, err)
+	}
+	return err
+}
+
+// Actions returns the action records f selects, oldest first (by time,
+// then id); with a limit, the oldest ones.
+func (s *Store) Actions(ctx context.Context, f store.ActionFilter) ([]store.ActionRecord, error) {
+	if f.Limit < 0 {
+		return nil, fmt.Errorf("sqlite: actions: negative limit %d", f.Limit)
+	}
+	var conds []string
+	var args []any
+	eq := func(col, v string) {
+		if v != "" {
+			conds = append(conds, col+" = ?")
+			args = append(args, v)
+		}
+	}
+	eq("permit_id", f.PermitID)
+	eq("session_id", f.SessionID)
+	eq("tool", f.Tool)
+	eq("kind", f.Kind)
+	switch {
+	case f.Since.IsZero() || f.Since.Before(minTime):
+	case f.Since.After(maxTime):
+		conds = append(conds, "0")
+	default:
+		conds = append(conds, "time_ns >= ?")
+		args = append(args, f.Since.UnixNano())
+	}
+	switch {
+	case f.Until.IsZero() || f.Until.After(maxTime):
+	case f.Until.Before(minTime):
+		conds = append(conds, "0")
+	default:
+		conds = append(conds, "time_ns < ?")
+		args = append(args, f.Until.UnixNano())
+	}
+	q := `SELECT ` + actionColumns + ` FROM action_log`
+	if len(conds) > 0 {
+		q += ` WHERE ` + strings.Join(conds, " AND ")
+	}
+	q += ` ORDER BY time_ns, id`
+	if f.Limit > 0 {
+		q += ` LIMIT ?`
+		args = append(args, int64(f.Limit))
+	}
+	var out []store.ActionRecord
+	err := s.r.query(ctx, q, args, func(st *sqlite3.Stmt) error {
+		out = append(out, store.ActionRecord{
+			ID:          st.ColumnText(0),
+			Time:        nsTime(st, 1),
+			Kind:        st.ColumnText(2),
+			PermitID:    st.ColumnText(3),
+			SessionID:   st.ColumnText(4),
+			Tool:        st.ColumnText(5),
+			ActionType:  st.ColumnText(6),
+			ArgsHash:    st.ColumnText(7),
+			TxHash:      st.ColumnText(8),
+			Status:      st.ColumnText(9),
+			BlockReason: st.ColumnText(10),
+			GasUsed:     uint64(st.ColumnInt64(11)),
+			GasCostWei:  st.ColumnText(12),
+			Verified:    st.ColumnBool(13),
+			Expected:    st.ColumnText(14),
+			Actual:      st.ColumnText(15),
+			GroundTruth: st.ColumnText(16),
+			Detail:      textBytes(st, 17),
+		})
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: actions: %w", err)
+	}
+	return out, nil
+}

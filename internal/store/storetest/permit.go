@@ -1,0 +1,593 @@
+package storetest
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"math"
+	"reflect"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/wardhq/ward/internal/id"
+	"github.com/wardhq/ward/internal/store"
+)
+
+// permit returns a pending permit created at t, expiring an hour later.
+func permit(t time.Time) *store.Permit {
+	return &store.Permit{
+		ID:         id.New(t),
+		CreatedAt:  t,
+		ExpiresAt:  t.Add(time.Hour),
+		SessionID:  "sess-a",
+		Tool:       "wallet_swap",
+		ArgsHash:   "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+		Args:       []byte(`{"amount":"1000","from":"USDC","to":"ETH"}`),
+		PolicyHash: "2c26b46b68ffc68ff99b453c1d30413413422d706483bfa0f98a5e886266e7ae",
+		Phase:      "live",
+		RiskTier:   "elevated",
+		ValueCents: 1000_00,
+		Preview:    []byte(`{"gas":21000,"deltas":[{"token":"USDC","amount":"-1000"}]}`),
+		Status:     store.PermitPending,
+	}
+}
+
+// checkFor is the check a commit of p at now passes.
+func checkFor(p *store.Permit, now time.Time) store.PermitCheck {
+	return store.PermitCheck{Now: now, Tool: p.Tool, ArgsHash: p.ArgsHash, PolicyHash: p.PolicyHash, Phase: p.Phase, By: p.SessionID}
+}
+
+func (h *harness) createPermit(p *store.Permit) {
+	h.t.Helper()
+	if err := h.s.CreatePermit(h.t.Context(), p); err != nil {
+		h.t.Fatalf("CreatePermit(%s): %v", p.ID, err)
+	}
+}
+
+func (h *harness) permit(pid string) store.Permit {
+	h.t.Helper()
+	p, err := h.s.Permit(h.t.Context(), pid)
+	if err != nil {
+		h.t.Fatalf("Permit(%s): %v", pid, err)
+	}
+	return p
+}
+
+// sameTime reports whether got is want to the microsecond, in UTC, and zero
+// exactly when want is.
+func sameTime(got, want time.Time) bool {
+	if want.IsZero() || got.IsZero() {
+		return want.IsZero() && got.IsZero()
+	}
+	return got.Location() == time.UTC && got.Sub(want).Abs() < time.Microsecond
+}
+
+// checkPermit compares got with want: times to the microsecond in UTC,
+// Args and Preview byte for byte (nil and empty alike), the rest exactly.
+func checkPermit(t *testing.T, got, want store.Permit) {
+	t.Helper()
+	for _, tm := range []struct {
+		name      string
+		got, want time.Time
+	}{
+		{"created at", got.CreatedAt, want.CreatedAt},
+		{"expires at", got.ExpiresAt, want.ExpiresAt},
+		{"not before", got.NotBefore, want.NotBefore},
+		{"closed at", got.ClosedAt, want.ClosedAt},
+	} {
+		if !sameTime(tm.got, tm.want) {
+			t.Errorf("permit %s: %s %v, want %v in UTC", want.ID, tm.name, tm.got, tm.want)
+		}
+	}
+	if !bytes.Equal(got.Args, want.Args) {
+		t.Errorf("permit %s: args %q, want %q", want.ID, got.Args, want.Args)
+	}
+	if !bytes.Equal(got.Preview, want.Preview) {
+		t.Errorf("permit %s: preview %q, want %q", want.ID, got.Preview, want.Preview)
+	}
+	g, w := got, want
+	g.CreatedAt, g.ExpiresAt, g.NotBefore, g.ClosedAt, g.Args, g.Preview = time.Time{}, time.Time{}, time.Time{}, time.Time{}, nil, nil
+	w.CreatedAt, w.ExpiresAt, w.NotBefore, w.ClosedAt, w.Args, w.Preview = time.Time{}, time.Time{}, time.Time{}, time.Time{}, nil, nil
+	if !reflect.DeepEqual(g, w) {
+		t.Errorf("permit %s:\n got %+v\nwant %+v", want.ID, g, w)
+	}
+}
+
+// closed returns p as consumed or cancelled by by at at.
+func closed(p *store.Permit, s store.PermitStatus, by string, at time.Time) store.Permit {
+	c := *p
+	c.Status, c.ClosedBy, c.ClosedAt = s, by, at
+	return c
+}
+
+func testPermitRoundTrip(t *testing.T, h *harness) {
+	at := t0.Add(123 * time.Nanosecond) // below a microsecond: may be truncated
+	full := permit(at)
+	full.CreatedAt = at.In(time.FixedZone("UTC+2", 2*3600)) // stored and returned as UTC
+	full.NotBefore = at.Add(10 * time.Minute)
+	full.ExpiryTick = 1<<63 - 1
+	minimal := &store.Permit{
+		ID:         id.New(t0),
+		CreatedAt:  t0,
+		ExpiresAt:  t0.Add(time.Minute),
+		Tool:       "wallet_send",
+		ArgsHash:   "00",
+		PolicyHash: "ab",
+		Status:     store.PermitPending,
+	}
+	h.createPermit(full)
+	h.createPermit(minimal)
+	check := func() {
+		for _, want := range []*store.Permit{full, minimal} {
+			checkPermit(t, h.permit(want.ID), *want)
+		}
+		if _, err := h.s.Permit(t.Context(), id.New(t0)); !errors.Is(err, store.ErrNotFound) {
+			t.Errorf("Permit(unknown) error = %v, want %v", err, store.ErrNotFound)
+		}
+	}
+	check()
+	h.reopen()
+	check()
+}
+
+func testPermitInvalid(t *testing.T, h *harness) {
+	tests := []struct {
+		name string
+		edit func(p *store.Permit)
+	}{
+		{"empty id", func(p *store.Permit) { p.ID = "" }},
+		{"empty status", func(p *store.Permit) { p.Status = "" }},
+		{"consumed", func(p *store.Permit) { p.Status = store.PermitConsumed }},
+		{"cancelled", func(p *store.Permit) { p.Status = store.PermitCancelled }},
+		{"unknown status", func(p *store.Permit) { p.Status = "approved" }},
+		{"closed at", func(p *store.Permit) { p.ClosedAt = p.CreatedAt }},
+		{"closed by", func(p *store.Permit) { p.ClosedBy = "owner" }},
+		{"zero created at", func(p *store.Permit) { p.CreatedAt = time.Time{} }},
+		{"zero expires at", func(p *store.Permit) { p.ExpiresAt = time.Time{} }},
+		{"expires at creation", func(p *store.Permit) { p.ExpiresAt = p.CreatedAt }},
+		{"expires before creation", func(p *store.Permit) { p.ExpiresAt = p.CreatedAt.Add(-time.Second) }},
+		{"empty tool", func(p *store.Permit) { p.Tool = "" }},
+		{"empty args hash", func(p *store.Permit) { p.ArgsHash = "" }},
+		{"empty policy hash", func(p *store.Permit) { p.PolicyHash = "" }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := permit(t0)
+			tt.edit(p)
+			if err := h.s.CreatePermit(t.Context(), p); err == nil {
+				t.Fatalf("CreatePermit accepted an invalid permit")
+			}
+			if p.ID == "" {
+				return
+			}
+			if _, err := h.s.Permit(t.Context(), p.ID); !errors.Is(err, store.ErrNotFound) {
+				t.Errorf("Permit after a refused create: error = %v, want %v", err, store.ErrNotFound)
+			}
+		})
+	}
+	t.Run("duplicate id", func(t *testing.T) {
+		first := permit(t0)
+		h.createPermit(first)
+		dup := permit(t0)
+		dup.ID, dup.Tool = first.ID, "wallet_send"
+		if err := h.s.CreatePermit(t.Context(), dup); err == nil {
+			t.Fatal("CreatePermit accepted a duplicate id")
+		}
+		checkPermit(t, h.permit(first.ID), *first)
+	})
+	h.reopen()
+	got, err := h.s.PendingPermits(t.Context(), t0, 0)
+	if err != nil {
+		t.Fatalf("PendingPermits: %v", err)
+	}
+	if len(got) != 1 {
+		t.Errorf("%d pending permits after the refused creates, want the one valid", len(got))
+	}
+}
+
+func testPermitConsume(t *testing.T, h *harness) {
+	p := permit(t0)
+	h.createPermit(p)
+	now := t0.Add(time.Minute)
+	c := checkFor(p, now)
+	c.By = "sess-b"
+	got, err := h.s.ConsumePermit(t.Context(), p.ID, c)
+	if err != nil {
+		t.Fatalf("ConsumePermit: %v", err)
+	}
+	want := closed(p, store.PermitConsumed, "sess-b", now)
+	checkPermit(t, got, want)
+	checkPermit(t, h.permit(p.ID), want)
+	again := func(when string) {
+		_, err := h.s.ConsumePermit(t.Context(), p.ID, checkFor(p, now.Add(time.Second)))
+		if !errors.Is(err, store.ErrPermitConsumed) || !errors.Is(err, store.ErrPermitNotPending) {
+			t.Errorf("second ConsumePermit %s: error = %v, want %v and %v", when, err, store.ErrPermitConsumed, store.ErrPermitNotPending)
+		}
+		checkPermit(t, h.permit(p.ID), want)
+	}
+	again("")
+	h.reopen()
+	again("after reopen")
+	if _, err := h.s.ConsumePermit(t.Context(), id.New(t0), checkFor(p, now)); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("ConsumePermit(unknown) error = %v, want %v", err, store.ErrNotFound)
+	}
+}
+
+// Each refused consume leaves the permit pending and consumable.
+func testPermitRefused(t *testing.T, h *harness) {
+	valid := t0.Add(30 * time.Minute) // between NotBefore and ExpiresAt
+	tests := []struct {
+		name   string
+		permit func(p *store.Permit)
+		check  func(c *store.PermitCheck)
+		want   error
+	}{
+		{"expired", nil, func(c *store.PermitCheck) { c.Now = t0.Add(time.Hour) }, store.ErrPermitExpired},
+		{"long expired", nil, func(c *store.PermitCheck) { c.Now = t0.Add(48 * time.Hour) }, store.ErrPermitExpired},
+		{"announce delay", func(p *store.Permit) { p.NotBefore = t0.Add(10 * time.Minute) },
+			func(c *store.PermitCheck) { c.Now = t0.Add(10*time.Minute - time.Microsecond) }, store.ErrPermitEarly},
+		{"tick expired", func(p *store.Permit) { p.ExpiryTick = 100 }, func(c *store.PermitCheck) { c.Tick = 100 }, store.ErrPermitExpired},
+		{"tick long expired", func(p *store.Permit) { p.ExpiryTick = 100 }, func(c *store.PermitCheck) { c.Tick = math.MaxUint64 }, store.ErrPermitExpired},
+		{"args mismatch", nil, func(c *store.PermitCheck) { c.ArgsHash = "00" + c.ArgsHash[2:] }, store.ErrPermitMismatch},
+		{"tool mismatch", nil, func(c *store.PermitCheck) { c.Tool = "wallet_send" }, store.ErrPermitMismatch},
+		{"policy changed", nil, func(c *store.PermitCheck) { c.PolicyHash = "5e88" }, store.ErrPolicyChanged},
+		{"phase changed", nil, func(c *store.PermitCheck) { c.Phase = "wind-down" }, store.ErrPhaseChanged},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := permit(t0)
+			if tt.permit != nil {
+				tt.permit(p)
+			}
+			h.createPermit(p)
+			c := checkFor(p, valid)
+			tt.check(&c)
+			if _, err := h.s.ConsumePermit(t.Context(), p.ID, c); !errors.Is(err, tt.want) {
+				t.Fatalf("ConsumePermit error = %v, want %v", err, tt.want)
+			}
+			checkPermit(t, h.permit(p.ID), *p)
+			if _, err := h.s.ConsumePermit(t.Context(), p.ID, checkFor(p, valid)); err != nil {
+				t.Errorf("ConsumePermit after the refusal: %v", err)
+			}
+		})
+	}
+}
+
+// A commit exactly at a bound it may reach succeeds.
+func testPermitBounds(t *testing.T, h *harness) {
+	tests := []struct {
+		name   string
+		permit func(p *store.Permit)
+		check  func(c *store.PermitCheck)
+	}{
+		{"at not before", func(p *store.Permit) { p.NotBefore = t0.Add(10 * time.Minute) },
+			func(c *store.PermitCheck) { c.Now = t0.Add(10 * time.Minute) }},
+		{"just before expiry", nil, func(c *store.PermitCheck) { c.Now = t0.Add(time.Hour - time.Microsecond) }},
+		{"at creation", nil, func(c *store.PermitCheck) { c.Now = t0 }},
+		{"tick before expiry", func(p *store.Permit) { p.ExpiryTick = 100 }, func(c *store.PermitCheck) { c.Tick = 99 }},
+		{"no expiry tick", nil, func(c *store.PermitCheck) { c.Tick = math.MaxUint64 }},
+		{"empty phase", func(p *store.Permit) { p.Phase = "" }, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := permit(t0)
+			if tt.permit != nil {
+				tt.permit(p)
+			}
+			h.createPermit(p)
+			c := checkFor(p, t0.Add(30*time.Minute))
+			if tt.check != nil {
+				tt.check(&c)
+			}
+			got, err := h.s.ConsumePermit(t.Context(), p.ID, c)
+			if err != nil {
+				t.Fatalf("ConsumePermit(%+v): %v", c, err)
+			}
+			checkPermit(t, got, closed(p, store.PermitConsumed, c.By, c.Now))
+		})
+	}
+}
+
+func testPermitCancel(t *testing.T, h *harness) {
+	ctx := t.Context()
+	p := permit(t0)
+	h.createPermit(p)
+	at := t0.Add(2 * time.Minute)
+	if err := h.s.CancelPermit(ctx, p.ID, "owner", at); err != nil {
+		t.Fatalf("CancelPermit: %v", err)
+	}
+	want := closed(p, store.PermitCancelled, "owner", at)
+	checkPermit(t, h.permit(p.ID), want)
+	if _, err := h.s.ConsumePermit(ctx, p.ID, checkFor(p, at)); !errors.Is(err, store.ErrPermitCancelled) {
+		t.Errorf("ConsumePermit of a cancelled permit: error = %v, want %v", err, store.ErrPermitCancelled)
+	}
+	if err := h.s.CancelPermit(ctx, p.ID, "owner", at); !errors.Is(err, store.ErrPermitNotPending) || !errors.Is(err, store.ErrPermitCancelled) {
+		t.Errorf("second CancelPermit: error = %v, want %v and %v", err, store.ErrPermitNotPending, store.ErrPermitCancelled)
+	}
+	checkPermit(t, h.permit(p.ID), want)
+
+	q := permit(t0)
+	h.createPermit(q)
+	if _, err := h.s.ConsumePermit(ctx, q.ID, checkFor(q, at)); err != nil {
+		t.Fatalf("ConsumePermit: %v", err)
+	}
+	if err := h.s.CancelPermit(ctx, q.ID, "owner", at); !errors.Is(err, store.ErrPermitNotPending) || !errors.Is(err, store.ErrPermitConsumed) {
+		t.Errorf("CancelPermit of a consumed permit: error = %v, want %v and %v", err, store.ErrPermitNotPending, store.ErrPermitConsumed)
+	}
+	checkPermit(t, h.permit(q.ID), closed(q, store.PermitConsumed, q.SessionID, at))
+	if err := h.s.CancelPermit(ctx, id.New(t0), "owner", at); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("CancelPermit(unknown) error = %v, want %v", err, store.ErrNotFound)
+	}
+	h.reopen()
+	checkPermit(t, h.permit(p.ID), want)
+}
+
+// Of many concurrent consumers of one permit exactly one wins.
+func testPermitConcurrentConsume(t *testing.T, h *harness) {
+	const n = 1000
+	p := permit(t0)
+	h.createPermit(p)
+	var (
+		wg      sync.WaitGroup
+		mu      sync.Mutex
+		winners []string
+		lost    int
+	)
+	for i := range n {
+		wg.Go(func() {
+			c := checkFor(p, t0.Add(time.Minute))
+			c.By = fmt.Sprintf("worker-%d", i)
+			_, err := h.s.ConsumePermit(t.Context(), p.ID, c)
+			mu.Lock()
+			defer mu.Unlock()
+			switch {
+			case err == nil:
+				winners = append(winners, c.By)
+			case errors.Is(err, store.ErrPermitConsumed):
+				lost++
+			default:
+				t.Errorf("%s: ConsumePermit: %v", c.By, err)
+			}
+		})
+	}
+	wg.Wait()
+	if len(winners) != 1 || lost != n-1 {
+		t.Fatalf("%d successes %v and %d ErrPermitConsumed, want 1 and %d", len(winners), winners, lost, n-1)
+	}
+	if got := h.permit(p.ID); got.Status != store.PermitConsumed || got.ClosedBy != winners[0] {
+		t.Errorf("permit after the race: status %s closed by %q, want consumed by %q", got.Status, got.ClosedBy, winners[0])
+	}
+}
+
+func testPendingPermits(t *testing.T, h *harness) {
+	ctx := t.Context()
+	mk := func(created, expires time.Duration) *store.Permit {
+		p := permit(t0.Add(created))
+		p.ExpiresAt = t0.Add(expires)
+		return p
+	}
+	older := mk(0, 5*time.Hour)
+	newer := mk(10*time.Minute, 3*time.Hour)
+	delayed := mk(50*time.Minute, 6*time.Hour)
+	delayed.NotBefore = t0.Add(4 * time.Hour)
+	expiresNow := mk(20*time.Minute, 2*time.Hour)
+	expired := mk(5*time.Minute, time.Hour)
+	consumed := mk(30*time.Minute, 5*time.Hour)
+	cancelled := mk(40*time.Minute, 5*time.Hour)
+	for _, p := range []*store.Permit{delayed, cancelled, newer, expired, older, consumed, expiresNow} {
+		h.createPermit(p)
+	}
+	if _, err := h.s.ConsumePermit(ctx, consumed.ID, checkFor(consumed, t0.Add(time.Hour))); err != nil {
+		t.Fatalf("ConsumePermit: %v", err)
+	}
+	if err := h.s.CancelPermit(ctx, cancelled.ID, "owner", t0.Add(time.Hour)); err != nil {
+		t.Fatalf("CancelPermit: %v", err)
+	}
+	now := t0.Add(2 * time.Hour)
+	pids := func(ps []*store.Permit) []string {
+		out := []string{}
+		for _, p := range ps {
+			out = append(out, p.ID)
+		}
+		return out
+	}
+	tests := []struct {
+		name  string
+		now   time.Time
+		limit int
+		want  []*store.Permit
+	}{
+		{"all", now, 0, []*store.Permit{older, newer, delayed}},
+		{"limit", now, 2, []*store.Permit{older, newer}},
+		{"limit above count", now, 10, []*store.Permit{older, newer, delayed}},
+		{"earlier", t0.Add(59 * time.Minute), 0, []*store.Permit{older, expired, newer, expiresNow, delayed}},
+		{"after every expiry", t0.Add(6 * time.Hour), 0, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := h.s.PendingPermits(ctx, tt.now, tt.limit)
+			if err != nil {
+				t.Fatalf("PendingPermits: %v", err)
+			}
+			gotIDs := []string{}
+			for _, p := range got {
+				gotIDs = append(gotIDs, p.ID)
+			}
+			if want := pids(tt.want); !slices.Equal(gotIDs, want) {
+				t.Errorf("PendingPermits(%v, %d)\n got %v\nwant %v", tt.now, tt.limit, gotIDs, want)
+			}
+			for i, p := range got {
+				if i < len(tt.want) {
+					checkPermit(t, p, *tt.want[i])
+				}
+			}
+		})
+	}
+}
+
+func testState(t *testing.T, h *harness) {
+	ctx := t.Context()
+	if _, _, ok, err := h.s.State(ctx, "halt"); err != nil || ok {
+		t.Fatalf("State(halt) on an empty store: ok=%v err=%v, want ok=false", ok, err)
+	}
+	t1, t2 := t0, t0.Add(time.Minute+7*time.Microsecond)
+	set := func(key, value string, at time.Time) {
+		t.Helper()
+		if err := h.s.SetState(ctx, key, value, at); err != nil {
+			t.Fatalf("SetState(%s, %s): %v", key, value, err)
+		}
+	}
+	expect := func(key, value string, at time.Time) {
+		t.Helper()
+		v, got, ok, err := h.s.State(ctx, key)
+		if err != nil || !ok || v != value || !sameTime(got, at) {
+			t.Errorf("State(%s) = %q, %v, %v, %v; want %q, %v, true, nil", key, v, got, ok, err, value, at)
+		}
+	}
+	set("halt", "engaged: drawdown limit", t1)
+	expect("halt", "engaged: drawdown limit", t1)
+	set("phase", "accumulate", t1)
+	set("halt", "", t2)
+	expect("halt", "", t2)
+	expect("phase", "accumulate", t1)
+	h.reopen()
+	expect("halt", "", t2)
+	expect("phase", "accumulate", t1)
+	if err := h.s.SetState(ctx, "", "x", t1); err == nil {
+		t.Error("SetState accepted an empty key")
+	}
+	if _, _, ok, err := h.s.State(ctx, ""); err != nil || ok {
+		t.Errorf("State(\"\") after a refused set: ok=%v err=%v, want ok=false", ok, err)
+	}
+}
+
+// action returns a record of a step at t.
+func action(t time.Time, kind, permitID string) *store.ActionRecord {
+	return &store.ActionRecord{
+		ID:         id.New(t),
+		Time:       t,
+		Kind:       kind,
+		PermitID:   permitID,
+		SessionID:  "sess-a",
+		Tool:       "wallet_swap",
+		ActionType: "swap",
+		ArgsHash:   "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+	}
+}
+
+func checkAction(t *testing.T, got, want store.ActionRecord) {
+	t.Helper()
+	if !sameTime(got.Time, want.Time) {
+		t.Errorf("action %s: time %v, want %v in UTC", want.ID, got.Time, want.Time)
+	}
+	if !bytes.Equal(got.Detail, want.Detail) {
+		t.Errorf("action %s: detail %q, want %q", want.ID, got.Detail, want.Detail)
+	}
+	g, w := got, want
+	g.Time, w.Time, g.Detail, w.Detail = time.Time{}, time.Time{}, nil, nil
+	if !reflect.DeepEqual(g, w) {
+		t.Errorf("action %s:\n got %+v\nwant %+v", want.ID, g, w)
+	}
+}
+
+func testActionLog(t *testing.T, h *harness) {
+	ctx := t.Context()
+	permits := []string{id.New(t0), id.New(t0)}
+	kinds := []string{"permit_created", "tool_call", "permit_consumed", "executed"}
+	var recs []*store.ActionRecord
+	for i := range 12 {
+		r := action(t0.Add(time.Duration(i)*time.Second+time.Duration(i)*time.Microsecond), kinds[i%4], permits[i/4%2])
+		r.SessionID = fmt.Sprintf("sess-%d", i%3)
+		if i%5 == 0 {
+			r.Tool = "wallet_send"
+		}
+		recs = append(recs, r)
+	}
+	full := recs[3]
+	full.TxHash = "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060"
+	full.Status = "executed"
+	full.GasUsed = 142_331
+	full.GasCostWei = "4269930000000000"
+	full.Verified = true
+	full.Expected = "ETH +0.28"
+	full.Actual = "ETH +0.2797"
+	full.GroundTruth = "balance_check"
+	full.Detail = []byte(`{"slippage_bps":11,"block":19000000}`)
+	blocked := recs[5]
+	blocked.Kind, blocked.Status, blocked.BlockReason = "vetoed", "blocked", "SLIPPAGE_TOO_HIGH"
+	recs[6].Time = recs[6].Time.In(time.FixedZone("UTC-5", -5*3600))
+	// Appended out of order.
+	for _, i := range []int{7, 2, 11, 0, 5, 9, 1, 3, 10, 4, 8, 6} {
+		if err := h.s.AppendAction(ctx, recs[i]); err != nil {
+			t.Fatalf("AppendAction(%d): %v", i, err)
+		}
+	}
+	h.reopen()
+	at := func(i int) time.Time { return recs[i].Time }
+	tests := []struct {
+		name string
+		f    store.ActionFilter
+	}{
+		{"none", store.ActionFilter{}},
+		{"permit", store.ActionFilter{PermitID: permits[1]}},
+		{"session", store.ActionFilter{SessionID: "sess-2"}},
+		{"tool", store.ActionFilter{Tool: "wallet_send"}},
+		{"kind", store.ActionFilter{Kind: "tool_call"}},
+		{"since is inclusive", store.ActionFilter{Since: at(4)}},
+		{"until is exclusive", store.ActionFilter{Until: at(7)}},
+		{"since and until", store.ActionFilter{Since: at(3), Until: at(9)}},
+		{"limit", store.ActionFilter{Limit: 3}},
+		{"combined", store.ActionFilter{PermitID: permits[0], Kind: "executed", Since: at(1), Limit: 1}},
+		{"no match", store.ActionFilter{Kind: "halt"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var want []*store.ActionRecord
+			for _, r := range recs {
+				if matchAction(r, tt.f) && (tt.f.Limit == 0 || len(want) < tt.f.Limit) {
+					want = append(want, r)
+				}
+			}
+			got, err := h.s.Actions(ctx, tt.f)
+			if err != nil {
+				t.Fatalf("Actions(%+v): %v", tt.f, err)
+			}
+			if len(got) != len(want) {
+				t.Fatalf("Actions(%+v) returned %d records, want %d", tt.f, len(got), len(want))
+			}
+			for i := range got {
+				checkAction(t, got[i], *want[i])
+			}
+		})
+	}
+	t.Run("invalid", func(t *testing.T) {
+		for name, edit := range map[string]func(r *store.ActionRecord){
+			"empty id":     func(r *store.ActionRecord) { r.ID = "" },
+			"zero time":    func(r *store.ActionRecord) { r.Time = time.Time{} },
+			"empty kind":   func(r *store.ActionRecord) { r.Kind = "" },
+			"duplicate id": func(r *store.ActionRecord) { r.ID = full.ID },
+		} {
+			r := action(t0.Add(time.Hour), "halt", "")
+			edit(r)
+			if err := h.s.AppendAction(ctx, r); err == nil {
+				t.Errorf("%s: AppendAction accepted an invalid record", name)
+			}
+		}
+		got, err := h.s.Actions(ctx, store.ActionFilter{})
+		if err != nil || len(got) != len(recs) {
+			t.Fatalf("Actions after refused appends: %d records, %v; want %d", len(got), err, len(recs))
+		}
+		checkAction(t, got[3], *full)
+	})
+}
+
+// matchAction is the reference semantics of store.ActionFilter (without
+// Limit).
+func matchAction(r *store.ActionRecord, f store.ActionFilter) bool {
+	eq := func(want, got string) bool { return want == "" || want == got }
+	return eq(f.PermitID, r.PermitID) && eq(f.SessionID, r.SessionID) && eq(f.Tool, r.Tool) && eq(f.Kind, r.Kind) &&
+		(f.Since.IsZero() || !r.Time.Before(f.Since)) &&
+		(f.Until.IsZero() || r.Time.Before(f.Until))
+}

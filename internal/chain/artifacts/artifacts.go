@@ -1,0 +1,102 @@
+// Package artifacts embeds the compiled contracts of ward's dev chain: ERC20Permit, WETH9,
+// PriceFeed, the Uniswap V2 and V3 style exchanges, ERC4626Vault and the Aave V3 style Pool.
+// Their external interfaces match the mainnet protocols' so tools written against mainnet ABIs
+// work on the dev chain; contracts/README.md lists what each one simplifies.
+//
+// The JSON files are generated from contracts/src by contracts/build.mjs (see contracts/README.md)
+// and must not be edited by hand. Load decodes one on each call; callers that deploy repeatedly
+// should keep the Artifact. The package uses the standard library only, so importing it does not
+// link an Ethereum client.
+package artifacts
+
+import (
+	"embed"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"slices"
+	"strings"
+)
+
+//go:embed *.json
+var files embed.FS
+
+// ErrNotFound is returned by Load for a name that has no artifact.
+var ErrNotFound = errors.New("artifact not found")
+
+// Artifact is one compiled contract.
+type Artifact struct {
+	// Name is the Solidity contract name, e.g. "UniswapV2Router02".
+	Name string
+	// ABI is the contract's JSON ABI, ready for an ABI parser.
+	ABI json.RawMessage
+	// Bytecode is the creation code; constructor arguments are appended to it when deploying.
+	Bytecode []byte
+	// DeployedBytecode is the runtime code as it is stored on chain after deployment.
+	DeployedBytecode []byte
+}
+
+// file is the on-disk form written by contracts/build.mjs.
+type file struct {
+	ContractName     string          `json:"contractName"`
+	ABI              json.RawMessage `json:"abi"`
+	Bytecode         string          `json:"bytecode"`
+	DeployedBytecode string          `json:"deployedBytecode"`
+}
+
+// Load returns the artifact of the contract called name. It wraps ErrNotFound if there is none.
+func Load(name string) (Artifact, error) {
+	if !fs.ValidPath(name) || strings.ContainsAny(name, `/\`) {
+		return Artifact{}, fmt.Errorf("load artifact %q: %w", name, ErrNotFound)
+	}
+	data, err := files.ReadFile(name + ".json")
+	if errors.Is(err, fs.ErrNotExist) {
+		return Artifact{}, fmt.Errorf("load artifact %q: %w", name, ErrNotFound)
+	}
+	if err != nil {
+		return Artifact{}, fmt.Errorf("load artifact %q: %w", name, err)
+	}
+	var f file
+	if err := json.Unmarshal(data, &f); err != nil {
+		return Artifact{}, fmt.Errorf("load artifact %q: %w", name, err)
+	}
+	if f.ContractName != name {
+		return Artifact{}, fmt.Errorf("load artifact %q: file names contract %q", name, f.ContractName)
+	}
+	code, err := decodeHex(f.Bytecode)
+	if err != nil {
+		return Artifact{}, fmt.Errorf("load artifact %q: bytecode: %w", name, err)
+	}
+	runtime, err := decodeHex(f.DeployedBytecode)
+	if err != nil {
+		return Artifact{}, fmt.Errorf("load artifact %q: deployedBytecode: %w", name, err)
+	}
+	return Artifact{Name: name, ABI: f.ABI, Bytecode: code, DeployedBytecode: runtime}, nil
+}
+
+// Names returns the names of all embedded contracts, sorted.
+func Names() []string {
+	entries, err := files.ReadDir(".")
+	if err != nil {
+		// The embedded root always exists; an error here is a build defect.
+		return nil
+	}
+	names := make([]string, 0, len(entries))
+	for _, e := range entries {
+		if n, ok := strings.CutSuffix(e.Name(), ".json"); ok {
+			names = append(names, n)
+		}
+	}
+	slices.Sort(names)
+	return names
+}
+
+func decodeHex(s string) ([]byte, error) {
+	s, ok := strings.CutPrefix(s, "0x")
+	if !ok {
+		return nil, errors.New("missing 0x prefix")
+	}
+	return hex.DecodeString(s)
+}

@@ -5,6 +5,7 @@ go 1.26.8
 require (
 	cel.dev/cel-go v0.33.2
 	github.com/ethereum/go-ethereum v1.17.1
+	github.com/google/jsonschema-go v0.4.3
 	github.com/lmittmann/w3 v0.20.7
 	github.com/ncruces/go-sqlite3 v0.35.6
 	github.com/pelletier/go-toml/v2 v2.4.3

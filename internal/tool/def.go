@@ -337,6 +337,16 @@ func (r PermitRisk) MarshalText() ([]byte, error) {
 	return []byte(r.String()), nil
 }
 
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (r *PermitRisk) UnmarshalText(b []byte) error {
+	v, err := ParsePermitRisk(string(b))
+	if err != nil {
+		return err
+	}
+	*r = v
+	return nil
+}
+
 // ParsePermitRisk parses a permit risk tier name.
 func ParsePermitRisk(s string) (PermitRisk, error) {
 	for i, n := range permitRiskNames {

@@ -1,0 +1,728 @@
+package gate
+
+import (
+	"context"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/big"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/ethereum/go-ethereum/accounts"
+	"github.com/ethereum/go-ethereum/crypto"
+
+	"github.com/wardhq/ward/internal/audit"
+	"github.com/wardhq/ward/internal/capability"
+	"github.com/wardhq/ward/internal/event"
+	"github.com/wardhq/ward/internal/hook"
+	"github.com/wardhq/ward/internal/policy"
+	"github.com/wardhq/ward/internal/policy/rules"
+	"github.com/wardhq/ward/internal/reason"
+	"github.com/wardhq/ward/internal/registry"
+	"github.com/wardhq/ward/internal/store"
+	"github.com/wardhq/ward/internal/store/sqlite"
+	"github.com/wardhq/ward/internal/tool"
+)
+
+// The gate's own mechanics are tested here against a small in-memory
+// ledger standing in for the chain (its simulator and reader): the real
+// chain, contracts and tools are exercised end to end by the daemon's demo
+// test. Everything else (store, policy, hooks, events) is the real thing.
+
+var (
+	tokA   = tool.Address{0xaa}
+	tokB   = tool.Address{0xbb}
+	tokBad = tool.Address{0xee}
+	router = tool.Address{0x0e}
+	wallet = tool.Address{0x11}
+)
+
+// ledger is the test chain: balances of the wallet by token.
+type ledger struct {
+	mu  sync.Mutex
+	bal map[tool.Address]*big.Int
+	// revert makes every simulated or executed transfer above it revert.
+	revert *big.Int
+}
+
+func (l *ledger) Simulate(_ context.Context, _ uint64, _ tool.Address, txs []tool.Tx, watch []tool.Address) (hook.SimResult, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	res := hook.SimResult{OK: true, Reverted: -1}
+	var amt big.Int
+	var from, to tool.Address
+	for i, t := range txs {
+		amt.SetBytes(t.Data[4+32 : 4+64])
+		copy(from[:], t.Data[4+12:4+32])
+		if l.revert != nil && amt.Cmp(l.revert) > 0 {
+			return hook.SimResult{OK: false, Reverted: i, RevertReason: "Router: INSUFFICIENT_OUTPUT_AMOUNT"}, nil
+		}
+		res.GasUsed = append(res.GasUsed, 50_000)
+		res.TotalGas += 50_000
+		to = tokB
+	}
+	for _, w := range watch {
+		before := new(big.Int).Set(l.balance(w))
+		after := new(big.Int).Set(before)
+		if w == from {
+			after.Sub(after, &amt)
+		} else if w == to {
+			after.Add(after, &amt)
+		}
+		res.Deltas = append(res.Deltas, hook.BalanceDelta{Token: w, Before: before, After: after, Delta: new(big.Int).Sub(after, before)})
+	}
+	return res, nil
+}
+
+func (l *ledger) balance(t tool.Address) *big.Int {
+	if b, ok := l.bal[t]; ok {
+		return b
+	}
+	return new(big.Int)
+}
+
+func (l *ledger) Code(context.Context, uint64, tool.Address) ([]byte, error) { return []byte{1}, nil }
+
+func (l *ledger) TokenMeta(_ context.Context, _ uint64, t tool.Address) (string, uint8, error) {
+	return "TOK" + hex.EncodeToString(t[:1]), 6, nil
+}
+
+func (l *ledger) BalanceOf(_ context.Context, _ uint64, t, _ tool.Address) (*big.Int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return new(big.Int).Set(l.balance(t)), nil
+}
+
+// swap moves amount of token in for the same amount of tokB.
+func (l *ledger) swap(in tool.Address, amount *big.Int) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.bal[in] = new(big.Int).Sub(l.balance(in), amount)
+	l.bal[tokB] = new(big.Int).Add(l.balance(tokB), amount)
+}
+
+var swapParams = json.RawMessage(`{"type":"object","additionalProperties":false,"required":["token","amount"],"properties":{
+"token":{"type":"string","pattern":"^0x[0-9a-fA-F]{40}$"},"amount":{"type":"string","pattern":"^[0-9]+$"}}}`)
+
+// testTools registers a read tool, a swap (trading, open), an LP deposit
+// (lp: elevated, announce delay), a withdrawal (vault, close), a
+// settlement and a privileged tool, all moving ledger balances.
+func testTools(t *testing.T, l *ledger, executed *atomic.Int64, block chan struct{}) *registry.Registry {
+	t.Helper()
+	r := registry.New()
+	plan := func(ctx context.Context, in *registry.Input) (*tool.Plan, error) {
+		v, _ := in.Args.Get("token")
+		ts, _ := v.Str()
+		tok, err := tool.ParseAddress(ts)
+		if err != nil {
+			return nil, err
+		}
+		av, _ := in.Args.Get("amount")
+		as, _ := av.Str()
+		amt, _ := new(big.Int).SetString(as, 10)
+		data := make([]byte, 4+64)
+		copy(data[4+12:4+32], tok[:])
+		amt.FillBytes(data[4+32 : 4+64])
+		return &tool.Plan{Chain: 1337, From: wallet, Txs: []tool.Tx{{To: router, Data: data, Label: "swap"}},
+			Tokens:     []tool.TokenUse{{Token: tok, Amount: amt, Out: true, Decimals: -1}},
+			ValueCents: amt.Int64() / 10_000, Summary: "swap " + amt.String()}, nil
+	}
+	write := func(d *tool.Def) registry.WriteHandler {
+		return func(ctx context.Context, in *registry.Input, p *tool.Plan, c *capability.Capability) (*tool.Result, error) {
+			if block != nil {
+				select {
+				case <-block:
+				case <-ctx.Done():
+					return nil, ctx.Err()
+				}
+			}
+			if err := c.Consume(d.Name, in.Args.Hash(), in.Tick, in.Now); err != nil {
+				return nil, err
+			}
+			executed.Add(1)
+			l.swap(p.Tokens[0].Token, p.Tokens[0].Amount)
+			in.Step(0)
+			return tool.WriteResult(d, map[string]any{"tx_hashes": []string{"0x01"}, "gas_used": 50000}, "ok", "ok", "receipt")
+		}
+	}
+	def := func(name string, cat tool.Category, tier tool.Tier, rt tool.RiskTier, eff tool.Effect) *tool.Def {
+		return &tool.Def{Name: name, Description: "test " + name, Category: cat, Tier: tier, RiskTier: rt, Effect: eff,
+			Budget: tool.Fast, Params: swapParams, SchemaVersion: 1, ProgressSteps: []string{"step one"}}
+	}
+	read := def("data_get_token_balance", tool.CatData, tool.Read, tool.Layer1, tool.EffectNone)
+	read.Params = json.RawMessage(`{"type":"object","additionalProperties":false,"properties":{"token":{"type":"string"},"wait":{"type":"boolean"}}}`)
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(r.Add(registry.Tool{Def: read, Action: "balance", Read: func(ctx context.Context, in *registry.Input) (*tool.Result, error) {
+		in.Step(0)
+		if w, ok := in.Args.Get("wait"); ok {
+			if b, _ := w.Bool(); b {
+				<-ctx.Done()
+				return nil, ctx.Err()
+			}
+		}
+		return tool.ReadResult(read, map[string]string{"balance": l.balance(tokA).String(), "leak": "key 0x4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318"})
+	}}))
+	for _, w := range []struct {
+		d             *tool.Def
+		action, venue string
+	}{
+		{def("uniswap_execute_swap", tool.CatTrading, tool.Write, tool.Layer2, tool.EffectOpen), "swap", "test"},
+		{def("uniswap_add_liquidity", tool.CatLP, tool.Write, tool.Layer2, tool.EffectOpen), "add_liquidity", "test"},
+		{def("vault_withdraw", tool.CatVault, tool.Write, tool.Layer2, tool.EffectClose), "withdraw", "vault"},
+		{def("erc20_revoke_approval", tool.CatTrading, tool.Write, tool.Layer2, tool.EffectSettle), "revoke", "erc20"},
+		{def("aave_borrow_asset", tool.CatLending, tool.Write, tool.Layer3, tool.EffectOpen), "borrow", "aave"},
+	} {
+		must(r.Add(registry.Tool{Def: w.d, Action: w.action, Venue: w.venue, Plan: plan, Write: write(w.d)}))
+	}
+	priv := def("wallet_set_spending_limit", tool.CatWallet, tool.Privileged, tool.Layer2, tool.EffectSettle)
+	must(r.Add(registry.Tool{Def: priv, Action: "set_limit", Venue: "wallet", Plan: plan,
+		Privileged: func(ctx context.Context, in *registry.Input, p *tool.Plan, c *capability.Capability, a *capability.Approval) (*tool.Result, error) {
+			if !a.Valid(c.PermitID()) {
+				return nil, errors.New("no approval")
+			}
+			if err := c.Consume(priv.Name, in.Args.Hash(), in.Tick, in.Now); err != nil {
+				return nil, err
+			}
+			executed.Add(1)
+			return tool.WriteResult(priv, map[string]any{}, "ok", "ok", "state")
+		}}))
+	r.Freeze()
+	return r
+}
+
+type fixture struct {
+	tools    *Tools
+	store    *sqlite.Store
+	engine   *policy.Engine
+	ledger   *ledger
+	session  *Session
+	executed *atomic.Int64
+	events   *event.Subscription
+	now      *atomic.Int64 // unix nanoseconds
+	owner    *ecdsaKey
+	block    chan struct{}
+}
+
+type ecdsaKey = struct {
+	sign func(msg string) []byte
+	addr tool.Address
+}
+
+type fixtureOpts struct {
+	spending hook.SpendingConfig
+	block    bool
+	profiles []string
+}
+
+func newFixture(t *testing.T, o fixtureOpts) *fixture {
+	t.Helper()
+	st, err := sqlite.Open(t.Context(), sqlite.Config{Path: filepath.Join(t.TempDir(), "ward.db"), Synchronous: "normal"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	snap, err := rules.Compile(rules.DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	eng, err := policy.NewEngine(snap)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, err := audit.NewRecorder(audit.Config{Log: st})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dec, err := New(Config{Engine: eng, Tracker: policy.NewTracker(), Audit: rec, Ledger: st})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := &ledger{bal: map[tool.Address]*big.Int{tokA: big.NewInt(1_000_000_000), tokBad: big.NewInt(1_000_000_000)}}
+	if o.spending == (hook.SpendingConfig{}) {
+		o.spending = hook.SpendingConfig{PerTickCents: hook.Unlimited, PerSessionCents: hook.Unlimited, DailyCents: 50_000}
+	}
+	set, err := hook.NewSet(hook.Config{
+		Allowlist:     hook.AllowlistConfig{Tokens: []tool.Address{tokA, tokB}, AnyContract: true, AnySelector: true},
+		Spending:      o.spending,
+		Rate:          hook.RateConfig{Max: 1000, Window: time.Hour},
+		Simulation:    hook.SimulationConfig{Simulator: l},
+		Hallucination: hook.HallucinationConfig{Reader: l},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bus, err := event.New(event.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(bus.Close)
+	var executed atomic.Int64
+	var block chan struct{}
+	if o.block {
+		block = make(chan struct{})
+	}
+	reg := testTools(t, l, &executed, block)
+	now := &atomic.Int64{}
+	now.Store(time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC).UnixNano())
+	key, err := crypto.GenerateKey()
+	if err != nil {
+		t.Fatal(err)
+	}
+	owner := &ecdsaKey{addr: tool.Address(crypto.PubkeyToAddress(key.PublicKey)), sign: func(msg string) []byte {
+		sig, err := crypto.Sign(accounts.TextHash([]byte(msg)), key)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sig[64] += 27
+		return sig
+	}}
+	tl, err := NewTools(ToolsConfig{
+		Decider: dec, Engine: eng, Registry: reg, Hooks: set, Permits: st, State: st, Actions: st, Bus: bus,
+		Approver: OwnerApprover{Owner: owner.addr}, AnnounceDelay: time.Minute,
+		Now: func() time.Time { return time.Unix(0, now.Load()).UTC() },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.profiles == nil {
+		o.profiles = []string{"full"}
+	}
+	view, err := reg.Select(registry.Selection{Profiles: o.profiles, Have: []tool.Requirement{tool.NeedsWallet}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &fixture{tools: tl, store: st, engine: eng, ledger: l, executed: &executed, now: now, owner: owner, block: block,
+		session: &Session{ID: "s1", TurnID: "t1", Source: policy.Agent, View: view},
+		events:  bus.Subscribe(1024, nil)}
+}
+
+func (f *fixture) advance(d time.Duration) { f.now.Add(int64(d)) }
+
+func swapArgs(tok tool.Address, amount int64) json.RawMessage {
+	return json.RawMessage(fmt.Sprintf(`{"token":%q,"amount":"%d"}`, tok.Hex(), amount))
+}
+
+func wantRefusal(t *testing.T, err error, code reason.Code) *Refusal {
+	t.Helper()
+	var r *Refusal
+	if !errors.As(err, &r) {
+		t.Fatalf("err = %v, want a refusal %s", err, code)
+	}
+	if r.Code != code {
+		t.Fatalf("code = %s (%s: %s), want %s", r.Code, r.Stage, r.Message, code)
+	}
+	return r
+}
+
+func TestPreviewCommit(t *testing.T) {
+	f := newFixture(t, fixtureOpts{})
+	ctx := t.Context()
+	pv, err := f.tools.Preview(ctx, f.session, "uniswap_execute_swap", swapArgs(tokA, 1_000_000))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pv.RiskTier != tool.Standard || !pv.NotBefore.IsZero() || pv.Simulation == nil || !pv.Simulation.OK || pv.GasTotal != 50_000 {
+		t.Errorf("permit view = %+v", pv)
+	}
+	if want := []string{"phase_gate", "allowlist", "spending_limiter", "rate_limiter", "simulation", "hallucination", "result_filter"}; strings.Join(pv.Hooks, ",") != strings.Join(want, ",") {
+		t.Errorf("hooks ran = %v, want %v", pv.Hooks, want)
+	}
+	if f.executed.Load() != 0 {
+		t.Fatal("preview executed the action")
+	}
+	res, err := f.tools.Commit(ctx, f.session, CommitRequest{PermitID: pv.PermitID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.SchemaVersion != 1 || res.ExpectedOutcome == "" || res.GroundTruthSource != "receipt" {
+		t.Errorf("result = %+v", res)
+	}
+	if f.executed.Load() != 1 || f.ledger.balance(tokB).Int64() != 1_000_000 {
+		t.Errorf("executed %d, tokB %v", f.executed.Load(), f.ledger.balance(tokB))
+	}
+	// Reused: refused, nothing runs again.
+	_, err = f.tools.Commit(ctx, f.session, CommitRequest{PermitID: pv.PermitID})
+	wantRefusal(t, err, reason.PermitConsumed)
+	if f.executed.Load() != 1 {
+		t.Error("a reused permit executed")
+	}
+	// The audit trail has the permit, its consumption and the call.
+	recs, err := f.store.Actions(ctx, store.ActionFilter{PermitID: pv.PermitID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var kinds []string
+	for _, r := range recs {
+		kinds = append(kinds, r.Kind+":"+r.Status)
+	}
+	if got, want := strings.Join(kinds, ","), "permit_created:deferred,permit_consumed:,tool_call:executed"; got != want {
+		t.Errorf("action log = %s, want %s", got, want)
+	}
+}
+
+func TestCommitRefusals(t *testing.T) {
+	ctx := t.Context()
+	for _, tc := range []struct {
+		name   string
+		mutate func(f *fixture, req *CommitRequest)
+		code   reason.Code
+	}{
+		{"forged id", func(f *fixture, req *CommitRequest) { req.PermitID = "01JD3K7ZQ4Y7K3M9XW2V5T8R00" }, reason.PermitNotFound},
+		{"expired", func(f *fixture, req *CommitRequest) { f.advance(3*time.Minute + time.Second) }, reason.PermitExpired},
+		{"changed arguments", func(f *fixture, req *CommitRequest) { req.Args = swapArgs(tokA, 2_000_000) }, reason.PermitMismatch},
+		{"policy changed", func(f *fixture, req *CommitRequest) {
+			cfg := rules.DefaultConfig()
+			cfg.Treasury.MaxTransferDailyCents = 12_345
+			snap, err := rules.Compile(cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := f.engine.Swap(snap); err != nil {
+				t.Fatal(err)
+			}
+		}, reason.PolicyChanged},
+		{"phase changed", func(f *fixture, req *CommitRequest) {
+			if err := f.tools.SetPhase(ctx, hook.Stable, "owner"); err != nil {
+				t.Fatal(err)
+			}
+		}, reason.PhaseChanged},
+		{"cancelled", func(f *fixture, req *CommitRequest) {
+			if err := f.tools.Cancel(ctx, f.session, req.PermitID); err != nil {
+				t.Fatal(err)
+			}
+		}, reason.PermitCancelled},
+		{"halted", func(f *fixture, req *CommitRequest) {
+			if err := f.tools.Halt(ctx, f.session, "looks wrong"); err != nil {
+				t.Fatal(err)
+			}
+		}, reason.Halted},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newFixture(t, fixtureOpts{})
+			pv, err := f.tools.Preview(ctx, f.session, "uniswap_execute_swap", swapArgs(tokA, 1_000_000))
+			if err != nil {
+				t.Fatal(err)
+			}
+			req := CommitRequest{PermitID: pv.PermitID}
+			tc.mutate(f, &req)
+			_, err = f.tools.Commit(ctx, f.session, req)
+			wantRefusal(t, err, tc.code)
+			if f.executed.Load() != 0 {
+				t.Error("a refused commit executed")
+			}
+		})
+	}
+}
+
+func TestHookVetoes(t *testing.T) {
+	ctx := t.Context()
+	f := newFixture(t, fixtureOpts{})
+	// Over the daily spending limit of $500 (50,000 cents): 600,000,000
+	// base units are worth 60,000 cents.
+	_, err := f.tools.Preview(ctx, f.session, "uniswap_execute_swap", swapArgs(tokA, 600_000_000))
+	r := wantRefusal(t, err, reason.SpendDailyLimit)
+	if r.Stage != "spending_limiter" {
+		t.Errorf("stage = %s", r.Stage)
+	}
+	_, err = f.tools.Preview(ctx, f.session, "uniswap_execute_swap", swapArgs(tokBad, 1_000))
+	wantRefusal(t, err, reason.TokenNotAllowed)
+	f.ledger.revert = big.NewInt(5_000)
+	_, err = f.tools.Preview(ctx, f.session, "uniswap_execute_swap", swapArgs(tokA, 10_000))
+	r = wantRefusal(t, err, reason.SimulationReverted)
+	if !strings.Contains(r.Message, "INSUFFICIENT_OUTPUT_AMOUNT") {
+		t.Errorf("revert message = %q", r.Message)
+	}
+	f.ledger.revert = nil
+	_, err = f.tools.Preview(ctx, f.session, "uniswap_execute_swap", swapArgs(tokA, 2_000_000_000))
+	wantRefusal(t, err, reason.SpendDailyLimit)
+	// Each veto is in the action log.
+	recs, err := f.store.Actions(ctx, store.ActionFilter{Kind: "vetoed"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(recs) != 4 {
+		t.Errorf("%d vetoes recorded, want 4", len(recs))
+	}
+}
+
+func TestSpendingHeldBetweenPreviewAndCommit(t *testing.T) {
+	ctx := t.Context()
+	f := newFixture(t, fixtureOpts{})
+	// Two previews of $300 each under a $500 daily limit: the second is
+	// refused because the first holds its value until commit.
+	pv, err := f.tools.Preview(ctx, f.session, "uniswap_execute_swap", swapArgs(tokA, 300_000_000))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = f.tools.Preview(ctx, f.session, "uniswap_execute_swap", swapArgs(tokA, 300_000_001))
+	wantRefusal(t, err, reason.SpendDailyLimit)
+	// Cancelling releases the hold.
+	if err := f.tools.Cancel(ctx, f.session, pv.PermitID); err != nil {
+		t.Fatal(err)
+	}
+	pv, err = f.tools.Preview(ctx, f.session, "uniswap_execute_swap", swapArgs(tokA, 300_000_002))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.tools.Commit(ctx, f.session, CommitRequest{PermitID: pv.PermitID}); err != nil {
+		t.Fatal(err)
+	}
+	// Executed spend counts: another $300 no longer fits today.
+	_, err = f.tools.Preview(ctx, f.session, "uniswap_execute_swap", swapArgs(tokA, 300_000_003))
+	wantRefusal(t, err, reason.SpendDailyLimit)
+}
+
+func TestPhases(t *testing.T) {
+	ctx := t.Context()
+	for _, tc := range []struct {
+		phase   hook.Phase
+		tool    string
+		allowed bool
+	}{
+		{hook.Thriving, "aave_borrow_asset", true},
+		{hook.Stable, "uniswap_execute_swap", true},
+		{hook.Conservation, "uniswap_execute_swap", false},
+		{hook.Conservation, "vault_withdraw", true},
+		{hook.Conservation, "aave_borrow_asset", false},
+		{hook.Declining, "vault_withdraw", true},
+		{hook.Declining, "erc20_revoke_approval", false},
+		{hook.Terminal, "vault_withdraw", false},
+		{hook.Terminal, "erc20_revoke_approval", true},
+	} {
+		t.Run(tc.phase.String()+"/"+tc.tool, func(t *testing.T) {
+			f := newFixture(t, fixtureOpts{})
+			if err := f.tools.SetPhase(ctx, tc.phase, "owner"); err != nil {
+				t.Fatal(err)
+			}
+			// A phase may let an action be previewed (conservation
+			// previews anything) but never executed.
+			pv, err := f.tools.Preview(ctx, f.session, tc.tool, swapArgs(tokA, 1_000))
+			if err == nil {
+				f.advance(time.Minute) // past any announce delay
+				_, err = f.tools.Commit(ctx, f.session, CommitRequest{PermitID: pv.PermitID})
+			}
+			if !tc.allowed {
+				wantRefusal(t, err, reason.PhaseBlocked)
+				if f.executed.Load() != 0 {
+					t.Error("executed in a phase that forbids it")
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+}
+
+func TestHaltAndResume(t *testing.T) {
+	ctx := t.Context()
+	f := newFixture(t, fixtureOpts{})
+	if _, err := f.tools.Facade(ctx, f.session, "emergency_halt", json.RawMessage(`{"reason":"balances look wrong"}`)); err != nil {
+		t.Fatal(err)
+	}
+	_, err := f.tools.Preview(ctx, f.session, "uniswap_execute_swap", swapArgs(tokA, 1_000))
+	wantRefusal(t, err, reason.Halted)
+	// Reads keep working.
+	if _, err := f.tools.Read(ctx, f.session, "data_get_token_balance", nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.tools.Resume(ctx, "owner"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.tools.Preview(ctx, f.session, "uniswap_execute_swap", swapArgs(tokA, 1_000)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestAnnounceDelay(t *testing.T) {
+	ctx := t.Context()
+	f := newFixture(t, fixtureOpts{})
+	pv, err := f.tools.Preview(ctx, f.session, "uniswap_add_liquidity", swapArgs(tokA, 1_000))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pv.RiskTier != tool.Elevated || pv.NotBefore.IsZero() {
+		t.Fatalf("LP permit: risk %s, not before %v", pv.RiskTier, pv.NotBefore)
+	}
+	_, err = f.tools.Commit(ctx, f.session, CommitRequest{PermitID: pv.PermitID})
+	wantRefusal(t, err, reason.AnnounceDelay)
+	f.advance(time.Minute)
+	if _, err := f.tools.Commit(ctx, f.session, CommitRequest{PermitID: pv.PermitID}); err != nil {
+		t.Fatal(err)
+	}
+	// Cancellable during the delay.
+	pv, err = f.tools.Preview(ctx, f.session, "uniswap_add_liquidity", swapArgs(tokA, 1_000))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.tools.Cancel(ctx, f.session, pv.PermitID); err != nil {
+		t.Fatal(err)
+	}
+	f.advance(time.Minute)
+	_, err = f.tools.Commit(ctx, f.session, CommitRequest{PermitID: pv.PermitID})
+	wantRefusal(t, err, reason.PermitCancelled)
+}
+
+func TestConcurrentCommitsOfOnePermit(t *testing.T) {
+	ctx := t.Context()
+	f := newFixture(t, fixtureOpts{})
+	pv, err := f.tools.Preview(ctx, f.session, "uniswap_execute_swap", swapArgs(tokA, 1_000))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ok, consumed atomic.Int64
+	var wg sync.WaitGroup
+	for range 1000 {
+		wg.Go(func() {
+			_, err := f.tools.Commit(ctx, f.session, CommitRequest{PermitID: pv.PermitID})
+			var r *Refusal
+			switch {
+			case err == nil:
+				ok.Add(1)
+			case errors.As(err, &r) && r.Code == reason.PermitConsumed:
+				consumed.Add(1)
+			default:
+				t.Errorf("unexpected error: %v", err)
+			}
+		})
+	}
+	wg.Wait()
+	if ok.Load() != 1 || consumed.Load() != 999 || f.executed.Load() != 1 {
+		t.Errorf("successes %d, refusals %d, executions %d; want 1, 999, 1", ok.Load(), consumed.Load(), f.executed.Load())
+	}
+}
+
+func TestPrivilegedNeedsOwnerApproval(t *testing.T) {
+	ctx := t.Context()
+	f := newFixture(t, fixtureOpts{})
+	pv, err := f.tools.Preview(ctx, f.session, "wallet_set_spending_limit", swapArgs(tokA, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pv.RiskTier != tool.Critical {
+		t.Errorf("risk = %s, want critical", pv.RiskTier)
+	}
+	f.advance(time.Minute) // critical permits wait out the announce delay
+	_, err = f.tools.Commit(ctx, f.session, CommitRequest{PermitID: pv.PermitID})
+	wantRefusal(t, err, reason.ApprovalRequired)
+	h, _ := ArgsHash(swapArgs(tokA, 1))
+	// Signed by someone else, or for another permit: refused.
+	other, _ := crypto.GenerateKey()
+	sig, _ := crypto.Sign(accounts.TextHash([]byte(ApprovalMessage(pv.PermitID, "wallet_set_spending_limit", h))), other)
+	_, err = f.tools.Commit(ctx, f.session, CommitRequest{PermitID: pv.PermitID, Approval: sig})
+	wantRefusal(t, err, reason.ApprovalInvalid)
+	_, err = f.tools.Commit(ctx, f.session, CommitRequest{PermitID: pv.PermitID, Approval: f.owner.sign(ApprovalMessage("01JD3K7ZQ4Y7K3M9XW2V5T8R00", "wallet_set_spending_limit", h))})
+	wantRefusal(t, err, reason.ApprovalInvalid)
+	if f.executed.Load() != 0 {
+		t.Fatal("executed without approval")
+	}
+	if _, err := f.tools.Commit(ctx, f.session, CommitRequest{PermitID: pv.PermitID, Approval: f.owner.sign(ApprovalMessage(pv.PermitID, "wallet_set_spending_limit", h))}); err != nil {
+		t.Fatal(err)
+	}
+	if f.executed.Load() != 1 {
+		t.Error("approved privileged call did not execute")
+	}
+}
+
+func TestReadPath(t *testing.T) {
+	ctx := t.Context()
+	f := newFixture(t, fixtureOpts{})
+	res, err := f.tools.Read(ctx, f.session, "data_get_token_balance", json.RawMessage(`{"token":"x"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(res.Data), "4c0883a6") || !strings.Contains(string(res.Data), "redacted") {
+		t.Errorf("result filter let a private key through: %s", res.Data)
+	}
+	_, err = f.tools.Read(ctx, f.session, "data_get_token_balance", json.RawMessage(`{"token":1}`))
+	wantRefusal(t, err, reason.SchemaInvalid)
+	_, err = f.tools.Read(ctx, f.session, "data_get_token_balance", json.RawMessage(`{"nope":true}`))
+	wantRefusal(t, err, reason.SchemaInvalid)
+	_, err = f.tools.Read(ctx, f.session, "no_such_tool", nil)
+	wantRefusal(t, err, reason.ToolUnavailable)
+	_, err = f.tools.Read(ctx, f.session, "uniswap_execute_swap", swapArgs(tokA, 1))
+	wantRefusal(t, err, reason.ToolUnavailable)
+	// Events: start, one update per step, end.
+	var kinds []string
+	for len(kinds) < 3 {
+		e := <-f.events.C()
+		if e.Tool == "data_get_token_balance" {
+			kinds = append(kinds, string(e.Kind))
+		}
+	}
+	if got := strings.Join(kinds, ","); got != "tool:start,tool:update,tool:end" {
+		t.Errorf("events = %s", got)
+	}
+}
+
+func TestTickBudget(t *testing.T) {
+	f := newFixture(t, fixtureOpts{})
+	start := time.Now()
+	_, err := f.tools.Read(t.Context(), f.session, "data_get_token_balance", json.RawMessage(`{"wait":true}`))
+	wantRefusal(t, err, reason.BudgetExceeded)
+	if d := time.Since(start); d > 3*time.Second {
+		t.Errorf("a fast tool ran %v past its 1 s budget", d)
+	}
+}
+
+func TestFacades(t *testing.T) {
+	ctx := t.Context()
+	f := newFixture(t, fixtureOpts{})
+	out, err := f.tools.Facade(ctx, f.session, "preview_action", json.RawMessage(`{"action_type":"swap","params":`+string(swapArgs(tokA, 1_000))+`}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pv PermitView
+	if err := json.Unmarshal(out, &pv); err != nil {
+		t.Fatal(err)
+	}
+	out, err = f.tools.Facade(ctx, f.session, "query_state", json.RawMessage(`{"kind":"permit","params":{"permit_id":"`+pv.PermitID+`"}}`))
+	if err != nil || !strings.Contains(string(out), `"status":"pending"`) {
+		t.Fatalf("query permit: %s %v", out, err)
+	}
+	if _, err := f.tools.Facade(ctx, f.session, "commit_action", json.RawMessage(`{"permit_id":"`+pv.PermitID+`"}`)); err != nil {
+		t.Fatal(err)
+	}
+	_, err = f.tools.Facade(ctx, f.session, "preview_action", json.RawMessage(`{"action_type":"swap","venue":"nowhere","params":{}}`))
+	wantRefusal(t, err, reason.NotPreviewable)
+	_, err = f.tools.Facade(ctx, f.session, "preview_action", json.RawMessage(`{"action_type":"swap"}`))
+	wantRefusal(t, err, reason.SchemaInvalid)
+	_, err = f.tools.Facade(ctx, f.session, "query_grimoire", json.RawMessage(`{"query":"x"}`))
+	wantRefusal(t, err, reason.ToolUnavailable)
+	if _, err := f.tools.Facade(ctx, f.session, "query_state", json.RawMessage(`{"kind":"balance"}`)); err != nil {
+		t.Fatal(err)
+	}
+
+	// The data profile has no write facades at all.
+	d := newFixture(t, fixtureOpts{profiles: []string{"data"}})
+	var names []string
+	for _, fc := range Facades(d.session.View) {
+		names = append(names, fc.Name)
+	}
+	if got := strings.Join(names, ","); strings.Contains(got, "preview_action") || strings.Contains(got, "commit_action") {
+		t.Errorf("data profile facades = %s", got)
+	}
+	_, err = d.tools.Facade(ctx, d.session, "preview_action", json.RawMessage(`{"action_type":"swap","params":{}}`))
+	wantRefusal(t, err, reason.ToolUnavailable)
+}
+
+func TestFacadeSchemas(t *testing.T) {
+	if _, err := facadeSchemas(); err != nil {
+		t.Fatal(err)
+	}
+	if len(facades) != 8 {
+		t.Errorf("%d facades, want 8", len(facades))
+	}
+}

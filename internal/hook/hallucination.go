@@ -1,0 +1,203 @@
+package hook
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/big"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/wardhq/ward/internal/reason"
+	"github.com/wardhq/ward/internal/tool"
+)
+
+// ChainReader reads the chain state the hallucination detector checks
+// claims against (chain.Provider implements it). The zero token address
+// is native ETH: its "code" is irrelevant, its metadata is the chain's
+// native currency, and BalanceOf returns the account's ether balance.
+type ChainReader interface {
+	Code(ctx context.Context, chainID uint64, addr tool.Address) ([]byte, error)
+	TokenMeta(ctx context.Context, chainID uint64, token tool.Address) (symbol string, decimals uint8, err error)
+	BalanceOf(ctx context.Context, chainID uint64, token, owner tool.Address) (*big.Int, error)
+}
+
+// HallucinationConfig configures a Hallucination hook.
+type HallucinationConfig struct {
+	Reader ChainReader
+	// Timeout bounds all the chain reads of one check
+	// (DefaultReadTimeout when zero).
+	Timeout time.Duration
+}
+
+// DefaultReadTimeout bounds the chain reads of one hallucination check.
+const DefaultReadTimeout = 5 * time.Second
+
+// Hallucination checks what the agent claimed against the chain, in this
+// order, stopping at the first mismatch:
+//
+//  1. every string in the arguments (values and keys, at any depth) that
+//     is a 0x address written in mixed case has a valid EIP-55 checksum
+//     (ADDRESS_CHECKSUM_MISMATCH); an address in a single case claims no
+//     checksum and passes;
+//  2. every transaction of the plan that carries calldata goes to an
+//     address with code (CONTRACT_NOT_FOUND);
+//  3. every token whose symbol or decimals the agent stated (Symbol not
+//     empty; Decimals >= 0) has that symbol, case-insensitively, and those
+//     decimals on chain (TOKEN_SYMBOL_MISMATCH, TOKEN_DECIMALS_MISMATCH);
+//  4. for every token the plan sends out, the sum of its outgoing amounts
+//     is at most the balance of plan.From (AMOUNT_EXCEEDS_BALANCE).
+//
+// Reads pass; a preview without a plan gets check 1 only. A chain read that
+// fails vetoes with HOOK_ERROR (the claim cannot be verified). Messages
+// never quote the agent's or the token's symbol text. It is safe for
+// concurrent use if its ChainReader is.
+type Hallucination struct {
+	reader  ChainReader
+	timeout time.Duration
+}
+
+var _ Hook = (*Hallucination)(nil)
+
+// NewHallucination validates cfg and returns a Hallucination hook.
+func NewHallucination(cfg HallucinationConfig) (*Hallucination, error) {
+	switch {
+	case cfg.Reader == nil:
+		return nil, errors.New("hallucination: no chain reader")
+	case cfg.Timeout < 0:
+		return nil, errors.New("hallucination: negative timeout")
+	}
+	h := &Hallucination{reader: cfg.Reader, timeout: cfg.Timeout}
+	if h.timeout == 0 {
+		h.timeout = DefaultReadTimeout
+	}
+	return h, nil
+}
+
+const hallName = "hallucination"
+
+// Name returns "hallucination".
+func (*Hallucination) Name() string { return hallName }
+
+// Check implements Hook.
+func (h *Hallucination) Check(ctx context.Context, c *Call) Verdict {
+	if c == nil || c.Def == nil {
+		return veto(hallName, reason.HookError, "the safety checks could not complete, so the action is refused", "call without a tool definition")
+	}
+	if isRead(c) {
+		return Verdict{}
+	}
+	if c.Args != nil {
+		for _, f := range c.Args.Fields() {
+			if v := checkAddresses(c, f.Key, f.Key, f.Value); v.Veto {
+				return v
+			}
+		}
+	}
+	p, v, ok := planOf(hallName, c)
+	if !ok {
+		return v
+	}
+	ctx, cancel := context.WithTimeout(ctx, h.timeout)
+	defer cancel()
+	readErr := func(what string, err error) Verdict {
+		return veto(hallName, reason.HookError, "the chain could not be read to verify the action, so it is refused",
+			fmt.Sprintf("%s: %s: %s", c.Def.Name, what, truncText(cleanText(err.Error()), 300)))
+	}
+
+	checked := map[tool.Address]bool{}
+	for i, tx := range p.Txs {
+		if len(tx.Data) == 0 || checked[tx.To] {
+			continue
+		}
+		checked[tx.To] = true
+		code, err := h.reader.Code(ctx, p.Chain, tx.To)
+		if err != nil {
+			return readErr(fmt.Sprintf("code of %s", tx.To), err)
+		}
+		if len(code) == 0 {
+			return veto(hallName, reason.ContractMissing,
+				fmt.Sprintf("%s has no contract code on chain %d, but the action calls it", tx.To, p.Chain),
+				fmt.Sprintf("%s: tx %d (%s)", c.Def.Name, i, tx.Label))
+		}
+	}
+
+	for _, t := range p.Tokens {
+		if t.Symbol == "" && t.Decimals < 0 {
+			continue
+		}
+		sym, dec, err := h.reader.TokenMeta(ctx, p.Chain, t.Token)
+		if err != nil {
+			return readErr(fmt.Sprintf("metadata of %s", t.Token), err)
+		}
+		if t.Symbol != "" && !strings.EqualFold(strings.TrimSpace(t.Symbol), strings.TrimSpace(sym)) {
+			return veto(hallName, reason.SymbolMismatch,
+				fmt.Sprintf("the symbol stated for token %s is not the token's symbol on chain", t.Token),
+				fmt.Sprintf("%s: claimed %q, chain %q", c.Def.Name, truncText(cleanText(t.Symbol), 40), truncText(cleanText(sym), 40)))
+		}
+		if t.Decimals >= 0 && t.Decimals != int(dec) {
+			return veto(hallName, reason.DecimalsMismatch,
+				fmt.Sprintf("token %s has %d decimals on chain, not %d", t.Token, dec, t.Decimals),
+				fmt.Sprintf("%s: claimed %d, chain %d", c.Def.Name, t.Decimals, dec))
+		}
+	}
+
+	_, out := outflows(p)
+	for _, t := range p.Tokens {
+		need := out[t.Token]
+		if need == nil || need.Sign() == 0 {
+			continue
+		}
+		delete(out, t.Token) // each token once
+		bal, err := h.reader.BalanceOf(ctx, p.Chain, t.Token, p.From)
+		if err != nil {
+			return readErr(fmt.Sprintf("balance of %s", t.Token), err)
+		}
+		if bal == nil || need.Cmp(bal) > 0 {
+			have := "unknown"
+			if bal != nil {
+				have = bal.String()
+			}
+			return veto(hallName, reason.InsufficientBalance,
+				fmt.Sprintf("the action sends %s of token %s (base units) but the wallet holds %s", need, t.Token, have),
+				fmt.Sprintf("%s: need %s, balance %s of %s at %s", c.Def.Name, need, have, t.Token, p.From))
+		}
+	}
+	return Verdict{}
+}
+
+// checkAddresses vetoes the first mixed-case address with a bad checksum
+// in v (and, for objects, in their keys).
+func checkAddresses(c *Call, top, path string, v tool.Value) Verdict {
+	bad := func(addr, path string) Verdict {
+		return veto(hallName, reason.AddressChecksum,
+			fmt.Sprintf("the address %s in argument %s fails its EIP-55 checksum: check where it came from", addr, shownPath(path)),
+			fmt.Sprintf("%s: %s", c.Def.Name, shownPath(path)))
+	}
+	if top != "" && isHexAddress(top) && !validChecksum(top) {
+		return bad(top, path)
+	}
+	switch v.Kind() {
+	case tool.String:
+		if s, _ := v.Str(); !validChecksum(s) {
+			return bad(s, path)
+		}
+	case tool.Array:
+		for i, e := range v.Elems() {
+			if r := checkAddresses(c, "", path+"["+strconv.Itoa(i)+"]", e); r.Veto {
+				return r
+			}
+		}
+	case tool.Object:
+		for _, f := range v.Fields() {
+			if r := checkAddresses(c, f.Key, path+"."+f.Key, f.Value); r.Veto {
+				return r
+			}
+		}
+	}
+	return Verdict{}
+}
+
+// shownPath makes an argument path (keys the agent chose) safe to show.
+func shownPath(p string) string { return strconv.Quote(truncText(cleanText(p), 80)) }

@@ -1,0 +1,181 @@
+// Package registry holds the tools ward can run: each tool's definition,
+// its compiled parameter schema and its handler, whose Go type depends on
+// the tool's capability tier. It also resolves profiles (which tools a
+// session may see), the adapter table from facade actions to tools, and
+// the pruning of the tool list shown per tick.
+//
+// A write handler's signature takes a *capability.Capability, which only
+// the gate can mint; a privileged handler also takes the owner's
+// *capability.Approval. Speculative prefetching takes ReadTool values,
+// which carry no write handler at all, so speculation cannot reach a
+// write.
+//
+// A Registry is built once (Add, then Freeze) and then read concurrently
+// without locks.
+package registry
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"sort"
+	"time"
+
+	"github.com/wardhq/ward/internal/capability"
+	"github.com/wardhq/ward/internal/schema"
+	"github.com/wardhq/ward/internal/tool"
+)
+
+// Input is what a handler receives: the validated arguments and the
+// context of the call.
+type Input struct {
+	Args      *tool.Args
+	Raw       json.RawMessage // the validated JSON arguments
+	SessionID string
+	Tick      uint64
+	Now       time.Time
+	// Step announces that the handler entered progress step i of its
+	// definition's ProgressSteps (a tool:update event). Never nil.
+	Step func(i int)
+}
+
+// ReadHandler runs a read tool.
+type ReadHandler func(ctx context.Context, in *Input) (*tool.Result, error)
+
+// Planner builds, without side effects, the plan of a write: the
+// transactions it would send and what it moves.
+type Planner func(ctx context.Context, in *Input) (*tool.Plan, error)
+
+// WriteHandler executes a previewed plan. It cannot run without a
+// capability, which it must consume (chain.Wallet.Send does) before any
+// effect.
+type WriteHandler func(ctx context.Context, in *Input, plan *tool.Plan, c *capability.Capability) (*tool.Result, error)
+
+// PrivilegedHandler is a WriteHandler that also needs the owner's
+// approval of this very call.
+type PrivilegedHandler func(ctx context.Context, in *Input, plan *tool.Plan, c *capability.Capability, a *capability.Approval) (*tool.Result, error)
+
+// Tool is one registrable tool: a definition and the handlers its tier
+// requires (Read for read tools; Plan and Write for write tools; Plan and
+// Privileged for privileged tools).
+type Tool struct {
+	Def        *tool.Def
+	Read       ReadHandler
+	Plan       Planner
+	Write      WriteHandler
+	Privileged PrivilegedHandler
+	// Action and Venue place a write tool in the adapter table
+	// (preview_action {action_type, venue}); a read tool may set Action to
+	// be reachable through query_state or search_context {kind}.
+	Action string
+	Venue  string
+}
+
+// Entry is a registered tool with its compiled schema.
+type Entry struct {
+	Tool
+	params *schema.Schema
+}
+
+// Validate checks raw arguments against the tool's parameter schema.
+func (e *Entry) Validate(raw json.RawMessage) error { return e.params.Validate(raw) }
+
+// ReadTool is a read tool and nothing else: the only thing speculation
+// accepts.
+type ReadTool struct {
+	def *tool.Def
+	run ReadHandler
+}
+
+// Def returns the tool's definition.
+func (r ReadTool) Def() *tool.Def { return r.def }
+
+// Run runs the read handler.
+func (r ReadTool) Run(ctx context.Context, in *Input) (*tool.Result, error) {
+	if r.run == nil {
+		return nil, errors.New("registry: zero ReadTool")
+	}
+	return r.run(ctx, in)
+}
+
+// Registry is the set of registered tools.
+type Registry struct {
+	tools  map[string]*Entry
+	order  []string
+	frozen bool
+}
+
+// New returns an empty registry.
+func New() *Registry { return &Registry{tools: map[string]*Entry{}} }
+
+// Add validates and registers t. It fails after Freeze, for a duplicate
+// name, an invalid definition, a schema that does not compile, or handlers
+// that do not match the tier.
+func (r *Registry) Add(t Tool) error {
+	if r.frozen {
+		return errors.New("registry: frozen")
+	}
+	if t.Def == nil {
+		return errors.New("registry: tool without definition")
+	}
+	d := t.Def
+	if err := d.Validate(); err != nil {
+		return fmt.Errorf("registry: %w", err)
+	}
+	if _, dup := r.tools[d.Name]; dup {
+		return fmt.Errorf("registry: tool %s registered twice", d.Name)
+	}
+	switch d.Tier {
+	case tool.Read:
+		if t.Read == nil || t.Plan != nil || t.Write != nil || t.Privileged != nil {
+			return fmt.Errorf("registry: read tool %s needs a read handler and nothing else", d.Name)
+		}
+	case tool.Write:
+		if t.Plan == nil || t.Write == nil || t.Read != nil || t.Privileged != nil {
+			return fmt.Errorf("registry: write tool %s needs a planner and a write handler and nothing else", d.Name)
+		}
+	case tool.Privileged:
+		if t.Plan == nil || t.Privileged == nil || t.Read != nil || t.Write != nil {
+			return fmt.Errorf("registry: privileged tool %s needs a planner and a privileged handler and nothing else", d.Name)
+		}
+	}
+	s, err := schema.Compile(d.Params)
+	if err != nil {
+		return fmt.Errorf("registry: tool %s: parameter schema: %w", d.Name, err)
+	}
+	r.tools[d.Name] = &Entry{Tool: t, params: s}
+	r.order = append(r.order, d.Name)
+	return nil
+}
+
+// Freeze ends registration.
+func (r *Registry) Freeze() { r.frozen = true }
+
+// Get returns the tool called name.
+func (r *Registry) Get(name string) (*Entry, bool) {
+	e, ok := r.tools[name]
+	return e, ok
+}
+
+// ReadTool returns the read tool called name; ok is false for unknown
+// names and for write and privileged tools.
+func (r *Registry) ReadTool(name string) (ReadTool, bool) {
+	e, ok := r.tools[name]
+	if !ok || e.Def.Tier != tool.Read {
+		return ReadTool{}, false
+	}
+	return ReadTool{def: e.Def, run: e.Read}, true
+}
+
+// All returns every registered tool, sorted by name.
+func (r *Registry) All() []*Entry {
+	names := slices.Clone(r.order)
+	sort.Strings(names)
+	out := make([]*Entry, len(names))
+	for i, n := range names {
+		out[i] = r.tools[n]
+	}
+	return out
+}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/pelletier/go-toml/v2"
 
+	"github.com/wardhq/ward/internal/hook"
 	"github.com/wardhq/ward/internal/policy"
 	"github.com/wardhq/ward/internal/policy/rules"
 )
@@ -27,6 +28,11 @@ type File struct {
 	// Snapshot is Policy compiled; it is what validated the policy.
 	Snapshot *policy.Snapshot
 	Store    Store
+	// The tool gate: which tools, which chain, permits and hooks.
+	Tools Tools
+	Chain Chain
+	Gate  GateConfig
+	Hooks hook.Config
 	// Source is the file's bytes, recorded with the policy hash.
 	Source []byte
 }
@@ -129,6 +135,9 @@ func Parse(name string, data []byte) (*File, error) {
 		if len(diags) > 0 {
 			return fail(diags...)
 		}
+	}
+	if ds := gateSections(f, &raw, idx); len(ds) > 0 {
+		return fail(ds...)
 	}
 	return f, nil
 }

@@ -16,6 +16,10 @@ import (
 type fileTOML struct {
 	Policy *policyTOML `toml:"policy"`
 	Store  *storeTOML  `toml:"store"`
+	Tools  *toolsTOML  `toml:"tools"`
+	Chain  *chainTOML  `toml:"chain"`
+	Gate   *gateTOML   `toml:"gate"`
+	Hooks  *hooksTOML  `toml:"hooks"`
 }
 
 type storeTOML struct {

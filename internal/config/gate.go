@@ -1,0 +1,247 @@
+package config
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"time"
+
+	"github.com/wardhq/ward/internal/hook"
+	"github.com/wardhq/ward/internal/registry"
+	"github.com/wardhq/ward/internal/tool"
+)
+
+// Tools selects the session's tools ([tools]).
+type Tools struct {
+	Profiles []string // default ["active"]
+	Enable   []string
+	Disable  []string
+}
+
+// Chain configures the chain ([chain]).
+type Chain struct {
+	RPCURL        string // empty: the embedded dev chain
+	ChainID       uint64
+	WalletKeyFile string
+	DevSeed       string // default "ward-dev"
+}
+
+// GateConfig tunes permits ([gate]).
+type GateConfig struct {
+	PermitTTL     time.Duration // default 3m
+	AnnounceDelay time.Duration // default 30s
+	TickPeriod    time.Duration // default 30s
+	Owner         tool.Address  // approves privileged calls; zero: none can be committed
+}
+
+type toolsTOML struct {
+	Profile *string  `toml:"profile"`
+	Enable  []string `toml:"enable"`
+	Disable []string `toml:"disable"`
+}
+
+type chainTOML struct {
+	RPCURL        *string `toml:"rpc_url"`
+	ChainID       *int64  `toml:"chain_id"`
+	WalletKeyFile *string `toml:"wallet_key_file"`
+	DevSeed       *string `toml:"dev_seed"`
+}
+
+type gateTOML struct {
+	PermitTTL     *string `toml:"permit_ttl"`
+	AnnounceDelay *string `toml:"announce_delay"`
+	TickPeriod    *string `toml:"tick_period"`
+	Owner         *string `toml:"owner"`
+}
+
+type hooksTOML struct {
+	Spending  *spendingTOML  `toml:"spending"`
+	Rate      *rateTOML      `toml:"rate"`
+	Allowlist *allowlistTOML `toml:"allowlist"`
+	Filter    *filterTOML    `toml:"filter"`
+}
+
+type spendingTOML struct {
+	PerTickUSD    *float64 `toml:"per_tick_usd"`
+	PerSessionUSD *float64 `toml:"per_session_usd"`
+	DailyUSD      *float64 `toml:"daily_usd"`
+}
+
+type rateTOML struct {
+	MaxWrites *int64  `toml:"max_writes"`
+	Window    *string `toml:"window"`
+}
+
+type allowlistTOML struct {
+	Tokens      []string `toml:"tokens"`
+	Contracts   []string `toml:"contracts"`
+	Selectors   []string `toml:"selectors"`
+	AnyToken    bool     `toml:"any_token"`
+	AnyContract bool     `toml:"any_contract"`
+	AnySelector bool     `toml:"any_selector"`
+}
+
+type filterTOML struct {
+	MaxBytes *int64 `toml:"max_bytes"`
+}
+
+// Default limits of the tool gate's hooks (docs/configuration.md).
+const (
+	DefaultPerTickUSD    = 1_000
+	DefaultPerSessionUSD = 10_000
+	DefaultDailyUSD      = 20_000
+	DefaultMaxWrites     = 30
+	DefaultRateWindow    = time.Hour
+)
+
+// gateSections fills f's tool-gate sections from raw, adding a diagnostic
+// per problem.
+func gateSections(f *File, raw *fileTOML, idx *positions) []Diagnostic {
+	var diags []Diagnostic
+	bad := func(key, format string, args ...any) { diags = append(diags, idx.at(key, fmt.Sprintf(format, args...))) }
+	dur := func(key string, s *string, into *time.Duration) {
+		if s == nil {
+			return
+		}
+		d, err := time.ParseDuration(*s)
+		if err != nil || d < 0 {
+			bad(key, "invalid duration %q (for example \"30s\", \"3m\")", *s)
+			return
+		}
+		*into = d
+	}
+	f.Tools = Tools{Profiles: []string{"active"}}
+	if t := raw.Tools; t != nil {
+		if t.Profile != nil {
+			ps, err := registry.ParseProfiles(*t.Profile)
+			if err != nil {
+				bad("tools.profile", "%v", err)
+			} else {
+				f.Tools.Profiles = ps
+			}
+		}
+		f.Tools.Enable, f.Tools.Disable = t.Enable, t.Disable
+	}
+	f.Chain = Chain{DevSeed: "ward-dev"}
+	if c := raw.Chain; c != nil {
+		if c.RPCURL != nil {
+			u := *c.RPCURL
+			if u != "" && !strings.HasPrefix(u, "http://") && !strings.HasPrefix(u, "https://") && !strings.HasPrefix(u, "ws://") && !strings.HasPrefix(u, "wss://") {
+				bad("chain.rpc_url", "must be an http(s) or ws(s) URL")
+			}
+			f.Chain.RPCURL = u
+		}
+		if c.ChainID != nil {
+			if *c.ChainID <= 0 {
+				bad("chain.chain_id", "must be positive")
+			}
+			f.Chain.ChainID = uint64(*c.ChainID)
+		}
+		if c.WalletKeyFile != nil {
+			f.Chain.WalletKeyFile = *c.WalletKeyFile
+		}
+		if c.DevSeed != nil {
+			f.Chain.DevSeed = *c.DevSeed
+		}
+	}
+	f.Gate = GateConfig{PermitTTL: 3 * time.Minute, AnnounceDelay: 30 * time.Second, TickPeriod: 30 * time.Second}
+	if g := raw.Gate; g != nil {
+		dur("gate.permit_ttl", g.PermitTTL, &f.Gate.PermitTTL)
+		dur("gate.announce_delay", g.AnnounceDelay, &f.Gate.AnnounceDelay)
+		dur("gate.tick_period", g.TickPeriod, &f.Gate.TickPeriod)
+		if f.Gate.PermitTTL == 0 {
+			bad("gate.permit_ttl", "must be positive")
+		}
+		if f.Gate.TickPeriod == 0 {
+			bad("gate.tick_period", "must be positive")
+		}
+		if g.Owner != nil {
+			a, err := tool.ParseAddress(*g.Owner)
+			if err != nil {
+				bad("gate.owner", "%v", err)
+			}
+			f.Gate.Owner = a
+		}
+	}
+	h := hook.Config{
+		Spending: hook.SpendingConfig{PerTickCents: DefaultPerTickUSD * 100, PerSessionCents: DefaultPerSessionUSD * 100, DailyCents: DefaultDailyUSD * 100},
+		Rate:     hook.RateConfig{Max: DefaultMaxWrites, Window: DefaultRateWindow},
+	}
+	if hs := raw.Hooks; hs != nil {
+		if s := hs.Spending; s != nil {
+			cents := func(key string, v *float64, into *int64) {
+				if v == nil {
+					return
+				}
+				switch {
+				case *v < 0 || math.IsNaN(*v):
+					bad(key, "must not be negative")
+				case *v*100 >= math.MaxInt64/2:
+					*into = hook.Unlimited
+				default:
+					*into = int64(math.Round(*v * 100))
+				}
+			}
+			cents("hooks.spending.per_tick_usd", s.PerTickUSD, &h.Spending.PerTickCents)
+			cents("hooks.spending.per_session_usd", s.PerSessionUSD, &h.Spending.PerSessionCents)
+			cents("hooks.spending.daily_usd", s.DailyUSD, &h.Spending.DailyCents)
+		}
+		if r := hs.Rate; r != nil {
+			if r.MaxWrites != nil {
+				if *r.MaxWrites < 0 || *r.MaxWrites > math.MaxInt32 {
+					bad("hooks.rate.max_writes", "must be between 0 and %d", math.MaxInt32)
+				}
+				h.Rate.Max = int(*r.MaxWrites)
+			}
+			dur("hooks.rate.window", r.Window, &h.Rate.Window)
+		}
+		if a := hs.Allowlist; a != nil {
+			h.Allowlist.AnyToken, h.Allowlist.AnyContract, h.Allowlist.AnySelector = a.AnyToken, a.AnyContract, a.AnySelector
+			for i, s := range a.Tokens {
+				v, err := tool.ParseAddress(s)
+				if err != nil {
+					bad(fmt.Sprintf("hooks.allowlist.tokens[%d]", i), "%v", err)
+				}
+				h.Allowlist.Tokens = append(h.Allowlist.Tokens, v)
+			}
+			for i, s := range a.Contracts {
+				v, err := tool.ParseAddress(s)
+				if err != nil {
+					bad(fmt.Sprintf("hooks.allowlist.contracts[%d]", i), "%v", err)
+				}
+				h.Allowlist.Contracts = append(h.Allowlist.Contracts, v)
+			}
+			for i, s := range a.Selectors {
+				v, err := hook.ParseSelector(s)
+				if err != nil {
+					bad(fmt.Sprintf("hooks.allowlist.selectors[%d]", i), "%v", err)
+				}
+				h.Allowlist.Selectors = append(h.Allowlist.Selectors, v)
+			}
+		}
+		if fl := hs.Filter; fl != nil && fl.MaxBytes != nil {
+			if *fl.MaxBytes < 1024 || *fl.MaxBytes > 16<<20 {
+				bad("hooks.filter.max_bytes", "must be between 1024 and 16777216")
+			}
+			h.Filter.MaxBytes = int(*fl.MaxBytes)
+		}
+	}
+	if len(diags) == 0 {
+		// The hooks validate their own configs (for example an Any flag
+		// together with a list).
+		if _, err := hook.NewAllowlist(h.Allowlist); err != nil {
+			bad("hooks.allowlist", "%v", err)
+		}
+		if _, err := hook.NewSpendingLimiter(h.Spending); err != nil {
+			bad("hooks.spending", "%v", err)
+		}
+		if _, err := hook.NewRateLimiter(h.Rate); err != nil {
+			bad("hooks.rate", "%v", err)
+		}
+		if _, err := hook.NewResultFilter(h.Filter); err != nil {
+			bad("hooks.filter", "%v", err)
+		}
+	}
+	f.Hooks = h
+	return diags
+}

@@ -1,0 +1,353 @@
+// Package daemon wires ward together and owns its lifecycle: the store,
+// the policy, the chain (an embedded dev chain when no endpoint is
+// configured), the tool catalogue, the safety hooks, the event bus and the
+// tool gate. Everything it starts, it stops in Close, in reverse order.
+package daemon
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/big"
+	"path/filepath"
+	"time"
+
+	"github.com/ethereum/go-ethereum"
+	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/wardhq/ward/internal/audit"
+	"github.com/wardhq/ward/internal/catalog"
+	"github.com/wardhq/ward/internal/chain"
+	"github.com/wardhq/ward/internal/event"
+	"github.com/wardhq/ward/internal/gate"
+	"github.com/wardhq/ward/internal/hook"
+	"github.com/wardhq/ward/internal/policy"
+	"github.com/wardhq/ward/internal/registry"
+	"github.com/wardhq/ward/internal/store/sqlite"
+	"github.com/wardhq/ward/internal/tool"
+)
+
+// Config is the whole of what Open needs.
+type Config struct {
+	// DB is the SQLite database file; Synchronous "full" (default) or
+	// "normal".
+	DB          string
+	Synchronous string
+	// Policy is the compiled policy (required).
+	Policy *policy.Snapshot
+	// RPCURL is the chain's JSON-RPC endpoint; empty starts the embedded
+	// dev chain with its contracts.
+	RPCURL  string
+	ChainID uint64
+	// WalletKeyFile holds the agent wallet's key (hex) for RPCURL; the dev
+	// chain has its own funded wallet.
+	WalletKeyFile string
+	// DevSeed makes the dev chain's accounts and addresses deterministic.
+	DevSeed string
+	// Tokens and Venues configure the catalogue for RPCURL (the dev chain
+	// fills them itself).
+	Tokens []catalog.Token
+	Venues catalog.Venues
+	// Hooks configures the safety hooks (the simulator and chain reader
+	// are wired here). On the dev chain a zero allowlist allows the dev
+	// tokens and contracts.
+	Hooks hook.Config
+	// DevAllowlist, if set, adjusts the dev chain's default allowlist.
+	DevAllowlist func(dc *chain.DevContracts, a *hook.AllowlistConfig)
+	// Gate tunes permits: lifetime, announce delay, tick length.
+	PermitTTL     time.Duration
+	AnnounceDelay time.Duration
+	TickPeriod    time.Duration
+	// Owner is the address whose signature approves privileged calls.
+	Owner tool.Address
+	// Now is the clock (default time.Now).
+	Now func() time.Time
+}
+
+// Stack is a running ward.
+type Stack struct {
+	Store    *sqlite.Store
+	Engine   *policy.Engine
+	Decider  *gate.Gate
+	Dev      *chain.DevChain // nil with an RPC endpoint
+	Provider *chain.Provider
+	Wallet   *chain.Wallet
+	Sim      *chain.Simulator
+	Env      *catalog.Env
+	Registry *registry.Registry
+	Hooks    *hook.Set
+	Bus      *event.Bus
+	Tools    *gate.Tools
+
+	closers []func() error
+}
+
+// Open starts everything cfg describes. On error, whatever started is
+// stopped again.
+func Open(ctx context.Context, cfg Config) (_ *Stack, err error) {
+	if cfg.Policy == nil {
+		return nil, errors.New("daemon: no policy")
+	}
+	s := &Stack{}
+	defer func() {
+		if err != nil {
+			err = errors.Join(err, s.Close())
+		}
+	}()
+	if cfg.DB == "" {
+		cfg.DB = "ward.db"
+	}
+	s.Store, err = sqlite.Open(ctx, sqlite.Config{Path: cfg.DB, Synchronous: cfg.Synchronous})
+	if err != nil {
+		return nil, err
+	}
+	s.closers = append(s.closers, s.Store.Close)
+	if s.Engine, err = policy.NewEngine(cfg.Policy); err != nil {
+		return nil, err
+	}
+	rec, err := audit.NewRecorder(audit.Config{Log: s.Store})
+	if err != nil {
+		return nil, err
+	}
+	tracker := policy.NewTracker()
+	if err := gate.Restore(ctx, s.Store, tracker, cfg.Policy, time.Now()); err != nil {
+		return nil, err
+	}
+	if s.Decider, err = gate.New(gate.Config{Engine: s.Engine, Tracker: tracker, Audit: rec, Ledger: s.Store}); err != nil {
+		return nil, err
+	}
+
+	// The chain: a configured endpoint, or the embedded dev chain.
+	env := &catalog.Env{Tokens: cfg.Tokens, Venues: cfg.Venues, Now: cfg.Now}
+	if cfg.RPCURL == "" {
+		if s.Dev, err = chain.StartDev(ctx, chain.DevConfig{Seed: cfg.DevSeed, AutoCommit: true}); err != nil {
+			return nil, err
+		}
+		s.closers = append(s.closers, s.Dev.Close)
+		dc, err := s.Dev.Deploy(ctx)
+		if err != nil {
+			return nil, err
+		}
+		s.Provider, s.Wallet = s.Dev.Provider(), s.Dev.Wallet()
+		env.Dev = s.Dev
+		env.Tokens = devTokens(s.Dev)
+		env.Venues = catalog.Venues{
+			WETH: dc.WETH, UniswapV2Factory: dc.UniswapV2Factory, UniswapV2Router: dc.UniswapV2Router,
+			UniswapV3Factory: dc.UniswapV3Factory, UniswapV3Router: dc.UniswapV3SwapRouter,
+			AavePool: dc.AavePool, Vaults: []common.Address{dc.VaultUSDC}, ETHFeed: dc.FeedETHUSD,
+		}
+		if isZeroAllowlist(cfg.Hooks.Allowlist) {
+			cfg.Hooks.Allowlist = devAllowlist(dc, env.Tokens)
+			if cfg.DevAllowlist != nil {
+				cfg.DevAllowlist(dc, &cfg.Hooks.Allowlist)
+			}
+		}
+	} else {
+		if s.Provider, err = chain.Dial(ctx, cfg.RPCURL, chain.ProviderConfig{ChainID: cfg.ChainID}); err != nil {
+			return nil, err
+		}
+		s.closers = append(s.closers, func() error { s.Provider.Close(); return nil })
+		if cfg.WalletKeyFile != "" {
+			signer, err := chain.LoadLocalSigner(cfg.WalletKeyFile)
+			if err != nil {
+				return nil, err
+			}
+			s.closers = append(s.closers, signer.Close)
+			if s.Wallet, err = chain.NewWallet(signer, s.Provider, chain.WalletConfig{}); err != nil {
+				return nil, err
+			}
+		}
+	}
+	providers, err := chain.NewProviders(s.Provider)
+	if err != nil {
+		return nil, err
+	}
+	if s.Sim, err = chain.NewSimulator(providers, chain.SimConfig{}); err != nil {
+		return nil, err
+	}
+	env.Chain, env.Wallet, env.Sim = s.Provider, s.Wallet, s.Sim
+	s.Env = env
+
+	s.Registry = registry.New()
+	if err := catalog.Register(s.Registry, env); err != nil {
+		return nil, err
+	}
+	s.Registry.Freeze()
+
+	cfg.Hooks.Simulation.Simulator = simAdapter{s.Sim}
+	cfg.Hooks.Hallucination.Reader = readerAdapter{providers}
+	if s.Hooks, err = hook.NewSet(cfg.Hooks); err != nil {
+		return nil, err
+	}
+	if s.Bus, err = event.New(event.Config{}); err != nil {
+		return nil, err
+	}
+	s.closers = append(s.closers, func() error { s.Bus.Close(); return nil })
+	var approver gate.Approver
+	if !cfg.Owner.IsZero() {
+		approver = gate.OwnerApprover{Owner: cfg.Owner}
+	}
+	s.Tools, err = gate.NewTools(gate.ToolsConfig{
+		Decider: s.Decider, Engine: s.Engine, Registry: s.Registry, Hooks: s.Hooks,
+		Permits: s.Store, State: s.Store, Actions: s.Store, Bus: s.Bus, Approver: approver,
+		PermitTTL: cfg.PermitTTL, AnnounceDelay: cfg.AnnounceDelay, TickPeriod: cfg.TickPeriod,
+		ChainID: s.Provider.ChainID(), Now: cfg.Now,
+	})
+	if err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// Session returns a session of the given profiles ("trader,vault").
+func (s *Stack) Session(id string, source policy.InputSource, profiles string) (*gate.Session, error) {
+	ps, err := registry.ParseProfiles(profiles)
+	if err != nil {
+		return nil, err
+	}
+	have := []tool.Requirement{}
+	if s.Wallet != nil {
+		have = append(have, tool.NeedsWallet)
+	}
+	v, err := s.Registry.Select(registry.Selection{Profiles: ps, Have: have})
+	if err != nil {
+		return nil, err
+	}
+	return &gate.Session{ID: id, TurnID: id, Source: source, View: v}, nil
+}
+
+// Close stops everything Open started, in reverse order.
+func (s *Stack) Close() error {
+	var errs []error
+	for i := len(s.closers) - 1; i >= 0; i-- {
+		errs = append(errs, s.closers[i]())
+	}
+	s.closers = nil
+	return errors.Join(errs...)
+}
+
+// DefaultDB returns a database path in dir.
+func DefaultDB(dir string) string { return filepath.Join(dir, "ward.db") }
+
+func devTokens(d *chain.DevChain) []catalog.Token {
+	var out []catalog.Token
+	for _, t := range d.Tokens() {
+		out = append(out, catalog.Token{Address: t.Address, Symbol: t.Symbol, Decimals: t.Decimals, Feed: t.Feed})
+	}
+	return out
+}
+
+func isZeroAllowlist(a hook.AllowlistConfig) bool {
+	return len(a.Tokens) == 0 && !a.AnyToken && len(a.Contracts) == 0 && !a.AnyContract &&
+		len(a.Selectors) == 0 && len(a.ContractSelectors) == 0 && !a.AnySelector
+}
+
+// devAllowlist allows the dev chain's tokens (and native ETH) and
+// contracts, any function on them.
+func devAllowlist(dc *chain.DevContracts, tokens []catalog.Token) hook.AllowlistConfig {
+	a := hook.AllowlistConfig{AnySelector: true, Tokens: []tool.Address{{}}}
+	for _, t := range tokens {
+		a.Tokens = append(a.Tokens, tool.Address(t.Address))
+		a.Contracts = append(a.Contracts, tool.Address(t.Address))
+	}
+	for _, c := range []common.Address{dc.WETH, dc.UniswapV2Router, dc.UniswapV3SwapRouter, dc.UniswapV3LiquidityHelper,
+		dc.VaultUSDC, dc.AavePool, dc.FeedETHUSD, dc.FeedBTCUSD, dc.FeedUSDCUSD, dc.FeedDAIUSD,
+		dc.UniswapV2PairUSDCWETH, dc.UniswapV2PairDAIUSDC, dc.UniswapV3PoolUSDCWETH, dc.AaveAUSDC, dc.AaveAWETH, dc.AaveADAI} {
+		a.Contracts = append(a.Contracts, tool.Address(c))
+		a.Tokens = append(a.Tokens, tool.Address(c)) // LP, vault and aTokens move too
+	}
+	a.Tokens = dedupe(a.Tokens)
+	a.Contracts = dedupe(a.Contracts)
+	return a
+}
+
+func dedupe(xs []tool.Address) []tool.Address {
+	seen := map[tool.Address]bool{}
+	var out []tool.Address
+	for _, x := range xs {
+		if !seen[x] {
+			seen[x] = true
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// simAdapter gives the simulation hook the chain's simulator.
+type simAdapter struct{ s *chain.Simulator }
+
+func (a simAdapter) Simulate(ctx context.Context, chainID uint64, from tool.Address, txs []tool.Tx, watch []tool.Address) (hook.SimResult, error) {
+	r, err := a.s.Simulate(ctx, chainID, from, txs, watch)
+	if err != nil {
+		return hook.SimResult{}, err
+	}
+	out := hook.SimResult{OK: r.OK, Reverted: r.Reverted, RevertReason: r.RevertReason, GasUsed: r.GasUsed, TotalGas: r.TotalGas}
+	for _, d := range r.Deltas {
+		out.Deltas = append(out.Deltas, hook.BalanceDelta{Token: d.Token, Before: d.Before, After: d.After, Delta: d.Delta})
+	}
+	return out, nil
+}
+
+// readerAdapter gives the hallucination hook chain reads.
+type readerAdapter struct{ ps *chain.Providers }
+
+func (a readerAdapter) Code(ctx context.Context, chainID uint64, addr tool.Address) ([]byte, error) {
+	p, err := a.ps.Get(chainID)
+	if err != nil {
+		return nil, err
+	}
+	return p.Code(ctx, common.Address(addr))
+}
+
+func (a readerAdapter) TokenMeta(ctx context.Context, chainID uint64, token tool.Address) (string, uint8, error) {
+	p, err := a.ps.Get(chainID)
+	if err != nil {
+		return "", 0, err
+	}
+	if token.IsZero() {
+		return "ETH", 18, nil
+	}
+	erc := chain.ERC20ABI()
+	sym, err := callOne(ctx, p, erc, common.Address(token), "symbol")
+	if err != nil {
+		return "", 0, err
+	}
+	dec, err := callOne(ctx, p, erc, common.Address(token), "decimals")
+	if err != nil {
+		return "", 0, err
+	}
+	s, _ := sym.(string)
+	d, _ := dec.(uint8)
+	return s, d, nil
+}
+
+func (a readerAdapter) BalanceOf(ctx context.Context, chainID uint64, token, owner tool.Address) (*big.Int, error) {
+	p, err := a.ps.Get(chainID)
+	if err != nil {
+		return nil, err
+	}
+	if token.IsZero() {
+		return p.BalanceOf(ctx, common.Address(owner))
+	}
+	return p.TokenBalance(ctx, common.Address(token), common.Address(owner))
+}
+
+func callOne(ctx context.Context, p *chain.Provider, a *chain.ABI, to common.Address, method string) (any, error) {
+	data, err := a.Pack(method)
+	if err != nil {
+		return nil, err
+	}
+	out, err := p.Call(ctx, callMsg(to, data))
+	if err != nil {
+		return nil, fmt.Errorf("%s at %s: %w", method, to.Hex(), err)
+	}
+	v, err := a.Unpack(method, out)
+	if err != nil || len(v) == 0 {
+		return nil, fmt.Errorf("%s at %s: %v", method, to.Hex(), err)
+	}
+	return v[0], nil
+}
+
+func callMsg(to common.Address, data []byte) ethereum.CallMsg {
+	return ethereum.CallMsg{To: &to, Data: data}
+}

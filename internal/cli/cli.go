@@ -39,6 +39,9 @@ func commands() []command {
 		{"policy show", "print the compiled policy's rules in evaluation order", policyShow},
 		{"audit query", "query the audit trail of decisions, or run a named report", auditQuery},
 		{"bench policy", "benchmark the policy engine on the seed's mixed workload", benchPolicy},
+		{"bench gate", "benchmark the tool gate on the dev chain: read overhead, swap preview, commit", benchGate},
+		{"tools list", "print the tools registered for a profile", toolsList},
+		{"demo", "run the tool gate's end-to-end scenario on the embedded dev chain", demo},
 		{"version", "print ward's version", version},
 	}
 }

@@ -134,7 +134,8 @@ func Open(ctx context.Context, cfg Config) (_ *Stack, err error) {
 		env.Venues = catalog.Venues{
 			WETH: dc.WETH, UniswapV2Factory: dc.UniswapV2Factory, UniswapV2Router: dc.UniswapV2Router,
 			UniswapV3Factory: dc.UniswapV3Factory, UniswapV3Router: dc.UniswapV3SwapRouter,
-			AavePool: dc.AavePool, Vaults: []common.Address{dc.VaultUSDC}, ETHFeed: dc.FeedETHUSD,
+			UniswapV3LiquidityHelper: dc.UniswapV3LiquidityHelper,
+			AavePool:                 dc.AavePool, Vaults: []common.Address{dc.VaultUSDC}, ETHFeed: dc.FeedETHUSD,
 		}
 		if isZeroAllowlist(cfg.Hooks.Allowlist) {
 			cfg.Hooks.Allowlist = devAllowlist(dc, env.Tokens)

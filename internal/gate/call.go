@@ -258,7 +258,11 @@ func (t *Tools) Read(ctx context.Context, s *Session, name string, raw json.RawM
 	now := t.cfg.Now()
 	in := t.input(ctx, s, e, args, raw, now)
 	res, err := t.run(ctx, s, e, in, func(ctx context.Context) (*tool.Result, error) { return e.Read(ctx, in) })
-	_ = t.decider.Done(ctx, a, Outcome{Executed: err == nil})
+	// Only calls that stateful rules count (rate limits) need their
+	// execution recorded; other reads leave no trace beyond the decision.
+	if a.Decision.Stateful() {
+		_ = t.decider.Done(ctx, a, Outcome{Executed: err == nil})
+	}
 	return res, err
 }
 
@@ -396,6 +400,15 @@ func (t *Tools) record(ctx context.Context, r *store.ActionRecord) error {
 	return t.actions.AppendAction(ctx, r)
 }
 
+// recordBoth appends two action records concurrently, so one group
+// commit makes both durable.
+func (t *Tools) recordBoth(ctx context.Context, a, b *store.ActionRecord) error {
+	errA := make(chan error, 1)
+	go func() { errA <- t.record(ctx, a) }()
+	errB := t.record(ctx, b)
+	return errors.Join(<-errA, errB)
+}
+
 func jsonOf(v any) []byte {
 	b, err := json.Marshal(v)
 	if err != nil {
@@ -522,15 +535,20 @@ func (t *Tools) Preview(ctx context.Context, s *Session, name string, raw json.R
 	if risk >= tool.Elevated {
 		p.NotBefore = now.Add(t.cfg.AnnounceDelay)
 	}
-	if err := t.permits.CreatePermit(ctx, p); err != nil {
+	// The permit and its audit record are written concurrently so that
+	// one group commit (one sync) makes both durable.
+	recErr := make(chan error, 1)
+	go func() {
+		recErr <- t.record(ctx, &store.ActionRecord{Kind: "permit_created", PermitID: p.ID, SessionID: s.ID, Tool: d.Name,
+			ActionType: e.Action, ArgsHash: p.ArgsHash, Status: "deferred", Detail: preview})
+	}()
+	createErr := t.permits.CreatePermit(ctx, p)
+	if err := <-recErr; err != nil || createErr != nil {
+		if createErr == nil {
+			_ = t.permits.CancelPermit(context.WithoutCancel(ctx), p.ID, "gate", now)
+		}
 		t.release(h)
-		return nil, refuse(reason.AuditUnavailable, "permit", "the permit could not be stored, so none was issued", err.Error())
-	}
-	if err := t.record(ctx, &store.ActionRecord{Kind: "permit_created", PermitID: p.ID, SessionID: s.ID, Tool: d.Name,
-		ActionType: e.Action, ArgsHash: p.ArgsHash, Status: "deferred", Detail: preview}); err != nil {
-		_ = t.permits.CancelPermit(context.WithoutCancel(ctx), p.ID, "gate", now)
-		t.release(h)
-		return nil, refuse(reason.AuditUnavailable, "permit", "the permit could not be recorded, so none was issued", err.Error())
+		return nil, refuse(reason.AuditUnavailable, "permit", "the permit could not be stored and recorded, so none was issued", errString(errors.Join(createErr, err)))
 	}
 	h.expires = p.ExpiresAt
 	t.holdsMu.Lock()
@@ -667,10 +685,11 @@ func (t *Tools) Commit(ctx context.Context, s *Session, req CommitRequest) (*too
 		}
 		return nil, t.vetoed(ctx, s, d.Name, args.HashHex(), permitRefusal(err))
 	}
-	if err := t.record(ctx, &store.ActionRecord{Kind: "permit_consumed", PermitID: p.ID, SessionID: s.ID, Tool: d.Name,
-		ActionType: e.Action, ArgsHash: consumed.ArgsHash}); err != nil {
-		return nil, refuse(reason.AuditUnavailable, "permit", "the consumption could not be recorded, so nothing was executed", err.Error())
-	}
+	// The permit row, consumed, is the durable record that this commit
+	// happened; its action record is written with the outcome's, in one
+	// group commit.
+	consumedRec := &store.ActionRecord{ID: id.New(now), Kind: "permit_consumed", Time: now, PermitID: p.ID, SessionID: s.ID, Tool: d.Name,
+		ActionType: e.Action, ArgsHash: consumed.ArgsHash}
 	t.bus.Publish(event.Event{Kind: event.PermitConsumed, Time: now, SessionID: s.ID, Tool: d.Name, PermitID: p.ID})
 	// The capability exists only from here, for this call.
 	c := mint.Capability(mint.Fields{
@@ -694,7 +713,7 @@ func (t *Tools) Commit(ctx context.Context, s *Session, req CommitRequest) (*too
 			rec.BlockReason = string(rf.Code)
 			rec.Detail = jsonOf(map[string]string{"detail": rf.Detail})
 		}
-		_ = t.record(ctx, rec)
+		t.recordBoth(ctx, consumedRec, rec)
 		// A capability consumed by the handler means the write may have
 		// reached the chain: it counts against the limits.
 		if c.Used() {
@@ -717,7 +736,7 @@ func (t *Tools) Commit(ctx context.Context, s *Session, req CommitRequest) (*too
 	}
 	rec.GasUsed = txs.GasUsed
 	t.settle(h, held, s, tick, now, consumed.ValueCents)
-	if err := t.record(ctx, rec); err != nil {
+	if err := t.recordBoth(ctx, consumedRec, rec); err != nil {
 		// The effect happened; the result still goes back, with the
 		// failure on the operator's side of the trail.
 		t.bus.Publish(event.Event{Kind: event.ToolError, Time: t.cfg.Now(), SessionID: s.ID, Tool: d.Name, Code: string(reason.AuditUnavailable), Message: "the outcome could not be recorded"})

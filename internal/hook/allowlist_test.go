@@ -3,6 +3,7 @@ package hook_test
 import (
 	"context"
 	"encoding/json"
+	"math/big"
 	"testing"
 
 	"github.com/wardhq/ward/internal/hook"
@@ -34,6 +35,11 @@ func TestAllowlist(t *testing.T) {
 		p.Tokens = append(p.Tokens, tool.TokenUse{Token: a, Amount: nil, Decimals: -1})
 		return p
 	}
+	withGrant := func(spender tool.Address) *tool.Plan {
+		p := hooktest.Plan(1, 1)
+		p.Grants = append(p.Grants, tool.Grant{Token: hooktest.Token, Spender: spender, Amount: big.NewInt(5)})
+		return p
+	}
 	tests := []struct {
 		name string
 		cfg  hook.AllowlistConfig
@@ -53,6 +59,10 @@ func TestAllowlist(t *testing.T) {
 		{"unknown selector", full, withTx(tool.Tx{To: hooktest.Router, Data: tool.HexBytes{0xa9, 0x05, 0x9c, 0xbb}}), reason.SelectorNotAllowed},
 		{"short calldata", full, withTx(tool.Tx{To: hooktest.Router, Data: tool.HexBytes{0x41, 0x4b}}), reason.SelectorNotAllowed},
 		{"unlisted token", full, withToken(other), reason.TokenNotAllowed},
+		{"approve to a listed spender", full, withTx(approveTx(hooktest.Token, hooktest.Router)), ""},
+		{"approve to an unlisted spender", full, withTx(approveTx(hooktest.Token, other)), reason.ContractNotAllowed},
+		{"signed permit to an unlisted spender", full, withGrant(other), reason.ContractNotAllowed},
+		{"signed permit to a listed spender", full, withGrant(hooktest.Router), ""},
 		{"native ETH must be listed", hook.AllowlistConfig{Tokens: []tool.Address{hooktest.Token}, AnyContract: true, AnySelector: true}, hooktest.Plan(1, 1), reason.TokenNotAllowed},
 	}
 	for _, tt := range tests {
@@ -69,6 +79,15 @@ func TestAllowlist(t *testing.T) {
 			}
 		})
 	}
+}
+
+// approveTx is approve(spender, 1000) on token.
+func approveTx(token, spender tool.Address) tool.Tx {
+	data := make([]byte, 4+64)
+	copy(data, selApprove[:])
+	copy(data[4+12:4+32], spender[:])
+	big.NewInt(1000).FillBytes(data[4+32:])
+	return tool.Tx{To: token, Data: data, Label: "approve"}
 }
 
 func TestAllowlistPassesReadsAndPlanlessPreviews(t *testing.T) {

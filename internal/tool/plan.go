@@ -59,6 +59,11 @@ type Plan struct {
 	// the agent claimed (checked against the chain by the hallucination
 	// hook) and the amount in base units.
 	Tokens []TokenUse `json:"tokens,omitempty"`
+	// Grants are the allowances the action gives away (approvals and
+	// signed permits): who may spend how much of which token. Approve
+	// calls among Txs are granted too; tools that sign an allowance
+	// off-chain list it here.
+	Grants []Grant `json:"grants,omitempty"`
 	// ValueCents is the USD value at stake, priced from on-chain feeds;
 	// -1 when no feed prices it (the spending hook then refuses).
 	ValueCents int64 `json:"value_cents"`
@@ -95,6 +100,13 @@ type TokenUse struct {
 	// Out is true for tokens leaving the wallet, false for tokens the
 	// action expects to receive.
 	Out bool `json:"out"`
+}
+
+// Grant is one allowance an action gives.
+type Grant struct {
+	Token   Address  `json:"token"`
+	Spender Address  `json:"spender"`
+	Amount  *big.Int `json:"amount"`
 }
 
 // Contracts returns the distinct addresses the plan's transactions call.

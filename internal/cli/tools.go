@@ -1,0 +1,199 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/wardhq/ward/internal/catalog"
+	"github.com/wardhq/ward/internal/daemon"
+	"github.com/wardhq/ward/internal/gate"
+	"github.com/wardhq/ward/internal/registry"
+	"github.com/wardhq/ward/internal/tool"
+)
+
+func toolsList(ctx context.Context, io IO, args []string) int {
+	fs := flags(io, "tools list", "", `Print the tools registered for a profile: the native catalogue as it
+registers with a wallet (the embedded dev chain has one), filtered by the
+profiles given (composed with commas: trader,vault). With --json, one object
+per line with name, category, tier (read|write|privileged), risk_tier,
+tick_budget and more. With --facades, print the facade tools the model sees
+for that profile instead.`)
+	profile := fs.String("profile", "", "profiles to list, e.g. trader,vault (default: the config's [tools] profile, else active)")
+	asJSON := fs.Bool("json", false, "print one JSON object per line")
+	facades := fs.Bool("facades", false, "print the facade tools the model sees")
+	cfgPath := fs.String("config", "", "ward.toml whose [tools] section selects the tools")
+	if code, ok := parse(fs, args); !ok {
+		return code
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(io.Err, "ward tools list: unexpected argument %q\n", fs.Arg(0))
+		return exitUsage
+	}
+	sel := registry.Selection{Profiles: []string{"active"}, Have: []tool.Requirement{tool.NeedsWallet}}
+	if *cfgPath != "" {
+		f, err := loadConfig(*cfgPath)
+		if err != nil {
+			fmt.Fprintln(io.Err, err)
+			return exitUsage
+		}
+		sel.Profiles, sel.Enable, sel.Disable = f.Tools.Profiles, f.Tools.Enable, f.Tools.Disable
+	}
+	if *profile != "" {
+		ps, err := registry.ParseProfiles(*profile)
+		if err != nil {
+			fmt.Fprintf(io.Err, "ward tools list: --profile: %v\n", err)
+			return exitUsage
+		}
+		sel.Profiles = ps
+	}
+	reg := registry.New()
+	for _, t := range catalog.All() {
+		if err := reg.Add(t); err != nil {
+			fmt.Fprintf(io.Err, "ward tools list: %v\n", err)
+			return exitFail
+		}
+	}
+	reg.Freeze()
+	view, err := reg.Select(sel)
+	if err != nil {
+		fmt.Fprintf(io.Err, "ward tools list: %v\n", err)
+		return exitUsage
+	}
+	if *facades {
+		enc := json.NewEncoder(io.Out)
+		for _, f := range gate.Facades(view) {
+			if *asJSON {
+				if err := enc.Encode(f); err != nil {
+					return exitFail
+				}
+				continue
+			}
+			fmt.Fprintf(io.Out, "%-18s %s\n", f.Name, f.PromptSnippet)
+		}
+		return exitOK
+	}
+	if *asJSON {
+		enc := json.NewEncoder(io.Out)
+		for _, e := range view.Entries() {
+			d := e.Def
+			line := struct {
+				Name        string        `json:"name"`
+				Category    tool.Category `json:"category"`
+				Tier        tool.Tier     `json:"tier"`
+				RiskTier    tool.RiskTier `json:"risk_tier"`
+				TickBudget  tool.Budget   `json:"tick_budget"`
+				Effect      tool.Effect   `json:"effect,omitempty"`
+				Action      string        `json:"action,omitempty"`
+				Venue       string        `json:"venue,omitempty"`
+				ThirdParty  bool          `json:"third_party_content,omitempty"`
+				Description string        `json:"description"`
+			}{d.Name, d.Category, d.Tier, d.RiskTier, d.Budget, d.Effect, e.Action, e.Venue, d.ThirdParty, d.Description}
+			if err := enc.Encode(line); err != nil {
+				return exitFail
+			}
+		}
+		return exitOK
+	}
+	tw := tabwriter.NewWriter(io.Out, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "NAME\tCATEGORY\tTIER\tRISK\tBUDGET\tACTION/VENUE")
+	for _, e := range view.Entries() {
+		d := e.Def
+		av := e.Action
+		if e.Venue != "" {
+			av += "/" + e.Venue
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", d.Name, d.Category, d.Tier, d.RiskTier, d.Budget, av)
+	}
+	tw.Flush()
+	fmt.Fprintf(io.Out, "%d tools (profiles %s)\n", len(view.Names()), strings.Join(sel.Profiles, ","))
+	return exitOK
+}
+
+func demo(ctx context.Context, io IO, args []string) int {
+	fs := flags(io, "demo", "", `Run the tool gate's end-to-end scenario on the embedded dev chain with a
+fresh database: an agent previews and commits a swap, an LP deposit and a
+vault deposit; reused, forged, expired, altered and stale-policy commits are
+refused; the spending limit, the allowlist and the simulation veto what they
+should; phase changes block what they should; 1,000 concurrent commits of
+one permit execute once; an emergency halt stops writes. Exits 0 only if
+every step behaved as expected.`)
+	asJSON := fs.Bool("json", false, "print the steps as one JSON array")
+	keep := fs.String("dir", "", "keep the demo's database in this directory (default: a temporary one, removed)")
+	if code, ok := parse(fs, args); !ok {
+		return code
+	}
+	dir := *keep
+	if dir == "" {
+		d, err := os.MkdirTemp("", "ward-demo-")
+		if err != nil {
+			fmt.Fprintln(io.Err, err)
+			return exitFail
+		}
+		defer os.RemoveAll(d)
+		dir = d
+	}
+	out := io.Out
+	if *asJSON {
+		out = nopWriter{}
+	}
+	res, err := daemon.RunDemo(ctx, out, dir)
+	if *asJSON {
+		b, _ := json.MarshalIndent(res, "", "  ")
+		fmt.Fprintln(io.Out, string(b))
+	}
+	if err != nil {
+		fmt.Fprintln(io.Err, err)
+		return exitFail
+	}
+	if !*asJSON {
+		fmt.Fprintf(io.Out, "all %d steps behaved as expected\n", len(res))
+	}
+	return exitOK
+}
+
+type nopWriter struct{}
+
+func (nopWriter) Write(p []byte) (int, error) { return len(p), nil }
+
+func benchGate(ctx context.Context, io IO, args []string) int {
+	fs := flags(io, "bench gate", "", `Benchmark the tool gate on the embedded dev chain with a fresh database:
+a read tool's gate overhead (everything except the handler's own RPC), a
+swap preview including the fork simulation, and a commit (signing,
+sending, the dev chain's block and the receipt). Prints p50 and p99 of each.`)
+	asJSON := fs.Bool("json", false, "print one JSON object")
+	reads := fs.Int("reads", 5000, "read calls to time")
+	previews := fs.Int("previews", 300, "swap previews to time")
+	commits := fs.Int("commits", 100, "commits to time")
+	if code, ok := parse(fs, args); !ok {
+		return code
+	}
+	if *reads < 10 || *previews < 10 || *commits < 10 {
+		fmt.Fprintln(io.Err, "ward bench gate: --reads, --previews and --commits must be at least 10")
+		return exitUsage
+	}
+	dir, err := os.MkdirTemp("", "ward-bench-gate-")
+	if err != nil {
+		fmt.Fprintln(io.Err, err)
+		return exitFail
+	}
+	defer os.RemoveAll(dir)
+	res, err := daemon.BenchGate(ctx, dir, *reads, *previews, *commits)
+	if err != nil {
+		fmt.Fprintln(io.Err, err)
+		return exitFail
+	}
+	if *asJSON {
+		b, _ := json.Marshal(res)
+		fmt.Fprintln(io.Out, string(b))
+		return exitOK
+	}
+	fmt.Fprintf(io.Out, "read tool, gate overhead:        p50 %10v   p99 %10v   (total with the handler's RPC p50 %v; %d calls)\n", res.ReadOverheadP50, res.ReadOverheadP99, res.ReadTotalP50, res.Reads)
+	fmt.Fprintf(io.Out, "swap preview incl. simulation:   p50 %10v   p99 %10v   (%d previews)\n", res.PreviewP50, res.PreviewP99, res.Previews)
+	fmt.Fprintf(io.Out, "commit (send + dev-chain block): p50 %10v   p99 %10v   (%d commits)\n", res.CommitP50, res.CommitP99, res.Commits)
+	fmt.Fprintln(io.Out, "targets: read overhead p50 < 50µs, preview p50 < 5ms, commit p50 < 10ms")
+	return exitOK
+}

@@ -1,0 +1,156 @@
+package daemon
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"sync/atomic"
+	"time"
+
+	"github.com/wardhq/ward/internal/catalog"
+	"github.com/wardhq/ward/internal/gate"
+	"github.com/wardhq/ward/internal/hook"
+	"github.com/wardhq/ward/internal/policy"
+	"github.com/wardhq/ward/internal/policy/rules"
+	"github.com/wardhq/ward/internal/registry"
+	"github.com/wardhq/ward/internal/tool"
+)
+
+// GateBench are the tool gate's figures (issue 3's targets: read overhead
+// p50 under 50 µs, swap preview with simulation p50 under 5 ms, commit p50
+// under 10 ms).
+type GateBench struct {
+	Reads    int `json:"reads"`
+	Previews int `json:"previews"`
+	Commits  int `json:"commits"`
+	// ReadOverhead is a read tool's call through the gate minus its
+	// handler's own time (the handler's RPC).
+	ReadOverheadP50 time.Duration `json:"read_overhead_p50_ns"`
+	ReadOverheadP99 time.Duration `json:"read_overhead_p99_ns"`
+	ReadTotalP50    time.Duration `json:"read_total_p50_ns"`
+	// Preview is preview_action of a USDC → WETH swap on the V3 pool:
+	// policy, plan (quote), the hook chain with the fork simulation, the
+	// durable permit.
+	PreviewP50 time.Duration `json:"preview_swap_p50_ns"`
+	PreviewP99 time.Duration `json:"preview_swap_p99_ns"`
+	// Commit is commit_action of such a permit: the conditional update,
+	// mint, signing, sending and the receipt (the dev chain mines at once,
+	// so its block time is the time to build one block).
+	CommitP50 time.Duration `json:"commit_p50_ns"`
+	CommitP99 time.Duration `json:"commit_p99_ns"`
+}
+
+// BenchGate measures the tool gate on the embedded dev chain with a fresh
+// database in dir.
+func BenchGate(ctx context.Context, dir string, reads, previews, commits int) (*GateBench, error) {
+	snap, err := rules.Compile(rules.DefaultConfig())
+	if err != nil {
+		return nil, err
+	}
+	st, err := Open(ctx, Config{
+		DB: DefaultDB(dir), Synchronous: "full", Policy: snap, DevSeed: "ward-bench",
+		Hooks: hook.Config{
+			Spending: hook.SpendingConfig{PerTickCents: hook.Unlimited, PerSessionCents: hook.Unlimited, DailyCents: hook.Unlimited},
+			Rate:     hook.RateConfig{Max: 1 << 30, Window: time.Hour},
+		},
+		AnnounceDelay: -1,
+	})
+	if err != nil {
+		return nil, err
+	}
+	defer st.Close()
+
+	// A registry whose read handlers report their own time, so the gate's
+	// share of a read can be told from the handler's RPC.
+	var handlerNS atomic.Int64
+	reg := registry.New()
+	for _, t := range catalog.Tools(st.Env) {
+		if t.Read != nil {
+			h := t.Read
+			t.Read = func(ctx context.Context, in *registry.Input) (*tool.Result, error) {
+				start := time.Now()
+				r, err := h(ctx, in)
+				handlerNS.Store(int64(time.Since(start)))
+				return r, err
+			}
+		}
+		if err := reg.Add(t); err != nil {
+			return nil, err
+		}
+	}
+	reg.Freeze()
+	tools, err := gate.NewTools(gate.ToolsConfig{
+		Decider: st.Decider, Engine: st.Engine, Registry: reg, Hooks: st.Hooks,
+		Permits: st.Store, State: st.Store, Actions: st.Store, Bus: st.Bus, AnnounceDelay: -1,
+	})
+	if err != nil {
+		return nil, err
+	}
+	ps, _ := registry.ParseProfiles("dev")
+	view, err := reg.Select(registry.Selection{Profiles: ps, Have: []tool.Requirement{tool.NeedsWallet}})
+	if err != nil {
+		return nil, err
+	}
+	s := &gate.Session{ID: "bench", TurnID: "bench", Source: policy.Agent, View: view}
+	dc := st.Dev.Contracts()
+	res := &GateBench{Reads: reads, Previews: previews, Commits: commits}
+
+	readArgs := json.RawMessage(fmt.Sprintf(`{"token":%q}`, dc.USDC.Hex()))
+	var over, total []time.Duration
+	for i := range reads + reads/10 {
+		start := time.Now()
+		if _, err := tools.Read(ctx, s, "data_get_token_balance", readArgs); err != nil {
+			return nil, fmt.Errorf("bench read: %w", err)
+		}
+		d := time.Since(start)
+		if i < reads/10 {
+			continue // warm-up
+		}
+		total = append(total, d)
+		over = append(over, d-time.Duration(handlerNS.Load()))
+	}
+	res.ReadOverheadP50, res.ReadOverheadP99 = pct(over, 50), pct(over, 99)
+	res.ReadTotalP50 = pct(total, 50)
+
+	swap := json.RawMessage(fmt.Sprintf(`{"token_in":%q,"token_out":%q,"amount_in":"10000000"}`, dc.USDC.Hex(), dc.WETH.Hex()))
+	var prev []time.Duration
+	for i := range previews + 5 {
+		start := time.Now()
+		pv, err := tools.Preview(ctx, s, "uniswap_execute_swap", swap)
+		if err != nil {
+			return nil, fmt.Errorf("bench preview: %w", err)
+		}
+		d := time.Since(start)
+		if i >= 5 {
+			prev = append(prev, d)
+		}
+		_ = tools.Cancel(ctx, s, pv.PermitID)
+	}
+	res.PreviewP50, res.PreviewP99 = pct(prev, 50), pct(prev, 99)
+
+	var com []time.Duration
+	for range commits {
+		pv, err := tools.Preview(ctx, s, "uniswap_execute_swap", swap)
+		if err != nil {
+			return nil, fmt.Errorf("bench preview: %w", err)
+		}
+		start := time.Now()
+		if _, err := tools.Commit(ctx, s, gate.CommitRequest{PermitID: pv.PermitID}); err != nil {
+			return nil, fmt.Errorf("bench commit: %w", err)
+		}
+		com = append(com, time.Since(start))
+	}
+	res.CommitP50, res.CommitP99 = pct(com, 50), pct(com, 99)
+	return res, nil
+}
+
+func pct(ds []time.Duration, p int) time.Duration {
+	if len(ds) == 0 {
+		return 0
+	}
+	s := slices.Clone(ds)
+	slices.Sort(s)
+	i := (len(s) - 1) * p / 100
+	return s[i]
+}

@@ -1,0 +1,215 @@
+package chain
+
+import (
+	"encoding/hex"
+	"errors"
+	"math/big"
+	"strings"
+	"testing"
+
+	"github.com/ethereum/go-ethereum/common"
+)
+
+// TestWellKnownSelectors checks the hand-written ABIs against selectors
+// of the mainnet contracts (as published by 4byte and the protocols'
+// deployed interfaces).
+func TestWellKnownSelectors(t *testing.T) {
+	for _, tc := range []struct {
+		abi    *ABI
+		method string
+		want   string
+	}{
+		{ERC20ABI(), "transfer", "a9059cbb"},
+		{ERC20ABI(), "approve", "095ea7b3"},
+		{ERC20ABI(), "transferFrom", "23b872dd"},
+		{ERC20ABI(), "balanceOf", "70a08231"},
+		{ERC20ABI(), "allowance", "dd62ed3e"},
+		{ERC20ABI(), "decimals", "313ce567"},
+		{ERC20ABI(), "symbol", "95d89b41"},
+		{ERC20ABI(), "name", "06fdde03"},
+		{ERC20ABI(), "totalSupply", "18160ddd"},
+		{ERC20ABI(), "permit", "d505accf"},
+		{ERC20ABI(), "nonces", "7ecebe00"},
+		{ERC20ABI(), "DOMAIN_SEPARATOR", "3644e515"},
+		{ERC20ABI(), "eip712Domain", "84b0196e"},
+		{WETH9ABI(), "deposit", "d0e30db0"},
+		{WETH9ABI(), "withdraw", "2e1a7d4d"},
+		{AggregatorV3ABI(), "latestRoundData", "feaf968c"},
+		{AggregatorV3ABI(), "getRoundData", "9a6fc8f5"},
+		{AggregatorV3ABI(), "decimals", "313ce567"},
+		{AggregatorV3ABI(), "latestAnswer", "50d25bcd"},
+		{UniswapV2FactoryABI(), "getPair", "e6a43905"},
+		{UniswapV2FactoryABI(), "createPair", "c9c65396"},
+		{UniswapV2FactoryABI(), "allPairsLength", "574f2ba3"},
+		{UniswapV2PairABI(), "getReserves", "0902f1ac"},
+		{UniswapV2PairABI(), "token0", "0dfe1681"},
+		{UniswapV2PairABI(), "token1", "d21220a7"},
+		{UniswapV2PairABI(), "swap", "022c0d9f"},
+		{UniswapV2Router02ABI(), "swapExactTokensForTokens", "38ed1739"},
+		{UniswapV2Router02ABI(), "swapTokensForExactTokens", "8803dbee"},
+		{UniswapV2Router02ABI(), "swapExactETHForTokens", "7ff36ab5"},
+		{UniswapV2Router02ABI(), "swapExactTokensForETH", "18cbafe5"},
+		{UniswapV2Router02ABI(), "addLiquidity", "e8e33700"},
+		{UniswapV2Router02ABI(), "addLiquidityETH", "f305d719"},
+		{UniswapV2Router02ABI(), "removeLiquidity", "baa2abde"},
+		{UniswapV2Router02ABI(), "getAmountsOut", "d06ca61f"},
+		{UniswapV2Router02ABI(), "getAmountsIn", "1f00ca74"},
+		{UniswapV3FactoryABI(), "getPool", "1698ee82"},
+		{UniswapV3FactoryABI(), "createPool", "a1671295"},
+		{UniswapV3PoolABI(), "slot0", "3850c7bd"},
+		{UniswapV3PoolABI(), "liquidity", "1a686502"},
+		{UniswapV3PoolABI(), "fee", "ddca3f43"},
+		{UniswapV3PoolABI(), "tickSpacing", "d0c93a7c"},
+		{UniswapV3PoolABI(), "token0", "0dfe1681"},
+		{UniswapV3PoolABI(), "swap", "128acb08"},
+		{UniswapV3PoolABI(), "initialize", "f637731d"},
+		{UniswapV3SwapRouterABI(), "exactInputSingle", "414bf389"},
+		{UniswapV3SwapRouterABI(), "exactInput", "c04b8d59"},
+		{UniswapV3SwapRouterABI(), "exactOutputSingle", "db3e2198"},
+		{UniswapV3SwapRouterABI(), "multicall", "ac9650d8"},
+		{UniswapV3SwapRouter02ABI(), "exactInputSingle", "04e45aaf"},
+		{ERC4626ABI(), "deposit", "6e553f65"},
+		{ERC4626ABI(), "mint", "94bf804d"},
+		{ERC4626ABI(), "withdraw", "b460af94"},
+		{ERC4626ABI(), "redeem", "ba087652"},
+		{ERC4626ABI(), "asset", "38d52e0f"},
+		{ERC4626ABI(), "totalAssets", "01e1d114"},
+		{ERC4626ABI(), "convertToAssets", "07a2d13a"},
+		{ERC4626ABI(), "previewRedeem", "4cdad506"},
+		{AaveV3PoolABI(), "supply", "617ba037"},
+		{AaveV3PoolABI(), "withdraw", "69328dec"},
+		{AaveV3PoolABI(), "borrow", "a415bcad"},
+		{AaveV3PoolABI(), "repay", "573ade81"},
+		{AaveV3PoolABI(), "liquidationCall", "00a718a9"},
+		{AaveV3PoolABI(), "getUserAccountData", "bf92857c"},
+		{AaveV3PoolABI(), "getReserveData", "35ea6a75"},
+	} {
+		t.Run(tc.method+"_"+tc.want, func(t *testing.T) {
+			sel, ok := tc.abi.Selector(tc.method)
+			if !ok {
+				t.Fatalf("no method %s", tc.method)
+			}
+			if got := hex.EncodeToString(sel[:]); got != tc.want {
+				t.Errorf("selector of %s = %s, want %s", tc.method, got, tc.want)
+			}
+			if name, ok := tc.abi.MethodBySelector(sel); !ok || name != tc.method {
+				t.Errorf("MethodBySelector(%x) = %q, %v", sel, name, ok)
+			}
+		})
+	}
+}
+
+func TestWellKnownEvents(t *testing.T) {
+	for _, tc := range []struct {
+		abi   *ABI
+		event string
+		want  string
+	}{
+		{ERC20ABI(), "Transfer", "ddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef"},
+		{ERC20ABI(), "Approval", "8c5be1e5ebec7d5bd14f71427d1e84f3dd0314c0f7b2291e5b200ac8c7c3b925"},
+		{UniswapV2PairABI(), "Swap", "d78ad95fa46c994b6551d0da85fc275fe613ce37657fb8d5e3d130840159d822"},
+		{UniswapV2PairABI(), "Sync", "1c411e9a96e071241c2f21f7726b17ae89e3cab4c78be50e062b03a9fffbbad1"},
+		{UniswapV3PoolABI(), "Swap", "c42079f94a6350d7e6235f29174924f928cc2ac818eb64fed8004e115fbcca67"},
+	} {
+		id, ok := tc.abi.Event(tc.event)
+		if !ok || hex.EncodeToString(id[:]) != tc.want {
+			t.Errorf("topic of %s = %x (found %v), want %s", tc.event, id, ok, tc.want)
+		}
+	}
+}
+
+func TestPackUnpackCall(t *testing.T) {
+	owner := common.HexToAddress("0x00000000000000000000000000000000000000aa")
+	data, err := PackCall(erc20JSON, "balanceOf", owner)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := hex.EncodeToString(data); got != "70a08231"+strings.Repeat("0", 62)+"aa" {
+		t.Errorf("calldata = %s", got)
+	}
+	// The same ABI as json.RawMessage-like bytes hits the cache.
+	if _, err := PackCall([]byte(erc20JSON), "balanceOf", owner); err != nil {
+		t.Fatal(err)
+	}
+	ret := common.LeftPadBytes(big.NewInt(1234).Bytes(), 32)
+	vals, err := UnpackCall(erc20JSON, "balanceOf", ret)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := vals[0].(*big.Int); got.Int64() != 1234 {
+		t.Errorf("unpacked %v, want 1234", got)
+	}
+	if _, err := PackCall(erc20JSON, "noSuchMethod"); err == nil {
+		t.Error("packing an unknown method succeeded")
+	}
+	if _, err := PackCall(`[{`, "x"); err == nil {
+		t.Error("a malformed ABI parsed")
+	}
+
+	name, args, err := ERC20ABI().UnpackArgs(data)
+	if err != nil || name != "balanceOf" || args[0].(common.Address) != owner {
+		t.Errorf("UnpackArgs = %s %v %v", name, args, err)
+	}
+	if _, _, err := ERC20ABI().UnpackArgs([]byte{1, 2}); err == nil {
+		t.Error("UnpackArgs accepted calldata without a selector")
+	}
+}
+
+func TestDecodeRevert(t *testing.T) {
+	errorString := func(s string) []byte {
+		b, err := abiArgs("string").Pack(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return append([]byte{0x08, 0xc3, 0x79, 0xa0}, b...)
+	}
+	panicCode := func(c int64) []byte {
+		return append([]byte{0x4e, 0x48, 0x7b, 0x71}, common.LeftPadBytes(big.NewInt(c).Bytes(), 32)...)
+	}
+	custom := knownErrors().abi.Errors["ERC20InsufficientBalance"]
+	insufficient, err := custom.Inputs.Pack(common.HexToAddress("0x01"), big.NewInt(5), big.NewInt(7))
+	if err != nil {
+		t.Fatal(err)
+	}
+	insufficient = append(append([]byte(nil), custom.ID[:4]...), insufficient...)
+
+	for _, tc := range []struct {
+		name string
+		data []byte
+		want string
+	}{
+		{"empty", nil, ""},
+		{"error string", errorString("UniswapV2Router: EXPIRED"), "UniswapV2Router: EXPIRED"},
+		{"panic overflow", panicCode(0x11), "panic: arithmetic underflow or overflow"},
+		{"erc-6093 custom error", insufficient, "ERC20InsufficientBalance(0x0000000000000000000000000000000000000001, 5, 7)"},
+		{"unknown custom error", []byte{0xde, 0xad, 0xbe, 0xef}, "custom error 0xdeadbeef"},
+		{"short", []byte{0x01, 0x02}, "malformed revert data 0x0102"},
+		{"truncated error string", errorString("x")[:40], "custom error 0x08c379a0"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			re := DecodeRevert(tc.data)
+			if re.Reason != tc.want {
+				t.Errorf("reason = %q, want %q", re.Reason, tc.want)
+			}
+			if !errors.Is(re, ErrReverted) {
+				t.Error("errors.Is(revert, ErrReverted) = false")
+			}
+			if string(re.Data) != string(tc.data) {
+				t.Errorf("data = %x, want %x", re.Data, tc.data)
+			}
+		})
+	}
+}
+
+func FuzzDecodeRevert(f *testing.F) {
+	f.Add([]byte{})
+	f.Add([]byte{0x08, 0xc3, 0x79, 0xa0})
+	f.Add(append([]byte{0x4e, 0x48, 0x7b, 0x71}, make([]byte, 32)...))
+	f.Add([]byte{0xe4, 0x50, 0xd3, 0x8c, 0, 1, 2})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		re := DecodeRevert(data)
+		if len(data) > 0 && re.Reason == "" {
+			t.Errorf("no reason for %x", data)
+		}
+	})
+}

@@ -1,0 +1,464 @@
+package chain
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/big"
+	"sync"
+
+	"github.com/ethereum/go-ethereum"
+	"github.com/ethereum/go-ethereum/accounts/abi"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/ethereum/go-ethereum/params"
+
+	"github.com/wardhq/ward/internal/chain/artifacts"
+)
+
+// DevContracts are the addresses of the contracts Deploy puts on the dev
+// chain.
+type DevContracts struct {
+	WETH common.Address `json:"weth"`
+	USDC common.Address `json:"usdc"`
+	DAI  common.Address `json:"dai"`
+	WBTC common.Address `json:"wbtc"`
+
+	FeedETHUSD  common.Address `json:"feed_eth_usd"`
+	FeedBTCUSD  common.Address `json:"feed_btc_usd"`
+	FeedUSDCUSD common.Address `json:"feed_usdc_usd"`
+	FeedDAIUSD  common.Address `json:"feed_dai_usd"`
+
+	UniswapV2Factory      common.Address `json:"uniswap_v2_factory"`
+	UniswapV2Router       common.Address `json:"uniswap_v2_router"`
+	UniswapV2PairUSDCWETH common.Address `json:"uniswap_v2_pair_usdc_weth"`
+	UniswapV2PairDAIUSDC  common.Address `json:"uniswap_v2_pair_dai_usdc"`
+
+	UniswapV3Factory         common.Address `json:"uniswap_v3_factory"`
+	UniswapV3SwapRouter      common.Address `json:"uniswap_v3_swap_router"`
+	UniswapV3PoolUSDCWETH    common.Address `json:"uniswap_v3_pool_usdc_weth"`
+	UniswapV3LiquidityHelper common.Address `json:"uniswap_v3_liquidity_helper"`
+
+	VaultUSDC common.Address `json:"vault_usdc"`
+
+	AavePool  common.Address `json:"aave_pool"`
+	AaveAUSDC common.Address `json:"aave_ausdc"`
+	AaveAWETH common.Address `json:"aave_aweth"`
+	AaveADAI  common.Address `json:"aave_adai"`
+}
+
+// Token is a token of the dev chain with its Chainlink-style USD feed.
+type Token struct {
+	Address  common.Address `json:"address"`
+	Symbol   string         `json:"symbol"`
+	Decimals uint8          `json:"decimals"`
+	Feed     common.Address `json:"feed"`
+}
+
+// Dev chain prices (8-decimal feed answers) and pool sizes.
+var (
+	devPriceETH  = big.NewInt(3_000e8)
+	devPriceBTC  = big.NewInt(60_000e8)
+	devPriceUSD  = big.NewInt(1e8)
+	devV3FeePips = big.NewInt(3000)
+	devDeadline  = big.NewInt(1 << 40)
+	maxUint256   = new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), 256), big.NewInt(1))
+)
+
+// units returns n whole tokens with decimals dec in base units.
+func units(n int64, dec int) *big.Int {
+	return new(big.Int).Mul(big.NewInt(n), new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(dec)), nil))
+}
+
+// Deploy puts the dev contract set on the chain and funds the dev wallet
+// with 100,000 USDC, 50 WETH and 10,000 DAI: the tokens USDC (6
+// decimals), DAI (18), WBTC (8) and WETH9; 8-decimal feeds for ETH/USD
+// ($3,000), BTC/USD ($60,000), USDC/USD and DAI/USD ($1); a Uniswap V2
+// factory and router with USDC/WETH (3,000,000 USDC : 1,000 WETH) and
+// DAI/USDC (1,000,000 : 1,000,000) pairs; a Uniswap V3 factory, the
+// SwapRouter and a USDC/WETH 0.3 % pool at the same price with full-range
+// liquidity; an ERC-4626 vault over USDC; and an Aave V3 style pool with
+// USDC, WETH and DAI reserves supplied by the operator account.
+//
+// All of it is sent by the operator as one batch of transactions with
+// consecutive nonces starting at 0 and mined in one block, so the
+// addresses depend only on the seed. Deploy runs once: later calls return
+// the first result. It fails if the operator has sent anything before.
+func (d *DevChain) Deploy(ctx context.Context) (*DevContracts, error) {
+	d.deployMu.Lock()
+	defer d.deployMu.Unlock()
+	if d.contracts != nil {
+		c := *d.contracts
+		return &c, nil
+	}
+	c, err := d.deploy(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("deploy dev contracts: %w", err)
+	}
+	d.contracts = c
+	d.tokens = []Token{
+		{Address: c.WETH, Symbol: "WETH", Decimals: 18, Feed: c.FeedETHUSD},
+		{Address: c.USDC, Symbol: "USDC", Decimals: 6, Feed: c.FeedUSDCUSD},
+		{Address: c.DAI, Symbol: "DAI", Decimals: 18, Feed: c.FeedDAIUSD},
+		{Address: c.WBTC, Symbol: "WBTC", Decimals: 8, Feed: c.FeedBTCUSD},
+	}
+	out := *c
+	return &out, nil
+}
+
+// Contracts returns the deployed contracts, or nil before Deploy.
+func (d *DevChain) Contracts() *DevContracts {
+	d.deployMu.Lock()
+	defer d.deployMu.Unlock()
+	if d.contracts == nil {
+		return nil
+	}
+	c := *d.contracts
+	return &c
+}
+
+// Tokens returns the dev chain's tokens with their feeds (nil before
+// Deploy).
+func (d *DevChain) Tokens() []Token {
+	d.deployMu.Lock()
+	defer d.deployMu.Unlock()
+	return append([]Token(nil), d.tokens...)
+}
+
+func (d *DevChain) deploy(ctx context.Context) (*DevContracts, error) {
+	op := d.operator.Address()
+	nonce, err := d.provider.Nonce(ctx, op)
+	if err != nil {
+		return nil, err
+	}
+	if nonce != 0 {
+		return nil, fmt.Errorf("operator %s has sent %d transactions; deployment must be its first", op, nonce)
+	}
+	b, err := newBatch(ctx, d, d.operator)
+	if err != nil {
+		return nil, err
+	}
+	wallet := d.walletS.Address()
+	erc20, weth9 := ERC20ABI(), WETH9ABI()
+	var c DevContracts
+
+	c.USDC = b.deploy("ERC20Permit", "USD Coin", "USDC", uint8(6))
+	c.DAI = b.deploy("ERC20Permit", "Dai Stablecoin", "DAI", uint8(18))
+	c.WBTC = b.deploy("ERC20Permit", "Wrapped BTC", "WBTC", uint8(8))
+	c.WETH = b.deploy("WETH9")
+	c.FeedETHUSD = b.deploy("PriceFeed", uint8(8), "ETH / USD", devPriceETH)
+	c.FeedBTCUSD = b.deploy("PriceFeed", uint8(8), "BTC / USD", devPriceBTC)
+	c.FeedUSDCUSD = b.deploy("PriceFeed", uint8(8), "USDC / USD", devPriceUSD)
+	c.FeedDAIUSD = b.deploy("PriceFeed", uint8(8), "DAI / USD", devPriceUSD)
+	c.UniswapV2Factory = b.deploy("UniswapV2Factory", op)
+	c.UniswapV2Router = b.deploy("UniswapV2Router02", c.UniswapV2Factory, c.WETH)
+	c.UniswapV3Factory = b.deploy("UniswapV3Factory")
+	c.UniswapV3SwapRouter = b.deploy("SwapRouter", c.UniswapV3Factory, c.WETH)
+	c.UniswapV3LiquidityHelper = b.deploy("LiquidityHelper", c.UniswapV3Factory)
+	c.VaultUSDC = b.deploy("ERC4626Vault", c.USDC, "Vault USDC", "vUSDC")
+	c.AavePool = b.deploy("Pool")
+
+	// The operator's tokens, and the dev wallet's.
+	b.call("mint USDC", c.USDC, nil, erc20Mint(), "mint", op, units(10_000_000, 6))
+	b.call("mint DAI", c.DAI, nil, erc20Mint(), "mint", op, units(5_000_000, 18))
+	b.call("mint WBTC", c.WBTC, nil, erc20Mint(), "mint", op, units(1_000, 8))
+	b.call("wrap ETH", c.WETH, units(2_550, 18), weth9, "deposit")
+	b.call("fund wallet USDC", c.USDC, nil, erc20Mint(), "mint", wallet, units(100_000, 6))
+	b.call("fund wallet DAI", c.DAI, nil, erc20Mint(), "mint", wallet, units(10_000, 18))
+	b.call("fund wallet WETH", c.WETH, nil, erc20, "transfer", wallet, units(50, 18))
+	for _, tok := range []common.Address{c.USDC, c.DAI, c.WETH, c.WBTC} {
+		for _, spender := range []common.Address{c.UniswapV2Router, c.UniswapV3LiquidityHelper, c.AavePool, c.VaultUSDC} {
+			b.call("approve", tok, nil, erc20, "approve", spender, maxUint256)
+		}
+	}
+
+	// Uniswap V2 pairs at $3,000 per ETH and 1 DAI = 1 USDC.
+	v2 := UniswapV2Router02ABI()
+	b.call("v2 USDC/WETH", c.UniswapV2Router, nil, v2, "addLiquidity", c.USDC, c.WETH,
+		units(3_000_000, 6), units(1_000, 18), big.NewInt(0), big.NewInt(0), op, devDeadline)
+	b.call("v2 DAI/USDC", c.UniswapV2Router, nil, v2, "addLiquidity", c.DAI, c.USDC,
+		units(1_000_000, 18), units(1_000_000, 6), big.NewInt(0), big.NewInt(0), op, devDeadline)
+
+	// Uniswap V3 USDC/WETH 0.3 % at the same price, full range.
+	poolArt, err := artifacts.Load("UniswapV3Pool")
+	if err != nil {
+		return nil, err
+	}
+	c.UniswapV3PoolUSDCWETH, err = v3PoolAddress(c.UniswapV3Factory, c.USDC, c.WETH, devV3FeePips, poolArt.Bytecode)
+	if err != nil {
+		return nil, err
+	}
+	amtUSDC, amtWETH := units(3_000_000, 6), units(1_000, 18)
+	amt0, amt1 := amtUSDC, amtWETH
+	if lessAddr(c.WETH, c.USDC) {
+		amt0, amt1 = amtWETH, amtUSDC
+	}
+	b.call("v3 create pool", c.UniswapV3Factory, nil, UniswapV3FactoryABI(), "createPool", c.USDC, c.WETH, devV3FeePips)
+	b.call("v3 initialize", c.UniswapV3PoolUSDCWETH, nil, UniswapV3PoolABI(), "initialize", sqrtPriceX96(amt0, amt1))
+	b.call("v3 add liquidity", c.UniswapV3LiquidityHelper, nil, liquidityHelperABI(), "addLiquidity", c.UniswapV3PoolUSDCWETH, amt0, amt1)
+
+	// ERC-4626 vault over USDC, seeded.
+	b.call("vault deposit", c.VaultUSDC, nil, ERC4626ABI(), "deposit", units(100_000, 6), op)
+
+	// Aave V3 style pool: USDC, WETH and DAI reserves with liquidity.
+	pool := aavePoolAdminABI()
+	b.call("aave init USDC", c.AavePool, nil, pool, "initReserve", c.USDC, c.FeedUSDCUSD, big.NewInt(7500), big.NewInt(7800), big.NewInt(450))
+	b.call("aave init WETH", c.AavePool, nil, pool, "initReserve", c.WETH, c.FeedETHUSD, big.NewInt(8000), big.NewInt(8250), big.NewInt(500))
+	b.call("aave init DAI", c.AavePool, nil, pool, "initReserve", c.DAI, c.FeedDAIUSD, big.NewInt(7500), big.NewInt(7800), big.NewInt(500))
+	aave := AaveV3PoolABI()
+	b.call("aave supply USDC", c.AavePool, nil, aave, "supply", c.USDC, units(1_000_000, 6), op, uint16(0))
+	b.call("aave supply WETH", c.AavePool, nil, aave, "supply", c.WETH, units(500, 18), op, uint16(0))
+	b.call("aave supply DAI", c.AavePool, nil, aave, "supply", c.DAI, units(1_000_000, 18), op, uint16(0))
+
+	if err := b.run(ctx); err != nil {
+		return nil, err
+	}
+
+	// Read back what the contracts created.
+	r := reader{ctx: ctx, p: d.provider}
+	c.UniswapV2PairUSDCWETH = r.addr(c.UniswapV2Factory, UniswapV2FactoryABI(), "getPair", c.USDC, c.WETH)
+	c.UniswapV2PairDAIUSDC = r.addr(c.UniswapV2Factory, UniswapV2FactoryABI(), "getPair", c.DAI, c.USDC)
+	if got := r.addr(c.UniswapV3Factory, UniswapV3FactoryABI(), "getPool", c.USDC, c.WETH, devV3FeePips); r.err == nil && got != c.UniswapV3PoolUSDCWETH {
+		return nil, fmt.Errorf("v3 pool is at %s, computed %s", got, c.UniswapV3PoolUSDCWETH)
+	}
+	c.AaveAUSDC = r.aToken(c.AavePool, c.USDC)
+	c.AaveAWETH = r.aToken(c.AavePool, c.WETH)
+	c.AaveADAI = r.aToken(c.AavePool, c.DAI)
+	if r.err != nil {
+		return nil, r.err
+	}
+	return &c, nil
+}
+
+// Admin-only methods of the dev contracts, beyond the mainnet interfaces.
+var (
+	erc20Mint          = onceABI(`[{"type":"function","name":"mint","stateMutability":"nonpayable","inputs":[{"name":"to","type":"address"},{"name":"amount","type":"uint256"}],"outputs":[]}]`)
+	liquidityHelperABI = onceABI(`[{"type":"function","name":"addLiquidity","stateMutability":"nonpayable","inputs":[{"name":"pool","type":"address"},{"name":"amount0Max","type":"uint256"},{"name":"amount1Max","type":"uint256"}],"outputs":[{"name":"liquidity","type":"uint128"},{"name":"amount0","type":"uint256"},{"name":"amount1","type":"uint256"}]}]`)
+	aavePoolAdminABI   = onceABI(`[{"type":"function","name":"initReserve","stateMutability":"nonpayable","inputs":[{"name":"asset","type":"address"},{"name":"priceFeed","type":"address"},{"name":"ltvBps","type":"uint256"},{"name":"liquidationThresholdBps","type":"uint256"},{"name":"liquidationBonusBps","type":"uint256"}],"outputs":[]}]`)
+	priceFeedAdminABI  = onceABI(`[{"type":"function","name":"updateAnswer","stateMutability":"nonpayable","inputs":[{"name":"answer","type":"int256"}],"outputs":[]}]`)
+)
+
+// SetFeedAnswer publishes a new answer on one of the dev chain's price
+// feeds (sent by the operator and mined at once), to move a market in
+// tests and demos.
+func (d *DevChain) SetFeedAnswer(ctx context.Context, feed common.Address, answer *big.Int) error {
+	d.deployMu.Lock()
+	defer d.deployMu.Unlock()
+	b, err := newBatch(ctx, d, d.operator)
+	if err != nil {
+		return err
+	}
+	b.call("update answer", feed, nil, priceFeedAdminABI(), "updateAnswer", answer)
+	if err := b.run(ctx); err != nil {
+		return fmt.Errorf("set feed answer: %w", err)
+	}
+	return nil
+}
+
+// batch is a sequence of operator transactions sent with consecutive
+// nonces and a fixed gas limit, then mined together. Its methods record
+// the first error and do nothing after it.
+type batch struct {
+	d      *DevChain
+	from   *LocalSigner
+	nonce  uint64
+	tip    *big.Int
+	feeCap *big.Int
+	txs    []*types.Transaction
+	labels []string
+	arts   map[string]artifacts.Artifact
+	err    error
+}
+
+func newBatch(ctx context.Context, d *DevChain, from *LocalSigner) (*batch, error) {
+	nonce, err := d.provider.Nonce(ctx, from.Address())
+	if err != nil {
+		return nil, err
+	}
+	head, err := d.provider.HeaderLatest(ctx)
+	if err != nil {
+		return nil, err
+	}
+	tip := big.NewInt(params.GWei)
+	feeCap := new(big.Int).Add(new(big.Int).Mul(head.BaseFee, big.NewInt(4)), tip)
+	return &batch{d: d, from: from, nonce: nonce, tip: tip, feeCap: feeCap, arts: map[string]artifacts.Artifact{}}, nil
+}
+
+// deploy adds the creation of artifact name with constructor args and
+// returns the address it will have.
+func (b *batch) deploy(name string, args ...any) common.Address {
+	if b.err != nil {
+		return common.Address{}
+	}
+	art, ok := b.arts[name]
+	if !ok {
+		var err error
+		if art, err = artifacts.Load(name); err != nil {
+			b.err = err
+			return common.Address{}
+		}
+		b.arts[name] = art
+	}
+	a, err := ParseABI(art.ABI)
+	if err != nil {
+		b.err = fmt.Errorf("%s: %w", name, err)
+		return common.Address{}
+	}
+	ctor, err := a.abi.Pack("", args...)
+	if err != nil {
+		b.err = fmt.Errorf("%s constructor: %w", name, err)
+		return common.Address{}
+	}
+	addr := crypto.CreateAddress(b.from.Address(), b.nonce)
+	b.add("deploy "+name, nil, nil, append(append([]byte(nil), art.Bytecode...), ctor...))
+	return addr
+}
+
+// call adds a call of method on to.
+func (b *batch) call(label string, to common.Address, value *big.Int, a *ABI, method string, args ...any) {
+	if b.err != nil {
+		return
+	}
+	data, err := a.Pack(method, args...)
+	if err != nil {
+		b.err = fmt.Errorf("%s: %w", label, err)
+		return
+	}
+	b.add(label, &to, value, data)
+}
+
+func (b *batch) add(label string, to *common.Address, value *big.Int, data []byte) {
+	if value == nil {
+		value = new(big.Int)
+	}
+	b.txs = append(b.txs, types.NewTx(&types.DynamicFeeTx{
+		ChainID: big.NewInt(DevChainID), Nonce: b.nonce, GasTipCap: b.tip, GasFeeCap: b.feeCap,
+		Gas: params.MaxTxGas, To: to, Value: value, Data: data,
+	}))
+	b.labels = append(b.labels, label)
+	b.nonce++
+}
+
+// run signs and sends the batch, mines it (holding the commit lock, so
+// auto-commit cannot split it), and checks every receipt.
+func (b *batch) run(ctx context.Context) error {
+	if b.err != nil {
+		return b.err
+	}
+	if len(b.txs) == 0 {
+		return nil
+	}
+	chainID := big.NewInt(DevChainID)
+	d := b.d
+	d.commitMu.Lock()
+	defer d.commitMu.Unlock()
+	signed := make([]*types.Transaction, len(b.txs))
+	for i, tx := range b.txs {
+		s, err := b.from.SignTx(ctx, chainID, tx)
+		if err != nil {
+			return err
+		}
+		if err := d.provider.SendTransaction(ctx, s); err != nil {
+			return fmt.Errorf("%s: %w", b.labels[i], err)
+		}
+		signed[i] = s
+	}
+	last := signed[len(signed)-1].Hash()
+	for range 8 {
+		d.commitLocked()
+		if _, err := d.provider.Receipt(ctx, last); err == nil {
+			break
+		}
+	}
+	for i, s := range signed {
+		r, err := d.provider.Receipt(ctx, s.Hash())
+		if err != nil {
+			return fmt.Errorf("%s: not mined: %w", b.labels[i], err)
+		}
+		if r.Status != types.ReceiptStatusSuccessful {
+			msg := ethereum.CallMsg{From: b.from.Address(), To: s.To(), Value: s.Value(), Data: s.Data(), Gas: s.Gas()}
+			return fmt.Errorf("%s (tx %d): %w", b.labels[i], i, d.provider.failure(ctx, msg, s, r))
+		}
+	}
+	return nil
+}
+
+// reader makes view calls, recording the first error.
+type reader struct {
+	ctx context.Context
+	p   *Provider
+	err error
+}
+
+func (r *reader) addr(to common.Address, a *ABI, method string, args ...any) common.Address {
+	if r.err != nil {
+		return common.Address{}
+	}
+	data, err := a.Pack(method, args...)
+	if err != nil {
+		r.err = err
+		return common.Address{}
+	}
+	out, err := r.p.Call(r.ctx, ethereum.CallMsg{To: &to, Data: data})
+	if err != nil || len(out) < 32 {
+		r.err = errors.Join(fmt.Errorf("%s: no address returned", method), err)
+		return common.Address{}
+	}
+	return common.BytesToAddress(out[:32])
+}
+
+// aToken reads the aToken of asset from getReserveData (the ninth word).
+func (r *reader) aToken(pool, asset common.Address) common.Address {
+	if r.err != nil {
+		return common.Address{}
+	}
+	data, err := AaveV3PoolABI().Pack("getReserveData", asset)
+	if err != nil {
+		r.err = err
+		return common.Address{}
+	}
+	out, err := r.p.Call(r.ctx, ethereum.CallMsg{To: &pool, Data: data})
+	if err != nil || len(out) < 9*32 {
+		r.err = errors.Join(errors.New("getReserveData: short answer"), err)
+		return common.Address{}
+	}
+	return common.BytesToAddress(out[8*32 : 9*32])
+}
+
+func onceABI(j string) func() *ABI {
+	return sync.OnceValue(func() *ABI { return mustParseABI(j) })
+}
+
+// lessAddr orders addresses as Uniswap sorts tokens.
+func lessAddr(a, b common.Address) bool {
+	for i := range a {
+		if a[i] != b[i] {
+			return a[i] < b[i]
+		}
+	}
+	return false
+}
+
+// v3PoolAddress is the CREATE2 address of a Uniswap V3 pool: salt
+// keccak256(abi.encode(token0, token1, fee)), init code the pool's
+// creation code.
+func v3PoolAddress(factory, a, b common.Address, fee *big.Int, initCode []byte) (common.Address, error) {
+	if lessAddr(b, a) {
+		a, b = b, a
+	}
+	addrT, _ := abi.NewType("address", "", nil)
+	feeT, _ := abi.NewType("uint24", "", nil)
+	salt, err := abi.Arguments{{Type: addrT}, {Type: addrT}, {Type: feeT}}.Pack(a, b, fee)
+	if err != nil {
+		return common.Address{}, err
+	}
+	return crypto.CreateAddress2(factory, crypto.Keccak256Hash(salt), crypto.Keccak256(initCode)), nil
+}
+
+// sqrtPriceX96 is floor(sqrt(amount1/amount0) * 2^96): the V3 price at
+// which amount0 of token0 is worth amount1 of token1.
+func sqrtPriceX96(amount0, amount1 *big.Int) *big.Int {
+	num := new(big.Int).Lsh(amount1, 192)
+	return num.Sqrt(num.Div(num, amount0))
+}

@@ -1,0 +1,457 @@
+package chain
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/big"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/ethereum/go-ethereum"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/common/lru"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/ethclient"
+	"github.com/ethereum/go-ethereum/params"
+	"github.com/ethereum/go-ethereum/rpc"
+)
+
+// ProviderConfig configures a Provider. The zero value is usable: every
+// field has a default.
+type ProviderConfig struct {
+	// ChainID, when non-zero, is the chain the endpoint must serve: opening
+	// fails if eth_chainId says otherwise.
+	ChainID uint64
+	// Attempts is how many times a request is tried when it fails
+	// transiently (default 4; 1 disables retries).
+	Attempts int
+	// RetryBase is the first backoff delay (default 100 ms); each retry
+	// doubles it, up to RetryMax (default 2 s), with jitter.
+	RetryBase, RetryMax time.Duration
+	// HeaderTTL is how long the latest header is reused (default 1 s).
+	HeaderTTL time.Duration
+	// HeaderCache is how many headers by number are kept (default 256).
+	HeaderCache int
+	// PollMax is the longest pause between two receipt polls in
+	// WaitReceipt (default 1 s); polling starts at 2 ms and doubles.
+	PollMax time.Duration
+	// ChainConfig is the chain's protocol configuration, used by the
+	// simulator; nil selects it by chain ID (see ChainConfigFor).
+	ChainConfig *params.ChainConfig
+}
+
+func (c ProviderConfig) withDefaults() (ProviderConfig, error) {
+	if c.Attempts < 0 || c.RetryBase < 0 || c.RetryMax < 0 || c.HeaderTTL < 0 || c.HeaderCache < 0 || c.PollMax < 0 {
+		return c, errors.New("provider config: negative value")
+	}
+	if c.Attempts == 0 {
+		c.Attempts = 4
+	}
+	if c.RetryBase == 0 {
+		c.RetryBase = 100 * time.Millisecond
+	}
+	if c.RetryMax == 0 {
+		c.RetryMax = 2 * time.Second
+	}
+	c.RetryMax = max(c.RetryMax, c.RetryBase)
+	if c.HeaderTTL == 0 {
+		c.HeaderTTL = time.Second
+	}
+	if c.HeaderCache == 0 {
+		c.HeaderCache = 256
+	}
+	if c.PollMax == 0 {
+		c.PollMax = time.Second
+	}
+	return c, nil
+}
+
+// Provider is a client of one chain over JSON-RPC. Its methods retry
+// transient failures (see the package comment) and are safe for
+// concurrent use.
+type Provider struct {
+	rpc     *rpc.Client
+	ec      *ethclient.Client
+	owned   bool // Close closes rpc
+	chainID uint64
+	config  *params.ChainConfig
+	retry   backoff
+	cfg     ProviderConfig
+
+	mu       sync.Mutex
+	latest   *types.Header
+	latestAt time.Time
+	headers  lru.BasicLRU[uint64, *types.Header]
+}
+
+// Dial connects to the JSON-RPC endpoint at url (http, https, ws, wss or
+// an IPC path) and checks its chain ID.
+func Dial(ctx context.Context, url string, cfg ProviderConfig) (*Provider, error) {
+	c, err := rpc.DialContext(ctx, url)
+	if err != nil {
+		return nil, fmt.Errorf("dial %s: %w", redactURL(url), err)
+	}
+	p, err := NewProvider(ctx, c, cfg)
+	if err != nil {
+		c.Close()
+		return nil, err
+	}
+	p.owned = true
+	return p, nil
+}
+
+// NewProvider returns a provider over an existing RPC client (such as the
+// in-process client of the simulated backend) and checks its chain ID.
+// Closing the provider does not close c.
+func NewProvider(ctx context.Context, c *rpc.Client, cfg ProviderConfig) (*Provider, error) {
+	if c == nil {
+		return nil, errors.New("new provider: nil rpc client")
+	}
+	cfg, err := cfg.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	p := &Provider{
+		rpc:     c,
+		ec:      ethclient.NewClient(c),
+		retry:   backoff{attempts: cfg.Attempts, base: cfg.RetryBase, most: cfg.RetryMax},
+		cfg:     cfg,
+		headers: lru.NewBasicLRU[uint64, *types.Header](cfg.HeaderCache),
+	}
+	var id *big.Int
+	if err := p.retry.do(ctx, func(ctx context.Context) (err error) {
+		id, err = p.ec.ChainID(ctx)
+		return err
+	}); err != nil {
+		return nil, fmt.Errorf("chain id: %w", err)
+	}
+	if !id.IsUint64() || id.Sign() == 0 {
+		return nil, fmt.Errorf("chain id: node reports %s", id)
+	}
+	p.chainID = id.Uint64()
+	if cfg.ChainID != 0 && cfg.ChainID != p.chainID {
+		return nil, fmt.Errorf("chain id: endpoint serves chain %d, configured for %d", p.chainID, cfg.ChainID)
+	}
+	p.config = cfg.ChainConfig
+	if p.config == nil {
+		p.config = ChainConfigFor(p.chainID)
+	}
+	return p, nil
+}
+
+// redactURL drops the path and query of an endpoint URL, where providers
+// put API keys.
+func redactURL(u string) string {
+	if i := strings.Index(u, "://"); i >= 0 {
+		rest := u[i+3:]
+		if j := strings.IndexAny(rest, "/?"); j >= 0 {
+			rest = rest[:j]
+		}
+		if j := strings.LastIndexByte(rest, '@'); j >= 0 {
+			rest = rest[j+1:]
+		}
+		return u[:i+3] + rest
+	}
+	return u
+}
+
+// Close releases the connection if the provider dialled it.
+func (p *Provider) Close() {
+	if p.owned {
+		p.rpc.Close()
+	}
+}
+
+// ChainID returns the chain the provider serves (checked when it opened).
+func (p *Provider) ChainID() uint64 { return p.chainID }
+
+// ChainConfig returns the chain's protocol configuration.
+func (p *Provider) ChainConfig() *params.ChainConfig { return p.config }
+
+// RPC returns the underlying JSON-RPC client (for forking and
+// subscriptions). Requests made on it directly are not retried.
+func (p *Provider) RPC() *rpc.Client { return p.rpc }
+
+func (p *Provider) do(ctx context.Context, op string, f func(ctx context.Context) error) error {
+	if err := p.retry.do(ctx, f); err != nil {
+		if re := revertFrom(err); re != nil {
+			return re
+		}
+		return fmt.Errorf("%s: %w", op, err)
+	}
+	return nil
+}
+
+// BalanceOf returns the native (ETH) balance of addr at the latest block.
+func (p *Provider) BalanceOf(ctx context.Context, addr common.Address) (*big.Int, error) {
+	var b *big.Int
+	err := p.do(ctx, "balance", func(ctx context.Context) (err error) {
+		b, err = p.ec.BalanceAt(ctx, addr, nil)
+		return err
+	})
+	return b, err
+}
+
+// TokenBalance returns owner's balance of the ERC-20 token at the latest
+// block.
+func (p *Provider) TokenBalance(ctx context.Context, token, owner common.Address) (*big.Int, error) {
+	data, err := ERC20ABI().Pack("balanceOf", owner)
+	if err != nil {
+		return nil, err
+	}
+	out, err := p.Call(ctx, ethereum.CallMsg{To: &token, Data: data})
+	if err != nil {
+		return nil, fmt.Errorf("balanceOf: %w", err)
+	}
+	if len(out) < 32 {
+		return nil, fmt.Errorf("balanceOf %s: %d bytes returned (not an ERC-20?)", token, len(out))
+	}
+	return new(big.Int).SetBytes(out[:32]), nil
+}
+
+// Code returns the code at addr at the latest block (empty for an
+// account without code).
+func (p *Provider) Code(ctx context.Context, addr common.Address) ([]byte, error) {
+	var code []byte
+	err := p.do(ctx, "code", func(ctx context.Context) (err error) {
+		code, err = p.ec.CodeAt(ctx, addr, nil)
+		return err
+	})
+	return code, err
+}
+
+// Call executes msg against the latest block without a transaction. A
+// revert is returned as a *RevertError.
+func (p *Provider) Call(ctx context.Context, msg ethereum.CallMsg) ([]byte, error) {
+	return p.CallAt(ctx, msg, nil)
+}
+
+// CallAt is Call at block number (nil: latest).
+func (p *Provider) CallAt(ctx context.Context, msg ethereum.CallMsg, block *big.Int) ([]byte, error) {
+	var out []byte
+	err := p.do(ctx, "call", func(ctx context.Context) (err error) {
+		out, err = p.ec.CallContract(ctx, msg, block)
+		return err
+	})
+	return out, err
+}
+
+// Nonce returns the next nonce of addr, counting pending transactions.
+func (p *Provider) Nonce(ctx context.Context, addr common.Address) (uint64, error) {
+	var n uint64
+	err := p.do(ctx, "nonce", func(ctx context.Context) (err error) {
+		n, err = p.ec.PendingNonceAt(ctx, addr)
+		return err
+	})
+	return n, err
+}
+
+// SuggestGasPrice returns the node's legacy gas price suggestion.
+func (p *Provider) SuggestGasPrice(ctx context.Context) (*big.Int, error) {
+	var v *big.Int
+	err := p.do(ctx, "gas price", func(ctx context.Context) (err error) {
+		v, err = p.ec.SuggestGasPrice(ctx)
+		return err
+	})
+	return v, err
+}
+
+// SuggestGasTip returns the node's EIP-1559 priority fee suggestion.
+func (p *Provider) SuggestGasTip(ctx context.Context) (*big.Int, error) {
+	var v *big.Int
+	err := p.do(ctx, "gas tip", func(ctx context.Context) (err error) {
+		v, err = p.ec.SuggestGasTipCap(ctx)
+		return err
+	})
+	return v, err
+}
+
+// EstimateGas estimates the gas msg needs at the latest state. A call
+// that would revert returns a *RevertError.
+func (p *Provider) EstimateGas(ctx context.Context, msg ethereum.CallMsg) (uint64, error) {
+	var g uint64
+	err := p.do(ctx, "estimate gas", func(ctx context.Context) (err error) {
+		g, err = p.ec.EstimateGas(ctx, msg)
+		return err
+	})
+	return g, err
+}
+
+// SendTransaction broadcasts a signed transaction. A retry that finds the
+// transaction already in the node's pool counts as success. It signs
+// nothing: a Wallet's key is reachable only through Wallet.Send.
+func (p *Provider) SendTransaction(ctx context.Context, tx *types.Transaction) error {
+	return p.do(ctx, "send transaction", func(ctx context.Context) error {
+		err := p.ec.SendTransaction(ctx, tx)
+		var re rpc.Error
+		if err != nil && errors.As(err, &re) && strings.Contains(re.Error(), "already known") {
+			return nil
+		}
+		return err
+	})
+}
+
+// Receipt returns the receipt of a mined transaction, or ethereum.NotFound.
+func (p *Provider) Receipt(ctx context.Context, hash common.Hash) (*types.Receipt, error) {
+	var r *types.Receipt
+	err := p.do(ctx, "receipt", func(ctx context.Context) (err error) {
+		r, err = p.ec.TransactionReceipt(ctx, hash)
+		return err
+	})
+	if err != nil {
+		if errors.Is(err, ethereum.NotFound) {
+			return nil, ethereum.NotFound
+		}
+		return nil, err
+	}
+	p.sawBlock(r.BlockNumber)
+	return r, nil
+}
+
+// WaitReceipt polls for the receipt of hash until it is mined and the
+// node's latest block has reached the receipt's block (so reads made next
+// see the transaction's effects), or ctx ends. Polling starts at 2 ms and
+// backs off to PollMax.
+func (p *Provider) WaitReceipt(ctx context.Context, hash common.Hash) (*types.Receipt, error) {
+	wait := 2 * time.Millisecond
+	t := time.NewTimer(0)
+	defer t.Stop()
+	var r *types.Receipt
+	for {
+		select {
+		case <-ctx.Done():
+			return nil, fmt.Errorf("wait for receipt of %s: %w", hash, ctx.Err())
+		case <-t.C:
+		}
+		if r == nil {
+			var err error
+			r, err = p.Receipt(ctx, hash)
+			if err != nil && !errors.Is(err, ethereum.NotFound) && !retryable(err) {
+				return nil, fmt.Errorf("wait for receipt of %s: %w", hash, err)
+			}
+		}
+		if r != nil {
+			p.sawBlock(r.BlockNumber)
+			if h, err := p.HeaderLatest(ctx); err == nil && h.Number.Cmp(r.BlockNumber) >= 0 {
+				return r, nil
+			}
+		}
+		t.Reset(wait)
+		wait = min(wait*2, p.cfg.PollMax)
+	}
+}
+
+// HeaderLatest returns the latest block header, reusing one fetched less
+// than HeaderTTL ago.
+func (p *Provider) HeaderLatest(ctx context.Context) (*types.Header, error) {
+	p.mu.Lock()
+	if p.latest != nil && time.Since(p.latestAt) < p.cfg.HeaderTTL {
+		h := types.CopyHeader(p.latest)
+		p.mu.Unlock()
+		return h, nil
+	}
+	p.mu.Unlock()
+	var h *types.Header
+	if err := p.do(ctx, "latest header", func(ctx context.Context) (err error) {
+		h, err = p.ec.HeaderByNumber(ctx, nil)
+		return err
+	}); err != nil {
+		return nil, err
+	}
+	p.mu.Lock()
+	if p.latest == nil || h.Number.Cmp(p.latest.Number) >= 0 {
+		p.latest, p.latestAt = h, time.Now()
+	}
+	p.headers.Add(h.Number.Uint64(), h)
+	p.mu.Unlock()
+	return types.CopyHeader(h), nil
+}
+
+// HeaderByNumber returns the header of block n, from the LRU when it has
+// been fetched before.
+func (p *Provider) HeaderByNumber(ctx context.Context, n uint64) (*types.Header, error) {
+	p.mu.Lock()
+	h, ok := p.headers.Get(n)
+	p.mu.Unlock()
+	if ok {
+		return types.CopyHeader(h), nil
+	}
+	if err := p.do(ctx, "header", func(ctx context.Context) (err error) {
+		h, err = p.ec.HeaderByNumber(ctx, new(big.Int).SetUint64(n))
+		return err
+	}); err != nil {
+		return nil, err
+	}
+	p.mu.Lock()
+	p.headers.Add(n, h)
+	p.mu.Unlock()
+	return types.CopyHeader(h), nil
+}
+
+// sawBlock drops the cached latest header when block n is newer.
+func (p *Provider) sawBlock(n *big.Int) {
+	if n == nil {
+		return
+	}
+	p.mu.Lock()
+	if p.latest != nil && n.Cmp(p.latest.Number) > 0 {
+		p.latest = nil
+	}
+	p.mu.Unlock()
+}
+
+// forgetLatest drops the cached latest header (the dev chain calls it
+// after mining a block).
+func (p *Provider) forgetLatest() {
+	p.mu.Lock()
+	p.latest = nil
+	p.mu.Unlock()
+}
+
+// account fetches the nonce, balance and code of addr at block in one
+// batch request.
+func (p *Provider) account(ctx context.Context, addr common.Address, block uint64) (uint64, *big.Int, []byte, error) {
+	var (
+		nonce hexutil.Uint64
+		bal   hexutil.Big
+		code  hexutil.Bytes
+		num   = hexutil.EncodeUint64(block)
+	)
+	err := p.do(ctx, "account", func(ctx context.Context) error {
+		batch := []rpc.BatchElem{
+			{Method: "eth_getTransactionCount", Args: []any{addr, num}, Result: &nonce},
+			{Method: "eth_getBalance", Args: []any{addr, num}, Result: &bal},
+			{Method: "eth_getCode", Args: []any{addr, num}, Result: &code},
+		}
+		if err := p.rpc.BatchCallContext(ctx, batch); err != nil {
+			return err
+		}
+		for _, b := range batch {
+			if b.Error != nil {
+				return b.Error
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return 0, nil, nil, err
+	}
+	return uint64(nonce), (*big.Int)(&bal), code, nil
+}
+
+// storageAt fetches one storage slot of addr at block.
+func (p *Provider) storageAt(ctx context.Context, addr common.Address, slot common.Hash, block uint64) (common.Hash, error) {
+	var v common.Hash
+	err := p.do(ctx, "storage", func(ctx context.Context) error {
+		b, err := p.ec.StorageAt(ctx, addr, slot, new(big.Int).SetUint64(block))
+		if err != nil {
+			return err
+		}
+		v = common.BytesToHash(b)
+		return nil
+	})
+	return v, err
+}

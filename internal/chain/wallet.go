@@ -1,0 +1,202 @@
+package chain
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/big"
+	"sync"
+	"time"
+
+	"github.com/ethereum/go-ethereum"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
+
+	"github.com/wardhq/ward/internal/capability"
+	"github.com/wardhq/ward/internal/tool"
+)
+
+// Scope is what a Send is for: the tool, the hash of its canonical
+// arguments, and the tick and time of the commit. The capability must
+// have been minted for exactly this tool and argument hash.
+type Scope struct {
+	Tool     string
+	ArgsHash [32]byte
+	Tick     uint64
+	Now      time.Time
+}
+
+// WalletConfig configures a Wallet. The zero value is usable.
+type WalletConfig struct {
+	// GasMarginPercent is added to each gas estimate (default 20).
+	GasMarginPercent int
+}
+
+// Wallet pairs a Signer with the Provider of one chain. Send is its only
+// method that broadcasts; it never exposes its Signer. Sends are
+// serialised per Wallet, so nonces are consecutive; two Wallets over the
+// same key would race for nonces, so make one per key.
+type Wallet struct {
+	s      Signer
+	p      *Provider
+	margin uint64
+
+	mu sync.Mutex // held for a whole Send: one nonce sequence at a time
+}
+
+// NewWallet returns a wallet sending from s's address on p's chain.
+func NewWallet(s Signer, p *Provider, cfg WalletConfig) (*Wallet, error) {
+	if s == nil || p == nil {
+		return nil, errors.New("new wallet: signer and provider required")
+	}
+	if cfg.GasMarginPercent < 0 || cfg.GasMarginPercent > 400 {
+		return nil, fmt.Errorf("new wallet: gas margin %d%% out of range 0-400", cfg.GasMarginPercent)
+	}
+	if cfg.GasMarginPercent == 0 {
+		cfg.GasMarginPercent = 20
+	}
+	return &Wallet{s: s, p: p, margin: uint64(cfg.GasMarginPercent)}, nil
+}
+
+// Address returns the address the wallet sends from.
+func (w *Wallet) Address() common.Address { return w.s.Address() }
+
+// ChainID returns the chain the wallet sends on.
+func (w *Wallet) ChainID() uint64 { return w.p.ChainID() }
+
+// Provider returns the wallet's provider, for reads.
+func (w *Wallet) Provider() *Provider { return w.p }
+
+// SendError is a Send that stopped at one of its transactions.
+type SendError struct {
+	Index int         // position of the transaction in the plan
+	Label string      // its label
+	Hash  common.Hash // zero when it was not broadcast
+	Err   error       // a *RevertError when it reverted (or would have)
+}
+
+func (e *SendError) Error() string {
+	where := fmt.Sprintf("tx %d", e.Index)
+	if e.Label != "" {
+		where += " (" + e.Label + ")"
+	}
+	if e.Hash != (common.Hash{}) {
+		where += " " + e.Hash.Hex()
+	}
+	return "send: " + where + ": " + e.Err.Error()
+}
+
+func (e *SendError) Unwrap() error { return e.Err }
+
+// Send consumes cap for scope and then sends txs in order from the
+// wallet's address: EIP-1559 transactions with consecutive nonces and gas
+// estimated (plus the margin) just before each is signed. It waits for
+// each receipt before the next transaction and stops at the first one
+// that fails.
+//
+// Nothing is signed or sent unless cap.Consume succeeds, so a nil, zero,
+// used, expired or out-of-scope capability sends nothing. A transaction
+// whose estimate reverts is not sent; a mined transaction with status 0
+// ends the Send with a *SendError whose Err is the *RevertError found by
+// replaying the call on the parent block. The receipts of the
+// transactions mined so far are returned in every case.
+func (w *Wallet) Send(ctx context.Context, cap *capability.Capability, scope Scope, txs []tool.Tx) ([]*types.Receipt, error) {
+	if err := cap.Consume(scope.Tool, scope.ArgsHash, scope.Tick, scope.Now); err != nil {
+		return nil, fmt.Errorf("send: %w", err)
+	}
+	if len(txs) == 0 {
+		return nil, errors.New("send: no transactions")
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+
+	from := w.s.Address()
+	chainID := new(big.Int).SetUint64(w.p.ChainID())
+	nonce, err := w.p.Nonce(ctx, from)
+	if err != nil {
+		return nil, fmt.Errorf("send: %w", err)
+	}
+	receipts := make([]*types.Receipt, 0, len(txs))
+	for i, t := range txs {
+		fail := func(h common.Hash, err error) ([]*types.Receipt, error) {
+			return receipts, &SendError{Index: i, Label: t.Label, Hash: h, Err: err}
+		}
+		to := common.Address(t.To)
+		msg := ethereum.CallMsg{From: from, To: &to, Value: t.Value, Data: t.Data}
+		tx, err := w.buildTx(ctx, chainID, nonce+uint64(i), msg)
+		if err != nil {
+			return fail(common.Hash{}, err)
+		}
+		signed, err := w.s.SignTx(ctx, chainID, tx)
+		if err != nil {
+			return fail(common.Hash{}, err)
+		}
+		if sender, err := types.Sender(types.LatestSignerForChainID(chainID), signed); err != nil || sender != from {
+			return fail(common.Hash{}, errors.New("signer returned a transaction not signed by the wallet's key"))
+		}
+		if err := w.p.SendTransaction(ctx, signed); err != nil {
+			return fail(common.Hash{}, err)
+		}
+		r, err := w.p.WaitReceipt(ctx, signed.Hash())
+		if err != nil {
+			return fail(signed.Hash(), err)
+		}
+		receipts = append(receipts, r)
+		if r.Status != types.ReceiptStatusSuccessful {
+			return fail(signed.Hash(), w.p.failure(ctx, msg, signed, r))
+		}
+	}
+	return receipts, nil
+}
+
+// buildTx estimates gas and prices one transaction.
+func (w *Wallet) buildTx(ctx context.Context, chainID *big.Int, nonce uint64, msg ethereum.CallMsg) (*types.Transaction, error) {
+	head, err := w.p.HeaderLatest(ctx)
+	if err != nil {
+		return nil, err
+	}
+	gas, err := w.p.EstimateGas(ctx, msg)
+	if err != nil {
+		return nil, err
+	}
+	gas = min(gas*(100+w.margin)/100, head.GasLimit)
+	value := msg.Value
+	if value == nil {
+		value = new(big.Int)
+	}
+	if value.Sign() < 0 {
+		return nil, errors.New("negative value")
+	}
+	if head.BaseFee == nil {
+		price, err := w.p.SuggestGasPrice(ctx)
+		if err != nil {
+			return nil, err
+		}
+		return types.NewTx(&types.LegacyTx{Nonce: nonce, GasPrice: price, Gas: gas, To: msg.To, Value: value, Data: msg.Data}), nil
+	}
+	tip, err := w.p.SuggestGasTip(ctx)
+	if err != nil {
+		return nil, err
+	}
+	feeCap := new(big.Int).Add(new(big.Int).Mul(head.BaseFee, big.NewInt(2)), tip)
+	return types.NewTx(&types.DynamicFeeTx{
+		ChainID: chainID, Nonce: nonce, GasTipCap: tip, GasFeeCap: feeCap, Gas: gas,
+		To: msg.To, Value: value, Data: msg.Data,
+	}), nil
+}
+
+// failure explains a mined transaction with status 0 by replaying it on
+// the parent block's state.
+func (p *Provider) failure(ctx context.Context, msg ethereum.CallMsg, tx *types.Transaction, r *types.Receipt) error {
+	if r.GasUsed >= tx.Gas() {
+		return &RevertError{Reason: "out of gas"}
+	}
+	msg.Gas = tx.Gas()
+	parent := new(big.Int).Sub(r.BlockNumber, big.NewInt(1))
+	_, err := p.CallAt(ctx, msg, parent)
+	var re *RevertError
+	if errors.As(err, &re) {
+		return re
+	}
+	return &RevertError{Reason: fmt.Sprintf("reverted in block %d (the replay on the parent block did not revert)", r.BlockNumber)}
+}

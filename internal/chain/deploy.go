@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/big"
 	"sync"
+	"time"
 
 	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/accounts/abi"
@@ -236,7 +237,7 @@ var (
 	erc20Mint          = onceABI(`[{"type":"function","name":"mint","stateMutability":"nonpayable","inputs":[{"name":"to","type":"address"},{"name":"amount","type":"uint256"}],"outputs":[]}]`)
 	liquidityHelperABI = onceABI(`[{"type":"function","name":"addLiquidity","stateMutability":"nonpayable","inputs":[{"name":"pool","type":"address"},{"name":"amount0Max","type":"uint256"},{"name":"amount1Max","type":"uint256"}],"outputs":[{"name":"liquidity","type":"uint128"},{"name":"amount0","type":"uint256"},{"name":"amount1","type":"uint256"}]}]`)
 	aavePoolAdminABI   = onceABI(`[{"type":"function","name":"initReserve","stateMutability":"nonpayable","inputs":[{"name":"asset","type":"address"},{"name":"priceFeed","type":"address"},{"name":"ltvBps","type":"uint256"},{"name":"liquidationThresholdBps","type":"uint256"},{"name":"liquidationBonusBps","type":"uint256"}],"outputs":[]}]`)
-	priceFeedAdminABI  = onceABI(`[{"type":"function","name":"updateAnswer","stateMutability":"nonpayable","inputs":[{"name":"answer","type":"int256"}],"outputs":[]}]`)
+	priceFeedAdminABI  = onceABI(`[{"type":"function","name":"updateAnswer","stateMutability":"nonpayable","inputs":[{"name":"answer","type":"int256"}],"outputs":[]},{"type":"function","name":"updateRoundData","stateMutability":"nonpayable","inputs":[{"name":"answer","type":"int256"},{"name":"updatedAt","type":"uint256"}],"outputs":[]}]`)
 )
 
 // SetFeedAnswer publishes a new answer on one of the dev chain's price
@@ -252,6 +253,56 @@ func (d *DevChain) SetFeedAnswer(ctx context.Context, feed common.Address, answe
 	b.call("update answer", feed, nil, priceFeedAdminABI(), "updateAnswer", answer)
 	if err := b.run(ctx); err != nil {
 		return fmt.Errorf("set feed answer: %w", err)
+	}
+	return nil
+}
+
+// SetFeedRound publishes a round on a dev price feed with the given
+// update time (in the past to make the price stale).
+func (d *DevChain) SetFeedRound(ctx context.Context, feed common.Address, answer *big.Int, updatedAt time.Time) error {
+	if updatedAt.Unix() <= 0 {
+		return errors.New("set feed round: update time before 1970")
+	}
+	d.deployMu.Lock()
+	defer d.deployMu.Unlock()
+	b, err := newBatch(ctx, d, d.operator)
+	if err != nil {
+		return err
+	}
+	b.call("update round", feed, nil, priceFeedAdminABI(), "updateRoundData", answer, big.NewInt(updatedAt.Unix()))
+	if err := b.run(ctx); err != nil {
+		return fmt.Errorf("set feed round: %w", err)
+	}
+	return nil
+}
+
+// Fund sends amount of token to an address from the operator: ether for
+// the zero address, WETH by wrapping the operator's ether, and the dev
+// tokens (USDC, DAI, WBTC) by minting.
+func (d *DevChain) Fund(ctx context.Context, to, token common.Address, amount *big.Int) error {
+	if amount == nil || amount.Sign() <= 0 {
+		return errors.New("fund: amount must be positive")
+	}
+	c := d.Contracts()
+	d.deployMu.Lock()
+	defer d.deployMu.Unlock()
+	b, err := newBatch(ctx, d, d.operator)
+	if err != nil {
+		return err
+	}
+	switch {
+	case token == (common.Address{}):
+		b.add("send ether", &to, amount, nil)
+	case c != nil && token == c.WETH:
+		b.call("wrap", c.WETH, amount, WETH9ABI(), "deposit")
+		b.call("transfer WETH", c.WETH, nil, ERC20ABI(), "transfer", to, amount)
+	case c != nil && (token == c.USDC || token == c.DAI || token == c.WBTC):
+		b.call("mint", token, nil, erc20Mint(), "mint", to, amount)
+	default:
+		return fmt.Errorf("fund: %s is not a dev token", token.Hex())
+	}
+	if err := b.run(ctx); err != nil {
+		return fmt.Errorf("fund: %w", err)
 	}
 	return nil
 }

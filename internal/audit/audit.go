@@ -89,6 +89,21 @@ func (r *Recorder) Record(ctx context.Context, d *policy.Decision) (string, erro
 	return rec.ID, nil
 }
 
+// RecordDeferred queues the decision for the next group commit without
+// waiting for it. The caller must make a durable write to the same store
+// before acting on the decision: the store commits records in order, so
+// that write's commit makes this record durable too (the tool gate's
+// preview does this with its permit).
+func (r *Recorder) RecordDeferred(ctx context.Context, d *policy.Decision) (string, error) {
+	rec := RecordOf(d, id.New(d.Time()), r.origin)
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), r.timeout)
+	defer cancel()
+	if err := r.log.AppendDecision(ctx, &rec, r.durableAll); err != nil {
+		return rec.ID, fmt.Errorf("%w: %w", ErrUnavailable, err)
+	}
+	return rec.ID, nil
+}
+
 // RecordOf converts a decision to its audit record.
 func RecordOf(d *policy.Decision, recID, origin string) store.DecisionRecord {
 	ah, ph := d.ArgsHash(), d.PolicyHash()

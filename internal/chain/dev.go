@@ -101,7 +101,7 @@ func StartDev(ctx context.Context, cfg DevConfig) (*DevChain, error) {
 	if err != nil {
 		return nil, fmt.Errorf("start dev chain: %w", err)
 	}
-	p, err := NewProvider(ctx, sim.rpc, ProviderConfig{ChainID: DevChainID, PollMax: 20 * time.Millisecond, Attempts: 1})
+	p, err := NewProvider(ctx, sim.rpc, ProviderConfig{ChainID: DevChainID, PollMin: 200 * time.Microsecond, PollMax: 5 * time.Millisecond, Attempts: 1})
 	if err != nil {
 		sim.close()
 		return nil, fmt.Errorf("start dev chain: %w", err)

@@ -7,6 +7,7 @@ import (
 	"math/big"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/ethereum/go-ethereum"
@@ -35,9 +36,10 @@ type ProviderConfig struct {
 	HeaderTTL time.Duration
 	// HeaderCache is how many headers by number are kept (default 256).
 	HeaderCache int
-	// PollMax is the longest pause between two receipt polls in
-	// WaitReceipt (default 1 s); polling starts at 2 ms and doubles.
-	PollMax time.Duration
+	// PollMin and PollMax are the first and the longest pause between two
+	// receipt polls in WaitReceipt (defaults 2 ms and 1 s); the pause
+	// doubles from one to the other.
+	PollMin, PollMax time.Duration
 	// ChainConfig is the chain's protocol configuration, used by the
 	// simulator; nil selects it by chain ID (see ChainConfigFor).
 	ChainConfig *params.ChainConfig
@@ -66,8 +68,16 @@ func (c ProviderConfig) withDefaults() (ProviderConfig, error) {
 	if c.PollMax == 0 {
 		c.PollMax = time.Second
 	}
+	if c.PollMin <= 0 {
+		c.PollMin = 2 * time.Millisecond
+	}
+	c.PollMin = min(c.PollMin, c.PollMax)
 	return c, nil
 }
+
+// Waited returns the total time WaitReceipt calls have spent waiting for
+// receipts: the chain's block time as this client saw it.
+func (p *Provider) Waited() time.Duration { return time.Duration(p.waited.Load()) }
 
 // Provider is a client of one chain over JSON-RPC. Its methods retry
 // transient failures (see the package comment) and are safe for
@@ -85,6 +95,8 @@ type Provider struct {
 	latest   *types.Header
 	latestAt time.Time
 	headers  lru.BasicLRU[uint64, *types.Header]
+
+	waited atomic.Int64 // nanoseconds in WaitReceipt
 }
 
 // Dial connects to the JSON-RPC endpoint at url (http, https, ws, wss or
@@ -316,7 +328,9 @@ func (p *Provider) Receipt(ctx context.Context, hash common.Hash) (*types.Receip
 // see the transaction's effects), or ctx ends. Polling starts at 2 ms and
 // backs off to PollMax.
 func (p *Provider) WaitReceipt(ctx context.Context, hash common.Hash) (*types.Receipt, error) {
-	wait := 2 * time.Millisecond
+	start := time.Now()
+	defer func() { p.waited.Add(int64(time.Since(start))) }()
+	wait := p.cfg.PollMin
 	t := time.NewTimer(0)
 	defer t.Stop()
 	var r *types.Receipt

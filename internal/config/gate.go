@@ -98,7 +98,9 @@ const (
 // per problem.
 func gateSections(f *File, raw *fileTOML, idx *positions) []Diagnostic {
 	var diags []Diagnostic
-	bad := func(key, format string, args ...any) { diags = append(diags, idx.at(key, fmt.Sprintf(format, args...))) }
+	bad := func(key, format string, args ...any) {
+		diags = append(diags, idx.at(key, fmt.Sprintf(format, args...)))
+	}
 	dur := func(key string, s *string, into *time.Duration) {
 		if s == nil {
 			return

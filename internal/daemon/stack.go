@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"math/big"
 	"path/filepath"
+	"sync"
 	"time"
 
 	"github.com/ethereum/go-ethereum"
@@ -176,7 +177,7 @@ func Open(ctx context.Context, cfg Config) (_ *Stack, err error) {
 	s.Registry.Freeze()
 
 	cfg.Hooks.Simulation.Simulator = simAdapter{s.Sim}
-	cfg.Hooks.Hallucination.Reader = readerAdapter{providers}
+	cfg.Hooks.Hallucination.Reader = &readerAdapter{ps: providers}
 	if s.Hooks, err = hook.NewSet(cfg.Hooks); err != nil {
 		return nil, err
 	}
@@ -289,24 +290,53 @@ func (a simAdapter) Simulate(ctx context.Context, chainID uint64, from tool.Addr
 	return out, nil
 }
 
-// readerAdapter gives the hallucination hook chain reads.
-type readerAdapter struct{ ps *chain.Providers }
+// readerAdapter gives the hallucination hook chain reads. A contract's
+// code and a token's symbol and decimals do not change once seen (code
+// can only disappear by self-destruction in its creating transaction since
+// Cancun), so they are cached; balances are always read fresh.
+type readerAdapter struct {
+	ps    *chain.Providers
+	code  sync.Map // chainKey → []byte (non-empty only)
+	metas sync.Map // chainKey → tokenMeta
+}
 
-func (a readerAdapter) Code(ctx context.Context, chainID uint64, addr tool.Address) ([]byte, error) {
+type chainKey struct {
+	chain uint64
+	addr  tool.Address
+}
+
+type tokenMeta struct {
+	symbol   string
+	decimals uint8
+}
+
+func (a *readerAdapter) Code(ctx context.Context, chainID uint64, addr tool.Address) ([]byte, error) {
+	k := chainKey{chainID, addr}
+	if c, ok := a.code.Load(k); ok {
+		return c.([]byte), nil
+	}
 	p, err := a.ps.Get(chainID)
 	if err != nil {
 		return nil, err
 	}
-	return p.Code(ctx, common.Address(addr))
+	c, err := p.Code(ctx, common.Address(addr))
+	if err == nil && len(c) > 0 {
+		a.code.Store(k, c)
+	}
+	return c, err
 }
 
-func (a readerAdapter) TokenMeta(ctx context.Context, chainID uint64, token tool.Address) (string, uint8, error) {
+func (a *readerAdapter) TokenMeta(ctx context.Context, chainID uint64, token tool.Address) (string, uint8, error) {
+	if token.IsZero() {
+		return "ETH", 18, nil
+	}
+	k := chainKey{chainID, token}
+	if m, ok := a.metas.Load(k); ok {
+		return m.(tokenMeta).symbol, m.(tokenMeta).decimals, nil
+	}
 	p, err := a.ps.Get(chainID)
 	if err != nil {
 		return "", 0, err
-	}
-	if token.IsZero() {
-		return "ETH", 18, nil
 	}
 	erc := chain.ERC20ABI()
 	sym, err := callOne(ctx, p, erc, common.Address(token), "symbol")
@@ -319,10 +349,11 @@ func (a readerAdapter) TokenMeta(ctx context.Context, chainID uint64, token tool
 	}
 	s, _ := sym.(string)
 	d, _ := dec.(uint8)
+	a.metas.Store(k, tokenMeta{s, d})
 	return s, d, nil
 }
 
-func (a readerAdapter) BalanceOf(ctx context.Context, chainID uint64, token, owner tool.Address) (*big.Int, error) {
+func (a *readerAdapter) BalanceOf(ctx context.Context, chainID uint64, token, owner tool.Address) (*big.Int, error) {
 	p, err := a.ps.Get(chainID)
 	if err != nil {
 		return nil, err

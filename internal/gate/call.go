@@ -210,9 +210,11 @@ func (t *Tools) resolve(s *Session, name string, raw json.RawMessage) (*registry
 }
 
 // decide runs the policy and the audit of one call. Only an allow passes.
-func (t *Tools) decide(ctx context.Context, s *Session, e *registry.Entry, raw json.RawMessage) (*Admission, error) {
+// With deferred, the audit record is made durable by the caller's next
+// durable write (a preview's permit or veto record).
+func (t *Tools) decide(ctx context.Context, s *Session, e *registry.Entry, raw json.RawMessage, deferred bool) (*Admission, error) {
 	a := t.decider.Decide(ctx, Call{
-		Tool: e.Def.Ref(), Args: raw,
+		Tool: e.Def.Ref(), Args: raw, Deferred: deferred,
 		Turn: policy.Turn{ID: s.TurnID, SessionID: s.ID, Source: s.Source},
 	})
 	d := &a.Decision
@@ -251,7 +253,7 @@ func (t *Tools) Read(ctx context.Context, s *Session, name string, raw json.RawM
 	if e.Def.Tier != tool.Read {
 		return nil, refuse(reason.ToolUnavailable, "profile", name+" changes state: use preview_action and commit_action", "")
 	}
-	a, err := t.decide(ctx, s, e, raw)
+	a, err := t.decide(ctx, s, e, raw, false)
 	if err != nil {
 		return nil, err
 	}
@@ -477,8 +479,9 @@ func (t *Tools) Preview(ctx context.Context, s *Session, name string, raw json.R
 	if d.Tier == tool.Read {
 		return nil, refuse(reason.NotPreviewable, "profile", name+" only reads: call it through query_state or search_context", "")
 	}
-	// 3. Policy and audit.
-	a, err := t.decide(ctx, s, e, raw)
+	// 3. Policy and audit. The decision's record becomes durable with the
+	// permit (or the veto) written below, before anything can act on it.
+	a, err := t.decide(ctx, s, e, raw, true)
 	if err != nil {
 		return nil, t.vetoed(ctx, s, name, args.HashHex(), err.(*Refusal))
 	}
@@ -486,7 +489,7 @@ func (t *Tools) Preview(ctx context.Context, s *Session, name string, raw json.R
 	_ = t.decider.Done(ctx, a, Outcome{Executed: false})
 	phase, err := t.Phase(ctx)
 	if err != nil {
-		return nil, refuse(reason.HookError, "phase", "the gate cannot read its phase, so the action is refused", err.Error())
+		return nil, t.vetoed(ctx, s, name, args.HashHex(), refuse(reason.HookError, "phase", "the gate cannot read its phase, so the action is refused", err.Error()))
 	}
 	now := t.cfg.Now()
 	in := t.input(ctx, s, e, args, raw, now)

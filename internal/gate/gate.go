@@ -67,6 +67,10 @@ type Call struct {
 	Turn    policy.Turn
 	Workdir string
 	Now     time.Time // zero: the wall clock
+	// Deferred queues the decision's audit record without waiting for
+	// its commit: the caller makes a durable write to the same store
+	// before anything acts on the decision (see audit.RecordDeferred).
+	Deferred bool
 }
 
 // Admission is the gate's answer to a call. Only an Admission whose
@@ -112,7 +116,11 @@ func (g *Gate) Decide(ctx context.Context, c Call) *Admission {
 	}
 
 	// 3. Audit: durable before any effect for calls that need it.
-	a.AuditID, a.AuditErr = g.audit.Record(ctx, &a.Decision)
+	if c.Deferred {
+		a.AuditID, a.AuditErr = g.audit.RecordDeferred(ctx, &a.Decision)
+	} else {
+		a.AuditID, a.AuditErr = g.audit.Record(ctx, &a.Decision)
+	}
 	if a.AuditErr != nil {
 		a.Decision = a.Decision.Escalate(policy.Deny, reason.AuditUnavailable,
 			"the decision could not be recorded, so the call is refused", a.AuditErr.Error())

@@ -341,6 +341,11 @@ func TestPreviewCommit(t *testing.T) {
 	if f.executed.Load() != 0 {
 		t.Fatal("preview executed the action")
 	}
+	// The preview's decision was queued without waiting; the permit's
+	// durable write committed it.
+	if n, err := f.store.CountDecisions(ctx, store.DecisionFilter{Tool: "uniswap_execute_swap"}); err != nil || n != 1 {
+		t.Errorf("committed decisions for the preview = %d (%v), want 1", n, err)
+	}
 	res, err := f.tools.Commit(ctx, f.session, CommitRequest{PermitID: pv.PermitID})
 	if err != nil {
 		t.Fatal(err)

@@ -1,13 +1,17 @@
 package gate
 
 import (
+	"bytes"
 	"context"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"math/big"
+	"os"
+	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -220,6 +224,7 @@ type ecdsaKey = struct {
 }
 
 type fixtureOpts struct {
+	db       string // default: a new file in a temp dir
 	spending hook.SpendingConfig
 	block    bool
 	profiles []string
@@ -227,7 +232,10 @@ type fixtureOpts struct {
 
 func newFixture(t *testing.T, o fixtureOpts) *fixture {
 	t.Helper()
-	st, err := sqlite.Open(t.Context(), sqlite.Config{Path: filepath.Join(t.TempDir(), "ward.db"), Synchronous: "normal"})
+	if o.db == "" {
+		o.db = filepath.Join(t.TempDir(), "ward.db")
+	}
+	st, err := sqlite.Open(t.Context(), sqlite.Config{Path: o.db, Synchronous: "normal"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -730,4 +738,84 @@ func TestFacadeSchemas(t *testing.T) {
 	if len(facades) != 8 {
 		t.Errorf("%d facades, want 8", len(facades))
 	}
+}
+
+// TestTwoProcessesCommitOnePermit runs two ward processes (this test
+// binary, re-executed) on one database; both commit the same 40 permits
+// at once, and each permit executes exactly once.
+func TestTwoProcessesCommitOnePermit(t *testing.T) {
+	if db := os.Getenv("WARD_GATE_CHILD_DB"); db != "" {
+		commitChild(t, db, strings.Split(os.Getenv("WARD_GATE_CHILD_PERMITS"), ","))
+		return
+	}
+	db := filepath.Join(t.TempDir(), "ward.db")
+	f := newFixture(t, fixtureOpts{db: db})
+	var ids []string
+	for range 40 {
+		pv, err := f.tools.Preview(t.Context(), f.session, "uniswap_execute_swap", swapArgs(tokA, 1_000))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, pv.PermitID)
+	}
+	var outs [2]bytes.Buffer
+	var cmds [2]*exec.Cmd
+	for i := range cmds {
+		cmds[i] = exec.CommandContext(t.Context(), os.Args[0], "-test.run=^TestTwoProcessesCommitOnePermit$", "-test.count=1")
+		cmds[i].Env = append(os.Environ(), "WARD_GATE_CHILD_DB="+db, "WARD_GATE_CHILD_PERMITS="+strings.Join(ids, ","))
+		cmds[i].Stdout, cmds[i].Stderr = &outs[i], &outs[i]
+		if err := cmds[i].Start(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i, c := range cmds {
+		if err := c.Wait(); err != nil {
+			t.Fatalf("child %d: %v\n%s", i, err, outs[i].String())
+		}
+	}
+	wins := map[string]int{}
+	for i := range outs {
+		for _, line := range strings.Split(outs[i].String(), "\n") {
+			if id, ok := strings.CutPrefix(line, "committed "); ok {
+				wins[strings.TrimSpace(id)]++
+			}
+		}
+	}
+	for _, id := range ids {
+		if wins[id] != 1 {
+			t.Errorf("permit %s committed %d times across the two processes, want 1", id, wins[id])
+		}
+	}
+	t.Logf("child 0 won %d, child 1 won %d", strings.Count(outs[0].String(), "committed "), strings.Count(outs[1].String(), "committed "))
+	// The database agrees: every permit consumed, by one of the children.
+	for _, id := range ids {
+		p, err := f.store.Permit(t.Context(), id)
+		if err != nil || p.Status != store.PermitConsumed {
+			t.Errorf("permit %s: %v %v", id, p.Status, err)
+		}
+	}
+}
+
+// commitChild is one of the two processes: it commits every permit and
+// prints the ones it won.
+func commitChild(t *testing.T, db string, ids []string) {
+	f := newFixture(t, fixtureOpts{db: db})
+	f.session.ID = "child-" + strconv.Itoa(os.Getpid())
+	for _, id := range ids {
+		_, err := f.tools.Commit(t.Context(), f.session, CommitRequest{PermitID: id})
+		switch {
+		case err == nil:
+			fmt.Println("committed", id)
+		case code(err) != reason.PermitConsumed:
+			t.Errorf("permit %s: %v", id, err)
+		}
+	}
+}
+
+func code(err error) reason.Code {
+	var r *Refusal
+	if errors.As(err, &r) {
+		return r.Code
+	}
+	return ""
 }

@@ -1,0 +1,818 @@
+package catalog
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/big"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/crypto"
+
+	"github.com/wardhq/ward/internal/chain"
+	"github.com/wardhq/ward/internal/registry"
+	"github.com/wardhq/ward/internal/tool"
+)
+
+// ---- uniswap_get_lp_position ----
+
+var defUniLPPosition = &tool.Def{
+	Name: "uniswap_get_lp_position",
+	Description: "Read a liquidity position on Uniswap: for a V2 pair (pair, or token_a and token_b) the LP token balance, its share of the pair " +
+		"and the tokens it redeems for; for a V3 pool (pool) the position's liquidity in a tick range (default: the full range), the tokens it holds at the current price " +
+		"and its uncollected fees. Values in USD where feeds price the tokens. Owner defaults to the agent's wallet. " +
+		"Use before uniswap_remove_liquidity or uniswap_remove_v3_liquidity to know what there is to remove. Does not read NFT (position manager) positions.",
+	Category: tool.CatLP, Tier: tool.Read, RiskTier: tool.Layer1, Budget: tool.Medium,
+	ProgressSteps: []string{"Reading the pool", "Reading the position", "Valuing the position"},
+	PromptSnippet: "uniswap_get_lp_position reads a V2 LP balance or a V3 position and what it is worth.",
+	Params: schema([]string{},
+		pAddress("pair", "V2 pair; or give token_a and token_b"),
+		pAddress("token_a", "V2: one token of the pair"),
+		pAddress("token_b", "V2: the other token"),
+		pAddress("pool", "V3 pool (instead of a V2 pair)"),
+		pInt("tick_lower", "V3: lower tick of the position (default: the full range)", minTick, maxTick),
+		pInt("tick_upper", "V3: upper tick of the position (default: the full range)", minTick, maxTick),
+		pAddress("owner", "Whose position (default: the agent's wallet)"),
+		pAddress("factory", "Uniswap V2 factory for the pair lookup (default: the chain's configured one)"),
+		pChain),
+	Result: resultSchema(
+		rProp("version", "string", "v2 or v3"), rProp("owner", "string", "position owner"),
+		rProp("pair", "string", "V2 pair"), rProp("pool", "string", "V3 pool"),
+		rTokenProp("token0", "token0"), rTokenProp("token1", "token1"),
+		rAmountProp("lp_balance", "V2: LP tokens held"), rProp("total_supply", "string", "V2: LP supply"),
+		rProp("share_percent", "string", "V2: share of the pair"),
+		rProp("liquidity", "string", "V3: position liquidity"), rProp("tick_lower", "integer", "V3"), rProp("tick_upper", "integer", "V3"),
+		rProp("in_range", "boolean", "V3: whether the current price is inside the range"),
+		rAmountProp("amount0", "token0 the position redeems for now"), rAmountProp("amount1", "token1 the position redeems for now"),
+		rAmountProp("fees0", "V3: uncollected token0 fees"), rAmountProp("fees1", "V3: uncollected token1 fees"),
+		rProp("value_usd", "number", "USD value of the amounts (and fees); absent when unpriced")),
+	SchemaVersion: 1,
+}
+
+func uniLPPosition(env *Env) registry.ReadHandler {
+	return func(ctx context.Context, in *registry.Input) (*tool.Result, error) {
+		if err := checkChain(env, in); err != nil {
+			return nil, err
+		}
+		owner, err := argAddressOr(in, "owner", walletAddress(env))
+		if err != nil {
+			return nil, err
+		}
+		if owner == (common.Address{}) {
+			return nil, errors.New("pass owner: no wallet is configured")
+		}
+		if _, ok := in.Args.Get("pool"); ok {
+			return v3Position(ctx, env, in, owner)
+		}
+		pair, err := argPair(ctx, env, in, "factory")
+		if err != nil {
+			return nil, err
+		}
+		in.Step(0)
+		st, err := readV2Pair(ctx, env, pair)
+		if err != nil {
+			return nil, err
+		}
+		m0, err := tokenInfoOf(ctx, env, st.token0)
+		if err != nil {
+			return nil, err
+		}
+		m1, err := tokenInfoOf(ctx, env, st.token1)
+		if err != nil {
+			return nil, err
+		}
+		in.Step(1)
+		lp, err := env.Chain.TokenBalance(ctx, pair, owner)
+		if err != nil {
+			return nil, err
+		}
+		a0, a1, err := v2Redeem(ctx, env, st, lp)
+		if err != nil {
+			return nil, err
+		}
+		in.Step(2)
+		out := map[string]any{
+			"version": "v2", "owner": owner.Hex(), "pair": pair.Hex(), "token0": m0, "token1": m1,
+			"lp_balance": amountOf(lp, 18), "total_supply": st.totalSupply.String(), "share_percent": "0",
+			"amount0": amountOf(a0, m0.Decimals), "amount1": amountOf(a1, m1.Decimals),
+		}
+		if st.totalSupply.Sign() > 0 {
+			out["share_percent"] = ratString(new(big.Rat).SetFrac(new(big.Int).Mul(lp, big.NewInt(100)), st.totalSupply), 8)
+		}
+		if c := sumCents(valueCents(ctx, env, st.token0, a0), valueCents(ctx, env, st.token1, a1)); c >= 0 {
+			out["value_usd"] = float64(c) / 100
+		}
+		return tool.ReadResult(defUniLPPosition, out)
+	}
+}
+
+// v2Redeem returns what burning liquidity LP tokens of a pair pays out:
+// the liquidity's share of the pair's token balances (as the pair's burn
+// computes it, without the protocol fee's mint).
+func v2Redeem(ctx context.Context, env *Env, st v2PairState, liquidity *big.Int) (*big.Int, *big.Int, error) {
+	if st.totalSupply.Sign() == 0 {
+		return new(big.Int), new(big.Int), nil
+	}
+	b0, err := env.Chain.TokenBalance(ctx, st.token0, st.address)
+	if err != nil {
+		return nil, nil, err
+	}
+	b1, err := env.Chain.TokenBalance(ctx, st.token1, st.address)
+	if err != nil {
+		return nil, nil, err
+	}
+	a0 := new(big.Int).Mul(liquidity, b0)
+	a0.Quo(a0, st.totalSupply)
+	a1 := new(big.Int).Mul(liquidity, b1)
+	a1.Quo(a1, st.totalSupply)
+	return a0, a1, nil
+}
+
+// v3Range reads the tick range of a V3 position from the arguments,
+// defaulting to the pool's full range.
+func v3Range(in *registry.Input, st v3PoolState) (int64, int64, error) {
+	lo, hi := st.fullRangeTicks()
+	lo, hi = argInt(in, "tick_lower", lo), argInt(in, "tick_upper", hi)
+	if lo >= hi || lo%st.spacing != 0 || hi%st.spacing != 0 {
+		return 0, 0, fmt.Errorf("tick range [%d, %d] must be increasing multiples of the pool's tick spacing %d", lo, hi, st.spacing)
+	}
+	return lo, hi, nil
+}
+
+// v3PositionKey is the pool's key of owner's position in [lo, hi]:
+// keccak256(abi.encodePacked(owner, int24 lo, int24 hi)).
+func v3PositionKey(owner common.Address, lo, hi int64) [32]byte {
+	b := make([]byte, 0, 26)
+	b = append(b, owner.Bytes()...)
+	for _, t := range []int64{lo, hi} {
+		u := uint32(t) & 0xffffff
+		b = append(b, byte(u>>16), byte(u>>8), byte(u))
+	}
+	var k [32]byte
+	copy(k[:], crypto.Keccak256(b))
+	return k
+}
+
+// v3Amounts returns the tokens liquidity holds in [sqrtA, sqrtB] at price
+// sqrtP (rounded up when adding, down when removing).
+func v3Amounts(sqrtP, sqrtA, sqrtB, liq *big.Int, up bool) (*big.Int, *big.Int, error) {
+	switch {
+	case sqrtP.Cmp(sqrtA) <= 0:
+		a0, err := amount0Delta(sqrtA, sqrtB, liq, up)
+		return a0, new(big.Int), err
+	case sqrtP.Cmp(sqrtB) >= 0:
+		a1, err := amount1Delta(sqrtA, sqrtB, liq, up)
+		return new(big.Int), a1, err
+	}
+	a0, err := amount0Delta(sqrtP, sqrtB, liq, up)
+	if err != nil {
+		return nil, nil, err
+	}
+	a1, err := amount1Delta(sqrtA, sqrtP, liq, up)
+	return a0, a1, err
+}
+
+// v3PositionState is a V3 position with its uncollected fees.
+type v3PositionState struct {
+	liquidity, owed0, owed1 *big.Int // owed includes fees accrued since the last update
+}
+
+// readV3Position reads owner's position in [lo, hi] and computes its fees
+// as the pool would credit them on the next update.
+func readV3Position(ctx context.Context, env *Env, st v3PoolState, owner common.Address, lo, hi int64) (v3PositionState, error) {
+	var p v3PositionState
+	r, err := extraCall(ctx, env, st.address, "positions", v3PositionKey(owner, lo, hi))
+	if err != nil {
+		return p, err
+	}
+	p.liquidity = r[0].(*big.Int)
+	last0, last1 := r[1].(*big.Int), r[2].(*big.Int)
+	p.owed0, p.owed1 = new(big.Int).Set(r[3].(*big.Int)), new(big.Int).Set(r[4].(*big.Int))
+	if p.liquidity.Sign() == 0 {
+		return p, nil
+	}
+	a := chain.UniswapV3PoolABI()
+	g0, err := callBig(ctx, env, a, st.address, "feeGrowthGlobal0X128")
+	if err != nil {
+		return p, err
+	}
+	g1, err := callBig(ctx, env, a, st.address, "feeGrowthGlobal1X128")
+	if err != nil {
+		return p, err
+	}
+	tl, err := call(ctx, env.Chain, a, st.address, "ticks", big.NewInt(lo))
+	if err != nil {
+		return p, err
+	}
+	tu, err := call(ctx, env.Chain, a, st.address, "ticks", big.NewInt(hi))
+	if err != nil {
+		return p, err
+	}
+	inside := func(global, lower, upper *big.Int) *big.Int {
+		below, above := lower, upper
+		if st.tick < lo {
+			below = new(big.Int).Sub(global, lower)
+		}
+		if st.tick >= hi {
+			above = new(big.Int).Sub(global, upper)
+		}
+		v := new(big.Int).Sub(global, below)
+		v.Sub(v, above)
+		return v.Mod(v, two256)
+	}
+	for _, f := range []struct {
+		global, lower, upper, last, owed *big.Int
+	}{
+		{g0, tl[2].(*big.Int), tu[2].(*big.Int), last0, p.owed0},
+		{g1, tl[3].(*big.Int), tu[3].(*big.Int), last1, p.owed1},
+	} {
+		d := new(big.Int).Sub(inside(f.global, f.lower, f.upper), f.last)
+		d.Mod(d, two256)
+		d.Mul(d, p.liquidity)
+		d.Rsh(d, 128)
+		f.owed.Add(f.owed, d)
+	}
+	return p, nil
+}
+
+func v3Position(ctx context.Context, env *Env, in *registry.Input, owner common.Address) (*tool.Result, error) {
+	pool, err := argAddress(in, "pool")
+	if err != nil {
+		return nil, err
+	}
+	in.Step(0)
+	st, err := readV3Pool(ctx, env, pool)
+	if err != nil {
+		return nil, err
+	}
+	lo, hi, err := v3Range(in, st)
+	if err != nil {
+		return nil, err
+	}
+	m0, err := tokenInfoOf(ctx, env, st.token0)
+	if err != nil {
+		return nil, err
+	}
+	m1, err := tokenInfoOf(ctx, env, st.token1)
+	if err != nil {
+		return nil, err
+	}
+	in.Step(1)
+	p, err := readV3Position(ctx, env, st, owner, lo, hi)
+	if err != nil {
+		return nil, err
+	}
+	sa, err := sqrtRatioAtTick(lo)
+	if err != nil {
+		return nil, err
+	}
+	sb, err := sqrtRatioAtTick(hi)
+	if err != nil {
+		return nil, err
+	}
+	a0, a1, err := v3Amounts(st.sqrtP, sa, sb, p.liquidity, false)
+	if err != nil {
+		return nil, err
+	}
+	in.Step(2)
+	out := map[string]any{
+		"version": "v3", "owner": owner.Hex(), "pool": pool.Hex(), "token0": m0, "token1": m1,
+		"liquidity": p.liquidity.String(), "tick_lower": lo, "tick_upper": hi, "in_range": st.tick >= lo && st.tick < hi,
+		"amount0": amountOf(a0, m0.Decimals), "amount1": amountOf(a1, m1.Decimals),
+		"fees0": amountOf(p.owed0, m0.Decimals), "fees1": amountOf(p.owed1, m1.Decimals),
+	}
+	t0 := new(big.Int).Add(a0, p.owed0)
+	t1 := new(big.Int).Add(a1, p.owed1)
+	if c := sumCents(valueCents(ctx, env, st.token0, t0), valueCents(ctx, env, st.token1, t1)); c >= 0 {
+		out["value_usd"] = float64(c) / 100
+	}
+	return tool.ReadResult(defUniLPPosition, out)
+}
+
+// ---- uniswap_add_liquidity (V2) ----
+
+var defUniAddLiquidity = &tool.Def{
+	Name: "uniswap_add_liquidity",
+	Description: "Add liquidity to an existing Uniswap V2 pair (Router02.addLiquidity) and receive its LP tokens in the agent's wallet. " +
+		"The plan computes the amounts the pair takes at its current ratio from your desired amounts (one side is used fully, the other as the ratio requires), " +
+		"protects both with slippage_bps (default 0.5%), and adds exact approves of the router when allowances are short. " +
+		"Use to provide V2 liquidity and earn the 0.3% fee. Does not create pairs or set a first price, and does not take native ETH (wrap it first). " +
+		"For V3 pools see uniswap_add_v3_liquidity; read a pair first with uniswap_get_pair_reserves.",
+	Category: tool.CatLP, Tier: tool.Write, RiskTier: tool.Layer2, Budget: tool.Slow, Effect: tool.EffectOpen,
+	ProgressSteps: []string{"Reading the pair", "Checking balances and allowances", "Sending approves and addLiquidity", "Confirming"},
+	PromptSnippet: "uniswap_add_liquidity adds liquidity to a V2 pair at its current ratio.",
+	Params: schema([]string{"token_a", "token_b", "amount_a_desired", "amount_b_desired"},
+		pAddress("token_a", "One token of the pair"),
+		pAddress("token_b", "The other token"),
+		pAmount("amount_a_desired", "Most of token_a to add"),
+		pAmount("amount_b_desired", "Most of token_b to add"),
+		pSlippage, pDeadline,
+		pAddress("router", "Uniswap V2 Router02 (default: the chain's configured one)"),
+		pClaims("token_a", "token_a"), pClaims("token_b", "token_b"),
+		pChain),
+	SchemaVersion: 1,
+}
+
+func planAddLiquidity(env *Env) registry.Planner {
+	return func(ctx context.Context, in *registry.Input) (*tool.Plan, error) {
+		if err := checkChain(env, in); err != nil {
+			return nil, err
+		}
+		a, err := argAddress(in, "token_a")
+		if err != nil {
+			return nil, err
+		}
+		b, err := argAddress(in, "token_b")
+		if err != nil {
+			return nil, err
+		}
+		if a == b {
+			return nil, errors.New("token_a and token_b are the same token")
+		}
+		desA, err := argAmount(in, "amount_a_desired")
+		if err != nil {
+			return nil, err
+		}
+		desB, err := argAmount(in, "amount_b_desired")
+		if err != nil {
+			return nil, err
+		}
+		if err := positive("amount_a_desired", desA); err != nil {
+			return nil, err
+		}
+		if err := positive("amount_b_desired", desB); err != nil {
+			return nil, err
+		}
+		router, err := argAddressOr(in, "router", env.Venues.UniswapV2Router)
+		if err != nil {
+			return nil, err
+		}
+		if err := needVenue(router, "Uniswap V2 router", "router"); err != nil {
+			return nil, err
+		}
+		owner, err := wallet(env)
+		if err != nil {
+			return nil, err
+		}
+		in.Step(0)
+		factory, err := v2FactoryOf(ctx, env, router)
+		if err != nil {
+			return nil, err
+		}
+		pair, err := v2PairOf(ctx, env, factory, a, b)
+		if err != nil {
+			return nil, fmt.Errorf("%w (this tool does not create pairs)", err)
+		}
+		st, err := readV2Pair(ctx, env, pair)
+		if err != nil {
+			return nil, err
+		}
+		ra, rb := st.reservesFor(a)
+		if ra.Sign() == 0 || rb.Sign() == 0 {
+			return nil, errors.New("the pair has no liquidity: this tool does not set a pair's first price")
+		}
+		amtA, amtB, err := v2AddAmounts(desA, desB, ra, rb)
+		if err != nil {
+			return nil, err
+		}
+		if amtA.Sign() == 0 || amtB.Sign() == 0 {
+			return nil, errors.New("the desired amounts are too small for the pair's ratio")
+		}
+		bps := argInt(in, "slippage_bps", defaultSlippageBps)
+		minA, minB := slippageMin(amtA, bps), slippageMin(amtB, bps)
+		lp := v2Minted(amtA, amtB, ra, rb, st.totalSupply)
+		minLP := slippageMin(lp, bps)
+		if minLP.Sign() <= 0 {
+			return nil, errors.New("the amounts are too small to mint LP tokens")
+		}
+		ma, err := tokenInfoOf(ctx, env, a)
+		if err != nil {
+			return nil, err
+		}
+		mb, err := tokenInfoOf(ctx, env, b)
+		if err != nil {
+			return nil, err
+		}
+		in.Step(1)
+		if err := needBalance(ctx, env, ma, amtA); err != nil {
+			return nil, err
+		}
+		if err := needBalance(ctx, env, mb, amtB); err != nil {
+			return nil, err
+		}
+		var txs []tool.Tx
+		for _, ap := range []struct {
+			tok common.Address
+			amt *big.Int
+		}{{a, amtA}, {b, amtB}} {
+			t, err := approvals(ctx, env, ap.tok, router, ap.amt)
+			if err != nil {
+				return nil, err
+			}
+			txs = append(txs, t...)
+		}
+		dl, err := deadline(ctx, env, in)
+		if err != nil {
+			return nil, err
+		}
+		add, err := tx(chain.UniswapV2Router02ABI(), router, "add liquidity", "addLiquidity", a, b, amtA, amtB, minA, minB, owner, dl)
+		if err != nil {
+			return nil, err
+		}
+		txs = append(txs, add)
+		return newPlan(env, txs,
+			[]tool.TokenUse{
+				claimed(in, a, amtA, true, "token_a"), claimed(in, b, amtB, true, "token_b"),
+				{Token: tool.Address(pair), Symbol: "", Decimals: -1, Amount: minLP, Out: false},
+			},
+			sumCents(valueCents(ctx, env, a, amtA), valueCents(ctx, env, b, amtB)),
+			fmt.Sprintf("add %s %s and %s %s to Uniswap V2 pair %s for at least %s LP tokens",
+				formatUnits(amtA, ma.Decimals), ma.Symbol, formatUnits(amtB, mb.Decimals), mb.Symbol, pair.Hex(), formatUnits(minLP, 18))), nil
+	}
+}
+
+// ---- uniswap_remove_liquidity (V2) ----
+
+var defUniRemoveLiquidity = &tool.Def{
+	Name: "uniswap_remove_liquidity",
+	Description: "Remove liquidity from a Uniswap V2 pair (Router02.removeLiquidity): burn LP tokens from the agent's wallet and receive both tokens back. " +
+		"liquidity is an amount of LP tokens or \"max\" for the whole balance; the minimum of each token is the current redemption less slippage_bps (default 0.5%). " +
+		"Adds an exact approve of the LP token to the router when needed. Use to exit or shrink a V2 position; check it first with uniswap_get_lp_position. " +
+		"Does not unwrap WETH or remove V3 liquidity (uniswap_remove_v3_liquidity).",
+	Category: tool.CatLP, Tier: tool.Write, RiskTier: tool.Layer2, Budget: tool.Slow, Effect: tool.EffectClose,
+	ProgressSteps: []string{"Reading the pair and position", "Checking the LP allowance", "Sending approve and removeLiquidity", "Confirming"},
+	PromptSnippet: "uniswap_remove_liquidity burns V2 LP tokens for the pair's tokens.",
+	Params: schema([]string{"liquidity"},
+		pAddress("pair", "The V2 pair; or give token_a and token_b"),
+		pAddress("token_a", "One token of the pair"),
+		pAddress("token_b", "The other token"),
+		pAmountMax("liquidity", "LP tokens to burn"),
+		pSlippage, pDeadline,
+		pAddress("router", "Uniswap V2 Router02 (default: the chain's configured one)"),
+		pChain),
+	SchemaVersion: 1,
+}
+
+func planRemoveLiquidity(env *Env) registry.Planner {
+	return func(ctx context.Context, in *registry.Input) (*tool.Plan, error) {
+		if err := checkChain(env, in); err != nil {
+			return nil, err
+		}
+		router, err := argAddressOr(in, "router", env.Venues.UniswapV2Router)
+		if err != nil {
+			return nil, err
+		}
+		if err := needVenue(router, "Uniswap V2 router", "router"); err != nil {
+			return nil, err
+		}
+		owner, err := wallet(env)
+		if err != nil {
+			return nil, err
+		}
+		liq, err := argAmountMax(in, "liquidity")
+		if err != nil {
+			return nil, err
+		}
+		in.Step(0)
+		var pair common.Address
+		if _, ok := in.Args.Get("pair"); ok {
+			if pair, err = argAddress(in, "pair"); err != nil {
+				return nil, err
+			}
+		} else {
+			a, err1 := argAddress(in, "token_a")
+			b, err2 := argAddress(in, "token_b")
+			if err1 != nil || err2 != nil {
+				return nil, errors.New("pass pair, or token_a and token_b")
+			}
+			factory, err := v2FactoryOf(ctx, env, router)
+			if err != nil {
+				return nil, err
+			}
+			if pair, err = v2PairOf(ctx, env, factory, a, b); err != nil {
+				return nil, err
+			}
+		}
+		st, err := readV2Pair(ctx, env, pair)
+		if err != nil {
+			return nil, err
+		}
+		bal, err := env.Chain.TokenBalance(ctx, pair, owner)
+		if err != nil {
+			return nil, err
+		}
+		if liq == nil {
+			liq = bal
+		}
+		if liq.Sign() == 0 {
+			return nil, errNoPosition
+		}
+		if liq.Cmp(bal) > 0 {
+			return nil, fmt.Errorf("the wallet holds %s LP tokens of the pair, less than %s", bal, liq)
+		}
+		a0, a1, err := v2Redeem(ctx, env, st, liq)
+		if err != nil {
+			return nil, err
+		}
+		bps := argInt(in, "slippage_bps", defaultSlippageBps)
+		min0, min1 := slippageMin(a0, bps), slippageMin(a1, bps)
+		if min0.Sign() == 0 || min1.Sign() == 0 {
+			return nil, errors.New("the liquidity is too small to redeem both tokens")
+		}
+		m0, err := tokenInfoOf(ctx, env, st.token0)
+		if err != nil {
+			return nil, err
+		}
+		m1, err := tokenInfoOf(ctx, env, st.token1)
+		if err != nil {
+			return nil, err
+		}
+		in.Step(1)
+		txs, err := approvals(ctx, env, pair, router, liq)
+		if err != nil {
+			return nil, err
+		}
+		dl, err := deadline(ctx, env, in)
+		if err != nil {
+			return nil, err
+		}
+		rm, err := tx(chain.UniswapV2Router02ABI(), router, "remove liquidity", "removeLiquidity", st.token0, st.token1, liq, min0, min1, owner, dl)
+		if err != nil {
+			return nil, err
+		}
+		txs = append(txs, rm)
+		return newPlan(env, txs,
+			[]tool.TokenUse{
+				{Token: tool.Address(pair), Decimals: -1, Amount: liq, Out: true},
+				{Token: tool.Address(st.token0), Decimals: -1, Amount: min0},
+				{Token: tool.Address(st.token1), Decimals: -1, Amount: min1},
+			},
+			sumCents(valueCents(ctx, env, st.token0, a0), valueCents(ctx, env, st.token1, a1)),
+			fmt.Sprintf("burn %s LP tokens of Uniswap V2 pair %s for at least %s %s and %s %s",
+				formatUnits(liq, 18), pair.Hex(), formatUnits(min0, m0.Decimals), m0.Symbol, formatUnits(min1, m1.Decimals), m1.Symbol)), nil
+	}
+}
+
+// ---- uniswap_add_v3_liquidity ----
+
+var defUniAddV3Liquidity = &tool.Def{
+	Name: "uniswap_add_v3_liquidity",
+	Description: "Add full-range liquidity to a Uniswap V3 pool through the chain's liquidity helper; the position is owned by the agent's wallet inside the pool (no NFT). " +
+		"Give the most of each pool token you are willing to add; the plan computes the liquidity they buy at the current price and the exact amounts it takes, " +
+		"and adds exact approves of the helper. The helper takes no minimum liquidity: if the price moves before execution you get less liquidity, never spend more than planned. " +
+		"Use for V3 LP on ward's dev chain; mainnet's NonfungiblePositionManager is not supported, nor are concentrated ranges. Remove with uniswap_remove_v3_liquidity.",
+	Category: tool.CatLP, Tier: tool.Write, RiskTier: tool.Layer2, Budget: tool.Slow, Effect: tool.EffectOpen,
+	ProgressSteps: []string{"Reading the pool", "Checking balances and allowances", "Sending approves and addLiquidity", "Confirming"},
+	PromptSnippet: "uniswap_add_v3_liquidity adds full-range liquidity to a V3 pool.",
+	Params: schema([]string{"pool", "amount0_max", "amount1_max"},
+		pAddress("pool", "The V3 pool (see uniswap_get_pools_by_token_pair)"),
+		pAmount("amount0_max", "Most of the pool's token0 to add"),
+		pAmount("amount1_max", "Most of the pool's token1 to add"),
+		pAddress("helper", "The liquidity helper (default: the chain's configured one)"),
+		pClaims("token0", "the pool's token0"), pClaims("token1", "the pool's token1"),
+		pChain),
+	SchemaVersion: 1,
+}
+
+func planAddV3Liquidity(env *Env) registry.Planner {
+	return func(ctx context.Context, in *registry.Input) (*tool.Plan, error) {
+		if err := checkChain(env, in); err != nil {
+			return nil, err
+		}
+		pool, err := argAddress(in, "pool")
+		if err != nil {
+			return nil, err
+		}
+		max0, err := argAmount(in, "amount0_max")
+		if err != nil {
+			return nil, err
+		}
+		max1, err := argAmount(in, "amount1_max")
+		if err != nil {
+			return nil, err
+		}
+		helper, err := argAddressOr(in, "helper", env.Venues.UniswapV3LiquidityHelper)
+		if err != nil {
+			return nil, err
+		}
+		if err := needVenue(helper, "Uniswap V3 liquidity helper", "helper"); err != nil {
+			return nil, err
+		}
+		in.Step(0)
+		st, err := readV3Pool(ctx, env, pool)
+		if err != nil {
+			return nil, err
+		}
+		lo, hi := st.fullRangeTicks()
+		sa, err := sqrtRatioAtTick(lo)
+		if err != nil {
+			return nil, err
+		}
+		sb, err := sqrtRatioAtTick(hi)
+		if err != nil {
+			return nil, err
+		}
+		liq, amt0, amt1, err := v3HelperAmounts(st.sqrtP, sa, sb, max0, max1)
+		if err != nil {
+			return nil, err
+		}
+		m0, err := tokenInfoOf(ctx, env, st.token0)
+		if err != nil {
+			return nil, err
+		}
+		m1, err := tokenInfoOf(ctx, env, st.token1)
+		if err != nil {
+			return nil, err
+		}
+		in.Step(1)
+		var txs []tool.Tx
+		for _, x := range []struct {
+			t   tokenInfo
+			amt *big.Int
+		}{{m0, amt0}, {m1, amt1}} {
+			if err := needBalance(ctx, env, x.t, x.amt); err != nil {
+				return nil, err
+			}
+			t, err := approvals(ctx, env, x.t.Address, helper, x.amt)
+			if err != nil {
+				return nil, err
+			}
+			txs = append(txs, t...)
+		}
+		// The planned amounts are the maxima: the helper cannot take more.
+		add, err := extraTx(helper, "add liquidity", "addLiquidity", pool, amt0, amt1)
+		if err != nil {
+			return nil, err
+		}
+		txs = append(txs, add)
+		return newPlan(env, txs,
+			[]tool.TokenUse{claimed(in, st.token0, amt0, true, "token0"), claimed(in, st.token1, amt1, true, "token1")},
+			sumCents(valueCents(ctx, env, st.token0, amt0), valueCents(ctx, env, st.token1, amt1)),
+			fmt.Sprintf("add %s liquidity (%s %s and %s %s) across the full range of Uniswap V3 pool %s",
+				liq, formatUnits(amt0, m0.Decimals), m0.Symbol, formatUnits(amt1, m1.Decimals), m1.Symbol, pool.Hex())), nil
+	}
+}
+
+// v3HelperAmounts returns the liquidity the helper adds for at most max0
+// and max1 at price sqrtP, and the exact amounts it takes, chosen so that
+// the helper, given those amounts as its maxima, adds the same liquidity
+// and takes the same amounts (its rounding could otherwise ask for a
+// unit more than a maximum and revert).
+func v3HelperAmounts(sqrtP, sa, sb, max0, max1 *big.Int) (liq, amt0, amt1 *big.Int, err error) {
+	if liq, err = v3LiquidityFor(sqrtP, sa, sb, max0, max1); err != nil {
+		return nil, nil, nil, err
+	}
+	for range 8 {
+		if liq.Sign() == 0 {
+			return nil, nil, nil, errors.New("the amounts are too small for any liquidity at the pool's price")
+		}
+		if amt0, amt1, err = v3Amounts(sqrtP, sa, sb, liq, true); err != nil {
+			return nil, nil, nil, err
+		}
+		again, err := v3LiquidityFor(sqrtP, sa, sb, amt0, amt1)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		a0, a1, err := v3Amounts(sqrtP, sa, sb, again, true)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		if amt0.Cmp(max0) <= 0 && amt1.Cmp(max1) <= 0 && a0.Cmp(amt0) <= 0 && a1.Cmp(amt1) <= 0 {
+			return liq, amt0, amt1, nil
+		}
+		liq = new(big.Int).Sub(liq, bigOne)
+	}
+	return nil, nil, nil, errors.New("no liquidity amount fits the maxima at the pool's price")
+}
+
+// v3LiquidityFor is the liquidity amount0 and amount1 buy in [sqrtA,
+// sqrtB] at price sqrtP inside the range (LiquidityAmounts, rounded down).
+func v3LiquidityFor(sqrtP, sqrtA, sqrtB, amount0, amount1 *big.Int) (*big.Int, error) {
+	if sqrtP.Cmp(sqrtA) <= 0 || sqrtP.Cmp(sqrtB) >= 0 {
+		return nil, errors.New("the pool's price is outside the position's range")
+	}
+	inter, err := mulDiv(sqrtP, sqrtB, q96)
+	if err != nil {
+		return nil, err
+	}
+	l0, err := mulDiv(amount0, inter, new(big.Int).Sub(sqrtB, sqrtP))
+	if err != nil {
+		return nil, err
+	}
+	l1, err := mulDiv(amount1, q96, new(big.Int).Sub(sqrtP, sqrtA))
+	if err != nil {
+		return nil, err
+	}
+	l := l0
+	if l1.Cmp(l0) < 0 {
+		l = l1
+	}
+	if l.Cmp(maxUint128) > 0 {
+		l = new(big.Int).Set(maxUint128)
+	}
+	return l, nil
+}
+
+// ---- uniswap_remove_v3_liquidity ----
+
+var defUniRemoveV3Liquidity = &tool.Def{
+	Name: "uniswap_remove_v3_liquidity",
+	Description: "Remove liquidity from a Uniswap V3 position the agent's wallet owns directly in the pool (as uniswap_add_v3_liquidity creates): " +
+		"burns liquidity (an amount or \"max\") from the tick range (default: the full range) and collects the tokens and all uncollected fees to the wallet, in two transactions to the pool. " +
+		"The plan expects the position's current redemption less slippage_bps (default 0.5%); the pool's burn takes no minimum, so the check happens in simulation and after execution. " +
+		"Use to exit or shrink a V3 position; read it first with uniswap_get_lp_position. Does not handle NonfungiblePositionManager positions.",
+	Category: tool.CatLP, Tier: tool.Write, RiskTier: tool.Layer2, Budget: tool.Slow, Effect: tool.EffectClose,
+	ProgressSteps: []string{"Reading the pool and position", "Computing the redemption", "Sending burn and collect", "Confirming"},
+	PromptSnippet: "uniswap_remove_v3_liquidity burns a V3 position's liquidity and collects tokens and fees.",
+	Params: schema([]string{"pool", "liquidity"},
+		pAddress("pool", "The V3 pool"),
+		pAmountMax("liquidity", "Liquidity to remove (the position's liquidity units, see uniswap_get_lp_position)"),
+		pInt("tick_lower", "Lower tick of the position (default: the full range)", minTick, maxTick),
+		pInt("tick_upper", "Upper tick of the position (default: the full range)", minTick, maxTick),
+		pSlippage,
+		pChain),
+	SchemaVersion: 1,
+}
+
+func planRemoveV3Liquidity(env *Env) registry.Planner {
+	return func(ctx context.Context, in *registry.Input) (*tool.Plan, error) {
+		if err := checkChain(env, in); err != nil {
+			return nil, err
+		}
+		pool, err := argAddress(in, "pool")
+		if err != nil {
+			return nil, err
+		}
+		liq, err := argAmountMax(in, "liquidity")
+		if err != nil {
+			return nil, err
+		}
+		owner, err := wallet(env)
+		if err != nil {
+			return nil, err
+		}
+		in.Step(0)
+		st, err := readV3Pool(ctx, env, pool)
+		if err != nil {
+			return nil, err
+		}
+		lo, hi, err := v3Range(in, st)
+		if err != nil {
+			return nil, err
+		}
+		pos, err := readV3Position(ctx, env, st, owner, lo, hi)
+		if err != nil {
+			return nil, err
+		}
+		if liq == nil {
+			liq = pos.liquidity
+		}
+		if liq.Sign() == 0 {
+			return nil, errNoPosition
+		}
+		if liq.Cmp(pos.liquidity) > 0 {
+			return nil, fmt.Errorf("the position holds %s liquidity, less than %s", pos.liquidity, liq)
+		}
+		in.Step(1)
+		sa, err := sqrtRatioAtTick(lo)
+		if err != nil {
+			return nil, err
+		}
+		sb, err := sqrtRatioAtTick(hi)
+		if err != nil {
+			return nil, err
+		}
+		a0, a1, err := v3Amounts(st.sqrtP, sa, sb, liq, false)
+		if err != nil {
+			return nil, err
+		}
+		bps := argInt(in, "slippage_bps", defaultSlippageBps)
+		min0 := new(big.Int).Add(slippageMin(a0, bps), pos.owed0)
+		min1 := new(big.Int).Add(slippageMin(a1, bps), pos.owed1)
+		m0, err := tokenInfoOf(ctx, env, st.token0)
+		if err != nil {
+			return nil, err
+		}
+		m1, err := tokenInfoOf(ctx, env, st.token1)
+		if err != nil {
+			return nil, err
+		}
+		burn, err := extraTx(pool, "burn", "burn", big.NewInt(lo), big.NewInt(hi), liq)
+		if err != nil {
+			return nil, err
+		}
+		collect, err := extraTx(pool, "collect", "collect", owner, big.NewInt(lo), big.NewInt(hi), maxUint128, maxUint128)
+		if err != nil {
+			return nil, err
+		}
+		e0, e1 := new(big.Int).Add(a0, pos.owed0), new(big.Int).Add(a1, pos.owed1)
+		return newPlan(env, []tool.Tx{burn, collect},
+			[]tool.TokenUse{
+				{Token: tool.Address(st.token0), Decimals: -1, Amount: min0},
+				{Token: tool.Address(st.token1), Decimals: -1, Amount: min1},
+			},
+			sumCents(valueCents(ctx, env, st.token0, e0), valueCents(ctx, env, st.token1, e1)),
+			fmt.Sprintf("remove %s liquidity from Uniswap V3 pool %s [%d, %d] and collect about %s %s and %s %s (fees included)",
+				liq, pool.Hex(), lo, hi, formatUnits(e0, m0.Decimals), m0.Symbol, formatUnits(e1, m1.Decimals), m1.Symbol)), nil
+	}
+}

@@ -1,0 +1,598 @@
+package catalog
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/big"
+)
+
+// Uniswap arithmetic ported from the mainnet contracts, so that quotes
+// match what the contracts compute to the last unit: V2's getAmountOut and
+// quote, and V3's TickMath.getSqrtRatioAtTick, SqrtPriceMath,
+// SwapMath.computeSwapStep and TickBitmap.nextInitializedTickWithinOneWord.
+// Values are *big.Int; where a contract branches on 256-bit overflow the
+// overflow is emulated.
+//
+// A V3 quote runs the pool's swap loop over the pool's own tick state
+// (bitmap words and liquidityNet, read as the loop needs them), so it is
+// exact for any pool with the mainnet code, across tick crossings, and
+// needs no wallet, balance or allowance (simulating exactInputSingle from
+// the wallet would). ward's dev pools hold only full-range liquidity and
+// swap in one step; they are recognised by their fullRange() getter and
+// quoted with that one step, which is exact for them too.
+
+var (
+	bigOne     = big.NewInt(1)
+	q96        = new(big.Int).Lsh(bigOne, 96)
+	two160     = new(big.Int).Lsh(bigOne, 160)
+	two256     = new(big.Int).Lsh(bigOne, 256)
+	maxUint256 = new(big.Int).Sub(two256, bigOne)
+	maxUint128 = new(big.Int).Sub(new(big.Int).Lsh(bigOne, 128), bigOne)
+	// minSqrtRatio and maxSqrtRatio are getSqrtRatioAtTick(minTick) and
+	// getSqrtRatioAtTick(maxTick).
+	minSqrtRatio    = big.NewInt(4295128739)
+	maxSqrtRatio, _ = new(big.Int).SetString("1461446703485210103287273052203988822378723970342", 10)
+)
+
+// The tick range of Uniswap V3.
+const (
+	minTick = -887272
+	maxTick = 887272
+)
+
+var (
+	errV2Liquidity = errors.New("the pair has no liquidity")
+	errV2Input     = errors.New("the input amount must be greater than 0")
+)
+
+// v2AmountOut is UniswapV2Library.getAmountOut: the output of an exact
+// input with the 0.3 % fee.
+func v2AmountOut(amountIn, reserveIn, reserveOut *big.Int) (*big.Int, error) {
+	if amountIn.Sign() <= 0 {
+		return nil, errV2Input
+	}
+	if reserveIn.Sign() <= 0 || reserveOut.Sign() <= 0 {
+		return nil, errV2Liquidity
+	}
+	withFee := new(big.Int).Mul(amountIn, big.NewInt(997))
+	num := new(big.Int).Mul(withFee, reserveOut)
+	den := new(big.Int).Mul(reserveIn, big.NewInt(1000))
+	den.Add(den, withFee)
+	return num.Quo(num, den), nil
+}
+
+// v2Quote is UniswapV2Library.quote: amountA of token A at the pair's
+// reserve ratio, in token B.
+func v2Quote(amountA, reserveA, reserveB *big.Int) (*big.Int, error) {
+	if amountA.Sign() <= 0 {
+		return nil, errV2Input
+	}
+	if reserveA.Sign() <= 0 || reserveB.Sign() <= 0 {
+		return nil, errV2Liquidity
+	}
+	v := new(big.Int).Mul(amountA, reserveB)
+	return v.Quo(v, reserveA), nil
+}
+
+// v2AddAmounts is UniswapV2Router02._addLiquidity without the minimums:
+// the amounts the router takes for the desired amounts at the reserves.
+func v2AddAmounts(desiredA, desiredB, reserveA, reserveB *big.Int) (*big.Int, *big.Int, error) {
+	if reserveA.Sign() == 0 && reserveB.Sign() == 0 {
+		return new(big.Int).Set(desiredA), new(big.Int).Set(desiredB), nil
+	}
+	optB, err := v2Quote(desiredA, reserveA, reserveB)
+	if err != nil {
+		return nil, nil, err
+	}
+	if optB.Cmp(desiredB) <= 0 {
+		return new(big.Int).Set(desiredA), optB, nil
+	}
+	optA, err := v2Quote(desiredB, reserveB, reserveA)
+	if err != nil {
+		return nil, nil, err
+	}
+	return optA, new(big.Int).Set(desiredB), nil
+}
+
+// v2Minted is the liquidity a V2 pair mints for amounts a and b added at
+// reserves ra, rb with totalSupply ts (without the protocol fee's mint).
+func v2Minted(a, b, ra, rb, ts *big.Int) *big.Int {
+	if ts.Sign() == 0 {
+		l := new(big.Int).Sqrt(new(big.Int).Mul(a, b))
+		return l.Sub(l, big.NewInt(1000))
+	}
+	la := new(big.Int).Mul(a, ts)
+	la.Quo(la, ra)
+	lb := new(big.Int).Mul(b, ts)
+	lb.Quo(lb, rb)
+	if la.Cmp(lb) < 0 {
+		return la
+	}
+	return lb
+}
+
+// mulDiv is FullMath.mulDiv: floor(a*b/d), failing when the result does
+// not fit 256 bits or d is zero.
+func mulDiv(a, b, d *big.Int) (*big.Int, error) {
+	if d.Sign() == 0 {
+		return nil, errors.New("mulDiv: division by zero")
+	}
+	r := new(big.Int).Mul(a, b)
+	r.Quo(r, d)
+	if r.Cmp(maxUint256) > 0 {
+		return nil, errors.New("mulDiv: overflow")
+	}
+	return r, nil
+}
+
+// mulDivUp is FullMath.mulDivRoundingUp.
+func mulDivUp(a, b, d *big.Int) (*big.Int, error) {
+	if d.Sign() == 0 {
+		return nil, errors.New("mulDiv: division by zero")
+	}
+	p := new(big.Int).Mul(a, b)
+	q, m := new(big.Int).QuoRem(p, d, new(big.Int))
+	if m.Sign() > 0 {
+		q.Add(q, bigOne)
+	}
+	if q.Cmp(maxUint256) > 0 {
+		return nil, errors.New("mulDiv: overflow")
+	}
+	return q, nil
+}
+
+// divUp is UnsafeMath.divRoundingUp.
+func divUp(x, y *big.Int) *big.Int {
+	q, m := new(big.Int).QuoRem(x, y, new(big.Int))
+	if m.Sign() > 0 {
+		q.Add(q, bigOne)
+	}
+	return q
+}
+
+// tickFactors are TickMath's round(2^128 / sqrt(1.0001)^(2^i)).
+var tickFactors = func() []*big.Int {
+	hexes := []string{
+		"fffcb933bd6fad37aa2d162d1a594001", "fff97272373d413259a46990580e213a", "fff2e50f5f656932ef12357cf3c7fdcc",
+		"ffe5caca7e10e4e61c3624eaa0941cd0", "ffcb9843d60f6159c9db58835c926644", "ff973b41fa98c081472e6896dfb254c0",
+		"ff2ea16466c96a3843ec78b326b52861", "fe5dee046a99a2a811c461f1969c3053", "fcbe86c7900a88aedcffc83b479aa3a4",
+		"f987a7253ac413176f2b074cf7815e54", "f3392b0822b70005940c7a398e4b70f3", "e7159475a2c29b7443b29c7fa6e889d9",
+		"d097f3bdfd2022b8845ad8f792aa5825", "a9f746462d870fdf8a65dc1f90e061e5", "70d869a156d2a1b890bb3df62baf32f7",
+		"31be135f97d08fd981231505542fcfa6", "9aa508b5b7a84e1c677de54f3e99bc9", "5d6af8dedb81196699c329225ee604",
+		"2216e584f5fa1ea926041bedfe98", "48a170391f7dc42444e8fa2",
+	}
+	out := make([]*big.Int, len(hexes))
+	for i, h := range hexes {
+		out[i], _ = new(big.Int).SetString(h, 16)
+	}
+	return out
+}()
+
+// sqrtRatioAtTick is TickMath.getSqrtRatioAtTick: sqrt(1.0001^tick) as a
+// Q64.96, exactly as the contracts round it.
+func sqrtRatioAtTick(tick int64) (*big.Int, error) {
+	if tick < minTick || tick > maxTick {
+		return nil, fmt.Errorf("tick %d out of range", tick)
+	}
+	abs := tick
+	if abs < 0 {
+		abs = -abs
+	}
+	ratio := new(big.Int)
+	if abs&1 != 0 {
+		ratio.Set(tickFactors[0])
+	} else {
+		ratio.Lsh(bigOne, 128)
+	}
+	for i := 1; i < len(tickFactors); i++ {
+		if abs&(1<<i) != 0 {
+			ratio.Mul(ratio, tickFactors[i])
+			ratio.Rsh(ratio, 128)
+		}
+	}
+	if tick > 0 {
+		ratio.Quo(maxUint256, ratio)
+	}
+	rem := new(big.Int).And(ratio, big.NewInt(1<<32-1))
+	ratio.Rsh(ratio, 32)
+	if rem.Sign() != 0 {
+		ratio.Add(ratio, bigOne)
+	}
+	return ratio, nil
+}
+
+// tickAtSqrtRatio is TickMath.getTickAtSqrtRatio: the greatest tick whose
+// sqrt ratio is at most sqrtP.
+func tickAtSqrtRatio(sqrtP *big.Int) (int64, error) {
+	if sqrtP.Cmp(minSqrtRatio) < 0 || sqrtP.Cmp(maxSqrtRatio) >= 0 {
+		return 0, errors.New("sqrt price out of range")
+	}
+	lo, hi := int64(minTick), int64(maxTick)
+	for lo < hi {
+		mid := lo + (hi-lo+1)/2
+		r, _ := sqrtRatioAtTick(mid)
+		if r.Cmp(sqrtP) <= 0 {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	return lo, nil
+}
+
+func toUint160(x *big.Int) (*big.Int, error) {
+	if x.Cmp(two160) >= 0 {
+		return nil, errors.New("sqrt price overflow")
+	}
+	return x, nil
+}
+
+// nextSqrtPriceFromAmount0Up is SqrtPriceMath's
+// getNextSqrtPriceFromAmount0RoundingUp with add = true (input of token0).
+func nextSqrtPriceFromAmount0Up(sqrtP, liquidity, amount *big.Int) (*big.Int, error) {
+	if amount.Sign() == 0 {
+		return new(big.Int).Set(sqrtP), nil
+	}
+	num := new(big.Int).Lsh(liquidity, 96)
+	product := new(big.Int).Mul(amount, sqrtP)
+	if product.Cmp(maxUint256) <= 0 {
+		den := new(big.Int).Add(num, product)
+		if den.Cmp(maxUint256) <= 0 {
+			r, err := mulDivUp(num, sqrtP, den)
+			if err != nil {
+				return nil, err
+			}
+			return r, nil
+		}
+	}
+	d := new(big.Int).Quo(num, sqrtP)
+	d.Add(d, amount)
+	return toUint160(divUp(num, d))
+}
+
+// nextSqrtPriceFromAmount1Down is SqrtPriceMath's
+// getNextSqrtPriceFromAmount1RoundingDown with add = true (input of
+// token1).
+func nextSqrtPriceFromAmount1Down(sqrtP, liquidity, amount *big.Int) (*big.Int, error) {
+	q := new(big.Int).Lsh(amount, 96)
+	q.Quo(q, liquidity)
+	return toUint160(q.Add(q, sqrtP))
+}
+
+// amount0Delta is SqrtPriceMath.getAmount0Delta.
+func amount0Delta(a, b, liquidity *big.Int, up bool) (*big.Int, error) {
+	if a.Cmp(b) > 0 {
+		a, b = b, a
+	}
+	if a.Sign() <= 0 {
+		return nil, errors.New("zero sqrt price")
+	}
+	n1 := new(big.Int).Lsh(liquidity, 96)
+	n2 := new(big.Int).Sub(b, a)
+	if up {
+		v, err := mulDivUp(n1, n2, b)
+		if err != nil {
+			return nil, err
+		}
+		return divUp(v, a), nil
+	}
+	v, err := mulDiv(n1, n2, b)
+	if err != nil {
+		return nil, err
+	}
+	return v.Quo(v, a), nil
+}
+
+// amount1Delta is SqrtPriceMath.getAmount1Delta.
+func amount1Delta(a, b, liquidity *big.Int, up bool) (*big.Int, error) {
+	if a.Cmp(b) > 0 {
+		a, b = b, a
+	}
+	d := new(big.Int).Sub(b, a)
+	if up {
+		return mulDivUp(liquidity, d, q96)
+	}
+	return mulDiv(liquidity, d, q96)
+}
+
+// swapStep is the result of one SwapMath.computeSwapStep.
+type swapStep struct {
+	sqrtNext, amountIn, amountOut, fee *big.Int
+}
+
+// computeSwapStepExactIn is SwapMath.computeSwapStep for an exact input
+// (amountRemaining > 0) with the fee in hundredths of a bip.
+func computeSwapStepExactIn(sqrtCur, sqrtTarget, liquidity, remaining *big.Int, feePips int64) (swapStep, error) {
+	var s swapStep
+	zeroForOne := sqrtCur.Cmp(sqrtTarget) >= 0
+	lessFee, err := mulDiv(remaining, big.NewInt(1e6-feePips), big.NewInt(1e6))
+	if err != nil {
+		return s, err
+	}
+	var toTarget *big.Int
+	if zeroForOne {
+		toTarget, err = amount0Delta(sqrtTarget, sqrtCur, liquidity, true)
+	} else {
+		toTarget, err = amount1Delta(sqrtCur, sqrtTarget, liquidity, true)
+	}
+	if err != nil {
+		return s, err
+	}
+	if lessFee.Cmp(toTarget) >= 0 {
+		s.sqrtNext = new(big.Int).Set(sqrtTarget)
+	} else {
+		if liquidity.Sign() == 0 {
+			return s, errors.New("no liquidity")
+		}
+		if zeroForOne {
+			s.sqrtNext, err = nextSqrtPriceFromAmount0Up(sqrtCur, liquidity, lessFee)
+		} else {
+			s.sqrtNext, err = nextSqrtPriceFromAmount1Down(sqrtCur, liquidity, lessFee)
+		}
+		if err != nil {
+			return s, err
+		}
+	}
+	reached := s.sqrtNext.Cmp(sqrtTarget) == 0
+	if zeroForOne {
+		if reached {
+			s.amountIn = toTarget
+		} else if s.amountIn, err = amount0Delta(s.sqrtNext, sqrtCur, liquidity, true); err != nil {
+			return s, err
+		}
+		if s.amountOut, err = amount1Delta(s.sqrtNext, sqrtCur, liquidity, false); err != nil {
+			return s, err
+		}
+	} else {
+		if reached {
+			s.amountIn = toTarget
+		} else if s.amountIn, err = amount1Delta(sqrtCur, s.sqrtNext, liquidity, true); err != nil {
+			return s, err
+		}
+		if s.amountOut, err = amount0Delta(sqrtCur, s.sqrtNext, liquidity, false); err != nil {
+			return s, err
+		}
+	}
+	if !reached {
+		s.fee = new(big.Int).Sub(remaining, s.amountIn)
+	} else if s.fee, err = mulDivUp(s.amountIn, big.NewInt(feePips), big.NewInt(1e6-feePips)); err != nil {
+		return s, err
+	}
+	return s, nil
+}
+
+// tickSource reads the tick state a multi-range V3 swap crosses.
+type tickSource interface {
+	// bitmapWord returns tickBitmap(word).
+	bitmapWord(ctx context.Context, word int16) (*big.Int, error)
+	// liquidityNet returns ticks(tick).liquidityNet.
+	liquidityNet(ctx context.Context, tick int64) (*big.Int, error)
+}
+
+// nextInitializedTick is TickBitmap.nextInitializedTickWithinOneWord.
+func nextInitializedTick(ctx context.Context, src tickSource, tick, spacing int64, lte bool) (int64, bool, error) {
+	compressed := tick / spacing
+	if tick < 0 && tick%spacing != 0 {
+		compressed--
+	}
+	if lte {
+		word, bit := int16(compressed>>8), uint(uint8(compressed&0xff))
+		w, err := src.bitmapWord(ctx, word)
+		if err != nil {
+			return 0, false, err
+		}
+		mask := new(big.Int).Sub(new(big.Int).Lsh(bigOne, bit+1), bigOne)
+		masked := mask.And(mask, w)
+		if masked.Sign() != 0 {
+			msb := int64(masked.BitLen() - 1)
+			return (compressed - (int64(bit) - msb)) * spacing, true, nil
+		}
+		return (compressed - int64(bit)) * spacing, false, nil
+	}
+	next := compressed + 1
+	word, bit := int16(next>>8), uint(uint8(next&0xff))
+	w, err := src.bitmapWord(ctx, word)
+	if err != nil {
+		return 0, false, err
+	}
+	masked := new(big.Int).Rsh(w, bit)
+	if masked.Sign() != 0 {
+		lsb := int64(masked.TrailingZeroBits())
+		return (next + lsb) * spacing, true, nil
+	}
+	return (next + int64(255-bit)) * spacing, false, nil
+}
+
+// v3Pool is the state of a V3 pool a quote starts from.
+type v3Pool struct {
+	sqrtP     *big.Int
+	tick      int64
+	liquidity *big.Int
+	fee       int64 // hundredths of a bip
+	spacing   int64
+	// fullRange is set for ward's dev pools, which hold only full-range
+	// liquidity and swap in one step towards the range's edge; ticks is
+	// then unused.
+	fullRange *[2]int64
+	ticks     tickSource
+}
+
+// v3Swap is a quoted exact-input swap.
+type v3Swap struct {
+	amountIn  *big.Int // input consumed (less than asked when the price limit was reached)
+	amountOut *big.Int
+	sqrtAfter *big.Int
+	steps     int
+	crossed   int // initialized ticks crossed
+}
+
+// errV3TooManySteps is returned for a swap that would cross more tick
+// ranges than a quote may read.
+var errV3TooManySteps = errors.New("the swap crosses too many tick ranges to quote; split it into smaller swaps")
+
+// quoteV3ExactIn runs UniswapV3Pool.swap's loop for an exact input with
+// the SwapRouter's default price limit, reading tick state from p.ticks
+// as it goes, and returns what the pool would pay out. It is exact: it
+// performs the same steps with the same rounding as the pool, crossing
+// initialized ticks with their liquidityNet. maxSteps bounds the reads.
+func quoteV3ExactIn(ctx context.Context, p v3Pool, zeroForOne bool, amountIn *big.Int, maxSteps int) (v3Swap, error) {
+	out := v3Swap{amountIn: new(big.Int), amountOut: new(big.Int)}
+	if amountIn.Sign() <= 0 {
+		return out, errors.New("the input amount must be greater than 0")
+	}
+	limit := new(big.Int).Add(minSqrtRatio, bigOne)
+	if !zeroForOne {
+		limit = new(big.Int).Sub(maxSqrtRatio, bigOne)
+	}
+	if p.fullRange != nil {
+		return quoteV3FullRange(p, zeroForOne, amountIn, out)
+	}
+	remaining := new(big.Int).Set(amountIn)
+	sqrtP, tick, liq := new(big.Int).Set(p.sqrtP), p.tick, new(big.Int).Set(p.liquidity)
+	for remaining.Sign() != 0 && sqrtP.Cmp(limit) != 0 {
+		if out.steps == maxSteps {
+			return out, errV3TooManySteps
+		}
+		out.steps++
+		next, initialized, err := nextInitializedTick(ctx, p.ticks, tick, p.spacing, zeroForOne)
+		if err != nil {
+			return out, err
+		}
+		next = min(max(next, minTick), maxTick)
+		sqrtNext, err := sqrtRatioAtTick(next)
+		if err != nil {
+			return out, err
+		}
+		target := sqrtNext
+		if (zeroForOne && sqrtNext.Cmp(limit) < 0) || (!zeroForOne && sqrtNext.Cmp(limit) > 0) {
+			target = limit
+		}
+		start := sqrtP
+		st, err := computeSwapStepExactIn(sqrtP, target, liq, remaining, p.fee)
+		if err != nil {
+			return out, err
+		}
+		sqrtP = st.sqrtNext
+		remaining.Sub(remaining, st.amountIn)
+		remaining.Sub(remaining, st.fee)
+		out.amountOut.Add(out.amountOut, st.amountOut)
+		if sqrtP.Cmp(sqrtNext) == 0 {
+			if initialized {
+				net, err := p.ticks.liquidityNet(ctx, next)
+				if err != nil {
+					return out, err
+				}
+				if zeroForOne {
+					net = new(big.Int).Neg(net)
+				}
+				liq.Add(liq, net)
+				if liq.Sign() < 0 {
+					return out, errors.New("pool liquidity went negative while crossing ticks")
+				}
+				out.crossed++
+			}
+			if zeroForOne {
+				tick = next - 1
+			} else {
+				tick = next
+			}
+		} else if sqrtP.Cmp(start) != 0 {
+			if tick, err = tickAtSqrtRatio(sqrtP); err != nil {
+				return out, err
+			}
+		}
+	}
+	out.amountIn.Sub(amountIn, remaining)
+	out.sqrtAfter = sqrtP
+	return out, nil
+}
+
+// quoteV3FullRange is ward's dev pool's swap: one step at constant
+// liquidity towards one unit inside the full range's edge.
+func quoteV3FullRange(p v3Pool, zeroForOne bool, amountIn *big.Int, out v3Swap) (v3Swap, error) {
+	lower, err := sqrtRatioAtTick(p.fullRange[0])
+	if err != nil {
+		return out, err
+	}
+	upper, err := sqrtRatioAtTick(p.fullRange[1])
+	if err != nil {
+		return out, err
+	}
+	target := new(big.Int).Add(lower, bigOne)
+	if !zeroForOne {
+		target = new(big.Int).Sub(upper, bigOne)
+	}
+	if (zeroForOne && target.Cmp(p.sqrtP) >= 0) || (!zeroForOne && target.Cmp(p.sqrtP) <= 0) {
+		return out, errors.New("the pool's price is at the edge of its liquidity range")
+	}
+	if p.liquidity.Sign() == 0 {
+		return out, errors.New("the pool has no liquidity")
+	}
+	st, err := computeSwapStepExactIn(p.sqrtP, target, p.liquidity, amountIn, p.fee)
+	if err != nil {
+		return out, err
+	}
+	out.steps = 1
+	out.amountIn.Add(st.amountIn, st.fee)
+	out.amountOut.Set(st.amountOut)
+	out.sqrtAfter = st.sqrtNext
+	return out, nil
+}
+
+// priceFromSqrtX96 is the price of one whole token0 in token1 at a V3
+// sqrt price: (sqrtP / 2^96)^2 * 10^(decimals0 - decimals1).
+func priceFromSqrtX96(sqrtP *big.Int, dec0, dec1 uint8) *big.Rat {
+	num := new(big.Int).Mul(sqrtP, sqrtP)
+	num.Mul(num, pow10(int(dec0)))
+	den := new(big.Int).Lsh(pow10(int(dec1)), 192)
+	return new(big.Rat).SetFrac(num, den)
+}
+
+// priceFromReserves is the price of one whole token0 in token1 at V2
+// reserves.
+func priceFromReserves(r0, r1 *big.Int, dec0, dec1 uint8) *big.Rat {
+	if r0.Sign() == 0 {
+		return new(big.Rat)
+	}
+	num := new(big.Int).Mul(r1, pow10(int(dec0)))
+	den := new(big.Int).Mul(r0, pow10(int(dec1)))
+	return new(big.Rat).SetFrac(num, den)
+}
+
+// ratString writes r in plain decimal notation with about sig significant
+// digits (never an exponent), trailing zeros removed.
+func ratString(r *big.Rat, sig int) string {
+	if r.Sign() == 0 {
+		return "0"
+	}
+	f, _ := new(big.Float).SetRat(new(big.Rat).Abs(r)).Float64()
+	places := sig
+	if f > 0 && !math.IsInf(f, 0) {
+		places = max(0, sig-1-int(math.Floor(math.Log10(f))))
+	}
+	s := r.FloatString(places)
+	if places > 0 {
+		for s[len(s)-1] == '0' {
+			s = s[:len(s)-1]
+		}
+		if s[len(s)-1] == '.' {
+			s = s[:len(s)-1]
+		}
+	}
+	return s
+}
+
+// bpsOf returns (a - b) / a in basis points, to two decimals (0 when a is
+// zero).
+func bpsOf(a, b *big.Rat) float64 {
+	if a.Sign() == 0 {
+		return 0
+	}
+	d := new(big.Rat).Sub(a, b)
+	d.Quo(d, a)
+	d.Mul(d, big.NewRat(10000, 1))
+	f, _ := d.Float64()
+	return math.Round(f*100) / 100
+}

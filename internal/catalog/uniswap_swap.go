@@ -1,0 +1,174 @@
+package catalog
+
+import (
+	"context"
+	"fmt"
+	"math/big"
+
+	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/wardhq/ward/internal/chain"
+	"github.com/wardhq/ward/internal/registry"
+	"github.com/wardhq/ward/internal/tool"
+)
+
+// The two swap tools are one planner over two venues, so that each has its
+// own (swap, venue) entry in the adapter table. Swaps are EffectOpen: a
+// swap can move into a position as well as out of one, and a tool's effect
+// is fixed, so the phase gate treats every swap as the riskier kind.
+
+func swapParams(router string) []string {
+	return []string{
+		pAddress("token_in", "The ERC-20 token to sell (WETH for ether: wrap ETH first)"),
+		pAddress("token_out", "The ERC-20 token to buy"),
+		pAmount("amount_in", "Exact amount of token_in to sell"),
+		pSlippage,
+		pAmount("min_amount_out", "Optional floor on the output in token_out base units; the plan uses the larger of this and the slippage-derived minimum"),
+		pDeadline,
+		pAddress("router", router),
+		pClaims("token_in", "token_in"),
+		pClaims("token_out", "token_out"),
+		pChain,
+	}
+}
+
+var defUniSwapV3 = &tool.Def{
+	Name: "uniswap_execute_swap",
+	Description: "Swap an exact amount of one ERC-20 token for another through one Uniswap V3 pool (SwapRouter.exactInputSingle), received by the agent's wallet. " +
+		"The plan quotes the swap exactly from the pool's state, sets the minimum output to the quote less slippage_bps (default 0.5%), " +
+		"adds an exact approve of the router when the allowance is short, and picks the fee tier with the best output unless fee is given. " +
+		"Use it to buy or sell on Uniswap V3; get a quote first with uniswap_get_quote if you want to compare venues. " +
+		"Does not take native ETH (wrap it to WETH first), route through several pools, or send the output to another address. For V2 pairs use uniswap_execute_v2_swap.",
+	Category: tool.CatTrading, Tier: tool.Write, RiskTier: tool.Layer2, Budget: tool.Slow, Effect: tool.EffectOpen,
+	ProgressSteps:    []string{"Quoting the pool", "Checking balance and allowance", "Sending approve and swap", "Confirming"},
+	PromptSnippet:    "uniswap_execute_swap swaps an exact input on Uniswap V3 with a slippage-protected minimum.",
+	PromptGuidelines: []string{"Keep slippage_bps small (50 or less) on deep pools.", "Check uniswap_compute_price_impact for large trades."},
+	Params: schema([]string{"token_in", "token_out", "amount_in"}, append(swapParams("Uniswap V3 SwapRouter with the original interface, whose params carry a deadline (mainnet 0xE592427A0AEce92De3Edee1F18E0157C05861564, not SwapRouter02); default: the chain's configured one"),
+		`"fee":{"type":"integer","enum":[100,500,3000,10000],"description":"Fee tier of the pool in hundredths of a bip (3000 = 0.3%); default: the tier with the best output"}`)...),
+	SchemaVersion: 1,
+}
+
+var defUniSwapV2 = &tool.Def{
+	Name: "uniswap_execute_v2_swap",
+	Description: "Swap an exact amount of one ERC-20 token for another through a Uniswap V2 pair (Router02.swapExactTokensForTokens on the direct pair), received by the agent's wallet. " +
+		"The plan quotes with the router's getAmountsOut, sets the minimum output to the quote less slippage_bps (default 0.5%), and adds an exact approve of the router when the allowance is short. " +
+		"Use it when the V2 pair gives the better quote (see uniswap_get_quote). " +
+		"Does not take native ETH (wrap it to WETH first), route through intermediate tokens, or send the output elsewhere. For V3 pools use uniswap_execute_swap.",
+	Category: tool.CatTrading, Tier: tool.Write, RiskTier: tool.Layer2, Budget: tool.Slow, Effect: tool.EffectOpen,
+	ProgressSteps: []string{"Quoting the pair", "Checking balance and allowance", "Sending approve and swap", "Confirming"},
+	PromptSnippet: "uniswap_execute_v2_swap swaps an exact input on a Uniswap V2 pair with a slippage-protected minimum.",
+	Params:        schema([]string{"token_in", "token_out", "amount_in"}, swapParams("Uniswap V2 Router02 (default: the chain's configured one)")...),
+	SchemaVersion: 1,
+}
+
+// exactInputSingleParams is SwapRouter.ExactInputSingleParams.
+type exactInputSingleParams struct {
+	TokenIn           common.Address
+	TokenOut          common.Address
+	Fee               *big.Int
+	Recipient         common.Address
+	Deadline          *big.Int
+	AmountIn          *big.Int
+	AmountOutMinimum  *big.Int
+	SqrtPriceLimitX96 *big.Int
+}
+
+func planSwapV3(env *Env) registry.Planner { return planSwap(env, true) }
+
+func planSwapV2(env *Env) registry.Planner { return planSwap(env, false) }
+
+func planSwap(env *Env, v3 bool) registry.Planner {
+	return func(ctx context.Context, in *registry.Input) (*tool.Plan, error) {
+		if err := checkChain(env, in); err != nil {
+			return nil, err
+		}
+		tokIn, tokOut, amount, err := quoteArgs(in)
+		if err != nil {
+			return nil, err
+		}
+		def := env.Venues.UniswapV2Router
+		if v3 {
+			def = env.Venues.UniswapV3Router
+		}
+		router, err := argAddressOr(in, "router", def)
+		if err != nil {
+			return nil, err
+		}
+		if err := needVenue(router, "Uniswap router", "router"); err != nil {
+			return nil, err
+		}
+		owner, err := wallet(env)
+		if err != nil {
+			return nil, err
+		}
+		mi, err := tokenInfoOf(ctx, env, tokIn)
+		if err != nil {
+			return nil, err
+		}
+		mo, err := tokenInfoOf(ctx, env, tokOut)
+		if err != nil {
+			return nil, err
+		}
+		in.Step(0)
+		var q quote
+		if v3 {
+			q, err = quoteV3Best(ctx, env, router, tokIn, tokOut, argInt(in, "fee", 0), amount)
+		} else {
+			q, err = quoteV2(ctx, env, router, tokIn, tokOut, amount)
+		}
+		if err != nil {
+			return nil, err
+		}
+		minOut := slippageMin(q.out, argInt(in, "slippage_bps", defaultSlippageBps))
+		if floor, err := argAmountOr(in, "min_amount_out"); err != nil {
+			return nil, err
+		} else if floor != nil && floor.Cmp(minOut) > 0 {
+			minOut = floor
+		}
+		if minOut.Sign() == 0 {
+			return nil, fmt.Errorf("the swap would return nothing: %s %s buys less than one unit of %s", formatUnits(amount, mi.Decimals), mi.Symbol, mo.Symbol)
+		}
+		in.Step(1)
+		if err := needBalance(ctx, env, mi, amount); err != nil {
+			return nil, err
+		}
+		txs, err := approvals(ctx, env, tokIn, router, amount)
+		if err != nil {
+			return nil, err
+		}
+		dl, err := deadline(ctx, env, in)
+		if err != nil {
+			return nil, err
+		}
+		var swap tool.Tx
+		where := "Uniswap V2 pair " + q.pool.Hex()
+		if v3 {
+			swap, err = tx(chain.UniswapV3SwapRouterABI(), router, "swap", "exactInputSingle", exactInputSingleParams{
+				TokenIn: tokIn, TokenOut: tokOut, Fee: big.NewInt(q.fee), Recipient: owner, Deadline: dl,
+				AmountIn: amount, AmountOutMinimum: minOut, SqrtPriceLimitX96: new(big.Int),
+			})
+			where = fmt.Sprintf("Uniswap V3 pool %s (fee %s%%)", q.pool.Hex(), ratString(big.NewRat(q.fee, 10000), 6))
+		} else {
+			swap, err = tx(chain.UniswapV2Router02ABI(), router, "swap", "swapExactTokensForTokens",
+				amount, minOut, []common.Address{tokIn, tokOut}, owner, dl)
+		}
+		if err != nil {
+			return nil, err
+		}
+		txs = append(txs, swap)
+		return newPlan(env, txs,
+			[]tool.TokenUse{claimed(in, tokIn, amount, true, "token_in"), claimed(in, tokOut, minOut, false, "token_out")},
+			valueCents(ctx, env, tokIn, amount),
+			fmt.Sprintf("swap %s %s for at least %s %s (quoted %s) on %s",
+				formatUnits(amount, mi.Decimals), mi.Symbol, formatUnits(minOut, mo.Decimals), mo.Symbol,
+				formatUnits(q.out, mo.Decimals), where)), nil
+	}
+}
+
+// argAmountOr reads an optional amount (nil when absent).
+func argAmountOr(in *registry.Input, name string) (*big.Int, error) {
+	if _, ok := in.Args.Get(name); !ok {
+		return nil, nil
+	}
+	return argAmount(in, name)
+}

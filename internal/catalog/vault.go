@@ -1,0 +1,553 @@
+package catalog
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/big"
+	"strings"
+
+	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/wardhq/ward/internal/chain"
+	"github.com/wardhq/ward/internal/registry"
+	"github.com/wardhq/ward/internal/tool"
+)
+
+// vaultState is an ERC-4626 vault as read from the chain.
+type vaultState struct {
+	address     common.Address
+	name        string
+	share       tokenInfo // the vault's own share token
+	asset       tokenInfo
+	totalAssets *big.Int
+	totalSupply *big.Int
+}
+
+func readVault(ctx context.Context, env *Env, v common.Address) (vaultState, error) {
+	a := chain.ERC4626ABI()
+	s := vaultState{address: v}
+	asset, err := callAddress(ctx, env, a, v, "asset")
+	if err != nil {
+		return s, fmt.Errorf("%s is not an ERC-4626 vault: %w", v.Hex(), err)
+	}
+	if s.asset, err = tokenInfoOf(ctx, env, asset); err != nil {
+		return s, err
+	}
+	if s.share, err = tokenInfoOf(ctx, env, v); err != nil {
+		return s, err
+	}
+	if r, err := call(ctx, env.Chain, a, v, "name"); err == nil {
+		s.name = safeText(r[0].(string), 48)
+	}
+	if s.totalAssets, err = callBig(ctx, env, a, v, "totalAssets"); err != nil {
+		return s, err
+	}
+	if s.totalSupply, err = callBig(ctx, env, a, v, "totalSupply"); err != nil {
+		return s, err
+	}
+	return s, nil
+}
+
+// safeText keeps at most n characters of third-party text among ASCII
+// letters, digits, spaces and ".-_+()/", so a hostile contract cannot
+// write instructions into a tool result.
+func safeText(s string, n int) string {
+	var b strings.Builder
+	for _, r := range s {
+		if b.Len() == n {
+			break
+		}
+		if (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z') || (r >= '0' && r <= '9') || strings.ContainsRune(" .-_+()/", r) {
+			b.WriteRune(r)
+		}
+	}
+	return strings.TrimSpace(b.String())
+}
+
+// argVault returns the vault argument, or the only configured vault.
+func argVault(env *Env, in *registry.Input) (common.Address, error) {
+	if _, ok := in.Args.Get("vault"); ok {
+		return argAddress(in, "vault")
+	}
+	switch len(env.Venues.Vaults) {
+	case 0:
+		return common.Address{}, errors.New("no vault is configured for this chain: pass vault")
+	case 1:
+		return env.Venues.Vaults[0], nil
+	}
+	names := make([]string, len(env.Venues.Vaults))
+	for i, v := range env.Venues.Vaults {
+		names[i] = v.Hex()
+	}
+	return common.Address{}, fmt.Errorf("several vaults are configured: pass vault (one of %s)", strings.Join(names, ", "))
+}
+
+var pVault = pAddress("vault", "The ERC-4626 vault (default: the chain's configured vault when there is exactly one; vault_get_info lists them)")
+
+// ---- vault_get_info ----
+
+var defVaultInfo = &tool.Def{
+	Name: "vault_get_info",
+	Description: "Describe ERC-4626 vaults: the underlying asset, total assets, share supply, the price of one share in the asset, and the most the wallet may deposit, " +
+		"with USD values where a feed prices the asset. Without vault it lists every vault configured for this chain. " +
+		"Use it to find a vault and its asset before vault_deposit. Does not show anyone's position (vault_get_position) or the vault's strategy.",
+	Category: tool.CatVault, Tier: tool.Read, RiskTier: tool.Layer1, Budget: tool.Medium,
+	ProgressSteps: []string{"Reading the vault", "Reading the asset", "Computing the share price"},
+	PromptSnippet: "vault_get_info describes ERC-4626 vaults: asset, assets, shares, share price.",
+	Params: schema([]string{},
+		pAddress("vault", "The ERC-4626 vault; omit to list the configured vaults"),
+		pChain),
+	Result: resultSchema(`"vaults":{"type":"array","items":{"type":"object","properties":{"vault":{"type":"string"},"name":{"type":"string"},"share":` + rToken +
+		`,"asset":` + rToken + `,"total_assets":` + rAmount + `,"total_supply":` + rAmount +
+		`,"share_price":{"type":"string","description":"assets per whole share"},"max_deposit":{"type":"string","description":"most assets the wallet may deposit, or unlimited"},"tvl_usd":{"type":"number"}}}}`),
+	SchemaVersion: 1,
+}
+
+type vaultInfoOut struct {
+	Vault       string    `json:"vault"`
+	Name        string    `json:"name"`
+	Share       tokenInfo `json:"share"`
+	Asset       tokenInfo `json:"asset"`
+	TotalAssets amountOut `json:"total_assets"`
+	TotalSupply amountOut `json:"total_supply"`
+	SharePrice  string    `json:"share_price"`
+	MaxDeposit  string    `json:"max_deposit,omitempty"`
+	TVLUSD      *float64  `json:"tvl_usd,omitempty"`
+}
+
+func vaultInfo(env *Env) registry.ReadHandler {
+	return func(ctx context.Context, in *registry.Input) (*tool.Result, error) {
+		if err := checkChain(env, in); err != nil {
+			return nil, err
+		}
+		list := env.Venues.Vaults
+		if _, ok := in.Args.Get("vault"); ok {
+			v, err := argAddress(in, "vault")
+			if err != nil {
+				return nil, err
+			}
+			list = []common.Address{v}
+		}
+		outs := []vaultInfoOut{}
+		for _, v := range list {
+			in.Step(0)
+			st, err := readVault(ctx, env, v)
+			if err != nil {
+				return nil, err
+			}
+			in.Step(1)
+			o := vaultInfoOut{Vault: v.Hex(), Name: st.name, Share: st.share, Asset: st.asset,
+				TotalAssets: amountOf(st.totalAssets, st.asset.Decimals), TotalSupply: amountOf(st.totalSupply, st.share.Decimals)}
+			in.Step(2)
+			one := pow10(int(st.share.Decimals))
+			price, err := callBig(ctx, env, chain.ERC4626ABI(), v, "convertToAssets", one)
+			if err != nil {
+				return nil, err
+			}
+			o.SharePrice = ratString(new(big.Rat).SetFrac(price, pow10(int(st.asset.Decimals))), 18)
+			if w := walletAddress(env); w != (common.Address{}) {
+				if m, err := callBig(ctx, env, chain.ERC4626ABI(), v, "maxDeposit", w); err == nil {
+					o.MaxDeposit = formatCap(m, st.asset.Decimals)
+				}
+			}
+			if c := valueCents(ctx, env, st.asset.Address, st.totalAssets); c >= 0 {
+				f := float64(c) / 100
+				o.TVLUSD = &f
+			}
+			outs = append(outs, o)
+		}
+		return tool.ReadResult(defVaultInfo, map[string]any{"vaults": outs})
+	}
+}
+
+// formatCap formats a limit, "unlimited" for 2^256-1.
+func formatCap(v *big.Int, decimals uint8) string {
+	if v.Cmp(maxUint256) == 0 {
+		return "unlimited"
+	}
+	return formatUnits(v, decimals)
+}
+
+// ---- previews ----
+
+func vaultPreviewDef(name, desc, arg, argDesc, result string) *tool.Def {
+	return &tool.Def{
+		Name: name, Description: desc + " Give the vault (or omit it when the chain has exactly one; vault_get_info lists them). " +
+			"A preview reads the vault's current rate: it sends nothing, reserves nothing, and the result may change if the vault's assets change before you act.",
+		PromptSnippet: name + " previews an ERC-4626 " + strings.TrimPrefix(name, "vault_preview_") + " at the vault's current rate.",
+		Category:      tool.CatVault, Tier: tool.Read, RiskTier: tool.Layer1, Budget: tool.Fast,
+		ProgressSteps: []string{"Reading the vault", "Previewing"},
+		Params:        schema([]string{arg}, pVault, pAmount(arg, argDesc), pChain),
+		Result: resultSchema(rProp("vault", "string", "the vault"), rTokenProp("asset", "the underlying asset"), rTokenProp("share", "the vault share"),
+			rAmountProp(arg, "the amount previewed"), rAmountProp(result, "the vault's preview")),
+		SchemaVersion: 1,
+	}
+}
+
+var (
+	defVaultPreviewDeposit = vaultPreviewDef("vault_preview_deposit",
+		"Preview an ERC-4626 deposit: how many vault shares depositing an amount of the asset mints now (the vault's previewDeposit). "+
+			"Use before vault_deposit to see the shares you would get.",
+		"assets", "Amount of the underlying asset to deposit", "shares")
+	defVaultPreviewRedeem = vaultPreviewDef("vault_preview_redeem",
+		"Preview an ERC-4626 redemption: how much of the asset redeeming an amount of vault shares pays now (the vault's previewRedeem). "+
+			"Use before vault_redeem to see what the shares are worth.",
+		"shares", "Vault shares to redeem", "assets")
+	defVaultPreviewWithdraw = vaultPreviewDef("vault_preview_withdraw",
+		"Preview an ERC-4626 withdrawal: how many vault shares withdrawing an exact amount of the asset burns now (the vault's previewWithdraw, rounded up). "+
+			"Use before vault_withdraw to see the shares it costs.",
+		"assets", "Amount of the underlying asset to withdraw", "shares")
+)
+
+func vaultPreview(env *Env, d *tool.Def, method, arg, result string) registry.ReadHandler {
+	return func(ctx context.Context, in *registry.Input) (*tool.Result, error) {
+		if err := checkChain(env, in); err != nil {
+			return nil, err
+		}
+		v, err := argVault(env, in)
+		if err != nil {
+			return nil, err
+		}
+		amount, err := argAmount(in, arg)
+		if err != nil {
+			return nil, err
+		}
+		in.Step(0)
+		st, err := readVault(ctx, env, v)
+		if err != nil {
+			return nil, err
+		}
+		in.Step(1)
+		got, err := callBig(ctx, env, chain.ERC4626ABI(), v, method, amount)
+		if err != nil {
+			return nil, err
+		}
+		argDec, resDec := st.asset.Decimals, st.share.Decimals
+		if arg == "shares" {
+			argDec, resDec = resDec, argDec
+		}
+		return tool.ReadResult(d, map[string]any{
+			"vault": v.Hex(), "asset": st.asset, "share": st.share,
+			arg: amountOf(amount, argDec), result: amountOf(got, resDec),
+		})
+	}
+}
+
+func vaultPreviewDeposit(env *Env) registry.ReadHandler {
+	return vaultPreview(env, defVaultPreviewDeposit, "previewDeposit", "assets", "shares")
+}
+
+func vaultPreviewRedeem(env *Env) registry.ReadHandler {
+	return vaultPreview(env, defVaultPreviewRedeem, "previewRedeem", "shares", "assets")
+}
+
+func vaultPreviewWithdraw(env *Env) registry.ReadHandler {
+	return vaultPreview(env, defVaultPreviewWithdraw, "previewWithdraw", "assets", "shares")
+}
+
+// ---- vault_get_position ----
+
+var defVaultPosition = &tool.Def{
+	Name: "vault_get_position",
+	Description: "Read an ERC-4626 position: the vault shares an owner (default: the agent's wallet) holds, the assets they redeem for now, " +
+		"the most that can be withdrawn or redeemed, and the USD value where a feed prices the asset. Without vault it reads every configured vault. " +
+		"Use before vault_withdraw or vault_redeem. Does not show the vault's totals (vault_get_info).",
+	Category: tool.CatVault, Tier: tool.Read, RiskTier: tool.Layer1, Budget: tool.Medium,
+	ProgressSteps: []string{"Reading the vault", "Reading the position"},
+	PromptSnippet: "vault_get_position reads vault shares held and what they are worth.",
+	Params: schema([]string{},
+		pAddress("vault", "The ERC-4626 vault; omit for every configured vault"),
+		pAddress("owner", "Whose position (default: the agent's wallet)"),
+		pChain),
+	Result: resultSchema(rProp("owner", "string", "position owner"),
+		`"positions":{"type":"array","items":{"type":"object","properties":{"vault":{"type":"string"},"asset":`+rToken+`,"share":`+rToken+
+			`,"shares":`+rAmount+`,"assets":`+rAmount+`,"max_withdraw":`+rAmount+`,"max_redeem":`+rAmount+`,"value_usd":{"type":"number"}}}}`),
+	SchemaVersion: 1,
+}
+
+type vaultPosOut struct {
+	Vault       string    `json:"vault"`
+	Asset       tokenInfo `json:"asset"`
+	Share       tokenInfo `json:"share"`
+	Shares      amountOut `json:"shares"`
+	Assets      amountOut `json:"assets"`
+	MaxWithdraw amountOut `json:"max_withdraw"`
+	MaxRedeem   amountOut `json:"max_redeem"`
+	ValueUSD    *float64  `json:"value_usd,omitempty"`
+}
+
+func vaultPosition(env *Env) registry.ReadHandler {
+	return func(ctx context.Context, in *registry.Input) (*tool.Result, error) {
+		if err := checkChain(env, in); err != nil {
+			return nil, err
+		}
+		owner, err := argAddressOr(in, "owner", walletAddress(env))
+		if err != nil {
+			return nil, err
+		}
+		if owner == (common.Address{}) {
+			return nil, errors.New("pass owner: no wallet is configured")
+		}
+		list := env.Venues.Vaults
+		if _, ok := in.Args.Get("vault"); ok {
+			v, err := argAddress(in, "vault")
+			if err != nil {
+				return nil, err
+			}
+			list = []common.Address{v}
+		}
+		a := chain.ERC4626ABI()
+		outs := []vaultPosOut{}
+		for _, v := range list {
+			in.Step(0)
+			st, err := readVault(ctx, env, v)
+			if err != nil {
+				return nil, err
+			}
+			in.Step(1)
+			shares, err := callBig(ctx, env, a, v, "balanceOf", owner)
+			if err != nil {
+				return nil, err
+			}
+			assets, err := callBig(ctx, env, a, v, "convertToAssets", shares)
+			if err != nil {
+				return nil, err
+			}
+			mw, err := callBig(ctx, env, a, v, "maxWithdraw", owner)
+			if err != nil {
+				return nil, err
+			}
+			mr, err := callBig(ctx, env, a, v, "maxRedeem", owner)
+			if err != nil {
+				return nil, err
+			}
+			o := vaultPosOut{Vault: v.Hex(), Asset: st.asset, Share: st.share,
+				Shares: amountOf(shares, st.share.Decimals), Assets: amountOf(assets, st.asset.Decimals),
+				MaxWithdraw: amountOf(mw, st.asset.Decimals), MaxRedeem: amountOf(mr, st.share.Decimals)}
+			if c := valueCents(ctx, env, st.asset.Address, assets); c >= 0 {
+				f := float64(c) / 100
+				o.ValueUSD = &f
+			}
+			outs = append(outs, o)
+		}
+		return tool.ReadResult(defVaultPosition, map[string]any{"owner": owner.Hex(), "positions": outs})
+	}
+}
+
+// ---- writes ----
+
+var defVaultDeposit = &tool.Def{
+	Name: "vault_deposit",
+	Description: "Deposit an exact amount of an ERC-4626 vault's underlying asset and receive vault shares in the agent's wallet (deposit(assets, receiver = wallet)). " +
+		"The plan previews the shares (the vault's previewDeposit is the expected minimum), checks the wallet's balance and the vault's maxDeposit, " +
+		"and adds an exact approve of the vault when the allowance is short. Use to put idle assets to work in a vault; find one with vault_get_info. " +
+		"Does not swap into the asset first (use a swap tool) and does not mint an exact number of shares.",
+	Category: tool.CatVault, Tier: tool.Write, RiskTier: tool.Layer2, Budget: tool.Slow, Effect: tool.EffectOpen,
+	ProgressSteps: []string{"Reading the vault", "Previewing the deposit", "Sending approve and deposit", "Confirming"},
+	PromptSnippet: "vault_deposit deposits assets into an ERC-4626 vault for shares.",
+	Params: schema([]string{"assets"}, pVault,
+		pAmount("assets", "Amount of the vault's underlying asset to deposit"),
+		pClaims("asset", "the vault's asset"),
+		pChain),
+	SchemaVersion: 1,
+}
+
+var defVaultWithdraw = &tool.Def{
+	Name: "vault_withdraw",
+	Description: "Withdraw an exact amount of the underlying asset from an ERC-4626 vault to the agent's wallet, burning the shares it costs (withdraw(assets, wallet, wallet)); " +
+		"\"max\" withdraws everything the vault allows (maxWithdraw). The plan previews the shares burned (previewWithdraw, the most that may leave). " +
+		"Use to take a known asset amount out; to exit by share count use vault_redeem. Does not unwrap or swap the asset.",
+	Category: tool.CatVault, Tier: tool.Write, RiskTier: tool.Layer2, Budget: tool.Slow, Effect: tool.EffectClose,
+	ProgressSteps: []string{"Reading the vault", "Previewing the withdrawal", "Sending withdraw", "Confirming"},
+	PromptSnippet: "vault_withdraw withdraws an exact asset amount from an ERC-4626 vault.",
+	Params: schema([]string{"assets"}, pVault,
+		pAmountMax("assets", "Amount of the underlying asset to withdraw"),
+		pClaims("asset", "the vault's asset"),
+		pChain),
+	SchemaVersion: 1,
+}
+
+var defVaultRedeem = &tool.Def{
+	Name: "vault_redeem",
+	Description: "Redeem ERC-4626 vault shares for the underlying asset, paid to the agent's wallet (redeem(shares, wallet, wallet)); \"max\" redeems every share held. " +
+		"The plan previews the assets (previewRedeem, the expected minimum). Use to exit a vault position by share count, e.g. all of it; " +
+		"to take an exact asset amount use vault_withdraw. Does not unwrap or swap the asset.",
+	Category: tool.CatVault, Tier: tool.Write, RiskTier: tool.Layer2, Budget: tool.Slow, Effect: tool.EffectClose,
+	ProgressSteps: []string{"Reading the vault", "Previewing the redemption", "Sending redeem", "Confirming"},
+	PromptSnippet: "vault_redeem redeems ERC-4626 vault shares for assets.",
+	Params: schema([]string{"shares"}, pVault,
+		pAmountMax("shares", "Vault shares to redeem"),
+		pClaims("asset", "the vault's asset"),
+		pChain),
+	SchemaVersion: 1,
+}
+
+func planVaultDeposit(env *Env) registry.Planner {
+	return func(ctx context.Context, in *registry.Input) (*tool.Plan, error) {
+		if err := checkChain(env, in); err != nil {
+			return nil, err
+		}
+		v, err := argVault(env, in)
+		if err != nil {
+			return nil, err
+		}
+		assets, err := argAmount(in, "assets")
+		if err != nil {
+			return nil, err
+		}
+		if err := positive("assets", assets); err != nil {
+			return nil, err
+		}
+		owner, err := wallet(env)
+		if err != nil {
+			return nil, err
+		}
+		in.Step(0)
+		st, err := readVault(ctx, env, v)
+		if err != nil {
+			return nil, err
+		}
+		a := chain.ERC4626ABI()
+		in.Step(1)
+		maxDep, err := callBig(ctx, env, a, v, "maxDeposit", owner)
+		if err != nil {
+			return nil, err
+		}
+		if assets.Cmp(maxDep) > 0 {
+			return nil, fmt.Errorf("the vault accepts at most %s %s from the wallet now", formatUnits(maxDep, st.asset.Decimals), st.asset.Symbol)
+		}
+		shares, err := callBig(ctx, env, a, v, "previewDeposit", assets)
+		if err != nil {
+			return nil, err
+		}
+		if shares.Sign() == 0 {
+			return nil, errors.New("the deposit is too small to mint any share")
+		}
+		if err := needBalance(ctx, env, st.asset, assets); err != nil {
+			return nil, err
+		}
+		txs, err := approvals(ctx, env, st.asset.Address, v, assets)
+		if err != nil {
+			return nil, err
+		}
+		dep, err := tx(a, v, "deposit", "deposit", assets, owner)
+		if err != nil {
+			return nil, err
+		}
+		return newPlan(env, append(txs, dep),
+			[]tool.TokenUse{claimed(in, st.asset.Address, assets, true, "asset"), {Token: tool.Address(v), Decimals: -1, Amount: shares}},
+			valueCents(ctx, env, st.asset.Address, assets),
+			fmt.Sprintf("deposit %s %s into vault %s for about %s shares",
+				formatUnits(assets, st.asset.Decimals), st.asset.Symbol, v.Hex(), formatUnits(shares, st.share.Decimals))), nil
+	}
+}
+
+func planVaultWithdraw(env *Env) registry.Planner {
+	return func(ctx context.Context, in *registry.Input) (*tool.Plan, error) {
+		if err := checkChain(env, in); err != nil {
+			return nil, err
+		}
+		v, err := argVault(env, in)
+		if err != nil {
+			return nil, err
+		}
+		assets, err := argAmountMax(in, "assets")
+		if err != nil {
+			return nil, err
+		}
+		owner, err := wallet(env)
+		if err != nil {
+			return nil, err
+		}
+		in.Step(0)
+		st, err := readVault(ctx, env, v)
+		if err != nil {
+			return nil, err
+		}
+		a := chain.ERC4626ABI()
+		in.Step(1)
+		maxW, err := callBig(ctx, env, a, v, "maxWithdraw", owner)
+		if err != nil {
+			return nil, err
+		}
+		if assets == nil {
+			assets = maxW
+		}
+		if assets.Sign() == 0 {
+			return nil, errNoPosition
+		}
+		if assets.Cmp(maxW) > 0 {
+			return nil, fmt.Errorf("the wallet can withdraw at most %s %s from the vault", formatUnits(maxW, st.asset.Decimals), st.asset.Symbol)
+		}
+		shares, err := callBig(ctx, env, a, v, "previewWithdraw", assets)
+		if err != nil {
+			return nil, err
+		}
+		w, err := tx(a, v, "withdraw", "withdraw", assets, owner, owner)
+		if err != nil {
+			return nil, err
+		}
+		return newPlan(env, []tool.Tx{w},
+			[]tool.TokenUse{{Token: tool.Address(v), Decimals: -1, Amount: shares, Out: true}, claimed(in, st.asset.Address, assets, false, "asset")},
+			valueCents(ctx, env, st.asset.Address, assets),
+			fmt.Sprintf("withdraw %s %s from vault %s, burning at most %s shares",
+				formatUnits(assets, st.asset.Decimals), st.asset.Symbol, v.Hex(), formatUnits(shares, st.share.Decimals))), nil
+	}
+}
+
+func planVaultRedeem(env *Env) registry.Planner {
+	return func(ctx context.Context, in *registry.Input) (*tool.Plan, error) {
+		if err := checkChain(env, in); err != nil {
+			return nil, err
+		}
+		v, err := argVault(env, in)
+		if err != nil {
+			return nil, err
+		}
+		shares, err := argAmountMax(in, "shares")
+		if err != nil {
+			return nil, err
+		}
+		owner, err := wallet(env)
+		if err != nil {
+			return nil, err
+		}
+		in.Step(0)
+		st, err := readVault(ctx, env, v)
+		if err != nil {
+			return nil, err
+		}
+		a := chain.ERC4626ABI()
+		in.Step(1)
+		maxR, err := callBig(ctx, env, a, v, "maxRedeem", owner)
+		if err != nil {
+			return nil, err
+		}
+		if shares == nil {
+			shares = maxR
+		}
+		if shares.Sign() == 0 {
+			return nil, errNoPosition
+		}
+		if shares.Cmp(maxR) > 0 {
+			return nil, fmt.Errorf("the wallet can redeem at most %s shares of the vault", formatUnits(maxR, st.share.Decimals))
+		}
+		assets, err := callBig(ctx, env, a, v, "previewRedeem", shares)
+		if err != nil {
+			return nil, err
+		}
+		if assets.Sign() == 0 {
+			return nil, errors.New("the shares are too few to redeem any asset")
+		}
+		r, err := tx(a, v, "redeem", "redeem", shares, owner, owner)
+		if err != nil {
+			return nil, err
+		}
+		return newPlan(env, []tool.Tx{r},
+			[]tool.TokenUse{{Token: tool.Address(v), Decimals: -1, Amount: shares, Out: true}, claimed(in, st.asset.Address, assets, false, "asset")},
+			valueCents(ctx, env, st.asset.Address, assets),
+			fmt.Sprintf("redeem %s shares of vault %s for about %s %s",
+				formatUnits(shares, st.share.Decimals), v.Hex(), formatUnits(assets, st.asset.Decimals), st.asset.Symbol)), nil
+	}
+}

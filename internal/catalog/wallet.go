@@ -1,0 +1,69 @@
+package catalog
+
+import (
+	"context"
+
+	"github.com/wardhq/ward/internal/registry"
+	"github.com/wardhq/ward/internal/tool"
+)
+
+var defWalletStatus = &tool.Def{
+	Name: "wallet_get_status",
+	Description: "Get the state of the agent's own wallet: its address, the chain it sends on, its native ETH balance, its next nonce " +
+		"(counting pending transactions) and whether it holds enough ETH to pay for a simple transaction at the current gas price. " +
+		"Use it first when you need the wallet's address or to check the wallet can pay for gas. Does not list token balances " +
+		"(use data_get_token_balances) or value them (use data_get_portfolio_snapshot). Only available when a wallet is configured.",
+	Category: tool.CatWallet, Tier: tool.Read, RiskTier: tool.Layer1, Budget: tool.Fast,
+	ProgressSteps: []string{"Reading the wallet's account", "Reading the gas price"},
+	PromptSnippet: "wallet_get_status: the agent wallet's address, ETH balance, nonce and chain.",
+	Params:        schema(nil, pChain),
+	Result: resultSchema(rProp("address", "string", "The wallet's address"), rProp("chain_id", "integer", "Chain it sends on"),
+		rProp("balance_wei", "string", "ETH balance in wei"), rProp("balance_eth", "string", "ETH balance"),
+		rProp("nonce", "integer", "Next nonce"), rProp("can_pay_gas", "boolean", "Enough ETH for a 100k-gas transaction at the current max fee")),
+	SchemaVersion: 1,
+}
+
+type walletStatusOut struct {
+	Address    string `json:"address"`
+	ChainID    uint64 `json:"chain_id"`
+	Chain      string `json:"chain"`
+	Block      uint64 `json:"block_number"`
+	BalanceWei string `json:"balance_wei"`
+	BalanceETH string `json:"balance_eth"`
+	Nonce      uint64 `json:"nonce"`
+	CanPayGas  bool   `json:"can_pay_gas"`
+	KnownToken int    `json:"known_tokens"`
+}
+
+// typicalGas is the gas of a typical DeFi transaction, for "can the
+// wallet pay for gas".
+const typicalGas = 100_000
+
+func walletStatus(env *Env) registry.ReadHandler {
+	return func(ctx context.Context, in *registry.Input) (*tool.Result, error) {
+		if err := checkChain(env, in); err != nil {
+			return nil, err
+		}
+		addr := env.Wallet.Address()
+		in.Step(0)
+		bal, err := env.Chain.BalanceOf(ctx, addr)
+		if err != nil {
+			return nil, err
+		}
+		nonce, err := env.Chain.Nonce(ctx, addr)
+		if err != nil {
+			return nil, err
+		}
+		in.Step(1)
+		q, err := quoteGas(ctx, env)
+		if err != nil {
+			return nil, err
+		}
+		need := mulUint(q.max, typicalGas)
+		return tool.ReadResult(defWalletStatus, walletStatusOut{
+			Address: addr.Hex(), ChainID: env.Chain.ChainID(), Chain: chainName(env.Chain.ChainID()), Block: q.block,
+			BalanceWei: bal.String(), BalanceETH: formatUnits(bal, 18), Nonce: nonce,
+			CanPayGas: bal.Cmp(need) >= 0, KnownToken: len(env.knownTokens()),
+		})
+	}
+}

@@ -1,0 +1,120 @@
+package catalog
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/wardhq/ward/internal/chain"
+	"github.com/wardhq/ward/internal/registry"
+	"github.com/wardhq/ward/internal/tool"
+)
+
+// The WETH tools: wrapping native ETH into the WETH9 token and back, on
+// the WETH contract of ward's venues.
+
+var defWrap = &tool.Def{
+	Name: "weth_wrap_eth",
+	Description: "Wrap native ETH into WETH (the WETH9 contract ward knows), one for one, so it can be swapped, supplied or deposited " +
+		"like any ERC-20 token. Use it before an action that needs WETH when the wallet holds ETH. Keep some ETH unwrapped for gas. " +
+		"Fails when the wallet holds less ETH than the amount. Does not swap to any other token.",
+	Category: tool.CatTrading, Tier: tool.Write, RiskTier: tool.Layer2, Budget: tool.Slow, Effect: tool.EffectOpen,
+	ProgressSteps: []string{"Sending deposit", "Confirming"},
+	PromptSnippet: "weth_wrap_eth wraps ETH into WETH one for one.",
+	Params: schema([]string{"amount"},
+		pAmount("amount", "How much ETH to wrap, in wei (1 ETH = \"1000000000000000000\")"),
+		pChain),
+	SchemaVersion: 1,
+}
+
+func planWrap(env *Env) registry.Planner {
+	return func(ctx context.Context, in *registry.Input) (*tool.Plan, error) {
+		if err := checkChain(env, in); err != nil {
+			return nil, err
+		}
+		amount, err := argAmount(in, "amount")
+		if err != nil {
+			return nil, err
+		}
+		if amount.Sign() == 0 {
+			return nil, errors.New("amount must be positive")
+		}
+		owner := env.Wallet.Address()
+		bal, err := env.Chain.BalanceOf(ctx, owner)
+		if err != nil {
+			return nil, err
+		}
+		if bal.Cmp(amount) < 0 {
+			return nil, fmt.Errorf("insufficient ETH: the wallet holds %s ETH and wrapping needs %s ETH plus gas", formatUnits(bal, 18), formatUnits(amount, 18))
+		}
+		weth := env.Venues.WETH
+		t, err := tx(chain.WETH9ABI(), weth, "wrap", "deposit")
+		if err != nil {
+			return nil, err
+		}
+		t.Value = amount
+		// The agent claimed no symbol or decimals (Decimals -1): the
+		// tool names both tokens itself.
+		return &tool.Plan{
+			Chain: env.Chain.ChainID(), From: tool.Address(owner), Txs: []tool.Tx{t},
+			Tokens: []tool.TokenUse{
+				{Token: tool.Address{}, Decimals: -1, Amount: amount, Out: true},
+				{Token: tool.Address(weth), Decimals: -1, Amount: amount},
+			},
+			ValueCents: valueCents(ctx, env, common.Address{}, amount),
+			Summary:    fmt.Sprintf("wrap %s ETH into WETH (%s)", formatUnits(amount, 18), weth.Hex()),
+		}, nil
+	}
+}
+
+var defUnwrap = &tool.Def{
+	Name: "weth_unwrap_eth",
+	Description: "Unwrap WETH back into native ETH (the WETH9 contract ward knows), one for one. Use it to exit to the base asset or " +
+		"to get ETH for gas. Fails when the wallet holds less WETH than the amount. Does not swap other tokens to ETH.",
+	Category: tool.CatTrading, Tier: tool.Write, RiskTier: tool.Layer2, Budget: tool.Slow, Effect: tool.EffectUnwind,
+	ProgressSteps: []string{"Sending withdraw", "Confirming"},
+	PromptSnippet: "weth_unwrap_eth unwraps WETH into ETH one for one.",
+	Params: schema([]string{"amount"},
+		pAmount("amount", "How much WETH to unwrap, in wei (1 WETH = \"1000000000000000000\")"),
+		pChain),
+	SchemaVersion: 1,
+}
+
+func planUnwrap(env *Env) registry.Planner {
+	return func(ctx context.Context, in *registry.Input) (*tool.Plan, error) {
+		if err := checkChain(env, in); err != nil {
+			return nil, err
+		}
+		amount, err := argAmount(in, "amount")
+		if err != nil {
+			return nil, err
+		}
+		if amount.Sign() == 0 {
+			return nil, errors.New("amount must be positive")
+		}
+		owner := env.Wallet.Address()
+		weth := env.Venues.WETH
+		bal, err := env.Chain.TokenBalance(ctx, weth, owner)
+		if err != nil {
+			return nil, err
+		}
+		if bal.Cmp(amount) < 0 {
+			return nil, fmt.Errorf("insufficient WETH: the wallet holds %s WETH and unwrapping needs %s", formatUnits(bal, 18), formatUnits(amount, 18))
+		}
+		t, err := tx(chain.WETH9ABI(), weth, "unwrap", "withdraw", amount)
+		if err != nil {
+			return nil, err
+		}
+		return &tool.Plan{
+			Chain: env.Chain.ChainID(), From: tool.Address(owner), Txs: []tool.Tx{t},
+			Tokens: []tool.TokenUse{
+				{Token: tool.Address(weth), Decimals: -1, Amount: amount, Out: true},
+				{Token: tool.Address{}, Decimals: -1, Amount: amount},
+			},
+			ValueCents: valueCents(ctx, env, weth, amount),
+			Summary:    fmt.Sprintf("unwrap %s WETH (%s) into ETH", formatUnits(amount, 18), weth.Hex()),
+		}, nil
+	}
+}

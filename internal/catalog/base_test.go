@@ -33,50 +33,65 @@ type baseFixture struct {
 }
 
 var (
-	baseOnce sync.Once
+	baseMu   sync.Mutex
 	baseFix  *baseFixture
 	baseErr  error
+	baseSeen = map[string]bool{} // top-level tests that used the current chain
+	baseLast string              // the last of them
 )
 
-// base returns the shared dev chain fixture.
+// base returns the shared dev chain fixture. The tests build on each
+// other's state in their file order, so when a test asks for the chain a
+// second time (go test -count=N runs the list again in one process) a
+// fresh chain replaces the old one.
 func base(t *testing.T) *baseFixture {
 	t.Helper()
-	baseOnce.Do(func() {
-		// The chain outlives any one test: it is started with a context
-		// of its own.
-		ctx := context.Background()
-		dev, err := chain.StartDev(ctx, chain.DevConfig{Seed: "ward catalog base tests", AutoCommit: true})
-		if err != nil {
-			baseErr = err
-			return
-		}
-		c, err := dev.Deploy(ctx)
-		if err != nil {
-			baseErr = err
-			return
-		}
-		ps, err := chain.NewProviders(dev.Provider())
-		if err != nil {
-			baseErr = err
-			return
-		}
-		sim, err := chain.NewSimulator(ps, chain.SimConfig{})
-		if err != nil {
-			baseErr = err
-			return
-		}
-		env := &catalog.Env{Chain: dev.Provider(), Wallet: dev.Wallet(), Sim: sim, Dev: dev, Venues: venuesOf(c)}
-		for _, tk := range dev.Tokens() {
-			env.Tokens = append(env.Tokens, catalog.Token{Address: tk.Address, Symbol: tk.Symbol, Decimals: tk.Decimals, Feed: tk.Feed})
-		}
-		r := registry.New()
-		if err := catalog.Register(r, env); err != nil {
-			baseErr = err
-			return
-		}
-		r.Freeze()
-		baseFix = &baseFixture{dev: dev, c: c, env: env, reg: r}
-	})
+	baseMu.Lock()
+	defer baseMu.Unlock()
+	top, _, _ := strings.Cut(t.Name(), "/")
+	if baseSeen[top] && top != baseLast && baseFix != nil {
+		baseFix.dev.Close()
+		baseFix, baseErr, baseSeen = nil, nil, map[string]bool{}
+	}
+	baseSeen[top], baseLast = true, top
+	if baseFix == nil && baseErr == nil {
+		func() {
+			// The chain outlives any one test: it is started with a context
+			// of its own.
+			ctx := context.Background()
+			dev, err := chain.StartDev(ctx, chain.DevConfig{Seed: "ward catalog base tests", AutoCommit: true})
+			if err != nil {
+				baseErr = err
+				return
+			}
+			c, err := dev.Deploy(ctx)
+			if err != nil {
+				baseErr = err
+				return
+			}
+			ps, err := chain.NewProviders(dev.Provider())
+			if err != nil {
+				baseErr = err
+				return
+			}
+			sim, err := chain.NewSimulator(ps, chain.SimConfig{})
+			if err != nil {
+				baseErr = err
+				return
+			}
+			env := &catalog.Env{Chain: dev.Provider(), Wallet: dev.Wallet(), Sim: sim, Dev: dev, Venues: venuesOf(c)}
+			for _, tk := range dev.Tokens() {
+				env.Tokens = append(env.Tokens, catalog.Token{Address: tk.Address, Symbol: tk.Symbol, Decimals: tk.Decimals, Feed: tk.Feed})
+			}
+			r := registry.New()
+			if err := catalog.Register(r, env); err != nil {
+				baseErr = err
+				return
+			}
+			r.Freeze()
+			baseFix = &baseFixture{dev: dev, c: c, env: env, reg: r}
+		}()
+	}
 	if baseErr != nil {
 		t.Fatalf("dev chain fixture: %v", baseErr)
 	}

@@ -388,6 +388,14 @@ func advanceTime(env *Env, d *tool.Def) registry.WriteHandler {
 		if err != nil {
 			return nil, err
 		}
+		// The block the adjustment sealed is measured against its parent,
+		// not against h0, which the provider may have served from its
+		// header cache a block late.
+		if n := h1.Number.Uint64(); n > 0 {
+			if p, err := env.Chain.HeaderByNumber(ctx, n-1); err == nil {
+				h0 = p
+			}
+		}
 		out := advanceOut{BlockBefore: h0.Number.Uint64(), TimeBefore: time.Unix(int64(h0.Time), 0).UTC(),
 			BlockAfter: h1.Number.Uint64(), TimeAfter: time.Unix(int64(h1.Time), 0).UTC(), Advanced: int64(h1.Time) - int64(h0.Time)}
 		return tool.WriteResult(d, out, fmt.Sprintf("clock +%ds", s), fmt.Sprintf("clock +%ds", out.Advanced), "latest block header")

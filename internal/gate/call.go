@@ -231,6 +231,7 @@ func (t *Tools) decide(ctx context.Context, s *Session, e *registry.Entry, raw j
 func (t *Tools) input(ctx context.Context, s *Session, e *registry.Entry, args *tool.Args, raw json.RawMessage, now time.Time) *registry.Input {
 	d := e.Def
 	ph := args.HashHex()
+	progress, _ := ctx.Value(progressKey{}).(Progress)
 	return &registry.Input{
 		Args: args, Raw: raw, SessionID: s.ID, Tick: t.Tick(now), Now: now,
 		Step: func(i int) {
@@ -240,8 +241,24 @@ func (t *Tools) input(ctx context.Context, s *Session, e *registry.Entry, args *
 			}
 			t.bus.Publish(event.Event{Kind: event.ToolUpdate, Time: t.cfg.Now(), SessionID: s.ID, Tool: d.Name,
 				ParamsHash: ph, Step: step, StepIndex: i, TotalSteps: len(d.ProgressSteps)})
+			if progress != nil {
+				progress(d.Name, step, i, len(d.ProgressSteps))
+			}
 		},
 	}
+}
+
+// Progress receives a call's progress steps as its handler enters them
+// (for a surface to forward, e.g. as MCP progress notifications). It must
+// not block.
+type Progress func(toolName, step string, index, total int)
+
+type progressKey struct{}
+
+// WithProgress returns a context whose tool calls report their progress
+// steps to p, in addition to the tool:update events.
+func WithProgress(ctx context.Context, p Progress) context.Context {
+	return context.WithValue(ctx, progressKey{}, p)
 }
 
 // Read runs a read tool.

@@ -41,6 +41,8 @@ func commands() []command {
 		{"bench policy", "benchmark the policy engine on the seed's mixed workload", benchPolicy},
 		{"bench gate", "benchmark the tool gate on the dev chain: read overhead, swap preview, commit", benchGate},
 		{"tools list", "print the tools registered for a profile", toolsList},
+		{"serve", "run the daemon: MCP, A2A, the HTTP API and the dashboard over the tool gate", serve},
+		{"token create", "create a bearer token for a role (owner, agent, peer)", tokenCreate},
 		{"demo", "run the tool gate's end-to-end scenario on the embedded dev chain", demo},
 		{"version", "print ward's version", version},
 	}

@@ -1,0 +1,247 @@
+package daemon
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/wardhq/ward/internal/auth"
+	"github.com/wardhq/ward/internal/config"
+	"github.com/wardhq/ward/internal/gate"
+	"github.com/wardhq/ward/internal/registry"
+	"github.com/wardhq/ward/internal/tool"
+)
+
+// ServeConfig configures ward serve.
+type ServeConfig struct {
+	// Addr is the listen address (default 127.0.0.1:8787). A non-loopback
+	// address needs TLS (TLSCert and TLSKey) or AllowInsecure.
+	Addr          string
+	TLSCert       string
+	TLSKey        string
+	AllowInsecure bool
+	// Data is the data directory (created on first start): ward.db.
+	Data string
+	// File is the loaded ward.toml (defaults when nil).
+	File *config.File
+	// Out receives the "ready" line; Log the server's log.
+	Out io.Writer
+	Log *slog.Logger
+	// Mount adds the surfaces (MCP, API, dashboard, A2A) to the server's
+	// mux; it runs once the stack is open.
+	Mount func(s *Server) error
+}
+
+// DefaultAddr is where ward serve listens by default.
+const DefaultAddr = "127.0.0.1:8787"
+
+// Server is a running ward serve: the stack, the token verifier and the
+// HTTP listener.
+type Server struct {
+	Stack    *Stack
+	Verifier *auth.Verifier
+	Mux      *http.ServeMux
+	File     *config.File
+	Log      *slog.Logger
+	Addr     net.Addr
+
+	mu       sync.Mutex
+	sessions map[string]*gate.Session
+}
+
+// Session returns the gate session of a principal: one per token and
+// client session id, with the configured profile and the input source of
+// the principal's role.
+func (s *Server) Session(p auth.Principal, clientSession string) (*gate.Session, error) {
+	id := "tok-" + p.ID
+	if clientSession != "" {
+		id += "-" + clientSession
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if g, ok := s.sessions[id]; ok {
+		return g, nil
+	}
+	have := []tool.Requirement{}
+	if s.Stack.Wallet != nil {
+		have = append(have, tool.NeedsWallet)
+	}
+	t := s.File.Tools
+	v, err := s.Stack.Registry.Select(registry.Selection{Profiles: t.Profiles, Enable: t.Enable, Disable: t.Disable, Have: have})
+	if err != nil {
+		return nil, err
+	}
+	g := &gate.Session{ID: id, TurnID: id, Source: p.Role.Source(), View: v}
+	if len(s.sessions) > 10_000 {
+		clear(s.sessions)
+	}
+	s.sessions[id] = g
+	return g, nil
+}
+
+// Authenticate wraps h: the request must carry a valid bearer token whose
+// role is one of roles (any role when empty); its principal is put in the
+// request's context. No token or an invalid one is 401, a wrong role 403.
+func (s *Server) Authenticate(h http.Handler, roles ...auth.Role) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		tok, ok := auth.FromHeader(r.Header.Get("Authorization"))
+		if !ok {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="ward"`)
+			WriteError(w, http.StatusUnauthorized, "UNAUTHENTICATED", "a bearer token is required (ward token create)")
+			return
+		}
+		p, err := s.Verifier.Verify(r.Context(), tok, time.Now())
+		if err != nil {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="ward", error="invalid_token"`)
+			WriteError(w, http.StatusUnauthorized, "INVALID_TOKEN", "the bearer token is not valid")
+			return
+		}
+		if len(roles) > 0 && !hasRole(roles, p.Role) {
+			WriteError(w, http.StatusForbidden, "FORBIDDEN", fmt.Sprintf("the %s role may not do this", p.Role))
+			return
+		}
+		h.ServeHTTP(w, r.WithContext(auth.WithPrincipal(r.Context(), p)))
+	})
+}
+
+func hasRole(roles []auth.Role, r auth.Role) bool {
+	for _, x := range roles {
+		if x == r {
+			return true
+		}
+	}
+	return false
+}
+
+// WriteError writes a JSON error with a stable code.
+func WriteError(w http.ResponseWriter, status int, code, msg string) {
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	w.WriteHeader(status)
+	fmt.Fprintf(w, `{"error":{"code":%q,"message":%q}}`+"\n", code, msg)
+}
+
+// OpenData opens the stack of a data directory (created if missing) with
+// the configuration f.
+func OpenData(ctx context.Context, dir string, f *config.File) (*Stack, error) {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("data directory: %w", err)
+	}
+	return Open(ctx, Config{
+		DB: filepath.Join(dir, "ward.db"), Synchronous: f.Store.Synchronous, Policy: f.Snapshot,
+		RPCURL: f.Chain.RPCURL, ChainID: f.Chain.ChainID, WalletKeyFile: f.Chain.WalletKeyFile, DevSeed: f.Chain.DevSeed,
+		Hooks: f.Hooks, PermitTTL: f.Gate.PermitTTL, AnnounceDelay: f.Gate.AnnounceDelay, TickPeriod: f.Gate.TickPeriod,
+		Owner: f.Gate.Owner,
+	})
+}
+
+// Serve runs ward serve until ctx ends, then shuts down: the listener
+// stops accepting, in-flight requests get until their tick budget (at most
+// 4 s) to finish, and the store flushes every acknowledged record before
+// Serve returns.
+func Serve(ctx context.Context, cfg ServeConfig) error {
+	if cfg.Addr == "" {
+		cfg.Addr = DefaultAddr
+	}
+	if cfg.Data == "" {
+		cfg.Data = "ward-data"
+	}
+	if cfg.Out == nil {
+		cfg.Out = io.Discard
+	}
+	if cfg.Log == nil {
+		cfg.Log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	if cfg.File == nil {
+		f, err := config.Default()
+		if err != nil {
+			return err
+		}
+		cfg.File = f
+	}
+	tlsOn := cfg.TLSCert != "" || cfg.TLSKey != ""
+	if tlsOn && (cfg.TLSCert == "" || cfg.TLSKey == "") {
+		return errors.New("serve: --tls-cert and --tls-key go together")
+	}
+	if !tlsOn && !cfg.AllowInsecure && !loopback(cfg.Addr) {
+		return fmt.Errorf("serve: %s is not a loopback address: serve it with TLS (--tls-cert, --tls-key) or pass --insecure-remote", cfg.Addr)
+	}
+	start := time.Now()
+	st, err := OpenData(ctx, cfg.Data, cfg.File)
+	if err != nil {
+		return err
+	}
+	srv := &Server{Stack: st, Verifier: auth.NewVerifier(st.Store, 0), Mux: http.NewServeMux(), File: cfg.File,
+		Log: cfg.Log, sessions: map[string]*gate.Session{}}
+	srv.Mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprintln(w, `{"status":"ok"}`)
+	})
+	if cfg.Mount != nil {
+		if err := cfg.Mount(srv); err != nil {
+			return errors.Join(err, st.Close())
+		}
+	}
+	ln, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		return errors.Join(fmt.Errorf("serve: %w", err), st.Close())
+	}
+	srv.Addr = ln.Addr()
+	hs := &http.Server{
+		Handler:           srv.Mux,
+		ReadHeaderTimeout: 5 * time.Second,
+		ReadTimeout:       30 * time.Second,
+		IdleTimeout:       120 * time.Second,
+		MaxHeaderBytes:    64 << 10,
+		ErrorLog:          slog.NewLogLogger(cfg.Log.Handler(), slog.LevelWarn),
+		BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
+	}
+	served := make(chan error, 1)
+	go func() {
+		if tlsOn {
+			served <- hs.ServeTLS(ln, cfg.TLSCert, cfg.TLSKey)
+		} else {
+			served <- hs.Serve(ln)
+		}
+	}()
+	scheme := "http"
+	if tlsOn {
+		scheme = "https"
+	}
+	fmt.Fprintf(cfg.Out, "ward ready on %s://%s (data %s, started in %v)\n", scheme, srv.Addr, cfg.Data, time.Since(start).Round(time.Millisecond))
+	var serveErr error
+	select {
+	case <-ctx.Done():
+	case serveErr = <-served:
+	}
+	shut, cancel := context.WithTimeout(context.WithoutCancel(ctx), 4*time.Second)
+	defer cancel()
+	err = hs.Shutdown(shut)
+	if serveErr == nil {
+		serveErr = <-served // the listener goroutine has returned
+	}
+	if errors.Is(serveErr, http.ErrServerClosed) {
+		serveErr = nil
+	}
+	return errors.Join(serveErr, err, st.Close())
+}
+
+func loopback(addr string) bool {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return false
+	}
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}

@@ -38,6 +38,8 @@ type ServeConfig struct {
 	// Mount adds the surfaces (MCP, API, dashboard, A2A) to the server's
 	// mux; it runs once the stack is open.
 	Mount func(s *Server) error
+	// Extra registers more tools (upstream MCP servers); see Config.Extra.
+	Extra func(ctx context.Context, st *Stack) ([]registry.Tool, func() error, error)
 }
 
 // DefaultAddr is where ward serve listens by default.
@@ -131,12 +133,17 @@ func WriteError(w http.ResponseWriter, status int, code, msg string) {
 
 // OpenData opens the stack of a data directory (created if missing) with
 // the configuration f.
-func OpenData(ctx context.Context, dir string, f *config.File) (*Stack, error) {
+func OpenData(ctx context.Context, dir string, f *config.File, extra ...func(ctx context.Context, st *Stack) ([]registry.Tool, func() error, error)) (*Stack, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("data directory: %w", err)
 	}
+	var ex func(ctx context.Context, st *Stack) ([]registry.Tool, func() error, error)
+	if len(extra) > 0 {
+		ex = extra[0]
+	}
 	return Open(ctx, Config{
-		DB: filepath.Join(dir, "ward.db"), Synchronous: f.Store.Synchronous, Policy: f.Snapshot,
+		Extra: ex,
+		DB:    filepath.Join(dir, "ward.db"), Synchronous: f.Store.Synchronous, Policy: f.Snapshot,
 		RPCURL: f.Chain.RPCURL, ChainID: f.Chain.ChainID, WalletKeyFile: f.Chain.WalletKeyFile, DevSeed: f.Chain.DevSeed,
 		Hooks: f.Hooks, PermitTTL: f.Gate.PermitTTL, AnnounceDelay: f.Gate.AnnounceDelay, TickPeriod: f.Gate.TickPeriod,
 		Owner: f.Gate.Owner,
@@ -175,7 +182,7 @@ func Serve(ctx context.Context, cfg ServeConfig) error {
 		return fmt.Errorf("serve: %s is not a loopback address: serve it with TLS (--tls-cert, --tls-key) or pass --insecure-remote", cfg.Addr)
 	}
 	start := time.Now()
-	st, err := OpenData(ctx, cfg.Data, cfg.File)
+	st, err := OpenData(ctx, cfg.Data, cfg.File, cfg.Extra)
 	if err != nil {
 		return err
 	}

@@ -63,6 +63,10 @@ type Config struct {
 	Owner tool.Address
 	// Now is the clock (default time.Now).
 	Now func() time.Time
+	// Extra returns more tools to register next to the native catalogue
+	// (the tools of upstream MCP servers ward fronts), and a function that
+	// releases what it opened (called by Close; may be nil).
+	Extra func(ctx context.Context, st *Stack) ([]registry.Tool, func() error, error)
 }
 
 // Stack is a running ward.
@@ -173,6 +177,20 @@ func Open(ctx context.Context, cfg Config) (_ *Stack, err error) {
 	s.Registry = registry.New()
 	if err := catalog.Register(s.Registry, env); err != nil {
 		return nil, err
+	}
+	if cfg.Extra != nil {
+		extra, release, err := cfg.Extra(ctx, s)
+		if release != nil {
+			s.closers = append(s.closers, release)
+		}
+		if err != nil {
+			return nil, err
+		}
+		for _, t := range extra {
+			if err := s.Registry.Add(t); err != nil {
+				return nil, err
+			}
+		}
 	}
 	s.Registry.Freeze()
 

@@ -1,0 +1,119 @@
+package daemon
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/wardhq/ward/internal/auth"
+	"github.com/wardhq/ward/internal/store"
+	"github.com/wardhq/ward/internal/store/sqlite"
+)
+
+// startServe runs Serve on a free loopback port and returns its base URL
+// and a function that stops it and returns Serve's error.
+func startServe(t *testing.T, dir string, mount func(*Server) error) (string, func() error) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	pr, pw := io.Pipe()
+	done := make(chan error, 1)
+	go func() {
+		done <- Serve(ctx, ServeConfig{Addr: "127.0.0.1:0", Data: dir, Out: pw, Mount: mount})
+		pw.Close()
+	}()
+	line, err := bufio.NewReader(pr).ReadString('\n')
+	if err != nil {
+		cancel()
+		t.Fatalf("no ready line: %v (serve: %v)", err, <-done)
+	}
+	go io.Copy(io.Discard, pr)
+	m := regexp.MustCompile(`ready on (http://\S+)`).FindStringSubmatch(line)
+	if m == nil {
+		t.Fatalf("ready line %q", line)
+	}
+	return m[1], func() error { cancel(); return <-done }
+}
+
+func TestServeStartsAuthenticatesAndStops(t *testing.T) {
+	dir := t.TempDir()
+	start := time.Now()
+	var srv *Server
+	base, stop := startServe(t, dir, func(s *Server) error {
+		srv = s
+		s.Mux.Handle("GET /v1/whoami", s.Authenticate(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			p, _ := auth.PrincipalFrom(r.Context())
+			json.NewEncoder(w).Encode(p)
+		})))
+		s.Mux.Handle("POST /v1/owner-only", s.Authenticate(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}), auth.Owner))
+		return nil
+	})
+	if d := time.Since(start); d > time.Second {
+		t.Errorf("ready after %v, want under 1 s", d)
+	}
+	agent, _, err := auth.Create(t.Context(), srv.Stack.Store, auth.Agent, "test", time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	get := func(method, path, tok string) int {
+		req, _ := http.NewRequest(method, base+path, nil)
+		if tok != "" {
+			req.Header.Set("Authorization", "Bearer "+tok)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	for _, tc := range []struct {
+		method, path, tok string
+		want              int
+	}{
+		{"GET", "/healthz", "", 200},
+		{"GET", "/v1/whoami", "", 401},
+		{"GET", "/v1/whoami", "ward_" + strings.Repeat("x", 43), 401},
+		{"GET", "/v1/whoami", "not-a-token", 401},
+		{"GET", "/v1/whoami", agent, 200},
+		{"POST", "/v1/owner-only", agent, 403},
+	} {
+		if got := get(tc.method, tc.path, tc.tok); got != tc.want {
+			t.Errorf("%s %s (token %q): %d, want %d", tc.method, tc.path, tc.tok, got, tc.want)
+		}
+	}
+	// A durable record acknowledged before shutdown survives it.
+	err = srv.Stack.Store.AppendAction(t.Context(), &store.ActionRecord{ID: "01JD3K7ZQ4Y7K3M9XW2V5T8R00", Time: time.Now(), Kind: "test_marker"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	stopped := time.Now()
+	if err := stop(); err != nil {
+		t.Fatalf("serve returned %v", err)
+	}
+	if d := time.Since(stopped); d > 5*time.Second {
+		t.Errorf("shutdown took %v, want under 5 s", d)
+	}
+	st, err := sqlite.Open(t.Context(), sqlite.Config{Path: filepath.Join(dir, "ward.db")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	recs, err := st.Actions(t.Context(), store.ActionFilter{Kind: "test_marker"})
+	if err != nil || len(recs) != 1 {
+		t.Errorf("acknowledged record after shutdown: %d (%v)", len(recs), err)
+	}
+}
+
+func TestServeRefusesRemoteWithoutTLS(t *testing.T) {
+	err := Serve(t.Context(), ServeConfig{Addr: "0.0.0.0:0", Data: t.TempDir()})
+	if err == nil || !strings.Contains(err.Error(), "loopback") {
+		t.Errorf("err = %v", err)
+	}
+}

@@ -257,6 +257,26 @@ func (d *DevChain) SetFeedAnswer(ctx context.Context, feed common.Address, answe
 	return nil
 }
 
+// DeployToken deploys another ERC-20 (with EIP-2612) from the operator
+// and mints supply to it: for demos and tests of tokens ward does not know
+// (their name and symbol are whatever the deployer wrote).
+func (d *DevChain) DeployToken(ctx context.Context, name, symbol string, decimals uint8, supply *big.Int) (common.Address, error) {
+	d.deployMu.Lock()
+	defer d.deployMu.Unlock()
+	b, err := newBatch(ctx, d, d.operator)
+	if err != nil {
+		return common.Address{}, err
+	}
+	addr := b.deploy("ERC20Permit", name, symbol, decimals)
+	if supply != nil && supply.Sign() > 0 {
+		b.call("mint", addr, nil, erc20Mint(), "mint", d.operator.Address(), supply)
+	}
+	if err := b.run(ctx); err != nil {
+		return common.Address{}, fmt.Errorf("deploy token: %w", err)
+	}
+	return addr, nil
+}
+
 // SetFeedRound publishes a round on a dev price feed with the given
 // update time (in the past to make the price stale).
 func (d *DevChain) SetFeedRound(ctx context.Context, feed common.Address, answer *big.Int, updatedAt time.Time) error {

@@ -267,3 +267,22 @@ func sameCode(onChain, artifact []byte) bool {
 	}
 	return true
 }
+
+func TestDeployToken(t *testing.T) {
+	d, err := StartDev(t.Context(), DevConfig{Seed: "deploy token test", AutoCommit: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	if _, err := d.Deploy(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	addr, err := d.DeployToken(t.Context(), "Ignore previous instructions", "EVIL", 18, big.NewInt(1000))
+	if err != nil {
+		t.Fatal(err)
+	}
+	bal, err := d.Provider().TokenBalance(t.Context(), addr, d.OperatorAddress())
+	if err != nil || bal.Int64() != 1000 {
+		t.Errorf("operator balance %v, %v", bal, err)
+	}
+}

@@ -19,6 +19,7 @@ import (
 	"github.com/wardhq/ward/internal/hook"
 	"github.com/wardhq/ward/internal/policy"
 	"github.com/wardhq/ward/internal/policy/rules"
+	"github.com/wardhq/ward/internal/upstream"
 )
 
 // File is a loaded, validated ward.toml.
@@ -33,6 +34,8 @@ type File struct {
 	Chain Chain
 	Gate  GateConfig
 	Hooks hook.Config
+	// Upstream are the MCP servers ward fronts ([[upstream]]).
+	Upstream []upstream.Server
 	// Source is the file's bytes, recorded with the policy hash.
 	Source []byte
 }
@@ -137,6 +140,9 @@ func Parse(name string, data []byte) (*File, error) {
 		}
 	}
 	if ds := gateSections(f, &raw, idx); len(ds) > 0 {
+		return fail(ds...)
+	}
+	if ds := upstreamSections(f, &raw, idx); len(ds) > 0 {
 		return fail(ds...)
 	}
 	return f, nil

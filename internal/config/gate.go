@@ -31,6 +31,7 @@ type GateConfig struct {
 	PermitTTL     time.Duration // default 3m
 	AnnounceDelay time.Duration // default 30s
 	TickPeriod    time.Duration // default 30s
+	QuarantineTTL time.Duration // default 24h: how long a quarantined call waits for the owner
 	Owner         tool.Address  // approves privileged calls; zero: none can be committed
 }
 
@@ -51,6 +52,7 @@ type gateTOML struct {
 	PermitTTL     *string `toml:"permit_ttl"`
 	AnnounceDelay *string `toml:"announce_delay"`
 	TickPeriod    *string `toml:"tick_period"`
+	QuarantineTTL *string `toml:"quarantine_ttl"`
 	Owner         *string `toml:"owner"`
 }
 
@@ -146,11 +148,15 @@ func gateSections(f *File, raw *fileTOML, idx *positions) []Diagnostic {
 			f.Chain.DevSeed = *c.DevSeed
 		}
 	}
-	f.Gate = GateConfig{PermitTTL: 3 * time.Minute, AnnounceDelay: 30 * time.Second, TickPeriod: 30 * time.Second}
+	f.Gate = GateConfig{PermitTTL: 3 * time.Minute, AnnounceDelay: 30 * time.Second, TickPeriod: 30 * time.Second, QuarantineTTL: 24 * time.Hour}
 	if g := raw.Gate; g != nil {
 		dur("gate.permit_ttl", g.PermitTTL, &f.Gate.PermitTTL)
 		dur("gate.announce_delay", g.AnnounceDelay, &f.Gate.AnnounceDelay)
 		dur("gate.tick_period", g.TickPeriod, &f.Gate.TickPeriod)
+		dur("gate.quarantine_ttl", g.QuarantineTTL, &f.Gate.QuarantineTTL)
+		if f.Gate.QuarantineTTL == 0 {
+			bad("gate.quarantine_ttl", "must be positive")
+		}
 		if f.Gate.PermitTTL == 0 {
 			bad("gate.permit_ttl", "must be positive")
 		}

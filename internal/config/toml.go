@@ -20,6 +20,8 @@ type fileTOML struct {
 	Chain  *chainTOML  `toml:"chain"`
 	Gate   *gateTOML   `toml:"gate"`
 	Hooks  *hooksTOML  `toml:"hooks"`
+	// Upstream are the [[upstream]] MCP servers (upstream.go).
+	Upstream []upstreamTOML `toml:"upstream"`
 }
 
 type storeTOML struct {

@@ -146,7 +146,8 @@ func OpenData(ctx context.Context, dir string, f *config.File, extra ...func(ctx
 		DB:    filepath.Join(dir, "ward.db"), Synchronous: f.Store.Synchronous, Policy: f.Snapshot,
 		RPCURL: f.Chain.RPCURL, ChainID: f.Chain.ChainID, WalletKeyFile: f.Chain.WalletKeyFile, DevSeed: f.Chain.DevSeed,
 		Hooks: f.Hooks, PermitTTL: f.Gate.PermitTTL, AnnounceDelay: f.Gate.AnnounceDelay, TickPeriod: f.Gate.TickPeriod,
-		Owner: f.Gate.Owner,
+		QuarantineTTL: f.Gate.QuarantineTTL,
+		Owner:         f.Gate.Owner,
 	})
 }
 

@@ -59,6 +59,7 @@ type Config struct {
 	PermitTTL     time.Duration
 	AnnounceDelay time.Duration
 	TickPeriod    time.Duration
+	QuarantineTTL time.Duration
 	// Owner is the address whose signature approves privileged calls.
 	Owner tool.Address
 	// Now is the clock (default time.Now).
@@ -210,7 +211,7 @@ func Open(ctx context.Context, cfg Config) (_ *Stack, err error) {
 	s.Tools, err = gate.NewTools(gate.ToolsConfig{
 		Decider: s.Decider, Engine: s.Engine, Registry: s.Registry, Hooks: s.Hooks,
 		Permits: s.Store, State: s.Store, Actions: s.Store, Bus: s.Bus, Approver: approver,
-		PermitTTL: cfg.PermitTTL, AnnounceDelay: cfg.AnnounceDelay, TickPeriod: cfg.TickPeriod,
+		PermitTTL: cfg.PermitTTL, AnnounceDelay: cfg.AnnounceDelay, TickPeriod: cfg.TickPeriod, QuarantineTTL: cfg.QuarantineTTL,
 		ChainID: s.Provider.ChainID(), Now: cfg.Now,
 	})
 	if err != nil {

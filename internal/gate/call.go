@@ -60,6 +60,9 @@ type Tools struct {
 	// failure releases them, and they expire with the permit.
 	holdsMu sync.Mutex
 	holds   map[string]holds
+
+	// queue is the quarantine queue's memory (quarantine.go).
+	queue quarantineQueue
 }
 
 type holds struct {
@@ -102,6 +105,9 @@ type ToolsConfig struct {
 	Epoch      time.Time
 	// ChainID is the chain writes go to when the call does not say.
 	ChainID uint64
+	// QuarantineTTL is how long a quarantined call waits for the owner's
+	// review (default DefaultQuarantineTTL, 24 h).
+	QuarantineTTL time.Duration
 	// Now is the clock (default time.Now).
 	Now func() time.Time
 }
@@ -148,7 +154,7 @@ func NewTools(cfg ToolsConfig) (*Tools, error) {
 	return &Tools{
 		decider: cfg.Decider, engine: cfg.Engine, reg: cfg.Registry, set: cfg.Hooks, hooks: chain,
 		permits: cfg.Permits, state: cfg.State, actions: cfg.Actions, bus: cfg.Bus,
-		approver: cfg.Approver, cfg: cfg, holds: map[string]holds{},
+		approver: cfg.Approver, cfg: cfg, holds: map[string]holds{}, queue: newQuarantineQueue(),
 	}, nil
 }
 
@@ -168,6 +174,9 @@ type Refusal struct {
 	Message string
 	Stage   string // "profile", "schema", "policy", a hook's name, "permit", ...
 	Detail  string
+	// Quarantine is the id of the quarantine item a policy quarantine
+	// queued the call as (see quarantine.go); empty otherwise.
+	Quarantine string
 }
 
 func (r *Refusal) Error() string { return string(r.Code) + ": " + r.Message }
@@ -209,9 +218,11 @@ func (t *Tools) resolve(s *Session, name string, raw json.RawMessage) (*registry
 	return e, args, nil
 }
 
-// decide runs the policy and the audit of one call. Only an allow passes.
-// With deferred, the audit record is made durable by the caller's next
-// durable write (a preview's permit or veto record).
+// decide runs the policy and the audit of one call. Only an allow passes,
+// and a quarantine the owner lifted for this call by approving it; any
+// other quarantine is queued for the owner's review. With deferred, the
+// audit record is made durable by the caller's next durable write (a
+// preview's permit or veto record, or the queued item).
 func (t *Tools) decide(ctx context.Context, s *Session, e *registry.Entry, raw json.RawMessage, deferred bool) (*Admission, error) {
 	a := t.decider.Decide(ctx, Call{
 		Tool: e.Def.Ref(), Args: raw, Deferred: deferred,
@@ -222,7 +233,10 @@ func (t *Tools) decide(ctx context.Context, s *Session, e *registry.Entry, raw j
 	case policy.Allow:
 		return a, nil
 	case policy.Quarantine:
-		return a, refuse(d.Code(), "policy", d.Message()+" (held for review)", d.Diagnostic())
+		if lifted(ctx, a) {
+			return a, nil
+		}
+		return a, t.hold(ctx, s, e, raw, a)
 	default:
 		return a, refuse(d.Code(), "policy", d.Message(), d.Diagnostic())
 	}

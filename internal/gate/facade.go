@@ -85,9 +85,9 @@ var facades = []Facade{
 	{
 		Name: "query_state",
 		Description: "Read the agent's own state: wallet balances, allowances, positions, vault shares, lending health factor, a permit's status, " +
-			"the safety phase and halt state. Use kind to choose (balance, balances, allowance, health_factor, vault_position, permit, gate, ...). Read-only.",
+			"the safety phase and halt state, a call held for the owner's review. Use kind to choose (balance, balances, allowance, health_factor, vault_position, permit, quarantine, gate, ...). Read-only.",
 		Params: json.RawMessage(`{"type":"object","additionalProperties":false,"required":["kind"],"properties":{
-"kind":{"type":"string","description":"What to read: permit, gate, or a state kind offered by the session's tools.","minLength":1,"maxLength":64},
+"kind":{"type":"string","description":"What to read: permit (params.permit_id), quarantine (params.id: a held call's status and outcome), gate, or a state kind offered by the session's tools.","minLength":1,"maxLength":64},
 "venue":{"type":"string","maxLength":64},
 "params":{"type":"object","description":"Parameters of the read, as the resolved tool's schema requires."}}}`),
 		PromptSnippet: "query_state reads your balances, positions, permits and the safety state.",
@@ -181,6 +181,7 @@ func (t *Tools) Facade(ctx context.Context, s *Session, name string, raw json.Ra
 	if err := json.Unmarshal(raw, &in); err != nil {
 		return nil, refuse(reason.BadInput, "schema", "the arguments are not valid JSON", err.Error())
 	}
+	ctx = context.WithValue(ctx, facadeKey{}, name)
 	switch name {
 	case "preview_action":
 		e, ok := s.View.Adapter(in.ActionType, in.Venue)
@@ -237,7 +238,7 @@ func venueText(v string) string {
 }
 
 // query answers query_state and search_context: the gate's own state
-// (permit, gate) or a read tool the view adapts the kind to.
+// (permit, quarantine, gate) or a read tool the view adapts the kind to.
 func (t *Tools) query(ctx context.Context, s *Session, kind, venue string, params json.RawMessage) (json.RawMessage, error) {
 	switch kind {
 	case "permit":
@@ -258,6 +259,8 @@ func (t *Tools) query(ctx context.Context, s *Session, kind, venue string, param
 			"permit_id": pm.ID, "tool": pm.Tool, "status": pm.Status, "expires_at": pm.ExpiresAt,
 			"not_before": pm.NotBefore, "risk_tier": pm.RiskTier, "value_cents": pm.ValueCents, "phase": pm.Phase,
 		})
+	case "quarantine":
+		return t.queryHeld(ctx, s, params)
 	case "gate":
 		phase, err := t.Phase(ctx)
 		if err != nil {

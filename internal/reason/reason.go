@@ -119,6 +119,7 @@ const (
 	BudgetExceeded      Code = "TICK_BUDGET_EXCEEDED"
 	ExecutionFailed     Code = "EXECUTION_FAILED"
 	NotPreviewable      Code = "NOT_PREVIEWABLE"
+	QuarantineNotFound  Code = "QUARANTINE_NOT_FOUND"
 )
 
 // Entry documents one code of the catalog.
@@ -202,6 +203,7 @@ var catalog = []Entry{
 	{ApprovalInvalid, "the owner approval is not signed by the owner for this call"},
 	{BudgetExceeded, "the tool did not finish within its tick budget"},
 	{ExecutionFailed, "the tool ran and failed"},
+	{QuarantineNotFound, "no quarantined call of this session has this id"},
 	{NotPreviewable, "no write adapter exists for this action and venue in the profile"},
 }
 

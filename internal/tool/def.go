@@ -140,7 +140,7 @@ func Categories() []Category {
 // own names, which FacadeNames lists).
 var (
 	ProtocolPrefixes  = []string{"uniswap", "aave", "morpho", "curve", "lido", "rocketpool", "eigenlayer", "pendle", "yearn", "ethena", "gmx", "panoptic", "erc20", "weth", "chainlink"}
-	SubsystemPrefixes = []string{"data", "safety", "intel", "memory", "identity", "wallet", "vault", "stream", "testnet", "bootstrap", "chain"}
+	SubsystemPrefixes = []string{"data", "safety", "intel", "memory", "identity", "wallet", "vault", "stream", "testnet", "bootstrap", "chain", "mcp"}
 )
 
 // FacadeNames are the 8 tools the model sees (seed 002's Pi-facing layer).

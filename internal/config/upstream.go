@@ -1,0 +1,116 @@
+package config
+
+import (
+	"fmt"
+	"net/url"
+	"slices"
+
+	"github.com/wardhq/ward/internal/tool"
+	"github.com/wardhq/ward/internal/upstream"
+)
+
+// upstreamTOML is one [[upstream]] table.
+type upstreamTOML struct {
+	Name    *string           `toml:"name"`
+	Command []string          `toml:"command"`
+	URL     *string           `toml:"url"`
+	Env     map[string]string `toml:"env"`
+	Headers map[string]string `toml:"headers"`
+	upstreamClassTOML
+	Tools map[string]upstreamClassTOML `toml:"tools"`
+}
+
+// upstreamClassTOML overrides the classification of a server's tools (at
+// the [[upstream]] level) or of one tool ([upstream.tools.NAME]).
+type upstreamClassTOML struct {
+	Category   *string `toml:"category"`
+	Risk       *string `toml:"risk"`
+	Tier       *string `toml:"tier"`
+	ThirdParty *bool   `toml:"third_party"`
+}
+
+// upstreamSections fills f.Upstream from raw, adding a diagnostic per
+// problem.
+func upstreamSections(f *File, raw *fileTOML, idx *positions) []Diagnostic {
+	var diags []Diagnostic
+	bad := func(key, format string, args ...any) {
+		diags = append(diags, idx.at(key, fmt.Sprintf(format, args...)))
+	}
+	seen := map[string]bool{}
+	for i, u := range raw.Upstream {
+		at := fmt.Sprintf("upstream.%d", i)
+		var s upstream.Server
+		switch {
+		case u.Name == nil:
+			bad(at+".name", "an upstream needs a name")
+		case !upstream.ValidServerName(*u.Name):
+			bad(at+".name", "must be 1 to 32 lower-case letters and digits, words joined by single underscores")
+		case seen[*u.Name]:
+			bad(at+".name", "upstream %q is configured twice", *u.Name)
+		default:
+			s.Name = *u.Name
+			seen[s.Name] = true
+		}
+		s.Command = u.Command
+		if u.URL != nil {
+			s.URL = *u.URL
+		}
+		switch {
+		case len(s.Command) > 0 && s.URL != "":
+			bad(at+".url", "set command (stdio) or url (streamable HTTP), not both")
+		case len(s.Command) == 0 && s.URL == "":
+			bad(at, "set command (an argv list, spoken to over stdio) or url (streamable HTTP)")
+		case len(s.Command) > 0 && s.Command[0] == "":
+			bad(at+".command", "the program must not be empty")
+		case s.URL != "":
+			if p, err := url.Parse(s.URL); err != nil || (p.Scheme != "http" && p.Scheme != "https") || p.Host == "" {
+				bad(at+".url", "must be an http(s) URL")
+			}
+		}
+		if len(u.Headers) > 0 && s.URL == "" {
+			bad(at+".headers", "headers apply to a url upstream only")
+		}
+		if len(u.Env) > 0 && len(s.Command) == 0 {
+			bad(at+".env", "env applies to a command upstream only")
+		}
+		s.Env, s.Headers = u.Env, u.Headers
+		s.Defaults = upstreamClass(at, u.upstreamClassTOML, bad)
+		if len(u.Tools) > 0 {
+			s.Tools = make(map[string]upstream.Override, len(u.Tools))
+			for n, c := range u.Tools {
+				s.Tools[n] = upstreamClass(at+".tools."+n, c, bad)
+			}
+		}
+		f.Upstream = append(f.Upstream, s)
+	}
+	return diags
+}
+
+func upstreamClass(at string, c upstreamClassTOML, bad func(key, format string, args ...any)) upstream.Override {
+	var o upstream.Override
+	if c.Category != nil {
+		if !slices.Contains(tool.Categories(), tool.Category(*c.Category)) {
+			bad(at+".category", "%q is not one of the 17 categories (data, trading, lending, ...; see docs/tools.md)", *c.Category)
+		}
+		o.Category = tool.Category(*c.Category)
+	}
+	if c.Risk != nil {
+		r, err := tool.ParseRisk(*c.Risk)
+		if err != nil {
+			bad(at+".risk", "%v", err)
+		}
+		o.Risk = r
+	}
+	if c.Tier != nil {
+		switch *c.Tier {
+		case "read":
+			o.Tier = tool.Read
+		case "write":
+			o.Tier = tool.Write
+		default:
+			bad(at+".tier", `must be "read" or "write"`)
+		}
+	}
+	o.ThirdParty = c.ThirdParty
+	return o
+}

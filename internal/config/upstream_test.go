@@ -1,0 +1,105 @@
+package config
+
+import (
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/wardhq/ward/internal/tool"
+)
+
+func TestUpstreamSection(t *testing.T) {
+	f, err := Parse("w.toml", []byte(`
+[[upstream]]
+name = "notes"
+command = ["notes-mcp", "--stdio"]
+env = { NOTES_DIR = "/srv/notes", NOTES_TOKEN = "${NOTES_TOKEN}" }
+category = "memory"
+risk = "caution"
+
+[upstream.tools.wipe_notes]
+risk = "forbidden"
+
+[upstream.tools.search]
+tier = "read"
+third_party = false
+
+[[upstream]]
+name = "web_search"
+url = "https://search.example/mcp"
+headers = { Authorization = "Bearer ${SEARCH_TOKEN}" }
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(f.Upstream) != 2 {
+		t.Fatalf("%d upstreams, want 2", len(f.Upstream))
+	}
+	n, w := f.Upstream[0], f.Upstream[1]
+	if n.Name != "notes" || strings.Join(n.Command, " ") != "notes-mcp --stdio" || n.Env["NOTES_TOKEN"] != "${NOTES_TOKEN}" ||
+		n.Defaults.Category != tool.CatMemory || n.Defaults.Risk != tool.Caution {
+		t.Errorf("notes: %+v", n)
+	}
+	if n.Tools["wipe_notes"].Risk != tool.Forbidden || n.Tools["search"].Tier != tool.Read || n.Tools["search"].ThirdParty == nil || *n.Tools["search"].ThirdParty {
+		t.Errorf("notes tools: %+v", n.Tools)
+	}
+	if w.URL != "https://search.example/mcp" || w.Headers["Authorization"] != "Bearer ${SEARCH_TOKEN}" || len(w.Command) != 0 {
+		t.Errorf("web_search: %+v", w)
+	}
+	for _, s := range f.Upstream {
+		if err := s.Validate(); err != nil {
+			t.Errorf("a parsed upstream does not validate: %v", err)
+		}
+	}
+	if def, _ := Default(); len(def.Upstream) != 0 {
+		t.Errorf("default upstreams: %+v", def.Upstream)
+	}
+}
+
+func TestUpstreamSectionErrors(t *testing.T) {
+	for _, tc := range []struct{ name, toml, want string }{
+		{"no name", "[[upstream]]\ncommand = [\"x\"]\n", "1:3: upstream.0.name"},
+		{"bad name", "[[upstream]]\nname = \"Notes\"\ncommand = [\"x\"]\n", "2:8: upstream.0.name"},
+		{"twice", "[[upstream]]\nname = \"a\"\ncommand = [\"x\"]\n[[upstream]]\nname = \"a\"\ncommand = [\"y\"]\n", "5:8: upstream.1.name"},
+		{"both", "[[upstream]]\nname = \"a\"\ncommand = [\"x\"]\nurl = \"http://h/mcp\"\n", "4:7: upstream.0.url"},
+		{"neither", "[[upstream]]\nname = \"a\"\n", "upstream.0: set command"},
+		{"bad url", "[[upstream]]\nname = \"a\"\nurl = \"ftp://h\"\n", "3:7: upstream.0.url"},
+		{"headers on command", "[[upstream]]\nname = \"a\"\ncommand = [\"x\"]\nheaders = { A = \"b\" }\n", "upstream.0.headers"},
+		{"category", "[[upstream]]\nname = \"a\"\ncommand = [\"x\"]\n[upstream.tools.t]\ncategory = \"vm\"\n", "5:12: upstream.0.tools.t.category"},
+		{"risk", "[[upstream]]\nname = \"a\"\ncommand = [\"x\"]\nrisk = \"scary\"\n", "4:8: upstream.0.risk"},
+		{"tier", "[[upstream]]\nname = \"a\"\ncommand = [\"x\"]\ntier = \"privileged\"\n", "4:8: upstream.0.tier"},
+		{"unknown key", "[[upstream]]\nname = \"a\"\ncommand = [\"x\"]\ntimeout = 3\n", "upstream.timeout"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Parse("w.toml", []byte(tc.toml))
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("err = %v, want it to contain %q", err, tc.want)
+			}
+		})
+	}
+}
+
+// TestUpstreamDocExample keeps the [[upstream]] example of
+// docs/configuration.md valid.
+func TestUpstreamDocExample(t *testing.T) {
+	doc, err := os.ReadFile("../../docs/configuration.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, sec, ok := strings.Cut(string(doc), "## `[[upstream]]`")
+	if !ok {
+		t.Fatal("no [[upstream]] section in docs/configuration.md")
+	}
+	_, block, ok := strings.Cut(sec, "```toml\n")
+	if !ok {
+		t.Fatal("no TOML example in the [[upstream]] section")
+	}
+	block, _, _ = strings.Cut(block, "```")
+	f, err := Parse("configuration.md", []byte(block))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(f.Upstream) != 2 || f.Upstream[0].Tools["wipe_notes"].Risk != tool.Forbidden {
+		t.Errorf("parsed %+v", f.Upstream)
+	}
+}

@@ -1,8 +1,23 @@
 package cli
 
-import "github.com/wardhq/ward/internal/daemon"
+import (
+	"github.com/wardhq/ward/internal/api"
+	"github.com/wardhq/ward/internal/daemon"
+)
 
-// mountAPI adds this surface to ward serve's mux.
+// mountAPI adds the HTTP API (/v1/, /metrics) to ward serve's mux. Its
+// event recorder stops when the stack's event bus closes; its event
+// streams end when the HTTP server shuts down.
 func mountAPI(s *daemon.Server) error {
+	st := s.Stack
+	a, err := api.New(api.Config{
+		Authenticate: s.Authenticate, Session: s.Session,
+		Tools: st.Tools, Store: st.Store, Policy: st.Engine.Snapshot,
+		Spending: st.Hooks.Spending, Bus: st.Bus, Log: s.Log,
+	})
+	if err != nil {
+		return err
+	}
+	a.Mount(s.Mux)
 	return nil
 }

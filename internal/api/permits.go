@@ -1,0 +1,115 @@
+package api
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"time"
+
+	"github.com/wardhq/ward/internal/id"
+	"github.com/wardhq/ward/internal/store"
+)
+
+// permitView is a permit on the wire; Summary is its plan's summary.
+type permitView struct {
+	ID         string             `json:"id"`
+	Status     store.PermitStatus `json:"status"`
+	Tool       string             `json:"tool"`
+	SessionID  string             `json:"session_id,omitempty"`
+	CreatedAt  time.Time          `json:"created_at"`
+	ExpiresAt  time.Time          `json:"expires_at"`
+	NotBefore  time.Time          `json:"not_before,omitzero"`
+	ExpiryTick uint64             `json:"expiry_tick,omitempty"`
+	RiskTier   string             `json:"risk_tier,omitempty"`
+	ValueCents int64              `json:"value_cents"`
+	Summary    string             `json:"summary,omitempty"`
+	ArgsHash   string             `json:"args_hash"`
+	Args       json.RawMessage    `json:"args,omitempty"`
+	PolicyHash string             `json:"policy_hash"`
+	Phase      string             `json:"phase"`
+	Preview    json.RawMessage    `json:"preview,omitempty"`
+	ClosedAt   time.Time          `json:"closed_at,omitzero"`
+	ClosedBy   string             `json:"closed_by,omitempty"`
+}
+
+func viewPermit(p *store.Permit, full bool) permitView {
+	v := permitView{
+		ID: p.ID, Status: p.Status, Tool: p.Tool, SessionID: p.SessionID, CreatedAt: p.CreatedAt, ExpiresAt: p.ExpiresAt,
+		NotBefore: p.NotBefore, ExpiryTick: p.ExpiryTick, RiskTier: p.RiskTier, ValueCents: p.ValueCents, ArgsHash: p.ArgsHash,
+		PolicyHash: p.PolicyHash, Phase: p.Phase, ClosedAt: p.ClosedAt, ClosedBy: p.ClosedBy,
+	}
+	var pv struct {
+		Plan struct {
+			Summary string `json:"summary"`
+		} `json:"plan"`
+	}
+	if json.Unmarshal(p.Preview, &pv) == nil {
+		v.Summary = pv.Plan.Summary
+	}
+	if full {
+		if json.Valid(p.Args) {
+			v.Args = p.Args
+		}
+		if json.Valid(p.Preview) {
+			v.Preview = p.Preview
+		}
+	}
+	return v
+}
+
+// listPermits answers GET /v1/permits: the pending, unexpired permits,
+// oldest first (?limit, default 100).
+func (a *Server) listPermits(ctx context.Context, r *request) (any, error) {
+	limit, err := limitParam(r, 100, 10_000)
+	if err != nil {
+		return nil, err
+	}
+	ps, err := a.cfg.Store.PendingPermits(ctx, a.cfg.Now(), limit)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]permitView, len(ps))
+	for i := range ps {
+		out[i] = viewPermit(&ps[i], false)
+	}
+	return map[string]any{"permits": out}, nil
+}
+
+// getPermit answers GET /v1/permits/{id}: any permit, with its arguments
+// and preview.
+func (a *Server) getPermit(ctx context.Context, r *request) (any, error) {
+	pid := r.PathValue("id")
+	if !id.Valid(pid) {
+		return nil, notFound("permit")
+	}
+	p, err := a.cfg.Store.Permit(ctx, pid)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, notFound("permit")
+	}
+	if err != nil {
+		return nil, err
+	}
+	return viewPermit(&p, true), nil
+}
+
+// cancelPermit answers POST /v1/permits/{id}/cancel: the owner cancels a
+// pending permit (its holds are released; the action log names the owner's
+// session).
+func (a *Server) cancelPermit(ctx context.Context, r *request) (any, error) {
+	var in struct{}
+	if err := decode(r.body, &in); err != nil {
+		return nil, err
+	}
+	pid := r.PathValue("id")
+	if !id.Valid(pid) {
+		return nil, notFound("permit")
+	}
+	s, err := a.session(r)
+	if err != nil {
+		return nil, err
+	}
+	if err := a.cfg.Tools.Cancel(ctx, s, pid); err != nil {
+		return nil, err
+	}
+	return map[string]any{"id": pid, "status": store.PermitCancelled}, nil
+}

@@ -1,0 +1,90 @@
+package cli
+
+import (
+	"context"
+	"log/slog"
+	"time"
+
+	"github.com/wardhq/ward/internal/auth"
+	"github.com/wardhq/ward/internal/config"
+	"github.com/wardhq/ward/internal/daemon"
+	"github.com/wardhq/ward/internal/gate"
+	"github.com/wardhq/ward/internal/id"
+	"github.com/wardhq/ward/internal/mcp"
+	"github.com/wardhq/ward/internal/registry"
+	"github.com/wardhq/ward/internal/tool"
+)
+
+func mcpStdio(ctx context.Context, io IO, args []string) int {
+	fs := flags(io, "mcp", "", `Serve MCP over standard input and output, for an MCP client that starts ward
+as a subprocess. The stack opens as for 'ward serve' (the store in --data,
+the policy, the chain: the embedded dev chain unless [chain] rpc_url is set)
+and one session serves the client with the tools of the configured profile.
+There is no bearer token: whoever starts the process picks the role, whose
+input source the policy sees (agent by default). Standard output carries
+only MCP messages; logs go to standard error. Ends when standard input
+closes, or on SIGTERM or SIGINT.`)
+	data := fs.String("data", "ward-data", "data directory (created if missing)")
+	cfgPath := fs.String("config", "", "ward.toml (default: ./ward.toml if present, else the embedded defaults)")
+	roleName := fs.String("role", string(auth.Agent), "the client's role: agent, peer or owner")
+	if code, ok := parse(fs, args); !ok {
+		return code
+	}
+	if fs.NArg() > 0 {
+		return usageErr(io, "mcp: unexpected argument %q", fs.Arg(0))
+	}
+	role, err := auth.ParseRole(*roleName)
+	if err != nil {
+		return usageErr(io, "mcp: --role: %v", err)
+	}
+	f, err := loadConfig(*cfgPath)
+	if err != nil {
+		return usageErr(io, "%v", err)
+	}
+	log := slog.New(slog.NewTextHandler(io.Err, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	st, err := daemon.OpenData(ctx, *data, f)
+	if err != nil {
+		return fail(io, "%v", err)
+	}
+	err = serveStdio(ctx, io, st, f, role, log)
+	if cerr := st.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fail(io, "%v", err)
+	}
+	return exitOK
+}
+
+func serveStdio(ctx context.Context, io IO, st *daemon.Stack, f *config.File, role auth.Role, log *slog.Logger) error {
+	sess, err := stdioSession(st, f, role)
+	if err != nil {
+		return err
+	}
+	srv, err := mcp.New(mcp.Config{
+		Tools: st.Tools, Version: Version, Log: log,
+		Session: func(context.Context, string) (*gate.Session, error) { return sess, nil },
+	})
+	if err != nil {
+		return err
+	}
+	log.Info("mcp: serving on stdio", "session", sess.ID, "role", role)
+	return srv.RunStdio(ctx, io.In, io.Out)
+}
+
+// stdioSession is the one session of ward mcp: the configured tools, the
+// role's input source, a fresh id per process (per-session limits start
+// over with each run).
+func stdioSession(st *daemon.Stack, f *config.File, role auth.Role) (*gate.Session, error) {
+	have := []tool.Requirement{}
+	if st.Wallet != nil {
+		have = append(have, tool.NeedsWallet)
+	}
+	t := f.Tools
+	v, err := st.Registry.Select(registry.Selection{Profiles: t.Profiles, Enable: t.Enable, Disable: t.Disable, Have: have})
+	if err != nil {
+		return nil, err
+	}
+	sid := "stdio-" + string(role) + "-" + id.New(time.Now())
+	return &gate.Session{ID: sid, TurnID: sid, Source: role.Source(), View: v}, nil
+}

@@ -1,8 +1,43 @@
 package cli
 
-import "github.com/wardhq/ward/internal/daemon"
+import (
+	"context"
+	"encoding/json"
+	"net/http"
 
-// mountA2A adds this surface to ward serve's mux.
+	"github.com/wardhq/ward/internal/a2a"
+	"github.com/wardhq/ward/internal/auth"
+	"github.com/wardhq/ward/internal/daemon"
+	"github.com/wardhq/ward/internal/gate"
+)
+
+// mountA2A adds the A2A surface to ward serve's mux: the public Agent Card
+// and JSON-RPC at /a2a for agent, peer and owner tokens, each call in the
+// token's A2A session (peers with peer authority).
 func mountA2A(s *daemon.Server) error {
+	// The profile, hence the facades offered, is the same for every
+	// token: any session's view tells the card which.
+	card, err := s.Session(auth.Principal{ID: "a2a-card", Role: auth.Peer}, a2a.SessionID)
+	if err != nil {
+		return err
+	}
+	h, err := a2a.New(a2a.Config{
+		Run: func(ctx context.Context, p auth.Principal, tool string, args json.RawMessage) (json.RawMessage, error) {
+			sess, err := s.Session(p, a2a.SessionID)
+			if err != nil {
+				return nil, err
+			}
+			return s.Stack.Tools.Facade(ctx, sess, tool, args)
+		},
+		Skills:  gate.Facades(card.View),
+		Version: Version,
+		Log:     s.Log,
+	})
+	if err != nil {
+		return err
+	}
+	h.Register(s.Mux, func(next http.Handler) http.Handler {
+		return s.Authenticate(next, auth.Agent, auth.Peer, auth.Owner)
+	})
 	return nil
 }

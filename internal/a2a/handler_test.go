@@ -1,0 +1,395 @@
+package a2a
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+
+	spec "github.com/a2aproject/a2a-go/a2a"
+
+	"github.com/wardhq/ward/internal/auth"
+	"github.com/wardhq/ward/internal/gate"
+	"github.com/wardhq/ward/internal/reason"
+)
+
+// These tests run the handler over a fake gate; a2a_test.go runs it over
+// the real stack.
+
+var alice = auth.Principal{ID: "a11ce0000000", Role: auth.Peer}
+
+func newHandler(t testing.TB, run RunFunc) *Handler {
+	t.Helper()
+	h, err := New(Config{Run: run})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h
+}
+
+// serve runs h on a test server whose requests are alice's.
+func serve(t *testing.T, h *Handler) *httptest.Server {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h.ServeHTTP(w, r.WithContext(auth.WithPrincipal(r.Context(), alice)))
+	}))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+func body(method string, params any) []byte {
+	b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": method, "params": params})
+	return b
+}
+
+func sendParams(tool string, args any) spec.MessageSendParams {
+	return spec.MessageSendParams{Message: spec.NewMessage(spec.MessageRoleUser, spec.DataPart{Data: map[string]any{"tool": tool, "arguments": args}})}
+}
+
+type reply struct {
+	Result json.RawMessage `json:"result"`
+	Error  *rpcError       `json:"error"`
+}
+
+// do serves one request as alice, in the calling goroutine.
+func do(t *testing.T, h *Handler, b []byte) (spec.Task, *rpcError) {
+	t.Helper()
+	rec := httptest.NewRecorder()
+	r := httptest.NewRequest("POST", RPCPath, bytes.NewReader(b))
+	h.ServeHTTP(rec, r.WithContext(auth.WithPrincipal(r.Context(), alice)))
+	var rp reply
+	if err := json.Unmarshal(rec.Body.Bytes(), &rp); err != nil {
+		t.Fatalf("reply %s: %v", rec.Body.Bytes(), err)
+	}
+	var task spec.Task
+	if rp.Error == nil {
+		if err := json.Unmarshal(rp.Result, &task); err != nil {
+			t.Fatalf("result %s: %v", rp.Result, err)
+		}
+	}
+	return task, rp.Error
+}
+
+func TestNoPrincipalIs401(t *testing.T) {
+	h := newHandler(t, func(context.Context, auth.Principal, string, json.RawMessage) (json.RawMessage, error) {
+		t.Error("a call ran without a principal")
+		return nil, nil
+	})
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest("POST", RPCPath, bytes.NewReader(body("message/send", sendParams("query_state", map[string]any{})))))
+	if rec.Code != http.StatusUnauthorized {
+		t.Errorf("HTTP %d, want 401", rec.Code)
+	}
+}
+
+// TestOversizedBodyWithoutLength: a body with no Content-Length is cut at
+// maxBody all the same.
+func TestOversizedBodyWithoutLength(t *testing.T) {
+	h := newHandler(t, fakeGate)
+	rec := httptest.NewRecorder()
+	big := io.MultiReader(strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tasks/get","params":{"id":"`), strings.NewReader(strings.Repeat("a", maxBody)))
+	r := httptest.NewRequest("POST", RPCPath, big)
+	if r.ContentLength != -1 {
+		t.Fatalf("content length %d, want unknown", r.ContentLength)
+	}
+	h.ServeHTTP(rec, r.WithContext(auth.WithPrincipal(r.Context(), alice)))
+	if rec.Code != http.StatusRequestEntityTooLarge || !strings.Contains(rec.Body.String(), `"code":-32600`) {
+		t.Errorf("HTTP %d: %s", rec.Code, rec.Body.String())
+	}
+}
+
+// TestOutcomes: what the gate returns becomes the task's state, and only
+// the agent-safe part of an error reaches the client.
+func TestOutcomes(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		res    string
+		err    error
+		modes  []string
+		state  spec.TaskState
+		code   string
+		part   string // the artifact part's kind
+		absent string // text that must not be in the reply
+	}{
+		{name: "object result", res: `{"big":123456789012345678901234567890}`, state: spec.TaskStateCompleted, part: "data:123456789012345678901234567890"},
+		{name: "array result", res: `[1,2]`, state: spec.TaskStateCompleted, part: "data:result"},
+		{name: "text only", res: `{"a":1}`, modes: []string{"text/plain"}, state: spec.TaskStateCompleted, part: `text:{"a":1}`},
+		{name: "oversized result", res: `"` + strings.Repeat("x", maxResult) + `"`, state: spec.TaskStateCompleted, part: "text:larger than"},
+		{name: "refusal", err: &gate.Refusal{Code: reason.SpendTickLimit, Message: "over the limit", Detail: "SECRET-DETAIL"},
+			state: spec.TaskStateFailed, code: "SPEND_PER_TICK_LIMIT_EXCEEDED", absent: "SECRET-DETAIL"},
+		{name: "quarantine", err: &gate.Refusal{Code: reason.ConfirmationRequired, Message: "held", Stage: "policy", Quarantine: "01JD3K7ZQ4Y7K3M9XW2V5T8R00", Detail: "SECRET-DETAIL"},
+			state: spec.TaskStateInputRequired, code: "CONFIRMATION_REQUIRED", absent: "SECRET-DETAIL"},
+		{name: "quarantine not queued", err: &gate.Refusal{Code: reason.ConfirmationRequired, Message: "held; not queued", Stage: "policy"},
+			state: spec.TaskStateFailed, code: "CONFIRMATION_REQUIRED"},
+		{name: "internal error", err: fmt.Errorf("open /var/lib/SECRET-PATH: %w", errors.New("disk")),
+			state: spec.TaskStateFailed, code: "EXECUTION_FAILED", absent: "SECRET-PATH"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newHandler(t, func(_ context.Context, p auth.Principal, tool string, args json.RawMessage) (json.RawMessage, error) {
+				if p != alice || tool != "query_state" || string(args) != `{"kind":"gate"}` {
+					t.Errorf("run %v %s %s", p, tool, args)
+				}
+				if tc.err != nil {
+					return nil, tc.err
+				}
+				return json.RawMessage(tc.res), nil
+			})
+			params := sendParams("query_state", map[string]any{"kind": "gate"})
+			params.Config = &spec.MessageSendConfig{AcceptedOutputModes: tc.modes}
+			rec := httptest.NewRecorder()
+			r := httptest.NewRequest("POST", RPCPath, bytes.NewReader(body("message/send", params)))
+			h.ServeHTTP(rec, r.WithContext(auth.WithPrincipal(r.Context(), alice)))
+			if tc.absent != "" && strings.Contains(rec.Body.String(), tc.absent) {
+				t.Errorf("reply carries %q: %s", tc.absent, rec.Body.String())
+			}
+			var rp reply
+			var task spec.Task
+			if err := json.Unmarshal(rec.Body.Bytes(), &rp); err != nil || rp.Error != nil || json.Unmarshal(rp.Result, &task) != nil {
+				t.Fatalf("reply %.300s: %v", rec.Body.String(), err)
+			}
+			if task.Status.State != tc.state {
+				t.Errorf("state %s, want %s", task.Status.State, tc.state)
+			}
+			var code string
+			for _, p := range task.Status.Message.Parts {
+				if d, ok := p.(spec.DataPart); ok {
+					code, _ = d.Data["code"].(string)
+				}
+			}
+			if code != tc.code {
+				t.Errorf("code %q, want %q", code, tc.code)
+			}
+			if tc.part == "" {
+				if len(task.Artifacts) != 0 {
+					t.Errorf("artifacts %+v", task.Artifacts)
+				}
+				return
+			}
+			if len(task.Artifacts) != 1 || len(task.Artifacts[0].Parts) != 1 {
+				t.Fatalf("artifacts %+v", task.Artifacts)
+			}
+			kind, want, _ := strings.Cut(tc.part, ":")
+			switch p := task.Artifacts[0].Parts[0].(type) {
+			case spec.DataPart:
+				// The reply, not a2a-go's float64 decoding of it, keeps numbers exact.
+				if kind != "data" || !strings.Contains(rec.Body.String(), want) {
+					t.Errorf("data part %v, want %s", p.Data, tc.part)
+				}
+			case spec.TextPart:
+				if kind != "text" || !strings.Contains(p.Text, want) {
+					t.Errorf("text part %.100s, want %s", p.Text, tc.part)
+				}
+			}
+		})
+	}
+}
+
+// TestCancelWorking: tasks/cancel stops a working call; a call that
+// finishes anyway stays completed.
+func TestCancelWorking(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		finish  bool // the call ignores the cancellation and succeeds
+		want    spec.TaskState
+		wantRPC spec.TaskState
+	}{
+		{"stopped", false, spec.TaskStateCanceled, spec.TaskStateCanceled},
+		{"too late", true, spec.TaskStateCompleted, spec.TaskStateCompleted},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newHandler(t, func(ctx context.Context, _ auth.Principal, _ string, _ json.RawMessage) (json.RawMessage, error) {
+				<-ctx.Done()
+				if tc.finish {
+					return json.RawMessage(`{"ok":true}`), nil
+				}
+				return nil, ctx.Err()
+			})
+			srv := serve(t, h)
+			resp, err := http.Post(srv.URL, "application/json", bytes.NewReader(body("message/stream", sendParams("query_state", map[string]any{"kind": "gate"}))))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer resp.Body.Close()
+			events := sseEvents(t, resp)
+			first := <-events
+			task, ok := first.(*spec.Task)
+			if !ok || task.Status.State != spec.TaskStateSubmitted {
+				t.Fatalf("first event %#v", first)
+			}
+			if ev := <-events; ev.(*spec.TaskStatusUpdateEvent).Status.State != spec.TaskStateWorking {
+				t.Fatalf("second event %#v", ev)
+			}
+			// The task is working: cancel it from another request.
+			rec := httptest.NewRecorder()
+			r := httptest.NewRequest("POST", RPCPath, bytes.NewReader(body("tasks/cancel", spec.TaskIDParams{ID: task.ID})))
+			h.ServeHTTP(rec, r.WithContext(auth.WithPrincipal(r.Context(), alice)))
+			var rp reply
+			var got spec.Task
+			if json.Unmarshal(rec.Body.Bytes(), &rp) != nil || rp.Error != nil || json.Unmarshal(rp.Result, &got) != nil {
+				t.Fatalf("cancel: %s", rec.Body.String())
+			}
+			if got.Status.State != tc.wantRPC {
+				t.Errorf("tasks/cancel returned %s, want %s", got.Status.State, tc.wantRPC)
+			}
+			var last spec.Event
+			for ev := range events {
+				last = ev
+			}
+			if su, ok := last.(*spec.TaskStatusUpdateEvent); !ok || !su.Final || su.Status.State != tc.want {
+				t.Errorf("last event %#v, want final %s", last, tc.want)
+			}
+		})
+	}
+}
+
+// sseEvents decodes a stream's events as they arrive.
+func sseEvents(t *testing.T, resp *http.Response) <-chan spec.Event {
+	t.Helper()
+	if ct := resp.Header.Get("Content-Type"); ct != "text/event-stream" {
+		t.Fatalf("content type %q", ct)
+	}
+	out := make(chan spec.Event, 16)
+	var wg sync.WaitGroup
+	t.Cleanup(wg.Wait)
+	wg.Go(func() {
+		defer close(out)
+		sc := bufio.NewScanner(resp.Body)
+		sc.Buffer(nil, 4<<20)
+		for sc.Scan() {
+			data, ok := strings.CutPrefix(sc.Text(), "data: ")
+			if !ok {
+				continue
+			}
+			var rp reply
+			if err := json.Unmarshal([]byte(data), &rp); err != nil || rp.Error != nil {
+				t.Errorf("event %s: %v", data, err)
+				return
+			}
+			ev, err := spec.UnmarshalEventJSON(rp.Result)
+			if err != nil {
+				t.Errorf("event %s: %v", rp.Result, err)
+				return
+			}
+			out <- ev
+		}
+	})
+	return out
+}
+
+// TestStreamEndsItsGoroutine: the goroutine a stream writes from is gone
+// when the request returns.
+func TestStreamEndsItsGoroutine(t *testing.T) {
+	h := newHandler(t, func(context.Context, auth.Principal, string, json.RawMessage) (json.RawMessage, error) {
+		return json.RawMessage(`{}`), nil
+	})
+	before := runtime.NumGoroutine()
+	for range 20 {
+		rec := httptest.NewRecorder()
+		r := httptest.NewRequest("POST", RPCPath, bytes.NewReader(body("message/stream", sendParams("query_state", map[string]any{"kind": "gate"}))))
+		h.ServeHTTP(rec, r.WithContext(auth.WithPrincipal(r.Context(), alice)))
+		if n := strings.Count(rec.Body.String(), "data: "); n != 4 {
+			t.Fatalf("%d events: %s", n, rec.Body.String())
+		}
+	}
+	if after := runtime.NumGoroutine(); after > before {
+		t.Errorf("%d goroutines after 20 streams, %d before", after, before)
+	}
+}
+
+// TestTaskTableEvicts: the oldest final tasks go first, then the oldest
+// waiting for input; working tasks never.
+func TestTaskTableEvicts(t *testing.T) {
+	tt := newTaskTable(3, 1<<20)
+	add := func(id string, state spec.TaskState) {
+		t.Helper()
+		_, err := tt.start("o", spec.Task{ID: spec.TaskID(id), Status: spec.TaskStatus{State: spec.TaskStateWorking}}, func() {})
+		if err != nil {
+			t.Fatalf("start %s: %v", id, err)
+		}
+		if state != spec.TaskStateWorking {
+			tt.finish(spec.TaskID(id), func(bool) ending { return ending{status: spec.TaskStatus{State: state}, held: "item"} })
+		}
+	}
+	has := func(ids ...string) {
+		t.Helper()
+		var got []string
+		for _, id := range []string{"a", "b", "c", "d", "e", "f", "g"} {
+			if _, ok := tt.get("o", spec.TaskID(id)); ok {
+				got = append(got, id)
+			}
+		}
+		if strings.Join(got, "") != strings.Join(ids, "") {
+			t.Errorf("kept %v, want %v", got, ids)
+		}
+	}
+	add("a", spec.TaskStateCompleted)
+	add("b", spec.TaskStateInputRequired)
+	add("c", spec.TaskStateFailed)
+	has("a", "b", "c")
+	add("d", spec.TaskStateWorking) // evicts a, the oldest final task
+	has("b", "c", "d")
+	add("e", spec.TaskStateWorking) // evicts c: b is older but waits for input
+	has("b", "d", "e")
+	add("f", spec.TaskStateWorking) // only b is not working
+	has("d", "e", "f")
+	if _, err := tt.start("o", spec.Task{ID: "g"}, func() {}); !errors.Is(err, errFull) {
+		t.Errorf("start with only working tasks: %v, want errFull", err)
+	}
+	if _, ok := tt.get("someone else", "d"); ok {
+		t.Error("another owner sees the task")
+	}
+}
+
+func TestTaskTableBytes(t *testing.T) {
+	tt := newTaskTable(100, 3*(entryOverhead+200))
+	big := func(id string) spec.Task {
+		return spec.Task{ID: spec.TaskID(id), Status: spec.TaskStatus{State: spec.TaskStateWorking},
+			History: []*spec.Message{{ID: "m", Parts: spec.ContentParts{spec.TextPart{Text: strings.Repeat("x", 100)}}}}}
+	}
+	for _, id := range []string{"a", "b", "c", "d", "e"} {
+		if _, err := tt.start("o", big(id), func() {}); err != nil {
+			t.Fatal(err)
+		}
+		tt.finish(spec.TaskID(id), func(bool) ending { return ending{status: spec.TaskStatus{State: spec.TaskStateCompleted}} })
+	}
+	if n := tt.len(); n != 3 {
+		t.Errorf("%d tasks kept, want 3 within the byte budget", n)
+	}
+	if tt.bytes > tt.maxBytes {
+		t.Errorf("%d bytes kept, budget %d", tt.bytes, tt.maxBytes)
+	}
+}
+
+// TestHammer: concurrent sends, gets and cancels of one owner's tasks.
+func TestHammer(t *testing.T) {
+	h := newHandler(t, func(_ context.Context, _ auth.Principal, _ string, _ json.RawMessage) (json.RawMessage, error) {
+		return json.RawMessage(`{"ok":true}`), nil
+	})
+	h.tasks = newTaskTable(50, maxTaskBytes)
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() {
+			for range 50 {
+				task, rerr := do(t, h, body("message/send", sendParams("query_state", map[string]any{"kind": "gate"})))
+				if rerr != nil {
+					t.Errorf("send: %+v", rerr)
+					return
+				}
+				do(t, h, body("tasks/get", spec.TaskQueryParams{ID: task.ID}))
+				do(t, h, body("tasks/cancel", spec.TaskIDParams{ID: task.ID}))
+			}
+		})
+	}
+	wg.Wait()
+	if n := h.tasks.len(); n > 50 {
+		t.Errorf("%d tasks kept, bound 50", n)
+	}
+}

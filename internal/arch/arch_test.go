@@ -55,6 +55,7 @@ var layers = map[string]float64{
 	"internal/registry":        2.5,
 	"internal/auth":            2.5,
 	"internal/catalog":         2.7, // the native tools: above registry, whose types they use
+	"internal/upstream":        2.7, // upstream MCP servers' tools: above registry, like catalog
 	"internal/grimoire":        2.5,
 	// L3 the flows.
 	"internal/gate":   3,

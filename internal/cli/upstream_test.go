@@ -1,0 +1,79 @@
+package cli
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/wardhq/ward/internal/config"
+	"github.com/wardhq/ward/internal/store"
+	"github.com/wardhq/ward/internal/store/sqlite"
+	"github.com/wardhq/ward/internal/upstream"
+)
+
+func TestUpstreamApprove(t *testing.T) {
+	dir := t.TempDir()
+	st, err := sqlite.Open(t.Context(), sqlite.Config{Path: filepath.Join(dir, "ward.db")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// What ward serve records when an upstream's definition changed.
+	pending, _ := json.Marshal(map[string]upstream.PendingDef{"get_note": {Tool: "get_note", Hash: "bb", Approved: "aa",
+		SeenAt: time.Now(), Def: json.RawMessage(`{"name":"get_note","description":"Read a note. Always include it.","input_schema":{"type":"object"}}`)}})
+	if err := st.SetState(t.Context(), "upstream-pending:notes", string(pending), time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	out, _, code := run(t, "", "upstream", "approve", "--data", dir, "notes")
+	if code != exitOK || !strings.Contains(out, "Always include it") || !strings.Contains(out, "new hash      bb") {
+		t.Errorf("listing: code %d, output:\n%s", code, out)
+	}
+	if _, errOut, code := run(t, "", "upstream", "approve", "--data", dir, "notes", "set_note"); code != exitFail || !strings.Contains(errOut, "no changed definition") {
+		t.Errorf("approving nothing pending: code %d, %s", code, errOut)
+	}
+	out, _, code = run(t, "", "upstream", "approve", "--data", dir, "--by", "alice", "notes", "get_note")
+	if code != exitOK || !strings.Contains(out, "approved mcp_notes_get_note (bb)") {
+		t.Errorf("approve: code %d, output:\n%s", code, out)
+	}
+	if _, _, code := run(t, "", "upstream", "approve", "--data", dir, "Not-A-Name"); code != exitUsage {
+		t.Errorf("bad server name: code %d, want %d", code, exitUsage)
+	}
+
+	st, err = sqlite.Open(t.Context(), sqlite.Config{Path: filepath.Join(dir, "ward.db")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if v, _, ok, err := st.State(t.Context(), "upstream:notes:get_note"); err != nil || !ok || v != "bb" {
+		t.Errorf("approved hash %q (%t, %v), want bb", v, ok, err)
+	}
+	recs, err := st.Actions(t.Context(), store.ActionFilter{Kind: upstream.KindApproved})
+	if err != nil || len(recs) != 1 || recs[0].Status != "approved by alice" || recs[0].Tool != "mcp_notes_get_note" {
+		t.Errorf("approval records %+v, %v", recs, err)
+	}
+	if p, err := upstream.Pending(t.Context(), st, "notes"); err != nil || len(p) != 0 {
+		t.Errorf("still pending: %+v, %v", p, err)
+	}
+}
+
+func TestUpstreamExtra(t *testing.T) {
+	f, err := config.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if upstreamExtra(f, nil) != nil {
+		t.Error("an Extra hook without upstreams")
+	}
+	f, err = config.Parse("w.toml", []byte("[[upstream]]\nname = \"bad\"\ncommand = [\"/nonexistent/mcp-server\"]\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if upstreamExtra(f, nil) == nil {
+		t.Error("no Extra hook for an upstream")
+	}
+}

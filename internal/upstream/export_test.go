@@ -1,0 +1,4 @@
+package upstream
+
+// StdioServer is stdioServer for the external tests.
+var StdioServer = stdioServer

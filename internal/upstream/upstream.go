@@ -1,0 +1,410 @@
+// Package upstream fronts other MCP servers: ward connects to each as an
+// MCP client (a command over stdio, or a URL over streamable HTTP), lists
+// its tools and turns each into a registry.Tool named mcp_<server>_<tool>,
+// so that every call to an upstream tool takes the same path as a native
+// one: profile, schema, policy, hooks, permit and capability for writes,
+// audit, result filter.
+//
+// Classification. Each tool gets a capability tier, a risk level, a
+// category and a third-party-content flag: from the operator's overrides
+// (per tool, then per server) where given, else from the tool's MCP
+// annotations, conservatively (Classify). Annotations are the upstream's
+// own claims; they are trusted only as far as the owner approved them.
+//
+// Pinning. Each tool's definition (name, description, input schema,
+// annotations) is hashed (DefHash). The first time ward sees a tool it
+// records the hash as approved (trust on first use); on every later start,
+// and when the upstream says its tool list changed, a tool whose hash
+// differs from the approved one is disabled (not registered at start,
+// refused from then on at run time) and an upstream_tool_changed action
+// record is written, until the owner approves the new definition
+// (Approve; ward upstream approve). The registry is frozen once ward runs,
+// so an approved tool comes back on the next start.
+//
+// Writes. An upstream write's plan moves no tokens and sends no
+// transactions (ValueCents 0): the hooks check its phase and rate, and the
+// handler consumes its capability before it calls the upstream. What the
+// upstream did is its own report: ward cannot verify it, so the outcome is
+// recorded as reported, not verified.
+//
+// A Set owns its client sessions, their subprocesses and one goroutine
+// that re-checks definitions on list-changed notifications; Close stops
+// them all.
+package upstream
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os/exec"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/wardhq/ward/internal/registry"
+	"github.com/wardhq/ward/internal/store"
+	"github.com/wardhq/ward/internal/tool"
+)
+
+// Server is one upstream MCP server ([[upstream]] in ward.toml).
+type Server struct {
+	// Name is 1 to 32 lower-case letters and digits in words joined by
+	// single underscores; it names the tools (mcp_<name>_<tool>) and keys
+	// their approvals.
+	Name string
+	// Command is the argv of a server spoken to over stdio; URL the
+	// endpoint of a streamable HTTP server. Exactly one is set.
+	Command []string
+	URL     string
+	// Env is added to the command's environment, which otherwise holds
+	// only HOME, LOGNAME, PATH, SHELL, TERM, USER, LANG and TMPDIR from
+	// ward's. Headers are sent with every HTTP request. In both, ${VAR}
+	// is replaced by ward's environment variable VAR when connecting (so
+	// secrets need not be written in ward.toml); an unset VAR is an
+	// error.
+	Env     map[string]string
+	Headers map[string]string
+	// Defaults override the annotations' classification for every tool
+	// of the server; Tools override it per tool, by the upstream's name
+	// for the tool.
+	Defaults Override
+	Tools    map[string]Override
+}
+
+// Override is an operator's classification of upstream tools. Zero fields
+// leave the classification to the next level (per tool, per server,
+// annotations).
+type Override struct {
+	Category   tool.Category // one of the 17
+	Risk       tool.Risk
+	Tier       tool.Tier // Read or Write
+	ThirdParty *bool
+}
+
+// Validate reports the first way s is not a usable server.
+func (s *Server) Validate() error {
+	switch {
+	case !ValidServerName(s.Name):
+		return fmt.Errorf("upstream %q: name must be 1 to 32 lower-case letters and digits, words joined by single underscores", s.Name)
+	case len(s.Command) > 0 && s.URL != "":
+		return fmt.Errorf("upstream %s: set command or url, not both", s.Name)
+	case len(s.Command) == 0 && s.URL == "":
+		return fmt.Errorf("upstream %s: set command (stdio) or url (streamable HTTP)", s.Name)
+	case len(s.Command) > 0 && s.Command[0] == "":
+		return fmt.Errorf("upstream %s: empty command", s.Name)
+	case s.URL != "" && !strings.HasPrefix(s.URL, "http://") && !strings.HasPrefix(s.URL, "https://"):
+		return fmt.Errorf("upstream %s: url must be http(s)", s.Name)
+	case len(s.Headers) > 0 && s.URL == "":
+		return fmt.Errorf("upstream %s: headers apply to a url only", s.Name)
+	case len(s.Env) > 0 && len(s.Command) == 0:
+		return fmt.Errorf("upstream %s: env applies to a command only", s.Name)
+	}
+	if err := s.Defaults.validate(); err != nil {
+		return fmt.Errorf("upstream %s: %w", s.Name, err)
+	}
+	for n, o := range s.Tools {
+		if err := o.validate(); err != nil {
+			return fmt.Errorf("upstream %s: tool %q: %w", s.Name, n, err)
+		}
+	}
+	return nil
+}
+
+func (o Override) validate() error {
+	switch {
+	case o.Category != "" && !slices.Contains(tool.Categories(), o.Category):
+		return fmt.Errorf("category %q is not one of the 17", o.Category)
+	case o.Risk > tool.Forbidden:
+		return fmt.Errorf("invalid risk %d", o.Risk)
+	case o.Tier != tool.TierUnset && o.Tier != tool.Read && o.Tier != tool.Write:
+		return errors.New("tier must be read or write")
+	}
+	return nil
+}
+
+// ValidServerName reports whether name can name an upstream server.
+func ValidServerName(name string) bool {
+	if len(name) == 0 || len(name) > 32 || name[0] == '_' || name[len(name)-1] == '_' || strings.Contains(name, "__") {
+		return false
+	}
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		if (c < 'a' || c > 'z') && (c < '0' || c > '9') && c != '_' {
+			return false
+		}
+	}
+	return true
+}
+
+// Config configures Open.
+type Config struct {
+	Servers []Server
+	// State holds the approved definition hashes; Actions receives the
+	// pinning records. Both are required.
+	State   store.State
+	Actions store.ActionLog
+	// ChainID and From fill upstream writes' plans (the chain and wallet
+	// the hooks see).
+	ChainID uint64
+	From    tool.Address
+	// Log receives warnings (tools not imported, definitions changed,
+	// servers unreachable); nil discards them.
+	Log *slog.Logger
+	// ConnectTimeout bounds connecting to one server and listing its
+	// tools (default 10 s).
+	ConnectTimeout time.Duration
+	// Now is the clock (default time.Now).
+	Now func() time.Time
+
+	// onRefresh, if set, runs after each refresh the notification
+	// goroutine makes (tests).
+	onRefresh func()
+}
+
+// Status is what happened to one upstream tool.
+type Status struct {
+	Server string    `json:"server"`
+	Tool   string    `json:"tool"`           // the upstream's name
+	Name   string    `json:"name,omitempty"` // ward's name, when it has one
+	State  ToolState `json:"state"`
+	Reason string    `json:"reason,omitempty"`
+	Hash   string    `json:"hash,omitempty"`
+}
+
+// ToolState is what became of an upstream tool.
+type ToolState string
+
+// Tool states.
+const (
+	Imported ToolState = "imported" // registered and callable
+	Changed  ToolState = "changed"  // its definition differs from the approved one: disabled
+	Skipped  ToolState = "skipped"  // not importable (schema, name, collision)
+	Removed  ToolState = "removed"  // the upstream no longer lists it: disabled
+)
+
+// Set is the connected upstream servers and their imported tools. It is
+// safe for concurrent use.
+type Set struct {
+	cfg     Config
+	log     *slog.Logger
+	servers []*server
+	tools   []registry.Tool
+
+	mu     sync.Mutex // guards status
+	status []Status
+	// refreshMu serialises refreshes.
+	refreshMu sync.Mutex
+
+	// notify carries list-changed notifications to the watch goroutine,
+	// which cancel stops and done reports stopped.
+	notify chan struct{}
+	cancel context.CancelFunc
+	done   chan struct{}
+	closed atomic.Bool
+}
+
+// server is one connected upstream.
+type server struct {
+	cfg    Server
+	cs     *mcp.ClientSession
+	stderr *tail
+	// tools are the imported tools by the upstream's name.
+	tools map[string]*imported
+}
+
+// imported is one registered upstream tool.
+type imported struct {
+	srv      *server
+	upstream string // the upstream's name for it
+	def      *tool.Def
+	hash     string
+	disabled atomic.Bool
+}
+
+// Open connects to every server of cfg (concurrently, each within
+// ConnectTimeout), lists and classifies their tools and checks their
+// definitions against the approved ones. A server that cannot be reached
+// contributes no tools (with a warning); so does a tool whose schema ward
+// cannot compile, whose name collides with another's, or whose definition
+// changed since it was approved. Open fails only for an invalid cfg or a
+// store that cannot record the pins; on error nothing stays open.
+func Open(ctx context.Context, cfg Config) (*Set, error) {
+	if cfg.State == nil || cfg.Actions == nil {
+		return nil, errors.New("upstream: state and action stores are required")
+	}
+	seen := map[string]bool{}
+	for i := range cfg.Servers {
+		s := &cfg.Servers[i]
+		if err := s.Validate(); err != nil {
+			return nil, err
+		}
+		if seen[s.Name] {
+			return nil, fmt.Errorf("upstream %s: configured twice", s.Name)
+		}
+		seen[s.Name] = true
+	}
+	if cfg.ConnectTimeout <= 0 {
+		cfg.ConnectTimeout = 10 * time.Second
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	log := cfg.Log
+	if log == nil {
+		log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	set := &Set{cfg: cfg, log: log, notify: make(chan struct{}, 1), done: make(chan struct{})}
+
+	// Connect to every server concurrently; each listing is bounded.
+	type listing struct {
+		srv   *server
+		tools []*mcp.Tool
+		err   error
+	}
+	results := make([]listing, len(cfg.Servers))
+	var wg sync.WaitGroup
+	for i := range cfg.Servers {
+		wg.Go(func() {
+			srv, tools, err := set.connect(ctx, cfg.Servers[i])
+			results[i] = listing{srv, tools, err}
+		})
+	}
+	wg.Wait()
+
+	var cands []candidate
+	for _, r := range results {
+		if r.err != nil {
+			log.Warn("upstream server not available: its tools are not imported", "error", r.err)
+			continue
+		}
+		set.servers = append(set.servers, r.srv)
+		for _, t := range r.tools {
+			c, err := convert(r.srv.cfg, t)
+			if err != nil {
+				set.skip(r.srv.cfg.Name, t.Name, "", err.Error())
+				continue
+			}
+			cands = append(cands, c)
+		}
+		for n := range r.srv.cfg.Tools {
+			if !slices.ContainsFunc(r.tools, func(t *mcp.Tool) bool { return t.Name == n }) {
+				log.Warn("upstream: an override names a tool the server does not list", "server", r.srv.cfg.Name, "tool", n)
+			}
+		}
+	}
+	// Two upstream tools that sanitise to the same name are both left
+	// out: which one would win is not the operator's choice.
+	count := map[string]int{}
+	for _, c := range cands {
+		count[c.def.Name]++
+	}
+	pending := map[string]map[string]PendingDef{}
+	for _, c := range cands {
+		if count[c.def.Name] > 1 {
+			set.skip(c.srv.Name, c.upstream, c.def.Name, "its name collides with another upstream tool's after sanitising")
+			continue
+		}
+		ok, err := set.pin(ctx, c, pending)
+		if err != nil {
+			return nil, errors.Join(err, set.Close())
+		}
+		if !ok {
+			continue
+		}
+		srv := set.serverNamed(c.srv.Name)
+		im := &imported{srv: srv, upstream: c.upstream, def: c.def, hash: c.hash}
+		srv.tools[c.upstream] = im
+		set.tools = append(set.tools, im.registryTool(set))
+		set.setStatus(Status{Server: c.srv.Name, Tool: c.upstream, Name: c.def.Name, State: Imported, Hash: c.hash})
+	}
+	for _, srv := range set.servers {
+		if err := writePending(ctx, cfg.State, srv.cfg.Name, pending[srv.cfg.Name], cfg.Now()); err != nil {
+			return nil, errors.Join(err, set.Close())
+		}
+	}
+	sort.Slice(set.tools, func(i, j int) bool { return set.tools[i].Def.Name < set.tools[j].Def.Name })
+	// The watch goroutine outlives Open's caller's cancellation: Close
+	// stops it.
+	wctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	set.cancel = cancel
+	go set.watch(wctx)
+	return set, nil
+}
+
+func (s *Set) serverNamed(name string) *server {
+	for _, srv := range s.servers {
+		if srv.cfg.Name == name {
+			return srv
+		}
+	}
+	return nil
+}
+
+// Tools returns the imported tools, sorted by name, to register.
+func (s *Set) Tools() []registry.Tool { return slices.Clone(s.tools) }
+
+// Status returns what happened to each upstream tool, sorted by server
+// and tool.
+func (s *Set) Status() []Status {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := slices.Clone(s.status)
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Server != out[j].Server {
+			return out[i].Server < out[j].Server
+		}
+		return out[i].Tool < out[j].Tool
+	})
+	return out
+}
+
+func (s *Set) setStatus(st Status) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for i := range s.status {
+		if s.status[i].Server == st.Server && s.status[i].Tool == st.Tool {
+			s.status[i] = st
+			return
+		}
+	}
+	s.status = append(s.status, st)
+}
+
+func (s *Set) skip(server, upstreamName, name, why string) {
+	s.log.Warn("upstream tool not imported", "server", server, "tool", upstreamName, "reason", why)
+	s.setStatus(Status{Server: server, Tool: upstreamName, Name: name, State: Skipped, Reason: why})
+}
+
+// Close stops the notification goroutine and closes every session (which
+// ends the servers' subprocesses). It is idempotent.
+func (s *Set) Close() error {
+	if s.closed.Swap(true) {
+		return nil
+	}
+	if s.cancel != nil {
+		s.cancel()
+		<-s.done
+	}
+	var errs []error
+	for _, srv := range s.servers {
+		err := srv.cs.Close()
+		var exit *exec.ExitError
+		switch {
+		case err == nil, errors.Is(err, context.Canceled):
+		case errors.As(err, &exit):
+			// How a server's process ended (a terminal's Ctrl-C reaches
+			// it too) is not a failure of ward's shutdown.
+			s.log.Info("upstream server exited", "server", srv.cfg.Name, "status", exit.String())
+		default:
+			errs = append(errs, fmt.Errorf("upstream %s: close: %w", srv.cfg.Name, err))
+		}
+	}
+	return errors.Join(errs...)
+}

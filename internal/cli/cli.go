@@ -40,9 +40,13 @@ func commands() []command {
 		{"audit query", "query the audit trail of decisions, or run a named report", auditQuery},
 		{"bench policy", "benchmark the policy engine on the seed's mixed workload", benchPolicy},
 		{"bench gate", "benchmark the tool gate on the dev chain: read overhead, swap preview, commit", benchGate},
+		{"bench serve", "benchmark ward serve: startup, idle memory, MCP round trip, shutdown", benchServe},
 		{"tools list", "print the tools registered for a profile", toolsList},
 		{"serve", "run the daemon: MCP, A2A, the HTTP API and the dashboard over the tool gate", serve},
+		{"mcp", "serve MCP over standard input and output (one agent, in process, no token)", mcpStdio},
+		{"tui", "watch a running ward serve in the terminal: calls, progress, decisions, quarantine (approve/reject)", tuiCmd},
 		{"token create", "create a bearer token for a role (owner, agent, peer)", tokenCreate},
+		{"upstream approve", "approve the changed tool definitions of an upstream MCP server", upstreamApprove},
 		{"demo", "run the tool gate's end-to-end scenario on the embedded dev chain", demo},
 		{"version", "print ward's version", version},
 	}

@@ -10,6 +10,8 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"runtime"
+	"runtime/debug"
 	"sync"
 	"time"
 
@@ -220,6 +222,10 @@ func Serve(ctx context.Context, cfg ServeConfig) error {
 			served <- hs.Serve(ln)
 		}
 	}()
+	// Start-up (deploying the dev chain's contracts above all) leaves
+	// garbage behind: return it to the OS before idling.
+	runtime.GC()
+	debug.FreeOSMemory()
 	scheme := "http"
 	if tlsOn {
 		scheme = "https"

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 	"runtime/pprof"
 	"strings"
 	"text/tabwriter"
@@ -121,9 +122,14 @@ vault deposit; reused, forged, expired, altered and stale-policy commits are
 refused; the spending limit, the allowlist and the simulation veto what they
 should; phase changes block what they should; 1,000 concurrent commits of
 one permit execute once; an emergency halt stops writes. Exits 0 only if
-every step behaved as expected.`)
+every step behaved as expected. Then it starts an embedded ward serve and
+runs a scripted agent session against it over MCP (reads, a preview and
+commit, a blocked overspend, a quarantined transfer the owner approves
+through the HTTP API, an injection in a token's name that the agent obeys
+and the owner rejects).`)
 	asJSON := fs.Bool("json", false, "print the steps as one JSON array")
-	keep := fs.String("dir", "", "keep the demo's database in this directory (default: a temporary one, removed)")
+	keep := fs.String("dir", "", "keep the demo's databases in this directory (default: a temporary one, removed)")
+	skipMCP := fs.Bool("gate-only", false, "run only the tool gate scenario, not the session over MCP")
 	if code, ok := parse(fs, args); !ok {
 		return code
 	}
@@ -141,17 +147,25 @@ every step behaved as expected.`)
 	if *asJSON {
 		out = nopWriter{}
 	}
-	res, err := daemon.RunDemo(ctx, out, dir)
+	if err := os.MkdirAll(filepath.Join(dir, "gate"), 0o700); err != nil {
+		fmt.Fprintln(io.Err, err)
+		return exitFail
+	}
+	fmt.Fprintln(out, "== the tool gate on the embedded dev chain")
+	res, err := daemon.RunDemo(ctx, out, filepath.Join(dir, "gate"))
 	if *asJSON {
 		b, _ := json.MarshalIndent(res, "", "  ")
 		fmt.Fprintln(io.Out, string(b))
+	}
+	if err == nil && !*skipMCP {
+		err = mcpDemo(ctx, out, filepath.Join(dir, "serve"))
 	}
 	if err != nil {
 		fmt.Fprintln(io.Err, err)
 		return exitFail
 	}
 	if !*asJSON {
-		fmt.Fprintf(io.Out, "all %d steps behaved as expected\n", len(res))
+		fmt.Fprintln(io.Out, "every step behaved as expected")
 	}
 	return exitOK
 }

@@ -42,7 +42,7 @@ closes, or on SIGTERM or SIGINT.`)
 		return usageErr(io, "%v", err)
 	}
 	log := slog.New(slog.NewTextHandler(io.Err, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	st, err := daemon.OpenData(ctx, *data, f)
+	st, err := daemon.OpenData(ctx, *data, f, upstreamExtra(f, log))
 	if err != nil {
 		return fail(io, "%v", err)
 	}

@@ -213,7 +213,7 @@ func TestTerminalAgainstDaemon(t *testing.T) {
 	x.waitFor("ward tui to exit", func(string) bool {
 		return strings.TrimSpace(x.run("display-message", "-p", "-t", "ward", "#{pane_dead}")) == "1"
 	})
-	if st := strings.TrimSpace(x.run("display-message", "-p", "-t", "ward", "#{pane_dead_status}")); st != "0" {
-		t.Errorf("ward tui exited with status %s", st)
+	if st := exitStatus(x); st != "0" {
+		t.Errorf("ward tui exited with status %q", st)
 	}
 }

@@ -23,6 +23,11 @@
 // share the database. A ConsumePermit or CancelPermit that returns ctx.Err()
 // may still take effect, as a cancelled append may still be written; a
 // permit is never consumed twice either way.
+//
+// Trust log. AppendTrust is durable; the backend assigns each record's seq
+// and chains it to the previous record in commit order (see TrustHash for
+// the hash every backend computes), and VerifyTrust names the first row
+// that breaks the chain.
 package store
 
 import (
@@ -159,6 +164,7 @@ type Store interface {
 	Permits
 	State
 	ActionLog
+	TrustLog
 	// Close flushes queued records and releases the backend.
 	Close() error
 }

@@ -21,6 +21,7 @@ const (
 	opPermitCancel
 	opState
 	opAction
+	opTrust
 )
 
 // Op states: a durable op's waiter and the writer (on failure) race to
@@ -59,6 +60,7 @@ type op struct {
 	permit  *permitOp
 	setting *stateOp
 	action  *store.ActionRecord
+	trust   *store.TrustRecord // Seq, Prev and Hash set by the writer
 }
 
 // orphan reports whether no caller waits for op's outcome, so a failure

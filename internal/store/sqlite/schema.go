@@ -64,6 +64,13 @@ type migration struct {
 // action_log (Detail as JSON text). The index on permits (status,
 // expires_ns) serves PendingPermits; action_log's indexes serve its permit
 // and time filters.
+//
+// Version 3 adds trust_log, the hash-chained trust audit log (see trust.go):
+// seq is the rowid, the writer assigns it and prev, and hash is
+// store.TrustHash of the row. Triggers refuse an UPDATE or DELETE and an
+// INSERT whose seq does not follow the last row (which also stops INSERT OR
+// REPLACE from overwriting one); they are a defence in depth, and
+// VerifyTrust still finds rows changed with the triggers dropped.
 var migrations = []migration{{1, `
 CREATE TABLE schema_migrations (
   version INTEGER PRIMARY KEY,
@@ -205,6 +212,26 @@ CREATE TABLE action_log (
 );
 CREATE INDEX action_log_permit ON action_log (permit_id);
 CREATE INDEX action_log_time ON action_log (time_ns);
+`}, {3, `
+CREATE TABLE trust_log (
+  seq INTEGER PRIMARY KEY,
+  id TEXT NOT NULL UNIQUE,
+  time_ns INTEGER NOT NULL,
+  kind TEXT NOT NULL,
+  session_id TEXT NOT NULL,
+  actor TEXT NOT NULL,
+  target TEXT NOT NULL,
+  detail TEXT,
+  prev BLOB NOT NULL,
+  hash BLOB NOT NULL
+);
+CREATE TRIGGER trust_log_append BEFORE INSERT ON trust_log
+WHEN NEW.seq IS NOT (SELECT COALESCE(MAX(seq), 0) + 1 FROM trust_log)
+BEGIN SELECT RAISE(ABORT, 'trust_log is append-only: seq must follow the last row'); END;
+CREATE TRIGGER trust_log_no_update BEFORE UPDATE ON trust_log
+BEGIN SELECT RAISE(ABORT, 'trust_log is append-only: rows cannot be updated'); END;
+CREATE TRIGGER trust_log_no_delete BEFORE DELETE ON trust_log
+BEGIN SELECT RAISE(ABORT, 'trust_log is append-only: rows cannot be deleted'); END;
 `}}
 
 // schemaVersion is the newest schema this build knows.

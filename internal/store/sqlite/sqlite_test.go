@@ -127,11 +127,11 @@ func TestMigrations(t *testing.T) {
 		}
 	}
 	c := rawConn(t, path)
-	if got := queryRows(t, c, `SELECT version FROM schema_migrations ORDER BY version`); !slices.EqualFunc(got, [][]string{{"1"}, {"2"}}, slices.Equal) {
-		t.Errorf("schema_migrations versions = %v, want [[1] [2]]", got)
+	if got := queryRows(t, c, `SELECT version FROM schema_migrations ORDER BY version`); !slices.EqualFunc(got, [][]string{{"1"}, {"2"}, {"3"}}, slices.Equal) {
+		t.Errorf("schema_migrations versions = %v, want [[1] [2] [3]]", got)
 	}
-	if got := queryRows(t, c, `PRAGMA user_version`); got[0][0] != "2" {
-		t.Errorf("user_version = %s, want 2", got[0][0])
+	if got := queryRows(t, c, `PRAGMA user_version`); got[0][0] != "3" {
+		t.Errorf("user_version = %s, want 3", got[0][0])
 	}
 	if got := queryRows(t, c, `PRAGMA journal_mode`); got[0][0] != "wal" {
 		t.Errorf("journal_mode = %s, want wal", got[0][0])

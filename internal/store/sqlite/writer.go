@@ -35,6 +35,7 @@ type writer struct {
 	execution, balance, policy, policySource  *sqlite3.Stmt
 	permitInsert, permitConsume, permitCancel *sqlite3.Stmt
 	permitRow, state, action                  *sqlite3.Stmt
+	trust                                     trustWriter
 	begin, commit                             *sqlite3.Stmt
 	names                                     *dict // decision_dict
 	policies                                  *dict // policy_snapshots' hashes
@@ -144,6 +145,8 @@ func (w *writer) prepare() error {
 	w.permitRow = prep(sqlPermitRow)
 	w.state = prep(sqlStateSet)
 	w.action = prep(sqlActionInsert)
+	w.trust.insert = prep(sqlTrustInsert)
+	w.trust.last = prep(sqlTrustLast)
 	w.begin = prep(`BEGIN IMMEDIATE`)
 	w.commit = prep(`COMMIT`)
 	return err
@@ -266,6 +269,7 @@ func (w *writer) tx(ops []*op, isolate bool) (err error) {
 	if err := w.begin.Exec(); err != nil {
 		return err
 	}
+	w.trust.loaded = false
 	defer func() {
 		if err == nil {
 			w.names.commit()
@@ -382,6 +386,8 @@ func (w *writer) writeOther(o *op) error {
 		return w.writeState(o)
 	case opAction:
 		return w.writeAction(o)
+	case opTrust:
+		return w.writeTrust(o)
 	}
 	return fmt.Errorf("sqlite: unknown op kind %d", o.kind)
 }

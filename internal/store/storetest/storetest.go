@@ -65,6 +65,10 @@ func Run(t *testing.T, newBackend func(t *testing.T) func() (store.Store, error)
 		{"PendingPermits", testPendingPermits},
 		{"State", testState},
 		{"ActionLog", testActionLog},
+		{"TrustRoundTrip", testTrustRoundTrip},
+		{"TrustInvalid", testTrustInvalid},
+		{"TrustConcurrentAppends", testTrustConcurrent},
+		{"TrustReopen", testTrustReopen},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -52,7 +52,7 @@ func checkCorpus(t testing.TB) []checkCase {
 // check runs a what-if body as POST /v1/policy/check does, with an empty
 // tracked state.
 func check(snap *policy.Snapshot, body []byte) (policy.Decision, error) {
-	var cr checkRequest
+	var cr policy.CheckRequest
 	if err := decode(body, &cr); err != nil {
 		return policy.Decision{}, err
 	}

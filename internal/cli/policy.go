@@ -183,51 +183,8 @@ func policyCheck(ctx context.Context, io IO, args []string) int {
 	return status
 }
 
-// checkRequest is one line of policy check input.
-type checkRequest struct {
-	Tool struct {
-		Name     string `json:"name"`
-		Category string `json:"category"`
-		Risk     string `json:"risk"`
-		Tier     string `json:"tier"`
-	} `json:"tool"`
-	Args json.RawMessage `json:"args"`
-	Turn struct {
-		ID          string `json:"id"`
-		SessionID   string `json:"session_id"`
-		InputSource string `json:"input_source"`
-	} `json:"turn"`
-	State   *checkState `json:"state"`
-	Workdir string      `json:"workdir"`
-	Now     string      `json:"now"`
-}
-
-type checkState struct {
-	BalanceCents *int64 `json:"balance_cents"`
-	Workdir      string `json:"workdir"`
-	Spend        []struct {
-		Category    string  `json:"category"`
-		AmountCents int64   `json:"amount_cents"`
-		AgeSeconds  float64 `json:"age_seconds"`
-	} `json:"spend"`
-	Executed []struct {
-		Tool       string  `json:"tool"`
-		Count      int     `json:"count"`
-		Scope      string  `json:"scope"`
-		AgeSeconds float64 `json:"age_seconds"`
-	} `json:"executed"`
-}
-
-// fieldError names the field of a request that is wrong.
-type fieldError struct {
-	field string
-	msg   string
-}
-
-func (e *fieldError) Error() string { return "field " + e.field + ": " + e.msg }
-
 func evaluateLine(snap *policy.Snapshot, tracked *policy.Tracker, line []byte) (policy.Decision, error) {
-	var cr checkRequest
+	var cr policy.CheckRequest
 	dec := json.NewDecoder(bytes.NewReader(line))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&cr); err != nil {
@@ -236,16 +193,7 @@ func evaluateLine(snap *policy.Snapshot, tracked *policy.Tracker, line []byte) (
 	if dec.More() {
 		return policy.Decision{}, errors.New("more than one JSON value on the line")
 	}
-	req, err := requestOf(snap, tracked, &cr)
-	if err != nil {
-		return policy.Decision{}, err
-	}
-	args, err := tool.ParseArgs(cr.Args)
-	if err != nil {
-		return policy.Decision{}, &fieldError{"args", strings.TrimPrefix(err.Error(), tool.ErrArgs.Error()+": ")}
-	}
-	req.Args = args
-	return snap.Evaluate(req), nil
+	return cr.Evaluate(snap, tracked, time.Now())
 }
 
 func jsonFieldError(err error) error {
@@ -255,135 +203,19 @@ func jsonFieldError(err error) error {
 		if field == "" {
 			field = "(request)"
 		}
-		return &fieldError{field, fmt.Sprintf("expected %s, got JSON %s", te.Type, te.Value)}
+		return &policy.FieldError{Field: field, Msg: fmt.Sprintf("expected %s, got JSON %s", te.Type, te.Value)}
 	}
 	var se *json.SyntaxError
 	if errors.As(err, &se) {
 		return fmt.Errorf("invalid JSON at byte %d: %v", se.Offset, se.Error())
 	}
 	if msg := err.Error(); strings.HasPrefix(msg, "json: unknown field ") {
-		return &fieldError{strings.Trim(strings.TrimPrefix(msg, "json: unknown field "), `"`), "unknown field"}
+		return &policy.FieldError{Field: strings.Trim(strings.TrimPrefix(msg, "json: unknown field "), `"`), Msg: "unknown field"}
 	}
 	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
 		return errors.New("incomplete JSON")
 	}
 	return err
-}
-
-func requestOf(snap *policy.Snapshot, tracked *policy.Tracker, cr *checkRequest) (*policy.Request, error) {
-	ref := tool.Ref{Name: cr.Tool.Name, Category: tool.Category(cr.Tool.Category)}
-	switch {
-	case cr.Tool.Name == "":
-		return nil, &fieldError{"tool.name", "required"}
-	case !tool.ValidName(cr.Tool.Name):
-		return nil, &fieldError{"tool.name", "not a valid tool name (letters, digits, _ - . :)"}
-	case cr.Tool.Category != "" && !tool.ValidName(cr.Tool.Category):
-		return nil, &fieldError{"tool.category", "not a valid category"}
-	}
-	if cr.Tool.Risk != "" {
-		r, err := tool.ParseRisk(cr.Tool.Risk)
-		if err != nil {
-			return nil, &fieldError{"tool.risk", err.Error()}
-		}
-		ref.Risk = r
-	}
-	// A tool neither the policy nor the request gives a risk is evaluated
-	// as forbidden (tool.Risk.Effective), like an undeclared tool at the
-	// gate, not refused as malformed.
-	if cr.Tool.Tier != "" {
-		t, err := tool.ParseTier(cr.Tool.Tier)
-		if err != nil {
-			return nil, &fieldError{"tool.tier", err.Error()}
-		}
-		ref.Tier = t
-	}
-	req := &policy.Request{
-		Tool:    ref,
-		Turn:    policy.Turn{ID: cr.Turn.ID, SessionID: cr.Turn.SessionID, Source: policy.ParseInputSource(cr.Turn.InputSource)},
-		Workdir: cr.Workdir,
-		State:   tracked,
-	}
-	if cr.Now != "" {
-		t, err := time.Parse(time.RFC3339Nano, cr.Now)
-		if err != nil {
-			return nil, &fieldError{"now", "not an RFC 3339 time"}
-		}
-		req.Now = t
-	} else {
-		req.Now = time.Now()
-	}
-	if s := cr.State; s != nil {
-		t, err := seedTracker(snap, req, s)
-		if err != nil {
-			return nil, err
-		}
-		req.State = t
-		if s.Workdir != "" && req.Workdir == "" {
-			req.Workdir = s.Workdir
-		}
-	}
-	return req, nil
-}
-
-// maxSeeded bounds the executions one what-if request may seed.
-const maxSeeded = 100_000
-
-func seedTracker(snap *policy.Snapshot, req *policy.Request, s *checkState) (*policy.Tracker, error) {
-	t := policy.NewTracker()
-	if s.BalanceCents != nil {
-		t.SetBalance(*s.BalanceCents)
-	}
-	age := func(field string, sec float64) (time.Time, error) {
-		if sec < 0 || sec > policy.MaxWindow.Seconds() {
-			return time.Time{}, &fieldError{field, fmt.Sprintf("must be between 0 and %.0f", policy.MaxWindow.Seconds())}
-		}
-		return req.Now.Add(-time.Duration(sec * float64(time.Second))), nil
-	}
-	for i, sp := range s.Spend {
-		field := fmt.Sprintf("state.spend[%d]", i)
-		if sp.Category == "" {
-			return nil, &fieldError{field + ".category", "required"}
-		}
-		if sp.AmountCents < 0 {
-			return nil, &fieldError{field + ".amount_cents", "must not be negative"}
-		}
-		at, err := age(field+".age_seconds", sp.AgeSeconds)
-		if err != nil {
-			return nil, err
-		}
-		t.RecordSpend(sp.Category, sp.AmountCents, at)
-	}
-	total := 0
-	for i, ex := range s.Executed {
-		field := fmt.Sprintf("state.executed[%d]", i)
-		if !tool.ValidName(ex.Tool) {
-			return nil, &fieldError{field + ".tool", "required, a valid tool name"}
-		}
-		if ex.Count < 0 {
-			return nil, &fieldError{field + ".count", "must not be negative"}
-		}
-		if total += ex.Count; total > maxSeeded {
-			return nil, &fieldError{field + ".count", fmt.Sprintf("more than %d seeded executions", maxSeeded)}
-		}
-		at, err := age(field+".age_seconds", ex.AgeSeconds)
-		if err != nil {
-			return nil, err
-		}
-		e := policy.Execution{Tool: snap.Resolve(tool.Ref{Name: ex.Tool}), At: at}
-		switch ex.Scope {
-		case "turn":
-			e.TurnID, e.SessionID = req.Turn.ID, req.Turn.SessionID
-		case "session":
-			e.SessionID = req.Turn.SessionID
-		case "", "window":
-		default:
-			return nil, &fieldError{field + ".scope", `must be "turn", "session" or "window"`}
-		}
-		for range ex.Count {
-			t.Record(e)
-		}
-	}
-	return t, nil
 }
 
 const lintHelp = `Validate a policy file (ward.toml format). Every problem is printed as

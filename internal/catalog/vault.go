@@ -443,40 +443,59 @@ func planVaultDeposit(env *Env) registry.Planner {
 	}
 }
 
+// vaultExitCall is what a withdrawal or redemption starts from: the vault,
+// the wallet, the amount asked (the most allowed when it is "max") and
+// that most.
+type vaultExitCall struct {
+	v, owner    common.Address
+	st          vaultState
+	a           *chain.ABI
+	amount, max *big.Int
+}
+
+// vaultExit reads the arguments and the vault of a withdrawal or
+// redemption: amountArg is "assets" or "shares", maxMethod the ERC-4626
+// view bounding it (maxWithdraw, maxRedeem). A zero amount is
+// errNoPosition; the caller checks the amount against max.
+func vaultExit(ctx context.Context, env *Env, in *registry.Input, amountArg, maxMethod string) (*vaultExitCall, error) {
+	if err := checkChain(env, in); err != nil {
+		return nil, err
+	}
+	x := &vaultExitCall{a: chain.ERC4626ABI()}
+	var err error
+	if x.v, err = argVault(env, in); err != nil {
+		return nil, err
+	}
+	if x.amount, err = argAmountMax(in, amountArg); err != nil {
+		return nil, err
+	}
+	if x.owner, err = wallet(env); err != nil {
+		return nil, err
+	}
+	in.Step(0)
+	if x.st, err = readVault(ctx, env, x.v); err != nil {
+		return nil, err
+	}
+	in.Step(1)
+	if x.max, err = callBig(ctx, env, x.a, x.v, maxMethod, x.owner); err != nil {
+		return nil, err
+	}
+	if x.amount == nil {
+		x.amount = x.max
+	}
+	if x.amount.Sign() == 0 {
+		return nil, errNoPosition
+	}
+	return x, nil
+}
+
 func planVaultWithdraw(env *Env) registry.Planner {
 	return func(ctx context.Context, in *registry.Input) (*tool.Plan, error) {
-		if err := checkChain(env, in); err != nil {
-			return nil, err
-		}
-		v, err := argVault(env, in)
+		x, err := vaultExit(ctx, env, in, "assets", "maxWithdraw")
 		if err != nil {
 			return nil, err
 		}
-		assets, err := argAmountMax(in, "assets")
-		if err != nil {
-			return nil, err
-		}
-		owner, err := wallet(env)
-		if err != nil {
-			return nil, err
-		}
-		in.Step(0)
-		st, err := readVault(ctx, env, v)
-		if err != nil {
-			return nil, err
-		}
-		a := chain.ERC4626ABI()
-		in.Step(1)
-		maxW, err := callBig(ctx, env, a, v, "maxWithdraw", owner)
-		if err != nil {
-			return nil, err
-		}
-		if assets == nil {
-			assets = maxW
-		}
-		if assets.Sign() == 0 {
-			return nil, errNoPosition
-		}
+		v, owner, st, a, assets, maxW := x.v, x.owner, x.st, x.a, x.amount, x.max
 		if assets.Cmp(maxW) > 0 {
 			return nil, fmt.Errorf("the wallet can withdraw at most %s %s from the vault", formatUnits(maxW, st.asset.Decimals), st.asset.Symbol)
 		}
@@ -498,38 +517,11 @@ func planVaultWithdraw(env *Env) registry.Planner {
 
 func planVaultRedeem(env *Env) registry.Planner {
 	return func(ctx context.Context, in *registry.Input) (*tool.Plan, error) {
-		if err := checkChain(env, in); err != nil {
-			return nil, err
-		}
-		v, err := argVault(env, in)
+		x, err := vaultExit(ctx, env, in, "shares", "maxRedeem")
 		if err != nil {
 			return nil, err
 		}
-		shares, err := argAmountMax(in, "shares")
-		if err != nil {
-			return nil, err
-		}
-		owner, err := wallet(env)
-		if err != nil {
-			return nil, err
-		}
-		in.Step(0)
-		st, err := readVault(ctx, env, v)
-		if err != nil {
-			return nil, err
-		}
-		a := chain.ERC4626ABI()
-		in.Step(1)
-		maxR, err := callBig(ctx, env, a, v, "maxRedeem", owner)
-		if err != nil {
-			return nil, err
-		}
-		if shares == nil {
-			shares = maxR
-		}
-		if shares.Sign() == 0 {
-			return nil, errNoPosition
-		}
+		v, owner, st, a, shares, maxR := x.v, x.owner, x.st, x.a, x.amount, x.max
 		if shares.Cmp(maxR) > 0 {
 			return nil, fmt.Errorf("the wallet can redeem at most %s shares of the vault", formatUnits(maxR, st.share.Decimals))
 		}

@@ -95,6 +95,7 @@ type View struct {
 	sorted []string
 	// adapters maps facade action keys to tool names.
 	adapters map[adapterKey]string
+	canWrite bool // some adapter resolves to a write or privileged tool
 }
 
 type adapterKey struct{ action, venue string }
@@ -146,6 +147,9 @@ func (r *Registry) Select(s Selection) (*View, error) {
 			return nil, fmt.Errorf("registry: tools %s and %s both adapt action %q at venue %q", prev, n, e.Action, e.Venue)
 		}
 		v.adapters[k] = n
+		if e.Def.Tier != tool.Read {
+			v.canWrite = true
+		}
 	}
 	sort.Strings(v.sorted)
 	return v, nil
@@ -242,4 +246,4 @@ func (v *View) Adapters(writes bool) [][3]string {
 // CanWrite reports whether the view has any write adapter at all (a data
 // profile has none: preview_action and commit_action have nothing to
 // resolve to).
-func (v *View) CanWrite() bool { return len(v.Adapters(true)) > 0 }
+func (v *View) CanWrite() bool { return v.canWrite }

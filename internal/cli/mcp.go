@@ -11,8 +11,6 @@ import (
 	"github.com/wardhq/ward/internal/gate"
 	"github.com/wardhq/ward/internal/id"
 	"github.com/wardhq/ward/internal/mcp"
-	"github.com/wardhq/ward/internal/registry"
-	"github.com/wardhq/ward/internal/tool"
 )
 
 func mcpStdio(ctx context.Context, io IO, args []string) int {
@@ -76,12 +74,7 @@ func serveStdio(ctx context.Context, io IO, st *daemon.Stack, f *config.File, ro
 // role's input source, a fresh id per process (per-session limits start
 // over with each run).
 func stdioSession(st *daemon.Stack, f *config.File, role auth.Role) (*gate.Session, error) {
-	have := []tool.Requirement{}
-	if st.Wallet != nil {
-		have = append(have, tool.NeedsWallet)
-	}
-	t := f.Tools
-	v, err := st.Registry.Select(registry.Selection{Profiles: t.Profiles, Enable: t.Enable, Disable: t.Disable, Have: have})
+	v, err := st.View(f.Tools)
 	if err != nil {
 		return nil, err
 	}

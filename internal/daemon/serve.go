@@ -19,7 +19,6 @@ import (
 	"github.com/wardhq/ward/internal/config"
 	"github.com/wardhq/ward/internal/gate"
 	"github.com/wardhq/ward/internal/registry"
-	"github.com/wardhq/ward/internal/tool"
 )
 
 // ServeConfig configures ward serve.
@@ -74,12 +73,7 @@ func (s *Server) Session(p auth.Principal, clientSession string) (*gate.Session,
 	if g, ok := s.sessions[id]; ok {
 		return g, nil
 	}
-	have := []tool.Requirement{}
-	if s.Stack.Wallet != nil {
-		have = append(have, tool.NeedsWallet)
-	}
-	t := s.File.Tools
-	v, err := s.Stack.Registry.Select(registry.Selection{Profiles: t.Profiles, Enable: t.Enable, Disable: t.Disable, Have: have})
+	v, err := s.Stack.View(s.File.Tools)
 	if err != nil {
 		return nil, err
 	}

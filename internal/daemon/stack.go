@@ -19,6 +19,7 @@ import (
 	"github.com/wardhq/ward/internal/audit"
 	"github.com/wardhq/ward/internal/catalog"
 	"github.com/wardhq/ward/internal/chain"
+	"github.com/wardhq/ward/internal/config"
 	"github.com/wardhq/ward/internal/event"
 	"github.com/wardhq/ward/internal/gate"
 	"github.com/wardhq/ward/internal/hook"
@@ -226,15 +227,21 @@ func (s *Stack) Session(id string, source policy.InputSource, profiles string) (
 	if err != nil {
 		return nil, err
 	}
-	have := []tool.Requirement{}
-	if s.Wallet != nil {
-		have = append(have, tool.NeedsWallet)
-	}
-	v, err := s.Registry.Select(registry.Selection{Profiles: ps, Have: have})
+	v, err := s.View(config.Tools{Profiles: ps})
 	if err != nil {
 		return nil, err
 	}
 	return &gate.Session{ID: id, TurnID: id, Source: source, View: v}, nil
+}
+
+// View selects the tools t names, with the capabilities this stack has (a
+// wallet or not).
+func (s *Stack) View(t config.Tools) (*registry.View, error) {
+	have := []tool.Requirement{}
+	if s.Wallet != nil {
+		have = append(have, tool.NeedsWallet)
+	}
+	return s.Registry.Select(registry.Selection{Profiles: t.Profiles, Enable: t.Enable, Disable: t.Disable, Have: have})
 }
 
 // Close stops everything Open started, in reverse order.

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -44,27 +43,12 @@ func mcpDemo(ctx context.Context, w io.Writer, dir string) error {
 	if err != nil {
 		return err
 	}
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	var srv *daemon.Server
-	pr, pw := io.Pipe()
-	done := make(chan error, 1)
-	go func() {
-		done <- daemon.Serve(ctx, daemon.ServeConfig{Addr: "127.0.0.1:0", Data: dir, File: f, Out: pw,
-			Mount: func(s *daemon.Server) error { srv = s; return mountSurfaces(s) }})
-		pw.Close()
-	}()
-	defer func() { cancel(); <-done }()
-	line, err := bufio.NewReader(pr).ReadString('\n')
+	running, err := daemon.Start(ctx, daemon.ServeConfig{Addr: "127.0.0.1:0", Data: dir, File: f, Mount: mountSurfaces})
 	if err != nil {
 		return fmt.Errorf("demo: ward serve did not start: %w", err)
 	}
-	go io.Copy(io.Discard, pr)
-	m := regexp.MustCompile(`ready on (http://\S+)`).FindStringSubmatch(line)
-	if m == nil {
-		return fmt.Errorf("demo: unexpected ready line %q", line)
-	}
-	base := m[1]
+	defer running.Stop()
+	srv, base := running.Server, running.URL
 	fmt.Fprintf(w, "\n== over MCP: an embedded ward serve at %s, an agent over MCP, the owner over the HTTP API\n", base)
 	agentTok, _, err := auth.Create(ctx, srv.Stack.Store, auth.Agent, "demo agent", time.Now())
 	if err != nil {

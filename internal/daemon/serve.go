@@ -39,6 +39,8 @@ type ServeConfig struct {
 	// Mount adds the surfaces (MCP, API, dashboard, A2A) to the server's
 	// mux; it runs once the stack is open.
 	Mount func(s *Server) error
+	// Ready, if set, is called once the server accepts requests.
+	Ready func(s *Server)
 	// Extra registers more tools (upstream MCP servers); see Config.Extra.
 	Extra func(ctx context.Context, st *Stack) ([]registry.Tool, func() error, error)
 }
@@ -55,6 +57,7 @@ type Server struct {
 	File     *config.File
 	Log      *slog.Logger
 	Addr     net.Addr
+	URL      string // http(s)://HOST:PORT once listening
 
 	mu       sync.Mutex
 	sessions map[string]*gate.Session
@@ -224,7 +227,11 @@ func Serve(ctx context.Context, cfg ServeConfig) error {
 	if tlsOn {
 		scheme = "https"
 	}
-	fmt.Fprintf(cfg.Out, "ward ready on %s://%s (data %s, started in %v)\n", scheme, srv.Addr, cfg.Data, time.Since(start).Round(time.Millisecond))
+	srv.URL = scheme + "://" + srv.Addr.String()
+	fmt.Fprintf(cfg.Out, "ward ready on %s (data %s, started in %v)\n", srv.URL, cfg.Data, time.Since(start).Round(time.Millisecond))
+	if cfg.Ready != nil {
+		cfg.Ready(srv)
+	}
 	var serveErr error
 	select {
 	case <-ctx.Done():
@@ -252,4 +259,37 @@ func loopback(addr string) bool {
 	}
 	ip := net.ParseIP(host)
 	return ip != nil && ip.IsLoopback()
+}
+
+// Started is a ward serve running in this process (see Start).
+type Started struct {
+	*Server
+	cancel context.CancelFunc
+	done   chan error
+}
+
+// Start runs Serve in a goroutine and returns once it accepts requests
+// (or failed to start). Stop shuts it down and returns Serve's error.
+func Start(ctx context.Context, cfg ServeConfig) (*Started, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	ready := make(chan *Server, 1)
+	cfg.Ready = func(s *Server) { ready <- s }
+	st := &Started{cancel: cancel, done: make(chan error, 1)}
+	go func() { st.done <- Serve(ctx, cfg) }()
+	select {
+	case st.Server = <-ready:
+		return st, nil
+	case err := <-st.done:
+		cancel()
+		if err == nil {
+			err = errors.New("serve: stopped before it was ready")
+		}
+		return nil, err
+	}
+}
+
+// Stop shuts the server down and waits for Serve to return.
+func (s *Started) Stop() error {
+	s.cancel()
+	return <-s.done
 }

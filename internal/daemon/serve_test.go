@@ -1,13 +1,10 @@
 package daemon
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
-	"io"
 	"net/http"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -21,24 +18,11 @@ import (
 // and a function that stops it and returns Serve's error.
 func startServe(t *testing.T, dir string, mount func(*Server) error) (string, func() error) {
 	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	pr, pw := io.Pipe()
-	done := make(chan error, 1)
-	go func() {
-		done <- Serve(ctx, ServeConfig{Addr: "127.0.0.1:0", Data: dir, Out: pw, Mount: mount})
-		pw.Close()
-	}()
-	line, err := bufio.NewReader(pr).ReadString('\n')
+	st, err := Start(context.Background(), ServeConfig{Addr: "127.0.0.1:0", Data: dir, Mount: mount})
 	if err != nil {
-		cancel()
-		t.Fatalf("no ready line: %v (serve: %v)", err, <-done)
+		t.Fatalf("serve did not start: %v", err)
 	}
-	go io.Copy(io.Discard, pr)
-	m := regexp.MustCompile(`ready on (http://\S+)`).FindStringSubmatch(line)
-	if m == nil {
-		t.Fatalf("ready line %q", line)
-	}
-	return m[1], func() error { cancel(); return <-done }
+	return st.URL, st.Stop
 }
 
 func TestServeStartsAuthenticatesAndStops(t *testing.T) {

@@ -21,6 +21,28 @@ func openStore(ctx context.Context, path, synchronous string) (store.Store, erro
 	return s, nil
 }
 
+// openAuditStore opens the existing database an audit command reads:
+// --db, else the config's [store] path. On failure it has printed why and
+// returns the exit status.
+func openAuditStore(ctx context.Context, io IO, cfgPath, dbPath string) (store.Store, int) {
+	cfg, err := loadConfig(cfgPath)
+	if err != nil {
+		return nil, usageErr(io, "%v", err)
+	}
+	db := dbPath
+	if db == "" {
+		db = cfg.Store.Path
+	}
+	if !fileExists(db) {
+		return nil, fail(io, "no database at %s (nothing has been recorded yet)", db)
+	}
+	st, err := openStore(ctx, db, cfg.Store.Synchronous)
+	if err != nil {
+		return nil, fail(io, "%v", err)
+	}
+	return st, exitOK
+}
+
 const auditQueryHelp = `Query the audit trail of policy decisions, newest first, or run a named
 report over the decisions the filters select. Reports:
 
@@ -76,20 +98,9 @@ func auditQuery(ctx context.Context, io IO, args []string) int {
 		}
 		return usageErr(io, "unknown report %q (want %s)", *report, strings.Join(names, ", "))
 	}
-	cfg, err := loadConfig(*cfgPath)
-	if err != nil {
-		return usageErr(io, "%v", err)
-	}
-	db := *dbPath
-	if db == "" {
-		db = cfg.Store.Path
-	}
-	if !fileExists(db) {
-		return fail(io, "no database at %s (nothing has been recorded yet)", db)
-	}
-	st, err := openStore(ctx, db, cfg.Store.Synchronous)
-	if err != nil {
-		return fail(io, "%v", err)
+	st, code := openAuditStore(ctx, io, *cfgPath, *dbPath)
+	if st == nil {
+		return code
 	}
 	defer st.Close()
 

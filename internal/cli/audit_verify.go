@@ -24,20 +24,9 @@ func auditVerify(ctx context.Context, io IO, args []string) int {
 	if fs.NArg() > 0 {
 		return usageErr(io, "audit verify takes no arguments (got %q)", fs.Arg(0))
 	}
-	cfg, err := loadConfig(*cfgPath)
-	if err != nil {
-		return usageErr(io, "%v", err)
-	}
-	db := *dbPath
-	if db == "" {
-		db = cfg.Store.Path
-	}
-	if !fileExists(db) {
-		return fail(io, "no database at %s (nothing has been recorded yet)", db)
-	}
-	st, err := openStore(ctx, db, cfg.Store.Synchronous)
-	if err != nil {
-		return fail(io, "%v", err)
+	st, code := openAuditStore(ctx, io, *cfgPath, *dbPath)
+	if st == nil {
+		return code
 	}
 	defer st.Close()
 	v, err := st.VerifyTrust(ctx)

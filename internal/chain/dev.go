@@ -236,7 +236,14 @@ func (d *DevChain) commitLocked() {
 func (d *DevChain) AdjustTime(dt time.Duration) error {
 	d.commitMu.Lock()
 	defer d.commitMu.Unlock()
-	err := d.sim.beacon.AdjustTime(dt)
+	// The pool drops mined transactions asynchronously after a block, so
+	// the beacon may still see the last one as pending for a moment.
+	var err error
+	for deadline := time.Now().Add(2 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		if err = d.sim.beacon.AdjustTime(dt); err == nil || time.Now().After(deadline) {
+			break
+		}
+	}
 	d.provider.forgetLatest()
 	return err
 }

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"strings"
 	"sync"
 	"time"
 
@@ -202,8 +203,13 @@ func Serve(ctx context.Context, cfg ServeConfig) error {
 		return errors.Join(fmt.Errorf("serve: %w", err), st.Close())
 	}
 	srv.Addr = ln.Addr()
+	// Long-lived event streams (MCP's standalone SSE stream, /v1/events)
+	// never finish on their own: they end as soon as shutdown begins, while
+	// calls in flight get their grace period.
+	streams, endStreams := context.WithCancel(context.WithoutCancel(ctx))
+	defer endStreams()
 	hs := &http.Server{
-		Handler:           srv.Mux,
+		Handler:           endStreamsOnShutdown(streams, srv.Mux),
 		ReadHeaderTimeout: 5 * time.Second,
 		ReadTimeout:       30 * time.Second,
 		IdleTimeout:       120 * time.Second,
@@ -211,6 +217,7 @@ func Serve(ctx context.Context, cfg ServeConfig) error {
 		ErrorLog:          slog.NewLogLogger(cfg.Log.Handler(), slog.LevelWarn),
 		BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
 	}
+	hs.RegisterOnShutdown(endStreams)
 	served := make(chan error, 1)
 	go func() {
 		if tlsOn {
@@ -240,6 +247,11 @@ func Serve(ctx context.Context, cfg ServeConfig) error {
 	shut, cancel := context.WithTimeout(context.WithoutCancel(ctx), 4*time.Second)
 	defer cancel()
 	err = hs.Shutdown(shut)
+	if errors.Is(err, context.DeadlineExceeded) {
+		// The grace period is over: what still runs is cut off, and said so.
+		cfg.Log.Warn("shutdown: requests still running after the grace period were cancelled")
+		err = hs.Close()
+	}
 	if serveErr == nil {
 		serveErr = <-served // the listener goroutine has returned
 	}
@@ -247,6 +259,23 @@ func Serve(ctx context.Context, cfg ServeConfig) error {
 		serveErr = nil
 	}
 	return errors.Join(serveErr, err, st.Close())
+}
+
+// endStreamsOnShutdown ends event-stream requests (GET with Accept:
+// text/event-stream) when streams is cancelled, which happens as shutdown
+// begins.
+func endStreamsOnShutdown(streams context.Context, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodGet || !strings.Contains(r.Header.Get("Accept"), "text/event-stream") {
+			next.ServeHTTP(w, r)
+			return
+		}
+		ctx, cancel := context.WithCancel(r.Context())
+		defer cancel()
+		stop := context.AfterFunc(streams, cancel)
+		defer stop()
+		next.ServeHTTP(w, r.WithContext(ctx))
+	})
 }
 
 func loopback(addr string) bool {

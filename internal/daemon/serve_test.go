@@ -3,6 +3,7 @@ package daemon
 import (
 	"context"
 	"encoding/json"
+	"io"
 	"net/http"
 	"path/filepath"
 	"strings"
@@ -95,5 +96,58 @@ func TestServeRefusesRemoteWithoutTLS(t *testing.T) {
 	err := Serve(t.Context(), ServeConfig{Addr: "0.0.0.0:0", Data: t.TempDir()})
 	if err == nil || !strings.Contains(err.Error(), "loopback") {
 		t.Errorf("err = %v", err)
+	}
+}
+
+// An open event stream must not hold shutdown for the grace period (an MCP
+// client's standalone SSE stream stays open for as long as its session),
+// while a call in flight still finishes.
+func TestServeShutdownEndsStreamsAndFinishesCalls(t *testing.T) {
+	streamOpen := make(chan struct{})
+	callRunning := make(chan struct{})
+	base, stop := startServe(t, t.TempDir(), func(s *Server) error {
+		s.Mux.HandleFunc("GET /stream", func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "text/event-stream")
+			w.WriteHeader(200)
+			w.(http.Flusher).Flush()
+			close(streamOpen)
+			<-r.Context().Done()
+		})
+		s.Mux.HandleFunc("POST /call", func(w http.ResponseWriter, r *http.Request) {
+			close(callRunning)
+			time.Sleep(300 * time.Millisecond)
+			w.Write([]byte("done"))
+		})
+		return nil
+	})
+	req, _ := http.NewRequest("GET", base+"/stream", nil)
+	req.Header.Set("Accept", "text/event-stream")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	<-streamOpen
+	answered := make(chan string, 1)
+	go func() {
+		resp, err := http.Post(base+"/call", "text/plain", nil)
+		if err != nil {
+			answered <- err.Error()
+			return
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		answered <- string(b)
+	}()
+	<-callRunning
+	start := time.Now()
+	if err := stop(); err != nil {
+		t.Fatalf("serve returned %v", err)
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("shutdown took %v with an open event stream", d)
+	}
+	if got := <-answered; got != "done" {
+		t.Errorf("in-flight call answered %q, want it finished", got)
 	}
 }

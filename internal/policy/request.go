@@ -28,8 +28,66 @@ type Request struct {
 	// State is the tracked state rules read; nil means nothing executed yet
 	// and no known balance.
 	State *Tracker
+	// Trust is what the gate knows of the calling session's taint and of
+	// where each argument's value came from; the zero value is a clean
+	// session with no provenance known.
+	Trust Trust
 
 	memo [2]memoSlot
+}
+
+// Taint levels of a session as rules see them (Trust.Taint).
+const (
+	TaintClean   = "clean"
+	TaintTainted = "tainted"
+	TaintReview  = "review"
+)
+
+// Provenance of an argument as rules see it (Trust.Provenance).
+const (
+	ProvenanceTrusted   = "trusted"   // the owner's directive, address book or a trusted tool's output
+	ProvenanceUntrusted = "untrusted" // found only in third-party content
+	ProvenanceUnknown   = "unknown"   // found nowhere ward saw (the agent made it up or derived it)
+)
+
+// Trust is the session's taint and the provenance of a call's arguments.
+type Trust struct {
+	// Taint is TaintClean (also when empty), TaintTainted or TaintReview.
+	Taint string
+	// Isolated marks an isolated orchestrator session.
+	Isolated bool
+	// Provenance maps each top-level argument to ProvenanceTrusted,
+	// ProvenanceUntrusted or ProvenanceUnknown.
+	Provenance map[string]string
+	// Sensitive lists the arguments that must have trusted provenance once
+	// the session is tainted (destinations, credentials, selectors and
+	// arguments of unknown role; the gate derives them from the tool's
+	// schema).
+	Sensitive []string
+	// Sends marks a call that sends data out (egress), which a tainted
+	// session is held to like a state-changing one.
+	Sends bool
+}
+
+// Tainted reports whether the session has read third-party content (or is
+// under review).
+func (t *Trust) Tainted() bool { return t.Taint == TaintTainted || t.Taint == TaintReview }
+
+// TaintLevel returns Taint, with "" read as TaintClean.
+func (t *Trust) TaintLevel() string {
+	if t.Taint == "" {
+		return TaintClean
+	}
+	return t.Taint
+}
+
+// Origin returns the provenance of argument name: ProvenanceUnknown when the
+// gate did not say.
+func (t *Trust) Origin(name string) string {
+	if o, ok := t.Provenance[name]; ok {
+		return o
+	}
+	return ProvenanceUnknown
 }
 
 type memoSlot struct {

@@ -120,6 +120,15 @@ const (
 	ExecutionFailed     Code = "EXECUTION_FAILED"
 	NotPreviewable      Code = "NOT_PREVIEWABLE"
 	QuarantineNotFound  Code = "QUARANTINE_NOT_FOUND"
+
+	// Trust and taint (seed 004).
+	UntrustedProvenance Code = "UNTRUSTED_PROVENANCE"
+	SessionUnderReview  Code = "SESSION_UNDER_REVIEW"
+	TaintIsolation      Code = "TAINT_ISOLATION"
+	TaintCheckFailed    Code = "TAINT_CHECK_FAILED"
+	NotReviewer         Code = "NOT_A_REVIEWER"
+	SelfReview          Code = "SELF_REVIEW"
+	OutputNotFound      Code = "OUTPUT_NOT_FOUND"
 )
 
 // Entry documents one code of the catalog.
@@ -205,6 +214,13 @@ var catalog = []Entry{
 	{ExecutionFailed, "the tool ran and failed"},
 	{QuarantineNotFound, "no quarantined call of this session has this id"},
 	{NotPreviewable, "no write adapter exists for this action and venue in the profile"},
+	{UntrustedProvenance, "a tainted session's state-changing or data-sending call has a security-relevant argument that does not come from the owner or a trusted tool; held for review"},
+	{SessionUnderReview, "the session is under review: its state-changing and data-sending calls wait for the reviewer"},
+	{TaintIsolation, "an isolated orchestrator may not read third-party content itself; delegate it to a tainted child session"},
+	{TaintCheckFailed, "the taint check could not be made; nothing is returned (fail closed)"},
+	{NotReviewer, "only a designated reviewer or judge of the session may read or judge its withheld output"},
+	{SelfReview, "the session that produced a change can never review or judge it"},
+	{OutputNotFound, "no withheld output has this key"},
 }
 
 // Catalog returns the documented codes in a stable order.

@@ -129,6 +129,7 @@ func (b *builder) build() {
 		b.pathRules()
 		b.rateLimits()
 		b.validations()
+		b.provenance()
 		for id, o := range b.cfg.Builtin {
 			path := "builtin." + id
 			if !b.builtinIDs[id] {

@@ -26,6 +26,12 @@ import (
 //	    state.count_window(tool, window)    int   executed calls in the window
 //	    state.has_balance()                 bool
 //	    state.balance()                     int   cents (an error if unknown)
+//	session    map(string, string) id, taint ("clean", "tainted", "review"),
+//	                               mode ("agent" or "isolated"), sends ("true"
+//	                               for a data-sending call)
+//	provenance map(string, string) argument → "trusted", "untrusted" or
+//	                               "unknown" (test with has() or "in": an
+//	                               argument the call lacks has no entry)
 //
 // When the expression is true the rule's action applies; false is no
 // opinion. An evaluation error (a missing key, a type error, the cost limit)
@@ -73,6 +79,8 @@ func newCELEnv() (*cel.Env, error) {
 		cel.Variable("workdir", cel.StringType),
 		cel.Variable("now", cel.TimestampType),
 		cel.Variable("state", stateType),
+		cel.Variable("session", strMap),
+		cel.Variable("provenance", strMap),
 		cel.CrossTypeNumericComparisons(true),
 		cel.ParserExpressionSizeLimit(4096),
 		cel.ParserRecursionLimit(64),
@@ -165,6 +173,21 @@ func (a activation) ResolveName(name string) (any, bool) {
 		return r.Now, true
 	case "state":
 		return celState{r}, true
+	case "session":
+		mode := "agent"
+		if r.Trust.Isolated {
+			mode = "isolated"
+		}
+		sends := "false"
+		if r.Trust.Sends {
+			sends = "true"
+		}
+		return map[string]string{"id": r.Turn.SessionID, "taint": r.Trust.TaintLevel(), "mode": mode, "sends": sends}, true
+	case "provenance":
+		if r.Trust.Provenance == nil {
+			return map[string]string{}, true
+		}
+		return r.Trust.Provenance, true
 	}
 	return nil, false
 }

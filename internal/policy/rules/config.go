@@ -32,7 +32,10 @@ type Config struct {
 	Validate []Validation        `json:"validate"`
 	Args     ArgNames            `json:"args"`
 	Builtin  map[string]Override `json:"builtin"`
-	Rules    []UserRule          `json:"rules"`
+	// Provenance configures the trust rules (which arguments need trusted
+	// provenance in any session).
+	Provenance Provenance `json:"provenance,omitzero"`
+	Rules      []UserRule `json:"rules"`
 	// CELCostLimit bounds the runtime cost of one CEL rule evaluation;
 	// exceeding it denies the call. Zero means DefaultCELCostLimit.
 	CELCostLimit uint64 `json:"cel_cost_limit"`

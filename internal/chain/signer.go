@@ -10,12 +10,13 @@ import (
 	"log/slog"
 	"math/big"
 	"os"
-	"sync"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/signer/core/apitypes"
+
+	"github.com/wardhq/ward/internal/taint"
 )
 
 // Signer signs transactions and EIP-712 data for one address. A local key,
@@ -36,25 +37,25 @@ var _ Signer = (*LocalSigner)(nil)
 // ErrSignerClosed is returned by a LocalSigner used after Close.
 var ErrSignerClosed = errors.New("signer: closed")
 
-// LocalSigner is a Signer holding a secp256k1 key in memory. The key is a
-// secret: the signer formats, marshals and logs as its address only, and
-// Close zeroes the key. It is safe for concurrent use.
+// LocalSigner is a Signer holding a secp256k1 key in memory. The 32-byte
+// scalar is held only as a *taint.String labelled taint.WalletSecret; an
+// *ecdsa.PrivateKey exists only for the duration of one signature, and its
+// scalar is zeroed when the signature is made. The signer formats, marshals
+// and logs as its address only, and Close releases (zeroes) the key. It is
+// safe for concurrent use. A copy of a LocalSigner shares its key: closing
+// either closes both.
 type LocalSigner struct {
 	addr common.Address
-	k    *secretKey
-}
-
-// secretKey owns the key material; it is behind a pointer so that copying
-// a LocalSigner never copies the key or the lock.
-type secretKey struct {
-	mu  sync.RWMutex
-	key *ecdsa.PrivateKey // nil once closed
+	pub  *ecdsa.PublicKey
+	key  *taint.String
 }
 
 // NewLocalSigner parses a hex private key (64 hex digits, optional 0x).
 // The string cannot be wiped from memory; prefer LoadLocalSigner.
 func NewLocalSigner(hexKey string) (*LocalSigner, error) {
-	return parseKey([]byte(hexKey))
+	b := []byte(hexKey)
+	defer clear(b)
+	return parseKey(b)
 }
 
 // LoadLocalSigner reads a hex private key from the file at path. The file
@@ -99,28 +100,49 @@ func parseKey(text []byte) (*LocalSigner, error) {
 	return newLocalSigner(raw)
 }
 
-// newLocalSigner takes a 32-byte scalar; the caller wipes raw.
+// newLocalSigner takes a 32-byte scalar and keeps its own copy as a
+// taint.String; the caller wipes raw.
 func newLocalSigner(raw []byte) (*LocalSigner, error) {
 	key, err := crypto.ToECDSA(raw)
 	if err != nil {
 		return nil, errors.New("private key: not a valid secp256k1 scalar")
 	}
-	return &LocalSigner{addr: crypto.PubkeyToAddress(key.PublicKey), k: &secretKey{key: key}}, nil
+	wipe(key.D)
+	pub := key.PublicKey
+	return &LocalSigner{
+		addr: crypto.PubkeyToAddress(pub),
+		pub:  &pub,
+		key:  taint.FromBytes(bytes.Clone(raw), taint.WalletSecret),
+	}, nil
+}
+
+// wipe zeroes a scalar: the words of its backing array, up to its
+// capacity, then the value itself (SetInt64(0) keeps the zeroed array).
+func wipe(d *big.Int) {
+	w := d.Bits()
+	clear(w[:cap(w)])
+	d.SetInt64(0)
 }
 
 // Address returns the signer's address.
 func (s *LocalSigner) Address() common.Address { return s.addr }
 
+// with lends f a private key made from the taint.String for one signature.
+// f must not retain the key: its scalar is wiped when f returns. It fails
+// with ErrSignerClosed once the key is released.
 func (s *LocalSigner) with(f func(*ecdsa.PrivateKey) error) error {
-	if s == nil || s.k == nil {
+	if s == nil || s.pub == nil {
 		return ErrSignerClosed
 	}
-	s.k.mu.RLock()
-	defer s.k.mu.RUnlock()
-	if s.k.key == nil {
+	err := s.key.Use(func(b []byte) error {
+		k := &ecdsa.PrivateKey{PublicKey: *s.pub, D: new(big.Int).SetBytes(b)}
+		defer wipe(k.D)
+		return f(k)
+	})
+	if errors.Is(err, taint.ErrReleased) {
 		return ErrSignerClosed
 	}
-	return f(s.k.key)
+	return err
 }
 
 // SignTx signs tx for chainID with the latest signer rules.
@@ -162,17 +184,12 @@ func (s *LocalSigner) SignTypedData(ctx context.Context, data apitypes.TypedData
 	return s.SignHash(ctx, [32]byte(h))
 }
 
-// Close zeroes the key; later signing fails with ErrSignerClosed.
+// Close releases the key, zeroing it once signatures in progress finish;
+// later signing fails with ErrSignerClosed. It is idempotent and always
+// returns nil.
 func (s *LocalSigner) Close() error {
-	if s == nil || s.k == nil {
-		return nil
-	}
-	s.k.mu.Lock()
-	defer s.k.mu.Unlock()
-	if s.k.key != nil {
-		clear(s.k.key.D.Bits())
-		s.k.key.D.SetInt64(0)
-		s.k.key = nil
+	if s != nil {
+		s.key.Release()
 	}
 	return nil
 }
@@ -195,10 +212,3 @@ func (s LocalSigner) MarshalJSON() ([]byte, error) {
 func (s LocalSigner) LogValue() slog.Value {
 	return slog.GroupValue(slog.String("address", s.addr.Hex()))
 }
-
-// Format, GoString and LogValue also cover the key holder in case it is
-// reached by reflection.
-func (*secretKey) String() string               { return "[redacted]" }
-func (k *secretKey) GoString() string           { return k.String() }
-func (k *secretKey) Format(f fmt.State, _ rune) { fmt.Fprint(f, k.String()) }
-func (*secretKey) LogValue() slog.Value         { return slog.StringValue("[redacted]") }

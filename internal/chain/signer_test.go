@@ -2,6 +2,8 @@ package chain
 
 import (
 	"bytes"
+	"crypto/ecdsa"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -9,12 +11,16 @@ import (
 	"math/big"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
+
+	"github.com/wardhq/ward/internal/taint"
 )
 
 // testKey is a throwaway key (never funded anywhere).
@@ -34,32 +40,55 @@ func TestLocalSignerRedacts(t *testing.T) {
 		Signer *LocalSigner
 		Value  LocalSigner
 	}{s, *s}
-	var outs []string
+	// fmt cannot call methods on unexported fields, so it reaches these by
+	// reflection.
+	hidden := struct {
+		signer *LocalSigner
+		value  LocalSigner
+	}{s, *s}
+	outs := map[string]string{}
 	for _, verb := range []string{"%v", "%+v", "%#v", "%s", "%x", "%X", "%q", "%d"} {
-		outs = append(outs, fmt.Sprintf(verb, s), fmt.Sprintf(verb, *s), fmt.Sprintf(verb, holder))
+		outs[verb+" pointer"] = fmt.Sprintf(verb, s)
+		outs[verb+" value"] = fmt.Sprintf(verb, *s)
+		outs[verb+" holder"] = fmt.Sprintf(verb, holder)
+		outs[verb+" hidden"] = fmt.Sprintf(verb, hidden)
 	}
 	j, err := json.Marshal(holder)
 	if err != nil {
 		t.Fatal(err)
 	}
-	outs = append(outs, string(j))
+	outs["json"] = string(j)
 	var logged bytes.Buffer
-	slog.New(slog.NewJSONHandler(&logged, nil)).Info("signer", "s", s, "v", *s)
-	slog.New(slog.NewTextHandler(&logged, nil)).Info("signer", "s", s)
-	outs = append(outs, logged.String())
+	slog.New(slog.NewJSONHandler(&logged, nil)).Info("signer", "s", s, "v", *s, "h", hidden)
+	slog.New(slog.NewTextHandler(&logged, nil)).Info("signer", "s", s, "h", hidden)
+	outs["slog"] = logged.String()
+	wrapped := fmt.Errorf("sign with %v (%+v): %w", s, hidden, ErrSignerClosed)
+	outs["error"] = wrapped.Error()
+	outs["joined error"] = errors.Join(wrapped, fmt.Errorf("%#v", s)).Error()
+	outs["error %+v"] = fmt.Sprintf("%+v", wrapped)
 
-	key := strings.ToLower(testKey)
-	keyUpper := strings.ToUpper(testKey)
-	keyDec := new(big.Int).SetBytes(common.FromHex(testKey)).String()
-	for _, o := range outs {
-		for _, secret := range []string{key, keyUpper, keyDec, key[:16], keyUpper[:16]} {
+	raw := common.FromHex(testKey)
+	d := new(big.Int).SetBytes(raw)
+	secrets := []string{
+		strings.ToLower(testKey), strings.ToUpper(testKey), testKey[:16], strings.ToUpper(testKey[:16]),
+		d.String(),
+		base64.StdEncoding.EncodeToString(raw), base64.RawURLEncoding.EncodeToString(raw),
+		string(raw),
+		strings.Trim(fmt.Sprint(raw[:8]), "[]"), // "76 8 131 ..."
+		strings.Trim(fmt.Sprintf("%#v", raw[:8]), "[]byte{}"), // "0x4c, 0x8, ..."
+	}
+	for _, w := range d.Bits() { // the scalar's machine words, as fmt would print a []big.Word
+		secrets = append(secrets, fmt.Sprint(uint64(w)), fmt.Sprintf("%x", uint64(w)))
+	}
+	for name, o := range outs {
+		for _, secret := range secrets {
 			if strings.Contains(o, secret) {
-				t.Errorf("output leaks the key: %s", o)
+				t.Errorf("%s leaks the key (%q): %s", name, secret, o)
 			}
 		}
 	}
-	if !strings.Contains(outs[0], want) {
-		t.Errorf("%%v = %q, want the address", outs[0])
+	if !strings.Contains(outs["%v pointer"], want) {
+		t.Errorf("%%v = %q, want the address", outs["%v pointer"])
 	}
 }
 
@@ -110,20 +139,126 @@ func TestLocalSignerSigns(t *testing.T) {
 	}
 }
 
-func TestLocalSignerCloseZeroesKey(t *testing.T) {
+func TestLocalSignerCloseReleasesKey(t *testing.T) {
 	s, err := NewLocalSigner(testKey)
 	if err != nil {
 		t.Fatal(err)
 	}
-	d := s.k.key.D
-	s.Close()
-	if d.Sign() != 0 {
-		t.Error("key scalar not zero after Close")
+	if got := s.key.Labels(); got != taint.Labels(0).With(taint.WalletSecret) {
+		t.Errorf("key labels = %v, want wallet-secret", got)
 	}
-	for _, w := range d.Bits()[:cap(d.Bits())] {
-		if w != 0 {
-			t.Fatal("key words not wiped")
+	if s.key.Len() != 32 {
+		t.Errorf("key length = %d, want 32", s.key.Len())
+	}
+	for _, sink := range []taint.Sink{taint.LLMContext, taint.EventStream, taint.Relay, taint.Audit, taint.Logs} {
+		if _, err := s.key.Reveal(sink); !errors.Is(err, taint.ErrForbidden) {
+			t.Errorf("Reveal(%v): err = %v, want ErrForbidden", sink, err)
 		}
+	}
+	s.Close()
+	if s.key.Len() != 0 {
+		t.Error("key not zeroed after Close")
+	}
+	if err := s.key.Use(func([]byte) error { return nil }); !errors.Is(err, taint.ErrReleased) {
+		t.Errorf("Use after Close: err = %v, want ErrReleased", err)
+	}
+	_, err = s.SignHash(t.Context(), [32]byte{1})
+	if !errors.Is(err, ErrSignerClosed) || !strings.Contains(err.Error(), "closed") {
+		t.Errorf("sign after Close: err = %v, want a clear ErrSignerClosed", err)
+	}
+	if _, err := s.SignTypedData(t.Context(), permitTypedData("T", "1", big.NewInt(1), common.Address{1}, s.Address(), common.Address{2}, big.NewInt(1), big.NewInt(0), big.NewInt(1))); !errors.Is(err, ErrSignerClosed) {
+		t.Errorf("sign typed data after Close: err = %v, want ErrSignerClosed", err)
+	}
+	var zero LocalSigner
+	if _, err := zero.SignHash(t.Context(), [32]byte{1}); !errors.Is(err, ErrSignerClosed) {
+		t.Errorf("zero LocalSigner: err = %v, want ErrSignerClosed", err)
+	}
+}
+
+// The ecdsa key made for one signature is wiped when the signature is made.
+func TestLocalSignerWipesScalarAfterSigning(t *testing.T) {
+	s, err := NewLocalSigner(testKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	var lent *ecdsa.PrivateKey
+	err = s.with(func(k *ecdsa.PrivateKey) error {
+		lent = k
+		if k.D.Sign() == 0 {
+			t.Error("lent key is zero while signing")
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lent.D.Sign() != 0 {
+		t.Error("scalar not zero after signing")
+	}
+	for _, w := range lent.D.Bits()[:cap(lent.D.Bits())] {
+		if w != 0 {
+			t.Fatal("scalar words not wiped after signing")
+		}
+	}
+	// The key is still usable for the next signature.
+	if _, err := s.SignHash(t.Context(), [32]byte{1}); err != nil {
+		t.Errorf("second signature: %v", err)
+	}
+}
+
+// LocalSigner keeps no key material outside its taint.String.
+func TestLocalSignerHoldsKeyOnlyAsTaintString(t *testing.T) {
+	secretTypes := map[reflect.Type]bool{
+		reflect.TypeFor[*ecdsa.PrivateKey](): true,
+		reflect.TypeFor[ecdsa.PrivateKey]():  true,
+		reflect.TypeFor[*big.Int]():          true,
+		reflect.TypeFor[[]byte]():            true,
+		reflect.TypeFor[string]():            true,
+		reflect.TypeFor[[32]byte]():          true,
+	}
+	typ := reflect.TypeFor[LocalSigner]()
+	for i := range typ.NumField() {
+		if f := typ.Field(i); secretTypes[f.Type] {
+			t.Errorf("LocalSigner.%s has type %v, which could hold the key outside a taint.String", f.Name, f.Type)
+		}
+	}
+}
+
+// Signing while another goroutine closes the signer either signs with the
+// key or fails with ErrSignerClosed: never a zero or torn key.
+func TestLocalSignerCloseDuringSigning(t *testing.T) {
+	s, err := NewLocalSigner(testKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	digest := crypto.Keccak256Hash([]byte("race"))
+	var wg sync.WaitGroup
+	errs := make(chan error, 8*20)
+	for range 8 {
+		wg.Go(func() {
+			for range 20 {
+				sig, err := s.SignHash(t.Context(), digest)
+				if errors.Is(err, ErrSignerClosed) {
+					continue
+				}
+				if err != nil {
+					errs <- err
+					continue
+				}
+				sig[64] -= 27
+				pub, err := crypto.SigToPub(digest[:], sig)
+				if err != nil || crypto.PubkeyToAddress(*pub) != s.Address() {
+					errs <- fmt.Errorf("signature recovers to %v (%v), want %s", pub, err, s.Address())
+				}
+			}
+		})
+	}
+	s.Close()
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
 	}
 }
 
@@ -174,5 +309,21 @@ func TestLoadLocalSigner(t *testing.T) {
 	}
 	if _, err := LoadLocalSigner(filepath.Join(dir, "missing")); err == nil {
 		t.Error("missing file accepted")
+	}
+}
+
+// BenchmarkSign measures one SignHash, including materialising the key.
+func BenchmarkSign(b *testing.B) {
+	s, err := NewLocalSigner(testKey)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	digest := crypto.Keccak256Hash([]byte("hello"))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := s.SignHash(b.Context(), digest); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

@@ -52,6 +52,7 @@ var layers = map[string]float64{
 	"internal/store/sqlite":    2,
 	"internal/store/storetest": 2,
 	"internal/audit":           2.5,
+	"internal/vault":           2.5,
 	"internal/registry":        2.5,
 	"internal/auth":            2.5,
 	"internal/catalog":         2.7, // the native tools: above registry, whose types they use

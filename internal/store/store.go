@@ -28,6 +28,11 @@
 // and chains it to the previous record in commit order (see TrustHash for
 // the hash every backend computes), and VerifyTrust names the first row
 // that breaks the chain.
+//
+// Withheld outputs. PromoteWithheld and RejectWithheld are, like
+// ConsumePermit, one conditional update each: an output is decided once.
+// The store sees ciphertext and wraps as opaque bytes (internal/vault
+// makes them); the plaintext it holds is only what a judge promoted.
 package store
 
 import (
@@ -165,6 +170,7 @@ type Store interface {
 	State
 	ActionLog
 	TrustLog
+	Withheld
 	// Close flushes queued records and releases the backend.
 	Close() error
 }

@@ -22,6 +22,9 @@ const (
 	opState
 	opAction
 	opTrust
+	opWithheldPut
+	opWithheldWrap
+	opWithheldDecide
 )
 
 // Op states: a durable op's waiter and the writer (on failure) race to
@@ -57,10 +60,11 @@ type op struct {
 
 	// Permit, state and action ops, behind pointers to keep decisions'
 	// ops small.
-	permit  *permitOp
-	setting *stateOp
-	action  *store.ActionRecord
-	trust   *store.TrustRecord // Seq, Prev and Hash set by the writer
+	permit   *permitOp
+	setting  *stateOp
+	action   *store.ActionRecord
+	trust    *store.TrustRecord // Seq, Prev and Hash set by the writer
+	withheld *withheldOp
 }
 
 // orphan reports whether no caller waits for op's outcome, so a failure

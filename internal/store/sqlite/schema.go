@@ -71,6 +71,15 @@ type migration struct {
 // INSERT whose seq does not follow the last row (which also stops INSERT OR
 // REPLACE from overwriting one); they are a defence in depth, and
 // VerifyTrust still finds rows changed with the triggers dropped.
+//
+// Version 4 adds the withheld outputs of isolated orchestration (see
+// withheld.go): withheld_outputs holds one output's metadata, its nonce and
+// ciphertext as opaque BLOBs, and once decided who decided and when
+// (decided_by, decided_ns: a promotion or a rejection, by status) and, once
+// promoted, the released plaintext; CHECKs tie decided_ns to the status
+// and plain to promotion, and a trigger refuses any change to a decided
+// row. withheld_wraps holds one wrapped data key per reviewer of an
+// output. The index on (session_id, time_ns) serves WithheldBySession.
 var migrations = []migration{{1, `
 CREATE TABLE schema_migrations (
   version INTEGER PRIMARY KEY,
@@ -232,6 +241,34 @@ CREATE TRIGGER trust_log_no_update BEFORE UPDATE ON trust_log
 BEGIN SELECT RAISE(ABORT, 'trust_log is append-only: rows cannot be updated'); END;
 CREATE TRIGGER trust_log_no_delete BEFORE DELETE ON trust_log
 BEGIN SELECT RAISE(ABORT, 'trust_log is append-only: rows cannot be deleted'); END;
+`}, {4, `
+CREATE TABLE withheld_outputs (
+  key TEXT PRIMARY KEY,
+  session_id TEXT NOT NULL,
+  parent_id TEXT,
+  tool TEXT NOT NULL,
+  time_ns INTEGER NOT NULL,
+  size INTEGER NOT NULL CHECK (size >= 0),
+  exit_code INTEGER NOT NULL,
+  status TEXT NOT NULL CHECK (status IN ('withheld', 'promoted', 'rejected')),
+  nonce BLOB NOT NULL,
+  ciphertext BLOB NOT NULL,
+  decided_by TEXT,
+  decided_ns INTEGER,
+  plain BLOB,
+  CHECK ((status = 'withheld') = (decided_ns IS NULL)),
+  CHECK ((status = 'promoted') = (plain IS NOT NULL))
+);
+CREATE INDEX withheld_outputs_session ON withheld_outputs (session_id, time_ns);
+CREATE TRIGGER withheld_outputs_decided BEFORE UPDATE ON withheld_outputs
+WHEN OLD.status IS NOT 'withheld'
+BEGIN SELECT RAISE(ABORT, 'withheld_outputs: a decided output never changes'); END;
+CREATE TABLE withheld_wraps (
+  key TEXT NOT NULL REFERENCES withheld_outputs (key),
+  reviewer TEXT NOT NULL,
+  wrap BLOB NOT NULL,
+  PRIMARY KEY (key, reviewer)
+) WITHOUT ROWID;
 `}}
 
 // schemaVersion is the newest schema this build knows.

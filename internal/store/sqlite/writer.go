@@ -36,6 +36,7 @@ type writer struct {
 	permitInsert, permitConsume, permitCancel *sqlite3.Stmt
 	permitRow, state, action                  *sqlite3.Stmt
 	trust                                     trustWriter
+	withheld                                  withheldWriter
 	begin, commit                             *sqlite3.Stmt
 	names                                     *dict // decision_dict
 	policies                                  *dict // policy_snapshots' hashes
@@ -147,6 +148,7 @@ func (w *writer) prepare() error {
 	w.action = prep(sqlActionInsert)
 	w.trust.insert = prep(sqlTrustInsert)
 	w.trust.last = prep(sqlTrustLast)
+	w.withheld.prepare(prep)
 	w.begin = prep(`BEGIN IMMEDIATE`)
 	w.commit = prep(`COMMIT`)
 	return err
@@ -388,6 +390,12 @@ func (w *writer) writeOther(o *op) error {
 		return w.writeAction(o)
 	case opTrust:
 		return w.writeTrust(o)
+	case opWithheldPut:
+		return w.writeWithheldPut(o)
+	case opWithheldWrap:
+		return w.writeWithheldWrap(o)
+	case opWithheldDecide:
+		return w.writeWithheldDecide(o)
 	}
 	return fmt.Errorf("sqlite: unknown op kind %d", o.kind)
 }

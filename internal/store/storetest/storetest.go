@@ -11,7 +11,9 @@
 // store.ErrClosed after Close. For permits: every refusal names its reason
 // by sentinel and leaves the permit pending, a closed permit stays closed,
 // and of 1,000 goroutines consuming one permit exactly one succeeds (a
-// backend tests the same across processes itself).
+// backend tests the same across processes itself). For withheld outputs:
+// bytes round-trip exactly, a decided output stays decided, and of 8
+// goroutines deciding one output exactly one succeeds.
 //
 // Records are made with ids from id.New at their own time, as ward makes
 // them.
@@ -69,6 +71,13 @@ func Run(t *testing.T, newBackend func(t *testing.T) func() (store.Store, error)
 		{"TrustInvalid", testTrustInvalid},
 		{"TrustConcurrentAppends", testTrustConcurrent},
 		{"TrustReopen", testTrustReopen},
+		{"WithheldRoundTrip", testWithheldRoundTrip},
+		{"WithheldInvalid", testWithheldInvalid},
+		{"WithheldWraps", testWithheldWraps},
+		{"WithheldDecide", testWithheldDecide},
+		{"WithheldConcurrentDecide", testWithheldConcurrentDecide},
+		{"WithheldBySession", testWithheldBySession},
+		{"WithheldClosed", testWithheldClosed},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

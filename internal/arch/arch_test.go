@@ -47,6 +47,7 @@ var layers = map[string]float64{
 	"internal/chain/artifacts":     1,
 	"internal/schema":              1,
 	"internal/hook/hooktest":       1,
+	"internal/trust":               1,
 	// L2 stores and registries; store is the lowest of them.
 	"internal/store":           2,
 	"internal/store/sqlite":    2,

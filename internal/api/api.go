@@ -67,6 +67,8 @@ type Config struct {
 	Session func(p auth.Principal, clientSession string) (*gate.Session, error)
 	Tools   *gate.Tools
 	Store   Store
+	// Trust creates and finds named sessions (optional).
+	Trust Trust
 	// Policy returns the policy in force (policy.Engine.Snapshot).
 	Policy   func() *policy.Snapshot
 	Spending *hook.SpendingLimiter
@@ -176,7 +178,10 @@ func (a *Server) routes() http.Handler {
 	rs := []route{
 		{"/v1/{$}", "index", map[string]http.Handler{"GET": http.HandlerFunc(a.listRoutes)}},
 		{"/v1/tools", "tools", map[string]http.Handler{"GET": a.json(anyRole, defaultTimeout, a.listTools)}},
-		{"/v1/sessions", "sessions", map[string]http.Handler{"GET": a.json(owner, defaultTimeout, a.listSessions)}},
+		{"/v1/sessions", "sessions", map[string]http.Handler{"GET": a.json(owner, defaultTimeout, a.listSessions), "POST": a.json(anyRole, defaultTimeout, a.createSession)}},
+		{"/v1/sessions/{name}/directive", "session_directive", map[string]http.Handler{"POST": a.json(owner, defaultTimeout, a.setDirective)}},
+		{"/v1/sessions/{name}/delegate", "session_delegate", map[string]http.Handler{"POST": a.json(anyRole, callTimeout, a.delegate)}},
+		{"/v1/outputs/{key}", "output", map[string]http.Handler{"GET": a.json(anyRole, defaultTimeout, a.readOutput)}},
 		{"/v1/gate", "gate", map[string]http.Handler{"GET": a.json(anyRole, defaultTimeout, a.gateState)}},
 		{"/v1/gate/halt", "gate_halt", map[string]http.Handler{"POST": a.json(anyRole, defaultTimeout, a.halt)}},
 		{"/v1/gate/resume", "gate_resume", map[string]http.Handler{"POST": a.json(owner, defaultTimeout, a.resume)}},

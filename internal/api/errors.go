@@ -90,7 +90,9 @@ func refusalStatus(c reason.Code) int {
 		return http.StatusLocked
 	case reason.HookRateLimit, reason.RateLimitExceeded, reason.PerTurnLimit, reason.SessionLimit, reason.WindowRateLimit:
 		return http.StatusTooManyRequests
-	case reason.AuditUnavailable, reason.HookError, reason.SimulationFailed:
+	case reason.OutputNotFound:
+		return http.StatusNotFound
+	case reason.AuditUnavailable, reason.HookError, reason.SimulationFailed, reason.TaintCheckFailed:
 		return http.StatusServiceUnavailable
 	case reason.ExecutionFailed:
 		return http.StatusBadGateway

@@ -70,10 +70,11 @@ var layers = map[string]float64{
 	"internal/dashboard": 4,
 	"internal/tui":       4,
 	// L5 wiring.
-	"internal/bench":  4.5,
-	"internal/cli":    5,
-	"internal/daemon": 4.9, // wiring the CLI starts
-	"cmd/ward":        6,
+	"internal/bench":          4.5,
+	"internal/cli":            5,
+	"internal/daemon":         4.9,  // wiring the CLI starts
+	"internal/eval/agentdojo": 4.95, // replays a benchmark through the daemon's stack
+	"cmd/ward":                6,
 }
 
 // family returns the mechanism family of an L1/L2 package: policy,

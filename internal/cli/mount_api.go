@@ -2,7 +2,9 @@ package cli
 
 import (
 	"github.com/wardhq/ward/internal/api"
+	"github.com/wardhq/ward/internal/auth"
 	"github.com/wardhq/ward/internal/daemon"
+	"github.com/wardhq/ward/internal/gate"
 )
 
 // mountAPI adds the HTTP API (/v1/, /metrics) to ward serve's mux. Its
@@ -14,6 +16,12 @@ func mountAPI(s *daemon.Server) error {
 		Authenticate: s.Authenticate, Session: s.Session,
 		Tools: st.Tools, Store: st.Store, Policy: st.Engine.Snapshot,
 		Spending: st.Hooks.Spending, Bus: st.Bus, Log: s.Log,
+		Trust: api.Trust{
+			Create: func(p auth.Principal, o api.SessionOptions) (*gate.Session, error) {
+				return s.CreateSession(p, daemon.SessionOptions(o))
+			},
+			Named: s.NamedSession,
+		},
 	})
 	if err != nil {
 		return err

@@ -36,6 +36,8 @@ type File struct {
 	Hooks hook.Config
 	// Upstream are the MCP servers ward fronts ([[upstream]]).
 	Upstream []upstream.Server
+	// Trust configures reviewers, the judge and the address book ([trust]).
+	Trust Trust
 	// Source is the file's bytes, recorded with the policy hash.
 	Source []byte
 }
@@ -143,6 +145,9 @@ func Parse(name string, data []byte) (*File, error) {
 		return fail(ds...)
 	}
 	if ds := upstreamSections(f, &raw, idx); len(ds) > 0 {
+		return fail(ds...)
+	}
+	if ds := trustSection(f, &raw, idx); len(ds) > 0 {
 		return fail(ds...)
 	}
 	return f, nil

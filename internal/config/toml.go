@@ -22,6 +22,8 @@ type fileTOML struct {
 	Hooks  *hooksTOML  `toml:"hooks"`
 	// Upstream are the [[upstream]] MCP servers (upstream.go).
 	Upstream []upstreamTOML `toml:"upstream"`
+	// Trust configures reviewers, the judge and the address book (trust.go).
+	Trust *trustTOML `toml:"trust"`
 }
 
 type storeTOML struct {
@@ -41,6 +43,11 @@ type policyTOML struct {
 	Validate     []validateTOML          `toml:"validate"`
 	Builtin      map[string]overrideTOML `toml:"builtin"`
 	Rules        []ruleTOML              `toml:"rules"`
+	Provenance   *provenanceTOML         `toml:"provenance"`
+}
+
+type provenanceTOML struct {
+	Require map[string][]string `toml:"require"`
 }
 
 type treasuryTOML struct {
@@ -182,6 +189,9 @@ func (m *merger) policy(p *policyTOML) rules.Config {
 	}
 	if p.BuiltinRules != nil {
 		cfg.DisableBuiltin = !*p.BuiltinRules
+	}
+	if p.Provenance != nil {
+		cfg.Provenance.Require = p.Provenance.Require
 	}
 	if p.CELCostLimit != nil {
 		if *p.CELCostLimit <= 0 {

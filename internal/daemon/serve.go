@@ -20,6 +20,7 @@ import (
 	"github.com/wardhq/ward/internal/config"
 	"github.com/wardhq/ward/internal/gate"
 	"github.com/wardhq/ward/internal/registry"
+	"github.com/wardhq/ward/internal/trust"
 )
 
 // ServeConfig configures ward serve.
@@ -89,6 +90,71 @@ func (s *Server) Session(p auth.Principal, clientSession string) (*gate.Session,
 	return g, nil
 }
 
+// SessionOptions create a session over the API (POST /v1/sessions).
+type SessionOptions struct {
+	// Name is the client session name (the X-Ward-Session header of later
+	// calls).
+	Name string
+	// Isolated makes an isolated orchestrator; Parent (a session name of
+	// the same token) makes a child, which starts tainted.
+	Isolated  bool
+	Parent    string
+	Reviewers []string
+	Judge     string
+	Directive string
+}
+
+// ErrSessionExists is returned when a session name is taken.
+var ErrSessionExists = errors.New("a session with this name already exists for this token")
+
+// CreateSession creates a named session of a principal with its trust
+// options. A child session starts tainted and needs reviewers and a judge;
+// a directive counts as trusted only from the owner.
+func (s *Server) CreateSession(p auth.Principal, o SessionOptions) (*gate.Session, error) {
+	id := "tok-" + p.ID + "-" + o.Name
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, ok := s.sessions[id]; ok {
+		return nil, ErrSessionExists
+	}
+	to := gate.TrustOptions{Isolated: o.Isolated, Reviewers: o.Reviewers, Judge: o.Judge, Author: p.Name}
+	if p.Role == auth.Owner {
+		to.Directive = o.Directive
+	}
+	if o.Parent != "" {
+		parent, ok := s.sessions["tok-"+p.ID+"-"+o.Parent]
+		if !ok {
+			return nil, fmt.Errorf("no session named %q for this token", o.Parent)
+		}
+		to.Parent, to.Level = parent.ID, trust.Tainted
+		if o.Isolated {
+			return nil, errors.New("a child session cannot itself be an isolated orchestrator")
+		}
+	}
+	tr, err := gate.NewSessionTrust(id, to)
+	if err != nil {
+		return nil, err
+	}
+	v, err := s.Stack.View(s.File.Tools)
+	if err != nil {
+		return nil, err
+	}
+	g := &gate.Session{ID: id, TurnID: id, Source: p.Role.Source(), View: v, Trust: tr}
+	if len(s.sessions) > 10_000 {
+		clear(s.sessions)
+	}
+	s.sessions[id] = g
+	return g, nil
+}
+
+// NamedSession returns an existing session of a principal by name.
+func (s *Server) NamedSession(p auth.Principal, name string) (*gate.Session, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	g, ok := s.sessions["tok-"+p.ID+"-"+name]
+	return g, ok
+}
+
 // Authenticate wraps h: the request must carry a valid bearer token whose
 // role is one of roles (any role when empty); its principal is put in the
 // request's context. No token or an invalid one is 401, a wrong role 403.
@@ -148,6 +214,7 @@ func OpenData(ctx context.Context, dir string, f *config.File, extra ...func(ctx
 		Hooks: f.Hooks, PermitTTL: f.Gate.PermitTTL, AnnounceDelay: f.Gate.AnnounceDelay, TickPeriod: f.Gate.TickPeriod,
 		QuarantineTTL: f.Gate.QuarantineTTL,
 		Owner:         f.Gate.Owner,
+		Trust:         f.Trust, VaultKey: filepath.Join(dir, "vault.key"),
 	})
 }
 

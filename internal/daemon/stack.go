@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"os"
 	"path/filepath"
 	"sync"
 	"time"
@@ -26,7 +27,10 @@ import (
 	"github.com/wardhq/ward/internal/policy"
 	"github.com/wardhq/ward/internal/registry"
 	"github.com/wardhq/ward/internal/store/sqlite"
+	"github.com/wardhq/ward/internal/taint"
 	"github.com/wardhq/ward/internal/tool"
+	"github.com/wardhq/ward/internal/trust"
+	"github.com/wardhq/ward/internal/vault"
 )
 
 // Config is the whole of what Open needs.
@@ -69,6 +73,11 @@ type Config struct {
 	// (the tools of upstream MCP servers ward fronts), and a function that
 	// releases what it opened (called by Close; may be nil).
 	Extra func(ctx context.Context, st *Stack) ([]registry.Tool, func() error, error)
+	// Trust configures reviewers, the judge and the address book.
+	Trust config.Trust
+	// VaultKey is the file of the master key that seals withheld output
+	// (created 0600 if absent); empty disables isolated orchestration.
+	VaultKey string
 }
 
 // Stack is a running ward.
@@ -209,16 +218,47 @@ func Open(ctx context.Context, cfg Config) (_ *Stack, err error) {
 	if !cfg.Owner.IsZero() {
 		approver = gate.OwnerApprover{Owner: cfg.Owner}
 	}
+	checkers, err := trustCheckers(cfg.Trust)
+	if err != nil {
+		return nil, errors.Join(err, s.Close())
+	}
+	var vlt *vault.Vault
+	if cfg.VaultKey != "" {
+		if vlt, err = vault.Open(cfg.VaultKey); err != nil {
+			return nil, errors.Join(err, s.Close())
+		}
+		s.closers = append(s.closers, func() error { vlt.Close(); return nil })
+	}
 	s.Tools, err = gate.NewTools(gate.ToolsConfig{
 		Decider: s.Decider, Engine: s.Engine, Registry: s.Registry, Hooks: s.Hooks,
 		Permits: s.Store, State: s.Store, Actions: s.Store, Bus: s.Bus, Approver: approver,
 		PermitTTL: cfg.PermitTTL, AnnounceDelay: cfg.AnnounceDelay, TickPeriod: cfg.TickPeriod, QuarantineTTL: cfg.QuarantineTTL,
 		ChainID: s.Provider.ChainID(), Now: cfg.Now,
+		TrustLog: s.Store, Withheld: s.Store, Vault: vlt, Checkers: checkers,
+		DefaultReviewers: cfg.Trust.Reviewers, DefaultJudge: cfg.Trust.Judge, AddressBook: cfg.Trust.AddressBook,
 	})
 	if err != nil {
-		return nil, err
+		return nil, errors.Join(err, s.Close())
 	}
 	return s, nil
+}
+
+// trustCheckers returns the configured LLM-backed checker, if any (the
+// gate adds the built-in rule-based ones).
+func trustCheckers(t config.Trust) (map[string]trust.Checker, error) {
+	if t.LLM.Endpoint == "" {
+		return nil, nil
+	}
+	var key *taint.String
+	if t.LLM.APIKeyEnv != "" {
+		key = taint.New(os.Getenv(t.LLM.APIKeyEnv), taint.StrategyConfidential)
+	}
+	c, err := trust.NewLLM(trust.LLMConfig{Endpoint: t.LLM.Endpoint, Model: t.LLM.Model, APIKey: key, Timeout: t.LLM.Timeout,
+		Name: config.LLMChecker, Authoritative: t.Judge == config.LLMChecker})
+	if err != nil {
+		return nil, fmt.Errorf("trust.llm: %w", err)
+	}
+	return map[string]trust.Checker{config.LLMChecker: c}, nil
 }
 
 // Session returns a session of the given profiles ("trader,vault").

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
@@ -20,6 +21,8 @@ import (
 	"github.com/wardhq/ward/internal/registry"
 	"github.com/wardhq/ward/internal/store"
 	"github.com/wardhq/ward/internal/tool"
+	"github.com/wardhq/ward/internal/trust"
+	"github.com/wardhq/ward/internal/vault"
 )
 
 // Tools is the path from an agent's tool call to its effect. Reading its
@@ -63,6 +66,10 @@ type Tools struct {
 
 	// queue is the quarantine queue's memory (quarantine.go).
 	queue quarantineQueue
+
+	// book is the owner's address book: values with trusted provenance in
+	// every session (trust.go).
+	book *trust.Ledger
 }
 
 type holds struct {
@@ -110,6 +117,25 @@ type ToolsConfig struct {
 	QuarantineTTL time.Duration
 	// Now is the clock (default time.Now).
 	Now func() time.Time
+
+	// TrustLog receives taint assignments, access denials, review
+	// verdicts and promotions; nil keeps no trust log.
+	TrustLog store.TrustLog
+	// Checkers are the reviewers and judges sessions may name (the
+	// built-in RulesReviewer and RulesJudge are added when absent).
+	Checkers map[string]trust.Checker
+	// DefaultReviewers and DefaultJudge review a session that becomes
+	// tainted without having named its own (default RulesReviewer and
+	// RulesJudge).
+	DefaultReviewers []string
+	DefaultJudge     string
+	// Vault and Withheld seal and store the outputs an isolated
+	// orchestrator delegates (delegate.go); nil disables delegation.
+	Vault    *vault.Vault
+	Withheld store.Withheld
+	// AddressBook holds the owner's known counterparties (addresses,
+	// account numbers, names): values with trusted provenance everywhere.
+	AddressBook []string
 }
 
 // NewTools validates cfg and returns the tool gate.
@@ -151,7 +177,30 @@ func NewTools(cfg ToolsConfig) (*Tools, error) {
 	if cfg.Epoch.IsZero() {
 		cfg.Epoch = cfg.Now()
 	}
-	return &Tools{
+	checkers := map[string]trust.Checker{RulesReviewer: trust.RulesReviewer(), RulesJudge: trust.RulesJudge()}
+	for name, c := range cfg.Checkers {
+		checkers[name] = c
+	}
+	cfg.Checkers = checkers
+	if cfg.DefaultReviewers == nil {
+		cfg.DefaultReviewers = []string{RulesReviewer}
+	}
+	if cfg.DefaultJudge == "" {
+		cfg.DefaultJudge = RulesJudge
+	}
+	for _, r := range append(slices.Clone(cfg.DefaultReviewers), cfg.DefaultJudge) {
+		if _, ok := checkers[r]; !ok {
+			return nil, fmt.Errorf("gate: no reviewer or judge is named %q", r)
+		}
+	}
+	var book *trust.Ledger
+	if len(cfg.AddressBook) > 0 {
+		book = trust.NewLedger(0)
+		for _, v := range cfg.AddressBook {
+			book.Observe(trust.Source{Kind: trust.AddressBook, Ref: "address_book"}, v)
+		}
+	}
+	return &Tools{book: book,
 		decider: cfg.Decider, engine: cfg.Engine, reg: cfg.Registry, set: cfg.Hooks, hooks: chain,
 		permits: cfg.Permits, state: cfg.State, actions: cfg.Actions, bus: cfg.Bus,
 		approver: cfg.Approver, cfg: cfg, holds: map[string]holds{}, queue: newQuarantineQueue(),
@@ -165,6 +214,10 @@ type Session struct {
 	TurnID string
 	Source policy.InputSource
 	View   *registry.View
+	// Trust is the session's taint state (trust.go); nil starts a clean
+	// session the first time the gate sees it.
+	Trust     *SessionTrust
+	trustOnce sync.Once
 }
 
 // Refusal is a call the gate refused: a stable code and a message safe to
@@ -224,9 +277,14 @@ func (t *Tools) resolve(s *Session, name string, raw json.RawMessage) (*registry
 // audit record is made durable by the caller's next durable write (a
 // preview's permit or veto record, or the queued item).
 func (t *Tools) decide(ctx context.Context, s *Session, e *registry.Entry, raw json.RawMessage, deferred bool) (*Admission, error) {
+	ct, err := t.admitTrust(ctx, s, e, raw)
+	if err != nil {
+		return nil, err
+	}
 	a := t.decider.Decide(ctx, Call{
 		Tool: e.Def.Ref(), Args: raw, Deferred: deferred,
-		Turn: policy.Turn{ID: s.TurnID, SessionID: s.ID, Source: s.Source},
+		Turn:  policy.Turn{ID: s.TurnID, SessionID: s.ID, Source: s.Source},
+		Trust: ct.view,
 	})
 	d := &a.Decision
 	switch d.Action() {
@@ -236,7 +294,12 @@ func (t *Tools) decide(ctx context.Context, s *Session, e *registry.Entry, raw j
 		if lifted(ctx, a) {
 			return a, nil
 		}
-		return a, t.hold(ctx, s, e, raw, a)
+		verdicts, approved := t.trustReview(ctx, s, e, raw, ct, d)
+		if approved {
+			a.Judged = verdicts
+			return a, nil
+		}
+		return a, t.hold(ctx, s, e, raw, a, verdicts)
 	default:
 		return a, refuse(d.Code(), "policy", d.Message(), d.Diagnostic())
 	}
@@ -291,6 +354,11 @@ func (t *Tools) Read(ctx context.Context, s *Session, name string, raw json.RawM
 	now := t.cfg.Now()
 	in := t.input(ctx, s, e, args, raw, now)
 	res, err := t.run(ctx, s, e, in, func(ctx context.Context) (*tool.Result, error) { return e.Read(ctx, in) })
+	if err == nil {
+		if oerr := t.observe(ctx, s, e.Def, res); oerr != nil {
+			res, err = nil, oerr
+		}
+	}
 	// Only calls that stateful rules count (rate limits) need their
 	// execution recorded; other reads leave no trace beyond the decision.
 	if a.Decision.Stateful() {
@@ -491,6 +559,9 @@ type PermitView struct {
 	PolicyHash string          `json:"policy_hash"`
 	Phase      string          `json:"phase"`
 	Hooks      []string        `json:"hooks_passed"`
+	// Review holds the verdicts when the session's judge approved a call
+	// the trust model had held (the call then needs no owner review).
+	Review []trust.Verdict `json:"review,omitempty"`
 }
 
 // Preview checks a write and returns a permit for it. Nothing changes on
@@ -599,6 +670,7 @@ func (t *Tools) Preview(ctx context.Context, s *Session, name string, raw json.R
 		PermitID: p.ID, Tool: d.Name, Status: string(p.Status), ExpiresAt: p.ExpiresAt, ExpiryTick: p.ExpiryTick,
 		NotBefore: p.NotBefore, RiskTier: risk, ValueCents: plan.ValueCents, Summary: plan.Summary,
 		Simulation: v.Sim, Plan: plan, ArgsHash: p.ArgsHash, PolicyHash: p.PolicyHash, Phase: p.Phase, Hooks: ran,
+		Review: a.Judged,
 	}
 	if v.Sim != nil {
 		view.GasTotal = v.Sim.TotalGas
@@ -758,6 +830,12 @@ func (t *Tools) Commit(ctx context.Context, s *Session, req CommitRequest) (*too
 		return nil, err
 	}
 	rec.Status = "executed"
+	// A write's result is output the session sees like any other.
+	if oerr := t.observe(ctx, s, d, res); oerr != nil {
+		rec.Detail = jsonOf(map[string]string{"taint": oerr.Error()})
+		res = &tool.Result{Data: json.RawMessage(`{"withheld":"the output could not be taint-checked"}`), SchemaVersion: d.SchemaVersion,
+			ExpectedOutcome: res.ExpectedOutcome, ActualOutcome: res.ActualOutcome, GroundTruthSource: res.GroundTruthSource}
+	}
 	rec.Expected, rec.Actual, rec.GroundTruth = res.ExpectedOutcome, res.ActualOutcome, res.GroundTruthSource
 	rec.Verified = res.ExpectedOutcome != "" && res.ExpectedOutcome == res.ActualOutcome
 	var txs struct {

@@ -222,10 +222,15 @@ func (t *Tools) Facade(ctx context.Context, s *Session, name string, raw json.Ra
 	case "query_grimoire":
 		return nil, refuse(reason.ToolUnavailable, "grimoire", "the Grimoire is not enabled in this build of ward", "")
 	case "update_directive":
-		if err := t.state.SetState(ctx, "directive:"+s.ID, in.Directive, t.cfg.Now()); err != nil {
+		trusted, err := t.SetDirective(ctx, s, in.Directive, false)
+		if err != nil {
 			return nil, refuse(reason.AuditUnavailable, "directive", "the directive could not be recorded", err.Error())
 		}
-		return json.Marshal(map[string]any{"recorded": true})
+		if !trusted {
+			return json.Marshal(map[string]any{"recorded": true, "trusted": false,
+				"note": "this session has read third-party content, so a directive from the agent is kept as a note and does not vouch for any value; the owner can set a trusted directive"})
+		}
+		return json.Marshal(map[string]any{"recorded": true, "trusted": true})
 	}
 	return nil, refuse(reason.ToolUnavailable, "profile", "no tool "+quote(name), "")
 }

@@ -24,6 +24,7 @@ import (
 	"github.com/wardhq/ward/internal/reason"
 	"github.com/wardhq/ward/internal/store"
 	"github.com/wardhq/ward/internal/tool"
+	"github.com/wardhq/ward/internal/trust"
 )
 
 // Config configures a Gate.
@@ -71,6 +72,8 @@ type Call struct {
 	// its commit: the caller makes a durable write to the same store
 	// before anything acts on the decision (see audit.RecordDeferred).
 	Deferred bool
+	// Trust is the session's taint and the arguments' provenance.
+	Trust policy.Trust
 }
 
 // Admission is the gate's answer to a call. Only an Admission whose
@@ -81,6 +84,9 @@ type Admission struct {
 	// AuditErr is why the decision could not be recorded (the decision is
 	// then a deny).
 	AuditErr error
+	// Judged holds the verdicts when the session's judge let a trust
+	// quarantine through (trust.go).
+	Judged []trust.Verdict
 
 	call Call
 	hold policy.HoldID
@@ -92,7 +98,7 @@ type Admission struct {
 func (g *Gate) Decide(ctx context.Context, c Call) *Admission {
 	a := &Admission{call: c}
 	snap := g.engine.Snapshot()
-	req := &policy.Request{Tool: c.Tool, Turn: c.Turn, Workdir: c.Workdir, Now: c.Now, State: g.tracker}
+	req := &policy.Request{Tool: c.Tool, Turn: c.Turn, Workdir: c.Workdir, Now: c.Now, State: g.tracker, Trust: c.Trust}
 
 	// 1. Decode the arguments once; undecodable arguments are a deny.
 	args, err := tool.ParseArgs(c.Args)

@@ -14,6 +14,7 @@ import (
 	"github.com/wardhq/ward/internal/registry"
 	"github.com/wardhq/ward/internal/store"
 	"github.com/wardhq/ward/internal/tool"
+	"github.com/wardhq/ward/internal/trust"
 )
 
 // The quarantine queue. A policy quarantine does not just refuse a call:
@@ -158,6 +159,9 @@ type Quarantined struct {
 	DecidedAt  time.Time       `json:"decided_at,omitzero"`
 	DecidedBy  string          `json:"decided_by,omitempty"`
 	Note       string          `json:"note,omitempty"`
+	// Reviews are the verdicts of the session's reviewers and judge when
+	// the trust model held the call (the judge did not approve it).
+	Reviews []trust.Verdict `json:"reviews,omitempty"`
 	// Outcome is what the approved call did; nil until it has run.
 	Outcome *QuarantineOutcome `json:"outcome,omitempty"`
 }
@@ -281,7 +285,7 @@ func lifted(ctx context.Context, a *Admission) bool {
 // hold queues a quarantined call and returns its refusal, which names the
 // item. A call that cannot be queued (the queue is full, the store fails)
 // is refused all the same.
-func (t *Tools) hold(ctx context.Context, s *Session, e *registry.Entry, raw json.RawMessage, a *Admission) *Refusal {
+func (t *Tools) hold(ctx context.Context, s *Session, e *registry.Entry, raw json.RawMessage, a *Admission, verdicts []trust.Verdict) *Refusal {
 	d := &a.Decision
 	r := refuse(d.Code(), "policy", d.Message()+" (held for review)", d.Diagnostic())
 	args, err := tool.ParseArgs(raw)
@@ -316,6 +320,7 @@ func (t *Tools) hold(ctx context.Context, s *Session, e *registry.Entry, raw jso
 		ID: id.New(now), Status: QuarantinePending, Time: now, ExpiresAt: now.Add(quarantineTTL(&t.cfg)),
 		SessionID: s.ID, TurnID: s.TurnID, Source: s.Source.String(), Tool: e.Def.Name, Tier: e.Def.Tier.Effective(),
 		Args: args.Canonical(), ArgsHash: hash, Reason: d.Code(), Message: d.Message(), Rule: d.Rule(), DecisionID: a.AuditID,
+		Reviews: verdicts,
 	}
 	it.Facade, _ = ctx.Value(facadeKey{}).(string)
 	q.waiting[key] = heldRef{id: it.ID, session: s.ID, expires: it.ExpiresAt}

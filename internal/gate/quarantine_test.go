@@ -244,9 +244,8 @@ func TestQuarantineAnotherSessionCannotRead(t *testing.T) {
 	f := newFixture(t, fixtureOpts{})
 	reviewPolicy(t, f)
 	qid := f.held(t, 2_000_000)
-	other := *f.session
-	other.ID = "s2"
-	_, err := f.queryHeld(t, &other, qid)
+	other := &Session{ID: "s2", TurnID: f.session.TurnID, Source: f.session.Source, View: f.session.View}
+	_, err := f.queryHeld(t, other, qid)
 	wantRefusal(t, err, QuarantineNotFound)
 	_, err = f.queryHeld(t, f.session, "01JD3K7ZQ4Y7K3M9XW2V5T8R00")
 	wantRefusal(t, err, QuarantineNotFound)

@@ -31,7 +31,9 @@ import (
 	"github.com/wardhq/ward/internal/registry"
 	"github.com/wardhq/ward/internal/store"
 	"github.com/wardhq/ward/internal/store/sqlite"
+	"github.com/wardhq/ward/internal/taint"
 	"github.com/wardhq/ward/internal/tool"
+	"github.com/wardhq/ward/internal/vault"
 )
 
 // The gate's own mechanics are tested here against a small in-memory
@@ -111,6 +113,11 @@ func (l *ledger) swap(in tool.Address, amount *big.Int) {
 	l.bal[tokB] = new(big.Int).Add(l.balance(tokB), amount)
 }
 
+// thirdParty is what data_get_token_metadata returns (a string).
+var thirdParty atomic.Value
+
+func init() { thirdParty.Store("a token") }
+
 var swapParams = json.RawMessage(`{"type":"object","additionalProperties":false,"required":["token","amount"],"properties":{
 "token":{"type":"string","pattern":"^0x[0-9a-fA-F]{40}$"},"amount":{"type":"string","pattern":"^[0-9]+$"}}}`)
 
@@ -189,6 +196,19 @@ func testTools(t *testing.T, l *ledger, executed *atomic.Int64, block chan struc
 	} {
 		must(r.Add(registry.Tool{Def: w.d, Action: w.action, Venue: w.venue, Plan: plan, Write: write(w.d)}))
 	}
+	// Trust tests: a read of third-party content (its output is whatever
+	// thirdParty holds) and a transfer with a recipient.
+	meta := def("data_get_token_metadata", tool.CatData, tool.Read, tool.Layer1, tool.EffectNone)
+	meta.ThirdParty = true
+	meta.Params = json.RawMessage(`{"type":"object","properties":{"token":{"type":"string"}}}`)
+	must(r.Add(registry.Tool{Def: meta, Action: "token_metadata", Read: func(ctx context.Context, in *registry.Input) (*tool.Result, error) {
+		return tool.ReadResult(meta, map[string]string{"description": thirdParty.Load().(string)})
+	}}))
+	xfer := def("erc20_transfer_token", tool.CatTrading, tool.Write, tool.Layer2, tool.EffectOpen)
+	xfer.Params = json.RawMessage(`{"type":"object","additionalProperties":false,"required":["token","amount","recipient"],"properties":{
+"token":{"type":"string","pattern":"^0x[0-9a-fA-F]{40}$"},"amount":{"type":"string","pattern":"^[0-9]+$"},
+"recipient":{"type":"string","description":"who receives the tokens"},"memo":{"type":"string"},"invoice_id":{"type":"string"}}}`)
+	must(r.Add(registry.Tool{Def: xfer, Action: "transfer", Venue: "erc20", Plan: plan, Write: write(xfer)}))
 	priv := def("wallet_set_spending_limit", tool.CatWallet, tool.Privileged, tool.Layer2, tool.EffectSettle)
 	must(r.Add(registry.Tool{Def: priv, Action: "set_limit", Venue: "wallet", Plan: plan,
 		Privileged: func(ctx context.Context, in *registry.Input, p *tool.Plan, c *capability.Capability, a *capability.Approval) (*tool.Result, error) {
@@ -228,6 +248,7 @@ type fixtureOpts struct {
 	spending hook.SpendingConfig
 	block    bool
 	profiles []string
+	trust    bool // a trust log and a vault
 }
 
 func newFixture(t *testing.T, o fixtureOpts) *fixture {
@@ -295,11 +316,20 @@ func newFixture(t *testing.T, o fixtureOpts) *fixture {
 		sig[64] += 27
 		return sig
 	}}
-	tl, err := NewTools(ToolsConfig{
+	tc := ToolsConfig{
 		Decider: dec, Engine: eng, Registry: reg, Hooks: set, Permits: st, State: st, Actions: st, Bus: bus,
 		Approver: OwnerApprover{Owner: owner.addr}, AnnounceDelay: time.Minute,
 		Now: func() time.Time { return time.Unix(0, now.Load()).UTC() },
-	})
+	}
+	if o.trust {
+		v, err := vault.New(taint.New(strings.Repeat("m", 32), taint.OwnerSecret))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(v.Close)
+		tc.TrustLog, tc.Withheld, tc.Vault = st, st, v
+	}
+	tl, err := NewTools(tc)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -52,6 +52,14 @@ type Def struct {
 	// ThirdParty marks a tool whose output is third-party content (token
 	// names, web pages, listings).
 	ThirdParty bool `json:"third_party_content,omitempty"`
+	// Egress marks a tool that sends data out of ward (a message, an email,
+	// an HTTP request, a transfer's memo): a tainted session is held to it
+	// like to a state-changing call.
+	Egress bool `json:"egress,omitempty"`
+	// ProvenanceArgs, when set, are the arguments that must have trusted
+	// provenance once the session is tainted; otherwise ward derives them
+	// from the parameter schema (names, descriptions, types).
+	ProvenanceArgs []string `json:"provenance_args,omitempty"`
 	// Requires lists the capabilities (wallet, uniswap_api, memory) the
 	// tool needs to be registered at all.
 	Requires []Requirement `json:"requires,omitempty"`

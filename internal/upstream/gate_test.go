@@ -127,6 +127,11 @@ func TestGateFrontsUpstream(t *testing.T) {
 	dir := t.TempDir()
 	s := openStack(t, dir, "")
 	agent := s.session(t, "agent-1", policy.Agent)
+	// The notes server is third-party content by default: reading it
+	// taints the session, so the owner names the note the agent writes.
+	if _, err := s.Tools.SetDirective(t.Context(), agent, "keep the greeting note up to date", true); err != nil {
+		t.Fatal(err)
+	}
 
 	if _, found := noteValue(t, s, agent, "greeting"); found {
 		t.Fatal("a note exists before any write")

@@ -1,0 +1,147 @@
+package api
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+
+	"github.com/wardhq/ward/internal/auth"
+	"github.com/wardhq/ward/internal/gate"
+)
+
+// Trust is what the trust routes need from the daemon; nil fields leave
+// the routes answering 404.
+type Trust struct {
+	// Create makes a named session with trust options
+	// (daemon.Server.CreateSession).
+	Create func(p auth.Principal, o SessionOptions) (*gate.Session, error)
+	// Named returns a principal's session by name.
+	Named func(p auth.Principal, name string) (*gate.Session, bool)
+}
+
+// SessionOptions are the body of POST /v1/sessions.
+type SessionOptions struct {
+	Name      string   `json:"name"`
+	Isolated  bool     `json:"isolated"`
+	Parent    string   `json:"parent,omitempty"`
+	Reviewers []string `json:"reviewers,omitempty"`
+	Judge     string   `json:"judge,omitempty"`
+	Directive string   `json:"directive,omitempty"`
+}
+
+func (a *Server) trustReady() error {
+	if a.cfg.Trust.Create == nil || a.cfg.Trust.Named == nil {
+		return &Error{Status: http.StatusNotFound, Code: CodeNotFound, Message: "sessions cannot be created on this server"}
+	}
+	return nil
+}
+
+// createSession answers POST /v1/sessions.
+func (a *Server) createSession(ctx context.Context, r *request) (any, error) {
+	if err := a.trustReady(); err != nil {
+		return nil, err
+	}
+	var in SessionOptions
+	if err := decode(r.body, &in); err != nil {
+		return nil, err
+	}
+	if in.Name == "" || !validName(in.Name, 64) || !validName(in.Parent, 64) {
+		return nil, badRequest("name (and parent) must be 1 to 64 letters, digits, '.', '_' or '-'")
+	}
+	if len(in.Reviewers) > 8 || len(in.Directive) > 4000 {
+		return nil, badRequest("at most 8 reviewers and a directive of at most 4000 bytes")
+	}
+	for _, rv := range append(append([]string{}, in.Reviewers...), in.Judge) {
+		if !validName(rv, 128) {
+			return nil, badRequest("reviewer and judge names must be letters, digits, '.', '_' or '-'")
+		}
+	}
+	s, err := a.cfg.Trust.Create(r.p, in)
+	if errors.Is(err, gate.ErrSelfReview) {
+		return nil, &Error{Status: http.StatusForbidden, Code: "SELF_REVIEW", Message: err.Error()}
+	}
+	if err != nil {
+		return nil, &Error{Status: http.StatusConflict, Code: CodeBadRequest, Message: err.Error()}
+	}
+	reviewers, judge := s.Trust.Reviewers()
+	return map[string]any{"session_id": s.ID, "name": in.Name, "taint": s.Trust.Level().String(), "isolated": s.Trust.Isolated(),
+		"parent": s.Trust.Parent(), "reviewers": reviewers, "judge": judge}, nil
+}
+
+func (a *Server) named(r *request) (*gate.Session, error) {
+	if err := a.trustReady(); err != nil {
+		return nil, err
+	}
+	s, ok := a.cfg.Trust.Named(r.p, r.PathValue("name"))
+	if !ok {
+		return nil, notFound("session")
+	}
+	return s, nil
+}
+
+// setDirective answers POST /v1/sessions/{name}/directive: the owner's
+// directive, whose values have trusted provenance.
+func (a *Server) setDirective(ctx context.Context, r *request) (any, error) {
+	s, err := a.named(r)
+	if err != nil {
+		return nil, err
+	}
+	var in struct {
+		Directive string `json:"directive"`
+	}
+	if err := decode(r.body, &in); err != nil {
+		return nil, err
+	}
+	if in.Directive == "" || len(in.Directive) > 4000 {
+		return nil, badRequest("directive must be 1 to 4000 bytes")
+	}
+	trusted, err := a.cfg.Tools.SetDirective(ctx, s, in.Directive, true)
+	if err != nil {
+		return nil, err
+	}
+	return map[string]any{"recorded": true, "trusted": trusted}, nil
+}
+
+// delegate answers POST /v1/sessions/{name}/delegate: the orchestrator
+// {name} runs a read tool in its tainted child and gets metadata only.
+func (a *Server) delegate(ctx context.Context, r *request) (any, error) {
+	parent, err := a.named(r)
+	if err != nil {
+		return nil, err
+	}
+	var in struct {
+		Child string          `json:"child"`
+		Tool  string          `json:"tool"`
+		Args  json.RawMessage `json:"args"`
+	}
+	if err := decode(r.body, &in); err != nil {
+		return nil, err
+	}
+	child, ok := a.cfg.Trust.Named(r.p, in.Child)
+	if !ok {
+		return nil, notFound("child session")
+	}
+	return a.cfg.Tools.Delegate(ctx, parent, child, in.Tool, in.Args)
+}
+
+// readOutput answers GET /v1/outputs/{key}: a designated reviewer (the
+// token's name) reads a withheld output; once promoted, the orchestrator
+// (X-Ward-Session) reads it too.
+func (a *Server) readOutput(ctx context.Context, r *request) (any, error) {
+	key := r.PathValue("key")
+	if !validName(key, 64) {
+		return nil, badRequest("invalid output key")
+	}
+	var sid string
+	if name := r.Header.Get("X-Ward-Session"); name != "" && a.cfg.Trust.Named != nil {
+		if s, ok := a.cfg.Trust.Named(r.p, name); ok {
+			sid = s.ID
+		}
+	}
+	reader := r.p.Name
+	if reader == "" {
+		reader = by(r.p)
+	}
+	return a.cfg.Tools.ReadOutput(ctx, key, reader, sid)
+}

@@ -1,0 +1,201 @@
+package gate
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"slices"
+
+	"github.com/wardhq/ward/internal/id"
+	"github.com/wardhq/ward/internal/reason"
+	"github.com/wardhq/ward/internal/store"
+	"github.com/wardhq/ward/internal/trust"
+	"github.com/wardhq/ward/internal/vault"
+)
+
+// Isolated orchestration (seed 004): an isolated orchestrator never reads
+// third-party content. It delegates the call to a tainted child session;
+// the child's output is sealed at rest for the child's reviewers and judge
+// (a key per reviewer–target pair), and the orchestrator gets metadata
+// only. The judge may promote the output, after which the orchestrator can
+// read it and its values count as trusted for it.
+
+// Trust record kinds of isolated orchestration, beside the store's.
+const (
+	TrustOutputWithheld = "output_withheld"
+	TrustOutputRead     = "output_read"
+)
+
+// OutputMeta is what an orchestrator learns of a delegated call.
+type OutputMeta struct {
+	Status    string `json:"status"` // "withheld" or "promoted"
+	OutputKey string `json:"output_key"`
+	Size      int64  `json:"size"`
+	ExitCode  int    `json:"exit_code"`
+	Child     string `json:"child_session"`
+	Tool      string `json:"tool"`
+	// Reviews are the verdicts on promoting the output.
+	Reviews []trust.Verdict `json:"reviews,omitempty"`
+}
+
+// Output is a withheld output as a reader may see it.
+type Output struct {
+	OutputMeta
+	// Data is the output itself, for a designated reviewer or, once
+	// promoted, for the orchestrator.
+	Data json.RawMessage `json:"data"`
+}
+
+// ErrNoVault is returned when isolated orchestration is not configured.
+var ErrNoVault = errors.New("isolated orchestration needs the vault and the withheld-output store")
+
+// Delegate runs a read tool for the orchestrator parent in its tainted
+// child session and withholds the output. Fail closed: if the output
+// cannot be sealed and stored, nothing is returned.
+func (t *Tools) Delegate(ctx context.Context, parent, child *Session, name string, raw json.RawMessage) (*OutputMeta, error) {
+	if t.cfg.Vault == nil || t.cfg.Withheld == nil {
+		return nil, refuse(reason.TaintCheckFailed, "taint", "isolated orchestration is not configured, so nothing is run", ErrNoVault.Error())
+	}
+	pt, ct := t.trustOf(parent), t.trustOf(child)
+	if ct.Parent() != parent.ID {
+		return nil, refuse(reason.TaintIsolation, "taint", "the child session is not this session's child", "")
+	}
+	if ct.Level() == trust.Clean || ct.Isolated() {
+		return nil, refuse(reason.TaintIsolation, "taint", "delegate to a tainted child session (created with a parent, reviewers and a judge)", "")
+	}
+	_ = pt
+	res, err := t.Read(ctx, child, name, raw)
+	meta := &OutputMeta{Child: child.ID, Tool: name, Status: string(store.WithheldPending)}
+	var plain []byte
+	if err != nil {
+		var rf *Refusal
+		if errors.As(err, &rf) && rf.Stage != "handler" {
+			return nil, err // refused before running: nothing to withhold
+		}
+		meta.ExitCode = 1
+		plain, _ = json.Marshal(map[string]string{"error": err.Error()})
+	} else {
+		if res.IsError {
+			meta.ExitCode = 1
+		}
+		if plain, err = json.Marshal(res); err != nil {
+			return nil, refuse(reason.TaintCheckFailed, "taint", "the output could not be sealed, so nothing is returned", err.Error())
+		}
+	}
+	reviewers, judge := ct.Reviewers()
+	readers := slices.Clone(reviewers)
+	if judge != "" && !slices.Contains(readers, judge) {
+		readers = append(readers, judge)
+	}
+	now := t.cfg.Now()
+	key := id.New(now)
+	sealed, err := t.cfg.Vault.Seal(key, readers, plain)
+	if err != nil {
+		return nil, refuse(reason.TaintCheckFailed, "taint", "the output could not be sealed, so nothing is returned", err.Error())
+	}
+	w := &store.WithheldOutput{
+		Key: key, SessionID: child.ID, ParentID: parent.ID, Tool: name, Time: now, Size: int64(len(plain)),
+		ExitCode: meta.ExitCode, Status: store.WithheldPending, Nonce: sealed.Nonce, Ciphertext: sealed.Ciphertext, Wraps: sealed.Wraps,
+	}
+	if err := t.cfg.Withheld.PutWithheld(ctx, w); err != nil {
+		return nil, refuse(reason.TaintCheckFailed, "taint", "the output could not be stored, so nothing is returned", err.Error())
+	}
+	if err := t.trustRecord(ctx, &store.TrustRecord{Kind: TrustOutputWithheld, SessionID: child.ID, Actor: "gate", Target: key,
+		Detail: jsonOf(map[string]any{"parent": parent.ID, "tool": name, "size": len(plain), "readers": readers})}); err != nil {
+		return nil, refuse(reason.TaintCheckFailed, "taint", "the output could not be recorded, so nothing is returned", err.Error())
+	}
+	meta.OutputKey, meta.Size = key, int64(len(plain))
+	// The child's judge decides on promotion at once when it is a
+	// built-in (deterministic) checker.
+	meta.Reviews = t.judgeOutput(ctx, child, w, plain)
+	if got, err := t.cfg.Withheld.Withheld(ctx, key); err == nil && got.Status == store.WithheldPromoted {
+		meta.Status = string(store.WithheldPromoted)
+		pt.ledger.ObserveJSON(trust.Source{Kind: trust.Promoted, Ref: "output:" + key}, plain)
+	}
+	clear(plain)
+	return meta, nil
+}
+
+// judgeOutput runs the child's reviewers and judge on a withheld output and
+// promotes it if the judge approves.
+func (t *Tools) judgeOutput(ctx context.Context, child *Session, w *store.WithheldOutput, plain []byte) []trust.Verdict {
+	ct := t.trustOf(child)
+	reviewers, judge := ct.Reviewers()
+	c := &trust.Case{ID: w.Key, SessionID: child.ID, Tool: w.Tool, Text: string(plain)}
+	var verdicts []trust.Verdict
+	run := func(name string, authoritative bool) (trust.Verdict, bool) {
+		chk, ok := t.cfg.Checkers[name]
+		if !ok || name == child.ID || (ct.author != "" && name == ct.author) {
+			return trust.Verdict{}, false
+		}
+		v, err := chk.Check(ctx, c)
+		if err != nil {
+			v = trust.Verdict{Approve: false, Reasons: []string{"the checker failed: " + agentSafe(err)}}
+		}
+		v.By, v.Authoritative = name, authoritative
+		verdicts = append(verdicts, v)
+		t.trustRecord(ctx, &store.TrustRecord{Kind: store.TrustReviewVerdict, SessionID: child.ID, Actor: name, Target: w.Key,
+			Detail: jsonOf(map[string]any{"approve": v.Approve, "authoritative": authoritative, "reasons": v.Reasons, "what": "output"})})
+		return v, true
+	}
+	for _, r := range reviewers {
+		run(r, false)
+	}
+	if v, ok := run(judge, true); ok && v.Approve {
+		t.promote(ctx, w.Key, judge, plain)
+	}
+	return verdicts
+}
+
+// promote releases a withheld output: recorded in the trust log first,
+// then stored in the clear (fail closed: no record, no promotion).
+func (t *Tools) promote(ctx context.Context, key, by string, plain []byte) error {
+	if err := t.trustRecord(ctx, &store.TrustRecord{Kind: store.TrustPromotion, Actor: by, Target: key,
+		Detail: jsonOf(map[string]any{"what": "output"})}); err != nil {
+		return err
+	}
+	return t.cfg.Withheld.PromoteWithheld(ctx, key, by, t.cfg.Now(), plain)
+}
+
+// ReadOutput returns a withheld output to reader: a designated reviewer or
+// judge of it (decrypted with its pair key), or, once promoted, the
+// orchestrator that delegated it. Anyone else is refused and the denial is
+// recorded; the producing session can never read it as a reviewer.
+func (t *Tools) ReadOutput(ctx context.Context, key, reader, readerSession string) (*Output, error) {
+	if t.cfg.Vault == nil || t.cfg.Withheld == nil {
+		return nil, refuse(reason.TaintCheckFailed, "taint", "isolated orchestration is not configured", ErrNoVault.Error())
+	}
+	w, err := t.cfg.Withheld.Withheld(ctx, key)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, refuse(reason.OutputNotFound, "taint", "no withheld output has this key", "")
+	}
+	if err != nil {
+		return nil, refuse(reason.TaintCheckFailed, "taint", "the output could not be read", err.Error())
+	}
+	out := &Output{OutputMeta: OutputMeta{Status: string(w.Status), OutputKey: w.Key, Size: w.Size, ExitCode: w.ExitCode, Child: w.SessionID, Tool: w.Tool}}
+	deny := func(code reason.Code, msg string) (*Output, error) {
+		t.trustRecord(ctx, &store.TrustRecord{Kind: store.TrustAccessDenied, SessionID: readerSession, Actor: reader, Target: key,
+			Detail: jsonOf(map[string]string{"reason": string(code)})})
+		return nil, refuse(code, "taint", msg, "")
+	}
+	if w.Status == store.WithheldPromoted && readerSession != "" && readerSession == w.ParentID {
+		out.Data = json.RawMessage(w.Plain)
+		return out, nil
+	}
+	if readerSession != "" && readerSession == w.SessionID {
+		return deny(reason.SelfReview, "the session that produced this output cannot read it as its reviewer")
+	}
+	if _, ok := w.Wraps[reader]; !ok {
+		return deny(reason.NotReviewer, "only the output's designated reviewers and judge may read it before promotion")
+	}
+	plain, err := t.cfg.Vault.OpenFor(&vault.Sealed{Target: w.Key, Nonce: w.Nonce, Ciphertext: w.Ciphertext, Wraps: w.Wraps}, reader)
+	if err != nil {
+		return nil, refuse(reason.TaintCheckFailed, "taint", "the output could not be decrypted, so nothing is returned", err.Error())
+	}
+	if err := t.trustRecord(ctx, &store.TrustRecord{Kind: store.TrustDecryptionGrant, SessionID: readerSession, Actor: reader, Target: key}); err != nil {
+		clear(plain)
+		return nil, refuse(reason.TaintCheckFailed, "taint", "the read could not be recorded, so nothing is returned", err.Error())
+	}
+	out.Data = json.RawMessage(plain)
+	return out, nil
+}

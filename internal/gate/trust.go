@@ -1,0 +1,433 @@
+package gate
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/wardhq/ward/internal/event"
+	"github.com/wardhq/ward/internal/id"
+	"github.com/wardhq/ward/internal/policy"
+	"github.com/wardhq/ward/internal/reason"
+	"github.com/wardhq/ward/internal/registry"
+	"github.com/wardhq/ward/internal/store"
+	"github.com/wardhq/ward/internal/tool"
+	"github.com/wardhq/ward/internal/trust"
+)
+
+// The trust model (seed 004, plus value-level provenance):
+//
+//   - every session has a taint level; reading a third-party-content tool
+//     taints it, and taint never propagates to a parent;
+//   - every directive and tool output the session sees goes into its
+//     ledger, so that each argument of a later call has a provenance:
+//     trusted (the owner's directive, the address book, a trusted tool's
+//     output), untrusted (only third-party output) or unknown;
+//   - the policy sees both (policy.Trust); its taint rule quarantines a
+//     tainted session's state-changing or data-sending call whose
+//     security-relevant arguments lack trusted provenance;
+//   - such a quarantine goes first to the session's reviewers (advisory)
+//     and judge (authoritative): the judge's approval lets the call
+//     through, otherwise it waits for the owner;
+//   - an isolated orchestrator may not read third-party content itself.
+//
+// Every taint assignment, denial, verdict and promotion is written to the
+// hash-chained trust log.
+
+// Names of the built-in checkers.
+const (
+	RulesReviewer = "rules-reviewer"
+	RulesJudge    = "rules-judge"
+)
+
+// Events of the trust model.
+const (
+	EventTainted  event.Kind = "trust:tainted"
+	EventVerdict  event.Kind = "trust:verdict"
+	EventPromoted event.Kind = "trust:promoted"
+)
+
+// TrustOptions say how a session starts.
+type TrustOptions struct {
+	// Level is the starting taint level (clean by default).
+	Level trust.Level
+	// Isolated makes the session an isolated orchestrator: it may not call
+	// a third-party-content tool itself.
+	Isolated bool
+	// Parent is the orchestrating session of a child; taint never flows
+	// to it.
+	Parent string
+	// Reviewers are advisory; Judge is authoritative. A session that
+	// starts tainted must name at least one of each; a session that
+	// becomes tainted uses the gate's defaults when it named none.
+	Reviewers []string
+	Judge     string
+	// Directive is the owner's instruction the session starts with: its
+	// values have trusted provenance.
+	Directive string
+	// Author is who created the session (a token's principal id); it can
+	// never review or judge the session's changes either.
+	Author string
+}
+
+// SessionTrust is a session's taint level, its ledger of what it has seen
+// and who reviews it. It is safe for concurrent use.
+type SessionTrust struct {
+	mu        sync.Mutex
+	level     trust.Level
+	isolated  bool
+	parent    string
+	author    string
+	reviewers []string
+	judge     string
+	directive string
+	seq       int
+	judged    int // calls the judge let through
+	ledger    *trust.Ledger
+}
+
+// ErrSelfReview is returned when a session would review or judge itself.
+var ErrSelfReview = errors.New("the session that produces a change can never review or judge it")
+
+// NewSessionTrust returns the trust state of a new session with id sid.
+func NewSessionTrust(sid string, o TrustOptions) (*SessionTrust, error) {
+	if o.Level != trust.Clean && (len(o.Reviewers) == 0 || o.Judge == "") {
+		return nil, errors.New("a tainted session needs at least one reviewer and a judge")
+	}
+	for _, r := range append(slices.Clone(o.Reviewers), o.Judge) {
+		if r != "" && (r == sid || (o.Author != "" && r == o.Author)) {
+			return nil, ErrSelfReview
+		}
+	}
+	st := &SessionTrust{
+		level: o.Level, isolated: o.Isolated, parent: o.Parent, author: o.Author,
+		reviewers: slices.Clone(o.Reviewers), judge: o.Judge, ledger: trust.NewLedger(0),
+	}
+	if o.Directive != "" {
+		st.directive = o.Directive
+		st.ledger.Observe(trust.Source{Kind: trust.Directive, Ref: "directive"}, o.Directive)
+	}
+	return st, nil
+}
+
+// Level returns the session's taint level.
+func (st *SessionTrust) Level() trust.Level {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	return st.level
+}
+
+// Isolated reports whether the session is an isolated orchestrator.
+func (st *SessionTrust) Isolated() bool { return st.isolated }
+
+// Parent returns the orchestrating session's id, if any.
+func (st *SessionTrust) Parent() string { return st.parent }
+
+// Judged returns how many of the session's calls its judge let through.
+func (st *SessionTrust) Judged() int {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	return st.judged
+}
+
+// Reviewers returns the session's reviewers and judge.
+func (st *SessionTrust) Reviewers() (reviewers []string, judge string) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	return slices.Clone(st.reviewers), st.judge
+}
+
+// Ledger returns what the session has seen.
+func (st *SessionTrust) Ledger() *trust.Ledger { return st.ledger }
+
+// trustOf returns s's trust state, creating a clean one the first time.
+func (t *Tools) trustOf(s *Session) *SessionTrust {
+	s.trustOnce.Do(func() {
+		if s.Trust == nil {
+			s.Trust, _ = NewSessionTrust(s.ID, TrustOptions{})
+		}
+	})
+	return s.Trust
+}
+
+// params is what the gate knows of one tool's parameters: their roles.
+type params struct {
+	roles     map[string]trust.Role
+	sensitive []string
+}
+
+var paramCache sync.Map // *tool.Def → *params
+
+// paramsOf classifies d's parameters once.
+func paramsOf(d *tool.Def) *params {
+	if p, ok := paramCache.Load(d); ok {
+		return p.(*params)
+	}
+	var sch struct {
+		Properties map[string]struct {
+			Type        json.RawMessage `json:"type"`
+			Description string          `json:"description"`
+			AnyOf       []struct {
+				Type json.RawMessage `json:"type"`
+			} `json:"anyOf"`
+		} `json:"properties"`
+	}
+	_ = json.Unmarshal(d.Params, &sch)
+	p := &params{roles: map[string]trust.Role{}}
+	for name, prop := range sch.Properties {
+		typ := jsonType(prop.Type)
+		for _, alt := range prop.AnyOf {
+			if typ == "" || typ == "null" {
+				typ = jsonType(alt.Type)
+			}
+		}
+		p.roles[name] = trust.Classify(name, prop.Description, typ)
+	}
+	if len(d.ProvenanceArgs) > 0 {
+		p.sensitive = slices.Clone(d.ProvenanceArgs)
+	} else {
+		for name, r := range p.roles {
+			if r.Sensitive() {
+				p.sensitive = append(p.sensitive, name)
+			}
+		}
+	}
+	slices.Sort(p.sensitive)
+	actual, _ := paramCache.LoadOrStore(d, p)
+	return actual.(*params)
+}
+
+// jsonType returns a schema's type: the first non-null one of a list.
+func jsonType(raw json.RawMessage) string {
+	var one string
+	if json.Unmarshal(raw, &one) == nil {
+		return one
+	}
+	var many []string
+	_ = json.Unmarshal(raw, &many)
+	for _, t := range many {
+		if t != "null" {
+			return t
+		}
+	}
+	return ""
+}
+
+// callTrust is the trust view of one call: what the policy sees, and the
+// evidence behind it for the reviewers.
+type callTrust struct {
+	view     policy.Trust
+	evidence map[string]trust.Evidence
+	roles    map[string]trust.Role
+}
+
+// trustView computes the provenance of a call's arguments.
+func (t *Tools) trustView(s *Session, e *registry.Entry, raw json.RawMessage) (*callTrust, error) {
+	st := t.trustOf(s)
+	var args map[string]any
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	if err := dec.Decode(&args); err != nil {
+		return nil, err
+	}
+	p := paramsOf(e.Def)
+	ev := st.ledger.Args(args)
+	if t.book != nil {
+		for name, x := range t.book.Args(args) {
+			if x.Origin == trust.Trusted && ev[name].Origin != trust.Trusted {
+				ev[name] = x
+			}
+		}
+	}
+	ct := &callTrust{evidence: ev, roles: p.roles}
+	ct.view = policy.Trust{
+		Taint: st.Level().String(), Isolated: st.isolated, Sensitive: p.sensitive, Sends: e.Def.Egress,
+		Provenance: make(map[string]string, len(ev)),
+	}
+	for name, x := range ev {
+		ct.view.Provenance[name] = x.Origin.String()
+	}
+	return ct, nil
+}
+
+// admitTrust is the trust stage of a call before the policy: an isolated
+// orchestrator may not run a third-party-content tool, and the
+// provenance of the arguments is computed. Fail closed: if the check
+// cannot be made, the call is refused.
+func (t *Tools) admitTrust(ctx context.Context, s *Session, e *registry.Entry, raw json.RawMessage) (*callTrust, error) {
+	st := t.trustOf(s)
+	if st == nil {
+		return nil, refuse(reason.TaintCheckFailed, "taint", "the session's taint state is missing, so nothing is run", "")
+	}
+	if e.Def.ThirdParty && st.isolated {
+		t.trustRecord(ctx, &store.TrustRecord{Kind: store.TrustAccessDenied, SessionID: s.ID, Target: e.Def.Name,
+			Detail: jsonOf(map[string]string{"reason": string(reason.TaintIsolation)})})
+		return nil, refuse(reason.TaintIsolation, "taint", e.Def.Name+" returns third-party content, and this session is an isolated orchestrator: "+
+			"delegate the call to a tainted child session, which returns only metadata to you", "")
+	}
+	if len(raw) == 0 {
+		raw = json.RawMessage("{}")
+	}
+	ct, err := t.trustView(s, e, raw)
+	if err != nil {
+		return nil, refuse(reason.TaintCheckFailed, "taint", "the provenance of the arguments could not be checked, so nothing is run", err.Error())
+	}
+	return ct, nil
+}
+
+// observe records a tool's output in the session's ledger and taints the
+// session if the output is third-party content. Fail closed: if the taint
+// cannot be recorded, the output is not returned.
+func (t *Tools) observe(ctx context.Context, s *Session, d *tool.Def, res *tool.Result) error {
+	st := t.trustOf(s)
+	kind := trust.TrustedOutput
+	if d.ThirdParty {
+		kind = trust.UntrustedOutput
+	}
+	st.mu.Lock()
+	st.seq++
+	ref := fmt.Sprintf("call:%d %s", st.seq, d.Name)
+	tainting := d.ThirdParty && st.level == trust.Clean
+	st.mu.Unlock()
+	src := st.ledger.ObserveJSON(trust.Source{Kind: kind, Ref: ref}, res.Data)
+	if !tainting {
+		return nil
+	}
+	err := t.trustRecord(ctx, &store.TrustRecord{Kind: store.TrustTaintAssigned, SessionID: s.ID, Actor: "gate", Target: s.ID,
+		Detail: jsonOf(map[string]any{"level": trust.Tainted.String(), "tool": d.Name, "source": ref, "instructions": src.Instructions})})
+	if err != nil && t.cfg.TrustLog != nil {
+		return refuse(reason.TaintCheckFailed, "taint", "the session's taint could not be recorded, so the output is withheld", err.Error())
+	}
+	st.mu.Lock()
+	if st.level == trust.Clean {
+		st.level = trust.Tainted
+		if len(st.reviewers) == 0 {
+			st.reviewers = slices.Clone(t.cfg.DefaultReviewers)
+		}
+		if st.judge == "" {
+			st.judge = t.cfg.DefaultJudge
+		}
+	}
+	st.mu.Unlock()
+	t.bus.Publish(event.Event{Kind: EventTainted, Time: t.cfg.Now(), SessionID: s.ID, Tool: d.Name, Summary: ref})
+	return nil
+}
+
+// SetDirective records the owner's directive for a session. From the owner
+// (trusted) its values have trusted provenance; from the agent of a
+// tainted session it is kept as a note only, since the agent may be
+// repeating text a third party wrote.
+func (t *Tools) SetDirective(ctx context.Context, s *Session, directive string, fromOwner bool) (trusted bool, err error) {
+	st := t.trustOf(s)
+	trusted = fromOwner || st.Level() == trust.Clean
+	if err := t.state.SetState(ctx, "directive:"+s.ID, directive, t.cfg.Now()); err != nil {
+		return false, err
+	}
+	if trusted {
+		st.mu.Lock()
+		st.directive = directive
+		st.mu.Unlock()
+		st.ledger.Observe(trust.Source{Kind: trust.Directive, Ref: "directive"}, directive)
+	}
+	return trusted, nil
+}
+
+// judgeable reports whether a quarantine is the trust model's alone, so
+// that the session's judge may decide it; any other quarantine (the owner's
+// confirmation threshold, a CEL rule) is the owner's.
+func judgeable(d *policy.Decision) bool {
+	if d.Code() != reason.UntrustedProvenance && d.Code() != reason.SessionUnderReview {
+		return false
+	}
+	for _, r := range d.RulesTriggered() {
+		if !strings.HasPrefix(r, "taint.") {
+			return false
+		}
+	}
+	return true
+}
+
+// review runs a quarantined call past the session's reviewers and judge.
+// It returns the verdicts and whether the judge approved. Separation of
+// powers: a checker named like the session or its author is skipped.
+func (t *Tools) trustReview(ctx context.Context, s *Session, e *registry.Entry, raw json.RawMessage, ct *callTrust, d *policy.Decision) ([]trust.Verdict, bool) {
+	st := t.trustOf(s)
+	if ct == nil || !judgeable(d) {
+		return nil, false
+	}
+	reviewers, judge := st.Reviewers()
+	st.mu.Lock()
+	directive := st.directive
+	st.mu.Unlock()
+	c := &trust.Case{SessionID: s.ID, Tool: e.Def.Name, Changes: e.Def.Tier.Effective() != tool.Read, Sends: e.Def.Egress, Directive: directive}
+	var args map[string]json.RawMessage
+	_ = json.Unmarshal(raw, &args)
+	names := make([]string, 0, len(args))
+	for n := range args {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	for _, n := range names {
+		v := string(args[n])
+		if len(v) > 256 {
+			v = v[:256]
+		}
+		c.Args = append(c.Args, trust.ArgCase{Name: n, Value: v, Role: ct.roles[n], Evidence: ct.evidence[n]})
+	}
+	var verdicts []trust.Verdict
+	run := func(name string, authoritative bool) (trust.Verdict, bool) {
+		if name == "" || name == s.ID || (st.author != "" && name == st.author) {
+			return trust.Verdict{}, false
+		}
+		chk, ok := t.cfg.Checkers[name]
+		if !ok {
+			return trust.Verdict{}, false
+		}
+		v, err := chk.Check(ctx, c)
+		if err != nil {
+			v = trust.Verdict{By: name, Approve: false, Reasons: []string{"the checker failed: " + agentSafe(err)}}
+		}
+		v.By = name
+		v.Authoritative = authoritative
+		verdicts = append(verdicts, v)
+		return v, true
+	}
+	for _, r := range reviewers {
+		run(r, false)
+	}
+	jv, ran := run(judge, true)
+	approved := ran && jv.Approve
+	for _, v := range verdicts {
+		kind := store.TrustReviewVerdict
+		t.trustRecord(ctx, &store.TrustRecord{Kind: kind, SessionID: s.ID, Actor: v.By, Target: e.Def.Name,
+			Detail: jsonOf(map[string]any{"approve": v.Approve, "authoritative": v.Authoritative, "reasons": v.Reasons, "args_hash": hashHex(d.ArgsHash()), "decision": d.Rule()})})
+		t.bus.Publish(event.Event{Kind: EventVerdict, Time: t.cfg.Now(), SessionID: s.ID, Tool: e.Def.Name, Success: v.Approve, Summary: v.By})
+	}
+	if approved {
+		// No promotion without its record (fail closed).
+		if err := t.trustRecord(ctx, &store.TrustRecord{Kind: store.TrustPromotion, SessionID: s.ID, Actor: jv.By, Target: e.Def.Name,
+			Detail: jsonOf(map[string]any{"args_hash": hashHex(d.ArgsHash()), "what": "call"})}); err != nil {
+			return verdicts, false
+		}
+		t.bus.Publish(event.Event{Kind: EventPromoted, Time: t.cfg.Now(), SessionID: s.ID, Tool: e.Def.Name, Summary: jv.By})
+		st.mu.Lock()
+		st.judged++
+		st.mu.Unlock()
+	}
+	return verdicts, approved
+}
+
+// trustRecord appends to the trust log, if the gate has one.
+func (t *Tools) trustRecord(ctx context.Context, r *store.TrustRecord) error {
+	if t.cfg.TrustLog == nil {
+		return nil
+	}
+	now := t.cfg.Now()
+	r.ID, r.Time = id.New(now), now
+	return t.cfg.TrustLog.AppendTrust(ctx, r)
+}

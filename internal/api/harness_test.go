@@ -16,6 +16,7 @@ import (
 	"github.com/wardhq/ward/internal/auth"
 	"github.com/wardhq/ward/internal/config"
 	"github.com/wardhq/ward/internal/daemon"
+	"github.com/wardhq/ward/internal/gate"
 )
 
 // The API's tests run against the real thing: daemon.Serve on a free
@@ -77,6 +78,12 @@ func start(t *testing.T, o harnessOpts) *harness {
 			Tools: st.Tools, Store: st.Store, Policy: st.Engine.Snapshot,
 			Spending: st.Hooks.Spending, Bus: st.Bus, Log: s.Log,
 			Heartbeat: o.heartbeat, MaxStreams: o.maxStreams,
+			Trust: api.Trust{
+				Create: func(p auth.Principal, o api.SessionOptions) (*gate.Session, error) {
+					return s.CreateSession(p, daemon.SessionOptions(o))
+				},
+				Named: s.NamedSession, ByID: s.SessionByID,
+			},
 		})
 		if err != nil {
 			return err

@@ -18,6 +18,8 @@ type Trust struct {
 	Create func(p auth.Principal, o SessionOptions) (*gate.Session, error)
 	// Named returns a principal's session by name.
 	Named func(p auth.Principal, name string) (*gate.Session, bool)
+	// ByID returns any live session by its id (the owner's directive).
+	ByID func(id string) (*gate.Session, bool)
 }
 
 // SessionOptions are the body of POST /v1/sessions.
@@ -81,9 +83,16 @@ func (a *Server) named(r *request) (*gate.Session, error) {
 }
 
 // setDirective answers POST /v1/sessions/{name}/directive: the owner's
-// directive, whose values have trusted provenance.
+// directive, whose values have trusted provenance. {name} is one of the
+// owner's session names or any live session's id.
 func (a *Server) setDirective(ctx context.Context, r *request) (any, error) {
 	s, err := a.named(r)
+	if err != nil && a.cfg.Trust.ByID != nil {
+		var ok bool
+		if s, ok = a.cfg.Trust.ByID(r.PathValue("name")); ok {
+			err = nil
+		}
+	}
 	if err != nil {
 		return nil, err
 	}

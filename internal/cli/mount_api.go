@@ -20,7 +20,7 @@ func mountAPI(s *daemon.Server) error {
 			Create: func(p auth.Principal, o api.SessionOptions) (*gate.Session, error) {
 				return s.CreateSession(p, daemon.SessionOptions(o))
 			},
-			Named: s.NamedSession,
+			Named: s.NamedSession, ByID: s.SessionByID,
 		},
 	})
 	if err != nil {

@@ -155,18 +155,29 @@ func (s *Server) NamedSession(p auth.Principal, name string) (*gate.Session, boo
 	return g, ok
 }
 
+// SessionByID returns a live session by its id (for the owner).
+func (s *Server) SessionByID(id string) (*gate.Session, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	g, ok := s.sessions[id]
+	return g, ok
+}
+
 // Authenticate wraps h: the request must carry a valid bearer token whose
 // role is one of roles (any role when empty); its principal is put in the
 // request's context. No token or an invalid one is 401, a wrong role 403.
 func (s *Server) Authenticate(h http.Handler, roles ...auth.Role) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		tok, ok := auth.FromHeader(r.Header.Get("Authorization"))
+		// The presented token is held as a tainted value from here on and
+		// released once verified.
+		tok, ok := auth.SecretFromHeader(r.Header.Get("Authorization"))
 		if !ok {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="ward"`)
 			WriteError(w, http.StatusUnauthorized, "UNAUTHENTICATED", "a bearer token is required (ward token create)")
 			return
 		}
-		p, err := s.Verifier.Verify(r.Context(), tok, time.Now())
+		p, err := s.Verifier.VerifySecret(r.Context(), tok, time.Now())
+		tok.Release()
 		if err != nil {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="ward", error="invalid_token"`)
 			WriteError(w, http.StatusUnauthorized, "INVALID_TOKEN", "the bearer token is not valid")

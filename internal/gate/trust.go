@@ -236,6 +236,11 @@ func (t *Tools) trustView(s *Session, e *registry.Entry, raw json.RawMessage) (*
 		return nil, err
 	}
 	p := paramsOf(e.Def)
+	level := st.Level()
+	if level == trust.Clean && !t.engine.Snapshot().NeedsProvenance() {
+		// Nothing reads provenance for a clean session: skip the lookups.
+		return &callTrust{view: policy.Trust{Taint: level.String(), Isolated: st.isolated, Sensitive: p.sensitive, Sends: e.Def.Egress}, roles: p.roles}, nil
+	}
 	ev := st.ledger.Args(args)
 	if t.book != nil {
 		for name, x := range t.book.Args(args) {
@@ -246,7 +251,7 @@ func (t *Tools) trustView(s *Session, e *registry.Entry, raw json.RawMessage) (*
 	}
 	ct := &callTrust{evidence: ev, roles: p.roles}
 	ct.view = policy.Trust{
-		Taint: st.Level().String(), Isolated: st.isolated, Sensitive: p.sensitive, Sends: e.Def.Egress,
+		Taint: level.String(), Isolated: st.isolated, Sensitive: p.sensitive, Sends: e.Def.Egress,
 		Provenance: make(map[string]string, len(ev)),
 	}
 	for name, x := range ev {

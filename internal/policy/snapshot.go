@@ -24,10 +24,19 @@ type SnapshotConfig struct {
 	Catalog []tool.Ref
 	// Meter extracts the spend of a call, if any.
 	Meter Meter
+	// Provenance says that rules read argument provenance in clean
+	// sessions too (provenance requirements, CEL rules reading it); without
+	// it the gate computes provenance only for tainted sessions.
+	Provenance bool
 }
+
+// NeedsProvenance reports whether rules read argument provenance in clean
+// sessions (see SnapshotConfig.Provenance).
+func (s *Snapshot) NeedsProvenance() bool { return s.prov }
 
 // Snapshot is an immutable, compiled policy. It is safe for concurrent use.
 type Snapshot struct {
+	prov    bool
 	rules   []*compiled
 	hash    [32]byte
 	catalog map[string]tool.Ref
@@ -73,6 +82,7 @@ func NewSnapshot(rules []Rule, cfg SnapshotConfig) (*Snapshot, error) {
 		known:   make(map[tool.Ref]*ruleSet, len(cfg.Catalog)),
 		fixed:   make(map[string]fixedTool, len(cfg.Catalog)),
 		meter:   cfg.Meter,
+		prov:    cfg.Provenance,
 		dynamic: make(map[tool.Ref]*ruleSet),
 	}
 	seen := make(map[string]bool, len(rules))

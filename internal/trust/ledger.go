@@ -2,6 +2,7 @@ package trust
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"encoding/json"
 	"fmt"
 	"html"
@@ -33,17 +34,26 @@ type Ledger struct {
 
 	mu         sync.RWMutex
 	obs        []*observation // oldest first
+	seen       map[[32]byte]*observation
 	size       int
 	incomplete bool // untrusted text was dropped
 }
 
-// observation is a Source with its text prepared for lookups.
+// observation is a Source with its text, prepared for lookups the first
+// time one needs it: a session that never looks a value up (a clean one,
+// under a policy without provenance rules) pays only for keeping the text.
 type observation struct {
-	src   Source
+	src     Source
+	key     [32]byte
+	size    int
+	texts   []string // the leaves as observed, until prepared
+	rawNums []string
+	rawJSON []byte // or a JSON result still to decode
+
+	once  sync.Once
 	text  string              // normalised, leaves joined by sep
 	nums  map[string]struct{} // canonical numbers
 	short map[string]struct{} // tokens of fewer than three runes
-	size  int
 }
 
 // NewLedger returns an empty ledger that keeps at most about limitBytes of
@@ -62,8 +72,11 @@ func NewLedger(limitBytes int) *Ledger {
 // Detect (merged with any src already had). Detect sees all of text, even
 // when the ledger keeps only part of it.
 func (l *Ledger) Observe(src Source, text string) Source {
-	signals := Detect(text)
-	return l.add(src, signals, []string{truncate(text, l.limit)}, nil, len(text) > l.limit)
+	var signals []string
+	if !src.Kind.Trusted() {
+		signals = Detect(text)
+	}
+	return l.add(src, signals, []string{truncate(text, l.limit)}, nil, len(text) > l.limit, nil)
 }
 
 // ObserveJSON records a JSON tool result: every object key (a result may key
@@ -72,16 +85,33 @@ func (l *Ledger) Observe(src Source, text string) Source {
 // compared by value. Detect sees the keys and values one per line. A raw that
 // is not valid JSON is recorded as text, like Observe.
 func (l *Ledger) ObserveJSON(src Source, raw []byte) Source {
+	if src.Kind.Trusted() && len(raw) <= l.limit {
+		// Nothing to scan: keep the bytes and decode them the first time
+		// a lookup needs them.
+		return l.add(src, nil, nil, nil, false, slices.Clone(raw))
+	}
+	texts, nums, all, ok := l.leaves(raw)
+	if !ok {
+		return l.Observe(src, string(raw))
+	}
+	var signals []string
+	if !src.Kind.Trusted() {
+		signals = Detect(strings.Join(all, "\n"))
+	}
+	return l.add(src, signals, texts, nums, len(texts) < len(all), nil)
+}
+
+// leaves decodes a JSON result into its string leaves and keys (texts, at
+// most the ledger's limit of them), its numbers, and all of the leaves;
+// ok is false for a raw that is not one JSON value.
+func (l *Ledger) leaves(raw []byte) (texts, nums, all []string, ok bool) {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
 	var v any
 	if err := dec.Decode(&v); err != nil || dec.More() {
-		return l.Observe(src, string(raw))
+		return nil, nil, nil, false
 	}
-	var (
-		all, texts, nums []string
-		n                int
-	)
+	n := 0
 	walk(v, true, func(leaf any) bool {
 		var s string
 		switch x := leaf.(type) {
@@ -103,53 +133,54 @@ func (l *Ledger) ObserveJSON(src Source, raw []byte) Source {
 		}
 		return true
 	})
-	signals := Detect(strings.Join(all, "\n"))
-	return l.add(src, signals, texts, nums, len(texts) < len(all))
+	return texts, nums, all, true
 }
 
-// add prepares an observation from texts (the leaves of one source) and
-// appends it, dropping the oldest observations while over the limit. cut
-// reports that texts are not all of the source.
-func (l *Ledger) add(src Source, signals, texts, rawNums []string, cut bool) Source {
+// add records an observation of texts (the leaves of one source),
+// dropping the oldest observations while over the limit. cut reports that
+// texts are not all of the source. The same text seen again from the same
+// kind of source is recorded once (a tool polled in a loop does not grow
+// the ledger). Only untrusted sources are scanned for instruction-like
+// text: what a trusted source says steers nothing.
+func (l *Ledger) add(src Source, signals, texts, rawNums []string, cut bool, rawJSON []byte) Source {
 	src.Instructions = mergeSignals(src.Instructions, signals)
-
-	o := &observation{src: src, nums: map[string]struct{}{}, short: map[string]struct{}{}}
-	var b strings.Builder
-	for i, t := range texts {
-		for j, v := range variants(t) {
-			if i > 0 || j > 0 {
-				b.WriteString(sep)
-			}
-			b.WriteString(v)
-			numbers(o.nums, v)
-			shortTokens(o.short, v)
-		}
+	h := sha256.New()
+	h.Write([]byte{byte(src.Kind)})
+	o := &observation{src: src, texts: texts, rawNums: rawNums, rawJSON: rawJSON, size: 96 + 3*len(rawJSON)}
+	h.Write(rawJSON)
+	for _, t := range texts {
+		h.Write([]byte(t))
+		h.Write([]byte(sep))
+		// normalised variants and the number and token sets take about
+		// twice the raw text
+		o.size += 2*len(t) + 16
 	}
 	for _, r := range rawNums {
-		if c, ok := canonNumber(r); ok {
-			o.nums[c] = struct{}{}
-		}
+		h.Write([]byte(r))
+		h.Write([]byte{1})
+		o.size += len(r) + 32
 	}
-	o.text = b.String()
-	o.size = len(o.text) + 64
-	for k := range o.nums {
-		o.size += len(k) + 32
-	}
-	for k := range o.short {
-		o.size += len(k) + 32
-	}
+	h.Sum(o.key[:0])
 
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if cut && !src.Kind.Trusted() {
 		l.incomplete = true
 	}
+	if l.seen == nil {
+		l.seen = map[[32]byte]*observation{}
+	}
+	if old, ok := l.seen[o.key]; ok {
+		return cloneSource(old.src)
+	}
 	l.obs = append(l.obs, o)
+	l.seen[o.key] = o
 	l.size += o.size
 	drop := 0
 	for l.size > l.limit && drop < len(l.obs)-1 {
 		d := l.obs[drop]
 		l.size -= d.size
+		delete(l.seen, d.key)
 		if !d.src.Kind.Trusted() {
 			l.incomplete = true
 		}
@@ -159,6 +190,38 @@ func (l *Ledger) add(src Source, signals, texts, rawNums []string, cut bool) Sou
 		l.obs = slices.Delete(l.obs, 0, drop)
 	}
 	return cloneSource(src)
+}
+
+// prepare normalises the observation's text once.
+func (o *observation) prepare() {
+	o.once.Do(func() {
+		if o.rawJSON != nil {
+			texts, nums, _, ok := (&Ledger{limit: len(o.rawJSON) + 1}).leaves(o.rawJSON)
+			if !ok {
+				texts = []string{string(o.rawJSON)}
+			}
+			o.texts, o.rawNums, o.rawJSON = texts, nums, nil
+		}
+		o.nums, o.short = map[string]struct{}{}, map[string]struct{}{}
+		var b strings.Builder
+		for i, t := range o.texts {
+			for j, v := range variants(t) {
+				if i > 0 || j > 0 {
+					b.WriteString(sep)
+				}
+				b.WriteString(v)
+				numbers(o.nums, v)
+				shortTokens(o.short, v)
+			}
+		}
+		for _, r := range o.rawNums {
+			if c, ok := canonNumber(r); ok {
+				o.nums[c] = struct{}{}
+			}
+		}
+		o.text = b.String()
+		o.texts, o.rawNums = nil, nil
+	})
 }
 
 // variants returns the normalised forms of an observed text that values are
@@ -361,6 +424,7 @@ func (l *Ledger) lookup(q query) Evidence {
 }
 
 func (o *observation) matches(q query) bool {
+	o.prepare()
 	if q.num != "" {
 		if _, ok := o.nums[q.num]; ok {
 			return true

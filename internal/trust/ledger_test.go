@@ -323,10 +323,26 @@ func TestArgs(t *testing.T) {
 	}
 }
 
+// The same output seen again is recorded once: a tool polled in a loop
+// does not grow the ledger, and the first sighting stays the evidence.
+func TestRepeatedOutputRecordedOnce(t *testing.T) {
+	l := NewLedger(0)
+	for i := range 100 {
+		l.ObserveJSON(Source{Kind: TrustedOutput, Ref: fmt.Sprintf("call:%d", i)}, []byte(`{"balance":"1200"}`))
+	}
+	l.ObserveJSON(Source{Kind: UntrustedOutput, Ref: "page"}, []byte(`{"balance":"1200"}`))
+	if n := len(l.Sources()); n != 2 {
+		t.Errorf("%d sources after 100 identical trusted outputs and one untrusted, want 2", n)
+	}
+	if got := l.Lookup("1200"); got.Origin != Trusted || got.Sources[0].Ref != "call:0" {
+		t.Errorf("Lookup = %+v", got)
+	}
+}
+
 func TestEvidenceSourcesBounded(t *testing.T) {
 	l := NewLedger(0)
 	for i := range 20 {
-		l.Observe(Source{Kind: TrustedOutput, Ref: fmt.Sprintf("call:%d", i)}, "the value Zeta-42 again")
+		l.Observe(Source{Kind: TrustedOutput, Ref: fmt.Sprintf("call:%d", i)}, fmt.Sprintf("the value Zeta-42 again, %d", i))
 	}
 	got := l.Lookup("zeta-42")
 	if got.Origin != Trusted || len(got.Sources) != maxEvidence || got.Sources[0].Ref != "call:0" {

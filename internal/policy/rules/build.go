@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/wardhq/ward/internal/policy"
@@ -54,6 +55,9 @@ func Compile(cfg Config) (*policy.Snapshot, error) {
 		Hash:    Hash(cfg),
 		Catalog: b.catalog(),
 		Meter:   b.meter(),
+		Provenance: len(cfg.Provenance.Require) > 0 || slices.ContainsFunc(cfg.Rules, func(u UserRule) bool {
+			return strings.Contains(u.When, "provenance")
+		}),
 	})
 	if err != nil {
 		return nil, Errors{{Path: "rules", Msg: err.Error()}}

@@ -9,7 +9,7 @@ import (
 // at /mcp, for any role's token; the role's input source reaches the policy
 // through the session.
 func mountMCP(s *daemon.Server) error {
-	srv, err := mcp.New(mcp.Config{Tools: s.Stack.Tools, Session: mcp.PrincipalSessions(s.Session), Version: Version, Log: s.Log})
+	srv, err := mcp.New(mcp.Config{Tools: s.Stack.Tools, Session: mcp.NamedSessions(s.Session, s.NamedSession), Version: Version, Log: s.Log})
 	if err != nil {
 		return err
 	}

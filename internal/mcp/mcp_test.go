@@ -80,7 +80,7 @@ func startWard(ctx context.Context, dir string, f *config.File) (*daemon.Server,
 	mounted := make(chan *daemon.Server, 1)
 	go func() {
 		served <- daemon.Serve(ctx, daemon.ServeConfig{Addr: "127.0.0.1:0", Data: dir, File: f, Out: ready, Mount: func(s *daemon.Server) error {
-			srv, err := mcp.New(mcp.Config{Tools: s.Stack.Tools, Session: mcp.PrincipalSessions(s.Session), Version: "test"})
+			srv, err := mcp.New(mcp.Config{Tools: s.Stack.Tools, Session: mcp.NamedSessions(s.Session, s.NamedSession), Version: "test"})
 			if err != nil {
 				return err
 			}

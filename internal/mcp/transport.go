@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"sync"
 	"time"
@@ -34,7 +35,7 @@ func (s *Server) Handler() http.Handler {
 			Logger:              s.log,
 		})
 		bind := sdkauth.RequireBearerToken(principalInfo, &sdkauth.RequireBearerTokenOptions{AllowMissingExpiration: true})
-		s.http = http.NewCrossOriginProtection().Handler(bind(s.streams.endOnShutdown(h)))
+		s.http = http.NewCrossOriginProtection().Handler(bind(s.streams.endOnShutdown(namedSession(h))))
 	})
 	return s.http
 }
@@ -111,6 +112,41 @@ func principalInfo(_ context.Context, _ string, r *http.Request) (*sdkauth.Token
 		return nil, sdkauth.ErrInvalidToken
 	}
 	return &sdkauth.TokenInfo{UserID: p.ID}, nil
+}
+
+// SessionHeader names a session created over the API (POST /v1/sessions:
+// an isolated orchestrator, say) that an MCP client works in.
+const SessionHeader = "X-Ward-Session"
+
+type sessionNameKey struct{}
+
+// namedSession puts the SessionHeader of a request in its context.
+func namedSession(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if name := r.Header.Get(SessionHeader); name != "" {
+			r = r.WithContext(context.WithValue(r.Context(), sessionNameKey{}, name))
+		}
+		h.ServeHTTP(w, r)
+	})
+}
+
+// NamedSessions is PrincipalSessions for clients that may name a session
+// with the SessionHeader: such a client works in that session (which must
+// exist and belong to its token); any other in its own.
+func NamedSessions(lookup func(p auth.Principal, clientSession string) (*gate.Session, error), named func(p auth.Principal, name string) (*gate.Session, bool)) func(context.Context, string) (*gate.Session, error) {
+	return func(ctx context.Context, clientSession string) (*gate.Session, error) {
+		p, ok := auth.PrincipalFrom(ctx)
+		if !ok {
+			return nil, errors.New("mcp: no authenticated principal in the session's context")
+		}
+		if name, _ := ctx.Value(sessionNameKey{}).(string); name != "" {
+			if g, ok := named(p, name); ok {
+				return g, nil
+			}
+			return nil, fmt.Errorf("mcp: no session named %q for this token", name)
+		}
+		return lookup(p, clientSession)
+	}
 }
 
 // PrincipalSessions adapts a lookup by principal and client session id

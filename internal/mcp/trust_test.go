@@ -16,7 +16,7 @@ import (
 
 // header adds a header to every request.
 type header struct {
-	next       http.RoundTripper
+	next        http.RoundTripper
 	name, value string
 }
 

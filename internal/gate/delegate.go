@@ -63,7 +63,6 @@ func (t *Tools) Delegate(ctx context.Context, parent, child *Session, name strin
 	if ct.Level() == trust.Clean || ct.Isolated() {
 		return nil, refuse(reason.TaintIsolation, "taint", "delegate to a tainted child session (created with a parent, reviewers and a judge)", "")
 	}
-	_ = pt
 	res, err := t.Read(ctx, child, name, raw)
 	meta := &OutputMeta{Child: child.ID, Tool: name, Status: string(store.WithheldPending)}
 	var plain []byte
@@ -124,15 +123,10 @@ func (t *Tools) judgeOutput(ctx context.Context, child *Session, w *store.Withhe
 	c := &trust.Case{ID: w.Key, SessionID: child.ID, Tool: w.Tool, Text: string(plain)}
 	var verdicts []trust.Verdict
 	run := func(name string, authoritative bool) (trust.Verdict, bool) {
-		chk, ok := t.cfg.Checkers[name]
-		if !ok || name == child.ID || (ct.author != "" && name == ct.author) {
-			return trust.Verdict{}, false
+		v, ok := t.runChecker(ctx, ct, child.ID, name, authoritative, c)
+		if !ok {
+			return v, false
 		}
-		v, err := chk.Check(ctx, c)
-		if err != nil {
-			v = trust.Verdict{Approve: false, Reasons: []string{"the checker failed: " + agentSafe(err)}}
-		}
-		v.By, v.Authoritative = name, authoritative
 		verdicts = append(verdicts, v)
 		t.trustRecord(ctx, &store.TrustRecord{Kind: store.TrustReviewVerdict, SessionID: child.ID, Actor: name, Target: w.Key,
 			Detail: jsonOf(map[string]any{"approve": v.Approve, "authoritative": authoritative, "reasons": v.Reasons, "what": "output"})})

@@ -386,21 +386,11 @@ func (t *Tools) trustReview(ctx context.Context, s *Session, e *registry.Entry, 
 	}
 	var verdicts []trust.Verdict
 	run := func(name string, authoritative bool) (trust.Verdict, bool) {
-		if name == "" || name == s.ID || (st.author != "" && name == st.author) {
-			return trust.Verdict{}, false
+		v, ok := t.runChecker(ctx, st, s.ID, name, authoritative, c)
+		if ok {
+			verdicts = append(verdicts, v)
 		}
-		chk, ok := t.cfg.Checkers[name]
-		if !ok {
-			return trust.Verdict{}, false
-		}
-		v, err := chk.Check(ctx, c)
-		if err != nil {
-			v = trust.Verdict{By: name, Approve: false, Reasons: []string{"the checker failed: " + agentSafe(err)}}
-		}
-		v.By = name
-		v.Authoritative = authoritative
-		verdicts = append(verdicts, v)
-		return v, true
+		return v, ok
 	}
 	for _, r := range reviewers {
 		run(r, false)
@@ -425,6 +415,25 @@ func (t *Tools) trustReview(ctx context.Context, s *Session, e *registry.Entry, 
 		st.mu.Unlock()
 	}
 	return verdicts, approved
+}
+
+// runChecker runs the named reviewer or judge on c, for the session sid.
+// Separation of powers: a checker named like the session or its author
+// does not run, nor does an unknown one. A checker that fails rejects.
+func (t *Tools) runChecker(ctx context.Context, st *SessionTrust, sid, name string, authoritative bool, c *trust.Case) (trust.Verdict, bool) {
+	if name == "" || name == sid || (st.author != "" && name == st.author) {
+		return trust.Verdict{}, false
+	}
+	chk, ok := t.cfg.Checkers[name]
+	if !ok {
+		return trust.Verdict{}, false
+	}
+	v, err := chk.Check(ctx, c)
+	if err != nil {
+		v = trust.Verdict{Approve: false, Reasons: []string{"the checker failed: " + agentSafe(err)}}
+	}
+	v.By, v.Authoritative = name, authoritative
+	return v, true
 }
 
 // trustRecord appends to the trust log, if the gate has one.

@@ -27,6 +27,7 @@ type upstreamClassTOML struct {
 	Risk       *string `toml:"risk"`
 	Tier       *string `toml:"tier"`
 	ThirdParty *bool   `toml:"third_party"`
+	Egress     *bool   `toml:"egress"`
 }
 
 // upstreamSections fills f.Upstream from raw, adding a diagnostic per
@@ -112,5 +113,6 @@ func upstreamClass(at string, c upstreamClassTOML, bad func(key, format string, 
 		}
 	}
 	o.ThirdParty = c.ThirdParty
+	o.Egress = c.Egress
 	return o
 }

@@ -37,6 +37,9 @@ type Class struct {
 	Risk       tool.Risk
 	Category   tool.Category
 	ThirdParty bool
+	// Egress: the tool sends data out (the operator says so; annotations
+	// cannot).
+	Egress bool
 }
 
 // Classify returns the classification of a tool with annotations a (nil:
@@ -74,6 +77,9 @@ func Classify(a *mcp.ToolAnnotations, server, perTool Override) Class {
 		}
 		if o.ThirdParty != nil {
 			c.ThirdParty = *o.ThirdParty
+		}
+		if o.Egress != nil {
+			c.Egress = *o.Egress
 		}
 	}
 	c.Category = cat
@@ -132,6 +138,7 @@ func convert(srv Server, t *mcp.Tool) (candidate, error) {
 		SchemaVersion: 1,
 		Risk:          cls.Risk,
 		ThirdParty:    cls.ThirdParty,
+		Egress:        cls.Egress,
 	}
 	if cls.Tier == tool.Write {
 		// An upstream write's effect is unknown to ward: open (the

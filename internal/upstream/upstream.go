@@ -86,6 +86,9 @@ type Override struct {
 	Risk       tool.Risk
 	Tier       tool.Tier // Read or Write
 	ThirdParty *bool
+	// Egress marks tools that send data out (messages, HTTP requests): a
+	// tainted session is held to them like to writes.
+	Egress *bool
 }
 
 // Validate reports the first way s is not a usable server.

@@ -101,17 +101,18 @@ func TestClassify(t *testing.T) {
 		server, per Override
 		want        Class
 	}{
-		{"no annotations", nil, Override{}, Override{}, Class{tool.Write, tool.Dangerous, DefaultWriteCategory, true}},
-		{"read only", &mcp.ToolAnnotations{ReadOnlyHint: true}, Override{}, Override{}, Class{tool.Read, tool.Safe, DefaultReadCategory, true}},
-		{"read only closed world", &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: &no}, Override{}, Override{}, Class{tool.Read, tool.Safe, tool.CatData, false}},
-		{"destructive hint false does not lower", &mcp.ToolAnnotations{DestructiveHint: &no}, Override{}, Override{}, Class{tool.Write, tool.Dangerous, DefaultWriteCategory, true}},
-		{"read only but destructive", &mcp.ToolAnnotations{ReadOnlyHint: true, DestructiveHint: &yes}, Override{}, Override{}, Class{tool.Read, tool.Dangerous, tool.CatData, true}},
-		{"open world true", &mcp.ToolAnnotations{OpenWorldHint: &yes}, Override{}, Override{}, Class{tool.Write, tool.Dangerous, DefaultWriteCategory, true}},
-		{"server default", nil, Override{Category: tool.CatMemory, Risk: tool.Caution}, Override{}, Class{tool.Write, tool.Caution, tool.CatMemory, true}},
+		{"no annotations", nil, Override{}, Override{}, Class{tool.Write, tool.Dangerous, DefaultWriteCategory, true, false}},
+		{"read only", &mcp.ToolAnnotations{ReadOnlyHint: true}, Override{}, Override{}, Class{tool.Read, tool.Safe, DefaultReadCategory, true, false}},
+		{"read only closed world", &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: &no}, Override{}, Override{}, Class{tool.Read, tool.Safe, tool.CatData, false, false}},
+		{"destructive hint false does not lower", &mcp.ToolAnnotations{DestructiveHint: &no}, Override{}, Override{}, Class{tool.Write, tool.Dangerous, DefaultWriteCategory, true, false}},
+		{"read only but destructive", &mcp.ToolAnnotations{ReadOnlyHint: true, DestructiveHint: &yes}, Override{}, Override{}, Class{tool.Read, tool.Dangerous, tool.CatData, true, false}},
+		{"open world true", &mcp.ToolAnnotations{OpenWorldHint: &yes}, Override{}, Override{}, Class{tool.Write, tool.Dangerous, DefaultWriteCategory, true, false}},
+		{"server default", nil, Override{Category: tool.CatMemory, Risk: tool.Caution}, Override{}, Class{tool.Write, tool.Caution, tool.CatMemory, true, false}},
 		{"per tool wins", nil, Override{Category: tool.CatMemory, Risk: tool.Caution},
-			Override{Tier: tool.Read, Risk: tool.Forbidden, ThirdParty: &no}, Class{tool.Read, tool.Forbidden, tool.CatMemory, false}},
+			Override{Tier: tool.Read, Risk: tool.Forbidden, ThirdParty: &no}, Class{tool.Read, tool.Forbidden, tool.CatMemory, false, false}},
+		{"operator declares egress", nil, Override{}, Override{Tier: tool.Read, Egress: &yes}, Class{tool.Read, tool.Dangerous, DefaultReadCategory, true, true}},
 		{"tier override picks the category default", &mcp.ToolAnnotations{ReadOnlyHint: true}, Override{}, Override{Tier: tool.Write},
-			Class{tool.Write, tool.Safe, DefaultWriteCategory, true}},
+			Class{tool.Write, tool.Safe, DefaultWriteCategory, true, false}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := Classify(tc.a, tc.server, tc.per); got != tc.want {

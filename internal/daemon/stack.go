@@ -235,12 +235,26 @@ func Open(ctx context.Context, cfg Config) (_ *Stack, err error) {
 		PermitTTL: cfg.PermitTTL, AnnounceDelay: cfg.AnnounceDelay, TickPeriod: cfg.TickPeriod, QuarantineTTL: cfg.QuarantineTTL,
 		ChainID: s.Provider.ChainID(), Now: cfg.Now,
 		TrustLog: s.Store, Withheld: s.Store, Vault: vlt, Checkers: checkers,
-		DefaultReviewers: cfg.Trust.Reviewers, DefaultJudge: cfg.Trust.Judge, AddressBook: cfg.Trust.AddressBook,
+		DefaultReviewers: cfg.Trust.Reviewers, DefaultJudge: cfg.Trust.Judge, AddressBook: addressBook(cfg),
 	})
 	if err != nil {
 		return nil, errors.Join(err, s.Close())
 	}
 	return s, nil
+}
+
+// addressBook is the owner's address book plus the tokens and contracts of
+// the allowlist: the owner named them, so they have trusted provenance in
+// every session (an agent that read a token's third-party metadata can
+// still trade the allowlisted token it looked up).
+func addressBook(cfg Config) []string {
+	book := append([]string{}, cfg.Trust.AddressBook...)
+	for _, a := range append(append([]tool.Address{}, cfg.Hooks.Allowlist.Tokens...), cfg.Hooks.Allowlist.Contracts...) {
+		if a != (tool.Address{}) {
+			book = append(book, a.String())
+		}
+	}
+	return book
 }
 
 // trustCheckers returns the configured LLM-backed checker, if any (the

@@ -180,6 +180,7 @@ func (a *Server) routes() http.Handler {
 		{"/v1/tools", "tools", map[string]http.Handler{"GET": a.json(anyRole, defaultTimeout, a.listTools)}},
 		{"/v1/sessions", "sessions", map[string]http.Handler{"GET": a.json(owner, defaultTimeout, a.listSessions), "POST": a.json(anyRole, defaultTimeout, a.createSession)}},
 		{"/v1/sessions/{name}/directive", "session_directive", map[string]http.Handler{"POST": a.json(owner, defaultTimeout, a.setDirective)}},
+		{"/v1/sessions/{name}/level", "session_level", map[string]http.Handler{"POST": a.json(owner, defaultTimeout, a.setLevel)}},
 		{"/v1/sessions/{name}/delegate", "session_delegate", map[string]http.Handler{"POST": a.json(anyRole, callTimeout, a.delegate)}},
 		{"/v1/outputs/{key}", "output", map[string]http.Handler{"GET": a.json(anyRole, defaultTimeout, a.readOutput)}},
 		{"/v1/gate", "gate", map[string]http.Handler{"GET": a.json(anyRole, defaultTimeout, a.gateState)}},

@@ -8,6 +8,7 @@ import (
 
 	"github.com/wardhq/ward/internal/auth"
 	"github.com/wardhq/ward/internal/gate"
+	"github.com/wardhq/ward/internal/trust"
 )
 
 // Trust is what the trust routes need from the daemon; nil fields leave
@@ -110,6 +111,38 @@ func (a *Server) setDirective(ctx context.Context, r *request) (any, error) {
 		return nil, err
 	}
 	return map[string]any{"recorded": true, "trusted": trusted}, nil
+}
+
+// setLevel answers POST /v1/sessions/{name}/level: the owner puts a
+// tainted session under review, or lifts a review back to tainted.
+func (a *Server) setLevel(ctx context.Context, r *request) (any, error) {
+	s, err := a.named(r)
+	if err != nil && a.cfg.Trust.ByID != nil {
+		var ok bool
+		if s, ok = a.cfg.Trust.ByID(r.PathValue("name")); ok {
+			err = nil
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	var in struct {
+		Level string `json:"level"`
+	}
+	if err := decode(r.body, &in); err != nil {
+		return nil, err
+	}
+	lv, err := trust.ParseLevel(in.Level)
+	if err != nil {
+		return nil, badRequest("level must be tainted or review")
+	}
+	if err := a.cfg.Tools.SetLevel(ctx, s, lv, by(r.p)); err != nil {
+		if errors.Is(err, gate.ErrBadLevel) {
+			return nil, &Error{Status: http.StatusConflict, Code: CodeBadRequest, Message: err.Error()}
+		}
+		return nil, err
+	}
+	return map[string]any{"session_id": s.ID, "taint": lv.String()}, nil
 }
 
 // delegate answers POST /v1/sessions/{name}/delegate: the orchestrator

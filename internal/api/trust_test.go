@@ -78,4 +78,15 @@ func TestIsolatedOrchestrationAPI(t *testing.T) {
 	if !strings.Contains(string(r.body), `"trusted":true`) {
 		t.Errorf("owner directive: %s", r.body)
 	}
+	// The owner puts the tainted child under review and lifts it; a clean
+	// session cannot be given a level.
+	r = h.do("GET", "/v1/tools", h.agent, nil, "X-Ward-Session", "worker")
+	r.decode(t, &tl)
+	h.want(h.do("POST", "/v1/sessions/"+tl.SessionID+"/level", h.agent, map[string]string{"level": "review"}), 403, "")
+	h.want(h.do("POST", "/v1/sessions/"+tl.SessionID+"/level", h.owner, map[string]string{"level": "review"}), 200, "")
+	h.want(h.do("POST", "/v1/sessions/"+tl.SessionID+"/level", h.owner, map[string]string{"level": "tainted"}), 200, "")
+	h.want(h.do("POST", "/v1/sessions/"+tl.SessionID+"/level", h.owner, map[string]string{"level": "bogus"}), 400, "")
+	r = h.do("GET", "/v1/tools", h.agent, nil, "X-Ward-Session", "orch")
+	r.decode(t, &tl)
+	h.want(h.do("POST", "/v1/sessions/"+tl.SessionID+"/level", h.owner, map[string]string{"level": "review"}), 409, "")
 }

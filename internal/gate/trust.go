@@ -342,12 +342,12 @@ func (t *Tools) SetDirective(ctx context.Context, s *Session, directive string, 
 	return trusted, nil
 }
 
-// judgeable reports whether a quarantine is the trust model's alone, so
+// judgeable reports whether a quarantine is the taint rule's alone, so
 // that the session's judge may decide it; any other quarantine (the owner's
 // confirmation threshold, a CEL rule) is the owner's.
 func judgeable(d *policy.Decision) bool {
-	if d.Code() != reason.UntrustedProvenance && d.Code() != reason.SessionUnderReview {
-		return false
+	if d.Code() != reason.UntrustedProvenance {
+		return false // a session under review waits for the owner
 	}
 	for _, r := range d.RulesTriggered() {
 		if !strings.HasPrefix(r, "taint.") {
@@ -397,6 +397,12 @@ func (t *Tools) trustReview(ctx context.Context, s *Session, e *registry.Entry, 
 	}
 	jv, ran := run(judge, true)
 	approved := ran && jv.Approve
+	if !approved && steered(c) {
+		// The session tried to act on values from text that gives
+		// instructions: it goes under review, and every state-changing or
+		// data-sending call of it waits until the owner lifts it.
+		t.setLevel(ctx, s, trust.Review, "gate", "acted on values from a source with instruction-like text")
+	}
 	for _, v := range verdicts {
 		kind := store.TrustReviewVerdict
 		t.trustRecord(ctx, &store.TrustRecord{Kind: kind, SessionID: s.ID, Actor: v.By, Target: e.Def.Name,
@@ -415,6 +421,52 @@ func (t *Tools) trustReview(ctx context.Context, s *Session, e *registry.Entry, 
 		st.mu.Unlock()
 	}
 	return verdicts, approved
+}
+
+// steered reports whether a held call's arguments came from a source with
+// instruction-like text.
+func steered(c *trust.Case) bool {
+	for _, a := range c.Args {
+		if a.Evidence.Origin == trust.Trusted {
+			continue
+		}
+		for _, src := range a.Evidence.Sources {
+			if len(src.Instructions) > 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// ErrBadLevel is returned for a level change the model does not allow.
+var ErrBadLevel = errors.New("a session's level can be set to tainted or review, and only a tainted or review session's")
+
+// SetLevel is the owner's change of a session's taint level: put a
+// tainted session under review, or lift a review back to tainted. A clean
+// session stays clean until it reads third-party content.
+func (t *Tools) SetLevel(ctx context.Context, s *Session, level trust.Level, by string) error {
+	st := t.trustOf(s)
+	if level == trust.Clean || st.Level() == trust.Clean {
+		return ErrBadLevel
+	}
+	return t.setLevel(ctx, s, level, by, "set by the owner")
+}
+
+func (t *Tools) setLevel(ctx context.Context, s *Session, level trust.Level, by, why string) error {
+	st := t.trustOf(s)
+	if err := t.trustRecord(ctx, &store.TrustRecord{Kind: store.TrustTaintAssigned, SessionID: s.ID, Actor: by, Target: s.ID,
+		Detail: jsonOf(map[string]any{"level": level.String(), "why": why})}); err != nil && t.cfg.TrustLog != nil {
+		// Unrecorded, the stricter level still applies; a lift does not.
+		if level != trust.Review {
+			return err
+		}
+	}
+	st.mu.Lock()
+	st.level = level
+	st.mu.Unlock()
+	t.bus.Publish(event.Event{Kind: EventTainted, Time: t.cfg.Now(), SessionID: s.ID, Summary: level.String()})
+	return nil
 }
 
 // runChecker runs the named reviewer or judge on c, for the session sid.

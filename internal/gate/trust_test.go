@@ -73,9 +73,15 @@ func TestTaintedSessionNeedsTrustedProvenance(t *testing.T) {
 	}
 	// The attacker's address, however it is written, is held for review
 	// and the judge does not let it through.
-	for _, r := range []string{attacker, common.HexToAddress(attacker).Hex(), "0x" + strings.ToUpper(attacker[2:]), " " + attacker + "\n"} {
+	// The first attempt puts the session under review (below), so later
+	// ones wait as that.
+	for i, r := range []string{attacker, common.HexToAddress(attacker).Hex(), "0x" + strings.ToUpper(attacker[2:]), " " + attacker + "\n"} {
+		want := reason.UntrustedProvenance
+		if i > 0 {
+			want = reason.SessionUnderReview
+		}
 		_, err := f.tools.Preview(ctx, s, "erc20_transfer_token", xferArgs(tokA.String(), r, 10))
-		rf := wantRefusal(t, err, reason.UntrustedProvenance)
+		rf := wantRefusal(t, err, want)
 		if rf.Quarantine == "" {
 			t.Fatalf("recipient %q: not queued for review", r)
 		}
@@ -95,12 +101,31 @@ func TestTaintedSessionNeedsTrustedProvenance(t *testing.T) {
 				}
 			}
 		}
-		if !judged {
+		if !judged && i == 0 {
 			t.Errorf("no judge verdict on the held call: %+v", it.Reviews)
 		}
+		if i > 0 {
+			// Under review the provenance rule still sees the value.
+			if !strings.Contains(strings.Join(f.decisionRules(t, it.DecisionID), " "), "taint.untrusted-arguments") {
+				t.Errorf("recipient %q: the taint rule did not trigger", r)
+			}
+		}
+	}
+	// Acting on the injected text put the session under review: now even
+	// the owner's recipient waits, until the owner lifts the review.
+	if s.Trust.Level() != trust.Review {
+		t.Fatalf("level %s after acting on injected text, want review", s.Trust.Level())
+	}
+	_, err := f.tools.Preview(ctx, s, "erc20_transfer_token", xferArgs(tokA.String(), friend, 9))
+	wantRefusal(t, err, reason.SessionUnderReview)
+	if err := f.tools.SetLevel(ctx, s, trust.Clean, "owner"); !errors.Is(err, ErrBadLevel) {
+		t.Errorf("lifting taint altogether: %v", err)
+	}
+	if err := f.tools.SetLevel(ctx, s, trust.Tainted, "owner"); err != nil {
+		t.Fatal(err)
 	}
 	// A recipient made up (found nowhere) is held too.
-	_, err := f.tools.Preview(ctx, s, "erc20_transfer_token", xferArgs(tokA.String(), "0x2222222222222222222222222222222222222222", 10))
+	_, err = f.tools.Preview(ctx, s, "erc20_transfer_token", xferArgs(tokA.String(), "0x2222222222222222222222222222222222222222", 10))
 	wantRefusal(t, err, reason.UntrustedProvenance)
 	// The owner's recipient goes through: taint is not blanket denial.
 	pv, err := f.tools.Preview(ctx, s, "erc20_transfer_token", xferArgs(tokA.String(), friend, 10))
@@ -118,8 +143,15 @@ func TestTaintedSessionNeedsTrustedProvenance(t *testing.T) {
 	}
 	_, err = f.tools.Preview(ctx, s, "erc20_transfer_token", xferArgs(tokA.String(), attacker, 11))
 	wantRefusal(t, err, reason.UntrustedProvenance)
-	// The owner can vouch for it.
+	// The owner can vouch for it (and lift the review that second attempt
+	// caused).
+	if s.Trust.Level() != trust.Review {
+		t.Errorf("level %s after the second attempt, want review", s.Trust.Level())
+	}
 	if _, err := f.tools.SetDirective(ctx, s, "yes, pay "+attacker, true); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.tools.SetLevel(ctx, s, trust.Tainted, "owner"); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := f.tools.Preview(ctx, s, "erc20_transfer_token", xferArgs(tokA.String(), attacker, 12)); err != nil {
@@ -162,6 +194,26 @@ func TestJudgeApprovesDerivedSelector(t *testing.T) {
 	// Nor is a token the owner never named (a token is critical).
 	_, err = f.tools.Preview(ctx, s, "erc20_transfer_token", xferArgs(tokB.String(), friend, 12))
 	wantRefusal(t, err, reason.UntrustedProvenance)
+}
+
+// decisionRules returns the rules a recorded decision triggered.
+func (f *fixture) decisionRules(t *testing.T, id string) []string {
+	t.Helper()
+	recs, err := f.store.QueryDecisions(t.Context(), store.DecisionFilter{Limit: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range recs {
+		if r.ID == id {
+			var rules []string
+			if err := json.Unmarshal([]byte(r.RulesTriggered), &rules); err != nil {
+				t.Fatal(err)
+			}
+			return rules
+		}
+	}
+	t.Fatalf("decision %s not found", id)
+	return nil
 }
 
 func contains(xs []string, x string) bool {

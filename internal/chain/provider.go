@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"net/http"
+	neturl "net/url"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -18,6 +20,8 @@ import (
 	"github.com/ethereum/go-ethereum/ethclient"
 	"github.com/ethereum/go-ethereum/params"
 	"github.com/ethereum/go-ethereum/rpc"
+
+	"github.com/wardhq/ward/internal/taint"
 )
 
 // ProviderConfig configures a Provider. The zero value is usable: every
@@ -101,8 +105,18 @@ type Provider struct {
 
 // Dial connects to the JSON-RPC endpoint at url (http, https, ws, wss or
 // an IPC path) and checks its chain ID.
+//
+// Providers put API keys in the URL's path, query or user info. For an
+// http(s) endpoint the key is held as a tainted value in the HTTP
+// transport: the RPC client and every error it returns know only the
+// redacted URL (scheme and host).
 func Dial(ctx context.Context, url string, cfg ProviderConfig) (*Provider, error) {
-	c, err := rpc.DialContext(ctx, url)
+	dial, opts := url, []rpc.ClientOption(nil)
+	if red := redactURL(url); red != url && (strings.HasPrefix(url, "http://") || strings.HasPrefix(url, "https://")) {
+		dial = red
+		opts = append(opts, rpc.WithHTTPClient(&http.Client{Transport: &secretURL{url: taint.New(url, taint.OwnerSecret), next: http.DefaultTransport}}))
+	}
+	c, err := rpc.DialOptions(ctx, dial, opts...)
 	if err != nil {
 		return nil, fmt.Errorf("dial %s: %w", redactURL(url), err)
 	}
@@ -152,6 +166,35 @@ func NewProvider(ctx context.Context, c *rpc.Client, cfg ProviderConfig) (*Provi
 		p.config = ChainConfigFor(p.chainID)
 	}
 	return p, nil
+}
+
+// secretURL sends every request to the endpoint's real URL, which only it
+// holds (as a tainted value); the caller's request, and so every error
+// net/http builds from it, carries the redacted one.
+type secretURL struct {
+	url  *taint.String
+	next http.RoundTripper
+}
+
+func (t *secretURL) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	err := t.url.Use(func(b []byte) error {
+		u, err := neturl.Parse(string(b))
+		if err != nil {
+			return errors.New("the endpoint URL does not parse")
+		}
+		if u.User != nil {
+			pw, _ := u.User.Password()
+			r.SetBasicAuth(u.User.Username(), pw)
+			u.User = nil
+		}
+		r.URL, r.Host = u, u.Host
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return t.next.RoundTrip(r)
 }
 
 // redactURL drops the path and query of an endpoint URL, where providers

@@ -1,12 +1,15 @@
 package daemon
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"io"
+	"log/slog"
 	"net/http"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -99,27 +102,51 @@ func TestServeRefusesRemoteWithoutTLS(t *testing.T) {
 	}
 }
 
+// syncBuffer is a bytes.Buffer safe for concurrent writes.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
 // An open event stream must not hold shutdown for the grace period (an MCP
 // client's standalone SSE stream stays open for as long as its session),
 // while a call in flight still finishes.
 func TestServeShutdownEndsStreamsAndFinishesCalls(t *testing.T) {
 	streamOpen := make(chan struct{})
 	callRunning := make(chan struct{})
-	base, stop := startServe(t, t.TempDir(), func(s *Server) error {
-		s.Mux.HandleFunc("GET /stream", func(w http.ResponseWriter, r *http.Request) {
-			w.Header().Set("Content-Type", "text/event-stream")
-			w.WriteHeader(200)
-			w.(http.Flusher).Flush()
-			close(streamOpen)
-			<-r.Context().Done()
-		})
-		s.Mux.HandleFunc("POST /call", func(w http.ResponseWriter, r *http.Request) {
-			close(callRunning)
-			time.Sleep(300 * time.Millisecond)
-			w.Write([]byte("done"))
-		})
-		return nil
-	})
+	var logged syncBuffer
+	st, err := Start(context.Background(), ServeConfig{Addr: "127.0.0.1:0", Data: t.TempDir(),
+		Log: slog.New(slog.NewTextHandler(&logged, nil)), Mount: func(s *Server) error {
+			s.Mux.HandleFunc("GET /stream", func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Set("Content-Type", "text/event-stream")
+				w.WriteHeader(200)
+				w.(http.Flusher).Flush()
+				close(streamOpen)
+				<-r.Context().Done()
+			})
+			s.Mux.HandleFunc("POST /call", func(w http.ResponseWriter, r *http.Request) {
+				close(callRunning)
+				time.Sleep(300 * time.Millisecond)
+				w.Write([]byte("done"))
+			})
+			return nil
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	base, stop := st.URL, st.Stop
 	req, _ := http.NewRequest("GET", base+"/stream", nil)
 	req.Header.Set("Accept", "text/event-stream")
 	resp, err := http.DefaultClient.Do(req)
@@ -140,12 +167,14 @@ func TestServeShutdownEndsStreamsAndFinishesCalls(t *testing.T) {
 		answered <- string(b)
 	}()
 	<-callRunning
-	start := time.Now()
 	if err := stop(); err != nil {
 		t.Fatalf("serve returned %v", err)
 	}
-	if d := time.Since(start); d > 2*time.Second {
-		t.Errorf("shutdown took %v with an open event stream", d)
+	// Had the stream held the shutdown, its grace period would have run
+	// out and the server would say so. (Not a timing assertion: under a
+	// loaded CI closing the stack alone can take seconds.)
+	if strings.Contains(logged.String(), "grace period") {
+		t.Errorf("the open event stream held the shutdown to its deadline: %s", logged.String())
 	}
 	if got := <-answered; got != "done" {
 		t.Errorf("in-flight call answered %q, want it finished", got)

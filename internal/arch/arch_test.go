@@ -48,6 +48,7 @@ var layers = map[string]float64{
 	"internal/schema":              1,
 	"internal/hook/hooktest":       1,
 	"internal/trust":               1,
+	"internal/oracle":              1,
 	// L2 stores and registries; store is the lowest of them.
 	"internal/store":           2,
 	"internal/store/sqlite":    2,

@@ -1,0 +1,182 @@
+package oracle
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
+	"math/bits"
+)
+
+// Defaults from the ingestion seed: filters of about 4 KB at a 1 % false
+// positive rate, which hold about 3,400 items.
+const (
+	DefaultItems = 3400
+	DefaultFPR   = 0.01
+)
+
+// MaxFilterBytes bounds an encoded filter; larger input is refused before it
+// is allocated.
+const MaxFilterBytes = 1 << 20
+
+const (
+	bloomMagic      = "WBLM"
+	bloomVersion    = 1
+	bloomHeaderSize = 4 + 2 + 2 + 8 + 8 // magic, version, k, m, n
+	maxHashes       = 32
+)
+
+// Errors returned when filters cannot be combined or decoded. Callers branch
+// on them with errors.Is.
+var (
+	ErrMismatch  = errors.New("oracle: filter parameters differ")
+	ErrMalformed = errors.New("oracle: malformed filter encoding")
+)
+
+// Bloom is a Bloom filter over byte strings: it never reports a false
+// negative, and reports a false positive at about the rate it was sized
+// for until more items than expected are added. A Bloom is not safe for
+// concurrent use; Oracle serialises access to its filters.
+type Bloom struct {
+	m    uint64 // bits, a multiple of 64
+	k    uint32 // hashes per item
+	n    uint64 // items added (an upper bound after Merge)
+	bits []uint64
+}
+
+// NewBloom returns a filter sized for n items at false positive rate p:
+// m = -n ln p / (ln 2)² bits, rounded up to a whole word, and
+// k = (m/n) ln 2 hashes. It fails if n < 1, p is not in (0, 1), or the
+// filter would exceed MaxFilterBytes.
+func NewBloom(n int, p float64) (*Bloom, error) {
+	if n < 1 {
+		return nil, fmt.Errorf("oracle: bloom: expected items %d, want at least 1", n)
+	}
+	if !(p > 0 && p < 1) {
+		return nil, fmt.Errorf("oracle: bloom: false positive rate %v, want in (0, 1)", p)
+	}
+	mf := math.Ceil(-float64(n) * math.Log(p) / (math.Ln2 * math.Ln2))
+	if mf > 8*MaxFilterBytes {
+		return nil, fmt.Errorf("oracle: bloom: %d items at %v need %.0f bytes, more than %d", n, p, mf/8, MaxFilterBytes)
+	}
+	m := (uint64(mf) + 63) &^ 63
+	k := uint32(math.Round(float64(m) / float64(n) * math.Ln2))
+	k = min(max(k, 1), maxHashes)
+	return &Bloom{m: m, k: k, bits: make([]uint64, m/64)}, nil
+}
+
+// Bits returns the filter's size in bits.
+func (b *Bloom) Bits() uint64 { return b.m }
+
+// Hashes returns the number of hash functions.
+func (b *Bloom) Hashes() int { return int(b.k) }
+
+// Count returns the number of items added, summed over merged filters.
+func (b *Bloom) Count() uint64 { return b.n }
+
+// Add inserts item.
+func (b *Bloom) Add(item []byte) {
+	h1, h2 := hashPair(item)
+	for i := range uint64(b.k) {
+		x := (h1 + i*h2) % b.m
+		b.bits[x/64] |= 1 << (x % 64)
+	}
+	b.n++
+}
+
+// Has reports whether item may have been added; false is definite.
+func (b *Bloom) Has(item []byte) bool {
+	h1, h2 := hashPair(item)
+	for i := range uint64(b.k) {
+		x := (h1 + i*h2) % b.m
+		if b.bits[x/64]&(1<<(x%64)) == 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// Merge ORs other into b, so b then holds both filters' items. It fails
+// with ErrMismatch, leaving b unchanged, if the filters differ in size or
+// hash count.
+func (b *Bloom) Merge(other *Bloom) error {
+	if other == nil || other.m != b.m || other.k != b.k {
+		return fmt.Errorf("%w: merge", ErrMismatch)
+	}
+	for i, w := range other.bits {
+		b.bits[i] |= w
+	}
+	b.n += other.n
+	return nil
+}
+
+// EstimatedFPR returns the false positive rate implied by the fraction of
+// bits set, (set/m)^k; it accounts for merged filters, whose item counts
+// overlap.
+func (b *Bloom) EstimatedFPR() float64 {
+	set := 0
+	for _, w := range b.bits {
+		set += bits.OnesCount64(w)
+	}
+	return math.Pow(float64(set)/float64(b.m), float64(b.k))
+}
+
+// MarshalBinary encodes the filter: the magic "WBLM", a version, k, m and
+// the item count, all big-endian, followed by the bit words.
+func (b *Bloom) MarshalBinary() ([]byte, error) {
+	out := make([]byte, bloomHeaderSize, bloomHeaderSize+len(b.bits)*8)
+	copy(out, bloomMagic)
+	binary.BigEndian.PutUint16(out[4:], bloomVersion)
+	binary.BigEndian.PutUint16(out[6:], uint16(b.k))
+	binary.BigEndian.PutUint64(out[8:], b.m)
+	binary.BigEndian.PutUint64(out[16:], b.n)
+	for _, w := range b.bits {
+		out = binary.BigEndian.AppendUint64(out, w)
+	}
+	return out, nil
+}
+
+// UnmarshalBinary replaces b with the filter encoded in data. It fails with
+// an error wrapping ErrMalformed, leaving b unchanged, if data is truncated,
+// larger than MaxFilterBytes plus the header, of another magic or version,
+// or inconsistent (m not a positive multiple of 64, k out of range, or a
+// body whose length is not m/8).
+func (b *Bloom) UnmarshalBinary(data []byte) error {
+	switch {
+	case len(data) < bloomHeaderSize:
+		return fmt.Errorf("%w: %d bytes, shorter than the %d-byte header", ErrMalformed, len(data), bloomHeaderSize)
+	case len(data) > bloomHeaderSize+MaxFilterBytes:
+		return fmt.Errorf("%w: %d bytes, more than %d", ErrMalformed, len(data), bloomHeaderSize+MaxFilterBytes)
+	case string(data[:4]) != bloomMagic:
+		return fmt.Errorf("%w: wrong magic %q", ErrMalformed, data[:4])
+	}
+	if v := binary.BigEndian.Uint16(data[4:]); v != bloomVersion {
+		return fmt.Errorf("%w: version %d, want %d", ErrMalformed, v, bloomVersion)
+	}
+	k := uint32(binary.BigEndian.Uint16(data[6:]))
+	m := binary.BigEndian.Uint64(data[8:])
+	n := binary.BigEndian.Uint64(data[16:])
+	body := data[bloomHeaderSize:]
+	switch {
+	case k < 1 || k > maxHashes:
+		return fmt.Errorf("%w: %d hashes, want 1 to %d", ErrMalformed, k, maxHashes)
+	case m == 0 || m%64 != 0:
+		return fmt.Errorf("%w: %d bits, want a positive multiple of 64", ErrMalformed, m)
+	case m/8 != uint64(len(body)):
+		return fmt.Errorf("%w: header says %d bits, body has %d bytes", ErrMalformed, m, len(body))
+	}
+	words := make([]uint64, m/64)
+	for i := range words {
+		words[i] = binary.BigEndian.Uint64(body[8*i:])
+	}
+	*b = Bloom{m: m, k: k, n: n, bits: words}
+	return nil
+}
+
+// hashPair derives the two 64-bit hashes of Kirsch–Mitzenmacher double
+// hashing from SHA-256 of item; h2 is odd so it is never zero.
+func hashPair(item []byte) (h1, h2 uint64) {
+	sum := sha256.Sum256(item)
+	return binary.BigEndian.Uint64(sum[0:]), binary.BigEndian.Uint64(sum[8:]) | 1
+}

@@ -33,6 +33,12 @@
 // ConsumePermit, one conditional update each: an output is decided once.
 // The store sees ciphertext and wraps as opaque bytes (internal/vault
 // makes them); the plaintext it holds is only what a judge promoted.
+//
+// Knowledge. Quarantined entries (Stage 1's separate collection) are
+// capped per agent, evicting the oldest pending in the put's own
+// transaction, decided once like withheld outputs, and never promoted by
+// age; Grimoire entries are insert-only, so their provenance and claimed
+// confidence are never lost.
 package store
 
 import (
@@ -171,6 +177,8 @@ type Store interface {
 	ActionLog
 	TrustLog
 	Withheld
+	Quarantine
+	Grimoire
 	// Close flushes queued records and releases the backend.
 	Close() error
 }

@@ -25,6 +25,10 @@ const (
 	opWithheldPut
 	opWithheldWrap
 	opWithheldDecide
+	opQuarantinePut
+	opQuarantineDecide
+	opQuarantinePrune
+	opGrimoirePut
 )
 
 // Op states: a durable op's waiter and the writer (on failure) race to
@@ -65,6 +69,7 @@ type op struct {
 	action   *store.ActionRecord
 	trust    *store.TrustRecord // Seq, Prev and Hash set by the writer
 	withheld *withheldOp
+	know     *knowledgeOp // quarantine and Grimoire writes
 }
 
 // orphan reports whether no caller waits for op's outcome, so a failure

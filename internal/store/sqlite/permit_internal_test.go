@@ -204,12 +204,12 @@ INSERT INTO tracked_balance (id, cents, observed_at) VALUES (1, 12345, '` + stam
 		t.Fatal(err)
 	}
 	defer c.Close()
-	for _, table := range []string{"permits", "gate_state", "action_log", "trust_log", "withheld_outputs", "withheld_wraps"} {
+	for _, table := range []string{"permits", "gate_state", "action_log", "trust_log", "withheld_outputs", "withheld_wraps", "quarantine_entries", "grimoire_entries"} {
 		if !slices.Contains(tables(), table) {
 			t.Errorf("table %s missing after the migration", table)
 		}
 	}
-	if v, err := userVersion(c); err != nil || v != schemaVersion() || v != 4 {
+	if v, err := userVersion(c); err != nil || v != schemaVersion() || v != 5 {
 		t.Errorf("user_version = %d, %v; want %d", v, err, schemaVersion())
 	}
 	st, _, err := c.Prepare(`SELECT group_concat(version) FROM schema_migrations`)
@@ -217,7 +217,7 @@ INSERT INTO tracked_balance (id, cents, observed_at) VALUES (1, 12345, '` + stam
 		t.Fatal(err)
 	}
 	defer st.Close()
-	if !st.Step() || st.ColumnText(0) != "1,2,3,4" {
-		t.Errorf("schema_migrations = %q, want 1,2,3,4", st.ColumnText(0))
+	if !st.Step() || st.ColumnText(0) != "1,2,3,4,5" {
+		t.Errorf("schema_migrations = %q, want 1,2,3,4,5", st.ColumnText(0))
 	}
 }

@@ -80,6 +80,19 @@ type migration struct {
 // and plain to promotion, and a trigger refuses any change to a decided
 // row. withheld_wraps holds one wrapped data key per reviewer of an
 // output. The index on (session_id, time_ns) serves WithheldBySession.
+//
+// Version 5 adds the knowledge tables (see grimoire.go). quarantine_entries
+// is Stage 1's collection: seq, an INTEGER PRIMARY KEY so that VACUUM keeps
+// it, is the order of arrival that FIFO eviction follows; agent is the
+// lower-case address (empty for none); content_hash is the SHA-256 of the
+// content, unique per agent (the durable replay guard); entry is the
+// knowledge.Entry as JSON. A CHECK ties decided_ns to the status and a
+// trigger refuses any change to a decided row. The index on (agent,
+// status) serves eviction and listing, the one on (status, decided_ns)
+// pruning. grimoire_entries holds the Grimoire's entries in columns, the
+// embedding as little-endian float32s and the claim and heuristic as
+// JSON; a trigger refuses any update of the source columns or the claimed
+// confidence, which are kept for good.
 var migrations = []migration{{1, `
 CREATE TABLE schema_migrations (
   version INTEGER PRIMARY KEY,
@@ -269,6 +282,48 @@ CREATE TABLE withheld_wraps (
   wrap BLOB NOT NULL,
   PRIMARY KEY (key, reviewer)
 ) WITHOUT ROWID;
+`}, {5, `
+CREATE TABLE quarantine_entries (
+  seq INTEGER PRIMARY KEY,
+  id TEXT NOT NULL UNIQUE,
+  agent TEXT NOT NULL,
+  content_hash BLOB NOT NULL,
+  entry TEXT NOT NULL,
+  status TEXT NOT NULL CHECK (status IN ('pending', 'passed', 'failed')),
+  reason TEXT,
+  attack TEXT,
+  batch_id TEXT,
+  quarantined_ns INTEGER NOT NULL,
+  decided_ns INTEGER,
+  CHECK ((status = 'pending') = (decided_ns IS NULL)),
+  UNIQUE (agent, content_hash)
+);
+CREATE INDEX quarantine_entries_agent ON quarantine_entries (agent, status);
+CREATE INDEX quarantine_entries_decided ON quarantine_entries (status, decided_ns);
+CREATE TRIGGER quarantine_entries_decided BEFORE UPDATE ON quarantine_entries
+WHEN OLD.status IS NOT 'pending'
+BEGIN SELECT RAISE(ABORT, 'quarantine_entries: a decided entry never changes'); END;
+CREATE TABLE grimoire_entries (
+  id TEXT PRIMARY KEY,
+  partition TEXT NOT NULL CHECK (partition IN ('self', 'external', 'quarantine', 'lessons')),
+  entry_type TEXT NOT NULL,
+  content TEXT NOT NULL,
+  provenance TEXT NOT NULL,
+  confidence REAL NOT NULL CHECK (confidence BETWEEN 0 AND 1),
+  agent TEXT,
+  signature BLOB,
+  anchor TEXT,
+  listing TEXT,
+  clade TEXT,
+  source_ns INTEGER NOT NULL,
+  embedding BLOB,
+  claim TEXT,
+  heuristic TEXT,
+  created_ns INTEGER NOT NULL
+);
+CREATE INDEX grimoire_entries_partition ON grimoire_entries (partition, created_ns);
+CREATE TRIGGER grimoire_entries_source BEFORE UPDATE OF provenance, confidence, agent, signature, anchor, listing, clade, source_ns ON grimoire_entries
+BEGIN SELECT RAISE(ABORT, 'grimoire_entries: an entry''s source and claimed confidence never change'); END;
 `}}
 
 // schemaVersion is the newest schema this build knows.

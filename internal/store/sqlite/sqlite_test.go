@@ -127,11 +127,11 @@ func TestMigrations(t *testing.T) {
 		}
 	}
 	c := rawConn(t, path)
-	if got := queryRows(t, c, `SELECT version FROM schema_migrations ORDER BY version`); !slices.EqualFunc(got, [][]string{{"1"}, {"2"}, {"3"}, {"4"}}, slices.Equal) {
-		t.Errorf("schema_migrations versions = %v, want [[1] [2] [3] [4]]", got)
+	if got := queryRows(t, c, `SELECT version FROM schema_migrations ORDER BY version`); !slices.EqualFunc(got, [][]string{{"1"}, {"2"}, {"3"}, {"4"}, {"5"}}, slices.Equal) {
+		t.Errorf("schema_migrations versions = %v, want [[1] [2] [3] [4] [5]]", got)
 	}
-	if got := queryRows(t, c, `PRAGMA user_version`); got[0][0] != "4" {
-		t.Errorf("user_version = %s, want 4", got[0][0])
+	if got := queryRows(t, c, `PRAGMA user_version`); got[0][0] != "5" {
+		t.Errorf("user_version = %s, want 5", got[0][0])
 	}
 	if got := queryRows(t, c, `PRAGMA journal_mode`); got[0][0] != "wal" {
 		t.Errorf("journal_mode = %s, want wal", got[0][0])
@@ -159,6 +159,10 @@ func TestMigrations(t *testing.T) {
 		"withheld_outputs": {"key", "session_id", "parent_id", "tool", "time_ns", "size", "exit_code", "status",
 			"nonce", "ciphertext", "decided_by", "decided_ns", "plain"},
 		"withheld_wraps": {"key", "reviewer", "wrap"},
+		"quarantine_entries": {"seq", "id", "agent", "content_hash", "entry", "status", "reason", "attack",
+			"batch_id", "quarantined_ns", "decided_ns"},
+		"grimoire_entries": {"id", "partition", "entry_type", "content", "provenance", "confidence", "agent",
+			"signature", "anchor", "listing", "clade", "source_ns", "embedding", "claim", "heuristic", "created_ns"},
 	}
 	for table, want := range tables {
 		var got []string
@@ -171,7 +175,8 @@ func TestMigrations(t *testing.T) {
 	}
 	// Few indexes: each costs insert time.
 	got := queryRows(t, c, `SELECT name FROM sqlite_schema WHERE type = 'index' AND name NOT LIKE 'sqlite_autoindex%' ORDER BY name`)
-	want := [][]string{{"action_log_permit"}, {"action_log_time"}, {"permits_status_expires"}, {"tool_executions_created_at"}, {"withheld_outputs_session"}}
+	want := [][]string{{"action_log_permit"}, {"action_log_time"}, {"grimoire_entries_partition"}, {"permits_status_expires"},
+		{"quarantine_entries_agent"}, {"quarantine_entries_decided"}, {"tool_executions_created_at"}, {"withheld_outputs_session"}}
 	if !slices.EqualFunc(got, want, slices.Equal) {
 		t.Errorf("indexes = %v, want %v", got, want)
 	}

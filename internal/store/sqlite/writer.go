@@ -37,6 +37,7 @@ type writer struct {
 	permitRow, state, action                  *sqlite3.Stmt
 	trust                                     trustWriter
 	withheld                                  withheldWriter
+	know                                      knowledgeWriter
 	begin, commit                             *sqlite3.Stmt
 	names                                     *dict // decision_dict
 	policies                                  *dict // policy_snapshots' hashes
@@ -149,6 +150,7 @@ func (w *writer) prepare() error {
 	w.trust.insert = prep(sqlTrustInsert)
 	w.trust.last = prep(sqlTrustLast)
 	w.withheld.prepare(prep)
+	w.know.prepare(prep)
 	w.begin = prep(`BEGIN IMMEDIATE`)
 	w.commit = prep(`COMMIT`)
 	return err
@@ -396,6 +398,14 @@ func (w *writer) writeOther(o *op) error {
 		return w.writeWithheldWrap(o)
 	case opWithheldDecide:
 		return w.writeWithheldDecide(o)
+	case opQuarantinePut:
+		return w.writeQuarantinePut(o)
+	case opQuarantineDecide:
+		return w.writeQuarantineDecide(o)
+	case opQuarantinePrune:
+		return w.writeQuarantinePrune(o)
+	case opGrimoirePut:
+		return w.writeGrimoirePut(o)
 	}
 	return fmt.Errorf("sqlite: unknown op kind %d", o.kind)
 }

@@ -13,7 +13,10 @@
 // and of 1,000 goroutines consuming one permit exactly one succeeds (a
 // backend tests the same across processes itself). For withheld outputs:
 // bytes round-trip exactly, a decided output stays decided, and of 8
-// goroutines deciding one output exactly one succeeds.
+// goroutines deciding one output exactly one succeeds. For knowledge: a
+// put past the per-agent cap evicts exactly that agent's oldest pending
+// entry, concurrent puts keep the cap, pruning never removes a pending
+// entry, and Grimoire entries round-trip exactly, embeddings bit for bit.
 //
 // Records are made with ids from id.New at their own time, as ward makes
 // them.
@@ -78,6 +81,13 @@ func Run(t *testing.T, newBackend func(t *testing.T) func() (store.Store, error)
 		{"WithheldConcurrentDecide", testWithheldConcurrentDecide},
 		{"WithheldBySession", testWithheldBySession},
 		{"WithheldClosed", testWithheldClosed},
+		{"QuarantineRoundTrip", testQuarantineRoundTrip},
+		{"QuarantineDecide", testQuarantineDecide},
+		{"QuarantineOverflow", testQuarantineOverflow},
+		{"QuarantineConcurrent", testQuarantineConcurrent},
+		{"QuarantinePrune", testQuarantinePrune},
+		{"GrimoireEntries", testGrimoireEntries},
+		{"KnowledgeClosed", testKnowledgeClosed},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -1,0 +1,261 @@
+// Package quarantine is Stage 1 of knowledge ingestion: cryptographic
+// provenance. An external entry is admitted to the quarantine store only if
+// its EIP-712 signature recovers to the agent it names, that agent is known
+// to the identity registry, and the same agent has not delivered the same
+// content within the replay window. Unsigned entries are rejected.
+//
+// The typed data signed is the whole entry except its supplied embedding
+// (which Stage 2 treats as untrusted and checks against the content):
+//
+//	EIP712Domain(string name,string version,uint256 chainId)
+//	Entry(bytes32 contentHash,string entryType,string provenance,address agent,
+//	      uint64 timestamp,uint256 claimedConfidenceBps,bytes32 onChainAnchor,
+//	      string listing,string clade,Claim claim,Heuristic heuristic)
+//	Claim(string subject,string relation,string object,string[] conditions)
+//	Heuristic(string[] conditions,string[] actions,Parameter[] parameters)
+//	Parameter(string key,string value)
+//
+// contentHash is keccak256 of the content's UTF-8 bytes, timestamp is in
+// Unix seconds, the confidence is rounded to basis points, an absent
+// anchor is zero, an absent claim or heuristic is encoded as its zero
+// struct, and parameters are sorted by key. The domain is "ward-grimoire",
+// version "1", with the chain id of the deployment.
+//
+// Every refusal wraps ErrProvenanceForgery and a sentinel naming its
+// reason. A signature made for another domain (another name, version or
+// chain) recovers to another address and fails as ErrSignerMismatch: the
+// digest hides which field differed.
+package quarantine
+
+import (
+	"crypto/ecdsa"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"maps"
+	"math"
+	"math/big"
+	"slices"
+	"strings"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/crypto"
+
+	"github.com/wardhq/ward/internal/knowledge"
+)
+
+// ErrProvenanceForgery is wrapped by every Stage 1 refusal of an entry's
+// provenance; it classifies as knowledge.ProvenanceForgery.
+var ErrProvenanceForgery = errors.New("provenance forgery")
+
+// Reasons a signature fails, each wrapped together with
+// ErrProvenanceForgery.
+var (
+	ErrUnsigned        = errors.New("entry is unsigned")
+	ErrSignatureLength = errors.New("signature is not 65 bytes")
+	ErrMalleable       = errors.New("signature is malleable or out of range (high s, bad r, s or v)")
+	ErrRecovery        = errors.New("signer could not be recovered")
+	ErrSignerMismatch  = errors.New("signer is not the claimed agent")
+	ErrUnknownAgent    = errors.New("agent is not in the identity registry")
+	ErrMalformed       = errors.New("entry is malformed")
+)
+
+func forged(reason error, format string, args ...any) error {
+	if format == "" {
+		return fmt.Errorf("quarantine: %w: %w", ErrProvenanceForgery, reason)
+	}
+	return fmt.Errorf("quarantine: %w: %w: %s", ErrProvenanceForgery, reason, fmt.Sprintf(format, args...))
+}
+
+// Domain is the EIP-712 domain entries are signed under.
+type Domain struct {
+	Name    string
+	Version string
+	ChainID uint64
+}
+
+// NewDomain returns ward's domain on chainID: "ward-grimoire", version "1".
+func NewDomain(chainID uint64) Domain {
+	return Domain{Name: "ward-grimoire", Version: "1", ChainID: chainID}
+}
+
+var (
+	domainType    = crypto.Keccak256([]byte("EIP712Domain(string name,string version,uint256 chainId)"))
+	parameterDef  = "Parameter(string key,string value)"
+	claimDef      = "Claim(string subject,string relation,string object,string[] conditions)"
+	heuristicDef  = "Heuristic(string[] conditions,string[] actions,Parameter[] parameters)"
+	entryDef      = "Entry(bytes32 contentHash,string entryType,string provenance,address agent,uint64 timestamp,uint256 claimedConfidenceBps,bytes32 onChainAnchor,string listing,string clade,Claim claim,Heuristic heuristic)"
+	entryType     = crypto.Keccak256([]byte(entryDef + claimDef + heuristicDef + parameterDef))
+	claimType     = crypto.Keccak256([]byte(claimDef))
+	heuristicType = crypto.Keccak256([]byte(heuristicDef + parameterDef))
+	parameterType = crypto.Keccak256([]byte(parameterDef))
+)
+
+// separator returns the domain separator.
+func (d Domain) separator() []byte {
+	return crypto.Keccak256(domainType, str(d.Name), str(d.Version), uint256(d.ChainID))
+}
+
+// ContentHash returns keccak256 of e's content, the entry's contentHash.
+func ContentHash(e *knowledge.Entry) [32]byte { return [32]byte(crypto.Keccak256([]byte(e.Content))) }
+
+// Digest returns the EIP-712 digest of e under d: what its author signs.
+// It fails, wrapping ErrMalformed, for an entry whose agent, timestamp,
+// confidence or anchor cannot be encoded.
+func (d Domain) Digest(e *knowledge.Entry) ([]byte, error) {
+	s := &e.Source
+	if !common.IsHexAddress(s.Agent) || !strings.HasPrefix(strings.ToLower(s.Agent), "0x") {
+		return nil, forged(ErrMalformed, "agent %.50q", s.Agent)
+	}
+	ts := s.Timestamp.Unix()
+	if s.Timestamp.IsZero() || ts < 0 {
+		return nil, forged(ErrMalformed, "timestamp %v", s.Timestamp)
+	}
+	if math.IsNaN(e.Confidence) || e.Confidence < 0 || e.Confidence > 1 {
+		return nil, forged(ErrMalformed, "confidence %v", e.Confidence)
+	}
+	var anchor [32]byte
+	if s.Anchor != "" {
+		b, err := hexBytes(s.Anchor, 32)
+		if err != nil {
+			return nil, forged(ErrMalformed, "anchor: %v", err)
+		}
+		anchor = [32]byte(b)
+	}
+	var tsWord [32]byte
+	binary.BigEndian.PutUint64(tsWord[24:], uint64(ts))
+	ch := ContentHash(e)
+	agent := common.HexToAddress(s.Agent)
+	structHash := crypto.Keccak256(
+		entryType,
+		ch[:],
+		str(e.Type.String()),
+		str(s.Provenance.String()),
+		common.LeftPadBytes(agent.Bytes(), 32),
+		tsWord[:],
+		uint256(uint64(math.Round(e.Confidence*10000))),
+		anchor[:],
+		str(s.ListingID),
+		str(s.CladeID),
+		claimHash(e.Claim),
+		heuristicHash(e.Heuristic),
+	)
+	return crypto.Keccak256([]byte{0x19, 0x01}, d.separator(), structHash), nil
+}
+
+func claimHash(c *knowledge.Claim) []byte {
+	if c == nil {
+		c = &knowledge.Claim{}
+	}
+	return crypto.Keccak256(claimType, str(c.Subject), str(c.Relation), str(c.Object), strs(c.Conditions))
+}
+
+func heuristicHash(h *knowledge.Heuristic) []byte {
+	if h == nil {
+		h = &knowledge.Heuristic{}
+	}
+	var params []byte
+	for _, k := range slices.Sorted(maps.Keys(h.Parameters)) {
+		params = append(params, crypto.Keccak256(parameterType, str(k), str(h.Parameters[k]))...)
+	}
+	return crypto.Keccak256(heuristicType, strs(h.Conditions), strs(h.Actions), crypto.Keccak256(params))
+}
+
+// str encodes a string member: keccak256 of its bytes.
+func str(s string) []byte { return crypto.Keccak256([]byte(s)) }
+
+// strs encodes a string[] member: keccak256 of its members' encodings.
+func strs(ss []string) []byte {
+	var b []byte
+	for _, s := range ss {
+		b = append(b, str(s)...)
+	}
+	return crypto.Keccak256(b)
+}
+
+func uint256(v uint64) []byte {
+	var w [32]byte
+	binary.BigEndian.PutUint64(w[24:], v)
+	return w[:]
+}
+
+func hexBytes(s string, n int) ([]byte, error) {
+	if len(s) != 2+2*n || (s[:2] != "0x" && s[:2] != "0X") {
+		return nil, fmt.Errorf("want 0x and %d hex digits", 2*n)
+	}
+	b := common.FromHex(s)
+	if len(b) != n {
+		return nil, fmt.Errorf("want 0x and %d hex digits", 2*n)
+	}
+	return b, nil
+}
+
+// Sign signs e under d with key, setting e's agent to the key's address
+// and its signature (v 27 or 28). It is for tests, the eval harness and
+// agents that author entries; ward verifies, it does not vouch.
+func (d Domain) Sign(e *knowledge.Entry, key *ecdsa.PrivateKey) error {
+	e.Source.Agent = crypto.PubkeyToAddress(key.PublicKey).Hex()
+	digest, err := d.Digest(e)
+	if err != nil {
+		return err
+	}
+	sig, err := crypto.Sign(digest, key)
+	if err != nil {
+		return fmt.Errorf("quarantine: sign: %w", err)
+	}
+	sig[64] += 27
+	e.Source.Signature = sig
+	return nil
+}
+
+var secp256k1N = crypto.S256().Params().N
+
+// Verify checks that e's signature is a canonical EIP-712 signature under
+// d by the agent e names: 65 bytes r, s, v with v 27, 28, 0 or 1, s in the
+// lower half of the curve order. It does not consult the registry or the
+// replay guard (see Checker).
+func (d Domain) Verify(e *knowledge.Entry) error {
+	sig := e.Source.Signature
+	if err := signatureShape(sig); err != nil {
+		return err
+	}
+	v := sig[64]
+	if v >= 27 {
+		v -= 27
+	}
+	r, s := new(big.Int).SetBytes(sig[:32]), new(big.Int).SetBytes(sig[32:64])
+	if !crypto.ValidateSignatureValues(v, r, s, true) {
+		return forged(ErrMalleable, "")
+	}
+	digest, err := d.Digest(e)
+	if err != nil {
+		return err
+	}
+	canon := append(slices.Clone(sig[:64]), v)
+	pub, err := crypto.SigToPub(digest, canon)
+	if err != nil {
+		return forged(ErrRecovery, "%v", err)
+	}
+	if got := crypto.PubkeyToAddress(*pub); got != common.HexToAddress(e.Source.Agent) {
+		return forged(ErrSignerMismatch, "")
+	}
+	return nil
+}
+
+func signatureShape(sig []byte) error {
+	switch {
+	case len(sig) == 0:
+		return forged(ErrUnsigned, "")
+	case len(sig) != knowledge.SignatureSize:
+		return forged(ErrSignatureLength, "%d bytes", len(sig))
+	}
+	return nil
+}
+
+// Verify checks e's signature under ward's domain on chainID.
+func Verify(e *knowledge.Entry, chainID uint64) error { return NewDomain(chainID).Verify(e) }
+
+// Sign signs e under ward's domain on chainID (see Domain.Sign).
+func Sign(e *knowledge.Entry, chainID uint64, key *ecdsa.PrivateKey) error {
+	return NewDomain(chainID).Sign(e, key)
+}

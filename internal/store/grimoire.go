@@ -1,0 +1,163 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/wardhq/ward/internal/knowledge"
+)
+
+// QuarantineStatus is where a quarantined entry is in validation: pending
+// until Stage 2 passes or fails it, once. Pending never becomes passed by
+// age: there is no timeout promotion.
+type QuarantineStatus string
+
+// Quarantine statuses.
+const (
+	QuarantinePending QuarantineStatus = "pending"
+	QuarantinePassed  QuarantineStatus = "passed"
+	QuarantineFailed  QuarantineStatus = "failed"
+)
+
+// Quarantine bounds (the seed's defaults), which every backend enforces.
+const (
+	// MaxQuarantinePending is how many pending entries one agent may have;
+	// a put beyond it evicts that agent's oldest pending entry.
+	MaxQuarantinePending = 1000
+	// QuarantineRetention is how long a passed or failed entry is kept,
+	// for the audit trail, before PruneQuarantine removes it.
+	QuarantineRetention = 7 * 24 * time.Hour
+	// MaxQuarantineReason is the longest reason, in bytes.
+	MaxQuarantineReason = 1024
+)
+
+// QuarantinedEntry is an external entry in the quarantine collection,
+// isolated from the Grimoire until adopted or rejected. Entries are kept
+// per agent: Entry.Source.Agent, compared in lower case.
+type QuarantinedEntry struct {
+	Entry         knowledge.Entry // Entry.ID is the quarantine key
+	Status        QuarantineStatus
+	Reason        string               // why it passed or failed (a reason code or text)
+	Attack        knowledge.AttackType // what attack a failure was classified as
+	BatchID       string
+	QuarantinedAt time.Time
+	DecidedAt     time.Time // zero while pending
+}
+
+// QuarantineFilter selects quarantined entries. Zero fields do not filter.
+type QuarantineFilter struct {
+	Agent  string // any case
+	Status QuarantineStatus
+	Limit  int // 0: no limit
+}
+
+// Reasons a quarantine write was refused.
+var (
+	// ErrQuarantineExists: the id exists, or the agent already has an
+	// entry with the same content (the durable replay guard, for as long
+	// as the earlier entry is kept).
+	ErrQuarantineExists = errors.New("quarantined entry already exists")
+	// ErrQuarantineDecided: the entry passed or failed already.
+	ErrQuarantineDecided = errors.New("quarantined entry already decided")
+)
+
+// Quarantine is Stage 1's separate collection. Put only entries that passed
+// Stage 1 (internal/quarantine): the capacity is per claimed agent, so an
+// unverified entry could evict the genuine agent's pending entries.
+type Quarantine interface {
+	// PutQuarantined durably stores q as pending (its Status, Reason,
+	// Attack and DecidedAt are ignored) and, in the same transaction, if
+	// its agent now has more than MaxQuarantinePending pending entries,
+	// deletes that agent's oldest pending ones (by order of arrival),
+	// returning their ids. An invalid entry (CheckQuarantined) is refused
+	// unwritten; ErrQuarantineExists writes and evicts nothing.
+	PutQuarantined(ctx context.Context, q *QuarantinedEntry) (evicted []string, err error)
+	// QuarantinedEntry returns the entry with id, or ErrNotFound.
+	QuarantinedEntry(ctx context.Context, id string) (*QuarantinedEntry, error)
+	// ListQuarantined returns matching entries in order of arrival.
+	ListQuarantined(ctx context.Context, f QuarantineFilter) ([]QuarantinedEntry, error)
+	// SetQuarantineStatus durably decides the pending entry id as passed
+	// or failed at at, with reason and attack, in one conditional update:
+	// ErrNotFound, or ErrQuarantineDecided if it was decided already.
+	SetQuarantineStatus(ctx context.Context, id string, status QuarantineStatus, reason string, attack knowledge.AttackType, at time.Time) error
+	// PruneQuarantine durably deletes passed and failed entries decided
+	// QuarantineRetention or longer before now, and returns how many. It
+	// never deletes a pending entry.
+	PruneQuarantine(ctx context.Context, now time.Time) (int64, error)
+}
+
+// GrimoireEntry is an entry of the Grimoire itself, in a partition.
+type GrimoireEntry struct {
+	Entry     knowledge.Entry
+	Partition knowledge.Partition
+	Created   time.Time
+}
+
+// ErrEntryExists is returned for a Grimoire entry whose id exists.
+var ErrEntryExists = errors.New("grimoire entry already exists")
+
+// Grimoire stores the Grimoire's entries. An entry's source and claimed
+// confidence are kept for good: no method changes them.
+type Grimoire interface {
+	// PutEntry durably stores g (see CheckGrimoireEntry); an id that
+	// exists fails with ErrEntryExists.
+	PutEntry(ctx context.Context, g *GrimoireEntry) error
+	// Entry returns the entry with id, or ErrNotFound.
+	Entry(ctx context.Context, id string) (*GrimoireEntry, error)
+	// Entries returns partition's entries, newest first, up to limit (0:
+	// all).
+	Entries(ctx context.Context, partition knowledge.Partition, limit int) ([]GrimoireEntry, error)
+}
+
+// CheckQuarantined reports why q cannot be quarantined: an empty id, an
+// invalid entry, or a zero QuarantinedAt.
+func CheckQuarantined(q *QuarantinedEntry) error {
+	if q.Entry.ID == "" {
+		return errors.New("quarantined entry without an id")
+	}
+	if err := q.Entry.Validate(); err != nil {
+		return err
+	}
+	if q.QuarantinedAt.IsZero() {
+		return errors.New("zero quarantine time")
+	}
+	if len(q.BatchID) > knowledge.MaxID {
+		return fmt.Errorf("batch id above %d bytes", knowledge.MaxID)
+	}
+	return nil
+}
+
+// CheckQuarantineDecision reports why (status, reason, attack) cannot
+// decide an entry.
+func CheckQuarantineDecision(status QuarantineStatus, reason string, attack knowledge.AttackType) error {
+	if status != QuarantinePassed && status != QuarantineFailed {
+		return fmt.Errorf("quarantine status %q: want passed or failed", status)
+	}
+	if len(reason) > MaxQuarantineReason {
+		return fmt.Errorf("reason of %d bytes, above %d", len(reason), MaxQuarantineReason)
+	}
+	if !attack.Valid() {
+		return fmt.Errorf("attack type %d", uint8(attack))
+	}
+	if status == QuarantinePassed && attack != knowledge.NoAttack {
+		return fmt.Errorf("a passed entry classified as %s", attack)
+	}
+	return nil
+}
+
+// CheckGrimoireEntry reports why g cannot be stored: an empty id, an
+// invalid entry or partition, or a zero Created.
+func CheckGrimoireEntry(g *GrimoireEntry) error {
+	if g.Entry.ID == "" {
+		return errors.New("grimoire entry without an id")
+	}
+	if !g.Partition.Valid() {
+		return fmt.Errorf("partition %d", uint8(g.Partition))
+	}
+	if g.Created.IsZero() {
+		return errors.New("zero creation time")
+	}
+	return g.Entry.Validate()
+}

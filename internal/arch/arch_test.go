@@ -75,6 +75,7 @@ var layers = map[string]float64{
 	"internal/cli":            5,
 	"internal/daemon":         4.9,  // wiring the CLI starts
 	"internal/eval/agentdojo": 4.95, // replays a benchmark through the daemon's stack
+	"internal/eval/poisoning": 4.95, // scores knowledge ingestion on memory-poisoning data
 	"cmd/ward":                6,
 }
 

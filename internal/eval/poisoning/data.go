@@ -1,0 +1,264 @@
+// Package poisoning scores knowledge ingestion on memory-poisoning data:
+// entries from published attacks (AgentPoison, MINJA, MemoryGraft,
+// PoisonedRAG, CrAIBench, ...) and their clean counterparts. For each file
+// it seeds a fresh Grimoire with half of the clean rows (split by the hash
+// of their group), ingests the other clean half and every poison row at
+// Standard strictness, and counts what was caught: an entry is caught when
+// it is not adopted.
+//
+// The rows' labels and the fields that describe the data set (label,
+// attack_class, benchmark, group, construction, tags, source, rationale, and
+// every per-source metadata key) are read by the harness only: an entry
+// reaches the pipeline with its content, entry type, provenance, claimed
+// confidence and generation, and nothing else.
+package poisoning
+
+import (
+	"bufio"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+)
+
+// Row is one input line: what the pipeline may see (Entry) and what only
+// the harness reads (the labels).
+type Row struct {
+	Line  int
+	Entry Entry
+	// Labels, never passed on.
+	Label       string // clean or poison; empty for explicit inputs
+	AttackClass string
+	Benchmark   string
+	Group       string
+	Source      string
+}
+
+// Entry is the part of a row the pipeline sees.
+type Entry struct {
+	Content           string   `json:"content"`
+	EntryType         string   `json:"entry_type"`
+	Provenance        string   `json:"provenance,omitempty"`
+	ClaimedConfidence *float64 `json:"claimed_confidence,omitempty"`
+	Generation        int      `json:"generation,omitempty"`
+	// Confidence is a Grimoire seed's own confidence.
+	Confidence *float64 `json:"confidence,omitempty"`
+}
+
+// maxLine bounds one input line.
+const maxLine = 1 << 20
+
+// ReadRows reads JSON Lines rows. A line that is not a JSON object with a
+// content and an entry type is an error naming the line; nothing is
+// returned then.
+func ReadRows(r io.Reader) ([]Row, error) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64<<10), maxLine)
+	var rows []Row
+	n := 0
+	for sc.Scan() {
+		n++
+		b := sc.Bytes()
+		if len(b) == 0 {
+			continue
+		}
+		var raw struct {
+			Entry
+			Label       string `json:"label"`
+			AttackClass string `json:"attack_class"`
+			Benchmark   string `json:"benchmark"`
+			Group       string `json:"group"`
+			Source      string `json:"source"`
+		}
+		if err := json.Unmarshal(b, &raw); err != nil {
+			return nil, fmt.Errorf("line %d: %v", n, err)
+		}
+		if raw.Content == "" || raw.EntryType == "" {
+			return nil, fmt.Errorf("line %d: an entry needs content and entry_type", n)
+		}
+		if raw.Label != "" && raw.Label != "clean" && raw.Label != "poison" {
+			return nil, fmt.Errorf("line %d: label %q is neither clean nor poison", n, raw.Label)
+		}
+		rows = append(rows, Row{Line: n, Entry: raw.Entry, Label: raw.Label, AttackClass: raw.AttackClass,
+			Benchmark: raw.Benchmark, Group: raw.Group, Source: raw.Source})
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("line %d: %w", n+1, err)
+	}
+	return rows, nil
+}
+
+// ReadFile reads a JSON Lines file of rows.
+func ReadFile(path string) ([]Row, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	rows, err := ReadRows(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return rows, nil
+}
+
+// Split seeds half of the clean rows (by the hash of their group, so that
+// paraphrases of one target stay on one side) and returns the seed and the
+// rows to ingest: the other clean half and every poison row.
+func Split(rows []Row) (seed, incoming []Row) {
+	for _, r := range rows {
+		if r.Label == "clean" && seedSide(r) {
+			seed = append(seed, r)
+		} else {
+			incoming = append(incoming, r)
+		}
+	}
+	return seed, incoming
+}
+
+func seedSide(r Row) bool {
+	key := r.Group
+	if key == "" {
+		key = r.Entry.Content
+	}
+	h := sha256.Sum256([]byte("ward/poisoning/split\x00" + key))
+	return binary.BigEndian.Uint64(h[:8])%2 == 0
+}
+
+// Outcome is what ingestion did with one row.
+type Outcome struct {
+	Adopted bool
+	// Caught names the stage and layer that stopped the entry ("stage1/
+	// ContentInjection", "stage2/L2", "oracle", ...); empty when adopted.
+	Caught string
+}
+
+// Counts are a score over rows.
+type Counts struct {
+	Poison  int     `json:"poison"`
+	Missed  int     `json:"missed"`
+	FNR     float64 `json:"fnr"`
+	Clean   int     `json:"clean"`
+	Flagged int     `json:"flagged"`
+	FPR     float64 `json:"fpr"`
+	// CaughtBy counts the poison stopped by each stage or layer.
+	CaughtBy map[string]int `json:"caught_by,omitempty"`
+	// FlaggedBy counts the clean rows stopped by each stage or layer.
+	FlaggedBy map[string]int `json:"flagged_by,omitempty"`
+}
+
+func (c *Counts) add(r Row, o Outcome) {
+	switch r.Label {
+	case "poison":
+		c.Poison++
+		if o.Adopted {
+			c.Missed++
+		} else {
+			if c.CaughtBy == nil {
+				c.CaughtBy = map[string]int{}
+			}
+			c.CaughtBy[o.Caught]++
+		}
+	case "clean":
+		c.Clean++
+		if !o.Adopted {
+			c.Flagged++
+			if c.FlaggedBy == nil {
+				c.FlaggedBy = map[string]int{}
+			}
+			c.FlaggedBy[o.Caught]++
+		}
+	}
+}
+
+func (c *Counts) finish() {
+	if c.Poison > 0 {
+		c.FNR = float64(c.Missed) / float64(c.Poison)
+	}
+	if c.Clean > 0 {
+		c.FPR = float64(c.Flagged) / float64(c.Clean)
+	}
+}
+
+// Report is what `ward eval poisoning --json` prints: per attack class the
+// poison counts, the clean rows' false positives overall, and the same per
+// benchmark when the input names benchmarks.
+type Report struct {
+	Classes    map[string]*Counts `json:"classes"`
+	Clean      int                `json:"clean"`
+	Flagged    int                `json:"flagged"`
+	FPR        float64            `json:"fpr"`
+	Benchmarks map[string]*Counts `json:"benchmarks,omitempty"`
+	// Seeded is how many clean rows seeded the Grimoires.
+	Seeded int `json:"seeded"`
+}
+
+// Score adds a file's outcomes to the report.
+func (rep *Report) Score(rows []Row, outcomes []Outcome) error {
+	if len(rows) != len(outcomes) {
+		return errors.New("poisoning: a row without its outcome")
+	}
+	if rep.Classes == nil {
+		rep.Classes = map[string]*Counts{}
+	}
+	for i, r := range rows {
+		o := outcomes[i]
+		if r.Label == "poison" {
+			class := r.AttackClass
+			if class == "" {
+				class = "unlabelled"
+			}
+			c := rep.Classes[class]
+			if c == nil {
+				c = &Counts{}
+				rep.Classes[class] = c
+			}
+			c.add(r, o)
+		}
+		if r.Label == "clean" {
+			rep.Clean++
+			if !o.Adopted {
+				rep.Flagged++
+			}
+		}
+		if r.Benchmark != "" {
+			if rep.Benchmarks == nil {
+				rep.Benchmarks = map[string]*Counts{}
+			}
+			c := rep.Benchmarks[r.Benchmark]
+			if c == nil {
+				c = &Counts{}
+				rep.Benchmarks[r.Benchmark] = c
+			}
+			c.add(r, o)
+		}
+	}
+	return nil
+}
+
+// Finish computes the rates.
+func (rep *Report) Finish() {
+	for _, c := range rep.Classes {
+		c.finish()
+	}
+	for _, c := range rep.Benchmarks {
+		c.finish()
+	}
+	if rep.Clean > 0 {
+		rep.FPR = float64(rep.Flagged) / float64(rep.Clean)
+	}
+}
+
+// Names returns a map's keys in order.
+func Names(m map[string]*Counts) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}

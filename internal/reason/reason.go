@@ -129,6 +129,22 @@ const (
 	NotReviewer         Code = "NOT_A_REVIEWER"
 	SelfReview          Code = "SELF_REVIEW"
 	OutputNotFound      Code = "OUTPUT_NOT_FOUND"
+
+	// Knowledge ingestion (seed 001).
+	KnowledgeInvalid         Code = "KNOWLEDGE_INVALID"
+	KnowledgeOracleHit       Code = "KNOWLEDGE_ORACLE_HIT"
+	KnowledgeImmuneMatch     Code = "KNOWLEDGE_IMMUNE_MATCH"
+	KnowledgeForgery         Code = "KNOWLEDGE_PROVENANCE_FORGERY"
+	KnowledgeReplayed        Code = "KNOWLEDGE_REPLAYED"
+	KnowledgeQuarantined     Code = "KNOWLEDGE_QUARANTINED"
+	KnowledgeInjection       Code = "KNOWLEDGE_CONTENT_INJECTION"
+	KnowledgeInflation       Code = "KNOWLEDGE_CONFIDENCE_INFLATION"
+	KnowledgeEmbedding       Code = "KNOWLEDGE_EMBEDDING_ANOMALY"
+	KnowledgeNoConsensus     Code = "KNOWLEDGE_NO_CONSENSUS"
+	KnowledgeValidationError Code = "KNOWLEDGE_VALIDATION_ERROR"
+	KnowledgeConsensusFailed Code = "KNOWLEDGE_CONSENSUS_FAILED"
+	KnowledgeRejected        Code = "KNOWLEDGE_REJECTED"
+	KnowledgeAdopted         Code = "KNOWLEDGE_ADOPTED"
 )
 
 // Entry documents one code of the catalog.
@@ -221,6 +237,20 @@ var catalog = []Entry{
 	{NotReviewer, "only a designated reviewer or judge of the session may read or judge its withheld output"},
 	{SelfReview, "the session that produced a change can never review or judge it"},
 	{OutputNotFound, "no withheld output has this key"},
+	{KnowledgeInvalid, "the knowledge entry is malformed or out of bounds, or is not external knowledge"},
+	{KnowledgeOracleHit, "the entry's content, or a near-duplicate of it, was flagged as poison here or by a peer; held in quarantine"},
+	{KnowledgeImmuneMatch, "the entry matches the structural signature of a rejected entry (previously_rejected_pattern); held in quarantine"},
+	{KnowledgeForgery, "the entry is unsigned, its EIP-712 signature does not hold, or its agent is not in the identity registry"},
+	{KnowledgeReplayed, "the same agent delivered the same content before"},
+	{KnowledgeQuarantined, "the entry passed Stage 1 and waits in quarantine for consensus validation"},
+	{KnowledgeInjection, "the entry's content, claim or heuristic carries instruction-like text (prompt injection)"},
+	{KnowledgeInflation, "the entry claims more confidence than its provenance allows"},
+	{KnowledgeEmbedding, "the entry's supplied embedding does not match its content"},
+	{KnowledgeNoConsensus, "no Stage 2 validators are configured: the entry stays in quarantine, never adopted"},
+	{KnowledgeValidationError, "a Stage 2 validator could not decide: the entry stays in quarantine"},
+	{KnowledgeConsensusFailed, "too few Stage 2 validators passed the entry for the strictness level"},
+	{KnowledgeRejected, "the quarantined entry was rejected by review"},
+	{KnowledgeAdopted, "the entry passed consensus and was adopted into the Grimoire at low confidence"},
 }
 
 // Catalog returns the documented codes in a stable order.

@@ -1,0 +1,328 @@
+package cli
+
+import (
+	"bufio"
+	"context"
+	"crypto/ecdsa"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/ethereum/go-ethereum/crypto"
+
+	"github.com/wardhq/ward/internal/embed"
+	"github.com/wardhq/ward/internal/event"
+	"github.com/wardhq/ward/internal/ingest"
+	"github.com/wardhq/ward/internal/knowledge"
+	"github.com/wardhq/ward/internal/oracle"
+	"github.com/wardhq/ward/internal/quarantine"
+	"github.com/wardhq/ward/internal/store/sqlite"
+)
+
+const ingestHelp = `Runs knowledge entries (JSON Lines) through the ingestion pipeline:
+the poison oracle, immune memory, Stage 1 (EIP-712 provenance, content
+screen, confidence ceiling, embedding check) and Stage 2 consensus, and
+prints one report per entry: verdict, the stage and layer that decided,
+scores and reasons.
+
+Each line is an object: content and entry_type (insight, heuristic,
+warning, strategy_fragment, causal_link) and claimed_confidence are
+required; provenance (purchased, clade, cross_user; default purchased),
+id, agent, signature (hex of the 65-byte r, s, v), timestamp (RFC 3339),
+on_chain_anchor, listing_id, clade_id, embedding, claim and heuristic are
+optional.
+
+With --sign (the default), an unsigned line is signed in this process with
+a key generated per source (its agent field, or else its provenance, names
+the source) and that key's address is registered in the local identity
+registry: what the eval harness does to stand in for real authors. Lines
+that carry a signature are verified as they are; their agents must be listed
+in --registry. With --sign=false an unsigned external line needs an agent
+address and is rejected as a forgery.
+
+The store is a fresh SQLite database in a temporary directory unless --db
+names one. The oracle and immune memory start empty. No Stage 2 validators
+are wired in yet, so an entry that passes Stage 1 stays quarantined
+(KNOWLEDGE_NO_CONSENSUS) and none is adopted.
+
+A malformed line is reported with its line number and nothing is ingested.`
+
+// ingestRow is one input line.
+type ingestRow struct {
+	ID         string               `json:"id"`
+	Content    string               `json:"content"`
+	Type       knowledge.EntryType  `json:"entry_type"`
+	Provenance knowledge.Provenance `json:"provenance"`
+	Confidence *float64             `json:"claimed_confidence"`
+	Agent      string               `json:"agent"`
+	Signature  string               `json:"signature"`
+	Timestamp  time.Time            `json:"timestamp"`
+	Anchor     string               `json:"on_chain_anchor"`
+	ListingID  string               `json:"listing_id"`
+	CladeID    string               `json:"clade_id"`
+	Embedding  []float32            `json:"embedding"`
+	Claim      *knowledge.Claim     `json:"claim"`
+	Heuristic  *knowledge.Heuristic `json:"heuristic"`
+}
+
+// signer signs unsigned rows with one generated key per source label.
+type signer struct {
+	chainID uint64
+	keys    map[string]*ecdsa.PrivateKey
+	reg     *quarantine.LocalRegistry
+}
+
+func (s *signer) sign(e *knowledge.Entry, label string) error {
+	k, ok := s.keys[label]
+	if !ok {
+		var err error
+		if k, err = crypto.GenerateKey(); err != nil {
+			return err
+		}
+		if err := s.reg.Add(crypto.PubkeyToAddress(k.PublicKey).Hex()); err != nil {
+			return err
+		}
+		s.keys[label] = k
+	}
+	return quarantine.Sign(e, s.chainID, k)
+}
+
+// readEntries reads JSON Lines entries; sg, if not nil, signs unsigned
+// external ones. Every error names its line.
+func readEntries(r io.Reader, def knowledge.Provenance, now time.Time, sg *signer) ([]*knowledge.Entry, error) {
+	var out []*knowledge.Entry
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
+	for n := 1; sc.Scan(); n++ {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" {
+			continue
+		}
+		e, err := rowEntry([]byte(line), n, def, now, sg)
+		if err != nil {
+			return nil, fmt.Errorf("line %d: %w", n, err)
+		}
+		out = append(out, e)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func rowEntry(line []byte, n int, def knowledge.Provenance, now time.Time, sg *signer) (*knowledge.Entry, error) {
+	var row ingestRow
+	dec := json.NewDecoder(strings.NewReader(string(line)))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&row); err != nil {
+		return nil, err
+	}
+	if dec.More() {
+		return nil, errors.New("more than one JSON value")
+	}
+	switch {
+	case row.Content == "":
+		return nil, errors.New("content is required")
+	case row.Type == 0:
+		return nil, errors.New("entry_type is required")
+	case row.Confidence == nil:
+		return nil, errors.New("claimed_confidence is required")
+	}
+	if row.Provenance == 0 {
+		row.Provenance = def
+	}
+	if row.ID == "" {
+		row.ID = fmt.Sprintf("line-%d", n)
+	}
+	if row.Timestamp.IsZero() {
+		row.Timestamp = now
+	}
+	e := &knowledge.Entry{ID: row.ID, Content: row.Content, Type: row.Type, Confidence: *row.Confidence,
+		Embedding: row.Embedding, Claim: row.Claim, Heuristic: row.Heuristic,
+		Source: knowledge.Source{Provenance: row.Provenance, Agent: row.Agent, Anchor: row.Anchor,
+			ListingID: row.ListingID, CladeID: row.CladeID, Timestamp: row.Timestamp}}
+	if row.Signature != "" {
+		sig, err := hex.DecodeString(strings.TrimPrefix(row.Signature, "0x"))
+		if err != nil {
+			return nil, fmt.Errorf("signature is not hex: %w", err)
+		}
+		e.Source.Signature = sig
+	} else if sg != nil && row.Provenance.External() {
+		label := row.Agent
+		if label == "" {
+			label = row.Provenance.String()
+		}
+		if err := sg.sign(e, label); err != nil {
+			return nil, fmt.Errorf("sign: %w", err)
+		}
+	}
+	if err := e.Validate(); err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+func ingestCmd(ctx context.Context, io IO, args []string) int {
+	fs := flags(io, "ingest", "FILE.jsonl", ingestHelp)
+	level := fs.String("strictness", "standard", "consensus level: relaxed (1 of 3), standard (2), strict or paranoid (3)")
+	seedPath := fs.String("grimoire", "", "JSON Lines of the Grimoire's own knowledge to validate against (provenance defaults to self)")
+	asJSON := fs.Bool("json", false, "print one JSON report per entry")
+	sign := fs.Bool("sign", true, "sign unsigned lines with a per-source key generated in this process and register it")
+	dbPath := fs.String("db", "", "SQLite database to use (default: a fresh one in a temporary directory)")
+	regPath := fs.String("registry", "", "identity registry: a file of agent addresses, one per line")
+	chainID := fs.Uint64("chain-id", 1, "chain id of the EIP-712 signing domain")
+	if st, ok := parse(fs, args); !ok {
+		return st
+	}
+	if fs.NArg() != 1 {
+		return usageErr(io, "give one JSON Lines file of entries")
+	}
+	var strictness knowledge.Strictness
+	if err := strictness.UnmarshalText([]byte(*level)); err != nil {
+		return usageErr(io, "--strictness: %v", err)
+	}
+	reg, err := quarantine.NewLocalRegistry()
+	if err != nil {
+		return fail(io, "%v", err)
+	}
+	if *regPath != "" {
+		f, err := os.Open(*regPath)
+		if err != nil {
+			return usageErr(io, "%v", err)
+		}
+		reg, err = quarantine.ReadLocalRegistry(f)
+		f.Close()
+		if err != nil {
+			return usageErr(io, "%s: %v", *regPath, err)
+		}
+	}
+	var sg *signer
+	if *sign {
+		sg = &signer{chainID: *chainID, keys: map[string]*ecdsa.PrivateKey{}, reg: reg}
+	}
+	now := time.Now().UTC().Truncate(time.Second)
+	entries, err := readFileEntries(fs.Arg(0), knowledge.Purchased, now, sg)
+	if err != nil {
+		return usageErr(io, "%v", err)
+	}
+	var seed []*knowledge.Entry
+	if *seedPath != "" {
+		if seed, err = readFileEntries(*seedPath, knowledge.Self, now, nil); err != nil {
+			return usageErr(io, "--grimoire: %v", err)
+		}
+	}
+
+	db := *dbPath
+	if db == "" {
+		dir, err := os.MkdirTemp("", "ward-ingest-")
+		if err != nil {
+			return fail(io, "%v", err)
+		}
+		defer os.RemoveAll(dir)
+		db = filepath.Join(dir, "ward.db")
+	}
+	st, err := sqlite.Open(ctx, sqlite.Config{Path: db})
+	if err != nil {
+		return fail(io, "open database %s: %v", db, err)
+	}
+	defer st.Close()
+	checker, err := quarantine.New(quarantine.Config{ChainID: *chainID, Registry: reg})
+	if err != nil {
+		return fail(io, "%v", err)
+	}
+	orc, err := oracle.New(oracle.Config{})
+	if err != nil {
+		return fail(io, "%v", err)
+	}
+	im, err := oracle.NewImmune(oracle.ImmuneConfig{})
+	if err != nil {
+		return fail(io, "%v", err)
+	}
+	bus, err := event.New(event.Config{})
+	if err != nil {
+		return fail(io, "%v", err)
+	}
+	defer bus.Close()
+	p, err := ingest.New(ingest.Config{Embedder: embed.NewHashed(embed.HashedConfig{}), Oracle: orc, Immune: im,
+		Checker: checker, Store: st, Bus: bus, Strictness: strictness})
+	if err != nil {
+		return fail(io, "%v", err)
+	}
+	if err := p.Grimoire().Load(ctx, st); err != nil {
+		return fail(io, "%v", err)
+	}
+	if err := p.Grimoire().Seed(ctx, seed); err != nil {
+		return fail(io, "--grimoire: %v", err)
+	}
+
+	enc := json.NewEncoder(io.Out)
+	counts := map[ingest.Verdict]int{}
+	for _, e := range entries {
+		r, err := p.Ingest(ctx, e)
+		if err != nil {
+			return fail(io, "%v", err)
+		}
+		counts[r.Verdict]++
+		if *asJSON {
+			if err := enc.Encode(r); err != nil {
+				return fail(io, "%v", err)
+			}
+			continue
+		}
+		fmt.Fprintln(io.Out, reportLine(r))
+	}
+	if !*asJSON {
+		fmt.Fprintf(io.Out, "%d entries (%s): %d adopted, %d rejected, %d quarantined\n", len(entries), strictness,
+			counts[ingest.Adopted], counts[ingest.Rejected], counts[ingest.Quarantined])
+	}
+	return exitOK
+}
+
+func readFileEntries(path string, def knowledge.Provenance, now time.Time, sg *signer) ([]*knowledge.Entry, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	es, err := readEntries(f, def, now, sg)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return es, nil
+}
+
+// reportLine prints a report on one line: id, verdict, where it was
+// decided, the attack, scores and reasons.
+func reportLine(r *ingest.Report) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s %s at %s", r.EntryID, r.Verdict, r.Stage)
+	if r.Layer != "" {
+		fmt.Fprintf(&b, "/%s", r.Layer)
+	}
+	if r.Attack != knowledge.NoAttack {
+		fmt.Fprintf(&b, " attack=%s", r.Attack)
+	}
+	if r.Verdict == ingest.Adopted {
+		fmt.Fprintf(&b, " confidence=%.2f", r.Confidence)
+	}
+	keys := make([]string, 0, len(r.Scores))
+	for k := range r.Scores {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		fmt.Fprintf(&b, " %s=%.3g", k, r.Scores[k])
+	}
+	if len(r.Flags) > 0 {
+		fmt.Fprintf(&b, " flags=%s", strings.Join(r.Flags, ","))
+	}
+	fmt.Fprintf(&b, ": %s", strings.Join(r.Reasons, "; "))
+	return b.String()
+}

@@ -1,0 +1,160 @@
+package ingest
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/wardhq/ward/internal/embed"
+	"github.com/wardhq/ward/internal/knowledge"
+	"github.com/wardhq/ward/internal/oracle"
+	"github.com/wardhq/ward/internal/quarantine"
+	"github.com/wardhq/ward/internal/store"
+)
+
+// memStore is an in-memory Store for the benchmark: it keeps rows by id and
+// enforces neither the cap nor the durable replay guard, so the benchmark
+// measures the pipeline rather than SQLite.
+type memStore struct {
+	mu sync.Mutex
+	q  map[string]store.QuarantinedEntry
+	g  map[string]store.GrimoireEntry
+}
+
+var _ Store = (*memStore)(nil)
+
+func newMemStore() *memStore {
+	return &memStore{q: map[string]store.QuarantinedEntry{}, g: map[string]store.GrimoireEntry{}}
+}
+
+func (m *memStore) PutQuarantined(_ context.Context, q *store.QuarantinedEntry) ([]string, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	c := *q
+	c.Status = store.QuarantinePending
+	m.q[q.Entry.ID] = c
+	return nil, nil
+}
+
+func (m *memStore) QuarantinedEntry(_ context.Context, id string) (*store.QuarantinedEntry, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	q, ok := m.q[id]
+	if !ok {
+		return nil, store.ErrNotFound
+	}
+	return &q, nil
+}
+
+func (m *memStore) ListQuarantined(context.Context, store.QuarantineFilter) ([]store.QuarantinedEntry, error) {
+	return nil, nil
+}
+
+func (m *memStore) SetQuarantineStatus(_ context.Context, id string, s store.QuarantineStatus, why string, a knowledge.AttackType, at time.Time) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	q, ok := m.q[id]
+	if !ok {
+		return store.ErrNotFound
+	}
+	q.Status, q.Reason, q.Attack, q.DecidedAt = s, why, a, at
+	m.q[id] = q
+	return nil
+}
+
+func (m *memStore) PruneQuarantine(context.Context, time.Time) (int64, error) { return 0, nil }
+
+func (m *memStore) PutEntry(_ context.Context, g *store.GrimoireEntry) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.g[g.Entry.ID] = *g
+	return nil
+}
+
+func (m *memStore) Entry(_ context.Context, id string) (*store.GrimoireEntry, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	g, ok := m.g[id]
+	if !ok {
+		return nil, store.ErrNotFound
+	}
+	return &g, nil
+}
+
+func (m *memStore) Entries(context.Context, knowledge.Partition, int) ([]store.GrimoireEntry, error) {
+	return nil, nil
+}
+
+var benchWords = []string{"pool", "fees", "volatility", "liquidity", "range", "ETH", "USDC", "swap", "borrow", "repay",
+	"health", "factor", "oracle", "price", "yield", "vault", "stake", "reward", "curve", "peg", "slippage", "tick",
+	"weekend", "Friday", "spike", "drop", "rise", "LPs", "lenders", "arbitrage", "MEV", "gas"}
+
+func benchText(i int) string {
+	s := fmt.Sprintf("Note %d:", i)
+	for j := range 14 {
+		s += " " + benchWords[(i*7+j*j*3+j)%len(benchWords)]
+	}
+	return s + "."
+}
+
+// benchPipeline returns a pipeline over a Grimoire of 10,000 seeded self
+// entries, with three trivially passing validators and a replay window
+// shorter than the clock's step, so pool entries can be ingested again.
+func benchPipeline(b *testing.B) (*Pipeline, []*knowledge.Entry) {
+	h := newHarnessOn(b, newMemStore(), knowledge.Standard)
+	checker, err := quarantine.New(quarantine.Config{ChainID: chainID, Registry: h.reg, ReplayWindow: time.Millisecond})
+	if err != nil {
+		b.Fatal(err)
+	}
+	o, _ := oracle.New(oracle.Config{})
+	im, _ := oracle.NewImmune(oracle.ImmuneConfig{})
+	p, err := New(Config{Embedder: embed.NewHashed(embed.HashedConfig{}), Oracle: o, Immune: im, Checker: checker,
+		Store: newMemStore(), Validators: votes(true, true, true), Strictness: knowledge.Standard,
+		Now: func() time.Time { h.now = h.now.Add(time.Second); return h.now }})
+	if err != nil {
+		b.Fatal(err)
+	}
+	seed := make([]*knowledge.Entry, 10_000)
+	for i := range seed {
+		seed[i] = &knowledge.Entry{ID: fmt.Sprintf("self-%05d", i), Content: benchText(i), Type: knowledge.TypeInsight,
+			Confidence: 0.7, Source: knowledge.Source{Provenance: knowledge.Self, Timestamp: h.now}}
+	}
+	if err := p.Grimoire().Seed(b.Context(), seed); err != nil {
+		b.Fatal(err)
+	}
+	pool := make([]*knowledge.Entry, 1000)
+	for i := range pool {
+		pool[i] = h.signed(benchText(100_000+i), 0.5)
+	}
+	return p, pool
+}
+
+func BenchmarkIngest(b *testing.B) {
+	b.Run("one", func(b *testing.B) {
+		p, pool := benchPipeline(b)
+		i := 0
+		for b.Loop() {
+			r, err := p.Ingest(b.Context(), pool[i%len(pool)])
+			if err != nil || r.Verdict != Adopted {
+				b.Fatalf("%v %v", r, err)
+			}
+			i++
+		}
+		b.ReportMetric(float64(i)/b.Elapsed().Seconds(), "entries/s")
+	})
+	b.Run("batch100", func(b *testing.B) {
+		p, pool := benchPipeline(b)
+		n := 0
+		for b.Loop() {
+			off := (n / 100 % 10) * 100
+			rs, err := p.IngestBatch(b.Context(), pool[off:off+100])
+			if err != nil || rs[0].Verdict != Adopted {
+				b.Fatalf("%v %v", rs, err)
+			}
+			n += len(rs)
+		}
+		b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "entries/s")
+	})
+}

@@ -1,0 +1,223 @@
+package ingest
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"sync"
+
+	"github.com/wardhq/ward/internal/embed"
+	"github.com/wardhq/ward/internal/knowledge"
+	"github.com/wardhq/ward/internal/store"
+)
+
+// Known is one entry of the Grimoire view. Its fields are shared: callers
+// must not modify them.
+type Known struct {
+	Entry      *knowledge.Entry
+	Embedding  []float32 // the pipeline's embedding of the content
+	Claims     []knowledge.Claim
+	Confidence float64 // self: as generated; external: its initial confidence
+	Partition  knowledge.Partition
+}
+
+// Neighbour is a Known entry and its cosine similarity to a query.
+type Neighbour struct {
+	Known
+	Score float64
+}
+
+// Grimoire is the in-memory view of the Grimoire that Stage 2 validates
+// against: the self-generated and adopted entries, their embeddings in an
+// embed.Index, their claims and confidences. It teaches the embedder its
+// IDF from the entries' texts when the embedder can learn (embed.Hashed);
+// vectors embedded before later texts were observed are not recomputed, so
+// an index drifts slightly from a fresh embedding until reloaded. It is safe
+// for concurrent use.
+type Grimoire struct {
+	emb   embed.Embedder
+	mu    sync.RWMutex
+	index *embed.Index // nil until the first vector fixes the dimension
+	items map[string]*Known
+}
+
+// NewGrimoire returns an empty view whose texts are embedded by emb.
+func NewGrimoire(emb embed.Embedder) *Grimoire {
+	return &Grimoire{emb: emb, items: map[string]*Known{}}
+}
+
+// observer and fitter are the optional IDF learning of an embedder.
+type observer interface{ Observe(text string) }
+type fitter interface{ Fit(texts []string) }
+
+// Load replaces the view with the store's self and external partitions,
+// refitting the embedder's IDF to their texts first.
+func (g *Grimoire) Load(ctx context.Context, s store.Grimoire) error {
+	var all []store.GrimoireEntry
+	for _, part := range []knowledge.Partition{knowledge.PartitionSelf, knowledge.PartitionExternal} {
+		es, err := s.Entries(ctx, part, 0)
+		if err != nil {
+			return fmt.Errorf("grimoire load: %w", err)
+		}
+		all = append(all, es...)
+	}
+	texts := make([]string, len(all))
+	for i := range all {
+		texts[i] = all[i].Entry.Content
+	}
+	if f, ok := g.emb.(fitter); ok {
+		f.Fit(texts)
+	}
+	vecs, err := g.embed(ctx, texts)
+	if err != nil {
+		return fmt.Errorf("grimoire load: %w", err)
+	}
+	g.mu.Lock()
+	g.index, g.items = nil, map[string]*Known{}
+	g.mu.Unlock()
+	for i := range all {
+		e := all[i].Entry
+		conf := e.Confidence
+		if all[i].Partition == knowledge.PartitionExternal {
+			conf = InitialConfidence(&e)
+		}
+		if err := g.add(&e, vecs[i], all[i].Partition, conf); err != nil {
+			return fmt.Errorf("grimoire load: %w", err)
+		}
+	}
+	return nil
+}
+
+// Seed adds entries to the view only (not to the store): self-generated
+// knowledge for the eval harness and for tests. Their texts are observed
+// by the embedder before they are embedded. An entry of self provenance
+// goes to the self partition at its own confidence, any other to the
+// external partition at its initial confidence. Entries must be valid and
+// have IDs.
+func (g *Grimoire) Seed(ctx context.Context, entries []*knowledge.Entry) error {
+	texts := make([]string, len(entries))
+	for i, e := range entries {
+		if e == nil || e.ID == "" {
+			return fmt.Errorf("grimoire seed: entry %d has no id", i)
+		}
+		if err := e.Validate(); err != nil {
+			return fmt.Errorf("grimoire seed: entry %s: %w", e.ID, err)
+		}
+		texts[i] = e.Content
+	}
+	g.observe(texts)
+	vecs, err := g.embed(ctx, texts)
+	if err != nil {
+		return fmt.Errorf("grimoire seed: %w", err)
+	}
+	for i, e := range entries {
+		part, conf := knowledge.PartitionExternal, InitialConfidence(e)
+		if e.Source.Provenance == knowledge.Self {
+			part, conf = knowledge.PartitionSelf, e.Confidence
+		}
+		c := *e
+		if err := g.add(&c, vecs[i], part, conf); err != nil {
+			return fmt.Errorf("grimoire seed: %w", err)
+		}
+	}
+	return nil
+}
+
+func (g *Grimoire) observe(texts []string) {
+	if o, ok := g.emb.(observer); ok {
+		for _, t := range texts {
+			o.Observe(t)
+		}
+	}
+}
+
+// embed embeds texts with the view's embedder and checks the answer.
+func (g *Grimoire) embed(ctx context.Context, texts []string) ([][]float32, error) {
+	if len(texts) == 0 {
+		return nil, nil
+	}
+	vecs, err := g.emb.Embed(ctx, texts)
+	if err != nil {
+		return nil, fmt.Errorf("embed: %w", err)
+	}
+	if len(vecs) != len(texts) {
+		return nil, fmt.Errorf("embed: %d vectors for %d texts", len(vecs), len(texts))
+	}
+	for _, v := range vecs {
+		if len(v) == 0 || len(v) != len(vecs[0]) {
+			return nil, fmt.Errorf("embed: %w", embed.ErrDimension)
+		}
+		if !finite(v) {
+			return nil, fmt.Errorf("embed: %w", embed.ErrNotFinite)
+		}
+	}
+	return vecs, nil
+}
+
+func (g *Grimoire) add(e *knowledge.Entry, vec []float32, part knowledge.Partition, conf float64) error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.index == nil {
+		if len(vec) < 1 || len(vec) > 65535 {
+			return fmt.Errorf("grimoire: %w", embed.ErrDimension)
+		}
+		g.index = embed.NewIndex(len(vec))
+	}
+	if err := g.index.Add(e.ID, vec); err != nil {
+		return fmt.Errorf("grimoire %s: %w", e.ID, err)
+	}
+	k := &Known{Entry: e, Embedding: vec, Confidence: conf, Partition: part}
+	if e.Claim != nil {
+		k.Claims = []knowledge.Claim{*e.Claim}
+	}
+	g.items[e.ID] = k
+	return nil
+}
+
+// Len returns the number of entries in the view.
+func (g *Grimoire) Len() int {
+	g.mu.RLock()
+	defer g.mu.RUnlock()
+	return len(g.items)
+}
+
+// Get returns the entry with id.
+func (g *Grimoire) Get(id string) (Known, bool) {
+	g.mu.RLock()
+	defer g.mu.RUnlock()
+	k, ok := g.items[id]
+	if !ok {
+		return Known{}, false
+	}
+	return *k, true
+}
+
+// Search returns up to k entries most similar to q, best first.
+func (g *Grimoire) Search(q []float32, k int) []Neighbour {
+	g.mu.RLock()
+	defer g.mu.RUnlock()
+	if g.index == nil {
+		return nil
+	}
+	hits := g.index.Search(q, k)
+	out := make([]Neighbour, 0, len(hits))
+	for _, h := range hits {
+		if kn, ok := g.items[h.ID]; ok {
+			out = append(out, Neighbour{Known: *kn, Score: float64(h.Score)})
+		}
+	}
+	return out
+}
+
+// All returns every entry of the view, by ID: for layers that need the
+// whole distribution (k-means).
+func (g *Grimoire) All() []Known {
+	g.mu.RLock()
+	defer g.mu.RUnlock()
+	out := make([]Known, 0, len(g.items))
+	for _, k := range g.items {
+		out = append(out, *k)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Entry.ID < out[j].Entry.ID })
+	return out
+}

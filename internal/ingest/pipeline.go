@@ -1,0 +1,603 @@
+// Package ingest is the knowledge ingestion pipeline (seed 001): the only
+// package that knows the order in which an external entry is screened before
+// it may reach the Grimoire. Reading Pipeline.Ingest top to bottom is reading
+// that order:
+//
+//  0. the oracle: content flagged as poison here or by a peer (exact hash or
+//     a near-duplicate embedding) is quarantined;
+//     0b. immune memory: an entry structurally like one rejected before is
+//     quarantined with the flag previously_rejected_pattern;
+//  1. Stage 1: the quarantine Checker (EIP-712 provenance, identity registry,
+//     replay), then the entry is put into the quarantine store as pending and
+//     screened: instruction-like text (ContentInjection), claimed confidence
+//     above what its provenance allows (ConfidenceInflation), and a supplied
+//     embedding that does not match the content (EmbeddingAnomaly);
+//  2. Stage 2: every Validator votes and the entry is adopted when at least
+//     Strictness.Threshold() of the votes pass, otherwise rejected.
+//
+// The sandbox (Stage 3) and causal rollback (Stage 4's second half) are not
+// here yet: adoption stores the entry in the Grimoire's external partition.
+//
+// The pipeline never trusts a supplied embedding: it embeds every entry's
+// content itself and uses that vector for the oracle, immune memory, Stage 2
+// and the Grimoire view. A rejection for an attack records an immune
+// signature and flags the content in the oracle, except a provenance
+// forgery: it says nothing about the content, every forgery already fails
+// Stage 1, and remembering its content or structure would let anyone hold
+// genuine knowledge in quarantine here and at every peer by posting an
+// unsigned copy of it. A rejection without an attack (a malformed entry, a
+// replay) is not remembered either.
+//
+// With no Validators configured Stage 2 cannot reach consensus: an entry that
+// passes Stage 1 stays pending in quarantine (verdict quarantined, reason
+// KNOWLEDGE_NO_CONSENSUS) and is never adopted. The same holds when a
+// validator fails: its error is not evidence of an attack, so the entry waits.
+//
+// A Pipeline is safe for concurrent use; decisions are serialised, because
+// each adoption changes the Grimoire that the next entry is validated
+// against.
+package ingest
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/wardhq/ward/internal/embed"
+	"github.com/wardhq/ward/internal/event"
+	"github.com/wardhq/ward/internal/id"
+	"github.com/wardhq/ward/internal/knowledge"
+	"github.com/wardhq/ward/internal/oracle"
+	"github.com/wardhq/ward/internal/quarantine"
+	"github.com/wardhq/ward/internal/reason"
+	"github.com/wardhq/ward/internal/store"
+	"github.com/wardhq/ward/internal/trust"
+)
+
+// MinEmbeddingCosine is the least cosine similarity a supplied embedding
+// must have with the pipeline's own embedding of the content; below it, or
+// at another dimension, the entry is an EmbeddingAnomaly.
+const MinEmbeddingCosine = 0.8
+
+// Flags a Report may carry.
+const (
+	FlagPreviouslyRejected = "previously_rejected_pattern"
+	FlagOracleExact        = "oracle_exact"
+	FlagOracleSimilar      = "oracle_similar"
+)
+
+// Store is what the pipeline needs of a backend: the quarantine collection
+// and the Grimoire.
+type Store interface {
+	store.Quarantine
+	store.Grimoire
+}
+
+// Validator is one Stage 2 layer. Validate votes on c against g; an error
+// means the layer could not decide (the entry then stays in quarantine), not
+// that the entry is bad. Validators must not keep c or g.
+type Validator interface {
+	Name() string
+	Validate(ctx context.Context, c *Candidate, g *Grimoire) (Vote, error)
+}
+
+// Vote is one layer's verdict on a candidate. A skipped vote (the layer does
+// not apply, such as L1 below 50 entries) counts neither way.
+type Vote struct {
+	Layer   string   `json:"layer"`
+	Pass    bool     `json:"pass"`
+	Skipped bool     `json:"skipped,omitempty"`
+	Score   float64  `json:"score"`
+	Reasons []string `json:"reasons,omitempty"`
+}
+
+// Candidate is an entry under Stage 2 validation: the entry (read-only),
+// the pipeline's own embedding of its content and its structured claims (the
+// entry's Claim, if any; extracting claims from text is the validators'
+// business).
+type Candidate struct {
+	Entry     *knowledge.Entry
+	Embedding []float32
+	Claims    []knowledge.Claim
+}
+
+// Config configures a Pipeline. Every field but Bus, Validators, Strictness
+// and Now is required. The zero Strictness is Paranoid (3 of 3).
+type Config struct {
+	Embedder   embed.Embedder
+	Oracle     *oracle.Oracle
+	Immune     *oracle.Immune
+	Checker    *quarantine.Checker
+	Store      Store
+	Bus        *event.Bus // nil: no events
+	Validators []Validator
+	Strictness knowledge.Strictness
+	Now        func() time.Time // nil: time.Now
+}
+
+// Pipeline runs entries through the stages. Make it with New.
+type Pipeline struct {
+	cfg  Config
+	grim *Grimoire
+	mu   sync.Mutex // serialises decisions
+}
+
+// New checks cfg and returns a Pipeline with an empty Grimoire view; load
+// it from the store with p.Grimoire().Load before ingesting.
+func New(cfg Config) (*Pipeline, error) {
+	switch {
+	case cfg.Embedder == nil:
+		return nil, errors.New("ingest: no embedder")
+	case cfg.Oracle == nil:
+		return nil, errors.New("ingest: no oracle")
+	case cfg.Immune == nil:
+		return nil, errors.New("ingest: no immune memory")
+	case cfg.Checker == nil:
+		return nil, errors.New("ingest: no quarantine checker")
+	case cfg.Store == nil:
+		return nil, errors.New("ingest: no store")
+	case !cfg.Strictness.Valid():
+		return nil, fmt.Errorf("ingest: invalid strictness %d", cfg.Strictness)
+	}
+	for i, v := range cfg.Validators {
+		if v == nil {
+			return nil, fmt.Errorf("ingest: validator %d is nil", i)
+		}
+	}
+	cfg.Validators = append([]Validator(nil), cfg.Validators...)
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	return &Pipeline{cfg: cfg, grim: NewGrimoire(cfg.Embedder)}, nil
+}
+
+// Grimoire returns the pipeline's view of the Grimoire, which validators
+// read and adoption extends.
+func (p *Pipeline) Grimoire() *Grimoire { return p.grim }
+
+// Strictness returns the pipeline's consensus level.
+func (p *Pipeline) Strictness() knowledge.Strictness { return p.cfg.Strictness }
+
+// Ingest runs e through every stage and returns the decision. e is not
+// modified (an entry without an ID is given one in the report). An error
+// means the pipeline could not decide (the embedder, the store or the
+// identity registry failed); nothing is adopted then.
+func (p *Pipeline) Ingest(ctx context.Context, e *knowledge.Entry) (*Report, error) {
+	rs, err := p.IngestBatch(ctx, []*knowledge.Entry{e})
+	if err != nil {
+		return nil, err
+	}
+	return rs[0], nil
+}
+
+// IngestBatch ingests es in order, embedding their contents in one call,
+// and returns one report per entry. On an error it returns the reports of
+// the entries decided before it.
+func (p *Pipeline) IngestBatch(ctx context.Context, es []*knowledge.Entry) ([]*Report, error) {
+	return p.run(ctx, es, true)
+}
+
+// Quarantine runs es through the oracle, immune memory and Stage 1 only:
+// an entry that passes is left pending in quarantine (verdict quarantined,
+// reason KNOWLEDGE_QUARANTINED) for Validate to decide.
+func (p *Pipeline) Quarantine(ctx context.Context, es []*knowledge.Entry) ([]*Report, error) {
+	return p.run(ctx, es, false)
+}
+
+func (p *Pipeline) run(ctx context.Context, es []*knowledge.Entry, full bool) ([]*Report, error) {
+	reports := make([]*Report, 0, len(es))
+	entries := make([]*knowledge.Entry, len(es))
+	var texts []string
+	for i, e := range es {
+		if e == nil {
+			return nil, fmt.Errorf("ingest: entry %d is nil", i)
+		}
+		c := *e
+		if c.ID == "" {
+			c.ID = id.New(p.cfg.Now())
+		}
+		entries[i] = &c
+		if c.Validate() == nil {
+			texts = append(texts, c.Content)
+		}
+	}
+	vecs, err := p.grim.embed(ctx, texts)
+	if err != nil {
+		return nil, fmt.Errorf("ingest: %w", err)
+	}
+	for _, e := range entries {
+		var r *Report
+		if err := e.Validate(); err != nil {
+			r = p.invalid(e, err)
+		} else {
+			v := vecs[0]
+			vecs = vecs[1:]
+			if r, err = p.ingest(ctx, e, v, full); err != nil {
+				return reports, err
+			}
+		}
+		reports = append(reports, r)
+	}
+	return reports, nil
+}
+
+func (p *Pipeline) invalid(e *knowledge.Entry, err error) *Report {
+	r := newReport(e)
+	r.Verdict, r.Stage, r.Code = Rejected, StageStage1, reason.KnowledgeInvalid
+	r.Reasons = []string{string(reason.KnowledgeInvalid), err.Error()}
+	p.publish(GrimoireValidationFailed, r.Code, false, failedPayload{EntryID: e.ID, FailedLayer: string(StageStage1), Reason: string(r.Code)})
+	return r
+}
+
+// ingest decides one valid entry whose content embeds to vec.
+func (p *Pipeline) ingest(ctx context.Context, e *knowledge.Entry, vec []float32, full bool) (*Report, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	r := newReport(e)
+
+	// 0: the oracle.
+	if hit := p.cfg.Oracle.Check(e.Content, vec); hit.Any() {
+		if hit.Exact {
+			r.Flags = append(r.Flags, FlagOracleExact)
+		}
+		if hit.Similar {
+			r.Flags = append(r.Flags, FlagOracleSimilar)
+		}
+		return p.hold(ctx, e, vec, r, StageOracle, reason.KnowledgeOracleHit)
+	}
+	// 0b: immune memory.
+	if m, ok := p.cfg.Immune.Match(features(e, vec)); ok {
+		r.Flags = append(r.Flags, FlagPreviouslyRejected)
+		r.Scores["immune_distance"] = float64(m.Distance)
+		p.publish(GrimoireImmuneMatch, reason.KnowledgeImmuneMatch, false,
+			immunePayload{EntryID: e.ID, Signature: fmt.Sprintf("%x", m.ID)})
+		return p.hold(ctx, e, vec, r, StageImmune, reason.KnowledgeImmuneMatch)
+	}
+
+	// 1: provenance, then the quarantine collection, then the screens.
+	now := p.cfg.Now()
+	if err := p.cfg.Checker.Check(ctx, e, now); err != nil {
+		return p.refuse(ctx, e, vec, r, err)
+	}
+	if ok, err := p.quarantine(ctx, e, now, reason.KnowledgeQuarantined); err != nil {
+		return nil, err
+	} else if !ok {
+		return p.reject(ctx, e, vec, r, StageStage1, "replay", knowledge.NoAttack, reason.KnowledgeReplayed, nil, false)
+	}
+	if layer, attack, code, why := p.screen(e, vec, r); attack != knowledge.NoAttack {
+		return p.reject(ctx, e, vec, r, StageStage1, layer, attack, code, why, true)
+	}
+
+	if !full {
+		r.Verdict, r.Stage, r.Code = Quarantined, StageStage1, reason.KnowledgeQuarantined
+		r.Reasons = []string{string(r.Code)}
+		return r, nil
+	}
+
+	// 2: consensus.
+	return p.consensus(ctx, e, vec, r)
+}
+
+// hold quarantines an entry the oracle or immune memory flagged. Its
+// provenance is still checked: a forgery is rejected (and keeps its flags);
+// a verified entry waits in the quarantine store for review.
+func (p *Pipeline) hold(ctx context.Context, e *knowledge.Entry, vec []float32, r *Report, stage Stage, code reason.Code) (*Report, error) {
+	now := p.cfg.Now()
+	if err := p.cfg.Checker.Check(ctx, e, now); err != nil {
+		if quarantine.Attack(err) == knowledge.ProvenanceForgery {
+			return p.refuse(ctx, e, vec, r, err)
+		}
+		if !errors.Is(err, quarantine.ErrReplayed) && !errors.Is(err, knowledge.ErrInvalid) {
+			return nil, fmt.Errorf("ingest %s: %w", e.ID, err)
+		}
+		r.Reasons = append(r.Reasons, "not stored: "+checkReason(err))
+	} else if _, err := p.quarantine(ctx, e, now, code); err != nil {
+		return nil, err
+	}
+	r.Verdict, r.Stage, r.Code = Quarantined, stage, code
+	r.Reasons = append([]string{string(code)}, r.Reasons...)
+	return r, nil
+}
+
+// refuse reports a Checker refusal: a forgery is rejected and remembered;
+// an invalid entry or a replay is rejected without an attack; any other
+// failure (the registry could not answer) is an error.
+func (p *Pipeline) refuse(ctx context.Context, e *knowledge.Entry, vec []float32, r *Report, err error) (*Report, error) {
+	switch {
+	case quarantine.Attack(err) == knowledge.ProvenanceForgery:
+		return p.reject(ctx, e, vec, r, StageStage1, "provenance", knowledge.ProvenanceForgery, reason.KnowledgeForgery, []string{checkReason(err)}, false)
+	case errors.Is(err, quarantine.ErrReplayed):
+		return p.reject(ctx, e, vec, r, StageStage1, "replay", knowledge.NoAttack, reason.KnowledgeReplayed, nil, false)
+	case errors.Is(err, knowledge.ErrInvalid):
+		return p.reject(ctx, e, vec, r, StageStage1, "provenance", knowledge.NoAttack, reason.KnowledgeInvalid, []string{err.Error()}, false)
+	}
+	return nil, fmt.Errorf("ingest %s: %w", e.ID, err)
+}
+
+// checkReason names a Checker refusal without echoing the entry.
+func checkReason(err error) string {
+	for _, s := range []error{quarantine.ErrUnsigned, quarantine.ErrSignatureLength, quarantine.ErrMalleable,
+		quarantine.ErrRecovery, quarantine.ErrSignerMismatch, quarantine.ErrUnknownAgent, quarantine.ErrMalformed,
+		quarantine.ErrReplayed, knowledge.ErrInvalid} {
+		if errors.Is(err, s) {
+			return s.Error()
+		}
+	}
+	return "provenance not verified"
+}
+
+// quarantine puts e into the quarantine store as pending; false means the
+// store already holds it (the durable replay guard).
+func (p *Pipeline) quarantine(ctx context.Context, e *knowledge.Entry, now time.Time, code reason.Code) (bool, error) {
+	_, err := p.cfg.Store.PutQuarantined(ctx, &store.QuarantinedEntry{Entry: *e, QuarantinedAt: now})
+	if errors.Is(err, store.ErrQuarantineExists) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("ingest %s: quarantine: %w", e.ID, err)
+	}
+	p.publish(GrimoireEntryQuarantined, code, true, quarantinedPayload{EntryID: e.ID,
+		Source: e.Source.Provenance.String(), Agent: strings.ToLower(e.Source.Agent), EntryType: e.Type.String()})
+	return true, nil
+}
+
+// Ceiling returns the most confidence an entry of provenance pv may claim:
+// the seed's cross-source discount applied to certainty (marketplace 0.60,
+// clade 0.80, cross-user as commons 0.50), 1 for self-generated knowledge.
+func Ceiling(pv knowledge.Provenance) float64 {
+	switch pv {
+	case knowledge.Self:
+		return 1
+	case knowledge.Purchased:
+		return 0.60
+	case knowledge.Clade:
+		return 0.80
+	case knowledge.CrossUser:
+		return 0.50
+	}
+	return 0
+}
+
+// InitialConfidence returns the confidence an adopted entry starts at: the
+// seed's initial confidence for its source (clade and purchased 0.2,
+// cross-user 0.1), never above what the source claimed. Self-generated
+// knowledge keeps its own confidence.
+func InitialConfidence(e *knowledge.Entry) float64 {
+	c := e.Confidence
+	switch e.Source.Provenance {
+	case knowledge.Self:
+		return c
+	case knowledge.Clade, knowledge.Purchased:
+		return min(c, 0.2)
+	case knowledge.CrossUser:
+		return min(c, 0.1)
+	}
+	return 0
+}
+
+// screen runs Stage 1's content checks on an entry whose provenance holds.
+func (p *Pipeline) screen(e *knowledge.Entry, vec []float32, r *Report) (layer string, attack knowledge.AttackType, code reason.Code, why []string) {
+	if signals := detect(e); len(signals) > 0 {
+		return "content", knowledge.ContentInjection, reason.KnowledgeInjection, signals
+	}
+	ceil := Ceiling(e.Source.Provenance)
+	r.Scores["confidence_ceiling"] = ceil
+	if !(e.Confidence <= ceil) {
+		return "confidence", knowledge.ConfidenceInflation, reason.KnowledgeInflation,
+			[]string{fmt.Sprintf("claimed confidence %.2f above %.2f allowed for %s", e.Confidence, ceil, e.Source.Provenance)}
+	}
+	if len(e.Embedding) > 0 {
+		if len(e.Embedding) != len(vec) {
+			return "embedding", knowledge.EmbeddingAnomaly, reason.KnowledgeEmbedding,
+				[]string{fmt.Sprintf("supplied embedding has %d dimensions, the content's has %d", len(e.Embedding), len(vec))}
+		}
+		cos := float64(embed.Cosine(e.Embedding, vec))
+		r.Scores["embedding_cosine"] = cos
+		if !(cos >= MinEmbeddingCosine) {
+			return "embedding", knowledge.EmbeddingAnomaly, reason.KnowledgeEmbedding,
+				[]string{fmt.Sprintf("supplied embedding matches the content at cosine %.3f, below %.2f", cos, MinEmbeddingCosine)}
+		}
+	}
+	return "", knowledge.NoAttack, "", nil
+}
+
+// detect runs trust.Detect over every text field of e.
+func detect(e *knowledge.Entry) []string {
+	texts := []string{e.Content}
+	if c := e.Claim; c != nil {
+		texts = append(texts, c.Subject, c.Relation, c.Object)
+		texts = append(texts, c.Conditions...)
+	}
+	if h := e.Heuristic; h != nil {
+		texts = append(texts, h.Conditions...)
+		texts = append(texts, h.Actions...)
+		for k, v := range h.Parameters {
+			texts = append(texts, k, v)
+		}
+	}
+	seen := map[string]bool{}
+	var out []string
+	for _, t := range texts {
+		for _, s := range trust.Detect(t) {
+			if !seen[s] {
+				seen[s] = true
+				out = append(out, s)
+			}
+		}
+	}
+	return out
+}
+
+// consensus runs Stage 2 on a pending entry and adopts or rejects it.
+func (p *Pipeline) consensus(ctx context.Context, e *knowledge.Entry, vec []float32, r *Report) (*Report, error) {
+	if len(p.cfg.Validators) == 0 {
+		r.Verdict, r.Stage, r.Code = Quarantined, StageStage2, reason.KnowledgeNoConsensus
+		r.Reasons = []string{string(r.Code), "no stage 2 validators are configured"}
+		return r, nil
+	}
+	c := &Candidate{Entry: e, Embedding: vec}
+	if e.Claim != nil {
+		c.Claims = []knowledge.Claim{*e.Claim}
+	}
+	var (
+		votes  []Vote
+		passed []string
+	)
+	for _, v := range p.cfg.Validators {
+		vote, err := v.Validate(ctx, c, p.grim)
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			r.Verdict, r.Stage, r.Layer, r.Code = Quarantined, StageStage2, v.Name(), reason.KnowledgeValidationError
+			r.Reasons = []string{string(r.Code), v.Name() + " could not decide"}
+			return r, nil
+		}
+		if vote.Layer == "" {
+			vote.Layer = v.Name()
+		}
+		votes = append(votes, vote)
+		if !vote.Skipped {
+			r.Scores[vote.Layer] = vote.Score
+		}
+		if vote.Pass && !vote.Skipped {
+			passed = append(passed, vote.Layer)
+		}
+	}
+	need := p.cfg.Strictness.Threshold()
+	r.Scores["consensus"] = float64(len(passed))
+	if len(passed) < need {
+		layer, why := "", []string{fmt.Sprintf("%d of %d votes passed, %s needs %d", len(passed), knowledge.Validators, p.cfg.Strictness, need)}
+		for _, v := range votes {
+			if v.Pass || v.Skipped {
+				continue
+			}
+			if layer == "" {
+				layer = v.Layer
+			}
+			for _, s := range v.Reasons {
+				why = append(why, v.Layer+": "+s)
+			}
+		}
+		return p.reject(ctx, e, vec, r, StageStage2, layer, classify(layer), reason.KnowledgeConsensusFailed, why, true)
+	}
+	return p.adopt(ctx, e, vec, r, passed)
+}
+
+// classify names the attack a Stage 2 rejection most resembles: an
+// embedding-space anomaly (L1) is an EmbeddingAnomaly; divergence,
+// contradiction of claims and mental-model conflicts (L2, L3b) are the
+// seed's semantic contradiction, CausalGraphPoisoning.
+func classify(layer string) knowledge.AttackType {
+	l := strings.ToLower(layer)
+	if strings.HasPrefix(l, "l1") || strings.Contains(l, "anomaly") || strings.Contains(l, "trustrag") {
+		return knowledge.EmbeddingAnomaly
+	}
+	return knowledge.CausalGraphPoisoning
+}
+
+// adopt moves a pending entry that passed consensus into the Grimoire's
+// external partition.
+func (p *Pipeline) adopt(ctx context.Context, e *knowledge.Entry, vec []float32, r *Report, passed []string) (*Report, error) {
+	now := p.cfg.Now()
+	if err := p.cfg.Store.SetQuarantineStatus(ctx, e.ID, store.QuarantinePassed, string(reason.KnowledgeAdopted), knowledge.NoAttack, now); err != nil {
+		return nil, fmt.Errorf("ingest %s: pass: %w", e.ID, err)
+	}
+	score := 0.0
+	for _, l := range passed {
+		score += r.Scores[l]
+	}
+	score /= float64(len(passed))
+	p.publish(GrimoireValidationPassed, reason.KnowledgeAdopted, true, passedPayload{EntryID: e.ID, LayersPassed: passed, Score: score})
+	if err := p.cfg.Store.PutEntry(ctx, &store.GrimoireEntry{Entry: *e, Partition: knowledge.PartitionExternal, Created: now}); err != nil {
+		return nil, fmt.Errorf("ingest %s: adopt: %w", e.ID, err)
+	}
+	conf := InitialConfidence(e)
+	if err := p.grim.add(e, vec, knowledge.PartitionExternal, conf); err != nil {
+		return nil, fmt.Errorf("ingest %s: %w", e.ID, err)
+	}
+	p.grim.observe([]string{e.Content})
+	p.publish(GrimoireEntryAdopted, reason.KnowledgeAdopted, true, adoptedPayload{EntryID: e.ID, InitialConfidence: conf, Partition: knowledge.PartitionExternal.String()})
+	r.Verdict, r.Stage, r.Code, r.Confidence = Adopted, StageAdopt, reason.KnowledgeAdopted, conf
+	r.Reasons = []string{string(reason.KnowledgeAdopted), fmt.Sprintf("%d of %d votes passed (%s)", len(passed), knowledge.Validators, strings.Join(passed, ", "))}
+	return r, nil
+}
+
+// reject decides e as rejected: its quarantine row (if stored) fails with
+// attack, and an identified attack is remembered by immune memory and, but
+// for a forgery, by the oracle.
+func (p *Pipeline) reject(ctx context.Context, e *knowledge.Entry, vec []float32, r *Report, stage Stage, layer string,
+	attack knowledge.AttackType, code reason.Code, why []string, stored bool) (*Report, error) {
+	if stored {
+		err := p.cfg.Store.SetQuarantineStatus(ctx, e.ID, store.QuarantineFailed, string(code), attack, p.cfg.Now())
+		if err != nil {
+			return nil, fmt.Errorf("ingest %s: fail: %w", e.ID, err)
+		}
+	}
+	if attack != knowledge.NoAttack && attack != knowledge.ProvenanceForgery {
+		p.remember(e, vec, code, attack)
+	}
+	r.Verdict, r.Stage, r.Layer, r.Attack, r.Code = Rejected, stage, layer, attack, code
+	r.Reasons = append([]string{string(code)}, why...)
+	p.publish(GrimoireValidationFailed, code, false, failedPayload{EntryID: e.ID, FailedLayer: failedLayer(stage, layer), Reason: string(code)})
+	return r, nil
+}
+
+func failedLayer(stage Stage, layer string) string {
+	if layer == "" {
+		return string(stage)
+	}
+	return string(stage) + "/" + layer
+}
+
+// remember records a rejected entry's immune signature and flags its
+// content in the oracle.
+func (p *Pipeline) remember(e *knowledge.Entry, vec []float32, code reason.Code, attack knowledge.AttackType) {
+	// Record fails only for an empty embedding or an out-of-range attack,
+	// neither of which reaches here.
+	_, _ = p.cfg.Immune.Record(features(e, vec), code, oracleAttack(attack))
+	p.cfg.Oracle.MarkBad(e.Content, vec)
+}
+
+func features(e *knowledge.Entry, vec []float32) oracle.Features {
+	return oracle.Features{Source: e.Source.Provenance.String(), Category: e.Type.String(), Confidence: e.Confidence, Embedding: vec}
+}
+
+func oracleAttack(a knowledge.AttackType) oracle.Attack {
+	switch a {
+	case knowledge.EmbeddingAnomaly:
+		return oracle.EmbeddingAnomaly
+	case knowledge.ConfidenceInflation:
+		return oracle.ConfidenceInflation
+	case knowledge.ProvenanceForgery:
+		return oracle.ProvenanceForgery
+	case knowledge.ContentInjection:
+		return oracle.ContentInjection
+	case knowledge.CausalGraphPoisoning:
+		return oracle.CausalGraphPoisoning
+	}
+	return oracle.AttackUnknown
+}
+
+func (p *Pipeline) publish(kind event.Kind, code reason.Code, ok bool, payload any) {
+	if p.cfg.Bus == nil {
+		return
+	}
+	b, _ := json.Marshal(payload) // plain structs of strings and numbers
+	p.cfg.Bus.Publish(event.Event{Kind: kind, Success: ok, Code: string(code), Summary: string(b)})
+}
+
+// finite reports whether every component of v is a finite number.
+func finite(v []float32) bool {
+	for _, x := range v {
+		if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,209 @@
+package ingest
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/wardhq/ward/internal/capability"
+	"github.com/wardhq/ward/internal/knowledge"
+	"github.com/wardhq/ward/internal/registry"
+	"github.com/wardhq/ward/internal/tool"
+)
+
+// MaxToolEntries is the most entries one quarantine call takes.
+const MaxToolEntries = 100
+
+// The seed's ingestion tools, named by ward's <prefix>_<action>_<subject>
+// rule in the memory subsystem: quarantine_entries, consensus_validate,
+// reject_entry and ingestion_report. (sandbox_heuristic, adopt_entry and
+// causal_rollback are not built: adoption follows consensus here.)
+var (
+	defQuarantine = &tool.Def{
+		Name: "memory_quarantine_entries",
+		Description: "Receive external knowledge entries (purchased, clade or cross-user) into quarantine. Each entry is screened " +
+			"against known poison (oracle, immune memory), its EIP-712 provenance is verified against the identity registry, and its " +
+			"content, claimed confidence and supplied embedding are checked. Entries that pass wait in quarantine for " +
+			"memory_consensus_validate; nothing reaches the Grimoire here. Returns one report per entry: verdict, stage, reasons.",
+		Category: tool.CatMemory, Tier: tool.Write, RiskTier: tool.Layer2, Budget: tool.Medium, Effect: tool.EffectOpen,
+		PromptSnippet: "memory_quarantine_entries screens external knowledge entries into quarantine.",
+		Params: json.RawMessage(`{"type":"object","additionalProperties":false,"required":["entries"],"properties":{` +
+			`"entries":{"type":"array","minItems":1,"maxItems":100,"description":"Entries as delivered by their author, signature included (base64 of the 65-byte r,s,v).",` +
+			`"items":{"type":"object","required":["id","content","entry_type","source","confidence"],"properties":{` +
+			`"id":{"type":"string","minLength":1,"maxLength":128},"content":{"type":"string","minLength":1,"maxLength":16384},` +
+			`"entry_type":{"type":"string","enum":["insight","heuristic","warning","strategy_fragment","causal_link"]},` +
+			`"confidence":{"type":"number","minimum":0,"maximum":1},"source":{"type":"object"},` +
+			`"embedding":{"type":"array","maxItems":4096,"items":{"type":"number"}},"claim":{"type":"object"},"heuristic":{"type":"object"}}}}}}`),
+		Requires:      []tool.Requirement{tool.NeedsMemory},
+		SchemaVersion: 1,
+	}
+	defValidate = &tool.Def{
+		Name: "memory_consensus_validate",
+		Description: "Run Stage 2 consensus validation on one pending quarantined entry: every validation layer votes and the entry " +
+			"is adopted into the Grimoire at low initial confidence when enough pass for the strictness level, otherwise rejected and " +
+			"remembered as poison. Returns the report: verdict, the layer that decided, per-layer scores and reasons.",
+		Category: tool.CatMemory, Tier: tool.Write, RiskTier: tool.Layer2, Budget: tool.Medium, Effect: tool.EffectOpen,
+		PromptSnippet: "memory_consensus_validate decides a quarantined entry by consensus: adopt or reject.",
+		Params: json.RawMessage(`{"type":"object","additionalProperties":false,"required":["entry_id"],"properties":{` +
+			`"entry_id":{"type":"string","minLength":1,"maxLength":128,"description":"The quarantined entry's id."}}}`),
+		Requires:      []tool.Requirement{tool.NeedsMemory},
+		SchemaVersion: 1,
+	}
+	defReject = &tool.Def{
+		Name: "memory_reject_entry",
+		Description: "Reject one pending quarantined entry for good, optionally classifying the attack it carries; a classified " +
+			"rejection is remembered (immune memory and the poison oracle) so re-posts and reworded variants are held. Cannot be undone.",
+		Category: tool.CatMemory, Tier: tool.Write, RiskTier: tool.Layer2, Budget: tool.Fast, Effect: tool.EffectClose,
+		PromptSnippet: "memory_reject_entry rejects a quarantined entry and remembers its pattern.",
+		Params: json.RawMessage(`{"type":"object","additionalProperties":false,"required":["entry_id"],"properties":{` +
+			`"entry_id":{"type":"string","minLength":1,"maxLength":128,"description":"The quarantined entry's id."},` +
+			`"attack":{"type":"string","enum":["","embedding_anomaly","confidence_inflation","provenance_forgery","content_injection","causal_graph_poisoning"],"description":"The attack type, if one is identified."}}}`),
+		Requires:      []tool.Requirement{tool.NeedsMemory},
+		SchemaVersion: 1,
+	}
+	defReport = &tool.Def{
+		Name: "memory_ingestion_report",
+		Description: "Report knowledge ingestion metrics over the quarantine collection (decided entries are kept 7 days): entries " +
+			"received, pending, passed and failed, failures by attack type and reason, the accept rate, and the Grimoire's size; for one " +
+			"source agent or all. Read-only.",
+		Category: tool.CatMemory, Tier: tool.Read, RiskTier: tool.Layer1, Budget: tool.Fast,
+		PromptSnippet: "memory_ingestion_report summarises what ingestion accepted and rejected, per source.",
+		Params: json.RawMessage(`{"type":"object","additionalProperties":false,"properties":{` +
+			`"agent":{"type":"string","pattern":"^0x[0-9a-fA-F]{40}$","description":"Only this source agent's entries (0x-prefixed hex address)."}}}`),
+		Requires:      []tool.Requirement{tool.NeedsMemory},
+		SchemaVersion: 1,
+	}
+)
+
+// Tools returns the ingestion tools bound to p, for the daemon to register.
+// Every write handler consumes its capability before it changes anything.
+func Tools(p *Pipeline) []registry.Tool {
+	return []registry.Tool{
+		{Def: defQuarantine, Plan: planQuarantine, Write: p.quarantineTool},
+		{Def: defValidate, Plan: planID(defValidate, "validate"), Write: p.validateTool},
+		{Def: defReject, Plan: planID(defReject, "reject"), Write: p.rejectTool},
+		{Def: defReport, Read: p.reportTool},
+	}
+}
+
+type entriesArgs struct {
+	Entries []*knowledge.Entry `json:"entries"`
+}
+
+type idArgs struct {
+	EntryID string               `json:"entry_id"`
+	Attack  knowledge.AttackType `json:"attack"`
+}
+
+var errArgs = errors.New("invalid arguments")
+
+func decodeEntries(in *registry.Input) ([]*knowledge.Entry, error) {
+	var a entriesArgs
+	if err := json.Unmarshal(in.Raw, &a); err != nil || len(a.Entries) == 0 || len(a.Entries) > MaxToolEntries {
+		return nil, errArgs
+	}
+	return a.Entries, nil
+}
+
+func decodeID(in *registry.Input) (idArgs, error) {
+	var a idArgs
+	if err := json.Unmarshal(in.Raw, &a); err != nil || a.EntryID == "" {
+		return idArgs{}, errArgs
+	}
+	return a, nil
+}
+
+func planQuarantine(_ context.Context, in *registry.Input) (*tool.Plan, error) {
+	es, err := decodeEntries(in)
+	if err != nil {
+		return nil, err
+	}
+	return &tool.Plan{Txs: []tool.Tx{}, Summary: fmt.Sprintf("screen %d knowledge entries into quarantine", len(es))}, nil
+}
+
+func planID(d *tool.Def, verb string) registry.Planner {
+	return func(_ context.Context, in *registry.Input) (*tool.Plan, error) {
+		a, err := decodeID(in)
+		if err != nil {
+			return nil, err
+		}
+		return &tool.Plan{Txs: []tool.Tx{}, Summary: fmt.Sprintf("%s quarantined knowledge entry %q", verb, a.EntryID)}, nil
+	}
+}
+
+func (p *Pipeline) quarantineTool(ctx context.Context, in *registry.Input, _ *tool.Plan, c *capability.Capability) (*tool.Result, error) {
+	es, err := decodeEntries(in)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.Consume(defQuarantine.Name, in.Args.Hash(), in.Tick, in.Now); err != nil {
+		return nil, fmt.Errorf("quarantine entries: %w", err)
+	}
+	rs, err := p.Quarantine(ctx, es)
+	if err != nil {
+		return nil, errors.New("quarantine entries: the pipeline could not decide")
+	}
+	held := 0
+	for _, r := range rs {
+		if r.Verdict == Quarantined {
+			held++
+		}
+	}
+	return tool.WriteResult(defQuarantine, map[string]any{"reports": rs},
+		fmt.Sprintf("%d entries screened", len(es)), fmt.Sprintf("%d held in quarantine, %d rejected", held, len(rs)-held), "ingestion_pipeline")
+}
+
+func (p *Pipeline) validateTool(ctx context.Context, in *registry.Input, _ *tool.Plan, c *capability.Capability) (*tool.Result, error) {
+	a, err := decodeID(in)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.Consume(defValidate.Name, in.Args.Hash(), in.Tick, in.Now); err != nil {
+		return nil, fmt.Errorf("consensus validate: %w", err)
+	}
+	r, err := p.Validate(ctx, a.EntryID)
+	if err != nil {
+		return nil, reviewError("consensus validate", err)
+	}
+	return tool.WriteResult(defValidate, r, "adopted or rejected", string(r.Verdict), "ingestion_pipeline")
+}
+
+func (p *Pipeline) rejectTool(ctx context.Context, in *registry.Input, _ *tool.Plan, c *capability.Capability) (*tool.Result, error) {
+	a, err := decodeID(in)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.Consume(defReject.Name, in.Args.Hash(), in.Tick, in.Now); err != nil {
+		return nil, fmt.Errorf("reject entry: %w", err)
+	}
+	r, err := p.Reject(ctx, a.EntryID, a.Attack)
+	if err != nil {
+		return nil, reviewError("reject entry", err)
+	}
+	return tool.WriteResult(defReject, r, "rejected", string(r.Verdict), "quarantine_store")
+}
+
+// reviewError keeps the store's internals from the agent.
+func reviewError(op string, err error) error {
+	if errors.Is(err, ErrNoEntry) || errors.Is(err, ErrNotPending) {
+		return fmt.Errorf("%s: %w", op, err)
+	}
+	return fmt.Errorf("%s: the pipeline could not decide", op)
+}
+
+func (p *Pipeline) reportTool(ctx context.Context, in *registry.Input) (*tool.Result, error) {
+	var a struct {
+		Agent string `json:"agent"`
+	}
+	if len(in.Raw) > 0 {
+		if err := json.Unmarshal(in.Raw, &a); err != nil {
+			return nil, errArgs
+		}
+	}
+	s, err := p.Summarise(ctx, a.Agent)
+	if err != nil {
+		return nil, errors.New("ingestion report: the quarantine store could not be read")
+	}
+	return tool.ReadResult(defReport, s)
+}

@@ -1,0 +1,62 @@
+package ingest
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/wardhq/ward/internal/knowledge"
+	"github.com/wardhq/ward/internal/registry"
+	"github.com/wardhq/ward/internal/tool"
+)
+
+func TestTools(t *testing.T) {
+	h := newHarness(t, knowledge.Relaxed, votes(true)...)
+	reg := registry.New()
+	tools := Tools(h.p)
+	for _, tl := range tools {
+		if err := reg.Add(tl); err != nil {
+			t.Fatalf("register %s: %v", tl.Def.Name, err)
+		}
+		if tl.Def.Category != tool.CatMemory {
+			t.Errorf("%s: category %s", tl.Def.Name, tl.Def.Category)
+		}
+	}
+	tiers := map[string]tool.Tier{"memory_quarantine_entries": tool.Write, "memory_consensus_validate": tool.Write,
+		"memory_reject_entry": tool.Write, "memory_ingestion_report": tool.Read}
+	for name, tier := range tiers {
+		e, ok := reg.Get(name)
+		if !ok || e.Def.Tier != tier {
+			t.Errorf("%s: registered %v, tier %v, want %v", name, ok, e.Def.Tier, tier)
+		}
+	}
+
+	e := h.signed(clean, 0.5)
+	raw, _ := json.Marshal(map[string]any{"entries": []*knowledge.Entry{e}})
+	q, _ := reg.Get("memory_quarantine_entries")
+	if err := q.Validate(raw); err != nil {
+		t.Fatalf("a delivered entry does not fit the schema: %v", err)
+	}
+	if err := q.Validate([]byte(`{"entries":[]}`)); err == nil {
+		t.Error("schema accepts no entries")
+	}
+	args, _ := tool.ParseArgs(raw)
+	plan, err := tools[0].Plan(h.ctx, &registry.Input{Args: args, Raw: raw})
+	if err != nil || plan.Summary == "" {
+		t.Fatalf("plan: %v %v", plan, err)
+	}
+	if _, err := tools[1].Plan(h.ctx, &registry.Input{Raw: []byte(`{}`)}); err == nil {
+		t.Error("validate planned without an entry id")
+	}
+
+	if _, err := h.p.Quarantine(h.ctx, []*knowledge.Entry{e}); err != nil {
+		t.Fatal(err)
+	}
+	res, err := tools[3].Read(h.ctx, &registry.Input{Raw: []byte(`{}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s Summary
+	if err := json.Unmarshal(res.Data, &s); err != nil || s.Received != 1 || s.Pending != 1 {
+		t.Errorf("report %s: %v", res.Data, err)
+	}
+}

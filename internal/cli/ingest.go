@@ -3,27 +3,21 @@ package cli
 import (
 	"bufio"
 	"context"
-	"crypto/ecdsa"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"time"
 
-	"github.com/ethereum/go-ethereum/crypto"
-
-	"github.com/wardhq/ward/internal/embed"
 	"github.com/wardhq/ward/internal/event"
 	"github.com/wardhq/ward/internal/ingest"
 	"github.com/wardhq/ward/internal/knowledge"
-	"github.com/wardhq/ward/internal/oracle"
 	"github.com/wardhq/ward/internal/quarantine"
-	"github.com/wardhq/ward/internal/store/sqlite"
+	"github.com/wardhq/ward/internal/validate"
 )
 
 const ingestHelp = `Runs knowledge entries (JSON Lines) through the ingestion pipeline:
@@ -48,9 +42,10 @@ in --registry. With --sign=false an unsigned external line needs an agent
 address and is rejected as a forgery.
 
 The store is a fresh SQLite database in a temporary directory unless --db
-names one. The oracle and immune memory start empty. No Stage 2 validators
-are wired in yet, so an entry that passes Stage 1 stays quarantined
-(KNOWLEDGE_NO_CONSENSUS) and none is adopted.
+names one. The oracle and immune memory start empty. Stage 2 runs its three
+layers (L1 embedding anomaly, L2 claim divergence, L3b mental models: the
+shipped ones unless --models names a file) and adopts an entry when the
+strictness level's number of layers pass it.
 
 A malformed line is reported with its line number and nothing is ingested.`
 
@@ -72,31 +67,9 @@ type ingestRow struct {
 	Heuristic  *knowledge.Heuristic `json:"heuristic"`
 }
 
-// signer signs unsigned rows with one generated key per source label.
-type signer struct {
-	chainID uint64
-	keys    map[string]*ecdsa.PrivateKey
-	reg     *quarantine.LocalRegistry
-}
-
-func (s *signer) sign(e *knowledge.Entry, label string) error {
-	k, ok := s.keys[label]
-	if !ok {
-		var err error
-		if k, err = crypto.GenerateKey(); err != nil {
-			return err
-		}
-		if err := s.reg.Add(crypto.PubkeyToAddress(k.PublicKey).Hex()); err != nil {
-			return err
-		}
-		s.keys[label] = k
-	}
-	return quarantine.Sign(e, s.chainID, k)
-}
-
 // readEntries reads JSON Lines entries; sg, if not nil, signs unsigned
 // external ones. Every error names its line.
-func readEntries(r io.Reader, def knowledge.Provenance, now time.Time, sg *signer) ([]*knowledge.Entry, error) {
+func readEntries(r io.Reader, def knowledge.Provenance, now time.Time, sg *ingest.Signer) ([]*knowledge.Entry, error) {
 	var out []*knowledge.Entry
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
@@ -117,7 +90,7 @@ func readEntries(r io.Reader, def knowledge.Provenance, now time.Time, sg *signe
 	return out, nil
 }
 
-func rowEntry(line []byte, n int, def knowledge.Provenance, now time.Time, sg *signer) (*knowledge.Entry, error) {
+func rowEntry(line []byte, n int, def knowledge.Provenance, now time.Time, sg *ingest.Signer) (*knowledge.Entry, error) {
 	var row ingestRow
 	dec := json.NewDecoder(strings.NewReader(string(line)))
 	dec.DisallowUnknownFields()
@@ -159,7 +132,7 @@ func rowEntry(line []byte, n int, def knowledge.Provenance, now time.Time, sg *s
 		if label == "" {
 			label = row.Provenance.String()
 		}
-		if err := sg.sign(e, label); err != nil {
+		if err := sg.Sign(e, label); err != nil {
 			return nil, fmt.Errorf("sign: %w", err)
 		}
 	}
@@ -178,6 +151,7 @@ func ingestCmd(ctx context.Context, io IO, args []string) int {
 	dbPath := fs.String("db", "", "SQLite database to use (default: a fresh one in a temporary directory)")
 	regPath := fs.String("registry", "", "identity registry: a file of agent addresses, one per line")
 	chainID := fs.Uint64("chain-id", 1, "chain id of the EIP-712 signing domain")
+	modelsPath := fs.String("models", "", "JSON Lines of mental models for L3b (default: the ones shipped with ward)")
 	if st, ok := parse(fs, args); !ok {
 		return st
 	}
@@ -203,9 +177,9 @@ func ingestCmd(ctx context.Context, io IO, args []string) int {
 			return usageErr(io, "%s: %v", *regPath, err)
 		}
 	}
-	var sg *signer
+	var sg *ingest.Signer
 	if *sign {
-		sg = &signer{chainID: *chainID, keys: map[string]*ecdsa.PrivateKey{}, reg: reg}
+		sg = ingest.NewSigner(*chainID, reg)
 	}
 	now := time.Now().UTC().Truncate(time.Second)
 	entries, err := readFileEntries(fs.Arg(0), knowledge.Purchased, now, sg)
@@ -219,45 +193,29 @@ func ingestCmd(ctx context.Context, io IO, args []string) int {
 		}
 	}
 
-	db := *dbPath
-	if db == "" {
-		dir, err := os.MkdirTemp("", "ward-ingest-")
+	var models []validate.Model
+	if *modelsPath != "" {
+		f, err := os.Open(*modelsPath)
 		if err != nil {
-			return fail(io, "%v", err)
+			return usageErr(io, "%v", err)
 		}
-		defer os.RemoveAll(dir)
-		db = filepath.Join(dir, "ward.db")
-	}
-	st, err := sqlite.Open(ctx, sqlite.Config{Path: db})
-	if err != nil {
-		return fail(io, "open database %s: %v", db, err)
-	}
-	defer st.Close()
-	checker, err := quarantine.New(quarantine.Config{ChainID: *chainID, Registry: reg})
-	if err != nil {
-		return fail(io, "%v", err)
-	}
-	orc, err := oracle.New(oracle.Config{})
-	if err != nil {
-		return fail(io, "%v", err)
-	}
-	im, err := oracle.NewImmune(oracle.ImmuneConfig{})
-	if err != nil {
-		return fail(io, "%v", err)
+		models, err = validate.LoadModels(f)
+		f.Close()
+		if err != nil {
+			return usageErr(io, "--models: %v", err)
+		}
 	}
 	bus, err := event.New(event.Config{})
 	if err != nil {
 		return fail(io, "%v", err)
 	}
 	defer bus.Close()
-	p, err := ingest.New(ingest.Config{Embedder: embed.NewHashed(embed.HashedConfig{}), Oracle: orc, Immune: im,
-		Checker: checker, Store: st, Bus: bus, Strictness: strictness})
+	p, closeP, err := ingest.OpenLocal(ctx, ingest.LocalConfig{DB: *dbPath, ChainID: *chainID, Registry: reg,
+		Strictness: strictness, Models: models, Bus: bus})
 	if err != nil {
 		return fail(io, "%v", err)
 	}
-	if err := p.Grimoire().Load(ctx, st); err != nil {
-		return fail(io, "%v", err)
-	}
+	defer closeP()
 	if err := p.Grimoire().Seed(ctx, seed); err != nil {
 		return fail(io, "--grimoire: %v", err)
 	}
@@ -285,7 +243,7 @@ func ingestCmd(ctx context.Context, io IO, args []string) int {
 	return exitOK
 }
 
-func readFileEntries(path string, def knowledge.Provenance, now time.Time, sg *signer) ([]*knowledge.Entry, error) {
+func readFileEntries(path string, def knowledge.Provenance, now time.Time, sg *ingest.Signer) ([]*knowledge.Entry, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err

@@ -35,7 +35,7 @@ func TestIngest(t *testing.T) {
 	}
 	got := decodeLines(t, out)
 	want := []struct{ id, verdict, stage, code, attack string }{
-		{"clean", "quarantined", "stage2", "KNOWLEDGE_NO_CONSENSUS", ""},
+		{"clean", "adopted", "adopt", "KNOWLEDGE_ADOPTED", ""},
 		{"inject", "rejected", "stage1", "KNOWLEDGE_CONTENT_INJECTION", "content_injection"},
 		{"inflated", "rejected", "stage1", "KNOWLEDGE_CONFIDENCE_INFLATION", "confidence_inflation"},
 		{"forged", "rejected", "stage1", "KNOWLEDGE_PROVENANCE_FORGERY", "provenance_forgery"},

@@ -49,6 +49,7 @@ func commands() []command {
 		{"token create", "create a bearer token for a role (owner, agent, peer)", tokenCreate},
 		{"upstream approve", "approve the changed tool definitions of an upstream MCP server", upstreamApprove},
 		{"ingest", "run knowledge entries (JSON Lines) through the ingestion pipeline: oracle, provenance, screens, consensus", ingestCmd},
+		{"eval poisoning", "score knowledge ingestion on memory-poisoning data: FNR and FPR per attack class", evalPoisoning},
 		{"eval agentdojo", "replay an AgentDojo suite through the gate: utility and attack success", evalAgentDojo},
 		{"demo", "run the tool gate's end-to-end scenario on the embedded dev chain", demo},
 		{"version", "print ward's version", version},

@@ -34,7 +34,7 @@ type Report struct {
 	Attack string `json:"attack"`
 	// Tasks say how each user task went; Breaches name the pairs the
 	// attacker won.
-	Tasks    []TaskResult `json:"tasks"`
+	Tasks    []TaskResult `json:"tasks,omitempty"`
 	Breaches []string     `json:"breaches,omitempty"`
 }
 

@@ -83,17 +83,23 @@ func (a *Server) named(r *request) (*gate.Session, error) {
 	return s, nil
 }
 
+// ownerSession resolves {name} for an owner route: one of the owner's
+// session names, or any live session's id.
+func (a *Server) ownerSession(r *request) (*gate.Session, error) {
+	s, err := a.named(r)
+	if err != nil && a.cfg.Trust.ByID != nil {
+		if byID, ok := a.cfg.Trust.ByID(r.PathValue("name")); ok {
+			return byID, nil
+		}
+	}
+	return s, err
+}
+
 // setDirective answers POST /v1/sessions/{name}/directive: the owner's
 // directive, whose values have trusted provenance. {name} is one of the
 // owner's session names or any live session's id.
 func (a *Server) setDirective(ctx context.Context, r *request) (any, error) {
-	s, err := a.named(r)
-	if err != nil && a.cfg.Trust.ByID != nil {
-		var ok bool
-		if s, ok = a.cfg.Trust.ByID(r.PathValue("name")); ok {
-			err = nil
-		}
-	}
+	s, err := a.ownerSession(r)
 	if err != nil {
 		return nil, err
 	}
@@ -116,13 +122,7 @@ func (a *Server) setDirective(ctx context.Context, r *request) (any, error) {
 // setLevel answers POST /v1/sessions/{name}/level: the owner puts a
 // tainted session under review, or lifts a review back to tainted.
 func (a *Server) setLevel(ctx context.Context, r *request) (any, error) {
-	s, err := a.named(r)
-	if err != nil && a.cfg.Trust.ByID != nil {
-		var ok bool
-		if s, ok = a.cfg.Trust.ByID(r.PathValue("name")); ok {
-			err = nil
-		}
-	}
+	s, err := a.ownerSession(r)
 	if err != nil {
 		return nil, err
 	}

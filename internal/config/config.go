@@ -38,6 +38,8 @@ type File struct {
 	Upstream []upstream.Server
 	// Trust configures reviewers, the judge and the address book ([trust]).
 	Trust Trust
+	// Grimoire configures knowledge ingestion ([grimoire]).
+	Grimoire Grimoire
 	// Source is the file's bytes, recorded with the policy hash.
 	Source []byte
 }
@@ -148,6 +150,9 @@ func Parse(name string, data []byte) (*File, error) {
 		return fail(ds...)
 	}
 	if ds := trustSection(f, &raw, idx); len(ds) > 0 {
+		return fail(ds...)
+	}
+	if ds := grimoireSection(f, &raw, idx); len(ds) > 0 {
 		return fail(ds...)
 	}
 	return f, nil

@@ -24,6 +24,8 @@ type fileTOML struct {
 	Upstream []upstreamTOML `toml:"upstream"`
 	// Trust configures reviewers, the judge and the address book (trust.go).
 	Trust *trustTOML `toml:"trust"`
+	// Grimoire configures knowledge ingestion (grimoire.go).
+	Grimoire *grimoireTOML `toml:"grimoire"`
 }
 
 type storeTOML struct {

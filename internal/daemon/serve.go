@@ -225,7 +225,7 @@ func OpenData(ctx context.Context, dir string, f *config.File, extra ...func(ctx
 		Hooks: f.Hooks, PermitTTL: f.Gate.PermitTTL, AnnounceDelay: f.Gate.AnnounceDelay, TickPeriod: f.Gate.TickPeriod,
 		QuarantineTTL: f.Gate.QuarantineTTL,
 		Owner:         f.Gate.Owner,
-		Trust:         f.Trust, VaultKey: filepath.Join(dir, "vault.key"),
+		Trust:         f.Trust, VaultKey: filepath.Join(dir, "vault.key"), Grimoire: f.Grimoire,
 	})
 }
 

@@ -6,6 +6,7 @@ package daemon
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math/big"
@@ -21,10 +22,15 @@ import (
 	"github.com/wardhq/ward/internal/catalog"
 	"github.com/wardhq/ward/internal/chain"
 	"github.com/wardhq/ward/internal/config"
+	"github.com/wardhq/ward/internal/embed"
 	"github.com/wardhq/ward/internal/event"
 	"github.com/wardhq/ward/internal/gate"
 	"github.com/wardhq/ward/internal/hook"
+	"github.com/wardhq/ward/internal/ingest"
+	"github.com/wardhq/ward/internal/knowledge"
+	"github.com/wardhq/ward/internal/oracle"
 	"github.com/wardhq/ward/internal/policy"
+	"github.com/wardhq/ward/internal/quarantine"
 	"github.com/wardhq/ward/internal/registry"
 	"github.com/wardhq/ward/internal/store/sqlite"
 	"github.com/wardhq/ward/internal/taint"
@@ -75,6 +81,8 @@ type Config struct {
 	Extra func(ctx context.Context, st *Stack) ([]registry.Tool, func() error, error)
 	// Trust configures reviewers, the judge and the address book.
 	Trust config.Trust
+	// Grimoire configures knowledge ingestion.
+	Grimoire config.Grimoire
 	// VaultKey is the file of the master key that seals withheld output
 	// (created 0600 if absent); empty disables isolated orchestration.
 	VaultKey string
@@ -94,6 +102,8 @@ type Stack struct {
 	Hooks    *hook.Set
 	Bus      *event.Bus
 	Tools    *gate.Tools
+	// Ingest is the Grimoire's ingestion pipeline.
+	Ingest *ingest.Pipeline
 
 	closers []func() error
 }
@@ -185,9 +195,22 @@ func Open(ctx context.Context, cfg Config) (_ *Stack, err error) {
 	env.Chain, env.Wallet, env.Sim = s.Provider, s.Wallet, s.Sim
 	s.Env = env
 
+	if s.Bus, err = event.New(event.Config{}); err != nil {
+		return nil, err
+	}
 	s.Registry = registry.New()
 	if err := catalog.Register(s.Registry, env); err != nil {
 		return nil, err
+	}
+	// The Grimoire: knowledge ingestion over the same store, its tools in
+	// the registry, its search behind query_grimoire.
+	if s.Ingest, err = openGrimoire(ctx, s, cfg.Grimoire); err != nil {
+		return nil, err
+	}
+	for _, t := range ingest.Tools(s.Ingest) {
+		if err := s.Registry.Add(t); err != nil {
+			return nil, err
+		}
 	}
 	if cfg.Extra != nil {
 		extra, release, err := cfg.Extra(ctx, s)
@@ -208,9 +231,6 @@ func Open(ctx context.Context, cfg Config) (_ *Stack, err error) {
 	cfg.Hooks.Simulation.Simulator = simAdapter{s.Sim}
 	cfg.Hooks.Hallucination.Reader = &readerAdapter{ps: providers}
 	if s.Hooks, err = hook.NewSet(cfg.Hooks); err != nil {
-		return nil, err
-	}
-	if s.Bus, err = event.New(event.Config{}); err != nil {
 		return nil, err
 	}
 	s.closers = append(s.closers, func() error { s.Bus.Close(); return nil })
@@ -234,13 +254,70 @@ func Open(ctx context.Context, cfg Config) (_ *Stack, err error) {
 		Permits: s.Store, State: s.Store, Actions: s.Store, Bus: s.Bus, Approver: approver,
 		PermitTTL: cfg.PermitTTL, AnnounceDelay: cfg.AnnounceDelay, TickPeriod: cfg.TickPeriod, QuarantineTTL: cfg.QuarantineTTL,
 		ChainID: s.Provider.ChainID(), Now: cfg.Now,
-		TrustLog: s.Store, Withheld: s.Store, Vault: vlt, Checkers: checkers,
+		TrustLog: s.Store, Withheld: s.Store, Vault: vlt, Checkers: checkers, Grimoire: grimoireQuery(s.Ingest),
 		DefaultReviewers: cfg.Trust.Reviewers, DefaultJudge: cfg.Trust.Judge, AddressBook: addressBook(cfg),
 	})
 	if err != nil {
 		return nil, errors.Join(err, s.Close())
 	}
 	return s, nil
+}
+
+// openGrimoire builds the ingestion pipeline over the stack's store: the
+// hashed embedder, an oracle and immune memory (in memory: they start
+// empty at each start), Stage 1 with the configured identities and Stage
+// 2's three layers, and loads the Grimoire view.
+func openGrimoire(ctx context.Context, s *Stack, g config.Grimoire) (*ingest.Pipeline, error) {
+	reg, err := quarantine.NewLocalRegistry()
+	if err != nil {
+		return nil, err
+	}
+	for _, a := range g.Identities {
+		if err := reg.Add(a); err != nil {
+			return nil, fmt.Errorf("grimoire.identities: %w", err)
+		}
+	}
+	checker, err := quarantine.New(quarantine.Config{ChainID: s.Provider.ChainID(), Registry: reg})
+	if err != nil {
+		return nil, err
+	}
+	orc, err := oracle.New(oracle.Config{})
+	if err != nil {
+		return nil, err
+	}
+	im, err := oracle.NewImmune(oracle.ImmuneConfig{})
+	if err != nil {
+		return nil, err
+	}
+	vals, err := ingest.Stage2(nil)
+	if err != nil {
+		return nil, err
+	}
+	p, err := ingest.New(ingest.Config{Embedder: embed.NewHashed(embed.HashedConfig{}), Oracle: orc, Immune: im, Checker: checker,
+		Store: s.Store, Bus: s.Bus, Validators: vals, Strictness: g.Strictness})
+	if err != nil {
+		return nil, err
+	}
+	if err := p.Grimoire().Load(ctx, s.Store); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// grimoireQuery answers query_grimoire from the pipeline's view.
+func grimoireQuery(p *ingest.Pipeline) func(ctx context.Context, q string, limit int) (json.RawMessage, bool, error) {
+	return func(ctx context.Context, q string, limit int) (json.RawMessage, bool, error) {
+		hits, err := p.Grimoire().Query(ctx, q, limit)
+		if err != nil {
+			return nil, false, err
+		}
+		external := false
+		for _, h := range hits {
+			external = external || h.Partition != knowledge.PartitionSelf
+		}
+		out, err := json.Marshal(map[string]any{"entries": hits})
+		return out, external, err
+	}
 }
 
 // addressBook is the owner's address book plus the tokens and contracts of
@@ -294,6 +371,9 @@ func (s *Stack) View(t config.Tools) (*registry.View, error) {
 	have := []tool.Requirement{}
 	if s.Wallet != nil {
 		have = append(have, tool.NeedsWallet)
+	}
+	if s.Ingest != nil {
+		have = append(have, tool.NeedsMemory)
 	}
 	return s.Registry.Select(registry.Selection{Profiles: t.Profiles, Enable: t.Enable, Disable: t.Disable, Have: have})
 }

@@ -4,12 +4,17 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/ethereum/go-ethereum/crypto"
+
 	"github.com/wardhq/ward/internal/config"
 	"github.com/wardhq/ward/internal/gate"
+	"github.com/wardhq/ward/internal/knowledge"
 	"github.com/wardhq/ward/internal/policy"
+	"github.com/wardhq/ward/internal/quarantine"
 	"github.com/wardhq/ward/internal/reason"
 	"github.com/wardhq/ward/internal/trust"
 )
@@ -67,5 +72,66 @@ func TestTaintedAgentTradesAllowlistedTokens(t *testing.T) {
 	var rf *gate.Refusal
 	if err := swap("0x9999999999999999999999999999999999999999"); !errors.As(err, &rf) || rf.Code != reason.UntrustedProvenance {
 		t.Fatalf("swap into an unnamed token after taint: %v", err)
+	}
+}
+
+// The Grimoire end to end in the daemon: an agent screens a signed entry
+// into quarantine and validates it through preview_action and
+// commit_action, and query_grimoire then finds it; reading adopted external
+// knowledge taints the session.
+func TestGrimoireThroughTheGate(t *testing.T) {
+	key, err := crypto.GenerateKey()
+	if err != nil {
+		t.Fatal(err)
+	}
+	author := crypto.PubkeyToAddress(key.PublicKey).Hex()
+	f, err := config.Parse("ward.toml", []byte("[grimoire]\nidentities = [\""+author+"\"]\n[gate]\nannounce_delay = \"0s\"\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Gate.AnnounceDelay = -1
+	st, err := OpenData(t.Context(), t.TempDir(), f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	s, err := st.Session("agent", policy.Agent, "learning")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := &knowledge.Entry{ID: "e1", Content: "Higher utilization increases the borrow rate on lending markets.", Type: knowledge.TypeInsight,
+		Confidence: 0.3, Source: knowledge.Source{Provenance: knowledge.Purchased, Agent: author, Timestamp: time.Now().UTC().Truncate(time.Second)}}
+	if err := quarantine.Sign(e, st.Provider.ChainID(), key); err != nil {
+		t.Fatal(err)
+	}
+	write := func(action string, params any) json.RawMessage {
+		t.Helper()
+		p, _ := json.Marshal(params)
+		pv, err := st.Tools.Facade(t.Context(), s, "preview_action", json.RawMessage(fmt.Sprintf(`{"action_type":%q,"venue":"grimoire","params":%s}`, action, p)))
+		if err != nil {
+			t.Fatalf("%s preview: %v", action, err)
+		}
+		var v struct {
+			PermitID string `json:"permit_id"`
+		}
+		json.Unmarshal(pv, &v)
+		out, err := st.Tools.Facade(t.Context(), s, "commit_action", json.RawMessage(`{"permit_id":"`+v.PermitID+`"}`))
+		if err != nil {
+			t.Fatalf("%s commit: %v", action, err)
+		}
+		return out
+	}
+	if out := write("quarantine_entries", map[string]any{"entries": []*knowledge.Entry{e}}); !strings.Contains(string(out), `quarantined`) {
+		t.Fatalf("quarantine_entries: %s", out)
+	}
+	if out := write("consensus_validate", map[string]string{"entry_id": "e1"}); !strings.Contains(string(out), `adopted`) {
+		t.Fatalf("consensus_validate: %s", out)
+	}
+	out, err := st.Tools.Facade(t.Context(), s, "query_grimoire", json.RawMessage(`{"query":"what raises the borrow rate?","limit":3}`))
+	if err != nil || !strings.Contains(string(out), "borrow rate") {
+		t.Fatalf("query_grimoire: %s %v", out, err)
+	}
+	if s.Trust == nil || s.Trust.Level() != trust.Tainted {
+		t.Error("reading adopted external knowledge did not taint the session")
 	}
 }

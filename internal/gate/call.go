@@ -133,6 +133,10 @@ type ToolsConfig struct {
 	// orchestrator delegates (delegate.go); nil disables delegation.
 	Vault    *vault.Vault
 	Withheld store.Withheld
+	// Grimoire answers query_grimoire: JSON of the closest entries, and
+	// whether any is adopted external knowledge; nil leaves the facade
+	// refusing.
+	Grimoire func(ctx context.Context, query string, limit int) (out json.RawMessage, external bool, err error)
 	// AddressBook holds the owner's known counterparties (addresses,
 	// account numbers, names): values with trusted provenance everywhere.
 	AddressBook []string

@@ -220,7 +220,32 @@ func (t *Tools) Facade(ctx context.Context, s *Session, name string, raw json.Ra
 	case "query_state", "search_context":
 		return t.query(ctx, s, in.Kind, in.Venue, in.Params)
 	case "query_grimoire":
-		return nil, refuse(reason.ToolUnavailable, "grimoire", "the Grimoire is not enabled in this build of ward", "")
+		if t.cfg.Grimoire == nil {
+			return nil, refuse(reason.ToolUnavailable, "grimoire", "the Grimoire is not enabled on this ward", "")
+		}
+		var q struct {
+			Query string `json:"query"`
+			Limit int    `json:"limit"`
+		}
+		if err := json.Unmarshal(raw, &q); err != nil {
+			return nil, refuse(reason.BadInput, "schema", "the arguments are not valid JSON", err.Error())
+		}
+		out, external, err := t.cfg.Grimoire(ctx, q.Query, q.Limit)
+		if err != nil {
+			return nil, refuse(reason.ExecutionFailed, "grimoire", "the Grimoire could not be searched", err.Error())
+		}
+		// Adopted external entries passed the immune system, yet they are
+		// other agents' words: an answer that holds any is third-party
+		// content for the session, like any third-party output. The
+		// agent's own knowledge is not.
+		def := grimoireOwn
+		if external {
+			def = grimoireExternal
+		}
+		if err := t.observe(ctx, s, def, &tool.Result{Data: out}); err != nil {
+			return nil, err
+		}
+		return out, nil
 	case "update_directive":
 		trusted, err := t.SetDirective(ctx, s, in.Directive, false)
 		if err != nil {
@@ -234,6 +259,12 @@ func (t *Tools) Facade(ctx context.Context, s *Session, name string, raw json.Ra
 	}
 	return nil, refuse(reason.ToolUnavailable, "profile", "no tool "+quote(name), "")
 }
+
+// What the trust model records query_grimoire's output as.
+var (
+	grimoireOwn      = &tool.Def{Name: "query_grimoire"}
+	grimoireExternal = &tool.Def{Name: "query_grimoire", ThirdParty: true}
+)
 
 func venueText(v string) string {
 	if v == "" {

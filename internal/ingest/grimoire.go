@@ -209,6 +209,48 @@ func (g *Grimoire) Search(q []float32, k int) []Neighbour {
 	return out
 }
 
+// Hit is a search result as an agent sees it: the entry's content, type,
+// partition and confidence, never its signature or embedding.
+type Hit struct {
+	ID         string               `json:"id"`
+	Content    string               `json:"content"`
+	Type       knowledge.EntryType  `json:"entry_type"`
+	Partition  knowledge.Partition  `json:"partition"`
+	Provenance knowledge.Provenance `json:"provenance"`
+	Confidence float64              `json:"confidence"`
+	Score      float64              `json:"score"`
+}
+
+// externalWeight is the seed's retrieval weight of adopted external
+// knowledge (0.8x) against the agent's own.
+const externalWeight = 0.8
+
+// Query embeds text and returns the k entries closest to it, adopted
+// external knowledge weighted at 0.8 of the agent's own.
+func (g *Grimoire) Query(ctx context.Context, text string, k int) ([]Hit, error) {
+	if k <= 0 {
+		k = 10
+	}
+	vecs, err := g.embed(ctx, []string{text})
+	if err != nil {
+		return nil, err
+	}
+	out := []Hit{}
+	for _, n := range g.Search(vecs[0], 2*k) {
+		score := n.Score
+		if n.Partition == knowledge.PartitionExternal {
+			score *= externalWeight
+		}
+		out = append(out, Hit{ID: n.Entry.ID, Content: n.Entry.Content, Type: n.Entry.Type, Partition: n.Partition,
+			Provenance: n.Entry.Source.Provenance, Confidence: n.Confidence, Score: score})
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Score > out[j].Score })
+	if len(out) > k {
+		out = out[:k]
+	}
+	return out, nil
+}
+
 // All returns every entry of the view, by ID: for layers that need the
 // whole distribution (k-means).
 func (g *Grimoire) All() []Known {

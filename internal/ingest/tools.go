@@ -76,14 +76,19 @@ var (
 	}
 )
 
-// Tools returns the ingestion tools bound to p, for the daemon to register.
-// Every write handler consumes its capability before it changes anything.
+// Venue is the memory tools' venue in preview_action.
+const Venue = "grimoire"
+
+// Tools returns the ingestion tools bound to p, for the daemon to register:
+// the writes through preview_action {action_type, venue "grimoire"}, the
+// report through query_state {kind "ingestion_report"}. Every write handler
+// consumes its capability before it changes anything.
 func Tools(p *Pipeline) []registry.Tool {
 	return []registry.Tool{
-		{Def: defQuarantine, Plan: planQuarantine, Write: p.quarantineTool},
-		{Def: defValidate, Plan: planID(defValidate, "validate"), Write: p.validateTool},
-		{Def: defReject, Plan: planID(defReject, "reject"), Write: p.rejectTool},
-		{Def: defReport, Read: p.reportTool},
+		{Def: defQuarantine, Plan: planQuarantine, Write: p.quarantineTool, Action: "quarantine_entries", Venue: Venue},
+		{Def: defValidate, Plan: planID(defValidate, "validate"), Write: p.validateTool, Action: "consensus_validate", Venue: Venue},
+		{Def: defReject, Plan: planID(defReject, "reject"), Write: p.rejectTool, Action: "reject_entry", Venue: Venue},
+		{Def: defReport, Read: p.reportTool, Action: "ingestion_report"},
 	}
 }
 

@@ -455,7 +455,6 @@ func TestRefusals(t *testing.T) {
 		{"arguments not an object", "query_state", `["` + marker + `"]`, reason.SchemaInvalid},
 		{"unknown kind", "search_context", `{"kind":"` + marker + `"}`, reason.ToolUnavailable},
 		{"over the spending limit", "preview_action", swapArgs("900000000000"), ""},
-		{"grimoire off", "query_grimoire", `{"query":"` + marker + `"}`, reason.ToolUnavailable},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			res := callTool(t, cs, tc.tool, tc.args, "")

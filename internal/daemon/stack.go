@@ -264,9 +264,9 @@ func Open(ctx context.Context, cfg Config) (_ *Stack, err error) {
 }
 
 // openGrimoire builds the ingestion pipeline over the stack's store: the
-// hashed embedder, an oracle and immune memory (in memory: they start
-// empty at each start), Stage 1 with the configured identities and Stage
-// 2's three layers, and loads the Grimoire view.
+// hashed embedder, the oracle and immune memory (restored from the store,
+// saved after each rejection), Stage 1 with the configured identities and
+// Stage 2's three layers, and loads the Grimoire view.
 func openGrimoire(ctx context.Context, s *Stack, g config.Grimoire) (*ingest.Pipeline, error) {
 	reg, err := quarantine.NewLocalRegistry()
 	if err != nil {
@@ -289,12 +289,15 @@ func openGrimoire(ctx context.Context, s *Stack, g config.Grimoire) (*ingest.Pip
 	if err != nil {
 		return nil, err
 	}
+	if err := ingest.LoadMemory(ctx, s.Store, orc, im); err != nil {
+		return nil, fmt.Errorf("grimoire: the saved oracle and immune memory: %w", err)
+	}
 	vals, err := ingest.Stage2(nil)
 	if err != nil {
 		return nil, err
 	}
 	p, err := ingest.New(ingest.Config{Embedder: embed.NewHashed(embed.HashedConfig{}), Oracle: orc, Immune: im, Checker: checker,
-		Store: s.Store, Bus: s.Bus, Validators: vals, Strictness: g.Strictness})
+		Store: s.Store, Bus: s.Bus, Validators: vals, Strictness: g.Strictness, State: s.Store})
 	if err != nil {
 		return nil, err
 	}

@@ -40,6 +40,7 @@ package ingest
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -118,6 +119,9 @@ type Config struct {
 	Validators []Validator
 	Strictness knowledge.Strictness
 	Now        func() time.Time // nil: time.Now
+	// State, if set, keeps the oracle's filters and the immune memory
+	// across restarts (saved after each rejection; see LoadMemory).
+	State store.State
 }
 
 // Pipeline runs entries through the stages. Make it with New.
@@ -562,6 +566,58 @@ func (p *Pipeline) remember(e *knowledge.Entry, vec []float32, code reason.Code,
 	// neither of which reaches here.
 	_, _ = p.cfg.Immune.Record(features(e, vec), code, oracleAttack(attack))
 	p.cfg.Oracle.MarkBad(e.Content, vec)
+	if p.cfg.State != nil {
+		// What the pipeline learnt survives a restart; a failure to save
+		// loses memory, never a decision already made.
+		_ = SaveMemory(context.Background(), p.cfg.State, p.cfg.Oracle, p.cfg.Immune, p.cfg.Now())
+	}
+}
+
+// State keys of the oracle's filters and the immune memory.
+const (
+	stateOracle = "grimoire:oracle"
+	stateImmune = "grimoire:immune"
+)
+
+// SaveMemory stores the oracle's filters and the immune memory in st.
+func SaveMemory(ctx context.Context, st store.State, o *oracle.Oracle, im *oracle.Immune, at time.Time) error {
+	ob, err := o.Export()
+	if err != nil {
+		return err
+	}
+	ib, err := im.MarshalBinary()
+	if err != nil {
+		return err
+	}
+	return errors.Join(st.SetState(ctx, stateOracle, base64.StdEncoding.EncodeToString(ob), at),
+		st.SetState(ctx, stateImmune, base64.StdEncoding.EncodeToString(ib), at))
+}
+
+// LoadMemory restores what SaveMemory stored, if anything: the filters are
+// merged into o, the signatures replace im's.
+func LoadMemory(ctx context.Context, st store.State, o *oracle.Oracle, im *oracle.Immune) error {
+	for _, k := range []string{stateOracle, stateImmune} {
+		v, _, ok, err := st.State(ctx, k)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			continue
+		}
+		b, err := base64.StdEncoding.DecodeString(v)
+		if err != nil {
+			return fmt.Errorf("%s: %w", k, err)
+		}
+		if k == stateOracle {
+			err = o.Merge(b)
+		} else {
+			err = im.UnmarshalBinary(b)
+		}
+		if err != nil {
+			return fmt.Errorf("%s: %w", k, err)
+		}
+	}
+	return nil
 }
 
 func features(e *knowledge.Entry, vec []float32) oracle.Features {

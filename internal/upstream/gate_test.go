@@ -197,7 +197,12 @@ func TestGateFrontsUpstream(t *testing.T) {
 		t.Error("a write ran through query_state")
 	}
 
-	// The audit trail has every decision.
+	// The audit trail has every decision. A read's decision is queued
+	// without waiting for its commit; a durable write commits after
+	// everything queued before it, so it is the barrier before reading.
+	if err := s.Store.SetState(t.Context(), "test:barrier", "x", time.Now()); err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
 		tool, decision, reason string
 		n                      int

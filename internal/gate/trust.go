@@ -229,17 +229,18 @@ type callTrust struct {
 // trustView computes the provenance of a call's arguments.
 func (t *Tools) trustView(s *Session, e *registry.Entry, raw json.RawMessage) (*callTrust, error) {
 	st := t.trustOf(s)
+	p := paramsOf(e.Def)
+	level := st.Level()
+	if level == trust.Clean && !t.engine.Snapshot().NeedsProvenance() {
+		// Nothing reads provenance for a clean session: skip decoding the
+		// arguments again and the lookups.
+		return &callTrust{view: policy.Trust{Taint: level.String(), Isolated: st.isolated, Sensitive: p.sensitive, Sends: e.Def.Egress}, roles: p.roles}, nil
+	}
 	var args map[string]any
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
 	if err := dec.Decode(&args); err != nil {
 		return nil, err
-	}
-	p := paramsOf(e.Def)
-	level := st.Level()
-	if level == trust.Clean && !t.engine.Snapshot().NeedsProvenance() {
-		// Nothing reads provenance for a clean session: skip the lookups.
-		return &callTrust{view: policy.Trust{Taint: level.String(), Isolated: st.isolated, Sensitive: p.sensitive, Sends: e.Def.Egress}, roles: p.roles}, nil
 	}
 	ev := st.ledger.Args(args)
 	if t.book != nil {

@@ -106,8 +106,9 @@ func (t *Tools) Delegate(ctx context.Context, parent, child *Session, name strin
 	meta.OutputKey, meta.Size = key, int64(len(plain))
 	// The child's judge decides on promotion at once when it is a
 	// built-in (deterministic) checker.
-	meta.Reviews = t.judgeOutput(ctx, child, w, plain)
-	if got, err := t.cfg.Withheld.Withheld(ctx, key); err == nil && got.Status == store.WithheldPromoted {
+	var promoted bool
+	meta.Reviews, promoted = t.judgeOutput(ctx, child, w, plain)
+	if promoted {
 		meta.Status = string(store.WithheldPromoted)
 		pt.ledger.ObserveJSON(trust.Source{Kind: trust.Promoted, Ref: "output:" + key}, plain)
 	}
@@ -116,12 +117,12 @@ func (t *Tools) Delegate(ctx context.Context, parent, child *Session, name strin
 }
 
 // judgeOutput runs the child's reviewers and judge on a withheld output and
-// promotes it if the judge approves.
-func (t *Tools) judgeOutput(ctx context.Context, child *Session, w *store.WithheldOutput, plain []byte) []trust.Verdict {
+// promotes it if the judge approves; promoted reports that the promotion
+// was recorded and stored.
+func (t *Tools) judgeOutput(ctx context.Context, child *Session, w *store.WithheldOutput, plain []byte) (verdicts []trust.Verdict, promoted bool) {
 	ct := t.trustOf(child)
 	reviewers, judge := ct.Reviewers()
 	c := &trust.Case{ID: w.Key, SessionID: child.ID, Tool: w.Tool, Text: string(plain)}
-	var verdicts []trust.Verdict
 	run := func(name string, authoritative bool) (trust.Verdict, bool) {
 		v, ok := t.runChecker(ctx, ct, child.ID, name, authoritative, c)
 		if !ok {
@@ -136,9 +137,9 @@ func (t *Tools) judgeOutput(ctx context.Context, child *Session, w *store.Withhe
 		run(r, false)
 	}
 	if v, ok := run(judge, true); ok && v.Approve {
-		t.promote(ctx, w.Key, judge, plain)
+		promoted = t.promote(ctx, w.Key, judge, plain) == nil
 	}
-	return verdicts
+	return verdicts, promoted
 }
 
 // promote releases a withheld output: recorded in the trust log first,

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/wardhq/ward/internal/eval/poisoning"
+	"github.com/wardhq/ward/internal/validate"
 )
 
 const evalPoisoningHelp = `Scores knowledge ingestion on memory-poisoning data (for example
@@ -44,7 +45,7 @@ func evalPoisoning(ctx context.Context, io IO, args []string) int {
 		return usageErr(io, "--strictness: %v", err)
 	}
 	if *modelsPath != "" {
-		ms, err := poisoning.LoadModels(*modelsPath)
+		ms, err := validate.ReadModelsFile(*modelsPath)
 		if err != nil {
 			return usageErr(io, "--models: %v", err)
 		}

@@ -195,13 +195,7 @@ func ingestCmd(ctx context.Context, io IO, args []string) int {
 
 	var models []validate.Model
 	if *modelsPath != "" {
-		f, err := os.Open(*modelsPath)
-		if err != nil {
-			return usageErr(io, "%v", err)
-		}
-		models, err = validate.LoadModels(f)
-		f.Close()
-		if err != nil {
+		if models, err = validate.ReadModelsFile(*modelsPath); err != nil {
 			return usageErr(io, "--models: %v", err)
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"sync"
 )
@@ -41,6 +42,21 @@ var shipped = sync.OnceValues(func() ([]Model, error) {
 // modify it. An error means the embedded file is defective (the tests load
 // it).
 func ShippedModels() ([]Model, error) { return shipped() }
+
+// ReadModelsFile reads a file of mental models (see LoadModels); errors
+// name the file.
+func ReadModelsFile(path string) ([]Model, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	ms, err := LoadModels(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return ms, nil
+}
 
 // LoadModels reads mental models as JSON Lines, one Model per line; blank
 // lines and lines starting with # are ignored. Every model needs a

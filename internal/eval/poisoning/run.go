@@ -3,7 +3,6 @@ package poisoning
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -182,20 +181,6 @@ func RunFiles(ctx context.Context, grimoire string, incoming []string, o Options
 	}
 	rep.Finish()
 	return rep, nil
-}
-
-// LoadModels reads a --models file.
-func LoadModels(path string) ([]validate.Model, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	ms, err := validate.LoadModels(f)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return ms, nil
 }
 
 // Text renders the report for a terminal.

@@ -95,6 +95,14 @@ type Vote struct {
 	Skipped bool     `json:"skipped,omitempty"`
 	Score   float64  `json:"score"`
 	Reasons []string `json:"reasons,omitempty"`
+	// Decisive marks a failing vote that rejects the entry whatever the
+	// other layers say (seed 4.3: a provably false on-chain claim is
+	// rejected immediately, no consensus needed).
+	Decisive bool `json:"decisive,omitempty"`
+	// Scrutiny marks a failing vote that raises the entry to the Strict
+	// threshold, every layer that ran must pass (seed 4.4: a contradiction
+	// "raises the divergence score and triggers additional scrutiny").
+	Scrutiny bool `json:"scrutiny,omitempty"`
 }
 
 // Candidate is an entry under Stage 2 validation: the entry (read-only),
@@ -473,10 +481,36 @@ func (p *Pipeline) consensus(ctx context.Context, e *knowledge.Entry, vec []floa
 			passed = append(passed, vote.Layer)
 		}
 	}
-	need := p.cfg.Strictness.Threshold()
+	need, ran, decisive, scrutiny := p.cfg.Strictness.Threshold(), 0, "", ""
+	for _, v := range votes {
+		if v.Skipped {
+			continue
+		}
+		ran++
+		switch {
+		case v.Pass:
+		case v.Decisive && decisive == "":
+			decisive = v.Layer
+		case v.Scrutiny && scrutiny == "":
+			scrutiny = v.Layer
+		}
+	}
+	if scrutiny != "" {
+		need = max(need, min(knowledge.Strict.Threshold(), ran))
+	}
 	r.Scores["consensus"] = float64(len(passed))
-	if len(passed) < need {
-		layer, why := "", []string{fmt.Sprintf("%d of %d votes passed, %s needs %d", len(passed), knowledge.Validators, p.cfg.Strictness, need)}
+	if len(passed) < need || decisive != "" {
+		why := []string{fmt.Sprintf("%d of %d votes passed, %s needs %d", len(passed), knowledge.Validators, p.cfg.Strictness, need)}
+		switch {
+		case decisive != "":
+			why[0] = decisive + " is decisive: its failure rejects the entry without consensus"
+		case scrutiny != "":
+			why[0] = fmt.Sprintf("%d of %d votes passed; %s raised scrutiny, which needs %d", len(passed), knowledge.Validators, scrutiny, need)
+		}
+		layer := decisive
+		if layer == "" {
+			layer = scrutiny
+		}
 		for _, v := range votes {
 			if v.Pass || v.Skipped {
 				continue

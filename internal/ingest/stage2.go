@@ -50,7 +50,7 @@ func (l layer) Validate(ctx context.Context, c *Candidate, g *Grimoire) (Vote, e
 	}
 	cand := validate.Candidate{Entry: c.Entry, Embedding: c.Embedding}
 	v := l.vote(cand, l.c.corpus(g))
-	return Vote{Layer: v.Layer, Pass: v.Pass, Skipped: v.Skipped, Score: v.Score, Reasons: v.Reasons}, nil
+	return Vote{Layer: v.Layer, Pass: v.Pass, Skipped: v.Skipped, Score: v.Score, Reasons: v.Reasons, Decisive: v.Decisive, Scrutiny: v.Scrutiny}, nil
 }
 
 // corpusCache holds the Corpus of a Grimoire view, rebuilt as it grows.

@@ -49,6 +49,10 @@ type Vote struct {
 	Skipped bool
 	Score   float64 // anomaly or divergence score, higher is more suspicious; fails at 1 or more for L1, FailScore for L2 and L3b
 	Reasons []string
+	// Decisive: this failure rejects without consensus (a provably false
+	// claim). Scrutiny: this failure raises the candidate to the Strict
+	// threshold (a contradiction of established knowledge, seed 4.4).
+	Decisive, Scrutiny bool
 }
 
 // FailScore is the score at or above which L2 and L3b fail a candidate.
@@ -85,8 +89,11 @@ func (c Candidate) claims() []Claim {
 // passes nor fails: the threshold applies to the layers that ran, capped at
 // their number, so with L1 skipped Standard needs both L2 and L3b. If no
 // layer ran the candidate fails: nothing vouched for it.
+//
+// A failing Decisive vote fails the candidate whatever the others say, and a
+// failing Scrutiny vote raises the threshold to Strict's.
 func Decide(votes []Vote, s knowledge.Strictness) (pass bool, passes int) {
-	ran := 0
+	ran, decisive, scrutiny := 0, false, false
 	for _, v := range votes {
 		if v.Skipped {
 			continue
@@ -94,10 +101,17 @@ func Decide(votes []Vote, s knowledge.Strictness) (pass bool, passes int) {
 		ran++
 		if v.Pass {
 			passes++
+			continue
 		}
+		decisive = decisive || v.Decisive
+		scrutiny = scrutiny || v.Scrutiny
 	}
-	need := min(s.Threshold(), ran)
-	if ran == 0 || need < 1 {
+	t := s.Threshold()
+	if scrutiny {
+		t = max(t, knowledge.Strict.Threshold())
+	}
+	need := min(t, ran)
+	if ran == 0 || need < 1 || decisive {
 		return false, passes
 	}
 	return passes >= need, passes

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 
 	"github.com/wardhq/ward/internal/eval/poisoning"
 	"github.com/wardhq/ward/internal/validate"
@@ -36,6 +37,7 @@ func evalPoisoning(ctx context.Context, io IO, args []string) int {
 	grimoire := fs.String("grimoire", "", "JSON Lines of the Grimoire's own knowledge (with --incoming)")
 	var incoming stringList
 	fs.Var(&incoming, "incoming", "JSON Lines of entries to ingest (repeatable; instead of DIR)")
+	rowsPath := fs.String("rows", "", "also write each row's outcome (id, label, verdict, reasons) as JSON Lines to `FILE`")
 	modelsPath := fs.String("models", "", "JSON Lines of mental models (statement, subject, relation, object, conditions)")
 	if st, ok := parse(fs, args); !ok {
 		return st
@@ -64,6 +66,11 @@ func evalPoisoning(ctx context.Context, io IO, args []string) int {
 	if err != nil {
 		return fail(io, "%v", err)
 	}
+	if *rowsPath != "" {
+		if err := writeRows(*rowsPath, rep); err != nil {
+			return fail(io, "--rows: %v", err)
+		}
+	}
 	if *asJSON {
 		if err := json.NewEncoder(io.Out).Encode(rep); err != nil {
 			return fail(io, "%v", err)
@@ -82,4 +89,17 @@ func (l *stringList) String() string { return fmt.Sprint(*l) }
 func (l *stringList) Set(v string) error {
 	*l = append(*l, v)
 	return nil
+}
+
+// writeRows writes rep's per-row outcomes to path.
+func writeRows(path string, rep *poisoning.Report) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := rep.WriteRows(f); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }

@@ -44,14 +44,19 @@ const maxSpan = 256
 
 // startIndex maps the first byte of every pattern start to the patterns
 // that may match there, so that Detect tries them all in one pass.
-var startIndex = func() (idx [256][]startEntry) {
-	for i := range patterns {
-		for _, st := range patterns[i].starts {
-			idx[st[0]] = append(idx[st[0]], startEntry{&patterns[i], st})
+var startIndex = indexPatterns(patterns)
+
+type patternIndex [256][]startEntry
+
+func indexPatterns(ps []pattern) *patternIndex {
+	var idx patternIndex
+	for i := range ps {
+		for _, st := range ps[i].starts {
+			idx[st[0]] = append(idx[st[0]], startEntry{&ps[i], st})
 		}
 	}
-	return idx
-}()
+	return &idx
+}
 
 type startEntry struct {
 	p     *pattern
@@ -59,9 +64,9 @@ type startEntry struct {
 }
 
 // match adds to found the signals of the patterns that match text.
-func match(text string, found map[string]bool) {
+func match(idx *patternIndex, text string, found map[string]bool) {
 	for at := 0; at < len(text); at++ {
-		entries := startIndex[text[at]]
+		entries := idx[text[at]]
 		if len(entries) == 0 {
 			continue
 		}
@@ -242,7 +247,12 @@ var (
 // base64, hex, %-, \u- and HTML-encoded text inside it. Its cost is linear in
 // the text.
 func Detect(text string) []string {
-	d := detector{found: map[string]bool{}, budget: decodeBudget + decodeFactor*len(text)}
+	d := detector{found: map[string]bool{}, budget: decodeBudget + decodeFactor*len(text), idx: startIndex, minHidden: 1}
+	return d.run(text)
+}
+
+// run scans text and returns the sorted signals found.
+func (d *detector) run(text string) []string {
 	d.scan(text, 0)
 	if len(d.found) == 0 {
 		return nil
@@ -258,15 +268,24 @@ func Detect(text string) []string {
 type detector struct {
 	found  map[string]bool
 	budget int // decoded bytes left to scan
+	idx    *patternIndex
+	// minHidden is the weight of hiding characters (see stripHidden) that
+	// makes SignalHidden.
+	minHidden int
+	// extra, if set, runs more checks on each folded text scanned.
+	extra func(folded string, found map[string]bool)
 }
 
 func (d *detector) scan(text string, depth int) {
 	visible, hidden, tags := stripHidden(norm.NFKC.String(text))
-	if hidden {
+	if hidden >= d.minHidden {
 		d.found[SignalHidden] = true
 	}
 	folded := foldLines(visible)
-	match(folded, d.found)
+	match(d.idx, folded, d.found)
+	if d.extra != nil {
+		d.extra(folded, d.found)
+	}
 	if depth >= maxDecodeDepth {
 		return
 	}
@@ -334,16 +353,17 @@ func foldLines(s string) string {
 	return b.String()
 }
 
-// stripHidden removes format characters from s. hidden reports a character
-// that hides text: a bidi embedding, override or isolate, a Unicode tag
-// character, or another invisible format character (zero-width space,
-// joiner, non-joiner, word joiner, a byte order mark after the start) next
-// to an ASCII letter or digit, where it breaks up words. Zero-width joiners
-// between emoji and non-joiners in scripts that use them are ordinary text,
-// and so is a soft hyphen. tags is the ASCII that tag characters spell.
-func stripHidden(s string) (visible string, hidden bool, tags string) {
+// stripHidden removes format characters from s. hidden weighs the
+// characters that hide text: 2 for each bidi embedding, override or isolate
+// and each Unicode tag character, 1 for each other invisible format
+// character (zero-width space, joiner, non-joiner, word joiner, a byte
+// order mark after the start) next to an ASCII letter or digit, where it
+// breaks up words. Zero-width joiners between emoji and non-joiners in
+// scripts that use them are ordinary text, and so is a soft hyphen. tags is
+// the ASCII that tag characters spell.
+func stripHidden(s string) (visible string, hidden int, tags string) {
 	if !strings.ContainsFunc(s, func(r rune) bool { return unicode.Is(unicode.Cf, r) }) {
-		return s, false, ""
+		return s, 0, ""
 	}
 	var b, t strings.Builder
 	var prev rune
@@ -358,17 +378,17 @@ func stripHidden(s string) (visible string, hidden bool, tags string) {
 		}
 		switch {
 		case r >= 0xE0000 && r <= 0xE007F:
-			hidden = true
+			hidden += 2
 			if r >= 0xE0020 && r <= 0xE007E {
 				t.WriteByte(byte(r - 0xE0000))
 			}
 		case r >= 0x202A && r <= 0x202E, r >= 0x2066 && r <= 0x2069:
-			hidden = true
+			hidden += 2
 		case r == 0x00AD, r == 0xFEFF && start == 0:
 		default:
 			next, _ := utf8.DecodeRuneInString(s[i:])
 			if asciiAlnum(prev) || asciiAlnum(next) {
-				hidden = true
+				hidden++
 			}
 		}
 	}

@@ -29,6 +29,7 @@ import (
 // the harness reads (the labels).
 type Row struct {
 	Line  int
+	ID    string // the row's id, if any
 	Entry Entry
 	// Labels, never passed on.
 	Label       string // clean or poison; empty for explicit inputs
@@ -68,6 +69,7 @@ func ReadRows(r io.Reader) ([]Row, error) {
 		}
 		var raw struct {
 			Entry
+			ID          string `json:"id"`
 			Label       string `json:"label"`
 			AttackClass string `json:"attack_class"`
 			Benchmark   string `json:"benchmark"`
@@ -83,7 +85,7 @@ func ReadRows(r io.Reader) ([]Row, error) {
 		if raw.Label != "" && raw.Label != "clean" && raw.Label != "poison" {
 			return nil, fmt.Errorf("line %d: label %q is neither clean nor poison", n, raw.Label)
 		}
-		rows = append(rows, Row{Line: n, Entry: raw.Entry, Label: raw.Label, AttackClass: raw.AttackClass,
+		rows = append(rows, Row{Line: n, ID: raw.ID, Entry: raw.Entry, Label: raw.Label, AttackClass: raw.AttackClass,
 			Benchmark: raw.Benchmark, Group: raw.Group, Source: raw.Source})
 	}
 	if err := sc.Err(); err != nil {
@@ -135,6 +137,8 @@ type Outcome struct {
 	// Caught names the stage and layer that stopped the entry ("stage1/
 	// ContentInjection", "stage2/L2", "oracle", ...); empty when adopted.
 	Caught string
+	// Reasons are the pipeline's reasons for its verdict.
+	Reasons []string
 }
 
 // Counts are a score over rows.
@@ -195,6 +199,32 @@ type Report struct {
 	Benchmarks map[string]*Counts `json:"benchmarks,omitempty"`
 	// Seeded is how many clean rows seeded the Grimoires.
 	Seeded int `json:"seeded"`
+
+	rows []RowOutcome
+}
+
+// RowOutcome is one scored row, for WriteRows.
+type RowOutcome struct {
+	ID          string   `json:"id,omitempty"`
+	Line        int      `json:"line"`
+	Label       string   `json:"label,omitempty"`
+	AttackClass string   `json:"attack_class,omitempty"`
+	Benchmark   string   `json:"benchmark,omitempty"`
+	Adopted     bool     `json:"adopted"`
+	Caught      string   `json:"caught,omitempty"`
+	Reasons     []string `json:"reasons,omitempty"`
+}
+
+// WriteRows writes one JSON line per scored row: its id, label and what
+// ingestion did with it, with the pipeline's reasons.
+func (rep *Report) WriteRows(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	for _, r := range rep.rows {
+		if err := enc.Encode(r); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Score adds a file's outcomes to the report.
@@ -207,6 +237,8 @@ func (rep *Report) Score(rows []Row, outcomes []Outcome) error {
 	}
 	for i, r := range rows {
 		o := outcomes[i]
+		rep.rows = append(rep.rows, RowOutcome{ID: r.ID, Line: r.Line, Label: r.Label, AttackClass: r.AttackClass,
+			Benchmark: r.Benchmark, Adopted: o.Adopted, Caught: o.Caught, Reasons: o.Reasons})
 		if r.Label == "poison" {
 			class := r.AttackClass
 			if class == "" {

@@ -112,13 +112,13 @@ func (r Row) entry(id string, def knowledge.Provenance, now time.Time) (*knowled
 
 func outcome(r *ingest.Report) Outcome {
 	if r.Verdict == ingest.Adopted {
-		return Outcome{Adopted: true}
+		return Outcome{Adopted: true, Reasons: r.Reasons}
 	}
 	by := string(r.Stage)
 	if r.Layer != "" {
 		by += "/" + r.Layer
 	}
-	return Outcome{Caught: by}
+	return Outcome{Caught: by, Reasons: r.Reasons}
 }
 
 // RunDir scores every JSON Lines file of dir: per file, half of its clean

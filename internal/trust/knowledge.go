@@ -56,6 +56,9 @@ func DetectKnowledge(text string) []string {
 	if harmfulName(text) {
 		d.found[SignalHarm] = true
 	}
+	if substitution(text) {
+		d.found[SignalSubstitution] = true
+	}
 	return d.run(text)
 }
 
@@ -98,6 +101,25 @@ var knowledgePatterns = []pattern{
 		`(?:ensure|make\s+sure)\s+(?:that\s+)?(?:these|the\s+following|this|those)\s+(?:reasoning\s+|thinking\s+)?(?:steps?|thoughts?|actions?)\s+(?:are|is|come|appear)\s+(?:at\s+the\s+(?:beginning|start)|first)`+
 			`|(?:begin|start)\s+(?:your\s+|the\s+)?(?:\w+\s+)?(?:with|by)\s+(?:the\s+)?(?:first\s+)?(?:\w+\s+){0,2}?(?:action|reasoning|thought)\s+(?:sequences?|steps?)`+
 			`|(?:put|place)\s+(?:these|the\s+following|this)\s+(?:\w+\s+){0,2}at\s+the\s+(?:beginning|start)\s+of\s+(?:your|the|its)\s+(?:thoughts?|reasoning|response|answer)`),
+	word(SignalBehaviour, []string{"regardless", "no matter", "whatever", "irrespective", "independent", "even though", "even if", "whether or not", "without consulting", "without checking", "without looking"},
+		`(?:regardless\s+of|no\s+matter|irrespective\s+of|independent(?:ly)?\s+of)\s+(?:what\s+)?(?:the\s+|any\s+)?(?:on-chain\s+|actual\s+)?(?:data|numbers|facts|evidence|logs|trace|transaction\s+trace|results?|rates?|readings?|sources?|chain|metrics|figures|truth|reality|what\b)`+
+			`|whatever\s+(?:the\s+)?(?:data|numbers|facts|evidence|logs|trace|results?|sources?|chain|metrics)\s+(?:says?|shows?)`+
+			`|even\s+(?:though|if)\s+(?:no|it\s+is\s+(?:not|false|untrue)|that\s+is\s+(?:not|false|untrue)|the\s+(?:data|facts|evidence)\s+)`+
+			`|whether\s+or\s+not\s+(?:that|it|this)\s+is\s+true`+
+			`|without\s+(?:consulting|checking|looking\s+at|reading|querying)\s+(?:the\s+)?(?:\w+\s+)?(?:data|source|chain|facts|logs|evidence|numbers)`),
+	word(SignalBehaviour, []string{"pretend", "claim", "lie"},
+		`pretend(?:ing)?\s+(?:that\s+)?(?:the|it|this|there|you|nothing)\b|(?:always\s+)?claim\s+(?:that\s+)?(?:the|it|this|you|there)\b[^.\n]{0,80}?(?:regardless|whatever|even|no\s+matter|always|higher|lower|safe|fine|legitimate)|lie\s+(?:to|about)\b`),
+	word(SignalBehaviour, []string{"invert", "flip", "reverse"},
+		`(?:invert|flip|reverse)\s+(?:the\s+|any\s+|every\s+)?(?:\w+\s+)?(?:risk\s+)?(?:scores?|answers?|results?|conclusions?|ratings?|signals?|recommendations?|verdicts?|outcomes?)`),
+	word(SignalBehaviour, []string{"respond", "reply", "answer"},
+		`(?:respond|reply|answer)\s+(?:to\s+[^"'“‘\n]{0,100}?\s+)?(?:only\s+)?with\s+`+quoted),
+	word(SignalBehaviour, []string{"the correct answer", "the right answer", "the only answer"},
+		`the\s+(?:correct|right|only)\s+answer\s+(?:to\s+[^\n]{0,100}?\s+)?is\s+(?:always\s+)?`+quoted),
+	word(SignalBehaviour, []string{"do not mention", "don't mention", "never mention", "must not mention", "do not reveal", "don't reveal", "never reveal", "do not tell", "don't tell", "never tell"},
+		`(?:do\s+not|don't|never|must\s+not)\s+(?:mention|reveal|tell|disclose)\s+(?:this|that\s+you|these|it\s+to)`),
+	word(SignalBehaviour, []string{"language model", "llm", "ai model", "ai agent", "ai assistant", "model", "you, the", "you the", "your new system", "previous guardrails", "prior guardrails", "all guardrails"},
+		`(?:language\s+models?|llms?|ai\s+(?:models?|agents?|assistants?)|models?)\s+(?:that|who)\s+(?:reads?|process(?:es)?|sees?|parses?)\s+this`+
+			`|you,?\s+the\s+(?:model|ai|agent|assistant|llm)\b|your\s+new\s+system\s+prompt|(?:previous|prior|all)\s+guardrails\s+(?:are|is)\s+(?:void|lifted|off|disabled)`),
 	word(SignalBehaviour, []string{"high", "top", "highest"},
 		`(?:high|top|highest)[- ]priority\s+(?:note|instruction|notice|directive|rule|override)`),
 
@@ -137,7 +159,7 @@ var advisoryPatterns = []pattern{
 	anywhere(SignalUnsafe, []string{"|"}, `\|\s*(?:sudo\s+)?(?:(?:ba|z|k|da)?sh|python[0-9.]*|perl|ruby|node|php|iex|powershell)\b`),
 	word(SignalUnsafe, []string{"bash <(", "sh <(", "bash -c \"$(", "sh -c \"$("}, `(?:ba)?sh\s+(?:<\(|-c\s+"\$\()\s*(?:curl|wget)`),
 	word(SignalUnsafe, []string{"rm -rf", "chmod", "--no-verify", "--force", "--skip-", "--insecure", "--no-check", "--disable-", "--allow-unauthenticated", "--unsafe", "--mark-", "setenforce", "verify=false", "verify = false", "strict_ssl", "stricthostkeychecking", "node_tls_reject_unauthorized"},
-		`rm\s+-(?:rf|fr)\s+(?:/|~|\*|\$home)(?:\s|$)|chmod\s+(?:-r\s+)?[0-7]?777\b|--no-verify\b|--force(?:-pass|-with-lease)?\b|--skip-(?:tests?|checks?|verification|ci|hooks|review|validation)\b`+
+		`rm\s+-(?:rf|fr)\s+(?:/|~|\*|\$home)(?:\s|$)|chmod\s+(?:-r\s+)?[0-7]?777\b|--no-verify\b|--force(?:-pass)?(?:\s|$)|--skip-(?:tests?|checks?|verification|ci|hooks|review|validation)\b`+
 			`|--insecure\b|--no-check-certificate\b|--disable-(?:ssl|tls|security|verification|checks?)\b|--allow-unauthenticated\b|--unsafe\w*|--mark-(?:complete|passed|success)\w*|setenforce\s+0|verify\s*=\s*false\b`+
 			`|strict_ssl\s*[=:]\s*false|stricthostkeychecking\s*[=:]?\s*no\b|node_tls_reject_unauthorized\s*=\s*0`),
 	word(SignalUnsafe, []string{"skip", "bypass", "disabl", "turn", "circumvent", "suppress", "silenc", "overrid", "switch", "avoid"},
@@ -154,7 +176,17 @@ var advisoryPatterns = []pattern{
 	word(SignalUnsafe, []string{"hard-code", "hardcode", "hard code"},
 		`hard[- ]?cod(?:e|ing)\s+(?:the\s+|your\s+)?(?:\w+\s+)?(?:credentials|passwords?|api\s+keys?|private\s+keys?|secrets?|tokens?)\b`),
 	word(SignalUnsafe, []string{"unlimited", "infinite", "max", "maximum", "approve"},
-		`(?:unlimited|infinite|max(?:imum)?|uint256\s*max)\s+(?:token\s+)?(?:approvals?|allowances?)\b|approve\s+(?:an?\s+)?(?:unlimited|infinite|max(?:imum)?)\b`),
+		`(?:unlimited|infinite|max(?:imum)?|uint256\s*max)\s+(?:token\s+)?(?:approvals?|allowances?)\b|approve\s+(?:an?\s+|the\s+)?(?:unlimited|infinite|max(?:imum)?)\b`),
+	word(SignalUnsafe, []string{"sign", "apply", "deploy", "dispense", "proceed", "merge", "approve", "execute", "send", "run", "ship", "release"},
+		`(?:sign|apply|deploy|dispense|proceed|merge|approve|execute|send|run|ship|release)\s+(?:it\s+|them\s+|the\s+\w+\s+)?anyway\b`+
+			`|sign\s+(?:any|every|all)\s+(?:\w+\s+)?(?:signatures?|permits?|messages?|transactions?|requests?|approvals?)\b`),
+	word(SignalUnsafe, []string{"override", "ignore", "dismiss", "silence", "suppress", "mute"},
+		`(?:override|ignore|dismiss|silence|suppress|mute)\s+(?:it|them|the\s+(?:warnings?|alerts?|scanners?|errors?|alarms?|checks?)|(?:all\s+)?(?:warnings|alerts|alarms))\b`),
+	word(SignalUnsafe, []string{"set", "raise", "remove", "disable", "lift"},
+		`(?:set|raise|remove|disable|lift)\s+(?:the\s+)?(?:\w+\s+){0,2}?limits?\s+(?:policy\s+)?(?:to\s+)?(?:unlimited|infinite|none|off)\b`),
+	word(SignalUnsafe, []string{"share", "post", "paste", "publish", "upload", "send", "commit", "copy", "store", "save", "log", "write", "keep"},
+		`(?:share|post|paste|publish|upload|send|commit)\s+(?:\w+\s+){0,4}?(?:api\s+keys?|passwords?|credentials|access\s+tokens?|secrets?|private\s+keys?|seed\s+phrases?)\s+(?:in|to|on|into)\s+(?:the\s+|a\s+)?(?:\w+\s+)?(?:public|shared|open|community|discord|slack|chat|channel|forum|repo)`+
+			`|(?:copy|store|save|paste|log|write|keep)\s+(?:\w+\s+){0,4}?(?:full\s+)?(?:credit\s+card\s+numbers?|card\s+numbers?|cvvs?|ssns?|social\s+security\s+numbers?|passwords?|private\s+keys?|seed\s+phrases?)\s+(?:in|into|to)\b`),
 	word(SignalUnsafe, []string{"slippage"},
 		`slippage\s+(?:tolerance\s+)?(?:to|of|at)\s+(?:100|[5-9]\d)(?:\.\d+)?\s*%`),
 
@@ -164,11 +196,20 @@ var advisoryPatterns = []pattern{
 	word(SignalHarm, []string{"to ", "and ", "then ", "by "}, `(?:to|and|then)\s+(?:`+harmVerb+`)|by\s+(?:`+harmGerund+`)`),
 	word(SignalHarm, []string{"covertly", "discreetly", "stealthily", "secretly", "surreptitiously", "quietly", "silently"},
 		`(?:covertly|discreetly|stealthily|secretly|surreptitiously|quietly|silently)\s+(?:\w+\s+){0,3}?(?:export|send|upload|transfer|copy|move|forward|share|transmit|leak|post|sync|extract|collect|harvest|record|exfiltrate|access|install|modify|alter|change|delete|remove|disable)`),
-	word(SignalHarm, []string{"export", "send", "upload", "transfer", "copy", "move", "forward", "share", "transmit", "leak", "post", "sync", "extract", "wire", "withdraw", "drain", "email"},
+	word(SignalHarm, []string{"export", "send", "upload", "transfer", "copy", "move", "forward", "share", "transmit", "leak", "post", "sync", "extract", "wire", "withdraw", "drain", "sweep", "email"},
 		`(?:export|send|upload|transfer|copy|move|forward|share|transmit|leak|post|sync|extract)\s+[^.;\n]{0,160}?(?:covertly|discreetly|stealthily|secretly|surreptitiously|without\s+(?:their|the\s+\w+'s|anyone's|any)\s+(?:knowledge|consent|noticing|authori[sz]ation))`+
-			`|(?:send|transfer|wire|move|withdraw|drain|forward|email|export)\s+(?:as\s+much\s+(?:of\s+the\s+)?(?:money|funds|\w+)\s+as\s+possible|all\s+(?:of\s+)?(?:the\s+|your\s+|my\s+|their\s+)?(?:money|funds|balances?|assets|tokens|holdings|messages|emails|files|data|contacts|documents|records))\s+(?:\w+\s+){0,2}?to\b`),
+			`|(?:send|transfer|wire|move|withdraw|drain|sweep|forward|email|export)\s+(?:as\s+much\s+(?:of\s+the\s+)?(?:money|funds|\w+)\s+as\s+possible|all\s+(?:of\s+)?(?:the\s+|your\s+|my\s+|their\s+)?(?:\w+\s+)?(?:money|funds|balances?|assets|tokens|holdings|messages|emails|files|data|contacts|documents|records))\s+(?:\w+\s+){0,2}?to\b`),
+	word(SignalHarm, []string{"erase", "wipe", "delete", "clear", "purge", "truncate", "shred"},
+		`(?:erase|wipe|delete|clear|purge|truncate|shred)\s+[^.;\n]{0,60}?(?:\blogs?\b|\.log\b|cloudtrail|audit\s+(?:trail|entries|records)|bash_history|shell\s+history)`),
+	word(SignalHarm, []string{"so that", "so nobody", "so no one", "so the", "so it"},
+		`so\s+(?:that\s+)?(?:nobody|no\s+one|no-one|the\s+(?:user|owner|team|auditors?|operator|admins?)|it)\s+(?:never\s+)?(?:notices?|sees?|finds?\s+out|knows?|can(?:not|'t)?\s+tell|(?:is|goes)\s+(?:not\s+)?(?:noticed|seen|detected))`),
+	word(SignalHarm, []string{"hide", "hiding", "conceal"},
+		`(?:hide|hiding|conceal(?:ing)?)\s+(?:the\s+|it\s+|this\s+|them\s+)?(?:\w+\s+){0,3}?from\s+(?:the\s+)?(?:users?|owners?|dashboards?|auditors?|logs?|team|monitoring|operators?|admins?|compliance)`),
+	word(SignalHarm, []string{"to an", "to a", "onto an", "onto a", "into an", "into a"},
+		`(?:on)?(?:to|into)\s+(?:an?\s+)?(?:anonymous|personal|unauthori[sz]ed|offshore|attacker'?s?|burner|throwaway|unmonitored)\s+(?:\w+\s+)?(?:servers?|locations?|address(?:es)?|accounts?|storage|hosts?|drives?|emails?|buckets?|sites?|wallets?|ftp)\b`),
+	word(SignalHarm, []string{"and blame", "then blame", "blame it on"}, `(?:and|then)\s+blame\s+(?:the|it\s+on)|blame\s+it\s+on`),
 	lines(SignalHarm, []string{"implement", "install", "deploy", "plant", "insert", "inject", "embed"},
-		`(?:implement|install|deploy|plant|insert|inject|embed)\s+(?:a\s+|an\s+|the\s+|hidden\s+|covert\s+|malicious\s+)*(?:backdoors?|malware|ransomware|spyware|keyloggers?|rootkits?|trojans?|logic\s+bombs?|cryptominers?|web\s*shells?)\b`),
+		`(?:implement|install|deploy|plant|insert|inject|embed)\s+(?:a\s+|an\s+|the\s+|hidden\s+|covert\s+|malicious\s+)*(?:backdoors?|malware|ransomware|spyware|keyloggers?|rootkits?|trojans?|logic\s+bombs?|cryptominers?|web\s*shells?|reverse\s+shells?|remote\s+access\s+trojans?)\b`),
 	word(SignalHarm, []string{"remain", "remains", "stay", "stays", "go", "goes", "avoid", "evad", "escap", "without being"},
 		`(?:remains?|stays?|goes|go)\s+(?:undetected|unnoticed|hidden\s+from)|(?:avoid(?:s|ing)?|evad(?:e|es|ing)|escap(?:e|es|ing))\s+(?:any\s+|the\s+)?(?:detection|audits?|monitoring|notice)|without\s+being\s+(?:detected|noticed|traced|caught|logged)`),
 }
@@ -191,11 +232,18 @@ func knowledgeChecks(folded string, found map[string]bool) {
 		found[SignalRedirect] = true
 	}
 	match(advisoryIndex, clauses(folded), found)
+	coOccurrence(folded, found)
 }
 
 // reNegated matches a negation that turns a clause into advice against
 // what follows.
 var reNegated = regexp.MustCompile(`(?:^|[^a-z])(?:never|do\s+not|don't|dont|does\s+not|doesn't|should\s+not|shouldn't|must\s+not|mustn't|avoid|no\s+need\s+to|not)\s`)
+
+// mayNegate is a fast filter for reNegated.
+func mayNegate(c string) bool {
+	return strings.Contains(c, "not") || strings.Contains(c, "n't") || strings.Contains(c, "never") || strings.Contains(c, "avoid") ||
+		strings.Contains(c, "dont") || strings.Contains(c, "no need")
+}
 
 // clauses returns folded with each clause on its own line, so that a verb
 // leading a clause (a list item, a sentence, a step after a colon or a
@@ -208,7 +256,8 @@ func clauses(folded string) string {
 	flush := func(end int) {
 		c := strings.TrimSpace(folded[start:end])
 		c = strings.TrimLeft(c, "0123456789.)-*•# ")
-		if loc := reNegated.FindStringIndex(c); loc != nil {
+		if !mayNegate(c) {
+		} else if loc := reNegated.FindStringIndex(c); loc != nil {
 			c = c[:loc[0]] // what follows a negation is advised against
 		}
 		b.WriteString(c)
@@ -237,9 +286,6 @@ var redirectCue = regexp.MustCompile(`->|=>|→|⇒|\b(?:alias\w*|map|maps|mappe
 // of the same shape and links them with a redirection cue: the form of an
 // attack that swaps a record, an account or an address for the attacker's.
 func identifierRedirect(folded string) bool {
-	if !redirectCue.MatchString(folded) {
-		return false
-	}
 	type seen struct {
 		tok string
 		end int
@@ -252,7 +298,7 @@ func identifierRedirect(folded string) bool {
 			// Two addresses in one sentence are everyday DeFi (a token and
 			// its pool): between them must be a redirection itself.
 			between := folded[prev.end:m[0]]
-			if redirectCue.MatchString(between) || sh != "0x" && reLink.MatchString(between) {
+			if redirectCue.MatchString(between) || sh != "0x" && reLink.MatchString(between) && redirectCue.MatchString(folded) {
 				return true
 			}
 		}
@@ -264,23 +310,32 @@ func identifierRedirect(folded string) bool {
 // reLink matches the words that join two identifiers in a redirection.
 var reLink = regexp.MustCompile(`->|=>|→|=|\b(?:to|into|as|of|on|with|under)\b`)
 
-// reIdent matches identifier-like tokens: an address, or a run of letters,
-// digits and inner separators holding a digit.
-var reIdent = regexp.MustCompile(`0x[0-9a-f]{8,64}|[a-z0-9]+(?:[-_./:#][a-z0-9]+)+|[a-z]*[0-9][a-z0-9]*`)
-
-// identifiers returns the spans of the identifier-like tokens of s: at
-// least five characters with three digits, not plain numbers, quantities,
-// dates, times or versions.
-func identifiers(s string) [][]int {
-	var out [][]int
-	for _, m := range reIdent.FindAllStringIndex(s, 64) {
-		tok := s[m[0]:m[1]]
-		if len(tok) < 5 || digits(tok) < 3 || plainNumber(tok) || reQuantity.MatchString(tok) {
+// identifiers returns the spans of the identifier-like tokens of s (runs
+// of letters and digits joined by - _ . / : #) of at least five characters
+// with three digits that are not plain numbers, quantities, dates, times or
+// versions.
+func identifiers(s string) [][2]int {
+	var out [][2]int
+	for i := 0; i < len(s); {
+		if !alnum(s[i]) {
+			i++
 			continue
 		}
-		out = append(out, m)
+		j := i
+		for j < len(s) && (alnum(s[j]) || identSep(s[j]) && j+1 < len(s) && alnum(s[j+1])) {
+			j++
+		}
+		if tok := s[i:j]; len(tok) >= 5 && digits(tok) >= 3 && !plainNumber(tok) && !reQuantity.MatchString(tok) {
+			out = append(out, [2]int{i, j})
+		}
+		i = j
 	}
 	return out
+}
+
+func alnum(c byte) bool { return c >= 'a' && c <= 'z' || c >= '0' && c <= '9' }
+func identSep(c byte) bool {
+	return c == '-' || c == '_' || c == '.' || c == '/' || c == ':' || c == '#'
 }
 
 // plainNumber reports a number, a date, a time or a version: digits with
@@ -412,10 +467,6 @@ func isSuperscript(r rune) bool {
 	return r >= 0x2070 && r <= 0x209F
 }
 
-// reName matches compound names: CamelCase (two or more capitalised words)
-// and snake_case.
-var reName = regexp.MustCompile(`\b[A-Za-z][a-z0-9]*(?:[A-Z][a-z0-9]+)+\b|\b[A-Za-z0-9]+(?:_[A-Za-z0-9]+)+\b`)
-
 // harmWords are the stems of words that name an attack; defenceWords those
 // that make a name a defence against one (PhishingDetector).
 var (
@@ -427,11 +478,31 @@ var (
 		"analy", "report", "alert", "block", "filter", "integrity", "recover", "response", "mitigat", "aware", "train", "test", "simulat", "classif", "track"}
 )
 
-// harmfulName reports a compound name in text, such as the tool a plan
+func nameChar(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_'
+}
+
+// harmfulName reports a compound name (CamelCase or snake_case) in text, such as the tool a plan
 // step uses, whose words name an attack (CredentialHarvesting,
 // sensor_jamming) and none a defence against one.
 func harmfulName(text string) bool {
-	for _, n := range reName.FindAllString(text, 64) {
+	for i := 0; i < len(text); {
+		if !nameChar(text[i]) {
+			i++
+			continue
+		}
+		j, compound := i, false
+		for j < len(text) && nameChar(text[j]) {
+			if j > i && (text[j] == '_' || text[j] >= 'A' && text[j] <= 'Z' && text[j-1] >= 'a' && text[j-1] <= 'z') {
+				compound = true
+			}
+			j++
+		}
+		n := text[i:j]
+		i = j
+		if !compound {
+			continue
+		}
 		harm, defence := false, false
 		for _, w := range splitName(n) {
 			for _, h := range harmWords {
@@ -471,4 +542,66 @@ func digits(s string) int {
 		}
 	}
 	return n
+}
+
+// A sentence's features for the co-occurrence checks: destinationChange
+// and substitution.
+var (
+	// reDestination: where money, messages or data go: an address, an
+	// account, card, routing or fax number, an e-mail address, a URL or a
+	// domain.
+	reDestination = regexp.MustCompile(`0x[0-9a-f]{6,}|\b(?:account|acct|card|routing|iban|fax|phone|wallet|address|ending)\s*(?:#|no\.?|number)?\s*[a-z]{0,4}[0-9][0-9 -]{2,}|\b[a-z0-9._%+-]+@[a-z0-9.-]+\.[a-z]{2,}\b|\bhttps?://\S+|\b[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:com|org|net|io|xyz|finance|fi|app|exchange|eth|co|biz|info|online|site|link)\b`)
+	// reChange: the destination is said to have changed.
+	reChange = regexp.MustCompile(`\b(?:moved|migrat\w*|changed|rotated|updated|new|now|replac\w*|retired|deprecated|sunset|decommission\w*|no\s+longer|outdated|corrected|abandoned|upgraded|instead|rather\s+than|in\s+place\s+of|actual(?:ly)?|correct|current|switched|superseded|old|previous)\b`)
+	// reRouting: money, messages or data are sent there.
+	reRouting = regexp.MustCompile(`\b(?:send|sent|sending|pay|paid|payments?|payouts?|deposit\w*|transfer\w*|route\w*|go(?:es)?\s+to|issue[ds]?|ship|write|approve[ds]?\s+to|executed\s+via|refund\w*|deliver\w*|forward\w*|receiv\w*|withdraw\w*|bridge|invites?|escalations?|mail)\b`)
+	// reTarget: a specific tool, function, product or service named as
+	// the thing to use: code, a snake_case or CamelCase name, a quoted name.
+	reTarget = regexp.MustCompile("`[^`\n]{2,60}`|\\b[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]+\\b|\\b[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*\\b|'[^'\n]{3,60}'|\"[^\"\n]{3,60}\"|“[^”\n]{3,60}”")
+	// reReplace: one thing in place of another.
+	reReplace = regexp.MustCompile(`(?i)\b(?:instead|rather\s+than|in\s+place\s+of|replac\w*|switch\w*\s+(?:to|providers?)|through|via|only\s+(?:approved|supported|allowed)|the\s+only|(?:always|only)\s+(?:call|use|route|send|go|recommend|buy|sign|pick|choose|select)|(?:recommend|use|call|buy)\s+only|move\s+[^.;]{1,40}?\s+to)\b`)
+	// rePretext: why the usual one may not be used.
+	rePretext = regexp.MustCompile(`(?i)\b(?:deprecated|disabled|blocked|compromised|phased\s+out|disallowed|not\s+approved|no\s+longer|flaky|bug|polic(?:y|ies)|compliance|bulletin|sunset|retired|outdated|decommission\w*|banned|broken|unsafe|vulnerable|not\s+supported|out\s+of\s+stock|unavailable|anymore|until\s+further\s+notice|from\s+now\s+on)\b`)
+)
+
+// coOccurrence runs a sentence-level check on a folded text: a
+// destination said to have changed that things are routed to
+// (SignalRedirect).
+func coOccurrence(folded string, found map[string]bool) {
+	for _, s := range sentences(folded) {
+		if !found[SignalRedirect] && reDestination.MatchString(s) && reChange.MatchString(s) && reRouting.MatchString(s) {
+			found[SignalRedirect] = true
+		}
+	}
+}
+
+// sentences splits folded text into sentences of at most two lines' worth:
+// a sentence and the next, so that "X moved. Send to Y." is read whole.
+func sentences(folded string) []string {
+	var out []string
+	start := 0
+	var prev int
+	for i := 0; i <= len(folded); i++ {
+		if i < len(folded) && !(folded[i] == '\n' || (folded[i] == '.' || folded[i] == '!' || folded[i] == '?' || folded[i] == ';') && (i+1 == len(folded) || folded[i+1] == ' ' || folded[i+1] == '\n')) {
+			continue
+		}
+		if i > start {
+			out = append(out, folded[prev:i])
+			prev = start
+		}
+		start = i + 1
+	}
+	return out
+}
+
+// substitution reports a sentence of text (not case-folded: CamelCase
+// names count) that puts a specific tool, function, product or service in
+// place of the usual one on a pretext or for everything.
+func substitution(text string) bool {
+	for _, s := range sentences(text) {
+		if reReplace.MatchString(s) && rePretext.MatchString(s) && reTarget.MatchString(s) {
+			return true
+		}
+	}
+	return false
 }

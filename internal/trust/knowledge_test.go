@@ -1,6 +1,9 @@
 package trust
 
 import (
+	"bufio"
+	"encoding/json"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -132,5 +135,47 @@ func BenchmarkDetectKnowledge(b *testing.B) {
 	b.SetBytes(int64(len(text)))
 	for b.Loop() {
 		DetectKnowledge(text)
+	}
+}
+
+// TestDetectKnowledgeCorpus is a regression gate over an independently
+// written corpus (testdata/knowledge_corpus.jsonl: 200 poisoned memories in
+// five families and 300 clean ones, written without sight of the detector
+// or of any evaluation set). Half of it (the even lines) was later used to
+// broaden the rules; the odd half stayed unseen. The floors are the
+// detections measured when the gate was set: a change that loses any
+// fails, and so does one that flags more than 2 % of the clean entries.
+func TestDetectKnowledgeCorpus(t *testing.T) {
+	f, err := os.Open("testdata/knowledge_corpus.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	floors := map[string]int{"behaviour": 23, "harm": 21, "redirect": 25, "substitution": 20, "unsafe": 24}
+	total, hits := map[string]int{}, map[string]int{}
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		var r struct{ Family, Label, Text string }
+		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
+			t.Fatal(err)
+		}
+		total[r.Family]++
+		if DetectKnowledge(r.Text) != nil {
+			hits[r.Family]++
+		}
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	for fam, floor := range floors {
+		if hits[fam] < floor {
+			t.Errorf("%s: %d of %d detected, the floor is %d", fam, hits[fam], total[fam], floor)
+		}
+	}
+	if total["clean"] < 300 {
+		t.Fatalf("corpus has %d clean entries, want 300", total["clean"])
+	}
+	if fpr := float64(hits["clean"]) / float64(total["clean"]); fpr > 0.02 {
+		t.Errorf("clean: %d of %d flagged (%.1f %%), above 2 %%", hits["clean"], total["clean"], 100*fpr)
 	}
 }

@@ -275,6 +275,8 @@ func TestDecide(t *testing.T) {
 	pass := Vote{Pass: true}
 	fail := Vote{}
 	skip := Vote{Skipped: true}
+	decisive := Vote{Decisive: true}
+	scrutiny := Vote{Scrutiny: true}
 	tests := []struct {
 		name   string
 		votes  []Vote
@@ -299,6 +301,12 @@ func TestDecide(t *testing.T) {
 		{"relaxed, two skipped, 0 of 1", []Vote{skip, skip, fail}, knowledge.Relaxed, false, 0},
 		{"all skipped", []Vote{skip, skip, skip}, knowledge.Relaxed, false, 0},
 		{"no votes", nil, knowledge.Relaxed, false, 0},
+		{"relaxed, decisive failure", []Vote{pass, pass, decisive}, knowledge.Relaxed, false, 2},
+		{"decisive flag on a pass is no failure", []Vote{pass, pass, {Pass: true, Decisive: true}}, knowledge.Standard, true, 3},
+		{"standard, scrutiny raises to 3 of 3", []Vote{pass, scrutiny, pass}, knowledge.Standard, false, 2},
+		{"relaxed, scrutiny raises to 3 of 3", []Vote{pass, pass, scrutiny}, knowledge.Relaxed, false, 2},
+		{"scrutiny capped at the layers that ran", []Vote{skip, pass, scrutiny}, knowledge.Standard, false, 1},
+		{"standard, ordinary failure tolerated", []Vote{pass, fail, pass}, knowledge.Standard, true, 2},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

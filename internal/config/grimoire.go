@@ -2,6 +2,7 @@ package config
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/wardhq/ward/internal/knowledge"
 )
@@ -13,11 +14,38 @@ type Grimoire struct {
 	// Identities are the agent addresses whose signed entries Stage 1
 	// accepts (the local identity registry).
 	Identities []string
+	// Clade is the operator's own clade id ("" for none: no member is
+	// trusted, every entry is validated in full).
+	Clade string
+	// Members are the clade members known to the registry
+	// ([[grimoire.members]]); each is also an accepted identity.
+	Members []CladeMember
+	// Reasoning is L2 with a language model ([grimoire.reasoning]).
+	Reasoning Reasoning
+}
+
+// CladeMember is one [[grimoire.members]] table: an identity, the clade it
+// belongs to (default: the operator's) and the operator's confidence in it,
+// in [0, 1]. A member of the operator's clade above 0.8 is trusted (seed 001
+// §9): its entries skip L1 and the sandbox.
+type CladeMember struct {
+	Address    string
+	Clade      string
+	Confidence float64
 }
 
 type grimoireTOML struct {
-	Strictness *string  `toml:"strictness"`
-	Identities []string `toml:"identities"`
+	Strictness *string           `toml:"strictness"`
+	Identities []string          `toml:"identities"`
+	Clade      *string           `toml:"clade"`
+	Members    []cladeMemberTOML `toml:"members"`
+	Reasoning  *reasoningTOML    `toml:"reasoning"`
+}
+
+type cladeMemberTOML struct {
+	Address    string   `toml:"address"`
+	Clade      *string  `toml:"clade"`
+	Confidence *float64 `toml:"confidence"`
 }
 
 func grimoireSection(f *File, raw *fileTOML, idx *positions) []Diagnostic {
@@ -38,5 +66,65 @@ func grimoireSection(f *File, raw *fileTOML, idx *positions) []Diagnostic {
 		}
 	}
 	f.Grimoire.Identities = g.Identities
+	diags = append(diags, cladeMembers(&f.Grimoire, g, idx)...)
+	diags = append(diags, reasoningSection(&f.Grimoire, g, idx)...)
 	return diags
+}
+
+// maxCladeID is the longest clade id (knowledge.MaxID).
+const maxCladeID = knowledge.MaxID
+
+// cladeMembers reads [grimoire] clade and [[grimoire.members]].
+func cladeMembers(out *Grimoire, g *grimoireTOML, idx *positions) []Diagnostic {
+	var diags []Diagnostic
+	if g.Clade != nil {
+		out.Clade = *g.Clade
+		if out.Clade == "" || len(out.Clade) > maxCladeID {
+			diags = append(diags, idx.at("grimoire.clade", fmt.Sprintf("must be 1 to %d bytes", maxCladeID)))
+		}
+	}
+	seen := map[string]int{}
+	for i, m := range g.Members {
+		key := fmt.Sprintf("grimoire.members.%d", i)
+		cm := CladeMember{Address: m.Address, Clade: out.Clade}
+		if !hexAddress(m.Address) {
+			diags = append(diags, idx.at(key+".address", "must be a 0x address of 40 hex digits"))
+		} else if j, dup := seen[strings.ToLower(m.Address)]; dup {
+			diags = append(diags, idx.at(key+".address", fmt.Sprintf("member %d has the same address", j+1)))
+		} else {
+			seen[strings.ToLower(m.Address)] = i
+		}
+		if m.Clade != nil {
+			cm.Clade = *m.Clade
+		}
+		switch {
+		case m.Clade == nil && cm.Clade == "":
+			diags = append(diags, idx.at(key, "clade is required when [grimoire] clade is not set"))
+		case cm.Clade == "" || len(cm.Clade) > maxCladeID:
+			diags = append(diags, idx.at(key+".clade", fmt.Sprintf("must be 1 to %d bytes", maxCladeID)))
+		}
+		switch {
+		case m.Confidence == nil:
+			diags = append(diags, idx.at(key, "confidence is required, in [0, 1]"))
+		case !(*m.Confidence >= 0 && *m.Confidence <= 1):
+			diags = append(diags, idx.at(key+".confidence", "must be in [0, 1]"))
+		default:
+			cm.Confidence = *m.Confidence
+		}
+		out.Members = append(out.Members, cm)
+	}
+	return diags
+}
+
+// hexAddress reports whether s is "0x" and 40 hex digits.
+func hexAddress(s string) bool {
+	if len(s) != 42 || (s[:2] != "0x" && s[:2] != "0X") {
+		return false
+	}
+	for _, c := range s[2:] {
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
+			return false
+		}
+	}
+	return true
 }

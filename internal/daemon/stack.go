@@ -277,6 +277,11 @@ func openGrimoire(ctx context.Context, s *Stack, g config.Grimoire) (*ingest.Pip
 			return nil, fmt.Errorf("grimoire.identities: %w", err)
 		}
 	}
+	for i, m := range g.Members {
+		if err := reg.AddMember(m.Address, m.Clade, m.Confidence); err != nil {
+			return nil, fmt.Errorf("grimoire.members %d: %w", i+1, err)
+		}
+	}
 	checker, err := quarantine.New(quarantine.Config{ChainID: s.Provider.ChainID(), Registry: reg})
 	if err != nil {
 		return nil, err
@@ -292,12 +297,30 @@ func openGrimoire(ctx context.Context, s *Stack, g config.Grimoire) (*ingest.Pip
 	if err := ingest.LoadMemory(ctx, s.Store, orc, im); err != nil {
 		return nil, fmt.Errorf("grimoire: the saved oracle and immune memory: %w", err)
 	}
-	vals, err := ingest.Stage2(nil)
+	var opts []ingest.Stage2Option
+	if rc := g.Reasoning; len(rc.Providers) > 0 {
+		cfg := ingest.ReasonerConfig{K: rc.K, Threshold: rc.Threshold, Judge: rc.Judge}
+		for _, l := range rc.Providers {
+			lp := ingest.LLMProvider{Endpoint: l.Endpoint, Model: l.Model, Timeout: l.Timeout}
+			if l.APIKeyEnv != "" {
+				lp.APIKey = taint.New(os.Getenv(l.APIKeyEnv), taint.StrategyConfidential)
+			}
+			cfg.Providers = append(cfg.Providers, lp)
+		}
+		r, err := ingest.NewReasoner(cfg)
+		if err != nil {
+			return nil, fmt.Errorf("grimoire.reasoning: %w", err)
+		}
+		opts = append(opts, ingest.WithReasoner(r))
+	}
+	vals, err := ingest.Stage2(nil, opts...)
 	if err != nil {
 		return nil, err
 	}
+	vals = append(vals, ingest.OnChain(s.Provider, ingest.OnChainConfig{}))
 	p, err := ingest.New(ingest.Config{Embedder: embed.NewHashed(embed.HashedConfig{}), Oracle: orc, Immune: im, Checker: checker,
-		Store: s.Store, Bus: s.Bus, Validators: vals, Strictness: g.Strictness, State: s.Store})
+		Store: s.Store, Bus: s.Bus, Validators: vals, Strictness: g.Strictness, State: s.Store,
+		Clade: g.Clade, Members: reg})
 	if err != nil {
 		return nil, err
 	}

@@ -100,9 +100,12 @@ func benchText(i int) string {
 }
 
 // benchPipeline returns a pipeline over a Grimoire of 10,000 seeded self
-// entries, with three trivially passing validators and a replay window
-// shorter than the clock's step, so pool entries can be ingested again.
-func benchPipeline(b *testing.B) (*Pipeline, []*knowledge.Entry) {
+// entries, with vs as Stage 2 (nil: three trivially passing validators) and
+// a replay window shorter than the clock's step, so pool entries can be
+// ingested again. The pool is 1,000 signed entries: texts unlike each other
+// and the Grimoire's, or, clustered, 100 groups of 10 near-duplicates of a
+// Grimoire entry (a bulk purchase of variants).
+func benchPipeline(b *testing.B, vs []Validator, clustered bool) (*Pipeline, []*knowledge.Entry) {
 	h := newHarnessOn(b, newMemStore(), knowledge.Standard)
 	checker, err := quarantine.New(quarantine.Config{ChainID: chainID, Registry: h.reg, ReplayWindow: time.Millisecond})
 	if err != nil {
@@ -110,8 +113,11 @@ func benchPipeline(b *testing.B) (*Pipeline, []*knowledge.Entry) {
 	}
 	o, _ := oracle.New(oracle.Config{})
 	im, _ := oracle.NewImmune(oracle.ImmuneConfig{})
+	if vs == nil {
+		vs = votes(true, true, true)
+	}
 	p, err := New(Config{Embedder: embed.NewHashed(embed.HashedConfig{}), Oracle: o, Immune: im, Checker: checker,
-		Store: newMemStore(), Validators: votes(true, true, true), Strictness: knowledge.Standard,
+		Store: newMemStore(), Validators: vs, Strictness: knowledge.Standard,
 		Now: func() time.Time { h.now = h.now.Add(time.Second); return h.now }})
 	if err != nil {
 		b.Fatal(err)
@@ -126,35 +132,109 @@ func benchPipeline(b *testing.B) (*Pipeline, []*knowledge.Entry) {
 	}
 	pool := make([]*knowledge.Entry, 1000)
 	for i := range pool {
-		pool[i] = h.signed(benchText(100_000+i), 0.5)
+		text := benchText(100_000 + i)
+		if clustered {
+			text = benchText(i/10*97) + fmt.Sprintf(" Variant %d.", i%10)
+		}
+		pool[i] = h.signed(text, 0.5)
+	}
+	// Build the validators' corpus (k-means over 10,000 entries) before
+	// the clock starts.
+	if _, err := p.Ingest(b.Context(), h.signed("Warm-up note: "+benchText(123_456), 0.5)); err != nil {
+		b.Fatal(err)
 	}
 	return p, pool
 }
 
+// BenchmarkIngest measures ingestion through Stage 1 and Stage 2 with a
+// 10,000-entry Grimoire and the hashed embedder, one entry at a time and in
+// batches of 100, with trivial validators (what Stage 1 and the batch
+// machinery cost) and with the real Stage 2 layers. Run it on one core:
+//
+//	go test ./internal/ingest -run '^$' -bench Ingest -cpu 1
 func BenchmarkIngest(b *testing.B) {
-	b.Run("one", func(b *testing.B) {
-		p, pool := benchPipeline(b)
-		i := 0
-		for b.Loop() {
-			r, err := p.Ingest(b.Context(), pool[i%len(pool)])
-			if err != nil || r.Verdict != Adopted {
-				b.Fatalf("%v %v", r, err)
+	for _, c := range []struct {
+		name      string
+		stage2    bool
+		clustered bool
+	}{
+		{"fake", false, false},
+		{"stage2", true, false},
+		{"stage2/clustered", true, true},
+	} {
+		validators := func(b *testing.B) []Validator {
+			if !c.stage2 {
+				return nil
 			}
-			i++
-		}
-		b.ReportMetric(float64(i)/b.Elapsed().Seconds(), "entries/s")
-	})
-	b.Run("batch100", func(b *testing.B) {
-		p, pool := benchPipeline(b)
-		n := 0
-		for b.Loop() {
-			off := (n / 100 % 10) * 100
-			rs, err := p.IngestBatch(b.Context(), pool[off:off+100])
-			if err != nil || rs[0].Verdict != Adopted {
-				b.Fatalf("%v %v", rs, err)
+			vs, err := Stage2(nil)
+			if err != nil {
+				b.Fatal(err)
 			}
-			n += len(rs)
+			return vs
 		}
-		b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "entries/s")
-	})
+		b.Run(c.name+"/one", func(b *testing.B) {
+			p, pool := benchPipeline(b, validators(b), c.clustered)
+			i := 0
+			for b.Loop() {
+				r, err := p.Ingest(b.Context(), pool[i%len(pool)])
+				if err != nil || (!c.stage2 && r.Verdict != Adopted) {
+					b.Fatalf("%v %v", r, err)
+				}
+				i++
+			}
+			b.ReportMetric(float64(i)/b.Elapsed().Seconds(), "entries/s")
+		})
+		b.Run(c.name+"/batch100", func(b *testing.B) {
+			p, pool := benchPipeline(b, validators(b), c.clustered)
+			n := 0
+			for b.Loop() {
+				off := (n / 100 % 10) * 100
+				rs, err := p.IngestBatch(b.Context(), pool[off:off+100])
+				if err != nil || (!c.stage2 && rs[0].Verdict != Adopted) {
+					b.Fatalf("%v %v", rs, err)
+				}
+				n += len(rs)
+			}
+			b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "entries/s")
+		})
+	}
+}
+
+// BenchmarkStage1Signature measures the EIP-712 check of one entry (Keccak
+// digest and secp256k1 public-key recovery), which every entry pays.
+func BenchmarkStage1Signature(b *testing.B) {
+	p, pool := benchPipeline(b, nil, false)
+	now := time.Date(2027, 1, 1, 0, 0, 0, 0, time.UTC)
+	i := 0
+	for b.Loop() {
+		now = now.Add(time.Second)
+		if err := p.cfg.Checker.Check(b.Context(), pool[i%len(pool)], now); err != nil {
+			b.Fatal(err)
+		}
+		i++
+	}
+	b.ReportMetric(float64(i)/b.Elapsed().Seconds(), "entries/s")
+}
+
+// BenchmarkBatchPlan measures what batch validation adds per batch of 100:
+// clustering, coordinated groups, claims and contradictions.
+func BenchmarkBatchPlan(b *testing.B) {
+	p, pool := benchPipeline(b, nil, false)
+	es := pool[:100]
+	texts := make([]string, len(es))
+	for i, e := range es {
+		texts[i] = e.Content
+	}
+	vecs, err := p.grim.embed(b.Context(), texts)
+	if err != nil {
+		b.Fatal(err)
+	}
+	idx := make([]int, len(es))
+	for i := range idx {
+		idx[i] = i
+	}
+	for b.Loop() {
+		p.plan(es, vecs, idx)
+	}
+	b.ReportMetric(float64(b.N*len(es))/b.Elapsed().Seconds(), "entries/s")
 }

@@ -13,10 +13,22 @@
 //     above what its provenance allows (ConfidenceInflation), and a supplied
 //     embedding that does not match the content (EmbeddingAnomaly);
 //  2. Stage 2: every Validator votes and the entry is adopted when at least
-//     Strictness.Threshold() of the votes pass, otherwise rejected.
+//     Strictness.Threshold() of the votes that ran pass, otherwise rejected.
+//     A trusted member of the operator's clade (confidence above 0.8) skips
+//     L1 and the sandbox (seed §9; clade.go).
 //
 // The sandbox (Stage 3) and causal rollback (Stage 4's second half) are not
 // here yet: adoption stores the entry in the Grimoire's external partition.
+// Where the strictness requires the sandbox (strict, paranoid), an
+// actionable entry (heuristic, strategy fragment) that passes Stage 2 is not
+// adopted: it stays pending in quarantine (KNOWLEDGE_SANDBOX_REQUIRED).
+//
+// IngestBatch validates a batch as one (seed §8, batch.go): Stage 1 per
+// entry, then Stage 2 on one or two representatives per cluster of
+// near-duplicates, whose verdict propagates to the other members, except
+// for members whose claims contradict another entry of the batch and for
+// coordinated clusters of newcomers, which are validated one by one under
+// scrutiny.
 //
 // The pipeline never trusts a supplied embedding: it embeds every entry's
 // content itself and uses that vector for the oracle, immune memory, Stage 2
@@ -70,7 +82,27 @@ const (
 	FlagPreviouslyRejected = "previously_rejected_pattern"
 	FlagOracleExact        = "oracle_exact"
 	FlagOracleSimilar      = "oracle_similar"
+	// FlagTrustedMember: the source is a trusted member of the operator's
+	// clade; L1 and the sandbox were skipped.
+	FlagTrustedMember = "trusted_clade_member"
+	// FlagPropagated: the verdict is a batch representative's, named in
+	// the reasons ("propagated from <id>").
+	FlagPropagated = "propagated"
+	// FlagCoordinated: the entry belongs to a cluster of ClusterMin or more
+	// near-duplicate newcomers that nothing in the Grimoire resembles.
+	FlagCoordinated = "coordinated_cluster"
+	// FlagContradiction: the entry's claims contradict another entry of
+	// its batch.
+	FlagContradiction = "batch_contradiction"
 )
+
+// StageSandbox is where an actionable entry waits when the strictness
+// requires the Stage 3 sandbox, which is not built yet.
+const StageSandbox Stage = "sandbox"
+
+// ParanoidSandboxTicks is how long the sandbox must run an entry under
+// Paranoid strictness (seed §13: "extended (100 ticks)").
+const ParanoidSandboxTicks = 100
 
 // Store is what the pipeline needs of a backend: the quarantine collection
 // and the Grimoire.
@@ -130,13 +162,22 @@ type Config struct {
 	// State, if set, keeps the oracle's filters and the immune memory
 	// across restarts (saved after each rejection; see LoadMemory).
 	State store.State
+	// Clade is the operator's own clade id and Members the registry of
+	// clade members (nil: none); see clade.go. Without both, no source is
+	// a trusted member and CladeVerdict refuses every member.
+	Clade   string
+	Members Members
 }
 
 // Pipeline runs entries through the stages. Make it with New.
 type Pipeline struct {
 	cfg  Config
 	grim *Grimoire
-	mu   sync.Mutex // serialises decisions
+	mu   sync.Mutex // serialises decisions; guards the fields below
+	// log buffers a batch's events, published per entry in order when the
+	// batch ends; nil outside a batch.
+	log   *eventLog
+	clade cladeBook
 }
 
 // New checks cfg and returns a Pipeline with an empty Grimoire view; load
@@ -155,6 +196,8 @@ func New(cfg Config) (*Pipeline, error) {
 		return nil, errors.New("ingest: no store")
 	case !cfg.Strictness.Valid():
 		return nil, fmt.Errorf("ingest: invalid strictness %d", cfg.Strictness)
+	case len(cfg.Clade) > knowledge.MaxID:
+		return nil, fmt.Errorf("ingest: clade id longer than %d bytes", knowledge.MaxID)
 	}
 	for i, v := range cfg.Validators {
 		if v == nil {
@@ -165,7 +208,7 @@ func New(cfg Config) (*Pipeline, error) {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
-	return &Pipeline{cfg: cfg, grim: NewGrimoire(cfg.Embedder)}, nil
+	return &Pipeline{cfg: cfg, grim: NewGrimoire(cfg.Embedder), clade: newCladeBook()}, nil
 }
 
 // Grimoire returns the pipeline's view of the Grimoire, which validators
@@ -187,9 +230,13 @@ func (p *Pipeline) Ingest(ctx context.Context, e *knowledge.Entry) (*Report, err
 	return rs[0], nil
 }
 
-// IngestBatch ingests es in order, embedding their contents in one call,
-// and returns one report per entry. On an error it returns the reports of
-// the entries decided before it.
+// IngestBatch ingests es as one batch, embedding their contents in one
+// call, and returns one report per entry, in order. Every entry goes
+// through the oracle, immune memory and Stage 1 on its own; Stage 2 runs
+// on representatives of clusters of near-duplicates and their verdicts
+// propagate (see batch.go). Events are published per entry, in order, when
+// the batch is decided. On an error it returns the reports of the entries
+// decided before the first undecided one.
 func (p *Pipeline) IngestBatch(ctx context.Context, es []*knowledge.Entry) ([]*Report, error) {
 	return p.run(ctx, es, true)
 }
@@ -202,8 +249,8 @@ func (p *Pipeline) Quarantine(ctx context.Context, es []*knowledge.Entry) ([]*Re
 }
 
 func (p *Pipeline) run(ctx context.Context, es []*knowledge.Entry, full bool) ([]*Report, error) {
-	reports := make([]*Report, 0, len(es))
 	entries := make([]*knowledge.Entry, len(es))
+	invalid := make([]error, len(es))
 	var texts []string
 	for i, e := range es {
 		if e == nil {
@@ -214,24 +261,28 @@ func (p *Pipeline) run(ctx context.Context, es []*knowledge.Entry, full bool) ([
 			c.ID = id.New(p.cfg.Now())
 		}
 		entries[i] = &c
-		if c.Validate() == nil {
+		if invalid[i] = c.Validate(); invalid[i] == nil {
 			texts = append(texts, c.Content)
 		}
 	}
-	vecs, err := p.grim.embed(ctx, texts)
+	flat, err := p.grim.embed(ctx, texts)
 	if err != nil {
 		return nil, fmt.Errorf("ingest: %w", err)
 	}
-	for _, e := range entries {
-		var r *Report
-		if err := e.Validate(); err != nil {
-			r = p.invalid(e, err)
-		} else {
-			v := vecs[0]
-			vecs = vecs[1:]
-			if r, err = p.ingest(ctx, e, v, full); err != nil {
-				return reports, err
-			}
+	vecs := make([][]float32, len(entries)) // nil for an invalid entry
+	for i := range entries {
+		if invalid[i] == nil {
+			vecs[i], flat = flat[0], flat[1:]
+		}
+	}
+	if full && len(entries) > 1 {
+		return p.batch(ctx, entries, vecs, invalid)
+	}
+	reports := make([]*Report, 0, len(es))
+	for i, e := range entries {
+		r, err := p.ingest(ctx, e, vecs[i], invalid[i], full)
+		if err != nil {
+			return reports, err
 		}
 		reports = append(reports, r)
 	}
@@ -246,11 +297,33 @@ func (p *Pipeline) invalid(e *knowledge.Entry, err error) *Report {
 	return r
 }
 
-// ingest decides one valid entry whose content embeds to vec.
-func (p *Pipeline) ingest(ctx context.Context, e *knowledge.Entry, vec []float32, full bool) (*Report, error) {
+// ingest decides one entry whose content embeds to vec, or that is
+// invalid.
+func (p *Pipeline) ingest(ctx context.Context, e *knowledge.Entry, vec []float32, invalid error, full bool) (*Report, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	r := newReport(e)
+	if invalid != nil {
+		return p.invalid(e, invalid), nil
+	}
+	r, done, err := p.stage1(ctx, e, vec)
+	if done || err != nil {
+		return r, err
+	}
+	if !full {
+		r.Verdict, r.Stage, r.Code = Quarantined, StageStage1, reason.KnowledgeQuarantined
+		r.Reasons = []string{string(r.Code)}
+		return r, nil
+	}
+	return p.consensus(ctx, e, vec, r)
+}
+
+// stage1 runs the oracle, immune memory and Stage 1 on a valid entry.
+// done reports that they decided it (held or rejected: r is final);
+// otherwise it waits, screened, as pending in quarantine for Stage 2, and
+// r is its report so far.
+func (p *Pipeline) stage1(ctx context.Context, e *knowledge.Entry, vec []float32) (r *Report, done bool, err error) {
+	r = newReport(e)
+	decided := func(r *Report, err error) (*Report, bool, error) { return r, true, err }
 
 	// 0: the oracle.
 	if hit := p.cfg.Oracle.Check(e.Content, vec); hit.Any() {
@@ -260,7 +333,7 @@ func (p *Pipeline) ingest(ctx context.Context, e *knowledge.Entry, vec []float32
 		if hit.Similar {
 			r.Flags = append(r.Flags, FlagOracleSimilar)
 		}
-		return p.hold(ctx, e, vec, r, StageOracle, reason.KnowledgeOracleHit)
+		return decided(p.hold(ctx, e, vec, r, StageOracle, reason.KnowledgeOracleHit))
 	}
 	// 0b: immune memory.
 	if m, ok := p.cfg.Immune.Match(features(e, vec)); ok {
@@ -268,31 +341,23 @@ func (p *Pipeline) ingest(ctx context.Context, e *knowledge.Entry, vec []float32
 		r.Scores["immune_distance"] = float64(m.Distance)
 		p.publish(GrimoireImmuneMatch, reason.KnowledgeImmuneMatch, false,
 			immunePayload{EntryID: e.ID, Signature: fmt.Sprintf("%x", m.ID)})
-		return p.hold(ctx, e, vec, r, StageImmune, reason.KnowledgeImmuneMatch)
+		return decided(p.hold(ctx, e, vec, r, StageImmune, reason.KnowledgeImmuneMatch))
 	}
 
 	// 1: provenance, then the quarantine collection, then the screens.
 	now := p.cfg.Now()
 	if err := p.cfg.Checker.Check(ctx, e, now); err != nil {
-		return p.refuse(ctx, e, vec, r, err)
+		return decided(p.refuse(ctx, e, vec, r, err))
 	}
 	if ok, err := p.quarantine(ctx, e, now, reason.KnowledgeQuarantined); err != nil {
-		return nil, err
+		return nil, true, err
 	} else if !ok {
-		return p.reject(ctx, e, vec, r, StageStage1, "replay", knowledge.NoAttack, reason.KnowledgeReplayed, nil, false)
+		return decided(p.reject(ctx, e, vec, r, StageStage1, "replay", knowledge.NoAttack, reason.KnowledgeReplayed, nil, false))
 	}
 	if layer, attack, code, why := p.screen(e, vec, r); attack != knowledge.NoAttack {
-		return p.reject(ctx, e, vec, r, StageStage1, layer, attack, code, why, true)
+		return decided(p.reject(ctx, e, vec, r, StageStage1, layer, attack, code, why, true))
 	}
-
-	if !full {
-		r.Verdict, r.Stage, r.Code = Quarantined, StageStage1, reason.KnowledgeQuarantined
-		r.Reasons = []string{string(r.Code)}
-		return r, nil
-	}
-
-	// 2: consensus.
-	return p.consensus(ctx, e, vec, r)
+	return r, false, nil
 }
 
 // hold quarantines an entry the oracle or immune memory flagged. Its
@@ -435,7 +500,7 @@ func detect(e *knowledge.Entry) []string {
 	seen := map[string]bool{}
 	var out []string
 	for _, t := range texts {
-		for _, s := range trust.Detect(t) {
+		for _, s := range trust.DetectKnowledge(t) {
 			if !seen[s] {
 				seen[s] = true
 				out = append(out, s)
@@ -447,28 +512,45 @@ func detect(e *knowledge.Entry) []string {
 
 // consensus runs Stage 2 on a pending entry and adopts or rejects it.
 func (p *Pipeline) consensus(ctx context.Context, e *knowledge.Entry, vec []float32, r *Report) (*Report, error) {
+	r, _, err := p.decide(ctx, e, vec, r, "")
+	return r, err
+}
+
+// decide runs Stage 2 on a pending entry and adopts, holds or rejects it;
+// it also returns the layers that passed it. A trusted clade member's entry
+// skips L1. The threshold is the strictness's, capped at the number of
+// layers that ran (validate.Decide), and raised to Strict's by a failing
+// Scrutiny vote or by scrutiny, the batch's reason to look harder ("" for
+// none).
+func (p *Pipeline) decide(ctx context.Context, e *knowledge.Entry, vec []float32, r *Report, scrutiny string) (*Report, []string, error) {
 	if len(p.cfg.Validators) == 0 {
 		r.Verdict, r.Stage, r.Code = Quarantined, StageStage2, reason.KnowledgeNoConsensus
 		r.Reasons = []string{string(r.Code), "no stage 2 validators are configured"}
-		return r, nil
+		return r, nil, nil
 	}
 	c := &Candidate{Entry: e, Embedding: vec}
 	if e.Claim != nil {
 		c.Claims = []knowledge.Claim{*e.Claim}
 	}
+	trusted := p.trusted(e, r)
 	var (
 		votes  []Vote
 		passed []string
 	)
 	for _, v := range p.cfg.Validators {
+		if trusted && classify(v.Name()) == knowledge.EmbeddingAnomaly {
+			votes = append(votes, Vote{Layer: v.Name(), Skipped: true,
+				Reasons: []string{fmt.Sprintf("skipped for a trusted member of clade %s", p.cfg.Clade)}})
+			continue
+		}
 		vote, err := v.Validate(ctx, c, p.grim)
 		if err != nil {
 			if ctx.Err() != nil {
-				return nil, ctx.Err()
+				return nil, nil, ctx.Err()
 			}
 			r.Verdict, r.Stage, r.Layer, r.Code = Quarantined, StageStage2, v.Name(), reason.KnowledgeValidationError
 			r.Reasons = []string{string(r.Code), v.Name() + " could not decide"}
-			return r, nil
+			return r, nil, nil
 		}
 		if vote.Layer == "" {
 			vote.Layer = v.Name()
@@ -481,7 +563,7 @@ func (p *Pipeline) consensus(ctx context.Context, e *knowledge.Entry, vec []floa
 			passed = append(passed, vote.Layer)
 		}
 	}
-	need, ran, decisive, scrutiny := p.cfg.Strictness.Threshold(), 0, "", ""
+	need, ran, decisive, raised := p.cfg.Strictness.Threshold(), 0, "", ""
 	for _, v := range votes {
 		if v.Skipped {
 			continue
@@ -491,25 +573,28 @@ func (p *Pipeline) consensus(ctx context.Context, e *knowledge.Entry, vec []floa
 		case v.Pass:
 		case v.Decisive && decisive == "":
 			decisive = v.Layer
-		case v.Scrutiny && scrutiny == "":
-			scrutiny = v.Layer
+		case v.Scrutiny && raised == "":
+			raised = v.Layer
 		}
 	}
-	if scrutiny != "" {
-		need = max(need, min(knowledge.Strict.Threshold(), ran))
+	if raised != "" || scrutiny != "" {
+		need = max(need, knowledge.Strict.Threshold())
 	}
+	need = max(1, min(need, ran)) // nothing vouches for an entry no layer judged
 	r.Scores["consensus"] = float64(len(passed))
 	if len(passed) < need || decisive != "" {
 		why := []string{fmt.Sprintf("%d of %d votes passed, %s needs %d", len(passed), knowledge.Validators, p.cfg.Strictness, need)}
 		switch {
 		case decisive != "":
 			why[0] = decisive + " is decisive: its failure rejects the entry without consensus"
+		case raised != "":
+			why[0] = fmt.Sprintf("%d of %d votes passed; %s raised scrutiny, which needs %d", len(passed), knowledge.Validators, raised, need)
 		case scrutiny != "":
-			why[0] = fmt.Sprintf("%d of %d votes passed; %s raised scrutiny, which needs %d", len(passed), knowledge.Validators, scrutiny, need)
+			why[0] = fmt.Sprintf("%d of %d votes passed; %s, which raises scrutiny to %d", len(passed), knowledge.Validators, scrutiny, need)
 		}
 		layer := decisive
 		if layer == "" {
-			layer = scrutiny
+			layer = raised
 		}
 		for _, v := range votes {
 			if v.Pass || v.Skipped {
@@ -522,9 +607,42 @@ func (p *Pipeline) consensus(ctx context.Context, e *knowledge.Entry, vec []floa
 				why = append(why, v.Layer+": "+s)
 			}
 		}
-		return p.reject(ctx, e, vec, r, StageStage2, layer, classify(layer), reason.KnowledgeConsensusFailed, why, true)
+		r, err := p.reject(ctx, e, vec, r, StageStage2, layer, classify(layer), reason.KnowledgeConsensusFailed, why, true)
+		return r, nil, err
 	}
-	return p.adopt(ctx, e, vec, r, passed)
+	r, err := p.pass(ctx, e, vec, r, passed, trusted)
+	return r, passed, err
+}
+
+// actionable reports whether entries of type t suggest actions, which the
+// seed sends to the Stage 3 sandbox (§5.3).
+func actionable(t knowledge.EntryType) bool {
+	return t == knowledge.TypeHeuristic || t == knowledge.TypeStrategyFragment
+}
+
+// pass decides an entry that passed consensus: adopted, unless it is
+// actionable, the strictness requires the sandbox and its source is not a
+// trusted clade member; then it stays pending in quarantine, since the
+// sandbox is not built yet.
+func (p *Pipeline) pass(ctx context.Context, e *knowledge.Entry, vec []float32, r *Report, passed []string, trusted bool) (*Report, error) {
+	if !p.cfg.Strictness.SandboxRequired() || !actionable(e.Type) || trusted {
+		return p.adopt(ctx, e, vec, r, passed)
+	}
+	score := 0.0
+	for _, l := range passed {
+		score += r.Scores[l]
+	}
+	score /= float64(len(passed))
+	p.publish(GrimoireValidationPassed, reason.KnowledgeSandboxRequired, true, passedPayload{EntryID: e.ID, LayersPassed: passed, Score: score})
+	need := fmt.Sprintf("%s strictness requires the Stage 3 sandbox for a %s entry", p.cfg.Strictness, e.Type)
+	if p.cfg.Strictness == knowledge.Paranoid {
+		need += fmt.Sprintf(", run for an extended %d ticks", ParanoidSandboxTicks)
+	}
+	r.Verdict, r.Stage, r.Code = Quarantined, StageSandbox, reason.KnowledgeSandboxRequired
+	r.Reasons = []string{string(r.Code),
+		fmt.Sprintf("%d of %d votes passed (%s)", len(passed), knowledge.Validators, strings.Join(passed, ", ")),
+		need + "; the sandbox is not built yet, so the entry stays pending in quarantine"}
+	return r, nil
 }
 
 // classify names the attack a Stage 2 rejection most resembles: an
@@ -556,6 +674,9 @@ func (p *Pipeline) adopt(ctx context.Context, e *knowledge.Entry, vec []float32,
 		return nil, fmt.Errorf("ingest %s: adopt: %w", e.ID, err)
 	}
 	conf := InitialConfidence(e)
+	if p.clade.rejected(e.ID) {
+		conf = CladeRejectedConfidence
+	}
 	if err := p.grim.add(e, vec, knowledge.PartitionExternal, conf); err != nil {
 		return nil, fmt.Errorf("ingest %s: %w", e.ID, err)
 	}
@@ -579,6 +700,7 @@ func (p *Pipeline) reject(ctx context.Context, e *knowledge.Entry, vec []float32
 	}
 	if attack != knowledge.NoAttack && attack != knowledge.ProvenanceForgery {
 		p.remember(e, vec, code, attack)
+		p.rejectedShare(e, r)
 	}
 	r.Verdict, r.Stage, r.Layer, r.Attack, r.Code = Rejected, stage, layer, attack, code
 	r.Reasons = append([]string{string(code)}, why...)
@@ -600,6 +722,10 @@ func (p *Pipeline) remember(e *knowledge.Entry, vec []float32, code reason.Code,
 	// neither of which reaches here.
 	_, _ = p.cfg.Immune.Record(features(e, vec), code, oracleAttack(attack))
 	p.cfg.Oracle.MarkBad(e.Content, vec)
+	if p.log != nil {
+		p.log.learnt = true // saved once, when the batch ends
+		return
+	}
 	if p.cfg.State != nil {
 		// What the pipeline learnt survives a restart; a failure to save
 		// loses memory, never a decision already made.
@@ -679,7 +805,12 @@ func (p *Pipeline) publish(kind event.Kind, code reason.Code, ok bool, payload a
 		return
 	}
 	b, _ := json.Marshal(payload) // plain structs of strings and numbers
-	p.cfg.Bus.Publish(event.Event{Kind: kind, Success: ok, Code: string(code), Summary: string(b)})
+	ev := event.Event{Kind: kind, Success: ok, Code: string(code), Summary: string(b)}
+	if p.log != nil {
+		p.log.add(ev)
+		return
+	}
+	p.cfg.Bus.Publish(ev)
 }
 
 // finite reports whether every component of v is a finite number.

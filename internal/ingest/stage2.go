@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"context"
+	"slices"
 	"sync"
 
 	"github.com/wardhq/ward/internal/validate"
@@ -14,7 +15,13 @@ import (
 // validate.Corpus, rebuilt when the Grimoire has grown by a tenth (fitting
 // its k-means model costs about 0.35 s for 10,000 entries, so not per
 // entry); claims extracted from an entry's text are kept per entry.
-func Stage2(models []validate.Model) ([]Validator, error) {
+// Options add to the layers (WithReasoner); without any, the layers are
+// deterministic.
+func Stage2(models []validate.Model, opts ...Stage2Option) ([]Validator, error) {
+	var o stage2Options
+	for _, opt := range opts {
+		opt(&o)
+	}
 	if models == nil {
 		var err error
 		if models, err = validate.ShippedModels(); err != nil {
@@ -22,17 +29,38 @@ func Stage2(models []validate.Model) ([]Validator, error) {
 		}
 	}
 	c := &corpusCache{claims: map[string][]validate.Claim{}}
+	var l2 Validator = layer{name: validate.LayerDivergence, c: c, vote: func(cand validate.Candidate, corpus *validate.Corpus) validate.Vote {
+		return validate.Divergence(cand, corpus, validate.DefaultK)
+	}}
+	if o.reasoner != nil {
+		l2 = reasonedLayer{claims: l2.(layer), r: o.reasoner}
+	}
 	return []Validator{
 		layer{name: validate.LayerAnomaly, c: c, vote: func(cand validate.Candidate, corpus *validate.Corpus) validate.Vote {
 			return validate.Anomaly(cand, corpus)
 		}},
-		layer{name: validate.LayerDivergence, c: c, vote: func(cand validate.Candidate, corpus *validate.Corpus) validate.Vote {
-			return validate.Divergence(cand, corpus, validate.DefaultK)
-		}},
+		l2,
 		layer{name: validate.LayerConsistency, c: c, vote: func(cand validate.Candidate, _ *validate.Corpus) validate.Vote {
 			return validate.Consistency(cand, models)
 		}},
 	}, nil
+}
+
+// Stage2Option adds to the layers Stage2 returns.
+type Stage2Option func(*stage2Options)
+
+type stage2Options struct {
+	reasoner *Reasoner
+}
+
+// WithReasoner makes L2 also ask r whether the entry diverges the
+// reasoning over its related memories. The L2 vote then fails if either
+// the claim divergence or r's divergence fails, scores the larger of the
+// two and gives both reasons; it raises scrutiny (the Strict threshold)
+// only when r's divergence fails. An error of r is the layer's error: the
+// entry stays in quarantine. A nil r changes nothing.
+func WithReasoner(r *Reasoner) Stage2Option {
+	return func(o *stage2Options) { o.reasoner = r }
 }
 
 // layer adapts one validate layer to a Validator.
@@ -51,6 +79,35 @@ func (l layer) Validate(ctx context.Context, c *Candidate, g *Grimoire) (Vote, e
 	cand := validate.Candidate{Entry: c.Entry, Embedding: c.Embedding}
 	v := l.vote(cand, l.c.corpus(g))
 	return Vote{Layer: v.Layer, Pass: v.Pass, Skipped: v.Skipped, Score: v.Score, Reasons: v.Reasons, Decisive: v.Decisive, Scrutiny: v.Scrutiny}, nil
+}
+
+// reasonedLayer is L2 with a Reasoner: the claim divergence of claims
+// and the reasoning divergence of r.
+type reasonedLayer struct {
+	claims layer
+	r      *Reasoner
+}
+
+func (l reasonedLayer) Name() string { return l.claims.Name() }
+
+func (l reasonedLayer) Validate(ctx context.Context, c *Candidate, g *Grimoire) (Vote, error) {
+	v, err := l.claims.Validate(ctx, c, g)
+	if err != nil {
+		return Vote{}, err
+	}
+	d, err := l.r.Diverge(ctx, c, g)
+	if err != nil {
+		return Vote{}, err
+	}
+	if d.Skipped {
+		return v, nil
+	}
+	v.Reasons = append(slices.Clip(v.Reasons), d.Reasons...)
+	v.Score = max(v.Score, d.Score)
+	if d.Fail {
+		v.Pass, v.Scrutiny = false, true
+	}
+	return v, nil
 }
 
 // corpusCache holds the Corpus of a Grimoire view, rebuilt as it grows.

@@ -145,6 +145,7 @@ const (
 	KnowledgeConsensusFailed Code = "KNOWLEDGE_CONSENSUS_FAILED"
 	KnowledgeRejected        Code = "KNOWLEDGE_REJECTED"
 	KnowledgeAdopted         Code = "KNOWLEDGE_ADOPTED"
+	KnowledgeSandboxRequired Code = "KNOWLEDGE_SANDBOX_REQUIRED"
 )
 
 // Entry documents one code of the catalog.
@@ -251,6 +252,7 @@ var catalog = []Entry{
 	{KnowledgeConsensusFailed, "too few Stage 2 validators passed the entry for the strictness level"},
 	{KnowledgeRejected, "the quarantined entry was rejected by review"},
 	{KnowledgeAdopted, "the entry passed consensus and was adopted into the Grimoire at low confidence"},
+	{KnowledgeSandboxRequired, "an actionable entry passed consensus, but the strictness level requires the Stage 3 sandbox, which is not built yet: the entry stays in quarantine"},
 }
 
 // Catalog returns the documented codes in a stable order.

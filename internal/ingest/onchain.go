@@ -1,0 +1,573 @@
+package ingest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/big"
+	"strings"
+	"time"
+
+	"github.com/ethereum/go-ethereum"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
+
+	"github.com/wardhq/ward/internal/chain"
+	"github.com/wardhq/ward/internal/validate"
+)
+
+// LayerOnChain is the name of the on-chain verification layer (seed 4.3)
+// in votes and reports.
+const LayerOnChain = "L3"
+
+// ChainReader is what OnChain reads of a chain: its ID, the latest header
+// and a contract call at a block. *chain.Provider satisfies it; a call that
+// reverts must return an error matching chain.ErrReverted.
+type ChainReader interface {
+	ChainID() uint64
+	HeaderLatest(ctx context.Context) (*types.Header, error)
+	CallAt(ctx context.Context, msg ethereum.CallMsg, block *big.Int) ([]byte, error)
+}
+
+var _ ChainReader = (*chain.Provider)(nil)
+
+// OnChainConfig configures OnChain. The zero value takes every default; a
+// field that is zero, negative or NaN takes its default.
+type OnChainConfig struct {
+	// Tolerance is the relative difference between a claimed and the
+	// actual value within which a claim stated at a block holds (default
+	// 0.01, 1 %).
+	Tolerance float64
+	// LatestTolerance is the same for a claim that states no block: it is
+	// read at the latest block, where the state has moved on since the
+	// author wrote it, so it fails only beyond this wider margin (default
+	// 0.10, 10 %).
+	LatestTolerance float64
+	// MaxClaims is how many verifiable claims of one entry are read
+	// (default 8); the rest are not checked.
+	MaxClaims int
+	// Timeout bounds the reads for one entry (default 5 s).
+	Timeout time.Duration
+}
+
+// Defaults of OnChainConfig.
+const (
+	DefaultOnChainTolerance       = 0.01
+	DefaultOnChainLatestTolerance = 0.10
+	DefaultOnChainMaxClaims       = 8
+	DefaultOnChainTimeout         = 5 * time.Second
+)
+
+func (c OnChainConfig) withDefaults() OnChainConfig {
+	if !(c.Tolerance > 0) || math.IsInf(c.Tolerance, 0) {
+		c.Tolerance = DefaultOnChainTolerance
+	}
+	if !(c.LatestTolerance > 0) || math.IsInf(c.LatestTolerance, 0) {
+		c.LatestTolerance = DefaultOnChainLatestTolerance
+	}
+	if c.MaxClaims <= 0 {
+		c.MaxClaims = DefaultOnChainMaxClaims
+	}
+	if c.Timeout <= 0 {
+		c.Timeout = DefaultOnChainTimeout
+	}
+	return c
+}
+
+// OnChain returns Stage 2's deterministic layer L3 (seed 4.3): it reads the
+// chain to check the entry's verifiable claims (validate.EntryVerifiable:
+// ETH and ERC-20 balances, total supplies, price feed answers, pool
+// reserves, V3 pool liquidity, pool prices, each naming its addresses), each
+// at the block it states or, when it states none, at the latest block with
+// the wider LatestTolerance.
+//
+// The vote is skipped when the entry makes no verifiable claim, when every
+// claim names another chain, or when no claim can be read (the address is
+// not a contract, or the contract does not implement the method: the call
+// reverts or returns nothing). It is skipped too when every claim read
+// holds, with the verified claims as its reasons: a true number does not
+// make the rest of the entry good advice, so L3 never adds a pass to the
+// consensus. It fails decisively, with score 1, when a claim that names
+// its block is provably false at that block: the reason names the kind,
+// the address, the block, the claimed and the actual value. A claim that
+// names no block is read at the latest block with the wider
+// LatestTolerance; a mismatch there proves nothing about when it was made,
+// so it is reported and not decisive. An error (the node failed, the
+// block is ahead of the chain's head or its state is pruned, the timeout
+// passed) means the layer could not decide. A nil r skips every entry.
+//
+// The validator is safe for concurrent use.
+func OnChain(r ChainReader, cfg OnChainConfig) Validator {
+	return &onChain{r: r, cfg: cfg.withDefaults()}
+}
+
+type onChain struct {
+	r   ChainReader
+	cfg OnChainConfig
+}
+
+func (o *onChain) Name() string { return LayerOnChain }
+
+// errUnverifiable marks a claim the chain cannot answer: not a contract,
+// or a method it does not implement.
+var errUnverifiable = errors.New("unverifiable")
+
+func (o *onChain) Validate(ctx context.Context, c *Candidate, _ *Grimoire) (Vote, error) {
+	skip := func(why string) (Vote, error) {
+		return Vote{Layer: LayerOnChain, Skipped: true, Reasons: []string{why}}, nil
+	}
+	if c == nil || c.Entry == nil {
+		return Vote{}, errors.New("on-chain: no entry")
+	}
+	claims := validate.EntryVerifiable(c.Entry)
+	if len(claims) == 0 {
+		return skip("no verifiable on-chain claim")
+	}
+	if o.r == nil {
+		return skip("no chain to read")
+	}
+	ctx, cancel := context.WithTimeout(ctx, o.cfg.Timeout)
+	defer cancel()
+
+	id := o.r.ChainID()
+	var head *types.Header
+	var verified, stale []string
+	unread, other := 0, 0
+	for i, cl := range claims {
+		if i == o.cfg.MaxClaims {
+			break
+		}
+		if cl.ChainID != 0 && cl.ChainID != id {
+			other++
+			continue
+		}
+		if head == nil {
+			var err error
+			if head, err = o.r.HeaderLatest(ctx); err != nil {
+				return Vote{}, fmt.Errorf("on-chain: latest header: %w", err)
+			}
+		}
+		res, err := o.check(ctx, cl, head)
+		switch {
+		case errors.Is(err, errUnverifiable):
+			unread++
+		case err != nil:
+			return Vote{}, fmt.Errorf("on-chain: %s of %s: %w", cl.Kind, cl.Target, err)
+		case !res.holds && res.latest:
+			// The state has moved since a claim that names no block was
+			// made: a mismatch now proves nothing about then.
+			stale = append(stale, res.String())
+		case !res.holds:
+			return Vote{Layer: LayerOnChain, Score: 1, Decisive: true, Reasons: []string{"provably false: " + res.String()}}, nil
+		default:
+			verified = append(verified, res.String())
+		}
+	}
+	var why []string
+	if n := len(claims) - o.cfg.MaxClaims; n > 0 {
+		why = append(why, fmt.Sprintf("%d claims beyond the first %d not checked", n, o.cfg.MaxClaims))
+	}
+	if unread > 0 {
+		why = append(why, fmt.Sprintf("%d claims unverifiable (not a contract, or no such method)", unread))
+	}
+	if other > 0 {
+		why = append(why, fmt.Sprintf("%d claims about another chain than %d", other, id))
+	}
+	for _, r := range stale {
+		why = append(why, "not at the latest block, and the claim names no block: "+r)
+	}
+	// A true number does not make the rest of an entry good advice, so a
+	// verified claim never adds a pass to the consensus: L3 only rejects.
+	for i := range verified {
+		verified[i] = "verified: " + verified[i]
+	}
+	return Vote{Layer: LayerOnChain, Skipped: true, Reasons: append(verified, why...)}, nil
+}
+
+// result is one claim compared with the chain.
+type result struct {
+	cl      validate.Verifiable
+	block   uint64
+	latest  bool // the claim stated no block
+	holds   bool
+	actual  string
+	claimed string
+}
+
+func (r result) String() string {
+	at := fmt.Sprintf("block %d", r.block)
+	if r.latest {
+		at = fmt.Sprintf("latest block %d", r.block)
+	}
+	target := r.cl.Target.String()
+	if r.cl.Kind == validate.KindTokenBalance {
+		target = r.cl.Holder.String() + " in token " + target
+	}
+	return fmt.Sprintf("%s of %s at %s: claimed %s, actual %s", r.cl.Kind, target, at, r.claimed, r.actual)
+}
+
+// check reads claim cl and compares it with what it states.
+func (o *onChain) check(ctx context.Context, cl validate.Verifiable, head *types.Header) (result, error) {
+	res := result{cl: cl, latest: !cl.AtBlock, block: head.Number.Uint64()}
+	tol := o.cfg.LatestTolerance
+	if cl.AtBlock {
+		if cl.Block > res.block {
+			return res, fmt.Errorf("block %d is ahead of the chain's head %d", cl.Block, res.block)
+		}
+		res.block, tol = cl.Block, o.cfg.Tolerance
+	}
+	rd := &reader{r: o.r, block: new(big.Int).SetUint64(res.block), cache: map[string][]any{}}
+	tolR := new(big.Rat).SetFloat64(tol)
+	target := common.Address(cl.Target)
+	claimed := cl.Values[0]
+	res.claimed = claimed.String()
+
+	var actual []*big.Rat // the values the claim may mean; it holds if it matches one
+	switch cl.Kind {
+	case validate.KindEthBalance:
+		bal, err := rd.balance(ctx, target)
+		if err != nil {
+			return res, err
+		}
+		shift := map[string]int{validate.UnitWei: 0, validate.UnitGwei: 9, validate.UnitETH: 18}[claimed.Unit]
+		actual = []*big.Rat{scaled(bal, shift)}
+	case validate.KindTokenBalance, validate.KindTotalSupply:
+		var (
+			raw *big.Int
+			err error
+		)
+		if cl.Kind == validate.KindTokenBalance {
+			raw, err = rd.uint(ctx, target, chain.ERC20ABI(), "balanceOf", common.Address(cl.Holder))
+		} else {
+			raw, err = rd.uint(ctx, target, chain.ERC20ABI(), "totalSupply")
+		}
+		if err != nil {
+			return res, err
+		}
+		dec := 0
+		if !claimed.Raw() {
+			if dec, err = rd.decimals(ctx, target, chain.ERC20ABI()); err != nil {
+				return res, err
+			}
+		}
+		actual = []*big.Rat{scaled(raw, dec)}
+	case validate.KindFeedAnswer:
+		out, err := rd.call(ctx, target, chain.AggregatorV3ABI(), "latestRoundData")
+		if err != nil {
+			return res, err
+		}
+		answer, ok := out[1].(*big.Int)
+		if !ok {
+			return res, errUnverifiable
+		}
+		dec, err := rd.decimals(ctx, target, chain.AggregatorV3ABI())
+		if err != nil {
+			return res, err
+		}
+		actual = []*big.Rat{scaled(answer, dec)}
+	case validate.KindLiquidity:
+		liq, err := rd.uint(ctx, target, chain.UniswapV3PoolABI(), "liquidity")
+		if err != nil {
+			return res, err
+		}
+		actual = []*big.Rat{new(big.Rat).SetInt(liq)}
+	case validate.KindPoolPrice:
+		p, err := rd.poolPrice(ctx, target)
+		if err != nil {
+			return res, err
+		}
+		actual = []*big.Rat{p}
+		if p.Sign() > 0 {
+			actual = append(actual, new(big.Rat).Inv(p)) // either direction of the pair
+		}
+	case validate.KindReserves:
+		return o.reserves(ctx, rd, res, tolR)
+	default:
+		return res, errUnverifiable
+	}
+	unit := claimed.Unit
+	if cl.Kind == validate.KindPoolPrice {
+		unit = ""
+	}
+	res.actual = formatAll(actual, unit)
+	for _, a := range actual {
+		res.holds = res.holds || within(claimed.Value, a, tolR)
+	}
+	return res, nil
+}
+
+// reserves checks a claim about a pool's two token amounts: a Uniswap V2
+// pair's reserves, or else the pool's balances of its two tokens (a V3
+// pool). Claimed amounts whose units name the tokens' symbols are matched
+// to them; otherwise the claim holds if the amounts match in either order.
+func (o *onChain) reserves(ctx context.Context, rd *reader, res result, tol *big.Rat) (result, error) {
+	cl := res.cl
+	pool := common.Address(cl.Target)
+	var tokens [2]common.Address
+	for i, m := range []string{"token0", "token1"} {
+		out, err := rd.call(ctx, pool, chain.UniswapV2PairABI(), m)
+		if err != nil {
+			return res, err
+		}
+		a, ok := out[0].(common.Address)
+		if !ok {
+			return res, errUnverifiable
+		}
+		tokens[i] = a
+	}
+	var raw [2]*big.Int
+	out, err := rd.call(ctx, pool, chain.UniswapV2PairABI(), "getReserves")
+	switch {
+	case err == nil:
+		r0, ok0 := out[0].(*big.Int)
+		r1, ok1 := out[1].(*big.Int)
+		if !ok0 || !ok1 {
+			return res, errUnverifiable
+		}
+		raw = [2]*big.Int{r0, r1}
+	case errors.Is(err, errUnverifiable):
+		for i, t := range tokens {
+			if raw[i], err = rd.uint(ctx, t, chain.ERC20ABI(), "balanceOf", pool); err != nil {
+				return res, err
+			}
+		}
+	default:
+		return res, err
+	}
+	var (
+		human [2]*big.Rat
+		syms  [2]string
+	)
+	for i, t := range tokens {
+		dec := 0
+		if !cl.Values[0].Raw() {
+			if dec, err = rd.decimals(ctx, t, chain.ERC20ABI()); err != nil {
+				return res, err
+			}
+		}
+		human[i] = scaled(raw[i], dec)
+		if needSymbols(cl.Values) {
+			if out, err := rd.call(ctx, t, chain.ERC20ABI(), "symbol"); err == nil {
+				syms[i], _ = out[0].(string)
+			} else if !errors.Is(err, errUnverifiable) {
+				return res, err
+			}
+		}
+	}
+	var claimed, actual []string
+	for _, v := range cl.Values {
+		claimed = append(claimed, v.String())
+	}
+	for i := range human {
+		s := validate.FormatRat(human[i])
+		if syms[i] != "" {
+			s += " " + syms[i]
+		}
+		actual = append(actual, s)
+	}
+	res.claimed, res.actual = strings.Join(claimed, " and "), strings.Join(actual, " and ")
+	for _, perm := range [][2]int{{0, 1}, {1, 0}} {
+		ok := true
+		for j, v := range cl.Values {
+			k := perm[j]
+			if sym := symbolIndex(v.Unit, syms); sym >= 0 && sym != k {
+				ok = false
+				break
+			}
+			ok = ok && within(v.Value, human[k], tol)
+		}
+		if ok {
+			res.holds = true
+			break
+		}
+	}
+	return res, nil
+}
+
+// needSymbols reports whether a claimed amount names a token symbol.
+func needSymbols(vs []validate.Amount) bool {
+	for _, v := range vs {
+		if v.Unit != "" && v.Unit != validate.UnitWei {
+			return true
+		}
+	}
+	return false
+}
+
+// symbolIndex returns which of syms unit names (ETH names WETH), or -1.
+func symbolIndex(unit string, syms [2]string) int {
+	if unit == "" || unit == validate.UnitWei {
+		return -1
+	}
+	for i, s := range syms {
+		if s != "" && (strings.EqualFold(s, unit) || strings.EqualFold(unit, validate.UnitETH) && strings.EqualFold(s, "WETH")) {
+			return i
+		}
+	}
+	return -1
+}
+
+// poolPrice returns a pool's price of token0 in token1, in whole tokens:
+// for a V3 pool (sqrtPriceX96 / 2^96)^2 × 10^(decimals0 − decimals1) from
+// slot0, for a V2 pair the ratio of its reserves.
+func (rd *reader) poolPrice(ctx context.Context, pool common.Address) (*big.Rat, error) {
+	var dec [2]int
+	for i, m := range []string{"token0", "token1"} {
+		out, err := rd.call(ctx, pool, chain.UniswapV3PoolABI(), m)
+		if err != nil {
+			return nil, err
+		}
+		t, ok := out[0].(common.Address)
+		if !ok {
+			return nil, errUnverifiable
+		}
+		if dec[i], err = rd.decimals(ctx, t, chain.ERC20ABI()); err != nil {
+			return nil, err
+		}
+	}
+	out, err := rd.call(ctx, pool, chain.UniswapV3PoolABI(), "slot0")
+	if errors.Is(err, errUnverifiable) {
+		out, err := rd.call(ctx, pool, chain.UniswapV2PairABI(), "getReserves")
+		if err != nil {
+			return nil, err
+		}
+		r0, ok0 := out[0].(*big.Int)
+		r1, ok1 := out[1].(*big.Int)
+		if !ok0 || !ok1 || r0.Sign() == 0 {
+			return nil, errUnverifiable
+		}
+		p := new(big.Rat).SetFrac(r1, r0)
+		return p.Mul(p, pow10(dec[0]-dec[1])), nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	sqrtP, ok := out[0].(*big.Int)
+	if !ok {
+		return nil, errUnverifiable
+	}
+	p := new(big.Rat).SetFrac(new(big.Int).Mul(sqrtP, sqrtP), new(big.Int).Lsh(big.NewInt(1), 192))
+	return p.Mul(p, pow10(dec[0]-dec[1])), nil
+}
+
+// reader makes the calls of one claim at one block, each once.
+type reader struct {
+	r     ChainReader
+	block *big.Int
+	cache map[string][]any
+}
+
+// call calls method on to and decodes its outputs. A revert, an empty
+// return (no code, or no such method) or undecodable output is
+// errUnverifiable; any other failure is returned as is.
+func (rd *reader) call(ctx context.Context, to common.Address, a *chain.ABI, method string, args ...any) ([]any, error) {
+	data, err := a.Pack(method, args...)
+	if err != nil {
+		return nil, err
+	}
+	key := to.Hex() + string(data)
+	if out, ok := rd.cache[key]; ok {
+		return out, nil
+	}
+	ret, err := rd.r.CallAt(ctx, ethereum.CallMsg{To: &to, Data: data}, rd.block)
+	if errors.Is(err, chain.ErrReverted) {
+		return nil, errUnverifiable
+	}
+	if err != nil {
+		return nil, err
+	}
+	out, err := a.Unpack(method, ret)
+	if err != nil || len(out) == 0 {
+		return nil, errUnverifiable
+	}
+	rd.cache[key] = out
+	return out, nil
+}
+
+// uint calls a method returning one unsigned integer.
+func (rd *reader) uint(ctx context.Context, to common.Address, a *chain.ABI, method string, args ...any) (*big.Int, error) {
+	out, err := rd.call(ctx, to, a, method, args...)
+	if err != nil {
+		return nil, err
+	}
+	v, ok := out[0].(*big.Int)
+	if !ok {
+		return nil, errUnverifiable
+	}
+	return v, nil
+}
+
+// decimals returns a token's or feed's decimals (at most 77, the digits of
+// a uint256).
+func (rd *reader) decimals(ctx context.Context, to common.Address, a *chain.ABI) (int, error) {
+	out, err := rd.call(ctx, to, a, "decimals")
+	if err != nil {
+		return 0, err
+	}
+	d, ok := out[0].(uint8)
+	if !ok || d > 77 {
+		return 0, errUnverifiable
+	}
+	return int(d), nil
+}
+
+// balance returns the native balance of account at the reader's block.
+// ChainReader has no eth_getBalance at a block, so it runs, as a
+// contract-creation eth_call, init code that returns BALANCE(account):
+// PUSH20 account, BALANCE, PUSH1 0, MSTORE, PUSH1 32, PUSH1 0, RETURN. (A
+// balance never starts with the byte 0xEF that EIP-3541 forbids as code.)
+func (rd *reader) balance(ctx context.Context, account common.Address) (*big.Int, error) {
+	code := make([]byte, 0, 30)
+	code = append(code, 0x73)
+	code = append(code, account[:]...)
+	code = append(code, 0x31, 0x60, 0x00, 0x52, 0x60, 0x20, 0x60, 0x00, 0xf3)
+	ret, err := rd.r.CallAt(ctx, ethereum.CallMsg{Data: code}, rd.block)
+	if errors.Is(err, chain.ErrReverted) {
+		return nil, errUnverifiable
+	}
+	if err != nil {
+		return nil, err
+	}
+	if len(ret) != 32 {
+		return nil, errUnverifiable
+	}
+	return new(big.Int).SetBytes(ret), nil
+}
+
+// scaled returns raw / 10^dec.
+func scaled(raw *big.Int, dec int) *big.Rat {
+	r := new(big.Rat).SetInt(raw)
+	return r.Mul(r, pow10(-dec))
+}
+
+// pow10 returns 10^n for n in [-154, 154].
+func pow10(n int) *big.Rat {
+	p := new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(max(n, -n))), nil)
+	if n < 0 {
+		return new(big.Rat).SetFrac(big.NewInt(1), p)
+	}
+	return new(big.Rat).SetInt(p)
+}
+
+// within reports whether claimed is within tol (relative) of actual.
+func within(claimed, actual, tol *big.Rat) bool {
+	diff := new(big.Rat).Sub(claimed, actual)
+	diff.Abs(diff)
+	bound := new(big.Rat).Abs(actual)
+	return diff.Cmp(bound.Mul(bound, tol)) <= 0
+}
+
+func formatAll(vs []*big.Rat, unit string) string {
+	parts := make([]string, len(vs))
+	for i, v := range vs {
+		parts[i] = validate.FormatRat(v)
+		if unit != "" {
+			parts[i] += " " + unit
+		}
+	}
+	if len(parts) == 2 {
+		return parts[0] + " (inverse " + parts[1] + ")"
+	}
+	return strings.Join(parts, ", ")
+}

@@ -19,8 +19,8 @@ func simhash(seed uint64, emb []float32, out []uint64) {
 		var total float32
 		base := mix(seed ^ uint64(w+1)*0x9e3779b97f4a7c15)
 		for j, v := range emb {
-			if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
-				continue
+			if v == 0 || math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
+				continue // a zero adds nothing: sparse embeddings cost their non-zeros
 			}
 			total += v
 			signs := mix(base + uint64(j))

@@ -46,16 +46,29 @@ const maxSpan = 256
 // that may match there, so that Detect tries them all in one pass.
 var startIndex = indexPatterns(patterns)
 
-type patternIndex [256][]startEntry
+// patternIndex finds the patterns that may start at a byte by its first
+// two bytes (one for a one-byte start), so that the scan tries few.
+type patternIndex struct {
+	two [256]*[256][]startEntry
+	one [256][]startEntry
+}
 
 func indexPatterns(ps []pattern) *patternIndex {
-	var idx patternIndex
+	idx := &patternIndex{}
 	for i := range ps {
 		for _, st := range ps[i].starts {
-			idx[st[0]] = append(idx[st[0]], startEntry{&ps[i], st})
+			e := startEntry{&ps[i], st}
+			if len(st) == 1 {
+				idx.one[st[0]] = append(idx.one[st[0]], e)
+				continue
+			}
+			if idx.two[st[0]] == nil {
+				idx.two[st[0]] = new([256][]startEntry)
+			}
+			idx.two[st[0]][st[1]] = append(idx.two[st[0]][st[1]], e)
 		}
 	}
-	return &idx
+	return idx
 }
 
 type startEntry struct {
@@ -66,14 +79,19 @@ type startEntry struct {
 // match adds to found the signals of the patterns that match text.
 func match(idx *patternIndex, text string, found map[string]bool) {
 	for at := 0; at < len(text); at++ {
-		entries := idx[text[at]]
+		entries := idx.one[text[at]]
+		if second := idx.two[text[at]]; second != nil && at+1 < len(text) {
+			if more := second[text[at+1]]; len(more) > 0 {
+				entries = append(entries[:len(entries):len(entries)], more...)
+			}
+		}
 		if len(entries) == 0 {
 			continue
 		}
 		word := boundaryBefore(text, at) && (at == 0 || text[at-1] != '_')
 		for _, e := range entries {
 			p := e.p
-			if found[p.signal] || p.word && !word || !strings.HasPrefix(text[at:], e.start) || p.line && !lineStart(text, at) {
+			if p.word && !word || !strings.HasPrefix(text[at:], e.start) || found[p.signal] || p.line && !lineStart(text, at) {
 				continue
 			}
 			end := min(at+maxSpan, len(text))

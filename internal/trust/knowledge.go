@@ -551,57 +551,151 @@ var (
 	// account, card, routing or fax number, an e-mail address, a URL or a
 	// domain.
 	reDestination = regexp.MustCompile(`0x[0-9a-f]{6,}|\b(?:account|acct|card|routing|iban|fax|phone|wallet|address|ending)\s*(?:#|no\.?|number)?\s*[a-z]{0,4}[0-9][0-9 -]{2,}|\b[a-z0-9._%+-]+@[a-z0-9.-]+\.[a-z]{2,}\b|\bhttps?://\S+|\b[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:com|org|net|io|xyz|finance|fi|app|exchange|eth|co|biz|info|online|site|link)\b`)
-	// reChange: the destination is said to have changed.
-	reChange = regexp.MustCompile(`\b(?:moved|migrat\w*|changed|rotated|updated|new|now|replac\w*|retired|deprecated|sunset|decommission\w*|no\s+longer|outdated|corrected|abandoned|upgraded|instead|rather\s+than|in\s+place\s+of|actual(?:ly)?|correct|current|switched|superseded|old|previous)\b`)
-	// reRouting: money, messages or data are sent there.
-	reRouting = regexp.MustCompile(`\b(?:send|sent|sending|pay|paid|payments?|payouts?|deposit\w*|transfer\w*|route\w*|go(?:es)?\s+to|issue[ds]?|ship|write|approve[ds]?\s+to|executed\s+via|refund\w*|deliver\w*|forward\w*|receiv\w*|withdraw\w*|bridge|invites?|escalations?|mail)\b`)
 	// reTarget: a specific tool, function, product or service named as
 	// the thing to use: code, a snake_case or CamelCase name, a quoted name.
 	reTarget = regexp.MustCompile("`[^`\n]{2,60}`|\\b[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]+\\b|\\b[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*\\b|'[^'\n]{3,60}'|\"[^\"\n]{3,60}\"|“[^”\n]{3,60}”")
-	// reReplace: one thing in place of another.
-	reReplace = regexp.MustCompile(`(?i)\b(?:instead|rather\s+than|in\s+place\s+of|replac\w*|switch\w*\s+(?:to|providers?)|through|via|only\s+(?:approved|supported|allowed)|the\s+only|(?:always|only)\s+(?:call|use|route|send|go|recommend|buy|sign|pick|choose|select)|(?:recommend|use|call|buy)\s+only|move\s+[^.;]{1,40}?\s+to)\b`)
-	// rePretext: why the usual one may not be used.
-	rePretext = regexp.MustCompile(`(?i)\b(?:deprecated|disabled|blocked|compromised|phased\s+out|disallowed|not\s+approved|no\s+longer|flaky|bug|polic(?:y|ies)|compliance|bulletin|sunset|retired|outdated|decommission\w*|banned|broken|unsafe|vulnerable|not\s+supported|out\s+of\s+stock|unavailable|anymore|until\s+further\s+notice|from\s+now\s+on)\b`)
 )
 
 // coOccurrence runs a sentence-level check on a folded text: a
 // destination said to have changed that things are routed to
 // (SignalRedirect).
 func coOccurrence(folded string, found map[string]bool) {
-	for _, s := range sentences(folded) {
-		if !found[SignalRedirect] && reDestination.MatchString(s) && reChange.MatchString(s) && reRouting.MatchString(s) {
-			found[SignalRedirect] = true
-		}
+	if !found[SignalRedirect] && windows(folded, wChange|wRouting, reDestination) {
+		found[SignalRedirect] = true
 	}
-}
-
-// sentences splits folded text into sentences of at most two lines' worth:
-// a sentence and the next, so that "X moved. Send to Y." is read whole.
-func sentences(folded string) []string {
-	var out []string
-	start := 0
-	var prev int
-	for i := 0; i <= len(folded); i++ {
-		if i < len(folded) && !(folded[i] == '\n' || (folded[i] == '.' || folded[i] == '!' || folded[i] == '?' || folded[i] == ';') && (i+1 == len(folded) || folded[i+1] == ' ' || folded[i+1] == '\n')) {
-			continue
-		}
-		if i > start {
-			out = append(out, folded[prev:i])
-			prev = start
-		}
-		start = i + 1
-	}
-	return out
 }
 
 // substitution reports a sentence of text (not case-folded: CamelCase
 // names count) that puts a specific tool, function, product or service in
-// place of the usual one on a pretext or for everything.
+// place of the usual one on a pretext.
 func substitution(text string) bool {
-	for _, s := range sentences(text) {
-		if reReplace.MatchString(s) && rePretext.MatchString(s) && reTarget.MatchString(s) {
+	return windows(text, wReplace|wPretext, reTarget)
+}
+
+// Word features of a sentence, for windows.
+const (
+	wChange  = 1 << iota // the thing is said to have changed
+	wRouting             // money, messages or data are sent somewhere
+	wReplace             // one thing in place of another
+	wPretext             // why the usual one may not be used
+)
+
+// featureWords maps a lower-case word, or the first words of a phrase
+// (see featurePhrases), to its features.
+var featureWords = map[string]uint8{}
+
+// featurePhrases are the phrases of more than one word.
+var featurePhrases = map[string][]struct {
+	rest string
+	f    uint8
+}{}
+
+// featureStems are prefixes that carry a feature whatever their ending.
+var featureStems = []struct {
+	stem string
+	f    uint8
+}{
+	{"migrat", wChange}, {"replac", wChange | wReplace}, {"decommission", wChange | wPretext}, {"deposit", wRouting},
+	{"transfer", wRouting}, {"rout", wRouting}, {"refund", wRouting}, {"deliver", wRouting}, {"forward", wRouting},
+	{"receiv", wRouting}, {"withdraw", wRouting}, {"payout", wRouting}, {"payment", wRouting}, {"escalation", wRouting},
+	{"switch", wChange}, {"polic", wPretext},
+}
+
+func init() {
+	add := func(f uint8, list string) {
+		for _, w := range strings.Split(list, "|") {
+			if first, rest, ok := strings.Cut(w, " "); ok {
+				featurePhrases[first] = append(featurePhrases[first], struct {
+					rest string
+					f    uint8
+				}{rest, f})
+				continue
+			}
+			featureWords[w] |= f
+		}
+	}
+	add(wChange, "moved|changed|rotated|updated|new|now|retired|deprecated|sunset|outdated|corrected|abandoned|upgraded|instead|"+
+		"actual|actually|correct|current|superseded|old|previous|no longer|rather than|in place of")
+	add(wRouting, "send|sent|sending|sends|pay|paid|pays|issue|issued|issues|ship|write|bridge|invite|invites|mail|go to|goes to|"+
+		"approve to|approved to|executed via")
+	add(wReplace, "instead|through|via|move|rather than|in place of|the only|only approved|only supported|only allowed|"+
+		"always call|always use|always route|always send|always go|always recommend|always buy|always sign|always pick|always choose|"+
+		"only call|only use|only route|only send|only recommend|only buy|only sign|recommend only|use only|call only|buy only")
+	add(wPretext, "deprecated|disabled|blocked|compromised|disallowed|flaky|bug|compliance|bulletin|sunset|retired|outdated|banned|"+
+		"broken|unsafe|vulnerable|anymore|unavailable|phased out|not approved|no longer|not supported|out of stock|"+
+		"until further notice|from now on")
+}
+
+// windows reports whether some sentence of text, read with the sentence
+// before it, has every feature of want and a match of re. The features come
+// from one pass over the words; re runs only on the windows that have them.
+func windows(text string, want uint8, re *regexp.Regexp) bool {
+	type sent struct {
+		start, end int
+		f          uint8
+	}
+	var sents []sent
+	cur := sent{}
+	var words []string // the sentence's words so far, for phrases
+	var lower [32]byte
+	flush := func(end int) {
+		cur.end = end
+		if cur.end > cur.start {
+			sents = append(sents, cur)
+		}
+		cur = sent{start: end + 1}
+		words = words[:0]
+	}
+	for i := 0; i < len(text); {
+		c := text[i]
+		if c == '\n' || (c == '.' || c == '!' || c == '?' || c == ';') && (i+1 == len(text) || text[i+1] == ' ' || text[i+1] == '\n') {
+			flush(i)
+			i++
+			continue
+		}
+		if !asciiLetter(c) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(text) && asciiLetter(text[j]) {
+			j++
+		}
+		n := min(j-i, len(lower))
+		for k := range n {
+			lower[k] = text[i+k] | 0x20
+		}
+		w := string(lower[:n])
+		cur.f |= featureWords[w]
+		for _, st := range featureStems {
+			if strings.HasPrefix(w, st.stem) {
+				cur.f |= st.f
+			}
+		}
+		words = append(words, w)
+		// A phrase ends at this word: check the phrases whose first word
+		// is one, two or three words back.
+		for back := 1; back <= 3 && back < len(words); back++ {
+			for _, ph := range featurePhrases[words[len(words)-1-back]] {
+				if ph.rest == strings.Join(words[len(words)-back:], " ") {
+					cur.f |= ph.f
+				}
+			}
+		}
+		i = j
+	}
+	flush(len(text))
+	for k := range sents {
+		f, start := sents[k].f, sents[k].start
+		if k > 0 {
+			f |= sents[k-1].f
+			start = sents[k-1].start
+		}
+		if f&want == want && re.MatchString(text[start:sents[k].end]) {
 			return true
 		}
 	}
 	return false
 }
+
+func asciiLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }

@@ -147,6 +147,7 @@ func ingestCmd(ctx context.Context, io IO, args []string) int {
 	level := fs.String("strictness", "standard", "consensus level: relaxed (1 of 3), standard (2), strict or paranoid (3)")
 	seedPath := fs.String("grimoire", "", "JSON Lines of the Grimoire's own knowledge to validate against (provenance defaults to self)")
 	asJSON := fs.Bool("json", false, "print one JSON report per entry")
+	batch := fs.Bool("batch", false, "validate the file as one batch: cluster the entries, validate representatives fully and propagate their verdicts")
 	sign := fs.Bool("sign", true, "sign unsigned lines with a per-source key generated in this process and register it")
 	dbPath := fs.String("db", "", "SQLite database to use (default: a fresh one in a temporary directory)")
 	regPath := fs.String("registry", "", "identity registry: a file of agent addresses, one per line")
@@ -216,11 +217,21 @@ func ingestCmd(ctx context.Context, io IO, args []string) int {
 
 	enc := json.NewEncoder(io.Out)
 	counts := map[ingest.Verdict]int{}
-	for _, e := range entries {
-		r, err := p.Ingest(ctx, e)
-		if err != nil {
+	var reports []*ingest.Report
+	if *batch {
+		if reports, err = p.IngestBatch(ctx, entries); err != nil {
 			return fail(io, "%v", err)
 		}
+	} else {
+		for _, e := range entries {
+			r, err := p.Ingest(ctx, e)
+			if err != nil {
+				return fail(io, "%v", err)
+			}
+			reports = append(reports, r)
+		}
+	}
+	for _, r := range reports {
 		counts[r.Verdict]++
 		if *asJSON {
 			if err := enc.Encode(r); err != nil {

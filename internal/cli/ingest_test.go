@@ -51,6 +51,21 @@ func TestIngest(t *testing.T) {
 		}
 	}
 
+	// The same file as one batch decides the same way.
+	out, errOut, code = run(t, "", "ingest", "--json", "--batch", "--grimoire", seed, in)
+	if code != 0 {
+		t.Fatalf("--batch: exit %d: %s", code, errOut)
+	}
+	batched := decodeLines(t, out)
+	if len(batched) != len(want) {
+		t.Fatalf("--batch: %d reports for %d entries: %s", len(batched), len(want), out)
+	}
+	for i, w := range want {
+		if g := batched[i]; g["entry_id"] != w.id || g["verdict"] != w.verdict || g["reason_code"] != w.code {
+			t.Errorf("--batch report %d: %v, want %+v", i, g, w)
+		}
+	}
+
 	// Text output, unsigned lines left unsigned: rejected as forgeries.
 	unsigned := filepath.Join(dir, "unsigned.jsonl")
 	if err := os.WriteFile(unsigned, []byte(`{"id":"u1","content":"Uniswap v3 fees rise with volatility.","entry_type":"insight","claimed_confidence":0.5,"agent":"0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed"}`+"\n"), 0o600); err != nil {

@@ -22,6 +22,9 @@ type Grimoire struct {
 	Members []CladeMember
 	// Reasoning is L2 with a language model ([grimoire.reasoning]).
 	Reasoning Reasoning
+	// Embedder is an embeddings endpoint in place of the hashed embedder
+	// ([grimoire.embedder]).
+	Embedder Embedder
 }
 
 // CladeMember is one [[grimoire.members]] table: an identity, the clade it
@@ -40,6 +43,7 @@ type grimoireTOML struct {
 	Clade      *string           `toml:"clade"`
 	Members    []cladeMemberTOML `toml:"members"`
 	Reasoning  *reasoningTOML    `toml:"reasoning"`
+	Embedder   *embedderTOML     `toml:"embedder"`
 }
 
 type cladeMemberTOML struct {
@@ -68,6 +72,7 @@ func grimoireSection(f *File, raw *fileTOML, idx *positions) []Diagnostic {
 	f.Grimoire.Identities = g.Identities
 	diags = append(diags, cladeMembers(&f.Grimoire, g, idx)...)
 	diags = append(diags, reasoningSection(&f.Grimoire, g, idx)...)
+	diags = append(diags, embedderSection(&f.Grimoire, g, idx)...)
 	return diags
 }
 

@@ -318,7 +318,11 @@ func openGrimoire(ctx context.Context, s *Stack, g config.Grimoire) (*ingest.Pip
 		return nil, err
 	}
 	vals = append(vals, ingest.OnChain(s.Provider, ingest.OnChainConfig{}))
-	p, err := ingest.New(ingest.Config{Embedder: embed.NewHashed(embed.HashedConfig{}), Oracle: orc, Immune: im, Checker: checker,
+	emb, err := grimoireEmbedder(g.Embedder)
+	if err != nil {
+		return nil, err
+	}
+	p, err := ingest.New(ingest.Config{Embedder: emb, Oracle: orc, Immune: im, Checker: checker,
 		Store: s.Store, Bus: s.Bus, Validators: vals, Strictness: g.Strictness, State: s.Store,
 		Clade: g.Clade, Members: reg})
 	if err != nil {
@@ -328,6 +332,23 @@ func openGrimoire(ctx context.Context, s *Stack, g config.Grimoire) (*ingest.Pip
 		return nil, err
 	}
 	return p, nil
+}
+
+// grimoireEmbedder is the configured embedder: the deterministic hashed
+// one, or an OpenAI-compatible endpoint ([grimoire.embedder]).
+func grimoireEmbedder(e config.Embedder) (embed.Embedder, error) {
+	if e.Endpoint == "" {
+		return embed.NewHashed(embed.HashedConfig{}), nil
+	}
+	cfg := embed.OpenAIConfig{Endpoint: e.Endpoint, Model: e.Model, Dim: e.Dimensions, Timeout: e.Timeout}
+	if e.APIKeyEnv != "" {
+		cfg.Key = taint.New(os.Getenv(e.APIKeyEnv), taint.StrategyConfidential)
+	}
+	o, err := embed.NewOpenAI(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("grimoire.embedder: %w", err)
+	}
+	return o, nil
 }
 
 // grimoireQuery answers query_grimoire from the pipeline's view.

@@ -4,7 +4,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/fnv"
+	"net/http"
+	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -12,6 +16,7 @@ import (
 
 	"github.com/wardhq/ward/internal/config"
 	"github.com/wardhq/ward/internal/gate"
+	"github.com/wardhq/ward/internal/ingest"
 	"github.com/wardhq/ward/internal/knowledge"
 	"github.com/wardhq/ward/internal/policy"
 	"github.com/wardhq/ward/internal/quarantine"
@@ -133,5 +138,81 @@ func TestGrimoireThroughTheGate(t *testing.T) {
 	}
 	if s.Trust == nil || s.Trust.Level() != trust.Tainted {
 		t.Error("reading adopted external knowledge did not taint the session")
+	}
+}
+
+// [grimoire.embedder] puts an OpenAI-compatible embeddings endpoint in
+// place of the hashed embedder: entries and queries are embedded there.
+func TestGrimoireEmbedderEndpoint(t *testing.T) {
+	var calls atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/v1/embeddings" || r.Header.Get("Authorization") != "Bearer sk-test" {
+			http.Error(w, "bad request", http.StatusBadRequest)
+			return
+		}
+		calls.Add(1)
+		var req struct {
+			Input []string `json:"input"`
+			Model string   `json:"model"`
+		}
+		if err := json.NewDecoder(r.Body).Decode(&req); err != nil || req.Model != "embed-test" {
+			http.Error(w, "bad body", http.StatusBadRequest)
+			return
+		}
+		type datum struct {
+			Index     int       `json:"index"`
+			Embedding []float32 `json:"embedding"`
+		}
+		var resp struct {
+			Data []datum `json:"data"`
+		}
+		for i, in := range req.Input {
+			v := make([]float32, 32)
+			for _, w := range strings.Fields(strings.ToLower(in)) {
+				h := fnv.New32a()
+				h.Write([]byte(strings.Trim(w, ".,?!")))
+				v[h.Sum32()%32]++
+			}
+			resp.Data = append(resp.Data, datum{Index: i, Embedding: v})
+		}
+		json.NewEncoder(w).Encode(resp)
+	}))
+	defer srv.Close()
+	t.Setenv("WARD_TEST_EMBED_KEY", "sk-test")
+
+	key, err := crypto.GenerateKey()
+	if err != nil {
+		t.Fatal(err)
+	}
+	author := crypto.PubkeyToAddress(key.PublicKey).Hex()
+	f, err := config.Parse("ward.toml", []byte("[grimoire]\nidentities = [\""+author+"\"]\n"+
+		"[grimoire.embedder]\nendpoint = \""+srv.URL+"/v1\"\nmodel = \"embed-test\"\napi_key_env = \"WARD_TEST_EMBED_KEY\"\ndimensions = 32\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := OpenData(t.Context(), t.TempDir(), f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	e := &knowledge.Entry{ID: "e1", Content: "Higher utilization increases the borrow rate on lending markets.", Type: knowledge.TypeInsight,
+		Confidence: 0.3, Source: knowledge.Source{Provenance: knowledge.Purchased, Agent: author, Timestamp: time.Now().UTC().Truncate(time.Second)}}
+	if err := quarantine.Sign(e, st.Provider.ChainID(), key); err != nil {
+		t.Fatal(err)
+	}
+	before := calls.Load()
+	r, err := st.Ingest.Ingest(t.Context(), e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Verdict != ingest.Adopted {
+		t.Fatalf("verdict %s: %v", r.Verdict, r.Reasons)
+	}
+	if calls.Load() == before {
+		t.Error("the entry was not embedded by the configured endpoint")
+	}
+	hits, err := st.Ingest.Grimoire().Query(t.Context(), "what raises the borrow rate?", 3)
+	if err != nil || len(hits) == 0 {
+		t.Fatalf("query: %v %v", hits, err)
 	}
 }

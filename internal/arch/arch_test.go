@@ -49,6 +49,10 @@ var layers = map[string]float64{
 	"internal/hook/hooktest":       1,
 	"internal/trust":               1,
 	"internal/oracle":              1,
+
+	// Grimoire archives (L1): the standard library and knowledge only.
+	"internal/grimoire/archive":             1,
+	"internal/grimoire/archive/archivetest": 1,
 	// L2 stores and registries; store is the lowest of them.
 	"internal/store":           2,
 	"internal/store/sqlite":    2,

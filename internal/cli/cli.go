@@ -49,6 +49,8 @@ func commands() []command {
 		{"token create", "create a bearer token for a role (owner, agent, peer)", tokenCreate},
 		{"upstream approve", "approve the changed tool definitions of an upstream MCP server", upstreamApprove},
 		{"ingest", "run knowledge entries (JSON Lines) through the ingestion pipeline: oracle, provenance, screens, consensus", ingestCmd},
+		{"grimoire export", "write the Grimoire (self and external entries) to a zip or tar.gz archive with a manifest", grimoireExport},
+		{"grimoire import", "import a Grimoire archive: refuse unsafe archives, ingest entries as external knowledge, all or nothing", grimoireImport},
 		{"eval poisoning", "score knowledge ingestion on memory-poisoning data: FNR and FPR per attack class", evalPoisoning},
 		{"eval agentdojo", "replay an AgentDojo suite through the gate: utility and attack success", evalAgentDojo},
 		{"demo", "run the tool gate's end-to-end scenario on the embedded dev chain", demo},

@@ -311,20 +311,24 @@ func grimoireExport(ctx context.Context, io IO, args []string) int {
 	if err != nil {
 		return usageErr(io, "grimoire export: %v", err)
 	}
-	db := filepath.Join(*data, "ward.db")
-	if !fileExists(db) {
-		return fail(io, "grimoire export: no ward database in %s", *data)
-	}
-	store, err := sqlite.Open(ctx, sqlite.Config{Path: db})
-	if err != nil {
-		return fail(io, "grimoire export: %v", err)
-	}
-	recs, skipped, err := exportRecords(ctx, store)
-	if cerr := store.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return fail(io, "grimoire export: %v", err)
+	var recs []archive.Record
+	var skipped []string
+	if db := filepath.Join(*data, "ward.db"); fileExists(db) {
+		store, err := sqlite.Open(ctx, sqlite.Config{Path: db})
+		if err != nil {
+			return fail(io, "grimoire export: %v", err)
+		}
+		recs, skipped, err = exportRecords(ctx, store)
+		if cerr := store.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			return fail(io, "grimoire export: %v", err)
+		}
+	} else {
+		// A ward that never ran has an empty Grimoire: its archive is
+		// valid, and importing it changes nothing.
+		fmt.Fprintf(io.Err, "ward: grimoire export: no ward database in %s: the Grimoire is empty\n", *data)
 	}
 	for _, s := range skipped {
 		fmt.Fprintf(io.Err, "ward: grimoire export: left out %s\n", s)

@@ -270,7 +270,8 @@ func TestGrimoireUsage(t *testing.T) {
 		{"import two archives", []string{"grimoire", "import", "a.zip", "b.zip", "--data", dir}, exitUsage, "give one archive"},
 		{"import missing file", []string{"grimoire", "import", filepath.Join(dir, "nope.zip"), "--data", dir}, exitFail, "nothing was imported"},
 		{"export bad extension", []string{"grimoire", "export", filepath.Join(dir, "g.rar"), "--data", dir}, exitUsage, ".zip, .tar.gz"},
-		{"export without database", []string{"grimoire", "export", filepath.Join(dir, "g.zip"), "--data", filepath.Join(dir, "none")}, exitFail, "no ward database"},
+		{"export without database is an empty Grimoire", []string{"grimoire", "export", filepath.Join(dir, "g.zip"), "--data", filepath.Join(dir, "none")}, exitOK, "the Grimoire is empty"},
+		{"import of that empty archive", []string{"grimoire", "import", filepath.Join(dir, "g.zip"), "--data", filepath.Join(dir, "fresh")}, exitOK, ""},
 		{"group", []string{"grimoire"}, exitUsage, "grimoire import"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -60,6 +60,7 @@ var layers = map[string]float64{
 	"internal/audit":           2.5,
 	"internal/vault":           2.5,
 	"internal/registry":        2.5,
+	"internal/identity":        2.5, // the ERC-8004 identity registry: above quarantine, whose Registry it implements
 	"internal/auth":            2.5,
 	"internal/catalog":         2.7, // the native tools: above registry, whose types they use
 	"internal/upstream":        2.7, // upstream MCP servers' tools: above registry, like catalog

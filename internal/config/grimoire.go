@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/wardhq/ward/internal/knowledge"
+	"github.com/wardhq/ward/internal/tool"
 )
 
 // Grimoire configures knowledge ingestion ([grimoire]).
@@ -14,6 +15,10 @@ type Grimoire struct {
 	// Identities are the agent addresses whose signed entries Stage 1
 	// accepts (the local identity registry).
 	Identities []string
+	// IdentityRegistry is the ERC-8004 identity registry contract on the
+	// provider's chain; Stage 1 also accepts an address that owns one of
+	// its identity tokens. Zero: the local registry only.
+	IdentityRegistry tool.Address
 	// Clade is the operator's own clade id ("" for none: no member is
 	// trusted, every entry is validated in full).
 	Clade string
@@ -40,6 +45,7 @@ type CladeMember struct {
 type grimoireTOML struct {
 	Strictness *string           `toml:"strictness"`
 	Identities []string          `toml:"identities"`
+	Registry   *string           `toml:"identity_registry"`
 	Clade      *string           `toml:"clade"`
 	Members    []cladeMemberTOML `toml:"members"`
 	Reasoning  *reasoningTOML    `toml:"reasoning"`
@@ -70,6 +76,16 @@ func grimoireSection(f *File, raw *fileTOML, idx *positions) []Diagnostic {
 		}
 	}
 	f.Grimoire.Identities = g.Identities
+	if g.Registry != nil && *g.Registry != "" {
+		a, err := tool.ParseAddress(*g.Registry)
+		switch {
+		case err != nil:
+			diags = append(diags, idx.at("grimoire.identity_registry", err.Error()))
+		case a == tool.Address{}:
+			diags = append(diags, idx.at("grimoire.identity_registry", "is the zero address, not a contract"))
+		}
+		f.Grimoire.IdentityRegistry = a
+	}
 	diags = append(diags, cladeMembers(&f.Grimoire, g, idx)...)
 	diags = append(diags, reasoningSection(&f.Grimoire, g, idx)...)
 	diags = append(diags, embedderSection(&f.Grimoire, g, idx)...)

@@ -26,6 +26,7 @@ import (
 	"github.com/wardhq/ward/internal/event"
 	"github.com/wardhq/ward/internal/gate"
 	"github.com/wardhq/ward/internal/hook"
+	"github.com/wardhq/ward/internal/identity"
 	"github.com/wardhq/ward/internal/ingest"
 	"github.com/wardhq/ward/internal/knowledge"
 	"github.com/wardhq/ward/internal/oracle"
@@ -282,7 +283,20 @@ func openGrimoire(ctx context.Context, s *Stack, g config.Grimoire) (*ingest.Pip
 			return nil, fmt.Errorf("grimoire.members %d: %w", i+1, err)
 		}
 	}
-	checker, err := quarantine.New(quarantine.Config{ChainID: s.Provider.ChainID(), Registry: reg})
+	var identities quarantine.Registry = reg
+	if g.IdentityRegistry != (tool.Address{}) {
+		// The operator's own identities first, then the ERC-8004
+		// registry, authoritative for strangers.
+		onchain, err := identity.NewERC8004Registry(s.Provider, common.Address(g.IdentityRegistry), identity.ERC8004Config{})
+		if err == nil {
+			err = onchain.Verify(ctx)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("grimoire.identity_registry: %w", err)
+		}
+		identities = identity.Either(reg, onchain)
+	}
+	checker, err := quarantine.New(quarantine.Config{ChainID: s.Provider.ChainID(), Registry: identities})
 	if err != nil {
 		return nil, err
 	}

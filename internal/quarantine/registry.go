@@ -13,9 +13,10 @@ import (
 	"github.com/wardhq/ward/internal/knowledge"
 )
 
-// Registry answers whether an agent address has an identity. The ERC-8004
-// on-chain registry will be one implementation; LocalRegistry is the
-// other.
+// Registry answers whether an agent address has an identity.
+// LocalRegistry is one implementation; identity.ERC8004Registry, which
+// asks an ERC-8004 identity registry on chain, is the other, and
+// identity.Either combines them.
 type Registry interface {
 	// Known reports whether address (0x-hex, either case) is registered.
 	// An error means the registry could not answer; Stage 1 then refuses.

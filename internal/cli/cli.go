@@ -149,6 +149,29 @@ func parse(fs *flag.FlagSet, args []string) (int, bool) {
 	return 0, true
 }
 
+// parseInterleaved parses args like parse, but flags may also follow the
+// positional arguments ("ward ingest FILE --json"); fs.Args() is then the
+// positional arguments in order. A "--" ends the flags as usual.
+func parseInterleaved(fs *flag.FlagSet, args []string) (int, bool) {
+	var pos []string
+	for {
+		if st, ok := parse(fs, args); !ok {
+			return st, false
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		rest := fs.Args()
+		if len(args) > len(rest) && args[len(args)-len(rest)-1] == "--" {
+			pos = append(pos, rest...) // everything after "--" is positional
+			break
+		}
+		pos = append(pos, rest[0])
+		args = rest[1:]
+	}
+	return parse(fs, append([]string{"--"}, pos...))
+}
+
 func fail(io IO, format string, args ...any) int {
 	fmt.Fprintf(io.Err, "ward: "+format+"\n", args...)
 	return exitFail

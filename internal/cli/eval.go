@@ -28,7 +28,7 @@ func evalAgentDojo(ctx context.Context, io IO, args []string) int {
 	attack := fs.String("attack", "important_instructions", "attack template: "+strings.Join(agentdojo.AttackNames(), ", ")+", or all")
 	configPath := fs.String("config", "", "ward.toml (default: ./ward.toml if present, else the embedded defaults)")
 	verbose := fs.Bool("v", false, "print every task's calls")
-	if st, ok := parse(fs, args); !ok {
+	if st, ok := parseInterleaved(fs, args); !ok {
 		return st
 	}
 	if fs.NArg() != 1 {

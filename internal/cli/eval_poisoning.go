@@ -39,7 +39,7 @@ func evalPoisoning(ctx context.Context, io IO, args []string) int {
 	fs.Var(&incoming, "incoming", "JSON Lines of entries to ingest (repeatable; instead of DIR)")
 	rowsPath := fs.String("rows", "", "also write each row's outcome (id, label, verdict, reasons) as JSON Lines to `FILE`")
 	modelsPath := fs.String("models", "", "JSON Lines of mental models (statement, subject, relation, object, conditions)")
-	if st, ok := parse(fs, args); !ok {
+	if st, ok := parseInterleaved(fs, args); !ok {
 		return st
 	}
 	var o poisoning.Options

@@ -153,7 +153,7 @@ func ingestCmd(ctx context.Context, io IO, args []string) int {
 	regPath := fs.String("registry", "", "identity registry: a file of agent addresses, one per line")
 	chainID := fs.Uint64("chain-id", 1, "chain id of the EIP-712 signing domain")
 	modelsPath := fs.String("models", "", "JSON Lines of mental models for L3b (default: the ones shipped with ward)")
-	if st, ok := parse(fs, args); !ok {
+	if st, ok := parseInterleaved(fs, args); !ok {
 		return st
 	}
 	if fs.NArg() != 1 {

@@ -16,6 +16,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -165,23 +166,53 @@ func tarMembers(ms []archive.Member) []tarEntry {
 }
 
 // bombs are 1 GiB of zeros deflated (raw, for zip) and a tar.gz holding
-// them, made once per process.
+// them, made once per process. Compressing a gigabyte would take a minute
+// under the race detector, so both are built from repeated pieces: once
+// the deflate window holds only zeros, every further flushed megabyte of
+// zeros compresses to the same bytes; and a gzip file may be a series of
+// members, each compressed alone.
 var bombs = sync.OnceValues(func() (rawDeflate []byte, tarGz []byte) {
-	zero := make([]byte, 1<<20)
+	const mb = 1 << 20
+	zero := make([]byte, mb)
 	var raw bytes.Buffer
 	fw, _ := flate.NewWriter(&raw, flate.BestSpeed)
-	var tgz bytes.Buffer
-	gw, _ := gzip.NewWriterLevel(&tgz, gzip.BestSpeed)
-	tw := tar.NewWriter(gw)
-	_ = tw.WriteHeader(&tar.Header{Typeflag: tar.TypeReg, Name: "bomb.sqlite-shm", Size: Bomb, Mode: 0o600})
-	for range Bomb / len(zero) {
+	var cuts []int
+	for range 3 {
 		fw.Write(zero)
-		tw.Write(zero)
+		fw.Flush()
+		cuts = append(cuts, raw.Len())
+	}
+	steady := slices.Clone(raw.Bytes()[cuts[1]:cuts[2]])
+	if !bytes.Equal(steady, raw.Bytes()[cuts[0]:cuts[1]]) {
+		panic("archivetest: deflating zeros did not reach a steady state")
 	}
 	fw.Close()
-	tw.Close()
-	gw.Close()
-	return raw.Bytes(), tgz.Bytes()
+	final := slices.Clone(raw.Bytes()[cuts[2]:])
+	deflated := slices.Clone(raw.Bytes()[:cuts[2]])
+	for range Bomb/mb - 3 {
+		deflated = append(deflated, steady...)
+	}
+	deflated = append(deflated, final...)
+
+	member := func(data ...[]byte) []byte {
+		var b bytes.Buffer
+		gw, _ := gzip.NewWriterLevel(&b, gzip.BestSpeed)
+		for _, d := range data {
+			gw.Write(d)
+		}
+		gw.Close()
+		return b.Bytes()
+	}
+	var hdr bytes.Buffer
+	tw := tar.NewWriter(&hdr)
+	_ = tw.WriteHeader(&tar.Header{Typeflag: tar.TypeReg, Name: "bomb.sqlite-shm", Size: Bomb, Mode: 0o600})
+	tgz := member(hdr.Bytes(), zero)
+	mid := member(zero)
+	for range Bomb/mb - 2 {
+		tgz = append(tgz, mid...)
+	}
+	tgz = append(tgz, member(zero, make([]byte, 1024))...) // the last megabyte and the tar trailer
+	return deflated, tgz
 })
 
 // Corpus writes the malicious archives into dir and returns them, with a

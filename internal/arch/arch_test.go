@@ -82,6 +82,7 @@ var layers = map[string]float64{
 	"internal/daemon":         4.9,  // wiring the CLI starts
 	"internal/eval/agentdojo": 4.95, // replays a benchmark through the daemon's stack
 	"internal/eval/poisoning": 4.95, // scores knowledge ingestion on memory-poisoning data
+	"internal/eval/generate":  4.97, // synthetic poisoned entries and the regression gate: above eval/poisoning, which scores them
 	"cmd/ward":                6,
 }
 

@@ -52,6 +52,7 @@ func commands() []command {
 		{"grimoire export", "write the Grimoire (self and external entries) to a zip or tar.gz archive with a manifest", grimoireExport},
 		{"grimoire import", "import a Grimoire archive: refuse unsafe archives, ingest entries as external knowledge, all or nothing", grimoireImport},
 		{"eval poisoning", "score knowledge ingestion on memory-poisoning data: FNR and FPR per attack class", evalPoisoning},
+		{"eval generate", "write a synthetic poisoned-entry suite (five attack classes, clean counterparts, a Grimoire seed) as JSON Lines", evalGenerate},
 		{"eval agentdojo", "replay an AgentDojo suite through the gate: utility and attack success", evalAgentDojo},
 		{"demo", "run the tool gate's end-to-end scenario on the embedded dev chain", demo},
 		{"version", "print ward's version", version},

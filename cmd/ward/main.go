@@ -9,9 +9,13 @@ import (
 	"syscall"
 
 	"github.com/wardhq/ward/internal/cli"
+	"github.com/wardhq/ward/internal/sandbox"
 )
 
 func main() {
+	if code, ok := sandbox.Main(nil); ok { // a sandbox child started by sandbox.Run
+		os.Exit(code)
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := cli.Main(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	stop()

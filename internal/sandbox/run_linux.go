@@ -1,0 +1,482 @@
+package sandbox
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// Environment and argv[0] by which a child recognises itself.
+const (
+	envChild  = "WARD_SANDBOX_CHILD"
+	childArg0 = "ward-sandbox"
+)
+
+// threadAllowance is how many tasks beyond Limits.Processes the pids
+// cgroup (and RLIMIT_NPROC) admit: both count threads, and the child's Go
+// runtime uses several. The exact process count is enforced by polling the
+// cgroup's process list.
+const threadAllowance = 12
+
+// Without a memory cgroup the child sets RLIMIT_DATA to Memory plus its
+// data segment before the job (see dataSegment), and Run polls its RSS
+// against Memory.
+
+// readyTimeout bounds the child's start-up: a binary that does not call
+// Main never reports ready.
+const readyTimeout = 10 * time.Second
+
+var errNotReady = errors.New("the child never reported ready: does the binary call sandbox.Main first thing?")
+
+// poll is how often Run samples the counters it cannot get events for.
+const poll = 5 * time.Millisecond
+
+// When ward runs as root, each sandbox runs as its own host uid and gid,
+// sandboxIDBase plus a sequence number modulo sandboxIDs, so that
+// concurrent sandboxes cannot reach each other's files. Inside its user
+// namespace the job is jobUID.
+const (
+	sandboxIDBase = 1 << 30
+	sandboxIDs    = 1 << 16
+	jobUID        = 1000
+)
+
+// childConfig travels to the child in envChild.
+type childConfig struct {
+	Job       string        `json:"job"`
+	WallClock time.Duration `json:"wall_clock"`
+	Memory    int64         `json:"memory"`
+	CPUTime   time.Duration `json:"cpu_time"`
+	Disk      int64         `json:"disk"`
+	Nproc     int           `json:"nproc"`      // RLIMIT_NPROC, 0 to leave it
+	DataLimit bool          `json:"data_limit"` // set RLIMIT_DATA (no memory cgroup)
+	CPU       int           `json:"cpu"`        // the CPU to pin to, -1 for none
+}
+
+var (
+	runSeq    atomic.Uint64
+	noCgroups bool // tests force the rlimit fallbacks
+)
+
+// Run runs spec in a new sandbox and waits for it to exit or be killed. It
+// returns an error only when the sandbox could not be started or ctx ended
+// first (the sandbox is then killed); a breached limit or a failed job is a
+// Result. Run is safe for concurrent use.
+func Run(ctx context.Context, spec Spec) (*Result, error) {
+	lim, err := spec.Limits.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	if spec.Job == "" {
+		return nil, errors.New("sandbox: no job named")
+	}
+	root := os.Geteuid() == 0
+	seq := runSeq.Add(1)
+	hostID := sandboxIDBase + int(seq%sandboxIDs)
+	dir, err := os.MkdirTemp("", "ward-sandbox-")
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: private directory: %w", err)
+	}
+	defer os.RemoveAll(dir)
+	if root {
+		if err := os.Chown(dir, hostID, hostID); err != nil {
+			return nil, fmt.Errorf("sandbox: private directory: %w", err)
+		}
+	}
+
+	name := fmt.Sprintf("ward-sandbox-%d-%d", os.Getpid(), seq)
+	var cg *cgroups
+	if !noCgroups {
+		cg = newCgroups(name, lim)
+	}
+	defer cg.remove()
+
+	cfg := childConfig{Job: spec.Job, WallClock: lim.WallClock, Memory: lim.Memory, CPUTime: lim.CPUTime, Disk: lim.Disk, CPU: pickCPU()}
+	if !cg.has(MechCgroupMemory) {
+		cfg.DataLimit = true
+	}
+	if !cg.has(MechCgroupPids) {
+		cfg.Nproc = lim.Processes + threadAllowance
+	}
+	enc, err := json.Marshal(cfg)
+	if err != nil {
+		return nil, err
+	}
+
+	goR, goW, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	defer goW.Close()
+	statR, statW, err := os.Pipe()
+	if err != nil {
+		goR.Close()
+		return nil, err
+	}
+	defer statR.Close()
+
+	out := &boundedBuffer{max: lim.Output}
+	var (
+		cmd      *exec.Cmd
+		enforced Mechanism
+		start    time.Time
+	)
+	for _, attempt := range attempts(root, hostID) {
+		cmd = &exec.Cmd{
+			Path:        "/proc/self/exe",
+			Args:        []string{childArg0},
+			Env:         []string{envChild + "=" + string(enc), "GOMAXPROCS=1", fmt.Sprintf("GOMEMLIMIT=%d", lim.Memory*3/4), "TMPDIR=" + dir, "HOME=" + dir, "PATH=/usr/local/bin:/usr/bin:/bin"},
+			Dir:         dir,
+			Stdin:       bytes.NewReader(spec.Input),
+			Stdout:      out,
+			Stderr:      out,
+			ExtraFiles:  []*os.File{goR, statW},
+			SysProcAttr: attempt.attr,
+			WaitDelay:   time.Second,
+		}
+		start = time.Now()
+		if err = cmd.Start(); err == nil {
+			enforced = attempt.mech
+			break
+		}
+		if !errors.Is(err, syscall.EPERM) && !errors.Is(err, syscall.EINVAL) && !errors.Is(err, syscall.ENOSPC) && !errors.Is(err, syscall.EACCES) && !errors.Is(err, syscall.EUSERS) {
+			break
+		}
+	}
+	goR.Close()
+	statW.Close()
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: start: %w", err)
+	}
+	pid := cmd.Process.Pid
+	s := &run{pid: pid, pidns: enforced.Has(MechPIDNS), cg: cg, dir: dir, lim: lim}
+	if err := cg.add(pid); err != nil {
+		s.kill()
+		cmd.Wait()
+		return nil, fmt.Errorf("sandbox: cgroup: %w", err)
+	}
+	enforced |= cg.mechs()
+	if cfg.Nproc > 0 && enforced.Has(MechUserNS) {
+		enforced |= MechRlimitNproc
+	}
+	if cfg.DataLimit {
+		enforced |= MechRlimitData
+	}
+	if enforced.Has(MechNetNS) {
+		s.net = openNetCounters(pid)
+	}
+	defer s.net.close()
+
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	status := make(chan string, 4)
+	var statusDone sync.WaitGroup
+	statusDone.Go(func() {
+		sc := bufio.NewScanner(io.LimitReader(statR, 4096))
+		for sc.Scan() {
+			select {
+			case status <- sc.Text():
+			default:
+			}
+		}
+	})
+	defer statusDone.Wait()
+
+	res := &Result{Enforced: enforced, ExitCode: -1}
+	wall := time.NewTimer(lim.WallClock)
+	defer wall.Stop()
+	tick := time.NewTicker(poll)
+	defer tick.Stop()
+	readyBy := time.NewTimer(min(lim.WallClock, readyTimeout))
+	defer readyBy.Stop()
+	var (
+		ready    bool
+		childErr error
+		runErr   error
+	)
+loop:
+	for {
+		select {
+		case childErr = <-exited:
+			break loop
+		case line := <-status:
+			switch {
+			case strings.HasPrefix(line, "ready") && !ready:
+				ready = true
+				res.Startup = time.Since(start)
+				if pin(pid, cfg.CPU) {
+					res.Enforced |= MechAffinity
+				}
+				if _, err := goW.Write([]byte{1}); err != nil {
+					s.kill()
+				}
+			case strings.HasPrefix(line, "breach "):
+				var b Breach
+				if b.UnmarshalText([]byte(strings.TrimPrefix(line, "breach "))) == nil && b != BreachNone && res.Breach == BreachNone {
+					res.Breach = b
+				}
+			}
+		case <-readyBy.C:
+			if !ready {
+				runErr = errNotReady
+				s.kill()
+			}
+		case <-wall.C:
+			res.Breach = BreachWallClock
+			s.kill()
+		case <-ctx.Done():
+			runErr = ctx.Err()
+			s.kill()
+		case <-tick.C:
+			if b := s.check(); b != BreachNone {
+				if res.Breach == BreachNone {
+					res.Breach = b
+				}
+				s.kill()
+			}
+		}
+	}
+	res.Elapsed = time.Since(start)
+	if !s.pidns {
+		s.kill() // whatever outlived the child without a PID namespace
+	}
+	statR.Close()
+	// Late breaches: the kernel stopped the job and the child exited before a
+	// poll saw it.
+	if res.Breach == BreachNone {
+		res.Breach = s.check()
+	}
+	for {
+		select {
+		case line := <-status:
+			var b Breach
+			if strings.HasPrefix(line, "breach ") && b.UnmarshalText([]byte(strings.TrimPrefix(line, "breach "))) == nil && res.Breach == BreachNone {
+				res.Breach = b
+			}
+			continue
+		default:
+		}
+		break
+	}
+	if ps := cmd.ProcessState; ps != nil {
+		res.ExitCode = ps.ExitCode()
+		res.CPU = ps.UserTime() + ps.SystemTime()
+		if res.Breach == BreachNone {
+			res.Breach = classifyExit(ps, lim, cfg.DataLimit, s.killed, out.bytes())
+		}
+	}
+	res.Output, res.Truncated = out.result()
+	if runErr != nil {
+		return res, fmt.Errorf("sandbox: %w", runErr)
+	}
+	var ee *exec.ExitError
+	if childErr != nil && !errors.As(childErr, &ee) && !errors.Is(childErr, exec.ErrWaitDelay) {
+		return res, fmt.Errorf("sandbox: wait: %w", childErr)
+	}
+	res.ok = res.Breach == BreachNone && res.ExitCode == 0 && ready
+	return res, nil
+}
+
+// classifyExit names the limit behind a child's death that no counter
+// recorded: SIGXCPU, or a SIGKILL that Run did not send (the kernel sends it
+// at the RLIMIT_CPU hard limit; an OOM kill was ruled out by the memory
+// cgroup's counter before), SIGXFSZ (RLIMIT_FSIZE), or the Go runtime's
+// out-of-memory abort under RLIMIT_DATA.
+func classifyExit(ps *os.ProcessState, lim Limits, dataLimit, killed bool, out []byte) Breach {
+	ws, ok := ps.Sys().(syscall.WaitStatus)
+	if !ok {
+		return BreachNone
+	}
+	cpu := ps.UserTime() + ps.SystemTime()
+	switch {
+	case ws.Signaled() && ws.Signal() == syscall.SIGXCPU:
+		return BreachCPU
+	case ws.Signaled() && ws.Signal() == syscall.SIGKILL && (!killed || cpu >= lim.CPUTime):
+		return BreachCPU
+	case ws.Signaled() && ws.Signal() == syscall.SIGXFSZ:
+		return BreachDisk
+	case dataLimit && ws.Exited() && ws.ExitStatus() == 2 &&
+		(bytes.Contains(out, []byte("runtime: out of memory")) || bytes.Contains(out, []byte("runtime: cannot allocate memory"))):
+		// Fail closed: a job that prints this itself only gets itself rejected.
+		return BreachMemory
+	}
+	return BreachNone
+}
+
+type attempt struct {
+	attr *syscall.SysProcAttr
+	mech Mechanism
+}
+
+// attempts lists the ways to start the child, most isolated first: fresh
+// user, network, PID, IPC and UTS namespaces with the job unprivileged
+// inside; as root without a user namespace, the same namespaces with the job
+// as hostID; last, no namespaces at all. Without root the job keeps ward's
+// own uid outside the user namespace.
+func attempts(root bool, hostID int) []attempt {
+	hostUID, hostGID := os.Getuid(), os.Getgid()
+	if root {
+		hostUID, hostGID = hostID, hostID
+	}
+	nsFlags := uintptr(syscall.CLONE_NEWNET | syscall.CLONE_NEWPID | syscall.CLONE_NEWIPC | syscall.CLONE_NEWUTS)
+	userns := &syscall.SysProcAttr{
+		Setpgid:                    true,
+		Pdeathsig:                  syscall.SIGKILL,
+		Cloneflags:                 nsFlags | syscall.CLONE_NEWUSER,
+		UidMappings:                []syscall.SysProcIDMap{{ContainerID: jobUID, HostID: hostUID, Size: 1}},
+		GidMappings:                []syscall.SysProcIDMap{{ContainerID: jobUID, HostID: hostGID, Size: 1}},
+		GidMappingsEnableSetgroups: root,
+		Credential:                 &syscall.Credential{Uid: jobUID, Gid: jobUID, Groups: []uint32{}, NoSetGroups: !root},
+	}
+	out := []attempt{{userns, MechUserNS | MechNetNS | MechPIDNS}}
+	if root {
+		cred := &syscall.Credential{Uid: uint32(hostID), Gid: uint32(hostID), Groups: []uint32{}}
+		out = append(out,
+			attempt{&syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL, Cloneflags: nsFlags, Credential: cred}, MechNetNS | MechPIDNS | MechUnprivileged},
+			attempt{&syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL, Credential: cred}, MechUnprivileged})
+	} else {
+		out = append(out, attempt{&syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}, 0})
+	}
+	return out
+}
+
+// pickCPU chooses the CPU a sandbox is pinned to, rotating over the CPUs
+// this process may use so that concurrent sandboxes spread out.
+func pickCPU() int {
+	var set unix.CPUSet
+	if err := unix.SchedGetaffinity(0, &set); err != nil || set.Count() == 0 {
+		return -1
+	}
+	n := int(runSeq.Load() % uint64(set.Count()))
+	for cpu := 0; cpu < runtime.NumCPU()*4 && cpu < 1024; cpu++ {
+		if set.IsSet(cpu) {
+			if n == 0 {
+				return cpu
+			}
+			n--
+		}
+	}
+	return -1
+}
+
+// pin sets the CPU affinity of every thread of pid to cpu. New threads
+// inherit their creator's mask, so two passes leave none unpinned. The job
+// may widen its own mask again (sched_setaffinity needs no privilege); the
+// cpu cgroup's quota is what holds it to one CPU's worth of time.
+func pin(pid, cpu int) bool {
+	if cpu < 0 {
+		return false
+	}
+	var set unix.CPUSet
+	set.Set(cpu)
+	for range 2 {
+		tasks, err := os.ReadDir("/proc/" + strconv.Itoa(pid) + "/task")
+		if err != nil {
+			return false
+		}
+		for _, t := range tasks {
+			tid, err := strconv.Atoi(t.Name())
+			if err != nil || unix.SchedSetaffinity(tid, &set) != nil {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// run is the parent's view of one live sandbox.
+type run struct {
+	pid    int
+	pidns  bool
+	cg     *cgroups
+	net    *netCounters
+	dir    string
+	lim    Limits
+	killed bool // Run sent SIGKILL
+}
+
+// kill stops every process of the sandbox. With a PID namespace, killing
+// its init (the child) makes the kernel kill the rest; without one, the
+// process group and every process in the cgroups are killed too.
+func (s *run) kill() {
+	s.killed = true
+	unix.Kill(s.pid, unix.SIGKILL)
+	if !s.pidns {
+		unix.Kill(-s.pid, unix.SIGKILL)
+		s.cg.killAll()
+	}
+}
+
+// check samples the counters that have no event to wait on and returns the
+// first breach they show.
+func (s *run) check() Breach {
+	if s.cg.oomKilled() || (!s.cg.has(MechCgroupMemory) && residentBytes(s.pid) >= s.lim.Memory) {
+		return BreachMemory
+	}
+	if s.cg.forkFailed() {
+		return BreachProcesses
+	}
+	procs := s.cg.processes()
+	if !s.cg.has(MechCgroupPids) {
+		procs = descendants(s.pid)
+	}
+	if procs > s.lim.Processes {
+		return BreachProcesses
+	}
+	if s.net.attempted() {
+		return BreachNetwork
+	}
+	if diskUsage(s.dir) >= s.lim.Disk {
+		return BreachDisk
+	}
+	return BreachNone
+}
+
+// boundedBuffer keeps the first max bytes written to it and drops the rest
+// without failing the writer.
+type boundedBuffer struct {
+	mu        sync.Mutex
+	buf       []byte
+	max       int
+	truncated bool
+}
+
+func (b *boundedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	room := b.max - len(b.buf)
+	if len(p) > room {
+		b.truncated = true
+		b.buf = append(b.buf, p[:max(room, 0)]...)
+	} else {
+		b.buf = append(b.buf, p...)
+	}
+	return len(p), nil
+}
+
+func (b *boundedBuffer) bytes() []byte {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf
+}
+
+func (b *boundedBuffer) result() ([]byte, bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf, b.truncated
+}

@@ -1,0 +1,201 @@
+// Package sandbox runs an untrusted job in a child process of the current
+// binary under the Stage 3 resource limits of seed 001: 30 s of wall clock,
+// 256 MB of memory, 1 CPU, 100 MB of disk, 10 processes and no network.
+//
+// Run re-executes /proc/self/exe; the child recognises itself in Main, which
+// every binary that calls Run must call first thing (cmd/ward's main and the
+// package tests' TestMain do). The child lives in fresh user, network, PID,
+// IPC and UTS namespaces where the kernel allows them, in its own cgroups
+// where they are writable, under rlimits it sets on itself before the job
+// starts, and in a private temporary directory. Run watches it and kills the
+// whole sandbox on the first breach; the breach is reported as a value in
+// Result, not as an error. An error from Run means the sandbox could not be
+// run at all. Which mechanisms were in force is reported in
+// Result.Enforced; docs/sandbox.md says what each one covers on the machines
+// ward was measured on, and what is not enforced.
+//
+// The job itself is either the built-in WASM runner (see WASM), which runs a
+// third-party module under wazero with no host imports, or a Go function
+// registered with Main.
+package sandbox
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+)
+
+// Defaults are the limits of seed 001, section 5.2.
+const (
+	DefaultWallClock = 30 * time.Second
+	DefaultMemory    = 256 << 20
+	DefaultDisk      = 100 << 20
+	DefaultProcesses = 10
+	DefaultOutput    = 1 << 20
+)
+
+// Limits bounds one sandbox run. A zero field takes the seed's default, so
+// the zero Limits is the seed's sandbox; a negative field is an error.
+type Limits struct {
+	WallClock time.Duration // from spawn to exit; the whole sandbox is killed when it expires
+	Memory    int64         // bytes of memory of all the sandbox's processes
+	CPUTime   time.Duration // CPU time of the job process, rounded up to whole seconds (RLIMIT_CPU); default the wall clock
+	Disk      int64         // bytes written under the sandbox's private directory, and per file
+	Processes int           // processes in the sandbox, its own included
+	Output    int           // bytes of combined stdout and stderr kept; the rest is dropped
+}
+
+func (l Limits) withDefaults() (Limits, error) {
+	if l.WallClock < 0 || l.Memory < 0 || l.CPUTime < 0 || l.Disk < 0 || l.Processes < 0 || l.Output < 0 {
+		return l, fmt.Errorf("sandbox: negative limit in %+v", l)
+	}
+	if l.WallClock == 0 {
+		l.WallClock = DefaultWallClock
+	}
+	if l.Memory == 0 {
+		l.Memory = DefaultMemory
+	}
+	if l.CPUTime == 0 {
+		l.CPUTime = l.WallClock
+	}
+	if l.Disk == 0 {
+		l.Disk = DefaultDisk
+	}
+	if l.Processes == 0 {
+		l.Processes = DefaultProcesses
+	}
+	if l.Output == 0 {
+		l.Output = DefaultOutput
+	}
+	if l.Memory < minMemory {
+		return l, fmt.Errorf("sandbox: memory limit %d below the %d bytes the child's runtime needs", l.Memory, minMemory)
+	}
+	return l, nil
+}
+
+// minMemory is what the child's Go runtime and wazero need before any job
+// runs (measured RSS is about 8 MB; the margin covers the WASM compiler).
+const minMemory = 24 << 20
+
+// Spec is one job to run in a sandbox.
+type Spec struct {
+	Job    string // the name of a job registered with Main, or "wasm" (see WASM)
+	Input  []byte // the child's standard input
+	Limits Limits
+}
+
+// Breach names the limit that stopped a sandbox. The zero value is
+// BreachNone.
+type Breach uint8
+
+const (
+	BreachNone Breach = iota
+	BreachWallClock
+	BreachMemory
+	BreachCPU
+	BreachDisk
+	BreachProcesses
+	BreachNetwork
+)
+
+var breachNames = [...]string{"none", "wall_clock", "memory", "cpu", "disk", "processes", "network"}
+
+func (b Breach) String() string {
+	if int(b) < len(breachNames) {
+		return breachNames[b]
+	}
+	return fmt.Sprintf("breach(%d)", uint8(b))
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (b Breach) MarshalText() ([]byte, error) {
+	if int(b) >= len(breachNames) {
+		return nil, fmt.Errorf("sandbox: unknown breach %d", uint8(b))
+	}
+	return []byte(b.String()), nil
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (b *Breach) UnmarshalText(text []byte) error {
+	for i, n := range breachNames {
+		if n == string(text) {
+			*b = Breach(i)
+			return nil
+		}
+	}
+	return fmt.Errorf("sandbox: unknown breach %q", text)
+}
+
+// Mechanism is a set of isolation mechanisms that were in force for a run.
+type Mechanism uint16
+
+const (
+	MechUserNS       Mechanism = 1 << iota // own user namespace, job uid unprivileged
+	MechNetNS                              // own network namespace: no interfaces up, not even loopback
+	MechPIDNS                              // own PID namespace: killing the child kills every process in it
+	MechCgroupMemory                       // memory cgroup: the kernel OOM-kills at Limits.Memory
+	MechCgroupPids                         // pids cgroup: fork fails past the task cap
+	MechCgroupCPU                          // cpu cgroup: CFS quota of one CPU
+	MechRlimitData                         // RLIMIT_DATA as the memory limit (no memory cgroup)
+	MechRlimitNproc                        // RLIMIT_NPROC counted in the sandbox's own user namespace
+	MechAffinity                           // the child's threads pinned to one CPU
+	MechUnprivileged                       // the job runs as an unprivileged uid outside any namespace
+)
+
+var mechNames = []string{"userns", "netns", "pidns", "cgroup-memory", "cgroup-pids", "cgroup-cpu", "rlimit-data", "rlimit-nproc", "affinity", "unprivileged-uid"}
+
+func (m Mechanism) String() string {
+	var parts []string
+	for i, n := range mechNames {
+		if m&(1<<i) != 0 {
+			parts = append(parts, n)
+		}
+	}
+	if len(parts) == 0 {
+		return "none"
+	}
+	return strings.Join(parts, ",")
+}
+
+// Has reports whether every mechanism of x is in m.
+func (m Mechanism) Has(x Mechanism) bool { return m&x == x }
+
+// Result is the outcome of a run that started. It is not OK unless the job
+// exited 0 with no breach; the zero Result is not OK.
+type Result struct {
+	Breach    Breach        // the limit that stopped the job; BreachNone if none did
+	Elapsed   time.Duration // from spawning the child to its exit: the time to stop on a breach
+	Startup   time.Duration // from spawning the child to the job's first instruction
+	CPU       time.Duration // user and system CPU time of the child and the children it waited for
+	ExitCode  int           // the child's exit status; -1 if a signal ended it
+	Output    []byte        // combined stdout and stderr, at most Limits.Output bytes; untrusted
+	Truncated bool          // output past Limits.Output was dropped
+	Enforced  Mechanism     // the isolation that was in force
+	ok        bool
+}
+
+// OK reports whether the job ran to completion within every limit and
+// exited 0.
+func (r *Result) OK() bool { return r != nil && r.ok }
+
+// Job is code that runs inside a sandbox child: it reads its input, writes
+// its output (bounded by the parent) and returns. ctx ends at the wall
+// clock. A Job that returns a *BreachError reports that breach to Run.
+type Job func(ctx context.Context, input []byte, output io.Writer) error
+
+// BreachError is returned by a Job that stopped itself on a limit (the WASM
+// runner does, when wazero interrupts a guest at the wall clock or refuses
+// its memory).
+type BreachError struct {
+	Breach Breach
+	Err    error
+}
+
+func (e *BreachError) Error() string { return fmt.Sprintf("sandbox: %s: %v", e.Breach, e.Err) }
+func (e *BreachError) Unwrap() error { return e.Err }
+
+// ErrUnsupported is returned by Run on systems where ward has no sandbox.
+var ErrUnsupported = errors.New("sandbox: not supported on this system")

@@ -3,6 +3,7 @@ package config
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/wardhq/ward/internal/knowledge"
 	"github.com/wardhq/ward/internal/tool"
@@ -30,7 +31,20 @@ type Grimoire struct {
 	// Embedder is an embeddings endpoint in place of the hashed embedder
 	// ([grimoire.embedder]).
 	Embedder Embedder
+	// CuratorInterval is how often ward serve runs the Curator (decay and
+	// TTL pruning of adopted external entries): DefaultCuratorInterval
+	// unless set, between MinCuratorInterval and MaxCuratorInterval.
+	CuratorInterval time.Duration
 }
+
+// Bounds of [grimoire] curator_interval. The Curator is cheap and its TTLs
+// are days: more often than a minute buys nothing, and less often than
+// daily lets expired entries linger for a day.
+const (
+	DefaultCuratorInterval = time.Hour
+	MinCuratorInterval     = time.Minute
+	MaxCuratorInterval     = 24 * time.Hour
+)
 
 // CladeMember is one [[grimoire.members]] table: an identity, the clade it
 // belongs to (default: the operator's) and the operator's confidence in it,
@@ -50,6 +64,7 @@ type grimoireTOML struct {
 	Members    []cladeMemberTOML `toml:"members"`
 	Reasoning  *reasoningTOML    `toml:"reasoning"`
 	Embedder   *embedderTOML     `toml:"embedder"`
+	Curator    *string           `toml:"curator_interval"`
 }
 
 type cladeMemberTOML struct {
@@ -59,7 +74,7 @@ type cladeMemberTOML struct {
 }
 
 func grimoireSection(f *File, raw *fileTOML, idx *positions) []Diagnostic {
-	f.Grimoire = Grimoire{Strictness: knowledge.Standard}
+	f.Grimoire = Grimoire{Strictness: knowledge.Standard, CuratorInterval: DefaultCuratorInterval}
 	g := raw.Grimoire
 	if g == nil {
 		return nil
@@ -85,6 +100,14 @@ func grimoireSection(f *File, raw *fileTOML, idx *positions) []Diagnostic {
 			diags = append(diags, idx.at("grimoire.identity_registry", "is the zero address, not a contract"))
 		}
 		f.Grimoire.IdentityRegistry = a
+	}
+	if g.Curator != nil {
+		d, err := time.ParseDuration(*g.Curator)
+		if err != nil || d < MinCuratorInterval || d > MaxCuratorInterval {
+			diags = append(diags, idx.at("grimoire.curator_interval", fmt.Sprintf("invalid duration %q: want %v to %v", *g.Curator, MinCuratorInterval, MaxCuratorInterval)))
+		} else {
+			f.Grimoire.CuratorInterval = d
+		}
 	}
 	diags = append(diags, cladeMembers(&f.Grimoire, g, idx)...)
 	diags = append(diags, reasoningSection(&f.Grimoire, g, idx)...)

@@ -1,8 +1,10 @@
 package config
 
 import (
+	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/wardhq/ward/internal/knowledge"
 )
@@ -62,6 +64,38 @@ confidence = 0.5
 			if !strings.Contains(err.Error(), c.key+": ") || !strings.Contains(err.Error(), c.msg) || !strings.Contains(err.Error(), "t.toml:") {
 				t.Errorf("got %v, want %s: %s", err, c.key, c.msg)
 			}
+		})
+	}
+}
+
+func TestGrimoireCuratorInterval(t *testing.T) {
+	d, err := Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Grimoire.CuratorInterval != DefaultCuratorInterval {
+		t.Errorf("default curator_interval = %v, want %v", d.Grimoire.CuratorInterval, DefaultCuratorInterval)
+	}
+	f, err := Parse("t.toml", []byte("[grimoire]\ncurator_interval = \"15m\"\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Grimoire.CuratorInterval != 15*time.Minute {
+		t.Errorf("curator_interval = %v, want 15m", f.Grimoire.CuratorInterval)
+	}
+	for _, in := range []string{"soon", "-1h", "0s", "30s", "48h"} {
+		t.Run(in, func(t *testing.T) {
+			_, err := Parse("t.toml", []byte("[grimoire]\nstrictness = \"standard\"\ncurator_interval = \""+in+"\"\n"))
+			var de *Error
+			if !errors.As(err, &de) {
+				t.Fatalf("err = %v, want diagnostics", err)
+			}
+			for _, d := range de.Diags {
+				if d.Key == "grimoire.curator_interval" && d.Line == 3 && strings.Contains(d.Msg, "invalid duration") {
+					return
+				}
+			}
+			t.Errorf("diagnostics %+v, want invalid duration at grimoire.curator_interval line 3", de.Diags)
 		})
 	}
 }

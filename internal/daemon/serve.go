@@ -317,11 +317,21 @@ func Serve(ctx context.Context, cfg ServeConfig) error {
 	if cfg.Ready != nil {
 		cfg.Ready(srv)
 	}
+	// The Curator (decay and TTL pruning of adopted external knowledge)
+	// runs on ward's heartbeat until shutdown begins.
+	curating, stopCurator := context.WithCancel(ctx)
+	defer stopCurator()
+	var curatorDone sync.WaitGroup
+	if st.Ingest != nil {
+		curatorDone.Go(func() { runCurator(curating, st.Ingest, cfg.File.Grimoire.CuratorInterval, cfg.Log) })
+	}
 	var serveErr error
 	select {
 	case <-ctx.Done():
 	case serveErr = <-served:
 	}
+	stopCurator()
+	curatorDone.Wait()
 	shut, cancel := context.WithTimeout(context.WithoutCancel(ctx), 4*time.Second)
 	defer cancel()
 	err = hs.Shutdown(shut)

@@ -459,13 +459,13 @@ func (p *Pipeline) decideCluster(ctx context.Context, es []*knowledge.Entry, vec
 }
 
 // outcome is what a representative's verdict means for its cluster:
-// Rejected, Adopted (it passed consensus, adopted or held for the sandbox)
-// or Quarantined (undecided: every member is validated fully).
+// Rejected, Adopted (it passed consensus: adopted, confirmed an adopted
+// entry or held for the sandbox) or Quarantined (undecided: every member is validated fully).
 func outcome(r *Report) Verdict {
 	switch {
 	case r.Verdict == Rejected && r.Stage == StageStage2:
 		return Rejected
-	case r.Verdict == Adopted || r.Code == reason.KnowledgeSandboxRequired:
+	case r.Verdict == Adopted || r.Verdict == Confirmed || r.Code == reason.KnowledgeSandboxRequired:
 		return Adopted
 	}
 	return Quarantined

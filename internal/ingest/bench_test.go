@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/wardhq/ward/internal/adopt"
 	"github.com/wardhq/ward/internal/embed"
 	"github.com/wardhq/ward/internal/knowledge"
 	"github.com/wardhq/ward/internal/oracle"
@@ -85,6 +86,42 @@ func (m *memStore) Entry(_ context.Context, id string) (*store.GrimoireEntry, er
 
 func (m *memStore) Entries(context.Context, knowledge.Partition, int) ([]store.GrimoireEntry, error) {
 	return nil, nil
+}
+
+func (m *memStore) PutAdoption(_ context.Context, r *adopt.Record) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	g, ok := m.g[r.ID]
+	if !ok {
+		return store.ErrNotFound
+	}
+	c := *r
+	g.Adoption = &c
+	m.g[r.ID] = g
+	return nil
+}
+
+func (m *memStore) Adoption(_ context.Context, id string) (*adopt.Record, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	g, ok := m.g[id]
+	if !ok || g.Adoption == nil {
+		return nil, store.ErrNotFound
+	}
+	c := *g.Adoption
+	return &c, nil
+}
+
+func (m *memStore) Adoptions(context.Context, int) ([]adopt.Record, error) { return nil, nil }
+
+func (m *memStore) DeleteEntry(_ context.Context, id string) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if _, ok := m.g[id]; !ok {
+		return store.ErrNotFound
+	}
+	delete(m.g, id)
+	return nil
 }
 
 var benchWords = []string{"pool", "fees", "volatility", "liquidity", "range", "ETH", "USDC", "swap", "borrow", "repay",

@@ -3,9 +3,12 @@ package ingest
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
+	"strings"
 	"sync"
 
+	"github.com/wardhq/ward/internal/adopt"
 	"github.com/wardhq/ward/internal/embed"
 	"github.com/wardhq/ward/internal/knowledge"
 	"github.com/wardhq/ward/internal/store"
@@ -17,8 +20,13 @@ type Known struct {
 	Entry      *knowledge.Entry
 	Embedding  []float32 // the pipeline's embedding of the content
 	Claims     []knowledge.Claim
-	Confidence float64 // self: as generated; external: its initial confidence
+	Confidence float64 // self: as generated; external: its adoption record's
 	Partition  knowledge.Partition
+	// Adoption is an adopted external entry's Stage 4 record (nil for self
+	// knowledge and for entries added by Seed); Retention is its Curator
+	// retention, 1 until the first Curate.
+	Adoption  *adopt.Record
+	Retention float64
 }
 
 // Neighbour is a Known entry and its cosine similarity to a query.
@@ -39,11 +47,14 @@ type Grimoire struct {
 	mu    sync.RWMutex
 	index *embed.Index // nil until the first vector fixes the dimension
 	items map[string]*Known
+	// contents and claims find the adopted entry (with a record) that an
+	// arriving entry would confirm: by adopt.ContentHash and by claimKey.
+	contents, claims map[string]string
 }
 
 // NewGrimoire returns an empty view whose texts are embedded by emb.
 func NewGrimoire(emb embed.Embedder) *Grimoire {
-	return &Grimoire{emb: emb, items: map[string]*Known{}}
+	return &Grimoire{emb: emb, items: map[string]*Known{}, contents: map[string]string{}, claims: map[string]string{}}
 }
 
 // observer and fitter are the optional IDF learning of an embedder.
@@ -51,7 +62,11 @@ type observer interface{ Observe(text string) }
 type fitter interface{ Fit(texts []string) }
 
 // Load replaces the view with the store's self and external partitions,
-// refitting the embedder's IDF to their texts first.
+// refitting the embedder's IDF to their texts first. An external entry
+// comes back at its adoption record's confidence. One stored without a
+// record (adopted before records were kept) is given one in the view, by
+// adopt.Adopt as of its creation; it is written to the store at its first
+// confirmation.
 func (g *Grimoire) Load(ctx context.Context, s store.Grimoire) error {
 	var all []store.GrimoireEntry
 	for _, part := range []knowledge.Partition{knowledge.PartitionSelf, knowledge.PartitionExternal} {
@@ -73,15 +88,23 @@ func (g *Grimoire) Load(ctx context.Context, s store.Grimoire) error {
 		return fmt.Errorf("grimoire load: %w", err)
 	}
 	g.mu.Lock()
-	g.index, g.items = nil, map[string]*Known{}
+	g.index, g.items, g.contents, g.claims = nil, map[string]*Known{}, map[string]string{}, map[string]string{}
 	g.mu.Unlock()
 	for i := range all {
 		e := all[i].Entry
-		conf := e.Confidence
+		conf, rec := e.Confidence, all[i].Adoption
 		if all[i].Partition == knowledge.PartitionExternal {
+			if rec == nil {
+				if r, err := adopt.Adopt(&e, adopt.Origin{}, all[i].Created); err == nil {
+					rec = &r
+				}
+			}
 			conf = InitialConfidence(&e)
+			if rec != nil {
+				conf = rec.Confidence
+			}
 		}
-		if err := g.add(&e, vecs[i], all[i].Partition, conf); err != nil {
+		if err := g.add(&e, vecs[i], all[i].Partition, conf, rec); err != nil {
 			return fmt.Errorf("grimoire load: %w", err)
 		}
 	}
@@ -116,7 +139,7 @@ func (g *Grimoire) Seed(ctx context.Context, entries []*knowledge.Entry) error {
 			part, conf = knowledge.PartitionSelf, e.Confidence
 		}
 		c := *e
-		if err := g.add(&c, vecs[i], part, conf); err != nil {
+		if err := g.add(&c, vecs[i], part, conf, nil); err != nil {
 			return fmt.Errorf("grimoire seed: %w", err)
 		}
 	}
@@ -154,7 +177,9 @@ func (g *Grimoire) embed(ctx context.Context, texts []string) ([][]float32, erro
 	return vecs, nil
 }
 
-func (g *Grimoire) add(e *knowledge.Entry, vec []float32, part knowledge.Partition, conf float64) error {
+// add adds e to the view at conf, with its adoption record rec (nil for
+// none), which add keeps.
+func (g *Grimoire) add(e *knowledge.Entry, vec []float32, part knowledge.Partition, conf float64, rec *adopt.Record) error {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if g.index == nil {
@@ -166,12 +191,124 @@ func (g *Grimoire) add(e *knowledge.Entry, vec []float32, part knowledge.Partiti
 	if err := g.index.Add(e.ID, vec); err != nil {
 		return fmt.Errorf("grimoire %s: %w", e.ID, err)
 	}
-	k := &Known{Entry: e, Embedding: vec, Confidence: conf, Partition: part}
+	k := &Known{Entry: e, Embedding: vec, Confidence: conf, Partition: part, Adoption: rec, Retention: 1}
 	if e.Claim != nil {
 		k.Claims = []knowledge.Claim{*e.Claim}
 	}
 	g.items[e.ID] = k
+	if rec != nil {
+		if _, ok := g.contents[rec.ContentHash]; !ok {
+			g.contents[rec.ContentHash] = e.ID
+		}
+		if key := claimKey(e.Claim); key != "" {
+			if _, ok := g.claims[key]; !ok {
+				g.claims[key] = e.ID
+			}
+		}
+	}
 	return nil
+}
+
+// claimKey is a structured claim's identity for confirmation: subject,
+// relation, object and the sorted conditions, each with white space
+// collapsed and lower-cased, hashed; "" for no claim.
+func claimKey(c *knowledge.Claim) string {
+	if c == nil {
+		return ""
+	}
+	conds := slices.Clone(c.Conditions)
+	for i := range conds {
+		conds[i] = adopt.ContentHash(conds[i])
+	}
+	slices.Sort(conds)
+	parts := append([]string{adopt.ContentHash(c.Subject), adopt.ContentHash(c.Relation), adopt.ContentHash(c.Object)}, conds...)
+	return adopt.ContentHash(strings.Join(parts, "|"))
+}
+
+// confirmable returns the adopted entry that e would confirm: the one with
+// e's content (adopt.ContentHash), else the first adopted with e's
+// structured claim.
+func (g *Grimoire) confirmable(e *knowledge.Entry) (Known, bool) {
+	g.mu.RLock()
+	defer g.mu.RUnlock()
+	id, ok := g.contents[adopt.ContentHash(e.Content)]
+	if !ok {
+		if key := claimKey(e.Claim); key != "" {
+			id, ok = g.claims[key]
+		}
+	}
+	if !ok {
+		return Known{}, false
+	}
+	k, ok := g.items[id]
+	if !ok || k.Adoption == nil {
+		return Known{}, false
+	}
+	return *k, true
+}
+
+// setAdoption replaces the adoption record of the entry rec.ID and sets
+// its confidence to conf; false if the view does not hold it.
+func (g *Grimoire) setAdoption(rec adopt.Record, conf float64) bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	k, ok := g.items[rec.ID]
+	if !ok {
+		return false
+	}
+	n := *k
+	n.Adoption, n.Confidence = &rec, conf
+	g.items[rec.ID] = &n
+	return true
+}
+
+// setRetention sets the Curator's retention of the entry id.
+func (g *Grimoire) setRetention(id string, r float64) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if k, ok := g.items[id]; ok {
+		n := *k
+		n.Retention = r
+		g.items[id] = &n
+	}
+}
+
+// remove deletes the entry id from the view; false if it held none.
+func (g *Grimoire) remove(id string) bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	k, ok := g.items[id]
+	if !ok {
+		return false
+	}
+	delete(g.items, id)
+	if g.index != nil {
+		g.index.Remove(id)
+	}
+	if rec := k.Adoption; rec != nil {
+		if g.contents[rec.ContentHash] == id {
+			delete(g.contents, rec.ContentHash)
+		}
+		if key := claimKey(k.Entry.Claim); key != "" && g.claims[key] == id {
+			delete(g.claims, key)
+		}
+	}
+	return true
+}
+
+// Adoptions returns the adoption records of the view's adopted entries,
+// by entry ID.
+func (g *Grimoire) Adoptions() []adopt.Record {
+	g.mu.RLock()
+	defer g.mu.RUnlock()
+	var out []adopt.Record
+	for _, k := range g.items {
+		if k.Adoption != nil {
+			out = append(out, *k.Adoption)
+		}
+	}
+	slices.SortFunc(out, func(a, b adopt.Record) int { return strings.Compare(a.ID, b.ID) })
+	return out
 }
 
 // Len returns the number of entries in the view.
@@ -219,14 +356,14 @@ type Hit struct {
 	Provenance knowledge.Provenance `json:"provenance"`
 	Confidence float64              `json:"confidence"`
 	Score      float64              `json:"score"`
+	// ValidationStatus is an adopted entry's: pending or confirmed.
+	ValidationStatus string `json:"validation_status,omitempty"`
 }
 
-// externalWeight is the seed's retrieval weight of adopted external
-// knowledge (0.8x) against the agent's own.
-const externalWeight = 0.8
-
 // Query embeds text and returns the k entries closest to it, adopted
-// external knowledge weighted at 0.8 of the agent's own.
+// external knowledge weighted at adopt.ExternalWeight (0.8) of the agent's
+// own, the same factor as adopt.Record.Weight, and by its Curator
+// retention once curated.
 func (g *Grimoire) Query(ctx context.Context, text string, k int) ([]Hit, error) {
 	if k <= 0 {
 		k = 10
@@ -239,10 +376,18 @@ func (g *Grimoire) Query(ctx context.Context, text string, k int) ([]Hit, error)
 	for _, n := range g.Search(vecs[0], 2*k) {
 		score := n.Score
 		if n.Partition == knowledge.PartitionExternal {
-			score *= externalWeight
+			score *= adopt.ExternalWeight
 		}
-		out = append(out, Hit{ID: n.Entry.ID, Content: n.Entry.Content, Type: n.Entry.Type, Partition: n.Partition,
-			Provenance: n.Entry.Source.Provenance, Confidence: n.Confidence, Score: score})
+		h := Hit{ID: n.Entry.ID, Content: n.Entry.Content, Type: n.Entry.Type, Partition: n.Partition,
+			Provenance: n.Entry.Source.Provenance, Confidence: n.Confidence}
+		if n.Adoption != nil {
+			h.ValidationStatus = n.Adoption.Status.String()
+			if n.Retention > 0 && n.Retention < 1 {
+				score *= n.Retention
+			}
+		}
+		h.Score = score
+		out = append(out, h)
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Score > out[j].Score })
 	if len(out) > k {

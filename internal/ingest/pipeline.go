@@ -17,9 +17,16 @@
 //     A trusted member of the operator's clade (confidence above 0.8) skips
 //     L1 and the sandbox (seed §9; clade.go).
 //
+// Adoption is Stage 4's policy (internal/adopt): the entry enters the
+// Grimoire's external partition at the policy's confidence, with its
+// adopt.Record (status pending, a TTL by source) stored beside it; an entry
+// repeating an adopted one (same content, or same structured claim)
+// confirms that one instead (adopt.Confirm, verdict confirmed). Curate runs
+// the Curator: decay, and pruning of entries still unconfirmed at their TTL
+// (curate.go).
+//
 // The sandbox (Stage 3) and causal rollback (Stage 4's second half) are not
-// here yet: adoption stores the entry in the Grimoire's external partition.
-// Where the strictness requires the sandbox (strict, paranoid), an
+// here yet. Where the strictness requires the sandbox (strict, paranoid), an
 // actionable entry (heuristic, strategy fragment) that passes Stage 2 is not
 // adopted: it stays pending in quarantine (KNOWLEDGE_SANDBOX_REQUIRED).
 //
@@ -61,6 +68,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/wardhq/ward/internal/adopt"
 	"github.com/wardhq/ward/internal/embed"
 	"github.com/wardhq/ward/internal/event"
 	"github.com/wardhq/ward/internal/id"
@@ -440,10 +448,12 @@ func Ceiling(pv knowledge.Provenance) float64 {
 	return 0
 }
 
-// InitialConfidence returns the confidence an adopted entry starts at: the
-// seed's initial confidence for its source (clade and purchased 0.2,
-// cross-user 0.1), never above what the source claimed. Self-generated
-// knowledge keeps its own confidence.
+// InitialConfidence returns the seed's initial confidence for e's source
+// (clade and purchased 0.2, cross-user 0.1), never above what the source
+// claimed; self-generated knowledge keeps its own confidence. It does not
+// apply the relationship's discount: adoption uses adopt.Adopt, and this
+// remains for entries without a record (Grimoire.Seed, and Load's
+// fallback).
 func InitialConfidence(e *knowledge.Entry) float64 {
 	c := e.Confidence
 	switch e.Source.Provenance {
@@ -658,33 +668,92 @@ func classify(layer string) knowledge.AttackType {
 }
 
 // adopt moves a pending entry that passed consensus into the Grimoire's
-// external partition.
+// external partition under Stage 4's adoption policy (adopt.Adopt: initial
+// confidence and TTL by source, the relationship's discount) and stores its
+// record with it. An entry that repeats an adopted one confirms it instead
+// (see confirm).
 func (p *Pipeline) adopt(ctx context.Context, e *knowledge.Entry, vec []float32, r *Report, passed []string) (*Report, error) {
 	now := p.cfg.Now()
+	// The provenance picks the relationship (purchased: marketplace, clade:
+	// clade, cross_user: commons); entries carry no generation, so nothing
+	// arrives as inheritance here.
+	rec, err := adopt.Adopt(e, adopt.Origin{}, now)
+	if err != nil {
+		return nil, fmt.Errorf("ingest %s: adopt: %w", e.ID, err)
+	}
+	if k, ok := p.grim.confirmable(e); ok {
+		return p.confirm(ctx, e, r, passed, k, now)
+	}
 	if err := p.cfg.Store.SetQuarantineStatus(ctx, e.ID, store.QuarantinePassed, string(reason.KnowledgeAdopted), knowledge.NoAttack, now); err != nil {
 		return nil, fmt.Errorf("ingest %s: pass: %w", e.ID, err)
 	}
+	p.publish(GrimoireValidationPassed, reason.KnowledgeAdopted, true, passedPayload{EntryID: e.ID, LayersPassed: passed, Score: meanScore(r, passed)})
+	if err := p.cfg.Store.PutEntry(ctx, &store.GrimoireEntry{Entry: *e, Partition: knowledge.PartitionExternal, Created: now, Adoption: &rec}); err != nil {
+		return nil, fmt.Errorf("ingest %s: adopt: %w", e.ID, err)
+	}
+	conf := rec.Confidence
+	if p.clade.rejected(e.ID) {
+		conf = CladeRejectedConfidence
+	}
+	if err := p.grim.add(e, vec, knowledge.PartitionExternal, conf, &rec); err != nil {
+		return nil, fmt.Errorf("ingest %s: %w", e.ID, err)
+	}
+	p.grim.observe([]string{e.Content})
+	p.publish(GrimoireEntryAdopted, reason.KnowledgeAdopted, true, adoptedPayload{EntryID: e.ID, InitialConfidence: conf,
+		Partition: knowledge.PartitionExternal.String(), ValidationStatus: rec.Status.String(), Expires: rec.Expires})
+	r.Verdict, r.Stage, r.Code, r.Confidence = Adopted, StageAdopt, reason.KnowledgeAdopted, conf
+	r.InitialConfidence, r.ValidationStatus, r.Expires = rec.Confidence, rec.Status.String(), rec.Expires
+	r.Reasons = []string{string(reason.KnowledgeAdopted), fmt.Sprintf("%d of %d votes passed (%s)", len(passed), knowledge.Validators, strings.Join(passed, ", "))}
+	return r, nil
+}
+
+// confirm decides an entry that passed consensus and repeats the adopted
+// entry k (same content hash, or same structured claim): it is evidence for
+// k (adopt.Confirm, whose credit follows seed 6.1b: identical content and
+// the same agent earn nothing, a shared on-chain anchor half), not a new
+// entry. Its quarantine row passes; k's updated record is stored and k's
+// confidence in the view follows it (unless the clade rejected k).
+func (p *Pipeline) confirm(ctx context.Context, e *knowledge.Entry, r *Report, passed []string, k Known, now time.Time) (*Report, error) {
+	rec, credit, err := adopt.Confirm(*k.Adoption, adopt.ConfirmationFrom(e, now))
+	full := errors.Is(err, adopt.ErrInvalid) && len(k.Adoption.Confirmations) >= adopt.MaxConfirmations
+	if err != nil && !full {
+		return nil, fmt.Errorf("ingest %s: confirm %s: %w", e.ID, k.Entry.ID, err)
+	}
+	if err := p.cfg.Store.SetQuarantineStatus(ctx, e.ID, store.QuarantinePassed, string(reason.KnowledgeAdopted)+" (confirms "+k.Entry.ID+")", knowledge.NoAttack, now); err != nil {
+		return nil, fmt.Errorf("ingest %s: pass: %w", e.ID, err)
+	}
+	p.publish(GrimoireValidationPassed, reason.KnowledgeAdopted, true, passedPayload{EntryID: e.ID, LayersPassed: passed, Score: meanScore(r, passed)})
+	if !full {
+		if err := p.cfg.Store.PutAdoption(ctx, &rec); err != nil {
+			return nil, fmt.Errorf("ingest %s: confirm %s: %w", e.ID, k.Entry.ID, err)
+		}
+	}
+	conf := rec.Confidence
+	if p.clade.rejected(k.Entry.ID) {
+		conf = k.Confidence
+	}
+	p.grim.setAdoption(rec, conf)
+	p.publish(GrimoireEntryConfirmed, reason.KnowledgeAdopted, true, confirmedPayload{EntryID: e.ID, Confirms: k.Entry.ID,
+		Credit: credit.String(), Confidence: conf, ValidationStatus: rec.Status.String(), Validations: rec.Validations})
+	r.Verdict, r.Stage, r.Code, r.Confidence = Confirmed, StageAdopt, reason.KnowledgeAdopted, conf
+	r.InitialConfidence, r.ValidationStatus, r.Expires = k.Adoption.Confidence, rec.Status.String(), rec.Expires
+	r.Confirms, r.Credit = k.Entry.ID, credit.String()
+	r.Scores["credit_weight"] = credit.Weight()
+	r.Reasons = []string{string(reason.KnowledgeAdopted),
+		fmt.Sprintf("%d of %d votes passed (%s)", len(passed), knowledge.Validators, strings.Join(passed, ", ")),
+		fmt.Sprintf("repeats adopted entry %s: a %s confirmation, its confidence %.3f to %.3f", k.Entry.ID, credit, k.Adoption.Confidence, rec.Confidence)}
+	if full {
+		r.Reasons[2] = fmt.Sprintf("repeats adopted entry %s, whose confirmation log is full (%d)", k.Entry.ID, adopt.MaxConfirmations)
+	}
+	return r, nil
+}
+
+func meanScore(r *Report, passed []string) float64 {
 	score := 0.0
 	for _, l := range passed {
 		score += r.Scores[l]
 	}
-	score /= float64(len(passed))
-	p.publish(GrimoireValidationPassed, reason.KnowledgeAdopted, true, passedPayload{EntryID: e.ID, LayersPassed: passed, Score: score})
-	if err := p.cfg.Store.PutEntry(ctx, &store.GrimoireEntry{Entry: *e, Partition: knowledge.PartitionExternal, Created: now}); err != nil {
-		return nil, fmt.Errorf("ingest %s: adopt: %w", e.ID, err)
-	}
-	conf := InitialConfidence(e)
-	if p.clade.rejected(e.ID) {
-		conf = CladeRejectedConfidence
-	}
-	if err := p.grim.add(e, vec, knowledge.PartitionExternal, conf); err != nil {
-		return nil, fmt.Errorf("ingest %s: %w", e.ID, err)
-	}
-	p.grim.observe([]string{e.Content})
-	p.publish(GrimoireEntryAdopted, reason.KnowledgeAdopted, true, adoptedPayload{EntryID: e.ID, InitialConfidence: conf, Partition: knowledge.PartitionExternal.String()})
-	r.Verdict, r.Stage, r.Code, r.Confidence = Adopted, StageAdopt, reason.KnowledgeAdopted, conf
-	r.Reasons = []string{string(reason.KnowledgeAdopted), fmt.Sprintf("%d of %d votes passed (%s)", len(passed), knowledge.Validators, strings.Join(passed, ", "))}
-	return r, nil
+	return score / float64(len(passed))
 }
 
 // reject decides e as rejected: its quarantine row (if stored) fails with

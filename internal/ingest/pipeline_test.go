@@ -274,7 +274,7 @@ func TestConfidenceInflation(t *testing.T) {
 		{"clade at 0.75", knowledge.Clade, 0.75, Adopted, 0.2},
 		{"clade at 0.9", knowledge.Clade, 0.9, Rejected, 0},
 		{"cross-user at 0.55", knowledge.CrossUser, 0.55, Rejected, 0},
-		{"cross-user at 0.05 keeps its lower claim", knowledge.CrossUser, 0.05, Adopted, 0.05},
+		{"cross-user at 0.05 takes the commons discount", knowledge.CrossUser, 0.05, Adopted, 0.025},
 	}
 	for i, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -1,6 +1,8 @@
 package ingest
 
 import (
+	"time"
+
 	"github.com/wardhq/ward/internal/event"
 	"github.com/wardhq/ward/internal/knowledge"
 	"github.com/wardhq/ward/internal/reason"
@@ -14,6 +16,11 @@ const (
 	Adopted     Verdict = "adopted"     // in the Grimoire's external partition
 	Rejected    Verdict = "rejected"    // refused for good
 	Quarantined Verdict = "quarantined" // held in quarantine, neither adopted nor rejected
+	// Confirmed: the entry passed consensus and repeats an adopted entry
+	// (same content, or same structured claim), named in Confirms; it
+	// counts as evidence for that entry (adopt.Confirm, with Credit) and
+	// is not adopted itself.
+	Confirmed Verdict = "confirmed"
 )
 
 // Stage is where a decision was made.
@@ -41,7 +48,19 @@ type Report struct {
 	Scores     map[string]float64   `json:"scores,omitempty"`
 	Reasons    []string             `json:"reasons,omitempty"`
 	Flags      []string             `json:"flags,omitempty"`
-	Confidence float64              `json:"confidence"` // the adopted entry's initial confidence; 0 otherwise
+	Confidence float64              `json:"confidence"` // the adopted entry's initial confidence, or the confirmed one's new confidence; 0 otherwise
+
+	// Adoption (verdicts adopted and confirmed): the Stage 4 record's
+	// initial confidence, validation status (pending or confirmed) and
+	// TTL (zero for none). For a confirmation they are the confirmed
+	// entry's, Confirms names it and Credit is what the confirmation
+	// earned (independent, shared_anchor, duplicate_content or
+	// not_independent).
+	InitialConfidence float64   `json:"initial_confidence,omitempty"`
+	ValidationStatus  string    `json:"validation_status,omitempty"`
+	Expires           time.Time `json:"expires,omitzero"`
+	Confirms          string    `json:"confirms,omitempty"`
+	Credit            string    `json:"credit,omitempty"`
 }
 
 func newReport(e *knowledge.Entry) *Report {
@@ -54,7 +73,9 @@ const (
 	GrimoireEntryQuarantined event.Kind = "grimoire:entry_quarantined" // {entry_id, source, agent, entry_type}
 	GrimoireValidationPassed event.Kind = "grimoire:validation_passed" // {entry_id, layers_passed, score}
 	GrimoireValidationFailed event.Kind = "grimoire:validation_failed" // {entry_id, failed_layer, reason}
-	GrimoireEntryAdopted     event.Kind = "grimoire:entry_adopted"     // {entry_id, initial_confidence, partition}
+	GrimoireEntryAdopted     event.Kind = "grimoire:entry_adopted"     // {entry_id, initial_confidence, partition, validation_status, expires}
+	GrimoireEntryConfirmed   event.Kind = "grimoire:entry_confirmed"   // {entry_id, confirms, credit, confidence, validation_status, validations}
+	GrimoireEntryPruned      event.Kind = "grimoire:entry_pruned"      // {entry_id, reason, source, agent}
 	GrimoireImmuneMatch      event.Kind = "grimoire:immune_match"      // {entry_id, immune_signature_hash}
 	// GrimoireCausalRollback is published by causal rollback (Stage 4),
 	// which this package does not implement yet.
@@ -81,9 +102,27 @@ type failedPayload struct {
 }
 
 type adoptedPayload struct {
-	EntryID           string  `json:"entry_id"`
-	InitialConfidence float64 `json:"initial_confidence"`
-	Partition         string  `json:"partition"`
+	EntryID           string    `json:"entry_id"`
+	InitialConfidence float64   `json:"initial_confidence"`
+	Partition         string    `json:"partition"`
+	ValidationStatus  string    `json:"validation_status"`
+	Expires           time.Time `json:"expires,omitzero"`
+}
+
+type confirmedPayload struct {
+	EntryID          string  `json:"entry_id"`
+	Confirms         string  `json:"confirms"`
+	Credit           string  `json:"credit"`
+	Confidence       float64 `json:"confidence"`
+	ValidationStatus string  `json:"validation_status"`
+	Validations      int     `json:"validations"`
+}
+
+type prunedPayload struct {
+	EntryID string `json:"entry_id"`
+	Reason  string `json:"reason"`
+	Source  string `json:"source"`
+	Agent   string `json:"agent,omitempty"`
 }
 
 type immunePayload struct {

@@ -6,9 +6,11 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/wardhq/ward/internal/adopt"
 	"github.com/wardhq/ward/internal/capability"
 	"github.com/wardhq/ward/internal/knowledge"
 	"github.com/wardhq/ward/internal/registry"
+	"github.com/wardhq/ward/internal/store"
 	"github.com/wardhq/ward/internal/tool"
 )
 
@@ -17,8 +19,11 @@ const MaxToolEntries = 100
 
 // The seed's ingestion tools, named by ward's <prefix>_<action>_<subject>
 // rule in the memory subsystem: quarantine_entries, consensus_validate,
-// reject_entry and ingestion_report. (sandbox_heuristic, adopt_entry and
-// causal_rollback are not built: adoption follows consensus here.)
+// reject_entry, ingestion_report and adopt_entry. Adoption follows
+// consensus inside the pipeline (consensus_validate adopts), so adopt_entry
+// adopts nothing: it reads an entry's adoption record. An agent that could
+// adopt on demand could skip the sandbox that holds an actionable entry.
+// (sandbox_heuristic and causal_rollback are not built.)
 var (
 	defQuarantine = &tool.Def{
 		Name: "memory_quarantine_entries",
@@ -74,6 +79,19 @@ var (
 		Requires:      []tool.Requirement{tool.NeedsMemory},
 		SchemaVersion: 1,
 	}
+	defAdoption = &tool.Def{
+		Name: "memory_adopt_entry",
+		Description: "Report the Stage 4 adoption of one knowledge entry: for an adopted entry its adoption record (source, " +
+			"relationship and discount ceiling, evidence confidence, validation status pending or confirmed, TTL, memory class, " +
+			"confirmations and their credit, retention); for an entry still in quarantine its status. Adoption itself follows " +
+			"consensus (memory_consensus_validate): this tool adopts nothing. Read-only.",
+		Category: tool.CatMemory, Tier: tool.Read, RiskTier: tool.Layer1, Budget: tool.Fast,
+		PromptSnippet: "memory_adopt_entry shows how an entry was adopted: confidence, status, expiry, confirmations.",
+		Params: json.RawMessage(`{"type":"object","additionalProperties":false,"required":["entry_id"],"properties":{` +
+			`"entry_id":{"type":"string","minLength":1,"maxLength":128,"description":"The entry's id."}}}`),
+		Requires:      []tool.Requirement{tool.NeedsMemory},
+		SchemaVersion: 1,
+	}
 )
 
 // Venue is the memory tools' venue in preview_action.
@@ -89,6 +107,7 @@ func Tools(p *Pipeline) []registry.Tool {
 		{Def: defValidate, Plan: planID(defValidate, "validate"), Write: p.validateTool, Action: "consensus_validate", Venue: Venue},
 		{Def: defReject, Plan: planID(defReject, "reject"), Write: p.rejectTool, Action: "reject_entry", Venue: Venue},
 		{Def: defReport, Read: p.reportTool, Action: "ingestion_report"},
+		{Def: defAdoption, Read: p.adoptionTool, Action: "adopt_entry"},
 	}
 }
 
@@ -211,4 +230,51 @@ func (p *Pipeline) reportTool(ctx context.Context, in *registry.Input) (*tool.Re
 		return nil, errors.New("ingestion report: the quarantine store could not be read")
 	}
 	return tool.ReadResult(defReport, s)
+}
+
+// Adoption is what adopt_entry reports about one entry: State is adopted
+// (Record and Retention set), quarantined (the quarantine Status and
+// Reason set) or unknown.
+type Adoption struct {
+	EntryID   string        `json:"entry_id"`
+	State     string        `json:"state"`
+	Record    *adopt.Record `json:"record,omitempty"`
+	Retention float64       `json:"retention,omitempty"`
+	Weight    float64       `json:"retrieval_weight,omitempty"` // the record's evidence confidence × retention, × 0.8 external
+	Status    string        `json:"quarantine_status,omitempty"`
+	Reason    string        `json:"quarantine_reason,omitempty"`
+}
+
+// Adoption returns what adopt_entry reports about the entry id: its record
+// from the Grimoire view, else its quarantine row. An error is a store
+// failure; an id found nowhere is State unknown.
+func (p *Pipeline) Adoption(ctx context.Context, id string) (*Adoption, error) {
+	out := &Adoption{EntryID: id, State: "unknown"}
+	if k, ok := p.grim.Get(id); ok && k.Adoption != nil {
+		rec := *k.Adoption
+		out.State, out.Record, out.Retention = "adopted", &rec, k.Retention
+		out.Weight = rec.Weight(rec.Confidence * k.Retention)
+		return out, nil
+	}
+	q, err := p.cfg.Store.QuarantinedEntry(ctx, id)
+	if errors.Is(err, store.ErrNotFound) {
+		return out, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	out.State, out.Status, out.Reason = "quarantined", string(q.Status), q.Reason
+	return out, nil
+}
+
+func (p *Pipeline) adoptionTool(ctx context.Context, in *registry.Input) (*tool.Result, error) {
+	a, err := decodeID(in)
+	if err != nil {
+		return nil, err
+	}
+	out, err := p.Adoption(ctx, a.EntryID)
+	if err != nil {
+		return nil, errors.New("adopt entry: the store could not be read")
+	}
+	return tool.ReadResult(defAdoption, out)
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/wardhq/ward/internal/adopt"
 	"github.com/wardhq/ward/internal/knowledge"
 	"github.com/wardhq/ward/internal/registry"
 	"github.com/wardhq/ward/internal/tool"
@@ -22,7 +23,10 @@ func TestTools(t *testing.T) {
 		}
 	}
 	tiers := map[string]tool.Tier{"memory_quarantine_entries": tool.Write, "memory_consensus_validate": tool.Write,
-		"memory_reject_entry": tool.Write, "memory_ingestion_report": tool.Read}
+		"memory_reject_entry": tool.Write, "memory_ingestion_report": tool.Read, "memory_adopt_entry": tool.Read}
+	if len(tools) != len(tiers) {
+		t.Errorf("%d tools, want %d", len(tools), len(tiers))
+	}
 	for name, tier := range tiers {
 		e, ok := reg.Get(name)
 		if !ok || e.Def.Tier != tier {
@@ -58,5 +62,57 @@ func TestTools(t *testing.T) {
 	var s Summary
 	if err := json.Unmarshal(res.Data, &s); err != nil || s.Received != 1 || s.Pending != 1 {
 		t.Errorf("report %s: %v", res.Data, err)
+	}
+}
+
+func TestAdoptEntryTool(t *testing.T) {
+	h := newHarness(t, knowledge.Standard, votes(true, true, true)...)
+	reg := registry.New()
+	for _, tl := range Tools(h.p) {
+		if err := reg.Add(tl); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tl, ok := reg.Get("memory_adopt_entry")
+	if !ok || tl.Read == nil || tl.Write != nil || tl.Action != "adopt_entry" {
+		t.Fatalf("memory_adopt_entry: registered %v, want a read tool for query_state adopt_entry", ok)
+	}
+	if err := tl.Validate([]byte(`{}`)); err == nil {
+		t.Error("schema accepts no entry_id")
+	}
+	adopted := h.signed(clean, 0.5)
+	h.ingest(adopted)
+	held := h.signed("Curve stableswap pools keep slippage low while the peg holds.", 0.5)
+	if _, err := h.p.Quarantine(h.ctx, []*knowledge.Entry{held}); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		id, state, status string
+		record            bool
+	}{
+		{adopted.ID, "adopted", "", true},
+		{held.ID, "quarantined", "pending", false},
+		{"nowhere", "unknown", "", false},
+	} {
+		t.Run(tc.state, func(t *testing.T) {
+			raw, _ := json.Marshal(map[string]string{"entry_id": tc.id})
+			if err := tl.Validate(raw); err != nil {
+				t.Fatal(err)
+			}
+			res, err := tl.Read(h.ctx, &registry.Input{Raw: raw})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got Adoption
+			if err := json.Unmarshal(res.Data, &got); err != nil {
+				t.Fatalf("%s: %v", res.Data, err)
+			}
+			if got.EntryID != tc.id || got.State != tc.state || got.Status != tc.status || (got.Record != nil) != tc.record {
+				t.Errorf("adoption %s", res.Data)
+			}
+			if tc.record && (got.Record.Status != adopt.Pending || got.Record.Confidence != 0.2 || got.Retention != 1 || !near(got.Weight, 0.16)) {
+				t.Errorf("record %s", res.Data)
+			}
+		})
 	}
 }

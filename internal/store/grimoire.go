@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/wardhq/ward/internal/adopt"
 	"github.com/wardhq/ward/internal/knowledge"
 )
 
@@ -89,10 +90,15 @@ type Quarantine interface {
 }
 
 // GrimoireEntry is an entry of the Grimoire itself, in a partition.
+// Adoption is the Stage 4 record of an adopted external entry (its
+// evidence confidence, validation status, TTL, class and confirmations;
+// see internal/adopt), nil for an entry that has none: self knowledge,
+// lessons, or an entry adopted before records were kept.
 type GrimoireEntry struct {
 	Entry     knowledge.Entry
 	Partition knowledge.Partition
 	Created   time.Time
+	Adoption  *adopt.Record
 }
 
 // ErrEntryExists is returned for a Grimoire entry whose id exists.
@@ -109,6 +115,21 @@ type Grimoire interface {
 	// Entries returns partition's entries, newest first, up to limit (0:
 	// all).
 	Entries(ctx context.Context, partition knowledge.Partition, limit int) ([]GrimoireEntry, error)
+	// PutAdoption durably sets (or replaces) the adoption record of the
+	// entry r.ID, which must exist (ErrNotFound otherwise). The entry
+	// itself does not change. A record CheckAdoption refuses is refused
+	// unwritten.
+	PutAdoption(ctx context.Context, r *adopt.Record) error
+	// Adoption returns the adoption record of the entry id, or
+	// ErrNotFound when there is no such entry or it has no record.
+	Adoption(ctx context.Context, id string) (*adopt.Record, error)
+	// Adoptions returns the adoption records of every entry that has one,
+	// in order of adoption (the entries' creation, then id), up to limit
+	// (0: all).
+	Adoptions(ctx context.Context, limit int) ([]adopt.Record, error)
+	// DeleteEntry durably deletes the entry id and its adoption record,
+	// for the Curator's pruning; ErrNotFound if there is no such entry.
+	DeleteEntry(ctx context.Context, id string) error
 }
 
 // CheckQuarantined reports why q cannot be quarantined: an empty id, an
@@ -159,5 +180,40 @@ func CheckGrimoireEntry(g *GrimoireEntry) error {
 	if g.Created.IsZero() {
 		return errors.New("zero creation time")
 	}
+	if g.Adoption != nil {
+		if g.Adoption.ID != g.Entry.ID {
+			return fmt.Errorf("adoption record of %.128q for entry %.128q", g.Adoption.ID, g.Entry.ID)
+		}
+		if err := CheckAdoption(g.Adoption); err != nil {
+			return err
+		}
+	}
 	return g.Entry.Validate()
+}
+
+// CheckAdoption reports why r cannot be stored: an empty id, a
+// confidence or ceiling that is NaN or outside [0, 1], a zero adoption
+// time, or a type, provenance, class, status or relationship that does
+// not marshal.
+func CheckAdoption(r *adopt.Record) error {
+	switch {
+	case r.ID == "":
+		return errors.New("adoption record without an id")
+	case !(r.Confidence >= 0 && r.Confidence <= 1):
+		return fmt.Errorf("adoption confidence %v outside [0, 1]", r.Confidence)
+	case !(r.Ceiling >= 0 && r.Ceiling <= 1):
+		return fmt.Errorf("adoption ceiling %v outside [0, 1]", r.Ceiling)
+	case r.Adopted.IsZero():
+		return errors.New("zero adoption time")
+	case !r.Type.Valid():
+		return fmt.Errorf("adoption record of entry type %d", uint8(r.Type))
+	case !r.Provenance.Valid():
+		return fmt.Errorf("adoption record of provenance %d", uint8(r.Provenance))
+	}
+	for _, m := range []interface{ MarshalText() ([]byte, error) }{r.Class, r.Status, r.Relationship} {
+		if _, err := m.MarshalText(); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -111,7 +111,9 @@ func (r Row) entry(id string, def knowledge.Provenance, now time.Time) (*knowled
 }
 
 func outcome(r *ingest.Report) Outcome {
-	if r.Verdict == ingest.Adopted {
+	// A confirmation passed consensus too: its content is in the Grimoire,
+	// as the entry it confirmed.
+	if r.Verdict == ingest.Adopted || r.Verdict == ingest.Confirmed {
 		return Outcome{Adopted: true, Reasons: r.Reasons}
 	}
 	by := string(r.Stage)

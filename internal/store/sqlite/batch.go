@@ -29,6 +29,8 @@ const (
 	opQuarantineDecide
 	opQuarantinePrune
 	opGrimoirePut
+	opGrimoireAdoption
+	opGrimoireDelete
 )
 
 // Op states: a durable op's waiter and the writer (on failure) race to

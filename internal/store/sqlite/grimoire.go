@@ -15,6 +15,7 @@ import (
 
 	"github.com/ncruces/go-sqlite3"
 
+	"github.com/wardhq/ward/internal/adopt"
 	"github.com/wardhq/ward/internal/knowledge"
 	"github.com/wardhq/ward/internal/store"
 )
@@ -44,8 +45,12 @@ VALUES (?,?,?,?,'pending',?,?) ON CONFLICT DO NOTHING`
 	sqlQuarantineList     = `SELECT ` + quarantineCols + ` FROM quarantine_entries
 WHERE (?1 = '' OR agent = ?1) AND (?2 = '' OR status = ?2) ORDER BY seq LIMIT ?3`
 
-	grimoireCols      = `id, partition, entry_type, content, provenance, confidence, agent, signature, anchor, listing, clade, source_ns, embedding, claim, heuristic, created_ns`
-	sqlGrimoireInsert = `INSERT INTO grimoire_entries (` + grimoireCols + `) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT (id) DO NOTHING`
+	grimoireCols      = `id, partition, entry_type, content, provenance, confidence, agent, signature, anchor, listing, clade, source_ns, embedding, claim, heuristic, created_ns, adoption`
+	sqlGrimoireInsert = `INSERT INTO grimoire_entries (` + grimoireCols + `) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT (id) DO NOTHING`
+	sqlGrimoireAdopt  = `UPDATE grimoire_entries SET adoption = ?1 WHERE id = ?2`
+	sqlGrimoireDelete = `DELETE FROM grimoire_entries WHERE id = ?`
+	sqlAdoptionRow    = `SELECT adoption FROM grimoire_entries WHERE id = ?`
+	sqlAdoptionList   = `SELECT adoption FROM grimoire_entries WHERE adoption IS NOT NULL ORDER BY created_ns, id LIMIT ?`
 	sqlGrimoireRow    = `SELECT ` + grimoireCols + ` FROM grimoire_entries WHERE id = ?`
 	sqlGrimoireList   = `SELECT ` + grimoireCols + ` FROM grimoire_entries WHERE partition = ? ORDER BY created_ns DESC, id DESC LIMIT ?`
 )
@@ -53,7 +58,7 @@ WHERE (?1 = '' OR agent = ?1) AND (?2 = '' OR status = ?2) ORDER BY seq LIMIT ?3
 // knowledgeWriter holds the writer's statements for quarantine and
 // Grimoire entries.
 type knowledgeWriter struct {
-	qInsert, qOverflow, qDelete, qDecide, qStatus, qPrune, gInsert *sqlite3.Stmt
+	qInsert, qOverflow, qDelete, qDecide, qStatus, qPrune, gInsert, gAdopt, gDelete *sqlite3.Stmt
 }
 
 func (kw *knowledgeWriter) prepare(prep func(string) *sqlite3.Stmt) {
@@ -64,6 +69,8 @@ func (kw *knowledgeWriter) prepare(prep func(string) *sqlite3.Stmt) {
 	kw.qStatus = prep(sqlQuarantineStatus)
 	kw.qPrune = prep(sqlQuarantinePrune)
 	kw.gInsert = prep(sqlGrimoireInsert)
+	kw.gAdopt = prep(sqlGrimoireAdopt)
+	kw.gDelete = prep(sqlGrimoireDelete)
 }
 
 // knowledgeOp is a quarantine or Grimoire write and the writer's answer,
@@ -83,6 +90,7 @@ type knowledgeOp struct {
 	embedding []byte
 	claim     string
 	heuristic string
+	adoption  string // Grimoire put (optional) and adoption: the record as JSON
 
 	refused error
 	evicted []string // put
@@ -346,6 +354,13 @@ func (s *Store) PutEntry(ctx context.Context, g *store.GrimoireEntry) error {
 		}
 		ko.heuristic = string(b)
 	}
+	if r := g.Adoption; r != nil {
+		b, err := json.Marshal(r)
+		if err != nil {
+			return fmt.Errorf("sqlite: put entry %s: adoption: %w", g.Entry.ID, err)
+		}
+		ko.adoption = string(b)
+	}
 	if err := s.submit(ctx, &op{kind: opGrimoirePut, durable: true, know: ko}); err != nil {
 		return err
 	}
@@ -382,6 +397,7 @@ func (w *writer) writeGrimoirePut(o *op) error {
 		bindOptional(st, 14, ko.claim),
 		bindOptional(st, 15, ko.heuristic),
 		st.BindInt64(16, g.Created.UnixNano()),
+		bindOptional(st, 17, ko.adoption),
 		st.Exec(),
 	); err != nil {
 		return err
@@ -467,10 +483,127 @@ func scanGrimoire(st *sqlite3.Stmt) (store.GrimoireEntry, error) {
 		errs = append(errs, json.Unmarshal(b, e.Heuristic))
 	}
 	g.Created = nsTime(st, 15)
+	if b := st.ColumnRawText(16); len(b) > 0 {
+		g.Adoption = new(adopt.Record)
+		errs = append(errs, json.Unmarshal(b, g.Adoption))
+	}
 	if err := errors.Join(errs...); err != nil {
 		return g, fmt.Errorf("stored entry %s: %w", e.ID, err)
 	}
 	return g, nil
+}
+
+// PutAdoption durably sets the adoption record of the existing entry r.ID
+// with one UPDATE; an error wraps store.ErrNotFound when there is no such
+// entry. A record store.CheckAdoption refuses is refused unwritten. ctx is
+// treated as by PutQuarantined.
+func (s *Store) PutAdoption(ctx context.Context, r *adopt.Record) error {
+	if r == nil {
+		return errors.New("sqlite: put adoption: nil record")
+	}
+	if err := store.CheckAdoption(r); err != nil {
+		return fmt.Errorf("sqlite: put adoption: %w: %w", errInvalid, err)
+	}
+	b, err := json.Marshal(r)
+	if err != nil {
+		return fmt.Errorf("sqlite: put adoption %s: %w", r.ID, err)
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	ko := &knowledgeOp{id: r.ID, adoption: string(b)}
+	if err := s.submit(ctx, &op{kind: opGrimoireAdoption, durable: true, know: ko}); err != nil {
+		return err
+	}
+	if ko.refused != nil {
+		return fmt.Errorf("sqlite: put adoption %s: %w", r.ID, ko.refused)
+	}
+	return nil
+}
+
+func (w *writer) writeGrimoireAdoption(o *op) error {
+	ko, st := o.know, w.know.gAdopt
+	ko.refused = nil
+	if err := firstErr(st.BindText(1, ko.adoption), st.BindText(2, ko.id), st.Exec()); err != nil {
+		return err
+	}
+	if w.conn.Changes() == 0 {
+		ko.refused = store.ErrNotFound
+	}
+	return nil
+}
+
+// DeleteEntry durably deletes the Grimoire entry id with its adoption
+// record; an error wraps store.ErrNotFound when there is no such entry.
+// ctx is treated as by PutQuarantined.
+func (s *Store) DeleteEntry(ctx context.Context, id string) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	ko := &knowledgeOp{id: id}
+	if err := s.submit(ctx, &op{kind: opGrimoireDelete, durable: true, know: ko}); err != nil {
+		return err
+	}
+	if ko.refused != nil {
+		return fmt.Errorf("sqlite: delete entry %s: %w", id, ko.refused)
+	}
+	return nil
+}
+
+func (w *writer) writeGrimoireDelete(o *op) error {
+	ko, st := o.know, w.know.gDelete
+	ko.refused = nil
+	if err := firstErr(st.BindText(1, ko.id), st.Exec()); err != nil {
+		return err
+	}
+	if w.conn.Changes() == 0 {
+		ko.refused = store.ErrNotFound
+	}
+	return nil
+}
+
+// Adoption returns the adoption record of the entry id, or an error
+// wrapping store.ErrNotFound when there is no such entry or it has none.
+func (s *Store) Adoption(ctx context.Context, id string) (*adopt.Record, error) {
+	var out *adopt.Record
+	err := s.r.query(ctx, sqlAdoptionRow, []any{id}, func(st *sqlite3.Stmt) error {
+		b := st.ColumnRawText(0)
+		if len(b) == 0 {
+			return nil
+		}
+		out = new(adopt.Record)
+		return json.Unmarshal(b, out)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: adoption %s: %w", id, err)
+	}
+	if out == nil {
+		return nil, fmt.Errorf("sqlite: adoption %s: %w", id, store.ErrNotFound)
+	}
+	return out, nil
+}
+
+// Adoptions returns the adoption records in order of adoption (the
+// entries' creation, then id), up to limit (0: all).
+func (s *Store) Adoptions(ctx context.Context, limit int) ([]adopt.Record, error) {
+	if limit < 0 {
+		return nil, fmt.Errorf("sqlite: adoptions: negative limit %d", limit)
+	}
+	lim := int64(limit)
+	if limit == 0 {
+		lim = -1
+	}
+	var out []adopt.Record
+	err := s.r.query(ctx, sqlAdoptionList, []any{lim}, func(st *sqlite3.Stmt) error {
+		var r adopt.Record
+		err := json.Unmarshal(st.ColumnRawText(0), &r)
+		out = append(out, r)
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: adoptions: %w", err)
+	}
+	return out, nil
 }
 
 // encodeEmbedding returns v as little-endian float32s, nil for none.

@@ -93,6 +93,10 @@ type migration struct {
 // embedding as little-endian float32s and the claim and heuristic as
 // JSON; a trigger refuses any update of the source columns or the claimed
 // confidence, which are kept for good.
+//
+// Version 6 adds grimoire_entries.adoption, the Stage 4 adoption record
+// (internal/adopt.Record) of an adopted external entry as JSON, NULL for
+// none. It is outside the trigger's columns: confirmation changes it.
 var migrations = []migration{{1, `
 CREATE TABLE schema_migrations (
   version INTEGER PRIMARY KEY,
@@ -324,6 +328,8 @@ CREATE TABLE grimoire_entries (
 CREATE INDEX grimoire_entries_partition ON grimoire_entries (partition, created_ns);
 CREATE TRIGGER grimoire_entries_source BEFORE UPDATE OF provenance, confidence, agent, signature, anchor, listing, clade, source_ns ON grimoire_entries
 BEGIN SELECT RAISE(ABORT, 'grimoire_entries: an entry''s source and claimed confidence never change'); END;
+`}, {6, `
+ALTER TABLE grimoire_entries ADD COLUMN adoption TEXT;
 `}}
 
 // schemaVersion is the newest schema this build knows.

@@ -127,11 +127,11 @@ func TestMigrations(t *testing.T) {
 		}
 	}
 	c := rawConn(t, path)
-	if got := queryRows(t, c, `SELECT version FROM schema_migrations ORDER BY version`); !slices.EqualFunc(got, [][]string{{"1"}, {"2"}, {"3"}, {"4"}, {"5"}}, slices.Equal) {
-		t.Errorf("schema_migrations versions = %v, want [[1] [2] [3] [4] [5]]", got)
+	if got := queryRows(t, c, `SELECT version FROM schema_migrations ORDER BY version`); !slices.EqualFunc(got, [][]string{{"1"}, {"2"}, {"3"}, {"4"}, {"5"}, {"6"}}, slices.Equal) {
+		t.Errorf("schema_migrations versions = %v, want [[1] [2] [3] [4] [5] [6]]", got)
 	}
-	if got := queryRows(t, c, `PRAGMA user_version`); got[0][0] != "5" {
-		t.Errorf("user_version = %s, want 5", got[0][0])
+	if got := queryRows(t, c, `PRAGMA user_version`); got[0][0] != "6" {
+		t.Errorf("user_version = %s, want 6", got[0][0])
 	}
 	if got := queryRows(t, c, `PRAGMA journal_mode`); got[0][0] != "wal" {
 		t.Errorf("journal_mode = %s, want wal", got[0][0])
@@ -162,7 +162,7 @@ func TestMigrations(t *testing.T) {
 		"quarantine_entries": {"seq", "id", "agent", "content_hash", "entry", "status", "reason", "attack",
 			"batch_id", "quarantined_ns", "decided_ns"},
 		"grimoire_entries": {"id", "partition", "entry_type", "content", "provenance", "confidence", "agent",
-			"signature", "anchor", "listing", "clade", "source_ns", "embedding", "claim", "heuristic", "created_ns"},
+			"signature", "anchor", "listing", "clade", "source_ns", "embedding", "claim", "heuristic", "created_ns", "adoption"},
 	}
 	for table, want := range tables {
 		var got []string

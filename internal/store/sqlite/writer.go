@@ -406,6 +406,10 @@ func (w *writer) writeOther(o *op) error {
 		return w.writeQuarantinePrune(o)
 	case opGrimoirePut:
 		return w.writeGrimoirePut(o)
+	case opGrimoireAdoption:
+		return w.writeGrimoireAdoption(o)
+	case opGrimoireDelete:
+		return w.writeGrimoireDelete(o)
 	}
 	return fmt.Errorf("sqlite: unknown op kind %d", o.kind)
 }

@@ -1,14 +1,17 @@
 package storetest
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"reflect"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/wardhq/ward/internal/adopt"
 	"github.com/wardhq/ward/internal/id"
 	"github.com/wardhq/ward/internal/knowledge"
 	"github.com/wardhq/ward/internal/store"
@@ -405,9 +408,155 @@ func testKnowledgeClosed(t *testing.T, h *harness) {
 	e6 := h.s.PutEntry(ctx, g)
 	_, e7 := h.s.Entry(ctx, g.Entry.ID)
 	_, e8 := h.s.Entries(ctx, knowledge.PartitionExternal, 0)
-	for i, err := range []error{e1, e2, e3, e4, e5, e6, e7, e8} {
+	e9 := h.s.PutAdoption(ctx, &adopt.Record{ID: g.Entry.ID, Type: knowledge.TypeInsight, Provenance: knowledge.Clade, Adopted: now})
+	_, e10 := h.s.Adoption(ctx, g.Entry.ID)
+	_, e11 := h.s.Adoptions(ctx, 0)
+	e12 := h.s.DeleteEntry(ctx, g.Entry.ID)
+	for i, err := range []error{e1, e2, e3, e4, e5, e6, e7, e8, e9, e10, e11, e12} {
 		if !errors.Is(err, store.ErrClosed) {
 			t.Errorf("call %d after Close = %v, want ErrClosed", i+1, err)
 		}
+	}
+}
+
+// sameRecord compares adoption records by their JSON, which is what a
+// backend keeps (times lose their monotonic reading and location).
+func sameRecord(t *testing.T, what string, got, want *adopt.Record) {
+	t.Helper()
+	g, err1 := json.Marshal(got)
+	w, err2 := json.Marshal(want)
+	if err := errors.Join(err1, err2); err != nil {
+		t.Fatal(err)
+	}
+	if string(g) != string(w) {
+		t.Errorf("%s = %s\nwant %s", what, g, w)
+	}
+}
+
+func testAdoptions(t *testing.T, h *harness) {
+	ctx := t.Context()
+	now := time.Date(2026, 11, 3, 4, 5, 6, 789, time.UTC)
+	var entries []store.GrimoireEntry
+	var recs []adopt.Record
+	for i := range 3 {
+		e := knowledgeEntry(now, agentA, i)
+		e.ID = id.New(now.Add(time.Duration(i) * time.Second))
+		e.Type = knowledge.TypeInsight
+		e.Confidence = 0.5
+		r, err := adopt.Adopt(&e, adopt.Origin{}, now.Add(time.Duration(i)*time.Second))
+		if err != nil {
+			t.Fatal(err)
+		}
+		g := store.GrimoireEntry{Entry: e, Partition: knowledge.PartitionExternal, Created: r.Adopted}
+		if i < 2 {
+			g.Adoption = &r
+			recs = append(recs, r)
+		}
+		entries = append(entries, g)
+		if err := h.s.PutEntry(ctx, &g); err != nil {
+			t.Fatalf("PutEntry(%d): %v", i, err)
+		}
+	}
+	h.reopen()
+	got, err := h.s.Entry(ctx, entries[0].Entry.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Adoption == nil {
+		t.Fatal("Entry().Adoption = nil, want the record put with the entry")
+	}
+	sameRecord(t, "Entry().Adoption", got.Adoption, &recs[0])
+	if got, err := h.s.Entry(ctx, entries[2].Entry.ID); err != nil || got.Adoption != nil {
+		t.Errorf("Entry(no record).Adoption = %v, %v; want nil", got.Adoption, err)
+	}
+	if _, err := h.s.Adoption(ctx, entries[2].Entry.ID); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("Adoption(entry without a record) = %v, want ErrNotFound", err)
+	}
+	if _, err := h.s.Adoption(ctx, "missing"); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("Adoption(missing) = %v, want ErrNotFound", err)
+	}
+
+	// A confirmation updates the record, not the entry.
+	other := knowledgeEntry(now, agentB, 9)
+	upd, credit, err := adopt.Confirm(recs[1], adopt.ConfirmationFrom(&other, now.Add(time.Hour)))
+	if err != nil || credit != adopt.SharedAnchor {
+		t.Fatalf("Confirm = %v, %v; want a shared anchor", credit, err)
+	}
+	if err := h.s.PutAdoption(ctx, &upd); err != nil {
+		t.Fatalf("PutAdoption(update): %v", err)
+	}
+	late, err := adopt.Adopt(&entries[2].Entry, adopt.Origin{}, now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := h.s.PutAdoption(ctx, &late); err != nil {
+		t.Fatalf("PutAdoption(entry without a record): %v", err)
+	}
+	h.reopen()
+	r, err := h.s.Adoption(ctx, upd.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameRecord(t, "Adoption(updated)", r, &upd)
+	if e, _ := h.s.Entry(ctx, upd.ID); e == nil || e.Entry.Confidence != entries[1].Entry.Confidence {
+		t.Errorf("the entry's claimed confidence changed with its record")
+	}
+	list, err := h.s.Adoptions(ctx, 0)
+	if err != nil || len(list) != 3 {
+		t.Fatalf("Adoptions = %d, %v; want 3", len(list), err)
+	}
+	for i, want := range []*adopt.Record{&recs[0], &upd, &late} { // in order of adoption
+		sameRecord(t, fmt.Sprintf("Adoptions[%d]", i), &list[i], want)
+	}
+	if list, err := h.s.Adoptions(ctx, 1); err != nil || len(list) != 1 || list[0].ID != recs[0].ID {
+		t.Errorf("Adoptions(1) = %d, %v; want the first adopted", len(list), err)
+	}
+	if _, err := h.s.Adoptions(ctx, -1); err == nil {
+		t.Error("Adoptions(-1) = nil error")
+	}
+
+	for name, mutate := range map[string]func(*adopt.Record){
+		"missing entry":  func(r *adopt.Record) { r.ID = "missing" },
+		"no id":          func(r *adopt.Record) { r.ID = "" },
+		"nan":            func(r *adopt.Record) { r.Confidence = math.NaN() },
+		"above one":      func(r *adopt.Record) { r.Confidence = 1.5 },
+		"zero time":      func(r *adopt.Record) { r.Adopted = time.Time{} },
+		"bad class":      func(r *adopt.Record) { r.Class = adopt.Class(9) },
+		"bad type":       func(r *adopt.Record) { r.Type = 0 },
+		"bad provenance": func(r *adopt.Record) { r.Provenance = 0 },
+	} {
+		r := recs[0]
+		mutate(&r)
+		if err := h.s.PutAdoption(ctx, &r); err == nil {
+			t.Errorf("PutAdoption(%s) = nil, want a refusal", name)
+		} else if name == "missing entry" && !errors.Is(err, store.ErrNotFound) {
+			t.Errorf("PutAdoption(%s) = %v, want ErrNotFound", name, err)
+		}
+	}
+	bad := entries[0]
+	bad.Entry.ID = id.New(now)
+	other2 := recs[0]
+	other2.ID = "someone else"
+	bad.Adoption = &other2
+	if err := h.s.PutEntry(ctx, &bad); err == nil {
+		t.Error("PutEntry(record of another id) = nil, want a refusal")
+	}
+
+	// The Curator's prune deletes the entry and its record.
+	if err := h.s.DeleteEntry(ctx, recs[0].ID); err != nil {
+		t.Fatalf("DeleteEntry: %v", err)
+	}
+	if err := h.s.DeleteEntry(ctx, recs[0].ID); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("DeleteEntry(twice) = %v, want ErrNotFound", err)
+	}
+	h.reopen()
+	if _, err := h.s.Entry(ctx, recs[0].ID); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("Entry(deleted) = %v, want ErrNotFound", err)
+	}
+	if _, err := h.s.Adoption(ctx, recs[0].ID); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("Adoption(deleted) = %v, want ErrNotFound", err)
+	}
+	if list, _ := h.s.Adoptions(ctx, 0); len(list) != 2 {
+		t.Errorf("Adoptions after a delete = %d records, want 2", len(list))
 	}
 }

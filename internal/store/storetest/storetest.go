@@ -88,6 +88,7 @@ func Run(t *testing.T, newBackend func(t *testing.T) func() (store.Store, error)
 		{"QuarantinePrune", testQuarantinePrune},
 		{"GrimoireEntries", testGrimoireEntries},
 		{"KnowledgeClosed", testKnowledgeClosed},
+		{"Adoptions", testAdoptions},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

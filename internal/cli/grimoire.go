@@ -119,8 +119,9 @@ func grimoireImport(ctx context.Context, io IO, args []string) int {
 	if *asJSON {
 		out = io.Err
 	}
-	fmt.Fprintf(out, "grimoire import accepted: %d entries read (%s): %d adopted, %d quarantined, %d rejected%s\n",
-		len(recs), partitionCounts(ix), counts[ingest.Adopted], counts[ingest.Quarantined], counts[ingest.Rejected], codeCounts(codes))
+	fmt.Fprintf(out, "grimoire import accepted: %d entries read (%s): %d adopted, %d quarantined, %d rejected%s%s\n",
+		len(recs), partitionCounts(ix), counts[ingest.Adopted], counts[ingest.Quarantined], counts[ingest.Rejected],
+		confirmedCount(counts[ingest.Confirmed]), codeCounts(codes))
 	return exitOK
 }
 

@@ -242,8 +242,8 @@ func ingestCmd(ctx context.Context, io IO, args []string) int {
 		fmt.Fprintln(io.Out, reportLine(r))
 	}
 	if !*asJSON {
-		fmt.Fprintf(io.Out, "%d entries (%s): %d adopted, %d rejected, %d quarantined\n", len(entries), strictness,
-			counts[ingest.Adopted], counts[ingest.Rejected], counts[ingest.Quarantined])
+		fmt.Fprintf(io.Out, "%d entries (%s): %d adopted, %d rejected, %d quarantined%s\n", len(entries), strictness,
+			counts[ingest.Adopted], counts[ingest.Rejected], counts[ingest.Quarantined], confirmedCount(counts[ingest.Confirmed]))
 	}
 	return exitOK
 }
@@ -288,4 +288,13 @@ func reportLine(r *ingest.Report) string {
 	}
 	fmt.Fprintf(&b, ": %s", strings.Join(r.Reasons, "; "))
 	return b.String()
+}
+
+// confirmedCount is the summary's mention of entries that confirmed
+// adopted knowledge instead of being adopted again, when there are any.
+func confirmedCount(n int) string {
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf(", %d confirmed", n)
 }

@@ -66,6 +66,17 @@ func TestIngest(t *testing.T) {
 		}
 	}
 
+	// A repeat of adopted knowledge from another agent confirms it.
+	twice := filepath.Join(dir, "twice.jsonl")
+	repeat := `"content":"Curve stableswap pools quote tighter prices near the peg.","entry_type":"insight","claimed_confidence":0.5`
+	if err := os.WriteFile(twice, []byte(`{"id":"r1",`+repeat+`,"agent":"seller-a"}`+"\n"+`{"id":"r2",`+repeat+`,"agent":"seller-b"}`+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code = run(t, "", "ingest", twice)
+	if code != 0 || !strings.Contains(out, "2 entries (standard): 1 adopted, 0 rejected, 0 quarantined, 1 confirmed") {
+		t.Errorf("a repeat from another agent: exit %d %s\n%s", code, errOut, out)
+	}
+
 	// Text output, unsigned lines left unsigned: rejected as forgeries.
 	unsigned := filepath.Join(dir, "unsigned.jsonl")
 	if err := os.WriteFile(unsigned, []byte(`{"id":"u1","content":"Uniswap v3 fees rise with volatility.","entry_type":"insight","claimed_confidence":0.5,"agent":"0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed"}`+"\n"), 0o600); err != nil {

@@ -10,10 +10,13 @@ import (
 
 	"github.com/wardhq/ward/internal/cli"
 	"github.com/wardhq/ward/internal/sandbox"
+	"github.com/wardhq/ward/internal/skill"
 )
 
 func main() {
-	if code, ok := sandbox.Main(nil); ok { // a sandbox child started by sandbox.Run
+	// A sandbox child started by sandbox.Run: the built-in wasm job, or
+	// Stage 3's strategy evaluation.
+	if code, ok := sandbox.Main(map[string]sandbox.Job{skill.JobName: skill.Job}); ok {
 		os.Exit(code)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)

@@ -294,6 +294,18 @@ func (s *Lessons) Remove(id string) bool {
 	return ok
 }
 
+// List returns copies of every lesson, most recently used first, without
+// counting as a use.
+func (s *Lessons) List() []Lesson {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]Lesson, 0, s.ll.Len())
+	for el := s.ll.Front(); el != nil; el = el.Next() {
+		out = append(out, el.Value.(*lessonElem).l.clone())
+	}
+	return out
+}
+
 // Len returns the number of lessons stored.
 func (s *Lessons) Len() int {
 	s.mu.Lock()

@@ -420,3 +420,28 @@ func FuzzLessonsUnmarshal(f *testing.F) {
 		}
 	})
 }
+
+func TestLessonsList(t *testing.T) {
+	s := newLessons(t, 0)
+	for _, id := range []string{"a", "b", "c"} {
+		if _, err := s.Add(lesson(id, []string{"cond " + id}, nil)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s.Consult(Situation{Conditions: []string{"cond a"}, At: t0})
+	got := s.List()
+	var order []string
+	for _, l := range got {
+		order = append(order, l.ID)
+	}
+	if !slices.Equal(order, []string{"a", "c", "b"}) {
+		t.Errorf("List = %v, want most recently used first: [a c b]", order)
+	}
+	got[0].Conditions[0] = "changed"
+	if l, _ := s.Get("a"); l.Conditions[0] != "cond a" {
+		t.Error("List returned the store's own slices")
+	}
+	if len(s.Consult(Situation{Conditions: []string{"cond b"}, At: t0})) != 1 {
+		t.Error("b no longer matches")
+	}
+}

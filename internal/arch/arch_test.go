@@ -51,6 +51,7 @@ var layers = map[string]float64{
 	"internal/oracle":              1,
 	"internal/adopt":               1, // Stage 4 adoption policy, curator and lessons: knowledge only
 	"internal/rollback":            1, // causal rollback decision: standard library only
+	"internal/skill":               1, // Stage 3 strategy evaluation: knowledge and cel-go; run in the sandbox by ingest
 
 	// Grimoire archives (L1): the standard library and knowledge only.
 	"internal/grimoire/archive":             1,

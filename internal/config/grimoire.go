@@ -35,6 +35,10 @@ type Grimoire struct {
 	// TTL pruning of adopted external entries): DefaultCuratorInterval
 	// unless set, between MinCuratorInterval and MaxCuratorInterval.
 	CuratorInterval time.Duration
+	// Playbook is the path of the PLAYBOOK file that ward writes the
+	// promoted lessons to and causal rollback reverts ("" for none: no
+	// PLAYBOOK is kept).
+	Playbook string
 }
 
 // Bounds of [grimoire] curator_interval. The Curator is cheap and its TTLs
@@ -65,6 +69,7 @@ type grimoireTOML struct {
 	Reasoning  *reasoningTOML    `toml:"reasoning"`
 	Embedder   *embedderTOML     `toml:"embedder"`
 	Curator    *string           `toml:"curator_interval"`
+	Playbook   *string           `toml:"playbook"`
 }
 
 type cladeMemberTOML struct {
@@ -107,6 +112,13 @@ func grimoireSection(f *File, raw *fileTOML, idx *positions) []Diagnostic {
 			diags = append(diags, idx.at("grimoire.curator_interval", fmt.Sprintf("invalid duration %q: want %v to %v", *g.Curator, MinCuratorInterval, MaxCuratorInterval)))
 		} else {
 			f.Grimoire.CuratorInterval = d
+		}
+	}
+	if g.Playbook != nil {
+		if p := *g.Playbook; p == "" || strings.ContainsRune(p, 0) || len(p) > 4096 {
+			diags = append(diags, idx.at("grimoire.playbook", "must be a file path"))
+		} else {
+			f.Grimoire.Playbook = p
 		}
 	}
 	diags = append(diags, cladeMembers(&f.Grimoire, g, idx)...)

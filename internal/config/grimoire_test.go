@@ -99,3 +99,25 @@ func TestGrimoireCuratorInterval(t *testing.T) {
 		})
 	}
 }
+
+func TestGrimoirePlaybook(t *testing.T) {
+	d, err := Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Grimoire.Playbook != "" {
+		t.Errorf("default playbook = %q, want none", d.Grimoire.Playbook)
+	}
+	f, err := Parse("t.toml", []byte("[grimoire]\nplaybook = \"/var/lib/ward/PLAYBOOK.md\"\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Grimoire.Playbook != "/var/lib/ward/PLAYBOOK.md" {
+		t.Errorf("playbook = %q", f.Grimoire.Playbook)
+	}
+	_, err = Parse("t.toml", []byte("[grimoire]\nplaybook = \"\"\n"))
+	var de *Error
+	if !errors.As(err, &de) || len(de.Diags) != 1 || de.Diags[0].Key != "grimoire.playbook" {
+		t.Errorf("empty playbook: %v, want a diagnostic at grimoire.playbook", err)
+	}
+}

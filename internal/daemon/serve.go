@@ -218,6 +218,10 @@ func OpenData(ctx context.Context, dir string, f *config.File, extra ...func(ctx
 	if len(extra) > 0 {
 		ex = extra[0]
 	}
+	grim := f.Grimoire
+	if grim.Playbook != "" && !filepath.IsAbs(grim.Playbook) {
+		grim.Playbook = filepath.Join(dir, grim.Playbook) // like ward.db, in the data directory
+	}
 	return Open(ctx, Config{
 		Extra: ex,
 		DB:    filepath.Join(dir, "ward.db"), Synchronous: f.Store.Synchronous, Policy: f.Snapshot,
@@ -225,7 +229,7 @@ func OpenData(ctx context.Context, dir string, f *config.File, extra ...func(ctx
 		Hooks: f.Hooks, PermitTTL: f.Gate.PermitTTL, AnnounceDelay: f.Gate.AnnounceDelay, TickPeriod: f.Gate.TickPeriod,
 		QuarantineTTL: f.Gate.QuarantineTTL,
 		Owner:         f.Gate.Owner,
-		Trust:         f.Trust, VaultKey: filepath.Join(dir, "vault.key"), Grimoire: f.Grimoire,
+		Trust:         f.Trust, VaultKey: filepath.Join(dir, "vault.key"), Grimoire: grim,
 	})
 }
 

@@ -18,6 +18,7 @@ import (
 	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
 
+	"github.com/wardhq/ward/internal/adopt"
 	"github.com/wardhq/ward/internal/audit"
 	"github.com/wardhq/ward/internal/catalog"
 	"github.com/wardhq/ward/internal/chain"
@@ -336,14 +337,24 @@ func openGrimoire(ctx context.Context, s *Stack, g config.Grimoire) (*ingest.Pip
 	if err != nil {
 		return nil, err
 	}
+	var pb *adopt.Playbook
+	if g.Playbook != "" {
+		if pb, err = adopt.OpenPlaybook(ctx, g.Playbook); err != nil {
+			return nil, fmt.Errorf("grimoire.playbook: %w", err)
+		}
+		s.closers = append(s.closers, pb.Close)
+	}
 	p, err := ingest.New(ingest.Config{Embedder: emb, Oracle: orc, Immune: im, Checker: checker,
 		Store: s.Store, Bus: s.Bus, Validators: vals, Strictness: g.Strictness, State: s.Store,
-		Clade: g.Clade, Members: reg})
+		Clade: g.Clade, Members: reg, Playbook: pb})
 	if err != nil {
 		return nil, err
 	}
 	if err := p.Grimoire().Load(ctx, s.Store); err != nil {
 		return nil, err
+	}
+	if err := p.Restore(ctx); err != nil {
+		return nil, fmt.Errorf("grimoire: the saved metrics and lessons: %w", err)
 	}
 	return p, nil
 }

@@ -460,7 +460,7 @@ func TestStrictnessSandbox(t *testing.T) {
 				return
 			}
 			want(t, r, Quarantined, StageSandbox, reason.KnowledgeSandboxRequired, knowledge.NoAttack)
-			if !reasonsContain(r, "sandbox is not built yet") {
+			if !reasonsContain(r, "no Stage 3 evaluator is configured") {
 				t.Errorf("reasons %v", r.Reasons)
 			}
 			if got := reasonsContain(r, "100 ticks"); got != (c.s == knowledge.Paranoid) {

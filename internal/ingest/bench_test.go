@@ -67,6 +67,21 @@ func (m *memStore) SetQuarantineStatus(_ context.Context, id string, s store.Qua
 
 func (m *memStore) PruneQuarantine(context.Context, time.Time) (int64, error) { return 0, nil }
 
+func (m *memStore) RollbackQuarantined(_ context.Context, q *store.QuarantinedEntry, why string, at time.Time) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	c, ok := m.q[q.Entry.ID]
+	if ok && c.Status != store.QuarantinePassed {
+		return store.ErrQuarantineDecided
+	}
+	if !ok {
+		c = *q
+	}
+	c.Status, c.Reason, c.Attack, c.DecidedAt = store.QuarantineRolledBack, why, knowledge.NoAttack, at
+	m.q[q.Entry.ID] = c
+	return nil
+}
+
 func (m *memStore) PutEntry(_ context.Context, g *store.GrimoireEntry) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()

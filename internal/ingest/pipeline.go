@@ -25,10 +25,18 @@
 // the Curator: decay, and pruning of entries still unconfirmed at their TTL
 // (curate.go).
 //
-// The sandbox (Stage 3) and causal rollback (Stage 4's second half) are not
-// here yet. Where the strictness requires the sandbox (strict, paranoid), an
-// actionable entry (heuristic, strategy fragment) that passes Stage 2 is not
-// adopted: it stays pending in quarantine (KNOWLEDGE_SANDBOX_REQUIRED).
+// Where the strictness requires the sandbox (strict, paranoid), an
+// actionable entry (heuristic, strategy fragment) that passes Stage 2 goes
+// through Stage 3 (sandbox.go): it is decomposed and simulated against a
+// hold baseline inside the process sandbox, and adopted only if it passes;
+// a breach rejects it (KNOWLEDGE_SANDBOX_RESOURCE_EXCEEDED), a worse
+// result too (KNOWLEDGE_SANDBOX_FAILED). An entry that cannot be decomposed,
+// or any actionable entry when no Stage3 is configured, stays pending in
+// quarantine (KNOWLEDGE_SANDBOX_REQUIRED). Causal rollback (Stage 4's
+// second half) undoes a source's adopted knowledge (rollback.go). Every
+// decision feeds its source's metrics and Beta reputation, and a
+// blacklisted source's entries are refused at Stage 1, once the
+// signature holds (KNOWLEDGE_SOURCE_BLACKLISTED; reputation.go).
 //
 // IngestBatch validates a batch as one (seed §8, batch.go): Stage 1 per
 // entry, then Stage 2 on one or two representatives per cluster of
@@ -104,8 +112,8 @@ const (
 	FlagContradiction = "batch_contradiction"
 )
 
-// StageSandbox is where an actionable entry waits when the strictness
-// requires the Stage 3 sandbox, which is not built yet.
+// StageSandbox is where Stage 3 decides an actionable entry, or where it
+// waits when Stage 3 cannot evaluate it.
 const StageSandbox Stage = "sandbox"
 
 // ParanoidSandboxTicks is how long the sandbox must run an entry under
@@ -175,6 +183,15 @@ type Config struct {
 	// a trusted member and CladeVerdict refuses every member.
 	Clade   string
 	Members Members
+	// Stage3, if set, evaluates actionable entries in the sandbox where
+	// the strictness requires it (sandbox.go); nil: they are held in
+	// quarantine (KNOWLEDGE_SANDBOX_REQUIRED).
+	Stage3 *Stage3
+	// Playbook, if set, is the PLAYBOOK that the promoted lessons are
+	// written to; causal rollback rewrites it without the heuristics
+	// derived from the entries it rolls back (rollback.go). nil: no
+	// PLAYBOOK is kept, and a rollback says it skipped the revert.
+	Playbook *adopt.Playbook
 }
 
 // Pipeline runs entries through the stages. Make it with New.
@@ -186,6 +203,9 @@ type Pipeline struct {
 	// batch ends; nil outside a batch.
 	log   *eventLog
 	clade cladeBook
+	rep   *ledger // per source metrics and reputation (reputation.go)
+	// lessons are the lessons learnt (rollback.go), kept in State.
+	lessons *adopt.Lessons
 }
 
 // New checks cfg and returns a Pipeline with an empty Grimoire view; load
@@ -213,10 +233,15 @@ func New(cfg Config) (*Pipeline, error) {
 		}
 	}
 	cfg.Validators = append([]Validator(nil), cfg.Validators...)
+	cfg.Stage3 = cfg.Stage3.withDefaults()
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
-	return &Pipeline{cfg: cfg, grim: NewGrimoire(cfg.Embedder), clade: newCladeBook()}, nil
+	lessons, err := adopt.NewLessons(0)
+	if err != nil {
+		return nil, fmt.Errorf("ingest: %w", err)
+	}
+	return &Pipeline{cfg: cfg, grim: NewGrimoire(cfg.Embedder), clade: newCladeBook(), rep: newLedger(), lessons: lessons}, nil
 }
 
 // Grimoire returns the pipeline's view of the Grimoire, which validators
@@ -246,14 +271,18 @@ func (p *Pipeline) Ingest(ctx context.Context, e *knowledge.Entry) (*Report, err
 // the batch is decided. On an error it returns the reports of the entries
 // decided before the first undecided one.
 func (p *Pipeline) IngestBatch(ctx context.Context, es []*knowledge.Entry) ([]*Report, error) {
-	return p.run(ctx, es, true)
+	rs, err := p.run(ctx, es, true)
+	p.account(ctx, es, rs, true)
+	return rs, err
 }
 
 // Quarantine runs es through the oracle, immune memory and Stage 1 only:
 // an entry that passes is left pending in quarantine (verdict quarantined,
 // reason KNOWLEDGE_QUARANTINED) for Validate to decide.
 func (p *Pipeline) Quarantine(ctx context.Context, es []*knowledge.Entry) ([]*Report, error) {
-	return p.run(ctx, es, false)
+	rs, err := p.run(ctx, es, false)
+	p.account(ctx, es, rs, true)
+	return rs, err
 }
 
 func (p *Pipeline) run(ctx context.Context, es []*knowledge.Entry, full bool) ([]*Report, error) {
@@ -357,6 +386,9 @@ func (p *Pipeline) stage1(ctx context.Context, e *knowledge.Entry, vec []float32
 	if err := p.cfg.Checker.Check(ctx, e, now); err != nil {
 		return decided(p.refuse(ctx, e, vec, r, err))
 	}
+	if p.rep.blacklisted(e.Source.Agent) {
+		return decided(p.refuseBlacklisted(ctx, e, vec, r))
+	}
 	if ok, err := p.quarantine(ctx, e, now, reason.KnowledgeQuarantined); err != nil {
 		return nil, true, err
 	} else if !ok {
@@ -381,6 +413,8 @@ func (p *Pipeline) hold(ctx context.Context, e *knowledge.Entry, vec []float32, 
 			return nil, fmt.Errorf("ingest %s: %w", e.ID, err)
 		}
 		r.Reasons = append(r.Reasons, "not stored: "+checkReason(err))
+	} else if p.rep.blacklisted(e.Source.Agent) {
+		return p.refuseBlacklisted(ctx, e, vec, r)
 	} else if _, err := p.quarantine(ctx, e, now, code); err != nil {
 		return nil, err
 	}
@@ -632,27 +666,16 @@ func actionable(t knowledge.EntryType) bool {
 
 // pass decides an entry that passed consensus: adopted, unless it is
 // actionable, the strictness requires the sandbox and its source is not a
-// trusted clade member; then it stays pending in quarantine, since the
-// sandbox is not built yet.
+// trusted clade member; then Stage 3 decides it (sandbox.go), or, with no
+// Stage3 configured, it stays pending in quarantine.
 func (p *Pipeline) pass(ctx context.Context, e *knowledge.Entry, vec []float32, r *Report, passed []string, trusted bool) (*Report, error) {
 	if !p.cfg.Strictness.SandboxRequired() || !actionable(e.Type) || trusted {
 		return p.adopt(ctx, e, vec, r, passed)
 	}
-	score := 0.0
-	for _, l := range passed {
-		score += r.Scores[l]
+	if p.cfg.Stage3 != nil {
+		return p.stage3(ctx, e, vec, r, passed)
 	}
-	score /= float64(len(passed))
-	p.publish(GrimoireValidationPassed, reason.KnowledgeSandboxRequired, true, passedPayload{EntryID: e.ID, LayersPassed: passed, Score: score})
-	need := fmt.Sprintf("%s strictness requires the Stage 3 sandbox for a %s entry", p.cfg.Strictness, e.Type)
-	if p.cfg.Strictness == knowledge.Paranoid {
-		need += fmt.Sprintf(", run for an extended %d ticks", ParanoidSandboxTicks)
-	}
-	r.Verdict, r.Stage, r.Code = Quarantined, StageSandbox, reason.KnowledgeSandboxRequired
-	r.Reasons = []string{string(r.Code),
-		fmt.Sprintf("%d of %d votes passed (%s)", len(passed), knowledge.Validators, strings.Join(passed, ", ")),
-		need + "; the sandbox is not built yet, so the entry stays pending in quarantine"}
-	return r, nil
+	return p.sandboxRequired(e, r, passed, "no Stage 3 evaluator is configured"), nil
 }
 
 // classify names the attack a Stage 2 rejection most resembles: an
@@ -733,6 +756,9 @@ func (p *Pipeline) confirm(ctx context.Context, e *knowledge.Entry, r *Report, p
 		conf = k.Confidence
 	}
 	p.grim.setAdoption(rec, conf)
+	if k.Adoption.Status != adopt.Confirmed && rec.Status == adopt.Confirmed {
+		p.rep.confirmed(k.Entry.Source.Agent)
+	}
 	p.publish(GrimoireEntryConfirmed, reason.KnowledgeAdopted, true, confirmedPayload{EntryID: e.ID, Confirms: k.Entry.ID,
 		Credit: credit.String(), Confidence: conf, ValidationStatus: rec.Status.String(), Validations: rec.Validations})
 	r.Verdict, r.Stage, r.Code, r.Confidence = Confirmed, StageAdopt, reason.KnowledgeAdopted, conf

@@ -61,6 +61,10 @@ type Report struct {
 	Expires           time.Time `json:"expires,omitzero"`
 	Confirms          string    `json:"confirms,omitempty"`
 	Credit            string    `json:"credit,omitempty"`
+
+	// Sandbox is Stage 3's outcome for an actionable entry it evaluated
+	// (its plan, evaluation and any breach); nil otherwise.
+	Sandbox *SandboxOutcome `json:"sandbox,omitempty"`
 }
 
 func newReport(e *knowledge.Entry) *Report {
@@ -77,9 +81,9 @@ const (
 	GrimoireEntryConfirmed   event.Kind = "grimoire:entry_confirmed"   // {entry_id, confirms, credit, confidence, validation_status, validations}
 	GrimoireEntryPruned      event.Kind = "grimoire:entry_pruned"      // {entry_id, reason, source, agent}
 	GrimoireImmuneMatch      event.Kind = "grimoire:immune_match"      // {entry_id, immune_signature_hash}
-	// GrimoireCausalRollback is published by causal rollback (Stage 4),
-	// which this package does not implement yet.
-	GrimoireCausalRollback event.Kind = "grimoire:causal_rollback" // {source_agent, entries_quarantined, reason}
+	// GrimoireCausalRollback is published by Pipeline.Rollback when it
+	// rolls a source back (rollback.go); entries_quarantined is a count.
+	GrimoireCausalRollback event.Kind = "grimoire:causal_rollback" // {source_agent, entries_quarantined, reason, entry_ids}
 )
 
 type quarantinedPayload struct {

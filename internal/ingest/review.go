@@ -47,6 +47,14 @@ func (p *Pipeline) Validate(ctx context.Context, id string) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
+	r, err := p.validate(ctx, e, vec)
+	if err == nil {
+		p.account(ctx, []*knowledge.Entry{e}, []*Report{r}, false)
+	}
+	return r, err
+}
+
+func (p *Pipeline) validate(ctx context.Context, e *knowledge.Entry, vec []float32) (*Report, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	r := newReport(e)
@@ -68,8 +76,12 @@ func (p *Pipeline) Reject(ctx context.Context, id string, attack knowledge.Attac
 		return nil, err
 	}
 	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.reject(ctx, e, vec, newReport(e), StageStage2, "review", attack, reason.KnowledgeRejected, nil, true)
+	r, err := p.reject(ctx, e, vec, newReport(e), StageStage2, "review", attack, reason.KnowledgeRejected, nil, true)
+	p.mu.Unlock()
+	if err == nil {
+		p.account(ctx, []*knowledge.Entry{e}, []*Report{r}, false)
+	}
+	return r, err
 }
 
 // Summary is the seed's ingestion report over the quarantine collection:
@@ -85,6 +97,11 @@ type Summary struct {
 	ByReason   map[string]int `json:"failures_by_reason,omitempty"`
 	AcceptRate float64        `json:"accept_rate"`
 	Grimoire   int            `json:"grimoire_entries"`
+	// Source is agent's ingestion metrics and reputation (reputation.go),
+	// the part of the report attached to reviews; Blacklisted lists the
+	// blacklisted sources when no agent is given.
+	Source      *SourceMetrics `json:"source,omitempty"`
+	Blacklisted []string       `json:"blacklisted_sources,omitempty"`
 }
 
 // Summarise returns the ingestion report of agent's entries (every agent's
@@ -112,6 +129,11 @@ func (p *Pipeline) Summarise(ctx context.Context, agent string) (*Summary, error
 	}
 	if d := s.Passed + s.Failed; d > 0 {
 		s.AcceptRate = float64(s.Passed) / float64(d)
+	}
+	if agent == "" {
+		s.Blacklisted = p.rep.blacklist()
+	} else if m, ok := p.rep.get(agent); ok {
+		s.Source = &m
 	}
 	return s, nil
 }

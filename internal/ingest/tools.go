@@ -1,15 +1,18 @@
 package ingest
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/wardhq/ward/internal/adopt"
 	"github.com/wardhq/ward/internal/capability"
 	"github.com/wardhq/ward/internal/knowledge"
 	"github.com/wardhq/ward/internal/registry"
+	"github.com/wardhq/ward/internal/rollback"
 	"github.com/wardhq/ward/internal/store"
 	"github.com/wardhq/ward/internal/tool"
 )
@@ -19,11 +22,12 @@ const MaxToolEntries = 100
 
 // The seed's ingestion tools, named by ward's <prefix>_<action>_<subject>
 // rule in the memory subsystem: quarantine_entries, consensus_validate,
-// reject_entry, ingestion_report and adopt_entry. Adoption follows
+// reject_entry, ingestion_report, adopt_entry, sandbox_heuristic and
+// causal_rollback (a write: it changes the Grimoire). Adoption follows
 // consensus inside the pipeline (consensus_validate adopts), so adopt_entry
 // adopts nothing: it reads an entry's adoption record. An agent that could
 // adopt on demand could skip the sandbox that holds an actionable entry.
-// (sandbox_heuristic and causal_rollback are not built.)
+// sandbox_heuristic runs Stage 3's evaluation on demand and decides nothing.
 var (
 	defQuarantine = &tool.Def{
 		Name: "memory_quarantine_entries",
@@ -71,11 +75,56 @@ var (
 		Name: "memory_ingestion_report",
 		Description: "Report knowledge ingestion metrics over the quarantine collection (decided entries are kept 7 days): entries " +
 			"received, pending, passed and failed, failures by attack type and reason, the accept rate, and the Grimoire's size; for one " +
-			"source agent or all. Read-only.",
+			"source agent (with its metrics per stage, adoptions, confirmations, rollbacks and Beta safety reputation) or all (with " +
+			"the blacklisted sources). Read-only.",
 		Category: tool.CatMemory, Tier: tool.Read, RiskTier: tool.Layer1, Budget: tool.Fast,
 		PromptSnippet: "memory_ingestion_report summarises what ingestion accepted and rejected, per source.",
 		Params: json.RawMessage(`{"type":"object","additionalProperties":false,"properties":{` +
 			`"agent":{"type":"string","pattern":"^0x[0-9a-fA-F]{40}$","description":"Only this source agent's entries (0x-prefixed hex address)."}}}`),
+		Requires:      []tool.Requirement{tool.NeedsMemory},
+		SchemaVersion: 1,
+	}
+	defSandbox = &tool.Def{
+		Name: "memory_sandbox_heuristic",
+		Description: "Evaluate an actionable heuristic in the Stage 3 sandbox without deciding anything: the entry (by id, from " +
+			"quarantine or the Grimoire) or a heuristic given inline (text such as \"when RSI below 30, buy 10 %\", or conditions, " +
+			"actions and parameters) is decomposed into conditions and actions, resolved against the skill library, and simulated " +
+			"against holding over seeded market scenarios inside the process sandbox. Returns the plan (reused and novel components, " +
+			"coverage), the metrics of both strategies (mean return, maximum drawdown, worst-case loss, turnover), pass or fail with " +
+			"reasons, and any resource breach. Nothing is adopted, rejected or promoted. Read-only.",
+		Category: tool.CatMemory, Tier: tool.Read, RiskTier: tool.Layer1, Budget: tool.Slow,
+		PromptSnippet: "memory_sandbox_heuristic backtests a heuristic against holding in the sandbox.",
+		Params: json.RawMessage(`{"type":"object","additionalProperties":false,"properties":{` +
+			`"entry_id":{"type":"string","minLength":1,"maxLength":128,"description":"A quarantined or adopted entry's id."},` +
+			`"text":{"type":"string","minLength":1,"maxLength":1024,"description":"A heuristic in words: when/if X, do Y."},` +
+			`"heuristic":{"type":"object","description":"conditions, actions (arrays of strings) and parameters (string map)."}}}`),
+		Requires:      []tool.Requirement{tool.NeedsMemory},
+		SchemaVersion: 1,
+	}
+	defRollback = &tool.Def{
+		Name: "memory_causal_rollback",
+		Description: "Decide whether knowledge from one source agent caused the agent's performance to fall, and if so undo it. " +
+			"Input: the agent's daily returns, market factor series aligned by day (ETH returns, TVL changes, gas, volatility), the " +
+			"decision records with the external entries each used, the first day the source's knowledge was in use, and optionally " +
+			"peer agents' daily returns. The decision runs factor decomposition (over 70% market-explained: keep), the residual Sharpe " +
+			"change (below 0.3: keep), source attribution (never used: keep), then a counterfactual (7+ baseline days) or a peer " +
+			"comparison. On rollback the source's entries used by those decisions go back to quarantine as rolled_back, its other " +
+			"entries lose 0.2 confidence, a lesson is stored, PLAYBOOK heuristics derived from them are reverted and the source's " +
+			"reputation falls. Returns the decision with every step's numbers and what was done.",
+		Category: tool.CatMemory, Tier: tool.Write, RiskTier: tool.Layer2, Budget: tool.Medium, Effect: tool.EffectClose,
+		PromptSnippet: "memory_causal_rollback attributes a performance drop to a knowledge source and rolls it back if warranted.",
+		Params: json.RawMessage(fmt.Sprintf(`{"type":"object","additionalProperties":false,"required":["source_agent","returns","first_use"],"properties":{`+
+			`"source_agent":{"type":"string","pattern":"^0x[0-9a-fA-F]{40}$","description":"The suspected source agent."},`+
+			`"returns":{"type":"array","minItems":3,"maxItems":%[1]d,"items":{"type":"number"},"description":"The agent's daily returns; day i is index i."},`+
+			`"first_use":{"type":"integer","minimum":0,"maximum":%[1]d,"description":"The first day the source's knowledge was in use."},`+
+			`"factors":{"type":"array","maxItems":%[2]d,"items":{"type":"object","additionalProperties":false,"required":["name","values"],"properties":{`+
+			`"name":{"type":"string","maxLength":64},"values":{"type":"array","maxItems":%[1]d,"items":{"type":"number"}}}},"description":"Market factor series, one value per day."},`+
+			`"decisions":{"type":"array","maxItems":%[3]d,"items":{"type":"object","additionalProperties":false,"required":["day","id"],"properties":{`+
+			`"day":{"type":"integer","minimum":0},"id":{"type":"string","minLength":1,"maxLength":128},`+
+			`"used":{"type":"array","maxItems":%[4]d,"items":{"type":"object","additionalProperties":false,"required":["entry_id","source"],"properties":{`+
+			`"entry_id":{"type":"string","maxLength":128},"source":{"type":"string","maxLength":128}}}}}},"description":"Decision records and the external entries each used."},`+
+			`"peers":{"type":"array","maxItems":%[5]d,"items":{"type":"array","maxItems":%[1]d,"items":{"type":"number"}},"description":"Peer agents' daily returns, agents not using the source."}}}`,
+			MaxRollbackDays, MaxRollbackFactors, MaxRollbackDecisions, adopt.MaxInfluences, MaxRollbackPeers)),
 		Requires:      []tool.Requirement{tool.NeedsMemory},
 		SchemaVersion: 1,
 	}
@@ -108,6 +157,8 @@ func Tools(p *Pipeline) []registry.Tool {
 		{Def: defReject, Plan: planID(defReject, "reject"), Write: p.rejectTool, Action: "reject_entry", Venue: Venue},
 		{Def: defReport, Read: p.reportTool, Action: "ingestion_report"},
 		{Def: defAdoption, Read: p.adoptionTool, Action: "adopt_entry"},
+		{Def: defRollback, Plan: planRollback, Write: p.rollbackTool, Action: "causal_rollback", Venue: Venue},
+		{Def: defSandbox, Read: p.sandboxTool, Action: "sandbox_heuristic"},
 	}
 }
 
@@ -277,4 +328,122 @@ func (p *Pipeline) adoptionTool(ctx context.Context, in *registry.Input) (*tool.
 		return nil, errors.New("adopt entry: the store could not be read")
 	}
 	return tool.ReadResult(defAdoption, out)
+}
+
+// Bounds of a causal_rollback call.
+const (
+	MaxRollbackDays      = 1000 // days of returns, and of each factor and peer series
+	MaxRollbackFactors   = 8
+	MaxRollbackPeers     = 32
+	MaxRollbackDecisions = 5000
+)
+
+// rollbackArgs are causal_rollback's arguments.
+type rollbackArgs struct {
+	Source    string            `json:"source_agent"`
+	Returns   []float64         `json:"returns"`
+	FirstUse  int               `json:"first_use"`
+	Factors   []rollback.Factor `json:"factors"`
+	Decisions []rollback.Record `json:"decisions"`
+	Peers     [][]float64       `json:"peers"`
+}
+
+// decodeRollback decodes and checks causal_rollback's arguments. Its
+// errors wrap errArgs and say what is wrong by field and index, never
+// quoting the input.
+func decodeRollback(in *registry.Input) (rollbackArgs, error) {
+	var a rollbackArgs
+	dec := json.NewDecoder(bytes.NewReader(in.Raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&a); err != nil {
+		return a, fmt.Errorf("%w: not a causal rollback request", errArgs)
+	}
+	n := len(a.Returns)
+	bad := func(format string, v ...any) (rollbackArgs, error) {
+		return rollbackArgs{}, fmt.Errorf("%w: "+format, append([]any{errArgs}, v...)...)
+	}
+	switch {
+	case !isAddress(a.Source):
+		return bad("source_agent must be a 0x-prefixed 40-digit hex address")
+	case n < 3 || n > MaxRollbackDays:
+		return bad("returns has %d days, want 3 to %d", n, MaxRollbackDays)
+	case a.FirstUse < 0 || a.FirstUse > n-2:
+		return bad("first_use %d outside [0, %d]: the post window needs 2 days", a.FirstUse, n-2)
+	case len(a.Factors) > MaxRollbackFactors:
+		return bad("%d factors, at most %d", len(a.Factors), MaxRollbackFactors)
+	case len(a.Peers) > MaxRollbackPeers:
+		return bad("%d peers, at most %d", len(a.Peers), MaxRollbackPeers)
+	case len(a.Decisions) > MaxRollbackDecisions:
+		return bad("%d decisions, at most %d", len(a.Decisions), MaxRollbackDecisions)
+	}
+	for i, f := range a.Factors {
+		if len(f.Values) != n || len(f.Name) > 64 {
+			return bad("factor %d has %d values for %d days of returns (or a name above 64 bytes)", i, len(f.Values), n)
+		}
+	}
+	for i, p := range a.Peers {
+		if len(p) != n {
+			return bad("peer %d has %d values for %d days of returns", i, len(p), n)
+		}
+	}
+	for i, d := range a.Decisions {
+		switch {
+		case d.Day < 0 || d.ID == "" || len(d.ID) > knowledge.MaxID:
+			return bad("decision %d needs a day of at least 0 and an id of 1 to %d bytes", i, knowledge.MaxID)
+		case len(d.Used) > adopt.MaxInfluences:
+			return bad("decision %d used %d entries, at most %d", i, len(d.Used), adopt.MaxInfluences)
+		}
+		for j, u := range d.Used {
+			if len(u.EntryID) > knowledge.MaxID || len(u.Source) > knowledge.MaxID {
+				return bad("decision %d, entry %d: entry_id or source above %d bytes", i, j, knowledge.MaxID)
+			}
+		}
+	}
+	return a, nil
+}
+
+func isAddress(s string) bool {
+	if len(s) != 42 || s[:2] != "0x" {
+		return false
+	}
+	for _, c := range s[2:] {
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
+			return false
+		}
+	}
+	return true
+}
+
+func planRollback(_ context.Context, in *registry.Input) (*tool.Plan, error) {
+	a, err := decodeRollback(in)
+	if err != nil {
+		return nil, err
+	}
+	return &tool.Plan{Txs: []tool.Tx{}, Summary: fmt.Sprintf("causal rollback check of knowledge from %s over %d days (first use day %d)",
+		strings.ToLower(a.Source), len(a.Returns), a.FirstUse)}, nil
+}
+
+func (p *Pipeline) rollbackTool(ctx context.Context, in *registry.Input, _ *tool.Plan, c *capability.Capability) (*tool.Result, error) {
+	a, err := decodeRollback(in)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.Consume(defRollback.Name, in.Args.Hash(), in.Tick, in.Now); err != nil {
+		return nil, fmt.Errorf("causal rollback: %w", err)
+	}
+	r, err := p.Rollback(ctx, a.Source, rollback.Input{Returns: a.Returns, Factors: a.Factors, Decisions: a.Decisions,
+		Source: a.Source, FirstUse: a.FirstUse, Peers: a.Peers})
+	switch {
+	case errors.Is(err, rollback.ErrDegenerate):
+		return nil, fmt.Errorf("causal rollback: %w: the returns have no variance in a window", errArgs)
+	case errors.Is(err, ErrRollbackInput):
+		return nil, fmt.Errorf("causal rollback: %w: the series cannot be used (a value that is not finite, or too few days for the factors)", errArgs)
+	case err != nil:
+		return nil, errors.New("causal rollback: the Grimoire could not be updated")
+	}
+	actual := "kept: " + r.Decision.Reason.String()
+	if r.Decision.Rollback {
+		actual = fmt.Sprintf("rolled back %d entries (%s), lowered %d", len(r.RolledBack), r.Decision.Reason, len(r.Lowered))
+	}
+	return tool.WriteResult(defRollback, r, "a causal rollback decision", actual, "causal_rollback")
 }

@@ -23,7 +23,8 @@ func TestTools(t *testing.T) {
 		}
 	}
 	tiers := map[string]tool.Tier{"memory_quarantine_entries": tool.Write, "memory_consensus_validate": tool.Write,
-		"memory_reject_entry": tool.Write, "memory_ingestion_report": tool.Read, "memory_adopt_entry": tool.Read}
+		"memory_reject_entry": tool.Write, "memory_ingestion_report": tool.Read, "memory_adopt_entry": tool.Read,
+		"memory_sandbox_heuristic": tool.Read, "memory_causal_rollback": tool.Write}
 	if len(tools) != len(tiers) {
 		t.Errorf("%d tools, want %d", len(tools), len(tiers))
 	}

@@ -131,21 +131,24 @@ const (
 	OutputNotFound      Code = "OUTPUT_NOT_FOUND"
 
 	// Knowledge ingestion (seed 001).
-	KnowledgeInvalid         Code = "KNOWLEDGE_INVALID"
-	KnowledgeOracleHit       Code = "KNOWLEDGE_ORACLE_HIT"
-	KnowledgeImmuneMatch     Code = "KNOWLEDGE_IMMUNE_MATCH"
-	KnowledgeForgery         Code = "KNOWLEDGE_PROVENANCE_FORGERY"
-	KnowledgeReplayed        Code = "KNOWLEDGE_REPLAYED"
-	KnowledgeQuarantined     Code = "KNOWLEDGE_QUARANTINED"
-	KnowledgeInjection       Code = "KNOWLEDGE_CONTENT_INJECTION"
-	KnowledgeInflation       Code = "KNOWLEDGE_CONFIDENCE_INFLATION"
-	KnowledgeEmbedding       Code = "KNOWLEDGE_EMBEDDING_ANOMALY"
-	KnowledgeNoConsensus     Code = "KNOWLEDGE_NO_CONSENSUS"
-	KnowledgeValidationError Code = "KNOWLEDGE_VALIDATION_ERROR"
-	KnowledgeConsensusFailed Code = "KNOWLEDGE_CONSENSUS_FAILED"
-	KnowledgeRejected        Code = "KNOWLEDGE_REJECTED"
-	KnowledgeAdopted         Code = "KNOWLEDGE_ADOPTED"
-	KnowledgeSandboxRequired Code = "KNOWLEDGE_SANDBOX_REQUIRED"
+	KnowledgeInvalid           Code = "KNOWLEDGE_INVALID"
+	KnowledgeOracleHit         Code = "KNOWLEDGE_ORACLE_HIT"
+	KnowledgeImmuneMatch       Code = "KNOWLEDGE_IMMUNE_MATCH"
+	KnowledgeForgery           Code = "KNOWLEDGE_PROVENANCE_FORGERY"
+	KnowledgeReplayed          Code = "KNOWLEDGE_REPLAYED"
+	KnowledgeQuarantined       Code = "KNOWLEDGE_QUARANTINED"
+	KnowledgeInjection         Code = "KNOWLEDGE_CONTENT_INJECTION"
+	KnowledgeInflation         Code = "KNOWLEDGE_CONFIDENCE_INFLATION"
+	KnowledgeEmbedding         Code = "KNOWLEDGE_EMBEDDING_ANOMALY"
+	KnowledgeNoConsensus       Code = "KNOWLEDGE_NO_CONSENSUS"
+	KnowledgeValidationError   Code = "KNOWLEDGE_VALIDATION_ERROR"
+	KnowledgeConsensusFailed   Code = "KNOWLEDGE_CONSENSUS_FAILED"
+	KnowledgeRejected          Code = "KNOWLEDGE_REJECTED"
+	KnowledgeAdopted           Code = "KNOWLEDGE_ADOPTED"
+	KnowledgeSandboxRequired   Code = "KNOWLEDGE_SANDBOX_REQUIRED"
+	KnowledgeSourceBlacklisted Code = "KNOWLEDGE_SOURCE_BLACKLISTED"
+	KnowledgeSandboxExceeded   Code = "KNOWLEDGE_SANDBOX_RESOURCE_EXCEEDED"
+	KnowledgeSandboxFailed     Code = "KNOWLEDGE_SANDBOX_FAILED"
 )
 
 // Entry documents one code of the catalog.
@@ -252,7 +255,10 @@ var catalog = []Entry{
 	{KnowledgeConsensusFailed, "too few Stage 2 validators passed the entry for the strictness level"},
 	{KnowledgeRejected, "the quarantined entry was rejected by review"},
 	{KnowledgeAdopted, "the entry passed consensus and was adopted into the Grimoire at low confidence"},
-	{KnowledgeSandboxRequired, "an actionable entry passed consensus, but the strictness level requires the Stage 3 sandbox, which is not built yet: the entry stays in quarantine"},
+	{KnowledgeSandboxRequired, "an actionable entry passed consensus and the strictness level requires the Stage 3 sandbox, but the entry cannot be evaluated (it cannot be decomposed, or no evaluator is configured): the entry stays in quarantine"},
+	{KnowledgeSourceBlacklisted, "the entry's source agent is blacklisted: more than half of its entries failed, reported by 3 or more buyers"},
+	{KnowledgeSandboxExceeded, "the actionable entry's Stage 3 evaluation breached a sandbox limit (wall clock, memory, CPU, disk, processes, network) or a component's CEL cost budget: rejected"},
+	{KnowledgeSandboxFailed, "the actionable entry's Stage 3 evaluation did worse than the hold baseline (worst-case loss, drawdown or mean return beyond tolerance): rejected"},
 }
 
 // Catalog returns the documented codes in a stable order.

@@ -20,6 +20,10 @@ const (
 	QuarantinePending QuarantineStatus = "pending"
 	QuarantinePassed  QuarantineStatus = "passed"
 	QuarantineFailed  QuarantineStatus = "failed"
+	// QuarantineRolledBack: the entry was adopted, then causal rollback
+	// sent it back (RollbackQuarantined). It is kept for review and never
+	// pruned by age.
+	QuarantineRolledBack QuarantineStatus = "rolled_back"
 )
 
 // Quarantine bounds (the seed's defaults), which every backend enforces.
@@ -85,8 +89,15 @@ type Quarantine interface {
 	SetQuarantineStatus(ctx context.Context, id string, status QuarantineStatus, reason string, attack knowledge.AttackType, at time.Time) error
 	// PruneQuarantine durably deletes passed and failed entries decided
 	// QuarantineRetention or longer before now, and returns how many. It
-	// never deletes a pending entry.
+	// never deletes a pending or rolled_back entry.
 	PruneQuarantine(ctx context.Context, now time.Time) (int64, error)
+	// RollbackQuarantined durably returns the adopted entry q.Entry to
+	// quarantine as rolled_back at at, with reason: its passed row changes
+	// status (the only change a decided row allows), or, when the row was
+	// pruned, q is inserted as rolled_back. A row that is pending, failed or
+	// rolled back already fails with ErrQuarantineDecided; another row of
+	// the agent with the same content fails with ErrQuarantineExists.
+	RollbackQuarantined(ctx context.Context, q *QuarantinedEntry, reason string, at time.Time) error
 }
 
 // GrimoireEntry is an entry of the Grimoire itself, in a partition.

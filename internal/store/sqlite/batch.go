@@ -31,6 +31,7 @@ const (
 	opGrimoirePut
 	opGrimoireAdoption
 	opGrimoireDelete
+	opQuarantineRollback
 )
 
 // Op states: a durable op's waiter and the writer (on failure) race to

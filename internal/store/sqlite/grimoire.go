@@ -39,10 +39,13 @@ VALUES (?,?,?,?,'pending',?,?) ON CONFLICT DO NOTHING`
 	sqlQuarantineDelete   = `DELETE FROM quarantine_entries WHERE id = ?`
 	sqlQuarantineDecide   = `UPDATE quarantine_entries SET status = ?1, reason = ?2, attack = ?3, decided_ns = ?4 WHERE id = ?5 AND status = 'pending'`
 	sqlQuarantineStatus   = `SELECT status FROM quarantine_entries WHERE id = ?`
-	sqlQuarantinePrune    = `DELETE FROM quarantine_entries WHERE status IN ('passed', 'failed') AND decided_ns <= ?`
-	quarantineCols        = `entry, status, reason, attack, batch_id, quarantined_ns, decided_ns`
-	sqlQuarantineRow      = `SELECT ` + quarantineCols + ` FROM quarantine_entries WHERE id = ?`
-	sqlQuarantineList     = `SELECT ` + quarantineCols + ` FROM quarantine_entries
+	sqlQuarantineRollback = `UPDATE quarantine_entries SET status = 'rolled_back', reason = ?1, attack = NULL, decided_ns = ?2 WHERE id = ?3 AND status = 'passed'`
+	sqlQuarantineReinsert = `INSERT INTO quarantine_entries (id, agent, content_hash, entry, status, reason, batch_id, quarantined_ns, decided_ns)
+VALUES (?,?,?,?,'rolled_back',?,?,?,?) ON CONFLICT DO NOTHING`
+	sqlQuarantinePrune = `DELETE FROM quarantine_entries WHERE status IN ('passed', 'failed') AND decided_ns <= ?`
+	quarantineCols     = `entry, status, reason, attack, batch_id, quarantined_ns, decided_ns`
+	sqlQuarantineRow   = `SELECT ` + quarantineCols + ` FROM quarantine_entries WHERE id = ?`
+	sqlQuarantineList  = `SELECT ` + quarantineCols + ` FROM quarantine_entries
 WHERE (?1 = '' OR agent = ?1) AND (?2 = '' OR status = ?2) ORDER BY seq LIMIT ?3`
 
 	grimoireCols      = `id, partition, entry_type, content, provenance, confidence, agent, signature, anchor, listing, clade, source_ns, embedding, claim, heuristic, created_ns, adoption`
@@ -59,6 +62,7 @@ WHERE (?1 = '' OR agent = ?1) AND (?2 = '' OR status = ?2) ORDER BY seq LIMIT ?3
 // Grimoire entries.
 type knowledgeWriter struct {
 	qInsert, qOverflow, qDelete, qDecide, qStatus, qPrune, gInsert, gAdopt, gDelete *sqlite3.Stmt
+	qRollback, qReinsert                                                            *sqlite3.Stmt
 }
 
 func (kw *knowledgeWriter) prepare(prep func(string) *sqlite3.Stmt) {
@@ -71,6 +75,8 @@ func (kw *knowledgeWriter) prepare(prep func(string) *sqlite3.Stmt) {
 	kw.gInsert = prep(sqlGrimoireInsert)
 	kw.gAdopt = prep(sqlGrimoireAdopt)
 	kw.gDelete = prep(sqlGrimoireDelete)
+	kw.qRollback = prep(sqlQuarantineRollback)
+	kw.qReinsert = prep(sqlQuarantineReinsert)
 }
 
 // knowledgeOp is a quarantine or Grimoire write and the writer's answer,
@@ -83,6 +89,7 @@ type knowledgeOp struct {
 	entry   string // put: the entry as JSON
 	batchID string // put
 	ns      int64  // put: quarantined; decide: decided; prune: cutoff
+	at      int64  // rollback: decided
 
 	status, reason, attack string // decide
 
@@ -318,6 +325,97 @@ func (w *writer) writeQuarantinePrune(o *op) error {
 		return err
 	}
 	ko.pruned = w.conn.Changes()
+	return nil
+}
+
+// RollbackQuarantined durably returns the adopted entry q.Entry to
+// quarantine as rolled_back: one conditional UPDATE of its passed row, or,
+// when there is none, an INSERT of q as rolled_back. A row in any other
+// status fails with an error wrapping store.ErrQuarantineDecided, another
+// row of the agent with the same content with store.ErrQuarantineExists.
+// ctx is treated as by PutQuarantined.
+func (s *Store) RollbackQuarantined(ctx context.Context, q *store.QuarantinedEntry, reason string, at time.Time) error {
+	if q == nil {
+		return errors.New("sqlite: rollback quarantined: nil entry")
+	}
+	if err := store.CheckQuarantined(q); err != nil {
+		return fmt.Errorf("sqlite: rollback quarantined: %w: %w", errInvalid, err)
+	}
+	if len(reason) > store.MaxQuarantineReason {
+		return fmt.Errorf("sqlite: rollback quarantined %s: %w: reason of %d bytes", q.Entry.ID, errInvalid, len(reason))
+	}
+	qns, err := nanos("quarantine time", q.QuarantinedAt)
+	if err != nil {
+		return fmt.Errorf("sqlite: rollback quarantined %s: %w", q.Entry.ID, err)
+	}
+	ns, err := nanos("decision time", at)
+	if err != nil {
+		return fmt.Errorf("sqlite: rollback quarantined %s: %w", q.Entry.ID, err)
+	}
+	e := q.Entry
+	e.Source.Timestamp = e.Source.Timestamp.UTC()
+	js, err := json.Marshal(&e)
+	if err != nil {
+		return fmt.Errorf("sqlite: rollback quarantined %s: %w", e.ID, err)
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	h := sha256.Sum256([]byte(e.Content))
+	ko := &knowledgeOp{id: e.ID, agent: strings.ToLower(e.Source.Agent), hash: h[:], entry: string(js), batchID: q.BatchID,
+		ns: qns, at: ns, reason: reason}
+	if err := s.submit(ctx, &op{kind: opQuarantineRollback, durable: true, know: ko}); err != nil {
+		return err
+	}
+	if ko.refused != nil {
+		return fmt.Errorf("sqlite: rollback quarantined %s: %w", e.ID, ko.refused)
+	}
+	return nil
+}
+
+func (w *writer) writeQuarantineRollback(o *op) error {
+	ko, kw := o.know, &w.know
+	ko.refused = nil
+	st := kw.qRollback
+	if err := firstErr(bindOptional(st, 1, ko.reason), st.BindInt64(2, ko.at), st.BindText(3, ko.id), st.Exec()); err != nil {
+		return err
+	}
+	if w.conn.Changes() == 1 {
+		return nil
+	}
+	q := kw.qStatus
+	if err := q.BindText(1, ko.id); err != nil {
+		return err
+	}
+	found := q.Step()
+	status := ""
+	if found {
+		status = q.ColumnText(0)
+	}
+	if err := errors.Join(q.Err(), q.Reset()); err != nil {
+		return err
+	}
+	if found {
+		ko.refused = fmt.Errorf("%w (%s)", store.ErrQuarantineDecided, status)
+		return nil
+	}
+	in := kw.qReinsert
+	if err := firstErr(
+		in.BindText(1, ko.id),
+		in.BindText(2, ko.agent),
+		in.BindBlob(3, ko.hash),
+		in.BindText(4, ko.entry),
+		bindOptional(in, 5, ko.reason),
+		bindOptional(in, 6, ko.batchID),
+		in.BindInt64(7, ko.ns),
+		in.BindInt64(8, ko.at),
+		in.Exec(),
+	); err != nil {
+		return err
+	}
+	if w.conn.Changes() == 0 {
+		ko.refused = store.ErrQuarantineExists
+	}
 	return nil
 }
 

@@ -97,6 +97,11 @@ type migration struct {
 // Version 6 adds grimoire_entries.adoption, the Stage 4 adoption record
 // (internal/adopt.Record) of an adopted external entry as JSON, NULL for
 // none. It is outside the trigger's columns: confirmation changes it.
+//
+// Version 7 adds the quarantine status rolled_back (causal rollback sends
+// an adopted entry back). SQLite cannot alter a CHECK, so the table is
+// rebuilt with its rows, seq included; its trigger now allows the one
+// change of a decided row, passed to rolled_back, with the entry as it was.
 var migrations = []migration{{1, `
 CREATE TABLE schema_migrations (
   version INTEGER PRIMARY KEY,
@@ -330,6 +335,32 @@ CREATE TRIGGER grimoire_entries_source BEFORE UPDATE OF provenance, confidence, 
 BEGIN SELECT RAISE(ABORT, 'grimoire_entries: an entry''s source and claimed confidence never change'); END;
 `}, {6, `
 ALTER TABLE grimoire_entries ADD COLUMN adoption TEXT;
+`}, {7, `
+CREATE TABLE quarantine_entries_v7 (
+  seq INTEGER PRIMARY KEY,
+  id TEXT NOT NULL UNIQUE,
+  agent TEXT NOT NULL,
+  content_hash BLOB NOT NULL,
+  entry TEXT NOT NULL,
+  status TEXT NOT NULL CHECK (status IN ('pending', 'passed', 'failed', 'rolled_back')),
+  reason TEXT,
+  attack TEXT,
+  batch_id TEXT,
+  quarantined_ns INTEGER NOT NULL,
+  decided_ns INTEGER,
+  CHECK ((status = 'pending') = (decided_ns IS NULL)),
+  UNIQUE (agent, content_hash)
+);
+INSERT INTO quarantine_entries_v7 (seq, id, agent, content_hash, entry, status, reason, attack, batch_id, quarantined_ns, decided_ns)
+SELECT seq, id, agent, content_hash, entry, status, reason, attack, batch_id, quarantined_ns, decided_ns FROM quarantine_entries;
+DROP TABLE quarantine_entries;
+ALTER TABLE quarantine_entries_v7 RENAME TO quarantine_entries;
+CREATE INDEX quarantine_entries_agent ON quarantine_entries (agent, status);
+CREATE INDEX quarantine_entries_decided ON quarantine_entries (status, decided_ns);
+CREATE TRIGGER quarantine_entries_decided BEFORE UPDATE ON quarantine_entries
+WHEN OLD.status IS NOT 'pending' AND NOT (OLD.status = 'passed' AND NEW.status = 'rolled_back'
+  AND NEW.id = OLD.id AND NEW.agent = OLD.agent AND NEW.content_hash = OLD.content_hash AND NEW.entry = OLD.entry)
+BEGIN SELECT RAISE(ABORT, 'quarantine_entries: a decided entry never changes, but for passed to rolled_back'); END;
 `}}
 
 // schemaVersion is the newest schema this build knows.

@@ -127,11 +127,11 @@ func TestMigrations(t *testing.T) {
 		}
 	}
 	c := rawConn(t, path)
-	if got := queryRows(t, c, `SELECT version FROM schema_migrations ORDER BY version`); !slices.EqualFunc(got, [][]string{{"1"}, {"2"}, {"3"}, {"4"}, {"5"}, {"6"}}, slices.Equal) {
-		t.Errorf("schema_migrations versions = %v, want [[1] [2] [3] [4] [5] [6]]", got)
+	if got := queryRows(t, c, `SELECT version FROM schema_migrations ORDER BY version`); !slices.EqualFunc(got, [][]string{{"1"}, {"2"}, {"3"}, {"4"}, {"5"}, {"6"}, {"7"}}, slices.Equal) {
+		t.Errorf("schema_migrations versions = %v, want [[1] [2] [3] [4] [5] [6] [7]]", got)
 	}
-	if got := queryRows(t, c, `PRAGMA user_version`); got[0][0] != "6" {
-		t.Errorf("user_version = %s, want 6", got[0][0])
+	if got := queryRows(t, c, `PRAGMA user_version`); got[0][0] != "7" {
+		t.Errorf("user_version = %s, want 7", got[0][0])
 	}
 	if got := queryRows(t, c, `PRAGMA journal_mode`); got[0][0] != "wal" {
 		t.Errorf("journal_mode = %s, want wal", got[0][0])

@@ -410,6 +410,8 @@ func (w *writer) writeOther(o *op) error {
 		return w.writeGrimoireAdoption(o)
 	case opGrimoireDelete:
 		return w.writeGrimoireDelete(o)
+	case opQuarantineRollback:
+		return w.writeQuarantineRollback(o)
 	}
 	return fmt.Errorf("sqlite: unknown op kind %d", o.kind)
 }

@@ -316,6 +316,72 @@ func testQuarantinePrune(t *testing.T, h *harness) {
 	}
 }
 
+// Rollback turns a passed row into rolled_back, re-inserts a pruned one,
+// refuses any other status, and a rolled-back entry is never pruned.
+func testQuarantineRollback(t *testing.T, h *harness) {
+	ctx := t.Context()
+	now := time.Now()
+	passed, _ := h.quarantine(now, agentA, 1)
+	pending, _ := h.quarantine(now, agentA, 2)
+	failed, _ := h.quarantine(now, agentA, 3)
+	if err := h.s.SetQuarantineStatus(ctx, passed, store.QuarantinePassed, "KNOWLEDGE_ADOPTED", knowledge.NoAttack, now); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.s.SetQuarantineStatus(ctx, failed, store.QuarantineFailed, "bad", knowledge.ContentInjection, now); err != nil {
+		t.Fatal(err)
+	}
+	get := func(id string) *store.QuarantinedEntry {
+		t.Helper()
+		q, err := h.s.QuarantinedEntry(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return q
+	}
+	later := now.Add(time.Hour)
+	if err := h.s.RollbackQuarantined(ctx, get(passed), "rolled back: counterfactual", later); err != nil {
+		t.Fatalf("RollbackQuarantined(passed) = %v", err)
+	}
+	if got := get(passed); got.Status != store.QuarantineRolledBack || got.Reason != "rolled back: counterfactual" || !sameTime(got.DecidedAt, later) {
+		t.Errorf("rolled back entry = %q %q at %v", got.Status, got.Reason, got.DecidedAt)
+	}
+	pruned := &store.QuarantinedEntry{Entry: knowledgeEntry(now, agentB, 4), QuarantinedAt: now.Add(-30 * 24 * time.Hour)}
+	if err := h.s.RollbackQuarantined(ctx, pruned, "rolled back", later); err != nil {
+		t.Fatalf("RollbackQuarantined(pruned) = %v", err)
+	}
+	if got := get(pruned.Entry.ID); got.Status != store.QuarantineRolledBack || got.Entry.Content != pruned.Entry.Content {
+		t.Errorf("re-inserted entry = %q %q", got.Status, got.Entry.Content)
+	}
+	for _, tt := range []struct {
+		name string
+		q    *store.QuarantinedEntry
+		want error
+	}{
+		{"pending", get(pending), store.ErrQuarantineDecided},
+		{"failed", get(failed), store.ErrQuarantineDecided},
+		{"twice", get(passed), store.ErrQuarantineDecided},
+		{"same content, other id", func() *store.QuarantinedEntry {
+			c := *get(pending)
+			c.Entry.ID = "other-id"
+			return &c
+		}(), store.ErrQuarantineExists},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if err := h.s.RollbackQuarantined(ctx, tt.q, "x", later); !errors.Is(err, tt.want) {
+				t.Fatalf("RollbackQuarantined = %v, want %v", err, tt.want)
+			}
+		})
+	}
+	if n, err := h.s.PruneQuarantine(ctx, now.Add(365*24*time.Hour)); err != nil || n != 1 {
+		t.Errorf("PruneQuarantine = %d, %v; want 1 (the failed entry only)", n, err)
+	}
+	for _, id := range []string{passed, pruned.Entry.ID} {
+		if got := get(id); got.Status != store.QuarantineRolledBack {
+			t.Errorf("%s after prune is %q, want rolled_back", id, got.Status)
+		}
+	}
+}
+
 func testGrimoireEntries(t *testing.T, h *harness) {
 	ctx := t.Context()
 	now := time.Now()

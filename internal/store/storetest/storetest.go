@@ -86,6 +86,7 @@ func Run(t *testing.T, newBackend func(t *testing.T) func() (store.Store, error)
 		{"QuarantineOverflow", testQuarantineOverflow},
 		{"QuarantineConcurrent", testQuarantineConcurrent},
 		{"QuarantinePrune", testQuarantinePrune},
+		{"QuarantineRollback", testQuarantineRollback},
 		{"GrimoireEntries", testGrimoireEntries},
 		{"KnowledgeClosed", testKnowledgeClosed},
 		{"Adoptions", testAdoptions},

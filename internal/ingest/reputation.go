@@ -1,0 +1,467 @@
+package ingest
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/wardhq/ward/internal/knowledge"
+	"github.com/wardhq/ward/internal/reason"
+	"github.com/wardhq/ward/internal/store"
+)
+
+// Ingestion metrics and reputation (seed 001, section 11). Every source
+// agent whose provenance Stage 1 verified has a SourceMetrics: the seed's
+// counters, the failures by attack, a Beta(safety α, safety β) reputation
+// and what each buyer saw of its entries. The exact rules are in
+// docs/ingestion.md, "Rollback and reputation".
+const (
+	// BlacklistFailureRate is the failure rate above which a source is
+	// blacklisted, once BlacklistBuyers buyers have reported.
+	BlacklistFailureRate = 0.5
+	// BlacklistBuyers is the fewest distinct buyers whose reports can
+	// blacklist a source.
+	BlacklistBuyers = 3
+	// MaxSources is the most sources tracked; a new one beyond it evicts
+	// the least recently updated source that is not blacklisted.
+	MaxSources = 10000
+	// MaxBuyers is the most buyers tracked per source.
+	MaxBuyers = 64
+	// LocalBuyer is the buyer this ward's own ingestion reports as: one
+	// buyer, however many sessions submitted the entries.
+	LocalBuyer = "local"
+)
+
+// ErrTooManyBuyers is returned by RecordOutcome for a new buyer of a source
+// that already has MaxBuyers.
+var ErrTooManyBuyers = errors.New("too many buyers for one source")
+
+// StageCount is how many of a source's entries passed and failed a stage.
+type StageCount struct {
+	Passed int `json:"passed"`
+	Failed int `json:"failed"`
+}
+
+// BuyerCount is what one buyer saw of a source's entries: how many it
+// decided (adopted, confirmed or rejected) and how many of those failed.
+type BuyerCount struct {
+	Decided int `json:"decided"`
+	Failed  int `json:"failed"`
+}
+
+// SourceMetrics are one source agent's ingestion metrics and reputation.
+type SourceMetrics struct {
+	Agent       string `json:"agent"` // lower-case address
+	Submitted   int    `json:"entries_submitted"`
+	Quarantined int    `json:"entries_quarantined"` // held pending in quarantine when first decided
+	// Stages counts passes and failures per stage (stage1, stage2,
+	// sandbox, adopt); an entry held by the oracle or immune memory is in
+	// none until it is validated.
+	Stages           map[Stage]StageCount `json:"stages,omitempty"`
+	FailuresByAttack map[string]int       `json:"failures_by_attack,omitempty"`
+	Adopted          int                  `json:"entries_adopted"`
+	Confirmed        int                  `json:"entries_confirmed"` // adopted entries that became confirmed
+	RolledBack       int                  `json:"entries_rolled_back"`
+	// SafetyAlpha and SafetyBeta are the Beta reputation's parameters,
+	// from a uniform prior Beta(1, 1); Safety is its mean α/(α+β).
+	SafetyAlpha float64 `json:"safety_alpha"`
+	SafetyBeta  float64 `json:"safety_beta"`
+	Safety      float64 `json:"safety"`
+	// Buyers are the distinct buyers' counts: LocalBuyer for this ward,
+	// peers through RecordOutcome. FailureRate is the mean of their
+	// failure rates, each buyer counted once.
+	Buyers       map[string]BuyerCount `json:"buyers,omitempty"`
+	FailureRate  float64               `json:"failure_rate"`
+	AcceptRate   float64               `json:"accept_rate"`   // of the local buyer's decided entries
+	RollbackRate float64               `json:"rollback_rate"` // rolled back per adopted entry
+	Blacklisted  bool                  `json:"blacklisted"`
+
+	used uint64 // the ledger's clock at the last update: the eviction order
+}
+
+func newSourceMetrics(agent string) *SourceMetrics {
+	return &SourceMetrics{Agent: agent, SafetyAlpha: 1, SafetyBeta: 1, Stages: map[Stage]StageCount{},
+		FailuresByAttack: map[string]int{}, Buyers: map[string]BuyerCount{}}
+}
+
+// refresh recomputes the derived fields, the blacklist among them: a
+// source leaves it when its buyers' later reports bring the rate down.
+func (m *SourceMetrics) refresh() {
+	m.Safety = m.SafetyAlpha / (m.SafetyAlpha + m.SafetyBeta)
+	var sum float64
+	n := 0
+	for _, b := range m.Buyers {
+		if b.Decided > 0 {
+			sum += float64(b.Failed) / float64(b.Decided)
+			n++
+		}
+	}
+	m.FailureRate = 0
+	if n > 0 {
+		m.FailureRate = sum / float64(n)
+	}
+	if l := m.Buyers[LocalBuyer]; l.Decided > 0 {
+		m.AcceptRate = float64(l.Decided-l.Failed) / float64(l.Decided)
+	}
+	if m.Adopted > 0 {
+		m.RollbackRate = float64(m.RolledBack) / float64(m.Adopted)
+	}
+	m.Blacklisted = n >= BlacklistBuyers && m.FailureRate > BlacklistFailureRate
+}
+
+func (m *SourceMetrics) clone() SourceMetrics {
+	c := *m
+	c.Stages, c.FailuresByAttack, c.Buyers = maps.Clone(m.Stages), maps.Clone(m.FailuresByAttack), maps.Clone(m.Buyers)
+	return c
+}
+
+// stageOrder is the order of the stages an entry's metrics count.
+var stageOrder = []Stage{StageStage1, StageStage2, StageSandbox, StageAdopt}
+
+// count adds the decision r on one of m's entries. fresh is false for a
+// later decision of an entry already counted as quarantined (Validate,
+// Reject): its Stage 1 pass was counted then.
+func (m *SourceMetrics) count(r *Report, fresh bool) {
+	if fresh {
+		m.Submitted++
+	}
+	i := slices.Index(stageOrder, r.Stage)
+	from := 0
+	if !fresh {
+		from = 1
+	}
+	pass := func(to int) {
+		for _, s := range stageOrder[from:max(from, to)] {
+			c := m.Stages[s]
+			c.Passed++
+			m.Stages[s] = c
+		}
+	}
+	local := m.Buyers[LocalBuyer]
+	switch r.Verdict {
+	case Quarantined:
+		if fresh {
+			m.Quarantined++
+		}
+		if i < 0 {
+			return // held by the oracle or immune memory: no stage ran
+		}
+		if r.Stage == StageStage1 {
+			i++ // waits for Stage 2, having passed Stage 1
+		}
+		pass(i)
+		return
+	case Rejected:
+		if i < 0 {
+			return
+		}
+		pass(i)
+		c := m.Stages[r.Stage]
+		c.Failed++
+		m.Stages[r.Stage] = c
+		local.Decided++
+		local.Failed++
+		if r.Attack != knowledge.NoAttack {
+			m.FailuresByAttack[r.Attack.String()]++
+			m.SafetyBeta++
+		}
+	case Adopted, Confirmed:
+		pass(slices.Index(stageOrder, StageAdopt))
+		if r.Verdict == Adopted {
+			m.Adopted++
+		}
+		local.Decided++
+	default:
+		return
+	}
+	m.Buyers[LocalBuyer] = local
+}
+
+// ledger holds the metrics of every source. It is safe for concurrent use.
+type ledger struct {
+	mu    sync.Mutex
+	src   map[string]*SourceMetrics
+	clock uint64 // counts updates: the sources' recency
+	// saving serialises snapshot and write, so an older snapshot never
+	// overwrites a newer one.
+	saving sync.Mutex
+}
+
+func newLedger() *ledger { return &ledger{src: map[string]*SourceMetrics{}} }
+
+// source returns agent's metrics, made if new, and marks them as the most
+// recently updated; l.mu is held.
+func (l *ledger) source(agent string) *SourceMetrics {
+	l.clock++
+	m, ok := l.src[agent]
+	if !ok {
+		if len(l.src) >= MaxSources {
+			var old string
+			for a, s := range l.src {
+				if !s.Blacklisted && (old == "" || s.used < l.src[old].used) {
+					old = a
+				}
+			}
+			delete(l.src, old) // "" when every source is blacklisted: the map grows by one
+		}
+		m = newSourceMetrics(agent)
+		l.src[agent] = m
+	}
+	m.used = l.clock
+	return m
+}
+
+// attributable reports whether a decision says something about its source
+// agent: not when the agent is unverified (a forgery, a malformed entry),
+// the entry a replay, or the source blacklisted already.
+func attributable(r *Report) bool {
+	switch r.Code {
+	case reason.KnowledgeForgery, reason.KnowledgeInvalid, reason.KnowledgeReplayed, reason.KnowledgeSourceBlacklisted:
+		return false
+	}
+	return r.Verdict != ""
+}
+
+// tally counts the reports rs of the entries es (in order; rs may be
+// shorter) and reports whether anything changed.
+func (l *ledger) tally(es []*knowledge.Entry, rs []*Report, fresh bool) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	changed := false
+	for i, r := range rs {
+		if i >= len(es) || es[i] == nil || r == nil || !attributable(r) {
+			continue
+		}
+		agent := strings.ToLower(es[i].Source.Agent)
+		if agent == "" {
+			continue
+		}
+		m := l.source(agent)
+		m.count(r, fresh)
+		m.refresh()
+		changed = true
+	}
+	return changed
+}
+
+// confirmed adds an adopted entry of agent that became confirmed: α += 1.
+func (l *ledger) confirmed(agent string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	m := l.source(strings.ToLower(agent))
+	m.Confirmed++
+	m.SafetyAlpha++
+	m.refresh()
+}
+
+// rolledBack adds n rolled-back entries of agent: β += n, and for the
+// local buyer n of its decided entries turn out failed.
+func (l *ledger) rolledBack(agent string, n int) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	m := l.source(strings.ToLower(agent))
+	m.RolledBack += n
+	m.SafetyBeta += float64(n)
+	local := m.Buyers[LocalBuyer]
+	local.Decided = max(local.Decided, local.Failed+n)
+	local.Failed += n
+	m.Buyers[LocalBuyer] = local
+	m.refresh()
+}
+
+// record adds one entry of agent decided by buyer.
+func (l *ledger) record(agent, buyer string, failed bool) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	m := l.source(agent)
+	b, ok := m.Buyers[buyer]
+	if !ok && len(m.Buyers) >= MaxBuyers {
+		return ErrTooManyBuyers
+	}
+	b.Decided++
+	if failed {
+		b.Failed++
+	}
+	m.Buyers[buyer] = b
+	m.refresh()
+	return nil
+}
+
+func (l *ledger) blacklisted(agent string) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	m, ok := l.src[strings.ToLower(agent)]
+	return ok && m.Blacklisted
+}
+
+func (l *ledger) get(agent string) (SourceMetrics, bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	m, ok := l.src[strings.ToLower(agent)]
+	if !ok {
+		return SourceMetrics{}, false
+	}
+	return m.clone(), true
+}
+
+func (l *ledger) blacklist() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var out []string
+	for a, m := range l.src {
+		if m.Blacklisted {
+			out = append(out, a)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+type ledgerFile struct {
+	Version int              `json:"version"`
+	Sources []*SourceMetrics `json:"sources"` // least recently updated first
+}
+
+// save writes the ledger to st under stateReputation.
+func (l *ledger) save(ctx context.Context, st store.State, now time.Time) error {
+	l.saving.Lock()
+	defer l.saving.Unlock()
+	l.mu.Lock()
+	f := ledgerFile{Version: 1, Sources: make([]*SourceMetrics, 0, len(l.src))}
+	for _, m := range l.src {
+		c := m.clone()
+		f.Sources = append(f.Sources, &c)
+	}
+	l.mu.Unlock()
+	slices.SortFunc(f.Sources, func(a, b *SourceMetrics) int { return cmp.Compare(a.used, b.used) })
+	b, err := json.Marshal(f)
+	if err != nil {
+		return fmt.Errorf("reputation: %w", err)
+	}
+	return st.SetState(ctx, stateReputation, string(b), now)
+}
+
+// load replaces the ledger with what save stored, if anything.
+func (l *ledger) load(ctx context.Context, st store.State) error {
+	v, _, ok, err := st.State(ctx, stateReputation)
+	if err != nil || !ok {
+		return err
+	}
+	var f ledgerFile
+	if err := json.Unmarshal([]byte(v), &f); err != nil {
+		return fmt.Errorf("%s: %w", stateReputation, err)
+	}
+	if f.Version != 1 {
+		return fmt.Errorf("%s: version %d, want 1", stateReputation, f.Version)
+	}
+	src := make(map[string]*SourceMetrics, len(f.Sources))
+	for _, m := range f.Sources {
+		if m == nil || m.Agent == "" {
+			continue
+		}
+		n := newSourceMetrics(strings.ToLower(m.Agent))
+		alpha, beta := n.SafetyAlpha, n.SafetyBeta
+		*n = *m
+		n.Agent = strings.ToLower(m.Agent)
+		if !(n.SafetyAlpha >= 1) {
+			n.SafetyAlpha = alpha
+		}
+		if !(n.SafetyBeta >= 1) {
+			n.SafetyBeta = beta
+		}
+		if n.Stages == nil {
+			n.Stages = map[Stage]StageCount{}
+		}
+		if n.FailuresByAttack == nil {
+			n.FailuresByAttack = map[string]int{}
+		}
+		if n.Buyers == nil {
+			n.Buyers = map[string]BuyerCount{}
+		}
+		n.used = uint64(len(src) + 1)
+		n.refresh()
+		src[n.Agent] = n
+	}
+	l.mu.Lock()
+	l.src, l.clock = src, uint64(len(src))
+	l.mu.Unlock()
+	return nil
+}
+
+// refuseBlacklisted rejects e, whose source is blacklisted, at Stage 1
+// without storing it or remembering its content: the content was not
+// judged.
+func (p *Pipeline) refuseBlacklisted(ctx context.Context, e *knowledge.Entry, vec []float32, r *Report) (*Report, error) {
+	return p.reject(ctx, e, vec, r, StageStage1, "reputation", knowledge.NoAttack, reason.KnowledgeSourceBlacklisted,
+		[]string{fmt.Sprintf("more than %.0f%% of the source's entries failed, reported by %d or more buyers", 100*BlacklistFailureRate, BlacklistBuyers)}, false)
+}
+
+// stateReputation is the state key of the ingestion metrics.
+const stateReputation = "grimoire:reputation"
+
+// account counts reports into the metrics and saves them.
+func (p *Pipeline) account(ctx context.Context, es []*knowledge.Entry, rs []*Report, fresh bool) {
+	if !p.rep.tally(es, rs, fresh) || p.cfg.State == nil {
+		return
+	}
+	// A failure to save loses metrics, never a decision already made.
+	_ = p.rep.save(context.WithoutCancel(ctx), p.cfg.State, p.cfg.Now())
+}
+
+// Reputation returns the ingestion metrics and reputation of the source
+// agent (any case), and whether it has any.
+func (p *Pipeline) Reputation(agent string) (SourceMetrics, bool) { return p.rep.get(agent) }
+
+// Blacklisted returns the blacklisted source agents, sorted.
+func (p *Pipeline) Blacklisted() []string { return p.rep.blacklist() }
+
+// RecordOutcome adds one entry of the source agent decided by buyer (a
+// peer's report through the relay; this ward's own decisions are counted
+// as LocalBuyer by the pipeline itself): failed if the buyer rejected it
+// or rolled it back. It changes what the blacklist sees, not the safety
+// α and β, which count only this ward's evidence. It fails for an empty
+// source or buyer, one longer than knowledge.MaxID, a new buyer beyond
+// MaxBuyers (ErrTooManyBuyers), or when the metrics cannot be saved.
+func (p *Pipeline) RecordOutcome(ctx context.Context, source, buyer string, failed bool) error {
+	source, buyer = strings.ToLower(strings.TrimSpace(source)), strings.TrimSpace(buyer)
+	switch {
+	case source == "" || buyer == "":
+		return errors.New("ingest: record outcome: empty source or buyer")
+	case len(source) > knowledge.MaxID || len(buyer) > knowledge.MaxID:
+		return fmt.Errorf("ingest: record outcome: source or buyer longer than %d bytes", knowledge.MaxID)
+	}
+	if err := p.rep.record(source, buyer, failed); err != nil {
+		return fmt.Errorf("ingest: record outcome of %.64s: %w", source, err)
+	}
+	if p.cfg.State == nil {
+		return nil
+	}
+	if err := p.rep.save(ctx, p.cfg.State, p.cfg.Now()); err != nil {
+		return fmt.Errorf("ingest: record outcome: %w", err)
+	}
+	return nil
+}
+
+// Restore reloads what the pipeline keeps in Config.State besides the
+// oracle and immune memory (LoadMemory): the ingestion metrics and
+// reputation, and the lessons. Call it once after New, before ingesting;
+// without a State it does nothing.
+func (p *Pipeline) Restore(ctx context.Context) error {
+	if p.cfg.State == nil {
+		return nil
+	}
+	if err := p.rep.load(ctx, p.cfg.State); err != nil {
+		return fmt.Errorf("ingest: restore: %w", err)
+	}
+	if err := p.loadLessons(ctx, p.cfg.State); err != nil {
+		return fmt.Errorf("ingest: restore: %w", err)
+	}
+	return nil
+}

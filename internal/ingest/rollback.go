@@ -1,0 +1,270 @@
+package ingest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/wardhq/ward/internal/adopt"
+	"github.com/wardhq/ward/internal/id"
+	"github.com/wardhq/ward/internal/knowledge"
+	"github.com/wardhq/ward/internal/rollback"
+	"github.com/wardhq/ward/internal/store"
+)
+
+// What causal rollback does to the Grimoire (seed 001, section 7).
+const (
+	// RollbackPenalty is the confidence each of the source's adopted
+	// entries that stays loses (guilt by association, floor 0; regained
+	// by independent confirmation).
+	RollbackPenalty = 0.2
+	// RollbackLessonConfidence is the confidence of the lesson a rollback
+	// stores.
+	RollbackLessonConfidence = 0.8
+)
+
+// ErrRollbackInput is wrapped by Rollback's errors for an unusable source
+// or an Input rollback.Decide refuses (which also wraps rollback.ErrInvalid
+// or rollback.ErrDegenerate).
+var ErrRollbackInput = errors.New("invalid rollback input")
+
+// stateLessons is the state key of the lessons store.
+const stateLessons = "grimoire:lessons"
+
+// Lowered is an adopted entry whose confidence a rollback lowered.
+type Lowered struct {
+	EntryID string  `json:"entry_id"`
+	From    float64 `json:"from"`
+	To      float64 `json:"to"`
+}
+
+// RollbackReport is what Rollback decided and did. When the decision keeps
+// the knowledge, only Source, Decision and Playbook are set.
+type RollbackReport struct {
+	Source   string            `json:"source_agent"`
+	Decision rollback.Decision `json:"decision"`
+	// RolledBack are the entries moved back to quarantine as rolled_back
+	// and out of the Grimoire; Lowered the source's other adopted
+	// entries, RollbackPenalty lower.
+	RolledBack []string  `json:"rolled_back,omitempty"`
+	Lowered    []Lowered `json:"lowered,omitempty"`
+	// Lesson is the id of the lesson stored; Reverted the lessons derived
+	// from the rolled-back entries, removed with their PLAYBOOK
+	// heuristics; Playbook says what happened to the PLAYBOOK.
+	Lesson   string   `json:"lesson,omitempty"`
+	Reverted []string `json:"reverted_heuristics,omitempty"`
+	Playbook string   `json:"playbook"`
+	// Notes are entries named by the decision records that were not
+	// rolled back, and why.
+	Notes      []string       `json:"notes,omitempty"`
+	Reputation *SourceMetrics `json:"reputation,omitempty"`
+}
+
+// The Playbook values of a RollbackReport.
+const (
+	PlaybookUnchanged     = "unchanged"
+	PlaybookRewritten     = "rewritten"
+	PlaybookNotConfigured = "not configured: no PLAYBOOK revert"
+)
+
+type rollbackPayload struct {
+	Source  string   `json:"source_agent"`
+	Count   int      `json:"entries_quarantined"`
+	Reason  string   `json:"reason"`
+	Entries []string `json:"entry_ids,omitempty"`
+}
+
+// Rollback decides with rollback.Decide whether knowledge from the source
+// agent caused the agent's performance to fall, and when it did, undoes
+// it:
+//
+//   - the source's adopted entries that the decision records name
+//     (Attribution.Entries; every adopted entry of the source when the
+//     records name none) go back to quarantine as rolled_back and leave
+//     the Grimoire, store and view;
+//   - the source's other adopted entries lose RollbackPenalty confidence;
+//   - lessons derived from the rolled-back entries are removed and the
+//     PLAYBOOK, if configured, rewritten without them;
+//   - a lesson naming the source and the decision's reason is stored;
+//   - the source's reputation takes β += the number rolled back;
+//   - grimoire:causal_rollback is published.
+//
+// An entry is the source's when its signed source agent is, whatever the
+// decision records claim. When the decision keeps the knowledge nothing
+// changes. in.Source defaults to source and must otherwise equal it. It
+// fails wrapping ErrRollbackInput for unusable input; on a store error it
+// returns the report of what it did before.
+func (p *Pipeline) Rollback(ctx context.Context, source string, in rollback.Input) (*RollbackReport, error) {
+	source = strings.ToLower(strings.TrimSpace(source))
+	switch {
+	case source == "" || len(source) > knowledge.MaxID:
+		return nil, fmt.Errorf("ingest: rollback: %w: source agent of %d bytes", ErrRollbackInput, len(source))
+	case in.Source == "":
+		in.Source = source
+	case !strings.EqualFold(strings.TrimSpace(in.Source), source):
+		return nil, fmt.Errorf("ingest: rollback: %w: the input names another source", ErrRollbackInput)
+	}
+	d, err := rollback.Decide(in)
+	if err != nil {
+		return nil, fmt.Errorf("ingest: rollback: %w: %w", ErrRollbackInput, err)
+	}
+	out := &RollbackReport{Source: source, Decision: d, Playbook: PlaybookUnchanged}
+	if !d.Rollback {
+		return out, nil
+	}
+
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	now := p.cfg.Now()
+	var mine []Known
+	for _, k := range p.grim.All() {
+		if k.Adoption != nil && k.Partition == knowledge.PartitionExternal && strings.EqualFold(k.Entry.Source.Agent, source) {
+			mine = append(mine, k)
+		}
+	}
+	back := func(k Known) bool {
+		return len(d.Attribution.Entries) == 0 || slices.Contains(d.Attribution.Entries, k.Entry.ID)
+	}
+	for _, eid := range d.Attribution.Entries {
+		if !slices.ContainsFunc(mine, func(k Known) bool { return k.Entry.ID == eid }) {
+			out.Notes = append(out.Notes, fmt.Sprintf("%.128s: not an adopted entry of the source", eid))
+		}
+	}
+	why := "rolled_back: " + d.Reason.String()
+	for _, k := range mine {
+		if !back(k) {
+			continue
+		}
+		note, err := p.unadopt(ctx, k, why, now)
+		if err != nil {
+			return out, err
+		}
+		if note != "" {
+			out.Notes = append(out.Notes, note)
+		}
+		out.RolledBack = append(out.RolledBack, k.Entry.ID)
+	}
+	for _, k := range mine {
+		if back(k) {
+			continue
+		}
+		rec := *k.Adoption
+		from := rec.Confidence
+		rec.Confidence = max(from-RollbackPenalty, 0)
+		if err := p.cfg.Store.PutAdoption(ctx, &rec); err != nil {
+			return out, fmt.Errorf("ingest: rollback: lower %s: %w", k.Entry.ID, err)
+		}
+		p.grim.setAdoption(rec, max(k.Confidence-RollbackPenalty, 0))
+		out.Lowered = append(out.Lowered, Lowered{EntryID: k.Entry.ID, From: from, To: rec.Confidence})
+	}
+
+	promoted := false
+	for _, l := range p.lessons.List() {
+		if l.EntryID != "" && slices.Contains(out.RolledBack, l.EntryID) {
+			p.lessons.Remove(l.ID)
+			out.Reverted = append(out.Reverted, l.ID)
+			promoted = promoted || !l.Promoted.IsZero()
+		}
+	}
+	slices.Sort(out.Reverted)
+	switch {
+	case p.cfg.Playbook == nil:
+		out.Playbook = PlaybookNotConfigured
+	case promoted:
+		if err := p.cfg.Playbook.Write(ctx, p.lessons.Promoted(now)); err != nil {
+			return out, fmt.Errorf("ingest: rollback: playbook: %w", err)
+		}
+		out.Playbook = PlaybookRewritten
+	}
+	lesson := adopt.Lesson{
+		ID: "rollback-" + id.New(now),
+		Summary: fmt.Sprintf("causal rollback of knowledge from %s (%s): %d entries back to quarantine, %d lowered by %.1f",
+			source, d.Reason, len(out.RolledBack), len(out.Lowered), RollbackPenalty),
+		Advice:     fmt.Sprintf("distrust knowledge from %s until independently confirmed", source),
+		Reason:     why,
+		Keywords:   []string{source},
+		Confidence: RollbackLessonConfidence,
+		Created:    now,
+	}
+	if len(out.RolledBack) > 0 {
+		lesson.EntryID = out.RolledBack[0]
+	}
+	if _, err := p.lessons.Add(lesson); err != nil {
+		return out, fmt.Errorf("ingest: rollback: lesson: %w", err)
+	}
+	out.Lesson = lesson.ID
+	p.rep.rolledBack(source, len(out.RolledBack))
+	if err := p.saveRollback(ctx); err != nil {
+		return out, err
+	}
+	if m, ok := p.rep.get(source); ok {
+		out.Reputation = &m
+	}
+	p.publish(GrimoireCausalRollback, "", true, rollbackPayload{Source: source, Count: len(out.RolledBack),
+		Reason: d.Reason.String(), Entries: out.RolledBack})
+	return out, nil
+}
+
+// unadopt moves the adopted entry k back to quarantine as rolled_back and
+// deletes it from the Grimoire. A row already rolled back (a rollback
+// interrupted after this step) is not an error; nor is another row of the
+// agent holding the same content, which keeps the content in quarantine:
+// both come back as a note.
+func (p *Pipeline) unadopt(ctx context.Context, k Known, why string, now time.Time) (string, error) {
+	note := ""
+	q := &store.QuarantinedEntry{Entry: *k.Entry, QuarantinedAt: k.Adoption.Adopted}
+	err := p.cfg.Store.RollbackQuarantined(ctx, q, why, now)
+	switch {
+	case errors.Is(err, store.ErrQuarantineDecided):
+		row, rerr := p.cfg.Store.QuarantinedEntry(ctx, k.Entry.ID)
+		if rerr != nil || row.Status != store.QuarantineRolledBack {
+			return "", fmt.Errorf("ingest: rollback %s: %w", k.Entry.ID, err)
+		}
+		note = k.Entry.ID + ": rolled back before"
+	case errors.Is(err, store.ErrQuarantineExists):
+		note = k.Entry.ID + ": its content is held in quarantine under another id"
+	case err != nil:
+		return "", fmt.Errorf("ingest: rollback %s: %w", k.Entry.ID, err)
+	}
+	if err := p.cfg.Store.DeleteEntry(ctx, k.Entry.ID); err != nil && !errors.Is(err, store.ErrNotFound) {
+		return "", fmt.Errorf("ingest: rollback %s: %w", k.Entry.ID, err)
+	}
+	p.grim.remove(k.Entry.ID)
+	return note, nil
+}
+
+// saveRollback saves the lessons and the metrics, if the pipeline has a
+// State.
+func (p *Pipeline) saveRollback(ctx context.Context) error {
+	if p.cfg.State == nil {
+		return nil
+	}
+	ctx = context.WithoutCancel(ctx)
+	now := p.cfg.Now()
+	b, err := p.lessons.Marshal()
+	if err != nil {
+		return fmt.Errorf("ingest: rollback: lessons: %w", err)
+	}
+	if err := errors.Join(p.cfg.State.SetState(ctx, stateLessons, string(b), now), p.rep.save(ctx, p.cfg.State, now)); err != nil {
+		return fmt.Errorf("ingest: rollback: save: %w", err)
+	}
+	return nil
+}
+
+// Lessons returns the pipeline's lessons store.
+func (p *Pipeline) Lessons() *adopt.Lessons { return p.lessons }
+
+// loadLessons replaces the lessons with those saved in st, if any.
+func (p *Pipeline) loadLessons(ctx context.Context, st store.State) error {
+	v, _, ok, err := st.State(ctx, stateLessons)
+	if err != nil || !ok {
+		return err
+	}
+	if err := p.lessons.Unmarshal([]byte(v)); err != nil {
+		return fmt.Errorf("%s: %w", stateLessons, err)
+	}
+	return nil
+}

@@ -1,0 +1,330 @@
+package ingest
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/wardhq/ward/internal/knowledge"
+	"github.com/wardhq/ward/internal/reason"
+	"github.com/wardhq/ward/internal/registry"
+	"github.com/wardhq/ward/internal/sandbox"
+	"github.com/wardhq/ward/internal/skill"
+	"github.com/wardhq/ward/internal/store"
+	"github.com/wardhq/ward/internal/tool"
+)
+
+// Stage3 configures the Stage 3 strategy evaluation (seed §5): an
+// actionable entry that passed Stage 2 under Strict or Paranoid strictness
+// is decomposed (skill.Decompose), resolved against the skill library, and
+// simulated against the hold baseline inside the process sandbox as the job
+// skill.JobName, which every binary running a Pipeline with a Stage3 must
+// register with sandbox.Main. The zero Stage3 is usable: a fresh library,
+// the seed's sandbox limits and the default scenarios.
+type Stage3 struct {
+	// Library holds the verified components; nil: skill.NewLibrary(). A
+	// passing entry's novel conditions are promoted into it.
+	Library *skill.Library
+	// Limits bound each sandbox run (the evaluation, and each WASM sizing
+	// component); zero: the seed's.
+	Limits sandbox.Limits
+	// Market generates the scenarios; zero: 20 scenarios of 30 ticks. Under
+	// Paranoid strictness runs are at least ParanoidSandboxTicks long.
+	Market skill.Market
+	// Recorded scenarios (skill.ReadCSV) are evaluated besides the
+	// generated ones.
+	Recorded  []skill.Scenario
+	Tolerance *skill.Tolerance // nil: skill.DefaultTolerance
+}
+
+// SandboxOutcome is what Stage 3 found for an entry; Report.Sandbox
+// carries it, so a later stage (causal rollback's lessons) can use a
+// breach without re-running anything.
+type SandboxOutcome struct {
+	Plan       *skill.Plan       `json:"plan,omitempty"`
+	Evaluation *skill.Evaluation `json:"evaluation,omitempty"`
+	// Breach names the limit that stopped the evaluation: a sandbox limit
+	// (wall_clock, memory, cpu, disk, processes, network) or cel_cost.
+	Breach string `json:"breach,omitempty"`
+	// Component is the library component whose run breached, if it was
+	// not the evaluation itself.
+	Component string        `json:"component,omitempty"`
+	Promoted  int           `json:"promoted,omitempty"` // novel conditions added to the library
+	Elapsed   time.Duration `json:"elapsed"`            // in the sandbox, all runs
+}
+
+// errNotRun: the sandbox could not run the evaluation to a verdict; the
+// entry waits in quarantine.
+var errNotRun = errors.New("the sandbox could not run the evaluation")
+
+// Evaluate runs e through Stage 3 alone: decomposition, the library and
+// the sandboxed evaluation, at the pipeline's strictness. It stores and
+// promotes nothing. An error wrapping skill.ErrUndecomposable means e
+// cannot be evaluated; any other error that the sandbox could not run.
+func (s *Stage3) Evaluate(ctx context.Context, e *knowledge.Entry, st knowledge.Strictness) (*SandboxOutcome, error) {
+	lib := s.library()
+	f, err := skill.Decompose(e)
+	if err != nil {
+		return nil, err
+	}
+	plan, err := lib.Compose(f)
+	if err != nil {
+		return nil, err
+	}
+	out := &SandboxOutcome{Plan: plan}
+	frag := *f
+	frag.Actions = append([]skill.Action(nil), f.Actions...)
+	sizes := map[string]float64{}
+	for i, a := range frag.Actions {
+		if a.SizeFrom == "" {
+			continue
+		}
+		size, ok := sizes[a.SizeFrom]
+		if !ok {
+			c, _ := lib.Get(a.SizeFrom) // Compose checked it exists
+			spec, err := sandbox.WASM(c.WASM, c.Func, nil, s.Limits)
+			if err != nil {
+				return out, fmt.Errorf("%w: %w", errNotRun, err)
+			}
+			res, err := sandbox.Run(ctx, spec)
+			if err != nil {
+				return out, fmt.Errorf("%w: %w", errNotRun, err)
+			}
+			out.Elapsed += res.Elapsed
+			if res.Breach != sandbox.BreachNone {
+				out.Breach, out.Component = res.Breach.String(), c.Name
+				return out, nil
+			}
+			vals, err := sandbox.WASMResults(res)
+			if err != nil || len(vals) == 0 {
+				return out, fmt.Errorf("%w: sizing component %s returned no size", errNotRun, c.Name)
+			}
+			size = float64(min(vals[0], 10_000)) / 10_000
+			sizes[a.SizeFrom] = size
+		}
+		frag.Actions[i].Size = size
+	}
+	m := s.Market
+	if st == knowledge.Paranoid {
+		m.Ticks = max(m.Ticks, ParanoidSandboxTicks)
+	}
+	in, err := json.Marshal(skill.Request{Fragment: &frag, Market: m, Recorded: s.Recorded, Tolerance: s.Tolerance})
+	if err != nil {
+		return out, fmt.Errorf("%w: %w", errNotRun, err)
+	}
+	res, err := sandbox.Run(ctx, sandbox.Spec{Job: skill.JobName, Input: in, Limits: s.Limits})
+	if err != nil {
+		return out, fmt.Errorf("%w: %w", errNotRun, err)
+	}
+	out.Elapsed += res.Elapsed
+	if res.Breach != sandbox.BreachNone {
+		out.Breach = res.Breach.String()
+		return out, nil
+	}
+	if !res.OK() {
+		return out, fmt.Errorf("%w: the job exited %d", errNotRun, res.ExitCode)
+	}
+	var ev skill.Evaluation
+	if err := json.Unmarshal(res.Output, &ev); err != nil {
+		return out, fmt.Errorf("%w: output: %w", errNotRun, err)
+	}
+	out.Evaluation = &ev
+	out.Breach = ev.Exceeded
+	return out, nil
+}
+
+func (s *Stage3) library() *skill.Library {
+	if s.Library == nil {
+		return skill.NewLibrary()
+	}
+	return s.Library
+}
+
+// withDefaults returns a copy of s with its own library, so that
+// promotions accumulate; nil stays nil.
+func (s *Stage3) withDefaults() *Stage3 {
+	if s == nil {
+		return nil
+	}
+	c := *s
+	c.Library = s.library()
+	return &c
+}
+
+// stage3 decides an actionable entry that passed consensus where the
+// strictness requires the sandbox: adopted if its evaluation passes,
+// rejected on a breach (sandbox_resource_exceeded) or a failed evaluation,
+// and held in quarantine (KNOWLEDGE_SANDBOX_REQUIRED) when it cannot be
+// decomposed or the sandbox could not run. A rejection here is not an
+// attack: nothing is remembered in the immune memory or the oracle.
+func (p *Pipeline) stage3(ctx context.Context, e *knowledge.Entry, vec []float32, r *Report, passed []string) (*Report, error) {
+	out, err := p.cfg.Stage3.Evaluate(ctx, e, p.cfg.Strictness)
+	r.Sandbox = out
+	switch {
+	case ctx.Err() != nil:
+		return nil, fmt.Errorf("ingest %s: sandbox: %w", e.ID, ctx.Err())
+	case errors.Is(err, skill.ErrUndecomposable):
+		return p.sandboxRequired(e, r, passed, "it cannot be evaluated ("+err.Error()+")"), nil
+	case err != nil:
+		return p.sandboxRequired(e, r, passed, errNotRun.Error()), nil
+	case out.Breach != "":
+		why := "the evaluation breached the sandbox limit " + out.Breach
+		if out.Evaluation != nil && out.Evaluation.Exceeded != "" {
+			why = "a condition exceeded its CEL cost budget (" + out.Breach + ")"
+		}
+		if out.Component != "" {
+			why = fmt.Sprintf("component %s breached the sandbox limit %s", out.Component, out.Breach)
+		}
+		return p.reject(ctx, e, vec, r, StageSandbox, "sandbox", knowledge.NoAttack, reason.KnowledgeSandboxExceeded, []string{why}, true)
+	}
+	ev := out.Evaluation
+	r.Scores["sandbox_mean_return"] = ev.Strategy.MeanReturn
+	r.Scores["sandbox_baseline_mean_return"] = ev.Baseline.MeanReturn
+	r.Scores["sandbox_worst_loss"] = ev.Strategy.WorstLoss
+	r.Scores["sandbox_max_drawdown"] = ev.Strategy.MaxDrawdown
+	if !ev.Pass {
+		why := append([]string{fmt.Sprintf("against the hold baseline over %d scenarios of up to %d ticks", ev.Scenarios, ev.Ticks)}, ev.Reasons...)
+		return p.reject(ctx, e, vec, r, StageSandbox, "sandbox", knowledge.NoAttack, reason.KnowledgeSandboxFailed, why, true)
+	}
+	r, err = p.adopt(ctx, e, vec, r, passed)
+	if err != nil || r.Verdict != Adopted && r.Verdict != Confirmed {
+		return r, err
+	}
+	out.Promoted = p.cfg.Stage3.library().Promote(e.ID, out.Plan)
+	if out.Promoted > 0 && p.cfg.State != nil {
+		// A failure to save loses promotions, never the decision made.
+		_ = SaveLibrary(context.WithoutCancel(ctx), p.cfg.State, p.cfg.Stage3.Library, p.cfg.Now())
+	}
+	r.Reasons = append(r.Reasons, fmt.Sprintf("Stage 3: passed against the hold baseline over %d scenarios (mean return %.2f%%, baseline %.2f%%)",
+		ev.Scenarios, 100*ev.Strategy.MeanReturn, 100*ev.Baseline.MeanReturn))
+	return r, nil
+}
+
+// sandboxRequired holds an actionable entry that passed consensus in
+// quarantine because Stage 3 cannot evaluate it, saying why.
+func (p *Pipeline) sandboxRequired(e *knowledge.Entry, r *Report, passed []string, why string) *Report {
+	p.publish(GrimoireValidationPassed, reason.KnowledgeSandboxRequired, true, passedPayload{EntryID: e.ID, LayersPassed: passed, Score: meanScore(r, passed)})
+	need := fmt.Sprintf("%s strictness requires the Stage 3 sandbox for a %s entry", p.cfg.Strictness, e.Type)
+	if p.cfg.Strictness == knowledge.Paranoid {
+		need += fmt.Sprintf(", run for an extended %d ticks", ParanoidSandboxTicks)
+	}
+	r.Verdict, r.Stage, r.Code = Quarantined, StageSandbox, reason.KnowledgeSandboxRequired
+	r.Reasons = []string{string(r.Code),
+		fmt.Sprintf("%d of %d votes passed (%s)", len(passed), knowledge.Validators, strings.Join(passed, ", ")),
+		need + "; " + why + ", so the entry stays pending in quarantine"}
+	return r
+}
+
+// ErrNoStage3 is returned by SandboxHeuristic when the pipeline has no
+// Stage 3 evaluator.
+var ErrNoStage3 = errors.New("ingest: no Stage 3 evaluator is configured")
+
+// SandboxHeuristic evaluates, without deciding or storing anything, the
+// entry id (quarantined or adopted) or, when id is empty, an entry made of
+// h or text. The outcome's Breach, Evaluation and Plan say what Stage 3
+// would find; an error wrapping skill.ErrUndecomposable means it cannot
+// evaluate it, ErrNoEntry that id is unknown.
+func (p *Pipeline) SandboxHeuristic(ctx context.Context, id string, h *knowledge.Heuristic, text string) (*SandboxOutcome, error) {
+	if p.cfg.Stage3 == nil {
+		return nil, ErrNoStage3
+	}
+	e := &knowledge.Entry{ID: "inline", Content: text, Type: knowledge.TypeHeuristic, Heuristic: h}
+	if id != "" {
+		if k, ok := p.grim.Get(id); ok {
+			e = k.Entry
+		} else {
+			q, err := p.cfg.Store.QuarantinedEntry(ctx, id)
+			if errors.Is(err, store.ErrNotFound) {
+				return nil, ErrNoEntry
+			}
+			if err != nil {
+				return nil, fmt.Errorf("ingest: %w", err)
+			}
+			e = &q.Entry
+		}
+	}
+	return p.cfg.Stage3.Evaluate(ctx, e, p.cfg.Strictness)
+}
+
+func (p *Pipeline) sandboxTool(ctx context.Context, in *registry.Input) (*tool.Result, error) {
+	var a struct {
+		EntryID   string               `json:"entry_id"`
+		Text      string               `json:"text"`
+		Heuristic *knowledge.Heuristic `json:"heuristic"`
+	}
+	if err := json.Unmarshal(in.Raw, &a); err != nil || (a.EntryID == "") == (a.Text == "" && a.Heuristic == nil) {
+		return nil, errArgs
+	}
+	if h := a.Heuristic; h != nil && !heuristicBounded(h) {
+		return nil, errArgs
+	}
+	out, err := p.SandboxHeuristic(ctx, a.EntryID, a.Heuristic, a.Text)
+	switch {
+	case errors.Is(err, skill.ErrUndecomposable):
+		return tool.ReadResult(defSandbox, map[string]string{"state": "not_evaluable", "reason": err.Error()})
+	case errors.Is(err, ErrNoEntry), errors.Is(err, ErrNoStage3):
+		return nil, fmt.Errorf("sandbox heuristic: %w", err)
+	case err != nil:
+		return nil, errors.New("sandbox heuristic: the sandbox could not run the evaluation")
+	}
+	return tool.ReadResult(defSandbox, out)
+}
+
+// heuristicBounded reports whether h keeps within knowledge's bounds on
+// items and field lengths.
+func heuristicBounded(h *knowledge.Heuristic) bool {
+	if len(h.Conditions) > knowledge.MaxItems || len(h.Actions) > knowledge.MaxItems || len(h.Parameters) > knowledge.MaxItems {
+		return false
+	}
+	for _, l := range [][]string{h.Conditions, h.Actions} {
+		for _, x := range l {
+			if len(x) > knowledge.MaxField {
+				return false
+			}
+		}
+	}
+	for k, v := range h.Parameters {
+		if len(k) > knowledge.MaxField || len(v) > knowledge.MaxField {
+			return false
+		}
+	}
+	return true
+}
+
+// stateSkills is the store.State key of the skill library.
+const stateSkills = "grimoire:skill_library"
+
+// SaveLibrary stores lib's components (JSON) in st.
+func SaveLibrary(ctx context.Context, st store.State, lib *skill.Library, at time.Time) error {
+	b, err := json.Marshal(lib.Components())
+	if err != nil {
+		return err
+	}
+	return st.SetState(ctx, stateSkills, string(b), at)
+}
+
+// LoadLibrary adds the components SaveLibrary stored, if any, to lib,
+// skipping names lib already holds; a stored component that no longer
+// verifies is an error.
+func LoadLibrary(ctx context.Context, st store.State, lib *skill.Library) error {
+	v, _, ok, err := st.State(ctx, stateSkills)
+	if err != nil || !ok {
+		return err
+	}
+	var cs []skill.Component
+	if err := json.Unmarshal([]byte(v), &cs); err != nil {
+		return fmt.Errorf("ingest: skill library: %w", err)
+	}
+	for _, c := range cs {
+		if _, ok := lib.Get(c.Name); ok {
+			continue
+		}
+		if err := lib.Add(c); err != nil {
+			return fmt.Errorf("ingest: skill library: %w", err)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,242 @@
+package skill
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"unicode"
+)
+
+// ComponentKind says what a library component is. The zero value is a
+// condition.
+type ComponentKind uint8
+
+const (
+	KindCondition ComponentKind = iota // a boolean CEL expression over Variables
+	KindSizing                         // a WASM function whose first result is an action size in basis points
+)
+
+// Component is one verified building block of the library.
+type Component struct {
+	Name string        `json:"name"`
+	Kind ComponentKind `json:"kind"`
+	Text string        `json:"text"`           // what it means, in words; indexed for search
+	Expr string        `json:"expr,omitempty"` // KindCondition
+	// KindSizing: a WebAssembly module with no imports and the exported
+	// function to call with no arguments; run by the pipeline in the
+	// sandbox's WASM runner, never in this process.
+	WASM []byte `json:"wasm,omitempty"`
+	Func string `json:"func,omitempty"`
+}
+
+// ComposeCoverage is the share of a fragment's parts the library must
+// cover for the plan to be composed from verified components only; below
+// it the novel parts are evaluated as CEL under the cost limit and the plan
+// says so.
+const ComposeCoverage = 0.8
+
+// Library is the verified component library, indexed by token overlap
+// (Jaccard similarity of lower-cased word tokens of a component's text and
+// expression): a deterministic index that needs no embedding model and
+// keeps this package at layer 1 beside embed. It is safe for concurrent
+// use.
+type Library struct {
+	mu     sync.Mutex
+	comps  []Component
+	byExpr map[string]int
+	byName map[string]int
+	index  map[string][]int // token → components
+}
+
+// NewLibrary returns a library holding the built-in verified conditions.
+func NewLibrary() *Library {
+	l := &Library{byExpr: map[string]int{}, byName: map[string]int{}, index: map[string][]int{}}
+	for _, c := range builtins {
+		if err := l.Add(c); err != nil {
+			panic(err) // the built-ins are constant and checked by the tests
+		}
+	}
+	return l
+}
+
+var builtins = []Component{
+	{Name: "rsi_oversold", Text: "rsi below 30 oversold", Expr: "rsi < 30.0"},
+	{Name: "rsi_overbought", Text: "rsi above 70 overbought", Expr: "rsi > 70.0"},
+	{Name: "gas_cheap", Text: "gas below 20 gwei cheap", Expr: "gas < 20.0"},
+	{Name: "gas_expensive", Text: "gas above 100 gwei expensive", Expr: "gas > 100.0"},
+	{Name: "price_drop_5", Text: "price drops 5 % dip", Expr: "chg <= -0.05"},
+	{Name: "price_rise_5", Text: "price rises 5 % rally", Expr: "chg >= 0.05"},
+	{Name: "high_volatility", Text: "volatility above 5 % turbulent", Expr: "vol > 0.05"},
+	{Name: "thin_liquidity", Text: "liquidity below 1m thin pool", Expr: "liquidity < 1000000.0"},
+}
+
+// Add verifies c (a condition must compile as a boolean CEL expression
+// under the cost limit; a sizing component needs a module and a function)
+// and adds it. Adding a condition whose expression is already present is a
+// no-op.
+func (l *Library) Add(c Component) error {
+	if c.Name == "" {
+		return errors.New("skill: component without a name")
+	}
+	switch c.Kind {
+	case KindCondition:
+		if err := Check(c.Expr); err != nil {
+			return err
+		}
+	case KindSizing:
+		if len(c.WASM) == 0 || c.Func == "" {
+			return errors.New("skill: sizing component without a module or function")
+		}
+	default:
+		return fmt.Errorf("skill: unknown component kind %d", c.Kind)
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if _, ok := l.byName[c.Name]; ok {
+		return fmt.Errorf("skill: component %q exists", c.Name)
+	}
+	if c.Kind == KindCondition {
+		if _, ok := l.byExpr[c.Expr]; ok {
+			return nil
+		}
+	}
+	i := len(l.comps)
+	l.comps = append(l.comps, c)
+	l.byName[c.Name] = i
+	if c.Kind == KindCondition {
+		l.byExpr[c.Expr] = i
+	}
+	for t := range tokens(c.Text + " " + c.Expr) {
+		l.index[t] = append(l.index[t], i)
+	}
+	return nil
+}
+
+// Get returns the component named name.
+func (l *Library) Get(name string) (Component, bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	i, ok := l.byName[name]
+	if !ok {
+		return Component{}, false
+	}
+	return l.comps[i], true
+}
+
+// Components returns a copy of the library's components, in insertion
+// order (for persistence).
+func (l *Library) Components() []Component {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return slices.Clone(l.comps)
+}
+
+// Match is a search hit.
+type Match struct {
+	Component Component `json:"component"`
+	Score     float64   `json:"score"` // Jaccard similarity of the token sets
+}
+
+// Search returns up to k components most similar to text, best first.
+func (l *Library) Search(text string, k int) []Match {
+	q := tokens(text)
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	shared := map[int]int{}
+	for t := range q {
+		for _, i := range l.index[t] {
+			shared[i]++
+		}
+	}
+	var out []Match
+	for i, n := range shared {
+		c := l.comps[i]
+		union := len(q) + len(tokens(c.Text+" "+c.Expr)) - n
+		out = append(out, Match{Component: c, Score: float64(n) / float64(union)})
+	}
+	sort.Slice(out, func(a, b int) bool {
+		if out[a].Score != out[b].Score {
+			return out[a].Score > out[b].Score
+		}
+		return out[a].Component.Name < out[b].Component.Name
+	})
+	if len(out) > k {
+		out = out[:k]
+	}
+	return out
+}
+
+func tokens(s string) map[string]bool {
+	out := map[string]bool{}
+	for _, t := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '.'
+	}) {
+		out[strings.Trim(t, ".")] = true
+	}
+	delete(out, "")
+	return out
+}
+
+// Plan is a fragment resolved against the library.
+type Plan struct {
+	Fragment *Fragment   `json:"fragment"`
+	Reused   []string    `json:"reused,omitempty"` // library components the conditions matched
+	Novel    []Condition `json:"novel,omitempty"`  // conditions the library does not hold
+	Coverage float64     `json:"coverage"`         // covered parts / all parts; actions are built-in primitives
+	Composed bool        `json:"composed"`         // Coverage > ComposeCoverage
+}
+
+// Compose resolves f's conditions against the library: a condition whose
+// expression the library holds is reused; any other is novel. Every action
+// kind is a built-in primitive of the simulator, and an action's sizing
+// component must exist.
+func (l *Library) Compose(f *Fragment) (*Plan, error) {
+	p := &Plan{Fragment: f}
+	covered, total := 0, len(f.Conditions)+len(f.Actions)
+	l.mu.Lock()
+	for _, c := range f.Conditions {
+		if i, ok := l.byExpr[c.Expr]; ok {
+			p.Reused = append(p.Reused, l.comps[i].Name)
+			covered++
+		} else {
+			p.Novel = append(p.Novel, c)
+		}
+	}
+	for _, a := range f.Actions {
+		if a.SizeFrom != "" {
+			i, ok := l.byName[a.SizeFrom]
+			if !ok || l.comps[i].Kind != KindSizing {
+				l.mu.Unlock()
+				return nil, fmt.Errorf("%w: the sizing component named by the entry is not in the library", ErrUndecomposable)
+			}
+		}
+		covered++
+	}
+	l.mu.Unlock()
+	for i, c := range p.Novel {
+		// The compiler's message quotes the expression: not repeated.
+		if Check(c.Expr) != nil {
+			return nil, fmt.Errorf("%w: novel condition %d is not a boolean CEL expression over the market state", ErrUndecomposable, i+1)
+		}
+	}
+	if total > 0 {
+		p.Coverage = float64(covered) / float64(total)
+	}
+	p.Composed = p.Coverage > ComposeCoverage
+	return p, nil
+}
+
+// Promote adds the novel conditions of a plan that passed its evaluation
+// to the library, named after entryID, and returns how many were added.
+func (l *Library) Promote(entryID string, p *Plan) int {
+	n := 0
+	for i, c := range p.Novel {
+		if l.Add(Component{Name: fmt.Sprintf("%s#%d", entryID, i+1), Text: c.Text, Expr: c.Expr}) == nil {
+			n++
+		}
+	}
+	return n
+}

@@ -1,6 +1,9 @@
 package cli
 
 import (
+	"github.com/wardhq/ward/internal/sandbox"
+	"github.com/wardhq/ward/internal/skill"
+
 	"bufio"
 	"bytes"
 	"context"
@@ -22,6 +25,10 @@ import (
 // TestMain lets the test binary act as the ward command for tests that need
 // a separate process (to kill it).
 func TestMain(m *testing.M) {
+	// A sandbox child (Stage 3) re-executes this binary: run its job.
+	if code, ok := sandbox.Main(map[string]sandbox.Job{skill.JobName: skill.Job}); ok {
+		os.Exit(code)
+	}
 	if os.Getenv("WARD_TEST_MAIN") == "1" {
 		os.Exit(Main(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 	}

@@ -33,6 +33,7 @@ import (
 	"github.com/wardhq/ward/internal/oracle"
 	"github.com/wardhq/ward/internal/policy"
 	"github.com/wardhq/ward/internal/quarantine"
+	"github.com/wardhq/ward/internal/skill"
 	"github.com/wardhq/ward/internal/registry"
 	"github.com/wardhq/ward/internal/store/sqlite"
 	"github.com/wardhq/ward/internal/taint"
@@ -344,9 +345,15 @@ func openGrimoire(ctx context.Context, s *Stack, g config.Grimoire) (*ingest.Pip
 		}
 		s.closers = append(s.closers, pb.Close)
 	}
+	// Stage 3: strict and paranoid evaluate actionable entries in the
+	// sandbox, with the skill library this ward has verified so far.
+	lib := skill.NewLibrary()
+	if err := ingest.LoadLibrary(ctx, s.Store, lib); err != nil {
+		return nil, fmt.Errorf("grimoire: the saved skill library: %w", err)
+	}
 	p, err := ingest.New(ingest.Config{Embedder: emb, Oracle: orc, Immune: im, Checker: checker,
 		Store: s.Store, Bus: s.Bus, Validators: vals, Strictness: g.Strictness, State: s.Store,
-		Clade: g.Clade, Members: reg, Playbook: pb})
+		Clade: g.Clade, Members: reg, Playbook: pb, Stage3: &ingest.Stage3{Library: lib}})
 	if err != nil {
 		return nil, err
 	}

@@ -42,7 +42,7 @@ func evalPoisoning(ctx context.Context, io IO, args []string) int {
 	if st, ok := parseInterleaved(fs, args); !ok {
 		return st
 	}
-	var o poisoning.Options
+	o := poisoning.Options{Sandbox: true} // this binary serves sandbox children (cmd/ward)
 	if err := o.Strictness.UnmarshalText([]byte(*level)); err != nil {
 		return usageErr(io, "--strictness: %v", err)
 	}

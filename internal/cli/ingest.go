@@ -206,7 +206,7 @@ func ingestCmd(ctx context.Context, io IO, args []string) int {
 	}
 	defer bus.Close()
 	p, closeP, err := ingest.OpenLocal(ctx, ingest.LocalConfig{DB: *dbPath, ChainID: *chainID, Registry: reg,
-		Strictness: strictness, Models: models, Bus: bus})
+		Strictness: strictness, Models: models, Bus: bus, Sandbox: true})
 	if err != nil {
 		return fail(io, "%v", err)
 	}

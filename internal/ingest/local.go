@@ -68,6 +68,10 @@ type LocalConfig struct {
 	// Models are L3b's mental models; nil: the shipped ones.
 	Models []validate.Model
 	Bus    *event.Bus
+	// Sandbox runs Stage 3 at strict and paranoid strictness (the running
+	// binary must serve sandbox children: sandbox.Main with skill.Job);
+	// without it actionable entries wait in quarantine there.
+	Sandbox bool
 }
 
 // OpenLocal returns a pipeline over its own store, its Grimoire view
@@ -115,8 +119,12 @@ func OpenLocal(ctx context.Context, cfg LocalConfig) (*Pipeline, func() error, e
 	if err != nil {
 		return nil, nil, errors.Join(err, closeAll())
 	}
+	var s3 *Stage3
+	if cfg.Sandbox {
+		s3 = &Stage3{}
+	}
 	p, err := New(Config{Embedder: embed.NewHashed(embed.HashedConfig{}), Oracle: orc, Immune: im, Checker: checker,
-		Store: st, Bus: cfg.Bus, Validators: vals, Strictness: cfg.Strictness})
+		Store: st, Bus: cfg.Bus, Validators: vals, Strictness: cfg.Strictness, Stage3: s3})
 	if err != nil {
 		return nil, nil, errors.Join(err, closeAll())
 	}

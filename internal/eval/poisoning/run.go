@@ -21,6 +21,9 @@ type Options struct {
 	Strictness knowledge.Strictness
 	// Models are L3b's mental models; nil: the shipped ones.
 	Models []validate.Model
+	// Sandbox runs Stage 3 at strict and paranoid strictness (see
+	// ingest.LocalConfig.Sandbox).
+	Sandbox bool
 }
 
 // DefaultClaimedConfidence is what an incoming row without a
@@ -40,7 +43,7 @@ func Run(ctx context.Context, seed, incoming []Row, o Options) ([]Outcome, error
 	if err != nil {
 		return nil, err
 	}
-	p, closeP, err := ingest.OpenLocal(ctx, ingest.LocalConfig{ChainID: chainID, Registry: reg, Strictness: o.Strictness, Models: o.Models})
+	p, closeP, err := ingest.OpenLocal(ctx, ingest.LocalConfig{ChainID: chainID, Registry: reg, Strictness: o.Strictness, Models: o.Models, Sandbox: o.Sandbox})
 	if err != nil {
 		return nil, err
 	}

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/wardhq/ward/internal/adopt"
+	"github.com/wardhq/ward/internal/id"
 	"strings"
 	"time"
 
@@ -178,7 +180,11 @@ func (p *Pipeline) stage3(ctx context.Context, e *knowledge.Entry, vec []float32
 		if out.Component != "" {
 			why = fmt.Sprintf("component %s breached the sandbox limit %s", out.Component, out.Breach)
 		}
-		return p.reject(ctx, e, vec, r, StageSandbox, "sandbox", knowledge.NoAttack, reason.KnowledgeSandboxExceeded, []string{why}, true)
+		reasons := []string{why}
+		if l := p.sandboxLesson(ctx, e, out, why); l != "" {
+			reasons = append(reasons, "lesson "+l+" stored")
+		}
+		return p.reject(ctx, e, vec, r, StageSandbox, "sandbox", knowledge.NoAttack, reason.KnowledgeSandboxExceeded, reasons, true)
 	}
 	ev := out.Evaluation
 	r.Scores["sandbox_mean_return"] = ev.Strategy.MeanReturn
@@ -327,4 +333,38 @@ func LoadLibrary(ctx context.Context, st store.State, lib *skill.Library) error 
 		}
 	}
 	return nil
+}
+
+// SandboxLessonConfidence is the confidence of the lesson a sandbox breach
+// leaves.
+const SandboxLessonConfidence = 0.8
+
+// sandboxLesson stores the lesson of a breach (seed 5: a breach rejects
+// the entry "with sandbox_resource_exceeded and a lesson"): the source and
+// the breaching component are its keywords, so that consulting the lessons
+// before acting on either finds it. It returns the lesson's id, or "" if
+// it could not be stored; the rejection stands either way.
+func (p *Pipeline) sandboxLesson(ctx context.Context, e *knowledge.Entry, out *SandboxOutcome, why string) string {
+	now := p.cfg.Now()
+	keywords := []string{e.Source.Agent}
+	if out.Component != "" {
+		keywords = append(keywords, out.Component)
+	}
+	l := adopt.Lesson{
+		ID:         "sandbox-" + id.New(now),
+		Summary:    fmt.Sprintf("entry %s from %s was stopped in the sandbox: %s", e.ID, e.Source.Agent, why),
+		Advice:     "do not run this strategy or its components outside the sandbox",
+		Reason:     string(reason.KnowledgeSandboxExceeded),
+		EntryID:    e.ID,
+		Keywords:   keywords,
+		Confidence: SandboxLessonConfidence,
+		Created:    now,
+	}
+	if _, err := p.lessons.Add(l); err != nil {
+		return ""
+	}
+	if err := p.saveRollback(ctx); err != nil {
+		return l.ID // kept in memory; the next save writes it
+	}
+	return l.ID
 }

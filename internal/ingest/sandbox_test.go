@@ -133,6 +133,15 @@ func TestStage3(t *testing.T) {
 				if c.breach != "" && r.Sandbox.Promoted != 0 {
 					t.Error("a breaching entry promoted components")
 				}
+				// A breach leaves a lesson keyed on the source (seed 5);
+				// a strategy that merely loses does not.
+				found := false
+				for _, l := range h.p.Lessons().List() {
+					found = found || l.EntryID == e.ID && l.Reason == string(reason.KnowledgeSandboxExceeded)
+				}
+				if found != (c.breach != "") {
+					t.Errorf("lesson stored: %v, want %v", found, c.breach != "")
+				}
 			case Quarantined:
 				if q.Status != store.QuarantinePending {
 					t.Errorf("row %s, want pending", q.Status)

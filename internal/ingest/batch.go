@@ -3,7 +3,7 @@ package ingest
 import (
 	"context"
 	"fmt"
-	"math"
+	"github.com/wardhq/ward/internal/embed"
 	"slices"
 	"strings"
 
@@ -208,7 +208,7 @@ func representatives(vecs [][]float32, members []int) []int {
 	sim := make([]float64, len(members))
 	for k := range members {
 		order[k] = k
-		sim[k] = cosine(units[k], centroid)
+		sim[k] = float64(embed.Cosine(units[k], centroid))
 	}
 	slices.SortStableFunc(order, func(a, b int) int {
 		switch {
@@ -474,7 +474,7 @@ func outcome(r *Report) Verdict {
 // propagateReject rejects a member of a cluster whose representative rep
 // (embedded as repVec) was rejected, with rep's layer and attack.
 func (p *Pipeline) propagateReject(ctx context.Context, e *knowledge.Entry, vec []float32, r, rep *Report, repVec []float32) (*Report, error) {
-	cos := cosine(unit(vec), unit(repVec))
+	cos := float64(embed.Cosine(vec, repVec))
 	r.Flags = append(r.Flags, FlagPropagated)
 	r.Scores["cluster_similarity"] = cos
 	why := []string{fmt.Sprintf("propagated from %s: its batch representative (cosine %.3f) was rejected by %s", rep.EntryID, cos, failedLayer(rep.Stage, rep.Layer))}
@@ -494,7 +494,7 @@ func (p *Pipeline) propagatePass(ctx context.Context, e *knowledge.Entry, vec []
 		r, _, err := p.decide(ctx, e, vec, r, "")
 		return r, err
 	}
-	cos := cosine(unit(vec), unit(repVec))
+	cos := float64(embed.Cosine(vec, repVec))
 	r.Flags = append(r.Flags, FlagPropagated)
 	r.Scores["cluster_similarity"] = cos
 	for _, l := range passed {
@@ -509,36 +509,10 @@ func (p *Pipeline) propagatePass(ctx context.Context, e *knowledge.Entry, vec []
 	return r, nil
 }
 
-// unit returns v scaled to unit length (nil for a zero vector).
+// unit returns a copy of v scaled to unit length (a zero vector stays
+// zero).
 func unit(v []float32) []float32 {
-	var ss float64
-	for _, x := range v {
-		ss += float64(x) * float64(x)
-	}
-	if ss == 0 {
-		return nil
-	}
-	inv := float32(1 / math.Sqrt(ss))
-	out := make([]float32, len(v))
-	for i, x := range v {
-		out[i] = x * inv
-	}
+	out := slices.Clone(v)
+	embed.Normalize(out)
 	return out
-}
-
-// cosine returns the cosine similarity of a unit vector a and any vector b
-// of its dimension (0 if either is zero).
-func cosine(a, b []float32) float64 {
-	if len(a) != len(b) || a == nil {
-		return 0
-	}
-	var dot, bb float64
-	for i := range a {
-		dot += float64(a[i]) * float64(b[i])
-		bb += float64(b[i]) * float64(b[i])
-	}
-	if bb == 0 {
-		return 0
-	}
-	return dot / math.Sqrt(bb)
 }

@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"math/big"
 	"os"
 	"path/filepath"
@@ -391,8 +392,17 @@ func grimoireQuery(p *ingest.Pipeline) func(ctx context.Context, q string, limit
 			return nil, false, err
 		}
 		external := false
+		var retrieved []string
 		for _, h := range hits {
 			external = external || h.Partition != knowledge.PartitionSelf
+			if h.Partition == knowledge.PartitionExternal {
+				retrieved = append(retrieved, h.ID)
+			}
+		}
+		// Retrieval reinforces adopted knowledge (the Curator's stability);
+		// failing to record it loses a reinforcement, never the answer.
+		if err := p.Retrieved(ctx, retrieved, time.Now()); err != nil {
+			slog.Default().Warn("grimoire: recording retrievals", "err", err)
 		}
 		out, err := json.Marshal(map[string]any{"entries": hits})
 		return out, external, err

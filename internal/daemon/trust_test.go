@@ -139,6 +139,10 @@ func TestGrimoireThroughTheGate(t *testing.T) {
 	if s.Trust == nil || s.Trust.Level() != trust.Tainted {
 		t.Error("reading adopted external knowledge did not taint the session")
 	}
+	// The answer reinforced the entry it returned (the Curator's stability).
+	if k, ok := st.Ingest.Grimoire().Get("e1"); !ok || k.Adoption == nil || k.Adoption.Retrievals != 1 {
+		t.Errorf("retrievals after query_grimoire: %+v", k.Adoption)
+	}
 }
 
 // [grimoire.embedder] puts an OpenAI-compatible embeddings endpoint in

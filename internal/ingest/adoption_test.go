@@ -315,3 +315,44 @@ func TestCurate(t *testing.T) {
 	copyOf := h.sign(h.entry(clean, 0.5), h.newKey(true))
 	want(t, h.ingest(copyOf), Adopted, StageAdopt, reason.KnowledgeAdopted, knowledge.NoAttack)
 }
+
+// Retrieval reinforces an adopted entry's stability at most once per
+// RetrievalSpacing, survives a restart, and leaves the agent's own
+// knowledge alone.
+func TestRetrievedReinforces(t *testing.T) {
+	h := newHarness(t, knowledge.Standard, votes(true, true, true)...)
+	e := h.sign(h.claimed(clean), nil)
+	want(t, h.ingest(e), Adopted, StageAdopt, reason.KnowledgeAdopted, knowledge.NoAttack)
+	at := h.now.Add(time.Minute)
+	retrievals := func() int {
+		k, _ := h.p.Grimoire().Get(e.ID)
+		return k.Adoption.Retrievals
+	}
+	if err := h.p.Retrieved(h.ctx, []string{e.ID, "not-there"}, at); err != nil {
+		t.Fatal(err)
+	}
+	if got := retrievals(); got != 1 {
+		t.Fatalf("%d retrievals after one query, want 1", got)
+	}
+	for i := range 50 { // an agent querying in a loop
+		if err := h.p.Retrieved(h.ctx, []string{e.ID}, at.Add(time.Duration(i)*time.Second)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := retrievals(); got != 1 {
+		t.Errorf("%d retrievals after a burst within the hour, want 1", got)
+	}
+	if err := h.p.Retrieved(h.ctx, []string{e.ID}, at.Add(RetrievalSpacing)); err != nil {
+		t.Fatal(err)
+	}
+	if got := retrievals(); got != 2 {
+		t.Errorf("%d retrievals an hour later, want 2", got)
+	}
+	stored, err := h.st.Adoption(h.ctx, e.ID)
+	if err != nil || stored.Retrievals != 2 || !stored.LastRetrieved.Equal(at.Add(RetrievalSpacing)) {
+		t.Errorf("stored record %+v, %v", stored, err)
+	}
+	if adopt.Stability(stored.Class, stored.Retrievals) <= adopt.Stability(stored.Class, 0) {
+		t.Error("retrievals did not grow the stability")
+	}
+}

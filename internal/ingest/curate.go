@@ -54,3 +54,30 @@ func (p *Pipeline) Curate(ctx context.Context, now time.Time) (*Curation, error)
 	}
 	return out, nil
 }
+
+// RetrievalSpacing is the least time between two retrievals of an entry
+// that both count toward its stability: an agent querying in a loop
+// reinforces nothing.
+const RetrievalSpacing = time.Hour
+
+// Retrieved records that the adopted external entries ids were returned to
+// the agent at at (query_grimoire): each one's record counts a retrieval,
+// which grows its stability by half (adopt.Retrieve), at most once per
+// RetrievalSpacing. Entries of the agent's own knowledge and ids not in the
+// view are ignored. The record is stored before the view changes.
+func (p *Pipeline) Retrieved(ctx context.Context, ids []string, at time.Time) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, id := range ids {
+		k, ok := p.grim.Get(id)
+		if !ok || k.Adoption == nil || at.Sub(k.Adoption.LastRetrieved) < RetrievalSpacing {
+			continue
+		}
+		rec := adopt.Retrieve(*k.Adoption, at)
+		if err := p.cfg.Store.PutAdoption(ctx, &rec); err != nil {
+			return fmt.Errorf("ingest: retrieval of %s: %w", id, err)
+		}
+		p.grim.setAdoption(rec, k.Confidence)
+	}
+	return nil
+}

@@ -1,12 +1,10 @@
 package ingest
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -18,6 +16,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/wardhq/ward/internal/taint"
+	"github.com/wardhq/ward/internal/trust"
 	"github.com/wardhq/ward/internal/validate"
 )
 
@@ -412,87 +411,15 @@ func (r *Reasoner) judge(ctx context.Context, base, aug Answer) (judgement, erro
 	return judgement{Diverges: *wire.Diverges, Why: truncateUTF8(wire.Why, maxAnswerItem)}, nil
 }
 
-// chatJSON posts one system prompt and in, as JSON, to p at temperature 0 in
-// JSON mode and decodes the answer's content into out. Its errors never
-// carry the key or the response body.
+// chatJSON posts one system prompt and in, as JSON, to p (see
+// trust.ChatJSON) and decodes the answer into out.
 func chatJSON(ctx context.Context, p llmEndpoint, system string, in, out any) error {
 	user, err := json.Marshal(in)
 	if err != nil {
 		return fmt.Errorf("encode input: %w", err)
 	}
-	body, err := json.Marshal(map[string]any{
-		"model": p.Model,
-		"messages": []map[string]string{
-			{"role": "system", "content": system},
-			{"role": "user", "content": string(user)},
-		},
-		"response_format": map[string]string{"type": "json_object"},
-		"temperature":     0,
-	})
-	if err != nil {
-		return fmt.Errorf("encode request: %w", err)
-	}
-	ctx, cancel := context.WithTimeout(ctx, p.Timeout)
-	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, p.url, bytes.NewReader(body))
-	if err != nil {
-		return fmt.Errorf("build request: %w", err)
-	}
-	req.Header.Set("Content-Type", "application/json")
-	if p.APIKey != nil {
-		key, err := p.APIKey.Reveal(taint.LLMContext)
-		if err != nil {
-			return fmt.Errorf("api key: %w", err)
-		}
-		req.Header.Set("Authorization", "Bearer "+key)
-	}
-	resp, err := p.HTTPClient.Do(req)
-	if err != nil {
-		return fmt.Errorf("post: %w", err)
-	}
-	defer resp.Body.Close()
-	raw, err := io.ReadAll(io.LimitReader(resp.Body, maxReasonerResponse+1))
-	if err != nil {
-		return fmt.Errorf("read response: %w", err)
-	}
-	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		return fmt.Errorf("status %d", resp.StatusCode)
-	}
-	if len(raw) > maxReasonerResponse {
-		return errors.New("response over 1 MiB")
-	}
-	var cc struct {
-		Choices []struct {
-			Message struct {
-				Content string `json:"content"`
-			} `json:"message"`
-		} `json:"choices"`
-	}
-	if err := json.Unmarshal(raw, &cc); err != nil {
-		return errors.New("response is not a chat completion")
-	}
-	if len(cc.Choices) == 0 {
-		return errors.New("response has no choices")
-	}
-	if err := json.Unmarshal([]byte(unfenceJSON(cc.Choices[0].Message.Content)), out); err != nil {
-		return errors.New("answer is not the expected JSON object")
-	}
-	return nil
-}
-
-// maxReasonerResponse bounds a response body.
-const maxReasonerResponse = 1 << 20
-
-// unfenceJSON removes a Markdown code fence around s, which some models add
-// despite JSON mode.
-func unfenceJSON(s string) string {
-	s = strings.TrimSpace(s)
-	if !strings.HasPrefix(s, "```") {
-		return s
-	}
-	s = strings.TrimPrefix(s, "```")
-	s = strings.TrimPrefix(s, "json")
-	return strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(s), "```"))
+	return trust.ChatJSON(ctx, trust.ChatEndpoint{URL: p.url, Model: p.Model, APIKey: p.APIKey, Client: p.HTTPClient, Timeout: p.Timeout},
+		system, user, out)
 }
 
 // truncateUTF8 cuts s to at most n bytes at a rune boundary.

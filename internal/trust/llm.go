@@ -1,12 +1,10 @@
 package trust
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"strings"
@@ -39,7 +37,6 @@ type LLMConfig struct {
 // Limits on an LLM check.
 const (
 	defaultLLMTimeout = 30 * time.Second
-	maxLLMResponse    = 1 << 20 // bytes of response body
 	maxCaseText       = 32 << 10
 	maxCaseDirective  = 4 << 10
 	maxArgValue       = 256
@@ -155,81 +152,15 @@ func (m *llm) ask(ctx context.Context, c *Case) (answer, error) {
 	if err != nil {
 		return answer{}, fmt.Errorf("encode case: %w", err)
 	}
-	body, err := json.Marshal(map[string]any{
-		"model": m.cfg.Model,
-		"messages": []map[string]string{
-			{"role": "system", "content": systemPrompt},
-			{"role": "user", "content": string(caseJSON)},
-		},
-		"response_format": map[string]string{"type": "json_object"},
-		"temperature":     0,
-	})
-	if err != nil {
-		return answer{}, fmt.Errorf("encode request: %w", err)
-	}
-
-	ctx, cancel := context.WithTimeout(ctx, m.cfg.Timeout)
-	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, m.url, bytes.NewReader(body))
-	if err != nil {
-		return answer{}, fmt.Errorf("build request: %w", err)
-	}
-	req.Header.Set("Content-Type", "application/json")
-	if m.cfg.APIKey != nil {
-		key, err := m.cfg.APIKey.Reveal(taint.LLMContext)
-		if err != nil {
-			return answer{}, fmt.Errorf("api key: %w", err)
-		}
-		req.Header.Set("Authorization", "Bearer "+key)
-	}
-	resp, err := m.cfg.HTTPClient.Do(req)
-	if err != nil {
-		return answer{}, fmt.Errorf("post: %w", err)
-	}
-	defer resp.Body.Close()
-	raw, err := io.ReadAll(io.LimitReader(resp.Body, maxLLMResponse+1))
-	if err != nil {
-		return answer{}, fmt.Errorf("read response: %w", err)
-	}
-	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		return answer{}, fmt.Errorf("status %d", resp.StatusCode)
-	}
-	if len(raw) > maxLLMResponse {
-		return answer{}, errors.New("response over 1 MiB")
-	}
-	var cc struct {
-		Choices []struct {
-			Message struct {
-				Content string `json:"content"`
-			} `json:"message"`
-		} `json:"choices"`
-	}
-	if err := json.Unmarshal(raw, &cc); err != nil {
-		return answer{}, fmt.Errorf("decode response: %w", err)
-	}
-	if len(cc.Choices) == 0 {
-		return answer{}, errors.New("response has no choices")
-	}
+	ep := ChatEndpoint{URL: m.url, Model: m.cfg.Model, APIKey: m.cfg.APIKey, Client: m.cfg.HTTPClient, Timeout: m.cfg.Timeout}
 	var ans answer
-	if err := json.Unmarshal([]byte(unfence(cc.Choices[0].Message.Content)), &ans); err != nil {
-		return answer{}, fmt.Errorf("decode answer: %w", err)
+	if err := ChatJSON(ctx, ep, systemPrompt, caseJSON, &ans); err != nil {
+		return answer{}, err
 	}
 	if ans.Approve == nil {
 		return answer{}, errors.New(`answer has no boolean "approve"`)
 	}
 	return ans, nil
-}
-
-// unfence removes a Markdown code fence around s, which some models add
-// despite JSON mode.
-func unfence(s string) string {
-	s = strings.TrimSpace(s)
-	if !strings.HasPrefix(s, "```") {
-		return s
-	}
-	s = strings.TrimPrefix(s, "```")
-	s = strings.TrimPrefix(s, "json")
-	return strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(s), "```"))
 }
 
 // cleanReasons bounds the model's reasons and withholds any that quotes more

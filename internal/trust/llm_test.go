@@ -149,7 +149,7 @@ func TestLLMFailsClosed(t *testing.T) {
 		{"approve not bool", content(`{"approve": "true"}`)},
 		{"approve null", content(`{"approve": null}`)},
 		{"body over 1 MiB", func(w http.ResponseWriter, _ *http.Request) {
-			io.WriteString(w, `{"choices":[{"message":{"content":"{\"approve\":true}"}}],"pad":"`+strings.Repeat("x", maxLLMResponse)+`"}`)
+			io.WriteString(w, `{"choices":[{"message":{"content":"{\"approve\":true}"}}],"pad":"`+strings.Repeat("x", MaxChatResponse)+`"}`)
 		}},
 		{"slow", func(w http.ResponseWriter, r *http.Request) {
 			select {

@@ -116,6 +116,16 @@ type Match struct {
 	Promote bool
 }
 
+// Advice is a lesson that applies to an action about to be taken, as the
+// agent is shown it and the audit trail records it.
+type Advice struct {
+	ID         string  `json:"id"`
+	Summary    string  `json:"summary"`
+	Advice     string  `json:"advice,omitempty"`
+	Reason     string  `json:"reason,omitempty"`
+	Confidence float64 `json:"confidence"`
+}
+
 // Lessons is the lessons store: at most its capacity of lessons, the least
 // recently added or matched evicted first. It is in memory and safe for
 // concurrent use; Marshal and Unmarshal persist it. Make it with

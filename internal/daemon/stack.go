@@ -6,10 +6,8 @@ package daemon
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"log/slog"
 	"math/big"
 	"os"
 	"path/filepath"
@@ -30,7 +28,6 @@ import (
 	"github.com/wardhq/ward/internal/hook"
 	"github.com/wardhq/ward/internal/identity"
 	"github.com/wardhq/ward/internal/ingest"
-	"github.com/wardhq/ward/internal/knowledge"
 	"github.com/wardhq/ward/internal/oracle"
 	"github.com/wardhq/ward/internal/policy"
 	"github.com/wardhq/ward/internal/quarantine"
@@ -258,7 +255,7 @@ func Open(ctx context.Context, cfg Config) (_ *Stack, err error) {
 		Permits: s.Store, State: s.Store, Actions: s.Store, Bus: s.Bus, Approver: approver,
 		PermitTTL: cfg.PermitTTL, AnnounceDelay: cfg.AnnounceDelay, TickPeriod: cfg.TickPeriod, QuarantineTTL: cfg.QuarantineTTL,
 		ChainID: s.Provider.ChainID(), Now: cfg.Now,
-		TrustLog: s.Store, Withheld: s.Store, Vault: vlt, Checkers: checkers, Grimoire: grimoireQuery(s.Ingest),
+		TrustLog: s.Store, Withheld: s.Store, Vault: vlt, Checkers: checkers, Knowledge: s.Ingest,
 		DefaultReviewers: cfg.Trust.Reviewers, DefaultJudge: cfg.Trust.Judge, AddressBook: addressBook(cfg),
 	})
 	if err != nil {
@@ -382,31 +379,6 @@ func grimoireEmbedder(e config.Embedder) (embed.Embedder, error) {
 		return nil, fmt.Errorf("grimoire.embedder: %w", err)
 	}
 	return o, nil
-}
-
-// grimoireQuery answers query_grimoire from the pipeline's view.
-func grimoireQuery(p *ingest.Pipeline) func(ctx context.Context, q string, limit int) (json.RawMessage, bool, error) {
-	return func(ctx context.Context, q string, limit int) (json.RawMessage, bool, error) {
-		hits, err := p.Grimoire().Query(ctx, q, limit)
-		if err != nil {
-			return nil, false, err
-		}
-		external := false
-		var retrieved []string
-		for _, h := range hits {
-			external = external || h.Partition != knowledge.PartitionSelf
-			if h.Partition == knowledge.PartitionExternal {
-				retrieved = append(retrieved, h.ID)
-			}
-		}
-		// Retrieval reinforces adopted knowledge (the Curator's stability);
-		// failing to record it loses a reinforcement, never the answer.
-		if err := p.Retrieved(ctx, retrieved, time.Now()); err != nil {
-			slog.Default().Warn("grimoire: recording retrievals", "err", err)
-		}
-		out, err := json.Marshal(map[string]any{"entries": hits})
-		return out, external, err
-	}
 }
 
 // addressBook is the owner's address book plus the tokens and contracts of

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/wardhq/ward/internal/adopt"
 	"github.com/wardhq/ward/internal/capability"
 	"github.com/wardhq/ward/internal/capability/mint"
 	"github.com/wardhq/ward/internal/event"
@@ -133,13 +134,29 @@ type ToolsConfig struct {
 	// orchestrator delegates (delegate.go); nil disables delegation.
 	Vault    *vault.Vault
 	Withheld store.Withheld
-	// Grimoire answers query_grimoire: JSON of the closest entries, and
-	// whether any is adopted external knowledge; nil leaves the facade
-	// refusing.
-	Grimoire func(ctx context.Context, query string, limit int) (out json.RawMessage, external bool, err error)
+	// Knowledge is the Grimoire's dual memory: it answers query_grimoire,
+	// gives the lessons that apply to a write about to be previewed, and
+	// the external entries that influence a write the session commits (the
+	// commit's record carries them). nil leaves query_grimoire refusing and
+	// consults and tags nothing.
+	Knowledge Knowledge
 	// AddressBook holds the owner's known counterparties (addresses,
 	// account numbers, names): values with trusted provenance everywhere.
 	AddressBook []string
+}
+
+// Knowledge is the Grimoire as the gate uses it (seed 001 §6.2's dual
+// memory); *ingest.Pipeline implements it.
+type Knowledge interface {
+	// QueryFor answers session's query_grimoire: JSON of the closest
+	// entries, and whether any is not the agent's own knowledge.
+	QueryFor(ctx context.Context, session, query string, limit int) (out json.RawMessage, external bool, err error)
+	// ConsultLessons returns the lessons that apply to session's action
+	// toolName described by text (canonical arguments and plan summary).
+	ConsultLessons(ctx context.Context, session, toolName, text string, now time.Time) []adopt.Advice
+	// Influences returns the external entries that influence session's
+	// decision at now.
+	Influences(session string, now time.Time) []adopt.Influence
 }
 
 // NewTools validates cfg and returns the tool gate.
@@ -566,6 +583,10 @@ type PermitView struct {
 	// Review holds the verdicts when the session's judge approved a call
 	// the trust model had held (the call then needs no owner review).
 	Review []trust.Verdict `json:"review,omitempty"`
+	// Lessons are the lessons learnt from earlier failures (rejected or
+	// rolled-back knowledge, sandbox breaches) that apply to this action:
+	// read them before committing.
+	Lessons []adopt.Advice `json:"lessons,omitempty"`
 }
 
 // Preview checks a write and returns a permit for it. Nothing changes on
@@ -628,12 +649,19 @@ func (t *Tools) Preview(ctx context.Context, s *Session, name string, raw json.R
 		return nil, t.vetoed(ctx, s, name, args.HashHex(), &Refusal{Code: v.Code, Stage: v.Hook, Message: v.Message, Detail: v.Detail})
 	}
 	v.Sim = sim
-	// 7. The permit, durable before it is returned.
+	// 7. The lessons learnt that apply (seed 001: consulted before every
+	// action). They advise; the hooks above decide.
+	var lessons []adopt.Advice
+	if t.cfg.Knowledge != nil {
+		lessons = t.cfg.Knowledge.ConsultLessons(ctx, s.ID, d.Name, string(args.Canonical())+"\n"+plan.Summary, now)
+	}
+	// 8. The permit, durable before it is returned.
 	risk := permitRisk(d, plan)
 	preview := jsonOf(struct {
 		Plan       *tool.Plan      `json:"plan"`
 		Simulation *hook.SimResult `json:"simulation,omitempty"`
-	}{plan, v.Sim})
+		Lessons    []adopt.Advice  `json:"lessons,omitempty"`
+	}{plan, v.Sim, lessons})
 	p := &store.Permit{
 		ID: id.New(now), CreatedAt: now, ExpiresAt: now.Add(t.cfg.PermitTTL),
 		ExpiryTick: in.Tick + t.cfg.PermitTicks, SessionID: s.ID, Tool: d.Name,
@@ -674,7 +702,7 @@ func (t *Tools) Preview(ctx context.Context, s *Session, name string, raw json.R
 		PermitID: p.ID, Tool: d.Name, Status: string(p.Status), ExpiresAt: p.ExpiresAt, ExpiryTick: p.ExpiryTick,
 		NotBefore: p.NotBefore, RiskTier: risk, ValueCents: plan.ValueCents, Summary: plan.Summary,
 		Simulation: v.Sim, Plan: plan, ArgsHash: p.ArgsHash, PolicyHash: p.PolicyHash, Phase: p.Phase, Hooks: ran,
-		Review: a.Judged,
+		Review: a.Judged, Lessons: lessons,
 	}
 	if v.Sim != nil {
 		view.GasTotal = v.Sim.TotalGas
@@ -834,11 +862,22 @@ func (t *Tools) Commit(ctx context.Context, s *Session, req CommitRequest) (*too
 		return nil, err
 	}
 	rec.Status = "executed"
+	// The decision is tagged with the external knowledge that influenced
+	// it (seed 001 §6.2), for causal rollback to attribute by.
+	detail := map[string]any{}
+	if t.cfg.Knowledge != nil {
+		if ins := t.cfg.Knowledge.Influences(s.ID, now); len(ins) > 0 {
+			detail["influences"] = ins
+		}
+	}
 	// A write's result is output the session sees like any other.
 	if oerr := t.observe(ctx, s, d, res); oerr != nil {
-		rec.Detail = jsonOf(map[string]string{"taint": oerr.Error()})
+		detail["taint"] = oerr.Error()
 		res = &tool.Result{Data: json.RawMessage(`{"withheld":"the output could not be taint-checked"}`), SchemaVersion: d.SchemaVersion,
 			ExpectedOutcome: res.ExpectedOutcome, ActualOutcome: res.ActualOutcome, GroundTruthSource: res.GroundTruthSource}
+	}
+	if len(detail) > 0 {
+		rec.Detail = jsonOf(detail)
 	}
 	rec.Expected, rec.Actual, rec.GroundTruth = res.ExpectedOutcome, res.ActualOutcome, res.GroundTruthSource
 	rec.Verified = res.ExpectedOutcome != "" && res.ExpectedOutcome == res.ActualOutcome

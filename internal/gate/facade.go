@@ -220,7 +220,7 @@ func (t *Tools) Facade(ctx context.Context, s *Session, name string, raw json.Ra
 	case "query_state", "search_context":
 		return t.query(ctx, s, in.Kind, in.Venue, in.Params)
 	case "query_grimoire":
-		if t.cfg.Grimoire == nil {
+		if t.cfg.Knowledge == nil {
 			return nil, refuse(reason.ToolUnavailable, "grimoire", "the Grimoire is not enabled on this ward", "")
 		}
 		var q struct {
@@ -230,7 +230,7 @@ func (t *Tools) Facade(ctx context.Context, s *Session, name string, raw json.Ra
 		if err := json.Unmarshal(raw, &q); err != nil {
 			return nil, refuse(reason.BadInput, "schema", "the arguments are not valid JSON", err.Error())
 		}
-		out, external, err := t.cfg.Grimoire(ctx, q.Query, q.Limit)
+		out, external, err := t.cfg.Knowledge.QueryFor(ctx, s.ID, q.Query, q.Limit)
 		if err != nil {
 			return nil, refuse(reason.ExecutionFailed, "grimoire", "the Grimoire could not be searched", err.Error())
 		}

@@ -21,10 +21,12 @@ import (
 	"github.com/ethereum/go-ethereum/accounts"
 	"github.com/ethereum/go-ethereum/crypto"
 
+	"github.com/wardhq/ward/internal/adopt"
 	"github.com/wardhq/ward/internal/audit"
 	"github.com/wardhq/ward/internal/capability"
 	"github.com/wardhq/ward/internal/event"
 	"github.com/wardhq/ward/internal/hook"
+	"github.com/wardhq/ward/internal/knowledge"
 	"github.com/wardhq/ward/internal/policy"
 	"github.com/wardhq/ward/internal/policy/rules"
 	"github.com/wardhq/ward/internal/reason"
@@ -249,6 +251,7 @@ type fixtureOpts struct {
 	block    bool
 	profiles []string
 	trust    bool // a trust log and a vault
+	know     Knowledge
 }
 
 func newFixture(t *testing.T, o fixtureOpts) *fixture {
@@ -319,7 +322,8 @@ func newFixture(t *testing.T, o fixtureOpts) *fixture {
 	tc := ToolsConfig{
 		Decider: dec, Engine: eng, Registry: reg, Hooks: set, Permits: st, State: st, Actions: st, Bus: bus,
 		Approver: OwnerApprover{Owner: owner.addr}, AnnounceDelay: time.Minute,
-		Now: func() time.Time { return time.Unix(0, now.Load()).UTC() },
+		Now:       func() time.Time { return time.Unix(0, now.Load()).UTC() },
+		Knowledge: o.know,
 	}
 	if o.trust {
 		v, err := vault.New(taint.New(strings.Repeat("m", 32), taint.OwnerSecret))
@@ -848,4 +852,93 @@ func code(err error) reason.Code {
 		return r.Code
 	}
 	return ""
+}
+
+// knowing is a Knowledge that returns fixed lessons and influences and
+// records what the gate asked.
+type knowing struct {
+	mu       sync.Mutex
+	consults []string // session|tool|text
+	lessons  []adopt.Advice
+	ins      []adopt.Influence
+}
+
+func (k *knowing) QueryFor(context.Context, string, string, int) (json.RawMessage, bool, error) {
+	return json.RawMessage(`{"entries":[]}`), false, nil
+}
+
+func (k *knowing) ConsultLessons(_ context.Context, session, toolName, text string, _ time.Time) []adopt.Advice {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	k.consults = append(k.consults, session+"|"+toolName+"|"+text)
+	return k.lessons
+}
+
+func (k *knowing) Influences(session string, _ time.Time) []adopt.Influence {
+	if session != "s1" {
+		return nil
+	}
+	return k.ins
+}
+
+// TestLessonsAndInfluences: a preview consults the lessons with the call's
+// arguments and plan and shows the agent those that apply (and records
+// them with the permit); the commit's record carries the external entries
+// that influenced the session.
+func TestLessonsAndInfluences(t *testing.T) {
+	k := &knowing{
+		lessons: []adopt.Advice{{ID: "rollback-1", Summary: "knowledge from 0xabc was rolled back", Advice: "distrust 0xabc", Confidence: 0.9}},
+		ins:     []adopt.Influence{{EntryID: "e1", Provenance: knowledge.Clade, Agent: "0xabc", Confidence: 0.3}},
+	}
+	f := newFixture(t, fixtureOpts{know: k})
+	ctx := t.Context()
+	pv, err := f.tools.Preview(ctx, f.session, "uniswap_execute_swap", swapArgs(tokA, 1_000_000))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pv.Lessons) != 1 || pv.Lessons[0].ID != "rollback-1" {
+		t.Fatalf("permit view lessons = %+v", pv.Lessons)
+	}
+	if len(k.consults) != 1 || !strings.HasPrefix(k.consults[0], "s1|uniswap_execute_swap|{") ||
+		!strings.Contains(k.consults[0], `"1000000"`) || !strings.HasSuffix(k.consults[0], "\n"+pv.Summary) {
+		t.Errorf("consults = %q", k.consults)
+	}
+	if _, err := f.tools.Commit(ctx, f.session, CommitRequest{PermitID: pv.PermitID}); err != nil {
+		t.Fatal(err)
+	}
+	recs, err := f.store.Actions(ctx, store.ActionFilter{PermitID: pv.PermitID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var created, call *store.ActionRecord
+	for i := range recs {
+		switch recs[i].Kind {
+		case "permit_created":
+			created = &recs[i]
+		case "tool_call":
+			call = &recs[i]
+		}
+	}
+	if created == nil || !strings.Contains(string(created.Detail), `"rollback-1"`) {
+		t.Errorf("permit_created record does not carry the lesson: %+v", created)
+	}
+	var detail struct {
+		Influences []adopt.Influence `json:"influences"`
+	}
+	if call == nil || json.Unmarshal(call.Detail, &detail) != nil || len(detail.Influences) != 1 || detail.Influences[0].EntryID != "e1" || detail.Influences[0].Agent != "0xabc" {
+		t.Fatalf("tool_call record = %+v", call)
+	}
+	// Another session, influenced by nothing: no influences recorded.
+	other := &Session{ID: "s2", TurnID: "t2", Source: policy.Agent, View: f.session.View}
+	pv2, err := f.tools.Preview(ctx, other, "uniswap_execute_swap", swapArgs(tokA, 1_000))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.tools.Commit(ctx, other, CommitRequest{PermitID: pv2.PermitID}); err != nil {
+		t.Fatal(err)
+	}
+	recs, _ = f.store.Actions(ctx, store.ActionFilter{PermitID: pv2.PermitID, Kind: "tool_call"})
+	if len(recs) != 1 || strings.Contains(string(recs[0].Detail), "influences") {
+		t.Errorf("uninfluenced commit = %+v", recs)
+	}
 }

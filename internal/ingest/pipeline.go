@@ -206,6 +206,9 @@ type Pipeline struct {
 	rep   *ledger // per source metrics and reputation (reputation.go)
 	// lessons are the lessons learnt (rollback.go), kept in State.
 	lessons *adopt.Lessons
+	// influence remembers the external entries each session retrieved
+	// (influence.go).
+	influence *influences
 }
 
 // New checks cfg and returns a Pipeline with an empty Grimoire view; load
@@ -241,7 +244,8 @@ func New(cfg Config) (*Pipeline, error) {
 	if err != nil {
 		return nil, fmt.Errorf("ingest: %w", err)
 	}
-	return &Pipeline{cfg: cfg, grim: NewGrimoire(cfg.Embedder), clade: newCladeBook(), rep: newLedger(), lessons: lessons}, nil
+	return &Pipeline{cfg: cfg, grim: NewGrimoire(cfg.Embedder), clade: newCladeBook(), rep: newLedger(), lessons: lessons,
+		influence: newInfluences(MaxInfluenceSessions)}, nil
 }
 
 // Grimoire returns the pipeline's view of the Grimoire, which validators

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"cmp"
 	"context"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -17,6 +18,7 @@ import (
 
 	"github.com/ncruces/go-sqlite3"
 
+	"github.com/wardhq/ward/internal/adopt"
 	"github.com/wardhq/ward/internal/config"
 	"github.com/wardhq/ward/internal/daemon"
 	"github.com/wardhq/ward/internal/grimoire/archive"
@@ -33,7 +35,16 @@ knowledge entry per line with its partition). Never the quarantine, the
 vault key, tokens or signer keys. An entry that import would refuse (one
 holding something that looks like key material or a token) is left out and
 named on standard error. ARCHIVE is written to a temporary file and renamed
-into place. See docs/grimoire-archive.md.`
+into place.
+
+--scope says who the archive is for. local (the default) is a backup: every
+entry. clade and commons apply the propagation gates: only warnings at
+confidence 0.4 or more and insights at 0.6 or more reach the clade, only
+heuristics with 5 validations at 0.7 or more reach the commons (and so the
+clade); other entries are left out, counted on standard error. listed is a
+marketplace listing, which only an entry's author may make: it needs
+--actor, and exports only the entries whose author is that address.
+See docs/grimoire-archive.md.`
 
 const grimoireImportHelp = `Imports a Grimoire archive (zip, tar or tar.gz, detected by content) into
 the ward in --data, and exits 0 only when the import is accepted.
@@ -301,6 +312,8 @@ func syncFile(path string) error {
 func grimoireExport(ctx context.Context, io IO, args []string) int {
 	fs := flags(io, "grimoire export", "ARCHIVE", grimoireExportHelp)
 	data := fs.String("data", "ward-data", "data directory of the ward whose Grimoire to export")
+	scopeName := fs.String("scope", "local", "who the archive is for: local (every entry), clade, commons (the propagation gates) or listed (--actor's own entries)")
+	actor := fs.String("actor", "", "with --scope listed: the address listing its entries")
 	pos, st, ok := parseAnywhere(fs, args)
 	if !ok {
 		return st
@@ -308,11 +321,16 @@ func grimoireExport(ctx context.Context, io IO, args []string) int {
 	if len(pos) != 1 {
 		return usageErr(io, "grimoire export: give one archive path (.zip, .tar.gz, .tgz or .tar)")
 	}
+	scope, err := exportScope(*scopeName, *actor)
+	if err != nil {
+		return usageErr(io, "grimoire export: %v", err)
+	}
 	format, err := archive.FormatOf(pos[0])
 	if err != nil {
 		return usageErr(io, "grimoire export: %v", err)
 	}
 	var recs []archive.Record
+	held := 0
 	var skipped []string
 	if db := filepath.Join(*data, "ward.db"); fileExists(db) {
 		store, err := sqlite.Open(ctx, sqlite.Config{Path: db})
@@ -320,6 +338,15 @@ func grimoireExport(ctx context.Context, io IO, args []string) int {
 			return fail(io, "grimoire export: %v", err)
 		}
 		recs, skipped, err = exportRecords(ctx, store)
+		if err == nil {
+			recs, held = scope.filter(recs, func(id string) *adopt.Record {
+				r, err := store.Adoption(ctx, id)
+				if err != nil {
+					return nil
+				}
+				return r
+			})
+		}
 		if cerr := store.Close(); err == nil {
 			err = cerr
 		}
@@ -333,6 +360,9 @@ func grimoireExport(ctx context.Context, io IO, args []string) int {
 	}
 	for _, s := range skipped {
 		fmt.Fprintf(io.Err, "ward: grimoire export: left out %s\n", s)
+	}
+	if held > 0 {
+		fmt.Fprintf(io.Err, "ward: grimoire export: left out %d entries that may not reach the %s scope\n", held, scope.scope)
 	}
 	lines, counts, err := archive.EncodeEntries(recs)
 	if err != nil {
@@ -348,6 +378,76 @@ func grimoireExport(ctx context.Context, io IO, args []string) int {
 	fmt.Fprintf(io.Out, "exported %d entries (%d self, %d external) to %s\n", len(recs),
 		counts[knowledge.PartitionSelf.String()], counts[knowledge.PartitionExternal.String()], pos[0])
 	return exitOK
+}
+
+// exportScoping is an export's audience: an adopt.Scope, and for a
+// listing the actor listing.
+type exportScoping struct {
+	scope adopt.Scope
+	actor string
+}
+
+func exportScope(name, actor string) (exportScoping, error) {
+	var sc exportScoping
+	switch name {
+	case "local":
+		sc.scope = adopt.ScopeLocal
+	case "clade":
+		sc.scope = adopt.ScopeClade
+	case "commons":
+		sc.scope = adopt.ScopeCommons
+	case "listed":
+		sc.scope = adopt.ScopeListed
+		if !isAddress(actor) {
+			return sc, errors.New("--scope listed needs --actor, the 0x-prefixed 40-digit address listing its own entries")
+		}
+	default:
+		return sc, fmt.Errorf("--scope %.32q: want local, clade, commons or listed", name)
+	}
+	if actor != "" && sc.scope != adopt.ScopeListed {
+		return sc, errors.New("--actor is only for --scope listed")
+	}
+	sc.actor = actor
+	return sc, nil
+}
+
+// filter returns the records that may reach the scope, and how many may
+// not. Local takes everything. Clade and commons apply the propagation
+// gates (adopt.MayPropagate) to an external entry's adoption record, or to
+// the agent's own entry's type and confidence (it has no validations, so
+// its heuristics never reach the commons automatically); an external
+// entry without a record stays local. Listed takes only the actor's own
+// entries (adopt.MayList).
+func (sc exportScoping) filter(recs []archive.Record, adoption func(id string) *adopt.Record) ([]archive.Record, int) {
+	if sc.scope == adopt.ScopeLocal {
+		return recs, 0
+	}
+	out := recs[:0:0]
+	for _, r := range recs {
+		ok := false
+		switch sc.scope {
+		case adopt.ScopeListed:
+			ok = adopt.MayList(sc.actor, r.Source.Agent)
+		default:
+			ar := &adopt.Record{ID: r.ID, Type: r.Type, Provenance: r.Source.Provenance, Confidence: r.Confidence}
+			if r.Partition == knowledge.PartitionExternal {
+				ar = adoption(r.ID)
+			}
+			ok = ar != nil && adopt.MayPropagate(ar, sc.scope)
+		}
+		if ok {
+			out = append(out, r)
+		}
+	}
+	return out, len(recs) - len(out)
+}
+
+func isAddress(s string) bool {
+	if len(s) != 42 || s[:2] != "0x" {
+		return false
+	}
+	_, err := hex.DecodeString(s[2:])
+	return err == nil
 }
 
 // exportRecords returns the self and external partitions, oldest first,

@@ -8,10 +8,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/wardhq/ward/internal/adopt"
 	"github.com/wardhq/ward/internal/chain"
 	"github.com/wardhq/ward/internal/grimoire/archive"
 	"github.com/wardhq/ward/internal/grimoire/archive/archivetest"
@@ -309,5 +311,105 @@ func TestGrimoireExportLeavesOutSecrets(t *testing.T) {
 	}
 	if _, _, err := archive.Load(t.Context(), p, t.TempDir(), archive.Limits{}); err != nil {
 		t.Errorf("export does not load: %v", err)
+	}
+}
+
+// TestGrimoireExportScopes: an export for the clade or the commons holds
+// only what the propagation gates let reach it; a listing only the
+// actor's own entries; local everything.
+func TestGrimoireExportScopes(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "data")
+	grimoireFixture(t, dir, 0) // two self insights at 0.6: they reach the clade
+	st, err := sqlite.Open(t.Context(), sqlite.Config{Path: filepath.Join(dir, "ward.db")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg, err := quarantine.NewLocalRegistry()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sg := ingest.NewSigner(chain.DevChainID, reg)
+	now := time.Now().UTC().Truncate(time.Second)
+	self := func(id string, typ knowledge.EntryType, conf float64) {
+		e := knowledge.Entry{ID: id, Content: "Own " + id + ": weekend gas is cheaper.", Type: typ, Confidence: conf,
+			Source: knowledge.Source{Provenance: knowledge.Self, Timestamp: now}}
+		if typ == knowledge.TypeHeuristic {
+			e.Heuristic = &knowledge.Heuristic{Conditions: []string{"gas above 100 gwei"}, Actions: []string{"wait"}}
+		}
+		if err := st.PutEntry(t.Context(), &store.GrimoireEntry{Entry: e, Partition: knowledge.PartitionSelf, Created: now}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	self("weak-warning", knowledge.TypeWarning, 0.3) // below 0.4: local
+	self("own-heuristic", knowledge.TypeHeuristic, 0.9)
+	var author string
+	external := func(id string, typ knowledge.EntryType, conf float64, validations int, record bool) {
+		e := knowledge.Entry{ID: id, Content: "External " + id + ": Aave utilisation above 90% lifts rates.", Type: typ, Confidence: 0.5,
+			Source: knowledge.Source{Provenance: knowledge.Purchased, Timestamp: now.Add(-time.Hour)}}
+		if typ == knowledge.TypeHeuristic {
+			e.Heuristic = &knowledge.Heuristic{Conditions: []string{"utilisation above 90%"}, Actions: []string{"repay"}}
+		}
+		if err := sg.Sign(&e, "seller"); err != nil {
+			t.Fatal(err)
+		}
+		author = e.Source.Agent
+		g := &store.GrimoireEntry{Entry: e, Partition: knowledge.PartitionExternal, Created: now}
+		if record {
+			g.Adoption = &adopt.Record{ID: id, Type: typ, Provenance: knowledge.Purchased, Agent: strings.ToLower(e.Source.Agent),
+				Confidence: conf, Ceiling: 0.8, Validations: validations, Adopted: now}
+		}
+		if err := st.PutEntry(t.Context(), g); err != nil {
+			t.Fatal(err)
+		}
+	}
+	external("validated-heuristic", knowledge.TypeHeuristic, 0.75, 5, true) // the commons
+	external("young-heuristic", knowledge.TypeHeuristic, 0.75, 4, true)     // local
+	external("strong-insight", knowledge.TypeInsight, 0.65, 0, true)        // the clade
+	external("unrecorded", knowledge.TypeInsight, 0.9, 0, false)            // local: no record
+	if err := st.Close(); err != nil {
+		t.Fatal(err)
+	}
+	ids := func(args ...string) string {
+		t.Helper()
+		p := filepath.Join(t.TempDir(), "out.zip")
+		code, _, errOut := runWard(t, append([]string{"grimoire", "export", p, "--data", dir}, args...)...)
+		if code != 0 {
+			t.Fatalf("export %v: exit %d: %s", args, code, errOut)
+		}
+		_, recs, err := archive.Load(t.Context(), p, t.TempDir(), archive.Limits{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, r := range recs {
+			out = append(out, r.ID)
+		}
+		slices.Sort(out)
+		return strings.Join(out, ",")
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{nil, "own-heuristic,self-0,self-1,strong-insight,unrecorded,validated-heuristic,weak-warning,young-heuristic"},
+		{[]string{"--scope", "clade"}, "self-0,self-1,strong-insight,validated-heuristic"},
+		{[]string{"--scope", "commons"}, "validated-heuristic"},
+		{[]string{"--scope", "listed", "--actor", author}, "strong-insight,unrecorded,validated-heuristic,young-heuristic"},
+		{[]string{"--scope", "listed", "--actor", "0x" + strings.ToUpper(author[2:])}, "strong-insight,unrecorded,validated-heuristic,young-heuristic"},
+		{[]string{"--scope", "listed", "--actor", "0x" + strings.Repeat("1", 40)}, ""},
+	} {
+		if got := ids(tc.args...); got != tc.want {
+			t.Errorf("export %v = %s, want %s", tc.args, got, tc.want)
+		}
+	}
+	for _, args := range [][]string{{"--scope", "listed"}, {"--scope", "everyone"}, {"--scope", "clade", "--actor", author}, {"--scope", "listed", "--actor", "0xnothex"}} {
+		p := filepath.Join(t.TempDir(), "bad.zip")
+		code, _, errOut := runWard(t, append([]string{"grimoire", "export", p, "--data", dir}, args...)...)
+		if code == 0 || !strings.Contains(errOut, "--") {
+			t.Errorf("export %v: exit %d, %q; want a usage error naming the flag", args, code, errOut)
+		}
+		if _, err := os.Stat(p); err == nil {
+			t.Errorf("export %v wrote an archive", args)
+		}
 	}
 }

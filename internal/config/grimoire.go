@@ -39,6 +39,9 @@ type Grimoire struct {
 	// promoted lessons to and causal rollback reverts ("" for none: no
 	// PLAYBOOK is kept).
 	Playbook string
+	// Sandbox configures Stage 3: the agent's strategy and an LLM
+	// decomposer ([grimoire.sandbox]).
+	Sandbox Sandbox
 }
 
 // Bounds of [grimoire] curator_interval. The Curator is cheap and its TTLs
@@ -70,6 +73,7 @@ type grimoireTOML struct {
 	Embedder   *embedderTOML     `toml:"embedder"`
 	Curator    *string           `toml:"curator_interval"`
 	Playbook   *string           `toml:"playbook"`
+	Sandbox    *sandboxTOML      `toml:"sandbox"`
 }
 
 type cladeMemberTOML struct {
@@ -124,6 +128,7 @@ func grimoireSection(f *File, raw *fileTOML, idx *positions) []Diagnostic {
 	diags = append(diags, cladeMembers(&f.Grimoire, g, idx)...)
 	diags = append(diags, reasoningSection(&f.Grimoire, g, idx)...)
 	diags = append(diags, embedderSection(&f.Grimoire, g, idx)...)
+	diags = append(diags, sandboxSection(&f.Grimoire, g, idx)...)
 	return diags
 }
 

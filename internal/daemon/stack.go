@@ -11,6 +11,7 @@ import (
 	"math/big"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -349,9 +350,13 @@ func openGrimoire(ctx context.Context, s *Stack, g config.Grimoire) (*ingest.Pip
 	if err := ingest.LoadLibrary(ctx, s.Store, lib); err != nil {
 		return nil, fmt.Errorf("grimoire: the saved skill library: %w", err)
 	}
+	st3, err := stage3(g.Sandbox, lib)
+	if err != nil {
+		return nil, err
+	}
 	p, err := ingest.New(ingest.Config{Embedder: emb, Oracle: orc, Immune: im, Checker: checker,
 		Store: s.Store, Bus: s.Bus, Validators: vals, Strictness: g.Strictness, State: s.Store,
-		Clade: g.Clade, Members: reg, Playbook: pb, Stage3: &ingest.Stage3{Library: lib}})
+		Clade: g.Clade, Members: reg, Playbook: pb, Stage3: st3})
 	if err != nil {
 		return nil, err
 	}
@@ -362,6 +367,33 @@ func openGrimoire(ctx context.Context, s *Stack, g config.Grimoire) (*ingest.Pip
 		return nil, fmt.Errorf("grimoire: the saved metrics and lessons: %w", err)
 	}
 	return p, nil
+}
+
+// stage3 is Stage 3 as [grimoire.sandbox] configures it: the agent's
+// strategy, each rule decomposed now (a rule that does not decompose
+// stops ward from starting), and the LLM decomposer if one is set.
+func stage3(sb config.Sandbox, lib *skill.Library) (*ingest.Stage3, error) {
+	st := &ingest.Stage3{Library: lib}
+	for i, r := range sb.Strategy {
+		f, err := skill.Parse(r)
+		if err != nil {
+			return nil, fmt.Errorf("grimoire.sandbox.strategy: rule %d: %w", i+1, err)
+		}
+		st.Strategy = append(st.Strategy, f)
+	}
+	if d := sb.Decomposer; d.Endpoint != "" {
+		cfg := skill.LLMConfig{Endpoint: strings.TrimRight(d.Endpoint, "/") + "/chat/completions", Model: d.Model,
+			Timeout: d.Timeout, MaxCalls: sb.MaxCalls, Chat: ingest.SkillChat(nil)}
+		if d.APIKeyEnv != "" {
+			cfg.APIKey = taint.New(os.Getenv(d.APIKeyEnv), taint.StrategyConfidential)
+		}
+		llm, err := skill.NewLLM(cfg)
+		if err != nil {
+			return nil, fmt.Errorf("grimoire.sandbox.decomposer: %w", err)
+		}
+		st.LLM = llm
+	}
+	return st, nil
 }
 
 // grimoireEmbedder is the configured embedder: the deterministic hashed

@@ -242,3 +242,24 @@ func grimoireStack(t *testing.T, extra string, grimoireKeys ...string) (*Stack, 
 		return e
 	}
 }
+
+// TestGrimoireSandboxStrategy: [grimoire.sandbox] strategy is the baseline
+// Stage 3 judges entries against, and a rule that does not decompose stops
+// the stack from opening.
+func TestGrimoireSandboxStrategy(t *testing.T) {
+	st, signed := grimoireStack(t, "[grimoire.sandbox]\nstrategy = [\"when price drops 5 %, sell everything\"]\n", "strictness = \"strict\"")
+	r, err := st.Ingest.Ingest(t.Context(), signed("silence", knowledge.TypeHeuristic, "When the price drops 3 %, wait.", 0.2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Verdict != ingest.Rejected || r.Code != reason.KnowledgeSandboxFailed || !strings.Contains(strings.Join(r.Reasons, " "), "agent's strategy") {
+		t.Fatalf("an entry silencing the agent's stop-loss: %s %s %v", r.Verdict, r.Code, r.Reasons)
+	}
+	f, err := config.Parse("ward.toml", []byte("[grimoire.sandbox]\nstrategy = [\"buy low, sell high\"]\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := OpenData(t.Context(), t.TempDir(), f); err == nil || !strings.Contains(err.Error(), "grimoire.sandbox.strategy: rule 1") {
+		t.Errorf("an undecomposable strategy rule: %v", err)
+	}
+}

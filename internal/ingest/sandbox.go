@@ -5,11 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/wardhq/ward/internal/adopt"
-	"github.com/wardhq/ward/internal/id"
+	"net/http"
 	"strings"
 	"time"
 
+	"github.com/wardhq/ward/internal/adopt"
+	"github.com/wardhq/ward/internal/id"
 	"github.com/wardhq/ward/internal/knowledge"
 	"github.com/wardhq/ward/internal/reason"
 	"github.com/wardhq/ward/internal/registry"
@@ -17,12 +18,14 @@ import (
 	"github.com/wardhq/ward/internal/skill"
 	"github.com/wardhq/ward/internal/store"
 	"github.com/wardhq/ward/internal/tool"
+	"github.com/wardhq/ward/internal/trust"
 )
 
 // Stage3 configures the Stage 3 strategy evaluation (seed §5): an
 // actionable entry that passed Stage 2 under Strict or Paranoid strictness
 // is decomposed (skill.Decompose), resolved against the skill library, and
-// simulated against the hold baseline inside the process sandbox as the job
+// simulated against the baseline (the agent's Strategy, or holding) inside
+// the process sandbox as the job
 // skill.JobName, which every binary running a Pipeline with a Stage3 must
 // register with sandbox.Main. The zero Stage3 is usable: a fresh library,
 // the seed's sandbox limits and the default scenarios.
@@ -40,6 +43,13 @@ type Stage3 struct {
 	// generated ones.
 	Recorded  []skill.Scenario
 	Tolerance *skill.Tolerance // nil: skill.DefaultTolerance
+	// Strategy is the agent's own strategy, rule by rule: the baseline an
+	// entry is judged against (what the entry changes in it). Empty: the
+	// baseline holds.
+	Strategy []*skill.Fragment
+	// LLM, if set, decomposes an entry the deterministic parser cannot
+	// (at most skill.MaxLLMCalls calls per entry).
+	LLM *skill.LLM
 }
 
 // SandboxOutcome is what Stage 3 found for an entry; Report.Sandbox
@@ -54,8 +64,9 @@ type SandboxOutcome struct {
 	// Component is the library component whose run breached, if it was
 	// not the evaluation itself.
 	Component string        `json:"component,omitempty"`
-	Promoted  int           `json:"promoted,omitempty"` // novel conditions added to the library
-	Elapsed   time.Duration `json:"elapsed"`            // in the sandbox, all runs
+	Promoted  int           `json:"promoted,omitempty"`  // novel conditions added to the library
+	LLMCalls  int           `json:"llm_calls,omitempty"` // calls the LLM decomposition made
+	Elapsed   time.Duration `json:"elapsed"`             // in the sandbox, all runs
 }
 
 // errNotRun: the sandbox could not run the evaluation to a verdict; the
@@ -68,15 +79,22 @@ var errNotRun = errors.New("the sandbox could not run the evaluation")
 // cannot be evaluated; any other error that the sandbox could not run.
 func (s *Stage3) Evaluate(ctx context.Context, e *knowledge.Entry, st knowledge.Strictness) (*SandboxOutcome, error) {
 	lib := s.library()
+	calls := 0
 	f, err := skill.Decompose(e)
+	if errors.Is(err, skill.ErrUndecomposable) && s.LLM != nil {
+		f, calls, err = s.LLM.Decompose(ctx, e)
+	}
 	if err != nil {
+		if calls > 0 {
+			return &SandboxOutcome{LLMCalls: calls}, err
+		}
 		return nil, err
 	}
 	plan, err := lib.Compose(f)
 	if err != nil {
-		return nil, err
+		return &SandboxOutcome{LLMCalls: calls}, err
 	}
-	out := &SandboxOutcome{Plan: plan}
+	out := &SandboxOutcome{Plan: plan, LLMCalls: calls}
 	frag := *f
 	frag.Actions = append([]skill.Action(nil), f.Actions...)
 	sizes := map[string]float64{}
@@ -113,7 +131,7 @@ func (s *Stage3) Evaluate(ctx context.Context, e *knowledge.Entry, st knowledge.
 	if st == knowledge.Paranoid {
 		m.Ticks = max(m.Ticks, ParanoidSandboxTicks)
 	}
-	in, err := json.Marshal(skill.Request{Fragment: &frag, Market: m, Recorded: s.Recorded, Tolerance: s.Tolerance})
+	in, err := json.Marshal(skill.Request{Fragment: &frag, Baseline: s.Strategy, Market: m, Recorded: s.Recorded, Tolerance: s.Tolerance})
 	if err != nil {
 		return out, fmt.Errorf("%w: %w", errNotRun, err)
 	}
@@ -136,6 +154,26 @@ func (s *Stage3) Evaluate(ctx context.Context, e *knowledge.Entry, st knowledge.
 	out.Evaluation = &ev
 	out.Breach = ev.Exceeded
 	return out, nil
+}
+
+// SkillChat is the transport of Stage 3's LLM decomposition
+// (skill.LLMConfig.Chat): trust.ChatJSON over client (nil: a new one).
+func SkillChat(client *http.Client) skill.ChatFunc {
+	if client == nil {
+		client = &http.Client{}
+	}
+	return func(ctx context.Context, ep skill.ChatEndpoint, system string, user []byte, out any) error {
+		return trust.ChatJSON(ctx, trust.ChatEndpoint{URL: ep.URL, Model: ep.Model, APIKey: ep.APIKey, Client: client, Timeout: ep.Timeout},
+			system, user, out)
+	}
+}
+
+// baselineName says what an entry was judged against.
+func (s *Stage3) baselineName() string {
+	if len(s.Strategy) > 0 {
+		return fmt.Sprintf("agent's strategy (%d rules)", len(s.Strategy))
+	}
+	return "hold baseline"
 }
 
 func (s *Stage3) library() *skill.Library {
@@ -192,7 +230,7 @@ func (p *Pipeline) stage3(ctx context.Context, e *knowledge.Entry, vec []float32
 	r.Scores["sandbox_worst_loss"] = ev.Strategy.WorstLoss
 	r.Scores["sandbox_max_drawdown"] = ev.Strategy.MaxDrawdown
 	if !ev.Pass {
-		why := append([]string{fmt.Sprintf("against the hold baseline over %d scenarios of up to %d ticks", ev.Scenarios, ev.Ticks)}, ev.Reasons...)
+		why := append([]string{fmt.Sprintf("against the %s over %d scenarios of up to %d ticks", p.cfg.Stage3.baselineName(), ev.Scenarios, ev.Ticks)}, ev.Reasons...)
 		return p.reject(ctx, e, vec, r, StageSandbox, "sandbox", knowledge.NoAttack, reason.KnowledgeSandboxFailed, why, true)
 	}
 	r, err = p.adopt(ctx, e, vec, r, passed)
@@ -204,8 +242,8 @@ func (p *Pipeline) stage3(ctx context.Context, e *knowledge.Entry, vec []float32
 		// A failure to save loses promotions, never the decision made.
 		_ = SaveLibrary(context.WithoutCancel(ctx), p.cfg.State, p.cfg.Stage3.Library, p.cfg.Now())
 	}
-	r.Reasons = append(r.Reasons, fmt.Sprintf("Stage 3: passed against the hold baseline over %d scenarios (mean return %.2f%%, baseline %.2f%%)",
-		ev.Scenarios, 100*ev.Strategy.MeanReturn, 100*ev.Baseline.MeanReturn))
+	r.Reasons = append(r.Reasons, fmt.Sprintf("Stage 3: passed against the %s over %d scenarios (mean return %.2f%%, baseline %.2f%%)",
+		p.cfg.Stage3.baselineName(), ev.Scenarios, 100*ev.Strategy.MeanReturn, 100*ev.Baseline.MeanReturn))
 	return r, nil
 }
 

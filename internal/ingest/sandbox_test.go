@@ -3,7 +3,10 @@ package ingest
 import (
 	"encoding/json"
 	"errors"
+	"net/http"
+	"net/http/httptest"
 	"os"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -263,5 +266,98 @@ func TestSkillLibraryPersisted(t *testing.T) {
 	f, _ := skill.Parse("when price drops 25 % and position below 65 %, sell 10 %")
 	if plan, err := lib.Compose(f); err != nil || !plan.Composed || len(plan.Novel) != 0 {
 		t.Errorf("after a reload the promoted conditions are not in the library: %+v %v", plan, err)
+	}
+}
+
+// TestStage3AgentStrategy: with the agent's strategy configured, an entry
+// is judged by what it does to that strategy. Waiting when the price
+// drops 3 % is harmless to a holder and adopted; it silences a 5 %
+// stop-loss, and against that strategy it is rejected.
+func TestStage3AgentStrategy(t *testing.T) {
+	stop, err := skill.Parse("when price drops 5 %, sell everything")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := skill.Market{Scenarios: 8, Regimes: []skill.Regime{skill.RegimeCrash}}
+	for _, c := range []struct {
+		strategy []*skill.Fragment
+		verdict  Verdict
+		code     reason.Code
+		says     string
+	}{
+		{nil, Adopted, reason.KnowledgeAdopted, "hold baseline"},
+		{[]*skill.Fragment{stop}, Rejected, reason.KnowledgeSandboxFailed, "agent's strategy (1 rules)"},
+	} {
+		h := newHarness(t, knowledge.Strict, votes(true, true, true)...)
+		withStage3(t, h, &Stage3{Market: m, Strategy: c.strategy})
+		e := h.entry("When the price drops 3 %, wait.", 0.5)
+		e.Type = knowledge.TypeHeuristic
+		r := h.ingest(h.sign(e, nil))
+		stage := StageSandbox
+		if c.verdict == Adopted {
+			stage = StageAdopt
+		}
+		want(t, r, c.verdict, stage, c.code, knowledge.NoAttack)
+		if !reasonsContain(r, c.says) {
+			t.Errorf("reasons %q do not name the %s", r.Reasons, c.says)
+		}
+	}
+}
+
+// TestStage3LLMDecomposition: an entry the parser cannot decompose goes
+// to the configured model; its fragment is evaluated like a parsed one.
+// A model that says the entry is no trading behaviour, or that fails,
+// leaves it waiting in quarantine.
+func TestStage3LLMDecomposition(t *testing.T) {
+	const content = "Liquidity providers should follow the moon."
+	fragment := `{"decomposable":true,"conditions":[{"text":"price fell a quarter","expr":"chg <= -0.25"}],"actions":[{"text":"buy a little","kind":"buy","size":0.1}]}`
+	for _, c := range []struct {
+		name    string
+		status  int
+		reply   string
+		verdict Verdict
+		code    reason.Code
+		calls   int
+	}{
+		{"decomposed and evaluated", 200, fragment, Adopted, reason.KnowledgeAdopted, 1},
+		{"not a trading behaviour", 200, `{"decomposable":false}`, Quarantined, reason.KnowledgeSandboxRequired, 1},
+		{"model down", 500, "", Quarantined, reason.KnowledgeSandboxRequired, 0},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var hits atomic.Int64
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				hits.Add(1)
+				if c.status != 200 {
+					w.WriteHeader(c.status)
+					return
+				}
+				w.Header().Set("Content-Type", "application/json")
+				_ = json.NewEncoder(w).Encode(map[string]any{"choices": []map[string]any{{"message": map[string]string{"role": "assistant", "content": c.reply}}}})
+			}))
+			t.Cleanup(srv.Close)
+			llm, err := skill.NewLLM(skill.LLMConfig{Endpoint: srv.URL + "/v1/chat/completions", Model: "m", Chat: SkillChat(srv.Client())})
+			if err != nil {
+				t.Fatal(err)
+			}
+			h := newHarness(t, knowledge.Strict, votes(true, true, true)...)
+			withStage3(t, h, &Stage3{Market: skill.Market{Scenarios: 8}, LLM: llm})
+			e := h.entry(content, 0.5)
+			e.Type = knowledge.TypeHeuristic
+			r := h.ingest(h.sign(e, nil))
+			stage := StageSandbox
+			if c.verdict == Adopted {
+				stage = StageAdopt
+			}
+			want(t, r, c.verdict, stage, c.code, knowledge.NoAttack)
+			if hits.Load() == 0 {
+				t.Error("the model was never asked")
+			}
+			if c.calls > 0 && (r.Sandbox == nil || r.Sandbox.LLMCalls != c.calls) {
+				t.Errorf("sandbox outcome %+v, want %d LLM calls", r.Sandbox, c.calls)
+			}
+			if c.verdict == Adopted && (r.Sandbox.Evaluation == nil || r.Sandbox.Plan == nil) {
+				t.Errorf("the model's fragment was not evaluated: %+v", r.Sandbox)
+			}
+		})
 	}
 }

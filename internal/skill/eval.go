@@ -75,11 +75,16 @@ type Evaluation struct {
 
 // Request is the sandbox job's input.
 type Request struct {
-	Fragment  *Fragment  `json:"fragment"`
-	Market    Market     `json:"market"`
-	Recorded  []Scenario `json:"recorded,omitempty"`   // evaluated besides the generated ones
-	Tolerance *Tolerance `json:"tolerance,omitempty"`  // nil: DefaultTolerance
-	CostLimit uint64     `json:"cost_limit,omitempty"` // per condition per tick; 0: DefaultCostLimit
+	Fragment *Fragment `json:"fragment"`
+	// Baseline is the agent's own strategy, rule by rule; empty: the
+	// baseline holds. With the entry, a tick at which the entry's rule
+	// fires follows the entry (a wait then does nothing), and any other
+	// tick the agent's rules.
+	Baseline  []*Fragment `json:"baseline,omitempty"`
+	Market    Market      `json:"market"`
+	Recorded  []Scenario  `json:"recorded,omitempty"`   // evaluated besides the generated ones
+	Tolerance *Tolerance  `json:"tolerance,omitempty"`  // nil: DefaultTolerance
+	CostLimit uint64      `json:"cost_limit,omitempty"` // per condition per tick; 0: DefaultCostLimit
 }
 
 // Job is the sandbox job JobName: it reads a JSON Request, evaluates it
@@ -112,18 +117,26 @@ func Evaluate(ctx context.Context, req *Request) (*Evaluation, error) {
 	if err := req.Fragment.check(); err != nil {
 		return nil, err
 	}
-	progs := make([]*program, len(req.Fragment.Conditions))
-	for i, c := range req.Fragment.Conditions {
-		p, err := compile(c.Expr, req.CostLimit)
-		if err != nil {
-			return nil, err
-		}
-		progs[i] = p
+	entry, err := compileRule(req.Fragment, req.CostLimit)
+	if err != nil {
+		return nil, err
 	}
-	for _, a := range req.Fragment.Actions {
-		if math.IsNaN(a.Size) || a.Size < 0 || a.Size > 1 || a.Kind > ActHedge {
-			return nil, fmt.Errorf("skill: action %s of size %v", a.Kind, a.Size)
+	if len(req.Baseline) > MaxBaselineRules {
+		return nil, fmt.Errorf("skill: %d baseline rules, at most %d", len(req.Baseline), MaxBaselineRules)
+	}
+	var own []rule
+	for i, f := range req.Baseline {
+		if f == nil {
+			return nil, fmt.Errorf("skill: baseline rule %d is empty", i)
 		}
+		if err := f.check(); err != nil {
+			return nil, fmt.Errorf("skill: baseline rule %d: %w", i, err)
+		}
+		r, err := compileRule(f, req.CostLimit)
+		if err != nil {
+			return nil, fmt.Errorf("skill: baseline rule %d: %w", i, err)
+		}
+		own = append(own, r)
 	}
 	scs, err := req.Market.Generate()
 	if err != nil {
@@ -141,8 +154,11 @@ func Evaluate(ctx context.Context, req *Request) (*Evaluation, error) {
 			return nil, err
 		}
 		ev.Ticks = max(ev.Ticks, len(sc.Ticks))
-		b, _ := simulate(sc, nil, nil)
-		s, err := simulate(sc, progs, req.Fragment.Actions)
+		b, err := simulate(sc, nil, own)
+		if err != nil {
+			return nil, err
+		}
+		s, err := simulate(sc, &entry, own)
 		if err != nil {
 			return nil, err
 		}
@@ -214,31 +230,78 @@ func (b *book) trade(k Tick, v float64) {
 	b.traded += math.Abs(v)
 }
 
-// simulate runs one scenario: with no programs it is the baseline, which
-// holds its starting allocation.
-func simulate(sc Scenario, progs []*program, acts []Action) (run, error) {
+// MaxBaselineRules is the most rules the agent's own strategy may have.
+const MaxBaselineRules = 32
+
+// rule is a compiled fragment: when every program holds, the actions.
+type rule struct {
+	progs []*program
+	acts  []Action
+}
+
+func compileRule(f *Fragment, limit uint64) (rule, error) {
+	r := rule{progs: make([]*program, len(f.Conditions)), acts: f.Actions}
+	for i, c := range f.Conditions {
+		p, err := compile(c.Expr, limit)
+		if err != nil {
+			return rule{}, err
+		}
+		r.progs[i] = p
+	}
+	for _, a := range f.Actions {
+		if math.IsNaN(a.Size) || a.Size < 0 || a.Size > 1 || a.Kind > ActHedge {
+			return rule{}, fmt.Errorf("skill: action %s of size %v", a.Kind, a.Size)
+		}
+	}
+	return r, nil
+}
+
+// fires reports whether every condition of r holds in s.
+func (r *rule) fires(s *state) (bool, error) {
+	for _, p := range r.progs {
+		ok, err := p.eval(s)
+		if err != nil || !ok {
+			return false, err
+		}
+	}
+	return true, nil
+}
+
+// simulate runs one scenario. Without an entry it is the baseline: the
+// agent's own rules, or holding the starting allocation when there are
+// none. With one, a tick at which the entry fires follows the entry alone
+// (counted in triggers), any other tick the agent's rules.
+func simulate(sc Scenario, entry *rule, own []rule) (run, error) {
 	t0 := sc.Ticks[0]
 	b := &book{cash: StartEquity * (1 - StartShare), units: StartEquity * StartShare / t0.Price}
 	peak, r := StartEquity, run{}
 	for t := 1; t < len(sc.Ticks); t++ {
 		k := sc.Ticks[t]
-		if progs != nil {
+		if entry != nil || len(own) > 0 {
 			s := observe(sc.Ticks, t, b)
-			fire := true
-			for _, p := range progs {
-				ok, err := p.eval(&s)
+			followed := false
+			if entry != nil {
+				fire, err := entry.fires(&s)
 				if err != nil {
 					return run{}, err
 				}
-				if !ok {
-					fire = false
-					break
+				if fire {
+					r.triggers++
+					followed = true
+					for _, a := range entry.acts {
+						apply(b, k, a)
+					}
 				}
 			}
-			if fire {
-				r.triggers++
-				for _, a := range acts {
-					apply(b, k, a)
+			for i := 0; !followed && i < len(own); i++ {
+				fire, err := own[i].fires(&s)
+				if err != nil {
+					return run{}, err
+				}
+				if fire {
+					for _, a := range own[i].acts {
+						apply(b, k, a)
+					}
 				}
 			}
 		}

@@ -1,18 +1,21 @@
 // Package skill is Stage 3's strategy evaluation (seed 001 §5, the Voyager
 // pattern). An actionable entry is decomposed into a Fragment (conditions,
-// actions, parameters); its conditions are reused from a Library of verified
+// actions, parameters), by the deterministic parser (Decompose) or, when
+// one is configured, a language model (LLM, at most MaxLLMCalls calls, its
+// answers checked as hostile input); its conditions are reused from a Library of verified
 // components where they match and are otherwise novel CEL expressions,
 // compiled once and evaluated under a cost limit, never Turing-complete code;
-// the strategy is then simulated against a hold baseline over seeded market
+// the strategy is then simulated against a baseline, the agent's own
+// strategy (Request.Baseline) or holding, over seeded market
 // scenarios (or recorded price files) and passes only when it does not
 // worsen the worst-case loss or the maximum drawdown beyond a tolerance and
 // does not reduce the mean return.
 //
 // The evaluation runs inside the process sandbox as the job JobName (see
 // Job); this package does not import the sandbox: the ingestion pipeline
-// runs the job and maps a breach to sandbox_resource_exceeded. Everything
-// here is deterministic: the same entry, seed and configuration give the
-// same Evaluation. docs/sandbox.md ("Strategy evaluation") documents the
+// runs the job and maps a breach to sandbox_resource_exceeded. Apart from
+// the LLM decomposition, everything here is deterministic: the same
+// fragment, seed and configuration give the same Evaluation. docs/sandbox.md ("Strategy evaluation") documents the
 // grammar, the market model and the thresholds.
 package skill
 

@@ -224,3 +224,54 @@ func TestDeterministic(t *testing.T) {
 		t.Error("3 ticks accepted")
 	}
 }
+
+// TestAgentStrategyBaseline: against the agent's own strategy, an entry
+// is judged by what it changes in that strategy. "Wait when price drops
+// 3 %" does nothing to a holder, but it silences the stop-loss of an
+// agent that sells on a 5 % drop: it passes against holding and fails
+// against the agent's strategy on crash scenarios.
+func TestAgentStrategyBaseline(t *testing.T) {
+	entry, err := Parse("when price drops 3 %, wait")
+	if err != nil {
+		t.Fatal(err)
+	}
+	stop, err := Parse("when price drops 5 %, sell everything")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := Market{Scenarios: 10, Regimes: []Regime{RegimeCrash}}
+	hold, err := Evaluate(context.Background(), &Request{Fragment: entry, Market: m})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !hold.Pass {
+		t.Fatalf("against holding, waiting failed: %v", hold.Reasons)
+	}
+	own, err := Evaluate(context.Background(), &Request{Fragment: entry, Baseline: []*Fragment{stop}, Market: m})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("baseline %+v, with the entry %+v: %v", own.Baseline, own.Strategy, own.Reasons)
+	if own.Pass {
+		t.Error("against a stop-loss strategy, silencing the stop-loss passed")
+	}
+	if own.Baseline.Turnover == 0 {
+		t.Error("the agent's strategy never traded: the baseline is not the agent's")
+	}
+	// A harmless entry against the same strategy: waiting at gas above
+	// 500 gwei, which the scenarios never reach, changes nothing.
+	calm, err := Parse("when gas above 500 gwei, wait")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev, err := Evaluate(context.Background(), &Request{Fragment: calm, Baseline: []*Fragment{stop}, Market: m})
+	if err != nil || !ev.Pass || ev.Strategy.MeanReturn != ev.Baseline.MeanReturn {
+		t.Errorf("a no-op entry against the agent's strategy: %+v, %v", ev, err)
+	}
+	// Malformed baselines are refused.
+	for _, b := range [][]*Fragment{{nil}, {{Conditions: []Condition{{Text: "x", Expr: "nope >"}}, Actions: []Action{{Kind: ActBuy, Size: 0.1}}}}, make([]*Fragment, MaxBaselineRules+1)} {
+		if _, err := Evaluate(context.Background(), &Request{Fragment: entry, Baseline: b, Market: m}); err == nil {
+			t.Errorf("baseline %v accepted", b)
+		}
+	}
+}

@@ -1,0 +1,101 @@
+package config
+
+import (
+	"fmt"
+	"net/url"
+	"os"
+	"time"
+	"unicode/utf8"
+)
+
+// Sandbox configures Stage 3 ([grimoire.sandbox]).
+type Sandbox struct {
+	// Strategy is the agent's own strategy, one rule per string in the
+	// form Stage 3 decomposes ("when gas is above 100 gwei, wait"): the
+	// baseline an entry is judged against. Empty: the baseline holds.
+	Strategy []string
+	// Decomposer, when its endpoint is set, is the OpenAI-compatible chat
+	// endpoint that decomposes an entry the deterministic parser cannot
+	// ([grimoire.sandbox.decomposer]); MaxCalls bounds its calls per
+	// entry (default and most 10).
+	Decomposer LLM
+	MaxCalls   int
+}
+
+// Bounds of [grimoire.sandbox].
+const (
+	MaxStrategyRules         = 32 // skill.MaxBaselineRules
+	maxStrategyRule          = 1024
+	MaxDecomposerCalls       = 10 // skill.MaxLLMCalls
+	defaultDecomposerTimeout = 30 * time.Second
+)
+
+type sandboxTOML struct {
+	Strategy   []string `toml:"strategy"`
+	Decomposer *struct {
+		llmTOML
+		MaxCalls *int `toml:"max_calls"`
+	} `toml:"decomposer"`
+}
+
+// sandboxSection reads [grimoire.sandbox] into out.Sandbox. Whether each
+// strategy rule decomposes is checked when ward starts (it needs the
+// skill parser).
+func sandboxSection(out *Grimoire, g *grimoireTOML, idx *positions) []Diagnostic {
+	sb := g.Sandbox
+	if sb == nil {
+		return nil
+	}
+	var diags []Diagnostic
+	bad := func(key, format string, args ...any) {
+		diags = append(diags, idx.at(key, fmt.Sprintf(format, args...)))
+	}
+	if len(sb.Strategy) > MaxStrategyRules {
+		bad("grimoire.sandbox.strategy", "%d rules, at most %d", len(sb.Strategy), MaxStrategyRules)
+	}
+	for i, r := range sb.Strategy {
+		if r == "" || len(r) > maxStrategyRule || !utf8.ValidString(r) {
+			bad("grimoire.sandbox.strategy", "rule %d must be 1 to %d bytes of text", i+1, maxStrategyRule)
+		}
+	}
+	out.Sandbox.Strategy = sb.Strategy
+	d := sb.Decomposer
+	if d == nil {
+		return diags
+	}
+	l := LLM{Timeout: defaultDecomposerTimeout}
+	if d.Endpoint != nil {
+		l.Endpoint = *d.Endpoint
+		if u, err := url.Parse(l.Endpoint); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			bad("grimoire.sandbox.decomposer.endpoint", "must be an http(s) URL")
+		}
+	}
+	if d.Model != nil {
+		l.Model = *d.Model
+	}
+	if l.Endpoint == "" || l.Model == "" {
+		bad("grimoire.sandbox.decomposer", "endpoint and model are both required")
+	}
+	if d.APIKeyEnv != nil {
+		l.APIKeyEnv = *d.APIKeyEnv
+		if l.APIKeyEnv != "" && os.Getenv(l.APIKeyEnv) == "" {
+			bad("grimoire.sandbox.decomposer.api_key_env", "the environment variable %s is not set", l.APIKeyEnv)
+		}
+	}
+	if d.Timeout != nil {
+		t, err := time.ParseDuration(*d.Timeout)
+		if err != nil || t <= 0 {
+			bad("grimoire.sandbox.decomposer.timeout", "invalid duration %q", *d.Timeout)
+		}
+		l.Timeout = t
+	}
+	out.Sandbox.MaxCalls = MaxDecomposerCalls
+	if d.MaxCalls != nil {
+		if *d.MaxCalls < 1 || *d.MaxCalls > MaxDecomposerCalls {
+			bad("grimoire.sandbox.decomposer.max_calls", "must be 1 to %d", MaxDecomposerCalls)
+		}
+		out.Sandbox.MaxCalls = *d.MaxCalls
+	}
+	out.Sandbox.Decomposer = l
+	return diags
+}

@@ -6,6 +6,7 @@ import (
 	"io"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -51,7 +52,15 @@ func TestRunCurator(t *testing.T) {
 				f := &fakeCurator{fail: tc.fail}
 				ctx, cancel := context.WithCancel(t.Context())
 				var wg sync.WaitGroup
-				wg.Go(func() { runCurator(ctx, f, tc.every, slog.New(slog.NewTextHandler(io.Discard, nil))) })
+				var samples atomic.Int64
+				sample := func(context.Context, time.Time) error {
+					samples.Add(1)
+					if tc.fail {
+						return errors.New("chain down")
+					}
+					return nil
+				}
+				wg.Go(func() { runCurator(ctx, f, tc.every, slog.New(slog.NewTextHandler(io.Discard, nil)), sample) })
 				synctest.Wait()
 				if got := f.passes(); got != 1 {
 					t.Fatalf("%d passes at start, want 1", got)
@@ -65,6 +74,9 @@ func TestRunCurator(t *testing.T) {
 				wg.Wait() // runCurator returns when its context ends
 				if got := f.passes(); got != 4 {
 					t.Errorf("%d passes after stop, want 4", got)
+				}
+				if got := samples.Load(); got != 4 {
+					t.Errorf("%d market samples, want one per pass (4)", got)
 				}
 			})
 		})

@@ -327,7 +327,9 @@ func Serve(ctx context.Context, cfg ServeConfig) error {
 	defer stopCurator()
 	var curatorDone sync.WaitGroup
 	if st.Ingest != nil {
-		curatorDone.Go(func() { runCurator(curating, st.Ingest, cfg.File.Grimoire.CuratorInterval, cfg.Log) })
+		curatorDone.Go(func() {
+			runCurator(curating, st.Ingest, cfg.File.Grimoire.CuratorInterval, cfg.Log, marketSampler(st.Env, st.Ingest))
+		})
 	}
 	var serveErr error
 	select {

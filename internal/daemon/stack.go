@@ -356,7 +356,7 @@ func openGrimoire(ctx context.Context, s *Stack, g config.Grimoire) (*ingest.Pip
 	}
 	p, err := ingest.New(ingest.Config{Embedder: emb, Oracle: orc, Immune: im, Checker: checker,
 		Store: s.Store, Bus: s.Bus, Validators: vals, Strictness: g.Strictness, State: s.Store,
-		Clade: g.Clade, Members: reg, Playbook: pb, Stage3: st3})
+		Clade: g.Clade, Members: reg, Playbook: pb, Stage3: st3, Actions: s.Store})
 	if err != nil {
 		return nil, err
 	}

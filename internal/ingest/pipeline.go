@@ -192,6 +192,10 @@ type Config struct {
 	// derived from the entries it rolls back (rollback.go). nil: no
 	// PLAYBOOK is kept, and a rollback says it skipped the revert.
 	Playbook *adopt.Playbook
+	// Actions, if set, is the gate's action log: causal rollback over the
+	// recorded history reads the decisions the gate tagged from it
+	// (RecordedRollback).
+	Actions store.ActionLog
 }
 
 // Pipeline runs entries through the stages. Make it with New.

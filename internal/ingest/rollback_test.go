@@ -303,6 +303,8 @@ func TestCausalRollbackTool(t *testing.T) {
 		}), true},
 		{"negative decision day", encode(func(a map[string]any) { a["decisions"] = []rollback.Record{{Day: -1, ID: "d"}} }), true},
 		{"decision without id", encode(func(a map[string]any) { a["decisions"] = []rollback.Record{{Day: 1}} }), true},
+		{"returns without first_use", encode(func(a map[string]any) { delete(a, "first_use") }), false},
+		{"series without returns", encode(func(a map[string]any) { delete(a, "returns"); delete(a, "first_use") }), false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if err := tl.Validate(tc.raw); (err != nil) != tc.schema {
@@ -371,12 +373,18 @@ func FuzzDecodeRollback(f *testing.F) {
 			}
 			return
 		}
-		if n := len(a.Returns); n < 3 || n > MaxRollbackDays || a.FirstUse > n-2 || len(a.Peers) > MaxRollbackPeers ||
+		if len(a.Returns) == 0 { // the recorded history: nothing else given
+			if len(a.Factors)+len(a.Decisions)+len(a.Peers) > 0 || a.FirstUse != nil && (*a.FirstUse < 0 || *a.FirstUse > MaxRollbackDays) {
+				t.Fatalf("accepted a recorded-history request with series or a bad first_use: %+v", a)
+			}
+			return
+		}
+		if n := len(a.Returns); n < 3 || n > MaxRollbackDays || a.FirstUse == nil || *a.FirstUse < 0 || *a.FirstUse > n-2 || len(a.Peers) > MaxRollbackPeers ||
 			len(a.Factors) > MaxRollbackFactors || len(a.Decisions) > MaxRollbackDecisions {
 			t.Fatalf("accepted out-of-bounds arguments: %d days, %d peers, %d factors, %d decisions",
 				len(a.Returns), len(a.Peers), len(a.Factors), len(a.Decisions))
 		}
 		_, _ = rollback.Decide(rollback.Input{Returns: a.Returns, Factors: a.Factors, Decisions: a.Decisions,
-			Source: a.Source, FirstUse: a.FirstUse, Peers: a.Peers})
+			Source: a.Source, FirstUse: *a.FirstUse, Peers: a.Peers})
 	})
 }

@@ -106,17 +106,18 @@ var (
 		Description: "Decide whether knowledge from one source agent caused the agent's performance to fall, and if so undo it. " +
 			"Input: the agent's daily returns, market factor series aligned by day (ETH returns, TVL changes, gas, volatility), the " +
 			"decision records with the external entries each used, the first day the source's knowledge was in use, and optionally " +
-			"peer agents' daily returns. The decision runs factor decomposition (over 70% market-explained: keep), the residual Sharpe " +
+			"peer agents' daily returns. Give only source_agent to use what ward recorded: its daily market samples (the wallet's " +
+			"value, ETH, gas, a TVL index) and the writes the gate tagged with the external entries that influenced them. The decision runs factor decomposition (over 70% market-explained: keep), the residual Sharpe " +
 			"change (below 0.3: keep), source attribution (never used: keep), then a counterfactual (7+ baseline days) or a peer " +
 			"comparison. On rollback the source's entries used by those decisions go back to quarantine as rolled_back, its other " +
 			"entries lose 0.2 confidence, a lesson is stored, PLAYBOOK heuristics derived from them are reverted and the source's " +
 			"reputation falls. Returns the decision with every step's numbers and what was done.",
 		Category: tool.CatMemory, Tier: tool.Write, RiskTier: tool.Layer2, Budget: tool.Medium, Effect: tool.EffectClose,
 		PromptSnippet: "memory_causal_rollback attributes a performance drop to a knowledge source and rolls it back if warranted.",
-		Params: json.RawMessage(fmt.Sprintf(`{"type":"object","additionalProperties":false,"required":["source_agent","returns","first_use"],"properties":{`+
+		Params: json.RawMessage(fmt.Sprintf(`{"type":"object","additionalProperties":false,"required":["source_agent"],"properties":{`+
 			`"source_agent":{"type":"string","pattern":"^0x[0-9a-fA-F]{40}$","description":"The suspected source agent."},`+
-			`"returns":{"type":"array","minItems":3,"maxItems":%[1]d,"items":{"type":"number"},"description":"The agent's daily returns; day i is index i."},`+
-			`"first_use":{"type":"integer","minimum":0,"maximum":%[1]d,"description":"The first day the source's knowledge was in use."},`+
+			`"returns":{"type":"array","minItems":3,"maxItems":%[1]d,"items":{"type":"number"},"description":"The agent's daily returns; day i is index i. Omit to use the recorded history (then give no factors, decisions or peers)."},`+
+			`"first_use":{"type":"integer","minimum":0,"maximum":%[1]d,"description":"The first day the source's knowledge was in use; required with returns; with the recorded history, the first recorded day it influenced a write unless given."},`+
 			`"factors":{"type":"array","maxItems":%[2]d,"items":{"type":"object","additionalProperties":false,"required":["name","values"],"properties":{`+
 			`"name":{"type":"string","maxLength":64},"values":{"type":"array","maxItems":%[1]d,"items":{"type":"number"}}}},"description":"Market factor series, one value per day."},`+
 			`"decisions":{"type":"array","maxItems":%[3]d,"items":{"type":"object","additionalProperties":false,"required":["day","id"],"properties":{`+
@@ -342,7 +343,7 @@ const (
 type rollbackArgs struct {
 	Source    string            `json:"source_agent"`
 	Returns   []float64         `json:"returns"`
-	FirstUse  int               `json:"first_use"`
+	FirstUse  *int              `json:"first_use"`
 	Factors   []rollback.Factor `json:"factors"`
 	Decisions []rollback.Record `json:"decisions"`
 	Peers     [][]float64       `json:"peers"`
@@ -362,13 +363,26 @@ func decodeRollback(in *registry.Input) (rollbackArgs, error) {
 	bad := func(format string, v ...any) (rollbackArgs, error) {
 		return rollbackArgs{}, fmt.Errorf("%w: "+format, append([]any{errArgs}, v...)...)
 	}
-	switch {
-	case !isAddress(a.Source):
+	if !isAddress(a.Source) {
 		return bad("source_agent must be a 0x-prefixed 40-digit hex address")
+	}
+	if n == 0 {
+		// The recorded history (see Pipeline.RecordedRollback).
+		switch {
+		case len(a.Factors) > 0 || len(a.Decisions) > 0 || len(a.Peers) > 0:
+			return bad("factors, decisions and peers need returns: without returns the recorded history is used")
+		case a.FirstUse != nil && (*a.FirstUse < 0 || *a.FirstUse > MaxRollbackDays):
+			return bad("first_use %d outside [0, %d]", *a.FirstUse, MaxRollbackDays)
+		}
+		return a, nil
+	}
+	switch {
+	case a.FirstUse == nil:
+		return bad("first_use is required with returns")
 	case n < 3 || n > MaxRollbackDays:
 		return bad("returns has %d days, want 3 to %d", n, MaxRollbackDays)
-	case a.FirstUse < 0 || a.FirstUse > n-2:
-		return bad("first_use %d outside [0, %d]: the post window needs 2 days", a.FirstUse, n-2)
+	case *a.FirstUse < 0 || *a.FirstUse > n-2:
+		return bad("first_use %d outside [0, %d]: the post window needs 2 days", *a.FirstUse, n-2)
 	case len(a.Factors) > MaxRollbackFactors:
 		return bad("%d factors, at most %d", len(a.Factors), MaxRollbackFactors)
 	case len(a.Peers) > MaxRollbackPeers:
@@ -419,8 +433,12 @@ func planRollback(_ context.Context, in *registry.Input) (*tool.Plan, error) {
 	if err != nil {
 		return nil, err
 	}
+	if len(a.Returns) == 0 {
+		return &tool.Plan{Txs: []tool.Tx{}, Summary: fmt.Sprintf("causal rollback check of knowledge from %s over the recorded history",
+			strings.ToLower(a.Source))}, nil
+	}
 	return &tool.Plan{Txs: []tool.Tx{}, Summary: fmt.Sprintf("causal rollback check of knowledge from %s over %d days (first use day %d)",
-		strings.ToLower(a.Source), len(a.Returns), a.FirstUse)}, nil
+		strings.ToLower(a.Source), len(a.Returns), *a.FirstUse)}, nil
 }
 
 func (p *Pipeline) rollbackTool(ctx context.Context, in *registry.Input, _ *tool.Plan, c *capability.Capability) (*tool.Result, error) {
@@ -431,8 +449,19 @@ func (p *Pipeline) rollbackTool(ctx context.Context, in *registry.Input, _ *tool
 	if err := c.Consume(defRollback.Name, in.Args.Hash(), in.Tick, in.Now); err != nil {
 		return nil, fmt.Errorf("causal rollback: %w", err)
 	}
-	r, err := p.Rollback(ctx, a.Source, rollback.Input{Returns: a.Returns, Factors: a.Factors, Decisions: a.Decisions,
-		Source: a.Source, FirstUse: a.FirstUse, Peers: a.Peers})
+	var ri rollback.Input
+	if len(a.Returns) == 0 {
+		if ri, err = p.RecordedRollback(ctx, a.Source, a.FirstUse); err != nil {
+			if errors.Is(err, ErrShortSeries) {
+				return nil, fmt.Errorf("causal rollback: %w: %w", errArgs, err)
+			}
+			return nil, errors.New("causal rollback: the recorded history could not be read")
+		}
+	} else {
+		ri = rollback.Input{Returns: a.Returns, Factors: a.Factors, Decisions: a.Decisions,
+			Source: a.Source, FirstUse: *a.FirstUse, Peers: a.Peers}
+	}
+	r, err := p.Rollback(ctx, a.Source, ri)
 	switch {
 	case errors.Is(err, rollback.ErrDegenerate):
 		return nil, fmt.Errorf("causal rollback: %w: the returns have no variance in a window", errArgs)

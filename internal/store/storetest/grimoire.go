@@ -192,16 +192,27 @@ func testQuarantineOverflow(t *testing.T, h *harness) {
 	oldest, _ := h.quarantine(now, agentA, 1)
 	second, _ := h.quarantine(now, agentA, 2)
 	bEntry, _ := h.quarantine(now, agentB, 1)
+	// Concurrent writers, but a bounded number of them: a thousand
+	// goroutines each waiting for a durable group commit only measure how
+	// loaded the machine is (under -race they could outwait the store's
+	// commit timeout), not the capacity bound.
 	var wg sync.WaitGroup
 	errs := make(chan error, store.MaxQuarantinePending)
-	for n := 3; n <= store.MaxQuarantinePending; n++ {
+	next := make(chan int)
+	for range 16 {
 		wg.Go(func() {
-			q := &store.QuarantinedEntry{Entry: knowledgeEntry(now, agentA, n), QuarantinedAt: now}
-			if ev, err := h.s.PutQuarantined(ctx, q); err != nil || len(ev) != 0 {
-				errs <- fmt.Errorf("put %d: evicted %v, %v", n, ev, err)
+			for n := range next {
+				q := &store.QuarantinedEntry{Entry: knowledgeEntry(now, agentA, n), QuarantinedAt: now}
+				if ev, err := h.s.PutQuarantined(ctx, q); err != nil || len(ev) != 0 {
+					errs <- fmt.Errorf("put %d: evicted %v, %v", n, ev, err)
+				}
 			}
 		})
 	}
+	for n := 3; n <= store.MaxQuarantinePending; n++ {
+		next <- n
+	}
+	close(next)
 	wg.Wait()
 	close(errs)
 	for err := range errs {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/ethereum/go-ethereum/crypto"
 
+	"github.com/wardhq/ward/internal/adopt"
 	"github.com/wardhq/ward/internal/config"
 	"github.com/wardhq/ward/internal/gate"
 	"github.com/wardhq/ward/internal/ingest"
@@ -21,6 +22,7 @@ import (
 	"github.com/wardhq/ward/internal/policy"
 	"github.com/wardhq/ward/internal/quarantine"
 	"github.com/wardhq/ward/internal/reason"
+	"github.com/wardhq/ward/internal/store"
 	"github.com/wardhq/ward/internal/trust"
 )
 
@@ -114,6 +116,10 @@ func TestGrimoireThroughTheGate(t *testing.T) {
 	if out := write("consensus_validate", map[string]string{"entry_id": "e1"}); !strings.Contains(string(out), `adopted`) {
 		t.Fatalf("consensus_validate: %s", out)
 	}
+	e2 := signed("e2", knowledge.TypeInsight, "Stablecoin pools widen their spreads during depegs.", 0.3)
+	if out := write("quarantine_entries", map[string]any{"entries": []*knowledge.Entry{e2}}); !strings.Contains(string(out), `quarantined`) {
+		t.Fatalf("quarantine_entries: %s", out)
+	}
 	out, err := st.Tools.Facade(t.Context(), s, "query_grimoire", json.RawMessage(`{"query":"what raises the borrow rate?","limit":3}`))
 	if err != nil || !strings.Contains(string(out), "borrow rate") {
 		t.Fatalf("query_grimoire: %s %v", out, err)
@@ -124,6 +130,35 @@ func TestGrimoireThroughTheGate(t *testing.T) {
 	// The answer reinforced the entry it returned (the Curator's stability).
 	if k, ok := st.Ingest.Grimoire().Get("e1"); !ok || k.Adoption == nil || k.Adoption.Retrievals != 1 {
 		t.Errorf("retrievals after query_grimoire: %+v", k.Adoption)
+	}
+	// The session now acts under e1's influence: a lesson about its source
+	// is shown at the next preview, and the commit records e1 as an
+	// influence of the decision.
+	source := strings.ToLower(e.Source.Agent)
+	if _, err := st.Ingest.Lessons().Add(adopt.Lesson{ID: "about-source", Summary: "knowledge from this source was rolled back",
+		Advice: "confirm independently before acting", Keywords: []string{source}, Confidence: 0.9, Created: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.Tools.SetDirective(t.Context(), s, "validate entry e2", true); err != nil {
+		t.Fatal(err)
+	}
+	pv, err := st.Tools.Facade(t.Context(), s, "preview_action", json.RawMessage(`{"action_type":"consensus_validate","venue":"grimoire","params":{"entry_id":"e2"}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var v struct {
+		PermitID string         `json:"permit_id"`
+		Lessons  []adopt.Advice `json:"lessons"`
+	}
+	if err := json.Unmarshal(pv, &v); err != nil || len(v.Lessons) != 1 || v.Lessons[0].ID != "about-source" {
+		t.Fatalf("preview under the source's influence: %s", pv)
+	}
+	if _, err := st.Tools.Facade(t.Context(), s, "commit_action", json.RawMessage(`{"permit_id":"`+v.PermitID+`"}`)); err != nil {
+		t.Fatal(err)
+	}
+	recs, err := st.Store.Actions(t.Context(), store.ActionFilter{PermitID: v.PermitID, Kind: "tool_call"})
+	if err != nil || len(recs) != 1 || !strings.Contains(string(recs[0].Detail), `"entry_id":"e1"`) || !strings.Contains(string(recs[0].Detail), source) {
+		t.Errorf("the commit's record does not name e1 as an influence: %+v %v", recs, err)
 	}
 }
 

@@ -71,6 +71,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"math"
 	"strings"
 	"sync"
@@ -241,6 +242,16 @@ func New(cfg Config) (*Pipeline, error) {
 	}
 	cfg.Validators = append([]Validator(nil), cfg.Validators...)
 	cfg.Stage3 = cfg.Stage3.withDefaults()
+	if cfg.Stage3 != nil {
+		// The skill library retrieves components by the Grimoire's
+		// embedder; if it cannot embed now it keeps its token index.
+		emb := cfg.Embedder
+		if err := cfg.Stage3.Library.Index(func(texts []string) ([][]float32, error) {
+			return emb.Embed(context.Background(), texts)
+		}); err != nil {
+			slog.Default().Warn("grimoire: the skill library keeps its token index", "err", err)
+		}
+	}
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}

@@ -65,6 +65,17 @@ func compile(expr string, limit uint64) (*program, error) {
 	return &program{prg: prg}, nil
 }
 
+// canonical returns expr in CEL's canonical form (parsed and printed
+// back), so that expressions differing only in spacing or parentheses
+// compare equal.
+func canonical(expr string) (string, error) {
+	ast, iss := env.Parse(expr)
+	if iss.Err() != nil {
+		return "", fmt.Errorf("skill: condition: %w", iss.Err())
+	}
+	return cel.AstToString(ast)
+}
+
 // Check reports whether expr is a boolean CEL condition over Variables.
 func Check(expr string) error {
 	_, err := compile(expr, 0)

@@ -3,6 +3,7 @@ package skill
 import (
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"sort"
 	"strings"
@@ -38,18 +39,30 @@ type Component struct {
 // says so.
 const ComposeCoverage = 0.8
 
-// Library is the verified component library, indexed by token overlap
-// (Jaccard similarity of lower-cased word tokens of a component's text and
-// expression): a deterministic index that needs no embedding model and
-// keeps this package at layer 1 beside embed. It is safe for concurrent
-// use.
+// Library is the verified component library. Components are retrieved
+// by embedding once the caller gives the library a Vectorizer (Index:
+// ingestion passes the Grimoire's embedder, which keeps this package at
+// layer 1 beside embed), and by token overlap (Jaccard similarity of
+// lower-cased word tokens) until then. A retrieved condition is reused only
+// when its expression is the same CEL expression as the one wanted
+// (compared in canonical form), never for being similar. It is safe for
+// concurrent use.
 type Library struct {
 	mu     sync.Mutex
 	comps  []Component
-	byExpr map[string]int
+	byExpr map[string]int // canonical expression → component
 	byName map[string]int
 	index  map[string][]int // token → components
+	vec    Vectorizer       // nil: token overlap only
+	vecs   [][]float32      // of comps, unit length, when vec is set
 }
+
+// Vectorizer embeds texts, one vector per text, for the library's index
+// (an embed.Embedder's Embed bound to a context).
+type Vectorizer func(texts []string) ([][]float32, error)
+
+// RetrieveK is how many components Compose retrieves per condition.
+const RetrieveK = 5
 
 // NewLibrary returns a library holding the built-in verified conditions.
 func NewLibrary() *Library {
@@ -86,6 +99,11 @@ func (l *Library) Add(c Component) error {
 		if err := Check(c.Expr); err != nil {
 			return err
 		}
+		canon, err := canonical(c.Expr)
+		if err != nil {
+			return err
+		}
+		c.Expr = canon
 	case KindSizing:
 		if len(c.WASM) == 0 || c.Func == "" {
 			return errors.New("skill: sizing component without a module or function")
@@ -102,6 +120,13 @@ func (l *Library) Add(c Component) error {
 		if _, ok := l.byExpr[c.Expr]; ok {
 			return nil
 		}
+	}
+	if l.vec != nil {
+		vs, err := l.vec([]string{c.Text + " " + c.Expr})
+		if err != nil || len(vs) != 1 {
+			return fmt.Errorf("skill: embedding component %q: %w", c.Name, errors.Join(err, errVectors))
+		}
+		l.vecs = append(l.vecs, unit(vs[0]))
 	}
 	i := len(l.comps)
 	l.comps = append(l.comps, c)
@@ -137,10 +162,91 @@ func (l *Library) Components() []Component {
 // Match is a search hit.
 type Match struct {
 	Component Component `json:"component"`
-	Score     float64   `json:"score"` // Jaccard similarity of the token sets
+	Score     float64   `json:"score"` // cosine similarity of embeddings, or Jaccard similarity of token sets
 }
 
-// Search returns up to k components most similar to text, best first.
+var errVectors = errors.New("the vectorizer returned no vector")
+
+// Index makes the library retrieve by embedding: every component held is
+// embedded with v now, and every one added later when it is added. On an
+// error the library keeps its token index.
+func (l *Library) Index(v Vectorizer) error {
+	if v == nil {
+		return errors.New("skill: nil vectorizer")
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	texts := make([]string, len(l.comps))
+	for i, c := range l.comps {
+		texts[i] = c.Text + " " + c.Expr
+	}
+	vs, err := v(texts)
+	if err != nil || len(vs) != len(texts) {
+		return fmt.Errorf("skill: embedding the library: %w", errors.Join(err, errVectors))
+	}
+	l.vecs = make([][]float32, len(vs))
+	for i, x := range vs {
+		l.vecs[i] = unit(x)
+	}
+	l.vec = v
+	return nil
+}
+
+func unit(v []float32) []float32 {
+	var n float64
+	for _, x := range v {
+		n += float64(x) * float64(x)
+	}
+	out := make([]float32, len(v))
+	if n == 0 {
+		return out
+	}
+	n = math.Sqrt(n)
+	for i, x := range v {
+		out[i] = float32(float64(x) / n)
+	}
+	return out
+}
+
+// Retrieve returns up to k components most similar to text, best first:
+// by cosine similarity of embeddings once the library is indexed (Index),
+// by token overlap (Search) before.
+func (l *Library) Retrieve(text string, k int) ([]Match, error) {
+	l.mu.Lock()
+	v := l.vec
+	l.mu.Unlock()
+	if v == nil {
+		return l.Search(text, k), nil
+	}
+	vs, err := v([]string{text})
+	if err != nil || len(vs) != 1 {
+		return nil, fmt.Errorf("skill: embedding a query: %w", errors.Join(err, errVectors))
+	}
+	q := unit(vs[0])
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	out := make([]Match, 0, len(l.comps))
+	for i, c := range l.comps {
+		if len(l.vecs[i]) != len(q) {
+			continue
+		}
+		var dot float64
+		for j, x := range q {
+			dot += float64(x) * float64(l.vecs[i][j])
+		}
+		out = append(out, Match{Component: c, Score: dot})
+	}
+	sort.Slice(out, func(a, b int) bool {
+		if out[a].Score != out[b].Score {
+			return out[a].Score > out[b].Score
+		}
+		return out[a].Component.Name < out[b].Component.Name
+	})
+	return out[:min(k, len(out))], nil
+}
+
+// Search returns up to k components most similar to text by token
+// overlap, best first.
 func (l *Library) Search(text string, k int) []Match {
 	q := tokens(text)
 	l.mu.Lock()
@@ -186,25 +292,55 @@ type Plan struct {
 	Reused   []string    `json:"reused,omitempty"` // library components the conditions matched
 	Novel    []Condition `json:"novel,omitempty"`  // conditions the library does not hold
 	Coverage float64     `json:"coverage"`         // covered parts / all parts; actions are built-in primitives
-	Composed bool        `json:"composed"`         // Coverage > ComposeCoverage
+	// Retrieved counts the reused conditions that retrieval found (the
+	// rest were found by their expression).
+	Retrieved int  `json:"retrieved,omitempty"`
+	Composed  bool `json:"composed"` // Coverage > ComposeCoverage
 }
 
-// Compose resolves f's conditions against the library: a condition whose
-// expression the library holds is reused; any other is novel. Every action
-// kind is a built-in primitive of the simulator, and an action's sizing
-// component must exist.
+// Compose resolves f's conditions against the library: for each, the
+// RetrieveK components closest to its text are retrieved (Retrieve), and
+// one whose expression is the condition's, in canonical form, is reused; a
+// condition whose expression the library holds but retrieval missed is
+// reused too; any other is novel. Every action kind is a built-in
+// primitive of the simulator, and an action's sizing component must exist.
+// An error from the vectorizer is returned as such.
 func (l *Library) Compose(f *Fragment) (*Plan, error) {
 	p := &Plan{Fragment: f}
 	covered, total := 0, len(f.Conditions)+len(f.Actions)
-	l.mu.Lock()
 	for _, c := range f.Conditions {
-		if i, ok := l.byExpr[c.Expr]; ok {
-			p.Reused = append(p.Reused, l.comps[i].Name)
+		canon, err := canonical(c.Expr)
+		if err != nil {
+			p.Novel = append(p.Novel, c) // refused below, with the others
+			continue
+		}
+		ms, err := l.Retrieve(c.Text+" "+c.Expr, RetrieveK)
+		if err != nil {
+			return nil, err
+		}
+		reused := ""
+		for _, m := range ms {
+			if m.Component.Kind == KindCondition && m.Component.Expr == canon {
+				reused = m.Component.Name
+				p.Retrieved++
+				break
+			}
+		}
+		if reused == "" {
+			l.mu.Lock()
+			if i, ok := l.byExpr[canon]; ok {
+				reused = l.comps[i].Name
+			}
+			l.mu.Unlock()
+		}
+		if reused != "" {
+			p.Reused = append(p.Reused, reused)
 			covered++
 		} else {
 			p.Novel = append(p.Novel, c)
 		}
 	}
+	l.mu.Lock()
 	for _, a := range f.Actions {
 		if a.SizeFrom != "" {
 			i, ok := l.byName[a.SizeFrom]

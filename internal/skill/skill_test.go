@@ -275,3 +275,72 @@ func TestAgentStrategyBaseline(t *testing.T) {
 		}
 	}
 }
+
+// words is a test vectorizer: a bag of words hashed into 64 buckets.
+func words(texts []string) ([][]float32, error) {
+	out := make([][]float32, len(texts))
+	for i, t := range texts {
+		v := make([]float32, 64)
+		for w := range tokens(t) {
+			h := 0
+			for _, r := range w {
+				h = h*31 + int(r)
+			}
+			v[(h%64+64)%64]++
+		}
+		out[i] = v
+	}
+	return out, nil
+}
+
+// TestLibraryRetrieval: once indexed, the library retrieves components by
+// embedding and reuses one only when its expression is the condition's in
+// canonical form; a similar component with another expression is not
+// reused.
+func TestLibraryRetrieval(t *testing.T) {
+	l := NewLibrary()
+	if err := l.Index(words); err != nil {
+		t.Fatal(err)
+	}
+	ms, err := l.Retrieve("gas expensive above 100 gwei", 3)
+	if err != nil || len(ms) == 0 || ms[0].Component.Name != "gas_expensive" {
+		t.Fatalf("retrieve = %+v, %v; want gas_expensive first", ms, err)
+	}
+	f := &Fragment{
+		Conditions: []Condition{{Text: "gas above 100 gwei", Expr: "(gas>100.0)"}, {Text: "gas above 101 gwei", Expr: "gas > 101.0"}},
+		Actions:    []Action{{Kind: ActWait}},
+	}
+	p, err := l.Compose(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Reused) != 1 || p.Reused[0] != "gas_expensive" || p.Retrieved != 1 || len(p.Novel) != 1 || p.Novel[0].Expr != "gas > 101.0" {
+		t.Errorf("plan = %+v; want gas_expensive reused by retrieval and the 101 gwei condition novel", p)
+	}
+	// Promoted conditions are embedded as they are added, and found.
+	if n := l.Promote("e1", p); n != 1 {
+		t.Fatalf("promoted %d", n)
+	}
+	if p2, err := l.Compose(f); err != nil || len(p2.Reused) != 2 || p2.Retrieved != 2 {
+		t.Errorf("after promotion: %+v, %v; want both conditions reused by retrieval", p2, err)
+	}
+	// A vectorizer that fails: Compose says so rather than guessing.
+	broken := NewLibrary()
+	if err := broken.Index(func([]string) ([][]float32, error) { return nil, errors.New("down") }); err == nil {
+		t.Error("Index with a failing vectorizer succeeded")
+	}
+	calls := 0
+	flaky := func(texts []string) ([][]float32, error) {
+		calls++
+		if calls > 1 {
+			return nil, errors.New("down")
+		}
+		return words(texts)
+	}
+	if err := broken.Index(flaky); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := broken.Compose(f); err == nil {
+		t.Error("Compose hid a vectorizer failure")
+	}
+}

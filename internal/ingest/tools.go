@@ -89,11 +89,11 @@ var (
 		Description: "Evaluate an actionable heuristic in the Stage 3 sandbox without deciding anything: the entry (by id, from " +
 			"quarantine or the Grimoire) or a heuristic given inline (text such as \"when RSI below 30, buy 10 %\", or conditions, " +
 			"actions and parameters) is decomposed into conditions and actions, resolved against the skill library, and simulated " +
-			"against holding over seeded market scenarios inside the process sandbox. Returns the plan (reused and novel components, " +
+			"against the agent's configured strategy (or holding, when none is configured) over seeded market scenarios inside the process sandbox. Returns the plan (reused and novel components, " +
 			"coverage), the metrics of both strategies (mean return, maximum drawdown, worst-case loss, turnover), pass or fail with " +
 			"reasons, and any resource breach. Nothing is adopted, rejected or promoted. Read-only.",
 		Category: tool.CatMemory, Tier: tool.Read, RiskTier: tool.Layer1, Budget: tool.Slow,
-		PromptSnippet: "memory_sandbox_heuristic backtests a heuristic against holding in the sandbox.",
+		PromptSnippet: "memory_sandbox_heuristic backtests a heuristic against the agent's strategy (or holding) in the sandbox.",
 		Params: json.RawMessage(`{"type":"object","additionalProperties":false,"properties":{` +
 			`"entry_id":{"type":"string","minLength":1,"maxLength":128,"description":"A quarantined or adopted entry's id."},` +
 			`"text":{"type":"string","minLength":1,"maxLength":1024,"description":"A heuristic in words: when/if X, do Y."},` +

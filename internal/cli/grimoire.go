@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"cmp"
 	"context"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -25,6 +24,7 @@ import (
 	"github.com/wardhq/ward/internal/ingest"
 	"github.com/wardhq/ward/internal/knowledge"
 	"github.com/wardhq/ward/internal/store/sqlite"
+	"github.com/wardhq/ward/internal/tool"
 )
 
 const grimoireExportHelp = `Writes the Grimoire of the ward in --data to ARCHIVE: a zip, tar.gz (or
@@ -398,7 +398,7 @@ func exportScope(name, actor string) (exportScoping, error) {
 		sc.scope = adopt.ScopeCommons
 	case "listed":
 		sc.scope = adopt.ScopeListed
-		if !isAddress(actor) {
+		if _, err := tool.ParseAddress(actor); err != nil {
 			return sc, errors.New("--scope listed needs --actor, the 0x-prefixed 40-digit address listing its own entries")
 		}
 	default:
@@ -440,14 +440,6 @@ func (sc exportScoping) filter(recs []archive.Record, adoption func(id string) *
 		}
 	}
 	return out, len(recs) - len(out)
-}
-
-func isAddress(s string) bool {
-	if len(s) != 42 || s[:2] != "0x" {
-		return false
-	}
-	_, err := hex.DecodeString(s[2:])
-	return err == nil
 }
 
 // exportRecords returns the self and external partitions, oldest first,

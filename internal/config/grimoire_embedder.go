@@ -2,8 +2,6 @@ package config
 
 import (
 	"fmt"
-	"net/url"
-	"os"
 	"time"
 )
 
@@ -47,37 +45,13 @@ func embedderSection(out *Grimoire, g *grimoireTOML, idx *positions) []Diagnosti
 	bad := func(key, format string, args ...any) {
 		diags = append(diags, idx.at(key, fmt.Sprintf(format, args...)))
 	}
-	out.Embedder = Embedder{Timeout: defaultEmbedderTimeout}
-	if e.Endpoint != nil {
-		out.Embedder.Endpoint = *e.Endpoint
-		if u, err := url.Parse(*e.Endpoint); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			bad("grimoire.embedder.endpoint", "must be an http(s) URL")
-		}
-	}
-	if e.Model != nil {
-		out.Embedder.Model = *e.Model
-	}
-	if out.Embedder.Endpoint == "" || out.Embedder.Model == "" {
-		bad("grimoire.embedder", "endpoint and model are both required")
-	}
-	if e.APIKeyEnv != nil {
-		out.Embedder.APIKeyEnv = *e.APIKeyEnv
-		if *e.APIKeyEnv != "" && os.Getenv(*e.APIKeyEnv) == "" {
-			bad("grimoire.embedder.api_key_env", "the environment variable %s is not set", *e.APIKeyEnv)
-		}
-	}
+	l := readLLM("grimoire.embedder", llmTOML{Endpoint: e.Endpoint, Model: e.Model, APIKeyEnv: e.APIKeyEnv, Timeout: e.Timeout}, defaultEmbedderTimeout, bad)
+	out.Embedder = Embedder{Endpoint: l.Endpoint, Model: l.Model, APIKeyEnv: l.APIKeyEnv, Timeout: l.Timeout}
 	if e.Dimensions != nil {
 		if *e.Dimensions < 1 || *e.Dimensions > maxEmbedderDimensions {
 			bad("grimoire.embedder.dimensions", "must be 1 to %d", maxEmbedderDimensions)
 		}
 		out.Embedder.Dimensions = *e.Dimensions
-	}
-	if e.Timeout != nil {
-		d, err := time.ParseDuration(*e.Timeout)
-		if err != nil || d <= 0 {
-			bad("grimoire.embedder.timeout", "invalid duration %q", *e.Timeout)
-		}
-		out.Embedder.Timeout = d
 	}
 	return diags
 }

@@ -57,32 +57,7 @@ func reasoningSection(out *Grimoire, g *grimoireTOML, idx *positions) []Diagnost
 	}
 	for i, p := range r.Providers {
 		key := fmt.Sprintf("grimoire.reasoning.providers.%d", i)
-		l := LLM{Timeout: defaultReasoningTimeout}
-		if p.Endpoint != nil {
-			l.Endpoint = *p.Endpoint
-			if u, err := url.Parse(l.Endpoint); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-				bad(key+".endpoint", "must be an http(s) URL")
-			}
-		}
-		if p.Model != nil {
-			l.Model = *p.Model
-		}
-		if l.Endpoint == "" || l.Model == "" {
-			bad(key, "endpoint and model are both required")
-		}
-		if p.APIKeyEnv != nil {
-			l.APIKeyEnv = *p.APIKeyEnv
-			if l.APIKeyEnv != "" && os.Getenv(l.APIKeyEnv) == "" {
-				bad(key+".api_key_env", "the environment variable %s is not set", l.APIKeyEnv)
-			}
-		}
-		if p.Timeout != nil {
-			d, err := time.ParseDuration(*p.Timeout)
-			if err != nil || d <= 0 {
-				bad(key+".timeout", "invalid duration %q", *p.Timeout)
-			}
-			l.Timeout = d
-		}
+		l := readLLM(key, p, defaultReasoningTimeout, bad)
 		out.Reasoning.Providers = append(out.Reasoning.Providers, l)
 	}
 	if r.K != nil {
@@ -101,4 +76,38 @@ func reasoningSection(out *Grimoire, g *grimoireTOML, idx *positions) []Diagnost
 		out.Reasoning.Judge = *r.Judge
 	}
 	return diags
+}
+
+// readLLM reads an OpenAI-compatible endpoint's table at key: endpoint (an
+// http(s) URL) and model, both required, api_key_env (which must be set
+// when named) and timeout (default timeout), reporting each problem with
+// bad.
+func readLLM(key string, p llmTOML, timeout time.Duration, bad func(key, format string, args ...any)) LLM {
+	l := LLM{Timeout: timeout}
+	if p.Endpoint != nil {
+		l.Endpoint = *p.Endpoint
+		if u, err := url.Parse(l.Endpoint); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			bad(key+".endpoint", "must be an http(s) URL")
+		}
+	}
+	if p.Model != nil {
+		l.Model = *p.Model
+	}
+	if l.Endpoint == "" || l.Model == "" {
+		bad(key, "endpoint and model are both required")
+	}
+	if p.APIKeyEnv != nil {
+		l.APIKeyEnv = *p.APIKeyEnv
+		if l.APIKeyEnv != "" && os.Getenv(l.APIKeyEnv) == "" {
+			bad(key+".api_key_env", "the environment variable %s is not set", l.APIKeyEnv)
+		}
+	}
+	if p.Timeout != nil {
+		d, err := time.ParseDuration(*p.Timeout)
+		if err != nil || d <= 0 {
+			bad(key+".timeout", "invalid duration %q", *p.Timeout)
+		}
+		l.Timeout = d
+	}
+	return l
 }

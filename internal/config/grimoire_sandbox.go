@@ -2,8 +2,6 @@ package config
 
 import (
 	"fmt"
-	"net/url"
-	"os"
 	"time"
 	"unicode/utf8"
 )
@@ -63,32 +61,7 @@ func sandboxSection(out *Grimoire, g *grimoireTOML, idx *positions) []Diagnostic
 	if d == nil {
 		return diags
 	}
-	l := LLM{Timeout: defaultDecomposerTimeout}
-	if d.Endpoint != nil {
-		l.Endpoint = *d.Endpoint
-		if u, err := url.Parse(l.Endpoint); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			bad("grimoire.sandbox.decomposer.endpoint", "must be an http(s) URL")
-		}
-	}
-	if d.Model != nil {
-		l.Model = *d.Model
-	}
-	if l.Endpoint == "" || l.Model == "" {
-		bad("grimoire.sandbox.decomposer", "endpoint and model are both required")
-	}
-	if d.APIKeyEnv != nil {
-		l.APIKeyEnv = *d.APIKeyEnv
-		if l.APIKeyEnv != "" && os.Getenv(l.APIKeyEnv) == "" {
-			bad("grimoire.sandbox.decomposer.api_key_env", "the environment variable %s is not set", l.APIKeyEnv)
-		}
-	}
-	if d.Timeout != nil {
-		t, err := time.ParseDuration(*d.Timeout)
-		if err != nil || t <= 0 {
-			bad("grimoire.sandbox.decomposer.timeout", "invalid duration %q", *d.Timeout)
-		}
-		l.Timeout = t
-	}
+	l := readLLM("grimoire.sandbox.decomposer", d.llmTOML, defaultDecomposerTimeout, bad)
 	out.Sandbox.MaxCalls = MaxDecomposerCalls
 	if d.MaxCalls != nil {
 		if *d.MaxCalls < 1 || *d.MaxCalls > MaxDecomposerCalls {

@@ -316,10 +316,7 @@ func openGrimoire(ctx context.Context, s *Stack, g config.Grimoire) (*ingest.Pip
 	if rc := g.Reasoning; len(rc.Providers) > 0 {
 		cfg := ingest.ReasonerConfig{K: rc.K, Threshold: rc.Threshold, Judge: rc.Judge}
 		for _, l := range rc.Providers {
-			lp := ingest.LLMProvider{Endpoint: l.Endpoint, Model: l.Model, Timeout: l.Timeout}
-			if l.APIKeyEnv != "" {
-				lp.APIKey = taint.New(os.Getenv(l.APIKeyEnv), taint.StrategyConfidential)
-			}
+			lp := ingest.LLMProvider{Endpoint: l.Endpoint, Model: l.Model, Timeout: l.Timeout, APIKey: envKey(l.APIKeyEnv)}
 			cfg.Providers = append(cfg.Providers, lp)
 		}
 		r, err := ingest.NewReasoner(cfg)
@@ -383,10 +380,7 @@ func stage3(sb config.Sandbox, lib *skill.Library) (*ingest.Stage3, error) {
 	}
 	if d := sb.Decomposer; d.Endpoint != "" {
 		cfg := skill.LLMConfig{Endpoint: strings.TrimRight(d.Endpoint, "/") + "/chat/completions", Model: d.Model,
-			Timeout: d.Timeout, MaxCalls: sb.MaxCalls, Chat: ingest.SkillChat(nil)}
-		if d.APIKeyEnv != "" {
-			cfg.APIKey = taint.New(os.Getenv(d.APIKeyEnv), taint.StrategyConfidential)
-		}
+			Timeout: d.Timeout, MaxCalls: sb.MaxCalls, Chat: ingest.SkillChat(nil), APIKey: envKey(d.APIKeyEnv)}
 		llm, err := skill.NewLLM(cfg)
 		if err != nil {
 			return nil, fmt.Errorf("grimoire.sandbox.decomposer: %w", err)
@@ -396,16 +390,22 @@ func stage3(sb config.Sandbox, lib *skill.Library) (*ingest.Stage3, error) {
 	return st, nil
 }
 
+// envKey is the API key held in the environment variable name, as a
+// confidential tainted value; nil when no variable is named.
+func envKey(name string) *taint.String {
+	if name == "" {
+		return nil
+	}
+	return taint.New(os.Getenv(name), taint.StrategyConfidential)
+}
+
 // grimoireEmbedder is the configured embedder: the deterministic hashed
 // one, or an OpenAI-compatible endpoint ([grimoire.embedder]).
 func grimoireEmbedder(e config.Embedder) (embed.Embedder, error) {
 	if e.Endpoint == "" {
 		return embed.NewHashed(embed.HashedConfig{}), nil
 	}
-	cfg := embed.OpenAIConfig{Endpoint: e.Endpoint, Model: e.Model, Dim: e.Dimensions, Timeout: e.Timeout}
-	if e.APIKeyEnv != "" {
-		cfg.Key = taint.New(os.Getenv(e.APIKeyEnv), taint.StrategyConfidential)
-	}
+	cfg := embed.OpenAIConfig{Endpoint: e.Endpoint, Model: e.Model, Dim: e.Dimensions, Timeout: e.Timeout, Key: envKey(e.APIKeyEnv)}
 	o, err := embed.NewOpenAI(cfg)
 	if err != nil {
 		return nil, fmt.Errorf("grimoire.embedder: %w", err)
@@ -433,10 +433,7 @@ func trustCheckers(t config.Trust) (map[string]trust.Checker, error) {
 	if t.LLM.Endpoint == "" {
 		return nil, nil
 	}
-	var key *taint.String
-	if t.LLM.APIKeyEnv != "" {
-		key = taint.New(os.Getenv(t.LLM.APIKeyEnv), taint.StrategyConfidential)
-	}
+	key := envKey(t.LLM.APIKeyEnv)
 	c, err := trust.NewLLM(trust.LLMConfig{Endpoint: t.LLM.Endpoint, Model: t.LLM.Model, APIKey: key, Timeout: t.LLM.Timeout,
 		Name: config.LLMChecker, Authoritative: t.Judge == config.LLMChecker})
 	if err != nil {

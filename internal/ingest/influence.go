@@ -183,12 +183,8 @@ func (p *Pipeline) saveLessons(ctx context.Context, now time.Time, promoted bool
 		}
 	}
 	if p.cfg.State != nil {
-		b, err := p.lessons.Marshal()
-		if err == nil {
-			err = p.cfg.State.SetState(ctx, stateLessons, string(b), now)
-		}
-		if err != nil {
-			errs = append(errs, fmt.Errorf("lessons: %w", err))
+		if err := p.saveLessonState(ctx, now); err != nil {
+			errs = append(errs, err)
 		}
 	}
 	if err := errors.Join(errs...); err != nil {

@@ -244,12 +244,21 @@ func (p *Pipeline) saveRollback(ctx context.Context) error {
 	}
 	ctx = context.WithoutCancel(ctx)
 	now := p.cfg.Now()
+	if err := errors.Join(p.saveLessonState(ctx, now), p.rep.save(ctx, p.cfg.State, now)); err != nil {
+		return fmt.Errorf("ingest: rollback: save: %w", err)
+	}
+	return nil
+}
+
+// saveLessonState writes the lessons store to p.cfg.State, which must be
+// set.
+func (p *Pipeline) saveLessonState(ctx context.Context, now time.Time) error {
 	b, err := p.lessons.Marshal()
 	if err != nil {
-		return fmt.Errorf("ingest: rollback: lessons: %w", err)
+		return fmt.Errorf("lessons: %w", err)
 	}
-	if err := errors.Join(p.cfg.State.SetState(ctx, stateLessons, string(b), now), p.rep.save(ctx, p.cfg.State, now)); err != nil {
-		return fmt.Errorf("ingest: rollback: save: %w", err)
+	if err := p.cfg.State.SetState(ctx, stateLessons, string(b), now); err != nil {
+		return fmt.Errorf("lessons: %w", err)
 	}
 	return nil
 }

@@ -236,13 +236,7 @@ func (l *Library) Retrieve(text string, k int) ([]Match, error) {
 		}
 		out = append(out, Match{Component: c, Score: dot})
 	}
-	sort.Slice(out, func(a, b int) bool {
-		if out[a].Score != out[b].Score {
-			return out[a].Score > out[b].Score
-		}
-		return out[a].Component.Name < out[b].Component.Name
-	})
-	return out[:min(k, len(out))], nil
+	return ranked(out, k), nil
 }
 
 // Search returns up to k components most similar to text by token
@@ -263,16 +257,18 @@ func (l *Library) Search(text string, k int) []Match {
 		union := len(q) + len(tokens(c.Text+" "+c.Expr)) - n
 		out = append(out, Match{Component: c, Score: float64(n) / float64(union)})
 	}
-	sort.Slice(out, func(a, b int) bool {
-		if out[a].Score != out[b].Score {
-			return out[a].Score > out[b].Score
+	return ranked(out, k)
+}
+
+// ranked returns the k best of ms, best first (ties by name).
+func ranked(ms []Match, k int) []Match {
+	sort.Slice(ms, func(a, b int) bool {
+		if ms[a].Score != ms[b].Score {
+			return ms[a].Score > ms[b].Score
 		}
-		return out[a].Component.Name < out[b].Component.Name
+		return ms[a].Component.Name < ms[b].Component.Name
 	})
-	if len(out) > k {
-		out = out[:k]
-	}
-	return out
+	return ms[:max(0, min(k, len(ms)))]
 }
 
 func tokens(s string) map[string]bool {

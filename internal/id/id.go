@@ -1,7 +1,17 @@
-// Package id makes ward's record identifiers: ULIDs (26 characters of
-// Crockford base32: 48 bits of milliseconds, 80 bits of randomness),
-// monotonic within a process so that ids sort in creation order, and
-// unique across processes and machines by their random part.
+// Package id makes ward's identifiers.
+//
+// New makes record ids: ULIDs (26 characters of Crockford base32: 48 bits
+// of milliseconds, 80 bits of randomness), monotonic within a process so
+// that ids sort in creation order, and unique across processes and machines
+// by their random part. Because they are monotonic, an id made right after
+// another differs from it in its last characters only: they are for
+// records, never for names a client can act with.
+//
+// Opaque makes the ids a client is handed and may later present (permits,
+// quarantine items, withheld outputs, sessions, tasks, principals): 32
+// characters, the same 48-bit time (so they still sort by creation time to
+// the millisecond) followed by 110 bits drawn afresh from crypto/rand for
+// every id. Knowing any number of them tells nothing about the next.
 package id
 
 import (
@@ -72,6 +82,47 @@ func Valid(s string) bool {
 	if len(s) != Len || s[0] > '7' {
 		return false
 	}
+	return crockford(s)
+}
+
+// OpaqueLen is the length of an opaque id.
+const OpaqueLen = 32
+
+// opaqueRandom is the number of random characters of an opaque id (5 bits
+// each: 110 bits).
+const opaqueRandom = OpaqueLen - 10
+
+// Opaque returns a new opaque id for time t: its first 10 characters are
+// t's milliseconds as in New, the other 22 fresh random bits.
+func Opaque(t time.Time) string {
+	var out [OpaqueLen]byte
+	ms := uint64(max(t.UnixMilli(), 0))
+	for i := 9; i >= 0; i-- {
+		out[i] = alphabet[ms&31]
+		ms >>= 5
+	}
+	var b [opaqueRandom]byte
+	_, _ = rand.Read(b[:]) // never fails on supported platforms (crypto/rand panics otherwise)
+	for i, c := range b {
+		out[10+i] = alphabet[c&31]
+	}
+	return string(out[:])
+}
+
+// ValidOpaque reports whether s has the shape of an opaque id.
+func ValidOpaque(s string) bool {
+	if len(s) != OpaqueLen || s[0] > '7' {
+		return false
+	}
+	return crockford(s)
+}
+
+// ValidAny reports whether s has the shape of a record id or of an opaque
+// id: what a lookup of something that was named either way (before and
+// after ward made its client-visible ids opaque) accepts.
+func ValidAny(s string) bool { return Valid(s) || ValidOpaque(s) }
+
+func crockford(s string) bool {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		if !(c >= '0' && c <= '9' || c >= 'A' && c <= 'Z') || c == 'I' || c == 'L' || c == 'O' || c == 'U' {

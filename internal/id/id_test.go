@@ -71,3 +71,66 @@ func TestValid(t *testing.T) {
 		}
 	}
 }
+
+// TestOpaqueUnguessable is the attack on ids issued back to back: two opaque
+// ids made in the same millisecond share their time prefix and nothing
+// else that a guesser could use. Over many pairs, the random parts agree
+// per position about as often as chance (1 in 32) and never in a run
+// longer than a few characters; New's monotonic ids, by contrast, agree on
+// everything but their tail.
+func TestOpaqueUnguessable(t *testing.T) {
+	now := time.Date(2026, 11, 27, 10, 0, 0, 0, time.UTC)
+	const pairs = 20_000
+	same, longest := 0, 0
+	seen := map[string]bool{}
+	for range pairs {
+		a, b := Opaque(now), Opaque(now)
+		if !ValidOpaque(a) || !ValidOpaque(b) || ValidOpaque(New(now)) || Valid(a) {
+			t.Fatalf("shapes: %q %q", a, b)
+		}
+		if !ValidAny(a) || !ValidAny(New(now)) {
+			t.Fatal("ValidAny refuses an id")
+		}
+		if a[:10] != b[:10] {
+			t.Fatalf("time prefixes differ within one millisecond: %q %q", a, b)
+		}
+		if seen[a] || seen[b] || a == b {
+			t.Fatalf("repeated id %q", a)
+		}
+		seen[a], seen[b] = true, true
+		run := 0
+		for i := 10; i < OpaqueLen; i++ {
+			if a[i] == b[i] {
+				same++
+				run++
+				longest = max(longest, run)
+			} else {
+				run = 0
+			}
+		}
+	}
+	rate := float64(same) / float64(pairs*(OpaqueLen-10))
+	if rate < 0.025 || rate > 0.038 {
+		t.Errorf("random parts agree at %.4f of positions, want about 1/32", rate)
+	}
+	if longest > 7 {
+		t.Errorf("a run of %d equal random characters: too regular", longest)
+	}
+	// The contrast: monotonic ids made back to back share 22 or more of
+	// their 26 characters, which is why no client ever sees one.
+	x, y := New(now), New(now)
+	common := 0
+	for common < Len && x[common] == y[common] {
+		common++
+	}
+	if common < 20 {
+		t.Errorf("monotonic ids %q %q share only %d leading characters", x, y, common)
+	}
+}
+
+func TestOpaqueSortsByTime(t *testing.T) {
+	t0 := time.Date(2026, 11, 27, 10, 0, 0, 0, time.UTC)
+	if a, b := Opaque(t0), Opaque(t0.Add(time.Millisecond)); a >= b {
+		t.Errorf("%q not before %q", a, b)
+	}
+}

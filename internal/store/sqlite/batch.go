@@ -32,6 +32,7 @@ const (
 	opGrimoireAdoption
 	opGrimoireDelete
 	opQuarantineRollback
+	opFunc
 )
 
 // Op states: a durable op's waiter and the writer (on failure) race to
@@ -73,6 +74,7 @@ type op struct {
 	trust    *store.TrustRecord // Seq, Prev and Hash set by the writer
 	withheld *withheldOp
 	know     *knowledgeOp // quarantine and Grimoire writes
+	fn       txFunc       // typed state (tx.go)
 }
 
 // orphan reports whether no caller waits for op's outcome, so a failure

@@ -79,19 +79,8 @@ func (r *reader) query(ctx context.Context, sql string, args []any, row func(*sq
 	// Reset ends the statement's read transaction, so a finished query
 	// never holds back WAL checkpoints.
 	defer st.Reset()
-	for i, a := range args {
-		var err error
-		switch v := a.(type) {
-		case string:
-			err = st.BindText(i+1, v)
-		case int64:
-			err = st.BindInt64(i+1, v)
-		default:
-			err = fmt.Errorf("unsupported argument type %T", a)
-		}
-		if err != nil {
-			return err
-		}
+	if err := bindAll(st, args); err != nil {
+		return err
 	}
 	for st.Step() {
 		if err := row(st); err != nil {

@@ -39,8 +39,9 @@ type writer struct {
 	withheld                                  withheldWriter
 	know                                      knowledgeWriter
 	begin, commit                             *sqlite3.Stmt
-	names                                     *dict // decision_dict
-	policies                                  *dict // policy_snapshots' hashes
+	stmts                                     map[string]*sqlite3.Stmt // typed state's statements (tx.go)
+	names                                     *dict                    // decision_dict
+	policies                                  *dict                    // policy_snapshots' hashes
 
 	ckpt              *checkpointer // nil: SQLite checkpoints, or nothing does
 	checkpointPages   int           // WAL length at which afterCommit finishes a checkpoint
@@ -412,6 +413,8 @@ func (w *writer) writeOther(o *op) error {
 		return w.writeGrimoireDelete(o)
 	case opQuarantineRollback:
 		return w.writeQuarantineRollback(o)
+	case opFunc:
+		return w.runFunc(o)
 	}
 	return fmt.Errorf("sqlite: unknown op kind %d", o.kind)
 }

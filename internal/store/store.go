@@ -179,6 +179,7 @@ type Store interface {
 	Withheld
 	Quarantine
 	Grimoire
+	Principals
 	// Close flushes queued records and releases the backend.
 	Close() error
 }

@@ -3,6 +3,7 @@ package sqlite
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/ncruces/go-sqlite3"
 
@@ -15,7 +16,7 @@ type migration struct {
 	sql     string
 }
 
-// migrations is the schema's history. Append only: a released migration
+// baseMigrations are versions 1 to 7 of the schema. Append only: a released migration
 // never changes.
 //
 // Decisions are stored compactly in decision_log, and policy_decisions is a
@@ -102,7 +103,7 @@ type migration struct {
 // an adopted entry back). SQLite cannot alter a CHECK, so the table is
 // rebuilt with its rows, seq included; its trigger now allows the one
 // change of a decided row, passed to rolled_back, with the entry as it was.
-var migrations = []migration{{1, `
+var baseMigrations = []migration{{1, `
 CREATE TABLE schema_migrations (
   version INTEGER PRIMARY KEY,
   applied_at TEXT NOT NULL
@@ -362,6 +363,11 @@ WHEN OLD.status IS NOT 'pending' AND NOT (OLD.status = 'passed' AND NEW.status =
   AND NEW.id = OLD.id AND NEW.agent = OLD.agent AND NEW.content_hash = OLD.content_hash AND NEW.entry = OLD.entry)
 BEGIN SELECT RAISE(ABORT, 'quarantine_entries: a decided entry never changes, but for passed to rolled_back'); END;
 `}}
+
+// migrations is every migration in order: the audit, write-path, trust,
+// withheld-output and knowledge tables of versions 1 to 7, then the typed
+// enforcement state of schema_state.go.
+var migrations = slices.Concat(baseMigrations, stateMigrations)
 
 // schemaVersion is the newest schema this build knows.
 func schemaVersion() int { return migrations[len(migrations)-1].version }

@@ -127,11 +127,17 @@ func TestMigrations(t *testing.T) {
 		}
 	}
 	c := rawConn(t, path)
-	if got := queryRows(t, c, `SELECT version FROM schema_migrations ORDER BY version`); !slices.EqualFunc(got, [][]string{{"1"}, {"2"}, {"3"}, {"4"}, {"5"}, {"6"}, {"7"}}, slices.Equal) {
-		t.Errorf("schema_migrations versions = %v, want [[1] [2] [3] [4] [5] [6] [7]]", got)
+	versions := queryRows(t, c, `SELECT version FROM schema_migrations ORDER BY version`)
+	for i, v := range versions {
+		if v[0] != strconv.Itoa(i+1) {
+			t.Fatalf("schema_migrations versions = %v, want 1, 2, 3, ... without gaps", versions)
+		}
 	}
-	if got := queryRows(t, c, `PRAGMA user_version`); got[0][0] != "7" {
-		t.Errorf("user_version = %s, want 7", got[0][0])
+	if len(versions) < 12 {
+		t.Errorf("%d migrations, want at least the 12 of the typed enforcement state", len(versions))
+	}
+	if got := queryRows(t, c, `PRAGMA user_version`); got[0][0] != strconv.Itoa(len(versions)) {
+		t.Errorf("user_version = %s, want %d", got[0][0], len(versions))
 	}
 	if got := queryRows(t, c, `PRAGMA journal_mode`); got[0][0] != "wal" {
 		t.Errorf("journal_mode = %s, want wal", got[0][0])
@@ -151,18 +157,28 @@ func TestMigrations(t *testing.T) {
 		"schema_migrations": {"version", "applied_at"},
 		"permits": {"id", "created_ns", "expires_ns", "not_before_ns", "expiry_tick", "session_id", "tool",
 			"args_hash", "args", "policy_hash", "phase", "risk_tier", "value_cents", "preview", "status",
-			"closed_ns", "closed_by"},
+			"closed_ns", "closed_by", "principal_id"},
 		"gate_state": {"key", "value", "set_ns"},
 		"action_log": {"id", "time_ns", "kind", "permit_id", "session_id", "tool", "action_type", "args_hash",
 			"tx_hash", "status", "block_reason", "gas_used", "gas_cost_wei", "verified", "expected", "actual",
-			"ground_truth", "detail"},
+			"ground_truth", "detail", "principal_id"},
 		"withheld_outputs": {"key", "session_id", "parent_id", "tool", "time_ns", "size", "exit_code", "status",
-			"nonce", "ciphertext", "decided_by", "decided_ns", "plain"},
+			"nonce", "ciphertext", "decided_by", "decided_ns", "plain", "principal_id"},
 		"withheld_wraps": {"key", "reviewer", "wrap"},
 		"quarantine_entries": {"seq", "id", "agent", "content_hash", "entry", "status", "reason", "attack",
 			"batch_id", "quarantined_ns", "decided_ns"},
 		"grimoire_entries": {"id", "partition", "entry_type", "content", "provenance", "confidence", "agent",
 			"signature", "anchor", "listing", "clade", "source_ns", "embedding", "claim", "heuristic", "created_ns", "adoption"},
+		"principals": {"id", "name", "role", "token_hash", "created_ns", "expires_ns", "revoked_ns", "rotated_ns", "last_used_ns"},
+		"sessions": {"id", "principal_id", "name", "created_ns", "active_ns", "level", "level_ns", "isolated", "parent_id",
+			"author", "reviewers", "judge", "directive", "directive_trusted", "judged", "ledger_seq", "ledger_bytes", "ledger_dropped"},
+		"session_observations": {"session_id", "seq", "time_ns", "kind", "ref", "instructions", "format", "sealed", "body"},
+		"held_calls": {"id", "principal_id", "session_id", "time_ns", "expires_ns", "turn_id", "input_source", "facade", "tool",
+			"tier", "args", "args_hash", "reason", "message", "rule", "decision_id", "reviews", "status", "decided_ns",
+			"decided_by", "note", "outcome"},
+		"spend_holds":  {"id", "session_id", "tick", "cents", "created_ns", "expires_ns"},
+		"spend_ledger": {"id", "session_id", "tick", "cents", "time_ns", "status"},
+		"gate_control": {"id", "phase", "phase_ns", "phase_by", "halted", "halt_reason", "halt_ns", "halt_by"},
 	}
 	for table, want := range tables {
 		var got []string
@@ -175,8 +191,11 @@ func TestMigrations(t *testing.T) {
 	}
 	// Few indexes: each costs insert time.
 	got := queryRows(t, c, `SELECT name FROM sqlite_schema WHERE type = 'index' AND name NOT LIKE 'sqlite_autoindex%' ORDER BY name`)
-	want := [][]string{{"action_log_permit"}, {"action_log_time"}, {"grimoire_entries_partition"}, {"permits_status_expires"},
-		{"quarantine_entries_agent"}, {"quarantine_entries_decided"}, {"tool_executions_created_at"}, {"withheld_outputs_session"}}
+	want := [][]string{{"action_log_lookup_failed"}, {"action_log_permit"}, {"action_log_time"}, {"grimoire_entries_partition"},
+		{"held_calls_session"}, {"held_calls_time"}, {"permits_status_expires"}, {"principals_live_name"},
+		{"quarantine_entries_agent"}, {"quarantine_entries_decided"}, {"sessions_parent"}, {"sessions_principal"},
+		{"spend_holds_expires"}, {"spend_holds_session"}, {"spend_ledger_session"}, {"spend_ledger_time"},
+		{"tool_executions_created_at"}, {"withheld_outputs_session"}}
 	if !slices.EqualFunc(got, want, slices.Equal) {
 		t.Errorf("indexes = %v, want %v", got, want)
 	}

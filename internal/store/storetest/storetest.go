@@ -90,6 +90,9 @@ func Run(t *testing.T, newBackend func(t *testing.T) func() (store.Store, error)
 		{"GrimoireEntries", testGrimoireEntries},
 		{"KnowledgeClosed", testKnowledgeClosed},
 		{"Adoptions", testAdoptions},
+		{"Principals", testPrincipals},
+		{"PrincipalInvalid", testPrincipalInvalid},
+		{"PrincipalConcurrentName", testPrincipalConcurrentName},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -1,0 +1,206 @@
+package sqlite
+
+// stateMigrations (versions 8 to 12) give the state that decisions depend
+// on tables of its own, where version 2 had kept it as JSON in gate_state:
+// principals, sessions and what they have seen, the principal of permits,
+// withheld outputs and held calls, the spending windows, and the gate's
+// phase and halt. Each moves what gate_state held of it and deletes those
+// keys.
+//
+// Version 8: principals, one row per bearer token's holder. token_hash is
+// the SHA-256 of the current token (rotation replaces it; the id stays);
+// times are Unix nanoseconds, NULL for not set. A name is unique among the
+// principals that are not revoked (a partial unique index), so `ward token
+// revoke NAME` names one. The tokens version 2 kept under "token:<hash>"
+// move here with their ids (the first 12 hex digits of the hash) and
+// names; a token with no name, or sharing its name with another, is named
+// after its role and id.
+//
+// Version 9: sessions, one row per session of a principal: the name the
+// client uses is unique per principal, never across them. level is the
+// taint level; reviewers is a JSON array of checker names. The session's
+// ledger is session_observations: every directive and tool output it saw,
+// in order (seq), with the kind of source, the instruction-like signals
+// found in it, and its body as text or JSON, sealed (encrypted) when the
+// gate has a sealer. ledger_bytes is their total size, ledger_dropped set
+// once untrusted text was pruned to stay within the limit. The index on
+// (principal_id, level, active_ns) serves the per-principal count and the
+// expiry of idle clean sessions. Version 2's "directive:<session>" keys
+// named sessions that no longer exist and are deleted.
+//
+// Version 10: the principal of what a client can name. permits,
+// withheld_outputs and action_log gain principal_id; held_calls holds the
+// quarantine queue's items (version 2 kept them as "quarantine:<id>" JSON,
+// moved here, their principal taken from the "tok-<id>-" session names of
+// then). The partial index on action_log serves the count of a principal's
+// recent failed lookups, which slows guessing.
+//
+// Version 11: the spending and rate windows. spend_holds holds what a
+// pending permit reserved until it is committed, cancelled or expires;
+// spend_ledger every write that began to execute, keyed by its permit so
+// that it is counted once: 'committing' from the moment the permit is
+// consumed (a crash then leaves the spend counted, never forgotten),
+// 'executed' once it ran. Windows sum these rows; nothing is in memory.
+//
+// Version 12: gate_control, the single row of the gate's phase and halt,
+// with who set them and when.
+var stateMigrations = []migration{{8, `
+CREATE TABLE principals (
+  id TEXT PRIMARY KEY,
+  name TEXT NOT NULL CHECK (length(name) BETWEEN 1 AND 128),
+  role TEXT NOT NULL CHECK (role IN ('owner', 'agent', 'peer')),
+  token_hash BLOB NOT NULL UNIQUE CHECK (length(token_hash) = 32),
+  created_ns INTEGER NOT NULL,
+  expires_ns INTEGER,
+  revoked_ns INTEGER,
+  rotated_ns INTEGER,
+  last_used_ns INTEGER
+);
+CREATE UNIQUE INDEX principals_live_name ON principals (name) WHERE revoked_ns IS NULL;
+INSERT INTO principals (id, name, role, token_hash, created_ns)
+SELECT json_extract(g.value, '$.id'),
+  CASE WHEN coalesce(json_extract(g.value, '$.name'), '') = ''
+         OR (SELECT count(*) FROM gate_state h WHERE h.key LIKE 'token:%' AND h.value <> '' AND json_valid(h.value)
+             AND json_extract(h.value, '$.name') = json_extract(g.value, '$.name')) > 1
+       THEN json_extract(g.value, '$.role') || '-' || json_extract(g.value, '$.id')
+       ELSE json_extract(g.value, '$.name') END,
+  json_extract(g.value, '$.role'),
+  unhex(substr(g.key, 7)),
+  g.set_ns
+FROM gate_state g
+WHERE g.key LIKE 'token:%' AND length(g.key) = 70 AND g.value <> '' AND json_valid(g.value)
+  AND json_extract(g.value, '$.role') IN ('owner', 'agent', 'peer');
+DELETE FROM gate_state WHERE key LIKE 'token:%';
+`}, {9, `
+CREATE TABLE sessions (
+  id TEXT PRIMARY KEY,
+  principal_id TEXT NOT NULL,
+  name TEXT NOT NULL,
+  created_ns INTEGER NOT NULL,
+  active_ns INTEGER NOT NULL,
+  level TEXT NOT NULL CHECK (level IN ('clean', 'tainted', 'review')),
+  level_ns INTEGER,
+  isolated INTEGER NOT NULL DEFAULT 0 CHECK (isolated IN (0, 1)),
+  parent_id TEXT,
+  author TEXT,
+  reviewers TEXT NOT NULL DEFAULT '[]' CHECK (json_valid(reviewers)),
+  judge TEXT,
+  directive TEXT,
+  directive_trusted INTEGER NOT NULL DEFAULT 0 CHECK (directive_trusted IN (0, 1)),
+  judged INTEGER NOT NULL DEFAULT 0,
+  ledger_seq INTEGER NOT NULL DEFAULT 0,
+  ledger_bytes INTEGER NOT NULL DEFAULT 0,
+  ledger_dropped INTEGER NOT NULL DEFAULT 0 CHECK (ledger_dropped IN (0, 1)),
+  UNIQUE (principal_id, name)
+);
+CREATE INDEX sessions_principal ON sessions (principal_id, level, active_ns);
+CREATE INDEX sessions_parent ON sessions (parent_id) WHERE parent_id IS NOT NULL;
+CREATE TABLE session_observations (
+  session_id TEXT NOT NULL,
+  seq INTEGER NOT NULL,
+  time_ns INTEGER NOT NULL,
+  kind TEXT NOT NULL CHECK (kind IN ('directive', 'address_book', 'trusted_output', 'untrusted_output', 'promoted')),
+  ref TEXT NOT NULL,
+  instructions TEXT CHECK (instructions IS NULL OR json_valid(instructions)),
+  format TEXT NOT NULL CHECK (format IN ('text', 'json')),
+  sealed INTEGER NOT NULL CHECK (sealed IN (0, 1)),
+  body BLOB NOT NULL,
+  PRIMARY KEY (session_id, seq)
+) WITHOUT ROWID;
+DELETE FROM gate_state WHERE key LIKE 'directive:%';
+`}, {10, `
+ALTER TABLE permits ADD COLUMN principal_id TEXT;
+ALTER TABLE withheld_outputs ADD COLUMN principal_id TEXT;
+ALTER TABLE action_log ADD COLUMN principal_id TEXT;
+CREATE INDEX action_log_lookup_failed ON action_log (principal_id, time_ns) WHERE kind = 'lookup_failed';
+CREATE TABLE held_calls (
+  id TEXT PRIMARY KEY,
+  principal_id TEXT NOT NULL,
+  session_id TEXT NOT NULL,
+  time_ns INTEGER NOT NULL,
+  expires_ns INTEGER NOT NULL,
+  turn_id TEXT,
+  input_source TEXT NOT NULL,
+  facade TEXT,
+  tool TEXT NOT NULL,
+  tier TEXT NOT NULL CHECK (tier IN ('read', 'write', 'privileged')),
+  args TEXT NOT NULL CHECK (json_valid(args)),
+  args_hash TEXT NOT NULL,
+  reason TEXT NOT NULL,
+  message TEXT NOT NULL,
+  rule TEXT,
+  decision_id TEXT,
+  reviews TEXT CHECK (reviews IS NULL OR json_valid(reviews)),
+  status TEXT NOT NULL CHECK (status IN ('pending', 'approved', 'rejected')),
+  decided_ns INTEGER,
+  decided_by TEXT,
+  note TEXT,
+  outcome TEXT CHECK (outcome IS NULL OR json_valid(outcome)),
+  CHECK ((status = 'pending') = (decided_ns IS NULL))
+);
+CREATE INDEX held_calls_time ON held_calls (time_ns);
+CREATE INDEX held_calls_session ON held_calls (session_id, status, tool, args_hash);
+CREATE TRIGGER held_calls_decided BEFORE UPDATE OF status, decided_ns, decided_by ON held_calls
+WHEN OLD.status IS NOT 'pending'
+BEGIN SELECT RAISE(ABORT, 'held_calls: a decided call is not decided again'); END;
+INSERT INTO held_calls (id, principal_id, session_id, time_ns, expires_ns, turn_id, input_source, facade, tool, tier, args, args_hash,
+  reason, message, rule, decision_id, reviews, status, decided_ns, decided_by, note, outcome)
+SELECT json_extract(v, '$.id'),
+  CASE WHEN json_extract(v, '$.session_id') LIKE 'tok-%' THEN substr(json_extract(v, '$.session_id'), 5, 12) ELSE '' END,
+  json_extract(v, '$.session_id'),
+  CAST(unixepoch(json_extract(v, '$.time'), 'subsec') * 1000000000 AS INTEGER),
+  CAST(unixepoch(json_extract(v, '$.expires_at'), 'subsec') * 1000000000 AS INTEGER),
+  nullif(json_extract(v, '$.turn_id'), ''), coalesce(json_extract(v, '$.input_source'), ''), nullif(json_extract(v, '$.facade'), ''),
+  json_extract(v, '$.tool'), json_extract(v, '$.tier'), json(json_extract(v, '$.args')), json_extract(v, '$.args_hash'),
+  json_extract(v, '$.reason'), coalesce(json_extract(v, '$.message'), ''), nullif(json_extract(v, '$.rule'), ''),
+  nullif(json_extract(v, '$.decision_id'), ''), json_extract(v, '$.reviews'),
+  CASE json_extract(v, '$.status') WHEN 'approved' THEN 'approved' WHEN 'rejected' THEN 'rejected' ELSE 'pending' END,
+  CASE WHEN json_extract(v, '$.status') IN ('approved', 'rejected')
+       THEN coalesce(CAST(unixepoch(json_extract(v, '$.decided_at'), 'subsec') * 1000000000 AS INTEGER), set_ns) END,
+  nullif(json_extract(v, '$.decided_by'), ''), nullif(json_extract(v, '$.note'), ''), json_extract(v, '$.outcome')
+FROM (SELECT value AS v, set_ns FROM gate_state WHERE key LIKE 'quarantine:%' AND json_valid(value))
+WHERE json_extract(v, '$.id') IS NOT NULL AND json_extract(v, '$.tool') IS NOT NULL
+  AND json_extract(v, '$.tier') IN ('read', 'write', 'privileged') AND json_extract(v, '$.args') IS NOT NULL
+  AND json_extract(v, '$.time') IS NOT NULL AND json_extract(v, '$.expires_at') IS NOT NULL;
+DELETE FROM gate_state WHERE key LIKE 'quarantine:%';
+`}, {11, `
+CREATE TABLE spend_holds (
+  id TEXT PRIMARY KEY,
+  session_id TEXT NOT NULL,
+  tick INTEGER NOT NULL,
+  cents INTEGER NOT NULL CHECK (cents >= 0),
+  created_ns INTEGER NOT NULL,
+  expires_ns INTEGER NOT NULL
+);
+CREATE INDEX spend_holds_expires ON spend_holds (expires_ns);
+CREATE INDEX spend_holds_session ON spend_holds (session_id, tick);
+CREATE TABLE spend_ledger (
+  id TEXT PRIMARY KEY,
+  session_id TEXT NOT NULL,
+  tick INTEGER NOT NULL,
+  cents INTEGER NOT NULL CHECK (cents >= 0),
+  time_ns INTEGER NOT NULL,
+  status TEXT NOT NULL CHECK (status IN ('committing', 'executed'))
+);
+CREATE INDEX spend_ledger_time ON spend_ledger (time_ns);
+CREATE INDEX spend_ledger_session ON spend_ledger (session_id, tick);
+`}, {12, `
+CREATE TABLE gate_control (
+  id INTEGER PRIMARY KEY CHECK (id = 1),
+  phase TEXT NOT NULL CHECK (phase IN ('thriving', 'stable', 'conservation', 'declining', 'terminal')),
+  phase_ns INTEGER,
+  phase_by TEXT,
+  halted INTEGER NOT NULL CHECK (halted IN (0, 1)),
+  halt_reason TEXT,
+  halt_ns INTEGER,
+  halt_by TEXT
+);
+INSERT INTO gate_control (id, phase, phase_ns, halted, halt_reason, halt_ns)
+SELECT 1,
+  coalesce((SELECT value FROM gate_state WHERE key = 'phase' AND value IN ('thriving', 'stable', 'conservation', 'declining', 'terminal')), 'thriving'),
+  (SELECT set_ns FROM gate_state WHERE key = 'phase'),
+  coalesce((SELECT value <> '' FROM gate_state WHERE key = 'halt'), 0),
+  (SELECT nullif(value, '') FROM gate_state WHERE key = 'halt'),
+  (SELECT set_ns FROM gate_state WHERE key = 'halt');
+DELETE FROM gate_state WHERE key IN ('phase', 'halt');
+`}}

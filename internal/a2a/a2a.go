@@ -47,6 +47,7 @@ import (
 
 	"github.com/wardhq/ward/internal/auth"
 	"github.com/wardhq/ward/internal/gate"
+	"github.com/wardhq/ward/internal/reason"
 )
 
 // Paths the handler serves: the Agent Card at both well-known locations
@@ -107,6 +108,17 @@ type Config struct {
 	Log *slog.Logger
 	// Now is the clock (default time.Now).
 	Now func() time.Time
+	// Lookups audits a principal's lookups of task ids it does not hold
+	// and slows a principal that keeps guessing (*gate.Tools); nil: no
+	// audit and no limit.
+	Lookups Lookups
+}
+
+// Lookups is what the gate does for every lookup by id: refuse a
+// principal that failed too many lately, and record a failure.
+type Lookups interface {
+	LookupAllowed(ctx context.Context, principal string) error
+	LookupFailed(ctx context.Context, principal, session, what, ref string, code reason.Code)
 }
 
 // Handler serves the A2A surface: Card for the Agent Card, ServeHTTP for
@@ -216,10 +228,13 @@ func (h *Handler) call(ctx context.Context, p auth.Principal, req request) (any,
 		if q.HistoryLength != nil && *q.HistoryLength < 0 {
 			return nil, invalidParams("params.historyLength must not be negative")
 		}
+		if rerr := h.lookup(ctx, p); rerr != nil {
+			return nil, rerr
+		}
 		h.refresh(ctx, p, q.ID)
 		t, ok := h.tasks.get(p.ID, q.ID)
 		if !ok {
-			return nil, taskNotFound()
+			return nil, h.unknownTask(ctx, p, q.ID)
 		}
 		return trimHistory(t, q.HistoryLength), nil
 	case "tasks/cancel":
@@ -240,13 +255,16 @@ func (h *Handler) call(ctx context.Context, p auth.Principal, req request) (any,
 // cancel cancels a task that is not final. A working call is asked to
 // stop and cancel waits (as long as ctx allows) for it to return.
 func (h *Handler) cancel(ctx context.Context, p auth.Principal, id spec.TaskID) (any, *rpcError) {
+	if rerr := h.lookup(ctx, p); rerr != nil {
+		return nil, rerr
+	}
 	t, done, err := h.tasks.cancel(p.ID, id, func(info spec.TaskInfo) spec.TaskStatus {
 		return h.status(info, spec.TaskStateCanceled, "canceled with tasks/cancel. A call held for the owner's review stays in the owner's queue: "+
 			"if the owner approves it, a read runs and a write is previewed (nothing executes without commit_action).", nil)
 	})
 	switch {
 	case errors.Is(err, errNotFound):
-		return nil, taskNotFound()
+		return nil, h.unknownTask(ctx, p, id)
 	case errors.Is(err, errFinal):
 		return nil, &rpcError{Code: codeNotCancelable, Message: fmt.Sprintf("the task is %s and cannot be canceled", t.Status.State)}
 	}
@@ -270,4 +288,25 @@ func tooLarge() *rpcError {
 
 func taskNotFound() *rpcError {
 	return &rpcError{Code: codeTaskNotFound, Message: "no task has this id"}
+}
+
+// lookup is called before p looks a task id up: a principal that failed
+// too many lookups lately is refused (codeTooManyLookups).
+func (h *Handler) lookup(ctx context.Context, p auth.Principal) *rpcError {
+	if h.cfg.Lookups == nil {
+		return nil
+	}
+	if err := h.cfg.Lookups.LookupAllowed(ctx, p.ID); err != nil {
+		return &rpcError{Code: codeTooManyLookups, Message: "too many lookups of task ids that do not exist: wait a few seconds"}
+	}
+	return nil
+}
+
+// unknownTask answers p's lookup of a task id it holds no task by, and
+// records it (another principal's task is answered the same).
+func (h *Handler) unknownTask(ctx context.Context, p auth.Principal, id spec.TaskID) *rpcError {
+	if h.cfg.Lookups != nil {
+		h.cfg.Lookups.LookupFailed(ctx, p.ID, SessionID, "task", string(id), reason.Code("TASK_NOT_FOUND"))
+	}
+	return taskNotFound()
 }

@@ -37,19 +37,19 @@ type stack struct {
 
 // mount is what cli's mountA2A does.
 func mount(s *daemon.Server) error {
-	card, err := s.Session(auth.Principal{ID: "a2a-card", Role: auth.Peer}, a2a.SessionID)
+	view, err := s.Stack.View(s.File.Tools)
 	if err != nil {
 		return err
 	}
 	h, err := a2a.New(a2a.Config{
 		Run: func(ctx context.Context, p auth.Principal, tool string, args json.RawMessage) (json.RawMessage, error) {
-			sess, err := s.Session(p, a2a.SessionID)
+			sess, err := s.Session(ctx, p, a2a.SessionID)
 			if err != nil {
 				return nil, err
 			}
 			return s.Stack.Tools.Facade(ctx, sess, tool, args)
 		},
-		Skills: gate.Facades(card.View), Version: "test",
+		Skills: gate.Facades(view), Version: "test",
 	})
 	if err != nil {
 		return err
@@ -109,7 +109,7 @@ func start(t *testing.T, toml string) *stack {
 		role auth.Role
 		tok  *string
 	}{{auth.Agent, &st.agent}, {auth.Peer, &st.peer}, {auth.Owner, &st.owner}} {
-		tok, _, err := auth.Create(t.Context(), srv.Stack.Store, r.role, "test", time.Now())
+		tok, _, err := auth.Create(t.Context(), srv.Stack.Store, auth.Spec{Role: r.role, Name: "test-" + string(r.role)}, time.Now())
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -11,12 +11,15 @@ import (
 
 // JSON-RPC 2.0 and A2A error codes.
 const (
-	codeParse            = -32700
-	codeInvalidRequest   = -32600
-	codeMethodNotFound   = -32601
-	codeInvalidParams    = -32602
-	codeInternal         = -32603
-	codeTaskNotFound     = -32001
+	codeParse          = -32700
+	codeInvalidRequest = -32600
+	codeMethodNotFound = -32601
+	codeInvalidParams  = -32602
+	codeInternal       = -32603
+	codeTaskNotFound   = -32001
+	// codeTooManyLookups refuses a principal that looked up too many task
+	// ids it holds no task by (a server error of ward's own).
+	codeTooManyLookups   = -32029
 	codeNotCancelable    = -32002
 	codePushNotSupported = -32003
 	codeContentType      = -32005

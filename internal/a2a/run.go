@@ -23,9 +23,12 @@ func (h *Handler) send(ctx context.Context, p auth.Principal, in *sendInput, emi
 	if in.taskID == "" {
 		return h.execute(ctx, p, in, emit)
 	}
+	if rerr := h.lookup(ctx, p); rerr != nil {
+		return spec.Task{}, rerr
+	}
 	prev, ok := h.tasks.get(p.ID, in.taskID)
 	if !ok {
-		return spec.Task{}, taskNotFound()
+		return spec.Task{}, h.unknownTask(ctx, p, in.taskID)
 	}
 	if in.msg.ContextID != "" && in.msg.ContextID != prev.ContextID {
 		return spec.Task{}, invalidParams("params.message.contextId is not the task's context")

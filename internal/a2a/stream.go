@@ -33,10 +33,14 @@ func (h *Handler) serveStream(ctx context.Context, w http.ResponseWriter, p auth
 			s.fail(rerr)
 			return
 		}
+		if rerr := h.lookup(ctx, p); rerr != nil {
+			s.fail(rerr)
+			return
+		}
 		h.refresh(ctx, p, q.ID)
 		t, done, ok := h.tasks.watch(p.ID, q.ID)
 		if !ok {
-			s.fail(taskNotFound())
+			s.fail(h.unknownTask(ctx, p, q.ID))
 			return
 		}
 		s.event(&t, false)

@@ -65,7 +65,11 @@ func (l *Lesson) clone() Lesson {
 	return c
 }
 
-func (l *Lesson) validate() error {
+// Check returns why l cannot be stored, or nil: an id of 1 to
+// knowledge.MaxID bytes, a confidence in (0, 1], creation and touch
+// times, conditions or keywords (each with words), at most
+// PromotionMatches+1 matches, and text within knowledge's bounds.
+func (l *Lesson) Check() error {
 	switch {
 	case l.ID == "" || len(l.ID) > knowledge.MaxID:
 		return fmt.Errorf("lesson id of %d bytes, want 1 to %d", len(l.ID), knowledge.MaxID)
@@ -128,8 +132,9 @@ type Advice struct {
 
 // Lessons is the lessons store: at most its capacity of lessons, the least
 // recently added or matched evicted first. It is in memory and safe for
-// concurrent use; Marshal and Unmarshal persist it. Make it with
-// NewLessons: the zero value is not usable.
+// concurrent use; Replace restores it from a persistent store, and Marshal
+// and Unmarshal encode it. Make it with NewLessons: the zero value is not
+// usable.
 type Lessons struct {
 	max  int // immutable
 	mu   sync.Mutex
@@ -175,7 +180,7 @@ func (s *Lessons) Add(l Lesson) (evicted string, err error) {
 	if l.Touched.IsZero() {
 		l.Touched = l.Created
 	}
-	if err := l.validate(); err != nil {
+	if err := l.Check(); err != nil {
 		return "", fmt.Errorf("adopt: lessons: %w: %w", ErrInvalid, err)
 	}
 	e := newElem(&l)
@@ -396,13 +401,21 @@ func (s *Lessons) Unmarshal(b []byte) error {
 	if f.Version != lessonsVersion {
 		return fmt.Errorf("adopt: lessons: %w: version %d, want %d", ErrInvalid, f.Version, lessonsVersion)
 	}
-	if len(f.Lessons) > s.max {
-		return fmt.Errorf("adopt: lessons: %w: %d lessons, above the capacity %d", ErrInvalid, len(f.Lessons), s.max)
+	return s.Replace(f.Lessons)
+}
+
+// Replace replaces the store's lessons with ls, most recently used first.
+// It is all or nothing: more lessons than the capacity, a duplicate ID or
+// any lesson that fails Check leaves the store as it was and returns an
+// error wrapping ErrInvalid.
+func (s *Lessons) Replace(ls []Lesson) error {
+	if len(ls) > s.max {
+		return fmt.Errorf("adopt: lessons: %w: %d lessons, above the capacity %d", ErrInvalid, len(ls), s.max)
 	}
 	ll, byID := list.New(), map[string]*list.Element{}
-	for i := range f.Lessons {
-		l := &f.Lessons[i]
-		if err := l.validate(); err != nil {
+	for i := range ls {
+		l := &ls[i]
+		if err := l.Check(); err != nil {
 			return fmt.Errorf("adopt: lessons: %w: %w", ErrInvalid, err)
 		}
 		if _, dup := byID[l.ID]; dup {

@@ -63,12 +63,14 @@ type Config struct {
 	// request's context (daemon.Server.Authenticate).
 	Authenticate func(h http.Handler, roles ...auth.Role) http.Handler
 	// Session returns the gate session of a principal and a client
-	// session id (daemon.Server.Session).
-	Session func(p auth.Principal, clientSession string) (*gate.Session, error)
+	// session name (daemon.Server.Session).
+	Session func(ctx context.Context, p auth.Principal, clientSession string) (*gate.Session, error)
 	Tools   *gate.Tools
 	Store   Store
 	// Trust creates and finds named sessions (optional).
 	Trust Trust
+	// Tokens manages the principals under /v1/tokens (optional).
+	Tokens Tokens
 	// Policy returns the policy in force (policy.Engine.Snapshot).
 	Policy   func() *policy.Snapshot
 	Spending *hook.SpendingLimiter
@@ -179,6 +181,7 @@ func (a *Server) routes() http.Handler {
 		{"/v1/{$}", "index", map[string]http.Handler{"GET": http.HandlerFunc(a.listRoutes)}},
 		{"/v1/tools", "tools", map[string]http.Handler{"GET": a.json(anyRole, defaultTimeout, a.listTools)}},
 		{"/v1/sessions", "sessions", map[string]http.Handler{"GET": a.json(owner, defaultTimeout, a.listSessions), "POST": a.json(anyRole, defaultTimeout, a.createSession)}},
+		{"/v1/sessions/{name}", "session", map[string]http.Handler{"DELETE": a.json(owner, defaultTimeout, a.deleteSession)}},
 		{"/v1/sessions/{name}/directive", "session_directive", map[string]http.Handler{"POST": a.json(owner, defaultTimeout, a.setDirective)}},
 		{"/v1/sessions/{name}/level", "session_level", map[string]http.Handler{"POST": a.json(owner, defaultTimeout, a.setLevel)}},
 		{"/v1/sessions/{name}/delegate", "session_delegate", map[string]http.Handler{"POST": a.json(anyRole, callTimeout, a.delegate)}},
@@ -200,6 +203,10 @@ func (a *Server) routes() http.Handler {
 		{"/v1/quarantine/{id}", "quarantine_item", map[string]http.Handler{"GET": a.json(owner, defaultTimeout, a.getQuarantined)}},
 		{"/v1/quarantine/{id}/approve", "quarantine_approve", map[string]http.Handler{"POST": a.json(owner, callTimeout, a.approve)}},
 		{"/v1/quarantine/{id}/reject", "quarantine_reject", map[string]http.Handler{"POST": a.json(owner, defaultTimeout, a.reject)}},
+		{"/v1/tokens", "tokens", map[string]http.Handler{"GET": a.json(owner, defaultTimeout, a.listTokens), "POST": a.json(owner, defaultTimeout, a.createToken)}},
+		{"/v1/tokens/{ref}", "token", map[string]http.Handler{"GET": a.json(owner, defaultTimeout, a.getToken)}},
+		{"/v1/tokens/{ref}/revoke", "token_revoke", map[string]http.Handler{"POST": a.json(owner, defaultTimeout, a.revokeToken)}},
+		{"/v1/tokens/{ref}/rotate", "token_rotate", map[string]http.Handler{"POST": a.json(owner, defaultTimeout, a.rotateToken)}},
 		{"/v1/events", "events", map[string]http.Handler{"GET": a.cfg.Authenticate(http.HandlerFunc(a.events), auth.Owner)}},
 	}
 	mux := http.NewServeMux()
@@ -368,7 +375,10 @@ func (a *Server) session(r *request) (*gate.Session, error) {
 	if !validName(cs, 64) {
 		return nil, badRequest("X-Ward-Session must be at most 64 letters, digits, '.', '_' or '-'")
 	}
-	s, err := a.cfg.Session(r.p, cs)
+	s, err := a.cfg.Session(r.Context(), r.p, cs)
+	if errors.Is(err, gate.ErrSessionLimit) {
+		return nil, sessionLimit()
+	}
 	if err != nil {
 		return nil, fmt.Errorf("session: %w", err)
 	}

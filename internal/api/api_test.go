@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/wardhq/ward/internal/api"
+	"github.com/wardhq/ward/internal/id"
 )
 
 // TestRoutes runs every route's happy path, its auth and its bad input
@@ -99,13 +100,18 @@ func TestRoutes(t *testing.T) {
 		for _, x := range v.Tools {
 			swap = swap || (x.Name == "uniswap_execute_swap" && x.Action == "swap" && x.Venue == "uniswap_v3" && x.Tier == "write")
 		}
-		if !swap || v.SessionID != "tok-"+h.agentID {
+		if !swap || v.SessionID != h.sessionOf(h.agent, "") || !id.ValidOpaque(v.SessionID) {
 			t.Errorf("session %q; uniswap_execute_swap listed: %v", v.SessionID, swap)
 		}
+		def := v.SessionID
 		r = h.do("GET", "/v1/tools", h.agent, nil, "X-Ward-Session", "alpha")
 		r.decode(t, &v)
-		if v.SessionID != "tok-"+h.agentID+"-alpha" {
+		if v.SessionID == def || v.SessionID != h.sessionOf(h.agent, "alpha") || !id.ValidOpaque(v.SessionID) {
 			t.Errorf("client session: %q", v.SessionID)
+		}
+		// The same name is another session for another token.
+		if other := h.sessionOf(h.peer, "alpha"); other == v.SessionID {
+			t.Errorf("two tokens' alpha sessions are one: %s", other)
 		}
 		h.want(h.do("GET", "/v1/tools", h.agent, nil, "X-Ward-Session", "no spaces"), http.StatusBadRequest, api.CodeBadRequest)
 	})
@@ -198,7 +204,7 @@ func TestRoutes(t *testing.T) {
 	})
 
 	t.Run("decisions and reports", func(t *testing.T) {
-		r := h.do("GET", "/v1/decisions?tool=uniswap_execute_swap&session=tok-"+h.agentID+"&limit=5", h.owner, nil)
+		r := h.do("GET", "/v1/decisions?tool=uniswap_execute_swap&session="+h.sessionOf(h.agent, "")+"&limit=5", h.owner, nil)
 		h.want(r, http.StatusOK, "")
 		var d struct {
 			Decisions []struct{ ID, Tool, Decision, Reason, SessionID string }
@@ -235,7 +241,7 @@ func TestRoutes(t *testing.T) {
 	})
 
 	t.Run("actions", func(t *testing.T) {
-		r := h.do("GET", "/v1/actions?kind=permit_created&session_id=tok-"+h.agentID, h.owner, nil)
+		r := h.do("GET", "/v1/actions?kind=permit_created&session_id="+h.sessionOf(h.agent, ""), h.owner, nil)
 		h.want(r, http.StatusOK, "")
 		var a struct {
 			Actions []struct {
@@ -264,7 +270,7 @@ func TestRoutes(t *testing.T) {
 		r.decode(t, &s)
 		var found bool
 		for _, x := range s.Sessions {
-			found = found || (x.SessionID == "tok-"+h.agentID && x.InputSource == "agent" && x.Decisions > 0)
+			found = found || (x.SessionID == h.sessionOf(h.agent, "") && x.InputSource == "agent" && x.Decisions > 0)
 		}
 		if !found {
 			t.Errorf("sessions = %s", r.body)

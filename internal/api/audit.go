@@ -148,6 +148,7 @@ type actionView struct {
 	Time        time.Time       `json:"time"`
 	Kind        string          `json:"kind"`
 	PermitID    string          `json:"permit_id,omitempty"`
+	PrincipalID string          `json:"principal_id,omitempty"`
 	SessionID   string          `json:"session_id,omitempty"`
 	Tool        string          `json:"tool,omitempty"`
 	ActionType  string          `json:"action_type,omitempty"`
@@ -166,8 +167,8 @@ type actionView struct {
 
 // actions answers GET /v1/actions: the action log (every step of every
 // write, the halts, phases and quarantine reviews), oldest first, filtered
-// by permit (permit_id), session (session_id), tool, kind, since, until,
-// limit.
+// by permit (permit_id), principal (principal_id), session (session_id),
+// tool, kind, since, until, limit.
 func (a *Server) actions(ctx context.Context, r *request) (any, error) {
 	var f store.ActionFilter
 	var err error
@@ -176,10 +177,20 @@ func (a *Server) actions(ctx context.Context, r *request) (any, error) {
 		names []string
 	}{
 		{&f.PermitID, []string{"permit", "permit_id"}}, {&f.SessionID, []string{"session", "session_id"}},
-		{&f.Tool, []string{"tool"}}, {&f.Kind, []string{"kind"}},
+		{&f.PrincipalID, []string{"principal", "principal_id"}},
+		{&f.Tool, []string{"tool"}},
 	} {
 		if *p.dst, err = param(r, p.names...); err != nil {
 			return nil, err
+		}
+	}
+	kind, err := param(r, "kind")
+	if err != nil {
+		return nil, err
+	}
+	if kind != "" {
+		if f.Kind, err = store.ParseActionKind(kind); err != nil {
+			return nil, badRequest("kind %q is not an action kind", clip(kind, 64))
 		}
 	}
 	now := a.cfg.Now()
@@ -199,8 +210,8 @@ func (a *Server) actions(ctx context.Context, r *request) (any, error) {
 	out := make([]actionView, len(recs))
 	for i, x := range recs {
 		out[i] = actionView{
-			ID: x.ID, Time: x.Time, Kind: x.Kind, PermitID: x.PermitID, SessionID: x.SessionID, Tool: x.Tool, ActionType: x.ActionType,
-			ArgsHash: x.ArgsHash, TxHash: x.TxHash, Status: x.Status, BlockReason: x.BlockReason, GasUsed: x.GasUsed,
+			ID: x.ID, Time: x.Time, Kind: x.Kind.String(), PermitID: x.PermitID, PrincipalID: x.PrincipalID, SessionID: x.SessionID, Tool: x.Tool, ActionType: x.ActionType,
+			ArgsHash: x.ArgsHash, TxHash: x.TxHash, Status: x.Status.String(), BlockReason: x.BlockReason, GasUsed: x.GasUsed,
 			GasCostWei: x.GasCostWei, Verified: x.Verified, Expected: x.Expected, Actual: x.Actual, GroundTruth: x.GroundTruth,
 		}
 		if len(x.Detail) > 0 && json.Valid(x.Detail) {

@@ -71,6 +71,15 @@ type sessionView struct {
 	Decisions   int       `json:"decisions"`
 	Denied      int       `json:"denied"`
 	Quarantined int       `json:"quarantined"`
+	// The stored session, when it still exists: whose it is, its name,
+	// its taint and how it is reviewed.
+	Principal string   `json:"principal_id,omitempty"`
+	Name      *string  `json:"name,omitempty"`
+	Taint     string   `json:"taint,omitempty"`
+	Isolated  bool     `json:"isolated,omitempty"`
+	Parent    string   `json:"parent,omitempty"`
+	Reviewers []string `json:"reviewers,omitempty"`
+	Judge     string   `json:"judge,omitempty"`
 }
 
 // maxScanned bounds the decisions GET /v1/sessions reads.
@@ -120,6 +129,26 @@ func (a *Server) listSessions(ctx context.Context, r *request) (any, error) {
 		if d.Time.After(v.LastSeen) {
 			v.LastSeen = d.Time
 		}
+	}
+	// The stored sessions: their state, and those that made no call in
+	// the window (a session under review, say) as well.
+	stored, err := a.cfg.Tools.Sessions(ctx, store.SessionFilter{Limit: 10_000})
+	if err != nil {
+		return nil, err
+	}
+	for i := range stored {
+		rec := &stored[i]
+		v := by[rec.ID]
+		if v == nil {
+			if rec.Active.Before(since) && rec.Level == 0 {
+				continue
+			}
+			v = &sessionView{ID: rec.ID, FirstSeen: rec.Created, LastSeen: rec.Active}
+			by[rec.ID] = v
+		}
+		name := rec.Name
+		v.Principal, v.Name, v.Taint, v.Isolated, v.Parent = rec.PrincipalID, &name, rec.Level.String(), rec.Isolated, rec.ParentID
+		v.Reviewers, v.Judge = rec.Reviewers, rec.Judge
 	}
 	out := make([]sessionView, 0, len(by))
 	for _, v := range by {

@@ -32,6 +32,7 @@ const (
 	CodeTimeout          = "TIMEOUT"
 	CodeUnavailable      = "UNAVAILABLE"
 	CodeInternal         = "INTERNAL"
+	CodeSessionLimit     = string(reason.SessionsExhausted)
 )
 
 // Error is an API error: an HTTP status, a stable code and a message safe
@@ -51,6 +52,13 @@ func badRequest(format string, args ...any) *Error {
 
 func notFound(what string) *Error {
 	return &Error{Status: http.StatusNotFound, Code: CodeNotFound, Message: "no " + what + " has this id"}
+}
+
+// sessionLimit is the answer to a principal at its limit of live
+// sessions.
+func sessionLimit() *Error {
+	return &Error{Status: http.StatusTooManyRequests, Code: CodeSessionLimit,
+		Message: "this token holds as many live sessions as it may ([sessions] max_per_principal): reuse a session name, or let idle ones expire"}
 }
 
 // errorOf maps an error to what the client sees.
@@ -88,7 +96,8 @@ func refusalStatus(c reason.Code) int {
 		return http.StatusConflict
 	case reason.Halted:
 		return http.StatusLocked
-	case reason.HookRateLimit, reason.RateLimitExceeded, reason.PerTurnLimit, reason.SessionLimit, reason.WindowRateLimit:
+	case reason.HookRateLimit, reason.RateLimitExceeded, reason.PerTurnLimit, reason.SessionLimit, reason.WindowRateLimit,
+		reason.LookupLimited, reason.SessionsExhausted:
 		return http.StatusTooManyRequests
 	case reason.OutputNotFound:
 		return http.StatusNotFound

@@ -136,7 +136,7 @@ func TestEvents(t *testing.T) {
 		h.want(h.do("POST", "/v1/call/search_context", h.agent, `{"kind":"gas","params":{}}`), http.StatusOK, "")
 		fs, start := s.next(t, "tool:start")
 		_, end := s.next(t, "tool:end")
-		if start.Tool == "" || end.Tool != start.Tool || !end.Success || end.Seq <= start.Seq || start.SessionID != "tok-"+h.agentID {
+		if start.Tool == "" || end.Tool != start.Tool || !end.Success || end.Seq <= start.Seq || start.SessionID != h.sessionOf(h.agent, "") {
 			t.Errorf("start %+v, end %+v", start, end)
 		}
 		if !strings.HasSuffix(fs.id, "-"+itoa(start.Seq)) {

@@ -34,7 +34,10 @@ func (a *Server) gateState(ctx context.Context, r *request) (any, error) {
 	}
 	now := a.cfg.Now()
 	tick := t.Tick(now)
-	st := a.cfg.Spending.Stats(s.ID, tick, now)
+	st, err := a.cfg.Spending.Stats(ctx, s.ID, tick, now)
+	if err != nil {
+		return nil, err
+	}
 	window := func(name string, spent, held, limit int64) spendWindow {
 		return spendWindow{Window: name, SpentCents: spent, HeldCents: held, LimitCents: limit, Unlimited: limit == hook.Unlimited}
 	}

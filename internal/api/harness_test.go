@@ -79,11 +79,12 @@ func start(t *testing.T, o harnessOpts) *harness {
 			Spending: st.Hooks.Spending, Bus: st.Bus, Log: s.Log,
 			Heartbeat: o.heartbeat, MaxStreams: o.maxStreams,
 			Trust: api.Trust{
-				Create: func(p auth.Principal, o api.SessionOptions) (*gate.Session, error) {
-					return s.CreateSession(p, daemon.SessionOptions(o))
+				Create: func(ctx context.Context, p auth.Principal, o api.SessionOptions) (*gate.Session, error) {
+					return s.CreateSession(ctx, p, daemon.SessionOptions(o))
 				},
 				Named: s.NamedSession, ByID: s.SessionByID,
 			},
+			Tokens: api.Tokens{Store: st.Store, Invalidate: s.Verifier.Invalidate},
 		})
 		if err != nil {
 			return err
@@ -95,7 +96,7 @@ func start(t *testing.T, o harnessOpts) *harness {
 			dst  *string
 			role auth.Role
 		}{{&h.owner, auth.Owner}, {&h.agent, auth.Agent}, {&h.peer, auth.Peer}} {
-			v, p, err := auth.Create(ctx, st.Store, tok.role, "test "+string(tok.role), now)
+			v, p, err := auth.Create(ctx, st.Store, auth.Spec{Role: tok.role, Name: "test " + string(tok.role)}, now)
 			if err != nil {
 				return err
 			}
@@ -226,4 +227,24 @@ func (h *harness) want(r *response, status int, code string) {
 func (h *harness) swap(usdc int64) string {
 	return fmt.Sprintf(`{"action_type":"swap","venue":"uniswap_v3","params":{"token_in":%q,"token_out":%q,"amount_in":"%d"}}`,
 		h.usdc, h.weth, usdc*1_000_000)
+}
+
+// sessionOf returns the id of the session token holds under name ("" is
+// its default session), as GET /v1/gate reports it.
+func (h *harness) sessionOf(token, name string) string {
+	h.t.Helper()
+	var headers []string
+	if name != "" {
+		headers = []string{"X-Ward-Session", name}
+	}
+	r := h.do("GET", "/v1/gate", token, nil, headers...)
+	h.want(r, http.StatusOK, "")
+	var g struct {
+		SessionID string `json:"session_id"`
+	}
+	r.decode(h.t, &g)
+	if g.SessionID == "" {
+		h.t.Fatal("GET /v1/gate named no session")
+	}
+	return g.SessionID
 }

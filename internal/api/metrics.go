@@ -158,7 +158,11 @@ func (m *metrics) refresh(ctx context.Context) {
 	} else {
 		m.scrapeErr.Inc()
 	}
-	st := a.cfg.Spending.Stats("", a.cfg.Tools.Tick(now), now)
+	st, err := a.cfg.Spending.Stats(ctx, "", a.cfg.Tools.Tick(now), now)
+	if err != nil {
+		m.scrapeErr.Inc()
+		return
+	}
 	m.spend.WithLabelValues("executed").Set(float64(st.DailyCents))
 	m.spend.WithLabelValues("held").Set(float64(st.DailyHeldCents))
 	if st.Limits.DailyCents != hook.Unlimited {

@@ -79,7 +79,7 @@ func (a *Server) listPermits(ctx context.Context, r *request) (any, error) {
 // and preview.
 func (a *Server) getPermit(ctx context.Context, r *request) (any, error) {
 	pid := r.PathValue("id")
-	if !id.Valid(pid) {
+	if !id.ValidAny(pid) {
 		return nil, notFound("permit")
 	}
 	p, err := a.cfg.Store.Permit(ctx, pid)
@@ -101,14 +101,10 @@ func (a *Server) cancelPermit(ctx context.Context, r *request) (any, error) {
 		return nil, err
 	}
 	pid := r.PathValue("id")
-	if !id.Valid(pid) {
+	if !id.ValidAny(pid) {
 		return nil, notFound("permit")
 	}
-	s, err := a.session(r)
-	if err != nil {
-		return nil, err
-	}
-	if err := a.cfg.Tools.Cancel(ctx, s, pid); err != nil {
+	if err := a.cfg.Tools.CancelByOwner(ctx, pid, by(r.p)); err != nil {
 		return nil, err
 	}
 	return map[string]any{"id": pid, "status": store.PermitCancelled}, nil

@@ -58,7 +58,7 @@ func (h *harness) agentView(t *testing.T, qid string) item {
 
 func TestQuarantineEndToEnd(t *testing.T) {
 	h := start(t, harnessOpts{})
-	session := "tok-" + h.agentID
+	session := h.sessionOf(h.agent, "")
 
 	t.Run("approve", func(t *testing.T) {
 		qid := h.hold(t, 200)
@@ -99,16 +99,19 @@ func TestQuarantineEndToEnd(t *testing.T) {
 
 		h.want(h.do("POST", "/v1/quarantine/"+qid+"/approve", h.owner, nil), http.StatusConflict, api.CodeAlreadyReviewed)
 		h.want(h.do("POST", "/v1/quarantine/"+qid+"/reject", h.owner, nil), http.StatusConflict, api.CodeAlreadyReviewed)
-		// The review is in the action log under the item's id, with the owner.
+		// The review is in the action log, naming the item, the agent's
+		// principal and the owner.
 		r = h.do("GET", "/v1/actions?kind=quarantine_approved", h.owner, nil)
 		var acts struct {
 			Actions []struct {
-				ID     string
-				Detail map[string]string
+				ID          string
+				PrincipalID string `json:"principal_id"`
+				Detail      map[string]string
 			}
 		}
 		r.decode(t, &acts)
-		if len(acts.Actions) != 1 || acts.Actions[0].ID != qid || !strings.HasPrefix(acts.Actions[0].Detail["by"], "owner:") {
+		if len(acts.Actions) != 1 || acts.Actions[0].Detail["quarantine_id"] != qid || acts.Actions[0].PrincipalID != h.agentID ||
+			!strings.HasPrefix(acts.Actions[0].Detail["by"], "owner:") {
 			t.Errorf("review records = %s", r.body)
 		}
 		// No longer pending; listed as approved.

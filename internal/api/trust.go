@@ -16,11 +16,12 @@ import (
 type Trust struct {
 	// Create makes a named session with trust options
 	// (daemon.Server.CreateSession).
-	Create func(p auth.Principal, o SessionOptions) (*gate.Session, error)
-	// Named returns a principal's session by name.
-	Named func(p auth.Principal, name string) (*gate.Session, bool)
-	// ByID returns any live session by its id (the owner's directive).
-	ByID func(id string) (*gate.Session, bool)
+	Create func(ctx context.Context, p auth.Principal, o SessionOptions) (*gate.Session, error)
+	// Named returns a principal's session by name (gate.ErrNoSession if
+	// it holds none).
+	Named func(ctx context.Context, p auth.Principal, name string) (*gate.Session, error)
+	// ByID returns any session by its id (the owner's directive).
+	ByID func(ctx context.Context, id string) (*gate.Session, error)
 }
 
 // SessionOptions are the body of POST /v1/sessions.
@@ -60,9 +61,12 @@ func (a *Server) createSession(ctx context.Context, r *request) (any, error) {
 			return nil, badRequest("reviewer and judge names must be letters, digits, '.', '_' or '-'")
 		}
 	}
-	s, err := a.cfg.Trust.Create(r.p, in)
+	s, err := a.cfg.Trust.Create(ctx, r.p, in)
 	if errors.Is(err, gate.ErrSelfReview) {
 		return nil, &Error{Status: http.StatusForbidden, Code: "SELF_REVIEW", Message: err.Error()}
+	}
+	if errors.Is(err, gate.ErrSessionLimit) {
+		return nil, sessionLimit()
 	}
 	if err != nil {
 		return nil, &Error{Status: http.StatusConflict, Code: CodeBadRequest, Message: err.Error()}
@@ -76,9 +80,12 @@ func (a *Server) named(r *request) (*gate.Session, error) {
 	if err := a.trustReady(); err != nil {
 		return nil, err
 	}
-	s, ok := a.cfg.Trust.Named(r.p, r.PathValue("name"))
-	if !ok {
+	s, err := a.cfg.Trust.Named(r.Context(), r.p, r.PathValue("name"))
+	if errors.Is(err, gate.ErrNoSession) {
 		return nil, notFound("session")
+	}
+	if err != nil {
+		return nil, err
 	}
 	return s, nil
 }
@@ -88,7 +95,7 @@ func (a *Server) named(r *request) (*gate.Session, error) {
 func (a *Server) ownerSession(r *request) (*gate.Session, error) {
 	s, err := a.named(r)
 	if err != nil && a.cfg.Trust.ByID != nil {
-		if byID, ok := a.cfg.Trust.ByID(r.PathValue("name")); ok {
+		if byID, berr := a.cfg.Trust.ByID(r.Context(), r.PathValue("name")); berr == nil {
 			return byID, nil
 		}
 	}
@@ -160,8 +167,8 @@ func (a *Server) delegate(ctx context.Context, r *request) (any, error) {
 	if err := decode(r.body, &in); err != nil {
 		return nil, err
 	}
-	child, ok := a.cfg.Trust.Named(r.p, in.Child)
-	if !ok {
+	child, err := a.cfg.Trust.Named(ctx, r.p, in.Child)
+	if err != nil {
 		return nil, notFound("child session")
 	}
 	return a.cfg.Tools.Delegate(ctx, parent, child, in.Tool, in.Args)
@@ -177,7 +184,7 @@ func (a *Server) readOutput(ctx context.Context, r *request) (any, error) {
 	}
 	var sid string
 	if name := r.Header.Get("X-Ward-Session"); name != "" && a.cfg.Trust.Named != nil {
-		if s, ok := a.cfg.Trust.Named(r.p, name); ok {
+		if s, err := a.cfg.Trust.Named(ctx, r.p, name); err == nil {
 			sid = s.ID
 		}
 	}
@@ -185,5 +192,20 @@ func (a *Server) readOutput(ctx context.Context, r *request) (any, error) {
 	if reader == "" {
 		reader = by(r.p)
 	}
-	return a.cfg.Tools.ReadOutput(ctx, key, reader, sid)
+	return a.cfg.Tools.ReadOutput(ctx, key, gate.OutputReader{Name: reader, Principal: r.p.ID, Session: sid, Owner: r.p.Role == auth.Owner})
+}
+
+// deleteSession answers DELETE /v1/sessions/{name}: the owner clears a
+// session ({name}: one of the owner's session names, or any session id),
+// its taint, review and ledger with it; its name opens a clean session
+// again.
+func (a *Server) deleteSession(ctx context.Context, r *request) (any, error) {
+	s, err := a.ownerSession(r)
+	if err != nil {
+		return nil, err
+	}
+	if err := a.cfg.Tools.DeleteSession(ctx, s); err != nil {
+		return nil, err
+	}
+	return map[string]any{"session_id": s.ID, "deleted": true}, nil
 }

@@ -15,11 +15,11 @@ import (
 func TestIsolatedOrchestrationAPI(t *testing.T) {
 	h := start(t, harnessOpts{})
 	ctx := t.Context()
-	alice, _, err := auth.Create(ctx, h.srv.Stack.Store, auth.Owner, "alice", time.Now())
+	alice, _, err := auth.Create(ctx, h.srv.Stack.Store, auth.Spec{Role: auth.Owner, Name: "alice"}, time.Now())
 	if err != nil {
 		t.Fatal(err)
 	}
-	bob, _, err := auth.Create(ctx, h.srv.Stack.Store, auth.Agent, "bob", time.Now())
+	bob, _, err := auth.Create(ctx, h.srv.Stack.Store, auth.Spec{Role: auth.Agent, Name: "bob"}, time.Now())
 	if err != nil {
 		t.Fatal(err)
 	}

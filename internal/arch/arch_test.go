@@ -47,6 +47,7 @@ var layers = map[string]float64{
 	"internal/chain/artifacts":     1,
 	"internal/schema":              1,
 	"internal/hook/hooktest":       1,
+	"internal/hook/windowstest":    1,
 	"internal/trust":               1,
 	"internal/oracle":              1,
 	"internal/adopt":               1, // Stage 4 adoption policy, curator and lessons: knowledge only

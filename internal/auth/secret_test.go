@@ -15,39 +15,123 @@ import (
 	"testing"
 	"time"
 
+	"github.com/wardhq/ward/internal/store"
 	"github.com/wardhq/ward/internal/taint"
 )
 
-// memState is a store.State in memory that keeps every value ever written,
-// so a test can look for the raw token anywhere in the store's history.
-type memState struct {
+// memPrincipals is a store.Principals in memory that keeps every value
+// ever written, so a test can look for the raw token anywhere in the
+// store's history.
+type memPrincipals struct {
 	mu      sync.Mutex
-	m       map[string]string
+	rows    map[string]*store.PrincipalRecord
 	written []string
 	fail    error
 }
 
-func newMemState() *memState { return &memState{m: map[string]string{}} }
+func newMemState() *memPrincipals { return &memPrincipals{rows: map[string]*store.PrincipalRecord{}} }
 
-func (s *memState) SetState(_ context.Context, key, value string, _ time.Time) error {
+func (s *memPrincipals) CreatePrincipal(_ context.Context, p *store.PrincipalRecord) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.fail != nil {
 		return s.fail
 	}
-	s.m[key] = value
-	s.written = append(s.written, key, value)
+	if err := store.CheckPrincipal(p); err != nil {
+		return err
+	}
+	for _, r := range s.rows {
+		if r.Revoked.IsZero() && r.Name == p.Name {
+			return store.ErrNameTaken
+		}
+		if r.ID == p.ID || r.TokenHash == p.TokenHash {
+			return store.ErrPrincipalExists
+		}
+	}
+	c := *p
+	s.rows[p.ID] = &c
+	s.written = append(s.written, fmt.Sprintf("%+v", c), string(c.TokenHash[:]), hex.EncodeToString(c.TokenHash[:]))
 	return nil
 }
 
-func (s *memState) State(_ context.Context, key string) (string, time.Time, bool, error) {
+func (s *memPrincipals) find(match func(*store.PrincipalRecord) bool) (store.PrincipalRecord, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.fail != nil {
-		return "", time.Time{}, false, s.fail
+		return store.PrincipalRecord{}, s.fail
 	}
-	v, ok := s.m[key]
-	return v, time.Time{}, ok, nil
+	for _, r := range s.rows {
+		if match(r) {
+			return *r, nil
+		}
+	}
+	return store.PrincipalRecord{}, store.ErrNotFound
+}
+
+func (s *memPrincipals) PrincipalByToken(_ context.Context, h [32]byte) (store.PrincipalRecord, error) {
+	return s.find(func(r *store.PrincipalRecord) bool { return r.TokenHash == h })
+}
+
+func (s *memPrincipals) Principal(_ context.Context, pid string) (store.PrincipalRecord, error) {
+	return s.find(func(r *store.PrincipalRecord) bool { return r.ID == pid })
+}
+
+func (s *memPrincipals) PrincipalByName(_ context.Context, name string) (store.PrincipalRecord, error) {
+	return s.find(func(r *store.PrincipalRecord) bool { return r.Revoked.IsZero() && r.Name == name })
+}
+
+func (s *memPrincipals) ListPrincipals(context.Context) ([]store.PrincipalRecord, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []store.PrincipalRecord
+	for _, r := range s.rows {
+		out = append(out, *r)
+	}
+	return out, s.fail
+}
+
+func (s *memPrincipals) RevokePrincipal(_ context.Context, pid string, at time.Time) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.fail != nil {
+		return s.fail
+	}
+	r, ok := s.rows[pid]
+	switch {
+	case !ok:
+		return store.ErrNotFound
+	case !r.Revoked.IsZero():
+		return store.ErrPrincipalRevoked
+	}
+	r.Revoked = at
+	return nil
+}
+
+func (s *memPrincipals) RotatePrincipal(_ context.Context, pid string, h [32]byte, at time.Time) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.fail != nil {
+		return s.fail
+	}
+	r, ok := s.rows[pid]
+	switch {
+	case !ok:
+		return store.ErrNotFound
+	case !r.Revoked.IsZero():
+		return store.ErrPrincipalRevoked
+	}
+	r.TokenHash, r.Rotated = h, at
+	s.written = append(s.written, string(h[:]), hex.EncodeToString(h[:]))
+	return nil
+}
+
+func (s *memPrincipals) TouchPrincipal(_ context.Context, pid string, at time.Time) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if r, ok := s.rows[pid]; ok && at.After(r.LastUsed) {
+		r.LastUsed = at
+	}
+	return nil
 }
 
 // reveal returns a token's value for a test to play the client with.
@@ -64,7 +148,7 @@ func TestCreateSecretIsOwnerSecret(t *testing.T) {
 	for _, role := range []Role{Owner, Agent, Peer} {
 		t.Run(string(role), func(t *testing.T) {
 			st := newMemState()
-			sec, p, err := CreateSecret(t.Context(), st, role, "n", time.Now())
+			sec, p, err := CreateSecret(t.Context(), st, Spec{Role: role, Name: "n"}, time.Now())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -96,7 +180,7 @@ func TestCreateSecretIsOwnerSecret(t *testing.T) {
 
 func TestCreateReturnsTheOnlyPlainCopy(t *testing.T) {
 	st := newMemState()
-	tok, p, err := Create(t.Context(), st, Agent, "cli", time.Now())
+	tok, p, err := Create(t.Context(), st, Spec{Role: Agent, Name: "cli"}, time.Now())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,13 +191,13 @@ func TestCreateReturnsTheOnlyPlainCopy(t *testing.T) {
 		t.Errorf("Verify = %+v, %v; want %+v", got, err, p)
 	}
 	st.fail = errors.New("disk full")
-	if tok, _, err := Create(t.Context(), st, Owner, "", time.Now()); err == nil || tok != "" {
+	if tok, _, err := Create(t.Context(), st, Spec{Role: Owner, Name: ""}, time.Now()); err == nil || tok != "" {
 		t.Errorf("Create on a failing store = %q, %v; want no token and an error", tok, err)
 	}
-	if sec, _, err := CreateSecret(t.Context(), st, Owner, "", time.Now()); err == nil || sec != nil {
+	if sec, _, err := CreateSecret(t.Context(), st, Spec{Role: Owner, Name: ""}, time.Now()); err == nil || sec != nil {
 		t.Errorf("CreateSecret on a failing store = %v, %v; want no token and an error", sec, err)
 	}
-	if _, _, err := Create(t.Context(), newMemState(), Owner, strings.Repeat("x", 65), time.Now()); err == nil {
+	if _, _, err := Create(t.Context(), newMemState(), Spec{Role: Owner, Name: strings.Repeat("x", 65)}, time.Now()); err == nil {
 		t.Error("a 65-byte name was accepted")
 	}
 }
@@ -122,7 +206,7 @@ func TestCreateReturnsTheOnlyPlainCopy(t *testing.T) {
 // marshals contains the token.
 func TestTokenNeverPrinted(t *testing.T) {
 	st := newMemState()
-	sec, p, err := CreateSecret(t.Context(), st, Owner, "laptop", time.Now())
+	sec, p, err := CreateSecret(t.Context(), st, Spec{Role: Owner, Name: "laptop"}, time.Now())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -183,7 +267,7 @@ func TestTokenNeverPrinted(t *testing.T) {
 // The Verifier's cache is keyed by the token's hash.
 func TestVerifierCachesByHash(t *testing.T) {
 	st := newMemState()
-	tok, p, err := Create(t.Context(), st, Peer, "", time.Now())
+	tok, p, err := Create(t.Context(), st, Spec{Role: Peer, Name: ""}, time.Now())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -222,22 +306,31 @@ func nonCanonical(c byte) string {
 func TestVerifyRefusesForgedTokens(t *testing.T) {
 	st := newMemState()
 	now := time.Now()
-	tok, _, err := Create(t.Context(), st, Owner, "victim", now)
+	tok, _, err := Create(t.Context(), st, Spec{Role: Owner, Name: "victim"}, now)
 	if err != nil {
 		t.Fatal(err)
 	}
 	body := tok[len(prefix):]
 	h := sha256.Sum256([]byte(tok))
 
-	// A row planted under a token's hash that Create did not write: its
-	// id does not match the hash.
-	planted := prefix + base64.RawURLEncoding.EncodeToString(bytes.Repeat([]byte{7}, 32))
-	ph := sha256.Sum256([]byte(planted))
-	if err := st.SetState(t.Context(), keyOf(ph), `{"id":"000000000000","role":"owner"}`, now); err != nil {
+	// A revoked owner's token, and an expired one.
+	revoked, _, err := Create(t.Context(), st, Spec{Role: Owner, Name: "revoked"}, now)
+	if err != nil {
 		t.Fatal(err)
 	}
+	if err := Revoke(t.Context(), st, revoked, now); err != nil {
+		t.Fatal(err)
+	}
+	expired, _, err := Create(t.Context(), st, Spec{Role: Owner, Name: "expired", TTL: time.Minute}, now.Add(-time.Hour))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A principal whose stored role is not one of the three (a row from a
+	// newer ward, or a hand edit): unknown means refuse.
+	odd := prefix + base64.RawURLEncoding.EncodeToString(bytes.Repeat([]byte{7}, 32))
+	st.rows["odd"] = &store.PrincipalRecord{ID: "odd", Name: "odd", Role: "admin", TokenHash: sha256.Sum256([]byte(odd)), Created: now}
 	// A token for another ward's store.
-	other, _, err := Create(t.Context(), newMemState(), Owner, "", now)
+	other, _, err := Create(t.Context(), newMemState(), Spec{Role: Owner, Name: ""}, now)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -270,9 +363,10 @@ func TestVerifyRefusesForgedTokens(t *testing.T) {
 		{"NUL inside", tok[:10] + "\x00" + tok[11:], false},
 		{"1 MiB", prefix + strings.Repeat("A", 1<<20), false},
 		{"the token's hash", hex.EncodeToString(h[:]), false},
-		{"the token's store key", keyOf(h), false},
-		{"the principal id", prefix + idOf(h), false},
-		{"planted store row", planted, false},
+		{"the principal id", prefix + hex.EncodeToString(h[:6]), false},
+		{"revoked owner", revoked, false},
+		{"expired owner", expired, false},
+		{"unknown stored role", odd, false},
 		{"another ward's token", other, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -314,7 +408,7 @@ func TestVerifyRefusesForgedTokens(t *testing.T) {
 func TestRevokedTokenReplay(t *testing.T) {
 	st := newMemState()
 	now := time.Now()
-	sec, _, err := CreateSecret(t.Context(), st, Agent, "", now)
+	sec, _, err := CreateSecret(t.Context(), st, Spec{Role: Agent, Name: ""}, now)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -393,7 +487,7 @@ func TestSecretFromHeader(t *testing.T) {
 
 func BenchmarkVerify(b *testing.B) {
 	st := newMemState()
-	tok, _, err := Create(b.Context(), st, Agent, "", time.Now())
+	tok, _, err := Create(b.Context(), st, Spec{Role: Agent, Name: ""}, time.Now())
 	if err != nil {
 		b.Fatal(err)
 	}

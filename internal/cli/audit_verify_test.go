@@ -23,7 +23,7 @@ func TestAuditVerify(t *testing.T) {
 		t.Fatal(err)
 	}
 	at := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
-	for i, kind := range []string{store.TrustTaintAssigned, store.TrustReviewVerdict, store.TrustPromotion} {
+	for i, kind := range []store.TrustKind{store.TrustTaintAssigned, store.TrustReviewVerdict, store.TrustPromotion} {
 		at := at.Add(time.Duration(i) * time.Second)
 		if err := s.AppendTrust(t.Context(), &store.TrustRecord{ID: id.New(at), Time: at, Kind: kind, Target: "memory/1"}); err != nil {
 			t.Fatal(err)

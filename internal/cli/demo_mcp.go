@@ -50,11 +50,11 @@ func mcpDemo(ctx context.Context, w io.Writer, dir string) error {
 	defer running.Stop()
 	srv, base := running.Server, running.URL
 	fmt.Fprintf(w, "\n== over MCP: an embedded ward serve at %s, an agent over MCP, the owner over the HTTP API\n", base)
-	agentTok, _, err := auth.Create(ctx, srv.Stack.Store, auth.Agent, "demo agent", time.Now())
+	agentTok, _, err := auth.Create(ctx, srv.Stack.Store, auth.Spec{Role: auth.Agent, Name: "demo agent"}, time.Now())
 	if err != nil {
 		return err
 	}
-	ownerTok, _, err := auth.Create(ctx, srv.Stack.Store, auth.Owner, "demo owner", time.Now())
+	ownerTok, _, err := auth.Create(ctx, srv.Stack.Store, auth.Spec{Role: auth.Owner, Name: "demo owner"}, time.Now())
 	if err != nil {
 		return err
 	}

@@ -55,7 +55,7 @@ closes, or on SIGTERM or SIGINT.`)
 }
 
 func serveStdio(ctx context.Context, io IO, st *daemon.Stack, f *config.File, role auth.Role, log *slog.Logger) error {
-	sess, err := stdioSession(st, f, role)
+	sess, err := stdioSession(ctx, st, f, role)
 	if err != nil {
 		return err
 	}
@@ -71,13 +71,14 @@ func serveStdio(ctx context.Context, io IO, st *daemon.Stack, f *config.File, ro
 }
 
 // stdioSession is the one session of ward mcp: the configured tools, the
-// role's input source, a fresh id per process (per-session limits start
-// over with each run).
-func stdioSession(st *daemon.Stack, f *config.File, role auth.Role) (*gate.Session, error) {
+// role's input source, a session of its own per process (per-session
+// limits start over with each run), held by the principal "stdio:ROLE"
+// (no token stands for it) and stored like any other.
+func stdioSession(ctx context.Context, st *daemon.Stack, f *config.File, role auth.Role) (*gate.Session, error) {
 	v, err := st.View(f.Tools)
 	if err != nil {
 		return nil, err
 	}
-	sid := "stdio-" + string(role) + "-" + id.New(time.Now())
-	return &gate.Session{ID: sid, TurnID: sid, Source: role.Source(), View: v}, nil
+	owner := gate.Owner{PrincipalID: "stdio:" + string(role), Name: "stdio", Source: role.Source()}
+	return st.Tools.OpenSession(ctx, owner, id.Opaque(time.Now()), v)
 }

@@ -16,20 +16,20 @@ import (
 // token's A2A session (peers with peer authority).
 func mountA2A(s *daemon.Server) error {
 	// The profile, hence the facades offered, is the same for every
-	// token: any session's view tells the card which.
-	card, err := s.Session(auth.Principal{ID: "a2a-card", Role: auth.Peer}, a2a.SessionID)
+	// token: the configured view tells the card which.
+	view, err := s.Stack.View(s.File.Tools)
 	if err != nil {
 		return err
 	}
 	h, err := a2a.New(a2a.Config{
 		Run: func(ctx context.Context, p auth.Principal, tool string, args json.RawMessage) (json.RawMessage, error) {
-			sess, err := s.Session(p, a2a.SessionID)
+			sess, err := s.Session(ctx, p, a2a.SessionID)
 			if err != nil {
 				return nil, err
 			}
 			return s.Stack.Tools.Facade(ctx, sess, tool, args)
 		},
-		Skills:  gate.Facades(card.View),
+		Skills: gate.Facades(view), Lookups: s.Stack.Tools,
 		Version: Version,
 		Log:     s.Log,
 	})

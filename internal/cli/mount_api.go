@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"context"
+
 	"github.com/wardhq/ward/internal/api"
 	"github.com/wardhq/ward/internal/auth"
 	"github.com/wardhq/ward/internal/daemon"
@@ -17,11 +19,12 @@ func mountAPI(s *daemon.Server) error {
 		Tools: st.Tools, Store: st.Store, Policy: st.Engine.Snapshot,
 		Spending: st.Hooks.Spending, Bus: st.Bus, Log: s.Log,
 		Trust: api.Trust{
-			Create: func(p auth.Principal, o api.SessionOptions) (*gate.Session, error) {
-				return s.CreateSession(p, daemon.SessionOptions(o))
+			Create: func(ctx context.Context, p auth.Principal, o api.SessionOptions) (*gate.Session, error) {
+				return s.CreateSession(ctx, p, daemon.SessionOptions(o))
 			},
 			Named: s.NamedSession, ByID: s.SessionByID,
 		},
+		Tokens: api.Tokens{Store: st.Store, Invalidate: s.Verifier.Invalidate},
 	})
 	if err != nil {
 		return err

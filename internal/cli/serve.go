@@ -2,15 +2,9 @@ package cli
 
 import (
 	"context"
-	"fmt"
 	"log/slog"
-	"os"
-	"path/filepath"
-	"time"
 
-	"github.com/wardhq/ward/internal/auth"
 	"github.com/wardhq/ward/internal/daemon"
-	"github.com/wardhq/ward/internal/store/sqlite"
 )
 
 func serve(ctx context.Context, io IO, args []string) int {
@@ -44,40 +38,5 @@ from 'ward token create'.`)
 	if err != nil {
 		return fail(io, "%v", err)
 	}
-	return exitOK
-}
-
-func tokenCreate(ctx context.Context, io IO, args []string) int {
-	fs := flags(io, "token create", "", `Create a bearer token bound to a role and print it on its own line. Only
-its hash is stored (in the data directory's database); the token cannot be
-shown again. owner: approves quarantined calls, lifts halts, changes the
-phase, signs privileged approvals; agent: calls tools; peer: another agent,
-with peer authority.`)
-	role := fs.String("role", "", "owner, agent or peer (required)")
-	data := fs.String("data", "ward-data", "data directory (created if missing)")
-	name := fs.String("name", "", "a label for the token (shown in audits)")
-	if code, ok := parse(fs, args); !ok {
-		return code
-	}
-	r, err := auth.ParseRole(*role)
-	if err != nil {
-		return usageErr(io, "token create: --role: %v", err)
-	}
-	if err := os.MkdirAll(*data, 0o700); err != nil {
-		return fail(io, "%v", err)
-	}
-	st, err := sqlite.Open(ctx, sqlite.Config{Path: filepath.Join(*data, "ward.db")})
-	if err != nil {
-		return fail(io, "%v", err)
-	}
-	tok, p, err := auth.Create(ctx, st, r, *name, time.Now())
-	if cerr := st.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return fail(io, "%v", err)
-	}
-	fmt.Fprintln(io.Out, tok)
-	fmt.Fprintf(io.Err, "created %s token %s (store it now: it cannot be shown again)\n", p.Role, p.ID)
 	return exitOK
 }

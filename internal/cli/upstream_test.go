@@ -20,9 +20,9 @@ func TestUpstreamApprove(t *testing.T) {
 		t.Fatal(err)
 	}
 	// What ward serve records when an upstream's definition changed.
-	pending, _ := json.Marshal(map[string]upstream.PendingDef{"get_note": {Tool: "get_note", Hash: "bb", Approved: "aa",
-		SeenAt: time.Now(), Def: json.RawMessage(`{"name":"get_note","description":"Read a note. Always include it.","input_schema":{"type":"object"}}`)}})
-	if err := st.SetState(t.Context(), "upstream-pending:notes", string(pending), time.Now()); err != nil {
+	aa, bb := strings.Repeat("a", 64), strings.Repeat("b", 64)
+	if err := st.SetPendingTools(t.Context(), "notes", []store.PendingTool{{Server: "notes", Tool: "get_note", Hash: bb, ApprovedHash: aa,
+		Seen: time.Now(), Def: json.RawMessage(`{"name":"get_note","description":"Read a note. Always include it.","input_schema":{"type":"object"}}`)}}); err != nil {
 		t.Fatal(err)
 	}
 	if err := st.Close(); err != nil {
@@ -30,14 +30,14 @@ func TestUpstreamApprove(t *testing.T) {
 	}
 
 	out, _, code := run(t, "", "upstream", "approve", "--data", dir, "notes")
-	if code != exitOK || !strings.Contains(out, "Always include it") || !strings.Contains(out, "new hash      bb") {
+	if code != exitOK || !strings.Contains(out, "Always include it") || !strings.Contains(out, "new hash      "+bb) {
 		t.Errorf("listing: code %d, output:\n%s", code, out)
 	}
 	if _, errOut, code := run(t, "", "upstream", "approve", "--data", dir, "notes", "set_note"); code != exitFail || !strings.Contains(errOut, "no changed definition") {
 		t.Errorf("approving nothing pending: code %d, %s", code, errOut)
 	}
 	out, _, code = run(t, "", "upstream", "approve", "--data", dir, "--by", "alice", "notes", "get_note")
-	if code != exitOK || !strings.Contains(out, "approved mcp_notes_get_note (bb)") {
+	if code != exitOK || !strings.Contains(out, "approved mcp_notes_get_note ("+bb+")") {
 		t.Errorf("approve: code %d, output:\n%s", code, out)
 	}
 	if _, _, code := run(t, "", "upstream", "approve", "--data", dir, "Not-A-Name"); code != exitUsage {
@@ -49,11 +49,11 @@ func TestUpstreamApprove(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	if v, _, ok, err := st.State(t.Context(), "upstream:notes:get_note"); err != nil || !ok || v != "bb" {
-		t.Errorf("approved hash %q (%t, %v), want bb", v, ok, err)
+	if p, err := st.PinnedTool(t.Context(), "notes", "get_note"); err != nil || p.Hash != bb || p.By != "alice" {
+		t.Errorf("approved pin %+v, %v; want %s approved by alice", p, err, bb)
 	}
 	recs, err := st.Actions(t.Context(), store.ActionFilter{Kind: upstream.KindApproved})
-	if err != nil || len(recs) != 1 || recs[0].Status != "approved by alice" || recs[0].Tool != "mcp_notes_get_note" {
+	if err != nil || len(recs) != 1 || !strings.Contains(string(recs[0].Detail), `"note":"approved by alice"`) || recs[0].Tool != "mcp_notes_get_note" {
 		t.Errorf("approval records %+v, %v", recs, err)
 	}
 	if p, err := upstream.Pending(t.Context(), st, "notes"); err != nil || len(p) != 0 {

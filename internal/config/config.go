@@ -19,6 +19,7 @@ import (
 	"github.com/wardhq/ward/internal/hook"
 	"github.com/wardhq/ward/internal/policy"
 	"github.com/wardhq/ward/internal/policy/rules"
+	"github.com/wardhq/ward/internal/store"
 	"github.com/wardhq/ward/internal/upstream"
 )
 
@@ -40,6 +41,10 @@ type File struct {
 	Trust Trust
 	// Grimoire configures knowledge ingestion ([grimoire]).
 	Grimoire Grimoire
+	// Sessions bounds each principal's sessions ([sessions]).
+	Sessions store.SessionLimits
+	// Audit says what an unwritable audit record stops ([audit]).
+	Audit Audit
 	// Source is the file's bytes, recorded with the policy hash.
 	Source []byte
 }
@@ -153,6 +158,9 @@ func Parse(name string, data []byte) (*File, error) {
 		return fail(ds...)
 	}
 	if ds := grimoireSection(f, &raw, idx); len(ds) > 0 {
+		return fail(ds...)
+	}
+	if ds := sessionsSection(f, &raw, idx); len(ds) > 0 {
 		return fail(ds...)
 	}
 	return f, nil

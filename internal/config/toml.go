@@ -26,6 +26,9 @@ type fileTOML struct {
 	Trust *trustTOML `toml:"trust"`
 	// Grimoire configures knowledge ingestion (grimoire.go).
 	Grimoire *grimoireTOML `toml:"grimoire"`
+	// Sessions and Audit (sessions.go).
+	Sessions *sessionsTOML `toml:"sessions"`
+	Audit    *auditTOML    `toml:"audit"`
 }
 
 type storeTOML struct {

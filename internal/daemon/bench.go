@@ -86,7 +86,7 @@ func BenchGate(ctx context.Context, dir string, reads, previews, commits int) (*
 	reg.Freeze()
 	tools, err := gate.NewTools(gate.ToolsConfig{
 		Decider: st.Decider, Engine: st.Engine, Registry: reg, Hooks: st.Hooks,
-		Permits: st.Store, State: st.Store, Actions: st.Store, Bus: st.Bus, AnnounceDelay: -1,
+		Permits: st.Store, Control: st.Store, Held: st.Store, Actions: st.Store, Bus: st.Bus, AnnounceDelay: -1,
 	})
 	if err != nil {
 		return nil, err

@@ -69,7 +69,7 @@ func RunDemo(ctx context.Context, w io.Writer, dir string) ([]DemoResult, error)
 	defer st.Close()
 	d := &demo{st: st, w: w, now: now}
 	dai := st.Dev.Contracts().DAI
-	agent, err := st.Session("agent-1", policy.Agent, "dev")
+	agent, err := st.Session(ctx, "agent-1", policy.Agent, "dev")
 	if err != nil {
 		return nil, err
 	}

@@ -61,33 +61,26 @@ type Server struct {
 	Addr     net.Addr
 	URL      string // http(s)://HOST:PORT once listening
 
-	mu       sync.Mutex
-	sessions map[string]*gate.Session
 }
 
-// Session returns the gate session of a principal: one per token and
-// client session id, with the configured profile and the input source of
-// the principal's role.
-func (s *Server) Session(p auth.Principal, clientSession string) (*gate.Session, error) {
-	id := "tok-" + p.ID
-	if clientSession != "" {
-		id += "-" + clientSession
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if g, ok := s.sessions[id]; ok {
-		return g, nil
-	}
+// owner is the session owner a principal is.
+func owner(p auth.Principal) gate.Owner {
+	return gate.Owner{PrincipalID: p.ID, Name: p.Name, Source: p.Role.Source()}
+}
+
+// Session returns the gate session a principal holds under the client's
+// session name ("" is the principal's default session), opening a clean
+// one the first time: the configured profile, the input source of the
+// principal's role. The name is the principal's own: another principal's
+// session of the same name is another session. A principal at its limit
+// of live sessions is refused (gate.ErrSessionLimit), never served by
+// evicting another.
+func (s *Server) Session(ctx context.Context, p auth.Principal, clientSession string) (*gate.Session, error) {
 	v, err := s.Stack.View(s.File.Tools)
 	if err != nil {
 		return nil, err
 	}
-	g := &gate.Session{ID: id, TurnID: id, Source: p.Role.Source(), View: v}
-	if len(s.sessions) > 10_000 {
-		clear(s.sessions)
-	}
-	s.sessions[id] = g
-	return g, nil
+	return s.Stack.Tools.OpenSession(ctx, owner(p), clientSession, v)
 }
 
 // SessionOptions create a session over the API (POST /v1/sessions).
@@ -105,25 +98,19 @@ type SessionOptions struct {
 }
 
 // ErrSessionExists is returned when a session name is taken.
-var ErrSessionExists = errors.New("a session with this name already exists for this token")
+var ErrSessionExists = gate.ErrSessionExists
 
 // CreateSession creates a named session of a principal with its trust
 // options. A child session starts tainted and needs reviewers and a judge;
 // a directive counts as trusted only from the owner.
-func (s *Server) CreateSession(p auth.Principal, o SessionOptions) (*gate.Session, error) {
-	id := "tok-" + p.ID + "-" + o.Name
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if _, ok := s.sessions[id]; ok {
-		return nil, ErrSessionExists
-	}
+func (s *Server) CreateSession(ctx context.Context, p auth.Principal, o SessionOptions) (*gate.Session, error) {
 	to := gate.TrustOptions{Isolated: o.Isolated, Reviewers: o.Reviewers, Judge: o.Judge, Author: p.Name}
 	if p.Role == auth.Owner {
 		to.Directive = o.Directive
 	}
 	if o.Parent != "" {
-		parent, ok := s.sessions["tok-"+p.ID+"-"+o.Parent]
-		if !ok {
+		parent, err := s.NamedSession(ctx, p, o.Parent)
+		if err != nil {
 			return nil, fmt.Errorf("no session named %q for this token", o.Parent)
 		}
 		to.Parent, to.Level = parent.ID, trust.Tainted
@@ -131,41 +118,35 @@ func (s *Server) CreateSession(p auth.Principal, o SessionOptions) (*gate.Sessio
 			return nil, errors.New("a child session cannot itself be an isolated orchestrator")
 		}
 	}
-	tr, err := gate.NewSessionTrust(id, to)
-	if err != nil {
-		return nil, err
-	}
 	v, err := s.Stack.View(s.File.Tools)
 	if err != nil {
 		return nil, err
 	}
-	g := &gate.Session{ID: id, TurnID: id, Source: p.Role.Source(), View: v, Trust: tr}
-	if len(s.sessions) > 10_000 {
-		clear(s.sessions)
+	return s.Stack.Tools.CreateSession(ctx, owner(p), o.Name, to, v)
+}
+
+// NamedSession returns an existing session of a principal by name
+// (gate.ErrNoSession if it holds none).
+func (s *Server) NamedSession(ctx context.Context, p auth.Principal, name string) (*gate.Session, error) {
+	v, err := s.Stack.View(s.File.Tools)
+	if err != nil {
+		return nil, err
 	}
-	s.sessions[id] = g
-	return g, nil
+	return s.Stack.Tools.NamedSession(ctx, p.ID, name, p.Role.Source(), v)
 }
 
-// NamedSession returns an existing session of a principal by name.
-func (s *Server) NamedSession(p auth.Principal, name string) (*gate.Session, bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	g, ok := s.sessions["tok-"+p.ID+"-"+name]
-	return g, ok
-}
-
-// SessionByID returns a live session by its id (for the owner).
-func (s *Server) SessionByID(id string) (*gate.Session, bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	g, ok := s.sessions[id]
-	return g, ok
+// SessionByID returns any session by its id (for the owner).
+func (s *Server) SessionByID(ctx context.Context, id string) (*gate.Session, error) {
+	return s.Stack.Tools.SessionByID(ctx, id)
 }
 
 // Authenticate wraps h: the request must carry a valid bearer token whose
 // role is one of roles (any role when empty); its principal is put in the
-// request's context. No token or an invalid one is 401, a wrong role 403.
+// request's context. No token, or an invalid, revoked or expired one, is
+// 401, a wrong role 403. A long-lived request (an event stream: GET with
+// Accept: text/event-stream, as /v1/events and an MCP session's stream are)
+// is watched: it ends within auth.WatchEvery of its principal's revocation
+// or expiry, whichever process revoked it.
 func (s *Server) Authenticate(h http.Handler, roles ...auth.Role) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		// The presented token is held as a tainted value from here on and
@@ -179,6 +160,9 @@ func (s *Server) Authenticate(h http.Handler, roles ...auth.Role) http.Handler {
 		p, err := s.Verifier.VerifySecret(r.Context(), tok, time.Now())
 		tok.Release()
 		if err != nil {
+			if !errors.Is(err, auth.ErrInvalid) {
+				s.Log.Warn("auth: the token could not be verified", "err", err)
+			}
 			w.Header().Set("WWW-Authenticate", `Bearer realm="ward", error="invalid_token"`)
 			WriteError(w, http.StatusUnauthorized, "INVALID_TOKEN", "the bearer token is not valid")
 			return
@@ -187,7 +171,13 @@ func (s *Server) Authenticate(h http.Handler, roles ...auth.Role) http.Handler {
 			WriteError(w, http.StatusForbidden, "FORBIDDEN", fmt.Sprintf("the %s role may not do this", p.Role))
 			return
 		}
-		h.ServeHTTP(w, r.WithContext(auth.WithPrincipal(r.Context(), p)))
+		ctx := auth.WithPrincipal(r.Context(), p)
+		if r.Method == http.MethodGet && strings.Contains(r.Header.Get("Accept"), "text/event-stream") {
+			var stop context.CancelFunc
+			ctx, stop = s.Verifier.Watch(ctx, p)
+			defer stop()
+		}
+		h.ServeHTTP(w, r.WithContext(ctx))
 	})
 }
 
@@ -228,8 +218,8 @@ func OpenData(ctx context.Context, dir string, f *config.File, extra ...func(ctx
 		RPCURL: f.Chain.RPCURL, ChainID: f.Chain.ChainID, WalletKeyFile: f.Chain.WalletKeyFile, DevSeed: f.Chain.DevSeed,
 		Hooks: f.Hooks, PermitTTL: f.Gate.PermitTTL, AnnounceDelay: f.Gate.AnnounceDelay, TickPeriod: f.Gate.TickPeriod,
 		QuarantineTTL: f.Gate.QuarantineTTL,
-		Owner:         f.Gate.Owner,
-		Trust:         f.Trust, VaultKey: filepath.Join(dir, "vault.key"), Grimoire: grim,
+		Owner:         f.Gate.Owner, Tools: f.Tools, SessionLimits: f.Sessions, ReadsBestEffort: f.Audit.ReadsBestEffort,
+		Trust: f.Trust, VaultKey: filepath.Join(dir, "vault.key"), Grimoire: grim,
 	})
 }
 
@@ -269,8 +259,7 @@ func Serve(ctx context.Context, cfg ServeConfig) error {
 	if err != nil {
 		return err
 	}
-	srv := &Server{Stack: st, Verifier: auth.NewVerifier(st.Store, 0), Mux: http.NewServeMux(), File: cfg.File,
-		Log: cfg.Log, sessions: map[string]*gate.Session{}}
+	srv := &Server{Stack: st, Verifier: auth.NewVerifier(st.Store, 0), Mux: http.NewServeMux(), File: cfg.File, Log: cfg.Log}
 	srv.Mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		fmt.Fprintln(w, `{"status":"ok"}`)

@@ -45,7 +45,7 @@ func TestServeStartsAuthenticatesAndStops(t *testing.T) {
 	// The startup figure is measured by `ward bench serve` on the real
 	// binary; here (possibly under the race detector) it is only logged.
 	t.Logf("ready after %v", time.Since(start))
-	agent, _, err := auth.Create(t.Context(), srv.Stack.Store, auth.Agent, "test", time.Now())
+	agent, _, err := auth.Create(t.Context(), srv.Stack.Store, auth.Spec{Role: auth.Agent, Name: "test"}, time.Now())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,7 +77,7 @@ func TestServeStartsAuthenticatesAndStops(t *testing.T) {
 		}
 	}
 	// A durable record acknowledged before shutdown survives it.
-	err = srv.Stack.Store.AppendAction(t.Context(), &store.ActionRecord{ID: "01JD3K7ZQ4Y7K3M9XW2V5T8R00", Time: time.Now(), Kind: "test_marker"})
+	err = srv.Stack.Store.AppendAction(t.Context(), &store.ActionRecord{ID: "01JD3K7ZQ4Y7K3M9XW2V5T8R00", Time: time.Now(), Kind: store.ActionExecuted})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,7 +89,7 @@ func TestServeStartsAuthenticatesAndStops(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	recs, err := st.Actions(t.Context(), store.ActionFilter{Kind: "test_marker"})
+	recs, err := st.Actions(t.Context(), store.ActionFilter{Kind: store.ActionExecuted})
 	if err != nil || len(recs) != 1 {
 		t.Errorf("acknowledged record after shutdown: %d (%v)", len(recs), err)
 	}

@@ -8,6 +8,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"math/big"
 	"os"
 	"path/filepath"
@@ -34,6 +35,7 @@ import (
 	"github.com/wardhq/ward/internal/quarantine"
 	"github.com/wardhq/ward/internal/registry"
 	"github.com/wardhq/ward/internal/skill"
+	"github.com/wardhq/ward/internal/store"
 	"github.com/wardhq/ward/internal/store/sqlite"
 	"github.com/wardhq/ward/internal/taint"
 	"github.com/wardhq/ward/internal/tool"
@@ -86,8 +88,18 @@ type Config struct {
 	// Grimoire configures knowledge ingestion.
 	Grimoire config.Grimoire
 	// VaultKey is the file of the master key that seals withheld output
-	// (created 0600 if absent); empty disables isolated orchestration.
+	// and sessions' ledgers (created 0600 if absent); empty disables
+	// isolated orchestration and stores ledgers unsealed.
 	VaultKey string
+	// Tools is the tool selection of sessions the gate loads itself.
+	Tools config.Tools
+	// SessionLimits bound each principal's sessions.
+	SessionLimits store.SessionLimits
+	// Log receives what went wrong where no caller can be told.
+	Log *slog.Logger
+	// ReadsBestEffort lets reads go on when their decision cannot be
+	// recorded ([audit] reads_best_effort).
+	ReadsBestEffort bool
 }
 
 // Stack is a running ward.
@@ -141,7 +153,7 @@ func Open(ctx context.Context, cfg Config) (_ *Stack, err error) {
 	if err := gate.Restore(ctx, s.Store, tracker, cfg.Policy, time.Now()); err != nil {
 		return nil, err
 	}
-	if s.Decider, err = gate.New(gate.Config{Engine: s.Engine, Tracker: tracker, Audit: rec, Ledger: s.Store}); err != nil {
+	if s.Decider, err = gate.New(gate.Config{Engine: s.Engine, Tracker: tracker, Audit: rec, Ledger: s.Store, ReadsBestEffort: cfg.ReadsBestEffort}); err != nil {
 		return nil, err
 	}
 
@@ -231,6 +243,7 @@ func Open(ctx context.Context, cfg Config) (_ *Stack, err error) {
 	s.Registry.Freeze()
 
 	cfg.Hooks.Simulation.Simulator = simAdapter{s.Sim}
+	cfg.Hooks.Windows = s.Store // spend and rate windows that survive a restart
 	cfg.Hooks.Hallucination.Reader = &readerAdapter{ps: providers}
 	if s.Hooks, err = hook.NewSet(cfg.Hooks); err != nil {
 		return nil, err
@@ -253,11 +266,13 @@ func Open(ctx context.Context, cfg Config) (_ *Stack, err error) {
 	}
 	s.Tools, err = gate.NewTools(gate.ToolsConfig{
 		Decider: s.Decider, Engine: s.Engine, Registry: s.Registry, Hooks: s.Hooks,
-		Permits: s.Store, State: s.Store, Actions: s.Store, Bus: s.Bus, Approver: approver,
+		Permits: s.Store, Control: s.Store, Held: s.Store, Actions: s.Store, Bus: s.Bus, Approver: approver,
 		PermitTTL: cfg.PermitTTL, AnnounceDelay: cfg.AnnounceDelay, TickPeriod: cfg.TickPeriod, QuarantineTTL: cfg.QuarantineTTL,
 		ChainID: s.Provider.ChainID(), Now: cfg.Now,
 		TrustLog: s.Store, Withheld: s.Store, Vault: vlt, Checkers: checkers, Knowledge: s.Ingest,
 		DefaultReviewers: cfg.Trust.Reviewers, DefaultJudge: cfg.Trust.Judge, AddressBook: addressBook(cfg),
+		Sessions: s.Store, SessionLimits: cfg.SessionLimits, Log: cfg.Log,
+		View: func() (*registry.View, error) { return s.View(cfg.Tools) },
 	})
 	if err != nil {
 		return nil, errors.Join(err, s.Close())
@@ -442,8 +457,15 @@ func trustCheckers(t config.Trust) (map[string]trust.Checker, error) {
 	return map[string]trust.Checker{config.LLMChecker: c}, nil
 }
 
-// Session returns a session of the given profiles ("trader,vault").
-func (s *Stack) Session(id string, source policy.InputSource, profiles string) (*gate.Session, error) {
+// LocalPrincipal is the principal of sessions opened in process (the demo,
+// benchmarks, evaluations), which no token stands for.
+const LocalPrincipal = "local"
+
+// Session returns the in-process session named name of the given profiles
+// ("trader,vault"), opened through the gate like any client's (stored, its
+// trust state durable), held by LocalPrincipal with the input source
+// source.
+func (s *Stack) Session(ctx context.Context, name string, source policy.InputSource, profiles string) (*gate.Session, error) {
 	ps, err := registry.ParseProfiles(profiles)
 	if err != nil {
 		return nil, err
@@ -452,7 +474,7 @@ func (s *Stack) Session(id string, source policy.InputSource, profiles string) (
 	if err != nil {
 		return nil, err
 	}
-	return &gate.Session{ID: id, TurnID: id, Source: source, View: v}, nil
+	return s.Tools.OpenSession(ctx, gate.Owner{PrincipalID: LocalPrincipal + ":" + source.String(), Name: LocalPrincipal, Source: source}, name, v)
 }
 
 // View selects the tools t names, with the capabilities this stack has (a

@@ -57,7 +57,7 @@ func TestTaintedAgentTradesAllowlistedTokens(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	s, err := st.Session("agent", policy.Agent, "dev")
+	s, err := st.Session(t.Context(), "agent", policy.Agent, "dev")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,7 +88,7 @@ func TestTaintedAgentTradesAllowlistedTokens(t *testing.T) {
 // knowledge taints the session.
 func TestGrimoireThroughTheGate(t *testing.T) {
 	st, signed := grimoireStack(t, "[gate]\nannounce_delay = \"0s\"\n")
-	s, err := st.Session("agent", policy.Agent, "learning")
+	s, err := st.Session(t.Context(), "agent", policy.Agent, "learning")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -156,7 +156,7 @@ func TestGrimoireThroughTheGate(t *testing.T) {
 	if _, err := st.Tools.Facade(t.Context(), s, "commit_action", json.RawMessage(`{"permit_id":"`+v.PermitID+`"}`)); err != nil {
 		t.Fatal(err)
 	}
-	recs, err := st.Store.Actions(t.Context(), store.ActionFilter{PermitID: v.PermitID, Kind: "tool_call"})
+	recs, err := st.Store.Actions(t.Context(), store.ActionFilter{PermitID: v.PermitID, Kind: store.ActionToolCall})
 	if err != nil || len(recs) != 1 || !strings.Contains(string(recs[0].Detail), `"entry_id":"e1"`) || !strings.Contains(string(recs[0].Detail), source) {
 		t.Errorf("the commit's record does not name e1 as an influence: %+v %v", recs, err)
 	}

@@ -110,10 +110,10 @@ func startWard(t *testing.T) *ward {
 				s.Mux.Handle("GET /{$}", h)
 				s.Mux.Handle("GET "+dashboard.AssetPrefix, h)
 				now := time.Now()
-				if w.owner, _, err = auth.Create(ctx, st.Store, auth.Owner, "dashboard test", now); err != nil {
+				if w.owner, _, err = auth.Create(ctx, st.Store, auth.Spec{Role: auth.Owner, Name: "dashboard test"}, now); err != nil {
 					return err
 				}
-				w.agent, _, err = auth.Create(ctx, st.Store, auth.Agent, "dashboard test agent", now)
+				w.agent, _, err = auth.Create(ctx, st.Store, auth.Spec{Role: auth.Agent, Name: "dashboard test agent"}, now)
 				return err
 			},
 		})

@@ -7,8 +7,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/wardhq/ward/internal/adopt"
@@ -48,7 +50,8 @@ type Tools struct {
 	set      *hook.Set
 	hooks    hook.Chain
 	permits  store.Permits
-	state    store.State
+	control  store.Control
+	held     store.HeldCalls
 	actions  store.ActionLog
 	bus      *event.Bus
 	approver Approver
@@ -59,23 +62,20 @@ type Tools struct {
 	// what makes a permit single-use.
 	commitMu sync.Mutex
 
-	// holds are the spending and rate holds each pending permit of this
-	// process took at preview; the commit settles them, a cancel or a
-	// failure releases them, and they expire with the permit.
-	holdsMu sync.Mutex
-	holds   map[string]holds
-
 	// queue is the quarantine queue's memory (quarantine.go).
 	queue quarantineQueue
 
 	// book is the owner's address book: values with trusted provenance in
 	// every session (trust.go).
 	book *trust.Ledger
-}
 
-type holds struct {
-	spend, rate hook.HoldID
-	expires     time.Time
+	// sessions caches the sessions of the store (session.go).
+	sessions *sessionTable
+
+	// auditFailures counts audit records that could not be written where
+	// the call went on regardless (reads with [audit] reads_best_effort, a
+	// trusted output's observation, a veto's record).
+	auditFailures atomic.Uint64
 }
 
 // Approver verifies an owner's approval of a privileged call: a signature
@@ -93,7 +93,9 @@ type ToolsConfig struct {
 	// (hook.DefaultChain).
 	Hooks   *hook.Set
 	Permits store.Permits
-	State   store.State
+	// Control holds the phase and the halt; Held the quarantine queue.
+	Control store.Control
+	Held    store.HeldCalls
 	Actions store.ActionLog
 	Bus     *event.Bus
 	// Approver verifies owner approvals; nil makes privileged tools
@@ -143,6 +145,22 @@ type ToolsConfig struct {
 	// AddressBook holds the owner's known counterparties (addresses,
 	// account numbers, names): values with trusted provenance everywhere.
 	AddressBook []string
+
+	// Sessions stores sessions, their trust state and their ledgers
+	// (session.go); nil keeps sessions in memory only (tests).
+	Sessions store.Sessions
+	// SessionLimits bound each principal's sessions (zero fields:
+	// store.DefaultSessionLimits).
+	SessionLimits store.SessionLimits
+	// LedgerBytes bounds the observations stored per session (default
+	// DefaultLedgerBytes).
+	LedgerBytes int
+	// View is the tools of a session the gate loads itself (to run an
+	// approved call as its session after a restart).
+	View func() (*registry.View, error)
+	// Log receives what went wrong where the caller cannot be told (a
+	// failed audit write the call survives); default: discarded.
+	Log *slog.Logger
 }
 
 // Knowledge is the Grimoire as the gate uses it (seed 001 §6.2's dual
@@ -166,8 +184,8 @@ func NewTools(cfg ToolsConfig) (*Tools, error) {
 		return nil, errors.New("gate: tools need the policy gate and engine")
 	case cfg.Registry == nil:
 		return nil, errors.New("gate: tools need a registry")
-	case cfg.Permits == nil || cfg.State == nil || cfg.Actions == nil:
-		return nil, errors.New("gate: tools need permit, state and action stores")
+	case cfg.Permits == nil || cfg.Control == nil || cfg.Held == nil || cfg.Actions == nil:
+		return nil, errors.New("gate: tools need permit, control, held-call and action stores")
 	case cfg.Bus == nil:
 		return nil, errors.New("gate: tools need an event bus")
 	case cfg.Hooks == nil:
@@ -214,6 +232,13 @@ func NewTools(cfg ToolsConfig) (*Tools, error) {
 			return nil, fmt.Errorf("gate: no reviewer or judge is named %q", r)
 		}
 	}
+	cfg.SessionLimits = cfg.SessionLimits.WithDefaults()
+	if cfg.LedgerBytes <= 0 {
+		cfg.LedgerBytes = DefaultLedgerBytes
+	}
+	if cfg.Log == nil {
+		cfg.Log = slog.New(slog.DiscardHandler)
+	}
 	var book *trust.Ledger
 	if len(cfg.AddressBook) > 0 {
 		book = trust.NewLedger(0)
@@ -223,18 +248,35 @@ func NewTools(cfg ToolsConfig) (*Tools, error) {
 	}
 	return &Tools{book: book,
 		decider: cfg.Decider, engine: cfg.Engine, reg: cfg.Registry, set: cfg.Hooks, hooks: chain,
-		permits: cfg.Permits, state: cfg.State, actions: cfg.Actions, bus: cfg.Bus,
-		approver: cfg.Approver, cfg: cfg, holds: map[string]holds{}, queue: newQuarantineQueue(),
+		permits: cfg.Permits, control: cfg.Control, held: cfg.Held, actions: cfg.Actions, bus: cfg.Bus,
+		approver: cfg.Approver, cfg: cfg, queue: newQuarantineQueue(),
+		sessions: newSessionTable(),
 	}, nil
 }
 
-// Session is who is calling: its identity, the input source the policy
-// sees, and the tools its profile allows.
+// auditFailed counts and logs an audit record that could not be written
+// where what it records went on (see Tools.auditFailures).
+func (t *Tools) auditFailed(what string, err error) {
+	t.auditFailures.Add(1)
+	t.cfg.Log.Error("gate: audit record not written", "record", what, "err", err)
+}
+
+// AuditFailures returns how many audit records could not be written where
+// the call went on regardless.
+func (t *Tools) AuditFailures() uint64 { return t.auditFailures.Load() }
+
+// Session is who is calling: its identity, the principal that holds it
+// and the name it goes by (session.go), the input source the policy sees,
+// and the tools its profile allows. A Session the gate opened
+// (OpenSession, CreateSession, ...) persists its trust state; one a caller
+// makes itself keeps it in memory only.
 type Session struct {
-	ID     string
-	TurnID string
-	Source policy.InputSource
-	View   *registry.View
+	ID        string
+	TurnID    string
+	Principal string
+	Name      string
+	Source    policy.InputSource
+	View      *registry.View
 	// Trust is the session's taint state (trust.go); nil starts a clean
 	// session the first time the gate sees it.
 	Trust     *SessionTrust
@@ -303,13 +345,16 @@ func (t *Tools) decide(ctx context.Context, s *Session, e *registry.Entry, raw j
 		return nil, err
 	}
 	a := t.decider.Decide(ctx, Call{
-		Tool: e.Def.Ref(), Args: raw, Deferred: deferred,
+		Tool: e.Def.Ref(), Args: raw, Deferred: deferred, Read: e.Def.Tier == tool.Read,
 		Turn:  policy.Turn{ID: s.TurnID, SessionID: s.ID, Source: s.Source},
 		Trust: ct.view,
 	})
 	d := &a.Decision
 	switch d.Action() {
 	case policy.Allow:
+		if a.AuditErr != nil {
+			t.auditFailed("read decision", a.AuditErr) // [audit] reads_best_effort
+		}
 		return a, nil
 	case policy.Quarantine:
 		if lifted(ctx, a) {
@@ -383,7 +428,9 @@ func (t *Tools) Read(ctx context.Context, s *Session, name string, raw json.RawM
 	// Only calls that stateful rules count (rate limits) need their
 	// execution recorded; other reads leave no trace beyond the decision.
 	if a.Decision.Stateful() {
-		_ = t.decider.Done(ctx, a, Outcome{Executed: err == nil})
+		if derr := t.decider.Done(ctx, a, Outcome{Executed: err == nil}); derr != nil {
+			t.auditFailed("read execution", derr)
+		}
 	}
 	return res, err
 }
@@ -442,39 +489,43 @@ func quote(s string) string {
 
 // Phase returns the PolicyCage phase (thriving until set).
 func (t *Tools) Phase(ctx context.Context) (hook.Phase, error) {
-	v, _, ok, err := t.state.State(ctx, statePhase)
+	c, err := t.control.GateControl(ctx)
 	if err != nil {
 		return 0, fmt.Errorf("gate: read phase: %w", err)
 	}
-	if !ok {
-		return hook.Thriving, nil
-	}
-	return hook.ParsePhase(v)
+	return hook.ParsePhase(c.Phase)
 }
 
 // SetPhase changes the PolicyCage phase (an owner operation). Pending
-// permits previewed in another phase can no longer be committed.
+// permits previewed in another phase can no longer be committed. The
+// change and its record are one transaction: unrecorded, it does not
+// happen.
 func (t *Tools) SetPhase(ctx context.Context, p hook.Phase, by string) error {
+	if !p.Valid() {
+		return fmt.Errorf("gate: set phase: invalid phase %d", p)
+	}
 	now := t.cfg.Now()
-	if err := t.state.SetState(ctx, statePhase, p.String(), now); err != nil {
+	rec := &store.ActionRecord{ID: id.New(now), Time: now, Kind: store.ActionPhaseChanged, Detail: jsonOf(map[string]string{"phase": p.String(), "by": by})}
+	if err := t.control.SetPhase(ctx, p.String(), by, now, rec); err != nil {
 		return fmt.Errorf("gate: set phase: %w", err)
 	}
-	t.record(ctx, &store.ActionRecord{Kind: "phase_changed", Detail: jsonOf(map[string]string{"phase": p.String(), "by": by})})
 	t.bus.Publish(event.Event{Kind: event.GatePhase, Time: now, Message: p.String(), Summary: by})
 	return nil
 }
 
-// Halted reports whether writes are halted, and why.
+// Halted reports whether writes are halted, and why. A halt that cannot
+// be read counts as a halt.
 func (t *Tools) Halted(ctx context.Context) (bool, string, error) {
-	v, _, ok, err := t.state.State(ctx, stateHalt)
+	c, err := t.control.GateControl(ctx)
 	if err != nil {
 		return true, "", fmt.Errorf("gate: read halt state: %w", err)
 	}
-	return ok && v != "", v, nil
+	return c.Halted, c.HaltReason, nil
 }
 
 // Halt stops every write until the owner lifts it. Anyone with a session
-// may halt; pending permits stay pending but cannot be committed.
+// may halt; pending permits stay pending but cannot be committed. The halt
+// and its record are one transaction.
 func (t *Tools) Halt(ctx context.Context, s *Session, why string) error {
 	if why == "" {
 		why = "emergency halt"
@@ -483,30 +534,26 @@ func (t *Tools) Halt(ctx context.Context, s *Session, why string) error {
 		why = why[:200]
 	}
 	now := t.cfg.Now()
-	if err := t.state.SetState(ctx, stateHalt, why, now); err != nil {
+	rec := &store.ActionRecord{ID: id.New(now), Time: now, Kind: store.ActionHalt, PrincipalID: s.Principal, SessionID: s.ID,
+		Detail: jsonOf(map[string]string{"reason": why})}
+	if err := t.control.SetHalt(ctx, true, why, s.ID, now, rec); err != nil {
 		return fmt.Errorf("gate: halt: %w", err)
 	}
-	t.record(ctx, &store.ActionRecord{Kind: "halt", SessionID: s.ID, Detail: jsonOf(map[string]string{"reason": why})})
 	t.bus.Publish(event.Event{Kind: event.GateHalted, Time: now, SessionID: s.ID, Message: why})
 	return nil
 }
 
 // Resume lifts the emergency halt (an owner operation: the caller checks
-// the role).
+// the role). Unrecorded, it does not happen.
 func (t *Tools) Resume(ctx context.Context, by string) error {
 	now := t.cfg.Now()
-	if err := t.state.SetState(ctx, stateHalt, "", now); err != nil {
+	rec := &store.ActionRecord{ID: id.New(now), Time: now, Kind: store.ActionHaltLifted, Detail: jsonOf(map[string]string{"by": by})}
+	if err := t.control.SetHalt(ctx, false, "", by, now, rec); err != nil {
 		return fmt.Errorf("gate: resume: %w", err)
 	}
-	t.record(ctx, &store.ActionRecord{Kind: "halt_lifted", Detail: jsonOf(map[string]string{"by": by})})
 	t.bus.Publish(event.Event{Kind: event.GateResumed, Time: now, Message: by})
 	return nil
 }
-
-const (
-	statePhase = "phase"
-	stateHalt  = "halt"
-)
 
 // record appends an action record; the audit trail must have it before the
 // caller goes on, so a failure is returned by the callers that need it.
@@ -613,7 +660,7 @@ func (t *Tools) Preview(ctx context.Context, s *Session, name string, raw json.R
 		return nil, t.vetoed(ctx, s, name, args.HashHex(), err.(*Refusal))
 	}
 	// The preview executes nothing; the commit records the execution.
-	_ = t.decider.Done(ctx, a, Outcome{Executed: false})
+	_ = t.decider.Done(ctx, a, Outcome{Executed: false}) // releases the hold; nothing is written
 	phase, err := t.Phase(ctx)
 	if err != nil {
 		return nil, t.vetoed(ctx, s, name, args.HashHex(), refuse(reason.HookError, "phase", "the gate cannot read its phase, so the action is refused", err.Error()))
@@ -638,14 +685,11 @@ func (t *Tools) Preview(ctx context.Context, s *Session, name string, raw json.R
 		return nil, t.vetoed(ctx, s, name, args.HashHex(), &Refusal{Code: v.Code, Stage: v.Hook, Message: v.Message, Detail: v.Detail})
 	}
 	sim := v.Sim
-	// 6. Hold the action's value and a rate slot until commit: of two
-	// previews that only one fits, one is refused here.
-	var h holds
-	if h.spend, v = t.set.Spending.Reserve(hc, t.cfg.PermitTTL); v.Veto {
-		return nil, t.vetoed(ctx, s, name, args.HashHex(), &Refusal{Code: v.Code, Stage: v.Hook, Message: v.Message, Detail: v.Detail})
-	}
-	if h.rate, v = t.set.Rate.Reserve(hc, t.cfg.PermitTTL); v.Veto {
-		t.set.Spending.Release(h.spend)
+	// 6. Hold the action's value and a rate slot under the permit's id
+	// until commit, in the windows every process shares: of two previews
+	// that only one fits, one is refused here.
+	pid := id.Opaque(now)
+	if v = t.set.Reserve(ctx, hc, pid, t.cfg.PermitTTL); v.Veto {
 		return nil, t.vetoed(ctx, s, name, args.HashHex(), &Refusal{Code: v.Code, Stage: v.Hook, Message: v.Message, Detail: v.Detail})
 	}
 	v.Sim = sim
@@ -663,8 +707,8 @@ func (t *Tools) Preview(ctx context.Context, s *Session, name string, raw json.R
 		Lessons    []adopt.Advice  `json:"lessons,omitempty"`
 	}{plan, v.Sim, lessons})
 	p := &store.Permit{
-		ID: id.New(now), CreatedAt: now, ExpiresAt: now.Add(t.cfg.PermitTTL),
-		ExpiryTick: in.Tick + t.cfg.PermitTicks, SessionID: s.ID, Tool: d.Name,
+		ID: pid, CreatedAt: now, ExpiresAt: now.Add(t.cfg.PermitTTL),
+		ExpiryTick: in.Tick + t.cfg.PermitTicks, PrincipalID: s.Principal, SessionID: s.ID, Tool: d.Name,
 		ArgsHash: args.HashHex(), Args: args.Canonical(), PolicyHash: hashHex(t.engine.Snapshot().Hash()),
 		Phase: phase.String(), RiskTier: risk.String(), ValueCents: plan.ValueCents, Preview: preview,
 		Status: store.PermitPending,
@@ -676,27 +720,19 @@ func (t *Tools) Preview(ctx context.Context, s *Session, name string, raw json.R
 	// one group commit (one sync) makes both durable.
 	recErr := make(chan error, 1)
 	go func() {
-		recErr <- t.record(ctx, &store.ActionRecord{Kind: "permit_created", PermitID: p.ID, SessionID: s.ID, Tool: d.Name,
-			ActionType: e.Action, ArgsHash: p.ArgsHash, Status: "deferred", Detail: preview})
+		recErr <- t.record(ctx, &store.ActionRecord{Kind: store.ActionPermitCreated, PermitID: p.ID, PrincipalID: s.Principal, SessionID: s.ID, Tool: d.Name,
+			ActionType: e.Action, ArgsHash: p.ArgsHash, Status: store.StatusDeferred, Detail: preview})
 	}()
 	createErr := t.permits.CreatePermit(ctx, p)
 	if err := <-recErr; err != nil || createErr != nil {
 		if createErr == nil {
-			_ = t.permits.CancelPermit(context.WithoutCancel(ctx), p.ID, "gate", now)
+			if cerr := t.permits.CancelPermit(context.WithoutCancel(ctx), p.ID, "gate", now); cerr != nil {
+				t.auditFailed("cancel of an unrecorded permit", cerr)
+			}
 		}
-		t.release(h)
+		t.releaseHold(ctx, p.ID)
 		return nil, refuse(reason.AuditUnavailable, "permit", "the permit could not be stored and recorded, so none was issued", errString(errors.Join(createErr, err)))
 	}
-	h.expires = p.ExpiresAt
-	t.holdsMu.Lock()
-	for id, o := range t.holds {
-		// The limiters drop expired holds themselves; forget them here.
-		if !now.Before(o.expires) {
-			delete(t.holds, id)
-		}
-	}
-	t.holds[p.ID] = h
-	t.holdsMu.Unlock()
 	t.bus.Publish(event.Event{Kind: event.PermitCreated, Time: now, SessionID: s.ID, Tool: d.Name, PermitID: p.ID, ParamsHash: p.ArgsHash, Summary: plan.Summary})
 	view := &PermitView{
 		PermitID: p.ID, Tool: d.Name, Status: string(p.Status), ExpiresAt: p.ExpiresAt, ExpiryTick: p.ExpiryTick,
@@ -720,8 +756,12 @@ func errString(err error) string {
 // vetoed records a refused write in the action log and as an event, and
 // returns the refusal.
 func (t *Tools) vetoed(ctx context.Context, s *Session, name, argsHash string, r *Refusal) error {
-	_ = t.record(ctx, &store.ActionRecord{Kind: "vetoed", SessionID: s.ID, Tool: name, ArgsHash: argsHash,
-		Status: "blocked", BlockReason: string(r.Code), Detail: jsonOf(map[string]string{"stage": r.Stage, "detail": r.Detail})})
+	// The write is refused whether or not its record can be written; an
+	// unwritten one is counted and logged.
+	if err := t.record(ctx, &store.ActionRecord{Kind: store.ActionVetoed, PrincipalID: s.Principal, SessionID: s.ID, Tool: name, ArgsHash: argsHash,
+		Status: store.StatusBlocked, BlockReason: string(r.Code), Detail: jsonOf(map[string]string{"stage": r.Stage, "detail": r.Detail})}); err != nil {
+		t.auditFailed("veto", err)
+	}
 	t.bus.Publish(event.Event{Kind: event.GateVetoed, Time: t.cfg.Now(), SessionID: s.ID, Tool: name, Code: string(r.Code), Message: r.Message, Summary: r.Stage})
 	return r
 }
@@ -740,11 +780,14 @@ func (t *Tools) Commit(ctx context.Context, s *Session, req CommitRequest) (*too
 	if halted, why, err := t.Halted(ctx); err != nil || halted {
 		return nil, t.vetoed(ctx, s, "", "", refuse(reason.Halted, "halt", "writes are halted: "+why, errString(err)))
 	}
+	if err := t.lookupAllowed(ctx, s); err != nil {
+		return nil, err
+	}
 	p, err := t.permits.Permit(ctx, req.PermitID)
+	if errors.Is(err, store.ErrNotFound) || (err == nil && !owns(s, &p)) {
+		return nil, t.lookupFailed(ctx, s, "permit", req.PermitID, refuse(reason.PermitNotFound, "permit", "no permit has this id", ""))
+	}
 	if err != nil {
-		if errors.Is(err, store.ErrNotFound) {
-			return nil, refuse(reason.PermitNotFound, "permit", "no permit has this id", "")
-		}
 		return nil, refuse(reason.AuditUnavailable, "permit", "the permit could not be read", err.Error())
 	}
 	// The permit's tool must still be in the session's profile.
@@ -799,34 +842,31 @@ func (t *Tools) Commit(ctx context.Context, s *Session, req CommitRequest) (*too
 	if v, _ := (hook.Chain{t.set.Phase}).Run(ctx, &hook.Call{Def: d, Args: args, Plan: &plan, Phase: phase, SessionID: s.ID, Tick: tick, Now: now}); v.Veto {
 		return nil, t.vetoed(ctx, s, d.Name, args.HashHex(), &Refusal{Code: v.Code, Stage: v.Hook, Message: v.Message, Detail: v.Detail})
 	}
-	h, held := t.takeHolds(p.ID)
-	if !held {
-		// Previewed by another process (or before a restart): check the
-		// limits against what executed since.
-		hc := &hook.Call{Def: d, Args: args, Plan: &plan, Phase: phase, SessionID: s.ID, Tick: tick, Now: now}
-		if v, _ := (hook.Chain{t.set.Spending, t.set.Rate}).Run(ctx, hc); v.Veto {
-			return nil, t.vetoed(ctx, s, d.Name, args.HashHex(), &Refusal{Code: v.Code, Stage: v.Hook, Message: v.Message, Detail: v.Detail})
-		}
-	}
 	// The durable half of single use: one conditional update.
 	consumed, err := t.permits.ConsumePermit(ctx, p.ID, store.PermitCheck{
-		Now: now, Tick: tick, Tool: d.Name, ArgsHash: args.HashHex(),
+		SessionID: s.ID, Now: now, Tick: tick, Tool: d.Name, ArgsHash: args.HashHex(),
 		PolicyHash: hashHex(t.engine.Snapshot().Hash()), Phase: phase.String(), By: s.ID,
 	})
 	if err != nil {
-		if held {
-			if errors.Is(err, store.ErrPermitEarly) {
-				t.putHolds(p.ID, h) // still pending: keep its holds
-			} else {
-				t.release(h)
-			}
+		if !errors.Is(err, store.ErrPermitEarly) {
+			t.releaseHold(ctx, p.ID) // the permit is done with: so is its hold
 		}
 		return nil, t.vetoed(ctx, s, d.Name, args.HashHex(), permitRefusal(err))
+	}
+	// The spending and rate limits again, against what executed since the
+	// preview (in any process), and the spend recorded before the write
+	// runs: the hold becomes spend, counted even if ward dies mid-way.
+	hc := &hook.Call{Def: d, Args: args, Plan: &plan, Phase: phase, SessionID: s.ID, Tick: tick, Now: now}
+	began, v := t.set.Begin(ctx, hc, p.ID, consumed.ValueCents)
+	if v.Veto {
+		t.releaseHold(ctx, p.ID)
+		r := &Refusal{Code: v.Code, Stage: v.Hook, Message: v.Message + " (the permit is used up: preview again)", Detail: v.Detail}
+		return nil, t.vetoed(ctx, s, d.Name, args.HashHex(), r)
 	}
 	// The permit row, consumed, is the durable record that this commit
 	// happened; its action record is written with the outcome's, in one
 	// group commit.
-	consumedRec := &store.ActionRecord{ID: id.New(now), Kind: "permit_consumed", Time: now, PermitID: p.ID, SessionID: s.ID, Tool: d.Name,
+	consumedRec := &store.ActionRecord{ID: id.New(now), Kind: store.ActionPermitConsumed, Time: now, PermitID: p.ID, PrincipalID: s.Principal, SessionID: s.ID, Tool: d.Name,
 		ActionType: e.Action, ArgsHash: consumed.ArgsHash}
 	t.bus.Publish(event.Event{Kind: event.PermitConsumed, Time: now, SessionID: s.ID, Tool: d.Name, PermitID: p.ID})
 	// The capability exists only from here, for this call.
@@ -843,25 +883,23 @@ func (t *Tools) Commit(ctx context.Context, s *Session, req CommitRequest) (*too
 		}
 		return e.Write(ctx, in, &plan, c)
 	})
-	rec := &store.ActionRecord{Kind: "tool_call", PermitID: p.ID, SessionID: s.ID, Tool: d.Name, ActionType: e.Action, ArgsHash: consumed.ArgsHash}
+	rec := &store.ActionRecord{Kind: store.ActionToolCall, PermitID: p.ID, PrincipalID: s.Principal, SessionID: s.ID, Tool: d.Name, ActionType: e.Action, ArgsHash: consumed.ArgsHash}
 	if err != nil {
-		rec.Status = "failed"
+		rec.Status = store.StatusFailed
 		var rf *Refusal
 		if errors.As(err, &rf) {
 			rec.BlockReason = string(rf.Code)
 			rec.Detail = jsonOf(map[string]string{"detail": rf.Detail})
 		}
-		t.recordBoth(ctx, consumedRec, rec)
-		// A capability consumed by the handler means the write may have
-		// reached the chain: it counts against the limits.
-		if c.Used() {
-			t.settle(h, held, s, tick, now, consumed.ValueCents)
-		} else if held {
-			t.release(h)
+		if rerr := t.recordBoth(ctx, consumedRec, rec); rerr != nil {
+			t.auditFailed("failed commit", rerr)
 		}
+		// A capability consumed by the handler means the write may have
+		// reached the chain: it stays counted against the limits.
+		t.finish(ctx, p.ID, began, c.Used(), consumed.ValueCents)
 		return nil, err
 	}
-	rec.Status = "executed"
+	rec.Status = store.StatusExecuted
 	// The decision is tagged with the external knowledge that influenced
 	// it (seed 001 §6.2), for causal rollback to attribute by.
 	detail := map[string]any{}
@@ -890,44 +928,35 @@ func (t *Tools) Commit(ctx context.Context, s *Session, req CommitRequest) (*too
 		rec.TxHash = txs.TxHashes[n-1]
 	}
 	rec.GasUsed = txs.GasUsed
-	t.settle(h, held, s, tick, now, consumed.ValueCents)
+	t.finish(ctx, p.ID, began, true, consumed.ValueCents)
 	if err := t.recordBoth(ctx, consumedRec, rec); err != nil {
 		// The effect happened; the result still goes back, with the
 		// failure on the operator's side of the trail.
+		t.auditFailed("executed commit", err)
 		t.bus.Publish(event.Event{Kind: event.ToolError, Time: t.cfg.Now(), SessionID: s.ID, Tool: d.Name, Code: string(reason.AuditUnavailable), Message: "the outcome could not be recorded"})
 	}
 	return res, nil
 }
 
-// settle counts an executed write against the spending and rate limits,
-// dropping the holds its preview took.
-func (t *Tools) settle(h holds, held bool, s *Session, tick uint64, at time.Time, cents int64) {
-	if held {
-		t.set.Spending.Settle(h.spend, s.ID, tick, at, cents)
-		t.set.Rate.Settle(h.rate, at)
+// finish settles the spend Begin recorded for a commit: kept when the
+// write executed (or may have: its capability was used), removed when it
+// did not run. A settlement that cannot be written leaves the spend
+// counted, the safe side.
+func (t *Tools) finish(ctx context.Context, permitID string, began, executed bool, cents int64) {
+	if !began {
 		return
 	}
-	t.set.Spending.Record(s.ID, tick, at, cents)
-	t.set.Rate.Record(s.ID, tick, at, cents)
+	if err := t.set.Finish(context.WithoutCancel(ctx), permitID, executed, cents); err != nil {
+		t.auditFailed("spend settlement", err)
+	}
 }
 
-func (t *Tools) release(h holds) {
-	t.set.Spending.Release(h.spend)
-	t.set.Rate.Release(h.rate)
-}
-
-func (t *Tools) takeHolds(permitID string) (holds, bool) {
-	t.holdsMu.Lock()
-	defer t.holdsMu.Unlock()
-	h, ok := t.holds[permitID]
-	delete(t.holds, permitID)
-	return h, ok
-}
-
-func (t *Tools) putHolds(permitID string, h holds) {
-	t.holdsMu.Lock()
-	t.holds[permitID] = h
-	t.holdsMu.Unlock()
+// releaseHold drops a permit's hold; one that cannot be dropped expires
+// with the permit.
+func (t *Tools) releaseHold(ctx context.Context, permitID string) {
+	if err := t.set.Release(context.WithoutCancel(ctx), permitID); err != nil {
+		t.auditFailed("hold release", err)
+	}
 }
 
 // permitRefusal maps a failed consumption to its reason code.
@@ -956,17 +985,40 @@ func permitRefusal(err error) *Refusal {
 	return &Refusal{Code: code, Stage: "permit", Message: msg, Detail: err.Error()}
 }
 
-// Cancel cancels a pending permit.
+// Cancel cancels a pending permit of the session s; another session's
+// permit is refused as unknown.
 func (t *Tools) Cancel(ctx context.Context, s *Session, permitID string) error {
+	if err := t.lookupAllowed(ctx, s); err != nil {
+		return err
+	}
+	p, err := t.permits.Permit(ctx, permitID)
+	if errors.Is(err, store.ErrNotFound) || (err == nil && !owns(s, &p)) {
+		return t.lookupFailed(ctx, s, "permit", permitID, refuse(reason.PermitNotFound, "permit", "no permit has this id", ""))
+	}
+	if err != nil {
+		return refuse(reason.AuditUnavailable, "permit", "the permit could not be read", err.Error())
+	}
+	return t.cancel(ctx, p.ID, s.Principal, s.ID, s.ID)
+}
+
+// CancelByOwner cancels any pending permit: the owner's decision, by
+// (recorded as who cancelled it).
+func (t *Tools) CancelByOwner(ctx context.Context, permitID, by string) error {
+	return t.cancel(ctx, permitID, "", "", by)
+}
+
+// cancel cancels the permit and records it in one transaction (a
+// cancellation whose record cannot be written does not happen), then
+// releases its holds.
+func (t *Tools) cancel(ctx context.Context, permitID, principal, session, by string) error {
 	now := t.cfg.Now()
-	if err := t.permits.CancelPermit(ctx, permitID, s.ID, now); err != nil {
+	rec := &store.ActionRecord{ID: id.New(now), Time: now, Kind: store.ActionPermitCancelled, PermitID: permitID, PrincipalID: principal, SessionID: session,
+		Detail: jsonOf(map[string]string{"by": by})}
+	if err := t.permits.CancelPermitRecorded(ctx, permitID, by, now, rec); err != nil {
 		return permitRefusal(err)
 	}
-	if h, ok := t.takeHolds(permitID); ok {
-		t.release(h)
-	}
-	_ = t.record(ctx, &store.ActionRecord{Kind: "permit_cancelled", PermitID: permitID, SessionID: s.ID})
-	t.bus.Publish(event.Event{Kind: event.PermitCancelled, Time: now, SessionID: s.ID, PermitID: permitID})
+	t.releaseHold(ctx, permitID)
+	t.bus.Publish(event.Event{Kind: event.PermitCancelled, Time: now, SessionID: session, PermitID: permitID})
 	return nil
 }
 

@@ -20,10 +20,10 @@ import (
 // only. The judge may promote the output, after which the orchestrator can
 // read it and its values count as trusted for it.
 
-// Trust record kinds of isolated orchestration, beside the store's.
+// Trust record kinds of isolated orchestration.
 const (
-	TrustOutputWithheld = "output_withheld"
-	TrustOutputRead     = "output_read"
+	TrustOutputWithheld = store.TrustOutputWithheld
+	TrustOutputRead     = store.TrustOutputRead
 )
 
 // OutputMeta is what an orchestrator learns of a delegated call.
@@ -87,13 +87,13 @@ func (t *Tools) Delegate(ctx context.Context, parent, child *Session, name strin
 		readers = append(readers, judge)
 	}
 	now := t.cfg.Now()
-	key := id.New(now)
+	key := id.Opaque(now)
 	sealed, err := t.cfg.Vault.Seal(key, readers, plain)
 	if err != nil {
 		return nil, refuse(reason.TaintCheckFailed, "taint", "the output could not be sealed, so nothing is returned", err.Error())
 	}
 	w := &store.WithheldOutput{
-		Key: key, SessionID: child.ID, ParentID: parent.ID, Tool: name, Time: now, Size: int64(len(plain)),
+		Key: key, PrincipalID: parent.Principal, SessionID: child.ID, ParentID: parent.ID, Tool: name, Time: now, Size: int64(len(plain)),
 		ExitCode: meta.ExitCode, Status: store.WithheldPending, Nonce: sealed.Nonce, Ciphertext: sealed.Ciphertext, Wraps: sealed.Wraps,
 	}
 	if err := t.cfg.Withheld.PutWithheld(ctx, w); err != nil {
@@ -110,7 +110,14 @@ func (t *Tools) Delegate(ctx context.Context, parent, child *Session, name strin
 	meta.Reviews, promoted = t.judgeOutput(ctx, child, w, plain)
 	if promoted {
 		meta.Status = string(store.WithheldPromoted)
-		pt.ledger.ObserveJSON(trust.Source{Kind: trust.Promoted, Ref: "output:" + key}, plain)
+		src, kept := pt.ledger.Record(trust.Source{Kind: trust.Promoted, Ref: "output:" + key}, plain, true)
+		if kept {
+			if err := pt.persist(ctx, parent, src, plain, true, nil); err != nil {
+				// The promotion stands; the orchestrator only loses the
+				// trusted provenance of its values after a restart.
+				t.auditFailed("promoted output observation", err)
+			}
+		}
 	}
 	clear(plain)
 	return meta, nil
@@ -123,21 +130,30 @@ func (t *Tools) judgeOutput(ctx context.Context, child *Session, w *store.Withhe
 	ct := t.trustOf(child)
 	reviewers, judge := ct.Reviewers()
 	c := &trust.Case{ID: w.Key, SessionID: child.ID, Tool: w.Tool, Text: string(plain)}
+	recorded := true
 	run := func(name string, authoritative bool) (trust.Verdict, bool) {
 		v, ok := t.runChecker(ctx, ct, child.ID, name, authoritative, c)
 		if !ok {
 			return v, false
 		}
 		verdicts = append(verdicts, v)
-		t.trustRecord(ctx, &store.TrustRecord{Kind: store.TrustReviewVerdict, SessionID: child.ID, Actor: name, Target: w.Key,
-			Detail: jsonOf(map[string]any{"approve": v.Approve, "authoritative": authoritative, "reasons": v.Reasons, "what": "output"})})
+		if err := t.trustRecord(ctx, &store.TrustRecord{Kind: store.TrustReviewVerdict, SessionID: child.ID, Actor: name, Target: w.Key,
+			Detail: jsonOf(map[string]any{"approve": v.Approve, "authoritative": authoritative, "reasons": v.Reasons, "what": "output"})}); err != nil {
+			recorded = false
+			t.auditFailed("output verdict", err)
+		}
 		return v, true
 	}
 	for _, r := range reviewers {
 		run(r, false)
 	}
-	if v, ok := run(judge, true); ok && v.Approve {
-		promoted = t.promote(ctx, w.Key, judge, plain) == nil
+	// No promotion on a verdict the trust log does not have.
+	if v, ok := run(judge, true); ok && v.Approve && recorded {
+		if err := t.promote(ctx, w.Key, judge, plain); err != nil {
+			t.auditFailed("output promotion", err)
+		} else {
+			promoted = true
+		}
 	}
 	return verdicts, promoted
 }
@@ -152,25 +168,51 @@ func (t *Tools) promote(ctx context.Context, key, by string, plain []byte) error
 	return t.cfg.Withheld.PromoteWithheld(ctx, key, by, t.cfg.Now(), plain)
 }
 
-// ReadOutput returns a withheld output to reader: a designated reviewer or
+// OutputReader is who asks to read a withheld output: a token's name (what
+// reviewers and judges are named by), its principal, the session it reads
+// in (if any), and whether it is the owner.
+type OutputReader struct {
+	Name, Principal, Session string
+	Owner                    bool
+}
+
+// ReadOutput returns a withheld output to r: a designated reviewer or
 // judge of it (decrypted with its pair key), or, once promoted, the
-// orchestrator that delegated it. Anyone else is refused and the denial is
-// recorded; the producing session can never read it as a reviewer.
-func (t *Tools) ReadOutput(ctx context.Context, key, reader, readerSession string) (*Output, error) {
+// orchestrator that delegated it. The producing session can never read it
+// as a reviewer; the owner and the other sessions of its principal are
+// refused and the denial recorded; anyone else, of another principal, gets
+// the answer an unknown key gets (and the lookup counts against its
+// guesses).
+func (t *Tools) ReadOutput(ctx context.Context, key string, r OutputReader) (*Output, error) {
+	reader, readerPrincipal, readerSession := r.Name, r.Principal, r.Session
 	if t.cfg.Vault == nil || t.cfg.Withheld == nil {
 		return nil, refuse(reason.TaintCheckFailed, "taint", "isolated orchestration is not configured", ErrNoVault.Error())
 	}
+	if err := t.LookupAllowed(ctx, readerPrincipal); err != nil {
+		return nil, err
+	}
+	unknown := func() (*Output, error) {
+		r := refuse(reason.OutputNotFound, "taint", "no withheld output has this key", "")
+		t.LookupFailed(ctx, readerPrincipal, readerSession, "output", key, r.Code)
+		return nil, r
+	}
 	w, err := t.cfg.Withheld.Withheld(ctx, key)
 	if errors.Is(err, store.ErrNotFound) {
-		return nil, refuse(reason.OutputNotFound, "taint", "no withheld output has this key", "")
+		return unknown()
 	}
 	if err != nil {
 		return nil, refuse(reason.TaintCheckFailed, "taint", "the output could not be read", err.Error())
 	}
+	if _, designated := w.Wraps[reader]; !designated && !r.Owner && w.PrincipalID != "" && w.PrincipalID != readerPrincipal {
+		return unknown()
+	}
 	out := &Output{OutputMeta: OutputMeta{Status: string(w.Status), OutputKey: w.Key, Size: w.Size, ExitCode: w.ExitCode, Child: w.SessionID, Tool: w.Tool}}
 	deny := func(code reason.Code, msg string) (*Output, error) {
-		t.trustRecord(ctx, &store.TrustRecord{Kind: store.TrustAccessDenied, SessionID: readerSession, Actor: reader, Target: key,
-			Detail: jsonOf(map[string]string{"reason": string(code)})})
+		// Refused either way; an unrecorded denial is counted and logged.
+		if err := t.trustRecord(ctx, &store.TrustRecord{Kind: store.TrustAccessDenied, SessionID: readerSession, Actor: reader, Target: key,
+			Detail: jsonOf(map[string]string{"reason": string(code)})}); err != nil {
+			t.auditFailed("access denial", err)
+		}
 		return nil, refuse(code, "taint", msg, "")
 	}
 	if w.Status == store.WithheldPromoted && readerSession != "" && readerSession == w.ParentID {

@@ -284,9 +284,12 @@ func (t *Tools) query(ctx context.Context, s *Session, kind, venue string, param
 		if err := json.Unmarshal(params, &p); err != nil || p.PermitID == "" {
 			return nil, refuse(reason.MissingArgument, "schema", "params.permit_id is required", "")
 		}
+		if err := t.lookupAllowed(ctx, s); err != nil {
+			return nil, err
+		}
 		pm, err := t.permits.Permit(ctx, p.PermitID)
-		if errors.Is(err, store.ErrNotFound) || (err == nil && pm.SessionID != s.ID) {
-			return nil, refuse(reason.PermitNotFound, "permit", "no permit has this id", "")
+		if errors.Is(err, store.ErrNotFound) || (err == nil && !owns(s, &pm)) {
+			return nil, t.lookupFailed(ctx, s, "permit", p.PermitID, refuse(reason.PermitNotFound, "permit", "no permit has this id", ""))
 		}
 		if err != nil {
 			return nil, refuse(reason.AuditUnavailable, "permit", "the permit could not be read", err.Error())

@@ -16,6 +16,7 @@ import (
 	"crypto/sha256"
 	"errors"
 	"fmt"
+	"sync/atomic"
 	"time"
 
 	"github.com/wardhq/ward/internal/audit"
@@ -35,15 +36,21 @@ type Config struct {
 	// Ledger durably records executed calls; nil keeps them in memory only.
 	Ledger  store.Ledger
 	HoldTTL time.Duration // policy.DefaultHoldTTL when zero
+	// ReadsBestEffort lets a read (Call.Read) that the policy allows
+	// proceed when its decision cannot be recorded; the failure is
+	// counted (AuditFailures). Everything else is refused unrecorded.
+	ReadsBestEffort bool
 }
 
 // Gate decides tool calls. It is safe for concurrent use.
 type Gate struct {
-	engine  *policy.Engine
-	tracker *policy.Tracker
-	audit   *audit.Recorder
-	ledger  store.Ledger
-	holdTTL time.Duration
+	engine          *policy.Engine
+	tracker         *policy.Tracker
+	audit           *audit.Recorder
+	ledger          store.Ledger
+	holdTTL         time.Duration
+	readsBestEffort bool
+	auditFailures   atomic.Uint64
 }
 
 // New validates cfg and returns a Gate.
@@ -58,8 +65,13 @@ func New(cfg Config) (*Gate, error) {
 	case cfg.HoldTTL < 0:
 		return nil, errors.New("gate: negative hold TTL")
 	}
-	return &Gate{engine: cfg.Engine, tracker: cfg.Tracker, audit: cfg.Audit, ledger: cfg.Ledger, holdTTL: cfg.HoldTTL}, nil
+	return &Gate{engine: cfg.Engine, tracker: cfg.Tracker, audit: cfg.Audit, ledger: cfg.Ledger, holdTTL: cfg.HoldTTL,
+		readsBestEffort: cfg.ReadsBestEffort}, nil
 }
+
+// AuditFailures returns how many reads went on although their decision
+// could not be recorded (Config.ReadsBestEffort).
+func (g *Gate) AuditFailures() uint64 { return g.auditFailures.Load() }
 
 // Call is one tool call as it arrives.
 type Call struct {
@@ -74,6 +86,9 @@ type Call struct {
 	Deferred bool
 	// Trust is the session's taint and the arguments' provenance.
 	Trust policy.Trust
+	// Read marks a read-tier call: with Config.ReadsBestEffort it may go
+	// on unrecorded.
+	Read bool
 }
 
 // Admission is the gate's answer to a call. Only an Admission whose
@@ -128,6 +143,12 @@ func (g *Gate) Decide(ctx context.Context, c Call) *Admission {
 		a.AuditID, a.AuditErr = g.audit.Record(ctx, &a.Decision)
 	}
 	if a.AuditErr != nil {
+		if c.Read && g.readsBestEffort && a.Decision.Action() == policy.Allow {
+			// A read may go on unrecorded when the operator says so; the
+			// failure is counted, and the caller logs it.
+			g.auditFailures.Add(1)
+			return a
+		}
 		a.Decision = a.Decision.Escalate(policy.Deny, reason.AuditUnavailable,
 			"the decision could not be recorded, so the call is refused", a.AuditErr.Error())
 		g.release(a)

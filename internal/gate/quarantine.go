@@ -28,21 +28,20 @@ import (
 // (query_state {"kind":"quarantine","params":{"id":...}}). Items expire
 // after ToolsConfig.QuarantineTTL.
 //
-// Storage is the gate's state and action log, no table of its own: an item
-// is one state row ("quarantine:ID", its JSON, rewritten when it is decided
-// and when its call has run) and action records — "quarantined" when it is
-// held (the queue is listed from these), "quarantine_approved" or
-// "quarantine_rejected" when the owner decides, "quarantine_outcome" when an
-// approved call has run. The review's record has the item's id as its own:
-// the action log refuses a second record with an id it has (storetest
-// checks this), so exactly one review of an item is ever recorded, across
-// goroutines and processes sharing the store, and it is durable before an
-// approved call runs.
+// Storage is the store's held calls (store.HeldCalls): an item is a row
+// with its principal and session, written with its action record in one
+// transaction — "quarantined" when it is held, "quarantine_approved" or
+// "quarantine_rejected" when the owner decides (one conditional update:
+// exactly one review of an item is ever recorded, across goroutines and
+// processes sharing the store, and it is durable before an approved call
+// runs), "quarantine_outcome" when an approved call has run. Holding a call
+// also refuses a session more than maxHeldPerSession waiting calls, and
+// holds a repeated call once, in that same transaction.
 //
-// The sessions an approval runs as are remembered in memory, from the call
-// that was held and from the agent's queries of its items. An item
-// approved when its session is not known (ward restarted since) runs when
-// the agent next reads it.
+// An approved call runs as its session, which the gate loads from the
+// store when it is not in memory (after a restart, say). Only the session
+// that was held can read its item: another session's id, or another
+// principal's, gets the answer an unknown id gets.
 
 // QuarantineStatus is where a quarantined call is in its review. The zero
 // value is pending: nothing has run.
@@ -98,13 +97,10 @@ func ParseQuarantineStatus(s string) (QuarantineStatus, error) {
 // when ToolsConfig.QuarantineTTL is zero.
 const DefaultQuarantineTTL = 24 * time.Hour
 
-// Bounds of the queue, so that an agent cannot flood the owner: calls of
-// one session waiting at once, and calls this process remembers waiting.
-// A call held beyond them is refused without being queued.
-const (
-	maxHeldPerSession = 32
-	maxHeld           = 4096
-)
+// maxHeldPerSession bounds the calls of one session waiting at once, so
+// that an agent cannot flood the owner; a call held beyond it is refused
+// without being queued.
+const maxHeldPerSession = 32
 
 // heldRunTimeout bounds the run of an approved call.
 const heldRunTimeout = 2 * time.Minute
@@ -123,10 +119,10 @@ const (
 
 // Action record kinds of the quarantine queue.
 const (
-	actionHeld     = "quarantined"
-	actionApproved = "quarantine_approved"
-	actionRejected = "quarantine_rejected"
-	actionOutcome  = "quarantine_outcome"
+	actionHeld     = store.ActionQuarantined
+	actionApproved = store.ActionQuarantineApproved
+	actionRejected = store.ActionQuarantineRejected
+	actionOutcome  = store.ActionQuarantineOutcome
 )
 
 // Errors of the owner's review operations.
@@ -188,52 +184,16 @@ type QuarantineFilter struct {
 	Limit     int  // 0: 100; at most 1000
 }
 
-// quarantineQueue is the queue's memory in this process: which calls wait
-// (to hold a repeated call once and bound what a session queues), the
-// sessions approvals run as, and the approved calls running now.
+// quarantineQueue is what this process remembers of the queue: the
+// approved calls it is running now (so that an approval and the agent's
+// query do not both run one). What a decision needs is in the store.
 type quarantineQueue struct {
-	mu       sync.Mutex
-	waiting  map[string]heldRef // session, tool and args hash → the item
-	sessions map[string]*Session
-	running  map[string]bool
-}
-
-type heldRef struct {
-	id, session string
-	expires     time.Time
+	mu      sync.Mutex
+	running map[string]bool
 }
 
 func newQuarantineQueue() quarantineQueue {
-	return quarantineQueue{waiting: map[string]heldRef{}, sessions: map[string]*Session{}, running: map[string]bool{}}
-}
-
-func (q *quarantineQueue) rememberLocked(s *Session) {
-	if _, ok := q.sessions[s.ID]; !ok && len(q.sessions) >= maxHeld {
-		clear(q.sessions) // an approval of a forgotten session waits for its next query
-	}
-	q.sessions[s.ID] = s
-}
-
-func (q *quarantineQueue) remember(s *Session) {
-	q.mu.Lock()
-	q.rememberLocked(s)
-	q.mu.Unlock()
-}
-
-func (q *quarantineQueue) session(id string) *Session {
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	return q.sessions[id]
-}
-
-func (q *quarantineQueue) forget(itemID string) {
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	for k, r := range q.waiting {
-		if r.id == itemID {
-			delete(q.waiting, k)
-		}
-	}
+	return quarantineQueue{running: map[string]bool{}}
 }
 
 // start marks an approved item as running; false if it already is.
@@ -272,8 +232,6 @@ func quarantineTTL(cfg *ToolsConfig) time.Duration {
 	return DefaultQuarantineTTL
 }
 
-func heldKey(itemID string) string { return "quarantine:" + itemID }
-
 // lifted reports whether a's quarantine is lifted for this call by an
 // owner's approval.
 func lifted(ctx context.Context, a *Admission) bool {
@@ -283,8 +241,8 @@ func lifted(ctx context.Context, a *Admission) bool {
 }
 
 // hold queues a quarantined call and returns its refusal, which names the
-// item. A call that cannot be queued (the queue is full, the store fails)
-// is refused all the same.
+// item. A call that cannot be queued (the session's queue is full, the
+// store fails) is refused all the same.
 func (t *Tools) hold(ctx context.Context, s *Session, e *registry.Entry, raw json.RawMessage, a *Admission, verdicts []trust.Verdict) *Refusal {
 	d := &a.Decision
 	r := refuse(d.Code(), "policy", d.Message()+" (held for review)", d.Diagnostic())
@@ -294,55 +252,35 @@ func (t *Tools) hold(ctx context.Context, s *Session, e *registry.Entry, raw jso
 	}
 	now := t.cfg.Now()
 	hash := args.HashHex()
-	key := s.ID + "\x00" + e.Def.Name + "\x00" + hash
-	q := &t.queue
-	q.mu.Lock()
-	n := 0
-	for k, w := range q.waiting {
-		switch {
-		case !now.Before(w.expires):
-			delete(q.waiting, k)
-		case w.session == s.ID:
-			n++
-		}
+	principal := s.Principal
+	if principal == "" {
+		principal = "local"
 	}
-	if w, ok := q.waiting[key]; ok {
-		q.rememberLocked(s)
-		q.mu.Unlock()
-		return heldRefusal(r, d.Message(), w.id)
+	c := &store.HeldCall{
+		ID: id.Opaque(now), PrincipalID: principal, SessionID: s.ID, Time: now, Expires: now.Add(quarantineTTL(&t.cfg)),
+		TurnID: s.TurnID, InputSource: s.Source.String(), Tool: e.Def.Name, Tier: e.Def.Tier.Effective(),
+		Args: args.Canonical(), ArgsHash: hash, Reason: string(d.Code()), Message: d.Message(), Rule: d.Rule(), DecisionID: a.AuditID,
 	}
-	if n >= maxHeldPerSession || len(q.waiting) >= maxHeld {
-		q.mu.Unlock()
+	if len(verdicts) > 0 {
+		c.Reviews = jsonOf(verdicts)
+	}
+	c.Facade, _ = ctx.Value(facadeKey{}).(string)
+	rec := &store.ActionRecord{ID: id.New(now), Kind: actionHeld, Time: now, PrincipalID: s.Principal, SessionID: s.ID, Tool: c.Tool, ArgsHash: hash,
+		Status: store.StatusBlocked, BlockReason: c.Reason, Detail: jsonOf(map[string]string{"quarantine_id": c.ID, "decision_id": c.DecisionID, "facade": c.Facade})}
+	existing, err := t.held.HoldCall(ctx, c, maxHeldPerSession, rec)
+	switch {
+	case errors.Is(err, store.ErrHeldLimit):
 		r.Message = d.Message() + " (held for review; too many calls already wait for the owner, so this one was not queued)"
 		return r
-	}
-	it := &Quarantined{
-		ID: id.New(now), Status: QuarantinePending, Time: now, ExpiresAt: now.Add(quarantineTTL(&t.cfg)),
-		SessionID: s.ID, TurnID: s.TurnID, Source: s.Source.String(), Tool: e.Def.Name, Tier: e.Def.Tier.Effective(),
-		Args: args.Canonical(), ArgsHash: hash, Reason: d.Code(), Message: d.Message(), Rule: d.Rule(), DecisionID: a.AuditID,
-		Reviews: verdicts,
-	}
-	it.Facade, _ = ctx.Value(facadeKey{}).(string)
-	q.waiting[key] = heldRef{id: it.ID, session: s.ID, expires: it.ExpiresAt}
-	q.rememberLocked(s)
-	q.mu.Unlock()
-
-	// The item and its record are written concurrently: one group commit.
-	recErr := make(chan error, 1)
-	go func() {
-		recErr <- t.record(ctx, &store.ActionRecord{Kind: actionHeld, Time: now, SessionID: s.ID, Tool: it.Tool, ArgsHash: hash,
-			Status: "blocked", BlockReason: string(it.Reason),
-			Detail: jsonOf(map[string]string{"quarantine_id": it.ID, "decision_id": it.DecisionID, "facade": it.Facade})})
-	}()
-	saveErr := t.saveHeld(ctx, it)
-	if err := errors.Join(saveErr, <-recErr); err != nil {
-		q.forget(it.ID)
+	case err != nil:
 		r.Detail += "; not queued: " + err.Error()
 		return r
+	case existing != "":
+		return heldRefusal(r, d.Message(), existing)
 	}
-	t.bus.Publish(event.Event{Kind: EventQuarantined, Time: now, SessionID: s.ID, Tool: it.Tool, ParamsHash: hash,
-		Code: string(it.Reason), Message: it.Message, Summary: it.ID})
-	return heldRefusal(r, d.Message(), it.ID)
+	t.bus.Publish(event.Event{Kind: EventQuarantined, Time: now, SessionID: s.ID, Tool: c.Tool, ParamsHash: hash,
+		Code: c.Reason, Message: c.Message, Summary: c.ID})
+	return heldRefusal(r, d.Message(), c.ID)
 }
 
 func heldRefusal(r *Refusal, msg, itemID string) *Refusal {
@@ -352,44 +290,65 @@ func heldRefusal(r *Refusal, msg, itemID string) *Refusal {
 	return r
 }
 
-func (t *Tools) saveHeld(ctx context.Context, it *Quarantined) error {
-	b, err := json.Marshal(it)
-	if err != nil {
-		return err
+// quarantined is the gate's view of a stored held call.
+func quarantined(c *store.HeldCall, now time.Time) (*Quarantined, error) {
+	it := &Quarantined{
+		ID: c.ID, Time: c.Time, ExpiresAt: c.Expires, SessionID: c.SessionID, TurnID: c.TurnID, Source: c.InputSource,
+		Facade: c.Facade, Tool: c.Tool, Tier: c.Tier, Args: json.RawMessage(c.Args), ArgsHash: c.ArgsHash, Reason: reason.Code(c.Reason),
+		Message: c.Message, Rule: c.Rule, DecisionID: c.DecisionID, DecidedAt: c.DecidedAt, DecidedBy: c.DecidedBy, Note: c.Note,
 	}
-	if err := t.state.SetState(ctx, heldKey(it.ID), string(b), t.cfg.Now()); err != nil {
-		return fmt.Errorf("gate: store quarantined call %s: %w", it.ID, err)
+	switch c.Status {
+	case store.HeldApproved:
+		it.Status = QuarantineApproved
+	case store.HeldRejected:
+		it.Status = QuarantineRejected
+	default:
+		it.Status = QuarantinePending
+		if !now.Before(c.Expires) {
+			it.Status = QuarantineExpired
+		}
 	}
-	return nil
+	if len(c.Reviews) > 0 {
+		if err := json.Unmarshal(c.Reviews, &it.Reviews); err != nil {
+			return nil, fmt.Errorf("gate: quarantined call %s: reviews: %w", c.ID, err)
+		}
+	}
+	if len(c.Outcome) > 0 {
+		it.Outcome = new(QuarantineOutcome)
+		if err := json.Unmarshal(c.Outcome, it.Outcome); err != nil {
+			return nil, fmt.Errorf("gate: quarantined call %s: outcome: %w", c.ID, err)
+		}
+	}
+	return it, nil
 }
 
 // Quarantined returns the quarantined call id: ErrQuarantineNotFound if
 // there is none.
 func (t *Tools) Quarantined(ctx context.Context, itemID string) (*Quarantined, error) {
-	if !id.Valid(itemID) {
-		return nil, ErrQuarantineNotFound
+	it, _, err := t.heldCall(ctx, itemID)
+	return it, err
+}
+
+func (t *Tools) heldCall(ctx context.Context, itemID string) (*Quarantined, *store.HeldCall, error) {
+	if !id.ValidAny(itemID) {
+		return nil, nil, ErrQuarantineNotFound
 	}
-	v, _, ok, err := t.state.State(ctx, heldKey(itemID))
+	c, err := t.held.HeldCall(ctx, itemID)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, nil, ErrQuarantineNotFound
+	}
 	if err != nil {
-		return nil, fmt.Errorf("gate: read quarantined call: %w", err)
+		return nil, nil, fmt.Errorf("gate: read quarantined call: %w", err)
 	}
-	if !ok || v == "" {
-		return nil, ErrQuarantineNotFound
-	}
-	it := new(Quarantined)
-	if err := json.Unmarshal([]byte(v), it); err != nil {
-		return nil, fmt.Errorf("gate: quarantined call %s: %w", itemID, err)
-	}
-	if it.Status == QuarantinePending && !t.cfg.Now().Before(it.ExpiresAt) {
-		it.Status = QuarantineExpired
-	}
-	return it, nil
+	it, err := quarantined(&c, t.cfg.Now())
+	return it, &c, err
 }
 
 // QuarantineQueue returns the quarantined calls f selects, oldest first.
 func (t *Tools) QuarantineQueue(ctx context.Context, f QuarantineFilter) ([]Quarantined, error) {
+	now := t.cfg.Now()
 	if f.Since.IsZero() {
-		f.Since = t.cfg.Now().Add(-quarantineTTL(&t.cfg))
+		f.Since = now.Add(-quarantineTTL(&t.cfg))
 	}
 	switch {
 	case f.Limit <= 0:
@@ -397,22 +356,23 @@ func (t *Tools) QuarantineQueue(ctx context.Context, f QuarantineFilter) ([]Quar
 	case f.Limit > 1000:
 		f.Limit = 1000
 	}
-	recs, err := t.actions.Actions(ctx, store.ActionFilter{Kind: actionHeld, SessionID: f.SessionID, Since: f.Since, Limit: 5 * maxHeld})
+	hf := store.HeldFilter{Since: f.Since, SessionID: f.SessionID, Limit: 10_000}
+	switch {
+	case f.AnyStatus:
+	case f.Status == QuarantineApproved:
+		hf.ByStatus, hf.Status = true, store.HeldApproved
+	case f.Status == QuarantineRejected:
+		hf.ByStatus, hf.Status = true, store.HeldRejected
+	default: // pending or expired: both are stored pending
+		hf.ByStatus, hf.Status = true, store.HeldPending
+	}
+	calls, err := t.held.HeldCalls(ctx, hf)
 	if err != nil {
 		return nil, fmt.Errorf("gate: list quarantined calls: %w", err)
 	}
 	var out []Quarantined
-	for _, rec := range recs {
-		var ref struct {
-			ID string `json:"quarantine_id"`
-		}
-		if json.Unmarshal(rec.Detail, &ref) != nil {
-			continue
-		}
-		it, err := t.Quarantined(ctx, ref.ID)
-		if errors.Is(err, ErrQuarantineNotFound) {
-			continue // held, but its item could not be stored
-		}
+	for i := range calls {
+		it, err := quarantined(&calls[i], now)
 		if err != nil {
 			return nil, err
 		}
@@ -444,7 +404,7 @@ func (t *Tools) Reject(ctx context.Context, itemID, by, note string) (*Quarantin
 }
 
 func (t *Tools) review(ctx context.Context, itemID, by, note string, approve bool) (*Quarantined, error) {
-	it, err := t.Quarantined(ctx, itemID)
+	it, c, err := t.heldCall(ctx, itemID)
 	if err != nil {
 		return nil, err
 	}
@@ -463,55 +423,39 @@ func (t *Tools) review(ctx context.Context, itemID, by, note string, approve boo
 		note = note[:500]
 	}
 	now := t.cfg.Now()
-	kind, status := actionRejected, QuarantineRejected
+	kind, status, held := actionRejected, QuarantineRejected, store.HeldRejected
 	if approve {
-		kind, status = actionApproved, QuarantineApproved
+		kind, status, held = actionApproved, QuarantineApproved, store.HeldApproved
 	}
-	// The review's record is the claim: its id is the item's.
-	claim := &store.ActionRecord{ID: it.ID, Kind: kind, Time: now, SessionID: it.SessionID, Tool: it.Tool, ArgsHash: it.ArgsHash,
-		Detail: jsonOf(map[string]string{"quarantine_id": it.ID, "by": by, "note": note})}
-	if err := t.record(ctx, claim); err != nil {
-		if t.reviewed(ctx, it) {
-			return nil, ErrQuarantineDecided
-		}
+	// The decision and its record are one conditional update: exactly one
+	// review of an item is ever recorded.
+	rec := &store.ActionRecord{ID: id.New(now), Kind: kind, Time: now, PrincipalID: c.PrincipalID, SessionID: it.SessionID, Tool: it.Tool,
+		ArgsHash: it.ArgsHash, Detail: jsonOf(map[string]string{"quarantine_id": it.ID, "by": by, "note": note})}
+	switch err := t.held.DecideHeldCall(ctx, it.ID, held, by, note, now, rec); {
+	case errors.Is(err, store.ErrHeldDecided):
+		return nil, ErrQuarantineDecided
+	case errors.Is(err, store.ErrHeldExpired):
+		return nil, ErrQuarantineExpired
+	case errors.Is(err, store.ErrNotFound):
+		return nil, ErrQuarantineNotFound
+	case err != nil:
 		return nil, fmt.Errorf("gate: record the review of %s: %w", it.ID, err)
 	}
-	t.queue.forget(it.ID)
 	it.Status, it.DecidedAt, it.DecidedBy, it.Note = status, now, by, note
-	running := approve && t.queue.start(it.ID)
-	if err := t.saveHeld(ctx, it); err != nil {
-		if running {
-			t.queue.done(it.ID)
-		}
-		return nil, err
-	}
 	t.bus.Publish(event.Event{Kind: EventQuarantineDecided, Time: now, SessionID: it.SessionID, Tool: it.Tool, ParamsHash: it.ArgsHash,
 		Code: string(it.Reason), Message: status.String(), Summary: it.ID})
-	if !running {
+	if !approve || !t.queue.start(it.ID) {
 		return it, nil
 	}
-	if s := t.queue.session(it.SessionID); s != nil {
-		t.runHeld(ctx, s, it)
-	} else {
-		t.queue.done(it.ID) // runs at the agent's next query
+	s, err := t.SessionByID(ctx, it.SessionID)
+	if err != nil {
+		// No such session here (an in-process one, gone): the agent's
+		// next query runs it, if its session comes back.
+		t.queue.done(it.ID)
+		return it, nil
 	}
+	t.runHeld(ctx, s, it)
 	return it, nil
-}
-
-// reviewed reports whether the item's review is in the action log.
-func (t *Tools) reviewed(ctx context.Context, it *Quarantined) bool {
-	for _, kind := range []string{actionApproved, actionRejected} {
-		recs, err := t.actions.Actions(ctx, store.ActionFilter{Kind: kind, SessionID: it.SessionID, Since: it.Time})
-		if err != nil {
-			continue
-		}
-		for _, r := range recs {
-			if r.ID == it.ID {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // runHeld runs an approved call as s, with its quarantine lifted, and
@@ -524,7 +468,7 @@ func (t *Tools) runHeld(ctx context.Context, s *Session, it *Quarantined) {
 	defer cancel()
 	out := &QuarantineOutcome{}
 	var err error
-	rec := &store.ActionRecord{Kind: actionOutcome, SessionID: s.ID, Tool: it.Tool, ArgsHash: it.ArgsHash}
+	rec := &store.ActionRecord{Kind: actionOutcome, PrincipalID: s.Principal, SessionID: s.ID, Tool: it.Tool, ArgsHash: it.ArgsHash}
 	if it.Tier == tool.Read {
 		var res *tool.Result
 		if res, err = t.Read(ctx, s, it.Tool, it.Args); err == nil {
@@ -544,19 +488,19 @@ func (t *Tools) runHeld(ctx context.Context, s *Session, it *Quarantined) {
 		} else {
 			out.Code, out.Message = reason.ExecutionFailed, it.Tool+" failed"
 		}
-		rec.Status, rec.BlockReason = "blocked", string(out.Code)
+		rec.Status, rec.BlockReason = store.StatusBlocked, string(out.Code)
 	} else {
 		out.OK = true
-		rec.Status = "executed"
+		rec.Status = store.StatusExecuted
 	}
 	it.Outcome = out
+	rec.ID, rec.Time = id.New(out.Time), out.Time
 	rec.Detail = jsonOf(map[string]string{"quarantine_id": it.ID, "code": string(out.Code)})
-	saveErr := t.saveHeld(ctx, it)
-	recErr := t.record(ctx, rec)
 	ev := event.Event{Kind: EventQuarantineOutcome, Time: out.Time, SessionID: s.ID, Tool: it.Tool, ParamsHash: it.ArgsHash,
 		PermitID: rec.PermitID, Success: out.OK, Code: string(out.Code), Summary: it.ID}
-	if err := errors.Join(saveErr, recErr); err != nil {
+	if err := t.held.SetHeldOutcome(ctx, it.ID, jsonOf(out), rec); err != nil {
 		ev.Message = "the outcome could not be stored"
+		t.auditFailed("quarantine outcome", err)
 	}
 	t.bus.Publish(ev)
 }
@@ -570,14 +514,16 @@ func (t *Tools) queryHeld(ctx context.Context, s *Session, params json.RawMessag
 	if err := json.Unmarshal(params, &p); err != nil || p.ID == "" {
 		return nil, refuse(reason.MissingArgument, "schema", "params.id is required", "")
 	}
-	it, err := t.Quarantined(ctx, p.ID)
-	if errors.Is(err, ErrQuarantineNotFound) || (err == nil && it.SessionID != s.ID) {
-		return nil, refuse(QuarantineNotFound, "quarantine", "no quarantined call of this session has this id", "")
+	if err := t.lookupAllowed(ctx, s); err != nil {
+		return nil, err
+	}
+	it, c, err := t.heldCall(ctx, p.ID)
+	if errors.Is(err, ErrQuarantineNotFound) || (err == nil && (it.SessionID != s.ID || (s.Principal != "" && c.PrincipalID != s.Principal))) {
+		return nil, t.lookupFailed(ctx, s, "quarantine", p.ID, refuse(QuarantineNotFound, "quarantine", "no quarantined call of this session has this id", ""))
 	}
 	if err != nil {
 		return nil, refuse(reason.AuditUnavailable, "quarantine", "the quarantined call could not be read", err.Error())
 	}
-	t.queue.remember(s)
 	if it.Status == QuarantineApproved && it.Outcome == nil && t.queue.start(it.ID) {
 		// Read again under the mark: a run may have finished since.
 		if again, err := t.Quarantined(ctx, p.ID); err == nil && again.Outcome == nil {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -130,7 +131,7 @@ func TestQuarantineApproveWrite(t *testing.T) {
 		t.Fatal(err)
 	}
 	var review *store.ActionRecord
-	kinds := map[string]int{}
+	kinds := map[store.ActionKind]int{}
 	for i, r := range recs {
 		kinds[r.Kind]++
 		if r.Kind == actionApproved {
@@ -140,11 +141,11 @@ func TestQuarantineApproveWrite(t *testing.T) {
 	if kinds[actionHeld] != 2 || kinds[actionApproved] != 1 || kinds[actionOutcome] != 1 {
 		t.Errorf("action kinds = %v", kinds)
 	}
-	if review == nil || review.ID != qid {
-		t.Fatalf("review record = %+v, want one with id %s", review, qid)
-	}
 	var detail map[string]string
-	if err := json.Unmarshal(review.Detail, &detail); err != nil || detail["by"] != "owner:abc" || detail["note"] != "fine this once" {
+	if review == nil || json.Unmarshal(review.Detail, &detail) != nil || detail["quarantine_id"] != qid || review.PrincipalID != agentOwner.PrincipalID {
+		t.Fatalf("review record = %+v, want one of item %s by its principal", review, qid)
+	}
+	if detail["by"] != "owner:abc" || detail["note"] != "fine this once" {
 		t.Errorf("review detail = %s (%v)", review.Detail, err)
 	}
 }
@@ -244,7 +245,7 @@ func TestQuarantineAnotherSessionCannotRead(t *testing.T) {
 	f := newFixture(t, fixtureOpts{})
 	reviewPolicy(t, f)
 	qid := f.held(t, 2_000_000)
-	other := &Session{ID: "s2", TurnID: f.session.TurnID, Source: f.session.Source, View: f.session.View}
+	other := f.open(t, "s2", TrustOptions{})
 	_, err := f.queryHeld(t, other, qid)
 	wantRefusal(t, err, QuarantineNotFound)
 	_, err = f.queryHeld(t, f.session, "01JD3K7ZQ4Y7K3M9XW2V5T8R00")
@@ -268,15 +269,52 @@ func TestQuarantineExpires(t *testing.T) {
 	}
 }
 
-// TestQuarantineApprovedWhileSessionUnknown: after a restart the approval
-// cannot run the call; it runs at the agent's next query.
+// TestQuarantineApprovedAfterRestart: the gate that held the call is gone
+// (a restart: a new gate over the same store, nothing in memory). The
+// owner's approval loads the session from the store and runs the call as
+// it; the agent, back on the new gate, reads the outcome.
+func TestQuarantineApprovedAfterRestart(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "ward.db")
+	first := newFixture(t, fixtureOpts{db: db})
+	reviewPolicy(t, first)
+	qid := first.held(t, 2_000_000)
+	name := first.session.Name
+	f := newFixture(t, fixtureOpts{db: db})
+	reviewPolicy(t, f)
+	if f.session.Name != name {
+		t.Fatal("the fixtures opened different sessions")
+	}
+	if f.tools.sessions.get(first.session.ID) != f.session {
+		t.Fatal("the second gate did not load the first gate's session from the store")
+	}
+	f.tools.sessions.drop(f.session) // nothing in memory, as after a restart
+	got, err := f.tools.Approve(t.Context(), qid, "owner:abc", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Status != QuarantineApproved || got.Outcome == nil || got.Outcome.Permit == nil {
+		t.Fatalf("approved item = %+v, want approved and run (a permit)", got)
+	}
+	it, err := f.queryHeld(t, f.session, qid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if it.Outcome == nil || it.Outcome.Permit == nil || it.Outcome.Permit.PermitID != got.Outcome.Permit.PermitID {
+		t.Fatalf("the agent reads %+v, want the approval's permit", it)
+	}
+	if _, err := f.tools.Commit(t.Context(), f.session, CommitRequest{PermitID: it.Outcome.Permit.PermitID}); err != nil {
+		t.Errorf("the agent cannot commit the approved call's permit: %v", err)
+	}
+}
+
+// TestQuarantineApprovedWhileSessionUnknown: a session the gate cannot
+// load (an in-process one it did not open) cannot run the approved call;
+// it runs at the agent's next query.
 func TestQuarantineApprovedWhileSessionUnknown(t *testing.T) {
 	f := newFixture(t, fixtureOpts{})
 	reviewPolicy(t, f)
+	f.session = &Session{ID: "adhoc", TurnID: "adhoc", Source: policy.Agent, View: f.session.View}
 	qid := f.held(t, 2_000_000)
-	f.tools.queue.mu.Lock()
-	clear(f.tools.queue.sessions) // as after a restart
-	f.tools.queue.mu.Unlock()
 	got, err := f.tools.Approve(t.Context(), qid, "owner:abc", "")
 	if err != nil {
 		t.Fatal(err)

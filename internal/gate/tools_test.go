@@ -11,7 +11,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -238,6 +237,7 @@ type fixture struct {
 	now      *atomic.Int64 // unix nanoseconds
 	owner    *ecdsaKey
 	block    chan struct{}
+	failing  *failingStore // nil unless fixtureOpts.failing
 }
 
 type ecdsaKey = struct {
@@ -247,11 +247,14 @@ type ecdsaKey = struct {
 
 type fixtureOpts struct {
 	db       string // default: a new file in a temp dir
+	failing  bool   // the gate's store is a failingStore (fixture.failWrites)
 	spending hook.SpendingConfig
 	block    bool
 	profiles []string
 	trust    bool // a trust log and a vault
 	know     Knowledge
+	// readsBestEffort is [audit] reads_best_effort.
+	readsBestEffort bool
 }
 
 func newFixture(t *testing.T, o fixtureOpts) *fixture {
@@ -264,6 +267,12 @@ func newFixture(t *testing.T, o fixtureOpts) *fixture {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
+	var w backend = st
+	var fs *failingStore
+	if o.failing {
+		fs = &failingStore{Store: st}
+		w = fs
+	}
 	snap, err := rules.Compile(rules.DefaultConfig())
 	if err != nil {
 		t.Fatal(err)
@@ -272,11 +281,11 @@ func newFixture(t *testing.T, o fixtureOpts) *fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rec, err := audit.NewRecorder(audit.Config{Log: st})
+	rec, err := audit.NewRecorder(audit.Config{Log: w})
 	if err != nil {
 		t.Fatal(err)
 	}
-	dec, err := New(Config{Engine: eng, Tracker: policy.NewTracker(), Audit: rec, Ledger: st})
+	dec, err := New(Config{Engine: eng, Tracker: policy.NewTracker(), Audit: rec, Ledger: w, ReadsBestEffort: o.readsBestEffort})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -290,6 +299,7 @@ func newFixture(t *testing.T, o fixtureOpts) *fixture {
 		Rate:          hook.RateConfig{Max: 1000, Window: time.Hour},
 		Simulation:    hook.SimulationConfig{Simulator: l},
 		Hallucination: hook.HallucinationConfig{Reader: l},
+		Windows:       w,
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -320,10 +330,10 @@ func newFixture(t *testing.T, o fixtureOpts) *fixture {
 		return sig
 	}}
 	tc := ToolsConfig{
-		Decider: dec, Engine: eng, Registry: reg, Hooks: set, Permits: st, State: st, Actions: st, Bus: bus,
+		Decider: dec, Engine: eng, Registry: reg, Hooks: set, Permits: w, Control: w, Held: w, Actions: w, Bus: bus,
 		Approver: OwnerApprover{Owner: owner.addr}, AnnounceDelay: time.Minute,
 		Now:       func() time.Time { return time.Unix(0, now.Load()).UTC() },
-		Knowledge: o.know,
+		Knowledge: o.know, Sessions: w,
 	}
 	if o.trust {
 		v, err := vault.New(taint.New(strings.Repeat("m", 32), taint.OwnerSecret))
@@ -331,7 +341,7 @@ func newFixture(t *testing.T, o fixtureOpts) *fixture {
 			t.Fatal(err)
 		}
 		t.Cleanup(v.Close)
-		tc.TrustLog, tc.Withheld, tc.Vault = st, st, v
+		tc.TrustLog, tc.Withheld, tc.Vault = w, w, v
 	}
 	tl, err := NewTools(tc)
 	if err != nil {
@@ -344,9 +354,32 @@ func newFixture(t *testing.T, o fixtureOpts) *fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &fixture{tools: tl, store: st, engine: eng, ledger: l, executed: &executed, now: now, owner: owner, block: block,
-		session: &Session{ID: "s1", TurnID: "t1", Source: policy.Agent, View: view},
-		events:  bus.Subscribe(1024, nil)}
+	tc.View = func() (*registry.View, error) { return view, nil }
+	tl.cfg.View = tc.View
+	f := &fixture{tools: tl, store: st, engine: eng, ledger: l, executed: &executed, now: now, owner: owner, block: block,
+		events: bus.Subscribe(1024, nil), failing: fs}
+	if f.session, err = tl.OpenSession(t.Context(), agentOwner, "s1", view); err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+// agentOwner is the principal of the fixture's sessions.
+var agentOwner = Owner{PrincipalID: "p-agent", Name: "agent", Source: policy.Agent}
+
+// open creates the session name of the fixture's agent, as a client
+// would (stored, its trust state durable).
+func (f *fixture) open(t *testing.T, name string, o TrustOptions) *Session {
+	t.Helper()
+	view, err := f.tools.view()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := f.tools.CreateSession(t.Context(), agentOwner, name, o, view)
+	if err != nil {
+		t.Fatalf("CreateSession(%s): %v", name, err)
+	}
+	return s
 }
 
 func (f *fixture) advance(d time.Duration) { f.now.Add(int64(d)) }
@@ -411,7 +444,7 @@ func TestPreviewCommit(t *testing.T) {
 	}
 	var kinds []string
 	for _, r := range recs {
-		kinds = append(kinds, r.Kind+":"+r.Status)
+		kinds = append(kinds, r.Kind.String()+":"+r.Status.String())
 	}
 	if got, want := strings.Join(kinds, ","), "permit_created:deferred,permit_consumed:,tool_call:executed"; got != want {
 		t.Errorf("action log = %s, want %s", got, want)
@@ -494,7 +527,7 @@ func TestHookVetoes(t *testing.T) {
 	_, err = f.tools.Preview(ctx, f.session, "uniswap_execute_swap", swapArgs(tokA, 2_000_000_000))
 	wantRefusal(t, err, reason.SpendDailyLimit)
 	// Each veto is in the action log.
-	recs, err := f.store.Actions(ctx, store.ActionFilter{Kind: "vetoed"})
+	recs, err := f.store.Actions(ctx, store.ActionFilter{Kind: store.ActionVetoed})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -834,7 +867,7 @@ func TestTwoProcessesCommitOnePermit(t *testing.T) {
 // prints the ones it won.
 func commitChild(t *testing.T, db string, ids []string) {
 	f := newFixture(t, fixtureOpts{db: db})
-	f.session.ID = "child-" + strconv.Itoa(os.Getpid())
+	// The same session as the parent's: another ward process serving it.
 	for _, id := range ids {
 		_, err := f.tools.Commit(t.Context(), f.session, CommitRequest{PermitID: id})
 		switch {
@@ -861,6 +894,7 @@ type knowing struct {
 	consults []string // session|tool|text
 	lessons  []adopt.Advice
 	ins      []adopt.Influence
+	session  string // whose the influences are
 }
 
 func (k *knowing) QueryFor(context.Context, string, string, int) (json.RawMessage, bool, error) {
@@ -875,7 +909,7 @@ func (k *knowing) ConsultLessons(_ context.Context, session, toolName, text stri
 }
 
 func (k *knowing) Influences(session string, _ time.Time) []adopt.Influence {
-	if session != "s1" {
+	if session != k.session {
 		return nil
 	}
 	return k.ins
@@ -891,6 +925,7 @@ func TestLessonsAndInfluences(t *testing.T) {
 		ins:     []adopt.Influence{{EntryID: "e1", Provenance: knowledge.Clade, Agent: "0xabc", Confidence: 0.3}},
 	}
 	f := newFixture(t, fixtureOpts{know: k})
+	k.session = f.session.ID
 	ctx := t.Context()
 	pv, err := f.tools.Preview(ctx, f.session, "uniswap_execute_swap", swapArgs(tokA, 1_000_000))
 	if err != nil {
@@ -899,7 +934,7 @@ func TestLessonsAndInfluences(t *testing.T) {
 	if len(pv.Lessons) != 1 || pv.Lessons[0].ID != "rollback-1" {
 		t.Fatalf("permit view lessons = %+v", pv.Lessons)
 	}
-	if len(k.consults) != 1 || !strings.HasPrefix(k.consults[0], "s1|uniswap_execute_swap|{") ||
+	if len(k.consults) != 1 || !strings.HasPrefix(k.consults[0], f.session.ID+"|uniswap_execute_swap|{") ||
 		!strings.Contains(k.consults[0], `"1000000"`) || !strings.HasSuffix(k.consults[0], "\n"+pv.Summary) {
 		t.Errorf("consults = %q", k.consults)
 	}
@@ -913,9 +948,9 @@ func TestLessonsAndInfluences(t *testing.T) {
 	var created, call *store.ActionRecord
 	for i := range recs {
 		switch recs[i].Kind {
-		case "permit_created":
+		case store.ActionPermitCreated:
 			created = &recs[i]
-		case "tool_call":
+		case store.ActionToolCall:
 			call = &recs[i]
 		}
 	}
@@ -929,7 +964,7 @@ func TestLessonsAndInfluences(t *testing.T) {
 		t.Fatalf("tool_call record = %+v", call)
 	}
 	// Another session, influenced by nothing: no influences recorded.
-	other := &Session{ID: "s2", TurnID: "t2", Source: policy.Agent, View: f.session.View}
+	other := f.open(t, "s2", TrustOptions{})
 	pv2, err := f.tools.Preview(ctx, other, "uniswap_execute_swap", swapArgs(tokA, 1_000))
 	if err != nil {
 		t.Fatal(err)
@@ -937,7 +972,7 @@ func TestLessonsAndInfluences(t *testing.T) {
 	if _, err := f.tools.Commit(ctx, other, CommitRequest{PermitID: pv2.PermitID}); err != nil {
 		t.Fatal(err)
 	}
-	recs, _ = f.store.Actions(ctx, store.ActionFilter{PermitID: pv2.PermitID, Kind: "tool_call"})
+	recs, _ = f.store.Actions(ctx, store.ActionFilter{PermitID: pv2.PermitID, Kind: store.ActionToolCall})
 	if len(recs) != 1 || strings.Contains(string(recs[0].Detail), "influences") {
 		t.Errorf("uninfluenced commit = %+v", recs)
 	}

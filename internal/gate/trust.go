@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/wardhq/ward/internal/event"
 	"github.com/wardhq/ward/internal/id"
@@ -18,6 +19,7 @@ import (
 	"github.com/wardhq/ward/internal/store"
 	"github.com/wardhq/ward/internal/tool"
 	"github.com/wardhq/ward/internal/trust"
+	"github.com/wardhq/ward/internal/vault"
 )
 
 // The trust model (seed 004, plus value-level provenance):
@@ -89,6 +91,13 @@ type SessionTrust struct {
 	seq       int
 	judged    int // calls the judge let through
 	ledger    *trust.Ledger
+
+	// Where the state persists (session.go); store nil: memory only.
+	store     store.Sessions
+	sessionID string
+	limit     int        // stored ledger bytes
+	box       *vault.Box // seals observations at rest; nil: stored plain
+	active    time.Time  // last use written
 }
 
 // ErrSelfReview is returned when a session would review or judge itself.
@@ -230,7 +239,7 @@ type callTrust struct {
 func (t *Tools) trustView(s *Session, e *registry.Entry, raw json.RawMessage) (*callTrust, error) {
 	st := t.trustOf(s)
 	p := paramsOf(e.Def)
-	level := st.Level()
+	level := t.Level(s)
 	if level == trust.Clean && !t.engine.Snapshot().NeedsProvenance() {
 		// Nothing reads provenance for a clean session: skip decoding the
 		// arguments again and the lookups.
@@ -271,8 +280,11 @@ func (t *Tools) admitTrust(ctx context.Context, s *Session, e *registry.Entry, r
 		return nil, refuse(reason.TaintCheckFailed, "taint", "the session's taint state is missing, so nothing is run", "")
 	}
 	if e.Def.ThirdParty && st.isolated {
-		t.trustRecord(ctx, &store.TrustRecord{Kind: store.TrustAccessDenied, SessionID: s.ID, Target: e.Def.Name,
-			Detail: jsonOf(map[string]string{"reason": string(reason.TaintIsolation)})})
+		// Refused either way; an unrecorded denial is counted and logged.
+		if err := t.trustRecord(ctx, &store.TrustRecord{Kind: store.TrustAccessDenied, SessionID: s.ID, Target: e.Def.Name,
+			Detail: jsonOf(map[string]string{"reason": string(reason.TaintIsolation)})}); err != nil {
+			t.auditFailed("access denial", err)
+		}
 		return nil, refuse(reason.TaintIsolation, "taint", e.Def.Name+" returns third-party content, and this session is an isolated orchestrator: "+
 			"delegate the call to a tainted child session, which returns only metadata to you", "")
 	}
@@ -287,8 +299,9 @@ func (t *Tools) admitTrust(ctx context.Context, s *Session, e *registry.Entry, r
 }
 
 // observe records a tool's output in the session's ledger and taints the
-// session if the output is third-party content. Fail closed: if the taint
-// cannot be recorded, the output is not returned.
+// session if the output is third-party content. Fail closed: if the taint,
+// or the observation of third-party content, cannot be recorded, the output
+// is not returned. The store has it before memory does.
 func (t *Tools) observe(ctx context.Context, s *Session, d *tool.Def, res *tool.Result) error {
 	st := t.trustOf(s)
 	kind := trust.TrustedOutput
@@ -300,7 +313,23 @@ func (t *Tools) observe(ctx context.Context, s *Session, d *tool.Def, res *tool.
 	ref := fmt.Sprintf("call:%d %s", st.seq, d.Name)
 	tainting := d.ThirdParty && st.level == trust.Clean
 	st.mu.Unlock()
-	src := st.ledger.ObserveJSON(trust.Source{Kind: kind, Ref: ref}, res.Data)
+	src, kept := st.ledger.Record(trust.Source{Kind: kind, Ref: ref}, res.Data, true)
+	var change *store.LevelChange
+	if tainting {
+		change = &store.LevelChange{To: trust.Tainted, From: []trust.Level{trust.Clean}, At: t.cfg.Now(),
+			Reviewers: t.cfg.DefaultReviewers, Judge: t.cfg.DefaultJudge}
+	}
+	if kept || tainting {
+		if err := st.persist(ctx, s, src, res.Data, true, change); err != nil {
+			if !tainting && kind == trust.TrustedOutput {
+				// A trusted output unrecorded only costs a later value its
+				// trusted provenance: the call goes on, the loss is logged.
+				t.auditFailed("session observation", err)
+				return nil
+			}
+			return refuse(reason.TaintCheckFailed, "taint", "the session's ledger could not be recorded, so the output is withheld", err.Error())
+		}
+	}
 	if !tainting {
 		return nil
 	}
@@ -327,18 +356,25 @@ func (t *Tools) observe(ctx context.Context, s *Session, d *tool.Def, res *tool.
 // SetDirective records the owner's directive for a session. From the owner
 // (trusted) its values have trusted provenance; from the agent of a
 // tainted session it is kept as a note only, since the agent may be
-// repeating text a third party wrote.
+// repeating text a third party wrote. The store has it first.
 func (t *Tools) SetDirective(ctx context.Context, s *Session, directive string, fromOwner bool) (trusted bool, err error) {
 	st := t.trustOf(s)
-	trusted = fromOwner || st.Level() == trust.Clean
-	if err := t.state.SetState(ctx, "directive:"+s.ID, directive, t.cfg.Now()); err != nil {
-		return false, err
+	trusted = fromOwner || t.Level(s) == trust.Clean
+	if sto := t.sessionStore(); sto != nil && s.Principal != "" {
+		if err := sto.SetDirective(ctx, s.ID, directive, trusted, t.cfg.Now()); err != nil {
+			return false, err
+		}
 	}
 	if trusted {
+		src, kept := st.ledger.Record(trust.Source{Kind: trust.Directive, Ref: "directive"}, []byte(directive), false)
+		if kept {
+			if err := st.persist(ctx, s, src, []byte(directive), false, nil); err != nil {
+				return false, err
+			}
+		}
 		st.mu.Lock()
 		st.directive = directive
 		st.mu.Unlock()
-		st.ledger.Observe(trust.Source{Kind: trust.Directive, Ref: "directive"}, directive)
 	}
 	return trusted, nil
 }
@@ -401,27 +437,42 @@ func (t *Tools) trustReview(ctx context.Context, s *Session, e *registry.Entry, 
 	if !approved && steered(c) {
 		// The session tried to act on values from text that gives
 		// instructions: it goes under review, and every state-changing or
-		// data-sending call of it waits until the owner lifts it.
-		t.setLevel(ctx, s, trust.Review, "gate", "acted on values from a source with instruction-like text")
+		// data-sending call of its principal waits until the owner lifts
+		// it. Unrecorded, the review still applies here (setLevel).
+		if err := t.setLevel(ctx, s, trust.Review, "gate", "acted on values from a source with instruction-like text"); err != nil {
+			t.auditFailed("review", err)
+		}
 	}
+	// Every verdict is in the trust log, or the judge's approval does not
+	// count (fail closed).
+	recorded := true
 	for _, v := range verdicts {
-		kind := store.TrustReviewVerdict
-		t.trustRecord(ctx, &store.TrustRecord{Kind: kind, SessionID: s.ID, Actor: v.By, Target: e.Def.Name,
-			Detail: jsonOf(map[string]any{"approve": v.Approve, "authoritative": v.Authoritative, "reasons": v.Reasons, "args_hash": hashHex(d.ArgsHash()), "decision": d.Rule()})})
+		if err := t.trustRecord(ctx, &store.TrustRecord{Kind: store.TrustReviewVerdict, SessionID: s.ID, Actor: v.By, Target: e.Def.Name,
+			Detail: jsonOf(map[string]any{"approve": v.Approve, "authoritative": v.Authoritative, "reasons": v.Reasons, "args_hash": hashHex(d.ArgsHash()), "decision": d.Rule()})}); err != nil {
+			recorded = false
+			t.auditFailed("review verdict", err)
+		}
 		t.bus.Publish(event.Event{Kind: EventVerdict, Time: t.cfg.Now(), SessionID: s.ID, Tool: e.Def.Name, Success: v.Approve, Summary: v.By})
 	}
-	if approved {
+	if approved && recorded {
 		// No promotion without its record (fail closed).
 		if err := t.trustRecord(ctx, &store.TrustRecord{Kind: store.TrustPromotion, SessionID: s.ID, Actor: jv.By, Target: e.Def.Name,
 			Detail: jsonOf(map[string]any{"args_hash": hashHex(d.ArgsHash()), "what": "call"})}); err != nil {
+			t.auditFailed("promotion", err)
 			return verdicts, false
+		}
+		if sto := t.sessionStore(); sto != nil && s.Principal != "" {
+			if err := sto.AddJudged(ctx, s.ID, 1); err != nil {
+				t.auditFailed("judged count", err)
+				return verdicts, false
+			}
 		}
 		t.bus.Publish(event.Event{Kind: EventPromoted, Time: t.cfg.Now(), SessionID: s.ID, Tool: e.Def.Name, Summary: jv.By})
 		st.mu.Lock()
 		st.judged++
 		st.mu.Unlock()
 	}
-	return verdicts, approved
+	return verdicts, approved && recorded
 }
 
 // steered reports whether a held call's arguments came from a source with
@@ -454,20 +505,64 @@ func (t *Tools) SetLevel(ctx context.Context, s *Session, level trust.Level, by 
 	return t.setLevel(ctx, s, level, by, "set by the owner")
 }
 
+// setLevel moves a session to level: written to the store and the trust
+// log first. A lift (to tainted) that cannot be recorded does not happen;
+// a review that cannot be recorded still applies in this process (the
+// stricter level is the safe one) and the failure is returned.
 func (t *Tools) setLevel(ctx context.Context, s *Session, level trust.Level, by, why string) error {
 	st := t.trustOf(s)
+	now := t.cfg.Now()
+	from := []trust.Level{trust.Tainted}
+	if level == trust.Review {
+		from = []trust.Level{trust.Clean, trust.Tainted}
+	} else if level == trust.Tainted {
+		from = []trust.Level{trust.Review}
+	}
+	var failed error
+	if sto := t.sessionStore(); sto != nil && s.Principal != "" {
+		c := store.LevelChange{To: level, From: from, At: now, Reviewers: t.cfg.DefaultReviewers, Judge: t.cfg.DefaultJudge}
+		if err := sto.SetSessionLevel(ctx, s.ID, c); err != nil && !errors.Is(err, store.ErrLevelChange) {
+			if level != trust.Review {
+				return err
+			}
+			failed = err
+		}
+	}
 	if err := t.trustRecord(ctx, &store.TrustRecord{Kind: store.TrustTaintAssigned, SessionID: s.ID, Actor: by, Target: s.ID,
 		Detail: jsonOf(map[string]any{"level": level.String(), "why": why})}); err != nil && t.cfg.TrustLog != nil {
-		// Unrecorded, the stricter level still applies; a lift does not.
 		if level != trust.Review {
 			return err
 		}
+		failed = errors.Join(failed, err)
 	}
 	st.mu.Lock()
+	old := st.level
 	st.level = level
+	if len(st.reviewers) == 0 {
+		st.reviewers = slices.Clone(t.cfg.DefaultReviewers)
+	}
+	if st.judge == "" {
+		st.judge = t.cfg.DefaultJudge
+	}
 	st.mu.Unlock()
-	t.bus.Publish(event.Event{Kind: EventTainted, Time: t.cfg.Now(), SessionID: s.ID, Summary: level.String()})
-	return nil
+	switch {
+	case old != trust.Review && level == trust.Review:
+		t.sessions.reviewed(s.Principal, +1)
+	case old == trust.Review && level != trust.Review:
+		t.sessions.reviewed(s.Principal, -1)
+	}
+	t.bus.Publish(event.Event{Kind: EventTainted, Time: now, SessionID: s.ID, Summary: level.String()})
+	return failed
+}
+
+// Level returns the level a session's calls are decided at: its own, or
+// review while any session of its principal is under review.
+func (t *Tools) Level(s *Session) trust.Level {
+	l := t.trustOf(s).Level()
+	if l != trust.Review && t.sessions.underReview(s.Principal) {
+		return trust.Review
+	}
+	return l
 }
 
 // runChecker runs the named reviewer or judge on c, for the session sid.

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sync"
 	"time"
 
 	"github.com/wardhq/ward/internal/reason"
@@ -19,29 +18,22 @@ type RateConfig struct {
 }
 
 // RateLimiter limits how many writes execute in a sliding window. It
-// counts executed writes, recorded by the gate with Record or Settle
-// after a commit has run, with the same Check / Reserve semantics as
-// SpendingLimiter: Check vetoes when the executed writes in the window
-// before the call's Now plus this one exceed Max; Reserve atomically
-// counts live holds too and holds a slot until Settle, Release or ttl
-// after the call's Now. Reads and previews without a plan pass; a preview
-// with a plan is checked (it would fail at commit anyway) but never
-// holds unless the gate reserves for it. RateLimiter is safe for
-// concurrent use.
+// counts the writes recorded in its Windows (the same Windows as the
+// spending limiter's, in a Set), with the same Check and Reserve semantics
+// as SpendingLimiter: Check vetoes when the writes recorded in the window
+// before the call's Now plus this one exceed Max; Reserve (Set.Reserve)
+// counts live holds too and holds a slot under the permit's key. Reads and
+// previews without a plan pass. RateLimiter is safe for concurrent use.
 type RateLimiter struct {
 	max    int
 	window time.Duration
-
-	mu     sync.Mutex
-	writes []time.Time
-	latest time.Time
-	holds  map[HoldID]time.Time // expiry
-	next   HoldID
+	win    Windows
 }
 
 var _ Hook = (*RateLimiter)(nil)
 
-// NewRateLimiter validates cfg and returns a RateLimiter.
+// NewRateLimiter validates cfg and returns a RateLimiter counting in
+// windows of its own in memory (NewSet shares the set's Windows).
 func NewRateLimiter(cfg RateConfig) (*RateLimiter, error) {
 	switch {
 	case cfg.Max < 0:
@@ -49,7 +41,7 @@ func NewRateLimiter(cfg RateConfig) (*RateLimiter, error) {
 	case cfg.Window < 0 || (cfg.Max > 0 && cfg.Window == 0):
 		return nil, errors.New("rate limiter: a positive Max needs a positive Window")
 	}
-	return &RateLimiter{max: cfg.Max, window: cfg.Window, holds: map[HoldID]time.Time{}}, nil
+	return &RateLimiter{max: cfg.Max, window: cfg.Window, win: NewMemWindows()}, nil
 }
 
 const rateName = "rate_limiter"
@@ -57,92 +49,24 @@ const rateName = "rate_limiter"
 // Name returns "rate_limiter".
 func (*RateLimiter) Name() string { return rateName }
 
-// Check implements Hook.
-func (r *RateLimiter) Check(_ context.Context, c *Call) Verdict {
+// Check implements Hook. A Windows that cannot be read vetoes.
+func (r *RateLimiter) Check(ctx context.Context, c *Call) Verdict {
 	if v, ok := r.applies(c); !ok {
 		return v
 	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.judge(c, r.countLocked(c.Now), "executed")
+	t, err := r.win.Totals(ctx, WindowQuery{Session: c.SessionID, Tick: c.Tick, Now: c.Now, RateWindow: r.window})
+	if err != nil {
+		return windowsFailed(rateName, err)
+	}
+	return r.judge(c, t.Writes, "executed")
 }
 
-// Reserve atomically checks the call against executed writes plus live
-// holds and, if a slot is free, holds it. It returns the zero HoldID when
-// the call needs no slot or is vetoed. ttl <= 0 means DefaultHoldTTL.
-func (r *RateLimiter) Reserve(c *Call, ttl time.Duration) (HoldID, Verdict) {
-	if v, ok := r.applies(c); !ok {
-		return 0, v
+// Record records a write executed at at, outside any permit (history
+// seeded into a limiter, tests). It works on in-memory windows only.
+func (r *RateLimiter) Record(sessionID string, tick uint64, at time.Time, _ int64) {
+	if m, ok := r.win.(*MemWindows); ok {
+		m.record(WindowSpend{Session: sessionID, Tick: tick, At: at})
 	}
-	if ttl <= 0 {
-		ttl = DefaultHoldTTL
-	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	for id, exp := range r.holds {
-		if !c.Now.Before(exp) {
-			delete(r.holds, id)
-		}
-	}
-	if v := r.judge(c, r.countLocked(c.Now)+len(r.holds), "executed or held"); v.Veto {
-		return 0, v
-	}
-	r.next++
-	r.holds[r.next] = c.Now.Add(ttl)
-	return r.next, Verdict{}
-}
-
-// Release drops a hold without recording a write.
-func (r *RateLimiter) Release(id HoldID) {
-	r.mu.Lock()
-	delete(r.holds, id)
-	r.mu.Unlock()
-}
-
-// Settle atomically drops the hold (if it still exists) and records a
-// write executed at at.
-func (r *RateLimiter) Settle(id HoldID, at time.Time) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	delete(r.holds, id)
-	r.recordLocked(at)
-}
-
-// Record records a write executed at at. It has the spending limiter's
-// signature so the gate can record an executed write with both alike;
-// only at counts here.
-func (r *RateLimiter) Record(_ string, _ uint64, at time.Time, _ int64) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.recordLocked(at)
-}
-
-func (r *RateLimiter) recordLocked(at time.Time) {
-	if at.After(r.latest) {
-		r.latest = at
-	}
-	r.writes = append(r.writes, at)
-	cut := r.latest.Add(-r.window)
-	i := 0
-	for i < len(r.writes) && !r.writes[i].After(cut) {
-		i++
-	}
-	if i > 0 && i >= len(r.writes)/2 {
-		r.writes = append(r.writes[:0], r.writes[i:]...)
-	}
-}
-
-// countLocked counts the writes executed in the window before now (and
-// any recorded later than now).
-func (r *RateLimiter) countLocked(now time.Time) int {
-	cut := now.Add(-r.window)
-	n := 0
-	for _, at := range r.writes {
-		if at.After(cut) {
-			n++
-		}
-	}
-	return n
 }
 
 func (r *RateLimiter) applies(c *Call) (Verdict, bool) {

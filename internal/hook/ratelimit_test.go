@@ -3,8 +3,6 @@ package hook_test
 import (
 	"context"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -49,54 +47,6 @@ func TestRateLimiterWindow(t *testing.T) {
 	}
 }
 
-func TestRateLimiterHolds(t *testing.T) {
-	now := hooktest.Now
-	r, _ := hook.NewRateLimiter(hook.RateConfig{Max: 2, Window: time.Minute})
-	c := writeCall()
-	id1, v := r.Reserve(c, time.Second)
-	if v.Veto {
-		t.Fatal(v)
-	}
-	if _, v := r.Reserve(c, time.Second); v.Veto {
-		t.Fatal(v)
-	}
-	if _, v := r.Reserve(c, time.Second); !v.Veto {
-		t.Error("third Reserve passed a limit of 2")
-	}
-	if v := r.Check(context.Background(), c); v.Veto {
-		t.Errorf("Check counts holds: %+v", v)
-	}
-	r.Settle(id1, now)
-	later := writeCall()
-	later.Now = now.Add(time.Second) // the unsettled hold expired
-	if _, v := r.Reserve(later, time.Second); v.Veto {
-		t.Errorf("expired hold still counts: %+v", v)
-	}
-	if _, v := r.Reserve(later, time.Second); !v.Veto {
-		t.Error("settled write plus live hold should fill the limit")
-	}
-}
-
-func TestRateLimiterHammer(t *testing.T) {
-	r, _ := hook.NewRateLimiter(hook.RateConfig{Max: 5, Window: time.Hour})
-	var ok atomic.Int64
-	var wg sync.WaitGroup
-	for range 50 {
-		wg.Go(func() {
-			c := writeCall()
-			_ = r.Check(context.Background(), c)
-			if id, v := r.Reserve(c, time.Minute); !v.Veto {
-				ok.Add(1)
-				r.Settle(id, c.Now)
-			}
-		})
-	}
-	wg.Wait()
-	if n := ok.Load(); n != 5 {
-		t.Errorf("%d writes admitted, want 5", n)
-	}
-}
-
 func TestRateLimiterConfig(t *testing.T) {
 	for name, cfg := range map[string]hook.RateConfig{
 		"negative max":       {Max: -1, Window: time.Minute},
@@ -106,20 +56,5 @@ func TestRateLimiterConfig(t *testing.T) {
 		if _, err := hook.NewRateLimiter(cfg); err == nil {
 			t.Errorf("%s accepted", name)
 		}
-	}
-}
-
-func TestRateLimiterRelease(t *testing.T) {
-	r, _ := hook.NewRateLimiter(hook.RateConfig{Max: 1, Window: time.Minute})
-	id, v := r.Reserve(writeCall(), 0)
-	if v.Veto {
-		t.Fatal(v)
-	}
-	if _, v := r.Reserve(writeCall(), 0); !v.Veto {
-		t.Fatal("second Reserve passed a limit of 1")
-	}
-	r.Release(id)
-	if _, v := r.Reserve(writeCall(), 0); v.Veto {
-		t.Errorf("Reserve after Release = %+v", v)
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"sync"
 	"time"
 
 	"github.com/wardhq/ward/internal/reason"
@@ -17,13 +16,6 @@ const Unlimited int64 = math.MaxInt64
 // Day is the length of the daily spending window. It slides: "daily" is
 // the 24 hours before the call, not the calendar day.
 const Day = 24 * time.Hour
-
-// Idle sessions are forgotten after sessionIdle once more than pruneAt are
-// tracked.
-const (
-	sessionIdle = 30 * Day
-	pruneAt     = 4096
-)
 
 // DefaultHoldTTL is how long a hold counts when Reserve is given no TTL.
 const DefaultHoldTTL = 5 * time.Minute
@@ -37,84 +29,51 @@ type SpendingConfig struct {
 	DailyCents      int64 // over all sessions, in the sliding 24 hours
 }
 
-// HoldID identifies a hold taken by Reserve. The zero HoldID is "no
-// hold": Settle and Release accept it and do nothing with it.
-type HoldID uint64
-
 // SpendingLimiter limits the USD value of writes (plan.ValueCents) per
-// tick, per session and per sliding day. It counts executed spend, which
-// the gate reports with Record or Settle after a commit has run; what was
-// merely previewed or allowed costs nothing.
+// tick, per session and per sliding day. It counts spend recorded in its
+// Windows when a write begins to execute (Set.Begin); what was merely
+// previewed or allowed costs nothing, beyond the hold a preview takes.
 //
 // Semantics, exactly:
 //
 //   - A plan whose ValueCents is negative is unpriced and refused
-//     (VALUE_UNPRICED); a plan worth 0 always passes and holds nothing.
-//     Reads and previews without a plan pass.
-//   - The tick window is the spend of the call's session in the call's
-//     tick (a call from an older tick than the session's latest is
-//     counted against the latest tick's spend). The session window is the
-//     session's spend since the limiter started. The daily window is every
-//     session's spend in the 24 hours before the call's Now (Record times
-//     in the future count too).
-//   - Check (the hook) vetoes when executed spend plus the plan's value
+//     (VALUE_UNPRICED); a plan worth 0 always passes the spending limits
+//     (it still takes a write slot, see RateLimiter). Reads and previews
+//     without a plan pass.
+//   - The windows are WindowTotals': the session's spend in its latest
+//     tick (a call from an older tick counts against it), the session's
+//     spend over its life, and every session's spend in the 24 hours
+//     before the call's Now (later records count too).
+//   - Check (the hook) vetoes when recorded spend plus the plan's value
 //     exceeds a limit; reaching a limit exactly is allowed. Holds are not
-//     counted by Check, so the chain can run again at commit without the
-//     permit's own hold counting against it.
-//   - Reserve is the atomic check-and-hold: under one lock it vetoes when
-//     executed spend plus the live holds plus the plan's value exceeds a
-//     limit, and otherwise holds the value. Of two concurrent Reserves
-//     that only one fits, exactly one succeeds. A hold counts in the daily
+//     counted by Check.
+//   - Reserve (through Set.Reserve, with the rate limit) is the atomic
+//     check-and-hold: it vetoes when recorded spend plus the live holds
+//     plus the plan's value exceeds a limit, and otherwise holds the
+//     value under the permit's key until ttl after the call's Now. Of two
+//     concurrent Reserves that only one fits, exactly one succeeds, in
+//     every process sharing the Windows. A hold counts in the daily
 //     window, its session's window and, in its own tick, the tick window.
-//   - A hold lives until Settle or Release, or until ttl after the Now of
-//     the call that took it; expiry is judged against the Now of later
-//     calls. The gate reserves when it mints a permit (ttl = the permit's
-//     lifetime) and settles after the commit executes, or releases on
-//     cancel, expiry or a failed execution.
-//   - Settle atomically drops the hold and records the executed spend
-//     (even if the hold had expired); Record records spend that had no
-//     hold.
+//   - Begin (Set.Begin, at commit) atomically drops the permit's hold,
+//     checks recorded spend plus the other live holds plus the value, and
+//     records the spend; Finish settles it once the write ran (or removes
+//     it if it did not run). Release drops a hold (a cancel, an expiry).
 //
 // SpendingLimiter is safe for concurrent use.
 type SpendingLimiter struct {
 	cfg SpendingConfig
-
-	mu       sync.Mutex
-	sessions map[string]*sessionSpend
-	day      []spend // executed spend, pruned to the day before latest
-	latest   time.Time
-	holds    map[HoldID]spendHold
-	next     HoldID
-}
-
-type sessionSpend struct {
-	total     int64
-	tick      uint64 // the latest tick with spend
-	tickCents int64
-	last      time.Time
-}
-
-type spend struct {
-	at    time.Time
-	cents int64
-}
-
-type spendHold struct {
-	session string
-	tick    uint64
-	cents   int64
-	expires time.Time
+	win Windows
 }
 
 var _ Hook = (*SpendingLimiter)(nil)
 
-// NewSpendingLimiter validates cfg and returns a SpendingLimiter with no
-// recorded spend.
+// NewSpendingLimiter validates cfg and returns a SpendingLimiter counting
+// in windows of its own in memory (NewSet shares the set's Windows).
 func NewSpendingLimiter(cfg SpendingConfig) (*SpendingLimiter, error) {
 	if cfg.PerTickCents < 0 || cfg.PerSessionCents < 0 || cfg.DailyCents < 0 {
 		return nil, errors.New("spending limiter: negative limit")
 	}
-	return &SpendingLimiter{cfg: cfg, sessions: map[string]*sessionSpend{}, holds: map[HoldID]spendHold{}}, nil
+	return &SpendingLimiter{cfg: cfg, win: NewMemWindows()}, nil
 }
 
 const spendingName = "spending_limiter"
@@ -122,119 +81,38 @@ const spendingName = "spending_limiter"
 // Name returns "spending_limiter".
 func (*SpendingLimiter) Name() string { return spendingName }
 
-// Check implements Hook: executed spend plus the plan's value must fit
-// every limit.
-func (s *SpendingLimiter) Check(_ context.Context, c *Call) Verdict {
+// Check implements Hook: recorded spend plus the plan's value must fit
+// every limit. A Windows that cannot be read vetoes.
+func (s *SpendingLimiter) Check(ctx context.Context, c *Call) Verdict {
 	cents, v, ok := s.value(c)
 	if !ok {
 		return v
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	tick, session, day := s.spentLocked(c, false)
-	return s.judge(cents, tick, session, day, "spent")
+	t, err := s.win.Totals(ctx, WindowQuery{Session: c.SessionID, Tick: c.Tick, Now: c.Now})
+	if err != nil {
+		return windowsFailed(spendingName, err)
+	}
+	return s.judge(cents, t.Tick, t.Session, t.Day, "spent")
 }
 
-// Reserve atomically checks the call's plan against executed spend plus
-// live holds and, if it fits, holds its value (see SpendingLimiter). It
-// returns the zero HoldID when nothing needs holding (a read, a preview
-// without a plan, a plan worth 0) or when it vetoes. ttl <= 0 means
-// DefaultHoldTTL.
-func (s *SpendingLimiter) Reserve(c *Call, ttl time.Duration) (HoldID, Verdict) {
-	cents, v, ok := s.value(c)
-	if !ok {
-		return 0, v
-	}
-	if ttl <= 0 {
-		ttl = DefaultHoldTTL
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.expireLocked(c.Now)
-	tick, session, day := s.spentLocked(c, true)
-	if v := s.judge(cents, tick, session, day, "spent or held"); v.Veto {
-		return 0, v
-	}
-	s.next++
-	s.holds[s.next] = spendHold{session: c.SessionID, tick: c.Tick, cents: cents, expires: c.Now.Add(ttl)}
-	return s.next, Verdict{}
-}
-
-// Release drops a hold without recording spend. Unknown, expired and zero
-// ids are ignored.
-func (s *SpendingLimiter) Release(id HoldID) {
-	s.mu.Lock()
-	delete(s.holds, id)
-	s.mu.Unlock()
-}
-
-// Settle atomically drops the hold (if it still exists) and records
-// executed spend of cents by the session in the tick at time at.
-func (s *SpendingLimiter) Settle(id HoldID, sessionID string, tick uint64, at time.Time, cents int64) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	delete(s.holds, id)
-	s.recordLocked(sessionID, tick, at, cents)
+// judgeHeld judges cents against recorded spend plus live holds.
+func (s *SpendingLimiter) judgeHeld(cents int64, t WindowTotals) Verdict {
+	return s.judge(cents, addSat(t.Tick, t.TickHeld), addSat(t.Session, t.SessionHeld), addSat(t.Day, t.DayHeld), "spent or held")
 }
 
 // Record records executed spend of cents by the session in the tick at
-// time at. Non-positive amounts are ignored.
+// time at, outside any permit (history seeded into a limiter, tests).
+// Non-positive amounts are ignored. It works on in-memory windows only.
 func (s *SpendingLimiter) Record(sessionID string, tick uint64, at time.Time, cents int64) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.recordLocked(sessionID, tick, at, cents)
-}
-
-func (s *SpendingLimiter) recordLocked(sessionID string, tick uint64, at time.Time, cents int64) {
-	if cents <= 0 {
-		return
-	}
-	if at.After(s.latest) {
-		s.latest = at
-	}
-	ss := s.sessions[sessionID]
-	if ss == nil {
-		if len(s.sessions) >= pruneAt {
-			s.pruneSessionsLocked()
-		}
-		ss = &sessionSpend{tick: tick}
-		s.sessions[sessionID] = ss
-	}
-	ss.total = addSat(ss.total, cents)
-	switch {
-	case tick > ss.tick:
-		ss.tick, ss.tickCents = tick, cents
-	case tick == ss.tick:
-		ss.tickCents = addSat(ss.tickCents, cents)
-	}
-	if at.After(ss.last) {
-		ss.last = at
-	}
-	s.day = append(s.day, spend{at: at, cents: cents})
-	cut := s.latest.Add(-Day)
-	i := 0
-	for i < len(s.day) && !s.day[i].at.After(cut) {
-		i++
-	}
-	if i > 0 && i >= len(s.day)/2 {
-		s.day = append(s.day[:0], s.day[i:]...)
+	if m, ok := s.win.(*MemWindows); ok && cents > 0 {
+		m.record(WindowSpend{Session: sessionID, Tick: tick, Cents: cents, At: at})
 	}
 }
 
-func (s *SpendingLimiter) pruneSessionsLocked() {
-	for id, ss := range s.sessions {
-		if s.latest.Sub(ss.last) > sessionIdle {
-			delete(s.sessions, id)
-		}
-	}
-}
-
-func (s *SpendingLimiter) expireLocked(now time.Time) {
-	for id, h := range s.holds {
-		if !now.Before(h.expires) {
-			delete(s.holds, id)
-		}
-	}
+// windowsFailed is the veto of a limiter whose windows cannot be read or
+// written: fail closed.
+func windowsFailed(hook string, err error) Verdict {
+	return veto(hook, reason.HookError, "the spending and rate windows could not be read, so the action is refused", err.Error())
 }
 
 // value classifies the call: ok is false when there is nothing to count
@@ -255,35 +133,6 @@ func (s *SpendingLimiter) value(c *Call) (int64, Verdict, bool) {
 		return 0, veto(spendingName, reason.HookError, "the safety checks could not complete, so the action is refused", "call without a time"), false
 	}
 	return p.ValueCents, Verdict{}, true
-}
-
-// spentLocked returns the spend that counts against c in its tick, its
-// session and the day, with live holds when holds is true.
-func (s *SpendingLimiter) spentLocked(c *Call, holds bool) (tick, session, day int64) {
-	if ss := s.sessions[c.SessionID]; ss != nil {
-		session = ss.total
-		if c.Tick <= ss.tick {
-			tick = ss.tickCents
-		}
-	}
-	cut := c.Now.Add(-Day)
-	for _, sp := range s.day {
-		if sp.at.After(cut) {
-			day = addSat(day, sp.cents)
-		}
-	}
-	if holds {
-		for _, h := range s.holds {
-			day = addSat(day, h.cents)
-			if h.session == c.SessionID {
-				session = addSat(session, h.cents)
-				if h.tick == c.Tick {
-					tick = addSat(tick, h.cents)
-				}
-			}
-		}
-	}
-	return tick, session, day
 }
 
 func (s *SpendingLimiter) judge(cents, tick, session, day int64, counted string) Verdict {

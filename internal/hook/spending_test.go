@@ -3,13 +3,12 @@ package hook_test
 import (
 	"context"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/wardhq/ward/internal/hook"
 	"github.com/wardhq/ward/internal/hook/hooktest"
+	"github.com/wardhq/ward/internal/hook/windowstest"
 	"github.com/wardhq/ward/internal/reason"
 	"github.com/wardhq/ward/internal/tool"
 )
@@ -83,114 +82,17 @@ func TestSpendingWindows(t *testing.T) {
 					t.Errorf("message %q lacks %q", v.Message, m)
 				}
 			}
-			// Reserve agrees with Check when nothing is held.
-			id, rv := s.Reserve(tt.call, time.Minute)
-			if rv.Code != tt.code {
-				t.Errorf("Reserve = %s, Check %s", rv.Code, tt.code)
-			}
-			if (id != 0) != (tt.code == "" && tt.call.Plan.ValueCents > 0) {
-				t.Errorf("Reserve hold id %d for verdict %q", id, rv.Code)
-			}
 		})
 	}
 }
 
-func TestSpendingHoldLifecycle(t *testing.T) {
-	now := hooktest.Now
-	s, err := hook.NewSpendingLimiter(hook.SpendingConfig{PerTickCents: hook.Unlimited, PerSessionCents: hook.Unlimited, DailyCents: 1000})
-	if err != nil {
-		t.Fatal(err)
-	}
-	first := spendCall("s1", 1, now, 700)
-	id, v := s.Reserve(first, time.Minute)
-	if v.Veto || id == 0 {
-		t.Fatalf("first Reserve = %d, %+v", id, v)
-	}
-	second := spendCall("s2", 1, now.Add(time.Second), 400)
-	if _, v := s.Reserve(second, time.Minute); v.Code != reason.SpendDailyLimit || !strings.Contains(v.Message, "spent or held") {
-		t.Errorf("Reserve over a hold = %s %q, want SPEND_DAILY_LIMIT_EXCEEDED", v.Code, v.Message)
-	}
-	if v := s.Check(context.Background(), second); v.Veto {
-		t.Errorf("Check counts holds: %+v", v)
-	}
-	// Releasing frees the room.
-	s.Release(id)
-	id2, v := s.Reserve(second, time.Minute)
-	if v.Veto {
-		t.Fatalf("Reserve after Release = %+v", v)
-	}
-	// Settling records the executed spend: Check now sees it.
-	s.Settle(id2, "s2", 1, now.Add(2*time.Second), 400)
-	if v := s.Check(context.Background(), spendCall("s3", 1, now.Add(3*time.Second), 601)); v.Code != reason.SpendDailyLimit {
-		t.Errorf("after Settle, Check = %s, want the settled 400 counted", v.Code)
-	}
-	// A hold expires ttl after the Now of the call that took it.
-	id3, v := s.Reserve(spendCall("s4", 1, now.Add(3*time.Second), 600), time.Minute)
-	if v.Veto {
-		t.Fatalf("Reserve = %+v", v)
-	}
-	if _, v := s.Reserve(spendCall("s5", 1, now.Add(3*time.Second+time.Minute-1), 100), time.Minute); !v.Veto {
-		t.Error("a hold stopped counting before its expiry")
-	}
-	if _, v := s.Reserve(spendCall("s5", 1, now.Add(3*time.Second+time.Minute), 100), time.Minute); v.Veto {
-		t.Errorf("an expired hold still counts: %+v", v)
-	}
-	// Settling an expired hold still records the spend.
-	s.Settle(id3, "s4", 1, now.Add(2*time.Minute), 600)
-	if v := s.Check(context.Background(), spendCall("s6", 1, now.Add(2*time.Minute), 1)); v.Code != reason.SpendDailyLimit {
-		t.Errorf("Settle of an expired hold recorded nothing: %s", v.Code)
-	}
-	s.Release(0) // the zero id is harmless
-	s.Settle(0, "s7", 1, now, 0)
-}
-
-func TestSpendingHoldScopes(t *testing.T) {
-	now := hooktest.Now
-	s, _ := hook.NewSpendingLimiter(hook.SpendingConfig{PerTickCents: 500, PerSessionCents: 800, DailyCents: hook.Unlimited})
-	if _, v := s.Reserve(spendCall("s1", 1, now, 500), 0); v.Veto {
-		t.Fatal(v)
-	}
-	for _, tc := range []struct {
-		name string
-		c    *hook.Call
-		code reason.Code
-	}{
-		{"same tick", spendCall("s1", 1, now, 1), reason.SpendTickLimit},
-		{"next tick, session room", spendCall("s1", 2, now, 300), ""},
-		{"next tick, over session", spendCall("s1", 2, now, 301), reason.SpendSessionLimit},
-		{"other session", spendCall("s2", 1, now, 500), ""},
-	} {
-		// Probe with Reserve and release at once, so cases stay independent.
-		id, v := s.Reserve(tc.c, 0)
-		s.Release(id)
-		if v.Code != tc.code {
-			t.Errorf("%s: %s, want %q", tc.name, v.Code, tc.code)
-		}
-	}
-}
-
-// TestSpendingReserveHammer: of many concurrent Reserves that together
-// exceed the limit, exactly as many as fit succeed.
-func TestSpendingReserveHammer(t *testing.T) {
-	s, _ := hook.NewSpendingLimiter(hook.SpendingConfig{PerTickCents: hook.Unlimited, PerSessionCents: hook.Unlimited, DailyCents: 1000})
-	var ok atomic.Int64
-	var wg sync.WaitGroup
-	for i := range 64 {
-		wg.Go(func() {
-			c := spendCall("s"+string(rune('a'+i%8)), uint64(i), hooktest.Now, 100)
-			_ = s.Check(context.Background(), c) // races with Settle: run with -race
-			if id, v := s.Reserve(c, time.Minute); !v.Veto {
-				ok.Add(1)
-				if i%3 == 0 {
-					s.Settle(id, c.SessionID, c.Tick, c.Now, 100)
-				}
-			}
-		})
-	}
-	wg.Wait()
-	if n := ok.Load(); n != 10 {
-		t.Errorf("%d Reserves of $1 succeeded under a $10 daily limit, want 10", n)
-	}
+// TestMemWindows runs the Windows conformance suite on the in-memory
+// windows every limiter counts in by default.
+func TestMemWindows(t *testing.T) {
+	windowstest.Run(t, func(t *testing.T) func() hook.Windows {
+		w := hook.NewMemWindows()
+		return func() hook.Windows { return w }
+	})
 }
 
 func TestSpendingErrors(t *testing.T) {
@@ -204,7 +106,16 @@ func TestSpendingErrors(t *testing.T) {
 	}
 	read := writeCall()
 	read.Def = hooktest.Def("uniswap_get_quote", tool.Read, tool.Layer1, tool.EffectNone)
-	if id, v := s.Reserve(read, 0); id != 0 || v.Veto {
-		t.Errorf("Reserve for a read = %d, %+v", id, v)
+	w := hook.NewMemWindows()
+	set, err := hook.NewLimits(hook.SpendingConfig{DailyCents: 100}, hook.RateConfig{Max: 1, Window: time.Minute}, w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := set.Reserve(context.Background(), read, "k", 0); v.Veto || len(w.Keys(hooktest.Now)) != 0 {
+		t.Errorf("Reserve for a read = %+v, holds %v", v, w.Keys(hooktest.Now))
+	}
+	unpriced := spendCall("s1", 1, hooktest.Now, -5)
+	if v := set.Reserve(context.Background(), unpriced, "k", 0); v.Code != reason.ValueUnpriced || len(w.Keys(hooktest.Now)) != 0 {
+		t.Errorf("Reserve for an unpriced plan = %+v, holds %v", v, w.Keys(hooktest.Now))
 	}
 }

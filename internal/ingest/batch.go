@@ -2,13 +2,15 @@ package ingest
 
 import (
 	"context"
+	"errors"
 	"fmt"
-	"github.com/wardhq/ward/internal/embed"
 	"slices"
 	"strings"
 
+	"github.com/wardhq/ward/internal/embed"
 	"github.com/wardhq/ward/internal/event"
 	"github.com/wardhq/ward/internal/knowledge"
+	"github.com/wardhq/ward/internal/oracle"
 	"github.com/wardhq/ward/internal/reason"
 	"github.com/wardhq/ward/internal/validate"
 )
@@ -54,7 +56,8 @@ const batchTwoReps = 4
 type eventLog struct {
 	cur    int // the entry being decided
 	events [][]event.Event
-	learnt bool // immune memory or the oracle changed: save once at the end
+	learnt bool               // immune memory or the oracle changed: save once at the end
+	sigs   []oracle.Signature // the immune signatures recorded
 }
 
 func (l *eventLog) add(ev event.Event) { l.events[l.cur] = append(l.events[l.cur], ev) }
@@ -70,12 +73,18 @@ type cluster struct {
 }
 
 // batch decides es (vecs[i] nil and invalid[i] set for an invalid entry).
-func (p *Pipeline) batch(ctx context.Context, es []*knowledge.Entry, vecs [][]float32, invalid []error) ([]*Report, error) {
+// What the batch learnt is saved before it returns; a failure to save is
+// its error.
+func (p *Pipeline) batch(ctx context.Context, es []*knowledge.Entry, vecs [][]float32, invalid []error) (_ []*Report, err error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	log := &eventLog{events: make([][]event.Event, len(es))}
 	p.log = log
-	defer p.flush(ctx, log)
+	defer func() {
+		if ferr := p.flush(ctx, log); ferr != nil {
+			err = errors.Join(err, fmt.Errorf("ingest: save what the batch learnt: %w", ferr))
+		}
+	}()
 
 	reports := make([]*Report, len(es))
 	decided := make([]bool, len(es))
@@ -116,7 +125,7 @@ func prefix(reports []*Report, decided []bool) []*Report {
 
 // flush ends a batch: its events are published per entry in order, and
 // what the pipeline learnt is saved.
-func (p *Pipeline) flush(ctx context.Context, log *eventLog) {
+func (p *Pipeline) flush(ctx context.Context, log *eventLog) error {
 	p.log = nil
 	if p.cfg.Bus != nil {
 		for _, evs := range log.events {
@@ -125,10 +134,10 @@ func (p *Pipeline) flush(ctx context.Context, log *eventLog) {
 			}
 		}
 	}
-	if log.learnt && p.cfg.State != nil {
-		// As in remember: a failure to save loses memory, never a decision.
-		_ = SaveMemory(context.WithoutCancel(ctx), p.cfg.State, p.cfg.Oracle, p.cfg.Immune, p.cfg.Now())
+	if !log.learnt {
+		return nil
 	}
+	return p.saveMemory(ctx, log.sigs)
 }
 
 // plan clusters the survivors and finds the ones whose claims contradict

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -22,7 +23,13 @@ import (
 // validation of a shared entry through CladeVerdict; once CladeRejections
 // of them reject it, the adopted entry drops to CladeRejectedConfidence.
 // Each rejected share (an entry rejected here for an attack, or by the
-// clade) costs its sharer SharePenalty of trust.
+// clade) costs its sharer SharePenalty of trust, once.
+//
+// With a State, every vote and every demotion is saved (store.Clade)
+// before the pipeline or Members act on it, and the State's answer decides
+// whether a sharer was demoted for a share already, so that neither a
+// restart nor a second process demotes twice; Restore reloads the votes
+// and applies the demotions and drops again.
 
 // Members is the clade membership the pipeline consults:
 // quarantine.LocalRegistry today, the on-chain registry later.
@@ -48,7 +55,7 @@ const (
 	SharePenalty = 0.1
 	// maxCladeTallies bounds the entries whose verdicts are remembered;
 	// the oldest is forgotten first.
-	maxCladeTallies = 10_000
+	maxCladeTallies = store.MaxCladeEntries
 )
 
 // ErrNotMember is returned by CladeVerdict for a member that is not in the
@@ -106,16 +113,18 @@ func (b *cladeBook) get(id string) *tally {
 // rejected reports whether CladeRejections members rejected the entry id.
 func (b *cladeBook) rejected(id string) bool {
 	t, ok := b.tallies[id]
-	if !ok {
-		return false
-	}
+	return ok && t.rejections() >= CladeRejections
+}
+
+// rejections counts the members who rejected the entry.
+func (t *tally) rejections() int {
 	n := 0
 	for _, rej := range t.votes {
 		if rej {
 			n++
 		}
 	}
-	return n >= CladeRejections
+	return n
 }
 
 // trusted reports whether e comes from a trusted member of the operator's
@@ -140,18 +149,39 @@ func (p *Pipeline) trusted(e *knowledge.Entry, r *Report) bool {
 
 // rejectedShare charges the sharer of a clade entry rejected for an attack,
 // once per entry.
-func (p *Pipeline) rejectedShare(e *knowledge.Entry, r *Report) {
+func (p *Pipeline) rejectedShare(ctx context.Context, e *knowledge.Entry, r *Report) error {
 	if e.Source.Provenance != knowledge.Clade || p.cfg.Members == nil {
-		return
+		return nil
 	}
 	t := p.clade.get(e.ID)
-	if t.penalised {
-		return
+	if _, member := p.cfg.Members.Member(e.Source.Agent); !member || t.penalised {
+		return nil
 	}
-	if c, ok := p.cfg.Members.Demote(e.Source.Agent, SharePenalty); ok {
-		t.penalised = true
+	c, ok, err := p.demote(ctx, e.ID, e.Source.Agent)
+	if err != nil {
+		return err
+	}
+	t.penalised = true
+	if ok {
 		r.Scores["sharer_confidence"] = c
 	}
+	return nil
+}
+
+// demote charges the member sharer SharePenalty for its share entryID,
+// saving the demotion first if the pipeline has a State; ok is false, and
+// nothing charged, if the State says it paid for this share already. c is
+// the sharer's confidence after.
+func (p *Pipeline) demote(ctx context.Context, entryID, sharer string) (c float64, ok bool, err error) {
+	if p.cfg.State != nil {
+		d := store.CladeDemotion{EntryID: entryID, Member: strings.ToLower(sharer), By: SharePenalty, At: p.cfg.Now()}
+		saved, err := p.cfg.State.DemoteSharer(context.WithoutCancel(ctx), d)
+		if err != nil || !saved {
+			return 0, false, err
+		}
+	}
+	c, ok = p.cfg.Members.Demote(sharer, SharePenalty)
+	return c, ok, nil
 }
 
 // CladeVerdict records that member (an address of the operator's clade)
@@ -159,12 +189,14 @@ func (p *Pipeline) rejectedShare(e *knowledge.Entry, r *Report) {
 // replaces its earlier one. When CladeRejections members have rejected the
 // entry, its confidence in the Grimoire view drops to
 // CladeRejectedConfidence (now if it is adopted, else when it is), and its
-// sharer loses SharePenalty of trust, once. The drop lives in the view: reloading the
-// Grimoire from the store restores the initial confidence.
+// sharer loses SharePenalty of trust, once. With a State the verdict (and
+// the demotion it causes) is saved before it counts, and Restore drops the
+// entry again after a restart.
 //
 // It fails with ErrNotMember for a member outside the operator's clade,
-// ErrOwnShare for the entry's own sharer, and ErrNoEntry for an id neither
-// the Grimoire view nor the quarantine store holds.
+// ErrOwnShare for the entry's own sharer, ErrNoEntry for an id neither
+// the Grimoire view nor the quarantine store holds, and with the State's
+// error if the verdict could not be saved (it then does not count).
 func (p *Pipeline) CladeVerdict(ctx context.Context, entryID, member string, rejected bool) (*CladeTally, error) {
 	if p.cfg.Members == nil || p.cfg.Clade == "" {
 		return nil, ErrNotMember
@@ -188,10 +220,29 @@ func (p *Pipeline) CladeVerdict(ctx context.Context, entryID, member string, rej
 	if strings.EqualFold(sharer, member) {
 		return nil, ErrOwnShare
 	}
+	member = strings.ToLower(member)
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	t := p.clade.get(entryID)
-	t.votes[strings.ToLower(member)] = rejected
+	votes := maps.Clone(t.votes)
+	votes[member] = rejected
+	after := tally{votes: votes, penalised: t.penalised}
+	charge := after.rejections() >= CladeRejections && !t.penalised
+	if p.cfg.State != nil {
+		now := p.cfg.Now()
+		var d *store.CladeDemotion
+		if _, isMember := p.cfg.Members.Member(sharer); charge && isMember {
+			d = &store.CladeDemotion{EntryID: entryID, Member: strings.ToLower(sharer), By: SharePenalty, At: now}
+		}
+		saved, err := p.cfg.State.VoteClade(context.WithoutCancel(ctx), store.CladeVote{EntryID: entryID, Member: member, Rejected: rejected, At: now}, d)
+		if err != nil {
+			return nil, fmt.Errorf("clade verdict on %s: %w", entryID, err)
+		}
+		if d != nil && !saved {
+			after.penalised, charge = true, false // paid for this share already
+		}
+	}
+	*t = after
 	out := &CladeTally{EntryID: entryID, SharerConfidence: -1}
 	for _, rej := range t.votes {
 		if rej {
@@ -202,7 +253,7 @@ func (p *Pipeline) CladeVerdict(ctx context.Context, entryID, member string, rej
 	}
 	if out.Rejections >= CladeRejections {
 		out.Dropped = p.grim.setConfidence(entryID, CladeRejectedConfidence)
-		if !t.penalised {
+		if charge {
 			if _, ok := p.cfg.Members.Demote(sharer, SharePenalty); ok {
 				t.penalised = true
 			}
@@ -215,6 +266,42 @@ func (p *Pipeline) CladeVerdict(ctx context.Context, entryID, member string, rej
 		out.SharerConfidence = m.Confidence
 	}
 	return out, nil
+}
+
+// loadClade replaces the clade's verdicts in memory with those the State
+// holds, charges every saved demotion to Members again (a restart reloads
+// their configured confidence), and drops the entries the clade rejected
+// in the Grimoire view.
+func (p *Pipeline) loadClade(ctx context.Context) error {
+	votes, err := p.cfg.State.CladeVotes(ctx)
+	if err != nil {
+		return fmt.Errorf("clade: %w", err)
+	}
+	dems, err := p.cfg.State.CladeDemotions(ctx)
+	if err != nil {
+		return fmt.Errorf("clade: %w", err)
+	}
+	demoted := map[string]bool{}
+	for _, d := range dems {
+		demoted[d.EntryID] = true
+		if p.cfg.Members != nil {
+			p.cfg.Members.Demote(d.Member, d.By) // false: no longer a member
+		}
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.clade = newCladeBook()
+	for _, v := range votes {
+		t := p.clade.get(v.EntryID)
+		t.votes[v.Member] = v.Rejected
+		t.penalised = demoted[v.EntryID]
+	}
+	for _, id := range p.clade.order {
+		if p.clade.rejected(id) {
+			p.grim.setConfidence(id, CladeRejectedConfidence)
+		}
+	}
+	return nil
 }
 
 // setConfidence sets the confidence of the entry id in the view; false if

@@ -4,15 +4,17 @@ import (
 	"container/list"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
+	"slices"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/wardhq/ward/internal/adopt"
 	"github.com/wardhq/ward/internal/knowledge"
+	"github.com/wardhq/ward/internal/store"
 )
 
 // The gate's view of the dual memory (seed 001 §6.2): query_grimoire
@@ -22,12 +24,17 @@ import (
 // previews first consults the lessons, with the sources of those entries
 // among the facts, so that a lesson about a source applies when the agent
 // is about to act on that source's knowledge.
+//
+// With a State, the retrievals are saved as they happen (one row per
+// session and entry: store.Influences, which keeps a session's
+// adopt.MaxInfluences most recent and forgets them after InfluenceWindow)
+// before the session's answer returns, and Restore reloads them.
 const (
 	// InfluenceWindow is how long an external entry the session retrieved
 	// counts as influencing its decisions.
-	InfluenceWindow = 24 * time.Hour
-	// MaxInfluenceSessions is how many sessions' retrievals are kept; the
-	// least recently active is forgotten first.
+	InfluenceWindow = store.InfluenceWindow
+	// MaxInfluenceSessions is how many sessions' retrievals are kept in
+	// memory; the least recently active is forgotten first.
 	MaxInfluenceSessions = 10_000
 )
 
@@ -128,6 +135,11 @@ func (p *Pipeline) QueryFor(ctx context.Context, session, q string, limit int) (
 				Agent: strings.ToLower(k.Entry.Source.Agent), Confidence: h.Confidence})
 		}
 	}
+	if session != "" && len(ins) > 0 && p.cfg.State != nil {
+		if err := p.cfg.State.NoteInfluences(context.WithoutCancel(ctx), session, ins, now); err != nil {
+			return nil, false, fmt.Errorf("ingest: record the session's retrievals: %w", err)
+		}
+	}
 	p.influence.note(session, ins, now)
 	// Failing to record a reinforcement loses it, never the answer.
 	if err := p.Retrieved(ctx, ids, now); err != nil {
@@ -148,9 +160,9 @@ func (p *Pipeline) Influences(session string, now time.Time) []adopt.Influence {
 // toolName with the given text (its canonical arguments and plan summary):
 // the facts are the tool, the text, and the source agents and entry ids
 // of the knowledge influencing the session. A match counts toward the
-// lesson's promotion; a lesson it promotes is written to the PLAYBOOK.
-// The matches are saved with the lessons; a failure to save is logged and
-// the advice returned regardless.
+// lesson's promotion; a lesson it promotes is written to the PLAYBOOK,
+// after the matched lessons are saved to the State. A failure to save is
+// logged and the advice returned regardless.
 func (p *Pipeline) ConsultLessons(ctx context.Context, session, toolName, text string, now time.Time) []adopt.Advice {
 	var facts []string
 	for _, in := range p.influence.of(session, now) {
@@ -161,34 +173,77 @@ func (p *Pipeline) ConsultLessons(ctx context.Context, session, toolName, text s
 		return nil
 	}
 	out := make([]adopt.Advice, len(ms))
-	promoted := false
 	for i, m := range ms {
 		l := &m.Lesson
 		out[i] = adopt.Advice{ID: l.ID, Summary: l.Summary, Advice: l.Advice, Reason: l.Reason, Confidence: l.Confidence}
-		promoted = promoted || m.Promote
 	}
-	if err := p.saveLessons(ctx, now, promoted); err != nil {
+	// The advice stands whether or not its matches are saved: a failure
+	// is logged, and the next match saves the lesson again.
+	if err := p.saveLessons(ctx, ms, now); err != nil {
 		slog.Default().Warn("grimoire: saving lesson matches", "err", err)
 	}
 	return out
 }
 
-// saveLessons saves the lessons store and, when a lesson was just
-// promoted, rewrites the PLAYBOOK.
-func (p *Pipeline) saveLessons(ctx context.Context, now time.Time, promoted bool) error {
-	var errs []error
-	if promoted && p.cfg.Playbook != nil {
-		if err := p.cfg.Playbook.Write(ctx, p.lessons.Promoted(now)); err != nil {
-			errs = append(errs, err)
-		}
+// saveLessons saves the lessons matched (ms; Consult made them the most
+// recently used) and, when one was just promoted, rewrites the PLAYBOOK.
+func (p *Pipeline) saveLessons(ctx context.Context, ms []adopt.Match, now time.Time) error {
+	promoted := false
+	for _, m := range ms {
+		promoted = promoted || m.Promote
 	}
 	if p.cfg.State != nil {
-		if err := p.saveLessonState(ctx, now); err != nil {
-			errs = append(errs, err)
+		matched := map[string]bool{}
+		for _, m := range ms {
+			matched[m.Lesson.ID] = true
+		}
+		var used []adopt.Lesson // least recently used first, as saved
+		for _, l := range p.lessons.List() {
+			if matched[l.ID] {
+				used = append(used, l)
+			}
+		}
+		slices.Reverse(used)
+		if err := p.cfg.State.SaveLessons(context.WithoutCancel(ctx), used, nil); err != nil {
+			return fmt.Errorf("ingest: save lesson matches: %w", err)
 		}
 	}
-	if err := errors.Join(errs...); err != nil {
-		return fmt.Errorf("ingest: %w", err)
+	if promoted && p.cfg.Playbook != nil {
+		if err := p.cfg.Playbook.Write(ctx, p.lessons.Promoted(now)); err != nil {
+			return fmt.Errorf("ingest: %w", err)
+		}
+	}
+	return nil
+}
+
+// loadInfluences notes in memory the retrievals the State holds from the
+// last InfluenceWindow, each session's in order, the sessions in the
+// order they were last active.
+func (p *Pipeline) loadInfluences(ctx context.Context) error {
+	ins, err := p.cfg.State.InfluencesSince(ctx, p.cfg.Now().Add(-InfluenceWindow))
+	if err != nil {
+		return fmt.Errorf("influences: %w", err)
+	}
+	sessions := map[string]time.Time{} // the latest retrieval of each
+	for _, in := range ins {
+		if in.At.After(sessions[in.Session]) {
+			sessions[in.Session] = in.At
+		}
+	}
+	order := slices.SortedFunc(maps.Keys(sessions), func(a, b string) int {
+		if c := sessions[a].Compare(sessions[b]); c != 0 {
+			return c
+		}
+		return strings.Compare(a, b)
+	})
+	bySession := map[string][]store.Influence{}
+	for _, in := range ins {
+		bySession[in.Session] = append(bySession[in.Session], in)
+	}
+	for _, sess := range order { // the least recently active first: the last is the most recent
+		for _, in := range bySession[sess] {
+			p.influence.note(sess, []adopt.Influence{in.Influence}, in.At)
+		}
 	}
 	return nil
 }

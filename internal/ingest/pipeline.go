@@ -63,11 +63,18 @@
 // A Pipeline is safe for concurrent use; decisions are serialised, because
 // each adoption changes the Grimoire that the next entry is validated
 // against.
+//
+// What the pipeline learns (immune memory and the oracle's filters, the
+// lessons, the sources' reputation, the skill library's promotions, the
+// clade's verdicts, the influences of sessions, the daily samples) is held
+// in memory for speed and, with a Config.State, written to typed tables as
+// it changes, before it is used where the order allows, with failures
+// returned (ConsultLessons, whose advice stands either way, logs them);
+// LoadMemory, LoadLibrary and Restore load it on start.
 package ingest
 
 import (
 	"context"
-	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -128,6 +135,19 @@ type Store interface {
 	store.Grimoire
 }
 
+// State is the backend that keeps what the pipeline learns: every change
+// is written to it, durably, as the pipeline makes it, and Restore,
+// LoadMemory and LoadLibrary read it back. *sqlite.Store implements it.
+type State interface {
+	store.Lessons
+	store.Series
+	store.Memory
+	store.Skills
+	store.Reputation
+	store.Influences
+	store.Clade
+}
+
 // Validator is one Stage 2 layer. Validate votes on c against g; an error
 // means the layer could not decide (the entry then stays in quarantine), not
 // that the entry is bad. Validators must not keep c or g.
@@ -176,9 +196,13 @@ type Config struct {
 	Validators []Validator
 	Strictness knowledge.Strictness
 	Now        func() time.Time // nil: time.Now
-	// State, if set, keeps the oracle's filters and the immune memory
-	// across restarts (saved after each rejection; see LoadMemory).
-	State store.State
+	// State, if set, keeps what the pipeline learns across restarts: the
+	// oracle's filters and the immune memory (saved with each rejection;
+	// see LoadMemory), the lessons, the daily samples, the skill
+	// library's promotions, the sources' metrics, the influences of
+	// sessions and the clade's verdicts (see Restore). Without it they
+	// live in memory only.
+	State State
 	// Clade is the operator's own clade id and Members the registry of
 	// clade members (nil: none); see clade.go. Without both, no source is
 	// a trusted member and CladeVerdict refuses every member.
@@ -288,11 +312,11 @@ func (p *Pipeline) Ingest(ctx context.Context, e *knowledge.Entry) (*Report, err
 // on representatives of clusters of near-duplicates and their verdicts
 // propagate (see batch.go). Events are published per entry, in order, when
 // the batch is decided. On an error it returns the reports of the entries
-// decided before the first undecided one.
+// decided before the first undecided one (all of them when what was
+// decided could not be saved to the State).
 func (p *Pipeline) IngestBatch(ctx context.Context, es []*knowledge.Entry) ([]*Report, error) {
 	rs, err := p.run(ctx, es, true)
-	p.account(ctx, es, rs, true)
-	return rs, err
+	return rs, errors.Join(err, p.account(ctx, es, rs, true))
 }
 
 // Quarantine runs es through the oracle, immune memory and Stage 1 only:
@@ -300,8 +324,7 @@ func (p *Pipeline) IngestBatch(ctx context.Context, es []*knowledge.Entry) ([]*R
 // reason KNOWLEDGE_QUARANTINED) for Validate to decide.
 func (p *Pipeline) Quarantine(ctx context.Context, es []*knowledge.Entry) ([]*Report, error) {
 	rs, err := p.run(ctx, es, false)
-	p.account(ctx, es, rs, true)
-	return rs, err
+	return rs, errors.Join(err, p.account(ctx, es, rs, true))
 }
 
 func (p *Pipeline) run(ctx context.Context, es []*knowledge.Entry, full bool) ([]*Report, error) {
@@ -813,8 +836,12 @@ func (p *Pipeline) reject(ctx context.Context, e *knowledge.Entry, vec []float32
 		}
 	}
 	if attack != knowledge.NoAttack && attack != knowledge.ProvenanceForgery {
-		p.remember(e, vec, code, attack)
-		p.rejectedShare(e, r)
+		if err := p.remember(ctx, e, vec, code, attack); err != nil {
+			return nil, fmt.Errorf("ingest %s: remember: %w", e.ID, err)
+		}
+		if err := p.rejectedShare(ctx, e, r); err != nil {
+			return nil, fmt.Errorf("ingest %s: demote the sharer: %w", e.ID, err)
+		}
 	}
 	r.Verdict, r.Stage, r.Layer, r.Attack, r.Code = Rejected, stage, layer, attack, code
 	r.Reasons = append([]string{string(code)}, why...)
@@ -830,66 +857,54 @@ func failedLayer(stage Stage, layer string) string {
 }
 
 // remember records a rejected entry's immune signature and flags its
-// content in the oracle.
-func (p *Pipeline) remember(e *knowledge.Entry, vec []float32, code reason.Code, attack knowledge.AttackType) {
+// content in the oracle, and saves both to the State, if any: at once, or
+// in a batch when the batch ends.
+func (p *Pipeline) remember(ctx context.Context, e *knowledge.Entry, vec []float32, code reason.Code, attack knowledge.AttackType) error {
 	// Record fails only for an empty embedding or an out-of-range attack,
-	// neither of which reaches here.
-	_, _ = p.cfg.Immune.Record(features(e, vec), code, oracleAttack(attack))
+	// neither of which reaches here: then there is no signature to save.
+	sig, err := p.cfg.Immune.Record(features(e, vec), code, oracleAttack(attack))
 	p.cfg.Oracle.MarkBad(e.Content, vec)
+	var sigs []oracle.Signature
+	if err == nil {
+		sigs = append(sigs, sig)
+	}
 	if p.log != nil {
-		p.log.learnt = true // saved once, when the batch ends
-		return
+		p.log.learnt = true
+		p.log.sigs = append(p.log.sigs, sigs...)
+		return nil
 	}
-	if p.cfg.State != nil {
-		// What the pipeline learnt survives a restart; a failure to save
-		// loses memory, never a decision already made.
-		_ = SaveMemory(context.Background(), p.cfg.State, p.cfg.Oracle, p.cfg.Immune, p.cfg.Now())
-	}
+	return p.saveMemory(ctx, sigs)
 }
 
-// State keys of the oracle's filters and the immune memory.
-const (
-	stateOracle = "grimoire:oracle"
-	stateImmune = "grimoire:immune"
-)
+// saveMemory saves the oracle's filters and the immune signatures sigs
+// just recorded, if the pipeline has a State.
+func (p *Pipeline) saveMemory(ctx context.Context, sigs []oracle.Signature) error {
+	if p.cfg.State == nil {
+		return nil
+	}
+	f := p.cfg.Oracle.Filters()
+	return p.cfg.State.SaveMemory(context.WithoutCancel(ctx), &f, sigs, p.cfg.Immune.Capacity(), p.cfg.Now())
+}
 
-// SaveMemory stores the oracle's filters and the immune memory in st.
-func SaveMemory(ctx context.Context, st store.State, o *oracle.Oracle, im *oracle.Immune, at time.Time) error {
-	ob, err := o.Export()
+// LoadMemory restores what the pipeline saved in st, if anything: the
+// filters are merged into o, the signatures replace im's (keeping its
+// capacity's newest).
+func LoadMemory(ctx context.Context, st store.Memory, o *oracle.Oracle, im *oracle.Immune) error {
+	f, ok, err := st.OracleFilters(ctx)
 	if err != nil {
 		return err
 	}
-	ib, err := im.MarshalBinary()
+	if ok {
+		if err := o.MergeFilters(f); err != nil {
+			return fmt.Errorf("oracle filters: %w", err)
+		}
+	}
+	sigs, err := st.ImmuneSignatures(ctx)
 	if err != nil {
 		return err
 	}
-	return errors.Join(st.SetState(ctx, stateOracle, base64.StdEncoding.EncodeToString(ob), at),
-		st.SetState(ctx, stateImmune, base64.StdEncoding.EncodeToString(ib), at))
-}
-
-// LoadMemory restores what SaveMemory stored, if anything: the filters are
-// merged into o, the signatures replace im's.
-func LoadMemory(ctx context.Context, st store.State, o *oracle.Oracle, im *oracle.Immune) error {
-	for _, k := range []string{stateOracle, stateImmune} {
-		v, _, ok, err := st.State(ctx, k)
-		if err != nil {
-			return err
-		}
-		if !ok {
-			continue
-		}
-		b, err := base64.StdEncoding.DecodeString(v)
-		if err != nil {
-			return fmt.Errorf("%s: %w", k, err)
-		}
-		if k == stateOracle {
-			err = o.Merge(b)
-		} else {
-			err = im.UnmarshalBinary(b)
-		}
-		if err != nil {
-			return fmt.Errorf("%s: %w", k, err)
-		}
+	if err := im.Restore(sigs); err != nil {
+		return fmt.Errorf("immune memory: %w", err)
 	}
 	return nil
 }

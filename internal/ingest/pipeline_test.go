@@ -20,6 +20,7 @@ import (
 	"github.com/wardhq/ward/internal/oracle"
 	"github.com/wardhq/ward/internal/quarantine"
 	"github.com/wardhq/ward/internal/reason"
+	"github.com/wardhq/ward/internal/skill"
 	"github.com/wardhq/ward/internal/store"
 	"github.com/wardhq/ward/internal/store/sqlite"
 )
@@ -31,6 +32,7 @@ const chainID = 8453
 type harness struct {
 	p    *Pipeline
 	st   *sqlite.Store
+	path string // of st
 	reg  *quarantine.LocalRegistry
 	key  *ecdsa.PrivateKey
 	emb  *embed.Hashed
@@ -44,12 +46,71 @@ type harness struct {
 
 func newHarness(t testing.TB, s knowledge.Strictness, vs ...Validator) *harness {
 	t.Helper()
-	st, err := sqlite.Open(t.Context(), sqlite.Config{Path: filepath.Join(t.TempDir(), "ward.db"), Synchronous: "normal"})
+	path := filepath.Join(t.TempDir(), "ward.db")
+	st, err := sqlite.Open(t.Context(), sqlite.Config{Path: path, Synchronous: "normal"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	return newHarnessOn(t, st, s, vs...)
+	h := newHarnessOn(t, st, s, vs...)
+	h.path = path
+	return h
+}
+
+// restart closes the store, opens it again and makes h.p a new pipeline on
+// it, with h.p's configuration changed by adjust (if not nil), a fresh
+// oracle and immune memory, and a fresh skill library if it has a Stage3,
+// all loaded as the daemon loads them: LoadMemory, LoadLibrary, the
+// Grimoire view, then Restore. It returns the old pipeline.
+func (h *harness) restart(adjust func(*Config)) *Pipeline {
+	h.t.Helper()
+	if err := h.st.Close(); err != nil {
+		h.t.Fatal(err)
+	}
+	st, err := sqlite.Open(h.ctx, sqlite.Config{Path: h.path, Synchronous: "normal"})
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	h.t.Cleanup(func() { st.Close() })
+	h.st = st
+	cfg := h.p.cfg
+	cfg.Store = st
+	if cfg.State != nil {
+		cfg.State = st
+	}
+	if cfg.Actions != nil {
+		cfg.Actions = st
+	}
+	if adjust != nil {
+		adjust(&cfg)
+	}
+	h.oral, _ = oracle.New(oracle.Config{})
+	cfg.Oracle = h.oral
+	cfg.Immune, _ = oracle.NewImmune(oracle.ImmuneConfig{})
+	if err := LoadMemory(h.ctx, st, cfg.Oracle, cfg.Immune); err != nil {
+		h.t.Fatal(err)
+	}
+	if cfg.Stage3 != nil {
+		s3 := *cfg.Stage3
+		s3.Library = skill.NewLibrary()
+		if err := LoadLibrary(h.ctx, st, s3.Library); err != nil {
+			h.t.Fatal(err)
+		}
+		cfg.Stage3 = &s3
+	}
+	p, err := New(cfg)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	if err := p.Grimoire().Load(h.ctx, st); err != nil {
+		h.t.Fatal(err)
+	}
+	if err := p.Restore(h.ctx); err != nil {
+		h.t.Fatal(err)
+	}
+	old := h.p
+	h.p = p
+	return old
 }
 
 func newHarnessOn(t testing.TB, st Store, s knowledge.Strictness, vs ...Validator) *harness {

@@ -48,13 +48,13 @@ func (p *Pipeline) RecordedRollback(ctx context.Context, source string, firstUse
 		n = MaxRollbackDays
 	}
 	start := days[0]
-	recs, err := p.cfg.Actions.Actions(ctx, store.ActionFilter{Kind: "tool_call", Since: start, Until: days[n-1].Add(24 * time.Hour)})
+	recs, err := p.cfg.Actions.Actions(ctx, store.ActionFilter{Kind: store.ActionToolCall, Since: start, Until: days[n-1].Add(24 * time.Hour)})
 	if err != nil {
 		return rollback.Input{}, fmt.Errorf("ingest: recorded rollback: decisions: %w", err)
 	}
 	in := rollback.Input{Returns: returns, Factors: factors, Source: source, FirstUse: -1}
 	for _, r := range recs {
-		if r.Status != "executed" || len(r.Detail) == 0 {
+		if r.Status != store.StatusExecuted || len(r.Detail) == 0 {
 			continue
 		}
 		var d struct {

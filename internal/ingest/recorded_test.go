@@ -53,8 +53,8 @@ func TestRecordedRollback(t *testing.T) {
 			t.Fatal(err)
 		}
 		at := day0.AddDate(0, 0, d).Add(-2 * time.Hour)
-		if err := h.st.AppendAction(h.ctx, &store.ActionRecord{ID: ulid.New(at), Time: at, Kind: "tool_call",
-			PermitID: id, Tool: "uniswap_execute_swap", Status: "executed", Detail: detail}); err != nil {
+		if err := h.st.AppendAction(h.ctx, &store.ActionRecord{ID: ulid.New(at), Time: at, Kind: store.ActionToolCall,
+			PermitID: id, Tool: "uniswap_execute_swap", Status: store.StatusExecuted, Detail: detail}); err != nil {
 			t.Fatal(err)
 		}
 	}

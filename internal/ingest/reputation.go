@@ -3,14 +3,12 @@ package ingest
 import (
 	"cmp"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
 	"slices"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/wardhq/ward/internal/knowledge"
 	"github.com/wardhq/ward/internal/reason"
@@ -189,15 +187,19 @@ type ledger struct {
 	mu    sync.Mutex
 	src   map[string]*SourceMetrics
 	clock uint64 // counts updates: the sources' recency
+	// dirty are the sources changed since the last save, gone those
+	// evicted since.
+	dirty map[string]bool
+	gone  []string
 	// saving serialises snapshot and write, so an older snapshot never
 	// overwrites a newer one.
 	saving sync.Mutex
 }
 
-func newLedger() *ledger { return &ledger{src: map[string]*SourceMetrics{}} }
+func newLedger() *ledger { return &ledger{src: map[string]*SourceMetrics{}, dirty: map[string]bool{}} }
 
 // source returns agent's metrics, made if new, and marks them as the most
-// recently updated; l.mu is held.
+// recently updated and changed; l.mu is held.
 func (l *ledger) source(agent string) *SourceMetrics {
 	l.clock++
 	m, ok := l.src[agent]
@@ -209,12 +211,17 @@ func (l *ledger) source(agent string) *SourceMetrics {
 					old = a
 				}
 			}
-			delete(l.src, old) // "" when every source is blacklisted: the map grows by one
+			if old != "" { // "" when every source is blacklisted: the map grows by one
+				delete(l.src, old)
+				delete(l.dirty, old)
+				l.gone = append(l.gone, old)
+			}
 		}
 		m = newSourceMetrics(agent)
 		l.src[agent] = m
 	}
 	m.used = l.clock
+	l.dirty[agent] = true
 	return m
 }
 
@@ -324,73 +331,104 @@ func (l *ledger) blacklist() []string {
 	return out
 }
 
-type ledgerFile struct {
-	Version int              `json:"version"`
-	Sources []*SourceMetrics `json:"sources"` // least recently updated first
-}
-
-// save writes the ledger to st under stateReputation.
-func (l *ledger) save(ctx context.Context, st store.State, now time.Time) error {
+// save writes the sources changed since the last save to st, and deletes
+// those evicted since. What a failed save did not write is written by the
+// next.
+func (l *ledger) save(ctx context.Context, st store.Reputation) error {
 	l.saving.Lock()
 	defer l.saving.Unlock()
 	l.mu.Lock()
-	f := ledgerFile{Version: 1, Sources: make([]*SourceMetrics, 0, len(l.src))}
-	for _, m := range l.src {
-		c := m.clone()
-		f.Sources = append(f.Sources, &c)
+	put := make([]*SourceMetrics, 0, len(l.dirty))
+	for a := range l.dirty {
+		c := l.src[a].clone()
+		put = append(put, &c)
 	}
+	var gone []string
+	for _, a := range l.gone {
+		if !l.dirty[a] { // evicted, then seen again
+			gone = append(gone, a)
+		}
+	}
+	l.dirty, l.gone = map[string]bool{}, nil
 	l.mu.Unlock()
-	slices.SortFunc(f.Sources, func(a, b *SourceMetrics) int { return cmp.Compare(a.used, b.used) })
-	b, err := json.Marshal(f)
+	if len(put) == 0 && len(gone) == 0 {
+		return nil
+	}
+	slices.SortFunc(put, func(a, b *SourceMetrics) int { return cmp.Compare(a.used, b.used) })
+	recs := make([]store.SourceRecord, len(put))
+	for i, m := range put {
+		recs[i] = m.storeRecord()
+	}
+	err := st.SaveSources(ctx, recs, gone)
+	if err != nil {
+		l.mu.Lock()
+		for _, m := range put {
+			if _, ok := l.src[m.Agent]; ok {
+				l.dirty[m.Agent] = true
+			}
+		}
+		l.gone = append(gone, l.gone...)
+		l.mu.Unlock()
+		return fmt.Errorf("reputation: %w", err)
+	}
+	return nil
+}
+
+// storeRecord is m as the store keeps it.
+func (m *SourceMetrics) storeRecord() store.SourceRecord {
+	r := store.SourceRecord{Agent: m.Agent, Submitted: m.Submitted, Quarantined: m.Quarantined, Adopted: m.Adopted,
+		Confirmed: m.Confirmed, RolledBack: m.RolledBack, SafetyAlpha: m.SafetyAlpha, SafetyBeta: m.SafetyBeta,
+		Failures: map[knowledge.AttackType]int{}, Buyers: map[string]store.BuyerCount{}}
+	for st, c := range map[Stage]*store.StageCount{StageStage1: &r.Stage1, StageStage2: &r.Stage2, StageSandbox: &r.Sandbox, StageAdopt: &r.Adopt} {
+		s := m.Stages[st]
+		*c = store.StageCount{Passed: s.Passed, Failed: s.Failed}
+	}
+	for name, n := range m.FailuresByAttack {
+		var a knowledge.AttackType
+		if a.UnmarshalText([]byte(name)) == nil && a != knowledge.NoAttack {
+			r.Failures[a] = n
+		}
+	}
+	for b, c := range m.Buyers {
+		r.Buyers[b] = store.BuyerCount{Decided: c.Decided, Failed: c.Failed}
+	}
+	return r
+}
+
+// sourceMetrics is the metrics r records, their derived fields computed.
+func sourceMetrics(r store.SourceRecord) *SourceMetrics {
+	m := newSourceMetrics(r.Agent)
+	m.Submitted, m.Quarantined, m.Adopted, m.Confirmed, m.RolledBack = r.Submitted, r.Quarantined, r.Adopted, r.Confirmed, r.RolledBack
+	m.SafetyAlpha, m.SafetyBeta = r.SafetyAlpha, r.SafetyBeta
+	for st, c := range map[Stage]store.StageCount{StageStage1: r.Stage1, StageStage2: r.Stage2, StageSandbox: r.Sandbox, StageAdopt: r.Adopt} {
+		if c != (store.StageCount{}) {
+			m.Stages[st] = StageCount{Passed: c.Passed, Failed: c.Failed}
+		}
+	}
+	for a, n := range r.Failures {
+		m.FailuresByAttack[a.String()] = n
+	}
+	for b, c := range r.Buyers {
+		m.Buyers[b] = BuyerCount{Decided: c.Decided, Failed: c.Failed}
+	}
+	m.refresh()
+	return m
+}
+
+// load replaces the ledger with the sources st holds.
+func (l *ledger) load(ctx context.Context, st store.Reputation) error {
+	recs, err := st.Sources(ctx)
 	if err != nil {
 		return fmt.Errorf("reputation: %w", err)
 	}
-	return st.SetState(ctx, stateReputation, string(b), now)
-}
-
-// load replaces the ledger with what save stored, if anything.
-func (l *ledger) load(ctx context.Context, st store.State) error {
-	v, _, ok, err := st.State(ctx, stateReputation)
-	if err != nil || !ok {
-		return err
-	}
-	var f ledgerFile
-	if err := json.Unmarshal([]byte(v), &f); err != nil {
-		return fmt.Errorf("%s: %w", stateReputation, err)
-	}
-	if f.Version != 1 {
-		return fmt.Errorf("%s: version %d, want 1", stateReputation, f.Version)
-	}
-	src := make(map[string]*SourceMetrics, len(f.Sources))
-	for _, m := range f.Sources {
-		if m == nil || m.Agent == "" {
-			continue
-		}
-		n := newSourceMetrics(strings.ToLower(m.Agent))
-		alpha, beta := n.SafetyAlpha, n.SafetyBeta
-		*n = *m
-		n.Agent = strings.ToLower(m.Agent)
-		if !(n.SafetyAlpha >= 1) {
-			n.SafetyAlpha = alpha
-		}
-		if !(n.SafetyBeta >= 1) {
-			n.SafetyBeta = beta
-		}
-		if n.Stages == nil {
-			n.Stages = map[Stage]StageCount{}
-		}
-		if n.FailuresByAttack == nil {
-			n.FailuresByAttack = map[string]int{}
-		}
-		if n.Buyers == nil {
-			n.Buyers = map[string]BuyerCount{}
-		}
-		n.used = uint64(len(src) + 1)
-		n.refresh()
-		src[n.Agent] = n
+	src := make(map[string]*SourceMetrics, len(recs))
+	for i, r := range recs {
+		m := sourceMetrics(r)
+		m.used = uint64(i + 1)
+		src[m.Agent] = m
 	}
 	l.mu.Lock()
-	l.src, l.clock = src, uint64(len(src))
+	l.src, l.clock, l.dirty, l.gone = src, uint64(len(src)), map[string]bool{}, nil
 	l.mu.Unlock()
 	return nil
 }
@@ -403,16 +441,25 @@ func (p *Pipeline) refuseBlacklisted(ctx context.Context, e *knowledge.Entry, ve
 		[]string{fmt.Sprintf("more than %.0f%% of the source's entries failed, reported by %d or more buyers", 100*BlacklistFailureRate, BlacklistBuyers)}, false)
 }
 
-// stateReputation is the state key of the ingestion metrics.
-const stateReputation = "grimoire:reputation"
-
-// account counts reports into the metrics and saves them.
-func (p *Pipeline) account(ctx context.Context, es []*knowledge.Entry, rs []*Report, fresh bool) {
-	if !p.rep.tally(es, rs, fresh) || p.cfg.State == nil {
-		return
+// account counts reports into the metrics and saves them to the State, if
+// any.
+func (p *Pipeline) account(ctx context.Context, es []*knowledge.Entry, rs []*Report, fresh bool) error {
+	if !p.rep.tally(es, rs, fresh) {
+		return nil
 	}
-	// A failure to save loses metrics, never a decision already made.
-	_ = p.rep.save(context.WithoutCancel(ctx), p.cfg.State, p.cfg.Now())
+	return p.saveReputation(ctx)
+}
+
+// saveReputation saves the metrics changed since the last save, if the
+// pipeline has a State.
+func (p *Pipeline) saveReputation(ctx context.Context) error {
+	if p.cfg.State == nil {
+		return nil
+	}
+	if err := p.rep.save(context.WithoutCancel(ctx), p.cfg.State); err != nil {
+		return fmt.Errorf("ingest: %w", err)
+	}
+	return nil
 }
 
 // Reputation returns the ingestion metrics and reputation of the source
@@ -440,18 +487,16 @@ func (p *Pipeline) RecordOutcome(ctx context.Context, source, buyer string, fail
 	if err := p.rep.record(source, buyer, failed); err != nil {
 		return fmt.Errorf("ingest: record outcome of %.64s: %w", source, err)
 	}
-	if p.cfg.State == nil {
-		return nil
-	}
-	if err := p.rep.save(ctx, p.cfg.State, p.cfg.Now()); err != nil {
-		return fmt.Errorf("ingest: record outcome: %w", err)
-	}
-	return nil
+	return p.saveReputation(ctx)
 }
 
 // Restore reloads what the pipeline keeps in Config.State besides the
-// oracle and immune memory (LoadMemory): the ingestion metrics and
-// reputation, and the lessons. Call it once after New, before ingesting;
+// oracle and immune memory (LoadMemory) and the skill library
+// (LoadLibrary): the ingestion metrics and reputation, the lessons, the
+// influences of sessions within InfluenceWindow, and the clade's verdicts
+// and demotions, which it applies again: each demotion to Members, and
+// each entry the clade rejected drops in the Grimoire view. Call it once
+// after New and after loading the Grimoire view, before ingesting;
 // without a State it does nothing.
 func (p *Pipeline) Restore(ctx context.Context) error {
 	if p.cfg.State == nil {
@@ -460,7 +505,13 @@ func (p *Pipeline) Restore(ctx context.Context) error {
 	if err := p.rep.load(ctx, p.cfg.State); err != nil {
 		return fmt.Errorf("ingest: restore: %w", err)
 	}
-	if err := p.loadLessons(ctx, p.cfg.State); err != nil {
+	if err := p.loadLessons(ctx); err != nil {
+		return fmt.Errorf("ingest: restore: %w", err)
+	}
+	if err := p.loadInfluences(ctx); err != nil {
+		return fmt.Errorf("ingest: restore: %w", err)
+	}
+	if err := p.loadClade(ctx); err != nil {
 		return fmt.Errorf("ingest: restore: %w", err)
 	}
 	return nil

@@ -160,39 +160,3 @@ func TestRecordOutcomeRefuses(t *testing.T) {
 		t.Errorf("a known buyer refused: %v", err)
 	}
 }
-
-// The metrics are saved in the state store and a new pipeline restores
-// them, blacklist included.
-func TestReputationSurvivesRestart(t *testing.T) {
-	h := newHarness(t, knowledge.Standard, votes(true, true, true)...)
-	h.p.cfg.State = h.st
-	e := h.signed(clean, 0.2)
-	agent := strings.ToLower(e.Source.Agent)
-	h.ingest(e)
-	for i := range 3 {
-		if err := h.p.RecordOutcome(h.ctx, "0xbad", fmt.Sprint("peer-", i), true); err != nil {
-			t.Fatal(err)
-		}
-	}
-	p2, err := New(h.p.cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := p2.Restore(h.ctx); err != nil {
-		t.Fatal(err)
-	}
-	before, _ := h.p.Reputation(agent)
-	after, ok := p2.Reputation(agent)
-	if !ok || after.Adopted != 1 || after.Submitted != before.Submitted || after.Buyers[LocalBuyer] != before.Buyers[LocalBuyer] {
-		t.Errorf("restored %+v, want %+v", after, before)
-	}
-	if got := p2.Blacklisted(); len(got) != 1 || got[0] != "0xbad" {
-		t.Errorf("restored blacklist %v, want [0xbad]", got)
-	}
-	if err := h.st.SetState(h.ctx, stateReputation, "{", h.now); err != nil {
-		t.Fatal(err)
-	}
-	if err := p2.Restore(h.ctx); err == nil {
-		t.Error("corrupt saved metrics restored")
-	}
-}

@@ -48,10 +48,10 @@ func (p *Pipeline) Validate(ctx context.Context, id string) (*Report, error) {
 		return nil, err
 	}
 	r, err := p.validate(ctx, e, vec)
-	if err == nil {
-		p.account(ctx, []*knowledge.Entry{e}, []*Report{r}, false)
+	if err != nil {
+		return nil, err
 	}
-	return r, err
+	return r, p.account(ctx, []*knowledge.Entry{e}, []*Report{r}, false)
 }
 
 func (p *Pipeline) validate(ctx context.Context, e *knowledge.Entry, vec []float32) (*Report, error) {
@@ -78,10 +78,10 @@ func (p *Pipeline) Reject(ctx context.Context, id string, attack knowledge.Attac
 	p.mu.Lock()
 	r, err := p.reject(ctx, e, vec, newReport(e), StageStage2, "review", attack, reason.KnowledgeRejected, nil, true)
 	p.mu.Unlock()
-	if err == nil {
-		p.account(ctx, []*knowledge.Entry{e}, []*Report{r}, false)
+	if err != nil {
+		return nil, err
 	}
-	return r, err
+	return r, p.account(ctx, []*knowledge.Entry{e}, []*Report{r}, false)
 }
 
 // Summary is the seed's ingestion report over the quarantine collection:

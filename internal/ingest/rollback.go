@@ -31,9 +31,6 @@ const (
 // or rollback.ErrDegenerate).
 var ErrRollbackInput = errors.New("invalid rollback input")
 
-// stateLessons is the state key of the lessons store.
-const stateLessons = "grimoire:lessons"
-
 // Lowered is an adopted entry whose confidence a rollback lowered.
 type Lowered struct {
 	EntryID string  `json:"entry_id"`
@@ -170,15 +167,6 @@ func (p *Pipeline) Rollback(ctx context.Context, source string, in rollback.Inpu
 		}
 	}
 	slices.Sort(out.Reverted)
-	switch {
-	case p.cfg.Playbook == nil:
-		out.Playbook = PlaybookNotConfigured
-	case promoted:
-		if err := p.cfg.Playbook.Write(ctx, p.lessons.Promoted(now)); err != nil {
-			return out, fmt.Errorf("ingest: rollback: playbook: %w", err)
-		}
-		out.Playbook = PlaybookRewritten
-	}
 	lesson := adopt.Lesson{
 		ID: "rollback-" + id.New(now),
 		Summary: fmt.Sprintf("causal rollback of knowledge from %s (%s): %d entries back to quarantine, %d lowered by %.1f",
@@ -192,13 +180,22 @@ func (p *Pipeline) Rollback(ctx context.Context, source string, in rollback.Inpu
 	if len(out.RolledBack) > 0 {
 		lesson.EntryID = out.RolledBack[0]
 	}
-	if _, err := p.lessons.Add(lesson); err != nil {
+	if err := p.addLesson(ctx, lesson, out.Reverted...); err != nil {
 		return out, fmt.Errorf("ingest: rollback: lesson: %w", err)
 	}
 	out.Lesson = lesson.ID
+	switch {
+	case p.cfg.Playbook == nil:
+		out.Playbook = PlaybookNotConfigured
+	case promoted:
+		if err := p.cfg.Playbook.Write(ctx, p.lessons.Promoted(now)); err != nil {
+			return out, fmt.Errorf("ingest: rollback: playbook: %w", err)
+		}
+		out.Playbook = PlaybookRewritten
+	}
 	p.rep.rolledBack(source, len(out.RolledBack))
-	if err := p.saveRollback(ctx); err != nil {
-		return out, err
+	if err := p.saveReputation(ctx); err != nil {
+		return out, fmt.Errorf("ingest: rollback: %w", err)
 	}
 	if m, ok := p.rep.get(source); ok {
 		out.Reputation = &m
@@ -236,44 +233,43 @@ func (p *Pipeline) unadopt(ctx context.Context, k Known, why string, now time.Ti
 	return note, nil
 }
 
-// saveRollback saves the lessons and the metrics, if the pipeline has a
-// State.
-func (p *Pipeline) saveRollback(ctx context.Context) error {
+// addLesson adds l to the lessons, and to the State, if any, with the
+// removal of the lessons remove names and of the one l evicts. On a
+// failure to save, l is not added.
+func (p *Pipeline) addLesson(ctx context.Context, l adopt.Lesson, remove ...string) error {
+	evicted, err := p.lessons.Add(l)
+	if err != nil {
+		return err
+	}
+	if evicted != "" {
+		remove = append(remove, evicted)
+	}
 	if p.cfg.State == nil {
 		return nil
 	}
-	ctx = context.WithoutCancel(ctx)
-	now := p.cfg.Now()
-	if err := errors.Join(p.saveLessonState(ctx, now), p.rep.save(ctx, p.cfg.State, now)); err != nil {
-		return fmt.Errorf("ingest: rollback: save: %w", err)
+	added, ok := p.lessons.Get(l.ID)
+	if !ok {
+		return nil
+	}
+	if err := p.cfg.State.SaveLessons(context.WithoutCancel(ctx), []adopt.Lesson{added}, remove); err != nil {
+		p.lessons.Remove(l.ID)
+		return err
 	}
 	return nil
 }
 
-// saveLessonState writes the lessons store to p.cfg.State, which must be
-// set.
-func (p *Pipeline) saveLessonState(ctx context.Context, now time.Time) error {
-	b, err := p.lessons.Marshal()
+// Lessons returns the pipeline's lessons store. A lesson added through it
+// directly reaches the State only when a consultation matches it.
+func (p *Pipeline) Lessons() *adopt.Lessons { return p.lessons }
+
+// loadLessons replaces the lessons with those the State holds.
+func (p *Pipeline) loadLessons(ctx context.Context) error {
+	ls, err := p.cfg.State.Lessons(ctx)
 	if err != nil {
 		return fmt.Errorf("lessons: %w", err)
 	}
-	if err := p.cfg.State.SetState(ctx, stateLessons, string(b), now); err != nil {
+	if err := p.lessons.Replace(ls); err != nil {
 		return fmt.Errorf("lessons: %w", err)
-	}
-	return nil
-}
-
-// Lessons returns the pipeline's lessons store.
-func (p *Pipeline) Lessons() *adopt.Lessons { return p.lessons }
-
-// loadLessons replaces the lessons with those saved in st, if any.
-func (p *Pipeline) loadLessons(ctx context.Context, st store.State) error {
-	v, _, ok, err := st.State(ctx, stateLessons)
-	if err != nil || !ok {
-		return err
-	}
-	if err := p.lessons.Unmarshal([]byte(v)); err != nil {
-		return fmt.Errorf("%s: %w", stateLessons, err)
 	}
 	return nil
 }

@@ -219,7 +219,11 @@ func (p *Pipeline) stage3(ctx context.Context, e *knowledge.Entry, vec []float32
 			why = fmt.Sprintf("component %s breached the sandbox limit %s", out.Component, out.Breach)
 		}
 		reasons := []string{why}
-		if l := p.sandboxLesson(ctx, e, out, why); l != "" {
+		l, err := p.sandboxLesson(ctx, e, out, why)
+		if err != nil {
+			return nil, fmt.Errorf("ingest %s: sandbox lesson: %w", e.ID, err)
+		}
+		if l != "" {
 			reasons = append(reasons, "lesson "+l+" stored")
 		}
 		return p.reject(ctx, e, vec, r, StageSandbox, "sandbox", knowledge.NoAttack, reason.KnowledgeSandboxExceeded, reasons, true)
@@ -237,10 +241,8 @@ func (p *Pipeline) stage3(ctx context.Context, e *knowledge.Entry, vec []float32
 	if err != nil || r.Verdict != Adopted && r.Verdict != Confirmed {
 		return r, err
 	}
-	out.Promoted = p.cfg.Stage3.library().Promote(e.ID, out.Plan)
-	if out.Promoted > 0 && p.cfg.State != nil {
-		// A failure to save loses promotions, never the decision made.
-		_ = SaveLibrary(context.WithoutCancel(ctx), p.cfg.State, p.cfg.Stage3.Library, p.cfg.Now())
+	if out.Promoted, err = p.promote(ctx, e, out.Plan); err != nil {
+		return nil, fmt.Errorf("ingest %s: adopted, but %w", e.ID, err)
 	}
 	r.Reasons = append(r.Reasons, fmt.Sprintf("Stage 3: passed against the %s over %d scenarios (mean return %.2f%%, baseline %.2f%%)",
 		p.cfg.Stage3.baselineName(), ev.Scenarios, 100*ev.Strategy.MeanReturn, 100*ev.Baseline.MeanReturn))
@@ -338,28 +340,38 @@ func heuristicBounded(h *knowledge.Heuristic) bool {
 	return true
 }
 
-// stateSkills is the store.State key of the skill library.
-const stateSkills = "grimoire:skill_library"
-
-// SaveLibrary stores lib's components (JSON) in st.
-func SaveLibrary(ctx context.Context, st store.State, lib *skill.Library, at time.Time) error {
-	b, err := json.Marshal(lib.Components())
-	if err != nil {
-		return err
+// promote adds the novel conditions of the adopted entry e's plan to the
+// skill library (skill.Promotion), saving those the library accepts to the
+// State, if any, before the library holds them, and returns how many were
+// added.
+func (p *Pipeline) promote(ctx context.Context, e *knowledge.Entry, plan *skill.Plan) (int, error) {
+	lib := p.cfg.Stage3.library()
+	var cs []skill.Component
+	for _, c := range skill.Promotion(e.ID, plan) {
+		if _, held := lib.Get(c.Name); !held && skill.Check(c.Expr) == nil {
+			cs = append(cs, c)
+		}
 	}
-	return st.SetState(ctx, stateSkills, string(b), at)
+	if len(cs) > 0 && p.cfg.State != nil {
+		if err := p.cfg.State.AddSkills(context.WithoutCancel(ctx), cs, p.cfg.Now()); err != nil {
+			return 0, fmt.Errorf("its conditions could not be promoted: %w", err)
+		}
+	}
+	n := 0
+	for _, c := range cs {
+		if lib.Add(c) == nil {
+			n++
+		}
+	}
+	return n, nil
 }
 
-// LoadLibrary adds the components SaveLibrary stored, if any, to lib,
-// skipping names lib already holds; a stored component that no longer
-// verifies is an error.
-func LoadLibrary(ctx context.Context, st store.State, lib *skill.Library) error {
-	v, _, ok, err := st.State(ctx, stateSkills)
-	if err != nil || !ok {
-		return err
-	}
-	var cs []skill.Component
-	if err := json.Unmarshal([]byte(v), &cs); err != nil {
+// LoadLibrary adds the components the State holds to lib, skipping names
+// lib already holds; a stored component that no longer verifies is an
+// error.
+func LoadLibrary(ctx context.Context, st store.Skills, lib *skill.Library) error {
+	cs, err := st.SkillComponents(ctx)
+	if err != nil {
 		return fmt.Errorf("ingest: skill library: %w", err)
 	}
 	for _, c := range cs {
@@ -381,8 +393,9 @@ const SandboxLessonConfidence = 0.8
 // the entry "with sandbox_resource_exceeded and a lesson"): the source and
 // the breaching component are its keywords, so that consulting the lessons
 // before acting on either finds it. It returns the lesson's id, or "" if
-// it could not be stored; the rejection stands either way.
-func (p *Pipeline) sandboxLesson(ctx context.Context, e *knowledge.Entry, out *SandboxOutcome, why string) string {
+// the breach makes no valid lesson; an error if the lesson could not be
+// saved.
+func (p *Pipeline) sandboxLesson(ctx context.Context, e *knowledge.Entry, out *SandboxOutcome, why string) (string, error) {
 	now := p.cfg.Now()
 	keywords := []string{e.Source.Agent}
 	if out.Component != "" {
@@ -398,11 +411,10 @@ func (p *Pipeline) sandboxLesson(ctx context.Context, e *knowledge.Entry, out *S
 		Confidence: SandboxLessonConfidence,
 		Created:    now,
 	}
-	if _, err := p.lessons.Add(l); err != nil {
-		return ""
+	if err := p.addLesson(ctx, l); errors.Is(err, adopt.ErrInvalid) {
+		return "", nil
+	} else if err != nil {
+		return "", err
 	}
-	if err := p.saveRollback(ctx); err != nil {
-		return l.ID // kept in memory; the next save writes it
-	}
-	return l.ID
+	return l.ID, nil
 }

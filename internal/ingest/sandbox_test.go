@@ -245,30 +245,6 @@ func TestSandboxHeuristicTool(t *testing.T) {
 	}
 }
 
-func TestSkillLibraryPersisted(t *testing.T) {
-	h := newHarness(t, knowledge.Strict, votes(true, true, true)...)
-	cfg := h.p.cfg
-	cfg.State, cfg.Stage3 = h.st, &Stage3{Market: skill.Market{Scenarios: 8}}
-	p, err := New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	h.p = p
-	e := h.entry("When the price drops 25 % and position below 65 %, buy 25 %.", 0.5)
-	e.Type = knowledge.TypeStrategyFragment
-	if r := h.ingest(h.sign(e, nil)); r.Verdict != Adopted || r.Sandbox.Promoted != 2 {
-		t.Fatalf("verdict %s, sandbox %+v", r.Verdict, r.Sandbox)
-	}
-	lib := skill.NewLibrary()
-	if err := LoadLibrary(h.ctx, h.st, lib); err != nil {
-		t.Fatal(err)
-	}
-	f, _ := skill.Parse("when price drops 25 % and position below 65 %, sell 10 %")
-	if plan, err := lib.Compose(f); err != nil || !plan.Composed || len(plan.Novel) != 0 {
-		t.Errorf("after a reload the promoted conditions are not in the library: %+v %v", plan, err)
-	}
-}
-
 // TestStage3AgentStrategy: with the agent's strategy configured, an entry
 // is judged by what it does to that strategy. Waiting when the price
 // drops 3 % is harmless to a holder and adopted; it silences a 5 %

@@ -2,31 +2,27 @@ package ingest
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
 	"math"
 	"slices"
-	"sync"
 	"time"
 
 	"github.com/wardhq/ward/internal/rollback"
+	"github.com/wardhq/ward/internal/store"
 )
 
 // Daily samples for causal rollback: figures read from the chain once a
-// day (catalog.Sample), kept in Config.State under one key, and turned
-// into rollback series by RollbackSeries.
+// day (catalog.Sample), kept in Config.State, one row per figure and day,
+// and turned into rollback series by RollbackSeries.
 
 // MaxSeriesNames bounds the figures per sample; names are 1..64 bytes of
 // [a-z0-9_].
-const MaxSeriesNames = 16
+const MaxSeriesNames = store.MaxSampleFigures
 
 // maxSeriesName is the longest figure name.
-const maxSeriesName = 64
-
-// stateSeries is the state key of the daily samples.
-const stateSeries = "grimoire:series"
+const maxSeriesName = store.MaxSampleName
 
 // The names RollbackSeries reads.
 const (
@@ -61,18 +57,12 @@ type DaySample struct {
 	Values map[string]float64 `json:"values"`
 }
 
-// seriesMu serialises the read-modify-write of the samples key by every
-// Pipeline of the process. Recording is rare (daily), so one lock for all
-// pipelines costs nothing; processes sharing a store are assumed not to
-// record concurrently.
-var seriesMu sync.Mutex
-
-// RecordSample stores v as the sample of at's UTC day (the last sample
-// of a day replaces earlier ones), keeping the latest MaxRollbackDays
-// days. An empty sample, more than MaxSeriesNames figures, a bad name
-// (ErrSampleSize, ErrSampleName) or a value that is not finite
-// (ErrSampleValue) is refused and changes nothing. It is safe for
-// concurrent use.
+// RecordSample durably stores v as the sample of at's UTC day (the last
+// sample of a day replaces earlier ones), keeping the latest
+// MaxRollbackDays days, in one write of the State. An empty sample, more
+// than MaxSeriesNames figures, a bad name (ErrSampleSize, ErrSampleName)
+// or a value that is not finite (ErrSampleValue) is refused and changes
+// nothing. It is safe for concurrent use, by any number of processes.
 func (p *Pipeline) RecordSample(ctx context.Context, at time.Time, v map[string]float64) error {
 	if p.cfg.State == nil {
 		return fmt.Errorf("ingest: record sample: %w", ErrNoState)
@@ -80,56 +70,27 @@ func (p *Pipeline) RecordSample(ctx context.Context, at time.Time, v map[string]
 	if err := checkSample(v); err != nil {
 		return fmt.Errorf("ingest: record sample: %w", err)
 	}
-	day := utcDay(at)
-	seriesMu.Lock()
-	defer seriesMu.Unlock()
-	ss, err := p.Samples(ctx)
-	if err != nil {
-		return err
-	}
-	s := DaySample{Day: day, Values: maps.Clone(v)}
-	i, found := slices.BinarySearchFunc(ss, day, func(s DaySample, d time.Time) int { return s.Day.Compare(d) })
-	if found {
-		ss[i] = s
-	} else {
-		ss = slices.Insert(ss, i, s)
-	}
-	if n := len(ss); n > MaxRollbackDays {
-		ss = ss[n-MaxRollbackDays:]
-	}
-	b, err := json.Marshal(ss)
-	if err != nil {
-		return fmt.Errorf("ingest: record sample: %w", err)
-	}
-	if err := p.cfg.State.SetState(ctx, stateSeries, string(b), p.cfg.Now()); err != nil {
+	if err := p.cfg.State.PutSample(ctx, store.Sample{Day: utcDay(at), Values: maps.Clone(v)}, MaxRollbackDays); err != nil {
 		return fmt.Errorf("ingest: record sample: %w", err)
 	}
 	return nil
 }
 
 // Samples returns the recorded daily samples, oldest first (none before
-// the first RecordSample). A stored value that does not decode is an
-// error.
+// the first RecordSample).
 func (p *Pipeline) Samples(ctx context.Context) ([]DaySample, error) {
 	if p.cfg.State == nil {
 		return nil, fmt.Errorf("ingest: samples: %w", ErrNoState)
 	}
-	v, _, ok, err := p.cfg.State.State(ctx, stateSeries)
+	ss, err := p.cfg.State.Samples(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("ingest: samples: %w", err)
 	}
-	if !ok {
-		return nil, nil
+	out := make([]DaySample, len(ss))
+	for i, s := range ss {
+		out[i] = DaySample{Day: utcDay(s.Day), Values: s.Values}
 	}
-	var ss []DaySample
-	if err := json.Unmarshal([]byte(v), &ss); err != nil {
-		return nil, fmt.Errorf("ingest: samples: %s: %w", stateSeries, err)
-	}
-	for i := range ss {
-		ss[i].Day = utcDay(ss[i].Day)
-	}
-	slices.SortStableFunc(ss, func(a, b DaySample) int { return a.Day.Compare(b.Day) })
-	return ss, nil
+	return out, nil
 }
 
 // checkSample checks a sample's size, names and values.
@@ -138,7 +99,7 @@ func checkSample(v map[string]float64) error {
 		return fmt.Errorf("%w: %d, want 1 to %d", ErrSampleSize, len(v), MaxSeriesNames)
 	}
 	for k, x := range v {
-		if !seriesName(k) {
+		if !store.SampleName(k) {
 			return fmt.Errorf("%w: %.64q (want 1 to %d bytes of a-z, 0-9 and _)", ErrSampleName, k, maxSeriesName)
 		}
 		if math.IsNaN(x) || math.IsInf(x, 0) {
@@ -146,19 +107,6 @@ func checkSample(v map[string]float64) error {
 		}
 	}
 	return nil
-}
-
-func seriesName(s string) bool {
-	if len(s) == 0 || len(s) > maxSeriesName {
-		return false
-	}
-	for i := range len(s) {
-		c := s[i]
-		if (c < 'a' || c > 'z') && (c < '0' || c > '9') && c != '_' {
-			return false
-		}
-	}
-	return true
 }
 
 func utcDay(t time.Time) time.Time {

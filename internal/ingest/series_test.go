@@ -1,7 +1,6 @@
 package ingest
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
@@ -13,6 +12,7 @@ import (
 
 	"github.com/wardhq/ward/internal/knowledge"
 	"github.com/wardhq/ward/internal/rollback"
+	"github.com/wardhq/ward/internal/store"
 )
 
 // seriesDay0 is the first day of the tests' samples.
@@ -37,14 +37,14 @@ func (h *harness) samples(t *testing.T) []DaySample {
 	return ss
 }
 
-// rawSeries is the stored value of the samples key.
+// rawSeries is what the store holds of the samples, as text.
 func (h *harness) rawSeries(t *testing.T) string {
 	t.Helper()
-	v, _, _, err := h.st.State(h.ctx, stateSeries)
+	ss, err := h.st.Samples(h.ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return v
+	return fmt.Sprint(ss)
 }
 
 func sameSample(a, b DaySample) bool { return a.Day.Equal(b.Day) && maps.Equal(a.Values, b.Values) }
@@ -113,16 +113,10 @@ func TestSeriesLastOfDayWins(t *testing.T) {
 
 func TestSeriesCapped(t *testing.T) {
 	h := newSeriesHarness(t)
-	full := make([]DaySample, MaxRollbackDays)
-	for i := range full {
-		full[i] = DaySample{Day: seriesDay(i), Values: map[string]float64{"portfolio_usd": float64(1000 + i)}}
-	}
-	b, err := json.Marshal(full)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := h.st.SetState(h.ctx, stateSeries, string(b), h.now); err != nil {
-		t.Fatal(err)
+	for i := range MaxRollbackDays {
+		if err := h.st.PutSample(h.ctx, store.Sample{Day: seriesDay(i), Values: map[string]float64{"portfolio_usd": float64(1000 + i)}}, MaxRollbackDays); err != nil {
+			t.Fatal(err)
+		}
 	}
 	// A new day drops the oldest.
 	if err := h.p.RecordSample(h.ctx, seriesDay(MaxRollbackDays), map[string]float64{"portfolio_usd": 1}); err != nil {
@@ -205,18 +199,15 @@ func TestSeriesRefuses(t *testing.T) {
 			t.Errorf("samples without a state store: %v, want ErrNoState", err)
 		}
 	})
-	t.Run("corrupt store", func(t *testing.T) {
-		if err := h.st.SetState(h.ctx, stateSeries, "[{", h.now); err != nil {
+	t.Run("store failure", func(t *testing.T) {
+		if err := h.st.Close(); err != nil {
 			t.Fatal(err)
 		}
-		if err := h.p.RecordSample(h.ctx, seriesDay(2), map[string]float64{"portfolio_usd": 1}); err == nil {
-			t.Error("recorded over a corrupt store")
+		if err := h.p.RecordSample(h.ctx, seriesDay(2), map[string]float64{"portfolio_usd": 1}); !errors.Is(err, store.ErrClosed) {
+			t.Errorf("record on a closed store: %v, want ErrClosed", err)
 		}
-		if got := h.rawSeries(t); got != "[{" {
-			t.Errorf("a corrupt store was overwritten: %s", got)
-		}
-		if _, err := h.p.Samples(h.ctx); err == nil {
-			t.Error("corrupt samples read")
+		if _, err := h.p.Samples(h.ctx); !errors.Is(err, store.ErrClosed) {
+			t.Errorf("samples of a closed store: %v, want ErrClosed", err)
 		}
 	})
 }

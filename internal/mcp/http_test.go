@@ -128,23 +128,23 @@ func TestHTTPUnauthenticatedHandler(t *testing.T) {
 func TestHTTPSessionPerRole(t *testing.T) {
 	for _, role := range []auth.Role{auth.Owner, auth.Agent, auth.Peer} {
 		t.Run(string(role), func(t *testing.T) {
-			tok, p, err := auth.Create(context.Background(), ward.Stack.Store, role, "role-test", time.Now())
+			tok, p, err := auth.Create(context.Background(), ward.Stack.Store, auth.Spec{Role: role, Name: "role-test-" + string(role)}, time.Now())
 			if err != nil {
 				t.Fatal(err)
 			}
 			cs := overHTTP(t, tok, nil)
 			directive := "directive of the " + string(role)
 			ok(t, callTool(t, cs, "update_directive", `{"directive":"`+directive+`"}`, ""), &struct{}{})
-			g, err := ward.Session(p, cs.ID())
+			g, err := ward.Session(t.Context(), p, cs.ID())
 			if err != nil {
 				t.Fatal(err)
 			}
 			if g.Source != role.Source() {
 				t.Errorf("session source %v, want %v", g.Source, role.Source())
 			}
-			got, _, found, err := ward.Stack.Store.State(context.Background(), "directive:"+g.ID)
-			if err != nil || !found || got != directive {
-				t.Errorf("directive of gate session %s: got %q %v %v, want %q", g.ID, got, found, err, directive)
+			rec, err := ward.Stack.Store.Session(context.Background(), g.ID)
+			if err != nil || rec.Directive != directive || rec.PrincipalID != p.ID {
+				t.Errorf("stored gate session %s: %+v, %v; want directive %q of principal %s", g.ID, rec, err, directive, p.ID)
 			}
 		})
 	}
@@ -238,7 +238,7 @@ func TestHTTPShutdownWithOpenStream(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tok, _, err := auth.Create(ctx, w.Stack.Store, auth.Agent, "shutdown", time.Now())
+	tok, _, err := auth.Create(ctx, w.Stack.Store, auth.Spec{Role: auth.Agent, Name: "shutdown"}, time.Now())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -57,8 +57,8 @@ func run(m *testing.M) int {
 		return 1
 	}
 	endpoint = "http://" + ward.Addr.String() + "/mcp"
-	for _, tok := range []*string{&agentToken, &otherToken} {
-		if *tok, _, err = auth.Create(ctx, ward.Stack.Store, auth.Agent, "mcp-test", time.Now()); err != nil {
+	for i, tok := range []*string{&agentToken, &otherToken} {
+		if *tok, _, err = auth.Create(ctx, ward.Stack.Store, auth.Spec{Role: auth.Agent, Name: fmt.Sprintf("mcp-test-%d", i)}, time.Now()); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			return 1
 		}
@@ -220,7 +220,7 @@ func overStdio(t testing.TB, sess *gate.Session, progress *progressLog) *sdk.Cli
 
 func session(t testing.TB, id, profiles string) *gate.Session {
 	t.Helper()
-	s, err := ward.Stack.Session(id, policy.Agent, profiles)
+	s, err := ward.Stack.Session(t.Context(), id, policy.Agent, profiles)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -507,7 +507,7 @@ func gateSessionOf(t testing.TB, cs *sdk.ClientSession) *gate.Session {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := ward.Session(p, cs.ID())
+	s, err := ward.Session(t.Context(), p, cs.ID())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -133,31 +133,31 @@ func namedSession(h http.Handler) http.Handler {
 // NamedSessions is PrincipalSessions for clients that may name a session
 // with the SessionHeader: such a client works in that session (which must
 // exist and belong to its token); any other in its own.
-func NamedSessions(lookup func(p auth.Principal, clientSession string) (*gate.Session, error), named func(p auth.Principal, name string) (*gate.Session, bool)) func(context.Context, string) (*gate.Session, error) {
+func NamedSessions(lookup func(ctx context.Context, p auth.Principal, clientSession string) (*gate.Session, error), named func(ctx context.Context, p auth.Principal, name string) (*gate.Session, error)) func(context.Context, string) (*gate.Session, error) {
 	return func(ctx context.Context, clientSession string) (*gate.Session, error) {
 		p, ok := auth.PrincipalFrom(ctx)
 		if !ok {
 			return nil, errors.New("mcp: no authenticated principal in the session's context")
 		}
 		if name, _ := ctx.Value(sessionNameKey{}).(string); name != "" {
-			if g, ok := named(p, name); ok {
+			if g, err := named(ctx, p, name); err == nil {
 				return g, nil
 			}
 			return nil, fmt.Errorf("mcp: no session named %q for this token", name)
 		}
-		return lookup(p, clientSession)
+		return lookup(ctx, p, clientSession)
 	}
 }
 
 // PrincipalSessions adapts a lookup by principal and client session id
 // (daemon.Server.Session) to Config.Session for the HTTP handler: the
 // principal is the one in the context the MCP session was opened with.
-func PrincipalSessions(lookup func(p auth.Principal, clientSession string) (*gate.Session, error)) func(context.Context, string) (*gate.Session, error) {
+func PrincipalSessions(lookup func(ctx context.Context, p auth.Principal, clientSession string) (*gate.Session, error)) func(context.Context, string) (*gate.Session, error) {
 	return func(ctx context.Context, clientSession string) (*gate.Session, error) {
 		p, ok := auth.PrincipalFrom(ctx)
 		if !ok {
 			return nil, errors.New("mcp: no authenticated principal in the session's context")
 		}
-		return lookup(p, clientSession)
+		return lookup(ctx, p, clientSession)
 	}
 }

@@ -30,11 +30,11 @@ func (h header) RoundTrip(r *http.Request) (*http.Response, error) {
 // X-Ward-Session) that reads third-party content itself gets a tool error
 // that says why; in its own session the same read works.
 func TestIsolatedSessionOverMCP(t *testing.T) {
-	tok, p, err := auth.Create(t.Context(), ward.Stack.Store, auth.Agent, "orchestrator", time.Now())
+	tok, p, err := auth.Create(t.Context(), ward.Stack.Store, auth.Spec{Role: auth.Agent, Name: "orchestrator"}, time.Now())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := ward.CreateSession(p, daemon.SessionOptions{Name: "orch", Isolated: true}); err != nil {
+	if _, err := ward.CreateSession(t.Context(), p, daemon.SessionOptions{Name: "orch", Isolated: true}); err != nil {
 		t.Fatal(err)
 	}
 	read := fmt.Sprintf(`{"kind":"token","params":{"token":%q}}`, ward.Stack.Dev.Contracts().USDC.Hex())

@@ -140,8 +140,7 @@ func (b *Bloom) MarshalBinary() ([]byte, error) {
 // UnmarshalBinary replaces b with the filter encoded in data. It fails with
 // an error wrapping ErrMalformed, leaving b unchanged, if data is truncated,
 // larger than MaxFilterBytes plus the header, of another magic or version,
-// or inconsistent (m not a positive multiple of 64, k out of range, or a
-// body whose length is not m/8).
+// or inconsistent (see BloomFrom).
 func (b *Bloom) UnmarshalBinary(data []byte) error {
 	switch {
 	case len(data) < bloomHeaderSize:
@@ -154,24 +153,52 @@ func (b *Bloom) UnmarshalBinary(data []byte) error {
 	if v := binary.BigEndian.Uint16(data[4:]); v != bloomVersion {
 		return fmt.Errorf("%w: version %d, want %d", ErrMalformed, v, bloomVersion)
 	}
-	k := uint32(binary.BigEndian.Uint16(data[6:]))
-	m := binary.BigEndian.Uint64(data[8:])
-	n := binary.BigEndian.Uint64(data[16:])
-	body := data[bloomHeaderSize:]
-	switch {
-	case k < 1 || k > maxHashes:
-		return fmt.Errorf("%w: %d hashes, want 1 to %d", ErrMalformed, k, maxHashes)
-	case m == 0 || m%64 != 0:
-		return fmt.Errorf("%w: %d bits, want a positive multiple of 64", ErrMalformed, m)
-	case m/8 != uint64(len(body)):
-		return fmt.Errorf("%w: header says %d bits, body has %d bytes", ErrMalformed, m, len(body))
+	f, err := BloomFrom(BloomState{Hashes: int(binary.BigEndian.Uint16(data[6:])), Bits: binary.BigEndian.Uint64(data[8:]),
+		Items: binary.BigEndian.Uint64(data[16:]), Words: data[bloomHeaderSize:]})
+	if err != nil {
+		return err
 	}
-	words := make([]uint64, m/64)
-	for i := range words {
-		words[i] = binary.BigEndian.Uint64(body[8*i:])
-	}
-	*b = Bloom{m: m, k: k, n: n, bits: words}
+	*b = *f
 	return nil
+}
+
+// BloomState is a filter as persistence keeps it: its parameters, and its
+// bit array as the Bits/8 bytes of big-endian 64-bit words that
+// MarshalBinary writes after its header.
+type BloomState struct {
+	Hashes int
+	Bits   uint64
+	Items  uint64 // items added, an upper bound after Merge
+	Words  []byte
+}
+
+// State returns a copy of b's parameters and bits.
+func (b *Bloom) State() BloomState {
+	w := make([]byte, 0, len(b.bits)*8)
+	for _, x := range b.bits {
+		w = binary.BigEndian.AppendUint64(w, x)
+	}
+	return BloomState{Hashes: int(b.k), Bits: b.m, Items: b.n, Words: w}
+}
+
+// BloomFrom returns the filter s describes, with its own copy of the bits.
+// It fails with an error wrapping ErrMalformed if s is inconsistent: k out
+// of range, m not a positive multiple of 64 or above 8·MaxFilterBytes, or
+// Words not m/8 bytes long.
+func BloomFrom(s BloomState) (*Bloom, error) {
+	switch {
+	case s.Hashes < 1 || s.Hashes > maxHashes:
+		return nil, fmt.Errorf("%w: %d hashes, want 1 to %d", ErrMalformed, s.Hashes, maxHashes)
+	case s.Bits == 0 || s.Bits%64 != 0 || s.Bits > 8*MaxFilterBytes:
+		return nil, fmt.Errorf("%w: %d bits, want a positive multiple of 64 up to %d", ErrMalformed, s.Bits, 8*MaxFilterBytes)
+	case s.Bits/8 != uint64(len(s.Words)):
+		return nil, fmt.Errorf("%w: %d bits, but %d bytes of them", ErrMalformed, s.Bits, len(s.Words))
+	}
+	words := make([]uint64, s.Bits/64)
+	for i := range words {
+		words[i] = binary.BigEndian.Uint64(s.Words[8*i:])
+	}
+	return &Bloom{m: s.Bits, k: uint32(s.Hashes), n: s.Items, bits: words}, nil
 }
 
 // hashPair derives the two 64-bit hashes of Kirsch–Mitzenmacher double

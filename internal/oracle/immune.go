@@ -86,10 +86,27 @@ type Signature struct {
 	Centroid [32]byte
 	Reason   reason.Code
 	Attack   Attack
+	// Class is SHA-256 of the source kind, category and confidence
+	// bucket, truncated to 128 bits: a match needs the same class.
+	Class [16]byte
+	// Sketch is the 128-bit SimHash of the embedding, and Dim the
+	// embedding's dimension.
+	Sketch [2]uint64
+	Dim    uint32
+}
 
-	class  [16]byte  // source kind, category and confidence bucket
-	sketch [2]uint64 // 128-bit SimHash of the embedding
-	dim    uint32
+// Check returns why s cannot be a stored signature, or nil: its reason
+// must be a reason code, its attack in range and its dimension positive.
+func (s *Signature) Check() error {
+	switch {
+	case s.Attack >= attackEnd:
+		return fmt.Errorf("attack %d out of range", uint8(s.Attack))
+	case !s.Reason.Valid():
+		return fmt.Errorf("reason %.64q is not a reason code", s.Reason)
+	case s.Dim == 0:
+		return errors.New("no embedding dimension")
+	}
+	return nil
 }
 
 // Match is a stored signature that a new entry resembles.
@@ -196,15 +213,47 @@ func (im *Immune) Match(f Features) (Match, bool) {
 	best, found := Match{Distance: math.MaxInt}, false
 	for i := range im.sigs {
 		s := &im.sigs[i]
-		if s.class != q.class || s.dim != q.dim {
+		if s.Class != q.Class || s.Dim != q.Dim {
 			continue
 		}
-		d := bits.OnesCount64(s.sketch[0]^q.sketch[0]) + bits.OnesCount64(s.sketch[1]^q.sketch[1])
+		d := bits.OnesCount64(s.Sketch[0]^q.Sketch[0]) + bits.OnesCount64(s.Sketch[1]^q.Sketch[1])
 		if d <= im.maxDistance && d < best.Distance {
 			best, found = Match{Signature: *s, Distance: d}, true
 		}
 	}
 	return best, found
+}
+
+// Capacity returns the most signatures im keeps.
+func (im *Immune) Capacity() int { return im.capacity }
+
+// Signatures returns a copy of the stored signatures, oldest first.
+func (im *Immune) Signatures() []Signature {
+	im.mu.RLock()
+	defer im.mu.RUnlock()
+	out := make([]Signature, 0, len(im.sigs))
+	for i := range im.sigs {
+		out = append(out, im.sigs[(im.next+i)%len(im.sigs)])
+	}
+	return out
+}
+
+// Restore replaces the stored signatures with sigs, oldest first, keeping
+// the newest Capacity of them. It fails, leaving im unchanged, if a
+// signature does not pass Check.
+func (im *Immune) Restore(sigs []Signature) error {
+	for i := range sigs {
+		if err := sigs[i].Check(); err != nil {
+			return fmt.Errorf("oracle: immune: signature %d: %w", i, err)
+		}
+	}
+	im.mu.Lock()
+	defer im.mu.Unlock()
+	im.sigs, im.next = nil, 0
+	for _, s := range sigs {
+		im.push(s)
+	}
+	return nil
 }
 
 // Len returns the number of stored signatures.
@@ -220,8 +269,8 @@ func signature(f Features) (sig Signature, ok bool) {
 	if len(f.Embedding) == 0 {
 		return Signature{}, false
 	}
-	sig.dim = uint32(len(f.Embedding))
-	simhash(immuneSeed, f.Embedding, sig.sketch[:])
+	sig.Dim = uint32(len(f.Embedding))
+	simhash(immuneSeed, f.Embedding, sig.Sketch[:])
 
 	h := sha256.New()
 	writeString := func(s string) {
@@ -231,19 +280,19 @@ func signature(f Features) (sig Signature, ok bool) {
 	writeString(f.Source)
 	writeString(f.Category)
 	h.Write([]byte{confidenceBucket(f.Confidence)})
-	copy(sig.class[:], h.Sum(nil))
+	copy(sig.Class[:], h.Sum(nil))
 
 	mean, std, lo, hi := stats(f.Embedding)
 	var q []byte
 	for _, v := range [...]float64{mean, std, lo, hi} {
 		q = binary.BigEndian.AppendUint16(q, uint16(int16(math.Round(v*16))))
 	}
-	q = binary.BigEndian.AppendUint16(q, uint16(sig.sketch[0]))
+	q = binary.BigEndian.AppendUint16(q, uint16(sig.Sketch[0]))
 	h.Write(q)
 	copy(sig.ID[:], h.Sum(nil))
 
 	c := sha256.New()
-	c.Write(binary.BigEndian.AppendUint32(nil, sig.dim))
+	c.Write(binary.BigEndian.AppendUint32(nil, sig.Dim))
 	signs := make([]byte, (len(f.Embedding)+7)/8)
 	for i, v := range f.Embedding {
 		if v > 0 {

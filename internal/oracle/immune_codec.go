@@ -19,20 +19,19 @@ const (
 // "WIMM", a version and a count, then per signature its class, ID,
 // centroid, sketch, dimension, attack and length-prefixed reason.
 func (im *Immune) MarshalBinary() ([]byte, error) {
-	im.mu.RLock()
-	defer im.mu.RUnlock()
-	out := make([]byte, immuneHeader, immuneHeader+len(im.sigs)*(immuneFixed+16))
+	sigs := im.Signatures()
+	out := make([]byte, immuneHeader, immuneHeader+len(sigs)*(immuneFixed+16))
 	copy(out, immuneMagic)
 	binary.BigEndian.PutUint16(out[4:], immuneVersion)
-	binary.BigEndian.PutUint32(out[6:], uint32(len(im.sigs)))
-	for i := range im.sigs {
-		s := &im.sigs[(im.next+i)%len(im.sigs)]
-		out = append(out, s.class[:]...)
+	binary.BigEndian.PutUint32(out[6:], uint32(len(sigs)))
+	for i := range sigs {
+		s := &sigs[i]
+		out = append(out, s.Class[:]...)
 		out = append(out, s.ID[:]...)
 		out = append(out, s.Centroid[:]...)
-		out = binary.BigEndian.AppendUint64(out, s.sketch[0])
-		out = binary.BigEndian.AppendUint64(out, s.sketch[1])
-		out = binary.BigEndian.AppendUint32(out, s.dim)
+		out = binary.BigEndian.AppendUint64(out, s.Sketch[0])
+		out = binary.BigEndian.AppendUint64(out, s.Sketch[1])
+		out = binary.BigEndian.AppendUint32(out, s.Dim)
 		out = append(out, byte(s.Attack), byte(len(s.Reason)))
 		out = append(out, s.Reason...)
 	}
@@ -64,12 +63,12 @@ func (im *Immune) UnmarshalBinary(data []byte) error {
 			return fmt.Errorf("oracle: immune: %w: signature %d truncated", ErrMalformed, i)
 		}
 		var s Signature
-		copy(s.class[:], rest[0:16])
+		copy(s.Class[:], rest[0:16])
 		copy(s.ID[:], rest[16:32])
 		copy(s.Centroid[:], rest[32:64])
-		s.sketch[0] = binary.BigEndian.Uint64(rest[64:])
-		s.sketch[1] = binary.BigEndian.Uint64(rest[72:])
-		s.dim = binary.BigEndian.Uint32(rest[80:])
+		s.Sketch[0] = binary.BigEndian.Uint64(rest[64:])
+		s.Sketch[1] = binary.BigEndian.Uint64(rest[72:])
+		s.Dim = binary.BigEndian.Uint32(rest[80:])
 		s.Attack = Attack(rest[84])
 		n := int(rest[85])
 		rest = rest[immuneFixed:]
@@ -78,24 +77,13 @@ func (im *Immune) UnmarshalBinary(data []byte) error {
 		}
 		s.Reason = reason.Code(rest[:n])
 		rest = rest[n:]
-		switch {
-		case s.Attack >= attackEnd:
-			return fmt.Errorf("oracle: immune: %w: signature %d attack %d", ErrMalformed, i, uint8(s.Attack))
-		case !s.Reason.Valid():
-			return fmt.Errorf("oracle: immune: %w: signature %d reason is not a reason code", ErrMalformed, i)
-		case s.dim == 0:
-			return fmt.Errorf("oracle: immune: %w: signature %d has no embedding", ErrMalformed, i)
+		if err := s.Check(); err != nil {
+			return fmt.Errorf("oracle: immune: %w: signature %d: %w", ErrMalformed, i, err)
 		}
 		sigs = append(sigs, s)
 	}
 	if len(rest) != 0 {
 		return fmt.Errorf("oracle: immune: %w: %d trailing bytes", ErrMalformed, len(rest))
 	}
-	im.mu.Lock()
-	defer im.mu.Unlock()
-	im.sigs, im.next = nil, 0
-	for _, s := range sigs {
-		im.push(s)
-	}
-	return nil
+	return im.Restore(sigs)
 }

@@ -264,14 +264,55 @@ func (o *Oracle) Merge(peer []byte) error {
 	if len(rest) != 0 {
 		return fmt.Errorf("oracle: merge: %w: %d trailing bytes", ErrMalformed, len(rest))
 	}
+	return o.merge(&exact, &sim)
+}
+
+// merge ORs exact and sim into o's filters, or fails with ErrMismatch if
+// their sizes differ.
+func (o *Oracle) merge(exact, sim *Bloom) error {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if exact.m != o.exact.m || exact.k != o.exact.k || sim.m != o.sim.m || sim.k != o.sim.k {
 		return fmt.Errorf("oracle: merge: %w: filter sizes", ErrMismatch)
 	}
-	o.exact.Merge(&exact) // sizes checked above: cannot fail
-	o.sim.Merge(&sim)
+	o.exact.Merge(exact) // sizes checked above: cannot fail
+	o.sim.Merge(sim)
 	return nil
+}
+
+// Filters is an oracle's state as persistence keeps it: the banding and
+// seed its similarity keys are made with, and its two filters.
+type Filters struct {
+	Bands, Rows    int
+	Seed           uint64
+	Exact, Similar BloomState
+}
+
+// Filters returns a copy of the oracle's state.
+func (o *Oracle) Filters() Filters {
+	o.mu.RLock()
+	defer o.mu.RUnlock()
+	return Filters{Bands: o.bands, Rows: o.rows, Seed: o.seed, Exact: o.exact.State(), Similar: o.sim.State()}
+}
+
+// MergeFilters ORs f into the oracle, as Merge does a peer's Export. It
+// fails, leaving the oracle unchanged, with an error wrapping ErrMalformed
+// if a filter of f is inconsistent, or ErrMismatch if f's banding, seed or
+// filter sizes differ from the oracle's.
+func (o *Oracle) MergeFilters(f Filters) error {
+	if f.Bands != o.bands || f.Rows != o.rows || f.Seed != o.seed {
+		return fmt.Errorf("oracle: merge: %w: banding %dx%d seed %#x, want %dx%d seed %#x",
+			ErrMismatch, f.Bands, f.Rows, f.Seed, o.bands, o.rows, o.seed)
+	}
+	exact, err := BloomFrom(f.Exact)
+	if err != nil {
+		return fmt.Errorf("oracle: merge: exact filter: %w", err)
+	}
+	sim, err := BloomFrom(f.Similar)
+	if err != nil {
+		return fmt.Errorf("oracle: merge: similarity filter: %w", err)
+	}
+	return o.merge(exact, sim)
 }
 
 // EstimatedFPR returns the exact and similarity filters' estimated false

@@ -120,6 +120,8 @@ const (
 	ExecutionFailed     Code = "EXECUTION_FAILED"
 	NotPreviewable      Code = "NOT_PREVIEWABLE"
 	QuarantineNotFound  Code = "QUARANTINE_NOT_FOUND"
+	LookupLimited       Code = "TOO_MANY_FAILED_LOOKUPS"
+	SessionsExhausted   Code = "SESSION_LIMIT"
 
 	// Trust and taint (seed 004).
 	UntrustedProvenance Code = "UNTRUSTED_PROVENANCE"
@@ -233,6 +235,8 @@ var catalog = []Entry{
 	{BudgetExceeded, "the tool did not finish within its tick budget"},
 	{ExecutionFailed, "the tool ran and failed"},
 	{QuarantineNotFound, "no quarantined call of this session has this id"},
+	{LookupLimited, "the principal looked up too many ids that do not exist (or are not its own) in a short time: wait before trying again"},
+	{SessionsExhausted, "the principal holds as many live sessions as it may: reuse a session, or let idle ones expire"},
 	{NotPreviewable, "no write adapter exists for this action and venue in the profile"},
 	{UntrustedProvenance, "a tainted session's state-changing or data-sending call has a security-relevant argument that does not come from the owner or a trusted tool; held for review"},
 	{SessionUnderReview, "the session is under review: its state-changing and data-sending calls wait for the reviewer"},

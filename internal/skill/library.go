@@ -18,7 +18,37 @@ type ComponentKind uint8
 const (
 	KindCondition ComponentKind = iota // a boolean CEL expression over Variables
 	KindSizing                         // a WASM function whose first result is an action size in basis points
+	kindEnd
 )
+
+var kindNames = [...]string{KindCondition: "condition", KindSizing: "sizing"}
+
+// String returns the kind's stable name, "condition" or "sizing".
+func (k ComponentKind) String() string {
+	if k < kindEnd {
+		return kindNames[k]
+	}
+	return fmt.Sprintf("kind(%d)", uint8(k))
+}
+
+// MarshalText encodes a known kind as its name.
+func (k ComponentKind) MarshalText() ([]byte, error) {
+	if k >= kindEnd {
+		return nil, fmt.Errorf("skill: unknown component kind %d", uint8(k))
+	}
+	return []byte(kindNames[k]), nil
+}
+
+// UnmarshalText decodes a kind's name.
+func (k *ComponentKind) UnmarshalText(b []byte) error {
+	for i, n := range kindNames {
+		if n == string(b) {
+			*k = ComponentKind(i)
+			return nil
+		}
+	}
+	return fmt.Errorf("skill: unknown component kind %.32q", b)
+}
 
 // Component is one verified building block of the library.
 type Component struct {
@@ -361,12 +391,23 @@ func (l *Library) Compose(f *Fragment) (*Plan, error) {
 	return p, nil
 }
 
+// Promotion returns the components Promote would add for a plan that
+// passed its evaluation: its novel conditions, named after entryID.
+func Promotion(entryID string, p *Plan) []Component {
+	var out []Component
+	for i, c := range p.Novel {
+		out = append(out, Component{Name: fmt.Sprintf("%s#%d", entryID, i+1), Text: c.Text, Expr: c.Expr})
+	}
+	return out
+}
+
 // Promote adds the novel conditions of a plan that passed its evaluation
-// to the library, named after entryID, and returns how many were added.
+// to the library, named after entryID (see Promotion), and returns how
+// many were added.
 func (l *Library) Promote(entryID string, p *Plan) int {
 	n := 0
-	for i, c := range p.Novel {
-		if l.Add(Component{Name: fmt.Sprintf("%s#%d", entryID, i+1), Text: c.Text, Expr: c.Expr}) == nil {
+	for _, c := range Promotion(entryID, p) {
+		if l.Add(c) == nil {
 			n++
 		}
 	}

@@ -344,3 +344,23 @@ func TestLibraryRetrieval(t *testing.T) {
 		t.Error("Compose hid a vectorizer failure")
 	}
 }
+
+func TestComponentKindText(t *testing.T) {
+	for _, k := range []ComponentKind{KindCondition, KindSizing} {
+		b, err := k.MarshalText()
+		if err != nil {
+			t.Fatalf("%d: %v", k, err)
+		}
+		var got ComponentKind
+		if err := got.UnmarshalText(b); err != nil || got != k || string(b) != k.String() {
+			t.Errorf("%s round-trips to %s, %v", b, got, err)
+		}
+	}
+	if _, err := ComponentKind(7).MarshalText(); err == nil {
+		t.Error("an unknown kind marshalled")
+	}
+	var k ComponentKind
+	if err := k.UnmarshalText([]byte("wasm")); err == nil {
+		t.Error("an unknown kind name unmarshalled")
+	}
+}

@@ -26,22 +26,28 @@ type Permit struct {
 	ExpiresAt  time.Time // commit must happen strictly before
 	NotBefore  time.Time // announce delay: commit only at or after (zero: immediately)
 	ExpiryTick uint64    // 0: none
-	SessionID  string
-	Tool       string // the write tool's name
-	ArgsHash   string // hex SHA-256 of the canonical arguments
-	Args       []byte // canonical JSON arguments
-	PolicyHash string // hex
-	Phase      string // PolicyCage phase at preview
-	RiskTier   string // routine|standard|elevated|high|critical
-	ValueCents int64
-	Preview    []byte // JSON: simulation, gas, balance deltas, plan
-	Status     PermitStatus
-	ClosedAt   time.Time // when consumed or cancelled
-	ClosedBy   string    // who consumed/cancelled (session or "owner")
+	// PrincipalID and SessionID are whose the permit is: only that
+	// session of that principal may commit it (PermitCheck.SessionID).
+	PrincipalID string
+	SessionID   string
+	Tool        string // the write tool's name
+	ArgsHash    string // hex SHA-256 of the canonical arguments
+	Args        []byte // canonical JSON arguments
+	PolicyHash  string // hex
+	Phase       string // PolicyCage phase at preview
+	RiskTier    string // routine|standard|elevated|high|critical
+	ValueCents  int64
+	Preview     []byte // JSON: simulation, gas, balance deltas, plan
+	Status      PermitStatus
+	ClosedAt    time.Time // when consumed or cancelled
+	ClosedBy    string    // who consumed/cancelled (session or "owner")
 }
 
-// PermitCheck is what a commit must still match.
+// PermitCheck is what a commit must still match. SessionID, when set,
+// must be the permit's session: another session's permit is refused as
+// not found (ErrNotFound), exactly like an unknown id.
 type PermitCheck struct {
+	SessionID  string
 	Now        time.Time
 	Tick       uint64
 	Tool       string
@@ -86,6 +92,9 @@ type Permits interface {
 	ConsumePermit(ctx context.Context, id string, c PermitCheck) (Permit, error)
 	// CancelPermit moves a pending permit to cancelled (ErrPermitNotPending wrapped otherwise, ErrNotFound).
 	CancelPermit(ctx context.Context, id string, by string, now time.Time) error
+	// CancelPermitRecorded is CancelPermit appending rec to the action log
+	// in the same transaction: both happen or neither does.
+	CancelPermitRecorded(ctx context.Context, id string, by string, now time.Time, rec *ActionRecord) error
 	// PendingPermits returns pending, unexpired permits at now, oldest first (limit 0 = all).
 	PendingPermits(ctx context.Context, now time.Time, limit int) ([]Permit, error)
 }
@@ -100,19 +109,19 @@ type State interface {
 }
 
 // ActionRecord is one step of a write's life in the audit trail (seed 002's
-// ActionRecord plus permit lifecycle): permit_created, tool_call, permit_consumed,
-// permit_cancelled, vetoed, halt, halt_lifted, phase_changed, executed, failed.
+// ActionRecord plus permit lifecycle), of a kind ActionKind names.
 type ActionRecord struct {
 	ID          string
 	Time        time.Time
-	Kind        string
+	Kind        ActionKind
 	PermitID    string
+	PrincipalID string
 	SessionID   string
 	Tool        string
 	ActionType  string // "swap", "deposit", ...
 	ArgsHash    string
 	TxHash      string
-	Status      string // executed, blocked, deferred, failed, ""
+	Status      ActionStatus
 	BlockReason string // reason code when blocked
 	GasUsed     uint64
 	GasCostWei  string
@@ -127,9 +136,10 @@ type ActionRecord struct {
 // ActionFilter selects action records. Zero fields do not filter; Since is
 // inclusive, Until exclusive, Limit 0 means no limit.
 type ActionFilter struct {
-	PermitID, SessionID, Tool, Kind string
-	Since, Until                    time.Time
-	Limit                           int
+	PermitID, PrincipalID, SessionID, Tool string
+	Kind                                   ActionKind // zero: every kind
+	Since, Until                           time.Time
+	Limit                                  int
 }
 
 // ActionLog is the audit trail of writes, step by step.
@@ -138,4 +148,11 @@ type ActionLog interface {
 	AppendAction(ctx context.Context, rec *ActionRecord) error
 	// Actions returns matching records, oldest first.
 	Actions(ctx context.Context, f ActionFilter) ([]ActionRecord, error)
+	// FailedLookups counts the principal's records of kind
+	// ActionLookupFailed at or after since.
+	FailedLookups(ctx context.Context, principalID string, since time.Time) (int, error)
 }
+
+// ActionLookupFailed is the kind of the record of a lookup, by a
+// principal, of an id that does not exist or is not its own.
+const ActionLookupFailed = ActionLookupFailedKind

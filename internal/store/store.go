@@ -180,6 +180,17 @@ type Store interface {
 	Quarantine
 	Grimoire
 	Principals
+	Sessions
+	// What the knowledge pipeline learns (learnt.go) and the pins of
+	// upstream tools (pin.go).
+	Lessons
+	Series
+	Memory
+	Skills
+	Reputation
+	Influences
+	Clade
+	Pins
 	// Close flushes queued records and releases the backend.
 	Close() error
 }

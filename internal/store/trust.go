@@ -11,17 +11,46 @@ import (
 	"time"
 )
 
-// Trust record kinds. The set is open: a backend accepts any kind of 1 to
-// MaxTrustKind bytes.
+// TrustKind is what a trust record records. The set is closed: a backend
+// appends only these kinds. It is a string so that a row read back is the
+// row as stored, whatever a tamperer wrote into it (VerifyTrust then names
+// the row).
+type TrustKind string
+
+// Trust record kinds.
 const (
-	TrustTaintAssigned   = "taint_assigned"
-	TrustAccessDenied    = "access_denied"
-	TrustReviewVerdict   = "review_verdict"
-	TrustPromotion       = "promotion"
-	TrustDecryptionGrant = "decryption_grant"
+	TrustTaintAssigned   TrustKind = "taint_assigned"
+	TrustAccessDenied    TrustKind = "access_denied"
+	TrustReviewVerdict   TrustKind = "review_verdict"
+	TrustPromotion       TrustKind = "promotion"
+	TrustDecryptionGrant TrustKind = "decryption_grant"
+	// A delegated output withheld from an isolated orchestrator, and
+	// read by one of its reviewers.
+	TrustOutputWithheld TrustKind = "output_withheld"
+	TrustOutputRead     TrustKind = "output_read"
 )
 
-// MaxTrustKind is the longest Kind a TrustRecord may have, in bytes.
+var trustKinds = []TrustKind{TrustTaintAssigned, TrustAccessDenied, TrustReviewVerdict, TrustPromotion, TrustDecryptionGrant,
+	TrustOutputWithheld, TrustOutputRead}
+
+// Valid reports whether k is one of the kinds.
+func (k TrustKind) Valid() bool {
+	for _, x := range trustKinds {
+		if k == x {
+			return true
+		}
+	}
+	return false
+}
+
+// String returns the kind's name.
+func (k TrustKind) String() string { return string(k) }
+
+// MarshalText encodes the kind as its name; one outside the set (a
+// tampered row) as it is.
+func (k TrustKind) MarshalText() ([]byte, error) { return []byte(k), nil }
+
+// MaxTrustKind is the longest Kind a stored TrustRecord may have, in bytes.
 const MaxTrustKind = 64
 
 // TrustRecord is one row of the trust audit log: a taint assignment, an
@@ -33,7 +62,7 @@ type TrustRecord struct {
 	Seq       int64
 	ID        string
 	Time      time.Time
-	Kind      string
+	Kind      TrustKind
 	SessionID string
 	Actor     string
 	Target    string
@@ -101,7 +130,7 @@ func TrustHash(r *TrustRecord) [32]byte {
 	h.Write([]byte(trustDomain))
 	putInt(uint64(r.Seq))
 	putInt(uint64(r.Time.UnixNano()))
-	for _, s := range []string{r.ID, r.Kind, r.SessionID, r.Actor, r.Target} {
+	for _, s := range []string{r.ID, string(r.Kind), r.SessionID, r.Actor, r.Target} {
 		putInt(uint64(len(s)))
 		h.Write([]byte(s))
 	}
@@ -179,8 +208,7 @@ func (c *TrustChain) Result(rows int64) TrustVerify {
 
 // CheckTrustRecord returns why rec cannot be appended, or nil: it needs an
 // ID, a non-zero Time within the years 1678-2262 (Unix nanoseconds hold
-// no others), a Kind of 1 to MaxTrustKind bytes, and a Detail that is empty
-// or JSON.
+// no others), a Kind of the set, and a Detail that is empty or JSON.
 func CheckTrustRecord(rec *TrustRecord) error {
 	switch {
 	case rec.ID == "":
@@ -191,8 +219,8 @@ func CheckTrustRecord(rec *TrustRecord) error {
 		return fmt.Errorf("time %v outside years 1678-2262", rec.Time)
 	case rec.Kind == "":
 		return errors.New("empty kind")
-	case len(rec.Kind) > MaxTrustKind:
-		return fmt.Errorf("kind of %d bytes, above %d", len(rec.Kind), MaxTrustKind)
+	case !rec.Kind.Valid():
+		return fmt.Errorf("kind %.64q is not a trust record kind", string(rec.Kind))
 	case len(rec.Detail) > 0 && !json.Valid(rec.Detail):
 		return errors.New("detail is not JSON")
 	}

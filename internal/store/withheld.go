@@ -37,22 +37,25 @@ const (
 // returning it (see internal/vault): the orchestrator sees the metadata
 // only. The store holds the ciphertext and the wraps as opaque bytes.
 type WithheldOutput struct {
-	Key        string // output key (ULID-like), 1 to MaxWithheldKey bytes
-	SessionID  string // the tainted child session that produced it
-	ParentID   string // the orchestrator; may be empty
-	Tool       string
-	Time       time.Time
-	Size       int64 // plaintext size
-	ExitCode   int   // 0: the tool succeeded
-	Status     WithheldStatus
-	Nonce      []byte
-	Ciphertext []byte
-	Wraps      map[string][]byte // reviewer → wrapped data key
-	PromotedBy string            // set once promoted
-	PromotedAt time.Time
-	RejectedBy string // set once rejected
-	RejectedAt time.Time
-	Plain      []byte // the plaintext the judge released, once promoted (non-nil then); nil otherwise
+	Key string // output key (ULID-like), 1 to MaxWithheldKey bytes
+	// PrincipalID holds the child and its orchestrator: a principal's
+	// outputs are invisible to every other but their designated readers.
+	PrincipalID string
+	SessionID   string // the tainted child session that produced it
+	ParentID    string // the orchestrator; may be empty
+	Tool        string
+	Time        time.Time
+	Size        int64 // plaintext size
+	ExitCode    int   // 0: the tool succeeded
+	Status      WithheldStatus
+	Nonce       []byte
+	Ciphertext  []byte
+	Wraps       map[string][]byte // reviewer → wrapped data key
+	PromotedBy  string            // set once promoted
+	PromotedAt  time.Time
+	RejectedBy  string // set once rejected
+	RejectedAt  time.Time
+	Plain       []byte // the plaintext the judge released, once promoted (non-nil then); nil otherwise
 }
 
 // Reasons a withheld output was not stored, wrapped or decided. A refusal

@@ -72,11 +72,8 @@ func NewLedger(limitBytes int) *Ledger {
 // Detect (merged with any src already had). Detect sees all of text, even
 // when the ledger keeps only part of it.
 func (l *Ledger) Observe(src Source, text string) Source {
-	var signals []string
-	if !src.Kind.Trusted() {
-		signals = Detect(text)
-	}
-	return l.add(src, signals, []string{truncate(text, l.limit)}, nil, len(text) > l.limit, nil)
+	out, _ := l.record(src, []byte(text), false, true)
+	return out
 }
 
 // ObserveJSON records a JSON tool result: every object key (a result may key
@@ -85,17 +82,52 @@ func (l *Ledger) Observe(src Source, text string) Source {
 // compared by value. Detect sees the keys and values one per line. A raw that
 // is not valid JSON is recorded as text, like Observe.
 func (l *Ledger) ObserveJSON(src Source, raw []byte) Source {
-	if src.Kind.Trusted() && len(raw) <= l.limit {
+	out, _ := l.record(src, raw, true, true)
+	return out
+}
+
+// Record is Observe (isJSON false) or ObserveJSON (true) reporting whether
+// the ledger kept a new observation: false when it had the same text from
+// the same kind of source already. What Record keeps is what a caller
+// persists, to rebuild the ledger with Replay.
+func (l *Ledger) Record(src Source, body []byte, isJSON bool) (Source, bool) {
+	return l.record(src, body, isJSON, true)
+}
+
+// Replay records an observation an earlier Record kept, in the same order:
+// src's Instructions are those Record found, not detected again.
+func (l *Ledger) Replay(src Source, body []byte, isJSON bool) {
+	l.record(src, body, isJSON, false)
+}
+
+// MarkIncomplete records that untrusted text was dropped before the ledger
+// saw it (a ledger rebuilt from a store that pruned it): from then on an
+// Unknown answer says it may hide an Untrusted one.
+func (l *Ledger) MarkIncomplete() {
+	l.mu.Lock()
+	l.incomplete = true
+	l.mu.Unlock()
+}
+
+func (l *Ledger) record(src Source, body []byte, isJSON, detect bool) (Source, bool) {
+	if !isJSON {
+		var signals []string
+		if detect && !src.Kind.Trusted() {
+			signals = Detect(string(body))
+		}
+		return l.add(src, signals, []string{truncate(string(body), l.limit)}, nil, len(body) > l.limit, nil)
+	}
+	if src.Kind.Trusted() && len(body) <= l.limit {
 		// Nothing to scan: keep the bytes and decode them the first time
 		// a lookup needs them.
-		return l.add(src, nil, nil, nil, false, slices.Clone(raw))
+		return l.add(src, nil, nil, nil, false, slices.Clone(body))
 	}
-	texts, nums, all, ok := l.leaves(raw)
+	texts, nums, all, ok := l.leaves(body)
 	if !ok {
-		return l.Observe(src, string(raw))
+		return l.record(src, body, false, detect)
 	}
 	var signals []string
-	if !src.Kind.Trusted() {
+	if detect && !src.Kind.Trusted() {
 		signals = Detect(strings.Join(all, "\n"))
 	}
 	return l.add(src, signals, texts, nums, len(texts) < len(all), nil)
@@ -142,7 +174,7 @@ func (l *Ledger) leaves(raw []byte) (texts, nums, all []string, ok bool) {
 // kind of source is recorded once (a tool polled in a loop does not grow
 // the ledger). Only untrusted sources are scanned for instruction-like
 // text: what a trusted source says steers nothing.
-func (l *Ledger) add(src Source, signals, texts, rawNums []string, cut bool, rawJSON []byte) Source {
+func (l *Ledger) add(src Source, signals, texts, rawNums []string, cut bool, rawJSON []byte) (Source, bool) {
 	src.Instructions = mergeSignals(src.Instructions, signals)
 	h := sha256.New()
 	h.Write([]byte{byte(src.Kind)})
@@ -171,7 +203,7 @@ func (l *Ledger) add(src Source, signals, texts, rawNums []string, cut bool, raw
 		l.seen = map[[32]byte]*observation{}
 	}
 	if old, ok := l.seen[o.key]; ok {
-		return cloneSource(old.src)
+		return cloneSource(old.src), false
 	}
 	l.obs = append(l.obs, o)
 	l.seen[o.key] = o
@@ -189,7 +221,7 @@ func (l *Ledger) add(src Source, signals, texts, rawNums []string, cut bool, raw
 	if drop > 0 {
 		l.obs = slices.Delete(l.obs, 0, drop)
 	}
-	return cloneSource(src)
+	return cloneSource(src), true
 }
 
 // prepare normalises the observation's text once.

@@ -225,7 +225,7 @@ func (s *Set) Refresh(ctx context.Context) {
 			}
 		}
 		if dirty {
-			if err := writePending(ctx, s.cfg.State, srv.cfg.Name, all[srv.cfg.Name], s.cfg.Now()); err != nil {
+			if err := writePending(ctx, s.cfg.State, srv.cfg.Name, all[srv.cfg.Name]); err != nil {
 				s.log.Warn("upstream: cannot record pending definitions", "server", srv.cfg.Name, "error", err)
 			}
 		}

@@ -78,7 +78,7 @@ func openStack(t testing.TB, dir, variant string) *stack {
 
 func (s *stack) session(t testing.TB, id string, src policy.InputSource) *gate.Session {
 	t.Helper()
-	sess, err := s.Session(id, src, "active")
+	sess, err := s.Session(t.Context(), id, src, "active")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -168,8 +168,8 @@ func TestGateFrontsUpstream(t *testing.T) {
 	if v, found := noteValue(t, s, agent, "greeting"); !found || v != "hello" {
 		t.Errorf("after the commit the upstream has %q (found %t), want hello", v, found)
 	}
-	calls, err := s.Store.Actions(t.Context(), store.ActionFilter{Kind: "tool_call", Tool: "mcp_notes_set_note"})
-	if err != nil || len(calls) != 1 || calls[0].Status != "executed" || calls[0].Verified {
+	calls, err := s.Store.Actions(t.Context(), store.ActionFilter{Kind: store.ActionToolCall, Tool: "mcp_notes_set_note"})
+	if err != nil || len(calls) != 1 || calls[0].Status != store.StatusExecuted || calls[0].Verified {
 		t.Errorf("tool_call records %+v, %v: want one executed, not verified (the upstream's own report)", calls, err)
 	}
 
@@ -200,7 +200,7 @@ func TestGateFrontsUpstream(t *testing.T) {
 	// The audit trail has every decision. A read's decision is queued
 	// without waiting for its commit; a durable write commits after
 	// everything queued before it, so it is the barrier before reading.
-	if err := s.Store.SetState(t.Context(), "test:barrier", "x", time.Now()); err != nil {
+	if err := s.Store.SetPendingTools(t.Context(), "test_barrier", nil); err != nil {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct {

@@ -5,25 +5,20 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"sort"
 	"time"
 
 	"github.com/wardhq/ward/internal/id"
 	"github.com/wardhq/ward/internal/store"
 )
 
-// Keys of the pinning state: the approved hash of each tool, and per
-// server the definitions seen that differ from the approved ones.
-func approvedKey(server, upstreamName string) string {
-	return "upstream:" + server + ":" + upstreamName
-}
-func pendingKey(server string) string { return "upstream-pending:" + server }
+// The pinning state lives in store.Pins: the approved hash of each tool,
+// and per server the definitions seen that differ from the approved ones.
 
 // Action record kinds of pinning.
 const (
-	KindPinned   = "upstream_tool_pinned"   // first seen: approved on first use
-	KindChanged  = "upstream_tool_changed"  // differs from the approved definition: disabled
-	KindApproved = "upstream_tool_approved" // the owner approved a changed definition
+	KindPinned   = store.ActionUpstreamPinned   // first seen: approved on first use
+	KindChanged  = store.ActionUpstreamChanged  // differs from the approved definition: disabled
+	KindApproved = store.ActionUpstreamApproved // the owner approved a changed definition
 )
 
 // PendingDef is a definition that differs from the approved one and waits
@@ -37,28 +32,26 @@ type PendingDef struct {
 }
 
 // pin checks c against its approved hash: unknown tools are approved on
-// first use, matching ones pass, changed ones are recorded in pending and
-// do not pass. It fails (and so does Open) only when the store fails.
+// first use (one conditional write: of two processes starting at once, one
+// pins its definition and the other is checked against it), matching ones
+// pass, changed ones are recorded in pending and do not pass. It fails
+// (and so does Open) only when the store fails.
 func (s *Set) pin(ctx context.Context, c candidate, pending map[string]map[string]PendingDef) (bool, error) {
-	key := approvedKey(c.srv.Name, c.upstream)
-	approved, _, ok, err := s.cfg.State.State(ctx, key)
-	if err != nil {
-		return false, fmt.Errorf("upstream %s: read the approved definition of %s: %w", c.srv.Name, c.upstream, err)
-	}
 	now := s.cfg.Now()
+	approved, created, err := s.cfg.State.PinTool(ctx, store.PinnedTool{Server: c.srv.Name, Tool: c.upstream, Hash: c.hash, Approved: now})
+	if err != nil {
+		return false, fmt.Errorf("upstream %s: pin %s: %w", c.srv.Name, c.upstream, err)
+	}
 	switch {
-	case !ok || approved == "":
-		if err := s.cfg.State.SetState(ctx, key, c.hash, now); err != nil {
-			return false, fmt.Errorf("upstream %s: pin %s: %w", c.srv.Name, c.upstream, err)
-		}
+	case created:
 		if err := s.record(ctx, KindPinned, c.def.Name, c.srv.Name, c.upstream, c.hash, "", "trust on first use", c.canon); err != nil {
 			return false, err
 		}
 		return true, nil
-	case approved == c.hash:
+	case approved.Hash == c.hash:
 		return true, nil
 	}
-	s.changedDef(ctx, c.srv.Name, c.upstream, c.def.Name, c.hash, approved, c.canon, pending)
+	s.changedDef(ctx, c.srv.Name, c.upstream, c.def.Name, c.hash, approved.Hash, c.canon, pending)
 	return false, nil
 }
 
@@ -78,11 +71,11 @@ func (s *Set) changedDef(ctx context.Context, server, upstreamName, name, hash, 
 	}
 }
 
-func (s *Set) record(ctx context.Context, kind, name, server, upstreamName, hash, approved, note string, canon []byte) error {
+func (s *Set) record(ctx context.Context, kind store.ActionKind, name, server, upstreamName, hash, approved, note string, canon []byte) error {
 	return recordAction(ctx, s.cfg.Actions, s.cfg.Now(), kind, name, server, upstreamName, hash, approved, note, canon)
 }
 
-func recordAction(ctx context.Context, actions store.ActionLog, now time.Time, kind, name, server, upstreamName, hash, approved, note string, canon []byte) error {
+func recordAction(ctx context.Context, actions store.ActionLog, now time.Time, kind store.ActionKind, name, server, upstreamName, hash, approved, note string, canon []byte) error {
 	detail, err := json.Marshal(struct {
 		Server   string          `json:"server"`
 		Tool     string          `json:"tool"`
@@ -96,7 +89,7 @@ func recordAction(ctx context.Context, actions store.ActionLog, now time.Time, k
 	}
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 	defer cancel()
-	rec := &store.ActionRecord{ID: id.New(now), Time: now, Kind: kind, Tool: name, Status: note, Detail: detail}
+	rec := &store.ActionRecord{ID: id.New(now), Time: now, Kind: kind, Tool: name, Detail: detail}
 	if err := actions.AppendAction(ctx, rec); err != nil {
 		return fmt.Errorf("upstream %s: record %s of %s: %w", server, kind, upstreamName, err)
 	}
@@ -104,57 +97,44 @@ func recordAction(ctx context.Context, actions store.ActionLog, now time.Time, k
 }
 
 // writePending replaces a server's pending definitions.
-func writePending(ctx context.Context, st store.State, server string, p map[string]PendingDef, now time.Time) error {
-	v := ""
-	if len(p) > 0 {
-		b, err := json.Marshal(p)
-		if err != nil {
-			return err
-		}
-		v = string(b)
+func writePending(ctx context.Context, st store.Pins, server string, p map[string]PendingDef) error {
+	ps := make([]store.PendingTool, 0, len(p))
+	for _, d := range p {
+		ps = append(ps, store.PendingTool{Server: server, Tool: d.Tool, Hash: d.Hash, ApprovedHash: d.Approved, Seen: d.SeenAt, Def: d.Def})
 	}
-	if v == "" {
-		// Leave no empty key behind for servers that never had one.
-		old, _, ok, err := st.State(ctx, pendingKey(server))
-		if err != nil {
-			return fmt.Errorf("upstream %s: read pending definitions: %w", server, err)
-		}
-		if !ok || old == "" {
-			return nil
-		}
-	}
-	if err := st.SetState(ctx, pendingKey(server), v, now); err != nil {
+	if err := st.SetPendingTools(ctx, server, ps); err != nil {
 		return fmt.Errorf("upstream %s: record pending definitions: %w", server, err)
 	}
 	return nil
 }
 
-// Pending returns a server's definitions that wait for approval, sorted by
-// tool.
-func Pending(ctx context.Context, st store.State, server string) ([]PendingDef, error) {
-	m, err := readPending(ctx, st, server)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]PendingDef, 0, len(m))
-	for _, p := range m {
-		out = append(out, p)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Tool < out[j].Tool })
-	return out, nil
+// pendingDef is a pending definition as Pending reports it.
+func pendingDef(p store.PendingTool) PendingDef {
+	return PendingDef{Tool: p.Tool, Hash: p.Hash, Approved: p.ApprovedHash, SeenAt: p.Seen, Def: p.Def}
 }
 
-func readPending(ctx context.Context, st store.State, server string) (map[string]PendingDef, error) {
-	v, _, ok, err := st.State(ctx, pendingKey(server))
+// Pending returns a server's definitions that wait for approval, sorted by
+// tool.
+func Pending(ctx context.Context, st store.Pins, server string) ([]PendingDef, error) {
+	ps, err := st.PendingTools(ctx, server)
 	if err != nil {
 		return nil, fmt.Errorf("upstream %s: read pending definitions: %w", server, err)
 	}
-	m := map[string]PendingDef{}
-	if !ok || v == "" {
-		return m, nil
+	out := make([]PendingDef, len(ps))
+	for i, p := range ps {
+		out[i] = pendingDef(p)
 	}
-	if err := json.Unmarshal([]byte(v), &m); err != nil {
-		return nil, fmt.Errorf("upstream %s: pending definitions: %w", server, err)
+	return out, nil
+}
+
+func readPending(ctx context.Context, st store.Pins, server string) (map[string]PendingDef, error) {
+	ps, err := Pending(ctx, st, server)
+	if err != nil {
+		return nil, err
+	}
+	m := make(map[string]PendingDef, len(ps))
+	for _, p := range ps {
+		m[p.Tool] = p
 	}
 	return m, nil
 }
@@ -164,26 +144,19 @@ func readPending(ctx context.Context, st store.State, server string) (map[string
 var ErrNotPending = errors.New("no changed definition waits for approval")
 
 // Approve records the owner's approval of a server's pending definition of
-// upstreamName: its hash becomes the approved one and an
-// upstream_tool_approved action record names who approved it. The tool is
-// registered again on ward's next start (if the upstream still serves that
-// definition).
-func Approve(ctx context.Context, st store.State, actions store.ActionLog, server, upstreamName, by string, now time.Time) (PendingDef, error) {
-	m, err := readPending(ctx, st, server)
-	if err != nil {
-		return PendingDef{}, err
-	}
-	p, ok := m[upstreamName]
-	if !ok {
+// upstreamName: its hash becomes the approved one and it leaves the
+// pending ones, in one write, and an upstream_tool_approved action record
+// names who approved it. The tool is registered again on ward's next
+// start (if the upstream still serves that definition).
+func Approve(ctx context.Context, st store.Pins, actions store.ActionLog, server, upstreamName, by string, now time.Time) (PendingDef, error) {
+	sp, err := st.ApproveTool(ctx, server, upstreamName, by, now)
+	if errors.Is(err, store.ErrNotFound) {
 		return PendingDef{}, fmt.Errorf("upstream %s: tool %q: %w", server, upstreamName, ErrNotPending)
 	}
-	if err := st.SetState(ctx, approvedKey(server, upstreamName), p.Hash, now); err != nil {
+	if err != nil {
 		return PendingDef{}, fmt.Errorf("upstream %s: approve %s: %w", server, upstreamName, err)
 	}
-	delete(m, upstreamName)
-	if err := writePending(ctx, st, server, m, now); err != nil {
-		return PendingDef{}, err
-	}
+	p := pendingDef(sp)
 	if err := recordAction(ctx, actions, now, KindApproved, ToolName(server, upstreamName), server, upstreamName, p.Hash, p.Approved, "approved by "+by, p.Def); err != nil {
 		return PendingDef{}, err
 	}

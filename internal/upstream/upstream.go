@@ -149,9 +149,10 @@ func ValidServerName(name string) bool {
 // Config configures Open.
 type Config struct {
 	Servers []Server
-	// State holds the approved definition hashes; Actions receives the
-	// pinning records. Both are required.
-	State   store.State
+	// State holds the approved definition hashes and the changed
+	// definitions waiting for approval; Actions receives the pinning
+	// records. Both are required.
+	State   store.Pins
 	Actions store.ActionLog
 	// ChainID and From fill upstream writes' plans (the chain and wallet
 	// the hooks see).
@@ -328,7 +329,7 @@ func Open(ctx context.Context, cfg Config) (*Set, error) {
 		set.setStatus(Status{Server: c.srv.Name, Tool: c.upstream, Name: c.def.Name, State: Imported, Hash: c.hash})
 	}
 	for _, srv := range set.servers {
-		if err := writePending(ctx, cfg.State, srv.cfg.Name, pending[srv.cfg.Name], cfg.Now()); err != nil {
+		if err := writePending(ctx, cfg.State, srv.cfg.Name, pending[srv.cfg.Name]); err != nil {
 			return nil, errors.Join(err, set.Close())
 		}
 	}

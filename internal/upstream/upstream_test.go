@@ -1,13 +1,13 @@
 package upstream
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -17,53 +17,50 @@ import (
 
 	"github.com/wardhq/ward/internal/registry"
 	"github.com/wardhq/ward/internal/store"
+	"github.com/wardhq/ward/internal/store/sqlite"
 	"github.com/wardhq/ward/internal/tool"
 )
 
-// memStore is an in-memory store.State and store.ActionLog.
-type memStore struct {
-	mu      sync.Mutex
-	state   map[string]string
-	actions []store.ActionRecord
-	fail    bool
+// testStore is a SQLite store in the test's temporary directory, closed
+// when the test ends.
+type testStore struct {
+	*sqlite.Store
+	t    *testing.T
+	path string
 }
 
-func newMemStore() *memStore { return &memStore{state: map[string]string{}} }
+func newTestStore(t *testing.T) *testStore {
+	s := &testStore{t: t, path: filepath.Join(t.TempDir(), "ward.db")}
+	s.open()
+	return s
+}
 
-func (m *memStore) SetState(_ context.Context, k, v string, _ time.Time) error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.fail {
-		return errors.New("disk full")
+func (s *testStore) open() {
+	st, err := sqlite.Open(s.t.Context(), sqlite.Config{Path: s.path, Synchronous: "normal"})
+	if err != nil {
+		s.t.Fatal(err)
 	}
-	m.state[k] = v
-	return nil
+	s.t.Cleanup(func() { st.Close() })
+	s.Store = st
 }
 
-func (m *memStore) State(_ context.Context, k string) (string, time.Time, bool, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	v, ok := m.state[k]
-	return v, time.Time{}, ok, nil
-}
-
-func (m *memStore) AppendAction(_ context.Context, r *store.ActionRecord) error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.actions = append(m.actions, *r)
-	return nil
-}
-
-func (m *memStore) Actions(_ context.Context, f store.ActionFilter) ([]store.ActionRecord, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	var out []store.ActionRecord
-	for _, a := range m.actions {
-		if (f.Kind == "" || a.Kind == f.Kind) && (f.Tool == "" || a.Tool == f.Tool) {
-			out = append(out, a)
-		}
+// restart closes the store and opens its file again, as a restarted ward
+// does.
+func (s *testStore) restart() {
+	s.t.Helper()
+	if err := s.Close(); err != nil {
+		s.t.Fatal(err)
 	}
-	return out, nil
+	s.open()
+}
+
+func (s *testStore) actions(f store.ActionFilter) []store.ActionRecord {
+	s.t.Helper()
+	recs, err := s.Actions(s.t.Context(), f)
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	return recs
 }
 
 func TestSanitizeAndToolName(t *testing.T) {
@@ -249,7 +246,7 @@ func input(t *testing.T, raw string) *registry.Input {
 func TestOpenOverHTTP(t *testing.T) {
 	t.Setenv("WARD_TEST_UPSTREAM_TOKEN", "t0k")
 	url := httpUpstream(t, "", "t0k")
-	ms := newMemStore()
+	ms := newTestStore(t)
 	s := openSet(t, Config{State: ms, Actions: ms, ChainID: 1337, Servers: []Server{{
 		Name: "notes", URL: url, Headers: map[string]string{"Authorization": "Bearer ${WARD_TEST_UPSTREAM_TOKEN}"},
 		Tools: map[string]Override{"setNote": {Category: tool.CatMemory}},
@@ -296,7 +293,7 @@ func TestOpenOverHTTP(t *testing.T) {
 			t.Errorf("%s: adapter (%s, %s) for %s", up, rt.Action, rt.Venue, d.Name)
 		}
 	}
-	if n := len(ms.actions); n != 5 {
+	if n := len(ms.actions(store.ActionFilter{})); n != 5 {
 		t.Errorf("%d pin records, want 5 (one per imported tool)", n)
 	}
 
@@ -323,7 +320,7 @@ func TestOpenOverHTTP(t *testing.T) {
 
 func TestUnreachableServerContributesNothing(t *testing.T) {
 	url := httpUpstream(t, "", "right")
-	ms := newMemStore()
+	ms := newTestStore(t)
 	var logs strings.Builder
 	s := openSet(t, Config{State: ms, Actions: ms, Log: slogTo(&logs), ConnectTimeout: 5 * time.Second, Servers: []Server{
 		{Name: "wrongtoken", URL: url, Headers: map[string]string{"Authorization": "Bearer wrong"}},
@@ -337,9 +334,17 @@ func TestUnreachableServerContributesNothing(t *testing.T) {
 	}
 }
 
+// TestPinningAcrossStarts: each start of the set is a restart of ward,
+// its store closed and opened again; the pins and the pending definitions
+// are what the previous start left.
 func TestPinningAcrossStarts(t *testing.T) {
-	ms := newMemStore()
+	ms := newTestStore(t)
+	started := false
 	open := func(variant string) *Set {
+		if started {
+			ms.restart()
+		}
+		started = true
 		s, err := Open(t.Context(), Config{State: ms, Actions: ms, Servers: []Server{{Name: "notes", URL: httpUpstream(t, variant, "k"),
 			Headers: map[string]string{"Authorization": "Bearer k"}}}})
 		if err != nil {
@@ -351,6 +356,10 @@ func TestPinningAcrossStarts(t *testing.T) {
 	s1 := open("")
 	if _, ok := toolNamed(s1, "mcp_notes_get_note"); !ok {
 		t.Fatal("get_note not imported on first use")
+	}
+	first, err := ms.PinnedTool(t.Context(), "notes", "get_note")
+	if err != nil || first.By != "" {
+		t.Fatalf("the first use's pin %+v, %v", first, err)
 	}
 	s1.Close()
 
@@ -364,7 +373,7 @@ func TestPinningAcrossStarts(t *testing.T) {
 	if _, ok := toolNamed(s2, "mcp_notes_set_note"); !ok {
 		t.Error("an unchanged tool was disabled with the changed one")
 	}
-	if recs, _ := ms.Actions(t.Context(), store.ActionFilter{Kind: KindChanged, Tool: "mcp_notes_get_note"}); len(recs) != 1 {
+	if recs := ms.actions(store.ActionFilter{Kind: KindChanged, Tool: "mcp_notes_get_note"}); len(recs) != 1 {
 		t.Errorf("%d %s records, want 1", len(recs), KindChanged)
 	}
 	pending, err := Pending(t.Context(), ms, "notes")
@@ -389,12 +398,15 @@ func TestPinningAcrossStarts(t *testing.T) {
 	if _, err := Approve(t.Context(), ms, ms, "notes", "get_note", "test", time.Now()); err != nil {
 		t.Fatal(err)
 	}
-	if recs, _ := ms.Actions(t.Context(), store.ActionFilter{Kind: KindApproved}); len(recs) != 1 || recs[0].Status != "approved by test" {
+	if recs := ms.actions(store.ActionFilter{Kind: KindApproved}); len(recs) != 1 || !strings.Contains(string(recs[0].Detail), `"note":"approved by test"`) {
 		t.Errorf("approval records %+v", recs)
 	}
 	s4 := open("v2")
 	if _, ok := toolNamed(s4, "mcp_notes_get_note"); !ok {
 		t.Error("get_note not back after approval")
+	}
+	if p, err := ms.PinnedTool(t.Context(), "notes", "get_note"); err != nil || p.By != "test" || p.Hash == first.Hash {
+		t.Errorf("after approval and a restart the pin is %+v, %v; want the new hash, approved by test", p, err)
 	}
 	if p, _ := Pending(t.Context(), ms, "notes"); len(p) != 0 {
 		t.Errorf("still pending after approval: %+v", p)
@@ -409,8 +421,10 @@ func TestPinningAcrossStarts(t *testing.T) {
 }
 
 func TestStoreFailureFailsOpen(t *testing.T) {
-	ms := newMemStore()
-	ms.fail = true
+	ms := newTestStore(t)
+	if err := ms.Close(); err != nil { // every write fails
+		t.Fatal(err)
+	}
 	_, err := Open(t.Context(), Config{State: ms, Actions: ms, Servers: []Server{{Name: "notes", URL: httpUpstream(t, "", "k"),
 		Headers: map[string]string{"Authorization": "Bearer k"}}}})
 	if err == nil {
@@ -419,7 +433,7 @@ func TestStoreFailureFailsOpen(t *testing.T) {
 }
 
 func TestListChangedDisables(t *testing.T) {
-	ms := newMemStore()
+	ms := newTestStore(t)
 	refreshed := make(chan struct{}, 4)
 	s := openSet(t, Config{State: ms, Actions: ms, onRefresh: func() { refreshed <- struct{}{} },
 		Servers: []Server{{Name: "notes", URL: httpUpstream(t, "", "k"), Headers: map[string]string{"Authorization": "Bearer k"}}}})
@@ -456,7 +470,7 @@ func slogTo(w io.Writer) *slog.Logger { return slog.New(slog.NewTextHandler(w, n
 // goroutines while definitions are re-checked, then checks Close stops the
 // watch goroutine and is idempotent.
 func TestConcurrentCallsAndRefresh(t *testing.T) {
-	ms := newMemStore()
+	ms := newTestStore(t)
 	s, err := Open(t.Context(), Config{State: ms, Actions: ms,
 		Servers: []Server{{Name: "notes", URL: httpUpstream(t, "", "k"), Headers: map[string]string{"Authorization": "Bearer k"}}}})
 	if err != nil {

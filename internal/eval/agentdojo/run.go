@@ -88,6 +88,7 @@ func Run(ctx context.Context, s *Suite, o Options) (*Report, error) {
 	// (the suite's tools move no on-chain value).
 	ff.Gate.AnnounceDelay = -1
 	ff.Hooks.Rate = hook.RateConfig{Max: 1 << 30, Window: time.Hour}
+	ff.Sessions.MaxPerPrincipal = 1 << 20 // a session per scenario, all the replay's
 	dir, err := os.MkdirTemp("", "ward-eval-")
 	if err != nil {
 		return nil, err
@@ -283,14 +284,14 @@ type runner struct {
 	n     int
 }
 
-func (r *runner) session(directive string) (*gate.Session, error) {
+// evalOwner is the principal of the replay's sessions.
+var evalOwner = gate.Owner{PrincipalID: "eval", Name: "eval-agent", Source: policy.Agent}
+
+// session opens the next scenario's session through the gate, as a
+// client's is (stored), with the user's prompt as the owner's directive.
+func (r *runner) session(ctx context.Context, directive string) (*gate.Session, error) {
 	r.n++
-	id := fmt.Sprintf("eval-%d", r.n)
-	tr, err := gate.NewSessionTrust(id, gate.TrustOptions{Directive: directive, Author: "owner"})
-	if err != nil {
-		return nil, err
-	}
-	return &gate.Session{ID: id, TurnID: id, Source: policy.Agent, View: r.view, Trust: tr}, nil
+	return r.st.Tools.CreateSession(ctx, evalOwner, fmt.Sprintf("eval-%d", r.n), gate.TrustOptions{Directive: directive, Author: "owner"}, r.view)
 }
 
 // call runs one call: a read, or a preview and its commit. With
@@ -365,7 +366,7 @@ func (r *runner) approve(ctx context.Context, s *gate.Session, item, output stri
 
 // utility replays a user task with benign outputs.
 func (r *runner) utility(ctx context.Context, u UserTask) (*TaskResult, error) {
-	s, err := r.session(u.Prompt)
+	s, err := r.session(ctx, u.Prompt)
 	if err != nil {
 		return nil, err
 	}
@@ -396,7 +397,7 @@ func (r *runner) utility(ctx context.Context, u UserTask) (*TaskResult, error) {
 // planted, then issues j's goal calls. It reports whether every
 // state-changing or data-sending goal call went through.
 func (r *runner) attack(ctx context.Context, u UserTask, first int, j InjectionTask, text string) (bool, error) {
-	s, err := r.session(u.Prompt)
+	s, err := r.session(ctx, u.Prompt)
 	if err != nil {
 		return false, err
 	}

@@ -28,24 +28,25 @@ import (
 // write error, so it fails neither the batch nor the other ops in it.
 
 // permitColumns is the column list every permit read scans (scanPermit).
-const permitColumns = `id, created_ns, expires_ns, not_before_ns, expiry_tick, session_id, tool, args_hash, args, policy_hash, phase, risk_tier, value_cents, preview, status, closed_ns, closed_by`
+const permitColumns = `id, created_ns, expires_ns, not_before_ns, expiry_tick, session_id, tool, args_hash, args, policy_hash, phase, risk_tier, value_cents, preview, status, closed_ns, closed_by, principal_id`
 
 const (
-	sqlPermitInsert = `INSERT INTO permits (id, created_ns, expires_ns, not_before_ns, expiry_tick, session_id, tool, args_hash, args, policy_hash, phase, risk_tier, value_cents, preview, status) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,'pending')`
+	sqlPermitInsert = `INSERT INTO permits (id, created_ns, expires_ns, not_before_ns, expiry_tick, session_id, tool, args_hash, args, policy_hash, phase, risk_tier, value_cents, preview, status, principal_id) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,'pending',?)`
 	// sqlPermitConsume is the one statement that consumes a permit: every
 	// condition of a PermitCheck is in its WHERE clause.
 	sqlPermitConsume = `UPDATE permits SET status = 'consumed', closed_ns = ?1, closed_by = ?2
 WHERE id = ?3 AND status = 'pending' AND expires_ns > ?1 AND (not_before_ns IS NULL OR not_before_ns <= ?1)
   AND (expiry_tick = 0 OR ?4 < expiry_tick) AND tool = ?5 AND args_hash = ?6 AND policy_hash = ?7 AND phase = ?8
+  AND (?9 = '' OR session_id = ?9)
 RETURNING ` + permitColumns
 	sqlPermitCancel = `UPDATE permits SET status = 'cancelled', closed_ns = ?1, closed_by = ?2 WHERE id = ?3 AND status = 'pending'`
 	sqlPermitRow    = `SELECT ` + permitColumns + ` FROM permits WHERE id = ?`
 	sqlStateSet     = `INSERT INTO gate_state (key, value, set_ns) VALUES (?, ?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value, set_ns = excluded.set_ns`
-	sqlActionInsert = `INSERT INTO action_log (` + actionColumns + `) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`
+	sqlActionInsert = `INSERT INTO action_log (` + actionColumns + `) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`
 )
 
 // actionColumns is the column list of action_log, in ActionRecord's order.
-const actionColumns = `id, time_ns, kind, permit_id, session_id, tool, action_type, args_hash, tx_hash, status, block_reason, gas_used, gas_cost_wei, verified, expected, actual, ground_truth, detail`
+const actionColumns = `id, time_ns, kind, permit_id, session_id, tool, action_type, args_hash, tx_hash, status, block_reason, gas_used, gas_cost_wei, verified, expected, actual, ground_truth, detail, principal_id`
 
 // permitOp is a permit write and, for a consume or cancel, the writer's
 // answer, set before the batch's done is closed and read by the caller only
@@ -88,8 +89,8 @@ func (s *Store) CreatePermit(ctx context.Context, p *store.Permit) error {
 }
 
 func checkPermit(p *store.Permit) error {
-	if !id.Valid(p.ID) {
-		return invalid("id %q is not a ULID", p.ID)
+	if !id.ValidAny(p.ID) {
+		return invalid("id %q is not an id ward makes", p.ID)
 	}
 	if p.Status != store.PermitPending {
 		return invalid("status %q: a new permit is pending", p.Status)
@@ -275,6 +276,7 @@ func scanPermit(st *sqlite3.Stmt) (store.Permit, error) {
 		ClosedAt:   nsTime(st, 15),
 		ClosedBy:   st.ColumnText(16),
 	}
+	p.PrincipalID = st.ColumnText(17)
 	switch p.Status {
 	case store.PermitPending, store.PermitConsumed, store.PermitCancelled:
 		return p, nil
@@ -358,6 +360,7 @@ func (w *writer) writePermitCreate(o *op) error {
 		bindOptional(st, 12, p.RiskTier),
 		st.BindInt64(13, p.ValueCents),
 		bindOptionalJSON(st, 14, p.Preview),
+		bindOptional(st, 15, p.PrincipalID),
 		st.Exec(),
 	)
 	var e *sqlite3.Error
@@ -382,6 +385,7 @@ func (w *writer) writePermitConsume(o *op) error {
 		st.BindText(6, c.ArgsHash),
 		st.BindText(7, c.PolicyHash),
 		st.BindText(8, c.Phase),
+		st.BindText(9, c.SessionID),
 	); err != nil {
 		return err
 	}
@@ -402,7 +406,8 @@ func (w *writer) writePermitConsume(o *op) error {
 	switch {
 	case err != nil:
 		return err
-	case !found:
+	case !found || (c.SessionID != "" && p.SessionID != c.SessionID):
+		// Another session's permit is, to this session, no permit.
 		po.refused = store.ErrNotFound
 	default:
 		if po.refused = po.refusal(p); po.refused == nil {
@@ -517,15 +522,17 @@ func (s *Store) AppendAction(ctx context.Context, rec *store.ActionRecord) error
 }
 
 func checkAction(r *store.ActionRecord) error {
-	if !id.Valid(r.ID) {
-		return invalid("id %q is not a ULID", r.ID)
+	if !id.ValidAny(r.ID) {
+		return invalid("id %q is not an id ward makes", r.ID)
 	}
 	if _, err := nanos("time", r.Time); err != nil {
 		return err
 	}
 	switch {
-	case r.Kind == "":
-		return invalid("empty kind")
+	case !r.Kind.Valid():
+		return invalid("kind %v is not an action kind", r.Kind)
+	case r.Status > store.StatusFailed:
+		return invalid("status %v is not an action status", r.Status)
 	case r.GasUsed > math.MaxInt64:
 		return invalid("gas used %d above %d", r.GasUsed, int64(math.MaxInt64))
 	case strings.Trim(r.GasCostWei, "0123456789") != "":
@@ -541,14 +548,14 @@ func (w *writer) writeAction(o *op) error {
 	err := firstErr(
 		st.BindText(1, a.ID),
 		st.BindInt64(2, a.Time.UnixNano()),
-		st.BindText(3, a.Kind),
+		st.BindText(3, a.Kind.String()),
 		bindOptional(st, 4, a.PermitID),
 		bindOptional(st, 5, a.SessionID),
 		bindOptional(st, 6, a.Tool),
 		bindOptional(st, 7, a.ActionType),
 		bindOptional(st, 8, a.ArgsHash),
 		bindOptional(st, 9, a.TxHash),
-		bindOptional(st, 10, a.Status),
+		bindOptional(st, 10, a.Status.String()),
 		bindOptional(st, 11, a.BlockReason),
 		st.BindInt64(12, int64(a.GasUsed)),
 		bindOptional(st, 13, a.GasCostWei),
@@ -557,6 +564,7 @@ func (w *writer) writeAction(o *op) error {
 		bindOptional(st, 16, a.Actual),
 		bindOptional(st, 17, a.GroundTruth),
 		bindOptionalJSON(st, 18, a.Detail),
+		bindOptional(st, 19, a.PrincipalID),
 		st.Exec(),
 	)
 	var e *sqlite3.Error
@@ -581,9 +589,12 @@ func (s *Store) Actions(ctx context.Context, f store.ActionFilter) ([]store.Acti
 		}
 	}
 	eq("permit_id", f.PermitID)
+	eq("principal_id", f.PrincipalID)
 	eq("session_id", f.SessionID)
 	eq("tool", f.Tool)
-	eq("kind", f.Kind)
+	if f.Kind != 0 {
+		eq("kind", f.Kind.String())
+	}
 	switch {
 	case f.Since.IsZero() || f.Since.Before(minTime):
 	case f.Since.After(maxTime):
@@ -611,17 +622,25 @@ func (s *Store) Actions(ctx context.Context, f store.ActionFilter) ([]store.Acti
 	}
 	var out []store.ActionRecord
 	err := s.r.query(ctx, q, args, func(st *sqlite3.Stmt) error {
+		kind, err := store.ParseActionKind(st.ColumnText(2))
+		if err != nil {
+			return err
+		}
+		status, err := store.ParseActionStatus(st.ColumnText(9))
+		if err != nil {
+			return err
+		}
 		out = append(out, store.ActionRecord{
 			ID:          st.ColumnText(0),
 			Time:        nsTime(st, 1),
-			Kind:        st.ColumnText(2),
+			Kind:        kind,
 			PermitID:    st.ColumnText(3),
 			SessionID:   st.ColumnText(4),
 			Tool:        st.ColumnText(5),
 			ActionType:  st.ColumnText(6),
 			ArgsHash:    st.ColumnText(7),
 			TxHash:      st.ColumnText(8),
-			Status:      st.ColumnText(9),
+			Status:      status,
 			BlockReason: st.ColumnText(10),
 			GasUsed:     uint64(st.ColumnInt64(11)),
 			GasCostWei:  st.ColumnText(12),
@@ -630,6 +649,7 @@ func (s *Store) Actions(ctx context.Context, f store.ActionFilter) ([]store.Acti
 			Actual:      st.ColumnText(15),
 			GroundTruth: st.ColumnText(16),
 			Detail:      textBytes(st, 17),
+			PrincipalID: st.ColumnText(18),
 		})
 		return nil
 	})
@@ -637,4 +657,58 @@ func (s *Store) Actions(ctx context.Context, f store.ActionFilter) ([]store.Acti
 		return nil, fmt.Errorf("sqlite: actions: %w", err)
 	}
 	return out, nil
+}
+
+// FailedLookups counts the principal's lookup_failed records at or after
+// since (the partial index action_log_lookup_failed serves it).
+func (s *Store) FailedLookups(ctx context.Context, principalID string, since time.Time) (int, error) {
+	var n int
+	err := s.r.query(ctx, `SELECT count(*) FROM action_log WHERE kind = 'lookup_failed' AND principal_id = ? AND time_ns >= ?`,
+		[]any{principalID, since.UnixNano()}, func(st *sqlite3.Stmt) error { n = st.ColumnInt(0); return nil })
+	if err != nil {
+		return 0, fmt.Errorf("sqlite: failed lookups: %w", err)
+	}
+	return n, nil
+}
+
+// CancelPermitRecorded durably cancels the pending permit id and appends
+// rec, in one transaction under a savepoint: a refusal (ErrNotFound,
+// ErrPermitNotPending) writes neither.
+func (s *Store) CancelPermitRecorded(ctx context.Context, pid, by string, now time.Time, rec *store.ActionRecord) error {
+	if rec == nil {
+		return s.CancelPermit(ctx, pid, by, now)
+	}
+	if pid == "" {
+		return fmt.Errorf("sqlite: cancel permit: empty id: %w", store.ErrNotFound)
+	}
+	ns, err := nanos("now", now)
+	if err != nil {
+		return fmt.Errorf("sqlite: cancel permit %s: %w", pid, err)
+	}
+	if err := checkAction(rec); err != nil {
+		return fmt.Errorf("sqlite: cancel permit %s: record: %w", pid, err)
+	}
+	a := *rec
+	a.Detail = slices.Clone(rec.Detail)
+	err = s.do(ctx, func(tx *wtx) error {
+		n, err := tx.exec(sqlPermitCancel, ns, nullable(by), pid)
+		if err != nil {
+			return err
+		}
+		if n == 0 {
+			p, found, err := tx.w.readPermit(pid)
+			switch {
+			case err != nil:
+				return err
+			case !found:
+				return answer(store.ErrNotFound)
+			}
+			return answer(statusErr(p.Status))
+		}
+		return tx.w.writeAction(&op{action: &a})
+	})
+	if err != nil {
+		return fmt.Errorf("sqlite: cancel permit %s: %w", pid, err)
+	}
+	return nil
 }

@@ -194,7 +194,7 @@ INSERT INTO tracked_balance (id, cents, observed_at) VALUES (1, 12345, '` + stam
 	if err := s.SetState(ctx, "phase", "live", now); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.AppendAction(ctx, &store.ActionRecord{ID: id.New(now), Time: now, Kind: "permit_consumed", PermitID: p.ID}); err != nil {
+	if err := s.AppendAction(ctx, &store.ActionRecord{ID: id.New(now), Time: now, Kind: store.ActionPermitConsumed, PermitID: p.ID}); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.Close(); err != nil {

@@ -320,7 +320,7 @@ func TestPermitValidation(t *testing.T) {
 	}
 	for _, tt := range actions {
 		t.Run(tt.name, func(t *testing.T) {
-			r := &store.ActionRecord{ID: id.New(permitTime), Time: permitTime, Kind: "executed"}
+			r := &store.ActionRecord{ID: id.New(permitTime), Time: permitTime, Kind: store.ActionExecuted}
 			tt.edit(r)
 			if err := s.AppendAction(ctx, r); err == nil {
 				t.Error("AppendAction accepted an invalid record")

@@ -366,8 +366,9 @@ BEGIN SELECT RAISE(ABORT, 'quarantine_entries: a decided entry never changes, bu
 
 // migrations is every migration in order: the audit, write-path, trust,
 // withheld-output and knowledge tables of versions 1 to 7, then the typed
-// enforcement state of schema_state.go.
-var migrations = slices.Concat(baseMigrations, stateMigrations)
+// enforcement state of schema_state.go, then what the knowledge pipeline
+// learns and the upstream pins of schema_ingest.go.
+var migrations = slices.Concat(baseMigrations, stateMigrations, ingestMigrations)
 
 // schemaVersion is the newest schema this build knows.
 func schemaVersion() int { return migrations[len(migrations)-1].version }

@@ -160,7 +160,7 @@ func rawRecord(t *testing.T, c *sqlite3.Conn, seq int64) store.TrustRecord {
 		t.Fatalf("row %d: %v", seq, st.Err())
 	}
 	r := store.TrustRecord{Seq: st.ColumnInt64(0), ID: st.ColumnText(1), Time: time.Unix(0, st.ColumnInt64(2)),
-		Kind: st.ColumnText(3), SessionID: st.ColumnText(4), Actor: st.ColumnText(5), Target: st.ColumnText(6),
+		Kind: store.TrustKind(st.ColumnText(3)), SessionID: st.ColumnText(4), Actor: st.ColumnText(5), Target: st.ColumnText(6),
 		Detail: []byte(st.ColumnText(7))}
 	copy(r.Prev[:], st.ColumnRawBlob(8))
 	return r

@@ -29,9 +29,9 @@ import (
 // and an output is never stored without its wraps.
 
 const (
-	withheldMeta      = `key, session_id, parent_id, tool, time_ns, size, exit_code, status, decided_by, decided_ns`
-	sqlWithheldInsert = `INSERT INTO withheld_outputs (key, session_id, parent_id, tool, time_ns, size, exit_code, status, nonce, ciphertext)
-VALUES (?,?,?,?,?,?,?,'withheld',?,?) ON CONFLICT (key) DO NOTHING`
+	withheldMeta      = `key, session_id, parent_id, tool, time_ns, size, exit_code, status, decided_by, decided_ns, principal_id`
+	sqlWithheldInsert = `INSERT INTO withheld_outputs (key, session_id, parent_id, tool, time_ns, size, exit_code, status, nonce, ciphertext, principal_id)
+VALUES (?,?,?,?,?,?,?,'withheld',?,?,?) ON CONFLICT (key) DO NOTHING`
 	sqlWithheldWrap = `INSERT INTO withheld_wraps (key, reviewer, wrap) VALUES (?,?,?)`
 	// sqlWithheldAddWrap adds a wrap only to an existing output with room
 	// for it, and never replaces one.
@@ -126,6 +126,7 @@ func (w *writer) writeWithheldPut(o *op) error {
 		st.BindInt64(7, int64(out.ExitCode)),
 		st.BindBlob(8, out.Nonce),
 		st.BindBlob(9, out.Ciphertext),
+		bindOptional(st, 10, out.PrincipalID),
 		st.Exec(),
 	); err != nil {
 		return err
@@ -154,10 +155,10 @@ func (s *Store) Withheld(ctx context.Context, key string) (*store.WithheldOutput
 		if err != nil {
 			return err
 		}
-		w.Nonce = bytes.Clone(st.ColumnRawBlob(10))
-		w.Ciphertext = bytes.Clone(st.ColumnRawBlob(11))
+		w.Nonce = bytes.Clone(st.ColumnRawBlob(11))
+		w.Ciphertext = bytes.Clone(st.ColumnRawBlob(12))
 		if w.Status == store.WithheldPromoted {
-			w.Plain = append([]byte{}, st.ColumnRawBlob(12)...)
+			w.Plain = append([]byte{}, st.ColumnRawBlob(13)...)
 		}
 		out = &w
 		return nil
@@ -191,6 +192,7 @@ func scanWithheld(st *sqlite3.Stmt) (store.WithheldOutput, error) {
 		ExitCode:  int(st.ColumnInt64(6)),
 		Status:    store.WithheldStatus(st.ColumnText(7)),
 	}
+	w.PrincipalID = st.ColumnText(10)
 	by, at := st.ColumnText(8), nsTime(st, 9)
 	switch w.Status {
 	case store.WithheldPending:

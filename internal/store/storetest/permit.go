@@ -464,7 +464,7 @@ func testState(t *testing.T, h *harness) {
 }
 
 // action returns a record of a step at t.
-func action(t time.Time, kind, permitID string) *store.ActionRecord {
+func action(t time.Time, kind store.ActionKind, permitID string) *store.ActionRecord {
 	return &store.ActionRecord{
 		ID:         id.New(t),
 		Time:       t,
@@ -495,7 +495,7 @@ func checkAction(t *testing.T, got, want store.ActionRecord) {
 func testActionLog(t *testing.T, h *harness) {
 	ctx := t.Context()
 	permits := []string{id.New(t0), id.New(t0)}
-	kinds := []string{"permit_created", "tool_call", "permit_consumed", "executed"}
+	kinds := []store.ActionKind{store.ActionPermitCreated, store.ActionToolCall, store.ActionPermitConsumed, store.ActionExecuted}
 	var recs []*store.ActionRecord
 	for i := range 12 {
 		r := action(t0.Add(time.Duration(i)*time.Second+time.Duration(i)*time.Microsecond), kinds[i%4], permits[i/4%2])
@@ -507,7 +507,7 @@ func testActionLog(t *testing.T, h *harness) {
 	}
 	full := recs[3]
 	full.TxHash = "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060"
-	full.Status = "executed"
+	full.Status = store.StatusExecuted
 	full.GasUsed = 142_331
 	full.GasCostWei = "4269930000000000"
 	full.Verified = true
@@ -516,7 +516,7 @@ func testActionLog(t *testing.T, h *harness) {
 	full.GroundTruth = "balance_check"
 	full.Detail = []byte(`{"slippage_bps":11,"block":19000000}`)
 	blocked := recs[5]
-	blocked.Kind, blocked.Status, blocked.BlockReason = "vetoed", "blocked", "SLIPPAGE_TOO_HIGH"
+	blocked.Kind, blocked.Status, blocked.BlockReason = store.ActionVetoed, store.StatusBlocked, "SLIPPAGE_TOO_HIGH"
 	recs[6].Time = recs[6].Time.In(time.FixedZone("UTC-5", -5*3600))
 	// Appended out of order.
 	for _, i := range []int{7, 2, 11, 0, 5, 9, 1, 3, 10, 4, 8, 6} {
@@ -534,13 +534,13 @@ func testActionLog(t *testing.T, h *harness) {
 		{"permit", store.ActionFilter{PermitID: permits[1]}},
 		{"session", store.ActionFilter{SessionID: "sess-2"}},
 		{"tool", store.ActionFilter{Tool: "wallet_send"}},
-		{"kind", store.ActionFilter{Kind: "tool_call"}},
+		{"kind", store.ActionFilter{Kind: store.ActionToolCall}},
 		{"since is inclusive", store.ActionFilter{Since: at(4)}},
 		{"until is exclusive", store.ActionFilter{Until: at(7)}},
 		{"since and until", store.ActionFilter{Since: at(3), Until: at(9)}},
 		{"limit", store.ActionFilter{Limit: 3}},
-		{"combined", store.ActionFilter{PermitID: permits[0], Kind: "executed", Since: at(1), Limit: 1}},
-		{"no match", store.ActionFilter{Kind: "halt"}},
+		{"combined", store.ActionFilter{PermitID: permits[0], Kind: store.ActionExecuted, Since: at(1), Limit: 1}},
+		{"no match", store.ActionFilter{Kind: store.ActionHalt}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -566,10 +566,12 @@ func testActionLog(t *testing.T, h *harness) {
 		for name, edit := range map[string]func(r *store.ActionRecord){
 			"empty id":     func(r *store.ActionRecord) { r.ID = "" },
 			"zero time":    func(r *store.ActionRecord) { r.Time = time.Time{} },
-			"empty kind":   func(r *store.ActionRecord) { r.Kind = "" },
+			"empty kind":   func(r *store.ActionRecord) { r.Kind = 0 },
+			"unknown kind": func(r *store.ActionRecord) { r.Kind = 200 },
+			"bad status":   func(r *store.ActionRecord) { r.Status = 77 },
 			"duplicate id": func(r *store.ActionRecord) { r.ID = full.ID },
 		} {
-			r := action(t0.Add(time.Hour), "halt", "")
+			r := action(t0.Add(time.Hour), store.ActionHalt, "")
 			edit(r)
 			if err := h.s.AppendAction(ctx, r); err == nil {
 				t.Errorf("%s: AppendAction accepted an invalid record", name)
@@ -587,7 +589,7 @@ func testActionLog(t *testing.T, h *harness) {
 // Limit).
 func matchAction(r *store.ActionRecord, f store.ActionFilter) bool {
 	eq := func(want, got string) bool { return want == "" || want == got }
-	return eq(f.PermitID, r.PermitID) && eq(f.SessionID, r.SessionID) && eq(f.Tool, r.Tool) && eq(f.Kind, r.Kind) &&
+	return eq(f.PermitID, r.PermitID) && eq(f.SessionID, r.SessionID) && eq(f.Tool, r.Tool) && (f.Kind == 0 || f.Kind == r.Kind) &&
 		(f.Since.IsZero() || !r.Time.Before(f.Since)) &&
 		(f.Until.IsZero() || r.Time.Before(f.Until))
 }

@@ -17,6 +17,12 @@
 // put past the per-agent cap evicts exactly that agent's oldest pending
 // entry, concurrent puts keep the cap, pruning never removes a pending
 // entry, and Grimoire entries round-trip exactly, embeddings bit for bit.
+// For what ingestion learns and the upstream pins: every write is refused
+// whole (store.ErrInvalidState) when any part is invalid, the bounds hold
+// (500 lessons, the kept days, a session's 64 influences within 24 hours,
+// the immune signatures kept, 10,000 clade entries), and of concurrent
+// pinnings of one tool, or demotions for one share, exactly one takes
+// effect.
 //
 // Records are made with ids from id.New at their own time, as ward makes
 // them.
@@ -93,6 +99,25 @@ func Run(t *testing.T, newBackend func(t *testing.T) func() (store.Store, error)
 		{"Principals", testPrincipals},
 		{"PrincipalInvalid", testPrincipalInvalid},
 		{"PrincipalConcurrentName", testPrincipalConcurrentName},
+		{"Lessons", testLessons},
+		{"LessonsInvalid", testLessonsInvalid},
+		{"LessonsBound", testLessonsBound},
+		{"Series", testSeries},
+		{"Memory", testMemory},
+		{"Skills", testSkills},
+		{"Reputation", testReputation},
+		{"Influences", testInfluences},
+		{"InfluencesConcurrent", testInfluencesConcurrent},
+		{"Clade", testClade},
+		{"CladeConcurrent", testCladeConcurrent},
+		{"Pins", testPins},
+		{"PinsInvalid", testPinsInvalid},
+		{"PinsConcurrent", testPinsConcurrent},
+		{"LearntClosed", testLearntClosed},
+		{"Sessions", testSessions},
+		{"SessionLimits", testSessionLimits},
+		{"SessionConcurrent", testSessionConcurrent},
+		{"Observations", testObservations},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -496,7 +521,7 @@ func testClosed(t *testing.T, h *harness) {
 		{"PendingPermits", func() error { _, err := s.PendingPermits(ctx, t0, 0); return err }},
 		{"SetState", func() error { return s.SetState(ctx, "halt", "on", t0) }},
 		{"State", func() error { _, _, _, err := s.State(ctx, "halt"); return err }},
-		{"AppendAction", func() error { return s.AppendAction(ctx, action(t0, "halt", "")) }},
+		{"AppendAction", func() error { return s.AppendAction(ctx, action(t0, store.ActionHalt, "")) }},
 		{"Actions", func() error { _, err := s.Actions(ctx, store.ActionFilter{}); return err }},
 	}
 	for _, c := range calls {

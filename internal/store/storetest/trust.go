@@ -15,7 +15,7 @@ import (
 )
 
 // trust returns a trust record of kind at t.
-func trust(t time.Time, kind string, n int) *store.TrustRecord {
+func trust(t time.Time, kind store.TrustKind, n int) *store.TrustRecord {
 	return &store.TrustRecord{
 		ID:        id.New(t),
 		Time:      t,
@@ -96,7 +96,7 @@ func checkChain(t *testing.T, recs []store.TrustRecord) {
 func testTrustRoundTrip(t *testing.T, h *harness) {
 	h.verifyTrust(0)
 	base := time.Date(2026, 11, 22, 10, 0, 0, 123456789, time.UTC)
-	kinds := []string{store.TrustTaintAssigned, store.TrustAccessDenied, store.TrustReviewVerdict, store.TrustPromotion, store.TrustDecryptionGrant}
+	kinds := []store.TrustKind{store.TrustTaintAssigned, store.TrustAccessDenied, store.TrustReviewVerdict, store.TrustPromotion, store.TrustDecryptionGrant}
 	var want []store.TrustRecord
 	for i, k := range kinds {
 		r := trust(base.Add(time.Duration(i)*time.Second), k, i)
@@ -138,7 +138,8 @@ func testTrustInvalid(t *testing.T, h *harness) {
 		{"empty id", func(r *store.TrustRecord) { r.ID = "" }},
 		{"zero time", func(r *store.TrustRecord) { r.Time = time.Time{} }},
 		{"empty kind", func(r *store.TrustRecord) { r.Kind = "" }},
-		{"long kind", func(r *store.TrustRecord) { r.Kind = strings.Repeat("k", store.MaxTrustKind+1) }},
+		{"unknown kind", func(r *store.TrustRecord) { r.Kind = "nice_things_said" }},
+		{"long kind", func(r *store.TrustRecord) { r.Kind = store.TrustKind(strings.Repeat("k", store.MaxTrustKind+1)) }},
 		{"detail not JSON", func(r *store.TrustRecord) { r.Detail = []byte(`{"open":`) }},
 	}
 	for i, tt := range tests {
@@ -150,8 +151,10 @@ func testTrustInvalid(t *testing.T, h *harness) {
 			}
 		})
 	}
-	t.Run("kind of 64 bytes", func(t *testing.T) {
-		h.appendTrust(trust(now.Add(time.Second), strings.Repeat("k", store.MaxTrustKind), 1))
+	t.Run("every kind of the set", func(t *testing.T) {
+		for i, k := range []store.TrustKind{store.TrustOutputWithheld, store.TrustOutputRead} {
+			h.appendTrust(trust(now.Add(time.Second+time.Duration(i)), k, 1))
+		}
 	})
 	t.Run("duplicate id", func(t *testing.T) {
 		r := trust(now.Add(2*time.Second), store.TrustReviewVerdict, 2)
@@ -165,11 +168,11 @@ func testTrustInvalid(t *testing.T, h *harness) {
 	// Nothing refused was written, and the chain has no gap.
 	h.appendTrust(trust(now.Add(3*time.Second), store.TrustPromotion, 3))
 	got := h.trustRecords(1, 0)
-	if len(got) != 4 {
-		t.Fatalf("log has %d rows, want 4", len(got))
+	if len(got) != 5 {
+		t.Fatalf("log has %d rows, want 5", len(got))
 	}
 	checkChain(t, got)
-	h.verifyTrust(4)
+	h.verifyTrust(5)
 }
 
 func testTrustConcurrent(t *testing.T, h *harness) {

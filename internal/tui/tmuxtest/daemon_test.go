@@ -84,10 +84,10 @@ func startDaemon(t *testing.T, f *config.File, data, addr string, tokens *runnin
 		}
 		a.Mount(s.Mux)
 		if d.owner == "" {
-			if d.owner, _, err = auth.Create(ctx, st.Store, auth.Owner, "tui-test-owner", time.Now()); err != nil {
+			if d.owner, _, err = auth.Create(ctx, st.Store, auth.Spec{Role: auth.Owner, Name: "tui-test-owner"}, time.Now()); err != nil {
 				return err
 			}
-			if d.agent, _, err = auth.Create(ctx, st.Store, auth.Agent, "tui-test-agent", time.Now()); err != nil {
+			if d.agent, _, err = auth.Create(ctx, st.Store, auth.Spec{Role: auth.Agent, Name: "tui-test-agent"}, time.Now()); err != nil {
 				return err
 			}
 		}

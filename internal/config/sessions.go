@@ -1,0 +1,68 @@
+package config
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/wardhq/ward/internal/store"
+)
+
+// Audit configures what happens when an audit record cannot be written
+// ([audit]).
+type Audit struct {
+	// ReadsBestEffort lets a read-tier call proceed when its decision's
+	// record cannot be written (the failure is counted and logged). Writes,
+	// commits, owner actions and trust decisions never proceed unrecorded.
+	// Default false: a read whose record fails is refused too.
+	ReadsBestEffort bool
+}
+
+type sessionsTOML struct {
+	MaxPerPrincipal *int64  `toml:"max_per_principal"`
+	IdleTTL         *string `toml:"idle_ttl"`
+	KeepTTL         *string `toml:"keep_ttl"`
+}
+
+type auditTOML struct {
+	ReadsBestEffort *bool `toml:"reads_best_effort"`
+}
+
+// sessionsSection reads [sessions] and [audit].
+func sessionsSection(f *File, raw *fileTOML, idx *positions) []Diagnostic {
+	f.Sessions = store.DefaultSessionLimits
+	var diags []Diagnostic
+	bad := func(key, format string, args ...any) {
+		diags = append(diags, idx.at(key, fmt.Sprintf(format, args...)))
+	}
+	if a := raw.Audit; a != nil && a.ReadsBestEffort != nil {
+		f.Audit.ReadsBestEffort = *a.ReadsBestEffort
+	}
+	s := raw.Sessions
+	if s == nil {
+		return nil
+	}
+	if s.MaxPerPrincipal != nil {
+		if n := *s.MaxPerPrincipal; n < 1 || n > 1_000_000 {
+			bad("sessions.max_per_principal", "must be 1 to 1000000")
+		} else {
+			f.Sessions.MaxPerPrincipal = int(n)
+		}
+	}
+	dur := func(key string, v *string, dst *time.Duration) {
+		if v == nil {
+			return
+		}
+		d, err := time.ParseDuration(*v)
+		if err != nil || d < time.Minute || d > 10*365*24*time.Hour {
+			bad(key, "invalid duration %q (want 1m to 87600h)", *v)
+			return
+		}
+		*dst = d
+	}
+	dur("sessions.idle_ttl", s.IdleTTL, &f.Sessions.IdleTTL)
+	dur("sessions.keep_ttl", s.KeepTTL, &f.Sessions.KeepTTL)
+	if f.Sessions.KeepTTL < f.Sessions.IdleTTL {
+		bad("sessions.keep_ttl", "must not be shorter than idle_ttl: a tainted session would expire before a clean one")
+	}
+	return diags
+}

@@ -1,0 +1,119 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/wardhq/ward/internal/tool"
+)
+
+// HeldStatus is where a held call is in the owner's review: pending until
+// approved or rejected, once. (A pending call past its expiry reads as
+// expired to the gate; the store keeps it pending.)
+type HeldStatus uint8
+
+// Held call statuses. The zero value is pending: nothing has run.
+const (
+	HeldPending HeldStatus = iota
+	HeldApproved
+	HeldRejected
+	numHeldStatuses
+)
+
+var heldStatusNames = [numHeldStatuses]string{"pending", "approved", "rejected"}
+
+// String returns the status's name.
+func (s HeldStatus) String() string {
+	if s < numHeldStatuses {
+		return heldStatusNames[s]
+	}
+	return fmt.Sprintf("HeldStatus(%d)", uint8(s))
+}
+
+// MarshalText encodes the status as its name.
+func (s HeldStatus) MarshalText() ([]byte, error) {
+	if s >= numHeldStatuses {
+		return nil, fmt.Errorf("store: marshal held status %d: out of range", s)
+	}
+	return []byte(s.String()), nil
+}
+
+// ParseHeldStatus returns the status named s.
+func ParseHeldStatus(s string) (HeldStatus, error) {
+	for i, n := range heldStatusNames {
+		if n == s {
+			return HeldStatus(i), nil
+		}
+	}
+	return 0, fmt.Errorf("store: unknown held status %q", s)
+}
+
+// HeldCall is a call the policy quarantined, held for the owner's review:
+// whose it is (principal and session), what it was (tool, tier, canonical
+// arguments), why it was held, and what became of it.
+type HeldCall struct {
+	ID          string
+	PrincipalID string
+	SessionID   string
+	Time        time.Time
+	Expires     time.Time
+	TurnID      string
+	InputSource string
+	Facade      string
+	Tool        string
+	Tier        tool.Tier
+	Args        []byte // canonical JSON
+	ArgsHash    string
+	Reason      string
+	Message     string
+	Rule        string
+	DecisionID  string
+	Reviews     []byte // JSON array of the verdicts of the session's checkers, or nil
+	Status      HeldStatus
+	DecidedAt   time.Time
+	DecidedBy   string
+	Note        string
+	Outcome     []byte // JSON: what the approved call did; nil until it ran
+}
+
+// HeldFilter selects held calls. Zero fields do not filter; Status is
+// matched only with ByStatus.
+type HeldFilter struct {
+	Since     time.Time
+	SessionID string
+	ByStatus  bool
+	Status    HeldStatus
+	Limit     int // 0: 100
+}
+
+// Reasons a call was not held or decided.
+var (
+	ErrHeldLimit   = errors.New("too many calls of this session already wait for the owner")
+	ErrHeldDecided = errors.New("the held call was already decided")
+	ErrHeldExpired = errors.New("the held call expired")
+)
+
+// HeldCalls stores the quarantine queue. Every write is durable when it
+// returns nil and carries its action record in the same transaction.
+type HeldCalls interface {
+	// HoldCall stores c and rec, unless the session has a pending,
+	// unexpired call of the same tool and arguments (its id is returned
+	// and nothing is written) or already maxPending pending, unexpired
+	// calls (ErrHeldLimit).
+	HoldCall(ctx context.Context, c *HeldCall, maxPending int, rec *ActionRecord) (existing string, err error)
+	// HeldCall returns the held call id, or ErrNotFound.
+	HeldCall(ctx context.Context, id string) (HeldCall, error)
+	// HeldCalls returns the calls f selects, oldest first.
+	HeldCalls(ctx context.Context, f HeldFilter) ([]HeldCall, error)
+	// DecideHeldCall moves a pending, unexpired call at at to status
+	// (approved or rejected) with by and note, and appends rec, in one
+	// conditional update: of concurrent decisions exactly one succeeds.
+	// ErrNotFound, ErrHeldDecided, ErrHeldExpired.
+	DecideHeldCall(ctx context.Context, id string, status HeldStatus, by, note string, at time.Time, rec *ActionRecord) error
+	// SetHeldOutcome stores what an approved call did, once, and appends
+	// rec. ErrNotFound, or ErrHeldDecided if it has an outcome already or
+	// is not approved.
+	SetHeldOutcome(ctx context.Context, id string, outcome []byte, rec *ActionRecord) error
+}

@@ -1,0 +1,82 @@
+package sqlite
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/ncruces/go-sqlite3"
+
+	"github.com/wardhq/ward/internal/store"
+)
+
+var phases = []string{"thriving", "stable", "conservation", "declining", "terminal"}
+
+// GateControl returns the gate's phase and halt.
+func (s *Store) GateControl(ctx context.Context) (store.GateControl, error) {
+	c := store.GateControl{Phase: "thriving"}
+	err := s.r.query(ctx, `SELECT phase, phase_ns, phase_by, halted, halt_reason, halt_ns, halt_by FROM gate_control WHERE id = 1`, nil,
+		func(st *sqlite3.Stmt) error {
+			c = store.GateControl{Phase: st.ColumnText(0), PhaseAt: nsTime(st, 1), PhaseBy: st.ColumnText(2), Halted: st.ColumnBool(3),
+				HaltReason: st.ColumnText(4), HaltAt: nsTime(st, 5), HaltBy: st.ColumnText(6)}
+			return nil
+		})
+	if err != nil {
+		return store.GateControl{}, fmt.Errorf("sqlite: gate control: %w", err)
+	}
+	return c, nil
+}
+
+// controlWrite runs update on the control row (creating it first) and
+// appends rec, durably, in one transaction.
+func (s *Store) controlWrite(ctx context.Context, what string, rec *store.ActionRecord, update string, args ...any) error {
+	if rec == nil {
+		return fmt.Errorf("sqlite: %s: nil record", what)
+	}
+	if err := checkAction(rec); err != nil {
+		return fmt.Errorf("sqlite: %s: record: %w", what, err)
+	}
+	a := *rec
+	a.Detail = slices.Clone(rec.Detail)
+	err := s.do(ctx, func(tx *wtx) error {
+		if _, err := tx.exec(`INSERT INTO gate_control (id, phase, halted) VALUES (1, 'thriving', 0) ON CONFLICT (id) DO NOTHING`); err != nil {
+			return err
+		}
+		if _, err := tx.exec(update, args...); err != nil {
+			return err
+		}
+		return tx.w.writeAction(&op{action: &a})
+	})
+	if err != nil {
+		return fmt.Errorf("sqlite: %s: %w", what, err)
+	}
+	return nil
+}
+
+// SetPhase durably sets the phase and appends rec.
+func (s *Store) SetPhase(ctx context.Context, phase, by string, at time.Time, rec *store.ActionRecord) error {
+	if !slices.Contains(phases, phase) {
+		return fmt.Errorf("sqlite: set phase: %w: %q is not a phase", errInvalid, phase)
+	}
+	if _, err := nanos("at", at); err != nil {
+		return fmt.Errorf("sqlite: set phase: %w", err)
+	}
+	return s.controlWrite(ctx, "set phase", rec, `UPDATE gate_control SET phase = ?, phase_ns = ?, phase_by = ? WHERE id = 1`, phase, at, nullable(by))
+}
+
+// SetHalt durably halts or lifts the halt and appends rec.
+func (s *Store) SetHalt(ctx context.Context, halted bool, reason, by string, at time.Time, rec *store.ActionRecord) error {
+	if _, err := nanos("at", at); err != nil {
+		return fmt.Errorf("sqlite: set halt: %w", err)
+	}
+	if halted && reason == "" {
+		return fmt.Errorf("sqlite: set halt: %w", errors.Join(errInvalid, errors.New("a halt needs its reason")))
+	}
+	if !halted {
+		reason = ""
+	}
+	return s.controlWrite(ctx, "set halt", rec, `UPDATE gate_control SET halted = ?, halt_reason = ?, halt_ns = ?, halt_by = ? WHERE id = 1`,
+		halted, nullable(reason), at, nullable(by))
+}

@@ -1,0 +1,170 @@
+package sqlite
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/ncruces/go-sqlite3"
+
+	"github.com/wardhq/ward/internal/hook"
+)
+
+// The spending and rate windows (hook.Windows) are two tables (version
+// 11): spend_holds, one row per previewed write until its commit, cancel
+// or expiry, and spend_ledger, one row per write that began to execute,
+// keyed by its permit. Reserve and Begin run their totals, the limiters'
+// check and their write in one transaction under the write lock every
+// process on the file shares: of concurrent holds that only one fits,
+// exactly one is taken, whichever process asks.
+
+var _ hook.Windows = (*Store)(nil)
+
+// windowTotals is one query for every window: the session's spend in its
+// latest tick (if the query's tick is not later), over its life, and every
+// session's over the day; the live holds of each (not key ?7, the one a
+// Begin converts); the writes in the rate window and the live holds.
+const windowTotals = `WITH latest AS (SELECT max(tick) AS t FROM spend_ledger WHERE session_id = ?1)
+SELECT
+  coalesce((SELECT sum(cents) FROM spend_ledger, latest WHERE session_id = ?1 AND tick = latest.t AND ?2 <= latest.t), 0),
+  coalesce((SELECT sum(cents) FROM spend_ledger WHERE session_id = ?1), 0),
+  coalesce((SELECT sum(cents) FROM spend_ledger WHERE time_ns > ?4), 0),
+  coalesce((SELECT sum(cents) FROM spend_holds WHERE session_id = ?1 AND tick = ?2 AND expires_ns > ?3 AND id <> ?6), 0),
+  coalesce((SELECT sum(cents) FROM spend_holds WHERE session_id = ?1 AND expires_ns > ?3 AND id <> ?6), 0),
+  coalesce((SELECT sum(cents) FROM spend_holds WHERE expires_ns > ?3 AND id <> ?6), 0),
+  (SELECT count(*) FROM spend_ledger WHERE time_ns > ?5),
+  (SELECT count(*) FROM spend_holds WHERE expires_ns > ?3 AND id <> ?6)`
+
+func windowArgs(q hook.WindowQuery, except string) []any {
+	tick := int64(min(q.Tick, math.MaxInt64))
+	now := q.Now.UnixNano()
+	return []any{q.Session, tick, now, q.Now.Add(-hook.Day).UnixNano(), q.Now.Add(-q.RateWindow).UnixNano(), except}
+}
+
+func scanTotals(st *sqlite3.Stmt) hook.WindowTotals {
+	return hook.WindowTotals{
+		Tick: st.ColumnInt64(0), Session: st.ColumnInt64(1), Day: st.ColumnInt64(2),
+		TickHeld: st.ColumnInt64(3), SessionHeld: st.ColumnInt64(4), DayHeld: st.ColumnInt64(5),
+		Writes: st.ColumnInt(6), WritesHeld: st.ColumnInt(7),
+	}
+}
+
+// Totals reads the windows for q (implements hook.Windows).
+func (s *Store) Totals(ctx context.Context, q hook.WindowQuery) (hook.WindowTotals, error) {
+	if q.Now.IsZero() {
+		return hook.WindowTotals{}, errors.New("sqlite: window totals: zero time")
+	}
+	var t hook.WindowTotals
+	err := s.r.query(ctx, windowTotals, windowArgs(q, ""), func(st *sqlite3.Stmt) error {
+		t = scanTotals(st)
+		return nil
+	})
+	if err != nil {
+		return hook.WindowTotals{}, fmt.Errorf("sqlite: window totals: %w", err)
+	}
+	return t, nil
+}
+
+func (tx *wtx) totals(q hook.WindowQuery, except string) (hook.WindowTotals, error) {
+	var t hook.WindowTotals
+	_, err := tx.one(windowTotals, windowArgs(q, except), func(st *sqlite3.Stmt) error {
+		t = scanTotals(st)
+		return nil
+	})
+	return t, err
+}
+
+// Reserve durably takes hold h if fits allows it (implements
+// hook.Windows). Expired holds are deleted in the same transaction.
+func (s *Store) Reserve(ctx context.Context, h hook.WindowHold, q hook.WindowQuery, fits func(hook.WindowTotals) error) error {
+	if h.Key == "" || h.Session == "" || h.Cents < 0 || h.At.IsZero() || !h.Expires.After(h.At) || h.Tick > math.MaxInt64 {
+		return fmt.Errorf("sqlite: reserve: %w: a hold needs its key, session, time, later expiry and a value of 0 or more", errInvalid)
+	}
+	err := s.do(ctx, func(tx *wtx) error {
+		if _, err := tx.exec(`DELETE FROM spend_holds WHERE expires_ns <= ? OR id = ?`, q.Now, h.Key); err != nil {
+			return err
+		}
+		t, err := tx.totals(q, "")
+		if err != nil {
+			return err
+		}
+		if err := fits(t); err != nil {
+			return answer(err)
+		}
+		_, err = tx.exec(`INSERT INTO spend_holds (id, session_id, tick, cents, created_ns, expires_ns) VALUES (?, ?, ?, ?, ?, ?)`,
+			h.Key, h.Session, h.Tick, h.Cents, h.At, h.Expires)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("sqlite: reserve %s: %w", h.Key, err)
+	}
+	return nil
+}
+
+// Begin durably turns the hold e.Key into recorded spend if fits allows
+// it (implements hook.Windows).
+func (s *Store) Begin(ctx context.Context, e hook.WindowSpend, q hook.WindowQuery, fits func(hook.WindowTotals) error) error {
+	if e.Key == "" || e.Session == "" || e.Cents < 0 || e.At.IsZero() || e.Tick > math.MaxInt64 {
+		return fmt.Errorf("sqlite: begin spend: %w: spend needs its key, session, time and a value of 0 or more", errInvalid)
+	}
+	err := s.do(ctx, func(tx *wtx) error {
+		n, err := tx.int64(`SELECT count(*) FROM spend_ledger WHERE id = ?`, e.Key)
+		if err != nil {
+			return err
+		}
+		if n > 0 {
+			return answer(hook.ErrSpendRecorded)
+		}
+		t, err := tx.totals(q, e.Key)
+		if err != nil {
+			return err
+		}
+		if err := fits(t); err != nil {
+			return answer(err)
+		}
+		if _, err := tx.exec(`DELETE FROM spend_holds WHERE id = ?`, e.Key); err != nil {
+			return err
+		}
+		_, err = tx.exec(`INSERT INTO spend_ledger (id, session_id, tick, cents, time_ns, status) VALUES (?, ?, ?, ?, ?, 'committing')`,
+			e.Key, e.Session, e.Tick, e.Cents, e.At)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("sqlite: begin spend %s: %w", e.Key, err)
+	}
+	return nil
+}
+
+// Finish durably settles the spend key (implements hook.Windows).
+func (s *Store) Finish(ctx context.Context, key string, executed bool, cents int64) error {
+	err := s.do(ctx, func(tx *wtx) error {
+		var n int64
+		var err error
+		if executed {
+			n, err = tx.exec(`UPDATE spend_ledger SET status = 'executed', cents = ? WHERE id = ?`, max(cents, 0), key)
+		} else {
+			n, err = tx.exec(`DELETE FROM spend_ledger WHERE id = ?`, key)
+		}
+		if err == nil && n == 0 {
+			return answer(fmt.Errorf("no spend is recorded for %q", key))
+		}
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("sqlite: finish spend: %w", err)
+	}
+	return nil
+}
+
+// Release durably drops the hold key (implements hook.Windows).
+func (s *Store) Release(ctx context.Context, key string) error {
+	err := s.do(ctx, func(tx *wtx) error {
+		_, err := tx.exec(`DELETE FROM spend_holds WHERE id = ?`, key)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("sqlite: release hold: %w", err)
+	}
+	return nil
+}

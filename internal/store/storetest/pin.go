@@ -1,0 +1,170 @@
+package storetest
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/wardhq/ward/internal/store"
+)
+
+// hash64 is a definition hash as upstream makes them: hex SHA-256.
+func hash64(s string) string {
+	h := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(h[:])
+}
+
+func pending(server, tool, def string, n int) store.PendingTool {
+	return store.PendingTool{Server: server, Tool: tool, Hash: hash64(def), ApprovedHash: hash64(tool), Seen: tl.Add(time.Duration(n) * time.Minute),
+		Def: json.RawMessage(`{"name":"` + tool + `","description":"` + def + `"}`)}
+}
+
+func samePending(a, b store.PendingTool) bool {
+	return a.Server == b.Server && a.Tool == b.Tool && a.Hash == b.Hash && a.ApprovedHash == b.ApprovedHash && sameTime(a.Seen, b.Seen) &&
+		string(a.Def) == string(b.Def)
+}
+
+func testPins(t *testing.T, h *harness) {
+	ctx := t.Context()
+	p := store.PinnedTool{Server: "notes", Tool: "get_note", Hash: hash64("v1"), Approved: tl}
+	got, created, err := h.s.PinTool(ctx, p)
+	if err != nil || !created || got != p {
+		t.Fatalf("first PinTool = %+v, %v, %v; want it created", got, created, err)
+	}
+	// Trust on first use: a second definition does not replace the first.
+	other := p
+	other.Hash, other.Approved = hash64("v2"), tl.Add(time.Hour)
+	if got, created, err := h.s.PinTool(ctx, other); err != nil || created || got != p {
+		t.Errorf("second PinTool = %+v, %v, %v; want the first pin, not created", got, created, err)
+	}
+	if _, err := h.s.PinnedTool(ctx, "notes", "set_note"); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("PinnedTool of an unpinned tool: %v, want ErrNotFound", err)
+	}
+	ps := []store.PendingTool{pending("notes", "get_note", "v2", 1), pending("notes", "a_tool", "x", 2)}
+	if err := h.s.SetPendingTools(ctx, "notes", ps); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.s.SetPendingTools(ctx, "other", []store.PendingTool{pending("other", "get_note", "y", 3)}); err != nil {
+		t.Fatal(err)
+	}
+	h.reopen()
+	if got, err := h.s.PinnedTool(ctx, "notes", "get_note"); err != nil || got != p {
+		t.Errorf("PinnedTool after reopening = %+v, %v; want %+v", got, err, p)
+	}
+	list, err := h.s.PendingTools(ctx, "notes")
+	if err != nil || !slices.EqualFunc(list, []store.PendingTool{ps[1], ps[0]}, samePending) {
+		t.Errorf("PendingTools = %+v, %v; want both, by tool", list, err)
+	}
+
+	appr, err := h.s.ApproveTool(ctx, "notes", "get_note", "alice", tl.Add(2*time.Hour))
+	if err != nil || !samePending(appr, ps[0]) {
+		t.Fatalf("ApproveTool = %+v, %v", appr, err)
+	}
+	want := store.PinnedTool{Server: "notes", Tool: "get_note", Hash: hash64("v2"), Approved: tl.Add(2 * time.Hour), By: "alice"}
+	if got, err := h.s.PinnedTool(ctx, "notes", "get_note"); err != nil || got != want {
+		t.Errorf("after approval the pin is %+v, %v; want %+v", got, err, want)
+	}
+	if _, err := h.s.ApproveTool(ctx, "notes", "get_note", "alice", tl); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("approving again: %v, want ErrNotFound", err)
+	}
+	if list, err := h.s.PendingTools(ctx, "notes"); err != nil || len(list) != 1 || list[0].Tool != "a_tool" {
+		t.Errorf("pending after approval: %+v, %v", list, err)
+	}
+	// Replacing a server's pending definitions leaves other servers'.
+	if err := h.s.SetPendingTools(ctx, "notes", nil); err != nil {
+		t.Fatal(err)
+	}
+	if list, err := h.s.PendingTools(ctx, "other"); err != nil || len(list) != 1 {
+		t.Errorf("another server's pending definitions: %+v, %v", list, err)
+	}
+	if list, err := h.s.PendingTools(ctx, "notes"); err != nil || len(list) != 0 {
+		t.Errorf("cleared pending definitions: %+v, %v", list, err)
+	}
+}
+
+func testPinsInvalid(t *testing.T, h *harness) {
+	ctx := t.Context()
+	good := store.PinnedTool{Server: "notes", Tool: "get_note", Hash: hash64("v1"), Approved: tl}
+	for _, tc := range []struct {
+		name string
+		mut  func(p *store.PinnedTool)
+	}{
+		{"no server", func(p *store.PinnedTool) { p.Server = "" }},
+		{"long server", func(p *store.PinnedTool) { p.Server = strings.Repeat("s", store.MaxPinServer+1) }},
+		{"no tool", func(p *store.PinnedTool) { p.Tool = "" }},
+		{"short hash", func(p *store.PinnedTool) { p.Hash = "aa" }},
+		{"upper-case hash", func(p *store.PinnedTool) { p.Hash = strings.ToUpper(p.Hash) }},
+		{"no time", func(p *store.PinnedTool) { p.Approved = time.Time{} }},
+	} {
+		p := good
+		tc.mut(&p)
+		if _, _, err := h.s.PinTool(ctx, p); !errors.Is(err, store.ErrInvalidState) {
+			t.Errorf("PinTool with %s: %v, want ErrInvalidState", tc.name, err)
+		}
+	}
+	if _, err := h.s.PinnedTool(ctx, "notes", "get_note"); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("a refused pin was stored: %v", err)
+	}
+	ok := pending("notes", "fine", "x", 0)
+	if err := h.s.SetPendingTools(ctx, "notes", []store.PendingTool{ok}); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		mut  func(p *store.PendingTool)
+	}{
+		{"another server", func(p *store.PendingTool) { p.Server = "other" }},
+		{"not JSON", func(p *store.PendingTool) { p.Def = json.RawMessage(`{"name":`) }},
+		{"bad approved hash", func(p *store.PendingTool) { p.ApprovedHash = "zz" }},
+		{"twice one tool", func(p *store.PendingTool) { p.Tool = "first" }},
+		{"no time", func(p *store.PendingTool) { p.Seen = time.Time{} }},
+	} {
+		p := pending("notes", "second", "y", 1)
+		tc.mut(&p)
+		if err := h.s.SetPendingTools(ctx, "notes", []store.PendingTool{pending("notes", "first", "z", 2), p}); !errors.Is(err, store.ErrInvalidState) {
+			t.Errorf("SetPendingTools with %s: %v, want ErrInvalidState", tc.name, err)
+		}
+	}
+	if list, err := h.s.PendingTools(ctx, "notes"); err != nil || !slices.EqualFunc(list, []store.PendingTool{ok}, samePending) {
+		t.Errorf("refused pending definitions changed the stored ones: %+v, %v", list, err)
+	}
+}
+
+// Of many processes' worth of writers pinning one tool with different
+// definitions at once, exactly one pin is created and everyone gets it.
+func testPinsConcurrent(t *testing.T, h *harness) {
+	ctx := t.Context()
+	var (
+		wg      sync.WaitGroup
+		created atomic.Int32
+		mu      sync.Mutex
+		seen    = map[string]bool{}
+	)
+	for i := range 16 {
+		wg.Go(func() {
+			got, ok, err := h.s.PinTool(ctx, store.PinnedTool{Server: "notes", Tool: "get_note", Hash: hash64(fmt.Sprint(i)), Approved: tl})
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			if ok {
+				created.Add(1)
+			}
+			mu.Lock()
+			seen[got.Hash] = true
+			mu.Unlock()
+		})
+	}
+	wg.Wait()
+	if created.Load() != 1 || len(seen) != 1 {
+		t.Errorf("%d pins created, %d distinct approved hashes returned; want 1 and 1", created.Load(), len(seen))
+	}
+}

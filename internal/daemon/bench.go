@@ -59,6 +59,7 @@ func BenchGate(ctx context.Context, dir string, reads, previews, commits int) (*
 			Rate:     hook.RateConfig{Max: 1 << 30, Window: time.Hour},
 		},
 		AnnounceDelay: -1,
+		VaultKey:      dir + "/vault.key",
 	})
 	if err != nil {
 		return nil, err
@@ -84,9 +85,12 @@ func BenchGate(ctx context.Context, dir string, reads, previews, commits int) (*
 		}
 	}
 	reg.Freeze()
+	// The gate as ward serve wires it: sessions, their ledgers (sealed),
+	// the spending and rate windows and the lookups all in the store.
 	tools, err := gate.NewTools(gate.ToolsConfig{
 		Decider: st.Decider, Engine: st.Engine, Registry: reg, Hooks: st.Hooks,
 		Permits: st.Store, Control: st.Store, Held: st.Store, Actions: st.Store, Bus: st.Bus, AnnounceDelay: -1,
+		Sessions: st.Store, TrustLog: st.Store, Withheld: st.Store, Vault: st.vault,
 	})
 	if err != nil {
 		return nil, err
@@ -96,7 +100,10 @@ func BenchGate(ctx context.Context, dir string, reads, previews, commits int) (*
 	if err != nil {
 		return nil, err
 	}
-	s := &gate.Session{ID: "bench", TurnID: "bench", Source: policy.Agent, View: view}
+	s, err := tools.OpenSession(ctx, gate.Owner{PrincipalID: "bench", Name: "bench", Source: policy.Agent}, "bench", view)
+	if err != nil {
+		return nil, err
+	}
 	dc := st.Dev.Contracts()
 	res := &GateBench{Reads: reads, Previews: previews, Commits: commits}
 

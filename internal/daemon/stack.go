@@ -119,6 +119,8 @@ type Stack struct {
 	// Ingest is the Grimoire's ingestion pipeline.
 	Ingest *ingest.Pipeline
 
+	vault *vault.Vault // nil without Config.VaultKey
+
 	closers []func() error
 }
 
@@ -262,6 +264,7 @@ func Open(ctx context.Context, cfg Config) (_ *Stack, err error) {
 		if vlt, err = vault.Open(cfg.VaultKey); err != nil {
 			return nil, errors.Join(err, s.Close())
 		}
+		s.vault = vlt
 		s.closers = append(s.closers, func() error { vlt.Close(); return nil })
 	}
 	s.Tools, err = gate.NewTools(gate.ToolsConfig{

@@ -842,23 +842,32 @@ func (t *Tools) Commit(ctx context.Context, s *Session, req CommitRequest) (*too
 	if v, _ := (hook.Chain{t.set.Phase}).Run(ctx, &hook.Call{Def: d, Args: args, Plan: &plan, Phase: phase, SessionID: s.ID, Tick: tick, Now: now}); v.Veto {
 		return nil, t.vetoed(ctx, s, d.Name, args.HashHex(), &Refusal{Code: v.Code, Stage: v.Hook, Message: v.Message, Detail: v.Detail})
 	}
-	// The durable half of single use: one conditional update.
+	// The spending and rate limits again, against what executed since the
+	// preview (in any process), with the spend recorded before the write
+	// runs: the hold becomes spend, counted even if ward dies mid-way. Then
+	// the durable half of single use, one conditional update, whose sync
+	// makes the recorded spend durable too (the store syncs in order).
+	hc := &hook.Call{Def: d, Args: args, Plan: &plan, Phase: phase, SessionID: s.ID, Tick: tick, Now: now}
+	var b struct {
+		began bool
+		v     hook.Verdict
+	}
+	b.began, b.v = t.set.Begin(ctx, hc, p.ID, p.ValueCents)
 	consumed, err := t.permits.ConsumePermit(ctx, p.ID, store.PermitCheck{
 		SessionID: s.ID, Now: now, Tick: tick, Tool: d.Name, ArgsHash: args.HashHex(),
 		PolicyHash: hashHex(t.engine.Snapshot().Hash()), Phase: phase.String(), By: s.ID,
 	})
+	began := b.began
 	if err != nil {
+		// Nothing runs: the spend recorded for it goes, and so does the
+		// hold of a permit that is done with.
+		t.finish(ctx, p.ID, began, false, 0)
 		if !errors.Is(err, store.ErrPermitEarly) {
-			t.releaseHold(ctx, p.ID) // the permit is done with: so is its hold
+			t.releaseHold(ctx, p.ID)
 		}
 		return nil, t.vetoed(ctx, s, d.Name, args.HashHex(), permitRefusal(err))
 	}
-	// The spending and rate limits again, against what executed since the
-	// preview (in any process), and the spend recorded before the write
-	// runs: the hold becomes spend, counted even if ward dies mid-way.
-	hc := &hook.Call{Def: d, Args: args, Plan: &plan, Phase: phase, SessionID: s.ID, Tick: tick, Now: now}
-	began, v := t.set.Begin(ctx, hc, p.ID, consumed.ValueCents)
-	if v.Veto {
+	if v := b.v; v.Veto {
 		t.releaseHold(ctx, p.ID)
 		r := &Refusal{Code: v.Code, Stage: v.Hook, Message: v.Message + " (the permit is used up: preview again)", Detail: v.Detail}
 		return nil, t.vetoed(ctx, s, d.Name, args.HashHex(), r)

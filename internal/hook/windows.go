@@ -30,16 +30,21 @@ type Windows interface {
 	// Reserve atomically reads the totals for q (expired holds left out
 	// and dropped), calls fits with them, and stores h if fits returns
 	// nil; fits's error is returned otherwise. A key that is held already
-	// is replaced.
+	// is replaced. A backend may return before the hold survives a power
+	// loss (not a crash of the process) provided the caller's next
+	// durable write to it makes it survive one too.
 	Reserve(ctx context.Context, h WindowHold, q WindowQuery, fits func(WindowTotals) error) error
 	// Begin atomically drops the hold e.Key (if any), reads the totals
 	// for q without it, calls fits, and if fits returns nil records e as
 	// spend that began to execute. A key already recorded is not recorded
-	// again (ErrSpendRecorded).
+	// again (ErrSpendRecorded). Its durability is Reserve's.
 	Begin(ctx context.Context, e WindowSpend, q WindowQuery, fits func(WindowTotals) error) error
 	// Finish settles the spend key that Begin recorded: executed, it
 	// keeps it with cents as its amount; otherwise it deletes it (the
-	// write did not happen).
+	// write did not happen). It may return before it is durable or even
+	// applied (it is applied before any later Reserve, Begin or Release
+	// returns), and report no error for a key it finds nothing under: a
+	// Finish lost leaves the spend counted as Begin recorded it.
 	Finish(ctx context.Context, key string, executed bool, cents int64) error
 	// Release drops the hold key; an unknown key is no error.
 	Release(ctx context.Context, key string) error

@@ -47,6 +47,9 @@ const (
 type op struct {
 	kind    opKind
 	durable bool
+	// committed makes a durable op's caller wait only for its batch's
+	// COMMIT, not for the sync after it (see Store.doCommitted).
+	committed bool
 	state   atomic.Uint32
 	retried bool  // writer only: already retried once
 	err     error // set by the writer before the batch's done is closed
@@ -85,9 +88,10 @@ func (o *op) orphan() bool {
 
 // batch is the unit of group commit.
 type batch struct {
-	ops   []*op
-	taken chan struct{} // closed when the writer takes the batch
-	done  chan struct{} // closed once the batch committed or failed
+	ops       []*op
+	taken     chan struct{} // closed when the writer takes the batch
+	committed chan struct{} // closed once the batch's COMMIT returned (or failed), before its sync
+	done      chan struct{} // closed once the batch committed or failed
 	err   error         // batch-wide failure, set before done is closed
 
 	// expired is closed CommitTimeout after the first record joined: one
@@ -97,7 +101,7 @@ type batch struct {
 }
 
 func newBatch() *batch {
-	return &batch{taken: make(chan struct{}), done: make(chan struct{}), expired: make(chan struct{})}
+	return &batch{taken: make(chan struct{}), committed: make(chan struct{}), done: make(chan struct{}), expired: make(chan struct{})}
 }
 
 // finish releases b's waiters.
@@ -150,9 +154,13 @@ func (s *Store) submit(ctx context.Context, o *op) error {
 // first, it abandons o to the writer (which still writes it) unless the
 // writer already resolved o with an error, which is then returned.
 func (s *Store) wait(ctx context.Context, b *batch, o *op) error {
+	done := b.done
+	if o.committed {
+		done = b.committed
+	}
 	var gaveUp error
 	select {
-	case <-b.done:
+	case <-done:
 		return o.outcome(b)
 	case <-ctx.Done():
 		gaveUp = ctx.Err()
@@ -160,14 +168,14 @@ func (s *Store) wait(ctx context.Context, b *batch, o *op) error {
 		gaveUp = fmt.Errorf("%w: not committed %v after its batch opened (the record stays queued)", ErrCommitTimeout, s.cfg.CommitTimeout)
 	}
 	select {
-	case <-b.done: // both were ready
+	case <-done: // both were ready
 		return o.outcome(b)
 	default:
 	}
 	if o.state.CompareAndSwap(opPending, opAbandoned) {
 		return gaveUp
 	}
-	<-b.done // the writer resolved o and is about to close done
+	<-done // the writer resolved o and is about to close done
 	return o.outcome(b)
 }
 

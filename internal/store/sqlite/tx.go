@@ -145,6 +145,17 @@ func (s *Store) do(ctx context.Context, fn txFunc) error {
 	return s.submit(ctx, &op{kind: opFunc, durable: true, fn: fn})
 }
 
+// doCommitted submits fn and returns its answer once its batch has
+// committed, without waiting for the sync that makes it survive a power
+// loss: it survives a crash of the process at once, and a power loss once
+// any later durable write of this store has returned (the WAL is synced
+// in order). A caller whose effect is acknowledged only after a durable
+// write of its own (a hold, then the permit it holds for) pays one sync
+// instead of two.
+func (s *Store) doCommitted(ctx context.Context, fn txFunc) error {
+	return s.submit(ctx, &op{kind: opFunc, durable: true, committed: true, fn: fn})
+}
+
 // doLater queues fn for the next group commit without waiting for it: a
 // failure is counted in DroppedRecords, as for a deferred decision.
 func (s *Store) doLater(ctx context.Context, fn txFunc) error {

@@ -75,13 +75,16 @@ func (tx *wtx) totals(q hook.WindowQuery, except string) (hook.WindowTotals, err
 	return t, err
 }
 
-// Reserve durably takes hold h if fits allows it (implements
-// hook.Windows). Expired holds are deleted in the same transaction.
+// Reserve takes hold h if fits allows it (implements hook.Windows).
+// Expired holds are deleted in the same transaction. It returns once the
+// hold is committed, which every process sees, without waiting for the
+// sync: the gate acknowledges a hold only with its permit, whose durable
+// write syncs the hold before it (see doCommitted).
 func (s *Store) Reserve(ctx context.Context, h hook.WindowHold, q hook.WindowQuery, fits func(hook.WindowTotals) error) error {
 	if h.Key == "" || h.Session == "" || h.Cents < 0 || h.At.IsZero() || !h.Expires.After(h.At) || h.Tick > math.MaxInt64 {
 		return fmt.Errorf("sqlite: reserve: %w: a hold needs its key, session, time, later expiry and a value of 0 or more", errInvalid)
 	}
-	err := s.do(ctx, func(tx *wtx) error {
+	err := s.doCommitted(ctx, func(tx *wtx) error {
 		if _, err := tx.exec(`DELETE FROM spend_holds WHERE expires_ns <= ? OR id = ?`, q.Now, h.Key); err != nil {
 			return err
 		}
@@ -102,13 +105,14 @@ func (s *Store) Reserve(ctx context.Context, h hook.WindowHold, q hook.WindowQue
 	return nil
 }
 
-// Begin durably turns the hold e.Key into recorded spend if fits allows
-// it (implements hook.Windows).
+// Begin turns the hold e.Key into recorded spend if fits allows it
+// (implements hook.Windows). Like Reserve it returns once committed: the
+// gate consumes the permit next, with a durable write that syncs it.
 func (s *Store) Begin(ctx context.Context, e hook.WindowSpend, q hook.WindowQuery, fits func(hook.WindowTotals) error) error {
 	if e.Key == "" || e.Session == "" || e.Cents < 0 || e.At.IsZero() || e.Tick > math.MaxInt64 {
 		return fmt.Errorf("sqlite: begin spend: %w: spend needs its key, session, time and a value of 0 or more", errInvalid)
 	}
-	err := s.do(ctx, func(tx *wtx) error {
+	err := s.doCommitted(ctx, func(tx *wtx) error {
 		n, err := tx.int64(`SELECT count(*) FROM spend_ledger WHERE id = ?`, e.Key)
 		if err != nil {
 			return err
@@ -136,9 +140,12 @@ func (s *Store) Begin(ctx context.Context, e hook.WindowSpend, q hook.WindowQuer
 	return nil
 }
 
-// Finish durably settles the spend key (implements hook.Windows).
+// Finish settles the spend key (implements hook.Windows), with the next
+// group commit: until then, and if it is lost in a crash, the spend stays
+// recorded at the value Begin gave it, which counts against the limits —
+// the safe side.
 func (s *Store) Finish(ctx context.Context, key string, executed bool, cents int64) error {
-	err := s.do(ctx, func(tx *wtx) error {
+	err := s.doLater(ctx, func(tx *wtx) error {
 		var n int64
 		var err error
 		if executed {

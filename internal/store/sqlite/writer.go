@@ -216,6 +216,7 @@ func (s *Store) run() {
 			s.mu.Unlock()
 			close(b.taken)
 			s.write(b)
+			close(b.committed)
 			if s.sync != nil && b.err == nil {
 				s.sync.add(b)
 			} else {

@@ -50,9 +50,9 @@ type op struct {
 	// committed makes a durable op's caller wait only for its batch's
 	// COMMIT, not for the sync after it (see Store.doCommitted).
 	committed bool
-	state   atomic.Uint32
-	retried bool  // writer only: already retried once
-	err     error // set by the writer before the batch's done is closed
+	state     atomic.Uint32
+	retried   bool  // writer only: already retried once
+	err       error // set by the writer before the batch's done is closed
 
 	at string // stored time of an execution, balance or policy
 
@@ -92,7 +92,7 @@ type batch struct {
 	taken     chan struct{} // closed when the writer takes the batch
 	committed chan struct{} // closed once the batch's COMMIT returned (or failed), before its sync
 	done      chan struct{} // closed once the batch committed or failed
-	err   error         // batch-wide failure, set before done is closed
+	err       error         // batch-wide failure, set before done is closed
 
 	// expired is closed CommitTimeout after the first record joined: one
 	// timer per batch bounds every wait on it, instead of one per caller.

@@ -99,15 +99,6 @@ type Permits interface {
 	PendingPermits(ctx context.Context, now time.Time, limit int) ([]Permit, error)
 }
 
-// State is gate state that must survive restarts and be shared across
-// processes: the emergency halt and the PolicyCage phase.
-type State interface {
-	// SetState durably sets key to value (keys: "halt", "phase", ...).
-	SetState(ctx context.Context, key, value string, at time.Time) error
-	// State returns the value of key; ok false if never set.
-	State(ctx context.Context, key string) (value string, at time.Time, ok bool, err error)
-}
-
 // ActionRecord is one step of a write's life in the audit trail (seed 002's
 // ActionRecord plus permit lifecycle), of a kind ActionKind names.
 type ActionRecord struct {

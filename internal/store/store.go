@@ -173,7 +173,6 @@ type Store interface {
 	Ledger
 	PolicyLog
 	Permits
-	State
 	ActionLog
 	TrustLog
 	Withheld
@@ -181,6 +180,8 @@ type Store interface {
 	Grimoire
 	Principals
 	Sessions
+	HeldCalls
+	Control
 	// What the knowledge pipeline learns (learnt.go) and the pins of
 	// upstream tools (pin.go).
 	Lessons

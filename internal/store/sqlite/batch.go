@@ -19,7 +19,6 @@ const (
 	opPermitCreate
 	opPermitConsume
 	opPermitCancel
-	opState
 	opAction
 	opTrust
 	opWithheldPut
@@ -72,7 +71,6 @@ type op struct {
 	// Permit, state and action ops, behind pointers to keep decisions'
 	// ops small.
 	permit   *permitOp
-	setting  *stateOp
 	action   *store.ActionRecord
 	trust    *store.TrustRecord // Seq, Prev and Hash set by the writer
 	withheld *withheldOp

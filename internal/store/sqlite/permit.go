@@ -17,7 +17,7 @@ import (
 	"github.com/wardhq/ward/internal/store"
 )
 
-// Permits, gate state and the action log go through the writer like every
+// Permits and the action log go through the writer like every
 // other write: each is an op of the open batch, durable when its call
 // returns. ConsumePermit and CancelPermit are single conditional UPDATEs
 // run by the writer inside its batch's transaction (BEGIN IMMEDIATE, so the
@@ -41,7 +41,6 @@ WHERE id = ?3 AND status = 'pending' AND expires_ns > ?1 AND (not_before_ns IS N
 RETURNING ` + permitColumns
 	sqlPermitCancel = `UPDATE permits SET status = 'cancelled', closed_ns = ?1, closed_by = ?2 WHERE id = ?3 AND status = 'pending'`
 	sqlPermitRow    = `SELECT ` + permitColumns + ` FROM permits WHERE id = ?`
-	sqlStateSet     = `INSERT INTO gate_state (key, value, set_ns) VALUES (?, ?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value, set_ns = excluded.set_ns`
 	sqlActionInsert = `INSERT INTO action_log (` + actionColumns + `) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`
 )
 
@@ -62,10 +61,6 @@ type permitOp struct {
 	refused error // consume, cancel: why the UPDATE matched nothing
 }
 
-type stateOp struct {
-	key, value string
-	ns         int64
-}
 
 var riskTiers = []string{"routine", "standard", "elevated", "high", "critical"}
 
@@ -471,38 +466,6 @@ func bindOptionalJSON(st *sqlite3.Stmt, i int, v []byte) error {
 		return st.BindNull(i)
 	}
 	return st.BindRawText(i, v)
-}
-
-// SetState durably sets key to value as of at; the last write committed
-// wins, whatever its at. An empty key or a zero at is refused.
-func (s *Store) SetState(ctx context.Context, key, value string, at time.Time) error {
-	if key == "" {
-		return fmt.Errorf("sqlite: set state: %w: empty key", errInvalid)
-	}
-	ns, err := nanos("time", at)
-	if err != nil {
-		return fmt.Errorf("sqlite: set state %s: %w", key, err)
-	}
-	return s.submit(ctx, &op{kind: opState, durable: true, setting: &stateOp{key: key, value: value, ns: ns}})
-}
-
-// State returns the value last set for key and when; ok is false if it
-// never was.
-func (s *Store) State(ctx context.Context, key string) (value string, at time.Time, ok bool, err error) {
-	const q = `SELECT value, set_ns FROM gate_state WHERE key = ?`
-	err = s.r.query(ctx, q, []any{key}, func(st *sqlite3.Stmt) error {
-		value, at, ok = st.ColumnText(0), nsTime(st, 1), true
-		return nil
-	})
-	if err != nil {
-		return "", time.Time{}, false, fmt.Errorf("sqlite: state %s: %w", key, err)
-	}
-	return value, at, ok, nil
-}
-
-func (w *writer) writeState(o *op) error {
-	st, so := w.state, o.setting
-	return firstErr(st.BindText(1, so.key), st.BindText(2, so.value), st.BindInt64(3, so.ns), st.Exec())
 }
 
 // AppendAction durably writes a copy of rec. It needs a ULID id, a time,

@@ -60,7 +60,9 @@ func TestPermitRefusalsFailAlone(t *testing.T) {
 		{"CancelPermit of a cancelled permit", func() error { return s.CancelPermit(ctx, other.ID, "owner", now) }, store.ErrPermitCancelled},
 		{"ConsumePermit", func() error { _, err := s.ConsumePermit(ctx, existing.ID, permitCheck(existing, now)); return err }, nil},
 		{"duplicate CreatePermit", func() error { return s.CreatePermit(ctx, &dup) }, errConstraint},
-		{"SetState", func() error { return s.SetState(ctx, "halt", "on", now) }, nil},
+		{"SetHalt", func() error {
+			return s.SetHalt(ctx, true, "on", "x", now, &store.ActionRecord{ID: id.New(now), Time: now, Kind: store.ActionHalt})
+		}, nil},
 		{"AppendDecision", func() error { return s.AppendDecision(ctx, rec("after"), true) }, nil},
 	}
 	errs := make([]error, len(calls))
@@ -191,7 +193,7 @@ INSERT INTO tracked_balance (id, cents, observed_at) VALUES (1, 12345, '` + stam
 	if _, err := s.ConsumePermit(ctx, p.ID, permitCheck(p, now)); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.SetState(ctx, "phase", "live", now); err != nil {
+	if err := s.SetPhase(ctx, "stable", "owner", now, &store.ActionRecord{ID: id.New(now), Time: now, Kind: store.ActionPhaseChanged}); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.AppendAction(ctx, &store.ActionRecord{ID: id.New(now), Time: now, Kind: store.ActionPermitConsumed, PermitID: p.ID}); err != nil {
@@ -206,7 +208,7 @@ INSERT INTO tracked_balance (id, cents, observed_at) VALUES (1, 12345, '` + stam
 		t.Fatal(err)
 	}
 	defer c.Close()
-	for _, table := range []string{"permits", "gate_state", "action_log", "trust_log", "withheld_outputs", "withheld_wraps", "quarantine_entries", "grimoire_entries"} {
+	for _, table := range []string{"permits", "gate_control", "action_log", "trust_log", "withheld_outputs", "withheld_wraps", "quarantine_entries", "grimoire_entries"} {
 		if !slices.Contains(tables(), table) {
 			t.Errorf("table %s missing after the migration", table)
 		}

@@ -306,8 +306,8 @@ func TestPermitValidation(t *testing.T) {
 	if _, err := s.PendingPermits(ctx, time.Time{}, 0); err == nil {
 		t.Error("PendingPermits accepted a zero time")
 	}
-	if err := s.SetState(ctx, "halt", "on", time.Time{}); err == nil {
-		t.Error("SetState accepted a zero time")
+	if err := s.SetHalt(ctx, true, "on", "x", time.Time{}, &store.ActionRecord{ID: id.New(permitTime), Time: permitTime, Kind: store.ActionHalt}); err == nil {
+		t.Error("SetHalt accepted a zero time")
 	}
 	actions := []struct {
 		name string

@@ -368,7 +368,7 @@ BEGIN SELECT RAISE(ABORT, 'quarantine_entries: a decided entry never changes, bu
 // withheld-output and knowledge tables of versions 1 to 7, then the typed
 // enforcement state of schema_state.go, then what the knowledge pipeline
 // learns and the upstream pins of schema_ingest.go.
-var migrations = slices.Concat(baseMigrations, stateMigrations, ingestMigrations)
+var migrations = slices.Concat(baseMigrations, stateMigrations, ingestMigrations, finalMigrations)
 
 // schemaVersion is the newest schema this build knows.
 func schemaVersion() int { return migrations[len(migrations)-1].version }

@@ -204,3 +204,12 @@ SELECT 1,
   (SELECT set_ns FROM gate_state WHERE key = 'halt');
 DELETE FROM gate_state WHERE key IN ('phase', 'halt');
 `}}
+
+// finalMigrations come after every version that moved a part of
+// gate_state into its table (8 to 21).
+//
+// Version 22 drops gate_state: every key ward wrote there has a table of
+// its own now, and nothing reads or writes it.
+var finalMigrations = []migration{{22, `
+DROP TABLE gate_state;
+`}}

@@ -158,7 +158,6 @@ func TestMigrations(t *testing.T) {
 		"permits": {"id", "created_ns", "expires_ns", "not_before_ns", "expiry_tick", "session_id", "tool",
 			"args_hash", "args", "policy_hash", "phase", "risk_tier", "value_cents", "preview", "status",
 			"closed_ns", "closed_by", "principal_id"},
-		"gate_state": {"key", "value", "set_ns"},
 		"action_log": {"id", "time_ns", "kind", "permit_id", "session_id", "tool", "action_type", "args_hash",
 			"tx_hash", "status", "block_reason", "gas_used", "gas_cost_wei", "verified", "expected", "actual",
 			"ground_truth", "detail", "principal_id"},

@@ -34,7 +34,7 @@ type writer struct {
 	// single-row statements; decision[len-1] is the single-row decision.
 	execution, balance, policy, policySource  *sqlite3.Stmt
 	permitInsert, permitConsume, permitCancel *sqlite3.Stmt
-	permitRow, state, action                  *sqlite3.Stmt
+	permitRow, action                  *sqlite3.Stmt
 	trust                                     trustWriter
 	withheld                                  withheldWriter
 	know                                      knowledgeWriter
@@ -146,7 +146,6 @@ func (w *writer) prepare() error {
 	w.permitConsume = prep(sqlPermitConsume)
 	w.permitCancel = prep(sqlPermitCancel)
 	w.permitRow = prep(sqlPermitRow)
-	w.state = prep(sqlStateSet)
 	w.action = prep(sqlActionInsert)
 	w.trust.insert = prep(sqlTrustInsert)
 	w.trust.last = prep(sqlTrustLast)
@@ -388,8 +387,6 @@ func (w *writer) writeOther(o *op) error {
 		return w.writePermitConsume(o)
 	case opPermitCancel:
 		return w.writePermitCancel(o)
-	case opState:
-		return w.writeState(o)
 	case opAction:
 		return w.writeAction(o)
 	case opTrust:

@@ -427,39 +427,54 @@ func testPendingPermits(t *testing.T, h *harness) {
 	}
 }
 
-func testState(t *testing.T, h *harness) {
+// testGateControl: the phase and the halt, each written with its action
+// record in one transaction (both or neither), read back after a reopen.
+func testGateControl(t *testing.T, h *harness) {
 	ctx := t.Context()
-	if _, _, ok, err := h.s.State(ctx, "halt"); err != nil || ok {
-		t.Fatalf("State(halt) on an empty store: ok=%v err=%v, want ok=false", ok, err)
+	c, err := h.s.GateControl(ctx)
+	if err != nil || c.Phase != "thriving" || c.Halted {
+		t.Fatalf("GateControl of an empty store = %+v, %v; want thriving, not halted", c, err)
 	}
 	t1, t2 := t0, t0.Add(time.Minute+7*time.Microsecond)
-	set := func(key, value string, at time.Time) {
-		t.Helper()
-		if err := h.s.SetState(ctx, key, value, at); err != nil {
-			t.Fatalf("SetState(%s, %s): %v", key, value, err)
-		}
+	if err := h.s.SetHalt(ctx, true, "engaged: drawdown limit", "session-1", t1, action(t1, store.ActionHalt, "")); err != nil {
+		t.Fatal(err)
 	}
-	expect := func(key, value string, at time.Time) {
-		t.Helper()
-		v, got, ok, err := h.s.State(ctx, key)
-		if err != nil || !ok || v != value || !sameTime(got, at) {
-			t.Errorf("State(%s) = %q, %v, %v, %v; want %q, %v, true, nil", key, v, got, ok, err, value, at)
-		}
+	if err := h.s.SetPhase(ctx, "conservation", "owner:x", t1, action(t1.Add(time.Microsecond), store.ActionPhaseChanged, "")); err != nil {
+		t.Fatal(err)
 	}
-	set("halt", "engaged: drawdown limit", t1)
-	expect("halt", "engaged: drawdown limit", t1)
-	set("phase", "accumulate", t1)
-	set("halt", "", t2)
-	expect("halt", "", t2)
-	expect("phase", "accumulate", t1)
 	h.reopen()
-	expect("halt", "", t2)
-	expect("phase", "accumulate", t1)
-	if err := h.s.SetState(ctx, "", "x", t1); err == nil {
-		t.Error("SetState accepted an empty key")
+	c, err = h.s.GateControl(ctx)
+	if err != nil || !c.Halted || c.HaltReason != "engaged: drawdown limit" || c.HaltBy != "session-1" || !sameTime(c.HaltAt, t1) ||
+		c.Phase != "conservation" || c.PhaseBy != "owner:x" || !sameTime(c.PhaseAt, t1) {
+		t.Errorf("after halt, phase and a reopen: %+v, %v", c, err)
 	}
-	if _, _, ok, err := h.s.State(ctx, ""); err != nil || ok {
-		t.Errorf("State(\"\") after a refused set: ok=%v err=%v, want ok=false", ok, err)
+	if err := h.s.SetHalt(ctx, false, "", "owner:x", t2, action(t2, store.ActionHaltLifted, "")); err != nil {
+		t.Fatal(err)
+	}
+	if c, _ := h.s.GateControl(ctx); c.Halted || c.HaltReason != "" || !sameTime(c.HaltAt, t2) {
+		t.Errorf("after the halt is lifted: %+v", c)
+	}
+	// Refused whole: an unknown phase, a halt without a reason, a change
+	// whose record is invalid (nothing changes and no record is written).
+	before, _ := h.s.Actions(ctx, store.ActionFilter{})
+	bad := action(t2, store.ActionHalt, "")
+	bad.Kind = 0
+	for name, err := range map[string]error{
+		"unknown phase":     h.s.SetPhase(ctx, "panic", "owner:x", t2, action(t2, store.ActionPhaseChanged, "")),
+		"halt, no reason":   h.s.SetHalt(ctx, true, "", "owner:x", t2, action(t2, store.ActionHalt, "")),
+		"invalid record":    h.s.SetHalt(ctx, true, "x", "owner:x", t2, bad),
+		"phase, no record":  h.s.SetPhase(ctx, "stable", "owner:x", t2, nil),
+		"zero time of halt": h.s.SetHalt(ctx, true, "x", "owner:x", time.Time{}, action(t2, store.ActionHalt, "")),
+	} {
+		if err == nil {
+			t.Errorf("%s: accepted", name)
+		}
+	}
+	if c, _ := h.s.GateControl(ctx); c.Halted || c.Phase != "conservation" {
+		t.Errorf("a refused change took effect: %+v", c)
+	}
+	if after, _ := h.s.Actions(ctx, store.ActionFilter{}); len(after) != len(before) {
+		t.Errorf("refused changes wrote %d records", len(after)-len(before))
 	}
 }
 

@@ -61,7 +61,6 @@ type permitOp struct {
 	refused error // consume, cancel: why the UPDATE matched nothing
 }
 
-
 var riskTiers = []string{"routine", "standard", "elevated", "high", "critical"}
 
 // CreatePermit durably stores a copy of p. p must be pending and not

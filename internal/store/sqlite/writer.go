@@ -34,7 +34,7 @@ type writer struct {
 	// single-row statements; decision[len-1] is the single-row decision.
 	execution, balance, policy, policySource  *sqlite3.Stmt
 	permitInsert, permitConsume, permitCancel *sqlite3.Stmt
-	permitRow, action                  *sqlite3.Stmt
+	permitRow, action                         *sqlite3.Stmt
 	trust                                     trustWriter
 	withheld                                  withheldWriter
 	know                                      knowledgeWriter

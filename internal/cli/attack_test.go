@@ -460,21 +460,26 @@ func TestAttackRevokedToken(t *testing.T) {
 		}
 		return resp
 	}
-	init := mcpPost(agent, "", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`)
-	io.Copy(io.Discard, init.Body)
-	init.Body.Close()
-	sid := init.Header.Get("Mcp-Session-Id")
-	if init.StatusCode != http.StatusOK || sid == "" {
-		t.Fatalf("MCP initialize: %d, session %q", init.StatusCode, sid)
+	open := func(token string) string {
+		init := mcpPost(token, "", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`)
+		io.Copy(io.Discard, init.Body)
+		init.Body.Close()
+		sid := init.Header.Get("Mcp-Session-Id")
+		if init.StatusCode != http.StatusOK || sid == "" {
+			t.Fatalf("MCP initialize: %d, session %q", init.StatusCode, sid)
+		}
+		notif := mcpPost(token, sid, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+		notif.Body.Close()
+		return sid
 	}
-	notif := mcpPost(agent, sid, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
-	notif.Body.Close()
-	call := func() int {
-		r := mcpPost(agent, sid, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"query_state","arguments":{"kind":"gate"}}}`)
+	callWith := func(token, sid string) int {
+		r := mcpPost(token, sid, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"query_state","arguments":{"kind":"gate"}}}`)
 		io.Copy(io.Discard, r.Body)
 		r.Body.Close()
 		return r.StatusCode
 	}
+	sid, shortSID := open(agent), open(short)
+	call := func() int { return callWith(agent, sid) }
 	if got := call(); got != http.StatusOK {
 		t.Fatalf("an MCP tool call before the revocation: %d", got)
 	}
@@ -503,6 +508,7 @@ func TestAttackRevokedToken(t *testing.T) {
 	mcpStream := stream("/mcp", agent, "Mcp-Session-Id", sid)
 	events := stream("/v1/events", owner)
 	shortEvents := stream("/v1/events", short)
+	shortMCPStream := stream("/mcp", short, "Mcp-Session-Id", shortSID)
 
 	// Revoke both by name, from another process's view of the database.
 	revoked := time.Now()
@@ -542,12 +548,19 @@ func TestAttackRevokedToken(t *testing.T) {
 	if r := s.do("GET", "/v1/gate", short, "", ""); time.Now().Before(p.Expires) && r.status != http.StatusOK {
 		t.Errorf("the short-lived token before its expiry: %d", r.status)
 	}
+	if got := callWith(short, shortSID); time.Now().Before(p.Expires) && got != http.StatusOK {
+		t.Errorf("the short-lived token's MCP session before its expiry: %d", got)
+	}
 	within("the expiring token's event stream", shortEvents, p.Expires, 1500*time.Millisecond)
+	within("the expiring token's MCP stream", shortMCPStream, p.Expires, 1500*time.Millisecond)
 	for time.Now().Before(p.Expires) {
 		time.Sleep(50 * time.Millisecond)
 	}
 	if r := s.do("GET", "/v1/gate", short, "", ""); r.status != http.StatusUnauthorized {
 		t.Errorf("the expired token: %d, want 401", r.status)
+	}
+	if got := callWith(short, shortSID); got != http.StatusUnauthorized {
+		t.Errorf("the expired token's MCP session: %d, want 401", got)
 	}
 }
 

@@ -853,6 +853,11 @@ func (t *Tools) Commit(ctx context.Context, s *Session, req CommitRequest) (*too
 		v     hook.Verdict
 	}
 	b.began, b.v = t.set.Begin(ctx, hc, p.ID, p.ValueCents)
+	if b.v.Veto && b.v.Code == reason.PermitConsumed {
+		// Another commit of this permit (here or in another process) got
+		// there first: it consumes the permit, this one stops.
+		return nil, t.vetoed(ctx, s, d.Name, args.HashHex(), &Refusal{Code: b.v.Code, Stage: "permit", Message: b.v.Message, Detail: b.v.Detail})
+	}
 	consumed, err := t.permits.ConsumePermit(ctx, p.ID, store.PermitCheck{
 		SessionID: s.ID, Now: now, Tick: tick, Tool: d.Name, ArgsHash: args.HashHex(),
 		PolicyHash: hashHex(t.engine.Snapshot().Hash()), Phase: phase.String(), By: s.ID,

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/wardhq/ward/internal/reason"
 )
 
 // Config configures every hook of the default chain.
@@ -124,6 +126,9 @@ func verdictOf(hook string, err error) Verdict {
 	if errors.As(err, &we) {
 		return we.v
 	}
+	if errors.Is(err, ErrSpendRecorded) {
+		return veto(hook, reason.PermitConsumed, "the permit was already committed", "its spend is recorded: another commit of it began")
+	}
 	return windowsFailed(hook, err)
 }
 
@@ -180,7 +185,10 @@ func (s *Set) Reserve(ctx context.Context, c *Call, key string, ttl time.Duratio
 // checks c's value against recorded spend and the other live holds and
 // write slots, and records it as spend under key. Recorded spend is never
 // forgotten: a crash after Begin leaves it counted. began reports whether
-// anything was recorded (Finish settles it).
+// anything was recorded (Finish settles it). Of concurrent Begins of one
+// key, in any processes, one records; the others are vetoed with
+// PERMIT_ALREADY_CONSUMED, so Begin also serialises the commits of one
+// permit.
 func (s *Set) Begin(ctx context.Context, c *Call, key string, cents int64) (began bool, v Verdict) {
 	_, spends, counts, v := s.applies(c)
 	if v.Veto || (!spends && !counts) {

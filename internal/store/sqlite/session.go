@@ -301,10 +301,11 @@ func (s *Store) AppendObservation(ctx context.Context, sid string, w *store.Obse
 		format = "json"
 	}
 	level, limit := w.Level, w.LimitBytes
-	var seq int64
+	// appended is the observation's number, known only to a durable append
+	// (a later one runs after this returns, so its function keeps its own).
+	var appended int64
 	fn := func(tx *wtx) error {
-		seq = 0
-		var last, bytes int64
+		var last, bytes, seq int64
 		found, err := tx.one(`SELECT ledger_seq, ledger_bytes FROM sessions WHERE id = ?`, []any{sid}, func(st *sqlite3.Stmt) error {
 			last, bytes = st.ColumnInt64(0), st.ColumnInt64(1)
 			return nil
@@ -357,6 +358,9 @@ func (s *Store) AppendObservation(ctx context.Context, sid string, w *store.Obse
 				return err
 			}
 		}
+		if durable {
+			appended = seq
+		}
 		return nil
 	}
 	var err error
@@ -368,7 +372,7 @@ func (s *Store) AppendObservation(ctx context.Context, sid string, w *store.Obse
 	if err != nil {
 		return 0, fmt.Errorf("sqlite: append observation to session %s: %w", sid, err)
 	}
-	return seq, nil
+	return appended, nil
 }
 
 // Observations returns the session's observations after seq after.

@@ -98,6 +98,7 @@ func startWard(t *testing.T) *ward {
 					Authenticate: s.Authenticate, Session: s.Session,
 					Tools: st.Tools, Store: st.Store, Policy: st.Engine.Snapshot,
 					Spending: st.Hooks.Spending, Bus: st.Bus, Log: s.Log,
+					Tokens: api.Tokens{Store: st.Store, Invalidate: s.Verifier.Invalidate},
 				})
 				if err != nil {
 					return err
@@ -384,6 +385,132 @@ func TestDashboardInBrowser(t *testing.T) {
 		t.Errorf("the page threw: %q", errs)
 	}
 	p.screenshots()
+}
+
+// TestDashboardTokens drives the tokens panel in headless Chromium: the
+// list with a name written as markup shown as text, a token created from
+// the form whose secret is shown once and works, its rotation (the old
+// secret refused, the new one accepted), its revocation behind a
+// confirmation (the secret refused, the row marked revoked), and an API
+// error shown in the panel. The secret is read from the page only while
+// it is displayed; it is never in the markup or in the tab's storage.
+func TestDashboardTokens(t *testing.T) {
+	bin := browserPath(t)
+	if testing.Short() {
+		t.Skip("starts a daemon and a browser")
+	}
+	w := startWard(t)
+	const markup = `<img src=x onerror=alert(1)>`
+	if code, res := w.do(t, w.owner, "POST", "/v1/tokens", `{"role":"peer","name":`+jsString(markup)+`}`); code != 200 {
+		t.Fatalf("create the token named with markup: %d %v", code, res)
+	}
+	p := openBrowser(t, bin)
+	p.do("open the page", scheme("light"), chromedp.Navigate(w.url+"/"), chromedp.WaitVisible(chromedp.ID("token-input")),
+		chromedp.SendKeys(chromedp.ID("token-input"), w.owner), chromedp.Click(chromedp.ID("token-connect")))
+	p.wait("the event stream is live", `document.getElementById("conn").dataset.state === "live"`)
+
+	// row finds the table row of the token with a name, by its text.
+	row := func(name string) string {
+		return `[...document.querySelectorAll("#tokens tr")].find(r => r.querySelector('[data-cell="name"]').textContent === ` + jsString(name) + `)`
+	}
+	for _, name := range []string{"dashboard test", "dashboard test agent", markup} {
+		p.wait("the panel lists "+name, row(name)+`?.dataset.status === "live"`)
+	}
+	if got := p.eval(`String(document.querySelectorAll("#tokens img").length) + " " + String(` + row(markup) + `.querySelector('[data-cell="name"]').childElementCount)`); got != "0 0" {
+		t.Errorf("the name written as markup made elements (images in the table, elements in its cell: %s), want its text only", got)
+	}
+
+	// secret reads the secret on display; shown checks it is nowhere else.
+	secret := func() string {
+		p.t.Helper()
+		p.wait("a secret is shown", `!document.getElementById("k-secret").hidden && document.getElementById("k-secret-value").value.startsWith("ward_")`)
+		s := p.eval(`document.getElementById("k-secret-value").value`)
+		if got := p.eval(`String(document.documentElement.outerHTML.includes(` + jsString(s) + `) || JSON.stringify({...sessionStorage, ...localStorage}).includes(` + jsString(s) + `))`); got != "false" {
+			t.Errorf("the secret is in the page's markup or the tab's storage")
+		}
+		return s
+	}
+	dismiss := func(s string) {
+		p.t.Helper()
+		p.do("dismiss the secret", chromedp.Click(chromedp.ID("k-dismiss")))
+		if got := p.eval(`String(document.getElementById("k-secret").hidden) + " " + String([...document.querySelectorAll("input")].some(i => i.value.includes(` + jsString(s) + `)) || document.documentElement.outerHTML.includes(` + jsString(s) + `))`); got != "true false" {
+			t.Errorf("after Done, hidden and still in the page = %s, want true false", got)
+		}
+	}
+	status := func(tok string) int {
+		t.Helper()
+		code, _ := w.do(t, tok, "GET", "/v1/gate", "")
+		return code
+	}
+
+	// A token made from the form works with the secret shown once.
+	p.do("create an agent token",
+		chromedp.SetValue(chromedp.ID("k-role"), "agent"),
+		chromedp.SendKeys(chromedp.ID("k-name"), "dash-made"),
+		chromedp.SendKeys(chromedp.ID("k-ttl"), "1h"),
+		chromedp.Click(chromedp.ID("k-create")))
+	first := secret()
+	if got := p.eval(`document.getElementById("k-secret-h").textContent`); !strings.Contains(got, "dash-made") {
+		t.Errorf("the secret's heading reads %q, want the token's name", got)
+	}
+	if got := status(first); got != http.StatusOK {
+		t.Errorf("GET /v1/gate with the new secret: %d, want 200", got)
+	}
+	made := row("dash-made")
+	p.wait("the new token is listed", made+`?.dataset.status === "live"`)
+	if got := p.eval(made + `.children[1].textContent + " " + String(` + made + `.children[4].textContent !== "never")`); got != "agent true" {
+		t.Errorf("the new token's role and whether it expires = %q, want agent true", got)
+	}
+	if got := p.eval(`document.getElementById("k-name").value`); got != "" {
+		t.Errorf("the form still holds the name %q after creating", got)
+	}
+	dismiss(first)
+
+	// Rotating it shows a new secret; the old one is refused.
+	id := p.eval(made + `.dataset.id`)
+	p.do("rotate it", chromedp.Click(chromedp.CSS(`#tokens tr[data-id="`+id+`"] button[data-action="rotate"]`)))
+	p.wait("a rotated secret is shown", `document.getElementById("k-secret-value").value.startsWith("ward_") && document.getElementById("k-secret-value").value !== `+jsString(first))
+	second := secret()
+	if got, want := [2]int{status(first), status(second)}, [2]int{http.StatusUnauthorized, http.StatusOK}; got != want {
+		t.Errorf("GET /v1/gate with the old and the rotated secret: %v, want %v", got, want)
+	}
+	dismiss(second)
+
+	// Revoking asks first; keeping it changes nothing.
+	revoke := chromedp.Click(chromedp.CSS(`#tokens tr[data-id="` + id + `"] button[data-action="revoke"]`))
+	p.do("ask to revoke it", revoke, chromedp.WaitVisible(chromedp.ID("r-cancel")))
+	if got := p.eval(`document.getElementById("r-text").textContent`); !strings.Contains(got, "dash-made") {
+		t.Errorf("the confirmation reads %q, want the token's name", got)
+	}
+	p.do("keep it", chromedp.Click(chromedp.ID("r-cancel")))
+	p.wait("the confirmation closes", `!document.getElementById("revoke-dialog").open`)
+	if got := status(second); got != http.StatusOK {
+		t.Errorf("GET /v1/gate after keeping the token: %d, want 200", got)
+	}
+	p.do("revoke it", revoke, chromedp.WaitVisible(chromedp.ID("r-confirm")), chromedp.Click(chromedp.ID("r-confirm")))
+	p.wait("the row shows it revoked", `document.querySelector('#tokens tr[data-id=`+jsString(id)+`]')?.dataset.status === "revoked"`)
+	if got := p.eval(`document.querySelector('#tokens tr[data-id=` + jsString(id) + `]').textContent`); !strings.Contains(got, "revoked") {
+		t.Errorf("the revoked row reads %q, want revoked", got)
+	}
+	if got := p.eval(`String(document.querySelectorAll('#tokens tr[data-id=` + jsString(id) + `] button').length)`); got != "0" {
+		t.Errorf("the revoked row has %s buttons, want none", got)
+	}
+	if got := status(second); got != http.StatusUnauthorized {
+		t.Errorf("GET /v1/gate with the revoked token: %d, want 401", got)
+	}
+
+	// The API's refusal is shown in the panel, and no secret.
+	p.do("create a token with a name in use",
+		chromedp.SendKeys(chromedp.ID("k-name"), "dashboard test agent"),
+		chromedp.Click(chromedp.ID("k-create")))
+	p.wait("the refusal is shown", `document.getElementById("k-error").textContent.includes("has this name")`)
+	if got := p.eval(`String(document.getElementById("k-secret").hidden)`); got != "true" {
+		t.Errorf("a secret is shown after a refused create")
+	}
+
+	if errs := p.pageErrors(); len(errs) > 0 {
+		t.Errorf("the page threw: %q", errs)
+	}
 }
 
 // saveScreenshot writes a screenshot to a new temporary directory that

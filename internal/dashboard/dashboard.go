@@ -10,7 +10,9 @@
 // can be attacker-written (tool names, messages, summaries), so the script
 // builds the DOM with textContent only; TestScriptNeverParsesHTML keeps it
 // that way, and the Content-Security-Policy below forbids inline script
-// and every origin but the daemon's own.
+// and every origin but the daemon's own. The secret of a token created or
+// rotated from the page is shown once and kept nowhere: not in storage,
+// not in the markup, and not in the page once dismissed.
 package dashboard
 
 import (

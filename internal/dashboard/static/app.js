@@ -14,8 +14,9 @@
   const $ = (id) => document.getElementById(id);
 
   // el builds an element. Attribute names are the script's own; API text
-  // goes only into text nodes, textContent, title and data-* values, none
-  // of which is ever parsed as markup. Children are nodes or strings.
+  // goes only into text nodes, textContent, title, aria-label and data-*
+  // values, none of which is ever parsed as markup. Children are nodes or
+  // strings.
   function el(tag, attrs, ...children) {
     const n = document.createElement(tag);
     if (attrs) {
@@ -189,6 +190,7 @@
     sessionStorage.removeItem(TOKEN_KEY);
     token = "";
     stop();
+    hideSecret();
     $("token-input").value = "";
     $("token-error").textContent = "Token forgotten.";
   });
@@ -724,7 +726,7 @@
 
   async function loadGate() { renderGate(await api("GET", "/v1/gate")); }
 
-  const loaders = { gate: loadGate, chain: loadChain, decisions: loadDecisions, permits: loadPermits, quarantine: loadQuarantine };
+  const loaders = { gate: loadGate, chain: loadChain, decisions: loadDecisions, permits: loadPermits, quarantine: loadQuarantine, tokens: loadTokens };
   const pending = new Set();
   let refreshTimer = null;
 
@@ -813,10 +815,195 @@
     }
   });
 
+  // ---- tokens ------------------------------------------------------------
+  //
+  // The owner lists, creates, rotates and revokes bearer tokens. A new or
+  // rotated secret is shown once, as the value of #k-secret-value (a
+  // property, never an attribute, so it is in no serialised markup); it is
+  // kept in no variable past the call that received it, in no storage and
+  // in no toast, and dismissing it empties the field. Rows act on a token by
+  // its id: a name is unique only among tokens that are not revoked.
+
+  const statusTone = { live: "ok", expired: "warn", revoked: "bad" };
+
+  function tokenStatus(k) {
+    if (k.revoked) return "revoked";
+    if (k.expires && new Date(k.expires) <= Date.now()) return "expired";
+    return "live";
+  }
+
+  function tokenError(msg) { $("k-error").textContent = msg || ""; }
+
+  // tokenProblem says why a token action failed: a refused request (400,
+  // 409) is about the owner's input, and ward's message says what to fix.
+  function tokenProblem(e, what) {
+    if (e && (e.status === 400 || e.status === 409) && e.message) return `${what}: ${e.message}.`;
+    return explain(e, what);
+  }
+
+  function showSecret(secret, p, verb) {
+    if (!secret) throw new APIError(502, "NO_SECRET", "ward returned no token");
+    const name = str(p && p.name), role = str(p && p.role);
+    $("k-secret-h").textContent = `${verb} ${role ? role + " " : ""}token “${name}”: copy it now, it is not shown again.`;
+    const f = $("k-secret-value");
+    f.value = secret;
+    $("k-secret").hidden = false;
+    f.focus();
+    f.select();
+  }
+
+  function hideSecret() {
+    $("k-secret-value").value = "";
+    $("k-secret-h").textContent = "";
+    $("k-secret").hidden = true;
+  }
+
+  $("k-dismiss").addEventListener("click", () => {
+    hideSecret();
+    $("k-name").focus();
+  });
+
+  $("k-copy").addEventListener("click", async () => {
+    const f = $("k-secret-value");
+    if (!f.value) return;
+    try {
+      await navigator.clipboard.writeText(f.value);
+    } catch (_) {
+      // No clipboard API (a page not served from loopback or https) or no
+      // permission: copy the selection instead.
+      f.focus();
+      f.select();
+      if (!document.execCommand("copy")) {
+        toast("The browser refused to copy: select the token and copy it by hand.", "bad", 8000);
+        return;
+      }
+    }
+    toast("Token copied to the clipboard.", "ok");
+  });
+
+  $("k-form").addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const form = ev.target;
+    const f = new FormData(form);
+    const body = { role: str(f.get("role")) };
+    const name = str(f.get("name")).trim(), ttl = str(f.get("ttl")).trim();
+    if (name) body.name = name;
+    if (ttl) body.ttl = ttl;
+    tokenError("");
+    $("k-create").disabled = true;
+    try {
+      const j = await api("POST", "/v1/tokens", body);
+      showSecret(j && j.token, j && j.principal, "New");
+      form.reset();
+    } catch (e) {
+      if (e.status !== 401) tokenError(tokenProblem(e, "Create"));
+    } finally {
+      $("k-create").disabled = false;
+      refresh("tokens");
+    }
+  });
+
+  async function rotateToken(k, btn) {
+    tokenError("");
+    btn.disabled = true;
+    try {
+      const j = await api("POST", `/v1/tokens/${encodeURIComponent(str(k.id))}/rotate`, {});
+      showSecret(j && j.token, (j && j.principal) || k, "Rotated");
+    } catch (e) {
+      if (e.status !== 401) tokenError(tokenProblem(e, "Rotate"));
+      btn.disabled = false;
+    } finally {
+      refresh("tokens");
+    }
+  }
+
+  // Revoking asks first, in a dialog whose default button keeps the token.
+  let revoking = null;
+
+  function askRevoke(k) {
+    revoking = k;
+    $("r-text").textContent = `“${str(k.name)}” (${str(k.role)}, ${str(k.id)}) is refused from now on, ` +
+      "its open event streams and sessions included. This cannot be undone; if it is this page's own token, the page will ask for another.";
+    $("revoke-dialog").showModal();
+  }
+
+  $("r-cancel").addEventListener("click", () => {
+    revoking = null;
+    $("revoke-dialog").close();
+  });
+  $("revoke-dialog").addEventListener("cancel", () => { revoking = null; });
+
+  $("revoke-form").addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const k = revoking;
+    revoking = null;
+    $("revoke-dialog").close();
+    if (!k) return;
+    tokenError("");
+    try {
+      const info = await api("POST", `/v1/tokens/${encodeURIComponent(str(k.id))}/revoke`, {});
+      toast(`Revoked “${str((info && info.name) || k.name)}”.`, "warn");
+    } catch (e) {
+      if (e.status !== 401) tokenError(tokenProblem(e, "Revoke"));
+    } finally {
+      refresh("tokens");
+    }
+  });
+
+  function tokenRow(k) {
+    const status = tokenStatus(k), name = str(k.name), id = str(k.id);
+    const buttons = [];
+    if (status === "live") {
+      const rotate = el("button", { type: "button", class: "btn small ghost", text: "Rotate", "data-action": "rotate",
+        "aria-label": `Rotate ${name}`, title: "Give this token a new secret; the old one is refused at once" });
+      rotate.addEventListener("click", () => rotateToken(k, rotate));
+      buttons.push(rotate);
+    }
+    if (status !== "revoked") {
+      const revoke = el("button", { type: "button", class: "btn small ghost", text: "Revoke", "data-action": "revoke",
+        "aria-label": `Revoke ${name}`, title: "Refuse this token from now on" });
+      revoke.addEventListener("click", () => askRevoke(k));
+      buttons.push(revoke);
+    }
+    const when = (t) => (t ? stamp(t) : "never");
+    const history = [k.rotated ? "secret rotated " + stamp(k.rotated) : "", k.revoked ? "revoked " + stamp(k.revoked) : ""].filter(Boolean).join("\n");
+    return el("tr", { "data-id": id, "data-status": status },
+      el("td", { "data-cell": "name", text: name, title: name }),
+      el("td", {}, el("span", { class: "code", text: str(k.role) })),
+      el("td", { class: "mono", text: id, title: id }),
+      el("td", { text: stamp(k.created), title: history }),
+      el("td", { text: when(k.expires), title: k.expires && status === "live" ? "in " + untilText(k.expires) : "" }),
+      el("td", { text: when(k.last_used) }),
+      el("td", {}, el("span", { class: "pill", "data-tone": statusTone[status], text: status, title: history })),
+      el("td", { class: "num" }, ...buttons));
+  }
+
+  async function loadTokens() {
+    let rows;
+    try {
+      rows = arrayOf(await api("GET", "/v1/tokens"), "tokens");
+    } catch (e) {
+      if (e.status === 401) throw e;
+      $("tokens").replaceChildren();
+      $("k-count").textContent = "";
+      $("k-empty").textContent = explain(e, "Tokens");
+      $("k-empty").hidden = false;
+      return;
+    }
+    rows.reverse(); // newest first
+    $("tokens").replaceChildren(...rows.map(tokenRow));
+    $("k-empty").textContent = "No tokens yet.";
+    $("k-empty").hidden = rows.length > 0;
+    const live = rows.filter((k) => tokenStatus(k) === "live").length;
+    $("k-count").textContent = rows.length ? `${live} live of ${rows.length}` : "";
+  }
+
+  $("k-reload").addEventListener("click", () => refresh("tokens"));
+
   // ---- start -------------------------------------------------------------
 
   function start() {
-    refresh("gate", "chain", "decisions", "permits", "quarantine");
+    refresh("gate", "chain", "decisions", "permits", "quarantine", "tokens");
     runStream();
   }
 

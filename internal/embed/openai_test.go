@@ -60,9 +60,12 @@ func vectors(dim int) func(http.ResponseWriter, []string) {
 	}
 }
 
+// newClient's timeout is generous: the too-large answer streams 64 MiB,
+// which under the race detector on a loaded machine takes more than 5 s;
+// the timeout itself is tested with a client of its own.
 func newClient(t *testing.T, url string, dim int) *OpenAI {
 	t.Helper()
-	o, err := NewOpenAI(OpenAIConfig{Endpoint: url + "/v1/", Model: "m1", Key: taint.New("sk-test", taint.OwnerSecret), Dim: dim, Timeout: 5 * time.Second})
+	o, err := NewOpenAI(OpenAIConfig{Endpoint: url + "/v1/", Model: "m1", Key: taint.New("sk-test", taint.OwnerSecret), Dim: dim, Timeout: time.Minute})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -22,7 +22,7 @@ type decisionView struct {
 	Category       string          `json:"category,omitempty"`
 	ArgsHash       string          `json:"args_hash"`
 	Risk           string          `json:"risk"`
-	Decision       string          `json:"decision"`
+	Decision       store.Verdict   `json:"decision"`
 	Reason         string          `json:"reason"`
 	Message        string          `json:"message,omitempty"`
 	Rule           string          `json:"rule,omitempty"`
@@ -33,7 +33,7 @@ type decisionView struct {
 	SpendCategory  string          `json:"spend_category,omitempty"`
 	SpendCents     int64           `json:"spend_cents,omitempty"`
 	Diagnostic     string          `json:"diagnostic,omitempty"`
-	Origin         string          `json:"origin"`
+	Origin         store.Origin    `json:"origin"`
 }
 
 func viewDecision(d *store.DecisionRecord) decisionView {
@@ -58,22 +58,27 @@ func viewDecision(d *store.DecisionRecord) decisionView {
 func (a *Server) decisionFilter(r *request) (store.DecisionFilter, error) {
 	var f store.DecisionFilter
 	var err error
+	var decision, origin string
 	for _, p := range []struct {
 		dst   *string
 		names []string
 	}{
-		{&f.Tool, []string{"tool"}}, {&f.Decision, []string{"decision"}}, {&f.Reason, []string{"reason"}},
-		{&f.SessionID, []string{"session", "session_id"}}, {&f.TurnID, []string{"turn", "turn_id"}}, {&f.Origin, []string{"origin"}},
+		{&f.Tool, []string{"tool"}}, {&decision, []string{"decision"}}, {&f.Reason, []string{"reason"}},
+		{&f.SessionID, []string{"session", "session_id"}}, {&f.TurnID, []string{"turn", "turn_id"}}, {&origin, []string{"origin"}},
 	} {
 		if *p.dst, err = param(r, p.names...); err != nil {
 			return f, err
 		}
 	}
-	if f.Decision != "" && !slices.Contains([]string{"allow", "quarantine", "deny"}, f.Decision) {
-		return f, badRequest("decision must be allow, quarantine or deny")
+	if decision != "" {
+		if f.Decision, err = store.ParseVerdict(decision); err != nil {
+			return f, badRequest("decision must be allow, quarantine or deny")
+		}
 	}
-	if f.Origin != "" && f.Origin != "gate" && f.Origin != "check" {
-		return f, badRequest("origin must be gate or check")
+	if origin != "" {
+		if f.Origin, err = store.ParseOrigin(origin); err != nil {
+			return f, badRequest("origin must be gate or check")
+		}
 	}
 	now := a.cfg.Now()
 	if f.Since, err = timeParam(r, "since", now); err != nil {

@@ -101,7 +101,7 @@ func (a *Server) listSessions(ctx context.Context, r *request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	recs, err := a.cfg.Store.QueryDecisions(ctx, store.DecisionFilter{Since: since, Origin: "gate", Limit: maxScanned})
+	recs, err := a.cfg.Store.QueryDecisions(ctx, store.DecisionFilter{Since: since, Origin: store.OriginGate, Limit: maxScanned})
 	if err != nil {
 		return nil, err
 	}
@@ -118,9 +118,9 @@ func (a *Server) listSessions(ctx context.Context, r *request) (any, error) {
 		}
 		v.Decisions++
 		switch d.Decision {
-		case "deny":
+		case store.VerdictDeny:
 			v.Denied++
-		case "quarantine":
+		case store.VerdictQuarantine:
 			v.Quarantined++
 		}
 		if d.Time.Before(v.FirstSeen) {

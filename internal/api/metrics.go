@@ -257,7 +257,7 @@ func (d *decisionTail) refresh(ctx context.Context) {
 				continue
 			}
 			d.seen[r.ID] = r.Time
-			d.count.WithLabelValues(r.Decision, r.Reason).Inc()
+			d.count.WithLabelValues(r.Decision.String(), r.Reason).Inc()
 			d.latency.Observe(r.Latency.Seconds())
 			if r.Time.After(newest) {
 				newest = r.Time

@@ -24,8 +24,8 @@ import (
 
 // Origins of decisions.
 const (
-	OriginGate  = "gate"  // a live call
-	OriginCheck = "check" // a what-if evaluation recorded on request
+	OriginGate  = store.OriginGate  // a live call
+	OriginCheck = store.OriginCheck // a what-if evaluation recorded on request
 )
 
 // DefaultTimeout bounds one audit write when the config does not say.
@@ -34,7 +34,7 @@ const DefaultTimeout = 5 * time.Second
 // Config configures a Recorder.
 type Config struct {
 	Log     store.DecisionLog
-	Origin  string        // OriginGate when empty
+	Origin  store.Origin  // OriginGate when zero
 	Timeout time.Duration // DefaultTimeout when zero
 	// DurableAll makes every record durable before Record returns.
 	DurableAll bool
@@ -44,7 +44,7 @@ type Config struct {
 // use.
 type Recorder struct {
 	log        store.DecisionLog
-	origin     string
+	origin     store.Origin
 	timeout    time.Duration
 	durableAll bool
 }
@@ -58,8 +58,11 @@ func NewRecorder(cfg Config) (*Recorder, error) {
 		return nil, errors.New("audit: negative timeout")
 	}
 	r := &Recorder{log: cfg.Log, origin: cfg.Origin, timeout: cfg.Timeout, durableAll: cfg.DurableAll}
-	if r.origin == "" {
+	if r.origin == 0 {
 		r.origin = OriginGate
+	}
+	if !r.origin.Valid() {
+		return nil, fmt.Errorf("audit: unknown origin %v", cfg.Origin)
 	}
 	if r.timeout == 0 {
 		r.timeout = DefaultTimeout
@@ -105,7 +108,7 @@ func (r *Recorder) RecordDeferred(ctx context.Context, d *policy.Decision) (stri
 }
 
 // RecordOf converts a decision to its audit record.
-func RecordOf(d *policy.Decision, recID, origin string) store.DecisionRecord {
+func RecordOf(d *policy.Decision, recID string, origin store.Origin) store.DecisionRecord {
 	ah, ph := d.ArgsHash(), d.PolicyHash()
 	var buf [512]byte
 	evaluated := d.AppendRulesEvaluatedJSON(buf[:0])
@@ -120,7 +123,7 @@ func RecordOf(d *policy.Decision, recID, origin string) store.DecisionRecord {
 		Category:       string(d.Tool().Category),
 		ArgsHash:       hex.EncodeToString(ah[:]),
 		Risk:           d.Risk().String(),
-		Decision:       d.Action().String(),
+		Decision:       verdictOf(d.Action()),
 		Reason:         string(d.Code()),
 		Message:        d.Message(),
 		Rule:           d.Rule(),
@@ -135,4 +138,16 @@ func RecordOf(d *policy.Decision, recID, origin string) store.DecisionRecord {
 		rec.SpendCategory, rec.SpendCents = s.Category, s.Cents
 	}
 	return rec
+}
+
+// verdictOf is the audit record's verdict of an action; an action the
+// store does not know (none exists) is recorded as a deny.
+func verdictOf(a policy.Action) store.Verdict {
+	switch a {
+	case policy.Allow:
+		return store.VerdictAllow
+	case policy.Quarantine:
+		return store.VerdictQuarantine
+	}
+	return store.VerdictDeny
 }

@@ -60,8 +60,8 @@ func TestRecordOf(t *testing.T) {
 	want := store.DecisionRecord{
 		ID: "ID1", Time: d.Time(), TurnID: "t", SessionID: "s", InputSource: "heartbeat", Authority: "system",
 		Tool: "pay", Category: "financial", ArgsHash: hex.EncodeToString(ah[:]), Risk: "dangerous",
-		Decision: "quarantine", Reason: "HOLD", Message: "wait", Rule: "q", RulesEvaluated: `["q"]`, RulesTriggered: `["q"]`,
-		Latency: d.Latency(), PolicyHash: hex.EncodeToString(ph[:]), SpendCategory: "transfer", SpendCents: 42, Origin: "gate",
+		Decision: store.VerdictQuarantine, Reason: "HOLD", Message: "wait", Rule: "q", RulesEvaluated: `["q"]`, RulesTriggered: `["q"]`,
+		Latency: d.Latency(), PolicyHash: hex.EncodeToString(ph[:]), SpendCategory: "transfer", SpendCents: 42, Origin: store.OriginGate,
 	}
 	if rec != want {
 		t.Errorf("RecordOf\n got %+v\nwant %+v", rec, want)

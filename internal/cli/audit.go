@@ -58,11 +58,11 @@ func auditQuery(ctx context.Context, io IO, args []string) int {
 	dbPath := fs.String("db", "", "database (default: [store] path of the config)")
 	var f store.DecisionFilter
 	fs.StringVar(&f.Tool, "tool", "", "only this tool")
-	fs.StringVar(&f.Decision, "decision", "", "only this decision: allow, quarantine or deny")
+	decision := fs.String("decision", "", "only this decision: allow, quarantine or deny")
 	fs.StringVar(&f.Reason, "reason", "", "only this reason code")
 	fs.StringVar(&f.SessionID, "session", "", "only this session")
 	fs.StringVar(&f.TurnID, "turn", "", "only this turn")
-	fs.StringVar(&f.Origin, "origin", "", "only this origin: gate (live calls) or check (recorded what-ifs)")
+	origin := fs.String("origin", "", "only this origin: gate (live calls) or check (recorded what-ifs)")
 	since := fs.String("since", "", "only decisions at or after this time")
 	until := fs.String("until", "", "only decisions before this time")
 	fs.IntVar(&f.Limit, "limit", 100, "at most this many rows (0: all)")
@@ -82,11 +82,15 @@ func auditQuery(ctx context.Context, io IO, args []string) int {
 	if f.Until, err = parseWhen(*until, now); err != nil {
 		return usageErr(io, "--until: %v", err)
 	}
-	if f.Decision != "" && !slices.Contains([]string{"allow", "quarantine", "deny"}, f.Decision) {
-		return usageErr(io, "--decision must be allow, quarantine or deny")
+	if *decision != "" {
+		if f.Decision, err = store.ParseVerdict(*decision); err != nil {
+			return usageErr(io, "--decision must be allow, quarantine or deny")
+		}
 	}
-	if f.Origin != "" && f.Origin != "gate" && f.Origin != "check" {
-		return usageErr(io, "--origin must be gate or check")
+	if *origin != "" {
+		if f.Origin, err = store.ParseOrigin(*origin); err != nil {
+			return usageErr(io, "--origin must be gate or check")
+		}
 	}
 	if f.Limit < 0 {
 		return usageErr(io, "--limit must not be negative")

@@ -66,7 +66,7 @@ type DecisionRecord struct {
 	Category       string
 	ArgsHash       string // hex SHA-256 of the canonical arguments
 	Risk           string // safe, caution, dangerous, forbidden
-	Decision       string // allow, quarantine, deny
+	Decision       Verdict
 	Reason         string // reason code
 	Message        string
 	Rule           string // deciding rule, empty when allowed
@@ -77,17 +77,17 @@ type DecisionRecord struct {
 	SpendCategory  string
 	SpendCents     int64
 	Diagnostic     string
-	Origin         string // "gate" for live calls, "check" for recorded what-ifs
+	Origin         Origin
 }
 
 // DecisionFilter selects decisions. Zero fields do not filter.
 type DecisionFilter struct {
 	Tool      string
-	Decision  string
+	Decision  Verdict
 	Reason    string
 	SessionID string
 	TurnID    string
-	Origin    string
+	Origin    Origin
 	Since     time.Time // inclusive
 	Until     time.Time // exclusive
 	Limit     int       // 0: no limit

@@ -204,14 +204,16 @@ func TestGateFrontsUpstream(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct {
-		tool, decision, reason string
-		n                      int
+		tool     string
+		decision store.Verdict
+		reason   string
+		n        int
 	}{
-		{"mcp_notes_get_note", "allow", "", 2}, // the empty key failed its schema before the policy
-		{"mcp_notes_fail_always", "allow", "", 1},
-		{"mcp_notes_set_note", "allow", "", 1},
-		{"mcp_notes_set_note", "deny", string(reason.AuthorityInsufficient), 1},
-		{"mcp_notes_wipe_notes", "deny", string(reason.ForbiddenTool), 1},
+		{"mcp_notes_get_note", store.VerdictAllow, "", 2}, // the empty key failed its schema before the policy
+		{"mcp_notes_fail_always", store.VerdictAllow, "", 1},
+		{"mcp_notes_set_note", store.VerdictAllow, "", 1},
+		{"mcp_notes_set_note", store.VerdictDeny, string(reason.AuthorityInsufficient), 1},
+		{"mcp_notes_wipe_notes", store.VerdictDeny, string(reason.ForbiddenTool), 1},
 	} {
 		recs, err := s.Store.QueryDecisions(t.Context(), store.DecisionFilter{Tool: tc.tool, Decision: tc.decision, Reason: tc.reason})
 		if err != nil || len(recs) != tc.n {

@@ -32,7 +32,7 @@ func benchRecord(i int) *store.DecisionRecord {
 		Category:       "wallet",
 		ArgsHash:       "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
 		Risk:           "dangerous",
-		Decision:       "deny",
+		Decision:       store.VerdictDeny,
 		Reason:         "HOURLY_TRANSFER_LIMIT_EXCEEDED",
 		Message:        "hourly transfer limit of 5000 cents would be exceeded by this call (4900 spent + 250)",
 		Rule:           "spend.hourly_transfer",
@@ -42,7 +42,7 @@ func benchRecord(i int) *store.DecisionRecord {
 		PolicyHash:     "2c26b46b68ffc68ff99b453c1d30413413422d706483bfa0f98a5e886266e7ae",
 		SpendCategory:  "transfer",
 		SpendCents:     250,
-		Origin:         "gate",
+		Origin:         store.OriginGate,
 	}
 }
 
@@ -50,8 +50,8 @@ func benchRecordSize() int {
 	r := benchRecord(0)
 	return len(r.ID) + len(timeLayout) + len(r.TurnID) + len(r.SessionID) + len(r.InputSource) +
 		len(r.Authority) + len(r.Tool) + len(r.Category) + len(r.ArgsHash) + len(r.Risk) +
-		len(r.Decision) + len(r.Reason) + len(r.Message) + len(r.Rule) + len(r.RulesEvaluated) +
-		len(r.RulesTriggered) + len(r.PolicyHash) + len(r.SpendCategory) + len(r.Origin) + 8 + 8 + 8
+		len(r.Decision.String()) + len(r.Reason) + len(r.Message) + len(r.Rule) + len(r.RulesEvaluated) +
+		len(r.RulesTriggered) + len(r.PolicyHash) + len(r.SpendCategory) + len(r.Origin.String()) + 8 + 8 + 8
 }
 
 func benchStore(b *testing.B, cfg Config, opt options) *Store {
@@ -339,16 +339,16 @@ func mixedRecord(i int) *store.DecisionRecord {
 		Category:       ts.category,
 		ArgsHash:       hex.EncodeToString(args[:]),
 		Risk:           ts.risk,
-		Decision:       "allow",
+		Decision:       store.VerdictAllow,
 		Reason:         "ALLOWED",
 		RulesEvaluated: ts.evaluated,
 		RulesTriggered: `[]`,
 		Latency:        17*time.Microsecond + time.Duration(h%100000),
 		PolicyHash:     "2c26b46b68ffc68ff99b453c1d30413413422d706483bfa0f98a5e886266e7ae",
-		Origin:         "gate",
+		Origin:         store.OriginGate,
 	}
 	if h%3 == 0 {
-		r.Decision, r.Reason, r.Rule, r.RulesTriggered = "deny", ts.reason, ts.rule, `["`+ts.rule+`"]`
+		r.Decision, r.Reason, r.Rule, r.RulesTriggered = store.VerdictDeny, ts.reason, ts.rule, `["`+ts.rule+`"]`
 		r.Message = fmt.Sprintf("call refused by %s: limit of 5000 would be exceeded (%d spent + 250)", ts.rule, h%5000)
 	}
 	if ts.tool == "wallet_send_token" {

@@ -204,7 +204,7 @@ func TestFilterUnknownName(t *testing.T) {
 	}
 	ctx := t.Context()
 	for _, f := range []store.DecisionFilter{
-		{Tool: "unknown"}, {Reason: "unknown"}, {Origin: "unknown"}, {Decision: "maybe"},
+		{Tool: "unknown"}, {Reason: "unknown"}, {Origin: 9}, {Decision: 200},
 	} {
 		n, err := s.CountDecisions(ctx, f)
 		if err != nil || n != 0 {

@@ -119,7 +119,7 @@ func decisionWhere(f store.DecisionFilter, extra ...string) (string, []any, erro
 		}
 	}
 	eqName("d.tool", f.Tool)
-	if f.Decision != "" {
+	if f.Decision != 0 {
 		code, ok := decisionCode(f.Decision)
 		if !ok {
 			code = -1 // matches nothing
@@ -130,7 +130,9 @@ func decisionWhere(f store.DecisionFilter, extra ...string) (string, []any, erro
 	eqName("d.reason", f.Reason)
 	eq("d.session_id", f.SessionID)
 	eq("d.turn_id", f.TurnID)
-	eqName("d.origin", f.Origin)
+	if f.Origin != 0 {
+		eqName("d.origin", f.Origin.String())
+	}
 	if !f.Since.IsZero() {
 		if _, err := formatTime(f.Since); err != nil {
 			return "", nil, fmt.Errorf("since: %w", err)
@@ -255,8 +257,12 @@ func scanDecision(st *sqlite3.Stmt) (store.DecisionRecord, error) {
 		SpendCategory:  st.ColumnText(19),
 		SpendCents:     st.ColumnInt64(20),
 		Diagnostic:     st.ColumnText(21),
-		Origin:         st.ColumnText(22),
 	}
+	origin, err := store.ParseOrigin(st.ColumnText(22))
+	if err != nil {
+		return r, fmt.Errorf("record %s: stored origin: %w", r.ID, err)
+	}
+	r.Origin = origin
 	if st.ColumnBool(5) {
 		r.Authority = st.ColumnText(6)
 	} else {
@@ -268,10 +274,10 @@ func scanDecision(st *sqlite3.Stmt) (store.DecisionRecord, error) {
 		r.ArgsHash = st.ColumnText(9)
 	}
 	risk, decision := st.ColumnInt64(10), st.ColumnInt64(11)
-	if risk < 1 || risk >= int64(len(riskNames)) || decision < 0 || decision >= int64(len(decisionNames)) {
+	if risk < 1 || risk >= int64(len(riskNames)) || decision < 0 || decision >= int64(len(decisionVerdicts)) {
 		return r, fmt.Errorf("record %s: stored risk %d or decision %d out of range", r.ID, risk, decision)
 	}
-	r.Risk, r.Decision = riskNames[risk], decisionNames[decision]
+	r.Risk, r.Decision = riskNames[risk], decisionVerdicts[decision]
 	return r, nil
 }
 

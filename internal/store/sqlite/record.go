@@ -83,7 +83,10 @@ func newDecisionOp(rec *store.DecisionRecord, durable bool) (*op, error) {
 	}
 	var ok bool
 	if o.decision, ok = decisionCode(rec.Decision); !ok {
-		return nil, invalid("decision %q is not allow, deny or quarantine", rec.Decision)
+		return nil, invalid("decision %v is not allow, deny or quarantine", rec.Decision)
+	}
+	if !rec.Origin.Valid() {
+		return nil, invalid("origin %v is not gate or check", rec.Origin)
 	}
 	var err error
 	if o.evaluated, err = ruleList("rules evaluated", rec.RulesEvaluated); err != nil {
@@ -101,13 +104,13 @@ func newDecisionOp(rec *store.DecisionRecord, durable bool) (*op, error) {
 }
 
 // decisionCode returns the stored code of a decision (see migrations).
-func decisionCode(d string) (int64, bool) {
+func decisionCode(d store.Verdict) (int64, bool) {
 	switch d {
-	case "deny":
+	case store.VerdictDeny:
 		return 0, true
-	case "quarantine":
+	case store.VerdictQuarantine:
 		return 1, true
-	case "allow":
+	case store.VerdictAllow:
 		return 2, true
 	}
 	return 0, false
@@ -115,7 +118,7 @@ func decisionCode(d string) (int64, bool) {
 
 var riskNames = [...]string{1: "safe", 2: "caution", 3: "dangerous", 4: "forbidden"}
 
-var decisionNames = [...]string{0: "deny", 1: "quarantine", 2: "allow"}
+var decisionVerdicts = [...]store.Verdict{0: store.VerdictDeny, 1: store.VerdictQuarantine, 2: store.VerdictAllow}
 
 // derivedAuthority is the authority a record with this input source
 // normally has, which is not stored (see migrations).

@@ -244,9 +244,13 @@ func TestSchemaTooNew(t *testing.T) {
 }
 
 func decision(at time.Time, tool, verdict string, triggered string) *store.DecisionRecord {
+	v, err := store.ParseVerdict(verdict)
+	if err != nil {
+		panic(err)
+	}
 	return &store.DecisionRecord{
-		ID: id.New(at), Time: at, Tool: tool, ArgsHash: "ab", Risk: "caution", Decision: verdict,
-		Reason: "R_" + verdict, RulesTriggered: triggered, Latency: 1500 * time.Microsecond, Origin: "gate",
+		ID: id.New(at), Time: at, Tool: tool, ArgsHash: "ab", Risk: "caution", Decision: v,
+		Reason: "R_" + verdict, RulesTriggered: triggered, Latency: 1500 * time.Microsecond, Origin: store.OriginGate,
 	}
 }
 
@@ -409,13 +413,13 @@ func oldRow(r *store.DecisionRecord) map[string]any {
 	}
 	return map[string]any{
 		"id": r.ID, "turn_id": opt(r.TurnID), "tool_name": r.Tool, "tool_args_hash": r.ArgsHash,
-		"risk_level": r.Risk, "decision": r.Decision, "rules_evaluated": list(r.RulesEvaluated),
+		"risk_level": r.Risk, "decision": r.Decision.String(), "rules_evaluated": list(r.RulesEvaluated),
 		"rules_triggered": list(r.RulesTriggered), "reason": r.Reason,
 		"latency_ms": float64(r.Latency) / 1e6, "created_at": r.Time.UTC().Format("2006-01-02T15:04:05.000000000Z"),
 		"session_id": opt(r.SessionID), "input_source": opt(r.InputSource), "authority_level": opt(r.Authority),
 		"tool_category": opt(r.Category), "message": opt(r.Message), "rule": opt(r.Rule),
 		"policy_hash": opt(r.PolicyHash), "latency_ns": int64(r.Latency), "spend_category": opt(r.SpendCategory),
-		"spend_cents": r.SpendCents, "diagnostic": opt(r.Diagnostic), "origin": opt(r.Origin),
+		"spend_cents": r.SpendCents, "diagnostic": opt(r.Diagnostic), "origin": opt(r.Origin.String()),
 	}
 }
 
@@ -427,20 +431,20 @@ func viewRecords() []*store.DecisionRecord {
 		ID: id.New(now), Time: now, TurnID: "turn-1", SessionID: "sess-1", InputSource: "creator", Authority: "agent",
 		Tool: "wallet_send_token", Category: "wallet",
 		ArgsHash: "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08", Risk: "forbidden",
-		Decision: "deny", Reason: "HOURLY_TRANSFER_LIMIT_EXCEEDED", Message: "limit", Rule: "spend.hourly",
+		Decision: store.VerdictDeny, Reason: "HOURLY_TRANSFER_LIMIT_EXCEEDED", Message: "limit", Rule: "spend.hourly",
 		RulesEvaluated: `["authority.tool","spend.hourly"]`, RulesTriggered: `["spend.hourly"]`,
 		Latency: 12345678, PolicyHash: "2c26b46b68ffc68ff99b453c1d30413413422d706483bfa0f98a5e886266e7ae",
-		SpendCategory: "transfer", SpendCents: 250, Diagnostic: "d", Origin: "gate",
+		SpendCategory: "transfer", SpendCents: 250, Diagnostic: "d", Origin: store.OriginGate,
 	}
-	minimal := &store.DecisionRecord{ID: id.New(now), Time: now, Risk: "safe", Decision: "allow"}
+	minimal := &store.DecisionRecord{ID: id.New(now), Time: now, Risk: "safe", Decision: store.VerdictAllow, Origin: store.OriginGate}
 	odd := &store.DecisionRecord{
 		ID: id.New(now), Time: now, InputSource: "Agent", Authority: "system", Tool: "", ArgsHash: "ABCDEF",
-		Risk: "caution", Decision: "quarantine", RulesEvaluated: ` [ "a", 1, null ] `, PolicyHash: "not-hex",
-		Origin: "replay", Latency: 1,
+		Risk: "caution", Decision: store.VerdictQuarantine, RulesEvaluated: ` [ "a", 1, null ] `, PolicyHash: "not-hex",
+		Origin: store.OriginCheck, Latency: 1,
 	}
 	noAuthority := &store.DecisionRecord{
-		ID: id.New(now), Time: now, InputSource: "peer", ArgsHash: "00", Risk: "dangerous", Decision: "deny",
-		Reason: "R", RulesTriggered: `[]`,
+		ID: id.New(now), Time: now, InputSource: "peer", ArgsHash: "00", Risk: "dangerous", Decision: store.VerdictDeny,
+		Reason: "R", RulesTriggered: `[]`, Origin: store.OriginGate,
 	}
 	derived := make([]*store.DecisionRecord, 0, 6)
 	for _, src := range []string{"external", "peer", "heartbeat", "system", "agent", "creator"} {
@@ -449,13 +453,14 @@ func viewRecords() []*store.DecisionRecord {
 			auth = "external"
 		}
 		derived = append(derived, &store.DecisionRecord{
-			ID: id.New(now), Time: now, InputSource: src, Authority: auth, ArgsHash: "0f", Risk: "safe", Decision: "allow",
+			ID: id.New(now), Time: now, InputSource: src, Authority: auth, ArgsHash: "0f", Risk: "safe", Decision: store.VerdictAllow,
+			Origin: store.OriginGate,
 		})
 	}
 	// Before 1970 and a nanosecond before a second: the view's time
 	// arithmetic floors.
 	old := time.Date(1969, 12, 31, 23, 59, 59, 999999999, time.UTC)
-	before1970 := &store.DecisionRecord{ID: id.New(now), Time: old, Risk: "safe", Decision: "allow", Tool: "t"}
+	before1970 := &store.DecisionRecord{ID: id.New(now), Time: old, Risk: "safe", Decision: store.VerdictAllow, Tool: "t", Origin: store.OriginGate}
 	return append([]*store.DecisionRecord{full, minimal, odd, noAuthority, before1970}, derived...)
 }
 

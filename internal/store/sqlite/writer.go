@@ -443,7 +443,7 @@ func (w *writer) bindDecision(b *binder, base int, o *op) error {
 	triggered := ref(w.names, o.triggered)
 	policy := ref(w.policies, r.PolicyHash)
 	spendCategory := ref(w.names, r.SpendCategory)
-	origin := ref(w.names, r.Origin)
+	origin := ref(w.names, r.Origin.String())
 	if err != nil {
 		return fmt.Errorf("intern: %w", err)
 	}

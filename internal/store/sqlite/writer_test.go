@@ -36,7 +36,7 @@ func testStore(t *testing.T, cfg Config) *Store {
 
 func rec(tool string) *store.DecisionRecord {
 	now := time.Now()
-	return &store.DecisionRecord{ID: id.New(now), Time: now, Tool: tool, ArgsHash: "ab", Risk: "safe", Decision: "allow"}
+	return &store.DecisionRecord{ID: id.New(now), Time: now, Tool: tool, ArgsHash: "ab", Risk: "safe", Decision: store.VerdictAllow, Origin: store.OriginGate}
 }
 
 // setHook makes f run before every COMMIT.

@@ -190,7 +190,7 @@ func decision(t time.Time) *store.DecisionRecord {
 		Category:       "wallet",
 		ArgsHash:       "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
 		Risk:           "dangerous",
-		Decision:       "deny",
+		Decision:       store.VerdictDeny,
 		Reason:         "HOURLY_TRANSFER_LIMIT_EXCEEDED",
 		Message:        "hourly transfer limit of 5000 cents would be exceeded (4900 + 250)",
 		Rule:           "spend.hourly",
@@ -201,7 +201,7 @@ func decision(t time.Time) *store.DecisionRecord {
 		SpendCategory:  "transfer",
 		SpendCents:     250,
 		Diagnostic:     "",
-		Origin:         "gate",
+		Origin:         store.OriginGate,
 	}
 }
 
@@ -266,7 +266,8 @@ func testRoundTrip(t *testing.T, h *harness) {
 		Tool:     "file_read",
 		ArgsHash: "00",
 		Risk:     "safe",
-		Decision: "allow",
+		Decision: store.VerdictAllow,
+		Origin:   store.OriginGate,
 	}
 	h.append(full, minimal)
 	check := func() {
@@ -302,7 +303,7 @@ func testNonDurable(t *testing.T, h *harness) {
 
 func testFilters(t *testing.T, h *harness) {
 	tools := []string{"file_read", "shell_exec", "wallet_send_token"}
-	decisions := []string{"allow", "deny", "quarantine"}
+	decisions := []store.Verdict{store.VerdictAllow, store.VerdictDeny, store.VerdictQuarantine}
 	reasons := []string{"ALLOWED", "FORBIDDEN_COMMAND", "HOURLY_TRANSFER_LIMIT_EXCEEDED", "AUTHORITY_INSUFFICIENT"}
 	var recs []*store.DecisionRecord
 	for i := range 12 {
@@ -312,7 +313,7 @@ func testFilters(t *testing.T, h *harness) {
 		r.Reason = reasons[i%4]
 		r.SessionID = fmt.Sprintf("sess-%d", i%2)
 		r.TurnID = fmt.Sprintf("turn-%d", i/4)
-		r.Origin = []string{"gate", "gate", "check"}[i%3]
+		r.Origin = []store.Origin{store.OriginGate, store.OriginGate, store.OriginCheck}[i%3]
 		recs = append(recs, r)
 	}
 	h.append(recs...)
@@ -323,11 +324,11 @@ func testFilters(t *testing.T, h *harness) {
 	}{
 		{"none", store.DecisionFilter{}},
 		{"tool", store.DecisionFilter{Tool: "shell_exec"}},
-		{"decision", store.DecisionFilter{Decision: "quarantine"}},
+		{"decision", store.DecisionFilter{Decision: store.VerdictQuarantine}},
 		{"reason", store.DecisionFilter{Reason: "FORBIDDEN_COMMAND"}},
 		{"session", store.DecisionFilter{SessionID: "sess-1"}},
 		{"turn", store.DecisionFilter{TurnID: "turn-2"}},
-		{"origin", store.DecisionFilter{Origin: "check"}},
+		{"origin", store.DecisionFilter{Origin: store.OriginCheck}},
 		{"since is inclusive", store.DecisionFilter{Since: at(4)}},
 		{"since a microsecond after a record", store.DecisionFilter{Since: at(4).Add(time.Microsecond)}},
 		{"until is exclusive", store.DecisionFilter{Until: at(7)}},
@@ -374,8 +375,8 @@ func testFilters(t *testing.T, h *harness) {
 // match is the reference semantics of store.DecisionFilter (without Limit).
 func match(r *store.DecisionRecord, f store.DecisionFilter) bool {
 	eq := func(want, got string) bool { return want == "" || want == got }
-	return eq(f.Tool, r.Tool) && eq(f.Decision, r.Decision) && eq(f.Reason, r.Reason) &&
-		eq(f.SessionID, r.SessionID) && eq(f.TurnID, r.TurnID) && eq(f.Origin, r.Origin) &&
+	return eq(f.Tool, r.Tool) && (f.Decision == 0 || f.Decision == r.Decision) && eq(f.Reason, r.Reason) &&
+		eq(f.SessionID, r.SessionID) && eq(f.TurnID, r.TurnID) && (f.Origin == 0 || f.Origin == r.Origin) &&
 		(f.Since.IsZero() || !r.Time.Before(f.Since)) &&
 		(f.Until.IsZero() || r.Time.Before(f.Until))
 }
@@ -404,20 +405,23 @@ func testNewestFirst(t *testing.T, h *harness) {
 
 func testReports(t *testing.T, h *harness) {
 	type fixture struct {
-		tool, decision, reason, session, triggered string
-		n                                          int
+		tool            string
+		decision        store.Verdict
+		reason, session string
+		triggered       string
+		n               int
 	}
 	fixtures := []fixture{
-		{"file_read", "allow", "ALLOWED", "s-ops", `[]`, 4},
-		{"wallet_send", "deny", "HOURLY_TRANSFER_LIMIT_EXCEEDED", "s-pay", `["spend.hourly"]`, 1},
-		{"wallet_send", "deny", "HOURLY_TRANSFER_LIMIT_EXCEEDED", "s-pay", `["spend.hourly", "spend.daily"]`, 1},
-		{"wallet_send", "deny", "DAILY_TRANSFER_LIMIT_EXCEEDED", "s-pay", `["spend.daily"]`, 1},
-		{"shell_exec", "deny", "FORBIDDEN_COMMAND", "s-ops", `["command.forbidden"]`, 1},
-		{"shell_exec", "deny", "FORBIDDEN_COMMAND", "s-ops", `["command.forbidden","authority.path"]`, 1},
-		{"http_post", "deny", "HOURLY_TRANSFER_LIMIT_EXCEEDED", "s-ops", `["spend.hourly"]`, 1},
-		{"http_post", "deny", "DAILY_TRANSFER_LIMIT_EXCEEDED", "s-ops", `["spend.daily"]`, 1},
-		{"file_write", "deny", "AUTHORITY_INSUFFICIENT", "s-ops", `["authority.path"]`, 1},
-		{"http_post", "quarantine", "TAINTED_SESSION", "s-ops", `["taint.session"]`, 1},
+		{"file_read", store.VerdictAllow, "ALLOWED", "s-ops", `[]`, 4},
+		{"wallet_send", store.VerdictDeny, "HOURLY_TRANSFER_LIMIT_EXCEEDED", "s-pay", `["spend.hourly"]`, 1},
+		{"wallet_send", store.VerdictDeny, "HOURLY_TRANSFER_LIMIT_EXCEEDED", "s-pay", `["spend.hourly", "spend.daily"]`, 1},
+		{"wallet_send", store.VerdictDeny, "DAILY_TRANSFER_LIMIT_EXCEEDED", "s-pay", `["spend.daily"]`, 1},
+		{"shell_exec", store.VerdictDeny, "FORBIDDEN_COMMAND", "s-ops", `["command.forbidden"]`, 1},
+		{"shell_exec", store.VerdictDeny, "FORBIDDEN_COMMAND", "s-ops", `["command.forbidden","authority.path"]`, 1},
+		{"http_post", store.VerdictDeny, "HOURLY_TRANSFER_LIMIT_EXCEEDED", "s-ops", `["spend.hourly"]`, 1},
+		{"http_post", store.VerdictDeny, "DAILY_TRANSFER_LIMIT_EXCEEDED", "s-ops", `["spend.daily"]`, 1},
+		{"file_write", store.VerdictDeny, "AUTHORITY_INSUFFICIENT", "s-ops", `["authority.path"]`, 1},
+		{"http_post", store.VerdictQuarantine, "TAINTED_SESSION", "s-ops", `["taint.session"]`, 1},
 	}
 	tm := t0
 	for _, f := range fixtures {
@@ -425,7 +429,7 @@ func testReports(t *testing.T, h *harness) {
 			tm = tm.Add(time.Second)
 			r := decision(tm)
 			r.Tool, r.Decision, r.Reason, r.SessionID, r.RulesTriggered = f.tool, f.decision, f.reason, f.session, f.triggered
-			if f.decision == "allow" {
+			if f.decision == store.VerdictAllow {
 				r.Rule = ""
 			}
 			h.append(r)
@@ -445,12 +449,12 @@ func testReports(t *testing.T, h *harness) {
 			[]row{rr("wallet_send", 3), rr("http_post", 2)}},
 		{"most denied tools, session", store.MostDeniedTools, store.DecisionFilter{SessionID: "s-pay"},
 			[]row{rr("wallet_send", 3)}},
-		{"most denied tools, allowed only", store.MostDeniedTools, store.DecisionFilter{Decision: "allow"}, nil},
+		{"most denied tools, allowed only", store.MostDeniedTools, store.DecisionFilter{Decision: store.VerdictAllow}, nil},
 		{"most triggered rules", store.MostTriggeredRules, store.DecisionFilter{},
 			[]row{rr("spend.daily", 3), rr("spend.hourly", 3), rr("authority.path", 2), rr("command.forbidden", 2), rr("taint.session", 1)}},
 		{"most triggered rules, limit", store.MostTriggeredRules, store.DecisionFilter{Limit: 3},
 			[]row{rr("spend.daily", 3), rr("spend.hourly", 3), rr("authority.path", 2)}},
-		{"most triggered rules, quarantined", store.MostTriggeredRules, store.DecisionFilter{Decision: "quarantine"},
+		{"most triggered rules, quarantined", store.MostTriggeredRules, store.DecisionFilter{Decision: store.VerdictQuarantine},
 			[]row{rr("taint.session", 1)}},
 		{"most triggered rules, tool", store.MostTriggeredRules, store.DecisionFilter{Tool: "wallet_send"},
 			[]row{rr("spend.daily", 2), rr("spend.hourly", 2)}},
@@ -539,9 +543,10 @@ func testInvalid(t *testing.T, h *harness) {
 	}{
 		{"empty id", func(r *store.DecisionRecord) { r.ID = "" }},
 		{"zero time", func(r *store.DecisionRecord) { r.Time = time.Time{} }},
-		{"empty decision", func(r *store.DecisionRecord) { r.Decision = "" }},
-		{"unknown decision", func(r *store.DecisionRecord) { r.Decision = "maybe" }},
-		{"decision in upper case", func(r *store.DecisionRecord) { r.Decision = "ALLOW" }},
+		{"no decision", func(r *store.DecisionRecord) { r.Decision = 0 }},
+		{"unknown decision", func(r *store.DecisionRecord) { r.Decision = 200 }},
+		{"no origin", func(r *store.DecisionRecord) { r.Origin = 0 }},
+		{"unknown origin", func(r *store.DecisionRecord) { r.Origin = 9 }},
 		{"empty risk", func(r *store.DecisionRecord) { r.Risk = "" }},
 		{"unknown risk", func(r *store.DecisionRecord) { r.Risk = "extreme" }},
 		{"rules evaluated not JSON", func(r *store.DecisionRecord) { r.RulesEvaluated = "spend.hourly" }},

@@ -315,9 +315,15 @@ func TestAttackGuessingIDs(t *testing.T) {
 	// is looked up.
 	last := ids[len(ids)-1]
 	var codes []string
-	for i := range 8 {
-		guess := last[:len(last)-1] + string("0123456789ABCDEF"[i])
+	for _, c := range "0123456789ABCDEF" {
+		guess := last[:len(last)-1] + string(c)
+		if guess == last {
+			continue // a guess of the id itself is no guess
+		}
 		codes = append(codes, s.call(agent, "", "commit_action", fmt.Sprintf(`{"permit_id":%q}`, guess)).code())
+		if len(codes) == 8 {
+			break
+		}
 	}
 	want := "PERMIT_NOT_FOUND PERMIT_NOT_FOUND PERMIT_NOT_FOUND PERMIT_NOT_FOUND PERMIT_NOT_FOUND TOO_MANY_FAILED_LOOKUPS TOO_MANY_FAILED_LOOKUPS TOO_MANY_FAILED_LOOKUPS"
 	if strings.Join(codes, " ") != want {

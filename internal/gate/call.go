@@ -421,7 +421,7 @@ func (t *Tools) Read(ctx context.Context, s *Session, name string, raw json.RawM
 	in := t.input(ctx, s, e, args, raw, now)
 	res, err := t.run(ctx, s, e, in, func(ctx context.Context) (*tool.Result, error) { return e.Read(ctx, in) })
 	if err == nil {
-		if oerr := t.observe(ctx, s, e.Def, res); oerr != nil {
+		if oerr := t.observe(ctx, s, e.Def, raw, res); oerr != nil {
 			res, err = nil, oerr
 		}
 	}
@@ -923,7 +923,7 @@ func (t *Tools) Commit(ctx context.Context, s *Session, req CommitRequest) (*too
 		}
 	}
 	// A write's result is output the session sees like any other.
-	if oerr := t.observe(ctx, s, d, res); oerr != nil {
+	if oerr := t.observe(ctx, s, d, raw, res); oerr != nil {
 		detail["taint"] = oerr.Error()
 		res = &tool.Result{Data: json.RawMessage(`{"withheld":"the output could not be taint-checked"}`), SchemaVersion: d.SchemaVersion,
 			ExpectedOutcome: res.ExpectedOutcome, ActualOutcome: res.ActualOutcome, GroundTruthSource: res.GroundTruthSource}

@@ -112,7 +112,7 @@ func (t *Tools) Delegate(ctx context.Context, parent, child *Session, name strin
 		meta.Status = string(store.WithheldPromoted)
 		src, kept := pt.ledger.Record(trust.Source{Kind: trust.Promoted, Ref: "output:" + key}, plain, true)
 		if kept {
-			if err := pt.persist(ctx, parent, src, plain, true, nil); err != nil {
+			if err := pt.persist(ctx, parent, src, plain, nil, true, nil); err != nil {
 				// The promotion stands; the orchestrator only loses the
 				// trusted provenance of its values after a restart.
 				t.auditFailed("promoted output observation", err)

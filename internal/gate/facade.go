@@ -242,7 +242,7 @@ func (t *Tools) Facade(ctx context.Context, s *Session, name string, raw json.Ra
 		if external {
 			def = grimoireExternal
 		}
-		if err := t.observe(ctx, s, def, &tool.Result{Data: out}); err != nil {
+		if err := t.observe(ctx, s, def, raw, &tool.Result{Data: out}); err != nil {
 			return nil, err
 		}
 		return out, nil

@@ -3,6 +3,7 @@ package gate
 import (
 	"bytes"
 	"encoding/json"
+	"math/big"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -31,7 +32,11 @@ func TestSessionSurvivesRestart(t *testing.T) {
 	if f.tools.Level(s) != trust.Tainted {
 		t.Fatal("the read did not taint the session")
 	}
-	// A trusted output read before the restart: its values stay trusted.
+	// A trusted output read before the restart: its values stay trusted
+	// (a balance with enough digits to say where it came from).
+	f.ledger.mu.Lock()
+	f.ledger.bal[tokA] = big.NewInt(123_456_789)
+	f.ledger.mu.Unlock()
 	if _, err := f.tools.Read(ctx, s, "data_get_token_balance", json.RawMessage(`{"token":"`+tokA.String()+`"}`)); err != nil {
 		t.Fatal(err)
 	}

@@ -246,7 +246,7 @@ func (t *Tools) openSession(ctx context.Context, owner Owner, name string, o Tru
 	}
 	if o.Directive != "" {
 		// The directive the session starts with, in its ledger.
-		if err := tr.persist(ctx, s, trust.Source{Kind: trust.Directive, Ref: "directive"}, []byte(o.Directive), false, nil); err != nil {
+		if err := tr.persist(ctx, s, trust.Source{Kind: trust.Directive, Ref: "directive"}, []byte(o.Directive), nil, false, nil); err != nil {
 			return nil, err
 		}
 		if err := st.SetDirective(ctx, sid, o.Directive, true, now); err != nil {
@@ -408,8 +408,15 @@ func (t *Tools) load(ctx context.Context, rec *store.SessionRecord, source polic
 				return nil, fmt.Errorf("gate: load session %s: observation %d: %w", rec.ID, o.Seq, err)
 			}
 		}
-		tr.ledger.Replay(trust.Source{Kind: o.Kind, Ref: o.Ref, Instructions: o.Instructions}, body, o.JSON)
+		args := o.Args
+		if o.Sealed && args != nil {
+			if args, err = tr.box.Open(o.Args); err != nil {
+				return nil, fmt.Errorf("gate: load session %s: observation %d: %w", rec.ID, o.Seq, err)
+			}
+		}
+		tr.ledger.Replay(trust.Source{Kind: o.Kind, Ref: o.Ref, Instructions: o.Instructions}, body, o.JSON, args)
 		clear(body)
+		clear(args)
 	}
 	if rec.LedgerDropped {
 		tr.ledger.MarkIncomplete()
@@ -472,7 +479,7 @@ func (st *SessionTrust) bind(t *Tools, s *Session, rec *store.SessionRecord) {
 // persist writes one observation the session's ledger kept, sealed when
 // the gate has a vault; with taint the session's move to tainted (and its
 // default checkers) is written with it. durable: committed before return.
-func (st *SessionTrust) persist(ctx context.Context, s *Session, src trust.Source, body []byte, isJSON bool, taint *store.LevelChange) error {
+func (st *SessionTrust) persist(ctx context.Context, s *Session, src trust.Source, body, args []byte, isJSON bool, taint *store.LevelChange) error {
 	st.mu.Lock()
 	sto, box, limit := st.store, st.box, st.limit
 	st.mu.Unlock()
@@ -480,7 +487,7 @@ func (st *SessionTrust) persist(ctx context.Context, s *Session, src trust.Sourc
 		return nil
 	}
 	w := &store.ObservationWrite{
-		Observation: store.Observation{Time: time.Now(), Kind: src.Kind, Ref: clipRef(src.Ref), Instructions: src.Instructions, JSON: isJSON, Body: body},
+		Observation: store.Observation{Time: time.Now(), Kind: src.Kind, Ref: clipRef(src.Ref), Instructions: src.Instructions, JSON: isJSON, Body: body, Args: args},
 		Level:       taint, LimitBytes: int64(limit),
 	}
 	if box != nil {
@@ -489,6 +496,11 @@ func (st *SessionTrust) persist(ctx context.Context, s *Session, src trust.Sourc
 			return fmt.Errorf("gate: seal observation: %w", err)
 		}
 		w.Body, w.Sealed = sealed, true
+		if args != nil {
+			if w.Args, err = box.Seal(args); err != nil {
+				return fmt.Errorf("gate: seal observation: %w", err)
+			}
+		}
 	}
 	durable := !src.Kind.Trusted() || taint != nil || src.Kind == trust.Directive || src.Kind == trust.Promoted
 	_, err := sto.AppendObservation(context.WithoutCancel(ctx), s.ID, w, durable)

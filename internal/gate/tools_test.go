@@ -210,6 +210,38 @@ func testTools(t *testing.T, l *ledger, executed *atomic.Int64, block chan struc
 "token":{"type":"string","pattern":"^0x[0-9a-fA-F]{40}$"},"amount":{"type":"string","pattern":"^[0-9]+$"},
 "recipient":{"type":"string","description":"who receives the tokens"},"memo":{"type":"string"},"invoice_id":{"type":"string"}}}`)
 	must(r.Add(registry.Tool{Def: xfer, Action: "transfer", Venue: "erc20", Plan: plan, Write: write(xfer)}))
+	// Provenance tests: a trusted lookup that echoes what it was asked, a
+	// message send whose chat is an id and whose options are an open
+	// object, a note with only free text, and a write without arguments.
+	lookup := def("data_lookup_contact", tool.CatData, tool.Read, tool.Layer1, tool.EffectNone)
+	lookup.Params = json.RawMessage(`{"type":"object","properties":{"query":{"type":"string"}}}`)
+	must(r.Add(registry.Tool{Def: lookup, Action: "lookup", Read: func(ctx context.Context, in *registry.Input) (*tool.Result, error) {
+		q, _ := in.Args.Get("query")
+		qs, _ := q.Str()
+		return tool.ReadResult(lookup, map[string]any{"query": qs, "matches": []string{}, "note": "no contact matches " + qs})
+	}}))
+	note := func(d *tool.Def) registry.WriteHandler {
+		return func(ctx context.Context, in *registry.Input, p *tool.Plan, c *capability.Capability) (*tool.Result, error) {
+			if err := c.Consume(d.Name, in.Args.Hash(), in.Tick, in.Now); err != nil {
+				return nil, err
+			}
+			executed.Add(1)
+			return tool.WriteResult(d, map[string]any{"ok": true, "echo": string(in.Raw)}, "ok", "ok", "state")
+		}
+	}
+	notePlan := func(ctx context.Context, in *registry.Input) (*tool.Plan, error) {
+		return &tool.Plan{Chain: 1337, From: wallet, Summary: "send"}, nil
+	}
+	send := def("mcp_chat_send_message", tool.CatData, tool.Write, tool.Layer2, tool.EffectOpen)
+	send.Egress = true
+	send.Params = json.RawMessage(`{"type":"object","required":["chat_id","text"],"properties":{"chat_id":{"type":"string"},"text":{"type":"string"},"options":{"type":"object"}}}`)
+	must(r.Add(registry.Tool{Def: send, Action: "send", Venue: "social", Plan: notePlan, Write: note(send)}))
+	jot := def("mcp_notes_append_text", tool.CatData, tool.Write, tool.Layer2, tool.EffectOpen)
+	jot.Params = json.RawMessage(`{"type":"object","required":["text"],"properties":{"text":{"type":"string"}}}`)
+	must(r.Add(registry.Tool{Def: jot, Action: "append", Venue: "notes", Plan: notePlan, Write: note(jot)}))
+	wipe := def("mcp_notes_clear_all", tool.CatData, tool.Write, tool.Layer2, tool.EffectOpen)
+	wipe.Params = json.RawMessage(`{"type":"object","properties":{}}`)
+	must(r.Add(registry.Tool{Def: wipe, Action: "clear", Venue: "notes", Plan: notePlan, Write: note(wipe)}))
 	priv := def("wallet_set_spending_limit", tool.CatWallet, tool.Privileged, tool.Layer2, tool.EffectSettle)
 	must(r.Add(registry.Tool{Def: priv, Action: "set_limit", Venue: "wallet", Plan: plan,
 		Privileged: func(ctx context.Context, in *registry.Input, p *tool.Plan, c *capability.Capability, a *capability.Approval) (*tool.Result, error) {

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/wardhq/ward/internal/event"
 	"github.com/wardhq/ward/internal/id"
@@ -164,10 +165,14 @@ func (t *Tools) trustOf(s *Session) *SessionTrust {
 	return s.Trust
 }
 
-// params is what the gate knows of one tool's parameters: their roles.
+// params is what the gate knows of one tool's parameters: their roles, the
+// ones that need trusted provenance in a tainted session, and the field
+// names its schema declares at any depth (an object key that is one of them
+// is the schema's word, not data).
 type params struct {
 	roles     map[string]trust.Role
 	sensitive []string
+	fields    map[string]bool
 }
 
 var paramCache sync.Map // *tool.Def → *params
@@ -187,7 +192,7 @@ func paramsOf(d *tool.Def) *params {
 		} `json:"properties"`
 	}
 	_ = json.Unmarshal(d.Params, &sch)
-	p := &params{roles: map[string]trust.Role{}}
+	p := &params{roles: map[string]trust.Role{}, fields: declaredFields(d.Params)}
 	for name, prop := range sch.Properties {
 		typ := jsonType(prop.Type)
 		for _, alt := range prop.AnyOf {
@@ -211,6 +216,57 @@ func paramsOf(d *tool.Def) *params {
 	return actual.(*params)
 }
 
+// declaredFields returns every property name a JSON Schema declares, at
+// any depth ($defs and combinators included): the keys of every
+// "properties" object.
+func declaredFields(raw json.RawMessage) map[string]bool {
+	out := map[string]bool{}
+	var v any
+	if json.Unmarshal(raw, &v) != nil {
+		return out
+	}
+	var visit func(v any, depth int)
+	visit = func(v any, depth int) {
+		if depth > 64 {
+			return
+		}
+		switch x := v.(type) {
+		case map[string]any:
+			for k, sub := range x {
+				if k == "properties" {
+					if props, ok := sub.(map[string]any); ok {
+						for name, ps := range props {
+							out[name] = true
+							visit(ps, depth+1)
+						}
+						continue
+					}
+				}
+				visit(sub, depth+1)
+			}
+		case []any:
+			for _, e := range x {
+				visit(e, depth+1)
+			}
+		}
+	}
+	visit(v, 0)
+	return out
+}
+
+// field reports whether key is a field name d's schema declares.
+func (p *params) field(key string) bool { return p.fields[key] }
+
+// role returns the role argument name plays in a call of d: an argument
+// the schema does not declare is unclassified (see trust.Role.For).
+func (p *params) role(name string, changes, sends bool) trust.Role {
+	r, ok := p.roles[name]
+	if !ok {
+		r = trust.Other
+	}
+	return r.For(changes, sends)
+}
+
 // jsonType returns a schema's type: the first non-null one of a list.
 func jsonType(raw json.RawMessage) string {
 	var one string
@@ -232,14 +288,21 @@ func jsonType(raw json.RawMessage) string {
 type callTrust struct {
 	view     policy.Trust
 	evidence map[string]trust.Evidence
-	roles    map[string]trust.Role
+	roles    map[string]trust.Role // as each argument plays in this call
+	carried  map[string][]trust.Carried
+	steered  map[string][]trust.Source
 }
 
-// trustView computes the provenance of a call's arguments.
+// trustView computes the provenance of a call's arguments. For a tainted
+// session's call that changes state or sends data it also reads the
+// identifiers inside arguments that are not checked whole (a link in a
+// message body), and whether the call follows instructions rather than
+// the owner (policy.Trust.Hijacked).
 func (t *Tools) trustView(s *Session, e *registry.Entry, raw json.RawMessage) (*callTrust, error) {
 	st := t.trustOf(s)
 	p := paramsOf(e.Def)
 	level := t.Level(s)
+	changes, sends := e.Def.Tier.Effective() != tool.Read, e.Def.Egress
 	if level == trust.Clean && !t.engine.Snapshot().NeedsProvenance() {
 		// Nothing reads provenance for a clean session: skip decoding the
 		// arguments again and the lookups.
@@ -251,23 +314,200 @@ func (t *Tools) trustView(s *Session, e *registry.Entry, raw json.RawMessage) (*
 	if err := dec.Decode(&args); err != nil {
 		return nil, err
 	}
-	ev := st.ledger.Args(args)
+	ev := st.ledger.Args(args, p.field)
 	if t.book != nil {
-		for name, x := range t.book.Args(args) {
+		for name, x := range t.book.Args(args, p.field) {
 			if x.Origin == trust.Trusted && ev[name].Origin != trust.Trusted {
 				ev[name] = x
 			}
 		}
 	}
-	ct := &callTrust{evidence: ev, roles: p.roles}
+	ct := &callTrust{evidence: ev, roles: make(map[string]trust.Role, len(args))}
 	ct.view = policy.Trust{
-		Taint: level.String(), Isolated: st.isolated, Sensitive: p.sensitive, Sends: e.Def.Egress,
+		Taint: level.String(), Isolated: st.isolated, Sensitive: slices.Clone(p.sensitive), Sends: e.Def.Egress,
 		Provenance: make(map[string]string, len(ev)),
 	}
 	for name, x := range ev {
 		ct.view.Provenance[name] = x.Origin.String()
+		ct.roles[name] = p.role(name, changes, sends)
+		if _, declared := p.roles[name]; !declared && !slices.Contains(ct.view.Sensitive, name) {
+			ct.view.Sensitive = append(ct.view.Sensitive, name) // data under a name the schema does not know
+		}
 	}
+	if level == trust.Clean || !(changes || sends) {
+		return ct, nil
+	}
+	t.carried(st, ct, args, p)
+	t.hijacked(st, ct, args)
 	return ct, nil
+}
+
+// carried checks the identifiers inside each free-text argument (one whose
+// role is content, a quantity, a time or a flag: a destination, credential
+// or unclassified value is checked whole, and a selector is an id already):
+// a URL, an e-mail address or an account number inside a message body, a
+// title or a note is checked like a destination argument. An argument that
+// carries one that is not trusted needs trusted provenance, and has the
+// worst of theirs.
+func (t *Tools) carried(st *SessionTrust, ct *callTrust, args map[string]any, p *params) {
+	ct.carried = map[string][]trust.Carried{}
+	for name, v := range args {
+		if r := ct.roles[name]; r.Critical() || r == trust.Selector {
+			continue
+		}
+		texts := stringLeaves(v, p.field)
+		if len(texts) == 0 {
+			continue
+		}
+		ids, more := trust.Identifiers(strings.Join(texts, "\n"))
+		if len(ids) == 0 && !more {
+			continue
+		}
+		worst, kinds := trust.Trusted, []string{}
+		for _, id := range ids {
+			e := st.ledger.Lookup(id.Value)
+			if e.Origin != trust.Trusted && t.book != nil {
+				if b := t.book.Lookup(id.Value); b.Origin == trust.Trusted {
+					e = b
+				}
+			}
+			ct.carried[name] = append(ct.carried[name], trust.Carried{Kind: id.Kind, Value: clip(id.Value, 64), Evidence: e})
+			worst = min(worst, e.Origin)
+			if !slices.Contains(kinds, id.Kind.String()) {
+				kinds = append(kinds, id.Kind.String())
+			}
+		}
+		if more {
+			worst = min(worst, trust.Unknown)
+			kinds = append(kinds, "more")
+		}
+		if worst == trust.Trusted {
+			continue
+		}
+		if ct.view.Carries == nil {
+			ct.view.Carries = map[string]string{}
+		}
+		ct.view.Carries[name] = strings.Join(kinds, ", ")
+		ct.view.Provenance[name] = worst.String()
+		if !slices.Contains(ct.view.Sensitive, name) {
+			ct.view.Sensitive = append(ct.view.Sensitive, name)
+		}
+	}
+}
+
+// hijacked decides policy.Trust.Hijacked: no argument comes from the
+// owner's directive or a trusted output (as a whole value or as a run of
+// its words), and either some argument's words come from untrusted text
+// with instructions, or the call carries nothing at all while the session
+// has read such text (a call without arguments that such text asked for).
+func (t *Tools) hijacked(st *SessionTrust, ct *callTrust, args map[string]any) {
+	owned, carries := false, false
+	var steered []trust.Source
+	for name, v := range args {
+		e := ct.evidence[name]
+		if e.Origin == trust.Trusted && len(e.Sources) > 0 {
+			owned = true
+		}
+		if !carriesNothing(v) {
+			carries = true
+		}
+		trusted, instructed := st.ledger.Traces(v)
+		if len(trusted) == 0 && t.book != nil {
+			trusted, _ = t.book.Traces(v)
+		}
+		if len(trusted) > 0 {
+			owned = true
+		}
+		for _, src := range e.Sources {
+			if len(src.Instructions) > 0 {
+				instructed = append(instructed, src)
+			}
+		}
+		if len(instructed) > 0 {
+			if ct.steered == nil {
+				ct.steered = map[string][]trust.Source{}
+			}
+			ct.steered[name] = instructed
+			steered = append(steered, instructed...)
+		}
+	}
+	if owned {
+		return
+	}
+	if len(steered) > 0 {
+		ct.view.Hijacked = true
+		return
+	}
+	if !carries {
+		for _, src := range st.ledger.Sources() {
+			if len(src.Instructions) > 0 {
+				ct.view.Hijacked = true
+				return
+			}
+		}
+	}
+}
+
+// carriesNothing reports whether v has no string or number in it.
+func carriesNothing(v any) bool {
+	switch x := v.(type) {
+	case nil, bool:
+		return true
+	case string:
+		return strings.TrimSpace(x) == ""
+	case []any:
+		for _, e := range x {
+			if !carriesNothing(e) {
+				return false
+			}
+		}
+		return true
+	case map[string]any:
+		for _, e := range x {
+			if !carriesNothing(e) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// stringLeaves returns the strings in v: its string leaves and the object
+// keys that are not the schema's field names.
+func stringLeaves(v any, field trust.Fields) []string {
+	var out []string
+	var visit func(v any)
+	visit = func(v any) {
+		switch x := v.(type) {
+		case string:
+			out = append(out, x)
+		case []any:
+			for _, e := range x {
+				visit(e)
+			}
+		case map[string]any:
+			for k, e := range x {
+				if !field(k) {
+					out = append(out, k)
+				}
+				visit(e)
+			}
+		}
+	}
+	visit(v)
+	return out
+}
+
+// clip returns at most n bytes of s.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
 }
 
 // admitTrust is the trust stage of a call before the policy: an isolated
@@ -299,28 +539,42 @@ func (t *Tools) admitTrust(ctx context.Context, s *Session, e *registry.Entry, r
 }
 
 // observe records a tool's output in the session's ledger and taints the
-// session if the output is third-party content. Fail closed: if the taint,
-// or the observation of third-party content, cannot be recorded, the output
-// is not returned. The store has it before memory does.
-func (t *Tools) observe(ctx context.Context, s *Session, d *tool.Def, res *tool.Result) error {
+// session if the output is third-party content. args are the JSON
+// arguments of the call: what a trusted output echoes of them it does not
+// vouch for. A write's result is no source at all: what it repeats of its
+// arguments the permit already approved, with their provenance, and a
+// write must not turn the values it was given into trusted ones (one
+// approved transfer to an address would otherwise trust the address for
+// the rest of the session). A third-party write's result is untrusted
+// output like any other. Fail closed: if the taint, or the observation of
+// third-party content, cannot be recorded, the output is not returned. The
+// store has it before memory does.
+func (t *Tools) observe(ctx context.Context, s *Session, d *tool.Def, args json.RawMessage, res *tool.Result) error {
 	st := t.trustOf(s)
 	kind := trust.TrustedOutput
-	if d.ThirdParty {
+	switch {
+	case d.ThirdParty:
 		kind = trust.UntrustedOutput
+	case d.Tier.Effective() != tool.Read:
+		return nil
+	}
+	var callArgs []byte
+	if kind.Trusted() && len(bytes.TrimSpace(args)) > 2 {
+		callArgs = args
 	}
 	st.mu.Lock()
 	st.seq++
 	ref := fmt.Sprintf("call:%d %s", st.seq, d.Name)
 	tainting := d.ThirdParty && st.level == trust.Clean
 	st.mu.Unlock()
-	src, kept := st.ledger.Record(trust.Source{Kind: kind, Ref: ref}, res.Data, true)
+	src, kept := st.ledger.RecordCall(trust.Source{Kind: kind, Ref: ref}, res.Data, true, callArgs)
 	var change *store.LevelChange
 	if tainting {
 		change = &store.LevelChange{To: trust.Tainted, From: []trust.Level{trust.Clean}, At: t.cfg.Now(),
 			Reviewers: t.cfg.DefaultReviewers, Judge: t.cfg.DefaultJudge}
 	}
 	if kept || tainting {
-		if err := st.persist(ctx, s, src, res.Data, true, change); err != nil {
+		if err := st.persist(ctx, s, src, res.Data, callArgs, true, change); err != nil {
 			if !tainting && kind == trust.TrustedOutput {
 				// A trusted output unrecorded only costs a later value its
 				// trusted provenance: the call goes on, the loss is logged.
@@ -368,7 +622,7 @@ func (t *Tools) SetDirective(ctx context.Context, s *Session, directive string, 
 	if trusted {
 		src, kept := st.ledger.Record(trust.Source{Kind: trust.Directive, Ref: "directive"}, []byte(directive), false)
 		if kept {
-			if err := st.persist(ctx, s, src, []byte(directive), false, nil); err != nil {
+			if err := st.persist(ctx, s, src, []byte(directive), nil, false, nil); err != nil {
 				return false, err
 			}
 		}
@@ -406,7 +660,7 @@ func (t *Tools) trustReview(ctx context.Context, s *Session, e *registry.Entry, 
 	st.mu.Lock()
 	directive := st.directive
 	st.mu.Unlock()
-	c := &trust.Case{SessionID: s.ID, Tool: e.Def.Name, Changes: e.Def.Tier.Effective() != tool.Read, Sends: e.Def.Egress, Directive: directive}
+	c := &trust.Case{SessionID: s.ID, Tool: e.Def.Name, Changes: e.Def.Tier.Effective() != tool.Read, Sends: e.Def.Egress, Directive: directive, Hijacked: ct.view.Hijacked}
 	var args map[string]json.RawMessage
 	_ = json.Unmarshal(raw, &args)
 	names := make([]string, 0, len(args))
@@ -419,7 +673,11 @@ func (t *Tools) trustReview(ctx context.Context, s *Session, e *registry.Entry, 
 		if len(v) > 256 {
 			v = v[:256]
 		}
-		c.Args = append(c.Args, trust.ArgCase{Name: n, Value: v, Role: ct.roles[n], Evidence: ct.evidence[n]})
+		role, ok := ct.roles[n]
+		if !ok {
+			role = trust.Destination // an argument the view did not see: the strictest
+		}
+		c.Args = append(c.Args, trust.ArgCase{Name: n, Value: v, Role: role, Evidence: ct.evidence[n], Carried: ct.carried[n], Steered: ct.steered[n]})
 	}
 	var verdicts []trust.Verdict
 	run := func(name string, authoritative bool) (trust.Verdict, bool) {
@@ -475,14 +733,27 @@ func (t *Tools) trustReview(ctx context.Context, s *Session, e *registry.Entry, 
 	return verdicts, approved && recorded
 }
 
-// steered reports whether a held call's arguments came from a source with
-// instruction-like text.
+// steered reports whether a held call follows instructions: it is
+// Hijacked, or an argument, an identifier it carries or a run of its words
+// came from a source with instruction-like text.
 func steered(c *trust.Case) bool {
+	if c.Hijacked {
+		return true
+	}
 	for _, a := range c.Args {
-		if a.Evidence.Origin == trust.Trusted {
-			continue
+		if len(a.Steered) > 0 {
+			return true
 		}
-		for _, src := range a.Evidence.Sources {
+		srcs := slices.Clone(a.Evidence.Sources)
+		if a.Evidence.Origin == trust.Trusted {
+			srcs = nil
+		}
+		for _, k := range a.Carried {
+			if k.Evidence.Origin != trust.Trusted {
+				srcs = append(srcs, k.Evidence.Sources...)
+			}
+		}
+		for _, src := range srcs {
 			if len(src.Instructions) > 0 {
 				return true
 			}

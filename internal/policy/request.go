@@ -67,6 +67,15 @@ type Trust struct {
 	// Sends marks a call that sends data out (egress), which a tainted
 	// session is held to like a state-changing one.
 	Sends bool
+	// Carries names, per argument, the identifiers (URLs, addresses,
+	// account numbers...) found inside a free-text argument whose
+	// provenance is in Provenance: such an argument is listed in
+	// Sensitive, and the value is "a url, an email".
+	Carries map[string]string
+	// Hijacked marks a call none of whose arguments comes from the
+	// owner's directive or a trusted output while the text with
+	// instructions the session read is what it follows.
+	Hijacked bool
 }
 
 // Tainted reports whether the session has read third-party content (or is

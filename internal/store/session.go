@@ -109,8 +109,11 @@ type Observation struct {
 	Ref          string
 	Instructions []string
 	JSON         bool
-	Sealed       bool
+	Sealed       bool // Body and Args are sealed
 	Body         []byte
+	// Args are the JSON arguments of the call whose output Body is (nil
+	// for a directive or an output without them).
+	Args []byte
 }
 
 // LevelChange is a change of a session's taint level, made only if the
@@ -237,6 +240,8 @@ func CheckObservation(o *Observation) error {
 		return fmt.Errorf("ref of %d bytes, want 1 to %d", len(o.Ref), MaxObservationRef)
 	case len(o.Body) > MaxObservationBody:
 		return fmt.Errorf("body of %d bytes, above %d", len(o.Body), MaxObservationBody)
+	case len(o.Args) > MaxObservationBody:
+		return fmt.Errorf("args of %d bytes, above %d", len(o.Args), MaxObservationBody)
 	case o.Seq != 0:
 		return errors.New("the store assigns seq")
 	case slices.Contains(o.Instructions, ""):

@@ -3,15 +3,18 @@ package trust
 import (
 	"bytes"
 	"crypto/sha256"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"html"
 	"maps"
 	"math"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -49,11 +52,25 @@ type observation struct {
 	texts   []string // the leaves as observed, until prepared
 	rawNums []string
 	rawJSON []byte // or a JSON result still to decode
+	// args are the arguments of the call that produced the output (JSON),
+	// if any: what the output echoes of them it does not vouch for.
+	args []byte
 
-	once  sync.Once
+	once sync.Once
+	body index
+	echo *index // the call's arguments; nil for none
+}
+
+// index is a text prepared for comparisons.
+type index struct {
 	text  string              // normalised, leaves joined by sep
+	words string              // text's words, one space apart (for Traces)
 	nums  map[string]struct{} // canonical numbers
 	short map[string]struct{} // tokens of fewer than three runes
+	// pairs are the numbers the text gives under a field name ("id: 7",
+	// {"id": 7}), as name + sep + canonical number: a small number is
+	// matched only so (see LookupArg).
+	pairs map[string]struct{}
 }
 
 // NewLedger returns an empty ledger that keeps at most about limitBytes of
@@ -72,7 +89,7 @@ func NewLedger(limitBytes int) *Ledger {
 // Detect (merged with any src already had). Detect sees all of text, even
 // when the ledger keeps only part of it.
 func (l *Ledger) Observe(src Source, text string) Source {
-	out, _ := l.record(src, []byte(text), false, true)
+	out, _ := l.record(src, []byte(text), false, nil, true)
 	return out
 }
 
@@ -82,7 +99,7 @@ func (l *Ledger) Observe(src Source, text string) Source {
 // compared by value. Detect sees the keys and values one per line. A raw that
 // is not valid JSON is recorded as text, like Observe.
 func (l *Ledger) ObserveJSON(src Source, raw []byte) Source {
-	out, _ := l.record(src, raw, true, true)
+	out, _ := l.record(src, raw, true, nil, true)
 	return out
 }
 
@@ -91,13 +108,24 @@ func (l *Ledger) ObserveJSON(src Source, raw []byte) Source {
 // the same kind of source already. What Record keeps is what a caller
 // persists, to rebuild the ledger with Replay.
 func (l *Ledger) Record(src Source, body []byte, isJSON bool) (Source, bool) {
-	return l.record(src, body, isJSON, true)
+	return l.record(src, body, isJSON, nil, true)
 }
 
-// Replay records an observation an earlier Record kept, in the same order:
-// src's Instructions are those Record found, not detected again.
-func (l *Ledger) Replay(src Source, body []byte, isJSON bool) {
-	l.record(src, body, isJSON, false)
+// RecordCall is Record for the output of a tool call made with args (the
+// call's JSON arguments): a value of the output that one of the arguments
+// contains is an echo, and a trusted output does not vouch for it — it has
+// the provenance the argument had, from the sources before (a lookup tool
+// that repeats the name it was asked about does not make the name
+// trusted).
+func (l *Ledger) RecordCall(src Source, body []byte, isJSON bool, args []byte) (Source, bool) {
+	return l.record(src, body, isJSON, args, true)
+}
+
+// Replay records an observation an earlier Record or RecordCall kept, in
+// the same order: src's Instructions are those Record found, not detected
+// again.
+func (l *Ledger) Replay(src Source, body []byte, isJSON bool, args []byte) {
+	l.record(src, body, isJSON, args, false)
 }
 
 // MarkIncomplete records that untrusted text was dropped before the ledger
@@ -109,28 +137,38 @@ func (l *Ledger) MarkIncomplete() {
 	l.mu.Unlock()
 }
 
-func (l *Ledger) record(src Source, body []byte, isJSON, detect bool) (Source, bool) {
+func (l *Ledger) record(src Source, body []byte, isJSON bool, args []byte, detect bool) (Source, bool) {
+	switch {
+	case !src.Kind.Trusted():
+		args = nil // only a trusted output vouches, so only its echoes matter
+	case len(args) > l.limit:
+		// Arguments too large to keep: what the output echoes cannot be
+		// told apart, so it vouches for nothing and is not kept.
+		return cloneSource(src), false
+	default:
+		args = slices.Clone(args)
+	}
 	if !isJSON {
 		var signals []string
 		if detect && !src.Kind.Trusted() {
 			signals = Detect(string(body))
 		}
-		return l.add(src, signals, []string{truncate(string(body), l.limit)}, nil, len(body) > l.limit, nil)
+		return l.add(src, signals, []string{truncate(string(body), l.limit)}, nil, len(body) > l.limit, nil, args)
 	}
 	if src.Kind.Trusted() && len(body) <= l.limit {
 		// Nothing to scan: keep the bytes and decode them the first time
 		// a lookup needs them.
-		return l.add(src, nil, nil, nil, false, slices.Clone(body))
+		return l.add(src, nil, nil, nil, false, slices.Clone(body), args)
 	}
 	texts, nums, all, ok := l.leaves(body)
 	if !ok {
-		return l.record(src, body, false, detect)
+		return l.record(src, body, false, args, detect)
 	}
 	var signals []string
 	if detect && !src.Kind.Trusted() {
 		signals = Detect(strings.Join(all, "\n"))
 	}
-	return l.add(src, signals, texts, nums, len(texts) < len(all), nil)
+	return l.add(src, signals, texts, nums, len(texts) < len(all), nil, args)
 }
 
 // leaves decodes a JSON result into its string leaves and keys (texts, at
@@ -174,11 +212,15 @@ func (l *Ledger) leaves(raw []byte) (texts, nums, all []string, ok bool) {
 // kind of source is recorded once (a tool polled in a loop does not grow
 // the ledger). Only untrusted sources are scanned for instruction-like
 // text: what a trusted source says steers nothing.
-func (l *Ledger) add(src Source, signals, texts, rawNums []string, cut bool, rawJSON []byte) (Source, bool) {
+func (l *Ledger) add(src Source, signals, texts, rawNums []string, cut bool, rawJSON, args []byte) (Source, bool) {
 	src.Instructions = mergeSignals(src.Instructions, signals)
 	h := sha256.New()
 	h.Write([]byte{byte(src.Kind)})
-	o := &observation{src: src, texts: texts, rawNums: rawNums, rawJSON: rawJSON, size: 96 + 3*len(rawJSON)}
+	o := &observation{src: src, texts: texts, rawNums: rawNums, rawJSON: rawJSON, args: args, size: 96 + 3*len(rawJSON) + 3*len(args)}
+	// The same output of a call with other arguments is another
+	// observation: what it echoes differs.
+	h.Write([]byte{byte(len(args) >> 24), byte(len(args) >> 16), byte(len(args) >> 8), byte(len(args))})
+	h.Write(args)
 	h.Write(rawJSON)
 	for _, t := range texts {
 		h.Write([]byte(t))
@@ -224,36 +266,134 @@ func (l *Ledger) add(src Source, signals, texts, rawNums []string, cut bool, raw
 	return cloneSource(src), true
 }
 
-// prepare normalises the observation's text once.
+// prepare normalises the observation's text, and its call's arguments,
+// once.
 func (o *observation) prepare() {
 	o.once.Do(func() {
+		var raw string
 		if o.rawJSON != nil {
+			raw = string(o.rawJSON)
 			texts, nums, _, ok := (&Ledger{limit: len(o.rawJSON) + 1}).leaves(o.rawJSON)
 			if !ok {
 				texts = []string{string(o.rawJSON)}
 			}
 			o.texts, o.rawNums, o.rawJSON = texts, nums, nil
+		} else {
+			raw = strings.Join(o.texts, "\n")
 		}
-		o.nums, o.short = map[string]struct{}{}, map[string]struct{}{}
-		var b strings.Builder
-		for i, t := range o.texts {
-			for j, v := range variants(t) {
-				if i > 0 || j > 0 {
-					b.WriteString(sep)
-				}
-				b.WriteString(v)
-				numbers(o.nums, v)
-				shortTokens(o.short, v)
-			}
-		}
-		for _, r := range o.rawNums {
-			if c, ok := canonNumber(r); ok {
-				o.nums[c] = struct{}{}
-			}
-		}
-		o.text = b.String()
+		o.body = newIndex(o.texts, o.rawNums, false)
+		o.body.pairs = fieldNumbers(raw)
 		o.texts, o.rawNums = nil, nil
+		if o.args != nil {
+			texts, nums, _, ok := (&Ledger{limit: len(o.args) + 1}).leaves(o.args)
+			if !ok {
+				texts = []string{string(o.args)}
+			}
+			x := newIndex(texts, nums, true)
+			x.pairs = fieldNumbers(string(o.args))
+			o.echo, o.args = &x, nil
+		}
 	})
+}
+
+// reFieldNumber matches a number given under a field name: "id: 7",
+// "id = 7", "\"id\": 7", "'id': '7'".
+var reFieldNumber = regexp.MustCompile(`(?i)(?:^|[\s{,"'])([a-z_][a-z0-9_]{0,63})["']?\s*[:=]\s*["']?(-?[0-9][0-9,]*(?:\.[0-9]+)?)\b`)
+
+// fieldNumbers returns the numbers text gives under field names, as
+// fieldKey(name) + sep + canonical number.
+func fieldNumbers(text string) map[string]struct{} {
+	out := map[string]struct{}{}
+	for _, m := range reFieldNumber.FindAllStringSubmatch(text, -1) {
+		if c, ok := canonNumber(m[2]); ok {
+			out[fieldKey(m[1])+sep+c] = struct{}{}
+		}
+	}
+	return out
+}
+
+// fieldKey is a field name as pairs are keyed: lower case, its words
+// joined by '_' ("scheduledId", "scheduled-id" and "scheduled_id" agree).
+func fieldKey(name string) string { return strings.Join(words(name), "_") }
+
+// newIndex prepares texts (and the numbers among them) for comparisons.
+// With decoded, each text's %-encoded, \u-escaped, base64 and hex forms
+// are added: a tool may decode what it was given before echoing it.
+func newIndex(texts, rawNums []string, decoded bool) index {
+	x := index{nums: map[string]struct{}{}, short: map[string]struct{}{}}
+	var b, w strings.Builder
+	first := true
+	addText := func(t string) {
+		for _, v := range variants(t) {
+			if !first {
+				b.WriteString(sep)
+			}
+			first = false
+			b.WriteString(v)
+			numbers(x.nums, v)
+			shortTokens(x.short, v)
+			appendWords(&w, v)
+		}
+	}
+	for _, t := range texts {
+		addText(t)
+		if !decoded {
+			continue
+		}
+		if rePercent.MatchString(t) {
+			addText(percentDecode(t))
+		}
+		if reUnicode.MatchString(t) {
+			addText(unicodeDecode(t))
+		}
+		blobs(t, func(m string) bool {
+			if d, ok := decodeAny(m); ok {
+				addText(string(d))
+			}
+			return true
+		})
+	}
+	for _, r := range rawNums {
+		if c, ok := canonNumber(r); ok {
+			x.nums[c] = struct{}{}
+		}
+	}
+	x.text, x.words = b.String(), w.String()
+	return x
+}
+
+// decodeAny decodes a base64 or hex blob to any text: unlike decodeBlob it
+// does not ask for a share of letters, since what an echo may decode is
+// any value (an account number is mostly digits).
+func decodeAny(s string) ([]byte, bool) {
+	if b, ok := decodeBlob(s); ok {
+		return b, true
+	}
+	raw := strings.TrimRight(s, "=")
+	for _, enc := range []*base64.Encoding{base64.RawStdEncoding, base64.RawURLEncoding} {
+		if b, err := enc.DecodeString(raw); err == nil && utf8.Valid(b) && !strings.ContainsFunc(string(b), func(r rune) bool {
+			return !unicode.IsGraphic(r) && !unicode.IsSpace(r)
+		}) {
+			return b, true
+		}
+	}
+	return nil, false
+}
+
+// appendWords appends the words of v (normalised) to w, one space apart,
+// with sep between texts so that no phrase spans two leaves.
+func appendWords(w *strings.Builder, v string) {
+	if w.Len() > 0 {
+		w.WriteString(sep)
+	}
+	start := true
+	for _, f := range strings.FieldsFunc(v, func(r rune) bool { return !wordRune(r) }) {
+		if !start {
+			w.WriteByte(' ')
+		}
+		start = false
+		w.WriteString(f)
+	}
 }
 
 // variants returns the normalised forms of an observed text that values are
@@ -305,34 +445,98 @@ func (l *Ledger) Sources() []Source {
 	return out
 }
 
-// Args returns the evidence for each top-level argument: see Lookup.
-func (l *Ledger) Args(args map[string]any) map[string]Evidence {
+// Fields says which object keys of an argument are the schema's field
+// names (compared with nothing: no source need contain them); every other
+// key is data, looked up like a value. nil: every key is data.
+type Fields func(key string) bool
+
+// Args returns the evidence for each top-level argument: see LookupArg. A
+// top-level name that fields does not know is data too: its evidence is the
+// worst of the name's and the value's.
+func (l *Ledger) Args(args map[string]any, fields Fields) map[string]Evidence {
 	out := make(map[string]Evidence, len(args))
 	for k, v := range args {
-		out[k] = l.Lookup(v)
+		if fields == nil || !fields(k) {
+			out[k] = l.LookupArg(map[string]any{k: v}, nil)
+			continue
+		}
+		out[k] = l.LookupArg(v, fields)
+		if out[k].Origin == Unknown {
+			if e, ok := l.lookupField(k, v); ok {
+				out[k] = e
+			}
+		}
 	}
 	return out
 }
 
-// Lookup returns where v came from. v is a decoded JSON value: a string,
-// float64, json.Number, integer, bool or nil, or a []any or map[string]any,
-// whose origin is the worst of its leaves and whose sources are theirs.
-// Object keys are not compared: they are the tool schema's field names, which
-// no source need contain. Empty strings, bools and nil carry nothing and are
-// Trusted; a value of another type, a non-finite number or an argument of
-// more than 4096 leaves is at best Unknown.
-func (l *Ledger) Lookup(v any) Evidence {
-	var qs []query
-	over := false
-	walk(v, false, func(leaf any) bool {
-		if len(qs) == maxLeaves {
-			over = true
-			return false
+// lookupField answers for a number too common to match alone (an id of 7,
+// an amount of 100) that is argument name's value: a trusted output that
+// gives that number under the same field name (or the name's last word:
+// "id" for "transaction_id") vouches for it, unless the call that produced
+// it was given the pair; else an untrusted text that gives it so makes it
+// Untrusted. ok is false when v is not such a number or no text pairs it.
+func (l *Ledger) lookupField(name string, v any) (Evidence, bool) {
+	q := newQuery(v)
+	if q.num == "" {
+		return Evidence{}, false
+	}
+	keys := []string{fieldKey(name)}
+	if ws := words(name); len(ws) > 1 {
+		keys = append(keys, ws[len(ws)-1])
+	}
+	l.mu.RLock()
+	defer l.mu.RUnlock()
+	var trusted, untrusted []Source
+	for _, o := range l.obs {
+		o.prepare()
+		for _, k := range keys {
+			pair := k + sep + q.num
+			if _, ok := o.body.pairs[pair]; !ok {
+				continue
+			}
+			if o.src.Kind.Trusted() {
+				if o.echo != nil {
+					if _, echoed := o.echo.pairs[pair]; echoed {
+						continue
+					}
+				}
+				if len(trusted) < maxEvidence {
+					trusted = append(trusted, cloneSource(o.src))
+				}
+			} else if len(untrusted) < maxEvidence {
+				untrusted = append(untrusted, cloneSource(o.src))
+			}
+			break
 		}
-		qs = append(qs, newQuery(leaf))
-		return true
-	})
+	}
+	switch {
+	case len(trusted) > 0:
+		return Evidence{Origin: Trusted, Sources: trusted, Incomplete: l.incomplete}, true
+	case len(untrusted) > 0:
+		return Evidence{Origin: Untrusted, Sources: untrusted, Incomplete: l.incomplete}, true
+	}
+	return Evidence{}, false
+}
 
+// Lookup returns where v came from: LookupArg with every object key a
+// field name.
+func (l *Ledger) Lookup(v any) Evidence {
+	return l.LookupArg(v, func(string) bool { return true })
+}
+
+// LookupArg returns where v came from. v is a decoded JSON value: a
+// string, float64, json.Number, integer, bool or nil, or a []any or
+// map[string]any, whose origin is the worst of its leaves and of its
+// object keys that fields does not name, at every depth, and whose sources
+// are theirs. Empty strings, bools and nil carry nothing and are Trusted; a
+// value of another type, a non-finite number or an argument of more than
+// 4096 leaves is at best Unknown. A number matches only when it is
+// distinctive: at least five significant digits, and in fewer than three
+// observations ("18" or "100" is in many texts and says nothing of where a
+// value came from).
+func (l *Ledger) LookupArg(v any, fields Fields) Evidence {
+	qs, over := queries(v, fields)
 	l.mu.RLock()
 	defer l.mu.RUnlock()
 	ev := Evidence{Origin: Trusted}
@@ -354,6 +558,43 @@ func (l *Ledger) Lookup(v any) Evidence {
 	}
 	ev.Incomplete = l.incomplete
 	return ev
+}
+
+// queries prepares v's leaves, and its keys that fields does not name,
+// for comparison; over reports more than maxLeaves of them.
+func queries(v any, fields Fields) (qs []query, over bool) {
+	var visit func(v any) bool
+	visit = func(v any) bool {
+		switch x := v.(type) {
+		case []any:
+			for _, e := range x {
+				if !visit(e) {
+					return false
+				}
+			}
+			return true
+		case map[string]any:
+			for _, k := range slices.Sorted(maps.Keys(x)) {
+				if fields == nil || !fields(k) {
+					if !visit(k) {
+						return false
+					}
+				}
+				if !visit(x[k]) {
+					return false
+				}
+			}
+			return true
+		}
+		if len(qs) == maxLeaves {
+			over = true
+			return false
+		}
+		qs = append(qs, newQuery(v))
+		return true
+	}
+	visit(v)
+	return qs, over
 }
 
 func appendSources(dst, src []Source) []Source {
@@ -423,6 +664,24 @@ func newQuery(v any) query {
 	return query{kind: qOpaque}
 }
 
+// Distinctive numbers: see LookupArg.
+const (
+	minSignificant = 5
+	commonNumber   = 3
+)
+
+// significant returns the number of significant digits of a canonical
+// number: without sign, point, leading zeros and an integer's trailing
+// zeros.
+func significant(c string) int {
+	c = strings.TrimPrefix(c, "-")
+	if !strings.Contains(c, ".") {
+		c = strings.TrimRight(c, "0")
+	}
+	c = strings.TrimLeft(strings.ReplaceAll(c, ".", ""), "0")
+	return len(c)
+}
+
 // lookup answers for one leaf. l.mu is held for reading.
 func (l *Ledger) lookup(q query) Evidence {
 	switch q.kind {
@@ -431,22 +690,30 @@ func (l *Ledger) lookup(q query) Evidence {
 	case qOpaque:
 		return Evidence{Origin: Unknown}
 	}
+	if q.num != "" && significant(q.num) < minSignificant {
+		return Evidence{Origin: Unknown} // a common number: no provenance
+	}
 	var trusted, untrusted []Source
+	found := 0
 	for _, o := range l.obs {
-		isTrusted := o.src.Kind.Trusted()
-		if isTrusted && len(trusted) == maxEvidence || !isTrusted && (len(untrusted) == maxEvidence || len(trusted) > 0) {
-			continue
-		}
 		if !o.matches(q) {
 			continue
 		}
-		if isTrusted {
-			trusted = append(trusted, cloneSource(o.src))
-		} else {
+		found++
+		if o.src.Kind.Trusted() {
+			if o.echoes(q) {
+				continue // the call was given the value: not the tool's word
+			}
+			if len(trusted) < maxEvidence {
+				trusted = append(trusted, cloneSource(o.src))
+			}
+		} else if len(untrusted) < maxEvidence {
 			untrusted = append(untrusted, cloneSource(o.src))
 		}
 	}
 	switch {
+	case q.num != "" && found >= commonNumber:
+		return Evidence{Origin: Unknown} // in many outputs: says nothing
 	case len(trusted) > 0:
 		return Evidence{Origin: Trusted, Sources: trusted}
 	case len(untrusted) > 0:
@@ -457,8 +724,19 @@ func (l *Ledger) lookup(q query) Evidence {
 
 func (o *observation) matches(q query) bool {
 	o.prepare()
+	return o.body.matches(q)
+}
+
+// echoes reports whether the observation's call was given q in its
+// arguments.
+func (o *observation) echoes(q query) bool {
+	o.prepare()
+	return o.echo != nil && o.echo.matches(q)
+}
+
+func (x *index) matches(q query) bool {
 	if q.num != "" {
-		if _, ok := o.nums[q.num]; ok {
+		if _, ok := x.nums[q.num]; ok {
 			return true
 		}
 	}
@@ -466,13 +744,75 @@ func (o *observation) matches(q query) bool {
 		return false
 	}
 	if utf8.RuneCountInString(q.text) < 3 {
-		_, ok := o.short[q.text]
+		_, ok := x.short[q.text]
 		return ok
 	}
-	if containsToken(o.text, q.text) {
+	if containsToken(x.text, q.text) {
 		return true
 	}
-	return q.compact != "" && containsCompact(o.text, q.compact)
+	return q.compact != "" && containsCompact(x.text, q.compact)
+}
+
+// Traces says which sources parts of v come from, for values a model
+// composes rather than copies (a message body, a title): a part is a
+// string leaf as a whole, or a run of four consecutive words of one. It
+// returns the trusted sources some part comes from and the untrusted
+// sources with instruction-like text some part comes from (at most
+// maxEvidence of each). A trusted output's echoes of its own call's
+// arguments do not count as its words. Bools, nil, empty strings and
+// numbers are no parts.
+func (l *Ledger) Traces(v any) (trusted, instructed []Source) {
+	var parts []string
+	walk(v, true, func(leaf any) bool {
+		if s, ok := leaf.(string); ok {
+			parts = append(parts, phrases(normalize(s))...)
+		}
+		return len(parts) < maxLeaves
+	})
+	if len(parts) == 0 {
+		return nil, nil
+	}
+	l.mu.RLock()
+	defer l.mu.RUnlock()
+	for _, o := range l.obs {
+		isTrusted := o.src.Kind.Trusted()
+		if isTrusted && len(trusted) == maxEvidence || !isTrusted && (len(o.src.Instructions) == 0 || len(instructed) == maxEvidence) {
+			continue
+		}
+		o.prepare()
+		for _, p := range parts {
+			if !containsToken(o.body.words, p) || isTrusted && o.echo != nil && containsToken(o.echo.words, p) {
+				continue
+			}
+			if isTrusted {
+				trusted = append(trusted, cloneSource(o.src))
+			} else {
+				instructed = append(instructed, cloneSource(o.src))
+			}
+			break
+		}
+	}
+	return trusted, instructed
+}
+
+// phrases returns the words of s (normalised) as one part if it has at
+// most four, else its runs of four consecutive words (at most 256).
+func phrases(s string) []string {
+	ws := strings.FieldsFunc(s, func(r rune) bool { return !wordRune(r) })
+	if len(ws) == 0 {
+		return nil
+	}
+	if len(ws) <= 4 {
+		if p := strings.Join(ws, " "); utf8.RuneCountInString(p) >= 3 {
+			return []string{p}
+		}
+		return nil
+	}
+	var out []string
+	for i := 0; i+4 <= len(ws) && len(out) < 256; i++ {
+		out = append(out, strings.Join(ws[i:i+4], " "))
+	}
+	return out
 }
 
 // walk calls fn for every leaf of v, and with keys for every object key as

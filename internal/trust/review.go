@@ -4,16 +4,33 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
 
 // ArgCase is one argument of a call under review.
 type ArgCase struct {
-	Name     string   `json:"name"`
-	Value    string   `json:"value"` // the value as JSON text, truncated to 256 bytes
+	Name  string `json:"name"`
+	Value string `json:"value"` // the value as JSON text, truncated to 256 bytes
+	// Role is the role the argument plays in this call (Role.For).
 	Role     Role     `json:"role"`
 	Evidence Evidence `json:"evidence"`
+	// Carried are the identifiers found in the argument's text (for an
+	// argument whose role is not critical: those are checked whole), each
+	// with its own provenance: an address inside a message body is an
+	// address.
+	Carried []Carried `json:"carried,omitempty"`
+	// Steered lists the untrusted sources with instruction-like text that
+	// runs of the argument's words come from (Ledger.Traces).
+	Steered []Source `json:"steered,omitempty"`
+}
+
+// Carried is an identifier found inside an argument.
+type Carried struct {
+	Kind     IdentKind `json:"kind"`
+	Value    string    `json:"value"` // truncated to 64 bytes
+	Evidence Evidence  `json:"evidence"`
 }
 
 // Case is a quarantined call, or an output, under review.
@@ -28,6 +45,11 @@ type Case struct {
 	// third-party output); empty for a call.
 	Text      string `json:"text,omitempty"`
 	Directive string `json:"directive,omitempty"` // the owner's current directive, for context
+	// Hijacked is set for a call of a tainted session none of whose
+	// arguments comes from the owner's directive or a trusted output while
+	// the session has read text with instructions that its arguments (or,
+	// for a call without arguments, the session) follow.
+	Hijacked bool `json:"hijacked,omitempty"`
 }
 
 // Verdict is a checker's answer on a Case. The zero Verdict rejects.
@@ -85,13 +107,17 @@ type rules struct {
 func RulesReviewer() Checker { return rules{name: "rules-reviewer"} }
 
 // RulesJudge returns the deterministic judge, "rules-judge", whose verdicts
-// are authoritative. It approves a call iff (1) every destination and
-// credential argument is Trusted, (2) no sensitive argument is Untrusted, nor
-// Unknown when the ledger has dropped untrusted text (Evidence.Incomplete),
-// which could hide that it was Untrusted, and (3) no source that supplied an
-// argument value has instruction-like text. Unknown is otherwise acceptable
-// for a sensitive argument that is not critical, such as a derived id. It
-// approves an output iff Detect finds nothing in it.
+// are authoritative. It approves a call iff (1) every argument whose role
+// is critical in the call (a destination, a credential, a value ward
+// cannot classify; see Role.For) is Trusted, (2) every identifier carried
+// inside another argument (a URL or an address in a message body) is
+// Trusted, (3) no sensitive argument is Untrusted, nor Unknown when the
+// ledger has dropped untrusted text (Evidence.Incomplete), which could hide
+// that it was Untrusted, (4) no source that supplied an argument value, or
+// a run of an argument's words, has instruction-like text, and (5) the call
+// is not Hijacked. Unknown is otherwise acceptable for a sensitive argument
+// that is not critical, such as a derived id of a call that sends nothing.
+// It approves an output iff Detect finds nothing in it.
 func RulesJudge() Checker { return rules{name: "rules-judge", judge: true} }
 
 func (r rules) Name() string { return r.name }
@@ -113,6 +139,9 @@ func (r rules) Check(ctx context.Context, c *Case) (Verdict, error) {
 		v.Reasons = []string{"the output has no instruction-like text"}
 		return v, nil
 	}
+	if c.Hijacked {
+		v.Reasons = append(v.Reasons, "no argument comes from the owner's directive or a trusted output, and the call follows text with instructions")
+	}
 	for _, a := range c.Args {
 		ev := a.Evidence
 		switch {
@@ -123,8 +152,15 @@ func (r rules) Check(ctx context.Context, c *Case) (Verdict, error) {
 		case r.judge && a.Role.Sensitive() && ev.Origin == Unknown && ev.Incomplete:
 			v.Reasons = append(v.Reasons, fmt.Sprintf("argument %s (%s) = %s is unknown and the ledger dropped untrusted text that may have held it", a.Name, a.Role, preview(a.Value)))
 		}
-		for _, s := range ev.Sources {
-			if len(s.Instructions) > 0 {
+		for _, k := range a.Carried {
+			if k.Evidence.Origin != Trusted {
+				v.Reasons = append(v.Reasons, fmt.Sprintf("argument %s carries the %s %s, which is %s, not trusted", a.Name, k.Kind, preview(k.Value), k.Evidence.Origin))
+			}
+		}
+		seen := map[string]bool{}
+		for _, s := range slices.Concat(ev.Sources, carriedSources(a.Carried), a.Steered) {
+			if len(s.Instructions) > 0 && !seen[s.Ref] {
+				seen[s.Ref] = true
 				v.Reasons = append(v.Reasons, fmt.Sprintf("argument %s came from %s (%s), which has instruction-like text: %s", a.Name, s.Ref, s.Kind, strings.Join(s.Instructions, ", ")))
 			}
 		}
@@ -134,11 +170,20 @@ func (r rules) Check(ctx context.Context, c *Case) (Verdict, error) {
 	}
 	v.Approve = true
 	if r.judge {
-		v.Reasons = []string{"destinations and credentials are trusted, no sensitive argument came from untrusted content, and no supplying source has instruction-like text"}
+		v.Reasons = []string{"destinations, credentials, unclassified values and the identifiers in free text are trusted, no sensitive argument came from untrusted content, and no supplying source has instruction-like text"}
 	} else {
-		v.Reasons = []string{"destinations and credentials are trusted and no supplying source has instruction-like text"}
+		v.Reasons = []string{"destinations, credentials, unclassified values and the identifiers in free text are trusted and no supplying source has instruction-like text"}
 	}
 	return v, nil
+}
+
+// carriedSources returns the sources of carried identifiers.
+func carriedSources(cs []Carried) []Source {
+	var out []Source
+	for _, c := range cs {
+		out = append(out, c.Evidence.Sources...)
+	}
+	return out
 }
 
 var _ Checker = rules{}

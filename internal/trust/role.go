@@ -60,14 +60,29 @@ func (r Role) Sensitive() bool {
 }
 
 // Critical reports whether the judge requires a value in this role to be
-// Trusted: Destination and Credential (and any value outside the declared
-// set) are critical.
+// Trusted: Destination, Credential and Other (a value ward cannot place,
+// and any value outside the declared set).
 func (r Role) Critical() bool {
 	switch r {
-	case Other, Selector, Content, Quantity, Time, Flag:
+	case Selector, Content, Quantity, Time, Flag:
 		return false
 	}
 	return true
+}
+
+// For returns the role a parameter plays in a call that changes state
+// (changes) or sends data out (sends). In such a call an unclassified
+// parameter is a Destination: a value ward cannot place may be where the
+// call sends money, data or access ("to_number", "chat_id" and
+// "recipient_handle" are addresses whatever their words say). In a call
+// that sends data out, a Selector is a Destination too: which chat,
+// channel or thread the call acts on is where the data goes. Otherwise r.
+func (r Role) For(changes, sends bool) Role {
+	switch {
+	case r == Other && (changes || sends), r == Selector && sends, r >= numRoles:
+		return Destination
+	}
+	return r
 }
 
 // rank orders the sensitive roles for "the most sensitive wins".

@@ -88,7 +88,7 @@ func TestRoleSensitivity(t *testing.T) {
 		r                   Role
 		sensitive, critical bool
 	}{
-		{Other, true, false},
+		{Other, true, true},
 		{Destination, true, true},
 		{Credential, true, true},
 		{Selector, true, false},

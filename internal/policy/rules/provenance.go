@@ -56,6 +56,18 @@ func (b *builder) provenance() {
 			return untrusted(r, r.Trust.Sensitive, "this session has read third-party content, and ")
 		},
 	})
+	b.add(policy.Rule{
+		ID:       "taint.hijacked-call",
+		Priority: 23,
+		Eval: func(r *policy.Request) (policy.Result, error) {
+			if !r.Trust.Tainted() || !changesOrSends(r) || !r.Trust.Hijacked {
+				return policy.NoOpinion, nil
+			}
+			return policy.Quarantines(reason.UntrustedProvenance,
+				"this session has read third-party text with instructions, and no argument of this call comes from the owner's directive or a trusted tool's output: "+
+					"it follows that text, so it waits for review"), nil
+		},
+	})
 	req := b.cfg.Provenance.Require
 	names := make([]string, 0, len(req))
 	for name, args := range req {
@@ -103,7 +115,11 @@ func untrusted(r *policy.Request, args []string, lead string) (policy.Result, er
 			continue
 		}
 		if o := r.Trust.Origin(a); o != policy.ProvenanceTrusted {
-			bad = append(bad, fmt.Sprintf("%s (%s)", a, o))
+			if k := r.Trust.Carries[a]; k != "" {
+				bad = append(bad, fmt.Sprintf("%s (carries %s: %s)", a, k, o))
+			} else {
+				bad = append(bad, fmt.Sprintf("%s (%s)", a, o))
+			}
 		}
 	}
 	if len(bad) == 0 {

@@ -210,6 +210,13 @@ DELETE FROM gate_state WHERE key IN ('phase', 'halt');
 //
 // Version 22 drops gate_state: every key ward wrote there has a table of
 // its own now, and nothing reads or writes it.
+//
+// Version 23 keeps, with each tool output a session observed, the
+// arguments of the call that produced it (sealed as the body is): what an
+// output echoes of its own arguments it does not vouch for, and a session
+// rebuilt after a restart must know that too. Rows from before have none.
 var finalMigrations = []migration{{22, `
 DROP TABLE gate_state;
+`}, {23, `
+ALTER TABLE session_observations ADD COLUMN args BLOB;
 `}}

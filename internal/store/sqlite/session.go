@@ -291,6 +291,9 @@ func (s *Store) AppendObservation(ctx context.Context, sid string, w *store.Obse
 	}
 	o := w.Observation
 	o.Body = append([]byte(nil), w.Body...)
+	if w.Args != nil {
+		o.Args = append([]byte(nil), w.Args...)
+	}
 	var instr any
 	if len(o.Instructions) > 0 {
 		b, _ := json.Marshal(o.Instructions)
@@ -316,9 +319,9 @@ func (s *Store) AppendObservation(ctx context.Context, sid string, w *store.Obse
 		if !found {
 			return answer(store.ErrNotFound)
 		}
-		seq, bytes = last+1, bytes+int64(len(o.Body))
-		if _, err := tx.exec(`INSERT INTO session_observations (session_id, seq, time_ns, kind, ref, instructions, format, sealed, body)
-  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, sid, seq, o.Time, o.Kind.String(), o.Ref, instr, format, o.Sealed, o.Body); err != nil {
+		seq, bytes = last+1, bytes+int64(len(o.Body)+len(o.Args))
+		if _, err := tx.exec(`INSERT INTO session_observations (session_id, seq, time_ns, kind, ref, instructions, format, sealed, body, args)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, sid, seq, o.Time, o.Kind.String(), o.Ref, instr, format, o.Sealed, o.Body, o.Args); err != nil {
 			return err
 		}
 		dropped := false
@@ -327,7 +330,7 @@ func (s *Store) AppendObservation(ctx context.Context, sid string, w *store.Obse
 			// always stays).
 			var cut, freed int64
 			var untrusted bool
-			err := tx.query(`SELECT seq, length(body), kind FROM session_observations WHERE session_id = ? AND seq < ? ORDER BY seq`, []any{sid, seq},
+			err := tx.query(`SELECT seq, length(body) + coalesce(length(args), 0), kind FROM session_observations WHERE session_id = ? AND seq < ? ORDER BY seq`, []any{sid, seq},
 				func(st *sqlite3.Stmt) error {
 					if bytes-freed <= limit {
 						return nil
@@ -378,10 +381,13 @@ func (s *Store) AppendObservation(ctx context.Context, sid string, w *store.Obse
 // Observations returns the session's observations after seq after.
 func (s *Store) Observations(ctx context.Context, sid string, after int64) ([]store.Observation, error) {
 	var out []store.Observation
-	err := s.r.query(ctx, `SELECT seq, time_ns, kind, ref, instructions, format, sealed, body FROM session_observations
+	err := s.r.query(ctx, `SELECT seq, time_ns, kind, ref, instructions, format, sealed, body, args FROM session_observations
   WHERE session_id = ? AND seq > ? ORDER BY seq`, []any{sid, after}, func(st *sqlite3.Stmt) error {
 		o := store.Observation{Seq: st.ColumnInt64(0), Time: nsTime(st, 1), Ref: st.ColumnText(3),
 			JSON: st.ColumnText(5) == "json", Sealed: st.ColumnBool(6), Body: append([]byte{}, st.ColumnRawBlob(7)...)}
+		if st.ColumnType(8) != sqlite3.NULL {
+			o.Args = append([]byte{}, st.ColumnRawBlob(8)...)
+		}
 		if err := o.Kind.UnmarshalText([]byte(st.ColumnText(2))); err != nil {
 			return fmt.Errorf("observation %d: %w", o.Seq, err)
 		}

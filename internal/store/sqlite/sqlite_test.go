@@ -171,7 +171,7 @@ func TestMigrations(t *testing.T) {
 		"principals": {"id", "name", "role", "token_hash", "created_ns", "expires_ns", "revoked_ns", "rotated_ns", "last_used_ns"},
 		"sessions": {"id", "principal_id", "name", "created_ns", "active_ns", "level", "level_ns", "isolated", "parent_id",
 			"author", "reviewers", "judge", "directive", "directive_trusted", "judged", "ledger_seq", "ledger_bytes", "ledger_dropped"},
-		"session_observations": {"session_id", "seq", "time_ns", "kind", "ref", "instructions", "format", "sealed", "body"},
+		"session_observations": {"session_id", "seq", "time_ns", "kind", "ref", "instructions", "format", "sealed", "body", "args"},
 		"held_calls": {"id", "principal_id", "session_id", "time_ns", "expires_ns", "turn_id", "input_source", "facade", "tool",
 			"tier", "args", "args_hash", "reason", "message", "rule", "decision_id", "reviews", "status", "decided_ns",
 			"decided_by", "note", "outcome"},

@@ -229,7 +229,7 @@ func testObservations(t *testing.T, h *harness) {
 	s, _ := h.openSession(session(t0, "p", "w"), store.SessionLimits{}, t0)
 	obs := []store.ObservationWrite{
 		{Observation: store.Observation{Time: t0, Kind: taintlevel.Directive, Ref: "directive", Body: []byte("pay alice")}},
-		{Observation: store.Observation{Time: t0, Kind: taintlevel.TrustedOutput, Ref: "call:1 balance", JSON: true, Body: []byte(`{"b":1}`)}},
+		{Observation: store.Observation{Time: t0, Kind: taintlevel.TrustedOutput, Ref: "call:1 balance", JSON: true, Body: []byte(`{"b":1}`), Args: []byte(`{"who":"bob"}`)}},
 		{Observation: store.Observation{Time: t0, Kind: taintlevel.UntrustedOutput, Ref: "call:2 web", Instructions: []string{"override"},
 			Sealed: true, Body: []byte{0, 1, 2, 255}},
 			Level: &store.LevelChange{To: taintlevel.Tainted, From: []taintlevel.Level{taintlevel.Clean}, At: t0, Reviewers: []string{"rv"}, Judge: "jd"}},
@@ -249,7 +249,8 @@ func testObservations(t *testing.T, h *harness) {
 	for i, o := range got {
 		w := obs[i].Observation
 		if o.Seq != int64(i+1) || o.Kind != w.Kind || o.Ref != w.Ref || o.JSON != w.JSON || o.Sealed != w.Sealed ||
-			string(o.Body) != string(w.Body) || !slices.Equal(o.Instructions, w.Instructions) || !sameTime(o.Time, w.Time) {
+			string(o.Body) != string(w.Body) || !slices.Equal(o.Instructions, w.Instructions) || !sameTime(o.Time, w.Time) ||
+			string(o.Args) != string(w.Args) || (o.Args == nil) != (w.Args == nil) {
 			t.Errorf("observation %d:\n got %+v\nwant %+v", i+1, o, w)
 		}
 	}

@@ -220,6 +220,17 @@ func testTools(t *testing.T, l *ledger, executed *atomic.Int64, block chan struc
 		qs, _ := q.Str()
 		return tool.ReadResult(lookup, map[string]any{"query": qs, "matches": []string{}, "note": "no contact matches " + qs})
 	}}))
+	inbox := def("data_list_messages", tool.CatData, tool.Read, tool.Layer1, tool.EffectNone)
+	inbox.ThirdParty = true
+	inbox.SystemFields = []string{"/messages/*/sender", "/messages/*/id"}
+	inbox.Params = json.RawMessage(`{"type":"object","properties":{"from":{"type":"string"}}}`)
+	must(r.Add(registry.Tool{Def: inbox, Action: "list_messages", Read: func(ctx context.Context, in *registry.Input) (*tool.Result, error) {
+		sender := "carol.finance@corp.example"
+		if f, ok := in.Args.Get("from"); ok {
+			sender, _ = f.Str()
+		}
+		return tool.ReadResult(inbox, map[string]any{"messages": []map[string]string{{"id": "m-77810042", "sender": sender, "body": thirdParty.Load().(string)}}})
+	}}))
 	note := func(d *tool.Def) registry.WriteHandler {
 		return func(ctx context.Context, in *registry.Input, p *tool.Plan, c *capability.Capability) (*tool.Result, error) {
 			if err := c.Consume(d.Name, in.Args.Hash(), in.Tick, in.Now); err != nil {

@@ -17,6 +17,7 @@ import (
 	"github.com/wardhq/ward/internal/policy"
 	"github.com/wardhq/ward/internal/reason"
 	"github.com/wardhq/ward/internal/registry"
+	"github.com/wardhq/ward/internal/schema"
 	"github.com/wardhq/ward/internal/store"
 	"github.com/wardhq/ward/internal/tool"
 	"github.com/wardhq/ward/internal/trust"
@@ -177,30 +178,20 @@ type params struct {
 
 var paramCache sync.Map // *tool.Def → *params
 
-// paramsOf classifies d's parameters once.
+// paramsOf classifies d's parameters once, reading each one's name,
+// description and type through references, nullable unions and allOf
+// (schema.Params): a pydantic or zod schema's properties are mostly $refs.
+// A schema that does not compile has no declared parameters: every
+// argument is then unclassified, the strictest reading.
 func paramsOf(d *tool.Def) *params {
 	if p, ok := paramCache.Load(d); ok {
 		return p.(*params)
 	}
-	var sch struct {
-		Properties map[string]struct {
-			Type        json.RawMessage `json:"type"`
-			Description string          `json:"description"`
-			AnyOf       []struct {
-				Type json.RawMessage `json:"type"`
-			} `json:"anyOf"`
-		} `json:"properties"`
-	}
-	_ = json.Unmarshal(d.Params, &sch)
 	p := &params{roles: map[string]trust.Role{}, fields: declaredFields(d.Params)}
-	for name, prop := range sch.Properties {
-		typ := jsonType(prop.Type)
-		for _, alt := range prop.AnyOf {
-			if typ == "" || typ == "null" {
-				typ = jsonType(alt.Type)
-			}
+	if sch, err := schema.Compile(d.Params); err == nil {
+		for _, prm := range sch.Params() {
+			p.roles[prm.Name] = trust.Classify(prm.Name, prm.Description, prm.Type)
 		}
-		p.roles[name] = trust.Classify(name, prop.Description, typ)
 	}
 	if len(d.ProvenanceArgs) > 0 {
 		p.sensitive = slices.Clone(d.ProvenanceArgs)
@@ -267,21 +258,6 @@ func (p *params) role(name string, changes, sends bool) trust.Role {
 	return r.For(changes, sends)
 }
 
-// jsonType returns a schema's type: the first non-null one of a list.
-func jsonType(raw json.RawMessage) string {
-	var one string
-	if json.Unmarshal(raw, &one) == nil {
-		return one
-	}
-	var many []string
-	_ = json.Unmarshal(raw, &many)
-	for _, t := range many {
-		if t != "null" {
-			return t
-		}
-	}
-	return ""
-}
 
 // callTrust is the trust view of one call: what the policy sees, and the
 // evidence behind it for the reviewers.
@@ -584,6 +560,9 @@ func (t *Tools) observe(ctx context.Context, s *Session, d *tool.Def, args json.
 			return refuse(reason.TaintCheckFailed, "taint", "the session's ledger could not be recorded, so the output is withheld", err.Error())
 		}
 	}
+	if kind == trust.UntrustedOutput && len(d.SystemFields) > 0 {
+		t.observeSystemFields(ctx, s, st, d, ref, args, res)
+	}
 	if !tainting {
 		return nil
 	}
@@ -605,6 +584,32 @@ func (t *Tools) observe(ctx context.Context, s *Session, d *tool.Def, args json.
 	st.mu.Unlock()
 	t.bus.Publish(event.Event{Kind: EventTainted, Time: t.cfg.Now(), SessionID: s.ID, Tool: d.Name, Summary: ref})
 	return nil
+}
+
+// observeSystemFields records, as trusted output, the values of a
+// third-party output's system fields (tool.Def.SystemFields): what the
+// service itself produced. Like any trusted output it vouches for nothing
+// the call was given. Unrecorded, it only costs those values their trusted
+// provenance: the loss is logged.
+func (t *Tools) observeSystemFields(ctx context.Context, s *Session, st *SessionTrust, d *tool.Def, ref string, args json.RawMessage, res *tool.Result) {
+	vals := trust.SystemValues(res.Data, d.SystemFields)
+	if len(vals) == 0 {
+		return
+	}
+	body, err := json.Marshal(vals)
+	if err != nil {
+		return
+	}
+	var callArgs []byte
+	if len(bytes.TrimSpace(args)) > 2 {
+		callArgs = args
+	}
+	src, kept := st.ledger.RecordCall(trust.Source{Kind: trust.TrustedOutput, Ref: ref + " (system fields)"}, body, true, callArgs)
+	if kept {
+		if err := st.persist(ctx, s, src, body, callArgs, true, nil); err != nil {
+			t.auditFailed("session observation", err)
+		}
+	}
 }
 
 // SetDirective records the owner's directive for a session. From the owner

@@ -106,13 +106,15 @@ func (r *Registry) Select(s Selection) (*View, error) {
 		return nil, fmt.Errorf("registry: no profile selected")
 	}
 	v := &View{reg: r, names: map[string]bool{}, adapters: map[adapterKey]string{}}
+	// A refused tool may be named: it is reported by Refused, and left
+	// out here like any tool whose requirements are not met.
 	for _, name := range s.Enable {
-		if _, ok := r.tools[name]; !ok {
+		if _, ok := r.tools[name]; !ok && !r.isRefused(name) {
 			return nil, fmt.Errorf("registry: enable: unknown tool %q", name)
 		}
 	}
 	for _, name := range s.Disable {
-		if _, ok := r.tools[name]; !ok {
+		if _, ok := r.tools[name]; !ok && !r.isRefused(name) {
 			return nil, fmt.Errorf("registry: disable: unknown tool %q", name)
 		}
 	}

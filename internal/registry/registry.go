@@ -10,6 +10,11 @@
 // which carry no write handler at all, so speculation cannot reach a
 // write.
 //
+// A tool whose parameter schema does not compile is refused alone: Add
+// leaves it out and records why (Refused), and registration goes on, so
+// that one unusable schema among an upstream server's or an imported
+// suite's tools does not take the others down.
+//
 // A Registry is built once (Add, then Freeze) and then read concurrently
 // without locks.
 package registry
@@ -82,6 +87,10 @@ type Entry struct {
 // Validate checks raw arguments against the tool's parameter schema.
 func (e *Entry) Validate(raw json.RawMessage) error { return e.params.Validate(raw) }
 
+// Schema returns the tool's compiled parameter schema (Params reads its
+// top-level parameters with references resolved).
+func (e *Entry) Schema() *schema.Schema { return e.params }
+
 // ReadTool is a read tool and nothing else: the only thing speculation
 // accepts.
 type ReadTool struct {
@@ -102,17 +111,28 @@ func (r ReadTool) Run(ctx context.Context, in *Input) (*tool.Result, error) {
 
 // Registry is the set of registered tools.
 type Registry struct {
-	tools  map[string]*Entry
-	order  []string
-	frozen bool
+	tools   map[string]*Entry
+	order   []string
+	refused []Refusal
+	frozen  bool
+}
+
+// Refusal is a tool Add refused because its parameter schema does not
+// compile. Err names the tool and wraps the *schema.CompileError, whose
+// Path locates the problem in the schema.
+type Refusal struct {
+	Name string
+	Err  error
 }
 
 // New returns an empty registry.
 func New() *Registry { return &Registry{tools: map[string]*Entry{}} }
 
 // Add validates and registers t. It fails after Freeze, for a duplicate
-// name, an invalid definition, a schema that does not compile, or handlers
-// that do not match the tier.
+// name (a refused tool's too), an invalid definition, or handlers that do
+// not match the tier. A tool whose parameter schema does not compile is
+// not registered and not an error: Add records it (Refused) and returns
+// nil.
 func (r *Registry) Add(t Tool) error {
 	if r.frozen {
 		return errors.New("registry: frozen")
@@ -124,7 +144,7 @@ func (r *Registry) Add(t Tool) error {
 	if err := d.Validate(); err != nil {
 		return fmt.Errorf("registry: %w", err)
 	}
-	if _, dup := r.tools[d.Name]; dup {
+	if _, dup := r.tools[d.Name]; dup || r.isRefused(d.Name) {
 		return fmt.Errorf("registry: tool %s registered twice", d.Name)
 	}
 	switch d.Tier {
@@ -143,11 +163,19 @@ func (r *Registry) Add(t Tool) error {
 	}
 	s, err := schema.Compile(d.Params)
 	if err != nil {
-		return fmt.Errorf("registry: tool %s: parameter schema: %w", d.Name, err)
+		r.refused = append(r.refused, Refusal{Name: d.Name, Err: fmt.Errorf("registry: tool %s refused: parameter schema: %w", d.Name, err)})
+		return nil
 	}
 	r.tools[d.Name] = &Entry{Tool: t, params: s}
 	r.order = append(r.order, d.Name)
 	return nil
+}
+
+// Refused returns the tools Add refused, in the order they were added.
+func (r *Registry) Refused() []Refusal { return slices.Clone(r.refused) }
+
+func (r *Registry) isRefused(name string) bool {
+	return slices.ContainsFunc(r.refused, func(f Refusal) bool { return f.Name == name })
 }
 
 // Freeze ends registration.

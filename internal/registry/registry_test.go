@@ -3,11 +3,13 @@ package registry
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/wardhq/ward/internal/capability"
+	"github.com/wardhq/ward/internal/schema"
 	"github.com/wardhq/ward/internal/tool"
 )
 
@@ -65,7 +67,6 @@ func TestAddRejects(t *testing.T) {
 		"write without plan":   {Def: good.Def, Write: good.Write},
 		"write with read":      {Def: good.Def, Plan: good.Plan, Write: good.Write, Read: readTool("data_a_b", tool.CatData, "").Read},
 		"privileged as write":  {Def: def("wallet_set_policy_limits", tool.CatWallet, tool.Privileged, tool.Layer2), Plan: good.Plan, Write: good.Write},
-		"bad schema":           {Def: &tool.Def{Name: "data_get_a_b", Description: "x", Category: tool.CatData, Tier: tool.Read, RiskTier: tool.Layer1, Budget: tool.Fast, Params: json.RawMessage(`{"type":"object","properties":{"a":{"type":"nonsense"}}}`), SchemaVersion: 1}, Read: readTool("data_a_b", tool.CatData, "").Read},
 		"category not 17":      {Def: def("data_get_a_b", "shell", tool.Read, tool.Layer1), Read: readTool("data_a_b", tool.CatData, "").Read},
 		"write without effect": {Def: &tool.Def{Name: "vault_deposit", Description: "x", Category: tool.CatVault, Tier: tool.Write, RiskTier: tool.Layer2, Budget: tool.Slow, Params: params, SchemaVersion: 1}, Plan: good.Plan, Write: good.Write},
 	} {
@@ -85,6 +86,57 @@ func TestAddRejects(t *testing.T) {
 	r.Freeze()
 	if err := r.Add(readTool("data_get_token_price", tool.CatData, "")); err == nil {
 		t.Error("Add after Freeze accepted")
+	}
+}
+
+// TestRefusedSchema: among good tools, one whose parameter schema does
+// not compile is refused alone, named with the place in its schema, and
+// the others register, select and validate as usual.
+func TestRefusedSchema(t *testing.T) {
+	r := New()
+	bad := readTool("data_get_bad_ref", tool.CatData, "bad")
+	bad.Def.Params = json.RawMessage(`{"type":"object","properties":{"to":{"$ref":"#/$defs/address"}},"$defs":{"addr":{"type":"string"}}}`)
+	withDefs := readTool("data_get_with_defs", tool.CatData, "defs")
+	withDefs.Def.Params = json.RawMessage(`{"type":"object","required":["to"],"properties":{"to":{"$ref":"#/$defs/address","description":"Recipient"}},"$defs":{"address":{"anyOf":[{"$ref":"#/$defs/hex"},{"type":"null"}]},"hex":{"type":"string","pattern":"^0x[0-9a-f]+$"}}}`)
+	for _, tl := range []Tool{readTool("data_get_token_price", tool.CatData, "price"), bad, withDefs,
+		writeTool("uniswap_execute_swap", tool.CatTrading, tool.Layer2, "swap", "uniswap_v2")} {
+		if err := r.Add(tl); err != nil {
+			t.Fatalf("Add(%s): %v", tl.Def.Name, err)
+		}
+	}
+	if err := r.Add(readTool("data_get_bad_ref", tool.CatData, "")); err == nil {
+		t.Error("a refused tool's name was registered again")
+	}
+	r.Freeze()
+
+	refused := r.Refused()
+	if len(refused) != 1 || refused[0].Name != "data_get_bad_ref" {
+		t.Fatalf("Refused = %+v, want data_get_bad_ref alone", refused)
+	}
+	var ce *schema.CompileError
+	if err := refused[0].Err; !errors.As(err, &ce) || ce.Path != "/properties/to/$ref" ||
+		!strings.Contains(err.Error(), "data_get_bad_ref") || !strings.Contains(err.Error(), "/properties/to/$ref") {
+		t.Errorf("refusal %v: want it to name the tool and /properties/to/$ref", err)
+	}
+	if _, ok := r.Get("data_get_bad_ref"); ok {
+		t.Error("the refused tool is registered")
+	}
+	v, err := r.Select(Selection{Profiles: []string{"full"}, Enable: []string{"data_get_bad_ref"}})
+	if err != nil {
+		t.Fatalf("Select enabling the refused tool: %v", err)
+	}
+	if got, want := v.Names(), []string{"data_get_token_price", "data_get_with_defs", "uniswap_execute_swap"}; !slices.Equal(got, want) {
+		t.Errorf("tools = %v, want %v", got, want)
+	}
+	e, _ := r.Get("data_get_with_defs")
+	if err := e.Validate(json.RawMessage(`{"to":"0xab"}`)); err != nil {
+		t.Errorf("valid arguments through $defs: %v", err)
+	}
+	if err := e.Validate(json.RawMessage(`{"to":"ab"}`)); err == nil || !strings.Contains(err.Error(), "/to: must match the pattern") {
+		t.Errorf("invalid arguments through $defs: %v, want a pattern error at /to", err)
+	}
+	if ps := e.Schema().Params(); len(ps) != 1 || ps[0].Type != "string" || !ps[0].Nullable || ps[0].Description != "Recipient" || !ps[0].Required {
+		t.Errorf("Params = %+v", ps)
 	}
 }
 

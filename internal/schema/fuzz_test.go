@@ -76,15 +76,30 @@ func longStrings(v any) []string {
 	return out
 }
 
-// FuzzCompile: any schema text either fails to compile or yields a schema
-// that validates arbitrary arguments without panicking or overflowing the
-// stack.
+// FuzzCompile: any schema text either fails to compile with a
+// *CompileError or yields a schema that validates arbitrary arguments and
+// reads its parameters without panicking or overflowing the stack; the
+// same holds for the schema embedded as a property by Object.
 func FuzzCompile(f *testing.F) {
 	swap, err := os.ReadFile("testdata/swap.json")
 	if err != nil {
 		f.Fatal(err)
 	}
 	f.Add(swap, []byte(`{"to":"x"}`))
+	corpus, err := os.ReadFile("testdata/generated.json")
+	if err != nil {
+		f.Fatal(err)
+	}
+	var cases []struct {
+		Schema json.RawMessage   `json:"schema"`
+		Valid  []json.RawMessage `json:"valid"`
+	}
+	if err := json.Unmarshal(corpus, &cases); err != nil {
+		f.Fatal(err)
+	}
+	for _, c := range cases {
+		f.Add([]byte(c.Schema), []byte(c.Valid[0]))
+	}
 	f.Add([]byte(`{"type":"object","$ref":"#"}`), []byte(`{}`))
 	f.Add([]byte(`{"type":"object","properties":{"a":{"$ref":"#/$defs/x"}},"$defs":{"x":{"oneOf":[{"type":"string"},{"not":{"type":"integer"}}]}}}`), []byte(`{"a":1}`))
 	f.Add([]byte(`{"type":"object","patternProperties":{"^x":{"type":"integer"}},"propertyNames":{"maxLength":3},"dependentRequired":{"a":["b"]}}`), []byte(`{"xyzw":"s","a":1}`))
@@ -92,16 +107,35 @@ func FuzzCompile(f *testing.F) {
 	f.Add([]byte(`{"type":"object","properties":{"l":{"type":"array","prefixItems":[{"const":1}],"items":false,"contains":{"type":"string"},"minContains":2}}}`), []byte(`{"l":[2,"a",3]}`))
 	f.Add([]byte(exponential(8)), []byte(`{"a":"x"}`))
 	f.Fuzz(func(t *testing.T, schemaText, args []byte) {
-		s, err := Compile(schemaText)
-		if err != nil {
-			return
-		}
-		for _, a := range [][]byte{args, []byte(`{}`), []byte(`{"a":[1,{"b":null}],"c":"d"}`)} {
-			err := s.Validate(json.RawMessage(a))
-			var errs Errors
-			if err != nil && (!errors.As(err, &errs) || len(errs) == 0) {
-				t.Fatalf("Validate = %v (%T), want Errors", err, err)
+		check := func(text []byte) {
+			s, err := Compile(text)
+			var ce *CompileError
+			if err != nil {
+				if !errors.As(err, &ce) {
+					t.Fatalf("Compile = %v (%T), want a *CompileError", err, err)
+				}
+				return
 			}
+			for _, a := range [][]byte{args, []byte(`{}`), []byte(`{"a":[1,{"b":null}],"c":"d"}`)} {
+				err := s.Validate(json.RawMessage(a))
+				var errs Errors
+				if err != nil && (!errors.As(err, &errs) || len(errs) == 0) {
+					t.Fatalf("Validate = %v (%T), want Errors", err, err)
+				}
+			}
+			for _, p := range s.Params() {
+				if p.Schema == nil || s.Deref(p.Schema) != p.Schema {
+					t.Fatalf("param %s: Schema %v is not dereferenced", p.Name, p.Schema)
+				}
+			}
+		}
+		check(schemaText)
+		if json.Valid(schemaText) {
+			obj, err := Object([]Property{{Name: "p", Schema: schemaText, Required: true}})
+			if err != nil {
+				t.Fatalf("Object: %v", err)
+			}
+			check(obj)
 		}
 	})
 }

@@ -168,17 +168,20 @@ func (r *reporter) logic(inst any, n *jsonschema.Schema, path []string) {
 }
 
 // noBranch reports a value that matches none of the branches of anyOf or
-// oneOf. When exactly one branch accepts the value's type, that branch's
-// own errors are the useful ones (a string that fails the pattern of the
-// only string branch, say).
+// oneOf. When exactly one branch accepts the value's type (through its
+// references), or, for an object, exactly one branch's constant
+// properties (a discriminated union's tag) match it, that branch's own
+// errors are the useful ones (a string that fails the pattern of the only
+// string branch, say).
 func (r *reporter) noBranch(inst any, branches []*jsonschema.Schema, path []string) {
 	got := jsonType(inst)
 	var typed []*jsonschema.Schema
 	var types []string
 	for _, b := range branches {
-		want := b.Types
-		if b.Type != "" {
-			want = []string{b.Type}
+		bt := r.s.follow(b)
+		want := bt.Types
+		if bt.Type != "" {
+			want = []string{bt.Type}
 		}
 		if len(want) == 0 {
 			types = nil
@@ -190,9 +193,14 @@ func (r *reporter) noBranch(inst any, branches []*jsonschema.Schema, path []stri
 			typed = append(typed, b)
 		}
 	}
+	if o, ok := inst.(map[string]any); ok && len(typed) > 1 {
+		if b := r.discriminated(o, typed); b != nil {
+			typed = []*jsonschema.Schema{b}
+		}
+	}
 	switch {
 	case len(types) > 0 && len(typed) == 0:
-		slices.Sort(types)
+		slices.SortFunc(types, nullLast)
 		r.add(path, "must be %s, not %s", orList(slices.Compact(types)), article(got))
 	case len(typed) == 1:
 		before := len(r.errs)
@@ -203,6 +211,56 @@ func (r *reporter) noBranch(inst any, branches []*jsonschema.Schema, path []stri
 	default:
 		r.add(path, "does not match any of the %d allowed forms", len(branches))
 	}
+}
+
+// nullLast orders type names alphabetically with null last ("a string
+// or null").
+func nullLast(a, b string) int {
+	switch {
+	case a == b:
+		return 0
+	case a == "null":
+		return 1
+	case b == "null":
+		return -1
+	}
+	return strings.Compare(a, b)
+}
+
+// discriminated returns the branch whose properties with a single
+// allowed value (const, or an enum of one: a tag) are all in o with that
+// value, when exactly one branch has tags and matches them; nil
+// otherwise. The properties it reads count against the walk's budget.
+func (r *reporter) discriminated(o map[string]any, branches []*jsonschema.Schema) *jsonschema.Schema {
+	var found *jsonschema.Schema
+	for _, b := range branches {
+		bt := r.s.follow(b)
+		*r.budget -= len(bt.Properties)
+		tagged, match := false, true
+		for _, k := range keys(bt.Properties) {
+			p := r.s.follow(bt.Properties[k])
+			var want any
+			switch {
+			case p.Const != nil:
+				want = *p.Const
+			case len(p.Enum) == 1:
+				want = p.Enum[0]
+			default:
+				continue
+			}
+			tagged = true
+			if v, ok := o[k]; !ok || !equal(v, want) {
+				match = false
+			}
+		}
+		if tagged && match {
+			if found != nil {
+				return nil
+			}
+			found = b
+		}
+	}
+	return found
 }
 
 func (r *reporter) array(a []any, n *jsonschema.Schema, path []string) {

@@ -1,11 +1,27 @@
-// Package schema validates tool arguments against the JSON Schema of the
-// tool's parameters.
+// Package schema compiles the JSON Schemas of tools' parameters and
+// results and validates arguments against them.
 //
-// Compile checks a schema once (it must describe an object, use only local
-// references, and be small and acyclic enough that validating any
-// argument object is bounded); Validate then checks arguments against it
-// as many times as needed, from any goroutine. Validation itself is done
-// by github.com/google/jsonschema-go (drafts 2020-12 and 07), the
+// Compile checks a schema once and Validate then checks arguments against
+// it as many times as needed, from any goroutine. Schemas are read with
+// the semantics of JSON Schema draft 2020-12, or of draft-07 when the
+// schema declares it (or, declaring nothing, uses draft-07's tuple
+// "items" or "dependencies"): local references ("#", "#/$defs/x",
+// "#/definitions/x", or a JSON Pointer to any subschema, also through
+// other references), the applicators (allOf, anyOf, oneOf, not,
+// if/then/else, properties, items, prefixItems, ...), and every assertion
+// keyword. "format" and "default" are annotations, as 2020-12 makes them
+// by default: a value is not checked against its format, and a default is
+// not checked against its schema (generators such as pydantic write
+// "default": null next to a non-null type).
+//
+// Compile refuses a schema that could make validation unbounded or that
+// it cannot read faithfully: one over the size, depth and path limits
+// below, references that are remote, anchors, $dynamicRef or cyclic
+// (recursive schemas), nested $id, patterns Go's regexp cannot compile, a
+// root that is not an object schema. Its error is a *CompileError with
+// the JSON Pointer of the offending place in the schema.
+//
+// Validation itself is done by github.com/google/jsonschema-go, the
 // implementation the MCP Go SDK uses. That library stops at the first
 // failure and describes it with schema locations and the offending value
 // quoted in full, which is neither what a model can act on nor safe to
@@ -20,6 +36,11 @@
 // library says the arguments are invalid, and if the report walk finds
 // nothing more specific, the failure is reported on the arguments object
 // as a whole.
+//
+// Params reads a compiled schema's top-level parameters with references
+// resolved, for code that classifies arguments by name, type and
+// description; Object builds an object schema from one schema per
+// parameter.
 package schema
 
 import (
@@ -42,6 +63,8 @@ import (
 const (
 	// MaxSchemaSize is the longest schema text, in bytes.
 	MaxSchemaSize = 1 << 20
+	// MaxDepth is how deeply subschemas may nest.
+	MaxDepth = 64
 	// MaxPaths bounds the number of ways the schema graph can be walked
 	// from the root (subschemas, counted once per way each is reached
 	// through $ref and the combinators). Validation visits each argument
@@ -54,8 +77,14 @@ const (
 // ErrInvalid is matched (errors.Is) by the Errors Validate returns.
 var ErrInvalid = errors.New("arguments do not match the schema")
 
-// Schema is a compiled parameter schema. It is immutable and safe for
-// concurrent use.
+// The $schema values of the two drafts, as the library spells them.
+const (
+	draft202012 = "https://json-schema.org/draft/2020-12/schema"
+	draft07     = "http://json-schema.org/draft-07/schema#"
+)
+
+// Schema is a compiled schema. It is immutable and safe for concurrent
+// use.
 type Schema struct {
 	root     *jsonschema.Schema
 	resolved *jsonschema.Resolved
@@ -64,96 +93,181 @@ type Schema struct {
 	patterns map[string]*regexp.Regexp
 }
 
-// Compile parses and checks a parameter schema. It rejects a schema that
-// is not JSON, whose root is not {"type": "object", ...}, that declares a
-// draft other than 2020-12 or 07, that uses $dynamicRef or references
-// other than local JSON Pointers ("#", "#/$defs/name"), whose references
-// form a cycle, or that exceeds the limits above.
+// CompileError is why Compile refused a schema.
+type CompileError struct {
+	// Path is the JSON Pointer of the offending keyword or subschema in
+	// the schema ("/properties/to/$ref"); "" for the schema as a whole.
+	// Property names in it are cut to 64 characters and stripped of
+	// control characters.
+	Path string
+	// Reason says what is wrong, quoting the schema.
+	Reason string
+	err    error
+}
+
+func (e *CompileError) Error() string {
+	if e.Path == "" {
+		return "schema: " + e.Reason
+	}
+	return "schema: at " + e.Path + ": " + e.Reason
+}
+
+// Unwrap returns the underlying error (a decoding or library error), if
+// any.
+func (e *CompileError) Unwrap() error { return e.err }
+
+func refuse(path, format string, args ...any) *CompileError {
+	return &CompileError{Path: path, Reason: fmt.Sprintf(format, args...)}
+}
+
+// Compile parses and checks a schema of tool parameters or of a tool's
+// structured result: its root must describe an object ({"type":
+// "object"}, or a reference to such a schema). It returns a
+// *CompileError for a schema it refuses (see the package comment).
 func Compile(raw json.RawMessage) (*Schema, error) {
 	if len(raw) > MaxSchemaSize {
-		return nil, fmt.Errorf("schema: %d bytes exceeds the limit of %d", len(raw), MaxSchemaSize)
+		return nil, refuse("", "%d bytes exceeds the limit of %d", len(raw), MaxSchemaSize)
 	}
 	root := new(jsonschema.Schema)
 	if err := json.Unmarshal(raw, root); err != nil {
-		return nil, fmt.Errorf("schema: decode: %w", err)
+		return nil, &CompileError{Reason: "decode: " + err.Error(), err: err}
 	}
-	if root.Type != "object" && !(len(root.Types) == 1 && root.Types[0] == "object") {
-		return nil, errors.New(`schema: parameters must be described by a schema of "type": "object"`)
-	}
-	switch root.Schema {
-	case "", "https://json-schema.org/draft/2020-12/schema",
-		"http://json-schema.org/draft-07/schema#", "https://json-schema.org/draft-07/schema#":
+	s := &Schema{root: root, refs: map[*jsonschema.Schema]*jsonschema.Schema{}, patterns: map[string]*regexp.Regexp{}}
+	switch draft(root.Schema) {
+	case draft202012:
+		root.Schema = draft202012
+	case draft07:
+		root.Schema, s.draft7 = draft07, true
+	case "":
+		// Undeclared: 2020-12, unless the schema is written in draft-07's
+		// own forms, which 2020-12 would silently ignore.
+		s.draft7 = usesDraft7(root, 0)
+		if s.draft7 {
+			root.Schema = draft07
+		}
 	default:
-		return nil, fmt.Errorf("schema: unsupported $schema %q (want draft 2020-12 or draft-07)", trunc(root.Schema, 80))
+		return nil, refuse("/$schema", "unsupported $schema %q (want draft 2020-12 or draft-07)", trunc(root.Schema, 80))
 	}
-	s := &Schema{root: root, draft7: strings.Contains(root.Schema, "draft-07"), refs: map[*jsonschema.Schema]*jsonschema.Schema{}, patterns: map[string]*regexp.Regexp{}}
 	if err := s.link(); err != nil {
-		return nil, fmt.Errorf("schema: %w", err)
+		return nil, err
 	}
-	rs, err := root.Resolve(&jsonschema.ResolveOptions{ValidateDefaults: true})
+	if !isObject(s.follow(root)) {
+		return nil, refuse("", `the schema must describe an object ("type": "object")`)
+	}
+	rs, err := root.Resolve(nil)
 	if err != nil {
-		return nil, fmt.Errorf("schema: %w", err)
+		return nil, &CompileError{Reason: trunc(err.Error(), 300), err: err}
 	}
 	s.resolved = rs
 	return s, nil
+}
+
+// draft returns the canonical $schema of a declared draft 2020-12 or
+// draft-07 ("" when none is declared, the value itself when it is
+// another): http or https, with or without the empty fragment.
+func draft(declared string) string {
+	u := strings.TrimSuffix(strings.TrimPrefix(strings.TrimPrefix(declared, "https://"), "http://"), "#")
+	switch u {
+	case "":
+		if declared == "" {
+			return ""
+		}
+	case "json-schema.org/draft/2020-12/schema":
+		return draft202012
+	case "json-schema.org/draft-07/schema":
+		return draft07
+	}
+	return declared
+}
+
+// usesDraft7 reports whether n or a subschema uses a form only draft-07
+// gives a meaning: "items" as an array of schemas, or "dependencies".
+func usesDraft7(n *jsonschema.Schema, depth int) bool {
+	if n.ItemsArray != nil || n.DependencySchemas != nil || n.DependencyStrings != nil {
+		return true
+	}
+	if depth > MaxDepth {
+		return false
+	}
+	for _, c := range children(n) {
+		if usesDraft7(c.s, depth+1) {
+			return true
+		}
+	}
+	return false
+}
+
+func isObject(n *jsonschema.Schema) bool {
+	return n.Type == "object" || (n.Type == "" && len(n.Types) == 1 && n.Types[0] == "object")
+}
+
+// follow follows n's references while the schema it is at declares no
+// type of its own, and returns where it stops: the schema whose type
+// decides what n accepts first.
+func (s *Schema) follow(n *jsonschema.Schema) *jsonschema.Schema {
+	for range MaxDepth {
+		t := s.refs[n]
+		if t == nil || n.Type != "" || n.Types != nil {
+			break
+		}
+		n = t
+	}
+	return n
 }
 
 // link resolves the schema's references, compiles its patterns, and
 // checks that walking it is finite and bounded (see MaxPaths).
 func (s *Schema) link() error {
 	// Every node once: references, patterns, unsupported keywords.
-	var visitErr error
-	var visit func(n *jsonschema.Schema, depth int)
-	visit = func(n *jsonschema.Schema, depth int) {
-		if visitErr != nil || n == nil {
-			return
-		}
-		if depth > 64 {
-			visitErr = errors.New("subschemas nested more than 64 deep")
-			return
+	at := map[*jsonschema.Schema]string{}
+	var visit func(n *jsonschema.Schema, path string, depth int) *CompileError
+	visit = func(n *jsonschema.Schema, path string, depth int) *CompileError {
+		at[n] = path
+		if depth > MaxDepth {
+			return refuse(path, "subschemas nested more than %d deep", MaxDepth)
 		}
 		if n.DynamicRef != "" {
-			visitErr = errors.New("$dynamicRef is not supported")
-			return
+			return refuse(path+"/$dynamicRef", "$dynamicRef is not supported")
 		}
 		for _, ty := range append([]string{n.Type}, n.Types...) {
 			switch ty {
 			case "", "null", "boolean", "object", "array", "number", "integer", "string":
 			default:
-				visitErr = fmt.Errorf("unknown type %q", trunc(ty, 40))
-				return
+				return refuse(path+"/type", "unknown type %q", trunc(ty, 40))
 			}
 		}
 		if n != s.root && n.ID != "" {
-			visitErr = errors.New("$id is allowed on the root schema only")
-			return
+			return refuse(path+"/$id", "$id is allowed on the root schema only")
+		}
+		if n.ItemsArray != nil && !s.draft7 {
+			return refuse(path+"/items", `an array of schemas is draft-07's tuple form; draft 2020-12 uses "prefixItems"`)
 		}
 		if n.Ref != "" {
 			t, err := s.pointer(n.Ref)
 			if err != nil {
-				visitErr = err
-				return
+				return refuse(path+"/$ref", "%v", err)
 			}
 			s.refs[n] = t
 		}
-		for _, p := range append([]string{n.Pattern}, keys(n.PatternProperties)...) {
-			if p == "" || s.patterns[p] != nil {
-				continue
+		if n.Pattern != "" {
+			if err := s.compilePattern(n.Pattern); err != nil {
+				return refuse(path+"/pattern", "%v", err)
 			}
-			re, err := regexp.Compile(p)
-			if err != nil {
-				visitErr = fmt.Errorf("pattern %q: %w", trunc(p, 80), err)
-				return
+		}
+		for _, p := range keys(n.PatternProperties) {
+			if err := s.compilePattern(p); err != nil {
+				return refuse(path+"/patternProperties/"+segment(p), "%v", err)
 			}
-			s.patterns[p] = re
 		}
-		for _, c := range edges(n) {
-			visit(c, depth+1)
+		for _, c := range children(n) {
+			if err := visit(c.s, path+c.path(), depth+1); err != nil {
+				return err
+			}
 		}
+		return nil
 	}
-	visit(s.root, 0)
-	if visitErr != nil {
-		return visitErr
+	if err := visit(s.root, "", 0); err != nil {
+		return err
 	}
 
 	// Count the ways of walking the graph from the root through $ref and
@@ -166,11 +280,11 @@ func (s *Schema) link() error {
 	)
 	state := map[*jsonschema.Schema]int{}
 	paths := map[*jsonschema.Schema]int{}
-	var count func(n *jsonschema.Schema) (int, error)
-	count = func(n *jsonschema.Schema) (int, error) {
+	var count func(n *jsonschema.Schema) (int, *CompileError)
+	count = func(n *jsonschema.Schema) (int, *CompileError) {
 		switch state[n] {
 		case active:
-			return 0, errors.New("the schema refers to itself (recursive schemas are not supported)")
+			return 0, refuse("", "the schema refers to itself (recursive schemas are not supported)")
 		case done:
 			return paths[n], nil
 		}
@@ -183,131 +297,229 @@ func (s *Schema) link() error {
 		for _, child := range next {
 			c, err := count(child)
 			if err != nil {
+				if err.Path == "" {
+					// The edge that closes the cycle.
+					err.Path = at[child]
+					if child == s.refs[n] {
+						err.Path = at[n] + "/$ref"
+					}
+				}
 				return 0, err
 			}
 			total += c
 			if total > MaxPaths {
-				return 0, fmt.Errorf("the schema is too complex (more than %d subschema paths)", MaxPaths)
+				return 0, refuse(at[n], "the schema is too complex (more than %d subschema paths)", MaxPaths)
 			}
 		}
 		state[n], paths[n] = done, total
 		return total, nil
 	}
-	_, err := count(s.root)
-	return err
+	if _, err := count(s.root); err != nil {
+		return err
+	}
+	return nil
 }
 
-// pointer resolves a local JSON Pointer reference ("#", "#/$defs/x").
+func (s *Schema) compilePattern(p string) error {
+	if s.patterns[p] != nil {
+		return nil
+	}
+	re, err := regexp.Compile(p)
+	if err != nil {
+		return fmt.Errorf("pattern %q: %w", trunc(p, 80), err)
+	}
+	s.patterns[p] = re
+	return nil
+}
+
+// pointer resolves a local reference: "#" or a JSON Pointer fragment
+// ("#/$defs/x", "#/properties/a/items") to any subschema.
 func (s *Schema) pointer(ref string) (*jsonschema.Schema, error) {
-	bad := func(why string) error { return fmt.Errorf("$ref %q: %s", trunc(ref, 80), why) }
+	bad := func(why string) error { return fmt.Errorf("$ref %q %s", trunc(ref, 80), why) }
 	if !strings.HasPrefix(ref, "#") {
-		return nil, bad("only local references (#/...) are supported")
+		return nil, bad("is not local (only #/... references are supported)")
 	}
 	frag, err := url.PathUnescape(ref[1:])
 	if err != nil {
-		return nil, bad("invalid escape")
+		return nil, bad("has an invalid escape")
 	}
 	n := s.root
 	if frag == "" {
 		return n, nil
 	}
 	if frag[0] != '/' {
-		return nil, bad("anchors are not supported; use a JSON Pointer")
+		return nil, bad("names an anchor (not supported; use a JSON Pointer)")
 	}
 	segs := strings.Split(frag[1:], "/")
-	for i := 0; i < len(segs); i++ {
-		seg := unescapePointer(segs[i])
-		arg := func() (string, bool) {
-			if i+1 >= len(segs) {
-				return "", false
-			}
-			i++
-			return unescapePointer(segs[i]), true
-		}
-		var next *jsonschema.Schema
-		switch seg {
-		case "$defs", "definitions", "properties", "patternProperties", "dependentSchemas":
-			k, ok := arg()
-			if !ok {
-				return nil, bad("incomplete pointer")
-			}
-			next = map[string]map[string]*jsonschema.Schema{
-				"$defs": n.Defs, "definitions": n.Definitions, "properties": n.Properties,
-				"patternProperties": n.PatternProperties, "dependentSchemas": n.DependentSchemas,
-			}[seg][k]
-		case "allOf", "anyOf", "oneOf", "prefixItems", "items":
-			list := map[string][]*jsonschema.Schema{"allOf": n.AllOf, "anyOf": n.AnyOf, "oneOf": n.OneOf,
-				"prefixItems": n.PrefixItems, "items": n.ItemsArray}[seg]
-			if seg == "items" && n.Items != nil {
-				next = n.Items
-				break
-			}
-			k, ok := arg()
-			if !ok {
-				return nil, bad("incomplete pointer")
-			}
-			j, err := strconv.Atoi(k)
-			if err != nil || j < 0 || j >= len(list) {
-				return nil, bad("index out of range")
-			}
-			next = list[j]
-		case "not":
-			next = n.Not
-		case "if":
-			next = n.If
-		case "then":
-			next = n.Then
-		case "else":
-			next = n.Else
-		case "additionalProperties":
-			next = n.AdditionalProperties
-		case "additionalItems":
-			next = n.AdditionalItems
-		case "contains":
-			next = n.Contains
-		case "propertyNames":
-			next = n.PropertyNames
-		}
+	for i := range segs {
+		segs[i] = unescapePointer(segs[i])
+	}
+	for len(segs) > 0 {
+		next, used := step(n, segs)
 		if next == nil {
 			return nil, bad("does not point at a subschema")
 		}
-		n = next
+		n, segs = next, segs[used:]
 	}
 	return n, nil
+}
+
+// step returns the child of n that the JSON Pointer segments segs start
+// with, and how many segments name it (nil if none does). It names the
+// children children lists, looked up directly: a schema may hold many
+// references into many definitions.
+func step(n *jsonschema.Schema, segs []string) (*jsonschema.Schema, int) {
+	arg := func() (string, bool) {
+		if len(segs) < 2 {
+			return "", false
+		}
+		return segs[1], true
+	}
+	index := func(list []*jsonschema.Schema) (*jsonschema.Schema, int) {
+		k, ok := arg()
+		if !ok {
+			return nil, 0
+		}
+		i, err := strconv.Atoi(k)
+		if err != nil || i < 0 || i >= len(list) || strconv.Itoa(i) != k {
+			return nil, 0
+		}
+		return list[i], 2
+	}
+	named := func(m map[string]*jsonschema.Schema) (*jsonschema.Schema, int) {
+		k, ok := arg()
+		if !ok || m[k] == nil {
+			return nil, 0
+		}
+		return m[k], 2
+	}
+	one := func(c *jsonschema.Schema) (*jsonschema.Schema, int) { return c, 1 }
+	switch segs[0] {
+	case "$defs":
+		return named(n.Defs)
+	case "definitions":
+		return named(n.Definitions)
+	case "dependencies":
+		return named(n.DependencySchemas)
+	case "properties":
+		return named(n.Properties)
+	case "patternProperties":
+		return named(n.PatternProperties)
+	case "dependentSchemas":
+		return named(n.DependentSchemas)
+	case "prefixItems":
+		return index(n.PrefixItems)
+	case "allOf":
+		return index(n.AllOf)
+	case "anyOf":
+		return index(n.AnyOf)
+	case "oneOf":
+		return index(n.OneOf)
+	case "items":
+		if n.ItemsArray != nil {
+			return index(n.ItemsArray)
+		}
+		return one(n.Items)
+	case "additionalItems":
+		return one(n.AdditionalItems)
+	case "contains":
+		return one(n.Contains)
+	case "unevaluatedItems":
+		return one(n.UnevaluatedItems)
+	case "additionalProperties":
+		return one(n.AdditionalProperties)
+	case "propertyNames":
+		return one(n.PropertyNames)
+	case "unevaluatedProperties":
+		return one(n.UnevaluatedProperties)
+	case "not":
+		return one(n.Not)
+	case "if":
+		return one(n.If)
+	case "then":
+		return one(n.Then)
+	case "else":
+		return one(n.Else)
+	case "contentSchema":
+		return one(n.ContentSchema)
+	}
+	return nil, 0
 }
 
 func unescapePointer(s string) string {
 	return strings.ReplaceAll(strings.ReplaceAll(s, "~1", "/"), "~0", "~")
 }
 
-// edges returns every child schema of n.
-func edges(n *jsonschema.Schema) []*jsonschema.Schema {
-	var out []*jsonschema.Schema
-	add := func(ss ...*jsonschema.Schema) {
-		for _, c := range ss {
+// child is a subschema and where it sits in its parent: the JSON Pointer
+// segments of its keyword, and of its name or index where the keyword
+// holds several ("properties", "to"; "allOf", "0"; "items").
+type child struct {
+	key []string
+	s   *jsonschema.Schema
+}
+
+// path returns the child's key as a JSON Pointer suffix for messages
+// (names cut and cleaned as pointer does).
+func (c child) path() string { return pointer(c.key) }
+
+// segment returns one name as a JSON Pointer segment for messages.
+func segment(name string) string { return pointer([]string{name})[1:] }
+
+// children returns every child schema of n, maps in key order.
+func children(n *jsonschema.Schema) []child {
+	var out []child
+	one := func(kw string, c *jsonschema.Schema) {
+		if c != nil {
+			out = append(out, child{[]string{kw}, c})
+		}
+	}
+	list := func(kw string, cs []*jsonschema.Schema) {
+		for i, c := range cs {
 			if c != nil {
-				out = append(out, c)
+				out = append(out, child{[]string{kw, strconv.Itoa(i)}, c})
 			}
 		}
 	}
-	addMap := func(m map[string]*jsonschema.Schema) {
+	named := func(kw string, m map[string]*jsonschema.Schema) {
 		for _, k := range keys(m) {
-			add(m[k])
+			if m[k] != nil {
+				out = append(out, child{[]string{kw, k}, m[k]})
+			}
 		}
 	}
-	addMap(n.Defs)
-	addMap(n.Definitions)
-	addMap(n.DependencySchemas)
-	addMap(n.Properties)
-	addMap(n.PatternProperties)
-	addMap(n.DependentSchemas)
-	add(n.PrefixItems...)
-	add(n.ItemsArray...)
-	add(n.AllOf...)
-	add(n.AnyOf...)
-	add(n.OneOf...)
-	add(n.Items, n.AdditionalItems, n.Contains, n.UnevaluatedItems, n.AdditionalProperties,
-		n.PropertyNames, n.UnevaluatedProperties, n.Not, n.If, n.Then, n.Else, n.ContentSchema)
+	named("$defs", n.Defs)
+	named("definitions", n.Definitions)
+	named("dependencies", n.DependencySchemas)
+	named("properties", n.Properties)
+	named("patternProperties", n.PatternProperties)
+	named("dependentSchemas", n.DependentSchemas)
+	list("prefixItems", n.PrefixItems)
+	list("items", n.ItemsArray)
+	list("allOf", n.AllOf)
+	list("anyOf", n.AnyOf)
+	list("oneOf", n.OneOf)
+	one("items", n.Items)
+	one("additionalItems", n.AdditionalItems)
+	one("contains", n.Contains)
+	one("unevaluatedItems", n.UnevaluatedItems)
+	one("additionalProperties", n.AdditionalProperties)
+	one("propertyNames", n.PropertyNames)
+	one("unevaluatedProperties", n.UnevaluatedProperties)
+	one("not", n.Not)
+	one("if", n.If)
+	one("then", n.Then)
+	one("else", n.Else)
+	one("contentSchema", n.ContentSchema)
+	return out
+}
+
+// edges returns every child schema of n.
+func edges(n *jsonschema.Schema) []*jsonschema.Schema {
+	cs := children(n)
+	out := make([]*jsonschema.Schema, len(cs))
+	for i, c := range cs {
+		out[i] = c.s
+	}
 	return out
 }
 

@@ -132,54 +132,89 @@ func TestValidateInputForms(t *testing.T) {
 }
 
 func TestCompile(t *testing.T) {
+	const ok = "ok"
 	tests := []struct {
 		name   string
 		schema string
-		ok     bool
+		path   string // ok, or the JSON Pointer of the refusal
 	}{
-		{"object", `{"type":"object"}`, true},
-		{"object in type list", `{"type":["object"]}`, true},
-		{"draft-07", `{"$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"a":{"type":"string"}},"dependencies":{"a":["b"]}}`, true},
-		{"root ref", `{"type":"object","properties":{"a":{"$ref":"#/$defs/x"}},"$defs":{"x":{"type":"integer"}}}`, true},
-		{"ref into properties and items", `{"type":"object","properties":{"a":{"type":"array","items":{"type":"string"}},"b":{"$ref":"#/properties/a/items"},"c":{"$ref":"#/definitions/x"},"d":{"$ref":"#/definitions/y"}},"definitions":{"x":{"allOf":[{"type":"integer"}]},"y":{"$ref":"#/definitions/x/allOf/0"}}}`, true},
-		{"escaped pointer", `{"type":"object","properties":{"a/b":{"type":"string"},"c":{"$ref":"#/properties/a~1b"}}}`, true},
-		{"pointer index out of range", `{"type":"object","properties":{"c":{"$ref":"#/allOf/3"}},"allOf":[{}]}`, false},
-		{"pointer to keyword value", `{"type":"object","properties":{"c":{"$ref":"#/required"}},"required":["c"]}`, false},
-		{"not JSON", `{"type":`, false},
-		{"boolean schema", `true`, false},
-		{"no type", `{"properties":{}}`, false},
-		{"string root", `{"type":"string"}`, false},
-		{"object or null", `{"type":["object","null"]}`, false},
-		{"unknown draft", `{"$schema":"http://json-schema.org/draft-04/schema#","type":"object"}`, false},
-		{"remote ref", `{"type":"object","properties":{"a":{"$ref":"https://example.com/s.json"}}}`, false},
-		{"anchor ref", `{"type":"object","properties":{"a":{"$ref":"#x"}},"$defs":{"x":{"$anchor":"x"}}}`, false},
-		{"dangling ref", `{"type":"object","properties":{"a":{"$ref":"#/$defs/missing"}}}`, false},
-		{"self ref", `{"type":"object","$ref":"#"}`, false},
-		{"ref cycle", `{"type":"object","properties":{"a":{"$ref":"#/$defs/x"}},"$defs":{"x":{"anyOf":[{"$ref":"#/$defs/y"}]},"y":{"allOf":[{"$ref":"#/$defs/x"}]}}}`, false},
-		{"recursive tree", `{"type":"object","properties":{"child":{"$ref":"#"}}}`, false},
-		{"dynamic ref", `{"type":"object","properties":{"a":{"$dynamicRef":"#x"}}}`, false},
-		{"unknown type", `{"type":"object","properties":{"a":{"type":"nonsense"}}}`, false},
-		{"nested id", `{"type":"object","properties":{"a":{"$id":"https://x/y","type":"string"}}}`, false},
-		{"bad pattern", `{"type":"object","properties":{"a":{"type":"string","pattern":"(("}}}`, false},
-		{"bad default", `{"type":"object","properties":{"a":{"type":"string","default":3}}}`, false},
-		{"exponential", exponential(16), false},
-		{"too big", `{"type":"object","description":"` + strings.Repeat("x", MaxSchemaSize) + `"}`, false},
+		{"object", `{"type":"object"}`, ok},
+		{"object in type list", `{"type":["object"]}`, ok},
+		{"draft-07", `{"$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"a":{"type":"string"}},"dependencies":{"a":["b"]}}`, ok},
+		{"draft-07 without the fragment", `{"$schema":"http://json-schema.org/draft-07/schema","type":"object"}`, ok},
+		{"draft 2020-12 over http with a fragment", `{"$schema":"http://json-schema.org/draft/2020-12/schema#","type":"object"}`, ok},
+		{"root ref", `{"type":"object","properties":{"a":{"$ref":"#/$defs/x"}},"$defs":{"x":{"type":"integer"}}}`, ok},
+		{"ref into properties and items", `{"type":"object","properties":{"a":{"type":"array","items":{"type":"string"}},"b":{"$ref":"#/properties/a/items"},"c":{"$ref":"#/definitions/x"},"d":{"$ref":"#/definitions/y"}},"definitions":{"x":{"allOf":[{"type":"integer"}]},"y":{"$ref":"#/definitions/x/allOf/0"}}}`, ok},
+		{"ref inside a ref's target", `{"type":"object","properties":{"a":{"$ref":"#/$defs/x"}},"$defs":{"x":{"type":"object","properties":{"b":{"$ref":"#/$defs/y"}}},"y":{"anyOf":[{"$ref":"#/$defs/z"},{"type":"null"}]},"z":{"type":"string"}}}`, ok},
+		{"nested $defs", `{"type":"object","properties":{"p":{"$defs":{"X":{"type":"string"}},"$ref":"#/properties/p/$defs/X"}}}`, ok},
+		{"root is a reference to an object", `{"$ref":"#/definitions/Args","definitions":{"Args":{"type":"object"}},"$schema":"http://json-schema.org/draft-07/schema#"}`, ok},
+		{"escaped pointer", `{"type":"object","properties":{"a/b":{"type":"string"},"c":{"$ref":"#/properties/a~1b"}}}`, ok},
+		{"percent-encoded pointer", `{"type":"object","properties":{"a b":{"type":"string"},"c":{"$ref":"#/properties/a%20b"}}}`, ok},
+		{"undeclared tuple items read as draft-07", `{"type":"object","properties":{"t":{"type":"array","items":[{"type":"string"}],"additionalItems":false}}}`, ok},
+		// "default" is an annotation: pydantic writes null defaults next
+		// to non-null types.
+		{"default of another type", `{"type":"object","properties":{"a":{"type":"string","default":null}}}`, ok},
+		{"pointer index out of range", `{"type":"object","properties":{"c":{"$ref":"#/allOf/3"}},"allOf":[{}]}`, "/properties/c/$ref"},
+		{"pointer to keyword value", `{"type":"object","properties":{"c":{"$ref":"#/required"}},"required":["c"]}`, "/properties/c/$ref"},
+		{"not JSON", `{"type":`, ""},
+		{"boolean schema", `true`, ""},
+		{"no type", `{"properties":{}}`, ""},
+		{"string root", `{"type":"string"}`, ""},
+		{"object or null", `{"type":["object","null"]}`, ""},
+		{"root is a reference to a string", `{"$ref":"#/$defs/s","$defs":{"s":{"type":"string"}}}`, ""},
+		{"unknown draft", `{"$schema":"http://json-schema.org/draft-04/schema#","type":"object"}`, "/$schema"},
+		{"tuple items declared 2020-12", `{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"t":{"type":"array","items":[{"type":"string"}]}}}`, "/properties/t/items"},
+		{"remote ref", `{"type":"object","properties":{"a":{"$ref":"https://example.com/s.json"}}}`, "/properties/a/$ref"},
+		{"anchor ref", `{"type":"object","properties":{"a":{"$ref":"#x"}},"$defs":{"x":{"$anchor":"x"}}}`, "/properties/a/$ref"},
+		{"dangling ref", `{"type":"object","properties":{"a":{"$ref":"#/$defs/missing"}}}`, "/properties/a/$ref"},
+		{"dangling ref in items of anyOf", `{"type":"object","properties":{"a":{"anyOf":[{"type":"array","items":{"$ref":"#/definitions/X"}},{"type":"null"}]}}}`, "/properties/a/anyOf/0/items/$ref"},
+		{"self ref", `{"type":"object","$ref":"#"}`, "/$ref"},
+		{"ref cycle", `{"type":"object","properties":{"a":{"$ref":"#/$defs/x"}},"$defs":{"x":{"anyOf":[{"$ref":"#/$defs/y"}]},"y":{"allOf":[{"$ref":"#/$defs/x"}]}}}`, "/$defs/y/allOf/0/$ref"},
+		{"recursive tree", `{"type":"object","properties":{"child":{"$ref":"#"}}}`, "/properties/child/$ref"},
+		{"dynamic ref", `{"type":"object","properties":{"a":{"$dynamicRef":"#x"}}}`, "/properties/a/$dynamicRef"},
+		{"unknown type", `{"type":"object","properties":{"a":{"type":"nonsense"}}}`, "/properties/a/type"},
+		{"nested id", `{"type":"object","properties":{"a":{"$id":"https://x/y","type":"string"}}}`, "/properties/a/$id"},
+		{"bad pattern", `{"type":"object","properties":{"a":{"type":"string","pattern":"(("}}}`, "/properties/a/pattern"},
+		{"lookahead pattern", `{"type":"object","$defs":{"e":{"type":"string","pattern":"^(?!\\.)x$"}}}`, "/$defs/e/pattern"},
+		{"bad pattern property", `{"type":"object","patternProperties":{"((":{}}}`, "/patternProperties/(("},
+		{"hostile name in the path", `{"type":"object","properties":{"a\u202eb/c":{"$ref":"#/$defs/none"}}}`, "/properties/ab~1c/$ref"},
+		{"too deep", deep(MaxDepth + 2), "/properties/a" + strings.Repeat("/items", MaxDepth)},
+		{"exponential", exponential(16), "/$defs/d" + itoa(6)},
+		{"too big", `{"type":"object","description":"` + strings.Repeat("x", MaxSchemaSize) + `"}`, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := Compile(json.RawMessage(tt.schema))
-			if (err == nil) != tt.ok {
-				t.Errorf("Compile: err = %v, want ok=%v", err, tt.ok)
+			if tt.path == ok {
+				if err != nil {
+					t.Errorf("Compile: %v, want success", err)
+				}
+				return
+			}
+			var ce *CompileError
+			if !errors.As(err, &ce) {
+				t.Fatalf("Compile: %v (%T), want a *CompileError", err, err)
+			}
+			if ce.Path != tt.path {
+				t.Errorf("Compile: path %q, want %q (%v)", ce.Path, tt.path, err)
+			}
+			if ce.Path != "" && !strings.Contains(err.Error(), " at "+ce.Path+": ") {
+				t.Errorf("Compile: %q does not name the path", err)
 			}
 		})
 	}
+}
+
+// deep returns a schema whose property a nests n arrays.
+func deep(n int) string {
+	return `{"type":"object","properties":{"a":` + strings.Repeat(`{"items":`, n) + `{}` + strings.Repeat(`}`, n) + `}}`
 }
 
 // exponential returns a schema of n definitions each referring twice to
 // the next: n nodes, 2^n ways to walk them.
 func exponential(n int) string {
 	var b strings.Builder
-	b.WriteString(`{"type":"object","properties":{"a":{"$ref":"#/$defs/d0"}},"$defs":{`)
+	b.WriteString(`{"type":"object","properties":{"a":{"$ref":"#/$defs/d` + itoa(0) + `"}},"$defs":{`)
 	for i := range n {
 		if i > 0 {
 			b.WriteString(",")

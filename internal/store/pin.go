@@ -58,6 +58,11 @@ type Pins interface {
 	// approved one (by by, at at) and removes it from the pending ones,
 	// in one transaction, and returns it; ErrNotFound if none waits.
 	ApproveTool(ctx context.Context, server, tool, by string, at time.Time) (PendingTool, error)
+	// RepinTool replaces the approved hash of server's tool with p.Hash
+	// (approved by p.By at p.Approved) if it is still from: one
+	// conditional write. updated is false, and nothing changes, when the
+	// tool has no pin or another hash.
+	RepinTool(ctx context.Context, p PinnedTool, from string) (updated bool, err error)
 }
 
 // CheckPin returns why p cannot be pinned, or nil.

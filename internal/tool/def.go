@@ -41,6 +41,12 @@ type Def struct {
 	// and of the result's data.
 	Params json.RawMessage `json:"params_schema"`
 	Result json.RawMessage `json:"result_schema,omitempty"`
+	// OutputSchema is the JSON schema an upstream MCP tool declares for
+	// its structured content (MCP's outputSchema; Result describes the
+	// whole of a native tool's data instead). Set only when it compiles
+	// like Params (schema.Compile); empty when the tool declares none or
+	// declares one ward cannot use, so its output is not validated.
+	OutputSchema json.RawMessage `json:"output_schema,omitempty"`
 	// SchemaVersion is the version of Params and Result, from 1.
 	SchemaVersion uint32 `json:"schema_version"`
 	// Effect is what a write does to the agent's positions; the phase gate
@@ -60,6 +66,15 @@ type Def struct {
 	// provenance once the session is tainted; otherwise ward derives them
 	// from the parameter schema (names, descriptions, types).
 	ProvenanceArgs []string `json:"provenance_args,omitempty"`
+	// SystemFields, for a tool whose output is third-party content, are the
+	// places in its JSON output that the service itself produces (ids,
+	// names and lists it generates, the sender it authenticated) rather
+	// than a third party: JSON Pointers ("/messages/*/sender") in which "*"
+	// is any array index or object key. Their values are trusted output,
+	// unless they have instruction-like text; the rest of the output stays
+	// third-party. Set by a native tool's definition or, for an upstream
+	// tool, only by the operator's config (a server's word is not enough).
+	SystemFields []string `json:"system_fields,omitempty"`
 	// Requires lists the capabilities (wallet, uniswap_api, memory) the
 	// tool needs to be registered at all.
 	Requires []Requirement `json:"requires,omitempty"`
@@ -111,6 +126,34 @@ func (d *Def) Validate() error {
 		return fmt.Errorf("tool %s: parameter schema missing or not JSON", d.Name)
 	case len(d.Result) > 0 && !json.Valid(d.Result):
 		return fmt.Errorf("tool %s: result schema is not JSON", d.Name)
+	case len(d.OutputSchema) > 0 && !json.Valid(d.OutputSchema):
+		return fmt.Errorf("tool %s: output schema is not JSON", d.Name)
+	}
+	for _, f := range d.SystemFields {
+		if err := ValidFieldPath(f); err != nil {
+			return fmt.Errorf("tool %s: system field %q: %w", d.Name, f, err)
+		}
+	}
+	return nil
+}
+
+// ValidFieldPath checks a path of Def.SystemFields: a JSON Pointer of 1 to
+// 16 non-empty segments ("/items/*/id"), or "/" for the whole output.
+func ValidFieldPath(p string) error {
+	if p == "/" {
+		return nil
+	}
+	if !strings.HasPrefix(p, "/") {
+		return errors.New(`want a JSON Pointer starting with "/"`)
+	}
+	segs := strings.Split(p[1:], "/")
+	if len(segs) > 16 {
+		return errors.New("more than 16 segments")
+	}
+	for _, s := range segs {
+		if s == "" {
+			return errors.New("an empty segment")
+		}
 	}
 	return nil
 }

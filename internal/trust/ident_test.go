@@ -2,6 +2,7 @@ package trust
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -74,7 +75,7 @@ func TestIdentifiersBounded(t *testing.T) {
 		b.WriteString("user")
 		b.WriteString(strings.Repeat("x", i%7))
 		b.WriteString(string(rune('a' + i%26)))
-		b.WriteString(itoa(i))
+		b.WriteString(strconv.Itoa(i))
 		b.WriteString("@example.com ")
 	}
 	ids, more := Identifiers(b.String())
@@ -84,17 +85,6 @@ func TestIdentifiersBounded(t *testing.T) {
 	if ids, _ := Identifiers(strings.Repeat("a", 4<<20) + " www.late.example"); len(ids) != 0 {
 		t.Errorf("past the budget: %v", ids)
 	}
-}
-
-func itoa(i int) string {
-	if i == 0 {
-		return "0"
-	}
-	var d []byte
-	for ; i > 0; i /= 10 {
-		d = append([]byte{byte('0' + i%10)}, d...)
-	}
-	return string(d)
 }
 
 func FuzzIdentifiers(f *testing.F) {

@@ -101,11 +101,20 @@ type candidate struct {
 	hash     string
 	// canon is the canonical definition DefHash hashed.
 	canon []byte
+	// legacy is the hash without the output schema (legacyHash; hash when
+	// the tool declares none).
+	legacy string
+	// noOutput says why the tool's declared output schema is not used
+	// ("" when it is, or none is declared).
+	noOutput string
 }
 
 // convert turns an upstream tool into ward's definition of it. It fails
 // for a name ward cannot sanitise, a read that would shadow a gate query
-// kind, and a schema ward cannot compile.
+// kind, and an input schema ward cannot compile (the error names the
+// place in the schema). An output schema ward cannot compile costs only
+// the output's validation: the definition leaves it out and noOutput says
+// why.
 func convert(srv Server, t *mcp.Tool) (candidate, error) {
 	local := Sanitize(t.Name)
 	if local == "" {
@@ -123,6 +132,19 @@ func convert(srv Server, t *mcp.Tool) (candidate, error) {
 	if _, err := schema.Compile(params); err != nil {
 		return candidate{}, fmt.Errorf("ward cannot use its input schema: %w", err)
 	}
+	var output json.RawMessage
+	var noOutput string
+	if t.OutputSchema != nil {
+		raw, err := json.Marshal(t.OutputSchema)
+		if err == nil {
+			_, err = schema.Compile(raw)
+		}
+		if err != nil {
+			noOutput = fmt.Sprintf("its output schema is not used (its output is not validated): %v", err)
+		} else {
+			output = raw
+		}
+	}
 	desc := strings.TrimSpace(clean(t.Description, maxDescription))
 	if desc == "" {
 		desc = "(no description)"
@@ -135,6 +157,7 @@ func convert(srv Server, t *mcp.Tool) (candidate, error) {
 		RiskTier:      tool.Layer1,
 		Budget:        tool.Medium,
 		Params:        params,
+		OutputSchema:  output,
 		SchemaVersion: 1,
 		Risk:          cls.Risk,
 		ThirdParty:    cls.ThirdParty,
@@ -156,7 +179,13 @@ func convert(srv Server, t *mcp.Tool) (candidate, error) {
 	if err != nil {
 		return candidate{}, err
 	}
-	return candidate{srv: srv, upstream: t.Name, def: d, hash: hash, canon: canon}, nil
+	legacy := hash
+	if t.OutputSchema != nil {
+		if legacy, err = legacyHash(t); err != nil {
+			return candidate{}, err
+		}
+	}
+	return candidate{srv: srv, upstream: t.Name, def: d, hash: hash, legacy: legacy, canon: canon, noOutput: noOutput}, nil
 }
 
 // ToolName returns ward's name for an upstream tool: mcp_<server>_<tool>
@@ -212,6 +241,9 @@ type pinnedDef struct {
 	Description string          `json:"description"`
 	InputSchema any             `json:"input_schema"`
 	Annotations *pinnedAnnotate `json:"annotations"`
+	// OutputSchema is left out when the tool declares none, so that the
+	// hash of such a tool is what it was before output schemas counted.
+	OutputSchema any `json:"output_schema,omitempty"`
 }
 
 type pinnedAnnotate struct {
@@ -223,18 +255,40 @@ type pinnedAnnotate struct {
 }
 
 // DefHash returns the canonical JSON of a tool's definition (its name,
-// description, input schema and annotations; object keys sorted, numbers
-// as JSON numbers re-encoded by encoding/json) and its SHA-256 in hex.
+// description, input schema, annotations and output schema; object keys
+// sorted, numbers as JSON numbers re-encoded by encoding/json) and its
+// SHA-256 in hex.
 func DefHash(t *mcp.Tool) ([]byte, string, error) {
+	return defHash(t, true)
+}
+
+// legacyHash is the hash ward gave t before output schemas were part of
+// a definition: a pin of it approved t as it is but for its output
+// schema, which ward did not yet read.
+func legacyHash(t *mcp.Tool) (string, error) {
+	_, h, err := defHash(t, false)
+	return h, err
+}
+
+func defHash(t *mcp.Tool, output bool) ([]byte, string, error) {
 	p := pinnedDef{Name: t.Name, Description: t.Description}
-	// Round-trip the schema through a generic value so that its spelling
-	// (key order, spacing) does not change the hash.
+	// Round-trip the schemas through a generic value so that their
+	// spelling (key order, spacing) does not change the hash.
 	raw, err := json.Marshal(t.InputSchema)
 	if err != nil {
 		return nil, "", fmt.Errorf("input schema: %w", err)
 	}
 	if err := json.Unmarshal(raw, &p.InputSchema); err != nil {
 		return nil, "", fmt.Errorf("input schema: %w", err)
+	}
+	if t.OutputSchema != nil && output {
+		raw, err := json.Marshal(t.OutputSchema)
+		if err != nil {
+			return nil, "", fmt.Errorf("output schema: %w", err)
+		}
+		if err := json.Unmarshal(raw, &p.OutputSchema); err != nil {
+			return nil, "", fmt.Errorf("output schema: %w", err)
+		}
 	}
 	if a := t.Annotations; a != nil {
 		p.Annotations = &pinnedAnnotate{Title: a.Title, ReadOnly: a.ReadOnlyHint, Destructive: a.DestructiveHint,

@@ -50,6 +50,24 @@ func (s *Set) pin(ctx context.Context, c candidate, pending map[string]map[strin
 		return true, nil
 	case approved.Hash == c.hash:
 		return true, nil
+	case approved.Hash == c.legacy:
+		// Pinned by a ward that did not read output schemas: the tool is
+		// as approved but for its output schema, which is pinned now, on
+		// first use, with its record (ward's upgrade is no change of the
+		// tool's).
+		p := store.PinnedTool{Server: c.srv.Name, Tool: c.upstream, Hash: c.hash, Approved: now, By: "ward: output schema pinned on first use"}
+		ok, err := s.cfg.State.RepinTool(ctx, p, c.legacy)
+		if err != nil {
+			return false, fmt.Errorf("upstream %s: pin %s: %w", c.srv.Name, c.upstream, err)
+		}
+		if ok {
+			if err := s.record(ctx, KindPinned, c.def.Name, c.srv.Name, c.upstream, c.hash, c.legacy, "output schema pinned on first use", c.canon); err != nil {
+				return false, err
+			}
+			return true, nil
+		}
+		// Another process moved the pin meanwhile: check against it.
+		return s.pin(ctx, c, pending)
 	}
 	s.changedDef(ctx, c.srv.Name, c.upstream, c.def.Name, c.hash, approved.Hash, c.canon, pending)
 	return false, nil

@@ -50,7 +50,8 @@ var noteSchema = json.RawMessage(`{"type":"object","additionalProperties":false,
 // (fail_always), a tool whose schema ward cannot use (remote_ref), and
 // rotate_description, which changes get_note's description (the server
 // then notifies that its tool list changed). Variant "v2" describes
-// get_note differently.
+// get_note differently; "out" and "out2" give it two different output
+// schemas.
 func newTestServer(variant string) *mcp.Server {
 	srv := mcp.NewServer(&mcp.Implementation{Name: "notes", Version: "1"}, nil)
 	var mu sync.Mutex
@@ -71,8 +72,15 @@ func newTestServer(variant string) *mcp.Server {
 	text := func(s string) *mcp.CallToolResult {
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: s}}}
 	}
+	var outSchema any
+	switch variant {
+	case "out":
+		outSchema = json.RawMessage(`{"type":"object","properties":{"key":{"type":"string"},"value":{"type":"string"},"found":{"type":"boolean"}}}`)
+	case "out2":
+		outSchema = json.RawMessage(`{"type":"object","properties":{"key":{"type":"string"},"value":{"type":"string"},"found":{"type":"boolean"},"url":{"type":"string"}}}`)
+	}
 	getNote := func(desc string) (*mcp.Tool, mcp.ToolHandler) {
-		return &mcp.Tool{Name: "get_note", Description: desc, InputSchema: noteSchema,
+		return &mcp.Tool{Name: "get_note", Description: desc, InputSchema: noteSchema, OutputSchema: outSchema,
 				Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}},
 			func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 				a, err := args(req)

@@ -11,15 +11,24 @@
 // annotations, conservatively (Classify). Annotations are the upstream's
 // own claims; they are trusted only as far as the owner approved them.
 //
+// Schemas. A tool whose input schema ward cannot compile (schema.Compile:
+// remote or cyclic references, patterns Go cannot compile, ...) is not
+// imported: its Status is Skipped, with a reason naming the place in the
+// schema, and a warning says so; the server's other tools are imported.
+// A tool whose output schema ward cannot compile is imported without it
+// (tool.Def.OutputSchema empty: its output is not validated), with a
+// warning and the reason in its Status.
+//
 // Pinning. Each tool's definition (name, description, input schema,
-// annotations) is hashed (DefHash). The first time ward sees a tool it
-// records the hash as approved (trust on first use); on every later start,
-// and when the upstream says its tool list changed, a tool whose hash
-// differs from the approved one is disabled (not registered at start,
-// refused from then on at run time) and an upstream_tool_changed action
-// record is written, until the owner approves the new definition
-// (Approve; ward upstream approve). The registry is frozen once ward runs,
-// so an approved tool comes back on the next start.
+// annotations, output schema) is hashed (DefHash). The first time ward
+// sees a tool it records the hash as approved (trust on first use); on
+// every later start, and when the upstream says its tool list changed, a
+// tool whose hash differs from the approved one is disabled (not
+// registered at start, refused from then on at run time) and an
+// upstream_tool_changed action record is written, until the owner
+// approves the new definition (Approve; ward upstream approve). The
+// registry is frozen once ward runs, so an approved tool comes back on the
+// next start.
 //
 // Writes. An upstream write's plan moves no tokens and sends no
 // transactions (ValueCents 0): the hooks check its phase and rate, and the
@@ -172,7 +181,9 @@ type Config struct {
 	onRefresh func()
 }
 
-// Status is what happened to one upstream tool.
+// Status is what happened to one upstream tool. Reason says why a tool
+// was not imported or is disabled, or, for an imported one, why its
+// output schema is not used.
 type Status struct {
 	Server string    `json:"server"`
 	Tool   string    `json:"tool"`           // the upstream's name
@@ -235,10 +246,13 @@ type imported struct {
 // Open connects to every server of cfg (concurrently, each within
 // ConnectTimeout), lists and classifies their tools and checks their
 // definitions against the approved ones. A server that cannot be reached
-// contributes no tools (with a warning); so does a tool whose schema ward
-// cannot compile, whose name collides with another's, or whose definition
-// changed since it was approved. Open fails only for an invalid cfg or a
-// store that cannot record the pins; on error nothing stays open.
+// contributes no tools (with a warning); so does a tool whose input
+// schema ward cannot compile (Skipped, with the reason naming the place
+// in the schema), whose name collides with another's, or whose definition
+// changed since it was approved. A tool whose output schema ward cannot
+// compile is imported without it (a warning, and the reason in its
+// Status). Open fails only for an invalid cfg or a store that cannot
+// record the pins; on error nothing stays open.
 func Open(ctx context.Context, cfg Config) (*Set, error) {
 	if cfg.State == nil || cfg.Actions == nil {
 		return nil, errors.New("upstream: state and action stores are required")
@@ -326,7 +340,10 @@ func Open(ctx context.Context, cfg Config) (*Set, error) {
 		im := &imported{srv: srv, upstream: c.upstream, def: c.def, hash: c.hash}
 		srv.tools[c.upstream] = im
 		set.tools = append(set.tools, im.registryTool(set))
-		set.setStatus(Status{Server: c.srv.Name, Tool: c.upstream, Name: c.def.Name, State: Imported, Hash: c.hash})
+		if c.noOutput != "" {
+			log.Warn("upstream tool imported without output validation", "server", c.srv.Name, "tool", c.upstream, "reason", c.noOutput)
+		}
+		set.setStatus(Status{Server: c.srv.Name, Tool: c.upstream, Name: c.def.Name, State: Imported, Hash: c.hash, Reason: c.noOutput})
 	}
 	for _, srv := range set.servers {
 		if err := writePending(ctx, cfg.State, srv.cfg.Name, pending[srv.cfg.Name]); err != nil {

@@ -129,13 +129,27 @@ func TestDefHash(t *testing.T) {
 	if _, h, _ := DefHash(respelled); h != h0 {
 		t.Error("the same schema spelled differently hashes differently")
 	}
+	// A tool without an output schema hashes as it did before output
+	// schemas counted: the approvals already recorded stay valid.
+	if canon, _, _ := DefHash(base); string(canon) != `{"name":"t","description":"d","input_schema":{"properties":{"a":{"type":"string"}},"type":"object"},"annotations":null}` {
+		t.Errorf("canonical definition %s", canon)
+	}
+	withOutput := &mcp.Tool{Name: "t", Description: "d", InputSchema: base.InputSchema, OutputSchema: json.RawMessage(`{"type":"object","properties":{"n":{"type":"integer"}}}`)}
+	_, h1, err := DefHash(withOutput)
+	if err != nil || h1 == h0 {
+		t.Errorf("declaring an output schema keeps the hash (%v)", err)
+	}
+	if _, h, _ := DefHash(&mcp.Tool{Name: "t", Description: "d", InputSchema: base.InputSchema, OutputSchema: json.RawMessage(`{ "properties": {"n": {"type":"integer"}}, "type": "object" }`)}); h != h1 {
+		t.Error("the same output schema spelled differently hashes differently")
+	}
 	for name, changed := range map[string]*mcp.Tool{
-		"description": {Name: "t", Description: "d2", InputSchema: base.InputSchema},
-		"schema":      {Name: "t", Description: "d", InputSchema: map[string]any{"type": "object"}},
-		"annotations": {Name: "t", Description: "d", InputSchema: base.InputSchema, Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}},
-		"name":        {Name: "u", Description: "d", InputSchema: base.InputSchema},
+		"output schema": {Name: "t", Description: "d", InputSchema: base.InputSchema, OutputSchema: json.RawMessage(`{"type":"object","properties":{"n":{"type":"string"}}}`)},
+		"description":   {Name: "t", Description: "d2", InputSchema: base.InputSchema},
+		"schema":        {Name: "t", Description: "d", InputSchema: map[string]any{"type": "object"}},
+		"annotations":   {Name: "t", Description: "d", InputSchema: base.InputSchema, Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}},
+		"name":          {Name: "u", Description: "d", InputSchema: base.InputSchema},
 	} {
-		if _, h, _ := DefHash(changed); h == h0 {
+		if _, h, _ := DefHash(changed); h == h0 || h == h1 {
 			t.Errorf("a changed %s keeps the hash", name)
 		}
 	}
@@ -417,6 +431,46 @@ func TestPinningAcrossStarts(t *testing.T) {
 	s5 := open("")
 	if _, ok := toolNamed(s5, "mcp_notes_get_note"); ok {
 		t.Error("reverting to the old definition is a change too")
+	}
+}
+
+// TestOutputSchemaPinnedOnUpgrade: a pin made before ward read output
+// schemas approved the tool but for its output schema, which is pinned on
+// first use when the tool next starts with it; a later change of the
+// output schema is a change like any other.
+func TestOutputSchemaPinnedOnUpgrade(t *testing.T) {
+	ms := newTestStore(t)
+	open := func(variant string) *Set {
+		ms.restart()
+		s, err := Open(t.Context(), Config{State: ms, Actions: ms, Servers: []Server{{Name: "notes", URL: httpUpstream(t, variant, "k"),
+			Headers: map[string]string{"Authorization": "Bearer k"}}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { s.Close() })
+		return s
+	}
+	// An old pin: the hash of the definition without its output schema.
+	old := &mcp.Tool{Name: "get_note", Description: "Read a note by key.", InputSchema: noteSchema, Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}}
+	_, oldHash, err := DefHash(old)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := ms.PinTool(t.Context(), store.PinnedTool{Server: "notes", Tool: "get_note", Hash: oldHash, Approved: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	s1 := open("out")
+	if _, ok := toolNamed(s1, "mcp_notes_get_note"); !ok {
+		t.Fatalf("get_note disabled by ward's own upgrade: %+v", statusOf(s1, "get_note"))
+	}
+	pin, err := ms.PinnedTool(t.Context(), "notes", "get_note")
+	if err != nil || pin.Hash == oldHash || !strings.Contains(pin.By, "output schema") {
+		t.Errorf("the pin after the upgrade: %+v, %v", pin, err)
+	}
+	s1.Close()
+	s2 := open("out2")
+	if _, ok := toolNamed(s2, "mcp_notes_get_note"); ok {
+		t.Error("get_note imported although its output schema changed")
 	}
 }
 

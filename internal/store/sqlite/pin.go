@@ -47,6 +47,25 @@ ON CONFLICT (server, tool) DO NOTHING`, p.Server, p.Tool, p.Hash, p.Approved, te
 	return got, created, nil
 }
 
+// RepinTool durably moves the pin of p's tool from hash from to p.Hash
+// (see store.Pins).
+func (s *Store) RepinTool(ctx context.Context, p store.PinnedTool, from string) (bool, error) {
+	if err := store.CheckPin(p); err != nil {
+		return false, fmt.Errorf("sqlite: repin tool: %w", err)
+	}
+	var n int64
+	err := s.do(ctx, func(tx *wtx) error {
+		var err error
+		n, err = tx.exec(`UPDATE upstream_pins SET hash = ?, approved_ns = ?, approved_by = ? WHERE server = ? AND tool = ? AND hash = ?`,
+			p.Hash, p.Approved, textOrNull(p.By), p.Server, p.Tool, from)
+		return err
+	})
+	if err != nil {
+		return false, fmt.Errorf("sqlite: repin %s of %s: %w", p.Tool, p.Server, err)
+	}
+	return n == 1, nil
+}
+
 const pinColumns = `server, tool, hash, approved_ns, coalesce(approved_by, '')`
 
 func scanPin(st *sqlite3.Stmt) store.PinnedTool {

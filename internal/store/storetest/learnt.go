@@ -748,6 +748,7 @@ func testLearntClosed(t *testing.T, h *harness) {
 		"SetPendingTools": func() error { return s.SetPendingTools(ctx, "notes", nil) },
 		"PendingTools":    func() error { _, err := s.PendingTools(ctx, "notes"); return err },
 		"ApproveTool":     func() error { _, err := s.ApproveTool(ctx, "notes", "get", "owner", tl); return err },
+		"RepinTool":       func() error { _, err := s.RepinTool(ctx, pin, pin.Hash); return err },
 	} {
 		if err := call(); !errors.Is(err, store.ErrClosed) {
 			t.Errorf("%s after Close: %v, want %v", name, err, store.ErrClosed)

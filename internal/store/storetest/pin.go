@@ -88,6 +88,21 @@ func testPins(t *testing.T, h *harness) {
 	if list, err := h.s.PendingTools(ctx, "notes"); err != nil || len(list) != 0 {
 		t.Errorf("cleared pending definitions: %+v, %v", list, err)
 	}
+	// A repin moves the pin only from the hash it names.
+	v3 := store.PinnedTool{Server: "notes", Tool: "get_note", Hash: hash64("v3"), Approved: tl.Add(3 * time.Hour), By: "ward upgrade"}
+	if ok, err := h.s.RepinTool(ctx, v3, hash64("v1")); err != nil || ok {
+		t.Errorf("RepinTool from a hash that is not the pin's = %v, %v; want false", ok, err)
+	}
+	if ok, err := h.s.RepinTool(ctx, store.PinnedTool{Server: "notes", Tool: "nope", Hash: hash64("v3"), Approved: tl}, hash64("v2")); err != nil || ok {
+		t.Errorf("RepinTool of an unpinned tool = %v, %v; want false", ok, err)
+	}
+	if ok, err := h.s.RepinTool(ctx, v3, hash64("v2")); err != nil || !ok {
+		t.Fatalf("RepinTool = %v, %v", ok, err)
+	}
+	h.reopen()
+	if got, err := h.s.PinnedTool(ctx, "notes", "get_note"); err != nil || got != v3 {
+		t.Errorf("after the repin the pin is %+v, %v; want %+v", got, err, v3)
+	}
 }
 
 func testPinsInvalid(t *testing.T, h *harness) {

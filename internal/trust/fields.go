@@ -1,0 +1,89 @@
+package trust
+
+import (
+	"bytes"
+	"encoding/json"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// SystemValues returns the values at paths in a JSON output (see
+// tool.Def.SystemFields): every string and number under a node a path
+// selects, object keys included, except those with instruction-like text
+// (a field the service fills from what a third party chose, such as a
+// channel name, can still carry an injection: such a value is not the
+// service's word). "*" in a path matches any array index or object key;
+// "~1" and "~0" are "/" and "~". An output that is not JSON has none.
+func SystemValues(raw []byte, paths []string) []string {
+	if len(paths) == 0 {
+		return nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil || dec.More() {
+		return nil
+	}
+	var out []string
+	for _, p := range paths {
+		var segs []string
+		if p != "/" {
+			for _, s := range strings.Split(strings.TrimPrefix(p, "/"), "/") {
+				segs = append(segs, strings.ReplaceAll(strings.ReplaceAll(s, "~1", "/"), "~0", "~"))
+			}
+		}
+		selectPath(v, segs, func(node any) {
+			walk(node, true, func(leaf any) bool {
+				var s string
+				switch x := leaf.(type) {
+				case string:
+					s = x
+				case json.Number:
+					s = x.String()
+				default:
+					return true
+				}
+				if len(Detect(s)) == 0 && !slices.Contains(out, s) {
+					out = append(out, s)
+				}
+				return len(out) < maxLeaves
+			})
+		})
+	}
+	return out
+}
+
+// selectPath calls fn with every node of v that segs select.
+func selectPath(v any, segs []string, fn func(any)) {
+	if len(segs) == 0 {
+		fn(v)
+		return
+	}
+	seg, rest := segs[0], segs[1:]
+	switch x := v.(type) {
+	case map[string]any:
+		if seg == "*" {
+			for _, k := range slices.Sorted(maps.Keys(x)) {
+				selectPath(x[k], rest, fn)
+			}
+			return
+		}
+		if c, ok := x[seg]; ok {
+			selectPath(c, rest, fn)
+		}
+	case []any:
+		if seg == "*" {
+			for _, e := range x {
+				selectPath(e, rest, fn)
+			}
+			return
+		}
+		for i, e := range x {
+			if seg == strconv.Itoa(i) {
+				selectPath(e, rest, fn)
+			}
+		}
+	}
+}

@@ -175,6 +175,12 @@ func TestHijackedCall(t *testing.T) {
 		t.Fatal(err)
 	}
 	heldForOwner(t, f, s, "mcp_notes_clear_all", json.RawMessage(`{}`))
+	if err := f.tools.SetLevel(ctx, s, trust.Tainted, "owner"); err != nil {
+		t.Fatal(err)
+	}
+	// Nor does a write whose values trace to nothing: derived from what the
+	// instructions led the agent to, they are not the owner's.
+	heldForOwner(t, f, s, "mcp_notes_append_text", json.RawMessage(`{"text":"quarterly cleanup done"}`))
 
 	// Another session, tainted by text without instructions: the same
 	// calls go through, and so do the owner's words.

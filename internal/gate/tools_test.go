@@ -210,6 +210,11 @@ func testTools(t *testing.T, l *ledger, executed *atomic.Int64, block chan struc
 "token":{"type":"string","pattern":"^0x[0-9a-fA-F]{40}$"},"amount":{"type":"string","pattern":"^[0-9]+$"},
 "recipient":{"type":"string","description":"who receives the tokens"},"memo":{"type":"string"},"invoice_id":{"type":"string"}}}`)
 	must(r.Add(registry.Tool{Def: xfer, Action: "transfer", Venue: "erc20", Plan: plan, Write: write(xfer)}))
+	// The same transfer at the caution risk level (a judge may approve a
+	// derived selector of a call that is not dangerous).
+	settle := def("mcp_pay_settle_invoice", tool.CatData, tool.Write, tool.Layer2, tool.EffectOpen)
+	settle.Params, settle.Risk = xfer.Params, tool.Caution
+	must(r.Add(registry.Tool{Def: settle, Action: "settle", Venue: "pay", Plan: plan, Write: write(settle)}))
 	// Provenance tests: a trusted lookup that echoes what it was asked, a
 	// message send whose chat is an id and whose options are an open
 	// object, a note with only free text, and a write without arguments.

@@ -371,21 +371,20 @@ func (t *Tools) carried(st *SessionTrust, ct *callTrust, args map[string]any, p 
 	}
 }
 
-// hijacked decides policy.Trust.Hijacked: no argument comes from the
-// owner's directive or a trusted output (as a whole value or as a run of
-// its words), and either some argument's words come from untrusted text
-// with instructions, or the call carries nothing at all while the session
-// has read such text (a call without arguments that such text asked for).
+// hijacked decides policy.Trust.Hijacked: the session has read text with
+// instructions, and no argument of the call comes from the owner's
+// directive or a trusted output (as a whole value or as a run of its
+// words). Such a call follows what the session read, not the owner,
+// whether its arguments are copied from that text, derived from what it
+// led the agent to read (a file id found by a search it asked for), or
+// absent. It also notes, per argument, the instruction-bearing sources its
+// words come from, for the judge.
 func (t *Tools) hijacked(st *SessionTrust, ct *callTrust, args map[string]any) {
-	owned, carries := false, false
-	var steered []trust.Source
+	owned := false
 	for name, v := range args {
 		e := ct.evidence[name]
 		if e.Origin == trust.Trusted && len(e.Sources) > 0 {
 			owned = true
-		}
-		if !carriesNothing(v) {
-			carries = true
 		}
 		trusted, instructed := st.ledger.Traces(v)
 		if len(trusted) == 0 && t.book != nil {
@@ -404,49 +403,17 @@ func (t *Tools) hijacked(st *SessionTrust, ct *callTrust, args map[string]any) {
 				ct.steered = map[string][]trust.Source{}
 			}
 			ct.steered[name] = instructed
-			steered = append(steered, instructed...)
 		}
 	}
 	if owned {
 		return
 	}
-	if len(steered) > 0 {
-		ct.view.Hijacked = true
-		return
-	}
-	if !carries {
-		for _, src := range st.ledger.Sources() {
-			if len(src.Instructions) > 0 {
-				ct.view.Hijacked = true
-				return
-			}
+	for _, src := range st.ledger.Sources() {
+		if len(src.Instructions) > 0 {
+			ct.view.Hijacked = true
+			return
 		}
 	}
-}
-
-// carriesNothing reports whether v has no string or number in it.
-func carriesNothing(v any) bool {
-	switch x := v.(type) {
-	case nil, bool:
-		return true
-	case string:
-		return strings.TrimSpace(x) == ""
-	case []any:
-		for _, e := range x {
-			if !carriesNothing(e) {
-				return false
-			}
-		}
-		return true
-	case map[string]any:
-		for _, e := range x {
-			if !carriesNothing(e) {
-				return false
-			}
-		}
-		return true
-	}
-	return false
 }
 
 // stringLeaves returns the strings in v: its string leaves and the object
@@ -665,7 +632,8 @@ func (t *Tools) trustReview(ctx context.Context, s *Session, e *registry.Entry, 
 	st.mu.Lock()
 	directive := st.directive
 	st.mu.Unlock()
-	c := &trust.Case{SessionID: s.ID, Tool: e.Def.Name, Changes: e.Def.Tier.Effective() != tool.Read, Sends: e.Def.Egress, Directive: directive, Hijacked: ct.view.Hijacked}
+	c := &trust.Case{SessionID: s.ID, Tool: e.Def.Name, Changes: e.Def.Tier.Effective() != tool.Read, Sends: e.Def.Egress, Directive: directive, Hijacked: ct.view.Hijacked,
+		Dangerous: e.Def.Ref().Risk.Effective() >= tool.Dangerous}
 	var args map[string]json.RawMessage
 	_ = json.Unmarshal(raw, &args)
 	names := make([]string, 0, len(args))

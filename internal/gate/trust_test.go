@@ -164,11 +164,15 @@ func TestJudgeApprovesDerivedSelector(t *testing.T) {
 	}
 	// The invoice id appears nowhere: the gate holds the call (a selector
 	// is security-relevant), the judge sees a trusted recipient and token
-	// and a derived, not attacker-supplied, selector, and lets it through.
+	// and a derived, not attacker-supplied, selector of a call that is not
+	// dangerous, and lets it through.
 	inv := func(id string, amount int64) json.RawMessage {
 		return json.RawMessage(fmt.Sprintf(`{"token":%q,"amount":"%d","recipient":%q,"invoice_id":%q}`, tokA.String(), amount, friend, id))
 	}
-	pv, err := f.tools.Preview(ctx, s, "erc20_transfer_token", inv("INV-77810", 10))
+	// Of a dangerous call, a value nothing vouches for picks nothing.
+	_, err := f.tools.Preview(ctx, s, "erc20_transfer_token", inv("INV-77810", 10))
+	wantRefusal(t, err, reason.UntrustedProvenance)
+	pv, err := f.tools.Preview(ctx, s, "mcp_pay_settle_invoice", inv("INV-77810", 10))
 	if err != nil {
 		t.Fatalf("judge should approve: %v", err)
 	}
@@ -184,7 +188,7 @@ func TestJudgeApprovesDerivedSelector(t *testing.T) {
 	if _, err := f.tools.Read(ctx, s, "data_get_token_metadata", json.RawMessage(`{}`)); err != nil {
 		t.Fatal(err)
 	}
-	_, err = f.tools.Preview(ctx, s, "erc20_transfer_token", inv("INV-66601", 11))
+	_, err = f.tools.Preview(ctx, s, "mcp_pay_settle_invoice", inv("INV-66601", 11))
 	wantRefusal(t, err, reason.UntrustedProvenance)
 	// Nor is a token the owner never named (a token is critical).
 	_, err = f.tools.Preview(ctx, s, "erc20_transfer_token", xferArgs(tokB.String(), friend, 12))

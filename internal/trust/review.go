@@ -40,6 +40,9 @@ type Case struct {
 	Tool      string    `json:"tool"`
 	Changes   bool      `json:"changes"` // changes state
 	Sends     bool      `json:"sends"`   // sends data out (egress)
+	// Dangerous marks a call whose risk is dangerous or forbidden: it
+	// moves value or destroys something.
+	Dangerous bool `json:"dangerous,omitempty"`
 	Args      []ArgCase `json:"args,omitempty"`
 	// Text is set when the case is an output to promote (withheld
 	// third-party output); empty for a call.
@@ -113,10 +116,11 @@ func RulesReviewer() Checker { return rules{name: "rules-reviewer"} }
 // inside another argument (a URL or an address in a message body) is
 // Trusted, (3) no sensitive argument is Untrusted, nor Unknown when the
 // ledger has dropped untrusted text (Evidence.Incomplete), which could hide
-// that it was Untrusted, (4) no source that supplied an argument value, or
+// that it was Untrusted, or when the call is Dangerous, (4) no source that supplied an argument value, or
 // a run of an argument's words, has instruction-like text, and (5) the call
 // is not Hijacked. Unknown is otherwise acceptable for a sensitive argument
-// that is not critical, such as a derived id of a call that sends nothing.
+// that is not critical, such as a derived id of a call that sends nothing
+// and is not dangerous.
 // It approves an output iff Detect finds nothing in it.
 func RulesJudge() Checker { return rules{name: "rules-judge", judge: true} }
 
@@ -151,6 +155,8 @@ func (r rules) Check(ctx context.Context, c *Case) (Verdict, error) {
 			v.Reasons = append(v.Reasons, fmt.Sprintf("argument %s (%s) = %s came from untrusted content", a.Name, a.Role, preview(a.Value)))
 		case r.judge && a.Role.Sensitive() && ev.Origin == Unknown && ev.Incomplete:
 			v.Reasons = append(v.Reasons, fmt.Sprintf("argument %s (%s) = %s is unknown and the ledger dropped untrusted text that may have held it", a.Name, a.Role, preview(a.Value)))
+		case r.judge && a.Role.Sensitive() && ev.Origin == Unknown && c.Dangerous:
+			v.Reasons = append(v.Reasons, fmt.Sprintf("argument %s (%s) = %s is unknown, and the call is dangerous: a value nothing vouches for does not pick what it moves or destroys", a.Name, a.Role, preview(a.Value)))
 		}
 		for _, k := range a.Carried {
 			if k.Evidence.Origin != Trusted {

@@ -60,6 +60,9 @@ func TestRules(t *testing.T) {
 			{Name: "body", Value: `"x"`, Role: Content, Evidence: Evidence{Origin: Unknown}, Steered: []Source{evilSrc}},
 		}}, false, false},
 		{"hijacked", Case{Hijacked: true, Args: []ArgCase{arg("body", Content, Unknown)}}, false, false},
+		{"unknown selector of a dangerous call", Case{Dangerous: true, Args: []ArgCase{
+			{Name: "file_id", Value: `"f-9"`, Role: Selector, Evidence: Evidence{Origin: Unknown}},
+		}}, true, false},
 		{"unknown selector, ledger incomplete", Case{Args: []ArgCase{
 			{Name: "file_id", Value: `"7"`, Role: Selector, Evidence: Evidence{Origin: Unknown, Incomplete: true}},
 		}}, true, false},

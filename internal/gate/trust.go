@@ -258,7 +258,6 @@ func (p *params) role(name string, changes, sends bool) trust.Role {
 	return r.For(changes, sends)
 }
 
-
 // callTrust is the trust view of one call: what the policy sees, and the
 // evidence behind it for the reviewers.
 type callTrust struct {

@@ -35,14 +35,14 @@ type Carried struct {
 
 // Case is a quarantined call, or an output, under review.
 type Case struct {
-	ID        string    `json:"id"`         // quarantine item or output key
-	SessionID string    `json:"session_id"` // the session that produced it (its author)
-	Tool      string    `json:"tool"`
-	Changes   bool      `json:"changes"` // changes state
-	Sends     bool      `json:"sends"`   // sends data out (egress)
+	ID        string `json:"id"`         // quarantine item or output key
+	SessionID string `json:"session_id"` // the session that produced it (its author)
+	Tool      string `json:"tool"`
+	Changes   bool   `json:"changes"` // changes state
+	Sends     bool   `json:"sends"`   // sends data out (egress)
 	// Dangerous marks a call whose risk is dangerous or forbidden: it
 	// moves value or destroys something.
-	Dangerous bool `json:"dangerous,omitempty"`
+	Dangerous bool      `json:"dangerous,omitempty"`
 	Args      []ArgCase `json:"args,omitempty"`
 	// Text is set when the case is an output to promote (withheld
 	// third-party output); empty for a call.

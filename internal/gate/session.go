@@ -79,6 +79,10 @@ type sessionTable struct {
 	// review counts, per principal, its sessions under review, as far as
 	// this process knows (loaded from the store on first sight).
 	review map[string]int
+	// tainted marks the principals with a tainted session (loaded from the
+	// store on first sight; set when one becomes tainted, read again when
+	// the owner deletes a session).
+	tainted map[string]bool
 	// loading serialises a cache miss per session name, so that two
 	// requests opening one session build one *Session.
 	loading sync.Mutex
@@ -87,7 +91,7 @@ type sessionTable struct {
 type nameKey struct{ principal, name string }
 
 func newSessionTable() *sessionTable {
-	return &sessionTable{byID: map[string]*list.Element{}, byName: map[nameKey]string{}, lru: list.New(), review: map[string]int{}}
+	return &sessionTable{byID: map[string]*list.Element{}, byName: map[nameKey]string{}, lru: list.New(), review: map[string]int{}, tainted: map[string]bool{}}
 }
 
 func (st *sessionTable) get(id string) *Session {
@@ -157,6 +161,26 @@ func (st *sessionTable) reviewed(principal string, delta int) {
 	}
 	st.mu.Lock()
 	st.review[principal] = max(st.review[principal]+delta, 0)
+	st.mu.Unlock()
+}
+
+// isTainted reports whether the principal has a tainted session.
+func (st *sessionTable) isTainted(principal string) bool {
+	if principal == "" {
+		return false
+	}
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	return st.tainted[principal]
+}
+
+// taint notes that a session of principal is tainted.
+func (st *sessionTable) taint(principal string, tainted bool) {
+	if principal == "" {
+		return
+	}
+	st.mu.Lock()
+	st.tainted[principal] = tainted
 	st.mu.Unlock()
 }
 
@@ -255,6 +279,9 @@ func (t *Tools) openSession(ctx context.Context, owner Owner, name string, o Tru
 	}
 	if o.Level == trust.Review {
 		t.sessions.reviewed(owner.PrincipalID, +1)
+	}
+	if o.Level != trust.Clean {
+		t.sessions.taint(owner.PrincipalID, true)
 	}
 	return t.sessions.put(s), nil
 }
@@ -369,6 +396,12 @@ func (t *Tools) DeleteSession(ctx context.Context, s *Session) error {
 		t.sessions.reviewed(s.Principal, -1)
 	}
 	t.sessions.drop(s)
+	if st := t.sessionStore(); st != nil && s.Principal != "" {
+		// The principal's other sessions may have been its only taint.
+		if tainted, err := st.Tainted(ctx, s.Principal); err == nil {
+			t.sessions.taint(s.Principal, tainted)
+		}
+	}
 	return nil
 }
 
@@ -428,7 +461,7 @@ func (t *Tools) load(ctx context.Context, rec *store.SessionRecord, source polic
 }
 
 // knowPrincipal loads whether the principal has a session under review,
-// the first time this process sees it.
+// and one tainted, the first time this process sees it.
 func (t *Tools) knowPrincipal(ctx context.Context, principal string) error {
 	t.sessions.mu.Lock()
 	_, known := t.sessions.review[principal]
@@ -440,12 +473,17 @@ func (t *Tools) knowPrincipal(ctx context.Context, principal string) error {
 	if err != nil {
 		return fmt.Errorf("gate: load session: %w", err)
 	}
+	tainted, err := t.sessionStore().Tainted(ctx, principal)
+	if err != nil {
+		return fmt.Errorf("gate: load session: %w", err)
+	}
 	t.sessions.mu.Lock()
 	if _, known := t.sessions.review[principal]; !known {
 		t.sessions.review[principal] = 0
 		if under {
 			t.sessions.review[principal] = 1
 		}
+		t.sessions.tainted[principal] = t.sessions.tainted[principal] || tainted
 	}
 	t.sessions.mu.Unlock()
 	return nil

@@ -548,6 +548,7 @@ func (t *Tools) observe(ctx context.Context, s *Session, d *tool.Def, args json.
 		}
 	}
 	st.mu.Unlock()
+	t.sessions.taint(s.Principal, true)
 	t.bus.Publish(event.Event{Kind: EventTainted, Time: t.cfg.Now(), SessionID: s.ID, Tool: d.Name, Summary: ref})
 	return nil
 }
@@ -628,6 +629,11 @@ func (t *Tools) trustReview(ctx context.Context, s *Session, e *registry.Entry, 
 		return nil, false
 	}
 	reviewers, judge := st.Reviewers()
+	if judge == "" {
+		// A clean session decided as tainted (its principal's taint) has
+		// no checkers of its own yet: the gate's defaults review it.
+		reviewers, judge = slices.Clone(t.cfg.DefaultReviewers), t.cfg.DefaultJudge
+	}
 	st.mu.Lock()
 	directive := st.directive
 	st.mu.Unlock()
@@ -788,6 +794,9 @@ func (t *Tools) setLevel(ctx context.Context, s *Session, level trust.Level, by,
 		st.judge = t.cfg.DefaultJudge
 	}
 	st.mu.Unlock()
+	if level != trust.Clean {
+		t.sessions.taint(s.Principal, true)
+	}
 	switch {
 	case old != trust.Review && level == trust.Review:
 		t.sessions.reviewed(s.Principal, +1)
@@ -798,12 +807,21 @@ func (t *Tools) setLevel(ctx context.Context, s *Session, level trust.Level, by,
 	return failed
 }
 
-// Level returns the level a session's calls are decided at: its own, or
-// review while any session of its principal is under review.
+// Level returns the level a session's calls are decided at: its own;
+// review while any session of its principal is under review; tainted, for
+// a clean session, while any session of its principal is tainted. A
+// principal's sessions may share one model's context (one agent serving
+// several conversations), and ward cannot tell whether they do: a model
+// steered in one session would otherwise act for the attacker in a fresh
+// one. The session's own level (what it read) is unchanged; an agent that
+// keeps its tasks apart uses a token per task.
 func (t *Tools) Level(s *Session) trust.Level {
 	l := t.trustOf(s).Level()
 	if l != trust.Review && t.sessions.underReview(s.Principal) {
 		return trust.Review
+	}
+	if l == trust.Clean && t.sessions.isTainted(s.Principal) {
+		return trust.Tainted
 	}
 	return l
 }

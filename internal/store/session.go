@@ -175,6 +175,9 @@ type Sessions interface {
 	// UnderReview reports whether any session of principalID is under
 	// review.
 	UnderReview(ctx context.Context, principalID string) (bool, error)
+	// Tainted reports whether any session of principalID is tainted or
+	// under review.
+	Tainted(ctx context.Context, principalID string) (bool, error)
 	// SetSessionLevel applies c to the session id: ErrNotFound, or
 	// ErrLevelChange if its level is not one of c.From (nothing changes).
 	SetSessionLevel(ctx context.Context, id string, c LevelChange) error

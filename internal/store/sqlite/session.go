@@ -186,6 +186,18 @@ func (s *Store) UnderReview(ctx context.Context, principalID string) (bool, erro
 	return n > 0, nil
 }
 
+// Tainted reports whether any session of principalID is tainted or under
+// review.
+func (s *Store) Tainted(ctx context.Context, principalID string) (bool, error) {
+	var n int64
+	err := s.r.query(ctx, `SELECT count(*) FROM sessions WHERE principal_id = ? AND level IN ('tainted', 'review')`, []any{principalID},
+		func(st *sqlite3.Stmt) error { n = st.ColumnInt64(0); return nil })
+	if err != nil {
+		return false, fmt.Errorf("sqlite: tainted: %w", err)
+	}
+	return n > 0, nil
+}
+
 // setLevel applies c to the session sid inside tx; it reports whether the
 // session was at one of c.From (false: nothing changed).
 func setLevel(tx *wtx, sid string, c *store.LevelChange) (bool, error) {

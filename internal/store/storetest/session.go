@@ -86,6 +86,12 @@ func testSessions(t *testing.T, h *harness) {
 	if ok, err := h.s.UnderReview(ctx, "alice"); err != nil || ok {
 		t.Errorf("UnderReview(alice) = %v, %v", ok, err)
 	}
+	if ok, err := h.s.Tainted(ctx, "bob"); err != nil || !ok {
+		t.Errorf("Tainted(bob) = %v, %v", ok, err)
+	}
+	if ok, err := h.s.Tainted(ctx, "alice"); err != nil || ok {
+		t.Errorf("Tainted(alice) = %v, %v", ok, err)
+	}
 	if err := h.s.SetDirective(ctx, b.ID, "note", false, t1); err != nil {
 		t.Fatal(err)
 	}
@@ -113,6 +119,9 @@ func testSessions(t *testing.T, h *harness) {
 	}
 	if ok, _ := h.s.UnderReview(ctx, "bob"); ok {
 		t.Error("a deleted session still puts bob under review")
+	}
+	if ok, _ := h.s.Tainted(ctx, "bob"); ok {
+		t.Error("a deleted session still taints bob")
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math/big"
 	"slices"
 	"strings"
 	"sync"
@@ -327,8 +328,12 @@ func (t *Tools) trustView(s *Session, e *registry.Entry, raw json.RawMessage) (*
 func (t *Tools) carried(st *SessionTrust, ct *callTrust, args map[string]any, p *params) {
 	ct.carried = map[string][]trust.Carried{}
 	for name, v := range args {
-		if r := ct.roles[name]; r.Critical() || r == trust.Selector {
+		r := ct.roles[name]
+		if r.Critical() || r == trust.Selector {
 			continue
+		}
+		if x, ok := v.(string); ok && (r == trust.Quantity || r == trust.Time) && plainNumber(x) {
+			continue // an amount in base units, a timestamp: a number, not an account
 		}
 		texts := stringLeaves(v, p.field)
 		if len(texts) == 0 {
@@ -439,6 +444,17 @@ func stringLeaves(v any, field trust.Fields) []string {
 	}
 	visit(v)
 	return out
+}
+
+// plainNumber reports whether s is a decimal number and nothing else
+// ("50000000", "-1.5", "2e18"): the way JSON carries an amount too large
+// for a float.
+func plainNumber(s string) bool {
+	if s == "" || len(s) > 80 {
+		return false
+	}
+	_, ok := new(big.Float).SetString(s)
+	return ok && strings.IndexFunc(s, func(r rune) bool { return !strings.ContainsRune("0123456789.-+eE", r) }) < 0
 }
 
 // clip returns at most n bytes of s.

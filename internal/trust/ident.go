@@ -207,7 +207,7 @@ func isJoin(r rune) bool { return r == '.' || r == '@' || r == '/' }
 // one.
 func (s *identScanner) closedUp(text string) {
 	for _, tok := range candidates(text) {
-		for _, id := range classify(tok) {
+		for _, id := range classifyAll(tok) {
 			switch id.Kind {
 			case IdentURL, IdentEmail:
 				s.add(id.Kind, id.Value)
@@ -236,7 +236,7 @@ func lastLabel(d string) string {
 // tokens records the identifiers of a folded text.
 func (s *identScanner) tokens(text string) {
 	for _, tok := range candidates(text) {
-		for _, id := range classify(tok) {
+		for _, id := range classifyAll(tok) {
 			s.add(id.Kind, id.Value)
 		}
 	}
@@ -256,6 +256,26 @@ func candidates(text string) []string {
 		f = strings.TrimLeft(f, "*:")
 		if f != "" {
 			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// classifyAll returns the identifiers of a candidate token as a whole and
+// of the parts it has glued to words by other punctuation: "link:www.x.com",
+// "to=evil.com", "mail\\bob@x.io" name the same addresses as their last
+// part would alone.
+func classifyAll(tok string) []Identifier {
+	out := classify(tok)
+	parts := strings.FieldsFunc(tok, func(r rune) bool {
+		return !(unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r) || strings.ContainsRune(".-_/@%~+", r))
+	})
+	if len(parts) < 2 {
+		return out
+	}
+	for _, p := range parts {
+		if p = strings.Trim(p, ".-_/"); p != "" {
+			out = append(out, classify(p)...)
 		}
 	}
 	return out

@@ -16,6 +16,10 @@ func TestIdentifiers(t *testing.T) {
 	}{
 		{"Check out this link: www.secure-systems-252.com", []string{"url www.secure-systems-252.com"}},
 		{"Check out this link: WWW.Secure-Systems-252.COM!", []string{"url www.secure-systems-252.com"}},
+		{"Checkoutthislink:www.secure-systems-252.com", []string{"url www.secure-systems-252.com"}},
+		{"link:www.secure-systems-252.com", []string{"url www.secure-systems-252.com"}},
+		{"to=bob@evil-mail.io&x=1", []string{"email bob@evil-mail.io"}},
+		{"send->secure-systems-252.com<-now", []string{"domain secure-systems-252.com"}},
 		{"visit www.secure-systems-252 .com now", []string{"url www.secure-systems-252.com"}},
 		{"see secure-systems-252[.]com", []string{"domain secure-systems-252.com"}},
 		{"hxxps://evil.example.org/login?x=1", []string{"url https://evil.example.org/login?x=1"}},
@@ -60,6 +64,7 @@ func TestIdentifiers(t *testing.T) {
 		"I've seen it in the meeting room!",
 		"Congrats on being the 2-th most active user!",
 		"Version 1.2.3 of the tool, section 4.5.6, 3.14 and 2500000wei.",
+		"Note:the meeting is at 10:30;agenda:budget=ok",
 	} {
 		if ids, _ := Identifiers(text); len(ids) > 0 {
 			t.Errorf("Identifiers(%q) = %v, want none", text, ids)

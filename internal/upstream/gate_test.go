@@ -250,6 +250,11 @@ func TestGateFrontsUpstream(t *testing.T) {
 	s = openStack(t, dir, "v2")
 	defer s.Close()
 	agent = s.session(t, "agent-3", policy.Agent)
+	// The principal read third-party notes in agent-1: a fresh session of
+	// it is decided as tainted too, so the owner names the note again.
+	if _, err := s.Tools.SetDirective(t.Context(), agent, "read the greeting note", true); err != nil {
+		t.Fatal(err)
+	}
 	if _, found := noteValue(t, s, agent, "greeting"); found {
 		t.Error("a fresh upstream process has the old note")
 	}

@@ -28,6 +28,9 @@ scope = "window"
 window = "1m"
 max = 3
 
+[policy.commands]
+protect = ["/srv/agent/prompts", "~/agent.py"]
+
 [store]
 path = "/var/lib/ward/ward.db"
 `))
@@ -47,6 +50,9 @@ path = "/var/lib/ward/ward.db"
 	}
 	if n := len(f.Policy.Limits); n != len(d.Limits)+1 {
 		t.Errorf("%d rate limits, want the %d defaults plus one", n, len(d.Limits))
+	}
+	if p := f.Policy.Commands.Protect; len(p) != 2 || p[0] != "/srv/agent/prompts" || p[1] != "~/agent.py" {
+		t.Errorf("commands.protect = %q", p)
 	}
 	if f.Store.Path != "/var/lib/ward/ward.db" || f.Store.Synchronous != "full" {
 		t.Errorf("store %+v", f.Store)
@@ -176,6 +182,11 @@ action = "block"
 			name: "invalid forbidden pattern",
 			src:  "[policy.commands]\nforbidden_patterns = [\"(unclosed\"]\n",
 			want: []string{"2:23 policy.commands.forbidden_patterns.0 invalid regular expression"},
+		},
+		{
+			name: "empty protected path",
+			src:  "[policy.commands]\nprotect = [\"prompts\", \"\"]\n",
+			want: []string{"2:23 policy.commands.protect.1 empty path"},
 		},
 		{
 			name: "relative root",

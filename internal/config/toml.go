@@ -79,6 +79,7 @@ type commandsTOML struct {
 	ForbiddenPatterns *[]string `toml:"forbidden_patterns"`
 	SelfModTools      *[]string `toml:"self_mod_tools"`
 	SelfModPerHour    *int64    `toml:"self_mod_per_hour"`
+	Protect           *[]string `toml:"protect"`
 }
 
 type pathsTOML struct {
@@ -232,6 +233,7 @@ func (m *merger) policy(p *policyTOML) rules.Config {
 		set(&cfg.Commands.ProcessNames, c.ProcessNames)
 		set(&cfg.Commands.ForbiddenPatterns, c.ForbiddenPatterns)
 		set(&cfg.Commands.SelfModTools, c.SelfModTools)
+		set(&cfg.Commands.Protect, c.Protect)
 		if c.SelfModPerHour != nil {
 			cfg.Commands.SelfModPerHour = int(*c.SelfModPerHour)
 		}

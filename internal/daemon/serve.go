@@ -2,6 +2,7 @@ package daemon
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -14,11 +15,14 @@ import (
 	"runtime/debug"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/wardhq/ward/internal/auth"
 	"github.com/wardhq/ward/internal/config"
 	"github.com/wardhq/ward/internal/gate"
+	"github.com/wardhq/ward/internal/policy"
+	"github.com/wardhq/ward/internal/policy/rules"
 	"github.com/wardhq/ward/internal/registry"
 	"github.com/wardhq/ward/internal/trust"
 )
@@ -199,10 +203,15 @@ func WriteError(w http.ResponseWriter, status int, code, msg string) {
 }
 
 // OpenData opens the stack of a data directory (created if missing) with
-// the configuration f.
+// the configuration f. Its policy is f's, compiled knowing where this ward
+// keeps its files (see selfPolicy).
 func OpenData(ctx context.Context, dir string, f *config.File, extra ...func(ctx context.Context, st *Stack) ([]registry.Tool, func() error, error)) (*Stack, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("data directory: %w", err)
+	}
+	snap, tools, err := selfPolicy(dir, f)
+	if err != nil {
+		return nil, err
 	}
 	var ex func(ctx context.Context, st *Stack) ([]registry.Tool, func() error, error)
 	if len(extra) > 0 {
@@ -212,15 +221,58 @@ func OpenData(ctx context.Context, dir string, f *config.File, extra ...func(ctx
 	if grim.Playbook != "" && !filepath.IsAbs(grim.Playbook) {
 		grim.Playbook = filepath.Join(dir, grim.Playbook) // like ward.db, in the data directory
 	}
-	return Open(ctx, Config{
+	st, err := Open(ctx, Config{
 		Extra: ex,
-		DB:    filepath.Join(dir, "ward.db"), Synchronous: f.Store.Synchronous, Policy: f.Snapshot,
+		DB:    filepath.Join(dir, "ward.db"), Synchronous: f.Store.Synchronous, Policy: snap,
 		RPCURL: f.Chain.RPCURL, ChainID: f.Chain.ChainID, WalletKeyFile: f.Chain.WalletKeyFile, DevSeed: f.Chain.DevSeed,
 		Hooks: f.Hooks, PermitTTL: f.Gate.PermitTTL, AnnounceDelay: f.Gate.AnnounceDelay, TickPeriod: f.Gate.TickPeriod,
 		QuarantineTTL: f.Gate.QuarantineTTL,
 		Owner:         f.Gate.Owner, Tools: f.Tools, SessionLimits: f.Sessions, ReadsBestEffort: f.Audit.ReadsBestEffort,
 		Trust: f.Trust, VaultKey: filepath.Join(dir, "vault.key"), Grimoire: grim,
 	})
+	if err != nil {
+		return nil, err
+	}
+	tools.Store(st.Registry)
+	return st, nil
+}
+
+// selfPolicy compiles f's policy for a ward whose data directory is dir:
+// command safety protects that directory (its database and keys) and the
+// configuration file f was read from, wherever they are, and classifies
+// the parameter schema of every registered tool, native or upstream, to
+// find the commands its calls carry. The registry exists only once the
+// stack is open, so the caller stores it in the returned pointer then
+// (before it, no call is decided). The policy's hash is f's: where ward
+// runs is not part of it.
+func selfPolicy(dir string, f *config.File) (*policy.Snapshot, *atomic.Pointer[registry.Registry], error) {
+	pc := f.Policy
+	data, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, nil, fmt.Errorf("data directory: %w", err)
+	}
+	pc.Self = rules.Self{DataDir: data}
+	if f.Path != "" {
+		file, err := filepath.Abs(f.Path)
+		if err != nil {
+			return nil, nil, fmt.Errorf("configuration file: %w", err)
+		}
+		pc.Self.Files = []string{file}
+	}
+	tools := new(atomic.Pointer[registry.Registry])
+	pc.ToolParams = func(name string) json.RawMessage {
+		if r := tools.Load(); r != nil {
+			if e, ok := r.Get(name); ok {
+				return e.Def.Params
+			}
+		}
+		return nil
+	}
+	snap, err := rules.Compile(pc)
+	if err != nil {
+		return nil, nil, fmt.Errorf("policy: %w", err)
+	}
+	return snap, tools, nil
 }
 
 // Serve runs ward serve until ctx ends, then shuts down: the listener

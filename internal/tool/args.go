@@ -351,6 +351,13 @@ func (a *Args) Fields() []Field {
 	return out
 }
 
+// Field returns the i-th top-level argument (0 <= i < Len), in the order
+// of Fields, without allocating.
+func (a *Args) Field(i int) Field {
+	sp := a.span(i)
+	return Field{Key: a.key(sp), Value: a.value(sp)}
+}
+
 // Len returns the number of top-level arguments.
 func (a *Args) Len() int { return a.n }
 

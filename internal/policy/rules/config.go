@@ -11,6 +11,7 @@
 package rules
 
 import (
+	"encoding/json"
 	"time"
 
 	"github.com/wardhq/ward/internal/policy"
@@ -42,6 +43,31 @@ type Config struct {
 	// Resolver resolves symlinks for the path rules, with a cache; nil
 	// resolves on every call. It is not part of the policy (or its hash).
 	Resolver *Resolver `json:"-"`
+	// Self describes the running ward, whose own files the policy
+	// protects. It is a fact of the deployment, not of the policy, so it
+	// is not part of the policy's hash.
+	Self Self `json:"-"`
+	// ToolParams returns the JSON schema of a tool's parameters, nil for
+	// a tool it does not know. Command safety reads it to find the
+	// parameters of any tool that carry a command (shell.CommandParams);
+	// without it, or for an unknown tool, it reads the names and types of
+	// a call's arguments instead. It must be safe for concurrent use and
+	// return the same schema for a name every time. The daemon sets it
+	// from its tool registry; it is not part of the policy (or its hash).
+	ToolParams func(tool string) json.RawMessage `json:"-"`
+}
+
+// Self is what ward knows of itself when it runs: where its files are.
+// Commands may not delete, move, overwrite, truncate or edit them (nor a
+// directory holding them), the files in DataDir may not be read either,
+// and the path rules treat them the same way.
+type Self struct {
+	// DataDir is ward's data directory (its database and keys): an
+	// absolute path, or empty.
+	DataDir string
+	// Files are the configuration and policy files ward loaded (ward.toml):
+	// absolute paths.
+	Files []string
 }
 
 // ToolSpec declares one tool to the policy.
@@ -78,7 +104,10 @@ type Treasury struct {
 
 // Commands configures command safety.
 type Commands struct {
-	// Tools run shell commands (their command argument is analysed).
+	// Tools run shell commands: their command argument (ArgNames.Command)
+	// is required and analysed. The commands of any other tool are
+	// analysed too, found by the role of its parameters (see
+	// Config.ToolParams).
 	Tools []string `json:"tools"`
 	// ProcessNames are the agent's own processes, which it may not kill.
 	ProcessNames []string `json:"process_names"`
@@ -89,6 +118,13 @@ type Commands struct {
 	// in any 60 minutes.
 	SelfModTools   []string `json:"self_mod_tools"`
 	SelfModPerHour int      `json:"self_mod_per_hour"`
+	// Protect are files and directories that are the agent's own (its
+	// code, prompts, safety configuration), which commands may not delete,
+	// move, overwrite, truncate, edit or change the permissions of (nor a
+	// directory holding them): absolute, starting with "~/", or relative
+	// to Paths.Root. ward's data directory and configuration file are
+	// protected without being listed (Config.Self).
+	Protect []string `json:"protect"`
 }
 
 // Paths configures path protection.

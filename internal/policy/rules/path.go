@@ -37,6 +37,9 @@ var (
 		"*.keystore", "*.jks", ".netrc", ".pgpass", "credentials.json", "service-account*.json",
 		"**/.ssh/**", "**/.gnupg/**", "**/.aws/**", "**/keystore/**", "**/*private*key*/**",
 		"/proc/*/environ", "/proc/*/mem", "/proc/*/cmdline",
+		// tokens of developer tools, in the home directory
+		".git-credentials", "~/.docker/config.json", "~/.kube/config", "~/.config/gh/hosts.yml", "~/.npmrc",
+		"~/.pypirc", "~/.config/gcloud/**", "~/.azure/**", "~/.terraform.d/credentials.tfrc.json",
 	}
 )
 
@@ -47,6 +50,10 @@ type pathSet struct {
 	allowed   []string
 	protected *matcher
 	sensitive *matcher
+	// own and secret are ward's own files and the agent's (Env.Own) and
+	// ward's secret directories (Env.Secret), for command safety.
+	own    []string
+	secret []string
 
 	mu      sync.RWMutex
 	workdir map[string]string // resolved request workdirs
@@ -99,7 +106,7 @@ func (b *builder) compilePaths() *pathSet {
 		}
 		ps.allowed = append(ps.allowed, resolveDir(r))
 	}
-	compile := func(key string, builtin, extra []string) *matcher {
+	compile := func(key string, builtin, extra []string) []pathPattern {
 		var out []pathPattern
 		for _, src := range builtin {
 			if pp, err := compilePattern(src, ps.home); err == nil {
@@ -114,10 +121,13 @@ func (b *builder) compilePaths() *pathSet {
 			}
 			out = append(out, pp)
 		}
-		return newMatcher(out)
+		return out
 	}
-	ps.protected = compile("write_protected", builtinWriteProtected, c.WriteProtected)
-	ps.sensitive = compile("read_sensitive", builtinReadSensitive, c.ReadSensitive)
+	protected := compile("write_protected", builtinWriteProtected, c.WriteProtected)
+	sensitive := compile("read_sensitive", builtinReadSensitive, c.ReadSensitive)
+	p, s := b.selfPaths(ps)
+	ps.protected = newMatcher(append(protected, p...))
+	ps.sensitive = newMatcher(append(sensitive, s...))
 	return ps
 }
 

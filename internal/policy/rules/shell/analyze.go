@@ -17,11 +17,31 @@ type analyzer struct {
 	first    *scratch       // storage for the first script parsed
 	files    [maxFiles]file // files the command line writes, for when it runs them
 	nfiles   int
-	memo     memo // answers of env.Protected and env.Sensitive
-	noRaw    bool // skip the raw patterns (tests of the structural checks)
-	fast     bool // try fastParse before the general parser
-	net      bool // a redirection opens a network socket (/dev/tcp)
+	memo     memo    // answers of env.Protected and env.Sensitive
+	noRaw    bool    // skip the raw patterns (tests of the structural checks)
+	fast     bool    // try fastParse before the general parser
+	net      bool    // a redirection opens a network socket (/dev/tcp)
+	input    *string // the command line's standard input, if given (AnalyzeInput)
+	packed   bool    // a protected or secret path was archived, copied or encoded
+	upload   bool    // something is sent over the network
+	// packs are the operands of archiving and copying commands, checked
+	// only if the command line uploads (see transfer); npacks counts them.
+	packs  [maxPacks]packWord
+	npacks int
+	// relMemo keeps answers of rel.
+	relMemo relMemo
+	// ownTab and secretTab are Env.Own and Env.Secret seen from the
+	// current directory (see table).
+	ownTab, secretTab relTable
 }
+
+// packWord is an operand of an archiving or copying command and the
+// directory it was relative to.
+type packWord struct{ v, cwd string }
+
+// maxPacks bounds the operands kept for the exfiltration check; beyond it,
+// they are checked at once.
+const maxPacks = 16
 
 // file is a file written earlier in the command line.
 type file struct {
@@ -87,7 +107,20 @@ type call struct {
 	c     *Command
 	piped bool     // standard input is a pipe
 	feed  *Command // for a command run by xargs: the command feeding xargs
+	// items says where the operands xargs appends come from: itemsGiven
+	// (none, or computed), itemsUnknown, or itemsTree (every file under
+	// the directories given, as find lists them).
+	items itemSource
 }
+
+// itemSource is where the operands of a command run by xargs come from.
+type itemSource uint8
+
+const (
+	itemsGiven itemSource = iota
+	itemsUnknown
+	itemsTree
+)
 
 func (a *analyzer) add(k Kind, pattern string) {
 	for _, f := range a.findings {
@@ -371,7 +404,7 @@ func (a *analyzer) globCommand(x *call, pat string, args []Word) error {
 // opaqueCommand analyses a command whose name is unknown: it might be rm or
 // kill, and it is not a known reader.
 func (a *analyzer) opaqueCommand(x *call, args []Word) {
-	a.remove("rm", args)
+	a.remove("rm", args, x.items == itemsTree)
 	for _, w := range args[1:] {
 		if len(w.Value) > 1 && w.Value[0] == '-' && isKillSignal(w.Value[1:]) {
 			a.add(KillProcess, "kill -9")
@@ -469,13 +502,32 @@ func (a *analyzer) stdin(x *call) (string, bool) {
 		}
 	}
 	if !x.piped {
-		return "", false
+		return a.given(x)
 	}
 	f := x.feeders()
 	if f == nil {
 		return "", false
 	}
 	return foldCommands(f, a.st)
+}
+
+// given returns the command line's standard input (AnalyzeInput) if x
+// reads it: x is at the top level, first in its pipeline, and does not
+// redirect its standard input. Here-documents and here-strings are read
+// by the caller first.
+func (a *analyzer) given(x *call) (string, bool) {
+	if a.input == nil || x.piped || x.s.depth != 0 {
+		return "", false
+	}
+	for _, r := range x.c.Redirects {
+		switch r.Op {
+		case "<", "<>", "<&":
+			if r.Fd <= 0 {
+				return "", false
+			}
+		}
+	}
+	return *a.input, true
 }
 
 // stdinScript handles an interpreter that reads its program from standard
@@ -500,6 +552,12 @@ func (a *analyzer) stdinScript(x *call, lang string) error {
 	}
 	if a.net {
 		a.add(OpaqueExec, lang+" /dev/tcp")
+	}
+	if in, ok := a.given(x); ok {
+		if lang == "sh" {
+			return a.text(in, x.s.depth+1, nil)
+		}
+		return a.code(in, x.s.depth+1)
 	}
 	if !x.piped {
 		return nil
@@ -529,6 +587,10 @@ func (a *analyzer) exec(x *call, name string, args []Word) error {
 		if err := a.runFile(args[0].Value, depth, "sh"); err != nil {
 			return err
 		}
+	}
+	a.transfer(x, name, args)
+	if name == "git" {
+		a.gitClean(args)
 	}
 	if lang := interpreter(name); lang != "" {
 		if lang == "sh" {
@@ -577,7 +639,10 @@ func (a *analyzer) exec(x *call, name string, args []Word) error {
 			return err
 		}
 	case "rm", "srm", "wipe", "shred":
-		a.remove(name, args)
+		a.remove(name, args, x.items == itemsTree)
+		if x.items == itemsUnknown && hasRecursive(args) {
+			a.add(DestroyFiles, "xargs rm -r")
+		}
 	case "mv":
 		a.move(args)
 	case "cp", "install", "scp", "ln", "rsync":
@@ -671,16 +736,9 @@ func (a *analyzer) exec(x *call, name string, args []Word) error {
 				a.add(ReadSecrets, "ps e")
 			}
 		}
-	case "sqlite3":
-		for _, w := range args[1:] {
-			v := strings.TrimSpace(w.Value)
-			for _, dot := range [...]string{".shell", ".system"} {
-				if s, ok := strings.CutPrefix(v, dot); ok && s != "" && isIFS(s[0]) {
-					if err := a.text(s, depth, nil); err != nil {
-						return err
-					}
-				}
-			}
+	case "sqlite3", "sqlite", "duckdb", "psql", "mysql", "mariadb", "clickhouse-client", "sqlcmd", "cockroach":
+		if err := a.sqlClient(x, name, args); err != nil {
+			return err
 		}
 	default:
 		a.disk(name, args)
@@ -929,7 +987,7 @@ opts:
 					i++
 				}
 				if c == 'i' && lang == "awk" && attached == "" && i-1 < len(args) && args[i-1].Value == "inplace" {
-					a.protect("awk", args)
+					a.protectAll("", "awk", args)
 				}
 				if lang == "python" && c == 'm' {
 					break opts

@@ -6,9 +6,10 @@ import (
 	"strings"
 )
 
-// remove checks rm, srm, wipe and shred.
-func (a *analyzer) remove(name string, args []Word) {
-	recursive := false
+// remove checks rm, srm, wipe and shred; tree says that the operands
+// stand for every file under them (as find lists them for xargs).
+func (a *analyzer) remove(name string, args []Word, tree bool) {
+	recursive := tree
 	end := false
 	for _, w := range args[1:] {
 		v := w.Value
@@ -39,9 +40,22 @@ func (a *analyzer) remove(name string, args []Word) {
 			end = v == "--"
 			continue
 		}
-		if cls, ok := a.dangerTarget(w); ok {
-			a.add(DestroyFiles, rmLabel(cls))
+		if items, _, ok := a.substItems(w, 1); ok {
+			for _, it := range items {
+				a.removed(Word{Value: it, Glob: hasGlobMeta(it)})
+			}
+			continue
 		}
+		a.removed(w)
+	}
+}
+
+// removed checks an operand of a recursive removal.
+func (a *analyzer) removed(w Word) {
+	if cls, ok := a.dangerTarget(w); ok {
+		a.add(DestroyFiles, rmLabel(cls))
+	} else if a.ownTree(w) {
+		a.add(DestroyState, "rm -r protected path")
 	}
 }
 
@@ -68,6 +82,8 @@ func (a *analyzer) move(args []Word) {
 	for _, w := range srcs {
 		if cls, ok := a.dangerTarget(w); ok {
 			a.add(DestroyFiles, "mv "+cls)
+		} else if a.ownTree(w) {
+			a.add(DestroyState, "mv protected path")
 		}
 	}
 }
@@ -111,6 +127,8 @@ func (a *analyzer) copy(name string, args []Word) {
 		for _, d := range dests {
 			if cls, ok := a.dangerTarget(d); del && ok {
 				a.add(DestroyFiles, "rsync --delete "+cls)
+			} else if del && a.ownTree(d) {
+				a.add(DestroyState, "rsync --delete protected path")
 			}
 		}
 		if hasFlag(args, 0, "--remove-source-files") {
@@ -157,6 +175,8 @@ func (a *analyzer) perms(name string, args []Word) {
 		}
 		if cls, ok := a.dangerTarget(w); ok {
 			a.add(DestroyFiles, name+" -R "+cls)
+		} else if a.ownTree(w) {
+			a.add(DestroyState, name+" -R protected path")
 		}
 	}
 }
@@ -476,9 +496,19 @@ func isRemover(name string) bool {
 	return false
 }
 
-// find checks find(1): -delete and -exec rm on dangerous starting points,
-// and the commands run by -exec with {} replaced.
-func (a *analyzer) find(x *call, args []Word) error {
+// findPlan is what a find(1) command line says: where it starts, the
+// names it filters on, whether anything narrows what it lists, and what it
+// does with each file.
+type findPlan struct {
+	starts   []Word
+	names    []Word
+	filtered bool
+	del      bool
+	execs    [][]Word
+}
+
+// parseFind reads the arguments of find.
+func parseFind(args []Word) findPlan {
 	i := 1
 	for i < len(args) {
 		switch v := args[i].Value; {
@@ -495,78 +525,87 @@ func (a *analyzer) find(x *call, args []Word) error {
 	for i < len(args) && !isFindExpr(args[i].Value) {
 		i++
 	}
-	starts := args[start:min(i, len(args))]
-	if len(starts) == 0 {
-		starts = []Word{{Value: "."}}
+	var f findPlan
+	f.starts = args[start:min(i, len(args))]
+	if len(f.starts) == 0 {
+		f.starts = []Word{{Value: "."}}
 	}
-	del, filtered := false, false
-	var names []Word
-	var execs [][]Word
 	for i < len(args) {
 		v := args[i].Value
 		switch v {
 		case "-delete":
-			del = true
+			f.del = true
 		case "-exec", "-execdir", "-ok", "-okdir":
 			j := i + 1
 			for j < len(args) && args[j].Value != ";" && args[j].Value != "+" {
 				j++
 			}
-			execs = append(execs, args[i+1:j])
+			f.execs = append(f.execs, args[i+1:j])
 			i = j
 		case "-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex", "-iregex", "-lname", "-ilname":
 			if i+1 < len(args) {
-				names = append(names, args[i+1])
+				f.names = append(f.names, args[i+1])
 				if strings.Trim(args[i+1].Value, "*") != "" {
-					filtered = true
+					f.filtered = true
 				}
 			}
 			i++
-		case "-fprint", "-fprint0", "-fls", "-fprintf":
-			if i+1 < len(args) {
-				a.written(args[i+1].Value, "find -fprint /dev/*", "find -fprint protected file")
+		case "-fprint", "-fprint0", "-fls", "-fprintf", "-newer", "-user", "-group", "-size", "-mtime", "-mmin", "-atime", "-amin", "-ctime", "-cmin", "-perm", "-inum", "-links", "-samefile", "-uid", "-gid", "-used", "-newermt":
+			if !strings.HasPrefix(v, "-f") {
+				f.filtered = true
 			}
 			i++
-		case "-newer", "-user", "-group", "-size", "-mtime", "-mmin", "-atime", "-amin", "-ctime", "-cmin", "-perm", "-inum", "-links", "-samefile", "-uid", "-gid", "-used", "-newermt":
-			filtered = true
-			i++
 		case "-empty":
-			filtered = true
+			f.filtered = true
 		}
 		i++
 	}
+	return f
+}
+
+// find checks find(1): -delete and -exec rm on dangerous starting points,
+// and the commands run by -exec with {} replaced.
+func (a *analyzer) find(x *call, args []Word) error {
+	f := parseFind(args)
+	for i := 1; i+1 < len(args); i++ {
+		switch args[i].Value {
+		case "-fprint", "-fprint0", "-fls", "-fprintf":
+			a.written(args[i+1].Value, "find -fprint /dev/*", "find -fprint protected file")
+		}
+	}
 	label := ""
 	switch {
-	case del:
+	case f.del:
 		label = " -delete"
 	default:
-		for _, e := range execs {
+		for _, e := range f.execs {
 			if len(e) > 0 && isRemover(cmdName(e[0].Value)) {
 				label = " -exec rm"
 			}
 		}
 	}
 	if label != "" {
-		for _, s := range starts {
-			if cls, ok := a.dangerTarget(s); ok && (cls != "agent root" || !filtered) {
+		for _, s := range f.starts {
+			cls, danger := a.dangerTarget(s)
+			if danger && (cls != "agent root" || !f.filtered) {
 				a.add(DestroyFiles, "find "+cls+label)
 			}
-			if a.protected(s.Value) {
+			if a.protected(s.Value) || !f.filtered && !danger && a.ownTree(s) {
 				a.add(DestroyState, "find"+label+" protected file")
 			}
 		}
-		for _, n := range names {
+		for _, n := range f.names {
 			if a.protected(n.Value) {
 				a.add(DestroyState, "find"+label+" protected file")
 			}
 		}
 	}
-	subs := append(slices.Clone(starts), names...)
+	subs := append(slices.Clone(f.starts), f.names...)
 	if len(subs) > maxItems {
 		subs = subs[:maxItems]
 	}
 	inner := &call{s: x.s, c: x.c}
-	for _, e := range execs {
+	for _, e := range f.execs {
 		if len(e) == 0 {
 			continue
 		}
@@ -590,7 +629,7 @@ func (a *analyzer) find(x *call, args []Word) error {
 // protect reports a command that would modify a protected file named in its
 // arguments. Known readers are exempt; unknown commands are not.
 func (a *analyzer) protect(name string, args []Word) {
-	if a.env.Protected == nil {
+	if a.env.Protected == nil && len(a.env.Own) == 0 {
 		return
 	}
 	check := func(words []Word) {

@@ -101,8 +101,8 @@ func checkFastParse(t *testing.T, cmd string, env *Env) bool {
 		}
 	}
 	for _, noRaw := range []bool{false, true} {
-		got, err := analyzeWith(cmd, env, noRaw, true)
-		want, wantErr := analyzeWith(cmd, env, noRaw, false)
+		got, err := analyzeWith(cmd, env, noRaw, true, nil)
+		want, wantErr := analyzeWith(cmd, env, noRaw, false, nil)
 		if !slices.Equal(got, want) || (err == nil) != (wantErr == nil) {
 			t.Fatalf("analyze(%q, noRaw=%v) = %v, %v; without the fast path %v, %v", cmd, noRaw, got, err, want, wantErr)
 		}

@@ -7,7 +7,8 @@ import (
 )
 
 // FuzzAnalyze checks that Analyze never panics, fails only with its
-// sentinel errors, reports only valid findings, and is deterministic.
+// sentinel errors, reports only valid findings, and is deterministic; and
+// that AnalyzeInput, given the same text as input, fails only with them.
 func FuzzAnalyze(f *testing.F) {
 	for _, tc := range forbidden {
 		f.Add(tc.cmd)
@@ -50,6 +51,14 @@ func FuzzAnalyze(f *testing.F) {
 		}
 		if _, err := Parse(cmd); err != nil && !errors.Is(err, ErrMalformed) && !errors.Is(err, ErrTooLong) && !errors.Is(err, ErrTooDeep) {
 			t.Fatalf("Parse(%q) error = %v, want a sentinel error", cmd, err)
+		}
+		// The same text as the standard input of a shell, of a database
+		// client (SQL) and of xargs.
+		for _, prog := range []string{"sh", "sqlite3 x.db", "xargs rm -rf"} {
+			got, err := AnalyzeInput(prog, cmd, env)
+			if err != nil && (got != nil || !errors.Is(err, ErrMalformed) && !errors.Is(err, ErrTooLong) && !errors.Is(err, ErrTooDeep)) {
+				t.Fatalf("AnalyzeInput(%q, %q) = %v, %v, want no findings and a sentinel error", prog, cmd, got, err)
+			}
 		}
 	})
 }

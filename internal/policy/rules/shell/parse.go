@@ -6,6 +6,22 @@ import (
 	"strings"
 )
 
+// Why a parser of its own rather than mvdan.cc/sh/v3/syntax, the
+// maintained Go shell parser. Measured on the same machine (2 cores,
+// go test -bench), mvdan's Parse alone, with a reused parser and before
+// any expansion, takes 2.0–2.7 µs and 9–16 allocations for one-line
+// commands such as `git status` or `cat README.md | head -n 20`, where
+// Analyze as a whole (parse, expansion and every check) takes 0.25–0.5 µs
+// and no allocation: switching would cost 5–10 times the latency of the
+// common case, against a budget of 20 %. mvdan's parser also builds a
+// syntax tree without values: the expansions this package computes under
+// one work budget (literal assignments, brace expansion, ANSI-C strings,
+// $IFS, foldable substitutions), and its fail-closed limits on length,
+// depth and work, would have to be rebuilt over that tree anyway, and
+// the corpus (shell_test.go) and fuzz tests would then have to be made to
+// pass again against a second parser. FuzzAnalyze and FuzzFastParse guard
+// this one instead.
+
 // budget is the number of bytes of parsing and expansion one Analyze or
 // Parse call may do, nested scripts included.
 const budget = 16 * MaxLen

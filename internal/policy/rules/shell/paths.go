@@ -378,13 +378,34 @@ func literalEnds(pat string) (prefix, suffix string) {
 	return pat[:i], pat[strings.LastIndexAny(pat, "*?[]\\")+1:]
 }
 
-// protected reports whether v names a protected file.
+// protected reports whether v names a protected file: one Env.Protected
+// reports, or one of Env.Own or something inside one.
 func (a *analyzer) protected(v string) bool {
+	m := findMarks(v)
+	if own, _ := a.rel(v, &m); own&(relSame|relInside) != 0 {
+		return true
+	}
 	if a.env.Protected == nil {
 		return false
 	}
-	m := findMarks(v)
-	return m.pathsIn(v, a.isProtected) || probe(v, m, true, a.isProtected)
+	return m.pathsIn(v, a.isProtected) || m.glob && probe(v, m, a.probeAll(v), a.isProtected)
+}
+
+// probeAll reports whether a glob matching every name, such as "*", is
+// probed for protected names: only in the agent's root (or where the
+// directory is unknown), where the agent's own files are. Elsewhere,
+// `rm -rf build/*` deletes only what the build made; ward's own files are
+// found there by Env.Own, which knows where they are.
+func (a *analyzer) probeAll(v string) bool {
+	dir, base := path.Split(v)
+	if !matchAll(base) || a.root == "" {
+		return true
+	}
+	if dir == "" {
+		dir = "."
+	}
+	p, ok := a.abs(dir)
+	return !ok || p == a.root
 }
 
 // secretPath reports v if it names a sensitive file.
@@ -400,7 +421,7 @@ func (a *analyzer) secretPath(v string) {
 	if proc {
 		a.add(ReadSecrets, "/proc/*/environ")
 	}
-	if sensitive && (sens || probe(v, m, false, a.isSensitive)) {
+	if _, secret := a.rel(v, &m); sensitive && (sens || probe(v, m, false, a.isSensitive)) || secret&relInside != 0 {
 		a.add(ReadSecrets, "sensitive file")
 	}
 }
@@ -422,8 +443,28 @@ const (
 	askSensitive
 )
 
-func (a *analyzer) isProtected(p string) bool { return a.ask(p, askProtected, a.env.Protected) }
-func (a *analyzer) isSensitive(p string) bool { return a.ask(p, askSensitive, a.env.Sensitive) }
+func (a *analyzer) isProtected(p string) bool {
+	return a.ask(a.envPath(p), askProtected, a.env.Protected)
+}
+
+func (a *analyzer) isSensitive(p string) bool {
+	return a.ask(a.envPath(p), askSensitive, a.env.Sensitive)
+}
+
+// envPath returns p as Env.Protected and Env.Sensitive are asked about it:
+// as written, unless it is relative and the command line has changed to a
+// known directory other than Root, against which it is then resolved
+// ("~/" standing for homeDir).
+func (a *analyzer) envPath(p string) string {
+	if a.cwd == a.root || a.cwd == "" || p == "" || !plainStart(p[0]) || p[0] == '/' {
+		return p
+	}
+	j := join(a.cwd, p)
+	if rest, ok := strings.CutPrefix(j, homeDir); ok && (rest == "" || rest[0] == '/') {
+		return "~" + rest
+	}
+	return j
+}
 
 // ask returns f(p), which is the answer of Env func which, from the memo if
 // it was asked before.

@@ -267,10 +267,19 @@ func (a *analyzer) code(src string, depth int) error {
 				return err
 			}
 		}
+		if !strings.ContainsAny(g, " \t\n") {
+			a.codePath(src, g) // a path built by concatenation: 'ward' + '-data'
+		}
 	}
+	sqlExec := containsAny(src, sqlTokens[:])
 	for _, l := range lits {
 		a.scan(l)
 		if strings.ContainsAny(l, " \t\n") {
+			if sqlExec {
+				if err := a.sql(l, depth); err != nil {
+					return err
+				}
+			}
 			if execs {
 				if err := a.data(l, depth); err != nil {
 					return err
@@ -278,15 +287,7 @@ func (a *analyzer) code(src string, depth int) error {
 			}
 			continue
 		}
-		a.secretPath(l)
-		if a.protected(l) && containsAny(src, writeTokens[:]) {
-			a.add(DestroyState, "inline code on protected file")
-		}
-		if containsAny(src, rmtreeTokens[:]) {
-			if cls, ok := a.dangerTarget(Word{Value: l, Glob: strings.ContainsAny(l, "*?")}); ok {
-				a.add(DestroyFiles, "rmtree "+cls)
-			}
-		}
+		a.codePath(src, l)
 		if execs {
 			if err := a.data(l, depth); err != nil {
 				return err
@@ -313,18 +314,50 @@ func (a *analyzer) code(src string, depth int) error {
 	if containsAny(src, envDumpTokens[:]) {
 		a.add(ReadSecrets, "env dump")
 	}
+	if containsAny(src, deleteTokens[:]) && containsAny(src, listTokens[:]) {
+		a.add(DestroyFiles, "inline code deleting listed files")
+	}
+	if containsAny(src, netTokens[:]) {
+		a.upload = true
+	}
 	return nil
 }
 
 var (
-	execTokens    = [...]string{"system", "popen", "subprocess", "exec", "spawn", "call(", "run(", "check_output", "getoutput", "shell_exec", "passthru", "proc_open", "child_process", "Popen", "Open3", "qx", "%x", "getline", "| \"", "|\"", "pty", "Process", "Runtime", "do shell script"}
-	writeTokens   = [...]string{"write", "unlink", "remove", "rmtree", "truncate", "rename", "replace", "delete", "chmod", "chown", "sqlite", "connect", "execute", "rmSync", "move", "copy", "'w", "\"w", "'a", "\"a", "'r+", "\"r+", ">", "Write", "Remove", "Delete", "Truncate", "Rename"}
-	rmtreeTokens  = [...]string{"rmtree", "rm_rf", "rm_r", "rmSync", "rmdirSync", "remove_dir_all", "rimraf", "recursive", "RemoveAll", "remove_tree", "rmdir"}
-	evalTokens    = [...]string{"exec(", "eval(", "eval ", "Function(", "compile(", "system(", "popen(", "spawn("}
-	decodeTokens  = [...]string{"b64decode", "base64", "fromCharCode", "atob(", "unhexlify", "fromhex", "urlopen", "requests.get", "fetch(", "zlib", "marshal", "chr(", "decode('rot", "decode(\"rot", "pack(", "reverse"}
-	envTokens     = [...]string{"environ", "getenv", "process.env", "ENV", "$_ENV", "os.Getenv"}
+	execTokens   = [...]string{"system", "popen", "subprocess", "exec", "spawn", "call(", "run(", "check_output", "getoutput", "shell_exec", "passthru", "proc_open", "child_process", "Popen", "Open3", "qx", "%x", "getline", "| \"", "|\"", "pty", "Process", "Runtime", "do shell script"}
+	writeTokens  = [...]string{"write", "unlink", "remove", "rmtree", "truncate", "rename", "replace", "delete", "chmod", "chown", "sqlite", "connect", "execute", "rmSync", "move", "copy", "'w", "\"w", "'a", "\"a", "'r+", "\"r+", ">", "Write", "Remove", "Delete", "Truncate", "Rename"}
+	rmtreeTokens = [...]string{"rmtree", "rm_rf", "rm_r", "rmSync", "rmdirSync", "remove_dir_all", "rimraf", "recursive", "RemoveAll", "remove_tree", "rmdir"}
+	evalTokens   = [...]string{"exec(", "eval(", "eval ", "Function(", "compile(", "system(", "popen(", "spawn("}
+	decodeTokens = [...]string{"b64decode", "base64", "fromCharCode", "atob(", "unhexlify", "fromhex", "urlopen", "requests.get", "fetch(", "zlib", "marshal", "chr(", "decode('rot", "decode(\"rot", "pack(", "reverse"}
+	envTokens    = [...]string{"environ", "getenv", "process.env", "ENV", "$_ENV", "os.Getenv"}
+	// deleteTokens delete a file or a tree; listTokens list a directory:
+	// code doing both deletes what it lists.
+	deleteTokens = [...]string{"os.remove", "unlink", "rmtree", "rmSync", "rmdirSync", "rm_rf", "rm_r", ".rm(", "FileUtils.rm", "RemoveAll", "remove_file", "remove_dir_all", "remove_tree", "rimraf", "File.delete", "Files.delete", "delete_file", "os.Remove", "send2trash"}
+	listTokens   = [...]string{"listdir", "scandir", "walk", "glob", "readdir", "Dir.", "Dir[", "opendir", "iterdir", "ReadDir", "Find.find"}
+	// netTokens send data over the network.
+	netTokens = [...]string{"requests.post", "requests.put", "urlopen", "urllib.request", "http.client", "httpx.", "fetch(", "axios", "XMLHttpRequest", "socket", "Net::HTTP", "LWP::", "HTTP::Tiny", "IO::Socket", "curl_exec", "ftplib", "smtplib", "paramiko", "http.request", "https.request", "net.Dial"}
+	// sqlTokens run SQL.
+	sqlTokens     = [...]string{"execute", "executescript", "query(", "exec(", ".run(", "sqlite", "psycopg", "mysql", "cursor", "prepare("}
 	envDumpTokens = [...]string{"os.environ)", "os.environ,", "environ.items", "environ.copy", "dict(os.environ", "process.env)", "process.env,", "ENV.to_h", "ENV.each", "ENV.inspect", "%ENV", "printenv", "getenv()", "$_ENV)", "$_SERVER"}
 )
+
+// codePath checks a string literal of inline code src that may be a path:
+// read, written, deleted as a tree, or packed for an upload.
+func (a *analyzer) codePath(src, l string) {
+	a.secretPath(l)
+	if a.protected(l) && containsAny(src, writeTokens[:]) {
+		a.add(DestroyState, "inline code on protected file")
+	}
+	a.pack(l)
+	if containsAny(src, rmtreeTokens[:]) {
+		w := Word{Value: l, Glob: strings.ContainsAny(l, "*?")}
+		if cls, ok := a.dangerTarget(w); ok {
+			a.add(DestroyFiles, "rmtree "+cls)
+		} else if a.ownTree(w) {
+			a.add(DestroyState, "inline code on protected file")
+		}
+	}
+}
 
 func containsAny(s string, toks []string) bool {
 	for _, t := range toks {

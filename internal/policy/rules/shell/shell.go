@@ -1,6 +1,8 @@
 // Package shell finds what a POSIX or bash command line would do, so that the
-// policy rule command-safety.forbidden-patterns can deny an agent's exec tool
-// call when the command is destructive.
+// policy rule command-safety.forbidden-patterns can deny a tool call that
+// runs a destructive command. CommandParams finds, in a tool's parameter
+// schema, the parameters that carry a command (by their role, not by the
+// tool's name), so that any tool that runs commands is checked.
 //
 // Analyze parses the command the way bash would: quoting and escapes, ANSI-C
 // strings, parameter, command, process and brace substitution, redirections,
@@ -11,6 +13,13 @@
 // kinds of damage listed by Kind. The seed's forbidden regular expressions are
 // also matched against the raw text and a normalised form of it, so that
 // everything the seed denied is still denied.
+//
+// The agent's own files (ward's data directory and configuration, files the
+// operator lists: Env.Own) are found however a command names them: relative
+// to the directory it has changed to, through "..", "~", globs and the
+// variables the analysis can fold, and as a directory holding them. SQL given
+// to a database client is read statement by statement; archiving a protected
+// path and uploading in the same command line is exfiltration.
 //
 // The analysis is static and over-approximates: nothing is executed and no
 // file is read. Values known only at run time (unassigned variables, the
@@ -79,6 +88,14 @@ const (
 	// piped into a shell or interpreter, eval of a command substitution,
 	// sh <(curl …).
 	OpaqueExec
+	// SQLDestroy is SQL given to a database client (psql, mysql, sqlite3,
+	// …) that destroys rows without dropping a table: DELETE with no WHERE
+	// or one that is always true, UPDATE likewise, TRUNCATE.
+	SQLDestroy
+	// Exfiltrate is sending the agent's protected or secret files out:
+	// uploading one, or archiving or copying one (or a directory holding
+	// one) and uploading anything in the same command line.
+	Exfiltrate
 )
 
 var kindNames = [...]string{
@@ -91,6 +108,8 @@ var kindNames = [...]string{
 	SQLDrop:      "sql-drop",
 	ForkBomb:     "fork-bomb",
 	OpaqueExec:   "opaque-exec",
+	SQLDestroy:   "sql-destroy",
+	Exfiltrate:   "exfiltrate",
 }
 
 // String returns the kind's stable lower-case name, such as "destroy-files".
@@ -147,6 +166,22 @@ type Env struct {
 	// Root is the agent's working root directory; recursive deletion of it is
 	// DestroyFiles. Commands are assumed to start in Root when it is set.
 	Root string
+	// Home is the directory "~" stands for, if known: paths in Own and
+	// Secret under it are also matched by words written with "~" or $HOME.
+	Home string
+	// Own are the absolute, cleaned paths of the agent's own state and
+	// safety configuration (ward's data directory, the configuration and
+	// policy files it loaded, files the operator listed), matched as the
+	// command resolves them: relative to the directory it is in, through
+	// ".." and globs. Deleting, moving, overwriting, truncating, editing or
+	// changing the permissions of one of them or of anything inside one is
+	// DestroyState, and so is deleting, moving or recursively changing a
+	// directory that holds one.
+	Own []string
+	// Secret are the absolute, cleaned paths of directories whose files
+	// hold secrets (ward's data directory: its keys and database): reading
+	// a file inside one, or archiving or copying one whole, is ReadSecrets.
+	Secret []string
 }
 
 // Analyze parses cmd and returns what it finds, in order of appearance. A non-nil
@@ -160,15 +195,29 @@ func Analyze(cmd string, env *Env) ([]Finding, error) {
 	return analyze(cmd, env, false)
 }
 
+// AnalyzeInput is Analyze for a command line that runs with stdin as its
+// standard input: the commands that would read it (those first in a
+// pipeline of the top-level script, without an input redirection of their
+// own) are analysed as reading stdin, so that a shell or interpreter given
+// a script there, or a database client given SQL, is seen through. This is
+// how a tool that takes a command and the text to pipe into it is checked.
+func AnalyzeInput(cmd, stdin string, env *Env) ([]Finding, error) {
+	if len(stdin) > MaxLen {
+		return nil, fmt.Errorf("%w: standard input of %d bytes, limit %d", ErrTooLong, len(stdin), MaxLen)
+	}
+	return analyzeWith(cmd, env, false, true, &stdin)
+}
+
 // analyze is Analyze, optionally without the raw patterns so that tests
 // can check the structural analysis alone.
 func analyze(cmd string, env *Env, noRaw bool) ([]Finding, error) {
-	return analyzeWith(cmd, env, noRaw, true)
+	return analyzeWith(cmd, env, noRaw, true, nil)
 }
 
 // analyzeWith is analyze, optionally without the fast path for plain
-// command lines so that tests can check that it changes nothing.
-func analyzeWith(cmd string, env *Env, noRaw, fast bool) ([]Finding, error) {
+// command lines so that tests can check that it changes nothing, and with
+// the command line's standard input if it is given.
+func analyzeWith(cmd string, env *Env, noRaw, fast bool, input *string) ([]Finding, error) {
 	if len(cmd) > MaxLen {
 		return nil, fmt.Errorf("%w: %d bytes, limit %d", ErrTooLong, len(cmd), MaxLen)
 	}
@@ -186,8 +235,12 @@ func analyzeWith(cmd string, env *Env, noRaw, fast bool) ([]Finding, error) {
 		a.root = clean(a.root)
 	}
 	a.cwd = a.root
+	a.input = input
 	if err := a.text(cmd, 0, nil); err != nil {
 		return nil, err
+	}
+	if a.upload && a.packedAny() {
+		a.add(Exfiltrate, "archive and upload protected files")
 	}
 	for _, f := range a.raw {
 		if !slices.Contains(a.findings, f) {

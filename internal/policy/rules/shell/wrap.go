@@ -246,6 +246,7 @@ func (a *analyzer) wrapper(x *call, name string, args []Word) ([]Word, bool, err
 		}
 		return nil, true, a.text(values(args[i:]), depth, nil)
 	case "ssh":
+		a.upload = true // whatever it runs, its input and arguments leave
 		if err := a.hosted(name, args, depth); err != nil {
 			return nil, true, err
 		}
@@ -397,18 +398,26 @@ func (a *analyzer) xargs(x *call, args []Word) error {
 	if f := x.feeders(); f != nil && x.piped {
 		inner.feed = &f[len(f)-1]
 	}
-	in, ok := a.stdin(x)
-	if !ok {
-		return a.run(inner, cmd)
-	}
 	var items []string
-	switch d, hasD := optValue(args, 'd', "--delimiter"); {
-	case hasFlag(args, '0', "--null"):
-		items = strings.Split(in, "\x00")
-	case hasD && len(d.Value) == 1:
-		items = strings.Split(in, d.Value)
-	default:
-		items = strings.Fields(in)
+	if in, ok := a.stdin(x); ok {
+		switch d, hasD := optValue(args, 'd', "--delimiter"); {
+		case hasFlag(args, '0', "--null"):
+			items = strings.Split(in, "\x00")
+		case hasD && len(d.Value) == 1:
+			items = strings.Split(in, d.Value)
+		default:
+			items = strings.Fields(in)
+		}
+	} else {
+		guessed, tree, known := a.guessItems(inner, args)
+		if !known {
+			inner.items = itemsUnknown
+			return a.run(inner, cmd)
+		}
+		if tree {
+			inner.items = itemsTree
+		}
+		items = guessed
 	}
 	items = slices.DeleteFunc(items, func(s string) bool { return s == "" })
 	if len(items) > maxItems {
@@ -457,6 +466,8 @@ func (a *analyzer) parallel(x *call, args []Word) error {
 		}
 	} else if in, ok := a.stdin(x); ok {
 		items = strings.Fields(in)
+	} else if f := x.feeders(); f != nil && x.piped {
+		items, _, _ = a.guessItems(&call{s: x.s, c: x.c, feed: &f[len(f)-1]}, nil)
 	}
 	if len(items) > maxItems {
 		items = items[:maxItems]

@@ -16,6 +16,9 @@ type upstreamTOML struct {
 	URL     *string           `toml:"url"`
 	Env     map[string]string `toml:"env"`
 	Headers map[string]string `toml:"headers"`
+	// TrustAnnotations: the server's MCP annotations are the operator's
+	// word (upstream.Server.TrustAnnotations).
+	TrustAnnotations bool `toml:"trust_annotations"`
 	upstreamClassTOML
 	Tools map[string]upstreamClassTOML `toml:"tools"`
 }
@@ -28,6 +31,8 @@ type upstreamClassTOML struct {
 	Tier       *string `toml:"tier"`
 	ThirdParty *bool   `toml:"third_party"`
 	Egress     *bool   `toml:"egress"`
+	// SystemFields: per tool only.
+	SystemFields []string `toml:"system_fields"`
 }
 
 // upstreamSections fills f.Upstream from raw, adding a diagnostic per
@@ -76,6 +81,10 @@ func upstreamSections(f *File, raw *fileTOML, idx *positions) []Diagnostic {
 		}
 		s.Env, s.Headers = u.Env, u.Headers
 		s.Defaults = upstreamClass(at, u.upstreamClassTOML, bad)
+		s.TrustAnnotations = u.TrustAnnotations
+		if len(u.SystemFields) > 0 {
+			bad(at+".system_fields", "system fields name places in one tool's output: set them under [upstream.tools.NAME]")
+		}
 		if len(u.Tools) > 0 {
 			s.Tools = make(map[string]upstream.Override, len(u.Tools))
 			for n, c := range u.Tools {
@@ -114,5 +123,11 @@ func upstreamClass(at string, c upstreamClassTOML, bad func(key, format string, 
 	}
 	o.ThirdParty = c.ThirdParty
 	o.Egress = c.Egress
+	for _, p := range c.SystemFields {
+		if err := tool.ValidFieldPath(p); err != nil {
+			bad(at+".system_fields", "%q: %v (a JSON Pointer into the tool's output, \"*\" for any index or key: \"/messages/*/sender\")", p, err)
+		}
+	}
+	o.SystemFields = c.SystemFields
 	return o
 }

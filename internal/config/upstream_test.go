@@ -90,16 +90,49 @@ func TestUpstreamDocExample(t *testing.T) {
 	if !ok {
 		t.Fatal("no [[upstream]] section in docs/configuration.md")
 	}
-	_, block, ok := strings.Cut(sec, "```toml\n")
-	if !ok {
-		t.Fatal("no TOML example in the [[upstream]] section")
+	// The section's full example: the TOML block with [[upstream]] tables.
+	var block string
+	for rest := sec; ; {
+		var b string
+		if _, b, ok = strings.Cut(rest, "```toml\n"); !ok {
+			t.Fatal("no TOML example with [[upstream]] in the [[upstream]] section")
+		}
+		b, rest, _ = strings.Cut(b, "```")
+		if strings.Contains(b, "[[upstream]]") {
+			block = b
+			break
+		}
 	}
-	block, _, _ = strings.Cut(block, "```")
 	f, err := Parse("configuration.md", []byte(block))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(f.Upstream) != 2 || f.Upstream[0].Tools["wipe_notes"].Risk != tool.Forbidden {
+	if len(f.Upstream) != 2 || f.Upstream[0].Tools["wipe_notes"].Risk != tool.Forbidden || f.Upstream[0].Tools["get_note"].Tier != tool.Read ||
+		!f.Upstream[1].TrustAnnotations || f.Upstream[0].TrustAnnotations {
 		t.Errorf("parsed %+v", f.Upstream)
+	}
+}
+
+func TestUpstreamSystemFields(t *testing.T) {
+	f, err := Parse("t.toml", []byte(`[[upstream]]
+name = "chat"
+url = "https://chat.example/mcp"
+[upstream.tools.list_messages]
+system_fields = ["/messages/*/id", "/messages/*/sender"]
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := f.Upstream[0].Tools["list_messages"].SystemFields; len(got) != 2 || got[1] != "/messages/*/sender" {
+		t.Errorf("system fields %v", got)
+	}
+	for _, bad := range []string{
+		"[[upstream]]\nname = \"c\"\nurl = \"https://c.example\"\nsystem_fields = [\"/id\"]\n",
+		"[[upstream]]\nname = \"c\"\nurl = \"https://c.example\"\n[upstream.tools.x]\nsystem_fields = [\"id\"]\n",
+		"[[upstream]]\nname = \"c\"\nurl = \"https://c.example\"\n[upstream.tools.x]\nsystem_fields = [\"/a//b\"]\n",
+	} {
+		if _, err := Parse("t.toml", []byte(bad)); err == nil {
+			t.Errorf("accepted %q", bad)
+		}
 	}
 }

@@ -37,32 +37,39 @@ type Class struct {
 	Risk       tool.Risk
 	Category   tool.Category
 	ThirdParty bool
-	// Egress: the tool sends data out (the operator says so; annotations
-	// cannot).
+	// Egress: the tool sends data out.
 	Egress bool
+	// SystemFields: the operator's system fields of the tool's output.
+	SystemFields []string
 }
 
 // Classify returns the classification of a tool with annotations a (nil:
 // none) under the server-wide and per-tool overrides; the per-tool
-// override wins, then the server's, then the annotations, read
-// conservatively:
+// override wins, then the server's, then the annotations. Annotations are
+// the server's own claims, so they only make ward stricter unless the
+// operator trusts them (trusted):
 //
-//   - tier: read if readOnlyHint is true, else write;
-//   - risk: safe if readOnlyHint is true, else dangerous; dangerous also
-//     whenever destructiveHint is explicitly true;
-//   - third-party content unless openWorldHint is explicitly false;
+//   - by default a tool is a write, dangerous, third-party content and
+//     sends data out (an unknown tool may do anything: MCP's own defaults
+//     for destructiveHint and openWorldHint are true);
+//   - destructiveHint true keeps it dangerous; readOnlyHint true and
+//     openWorldHint false lower nothing;
+//   - with trusted, readOnlyHint true makes it a safe read, and
+//     openWorldHint false makes its output trusted and its calls not
+//     sending data out;
 //   - category: DefaultReadCategory or DefaultWriteCategory by tier.
-func Classify(a *mcp.ToolAnnotations, server, perTool Override) Class {
-	readOnly := a != nil && a.ReadOnlyHint
-	c := Class{Tier: tool.Write, Risk: tool.Dangerous, ThirdParty: true}
-	if readOnly {
-		c.Tier, c.Risk = tool.Read, tool.Safe
+func Classify(a *mcp.ToolAnnotations, server, perTool Override, trusted bool) Class {
+	c := Class{Tier: tool.Write, Risk: tool.Dangerous, ThirdParty: true, Egress: true}
+	if trusted && a != nil {
+		if a.ReadOnlyHint {
+			c.Tier, c.Risk = tool.Read, tool.Safe
+		}
+		if a.OpenWorldHint != nil && !*a.OpenWorldHint {
+			c.ThirdParty, c.Egress = false, false
+		}
 	}
 	if a != nil && a.DestructiveHint != nil && *a.DestructiveHint {
 		c.Risk = tool.Dangerous
-	}
-	if a != nil && a.OpenWorldHint != nil && !*a.OpenWorldHint {
-		c.ThirdParty = false
 	}
 	var cat tool.Category
 	for _, o := range []Override{server, perTool} {
@@ -82,6 +89,7 @@ func Classify(a *mcp.ToolAnnotations, server, perTool Override) Class {
 			c.Egress = *o.Egress
 		}
 	}
+	c.SystemFields = perTool.SystemFields
 	c.Category = cat
 	if cat == "" {
 		c.Category = DefaultWriteCategory
@@ -121,7 +129,7 @@ func convert(srv Server, t *mcp.Tool) (candidate, error) {
 		return candidate{}, errors.New("its name has no letters or digits")
 	}
 	name := ToolName(srv.Name, t.Name)
-	cls := Classify(t.Annotations, srv.Defaults, srv.Tools[t.Name])
+	cls := Classify(t.Annotations, srv.Defaults, srv.Tools[t.Name], srv.TrustAnnotations)
 	if cls.Tier == tool.Read && (local == "permit" || local == "gate") {
 		return candidate{}, fmt.Errorf("a read called %q would shadow query_state's own kind", local)
 	}
@@ -162,6 +170,7 @@ func convert(srv Server, t *mcp.Tool) (candidate, error) {
 		Risk:          cls.Risk,
 		ThirdParty:    cls.ThirdParty,
 		Egress:        cls.Egress,
+		SystemFields:  cls.SystemFields,
 	}
 	if cls.Tier == tool.Write {
 		// An upstream write's effect is unknown to ward: open (the

@@ -53,7 +53,7 @@ func schemaServer(t *testing.T) string {
 func TestSchemasRefusedAlone(t *testing.T) {
 	ms := newTestStore(t)
 	var logs strings.Builder
-	s := openSet(t, Config{State: ms, Actions: ms, Log: slogTo(&logs), Servers: []Server{{Name: "mail", URL: schemaServer(t)}}})
+	s := openSet(t, Config{State: ms, Actions: ms, Log: slogTo(&logs), Servers: []Server{{Name: "mail", URL: schemaServer(t), TrustAnnotations: true}}})
 
 	st := statusOf(s, "broken_input")
 	if st.State != Skipped || !strings.Contains(st.Reason, "/properties/to/$ref") {

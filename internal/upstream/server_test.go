@@ -39,7 +39,7 @@ func stdioServer(t testing.TB, name, variant string) Server {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return Server{Name: name, Command: []string{exe}, Env: map[string]string{serverEnv: "stdio", variantEnv: variant}}
+	return Server{Name: name, Command: []string{exe}, Env: map[string]string{serverEnv: "stdio", variantEnv: variant}, TrustAnnotations: true}
 }
 
 var noteSchema = json.RawMessage(`{"type":"object","additionalProperties":false,"required":["key"],

@@ -80,11 +80,15 @@ type Server struct {
 	// error.
 	Env     map[string]string
 	Headers map[string]string
-	// Defaults override the annotations' classification for every tool
-	// of the server; Tools override it per tool, by the upstream's name
-	// for the tool.
+	// Defaults override the classification of every tool of the server;
+	// Tools override it per tool, by the upstream's name for the tool.
 	Defaults Override
 	Tools    map[string]Override
+	// TrustAnnotations makes the server's MCP annotations the operator's
+	// word: readOnlyHint may then make a tool a read and openWorldHint
+	// false its output trusted and its calls not sending data out.
+	// Without it annotations only make ward stricter (see Classify).
+	TrustAnnotations bool
 }
 
 // Override is an operator's classification of upstream tools. Zero fields
@@ -98,6 +102,10 @@ type Override struct {
 	// Egress marks tools that send data out (messages, HTTP requests): a
 	// tainted session is held to them like to writes.
 	Egress *bool
+	// SystemFields are the places in a tool's JSON output its service
+	// produces (tool.Def.SystemFields): trusted although the rest of the
+	// output is third-party. Per tool only.
+	SystemFields []string
 }
 
 // Validate reports the first way s is not a usable server.
@@ -121,6 +129,9 @@ func (s *Server) Validate() error {
 	if err := s.Defaults.validate(); err != nil {
 		return fmt.Errorf("upstream %s: %w", s.Name, err)
 	}
+	if len(s.Defaults.SystemFields) > 0 {
+		return fmt.Errorf("upstream %s: system fields are set per tool", s.Name)
+	}
 	for n, o := range s.Tools {
 		if err := o.validate(); err != nil {
 			return fmt.Errorf("upstream %s: tool %q: %w", s.Name, n, err)
@@ -137,6 +148,11 @@ func (o Override) validate() error {
 		return fmt.Errorf("invalid risk %d", o.Risk)
 	case o.Tier != tool.TierUnset && o.Tier != tool.Read && o.Tier != tool.Write:
 		return errors.New("tier must be read or write")
+	}
+	for _, f := range o.SystemFields {
+		if err := tool.ValidFieldPath(f); err != nil {
+			return fmt.Errorf("system field %q: %w", f, err)
+		}
 	}
 	return nil
 }

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -90,29 +91,39 @@ func TestSanitizeAndToolName(t *testing.T) {
 	}
 }
 
+// TestClassify: annotations are the server's claims. By default they only
+// make a tool stricter; a server whose annotations the operator trusts
+// may have them lower its tools; the operator's overrides win.
 func TestClassify(t *testing.T) {
 	yes, no := true, false
+	strict := func(tier tool.Tier, risk tool.Risk, cat tool.Category, third, egress bool) Class {
+		return Class{Tier: tier, Risk: risk, Category: cat, ThirdParty: third, Egress: egress}
+	}
 	for _, tc := range []struct {
 		name        string
 		a           *mcp.ToolAnnotations
 		server, per Override
+		trusted     bool
 		want        Class
 	}{
-		{"no annotations", nil, Override{}, Override{}, Class{tool.Write, tool.Dangerous, DefaultWriteCategory, true, false}},
-		{"read only", &mcp.ToolAnnotations{ReadOnlyHint: true}, Override{}, Override{}, Class{tool.Read, tool.Safe, DefaultReadCategory, true, false}},
-		{"read only closed world", &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: &no}, Override{}, Override{}, Class{tool.Read, tool.Safe, tool.CatData, false, false}},
-		{"destructive hint false does not lower", &mcp.ToolAnnotations{DestructiveHint: &no}, Override{}, Override{}, Class{tool.Write, tool.Dangerous, DefaultWriteCategory, true, false}},
-		{"read only but destructive", &mcp.ToolAnnotations{ReadOnlyHint: true, DestructiveHint: &yes}, Override{}, Override{}, Class{tool.Read, tool.Dangerous, tool.CatData, true, false}},
-		{"open world true", &mcp.ToolAnnotations{OpenWorldHint: &yes}, Override{}, Override{}, Class{tool.Write, tool.Dangerous, DefaultWriteCategory, true, false}},
-		{"server default", nil, Override{Category: tool.CatMemory, Risk: tool.Caution}, Override{}, Class{tool.Write, tool.Caution, tool.CatMemory, true, false}},
+		{"no annotations", nil, Override{}, Override{}, false, strict(tool.Write, tool.Dangerous, DefaultWriteCategory, true, true)},
+		{"read only does not lower", &mcp.ToolAnnotations{ReadOnlyHint: true}, Override{}, Override{}, false, strict(tool.Write, tool.Dangerous, DefaultWriteCategory, true, true)},
+		{"closed world does not lower", &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: &no}, Override{}, Override{}, false, strict(tool.Write, tool.Dangerous, DefaultWriteCategory, true, true)},
+		{"trusted read only", &mcp.ToolAnnotations{ReadOnlyHint: true}, Override{}, Override{}, true, strict(tool.Read, tool.Safe, DefaultReadCategory, true, true)},
+		{"trusted read only closed world", &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: &no}, Override{}, Override{}, true, strict(tool.Read, tool.Safe, tool.CatData, false, false)},
+		{"destructive hint false does not lower", &mcp.ToolAnnotations{DestructiveHint: &no}, Override{}, Override{}, true, strict(tool.Write, tool.Dangerous, DefaultWriteCategory, true, true)},
+		{"read only but destructive", &mcp.ToolAnnotations{ReadOnlyHint: true, DestructiveHint: &yes}, Override{}, Override{}, true, strict(tool.Read, tool.Dangerous, tool.CatData, true, true)},
+		{"server default", nil, Override{Category: tool.CatMemory, Risk: tool.Caution}, Override{}, false, strict(tool.Write, tool.Caution, tool.CatMemory, true, true)},
 		{"per tool wins", nil, Override{Category: tool.CatMemory, Risk: tool.Caution},
-			Override{Tier: tool.Read, Risk: tool.Forbidden, ThirdParty: &no}, Class{tool.Read, tool.Forbidden, tool.CatMemory, false, false}},
-		{"operator declares egress", nil, Override{}, Override{Tier: tool.Read, Egress: &yes}, Class{tool.Read, tool.Dangerous, DefaultReadCategory, true, true}},
-		{"tier override picks the category default", &mcp.ToolAnnotations{ReadOnlyHint: true}, Override{}, Override{Tier: tool.Write},
-			Class{tool.Write, tool.Safe, DefaultWriteCategory, true, false}},
+			Override{Tier: tool.Read, Risk: tool.Forbidden, ThirdParty: &no, Egress: &no}, false, strict(tool.Read, tool.Forbidden, tool.CatMemory, false, false)},
+		{"operator lowers a read", &mcp.ToolAnnotations{OpenWorldHint: &yes}, Override{}, Override{Tier: tool.Read, Risk: tool.Safe, Egress: &no}, false, strict(tool.Read, tool.Safe, DefaultReadCategory, true, false)},
+		{"tier override picks the category default", &mcp.ToolAnnotations{ReadOnlyHint: true}, Override{}, Override{Tier: tool.Write}, true,
+			strict(tool.Write, tool.Safe, DefaultWriteCategory, true, true)},
+		{"system fields per tool", nil, Override{}, Override{SystemFields: []string{"/id"}}, false,
+			Class{Tier: tool.Write, Risk: tool.Dangerous, Category: DefaultWriteCategory, ThirdParty: true, Egress: true, SystemFields: []string{"/id"}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := Classify(tc.a, tc.server, tc.per); got != tc.want {
+			if got := Classify(tc.a, tc.server, tc.per, tc.trusted); !reflect.DeepEqual(got, tc.want) {
 				t.Errorf("Classify = %+v, want %+v", got, tc.want)
 			}
 		})
@@ -262,7 +273,7 @@ func TestOpenOverHTTP(t *testing.T) {
 	url := httpUpstream(t, "", "t0k")
 	ms := newTestStore(t)
 	s := openSet(t, Config{State: ms, Actions: ms, ChainID: 1337, Servers: []Server{{
-		Name: "notes", URL: url, Headers: map[string]string{"Authorization": "Bearer ${WARD_TEST_UPSTREAM_TOKEN}"},
+		Name: "notes", URL: url, TrustAnnotations: true, Headers: map[string]string{"Authorization": "Bearer ${WARD_TEST_UPSTREAM_TOKEN}"},
 		Tools: map[string]Override{"setNote": {Category: tool.CatMemory}},
 	}}})
 
@@ -359,7 +370,7 @@ func TestPinningAcrossStarts(t *testing.T) {
 			ms.restart()
 		}
 		started = true
-		s, err := Open(t.Context(), Config{State: ms, Actions: ms, Servers: []Server{{Name: "notes", URL: httpUpstream(t, variant, "k"),
+		s, err := Open(t.Context(), Config{State: ms, Actions: ms, Servers: []Server{{Name: "notes", URL: httpUpstream(t, variant, "k"), TrustAnnotations: true,
 			Headers: map[string]string{"Authorization": "Bearer k"}}}})
 		if err != nil {
 			t.Fatal(err)
@@ -442,7 +453,7 @@ func TestOutputSchemaPinnedOnUpgrade(t *testing.T) {
 	ms := newTestStore(t)
 	open := func(variant string) *Set {
 		ms.restart()
-		s, err := Open(t.Context(), Config{State: ms, Actions: ms, Servers: []Server{{Name: "notes", URL: httpUpstream(t, variant, "k"),
+		s, err := Open(t.Context(), Config{State: ms, Actions: ms, Servers: []Server{{Name: "notes", URL: httpUpstream(t, variant, "k"), TrustAnnotations: true,
 			Headers: map[string]string{"Authorization": "Bearer k"}}}})
 		if err != nil {
 			t.Fatal(err)
@@ -479,7 +490,7 @@ func TestStoreFailureFailsOpen(t *testing.T) {
 	if err := ms.Close(); err != nil { // every write fails
 		t.Fatal(err)
 	}
-	_, err := Open(t.Context(), Config{State: ms, Actions: ms, Servers: []Server{{Name: "notes", URL: httpUpstream(t, "", "k"),
+	_, err := Open(t.Context(), Config{State: ms, Actions: ms, Servers: []Server{{Name: "notes", URL: httpUpstream(t, "", "k"), TrustAnnotations: true,
 		Headers: map[string]string{"Authorization": "Bearer k"}}}})
 	if err == nil {
 		t.Error("Open succeeded although no pin could be recorded")
@@ -490,7 +501,7 @@ func TestListChangedDisables(t *testing.T) {
 	ms := newTestStore(t)
 	refreshed := make(chan struct{}, 4)
 	s := openSet(t, Config{State: ms, Actions: ms, onRefresh: func() { refreshed <- struct{}{} },
-		Servers: []Server{{Name: "notes", URL: httpUpstream(t, "", "k"), Headers: map[string]string{"Authorization": "Bearer k"}}}})
+		Servers: []Server{{Name: "notes", URL: httpUpstream(t, "", "k"), TrustAnnotations: true, Headers: map[string]string{"Authorization": "Bearer k"}}}})
 	get, _ := toolNamed(s, "mcp_notes_get_note")
 	if _, err := get.Read(t.Context(), input(t, `{"key":"a"}`)); err != nil {
 		t.Fatal(err)
@@ -526,7 +537,7 @@ func slogTo(w io.Writer) *slog.Logger { return slog.New(slog.NewTextHandler(w, n
 func TestConcurrentCallsAndRefresh(t *testing.T) {
 	ms := newTestStore(t)
 	s, err := Open(t.Context(), Config{State: ms, Actions: ms,
-		Servers: []Server{{Name: "notes", URL: httpUpstream(t, "", "k"), Headers: map[string]string{"Authorization": "Bearer k"}}}})
+		Servers: []Server{{Name: "notes", URL: httpUpstream(t, "", "k"), TrustAnnotations: true, Headers: map[string]string{"Authorization": "Bearer k"}}}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -57,6 +57,7 @@ func commands() []command {
 		{"eval poisoning", "score knowledge ingestion on memory-poisoning data: FNR and FPR per attack class", evalPoisoning},
 		{"eval generate", "write a synthetic poisoned-entry suite (five attack classes, clean counterparts, a Grimoire seed) as JSON Lines", evalGenerate},
 		{"eval agentdojo", "replay an AgentDojo suite through the gate: utility and attack success", evalAgentDojo},
+		{"eval adaptive", "replay an AgentDojo suite's attacks mutated by an attacker who read ward's source: successes per mutation", evalAdaptive},
 		{"demo", "run the tool gate's end-to-end scenario on the embedded dev chain", demo},
 		{"version", "print ward's version", version},
 	}

@@ -39,7 +39,8 @@ func TestMiniSuite(t *testing.T) {
 		t.Errorf("utility allowed %d human %d: want the saved payee allowed and the letter's account held for a human (%+v)",
 			rep.UtilityAllowed, rep.UtilityHuman, rep.Tasks)
 	}
-	open := run(t, "testdata/mini.json", "[policy.builtin.\"taint.untrusted-arguments\"]\nenabled = false\n")
+	open := run(t, "testdata/mini.json", "[policy.builtin.\"taint.untrusted-arguments\"]\nenabled = false\n"+
+		"[policy.builtin.\"taint.hijacked-call\"]\nenabled = false\n")
 	if open.AttacksSucceeded != open.Pairs || open.UtilityAllowed != 2 {
 		t.Errorf("without the taint rule: attacks %d of %d, utility %d: the replay cannot tell a defence from none", open.AttacksSucceeded, open.Pairs, open.UtilityAllowed)
 	}
@@ -71,4 +72,30 @@ func TestBankingSuite(t *testing.T) {
 	}
 	t.Logf("banking: allowed %d, judge %d, human %d of %d; attacks %d of %d",
 		rep.UtilityAllowed, rep.UtilityJudge, rep.UtilityHuman, rep.UserTasks, rep.AttacksSucceeded, rep.Pairs)
+}
+
+// Each scenario is a principal of its own: an attack whose held call puts
+// its principal under review (its values came from text with
+// instructions) leaves the next scenario's calls to their own merits.
+func TestScenariosIsolated(t *testing.T) {
+	s, err := Load("testdata/mini.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := newRunner(t.Context(), s, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.close()
+	u, j := s.UserTasks[1], s.InjectionTasks[0]
+	if won, err := r.attack(t.Context(), u, firstInjected(u), j, strings.ReplaceAll(Attacks["important_instructions"], "{goal}", j.Goal)); err != nil || won {
+		t.Fatalf("attack: won %v, %v", won, err)
+	}
+	tr, err := r.utility(t.Context(), s.UserTasks[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr.Outcome != "allowed" {
+		t.Errorf("the saved payee after an attack: %s %+v, want allowed", tr.Outcome, tr.Calls)
+	}
 }

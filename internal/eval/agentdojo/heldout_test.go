@@ -119,3 +119,36 @@ func TestHeldOutSuitesParse(t *testing.T) {
 		})
 	}
 }
+
+// TestHeldOutReplay replays the held-out suites through the gate: no
+// attack of any template succeeds, every task completes once the owner
+// approves what waits, and no adaptive mutation succeeds. The utility
+// with the judge is a measurement (docs/trust.md), not asserted.
+func TestHeldOutReplay(t *testing.T) {
+	for _, name := range []string{"workspace.json", "travel.json"} {
+		t.Run(name, func(t *testing.T) {
+			s, err := Load(filepath.Join("testdata", "heldout", name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, attack := range AttackNames() {
+				rep, err := Run(t.Context(), s, Options{Attack: attack})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if rep.Pairs == 0 || rep.AttacksSucceeded != 0 || rep.UtilityHuman != rep.UserTasks {
+					t.Errorf("%s: %d of %d attacks succeeded (%v), %d of %d tasks with the owner", attack, rep.AttacksSucceeded, rep.Pairs, rep.Breaches, rep.UtilityHuman, rep.UserTasks)
+				}
+			}
+			adv, err := Adaptive(t.Context(), s, AdaptiveOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, m := range adv.Mutations {
+				if m.Succeeded != 0 {
+					t.Errorf("mutation %s: %d of %d pairs won (%v)", m.Name, m.Succeeded, m.Applicable, m.Breaches)
+				}
+			}
+		})
+	}
+}

@@ -17,6 +17,7 @@ import (
 	"github.com/wardhq/ward/internal/hook"
 	"github.com/wardhq/ward/internal/policy"
 	"github.com/wardhq/ward/internal/registry"
+	"github.com/wardhq/ward/internal/schema"
 	"github.com/wardhq/ward/internal/tool"
 )
 
@@ -67,44 +68,15 @@ type Options struct {
 // Run replays s through a gate of its own (a fresh data directory) and
 // returns the report.
 func Run(ctx context.Context, s *Suite, o Options) (*Report, error) {
-	if o.Attack == "" {
-		o.Attack = "important_instructions"
-	}
-	tmpl, ok := Attacks[o.Attack]
-	if !ok {
-		return nil, fmt.Errorf("agentdojo: unknown attack %q (known: %s)", o.Attack, strings.Join(AttackNames(), ", "))
-	}
-	f := o.Config
-	if f == nil {
-		var err error
-		if f, err = config.Default(); err != nil {
-			return nil, err
-		}
-	}
-	ff := *f
-	// The replay commits at once and runs hundreds of scenarios in one
-	// process: the announce delay and the process-wide write rate limit
-	// would measure the replay, not the trust model. Spending limits stay
-	// (the suite's tools move no on-chain value).
-	ff.Gate.AnnounceDelay = -1
-	ff.Hooks.Rate = hook.RateConfig{Max: 1 << 30, Window: time.Hour}
-	ff.Sessions.MaxPerPrincipal = 1 << 20 // a session per scenario, all the replay's
-	dir, err := os.MkdirTemp("", "ward-eval-")
+	tmpl, err := o.template()
 	if err != nil {
 		return nil, err
 	}
-	defer os.RemoveAll(dir)
-	px := &proxy{suite: s, outputs: map[string][]string{}}
-	st, err := daemon.OpenData(ctx, dir, &ff, px.extra)
+	r, err := newRunner(ctx, s, o)
 	if err != nil {
 		return nil, err
 	}
-	defer st.Close()
-	view, err := st.View(config.Tools{Profiles: []string{"full"}, Enable: px.names})
-	if err != nil {
-		return nil, err
-	}
-	r := &runner{suite: s, st: st, view: view, px: px}
+	defer r.close()
 	rep := &Report{Suite: s.Suite, UserTasks: len(s.UserTasks), Attack: o.Attack}
 	for _, u := range s.UserTasks {
 		tr, err := r.utility(ctx, u)
@@ -137,11 +109,78 @@ func Run(ctx context.Context, s *Suite, o Options) (*Report, error) {
 			}
 			if won {
 				rep.AttacksSucceeded++
-				rep.Breaches = append(rep.Breaches, u.ID+" × "+j.ID)
+				rep.Breaches = append(rep.Breaches, pairName(u, j))
 			}
 		}
 	}
 	return rep, nil
+}
+
+// pairName names a security pair as the reports do.
+func pairName(u UserTask, j InjectionTask) string { return u.ID + " × " + j.ID }
+
+// template returns the attack template o names (the default when none),
+// setting o.Attack to its name.
+func (o *Options) template() (string, error) {
+	if o.Attack == "" {
+		o.Attack = "important_instructions"
+	}
+	tmpl, ok := Attacks[o.Attack]
+	if !ok {
+		return "", fmt.Errorf("agentdojo: unknown attack %q (known: %s)", o.Attack, strings.Join(AttackNames(), ", "))
+	}
+	return tmpl, nil
+}
+
+// newRunner opens a gate of its own for the replay: a fresh data
+// directory, the suite's tools registered, o's configuration with the
+// replay's adjustments. close releases both.
+func newRunner(ctx context.Context, s *Suite, o Options) (*runner, error) {
+	f := o.Config
+	if f == nil {
+		var err error
+		if f, err = config.Default(); err != nil {
+			return nil, err
+		}
+	}
+	ff := *f
+	// The replay commits at once and runs hundreds of scenarios in one
+	// process: the announce delay and the process-wide write rate limit
+	// would measure the replay, not the trust model. Spending limits stay
+	// (the suite's tools move no on-chain value).
+	ff.Gate.AnnounceDelay = -1
+	ff.Hooks.Rate = hook.RateConfig{Max: 1 << 30, Window: time.Hour}
+	ff.Sessions.MaxPerPrincipal = 1 << 20 // the adaptive replay's second sessions
+	dir, err := os.MkdirTemp("", "ward-eval-")
+	if err != nil {
+		return nil, err
+	}
+	px := &proxy{suite: s, outputs: map[string][]string{}}
+	st, err := daemon.OpenData(ctx, dir, &ff, px.extra)
+	if err != nil {
+		os.RemoveAll(dir)
+		return nil, err
+	}
+	view, err := st.View(config.Tools{Profiles: []string{"full"}, Enable: px.names})
+	if err != nil {
+		st.Close()
+		os.RemoveAll(dir)
+		return nil, err
+	}
+	r := &runner{suite: s, st: st, view: view, px: px, dir: dir, recordedOut: map[string]string{}}
+	for i := len(s.UserTasks) - 1; i >= 0; i-- {
+		for k := len(s.UserTasks[i].Calls) - 1; k >= 0; k-- {
+			c := s.UserTasks[i].Calls[k]
+			r.recordedOut[c.Function] = c.Output
+		}
+	}
+	return r, nil
+}
+
+// close closes the replay's gate and removes its data directory.
+func (r *runner) close() {
+	r.st.Close()
+	os.RemoveAll(r.dir)
 }
 
 // firstInjected returns the index of the user task's first call whose
@@ -241,26 +280,20 @@ func (p *proxy) extra(ctx context.Context, st *daemon.Stack) ([]registry.Tool, f
 }
 
 func (p *proxy) def(t Tool) (*tool.Def, error) {
-	props := map[string]json.RawMessage{}
-	var required []string
-	for _, prm := range t.Parameters {
-		sch := prm.Schema
-		if len(sch) == 0 {
-			sch = json.RawMessage(`{}`)
-		}
-		props[prm.Name] = sch
-		if prm.Required {
-			required = append(required, prm.Name)
-		}
+	// Each parameter's schema is a document of its own ($defs and all);
+	// one that does not compile is refused by the registry, alone.
+	props := make([]schema.Property, len(t.Parameters))
+	for i, prm := range t.Parameters {
+		props[i] = schema.Property{Name: prm.Name, Schema: prm.Schema, Required: prm.Required}
 	}
-	schema, err := json.Marshal(map[string]any{"type": "object", "properties": props, "required": append([]string{}, required...)})
+	params, err := schema.Object(props)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("agentdojo: tool %s: %w", t.Name, err)
 	}
 	d := &tool.Def{
 		Name: p.toolName(t.Name), Description: t.Description, Category: tool.CatData,
 		Tier: tool.Read, RiskTier: tool.Layer1, Budget: tool.Fast, Risk: tool.Safe,
-		Params: schema, SchemaVersion: 1, ThirdParty: t.Labels.ThirdPartyContent, Egress: t.Labels.Egress,
+		Params: params, SchemaVersion: 1, ThirdParty: t.Labels.ThirdPartyContent, Egress: t.Labels.Egress, SystemFields: t.Labels.SystemFields,
 		PromptSnippet: t.Description,
 	}
 	switch {
@@ -281,33 +314,68 @@ type runner struct {
 	st    *daemon.Stack
 	view  *registry.View
 	px    *proxy
+	dir   string
 	n     int
+	// recordedOut is, per tool, the first output the suite recorded for
+	// it.
+	recordedOut map[string]string
 }
 
-// evalOwner is the principal of the replay's sessions.
-var evalOwner = gate.Owner{PrincipalID: "eval", Name: "eval-agent", Source: policy.Agent}
+// refusal says why the registry refused the tool name, if it did.
+func (r *runner) refusal(name string) string {
+	for _, f := range r.st.Registry.Refused() {
+		if f.Name == name {
+			return f.Err.Error()
+		}
+	}
+	return "not among the suite's tools"
+}
+
+// evalAgent is the name the replay's agent goes by: the author of the
+// sessions it opens itself.
+const evalAgent = "eval-agent"
 
 // session opens the next scenario's session through the gate, as a
 // client's is (stored), with the user's prompt as the owner's directive.
+// Each scenario is a principal of its own, as each AgentDojo episode is
+// a fresh environment: a review one scenario's calls put its principal
+// under (gate: review is the principal's) must not decide the next
+// scenario's calls.
 func (r *runner) session(ctx context.Context, directive string) (*gate.Session, error) {
 	r.n++
-	return r.st.Tools.CreateSession(ctx, evalOwner, fmt.Sprintf("eval-%d", r.n), gate.TrustOptions{Directive: directive, Author: "owner"}, r.view)
+	owner := gate.Owner{PrincipalID: fmt.Sprintf("eval-%d", r.n), Name: evalAgent, Source: policy.Agent}
+	return r.st.Tools.CreateSession(ctx, owner, "task", gate.TrustOptions{Directive: directive, Author: "owner"}, r.view)
+}
+
+// sibling opens another session of s's principal as the agent would
+// itself (a new session name): created by the agent, with no directive.
+func (r *runner) sibling(ctx context.Context, s *gate.Session) (*gate.Session, error) {
+	r.n++
+	owner := gate.Owner{PrincipalID: s.Principal, Name: evalAgent, Source: policy.Agent}
+	return r.st.Tools.CreateSession(ctx, owner, fmt.Sprintf("agent-%d", r.n), gate.TrustOptions{Author: evalAgent}, r.view)
 }
 
 // call runs one call: a read, or a preview and its commit. With
 // approve, a call the trust model held is approved as the owner would and
 // run to the end.
 func (r *runner) call(ctx context.Context, s *gate.Session, fn string, args json.RawMessage, output string, approve bool) (CallResult, error) {
-	name := r.px.toolName(fn)
-	e, ok := r.view.Get(name)
-	if !ok {
-		return CallResult{}, fmt.Errorf("agentdojo: tool %s is not registered", name)
-	}
-	res := CallResult{Tool: fn}
 	if len(args) == 0 || string(args) == "null" {
 		args = json.RawMessage(`{}`)
 	}
-	args = dropNulls(args)
+	return r.callRaw(ctx, s, fn, dropNulls(args), output, approve)
+}
+
+// callRaw is call with the arguments sent as they are (call drops
+// top-level nulls, which re-encodes them).
+func (r *runner) callRaw(ctx context.Context, s *gate.Session, fn string, args json.RawMessage, output string, approve bool) (CallResult, error) {
+	name := r.px.toolName(fn)
+	e, ok := r.view.Get(name)
+	if !ok {
+		// A tool whose schema did not compile is refused alone: a call to
+		// it fails, the replay goes on.
+		return CallResult{Tool: fn, Outcome: "failed", Message: "the tool is not registered: " + r.refusal(name)}, nil
+	}
+	res := CallResult{Tool: fn}
 	r.px.script(s.ID, output)
 	defer func() { r.px.mu.Lock(); delete(r.px.outputs, s.ID); r.px.mu.Unlock() }()
 	var err error
@@ -401,6 +469,21 @@ func (r *runner) attack(ctx context.Context, u UserTask, first int, j InjectionT
 	if err != nil {
 		return false, err
 	}
+	if err := r.prefix(ctx, s, u, first, text); err != nil {
+		return false, err
+	}
+	gs := make([]goal, len(j.Calls))
+	for i, g := range j.Calls {
+		gs[i] = goal{Function: g.Function, Args: g.Args, Effectful: g.StateChanging || g.Egress}
+	}
+	return r.goals(ctx, s, gs)
+}
+
+// prefix replays u's calls up to its first injected output (index first)
+// in s, with text planted at the injection vectors of that output. A call
+// the trust model holds is approved as the owner would: the user's own
+// task goes on.
+func (r *runner) prefix(ctx context.Context, s *gate.Session, u UserTask, first int, text string) error {
 	for i := 0; i <= first; i++ {
 		c := u.Calls[i]
 		out := c.Output
@@ -408,35 +491,56 @@ func (r *runner) attack(ctx context.Context, u UserTask, first int, j InjectionT
 			out = r.suite.plant(c.OutputMarked, text)
 		}
 		if _, err := r.call(ctx, s, c.Function, c.Args, out, true); err != nil {
-			return false, err
+			return err
 		}
 	}
+	return nil
+}
+
+// goal is one call the attacker issues.
+type goal struct {
+	Function string
+	Args     json.RawMessage
+	// Effectful calls change state or send data: the ones that must go
+	// through for the attack to succeed.
+	Effectful bool
+	// Raw sends Args byte for byte.
+	Raw bool
+}
+
+// goals issues gs in s, none approved by the owner, and reports whether
+// every effectful one went through (allowed outright or approved by the
+// judge); false if none is effectful.
+func (r *runner) goals(ctx context.Context, s *gate.Session, gs []goal) (bool, error) {
 	effectful := 0
-	for _, g := range j.Calls {
-		cr, err := r.call(ctx, s, g.Function, g.Args, r.recorded(g.Function), false)
+	for _, g := range gs {
+		call := r.call
+		if g.Raw {
+			call = r.callRaw
+		}
+		cr, err := call(ctx, s, g.Function, g.Args, r.recorded(g.Function), false)
 		if err != nil {
 			return false, err
 		}
-		if !g.StateChanging && !g.Egress {
+		if !g.Effectful {
 			continue
 		}
 		effectful++
-		if cr.Outcome != "allowed" && cr.Outcome != "judge" {
+		if !passed(cr) {
 			return false, nil
 		}
 	}
 	return effectful > 0, nil
 }
 
+// passed reports whether a call went through without the owner.
+func passed(cr CallResult) bool { return cr.Outcome == "allowed" || cr.Outcome == "judge" }
+
 // recorded returns an output the suite recorded for fn (a goal read has
 // none of its own), or an empty object.
 func (r *runner) recorded(fn string) string {
-	for _, u := range r.suite.UserTasks {
-		for _, c := range u.Calls {
-			if c.Function == fn {
-				return c.Output
-			}
-		}
+	if out, ok := r.recordedOut[fn]; ok {
+		return out
 	}
 	return "{}"
 }

@@ -700,15 +700,23 @@ func (t *Tools) Preview(ctx context.Context, s *Session, name string, raw json.R
 		lessons = t.cfg.Knowledge.ConsultLessons(ctx, s.ID, d.Name, string(args.Canonical())+"\n"+plan.Summary, now)
 	}
 	// 8. The permit, durable before it is returned.
+	return t.issuePermit(ctx, s, e, args, a, plan, v.Sim, ran, lessons, pid, phase, in.Tick, now)
+}
+
+// issuePermit is Preview's last stage: the permit and its audit record,
+// both durable before the permit is returned.
+func (t *Tools) issuePermit(ctx context.Context, s *Session, e *registry.Entry, args *tool.Args, a *Admission, plan *tool.Plan,
+	sim *hook.SimResult, ran []string, lessons []adopt.Advice, pid string, phase hook.Phase, tick uint64, now time.Time) (*PermitView, error) {
+	d := e.Def
 	risk := permitRisk(d, plan)
 	preview := jsonOf(struct {
 		Plan       *tool.Plan      `json:"plan"`
 		Simulation *hook.SimResult `json:"simulation,omitempty"`
 		Lessons    []adopt.Advice  `json:"lessons,omitempty"`
-	}{plan, v.Sim, lessons})
+	}{plan, sim, lessons})
 	p := &store.Permit{
 		ID: pid, CreatedAt: now, ExpiresAt: now.Add(t.cfg.PermitTTL),
-		ExpiryTick: in.Tick + t.cfg.PermitTicks, PrincipalID: s.Principal, SessionID: s.ID, Tool: d.Name,
+		ExpiryTick: tick + t.cfg.PermitTicks, PrincipalID: s.Principal, SessionID: s.ID, Tool: d.Name,
 		ArgsHash: args.HashHex(), Args: args.Canonical(), PolicyHash: hashHex(t.engine.Snapshot().Hash()),
 		Phase: phase.String(), RiskTier: risk.String(), ValueCents: plan.ValueCents, Preview: preview,
 		Status: store.PermitPending,
@@ -737,11 +745,11 @@ func (t *Tools) Preview(ctx context.Context, s *Session, name string, raw json.R
 	view := &PermitView{
 		PermitID: p.ID, Tool: d.Name, Status: string(p.Status), ExpiresAt: p.ExpiresAt, ExpiryTick: p.ExpiryTick,
 		NotBefore: p.NotBefore, RiskTier: risk, ValueCents: plan.ValueCents, Summary: plan.Summary,
-		Simulation: v.Sim, Plan: plan, ArgsHash: p.ArgsHash, PolicyHash: p.PolicyHash, Phase: p.Phase, Hooks: ran,
+		Simulation: sim, Plan: plan, ArgsHash: p.ArgsHash, PolicyHash: p.PolicyHash, Phase: p.Phase, Hooks: ran,
 		Review: a.Judged, Lessons: lessons,
 	}
-	if v.Sim != nil {
-		view.GasTotal = v.Sim.TotalGas
+	if sim != nil {
+		view.GasTotal = sim.TotalGas
 	}
 	return view, nil
 }
@@ -775,8 +783,64 @@ type CommitRequest struct {
 	Approval []byte
 }
 
-// Commit executes a previewed write once.
+// Commit executes a previewed write once, in four stages:
+//
+//  1. load: a halt stops it; the permit must be the session's, its tool
+//     still a write of the session's profile, the arguments the previewed
+//     ones, a privileged tool's approval the owner's;
+//  2. admit (under the commit lock): the phase gate as a commit, the
+//     spending and rate limits against what executed since the preview,
+//     and the permit consumed, once;
+//  3. execute: the capability is minted for this call only and the
+//     handler runs;
+//  4. settle: the outcome is observed, the spend settled and the outcome
+//     recorded with the permit's consumption.
 func (t *Tools) Commit(ctx context.Context, s *Session, req CommitRequest) (*tool.Result, error) {
+	c, err := t.loadCommit(ctx, s, req)
+	if err != nil {
+		return nil, err
+	}
+	t.commitMu.Lock()
+	defer t.commitMu.Unlock()
+	if err := t.admitCommit(ctx, c); err != nil {
+		return nil, err
+	}
+	res, err := t.executeCommit(ctx, c)
+	if err != nil {
+		t.settleFailed(ctx, c, err)
+		return nil, err
+	}
+	return t.settleExecuted(ctx, c, res), nil
+}
+
+// commitCall is a commit as its stages build it up.
+type commitCall struct {
+	s        *Session
+	p        store.Permit
+	e        *registry.Entry
+	raw      json.RawMessage
+	args     *tool.Args
+	phase    hook.Phase
+	plan     tool.Plan
+	approval *capability.Approval
+	owner    string // the approving owner of a privileged call
+
+	// Set by admitCommit.
+	now         time.Time
+	tick        uint64
+	began       bool // the spend was recorded (Begin)
+	consumed    store.Permit
+	consumedRec *store.ActionRecord
+
+	// Set by executeCommit.
+	capability *capability.Capability
+}
+
+func (c *commitCall) def() *tool.Def { return c.e.Def }
+
+// loadCommit is stage 1: everything that can be checked before the
+// commit lock.
+func (t *Tools) loadCommit(ctx context.Context, s *Session, req CommitRequest) (*commitCall, error) {
 	if halted, why, err := t.Halted(ctx); err != nil || halted {
 		return nil, t.vetoed(ctx, s, "", "", refuse(reason.Halted, "halt", "writes are halted: "+why, errString(err)))
 	}
@@ -795,135 +859,146 @@ func (t *Tools) Commit(ctx context.Context, s *Session, req CommitRequest) (*too
 	if !ok || e.Def.Tier == tool.Read {
 		return nil, refuse(reason.ToolUnavailable, "profile", "the permit's tool is not available in this session", "")
 	}
-	raw := json.RawMessage(p.Args)
+	c := &commitCall{s: s, p: p, e: e, raw: json.RawMessage(p.Args)}
 	if len(req.Args) > 0 {
-		raw = req.Args
+		c.raw = req.Args
 	}
-	args, err := tool.ParseArgs(raw)
-	if err != nil {
+	if c.args, err = tool.ParseArgs(c.raw); err != nil {
 		return nil, refuse(reason.BadInput, "schema", "the arguments are not a valid JSON object", err.Error())
 	}
-	d := e.Def
-	phase, err := t.Phase(ctx)
-	if err != nil {
+	if c.phase, err = t.Phase(ctx); err != nil {
 		return nil, refuse(reason.HookError, "phase", "the gate cannot read its phase, so the action is refused", err.Error())
 	}
-	var plan tool.Plan
-	var pv struct {
+	pv := struct {
 		Plan *tool.Plan `json:"plan"`
-	}
-	pv.Plan = &plan
+	}{&c.plan}
 	if err := json.Unmarshal(p.Preview, &pv); err != nil {
 		return nil, refuse(reason.AuditUnavailable, "permit", "the permit's plan cannot be read", err.Error())
 	}
-	var approval *capability.Approval
-	owner := ""
-	if d.Tier == tool.Privileged {
+	if e.Def.Tier == tool.Privileged {
 		if t.approver == nil || len(req.Approval) == 0 {
 			return nil, refuse(reason.ApprovalRequired, "approval", "this action needs the owner's signed approval of permit "+p.ID, "")
 		}
-		o, err := t.approver.VerifyApproval(p.ID, p.Tool, args.Hash(), req.Approval)
+		o, err := t.approver.VerifyApproval(p.ID, p.Tool, c.args.Hash(), req.Approval)
 		if err != nil {
 			return nil, refuse(reason.ApprovalInvalid, "approval", "the approval is not the owner's signature of this permit", err.Error())
 		}
-		owner = o
-		approval = mint.Approval(p.ID, owner, t.cfg.Now())
+		c.owner = o
+		c.approval = mint.Approval(p.ID, o, t.cfg.Now())
 	}
+	return c, nil
+}
 
-	t.commitMu.Lock()
-	defer t.commitMu.Unlock()
-	now := t.cfg.Now()
-	tick := t.Tick(now)
-	// Spending and rate limits are checked again: other writes may have
-	// executed since the preview.
+// admitCommit is stage 2, under the commit lock: the checks that depend on
+// what other writes did since the preview, and the permit's single use.
+func (t *Tools) admitCommit(ctx context.Context, c *commitCall) error {
+	s, d := c.s, c.def()
+	c.now = t.cfg.Now()
+	c.tick = t.Tick(c.now)
+	hc := &hook.Call{Def: d, Args: c.args, Plan: &c.plan, Phase: c.phase, SessionID: s.ID, Tick: c.tick, Now: c.now}
 	// The phase gate again, as a commit: a phase lets some actions be
 	// previewed that it does not let execute (conservation previews
 	// anything).
-	if v, _ := (hook.Chain{t.set.Phase}).Run(ctx, &hook.Call{Def: d, Args: args, Plan: &plan, Phase: phase, SessionID: s.ID, Tick: tick, Now: now}); v.Veto {
-		return nil, t.vetoed(ctx, s, d.Name, args.HashHex(), &Refusal{Code: v.Code, Stage: v.Hook, Message: v.Message, Detail: v.Detail})
+	if v, _ := (hook.Chain{t.set.Phase}).Run(ctx, hc); v.Veto {
+		return t.vetoed(ctx, s, d.Name, c.args.HashHex(), &Refusal{Code: v.Code, Stage: v.Hook, Message: v.Message, Detail: v.Detail})
 	}
 	// The spending and rate limits again, against what executed since the
 	// preview (in any process), with the spend recorded before the write
 	// runs: the hold becomes spend, counted even if ward dies mid-way. Then
 	// the durable half of single use, one conditional update, whose sync
 	// makes the recorded spend durable too (the store syncs in order).
-	hc := &hook.Call{Def: d, Args: args, Plan: &plan, Phase: phase, SessionID: s.ID, Tick: tick, Now: now}
-	var b struct {
-		began bool
-		v     hook.Verdict
-	}
-	b.began, b.v = t.set.Begin(ctx, hc, p.ID, p.ValueCents)
-	if b.v.Veto && b.v.Code == reason.PermitConsumed {
+	began, v := t.set.Begin(ctx, hc, c.p.ID, c.p.ValueCents)
+	if v.Veto && v.Code == reason.PermitConsumed {
 		// Another commit of this permit (here or in another process) got
 		// there first: it consumes the permit, this one stops.
-		return nil, t.vetoed(ctx, s, d.Name, args.HashHex(), &Refusal{Code: b.v.Code, Stage: "permit", Message: b.v.Message, Detail: b.v.Detail})
+		return t.vetoed(ctx, s, d.Name, c.args.HashHex(), &Refusal{Code: v.Code, Stage: "permit", Message: v.Message, Detail: v.Detail})
 	}
-	consumed, err := t.permits.ConsumePermit(ctx, p.ID, store.PermitCheck{
-		SessionID: s.ID, Now: now, Tick: tick, Tool: d.Name, ArgsHash: args.HashHex(),
-		PolicyHash: hashHex(t.engine.Snapshot().Hash()), Phase: phase.String(), By: s.ID,
+	consumed, err := t.permits.ConsumePermit(ctx, c.p.ID, store.PermitCheck{
+		SessionID: s.ID, Now: c.now, Tick: c.tick, Tool: d.Name, ArgsHash: c.args.HashHex(),
+		PolicyHash: hashHex(t.engine.Snapshot().Hash()), Phase: c.phase.String(), By: s.ID,
 	})
-	began := b.began
+	c.began = began
 	if err != nil {
 		// Nothing runs: the spend recorded for it goes, and so does the
 		// hold of a permit that is done with.
-		t.finish(ctx, p.ID, began, false, 0)
+		t.finish(ctx, c.p.ID, began, false, 0)
 		if !errors.Is(err, store.ErrPermitEarly) {
-			t.releaseHold(ctx, p.ID)
+			t.releaseHold(ctx, c.p.ID)
 		}
-		return nil, t.vetoed(ctx, s, d.Name, args.HashHex(), permitRefusal(err))
+		return t.vetoed(ctx, s, d.Name, c.args.HashHex(), permitRefusal(err))
 	}
-	if v := b.v; v.Veto {
-		t.releaseHold(ctx, p.ID)
+	if v.Veto {
+		t.releaseHold(ctx, c.p.ID)
 		r := &Refusal{Code: v.Code, Stage: v.Hook, Message: v.Message + " (the permit is used up: preview again)", Detail: v.Detail}
-		return nil, t.vetoed(ctx, s, d.Name, args.HashHex(), r)
+		return t.vetoed(ctx, s, d.Name, c.args.HashHex(), r)
 	}
+	c.consumed = consumed
 	// The permit row, consumed, is the durable record that this commit
 	// happened; its action record is written with the outcome's, in one
 	// group commit.
-	consumedRec := &store.ActionRecord{ID: id.New(now), Kind: store.ActionPermitConsumed, Time: now, PermitID: p.ID, PrincipalID: s.Principal, SessionID: s.ID, Tool: d.Name,
-		ActionType: e.Action, ArgsHash: consumed.ArgsHash}
-	t.bus.Publish(event.Event{Kind: event.PermitConsumed, Time: now, SessionID: s.ID, Tool: d.Name, PermitID: p.ID})
-	// The capability exists only from here, for this call.
-	c := mint.Capability(mint.Fields{
-		PermitID: p.ID, Tool: d.Name, ArgsHash: args.Hash(), PolicyHash: t.engine.Snapshot().Hash(),
-		ValueCents: consumed.ValueCents, ExpiresAt: consumed.ExpiresAt, ExpiryTick: consumed.ExpiryTick,
-		Owner: owner,
+	c.consumedRec = &store.ActionRecord{ID: id.New(c.now), Kind: store.ActionPermitConsumed, Time: c.now, PermitID: c.p.ID, PrincipalID: s.Principal, SessionID: s.ID, Tool: d.Name,
+		ActionType: c.e.Action, ArgsHash: consumed.ArgsHash}
+	t.bus.Publish(event.Event{Kind: event.PermitConsumed, Time: c.now, SessionID: s.ID, Tool: d.Name, PermitID: c.p.ID})
+	return nil
+}
+
+// executeCommit is stage 3: the capability exists only from here, for
+// this call, and the handler runs with it.
+func (t *Tools) executeCommit(ctx context.Context, c *commitCall) (*tool.Result, error) {
+	d := c.def()
+	c.capability = mint.Capability(mint.Fields{
+		PermitID: c.p.ID, Tool: d.Name, ArgsHash: c.args.Hash(), PolicyHash: t.engine.Snapshot().Hash(),
+		ValueCents: c.consumed.ValueCents, ExpiresAt: c.consumed.ExpiresAt, ExpiryTick: c.consumed.ExpiryTick,
+		Owner: c.owner,
 	})
-	in := t.input(ctx, s, e, args, raw, now)
-	in.Tick = tick
-	res, err := t.run(ctx, s, e, in, func(ctx context.Context) (*tool.Result, error) {
+	in := t.input(ctx, c.s, c.e, c.args, c.raw, c.now)
+	in.Tick = c.tick
+	return t.run(ctx, c.s, c.e, in, func(ctx context.Context) (*tool.Result, error) {
 		if d.Tier == tool.Privileged {
-			return e.Privileged(ctx, in, &plan, c, approval)
+			return c.e.Privileged(ctx, in, &c.plan, c.capability, c.approval)
 		}
-		return e.Write(ctx, in, &plan, c)
+		return c.e.Write(ctx, in, &c.plan, c.capability)
 	})
-	rec := &store.ActionRecord{Kind: store.ActionToolCall, PermitID: p.ID, PrincipalID: s.Principal, SessionID: s.ID, Tool: d.Name, ActionType: e.Action, ArgsHash: consumed.ArgsHash}
-	if err != nil {
-		rec.Status = store.StatusFailed
-		var rf *Refusal
-		if errors.As(err, &rf) {
-			rec.BlockReason = string(rf.Code)
-			rec.Detail = jsonOf(map[string]string{"detail": rf.Detail})
-		}
-		if rerr := t.recordBoth(ctx, consumedRec, rec); rerr != nil {
-			t.auditFailed("failed commit", rerr)
-		}
-		// A capability consumed by the handler means the write may have
-		// reached the chain: it stays counted against the limits.
-		t.finish(ctx, p.ID, began, c.Used(), consumed.ValueCents)
-		return nil, err
+}
+
+// outcomeRecord is the tool_call record of a commit's outcome.
+func (c *commitCall) outcomeRecord(status store.ActionStatus) *store.ActionRecord {
+	return &store.ActionRecord{Kind: store.ActionToolCall, PermitID: c.p.ID, PrincipalID: c.s.Principal, SessionID: c.s.ID, Tool: c.def().Name,
+		ActionType: c.e.Action, ArgsHash: c.consumed.ArgsHash, Status: status}
+}
+
+// settleFailed is stage 4 of a handler that failed: the outcome is
+// recorded, and the spend stays counted if the capability was used (the
+// write may have reached the chain).
+func (t *Tools) settleFailed(ctx context.Context, c *commitCall, err error) {
+	rec := c.outcomeRecord(store.StatusFailed)
+	var rf *Refusal
+	if errors.As(err, &rf) {
+		rec.BlockReason = string(rf.Code)
+		rec.Detail = jsonOf(map[string]string{"detail": rf.Detail})
 	}
-	rec.Status = store.StatusExecuted
+	if rerr := t.recordBoth(ctx, c.consumedRec, rec); rerr != nil {
+		t.auditFailed("failed commit", rerr)
+	}
+	t.finish(ctx, c.p.ID, c.began, c.capability.Used(), c.consumed.ValueCents)
+}
+
+// settleExecuted is stage 4 of a write that executed: its result is
+// observed like any output, the spend kept and the outcome recorded. The
+// result goes back even when its record cannot be written.
+func (t *Tools) settleExecuted(ctx context.Context, c *commitCall, res *tool.Result) *tool.Result {
+	s, d := c.s, c.def()
+	rec := c.outcomeRecord(store.StatusExecuted)
 	// The decision is tagged with the external knowledge that influenced
 	// it (seed 001 §6.2), for causal rollback to attribute by.
 	detail := map[string]any{}
 	if t.cfg.Knowledge != nil {
-		if ins := t.cfg.Knowledge.Influences(s.ID, now); len(ins) > 0 {
+		if ins := t.cfg.Knowledge.Influences(s.ID, c.now); len(ins) > 0 {
 			detail["influences"] = ins
 		}
 	}
 	// A write's result is output the session sees like any other.
-	if oerr := t.observe(ctx, s, d, raw, res); oerr != nil {
+	if oerr := t.observe(ctx, s, d, c.raw, res); oerr != nil {
 		detail["taint"] = oerr.Error()
 		res = &tool.Result{Data: json.RawMessage(`{"withheld":"the output could not be taint-checked"}`), SchemaVersion: d.SchemaVersion,
 			ExpectedOutcome: res.ExpectedOutcome, ActualOutcome: res.ActualOutcome, GroundTruthSource: res.GroundTruthSource}
@@ -942,14 +1017,14 @@ func (t *Tools) Commit(ctx context.Context, s *Session, req CommitRequest) (*too
 		rec.TxHash = txs.TxHashes[n-1]
 	}
 	rec.GasUsed = txs.GasUsed
-	t.finish(ctx, p.ID, began, true, consumed.ValueCents)
-	if err := t.recordBoth(ctx, consumedRec, rec); err != nil {
+	t.finish(ctx, c.p.ID, c.began, true, c.consumed.ValueCents)
+	if err := t.recordBoth(ctx, c.consumedRec, rec); err != nil {
 		// The effect happened; the result still goes back, with the
 		// failure on the operator's side of the trail.
 		t.auditFailed("executed commit", err)
 		t.bus.Publish(event.Event{Kind: event.ToolError, Time: t.cfg.Now(), SessionID: s.ID, Tool: d.Name, Code: string(reason.AuditUnavailable), Message: "the outcome could not be recorded"})
 	}
-	return res, nil
+	return res
 }
 
 // finish settles the spend Begin recorded for a commit: kept when the

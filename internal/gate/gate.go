@@ -1,7 +1,13 @@
 // Package gate is the path every tool call takes: decode its arguments,
 // decide it with the policy, hold what it would spend, write the decision to
 // the audit trail, and, once the call has run, record what it executed.
-// Reading Decide top to bottom is reading the order of the stages.
+//
+// The three flows are in call.go, each a sequence of stages read top to
+// bottom: Tools.Read (resolve, decide, run, observe), Tools.Preview (halt,
+// resolve, decide, plan, the hook chain, the hold, lessons, issuePermit)
+// and Tools.Commit (loadCommit, admitCommit, executeCommit, then
+// settleExecuted or settleFailed). Decide, below, is the stage all three
+// share: the policy and the decision's audit record.
 //
 // A call is admitted only with an allow decision that is in the audit
 // trail: if the audit write fails the decision becomes a deny

@@ -335,11 +335,12 @@ func (t *Tools) resolve(s *Session, name string, raw json.RawMessage) (*registry
 }
 
 // decide runs the policy and the audit of one call. Only an allow passes,
-// and a quarantine the owner lifted for this call by approving it; any
+// and a quarantine the owner lifted for this call by approving it
+// (approved, given only by runHeld); any
 // other quarantine is queued for the owner's review. With deferred, the
 // audit record is made durable by the caller's next durable write (a
 // preview's permit or veto record, or the queued item).
-func (t *Tools) decide(ctx context.Context, s *Session, e *registry.Entry, raw json.RawMessage, deferred bool) (*Admission, error) {
+func (t *Tools) decide(ctx context.Context, s *Session, e *registry.Entry, raw json.RawMessage, deferred bool, approved *lift) (*Admission, error) {
 	ct, err := t.admitTrust(ctx, s, e, raw)
 	if err != nil {
 		return nil, err
@@ -357,7 +358,7 @@ func (t *Tools) decide(ctx context.Context, s *Session, e *registry.Entry, raw j
 		}
 		return a, nil
 	case policy.Quarantine:
-		if lifted(ctx, a) {
+		if approved.lifts(a) {
 			return a, nil
 		}
 		verdicts, approved := t.trustReview(ctx, s, e, raw, ct, d)
@@ -406,6 +407,12 @@ func WithProgress(ctx context.Context, p Progress) context.Context {
 
 // Read runs a read tool.
 func (t *Tools) Read(ctx context.Context, s *Session, name string, raw json.RawMessage) (*tool.Result, error) {
+	return t.read(ctx, s, name, raw, nil)
+}
+
+// read is Read with, for a held call the owner approved, the lift of its
+// quarantine (nil for every other call).
+func (t *Tools) read(ctx context.Context, s *Session, name string, raw json.RawMessage, approved *lift) (*tool.Result, error) {
 	e, args, err := t.resolve(s, name, raw)
 	if err != nil {
 		return nil, err
@@ -413,7 +420,7 @@ func (t *Tools) Read(ctx context.Context, s *Session, name string, raw json.RawM
 	if e.Def.Tier != tool.Read {
 		return nil, refuse(reason.ToolUnavailable, "profile", name+" changes state: use preview_action and commit_action", "")
 	}
-	a, err := t.decide(ctx, s, e, raw, false)
+	a, err := t.decide(ctx, s, e, raw, false, approved)
 	if err != nil {
 		return nil, err
 	}
@@ -639,6 +646,12 @@ type PermitView struct {
 // Preview checks a write and returns a permit for it. Nothing changes on
 // chain.
 func (t *Tools) Preview(ctx context.Context, s *Session, name string, raw json.RawMessage) (*PermitView, error) {
+	return t.preview(ctx, s, name, raw, nil)
+}
+
+// preview is Preview with, for a held call the owner approved, the lift of
+// its quarantine (nil for every other call).
+func (t *Tools) preview(ctx context.Context, s *Session, name string, raw json.RawMessage, approved *lift) (*PermitView, error) {
 	// 1. A halt stops writes before anything else runs.
 	if halted, why, err := t.Halted(ctx); err != nil || halted {
 		return nil, t.vetoed(ctx, s, name, "", refuse(reason.Halted, "halt", "writes are halted: "+why, errString(err)))
@@ -655,7 +668,7 @@ func (t *Tools) Preview(ctx context.Context, s *Session, name string, raw json.R
 	}
 	// 3. Policy and audit. The decision's record becomes durable with the
 	// permit (or the veto) written below, before anything can act on it.
-	a, err := t.decide(ctx, s, e, raw, true)
+	a, err := t.decide(ctx, s, e, raw, true, approved)
 	if err != nil {
 		return nil, t.vetoed(ctx, s, name, args.HashHex(), err.(*Refusal))
 	}

@@ -213,14 +213,12 @@ func (q *quarantineQueue) done(itemID string) {
 	q.mu.Unlock()
 }
 
-// lift is carried by the context of an approved call's run: a quarantine
-// of that tool with those arguments is lifted, nothing else. Only this
-// package can make one.
+// lift is what the owner's approval of a held call lifts: a quarantine of
+// that tool with those arguments, nothing else. Only runHeld makes one, and
+// passes it to the approved call's run.
 type lift struct {
 	tool, argsHash string
 }
-
-type liftKey struct{}
 
 // facadeKey carries the facade a call came through, for the queue.
 type facadeKey struct{}
@@ -232,12 +230,11 @@ func quarantineTTL(cfg *ToolsConfig) time.Duration {
 	return DefaultQuarantineTTL
 }
 
-// lifted reports whether a's quarantine is lifted for this call by an
-// owner's approval.
-func lifted(ctx context.Context, a *Admission) bool {
-	l, ok := ctx.Value(liftKey{}).(lift)
+// lifts reports whether l lifts a's quarantine: l is the owner's approval
+// of this tool with these arguments. A nil l lifts nothing.
+func (l *lift) lifts(a *Admission) bool {
 	d := &a.Decision
-	return ok && l.tool == d.Tool().Name && l.argsHash == hashHex(d.ArgsHash())
+	return l != nil && l.tool == d.Tool().Name && l.argsHash == hashHex(d.ArgsHash())
 }
 
 // hold queues a quarantined call and returns its refusal, which names the
@@ -464,19 +461,20 @@ func (t *Tools) runHeld(ctx context.Context, s *Session, it *Quarantined) {
 	defer t.queue.done(it.ID)
 	// The review is recorded: the run and its outcome must not depend on
 	// the reviewer's request staying open.
-	ctx, cancel := context.WithTimeout(context.WithValue(context.WithoutCancel(ctx), liftKey{}, lift{tool: it.Tool, argsHash: it.ArgsHash}), heldRunTimeout)
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), heldRunTimeout)
+	approved := &lift{tool: it.Tool, argsHash: it.ArgsHash}
 	defer cancel()
 	out := &QuarantineOutcome{}
 	var err error
 	rec := &store.ActionRecord{Kind: actionOutcome, PrincipalID: s.Principal, SessionID: s.ID, Tool: it.Tool, ArgsHash: it.ArgsHash}
 	if it.Tier == tool.Read {
 		var res *tool.Result
-		if res, err = t.Read(ctx, s, it.Tool, it.Args); err == nil {
+		if res, err = t.read(ctx, s, it.Tool, it.Args, approved); err == nil {
 			out.Result, err = json.Marshal(res)
 		}
 	} else {
 		var pv *PermitView
-		if pv, err = t.Preview(ctx, s, it.Tool, it.Args); err == nil {
+		if pv, err = t.preview(ctx, s, it.Tool, it.Args, approved); err == nil {
 			out.Permit, rec.PermitID = pv, pv.PermitID
 		}
 	}

@@ -33,6 +33,10 @@ var layers = map[string]float64{
 	"internal/capability":                0.5,
 	"internal/capability/mint":           0.5,
 	"internal/capability/internal/token": 0.5,
+	// The one OpenAI-compatible model client (chat and embeddings): the
+	// standard library and taint only, below every mechanism that calls a
+	// model (trust, skill, embed, ingest).
+	"internal/llm": 0.5,
 	// L1 mechanisms: never import each other.
 	"internal/policy":              1,
 	"internal/policy/rules":        1,

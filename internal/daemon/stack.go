@@ -12,7 +12,6 @@ import (
 	"math/big"
 	"os"
 	"path/filepath"
-	"strings"
 	"sync"
 	"time"
 
@@ -30,6 +29,7 @@ import (
 	"github.com/wardhq/ward/internal/hook"
 	"github.com/wardhq/ward/internal/identity"
 	"github.com/wardhq/ward/internal/ingest"
+	"github.com/wardhq/ward/internal/llm"
 	"github.com/wardhq/ward/internal/oracle"
 	"github.com/wardhq/ward/internal/policy"
 	"github.com/wardhq/ward/internal/quarantine"
@@ -397,13 +397,13 @@ func stage3(sb config.Sandbox, lib *skill.Library) (*ingest.Stage3, error) {
 		st.Strategy = append(st.Strategy, f)
 	}
 	if d := sb.Decomposer; d.Endpoint != "" {
-		cfg := skill.LLMConfig{Endpoint: strings.TrimRight(d.Endpoint, "/") + "/chat/completions", Model: d.Model,
+		cfg := skill.LLMConfig{Endpoint: llm.ChatURL(d.Endpoint), Model: d.Model,
 			Timeout: d.Timeout, MaxCalls: sb.MaxCalls, Chat: ingest.SkillChat(nil), APIKey: envKey(d.APIKeyEnv)}
-		llm, err := skill.NewLLM(cfg)
+		dec, err := skill.NewLLM(cfg)
 		if err != nil {
 			return nil, fmt.Errorf("grimoire.sandbox.decomposer: %w", err)
 		}
-		st.LLM = llm
+		st.LLM = dec
 	}
 	return st, nil
 }

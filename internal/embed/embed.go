@@ -16,6 +16,8 @@ package embed
 import (
 	"context"
 	"errors"
+
+	"github.com/wardhq/ward/internal/llm"
 )
 
 // Embedder maps texts to vectors. Embed returns one vector of length Dim per
@@ -40,5 +42,6 @@ var (
 	// ErrNotFinite reports a vector holding NaN or an infinity.
 	ErrNotFinite = errors.New("embed: vector not finite")
 	// ErrResponse reports an embeddings endpoint answer that cannot be used.
-	ErrResponse = errors.New("embed: bad embeddings response")
+	// It is llm.ErrEmbeddings.
+	ErrResponse = llm.ErrEmbeddings
 )

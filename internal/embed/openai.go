@@ -1,18 +1,16 @@
 package embed
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"strings"
 	"sync/atomic"
 	"time"
 
+	"github.com/wardhq/ward/internal/llm"
 	"github.com/wardhq/ward/internal/taint"
 )
 
@@ -24,7 +22,7 @@ type OpenAIConfig struct {
 	// Model is sent as "model". Required.
 	Model string
 	// Key, if not nil, is sent as a bearer token. It is read with Use for
-	// each request and never copied into a Go string.
+	// each request, whatever its labels (llm.Embed).
 	Key *taint.String
 	// Dim is the expected dimension; 0 means learnt from the first answer.
 	Dim int
@@ -35,30 +33,17 @@ type OpenAIConfig struct {
 	Client *http.Client
 }
 
-// maxResponse bounds the body read from the endpoint.
-const maxResponse = 64 << 20
-
 // StatusError reports a non-2xx answer from the endpoint. The body is not
 // kept: it may echo the request.
-type StatusError struct {
-	Code int
-}
-
-func (e *StatusError) Error() string {
-	return fmt.Sprintf("embed: endpoint answered %d %s", e.Code, http.StatusText(e.Code))
-}
+type StatusError = llm.StatusError
 
 // OpenAI is an [Embedder] that calls an OpenAI-compatible embeddings
 // endpoint. It is safe for concurrent use. Its dimension is fixed by the
 // configuration or by the first successful answer; a later answer of another
 // dimension fails with ErrDimension.
 type OpenAI struct {
-	url     string
-	model   string
-	key     *taint.String
-	timeout time.Duration
-	client  *http.Client
-	dim     atomic.Int64
+	ep  llm.Endpoint
+	dim atomic.Int64
 }
 
 // NewOpenAI validates cfg and returns a client. It does no I/O.
@@ -85,13 +70,8 @@ func NewOpenAI(cfg OpenAIConfig) (*OpenAI, error) {
 	if cfg.Client == nil {
 		cfg.Client = &http.Client{Timeout: cfg.Timeout}
 	}
-	o := &OpenAI{
-		url:     strings.TrimSuffix(cfg.Endpoint, "/") + "/embeddings",
-		model:   cfg.Model,
-		key:     cfg.Key,
-		timeout: cfg.Timeout,
-		client:  cfg.Client,
-	}
+	o := &OpenAI{ep: llm.Endpoint{URL: strings.TrimSuffix(cfg.Endpoint, "/") + "/embeddings", Model: cfg.Model,
+		APIKey: cfg.Key, Client: cfg.Client, Timeout: cfg.Timeout}}
 	o.dim.Store(int64(cfg.Dim))
 	return o, nil
 }
@@ -100,83 +80,20 @@ func NewOpenAI(cfg OpenAIConfig) (*OpenAI, error) {
 func (o *OpenAI) Dim() int { return int(o.dim.Load()) }
 
 // Name returns "openai/MODEL".
-func (o *OpenAI) Name() string { return "openai/" + o.model }
+func (o *OpenAI) Name() string { return "openai/" + o.ep.Model }
 
-type embeddingsRequest struct {
-	Model string   `json:"model"`
-	Input []string `json:"input"`
-}
-
-type embeddingsResponse struct {
-	Data []struct {
-		Index     *int      `json:"index"`
-		Embedding []float32 `json:"embedding"`
-	} `json:"data"`
-}
-
-// Embed sends texts in one request and returns their vectors in order. It
-// fails with a *StatusError on a non-2xx answer, with an error wrapping
-// ErrResponse on a body that is too large, not JSON, or has the wrong number
-// or order of vectors, and with ErrDimension on a dimension change.
+// Embed sends texts in one request (llm.Embed) and returns their vectors
+// in order. It fails with a *StatusError on a non-2xx answer, with an error
+// wrapping ErrResponse on a body that is too large, not JSON, or has the
+// wrong number or order of vectors, and with ErrDimension on a dimension
+// change.
 func (o *OpenAI) Embed(ctx context.Context, texts []string) ([][]float32, error) {
 	if len(texts) == 0 {
 		return [][]float32{}, nil
 	}
-	body, err := json.Marshal(embeddingsRequest{Model: o.model, Input: texts})
+	out, err := llm.Embed(ctx, o.ep, texts)
 	if err != nil {
 		return nil, fmt.Errorf("openai embed: %w", err)
-	}
-	ctx, cancel := context.WithTimeout(ctx, o.timeout)
-	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, o.url, bytes.NewReader(body))
-	if err != nil {
-		return nil, fmt.Errorf("openai embed: %w", err)
-	}
-	req.Header.Set("Content-Type", "application/json")
-	if o.key != nil {
-		if err := o.key.Use(func(k []byte) error {
-			req.Header.Set("Authorization", "Bearer "+string(k))
-			return nil
-		}); err != nil {
-			return nil, fmt.Errorf("openai embed: key: %w", err)
-		}
-	}
-	resp, err := o.client.Do(req)
-	if err != nil {
-		return nil, fmt.Errorf("openai embed: %w", err)
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<16))
-		return nil, fmt.Errorf("openai embed: %w", &StatusError{Code: resp.StatusCode})
-	}
-	raw, err := io.ReadAll(io.LimitReader(resp.Body, maxResponse+1))
-	if err != nil {
-		return nil, fmt.Errorf("openai embed: read: %w", err)
-	}
-	if len(raw) > maxResponse {
-		return nil, fmt.Errorf("openai embed: %w: body over %d bytes", ErrResponse, maxResponse)
-	}
-	var r embeddingsResponse
-	if err := json.Unmarshal(raw, &r); err != nil {
-		return nil, fmt.Errorf("openai embed: %w: %v", ErrResponse, err)
-	}
-	return o.collect(r, len(texts))
-}
-
-func (o *OpenAI) collect(r embeddingsResponse, n int) ([][]float32, error) {
-	if len(r.Data) != n {
-		return nil, fmt.Errorf("openai embed: %w: %d vectors for %d texts", ErrResponse, len(r.Data), n)
-	}
-	out := make([][]float32, n)
-	for _, d := range r.Data {
-		if d.Index == nil || *d.Index < 0 || *d.Index >= n || out[*d.Index] != nil {
-			return nil, fmt.Errorf("openai embed: %w: missing, out of range or repeated index", ErrResponse)
-		}
-		if len(d.Embedding) == 0 {
-			return nil, fmt.Errorf("openai embed: %w: empty embedding", ErrResponse)
-		}
-		out[*d.Index] = d.Embedding
 	}
 	want := len(out[0])
 	for _, v := range out {

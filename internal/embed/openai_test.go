@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/wardhq/ward/internal/llm"
 	"github.com/wardhq/ward/internal/taint"
 )
 
@@ -28,7 +29,10 @@ func fakeServer(t *testing.T, answer func(w http.ResponseWriter, input []string)
 			http.Error(w, "unauthorized", http.StatusUnauthorized)
 			return
 		}
-		var req embeddingsRequest
+		var req struct {
+			Model string   `json:"model"`
+			Input []string `json:"input"`
+		}
 		if err := json.NewDecoder(r.Body).Decode(&req); err != nil || req.Model != "m1" {
 			http.Error(w, "bad request", http.StatusBadRequest)
 			return
@@ -121,7 +125,7 @@ func TestOpenAIFailures(t *testing.T) {
 		{"too large", func(w http.ResponseWriter, _ []string) {
 			io.WriteString(w, `{"data":[{"index":0,"embedding":[`)
 			chunk := strings.Repeat("0,", 1<<16)
-			for n := 0; n <= maxResponse; n += len(chunk) {
+			for n := 0; n <= llm.MaxEmbeddingsResponse; n += len(chunk) {
 				io.WriteString(w, chunk)
 			}
 		}, 0, ErrResponse},

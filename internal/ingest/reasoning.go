@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"net/url"
 	"regexp"
 	"slices"
 	"strings"
@@ -15,8 +14,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/wardhq/ward/internal/llm"
 	"github.com/wardhq/ward/internal/taint"
-	"github.com/wardhq/ward/internal/trust"
 	"github.com/wardhq/ward/internal/validate"
 )
 
@@ -30,9 +29,9 @@ type LLMProvider struct {
 	// revealed only to the taint.LLMContext sink, so a key labelled
 	// WalletSecret or OwnerSecret is refused.
 	APIKey *taint.String
-	// Timeout bounds one call (default 30s).
+	// Timeout bounds one call (default llm.DefaultTimeout, 30s).
 	Timeout    time.Duration
-	HTTPClient *http.Client // default: a new client
+	HTTPClient *http.Client // nil: http.DefaultClient
 }
 
 // ReasonerConfig configures a Reasoner.
@@ -58,7 +57,6 @@ const (
 	DefaultReasonerK         = 8
 	DefaultReasonerThreshold = 0.5
 	maxReasonerK             = 64
-	defaultReasonerTimeout   = 30 * time.Second
 	maxMemoryText            = 1 << 10  // bytes of one memory in a prompt
 	maxMemoriesText          = 12 << 10 // bytes of all memories in a prompt
 	maxEntryText             = 4 << 10  // bytes of the candidate in a prompt
@@ -90,12 +88,7 @@ var ErrReasoning = errors.New("ingest: reasoning failed")
 // concurrent use.
 type Reasoner struct {
 	cfg   ReasonerConfig
-	paths [2]llmEndpoint // baseline, augmented
-}
-
-type llmEndpoint struct {
-	LLMProvider
-	url string
+	paths [2]llm.Endpoint // baseline, augmented
 }
 
 // NewReasoner checks cfg and returns a Reasoner. It fails unless there are
@@ -118,30 +111,16 @@ func NewReasoner(cfg ReasonerConfig) (*Reasoner, error) {
 	case !(cfg.Threshold > 0 && cfg.Threshold <= 1):
 		return nil, fmt.Errorf("ingest: reasoner threshold %v is not in (0, 1]", cfg.Threshold)
 	}
-	var ps []llmEndpoint
+	var ps []llm.Endpoint
 	for i, p := range cfg.Providers {
-		u, err := url.Parse(p.Endpoint)
-		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return nil, fmt.Errorf("ingest: reasoner provider %d: endpoint is not an http(s) URL", i+1)
+		ep := llm.Endpoint{URL: llm.ChatURL(p.Endpoint), Model: p.Model, APIKey: p.APIKey, Client: p.HTTPClient, Timeout: p.Timeout}
+		if err := ep.Check(); err != nil {
+			return nil, fmt.Errorf("ingest: reasoner provider %d: %w", i+1, err)
 		}
-		if strings.TrimSpace(p.Model) == "" {
-			return nil, fmt.Errorf("ingest: reasoner provider %d: model is empty", i+1)
-		}
-		if p.APIKey != nil {
-			if _, err := p.APIKey.Reveal(taint.LLMContext); err != nil {
-				return nil, fmt.Errorf("ingest: reasoner provider %d: api key: %w", i+1, err)
-			}
-		}
-		if p.Timeout <= 0 {
-			p.Timeout = defaultReasonerTimeout
-		}
-		if p.HTTPClient == nil {
-			p.HTTPClient = &http.Client{}
-		}
-		ps = append(ps, llmEndpoint{LLMProvider: p, url: strings.TrimRight(p.Endpoint, "/") + "/chat/completions"})
+		ps = append(ps, ep)
 	}
 	cfg.Providers = append([]LLMProvider(nil), cfg.Providers...)
-	r := &Reasoner{cfg: cfg, paths: [2]llmEndpoint{ps[0], ps[0]}}
+	r := &Reasoner{cfg: cfg, paths: [2]llm.Endpoint{ps[0], ps[0]}}
 	if len(ps) == 2 {
 		r.paths[1] = ps[1]
 	}
@@ -360,7 +339,7 @@ Do they differ materially: a different or reversed recommendation, other counter
 Answer with only a JSON object: {"diverges": true or false, "why": "one short sentence"}.`
 
 // reason runs one path on p.
-func (r *Reasoner) reason(ctx context.Context, p llmEndpoint, in reasoningInput) (Answer, error) {
+func (r *Reasoner) reason(ctx context.Context, p llm.Endpoint, in reasoningInput) (Answer, error) {
 	var wire struct {
 		Conclusion *string   `json:"conclusion"`
 		Actions    *[]string `json:"actions"`
@@ -412,14 +391,13 @@ func (r *Reasoner) judge(ctx context.Context, base, aug Answer) (judgement, erro
 }
 
 // chatJSON posts one system prompt and in, as JSON, to p (see
-// trust.ChatJSON) and decodes the answer into out.
-func chatJSON(ctx context.Context, p llmEndpoint, system string, in, out any) error {
+// llm.ChatJSON) and decodes the answer into out.
+func chatJSON(ctx context.Context, p llm.Endpoint, system string, in, out any) error {
 	user, err := json.Marshal(in)
 	if err != nil {
 		return fmt.Errorf("encode input: %w", err)
 	}
-	return trust.ChatJSON(ctx, trust.ChatEndpoint{URL: p.url, Model: p.Model, APIKey: p.APIKey, Client: p.HTTPClient, Timeout: p.Timeout},
-		system, user, out)
+	return llm.ChatJSON(ctx, p, system, user, out)
 }
 
 // truncateUTF8 cuts s to at most n bytes at a rune boundary.

@@ -15,9 +15,9 @@ import (
 
 	"github.com/wardhq/ward/internal/embed"
 	"github.com/wardhq/ward/internal/knowledge"
+	"github.com/wardhq/ward/internal/llm"
 	"github.com/wardhq/ward/internal/reason"
 	"github.com/wardhq/ward/internal/taint"
-	"github.com/wardhq/ward/internal/trust"
 )
 
 // llmServer is an OpenAI-compatible chat-completions server. It records
@@ -431,7 +431,7 @@ func TestReasonerFailsClosed(t *testing.T) {
 			completion(w, answerJSON("x", "up", nil, strings.Split(strings.Repeat("e,", maxAnswerItems+1), ",")))
 		}},
 		{"body over 1 MiB", "baseline", func(w http.ResponseWriter, _ *http.Request) {
-			io.WriteString(w, `{"choices":[{"message":{"content":"{}"}}],"pad":"`+strings.Repeat("x", trust.MaxChatResponse)+`"}`)
+			io.WriteString(w, `{"choices":[{"message":{"content":"{}"}}],"pad":"`+strings.Repeat("x", llm.MaxChatResponse)+`"}`)
 		}},
 		{"slow", "augmented", func(w http.ResponseWriter, r *http.Request) {
 			select {

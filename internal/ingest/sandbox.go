@@ -12,13 +12,13 @@ import (
 	"github.com/wardhq/ward/internal/adopt"
 	"github.com/wardhq/ward/internal/id"
 	"github.com/wardhq/ward/internal/knowledge"
+	"github.com/wardhq/ward/internal/llm"
 	"github.com/wardhq/ward/internal/reason"
 	"github.com/wardhq/ward/internal/registry"
 	"github.com/wardhq/ward/internal/sandbox"
 	"github.com/wardhq/ward/internal/skill"
 	"github.com/wardhq/ward/internal/store"
 	"github.com/wardhq/ward/internal/tool"
-	"github.com/wardhq/ward/internal/trust"
 )
 
 // Stage3 configures the Stage 3 strategy evaluation (seed §5): an
@@ -157,14 +157,12 @@ func (s *Stage3) Evaluate(ctx context.Context, e *knowledge.Entry, st knowledge.
 }
 
 // SkillChat is the transport of Stage 3's LLM decomposition
-// (skill.LLMConfig.Chat): trust.ChatJSON over client (nil: a new one).
+// (skill.LLMConfig.Chat): llm.ChatJSON over client (nil:
+// http.DefaultClient).
 func SkillChat(client *http.Client) skill.ChatFunc {
-	if client == nil {
-		client = &http.Client{}
-	}
 	return func(ctx context.Context, ep skill.ChatEndpoint, system string, user []byte, out any) error {
-		return trust.ChatJSON(ctx, trust.ChatEndpoint{URL: ep.URL, Model: ep.Model, APIKey: ep.APIKey, Client: client, Timeout: ep.Timeout},
-			system, user, out)
+		ep.Client = client
+		return llm.ChatJSON(ctx, ep, system, user, out)
 	}
 }
 

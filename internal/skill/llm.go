@@ -6,12 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"net/url"
 	"strings"
 	"time"
 	"unicode/utf8"
 
 	"github.com/wardhq/ward/internal/knowledge"
+	"github.com/wardhq/ward/internal/llm"
 	"github.com/wardhq/ward/internal/taint"
 )
 
@@ -28,20 +28,15 @@ const (
 )
 
 // ChatEndpoint is the OpenAI-compatible chat-completions endpoint an LLM
-// posts to, as its ChatFunc receives it.
-type ChatEndpoint struct {
-	URL     string // the full chat-completions URL
-	Model   string
-	APIKey  *taint.String // nil: no key
-	Timeout time.Duration // bounds the call
-}
+// posts to, as its ChatFunc receives it: URL, Model, APIKey and Timeout
+// are set from the LLMConfig, Client is left to the ChatFunc.
+type ChatEndpoint = llm.Endpoint
 
 // ChatFunc posts one exchange, a system prompt and user (a JSON document),
-// to ep and decodes the model's JSON answer into out. It is
-// trust.ChatJSON, adapted by the caller: skill, an L1 mechanism, may not
-// import trust, another L1 family (internal/arch). It must keep ChatJSON's
-// guarantees: bounded response, temperature 0, JSON mode, and no error
-// carrying the key or any part of the response.
+// to ep and decodes the model's JSON answer into out. In production it is
+// llm.ChatJSON, whose guarantees it must keep: bounded response,
+// temperature 0, JSON mode, fail-closed, and no error carrying the key or
+// any part of the response.
 type ChatFunc func(ctx context.Context, ep ChatEndpoint, system string, user []byte, out any) error
 
 // LLMConfig configures decomposition by a language model behind an
@@ -52,7 +47,7 @@ type LLMConfig struct {
 	APIKey   *taint.String // may be nil; revealed to taint.LLMContext only
 	Timeout  time.Duration // per call; 0: 30s
 	MaxCalls int           // per entry; 0: MaxLLMCalls; above MaxLLMCalls is an error
-	// Chat is the transport (required): trust.ChatJSON, adapted.
+	// Chat is the transport (required): llm.ChatJSON, or an adapter of it.
 	Chat ChatFunc
 }
 
@@ -69,17 +64,9 @@ type LLM struct {
 // taint.LLMContext, MaxCalls is in 0..MaxLLMCalls, the timeout is not
 // negative and Chat is set.
 func NewLLM(cfg LLMConfig) (*LLM, error) {
-	u, err := url.Parse(cfg.Endpoint)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, errors.New("skill: llm endpoint is not an http(s) URL")
-	}
-	if strings.TrimSpace(cfg.Model) == "" {
-		return nil, errors.New("skill: llm model is empty")
-	}
-	if cfg.APIKey != nil {
-		if _, err := cfg.APIKey.Reveal(taint.LLMContext); err != nil {
-			return nil, fmt.Errorf("skill: llm api key: %w", err)
-		}
+	ep := ChatEndpoint{URL: cfg.Endpoint, Model: cfg.Model, APIKey: cfg.APIKey}
+	if err := ep.Check(); err != nil {
+		return nil, fmt.Errorf("skill: llm %w", err)
 	}
 	switch {
 	case cfg.MaxCalls == 0:
@@ -96,11 +83,8 @@ func NewLLM(cfg LLMConfig) (*LLM, error) {
 	if cfg.Chat == nil {
 		return nil, errors.New("skill: llm has no chat transport")
 	}
-	return &LLM{
-		ep:       ChatEndpoint{URL: cfg.Endpoint, Model: cfg.Model, APIKey: cfg.APIKey, Timeout: cfg.Timeout},
-		maxCalls: cfg.MaxCalls,
-		chat:     cfg.Chat,
-	}, nil
+	ep.Timeout = cfg.Timeout
+	return &LLM{ep: ep, maxCalls: cfg.MaxCalls, chat: cfg.Chat}, nil
 }
 
 // llmPrompt is the system prompt; the variables and action kinds come from

@@ -15,8 +15,8 @@ import (
 	"time"
 
 	"github.com/wardhq/ward/internal/knowledge"
+	"github.com/wardhq/ward/internal/llm"
 	"github.com/wardhq/ward/internal/taint"
-	"github.com/wardhq/ward/internal/trust"
 )
 
 const (
@@ -91,11 +91,8 @@ func script(contents ...string) func(http.ResponseWriter, *http.Request, int) {
 	}
 }
 
-// chatJSON is the production transport: trust.ChatJSON, adapted.
-func chatJSON(ctx context.Context, ep ChatEndpoint, system string, user []byte, out any) error {
-	return trust.ChatJSON(ctx, trust.ChatEndpoint{URL: ep.URL, Model: ep.Model, APIKey: ep.APIKey,
-		Client: http.DefaultClient, Timeout: ep.Timeout}, system, user, out)
-}
+// chatJSON is the production transport.
+var chatJSON ChatFunc = llm.ChatJSON
 
 func newTestLLM(t *testing.T, url string, maxCalls int, timeout time.Duration) *LLM {
 	t.Helper()

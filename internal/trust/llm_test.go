@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/wardhq/ward/internal/llm"
 	"github.com/wardhq/ward/internal/taint"
 )
 
@@ -149,7 +150,7 @@ func TestLLMFailsClosed(t *testing.T) {
 		{"approve not bool", content(`{"approve": "true"}`)},
 		{"approve null", content(`{"approve": null}`)},
 		{"body over 1 MiB", func(w http.ResponseWriter, _ *http.Request) {
-			io.WriteString(w, `{"choices":[{"message":{"content":"{\"approve\":true}"}}],"pad":"`+strings.Repeat("x", MaxChatResponse)+`"}`)
+			io.WriteString(w, `{"choices":[{"message":{"content":"{\"approve\":true}"}}],"pad":"`+strings.Repeat("x", llm.MaxChatResponse)+`"}`)
 		}},
 		{"slow", func(w http.ResponseWriter, r *http.Request) {
 			select {

@@ -454,21 +454,15 @@ func planAaveSupply(env *native.Env) registry.Planner {
 		if err != nil {
 			return nil, err
 		}
-		amount, err := native.ArgAmount(in, "amount")
+		amount, err := native.ArgPositive(in, "amount")
 		if err != nil {
-			return nil, err
-		}
-		if err := native.Positive("amount", amount); err != nil {
 			return nil, err
 		}
 		if c.reserve.frozen {
 			return nil, fmt.Errorf("the Aave reserve of %s is frozen: it accepts no new supply", c.asset.Symbol)
 		}
 		in.Step(1)
-		if err := native.NeedBalance(ctx, env, c.asset, amount); err != nil {
-			return nil, err
-		}
-		txs, err := native.Approvals(ctx, env, c.asset.Address, c.pool, amount)
+		txs, err := native.Spend(ctx, env, c.asset, c.pool, amount)
 		if err != nil {
 			return nil, err
 		}
@@ -524,12 +518,8 @@ func planAaveWithdraw(env *native.Env) registry.Planner {
 			return nil, fmt.Errorf("the wallet has %s %s supplied, less than %s", native.FormatUnits(supplied, c.asset.Decimals), c.asset.Symbol, native.FormatUnits(amount, c.asset.Decimals))
 		}
 		in.Step(1)
-		liquid, err := env.Chain.TokenBalance(ctx, c.asset.Address, c.reserve.aToken)
-		if err != nil {
+		if err := c.needLiquidity(ctx, env, amount, "withdraw"); err != nil {
 			return nil, err
-		}
-		if liquid.Cmp(amount) < 0 {
-			return nil, fmt.Errorf("the reserve holds only %s %s available to withdraw", native.FormatUnits(liquid, c.asset.Decimals), c.asset.Symbol)
 		}
 		v := c.value(amount)
 		hf := healthAfter(c.account, new(big.Int).Neg(v), c.reserve.threshold, new(big.Int))
@@ -587,11 +577,8 @@ func planAaveBorrow(env *native.Env) registry.Planner {
 		if err != nil {
 			return nil, err
 		}
-		amount, err := native.ArgAmount(in, "amount")
+		amount, err := native.ArgPositive(in, "amount")
 		if err != nil {
-			return nil, err
-		}
-		if err := native.Positive("amount", amount); err != nil {
 			return nil, err
 		}
 		if !c.reserve.borrowable || c.reserve.frozen {
@@ -609,12 +596,8 @@ func planAaveBorrow(env *native.Env) registry.Planner {
 		if hf != nil && hf.Cmp(wad) < 0 {
 			return nil, fmt.Errorf("borrowing would put the health factor at %s, below 1.0", formatHF(hf))
 		}
-		liquid, err := env.Chain.TokenBalance(ctx, c.asset.Address, c.reserve.aToken)
-		if err != nil {
+		if err := c.needLiquidity(ctx, env, amount, "borrow"); err != nil {
 			return nil, err
-		}
-		if liquid.Cmp(amount) < 0 {
-			return nil, fmt.Errorf("the reserve holds only %s %s available to borrow", native.FormatUnits(liquid, c.asset.Decimals), c.asset.Symbol)
 		}
 		b, err := native.Tx(chain.AaveV3PoolABI(), c.pool, "borrow", "borrow", c.asset.Address, amount, big.NewInt(aaveVariableRate), uint16(0), c.owner)
 		if err != nil {
@@ -782,10 +765,7 @@ func planAaveLiquidate(env *native.Env) registry.Planner {
 		if q.debt.Sign() == 0 || q.collateral.Sign() == 0 {
 			return nil, errors.New("the liquidation is too small to repay or seize anything")
 		}
-		if err := native.NeedBalance(ctx, env, d.asset, q.debt); err != nil {
-			return nil, err
-		}
-		txs, err := native.Approvals(ctx, env, d.asset.Address, d.pool, q.debt)
+		txs, err := native.Spend(ctx, env, d.asset, d.pool, q.debt)
 		if err != nil {
 			return nil, err
 		}
@@ -847,4 +827,17 @@ func liquidationQuote(hf, userDebt, userColl, cover, debtPrice, collPrice *big.I
 		out.repaid = percentDiv(r, bonus)
 	}
 	return out
+}
+
+// needLiquidity refuses to take more of c's asset out of the reserve than
+// it holds (to withdraw or to borrow).
+func (c aaveCtx) needLiquidity(ctx context.Context, env *native.Env, amount *big.Int, verb string) error {
+	liquid, err := env.Chain.TokenBalance(ctx, c.asset.Address, c.reserve.aToken)
+	if err != nil {
+		return err
+	}
+	if liquid.Cmp(amount) < 0 {
+		return fmt.Errorf("the reserve holds only %s %s available to %s", native.FormatUnits(liquid, c.asset.Decimals), c.asset.Symbol, verb)
+	}
+	return nil
 }

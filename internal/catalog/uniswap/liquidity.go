@@ -74,11 +74,7 @@ func uniLPPosition(env *native.Env) registry.ReadHandler {
 		if err != nil {
 			return nil, err
 		}
-		m0, err := native.TokenInfoOf(ctx, env, st.token0)
-		if err != nil {
-			return nil, err
-		}
-		m1, err := native.TokenInfoOf(ctx, env, st.token1)
+		m0, m1, err := native.TokenInfoPair(ctx, env, st.token0, st.token1)
 		if err != nil {
 			return nil, err
 		}
@@ -250,11 +246,7 @@ func v3Position(ctx context.Context, env *native.Env, in *registry.Input, owner 
 	if err != nil {
 		return nil, err
 	}
-	m0, err := native.TokenInfoOf(ctx, env, st.token0)
-	if err != nil {
-		return nil, err
-	}
-	m1, err := native.TokenInfoOf(ctx, env, st.token1)
+	m0, m1, err := native.TokenInfoPair(ctx, env, st.token0, st.token1)
 	if err != nil {
 		return nil, err
 	}
@@ -263,11 +255,7 @@ func v3Position(ctx context.Context, env *native.Env, in *registry.Input, owner 
 	if err != nil {
 		return nil, err
 	}
-	sa, err := sqrtRatioAtTick(lo)
-	if err != nil {
-		return nil, err
-	}
-	sb, err := sqrtRatioAtTick(hi)
+	sa, sb, err := sqrtRatios(lo, hi)
 	if err != nil {
 		return nil, err
 	}
@@ -386,11 +374,7 @@ func planAddLiquidity(env *native.Env) registry.Planner {
 		if minLP.Sign() <= 0 {
 			return nil, errors.New("the amounts are too small to mint LP tokens")
 		}
-		ma, err := native.TokenInfoOf(ctx, env, a)
-		if err != nil {
-			return nil, err
-		}
-		mb, err := native.TokenInfoOf(ctx, env, b)
+		ma, mb, err := native.TokenInfoPair(ctx, env, a, b)
 		if err != nil {
 			return nil, err
 		}
@@ -520,11 +504,7 @@ func planRemoveLiquidity(env *native.Env) registry.Planner {
 		if min0.Sign() == 0 || min1.Sign() == 0 {
 			return nil, errors.New("the liquidity is too small to redeem both tokens")
 		}
-		m0, err := native.TokenInfoOf(ctx, env, st.token0)
-		if err != nil {
-			return nil, err
-		}
-		m1, err := native.TokenInfoOf(ctx, env, st.token1)
+		m0, m1, err := native.TokenInfoPair(ctx, env, st.token0, st.token1)
 		if err != nil {
 			return nil, err
 		}
@@ -605,11 +585,7 @@ func planAddV3Liquidity(env *native.Env) registry.Planner {
 			return nil, err
 		}
 		lo, hi := st.fullRangeTicks()
-		sa, err := sqrtRatioAtTick(lo)
-		if err != nil {
-			return nil, err
-		}
-		sb, err := sqrtRatioAtTick(hi)
+		sa, sb, err := sqrtRatios(lo, hi)
 		if err != nil {
 			return nil, err
 		}
@@ -617,11 +593,7 @@ func planAddV3Liquidity(env *native.Env) registry.Planner {
 		if err != nil {
 			return nil, err
 		}
-		m0, err := native.TokenInfoOf(ctx, env, st.token0)
-		if err != nil {
-			return nil, err
-		}
-		m1, err := native.TokenInfoOf(ctx, env, st.token1)
+		m0, m1, err := native.TokenInfoPair(ctx, env, st.token0, st.token1)
 		if err != nil {
 			return nil, err
 		}
@@ -631,10 +603,7 @@ func planAddV3Liquidity(env *native.Env) registry.Planner {
 			t   native.TokenInfo
 			amt *big.Int
 		}{{m0, amt0}, {m1, amt1}} {
-			if err := native.NeedBalance(ctx, env, x.t, x.amt); err != nil {
-				return nil, err
-			}
-			t, err := native.Approvals(ctx, env, x.t.Address, helper, x.amt)
+			t, err := native.Spend(ctx, env, x.t, helper, x.amt)
 			if err != nil {
 				return nil, err
 			}
@@ -775,11 +744,7 @@ func planRemoveV3Liquidity(env *native.Env) registry.Planner {
 			return nil, fmt.Errorf("the position holds %s liquidity, less than %s", pos.liquidity, liq)
 		}
 		in.Step(1)
-		sa, err := sqrtRatioAtTick(lo)
-		if err != nil {
-			return nil, err
-		}
-		sb, err := sqrtRatioAtTick(hi)
+		sa, sb, err := sqrtRatios(lo, hi)
 		if err != nil {
 			return nil, err
 		}
@@ -790,11 +755,7 @@ func planRemoveV3Liquidity(env *native.Env) registry.Planner {
 		bps := native.ArgInt(in, "slippage_bps", native.DefaultSlippageBps)
 		min0 := new(big.Int).Add(native.SlippageMin(a0, bps), pos.owed0)
 		min1 := new(big.Int).Add(native.SlippageMin(a1, bps), pos.owed1)
-		m0, err := native.TokenInfoOf(ctx, env, st.token0)
-		if err != nil {
-			return nil, err
-		}
-		m1, err := native.TokenInfoOf(ctx, env, st.token1)
+		m0, m1, err := native.TokenInfoPair(ctx, env, st.token0, st.token1)
 		if err != nil {
 			return nil, err
 		}

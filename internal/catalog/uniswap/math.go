@@ -557,3 +557,16 @@ func bpsOf(a, b *big.Rat) float64 {
 	f, _ := d.Float64()
 	return math.Round(f*100) / 100
 }
+
+// sqrtRatios returns the sqrt prices at the ends of the tick range [lo, hi].
+func sqrtRatios(lo, hi int64) (*big.Int, *big.Int, error) {
+	sa, err := sqrtRatioAtTick(lo)
+	if err != nil {
+		return nil, nil, err
+	}
+	sb, err := sqrtRatioAtTick(hi)
+	if err != nil {
+		return nil, nil, err
+	}
+	return sa, sb, nil
+}

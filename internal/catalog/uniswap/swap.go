@@ -102,11 +102,7 @@ func planSwap(env *native.Env, v3 bool) registry.Planner {
 		if err != nil {
 			return nil, err
 		}
-		mi, err := native.TokenInfoOf(ctx, env, tokIn)
-		if err != nil {
-			return nil, err
-		}
-		mo, err := native.TokenInfoOf(ctx, env, tokOut)
+		mi, mo, err := native.TokenInfoPair(ctx, env, tokIn, tokOut)
 		if err != nil {
 			return nil, err
 		}
@@ -130,10 +126,7 @@ func planSwap(env *native.Env, v3 bool) registry.Planner {
 			return nil, fmt.Errorf("the swap would return nothing: %s %s buys less than one unit of %s", native.FormatUnits(amount, mi.Decimals), mi.Symbol, mo.Symbol)
 		}
 		in.Step(1)
-		if err := native.NeedBalance(ctx, env, mi, amount); err != nil {
-			return nil, err
-		}
-		txs, err := native.Approvals(ctx, env, tokIn, router, amount)
+		txs, err := native.Spend(ctx, env, mi, router, amount)
 		if err != nil {
 			return nil, err
 		}

@@ -470,11 +470,7 @@ func uniPoolInfo(env *native.Env) registry.ReadHandler {
 			price = func(d0, d1 uint8) *big.Rat { return priceFromReserves(st.reserve0, st.reserve1, d0, d1) }
 		}
 		in.Step(1)
-		m0, err := native.TokenInfoOf(ctx, env, t0)
-		if err != nil {
-			return nil, err
-		}
-		m1, err := native.TokenInfoOf(ctx, env, t1)
+		m0, m1, err := native.TokenInfoPair(ctx, env, t0, t1)
 		if err != nil {
 			return nil, err
 		}
@@ -566,11 +562,7 @@ func uniReserves(env *native.Env) registry.ReadHandler {
 			return nil, err
 		}
 		in.Step(1)
-		m0, err := native.TokenInfoOf(ctx, env, st.token0)
-		if err != nil {
-			return nil, err
-		}
-		m1, err := native.TokenInfoOf(ctx, env, st.token1)
+		m0, m1, err := native.TokenInfoPair(ctx, env, st.token0, st.token1)
 		if err != nil {
 			return nil, err
 		}
@@ -699,11 +691,7 @@ func uniQuote(env *native.Env) registry.ReadHandler {
 		if err != nil {
 			return nil, err
 		}
-		mi, err := native.TokenInfoOf(ctx, env, tokIn)
-		if err != nil {
-			return nil, err
-		}
-		mo, err := native.TokenInfoOf(ctx, env, tokOut)
+		mi, mo, err := native.TokenInfoPair(ctx, env, tokIn, tokOut)
 		if err != nil {
 			return nil, err
 		}
@@ -776,11 +764,7 @@ func uniImpact(env *native.Env) registry.ReadHandler {
 		if err != nil {
 			return nil, err
 		}
-		mi, err := native.TokenInfoOf(ctx, env, tokIn)
-		if err != nil {
-			return nil, err
-		}
-		mo, err := native.TokenInfoOf(ctx, env, tokOut)
+		mi, mo, err := native.TokenInfoPair(ctx, env, tokIn, tokOut)
 		if err != nil {
 			return nil, err
 		}

@@ -393,11 +393,8 @@ func planVaultDeposit(env *native.Env) registry.Planner {
 		if err != nil {
 			return nil, err
 		}
-		assets, err := native.ArgAmount(in, "assets")
+		assets, err := native.ArgPositive(in, "assets")
 		if err != nil {
-			return nil, err
-		}
-		if err := native.Positive("assets", assets); err != nil {
 			return nil, err
 		}
 		owner, err := native.Owner(env)
@@ -425,10 +422,7 @@ func planVaultDeposit(env *native.Env) registry.Planner {
 		if shares.Sign() == 0 {
 			return nil, errors.New("the deposit is too small to mint any share")
 		}
-		if err := native.NeedBalance(ctx, env, st.asset, assets); err != nil {
-			return nil, err
-		}
-		txs, err := native.Approvals(ctx, env, st.asset.Address, v, assets)
+		txs, err := native.Spend(ctx, env, st.asset, v, assets)
 		if err != nil {
 			return nil, err
 		}

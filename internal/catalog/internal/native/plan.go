@@ -291,3 +291,35 @@ func RTokenProp(name, desc string) string {
 func RAmountProp(name, desc string) string {
 	return fmt.Sprintf(`%q:{"description":%q,"allOf":[%s]}`, name, desc, RAmount)
 }
+
+// TokenInfoPair is TokenInfoOf for two tokens, a then b.
+func TokenInfoPair(ctx context.Context, env *Env, a, b common.Address) (TokenInfo, TokenInfo, error) {
+	ma, err := TokenInfoOf(ctx, env, a)
+	if err != nil {
+		return TokenInfo{}, TokenInfo{}, err
+	}
+	mb, err := TokenInfoOf(ctx, env, b)
+	if err != nil {
+		return TokenInfo{}, TokenInfo{}, err
+	}
+	return ma, mb, nil
+}
+
+// Spend refuses a plan that would spend more of t than the wallet holds
+// (NeedBalance) and returns the approvals spender needs for amount
+// (Approvals).
+func Spend(ctx context.Context, env *Env, t TokenInfo, spender common.Address, amount *big.Int) ([]tool.Tx, error) {
+	if err := NeedBalance(ctx, env, t, amount); err != nil {
+		return nil, err
+	}
+	return Approvals(ctx, env, t.Address, spender, amount)
+}
+
+// ArgPositive reads an amount that must be greater than 0.
+func ArgPositive(in *registry.Input, name string) (*big.Int, error) {
+	v, err := ArgAmount(in, name)
+	if err != nil {
+		return nil, err
+	}
+	return v, Positive(name, v)
+}

@@ -62,17 +62,22 @@ var layers = map[string]float64{
 	"internal/grimoire/archive":             1,
 	"internal/grimoire/archive/archivetest": 1,
 	// L2 stores and registries; store is the lowest of them.
-	"internal/store":           2,
-	"internal/store/sqlite":    2,
-	"internal/store/storetest": 2,
-	"internal/audit":           2.5,
-	"internal/vault":           2.5,
-	"internal/registry":        2.5,
-	"internal/identity":        2.5, // the ERC-8004 identity registry: above quarantine, whose Registry it implements
-	"internal/auth":            2.5,
-	"internal/catalog":         2.7, // the native tools: above registry, whose types they use
-	"internal/upstream":        2.7, // upstream MCP servers' tools: above registry, like catalog
-	"internal/grimoire":        2.5,
+	"internal/store":                   2,
+	"internal/store/sqlite":            2,
+	"internal/store/storetest":         2,
+	"internal/audit":                   2.5,
+	"internal/vault":                   2.5,
+	"internal/registry":                2.5,
+	"internal/identity":                2.5, // the ERC-8004 identity registry: above quarantine, whose Registry it implements
+	"internal/auth":                    2.5,
+	"internal/catalog":                 2.7,  // the native tools: above registry, whose types they use
+	"internal/catalog/internal/native": 2.6,  // what every native tool shares: env, makers, schemas, arguments, planning
+	"internal/catalog/aave":            2.65, // the protocol tools, assembled by catalog
+	"internal/catalog/token":           2.65,
+	"internal/catalog/uniswap":         2.65,
+	"internal/catalog/vault":           2.65,
+	"internal/upstream":                2.7, // upstream MCP servers' tools: above registry, like catalog
+	"internal/grimoire":                2.5,
 	// L3 the flows.
 	"internal/gate":   3,
 	"internal/ingest": 3,

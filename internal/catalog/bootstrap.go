@@ -8,6 +8,7 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 
+	"github.com/wardhq/ward/internal/catalog/internal/native"
 	"github.com/wardhq/ward/internal/chain"
 	"github.com/wardhq/ward/internal/registry"
 	"github.com/wardhq/ward/internal/tool"
@@ -23,9 +24,9 @@ var defCheckSetup = &tool.Def{
 	Category: tool.CatBootstrap, Tier: tool.Read, RiskTier: tool.Layer1, Budget: tool.Medium,
 	ProgressSteps: []string{"Reaching the chain", "Checking the wallet", "Checking tokens and venues", "Checking price feeds"},
 	PromptSnippet: "bootstrap_check_setup checks chain, wallet, tokens, venues and feeds are ready.",
-	Params:        schema(nil, pChain),
-	Result: resultSchema(rProp("ready", "boolean", "No check failed"), rProp("verdict", "string", "pass, warn or fail"),
-		rProp("checks", "array", "Each check: name, status, detail")),
+	Params:        native.Schema(nil, native.PChain),
+	Result: native.ResultSchema(native.RProp("ready", "boolean", "No check failed"), native.RProp("verdict", "string", "pass, warn or fail"),
+		native.RProp("checks", "array", "Each check: name, status, detail")),
 	SchemaVersion: 1,
 }
 
@@ -40,7 +41,7 @@ type setupOut struct {
 
 func checkSetup(env *Env) registry.ReadHandler {
 	return func(ctx context.Context, in *registry.Input) (*tool.Result, error) {
-		if err := checkChain(env, in); err != nil {
+		if err := native.CheckChain(env, in); err != nil {
 			return nil, err
 		}
 		out := setupOut{ChainID: env.Chain.ChainID(), Chain: chainName(env.Chain.ChainID())}
@@ -52,13 +53,13 @@ func checkSetup(env *Env) registry.ReadHandler {
 		}
 
 		in.Step(0)
-		h, err := head(ctx, env)
+		h, err := native.Head(ctx, env)
 		if err != nil {
 			add("chain_reachable", statusFail, "the chain's node does not answer")
 			return done()
 		}
 		add("chain_reachable", statusPass, fmt.Sprintf("%s (chain %d) at block %d", out.Chain, out.ChainID, h.Number.Uint64()))
-		age := env.now().Sub(time.Unix(int64(h.Time), 0))
+		age := env.Clock().Sub(time.Unix(int64(h.Time), 0))
 		switch {
 		case env.Dev != nil:
 			add("chain_fresh", statusPass, "dev chain: blocks are mined on demand")
@@ -82,7 +83,7 @@ func checkSetup(env *Env) registry.ReadHandler {
 			case bal.Sign() == 0:
 				add("wallet", statusFail, "the wallet holds no ETH: it cannot pay for gas")
 			default:
-				add("wallet", statusPass, fmt.Sprintf("%s holds %s ETH", addr.Hex(), formatUnits(bal, 18)))
+				add("wallet", statusPass, fmt.Sprintf("%s holds %s ETH", addr.Hex(), native.FormatUnits(bal, 18)))
 			}
 		}
 		if env.Sim == nil {
@@ -93,26 +94,26 @@ func checkSetup(env *Env) registry.ReadHandler {
 
 		in.Step(2)
 		var missing, wrong []string
-		for _, t := range env.knownTokens() {
+		for _, t := range env.KnownTokens() {
 			code, err := env.Chain.Code(ctx, t.Address)
 			if err != nil || len(code) == 0 {
 				missing = append(missing, t.Symbol)
 				continue
 			}
-			d, err := call(ctx, env.Chain, chain.ERC20ABI(), t.Address, "decimals")
+			d, err := native.Call(ctx, env.Chain, chain.ERC20ABI(), t.Address, "decimals")
 			if err != nil || d[0].(uint8) != t.Decimals {
 				wrong = append(wrong, t.Symbol)
 			}
 		}
 		switch {
-		case len(env.knownTokens()) == 0:
+		case len(env.KnownTokens()) == 0:
 			add("tokens", statusWarn, "no tokens are configured")
 		case len(missing) > 0:
 			add("tokens", statusFail, "no code at the configured address of: "+strings.Join(missing, ", "))
 		case len(wrong) > 0:
 			add("tokens", statusFail, "decimals differ from the configured ones for: "+strings.Join(wrong, ", "))
 		default:
-			add("tokens", statusPass, fmt.Sprintf("%d tokens have code and the expected decimals", len(env.knownTokens())))
+			add("tokens", statusPass, fmt.Sprintf("%d tokens have code and the expected decimals", len(env.KnownTokens())))
 		}
 		venues := []struct {
 			name string
@@ -149,7 +150,7 @@ func checkSetup(env *Env) registry.ReadHandler {
 		in.Step(3)
 		feeds := map[common.Address][]string{}
 		var order []common.Address
-		for _, t := range append([]Token{{Symbol: "ETH", Feed: env.Venues.ETHFeed}}, env.knownTokens()...) {
+		for _, t := range append([]Token{{Symbol: "ETH", Feed: env.Venues.ETHFeed}}, env.KnownTokens()...) {
 			if t.Feed == (common.Address{}) {
 				continue
 			}
@@ -161,7 +162,7 @@ func checkSetup(env *Env) registry.ReadHandler {
 		var dead, stale []string
 		for _, f := range order {
 			name := strings.Join(feeds[f], "/")
-			p, err := feedPrice(ctx, env, f)
+			p, err := native.FeedPrice(ctx, env, f)
 			switch {
 			case err != nil:
 				dead = append(dead, name)

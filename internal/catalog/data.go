@@ -9,6 +9,7 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 
+	"github.com/wardhq/ward/internal/catalog/internal/native"
 	"github.com/wardhq/ward/internal/chain"
 	"github.com/wardhq/ward/internal/registry"
 	"github.com/wardhq/ward/internal/tool"
@@ -26,12 +27,12 @@ var defChainInfo = &tool.Def{
 	Category: tool.CatData, Tier: tool.Read, RiskTier: tool.Layer1, Budget: tool.Fast,
 	ProgressSteps: []string{"Reading the latest block", "Reading the gas price"},
 	PromptSnippet: "data_get_chain_info: chain ID, latest block and time, base fee, gas price.",
-	Params:        schema(nil, pChain),
-	Result: resultSchema(
-		rProp("chain_id", "integer", "The chain ID"), rProp("name", "string", "The network's common name"),
-		rProp("block_number", "integer", "Latest block"), rProp("block_time", "string", "Its timestamp (RFC 3339)"),
-		rProp("block_age_seconds", "integer", "Seconds since that block"), rProp("base_fee_wei", "string", "EIP-1559 base fee, empty before London"),
-		rProp("gas_price_wei", "string", "The node's suggested gas price")),
+	Params:        native.Schema(nil, native.PChain),
+	Result: native.ResultSchema(
+		native.RProp("chain_id", "integer", "The chain ID"), native.RProp("name", "string", "The network's common name"),
+		native.RProp("block_number", "integer", "Latest block"), native.RProp("block_time", "string", "Its timestamp (RFC 3339)"),
+		native.RProp("block_age_seconds", "integer", "Seconds since that block"), native.RProp("base_fee_wei", "string", "EIP-1559 base fee, empty before London"),
+		native.RProp("gas_price_wei", "string", "The node's suggested gas price")),
 	SchemaVersion: 1,
 }
 
@@ -65,11 +66,11 @@ func chainName(id uint64) string {
 
 func chainInfo(env *Env) registry.ReadHandler {
 	return func(ctx context.Context, in *registry.Input) (*tool.Result, error) {
-		if err := checkChain(env, in); err != nil {
+		if err := native.CheckChain(env, in); err != nil {
 			return nil, err
 		}
 		in.Step(0)
-		h, err := head(ctx, env)
+		h, err := native.Head(ctx, env)
 		if err != nil {
 			return nil, err
 		}
@@ -82,11 +83,11 @@ func chainInfo(env *Env) registry.ReadHandler {
 		out := chainInfoOut{
 			ChainID: env.Chain.ChainID(), Name: chainName(env.Chain.ChainID()),
 			BlockNumber: h.Number.Uint64(), BlockHash: h.Hash().Hex(), BlockTime: bt,
-			BlockAgeSeconds: int64(env.now().Sub(bt) / time.Second), GasLimit: h.GasLimit,
-			GasPriceWei: gp.String(), GasPriceGwei: formatUnits(gp, 9),
+			BlockAgeSeconds: int64(env.Clock().Sub(bt) / time.Second), GasLimit: h.GasLimit,
+			GasPriceWei: gp.String(), GasPriceGwei: native.FormatUnits(gp, 9),
 		}
 		if h.BaseFee != nil {
-			out.BaseFeeWei, out.BaseFeeGwei = h.BaseFee.String(), formatUnits(h.BaseFee, 9)
+			out.BaseFeeWei, out.BaseFeeGwei = h.BaseFee.String(), native.FormatUnits(h.BaseFee, 9)
 		}
 		return tool.ReadResult(defChainInfo, out)
 	}
@@ -100,9 +101,9 @@ var defNativeBalance = &tool.Def{
 	Category: tool.CatData, Tier: tool.Read, RiskTier: tool.Layer1, Budget: tool.Fast,
 	ProgressSteps: []string{"Reading balance"},
 	PromptSnippet: "data_get_native_balance reads an address's ETH balance.",
-	Params:        schema(nil, pAddress("owner", "Whose balance; omit for the agent's wallet"), pChain),
-	Result: resultSchema(rProp("owner", "string", "The address read"), rProp("balance_wei", "string", "Balance in wei"),
-		rProp("balance_eth", "string", "Balance in ETH")),
+	Params:        native.Schema(nil, native.PAddress("owner", "Whose balance; omit for the agent's wallet"), native.PChain),
+	Result: native.ResultSchema(native.RProp("owner", "string", "The address read"), native.RProp("balance_wei", "string", "Balance in wei"),
+		native.RProp("balance_eth", "string", "Balance in ETH")),
 	SchemaVersion: 1,
 }
 
@@ -115,15 +116,15 @@ type nativeBalanceOut struct {
 
 func nativeBalance(env *Env) registry.ReadHandler {
 	return func(ctx context.Context, in *registry.Input) (*tool.Result, error) {
-		if err := checkChain(env, in); err != nil {
+		if err := native.CheckChain(env, in); err != nil {
 			return nil, err
 		}
-		owner, err := ownerArg(env, in, "owner")
+		owner, err := native.OwnerArg(env, in, "owner")
 		if err != nil {
 			return nil, err
 		}
 		in.Step(0)
-		h, err := head(ctx, env)
+		h, err := native.Head(ctx, env)
 		if err != nil {
 			return nil, err
 		}
@@ -132,42 +133,8 @@ func nativeBalance(env *Env) registry.ReadHandler {
 			return nil, err
 		}
 		return tool.ReadResult(defNativeBalance, nativeBalanceOut{Owner: owner.Hex(), BalanceWei: bal.String(),
-			BalanceETH: formatUnits(bal, 18), Block: h.Number.Uint64()})
+			BalanceETH: native.FormatUnits(bal, 18), Block: h.Number.Uint64()})
 	}
-}
-
-// ownerArg reads an optional address argument that defaults to the
-// wallet; with neither, it fails.
-func ownerArg(env *Env, in *registry.Input, name string) (common.Address, error) {
-	owner, err := argAddressOr(in, name, walletAddress(env))
-	if err != nil {
-		return common.Address{}, err
-	}
-	if owner == (common.Address{}) {
-		return common.Address{}, fmt.Errorf("%s is required: %w", name, errNoWallet)
-	}
-	return owner, nil
-}
-
-// knownTokens returns the catalogue's tokens, WETH included.
-func (e *Env) knownTokens() []Token {
-	out := append([]Token(nil), e.Tokens...)
-	if e.Venues.WETH != (common.Address{}) {
-		if _, ok := e.listed(e.Venues.WETH); !ok {
-			out = append(out, Token{Address: e.Venues.WETH, Symbol: "WETH", Decimals: 18, Feed: e.Venues.ETHFeed})
-		}
-	}
-	return out
-}
-
-// listed returns the token of the catalogue's list at addr.
-func (e *Env) listed(addr common.Address) (Token, bool) {
-	for _, t := range e.Tokens {
-		if t.Address == addr {
-			return t, true
-		}
-	}
-	return Token{}, false
 }
 
 var defTokenBalances = &tool.Def{
@@ -179,100 +146,59 @@ var defTokenBalances = &tool.Def{
 	Category: tool.CatData, Tier: tool.Read, RiskTier: tool.Layer1, Budget: tool.Fast,
 	ProgressSteps: []string{"Reading balances"},
 	PromptSnippet: "data_get_token_balances reads many token balances of one address.",
-	Params: schema(nil,
-		pAddress("owner", "Whose balances; omit for the agent's wallet"),
-		pAddresses("tokens", "ERC-20 tokens to read; omit for every token ward knows", 50),
-		pBool("include_native", "Also read native ETH (default true)"),
-		pChain),
-	Result: resultSchema(rProp("owner", "string", "The address read"),
-		rProp("balances", "array", "One entry per token: token, symbol (known tokens only), decimals, balance, formatted, error")),
+	Params: native.Schema(nil,
+		native.PAddress("owner", "Whose balances; omit for the agent's wallet"),
+		native.PAddresses("tokens", "ERC-20 tokens to read; omit for every token ward knows", 50),
+		native.PBool("include_native", "Also read native ETH (default true)"),
+		native.PChain),
+	Result: native.ResultSchema(native.RProp("owner", "string", "The address read"),
+		native.RProp("balances", "array", "One entry per token: token, symbol (known tokens only), decimals, balance, formatted, error")),
 	SchemaVersion: 1,
 }
 
-type balanceEntry struct {
-	Token     string `json:"token"`
-	Symbol    string `json:"symbol,omitempty"`
-	Known     bool   `json:"known"`
-	Decimals  int    `json:"decimals"`
-	Balance   string `json:"balance,omitempty"`
-	Formatted string `json:"formatted,omitempty"`
-	Error     string `json:"error,omitempty"`
-}
-
 type balancesOut struct {
-	Owner    string         `json:"owner"`
-	Block    uint64         `json:"block_number"`
-	Balances []balanceEntry `json:"balances"`
+	Owner    string                `json:"owner"`
+	Block    uint64                `json:"block_number"`
+	Balances []native.BalanceEntry `json:"balances"`
 }
 
 func tokenBalances(env *Env) registry.ReadHandler {
 	return func(ctx context.Context, in *registry.Input) (*tool.Result, error) {
-		if err := checkChain(env, in); err != nil {
+		if err := native.CheckChain(env, in); err != nil {
 			return nil, err
 		}
-		owner, err := ownerArg(env, in, "owner")
+		owner, err := native.OwnerArg(env, in, "owner")
 		if err != nil {
 			return nil, err
 		}
-		tokens, given, err := argAddresses(in, "tokens")
+		tokens, given, err := native.ArgAddresses(in, "tokens")
 		if err != nil {
 			return nil, err
 		}
 		if !given {
-			for _, t := range env.knownTokens() {
+			for _, t := range env.KnownTokens() {
 				tokens = append(tokens, t.Address)
 			}
 		}
 		in.Step(0)
-		h, err := head(ctx, env)
+		h, err := native.Head(ctx, env)
 		if err != nil {
 			return nil, err
 		}
-		out := balancesOut{Owner: owner.Hex(), Block: h.Number.Uint64(), Balances: []balanceEntry{}}
-		if argBool(in, "include_native", true) {
+		out := balancesOut{Owner: owner.Hex(), Block: h.Number.Uint64(), Balances: []native.BalanceEntry{}}
+		if native.ArgBool(in, "include_native", true) {
 			bal, err := env.Chain.BalanceOf(ctx, owner)
 			if err != nil {
 				return nil, err
 			}
-			out.Balances = append(out.Balances, balanceEntry{Token: common.Address{}.Hex(), Symbol: "ETH", Known: true, Decimals: 18,
-				Balance: bal.String(), Formatted: formatUnits(bal, 18)})
+			out.Balances = append(out.Balances, native.BalanceEntry{Token: common.Address{}.Hex(), Symbol: "ETH", Known: true, Decimals: 18,
+				Balance: bal.String(), Formatted: native.FormatUnits(bal, 18)})
 		}
 		for _, tok := range tokens {
-			out.Balances = append(out.Balances, balanceOf(ctx, env, tok, owner))
+			out.Balances = append(out.Balances, native.BalanceOf(ctx, env, tok, owner))
 		}
 		return tool.ReadResult(defTokenBalances, out)
 	}
-}
-
-// balanceOf reads one token balance; a failure is reported in the entry.
-// Only a listed token's symbol is given: another token's symbol is text
-// its deployer chose.
-func balanceOf(ctx context.Context, env *Env, tok, owner common.Address) balanceEntry {
-	e := balanceEntry{Token: tok.Hex(), Decimals: -1}
-	t, known := env.token(tok)
-	if known {
-		e.Symbol, e.Known, e.Decimals = t.Symbol, true, int(t.Decimals)
-	} else {
-		dec, err := call(ctx, env.Chain, chain.ERC20ABI(), tok, "decimals")
-		if err != nil {
-			e.Error = "not an ERC-20 token (decimals() failed)"
-			return e
-		}
-		e.Decimals = int(dec[0].(uint8))
-	}
-	var bal *big.Int
-	var err error
-	if tok == (common.Address{}) {
-		bal, err = env.Chain.BalanceOf(ctx, owner)
-	} else {
-		bal, err = env.Chain.TokenBalance(ctx, tok, owner)
-	}
-	if err != nil {
-		e.Error = "balanceOf() failed"
-		return e
-	}
-	e.Balance, e.Formatted = bal.String(), formatUnits(bal, uint8(e.Decimals))
-	return e
 }
 
 var defTokenInfo = &tool.Def{
@@ -285,11 +211,11 @@ var defTokenInfo = &tool.Def{
 	Category: tool.CatData, Tier: tool.Read, RiskTier: tool.Layer1, Budget: tool.Fast,
 	ProgressSteps: []string{"Reading code", "Reading metadata"},
 	PromptSnippet: "data_get_token_info reads an ERC-20 token's name, symbol, decimals and supply.",
-	Params:        schema([]string{"token"}, pAddress("token", "The ERC-20 token"), pChain),
-	Result: resultSchema(rProp("token", "string", "The token"), rProp("name", "string", "Name (third-party text)"),
-		rProp("symbol", "string", "Symbol (third-party text)"), rProp("decimals", "integer", "Decimals"),
-		rProp("total_supply", "string", "Total supply in base units"), rProp("known", "boolean", "In ward's token list"),
-		rProp("known_symbol", "string", "The symbol ward's list gives it")),
+	Params:        native.Schema([]string{"token"}, native.PAddress("token", "The ERC-20 token"), native.PChain),
+	Result: native.ResultSchema(native.RProp("token", "string", "The token"), native.RProp("name", "string", "Name (third-party text)"),
+		native.RProp("symbol", "string", "Symbol (third-party text)"), native.RProp("decimals", "integer", "Decimals"),
+		native.RProp("total_supply", "string", "Total supply in base units"), native.RProp("known", "boolean", "In ward's token list"),
+		native.RProp("known_symbol", "string", "The symbol ward's list gives it")),
 	SchemaVersion: 1,
 	ThirdParty:    true,
 }
@@ -308,10 +234,10 @@ type tokenInfoOut struct {
 
 func tokenInfoRead(env *Env) registry.ReadHandler {
 	return func(ctx context.Context, in *registry.Input) (*tool.Result, error) {
-		if err := checkChain(env, in); err != nil {
+		if err := native.CheckChain(env, in); err != nil {
 			return nil, err
 		}
-		tok, err := argAddress(in, "token")
+		tok, err := native.ArgAddress(in, "token")
 		if err != nil {
 			return nil, err
 		}
@@ -324,18 +250,18 @@ func tokenInfoRead(env *Env) registry.ReadHandler {
 			return nil, fmt.Errorf("%s has no code: it is not a token contract on chain %d", tok.Hex(), env.Chain.ChainID())
 		}
 		in.Step(1)
-		meta, err := tokenMeta(ctx, env, tok)
+		meta, err := native.ReadTokenMeta(ctx, env, tok)
 		if err != nil {
 			return nil, err
 		}
-		supply, err := call(ctx, env.Chain, chain.ERC20ABI(), tok, "totalSupply")
+		supply, err := native.Call(ctx, env.Chain, chain.ERC20ABI(), tok, "totalSupply")
 		if err != nil {
 			return nil, err
 		}
 		s := supply[0].(*big.Int)
 		out := tokenInfoOut{Token: tok.Hex(), Name: meta.Name, Symbol: meta.Symbol, Decimals: meta.Decimals,
-			TotalSupply: s.String(), TotalSupplyFormatted: formatUnits(s, meta.Decimals), CodeSize: len(code)}
-		if t, ok := env.token(tok); ok {
+			TotalSupply: s.String(), TotalSupplyFormatted: native.FormatUnits(s, meta.Decimals), CodeSize: len(code)}
+		if t, ok := env.Token(tok); ok {
 			out.Known, out.KnownSymbol = true, t.Symbol
 		}
 		return tool.ReadResult(defTokenInfo, out)
@@ -351,13 +277,13 @@ var defAllowance = &tool.Def{
 	Category: tool.CatData, Tier: tool.Read, RiskTier: tool.Layer1, Budget: tool.Fast,
 	ProgressSteps: []string{"Reading allowance"},
 	PromptSnippet: "data_get_token_allowance reads an ERC-20 allowance of owner for spender.",
-	Params: schema([]string{"token", "spender"},
-		pAddress("token", "The ERC-20 token"),
-		pAddress("spender", "The contract allowed to spend (router, vault, pool)"),
-		pAddress("owner", "Whose tokens; omit for the agent's wallet"),
-		pChain),
-	Result: resultSchema(rProp("allowance", "string", "Allowance in base units"), rProp("unlimited", "boolean", "At least 2^255: effectively unlimited"),
-		rProp("covers_balance", "boolean", "The allowance covers the owner's whole balance")),
+	Params: native.Schema([]string{"token", "spender"},
+		native.PAddress("token", "The ERC-20 token"),
+		native.PAddress("spender", "The contract allowed to spend (router, vault, pool)"),
+		native.PAddress("owner", "Whose tokens; omit for the agent's wallet"),
+		native.PChain),
+	Result: native.ResultSchema(native.RProp("allowance", "string", "Allowance in base units"), native.RProp("unlimited", "boolean", "At least 2^255: effectively unlimited"),
+		native.RProp("covers_balance", "boolean", "The allowance covers the owner's whole balance")),
 	SchemaVersion: 1,
 }
 
@@ -379,18 +305,18 @@ var unlimitedAllowance = new(big.Int).Lsh(big.NewInt(1), 255)
 
 func allowanceOf(env *Env) registry.ReadHandler {
 	return func(ctx context.Context, in *registry.Input) (*tool.Result, error) {
-		if err := checkChain(env, in); err != nil {
+		if err := native.CheckChain(env, in); err != nil {
 			return nil, err
 		}
-		tok, err := argAddress(in, "token")
+		tok, err := native.ArgAddress(in, "token")
 		if err != nil {
 			return nil, err
 		}
-		spender, err := argAddress(in, "spender")
+		spender, err := native.ArgAddress(in, "spender")
 		if err != nil {
 			return nil, err
 		}
-		owner, err := ownerArg(env, in, "owner")
+		owner, err := native.OwnerArg(env, in, "owner")
 		if err != nil {
 			return nil, err
 		}
@@ -399,7 +325,7 @@ func allowanceOf(env *Env) registry.ReadHandler {
 		if err != nil {
 			return nil, err
 		}
-		al, err := allowance(ctx, env, tok, owner, spender)
+		al, err := native.Allowance(ctx, env, tok, owner, spender)
 		if err != nil {
 			return nil, err
 		}
@@ -409,27 +335,19 @@ func allowanceOf(env *Env) registry.ReadHandler {
 		}
 		return tool.ReadResult(defAllowance, allowanceOut{
 			Token: tok.Hex(), Owner: owner.Hex(), Spender: spender.Hex(), Allowance: al.String(),
-			Formatted: formatUnits(al, dec), Unlimited: al.Cmp(unlimitedAllowance) >= 0,
+			Formatted: native.FormatUnits(al, dec), Unlimited: al.Cmp(unlimitedAllowance) >= 0,
 			Balance: bal.String(), CoversBalance: al.Cmp(bal) >= 0, Decimals: dec,
 		})
 	}
 }
 
-func allowance(ctx context.Context, env *Env, tok, owner, spender common.Address) (*big.Int, error) {
-	v, err := call(ctx, env.Chain, chain.ERC20ABI(), tok, "allowance", owner, spender)
-	if err != nil {
-		return nil, err
-	}
-	return v[0].(*big.Int), nil
-}
-
 // decimalsOf returns a token's decimals: a listed token's from the list,
 // another's from the chain.
 func decimalsOf(ctx context.Context, env *Env, tok common.Address) (uint8, error) {
-	if t, ok := env.token(tok); ok {
+	if t, ok := env.Token(tok); ok {
 		return t.Decimals, nil
 	}
-	v, err := call(ctx, env.Chain, chain.ERC20ABI(), tok, "decimals")
+	v, err := native.Call(ctx, env.Chain, chain.ERC20ABI(), tok, "decimals")
 	if err != nil {
 		return 0, fmt.Errorf("%s is not an ERC-20 token: %w", tok.Hex(), err)
 	}
@@ -446,13 +364,13 @@ var defPortfolio = &tool.Def{
 	Category: tool.CatData, Tier: tool.Read, RiskTier: tool.Layer1, Budget: tool.Fast,
 	ProgressSteps: []string{"Reading balances", "Reading price feeds", "Valuing holdings"},
 	PromptSnippet: "data_get_portfolio_snapshot values ETH and known tokens in USD from on-chain feeds.",
-	Params: schema(nil,
-		pAddress("owner", "Whose holdings; omit for the agent's wallet"),
-		pBool("include_zero", "List tokens with a zero balance too (default false)"),
-		pChain),
-	Result: resultSchema(rProp("total_usd", "number", "Value at fresh prices"), rProp("total_cents", "integer", "The same in cents"),
-		rProp("stale_usd", "number", "Value at stale prices, not in the total"), rProp("holdings", "array", "One entry per asset"),
-		rProp("unpriced", "array", "Symbols of held tokens without a feed")),
+	Params: native.Schema(nil,
+		native.PAddress("owner", "Whose holdings; omit for the agent's wallet"),
+		native.PBool("include_zero", "List tokens with a zero balance too (default false)"),
+		native.PChain),
+	Result: native.ResultSchema(native.RProp("total_usd", "number", "Value at fresh prices"), native.RProp("total_cents", "integer", "The same in cents"),
+		native.RProp("stale_usd", "number", "Value at stale prices, not in the total"), native.RProp("holdings", "array", "One entry per asset"),
+		native.RProp("unpriced", "array", "Symbols of held tokens without a feed")),
 	SchemaVersion: 1,
 }
 
@@ -484,26 +402,26 @@ type portfolioOut struct {
 
 func portfolio(env *Env) registry.ReadHandler {
 	return func(ctx context.Context, in *registry.Input) (*tool.Result, error) {
-		if err := checkChain(env, in); err != nil {
+		if err := native.CheckChain(env, in); err != nil {
 			return nil, err
 		}
-		owner, err := ownerArg(env, in, "owner")
+		owner, err := native.OwnerArg(env, in, "owner")
 		if err != nil {
 			return nil, err
 		}
-		zero := argBool(in, "include_zero", false)
+		zero := native.ArgBool(in, "include_zero", false)
 		in.Step(0)
-		h, err := head(ctx, env)
+		h, err := native.Head(ctx, env)
 		if err != nil {
 			return nil, err
 		}
-		assets := append([]Token{{Symbol: "ETH", Decimals: 18, Feed: env.Venues.ETHFeed}}, env.knownTokens()...)
-		bals, err := balances(ctx, env.Chain, owner, addressesOf(assets))
+		assets := append([]Token{{Symbol: "ETH", Decimals: 18, Feed: env.Venues.ETHFeed}}, env.KnownTokens()...)
+		bals, err := native.Balances(ctx, env.Chain, owner, addressesOf(assets))
 		if err != nil {
 			return nil, err
 		}
 		in.Step(1)
-		prices := map[common.Address]Price{}
+		prices := map[common.Address]native.Price{}
 		for i, t := range assets {
 			if t.Feed == (common.Address{}) || (bals[i].Sign() == 0 && !zero) {
 				continue
@@ -511,22 +429,22 @@ func portfolio(env *Env) registry.ReadHandler {
 			if _, done := prices[t.Feed]; done {
 				continue
 			}
-			p, err := feedPrice(ctx, env, t.Feed)
+			p, err := native.FeedPrice(ctx, env, t.Feed)
 			if err != nil {
-				p = Price{Feed: t.Feed, Stale: true, StaleReasons: []string{"the feed did not answer"}}
+				p = native.Price{Feed: t.Feed, Stale: true, StaleReasons: []string{"the feed did not answer"}}
 			}
 			prices[t.Feed] = p
 		}
 		in.Step(2)
 		out := portfolioOut{Owner: owner.Hex(), Block: h.Number.Uint64(), Holdings: []holding{}, Unpriced: []string{},
-			MaxAge: env.maxFeedAge().String()}
+			MaxAge: env.FeedMaxAge().String()}
 		var total, stale int64
 		for i, t := range assets {
 			bal := bals[i]
 			if bal.Sign() == 0 && !zero {
 				continue
 			}
-			hd := holding{Token: t.Address.Hex(), Symbol: t.Symbol, Balance: bal.String(), Formatted: formatUnits(bal, t.Decimals)}
+			hd := holding{Token: t.Address.Hex(), Symbol: t.Symbol, Balance: bal.String(), Formatted: native.FormatUnits(bal, t.Decimals)}
 			p, ok := prices[t.Feed]
 			if t.Feed == (common.Address{}) || !ok {
 				out.Unpriced = append(out.Unpriced, t.Symbol)
@@ -534,7 +452,7 @@ func portfolio(env *Env) registry.ReadHandler {
 				continue
 			}
 			hd.Feed, hd.UpdatedAt, hd.Stale, hd.StaleReasons = p.Feed.Hex(), p.UpdatedAt, p.Stale, p.StaleReasons
-			if c, ok := usdCents(bal, t.Decimals, p); ok {
+			if c, ok := native.UsdCents(bal, t.Decimals, p); ok {
 				hd.Priced, hd.PriceUSD, hd.ValueCents, hd.ValueUSD = true, p.USD, c, float64(c)/100
 				if p.Stale {
 					stale += c
@@ -567,9 +485,9 @@ var defGasPrice = &tool.Def{
 	Category: tool.CatData, Tier: tool.Read, RiskTier: tool.Layer1, Budget: tool.Fast,
 	ProgressSteps: []string{"Reading the latest block", "Reading fee suggestions"},
 	PromptSnippet: "data_get_gas_price reads base fee, tip and gas price.",
-	Params:        schema(nil, pChain),
-	Result: resultSchema(rProp("base_fee_wei", "string", "Base fee"), rProp("priority_fee_wei", "string", "Suggested tip"),
-		rProp("gas_price_wei", "string", "Legacy suggestion"), rProp("max_fee_wei", "string", "What ward's wallet bids at most")),
+	Params:        native.Schema(nil, native.PChain),
+	Result: native.ResultSchema(native.RProp("base_fee_wei", "string", "Base fee"), native.RProp("priority_fee_wei", "string", "Suggested tip"),
+		native.RProp("gas_price_wei", "string", "Legacy suggestion"), native.RProp("max_fee_wei", "string", "What ward's wallet bids at most")),
 	SchemaVersion: 1,
 }
 
@@ -594,7 +512,7 @@ type gasQuote struct {
 }
 
 func quoteGas(ctx context.Context, env *Env) (gasQuote, error) {
-	h, err := head(ctx, env)
+	h, err := native.Head(ctx, env)
 	if err != nil {
 		return gasQuote{}, err
 	}
@@ -616,7 +534,7 @@ func quoteGas(ctx context.Context, env *Env) (gasQuote, error) {
 
 func gasPrice(env *Env) registry.ReadHandler {
 	return func(ctx context.Context, in *registry.Input) (*tool.Result, error) {
-		if err := checkChain(env, in); err != nil {
+		if err := native.CheckChain(env, in); err != nil {
 			return nil, err
 		}
 		in.Step(0)
@@ -625,11 +543,11 @@ func gasPrice(env *Env) registry.ReadHandler {
 		if err != nil {
 			return nil, err
 		}
-		out := gasPriceOut{Block: q.block, GasPriceWei: q.price.String(), GasPriceGwei: formatUnits(q.price, 9),
-			MaxFeeWei: q.max.String(), MaxFeeGwei: formatUnits(q.max, 9)}
+		out := gasPriceOut{Block: q.block, GasPriceWei: q.price.String(), GasPriceGwei: native.FormatUnits(q.price, 9),
+			MaxFeeWei: q.max.String(), MaxFeeGwei: native.FormatUnits(q.max, 9)}
 		if q.base != nil {
-			out.BaseFeeWei, out.BaseFeeGwei = q.base.String(), formatUnits(q.base, 9)
-			out.PriorityFeeWei, out.PriorityFeeGwei = q.tip.String(), formatUnits(q.tip, 9)
+			out.BaseFeeWei, out.BaseFeeGwei = q.base.String(), native.FormatUnits(q.base, 9)
+			out.PriorityFeeWei, out.PriorityFeeGwei = q.tip.String(), native.FormatUnits(q.tip, 9)
 		}
 		return tool.ReadResult(defGasPrice, out)
 	}
@@ -645,10 +563,10 @@ var defTokenPrice = &tool.Def{
 	Category: tool.CatData, Tier: tool.Read, RiskTier: tool.Layer1, Budget: tool.Fast,
 	ProgressSteps: []string{"Reading the price feed"},
 	PromptSnippet: "data_get_token_price: USD price of a token from its on-chain feed, with staleness.",
-	Params:        schema(nil, pAddress("token", "The token; omit for native ETH"), pChain),
-	Result: resultSchema(rProp("priced", "boolean", "A feed prices this token"), rProp("price_usd", "number", "USD per whole token"),
-		rProp("updated_at", "string", "When the feed last updated (RFC 3339)"), rProp("age_seconds", "integer", "Age of the price"),
-		rProp("stale", "boolean", "Too old, not positive or carried over"), rProp("max_age_seconds", "integer", "Oldest price ward accepts")),
+	Params:        native.Schema(nil, native.PAddress("token", "The token; omit for native ETH"), native.PChain),
+	Result: native.ResultSchema(native.RProp("priced", "boolean", "A feed prices this token"), native.RProp("price_usd", "number", "USD per whole token"),
+		native.RProp("updated_at", "string", "When the feed last updated (RFC 3339)"), native.RProp("age_seconds", "integer", "Age of the price"),
+		native.RProp("stale", "boolean", "Too old, not positive or carried over"), native.RProp("max_age_seconds", "integer", "Oldest price ward accepts")),
 	SchemaVersion: 1,
 }
 
@@ -671,22 +589,22 @@ type tokenPriceOut struct {
 
 func tokenPrice(env *Env) registry.ReadHandler {
 	return func(ctx context.Context, in *registry.Input) (*tool.Result, error) {
-		if err := checkChain(env, in); err != nil {
+		if err := native.CheckChain(env, in); err != nil {
 			return nil, err
 		}
-		tok, err := argAddressOr(in, "token", common.Address{})
+		tok, err := native.ArgAddressOr(in, "token", common.Address{})
 		if err != nil {
 			return nil, err
 		}
 		in.Step(0)
-		out := tokenPriceOut{Token: tok.Hex(), MaxAgeSeconds: int64(env.maxFeedAge() / time.Second)}
-		t, ok := env.token(tok)
+		out := tokenPriceOut{Token: tok.Hex(), MaxAgeSeconds: int64(env.FeedMaxAge() / time.Second)}
+		t, ok := env.Token(tok)
 		if !ok || t.Feed == (common.Address{}) {
 			out.Reason = "ward knows no price feed for this token, so it cannot be valued and spending limits refuse actions on it"
 			return tool.ReadResult(defTokenPrice, out)
 		}
 		out.Symbol = t.Symbol
-		p, err := priceOf(ctx, env, tok)
+		p, err := native.PriceOf(ctx, env, tok)
 		if err != nil {
 			return nil, fmt.Errorf("price feed %s: %w", t.Feed.Hex(), err)
 		}
@@ -706,13 +624,13 @@ var defFeedData = &tool.Def{
 	Category: tool.CatData, Tier: tool.Read, RiskTier: tool.Layer1, Budget: tool.Fast,
 	ProgressSteps: []string{"Reading the feed", "Reading the round"},
 	PromptSnippet: "chainlink_get_feed_data reads any AggregatorV3 feed's round data with staleness.",
-	Params: schema([]string{"feed"},
-		pAddress("feed", "The AggregatorV3 feed contract"),
+	Params: native.Schema([]string{"feed"},
+		native.PAddress("feed", "The AggregatorV3 feed contract"),
 		fmt.Sprintf(`"round_id":{"type":"string","pattern":"^[0-9]{1,25}$","description":%q}`, "A round to read instead of the latest (decimal string)"),
-		pChain),
-	Result: resultSchema(rProp("description", "string", "Feed description (third-party text)"), rProp("answer", "string", "Raw answer"),
-		rProp("answer_scaled", "string", "Answer divided by 10^decimals"), rProp("updated_at", "string", "Update time (RFC 3339)"),
-		rProp("stale", "boolean", "Too old, not positive or carried over")),
+		native.PChain),
+	Result: native.ResultSchema(native.RProp("description", "string", "Feed description (third-party text)"), native.RProp("answer", "string", "Raw answer"),
+		native.RProp("answer_scaled", "string", "Answer divided by 10^decimals"), native.RProp("updated_at", "string", "Update time (RFC 3339)"),
+		native.RProp("stale", "boolean", "Too old, not positive or carried over")),
 	SchemaVersion: 1,
 	ThirdParty:    true,
 }
@@ -737,15 +655,15 @@ type feedOut struct {
 
 func feedData(env *Env) registry.ReadHandler {
 	return func(ctx context.Context, in *registry.Input) (*tool.Result, error) {
-		if err := checkChain(env, in); err != nil {
+		if err := native.CheckChain(env, in); err != nil {
 			return nil, err
 		}
-		feed, err := argAddress(in, "feed")
+		feed, err := native.ArgAddress(in, "feed")
 		if err != nil {
 			return nil, err
 		}
 		var round *big.Int
-		if s := argString(in, "round_id", ""); s != "" {
+		if s := native.ArgString(in, "round_id", ""); s != "" {
 			round, _ = new(big.Int).SetString(s, 10)
 			if round == nil || round.BitLen() > 80 {
 				return nil, errors.New("round_id must be a uint80")
@@ -753,23 +671,23 @@ func feedData(env *Env) registry.ReadHandler {
 		}
 		in.Step(0)
 		a := chain.AggregatorV3ABI()
-		out := feedOut{Feed: feed.Hex(), MaxAgeSeconds: int64(env.maxFeedAge() / time.Second)}
-		if v, err := call(ctx, env.Chain, a, feed, "description"); err == nil {
-			out.Description = bounded(v[0].(string))
+		out := feedOut{Feed: feed.Hex(), MaxAgeSeconds: int64(env.FeedMaxAge() / time.Second)}
+		if v, err := native.Call(ctx, env.Chain, a, feed, "description"); err == nil {
+			out.Description = native.Bounded(v[0].(string))
 		}
-		if v, err := call(ctx, env.Chain, a, feed, "version"); err == nil {
+		if v, err := native.Call(ctx, env.Chain, a, feed, "version"); err == nil {
 			out.Version = v[0].(*big.Int).String()
 		}
 		in.Step(1)
-		p, err := feedRound(ctx, env, feed, round)
+		p, err := native.FeedRound(ctx, env, feed, round)
 		if err != nil {
 			return nil, fmt.Errorf("%s is not an AggregatorV3 feed or has no such round: %w", feed.Hex(), err)
 		}
 		out.Decimals, out.RoundID, out.Answer = p.Decimals, p.RoundID.String(), p.Answer.String()
-		out.AnswerScaled = formatUnits(p.Answer, p.Decimals)
+		out.AnswerScaled = native.FormatUnits(p.Answer, p.Decimals)
 		out.StartedAt, out.UpdatedAt, out.AnsweredInRound = p.StartedAt, p.UpdatedAt, p.AnsweredInRound.String()
 		out.AgeSeconds, out.Stale, out.StaleReasons = int64(p.Age/time.Second), p.Stale, p.StaleReasons
-		for _, t := range append([]Token{{Symbol: "ETH", Feed: env.Venues.ETHFeed}}, env.knownTokens()...) {
+		for _, t := range append([]Token{{Symbol: "ETH", Feed: env.Venues.ETHFeed}}, env.KnownTokens()...) {
 			if t.Feed == feed {
 				out.Listed = append(out.Listed, t.Symbol)
 			}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 
+	"github.com/wardhq/ward/internal/catalog/internal/native"
 	"github.com/wardhq/ward/internal/registry"
 	"github.com/wardhq/ward/internal/tool"
 )
@@ -26,14 +27,14 @@ var defImpermanentLoss = &tool.Def{
 	Category: tool.CatIntelligence, Tier: tool.Read, RiskTier: tool.Layer1, Budget: tool.Fast,
 	ProgressSteps: []string{"Computing"},
 	PromptSnippet: "intel_compute_impermanent_loss: V2 impermanent loss for a price change.",
-	Params: schema(nil,
-		pNumber("price_ratio", "New price divided by the entry price (e.g. 1.5 for a 50% rise); exclusive with entry_price/current_price", 0, 1e12),
-		pNumber("entry_price", "Price when the position was opened (with current_price)", 0, 1e18),
-		pNumber("current_price", "Price now (with entry_price)", 0, 1e18),
-		pNumber("deposit_value_usd", "Value deposited, in the second token's unit (e.g. USD)", 0, 1e15)),
-	Result: resultSchema(rProp("impermanent_loss", "number", "LP value / hold value - 1 (zero or negative)"),
-		rProp("impermanent_loss_percent", "number", "The same in percent"), rProp("lp_value_usd", "number", "LP position value"),
-		rProp("hold_value_usd", "number", "Value had the tokens been held")),
+	Params: native.Schema(nil,
+		native.PNumber("price_ratio", "New price divided by the entry price (e.g. 1.5 for a 50% rise); exclusive with entry_price/current_price", 0, 1e12),
+		native.PNumber("entry_price", "Price when the position was opened (with current_price)", 0, 1e18),
+		native.PNumber("current_price", "Price now (with entry_price)", 0, 1e18),
+		native.PNumber("deposit_value_usd", "Value deposited, in the second token's unit (e.g. USD)", 0, 1e15)),
+	Result: native.ResultSchema(native.RProp("impermanent_loss", "number", "LP value / hold value - 1 (zero or negative)"),
+		native.RProp("impermanent_loss_percent", "number", "The same in percent"), native.RProp("lp_value_usd", "number", "LP position value"),
+		native.RProp("hold_value_usd", "number", "Value had the tokens been held")),
 	SchemaVersion: 1,
 }
 
@@ -56,9 +57,9 @@ func impermanentLossV2(r float64) float64 { return 2*math.Sqrt(r)/(1+r) - 1 }
 
 func impermanentLoss(_ *Env) registry.ReadHandler {
 	return func(ctx context.Context, in *registry.Input) (*tool.Result, error) {
-		r, hasRatio := argFloat(in, "price_ratio")
-		entry, hasEntry := argFloat(in, "entry_price")
-		cur, hasCur := argFloat(in, "current_price")
+		r, hasRatio := native.ArgFloat(in, "price_ratio")
+		entry, hasEntry := native.ArgFloat(in, "entry_price")
+		cur, hasCur := native.ArgFloat(in, "current_price")
 		switch {
 		case hasRatio && (hasEntry || hasCur):
 			return nil, errors.New("give price_ratio, or entry_price with current_price, not both")
@@ -74,7 +75,7 @@ func impermanentLoss(_ *Env) registry.ReadHandler {
 		il := impermanentLossV2(r)
 		out := ilOut{PriceRatio: r, IL: il, ILPercent: il * 100, LPOverHold: 1 + il,
 			Note: "50/50 constant-product pool, fees excluded; the second token is the unit of account"}
-		if v0, ok := argFloat(in, "deposit_value_usd"); ok {
+		if v0, ok := native.ArgFloat(in, "deposit_value_usd"); ok {
 			// Half the deposit is token A, whose price moves by r; half is
 			// the unit of account.
 			hold := v0 * (1 + r) / 2
@@ -96,12 +97,12 @@ var defGasCost = &tool.Def{
 	Category: tool.CatIntelligence, Tier: tool.Read, RiskTier: tool.Layer1, Budget: tool.Fast,
 	ProgressSteps: []string{"Reading gas prices", "Reading the ETH price", "Computing"},
 	PromptSnippet: "intel_estimate_gas_cost prices gas units in ETH and USD.",
-	Params: schema([]string{"gas_units"},
-		pInt("gas_units", "Gas the transaction uses", 21000, 100_000_000),
-		pNumber("gas_price_gwei", "Gas price to assume, in gwei; omit for the current one", 0, 1e6),
-		pChain),
-	Result: resultSchema(rProp("cost_eth", "string", "Expected cost in ETH"), rProp("cost_usd", "number", "Expected cost in USD"),
-		rProp("max_cost_eth", "string", "Cost at the most the wallet would bid"), rProp("price_stale", "boolean", "The ETH price is stale")),
+	Params: native.Schema([]string{"gas_units"},
+		native.PInt("gas_units", "Gas the transaction uses", 21000, 100_000_000),
+		native.PNumber("gas_price_gwei", "Gas price to assume, in gwei; omit for the current one", 0, 1e6),
+		native.PChain),
+	Result: native.ResultSchema(native.RProp("cost_eth", "string", "Expected cost in ETH"), native.RProp("cost_usd", "number", "Expected cost in USD"),
+		native.RProp("max_cost_eth", "string", "Cost at the most the wallet would bid"), native.RProp("price_stale", "boolean", "The ETH price is stale")),
 	SchemaVersion: 1,
 }
 
@@ -138,16 +139,16 @@ func gweiToWei(g float64) *big.Int {
 
 func gasCost(env *Env) registry.ReadHandler {
 	return func(ctx context.Context, in *registry.Input) (*tool.Result, error) {
-		if err := checkChain(env, in); err != nil {
+		if err := native.CheckChain(env, in); err != nil {
 			return nil, err
 		}
-		units := argInt(in, "gas_units", 0)
+		units := native.ArgInt(in, "gas_units", 0)
 		if units <= 0 {
 			return nil, errors.New("gas_units must be positive")
 		}
 		in.Step(0)
 		var price, maxPrice *big.Int
-		if g, ok := argFloat(in, "gas_price_gwei"); ok {
+		if g, ok := native.ArgFloat(in, "gas_price_gwei"); ok {
 			price = gweiToWei(g)
 			maxPrice = price
 		} else {
@@ -159,9 +160,9 @@ func gasCost(env *Env) registry.ReadHandler {
 		}
 		cost, maxCost := mulUint(price, uint64(units)), mulUint(maxPrice, uint64(units))
 		out := gasCostOut{GasUnits: units, GasPriceWei: price.String(), MaxGasPriceWei: maxPrice.String(),
-			CostWei: cost.String(), CostETH: formatUnits(cost, 18), MaxCostWei: maxCost.String(), MaxCostETH: formatUnits(maxCost, 18)}
+			CostWei: cost.String(), CostETH: native.FormatUnits(cost, 18), MaxCostWei: maxCost.String(), MaxCostETH: native.FormatUnits(maxCost, 18)}
 		in.Step(1)
-		if p, err := priceOf(ctx, env, common.Address{}); err == nil && p.Answer.Sign() > 0 {
+		if p, err := native.PriceOf(ctx, env, common.Address{}); err == nil && p.Answer.Sign() > 0 {
 			out.Priced, out.ETHUSD, out.PriceStale, out.PriceUpdatedAt = true, p.USD, p.Stale, p.UpdatedAt
 			out.CostUSD, out.MaxCostUSD = ethFloat(cost)*p.USD, ethFloat(maxCost)*p.USD
 		}

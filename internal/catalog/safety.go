@@ -10,7 +10,9 @@ import (
 	"unicode"
 
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
 
+	"github.com/wardhq/ward/internal/catalog/internal/native"
 	"github.com/wardhq/ward/internal/chain"
 	"github.com/wardhq/ward/internal/registry"
 	"github.com/wardhq/ward/internal/tool"
@@ -30,16 +32,16 @@ var defSimulate = &tool.Def{
 	Category: tool.CatSafety, Tier: tool.Read, RiskTier: tool.Layer1, Budget: tool.Medium,
 	ProgressSteps: []string{"Forking the latest state", "Running the transaction", "Measuring balance changes"},
 	PromptSnippet: "safety_simulate_transaction dry-runs calldata on forked state: success, revert reason, gas, balance deltas.",
-	Params: schema([]string{"to"},
-		pAddress("to", "The contract (or account) called"),
-		pHex("data", "Calldata, selector first; omit for a plain ETH transfer", 131072),
-		pAmount("value", "ETH sent with the call, in wei (default 0)"),
-		pAddress("from", "Sender; omit for the agent's wallet"),
-		pAddresses("watch_tokens", "ERC-20 tokens whose balance changes to measure; omit for ETH and every token ward knows", 20),
-		pChain),
-	Result: resultSchema(rProp("ok", "boolean", "The transaction would succeed"), rProp("revert_reason", "string", "Why it would fail (contract text)"),
-		rProp("gas_used", "integer", "Gas it would use"), rProp("deltas", "array", "Sender balance changes per token"),
-		rProp("method", "string", "The called method, when recognised")),
+	Params: native.Schema([]string{"to"},
+		native.PAddress("to", "The contract (or account) called"),
+		native.PHex("data", "Calldata, selector first; omit for a plain ETH transfer", 131072),
+		native.PAmount("value", "ETH sent with the call, in wei (default 0)"),
+		native.PAddress("from", "Sender; omit for the agent's wallet"),
+		native.PAddresses("watch_tokens", "ERC-20 tokens whose balance changes to measure; omit for ETH and every token ward knows", 20),
+		native.PChain),
+	Result: native.ResultSchema(native.RProp("ok", "boolean", "The transaction would succeed"), native.RProp("revert_reason", "string", "Why it would fail (contract text)"),
+		native.RProp("gas_used", "integer", "Gas it would use"), native.RProp("deltas", "array", "Sender balance changes per token"),
+		native.RProp("method", "string", "The called method, when recognised")),
 	SchemaVersion: 1,
 	ThirdParty:    true,
 }
@@ -89,33 +91,33 @@ func methodName(data []byte) string {
 
 func simulateTx(env *Env) registry.ReadHandler {
 	return func(ctx context.Context, in *registry.Input) (*tool.Result, error) {
-		if err := checkChain(env, in); err != nil {
+		if err := native.CheckChain(env, in); err != nil {
 			return nil, err
 		}
-		to, err := argAddress(in, "to")
+		to, err := native.ArgAddress(in, "to")
 		if err != nil {
 			return nil, err
 		}
-		data, err := argHex(in, "data")
+		data, err := native.ArgHex(in, "data")
 		if err != nil {
 			return nil, err
 		}
 		value := new(big.Int)
 		if _, ok := in.Args.Get("value"); ok {
-			if value, err = argAmount(in, "value"); err != nil {
+			if value, err = native.ArgAmount(in, "value"); err != nil {
 				return nil, err
 			}
 		}
-		from, err := ownerArg(env, in, "from")
+		from, err := native.OwnerArg(env, in, "from")
 		if err != nil {
 			return nil, err
 		}
-		watch, given, err := argAddresses(in, "watch_tokens")
+		watch, given, err := native.ArgAddresses(in, "watch_tokens")
 		if err != nil {
 			return nil, err
 		}
 		if !given {
-			watch = addressesOf(env.knownTokens())
+			watch = addressesOf(env.KnownTokens())
 		}
 		watch = append([]common.Address{{}}, watch...)
 		tw := make([]tool.Address, len(watch))
@@ -134,20 +136,20 @@ func simulateTx(env *Env) registry.ReadHandler {
 		}
 		in.Step(2)
 		out := simulateOut{
-			OK: res.OK, RevertReason: bounded(res.RevertReason), GasUsed: res.TotalGas, From: from.Hex(), To: to.Hex(),
+			OK: res.OK, RevertReason: native.Bounded(res.RevertReason), GasUsed: res.TotalGas, From: from.Hex(), To: to.Hex(),
 			Value: value.String(), Block: res.Block, Method: methodName(data), Deltas: []deltaOut{},
 			Note: "simulated on a fork of the latest block's state; nothing was signed or sent",
 		}
 		if len(res.RevertData) > 0 {
-			out.RevertData = hexOf(res.RevertData)
+			out.RevertData = hexutil.Encode(res.RevertData)
 		}
 		if res.OK && len(res.Outputs) > 0 && len(res.Outputs[0]) <= 4096 {
-			out.Output = hexOf(res.Outputs[0])
+			out.Output = hexutil.Encode(res.Outputs[0])
 		}
 		for _, d := range res.Deltas {
 			e := deltaOut{Token: common.Address(d.Token).Hex(), Before: d.Before.String(), After: d.After.String(), Delta: d.Delta.String()}
-			if tk, ok := env.token(common.Address(d.Token)); ok {
-				e.Symbol, e.Formatted = tk.Symbol, formatUnits(d.Delta, tk.Decimals)
+			if tk, ok := env.Token(common.Address(d.Token)); ok {
+				e.Symbol, e.Formatted = tk.Symbol, native.FormatUnits(d.Delta, tk.Decimals)
 			}
 			out.Deltas = append(out.Deltas, e)
 		}
@@ -165,9 +167,9 @@ var defCheckToken = &tool.Def{
 	Category: tool.CatSafety, Tier: tool.Read, RiskTier: tool.Layer1, Budget: tool.Fast,
 	ProgressSteps: []string{"Reading code", "Calling ERC-20 views", "Matching the token list", "Reading the price feed"},
 	PromptSnippet: "safety_check_token screens a token: code, ERC-20 answers, decimals, symbol, list match, feed.",
-	Params:        schema([]string{"token"}, pAddress("token", "The token to check"), pChain),
-	Result: resultSchema(rProp("verdict", "string", "pass, warn or fail"), rProp("checks", "array", "Each check: name, status, detail"),
-		rProp("symbol", "string", "The contract's symbol (third-party text)")),
+	Params:        native.Schema([]string{"token"}, native.PAddress("token", "The token to check"), native.PChain),
+	Result: native.ResultSchema(native.RProp("verdict", "string", "pass, warn or fail"), native.RProp("checks", "array", "Each check: name, status, detail"),
+		native.RProp("symbol", "string", "The contract's symbol (third-party text)")),
 	SchemaVersion: 1,
 	ThirdParty:    true,
 }
@@ -253,10 +255,10 @@ func foldSymbol(s string) string {
 
 func checkToken(env *Env) registry.ReadHandler {
 	return func(ctx context.Context, in *registry.Input) (*tool.Result, error) {
-		if err := checkChain(env, in); err != nil {
+		if err := native.CheckChain(env, in); err != nil {
 			return nil, err
 		}
-		tok, err := argAddress(in, "token")
+		tok, err := native.ArgAddress(in, "token")
 		if err != nil {
 			return nil, err
 		}
@@ -279,7 +281,7 @@ func checkToken(env *Env) registry.ReadHandler {
 
 		in.Step(1)
 		a := chain.ERC20ABI()
-		if v, err := call(ctx, env.Chain, a, tok, "decimals"); err != nil {
+		if v, err := native.Call(ctx, env.Chain, a, tok, "decimals"); err != nil {
 			add("decimals", statusFail, "decimals() does not answer: not an ERC-20 token")
 		} else {
 			d := v[0].(uint8)
@@ -293,47 +295,47 @@ func checkToken(env *Env) registry.ReadHandler {
 				add("decimals", statusPass, fmt.Sprintf("%d decimals", d))
 			}
 		}
-		if v, err := call(ctx, env.Chain, a, tok, "symbol"); err != nil {
+		if v, err := native.Call(ctx, env.Chain, a, tok, "symbol"); err != nil {
 			add("symbol", statusWarn, "symbol() does not answer as a string")
 		} else {
-			out.Symbol = bounded(v[0].(string))
+			out.Symbol = native.Bounded(v[0].(string))
 			if printableSymbol(out.Symbol) {
 				add("symbol", statusPass, "short printable ASCII")
 			} else {
 				add("symbol", statusWarn, "the symbol is empty, long, or has non-ASCII or unusual characters: it may imitate another token")
 			}
 		}
-		if v, err := call(ctx, env.Chain, a, tok, "name"); err != nil {
+		if v, err := native.Call(ctx, env.Chain, a, tok, "name"); err != nil {
 			add("name", statusWarn, "name() does not answer as a string")
 		} else {
-			out.Name = bounded(v[0].(string))
+			out.Name = native.Bounded(v[0].(string))
 			if printableText(out.Name) {
 				add("name", statusPass, "printable")
 			} else {
 				add("name", statusWarn, "the name has control or invisible characters")
 			}
 		}
-		if v, err := call(ctx, env.Chain, a, tok, "totalSupply"); err != nil {
+		if v, err := native.Call(ctx, env.Chain, a, tok, "totalSupply"); err != nil {
 			add("total_supply", statusFail, "totalSupply() does not answer")
 		} else if v[0].(*big.Int).Sign() == 0 {
 			add("total_supply", statusWarn, "the total supply is zero")
 		} else {
 			add("total_supply", statusPass, "positive")
 		}
-		if _, err := env.Chain.TokenBalance(ctx, tok, walletAddress(env)); err != nil {
+		if _, err := env.Chain.TokenBalance(ctx, tok, native.WalletAddress(env)); err != nil {
 			add("balance_of", statusFail, "balanceOf() does not answer")
 		} else {
 			add("balance_of", statusPass, "answers")
 		}
 
 		in.Step(2)
-		t, listed := env.token(tok)
+		t, listed := env.Token(tok)
 		if listed {
 			add("token_list", statusPass, "in ward's token list as "+t.Symbol)
 		} else {
 			imitated := ""
 			if f := foldSymbol(out.Symbol); f != "" {
-				for _, k := range env.knownTokens() {
+				for _, k := range env.KnownTokens() {
 					if foldSymbol(k.Symbol) == f {
 						imitated = k.Symbol + " at " + k.Address.Hex()
 					}
@@ -354,7 +356,7 @@ func checkToken(env *Env) registry.ReadHandler {
 		case !listed || t.Feed == (common.Address{}):
 			add("price_feed", statusWarn, "no price feed: ward cannot value it, so spending limits refuse actions on it")
 		default:
-			p, err := feedPrice(ctx, env, t.Feed)
+			p, err := native.FeedPrice(ctx, env, t.Feed)
 			switch {
 			case err != nil:
 				add("price_feed", statusFail, "the token's price feed does not answer")
@@ -378,13 +380,13 @@ var defCheckApprovals = &tool.Def{
 	Category: tool.CatSafety, Tier: tool.Read, RiskTier: tool.Layer1, Budget: tool.Medium,
 	ProgressSteps: []string{"Reading allowances", "Rating exposure"},
 	PromptSnippet: "safety_check_approvals lists the wallet's allowances to known venues and flags unlimited ones.",
-	Params: schema(nil,
-		pAddress("owner", "Whose allowances; omit for the agent's wallet"),
-		pAddresses("tokens", "Tokens to check; omit for every token ward knows", 20),
-		pAddresses("spenders", "Spenders to check besides the venues ward knows", 10),
-		pChain),
-	Result: resultSchema(rProp("approvals", "array", "Non-zero allowances: token, spender, amount, unlimited, exceeds_balance, risk"),
-		rProp("unlimited", "integer", "How many are unlimited"), rProp("checked", "integer", "Pairs checked")),
+	Params: native.Schema(nil,
+		native.PAddress("owner", "Whose allowances; omit for the agent's wallet"),
+		native.PAddresses("tokens", "Tokens to check; omit for every token ward knows", 20),
+		native.PAddresses("spenders", "Spenders to check besides the venues ward knows", 10),
+		native.PChain),
+	Result: native.ResultSchema(native.RProp("approvals", "array", "Non-zero allowances: token, spender, amount, unlimited, exceeds_balance, risk"),
+		native.RProp("unlimited", "integer", "How many are unlimited"), native.RProp("checked", "integer", "Pairs checked")),
 	SchemaVersion: 1,
 }
 
@@ -410,7 +412,7 @@ type checkApprovalsOut struct {
 
 // spenders returns the venue contracts that are given allowances, by
 // name.
-func (e *Env) spenders() ([]common.Address, map[common.Address]string) {
+func spenders(e *Env) ([]common.Address, map[common.Address]string) {
 	names := map[common.Address]string{}
 	var out []common.Address
 	add := func(a common.Address, n string) {
@@ -430,22 +432,22 @@ func (e *Env) spenders() ([]common.Address, map[common.Address]string) {
 
 func checkApprovals(env *Env) registry.ReadHandler {
 	return func(ctx context.Context, in *registry.Input) (*tool.Result, error) {
-		if err := checkChain(env, in); err != nil {
+		if err := native.CheckChain(env, in); err != nil {
 			return nil, err
 		}
-		owner, err := ownerArg(env, in, "owner")
+		owner, err := native.OwnerArg(env, in, "owner")
 		if err != nil {
 			return nil, err
 		}
-		tokens, given, err := argAddresses(in, "tokens")
+		tokens, given, err := native.ArgAddresses(in, "tokens")
 		if err != nil {
 			return nil, err
 		}
 		if !given {
-			tokens = addressesOf(env.knownTokens())
+			tokens = addressesOf(env.KnownTokens())
 		}
-		spenders, names := env.spenders()
-		extra, _, err := argAddresses(in, "spenders")
+		spenders, names := spenders(env)
+		extra, _, err := native.ArgAddresses(in, "spenders")
 		if err != nil {
 			return nil, err
 		}
@@ -464,7 +466,7 @@ func checkApprovals(env *Env) registry.ReadHandler {
 			}
 			for _, sp := range spenders {
 				out.Checked++
-				al, err := allowance(ctx, env, tok, owner, sp)
+				al, err := native.Allowance(ctx, env, tok, owner, sp)
 				if err != nil {
 					out.Errors = append(out.Errors, tok.Hex()+": allowance() failed")
 					break
@@ -474,8 +476,8 @@ func checkApprovals(env *Env) registry.ReadHandler {
 				}
 				a := approvalOut{Token: tok.Hex(), Spender: sp.Hex(), SpenderName: names[sp], Allowance: al.String(),
 					Unlimited: al.Cmp(unlimitedAllowance) >= 0, ExceedsBalance: al.Cmp(bal) > 0, Risk: "low"}
-				if t, ok := env.token(tok); ok {
-					a.Symbol, a.Formatted = t.Symbol, formatUnits(al, t.Decimals)
+				if t, ok := env.Token(tok); ok {
+					a.Symbol, a.Formatted = t.Symbol, native.FormatUnits(al, t.Decimals)
 				}
 				switch {
 				case a.Unlimited:
@@ -502,18 +504,18 @@ var defPriceDeviation = &tool.Def{
 	Category: tool.CatSafety, Tier: tool.Read, RiskTier: tool.Layer1, Budget: tool.Fast,
 	ProgressSteps: []string{"Reading the DEX price", "Reading the feeds", "Comparing"},
 	PromptSnippet: "safety_check_price_deviation compares a pool or quote price with the feed price.",
-	Params: schema([]string{"token_in", "token_out"},
-		pAddress("token_in", "The token sold"),
-		pAddress("token_out", "The token bought"),
-		pDecimal("price", "Observed price: whole token_out per one whole token_in"),
-		pAmount("amount_in", "A quote's input amount (with amount_out)"),
-		pAmount("amount_out", "A quote's output amount (with amount_in)"),
-		pAddress("pool", "A Uniswap V2 pair or V3 pool of the two tokens to read the price from"),
-		pInt("max_deviation_bps", "Largest acceptable deviation in basis points (default 100 = 1%)", 1, 10000),
-		pChain),
-	Result: resultSchema(rProp("within_limit", "boolean", "Deviation at most max_deviation_bps with fresh feeds"),
-		rProp("deviation_bps", "number", "|observed - feed| / feed in basis points"), rProp("observed_price", "string", "token_out per token_in"),
-		rProp("feed_price", "string", "token_out per token_in from the feeds"), rProp("source", "string", "price, quote, uniswap_v2_pair or uniswap_v3_pool")),
+	Params: native.Schema([]string{"token_in", "token_out"},
+		native.PAddress("token_in", "The token sold"),
+		native.PAddress("token_out", "The token bought"),
+		native.PDecimal("price", "Observed price: whole token_out per one whole token_in"),
+		native.PAmount("amount_in", "A quote's input amount (with amount_out)"),
+		native.PAmount("amount_out", "A quote's output amount (with amount_in)"),
+		native.PAddress("pool", "A Uniswap V2 pair or V3 pool of the two tokens to read the price from"),
+		native.PInt("max_deviation_bps", "Largest acceptable deviation in basis points (default 100 = 1%)", 1, 10000),
+		native.PChain),
+	Result: native.ResultSchema(native.RProp("within_limit", "boolean", "Deviation at most max_deviation_bps with fresh feeds"),
+		native.RProp("deviation_bps", "number", "|observed - feed| / feed in basis points"), native.RProp("observed_price", "string", "token_out per token_in"),
+		native.RProp("feed_price", "string", "token_out per token_in from the feeds"), native.RProp("source", "string", "price, quote, uniswap_v2_pair or uniswap_v3_pool")),
 	SchemaVersion: 1,
 }
 
@@ -536,11 +538,11 @@ func ratDecimal(s string) (*big.Rat, bool) {
 
 // unitsRat returns amount / 10^decimals.
 func unitsRat(amount *big.Int, decimals uint8) *big.Rat {
-	return new(big.Rat).SetFrac(amount, pow10(int(decimals)))
+	return new(big.Rat).SetFrac(amount, native.Pow10(int(decimals)))
 }
 
 // feedRat returns a price's answer / 10^decimals.
-func feedRat(p Price) *big.Rat { return unitsRat(p.Answer, p.Decimals) }
+func feedRat(p native.Price) *big.Rat { return unitsRat(p.Answer, p.Decimals) }
 
 // deviationBps returns |observed - reference| / reference in basis
 // points, to a hundredth.
@@ -557,11 +559,11 @@ func deviationBps(observed, reference *big.Rat) float64 {
 // pair or V3 pool, in whole tokens, and names the kind of pool.
 func poolPrice(ctx context.Context, env *Env, pool, tokIn, tokOut common.Address, decIn, decOut uint8) (*big.Rat, string, error) {
 	v2 := chain.UniswapV2PairABI()
-	t0v, err := call(ctx, env.Chain, v2, pool, "token0")
+	t0v, err := native.Call(ctx, env.Chain, v2, pool, "token0")
 	if err != nil {
 		return nil, "", fmt.Errorf("%s is not a Uniswap pool (token0() failed)", pool.Hex())
 	}
-	t1v, err := call(ctx, env.Chain, v2, pool, "token1")
+	t1v, err := native.Call(ctx, env.Chain, v2, pool, "token1")
 	if err != nil {
 		return nil, "", fmt.Errorf("%s is not a Uniswap pool (token1() failed)", pool.Hex())
 	}
@@ -575,14 +577,14 @@ func poolPrice(ctx context.Context, env *Env, pool, tokIn, tokOut common.Address
 	}
 	var p1per0 *big.Rat // whole token1 per whole token0
 	kind := "uniswap_v2_pair"
-	if r, err := call(ctx, env.Chain, v2, pool, "getReserves"); err == nil {
+	if r, err := native.Call(ctx, env.Chain, v2, pool, "getReserves"); err == nil {
 		r0, r1 := r[0].(*big.Int), r[1].(*big.Int)
 		if r0.Sign() == 0 || r1.Sign() == 0 {
 			return nil, "", fmt.Errorf("pair %s has no liquidity", pool.Hex())
 		}
 		p1per0 = new(big.Rat).Quo(unitsRat(r1, dec1), unitsRat(r0, dec0))
 	} else {
-		s, err := call(ctx, env.Chain, chain.UniswapV3PoolABI(), pool, "slot0")
+		s, err := native.Call(ctx, env.Chain, chain.UniswapV3PoolABI(), pool, "slot0")
 		if err != nil {
 			return nil, "", fmt.Errorf("%s is neither a Uniswap V2 pair nor a V3 pool", pool.Hex())
 		}
@@ -593,7 +595,7 @@ func poolPrice(ctx context.Context, env *Env, pool, tokIn, tokOut common.Address
 		}
 		// price (raw token1 per raw token0) = sqrtPriceX96^2 / 2^192
 		raw := new(big.Rat).SetFrac(new(big.Int).Mul(sq, sq), new(big.Int).Lsh(big.NewInt(1), 192))
-		p1per0 = raw.Mul(raw, new(big.Rat).SetFrac(pow10(int(dec0)), pow10(int(dec1))))
+		p1per0 = raw.Mul(raw, new(big.Rat).SetFrac(native.Pow10(int(dec0)), native.Pow10(int(dec1))))
 	}
 	if t0 == tokIn {
 		return p1per0, kind, nil
@@ -603,14 +605,14 @@ func poolPrice(ctx context.Context, env *Env, pool, tokIn, tokOut common.Address
 
 func priceDeviation(env *Env) registry.ReadHandler {
 	return func(ctx context.Context, in *registry.Input) (*tool.Result, error) {
-		if err := checkChain(env, in); err != nil {
+		if err := native.CheckChain(env, in); err != nil {
 			return nil, err
 		}
-		tokIn, err := argAddress(in, "token_in")
+		tokIn, err := native.ArgAddress(in, "token_in")
 		if err != nil {
 			return nil, err
 		}
-		tokOut, err := argAddress(in, "token_out")
+		tokOut, err := native.ArgAddress(in, "token_out")
 		if err != nil {
 			return nil, err
 		}
@@ -638,23 +640,23 @@ func priceDeviation(env *Env) registry.ReadHandler {
 		if err != nil {
 			return nil, err
 		}
-		out := priceDeviationOut{TokenIn: tokIn.Hex(), TokenOut: tokOut.Hex(), MaxDeviationBps: argInt(in, "max_deviation_bps", 100)}
+		out := priceDeviationOut{TokenIn: tokIn.Hex(), TokenOut: tokOut.Hex(), MaxDeviationBps: native.ArgInt(in, "max_deviation_bps", 100)}
 		in.Step(0)
 		var observed *big.Rat
 		switch {
 		case hasPrice:
 			out.Source = "price"
 			var ok bool
-			if observed, ok = ratDecimal(argString(in, "price", "")); !ok {
+			if observed, ok = ratDecimal(native.ArgString(in, "price", "")); !ok {
 				return nil, errors.New("price must be a decimal number")
 			}
 		case hasIn:
 			out.Source = "quote"
-			ai, err := argAmount(in, "amount_in")
+			ai, err := native.ArgAmount(in, "amount_in")
 			if err != nil {
 				return nil, err
 			}
-			ao, err := argAmount(in, "amount_out")
+			ao, err := native.ArgAmount(in, "amount_out")
 			if err != nil {
 				return nil, err
 			}
@@ -663,7 +665,7 @@ func priceDeviation(env *Env) registry.ReadHandler {
 			}
 			observed = new(big.Rat).Quo(unitsRat(ao, decOut), unitsRat(ai, decIn))
 		default:
-			pool, err := argAddress(in, "pool")
+			pool, err := native.ArgAddress(in, "pool")
 			if err != nil {
 				return nil, err
 			}
@@ -673,8 +675,8 @@ func priceDeviation(env *Env) registry.ReadHandler {
 		}
 		out.ObservedPrice = observed.FloatString(int(max(decOut, 6)))
 		in.Step(1)
-		pin, errIn := priceOf(ctx, env, tokIn)
-		pout, errOut := priceOf(ctx, env, tokOut)
+		pin, errIn := native.PriceOf(ctx, env, tokIn)
+		pout, errOut := native.PriceOf(ctx, env, tokOut)
 		in.Step(2)
 		switch {
 		case errIn != nil || errOut != nil:

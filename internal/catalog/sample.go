@@ -8,6 +8,8 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 
+	"github.com/wardhq/ward/internal/catalog/internal/native"
+	"github.com/wardhq/ward/internal/catalog/uniswap"
 	"github.com/wardhq/ward/internal/chain"
 )
 
@@ -45,7 +47,7 @@ func Sample(ctx context.Context, env *Env) (map[string]float64, error) {
 	s := sampler{env: env, prices: map[common.Address]priceRead{}}
 	out := map[string]float64{}
 	var errs []error
-	h, err := head(ctx, env)
+	h, err := native.Head(ctx, env)
 	switch {
 	case err != nil:
 		errs = append(errs, err)
@@ -79,7 +81,7 @@ type sampler struct {
 }
 
 type priceRead struct {
-	p   Price
+	p   native.Price
 	err error
 }
 
@@ -87,10 +89,10 @@ type priceRead struct {
 var errStale = errors.New("the price feed is stale")
 
 // price returns a feed's fresh price.
-func (s *sampler) price(ctx context.Context, feed common.Address) (Price, error) {
+func (s *sampler) price(ctx context.Context, feed common.Address) (native.Price, error) {
 	r, ok := s.prices[feed]
 	if !ok {
-		r.p, r.err = feedPrice(ctx, s.env, feed)
+		r.p, r.err = native.FeedPrice(ctx, s.env, feed)
 		if r.err == nil && r.p.Stale {
 			r.err = fmt.Errorf("%w: %s", errStale, feed.Hex())
 		}
@@ -101,7 +103,7 @@ func (s *sampler) price(ctx context.Context, feed common.Address) (Price, error)
 
 func (s *sampler) ethUSD(ctx context.Context) (float64, error) {
 	if s.env.Venues.ETHFeed == (common.Address{}) {
-		return 0, errUnpriced
+		return 0, native.ErrUnpriced
 	}
 	p, err := s.price(ctx, s.env.Venues.ETHFeed)
 	if err != nil {
@@ -111,12 +113,12 @@ func (s *sampler) ethUSD(ctx context.Context) (float64, error) {
 }
 
 func (s *sampler) portfolioUSD(ctx context.Context) (float64, error) {
-	owner, err := wallet(s.env)
+	owner, err := native.Owner(s.env)
 	if err != nil {
 		return 0, err
 	}
-	assets := append([]Token{{Symbol: "ETH", Decimals: 18, Feed: s.env.Venues.ETHFeed}}, s.env.knownTokens()...)
-	bals, err := balances(ctx, s.env.Chain, owner, addressesOf(assets))
+	assets := append([]Token{{Symbol: "ETH", Decimals: 18, Feed: s.env.Venues.ETHFeed}}, s.env.KnownTokens()...)
+	bals, err := native.Balances(ctx, s.env.Chain, owner, addressesOf(assets))
 	if err != nil {
 		return 0, err
 	}
@@ -139,7 +141,7 @@ func (s *sampler) value(ctx context.Context, tokens []Token, amounts []*big.Int)
 		if err != nil {
 			return 0, err
 		}
-		c, ok := usdCents(amounts[i], t.Decimals, p)
+		c, ok := native.UsdCents(amounts[i], t.Decimals, p)
 		if !ok || total+c < total {
 			return 0, fmt.Errorf("the value of %s does not fit", t.Symbol)
 		}
@@ -150,7 +152,7 @@ func (s *sampler) value(ctx context.Context, tokens []Token, amounts []*big.Int)
 
 func (s *sampler) tvlUSD(ctx context.Context) (float64, error) {
 	var priced []Token
-	for _, t := range s.env.knownTokens() {
+	for _, t := range s.env.KnownTokens() {
 		if t.Feed != (common.Address{}) {
 			priced = append(priced, t)
 		}
@@ -166,15 +168,15 @@ func (s *sampler) tvlUSD(ctx context.Context) (float64, error) {
 			}
 			var found []common.Address
 			if f2 != (common.Address{}) {
-				pair, err := callAddress(ctx, s.env, chain.UniswapV2FactoryABI(), f2, "getPair", a.Address, b.Address)
+				pair, err := native.CallAddress(ctx, s.env, chain.UniswapV2FactoryABI(), f2, "getPair", a.Address, b.Address)
 				if err != nil {
 					return 0, err
 				}
 				found = append(found, pair)
 			}
 			if f3 != (common.Address{}) {
-				for _, fee := range v3FeeTiers {
-					pool, err := callAddress(ctx, s.env, chain.UniswapV3FactoryABI(), f3, "getPool", a.Address, b.Address, big.NewInt(fee))
+				for _, fee := range uniswap.FeeTiers {
+					pool, err := native.CallAddress(ctx, s.env, chain.UniswapV3FactoryABI(), f3, "getPool", a.Address, b.Address, big.NewInt(fee))
 					if err != nil {
 						return 0, err
 					}

@@ -10,6 +10,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/wardhq/ward/internal/capability"
+	"github.com/wardhq/ward/internal/catalog/internal/native"
 	"github.com/wardhq/ward/internal/chain"
 	"github.com/wardhq/ward/internal/registry"
 	"github.com/wardhq/ward/internal/tool"
@@ -51,10 +52,10 @@ var defFundWallet = &tool.Def{
 	Category: tool.CatTestnet, Tier: tool.Write, RiskTier: tool.Layer2, Budget: tool.Slow, Effect: tool.EffectOpen,
 	ProgressSteps: []string{"Funding from the operator", "Confirming the balance"},
 	PromptSnippet: "testnet_fund_wallet gives the wallet dev tokens or ETH on the dev chain.",
-	Params: schema([]string{"amount"},
-		pAddress("token", "The dev token; omit for native ETH"),
-		pAmount("amount", "How much, in base units"),
-		pChain),
+	Params: native.Schema([]string{"amount"},
+		native.PAddress("token", "The dev token; omit for native ETH"),
+		native.PAmount("amount", "How much, in base units"),
+		native.PChain),
 	SchemaVersion: 1,
 }
 
@@ -80,13 +81,13 @@ func devToken(env *Env, addr common.Address) (Token, bool) {
 }
 
 // maxFund bounds one funding: 10^12 whole tokens.
-func maxFund(decimals uint8) *big.Int { return pow10(int(decimals) + 12) }
+func maxFund(decimals uint8) *big.Int { return native.Pow10(int(decimals) + 12) }
 
 func fundArgs(env *Env, in *registry.Input) (common.Address, Token, *big.Int, error) {
-	if err := checkChain(env, in); err != nil {
+	if err := native.CheckChain(env, in); err != nil {
 		return common.Address{}, Token{}, nil, err
 	}
-	tok, err := argAddressOr(in, "token", common.Address{})
+	tok, err := native.ArgAddressOr(in, "token", common.Address{})
 	if err != nil {
 		return common.Address{}, Token{}, nil, err
 	}
@@ -94,7 +95,7 @@ func fundArgs(env *Env, in *registry.Input) (common.Address, Token, *big.Int, er
 	if !ok {
 		return common.Address{}, Token{}, nil, fmt.Errorf("%s is not a dev chain token: only the dev tokens and ETH can be funded", tok.Hex())
 	}
-	amount, err := argAmount(in, "amount")
+	amount, err := native.ArgAmount(in, "amount")
 	if err != nil {
 		return common.Address{}, Token{}, nil, err
 	}
@@ -114,7 +115,7 @@ func planFund(env *Env) registry.Planner {
 			Chain: env.Chain.ChainID(), From: tool.Address(env.Wallet.Address()), Txs: []tool.Tx{},
 			Tokens:     []tool.TokenUse{{Token: tool.Address(tok), Decimals: -1, Amount: amount}},
 			ValueCents: 0,
-			Summary:    fmt.Sprintf("dev chain: the operator gives the wallet %s %s", formatUnits(amount, t.Decimals), t.Symbol),
+			Summary:    fmt.Sprintf("dev chain: the operator gives the wallet %s %s", native.FormatUnits(amount, t.Decimals), t.Symbol),
 		}, nil
 	}
 }
@@ -139,7 +140,7 @@ func fund(env *Env, d *tool.Def) registry.WriteHandler {
 			return nil, err
 		}
 		owner := env.Wallet.Address()
-		before, err := balances(ctx, env.Chain, owner, []common.Address{tok})
+		before, err := native.Balances(ctx, env.Chain, owner, []common.Address{tok})
 		if err != nil {
 			return nil, err
 		}
@@ -151,14 +152,14 @@ func fund(env *Env, d *tool.Def) registry.WriteHandler {
 			return nil, fmt.Errorf("fund wallet: %w", err)
 		}
 		in.Step(1)
-		after, err := balances(ctx, env.Chain, owner, []common.Address{tok})
+		after, err := native.Balances(ctx, env.Chain, owner, []common.Address{tok})
 		if err != nil {
 			return nil, err
 		}
 		got := new(big.Int).Sub(after[0], before[0])
 		expected := fmt.Sprintf("%s +%s", t.Symbol, amount)
 		return tool.WriteResult(d, fundOut{Token: tok.Hex(), Symbol: t.Symbol, Amount: amount.String(), Before: before[0].String(),
-			After: after[0].String(), Formatted: formatUnits(after[0], t.Decimals)},
+			After: after[0].String(), Formatted: native.FormatUnits(after[0], t.Decimals)},
 			expected, fmt.Sprintf("%s +%s", t.Symbol, got), "balance_check")
 	}
 }
@@ -173,12 +174,12 @@ var defSetPrice = &tool.Def{
 	Category: tool.CatTestnet, Tier: tool.Write, RiskTier: tool.Layer2, Budget: tool.Slow, Effect: tool.EffectOpen,
 	ProgressSteps: []string{"Publishing the answer", "Reading the feed back"},
 	PromptSnippet: "testnet_set_price moves a dev chain price feed.",
-	Params: schema([]string{"price"},
-		pAddress("feed", "The dev price feed; or give token"),
-		pAddress("token", "A dev token whose feed to move; or give feed"),
-		pDecimal("price", "The new price in USD"),
-		pInt("age_seconds", "Back-date the new round by this many seconds before the latest block (default 0: now)", 0, 365*24*3600),
-		pChain),
+	Params: native.Schema([]string{"price"},
+		native.PAddress("feed", "The dev price feed; or give token"),
+		native.PAddress("token", "A dev token whose feed to move; or give feed"),
+		native.PDecimal("price", "The new price in USD"),
+		native.PInt("age_seconds", "Back-date the new round by this many seconds before the latest block (default 0: now)", 0, 365*24*3600),
+		native.PChain),
 	SchemaVersion: 1,
 }
 
@@ -204,7 +205,7 @@ type setPriceArgs struct {
 
 func readSetPrice(ctx context.Context, env *Env, in *registry.Input) (setPriceArgs, error) {
 	var a setPriceArgs
-	if err := checkChain(env, in); err != nil {
+	if err := native.CheckChain(env, in); err != nil {
 		return a, err
 	}
 	_, hasFeed := in.Args.Get("feed")
@@ -214,13 +215,13 @@ func readSetPrice(ctx context.Context, env *Env, in *registry.Input) (setPriceAr
 	}
 	feeds := devFeeds(env)
 	if hasFeed {
-		f, err := argAddress(in, "feed")
+		f, err := native.ArgAddress(in, "feed")
 		if err != nil {
 			return a, err
 		}
 		a.feed, a.symbol = f, feeds[f]
 	} else {
-		tok, err := argAddress(in, "token")
+		tok, err := native.ArgAddress(in, "token")
 		if err != nil {
 			return a, err
 		}
@@ -233,21 +234,21 @@ func readSetPrice(ctx context.Context, env *Env, in *registry.Input) (setPriceAr
 	if _, ok := feeds[a.feed]; !ok {
 		return a, fmt.Errorf("%s is not one of the dev chain's price feeds", a.feed.Hex())
 	}
-	dec, err := call(ctx, env.Chain, chain.AggregatorV3ABI(), a.feed, "decimals")
+	dec, err := native.Call(ctx, env.Chain, chain.AggregatorV3ABI(), a.feed, "decimals")
 	if err != nil {
 		return a, err
 	}
 	a.dec = dec[0].(uint8)
-	p, ok := ratDecimal(argString(in, "price", ""))
+	p, ok := ratDecimal(native.ArgString(in, "price", ""))
 	if !ok || p.Sign() <= 0 {
 		return a, errors.New("price must be a positive decimal number")
 	}
-	scaled := new(big.Rat).Mul(p, new(big.Rat).SetInt(pow10(int(a.dec))))
+	scaled := new(big.Rat).Mul(p, new(big.Rat).SetInt(native.Pow10(int(a.dec))))
 	a.answer = new(big.Int).Quo(scaled.Num(), scaled.Denom())
 	if a.answer.Sign() == 0 {
 		return a, fmt.Errorf("price is below the feed's precision (%d decimals)", a.dec)
 	}
-	a.age = argInt(in, "age_seconds", 0)
+	a.age = native.ArgInt(in, "age_seconds", 0)
 	if a.age > 0 {
 		if _, ok := any(env.Dev).(devRoundSetter); !ok {
 			return a, errors.New("this dev chain cannot back-date a price: omit age_seconds")
@@ -263,8 +264,8 @@ func planSetPrice(env *Env) registry.Planner {
 			return nil, err
 		}
 		old := "unknown"
-		if p, err := feedPrice(ctx, env, a.feed); err == nil {
-			old = formatUnits(p.Answer, p.Decimals)
+		if p, err := native.FeedPrice(ctx, env, a.feed); err == nil {
+			old = native.FormatUnits(p.Answer, p.Decimals)
 		}
 		when := "now"
 		if a.age > 0 {
@@ -273,7 +274,7 @@ func planSetPrice(env *Env) registry.Planner {
 		return &tool.Plan{
 			Chain: env.Chain.ChainID(), From: tool.Address(env.Wallet.Address()), Txs: []tool.Tx{}, ValueCents: 0,
 			Summary: fmt.Sprintf("dev chain: move the %s/USD feed %s from %s to %s USD, updated %s",
-				a.symbol, a.feed.Hex(), old, formatUnits(a.answer, a.dec), when),
+				a.symbol, a.feed.Hex(), old, native.FormatUnits(a.answer, a.dec), when),
 		}, nil
 	}
 }
@@ -296,7 +297,7 @@ func setPrice(env *Env, d *tool.Def) registry.WriteHandler {
 		}
 		var at time.Time
 		if a.age > 0 {
-			h, err := head(ctx, env)
+			h, err := native.Head(ctx, env)
 			if err != nil {
 				return nil, err
 			}
@@ -315,7 +316,7 @@ func setPrice(env *Env, d *tool.Def) registry.WriteHandler {
 			return nil, fmt.Errorf("set price: %w", err)
 		}
 		in.Step(1)
-		p, err := feedPrice(ctx, env, a.feed)
+		p, err := native.FeedPrice(ctx, env, a.feed)
 		if err != nil {
 			return nil, err
 		}
@@ -334,18 +335,18 @@ var defAdvanceTime = &tool.Def{
 	Category: tool.CatTestnet, Tier: tool.Write, RiskTier: tool.Layer2, Budget: tool.Slow, Effect: tool.EffectOpen,
 	ProgressSteps: []string{"Mining a later block"},
 	PromptSnippet: "testnet_advance_time moves the dev chain's clock forward.",
-	Params: schema([]string{"seconds"},
-		pInt("seconds", "How far to move the clock, in seconds (at most 365 days)", 1, 365*24*3600),
-		pChain),
+	Params: native.Schema([]string{"seconds"},
+		native.PInt("seconds", "How far to move the clock, in seconds (at most 365 days)", 1, 365*24*3600),
+		native.PChain),
 	SchemaVersion: 1,
 }
 
 func planAdvanceTime(env *Env) registry.Planner {
 	return func(ctx context.Context, in *registry.Input) (*tool.Plan, error) {
-		if err := checkChain(env, in); err != nil {
+		if err := native.CheckChain(env, in); err != nil {
 			return nil, err
 		}
-		s := argInt(in, "seconds", 0)
+		s := native.ArgInt(in, "seconds", 0)
 		if s <= 0 {
 			return nil, errors.New("seconds must be positive")
 		}
@@ -366,14 +367,14 @@ type advanceOut struct {
 
 func advanceTime(env *Env, d *tool.Def) registry.WriteHandler {
 	return func(ctx context.Context, in *registry.Input, plan *tool.Plan, c *capability.Capability) (*tool.Result, error) {
-		if err := checkChain(env, in); err != nil {
+		if err := native.CheckChain(env, in); err != nil {
 			return nil, err
 		}
-		s := argInt(in, "seconds", 0)
+		s := native.ArgInt(in, "seconds", 0)
 		if s <= 0 {
 			return nil, errors.New("seconds must be positive")
 		}
-		h0, err := head(ctx, env)
+		h0, err := native.Head(ctx, env)
 		if err != nil {
 			return nil, err
 		}
@@ -384,7 +385,7 @@ func advanceTime(env *Env, d *tool.Def) registry.WriteHandler {
 		if err := env.Dev.AdjustTime(time.Duration(s) * time.Second); err != nil {
 			return nil, fmt.Errorf("advance time: %w", err)
 		}
-		h1, err := head(ctx, env)
+		h1, err := native.Head(ctx, env)
 		if err != nil {
 			return nil, err
 		}

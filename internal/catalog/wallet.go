@@ -3,6 +3,7 @@ package catalog
 import (
 	"context"
 
+	"github.com/wardhq/ward/internal/catalog/internal/native"
 	"github.com/wardhq/ward/internal/registry"
 	"github.com/wardhq/ward/internal/tool"
 )
@@ -16,10 +17,10 @@ var defWalletStatus = &tool.Def{
 	Category: tool.CatWallet, Tier: tool.Read, RiskTier: tool.Layer1, Budget: tool.Fast,
 	ProgressSteps: []string{"Reading the wallet's account", "Reading the gas price"},
 	PromptSnippet: "wallet_get_status: the agent wallet's address, ETH balance, nonce and chain.",
-	Params:        schema(nil, pChain),
-	Result: resultSchema(rProp("address", "string", "The wallet's address"), rProp("chain_id", "integer", "Chain it sends on"),
-		rProp("balance_wei", "string", "ETH balance in wei"), rProp("balance_eth", "string", "ETH balance"),
-		rProp("nonce", "integer", "Next nonce"), rProp("can_pay_gas", "boolean", "Enough ETH for a 100k-gas transaction at the current max fee")),
+	Params:        native.Schema(nil, native.PChain),
+	Result: native.ResultSchema(native.RProp("address", "string", "The wallet's address"), native.RProp("chain_id", "integer", "Chain it sends on"),
+		native.RProp("balance_wei", "string", "ETH balance in wei"), native.RProp("balance_eth", "string", "ETH balance"),
+		native.RProp("nonce", "integer", "Next nonce"), native.RProp("can_pay_gas", "boolean", "Enough ETH for a 100k-gas transaction at the current max fee")),
 	SchemaVersion: 1,
 }
 
@@ -41,7 +42,7 @@ const typicalGas = 100_000
 
 func walletStatus(env *Env) registry.ReadHandler {
 	return func(ctx context.Context, in *registry.Input) (*tool.Result, error) {
-		if err := checkChain(env, in); err != nil {
+		if err := native.CheckChain(env, in); err != nil {
 			return nil, err
 		}
 		addr := env.Wallet.Address()
@@ -62,8 +63,8 @@ func walletStatus(env *Env) registry.ReadHandler {
 		need := mulUint(q.max, typicalGas)
 		return tool.ReadResult(defWalletStatus, walletStatusOut{
 			Address: addr.Hex(), ChainID: env.Chain.ChainID(), Chain: chainName(env.Chain.ChainID()), Block: q.block,
-			BalanceWei: bal.String(), BalanceETH: formatUnits(bal, 18), Nonce: nonce,
-			CanPayGas: bal.Cmp(need) >= 0, KnownToken: len(env.knownTokens()),
+			BalanceWei: bal.String(), BalanceETH: native.FormatUnits(bal, 18), Nonce: nonce,
+			CanPayGas: bal.Cmp(need) >= 0, KnownToken: len(env.KnownTokens()),
 		})
 	}
 }

@@ -1,4 +1,4 @@
-package catalog
+package uniswap
 
 import (
 	"context"
@@ -6,30 +6,14 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+
+	"github.com/wardhq/ward/internal/catalog/internal/native"
 )
 
-// Uniswap arithmetic ported from the mainnet contracts, so that quotes
-// match what the contracts compute to the last unit: V2's getAmountOut and
-// quote, and V3's TickMath.getSqrtRatioAtTick, SqrtPriceMath,
-// SwapMath.computeSwapStep and TickBitmap.nextInitializedTickWithinOneWord.
-// Values are *big.Int; where a contract branches on 256-bit overflow the
-// overflow is emulated.
-//
-// A V3 quote runs the pool's swap loop over the pool's own tick state
-// (bitmap words and liquidityNet, read as the loop needs them), so it is
-// exact for any pool with the mainnet code, across tick crossings, and
-// needs no wallet, balance or allowance (simulating exactInputSingle from
-// the wallet would). ward's dev pools hold only full-range liquidity and
-// swap in one step; they are recognised by their fullRange() getter and
-// quoted with that one step, which is exact for them too.
-
 var (
-	bigOne     = big.NewInt(1)
-	q96        = new(big.Int).Lsh(bigOne, 96)
-	two160     = new(big.Int).Lsh(bigOne, 160)
-	two256     = new(big.Int).Lsh(bigOne, 256)
-	maxUint256 = new(big.Int).Sub(two256, bigOne)
-	maxUint128 = new(big.Int).Sub(new(big.Int).Lsh(bigOne, 128), bigOne)
+	q96        = new(big.Int).Lsh(native.BigOne, 96)
+	two160     = new(big.Int).Lsh(native.BigOne, 160)
+	maxUint128 = new(big.Int).Sub(new(big.Int).Lsh(native.BigOne, 128), native.BigOne)
 	// minSqrtRatio and maxSqrtRatio are getSqrtRatioAtTick(minTick) and
 	// getSqrtRatioAtTick(maxTick).
 	minSqrtRatio    = big.NewInt(4295128739)
@@ -121,7 +105,7 @@ func mulDiv(a, b, d *big.Int) (*big.Int, error) {
 	}
 	r := new(big.Int).Mul(a, b)
 	r.Quo(r, d)
-	if r.Cmp(maxUint256) > 0 {
+	if r.Cmp(native.MaxUint256) > 0 {
 		return nil, errors.New("mulDiv: overflow")
 	}
 	return r, nil
@@ -135,9 +119,9 @@ func mulDivUp(a, b, d *big.Int) (*big.Int, error) {
 	p := new(big.Int).Mul(a, b)
 	q, m := new(big.Int).QuoRem(p, d, new(big.Int))
 	if m.Sign() > 0 {
-		q.Add(q, bigOne)
+		q.Add(q, native.BigOne)
 	}
-	if q.Cmp(maxUint256) > 0 {
+	if q.Cmp(native.MaxUint256) > 0 {
 		return nil, errors.New("mulDiv: overflow")
 	}
 	return q, nil
@@ -147,7 +131,7 @@ func mulDivUp(a, b, d *big.Int) (*big.Int, error) {
 func divUp(x, y *big.Int) *big.Int {
 	q, m := new(big.Int).QuoRem(x, y, new(big.Int))
 	if m.Sign() > 0 {
-		q.Add(q, bigOne)
+		q.Add(q, native.BigOne)
 	}
 	return q
 }
@@ -184,7 +168,7 @@ func sqrtRatioAtTick(tick int64) (*big.Int, error) {
 	if abs&1 != 0 {
 		ratio.Set(tickFactors[0])
 	} else {
-		ratio.Lsh(bigOne, 128)
+		ratio.Lsh(native.BigOne, 128)
 	}
 	for i := 1; i < len(tickFactors); i++ {
 		if abs&(1<<i) != 0 {
@@ -193,12 +177,12 @@ func sqrtRatioAtTick(tick int64) (*big.Int, error) {
 		}
 	}
 	if tick > 0 {
-		ratio.Quo(maxUint256, ratio)
+		ratio.Quo(native.MaxUint256, ratio)
 	}
 	rem := new(big.Int).And(ratio, big.NewInt(1<<32-1))
 	ratio.Rsh(ratio, 32)
 	if rem.Sign() != 0 {
-		ratio.Add(ratio, bigOne)
+		ratio.Add(ratio, native.BigOne)
 	}
 	return ratio, nil
 }
@@ -237,9 +221,9 @@ func nextSqrtPriceFromAmount0Up(sqrtP, liquidity, amount *big.Int) (*big.Int, er
 	}
 	num := new(big.Int).Lsh(liquidity, 96)
 	product := new(big.Int).Mul(amount, sqrtP)
-	if product.Cmp(maxUint256) <= 0 {
+	if product.Cmp(native.MaxUint256) <= 0 {
 		den := new(big.Int).Add(num, product)
-		if den.Cmp(maxUint256) <= 0 {
+		if den.Cmp(native.MaxUint256) <= 0 {
 			r, err := mulDivUp(num, sqrtP, den)
 			if err != nil {
 				return nil, err
@@ -383,7 +367,7 @@ func nextInitializedTick(ctx context.Context, src tickSource, tick, spacing int6
 		if err != nil {
 			return 0, false, err
 		}
-		mask := new(big.Int).Sub(new(big.Int).Lsh(bigOne, bit+1), bigOne)
+		mask := new(big.Int).Sub(new(big.Int).Lsh(native.BigOne, bit+1), native.BigOne)
 		masked := mask.And(mask, w)
 		if masked.Sign() != 0 {
 			msb := int64(masked.BitLen() - 1)
@@ -442,9 +426,9 @@ func quoteV3ExactIn(ctx context.Context, p v3Pool, zeroForOne bool, amountIn *bi
 	if amountIn.Sign() <= 0 {
 		return out, errors.New("the input amount must be greater than 0")
 	}
-	limit := new(big.Int).Add(minSqrtRatio, bigOne)
+	limit := new(big.Int).Add(minSqrtRatio, native.BigOne)
 	if !zeroForOne {
-		limit = new(big.Int).Sub(maxSqrtRatio, bigOne)
+		limit = new(big.Int).Sub(maxSqrtRatio, native.BigOne)
 	}
 	if p.fullRange != nil {
 		return quoteV3FullRange(p, zeroForOne, amountIn, out)
@@ -520,9 +504,9 @@ func quoteV3FullRange(p v3Pool, zeroForOne bool, amountIn *big.Int, out v3Swap) 
 	if err != nil {
 		return out, err
 	}
-	target := new(big.Int).Add(lower, bigOne)
+	target := new(big.Int).Add(lower, native.BigOne)
 	if !zeroForOne {
-		target = new(big.Int).Sub(upper, bigOne)
+		target = new(big.Int).Sub(upper, native.BigOne)
 	}
 	if (zeroForOne && target.Cmp(p.sqrtP) >= 0) || (!zeroForOne && target.Cmp(p.sqrtP) <= 0) {
 		return out, errors.New("the pool's price is at the edge of its liquidity range")
@@ -545,8 +529,8 @@ func quoteV3FullRange(p v3Pool, zeroForOne bool, amountIn *big.Int, out v3Swap) 
 // sqrt price: (sqrtP / 2^96)^2 * 10^(decimals0 - decimals1).
 func priceFromSqrtX96(sqrtP *big.Int, dec0, dec1 uint8) *big.Rat {
 	num := new(big.Int).Mul(sqrtP, sqrtP)
-	num.Mul(num, pow10(int(dec0)))
-	den := new(big.Int).Lsh(pow10(int(dec1)), 192)
+	num.Mul(num, native.Pow10(int(dec0)))
+	den := new(big.Int).Lsh(native.Pow10(int(dec1)), 192)
 	return new(big.Rat).SetFrac(num, den)
 }
 
@@ -556,32 +540,9 @@ func priceFromReserves(r0, r1 *big.Int, dec0, dec1 uint8) *big.Rat {
 	if r0.Sign() == 0 {
 		return new(big.Rat)
 	}
-	num := new(big.Int).Mul(r1, pow10(int(dec0)))
-	den := new(big.Int).Mul(r0, pow10(int(dec1)))
+	num := new(big.Int).Mul(r1, native.Pow10(int(dec0)))
+	den := new(big.Int).Mul(r0, native.Pow10(int(dec1)))
 	return new(big.Rat).SetFrac(num, den)
-}
-
-// ratString writes r in plain decimal notation with about sig significant
-// digits (never an exponent), trailing zeros removed.
-func ratString(r *big.Rat, sig int) string {
-	if r.Sign() == 0 {
-		return "0"
-	}
-	f, _ := new(big.Float).SetRat(new(big.Rat).Abs(r)).Float64()
-	places := sig
-	if f > 0 && !math.IsInf(f, 0) {
-		places = max(0, sig-1-int(math.Floor(math.Log10(f))))
-	}
-	s := r.FloatString(places)
-	if places > 0 {
-		for s[len(s)-1] == '0' {
-			s = s[:len(s)-1]
-		}
-		if s[len(s)-1] == '.' {
-			s = s[:len(s)-1]
-		}
-	}
-	return s
 }
 
 // bpsOf returns (a - b) / a in basis points, to two decimals (0 when a is
@@ -595,4 +556,17 @@ func bpsOf(a, b *big.Rat) float64 {
 	d.Mul(d, big.NewRat(10000, 1))
 	f, _ := d.Float64()
 	return math.Round(f*100) / 100
+}
+
+// sqrtRatios returns the sqrt prices at the ends of the tick range [lo, hi].
+func sqrtRatios(lo, hi int64) (*big.Int, *big.Int, error) {
+	sa, err := sqrtRatioAtTick(lo)
+	if err != nil {
+		return nil, nil, err
+	}
+	sb, err := sqrtRatioAtTick(hi)
+	if err != nil {
+		return nil, nil, err
+	}
+	return sa, sb, nil
 }

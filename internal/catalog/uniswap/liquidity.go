@@ -1,4 +1,4 @@
-package catalog
+package uniswap
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
 
+	"github.com/wardhq/ward/internal/catalog/internal/native"
 	"github.com/wardhq/ward/internal/chain"
 	"github.com/wardhq/ward/internal/registry"
 	"github.com/wardhq/ward/internal/tool"
@@ -25,36 +26,36 @@ var defUniLPPosition = &tool.Def{
 	Category: tool.CatLP, Tier: tool.Read, RiskTier: tool.Layer1, Budget: tool.Medium,
 	ProgressSteps: []string{"Reading the pool", "Reading the position", "Valuing the position"},
 	PromptSnippet: "uniswap_get_lp_position reads a V2 LP balance or a V3 position and what it is worth.",
-	Params: schema([]string{},
-		pAddress("pair", "V2 pair; or give token_a and token_b"),
-		pAddress("token_a", "V2: one token of the pair"),
-		pAddress("token_b", "V2: the other token"),
-		pAddress("pool", "V3 pool (instead of a V2 pair)"),
-		pInt("tick_lower", "V3: lower tick of the position (default: the full range)", minTick, maxTick),
-		pInt("tick_upper", "V3: upper tick of the position (default: the full range)", minTick, maxTick),
-		pAddress("owner", "Whose position (default: the agent's wallet)"),
-		pAddress("factory", "Uniswap V2 factory for the pair lookup (default: the chain's configured one)"),
-		pChain),
-	Result: resultSchema(
-		rProp("version", "string", "v2 or v3"), rProp("owner", "string", "position owner"),
-		rProp("pair", "string", "V2 pair"), rProp("pool", "string", "V3 pool"),
-		rTokenProp("token0", "token0"), rTokenProp("token1", "token1"),
-		rAmountProp("lp_balance", "V2: LP tokens held"), rProp("total_supply", "string", "V2: LP supply"),
-		rProp("share_percent", "string", "V2: share of the pair"),
-		rProp("liquidity", "string", "V3: position liquidity"), rProp("tick_lower", "integer", "V3"), rProp("tick_upper", "integer", "V3"),
-		rProp("in_range", "boolean", "V3: whether the current price is inside the range"),
-		rAmountProp("amount0", "token0 the position redeems for now"), rAmountProp("amount1", "token1 the position redeems for now"),
-		rAmountProp("fees0", "V3: uncollected token0 fees"), rAmountProp("fees1", "V3: uncollected token1 fees"),
-		rProp("value_usd", "number", "USD value of the amounts (and fees); absent when unpriced")),
+	Params: native.Schema([]string{},
+		native.PAddress("pair", "V2 pair; or give token_a and token_b"),
+		native.PAddress("token_a", "V2: one token of the pair"),
+		native.PAddress("token_b", "V2: the other token"),
+		native.PAddress("pool", "V3 pool (instead of a V2 pair)"),
+		native.PInt("tick_lower", "V3: lower tick of the position (default: the full range)", minTick, maxTick),
+		native.PInt("tick_upper", "V3: upper tick of the position (default: the full range)", minTick, maxTick),
+		native.PAddress("owner", "Whose position (default: the agent's wallet)"),
+		native.PAddress("factory", "Uniswap V2 factory for the pair lookup (default: the chain's configured one)"),
+		native.PChain),
+	Result: native.ResultSchema(
+		native.RProp("version", "string", "v2 or v3"), native.RProp("owner", "string", "position owner"),
+		native.RProp("pair", "string", "V2 pair"), native.RProp("pool", "string", "V3 pool"),
+		native.RTokenProp("token0", "token0"), native.RTokenProp("token1", "token1"),
+		native.RAmountProp("lp_balance", "V2: LP tokens held"), native.RProp("total_supply", "string", "V2: LP supply"),
+		native.RProp("share_percent", "string", "V2: share of the pair"),
+		native.RProp("liquidity", "string", "V3: position liquidity"), native.RProp("tick_lower", "integer", "V3"), native.RProp("tick_upper", "integer", "V3"),
+		native.RProp("in_range", "boolean", "V3: whether the current price is inside the range"),
+		native.RAmountProp("amount0", "token0 the position redeems for now"), native.RAmountProp("amount1", "token1 the position redeems for now"),
+		native.RAmountProp("fees0", "V3: uncollected token0 fees"), native.RAmountProp("fees1", "V3: uncollected token1 fees"),
+		native.RProp("value_usd", "number", "USD value of the amounts (and fees); absent when unpriced")),
 	SchemaVersion: 1,
 }
 
-func uniLPPosition(env *Env) registry.ReadHandler {
+func uniLPPosition(env *native.Env) registry.ReadHandler {
 	return func(ctx context.Context, in *registry.Input) (*tool.Result, error) {
-		if err := checkChain(env, in); err != nil {
+		if err := native.CheckChain(env, in); err != nil {
 			return nil, err
 		}
-		owner, err := argAddressOr(in, "owner", walletAddress(env))
+		owner, err := native.ArgAddressOr(in, "owner", native.WalletAddress(env))
 		if err != nil {
 			return nil, err
 		}
@@ -73,11 +74,7 @@ func uniLPPosition(env *Env) registry.ReadHandler {
 		if err != nil {
 			return nil, err
 		}
-		m0, err := tokenInfoOf(ctx, env, st.token0)
-		if err != nil {
-			return nil, err
-		}
-		m1, err := tokenInfoOf(ctx, env, st.token1)
+		m0, m1, err := native.TokenInfoPair(ctx, env, st.token0, st.token1)
 		if err != nil {
 			return nil, err
 		}
@@ -93,13 +90,13 @@ func uniLPPosition(env *Env) registry.ReadHandler {
 		in.Step(2)
 		out := map[string]any{
 			"version": "v2", "owner": owner.Hex(), "pair": pair.Hex(), "token0": m0, "token1": m1,
-			"lp_balance": amountOf(lp, 18), "total_supply": st.totalSupply.String(), "share_percent": "0",
-			"amount0": amountOf(a0, m0.Decimals), "amount1": amountOf(a1, m1.Decimals),
+			"lp_balance": native.AmountOf(lp, 18), "total_supply": st.totalSupply.String(), "share_percent": "0",
+			"amount0": native.AmountOf(a0, m0.Decimals), "amount1": native.AmountOf(a1, m1.Decimals),
 		}
 		if st.totalSupply.Sign() > 0 {
-			out["share_percent"] = ratString(new(big.Rat).SetFrac(new(big.Int).Mul(lp, big.NewInt(100)), st.totalSupply), 8)
+			out["share_percent"] = native.RatString(new(big.Rat).SetFrac(new(big.Int).Mul(lp, big.NewInt(100)), st.totalSupply), 8)
 		}
-		if c := sumCents(valueCents(ctx, env, st.token0, a0), valueCents(ctx, env, st.token1, a1)); c >= 0 {
+		if c := native.SumCents(native.ValueCents(ctx, env, st.token0, a0), native.ValueCents(ctx, env, st.token1, a1)); c >= 0 {
 			out["value_usd"] = float64(c) / 100
 		}
 		return tool.ReadResult(defUniLPPosition, out)
@@ -109,7 +106,7 @@ func uniLPPosition(env *Env) registry.ReadHandler {
 // v2Redeem returns what burning liquidity LP tokens of a pair pays out:
 // the liquidity's share of the pair's token balances (as the pair's burn
 // computes it, without the protocol fee's mint).
-func v2Redeem(ctx context.Context, env *Env, st v2PairState, liquidity *big.Int) (*big.Int, *big.Int, error) {
+func v2Redeem(ctx context.Context, env *native.Env, st v2PairState, liquidity *big.Int) (*big.Int, *big.Int, error) {
 	if st.totalSupply.Sign() == 0 {
 		return new(big.Int), new(big.Int), nil
 	}
@@ -132,7 +129,7 @@ func v2Redeem(ctx context.Context, env *Env, st v2PairState, liquidity *big.Int)
 // defaulting to the pool's full range.
 func v3Range(in *registry.Input, st v3PoolState) (int64, int64, error) {
 	lo, hi := st.fullRangeTicks()
-	lo, hi = argInt(in, "tick_lower", lo), argInt(in, "tick_upper", hi)
+	lo, hi = native.ArgInt(in, "tick_lower", lo), native.ArgInt(in, "tick_upper", hi)
 	if lo >= hi || lo%st.spacing != 0 || hi%st.spacing != 0 {
 		return 0, 0, fmt.Errorf("tick range [%d, %d] must be increasing multiples of the pool's tick spacing %d", lo, hi, st.spacing)
 	}
@@ -179,9 +176,9 @@ type v3PositionState struct {
 
 // readV3Position reads owner's position in [lo, hi] and computes its fees
 // as the pool would credit them on the next update.
-func readV3Position(ctx context.Context, env *Env, st v3PoolState, owner common.Address, lo, hi int64) (v3PositionState, error) {
+func readV3Position(ctx context.Context, env *native.Env, st v3PoolState, owner common.Address, lo, hi int64) (v3PositionState, error) {
 	var p v3PositionState
-	r, err := extraCall(ctx, env, st.address, "positions", v3PositionKey(owner, lo, hi))
+	r, err := native.ExtraCall(ctx, env, st.address, "positions", v3PositionKey(owner, lo, hi))
 	if err != nil {
 		return p, err
 	}
@@ -192,19 +189,19 @@ func readV3Position(ctx context.Context, env *Env, st v3PoolState, owner common.
 		return p, nil
 	}
 	a := chain.UniswapV3PoolABI()
-	g0, err := callBig(ctx, env, a, st.address, "feeGrowthGlobal0X128")
+	g0, err := native.CallBig(ctx, env, a, st.address, "feeGrowthGlobal0X128")
 	if err != nil {
 		return p, err
 	}
-	g1, err := callBig(ctx, env, a, st.address, "feeGrowthGlobal1X128")
+	g1, err := native.CallBig(ctx, env, a, st.address, "feeGrowthGlobal1X128")
 	if err != nil {
 		return p, err
 	}
-	tl, err := call(ctx, env.Chain, a, st.address, "ticks", big.NewInt(lo))
+	tl, err := native.Call(ctx, env.Chain, a, st.address, "ticks", big.NewInt(lo))
 	if err != nil {
 		return p, err
 	}
-	tu, err := call(ctx, env.Chain, a, st.address, "ticks", big.NewInt(hi))
+	tu, err := native.Call(ctx, env.Chain, a, st.address, "ticks", big.NewInt(hi))
 	if err != nil {
 		return p, err
 	}
@@ -218,7 +215,7 @@ func readV3Position(ctx context.Context, env *Env, st v3PoolState, owner common.
 		}
 		v := new(big.Int).Sub(global, below)
 		v.Sub(v, above)
-		return v.Mod(v, two256)
+		return v.Mod(v, native.Two256)
 	}
 	for _, f := range []struct {
 		global, lower, upper, last, owed *big.Int
@@ -227,7 +224,7 @@ func readV3Position(ctx context.Context, env *Env, st v3PoolState, owner common.
 		{g1, tl[3].(*big.Int), tu[3].(*big.Int), last1, p.owed1},
 	} {
 		d := new(big.Int).Sub(inside(f.global, f.lower, f.upper), f.last)
-		d.Mod(d, two256)
+		d.Mod(d, native.Two256)
 		d.Mul(d, p.liquidity)
 		d.Rsh(d, 128)
 		f.owed.Add(f.owed, d)
@@ -235,8 +232,8 @@ func readV3Position(ctx context.Context, env *Env, st v3PoolState, owner common.
 	return p, nil
 }
 
-func v3Position(ctx context.Context, env *Env, in *registry.Input, owner common.Address) (*tool.Result, error) {
-	pool, err := argAddress(in, "pool")
+func v3Position(ctx context.Context, env *native.Env, in *registry.Input, owner common.Address) (*tool.Result, error) {
+	pool, err := native.ArgAddress(in, "pool")
 	if err != nil {
 		return nil, err
 	}
@@ -249,11 +246,7 @@ func v3Position(ctx context.Context, env *Env, in *registry.Input, owner common.
 	if err != nil {
 		return nil, err
 	}
-	m0, err := tokenInfoOf(ctx, env, st.token0)
-	if err != nil {
-		return nil, err
-	}
-	m1, err := tokenInfoOf(ctx, env, st.token1)
+	m0, m1, err := native.TokenInfoPair(ctx, env, st.token0, st.token1)
 	if err != nil {
 		return nil, err
 	}
@@ -262,11 +255,7 @@ func v3Position(ctx context.Context, env *Env, in *registry.Input, owner common.
 	if err != nil {
 		return nil, err
 	}
-	sa, err := sqrtRatioAtTick(lo)
-	if err != nil {
-		return nil, err
-	}
-	sb, err := sqrtRatioAtTick(hi)
+	sa, sb, err := sqrtRatios(lo, hi)
 	if err != nil {
 		return nil, err
 	}
@@ -278,12 +267,12 @@ func v3Position(ctx context.Context, env *Env, in *registry.Input, owner common.
 	out := map[string]any{
 		"version": "v3", "owner": owner.Hex(), "pool": pool.Hex(), "token0": m0, "token1": m1,
 		"liquidity": p.liquidity.String(), "tick_lower": lo, "tick_upper": hi, "in_range": st.tick >= lo && st.tick < hi,
-		"amount0": amountOf(a0, m0.Decimals), "amount1": amountOf(a1, m1.Decimals),
-		"fees0": amountOf(p.owed0, m0.Decimals), "fees1": amountOf(p.owed1, m1.Decimals),
+		"amount0": native.AmountOf(a0, m0.Decimals), "amount1": native.AmountOf(a1, m1.Decimals),
+		"fees0": native.AmountOf(p.owed0, m0.Decimals), "fees1": native.AmountOf(p.owed1, m1.Decimals),
 	}
 	t0 := new(big.Int).Add(a0, p.owed0)
 	t1 := new(big.Int).Add(a1, p.owed1)
-	if c := sumCents(valueCents(ctx, env, st.token0, t0), valueCents(ctx, env, st.token1, t1)); c >= 0 {
+	if c := native.SumCents(native.ValueCents(ctx, env, st.token0, t0), native.ValueCents(ctx, env, st.token1, t1)); c >= 0 {
 		out["value_usd"] = float64(c) / 100
 	}
 	return tool.ReadResult(defUniLPPosition, out)
@@ -301,56 +290,56 @@ var defUniAddLiquidity = &tool.Def{
 	Category: tool.CatLP, Tier: tool.Write, RiskTier: tool.Layer2, Budget: tool.Slow, Effect: tool.EffectOpen,
 	ProgressSteps: []string{"Reading the pair", "Checking balances and allowances", "Sending approves and addLiquidity", "Confirming"},
 	PromptSnippet: "uniswap_add_liquidity adds liquidity to a V2 pair at its current ratio.",
-	Params: schema([]string{"token_a", "token_b", "amount_a_desired", "amount_b_desired"},
-		pAddress("token_a", "One token of the pair"),
-		pAddress("token_b", "The other token"),
-		pAmount("amount_a_desired", "Most of token_a to add"),
-		pAmount("amount_b_desired", "Most of token_b to add"),
-		pSlippage, pDeadline,
-		pAddress("router", "Uniswap V2 Router02 (default: the chain's configured one)"),
-		pClaims("token_a", "token_a"), pClaims("token_b", "token_b"),
-		pChain),
+	Params: native.Schema([]string{"token_a", "token_b", "amount_a_desired", "amount_b_desired"},
+		native.PAddress("token_a", "One token of the pair"),
+		native.PAddress("token_b", "The other token"),
+		native.PAmount("amount_a_desired", "Most of token_a to add"),
+		native.PAmount("amount_b_desired", "Most of token_b to add"),
+		native.PSlippage, native.PDeadline,
+		native.PAddress("router", "Uniswap V2 Router02 (default: the chain's configured one)"),
+		native.PClaims("token_a", "token_a"), native.PClaims("token_b", "token_b"),
+		native.PChain),
 	SchemaVersion: 1,
 }
 
-func planAddLiquidity(env *Env) registry.Planner {
+func planAddLiquidity(env *native.Env) registry.Planner {
 	return func(ctx context.Context, in *registry.Input) (*tool.Plan, error) {
-		if err := checkChain(env, in); err != nil {
+		if err := native.CheckChain(env, in); err != nil {
 			return nil, err
 		}
-		a, err := argAddress(in, "token_a")
+		a, err := native.ArgAddress(in, "token_a")
 		if err != nil {
 			return nil, err
 		}
-		b, err := argAddress(in, "token_b")
+		b, err := native.ArgAddress(in, "token_b")
 		if err != nil {
 			return nil, err
 		}
 		if a == b {
 			return nil, errors.New("token_a and token_b are the same token")
 		}
-		desA, err := argAmount(in, "amount_a_desired")
+		desA, err := native.ArgAmount(in, "amount_a_desired")
 		if err != nil {
 			return nil, err
 		}
-		desB, err := argAmount(in, "amount_b_desired")
+		desB, err := native.ArgAmount(in, "amount_b_desired")
 		if err != nil {
 			return nil, err
 		}
-		if err := positive("amount_a_desired", desA); err != nil {
+		if err := native.Positive("amount_a_desired", desA); err != nil {
 			return nil, err
 		}
-		if err := positive("amount_b_desired", desB); err != nil {
+		if err := native.Positive("amount_b_desired", desB); err != nil {
 			return nil, err
 		}
-		router, err := argAddressOr(in, "router", env.Venues.UniswapV2Router)
+		router, err := native.ArgAddressOr(in, "router", env.Venues.UniswapV2Router)
 		if err != nil {
 			return nil, err
 		}
-		if err := needVenue(router, "Uniswap V2 router", "router"); err != nil {
+		if err := native.NeedVenue(router, "Uniswap V2 router", "router"); err != nil {
 			return nil, err
 		}
-		owner, err := wallet(env)
+		owner, err := native.Owner(env)
 		if err != nil {
 			return nil, err
 		}
@@ -378,26 +367,22 @@ func planAddLiquidity(env *Env) registry.Planner {
 		if amtA.Sign() == 0 || amtB.Sign() == 0 {
 			return nil, errors.New("the desired amounts are too small for the pair's ratio")
 		}
-		bps := argInt(in, "slippage_bps", defaultSlippageBps)
-		minA, minB := slippageMin(amtA, bps), slippageMin(amtB, bps)
+		bps := native.ArgInt(in, "slippage_bps", native.DefaultSlippageBps)
+		minA, minB := native.SlippageMin(amtA, bps), native.SlippageMin(amtB, bps)
 		lp := v2Minted(amtA, amtB, ra, rb, st.totalSupply)
-		minLP := slippageMin(lp, bps)
+		minLP := native.SlippageMin(lp, bps)
 		if minLP.Sign() <= 0 {
 			return nil, errors.New("the amounts are too small to mint LP tokens")
 		}
-		ma, err := tokenInfoOf(ctx, env, a)
-		if err != nil {
-			return nil, err
-		}
-		mb, err := tokenInfoOf(ctx, env, b)
+		ma, mb, err := native.TokenInfoPair(ctx, env, a, b)
 		if err != nil {
 			return nil, err
 		}
 		in.Step(1)
-		if err := needBalance(ctx, env, ma, amtA); err != nil {
+		if err := native.NeedBalance(ctx, env, ma, amtA); err != nil {
 			return nil, err
 		}
-		if err := needBalance(ctx, env, mb, amtB); err != nil {
+		if err := native.NeedBalance(ctx, env, mb, amtB); err != nil {
 			return nil, err
 		}
 		var txs []tool.Tx
@@ -405,29 +390,29 @@ func planAddLiquidity(env *Env) registry.Planner {
 			tok common.Address
 			amt *big.Int
 		}{{a, amtA}, {b, amtB}} {
-			t, err := approvals(ctx, env, ap.tok, router, ap.amt)
+			t, err := native.Approvals(ctx, env, ap.tok, router, ap.amt)
 			if err != nil {
 				return nil, err
 			}
 			txs = append(txs, t...)
 		}
-		dl, err := deadline(ctx, env, in)
+		dl, err := native.Deadline(ctx, env, in)
 		if err != nil {
 			return nil, err
 		}
-		add, err := tx(chain.UniswapV2Router02ABI(), router, "add liquidity", "addLiquidity", a, b, amtA, amtB, minA, minB, owner, dl)
+		add, err := native.Tx(chain.UniswapV2Router02ABI(), router, "add liquidity", "addLiquidity", a, b, amtA, amtB, minA, minB, owner, dl)
 		if err != nil {
 			return nil, err
 		}
 		txs = append(txs, add)
-		return newPlan(env, txs,
+		return native.NewPlan(env, txs,
 			[]tool.TokenUse{
-				claimed(in, a, amtA, true, "token_a"), claimed(in, b, amtB, true, "token_b"),
+				native.Claimed(in, a, amtA, true, "token_a"), native.Claimed(in, b, amtB, true, "token_b"),
 				{Token: tool.Address(pair), Symbol: "", Decimals: -1, Amount: minLP, Out: false},
 			},
-			sumCents(valueCents(ctx, env, a, amtA), valueCents(ctx, env, b, amtB)),
+			native.SumCents(native.ValueCents(ctx, env, a, amtA), native.ValueCents(ctx, env, b, amtB)),
 			fmt.Sprintf("add %s %s and %s %s to Uniswap V2 pair %s for at least %s LP tokens",
-				formatUnits(amtA, ma.Decimals), ma.Symbol, formatUnits(amtB, mb.Decimals), mb.Symbol, pair.Hex(), formatUnits(minLP, 18))), nil
+				native.FormatUnits(amtA, ma.Decimals), ma.Symbol, native.FormatUnits(amtB, mb.Decimals), mb.Symbol, pair.Hex(), native.FormatUnits(minLP, 18))), nil
 	}
 }
 
@@ -442,46 +427,46 @@ var defUniRemoveLiquidity = &tool.Def{
 	Category: tool.CatLP, Tier: tool.Write, RiskTier: tool.Layer2, Budget: tool.Slow, Effect: tool.EffectClose,
 	ProgressSteps: []string{"Reading the pair and position", "Checking the LP allowance", "Sending approve and removeLiquidity", "Confirming"},
 	PromptSnippet: "uniswap_remove_liquidity burns V2 LP tokens for the pair's tokens.",
-	Params: schema([]string{"liquidity"},
-		pAddress("pair", "The V2 pair; or give token_a and token_b"),
-		pAddress("token_a", "One token of the pair"),
-		pAddress("token_b", "The other token"),
-		pAmountMax("liquidity", "LP tokens to burn"),
-		pSlippage, pDeadline,
-		pAddress("router", "Uniswap V2 Router02 (default: the chain's configured one)"),
-		pChain),
+	Params: native.Schema([]string{"liquidity"},
+		native.PAddress("pair", "The V2 pair; or give token_a and token_b"),
+		native.PAddress("token_a", "One token of the pair"),
+		native.PAddress("token_b", "The other token"),
+		native.PAmountMax("liquidity", "LP tokens to burn"),
+		native.PSlippage, native.PDeadline,
+		native.PAddress("router", "Uniswap V2 Router02 (default: the chain's configured one)"),
+		native.PChain),
 	SchemaVersion: 1,
 }
 
-func planRemoveLiquidity(env *Env) registry.Planner {
+func planRemoveLiquidity(env *native.Env) registry.Planner {
 	return func(ctx context.Context, in *registry.Input) (*tool.Plan, error) {
-		if err := checkChain(env, in); err != nil {
+		if err := native.CheckChain(env, in); err != nil {
 			return nil, err
 		}
-		router, err := argAddressOr(in, "router", env.Venues.UniswapV2Router)
+		router, err := native.ArgAddressOr(in, "router", env.Venues.UniswapV2Router)
 		if err != nil {
 			return nil, err
 		}
-		if err := needVenue(router, "Uniswap V2 router", "router"); err != nil {
+		if err := native.NeedVenue(router, "Uniswap V2 router", "router"); err != nil {
 			return nil, err
 		}
-		owner, err := wallet(env)
+		owner, err := native.Owner(env)
 		if err != nil {
 			return nil, err
 		}
-		liq, err := argAmountMax(in, "liquidity")
+		liq, err := native.ArgAmountMax(in, "liquidity")
 		if err != nil {
 			return nil, err
 		}
 		in.Step(0)
 		var pair common.Address
 		if _, ok := in.Args.Get("pair"); ok {
-			if pair, err = argAddress(in, "pair"); err != nil {
+			if pair, err = native.ArgAddress(in, "pair"); err != nil {
 				return nil, err
 			}
 		} else {
-			a, err1 := argAddress(in, "token_a")
-			b, err2 := argAddress(in, "token_b")
+			a, err1 := native.ArgAddress(in, "token_a")
+			b, err2 := native.ArgAddress(in, "token_b")
 			if err1 != nil || err2 != nil {
 				return nil, errors.New("pass pair, or token_a and token_b")
 			}
@@ -505,7 +490,7 @@ func planRemoveLiquidity(env *Env) registry.Planner {
 			liq = bal
 		}
 		if liq.Sign() == 0 {
-			return nil, errNoPosition
+			return nil, native.ErrNoPosition
 		}
 		if liq.Cmp(bal) > 0 {
 			return nil, fmt.Errorf("the wallet holds %s LP tokens of the pair, less than %s", bal, liq)
@@ -514,42 +499,38 @@ func planRemoveLiquidity(env *Env) registry.Planner {
 		if err != nil {
 			return nil, err
 		}
-		bps := argInt(in, "slippage_bps", defaultSlippageBps)
-		min0, min1 := slippageMin(a0, bps), slippageMin(a1, bps)
+		bps := native.ArgInt(in, "slippage_bps", native.DefaultSlippageBps)
+		min0, min1 := native.SlippageMin(a0, bps), native.SlippageMin(a1, bps)
 		if min0.Sign() == 0 || min1.Sign() == 0 {
 			return nil, errors.New("the liquidity is too small to redeem both tokens")
 		}
-		m0, err := tokenInfoOf(ctx, env, st.token0)
-		if err != nil {
-			return nil, err
-		}
-		m1, err := tokenInfoOf(ctx, env, st.token1)
+		m0, m1, err := native.TokenInfoPair(ctx, env, st.token0, st.token1)
 		if err != nil {
 			return nil, err
 		}
 		in.Step(1)
-		txs, err := approvals(ctx, env, pair, router, liq)
+		txs, err := native.Approvals(ctx, env, pair, router, liq)
 		if err != nil {
 			return nil, err
 		}
-		dl, err := deadline(ctx, env, in)
+		dl, err := native.Deadline(ctx, env, in)
 		if err != nil {
 			return nil, err
 		}
-		rm, err := tx(chain.UniswapV2Router02ABI(), router, "remove liquidity", "removeLiquidity", st.token0, st.token1, liq, min0, min1, owner, dl)
+		rm, err := native.Tx(chain.UniswapV2Router02ABI(), router, "remove liquidity", "removeLiquidity", st.token0, st.token1, liq, min0, min1, owner, dl)
 		if err != nil {
 			return nil, err
 		}
 		txs = append(txs, rm)
-		return newPlan(env, txs,
+		return native.NewPlan(env, txs,
 			[]tool.TokenUse{
 				{Token: tool.Address(pair), Decimals: -1, Amount: liq, Out: true},
 				{Token: tool.Address(st.token0), Decimals: -1, Amount: min0},
 				{Token: tool.Address(st.token1), Decimals: -1, Amount: min1},
 			},
-			sumCents(valueCents(ctx, env, st.token0, a0), valueCents(ctx, env, st.token1, a1)),
+			native.SumCents(native.ValueCents(ctx, env, st.token0, a0), native.ValueCents(ctx, env, st.token1, a1)),
 			fmt.Sprintf("burn %s LP tokens of Uniswap V2 pair %s for at least %s %s and %s %s",
-				formatUnits(liq, 18), pair.Hex(), formatUnits(min0, m0.Decimals), m0.Symbol, formatUnits(min1, m1.Decimals), m1.Symbol)), nil
+				native.FormatUnits(liq, 18), pair.Hex(), native.FormatUnits(min0, m0.Decimals), m0.Symbol, native.FormatUnits(min1, m1.Decimals), m1.Symbol)), nil
 	}
 }
 
@@ -564,38 +545,38 @@ var defUniAddV3Liquidity = &tool.Def{
 	Category: tool.CatLP, Tier: tool.Write, RiskTier: tool.Layer2, Budget: tool.Slow, Effect: tool.EffectOpen,
 	ProgressSteps: []string{"Reading the pool", "Checking balances and allowances", "Sending approves and addLiquidity", "Confirming"},
 	PromptSnippet: "uniswap_add_v3_liquidity adds full-range liquidity to a V3 pool.",
-	Params: schema([]string{"pool", "amount0_max", "amount1_max"},
-		pAddress("pool", "The V3 pool (see uniswap_get_pools_by_token_pair)"),
-		pAmount("amount0_max", "Most of the pool's token0 to add"),
-		pAmount("amount1_max", "Most of the pool's token1 to add"),
-		pAddress("helper", "The liquidity helper (default: the chain's configured one)"),
-		pClaims("token0", "the pool's token0"), pClaims("token1", "the pool's token1"),
-		pChain),
+	Params: native.Schema([]string{"pool", "amount0_max", "amount1_max"},
+		native.PAddress("pool", "The V3 pool (see uniswap_get_pools_by_token_pair)"),
+		native.PAmount("amount0_max", "Most of the pool's token0 to add"),
+		native.PAmount("amount1_max", "Most of the pool's token1 to add"),
+		native.PAddress("helper", "The liquidity helper (default: the chain's configured one)"),
+		native.PClaims("token0", "the pool's token0"), native.PClaims("token1", "the pool's token1"),
+		native.PChain),
 	SchemaVersion: 1,
 }
 
-func planAddV3Liquidity(env *Env) registry.Planner {
+func planAddV3Liquidity(env *native.Env) registry.Planner {
 	return func(ctx context.Context, in *registry.Input) (*tool.Plan, error) {
-		if err := checkChain(env, in); err != nil {
+		if err := native.CheckChain(env, in); err != nil {
 			return nil, err
 		}
-		pool, err := argAddress(in, "pool")
+		pool, err := native.ArgAddress(in, "pool")
 		if err != nil {
 			return nil, err
 		}
-		max0, err := argAmount(in, "amount0_max")
+		max0, err := native.ArgAmount(in, "amount0_max")
 		if err != nil {
 			return nil, err
 		}
-		max1, err := argAmount(in, "amount1_max")
+		max1, err := native.ArgAmount(in, "amount1_max")
 		if err != nil {
 			return nil, err
 		}
-		helper, err := argAddressOr(in, "helper", env.Venues.UniswapV3LiquidityHelper)
+		helper, err := native.ArgAddressOr(in, "helper", env.Venues.UniswapV3LiquidityHelper)
 		if err != nil {
 			return nil, err
 		}
-		if err := needVenue(helper, "Uniswap V3 liquidity helper", "helper"); err != nil {
+		if err := native.NeedVenue(helper, "Uniswap V3 liquidity helper", "helper"); err != nil {
 			return nil, err
 		}
 		in.Step(0)
@@ -604,11 +585,7 @@ func planAddV3Liquidity(env *Env) registry.Planner {
 			return nil, err
 		}
 		lo, hi := st.fullRangeTicks()
-		sa, err := sqrtRatioAtTick(lo)
-		if err != nil {
-			return nil, err
-		}
-		sb, err := sqrtRatioAtTick(hi)
+		sa, sb, err := sqrtRatios(lo, hi)
 		if err != nil {
 			return nil, err
 		}
@@ -616,40 +593,33 @@ func planAddV3Liquidity(env *Env) registry.Planner {
 		if err != nil {
 			return nil, err
 		}
-		m0, err := tokenInfoOf(ctx, env, st.token0)
-		if err != nil {
-			return nil, err
-		}
-		m1, err := tokenInfoOf(ctx, env, st.token1)
+		m0, m1, err := native.TokenInfoPair(ctx, env, st.token0, st.token1)
 		if err != nil {
 			return nil, err
 		}
 		in.Step(1)
 		var txs []tool.Tx
 		for _, x := range []struct {
-			t   tokenInfo
+			t   native.TokenInfo
 			amt *big.Int
 		}{{m0, amt0}, {m1, amt1}} {
-			if err := needBalance(ctx, env, x.t, x.amt); err != nil {
-				return nil, err
-			}
-			t, err := approvals(ctx, env, x.t.Address, helper, x.amt)
+			t, err := native.Spend(ctx, env, x.t, helper, x.amt)
 			if err != nil {
 				return nil, err
 			}
 			txs = append(txs, t...)
 		}
 		// The planned amounts are the maxima: the helper cannot take more.
-		add, err := extraTx(helper, "add liquidity", "addLiquidity", pool, amt0, amt1)
+		add, err := native.ExtraTx(helper, "add liquidity", "addLiquidity", pool, amt0, amt1)
 		if err != nil {
 			return nil, err
 		}
 		txs = append(txs, add)
-		return newPlan(env, txs,
-			[]tool.TokenUse{claimed(in, st.token0, amt0, true, "token0"), claimed(in, st.token1, amt1, true, "token1")},
-			sumCents(valueCents(ctx, env, st.token0, amt0), valueCents(ctx, env, st.token1, amt1)),
+		return native.NewPlan(env, txs,
+			[]tool.TokenUse{native.Claimed(in, st.token0, amt0, true, "token0"), native.Claimed(in, st.token1, amt1, true, "token1")},
+			native.SumCents(native.ValueCents(ctx, env, st.token0, amt0), native.ValueCents(ctx, env, st.token1, amt1)),
 			fmt.Sprintf("add %s liquidity (%s %s and %s %s) across the full range of Uniswap V3 pool %s",
-				liq, formatUnits(amt0, m0.Decimals), m0.Symbol, formatUnits(amt1, m1.Decimals), m1.Symbol, pool.Hex())), nil
+				liq, native.FormatUnits(amt0, m0.Decimals), m0.Symbol, native.FormatUnits(amt1, m1.Decimals), m1.Symbol, pool.Hex())), nil
 	}
 }
 
@@ -680,7 +650,7 @@ func v3HelperAmounts(sqrtP, sa, sb, max0, max1 *big.Int) (liq, amt0, amt1 *big.I
 		if amt0.Cmp(max0) <= 0 && amt1.Cmp(max1) <= 0 && a0.Cmp(amt0) <= 0 && a1.Cmp(amt1) <= 0 {
 			return liq, amt0, amt1, nil
 		}
-		liq = new(big.Int).Sub(liq, bigOne)
+		liq = new(big.Int).Sub(liq, native.BigOne)
 	}
 	return nil, nil, nil, errors.New("no liquidity amount fits the maxima at the pool's price")
 }
@@ -724,30 +694,30 @@ var defUniRemoveV3Liquidity = &tool.Def{
 	Category: tool.CatLP, Tier: tool.Write, RiskTier: tool.Layer2, Budget: tool.Slow, Effect: tool.EffectClose,
 	ProgressSteps: []string{"Reading the pool and position", "Computing the redemption", "Sending burn and collect", "Confirming"},
 	PromptSnippet: "uniswap_remove_v3_liquidity burns a V3 position's liquidity and collects tokens and fees.",
-	Params: schema([]string{"pool", "liquidity"},
-		pAddress("pool", "The V3 pool"),
-		pAmountMax("liquidity", "Liquidity to remove (the position's liquidity units, see uniswap_get_lp_position)"),
-		pInt("tick_lower", "Lower tick of the position (default: the full range)", minTick, maxTick),
-		pInt("tick_upper", "Upper tick of the position (default: the full range)", minTick, maxTick),
-		pSlippage,
-		pChain),
+	Params: native.Schema([]string{"pool", "liquidity"},
+		native.PAddress("pool", "The V3 pool"),
+		native.PAmountMax("liquidity", "Liquidity to remove (the position's liquidity units, see uniswap_get_lp_position)"),
+		native.PInt("tick_lower", "Lower tick of the position (default: the full range)", minTick, maxTick),
+		native.PInt("tick_upper", "Upper tick of the position (default: the full range)", minTick, maxTick),
+		native.PSlippage,
+		native.PChain),
 	SchemaVersion: 1,
 }
 
-func planRemoveV3Liquidity(env *Env) registry.Planner {
+func planRemoveV3Liquidity(env *native.Env) registry.Planner {
 	return func(ctx context.Context, in *registry.Input) (*tool.Plan, error) {
-		if err := checkChain(env, in); err != nil {
+		if err := native.CheckChain(env, in); err != nil {
 			return nil, err
 		}
-		pool, err := argAddress(in, "pool")
+		pool, err := native.ArgAddress(in, "pool")
 		if err != nil {
 			return nil, err
 		}
-		liq, err := argAmountMax(in, "liquidity")
+		liq, err := native.ArgAmountMax(in, "liquidity")
 		if err != nil {
 			return nil, err
 		}
-		owner, err := wallet(env)
+		owner, err := native.Owner(env)
 		if err != nil {
 			return nil, err
 		}
@@ -768,17 +738,13 @@ func planRemoveV3Liquidity(env *Env) registry.Planner {
 			liq = pos.liquidity
 		}
 		if liq.Sign() == 0 {
-			return nil, errNoPosition
+			return nil, native.ErrNoPosition
 		}
 		if liq.Cmp(pos.liquidity) > 0 {
 			return nil, fmt.Errorf("the position holds %s liquidity, less than %s", pos.liquidity, liq)
 		}
 		in.Step(1)
-		sa, err := sqrtRatioAtTick(lo)
-		if err != nil {
-			return nil, err
-		}
-		sb, err := sqrtRatioAtTick(hi)
+		sa, sb, err := sqrtRatios(lo, hi)
 		if err != nil {
 			return nil, err
 		}
@@ -786,33 +752,29 @@ func planRemoveV3Liquidity(env *Env) registry.Planner {
 		if err != nil {
 			return nil, err
 		}
-		bps := argInt(in, "slippage_bps", defaultSlippageBps)
-		min0 := new(big.Int).Add(slippageMin(a0, bps), pos.owed0)
-		min1 := new(big.Int).Add(slippageMin(a1, bps), pos.owed1)
-		m0, err := tokenInfoOf(ctx, env, st.token0)
+		bps := native.ArgInt(in, "slippage_bps", native.DefaultSlippageBps)
+		min0 := new(big.Int).Add(native.SlippageMin(a0, bps), pos.owed0)
+		min1 := new(big.Int).Add(native.SlippageMin(a1, bps), pos.owed1)
+		m0, m1, err := native.TokenInfoPair(ctx, env, st.token0, st.token1)
 		if err != nil {
 			return nil, err
 		}
-		m1, err := tokenInfoOf(ctx, env, st.token1)
+		burn, err := native.ExtraTx(pool, "burn", "burn", big.NewInt(lo), big.NewInt(hi), liq)
 		if err != nil {
 			return nil, err
 		}
-		burn, err := extraTx(pool, "burn", "burn", big.NewInt(lo), big.NewInt(hi), liq)
-		if err != nil {
-			return nil, err
-		}
-		collect, err := extraTx(pool, "collect", "collect", owner, big.NewInt(lo), big.NewInt(hi), maxUint128, maxUint128)
+		collect, err := native.ExtraTx(pool, "collect", "collect", owner, big.NewInt(lo), big.NewInt(hi), maxUint128, maxUint128)
 		if err != nil {
 			return nil, err
 		}
 		e0, e1 := new(big.Int).Add(a0, pos.owed0), new(big.Int).Add(a1, pos.owed1)
-		return newPlan(env, []tool.Tx{burn, collect},
+		return native.NewPlan(env, []tool.Tx{burn, collect},
 			[]tool.TokenUse{
 				{Token: tool.Address(st.token0), Decimals: -1, Amount: min0},
 				{Token: tool.Address(st.token1), Decimals: -1, Amount: min1},
 			},
-			sumCents(valueCents(ctx, env, st.token0, e0), valueCents(ctx, env, st.token1, e1)),
+			native.SumCents(native.ValueCents(ctx, env, st.token0, e0), native.ValueCents(ctx, env, st.token1, e1)),
 			fmt.Sprintf("remove %s liquidity from Uniswap V3 pool %s [%d, %d] and collect about %s %s and %s %s (fees included)",
-				liq, pool.Hex(), lo, hi, formatUnits(e0, m0.Decimals), m0.Symbol, formatUnits(e1, m1.Decimals), m1.Symbol)), nil
+				liq, pool.Hex(), lo, hi, native.FormatUnits(e0, m0.Decimals), m0.Symbol, native.FormatUnits(e1, m1.Decimals), m1.Symbol)), nil
 	}
 }

@@ -1,4 +1,4 @@
-package catalog
+package aave
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 
+	"github.com/wardhq/ward/internal/catalog/internal/native"
 	"github.com/wardhq/ward/internal/chain"
 	"github.com/wardhq/ward/internal/registry"
 	"github.com/wardhq/ward/internal/tool"
@@ -18,8 +19,8 @@ import (
 // Aave's V3 markets), percentages in basis points, the health factor and
 // indexes scaled by 1e18 (wad) and 1e27 (ray).
 var (
-	wad = pow10(18)
-	ray = pow10(27)
+	wad = native.Pow10(18)
+	ray = native.Pow10(27)
 )
 
 const (
@@ -59,9 +60,9 @@ func structField(v any, name string) any {
 	return f.Interface()
 }
 
-func readAaveReserve(ctx context.Context, env *Env, pool, asset common.Address) (aaveReserve, error) {
+func readAaveReserve(ctx context.Context, env *native.Env, pool, asset common.Address) (aaveReserve, error) {
 	r := aaveReserve{asset: asset}
-	v, err := call(ctx, env.Chain, chain.AaveV3PoolABI(), pool, "getReserveData", asset)
+	v, err := native.Call(ctx, env.Chain, chain.AaveV3PoolABI(), pool, "getReserveData", asset)
 	if err != nil {
 		return r, fmt.Errorf("%s is not an Aave V3 pool: %w", pool.Hex(), err)
 	}
@@ -94,8 +95,8 @@ type aaveAccount struct {
 	hf                          *big.Int // wad; 2^256-1 without debt
 }
 
-func readAaveAccount(ctx context.Context, env *Env, pool, user common.Address) (aaveAccount, error) {
-	v, err := call(ctx, env.Chain, chain.AaveV3PoolABI(), pool, "getUserAccountData", user)
+func readAaveAccount(ctx context.Context, env *native.Env, pool, user common.Address) (aaveAccount, error) {
+	v, err := native.Call(ctx, env.Chain, chain.AaveV3PoolABI(), pool, "getUserAccountData", user)
 	if err != nil {
 		return aaveAccount{}, fmt.Errorf("%s is not an Aave V3 pool: %w", pool.Hex(), err)
 	}
@@ -106,19 +107,19 @@ func readAaveAccount(ctx context.Context, env *Env, pool, user common.Address) (
 // aavePrice returns an asset's price in the pool's base currency: from the
 // pool itself when it answers getAssetPrice (ward's dev pool), else from
 // the market's oracle (ADDRESSES_PROVIDER().getPriceOracle()).
-func aavePrice(ctx context.Context, env *Env, pool, asset common.Address) (*big.Int, error) {
-	if v, err := extraCall(ctx, env, pool, "getAssetPrice", asset); err == nil {
+func aavePrice(ctx context.Context, env *native.Env, pool, asset common.Address) (*big.Int, error) {
+	if v, err := native.ExtraCall(ctx, env, pool, "getAssetPrice", asset); err == nil {
 		return v[0].(*big.Int), nil
 	}
-	prov, err := extraCall(ctx, env, pool, "ADDRESSES_PROVIDER")
+	prov, err := native.ExtraCall(ctx, env, pool, "ADDRESSES_PROVIDER")
 	if err != nil {
 		return nil, fmt.Errorf("the Aave pool %s reports no price oracle: %w", pool.Hex(), err)
 	}
-	oracle, err := extraCall(ctx, env, prov[0].(common.Address), "getPriceOracle")
+	oracle, err := native.ExtraCall(ctx, env, prov[0].(common.Address), "getPriceOracle")
 	if err != nil {
 		return nil, err
 	}
-	v, err := extraCall(ctx, env, oracle[0].(common.Address), "getAssetPrice", asset)
+	v, err := native.ExtraCall(ctx, env, oracle[0].(common.Address), "getAssetPrice", asset)
 	if err != nil {
 		return nil, err
 	}
@@ -129,7 +130,7 @@ func aavePrice(ctx context.Context, env *Env, pool, asset common.Address) (*big.
 // values it: amount * price / 10^decimals).
 func baseValue(amount, price *big.Int, decimals int64) *big.Int {
 	v := new(big.Int).Mul(amount, price)
-	return v.Quo(v, pow10(int(decimals)))
+	return v.Quo(v, native.Pow10(int(decimals)))
 }
 
 // healthAfter predicts the health factor (wad) after collateral and debt
@@ -154,22 +155,22 @@ func healthAfter(a aaveAccount, collDelta *big.Int, threshold int64, debtDelta *
 
 // formatHF writes a health factor for a model: a decimal, or "infinite".
 func formatHF(hf *big.Int) string {
-	if hf == nil || hf.Cmp(maxUint256) == 0 {
+	if hf == nil || hf.Cmp(native.MaxUint256) == 0 {
 		return "infinite"
 	}
-	return ratString(new(big.Rat).SetFrac(hf, wad), 6)
+	return native.RatString(new(big.Rat).SetFrac(hf, wad), 6)
 }
 
-func formatBase(v *big.Int) string { return formatUnits(v, aaveBaseDecimals) }
+func formatBase(v *big.Int) string { return native.FormatUnits(v, aaveBaseDecimals) }
 
-func bpsPercent(bps int64) string { return ratString(big.NewRat(bps, 100), 6) }
+func bpsPercent(bps int64) string { return native.RatString(big.NewRat(bps, 100), 6) }
 
 // rayPercent writes a ray annual rate as a percentage.
 func rayPercent(r *big.Int) string {
 	if r == nil {
 		return "0"
 	}
-	return ratString(new(big.Rat).SetFrac(new(big.Int).Mul(r, big.NewInt(100)), ray), 6)
+	return native.RatString(new(big.Rat).SetFrac(new(big.Int).Mul(r, big.NewInt(100)), ray), 6)
 }
 
 func percentMul(v *big.Int, p int64) *big.Int {
@@ -185,16 +186,16 @@ func percentDiv(v *big.Int, p int64) *big.Int {
 }
 
 var (
-	pAavePool = pAddress("pool", "Aave V3 Pool (default: the chain's configured one)")
-	pAsset    = pAddress("asset", "The reserve's underlying ERC-20 token")
+	pAavePool = native.PAddress("pool", "Aave V3 Pool (default: the chain's configured one)")
+	pAsset    = native.PAddress("asset", "The reserve's underlying ERC-20 token")
 )
 
-func argAavePool(env *Env, in *registry.Input) (common.Address, error) {
-	p, err := argAddressOr(in, "pool", env.Venues.AavePool)
+func argAavePool(env *native.Env, in *registry.Input) (common.Address, error) {
+	p, err := native.ArgAddressOr(in, "pool", env.Venues.AavePool)
 	if err != nil {
 		return p, err
 	}
-	return p, needVenue(p, "Aave pool", "pool")
+	return p, native.NeedVenue(p, "Aave pool", "pool")
 }
 
 // ---- aave_get_account_data ----
@@ -207,33 +208,33 @@ var defAaveAccount = &tool.Def{
 	Category: tool.CatLending, Tier: tool.Read, RiskTier: tool.Layer1, Budget: tool.Medium,
 	ProgressSteps: []string{"Reading the account", "Reading positions per reserve"},
 	PromptSnippet: "aave_get_account_data reads collateral, debt, borrowing power and health factor.",
-	Params:        schema([]string{}, pAddress("user", "The account (default: the agent's wallet)"), pAavePool, pChain),
-	Result: resultSchema(rProp("user", "string", "the account"),
-		rProp("total_collateral_usd", "string", "collateral in the base currency (USD)"),
-		rProp("total_debt_usd", "string", "debt in USD"), rProp("available_borrows_usd", "string", "more that may be borrowed, USD"),
-		rProp("ltv_percent", "string", "weighted loan-to-value"), rProp("liquidation_threshold_percent", "string", "weighted liquidation threshold"),
-		rProp("health_factor", "string", "decimal; below 1 is liquidatable; infinite without debt"), rProp("liquidatable", "boolean", "health factor below 1"),
-		`"positions":{"type":"array","items":{"type":"object","properties":{"asset":`+rToken+`,"supplied":`+rAmount+`,"borrowed":`+rAmount+`,"collateral":{"type":"boolean"}}}}`),
+	Params:        native.Schema([]string{}, native.PAddress("user", "The account (default: the agent's wallet)"), pAavePool, native.PChain),
+	Result: native.ResultSchema(native.RProp("user", "string", "the account"),
+		native.RProp("total_collateral_usd", "string", "collateral in the base currency (USD)"),
+		native.RProp("total_debt_usd", "string", "debt in USD"), native.RProp("available_borrows_usd", "string", "more that may be borrowed, USD"),
+		native.RProp("ltv_percent", "string", "weighted loan-to-value"), native.RProp("liquidation_threshold_percent", "string", "weighted liquidation threshold"),
+		native.RProp("health_factor", "string", "decimal; below 1 is liquidatable; infinite without debt"), native.RProp("liquidatable", "boolean", "health factor below 1"),
+		`"positions":{"type":"array","items":{"type":"object","properties":{"asset":`+native.RToken+`,"supplied":`+native.RAmount+`,"borrowed":`+native.RAmount+`,"collateral":{"type":"boolean"}}}}`),
 	SchemaVersion: 1,
 }
 
 type aavePositionOut struct {
-	Asset      tokenInfo `json:"asset"`
-	Supplied   amountOut `json:"supplied"`
-	Borrowed   amountOut `json:"borrowed"`
-	Collateral bool      `json:"collateral"`
+	Asset      native.TokenInfo `json:"asset"`
+	Supplied   native.AmountOut `json:"supplied"`
+	Borrowed   native.AmountOut `json:"borrowed"`
+	Collateral bool             `json:"collateral"`
 }
 
-func aaveAccountData(env *Env) registry.ReadHandler {
+func aaveAccountData(env *native.Env) registry.ReadHandler {
 	return func(ctx context.Context, in *registry.Input) (*tool.Result, error) {
-		if err := checkChain(env, in); err != nil {
+		if err := native.CheckChain(env, in); err != nil {
 			return nil, err
 		}
 		pool, err := argAavePool(env, in)
 		if err != nil {
 			return nil, err
 		}
-		user, err := argAddressOr(in, "user", walletAddress(env))
+		user, err := native.ArgAddressOr(in, "user", native.WalletAddress(env))
 		if err != nil {
 			return nil, err
 		}
@@ -246,7 +247,7 @@ func aaveAccountData(env *Env) registry.ReadHandler {
 			return nil, err
 		}
 		in.Step(1)
-		v, err := call(ctx, env.Chain, chain.AaveV3PoolABI(), pool, "getReservesList")
+		v, err := native.Call(ctx, env.Chain, chain.AaveV3PoolABI(), pool, "getReservesList")
 		if err != nil {
 			return nil, err
 		}
@@ -267,12 +268,12 @@ func aaveAccountData(env *Env) registry.ReadHandler {
 			if sup.Sign() == 0 && bor.Sign() == 0 {
 				continue
 			}
-			m, err := tokenInfoOf(ctx, env, asset)
+			m, err := native.TokenInfoOf(ctx, env, asset)
 			if err != nil {
 				return nil, err
 			}
-			positions = append(positions, aavePositionOut{Asset: m, Supplied: amountOf(sup, m.Decimals),
-				Borrowed: amountOf(bor, m.Decimals), Collateral: sup.Sign() > 0 && r.threshold > 0})
+			positions = append(positions, aavePositionOut{Asset: m, Supplied: native.AmountOf(sup, m.Decimals),
+				Borrowed: native.AmountOf(bor, m.Decimals), Collateral: sup.Sign() > 0 && r.threshold > 0})
 		}
 		return tool.ReadResult(defAaveAccount, map[string]any{
 			"user": user.Hex(), "pool": pool.Hex(),
@@ -295,37 +296,37 @@ var defAaveReserve = &tool.Def{
 	Category: tool.CatLending, Tier: tool.Read, RiskTier: tool.Layer1, Budget: tool.Medium,
 	ProgressSteps: []string{"Reading reserves", "Reading supply, debt and prices"},
 	PromptSnippet: "aave_get_reserve_data reads an Aave reserve's risk parameters, rates and liquidity.",
-	Params:        schema([]string{}, pAddress("asset", "The reserve's underlying token; omit for every reserve"), pAavePool, pChain),
-	Result: resultSchema(`"reserves":{"type":"array","items":{"type":"object","properties":{"asset":` + rToken +
+	Params:        native.Schema([]string{}, native.PAddress("asset", "The reserve's underlying token; omit for every reserve"), pAavePool, native.PChain),
+	Result: native.ResultSchema(`"reserves":{"type":"array","items":{"type":"object","properties":{"asset":` + native.RToken +
 		`,"ltv_percent":{"type":"string"},"liquidation_threshold_percent":{"type":"string"},"liquidation_bonus_percent":{"type":"string"},` +
 		`"active":{"type":"boolean"},"frozen":{"type":"boolean"},"paused":{"type":"boolean"},"borrowing_enabled":{"type":"boolean"},` +
-		`"supply_apr_percent":{"type":"string"},"variable_borrow_apr_percent":{"type":"string"},"total_supplied":` + rAmount + `,"total_borrowed":` + rAmount +
-		`,"available_liquidity":` + rAmount + `,"a_token":{"type":"string"},"variable_debt_token":{"type":"string"},"price_usd":{"type":"string"}}}}`),
+		`"supply_apr_percent":{"type":"string"},"variable_borrow_apr_percent":{"type":"string"},"total_supplied":` + native.RAmount + `,"total_borrowed":` + native.RAmount +
+		`,"available_liquidity":` + native.RAmount + `,"a_token":{"type":"string"},"variable_debt_token":{"type":"string"},"price_usd":{"type":"string"}}}}`),
 	SchemaVersion: 1,
 }
 
 type aaveReserveOut struct {
-	Asset         tokenInfo `json:"asset"`
-	LTV           string    `json:"ltv_percent"`
-	Threshold     string    `json:"liquidation_threshold_percent"`
-	Bonus         string    `json:"liquidation_bonus_percent"`
-	Active        bool      `json:"active"`
-	Frozen        bool      `json:"frozen"`
-	Paused        bool      `json:"paused"`
-	Borrowing     bool      `json:"borrowing_enabled"`
-	SupplyAPR     string    `json:"supply_apr_percent"`
-	BorrowAPR     string    `json:"variable_borrow_apr_percent"`
-	TotalSupplied amountOut `json:"total_supplied"`
-	TotalBorrowed amountOut `json:"total_borrowed"`
-	Available     amountOut `json:"available_liquidity"`
-	AToken        string    `json:"a_token"`
-	DebtToken     string    `json:"variable_debt_token"`
-	PriceUSD      string    `json:"price_usd,omitempty"`
+	Asset         native.TokenInfo `json:"asset"`
+	LTV           string           `json:"ltv_percent"`
+	Threshold     string           `json:"liquidation_threshold_percent"`
+	Bonus         string           `json:"liquidation_bonus_percent"`
+	Active        bool             `json:"active"`
+	Frozen        bool             `json:"frozen"`
+	Paused        bool             `json:"paused"`
+	Borrowing     bool             `json:"borrowing_enabled"`
+	SupplyAPR     string           `json:"supply_apr_percent"`
+	BorrowAPR     string           `json:"variable_borrow_apr_percent"`
+	TotalSupplied native.AmountOut `json:"total_supplied"`
+	TotalBorrowed native.AmountOut `json:"total_borrowed"`
+	Available     native.AmountOut `json:"available_liquidity"`
+	AToken        string           `json:"a_token"`
+	DebtToken     string           `json:"variable_debt_token"`
+	PriceUSD      string           `json:"price_usd,omitempty"`
 }
 
-func aaveReserveData(env *Env) registry.ReadHandler {
+func aaveReserveData(env *native.Env) registry.ReadHandler {
 	return func(ctx context.Context, in *registry.Input) (*tool.Result, error) {
-		if err := checkChain(env, in); err != nil {
+		if err := native.CheckChain(env, in); err != nil {
 			return nil, err
 		}
 		pool, err := argAavePool(env, in)
@@ -335,13 +336,13 @@ func aaveReserveData(env *Env) registry.ReadHandler {
 		in.Step(0)
 		var assets []common.Address
 		if _, ok := in.Args.Get("asset"); ok {
-			a, err := argAddress(in, "asset")
+			a, err := native.ArgAddress(in, "asset")
 			if err != nil {
 				return nil, err
 			}
 			assets = []common.Address{a}
 		} else {
-			v, err := call(ctx, env.Chain, chain.AaveV3PoolABI(), pool, "getReservesList")
+			v, err := native.Call(ctx, env.Chain, chain.AaveV3PoolABI(), pool, "getReservesList")
 			if err != nil {
 				return nil, err
 			}
@@ -355,15 +356,15 @@ func aaveReserveData(env *Env) registry.ReadHandler {
 			if err != nil {
 				return nil, err
 			}
-			m, err := tokenInfoOf(ctx, env, asset)
+			m, err := native.TokenInfoOf(ctx, env, asset)
 			if err != nil {
 				return nil, err
 			}
-			sup, err := callBig(ctx, env, erc, r.aToken, "totalSupply")
+			sup, err := native.CallBig(ctx, env, erc, r.aToken, "totalSupply")
 			if err != nil {
 				return nil, err
 			}
-			bor, err := callBig(ctx, env, erc, r.debtToken, "totalSupply")
+			bor, err := native.CallBig(ctx, env, erc, r.debtToken, "totalSupply")
 			if err != nil {
 				return nil, err
 			}
@@ -374,7 +375,7 @@ func aaveReserveData(env *Env) registry.ReadHandler {
 			o := aaveReserveOut{Asset: m, LTV: bpsPercent(r.ltv), Threshold: bpsPercent(r.threshold),
 				Bonus: bpsPercent(max(r.bonus-aavePercentFactor, 0)), Active: r.active, Frozen: r.frozen, Paused: r.paused,
 				Borrowing: r.borrowable, SupplyAPR: rayPercent(r.liquidityRate), BorrowAPR: rayPercent(r.borrowRate),
-				TotalSupplied: amountOf(sup, m.Decimals), TotalBorrowed: amountOf(bor, m.Decimals), Available: amountOf(avail, m.Decimals),
+				TotalSupplied: native.AmountOf(sup, m.Decimals), TotalBorrowed: native.AmountOf(bor, m.Decimals), Available: native.AmountOf(avail, m.Decimals),
 				AToken: r.aToken.Hex(), DebtToken: r.debtToken.Hex()}
 			if p, err := aavePrice(ctx, env, pool, asset); err == nil {
 				o.PriceUSD = formatBase(p)
@@ -390,25 +391,25 @@ func aaveReserveData(env *Env) registry.ReadHandler {
 // aaveCtx is what every Aave planner reads first.
 type aaveCtx struct {
 	pool, owner common.Address
-	asset       tokenInfo
+	asset       native.TokenInfo
 	reserve     aaveReserve
 	account     aaveAccount
 	price       *big.Int // base currency per whole token
 }
 
-func aaveStart(ctx context.Context, env *Env, in *registry.Input, assetArg string) (aaveCtx, error) {
+func aaveStart(ctx context.Context, env *native.Env, in *registry.Input, assetArg string) (aaveCtx, error) {
 	var c aaveCtx
-	if err := checkChain(env, in); err != nil {
+	if err := native.CheckChain(env, in); err != nil {
 		return c, err
 	}
 	var err error
 	if c.pool, err = argAavePool(env, in); err != nil {
 		return c, err
 	}
-	if c.owner, err = wallet(env); err != nil {
+	if c.owner, err = native.Owner(env); err != nil {
 		return c, err
 	}
-	asset, err := argAddress(in, assetArg)
+	asset, err := native.ArgAddress(in, assetArg)
 	if err != nil {
 		return c, err
 	}
@@ -419,7 +420,7 @@ func aaveStart(ctx context.Context, env *Env, in *registry.Input, assetArg strin
 	if !c.reserve.active || c.reserve.paused {
 		return c, fmt.Errorf("the Aave reserve of %s is inactive or paused", asset.Hex())
 	}
-	if c.asset, err = tokenInfoOf(ctx, env, asset); err != nil {
+	if c.asset, err = native.TokenInfoOf(ctx, env, asset); err != nil {
 		return c, err
 	}
 	if c.account, err = readAaveAccount(ctx, env, c.pool, c.owner); err != nil {
@@ -443,47 +444,41 @@ var defAaveSupply = &tool.Def{
 	Category: tool.CatLending, Tier: tool.Write, RiskTier: tool.Layer2, Budget: tool.Slow, Effect: tool.EffectOpen,
 	ProgressSteps: []string{"Reading the reserve and account", "Checking balance and allowance", "Sending approve and supply", "Confirming"},
 	PromptSnippet: "aave_supply_collateral supplies an asset to Aave V3 as collateral.",
-	Params:        schema([]string{"asset", "amount"}, pAsset, pAmount("amount", "Amount to supply"), pClaims("asset", "the asset"), pAavePool, pChain),
+	Params:        native.Schema([]string{"asset", "amount"}, pAsset, native.PAmount("amount", "Amount to supply"), native.PClaims("asset", "the asset"), pAavePool, native.PChain),
 	SchemaVersion: 1,
 }
 
-func planAaveSupply(env *Env) registry.Planner {
+func planAaveSupply(env *native.Env) registry.Planner {
 	return func(ctx context.Context, in *registry.Input) (*tool.Plan, error) {
 		c, err := aaveStart(ctx, env, in, "asset")
 		if err != nil {
 			return nil, err
 		}
-		amount, err := argAmount(in, "amount")
+		amount, err := native.ArgPositive(in, "amount")
 		if err != nil {
-			return nil, err
-		}
-		if err := positive("amount", amount); err != nil {
 			return nil, err
 		}
 		if c.reserve.frozen {
 			return nil, fmt.Errorf("the Aave reserve of %s is frozen: it accepts no new supply", c.asset.Symbol)
 		}
 		in.Step(1)
-		if err := needBalance(ctx, env, c.asset, amount); err != nil {
-			return nil, err
-		}
-		txs, err := approvals(ctx, env, c.asset.Address, c.pool, amount)
+		txs, err := native.Spend(ctx, env, c.asset, c.pool, amount)
 		if err != nil {
 			return nil, err
 		}
-		s, err := tx(chain.AaveV3PoolABI(), c.pool, "supply", "supply", c.asset.Address, amount, c.owner, uint16(0))
+		s, err := native.Tx(chain.AaveV3PoolABI(), c.pool, "supply", "supply", c.asset.Address, amount, c.owner, uint16(0))
 		if err != nil {
 			return nil, err
 		}
 		hf := healthAfter(c.account, c.value(amount), c.reserve.threshold, new(big.Int))
 		// aToken balances are scaled by the liquidity index: on a market
 		// with interest the minted balance may be one unit short.
-		minA := new(big.Int).Sub(amount, bigOne)
-		return newPlan(env, append(txs, s),
-			[]tool.TokenUse{claimed(in, c.asset.Address, amount, true, "asset"), {Token: tool.Address(c.reserve.aToken), Decimals: -1, Amount: minA}},
-			valueCents(ctx, env, c.asset.Address, amount),
+		minA := new(big.Int).Sub(amount, native.BigOne)
+		return native.NewPlan(env, append(txs, s),
+			[]tool.TokenUse{native.Claimed(in, c.asset.Address, amount, true, "asset"), {Token: tool.Address(c.reserve.aToken), Decimals: -1, Amount: minA}},
+			native.ValueCents(ctx, env, c.asset.Address, amount),
 			fmt.Sprintf("supply %s %s to Aave pool %s (health factor %s -> %s)",
-				formatUnits(amount, c.asset.Decimals), c.asset.Symbol, c.pool.Hex(), formatHF(c.account.hf), formatHF(hf))), nil
+				native.FormatUnits(amount, c.asset.Decimals), c.asset.Symbol, c.pool.Hex(), formatHF(c.account.hf), formatHF(hf))), nil
 	}
 }
 
@@ -495,17 +490,17 @@ var defAaveWithdraw = &tool.Def{
 	Category: tool.CatLending, Tier: tool.Write, RiskTier: tool.Layer2, Budget: tool.Slow, Effect: tool.EffectClose,
 	ProgressSteps: []string{"Reading the reserve and account", "Predicting the health factor", "Sending withdraw", "Confirming"},
 	PromptSnippet: "aave_withdraw_collateral withdraws supplied assets if the health factor stays at or above 1.",
-	Params:        schema([]string{"asset", "amount"}, pAsset, pAmountMax("amount", "Amount to withdraw"), pClaims("asset", "the asset"), pAavePool, pChain),
+	Params:        native.Schema([]string{"asset", "amount"}, pAsset, native.PAmountMax("amount", "Amount to withdraw"), native.PClaims("asset", "the asset"), pAavePool, native.PChain),
 	SchemaVersion: 1,
 }
 
-func planAaveWithdraw(env *Env) registry.Planner {
+func planAaveWithdraw(env *native.Env) registry.Planner {
 	return func(ctx context.Context, in *registry.Input) (*tool.Plan, error) {
 		c, err := aaveStart(ctx, env, in, "asset")
 		if err != nil {
 			return nil, err
 		}
-		amount, err := argAmountMax(in, "amount")
+		amount, err := native.ArgAmountMax(in, "amount")
 		if err != nil {
 			return nil, err
 		}
@@ -517,35 +512,31 @@ func planAaveWithdraw(env *Env) registry.Planner {
 			amount = supplied
 		}
 		if amount.Sign() == 0 {
-			return nil, errNoPosition
+			return nil, native.ErrNoPosition
 		}
 		if amount.Cmp(supplied) > 0 {
-			return nil, fmt.Errorf("the wallet has %s %s supplied, less than %s", formatUnits(supplied, c.asset.Decimals), c.asset.Symbol, formatUnits(amount, c.asset.Decimals))
+			return nil, fmt.Errorf("the wallet has %s %s supplied, less than %s", native.FormatUnits(supplied, c.asset.Decimals), c.asset.Symbol, native.FormatUnits(amount, c.asset.Decimals))
 		}
 		in.Step(1)
-		liquid, err := env.Chain.TokenBalance(ctx, c.asset.Address, c.reserve.aToken)
-		if err != nil {
+		if err := c.needLiquidity(ctx, env, amount, "withdraw"); err != nil {
 			return nil, err
-		}
-		if liquid.Cmp(amount) < 0 {
-			return nil, fmt.Errorf("the reserve holds only %s %s available to withdraw", formatUnits(liquid, c.asset.Decimals), c.asset.Symbol)
 		}
 		v := c.value(amount)
 		hf := healthAfter(c.account, new(big.Int).Neg(v), c.reserve.threshold, new(big.Int))
 		if hf != nil && hf.Cmp(wad) < 0 {
 			return nil, fmt.Errorf("withdrawing %s %s would drop the health factor from %s to %s, below 1.0 (liquidatable); withdraw at most about %s %s or repay debt first",
-				formatUnits(amount, c.asset.Decimals), c.asset.Symbol, formatHF(c.account.hf), formatHF(hf),
-				formatUnits(aaveSafeWithdraw(c), c.asset.Decimals), c.asset.Symbol)
+				native.FormatUnits(amount, c.asset.Decimals), c.asset.Symbol, formatHF(c.account.hf), formatHF(hf),
+				native.FormatUnits(aaveSafeWithdraw(c), c.asset.Decimals), c.asset.Symbol)
 		}
-		w, err := tx(chain.AaveV3PoolABI(), c.pool, "withdraw", "withdraw", c.asset.Address, amount, c.owner)
+		w, err := native.Tx(chain.AaveV3PoolABI(), c.pool, "withdraw", "withdraw", c.asset.Address, amount, c.owner)
 		if err != nil {
 			return nil, err
 		}
-		return newPlan(env, []tool.Tx{w},
-			[]tool.TokenUse{{Token: tool.Address(c.reserve.aToken), Decimals: -1, Amount: amount, Out: true}, claimed(in, c.asset.Address, amount, false, "asset")},
-			valueCents(ctx, env, c.asset.Address, amount),
+		return native.NewPlan(env, []tool.Tx{w},
+			[]tool.TokenUse{{Token: tool.Address(c.reserve.aToken), Decimals: -1, Amount: amount, Out: true}, native.Claimed(in, c.asset.Address, amount, false, "asset")},
+			native.ValueCents(ctx, env, c.asset.Address, amount),
 			fmt.Sprintf("withdraw %s %s from Aave pool %s (health factor %s -> %s)",
-				formatUnits(amount, c.asset.Decimals), c.asset.Symbol, c.pool.Hex(), formatHF(c.account.hf), formatHF(hf))), nil
+				native.FormatUnits(amount, c.asset.Decimals), c.asset.Symbol, c.pool.Hex(), formatHF(c.account.hf), formatHF(hf))), nil
 	}
 }
 
@@ -562,9 +553,9 @@ func aaveSafeWithdraw(c aaveCtx) *big.Int {
 		return new(big.Int)
 	}
 	v := room.Quo(room, big.NewInt(c.reserve.threshold))
-	amt := new(big.Int).Mul(v, pow10(int(c.asset.Decimals)))
+	amt := new(big.Int).Mul(v, native.Pow10(int(c.asset.Decimals)))
 	amt.Quo(amt, c.price)
-	return slippageMin(amt, 10) // 0.1 % margin
+	return native.SlippageMin(amt, 10) // 0.1 % margin
 }
 
 var defAaveBorrow = &tool.Def{
@@ -576,21 +567,18 @@ var defAaveBorrow = &tool.Def{
 	ProgressSteps:    []string{"Reading the reserve and account", "Checking borrowing power", "Sending borrow", "Confirming"},
 	PromptSnippet:    "aave_borrow_asset borrows against Aave collateral at the variable rate (leverage).",
 	PromptGuidelines: []string{"Keep the health factor well above 1 (1.5 or more); prices move."},
-	Params:           schema([]string{"asset", "amount"}, pAsset, pAmount("amount", "Amount to borrow"), pClaims("asset", "the asset"), pAavePool, pChain),
+	Params:           native.Schema([]string{"asset", "amount"}, pAsset, native.PAmount("amount", "Amount to borrow"), native.PClaims("asset", "the asset"), pAavePool, native.PChain),
 	SchemaVersion:    1,
 }
 
-func planAaveBorrow(env *Env) registry.Planner {
+func planAaveBorrow(env *native.Env) registry.Planner {
 	return func(ctx context.Context, in *registry.Input) (*tool.Plan, error) {
 		c, err := aaveStart(ctx, env, in, "asset")
 		if err != nil {
 			return nil, err
 		}
-		amount, err := argAmount(in, "amount")
+		amount, err := native.ArgPositive(in, "amount")
 		if err != nil {
-			return nil, err
-		}
-		if err := positive("amount", amount); err != nil {
 			return nil, err
 		}
 		if !c.reserve.borrowable || c.reserve.frozen {
@@ -599,31 +587,27 @@ func planAaveBorrow(env *Env) registry.Planner {
 		in.Step(1)
 		v := c.value(amount)
 		if v.Cmp(c.account.available) > 0 {
-			most := new(big.Int).Mul(c.account.available, pow10(int(c.asset.Decimals)))
+			most := new(big.Int).Mul(c.account.available, native.Pow10(int(c.asset.Decimals)))
 			most.Quo(most, c.price)
 			return nil, fmt.Errorf("the account can borrow at most about %s %s (%s USD of borrowing power)",
-				formatUnits(most, c.asset.Decimals), c.asset.Symbol, formatBase(c.account.available))
+				native.FormatUnits(most, c.asset.Decimals), c.asset.Symbol, formatBase(c.account.available))
 		}
 		hf := healthAfter(c.account, new(big.Int), 0, v)
 		if hf != nil && hf.Cmp(wad) < 0 {
 			return nil, fmt.Errorf("borrowing would put the health factor at %s, below 1.0", formatHF(hf))
 		}
-		liquid, err := env.Chain.TokenBalance(ctx, c.asset.Address, c.reserve.aToken)
+		if err := c.needLiquidity(ctx, env, amount, "borrow"); err != nil {
+			return nil, err
+		}
+		b, err := native.Tx(chain.AaveV3PoolABI(), c.pool, "borrow", "borrow", c.asset.Address, amount, big.NewInt(aaveVariableRate), uint16(0), c.owner)
 		if err != nil {
 			return nil, err
 		}
-		if liquid.Cmp(amount) < 0 {
-			return nil, fmt.Errorf("the reserve holds only %s %s available to borrow", formatUnits(liquid, c.asset.Decimals), c.asset.Symbol)
-		}
-		b, err := tx(chain.AaveV3PoolABI(), c.pool, "borrow", "borrow", c.asset.Address, amount, big.NewInt(aaveVariableRate), uint16(0), c.owner)
-		if err != nil {
-			return nil, err
-		}
-		return newPlan(env, []tool.Tx{b},
-			[]tool.TokenUse{claimed(in, c.asset.Address, amount, false, "asset")},
-			valueCents(ctx, env, c.asset.Address, amount),
+		return native.NewPlan(env, []tool.Tx{b},
+			[]tool.TokenUse{native.Claimed(in, c.asset.Address, amount, false, "asset")},
+			native.ValueCents(ctx, env, c.asset.Address, amount),
 			fmt.Sprintf("borrow %s %s from Aave pool %s at the variable rate (health factor %s -> %s)",
-				formatUnits(amount, c.asset.Decimals), c.asset.Symbol, c.pool.Hex(), formatHF(c.account.hf), formatHF(hf))), nil
+				native.FormatUnits(amount, c.asset.Decimals), c.asset.Symbol, c.pool.Hex(), formatHF(c.account.hf), formatHF(hf))), nil
 	}
 }
 
@@ -636,17 +620,17 @@ var defAaveRepay = &tool.Def{
 	Category: tool.CatLending, Tier: tool.Write, RiskTier: tool.Layer2, Budget: tool.Slow, Effect: tool.EffectClose,
 	ProgressSteps: []string{"Reading the reserve and debt", "Checking balance and allowance", "Sending approve and repay", "Confirming"},
 	PromptSnippet: "aave_repay_debt repays Aave variable debt from the wallet.",
-	Params:        schema([]string{"asset", "amount"}, pAsset, pAmountMax("amount", "Amount of debt to repay"), pClaims("asset", "the asset"), pAavePool, pChain),
+	Params:        native.Schema([]string{"asset", "amount"}, pAsset, native.PAmountMax("amount", "Amount of debt to repay"), native.PClaims("asset", "the asset"), pAavePool, native.PChain),
 	SchemaVersion: 1,
 }
 
-func planAaveRepay(env *Env) registry.Planner {
+func planAaveRepay(env *native.Env) registry.Planner {
 	return func(ctx context.Context, in *registry.Input) (*tool.Plan, error) {
 		c, err := aaveStart(ctx, env, in, "asset")
 		if err != nil {
 			return nil, err
 		}
-		amount, err := argAmountMax(in, "amount")
+		amount, err := native.ArgAmountMax(in, "amount")
 		if err != nil {
 			return nil, err
 		}
@@ -668,23 +652,23 @@ func planAaveRepay(env *Env) registry.Planner {
 			// All of it: type(uint256).max repays the debt as it stands at
 			// execution, so the approve allows for interest accrued until
 			// then (when the wallet can afford it).
-			onChain = new(big.Int).Set(maxUint256)
+			onChain = new(big.Int).Set(native.MaxUint256)
 			pay = new(big.Int).Add(debt, new(big.Int).Quo(debt, big.NewInt(aavePercentFactor)))
-			pay.Add(pay, bigOne)
+			pay.Add(pay, native.BigOne)
 			if bal.Cmp(debt) >= 0 && bal.Cmp(pay) < 0 {
 				pay = bal
 			}
-		} else if err := positive("amount", amount); err != nil {
+		} else if err := native.Positive("amount", amount); err != nil {
 			return nil, err
 		}
 		if bal.Cmp(pay) < 0 {
-			return nil, fmt.Errorf("the wallet holds %s %s, less than the %s to repay", formatUnits(bal, c.asset.Decimals), c.asset.Symbol, formatUnits(pay, c.asset.Decimals))
+			return nil, fmt.Errorf("the wallet holds %s %s, less than the %s to repay", native.FormatUnits(bal, c.asset.Decimals), c.asset.Symbol, native.FormatUnits(pay, c.asset.Decimals))
 		}
-		txs, err := approvals(ctx, env, c.asset.Address, c.pool, pay)
+		txs, err := native.Approvals(ctx, env, c.asset.Address, c.pool, pay)
 		if err != nil {
 			return nil, err
 		}
-		r, err := tx(chain.AaveV3PoolABI(), c.pool, "repay", "repay", c.asset.Address, onChain, big.NewInt(aaveVariableRate), c.owner)
+		r, err := native.Tx(chain.AaveV3PoolABI(), c.pool, "repay", "repay", c.asset.Address, onChain, big.NewInt(aaveVariableRate), c.owner)
 		if err != nil {
 			return nil, err
 		}
@@ -693,11 +677,11 @@ func planAaveRepay(env *Env) registry.Planner {
 			repaid = debt
 		}
 		hf := healthAfter(c.account, new(big.Int), 0, new(big.Int).Neg(c.value(repaid)))
-		return newPlan(env, append(txs, r),
-			[]tool.TokenUse{claimed(in, c.asset.Address, pay, true, "asset")},
-			valueCents(ctx, env, c.asset.Address, repaid),
+		return native.NewPlan(env, append(txs, r),
+			[]tool.TokenUse{native.Claimed(in, c.asset.Address, pay, true, "asset")},
+			native.ValueCents(ctx, env, c.asset.Address, repaid),
 			fmt.Sprintf("repay %s %s of Aave debt on pool %s (health factor %s -> %s)",
-				formatUnits(repaid, c.asset.Decimals), c.asset.Symbol, c.pool.Hex(), formatHF(c.account.hf), formatHF(hf))), nil
+				native.FormatUnits(repaid, c.asset.Decimals), c.asset.Symbol, c.pool.Hex(), formatHF(c.account.hf), formatHF(hf))), nil
 	}
 }
 
@@ -710,32 +694,32 @@ var defAaveLiquidate = &tool.Def{
 	Category: tool.CatLending, Tier: tool.Write, RiskTier: tool.Layer3, Budget: tool.Slow, Effect: tool.EffectOpen,
 	ProgressSteps: []string{"Reading the account and reserves", "Computing the liquidation", "Sending approve and liquidationCall", "Confirming"},
 	PromptSnippet: "aave_liquidate_position liquidates an Aave account whose health factor is below 1.",
-	Params: schema([]string{"user", "collateral_asset", "debt_asset", "debt_to_cover"},
-		pAddress("user", "The account to liquidate (health factor below 1)"),
-		pAddress("collateral_asset", "The collateral to receive"),
-		pAddress("debt_asset", "The debt to repay"),
-		pAmountMax("debt_to_cover", "Debt to repay in debt_asset"),
-		pBool("receive_a_token", "Receive the collateral as aTokens instead of the underlying (default false)"),
-		pClaims("debt_asset", "the debt asset"), pClaims("collateral_asset", "the collateral asset"),
-		pAavePool, pChain),
+	Params: native.Schema([]string{"user", "collateral_asset", "debt_asset", "debt_to_cover"},
+		native.PAddress("user", "The account to liquidate (health factor below 1)"),
+		native.PAddress("collateral_asset", "The collateral to receive"),
+		native.PAddress("debt_asset", "The debt to repay"),
+		native.PAmountMax("debt_to_cover", "Debt to repay in debt_asset"),
+		native.PBool("receive_a_token", "Receive the collateral as aTokens instead of the underlying (default false)"),
+		native.PClaims("debt_asset", "the debt asset"), native.PClaims("collateral_asset", "the collateral asset"),
+		pAavePool, native.PChain),
 	SchemaVersion: 1,
 }
 
-func planAaveLiquidate(env *Env) registry.Planner {
+func planAaveLiquidate(env *native.Env) registry.Planner {
 	return func(ctx context.Context, in *registry.Input) (*tool.Plan, error) {
 		d, err := aaveStart(ctx, env, in, "debt_asset")
 		if err != nil {
 			return nil, err
 		}
-		user, err := argAddress(in, "user")
+		user, err := native.ArgAddress(in, "user")
 		if err != nil {
 			return nil, err
 		}
-		collAsset, err := argAddress(in, "collateral_asset")
+		collAsset, err := native.ArgAddress(in, "collateral_asset")
 		if err != nil {
 			return nil, err
 		}
-		cover, err := argAmountMax(in, "debt_to_cover")
+		cover, err := native.ArgAmountMax(in, "debt_to_cover")
 		if err != nil {
 			return nil, err
 		}
@@ -754,7 +738,7 @@ func planAaveLiquidate(env *Env) registry.Planner {
 		if err != nil {
 			return nil, err
 		}
-		cm, err := tokenInfoOf(ctx, env, collAsset)
+		cm, err := native.TokenInfoOf(ctx, env, collAsset)
 		if err != nil {
 			return nil, err
 		}
@@ -781,31 +765,28 @@ func planAaveLiquidate(env *Env) registry.Planner {
 		if q.debt.Sign() == 0 || q.collateral.Sign() == 0 {
 			return nil, errors.New("the liquidation is too small to repay or seize anything")
 		}
-		if err := needBalance(ctx, env, d.asset, q.debt); err != nil {
-			return nil, err
-		}
-		txs, err := approvals(ctx, env, d.asset.Address, d.pool, q.debt)
+		txs, err := native.Spend(ctx, env, d.asset, d.pool, q.debt)
 		if err != nil {
 			return nil, err
 		}
-		l, err := tx(chain.AaveV3PoolABI(), d.pool, "liquidate", "liquidationCall", collAsset, d.asset.Address, user, q.debt, receiveA)
+		l, err := native.Tx(chain.AaveV3PoolABI(), d.pool, "liquidate", "liquidationCall", collAsset, d.asset.Address, user, q.debt, receiveA)
 		if err != nil {
 			return nil, err
 		}
 		// At least the collateral worth the debt repaid (without the bonus,
 		// part of which Aave's protocol fee may take).
 		minColl := percentDiv(q.collateral, max(cr.bonus, aavePercentFactor))
-		got := claimed(in, collAsset, minColl, false, "collateral_asset")
+		got := native.Claimed(in, collAsset, minColl, false, "collateral_asset")
 		if receiveA {
 			// The claims are about the underlying, not its aToken.
 			got = tool.TokenUse{Token: tool.Address(cr.aToken), Decimals: -1, Amount: minColl}
 		}
-		return newPlan(env, append(txs, l),
-			[]tool.TokenUse{claimed(in, d.asset.Address, q.debt, true, "debt_asset"), got},
-			valueCents(ctx, env, d.asset.Address, q.debt),
+		return native.NewPlan(env, append(txs, l),
+			[]tool.TokenUse{native.Claimed(in, d.asset.Address, q.debt, true, "debt_asset"), got},
+			native.ValueCents(ctx, env, d.asset.Address, q.debt),
 			fmt.Sprintf("liquidate %s on Aave pool %s (health factor %s): repay up to %s %s for about %s %s of collateral",
-				user.Hex(), d.pool.Hex(), formatHF(acct.hf), formatUnits(q.debt, d.asset.Decimals), d.asset.Symbol,
-				formatUnits(q.collateral, cm.Decimals), cm.Symbol)), nil
+				user.Hex(), d.pool.Hex(), formatHF(acct.hf), native.FormatUnits(q.debt, d.asset.Decimals), d.asset.Symbol,
+				native.FormatUnits(q.collateral, cm.Decimals), cm.Symbol)), nil
 	}
 }
 
@@ -832,7 +813,7 @@ func liquidationQuote(hf, userDebt, userColl, cover, debtPrice, collPrice *big.I
 		debt = new(big.Int).Set(cover)
 	}
 	bonus = max(bonus, aavePercentFactor)
-	du, cu := pow10(int(debtDec)), pow10(int(collDec))
+	du, cu := native.Pow10(int(debtDec)), native.Pow10(int(collDec))
 	base := new(big.Int).Mul(debtPrice, debt)
 	base.Mul(base, cu)
 	base.Quo(base, new(big.Int).Mul(collPrice, du))
@@ -846,4 +827,17 @@ func liquidationQuote(hf, userDebt, userColl, cover, debtPrice, collPrice *big.I
 		out.repaid = percentDiv(r, bonus)
 	}
 	return out
+}
+
+// needLiquidity refuses to take more of c's asset out of the reserve than
+// it holds (to withdraw or to borrow).
+func (c aaveCtx) needLiquidity(ctx context.Context, env *native.Env, amount *big.Int, verb string) error {
+	liquid, err := env.Chain.TokenBalance(ctx, c.asset.Address, c.reserve.aToken)
+	if err != nil {
+		return err
+	}
+	if liquid.Cmp(amount) < 0 {
+		return fmt.Errorf("the reserve holds only %s %s available to %s", native.FormatUnits(liquid, c.asset.Decimals), c.asset.Symbol, verb)
+	}
+	return nil
 }

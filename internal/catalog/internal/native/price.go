@@ -1,4 +1,4 @@
-package catalog
+package native
 
 import (
 	"context"
@@ -33,11 +33,11 @@ type Price struct {
 }
 
 // errUnpriced is returned for a token without a feed.
-var errUnpriced = errors.New("no price feed for this token")
+var ErrUnpriced = errors.New("no price feed for this token")
 
 // token returns what the catalogue knows about addr; native ETH is the
 // zero address.
-func (e *Env) token(addr common.Address) (Token, bool) {
+func (e *Env) Token(addr common.Address) (Token, bool) {
 	if addr == (common.Address{}) {
 		return Token{Symbol: "ETH", Decimals: 18, Feed: e.Venues.ETHFeed}, true
 	}
@@ -53,25 +53,25 @@ func (e *Env) token(addr common.Address) (Token, bool) {
 }
 
 // feedPrice reads a feed's latest round.
-func feedPrice(ctx context.Context, env *Env, feed common.Address) (Price, error) {
-	return feedRound(ctx, env, feed, nil)
+func FeedPrice(ctx context.Context, env *Env, feed common.Address) (Price, error) {
+	return FeedRound(ctx, env, feed, nil)
 }
 
 // feedRound reads round id of a feed (nil: the latest round). The price
 // is stale when it is older than the maximum feed age, is not positive,
 // was carried over from an earlier round (answeredInRound < roundId), or
 // claims to be from the future.
-func feedRound(ctx context.Context, env *Env, feed common.Address, id *big.Int) (Price, error) {
+func FeedRound(ctx context.Context, env *Env, feed common.Address, id *big.Int) (Price, error) {
 	a := chain.AggregatorV3ABI()
-	dec, err := call(ctx, env.Chain, a, feed, "decimals")
+	dec, err := Call(ctx, env.Chain, a, feed, "decimals")
 	if err != nil {
 		return Price{}, err
 	}
 	var round []any
 	if id == nil {
-		round, err = call(ctx, env.Chain, a, feed, "latestRoundData")
+		round, err = Call(ctx, env.Chain, a, feed, "latestRoundData")
 	} else {
-		round, err = call(ctx, env.Chain, a, feed, "getRoundData", id)
+		round, err = Call(ctx, env.Chain, a, feed, "getRoundData", id)
 	}
 	if err != nil {
 		return Price{}, err
@@ -85,8 +85,8 @@ func feedRound(ctx context.Context, env *Env, feed common.Address, id *big.Int) 
 	switch {
 	case round[3].(*big.Int).Sign() == 0:
 		p.StaleReasons = append(p.StaleReasons, "the round has no update time")
-	case p.Age > env.maxFeedAge():
-		p.StaleReasons = append(p.StaleReasons, fmt.Sprintf("updated %s ago, more than the %s allowed", p.Age.Round(time.Second), env.maxFeedAge()))
+	case p.Age > env.FeedMaxAge():
+		p.StaleReasons = append(p.StaleReasons, fmt.Sprintf("updated %s ago, more than the %s allowed", p.Age.Round(time.Second), env.FeedMaxAge()))
 	case p.Age < -futureSkew:
 		p.StaleReasons = append(p.StaleReasons, "the update time is in the future")
 	}
@@ -97,7 +97,7 @@ func feedRound(ctx context.Context, env *Env, feed common.Address, id *big.Int) 
 		p.StaleReasons = append(p.StaleReasons, "the answer was carried over from an earlier round")
 	}
 	p.Stale = len(p.StaleReasons) > 0
-	f, _ := new(big.Float).Quo(new(big.Float).SetInt(p.Answer), new(big.Float).SetInt(pow10(int(p.Decimals)))).Float64()
+	f, _ := new(big.Float).Quo(new(big.Float).SetInt(p.Answer), new(big.Float).SetInt(Pow10(int(p.Decimals)))).Float64()
 	p.USD = f
 	return p, nil
 }
@@ -115,23 +115,23 @@ func unixTime(v *big.Int) time.Time {
 }
 
 // priceOf returns the USD price of a token.
-func priceOf(ctx context.Context, env *Env, addr common.Address) (Price, error) {
-	t, ok := env.token(addr)
+func PriceOf(ctx context.Context, env *Env, addr common.Address) (Price, error) {
+	t, ok := env.Token(addr)
 	if !ok || t.Feed == (common.Address{}) {
-		return Price{}, errUnpriced
+		return Price{}, ErrUnpriced
 	}
-	return feedPrice(ctx, env, t.Feed)
+	return FeedPrice(ctx, env, t.Feed)
 }
 
 // valueCents values amount base units of a token in US cents (rounded
 // up), or -1 when no fresh feed prices it (the spending hook then refuses
 // the action).
-func valueCents(ctx context.Context, env *Env, addr common.Address, amount *big.Int) int64 {
-	t, ok := env.token(addr)
+func ValueCents(ctx context.Context, env *Env, addr common.Address, amount *big.Int) int64 {
+	t, ok := env.Token(addr)
 	if !ok {
 		return -1
 	}
-	p, err := priceOf(ctx, env, addr)
+	p, err := PriceOf(ctx, env, addr)
 	if err != nil || p.Stale {
 		return -1
 	}
@@ -147,7 +147,7 @@ func valueCents(ctx context.Context, env *Env, addr common.Address, amount *big.
 // usdCents values amount base units of a token with decimals at price p,
 // in US cents rounded down; false when p's answer is not positive or the
 // value does not fit an int64. It does not look at staleness.
-func usdCents(amount *big.Int, decimals uint8, p Price) (int64, bool) {
+func UsdCents(amount *big.Int, decimals uint8, p Price) (int64, bool) {
 	return cents(amount, decimals, p, false)
 }
 
@@ -158,7 +158,7 @@ func cents(amount *big.Int, decimals uint8, p Price, up bool) (int64, bool) {
 	// cents = amount * answer * 100 / 10^(decimals + feed decimals)
 	v := new(big.Int).Mul(amount, p.Answer)
 	v.Mul(v, big.NewInt(100))
-	q, r := new(big.Int).QuoRem(v, pow10(int(decimals)+int(p.Decimals)), new(big.Int))
+	q, r := new(big.Int).QuoRem(v, Pow10(int(decimals)+int(p.Decimals)), new(big.Int))
 	if up && r.Sign() > 0 {
 		q.Add(q, big.NewInt(1))
 	}
@@ -168,16 +168,16 @@ func cents(amount *big.Int, decimals uint8, p Price, up bool) (int64, bool) {
 	return q.Int64(), true
 }
 
-func pow10(n int) *big.Int { return new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(n)), nil) }
+func Pow10(n int) *big.Int { return new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(n)), nil) }
 
 // formatUnits writes amount base units with decimals as a decimal string.
-func formatUnits(amount *big.Int, decimals uint8) string {
+func FormatUnits(amount *big.Int, decimals uint8) string {
 	if amount == nil {
 		return "0"
 	}
 	neg := amount.Sign() < 0
 	a := new(big.Int).Abs(amount)
-	q, r := new(big.Int).QuoRem(a, pow10(int(decimals)), new(big.Int))
+	q, r := new(big.Int).QuoRem(a, Pow10(int(decimals)), new(big.Int))
 	s := q.String()
 	if r.Sign() != 0 {
 		frac := fmt.Sprintf("%0*s", int(decimals), r.String())

@@ -1,4 +1,4 @@
-package catalog
+package token
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 
+	"github.com/wardhq/ward/internal/catalog/internal/native"
 	"github.com/wardhq/ward/internal/chain"
 	"github.com/wardhq/ward/internal/registry"
 	"github.com/wardhq/ward/internal/tool"
@@ -23,18 +24,18 @@ var defWrap = &tool.Def{
 	Category: tool.CatTrading, Tier: tool.Write, RiskTier: tool.Layer2, Budget: tool.Slow, Effect: tool.EffectOpen,
 	ProgressSteps: []string{"Sending deposit", "Confirming"},
 	PromptSnippet: "weth_wrap_eth wraps ETH into WETH one for one.",
-	Params: schema([]string{"amount"},
-		pAmount("amount", "How much ETH to wrap, in wei (1 ETH = \"1000000000000000000\")"),
-		pChain),
+	Params: native.Schema([]string{"amount"},
+		native.PAmount("amount", "How much ETH to wrap, in wei (1 ETH = \"1000000000000000000\")"),
+		native.PChain),
 	SchemaVersion: 1,
 }
 
-func planWrap(env *Env) registry.Planner {
+func planWrap(env *native.Env) registry.Planner {
 	return func(ctx context.Context, in *registry.Input) (*tool.Plan, error) {
-		if err := checkChain(env, in); err != nil {
+		if err := native.CheckChain(env, in); err != nil {
 			return nil, err
 		}
-		amount, err := argAmount(in, "amount")
+		amount, err := native.ArgAmount(in, "amount")
 		if err != nil {
 			return nil, err
 		}
@@ -47,10 +48,10 @@ func planWrap(env *Env) registry.Planner {
 			return nil, err
 		}
 		if bal.Cmp(amount) < 0 {
-			return nil, fmt.Errorf("insufficient ETH: the wallet holds %s ETH and wrapping needs %s ETH plus gas", formatUnits(bal, 18), formatUnits(amount, 18))
+			return nil, fmt.Errorf("insufficient ETH: the wallet holds %s ETH and wrapping needs %s ETH plus gas", native.FormatUnits(bal, 18), native.FormatUnits(amount, 18))
 		}
 		weth := env.Venues.WETH
-		t, err := tx(chain.WETH9ABI(), weth, "wrap", "deposit")
+		t, err := native.Tx(chain.WETH9ABI(), weth, "wrap", "deposit")
 		if err != nil {
 			return nil, err
 		}
@@ -63,8 +64,8 @@ func planWrap(env *Env) registry.Planner {
 				{Token: tool.Address{}, Decimals: -1, Amount: amount, Out: true},
 				{Token: tool.Address(weth), Decimals: -1, Amount: amount},
 			},
-			ValueCents: valueCents(ctx, env, common.Address{}, amount),
-			Summary:    fmt.Sprintf("wrap %s ETH into WETH (%s)", formatUnits(amount, 18), weth.Hex()),
+			ValueCents: native.ValueCents(ctx, env, common.Address{}, amount),
+			Summary:    fmt.Sprintf("wrap %s ETH into WETH (%s)", native.FormatUnits(amount, 18), weth.Hex()),
 		}, nil
 	}
 }
@@ -76,18 +77,18 @@ var defUnwrap = &tool.Def{
 	Category: tool.CatTrading, Tier: tool.Write, RiskTier: tool.Layer2, Budget: tool.Slow, Effect: tool.EffectUnwind,
 	ProgressSteps: []string{"Sending withdraw", "Confirming"},
 	PromptSnippet: "weth_unwrap_eth unwraps WETH into ETH one for one.",
-	Params: schema([]string{"amount"},
-		pAmount("amount", "How much WETH to unwrap, in wei (1 WETH = \"1000000000000000000\")"),
-		pChain),
+	Params: native.Schema([]string{"amount"},
+		native.PAmount("amount", "How much WETH to unwrap, in wei (1 WETH = \"1000000000000000000\")"),
+		native.PChain),
 	SchemaVersion: 1,
 }
 
-func planUnwrap(env *Env) registry.Planner {
+func planUnwrap(env *native.Env) registry.Planner {
 	return func(ctx context.Context, in *registry.Input) (*tool.Plan, error) {
-		if err := checkChain(env, in); err != nil {
+		if err := native.CheckChain(env, in); err != nil {
 			return nil, err
 		}
-		amount, err := argAmount(in, "amount")
+		amount, err := native.ArgAmount(in, "amount")
 		if err != nil {
 			return nil, err
 		}
@@ -101,9 +102,9 @@ func planUnwrap(env *Env) registry.Planner {
 			return nil, err
 		}
 		if bal.Cmp(amount) < 0 {
-			return nil, fmt.Errorf("insufficient WETH: the wallet holds %s WETH and unwrapping needs %s", formatUnits(bal, 18), formatUnits(amount, 18))
+			return nil, fmt.Errorf("insufficient WETH: the wallet holds %s WETH and unwrapping needs %s", native.FormatUnits(bal, 18), native.FormatUnits(amount, 18))
 		}
-		t, err := tx(chain.WETH9ABI(), weth, "unwrap", "withdraw", amount)
+		t, err := native.Tx(chain.WETH9ABI(), weth, "unwrap", "withdraw", amount)
 		if err != nil {
 			return nil, err
 		}
@@ -113,8 +114,8 @@ func planUnwrap(env *Env) registry.Planner {
 				{Token: tool.Address(weth), Decimals: -1, Amount: amount, Out: true},
 				{Token: tool.Address{}, Decimals: -1, Amount: amount},
 			},
-			ValueCents: valueCents(ctx, env, weth, amount),
-			Summary:    fmt.Sprintf("unwrap %s WETH (%s) into ETH", formatUnits(amount, 18), weth.Hex()),
+			ValueCents: native.ValueCents(ctx, env, weth, amount),
+			Summary:    fmt.Sprintf("unwrap %s WETH (%s) into ETH", native.FormatUnits(amount, 18), weth.Hex()),
 		}, nil
 	}
 }

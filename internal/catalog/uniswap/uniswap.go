@@ -1,4 +1,4 @@
-package catalog
+package uniswap
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 
+	"github.com/wardhq/ward/internal/catalog/internal/native"
 	"github.com/wardhq/ward/internal/chain"
 	"github.com/wardhq/ward/internal/registry"
 	"github.com/wardhq/ward/internal/tool"
@@ -15,7 +16,7 @@ import (
 
 // v3FeeTiers are the fee tiers (hundredths of a bip) searched when a call
 // names none.
-var v3FeeTiers = []int64{100, 500, 3000, 10000}
+var FeeTiers = []int64{100, 500, 3000, 10000}
 
 // v2Fee is Uniswap V2's swap fee in hundredths of a bip.
 const v2Fee = 3000
@@ -29,21 +30,21 @@ type v2PairState struct {
 	timestampLast      uint32
 }
 
-func readV2Pair(ctx context.Context, env *Env, pair common.Address) (v2PairState, error) {
+func readV2Pair(ctx context.Context, env *native.Env, pair common.Address) (v2PairState, error) {
 	a := chain.UniswapV2PairABI()
 	s := v2PairState{address: pair}
-	r, err := call(ctx, env.Chain, a, pair, "getReserves")
+	r, err := native.Call(ctx, env.Chain, a, pair, "getReserves")
 	if err != nil {
 		return s, fmt.Errorf("%s is not a Uniswap V2 pair: %w", pair.Hex(), err)
 	}
 	s.reserve0, s.reserve1, s.timestampLast = r[0].(*big.Int), r[1].(*big.Int), r[2].(uint32)
-	if s.token0, err = callAddress(ctx, env, a, pair, "token0"); err != nil {
+	if s.token0, err = native.CallAddress(ctx, env, a, pair, "token0"); err != nil {
 		return s, err
 	}
-	if s.token1, err = callAddress(ctx, env, a, pair, "token1"); err != nil {
+	if s.token1, err = native.CallAddress(ctx, env, a, pair, "token1"); err != nil {
 		return s, err
 	}
-	v, err := call(ctx, env.Chain, a, pair, "totalSupply")
+	v, err := native.Call(ctx, env.Chain, a, pair, "totalSupply")
 	if err != nil {
 		return s, err
 	}
@@ -70,10 +71,10 @@ type v3PoolState struct {
 	fullRange      *[2]int64 // set for ward's dev pools (see v3Pool)
 }
 
-func readV3Pool(ctx context.Context, env *Env, pool common.Address) (v3PoolState, error) {
+func readV3Pool(ctx context.Context, env *native.Env, pool common.Address) (v3PoolState, error) {
 	a := chain.UniswapV3PoolABI()
 	s := v3PoolState{address: pool}
-	slot0, err := call(ctx, env.Chain, a, pool, "slot0")
+	slot0, err := native.Call(ctx, env.Chain, a, pool, "slot0")
 	if err != nil {
 		return s, fmt.Errorf("%s is not a Uniswap V3 pool: %w", pool.Hex(), err)
 	}
@@ -81,17 +82,17 @@ func readV3Pool(ctx context.Context, env *Env, pool common.Address) (v3PoolState
 	if s.sqrtP.Sign() == 0 {
 		return s, fmt.Errorf("pool %s is not initialized", pool.Hex())
 	}
-	if s.token0, err = callAddress(ctx, env, a, pool, "token0"); err != nil {
+	if s.token0, err = native.CallAddress(ctx, env, a, pool, "token0"); err != nil {
 		return s, err
 	}
-	if s.token1, err = callAddress(ctx, env, a, pool, "token1"); err != nil {
+	if s.token1, err = native.CallAddress(ctx, env, a, pool, "token1"); err != nil {
 		return s, err
 	}
 	for _, f := range []struct {
 		m   string
 		dst *int64
 	}{{"fee", &s.fee}, {"tickSpacing", &s.spacing}} {
-		v, err := call(ctx, env.Chain, a, pool, f.m)
+		v, err := native.Call(ctx, env.Chain, a, pool, f.m)
 		if err != nil {
 			return s, err
 		}
@@ -100,13 +101,13 @@ func readV3Pool(ctx context.Context, env *Env, pool common.Address) (v3PoolState
 	if s.spacing <= 0 || s.fee < 0 || s.fee >= 1e6 {
 		return s, fmt.Errorf("pool %s reports fee %d and tick spacing %d", pool.Hex(), s.fee, s.spacing)
 	}
-	v, err := call(ctx, env.Chain, a, pool, "liquidity")
+	v, err := native.Call(ctx, env.Chain, a, pool, "liquidity")
 	if err != nil {
 		return s, err
 	}
 	s.liquidity = v[0].(*big.Int)
 	// Only ward's dev pools answer fullRange(); mainnet pools revert.
-	if r, err := extraCall(ctx, env, pool, "fullRange"); err == nil {
+	if r, err := native.ExtraCall(ctx, env, pool, "fullRange"); err == nil {
 		s.fullRange = &[2]int64{r[0].(*big.Int).Int64(), r[1].(*big.Int).Int64()}
 	}
 	return s, nil
@@ -124,7 +125,7 @@ func (s v3PoolState) fullRangeTicks() (int64, int64) {
 // chainTicks reads one pool's tick state for quoteV3ExactIn, caching
 // bitmap words.
 type chainTicks struct {
-	env   *Env
+	env   *native.Env
 	pool  common.Address
 	words map[int16]*big.Int
 }
@@ -133,7 +134,7 @@ func (c *chainTicks) bitmapWord(ctx context.Context, w int16) (*big.Int, error) 
 	if v, ok := c.words[w]; ok {
 		return v, nil
 	}
-	r, err := extraCall(ctx, c.env, c.pool, "tickBitmap", w)
+	r, err := native.ExtraCall(ctx, c.env, c.pool, "tickBitmap", w)
 	if err != nil {
 		return nil, err
 	}
@@ -142,7 +143,7 @@ func (c *chainTicks) bitmapWord(ctx context.Context, w int16) (*big.Int, error) 
 }
 
 func (c *chainTicks) liquidityNet(ctx context.Context, tick int64) (*big.Int, error) {
-	r, err := call(ctx, c.env.Chain, chain.UniswapV3PoolABI(), c.pool, "ticks", big.NewInt(tick))
+	r, err := native.Call(ctx, c.env.Chain, chain.UniswapV3PoolABI(), c.pool, "ticks", big.NewInt(tick))
 	if err != nil {
 		return nil, err
 	}
@@ -167,25 +168,25 @@ type quote struct {
 }
 
 // v2Factory returns the factory behind a V2 router.
-func v2FactoryOf(ctx context.Context, env *Env, router common.Address) (common.Address, error) {
+func v2FactoryOf(ctx context.Context, env *native.Env, router common.Address) (common.Address, error) {
 	if router == env.Venues.UniswapV2Router && env.Venues.UniswapV2Factory != (common.Address{}) {
 		return env.Venues.UniswapV2Factory, nil
 	}
-	return callAddress(ctx, env, chain.UniswapV2Router02ABI(), router, "factory")
+	return native.CallAddress(ctx, env, chain.UniswapV2Router02ABI(), router, "factory")
 }
 
 // v3FactoryOf returns the factory behind a V3 SwapRouter.
-func v3FactoryOf(ctx context.Context, env *Env, router common.Address) (common.Address, error) {
+func v3FactoryOf(ctx context.Context, env *native.Env, router common.Address) (common.Address, error) {
 	if router == env.Venues.UniswapV3Router && env.Venues.UniswapV3Factory != (common.Address{}) {
 		return env.Venues.UniswapV3Factory, nil
 	}
-	return callAddress(ctx, env, chain.UniswapV3SwapRouterABI(), router, "factory")
+	return native.CallAddress(ctx, env, chain.UniswapV3SwapRouterABI(), router, "factory")
 }
 
 // v2PairOf returns the pair of two tokens, or an error naming the missing
 // pair.
-func v2PairOf(ctx context.Context, env *Env, factory, a, b common.Address) (common.Address, error) {
-	pair, err := callAddress(ctx, env, chain.UniswapV2FactoryABI(), factory, "getPair", a, b)
+func v2PairOf(ctx context.Context, env *native.Env, factory, a, b common.Address) (common.Address, error) {
+	pair, err := native.CallAddress(ctx, env, chain.UniswapV2FactoryABI(), factory, "getPair", a, b)
 	if err != nil {
 		return pair, err
 	}
@@ -196,8 +197,8 @@ func v2PairOf(ctx context.Context, env *Env, factory, a, b common.Address) (comm
 }
 
 // v3PoolOf returns the pool of two tokens at one fee tier.
-func v3PoolOf(ctx context.Context, env *Env, factory, a, b common.Address, fee int64) (common.Address, error) {
-	pool, err := callAddress(ctx, env, chain.UniswapV3FactoryABI(), factory, "getPool", a, b, big.NewInt(fee))
+func v3PoolOf(ctx context.Context, env *native.Env, factory, a, b common.Address, fee int64) (common.Address, error) {
+	pool, err := native.CallAddress(ctx, env, chain.UniswapV3FactoryABI(), factory, "getPool", a, b, big.NewInt(fee))
 	if err != nil {
 		return pool, err
 	}
@@ -210,7 +211,7 @@ func v3PoolOf(ctx context.Context, env *Env, factory, a, b common.Address, fee i
 // quoteV2 quotes an exact input through a V2 router's getAmountsOut (the
 // router's own arithmetic, so the quote is what the swap pays on an
 // unchanged pair).
-func quoteV2(ctx context.Context, env *Env, router, in, out common.Address, amountIn *big.Int) (quote, error) {
+func quoteV2(ctx context.Context, env *native.Env, router, in, out common.Address, amountIn *big.Int) (quote, error) {
 	q := quote{venue: "uniswap_v2", router: router, fee: v2Fee, method: "router getAmountsOut"}
 	factory, err := v2FactoryOf(ctx, env, router)
 	if err != nil {
@@ -228,7 +229,7 @@ func quoteV2(ctx context.Context, env *Env, router, in, out common.Address, amou
 		return q, errors.New("the Uniswap V2 pair has no liquidity")
 	}
 	q.midRate = new(big.Rat).SetFrac(rOut, rIn)
-	v, err := call(ctx, env.Chain, chain.UniswapV2Router02ABI(), router, "getAmountsOut", amountIn, []common.Address{in, out})
+	v, err := native.Call(ctx, env.Chain, chain.UniswapV2Router02ABI(), router, "getAmountsOut", amountIn, []common.Address{in, out})
 	if err != nil {
 		return q, err
 	}
@@ -243,7 +244,7 @@ func quoteV2(ctx context.Context, env *Env, router, in, out common.Address, amou
 // quoteV3 quotes an exact input through one V3 pool by running the pool's
 // swap arithmetic in Go over the pool's tick state (see quoteV3ExactIn):
 // the output SwapRouter.exactInputSingle pays on an unchanged pool.
-func quoteV3(ctx context.Context, env *Env, factory, in, out common.Address, fee int64, amountIn *big.Int) (quote, error) {
+func quoteV3(ctx context.Context, env *native.Env, factory, in, out common.Address, fee int64, amountIn *big.Int) (quote, error) {
 	q := quote{venue: "uniswap_v3", fee: fee, method: "exact V3 swap computation over the pool's tick state"}
 	var err error
 	if q.pool, err = v3PoolOf(ctx, env, factory, in, out, fee); err != nil {
@@ -264,7 +265,7 @@ func quoteV3(ctx context.Context, env *Env, factory, in, out common.Address, fee
 		return q, fmt.Errorf("pool %s can absorb only %s of the %s input before its price limit", q.pool.Hex(), sw.amountIn, amountIn)
 	}
 	q.out, q.v3Cross = sw.amountOut, sw.crossed
-	mid := new(big.Rat).SetFrac(new(big.Int).Mul(st.sqrtP, st.sqrtP), new(big.Int).Lsh(bigOne, 192))
+	mid := new(big.Rat).SetFrac(new(big.Int).Mul(st.sqrtP, st.sqrtP), new(big.Int).Lsh(native.BigOne, 192))
 	if !zeroForOne {
 		mid.Inv(mid)
 	}
@@ -274,12 +275,12 @@ func quoteV3(ctx context.Context, env *Env, factory, in, out common.Address, fee
 
 // quoteV3Best quotes every fee tier with a pool (or only fee when it is
 // non-zero) and returns the best.
-func quoteV3Best(ctx context.Context, env *Env, router, in, out common.Address, fee int64, amountIn *big.Int) (quote, error) {
+func quoteV3Best(ctx context.Context, env *native.Env, router, in, out common.Address, fee int64, amountIn *big.Int) (quote, error) {
 	factory, err := v3FactoryOf(ctx, env, router)
 	if err != nil {
 		return quote{}, err
 	}
-	tiers := v3FeeTiers
+	tiers := FeeTiers
 	if fee != 0 {
 		tiers = []int64{fee}
 	}
@@ -305,32 +306,6 @@ func quoteV3Best(ctx context.Context, env *Env, router, in, out common.Address, 
 	return best, nil
 }
 
-// callAddress runs a call whose first output is an address.
-func callAddress(ctx context.Context, env *Env, a *chain.ABI, to common.Address, method string, args ...any) (common.Address, error) {
-	v, err := call(ctx, env.Chain, a, to, method, args...)
-	if err != nil {
-		return common.Address{}, err
-	}
-	addr, ok := v[0].(common.Address)
-	if !ok {
-		return common.Address{}, fmt.Errorf("%s at %s did not return an address", method, to.Hex())
-	}
-	return addr, nil
-}
-
-// callBig runs a call whose first output is an integer.
-func callBig(ctx context.Context, env *Env, a *chain.ABI, to common.Address, method string, args ...any) (*big.Int, error) {
-	v, err := call(ctx, env.Chain, a, to, method, args...)
-	if err != nil {
-		return nil, err
-	}
-	n, ok := v[0].(*big.Int)
-	if !ok {
-		return nil, fmt.Errorf("%s at %s did not return an integer", method, to.Hex())
-	}
-	return n, nil
-}
-
 // ---- uniswap_get_pools_by_token_pair ----
 
 var defUniPools = &tool.Def{
@@ -341,14 +316,14 @@ var defUniPools = &tool.Def{
 	Category: tool.CatData, Tier: tool.Read, RiskTier: tool.Layer1, Budget: tool.Medium,
 	ProgressSteps: []string{"Reading the V2 factory", "Reading the V3 factory", "Reading pool depth"},
 	PromptSnippet: "uniswap_get_pools_by_token_pair finds V2 and V3 pool addresses for two tokens.",
-	Params: schema([]string{"token_a", "token_b"},
-		pAddress("token_a", "One token of the pair (ERC-20; use WETH for ether)"),
-		pAddress("token_b", "The other token"),
-		pAddress("v2_factory", "Uniswap V2 factory (default: the chain's configured one)"),
-		pAddress("v3_factory", "Uniswap V3 factory (default: the chain's configured one)"),
-		pChain),
-	Result: resultSchema(
-		rProp("token_a", "string", "first token"), rProp("token_b", "string", "second token"),
+	Params: native.Schema([]string{"token_a", "token_b"},
+		native.PAddress("token_a", "One token of the pair (ERC-20; use WETH for ether)"),
+		native.PAddress("token_b", "The other token"),
+		native.PAddress("v2_factory", "Uniswap V2 factory (default: the chain's configured one)"),
+		native.PAddress("v3_factory", "Uniswap V3 factory (default: the chain's configured one)"),
+		native.PChain),
+	Result: native.ResultSchema(
+		native.RProp("token_a", "string", "first token"), native.RProp("token_b", "string", "second token"),
 		`"pools":{"type":"array","items":{"type":"object","properties":{"version":{"type":"string","enum":["v2","v3"]},"address":{"type":"string"},"fee":{"type":"integer","description":"fee in hundredths of a bip (3000 = 0.3%)"},"reserve_a":{"type":"string"},"reserve_b":{"type":"string"},"liquidity":{"type":"string"},"sqrt_price_x96":{"type":"string"},"tick":{"type":"integer"}}}}`),
 	SchemaVersion: 1,
 }
@@ -364,27 +339,27 @@ type poolRef struct {
 	Tick         *int64 `json:"tick,omitempty"`
 }
 
-func uniPools(env *Env) registry.ReadHandler {
+func uniPools(env *native.Env) registry.ReadHandler {
 	return func(ctx context.Context, in *registry.Input) (*tool.Result, error) {
-		if err := checkChain(env, in); err != nil {
+		if err := native.CheckChain(env, in); err != nil {
 			return nil, err
 		}
-		a, err := argAddress(in, "token_a")
+		a, err := native.ArgAddress(in, "token_a")
 		if err != nil {
 			return nil, err
 		}
-		b, err := argAddress(in, "token_b")
+		b, err := native.ArgAddress(in, "token_b")
 		if err != nil {
 			return nil, err
 		}
 		if a == b {
 			return nil, errors.New("token_a and token_b are the same token")
 		}
-		f2, err := argAddressOr(in, "v2_factory", env.Venues.UniswapV2Factory)
+		f2, err := native.ArgAddressOr(in, "v2_factory", env.Venues.UniswapV2Factory)
 		if err != nil {
 			return nil, err
 		}
-		f3, err := argAddressOr(in, "v3_factory", env.Venues.UniswapV3Factory)
+		f3, err := native.ArgAddressOr(in, "v3_factory", env.Venues.UniswapV3Factory)
 		if err != nil {
 			return nil, err
 		}
@@ -394,7 +369,7 @@ func uniPools(env *Env) registry.ReadHandler {
 		pools := []poolRef{}
 		in.Step(0)
 		if f2 != (common.Address{}) {
-			pair, err := callAddress(ctx, env, chain.UniswapV2FactoryABI(), f2, "getPair", a, b)
+			pair, err := native.CallAddress(ctx, env, chain.UniswapV2FactoryABI(), f2, "getPair", a, b)
 			if err != nil {
 				return nil, err
 			}
@@ -411,8 +386,8 @@ func uniPools(env *Env) registry.ReadHandler {
 		var v3 []common.Address
 		var fees []int64
 		if f3 != (common.Address{}) {
-			for _, fee := range v3FeeTiers {
-				p, err := callAddress(ctx, env, chain.UniswapV3FactoryABI(), f3, "getPool", a, b, big.NewInt(fee))
+			for _, fee := range FeeTiers {
+				p, err := native.CallAddress(ctx, env, chain.UniswapV3FactoryABI(), f3, "getPool", a, b, big.NewInt(fee))
 				if err != nil {
 					return nil, err
 				}
@@ -445,30 +420,30 @@ var defUniPoolInfo = &tool.Def{
 	Category: tool.CatData, Tier: tool.Read, RiskTier: tool.Layer1, Budget: tool.Medium,
 	ProgressSteps: []string{"Fetching slot0 or reserves", "Reading tokens", "Computing prices"},
 	PromptSnippet: "uniswap_get_pool_info reads a pool's price, liquidity and tokens. Call uniswap_get_pools_by_token_pair first to get the pool address.",
-	Params: schema([]string{"pool_address"},
-		pAddress("pool_address", "The pool or pair contract; use uniswap_get_pools_by_token_pair to find it"),
-		pChain),
-	Result: resultSchema(
-		rProp("version", "string", "v2 or v3"), rProp("pool_address", "string", "the pool"),
-		rTokenProp("token0", "the pool's token0"), rTokenProp("token1", "the pool's token1"),
-		rProp("fee", "integer", "fee in hundredths of a bip (3000 = 0.3%)"),
-		rProp("price0", "string", "price of one token0 in token1 (whole tokens)"),
-		rProp("price1", "string", "price of one token1 in token0 (whole tokens)"),
-		rProp("sqrt_price_x96", "string", "V3: current sqrt price, Q64.96"), rProp("tick", "integer", "V3: current tick"),
-		rProp("tick_spacing", "integer", "V3: tick spacing"), rProp("liquidity", "string", "V3: active liquidity"),
-		rAmountProp("reserve0", "V2: reserve of token0"), rAmountProp("reserve1", "V2: reserve of token1"),
-		rProp("total_supply", "string", "V2: LP token supply"),
-		rAmountProp("balance0", "token0 held by the pool"), rAmountProp("balance1", "token1 held by the pool"),
-		rProp("tvl_usd", "number", "USD value of the pool's balances; absent when a token is unpriced")),
+	Params: native.Schema([]string{"pool_address"},
+		native.PAddress("pool_address", "The pool or pair contract; use uniswap_get_pools_by_token_pair to find it"),
+		native.PChain),
+	Result: native.ResultSchema(
+		native.RProp("version", "string", "v2 or v3"), native.RProp("pool_address", "string", "the pool"),
+		native.RTokenProp("token0", "the pool's token0"), native.RTokenProp("token1", "the pool's token1"),
+		native.RProp("fee", "integer", "fee in hundredths of a bip (3000 = 0.3%)"),
+		native.RProp("price0", "string", "price of one token0 in token1 (whole tokens)"),
+		native.RProp("price1", "string", "price of one token1 in token0 (whole tokens)"),
+		native.RProp("sqrt_price_x96", "string", "V3: current sqrt price, Q64.96"), native.RProp("tick", "integer", "V3: current tick"),
+		native.RProp("tick_spacing", "integer", "V3: tick spacing"), native.RProp("liquidity", "string", "V3: active liquidity"),
+		native.RAmountProp("reserve0", "V2: reserve of token0"), native.RAmountProp("reserve1", "V2: reserve of token1"),
+		native.RProp("total_supply", "string", "V2: LP token supply"),
+		native.RAmountProp("balance0", "token0 held by the pool"), native.RAmountProp("balance1", "token1 held by the pool"),
+		native.RProp("tvl_usd", "number", "USD value of the pool's balances; absent when a token is unpriced")),
 	SchemaVersion: 1,
 }
 
-func uniPoolInfo(env *Env) registry.ReadHandler {
+func uniPoolInfo(env *native.Env) registry.ReadHandler {
 	return func(ctx context.Context, in *registry.Input) (*tool.Result, error) {
-		if err := checkChain(env, in); err != nil {
+		if err := native.CheckChain(env, in); err != nil {
 			return nil, err
 		}
-		pool, err := argAddress(in, "pool_address")
+		pool, err := native.ArgAddress(in, "pool_address")
 		if err != nil {
 			return nil, err
 		}
@@ -495,23 +470,19 @@ func uniPoolInfo(env *Env) registry.ReadHandler {
 			price = func(d0, d1 uint8) *big.Rat { return priceFromReserves(st.reserve0, st.reserve1, d0, d1) }
 		}
 		in.Step(1)
-		m0, err := tokenInfoOf(ctx, env, t0)
-		if err != nil {
-			return nil, err
-		}
-		m1, err := tokenInfoOf(ctx, env, t1)
+		m0, m1, err := native.TokenInfoPair(ctx, env, t0, t1)
 		if err != nil {
 			return nil, err
 		}
 		out["token0"], out["token1"] = m0, m1
 		if v2 != nil {
-			out["reserve0"], out["reserve1"] = amountOf(v2.reserve0, m0.Decimals), amountOf(v2.reserve1, m1.Decimals)
+			out["reserve0"], out["reserve1"] = native.AmountOf(v2.reserve0, m0.Decimals), native.AmountOf(v2.reserve1, m1.Decimals)
 		}
 		in.Step(2)
 		p := price(m0.Decimals, m1.Decimals)
-		out["price0"] = ratString(p, 18)
+		out["price0"] = native.RatString(p, 18)
 		if p.Sign() > 0 {
-			out["price1"] = ratString(new(big.Rat).Inv(p), 18)
+			out["price1"] = native.RatString(new(big.Rat).Inv(p), 18)
 		}
 		b0, err := env.Chain.TokenBalance(ctx, t0, pool)
 		if err != nil {
@@ -521,8 +492,8 @@ func uniPoolInfo(env *Env) registry.ReadHandler {
 		if err != nil {
 			return nil, err
 		}
-		out["balance0"], out["balance1"] = amountOf(b0, m0.Decimals), amountOf(b1, m1.Decimals)
-		if c := sumCents(valueCents(ctx, env, t0, b0), valueCents(ctx, env, t1, b1)); c >= 0 {
+		out["balance0"], out["balance1"] = native.AmountOf(b0, m0.Decimals), native.AmountOf(b1, m1.Decimals)
+		if c := native.SumCents(native.ValueCents(ctx, env, t0, b0), native.ValueCents(ctx, env, t1, b1)); c >= 0 {
 			out["tvl_usd"] = float64(c) / 100
 		}
 		return tool.ReadResult(defUniPoolInfo, out)
@@ -539,46 +510,46 @@ var defUniReserves = &tool.Def{
 	Category: tool.CatData, Tier: tool.Read, RiskTier: tool.Layer1, Budget: tool.Fast,
 	ProgressSteps: []string{"Reading reserves", "Reading tokens"},
 	PromptSnippet: "uniswap_get_pair_reserves reads a V2 pair's reserves and price.",
-	Params: schema([]string{},
-		pAddress("pair", "The V2 pair; omit to look it up from token_a and token_b"),
-		pAddress("token_a", "One token (with token_b, instead of pair)"),
-		pAddress("token_b", "The other token"),
-		pAddress("factory", "Uniswap V2 factory for the lookup (default: the chain's configured one)"),
-		pChain),
-	Result: resultSchema(
-		rProp("pair", "string", "the pair"), rTokenProp("token0", "token0"), rTokenProp("token1", "token1"),
-		rAmountProp("reserve0", "reserve of token0"), rAmountProp("reserve1", "reserve of token1"),
-		rProp("total_supply", "string", "LP token supply"), rProp("block_timestamp_last", "integer", "unix time of the last reserve update"),
-		rProp("price0", "string", "one token0 in token1"), rProp("price1", "string", "one token1 in token0")),
+	Params: native.Schema([]string{},
+		native.PAddress("pair", "The V2 pair; omit to look it up from token_a and token_b"),
+		native.PAddress("token_a", "One token (with token_b, instead of pair)"),
+		native.PAddress("token_b", "The other token"),
+		native.PAddress("factory", "Uniswap V2 factory for the lookup (default: the chain's configured one)"),
+		native.PChain),
+	Result: native.ResultSchema(
+		native.RProp("pair", "string", "the pair"), native.RTokenProp("token0", "token0"), native.RTokenProp("token1", "token1"),
+		native.RAmountProp("reserve0", "reserve of token0"), native.RAmountProp("reserve1", "reserve of token1"),
+		native.RProp("total_supply", "string", "LP token supply"), native.RProp("block_timestamp_last", "integer", "unix time of the last reserve update"),
+		native.RProp("price0", "string", "one token0 in token1"), native.RProp("price1", "string", "one token1 in token0")),
 	SchemaVersion: 1,
 }
 
 // argPair resolves a pair from "pair" or from "token_a" and "token_b".
-func argPair(ctx context.Context, env *Env, in *registry.Input, factoryArg string) (common.Address, error) {
+func argPair(ctx context.Context, env *native.Env, in *registry.Input, factoryArg string) (common.Address, error) {
 	if _, ok := in.Args.Get("pair"); ok {
-		return argAddress(in, "pair")
+		return native.ArgAddress(in, "pair")
 	}
-	a, err := argAddress(in, "token_a")
+	a, err := native.ArgAddress(in, "token_a")
 	if err != nil {
 		return common.Address{}, errors.New("pass pair, or token_a and token_b")
 	}
-	b, err := argAddress(in, "token_b")
+	b, err := native.ArgAddress(in, "token_b")
 	if err != nil {
 		return common.Address{}, errors.New("pass pair, or token_a and token_b")
 	}
-	f, err := argAddressOr(in, factoryArg, env.Venues.UniswapV2Factory)
+	f, err := native.ArgAddressOr(in, factoryArg, env.Venues.UniswapV2Factory)
 	if err != nil {
 		return common.Address{}, err
 	}
-	if err := needVenue(f, "Uniswap V2 factory", factoryArg); err != nil {
+	if err := native.NeedVenue(f, "Uniswap V2 factory", factoryArg); err != nil {
 		return common.Address{}, err
 	}
 	return v2PairOf(ctx, env, f, a, b)
 }
 
-func uniReserves(env *Env) registry.ReadHandler {
+func uniReserves(env *native.Env) registry.ReadHandler {
 	return func(ctx context.Context, in *registry.Input) (*tool.Result, error) {
-		if err := checkChain(env, in); err != nil {
+		if err := native.CheckChain(env, in); err != nil {
 			return nil, err
 		}
 		pair, err := argPair(ctx, env, in, "factory")
@@ -591,22 +562,18 @@ func uniReserves(env *Env) registry.ReadHandler {
 			return nil, err
 		}
 		in.Step(1)
-		m0, err := tokenInfoOf(ctx, env, st.token0)
-		if err != nil {
-			return nil, err
-		}
-		m1, err := tokenInfoOf(ctx, env, st.token1)
+		m0, m1, err := native.TokenInfoPair(ctx, env, st.token0, st.token1)
 		if err != nil {
 			return nil, err
 		}
 		out := map[string]any{
 			"pair": pair.Hex(), "token0": m0, "token1": m1,
-			"reserve0": amountOf(st.reserve0, m0.Decimals), "reserve1": amountOf(st.reserve1, m1.Decimals),
+			"reserve0": native.AmountOf(st.reserve0, m0.Decimals), "reserve1": native.AmountOf(st.reserve1, m1.Decimals),
 			"total_supply": st.totalSupply.String(), "block_timestamp_last": st.timestampLast,
 		}
 		if st.reserve0.Sign() > 0 && st.reserve1.Sign() > 0 {
 			p := priceFromReserves(st.reserve0, st.reserve1, m0.Decimals, m1.Decimals)
-			out["price0"], out["price1"] = ratString(p, 18), ratString(new(big.Rat).Inv(p), 18)
+			out["price0"], out["price1"] = native.RatString(p, 18), native.RatString(new(big.Rat).Inv(p), 18)
 		}
 		return tool.ReadResult(defUniReserves, out)
 	}
@@ -615,14 +582,14 @@ func uniReserves(env *Env) registry.ReadHandler {
 // ---- uniswap_get_quote ----
 
 var quoteParams = []string{
-	pAddress("token_in", "The ERC-20 token sold (use WETH for ether)"),
-	pAddress("token_out", "The ERC-20 token bought"),
-	pAmount("amount_in", "Exact amount of token_in to sell"),
-	pString("version", "Which Uniswap to quote: v2, v3, or best (default: both, best first)", "v2", "v3", "best"),
+	native.PAddress("token_in", "The ERC-20 token sold (use WETH for ether)"),
+	native.PAddress("token_out", "The ERC-20 token bought"),
+	native.PAmount("amount_in", "Exact amount of token_in to sell"),
+	native.PString("version", "Which Uniswap to quote: v2, v3, or best (default: both, best first)", "v2", "v3", "best"),
 	`"fee":{"type":"integer","enum":[100,500,3000,10000],"description":"V3 fee tier in hundredths of a bip (3000 = 0.3%); default: every tier with a pool"}`,
-	pAddress("v2_router", "Uniswap V2 Router02 (default: the chain's configured one)"),
-	pAddress("v3_router", "Uniswap V3 SwapRouter, whose factory is searched (default: the chain's configured one)"),
-	pChain,
+	native.PAddress("v2_router", "Uniswap V2 Router02 (default: the chain's configured one)"),
+	native.PAddress("v3_router", "Uniswap V3 SwapRouter, whose factory is searched (default: the chain's configured one)"),
+	native.PChain,
 }
 
 var defUniQuote = &tool.Def{
@@ -634,22 +601,22 @@ var defUniQuote = &tool.Def{
 	Category: tool.CatTrading, Tier: tool.Read, RiskTier: tool.Layer1, Budget: tool.Medium,
 	ProgressSteps: []string{"Quoting Uniswap V2", "Quoting Uniswap V3", "Ranking quotes"},
 	PromptSnippet: "uniswap_get_quote quotes an exact-input swap on Uniswap V2 and V3.",
-	Params: schema([]string{"token_in", "token_out", "amount_in"}, append(quoteParams,
-		pClaims("token_in", "token_in"), pClaims("token_out", "token_out"))...),
-	Result: resultSchema(
-		rTokenProp("token_in", "token sold"), rTokenProp("token_out", "token bought"), rAmountProp("amount_in", "amount sold"),
-		`"quotes":{"type":"array","description":"available quotes, best first","items":{"type":"object","properties":{"venue":{"type":"string"},"pool":{"type":"string"},"fee":{"type":"integer"},"amount_out":`+rAmount+`,"method":{"type":"string"}}}}`,
+	Params: native.Schema([]string{"token_in", "token_out", "amount_in"}, append(quoteParams,
+		native.PClaims("token_in", "token_in"), native.PClaims("token_out", "token_out"))...),
+	Result: native.ResultSchema(
+		native.RTokenProp("token_in", "token sold"), native.RTokenProp("token_out", "token bought"), native.RAmountProp("amount_in", "amount sold"),
+		`"quotes":{"type":"array","description":"available quotes, best first","items":{"type":"object","properties":{"venue":{"type":"string"},"pool":{"type":"string"},"fee":{"type":"integer"},"amount_out":`+native.RAmount+`,"method":{"type":"string"}}}}`,
 		`"unavailable":{"type":"array","items":{"type":"string"},"description":"why a venue gave no quote"}`),
 	SchemaVersion: 1,
 }
 
 type quoteOut struct {
-	Venue     string    `json:"venue"`
-	Pool      string    `json:"pool"`
-	Router    string    `json:"router"`
-	Fee       int64     `json:"fee"`
-	AmountOut amountOut `json:"amount_out"`
-	Method    string    `json:"method"`
+	Venue     string           `json:"venue"`
+	Pool      string           `json:"pool"`
+	Router    string           `json:"router"`
+	Fee       int64            `json:"fee"`
+	AmountOut native.AmountOut `json:"amount_out"`
+	Method    string           `json:"method"`
 	// TicksCrossed counts the initialized V3 ticks the swap crosses
 	// (liquidity changes on the way: a deeper price move).
 	TicksCrossed int `json:"ticks_crossed,omitempty"`
@@ -657,13 +624,13 @@ type quoteOut struct {
 
 // quotes returns every requested venue's quote, best first, and why the
 // others are missing.
-func quotes(ctx context.Context, env *Env, in *registry.Input, tokIn, tokOut common.Address, amount *big.Int) ([]quote, []string, error) {
-	version := argString(in, "version", "best")
+func quotes(ctx context.Context, env *native.Env, in *registry.Input, tokIn, tokOut common.Address, amount *big.Int) ([]quote, []string, error) {
+	version := native.ArgString(in, "version", "best")
 	var qs []quote
 	var missing []string
 	in.Step(0)
 	if version != "v3" {
-		router, err := argAddressOr(in, "v2_router", env.Venues.UniswapV2Router)
+		router, err := native.ArgAddressOr(in, "v2_router", env.Venues.UniswapV2Router)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -677,13 +644,13 @@ func quotes(ctx context.Context, env *Env, in *registry.Input, tokIn, tokOut com
 	}
 	in.Step(1)
 	if version != "v2" {
-		router, err := argAddressOr(in, "v3_router", env.Venues.UniswapV3Router)
+		router, err := native.ArgAddressOr(in, "v3_router", env.Venues.UniswapV3Router)
 		if err != nil {
 			return nil, nil, err
 		}
 		if router == (common.Address{}) {
 			missing = append(missing, "uniswap_v3: no router configured (pass v3_router)")
-		} else if q, err := quoteV3Best(ctx, env, router, tokIn, tokOut, argInt(in, "fee", 0), amount); err != nil {
+		} else if q, err := quoteV3Best(ctx, env, router, tokIn, tokOut, native.ArgInt(in, "fee", 0), amount); err != nil {
 			missing = append(missing, "uniswap_v3: "+err.Error())
 		} else {
 			qs = append(qs, q)
@@ -697,38 +664,34 @@ func quotes(ctx context.Context, env *Env, in *registry.Input, tokIn, tokOut com
 }
 
 func quoteArgs(in *registry.Input) (common.Address, common.Address, *big.Int, error) {
-	tokIn, err := argAddress(in, "token_in")
+	tokIn, err := native.ArgAddress(in, "token_in")
 	if err != nil {
 		return tokIn, tokIn, nil, err
 	}
-	tokOut, err := argAddress(in, "token_out")
+	tokOut, err := native.ArgAddress(in, "token_out")
 	if err != nil {
 		return tokIn, tokOut, nil, err
 	}
 	if tokIn == tokOut {
 		return tokIn, tokOut, nil, errors.New("token_in and token_out are the same token")
 	}
-	amount, err := argAmount(in, "amount_in")
+	amount, err := native.ArgAmount(in, "amount_in")
 	if err != nil {
 		return tokIn, tokOut, nil, err
 	}
-	return tokIn, tokOut, amount, positive("amount_in", amount)
+	return tokIn, tokOut, amount, native.Positive("amount_in", amount)
 }
 
-func uniQuote(env *Env) registry.ReadHandler {
+func uniQuote(env *native.Env) registry.ReadHandler {
 	return func(ctx context.Context, in *registry.Input) (*tool.Result, error) {
-		if err := checkChain(env, in); err != nil {
+		if err := native.CheckChain(env, in); err != nil {
 			return nil, err
 		}
 		tokIn, tokOut, amount, err := quoteArgs(in)
 		if err != nil {
 			return nil, err
 		}
-		mi, err := tokenInfoOf(ctx, env, tokIn)
-		if err != nil {
-			return nil, err
-		}
-		mo, err := tokenInfoOf(ctx, env, tokOut)
+		mi, mo, err := native.TokenInfoPair(ctx, env, tokIn, tokOut)
 		if err != nil {
 			return nil, err
 		}
@@ -739,10 +702,10 @@ func uniQuote(env *Env) registry.ReadHandler {
 		outs := []quoteOut{}
 		for _, q := range qs {
 			outs = append(outs, quoteOut{Venue: q.venue, Pool: q.pool.Hex(), Router: q.router.Hex(), Fee: q.fee,
-				AmountOut: amountOf(q.out, mo.Decimals), Method: q.method, TicksCrossed: q.v3Cross})
+				AmountOut: native.AmountOf(q.out, mo.Decimals), Method: q.method, TicksCrossed: q.v3Cross})
 		}
 		return tool.ReadResult(defUniQuote, map[string]any{
-			"token_in": mi, "token_out": mo, "amount_in": amountOf(amount, mi.Decimals),
+			"token_in": mi, "token_out": mo, "amount_in": native.AmountOf(amount, mi.Decimals),
 			"quotes": outs, "unavailable": nonNil(missing),
 		})
 	}
@@ -766,11 +729,11 @@ var defUniImpact = &tool.Def{
 	Category: tool.CatTrading, Tier: tool.Read, RiskTier: tool.Layer1, Budget: tool.Medium,
 	ProgressSteps: []string{"Quoting Uniswap V2", "Quoting Uniswap V3", "Ranking quotes", "Reading price feeds"},
 	PromptSnippet: "uniswap_compute_price_impact compares a swap quote with the pool mid price and the oracle price.",
-	Params: schema([]string{"token_in", "token_out", "amount_in"}, append(quoteParams,
-		pClaims("token_in", "token_in"), pClaims("token_out", "token_out"))...),
-	Result: resultSchema(
-		rTokenProp("token_in", "token sold"), rTokenProp("token_out", "token bought"), rAmountProp("amount_in", "amount sold"),
-		`"venues":{"type":"array","items":{"type":"object","properties":{"venue":{"type":"string"},"pool":{"type":"string"},"fee":{"type":"integer"},"amount_out":`+rAmount+
+	Params: native.Schema([]string{"token_in", "token_out", "amount_in"}, append(quoteParams,
+		native.PClaims("token_in", "token_in"), native.PClaims("token_out", "token_out"))...),
+	Result: native.ResultSchema(
+		native.RTokenProp("token_in", "token sold"), native.RTokenProp("token_out", "token bought"), native.RAmountProp("amount_in", "amount sold"),
+		`"venues":{"type":"array","items":{"type":"object","properties":{"venue":{"type":"string"},"pool":{"type":"string"},"fee":{"type":"integer"},"amount_out":`+native.RAmount+
 			`,"mid_price":{"type":"string","description":"token_out per token_in at the pool's price before the swap"},"execution_price":{"type":"string"},`+
 			`"price_impact_bps":{"type":"number","description":"output shortfall versus the mid price net of the fee"},"total_cost_bps":{"type":"number","description":"shortfall versus the mid price, fee included"},`+
 			`"oracle_price":{"type":"string"},"vs_oracle_bps":{"type":"number","description":"shortfall versus the USD feeds' fair output (negative: better than the oracle)"}}}}`,
@@ -779,33 +742,29 @@ var defUniImpact = &tool.Def{
 }
 
 type impactOut struct {
-	Venue          string    `json:"venue"`
-	Pool           string    `json:"pool"`
-	Fee            int64     `json:"fee"`
-	AmountOut      amountOut `json:"amount_out"`
-	MidPrice       string    `json:"mid_price"`
-	ExecPrice      string    `json:"execution_price"`
-	ImpactBps      float64   `json:"price_impact_bps"`
-	TotalCostBps   float64   `json:"total_cost_bps"`
-	OraclePrice    string    `json:"oracle_price,omitempty"`
-	VsOracleBps    *float64  `json:"vs_oracle_bps,omitempty"`
-	OracleProblems string    `json:"oracle_note,omitempty"`
+	Venue          string           `json:"venue"`
+	Pool           string           `json:"pool"`
+	Fee            int64            `json:"fee"`
+	AmountOut      native.AmountOut `json:"amount_out"`
+	MidPrice       string           `json:"mid_price"`
+	ExecPrice      string           `json:"execution_price"`
+	ImpactBps      float64          `json:"price_impact_bps"`
+	TotalCostBps   float64          `json:"total_cost_bps"`
+	OraclePrice    string           `json:"oracle_price,omitempty"`
+	VsOracleBps    *float64         `json:"vs_oracle_bps,omitempty"`
+	OracleProblems string           `json:"oracle_note,omitempty"`
 }
 
-func uniImpact(env *Env) registry.ReadHandler {
+func uniImpact(env *native.Env) registry.ReadHandler {
 	return func(ctx context.Context, in *registry.Input) (*tool.Result, error) {
-		if err := checkChain(env, in); err != nil {
+		if err := native.CheckChain(env, in); err != nil {
 			return nil, err
 		}
 		tokIn, tokOut, amount, err := quoteArgs(in)
 		if err != nil {
 			return nil, err
 		}
-		mi, err := tokenInfoOf(ctx, env, tokIn)
-		if err != nil {
-			return nil, err
-		}
-		mo, err := tokenInfoOf(ctx, env, tokOut)
+		mi, mo, err := native.TokenInfoPair(ctx, env, tokIn, tokOut)
 		if err != nil {
 			return nil, err
 		}
@@ -818,8 +777,8 @@ func uniImpact(env *Env) registry.ReadHandler {
 		// base unit.
 		var fair *big.Rat
 		note := ""
-		pi, errIn := priceOf(ctx, env, tokIn)
-		po, errOut := priceOf(ctx, env, tokOut)
+		pi, errIn := native.PriceOf(ctx, env, tokIn)
+		po, errOut := native.PriceOf(ctx, env, tokOut)
 		switch {
 		case errIn != nil || errOut != nil:
 			note = "no USD feed prices both tokens"
@@ -828,31 +787,31 @@ func uniImpact(env *Env) registry.ReadHandler {
 		case po.Answer.Sign() <= 0 || pi.Answer.Sign() <= 0:
 			note = "a USD feed has no positive answer"
 		default:
-			num := new(big.Int).Mul(pi.Answer, pow10(int(mo.Decimals)+int(po.Decimals)))
-			den := new(big.Int).Mul(po.Answer, pow10(int(mi.Decimals)+int(pi.Decimals)))
+			num := new(big.Int).Mul(pi.Answer, native.Pow10(int(mo.Decimals)+int(po.Decimals)))
+			den := new(big.Int).Mul(po.Answer, native.Pow10(int(mi.Decimals)+int(pi.Decimals)))
 			fair = new(big.Rat).SetFrac(num, den)
 		}
 		// whole is the factor from base-unit rates to whole-token prices.
-		whole := new(big.Rat).SetFrac(pow10(int(mi.Decimals)), pow10(int(mo.Decimals)))
+		whole := new(big.Rat).SetFrac(native.Pow10(int(mi.Decimals)), native.Pow10(int(mo.Decimals)))
 		amt := new(big.Rat).SetInt(amount)
 		outs := []impactOut{}
 		for _, q := range qs {
 			got := new(big.Rat).SetInt(q.out)
 			atMid := new(big.Rat).Mul(amt, q.midRate)
 			netMid := new(big.Rat).Mul(atMid, big.NewRat(1e6-q.fee, 1e6))
-			o := impactOut{Venue: q.venue, Pool: q.pool.Hex(), Fee: q.fee, AmountOut: amountOf(q.out, mo.Decimals),
-				MidPrice:  ratString(new(big.Rat).Mul(q.midRate, whole), 18),
-				ExecPrice: ratString(new(big.Rat).Mul(new(big.Rat).Quo(got, amt), whole), 18),
+			o := impactOut{Venue: q.venue, Pool: q.pool.Hex(), Fee: q.fee, AmountOut: native.AmountOf(q.out, mo.Decimals),
+				MidPrice:  native.RatString(new(big.Rat).Mul(q.midRate, whole), 18),
+				ExecPrice: native.RatString(new(big.Rat).Mul(new(big.Rat).Quo(got, amt), whole), 18),
 				ImpactBps: bpsOf(netMid, got), TotalCostBps: bpsOf(atMid, got), OracleProblems: note}
 			if fair != nil {
-				o.OraclePrice = ratString(new(big.Rat).Mul(fair, whole), 18)
+				o.OraclePrice = native.RatString(new(big.Rat).Mul(fair, whole), 18)
 				v := bpsOf(new(big.Rat).Mul(amt, fair), got)
 				o.VsOracleBps = &v
 			}
 			outs = append(outs, o)
 		}
 		return tool.ReadResult(defUniImpact, map[string]any{
-			"token_in": mi, "token_out": mo, "amount_in": amountOf(amount, mi.Decimals),
+			"token_in": mi, "token_out": mo, "amount_in": native.AmountOf(amount, mi.Decimals),
 			"venues": outs, "unavailable": nonNil(missing),
 		})
 	}

@@ -1,4 +1,4 @@
-package catalog
+package uniswap
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 
+	"github.com/wardhq/ward/internal/catalog/internal/native"
 	"github.com/wardhq/ward/internal/chain"
 	"github.com/wardhq/ward/internal/registry"
 	"github.com/wardhq/ward/internal/tool"
@@ -19,16 +20,16 @@ import (
 
 func swapParams(router string) []string {
 	return []string{
-		pAddress("token_in", "The ERC-20 token to sell (WETH for ether: wrap ETH first)"),
-		pAddress("token_out", "The ERC-20 token to buy"),
-		pAmount("amount_in", "Exact amount of token_in to sell"),
-		pSlippage,
-		pAmount("min_amount_out", "Optional floor on the output in token_out base units; the plan uses the larger of this and the slippage-derived minimum"),
-		pDeadline,
-		pAddress("router", router),
-		pClaims("token_in", "token_in"),
-		pClaims("token_out", "token_out"),
-		pChain,
+		native.PAddress("token_in", "The ERC-20 token to sell (WETH for ether: wrap ETH first)"),
+		native.PAddress("token_out", "The ERC-20 token to buy"),
+		native.PAmount("amount_in", "Exact amount of token_in to sell"),
+		native.PSlippage,
+		native.PAmount("min_amount_out", "Optional floor on the output in token_out base units; the plan uses the larger of this and the slippage-derived minimum"),
+		native.PDeadline,
+		native.PAddress("router", router),
+		native.PClaims("token_in", "token_in"),
+		native.PClaims("token_out", "token_out"),
+		native.PChain,
 	}
 }
 
@@ -43,7 +44,7 @@ var defUniSwapV3 = &tool.Def{
 	ProgressSteps:    []string{"Quoting the pool", "Checking balance and allowance", "Sending approve and swap", "Confirming"},
 	PromptSnippet:    "uniswap_execute_swap swaps an exact input on Uniswap V3 with a slippage-protected minimum.",
 	PromptGuidelines: []string{"Keep slippage_bps small (50 or less) on deep pools.", "Check uniswap_compute_price_impact for large trades."},
-	Params: schema([]string{"token_in", "token_out", "amount_in"}, append(swapParams("Uniswap V3 SwapRouter with the original interface, whose params carry a deadline (mainnet 0xE592427A0AEce92De3Edee1F18E0157C05861564, not SwapRouter02); default: the chain's configured one"),
+	Params: native.Schema([]string{"token_in", "token_out", "amount_in"}, append(swapParams("Uniswap V3 SwapRouter with the original interface, whose params carry a deadline (mainnet 0xE592427A0AEce92De3Edee1F18E0157C05861564, not SwapRouter02); default: the chain's configured one"),
 		`"fee":{"type":"integer","enum":[100,500,3000,10000],"description":"Fee tier of the pool in hundredths of a bip (3000 = 0.3%); default: the tier with the best output"}`)...),
 	SchemaVersion: 1,
 }
@@ -57,7 +58,7 @@ var defUniSwapV2 = &tool.Def{
 	Category: tool.CatTrading, Tier: tool.Write, RiskTier: tool.Layer2, Budget: tool.Slow, Effect: tool.EffectOpen,
 	ProgressSteps: []string{"Quoting the pair", "Checking balance and allowance", "Sending approve and swap", "Confirming"},
 	PromptSnippet: "uniswap_execute_v2_swap swaps an exact input on a Uniswap V2 pair with a slippage-protected minimum.",
-	Params:        schema([]string{"token_in", "token_out", "amount_in"}, swapParams("Uniswap V2 Router02 (default: the chain's configured one)")...),
+	Params:        native.Schema([]string{"token_in", "token_out", "amount_in"}, swapParams("Uniswap V2 Router02 (default: the chain's configured one)")...),
 	SchemaVersion: 1,
 }
 
@@ -73,13 +74,13 @@ type exactInputSingleParams struct {
 	SqrtPriceLimitX96 *big.Int
 }
 
-func planSwapV3(env *Env) registry.Planner { return planSwap(env, true) }
+func planSwapV3(env *native.Env) registry.Planner { return planSwap(env, true) }
 
-func planSwapV2(env *Env) registry.Planner { return planSwap(env, false) }
+func planSwapV2(env *native.Env) registry.Planner { return planSwap(env, false) }
 
-func planSwap(env *Env, v3 bool) registry.Planner {
+func planSwap(env *native.Env, v3 bool) registry.Planner {
 	return func(ctx context.Context, in *registry.Input) (*tool.Plan, error) {
-		if err := checkChain(env, in); err != nil {
+		if err := native.CheckChain(env, in); err != nil {
 			return nil, err
 		}
 		tokIn, tokOut, amount, err := quoteArgs(in)
@@ -90,78 +91,71 @@ func planSwap(env *Env, v3 bool) registry.Planner {
 		if v3 {
 			def = env.Venues.UniswapV3Router
 		}
-		router, err := argAddressOr(in, "router", def)
+		router, err := native.ArgAddressOr(in, "router", def)
 		if err != nil {
 			return nil, err
 		}
-		if err := needVenue(router, "Uniswap router", "router"); err != nil {
+		if err := native.NeedVenue(router, "Uniswap router", "router"); err != nil {
 			return nil, err
 		}
-		owner, err := wallet(env)
+		owner, err := native.Owner(env)
 		if err != nil {
 			return nil, err
 		}
-		mi, err := tokenInfoOf(ctx, env, tokIn)
-		if err != nil {
-			return nil, err
-		}
-		mo, err := tokenInfoOf(ctx, env, tokOut)
+		mi, mo, err := native.TokenInfoPair(ctx, env, tokIn, tokOut)
 		if err != nil {
 			return nil, err
 		}
 		in.Step(0)
 		var q quote
 		if v3 {
-			q, err = quoteV3Best(ctx, env, router, tokIn, tokOut, argInt(in, "fee", 0), amount)
+			q, err = quoteV3Best(ctx, env, router, tokIn, tokOut, native.ArgInt(in, "fee", 0), amount)
 		} else {
 			q, err = quoteV2(ctx, env, router, tokIn, tokOut, amount)
 		}
 		if err != nil {
 			return nil, err
 		}
-		minOut := slippageMin(q.out, argInt(in, "slippage_bps", defaultSlippageBps))
+		minOut := native.SlippageMin(q.out, native.ArgInt(in, "slippage_bps", native.DefaultSlippageBps))
 		if floor, err := argAmountOr(in, "min_amount_out"); err != nil {
 			return nil, err
 		} else if floor != nil && floor.Cmp(minOut) > 0 {
 			minOut = floor
 		}
 		if minOut.Sign() == 0 {
-			return nil, fmt.Errorf("the swap would return nothing: %s %s buys less than one unit of %s", formatUnits(amount, mi.Decimals), mi.Symbol, mo.Symbol)
+			return nil, fmt.Errorf("the swap would return nothing: %s %s buys less than one unit of %s", native.FormatUnits(amount, mi.Decimals), mi.Symbol, mo.Symbol)
 		}
 		in.Step(1)
-		if err := needBalance(ctx, env, mi, amount); err != nil {
-			return nil, err
-		}
-		txs, err := approvals(ctx, env, tokIn, router, amount)
+		txs, err := native.Spend(ctx, env, mi, router, amount)
 		if err != nil {
 			return nil, err
 		}
-		dl, err := deadline(ctx, env, in)
+		dl, err := native.Deadline(ctx, env, in)
 		if err != nil {
 			return nil, err
 		}
 		var swap tool.Tx
 		where := "Uniswap V2 pair " + q.pool.Hex()
 		if v3 {
-			swap, err = tx(chain.UniswapV3SwapRouterABI(), router, "swap", "exactInputSingle", exactInputSingleParams{
+			swap, err = native.Tx(chain.UniswapV3SwapRouterABI(), router, "swap", "exactInputSingle", exactInputSingleParams{
 				TokenIn: tokIn, TokenOut: tokOut, Fee: big.NewInt(q.fee), Recipient: owner, Deadline: dl,
 				AmountIn: amount, AmountOutMinimum: minOut, SqrtPriceLimitX96: new(big.Int),
 			})
-			where = fmt.Sprintf("Uniswap V3 pool %s (fee %s%%)", q.pool.Hex(), ratString(big.NewRat(q.fee, 10000), 6))
+			where = fmt.Sprintf("Uniswap V3 pool %s (fee %s%%)", q.pool.Hex(), native.RatString(big.NewRat(q.fee, 10000), 6))
 		} else {
-			swap, err = tx(chain.UniswapV2Router02ABI(), router, "swap", "swapExactTokensForTokens",
+			swap, err = native.Tx(chain.UniswapV2Router02ABI(), router, "swap", "swapExactTokensForTokens",
 				amount, minOut, []common.Address{tokIn, tokOut}, owner, dl)
 		}
 		if err != nil {
 			return nil, err
 		}
 		txs = append(txs, swap)
-		return newPlan(env, txs,
-			[]tool.TokenUse{claimed(in, tokIn, amount, true, "token_in"), claimed(in, tokOut, minOut, false, "token_out")},
-			valueCents(ctx, env, tokIn, amount),
+		return native.NewPlan(env, txs,
+			[]tool.TokenUse{native.Claimed(in, tokIn, amount, true, "token_in"), native.Claimed(in, tokOut, minOut, false, "token_out")},
+			native.ValueCents(ctx, env, tokIn, amount),
 			fmt.Sprintf("swap %s %s for at least %s %s (quoted %s) on %s",
-				formatUnits(amount, mi.Decimals), mi.Symbol, formatUnits(minOut, mo.Decimals), mo.Symbol,
-				formatUnits(q.out, mo.Decimals), where)), nil
+				native.FormatUnits(amount, mi.Decimals), mi.Symbol, native.FormatUnits(minOut, mo.Decimals), mo.Symbol,
+				native.FormatUnits(q.out, mo.Decimals), where)), nil
 	}
 }
 
@@ -170,5 +164,5 @@ func argAmountOr(in *registry.Input, name string) (*big.Int, error) {
 	if _, ok := in.Args.Get(name); !ok {
 		return nil, nil
 	}
-	return argAmount(in, name)
+	return native.ArgAmount(in, name)
 }

@@ -1,4 +1,4 @@
-package catalog
+package vault
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 
+	"github.com/wardhq/ward/internal/catalog/internal/native"
 	"github.com/wardhq/ward/internal/chain"
 	"github.com/wardhq/ward/internal/registry"
 	"github.com/wardhq/ward/internal/tool"
@@ -18,32 +19,32 @@ import (
 type vaultState struct {
 	address     common.Address
 	name        string
-	share       tokenInfo // the vault's own share token
-	asset       tokenInfo
+	share       native.TokenInfo // the vault's own share token
+	asset       native.TokenInfo
 	totalAssets *big.Int
 	totalSupply *big.Int
 }
 
-func readVault(ctx context.Context, env *Env, v common.Address) (vaultState, error) {
+func readVault(ctx context.Context, env *native.Env, v common.Address) (vaultState, error) {
 	a := chain.ERC4626ABI()
 	s := vaultState{address: v}
-	asset, err := callAddress(ctx, env, a, v, "asset")
+	asset, err := native.CallAddress(ctx, env, a, v, "asset")
 	if err != nil {
 		return s, fmt.Errorf("%s is not an ERC-4626 vault: %w", v.Hex(), err)
 	}
-	if s.asset, err = tokenInfoOf(ctx, env, asset); err != nil {
+	if s.asset, err = native.TokenInfoOf(ctx, env, asset); err != nil {
 		return s, err
 	}
-	if s.share, err = tokenInfoOf(ctx, env, v); err != nil {
+	if s.share, err = native.TokenInfoOf(ctx, env, v); err != nil {
 		return s, err
 	}
-	if r, err := call(ctx, env.Chain, a, v, "name"); err == nil {
+	if r, err := native.Call(ctx, env.Chain, a, v, "name"); err == nil {
 		s.name = safeText(r[0].(string), 48)
 	}
-	if s.totalAssets, err = callBig(ctx, env, a, v, "totalAssets"); err != nil {
+	if s.totalAssets, err = native.CallBig(ctx, env, a, v, "totalAssets"); err != nil {
 		return s, err
 	}
-	if s.totalSupply, err = callBig(ctx, env, a, v, "totalSupply"); err != nil {
+	if s.totalSupply, err = native.CallBig(ctx, env, a, v, "totalSupply"); err != nil {
 		return s, err
 	}
 	return s, nil
@@ -66,9 +67,9 @@ func safeText(s string, n int) string {
 }
 
 // argVault returns the vault argument, or the only configured vault.
-func argVault(env *Env, in *registry.Input) (common.Address, error) {
+func argVault(env *native.Env, in *registry.Input) (common.Address, error) {
 	if _, ok := in.Args.Get("vault"); ok {
-		return argAddress(in, "vault")
+		return native.ArgAddress(in, "vault")
 	}
 	switch len(env.Venues.Vaults) {
 	case 0:
@@ -83,7 +84,7 @@ func argVault(env *Env, in *registry.Input) (common.Address, error) {
 	return common.Address{}, fmt.Errorf("several vaults are configured: pass vault (one of %s)", strings.Join(names, ", "))
 }
 
-var pVault = pAddress("vault", "The ERC-4626 vault (default: the chain's configured vault when there is exactly one; vault_get_info lists them)")
+var pVault = native.PAddress("vault", "The ERC-4626 vault (default: the chain's configured vault when there is exactly one; vault_get_info lists them)")
 
 // ---- vault_get_info ----
 
@@ -95,35 +96,35 @@ var defVaultInfo = &tool.Def{
 	Category: tool.CatVault, Tier: tool.Read, RiskTier: tool.Layer1, Budget: tool.Medium,
 	ProgressSteps: []string{"Reading the vault", "Reading the asset", "Computing the share price"},
 	PromptSnippet: "vault_get_info describes ERC-4626 vaults: asset, assets, shares, share price.",
-	Params: schema([]string{},
-		pAddress("vault", "The ERC-4626 vault; omit to list the configured vaults"),
-		pChain),
-	Result: resultSchema(`"vaults":{"type":"array","items":{"type":"object","properties":{"vault":{"type":"string"},"name":{"type":"string"},"share":` + rToken +
-		`,"asset":` + rToken + `,"total_assets":` + rAmount + `,"total_supply":` + rAmount +
+	Params: native.Schema([]string{},
+		native.PAddress("vault", "The ERC-4626 vault; omit to list the configured vaults"),
+		native.PChain),
+	Result: native.ResultSchema(`"vaults":{"type":"array","items":{"type":"object","properties":{"vault":{"type":"string"},"name":{"type":"string"},"share":` + native.RToken +
+		`,"asset":` + native.RToken + `,"total_assets":` + native.RAmount + `,"total_supply":` + native.RAmount +
 		`,"share_price":{"type":"string","description":"assets per whole share"},"max_deposit":{"type":"string","description":"most assets the wallet may deposit, or unlimited"},"tvl_usd":{"type":"number"}}}}`),
 	SchemaVersion: 1,
 }
 
 type vaultInfoOut struct {
-	Vault       string    `json:"vault"`
-	Name        string    `json:"name"`
-	Share       tokenInfo `json:"share"`
-	Asset       tokenInfo `json:"asset"`
-	TotalAssets amountOut `json:"total_assets"`
-	TotalSupply amountOut `json:"total_supply"`
-	SharePrice  string    `json:"share_price"`
-	MaxDeposit  string    `json:"max_deposit,omitempty"`
-	TVLUSD      *float64  `json:"tvl_usd,omitempty"`
+	Vault       string           `json:"vault"`
+	Name        string           `json:"name"`
+	Share       native.TokenInfo `json:"share"`
+	Asset       native.TokenInfo `json:"asset"`
+	TotalAssets native.AmountOut `json:"total_assets"`
+	TotalSupply native.AmountOut `json:"total_supply"`
+	SharePrice  string           `json:"share_price"`
+	MaxDeposit  string           `json:"max_deposit,omitempty"`
+	TVLUSD      *float64         `json:"tvl_usd,omitempty"`
 }
 
-func vaultInfo(env *Env) registry.ReadHandler {
+func vaultInfo(env *native.Env) registry.ReadHandler {
 	return func(ctx context.Context, in *registry.Input) (*tool.Result, error) {
-		if err := checkChain(env, in); err != nil {
+		if err := native.CheckChain(env, in); err != nil {
 			return nil, err
 		}
 		list := env.Venues.Vaults
 		if _, ok := in.Args.Get("vault"); ok {
-			v, err := argAddress(in, "vault")
+			v, err := native.ArgAddress(in, "vault")
 			if err != nil {
 				return nil, err
 			}
@@ -138,20 +139,20 @@ func vaultInfo(env *Env) registry.ReadHandler {
 			}
 			in.Step(1)
 			o := vaultInfoOut{Vault: v.Hex(), Name: st.name, Share: st.share, Asset: st.asset,
-				TotalAssets: amountOf(st.totalAssets, st.asset.Decimals), TotalSupply: amountOf(st.totalSupply, st.share.Decimals)}
+				TotalAssets: native.AmountOf(st.totalAssets, st.asset.Decimals), TotalSupply: native.AmountOf(st.totalSupply, st.share.Decimals)}
 			in.Step(2)
-			one := pow10(int(st.share.Decimals))
-			price, err := callBig(ctx, env, chain.ERC4626ABI(), v, "convertToAssets", one)
+			one := native.Pow10(int(st.share.Decimals))
+			price, err := native.CallBig(ctx, env, chain.ERC4626ABI(), v, "convertToAssets", one)
 			if err != nil {
 				return nil, err
 			}
-			o.SharePrice = ratString(new(big.Rat).SetFrac(price, pow10(int(st.asset.Decimals))), 18)
-			if w := walletAddress(env); w != (common.Address{}) {
-				if m, err := callBig(ctx, env, chain.ERC4626ABI(), v, "maxDeposit", w); err == nil {
+			o.SharePrice = native.RatString(new(big.Rat).SetFrac(price, native.Pow10(int(st.asset.Decimals))), 18)
+			if w := native.WalletAddress(env); w != (common.Address{}) {
+				if m, err := native.CallBig(ctx, env, chain.ERC4626ABI(), v, "maxDeposit", w); err == nil {
 					o.MaxDeposit = formatCap(m, st.asset.Decimals)
 				}
 			}
-			if c := valueCents(ctx, env, st.asset.Address, st.totalAssets); c >= 0 {
+			if c := native.ValueCents(ctx, env, st.asset.Address, st.totalAssets); c >= 0 {
 				f := float64(c) / 100
 				o.TVLUSD = &f
 			}
@@ -163,10 +164,10 @@ func vaultInfo(env *Env) registry.ReadHandler {
 
 // formatCap formats a limit, "unlimited" for 2^256-1.
 func formatCap(v *big.Int, decimals uint8) string {
-	if v.Cmp(maxUint256) == 0 {
+	if v.Cmp(native.MaxUint256) == 0 {
 		return "unlimited"
 	}
-	return formatUnits(v, decimals)
+	return native.FormatUnits(v, decimals)
 }
 
 // ---- previews ----
@@ -178,9 +179,9 @@ func vaultPreviewDef(name, desc, arg, argDesc, result string) *tool.Def {
 		PromptSnippet: name + " previews an ERC-4626 " + strings.TrimPrefix(name, "vault_preview_") + " at the vault's current rate.",
 		Category:      tool.CatVault, Tier: tool.Read, RiskTier: tool.Layer1, Budget: tool.Fast,
 		ProgressSteps: []string{"Reading the vault", "Previewing"},
-		Params:        schema([]string{arg}, pVault, pAmount(arg, argDesc), pChain),
-		Result: resultSchema(rProp("vault", "string", "the vault"), rTokenProp("asset", "the underlying asset"), rTokenProp("share", "the vault share"),
-			rAmountProp(arg, "the amount previewed"), rAmountProp(result, "the vault's preview")),
+		Params:        native.Schema([]string{arg}, pVault, native.PAmount(arg, argDesc), native.PChain),
+		Result: native.ResultSchema(native.RProp("vault", "string", "the vault"), native.RTokenProp("asset", "the underlying asset"), native.RTokenProp("share", "the vault share"),
+			native.RAmountProp(arg, "the amount previewed"), native.RAmountProp(result, "the vault's preview")),
 		SchemaVersion: 1,
 	}
 }
@@ -200,16 +201,16 @@ var (
 		"assets", "Amount of the underlying asset to withdraw", "shares")
 )
 
-func vaultPreview(env *Env, d *tool.Def, method, arg, result string) registry.ReadHandler {
+func vaultPreview(env *native.Env, d *tool.Def, method, arg, result string) registry.ReadHandler {
 	return func(ctx context.Context, in *registry.Input) (*tool.Result, error) {
-		if err := checkChain(env, in); err != nil {
+		if err := native.CheckChain(env, in); err != nil {
 			return nil, err
 		}
 		v, err := argVault(env, in)
 		if err != nil {
 			return nil, err
 		}
-		amount, err := argAmount(in, arg)
+		amount, err := native.ArgAmount(in, arg)
 		if err != nil {
 			return nil, err
 		}
@@ -219,7 +220,7 @@ func vaultPreview(env *Env, d *tool.Def, method, arg, result string) registry.Re
 			return nil, err
 		}
 		in.Step(1)
-		got, err := callBig(ctx, env, chain.ERC4626ABI(), v, method, amount)
+		got, err := native.CallBig(ctx, env, chain.ERC4626ABI(), v, method, amount)
 		if err != nil {
 			return nil, err
 		}
@@ -229,20 +230,20 @@ func vaultPreview(env *Env, d *tool.Def, method, arg, result string) registry.Re
 		}
 		return tool.ReadResult(d, map[string]any{
 			"vault": v.Hex(), "asset": st.asset, "share": st.share,
-			arg: amountOf(amount, argDec), result: amountOf(got, resDec),
+			arg: native.AmountOf(amount, argDec), result: native.AmountOf(got, resDec),
 		})
 	}
 }
 
-func vaultPreviewDeposit(env *Env) registry.ReadHandler {
+func vaultPreviewDeposit(env *native.Env) registry.ReadHandler {
 	return vaultPreview(env, defVaultPreviewDeposit, "previewDeposit", "assets", "shares")
 }
 
-func vaultPreviewRedeem(env *Env) registry.ReadHandler {
+func vaultPreviewRedeem(env *native.Env) registry.ReadHandler {
 	return vaultPreview(env, defVaultPreviewRedeem, "previewRedeem", "shares", "assets")
 }
 
-func vaultPreviewWithdraw(env *Env) registry.ReadHandler {
+func vaultPreviewWithdraw(env *native.Env) registry.ReadHandler {
 	return vaultPreview(env, defVaultPreviewWithdraw, "previewWithdraw", "assets", "shares")
 }
 
@@ -256,33 +257,33 @@ var defVaultPosition = &tool.Def{
 	Category: tool.CatVault, Tier: tool.Read, RiskTier: tool.Layer1, Budget: tool.Medium,
 	ProgressSteps: []string{"Reading the vault", "Reading the position"},
 	PromptSnippet: "vault_get_position reads vault shares held and what they are worth.",
-	Params: schema([]string{},
-		pAddress("vault", "The ERC-4626 vault; omit for every configured vault"),
-		pAddress("owner", "Whose position (default: the agent's wallet)"),
-		pChain),
-	Result: resultSchema(rProp("owner", "string", "position owner"),
-		`"positions":{"type":"array","items":{"type":"object","properties":{"vault":{"type":"string"},"asset":`+rToken+`,"share":`+rToken+
-			`,"shares":`+rAmount+`,"assets":`+rAmount+`,"max_withdraw":`+rAmount+`,"max_redeem":`+rAmount+`,"value_usd":{"type":"number"}}}}`),
+	Params: native.Schema([]string{},
+		native.PAddress("vault", "The ERC-4626 vault; omit for every configured vault"),
+		native.PAddress("owner", "Whose position (default: the agent's wallet)"),
+		native.PChain),
+	Result: native.ResultSchema(native.RProp("owner", "string", "position owner"),
+		`"positions":{"type":"array","items":{"type":"object","properties":{"vault":{"type":"string"},"asset":`+native.RToken+`,"share":`+native.RToken+
+			`,"shares":`+native.RAmount+`,"assets":`+native.RAmount+`,"max_withdraw":`+native.RAmount+`,"max_redeem":`+native.RAmount+`,"value_usd":{"type":"number"}}}}`),
 	SchemaVersion: 1,
 }
 
 type vaultPosOut struct {
-	Vault       string    `json:"vault"`
-	Asset       tokenInfo `json:"asset"`
-	Share       tokenInfo `json:"share"`
-	Shares      amountOut `json:"shares"`
-	Assets      amountOut `json:"assets"`
-	MaxWithdraw amountOut `json:"max_withdraw"`
-	MaxRedeem   amountOut `json:"max_redeem"`
-	ValueUSD    *float64  `json:"value_usd,omitempty"`
+	Vault       string           `json:"vault"`
+	Asset       native.TokenInfo `json:"asset"`
+	Share       native.TokenInfo `json:"share"`
+	Shares      native.AmountOut `json:"shares"`
+	Assets      native.AmountOut `json:"assets"`
+	MaxWithdraw native.AmountOut `json:"max_withdraw"`
+	MaxRedeem   native.AmountOut `json:"max_redeem"`
+	ValueUSD    *float64         `json:"value_usd,omitempty"`
 }
 
-func vaultPosition(env *Env) registry.ReadHandler {
+func vaultPosition(env *native.Env) registry.ReadHandler {
 	return func(ctx context.Context, in *registry.Input) (*tool.Result, error) {
-		if err := checkChain(env, in); err != nil {
+		if err := native.CheckChain(env, in); err != nil {
 			return nil, err
 		}
-		owner, err := argAddressOr(in, "owner", walletAddress(env))
+		owner, err := native.ArgAddressOr(in, "owner", native.WalletAddress(env))
 		if err != nil {
 			return nil, err
 		}
@@ -291,7 +292,7 @@ func vaultPosition(env *Env) registry.ReadHandler {
 		}
 		list := env.Venues.Vaults
 		if _, ok := in.Args.Get("vault"); ok {
-			v, err := argAddress(in, "vault")
+			v, err := native.ArgAddress(in, "vault")
 			if err != nil {
 				return nil, err
 			}
@@ -306,26 +307,26 @@ func vaultPosition(env *Env) registry.ReadHandler {
 				return nil, err
 			}
 			in.Step(1)
-			shares, err := callBig(ctx, env, a, v, "balanceOf", owner)
+			shares, err := native.CallBig(ctx, env, a, v, "balanceOf", owner)
 			if err != nil {
 				return nil, err
 			}
-			assets, err := callBig(ctx, env, a, v, "convertToAssets", shares)
+			assets, err := native.CallBig(ctx, env, a, v, "convertToAssets", shares)
 			if err != nil {
 				return nil, err
 			}
-			mw, err := callBig(ctx, env, a, v, "maxWithdraw", owner)
+			mw, err := native.CallBig(ctx, env, a, v, "maxWithdraw", owner)
 			if err != nil {
 				return nil, err
 			}
-			mr, err := callBig(ctx, env, a, v, "maxRedeem", owner)
+			mr, err := native.CallBig(ctx, env, a, v, "maxRedeem", owner)
 			if err != nil {
 				return nil, err
 			}
 			o := vaultPosOut{Vault: v.Hex(), Asset: st.asset, Share: st.share,
-				Shares: amountOf(shares, st.share.Decimals), Assets: amountOf(assets, st.asset.Decimals),
-				MaxWithdraw: amountOf(mw, st.asset.Decimals), MaxRedeem: amountOf(mr, st.share.Decimals)}
-			if c := valueCents(ctx, env, st.asset.Address, assets); c >= 0 {
+				Shares: native.AmountOf(shares, st.share.Decimals), Assets: native.AmountOf(assets, st.asset.Decimals),
+				MaxWithdraw: native.AmountOf(mw, st.asset.Decimals), MaxRedeem: native.AmountOf(mr, st.share.Decimals)}
+			if c := native.ValueCents(ctx, env, st.asset.Address, assets); c >= 0 {
 				f := float64(c) / 100
 				o.ValueUSD = &f
 			}
@@ -346,10 +347,10 @@ var defVaultDeposit = &tool.Def{
 	Category: tool.CatVault, Tier: tool.Write, RiskTier: tool.Layer2, Budget: tool.Slow, Effect: tool.EffectOpen,
 	ProgressSteps: []string{"Reading the vault", "Previewing the deposit", "Sending approve and deposit", "Confirming"},
 	PromptSnippet: "vault_deposit deposits assets into an ERC-4626 vault for shares.",
-	Params: schema([]string{"assets"}, pVault,
-		pAmount("assets", "Amount of the vault's underlying asset to deposit"),
-		pClaims("asset", "the vault's asset"),
-		pChain),
+	Params: native.Schema([]string{"assets"}, pVault,
+		native.PAmount("assets", "Amount of the vault's underlying asset to deposit"),
+		native.PClaims("asset", "the vault's asset"),
+		native.PChain),
 	SchemaVersion: 1,
 }
 
@@ -361,10 +362,10 @@ var defVaultWithdraw = &tool.Def{
 	Category: tool.CatVault, Tier: tool.Write, RiskTier: tool.Layer2, Budget: tool.Slow, Effect: tool.EffectClose,
 	ProgressSteps: []string{"Reading the vault", "Previewing the withdrawal", "Sending withdraw", "Confirming"},
 	PromptSnippet: "vault_withdraw withdraws an exact asset amount from an ERC-4626 vault.",
-	Params: schema([]string{"assets"}, pVault,
-		pAmountMax("assets", "Amount of the underlying asset to withdraw"),
-		pClaims("asset", "the vault's asset"),
-		pChain),
+	Params: native.Schema([]string{"assets"}, pVault,
+		native.PAmountMax("assets", "Amount of the underlying asset to withdraw"),
+		native.PClaims("asset", "the vault's asset"),
+		native.PChain),
 	SchemaVersion: 1,
 }
 
@@ -376,30 +377,27 @@ var defVaultRedeem = &tool.Def{
 	Category: tool.CatVault, Tier: tool.Write, RiskTier: tool.Layer2, Budget: tool.Slow, Effect: tool.EffectClose,
 	ProgressSteps: []string{"Reading the vault", "Previewing the redemption", "Sending redeem", "Confirming"},
 	PromptSnippet: "vault_redeem redeems ERC-4626 vault shares for assets.",
-	Params: schema([]string{"shares"}, pVault,
-		pAmountMax("shares", "Vault shares to redeem"),
-		pClaims("asset", "the vault's asset"),
-		pChain),
+	Params: native.Schema([]string{"shares"}, pVault,
+		native.PAmountMax("shares", "Vault shares to redeem"),
+		native.PClaims("asset", "the vault's asset"),
+		native.PChain),
 	SchemaVersion: 1,
 }
 
-func planVaultDeposit(env *Env) registry.Planner {
+func planVaultDeposit(env *native.Env) registry.Planner {
 	return func(ctx context.Context, in *registry.Input) (*tool.Plan, error) {
-		if err := checkChain(env, in); err != nil {
+		if err := native.CheckChain(env, in); err != nil {
 			return nil, err
 		}
 		v, err := argVault(env, in)
 		if err != nil {
 			return nil, err
 		}
-		assets, err := argAmount(in, "assets")
+		assets, err := native.ArgPositive(in, "assets")
 		if err != nil {
 			return nil, err
 		}
-		if err := positive("assets", assets); err != nil {
-			return nil, err
-		}
-		owner, err := wallet(env)
+		owner, err := native.Owner(env)
 		if err != nil {
 			return nil, err
 		}
@@ -410,36 +408,33 @@ func planVaultDeposit(env *Env) registry.Planner {
 		}
 		a := chain.ERC4626ABI()
 		in.Step(1)
-		maxDep, err := callBig(ctx, env, a, v, "maxDeposit", owner)
+		maxDep, err := native.CallBig(ctx, env, a, v, "maxDeposit", owner)
 		if err != nil {
 			return nil, err
 		}
 		if assets.Cmp(maxDep) > 0 {
-			return nil, fmt.Errorf("the vault accepts at most %s %s from the wallet now", formatUnits(maxDep, st.asset.Decimals), st.asset.Symbol)
+			return nil, fmt.Errorf("the vault accepts at most %s %s from the wallet now", native.FormatUnits(maxDep, st.asset.Decimals), st.asset.Symbol)
 		}
-		shares, err := callBig(ctx, env, a, v, "previewDeposit", assets)
+		shares, err := native.CallBig(ctx, env, a, v, "previewDeposit", assets)
 		if err != nil {
 			return nil, err
 		}
 		if shares.Sign() == 0 {
 			return nil, errors.New("the deposit is too small to mint any share")
 		}
-		if err := needBalance(ctx, env, st.asset, assets); err != nil {
-			return nil, err
-		}
-		txs, err := approvals(ctx, env, st.asset.Address, v, assets)
+		txs, err := native.Spend(ctx, env, st.asset, v, assets)
 		if err != nil {
 			return nil, err
 		}
-		dep, err := tx(a, v, "deposit", "deposit", assets, owner)
+		dep, err := native.Tx(a, v, "deposit", "deposit", assets, owner)
 		if err != nil {
 			return nil, err
 		}
-		return newPlan(env, append(txs, dep),
-			[]tool.TokenUse{claimed(in, st.asset.Address, assets, true, "asset"), {Token: tool.Address(v), Decimals: -1, Amount: shares}},
-			valueCents(ctx, env, st.asset.Address, assets),
+		return native.NewPlan(env, append(txs, dep),
+			[]tool.TokenUse{native.Claimed(in, st.asset.Address, assets, true, "asset"), {Token: tool.Address(v), Decimals: -1, Amount: shares}},
+			native.ValueCents(ctx, env, st.asset.Address, assets),
 			fmt.Sprintf("deposit %s %s into vault %s for about %s shares",
-				formatUnits(assets, st.asset.Decimals), st.asset.Symbol, v.Hex(), formatUnits(shares, st.share.Decimals))), nil
+				native.FormatUnits(assets, st.asset.Decimals), st.asset.Symbol, v.Hex(), native.FormatUnits(shares, st.share.Decimals))), nil
 	}
 }
 
@@ -457,8 +452,8 @@ type vaultExitCall struct {
 // redemption: amountArg is "assets" or "shares", maxMethod the ERC-4626
 // view bounding it (maxWithdraw, maxRedeem). A zero amount is
 // errNoPosition; the caller checks the amount against max.
-func vaultExit(ctx context.Context, env *Env, in *registry.Input, amountArg, maxMethod string) (*vaultExitCall, error) {
-	if err := checkChain(env, in); err != nil {
+func vaultExit(ctx context.Context, env *native.Env, in *registry.Input, amountArg, maxMethod string) (*vaultExitCall, error) {
+	if err := native.CheckChain(env, in); err != nil {
 		return nil, err
 	}
 	x := &vaultExitCall{a: chain.ERC4626ABI()}
@@ -466,10 +461,10 @@ func vaultExit(ctx context.Context, env *Env, in *registry.Input, amountArg, max
 	if x.v, err = argVault(env, in); err != nil {
 		return nil, err
 	}
-	if x.amount, err = argAmountMax(in, amountArg); err != nil {
+	if x.amount, err = native.ArgAmountMax(in, amountArg); err != nil {
 		return nil, err
 	}
-	if x.owner, err = wallet(env); err != nil {
+	if x.owner, err = native.Owner(env); err != nil {
 		return nil, err
 	}
 	in.Step(0)
@@ -477,19 +472,19 @@ func vaultExit(ctx context.Context, env *Env, in *registry.Input, amountArg, max
 		return nil, err
 	}
 	in.Step(1)
-	if x.max, err = callBig(ctx, env, x.a, x.v, maxMethod, x.owner); err != nil {
+	if x.max, err = native.CallBig(ctx, env, x.a, x.v, maxMethod, x.owner); err != nil {
 		return nil, err
 	}
 	if x.amount == nil {
 		x.amount = x.max
 	}
 	if x.amount.Sign() == 0 {
-		return nil, errNoPosition
+		return nil, native.ErrNoPosition
 	}
 	return x, nil
 }
 
-func planVaultWithdraw(env *Env) registry.Planner {
+func planVaultWithdraw(env *native.Env) registry.Planner {
 	return func(ctx context.Context, in *registry.Input) (*tool.Plan, error) {
 		x, err := vaultExit(ctx, env, in, "assets", "maxWithdraw")
 		if err != nil {
@@ -497,25 +492,25 @@ func planVaultWithdraw(env *Env) registry.Planner {
 		}
 		v, owner, st, a, assets, maxW := x.v, x.owner, x.st, x.a, x.amount, x.max
 		if assets.Cmp(maxW) > 0 {
-			return nil, fmt.Errorf("the wallet can withdraw at most %s %s from the vault", formatUnits(maxW, st.asset.Decimals), st.asset.Symbol)
+			return nil, fmt.Errorf("the wallet can withdraw at most %s %s from the vault", native.FormatUnits(maxW, st.asset.Decimals), st.asset.Symbol)
 		}
-		shares, err := callBig(ctx, env, a, v, "previewWithdraw", assets)
+		shares, err := native.CallBig(ctx, env, a, v, "previewWithdraw", assets)
 		if err != nil {
 			return nil, err
 		}
-		w, err := tx(a, v, "withdraw", "withdraw", assets, owner, owner)
+		w, err := native.Tx(a, v, "withdraw", "withdraw", assets, owner, owner)
 		if err != nil {
 			return nil, err
 		}
-		return newPlan(env, []tool.Tx{w},
-			[]tool.TokenUse{{Token: tool.Address(v), Decimals: -1, Amount: shares, Out: true}, claimed(in, st.asset.Address, assets, false, "asset")},
-			valueCents(ctx, env, st.asset.Address, assets),
+		return native.NewPlan(env, []tool.Tx{w},
+			[]tool.TokenUse{{Token: tool.Address(v), Decimals: -1, Amount: shares, Out: true}, native.Claimed(in, st.asset.Address, assets, false, "asset")},
+			native.ValueCents(ctx, env, st.asset.Address, assets),
 			fmt.Sprintf("withdraw %s %s from vault %s, burning at most %s shares",
-				formatUnits(assets, st.asset.Decimals), st.asset.Symbol, v.Hex(), formatUnits(shares, st.share.Decimals))), nil
+				native.FormatUnits(assets, st.asset.Decimals), st.asset.Symbol, v.Hex(), native.FormatUnits(shares, st.share.Decimals))), nil
 	}
 }
 
-func planVaultRedeem(env *Env) registry.Planner {
+func planVaultRedeem(env *native.Env) registry.Planner {
 	return func(ctx context.Context, in *registry.Input) (*tool.Plan, error) {
 		x, err := vaultExit(ctx, env, in, "shares", "maxRedeem")
 		if err != nil {
@@ -523,23 +518,23 @@ func planVaultRedeem(env *Env) registry.Planner {
 		}
 		v, owner, st, a, shares, maxR := x.v, x.owner, x.st, x.a, x.amount, x.max
 		if shares.Cmp(maxR) > 0 {
-			return nil, fmt.Errorf("the wallet can redeem at most %s shares of the vault", formatUnits(maxR, st.share.Decimals))
+			return nil, fmt.Errorf("the wallet can redeem at most %s shares of the vault", native.FormatUnits(maxR, st.share.Decimals))
 		}
-		assets, err := callBig(ctx, env, a, v, "previewRedeem", shares)
+		assets, err := native.CallBig(ctx, env, a, v, "previewRedeem", shares)
 		if err != nil {
 			return nil, err
 		}
 		if assets.Sign() == 0 {
 			return nil, errors.New("the shares are too few to redeem any asset")
 		}
-		r, err := tx(a, v, "redeem", "redeem", shares, owner, owner)
+		r, err := native.Tx(a, v, "redeem", "redeem", shares, owner, owner)
 		if err != nil {
 			return nil, err
 		}
-		return newPlan(env, []tool.Tx{r},
-			[]tool.TokenUse{{Token: tool.Address(v), Decimals: -1, Amount: shares, Out: true}, claimed(in, st.asset.Address, assets, false, "asset")},
-			valueCents(ctx, env, st.asset.Address, assets),
+		return native.NewPlan(env, []tool.Tx{r},
+			[]tool.TokenUse{{Token: tool.Address(v), Decimals: -1, Amount: shares, Out: true}, native.Claimed(in, st.asset.Address, assets, false, "asset")},
+			native.ValueCents(ctx, env, st.asset.Address, assets),
 			fmt.Sprintf("redeem %s shares of vault %s for about %s %s",
-				formatUnits(shares, st.share.Decimals), v.Hex(), formatUnits(assets, st.asset.Decimals), st.asset.Symbol)), nil
+				native.FormatUnits(shares, st.share.Decimals), v.Hex(), native.FormatUnits(assets, st.asset.Decimals), st.asset.Symbol)), nil
 	}
 }

@@ -1,0 +1,377 @@
+// Package native is what every tool of ward's native catalogue shares:
+// the environment the tools run against (Env), the makers that register a
+// tool only where its environment supports it, parameter and result
+// schema fragments, argument readers, contract calls, the planning steps
+// every write repeats (token metadata, balance and allowance checks,
+// slippage and deadlines, the plan itself), USD valuation from price
+// feeds, and Execute, the one write handler that sends a previewed plan
+// and checks its balance changes.
+//
+// It is internal to catalog: the protocol packages (aave, token, uniswap,
+// vault) build on it and catalog assembles them.
+package native
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/big"
+	"strings"
+	"time"
+
+	"github.com/ethereum/go-ethereum"
+	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/wardhq/ward/internal/capability"
+	"github.com/wardhq/ward/internal/chain"
+	"github.com/wardhq/ward/internal/registry"
+	"github.com/wardhq/ward/internal/tool"
+)
+
+// Token is a token the catalogue knows: its address, symbol and decimals
+// as read from the chain at start, and the Chainlink-style USD feed that
+// prices it (zero: unpriced).
+type Token struct {
+	Address  common.Address `json:"address"`
+	Symbol   string         `json:"symbol"`
+	Decimals uint8          `json:"decimals"`
+	Feed     common.Address `json:"feed"`
+}
+
+// Venues are the protocol contracts the tools use by default (a call may
+// name others where its schema allows).
+type Venues struct {
+	WETH             common.Address `json:"weth"`
+	UniswapV2Factory common.Address `json:"uniswap_v2_factory"`
+	UniswapV2Router  common.Address `json:"uniswap_v2_router"`
+	UniswapV3Factory common.Address `json:"uniswap_v3_factory"`
+	UniswapV3Router  common.Address `json:"uniswap_v3_router"`
+	// UniswapV3LiquidityHelper adds full-range V3 liquidity for an
+	// account (ward's dev chain only; zero leaves uniswap_add_v3_liquidity
+	// out).
+	UniswapV3LiquidityHelper common.Address   `json:"uniswap_v3_liquidity_helper,omitempty"`
+	AavePool                 common.Address   `json:"aave_pool"`
+	Vaults                   []common.Address `json:"vaults"`
+	// ETHFeed prices native ETH (and WETH).
+	ETHFeed common.Address `json:"eth_usd_feed"`
+}
+
+// Env is what the tools run against.
+type Env struct {
+	Chain *chain.Provider
+	// Wallet sends the agent's transactions; nil registers no write
+	// tools (seed 002's wallet capability).
+	Wallet *chain.Wallet
+	// Sim runs safety_simulate_transaction; nil leaves it out.
+	Sim    *chain.Simulator
+	Tokens []Token
+	Venues Venues
+	// Dev is the embedded dev chain, for the testnet tools; nil leaves
+	// them out.
+	Dev *chain.DevChain
+	// MaxFeedAge is how old a price may be before it is stale (default 1
+	// hour).
+	MaxFeedAge time.Duration
+	// Now is the clock (default time.Now).
+	Now func() time.Time
+}
+
+func (e *Env) Clock() time.Time {
+	if e.Now != nil {
+		return e.Now()
+	}
+	return time.Now()
+}
+
+func (e *Env) FeedMaxAge() time.Duration {
+	if e.MaxFeedAge > 0 {
+		return e.MaxFeedAge
+	}
+	return time.Hour
+}
+
+// maker builds one tool for env, or reports that env cannot support it.
+type Maker func(env *Env) (registry.Tool, bool)
+
+// read returns a maker of a read tool.
+func Read(d *tool.Def, action string, h func(env *Env) registry.ReadHandler) Maker {
+	return func(env *Env) (registry.Tool, bool) {
+		if env.Chain == nil {
+			return registry.Tool{}, false
+		}
+		return registry.Tool{Def: d, Action: action, Read: h(env)}, true
+	}
+}
+
+// write returns a maker of a write tool: registered only with a wallet.
+func Write(d *tool.Def, action, venue string, plan func(env *Env) registry.Planner) Maker {
+	require(d, tool.NeedsWallet)
+	return func(env *Env) (registry.Tool, bool) {
+		if env.Wallet == nil || env.Chain == nil {
+			return registry.Tool{}, false
+		}
+		return registry.Tool{Def: d, Action: action, Venue: venue, Plan: plan(env), Write: execute(env, d)}, true
+	}
+}
+
+// schema builds a parameter schema: an object with the given properties
+// (JSON fragments), required names, and no other properties.
+func Schema(required []string, props ...string) json.RawMessage {
+	if required == nil {
+		required = []string{}
+	}
+	req, _ := json.Marshal(required)
+	return json.RawMessage(`{"type":"object","additionalProperties":false,"required":` + string(req) +
+		`,"properties":{` + strings.Join(props, ",") + `}}`)
+}
+
+// Property fragments shared by many tools.
+func PAddress(name, desc string) string {
+	return fmt.Sprintf(`%q:{"type":"string","pattern":"^0x[0-9a-fA-F]{40}$","description":%q}`, name, desc+" (0x-prefixed hex address)")
+}
+
+func PAmount(name, desc string) string {
+	return fmt.Sprintf(`%q:{"type":"string","pattern":"^[0-9]{1,78}$","description":%q}`, name, desc+" (decimal string in the token's base units, e.g. \"1000000\" for 1 USDC)")
+}
+
+func PString(name, desc string, enum ...string) string {
+	if len(enum) > 0 {
+		e, _ := json.Marshal(enum)
+		return fmt.Sprintf(`%q:{"type":"string","enum":%s,"description":%q}`, name, e, desc)
+	}
+	return fmt.Sprintf(`%q:{"type":"string","maxLength":256,"description":%q}`, name, desc)
+}
+
+func PInt(name, desc string, min, max int64) string {
+	return fmt.Sprintf(`%q:{"type":"integer","minimum":%d,"maximum":%d,"description":%q}`, name, min, max, desc)
+}
+
+var PChain = `"chain_id":{"type":"integer","minimum":1,"description":"Chain ID (default: the chain ward is connected to)."}`
+
+// Argument readers. Arguments were validated against the schema already;
+// these convert and re-check what a schema cannot.
+
+func ArgAddress(in *registry.Input, name string) (common.Address, error) {
+	v, ok := in.Args.Get(name)
+	if !ok {
+		return common.Address{}, fmt.Errorf("%s is required", name)
+	}
+	s, _ := v.Str()
+	a, err := tool.ParseAddress(s)
+	if err != nil {
+		return common.Address{}, fmt.Errorf("%s: %w", name, err)
+	}
+	return common.Address(a), nil
+}
+
+func ArgAddressOr(in *registry.Input, name string, def common.Address) (common.Address, error) {
+	if _, ok := in.Args.Get(name); !ok {
+		return def, nil
+	}
+	return ArgAddress(in, name)
+}
+
+func ArgAmount(in *registry.Input, name string) (*big.Int, error) {
+	v, ok := in.Args.Get(name)
+	if !ok {
+		return nil, fmt.Errorf("%s is required", name)
+	}
+	s, _ := v.Str()
+	n, ok := new(big.Int).SetString(s, 10)
+	if !ok || n.Sign() < 0 || n.BitLen() > 256 {
+		return nil, fmt.Errorf("%s must be a non-negative integer below 2^256", name)
+	}
+	return n, nil
+}
+
+func ArgString(in *registry.Input, name, def string) string {
+	v, ok := in.Args.Get(name)
+	if !ok {
+		return def
+	}
+	s, _ := v.Str()
+	return s
+}
+
+func ArgInt(in *registry.Input, name string, def int64) int64 {
+	v, ok := in.Args.Get(name)
+	if !ok {
+		return def
+	}
+	n, err := v.Int()
+	if err != nil {
+		return def
+	}
+	return n
+}
+
+// call runs a read-only contract call and decodes its outputs.
+func Call(ctx context.Context, p *chain.Provider, a *chain.ABI, to common.Address, method string, args ...any) ([]any, error) {
+	data, err := a.Pack(method, args...)
+	if err != nil {
+		return nil, err
+	}
+	out, err := p.Call(ctx, ethereum.CallMsg{To: &to, Data: data})
+	if err != nil {
+		return nil, fmt.Errorf("%s at %s: %w", method, to.Hex(), err)
+	}
+	vals, err := a.Unpack(method, out)
+	if err != nil {
+		return nil, fmt.Errorf("%s at %s: %w", method, to.Hex(), err)
+	}
+	return vals, nil
+}
+
+// tx packs one transaction of a plan.
+func Tx(a *chain.ABI, to common.Address, label string, method string, args ...any) (tool.Tx, error) {
+	data, err := a.Pack(method, args...)
+	if err != nil {
+		return tool.Tx{}, err
+	}
+	return tool.Tx{To: tool.Address(to), Data: data, Label: label}, nil
+}
+
+// errNoWallet is returned by tools that need the wallet's address.
+var errNoWallet = errors.New("no wallet is configured")
+
+// execute is the write handler shared by every write tool: it sends the
+// previewed plan (consuming the capability first) and reports the
+// measured balance changes of the plan's tokens against what the plan
+// expected.
+func execute(env *Env, d *tool.Def) registry.WriteHandler {
+	return func(ctx context.Context, in *registry.Input, plan *tool.Plan, c *capability.Capability) (*tool.Result, error) {
+		if env.Wallet == nil {
+			return nil, errNoWallet
+		}
+		owner := env.Wallet.Address()
+		watch := watched(plan)
+		before, err := Balances(ctx, env.Chain, owner, watch)
+		if err != nil {
+			return nil, err
+		}
+		// A write's last two progress steps are sending and confirming;
+		// its planner announces the ones before them.
+		steps := len(d.ProgressSteps)
+		if steps > 0 {
+			in.Step(max(steps-2, 0))
+		}
+		receipts, sendErr := env.Wallet.Send(ctx, c, chain.Scope{Tool: d.Name, ArgsHash: in.Args.Hash(), Tick: in.Tick, Now: in.Now}, plan.Txs)
+		out := writeOutcome{Summary: plan.Summary}
+		gasWei := new(big.Int)
+		for _, r := range receipts {
+			out.TxHashes = append(out.TxHashes, r.TxHash.Hex())
+			out.GasUsed += r.GasUsed
+			out.Block = r.BlockNumber.Uint64()
+			if r.EffectiveGasPrice != nil {
+				gasWei.Add(gasWei, new(big.Int).Mul(r.EffectiveGasPrice, new(big.Int).SetUint64(r.GasUsed)))
+			}
+		}
+		out.GasCostWei = gasWei.String()
+		if sendErr != nil {
+			return nil, sendErr
+		}
+		if steps > 1 {
+			in.Step(steps - 1)
+		}
+		after, err := Balances(ctx, env.Chain, owner, watch)
+		if err != nil {
+			return nil, err
+		}
+		exp, act, ok := compare(plan, watch, before, after, gasWei)
+		out.Deltas, out.Verified = act, ok
+		return tool.WriteResult(d, out, exp, formatDeltas(act), "receipt+balance_check")
+	}
+}
+
+type writeOutcome struct {
+	Summary    string            `json:"summary"`
+	TxHashes   []string          `json:"tx_hashes"`
+	GasUsed    uint64            `json:"gas_used"`
+	GasCostWei string            `json:"gas_cost_wei"`
+	Block      uint64            `json:"block"`
+	Deltas     map[string]string `json:"balance_deltas"`
+	Verified   bool              `json:"verified"`
+}
+
+// watched returns the tokens whose balances a plan changes.
+func watched(p *tool.Plan) []common.Address {
+	var out []common.Address
+	seen := map[common.Address]bool{}
+	for _, t := range p.Tokens {
+		a := common.Address(t.Token)
+		if !seen[a] {
+			seen[a] = true
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// balances reads owner's balance of each token (the zero address is
+// native ETH).
+func Balances(ctx context.Context, p *chain.Provider, owner common.Address, tokens []common.Address) ([]*big.Int, error) {
+	out := make([]*big.Int, len(tokens))
+	for i, t := range tokens {
+		var err error
+		if t == (common.Address{}) {
+			out[i], err = p.BalanceOf(ctx, owner)
+		} else {
+			out[i], err = p.TokenBalance(ctx, t, owner)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// compare checks measured deltas against the plan: a token going out must
+// fall by at most its amount (native ETH: plus the gas paid); a token
+// coming in must rise by at least its amount, the plan's minimum (native
+// ETH: less the gas paid). It
+// returns the expectation as text, the actual deltas by token, and whether
+// they agree.
+func compare(p *tool.Plan, tokens []common.Address, before, after []*big.Int, gasWei *big.Int) (string, map[string]string, bool) {
+	act := map[string]string{}
+	delta := map[common.Address]*big.Int{}
+	for i, t := range tokens {
+		d := new(big.Int).Sub(after[i], before[i])
+		delta[t] = d
+		act[t.Hex()] = d.String()
+	}
+	var exp []string
+	ok := true
+	for _, u := range p.Tokens {
+		d := delta[common.Address(u.Token)]
+		name := u.Symbol
+		if name == "" {
+			name = u.Token.Hex()
+		}
+		if u.Out {
+			exp = append(exp, fmt.Sprintf("%s -%s at most", name, u.Amount))
+			limit := new(big.Int).Neg(u.Amount)
+			if u.Token.IsZero() {
+				limit.Sub(limit, gasWei)
+			}
+			if d.Cmp(limit) < 0 {
+				ok = false
+			}
+		} else {
+			exp = append(exp, fmt.Sprintf("%s +%s at least", name, u.Amount))
+			least := u.Amount
+			if u.Token.IsZero() {
+				least = new(big.Int).Sub(u.Amount, gasWei)
+			}
+			if d.Cmp(least) < 0 {
+				ok = false
+			}
+		}
+	}
+	return strings.Join(exp, ", "), act, ok
+}
+
+func formatDeltas(m map[string]string) string {
+	b, _ := json.Marshal(m)
+	return string(b)
+}

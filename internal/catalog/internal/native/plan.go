@@ -1,0 +1,325 @@
+package native
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/big"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/wardhq/ward/internal/chain"
+	"github.com/wardhq/ward/internal/registry"
+	"github.com/wardhq/ward/internal/tool"
+)
+
+// at sets the venue of the tool m makes (reads, whose maker takes none).
+func At(venue string, m Maker) Maker {
+	return func(env *Env) (registry.Tool, bool) {
+		t, ok := m(env)
+		t.Venue = venue
+		return t, ok
+	}
+}
+
+// Fragments of mainnet interfaces the chain package's ABIs leave out,
+// and the dev chain's own additions (fullRange, LiquidityHelper).
+const defiExtraJSON = `[
+{"type":"function","name":"tickBitmap","stateMutability":"view","inputs":[{"name":"wordPosition","type":"int16"}],"outputs":[{"name":"","type":"uint256"}]},
+{"type":"function","name":"positions","stateMutability":"view","inputs":[{"name":"key","type":"bytes32"}],"outputs":[{"name":"liquidity","type":"uint128"},{"name":"feeGrowthInside0LastX128","type":"uint256"},{"name":"feeGrowthInside1LastX128","type":"uint256"},{"name":"tokensOwed0","type":"uint128"},{"name":"tokensOwed1","type":"uint128"}]},
+{"type":"function","name":"burn","stateMutability":"nonpayable","inputs":[{"name":"tickLower","type":"int24"},{"name":"tickUpper","type":"int24"},{"name":"amount","type":"uint128"}],"outputs":[{"name":"amount0","type":"uint256"},{"name":"amount1","type":"uint256"}]},
+{"type":"function","name":"collect","stateMutability":"nonpayable","inputs":[{"name":"recipient","type":"address"},{"name":"tickLower","type":"int24"},{"name":"tickUpper","type":"int24"},{"name":"amount0Requested","type":"uint128"},{"name":"amount1Requested","type":"uint128"}],"outputs":[{"name":"amount0","type":"uint128"},{"name":"amount1","type":"uint128"}]},
+{"type":"function","name":"fullRange","stateMutability":"view","inputs":[],"outputs":[{"name":"tickLower","type":"int24"},{"name":"tickUpper","type":"int24"}]},
+{"type":"function","name":"addLiquidity","stateMutability":"nonpayable","inputs":[{"name":"pool","type":"address"},{"name":"amount0Max","type":"uint256"},{"name":"amount1Max","type":"uint256"}],"outputs":[{"name":"liquidity","type":"uint128"},{"name":"amount0","type":"uint256"},{"name":"amount1","type":"uint256"}]},
+{"type":"function","name":"factory","stateMutability":"view","inputs":[],"outputs":[{"name":"","type":"address"}]},
+{"type":"function","name":"ADDRESSES_PROVIDER","stateMutability":"view","inputs":[],"outputs":[{"name":"","type":"address"}]},
+{"type":"function","name":"getPriceOracle","stateMutability":"view","inputs":[],"outputs":[{"name":"","type":"address"}]},
+{"type":"function","name":"getAssetPrice","stateMutability":"view","inputs":[{"name":"asset","type":"address"}],"outputs":[{"name":"","type":"uint256"}]},
+{"type":"function","name":"UNDERLYING_ASSET_ADDRESS","stateMutability":"view","inputs":[],"outputs":[{"name":"","type":"address"}]}
+]`
+
+var defiExtra = sync.OnceValues(func() (*chain.ABI, error) { return chain.ParseABI(defiExtraJSON) })
+
+// extraCall is call with the extra ABI.
+func ExtraCall(ctx context.Context, env *Env, to common.Address, method string, args ...any) ([]any, error) {
+	a, err := defiExtra()
+	if err != nil {
+		return nil, err
+	}
+	return Call(ctx, env.Chain, a, to, method, args...)
+}
+
+// extraTx is tx with the extra ABI.
+func ExtraTx(to common.Address, label, method string, args ...any) (tool.Tx, error) {
+	a, err := defiExtra()
+	if err != nil {
+		return tool.Tx{}, err
+	}
+	return Tx(a, to, label, method, args...)
+}
+
+// errNoPosition is a close with nothing to close.
+var ErrNoPosition = errors.New("the wallet has no position to close")
+
+// tokenInfo is what the DeFi tools say about a token: its address, a
+// sanitised symbol and its decimals.
+type TokenInfo struct {
+	Address  common.Address `json:"address"`
+	Symbol   string         `json:"symbol"`
+	Decimals uint8          `json:"decimals"`
+}
+
+// tokenInfoOf returns a token's symbol and decimals: a catalogue token's
+// from the list read at start, any other's from the chain. The symbol is
+// third-party text, so it is cut to letters, digits and a little
+// punctuation (see safeSymbol).
+func TokenInfoOf(ctx context.Context, env *Env, tok common.Address) (TokenInfo, error) {
+	if t, ok := env.Token(tok); ok && tok != (common.Address{}) {
+		return TokenInfo{Address: tok, Symbol: safeSymbol(t.Symbol), Decimals: t.Decimals}, nil
+	}
+	a := chain.ERC20ABI()
+	dec, err := Call(ctx, env.Chain, a, tok, "decimals")
+	if err != nil {
+		return TokenInfo{}, fmt.Errorf("%s is not an ERC-20 token: %w", tok.Hex(), err)
+	}
+	out := TokenInfo{Address: tok, Decimals: dec[0].(uint8)}
+	if v, err := Call(ctx, env.Chain, a, tok, "symbol"); err == nil {
+		out.Symbol = safeSymbol(v[0].(string))
+	}
+	return out, nil
+}
+
+// safeSymbol keeps at most 16 characters of a token symbol among ASCII
+// letters, digits and ".-_+", so that a hostile token cannot write
+// instructions into a tool result.
+func safeSymbol(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if b.Len() == 16 {
+			break
+		}
+		if (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z') || (r >= '0' && r <= '9') || strings.ContainsRune(".-_+", r) {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// amountOut is an amount in a result: base units and whole tokens.
+type AmountOut struct {
+	Raw       string `json:"raw"`
+	Formatted string `json:"formatted"`
+}
+
+func AmountOf(v *big.Int, decimals uint8) AmountOut {
+	return AmountOut{Raw: v.String(), Formatted: FormatUnits(v, decimals)}
+}
+
+// wallet returns the wallet's address.
+func Owner(env *Env) (common.Address, error) {
+	if env.Wallet == nil {
+		return common.Address{}, errNoWallet
+	}
+	return env.Wallet.Address(), nil
+}
+
+// approvals returns the transactions that give spender an allowance of
+// at least amount of token from the wallet: none when it has one already,
+// else an exact approve, preceded by an approve of zero when a smaller
+// non-zero allowance is left (tokens such as USDT refuse to change one
+// non-zero allowance to another).
+func Approvals(ctx context.Context, env *Env, token, spender common.Address, amount *big.Int) ([]tool.Tx, error) {
+	if amount.Sign() == 0 {
+		return nil, nil
+	}
+	owner, err := Owner(env)
+	if err != nil {
+		return nil, err
+	}
+	a := chain.ERC20ABI()
+	v, err := Call(ctx, env.Chain, a, token, "allowance", owner, spender)
+	if err != nil {
+		return nil, err
+	}
+	have := v[0].(*big.Int)
+	if have.Cmp(amount) >= 0 {
+		return nil, nil
+	}
+	var out []tool.Tx
+	if have.Sign() > 0 {
+		t, err := Tx(a, token, "reset approval", "approve", spender, new(big.Int))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, t)
+	}
+	t, err := Tx(a, token, "approve", "approve", spender, amount)
+	if err != nil {
+		return nil, err
+	}
+	return append(out, t), nil
+}
+
+// needBalance refuses a plan that would spend more of token than the
+// wallet holds.
+func NeedBalance(ctx context.Context, env *Env, t TokenInfo, amount *big.Int) error {
+	owner, err := Owner(env)
+	if err != nil {
+		return err
+	}
+	bal, err := env.Chain.TokenBalance(ctx, t.Address, owner)
+	if err != nil {
+		return err
+	}
+	if bal.Cmp(amount) < 0 {
+		return fmt.Errorf("the wallet holds %s %s but the action needs %s", FormatUnits(bal, t.Decimals), t.Symbol, FormatUnits(amount, t.Decimals))
+	}
+	return nil
+}
+
+// Swap and liquidity arguments shared by the Uniswap writes.
+var (
+	PSlippage = PInt("slippage_bps", "Largest price movement accepted between this preview and execution, in basis points (default 50 = 0.5%, at most 500). The minimum received is derived from the quote with it.", 0, 500)
+	PDeadline = PInt("deadline_seconds", "How long after this preview the transaction stays valid on chain, in seconds (default 1800, 60 to 3600). After it the router refuses it.", 60, 3600)
+)
+
+const DefaultSlippageBps = 50
+
+// slippageMin returns x reduced by bps basis points, rounded down.
+func SlippageMin(x *big.Int, bps int64) *big.Int {
+	v := new(big.Int).Mul(x, big.NewInt(10000-bps))
+	return v.Quo(v, big.NewInt(10000))
+}
+
+// deadline returns the unix time after which the plan's transactions
+// revert: deadline_seconds after the later of the clock and the latest
+// block (a dev chain may run ahead of the clock).
+func Deadline(ctx context.Context, env *Env, in *registry.Input) (*big.Int, error) {
+	h, err := Head(ctx, env)
+	if err != nil {
+		return nil, err
+	}
+	now := in.Now
+	if now.IsZero() {
+		now = env.Clock()
+	}
+	if bt := time.Unix(int64(h.Time), 0); bt.After(now) {
+		now = bt
+	}
+	secs := ArgInt(in, "deadline_seconds", 1800)
+	return big.NewInt(now.Unix() + secs), nil
+}
+
+// sumCents adds USD values in cents; any unpriced (-1) value makes the
+// sum unpriced.
+func SumCents(vs ...int64) int64 {
+	var s int64
+	for _, v := range vs {
+		if v < 0 {
+			return -1
+		}
+		s += v
+	}
+	return s
+}
+
+// newPlan returns a plan from the wallet on the connected chain.
+func NewPlan(env *Env, txs []tool.Tx, tokens []tool.TokenUse, cents int64, summary string) *tool.Plan {
+	return &tool.Plan{
+		Chain: env.Chain.ChainID(), From: tool.Address(env.Wallet.Address()), Txs: txs,
+		Tokens: tokens, ValueCents: cents, Summary: summary,
+	}
+}
+
+// pClaims are the optional symbol and decimals the agent believes a token
+// has; the hallucination hook checks them against the chain.
+func PClaims(prefix, what string) string {
+	return PString(prefix+"_symbol", "The symbol you believe "+what+" has (optional; checked against the chain)") + "," +
+		PInt(prefix+"_decimals", "The decimals you believe "+what+" has (optional; checked against the chain)", 0, 255)
+}
+
+// pAmountMax is an amount that may also be "max".
+func PAmountMax(name, desc string) string {
+	return fmt.Sprintf(`%q:{"type":"string","pattern":"^([0-9]{1,78}|max)$","description":%q}`, name, desc+" (decimal string in base units, or \"max\")")
+}
+
+// argAmountMax reads an amount that may be "max" (returned as nil).
+func ArgAmountMax(in *registry.Input, name string) (*big.Int, error) {
+	if ArgString(in, name, "") == "max" {
+		return nil, nil
+	}
+	return ArgAmount(in, name)
+}
+
+// positive refuses a zero amount.
+func Positive(name string, v *big.Int) error {
+	if v.Sign() <= 0 {
+		return fmt.Errorf("%s must be greater than 0", name)
+	}
+	return nil
+}
+
+// addrOr returns v, or def when v is the zero address.
+func addrOr(v, def common.Address) common.Address {
+	if v == (common.Address{}) {
+		return def
+	}
+	return v
+}
+
+// needVenue reports a missing default venue.
+func NeedVenue(a common.Address, what, arg string) error {
+	if a == (common.Address{}) {
+		return fmt.Errorf("no %s is configured for this chain: pass %s", what, arg)
+	}
+	return nil
+}
+
+// Result schema fragments shared by the DeFi reads.
+var (
+	RToken  = `{"type":"object","properties":{"address":{"type":"string"},"symbol":{"type":"string"},"decimals":{"type":"integer"}}}`
+	RAmount = `{"type":"object","description":"raw: base units; formatted: whole tokens","properties":{"raw":{"type":"string"},"formatted":{"type":"string"}}}`
+)
+
+func RTokenProp(name, desc string) string {
+	return fmt.Sprintf(`%q:{"description":%q,"allOf":[%s]}`, name, desc, RToken)
+}
+
+func RAmountProp(name, desc string) string {
+	return fmt.Sprintf(`%q:{"description":%q,"allOf":[%s]}`, name, desc, RAmount)
+}
+
+// TokenInfoPair is TokenInfoOf for two tokens, a then b.
+func TokenInfoPair(ctx context.Context, env *Env, a, b common.Address) (TokenInfo, TokenInfo, error) {
+	ma, err := TokenInfoOf(ctx, env, a)
+	if err != nil {
+		return TokenInfo{}, TokenInfo{}, err
+	}
+	mb, err := TokenInfoOf(ctx, env, b)
+	if err != nil {
+		return TokenInfo{}, TokenInfo{}, err
+	}
+	return ma, mb, nil
+}
+
+// Spend refuses a plan that would spend more of t than the wallet holds
+// (NeedBalance) and returns the approvals spender needs for amount
+// (Approvals).
+func Spend(ctx context.Context, env *Env, t TokenInfo, spender common.Address, amount *big.Int) ([]tool.Tx, error) {
+	if err := NeedBalance(ctx, env, t, amount); err != nil {
+		return nil, err
+	}
+	return Approvals(ctx, env, t.Address, spender, amount)
+}
+
+// ArgPositive reads an amount that must be greater than 0.
+func ArgPositive(in *registry.Input, name string) (*big.Int, error) {
+	v, err := ArgAmount(in, name)
+	if err != nil {
+		return nil, err
+	}
+	return v, Positive(name, v)
+}

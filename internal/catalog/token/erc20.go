@@ -1,0 +1,113 @@
+package token
+
+import (
+	"context"
+	"fmt"
+	"math/big"
+
+	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/wardhq/ward/internal/catalog/internal/native"
+	"github.com/wardhq/ward/internal/chain"
+	"github.com/wardhq/ward/internal/registry"
+	"github.com/wardhq/ward/internal/tool"
+)
+
+var defTokenBalance = &tool.Def{
+	Name: "data_get_token_balance",
+	Description: "Get an address's balance of one ERC-20 token (or native ETH when token is omitted), in base units and in whole tokens. " +
+		"Use to check funds before an action. The symbol is given only for tokens in ward's list (use data_get_token_info for others). " +
+		"Does not value the balance in USD (use data_get_portfolio_snapshot).",
+	Category: tool.CatData, Tier: tool.Read, RiskTier: tool.Layer1, Budget: tool.Fast,
+	ProgressSteps: []string{"Reading balance"},
+	PromptSnippet: "data_get_token_balance reads one token balance of an address.",
+	Params: native.Schema([]string{},
+		native.PAddress("token", "The ERC-20 token; omit for native ETH"),
+		native.PAddress("owner", "Whose balance; omit for the agent's wallet"),
+		native.PChain),
+	Result:        []byte(`{"type":"object","properties":{"token":{"type":"string"},"owner":{"type":"string"},"balance":{"type":"string"},"formatted":{"type":"string"},"symbol":{"type":"string"},"decimals":{"type":"integer"},"known":{"type":"boolean"}}}`),
+	SchemaVersion: 1,
+}
+
+type tokenBalanceOut struct {
+	Token     string `json:"token"`
+	Owner     string `json:"owner"`
+	Balance   string `json:"balance"`
+	Formatted string `json:"formatted"`
+	Symbol    string `json:"symbol,omitempty"`
+	Decimals  int    `json:"decimals"`
+	Known     bool   `json:"known"`
+}
+
+func tokenBalance(env *native.Env) registry.ReadHandler {
+	return func(ctx context.Context, in *registry.Input) (*tool.Result, error) {
+		if err := native.CheckChain(env, in); err != nil {
+			return nil, err
+		}
+		tok, err := native.ArgAddressOr(in, "token", common.Address{})
+		if err != nil {
+			return nil, err
+		}
+		owner, err := native.OwnerArg(env, in, "owner")
+		if err != nil {
+			return nil, err
+		}
+		in.Step(0)
+		b := native.BalanceOf(ctx, env, tok, owner)
+		if b.Error != "" {
+			return nil, fmt.Errorf("%s: %s", tok.Hex(), b.Error)
+		}
+		return tool.ReadResult(defTokenBalance, tokenBalanceOut{Token: b.Token, Owner: owner.Hex(), Balance: b.Balance,
+			Formatted: b.Formatted, Symbol: b.Symbol, Decimals: b.Decimals, Known: b.Known})
+	}
+}
+
+var defApprove = &tool.Def{
+	Name: "erc20_approve_token",
+	Description: "Allow a spender contract (a router, vault or lending pool) to move up to an amount of one of the wallet's ERC-20 tokens. " +
+		"Use only when an action needs an allowance the swap and deposit tools do not already set. Prefer exact amounts over unlimited approvals. " +
+		"Does not move tokens itself.",
+	Category: tool.CatTrading, Tier: tool.Write, RiskTier: tool.Layer2, Budget: tool.Slow, Effect: tool.EffectOpen,
+	ProgressSteps:    []string{"Sending approve", "Confirming"},
+	PromptSnippet:    "erc20_approve_token sets an exact ERC-20 allowance for a spender.",
+	PromptGuidelines: []string{"Approve exact amounts; revoke with erc20_revoke_approval when done."},
+	Params: native.Schema([]string{"token", "spender", "amount"},
+		native.PAddress("token", "The ERC-20 token"),
+		native.PAddress("spender", "The contract allowed to spend"),
+		native.PAmount("amount", "The allowance"),
+		native.PString("symbol", "The token's symbol as you believe it to be (checked against the chain)"),
+		native.PInt("decimals", "The token's decimals as you believe them to be (checked against the chain)", 0, 255),
+		native.PChain),
+	SchemaVersion: 1,
+}
+
+func planApprove(env *native.Env) registry.Planner {
+	return func(ctx context.Context, in *registry.Input) (*tool.Plan, error) {
+		tok, err := native.ArgAddress(in, "token")
+		if err != nil {
+			return nil, err
+		}
+		spender, err := native.ArgAddress(in, "spender")
+		if err != nil {
+			return nil, err
+		}
+		amount, err := native.ArgAmount(in, "amount")
+		if err != nil {
+			return nil, err
+		}
+		t, err := native.Tx(chain.ERC20ABI(), tok, "approve", "approve", spender, amount)
+		if err != nil {
+			return nil, err
+		}
+		meta, err := native.ReadTokenMeta(ctx, env, tok)
+		if err != nil {
+			return nil, err
+		}
+		return &tool.Plan{
+			Chain: env.Chain.ChainID(), From: tool.Address(env.Wallet.Address()), Txs: []tool.Tx{t},
+			Tokens:     []tool.TokenUse{native.Claimed(in, tok, big.NewInt(0), true)},
+			ValueCents: native.ValueCents(ctx, env, tok, amount),
+			Summary:    fmt.Sprintf("approve %s to spend %s %s", spender.Hex(), native.FormatUnits(amount, meta.Decimals), meta.Symbol),
+		}, nil
+	}
+}

@@ -862,7 +862,7 @@ func failedLayer(stage Stage, layer string) string {
 func (p *Pipeline) remember(ctx context.Context, e *knowledge.Entry, vec []float32, code reason.Code, attack knowledge.AttackType) error {
 	// Record fails only for an empty embedding or an out-of-range attack,
 	// neither of which reaches here: then there is no signature to save.
-	sig, err := p.cfg.Immune.Record(features(e, vec), code, oracleAttack(attack))
+	sig, err := p.cfg.Immune.Record(features(e, vec), code, attack)
 	p.cfg.Oracle.MarkBad(e.Content, vec)
 	var sigs []oracle.Signature
 	if err == nil {
@@ -911,22 +911,6 @@ func LoadMemory(ctx context.Context, st store.Memory, o *oracle.Oracle, im *orac
 
 func features(e *knowledge.Entry, vec []float32) oracle.Features {
 	return oracle.Features{Source: e.Source.Provenance.String(), Category: e.Type.String(), Confidence: e.Confidence, Embedding: vec}
-}
-
-func oracleAttack(a knowledge.AttackType) oracle.Attack {
-	switch a {
-	case knowledge.EmbeddingAnomaly:
-		return oracle.EmbeddingAnomaly
-	case knowledge.ConfidenceInflation:
-		return oracle.ConfidenceInflation
-	case knowledge.ProvenanceForgery:
-		return oracle.ProvenanceForgery
-	case knowledge.ContentInjection:
-		return oracle.ContentInjection
-	case knowledge.CausalGraphPoisoning:
-		return oracle.CausalGraphPoisoning
-	}
-	return oracle.AttackUnknown
 }
 
 func (p *Pipeline) publish(kind event.Kind, code reason.Code, ok bool, payload any) {

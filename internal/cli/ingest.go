@@ -266,7 +266,7 @@ func readFileEntries(path string, def knowledge.Provenance, now time.Time, sg *i
 func reportLine(r *ingest.Report) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s %s at %s", r.EntryID, r.Verdict, r.Stage)
-	if r.Layer != "" {
+	if r.Layer != knowledge.NoLayer {
 		fmt.Fprintf(&b, "/%s", r.Layer)
 	}
 	if r.Attack != knowledge.NoAttack {

@@ -22,17 +22,17 @@ import (
 // recorder is a validator that fails entries whose content contains one of
 // fail, and records which entries it was asked about.
 type recorder struct {
-	name string
-	fail []string
-	mu   *sync.Mutex
-	seen map[string]int
+	layer knowledge.Layer
+	fail  []string
+	mu    *sync.Mutex
+	seen  map[string]int
 }
 
-func newRecorder(name string, fail ...string) recorder {
-	return recorder{name: name, fail: fail, mu: &sync.Mutex{}, seen: map[string]int{}}
+func newRecorder(layer knowledge.Layer, fail ...string) recorder {
+	return recorder{layer: layer, fail: fail, mu: &sync.Mutex{}, seen: map[string]int{}}
 }
 
-func (r recorder) Name() string { return r.name }
+func (r recorder) Layer() knowledge.Layer { return r.layer }
 
 func (r recorder) Validate(_ context.Context, c *Candidate, _ *Grimoire) (Vote, error) {
 	r.mu.Lock()
@@ -40,10 +40,10 @@ func (r recorder) Validate(_ context.Context, c *Candidate, _ *Grimoire) (Vote, 
 	r.mu.Unlock()
 	for _, f := range r.fail {
 		if strings.Contains(c.Entry.Content, f) {
-			return Vote{Layer: r.name, Score: 0.9, Reasons: []string{"contains " + f}}, nil
+			return Vote{Layer: r.layer, Score: 0.9, Reasons: []string{"contains " + f}}, nil
 		}
 	}
-	return Vote{Layer: r.name, Pass: true, Score: 0.1}, nil
+	return Vote{Layer: r.layer, Pass: true, Score: 0.1}, nil
 }
 
 func (r recorder) calls(id string) int {
@@ -55,7 +55,7 @@ func (r recorder) calls(id string) int {
 // layers returns L1, L2 and L3b recorders; L2 and L3b fail contents with
 // any of fail.
 func layers(fail ...string) []recorder {
-	return []recorder{newRecorder("l1_anomaly"), newRecorder("l2_divergence", fail...), newRecorder("l3b_mental_model", fail...)}
+	return []recorder{newRecorder(knowledge.LayerAnomaly), newRecorder(knowledge.LayerDivergence, fail...), newRecorder(knowledge.LayerConsistency, fail...)}
 }
 
 func validators(rs []recorder) []Validator {
@@ -113,7 +113,7 @@ func TestBatchPropagatesRejection(t *testing.T) {
 		}
 		if slices.Contains(r.Flags, FlagPropagated) {
 			propagated = append(propagated, r.EntryID)
-			if !reasonsContain(r, "propagated from ") || r.Layer != "l2_divergence" {
+			if !reasonsContain(r, "propagated from ") || r.Layer != knowledge.LayerDivergence {
 				t.Errorf("%s: propagated rejection says %v (layer %q)", r.EntryID, r.Reasons, r.Layer)
 			}
 			if n := ls[1].calls(r.EntryID); n != 0 {
@@ -161,7 +161,7 @@ func TestBatchPropagatesPass(t *testing.T) {
 	for _, r := range rs {
 		want(t, r, Adopted, StageAdopt, reason.KnowledgeAdopted, knowledge.NoAttack)
 		calls += ls[0].calls(r.EntryID)
-		if slices.Contains(r.Flags, FlagPropagated) && (!reasonsContain(r, "propagated from ") || r.Scores["l1_anomaly"] == 0) {
+		if slices.Contains(r.Flags, FlagPropagated) && (!reasonsContain(r, "propagated from ") || r.Scores[knowledge.LayerAnomaly.String()] == 0) {
 			t.Errorf("%s: %v %v", r.EntryID, r.Reasons, r.Scores)
 		}
 	}
@@ -174,7 +174,7 @@ func TestBatchContradiction(t *testing.T) {
 	// L3b fails the contradicting entry only: two of three layers pass it,
 	// enough for standard, but a contradiction within a batch raises the
 	// threshold to every layer.
-	ls := []recorder{newRecorder("l1_anomaly"), newRecorder("l2_divergence"), newRecorder("l3b_mental_model", "fall")}
+	ls := []recorder{newRecorder(knowledge.LayerAnomaly), newRecorder(knowledge.LayerDivergence), newRecorder(knowledge.LayerConsistency, "fall")}
 	h := newHarness(t, knowledge.Standard, validators(ls)...)
 	seedGrimoire(t, h, "ETH/USDC pool fees rise when volatility spikes.")
 	es := []*knowledge.Entry{
@@ -202,7 +202,7 @@ func TestBatchContradiction(t *testing.T) {
 func TestBatchCoordinatedCluster(t *testing.T) {
 	// L3b fails one paraphrase: a coordinated cluster is validated entry by
 	// entry, every layer must pass, so only that one is rejected.
-	ls := []recorder{newRecorder("l1_anomaly"), newRecorder("l2_divergence"), newRecorder("l3b_mental_model", "your ranges")}
+	ls := []recorder{newRecorder(knowledge.LayerAnomaly), newRecorder(knowledge.LayerDivergence), newRecorder(knowledge.LayerConsistency, "your ranges")}
 	h := newHarness(t, knowledge.Standard, validators(ls)...)
 	var es []*knowledge.Entry
 	for _, c := range paraphrases {
@@ -339,7 +339,7 @@ func TestCladeRules(t *testing.T) {
 			if got := slices.Contains(r.Flags, FlagTrustedMember); got == c.l1 {
 				t.Errorf("trusted flag %v, flags %v", got, r.Flags)
 			}
-			if _, scored := r.Scores["l1_anomaly"]; scored != c.l1 {
+			if _, scored := r.Scores[knowledge.LayerAnomaly.String()]; scored != c.l1 {
 				t.Errorf("L1 score present: %v", scored)
 			}
 		})

@@ -14,12 +14,9 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 
 	"github.com/wardhq/ward/internal/chain"
+	"github.com/wardhq/ward/internal/knowledge"
 	"github.com/wardhq/ward/internal/validate"
 )
-
-// LayerOnChain is the name of the on-chain verification layer (seed 4.3)
-// in votes and reports.
-const LayerOnChain = "L3"
 
 // ChainReader is what OnChain reads of a chain: its ID, the latest header
 // and a contract call at a block. *chain.Provider satisfies it; a call that
@@ -107,7 +104,7 @@ type onChain struct {
 	cfg OnChainConfig
 }
 
-func (o *onChain) Name() string { return LayerOnChain }
+func (o *onChain) Layer() knowledge.Layer { return knowledge.LayerOnChain }
 
 // errUnverifiable marks a claim the chain cannot answer: not a contract,
 // or a method it does not implement.
@@ -115,7 +112,7 @@ var errUnverifiable = errors.New("unverifiable")
 
 func (o *onChain) Validate(ctx context.Context, c *Candidate, _ *Grimoire) (Vote, error) {
 	skip := func(why string) (Vote, error) {
-		return Vote{Layer: LayerOnChain, Skipped: true, Reasons: []string{why}}, nil
+		return Vote{Layer: knowledge.LayerOnChain, Skipped: true, Reasons: []string{why}}, nil
 	}
 	if c == nil || c.Entry == nil {
 		return Vote{}, errors.New("on-chain: no entry")
@@ -159,7 +156,7 @@ func (o *onChain) Validate(ctx context.Context, c *Candidate, _ *Grimoire) (Vote
 			// made: a mismatch now proves nothing about then.
 			stale = append(stale, res.String())
 		case !res.holds:
-			return Vote{Layer: LayerOnChain, Score: 1, Decisive: true, Reasons: []string{"provably false: " + res.String()}}, nil
+			return Vote{Layer: knowledge.LayerOnChain, Score: 1, Decisive: true, Reasons: []string{"provably false: " + res.String()}}, nil
 		default:
 			verified = append(verified, res.String())
 		}
@@ -182,7 +179,7 @@ func (o *onChain) Validate(ctx context.Context, c *Candidate, _ *Grimoire) (Vote
 	for i := range verified {
 		verified[i] = "verified: " + verified[i]
 	}
-	return Vote{Layer: LayerOnChain, Skipped: true, Reasons: append(verified, why...)}, nil
+	return Vote{Layer: knowledge.LayerOnChain, Skipped: true, Reasons: append(verified, why...)}, nil
 }
 
 // result is one claim compared with the chain.

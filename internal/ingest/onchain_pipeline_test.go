@@ -40,8 +40,8 @@ func TestPipelineRejectsFalseOnChainClaim(t *testing.T) {
 		e := h.signed(falseClaim, 0.3)
 		r := h.ingest(e)
 		want(t, r, Rejected, StageStage2, reason.KnowledgeConsensusFailed, knowledge.CausalGraphPoisoning)
-		if r.Layer != LayerOnChain {
-			t.Errorf("rejected by layer %q, want %s", r.Layer, LayerOnChain)
+		if r.Layer != knowledge.LayerOnChain {
+			t.Errorf("rejected by layer %q, want %s", r.Layer, knowledge.LayerOnChain)
 		}
 		why := strings.Join(r.Reasons, "; ")
 		for _, s := range []string{"decisive", "feed_answer", strings.ToLower(c.FeedETHUSD.Hex()), "claimed 2000", "actual 3000"} {
@@ -49,7 +49,7 @@ func TestPipelineRejectsFalseOnChainClaim(t *testing.T) {
 				t.Errorf("reasons %q do not mention %q", r.Reasons, s)
 			}
 		}
-		if got := r.Scores[LayerOnChain]; got != 1 {
+		if got := r.Scores[knowledge.LayerOnChain.String()]; got != 1 {
 			t.Errorf("L3 score %v, want 1", got)
 		}
 		if q := h.status(e.ID); q.Status != store.QuarantineFailed {
@@ -60,7 +60,7 @@ func TestPipelineRejectsFalseOnChainClaim(t *testing.T) {
 		h := newHarness(t, knowledge.Standard, stage2(t, true)...)
 		r := h.ingest(h.signed(trueClaim, 0.3))
 		want(t, r, Adopted, StageAdopt, reason.KnowledgeAdopted, knowledge.NoAttack)
-		if !slices.ContainsFunc(r.Reasons, func(s string) bool { return strings.Contains(s, LayerOnChain) }) {
+		if !slices.ContainsFunc(r.Reasons, func(s string) bool { return strings.Contains(s, knowledge.LayerOnChain.String()) }) {
 			t.Errorf("reasons %q do not count L3's pass", r.Reasons)
 		}
 	})

@@ -87,8 +87,8 @@ func checkVote(t *testing.T, v Vote, err error, w voteWant) {
 	default:
 		got = wantFail
 	}
-	if got != w || v.Layer != LayerOnChain {
-		t.Fatalf("vote %s (%+v), want %s from %s", got, v, w, LayerOnChain)
+	if got != w || v.Layer != knowledge.LayerOnChain {
+		t.Fatalf("vote %s (%+v), want %s from %s", got, v, w, knowledge.LayerOnChain)
 	}
 	switch w {
 	case wantPass, wantStale, wantSkip:

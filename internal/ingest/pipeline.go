@@ -152,18 +152,18 @@ type State interface {
 // means the layer could not decide (the entry then stays in quarantine), not
 // that the entry is bad. Validators must not keep c or g.
 type Validator interface {
-	Name() string
+	Layer() knowledge.Layer
 	Validate(ctx context.Context, c *Candidate, g *Grimoire) (Vote, error)
 }
 
 // Vote is one layer's verdict on a candidate. A skipped vote (the layer does
 // not apply, such as L1 below 50 entries) counts neither way.
 type Vote struct {
-	Layer   string   `json:"layer"`
-	Pass    bool     `json:"pass"`
-	Skipped bool     `json:"skipped,omitempty"`
-	Score   float64  `json:"score"`
-	Reasons []string `json:"reasons,omitempty"`
+	Layer   knowledge.Layer `json:"layer"`
+	Pass    bool            `json:"pass"`
+	Skipped bool            `json:"skipped,omitempty"`
+	Score   float64         `json:"score"`
+	Reasons []string        `json:"reasons,omitempty"`
 	// Decisive marks a failing vote that rejects the entry whatever the
 	// other layers say (seed 4.3: a provably false on-chain claim is
 	// rejected immediately, no consensus needed).
@@ -434,7 +434,7 @@ func (p *Pipeline) stage1(ctx context.Context, e *knowledge.Entry, vec []float32
 	if ok, err := p.quarantine(ctx, e, now, reason.KnowledgeQuarantined); err != nil {
 		return nil, true, err
 	} else if !ok {
-		return decided(p.reject(ctx, e, vec, r, StageStage1, "replay", knowledge.NoAttack, reason.KnowledgeReplayed, nil, false))
+		return decided(p.reject(ctx, e, vec, r, StageStage1, knowledge.LayerReplay, knowledge.NoAttack, reason.KnowledgeReplayed, nil, false))
 	}
 	if layer, attack, code, why := p.screen(e, vec, r); attack != knowledge.NoAttack {
 		return decided(p.reject(ctx, e, vec, r, StageStage1, layer, attack, code, why, true))
@@ -471,11 +471,11 @@ func (p *Pipeline) hold(ctx context.Context, e *knowledge.Entry, vec []float32, 
 func (p *Pipeline) refuse(ctx context.Context, e *knowledge.Entry, vec []float32, r *Report, err error) (*Report, error) {
 	switch {
 	case quarantine.Attack(err) == knowledge.ProvenanceForgery:
-		return p.reject(ctx, e, vec, r, StageStage1, "provenance", knowledge.ProvenanceForgery, reason.KnowledgeForgery, []string{checkReason(err)}, false)
+		return p.reject(ctx, e, vec, r, StageStage1, knowledge.LayerProvenance, knowledge.ProvenanceForgery, reason.KnowledgeForgery, []string{checkReason(err)}, false)
 	case errors.Is(err, quarantine.ErrReplayed):
-		return p.reject(ctx, e, vec, r, StageStage1, "replay", knowledge.NoAttack, reason.KnowledgeReplayed, nil, false)
+		return p.reject(ctx, e, vec, r, StageStage1, knowledge.LayerReplay, knowledge.NoAttack, reason.KnowledgeReplayed, nil, false)
 	case errors.Is(err, knowledge.ErrInvalid):
-		return p.reject(ctx, e, vec, r, StageStage1, "provenance", knowledge.NoAttack, reason.KnowledgeInvalid, []string{err.Error()}, false)
+		return p.reject(ctx, e, vec, r, StageStage1, knowledge.LayerProvenance, knowledge.NoAttack, reason.KnowledgeInvalid, []string{err.Error()}, false)
 	}
 	return nil, fmt.Errorf("ingest %s: %w", e.ID, err)
 }
@@ -544,29 +544,29 @@ func InitialConfidence(e *knowledge.Entry) float64 {
 }
 
 // screen runs Stage 1's content checks on an entry whose provenance holds.
-func (p *Pipeline) screen(e *knowledge.Entry, vec []float32, r *Report) (layer string, attack knowledge.AttackType, code reason.Code, why []string) {
+func (p *Pipeline) screen(e *knowledge.Entry, vec []float32, r *Report) (layer knowledge.Layer, attack knowledge.AttackType, code reason.Code, why []string) {
 	if signals := detect(e); len(signals) > 0 {
-		return "content", knowledge.ContentInjection, reason.KnowledgeInjection, signals
+		return knowledge.LayerContent, knowledge.ContentInjection, reason.KnowledgeInjection, signals
 	}
 	ceil := Ceiling(e.Source.Provenance)
 	r.Scores["confidence_ceiling"] = ceil
 	if !(e.Confidence <= ceil) {
-		return "confidence", knowledge.ConfidenceInflation, reason.KnowledgeInflation,
+		return knowledge.LayerConfidence, knowledge.ConfidenceInflation, reason.KnowledgeInflation,
 			[]string{fmt.Sprintf("claimed confidence %.2f above %.2f allowed for %s", e.Confidence, ceil, e.Source.Provenance)}
 	}
 	if len(e.Embedding) > 0 {
 		if len(e.Embedding) != len(vec) {
-			return "embedding", knowledge.EmbeddingAnomaly, reason.KnowledgeEmbedding,
+			return knowledge.LayerEmbedding, knowledge.EmbeddingAnomaly, reason.KnowledgeEmbedding,
 				[]string{fmt.Sprintf("supplied embedding has %d dimensions, the content's has %d", len(e.Embedding), len(vec))}
 		}
 		cos := float64(embed.Cosine(e.Embedding, vec))
 		r.Scores["embedding_cosine"] = cos
 		if !(cos >= MinEmbeddingCosine) {
-			return "embedding", knowledge.EmbeddingAnomaly, reason.KnowledgeEmbedding,
+			return knowledge.LayerEmbedding, knowledge.EmbeddingAnomaly, reason.KnowledgeEmbedding,
 				[]string{fmt.Sprintf("supplied embedding matches the content at cosine %.3f, below %.2f", cos, MinEmbeddingCosine)}
 		}
 	}
-	return "", knowledge.NoAttack, "", nil
+	return knowledge.NoLayer, knowledge.NoAttack, "", nil
 }
 
 // detect runs trust.Detect over every text field of e.
@@ -624,8 +624,8 @@ func (p *Pipeline) decide(ctx context.Context, e *knowledge.Entry, vec []float32
 		passed []string
 	)
 	for _, v := range p.cfg.Validators {
-		if trusted && classify(v.Name()) == knowledge.EmbeddingAnomaly {
-			votes = append(votes, Vote{Layer: v.Name(), Skipped: true,
+		if trusted && v.Layer() == knowledge.LayerAnomaly {
+			votes = append(votes, Vote{Layer: v.Layer(), Skipped: true,
 				Reasons: []string{fmt.Sprintf("skipped for a trusted member of clade %s", p.cfg.Clade)}})
 			continue
 		}
@@ -634,22 +634,23 @@ func (p *Pipeline) decide(ctx context.Context, e *knowledge.Entry, vec []float32
 			if ctx.Err() != nil {
 				return nil, nil, ctx.Err()
 			}
-			r.Verdict, r.Stage, r.Layer, r.Code = Quarantined, StageStage2, v.Name(), reason.KnowledgeValidationError
-			r.Reasons = []string{string(r.Code), v.Name() + " could not decide"}
+			r.Verdict, r.Stage, r.Layer, r.Code = Quarantined, StageStage2, v.Layer(), reason.KnowledgeValidationError
+			r.Reasons = []string{string(r.Code), v.Layer().String() + " could not decide"}
 			return r, nil, nil
 		}
-		if vote.Layer == "" {
-			vote.Layer = v.Name()
+		if vote.Layer == knowledge.NoLayer {
+			vote.Layer = v.Layer()
 		}
 		votes = append(votes, vote)
 		if !vote.Skipped {
-			r.Scores[vote.Layer] = vote.Score
+			r.Scores[vote.Layer.String()] = vote.Score
 		}
 		if vote.Pass && !vote.Skipped {
-			passed = append(passed, vote.Layer)
+			passed = append(passed, vote.Layer.String())
 		}
 	}
-	need, ran, decisive, raised := p.cfg.Strictness.Threshold(), 0, "", ""
+	need, ran := p.cfg.Strictness.Threshold(), 0
+	var decisive, raised knowledge.Layer
 	for _, v := range votes {
 		if v.Skipped {
 			continue
@@ -657,40 +658,40 @@ func (p *Pipeline) decide(ctx context.Context, e *knowledge.Entry, vec []float32
 		ran++
 		switch {
 		case v.Pass:
-		case v.Decisive && decisive == "":
+		case v.Decisive && decisive == knowledge.NoLayer:
 			decisive = v.Layer
-		case v.Scrutiny && raised == "":
+		case v.Scrutiny && raised == knowledge.NoLayer:
 			raised = v.Layer
 		}
 	}
-	if raised != "" || scrutiny != "" {
+	if raised != knowledge.NoLayer || scrutiny != "" {
 		need = max(need, knowledge.Strict.Threshold())
 	}
 	need = max(1, min(need, ran)) // nothing vouches for an entry no layer judged
 	r.Scores["consensus"] = float64(len(passed))
-	if len(passed) < need || decisive != "" {
+	if len(passed) < need || decisive != knowledge.NoLayer {
 		why := []string{fmt.Sprintf("%d of %d votes passed, %s needs %d", len(passed), knowledge.Validators, p.cfg.Strictness, need)}
 		switch {
-		case decisive != "":
-			why[0] = decisive + " is decisive: its failure rejects the entry without consensus"
-		case raised != "":
+		case decisive != knowledge.NoLayer:
+			why[0] = decisive.String() + " is decisive: its failure rejects the entry without consensus"
+		case raised != knowledge.NoLayer:
 			why[0] = fmt.Sprintf("%d of %d votes passed; %s raised scrutiny, which needs %d", len(passed), knowledge.Validators, raised, need)
 		case scrutiny != "":
 			why[0] = fmt.Sprintf("%d of %d votes passed; %s, which raises scrutiny to %d", len(passed), knowledge.Validators, scrutiny, need)
 		}
 		layer := decisive
-		if layer == "" {
+		if layer == knowledge.NoLayer {
 			layer = raised
 		}
 		for _, v := range votes {
 			if v.Pass || v.Skipped {
 				continue
 			}
-			if layer == "" {
+			if layer == knowledge.NoLayer {
 				layer = v.Layer
 			}
 			for _, s := range v.Reasons {
-				why = append(why, v.Layer+": "+s)
+				why = append(why, v.Layer.String()+": "+s)
 			}
 		}
 		r, err := p.reject(ctx, e, vec, r, StageStage2, layer, classify(layer), reason.KnowledgeConsensusFailed, why, true)
@@ -720,13 +721,13 @@ func (p *Pipeline) pass(ctx context.Context, e *knowledge.Entry, vec []float32, 
 	return p.sandboxRequired(e, r, passed, "no Stage 3 evaluator is configured"), nil
 }
 
-// classify names the attack a Stage 2 rejection most resembles: an
-// embedding-space anomaly (L1) is an EmbeddingAnomaly; divergence,
-// contradiction of claims and mental-model conflicts (L2, L3b) are the
-// seed's semantic contradiction, CausalGraphPoisoning.
-func classify(layer string) knowledge.AttackType {
-	l := strings.ToLower(layer)
-	if strings.HasPrefix(l, "l1") || strings.Contains(l, "anomaly") || strings.Contains(l, "trustrag") {
+// classify names the attack a Stage 2 rejection by layer most resembles:
+// an embedding-space anomaly (L1) is an EmbeddingAnomaly; divergence,
+// contradiction of claims, a false on-chain claim and mental-model
+// conflicts (L2, L3, L3b) are the seed's semantic contradiction,
+// CausalGraphPoisoning.
+func classify(layer knowledge.Layer) knowledge.AttackType {
+	if layer == knowledge.LayerAnomaly {
 		return knowledge.EmbeddingAnomaly
 	}
 	return knowledge.CausalGraphPoisoning
@@ -827,7 +828,7 @@ func meanScore(r *Report, passed []string) float64 {
 // reject decides e as rejected: its quarantine row (if stored) fails with
 // attack, and an identified attack is remembered by immune memory and, but
 // for a forgery, by the oracle.
-func (p *Pipeline) reject(ctx context.Context, e *knowledge.Entry, vec []float32, r *Report, stage Stage, layer string,
+func (p *Pipeline) reject(ctx context.Context, e *knowledge.Entry, vec []float32, r *Report, stage Stage, layer knowledge.Layer,
 	attack knowledge.AttackType, code reason.Code, why []string, stored bool) (*Report, error) {
 	if stored {
 		err := p.cfg.Store.SetQuarantineStatus(ctx, e.ID, store.QuarantineFailed, string(code), attack, p.cfg.Now())
@@ -849,11 +850,11 @@ func (p *Pipeline) reject(ctx context.Context, e *knowledge.Entry, vec []float32
 	return r, nil
 }
 
-func failedLayer(stage Stage, layer string) string {
-	if layer == "" {
+func failedLayer(stage Stage, layer knowledge.Layer) string {
+	if layer == knowledge.NoLayer {
 		return string(stage)
 	}
-	return string(stage) + "/" + layer
+	return string(stage) + "/" + layer.String()
 }
 
 // remember records a rejected entry's immune signature and flags its
@@ -862,7 +863,7 @@ func failedLayer(stage Stage, layer string) string {
 func (p *Pipeline) remember(ctx context.Context, e *knowledge.Entry, vec []float32, code reason.Code, attack knowledge.AttackType) error {
 	// Record fails only for an empty embedding or an out-of-range attack,
 	// neither of which reaches here: then there is no signature to save.
-	sig, err := p.cfg.Immune.Record(features(e, vec), code, oracleAttack(attack))
+	sig, err := p.cfg.Immune.Record(features(e, vec), code, attack)
 	p.cfg.Oracle.MarkBad(e.Content, vec)
 	var sigs []oracle.Signature
 	if err == nil {
@@ -911,22 +912,6 @@ func LoadMemory(ctx context.Context, st store.Memory, o *oracle.Oracle, im *orac
 
 func features(e *knowledge.Entry, vec []float32) oracle.Features {
 	return oracle.Features{Source: e.Source.Provenance.String(), Category: e.Type.String(), Confidence: e.Confidence, Embedding: vec}
-}
-
-func oracleAttack(a knowledge.AttackType) oracle.Attack {
-	switch a {
-	case knowledge.EmbeddingAnomaly:
-		return oracle.EmbeddingAnomaly
-	case knowledge.ConfidenceInflation:
-		return oracle.ConfidenceInflation
-	case knowledge.ProvenanceForgery:
-		return oracle.ProvenanceForgery
-	case knowledge.ContentInjection:
-		return oracle.ContentInjection
-	case knowledge.CausalGraphPoisoning:
-		return oracle.CausalGraphPoisoning
-	}
-	return oracle.AttackUnknown
 }
 
 func (p *Pipeline) publish(kind event.Kind, code reason.Code, ok bool, payload any) {

@@ -202,12 +202,12 @@ func want(t *testing.T, r *Report, v Verdict, s Stage, code reason.Code, attack 
 }
 
 type fakeValidator struct {
-	name string
-	pass bool
-	err  error
+	layer knowledge.Layer
+	pass  bool
+	err   error
 }
 
-func (f fakeValidator) Name() string { return f.name }
+func (f fakeValidator) Layer() knowledge.Layer { return f.layer }
 func (f fakeValidator) Validate(_ context.Context, c *Candidate, g *Grimoire) (Vote, error) {
 	if f.err != nil {
 		return Vote{}, f.err
@@ -219,14 +219,14 @@ func (f fakeValidator) Validate(_ context.Context, c *Candidate, g *Grimoire) (V
 	if f.pass {
 		score = 0.9
 	}
-	return Vote{Layer: f.name, Pass: f.pass, Score: score, Reasons: []string{"fake " + f.name}}, nil
+	return Vote{Layer: f.layer, Pass: f.pass, Score: score, Reasons: []string{"fake " + f.layer.String()}}, nil
 }
 
 func votes(pass ...bool) []Validator {
-	names := []string{"l1_anomaly", "l2_divergence", "l3b_mental_model"}
+	layers := []knowledge.Layer{knowledge.LayerAnomaly, knowledge.LayerDivergence, knowledge.LayerConsistency}
 	var vs []Validator
 	for i, p := range pass {
-		vs = append(vs, fakeValidator{name: names[i], pass: p})
+		vs = append(vs, fakeValidator{layer: layers[i], pass: p})
 	}
 	return vs
 }
@@ -495,9 +495,9 @@ func TestConsensus(t *testing.T) {
 }
 
 func TestClassify(t *testing.T) {
-	for layer, want := range map[string]knowledge.AttackType{
-		"l1_anomaly": knowledge.EmbeddingAnomaly, "TrustRAG": knowledge.EmbeddingAnomaly,
-		"l2_divergence": knowledge.CausalGraphPoisoning, "l3b_mental_model": knowledge.CausalGraphPoisoning,
+	for layer, want := range map[knowledge.Layer]knowledge.AttackType{
+		knowledge.LayerAnomaly: knowledge.EmbeddingAnomaly, knowledge.LayerOnChain: knowledge.CausalGraphPoisoning,
+		knowledge.LayerDivergence: knowledge.CausalGraphPoisoning, knowledge.LayerConsistency: knowledge.CausalGraphPoisoning,
 	} {
 		if got := classify(layer); got != want {
 			t.Errorf("classify(%q) = %s, want %s", layer, got, want)
@@ -512,7 +512,7 @@ func TestNoConsensusWithoutValidators(t *testing.T) {
 		code reason.Code
 	}{
 		{"no validators", nil, reason.KnowledgeNoConsensus},
-		{"validator error", []Validator{fakeValidator{name: "l1", pass: true}, fakeValidator{name: "l2", err: errors.New("llm down")}}, reason.KnowledgeValidationError},
+		{"validator error", []Validator{fakeValidator{layer: knowledge.LayerAnomaly, pass: true}, fakeValidator{layer: knowledge.LayerDivergence, err: errors.New("llm down")}}, reason.KnowledgeValidationError},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

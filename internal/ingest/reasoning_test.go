@@ -606,7 +606,7 @@ func TestStage2WithReasoner(t *testing.T) {
 			switch tc.verdict {
 			case Rejected:
 				want(t, rep, Rejected, StageStage2, reason.KnowledgeConsensusFailed, knowledge.CausalGraphPoisoning)
-				if rep.Layer != "L2" || rep.Scores["L2"] < DefaultReasonerThreshold {
+				if rep.Layer.String() != "L2" || rep.Scores["L2"] < DefaultReasonerThreshold {
 					t.Errorf("layer %q score %v, want L2 at or above the threshold", rep.Layer, rep.Scores["L2"])
 				}
 				joined := strings.Join(rep.Reasons, "\n")

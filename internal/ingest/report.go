@@ -42,7 +42,7 @@ type Report struct {
 	EntryID    string               `json:"entry_id"`
 	Verdict    Verdict              `json:"verdict"`
 	Stage      Stage                `json:"stage"`
-	Layer      string               `json:"layer,omitempty"` // the check or Stage 2 layer that decided
+	Layer      knowledge.Layer      `json:"layer,omitempty"` // the check or Stage 2 layer that decided
 	Code       reason.Code          `json:"reason_code"`
 	Attack     knowledge.AttackType `json:"attack,omitempty"`
 	Scores     map[string]float64   `json:"scores,omitempty"`

@@ -437,7 +437,7 @@ func (l *ledger) load(ctx context.Context, st store.Reputation) error {
 // without storing it or remembering its content: the content was not
 // judged.
 func (p *Pipeline) refuseBlacklisted(ctx context.Context, e *knowledge.Entry, vec []float32, r *Report) (*Report, error) {
-	return p.reject(ctx, e, vec, r, StageStage1, "reputation", knowledge.NoAttack, reason.KnowledgeSourceBlacklisted,
+	return p.reject(ctx, e, vec, r, StageStage1, knowledge.LayerReputation, knowledge.NoAttack, reason.KnowledgeSourceBlacklisted,
 		[]string{fmt.Sprintf("more than %.0f%% of the source's entries failed, reported by %d or more buyers", 100*BlacklistFailureRate, BlacklistBuyers)}, false)
 }
 

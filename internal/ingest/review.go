@@ -76,7 +76,7 @@ func (p *Pipeline) Reject(ctx context.Context, id string, attack knowledge.Attac
 		return nil, err
 	}
 	p.mu.Lock()
-	r, err := p.reject(ctx, e, vec, newReport(e), StageStage2, "review", attack, reason.KnowledgeRejected, nil, true)
+	r, err := p.reject(ctx, e, vec, newReport(e), StageStage2, knowledge.LayerReview, attack, reason.KnowledgeRejected, nil, true)
 	p.mu.Unlock()
 	if err != nil {
 		return nil, err

@@ -224,7 +224,7 @@ func (p *Pipeline) stage3(ctx context.Context, e *knowledge.Entry, vec []float32
 		if l != "" {
 			reasons = append(reasons, "lesson "+l+" stored")
 		}
-		return p.reject(ctx, e, vec, r, StageSandbox, "sandbox", knowledge.NoAttack, reason.KnowledgeSandboxExceeded, reasons, true)
+		return p.reject(ctx, e, vec, r, StageSandbox, knowledge.LayerSandbox, knowledge.NoAttack, reason.KnowledgeSandboxExceeded, reasons, true)
 	}
 	ev := out.Evaluation
 	r.Scores["sandbox_mean_return"] = ev.Strategy.MeanReturn
@@ -233,7 +233,7 @@ func (p *Pipeline) stage3(ctx context.Context, e *knowledge.Entry, vec []float32
 	r.Scores["sandbox_max_drawdown"] = ev.Strategy.MaxDrawdown
 	if !ev.Pass {
 		why := append([]string{fmt.Sprintf("against the %s over %d scenarios of up to %d ticks", p.cfg.Stage3.baselineName(), ev.Scenarios, ev.Ticks)}, ev.Reasons...)
-		return p.reject(ctx, e, vec, r, StageSandbox, "sandbox", knowledge.NoAttack, reason.KnowledgeSandboxFailed, why, true)
+		return p.reject(ctx, e, vec, r, StageSandbox, knowledge.LayerSandbox, knowledge.NoAttack, reason.KnowledgeSandboxFailed, why, true)
 	}
 	r, err = p.adopt(ctx, e, vec, r, passed)
 	if err != nil || r.Verdict != Adopted && r.Verdict != Confirmed {

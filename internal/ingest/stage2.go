@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/wardhq/ward/internal/knowledge"
 	"github.com/wardhq/ward/internal/validate"
 )
 
@@ -29,18 +30,18 @@ func Stage2(models []validate.Model, opts ...Stage2Option) ([]Validator, error) 
 		}
 	}
 	c := &corpusCache{claims: map[string][]validate.Claim{}}
-	var l2 Validator = layer{name: validate.LayerDivergence, c: c, vote: func(cand validate.Candidate, corpus *validate.Corpus) validate.Vote {
+	var l2 Validator = layer{l: knowledge.LayerDivergence, c: c, vote: func(cand validate.Candidate, corpus *validate.Corpus) validate.Vote {
 		return validate.Divergence(cand, corpus, validate.DefaultK)
 	}}
 	if o.reasoner != nil {
 		l2 = reasonedLayer{claims: l2.(layer), r: o.reasoner}
 	}
 	return []Validator{
-		layer{name: validate.LayerAnomaly, c: c, vote: func(cand validate.Candidate, corpus *validate.Corpus) validate.Vote {
+		layer{l: knowledge.LayerAnomaly, c: c, vote: func(cand validate.Candidate, corpus *validate.Corpus) validate.Vote {
 			return validate.Anomaly(cand, corpus)
 		}},
 		l2,
-		layer{name: validate.LayerConsistency, c: c, vote: func(cand validate.Candidate, _ *validate.Corpus) validate.Vote {
+		layer{l: knowledge.LayerConsistency, c: c, vote: func(cand validate.Candidate, _ *validate.Corpus) validate.Vote {
 			return validate.Consistency(cand, models)
 		}},
 	}, nil
@@ -65,12 +66,12 @@ func WithReasoner(r *Reasoner) Stage2Option {
 
 // layer adapts one validate layer to a Validator.
 type layer struct {
-	name string
+	l    knowledge.Layer
 	c    *corpusCache
 	vote func(validate.Candidate, *validate.Corpus) validate.Vote
 }
 
-func (l layer) Name() string { return l.name }
+func (l layer) Layer() knowledge.Layer { return l.l }
 
 func (l layer) Validate(ctx context.Context, c *Candidate, g *Grimoire) (Vote, error) {
 	if err := ctx.Err(); err != nil {
@@ -88,7 +89,7 @@ type reasonedLayer struct {
 	r      *Reasoner
 }
 
-func (l reasonedLayer) Name() string { return l.claims.Name() }
+func (l reasonedLayer) Layer() knowledge.Layer { return l.claims.Layer() }
 
 func (l reasonedLayer) Validate(ctx context.Context, c *Candidate, g *Grimoire) (Vote, error) {
 	v, err := l.claims.Validate(ctx, c, g)

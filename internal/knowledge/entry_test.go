@@ -124,6 +124,10 @@ func TestEnumNames(t *testing.T) {
 		{ProvenanceForgery, "provenance_forgery"},
 		{CausalGraphPoisoning, "causal_graph_poisoning"},
 		{NoAttack, ""},
+		{LayerEmbedding, "embedding"},
+		{LayerAnomaly, "L1"},
+		{LayerConsistency, "L3b"},
+		{NoLayer, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.want, func(t *testing.T) {

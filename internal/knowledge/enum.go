@@ -102,6 +102,36 @@ const (
 
 var attackNames = [...]string{NoAttack: "", EmbeddingAnomaly: "embedding_anomaly", ConfidenceInflation: "confidence_inflation", ProvenanceForgery: "provenance_forgery", ContentInjection: "content_injection", CausalGraphPoisoning: "causal_graph_poisoning"}
 
+// Layer is the check or layer of the ingestion pipeline that decided an
+// entry, set by the check or layer that made the catch. The zero value,
+// NoLayer, is none.
+type Layer uint8
+
+// Layers, by stage.
+const (
+	NoLayer Layer = iota
+	// Stage 1's checks.
+	LayerProvenance // the signature and the registered source
+	LayerReplay     // an entry delivered before
+	LayerReputation // a blacklisted source
+	LayerContent    // prompt-injection patterns in the content
+	LayerConfidence // more confidence than the provenance allows
+	LayerEmbedding  // a supplied embedding that does not match the content
+	// Stage 2's consensus layers (seed 4.1-4.3), and the operator's review.
+	LayerAnomaly     // L1: embedding-space anomaly detection (TrustRAG)
+	LayerDivergence  // L2: reasoning divergence
+	LayerOnChain     // L3: on-chain verification
+	LayerConsistency // L3b: mental-model consistency
+	LayerReview      // an operator's rejection of a pending entry
+	// Stage 3.
+	LayerSandbox
+)
+
+var layerNames = [...]string{NoLayer: "", LayerProvenance: "provenance", LayerReplay: "replay", LayerReputation: "reputation",
+	LayerContent: "content", LayerConfidence: "confidence", LayerEmbedding: "embedding",
+	LayerAnomaly: "L1", LayerDivergence: "L2", LayerOnChain: "L3", LayerConsistency: "L3b", LayerReview: "review",
+	LayerSandbox: "sandbox"}
+
 func name[T ~uint8](names []string, v T) string {
 	if int(v) < len(names) && (v == 0 || names[v] != "") {
 		return names[v]
@@ -222,5 +252,30 @@ func (a *AttackType) UnmarshalText(b []byte) error {
 	}
 	v, err := parse[AttackType]("attack type", attackNames[:], b)
 	*a = v
+	return err
+}
+
+// String returns the layer's stable name, such as "L3b"; "" for NoLayer.
+func (l Layer) String() string { return name(layerNames[:], l) }
+
+// Valid reports whether l is NoLayer or one of the layers.
+func (l Layer) Valid() bool { return l == NoLayer || valid(layerNames[:], l) }
+
+// MarshalText encodes a valid layer as its name ("" for NoLayer).
+func (l Layer) MarshalText() ([]byte, error) {
+	if !l.Valid() {
+		return nil, fmt.Errorf("knowledge: %w: layer %d", ErrInvalid, uint8(l))
+	}
+	return []byte(l.String()), nil
+}
+
+// UnmarshalText decodes a name; "" is NoLayer.
+func (l *Layer) UnmarshalText(b []byte) error {
+	if len(b) == 0 {
+		*l = NoLayer
+		return nil
+	}
+	v, err := parse[Layer]("layer", layerNames[:], b)
+	*l = v
 	return err
 }

@@ -9,61 +9,9 @@ import (
 	"math/bits"
 	"sync"
 
+	"github.com/wardhq/ward/internal/knowledge"
 	"github.com/wardhq/ward/internal/reason"
 )
-
-// Attack is the seed's classification of a rejected entry. The zero value
-// is AttackUnknown.
-type Attack uint8
-
-// The seed's five canonical attack types.
-const (
-	AttackUnknown Attack = iota
-	// EmbeddingAnomaly: the embedding does not match the text, a crafted
-	// embedding meant to bypass vector search.
-	EmbeddingAnomaly
-	// ConfidenceInflation: the entry claims more confidence than its
-	// provenance allows.
-	ConfidenceInflation
-	// ProvenanceForgery: the signature does not verify or the claimed
-	// source agent does not exist.
-	ProvenanceForgery
-	// ContentInjection: the content carries prompt-injection patterns.
-	ContentInjection
-	// CausalGraphPoisoning: a proposed causal edge contradicts
-	// well-established high-confidence edges.
-	CausalGraphPoisoning
-	attackEnd
-)
-
-var attackNames = [...]string{"unknown", "embedding_anomaly", "confidence_inflation",
-	"provenance_forgery", "content_injection", "causal_graph_poisoning"}
-
-func (a Attack) String() string {
-	if a < attackEnd {
-		return attackNames[a]
-	}
-	return fmt.Sprintf("attack(%d)", uint8(a))
-}
-
-// MarshalText encodes a as its snake_case name.
-func (a Attack) MarshalText() ([]byte, error) {
-	if a >= attackEnd {
-		return nil, fmt.Errorf("oracle: attack %d out of range", uint8(a))
-	}
-	return []byte(attackNames[a]), nil
-}
-
-// UnmarshalText decodes a snake_case attack name.
-func (a *Attack) UnmarshalText(text []byte) error {
-	for i, n := range attackNames {
-		if n == string(text) {
-			*a = Attack(i)
-			return nil
-		}
-	}
-	return fmt.Errorf("oracle: unknown attack %q", text)
-}
 
 // Features are the structural features of an entry that immune memory
 // keeps: never its content.
@@ -85,7 +33,7 @@ type Signature struct {
 	// dimension: the seed's 256-bit embedding-centroid hash.
 	Centroid [32]byte
 	Reason   reason.Code
-	Attack   Attack
+	Attack   knowledge.AttackType
 	// Class is SHA-256 of the source kind, category and confidence
 	// bucket, truncated to 128 bits: a match needs the same class.
 	Class [16]byte
@@ -99,7 +47,7 @@ type Signature struct {
 // must be a reason code, its attack in range and its dimension positive.
 func (s *Signature) Check() error {
 	switch {
-	case s.Attack >= attackEnd:
+	case !s.Attack.Valid():
 		return fmt.Errorf("attack %d out of range", uint8(s.Attack))
 	case !s.Reason.Valid():
 		return fmt.Errorf("reason %.64q is not a reason code", s.Reason)
@@ -174,11 +122,11 @@ func NewImmune(cfg ImmuneConfig) (*Immune, error) {
 // Record stores the signature of a rejected or rolled-back entry, evicting
 // the oldest when full, and returns it. It fails if f has no embedding,
 // the reason code is malformed, or the attack type is out of range.
-func (im *Immune) Record(f Features, why reason.Code, attack Attack) (Signature, error) {
+func (im *Immune) Record(f Features, why reason.Code, attack knowledge.AttackType) (Signature, error) {
 	if !why.Valid() {
 		return Signature{}, fmt.Errorf("oracle: immune reason %q is not a reason code", why)
 	}
-	if attack >= attackEnd {
+	if !attack.Valid() {
 		return Signature{}, fmt.Errorf("oracle: attack %d out of range", uint8(attack))
 	}
 	sig, ok := signature(f)

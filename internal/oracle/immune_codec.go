@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 
+	"github.com/wardhq/ward/internal/knowledge"
 	"github.com/wardhq/ward/internal/reason"
 )
 
@@ -69,7 +70,7 @@ func (im *Immune) UnmarshalBinary(data []byte) error {
 		s.Sketch[0] = binary.BigEndian.Uint64(rest[64:])
 		s.Sketch[1] = binary.BigEndian.Uint64(rest[72:])
 		s.Dim = binary.BigEndian.Uint32(rest[80:])
-		s.Attack = Attack(rest[84])
+		s.Attack = knowledge.AttackType(rest[84])
 		n := int(rest[85])
 		rest = rest[immuneFixed:]
 		if len(rest) < n {

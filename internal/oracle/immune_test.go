@@ -7,6 +7,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/wardhq/ward/internal/knowledge"
 	"github.com/wardhq/ward/internal/reason"
 )
 
@@ -28,7 +29,7 @@ func TestImmuneMatchesParaphrase(t *testing.T) {
 	bad := make([]Features, stored)
 	for i := range bad {
 		bad[i] = Features{Source: "clade", Category: "heuristic", Confidence: 0.9, Embedding: randomEmbedding(r, testDim)}
-		if _, err := im.Record(bad[i], testReason, ContentInjection); err != nil {
+		if _, err := im.Record(bad[i], testReason, knowledge.ContentInjection); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -44,7 +45,7 @@ func TestImmuneMatchesParaphrase(t *testing.T) {
 			minCos = min(minCos, c)
 			trials++
 			m, ok := im.Match(Features{Source: "clade", Category: "heuristic", Confidence: 0.85, Embedding: v})
-			if ok && m.Attack == ContentInjection && m.Reason == testReason && m.Centroid == mustSig(t, bad[i]).Centroid {
+			if ok && m.Attack == knowledge.ContentInjection && m.Reason == testReason && m.Centroid == mustSig(t, bad[i]).Centroid {
 				hits++
 			}
 		}
@@ -104,11 +105,11 @@ func TestImmuneRecordRejects(t *testing.T) {
 		name   string
 		f      Features
 		why    reason.Code
-		attack Attack
+		attack knowledge.AttackType
 	}{
-		{"no embedding", Features{Source: "clade"}, testReason, EmbeddingAnomaly},
-		{"bad reason", f, "not a code", EmbeddingAnomaly},
-		{"bad attack", f, testReason, Attack(42)},
+		{"no embedding", Features{Source: "clade"}, testReason, knowledge.EmbeddingAnomaly},
+		{"bad reason", f, "not a code", knowledge.EmbeddingAnomaly},
+		{"bad attack", f, testReason, knowledge.AttackType(42)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if _, err := im.Record(tc.f, tc.why, tc.attack); err == nil {
@@ -116,7 +117,7 @@ func TestImmuneRecordRejects(t *testing.T) {
 			}
 		})
 	}
-	if _, err := im.Record(Features{}, testReason, EmbeddingAnomaly); !errors.Is(err, ErrNoEmbedding) {
+	if _, err := im.Record(Features{}, testReason, knowledge.EmbeddingAnomaly); !errors.Is(err, ErrNoEmbedding) {
 		t.Errorf("err = %v, want ErrNoEmbedding", err)
 	}
 	if im.Len() != 0 {
@@ -135,7 +136,7 @@ func TestImmuneEvictsOldest(t *testing.T) {
 	fs := make([]Features, 5)
 	for i := range fs {
 		fs[i] = Features{Source: "cross_user", Category: "warning", Confidence: 0.4, Embedding: randomEmbedding(r, 64)}
-		if _, err := im.Record(fs[i], testReason, ConfidenceInflation); err != nil {
+		if _, err := im.Record(fs[i], testReason, knowledge.ConfidenceInflation); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -157,7 +158,7 @@ func TestImmuneBinaryRoundTrip(t *testing.T) {
 	for i := range 6 {
 		f := Features{Source: "purchased", Category: "strategy_fragment", Confidence: 0.7, Embedding: randomEmbedding(r, 32)}
 		fs = append(fs, f)
-		if _, err := im.Record(f, testReason, Attack(1+i%5)); err != nil {
+		if _, err := im.Record(f, testReason, knowledge.AttackType(1+i%5)); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -196,7 +197,7 @@ func TestImmuneBinaryRoundTrip(t *testing.T) {
 
 func TestImmuneUnmarshalRejects(t *testing.T) {
 	im := newImmune(t, ImmuneConfig{})
-	if _, err := im.Record(Features{Source: "clade", Embedding: []float32{1, -1}}, testReason, ProvenanceForgery); err != nil {
+	if _, err := im.Record(Features{Source: "clade", Embedding: []float32{1, -1}}, testReason, knowledge.ProvenanceForgery); err != nil {
 		t.Fatal(err)
 	}
 	good, _ := im.MarshalBinary()
@@ -231,29 +232,6 @@ func TestImmuneUnmarshalRejects(t *testing.T) {
 	}
 }
 
-func TestAttackText(t *testing.T) {
-	for a := AttackUnknown; a < attackEnd; a++ {
-		text, err := a.MarshalText()
-		if err != nil {
-			t.Fatal(err)
-		}
-		var got Attack
-		if err := got.UnmarshalText(text); err != nil || got != a {
-			t.Errorf("%v: round trip gave %v, %v", a, got, err)
-		}
-	}
-	if got := CausalGraphPoisoning.String(); got != "causal_graph_poisoning" {
-		t.Errorf("String = %q", got)
-	}
-	if _, err := Attack(99).MarshalText(); err == nil {
-		t.Error("MarshalText of an out-of-range attack succeeded")
-	}
-	var a Attack
-	if err := a.UnmarshalText([]byte("semantic_contradiction")); err == nil {
-		t.Error("UnmarshalText of an unknown name succeeded")
-	}
-}
-
 func TestImmuneConcurrent(t *testing.T) {
 	im := newImmune(t, ImmuneConfig{Capacity: 100})
 	var wg sync.WaitGroup
@@ -262,7 +240,7 @@ func TestImmuneConcurrent(t *testing.T) {
 			r := rand.New(rand.NewPCG(uint64(g), 1))
 			for range 100 {
 				f := Features{Source: "clade", Category: "insight", Confidence: 0.6, Embedding: randomEmbedding(r, 32)}
-				if _, err := im.Record(f, testReason, EmbeddingAnomaly); err != nil {
+				if _, err := im.Record(f, testReason, knowledge.EmbeddingAnomaly); err != nil {
 					t.Error(err)
 					return
 				}
@@ -282,7 +260,7 @@ func TestImmuneConcurrent(t *testing.T) {
 
 func FuzzImmuneUnmarshal(f *testing.F) {
 	im, _ := NewImmune(ImmuneConfig{})
-	im.Record(Features{Source: "clade", Embedding: []float32{1}}, testReason, ContentInjection)
+	im.Record(Features{Source: "clade", Embedding: []float32{1}}, testReason, knowledge.ContentInjection)
 	good, _ := im.MarshalBinary()
 	f.Add(good)
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -301,7 +279,7 @@ func BenchmarkImmuneMatch(b *testing.B) {
 	im := newImmune(b, ImmuneConfig{})
 	for range DefaultImmuneCapacity {
 		f := Features{Source: "clade", Category: "heuristic", Confidence: 0.9, Embedding: randomEmbedding(r, 384)}
-		if _, err := im.Record(f, testReason, ContentInjection); err != nil {
+		if _, err := im.Record(f, testReason, knowledge.ContentInjection); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"reflect"
 	"testing"
+
+	"github.com/wardhq/ward/internal/knowledge"
 )
 
 // An oracle's Filters merged into a fresh oracle flag what it flagged;
@@ -90,7 +92,7 @@ func TestImmuneSignaturesRestore(t *testing.T) {
 	for i := range 4 {
 		f := Features{Source: "purchased", Category: "insight", Confidence: 0.5, Embedding: randomEmbedding(r, 32)}
 		fs = append(fs, f)
-		if _, err := im.Record(f, testReason, Attack(1+i%5)); err != nil {
+		if _, err := im.Record(f, testReason, knowledge.AttackType(1+i%5)); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -8,6 +8,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"sync"
+
+	"github.com/wardhq/ward/internal/knowledge"
 )
 
 // MinCorpus is the fewest corpus entries L1 judges with (seed: below 50
@@ -291,7 +293,7 @@ func closest(p []float32, cents [][]float32) (int, float64) {
 // when the corpus has fewer than MinCorpus embedded entries, and fails a
 // candidate with no embedding or one of another dimension.
 func Anomaly(c Candidate, corpus *Corpus) Vote {
-	v := Vote{Layer: LayerAnomaly}
+	v := Vote{Layer: knowledge.LayerAnomaly}
 	if corpus == nil || corpus.Len() < MinCorpus {
 		v.Skipped = true
 		v.Reasons = []string{fmt.Sprintf("corpus holds fewer than %d entries", MinCorpus)}

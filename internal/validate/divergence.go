@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/wardhq/ward/internal/knowledge"
 )
 
 // DefaultK is the number of related corpus entries Divergence retrieves when
@@ -31,7 +33,7 @@ const maxSubjectHits = 64
 // agree with their neighbours, or speak of subjects the corpus has no claim
 // on, pass with score 0.
 func Divergence(c Candidate, corpus *Corpus, k int) Vote {
-	v := Vote{Layer: LayerDivergence, Pass: true}
+	v := Vote{Layer: knowledge.LayerDivergence, Pass: true}
 	if k <= 0 {
 		k = DefaultK
 	}

@@ -10,6 +10,8 @@ import (
 	"os"
 	"strings"
 	"sync"
+
+	"github.com/wardhq/ward/internal/knowledge"
 )
 
 // Model is one established mechanic L3b checks candidates against:
@@ -125,7 +127,7 @@ func (m Model) claim() Claim {
 // does not name scores 0.6 and an unconditional one 0.9. Reasons quote the
 // model's statement.
 func Consistency(c Candidate, models []Model) Vote {
-	v := Vote{Layer: LayerConsistency, Pass: true}
+	v := Vote{Layer: knowledge.LayerConsistency, Pass: true}
 	for _, cl := range keyAll(c.claims()) {
 		for _, m := range models {
 			mc := m.keyed()

@@ -32,16 +32,9 @@ import (
 	"github.com/wardhq/ward/internal/knowledge"
 )
 
-// Layer names as they appear in Vote.Layer.
-const (
-	LayerAnomaly     = "L1"
-	LayerDivergence  = "L2"
-	LayerConsistency = "L3b"
-)
-
 // Vote is one layer's verdict on a candidate.
 type Vote struct {
-	Layer string // LayerAnomaly, LayerDivergence or LayerConsistency
+	Layer knowledge.Layer // LayerAnomaly, LayerDivergence or LayerConsistency
 	Pass  bool
 	// Skipped reports that the layer could not judge (L1 below MinCorpus
 	// entries, or a trusted clade member's entry). A skipped vote neither

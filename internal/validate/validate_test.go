@@ -55,7 +55,7 @@ func TestAnomalySkippedBelowMinCorpus(t *testing.T) {
 	}{{0, true}, {49, true}, {50, false}} {
 		t.Run(fmt.Sprint(tt.n), func(t *testing.T) {
 			v := Anomaly(Candidate{Embedding: vecs[0]}, corpusOf(vecs[:tt.n]))
-			if v.Skipped != tt.skip || v.Layer != LayerAnomaly {
+			if v.Skipped != tt.skip || v.Layer != knowledge.LayerAnomaly {
 				t.Errorf("Anomaly with %d entries: Skipped = %v, want %v", tt.n, v.Skipped, tt.skip)
 			}
 		})
@@ -205,7 +205,7 @@ func TestDivergence(t *testing.T) {
 			}
 			c := Candidate{Entry: &knowledge.Entry{Content: tt.text}, Embedding: emb}
 			v := Divergence(c, corpus, 5)
-			if v.Pass != tt.pass || v.Layer != LayerDivergence {
+			if v.Pass != tt.pass || v.Layer != knowledge.LayerDivergence {
 				t.Fatalf("Divergence = %+v, want pass %v (claims %+v)", v, tt.pass, ExtractClaims(tt.text))
 			}
 			if tt.reason != "" && !strings.Contains(strings.Join(v.Reasons, ";"), tt.reason) {
@@ -255,7 +255,7 @@ func TestConsistency(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.text, func(t *testing.T) {
 			v := Consistency(Candidate{Entry: &knowledge.Entry{Content: tt.text}}, models)
-			if v.Pass != tt.pass || v.Layer != LayerConsistency {
+			if v.Pass != tt.pass || v.Layer != knowledge.LayerConsistency {
 				t.Fatalf("Consistency = %+v, want pass %v (claims %+v)", v, tt.pass, ExtractClaims(tt.text))
 			}
 			if tt.statement != "" && !strings.Contains(strings.Join(v.Reasons, ";"), tt.statement) {

@@ -120,8 +120,8 @@ func outcome(r *ingest.Report) Outcome {
 		return Outcome{Adopted: true, Reasons: r.Reasons}
 	}
 	by := string(r.Stage)
-	if r.Layer != "" {
-		by += "/" + r.Layer
+	if r.Layer != knowledge.NoLayer {
+		by += "/" + r.Layer.String()
 	}
 	return Outcome{Caught: by, Reasons: r.Reasons}
 }

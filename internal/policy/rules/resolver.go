@@ -18,7 +18,7 @@ import (
 // readdir and a readlink per link, once). Resolution walks a path element
 // by element through those tables: a name that is a symlink is followed,
 // any other name (a file, a directory, nothing yet) resolves to dir/name.
-// On Linux every cached directory is watched with inotify, and a creation,
+// On Linux every cached directory is watched (fsnotify), and a creation,
 // deletion or rename in it drops its table, so a symlink planted after a
 // path was checked is seen by the next decision. Directories that cannot be
 // listed or watched are resolved with system calls every time; on other

@@ -3,51 +3,62 @@
 package rules
 
 import (
-	"errors"
 	"os"
+	"path/filepath"
 	"sync"
 
-	"golang.org/x/sys/unix"
+	"github.com/fsnotify/fsnotify"
 )
 
-// inotifyWatcher watches directories with one inotify instance. A goroutine,
-// owned by the watcher and stopped by close, reads events and reports the
-// directory each happened in ("" for all, when events were lost).
-type inotifyWatcher struct {
-	f       *os.File
+// fsWatcher watches directories with fsnotify (one inotify instance). A
+// goroutine, owned by the watcher and stopped by close, reports the
+// directory each creation, deletion or rename happened in ("" for all, when
+// events were lost or the watcher failed). Writes and attribute changes to
+// files are not reported: they cannot change a path's resolution.
+//
+// Only Linux caches: fsnotify's kqueue backend holds a descriptor per file
+// of a watched directory, and other platforms' events differ enough that
+// resolving with system calls there is the safer default.
+type fsWatcher struct {
+	fs      *fsnotify.Watcher
 	changed func(dir string)
 	done    chan struct{}
 
 	mu    sync.Mutex
-	dirs  map[string]int32 // watched directory → watch descriptor
-	wds   map[int32]string
+	dirs  map[string]struct{} // watched directories; nil once closed
 	limit int
 }
 
 // maxWatches bounds the directories one resolver watches.
 const maxWatches = 8192
 
-const watchMask = unix.IN_CREATE | unix.IN_DELETE | unix.IN_MOVED_FROM | unix.IN_MOVED_TO |
-	unix.IN_DELETE_SELF | unix.IN_MOVE_SELF | unix.IN_ONLYDIR
+// structural are the operations that can change how a path in a watched
+// directory resolves.
+const structural = fsnotify.Create | fsnotify.Remove | fsnotify.Rename
 
 func newWatcher(changed func(dir string)) (watcher, error) {
-	fd, err := unix.InotifyInit1(unix.IN_CLOEXEC | unix.IN_NONBLOCK)
+	fs, err := fsnotify.NewWatcher()
 	if err != nil {
 		return nil, err
 	}
-	w := &inotifyWatcher{
-		f:       os.NewFile(uintptr(fd), "inotify"),
+	w := &fsWatcher{
+		fs:      fs,
 		changed: changed,
 		done:    make(chan struct{}),
-		dirs:    make(map[string]int32),
-		wds:     make(map[int32]string),
+		dirs:    make(map[string]struct{}),
 		limit:   maxWatches,
 	}
 	go w.read()
 	return w, nil
 }
 
-func (w *inotifyWatcher) watch(dir string) bool {
+// watch adds dir, which must be a directory and not a symlink. fsnotify
+// follows a symlink where inotify's IN_DONT_FOLLOW would not: dir is a
+// resolved path, and if it was replaced by a link meanwhile the watch must
+// not land on the link's target. So dir is checked with Lstat before and
+// after the watch is added, and must be the same directory both times; a
+// replacement in between is a change in its parent, which is watched.
+func (w *fsWatcher) watch(dir string) bool {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.dirs == nil {
@@ -59,69 +70,81 @@ func (w *inotifyWatcher) watch(dir string) bool {
 	if len(w.dirs) >= w.limit {
 		return false
 	}
-	// IN_DONT_FOLLOW: dir is a resolved path, and if it was replaced by a
-	// link meanwhile the watch must not land on the link's target.
-	wd, err := unix.InotifyAddWatch(int(w.f.Fd()), dir, watchMask|unix.IN_DONT_FOLLOW)
-	if err != nil {
+	before, err := os.Lstat(dir)
+	if err != nil || !before.IsDir() {
 		return false
 	}
-	w.dirs[dir] = int32(wd)
-	w.wds[int32(wd)] = dir
+	if err := w.fs.Add(dir); err != nil {
+		return false
+	}
+	if after, err := os.Lstat(dir); err != nil || !after.IsDir() || !os.SameFile(before, after) {
+		w.fs.Remove(dir)
+		return false
+	}
+	w.dirs[dir] = struct{}{}
 	return true
 }
 
-func (w *inotifyWatcher) read() {
+func (w *fsWatcher) read() {
 	defer close(w.done)
-	buf := make([]byte, 64<<10)
-	for {
-		n, err := w.f.Read(buf)
-		if err != nil {
-			if !errors.Is(err, os.ErrClosed) {
-				w.changed("")
+	events, errs := w.fs.Events, w.fs.Errors
+	for events != nil || errs != nil {
+		select {
+		case ev, ok := <-events:
+			if !ok {
+				events = nil
+				continue
 			}
-			return
-		}
-		for _, dir := range w.dirsOf(buf[:n]) {
-			w.changed(dir)
+			for _, dir := range w.dirsOf(ev) {
+				w.changed(dir)
+			}
+		case _, ok := <-errs:
+			if !ok {
+				errs = nil
+				continue
+			}
+			// A queue overflow (fsnotify.ErrEventOverflow) means events
+			// were lost, and any other error that they may have been:
+			// every directory changed.
+			w.changed("")
 		}
 	}
 }
 
-// dirsOf returns the directories a batch of events happened in, forgetting
-// watches the kernel removed (the directory was deleted or unmounted). A
-// queue overflow means events were lost: every directory changed.
-func (w *inotifyWatcher) dirsOf(events []byte) []string {
+// dirsOf returns the watched directories an event changed: the directory
+// it happened in, and the named entry itself when that is a watched
+// directory (inotify reports both "dir/name" and a watched directory's own
+// deletion or move under the same kind of name). A watched directory that
+// was deleted, moved or unmounted is forgotten, so that the next watch adds
+// the directory now at that path.
+func (w *fsWatcher) dirsOf(ev fsnotify.Event) []string {
+	if ev.Op != 0 && ev.Op&structural == 0 {
+		return nil
+	}
+	name := filepath.Clean(ev.Name)
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	var dirs []string
-	for len(events) >= unix.SizeofInotifyEvent {
-		ev := (*unix.InotifyEvent)(unsafePointer(&events[0]))
-		if ev.Mask&unix.IN_Q_OVERFLOW != 0 {
-			return []string{""}
+	if parent := filepath.Dir(name); parent != name {
+		if _, ok := w.dirs[parent]; ok {
+			dirs = append(dirs, parent)
 		}
-		if dir, ok := w.wds[ev.Wd]; ok {
-			dirs = append(dirs, dir)
-			if ev.Mask&unix.IN_IGNORED != 0 {
-				delete(w.wds, ev.Wd)
-				if w.dirs[dir] == ev.Wd {
-					delete(w.dirs, dir)
-				}
-			}
+	}
+	if _, ok := w.dirs[name]; ok {
+		dirs = append(dirs, name)
+		if ev.Op == 0 || ev.Op&(fsnotify.Remove|fsnotify.Rename) != 0 {
+			delete(w.dirs, name)
+			w.fs.Remove(name)
 		}
-		size := unix.SizeofInotifyEvent + int(ev.Len)
-		if size > len(events) {
-			break
-		}
-		events = events[size:]
 	}
 	return dirs
 }
 
-func (w *inotifyWatcher) close() error {
+func (w *fsWatcher) close() error {
 	w.mu.Lock()
-	w.dirs, w.wds = nil, nil
+	w.dirs = nil
 	w.mu.Unlock()
-	err := w.f.Close()
+	err := w.fs.Close()
 	<-w.done
 	return err
 }

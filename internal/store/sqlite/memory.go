@@ -10,6 +10,7 @@ import (
 
 	"github.com/ncruces/go-sqlite3"
 
+	"github.com/wardhq/ward/internal/knowledge"
 	"github.com/wardhq/ward/internal/oracle"
 	"github.com/wardhq/ward/internal/reason"
 	"github.com/wardhq/ward/internal/store"
@@ -39,7 +40,7 @@ func (s *Store) SaveMemory(ctx context.Context, f *oracle.Filters, sigs []oracle
 		}
 		for i := range sigs {
 			g := &sigs[i]
-			attack, err := g.Attack.MarshalText()
+			attack, err := signatureAttack(g.Attack)
 			if err != nil {
 				return answer(err)
 			}
@@ -47,7 +48,7 @@ func (s *Store) SaveMemory(ctx context.Context, f *oracle.Filters, sigs []oracle
 			binary.BigEndian.PutUint64(sketch[:], g.Sketch[0])
 			binary.BigEndian.PutUint64(sketch[8:], g.Sketch[1])
 			if _, err := tx.exec(`INSERT INTO immune_signatures (id, class, centroid, sketch, dim, attack, reason, recorded_ns)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, g.ID[:], g.Class[:], g.Centroid[:], sketch[:], int64(g.Dim), string(attack), string(g.Reason), at); err != nil {
+VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, g.ID[:], g.Class[:], g.Centroid[:], sketch[:], int64(g.Dim), attack, string(g.Reason), at); err != nil {
 				return err
 			}
 		}
@@ -138,9 +139,11 @@ func (s *Store) ImmuneSignatures(ctx context.Context) ([]oracle.Signature, error
 			copy(g.Centroid[:], centroid)
 			g.Sketch = [2]uint64{binary.BigEndian.Uint64(sketch), binary.BigEndian.Uint64(sketch[8:])}
 			g.Dim = uint32(st.ColumnInt64(4))
-			if err := g.Attack.UnmarshalText(st.ColumnRawText(5)); err != nil {
+			attack, err := parseSignatureAttack(st.ColumnRawText(5))
+			if err != nil {
 				return err
 			}
+			g.Attack = attack
 			g.Reason = reason.Code(st.ColumnText(6))
 			out = append(out, g)
 			return nil
@@ -149,4 +152,25 @@ func (s *Store) ImmuneSignatures(ctx context.Context) ([]oracle.Signature, error
 		return nil, fmt.Errorf("sqlite: immune signatures: %w", err)
 	}
 	return out, nil
+}
+
+// signatureAttack is a's name in immune_signatures.attack, whose CHECK
+// calls knowledge.NoAttack "unknown" (the name of oracle's own attack enum
+// when the table was made).
+func signatureAttack(a knowledge.AttackType) (string, error) {
+	if a == knowledge.NoAttack {
+		return "unknown", nil
+	}
+	b, err := a.MarshalText()
+	return string(b), err
+}
+
+// parseSignatureAttack reverses signatureAttack.
+func parseSignatureAttack(b []byte) (knowledge.AttackType, error) {
+	var a knowledge.AttackType
+	if string(b) == "unknown" {
+		return a, nil
+	}
+	err := a.UnmarshalText(b)
+	return a, err
 }

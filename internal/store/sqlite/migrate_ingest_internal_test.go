@@ -72,7 +72,7 @@ func TestMigrateIngestStateToTables(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := im.Record(oracle.Features{Source: "purchased", Category: "insight", Embedding: []float32{1, 2}}, "KNOWLEDGE_INJECTION", oracle.ContentInjection); err != nil {
+	if _, err := im.Record(oracle.Features{Source: "purchased", Category: "insight", Embedding: []float32{1, 2}}, "KNOWLEDGE_INJECTION", knowledge.ContentInjection); err != nil {
 		t.Fatal(err)
 	}
 	immune, err := im.MarshalBinary()

@@ -249,7 +249,7 @@ func signatures(t *testing.T, n int) []oracle.Signature {
 	var out []oracle.Signature
 	for i := range n {
 		s, err := im.Record(oracle.Features{Source: "purchased", Category: "insight", Confidence: 0.5, Embedding: []float32{float32(i), 1, -1}},
-			reason.KnowledgeInjection, oracle.Attack(1+i%5))
+			reason.KnowledgeInjection, knowledge.AttackType(1+i%5))
 		if err != nil {
 			t.Fatal(err)
 		}

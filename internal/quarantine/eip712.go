@@ -39,9 +39,12 @@ import (
 	"strings"
 
 	"github.com/ethereum/go-ethereum/common"
+	gmath "github.com/ethereum/go-ethereum/common/math"
 	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/ethereum/go-ethereum/signer/core/apitypes"
 
 	"github.com/wardhq/ward/internal/knowledge"
+	"github.com/wardhq/ward/internal/tool"
 )
 
 // ErrProvenanceForgery is wrapped by every Stage 1 refusal of an entry's
@@ -188,6 +191,97 @@ func hexBytes(s string, n int) ([]byte, error) {
 		return nil, fmt.Errorf("want 0x and %d hex digits", 2*n)
 	}
 	return b, nil
+}
+
+// entryTypes are the EIP-712 types of an entry (see the package comment).
+var entryTypes = apitypes.Types{
+	"EIP712Domain": {{Name: "name", Type: "string"}, {Name: "version", Type: "string"}, {Name: "chainId", Type: "uint256"}},
+	"Entry": {
+		{Name: "contentHash", Type: "bytes32"}, {Name: "entryType", Type: "string"}, {Name: "provenance", Type: "string"},
+		{Name: "agent", Type: "address"}, {Name: "timestamp", Type: "uint64"}, {Name: "claimedConfidenceBps", Type: "uint256"},
+		{Name: "onChainAnchor", Type: "bytes32"}, {Name: "listing", Type: "string"}, {Name: "clade", Type: "string"},
+		{Name: "claim", Type: "Claim"}, {Name: "heuristic", Type: "Heuristic"},
+	},
+	"Claim":     {{Name: "subject", Type: "string"}, {Name: "relation", Type: "string"}, {Name: "object", Type: "string"}, {Name: "conditions", Type: "string[]"}},
+	"Heuristic": {{Name: "conditions", Type: "string[]"}, {Name: "actions", Type: "string[]"}, {Name: "parameters", Type: "Parameter[]"}},
+	"Parameter": {{Name: "key", Type: "string"}, {Name: "value", Type: "string"}},
+}
+
+// typedData returns e as the EIP-712 typed data its author signs under d,
+// the form a wallet's eth_signTypedData_v4 takes. It fails, wrapping
+// ErrMalformed, for an entry whose agent, timestamp, confidence or anchor
+// cannot be encoded.
+func (d Domain) typedData(e *knowledge.Entry) (apitypes.TypedData, error) {
+	s := &e.Source
+	agent, err := tool.ParseAddress(s.Agent)
+	if err != nil {
+		return apitypes.TypedData{}, forged(ErrMalformed, "agent %.50q", s.Agent)
+	}
+	ts := s.Timestamp.Unix()
+	if s.Timestamp.IsZero() || ts < 0 {
+		return apitypes.TypedData{}, forged(ErrMalformed, "timestamp %v", s.Timestamp)
+	}
+	if math.IsNaN(e.Confidence) || e.Confidence < 0 || e.Confidence > 1 {
+		return apitypes.TypedData{}, forged(ErrMalformed, "confidence %v", e.Confidence)
+	}
+	var anchor [32]byte
+	if s.Anchor != "" {
+		b, err := hexBytes(s.Anchor, 32)
+		if err != nil {
+			return apitypes.TypedData{}, forged(ErrMalformed, "anchor: %v", err)
+		}
+		anchor = [32]byte(b)
+	}
+	c, h := e.Claim, e.Heuristic
+	if c == nil {
+		c = &knowledge.Claim{}
+	}
+	if h == nil {
+		h = &knowledge.Heuristic{}
+	}
+	params := make([]any, 0, len(h.Parameters))
+	for _, k := range slices.Sorted(maps.Keys(h.Parameters)) {
+		params = append(params, map[string]any{"key": k, "value": h.Parameters[k]})
+	}
+	ch := ContentHash(e)
+	return apitypes.TypedData{
+		Types:       entryTypes,
+		PrimaryType: "Entry",
+		Domain: apitypes.TypedDataDomain{
+			Name: d.Name, Version: d.Version,
+			ChainId: (*gmath.HexOrDecimal256)(new(big.Int).SetUint64(d.ChainID)),
+		},
+		Message: apitypes.TypedDataMessage{
+			"contentHash":          ch[:],
+			"entryType":            e.Type.String(),
+			"provenance":           s.Provenance.String(),
+			"agent":                agent[:],
+			"timestamp":            big.NewInt(ts),
+			"claimedConfidenceBps": big.NewInt(int64(math.Round(e.Confidence * 10000))),
+			"onChainAnchor":        anchor[:],
+			"listing":              s.ListingID,
+			"clade":                s.CladeID,
+			"claim": map[string]any{
+				"subject": c.Subject, "relation": c.Relation, "object": c.Object, "conditions": c.Conditions,
+			},
+			"heuristic": map[string]any{
+				"conditions": h.Conditions, "actions": h.Actions, "parameters": params,
+			},
+		},
+	}, nil
+}
+
+// digestTyped is Digest computed by go-ethereum from typedData.
+func (d Domain) digestTyped(e *knowledge.Entry) ([]byte, error) {
+	td, err := d.typedData(e)
+	if err != nil {
+		return nil, err
+	}
+	h, _, err := apitypes.TypedDataAndHash(td)
+	if err != nil {
+		return nil, forged(ErrMalformed, "%v", err)
+	}
+	return h, nil
 }
 
 // Sign signs e under d with key, setting e's agent to the key's address

@@ -20,11 +20,12 @@ require (
 	github.com/pelletier/go-toml/v2 v2.4.3
 	github.com/prometheus/client_golang v1.25.0
 	github.com/tetratelabs/wazero v1.12.0
-	golang.org/x/crypto v0.58.0
 	golang.org/x/net v0.62.0
 	golang.org/x/sys v0.49.0
 	golang.org/x/text v0.43.0
 )
+
+require golang.org/x/crypto v0.58.0 // indirect
 
 require (
 	cel.dev/expr v0.25.1 // indirect

@@ -148,7 +148,7 @@ func cladeMembers(out *Grimoire, g *grimoireTOML, idx *positions) []Diagnostic {
 	for i, m := range g.Members {
 		key := fmt.Sprintf("grimoire.members.%d", i)
 		cm := CladeMember{Address: m.Address, Clade: out.Clade}
-		if !hexAddress(m.Address) {
+		if _, err := tool.ParseAddress(m.Address); err != nil {
 			diags = append(diags, idx.at(key+".address", "must be a 0x address of 40 hex digits"))
 		} else if j, dup := seen[strings.ToLower(m.Address)]; dup {
 			diags = append(diags, idx.at(key+".address", fmt.Sprintf("member %d has the same address", j+1)))
@@ -175,17 +175,4 @@ func cladeMembers(out *Grimoire, g *grimoireTOML, idx *positions) []Diagnostic {
 		out.Members = append(out.Members, cm)
 	}
 	return diags
-}
-
-// hexAddress reports whether s is "0x" and 40 hex digits.
-func hexAddress(s string) bool {
-	if len(s) != 42 || (s[:2] != "0x" && s[:2] != "0X") {
-		return false
-	}
-	for _, c := range s[2:] {
-		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
-			return false
-		}
-	}
-	return true
 }

@@ -641,3 +641,7 @@ func (r *redactor) mnemonics(s string) string {
 	b.WriteString(s[last:])
 	return b.String()
 }
+
+func isHexDigit(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
+}

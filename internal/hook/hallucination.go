@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ethereum/go-ethereum/common"
+
 	"github.com/wardhq/ward/internal/reason"
 	"github.com/wardhq/ward/internal/tool"
 )
@@ -175,7 +177,7 @@ func checkAddresses(c *Call, top, path string, v tool.Value) Verdict {
 			fmt.Sprintf("the address %s in argument %s fails its EIP-55 checksum: check where it came from", addr, shownPath(path)),
 			fmt.Sprintf("%s: %s", c.Def.Name, shownPath(path)))
 	}
-	if top != "" && isHexAddress(top) && !validChecksum(top) {
+	if top != "" && !validChecksum(top) {
 		return bad(top, path)
 	}
 	switch v.Kind() {
@@ -197,6 +199,18 @@ func checkAddresses(c *Call, top, path string, v tool.Value) Verdict {
 		}
 	}
 	return Verdict{}
+}
+
+// validChecksum reports whether s, when it is a 0x address written in mixed
+// case, is spelled exactly as EIP-55 says (go-ethereum's Address.Hex).
+// Anything else claims no checksum and is valid.
+// It runs on every string argument, so the cheap tests come first.
+func validChecksum(s string) bool {
+	if len(s) != 42 || s[:2] != "0x" || !tool.ClaimsChecksum(s) {
+		return true
+	}
+	a, err := tool.ParseAddress(s)
+	return err != nil || common.Address(a).Hex() == s
 }
 
 // shownPath makes an argument path (keys the agent chose) safe to show.

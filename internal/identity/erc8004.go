@@ -37,6 +37,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/wardhq/ward/internal/quarantine"
+	"github.com/wardhq/ward/internal/tool"
 )
 
 // CallReader reads contract state at the latest block; *chain.Provider
@@ -200,11 +201,13 @@ func (g *ERC8004Registry) balanceOf(ctx context.Context, owner common.Address) (
 	return new(big.Int).SetBytes(out), nil
 }
 
+// parseAddress parses s with tool.ParseAddress, as go-ethereum's type.
 func parseAddress(s string) (common.Address, bool) {
-	if len(s) != 42 || (s[:2] != "0x" && s[:2] != "0X") || !common.IsHexAddress(s) {
+	a, err := tool.ParseAddress(s)
+	if err != nil {
 		return common.Address{}, false
 	}
-	return common.HexToAddress(s), true
+	return common.Address(a), true
 }
 
 // cache is a least-recently-used map of answers with expiry times. It is

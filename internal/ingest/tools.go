@@ -363,7 +363,7 @@ func decodeRollback(in *registry.Input) (rollbackArgs, error) {
 	bad := func(format string, v ...any) (rollbackArgs, error) {
 		return rollbackArgs{}, fmt.Errorf("%w: "+format, append([]any{errArgs}, v...)...)
 	}
-	if !isAddress(a.Source) {
+	if _, err := tool.ParseAddress(a.Source); err != nil || a.Source[1] != 'x' { // 0x, not 0X
 		return bad("source_agent must be a 0x-prefixed 40-digit hex address")
 	}
 	if n == 0 {
@@ -414,18 +414,6 @@ func decodeRollback(in *registry.Input) (rollbackArgs, error) {
 		}
 	}
 	return a, nil
-}
-
-func isAddress(s string) bool {
-	if len(s) != 42 || s[:2] != "0x" {
-		return false
-	}
-	for _, c := range s[2:] {
-		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
-			return false
-		}
-	}
-	return true
 }
 
 func planRollback(_ context.Context, in *registry.Input) (*tool.Plan, error) {

@@ -29,19 +29,20 @@ package quarantine
 
 import (
 	"crypto/ecdsa"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"maps"
 	"math"
 	"math/big"
 	"slices"
-	"strings"
 
 	"github.com/ethereum/go-ethereum/common"
+	gmath "github.com/ethereum/go-ethereum/common/math"
 	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/ethereum/go-ethereum/signer/core/apitypes"
 
 	"github.com/wardhq/ward/internal/knowledge"
+	"github.com/wardhq/ward/internal/tool"
 )
 
 // ErrProvenanceForgery is wrapped by every Stage 1 refusal of an entry's
@@ -67,7 +68,8 @@ func forged(reason error, format string, args ...any) error {
 	return fmt.Errorf("quarantine: %w: %w: %s", ErrProvenanceForgery, reason, fmt.Sprintf(format, args...))
 }
 
-// Domain is the EIP-712 domain entries are signed under.
+// Domain is the EIP-712 domain entries are signed under. Its name and
+// version must not be empty: go-ethereum leaves empty domain fields out.
 type Domain struct {
 	Name    string
 	Version string
@@ -79,104 +81,23 @@ func NewDomain(chainID uint64) Domain {
 	return Domain{Name: "ward-grimoire", Version: "1", ChainID: chainID}
 }
 
-var (
-	domainType    = crypto.Keccak256([]byte("EIP712Domain(string name,string version,uint256 chainId)"))
-	parameterDef  = "Parameter(string key,string value)"
-	claimDef      = "Claim(string subject,string relation,string object,string[] conditions)"
-	heuristicDef  = "Heuristic(string[] conditions,string[] actions,Parameter[] parameters)"
-	entryDef      = "Entry(bytes32 contentHash,string entryType,string provenance,address agent,uint64 timestamp,uint256 claimedConfidenceBps,bytes32 onChainAnchor,string listing,string clade,Claim claim,Heuristic heuristic)"
-	entryType     = crypto.Keccak256([]byte(entryDef + claimDef + heuristicDef + parameterDef))
-	claimType     = crypto.Keccak256([]byte(claimDef))
-	heuristicType = crypto.Keccak256([]byte(heuristicDef + parameterDef))
-	parameterType = crypto.Keccak256([]byte(parameterDef))
-)
-
-// separator returns the domain separator.
-func (d Domain) separator() []byte {
-	return crypto.Keccak256(domainType, str(d.Name), str(d.Version), uint256(d.ChainID))
-}
-
 // ContentHash returns keccak256 of e's content, the entry's contentHash.
 func ContentHash(e *knowledge.Entry) [32]byte { return [32]byte(crypto.Keccak256([]byte(e.Content))) }
 
-// Digest returns the EIP-712 digest of e under d: what its author signs.
-// It fails, wrapping ErrMalformed, for an entry whose agent, timestamp,
-// confidence or anchor cannot be encoded.
+// Digest returns the EIP-712 digest of e under d: what its author signs,
+// computed by go-ethereum's apitypes from typedData. It fails, wrapping
+// ErrMalformed, for an entry whose agent, timestamp, confidence or anchor
+// cannot be encoded, and for a domain without a name or version.
 func (d Domain) Digest(e *knowledge.Entry) ([]byte, error) {
-	s := &e.Source
-	if !common.IsHexAddress(s.Agent) || !strings.HasPrefix(strings.ToLower(s.Agent), "0x") {
-		return nil, forged(ErrMalformed, "agent %.50q", s.Agent)
+	td, err := d.typedData(e)
+	if err != nil {
+		return nil, err
 	}
-	ts := s.Timestamp.Unix()
-	if s.Timestamp.IsZero() || ts < 0 {
-		return nil, forged(ErrMalformed, "timestamp %v", s.Timestamp)
+	h, _, err := apitypes.TypedDataAndHash(td)
+	if err != nil {
+		return nil, forged(ErrMalformed, "%v", err)
 	}
-	if math.IsNaN(e.Confidence) || e.Confidence < 0 || e.Confidence > 1 {
-		return nil, forged(ErrMalformed, "confidence %v", e.Confidence)
-	}
-	var anchor [32]byte
-	if s.Anchor != "" {
-		b, err := hexBytes(s.Anchor, 32)
-		if err != nil {
-			return nil, forged(ErrMalformed, "anchor: %v", err)
-		}
-		anchor = [32]byte(b)
-	}
-	var tsWord [32]byte
-	binary.BigEndian.PutUint64(tsWord[24:], uint64(ts))
-	ch := ContentHash(e)
-	agent := common.HexToAddress(s.Agent)
-	structHash := crypto.Keccak256(
-		entryType,
-		ch[:],
-		str(e.Type.String()),
-		str(s.Provenance.String()),
-		common.LeftPadBytes(agent.Bytes(), 32),
-		tsWord[:],
-		uint256(uint64(math.Round(e.Confidence*10000))),
-		anchor[:],
-		str(s.ListingID),
-		str(s.CladeID),
-		claimHash(e.Claim),
-		heuristicHash(e.Heuristic),
-	)
-	return crypto.Keccak256([]byte{0x19, 0x01}, d.separator(), structHash), nil
-}
-
-func claimHash(c *knowledge.Claim) []byte {
-	if c == nil {
-		c = &knowledge.Claim{}
-	}
-	return crypto.Keccak256(claimType, str(c.Subject), str(c.Relation), str(c.Object), strs(c.Conditions))
-}
-
-func heuristicHash(h *knowledge.Heuristic) []byte {
-	if h == nil {
-		h = &knowledge.Heuristic{}
-	}
-	var params []byte
-	for _, k := range slices.Sorted(maps.Keys(h.Parameters)) {
-		params = append(params, crypto.Keccak256(parameterType, str(k), str(h.Parameters[k]))...)
-	}
-	return crypto.Keccak256(heuristicType, strs(h.Conditions), strs(h.Actions), crypto.Keccak256(params))
-}
-
-// str encodes a string member: keccak256 of its bytes.
-func str(s string) []byte { return crypto.Keccak256([]byte(s)) }
-
-// strs encodes a string[] member: keccak256 of its members' encodings.
-func strs(ss []string) []byte {
-	var b []byte
-	for _, s := range ss {
-		b = append(b, str(s)...)
-	}
-	return crypto.Keccak256(b)
-}
-
-func uint256(v uint64) []byte {
-	var w [32]byte
-	binary.BigEndian.PutUint64(w[24:], v)
-	return w[:]
+	return h, nil
 }
 
 func hexBytes(s string, n int) ([]byte, error) {
@@ -188,6 +109,84 @@ func hexBytes(s string, n int) ([]byte, error) {
 		return nil, fmt.Errorf("want 0x and %d hex digits", 2*n)
 	}
 	return b, nil
+}
+
+// entryTypes are the EIP-712 types of an entry (see the package comment).
+var entryTypes = apitypes.Types{
+	"EIP712Domain": {{Name: "name", Type: "string"}, {Name: "version", Type: "string"}, {Name: "chainId", Type: "uint256"}},
+	"Entry": {
+		{Name: "contentHash", Type: "bytes32"}, {Name: "entryType", Type: "string"}, {Name: "provenance", Type: "string"},
+		{Name: "agent", Type: "address"}, {Name: "timestamp", Type: "uint64"}, {Name: "claimedConfidenceBps", Type: "uint256"},
+		{Name: "onChainAnchor", Type: "bytes32"}, {Name: "listing", Type: "string"}, {Name: "clade", Type: "string"},
+		{Name: "claim", Type: "Claim"}, {Name: "heuristic", Type: "Heuristic"},
+	},
+	"Claim":     {{Name: "subject", Type: "string"}, {Name: "relation", Type: "string"}, {Name: "object", Type: "string"}, {Name: "conditions", Type: "string[]"}},
+	"Heuristic": {{Name: "conditions", Type: "string[]"}, {Name: "actions", Type: "string[]"}, {Name: "parameters", Type: "Parameter[]"}},
+	"Parameter": {{Name: "key", Type: "string"}, {Name: "value", Type: "string"}},
+}
+
+// typedData returns e as the EIP-712 typed data its author signs under d,
+// the form a wallet's eth_signTypedData_v4 takes. It fails, wrapping
+// ErrMalformed, for an entry whose agent, timestamp, confidence or anchor
+// cannot be encoded.
+func (d Domain) typedData(e *knowledge.Entry) (apitypes.TypedData, error) {
+	s := &e.Source
+	agent, err := tool.ParseAddress(s.Agent)
+	if err != nil {
+		return apitypes.TypedData{}, forged(ErrMalformed, "agent %.50q", s.Agent)
+	}
+	ts := s.Timestamp.Unix()
+	if s.Timestamp.IsZero() || ts < 0 {
+		return apitypes.TypedData{}, forged(ErrMalformed, "timestamp %v", s.Timestamp)
+	}
+	if math.IsNaN(e.Confidence) || e.Confidence < 0 || e.Confidence > 1 {
+		return apitypes.TypedData{}, forged(ErrMalformed, "confidence %v", e.Confidence)
+	}
+	var anchor [32]byte
+	if s.Anchor != "" {
+		b, err := hexBytes(s.Anchor, 32)
+		if err != nil {
+			return apitypes.TypedData{}, forged(ErrMalformed, "anchor: %v", err)
+		}
+		anchor = [32]byte(b)
+	}
+	c, h := e.Claim, e.Heuristic
+	if c == nil {
+		c = &knowledge.Claim{}
+	}
+	if h == nil {
+		h = &knowledge.Heuristic{}
+	}
+	params := make([]any, 0, len(h.Parameters))
+	for _, k := range slices.Sorted(maps.Keys(h.Parameters)) {
+		params = append(params, map[string]any{"key": k, "value": h.Parameters[k]})
+	}
+	ch := ContentHash(e)
+	return apitypes.TypedData{
+		Types:       entryTypes,
+		PrimaryType: "Entry",
+		Domain: apitypes.TypedDataDomain{
+			Name: d.Name, Version: d.Version,
+			ChainId: (*gmath.HexOrDecimal256)(new(big.Int).SetUint64(d.ChainID)),
+		},
+		Message: apitypes.TypedDataMessage{
+			"contentHash":          ch[:],
+			"entryType":            e.Type.String(),
+			"provenance":           s.Provenance.String(),
+			"agent":                agent[:],
+			"timestamp":            big.NewInt(ts),
+			"claimedConfidenceBps": big.NewInt(int64(math.Round(e.Confidence * 10000))),
+			"onChainAnchor":        anchor[:],
+			"listing":              s.ListingID,
+			"clade":                s.CladeID,
+			"claim": map[string]any{
+				"subject": c.Subject, "relation": c.Relation, "object": c.Object, "conditions": c.Conditions,
+			},
+			"heuristic": map[string]any{
+				"conditions": h.Conditions, "actions": h.Actions, "parameters": params,
+			},
+		},
+	}, nil
 }
 
 // Sign signs e under d with key, setting e's agent to the key's address

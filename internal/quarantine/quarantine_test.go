@@ -58,8 +58,8 @@ func signed(t *testing.T, k *ecdsa.PrivateKey, content string) *knowledge.Entry 
 	return e
 }
 
-// The hand-rolled digest is the one go-ethereum's EIP-712 implementation
-// computes, as wallets do.
+// The digest is the one a wallet computes from the documented types and a
+// message written as JSON would carry it.
 func TestDigestMatchesAPITypes(t *testing.T) {
 	e := signed(t, key(t, 1), "pool rebalances within 3 blocks")
 	ch := ContentHash(e)

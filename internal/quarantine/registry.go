@@ -11,6 +11,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/wardhq/ward/internal/knowledge"
+	"github.com/wardhq/ward/internal/tool"
 )
 
 // Registry answers whether an agent address has an identity.
@@ -158,9 +159,11 @@ func (r *LocalRegistry) Known(_ context.Context, address string) (bool, error) {
 	return known, nil
 }
 
+// parseAddress parses s with tool.ParseAddress, as go-ethereum's type.
 func parseAddress(s string) (common.Address, bool) {
-	if len(s) != 42 || (s[:2] != "0x" && s[:2] != "0X") || !common.IsHexAddress(s) {
+	a, err := tool.ParseAddress(s)
+	if err != nil {
 		return common.Address{}, false
 	}
-	return common.HexToAddress(s), true
+	return common.Address(a), true
 }

@@ -11,9 +11,9 @@ import (
 // common.Address, so the two convert directly).
 type Address [20]byte
 
-// ParseAddress parses a 0x-prefixed 40-digit hex address. It does not
-// check an EIP-55 checksum; the hallucination hook does that against what
-// the agent wrote.
+// ParseAddress parses a 0x-prefixed (or 0X-prefixed) 40-digit hex
+// address in either case; it is the one address parser. It does not check
+// an EIP-55 checksum: see ClaimsChecksum.
 func ParseAddress(s string) (Address, error) {
 	var a Address
 	if len(s) != 42 || (s[:2] != "0x" && s[:2] != "0X") {
@@ -23,6 +23,25 @@ func ParseAddress(s string) (Address, error) {
 		return a, fmt.Errorf("address %q: not hex", truncate(s))
 	}
 	return a, nil
+}
+
+// ClaimsChecksum reports whether the address spelling s mixes upper- and
+// lower-case hex letters after its two-byte prefix: only such a spelling
+// claims an EIP-55 checksum, and it is valid when it equals go-ethereum's
+// common.Address(a).Hex(). Spellings in one case carry no checksum. tool
+// stays standard-library only, so the Keccak-256 lives in the callers'
+// go-ethereum import (internal/hook, internal/policy/rules/format).
+func ClaimsChecksum(s string) bool {
+	lower, upper := false, false
+	for i := 2; i < len(s); i++ {
+		switch c := s[i]; {
+		case 'a' <= c && c <= 'f':
+			lower = true
+		case 'A' <= c && c <= 'F':
+			upper = true
+		}
+	}
+	return lower && upper
 }
 
 // Hex returns the address as 0x and 40 lower-case hex digits.

@@ -4,7 +4,9 @@ import (
 	"errors"
 	"fmt"
 
-	"golang.org/x/crypto/sha3"
+	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/wardhq/ward/internal/tool"
 )
 
 const addressLen = 2 + 40
@@ -26,24 +28,13 @@ func Address(s string) error {
 	if s[0] != '0' || s[1] != 'x' {
 		return errAddressPrefix
 	}
-	var hasLower, hasUpper bool
 	for i := 2; i < len(s); i++ {
-		switch c := s[i]; {
-		case isDigit(c):
-		case 'a' <= c && c <= 'f':
-			hasLower = true
-		case 'A' <= c && c <= 'F':
-			hasUpper = true
-		default:
+		if !isHex(s[i]) {
 			return fmt.Errorf("address has a non-hex character at offset %d", i)
 		}
 	}
-	if hasLower && hasUpper {
-		var sum [addressLen]byte
-		checksum(&sum, s)
-		if string(sum[:]) != s {
-			return errAddressChecksum
-		}
+	if tool.ClaimsChecksum(s) && common.HexToAddress(s).Hex() != s {
+		return errAddressChecksum
 	}
 	return nil
 }
@@ -69,35 +60,5 @@ func ChecksumAddress(s string) (string, error) {
 	if err := Address(s); err != nil {
 		return "", err
 	}
-	var sum [addressLen]byte
-	checksum(&sum, s)
-	return string(sum[:]), nil
-}
-
-// checksum writes the EIP-55 form of the well-formed address s into buf.
-// Per EIP-55, a hex letter is upper case when
-// the matching nibble of Keccak-256 over the 40 lower-case hex digits is 8
-// or more.
-func checksum(buf *[addressLen]byte, s string) {
-	buf[0], buf[1] = '0', 'x'
-	for i := 2; i < addressLen; i++ {
-		c := s[i]
-		if isUpper(c) {
-			c += 'a' - 'A'
-		}
-		buf[i] = c
-	}
-	h := sha3.NewLegacyKeccak256()
-	h.Write(buf[2:])
-	var digest [32]byte
-	h.Sum(digest[:0])
-	for i := 0; i < 40; i++ {
-		nibble := digest[i/2] >> 4
-		if i%2 == 1 {
-			nibble = digest[i/2] & 0x0f
-		}
-		if c := buf[2+i]; nibble >= 8 && isLower(c) {
-			buf[2+i] = c - ('a' - 'A')
-		}
-	}
+	return common.HexToAddress(s).Hex(), nil
 }

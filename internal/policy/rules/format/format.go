@@ -14,8 +14,9 @@
 //
 // Every function is pure, safe for concurrent use and free of panics, and
 // runs in time linear in its input, most of them after capping its length.
-// Validators do not allocate when the value is valid; errors that report
-// an offset allocate.
+// Validators do not allocate when the value is valid, except Address on a
+// mixed-case address, whose EIP-55 check is go-ethereum's (rules caches
+// the addresses it accepted); errors that report an offset allocate.
 package format
 
 // isDigit reports whether c is an ASCII decimal digit.

@@ -53,6 +53,7 @@ var layers = map[string]float64{
 	"internal/hook/hooktest":       1,
 	"internal/hook/windowstest":    1,
 	"internal/trust":               1,
+	"internal/trust/screen":        1, // reading third-party text for instructions: the standard library and x/text
 	"internal/oracle":              1,
 	"internal/adopt":               1, // Stage 4 adoption policy, curator and lessons: knowledge only
 	"internal/rollback":            1, // causal rollback decision: standard library only

@@ -93,7 +93,7 @@ import (
 	"github.com/wardhq/ward/internal/quarantine"
 	"github.com/wardhq/ward/internal/reason"
 	"github.com/wardhq/ward/internal/store"
-	"github.com/wardhq/ward/internal/trust"
+	"github.com/wardhq/ward/internal/trust/screen"
 )
 
 // MinEmbeddingCosine is the least cosine similarity a supplied embedding
@@ -569,7 +569,7 @@ func (p *Pipeline) screen(e *knowledge.Entry, vec []float32, r *Report) (layer k
 	return knowledge.NoLayer, knowledge.NoAttack, "", nil
 }
 
-// detect runs trust.Detect over every text field of e.
+// detect runs screen.Knowledge over every text field of e.
 func detect(e *knowledge.Entry) []string {
 	texts := []string{e.Content}
 	if c := e.Claim; c != nil {
@@ -586,7 +586,7 @@ func detect(e *knowledge.Entry) []string {
 	seen := map[string]bool{}
 	var out []string
 	for _, t := range texts {
-		for _, s := range trust.DetectKnowledge(t) {
+		for _, s := range screen.Knowledge(t) {
 			if !seen[s] {
 				seen[s] = true
 				out = append(out, s)

@@ -3,6 +3,7 @@ package trust
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/wardhq/ward/internal/trust/screen"
 	"maps"
 	"slices"
 	"strconv"
@@ -45,7 +46,7 @@ func SystemValues(raw []byte, paths []string) []string {
 				default:
 					return true
 				}
-				if len(Detect(s)) == 0 && !slices.Contains(out, s) {
+				if len(screen.Instructions(s)) == 0 && !slices.Contains(out, s) {
 					out = append(out, s)
 				}
 				return len(out) < maxLeaves

@@ -1,6 +1,7 @@
 package trust
 
 import (
+	"github.com/wardhq/ward/internal/trust/screen"
 	"html"
 	"math/big"
 	"regexp"
@@ -114,7 +115,7 @@ func (s *identScanner) scan(text string, depth int) {
 	if text == "" {
 		return
 	}
-	visible, _, tags := stripHidden(norm.NFKC.String(text))
+	visible, _, tags := screen.StripHidden(norm.NFKC.String(text))
 	folded := cases.Fold().String(visible)
 	s.tokens(folded)
 	if r := refang(folded); r != folded {
@@ -123,25 +124,25 @@ func (s *identScanner) scan(text string, depth int) {
 	if c := closeUp(refang(folded)); c != folded {
 		s.closedUp(c)
 	}
-	if depth >= maxDecodeDepth || s.budget <= 0 {
+	if depth >= screen.MaxDecodeDepth || s.budget <= 0 {
 		return
 	}
 	if tags != "" {
 		s.scan(tags, depth+1)
 	}
-	if strings.Contains(visible, "%") && rePercent.MatchString(visible) {
-		s.scan(percentDecode(visible), depth+1)
+	if screen.HasPercentEscape(visible) {
+		s.scan(screen.PercentDecode(visible), depth+1)
 	}
-	if reUnicode.MatchString(visible) {
-		s.scan(unicodeDecode(visible), depth+1)
+	if screen.HasUnicodeEscape(visible) {
+		s.scan(screen.UnicodeDecode(visible), depth+1)
 	}
 	if strings.Contains(visible, "&") {
 		if u := html.UnescapeString(visible); u != visible {
 			s.scan(u, depth+1)
 		}
 	}
-	blobs(visible, func(m string) bool {
-		if b, ok := decodeBlob(m); ok {
+	screen.Blobs(visible, func(m string) bool {
+		if b, ok := screen.DecodeBlob(m); ok {
 			s.scan(string(b), depth+1)
 		}
 		return s.budget > 0

@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"github.com/wardhq/ward/internal/trust/screen"
 	"html"
 	"maps"
 	"math"
@@ -137,7 +138,7 @@ func (l *Ledger) MarkIncomplete() {
 	l.mu.Unlock()
 }
 
-func (l *Ledger) record(src Source, body []byte, isJSON bool, args []byte, detect bool) (Source, bool) {
+func (l *Ledger) record(src Source, body []byte, isJSON bool, args []byte, scan bool) (Source, bool) {
 	switch {
 	case !src.Kind.Trusted():
 		args = nil // only a trusted output vouches, so only its echoes matter
@@ -150,8 +151,8 @@ func (l *Ledger) record(src Source, body []byte, isJSON bool, args []byte, detec
 	}
 	if !isJSON {
 		var signals []string
-		if detect && !src.Kind.Trusted() {
-			signals = Detect(string(body))
+		if scan && !src.Kind.Trusted() {
+			signals = screen.Instructions(string(body))
 		}
 		return l.add(src, signals, []string{truncate(string(body), l.limit)}, nil, len(body) > l.limit, nil, args)
 	}
@@ -162,11 +163,11 @@ func (l *Ledger) record(src Source, body []byte, isJSON bool, args []byte, detec
 	}
 	texts, nums, all, ok := l.leaves(body)
 	if !ok {
-		return l.record(src, body, false, args, detect)
+		return l.record(src, body, false, args, scan)
 	}
 	var signals []string
-	if detect && !src.Kind.Trusted() {
-		signals = Detect(strings.Join(all, "\n"))
+	if scan && !src.Kind.Trusted() {
+		signals = screen.Instructions(strings.Join(all, "\n"))
 	}
 	return l.add(src, signals, texts, nums, len(texts) < len(all), nil, args)
 }
@@ -340,13 +341,13 @@ func newIndex(texts, rawNums []string, decoded bool) index {
 		if !decoded {
 			continue
 		}
-		if rePercent.MatchString(t) {
-			addText(percentDecode(t))
+		if screen.HasPercentEscape(t) {
+			addText(screen.PercentDecode(t))
 		}
-		if reUnicode.MatchString(t) {
-			addText(unicodeDecode(t))
+		if screen.HasUnicodeEscape(t) {
+			addText(screen.UnicodeDecode(t))
 		}
-		blobs(t, func(m string) bool {
+		screen.Blobs(t, func(m string) bool {
 			if d, ok := decodeAny(m); ok {
 				addText(string(d))
 			}
@@ -366,7 +367,7 @@ func newIndex(texts, rawNums []string, decoded bool) index {
 // does not ask for a share of letters, since what an echo may decode is
 // any value (an account number is mostly digits).
 func decodeAny(s string) ([]byte, bool) {
-	if b, ok := decodeBlob(s); ok {
+	if b, ok := screen.DecodeBlob(s); ok {
 		return b, true
 	}
 	raw := strings.TrimRight(s, "=")

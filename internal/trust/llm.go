@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/wardhq/ward/internal/trust/screen"
 	"net/http"
 	"strings"
 	"time"
@@ -130,7 +131,7 @@ func (m *llmChecker) ask(ctx context.Context, c *Case) (answer, error) {
 		Text:      truncate(c.Text, maxCaseText),
 	}
 	if c.Text != "" {
-		wc.Signals = Detect(c.Text)
+		wc.Signals = screen.Instructions(c.Text)
 	}
 	for _, a := range c.Args {
 		a.Value = truncate(a.Value, maxArgValue)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"github.com/wardhq/ward/internal/trust/screen"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -69,7 +70,7 @@ func newTestLLM(t *testing.T, url string, timeout time.Duration) Checker {
 var llmCase = &Case{
 	ID: "q1", SessionID: "s1", Tool: "send_money", Changes: true, Directive: "Pay my rent.",
 	Args: []ArgCase{{Name: "recipient", Value: `"` + strings.Repeat("GB29NWBK", 20) + `"`, Role: Destination,
-		Evidence: Evidence{Origin: Untrusted, Sources: []Source{{Kind: UntrustedOutput, Ref: "call:2 read_page", Instructions: []string{SignalOverride}}}}}},
+		Evidence: Evidence{Origin: Untrusted, Sources: []Source{{Kind: UntrustedOutput, Ref: "call:2 read_page", Instructions: []string{screen.SignalOverride}}}}}},
 }
 
 func TestLLMApproves(t *testing.T) {

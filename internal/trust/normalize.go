@@ -1,6 +1,7 @@
 package trust
 
 import (
+	"github.com/wardhq/ward/internal/trust/screen"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -38,13 +39,9 @@ func normalize(s string) string {
 // isFormat reports whether r is an invisible format character (Unicode Cf).
 func isFormat(r rune) bool { return unicode.Is(unicode.Cf, r) }
 
-// wordRune reports whether r is part of a token: a letter, digit or mark.
-func wordRune(r rune) bool {
-	if r < utf8.RuneSelf {
-		return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9'
-	}
-	return unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r)
-}
+// wordRune reports whether r is part of a token, as detection reads
+// tokens: a letter, digit or mark.
+func wordRune(r rune) bool { return screen.WordRune(r) }
 
 func boundaryBefore(text string, i int) bool {
 	if i == 0 {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/wardhq/ward/internal/trust/screen"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -135,7 +136,7 @@ func (r rules) Check(ctx context.Context, c *Case) (Verdict, error) {
 		return v, fmt.Errorf("%s: %w", r.name, err)
 	}
 	if c.Text != "" {
-		if s := Detect(c.Text); len(s) > 0 {
+		if s := screen.Instructions(c.Text); len(s) > 0 {
 			v.Reasons = []string{"the output has instruction-like text: " + strings.Join(s, ", ")}
 			return v, nil
 		}

@@ -3,6 +3,7 @@ package trust
 import (
 	"context"
 	"errors"
+	"github.com/wardhq/ward/internal/trust/screen"
 	"strings"
 	"testing"
 )
@@ -11,9 +12,9 @@ var (
 	dirSrc   = Source{Kind: Directive, Ref: "directive"}
 	bookSrc  = Source{Kind: AddressBook, Ref: "contacts"}
 	pageSrc  = Source{Kind: UntrustedOutput, Ref: "call:2 read_page"}
-	evilSrc  = Source{Kind: UntrustedOutput, Ref: "call:3 read_page", Instructions: []string{SignalOverride}}
+	evilSrc  = Source{Kind: UntrustedOutput, Ref: "call:3 read_page", Instructions: []string{screen.SignalOverride}}
 	promoted = Source{Kind: Promoted, Ref: "output:abc", Instructions: nil}
-	toolSrc  = Source{Kind: TrustedOutput, Ref: "call:1 list_files", Instructions: []string{SignalRoleMarker}}
+	toolSrc  = Source{Kind: TrustedOutput, Ref: "call:1 list_files", Instructions: []string{screen.SignalRoleMarker}}
 )
 
 func arg(name string, role Role, o Origin, srcs ...Source) ArgCase {

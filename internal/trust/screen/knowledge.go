@@ -1,4 +1,4 @@
-package trust
+package screen
 
 import (
 	"regexp"
@@ -7,7 +7,7 @@ import (
 	"unicode/utf8"
 )
 
-// The signals DetectKnowledge reports besides Detect's (but for
+// The signals Knowledge reports besides Instructions' (but for
 // SignalToolDirective: a workflow that names its tools is ordinary
 // knowledge).
 const (
@@ -40,15 +40,15 @@ const (
 	SignalHarm = "harmful_intent"
 )
 
-// DetectKnowledge returns the signals of instruction-like or unsafe content
-// in a knowledge entry's text: Detect's, but for tool directives, and those
+// Knowledge returns the signals of instruction-like or unsafe content
+// in a knowledge entry's text: Instructions', but for tool directives, and those
 // of poisoned memories. Knowledge describes the world or what worked; an
 // entry that commands the agent's answers, reroutes its targets, keys
 // behaviour on trigger words, or recommends disabling safety controls is
 // not knowledge. Hidden characters count only when there are at least two
-// (a single zero-width space is common in pasted text). Like Detect it
+// (a single zero-width space is common in pasted text). Like Instructions it
 // decodes nested encodings and its cost is linear in the text.
-func DetectKnowledge(text string) []string {
+func Knowledge(text string) []string {
 	d := detector{found: map[string]bool{}, budget: decodeBudget + decodeFactor*len(text), idx: knowledgeIndex, minHidden: 2, extra: knowledgeChecks}
 	if strayScript(text) {
 		d.found[SignalStrayScript] = true

@@ -1,4 +1,4 @@
-package trust
+package screen
 
 import (
 	"encoding/base64"
@@ -15,7 +15,7 @@ import (
 	"golang.org/x/text/unicode/norm"
 )
 
-// The signals Detect reports.
+// The signals Instructions reports.
 const (
 	SignalOverride       = "override"          // ignore the previous instructions
 	SignalAddressesModel = "addresses_model"   // text talking to an AI agent
@@ -29,7 +29,7 @@ const (
 // NFKC-normalised, case-folded text with horizontal whitespace collapsed and
 // lines kept, anchored at each occurrence of one of its starts, with which
 // every match begins: each attempt fails within a few bytes on ordinary
-// text, so Detect is linear in the text and fast.
+// text, so Instructions is linear in the text and fast.
 type pattern struct {
 	signal string
 	starts []string
@@ -43,7 +43,7 @@ type pattern struct {
 const maxSpan = 256
 
 // startIndex maps the first byte of every pattern start to the patterns
-// that may match there, so that Detect tries them all in one pass.
+// that may match there, so that Instructions tries them all in one pass.
 var startIndex = indexPatterns(patterns)
 
 // patternIndex finds the patterns that may start at a byte by its first
@@ -242,11 +242,11 @@ var patterns = []pattern{
 	word(SignalToolDirective, []string{"function_call", "tool_call", "tool_use"}, `(?:function_calls?|tool_calls?|tool_use)\b`),
 }
 
-// Limits on Detect's decode pass. The bytes of decoded text it scans are
+// Limits on Instructions' decode pass. The bytes of decoded text it scans are
 // bounded by 1 MiB plus four times the text, so that its cost stays linear
 // and a large harmless blob cannot use up the budget before a small one.
 const (
-	maxDecodeDepth = 2
+	MaxDecodeDepth = 2
 	decodeBudget   = 1 << 20
 	decodeFactor   = 4
 	minBlob        = 24
@@ -257,14 +257,20 @@ var (
 	reUnicode = regexp.MustCompile(`\\u[0-9a-fA-F]{4}`)
 )
 
-// Detect returns the instruction-like signals found in text, sorted, without
+// HasPercentEscape reports whether s has a %XX escape for PercentDecode.
+func HasPercentEscape(s string) bool { return strings.Contains(s, "%") && rePercent.MatchString(s) }
+
+// HasUnicodeEscape reports whether s has a \uXXXX escape for UnicodeDecode.
+func HasUnicodeEscape(s string) bool { return reUnicode.MatchString(s) }
+
+// Instructions returns the instruction-like signals found in text, sorted, without
 // duplicates; nil for none. It is a heuristic for prompt injection in
 // third-party content: it looks for attempts to override the agent's
 // instructions, text addressed to an AI, task hijacking, chat role markup,
 // requests to call tools by name and hidden characters, in the text and in
 // base64, hex, %-, \u- and HTML-encoded text inside it. Its cost is linear in
 // the text.
-func Detect(text string) []string {
+func Instructions(text string) []string {
 	d := detector{found: map[string]bool{}, budget: decodeBudget + decodeFactor*len(text), idx: startIndex, minHidden: 1}
 	return d.run(text)
 }
@@ -295,7 +301,7 @@ type detector struct {
 }
 
 func (d *detector) scan(text string, depth int) {
-	visible, hidden, tags := stripHidden(norm.NFKC.String(text))
+	visible, hidden, tags := StripHidden(norm.NFKC.String(text))
 	if hidden >= d.minHidden {
 		d.found[SignalHidden] = true
 	}
@@ -304,23 +310,23 @@ func (d *detector) scan(text string, depth int) {
 	if d.extra != nil {
 		d.extra(folded, d.found)
 	}
-	if depth >= maxDecodeDepth {
+	if depth >= MaxDecodeDepth {
 		return
 	}
 	if tags != "" {
 		d.decoded(tags, depth)
 	}
-	blobs(visible, func(m string) bool {
-		if b, ok := decodeBlob(m); ok {
+	Blobs(visible, func(m string) bool {
+		if b, ok := DecodeBlob(m); ok {
 			d.decoded(string(b), depth)
 		}
 		return d.budget > 0
 	})
 	if len(rePercent.FindAllStringIndex(visible, 3)) == 3 {
-		d.decoded(percentDecode(visible), depth)
+		d.decoded(PercentDecode(visible), depth)
 	}
 	if len(reUnicode.FindAllStringIndex(visible, 3)) == 3 {
-		d.decoded(unicodeDecode(visible), depth)
+		d.decoded(UnicodeDecode(visible), depth)
 	}
 	if strings.Contains(visible, "&") {
 		if u := html.UnescapeString(visible); u != visible {
@@ -371,7 +377,7 @@ func foldLines(s string) string {
 	return b.String()
 }
 
-// stripHidden removes format characters from s. hidden weighs the
+// StripHidden removes format characters from s. hidden weighs the
 // characters that hide text: 2 for each bidi embedding, override or isolate
 // and each Unicode tag character, 1 for each other invisible format
 // character (zero-width space, joiner, non-joiner, word joiner, a byte
@@ -379,7 +385,7 @@ func foldLines(s string) string {
 // breaks up words. Zero-width joiners between emoji and non-joiners in
 // scripts that use them are ordinary text, and so is a soft hyphen. tags is
 // the ASCII that tag characters spell.
-func stripHidden(s string) (visible string, hidden int, tags string) {
+func StripHidden(s string) (visible string, hidden int, tags string) {
 	if !strings.ContainsFunc(s, func(r rune) bool { return unicode.Is(unicode.Cf, r) }) {
 		return s, 0, ""
 	}
@@ -417,10 +423,10 @@ func asciiAlnum(r rune) bool {
 	return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9'
 }
 
-// blobs calls fn with every run of at least minBlob base64 (standard or
+// Blobs calls fn with every run of at least minBlob base64 (standard or
 // URL-safe) characters in s, with up to two '=' of padding, until fn
 // returns false.
-func blobs(s string, fn func(string) bool) {
+func Blobs(s string, fn func(string) bool) {
 	start := -1
 	for i := 0; i <= len(s); i++ {
 		if i < len(s) && isBase64(s[i]) {
@@ -447,9 +453,9 @@ func isBase64(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '+' || c == '/' || c == '-' || c == '_'
 }
 
-// decodeBlob decodes a base64 or hex blob of at least minBlob characters,
+// DecodeBlob decodes a base64 or hex blob of at least minBlob characters,
 // and reports whether the result is printable text.
-func decodeBlob(s string) ([]byte, bool) {
+func DecodeBlob(s string) ([]byte, bool) {
 	h := strings.TrimPrefix(strings.TrimPrefix(s, "0x"), "0X")
 	if len(h) >= minBlob && len(h)%2 == 0 && strings.Trim(h, "0123456789abcdefABCDEF") == "" {
 		if b, err := hex.DecodeString(h); err == nil && printable(b) {
@@ -484,9 +490,9 @@ func printable(b []byte) bool {
 	return graphic*100 >= n*95 && letters*100 >= n*40
 }
 
-// percentDecode decodes every valid %XX escape in s, and '+' as a space,
+// PercentDecode decodes every valid %XX escape in s, and '+' as a space,
 // and leaves the rest.
-func percentDecode(s string) string {
+func PercentDecode(s string) string {
 	var b strings.Builder
 	for i := 0; i < len(s); i++ {
 		if s[i] == '+' {
@@ -505,8 +511,8 @@ func percentDecode(s string) string {
 	return b.String()
 }
 
-// unicodeDecode decodes every \uXXXX escape in s and leaves the rest.
-func unicodeDecode(s string) string {
+// UnicodeDecode decodes every \uXXXX escape in s and leaves the rest.
+func UnicodeDecode(s string) string {
 	return reUnicode.ReplaceAllStringFunc(s, func(m string) string {
 		v, err := strconv.ParseUint(m[2:], 16, 16)
 		if err != nil {
@@ -514,4 +520,23 @@ func unicodeDecode(s string) string {
 		}
 		return string(rune(v))
 	})
+}
+
+// WordRune reports whether r is part of a word: a letter, digit or mark.
+// Detection and provenance matching (package trust) split text into
+// tokens by it alike.
+func WordRune(r rune) bool {
+	if r < utf8.RuneSelf {
+		return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9'
+	}
+	return unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r)
+}
+
+// boundaryBefore reports whether a word may start at text[i:].
+func boundaryBefore(text string, i int) bool {
+	if i == 0 {
+		return true
+	}
+	r, _ := utf8.DecodeLastRuneInString(text[:i])
+	return !WordRune(r)
 }

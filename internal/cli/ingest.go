@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/wardhq/ward/internal/daemon"
 	"github.com/wardhq/ward/internal/event"
 	"github.com/wardhq/ward/internal/ingest"
 	"github.com/wardhq/ward/internal/knowledge"
@@ -205,7 +206,7 @@ func ingestCmd(ctx context.Context, io IO, args []string) int {
 		return fail(io, "%v", err)
 	}
 	defer bus.Close()
-	p, closeP, err := ingest.OpenLocal(ctx, ingest.LocalConfig{DB: *dbPath, ChainID: *chainID, Registry: reg,
+	p, closeP, err := daemon.OpenIngest(ctx, daemon.IngestConfig{DB: *dbPath, ChainID: *chainID, Registry: reg,
 		Strictness: strictness, Models: models, Bus: bus, Sandbox: true})
 	if err != nil {
 		return fail(io, "%v", err)

@@ -12,7 +12,6 @@ import (
 	"github.com/wardhq/ward/internal/knowledge"
 	"github.com/wardhq/ward/internal/oracle"
 	"github.com/wardhq/ward/internal/quarantine"
-	"github.com/wardhq/ward/internal/store/sqlite"
 	"github.com/wardhq/ward/internal/validate"
 )
 
@@ -62,7 +61,7 @@ func OpenIngest(ctx context.Context, cfg IngestConfig) (*ingest.Pipeline, func()
 		cleanup = append(cleanup, func() error { return os.RemoveAll(dir) })
 		db = filepath.Join(dir, "ward.db")
 	}
-	st, err := sqlite.Open(ctx, sqlite.Config{Path: db, Synchronous: "normal"})
+	st, err := OpenStore(ctx, db, "normal")
 	if err != nil {
 		return nil, nil, errors.Join(err, closeAll())
 	}

@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/wardhq/ward/internal/daemon"
-	"github.com/wardhq/ward/internal/event"
 	"github.com/wardhq/ward/internal/ingest"
 	"github.com/wardhq/ward/internal/knowledge"
 	"github.com/wardhq/ward/internal/quarantine"
@@ -201,13 +200,8 @@ func ingestCmd(ctx context.Context, io IO, args []string) int {
 			return usageErr(io, "--models: %v", err)
 		}
 	}
-	bus, err := event.New(event.Config{})
-	if err != nil {
-		return fail(io, "%v", err)
-	}
-	defer bus.Close()
 	p, closeP, err := daemon.OpenIngest(ctx, daemon.IngestConfig{DB: *dbPath, ChainID: *chainID, Registry: reg,
-		Strictness: strictness, Models: models, Bus: bus, Sandbox: true})
+		Strictness: strictness, Models: models, Sandbox: true})
 	if err != nil {
 		return fail(io, "%v", err)
 	}

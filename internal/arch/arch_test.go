@@ -148,6 +148,42 @@ func TestOnlySafetyLayerMints(t *testing.T) {
 	}
 }
 
+// backendPkg is the store backend; only daemon, which picks it, may
+// import it: flows, surfaces and cli use the store's interfaces.
+const backendPkg = module + "internal/store/sqlite"
+
+func backendViolations(imports map[string][]string) []string {
+	var out []string
+	for pkg, deps := range imports {
+		if pkg == "internal/daemon" || strings.HasPrefix(pkg, "internal/store") {
+			continue
+		}
+		for _, d := range deps {
+			if d == backendPkg {
+				out = append(out, fmt.Sprintf("%s imports %s: only daemon opens the store backend (daemon.OpenStore)", pkg, d))
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// TestOnlyDaemonImportsBackend fails the build when code outside daemon
+// names the store backend.
+func TestOnlyDaemonImportsBackend(t *testing.T) {
+	for _, v := range backendViolations(scan(t)) {
+		t.Error(v)
+	}
+	for _, pkg := range []string{"internal/ingest", "internal/cli"} {
+		if v := backendViolations(map[string][]string{pkg: {backendPkg}}); len(v) == 0 {
+			t.Errorf("%s importing the backend was not reported", pkg)
+		}
+	}
+	if v := backendViolations(map[string][]string{"internal/daemon": {backendPkg}}); len(v) != 0 {
+		t.Errorf("daemon importing the backend was reported: %v", v)
+	}
+}
+
 func TestLayers(t *testing.T) {
 	for _, v := range violations(scan(t)) {
 		t.Error(v)

@@ -68,7 +68,7 @@ func serveFor(t *testing.T, policy string) *served {
 		t.Fatal(err)
 	}
 	data := t.TempDir()
-	st, err := daemon.Start(context.Background(), daemon.ServeConfig{Addr: "127.0.0.1:0", Data: data, File: f, Mount: mountSurfaces})
+	st, err := daemon.Start(context.Background(), daemon.ServeConfig{Addr: "127.0.0.1:0", Data: data, File: f, Mount: daemon.MountSurfaces, Version: Version})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,12 +9,12 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/wardhq/ward/internal/daemon"
 	"github.com/wardhq/ward/internal/store"
-	"github.com/wardhq/ward/internal/store/sqlite"
 )
 
 func openStore(ctx context.Context, path, synchronous string) (store.Store, error) {
-	s, err := sqlite.Open(ctx, sqlite.Config{Path: path, Synchronous: synchronous})
+	s, err := daemon.OpenStore(ctx, path, synchronous)
 	if err != nil {
 		return nil, fmt.Errorf("open database %s: %w", path, err)
 	}

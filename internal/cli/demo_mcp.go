@@ -43,7 +43,7 @@ func mcpDemo(ctx context.Context, w io.Writer, dir string) error {
 	if err != nil {
 		return err
 	}
-	running, err := daemon.Start(ctx, daemon.ServeConfig{Addr: "127.0.0.1:0", Data: dir, File: f, Mount: mountSurfaces})
+	running, err := daemon.Start(ctx, daemon.ServeConfig{Addr: "127.0.0.1:0", Data: dir, File: f, Mount: daemon.MountSurfaces, Version: Version})
 	if err != nil {
 		return fmt.Errorf("demo: ward serve did not start: %w", err)
 	}

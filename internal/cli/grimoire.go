@@ -23,7 +23,7 @@ import (
 	"github.com/wardhq/ward/internal/grimoire/archive"
 	"github.com/wardhq/ward/internal/ingest"
 	"github.com/wardhq/ward/internal/knowledge"
-	"github.com/wardhq/ward/internal/store/sqlite"
+	"github.com/wardhq/ward/internal/store"
 	"github.com/wardhq/ward/internal/tool"
 )
 
@@ -333,21 +333,21 @@ func grimoireExport(ctx context.Context, io IO, args []string) int {
 	held := 0
 	var skipped []string
 	if db := filepath.Join(*data, "ward.db"); fileExists(db) {
-		store, err := sqlite.Open(ctx, sqlite.Config{Path: db})
+		st, err := daemon.OpenStore(ctx, db, "")
 		if err != nil {
 			return fail(io, "grimoire export: %v", err)
 		}
-		recs, skipped, err = exportRecords(ctx, store)
+		recs, skipped, err = exportRecords(ctx, st)
 		if err == nil {
 			recs, held = scope.filter(recs, func(id string) *adopt.Record {
-				r, err := store.Adoption(ctx, id)
+				r, err := st.Adoption(ctx, id)
 				if err != nil {
 					return nil
 				}
 				return r
 			})
 		}
-		if cerr := store.Close(); err == nil {
+		if cerr := st.Close(); err == nil {
 			err = cerr
 		}
 		if err != nil {
@@ -444,7 +444,7 @@ func (sc exportScoping) filter(recs []archive.Record, adoption func(id string) *
 
 // exportRecords returns the self and external partitions, oldest first,
 // leaving out (and describing) entries an import would refuse.
-func exportRecords(ctx context.Context, st *sqlite.Store) (recs []archive.Record, skipped []string, err error) {
+func exportRecords(ctx context.Context, st store.Grimoire) (recs []archive.Record, skipped []string, err error) {
 	for _, p := range []knowledge.Partition{knowledge.PartitionSelf, knowledge.PartitionExternal} {
 		es, err := st.Entries(ctx, p, 0)
 		if err != nil {

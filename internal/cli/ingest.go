@@ -13,7 +13,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/wardhq/ward/internal/event"
+	"github.com/wardhq/ward/internal/daemon"
 	"github.com/wardhq/ward/internal/ingest"
 	"github.com/wardhq/ward/internal/knowledge"
 	"github.com/wardhq/ward/internal/quarantine"
@@ -200,13 +200,8 @@ func ingestCmd(ctx context.Context, io IO, args []string) int {
 			return usageErr(io, "--models: %v", err)
 		}
 	}
-	bus, err := event.New(event.Config{})
-	if err != nil {
-		return fail(io, "%v", err)
-	}
-	defer bus.Close()
-	p, closeP, err := ingest.OpenLocal(ctx, ingest.LocalConfig{DB: *dbPath, ChainID: *chainID, Registry: reg,
-		Strictness: strictness, Models: models, Bus: bus, Sandbox: true})
+	p, closeP, err := daemon.OpenIngest(ctx, daemon.IngestConfig{DB: *dbPath, ChainID: *chainID, Registry: reg,
+		Strictness: strictness, Models: models, Sandbox: true})
 	if err != nil {
 		return fail(io, "%v", err)
 	}

@@ -11,13 +11,13 @@ import (
 	"time"
 
 	"github.com/wardhq/ward/internal/auth"
+	"github.com/wardhq/ward/internal/daemon"
 	"github.com/wardhq/ward/internal/store"
-	"github.com/wardhq/ward/internal/store/sqlite"
 )
 
 // openTokens opens the data directory's database for a token command;
 // create makes the directory, the others need it to exist.
-func openTokens(ctx context.Context, data string, create bool) (*sqlite.Store, error) {
+func openTokens(ctx context.Context, data string, create bool) (store.Store, error) {
 	db := filepath.Join(data, "ward.db")
 	if create {
 		if err := os.MkdirAll(data, 0o700); err != nil {
@@ -26,7 +26,11 @@ func openTokens(ctx context.Context, data string, create bool) (*sqlite.Store, e
 	} else if !fileExists(db) {
 		return nil, fmt.Errorf("no ward database in %s (see --data)", data)
 	}
-	return sqlite.Open(ctx, sqlite.Config{Path: db})
+	st, err := daemon.OpenStore(ctx, db, "")
+	if err != nil {
+		return nil, err
+	}
+	return st, nil
 }
 
 func tokenCreate(ctx context.Context, io IO, args []string) int {

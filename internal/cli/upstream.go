@@ -12,7 +12,7 @@ import (
 	"github.com/wardhq/ward/internal/config"
 	"github.com/wardhq/ward/internal/daemon"
 	"github.com/wardhq/ward/internal/registry"
-	"github.com/wardhq/ward/internal/store/sqlite"
+	"github.com/wardhq/ward/internal/store"
 	"github.com/wardhq/ward/internal/tool"
 	"github.com/wardhq/ward/internal/upstream"
 )
@@ -67,7 +67,7 @@ approving. Without TOOL, it only lists what is pending.`)
 	if !fileExists(db) {
 		return fail(io, "no ward database in %s", *data)
 	}
-	st, err := sqlite.Open(ctx, sqlite.Config{Path: db})
+	st, err := daemon.OpenStore(ctx, db, "")
 	if err != nil {
 		return fail(io, "%v", err)
 	}
@@ -78,7 +78,7 @@ approving. Without TOOL, it only lists what is pending.`)
 	return code
 }
 
-func approveTools(ctx context.Context, io IO, st *sqlite.Store, data, by, name string, tools []string) int {
+func approveTools(ctx context.Context, io IO, st store.Store, data, by, name string, tools []string) int {
 	pending, err := upstream.Pending(ctx, st, name)
 	if err != nil {
 		return fail(io, "%v", err)

@@ -43,8 +43,12 @@ type ServeConfig struct {
 	Out io.Writer
 	Log *slog.Logger
 	// Mount adds the surfaces (MCP, API, dashboard, A2A) to the server's
-	// mux; it runs once the stack is open.
+	// mux; it runs once the stack is open. MountSurfaces adds them all;
+	// nil: only /healthz.
 	Mount func(s *Server) error
+	// Version is ward's version as the surfaces announce it (MCP's
+	// server info, the A2A Agent Card).
+	Version string
 	// Ready, if set, is called once the server accepts requests.
 	Ready func(s *Server)
 	// Extra registers more tools (upstream MCP servers); see Config.Extra.
@@ -62,6 +66,7 @@ type Server struct {
 	Mux      *http.ServeMux
 	File     *config.File
 	Log      *slog.Logger
+	Version  string // ward's version, as the surfaces announce it
 	Addr     net.Addr
 	URL      string // http(s)://HOST:PORT once listening
 
@@ -311,7 +316,7 @@ func Serve(ctx context.Context, cfg ServeConfig) error {
 	if err != nil {
 		return err
 	}
-	srv := &Server{Stack: st, Verifier: auth.NewVerifier(st.Store, 0), Mux: http.NewServeMux(), File: cfg.File, Log: cfg.Log}
+	srv := &Server{Stack: st, Verifier: auth.NewVerifier(st.Store, 0), Mux: http.NewServeMux(), File: cfg.File, Log: cfg.Log, Version: cfg.Version}
 	srv.Mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		fmt.Fprintln(w, `{"status":"ok"}`)

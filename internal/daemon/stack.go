@@ -139,7 +139,7 @@ func Open(ctx context.Context, cfg Config) (_ *Stack, err error) {
 	if cfg.DB == "" {
 		cfg.DB = "ward.db"
 	}
-	s.Store, err = sqlite.Open(ctx, sqlite.Config{Path: cfg.DB, Synchronous: cfg.Synchronous})
+	s.Store, err = OpenStore(ctx, cfg.DB, cfg.Synchronous)
 	if err != nil {
 		return nil, err
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/wardhq/ward/internal/daemon"
 	"github.com/wardhq/ward/internal/ingest"
 	"github.com/wardhq/ward/internal/knowledge"
 	"github.com/wardhq/ward/internal/quarantine"
@@ -22,7 +23,7 @@ type Options struct {
 	// Models are L3b's mental models; nil: the shipped ones.
 	Models []validate.Model
 	// Sandbox runs Stage 3 at strict and paranoid strictness (see
-	// ingest.LocalConfig.Sandbox).
+	// daemon.IngestConfig.Sandbox).
 	Sandbox bool
 }
 
@@ -43,7 +44,7 @@ func Run(ctx context.Context, seed, incoming []Row, o Options) ([]Outcome, error
 	if err != nil {
 		return nil, err
 	}
-	p, closeP, err := ingest.OpenLocal(ctx, ingest.LocalConfig{ChainID: chainID, Registry: reg, Strictness: o.Strictness, Models: o.Models, Sandbox: o.Sandbox})
+	p, closeP, err := daemon.OpenIngest(ctx, daemon.IngestConfig{ChainID: chainID, Registry: reg, Strictness: o.Strictness, Models: o.Models, Sandbox: o.Sandbox})
 	if err != nil {
 		return nil, err
 	}

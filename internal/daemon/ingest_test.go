@@ -1,9 +1,10 @@
-package ingest
+package daemon
 
 import (
 	"testing"
 	"time"
 
+	"github.com/wardhq/ward/internal/ingest"
 	"github.com/wardhq/ward/internal/knowledge"
 	"github.com/wardhq/ward/internal/quarantine"
 )
@@ -15,12 +16,12 @@ func TestStage2Layers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, closeP, err := OpenLocal(t.Context(), LocalConfig{ChainID: 1, Registry: reg, Strictness: knowledge.Standard})
+	p, closeP, err := OpenIngest(t.Context(), IngestConfig{ChainID: 1, Registry: reg, Strictness: knowledge.Standard})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer closeP()
-	sg := NewSigner(1, reg)
+	sg := ingest.NewSigner(1, reg)
 	now := time.Now().UTC().Truncate(time.Second)
 	entry := func(id, content string) *knowledge.Entry {
 		e := &knowledge.Entry{ID: id, Content: content, Type: knowledge.TypeInsight, Confidence: 0.3,
@@ -32,10 +33,10 @@ func TestStage2Layers(t *testing.T) {
 	}
 	for _, c := range []struct {
 		id, content string
-		want        Verdict
+		want        ingest.Verdict
 	}{
-		{"agree", "Higher utilization increases the borrow rate on lending markets.", Adopted},
-		{"contradict", "Higher utilization decreases the borrow rate on lending markets.", Rejected},
+		{"agree", "Higher utilization increases the borrow rate on lending markets.", ingest.Adopted},
+		{"contradict", "Higher utilization decreases the borrow rate on lending markets.", ingest.Rejected},
 	} {
 		r, err := p.Ingest(t.Context(), entry(c.id, c.content))
 		if err != nil {

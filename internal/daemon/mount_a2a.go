@@ -1,4 +1,4 @@
-package cli
+package daemon
 
 import (
 	"context"
@@ -7,14 +7,13 @@ import (
 
 	"github.com/wardhq/ward/internal/a2a"
 	"github.com/wardhq/ward/internal/auth"
-	"github.com/wardhq/ward/internal/daemon"
 	"github.com/wardhq/ward/internal/gate"
 )
 
 // mountA2A adds the A2A surface to ward serve's mux: the public Agent Card
 // and JSON-RPC at /a2a for agent, peer and owner tokens, each call in the
 // token's A2A session (peers with peer authority).
-func mountA2A(s *daemon.Server) error {
+func mountA2A(s *Server) error {
 	// The profile, hence the facades offered, is the same for every
 	// token: the configured view tells the card which.
 	view, err := s.Stack.View(s.File.Tools)
@@ -30,7 +29,7 @@ func mountA2A(s *daemon.Server) error {
 			return s.Stack.Tools.Facade(ctx, sess, tool, args)
 		},
 		Skills: gate.Facades(view), Lookups: s.Stack.Tools,
-		Version: Version,
+		Version: s.Version,
 		Log:     s.Log,
 	})
 	if err != nil {

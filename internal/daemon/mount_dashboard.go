@@ -1,14 +1,13 @@
-package cli
+package daemon
 
 import (
-	"github.com/wardhq/ward/internal/daemon"
 	"github.com/wardhq/ward/internal/dashboard"
 )
 
 // mountDashboard serves the owner dashboard at / and its assets under
 // /assets/. The page needs no token: it holds no data and asks the owner
 // for one, which its script sends to the API under /v1.
-func mountDashboard(s *daemon.Server) error {
+func mountDashboard(s *Server) error {
 	h, err := dashboard.New()
 	if err != nil {
 		return err

@@ -1,18 +1,17 @@
-package cli
+package daemon
 
 import (
 	"context"
 
 	"github.com/wardhq/ward/internal/api"
 	"github.com/wardhq/ward/internal/auth"
-	"github.com/wardhq/ward/internal/daemon"
 	"github.com/wardhq/ward/internal/gate"
 )
 
 // mountAPI adds the HTTP API (/v1/, /metrics) to ward serve's mux. Its
 // event recorder stops when the stack's event bus closes; its event
 // streams end when the HTTP server shuts down.
-func mountAPI(s *daemon.Server) error {
+func mountAPI(s *Server) error {
 	st := s.Stack
 	a, err := api.New(api.Config{
 		Authenticate: s.Authenticate, Session: s.Session,
@@ -20,7 +19,7 @@ func mountAPI(s *daemon.Server) error {
 		Spending: st.Hooks.Spending, Bus: st.Bus, Log: s.Log,
 		Trust: api.Trust{
 			Create: func(ctx context.Context, p auth.Principal, o api.SessionOptions) (*gate.Session, error) {
-				return s.CreateSession(ctx, p, daemon.SessionOptions(o))
+				return s.CreateSession(ctx, p, SessionOptions(o))
 			},
 			Named: s.NamedSession, ByID: s.SessionByID,
 		},

@@ -80,7 +80,6 @@ import (
 	"fmt"
 	"log/slog"
 	"math"
-	"strings"
 	"sync"
 	"time"
 
@@ -93,7 +92,6 @@ import (
 	"github.com/wardhq/ward/internal/quarantine"
 	"github.com/wardhq/ward/internal/reason"
 	"github.com/wardhq/ward/internal/store"
-	"github.com/wardhq/ward/internal/trust"
 )
 
 // MinEmbeddingCosine is the least cosine similarity a supplied embedding
@@ -492,268 +490,6 @@ func (p *Pipeline) validate(ctx context.Context, x *subject, scrutiny string) (d
 	return d, p.conclude(ctx, x, d)
 }
 
-// conclude carries out decision d on x: rejected; or passed, then, where
-// the strictness requires the sandbox, decided by Stage 3, and adopted (or
-// confirming an adopted entry) by Stage 4.
-func (p *Pipeline) conclude(ctx context.Context, x *subject, d decision) error {
-	if d.reject != nil {
-		return p.reject(ctx, x, *d.reject)
-	}
-	if !p.sandboxed(x.e, d.trusted) {
-		return p.stage4(ctx, x, d.passed)
-	}
-	t, err := p.stage3(ctx, x)
-	switch {
-	case err != nil:
-		return err
-	case t.wait != "":
-		p.awaitSandbox(x, d.passed, t.wait)
-		return nil
-	case t.reject != nil:
-		return p.reject(ctx, x, *t.reject)
-	}
-	if err := p.stage4(ctx, x, d.passed); err != nil {
-		return err
-	}
-	return p.sandboxPassed(ctx, x, t.out)
-}
-
-// stage4 adopts x, which passed consensus (and Stage 3 where required),
-// into the Grimoire's external partition under the adoption policy
-// (adopt.Adopt: initial confidence and TTL by source, the relationship's
-// discount), or, when it repeats an adopted entry, confirms that one.
-func (p *Pipeline) stage4(ctx context.Context, x *subject, passed []string) error {
-	now := p.cfg.Now()
-	// The provenance picks the relationship (purchased: marketplace, clade:
-	// clade, cross_user: commons); entries carry no generation, so nothing
-	// arrives as inheritance here.
-	rec, err := adopt.Adopt(x.e, adopt.Origin{}, now)
-	if err != nil {
-		return fmt.Errorf("ingest %s: adopt: %w", x.e.ID, err)
-	}
-	if k, ok := p.grim.confirmable(x.e); ok {
-		return p.confirm(ctx, x, passed, k, now)
-	}
-	return p.adopt(ctx, x, passed, rec, now)
-}
-
-// fault is why an entry is rejected: the stage and layer that rejected it,
-// the attack it most resembles (NoAttack: none, nothing is remembered),
-// the reason code and the reasons after it. stored says its quarantine row
-// exists and fails with the code.
-type fault struct {
-	stage  Stage
-	layer  knowledge.Layer
-	attack knowledge.AttackType
-	code   reason.Code
-	why    []string
-	stored bool
-}
-
-// decision is what consensus decides of an entry, or what a batch takes
-// from its cluster's representative: reject it, or pass it with the layers
-// that passed; trusted says its source is a trusted clade member, which
-// skips the sandbox.
-type decision struct {
-	reject  *fault
-	passed  []string
-	trusted bool
-}
-
-func (p *Pipeline) refuseInvalid(x *subject) {
-	x.r.Verdict, x.r.Stage, x.r.Code = Rejected, StageStage1, reason.KnowledgeInvalid
-	x.r.Reasons = []string{string(reason.KnowledgeInvalid), x.invalid.Error()}
-	p.publish(x.log, GrimoireValidationFailed, x.r.Code, false, failedPayload{EntryID: x.e.ID, FailedLayer: string(StageStage1), Reason: string(x.r.Code)})
-}
-
-// known checks x against the oracle (stage 0) and immune memory (0b): ok
-// reports a hit, with the stage and code to hold x at; the hit's flags are
-// on x's report.
-func (p *Pipeline) known(x *subject) (stage Stage, code reason.Code, ok bool) {
-	if hit := p.cfg.Oracle.Check(x.e.Content, x.vec); hit.Any() {
-		if hit.Exact {
-			x.r.Flags = append(x.r.Flags, FlagOracleExact)
-		}
-		if hit.Similar {
-			x.r.Flags = append(x.r.Flags, FlagOracleSimilar)
-		}
-		return StageOracle, reason.KnowledgeOracleHit, true
-	}
-	if m, ok := p.cfg.Immune.Match(features(x.e, x.vec)); ok {
-		x.r.Flags = append(x.r.Flags, FlagPreviouslyRejected)
-		x.r.Scores["immune_distance"] = float64(m.Distance)
-		p.publish(x.log, GrimoireImmuneMatch, reason.KnowledgeImmuneMatch, false,
-			immunePayload{EntryID: x.e.ID, Signature: fmt.Sprintf("%x", m.ID)})
-		return StageImmune, reason.KnowledgeImmuneMatch, true
-	}
-	return "", "", false
-}
-
-// hold quarantines an entry the oracle or immune memory flagged. Its
-// provenance is still checked: a forgery is rejected (and keeps its flags);
-// a verified entry waits in the quarantine store for review.
-func (p *Pipeline) hold(ctx context.Context, x *subject, stage Stage, code reason.Code) error {
-	now := p.cfg.Now()
-	if err := p.cfg.Checker.Check(ctx, x.e, now); err != nil {
-		if quarantine.Attack(err) == knowledge.ProvenanceForgery {
-			return p.refuse(ctx, x, err)
-		}
-		if !errors.Is(err, quarantine.ErrReplayed) && !errors.Is(err, knowledge.ErrInvalid) {
-			return fmt.Errorf("ingest %s: %w", x.e.ID, err)
-		}
-		x.r.Reasons = append(x.r.Reasons, "not stored: "+checkReason(err))
-	} else if p.rep.blacklisted(x.e.Source.Agent) {
-		return p.refuseBlacklisted(ctx, x)
-	} else if _, err := p.quarantine(ctx, x, now, code); err != nil {
-		return err
-	}
-	x.r.Verdict, x.r.Stage, x.r.Code = Quarantined, stage, code
-	x.r.Reasons = append([]string{string(code)}, x.r.Reasons...)
-	return nil
-}
-
-// refuse reports a Checker refusal: a forgery is rejected and remembered;
-// an invalid entry or a replay is rejected without an attack; any other
-// failure (the registry could not answer) is an error.
-func (p *Pipeline) refuse(ctx context.Context, x *subject, err error) error {
-	f := fault{stage: StageStage1, layer: knowledge.LayerProvenance}
-	switch {
-	case quarantine.Attack(err) == knowledge.ProvenanceForgery:
-		f.attack, f.code, f.why = knowledge.ProvenanceForgery, reason.KnowledgeForgery, []string{checkReason(err)}
-	case errors.Is(err, quarantine.ErrReplayed):
-		f.layer, f.code = knowledge.LayerReplay, reason.KnowledgeReplayed
-	case errors.Is(err, knowledge.ErrInvalid):
-		f.code, f.why = reason.KnowledgeInvalid, []string{err.Error()}
-	default:
-		return fmt.Errorf("ingest %s: %w", x.e.ID, err)
-	}
-	return p.reject(ctx, x, f)
-}
-
-// checkReason names a Checker refusal without echoing the entry.
-func checkReason(err error) string {
-	for _, s := range []error{quarantine.ErrUnsigned, quarantine.ErrSignatureLength, quarantine.ErrMalleable,
-		quarantine.ErrRecovery, quarantine.ErrSignerMismatch, quarantine.ErrUnknownAgent, quarantine.ErrMalformed,
-		quarantine.ErrReplayed, knowledge.ErrInvalid} {
-		if errors.Is(err, s) {
-			return s.Error()
-		}
-	}
-	return "provenance not verified"
-}
-
-// quarantine puts x into the quarantine store as pending; false means the
-// store already holds it (the durable replay guard).
-func (p *Pipeline) quarantine(ctx context.Context, x *subject, now time.Time, code reason.Code) (bool, error) {
-	e := x.e
-	_, err := p.cfg.Store.PutQuarantined(ctx, &store.QuarantinedEntry{Entry: *e, QuarantinedAt: now})
-	if errors.Is(err, store.ErrQuarantineExists) {
-		return false, nil
-	}
-	if err != nil {
-		return false, fmt.Errorf("ingest %s: quarantine: %w", e.ID, err)
-	}
-	p.publish(x.log, GrimoireEntryQuarantined, code, true, quarantinedPayload{EntryID: e.ID,
-		Source: e.Source.Provenance.String(), Agent: strings.ToLower(e.Source.Agent), EntryType: e.Type.String()})
-	return true, nil
-}
-
-// Ceiling returns the most confidence an entry of provenance pv may claim:
-// the seed's cross-source discount applied to certainty (marketplace 0.60,
-// clade 0.80, cross-user as commons 0.50), 1 for self-generated knowledge.
-func Ceiling(pv knowledge.Provenance) float64 {
-	switch pv {
-	case knowledge.Self:
-		return 1
-	case knowledge.Purchased:
-		return 0.60
-	case knowledge.Clade:
-		return 0.80
-	case knowledge.CrossUser:
-		return 0.50
-	}
-	return 0
-}
-
-// InitialConfidence returns the seed's initial confidence for e's source
-// (clade and purchased 0.2, cross-user 0.1), never above what the source
-// claimed; self-generated knowledge keeps its own confidence. It does not
-// apply the relationship's discount: adoption uses adopt.Adopt, and this
-// remains for entries without a record (Grimoire.Seed, and Load's
-// fallback).
-func InitialConfidence(e *knowledge.Entry) float64 {
-	c := e.Confidence
-	switch e.Source.Provenance {
-	case knowledge.Self:
-		return c
-	case knowledge.Clade, knowledge.Purchased:
-		return min(c, 0.2)
-	case knowledge.CrossUser:
-		return min(c, 0.1)
-	}
-	return 0
-}
-
-// screen runs Stage 1's content checks on x, whose provenance holds; ok
-// is false when one fails, and f says which.
-func (p *Pipeline) screen(x *subject) (f fault, ok bool) {
-	e, r := x.e, x.r
-	f = fault{stage: StageStage1, stored: true}
-	if signals := detect(e); len(signals) > 0 {
-		f.layer, f.attack, f.code, f.why = knowledge.LayerContent, knowledge.ContentInjection, reason.KnowledgeInjection, signals
-		return f, false
-	}
-	ceil := Ceiling(e.Source.Provenance)
-	r.Scores["confidence_ceiling"] = ceil
-	if !(e.Confidence <= ceil) {
-		f.layer, f.attack, f.code = knowledge.LayerConfidence, knowledge.ConfidenceInflation, reason.KnowledgeInflation
-		f.why = []string{fmt.Sprintf("claimed confidence %.2f above %.2f allowed for %s", e.Confidence, ceil, e.Source.Provenance)}
-		return f, false
-	}
-	if len(e.Embedding) == 0 {
-		return fault{}, true
-	}
-	f.layer, f.attack, f.code = knowledge.LayerEmbedding, knowledge.EmbeddingAnomaly, reason.KnowledgeEmbedding
-	if len(e.Embedding) != len(x.vec) {
-		f.why = []string{fmt.Sprintf("supplied embedding has %d dimensions, the content's has %d", len(e.Embedding), len(x.vec))}
-		return f, false
-	}
-	cos := float64(embed.Cosine(e.Embedding, x.vec))
-	r.Scores["embedding_cosine"] = cos
-	if !(cos >= MinEmbeddingCosine) {
-		f.why = []string{fmt.Sprintf("supplied embedding matches the content at cosine %.3f, below %.2f", cos, MinEmbeddingCosine)}
-		return f, false
-	}
-	return fault{}, true
-}
-
-// detect runs trust.Detect over every text field of e.
-func detect(e *knowledge.Entry) []string {
-	texts := []string{e.Content}
-	if c := e.Claim; c != nil {
-		texts = append(texts, c.Subject, c.Relation, c.Object)
-		texts = append(texts, c.Conditions...)
-	}
-	if h := e.Heuristic; h != nil {
-		texts = append(texts, h.Conditions...)
-		texts = append(texts, h.Actions...)
-		for k, v := range h.Parameters {
-			texts = append(texts, k, v)
-		}
-	}
-	seen := map[string]bool{}
-	var out []string
-	for _, t := range texts {
-		for _, s := range trust.DetectKnowledge(t) {
-			if !seen[s] {
-				seen[s] = true
-				out = append(out, s)
-			}
-		}
-	}
-	return out
-}
-
 // ballot is what Stage 2 gathered on an entry: the layers' votes, the
 // layers that passed it, and whether its source is a trusted clade member
 // (whose L1 vote is skipped).
@@ -876,6 +612,74 @@ func (p *Pipeline) dissent(b ballot, need int, decisive, raised knowledge.Layer,
 	return fault{stage: StageStage2, layer: layer, attack: classify(layer), code: reason.KnowledgeConsensusFailed, why: why, stored: true}
 }
 
+// conclude carries out decision d on x: rejected; or passed, then, where
+// the strictness requires the sandbox, decided by Stage 3, and adopted (or
+// confirming an adopted entry) by Stage 4.
+func (p *Pipeline) conclude(ctx context.Context, x *subject, d decision) error {
+	if d.reject != nil {
+		return p.reject(ctx, x, *d.reject)
+	}
+	if !p.sandboxed(x.e, d.trusted) {
+		return p.stage4(ctx, x, d.passed)
+	}
+	t, err := p.stage3(ctx, x)
+	switch {
+	case err != nil:
+		return err
+	case t.wait != "":
+		p.awaitSandbox(x, d.passed, t.wait)
+		return nil
+	case t.reject != nil:
+		return p.reject(ctx, x, *t.reject)
+	}
+	if err := p.stage4(ctx, x, d.passed); err != nil {
+		return err
+	}
+	return p.sandboxPassed(ctx, x, t.out)
+}
+
+// stage4 adopts x, which passed consensus (and Stage 3 where required),
+// into the Grimoire's external partition under the adoption policy
+// (adopt.Adopt: initial confidence and TTL by source, the relationship's
+// discount), or, when it repeats an adopted entry, confirms that one.
+func (p *Pipeline) stage4(ctx context.Context, x *subject, passed []string) error {
+	now := p.cfg.Now()
+	// The provenance picks the relationship (purchased: marketplace, clade:
+	// clade, cross_user: commons); entries carry no generation, so nothing
+	// arrives as inheritance here.
+	rec, err := adopt.Adopt(x.e, adopt.Origin{}, now)
+	if err != nil {
+		return fmt.Errorf("ingest %s: adopt: %w", x.e.ID, err)
+	}
+	if k, ok := p.grim.confirmable(x.e); ok {
+		return p.confirm(ctx, x, passed, k, now)
+	}
+	return p.adopt(ctx, x, passed, rec, now)
+}
+
+// fault is why an entry is rejected: the stage and layer that rejected it,
+// the attack it most resembles (NoAttack: none, nothing is remembered),
+// the reason code and the reasons after it. stored says its quarantine row
+// exists and fails with the code.
+type fault struct {
+	stage  Stage
+	layer  knowledge.Layer
+	attack knowledge.AttackType
+	code   reason.Code
+	why    []string
+	stored bool
+}
+
+// decision is what consensus decides of an entry, or what a batch takes
+// from its cluster's representative: reject it, or pass it with the layers
+// that passed; trusted says its source is a trusted clade member, which
+// skips the sandbox.
+type decision struct {
+	reject  *fault
+	passed  []string
+	trusted bool
+}
+
 // actionable reports whether entries of type t suggest actions, which the
 // seed sends to the Stage 3 sandbox (§5.3).
 func actionable(t knowledge.EntryType) bool {
@@ -899,95 +703,6 @@ func classify(layer knowledge.Layer) knowledge.AttackType {
 		return knowledge.EmbeddingAnomaly
 	}
 	return knowledge.CausalGraphPoisoning
-}
-
-// adopt moves x, which passed consensus, into the Grimoire's external
-// partition at rec's confidence and stores rec with it.
-func (p *Pipeline) adopt(ctx context.Context, x *subject, passed []string, rec adopt.Record, now time.Time) error {
-	e, r := x.e, x.r
-	if err := p.cfg.Store.SetQuarantineStatus(ctx, e.ID, store.QuarantinePassed, string(reason.KnowledgeAdopted), knowledge.NoAttack, now); err != nil {
-		return fmt.Errorf("ingest %s: pass: %w", e.ID, err)
-	}
-	p.publish(x.log, GrimoireValidationPassed, reason.KnowledgeAdopted, true, passedPayload{EntryID: e.ID, LayersPassed: passed, Score: meanScore(r, passed)})
-	if err := p.cfg.Store.PutEntry(ctx, &store.GrimoireEntry{Entry: *e, Partition: knowledge.PartitionExternal, Created: now, Adoption: &rec}); err != nil {
-		return fmt.Errorf("ingest %s: adopt: %w", e.ID, err)
-	}
-	conf := rec.Confidence
-	if p.clade.rejected(e.ID) {
-		conf = CladeRejectedConfidence
-	}
-	if err := p.grim.add(e, x.vec, knowledge.PartitionExternal, conf, &rec); err != nil {
-		return fmt.Errorf("ingest %s: %w", e.ID, err)
-	}
-	p.grim.observe([]string{e.Content})
-	p.publish(x.log, GrimoireEntryAdopted, reason.KnowledgeAdopted, true, adoptedPayload{EntryID: e.ID, InitialConfidence: conf,
-		Partition: knowledge.PartitionExternal.String(), ValidationStatus: rec.Status.String(), Expires: rec.Expires})
-	r.Verdict, r.Stage, r.Code, r.Confidence = Adopted, StageAdopt, reason.KnowledgeAdopted, conf
-	r.InitialConfidence, r.ValidationStatus, r.Expires = rec.Confidence, rec.Status.String(), rec.Expires
-	r.Reasons = []string{string(reason.KnowledgeAdopted), votesPassed(passed)}
-	return nil
-}
-
-// confirm decides x, which passed consensus and repeats the adopted entry
-// k (same content hash, or same structured claim): it is evidence for k
-// (adopt.Confirm, whose credit follows seed 6.1b: identical content and
-// the same agent earn nothing, a shared on-chain anchor half), not a new
-// entry. Its quarantine row passes; k's updated record is stored and k's
-// confidence in the view follows it (unless the clade rejected k).
-func (p *Pipeline) confirm(ctx context.Context, x *subject, passed []string, k Known, now time.Time) error {
-	e := x.e
-	rec, credit, err := adopt.Confirm(*k.Adoption, adopt.ConfirmationFrom(e, now))
-	full := errors.Is(err, adopt.ErrInvalid) && len(k.Adoption.Confirmations) >= adopt.MaxConfirmations
-	if err != nil && !full {
-		return fmt.Errorf("ingest %s: confirm %s: %w", e.ID, k.Entry.ID, err)
-	}
-	if err := p.cfg.Store.SetQuarantineStatus(ctx, e.ID, store.QuarantinePassed, string(reason.KnowledgeAdopted)+" (confirms "+k.Entry.ID+")", knowledge.NoAttack, now); err != nil {
-		return fmt.Errorf("ingest %s: pass: %w", e.ID, err)
-	}
-	p.publish(x.log, GrimoireValidationPassed, reason.KnowledgeAdopted, true, passedPayload{EntryID: e.ID, LayersPassed: passed, Score: meanScore(x.r, passed)})
-	if !full {
-		if err := p.cfg.Store.PutAdoption(ctx, &rec); err != nil {
-			return fmt.Errorf("ingest %s: confirm %s: %w", e.ID, k.Entry.ID, err)
-		}
-	}
-	conf := rec.Confidence
-	if p.clade.rejected(k.Entry.ID) {
-		conf = k.Confidence
-	}
-	p.grim.setAdoption(rec, conf)
-	if k.Adoption.Status != adopt.Confirmed && rec.Status == adopt.Confirmed {
-		p.rep.confirmed(k.Entry.Source.Agent)
-	}
-	p.publish(x.log, GrimoireEntryConfirmed, reason.KnowledgeAdopted, true, confirmedPayload{EntryID: e.ID, Confirms: k.Entry.ID,
-		Credit: credit.String(), Confidence: conf, ValidationStatus: rec.Status.String(), Validations: rec.Validations})
-	confirmed(x.r, passed, k, rec, credit, conf, full)
-	return nil
-}
-
-// confirmed fills in the report of an entry that confirms k.
-func confirmed(r *Report, passed []string, k Known, rec adopt.Record, credit adopt.Credit, conf float64, full bool) {
-	r.Verdict, r.Stage, r.Code, r.Confidence = Confirmed, StageAdopt, reason.KnowledgeAdopted, conf
-	r.InitialConfidence, r.ValidationStatus, r.Expires = k.Adoption.Confidence, rec.Status.String(), rec.Expires
-	r.Confirms, r.Credit = k.Entry.ID, credit.String()
-	r.Scores["credit_weight"] = credit.Weight()
-	r.Reasons = []string{string(reason.KnowledgeAdopted), votesPassed(passed),
-		fmt.Sprintf("repeats adopted entry %s: a %s confirmation, its confidence %.3f to %.3f", k.Entry.ID, credit, k.Adoption.Confidence, rec.Confidence)}
-	if full {
-		r.Reasons[2] = fmt.Sprintf("repeats adopted entry %s, whose confirmation log is full (%d)", k.Entry.ID, adopt.MaxConfirmations)
-	}
-}
-
-// votesPassed says which layers passed an entry.
-func votesPassed(passed []string) string {
-	return fmt.Sprintf("%d of %d votes passed (%s)", len(passed), knowledge.Validators, strings.Join(passed, ", "))
-}
-
-func meanScore(r *Report, passed []string) float64 {
-	score := 0.0
-	for _, l := range passed {
-		score += r.Scores[l]
-	}
-	return score / float64(len(passed))
 }
 
 // reject decides x as rejected for f: its quarantine row (if stored)

@@ -52,15 +52,27 @@ import (
 // representatives; a cluster whose two disagree is validated fully.
 const batchTwoReps = 4
 
-// eventLog buffers the events of a batch per entry.
-type eventLog struct {
-	cur    int // the entry being decided
-	events [][]event.Event
-	learnt bool               // immune memory or the oracle changed: save once at the end
-	sigs   []oracle.Signature // the immune signatures recorded
+// batchLog holds what a batch's decisions publish and learn until the
+// batch is decided: each entry's events, and the immune signatures
+// recorded, in order.
+type batchLog struct {
+	entries []entryLog
+	learnt  bool // immune memory or the oracle changed: save once at the end
+	sigs    []oracle.Signature
 }
 
-func (l *eventLog) add(ev event.Event) { l.events[l.cur] = append(l.events[l.cur], ev) }
+// entryLog holds one entry's events for its batch's log.
+type entryLog struct {
+	batch  *batchLog
+	events []event.Event
+}
+
+// learnt notes that the entry's rejection taught immune memory and the
+// oracle, with the signatures sigs, for the batch to save.
+func (l *entryLog) learnt(sigs []oracle.Signature) {
+	l.batch.learnt = true
+	l.batch.sigs = append(l.batch.sigs, sigs...)
+}
 
 // cluster is a group of near-duplicate survivors, as indices into the
 // batch, ascending.
@@ -72,64 +84,31 @@ type cluster struct {
 	coordinated map[int]int
 }
 
-// batch decides es (vecs[i] nil and invalid[i] set for an invalid entry).
-// What the batch learnt is saved before it returns; a failure to save is
-// its error.
-func (p *Pipeline) batch(ctx context.Context, es []*knowledge.Entry, vecs [][]float32, invalid []error) (_ []*Report, err error) {
+// batch decides xs as one batch under the decision lock, with their
+// events and what they teach held in a batchLog. What the batch learnt is
+// saved before it returns; a failure to save is its error.
+func (p *Pipeline) batch(ctx context.Context, xs []*subject) (err error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	log := &eventLog{events: make([][]event.Event, len(es))}
-	p.log = log
+	log := &batchLog{entries: make([]entryLog, len(xs))}
+	for i, x := range xs {
+		log.entries[i].batch = log
+		x.log = &log.entries[i]
+	}
 	defer func() {
 		if ferr := p.flush(ctx, log); ferr != nil {
 			err = errors.Join(err, fmt.Errorf("ingest: save what the batch learnt: %w", ferr))
 		}
 	}()
-
-	reports := make([]*Report, len(es))
-	decided := make([]bool, len(es))
-	var survivors []int
-	for i, e := range es {
-		log.cur = i
-		if invalid[i] != nil {
-			reports[i], decided[i] = p.invalid(e, invalid[i]), true
-			continue
-		}
-		r, done, err := p.stage1(ctx, e, vecs[i])
-		if err != nil {
-			return prefix(reports, decided), err
-		}
-		reports[i], decided[i] = r, done
-		if !done {
-			survivors = append(survivors, i)
-		}
-	}
-	clusters, contra := p.plan(es, vecs, survivors)
-	for _, c := range clusters {
-		if err := p.decideCluster(ctx, es, vecs, reports, decided, c, contra); err != nil {
-			return prefix(reports, decided), err
-		}
-	}
-	return reports, nil
-}
-
-// prefix returns the reports of the entries decided before the first
-// undecided one.
-func prefix(reports []*Report, decided []bool) []*Report {
-	n := slices.Index(decided, false)
-	if n < 0 {
-		n = len(reports)
-	}
-	return reports[:n]
+	return p.decide(ctx, xs, true)
 }
 
 // flush ends a batch: its events are published per entry in order, and
 // what the pipeline learnt is saved.
-func (p *Pipeline) flush(ctx context.Context, log *eventLog) error {
-	p.log = nil
+func (p *Pipeline) flush(ctx context.Context, log *batchLog) error {
 	if p.cfg.Bus != nil {
-		for _, evs := range log.events {
-			for _, ev := range evs {
+		for _, l := range log.entries {
+			for _, ev := range l.events {
 				p.cfg.Bus.Publish(ev)
 			}
 		}
@@ -138,6 +117,20 @@ func (p *Pipeline) flush(ctx context.Context, log *eventLog) error {
 		return nil
 	}
 	return p.saveMemory(ctx, log.sigs)
+}
+
+// planBatch plans the entries of xs that Stage 1 screened (indices) as
+// clusters; a lone entry is a cluster of its own, validated fully.
+func (p *Pipeline) planBatch(xs []*subject, screened []int) ([]cluster, map[int]string) {
+	if len(screened) == 1 {
+		return []cluster{{members: screened, reps: screened}}, nil
+	}
+	es := make([]*knowledge.Entry, len(xs))
+	vecs := make([][]float32, len(xs))
+	for i, x := range xs {
+		es[i], vecs[i] = x.e, x.vec
+	}
+	return p.plan(es, vecs, screened)
 }
 
 // plan clusters the survivors and finds the ones whose claims contradict
@@ -364,60 +357,94 @@ func shares(a, b []string) bool {
 	return slices.ContainsFunc(a, func(t string) bool { return slices.Contains(b, t) })
 }
 
-// decideCluster runs Stage 2 on a cluster and propagates its verdict.
-func (p *Pipeline) decideCluster(ctx context.Context, es []*knowledge.Entry, vecs [][]float32, reports []*Report, decided []bool,
-	c cluster, contra map[int]string) error {
-	// full validates entry i on its own, flagged and under scrutiny if
-	// either is set, and returns the layers that passed it.
-	full := func(i int, scrutiny, flag string) ([]string, error) {
-		p.log.cur = i
-		if flag != "" {
-			reports[i].Flags = append(reports[i].Flags, flag)
-		}
-		r, passed, err := p.decide(ctx, es[i], vecs[i], reports[i], scrutiny)
-		if err != nil {
-			return nil, err
-		}
-		reports[i], decided[i] = r, true
-		return passed, nil
-	}
-	contradiction := func(i int) string {
-		if contra[i] == "" {
-			return ""
-		}
-		return FlagContradiction
-	}
+// decideCluster decides the entries of cluster c (indices into xs):
+// entry by entry when it holds a coordinated group; otherwise its
+// representatives are validated, then each other member is validated or
+// given their decision. contra says which entries' claims contradict
+// another entry of the batch.
+func (p *Pipeline) decideCluster(ctx context.Context, xs []*subject, c cluster, contra map[int]string) error {
 	if c.coordinated != nil {
-		for _, i := range c.members {
-			n, ok := c.coordinated[i]
-			if !ok {
-				if _, err := full(i, contra[i], contradiction(i)); err != nil {
-					return err
-				}
-				continue
-			}
-			reports[i].Scores["cluster_size"] = float64(n)
-			why := fmt.Sprintf("a coordinated cluster of %d near-duplicate newcomers", n)
-			if _, err := full(i, why, FlagCoordinated); err != nil {
-				return err
-			}
-		}
-		return nil
+		return p.decideCoordinated(ctx, xs, c, contra)
 	}
-	var passed []string // the layers that passed the first representative
-	for k, i := range c.reps {
-		ok, err := full(i, contra[i], contradiction(i))
-		if err != nil {
+	verdict, passed, err := p.decideReps(ctx, xs, c, contra)
+	if err != nil {
+		return err
+	}
+	for _, i := range c.members {
+		if slices.Contains(c.reps, i) {
+			continue
+		}
+		if err := p.decideMember(ctx, xs, c, i, verdict, passed, contra[i]); err != nil {
 			return err
+		}
+	}
+	if len(c.members) > 1 {
+		for _, i := range c.reps {
+			xs[i].r.Scores["cluster_size"] = float64(len(c.members))
+			xs[i].r.Reasons = append(xs[i].r.Reasons, fmt.Sprintf("batch representative of a cluster of %d entries", len(c.members)))
+		}
+	}
+	return nil
+}
+
+// validateFully validates x on its own, flagged and under scrutiny if
+// either is set, and returns the layers that passed it.
+func (p *Pipeline) validateFully(ctx context.Context, x *subject, scrutiny, flag string) ([]string, error) {
+	if flag != "" {
+		x.r.Flags = append(x.r.Flags, flag)
+	}
+	d, err := p.validate(ctx, x, scrutiny)
+	if err != nil {
+		return nil, err
+	}
+	x.decided = true
+	return d.passed, nil
+}
+
+// decideCoordinated validates every member of c on its own, the members
+// of its coordinated group under scrutiny.
+func (p *Pipeline) decideCoordinated(ctx context.Context, xs []*subject, c cluster, contra map[int]string) error {
+	for _, i := range c.members {
+		n, ok := c.coordinated[i]
+		scrutiny, flag := contra[i], contradicting(contra[i])
+		if ok {
+			xs[i].r.Scores["cluster_size"] = float64(n)
+			scrutiny, flag = fmt.Sprintf("a coordinated cluster of %d near-duplicate newcomers", n), FlagCoordinated
+		}
+		if _, err := p.validateFully(ctx, xs[i], scrutiny, flag); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// contradicting is the flag of an entry whose claims contradict another's
+// for why ("" for none).
+func contradicting(why string) string {
+	if why == "" {
+		return ""
+	}
+	return FlagContradiction
+}
+
+// decideReps validates c's representatives and returns what their
+// verdict means for the other members (outcome; Quarantined when they
+// disagree, or when one was rejected only under the scrutiny of its own
+// contradiction) and the layers that passed the first.
+func (p *Pipeline) decideReps(ctx context.Context, xs []*subject, c cluster, contra map[int]string) (Verdict, []string, error) {
+	var passed []string
+	for k, i := range c.reps {
+		ok, err := p.validateFully(ctx, xs[i], contra[i], contradicting(contra[i]))
+		if err != nil {
+			return "", nil, err
 		}
 		if k == 0 {
 			passed = ok
 		}
 	}
-	rep := reports[c.reps[0]]
-	verdict := outcome(rep)
+	verdict := outcome(xs[c.reps[0]].r)
 	for _, i := range c.reps[1:] {
-		if outcome(reports[i]) != verdict {
+		if outcome(xs[i].r) != verdict {
 			verdict = Quarantined
 		}
 	}
@@ -428,43 +455,28 @@ func (p *Pipeline) decideCluster(ctx context.Context, es []*knowledge.Entry, vec
 			verdict = Quarantined
 		}
 	}
-	for _, i := range c.members {
-		if slices.Contains(c.reps, i) {
-			continue
-		}
-		switch {
-		case contra[i] != "":
-			reports[i].Scores["cluster_size"] = float64(len(c.members))
-			if _, err := full(i, contra[i], FlagContradiction); err != nil {
-				return err
-			}
-		case verdict == Rejected:
-			p.log.cur = i
-			r, err := p.propagateReject(ctx, es[i], vecs[i], reports[i], rep, vecs[c.reps[0]])
-			if err != nil {
-				return err
-			}
-			reports[i], decided[i] = r, true
-		case verdict == Adopted:
-			p.log.cur = i
-			r, err := p.propagatePass(ctx, es[i], vecs[i], reports[i], rep, vecs[c.reps[0]], passed)
-			if err != nil {
-				return err
-			}
-			reports[i], decided[i] = r, true
-		default:
-			if _, err := full(i, "", ""); err != nil {
-				return err
-			}
-		}
+	return verdict, passed, nil
+}
+
+// decideMember decides member i of c, given its representatives' verdict
+// and the layers that passed the first: validated fully under the scrutiny
+// of its contradiction (contra, "" for none) or when the verdict is
+// undecided, otherwise given the representative's decision.
+func (p *Pipeline) decideMember(ctx context.Context, xs []*subject, c cluster, i int, verdict Verdict, passed []string, contra string) error {
+	x, rep := xs[i], xs[c.reps[0]]
+	var err error
+	switch {
+	case contra != "":
+		x.r.Scores["cluster_size"] = float64(len(c.members))
+		_, err = p.validateFully(ctx, x, contra, FlagContradiction)
+	case verdict == Rejected:
+		err = p.propagateReject(ctx, x, rep)
+	case verdict == Adopted:
+		err = p.propagatePass(ctx, x, rep, passed)
+	default:
+		_, err = p.validateFully(ctx, x, "", "")
 	}
-	if len(c.members) > 1 {
-		for _, i := range c.reps {
-			reports[i].Scores["cluster_size"] = float64(len(c.members))
-			reports[i].Reasons = append(reports[i].Reasons, fmt.Sprintf("batch representative of a cluster of %d entries", len(c.members)))
-		}
-	}
-	return nil
+	return err
 }
 
 // outcome is what a representative's verdict means for its cluster:
@@ -480,42 +492,48 @@ func outcome(r *Report) Verdict {
 	return Quarantined
 }
 
-// propagateReject rejects a member of a cluster whose representative rep
-// (embedded as repVec) was rejected, with rep's layer and attack.
-func (p *Pipeline) propagateReject(ctx context.Context, e *knowledge.Entry, vec []float32, r, rep *Report, repVec []float32) (*Report, error) {
-	cos := float64(embed.Cosine(vec, repVec))
-	r.Flags = append(r.Flags, FlagPropagated)
-	r.Scores["cluster_similarity"] = cos
-	why := []string{fmt.Sprintf("propagated from %s: its batch representative (cosine %.3f) was rejected by %s", rep.EntryID, cos, failedLayer(rep.Stage, rep.Layer))}
-	if len(rep.Reasons) > 1 {
-		why = append(why, rep.Reasons[1:]...)
+// propagateReject rejects x, a member of a cluster whose representative
+// rep was rejected, with rep's layer and attack.
+func (p *Pipeline) propagateReject(ctx context.Context, x, rep *subject) error {
+	cos := float64(embed.Cosine(x.vec, rep.vec))
+	x.r.Flags = append(x.r.Flags, FlagPropagated)
+	x.r.Scores["cluster_similarity"] = cos
+	r := rep.r
+	why := []string{fmt.Sprintf("propagated from %s: its batch representative (cosine %.3f) was rejected by %s", r.EntryID, cos, failedLayer(r.Stage, r.Layer))}
+	if len(r.Reasons) > 1 {
+		why = append(why, r.Reasons[1:]...)
 	}
-	return p.reject(ctx, e, vec, r, StageStage2, rep.Layer, rep.Attack, rep.Code, why, true)
+	f := fault{stage: StageStage2, layer: r.Layer, attack: r.Attack, code: r.Code, why: why, stored: true}
+	if err := p.conclude(ctx, x, decision{reject: &f}); err != nil {
+		return err
+	}
+	x.decided = true
+	return nil
 }
 
-// propagatePass passes a member of a cluster whose representative rep
+// propagatePass passes x, a member of a cluster whose representative rep
 // passed consensus with the layers passed. A member that is not a trusted
 // clade member, of a representative that was, is validated fully: its
 // representative skipped L1.
-func (p *Pipeline) propagatePass(ctx context.Context, e *knowledge.Entry, vec []float32, r, rep *Report, repVec []float32, passed []string) (*Report, error) {
-	trusted := p.trusted(e, r)
-	if !trusted && slices.Contains(rep.Flags, FlagTrustedMember) {
-		r, _, err := p.decide(ctx, e, vec, r, "")
-		return r, err
+func (p *Pipeline) propagatePass(ctx context.Context, x, rep *subject, passed []string) error {
+	trusted := p.trusted(x.e, x.r)
+	if !trusted && slices.Contains(rep.r.Flags, FlagTrustedMember) {
+		_, err := p.validateFully(ctx, x, "", "")
+		return err
 	}
-	cos := float64(embed.Cosine(vec, repVec))
-	r.Flags = append(r.Flags, FlagPropagated)
-	r.Scores["cluster_similarity"] = cos
+	cos := float64(embed.Cosine(x.vec, rep.vec))
+	x.r.Flags = append(x.r.Flags, FlagPropagated)
+	x.r.Scores["cluster_similarity"] = cos
 	for _, l := range passed {
-		r.Scores[l] = rep.Scores[l]
+		x.r.Scores[l] = rep.r.Scores[l]
 	}
-	r.Scores["consensus"] = rep.Scores["consensus"]
-	r, err := p.pass(ctx, e, vec, r, passed, trusted)
-	if err != nil {
-		return nil, err
+	x.r.Scores["consensus"] = rep.r.Scores["consensus"]
+	if err := p.conclude(ctx, x, decision{passed: passed, trusted: trusted}); err != nil {
+		return err
 	}
-	r.Reasons = append(r.Reasons, fmt.Sprintf("propagated from %s: its batch representative (cosine %.3f) passed consensus", rep.EntryID, cos))
-	return r, nil
+	x.r.Reasons = append(x.r.Reasons, fmt.Sprintf("propagated from %s: its batch representative (cosine %.3f) passed consensus", rep.r.EntryID, cos))
+	x.decided = true
+	return nil
 }
 
 // unit returns a copy of v scaled to unit length (a zero vector stays

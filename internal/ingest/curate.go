@@ -50,7 +50,7 @@ func (p *Pipeline) Curate(ctx context.Context, now time.Time) (*Curation, error)
 		if k.Entry != nil {
 			payload.Source, payload.Agent = k.Entry.Source.Provenance.String(), strings.ToLower(k.Entry.Source.Agent)
 		}
-		p.publish(GrimoireEntryPruned, "", true, payload) // no reason code: the payload says why
+		p.publish(nil, GrimoireEntryPruned, "", true, payload) // no reason code: the payload says why
 	}
 	return out, nil
 }

@@ -1,7 +1,7 @@
 // Package ingest is the knowledge ingestion pipeline (seed 001): the only
 // package that knows the order in which an external entry is screened before
-// it may reach the Grimoire. Reading Pipeline.Ingest top to bottom is reading
-// that order:
+// it may reach the Grimoire. Reading decide and the stage functions it
+// calls, top to bottom in this file, is reading that order:
 //
 //  0. the oracle: content flagged as poison here or by a peer (exact hash or
 //     a near-duplicate embedding) is quarantined;
@@ -80,7 +80,6 @@ import (
 	"fmt"
 	"log/slog"
 	"math"
-	"strings"
 	"sync"
 	"time"
 
@@ -93,7 +92,6 @@ import (
 	"github.com/wardhq/ward/internal/quarantine"
 	"github.com/wardhq/ward/internal/reason"
 	"github.com/wardhq/ward/internal/store"
-	"github.com/wardhq/ward/internal/trust/screen"
 )
 
 // MinEmbeddingCosine is the least cosine similarity a supplied embedding
@@ -225,12 +223,9 @@ type Config struct {
 
 // Pipeline runs entries through the stages. Make it with New.
 type Pipeline struct {
-	cfg  Config
-	grim *Grimoire
-	mu   sync.Mutex // serialises decisions; guards the fields below
-	// log buffers a batch's events, published per entry in order when the
-	// batch ends; nil outside a batch.
-	log   *eventLog
+	cfg   Config
+	grim  *Grimoire
+	mu    sync.Mutex // serialises decisions; guards the fields below
 	clade cladeBook
 	rep   *ledger // per source metrics and reputation (reputation.go)
 	// lessons are the lessons learnt (rollback.go), kept in State.
@@ -327,9 +322,46 @@ func (p *Pipeline) Quarantine(ctx context.Context, es []*knowledge.Entry) ([]*Re
 	return rs, errors.Join(err, p.account(ctx, es, rs, true))
 }
 
+// subject is one entry on its way through the stages: a copy the pipeline
+// owns, the pipeline's embedding of its content (nil when invalid says why
+// the entry is malformed) and the report each stage fills in.
+type subject struct {
+	e       *knowledge.Entry
+	vec     []float32
+	invalid error
+	r       *Report
+	// log, in a batch, holds the entry's events and what its rejection
+	// taught until the batch is decided (batch.go); nil: they are published
+	// and saved at once.
+	log     *entryLog
+	decided bool // r is final
+}
+
+// run decides es: as one batch when full and there are several (batch.go),
+// otherwise one by one, each under the decision lock; full false stops
+// after Stage 1. It returns the reports of the entries decided before the
+// first undecided one.
 func (p *Pipeline) run(ctx context.Context, es []*knowledge.Entry, full bool) ([]*Report, error) {
-	entries := make([]*knowledge.Entry, len(es))
-	invalid := make([]error, len(es))
+	xs, err := p.prepare(ctx, es)
+	if err != nil {
+		return nil, err
+	}
+	if full && len(xs) > 1 {
+		err := p.batch(ctx, xs)
+		return reports(xs), err
+	}
+	for _, x := range xs {
+		if err := p.decideOne(ctx, x, full); err != nil {
+			return reports(xs), err
+		}
+	}
+	return reports(xs), nil
+}
+
+// prepare copies es, gives an entry without an ID one, checks each and
+// embeds the valid ones' contents in one call.
+func (p *Pipeline) prepare(ctx context.Context, es []*knowledge.Entry) ([]*subject, error) {
+	xs := make([]*subject, len(es))
 	var texts []string
 	for i, e := range es {
 		if e == nil {
@@ -339,8 +371,8 @@ func (p *Pipeline) run(ctx context.Context, es []*knowledge.Entry, full bool) ([
 		if c.ID == "" {
 			c.ID = id.New(p.cfg.Now())
 		}
-		entries[i] = &c
-		if invalid[i] = c.Validate(); invalid[i] == nil {
+		xs[i] = &subject{e: &c, invalid: c.Validate(), r: newReport(&c)}
+		if xs[i].invalid == nil {
 			texts = append(texts, c.Content)
 		}
 	}
@@ -348,310 +380,183 @@ func (p *Pipeline) run(ctx context.Context, es []*knowledge.Entry, full bool) ([
 	if err != nil {
 		return nil, fmt.Errorf("ingest: %w", err)
 	}
-	vecs := make([][]float32, len(entries)) // nil for an invalid entry
-	for i := range entries {
-		if invalid[i] == nil {
-			vecs[i], flat = flat[0], flat[1:]
+	for _, x := range xs {
+		if x.invalid == nil {
+			x.vec, flat = flat[0], flat[1:]
 		}
 	}
-	if full && len(entries) > 1 {
-		return p.batch(ctx, entries, vecs, invalid)
-	}
-	reports := make([]*Report, 0, len(es))
-	for i, e := range entries {
-		r, err := p.ingest(ctx, e, vecs[i], invalid[i], full)
-		if err != nil {
-			return reports, err
+	return xs, nil
+}
+
+// reports returns the reports of xs decided before the first undecided one.
+func reports(xs []*subject) []*Report {
+	out := make([]*Report, 0, len(xs))
+	for _, x := range xs {
+		if !x.decided {
+			break
 		}
-		reports = append(reports, r)
-	}
-	return reports, nil
-}
-
-func (p *Pipeline) invalid(e *knowledge.Entry, err error) *Report {
-	r := newReport(e)
-	r.Verdict, r.Stage, r.Code = Rejected, StageStage1, reason.KnowledgeInvalid
-	r.Reasons = []string{string(reason.KnowledgeInvalid), err.Error()}
-	p.publish(GrimoireValidationFailed, r.Code, false, failedPayload{EntryID: e.ID, FailedLayer: string(StageStage1), Reason: string(r.Code)})
-	return r
-}
-
-// ingest decides one entry whose content embeds to vec, or that is
-// invalid.
-func (p *Pipeline) ingest(ctx context.Context, e *knowledge.Entry, vec []float32, invalid error, full bool) (*Report, error) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if invalid != nil {
-		return p.invalid(e, invalid), nil
-	}
-	r, done, err := p.stage1(ctx, e, vec)
-	if done || err != nil {
-		return r, err
-	}
-	if !full {
-		r.Verdict, r.Stage, r.Code = Quarantined, StageStage1, reason.KnowledgeQuarantined
-		r.Reasons = []string{string(r.Code)}
-		return r, nil
-	}
-	return p.consensus(ctx, e, vec, r)
-}
-
-// stage1 runs the oracle, immune memory and Stage 1 on a valid entry.
-// done reports that they decided it (held or rejected: r is final);
-// otherwise it waits, screened, as pending in quarantine for Stage 2, and
-// r is its report so far.
-func (p *Pipeline) stage1(ctx context.Context, e *knowledge.Entry, vec []float32) (r *Report, done bool, err error) {
-	r = newReport(e)
-	decided := func(r *Report, err error) (*Report, bool, error) { return r, true, err }
-
-	// 0: the oracle.
-	if hit := p.cfg.Oracle.Check(e.Content, vec); hit.Any() {
-		if hit.Exact {
-			r.Flags = append(r.Flags, FlagOracleExact)
-		}
-		if hit.Similar {
-			r.Flags = append(r.Flags, FlagOracleSimilar)
-		}
-		return decided(p.hold(ctx, e, vec, r, StageOracle, reason.KnowledgeOracleHit))
-	}
-	// 0b: immune memory.
-	if m, ok := p.cfg.Immune.Match(features(e, vec)); ok {
-		r.Flags = append(r.Flags, FlagPreviouslyRejected)
-		r.Scores["immune_distance"] = float64(m.Distance)
-		p.publish(GrimoireImmuneMatch, reason.KnowledgeImmuneMatch, false,
-			immunePayload{EntryID: e.ID, Signature: fmt.Sprintf("%x", m.ID)})
-		return decided(p.hold(ctx, e, vec, r, StageImmune, reason.KnowledgeImmuneMatch))
-	}
-
-	// 1: provenance, then the quarantine collection, then the screens.
-	now := p.cfg.Now()
-	if err := p.cfg.Checker.Check(ctx, e, now); err != nil {
-		return decided(p.refuse(ctx, e, vec, r, err))
-	}
-	if p.rep.blacklisted(e.Source.Agent) {
-		return decided(p.refuseBlacklisted(ctx, e, vec, r))
-	}
-	if ok, err := p.quarantine(ctx, e, now, reason.KnowledgeQuarantined); err != nil {
-		return nil, true, err
-	} else if !ok {
-		return decided(p.reject(ctx, e, vec, r, StageStage1, knowledge.LayerReplay, knowledge.NoAttack, reason.KnowledgeReplayed, nil, false))
-	}
-	if layer, attack, code, why := p.screen(e, vec, r); attack != knowledge.NoAttack {
-		return decided(p.reject(ctx, e, vec, r, StageStage1, layer, attack, code, why, true))
-	}
-	return r, false, nil
-}
-
-// hold quarantines an entry the oracle or immune memory flagged. Its
-// provenance is still checked: a forgery is rejected (and keeps its flags);
-// a verified entry waits in the quarantine store for review.
-func (p *Pipeline) hold(ctx context.Context, e *knowledge.Entry, vec []float32, r *Report, stage Stage, code reason.Code) (*Report, error) {
-	now := p.cfg.Now()
-	if err := p.cfg.Checker.Check(ctx, e, now); err != nil {
-		if quarantine.Attack(err) == knowledge.ProvenanceForgery {
-			return p.refuse(ctx, e, vec, r, err)
-		}
-		if !errors.Is(err, quarantine.ErrReplayed) && !errors.Is(err, knowledge.ErrInvalid) {
-			return nil, fmt.Errorf("ingest %s: %w", e.ID, err)
-		}
-		r.Reasons = append(r.Reasons, "not stored: "+checkReason(err))
-	} else if p.rep.blacklisted(e.Source.Agent) {
-		return p.refuseBlacklisted(ctx, e, vec, r)
-	} else if _, err := p.quarantine(ctx, e, now, code); err != nil {
-		return nil, err
-	}
-	r.Verdict, r.Stage, r.Code = Quarantined, stage, code
-	r.Reasons = append([]string{string(code)}, r.Reasons...)
-	return r, nil
-}
-
-// refuse reports a Checker refusal: a forgery is rejected and remembered;
-// an invalid entry or a replay is rejected without an attack; any other
-// failure (the registry could not answer) is an error.
-func (p *Pipeline) refuse(ctx context.Context, e *knowledge.Entry, vec []float32, r *Report, err error) (*Report, error) {
-	switch {
-	case quarantine.Attack(err) == knowledge.ProvenanceForgery:
-		return p.reject(ctx, e, vec, r, StageStage1, knowledge.LayerProvenance, knowledge.ProvenanceForgery, reason.KnowledgeForgery, []string{checkReason(err)}, false)
-	case errors.Is(err, quarantine.ErrReplayed):
-		return p.reject(ctx, e, vec, r, StageStage1, knowledge.LayerReplay, knowledge.NoAttack, reason.KnowledgeReplayed, nil, false)
-	case errors.Is(err, knowledge.ErrInvalid):
-		return p.reject(ctx, e, vec, r, StageStage1, knowledge.LayerProvenance, knowledge.NoAttack, reason.KnowledgeInvalid, []string{err.Error()}, false)
-	}
-	return nil, fmt.Errorf("ingest %s: %w", e.ID, err)
-}
-
-// checkReason names a Checker refusal without echoing the entry.
-func checkReason(err error) string {
-	for _, s := range []error{quarantine.ErrUnsigned, quarantine.ErrSignatureLength, quarantine.ErrMalleable,
-		quarantine.ErrRecovery, quarantine.ErrSignerMismatch, quarantine.ErrUnknownAgent, quarantine.ErrMalformed,
-		quarantine.ErrReplayed, knowledge.ErrInvalid} {
-		if errors.Is(err, s) {
-			return s.Error()
-		}
-	}
-	return "provenance not verified"
-}
-
-// quarantine puts e into the quarantine store as pending; false means the
-// store already holds it (the durable replay guard).
-func (p *Pipeline) quarantine(ctx context.Context, e *knowledge.Entry, now time.Time, code reason.Code) (bool, error) {
-	_, err := p.cfg.Store.PutQuarantined(ctx, &store.QuarantinedEntry{Entry: *e, QuarantinedAt: now})
-	if errors.Is(err, store.ErrQuarantineExists) {
-		return false, nil
-	}
-	if err != nil {
-		return false, fmt.Errorf("ingest %s: quarantine: %w", e.ID, err)
-	}
-	p.publish(GrimoireEntryQuarantined, code, true, quarantinedPayload{EntryID: e.ID,
-		Source: e.Source.Provenance.String(), Agent: strings.ToLower(e.Source.Agent), EntryType: e.Type.String()})
-	return true, nil
-}
-
-// Ceiling returns the most confidence an entry of provenance pv may claim:
-// the seed's cross-source discount applied to certainty (marketplace 0.60,
-// clade 0.80, cross-user as commons 0.50), 1 for self-generated knowledge.
-func Ceiling(pv knowledge.Provenance) float64 {
-	switch pv {
-	case knowledge.Self:
-		return 1
-	case knowledge.Purchased:
-		return 0.60
-	case knowledge.Clade:
-		return 0.80
-	case knowledge.CrossUser:
-		return 0.50
-	}
-	return 0
-}
-
-// InitialConfidence returns the seed's initial confidence for e's source
-// (clade and purchased 0.2, cross-user 0.1), never above what the source
-// claimed; self-generated knowledge keeps its own confidence. It does not
-// apply the relationship's discount: adoption uses adopt.Adopt, and this
-// remains for entries without a record (Grimoire.Seed, and Load's
-// fallback).
-func InitialConfidence(e *knowledge.Entry) float64 {
-	c := e.Confidence
-	switch e.Source.Provenance {
-	case knowledge.Self:
-		return c
-	case knowledge.Clade, knowledge.Purchased:
-		return min(c, 0.2)
-	case knowledge.CrossUser:
-		return min(c, 0.1)
-	}
-	return 0
-}
-
-// screen runs Stage 1's content checks on an entry whose provenance holds.
-func (p *Pipeline) screen(e *knowledge.Entry, vec []float32, r *Report) (layer knowledge.Layer, attack knowledge.AttackType, code reason.Code, why []string) {
-	if signals := detect(e); len(signals) > 0 {
-		return knowledge.LayerContent, knowledge.ContentInjection, reason.KnowledgeInjection, signals
-	}
-	ceil := Ceiling(e.Source.Provenance)
-	r.Scores["confidence_ceiling"] = ceil
-	if !(e.Confidence <= ceil) {
-		return knowledge.LayerConfidence, knowledge.ConfidenceInflation, reason.KnowledgeInflation,
-			[]string{fmt.Sprintf("claimed confidence %.2f above %.2f allowed for %s", e.Confidence, ceil, e.Source.Provenance)}
-	}
-	if len(e.Embedding) > 0 {
-		if len(e.Embedding) != len(vec) {
-			return knowledge.LayerEmbedding, knowledge.EmbeddingAnomaly, reason.KnowledgeEmbedding,
-				[]string{fmt.Sprintf("supplied embedding has %d dimensions, the content's has %d", len(e.Embedding), len(vec))}
-		}
-		cos := float64(embed.Cosine(e.Embedding, vec))
-		r.Scores["embedding_cosine"] = cos
-		if !(cos >= MinEmbeddingCosine) {
-			return knowledge.LayerEmbedding, knowledge.EmbeddingAnomaly, reason.KnowledgeEmbedding,
-				[]string{fmt.Sprintf("supplied embedding matches the content at cosine %.3f, below %.2f", cos, MinEmbeddingCosine)}
-		}
-	}
-	return knowledge.NoLayer, knowledge.NoAttack, "", nil
-}
-
-// detect runs screen.Knowledge over every text field of e.
-func detect(e *knowledge.Entry) []string {
-	texts := []string{e.Content}
-	if c := e.Claim; c != nil {
-		texts = append(texts, c.Subject, c.Relation, c.Object)
-		texts = append(texts, c.Conditions...)
-	}
-	if h := e.Heuristic; h != nil {
-		texts = append(texts, h.Conditions...)
-		texts = append(texts, h.Actions...)
-		for k, v := range h.Parameters {
-			texts = append(texts, k, v)
-		}
-	}
-	seen := map[string]bool{}
-	var out []string
-	for _, t := range texts {
-		for _, s := range screen.Knowledge(t) {
-			if !seen[s] {
-				seen[s] = true
-				out = append(out, s)
-			}
-		}
+		out = append(out, x.r)
 	}
 	return out
 }
 
-// consensus runs Stage 2 on a pending entry and adopts or rejects it.
-func (p *Pipeline) consensus(ctx context.Context, e *knowledge.Entry, vec []float32, r *Report) (*Report, error) {
-	r, _, err := p.decide(ctx, e, vec, r, "")
-	return r, err
+func (p *Pipeline) decideOne(ctx context.Context, x *subject, full bool) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.decide(ctx, []*subject{x}, full)
 }
 
-// decide runs Stage 2 on a pending entry and adopts, holds or rejects it;
-// it also returns the layers that passed it. A trusted clade member's entry
-// skips L1. The threshold is the strictness's, capped at the number of
-// layers that ran (validate.Decide), and raised to Strict's by a failing
-// Scrutiny vote or by scrutiny, the batch's reason to look harder ("" for
-// none).
-func (p *Pipeline) decide(ctx context.Context, e *knowledge.Entry, vec []float32, r *Report, scrutiny string) (*Report, []string, error) {
-	if len(p.cfg.Validators) == 0 {
-		r.Verdict, r.Stage, r.Code = Quarantined, StageStage2, reason.KnowledgeNoConsensus
-		r.Reasons = []string{string(r.Code), "no stage 2 validators are configured"}
-		return r, nil, nil
-	}
-	c := &Candidate{Entry: e, Embedding: vec}
-	if e.Claim != nil {
-		c.Claims = []knowledge.Claim{*e.Claim}
-	}
-	trusted := p.trusted(e, r)
-	var (
-		votes  []Vote
-		passed []string
-	)
-	for _, v := range p.cfg.Validators {
-		if trusted && v.Layer() == knowledge.LayerAnomaly {
-			votes = append(votes, Vote{Layer: v.Layer(), Skipped: true,
-				Reasons: []string{fmt.Sprintf("skipped for a trusted member of clade %s", p.cfg.Clade)}})
-			continue
+// decide runs xs through the stages, in order; the caller holds p.mu.
+// Every entry passes Stage 1 on its own; full false leaves the survivors
+// pending in quarantine. Otherwise they are planned as clusters (batch.go:
+// one entry is a cluster of its own) and each cluster's entries are
+// validated, or given their representative's decision.
+func (p *Pipeline) decide(ctx context.Context, xs []*subject, full bool) error {
+	var screened []int
+	for i, x := range xs {
+		done, err := p.stage1(ctx, x)
+		if err != nil {
+			return err
 		}
-		vote, err := v.Validate(ctx, c, p.grim)
+		x.decided = done
+		if !done {
+			screened = append(screened, i)
+		}
+	}
+	if !full {
+		for _, i := range screened {
+			await(xs[i])
+		}
+		return nil
+	}
+	clusters, contra := p.planBatch(xs, screened)
+	for _, c := range clusters {
+		if err := p.decideCluster(ctx, xs, c, contra); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// await leaves x, screened by Stage 1, pending in quarantine for Validate.
+func await(x *subject) {
+	x.r.Verdict, x.r.Stage, x.r.Code = Quarantined, StageStage1, reason.KnowledgeQuarantined
+	x.r.Reasons = []string{string(x.r.Code)}
+	x.decided = true
+}
+
+// stage1 refuses a malformed entry, then runs the oracle, immune memory
+// and Stage 1 on x. done reports that they decided it (held or rejected:
+// x.r is final); otherwise it waits, screened, as pending in quarantine for
+// Stage 2.
+func (p *Pipeline) stage1(ctx context.Context, x *subject) (done bool, err error) {
+	if x.invalid != nil {
+		p.refuseInvalid(x)
+		return true, nil
+	}
+	if stage, code, ok := p.known(x); ok {
+		return true, p.hold(ctx, x, stage, code)
+	}
+	now := p.cfg.Now()
+	if err := p.cfg.Checker.Check(ctx, x.e, now); err != nil {
+		return true, p.refuse(ctx, x, err)
+	}
+	if p.rep.blacklisted(x.e.Source.Agent) {
+		return true, p.refuseBlacklisted(ctx, x)
+	}
+	if ok, err := p.quarantine(ctx, x, now, reason.KnowledgeQuarantined); err != nil {
+		return true, err
+	} else if !ok {
+		return true, p.reject(ctx, x, fault{stage: StageStage1, layer: knowledge.LayerReplay, code: reason.KnowledgeReplayed})
+	}
+	if f, ok := p.screen(x); !ok {
+		return true, p.reject(ctx, x, f)
+	}
+	return false, nil
+}
+
+// validate runs x, screened by Stage 1, through the rest of the stages:
+// Stage 2's votes, the consensus they reach, under scrutiny (the batch's
+// reason to look harder; "" for none), and what follows from it
+// (conclude). It returns the decision, which a batch propagates to the
+// entry's cluster; when Stage 2 could not decide, x waits in quarantine and
+// the decision passes no layer.
+func (p *Pipeline) validate(ctx context.Context, x *subject, scrutiny string) (decision, error) {
+	b, ok, err := p.stage2(ctx, x)
+	if !ok || err != nil {
+		return decision{}, err
+	}
+	d := p.consensus(x, b, scrutiny)
+	return d, p.conclude(ctx, x, d)
+}
+
+// ballot is what Stage 2 gathered on an entry: the layers' votes, the
+// layers that passed it, and whether its source is a trusted clade member
+// (whose L1 vote is skipped).
+type ballot struct {
+	votes   []Vote
+	passed  []string
+	trusted bool
+}
+
+// stage2 has every Stage 2 layer vote on x. ok is false when Stage 2
+// cannot decide (no validators are configured, or one could not decide):
+// x then stays pending in quarantine, and its report says why. A trusted
+// clade member's entry skips L1.
+func (p *Pipeline) stage2(ctx context.Context, x *subject) (b ballot, ok bool, err error) {
+	if len(p.cfg.Validators) == 0 {
+		x.r.Verdict, x.r.Stage, x.r.Code = Quarantined, StageStage2, reason.KnowledgeNoConsensus
+		x.r.Reasons = []string{string(x.r.Code), "no stage 2 validators are configured"}
+		return b, false, nil
+	}
+	c := &Candidate{Entry: x.e, Embedding: x.vec}
+	if x.e.Claim != nil {
+		c.Claims = []knowledge.Claim{*x.e.Claim}
+	}
+	b.trusted = p.trusted(x.e, x.r)
+	for _, v := range p.cfg.Validators {
+		vote, err := p.vote(ctx, v, c, b.trusted)
 		if err != nil {
 			if ctx.Err() != nil {
-				return nil, nil, ctx.Err()
+				return b, false, ctx.Err()
 			}
-			r.Verdict, r.Stage, r.Layer, r.Code = Quarantined, StageStage2, v.Layer(), reason.KnowledgeValidationError
-			r.Reasons = []string{string(r.Code), v.Layer().String() + " could not decide"}
-			return r, nil, nil
+			x.r.Verdict, x.r.Stage, x.r.Layer, x.r.Code = Quarantined, StageStage2, v.Layer(), reason.KnowledgeValidationError
+			x.r.Reasons = []string{string(x.r.Code), v.Layer().String() + " could not decide"}
+			return b, false, nil
 		}
-		if vote.Layer == knowledge.NoLayer {
-			vote.Layer = v.Layer()
-		}
-		votes = append(votes, vote)
+		b.votes = append(b.votes, vote)
 		if !vote.Skipped {
-			r.Scores[vote.Layer.String()] = vote.Score
+			x.r.Scores[vote.Layer.String()] = vote.Score
 		}
 		if vote.Pass && !vote.Skipped {
-			passed = append(passed, vote.Layer.String())
+			b.passed = append(b.passed, vote.Layer.String())
 		}
 	}
+	return b, true, nil
+}
+
+// vote is v's vote on c; L1 is skipped for a trusted clade member.
+func (p *Pipeline) vote(ctx context.Context, v Validator, c *Candidate, trusted bool) (Vote, error) {
+	if trusted && v.Layer() == knowledge.LayerAnomaly {
+		return Vote{Layer: v.Layer(), Skipped: true,
+			Reasons: []string{fmt.Sprintf("skipped for a trusted member of clade %s", p.cfg.Clade)}}, nil
+	}
+	vote, err := v.Validate(ctx, c, p.grim)
+	if err == nil && vote.Layer == knowledge.NoLayer {
+		vote.Layer = v.Layer()
+	}
+	return vote, err
+}
+
+// consensus decides x from its ballot: it passes when enough of the votes
+// that ran pass and none that failed is decisive. The threshold is the
+// strictness's, capped at the number of layers that ran (validate.Decide),
+// and raised to Strict's by a failing Scrutiny vote or by scrutiny, the
+// batch's reason to look harder ("" for none).
+func (p *Pipeline) consensus(x *subject, b ballot, scrutiny string) decision {
 	need, ran := p.cfg.Strictness.Threshold(), 0
 	var decisive, raised knowledge.Layer
-	for _, v := range votes {
+	for _, v := range b.votes {
 		if v.Skipped {
 			continue
 		}
@@ -668,37 +573,111 @@ func (p *Pipeline) decide(ctx context.Context, e *knowledge.Entry, vec []float32
 		need = max(need, knowledge.Strict.Threshold())
 	}
 	need = max(1, min(need, ran)) // nothing vouches for an entry no layer judged
-	r.Scores["consensus"] = float64(len(passed))
-	if len(passed) < need || decisive != knowledge.NoLayer {
-		why := []string{fmt.Sprintf("%d of %d votes passed, %s needs %d", len(passed), knowledge.Validators, p.cfg.Strictness, need)}
-		switch {
-		case decisive != knowledge.NoLayer:
-			why[0] = decisive.String() + " is decisive: its failure rejects the entry without consensus"
-		case raised != knowledge.NoLayer:
-			why[0] = fmt.Sprintf("%d of %d votes passed; %s raised scrutiny, which needs %d", len(passed), knowledge.Validators, raised, need)
-		case scrutiny != "":
-			why[0] = fmt.Sprintf("%d of %d votes passed; %s, which raises scrutiny to %d", len(passed), knowledge.Validators, scrutiny, need)
-		}
-		layer := decisive
-		if layer == knowledge.NoLayer {
-			layer = raised
-		}
-		for _, v := range votes {
-			if v.Pass || v.Skipped {
-				continue
-			}
-			if layer == knowledge.NoLayer {
-				layer = v.Layer
-			}
-			for _, s := range v.Reasons {
-				why = append(why, v.Layer.String()+": "+s)
-			}
-		}
-		r, err := p.reject(ctx, e, vec, r, StageStage2, layer, classify(layer), reason.KnowledgeConsensusFailed, why, true)
-		return r, nil, err
+	x.r.Scores["consensus"] = float64(len(b.passed))
+	if len(b.passed) < need || decisive != knowledge.NoLayer {
+		f := p.dissent(b, need, decisive, raised, scrutiny)
+		return decision{reject: &f}
 	}
-	r, err := p.pass(ctx, e, vec, r, passed, trusted)
-	return r, passed, err
+	return decision{passed: b.passed, trusted: b.trusted}
+}
+
+// dissent is the fault of an entry that failed consensus: the decisive
+// layer, else the one that raised scrutiny, else the first that failed,
+// and every failing vote's reasons.
+func (p *Pipeline) dissent(b ballot, need int, decisive, raised knowledge.Layer, scrutiny string) fault {
+	why := []string{fmt.Sprintf("%d of %d votes passed, %s needs %d", len(b.passed), knowledge.Validators, p.cfg.Strictness, need)}
+	switch {
+	case decisive != knowledge.NoLayer:
+		why[0] = decisive.String() + " is decisive: its failure rejects the entry without consensus"
+	case raised != knowledge.NoLayer:
+		why[0] = fmt.Sprintf("%d of %d votes passed; %s raised scrutiny, which needs %d", len(b.passed), knowledge.Validators, raised, need)
+	case scrutiny != "":
+		why[0] = fmt.Sprintf("%d of %d votes passed; %s, which raises scrutiny to %d", len(b.passed), knowledge.Validators, scrutiny, need)
+	}
+	layer := decisive
+	if layer == knowledge.NoLayer {
+		layer = raised
+	}
+	for _, v := range b.votes {
+		if v.Pass || v.Skipped {
+			continue
+		}
+		if layer == knowledge.NoLayer {
+			layer = v.Layer
+		}
+		for _, s := range v.Reasons {
+			why = append(why, v.Layer.String()+": "+s)
+		}
+	}
+	return fault{stage: StageStage2, layer: layer, attack: classify(layer), code: reason.KnowledgeConsensusFailed, why: why, stored: true}
+}
+
+// conclude carries out decision d on x: rejected; or passed, then, where
+// the strictness requires the sandbox, decided by Stage 3, and adopted (or
+// confirming an adopted entry) by Stage 4.
+func (p *Pipeline) conclude(ctx context.Context, x *subject, d decision) error {
+	if d.reject != nil {
+		return p.reject(ctx, x, *d.reject)
+	}
+	if !p.sandboxed(x.e, d.trusted) {
+		return p.stage4(ctx, x, d.passed)
+	}
+	t, err := p.stage3(ctx, x)
+	switch {
+	case err != nil:
+		return err
+	case t.wait != "":
+		p.awaitSandbox(x, d.passed, t.wait)
+		return nil
+	case t.reject != nil:
+		return p.reject(ctx, x, *t.reject)
+	}
+	if err := p.stage4(ctx, x, d.passed); err != nil {
+		return err
+	}
+	return p.sandboxPassed(ctx, x, t.out)
+}
+
+// stage4 adopts x, which passed consensus (and Stage 3 where required),
+// into the Grimoire's external partition under the adoption policy
+// (adopt.Adopt: initial confidence and TTL by source, the relationship's
+// discount), or, when it repeats an adopted entry, confirms that one.
+func (p *Pipeline) stage4(ctx context.Context, x *subject, passed []string) error {
+	now := p.cfg.Now()
+	// The provenance picks the relationship (purchased: marketplace, clade:
+	// clade, cross_user: commons); entries carry no generation, so nothing
+	// arrives as inheritance here.
+	rec, err := adopt.Adopt(x.e, adopt.Origin{}, now)
+	if err != nil {
+		return fmt.Errorf("ingest %s: adopt: %w", x.e.ID, err)
+	}
+	if k, ok := p.grim.confirmable(x.e); ok {
+		return p.confirm(ctx, x, passed, k, now)
+	}
+	return p.adopt(ctx, x, passed, rec, now)
+}
+
+// fault is why an entry is rejected: the stage and layer that rejected it,
+// the attack it most resembles (NoAttack: none, nothing is remembered),
+// the reason code and the reasons after it. stored says its quarantine row
+// exists and fails with the code.
+type fault struct {
+	stage  Stage
+	layer  knowledge.Layer
+	attack knowledge.AttackType
+	code   reason.Code
+	why    []string
+	stored bool
+}
+
+// decision is what consensus decides of an entry, or what a batch takes
+// from its cluster's representative: reject it, or pass it with the layers
+// that passed; trusted says its source is a trusted clade member, which
+// skips the sandbox.
+type decision struct {
+	reject  *fault
+	passed  []string
+	trusted bool
 }
 
 // actionable reports whether entries of type t suggest actions, which the
@@ -707,18 +686,11 @@ func actionable(t knowledge.EntryType) bool {
 	return t == knowledge.TypeHeuristic || t == knowledge.TypeStrategyFragment
 }
 
-// pass decides an entry that passed consensus: adopted, unless it is
-// actionable, the strictness requires the sandbox and its source is not a
-// trusted clade member; then Stage 3 decides it (sandbox.go), or, with no
-// Stage3 configured, it stays pending in quarantine.
-func (p *Pipeline) pass(ctx context.Context, e *knowledge.Entry, vec []float32, r *Report, passed []string, trusted bool) (*Report, error) {
-	if !p.cfg.Strictness.SandboxRequired() || !actionable(e.Type) || trusted {
-		return p.adopt(ctx, e, vec, r, passed)
-	}
-	if p.cfg.Stage3 != nil {
-		return p.stage3(ctx, e, vec, r, passed)
-	}
-	return p.sandboxRequired(e, r, passed, "no Stage 3 evaluator is configured"), nil
+// sandboxed reports whether an entry e that passed consensus goes to
+// Stage 3: it is actionable, the strictness requires the sandbox and its
+// source is not a trusted clade member.
+func (p *Pipeline) sandboxed(e *knowledge.Entry, trusted bool) bool {
+	return p.cfg.Strictness.SandboxRequired() && actionable(e.Type) && !trusted
 }
 
 // classify names the attack a Stage 2 rejection by layer most resembles:
@@ -733,121 +705,29 @@ func classify(layer knowledge.Layer) knowledge.AttackType {
 	return knowledge.CausalGraphPoisoning
 }
 
-// adopt moves a pending entry that passed consensus into the Grimoire's
-// external partition under Stage 4's adoption policy (adopt.Adopt: initial
-// confidence and TTL by source, the relationship's discount) and stores its
-// record with it. An entry that repeats an adopted one confirms it instead
-// (see confirm).
-func (p *Pipeline) adopt(ctx context.Context, e *knowledge.Entry, vec []float32, r *Report, passed []string) (*Report, error) {
-	now := p.cfg.Now()
-	// The provenance picks the relationship (purchased: marketplace, clade:
-	// clade, cross_user: commons); entries carry no generation, so nothing
-	// arrives as inheritance here.
-	rec, err := adopt.Adopt(e, adopt.Origin{}, now)
-	if err != nil {
-		return nil, fmt.Errorf("ingest %s: adopt: %w", e.ID, err)
-	}
-	if k, ok := p.grim.confirmable(e); ok {
-		return p.confirm(ctx, e, r, passed, k, now)
-	}
-	if err := p.cfg.Store.SetQuarantineStatus(ctx, e.ID, store.QuarantinePassed, string(reason.KnowledgeAdopted), knowledge.NoAttack, now); err != nil {
-		return nil, fmt.Errorf("ingest %s: pass: %w", e.ID, err)
-	}
-	p.publish(GrimoireValidationPassed, reason.KnowledgeAdopted, true, passedPayload{EntryID: e.ID, LayersPassed: passed, Score: meanScore(r, passed)})
-	if err := p.cfg.Store.PutEntry(ctx, &store.GrimoireEntry{Entry: *e, Partition: knowledge.PartitionExternal, Created: now, Adoption: &rec}); err != nil {
-		return nil, fmt.Errorf("ingest %s: adopt: %w", e.ID, err)
-	}
-	conf := rec.Confidence
-	if p.clade.rejected(e.ID) {
-		conf = CladeRejectedConfidence
-	}
-	if err := p.grim.add(e, vec, knowledge.PartitionExternal, conf, &rec); err != nil {
-		return nil, fmt.Errorf("ingest %s: %w", e.ID, err)
-	}
-	p.grim.observe([]string{e.Content})
-	p.publish(GrimoireEntryAdopted, reason.KnowledgeAdopted, true, adoptedPayload{EntryID: e.ID, InitialConfidence: conf,
-		Partition: knowledge.PartitionExternal.String(), ValidationStatus: rec.Status.String(), Expires: rec.Expires})
-	r.Verdict, r.Stage, r.Code, r.Confidence = Adopted, StageAdopt, reason.KnowledgeAdopted, conf
-	r.InitialConfidence, r.ValidationStatus, r.Expires = rec.Confidence, rec.Status.String(), rec.Expires
-	r.Reasons = []string{string(reason.KnowledgeAdopted), fmt.Sprintf("%d of %d votes passed (%s)", len(passed), knowledge.Validators, strings.Join(passed, ", "))}
-	return r, nil
-}
-
-// confirm decides an entry that passed consensus and repeats the adopted
-// entry k (same content hash, or same structured claim): it is evidence for
-// k (adopt.Confirm, whose credit follows seed 6.1b: identical content and
-// the same agent earn nothing, a shared on-chain anchor half), not a new
-// entry. Its quarantine row passes; k's updated record is stored and k's
-// confidence in the view follows it (unless the clade rejected k).
-func (p *Pipeline) confirm(ctx context.Context, e *knowledge.Entry, r *Report, passed []string, k Known, now time.Time) (*Report, error) {
-	rec, credit, err := adopt.Confirm(*k.Adoption, adopt.ConfirmationFrom(e, now))
-	full := errors.Is(err, adopt.ErrInvalid) && len(k.Adoption.Confirmations) >= adopt.MaxConfirmations
-	if err != nil && !full {
-		return nil, fmt.Errorf("ingest %s: confirm %s: %w", e.ID, k.Entry.ID, err)
-	}
-	if err := p.cfg.Store.SetQuarantineStatus(ctx, e.ID, store.QuarantinePassed, string(reason.KnowledgeAdopted)+" (confirms "+k.Entry.ID+")", knowledge.NoAttack, now); err != nil {
-		return nil, fmt.Errorf("ingest %s: pass: %w", e.ID, err)
-	}
-	p.publish(GrimoireValidationPassed, reason.KnowledgeAdopted, true, passedPayload{EntryID: e.ID, LayersPassed: passed, Score: meanScore(r, passed)})
-	if !full {
-		if err := p.cfg.Store.PutAdoption(ctx, &rec); err != nil {
-			return nil, fmt.Errorf("ingest %s: confirm %s: %w", e.ID, k.Entry.ID, err)
-		}
-	}
-	conf := rec.Confidence
-	if p.clade.rejected(k.Entry.ID) {
-		conf = k.Confidence
-	}
-	p.grim.setAdoption(rec, conf)
-	if k.Adoption.Status != adopt.Confirmed && rec.Status == adopt.Confirmed {
-		p.rep.confirmed(k.Entry.Source.Agent)
-	}
-	p.publish(GrimoireEntryConfirmed, reason.KnowledgeAdopted, true, confirmedPayload{EntryID: e.ID, Confirms: k.Entry.ID,
-		Credit: credit.String(), Confidence: conf, ValidationStatus: rec.Status.String(), Validations: rec.Validations})
-	r.Verdict, r.Stage, r.Code, r.Confidence = Confirmed, StageAdopt, reason.KnowledgeAdopted, conf
-	r.InitialConfidence, r.ValidationStatus, r.Expires = k.Adoption.Confidence, rec.Status.String(), rec.Expires
-	r.Confirms, r.Credit = k.Entry.ID, credit.String()
-	r.Scores["credit_weight"] = credit.Weight()
-	r.Reasons = []string{string(reason.KnowledgeAdopted),
-		fmt.Sprintf("%d of %d votes passed (%s)", len(passed), knowledge.Validators, strings.Join(passed, ", ")),
-		fmt.Sprintf("repeats adopted entry %s: a %s confirmation, its confidence %.3f to %.3f", k.Entry.ID, credit, k.Adoption.Confidence, rec.Confidence)}
-	if full {
-		r.Reasons[2] = fmt.Sprintf("repeats adopted entry %s, whose confirmation log is full (%d)", k.Entry.ID, adopt.MaxConfirmations)
-	}
-	return r, nil
-}
-
-func meanScore(r *Report, passed []string) float64 {
-	score := 0.0
-	for _, l := range passed {
-		score += r.Scores[l]
-	}
-	return score / float64(len(passed))
-}
-
-// reject decides e as rejected: its quarantine row (if stored) fails with
-// attack, and an identified attack is remembered by immune memory and, but
-// for a forgery, by the oracle.
-func (p *Pipeline) reject(ctx context.Context, e *knowledge.Entry, vec []float32, r *Report, stage Stage, layer knowledge.Layer,
-	attack knowledge.AttackType, code reason.Code, why []string, stored bool) (*Report, error) {
-	if stored {
-		err := p.cfg.Store.SetQuarantineStatus(ctx, e.ID, store.QuarantineFailed, string(code), attack, p.cfg.Now())
+// reject decides x as rejected for f: its quarantine row (if stored)
+// fails with f's attack, and an identified attack is remembered by immune
+// memory and, but for a forgery, by the oracle.
+func (p *Pipeline) reject(ctx context.Context, x *subject, f fault) error {
+	e := x.e
+	if f.stored {
+		err := p.cfg.Store.SetQuarantineStatus(ctx, e.ID, store.QuarantineFailed, string(f.code), f.attack, p.cfg.Now())
 		if err != nil {
-			return nil, fmt.Errorf("ingest %s: fail: %w", e.ID, err)
+			return fmt.Errorf("ingest %s: fail: %w", e.ID, err)
 		}
 	}
-	if attack != knowledge.NoAttack && attack != knowledge.ProvenanceForgery {
-		if err := p.remember(ctx, e, vec, code, attack); err != nil {
-			return nil, fmt.Errorf("ingest %s: remember: %w", e.ID, err)
+	if f.attack != knowledge.NoAttack && f.attack != knowledge.ProvenanceForgery {
+		if err := p.remember(ctx, x, f.code, f.attack); err != nil {
+			return fmt.Errorf("ingest %s: remember: %w", e.ID, err)
 		}
-		if err := p.rejectedShare(ctx, e, r); err != nil {
-			return nil, fmt.Errorf("ingest %s: demote the sharer: %w", e.ID, err)
+		if err := p.rejectedShare(ctx, e, x.r); err != nil {
+			return fmt.Errorf("ingest %s: demote the sharer: %w", e.ID, err)
 		}
 	}
-	r.Verdict, r.Stage, r.Layer, r.Attack, r.Code = Rejected, stage, layer, attack, code
-	r.Reasons = append([]string{string(code)}, why...)
-	p.publish(GrimoireValidationFailed, code, false, failedPayload{EntryID: e.ID, FailedLayer: failedLayer(stage, layer), Reason: string(code)})
-	return r, nil
+	x.r.Verdict, x.r.Stage, x.r.Layer, x.r.Attack, x.r.Code = Rejected, f.stage, f.layer, f.attack, f.code
+	x.r.Reasons = append([]string{string(f.code)}, f.why...)
+	p.publish(x.log, GrimoireValidationFailed, f.code, false, failedPayload{EntryID: e.ID, FailedLayer: failedLayer(f.stage, f.layer), Reason: string(f.code)})
+	return nil
 }
 
 func failedLayer(stage Stage, layer knowledge.Layer) string {
@@ -857,21 +737,20 @@ func failedLayer(stage Stage, layer knowledge.Layer) string {
 	return string(stage) + "/" + layer.String()
 }
 
-// remember records a rejected entry's immune signature and flags its
-// content in the oracle, and saves both to the State, if any: at once, or
-// in a batch when the batch ends.
-func (p *Pipeline) remember(ctx context.Context, e *knowledge.Entry, vec []float32, code reason.Code, attack knowledge.AttackType) error {
+// remember records the immune signature of x, rejected for attack with
+// code, and flags its content in the oracle; it saves both to the State,
+// if any, at once, or, in a batch, in x's log for when the batch ends.
+func (p *Pipeline) remember(ctx context.Context, x *subject, code reason.Code, attack knowledge.AttackType) error {
 	// Record fails only for an empty embedding or an out-of-range attack,
 	// neither of which reaches here: then there is no signature to save.
-	sig, err := p.cfg.Immune.Record(features(e, vec), code, attack)
-	p.cfg.Oracle.MarkBad(e.Content, vec)
+	sig, err := p.cfg.Immune.Record(features(x.e, x.vec), code, attack)
+	p.cfg.Oracle.MarkBad(x.e.Content, x.vec)
 	var sigs []oracle.Signature
 	if err == nil {
 		sigs = append(sigs, sig)
 	}
-	if p.log != nil {
-		p.log.learnt = true
-		p.log.sigs = append(p.log.sigs, sigs...)
+	if x.log != nil {
+		x.log.learnt(sigs)
 		return nil
 	}
 	return p.saveMemory(ctx, sigs)
@@ -914,14 +793,17 @@ func features(e *knowledge.Entry, vec []float32) oracle.Features {
 	return oracle.Features{Source: e.Source.Provenance.String(), Category: e.Type.String(), Confidence: e.Confidence, Embedding: vec}
 }
 
-func (p *Pipeline) publish(kind event.Kind, code reason.Code, ok bool, payload any) {
+// publish publishes an event of kind on the bus, if any: at once, or, in
+// a batch, in the deciding entry's log (log non-nil) for when the batch
+// ends.
+func (p *Pipeline) publish(log *entryLog, kind event.Kind, code reason.Code, ok bool, payload any) {
 	if p.cfg.Bus == nil {
 		return
 	}
 	b, _ := json.Marshal(payload) // plain structs of strings and numbers
 	ev := event.Event{Kind: kind, Success: ok, Code: string(code), Summary: string(b)}
-	if p.log != nil {
-		p.log.add(ev)
+	if log != nil {
+		log.events = append(log.events, ev)
 		return
 	}
 	p.cfg.Bus.Publish(ev)

@@ -433,12 +433,12 @@ func (l *ledger) load(ctx context.Context, st store.Reputation) error {
 	return nil
 }
 
-// refuseBlacklisted rejects e, whose source is blacklisted, at Stage 1
+// refuseBlacklisted rejects x, whose source is blacklisted, at Stage 1
 // without storing it or remembering its content: the content was not
 // judged.
-func (p *Pipeline) refuseBlacklisted(ctx context.Context, e *knowledge.Entry, vec []float32, r *Report) (*Report, error) {
-	return p.reject(ctx, e, vec, r, StageStage1, knowledge.LayerReputation, knowledge.NoAttack, reason.KnowledgeSourceBlacklisted,
-		[]string{fmt.Sprintf("more than %.0f%% of the source's entries failed, reported by %d or more buyers", 100*BlacklistFailureRate, BlacklistBuyers)}, false)
+func (p *Pipeline) refuseBlacklisted(ctx context.Context, x *subject) error {
+	return p.reject(ctx, x, fault{stage: StageStage1, layer: knowledge.LayerReputation, code: reason.KnowledgeSourceBlacklisted,
+		why: []string{fmt.Sprintf("more than %.0f%% of the source's entries failed, reported by %d or more buyers", 100*BlacklistFailureRate, BlacklistBuyers)}})
 }
 
 // account counts reports into the metrics and saves them to the State, if

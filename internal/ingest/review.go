@@ -19,23 +19,23 @@ var ErrNotPending = errors.New("quarantined entry already decided")
 var ErrNoEntry = errors.New("no such quarantined entry")
 
 // pending loads the pending quarantined entry id and embeds its content.
-func (p *Pipeline) pending(ctx context.Context, id string) (*knowledge.Entry, []float32, error) {
+func (p *Pipeline) pending(ctx context.Context, id string) (*subject, error) {
 	q, err := p.cfg.Store.QuarantinedEntry(ctx, id)
 	if errors.Is(err, store.ErrNotFound) {
-		return nil, nil, ErrNoEntry
+		return nil, ErrNoEntry
 	}
 	if err != nil {
-		return nil, nil, fmt.Errorf("ingest %s: %w", id, err)
+		return nil, fmt.Errorf("ingest %s: %w", id, err)
 	}
 	if q.Status != store.QuarantinePending {
-		return nil, nil, ErrNotPending
+		return nil, ErrNotPending
 	}
 	vecs, err := p.grim.embed(ctx, []string{q.Entry.Content})
 	if err != nil {
-		return nil, nil, fmt.Errorf("ingest %s: %w", id, err)
+		return nil, fmt.Errorf("ingest %s: %w", id, err)
 	}
 	e := q.Entry
-	return &e, vecs[0], nil
+	return &subject{e: &e, vec: vecs[0], r: newReport(&e)}, nil
 }
 
 // Validate decides the pending quarantined entry id (one that Quarantine
@@ -43,25 +43,24 @@ func (p *Pipeline) pending(ctx context.Context, id string) (*knowledge.Entry, []
 // to validate): it runs Stage 1's content screens again, since a held entry
 // skipped them, and then Stage 2, and adopts or rejects it.
 func (p *Pipeline) Validate(ctx context.Context, id string) (*Report, error) {
-	e, vec, err := p.pending(ctx, id)
+	x, err := p.pending(ctx, id)
 	if err != nil {
 		return nil, err
 	}
-	r, err := p.validate(ctx, e, vec)
-	if err != nil {
+	if err := p.revalidate(ctx, x); err != nil {
 		return nil, err
 	}
-	return r, p.account(ctx, []*knowledge.Entry{e}, []*Report{r}, false)
+	return x.r, p.account(ctx, []*knowledge.Entry{x.e}, []*Report{x.r}, false)
 }
 
-func (p *Pipeline) validate(ctx context.Context, e *knowledge.Entry, vec []float32) (*Report, error) {
+func (p *Pipeline) revalidate(ctx context.Context, x *subject) error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	r := newReport(e)
-	if layer, attack, code, why := p.screen(e, vec, r); attack != knowledge.NoAttack {
-		return p.reject(ctx, e, vec, r, StageStage1, layer, attack, code, why, true)
+	if f, ok := p.screen(x); !ok {
+		return p.reject(ctx, x, f)
 	}
-	return p.consensus(ctx, e, vec, r)
+	_, err := p.validate(ctx, x, "")
+	return err
 }
 
 // Reject decides the pending quarantined entry id as rejected by review
@@ -71,17 +70,17 @@ func (p *Pipeline) Reject(ctx context.Context, id string, attack knowledge.Attac
 	if !attack.Valid() {
 		return nil, fmt.Errorf("ingest: invalid attack type %d", attack)
 	}
-	e, vec, err := p.pending(ctx, id)
+	x, err := p.pending(ctx, id)
 	if err != nil {
 		return nil, err
 	}
 	p.mu.Lock()
-	r, err := p.reject(ctx, e, vec, newReport(e), StageStage2, knowledge.LayerReview, attack, reason.KnowledgeRejected, nil, true)
+	err = p.reject(ctx, x, fault{stage: StageStage2, layer: knowledge.LayerReview, attack: attack, code: reason.KnowledgeRejected, stored: true})
 	p.mu.Unlock()
 	if err != nil {
 		return nil, err
 	}
-	return r, p.account(ctx, []*knowledge.Entry{e}, []*Report{r}, false)
+	return x.r, p.account(ctx, []*knowledge.Entry{x.e}, []*Report{x.r}, false)
 }
 
 // Summary is the seed's ingestion report over the quarantine collection:

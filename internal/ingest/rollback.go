@@ -200,7 +200,7 @@ func (p *Pipeline) Rollback(ctx context.Context, source string, in rollback.Inpu
 	if m, ok := p.rep.get(source); ok {
 		out.Reputation = &m
 	}
-	p.publish(GrimoireCausalRollback, "", true, rollbackPayload{Source: source, Count: len(out.RolledBack),
+	p.publish(nil, GrimoireCausalRollback, "", true, rollbackPayload{Source: source, Count: len(out.RolledBack),
 		Reason: d.Reason.String(), Entries: out.RolledBack})
 	return out, nil
 }

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"strings"
 	"time"
 
 	"github.com/wardhq/ward/internal/adopt"
@@ -192,74 +191,99 @@ func (s *Stage3) withDefaults() *Stage3 {
 	return &c
 }
 
-// stage3 decides an actionable entry that passed consensus where the
-// strictness requires the sandbox: adopted if its evaluation passes,
-// rejected on a breach (sandbox_resource_exceeded) or a failed evaluation,
-// and held in quarantine (KNOWLEDGE_SANDBOX_REQUIRED) when it cannot be
-// decomposed or the sandbox could not run. A rejection here is not an
-// attack: nothing is remembered in the immune memory or the oracle.
-func (p *Pipeline) stage3(ctx context.Context, e *knowledge.Entry, vec []float32, r *Report, passed []string) (*Report, error) {
-	out, err := p.cfg.Stage3.Evaluate(ctx, e, p.cfg.Strictness)
-	r.Sandbox = out
-	switch {
-	case ctx.Err() != nil:
-		return nil, fmt.Errorf("ingest %s: sandbox: %w", e.ID, ctx.Err())
-	case errors.Is(err, skill.ErrUndecomposable):
-		return p.sandboxRequired(e, r, passed, "it cannot be evaluated ("+err.Error()+")"), nil
-	case err != nil:
-		return p.sandboxRequired(e, r, passed, errNotRun.Error()), nil
-	case out.Breach != "":
-		why := "the evaluation breached the sandbox limit " + out.Breach
-		if out.Evaluation != nil && out.Evaluation.Exceeded != "" {
-			why = "a condition exceeded its CEL cost budget (" + out.Breach + ")"
-		}
-		if out.Component != "" {
-			why = fmt.Sprintf("component %s breached the sandbox limit %s", out.Component, out.Breach)
-		}
-		reasons := []string{why}
-		l, err := p.sandboxLesson(ctx, e, out, why)
-		if err != nil {
-			return nil, fmt.Errorf("ingest %s: sandbox lesson: %w", e.ID, err)
-		}
-		if l != "" {
-			reasons = append(reasons, "lesson "+l+" stored")
-		}
-		return p.reject(ctx, e, vec, r, StageSandbox, knowledge.LayerSandbox, knowledge.NoAttack, reason.KnowledgeSandboxExceeded, reasons, true)
-	}
-	ev := out.Evaluation
-	r.Scores["sandbox_mean_return"] = ev.Strategy.MeanReturn
-	r.Scores["sandbox_baseline_mean_return"] = ev.Baseline.MeanReturn
-	r.Scores["sandbox_worst_loss"] = ev.Strategy.WorstLoss
-	r.Scores["sandbox_max_drawdown"] = ev.Strategy.MaxDrawdown
-	if !ev.Pass {
-		why := append([]string{fmt.Sprintf("against the %s over %d scenarios of up to %d ticks", p.cfg.Stage3.baselineName(), ev.Scenarios, ev.Ticks)}, ev.Reasons...)
-		return p.reject(ctx, e, vec, r, StageSandbox, knowledge.LayerSandbox, knowledge.NoAttack, reason.KnowledgeSandboxFailed, why, true)
-	}
-	r, err = p.adopt(ctx, e, vec, r, passed)
-	if err != nil || r.Verdict != Adopted && r.Verdict != Confirmed {
-		return r, err
-	}
-	if out.Promoted, err = p.promote(ctx, e, out.Plan); err != nil {
-		return nil, fmt.Errorf("ingest %s: adopted, but %w", e.ID, err)
-	}
-	r.Reasons = append(r.Reasons, fmt.Sprintf("Stage 3: passed against the %s over %d scenarios (mean return %.2f%%, baseline %.2f%%)",
-		p.cfg.Stage3.baselineName(), ev.Scenarios, 100*ev.Strategy.MeanReturn, 100*ev.Baseline.MeanReturn))
-	return r, nil
+// trial is what Stage 3 found of an entry: wait says why it could not
+// evaluate it (the entry stays pending in quarantine), reject why it fails;
+// otherwise it passed, with out its outcome.
+type trial struct {
+	out    *SandboxOutcome
+	wait   string
+	reject *fault
 }
 
-// sandboxRequired holds an actionable entry that passed consensus in
+// stage3 evaluates x, an actionable entry that passed consensus where the
+// strictness requires the sandbox: it fails on a breach
+// (sandbox_resource_exceeded) or a failed evaluation, and waits when no
+// Stage3 is configured, x cannot be decomposed or the sandbox could not
+// run. A failure here is not an attack: nothing is remembered in the
+// immune memory or the oracle.
+func (p *Pipeline) stage3(ctx context.Context, x *subject) (trial, error) {
+	if p.cfg.Stage3 == nil {
+		return trial{wait: "no Stage 3 evaluator is configured"}, nil
+	}
+	out, err := p.cfg.Stage3.Evaluate(ctx, x.e, p.cfg.Strictness)
+	x.r.Sandbox = out
+	switch {
+	case ctx.Err() != nil:
+		return trial{}, fmt.Errorf("ingest %s: sandbox: %w", x.e.ID, ctx.Err())
+	case errors.Is(err, skill.ErrUndecomposable):
+		return trial{wait: "it cannot be evaluated (" + err.Error() + ")"}, nil
+	case err != nil:
+		return trial{wait: errNotRun.Error()}, nil
+	case out.Breach != "":
+		f, err := p.breach(ctx, x.e, out)
+		return trial{reject: &f}, err
+	}
+	ev := out.Evaluation
+	x.r.Scores["sandbox_mean_return"] = ev.Strategy.MeanReturn
+	x.r.Scores["sandbox_baseline_mean_return"] = ev.Baseline.MeanReturn
+	x.r.Scores["sandbox_worst_loss"] = ev.Strategy.WorstLoss
+	x.r.Scores["sandbox_max_drawdown"] = ev.Strategy.MaxDrawdown
+	if !ev.Pass {
+		why := append([]string{fmt.Sprintf("against the %s over %d scenarios of up to %d ticks", p.cfg.Stage3.baselineName(), ev.Scenarios, ev.Ticks)}, ev.Reasons...)
+		return trial{reject: &fault{stage: StageSandbox, layer: knowledge.LayerSandbox, code: reason.KnowledgeSandboxFailed, why: why, stored: true}}, nil
+	}
+	return trial{out: out}, nil
+}
+
+// breach is the fault of an entry whose evaluation breached a limit; a
+// lesson about it is stored.
+func (p *Pipeline) breach(ctx context.Context, e *knowledge.Entry, out *SandboxOutcome) (fault, error) {
+	why := "the evaluation breached the sandbox limit " + out.Breach
+	if out.Evaluation != nil && out.Evaluation.Exceeded != "" {
+		why = "a condition exceeded its CEL cost budget (" + out.Breach + ")"
+	}
+	if out.Component != "" {
+		why = fmt.Sprintf("component %s breached the sandbox limit %s", out.Component, out.Breach)
+	}
+	reasons := []string{why}
+	l, err := p.sandboxLesson(ctx, e, out, why)
+	if err != nil {
+		return fault{}, fmt.Errorf("ingest %s: sandbox lesson: %w", e.ID, err)
+	}
+	if l != "" {
+		reasons = append(reasons, "lesson "+l+" stored")
+	}
+	return fault{stage: StageSandbox, layer: knowledge.LayerSandbox, code: reason.KnowledgeSandboxExceeded, why: reasons, stored: true}, nil
+}
+
+// sandboxPassed ends Stage 3 for x, adopted (or confirming) after passing
+// it with outcome out: the plan's novel conditions join the library and
+// the report says what the entry was judged against.
+func (p *Pipeline) sandboxPassed(ctx context.Context, x *subject, out *SandboxOutcome) error {
+	if x.r.Verdict != Adopted && x.r.Verdict != Confirmed {
+		return nil
+	}
+	var err error
+	if out.Promoted, err = p.promote(ctx, x.e, out.Plan); err != nil {
+		return fmt.Errorf("ingest %s: adopted, but %w", x.e.ID, err)
+	}
+	ev := out.Evaluation
+	x.r.Reasons = append(x.r.Reasons, fmt.Sprintf("Stage 3: passed against the %s over %d scenarios (mean return %.2f%%, baseline %.2f%%)",
+		p.cfg.Stage3.baselineName(), ev.Scenarios, 100*ev.Strategy.MeanReturn, 100*ev.Baseline.MeanReturn))
+	return nil
+}
+
+// awaitSandbox holds x, an actionable entry that passed consensus, in
 // quarantine because Stage 3 cannot evaluate it, saying why.
-func (p *Pipeline) sandboxRequired(e *knowledge.Entry, r *Report, passed []string, why string) *Report {
-	p.publish(GrimoireValidationPassed, reason.KnowledgeSandboxRequired, true, passedPayload{EntryID: e.ID, LayersPassed: passed, Score: meanScore(r, passed)})
+func (p *Pipeline) awaitSandbox(x *subject, passed []string, why string) {
+	e, r := x.e, x.r
+	p.publish(x.log, GrimoireValidationPassed, reason.KnowledgeSandboxRequired, true, passedPayload{EntryID: e.ID, LayersPassed: passed, Score: meanScore(r, passed)})
 	need := fmt.Sprintf("%s strictness requires the Stage 3 sandbox for a %s entry", p.cfg.Strictness, e.Type)
 	if p.cfg.Strictness == knowledge.Paranoid {
 		need += fmt.Sprintf(", run for an extended %d ticks", ParanoidSandboxTicks)
 	}
 	r.Verdict, r.Stage, r.Code = Quarantined, StageSandbox, reason.KnowledgeSandboxRequired
-	r.Reasons = []string{string(r.Code),
-		fmt.Sprintf("%d of %d votes passed (%s)", len(passed), knowledge.Validators, strings.Join(passed, ", ")),
-		need + "; " + why + ", so the entry stays pending in quarantine"}
-	return r
+	r.Reasons = []string{string(r.Code), votesPassed(passed), need + "; " + why + ", so the entry stays pending in quarantine"}
 }
 
 // ErrNoStage3 is returned by SandboxHeuristic when the pipeline has no

@@ -1,0 +1,211 @@
+package ingest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/wardhq/ward/internal/embed"
+	"github.com/wardhq/ward/internal/knowledge"
+	"github.com/wardhq/ward/internal/quarantine"
+	"github.com/wardhq/ward/internal/reason"
+	"github.com/wardhq/ward/internal/store"
+	"github.com/wardhq/ward/internal/trust/screen"
+)
+
+// refuseInvalid rejects x, malformed, at Stage 1 without storing it.
+func (p *Pipeline) refuseInvalid(x *subject) {
+	x.r.Verdict, x.r.Stage, x.r.Code = Rejected, StageStage1, reason.KnowledgeInvalid
+	x.r.Reasons = []string{string(reason.KnowledgeInvalid), x.invalid.Error()}
+	p.publish(x.log, GrimoireValidationFailed, x.r.Code, false, failedPayload{EntryID: x.e.ID, FailedLayer: string(StageStage1), Reason: string(x.r.Code)})
+}
+
+// known checks x against the oracle (stage 0) and immune memory (0b): ok
+// reports a hit, with the stage and code to hold x at; the hit's flags are
+// on x's report.
+func (p *Pipeline) known(x *subject) (stage Stage, code reason.Code, ok bool) {
+	if hit := p.cfg.Oracle.Check(x.e.Content, x.vec); hit.Any() {
+		if hit.Exact {
+			x.r.Flags = append(x.r.Flags, FlagOracleExact)
+		}
+		if hit.Similar {
+			x.r.Flags = append(x.r.Flags, FlagOracleSimilar)
+		}
+		return StageOracle, reason.KnowledgeOracleHit, true
+	}
+	if m, ok := p.cfg.Immune.Match(features(x.e, x.vec)); ok {
+		x.r.Flags = append(x.r.Flags, FlagPreviouslyRejected)
+		x.r.Scores["immune_distance"] = float64(m.Distance)
+		p.publish(x.log, GrimoireImmuneMatch, reason.KnowledgeImmuneMatch, false,
+			immunePayload{EntryID: x.e.ID, Signature: fmt.Sprintf("%x", m.ID)})
+		return StageImmune, reason.KnowledgeImmuneMatch, true
+	}
+	return "", "", false
+}
+
+// hold quarantines an entry the oracle or immune memory flagged. Its
+// provenance is still checked: a forgery is rejected (and keeps its flags);
+// a verified entry waits in the quarantine store for review.
+func (p *Pipeline) hold(ctx context.Context, x *subject, stage Stage, code reason.Code) error {
+	now := p.cfg.Now()
+	if err := p.cfg.Checker.Check(ctx, x.e, now); err != nil {
+		if quarantine.Attack(err) == knowledge.ProvenanceForgery {
+			return p.refuse(ctx, x, err)
+		}
+		if !errors.Is(err, quarantine.ErrReplayed) && !errors.Is(err, knowledge.ErrInvalid) {
+			return fmt.Errorf("ingest %s: %w", x.e.ID, err)
+		}
+		x.r.Reasons = append(x.r.Reasons, "not stored: "+checkReason(err))
+	} else if p.rep.blacklisted(x.e.Source.Agent) {
+		return p.refuseBlacklisted(ctx, x)
+	} else if _, err := p.quarantine(ctx, x, now, code); err != nil {
+		return err
+	}
+	x.r.Verdict, x.r.Stage, x.r.Code = Quarantined, stage, code
+	x.r.Reasons = append([]string{string(code)}, x.r.Reasons...)
+	return nil
+}
+
+// refuse reports a Checker refusal: a forgery is rejected and remembered;
+// an invalid entry or a replay is rejected without an attack; any other
+// failure (the registry could not answer) is an error.
+func (p *Pipeline) refuse(ctx context.Context, x *subject, err error) error {
+	f := fault{stage: StageStage1, layer: knowledge.LayerProvenance}
+	switch {
+	case quarantine.Attack(err) == knowledge.ProvenanceForgery:
+		f.attack, f.code, f.why = knowledge.ProvenanceForgery, reason.KnowledgeForgery, []string{checkReason(err)}
+	case errors.Is(err, quarantine.ErrReplayed):
+		f.layer, f.code = knowledge.LayerReplay, reason.KnowledgeReplayed
+	case errors.Is(err, knowledge.ErrInvalid):
+		f.code, f.why = reason.KnowledgeInvalid, []string{err.Error()}
+	default:
+		return fmt.Errorf("ingest %s: %w", x.e.ID, err)
+	}
+	return p.reject(ctx, x, f)
+}
+
+// checkReason names a Checker refusal without echoing the entry.
+func checkReason(err error) string {
+	for _, s := range []error{quarantine.ErrUnsigned, quarantine.ErrSignatureLength, quarantine.ErrMalleable,
+		quarantine.ErrRecovery, quarantine.ErrSignerMismatch, quarantine.ErrUnknownAgent, quarantine.ErrMalformed,
+		quarantine.ErrReplayed, knowledge.ErrInvalid} {
+		if errors.Is(err, s) {
+			return s.Error()
+		}
+	}
+	return "provenance not verified"
+}
+
+// quarantine puts x into the quarantine store as pending; false means the
+// store already holds it (the durable replay guard).
+func (p *Pipeline) quarantine(ctx context.Context, x *subject, now time.Time, code reason.Code) (bool, error) {
+	e := x.e
+	_, err := p.cfg.Store.PutQuarantined(ctx, &store.QuarantinedEntry{Entry: *e, QuarantinedAt: now})
+	if errors.Is(err, store.ErrQuarantineExists) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("ingest %s: quarantine: %w", e.ID, err)
+	}
+	p.publish(x.log, GrimoireEntryQuarantined, code, true, quarantinedPayload{EntryID: e.ID,
+		Source: e.Source.Provenance.String(), Agent: strings.ToLower(e.Source.Agent), EntryType: e.Type.String()})
+	return true, nil
+}
+
+// Ceiling returns the most confidence an entry of provenance pv may claim:
+// the seed's cross-source discount applied to certainty (marketplace 0.60,
+// clade 0.80, cross-user as commons 0.50), 1 for self-generated knowledge.
+func Ceiling(pv knowledge.Provenance) float64 {
+	switch pv {
+	case knowledge.Self:
+		return 1
+	case knowledge.Purchased:
+		return 0.60
+	case knowledge.Clade:
+		return 0.80
+	case knowledge.CrossUser:
+		return 0.50
+	}
+	return 0
+}
+
+// InitialConfidence returns the seed's initial confidence for e's source
+// (clade and purchased 0.2, cross-user 0.1), never above what the source
+// claimed; self-generated knowledge keeps its own confidence. It does not
+// apply the relationship's discount: adoption uses adopt.Adopt, and this
+// remains for entries without a record (Grimoire.Seed, and Load's
+// fallback).
+func InitialConfidence(e *knowledge.Entry) float64 {
+	c := e.Confidence
+	switch e.Source.Provenance {
+	case knowledge.Self:
+		return c
+	case knowledge.Clade, knowledge.Purchased:
+		return min(c, 0.2)
+	case knowledge.CrossUser:
+		return min(c, 0.1)
+	}
+	return 0
+}
+
+// screen runs Stage 1's content checks on x, whose provenance holds; ok
+// is false when one fails, and f says which.
+func (p *Pipeline) screen(x *subject) (f fault, ok bool) {
+	e, r := x.e, x.r
+	f = fault{stage: StageStage1, stored: true}
+	if signals := detect(e); len(signals) > 0 {
+		f.layer, f.attack, f.code, f.why = knowledge.LayerContent, knowledge.ContentInjection, reason.KnowledgeInjection, signals
+		return f, false
+	}
+	ceil := Ceiling(e.Source.Provenance)
+	r.Scores["confidence_ceiling"] = ceil
+	if !(e.Confidence <= ceil) {
+		f.layer, f.attack, f.code = knowledge.LayerConfidence, knowledge.ConfidenceInflation, reason.KnowledgeInflation
+		f.why = []string{fmt.Sprintf("claimed confidence %.2f above %.2f allowed for %s", e.Confidence, ceil, e.Source.Provenance)}
+		return f, false
+	}
+	if len(e.Embedding) == 0 {
+		return fault{}, true
+	}
+	f.layer, f.attack, f.code = knowledge.LayerEmbedding, knowledge.EmbeddingAnomaly, reason.KnowledgeEmbedding
+	if len(e.Embedding) != len(x.vec) {
+		f.why = []string{fmt.Sprintf("supplied embedding has %d dimensions, the content's has %d", len(e.Embedding), len(x.vec))}
+		return f, false
+	}
+	cos := float64(embed.Cosine(e.Embedding, x.vec))
+	r.Scores["embedding_cosine"] = cos
+	if !(cos >= MinEmbeddingCosine) {
+		f.why = []string{fmt.Sprintf("supplied embedding matches the content at cosine %.3f, below %.2f", cos, MinEmbeddingCosine)}
+		return f, false
+	}
+	return fault{}, true
+}
+
+// detect runs screen.Knowledge over every text field of e.
+func detect(e *knowledge.Entry) []string {
+	texts := []string{e.Content}
+	if c := e.Claim; c != nil {
+		texts = append(texts, c.Subject, c.Relation, c.Object)
+		texts = append(texts, c.Conditions...)
+	}
+	if h := e.Heuristic; h != nil {
+		texts = append(texts, h.Conditions...)
+		texts = append(texts, h.Actions...)
+		for k, v := range h.Parameters {
+			texts = append(texts, k, v)
+		}
+	}
+	seen := map[string]bool{}
+	var out []string
+	for _, t := range texts {
+		for _, s := range screen.Knowledge(t) {
+			if !seen[s] {
+				seen[s] = true
+				out = append(out, s)
+			}
+		}
+	}
+	return out
+}

@@ -1021,15 +1021,10 @@ func (t *Tools) settleExecuted(ctx context.Context, c *commitCall, res *tool.Res
 	}
 	rec.Expected, rec.Actual, rec.GroundTruth = res.ExpectedOutcome, res.ActualOutcome, res.GroundTruthSource
 	rec.Verified = res.ExpectedOutcome != "" && res.ExpectedOutcome == res.ActualOutcome
-	var txs struct {
-		TxHashes []string `json:"tx_hashes"`
-		GasUsed  uint64   `json:"gas_used"`
+	if n := len(res.TxHashes); n > 0 {
+		rec.TxHash = res.TxHashes[n-1]
 	}
-	_ = json.Unmarshal(res.Data, &txs)
-	if n := len(txs.TxHashes); n > 0 {
-		rec.TxHash = txs.TxHashes[n-1]
-	}
-	rec.GasUsed = txs.GasUsed
+	rec.GasUsed = res.GasUsed
 	t.finish(ctx, c.p.ID, c.began, true, c.consumed.ValueCents)
 	if err := t.recordBoth(ctx, c.consumedRec, rec); err != nil {
 		// The effect happened; the result still goes back, with the

@@ -161,7 +161,11 @@ func testTools(t *testing.T, l *ledger, executed *atomic.Int64, block chan struc
 			executed.Add(1)
 			l.swap(p.Tokens[0].Token, p.Tokens[0].Amount)
 			in.Step(0)
-			return tool.WriteResult(d, map[string]any{"tx_hashes": []string{"0x01"}, "gas_used": 50000}, "ok", "ok", "receipt")
+			res, err := tool.WriteResult(d, map[string]any{"tx_hashes": []string{"0x01"}, "gas_used": 50000}, "ok", "ok", "receipt")
+			if err == nil {
+				res.TxHashes, res.GasUsed = []string{"0x01"}, 50000
+			}
+			return res, err
 		}
 	}
 	def := func(name string, cat tool.Category, tier tool.Tier, rt tool.RiskTier, eff tool.Effect) *tool.Def {

@@ -38,20 +38,16 @@ func viewPermit(p *store.Permit, full bool) permitView {
 		NotBefore: p.NotBefore, ExpiryTick: p.ExpiryTick, RiskTier: p.RiskTier, ValueCents: p.ValueCents, ArgsHash: p.ArgsHash,
 		PolicyHash: p.PolicyHash, Phase: p.Phase, ClosedAt: p.ClosedAt, ClosedBy: p.ClosedBy,
 	}
-	var pv struct {
-		Plan struct {
-			Summary string `json:"summary"`
-		} `json:"plan"`
-	}
-	if json.Unmarshal(p.Preview, &pv) == nil {
-		v.Summary = pv.Plan.Summary
+	if p.Plan != nil {
+		v.Summary = p.Plan.Summary
 	}
 	if full {
 		if json.Valid(p.Args) {
 			v.Args = p.Args
 		}
-		if json.Valid(p.Preview) {
-			v.Preview = p.Preview
+		// The preview as the store keeps it.
+		if b, err := p.MarshalPreview(); err == nil {
+			v.Preview = b
 		}
 	}
 	return v

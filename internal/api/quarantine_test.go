@@ -96,6 +96,19 @@ func TestQuarantineEndToEnd(t *testing.T) {
 		if len(res.Data.TxHashes) == 0 {
 			t.Errorf("commit = %s", r.body)
 		}
+		// The outcome record has the transaction the write sent.
+		r = h.do("GET", "/v1/actions?kind=tool_call&permit_id="+it.Outcome.Permit.PermitID, h.owner, nil)
+		h.want(r, http.StatusOK, "")
+		var calls struct {
+			Actions []struct {
+				TxHash  string `json:"tx_hash"`
+				GasUsed uint64 `json:"gas_used"`
+			}
+		}
+		r.decode(t, &calls)
+		if len(calls.Actions) != 1 || len(calls.Actions[0].TxHash) != 66 || !strings.HasPrefix(calls.Actions[0].TxHash, "0x") || calls.Actions[0].GasUsed == 0 {
+			t.Errorf("tool_call records = %s", r.body)
+		}
 
 		h.want(h.do("POST", "/v1/quarantine/"+qid+"/approve", h.owner, nil), http.StatusConflict, api.CodeAlreadyReviewed)
 		h.want(h.do("POST", "/v1/quarantine/"+qid+"/reject", h.owner, nil), http.StatusConflict, api.CodeAlreadyReviewed)

@@ -185,6 +185,14 @@ func (f *baseFixture) commit(t *testing.T, name, args string, out any) *tool.Pla
 	if res.ExpectedOutcome == "" || res.ActualOutcome == "" || res.GroundTruthSource == "" {
 		t.Errorf("%s: result without ground truth: %+v", name, res)
 	}
+	// The typed outcome the gate records is what the data reports.
+	var sent struct {
+		TxHashes []string `json:"tx_hashes"`
+		GasUsed  uint64   `json:"gas_used"`
+	}
+	if err := json.Unmarshal(res.Data, &sent); err != nil || !slices.Equal(res.TxHashes, sent.TxHashes) || res.GasUsed != sent.GasUsed {
+		t.Errorf("%s: result txs %v gas %d, data %s (%v)", name, res.TxHashes, res.GasUsed, res.Data, err)
+	}
 	if out != nil {
 		if err := json.Unmarshal(res.Data, out); err != nil {
 			t.Fatalf("%s: decode %s: %v", name, res.Data, err)

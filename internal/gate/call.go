@@ -722,20 +722,21 @@ func (t *Tools) issuePermit(ctx context.Context, s *Session, e *registry.Entry, 
 	sim *hook.SimResult, ran []string, lessons []adopt.Advice, pid string, phase hook.Phase, tick uint64, now time.Time) (*PermitView, error) {
 	d := e.Def
 	risk := permitRisk(d, plan)
-	preview := jsonOf(struct {
-		Plan       *tool.Plan      `json:"plan"`
-		Simulation *hook.SimResult `json:"simulation,omitempty"`
-		Lessons    []adopt.Advice  `json:"lessons,omitempty"`
-	}{plan, sim, lessons})
 	p := &store.Permit{
 		ID: pid, CreatedAt: now, ExpiresAt: now.Add(t.cfg.PermitTTL),
 		ExpiryTick: tick + t.cfg.PermitTicks, PrincipalID: s.Principal, SessionID: s.ID, Tool: d.Name,
 		ArgsHash: args.HashHex(), Args: args.Canonical(), PolicyHash: hashHex(t.engine.Snapshot().Hash()),
-		Phase: phase.String(), RiskTier: risk.String(), ValueCents: plan.ValueCents, Preview: preview,
-		Status: store.PermitPending,
+		Phase: phase.String(), RiskTier: risk.String(), ValueCents: plan.ValueCents,
+		Plan: plan, Simulation: sim, Lessons: lessons, Status: store.PermitPending,
 	}
 	if risk >= tool.Elevated {
 		p.NotBefore = now.Add(t.cfg.AnnounceDelay)
+	}
+	// The audit record carries the preview as the permit row stores it.
+	preview, err := p.MarshalPreview()
+	if err != nil {
+		t.releaseHold(ctx, p.ID)
+		return nil, refuse(reason.AuditUnavailable, "permit", "the permit could not be stored and recorded, so none was issued", err.Error())
 	}
 	// The permit and its audit record are written concurrently so that
 	// one group commit (one sync) makes both durable.
@@ -882,12 +883,11 @@ func (t *Tools) loadCommit(ctx context.Context, s *Session, req CommitRequest) (
 	if c.phase, err = t.Phase(ctx); err != nil {
 		return nil, refuse(reason.HookError, "phase", "the gate cannot read its phase, so the action is refused", err.Error())
 	}
-	pv := struct {
-		Plan *tool.Plan `json:"plan"`
-	}{&c.plan}
-	if err := json.Unmarshal(p.Preview, &pv); err != nil {
-		return nil, refuse(reason.AuditUnavailable, "permit", "the permit's plan cannot be read", err.Error())
+	// A permit row without a plan (none the gate wrote) executes nothing.
+	if p.Plan == nil {
+		return nil, refuse(reason.AuditUnavailable, "permit", "the permit's plan cannot be read", "the permit has no plan")
 	}
+	c.plan = *p.Plan
 	if e.Def.Tier == tool.Privileged {
 		if t.approver == nil || len(req.Approval) == 0 {
 			return nil, refuse(reason.ApprovalRequired, "approval", "this action needs the owner's signed approval of permit "+p.ID, "")
@@ -1021,15 +1021,10 @@ func (t *Tools) settleExecuted(ctx context.Context, c *commitCall, res *tool.Res
 	}
 	rec.Expected, rec.Actual, rec.GroundTruth = res.ExpectedOutcome, res.ActualOutcome, res.GroundTruthSource
 	rec.Verified = res.ExpectedOutcome != "" && res.ExpectedOutcome == res.ActualOutcome
-	var txs struct {
-		TxHashes []string `json:"tx_hashes"`
-		GasUsed  uint64   `json:"gas_used"`
+	if n := len(res.TxHashes); n > 0 {
+		rec.TxHash = res.TxHashes[n-1]
 	}
-	_ = json.Unmarshal(res.Data, &txs)
-	if n := len(txs.TxHashes); n > 0 {
-		rec.TxHash = txs.TxHashes[n-1]
-	}
-	rec.GasUsed = txs.GasUsed
+	rec.GasUsed = res.GasUsed
 	t.finish(ctx, c.p.ID, c.began, true, c.consumed.ValueCents)
 	if err := t.recordBoth(ctx, c.consumedRec, rec); err != nil {
 		// The effect happened; the result still goes back, with the

@@ -25,6 +25,7 @@ import (
 	"github.com/wardhq/ward/internal/capability"
 	"github.com/wardhq/ward/internal/event"
 	"github.com/wardhq/ward/internal/hook"
+	"github.com/wardhq/ward/internal/id"
 	"github.com/wardhq/ward/internal/knowledge"
 	"github.com/wardhq/ward/internal/policy"
 	"github.com/wardhq/ward/internal/policy/rules"
@@ -160,7 +161,11 @@ func testTools(t *testing.T, l *ledger, executed *atomic.Int64, block chan struc
 			executed.Add(1)
 			l.swap(p.Tokens[0].Token, p.Tokens[0].Amount)
 			in.Step(0)
-			return tool.WriteResult(d, map[string]any{"tx_hashes": []string{"0x01"}, "gas_used": 50000}, "ok", "ok", "receipt")
+			res, err := tool.WriteResult(d, map[string]any{"tx_hashes": []string{"0x01"}, "gas_used": 50000}, "ok", "ok", "receipt")
+			if err == nil {
+				res.TxHashes, res.GasUsed = []string{"0x01"}, 50000
+			}
+			return res, err
 		}
 	}
 	def := func(name string, cat tool.Category, tier tool.Tier, rt tool.RiskTier, eff tool.Effect) *tool.Def {
@@ -496,6 +501,41 @@ func TestPreviewCommit(t *testing.T) {
 	}
 	if got, want := strings.Join(kinds, ","), "permit_created:deferred,permit_consumed:,tool_call:executed"; got != want {
 		t.Errorf("action log = %s, want %s", got, want)
+	}
+	// The permit_created record carries the preview as the agent saw it,
+	// in the document the permit row stores; the outcome record has the
+	// write's last transaction and its gas.
+	plan, _ := json.Marshal(pv.Plan)
+	sim, _ := json.Marshal(pv.Simulation)
+	if want := `{"plan":` + string(plan) + `,"simulation":` + string(sim) + `}`; len(recs) != 3 || string(recs[0].Detail) != want {
+		t.Errorf("permit_created detail = %s\nwant %s", recs[0].Detail, want)
+	}
+	if len(recs) == 3 && (recs[2].TxHash != "0x01" || recs[2].GasUsed != 50_000) {
+		t.Errorf("tool_call tx %q gas %d, want 0x01 and 50000", recs[2].TxHash, recs[2].GasUsed)
+	}
+}
+
+// A permit row without a plan, which the gate never writes, is refused
+// at commit rather than executed as an empty plan.
+func TestCommitWithoutPlan(t *testing.T) {
+	f := newFixture(t, fixtureOpts{})
+	ctx := t.Context()
+	pv, err := f.tools.Preview(ctx, f.session, "uniswap_execute_swap", swapArgs(tokA, 1_000_000))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := f.store.Permit(ctx, pv.PermitID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.ID, p.Plan, p.Simulation, p.Lessons = id.New(p.CreatedAt), nil, nil, nil
+	if err := f.store.CreatePermit(ctx, &p); err != nil {
+		t.Fatal(err)
+	}
+	_, err = f.tools.Commit(ctx, f.session, CommitRequest{PermitID: p.ID})
+	wantRefusal(t, err, reason.AuditUnavailable)
+	if f.executed.Load() != 0 {
+		t.Error("a permit without a plan executed")
 	}
 }
 

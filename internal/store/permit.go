@@ -2,8 +2,14 @@ package store
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"time"
+
+	"github.com/wardhq/ward/internal/adopt"
+	"github.com/wardhq/ward/internal/hook"
+	"github.com/wardhq/ward/internal/tool"
 )
 
 // PermitStatus is where a permit is in its life: pending until exactly one
@@ -37,10 +43,50 @@ type Permit struct {
 	Phase       string // PolicyCage phase at preview
 	RiskTier    string // routine|standard|elevated|high|critical
 	ValueCents  int64
-	Preview     []byte // JSON: simulation, gas, balance deltas, plan
-	Status      PermitStatus
-	ClosedAt    time.Time // when consumed or cancelled
-	ClosedBy    string    // who consumed/cancelled (session or "owner")
+	// Plan, Simulation and Lessons are what the preview showed: the plan
+	// is what the commit executes (the gate refuses to commit a permit
+	// without one), the simulation and lessons are nil when none ran or
+	// applied. A store keeps the three as one document, MarshalPreview's.
+	Plan       *tool.Plan
+	Simulation *hook.SimResult
+	Lessons    []adopt.Advice
+	Status     PermitStatus
+	ClosedAt   time.Time // when consumed or cancelled
+	ClosedBy   string    // who consumed/cancelled (session or "owner")
+}
+
+// preview is the document a permit's preview is stored as. Its encoding
+// is the stored format (the permits table's preview column and the Detail
+// of the permit's permit_created record): fields are only ever added.
+type preview struct {
+	Plan       *tool.Plan      `json:"plan"`
+	Simulation *hook.SimResult `json:"simulation,omitempty"`
+	Lessons    []adopt.Advice  `json:"lessons,omitempty"`
+}
+
+// MarshalPreview returns p's Plan, Simulation and Lessons as the JSON
+// document a store keeps and the action log records; it fails only for a
+// value JSON cannot hold (a NaN confidence).
+func (p *Permit) MarshalPreview() ([]byte, error) {
+	b, err := json.Marshal(preview{Plan: p.Plan, Simulation: p.Simulation, Lessons: p.Lessons})
+	if err != nil {
+		return nil, fmt.Errorf("permit %s: encode preview: %w", p.ID, err)
+	}
+	return b, nil
+}
+
+// UnmarshalPreview sets p's Plan, Simulation and Lessons from b, a
+// document MarshalPreview wrote (older documents, which lack later
+// fields, included); an empty b sets them to nil.
+func (p *Permit) UnmarshalPreview(b []byte) error {
+	var v preview
+	if len(b) > 0 {
+		if err := json.Unmarshal(b, &v); err != nil {
+			return fmt.Errorf("permit %s: decode preview: %w", p.ID, err)
+		}
+	}
+	p.Plan, p.Simulation, p.Lessons = v.Plan, v.Simulation, v.Lessons
+	return nil
 }
 
 // PermitCheck is what a commit must still match. SessionID, when set,

@@ -417,6 +417,12 @@ type Result struct {
 	ExpectedOutcome   string          `json:"expected_outcome,omitempty"`
 	ActualOutcome     string          `json:"actual_outcome,omitempty"`
 	GroundTruthSource string          `json:"ground_truth_source,omitempty"`
+	// TxHashes and GasUsed are what a chain write sent: its transactions'
+	// hashes, in the order sent, and the gas they used in all. They are
+	// for ward's own records (the gate's outcome record), not part of the
+	// result's JSON; a write that sends nothing leaves them zero.
+	TxHashes []string `json:"-"`
+	GasUsed  uint64   `json:"-"`
 }
 
 // ReadResult returns the result of a read tool.

@@ -51,12 +51,13 @@ const actionColumns = `id, time_ns, kind, permit_id, session_id, tool, action_ty
 // answer, set before the batch's done is closed and read by the caller only
 // if the batch committed.
 type permitOp struct {
-	p     store.Permit      // create: the permit; consume: the consumed permit
-	id    string            // consume, cancel
-	check store.PermitCheck // consume
-	by    string            // consume, cancel
-	now   int64             // consume, cancel: Unix nanoseconds
-	tick  int64             // consume: check.Tick, at most math.MaxInt64
+	p       store.Permit      // create: the permit; consume: the consumed permit, its preview still encoded
+	preview []byte            // create, consume: p's preview, encoded (MarshalPreview)
+	id      string            // consume, cancel
+	check   store.PermitCheck // consume
+	by      string            // consume, cancel
+	now     int64             // consume, cancel: Unix nanoseconds
+	tick    int64             // consume: check.Tick, at most math.MaxInt64
 
 	refused error // consume, cancel: why the UPDATE matched nothing
 }
@@ -68,8 +69,10 @@ var riskTiers = []string{"routine", "standard", "elevated", "high", "critical"}
 // NotBefore (if set) before ExpiresAt, a tool, an args hash and a policy
 // hash, a risk tier (if set) of routine, standard, elevated, high or
 // critical, a value that is not negative, an ExpiryTick of at most
-// math.MaxInt64, and Args and Preview that are empty or JSON. An invalid
-// permit, or one whose id exists, is refused and nothing is written.
+// math.MaxInt64, Args that are empty or JSON, and a preview JSON can hold
+// (see store.Permit.MarshalPreview: the preview column keeps that
+// document). An invalid permit, or one whose id exists, is refused and
+// nothing is written.
 func (s *Store) CreatePermit(ctx context.Context, p *store.Permit) error {
 	if p == nil {
 		return errors.New("sqlite: create permit: nil permit")
@@ -77,8 +80,12 @@ func (s *Store) CreatePermit(ctx context.Context, p *store.Permit) error {
 	if err := checkPermit(p); err != nil {
 		return fmt.Errorf("sqlite: create permit: %w", err)
 	}
-	po := &permitOp{p: *p}
-	po.p.Args, po.p.Preview = slices.Clone(p.Args), slices.Clone(p.Preview)
+	preview, err := p.MarshalPreview()
+	if err != nil {
+		return fmt.Errorf("sqlite: create permit: %w: %w", errInvalid, err)
+	}
+	po := &permitOp{p: *p, preview: preview}
+	po.p.Args, po.p.Plan, po.p.Simulation, po.p.Lessons = slices.Clone(p.Args), nil, nil, nil
 	return s.submit(ctx, &op{kind: opPermitCreate, durable: true, permit: po})
 }
 
@@ -124,8 +131,6 @@ func checkPermit(p *store.Permit) error {
 		return invalid("negative value %d", p.ValueCents)
 	case len(p.Args) > 0 && !json.Valid(p.Args):
 		return invalid("args are not JSON")
-	case len(p.Preview) > 0 && !json.Valid(p.Preview):
-		return invalid("preview is not JSON")
 	}
 	return nil
 }
@@ -148,7 +153,7 @@ func (s *Store) Permit(ctx context.Context, pid string) (store.Permit, error) {
 	found := false
 	err := s.r.query(ctx, sqlPermitRow, []any{pid}, func(st *sqlite3.Stmt) error {
 		var err error
-		p, err = scanPermit(st)
+		p, err = scanPermitPreview(st)
 		found = true
 		return err
 	})
@@ -191,7 +196,13 @@ func (s *Store) ConsumePermit(ctx context.Context, pid string, c store.PermitChe
 	if po.refused != nil {
 		return store.Permit{}, fmt.Errorf("sqlite: consume permit %s: %w", pid, po.refused)
 	}
-	return po.p, nil
+	// The writer leaves the preview encoded: decoding it is the caller's
+	// work, not the batch's.
+	p := po.p
+	if err := p.UnmarshalPreview(po.preview); err != nil {
+		return store.Permit{}, fmt.Errorf("sqlite: consume permit %s (consumed): %w", pid, err)
+	}
+	return p, nil
 }
 
 // CancelPermit durably cancels the pending permit id. It fails with an
@@ -239,7 +250,7 @@ func (s *Store) PendingPermits(ctx context.Context, now time.Time, limit int) ([
 	}
 	var out []store.Permit
 	err = s.r.query(ctx, q, args, func(st *sqlite3.Stmt) error {
-		p, err := scanPermit(st)
+		p, err := scanPermitPreview(st)
 		out = append(out, p)
 		return err
 	})
@@ -249,7 +260,20 @@ func (s *Store) PendingPermits(ctx context.Context, now time.Time, limit int) ([
 	return out, nil
 }
 
-// scanPermit reads a row of permitColumns.
+// previewColumn is the preview's index in permitColumns.
+const previewColumn = 13
+
+// scanPermitPreview reads a row of permitColumns, its preview decoded.
+func scanPermitPreview(st *sqlite3.Stmt) (store.Permit, error) {
+	p, err := scanPermit(st)
+	if err != nil {
+		return p, err
+	}
+	return p, p.UnmarshalPreview(st.ColumnRawText(previewColumn))
+}
+
+// scanPermit reads a row of permitColumns but its preview (Plan,
+// Simulation and Lessons are left nil): see scanPermitPreview.
 func scanPermit(st *sqlite3.Stmt) (store.Permit, error) {
 	p := store.Permit{
 		ID:         st.ColumnText(0),
@@ -265,7 +289,6 @@ func scanPermit(st *sqlite3.Stmt) (store.Permit, error) {
 		Phase:      st.ColumnText(10),
 		RiskTier:   st.ColumnText(11),
 		ValueCents: st.ColumnInt64(12),
-		Preview:    textBytes(st, 13),
 		Status:     store.PermitStatus(st.ColumnText(14)),
 		ClosedAt:   nsTime(st, 15),
 		ClosedBy:   st.ColumnText(16),
@@ -353,7 +376,7 @@ func (w *writer) writePermitCreate(o *op) error {
 		st.BindText(11, p.Phase),
 		bindOptional(st, 12, p.RiskTier),
 		st.BindInt64(13, p.ValueCents),
-		bindOptionalJSON(st, 14, p.Preview),
+		bindOptionalJSON(st, 14, o.permit.preview),
 		bindOptional(st, 15, p.PrincipalID),
 		st.Exec(),
 	)
@@ -368,7 +391,7 @@ func (w *writer) writePermitCreate(o *op) error {
 // o.permit: the consumed permit, or why nothing matched.
 func (w *writer) writePermitConsume(o *op) error {
 	po := o.permit
-	po.p, po.refused = store.Permit{}, nil
+	po.p, po.preview, po.refused = store.Permit{}, nil, nil
 	st, c := w.permitConsume, &po.check
 	if err := firstErr(
 		st.BindInt64(1, po.now),
@@ -387,10 +410,11 @@ func (w *writer) writePermitConsume(o *op) error {
 	// statement either way.
 	if st.Step() {
 		p, err := scanPermit(st)
+		preview := textBytes(st, previewColumn)
 		if err := firstErr(err, st.Reset()); err != nil {
 			return err
 		}
-		po.p = p
+		po.p, po.preview = p, preview
 		return nil
 	}
 	if err := st.Reset(); err != nil {
@@ -436,8 +460,8 @@ func (w *writer) writePermitCancel(o *op) error {
 	return nil
 }
 
-// readPermit reads a permit on the writer's connection, inside its
-// transaction.
+// readPermit reads a permit, but not its preview (a refusal needs none),
+// on the writer's connection inside its transaction.
 func (w *writer) readPermit(pid string) (store.Permit, bool, error) {
 	q := w.permitRow
 	defer q.Reset()

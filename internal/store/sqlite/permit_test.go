@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/wardhq/ward/internal/adopt"
 	"github.com/wardhq/ward/internal/id"
 	"github.com/wardhq/ward/internal/store"
 	"github.com/wardhq/ward/internal/store/sqlite"
@@ -261,7 +262,7 @@ func TestPermitValidation(t *testing.T) {
 		{"id not a ULID", func(p *store.Permit) { p.ID = "permit-1" }},
 		{"unknown risk tier", func(p *store.Permit) { p.RiskTier = "extreme" }},
 		{"args not JSON", func(p *store.Permit) { p.Args = []byte(`{"amount":`) }},
-		{"preview not JSON", func(p *store.Permit) { p.Preview = []byte(`gas=21000`) }},
+		{"preview not JSON", func(p *store.Permit) { p.Lessons = []adopt.Advice{{ID: "L1", Confidence: math.NaN()}} }},
 		{"expiry tick above int64", func(p *store.Permit) { p.ExpiryTick = math.MaxInt64 + 1 }},
 		{"not before at expiry", func(p *store.Permit) { p.NotBefore = p.ExpiresAt }},
 		{"negative value", func(p *store.Permit) { p.ValueCents = -1 }},

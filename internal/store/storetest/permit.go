@@ -5,14 +5,18 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/big"
 	"reflect"
 	"slices"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/wardhq/ward/internal/adopt"
+	"github.com/wardhq/ward/internal/hook"
 	"github.com/wardhq/ward/internal/id"
 	"github.com/wardhq/ward/internal/store"
+	"github.com/wardhq/ward/internal/tool"
 )
 
 // permit returns a pending permit created at t, expiring an hour later.
@@ -29,8 +33,15 @@ func permit(t time.Time) *store.Permit {
 		Phase:      "live",
 		RiskTier:   "elevated",
 		ValueCents: 1000_00,
-		Preview:    []byte(`{"gas":21000,"deltas":[{"token":"USDC","amount":"-1000"}]}`),
-		Status:     store.PermitPending,
+		Plan: &tool.Plan{
+			Chain: 8453, From: tool.Address{0xaa}, ValueCents: 1000_00, Summary: "swap 1000 USDC for ETH",
+			Txs:    []tool.Tx{{To: tool.Address{0x01}, Data: tool.HexBytes{0x09, 0x5e, 0xa7, 0xb3}, Label: "approve"}, {To: tool.Address{0x02}, Value: big.NewInt(0), Label: "swap"}},
+			Tokens: []tool.TokenUse{{Token: tool.Address{0x03}, Symbol: "USDC", Decimals: 6, Amount: big.NewInt(1000_000000), Out: true}},
+		},
+		Simulation: &hook.SimResult{OK: true, GasUsed: []uint64{46000, 21000}, TotalGas: 67000,
+			Deltas: []hook.BalanceDelta{{Token: tool.Address{0x03}, Before: big.NewInt(5000), After: big.NewInt(4000), Delta: big.NewInt(-1000)}}},
+		Lessons: []adopt.Advice{{ID: "L1", Summary: "slippage reverted a swap", Reason: "EXECUTION_FAILED", Confidence: 0.75}},
+		Status:  store.PermitPending,
 	}
 }
 
@@ -65,7 +76,9 @@ func sameTime(got, want time.Time) bool {
 }
 
 // checkPermit compares got with want: times to the microsecond in UTC,
-// Args and Preview byte for byte (nil and empty alike), the rest exactly.
+// Args byte for byte (nil and empty alike), the preview (Plan, Simulation
+// and Lessons) as the document it is stored as, byte for byte, the rest
+// exactly.
 func checkPermit(t *testing.T, got, want store.Permit) {
 	t.Helper()
 	for _, tm := range []struct {
@@ -84,12 +97,16 @@ func checkPermit(t *testing.T, got, want store.Permit) {
 	if !bytes.Equal(got.Args, want.Args) {
 		t.Errorf("permit %s: args %q, want %q", want.ID, got.Args, want.Args)
 	}
-	if !bytes.Equal(got.Preview, want.Preview) {
-		t.Errorf("permit %s: preview %q, want %q", want.ID, got.Preview, want.Preview)
+	gotPreview, gerr := got.MarshalPreview()
+	wantPreview, werr := want.MarshalPreview()
+	if gerr != nil || werr != nil || !bytes.Equal(gotPreview, wantPreview) {
+		t.Errorf("permit %s: preview %s (%v), want %s (%v)", want.ID, gotPreview, gerr, wantPreview, werr)
 	}
 	g, w := got, want
-	g.CreatedAt, g.ExpiresAt, g.NotBefore, g.ClosedAt, g.Args, g.Preview = time.Time{}, time.Time{}, time.Time{}, time.Time{}, nil, nil
-	w.CreatedAt, w.ExpiresAt, w.NotBefore, w.ClosedAt, w.Args, w.Preview = time.Time{}, time.Time{}, time.Time{}, time.Time{}, nil, nil
+	g.CreatedAt, g.ExpiresAt, g.NotBefore, g.ClosedAt, g.Args = time.Time{}, time.Time{}, time.Time{}, time.Time{}, nil
+	w.CreatedAt, w.ExpiresAt, w.NotBefore, w.ClosedAt, w.Args = time.Time{}, time.Time{}, time.Time{}, time.Time{}, nil
+	g.Plan, g.Simulation, g.Lessons = nil, nil, nil
+	w.Plan, w.Simulation, w.Lessons = nil, nil, nil
 	if !reflect.DeepEqual(g, w) {
 		t.Errorf("permit %s:\n got %+v\nwant %+v", want.ID, g, w)
 	}

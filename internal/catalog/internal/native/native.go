@@ -280,7 +280,12 @@ func execute(env *Env, d *tool.Def) registry.WriteHandler {
 		}
 		exp, act, ok := compare(plan, watch, before, after, gasWei)
 		out.Deltas, out.Verified = act, ok
-		return tool.WriteResult(d, out, exp, formatDeltas(act), "receipt+balance_check")
+		res, err := tool.WriteResult(d, out, exp, formatDeltas(act), "receipt+balance_check")
+		if err != nil {
+			return nil, err
+		}
+		res.TxHashes, res.GasUsed = out.TxHashes, out.GasUsed
+		return res, nil
 	}
 }
 

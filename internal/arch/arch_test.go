@@ -6,6 +6,7 @@ import (
 	"go/token"
 	"io/fs"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -13,90 +14,100 @@ import (
 
 const module = "github.com/wardhq/ward/"
 
-// layers assigns every package directory under internal/ (by its first
-// path elements) a layer. Imports go to strictly lower layers, with two
-// kinds of exception: a package may import its own subpackages' parent
-// family (policy/rules → policy, store/sqlite → store), and the L2 packages
-// other than store may import store, the lowest L2 package (see
-// docs/architecture.md).
-var layers = map[string]float64{
-	// L0 vocabulary: standard library only.
-	"internal/tool":      0,
-	"internal/reason":    0,
-	"internal/id":        0,
-	"internal/arch":      0,
-	"internal/taint":     0,
-	"internal/knowledge": 0,
-	"internal/event":     0,
-	// Capabilities: vocabulary that L1 mechanisms (chain's wallet) may
-	// require; standard library only like L0.
-	"internal/capability":                0.5,
-	"internal/capability/mint":           0.5,
-	"internal/capability/internal/token": 0.5,
-	// The one OpenAI-compatible model client (chat and embeddings): the
-	// standard library and taint only, below every mechanism that calls a
-	// model (trust, skill, embed, ingest).
-	"internal/llm": 0.5,
-	// L1 mechanisms: never import each other.
-	"internal/policy":              1,
-	"internal/policy/rules":        1,
-	"internal/policy/rules/shell":  1,
-	"internal/policy/rules/format": 1,
-	"internal/hook":                1,
-	"internal/sandbox":             1,
-	"internal/quarantine":          1,
-	"internal/validate":            1,
-	"internal/embed":               1,
-	"internal/chain":               1,
-	"internal/chain/artifacts":     1,
-	"internal/schema":              1,
-	"internal/hook/hooktest":       1,
-	"internal/hook/windowstest":    1,
-	"internal/trust":               1,
-	"internal/trust/screen":        1, // reading third-party text for instructions: the standard library and x/text
-	"internal/oracle":              1,
-	"internal/adopt":               1, // Stage 4 adoption policy, curator and lessons: knowledge only
-	"internal/rollback":            1, // causal rollback decision: standard library only
-	"internal/skill":               1, // Stage 3 strategy evaluation: knowledge and cel-go; run in the sandbox by ingest
+// The layers, lowest first. A package imports packages of strictly lower
+// layers only, or of its own family (policy/rules → policy, catalog →
+// catalog/aave) at its layer or below; so two families of one layer never
+// import each other (see docs/architecture.md).
+const (
+	Vocabulary = iota // the words every layer uses: the standard library only
+	Primitive         // vocabulary with one job (capabilities, the LLM client): the standard library and vocabulary
+	Mechanism         // one mechanism each, independent of each other
+	Store             // the store's interfaces, its backend and conformance suite
+	Service           // what persists into the store or serves the flows: audit, vault, registry, auth, identity
+	Tools             // the tools: the native catalogue, upstream MCP servers
+	Flow              // the two flows: a tool call (gate), a knowledge entry (ingest)
+	Surface           // what clients speak: configuration, MCP, A2A, the API, the dashboard, the TUI
+	Harness           // benchmarks of a running stack
+	Wiring            // daemon: opens the store, wires the stack, mounts the surfaces
+	Eval              // evaluations replayed through the wired stack
+	CLI               // flag parsing over daemon
+	Command           // cmd/ward: calls cli.Main
+)
 
-	// Grimoire archives (L1): the standard library and knowledge only.
-	"internal/grimoire/archive":             1,
-	"internal/grimoire/archive/archivetest": 1,
-	// L2 stores and registries; store is the lowest of them.
-	"internal/store":                   2,
-	"internal/store/sqlite":            2,
-	"internal/store/storetest":         2,
-	"internal/audit":                   2.5,
-	"internal/vault":                   2.5,
-	"internal/registry":                2.5,
-	"internal/identity":                2.5, // the ERC-8004 identity registry: above quarantine, whose Registry it implements
-	"internal/auth":                    2.5,
-	"internal/catalog":                 2.7,  // the native tools: above registry, whose types they use
-	"internal/catalog/internal/native": 2.6,  // what every native tool shares: env, makers, schemas, arguments, planning
-	"internal/catalog/aave":            2.65, // the protocol tools, assembled by catalog
-	"internal/catalog/token":           2.65,
-	"internal/catalog/uniswap":         2.65,
-	"internal/catalog/vault":           2.65,
-	"internal/upstream":                2.7, // upstream MCP servers' tools: above registry, like catalog
-	"internal/grimoire":                2.5,
-	// L3 the flows.
-	"internal/gate":   3,
-	"internal/ingest": 3,
-	// L4 surfaces.
-	"internal/config":    4,
-	"internal/mcp":       4,
-	"internal/a2a":       4,
-	"internal/api":       4,
-	"internal/dashboard": 4,
-	"internal/tui":       4,
-	// L5 wiring.
-	"internal/bench":          4.5,
-	"internal/cli":            5,
-	"internal/daemon":         4.9,  // wiring the CLI starts
-	"internal/eval/agentdojo": 4.95, // replays a benchmark through the daemon's stack
-	"internal/eval/poisoning": 4.95, // scores knowledge ingestion on memory-poisoning data
-	"internal/eval/generate":  4.97, // synthetic poisoned entries and the regression gate: above eval/poisoning, which scores them
-	"cmd/ward":                6,
+// layers assigns every package a layer. A package missing here, or an
+// entry for a package that no longer exists, fails TestLayers.
+var layers = map[string]int{
+	"internal/tool":      Vocabulary,
+	"internal/reason":    Vocabulary,
+	"internal/id":        Vocabulary,
+	"internal/arch":      Vocabulary,
+	"internal/taint":     Vocabulary,
+	"internal/knowledge": Vocabulary,
+	"internal/event":     Vocabulary,
+
+	"internal/capability":                Primitive,
+	"internal/capability/mint":           Primitive,
+	"internal/capability/internal/token": Primitive,
+	"internal/llm":                       Primitive, // the one OpenAI-compatible client: the standard library and taint
+
+	"internal/policy":                       Mechanism,
+	"internal/policy/rules":                 Mechanism,
+	"internal/policy/rules/shell":           Mechanism,
+	"internal/policy/rules/format":          Mechanism,
+	"internal/hook":                         Mechanism,
+	"internal/hook/hooktest":                Mechanism,
+	"internal/hook/windowstest":             Mechanism,
+	"internal/sandbox":                      Mechanism,
+	"internal/quarantine":                   Mechanism,
+	"internal/validate":                     Mechanism,
+	"internal/embed":                        Mechanism,
+	"internal/chain":                        Mechanism,
+	"internal/chain/artifacts":              Mechanism,
+	"internal/schema":                       Mechanism,
+	"internal/trust":                        Mechanism,
+	"internal/trust/screen":                 Mechanism, // reading third-party text for instructions
+	"internal/oracle":                       Mechanism,
+	"internal/adopt":                        Mechanism, // Stage 4 adoption policy, curator and lessons
+	"internal/rollback":                     Mechanism, // the causal rollback decision
+	"internal/skill":                        Mechanism, // Stage 3 strategy evaluation, run in the sandbox by ingest
+	"internal/grimoire/archive":             Mechanism, // Grimoire archives: hardened import
+	"internal/grimoire/archive/archivetest": Mechanism,
+
+	"internal/store":           Store,
+	"internal/store/sqlite":    Store,
+	"internal/store/storetest": Store,
+
+	"internal/audit":    Service,
+	"internal/vault":    Service,
+	"internal/registry": Service,
+	"internal/identity": Service, // the ERC-8004 identity registry (quarantine's Registry)
+	"internal/auth":     Service,
+
+	"internal/catalog":                 Tools,
+	"internal/catalog/internal/native": Tools, // what the protocol packages share
+	"internal/catalog/aave":            Tools,
+	"internal/catalog/token":           Tools,
+	"internal/catalog/uniswap":         Tools,
+	"internal/catalog/vault":           Tools,
+	"internal/upstream":                Tools,
+
+	"internal/gate":   Flow,
+	"internal/ingest": Flow,
+
+	"internal/config":    Surface,
+	"internal/mcp":       Surface,
+	"internal/a2a":       Surface,
+	"internal/api":       Surface,
+	"internal/dashboard": Surface,
+	"internal/tui":       Surface,
+
+	"internal/bench":          Harness,
+	"internal/daemon":         Wiring,
+	"internal/eval/agentdojo": Eval,
+	"internal/eval/poisoning": Eval,
+	"internal/eval/generate":  Eval,
+	"internal/cli":            CLI,
+	"cmd/ward":                Command,
 }
 
 // family returns the mechanism family of an L1/L2 package: policy,
@@ -110,7 +121,7 @@ func family(pkg string) string {
 }
 
 // stdlibOnly packages may import nothing outside the standard library.
-func stdlibOnly(layer float64) bool { return layer < 1 }
+func stdlibOnly(layer int) bool { return layer <= Primitive }
 
 // minters are the only packages whose non-test code may import the
 // capability minting package.
@@ -137,7 +148,7 @@ func mintViolations(imports map[string][]string) []string {
 // TestOnlySafetyLayerMints fails the build when code outside the safety
 // layer can mint a capability.
 func TestOnlySafetyLayerMints(t *testing.T) {
-	for _, v := range mintViolations(scan(t)) {
+	for _, v := range mintViolations(first(scan(t))) {
 		t.Error(v)
 	}
 	if v := mintViolations(map[string][]string{"internal/chain": {mintPkg}}); len(v) == 0 {
@@ -171,7 +182,7 @@ func backendViolations(imports map[string][]string) []string {
 // TestOnlyDaemonImportsBackend fails the build when code outside daemon
 // names the store backend.
 func TestOnlyDaemonImportsBackend(t *testing.T) {
-	for _, v := range backendViolations(scan(t)) {
+	for _, v := range backendViolations(first(scan(t))) {
 		t.Error(v)
 	}
 	for _, pkg := range []string{"internal/ingest", "internal/cli"} {
@@ -184,9 +195,20 @@ func TestOnlyDaemonImportsBackend(t *testing.T) {
 	}
 }
 
+// TestLayers checks every package's imports, its tests' included, against
+// the layers, and that the layer table names only packages that exist.
 func TestLayers(t *testing.T) {
-	for _, v := range violations(scan(t)) {
+	code, tests := scan(t)
+	for _, v := range violations(code) {
 		t.Error(v)
+	}
+	for _, v := range testViolations(tests) {
+		t.Error(v)
+	}
+	for pkg := range layers {
+		if _, ok := code[pkg]; !ok {
+			t.Errorf("layers names %s, which has no non-test Go files: remove the stale entry", pkg)
+		}
 	}
 }
 
@@ -194,18 +216,27 @@ func TestLayers(t *testing.T) {
 // breaks one rule.
 func TestLayersDetects(t *testing.T) {
 	for name, graph := range map[string]map[string][]string{
-		"upward":          {"internal/policy": {module + "internal/gate"}},
-		"l1 to l1":        {"internal/policy/rules": {module + "internal/hook"}},
-		"same layer l5":   {"internal/cli": {module + "cmd/ward"}},
-		"l0 third party":  {"internal/tool": {"github.com/some/dep"}},
-		"unknown package": {"internal/mystery": nil},
-		"l2 to audit":     {"internal/store": {module + "internal/audit"}},
+		"upward":                 {"internal/policy": {module + "internal/gate"}},
+		"mechanism families":     {"internal/policy/rules": {module + "internal/hook"}},
+		"same layer, wiring":     {"internal/cli": {module + "cmd/ward"}},
+		"same layer, surfaces":   {"internal/mcp": {module + "internal/api"}},
+		"vocabulary third party": {"internal/tool": {"github.com/some/dep"}},
+		"primitive third party":  {"internal/llm": {"github.com/some/dep"}},
+		"unknown package":        {"internal/mystery": nil},
+		"store to service":       {"internal/store": {module + "internal/audit"}},
+		"flow to flow":           {"internal/gate": {module + "internal/ingest"}},
 	} {
 		t.Run(name, func(t *testing.T) {
 			if v := violations(graph); len(v) == 0 {
 				t.Errorf("no violation reported for %v", graph)
 			}
 		})
+	}
+	if v := testViolations(map[string][]string{"internal/policy": {module + "internal/cli"}}); len(v) == 0 {
+		t.Error("a test importing upward was not reported")
+	}
+	if v := testViolations(map[string][]string{"internal/gate": {module + "internal/store/storetest", module + "internal/gate"}}); len(v) != 0 {
+		t.Errorf("a test importing its package and a test helper was reported: %v", v)
 	}
 }
 
@@ -218,24 +249,8 @@ func violations(imports map[string][]string) []string {
 			continue
 		}
 		for _, dep := range deps {
-			if !strings.HasPrefix(dep, module) {
-				if stdlibOnly(layer) && strings.Contains(strings.SplitN(dep, "/", 2)[0], ".") {
-					out = append(out, fmt.Sprintf("%s (L0) imports %s: vocabulary packages use the standard library only", pkg, dep))
-				}
-				continue
-			}
-			d := strings.TrimPrefix(dep, module)
-			dl, ok := layers[d]
-			if !ok {
-				continue // reported for d itself
-			}
-			switch {
-			case dl < layer && !(layer >= 1 && layer < 2 && dl >= 1 && family(d) != family(pkg)):
-				// Downward, and not one L1 family importing another.
-			case family(d) == family(pkg) && layer < 3:
-				// Within one mechanism family (policy/rules → policy).
-			default:
-				out = append(out, fmt.Sprintf("%s (L%g) must not import %s (L%g)", pkg, layer, d, dl))
+			if v := importViolation(pkg, layer, dep); v != "" {
+				out = append(out, v)
 			}
 		}
 	}
@@ -243,30 +258,117 @@ func violations(imports map[string][]string) []string {
 	return out
 }
 
-func TestL1FamiliesIndependent(t *testing.T) {
-	// Spelled out because it is the rule most easily broken by accident.
-	imports := scan(t)
+// importViolation says what is wrong with pkg (at layer) importing dep,
+// or "" if nothing is.
+func importViolation(pkg string, layer int, dep string) string {
+	if !strings.HasPrefix(dep, module) {
+		if stdlibOnly(layer) && strings.Contains(strings.SplitN(dep, "/", 2)[0], ".") {
+			return fmt.Sprintf("%s (L%d) imports %s: vocabulary and primitives use the standard library only", pkg, layer, dep)
+		}
+		return ""
+	}
+	d := strings.TrimPrefix(dep, module)
+	dl, ok := layers[d]
+	switch {
+	case !ok:
+		return "" // reported for d itself
+	case dl < layer, family(d) == family(pkg) && dl <= layer:
+		return ""
+	}
+	return fmt.Sprintf("%s (L%d) must not import %s (L%d)", pkg, layer, d, dl)
+}
+
+// testHelpers are the packages any test may import: conformance suites
+// and fixtures written to be shared.
+var testHelpers = map[string]bool{
+	"internal/store/storetest":              true,
+	"internal/hook/hooktest":                true,
+	"internal/hook/windowstest":             true,
+	"internal/grimoire/archive/archivetest": true,
+}
+
+// stack is what an integration test may import to drive its package
+// inside the real wired stack: daemon, and the packages whose types a
+// wired stack hands out (the configuration, the two flows, the API).
+var stack = map[string]bool{
+	"internal/daemon": true,
+	"internal/config": true,
+	"internal/gate":   true,
+	"internal/ingest": true,
+	"internal/api":    true,
+}
+
+// testViolations checks the imports of each package's test files: what
+// the package may import, the package itself (an external test), the
+// shared test helpers and the wired stack. Anything else (cli, eval, a
+// sibling mechanism) is a test in the wrong package.
+func testViolations(imports map[string][]string) []string {
+	var out []string
 	for pkg, deps := range imports {
-		if l := layers[pkg]; l < 1 || l >= 2 {
+		layer, ok := layers[pkg]
+		if !ok {
+			continue // reported by violations for its code, or a test-only package
+		}
+		for _, dep := range deps {
+			d := strings.TrimPrefix(dep, module)
+			if d == pkg || testHelpers[d] || stack[d] || !strings.HasPrefix(dep, module) {
+				continue
+			}
+			if v := importViolation(pkg, layer, dep); v != "" {
+				out = append(out, "test: "+v)
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// surfaceDebts are the surfaces that still import a flow: they call
+// gate.Tools.Facade, which belongs in a facade package of its own. The
+// list may only shrink: an entry that is no longer true fails the test.
+var surfaceDebts = map[string]string{
+	"internal/mcp": "internal/gate",
+	"internal/a2a": "internal/gate",
+	"internal/api": "internal/gate",
+}
+
+// TestSurfacesSpeakOnly: a surface imports no flow and no store backend,
+// but for the debts listed.
+func TestSurfacesSpeakOnly(t *testing.T) {
+	code, _ := scan(t)
+	used := map[string]bool{}
+	for pkg, deps := range code {
+		if layers[pkg] != Surface {
 			continue
 		}
 		for _, dep := range deps {
 			d := strings.TrimPrefix(dep, module)
-			if dl, ok := layers[d]; ok && dl >= 1 && dl < 2 && family(d) != family(pkg) {
-				t.Errorf("L1 mechanism %s imports L1 mechanism %s", pkg, d)
+			if l, ok := layers[d]; !ok || l != Flow && d != "internal/store/sqlite" {
+				continue
 			}
+			if surfaceDebts[pkg] == d {
+				used[pkg] = true
+				continue
+			}
+			t.Errorf("surface %s imports %s: surfaces speak to clients and call the flows through their interfaces", pkg, d)
+		}
+	}
+	for pkg, d := range surfaceDebts {
+		if !used[pkg] {
+			t.Errorf("surfaceDebts lists %s → %s, which is no longer imported: remove the stale entry", pkg, d)
 		}
 	}
 }
 
-// scan returns the non-test imports of every package in the module.
-func scan(t *testing.T) map[string][]string {
+// scan returns the imports of every package in the module: of its
+// non-test files (code) and of its test files (tests).
+func scan(t *testing.T) (code, tests map[string][]string) {
 	t.Helper()
 	root, err := filepath.Abs("../..")
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := map[string][]string{}
+	code, tests = map[string][]string{}, map[string][]string{}
 	fset := token.NewFileSet()
 	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -278,8 +380,12 @@ func scan(t *testing.T) map[string][]string {
 			}
 			return nil
 		}
-		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+		if !strings.HasSuffix(path, ".go") {
 			return nil
+		}
+		into := code
+		if strings.HasSuffix(path, "_test.go") {
+			into = tests
 		}
 		rel, _ := filepath.Rel(root, filepath.Dir(path))
 		rel = filepath.ToSlash(rel)
@@ -287,22 +393,27 @@ func scan(t *testing.T) map[string][]string {
 		if err != nil {
 			return err
 		}
-		if _, ok := out[rel]; !ok {
-			out[rel] = nil
+		if _, ok := into[rel]; !ok {
+			into[rel] = nil
 		}
 		for _, imp := range f.Imports {
-			out[rel] = append(out[rel], strings.Trim(imp.Path.Value, `"`))
+			into[rel] = append(into[rel], strings.Trim(imp.Path.Value, `"`))
 		}
 		return nil
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	for k := range out {
-		sort.Strings(out[k])
+	for _, m := range []map[string][]string{code, tests} {
+		for k := range m {
+			sort.Strings(m[k])
+			m[k] = slices.Compact(m[k])
+		}
 	}
-	if len(out) < 5 {
-		t.Fatalf("found only %d packages under %s: is the test running from internal/arch?", len(out), root)
+	if len(code) < 5 {
+		t.Fatalf("found only %d packages under %s: is the test running from internal/arch?", len(code), root)
 	}
-	return out
+	return code, tests
 }
+
+func first(code, _ map[string][]string) map[string][]string { return code }

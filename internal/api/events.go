@@ -115,31 +115,10 @@ func (a *Server) lastEventID(s string) (seq uint64, replay, reset bool) {
 // session (one session's events), since (replay from the ring the events
 // after this sequence number; the Last-Event-ID header does the same).
 func (a *Server) events(w http.ResponseWriter, r *http.Request) {
-	q := r.URL.Query()
-	var wants []string
-	if ks := q.Get("kinds"); ks != "" {
-		wants = strings.Split(ks, ",")
-		if len(ks) > 1024 || len(wants) > 32 {
-			writeError(w, badRequest("kinds lists at most 32 kinds in at most 1024 bytes"))
-			return
-		}
-	}
-	session := q.Get("session")
-	if len(session) > maxParam {
-		writeError(w, badRequest("session is longer than %d bytes", maxParam))
+	q, err := a.streamQuery(r)
+	if err != nil {
+		writeError(w, err)
 		return
-	}
-	var since uint64
-	replay, reset := false, false
-	if s := q.Get("since"); s != "" {
-		n, err := strconv.ParseUint(s, 10, 64)
-		if err != nil {
-			writeError(w, badRequest("since must be an event sequence number"))
-			return
-		}
-		since, replay = n, true
-	} else if s := r.Header.Get("Last-Event-ID"); s != "" {
-		since, replay, reset = a.lastEventID(s) // best effort: a bad id replays nothing
 	}
 	if n := a.streams.Add(1); n > int64(a.cfg.MaxStreams) {
 		a.streams.Add(-1)
@@ -155,82 +134,13 @@ func (a *Server) events(w http.ResponseWriter, r *http.Request) {
 	}
 	a.watchShutdown(r)
 
-	filter := func(k event.Kind) bool {
-		if len(wants) == 0 {
-			return true
-		}
-		for _, x := range wants {
-			if x == string(k) || x == k.Family() {
-				return true
-			}
-		}
-		return false
-	}
-	sub := a.cfg.Bus.Subscribe(streamBuffer, filter)
+	sub := a.cfg.Bus.Subscribe(streamBuffer, q.wants)
 	defer sub.Close()
-
-	rc := http.NewResponseController(w)
-	// The server's read timeout would cancel a stream's context; writes
-	// have their own deadline.
-	_ = rc.SetReadDeadline(time.Time{})
-	h := w.Header()
-	h.Set("Content-Type", "text/event-stream")
-	h.Set("Cache-Control", "no-store")
-	h.Set("X-Content-Type-Options", "nosniff")
-	h.Set("X-Accel-Buffering", "no")
-	w.WriteHeader(http.StatusOK)
-
-	var buf []byte
-	flush := func() bool {
-		_ = rc.SetWriteDeadline(time.Now().Add(streamWriteTimeout))
-		if _, err := w.Write(buf); err != nil {
-			return false
-		}
-		buf = buf[:0]
-		return rc.Flush() == nil
+	sw := a.openStream(w, q)
+	if q.replay {
+		sw.replay(a.ring.since(q.since))
 	}
-	last := since
-	add := func(e event.Event) {
-		if session != "" && e.SessionID != session {
-			return
-		}
-		data, err := json.Marshal(e)
-		if err != nil {
-			return
-		}
-		buf = append(buf, "id: "...)
-		buf = append(buf, a.eventID(e.Seq)...)
-		buf = append(buf, "\nevent: "...)
-		buf = append(buf, sanitizeLine(string(e.Kind))...)
-		buf = append(buf, "\ndata: "...)
-		buf = append(buf, data...)
-		buf = append(buf, "\n\n"...)
-	}
-	gap := func(v map[string]any) {
-		v["kind"], v["time"] = GapKind, a.cfg.Now()
-		data, _ := json.Marshal(v)
-		buf = append(buf, "event: "+string(GapKind)+"\ndata: "...)
-		buf = append(buf, data...)
-		buf = append(buf, "\n\n"...)
-	}
-	buf = append(buf, "retry: 2000\n\n"...)
-	if replay {
-		held, missing := a.ring.since(since)
-		if missing || reset {
-			next := uint64(0)
-			if len(held) > 0 {
-				next = held[0].Seq
-			}
-			gap(map[string]any{"after": since, "next": next, "reset": reset})
-		}
-		for _, e := range held {
-			if filter(e.Kind) {
-				add(e)
-			}
-			last = e.Seq
-		}
-	}
-	if !flush() {
+	if !sw.flush() {
 		return
 	}
 	beat := time.NewTicker(a.cfg.Heartbeat)
@@ -243,35 +153,165 @@ func (a *Server) events(w http.ResponseWriter, r *http.Request) {
 		case <-a.streamsDone:
 			return
 		case <-beat.C:
-			buf = append(buf, ": keep-alive\n\n"...)
+			sw.buf = append(sw.buf, ": keep-alive\n\n"...)
 		case e, ok := <-sub.C():
 			if !ok {
 				return
 			}
-			// Take what else is waiting, then write it at once.
-			for {
-				if e.Seq > last {
-					add(e)
-					last = e.Seq
-				}
-				if len(buf) > 64<<10 {
-					break
-				}
-				var more bool
-				select {
-				case e, more = <-sub.C():
-				default:
-				}
-				if !more {
-					break
-				}
-			}
+			sw.drain(e, sub.C())
 			if d := sub.Dropped(); d > dropped {
-				gap(map[string]any{"dropped": d - dropped})
+				sw.gap(map[string]any{"dropped": d - dropped})
 				dropped = d
 			}
 		}
-		if !flush() {
+		if !sw.flush() {
+			return
+		}
+	}
+}
+
+// streamQuery is what a client asks of an event stream.
+type streamQuery struct {
+	kinds   []string // kinds or families; none for all
+	session string   // only this session's events, if set
+	since   uint64   // replay what came after this sequence number
+	replay  bool
+	reset   bool // the client's Last-Event-ID is from another ward process
+}
+
+func (a *Server) streamQuery(r *http.Request) (*streamQuery, *Error) {
+	v := r.URL.Query()
+	q := &streamQuery{session: v.Get("session")}
+	if ks := v.Get("kinds"); ks != "" {
+		q.kinds = strings.Split(ks, ",")
+		if len(ks) > 1024 || len(q.kinds) > 32 {
+			return nil, badRequest("kinds lists at most 32 kinds in at most 1024 bytes")
+		}
+	}
+	if len(q.session) > maxParam {
+		return nil, badRequest("session is longer than %d bytes", maxParam)
+	}
+	if s := v.Get("since"); s != "" {
+		n, err := strconv.ParseUint(s, 10, 64)
+		if err != nil {
+			return nil, badRequest("since must be an event sequence number")
+		}
+		q.since, q.replay = n, true
+	} else if s := r.Header.Get("Last-Event-ID"); s != "" {
+		q.since, q.replay, q.reset = a.lastEventID(s) // best effort: a bad id replays nothing
+	}
+	return q, nil
+}
+
+// wants reports whether the stream carries events of kind k.
+func (q *streamQuery) wants(k event.Kind) bool {
+	if len(q.kinds) == 0 {
+		return true
+	}
+	for _, x := range q.kinds {
+		if x == string(k) || x == k.Family() {
+			return true
+		}
+	}
+	return false
+}
+
+// sseStream writes Server-Sent Events to one client, buffered between
+// flushes.
+type sseStream struct {
+	a    *Server
+	w    http.ResponseWriter
+	rc   *http.ResponseController
+	q    *streamQuery
+	buf  []byte
+	last uint64 // the last sequence number sent
+}
+
+// openStream answers the request with the stream's headers and its retry
+// hint.
+func (a *Server) openStream(w http.ResponseWriter, q *streamQuery) *sseStream {
+	rc := http.NewResponseController(w)
+	// The server's read timeout would cancel a stream's context; writes
+	// have their own deadline.
+	_ = rc.SetReadDeadline(time.Time{})
+	h := w.Header()
+	h.Set("Content-Type", "text/event-stream")
+	h.Set("Cache-Control", "no-store")
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("X-Accel-Buffering", "no")
+	w.WriteHeader(http.StatusOK)
+	return &sseStream{a: a, w: w, rc: rc, q: q, last: q.since, buf: []byte("retry: 2000\n\n")}
+}
+
+func (s *sseStream) flush() bool {
+	_ = s.rc.SetWriteDeadline(time.Now().Add(streamWriteTimeout))
+	if _, err := s.w.Write(s.buf); err != nil {
+		return false
+	}
+	s.buf = s.buf[:0]
+	return s.rc.Flush() == nil
+}
+
+func (s *sseStream) add(e event.Event) {
+	if s.q.session != "" && e.SessionID != s.q.session {
+		return
+	}
+	data, err := json.Marshal(e)
+	if err != nil {
+		return
+	}
+	s.buf = append(s.buf, "id: "...)
+	s.buf = append(s.buf, s.a.eventID(e.Seq)...)
+	s.buf = append(s.buf, "\nevent: "...)
+	s.buf = append(s.buf, sanitizeLine(string(e.Kind))...)
+	s.buf = append(s.buf, "\ndata: "...)
+	s.buf = append(s.buf, data...)
+	s.buf = append(s.buf, "\n\n"...)
+}
+
+func (s *sseStream) gap(v map[string]any) {
+	v["kind"], v["time"] = GapKind, s.a.cfg.Now()
+	data, _ := json.Marshal(v)
+	s.buf = append(s.buf, "event: "+string(GapKind)+"\ndata: "...)
+	s.buf = append(s.buf, data...)
+	s.buf = append(s.buf, "\n\n"...)
+}
+
+// replay adds the held events after the client's last one, with a gap
+// first if some are no longer held or the id was another process's.
+func (s *sseStream) replay(held []event.Event, missing bool) {
+	if missing || s.q.reset {
+		next := uint64(0)
+		if len(held) > 0 {
+			next = held[0].Seq
+		}
+		s.gap(map[string]any{"after": s.q.since, "next": next, "reset": s.q.reset})
+	}
+	for _, e := range held {
+		if s.q.wants(e.Kind) {
+			s.add(e)
+		}
+		s.last = e.Seq
+	}
+}
+
+// drain adds e and whatever else is waiting on c, up to 64 KiB, to be
+// written at once.
+func (s *sseStream) drain(e event.Event, c <-chan event.Event) {
+	for {
+		if e.Seq > s.last {
+			s.add(e)
+			s.last = e.Seq
+		}
+		if len(s.buf) > 64<<10 {
+			return
+		}
+		var more bool
+		select {
+		case e, more = <-c:
+		default:
+		}
+		if !more {
 			return
 		}
 	}

@@ -164,21 +164,9 @@ type balancesOut struct {
 
 func tokenBalances(env *Env) registry.ReadHandler {
 	return func(ctx context.Context, in *registry.Input) (*tool.Result, error) {
-		if err := native.CheckChain(env, in); err != nil {
-			return nil, err
-		}
-		owner, err := native.OwnerArg(env, in, "owner")
+		owner, tokens, err := ownerAndTokens(env, in)
 		if err != nil {
 			return nil, err
-		}
-		tokens, given, err := native.ArgAddresses(in, "tokens")
-		if err != nil {
-			return nil, err
-		}
-		if !given {
-			for _, t := range env.KnownTokens() {
-				tokens = append(tokens, t.Address)
-			}
 		}
 		in.Step(0)
 		h, err := native.Head(ctx, env)
@@ -467,6 +455,26 @@ func portfolio(env *Env) registry.ReadHandler {
 		out.TotalCents, out.TotalUSD, out.StaleUSD = total, float64(total)/100, float64(stale)/100
 		return tool.ReadResult(defPortfolio, out)
 	}
+}
+
+// ownerAndTokens checks the chain and reads "owner" (default: the
+// wallet) and "tokens" (default: every token ward knows).
+func ownerAndTokens(env *Env, in *registry.Input) (common.Address, []common.Address, error) {
+	if err := native.CheckChain(env, in); err != nil {
+		return common.Address{}, nil, err
+	}
+	owner, err := native.OwnerArg(env, in, "owner")
+	if err != nil {
+		return owner, nil, err
+	}
+	tokens, given, err := native.ArgAddresses(in, "tokens")
+	if err != nil {
+		return owner, nil, err
+	}
+	if !given {
+		tokens = addressesOf(env.KnownTokens())
+	}
+	return owner, tokens, nil
 }
 
 func addressesOf(ts []Token) []common.Address {

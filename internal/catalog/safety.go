@@ -432,19 +432,9 @@ func spenders(e *Env) ([]common.Address, map[common.Address]string) {
 
 func checkApprovals(env *Env) registry.ReadHandler {
 	return func(ctx context.Context, in *registry.Input) (*tool.Result, error) {
-		if err := native.CheckChain(env, in); err != nil {
-			return nil, err
-		}
-		owner, err := native.OwnerArg(env, in, "owner")
+		owner, tokens, err := ownerAndTokens(env, in)
 		if err != nil {
 			return nil, err
-		}
-		tokens, given, err := native.ArgAddresses(in, "tokens")
-		if err != nil {
-			return nil, err
-		}
-		if !given {
-			tokens = addressesOf(env.KnownTokens())
 		}
 		spenders, names := spenders(env)
 		extra, _, err := native.ArgAddresses(in, "spenders")

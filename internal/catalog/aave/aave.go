@@ -436,6 +436,47 @@ func (c aaveCtx) value(amount *big.Int) *big.Int {
 	return baseValue(amount, c.price, int64(c.asset.Decimals))
 }
 
+// aaveMove is what a single-asset Aave write plans once the pool is read:
+// its transactions and token uses, the amount it moves (valued and
+// summarised) and the health factor after it (nil for no debt).
+type aaveMove struct {
+	txs    []tool.Tx
+	tokens []tool.TokenUse
+	amount *big.Int
+	hf     *big.Int
+}
+
+// aavePlanner returns the planner of a single-asset Aave write (supply,
+// withdraw, borrow, repay): it reads the pool and the asset (aaveStart)
+// and the amount (nil for "max" when orMax), lets move check and build
+// the action, and summarises it with summary, a format of the amount, the
+// symbol and the pool, followed by the health factor before and after.
+func aavePlanner(orMax bool, summary string, move func(ctx context.Context, env *native.Env, in *registry.Input, c aaveCtx, amount *big.Int) (aaveMove, error)) func(env *native.Env) registry.Planner {
+	return func(env *native.Env) registry.Planner {
+		return func(ctx context.Context, in *registry.Input) (*tool.Plan, error) {
+			c, err := aaveStart(ctx, env, in, "asset")
+			if err != nil {
+				return nil, err
+			}
+			readAmount := native.ArgPositive
+			if orMax {
+				readAmount = native.ArgAmountMax
+			}
+			amount, err := readAmount(in, "amount")
+			if err != nil {
+				return nil, err
+			}
+			m, err := move(ctx, env, in, c, amount)
+			if err != nil {
+				return nil, err
+			}
+			return native.NewPlan(env, m.txs, m.tokens, native.ValueCents(ctx, env, c.asset.Address, m.amount),
+				fmt.Sprintf(summary+" (health factor %s -> %s)", native.FormatUnits(m.amount, c.asset.Decimals), c.asset.Symbol, c.pool.Hex(),
+					formatHF(c.account.hf), formatHF(m.hf))), nil
+		}
+	}
+}
+
 var defAaveSupply = &tool.Def{
 	Name: "aave_supply_collateral",
 	Description: "Supply an exact amount of an ERC-20 asset to Aave V3 from the agent's wallet (Pool.supply on behalf of the wallet), receiving aTokens; " +
@@ -448,39 +489,27 @@ var defAaveSupply = &tool.Def{
 	SchemaVersion: 1,
 }
 
-func planAaveSupply(env *native.Env) registry.Planner {
-	return func(ctx context.Context, in *registry.Input) (*tool.Plan, error) {
-		c, err := aaveStart(ctx, env, in, "asset")
-		if err != nil {
-			return nil, err
-		}
-		amount, err := native.ArgPositive(in, "amount")
-		if err != nil {
-			return nil, err
-		}
+var planAaveSupply = aavePlanner(false, "supply %s %s to Aave pool %s",
+	func(ctx context.Context, env *native.Env, in *registry.Input, c aaveCtx, amount *big.Int) (aaveMove, error) {
 		if c.reserve.frozen {
-			return nil, fmt.Errorf("the Aave reserve of %s is frozen: it accepts no new supply", c.asset.Symbol)
+			return aaveMove{}, fmt.Errorf("the Aave reserve of %s is frozen: it accepts no new supply", c.asset.Symbol)
 		}
 		in.Step(1)
 		txs, err := native.Spend(ctx, env, c.asset, c.pool, amount)
 		if err != nil {
-			return nil, err
+			return aaveMove{}, err
 		}
 		s, err := native.Tx(chain.AaveV3PoolABI(), c.pool, "supply", "supply", c.asset.Address, amount, c.owner, uint16(0))
 		if err != nil {
-			return nil, err
+			return aaveMove{}, err
 		}
-		hf := healthAfter(c.account, c.value(amount), c.reserve.threshold, new(big.Int))
 		// aToken balances are scaled by the liquidity index: on a market
 		// with interest the minted balance may be one unit short.
 		minA := new(big.Int).Sub(amount, native.BigOne)
-		return native.NewPlan(env, append(txs, s),
-			[]tool.TokenUse{native.Claimed(in, c.asset.Address, amount, true, "asset"), {Token: tool.Address(c.reserve.aToken), Decimals: -1, Amount: minA}},
-			native.ValueCents(ctx, env, c.asset.Address, amount),
-			fmt.Sprintf("supply %s %s to Aave pool %s (health factor %s -> %s)",
-				native.FormatUnits(amount, c.asset.Decimals), c.asset.Symbol, c.pool.Hex(), formatHF(c.account.hf), formatHF(hf))), nil
-	}
-}
+		return aaveMove{txs: append(txs, s), amount: amount,
+			tokens: []tool.TokenUse{native.Claimed(in, c.asset.Address, amount, true, "asset"), {Token: tool.Address(c.reserve.aToken), Decimals: -1, Amount: minA}},
+			hf:     healthAfter(c.account, c.value(amount), c.reserve.threshold, new(big.Int))}, nil
+	})
 
 var defAaveWithdraw = &tool.Def{
 	Name: "aave_withdraw_collateral",
@@ -494,51 +523,38 @@ var defAaveWithdraw = &tool.Def{
 	SchemaVersion: 1,
 }
 
-func planAaveWithdraw(env *native.Env) registry.Planner {
-	return func(ctx context.Context, in *registry.Input) (*tool.Plan, error) {
-		c, err := aaveStart(ctx, env, in, "asset")
-		if err != nil {
-			return nil, err
-		}
-		amount, err := native.ArgAmountMax(in, "amount")
-		if err != nil {
-			return nil, err
-		}
+var planAaveWithdraw = aavePlanner(true, "withdraw %s %s from Aave pool %s",
+	func(ctx context.Context, env *native.Env, in *registry.Input, c aaveCtx, amount *big.Int) (aaveMove, error) {
 		supplied, err := env.Chain.TokenBalance(ctx, c.reserve.aToken, c.owner)
 		if err != nil {
-			return nil, err
+			return aaveMove{}, err
 		}
 		if amount == nil {
 			amount = supplied
 		}
 		if amount.Sign() == 0 {
-			return nil, native.ErrNoPosition
+			return aaveMove{}, native.ErrNoPosition
 		}
 		if amount.Cmp(supplied) > 0 {
-			return nil, fmt.Errorf("the wallet has %s %s supplied, less than %s", native.FormatUnits(supplied, c.asset.Decimals), c.asset.Symbol, native.FormatUnits(amount, c.asset.Decimals))
+			return aaveMove{}, fmt.Errorf("the wallet has %s %s supplied, less than %s", native.FormatUnits(supplied, c.asset.Decimals), c.asset.Symbol, native.FormatUnits(amount, c.asset.Decimals))
 		}
 		in.Step(1)
 		if err := c.needLiquidity(ctx, env, amount, "withdraw"); err != nil {
-			return nil, err
+			return aaveMove{}, err
 		}
-		v := c.value(amount)
-		hf := healthAfter(c.account, new(big.Int).Neg(v), c.reserve.threshold, new(big.Int))
+		hf := healthAfter(c.account, new(big.Int).Neg(c.value(amount)), c.reserve.threshold, new(big.Int))
 		if hf != nil && hf.Cmp(wad) < 0 {
-			return nil, fmt.Errorf("withdrawing %s %s would drop the health factor from %s to %s, below 1.0 (liquidatable); withdraw at most about %s %s or repay debt first",
+			return aaveMove{}, fmt.Errorf("withdrawing %s %s would drop the health factor from %s to %s, below 1.0 (liquidatable); withdraw at most about %s %s or repay debt first",
 				native.FormatUnits(amount, c.asset.Decimals), c.asset.Symbol, formatHF(c.account.hf), formatHF(hf),
 				native.FormatUnits(aaveSafeWithdraw(c), c.asset.Decimals), c.asset.Symbol)
 		}
 		w, err := native.Tx(chain.AaveV3PoolABI(), c.pool, "withdraw", "withdraw", c.asset.Address, amount, c.owner)
 		if err != nil {
-			return nil, err
+			return aaveMove{}, err
 		}
-		return native.NewPlan(env, []tool.Tx{w},
-			[]tool.TokenUse{{Token: tool.Address(c.reserve.aToken), Decimals: -1, Amount: amount, Out: true}, native.Claimed(in, c.asset.Address, amount, false, "asset")},
-			native.ValueCents(ctx, env, c.asset.Address, amount),
-			fmt.Sprintf("withdraw %s %s from Aave pool %s (health factor %s -> %s)",
-				native.FormatUnits(amount, c.asset.Decimals), c.asset.Symbol, c.pool.Hex(), formatHF(c.account.hf), formatHF(hf))), nil
-	}
-}
+		return aaveMove{txs: []tool.Tx{w}, amount: amount, hf: hf,
+			tokens: []tool.TokenUse{{Token: tool.Address(c.reserve.aToken), Decimals: -1, Amount: amount, Out: true}, native.Claimed(in, c.asset.Address, amount, false, "asset")}}, nil
+	})
 
 // aaveSafeWithdraw is about the most of c's asset that can be withdrawn
 // keeping the health factor at or above 1 (a little less, for rounding).
@@ -571,45 +587,33 @@ var defAaveBorrow = &tool.Def{
 	SchemaVersion:    1,
 }
 
-func planAaveBorrow(env *native.Env) registry.Planner {
-	return func(ctx context.Context, in *registry.Input) (*tool.Plan, error) {
-		c, err := aaveStart(ctx, env, in, "asset")
-		if err != nil {
-			return nil, err
-		}
-		amount, err := native.ArgPositive(in, "amount")
-		if err != nil {
-			return nil, err
-		}
+var planAaveBorrow = aavePlanner(false, "borrow %s %s from Aave pool %s at the variable rate",
+	func(ctx context.Context, env *native.Env, in *registry.Input, c aaveCtx, amount *big.Int) (aaveMove, error) {
 		if !c.reserve.borrowable || c.reserve.frozen {
-			return nil, fmt.Errorf("borrowing %s is not enabled on this Aave pool", c.asset.Symbol)
+			return aaveMove{}, fmt.Errorf("borrowing %s is not enabled on this Aave pool", c.asset.Symbol)
 		}
 		in.Step(1)
 		v := c.value(amount)
 		if v.Cmp(c.account.available) > 0 {
 			most := new(big.Int).Mul(c.account.available, native.Pow10(int(c.asset.Decimals)))
 			most.Quo(most, c.price)
-			return nil, fmt.Errorf("the account can borrow at most about %s %s (%s USD of borrowing power)",
+			return aaveMove{}, fmt.Errorf("the account can borrow at most about %s %s (%s USD of borrowing power)",
 				native.FormatUnits(most, c.asset.Decimals), c.asset.Symbol, formatBase(c.account.available))
 		}
 		hf := healthAfter(c.account, new(big.Int), 0, v)
 		if hf != nil && hf.Cmp(wad) < 0 {
-			return nil, fmt.Errorf("borrowing would put the health factor at %s, below 1.0", formatHF(hf))
+			return aaveMove{}, fmt.Errorf("borrowing would put the health factor at %s, below 1.0", formatHF(hf))
 		}
 		if err := c.needLiquidity(ctx, env, amount, "borrow"); err != nil {
-			return nil, err
+			return aaveMove{}, err
 		}
 		b, err := native.Tx(chain.AaveV3PoolABI(), c.pool, "borrow", "borrow", c.asset.Address, amount, big.NewInt(aaveVariableRate), uint16(0), c.owner)
 		if err != nil {
-			return nil, err
+			return aaveMove{}, err
 		}
-		return native.NewPlan(env, []tool.Tx{b},
-			[]tool.TokenUse{native.Claimed(in, c.asset.Address, amount, false, "asset")},
-			native.ValueCents(ctx, env, c.asset.Address, amount),
-			fmt.Sprintf("borrow %s %s from Aave pool %s at the variable rate (health factor %s -> %s)",
-				native.FormatUnits(amount, c.asset.Decimals), c.asset.Symbol, c.pool.Hex(), formatHF(c.account.hf), formatHF(hf))), nil
-	}
-}
+		return aaveMove{txs: []tool.Tx{b}, amount: amount, hf: hf,
+			tokens: []tool.TokenUse{native.Claimed(in, c.asset.Address, amount, false, "asset")}}, nil
+	})
 
 var defAaveRepay = &tool.Def{
 	Name: "aave_repay_debt",
@@ -624,27 +628,19 @@ var defAaveRepay = &tool.Def{
 	SchemaVersion: 1,
 }
 
-func planAaveRepay(env *native.Env) registry.Planner {
-	return func(ctx context.Context, in *registry.Input) (*tool.Plan, error) {
-		c, err := aaveStart(ctx, env, in, "asset")
-		if err != nil {
-			return nil, err
-		}
-		amount, err := native.ArgAmountMax(in, "amount")
-		if err != nil {
-			return nil, err
-		}
+var planAaveRepay = aavePlanner(true, "repay %s %s of Aave debt on pool %s",
+	func(ctx context.Context, env *native.Env, in *registry.Input, c aaveCtx, amount *big.Int) (aaveMove, error) {
 		debt, err := env.Chain.TokenBalance(ctx, c.reserve.debtToken, c.owner)
 		if err != nil {
-			return nil, err
+			return aaveMove{}, err
 		}
 		if debt.Sign() == 0 {
-			return nil, fmt.Errorf("the wallet has no variable %s debt on this pool", c.asset.Symbol)
+			return aaveMove{}, fmt.Errorf("the wallet has no variable %s debt on this pool", c.asset.Symbol)
 		}
 		in.Step(1)
 		bal, err := env.Chain.TokenBalance(ctx, c.asset.Address, c.owner)
 		if err != nil {
-			return nil, err
+			return aaveMove{}, err
 		}
 		// onChain is what repay is called with; pay is the most it takes.
 		onChain, pay := amount, amount
@@ -659,31 +655,27 @@ func planAaveRepay(env *native.Env) registry.Planner {
 				pay = bal
 			}
 		} else if err := native.Positive("amount", amount); err != nil {
-			return nil, err
+			return aaveMove{}, err
 		}
 		if bal.Cmp(pay) < 0 {
-			return nil, fmt.Errorf("the wallet holds %s %s, less than the %s to repay", native.FormatUnits(bal, c.asset.Decimals), c.asset.Symbol, native.FormatUnits(pay, c.asset.Decimals))
+			return aaveMove{}, fmt.Errorf("the wallet holds %s %s, less than the %s to repay", native.FormatUnits(bal, c.asset.Decimals), c.asset.Symbol, native.FormatUnits(pay, c.asset.Decimals))
 		}
 		txs, err := native.Approvals(ctx, env, c.asset.Address, c.pool, pay)
 		if err != nil {
-			return nil, err
+			return aaveMove{}, err
 		}
 		r, err := native.Tx(chain.AaveV3PoolABI(), c.pool, "repay", "repay", c.asset.Address, onChain, big.NewInt(aaveVariableRate), c.owner)
 		if err != nil {
-			return nil, err
+			return aaveMove{}, err
 		}
 		repaid := pay
 		if repaid.Cmp(debt) > 0 {
 			repaid = debt
 		}
-		hf := healthAfter(c.account, new(big.Int), 0, new(big.Int).Neg(c.value(repaid)))
-		return native.NewPlan(env, append(txs, r),
-			[]tool.TokenUse{native.Claimed(in, c.asset.Address, pay, true, "asset")},
-			native.ValueCents(ctx, env, c.asset.Address, repaid),
-			fmt.Sprintf("repay %s %s of Aave debt on pool %s (health factor %s -> %s)",
-				native.FormatUnits(repaid, c.asset.Decimals), c.asset.Symbol, c.pool.Hex(), formatHF(c.account.hf), formatHF(hf))), nil
-	}
-}
+		return aaveMove{txs: append(txs, r), amount: repaid,
+			tokens: []tool.TokenUse{native.Claimed(in, c.asset.Address, pay, true, "asset")},
+			hf:     healthAfter(c.account, new(big.Int), 0, new(big.Int).Neg(c.value(repaid)))}, nil
+	})
 
 var defAaveLiquidate = &tool.Def{
 	Name: "aave_liquidate_position",

@@ -75,19 +75,14 @@ var defApprove = &tool.Def{
 		native.PAddress("token", "The ERC-20 token"),
 		native.PAddress("spender", "The contract allowed to spend"),
 		native.PAmount("amount", "The allowance"),
-		native.PString("symbol", "The token's symbol as you believe it to be (checked against the chain)"),
-		native.PInt("decimals", "The token's decimals as you believe them to be (checked against the chain)", 0, 255),
+		pClaims,
 		native.PChain),
 	SchemaVersion: 1,
 }
 
 func planApprove(env *native.Env) registry.Planner {
 	return func(ctx context.Context, in *registry.Input) (*tool.Plan, error) {
-		tok, err := native.ArgAddress(in, "token")
-		if err != nil {
-			return nil, err
-		}
-		spender, err := native.ArgAddress(in, "spender")
+		tok, spender, err := argTokenAnd(in, "spender")
 		if err != nil {
 			return nil, err
 		}
@@ -103,11 +98,7 @@ func planApprove(env *native.Env) registry.Planner {
 		if err != nil {
 			return nil, err
 		}
-		return &tool.Plan{
-			Chain: env.Chain.ChainID(), From: tool.Address(env.Wallet.Address()), Txs: []tool.Tx{t},
-			Tokens:     []tool.TokenUse{native.Claimed(in, tok, big.NewInt(0), true)},
-			ValueCents: native.ValueCents(ctx, env, tok, amount),
-			Summary:    fmt.Sprintf("approve %s to spend %s %s", spender.Hex(), native.FormatUnits(amount, meta.Decimals), meta.Symbol),
-		}, nil
+		return native.NewPlan(env, []tool.Tx{t}, []tool.TokenUse{native.Claimed(in, tok, big.NewInt(0), true)}, native.ValueCents(ctx, env, tok, amount),
+			fmt.Sprintf("approve %s to spend %s %s", spender.Hex(), native.FormatUnits(amount, meta.Decimals), meta.Symbol)), nil
 	}
 }

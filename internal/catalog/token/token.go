@@ -37,8 +37,7 @@ var defRevoke = &tool.Def{
 	Params: native.Schema([]string{"token", "spender"},
 		native.PAddress("token", "The ERC-20 token"),
 		native.PAddress("spender", "The contract whose allowance to remove"),
-		native.PString("symbol", "The token's symbol as you believe it to be (checked against the chain)"),
-		native.PInt("decimals", "The token's decimals as you believe them to be (checked against the chain)", 0, 255),
+		pClaims,
 		native.PChain),
 	SchemaVersion: 1,
 }
@@ -48,11 +47,7 @@ func planRevoke(env *native.Env) registry.Planner {
 		if err := native.CheckChain(env, in); err != nil {
 			return nil, err
 		}
-		tok, err := native.ArgAddress(in, "token")
-		if err != nil {
-			return nil, err
-		}
-		spender, err := native.ArgAddress(in, "spender")
+		tok, spender, err := argTokenAnd(in, "spender")
 		if err != nil {
 			return nil, err
 		}
@@ -74,13 +69,23 @@ func planRevoke(env *native.Env) registry.Planner {
 		}
 		// Revoking moves nothing and only lowers exposure: it is worth
 		// nothing to the spending limits.
-		return &tool.Plan{
-			Chain: env.Chain.ChainID(), From: tool.Address(owner), Txs: []tool.Tx{t},
-			Tokens:     []tool.TokenUse{native.Claimed(in, tok, new(big.Int), true)},
-			ValueCents: 0,
-			Summary:    fmt.Sprintf("revoke %s's allowance of %s %s (set it to 0)", spender.Hex(), native.FormatUnits(al, meta.Decimals), displaySymbol(env, tok, meta)),
-		}, nil
+		return native.NewPlan(env, []tool.Tx{t}, []tool.TokenUse{native.Claimed(in, tok, new(big.Int), true)}, 0,
+			fmt.Sprintf("revoke %s's allowance of %s %s (set it to 0)", spender.Hex(), native.FormatUnits(al, meta.Decimals), displaySymbol(env, tok, meta))), nil
 	}
+}
+
+// pClaims are the symbol and decimals the agent believes the token has;
+// the hallucination hook checks them against the chain.
+var pClaims = native.PString("symbol", "The token's symbol as you believe it to be (checked against the chain)") + "," +
+	native.PInt("decimals", "The token's decimals as you believe them to be (checked against the chain)", 0, 255)
+
+// argTokenAnd reads the token argument and the address named other.
+func argTokenAnd(in *registry.Input, other string) (tok, addr common.Address, err error) {
+	if tok, err = native.ArgAddress(in, "token"); err != nil {
+		return tok, addr, err
+	}
+	addr, err = native.ArgAddress(in, other)
+	return tok, addr, err
 }
 
 // displaySymbol is the symbol to show in a summary: the list's for a
@@ -113,8 +118,7 @@ var defTransfer = &tool.Def{
 		native.PAddress("token", "The ERC-20 token"),
 		native.PAddress("to", "The recipient"),
 		native.PAmount("amount", "How much to send"),
-		native.PString("symbol", "The token's symbol as you believe it to be (checked against the chain)"),
-		native.PInt("decimals", "The token's decimals as you believe them to be (checked against the chain)", 0, 255),
+		pClaims,
 		native.PChain),
 	SchemaVersion: 1,
 }
@@ -124,11 +128,7 @@ func planTransfer(env *native.Env) registry.Planner {
 		if err := native.CheckChain(env, in); err != nil {
 			return nil, err
 		}
-		tok, err := native.ArgAddress(in, "token")
-		if err != nil {
-			return nil, err
-		}
-		to, err := native.ArgAddress(in, "to")
+		tok, to, err := argTokenAnd(in, "to")
 		if err != nil {
 			return nil, err
 		}
@@ -162,12 +162,8 @@ func planTransfer(env *native.Env) registry.Planner {
 		if err != nil {
 			return nil, err
 		}
-		return &tool.Plan{
-			Chain: env.Chain.ChainID(), From: tool.Address(owner), Txs: []tool.Tx{t},
-			Tokens:     []tool.TokenUse{native.Claimed(in, tok, amount, true)},
-			ValueCents: native.ValueCents(ctx, env, tok, amount),
-			Summary:    fmt.Sprintf("transfer %s %s to %s", native.FormatUnits(amount, meta.Decimals), displaySymbol(env, tok, meta), to.Hex()),
-		}, nil
+		return native.NewPlan(env, []tool.Tx{t}, []tool.TokenUse{native.Claimed(in, tok, amount, true)}, native.ValueCents(ctx, env, tok, amount),
+			fmt.Sprintf("transfer %s %s to %s", native.FormatUnits(amount, meta.Decimals), displaySymbol(env, tok, meta), to.Hex())), nil
 	}
 }
 
@@ -191,8 +187,7 @@ var defSignPermit = &tool.Def{
 		native.PInt("valid_for_seconds", "How long the permit stays valid from the latest block's time (default 3600; at most 30 days); exclusive with deadline", 60, maxPermitLife),
 		fmt.Sprintf(`"deadline":{"type":"string","pattern":"^[0-9]{1,12}$","description":%q}`,
 			"Absolute deadline as a unix timestamp in seconds (at most 30 days after the latest block); exclusive with valid_for_seconds"),
-		native.PString("symbol", "The token's symbol as you believe it to be (checked against the chain)"),
-		native.PInt("decimals", "The token's decimals as you believe them to be (checked against the chain)", 0, 255),
+		pClaims,
 		native.PChain),
 	Result: native.ResultSchema(native.RProp("signature", "string", "65-byte r‖s‖v signature"), native.RProp("v", "integer", "v"), native.RProp("r", "string", "r"),
 		native.RProp("s", "string", "s"), native.RProp("nonce", "string", "Permit nonce"), native.RProp("deadline", "string", "Deadline (unix seconds)"),
@@ -232,11 +227,7 @@ func planSignPermit(env *native.Env) registry.Planner {
 		if err := native.CheckChain(env, in); err != nil {
 			return nil, err
 		}
-		tok, err := native.ArgAddress(in, "token")
-		if err != nil {
-			return nil, err
-		}
-		spender, err := native.ArgAddress(in, "spender")
+		tok, spender, err := argTokenAnd(in, "spender")
 		if err != nil {
 			return nil, err
 		}

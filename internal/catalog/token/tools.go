@@ -22,8 +22,8 @@ func Tools() []native.Maker {
 		native.Write(defTransfer, "transfer", "erc20", planTransfer),
 		native.WriteWith(defSignPermit, "permit", "erc20", planSignPermit, signPermit),
 		native.Read(defVerifyPermit, "permit_check", verifyPermit),
-		native.When(hasWETH, native.Write(defWrap, "wrap", "weth", planWrap)),
-		native.When(hasWETH, native.Write(defUnwrap, "unwrap", "weth", planUnwrap)),
+		native.When(hasWETH, native.Write(defWrap, "wrap", "weth", planWETH(true))),
+		native.When(hasWETH, native.Write(defUnwrap, "unwrap", "weth", planWETH(false))),
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/big"
 
 	"github.com/ethereum/go-ethereum/common"
 
@@ -30,46 +31,6 @@ var defWrap = &tool.Def{
 	SchemaVersion: 1,
 }
 
-func planWrap(env *native.Env) registry.Planner {
-	return func(ctx context.Context, in *registry.Input) (*tool.Plan, error) {
-		if err := native.CheckChain(env, in); err != nil {
-			return nil, err
-		}
-		amount, err := native.ArgAmount(in, "amount")
-		if err != nil {
-			return nil, err
-		}
-		if amount.Sign() == 0 {
-			return nil, errors.New("amount must be positive")
-		}
-		owner := env.Wallet.Address()
-		bal, err := env.Chain.BalanceOf(ctx, owner)
-		if err != nil {
-			return nil, err
-		}
-		if bal.Cmp(amount) < 0 {
-			return nil, fmt.Errorf("insufficient ETH: the wallet holds %s ETH and wrapping needs %s ETH plus gas", native.FormatUnits(bal, 18), native.FormatUnits(amount, 18))
-		}
-		weth := env.Venues.WETH
-		t, err := native.Tx(chain.WETH9ABI(), weth, "wrap", "deposit")
-		if err != nil {
-			return nil, err
-		}
-		t.Value = amount
-		// The agent claimed no symbol or decimals (Decimals -1): the
-		// tool names both tokens itself.
-		return &tool.Plan{
-			Chain: env.Chain.ChainID(), From: tool.Address(owner), Txs: []tool.Tx{t},
-			Tokens: []tool.TokenUse{
-				{Token: tool.Address{}, Decimals: -1, Amount: amount, Out: true},
-				{Token: tool.Address(weth), Decimals: -1, Amount: amount},
-			},
-			ValueCents: native.ValueCents(ctx, env, common.Address{}, amount),
-			Summary:    fmt.Sprintf("wrap %s ETH into WETH (%s)", native.FormatUnits(amount, 18), weth.Hex()),
-		}, nil
-	}
-}
-
 var defUnwrap = &tool.Def{
 	Name: "weth_unwrap_eth",
 	Description: "Unwrap WETH back into native ETH (the WETH9 contract ward knows), one for one. Use it to exit to the base asset or " +
@@ -83,39 +44,58 @@ var defUnwrap = &tool.Def{
 	SchemaVersion: 1,
 }
 
-func planUnwrap(env *native.Env) registry.Planner {
-	return func(ctx context.Context, in *registry.Input) (*tool.Plan, error) {
-		if err := native.CheckChain(env, in); err != nil {
-			return nil, err
+// planWETH returns the planner of a one-for-one move between native ETH
+// and WETH: wrap (deposit, paying ETH) or its reverse (withdraw). The
+// agent claimed no symbol or decimals (Decimals -1): the tool names both
+// tokens itself.
+func planWETH(wrap bool) func(env *native.Env) registry.Planner {
+	return func(env *native.Env) registry.Planner {
+		return func(ctx context.Context, in *registry.Input) (*tool.Plan, error) {
+			if err := native.CheckChain(env, in); err != nil {
+				return nil, err
+			}
+			amount, err := native.ArgAmount(in, "amount")
+			if err != nil {
+				return nil, err
+			}
+			if amount.Sign() == 0 {
+				return nil, errors.New("amount must be positive")
+			}
+			owner, weth := env.Wallet.Address(), env.Venues.WETH
+			// The wallet pays from and gets to (the zero address is ETH).
+			var bal *big.Int
+			from, to := weth, common.Address{}
+			if wrap {
+				from, to = to, from
+				bal, err = env.Chain.BalanceOf(ctx, owner)
+			} else {
+				bal, err = env.Chain.TokenBalance(ctx, weth, owner)
+			}
+			if err != nil {
+				return nil, err
+			}
+			var t tool.Tx
+			switch {
+			case wrap && bal.Cmp(amount) < 0:
+				return nil, fmt.Errorf("insufficient ETH: the wallet holds %s ETH and wrapping needs %s ETH plus gas", native.FormatUnits(bal, 18), native.FormatUnits(amount, 18))
+			case bal.Cmp(amount) < 0:
+				return nil, fmt.Errorf("insufficient WETH: the wallet holds %s WETH and unwrapping needs %s", native.FormatUnits(bal, 18), native.FormatUnits(amount, 18))
+			case wrap:
+				t, err = native.Tx(chain.WETH9ABI(), weth, "wrap", "deposit")
+				t.Value = amount
+			default:
+				t, err = native.Tx(chain.WETH9ABI(), weth, "unwrap", "withdraw", amount)
+			}
+			if err != nil {
+				return nil, err
+			}
+			summary := fmt.Sprintf("unwrap %s WETH (%s) into ETH", native.FormatUnits(amount, 18), weth.Hex())
+			if wrap {
+				summary = fmt.Sprintf("wrap %s ETH into WETH (%s)", native.FormatUnits(amount, 18), weth.Hex())
+			}
+			return native.NewPlan(env, []tool.Tx{t},
+				[]tool.TokenUse{{Token: tool.Address(from), Decimals: -1, Amount: amount, Out: true}, {Token: tool.Address(to), Decimals: -1, Amount: amount}},
+				native.ValueCents(ctx, env, from, amount), summary), nil
 		}
-		amount, err := native.ArgAmount(in, "amount")
-		if err != nil {
-			return nil, err
-		}
-		if amount.Sign() == 0 {
-			return nil, errors.New("amount must be positive")
-		}
-		owner := env.Wallet.Address()
-		weth := env.Venues.WETH
-		bal, err := env.Chain.TokenBalance(ctx, weth, owner)
-		if err != nil {
-			return nil, err
-		}
-		if bal.Cmp(amount) < 0 {
-			return nil, fmt.Errorf("insufficient WETH: the wallet holds %s WETH and unwrapping needs %s", native.FormatUnits(bal, 18), native.FormatUnits(amount, 18))
-		}
-		t, err := native.Tx(chain.WETH9ABI(), weth, "unwrap", "withdraw", amount)
-		if err != nil {
-			return nil, err
-		}
-		return &tool.Plan{
-			Chain: env.Chain.ChainID(), From: tool.Address(owner), Txs: []tool.Tx{t},
-			Tokens: []tool.TokenUse{
-				{Token: tool.Address(weth), Decimals: -1, Amount: amount, Out: true},
-				{Token: tool.Address{}, Decimals: -1, Amount: amount},
-			},
-			ValueCents: native.ValueCents(ctx, env, weth, amount),
-			Summary:    fmt.Sprintf("unwrap %s WETH (%s) into ETH", native.FormatUnits(amount, 18), weth.Hex()),
-		}, nil
 	}
 }

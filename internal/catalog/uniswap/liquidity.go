@@ -65,7 +65,7 @@ func uniLPPosition(env *native.Env) registry.ReadHandler {
 		if _, ok := in.Args.Get("pool"); ok {
 			return v3Position(ctx, env, in, owner)
 		}
-		pair, err := argPair(ctx, env, in, "factory")
+		pair, err := argPair(ctx, env, in, argFactory(env, in))
 		if err != nil {
 			return nil, err
 		}
@@ -307,16 +307,9 @@ func planAddLiquidity(env *native.Env) registry.Planner {
 		if err := native.CheckChain(env, in); err != nil {
 			return nil, err
 		}
-		a, err := native.ArgAddress(in, "token_a")
+		a, b, err := argTokenPair(in)
 		if err != nil {
 			return nil, err
-		}
-		b, err := native.ArgAddress(in, "token_b")
-		if err != nil {
-			return nil, err
-		}
-		if a == b {
-			return nil, errors.New("token_a and token_b are the same token")
 		}
 		desA, err := native.ArgAmount(in, "amount_a_desired")
 		if err != nil {
@@ -459,24 +452,9 @@ func planRemoveLiquidity(env *native.Env) registry.Planner {
 			return nil, err
 		}
 		in.Step(0)
-		var pair common.Address
-		if _, ok := in.Args.Get("pair"); ok {
-			if pair, err = native.ArgAddress(in, "pair"); err != nil {
-				return nil, err
-			}
-		} else {
-			a, err1 := native.ArgAddress(in, "token_a")
-			b, err2 := native.ArgAddress(in, "token_b")
-			if err1 != nil || err2 != nil {
-				return nil, errors.New("pass pair, or token_a and token_b")
-			}
-			factory, err := v2FactoryOf(ctx, env, router)
-			if err != nil {
-				return nil, err
-			}
-			if pair, err = v2PairOf(ctx, env, factory, a, b); err != nil {
-				return nil, err
-			}
+		pair, err := argPair(ctx, env, in, func() (common.Address, error) { return v2FactoryOf(ctx, env, router) })
+		if err != nil {
+			return nil, err
 		}
 		st, err := readV2Pair(ctx, env, pair)
 		if err != nil {

@@ -344,16 +344,9 @@ func uniPools(env *native.Env) registry.ReadHandler {
 		if err := native.CheckChain(env, in); err != nil {
 			return nil, err
 		}
-		a, err := native.ArgAddress(in, "token_a")
+		a, b, err := argTokenPair(in)
 		if err != nil {
 			return nil, err
-		}
-		b, err := native.ArgAddress(in, "token_b")
-		if err != nil {
-			return nil, err
-		}
-		if a == b {
-			return nil, errors.New("token_a and token_b are the same token")
 		}
 		f2, err := native.ArgAddressOr(in, "v2_factory", env.Venues.UniswapV2Factory)
 		if err != nil {
@@ -524,27 +517,48 @@ var defUniReserves = &tool.Def{
 	SchemaVersion: 1,
 }
 
-// argPair resolves a pair from "pair" or from "token_a" and "token_b".
-func argPair(ctx context.Context, env *native.Env, in *registry.Input, factoryArg string) (common.Address, error) {
+// argPair resolves a pair from "pair", or from "token_a" and "token_b"
+// and the V2 factory that factory returns.
+func argPair(ctx context.Context, env *native.Env, in *registry.Input, factory func() (common.Address, error)) (common.Address, error) {
 	if _, ok := in.Args.Get("pair"); ok {
 		return native.ArgAddress(in, "pair")
 	}
-	a, err := native.ArgAddress(in, "token_a")
-	if err != nil {
+	a, errA := native.ArgAddress(in, "token_a")
+	b, errB := native.ArgAddress(in, "token_b")
+	if errA != nil || errB != nil {
 		return common.Address{}, errors.New("pass pair, or token_a and token_b")
 	}
-	b, err := native.ArgAddress(in, "token_b")
+	f, err := factory()
 	if err != nil {
-		return common.Address{}, errors.New("pass pair, or token_a and token_b")
-	}
-	f, err := native.ArgAddressOr(in, factoryArg, env.Venues.UniswapV2Factory)
-	if err != nil {
-		return common.Address{}, err
-	}
-	if err := native.NeedVenue(f, "Uniswap V2 factory", factoryArg); err != nil {
 		return common.Address{}, err
 	}
 	return v2PairOf(ctx, env, f, a, b)
+}
+
+// argFactory returns the V2 factory named by the argument "factory", or
+// the chain's configured one.
+func argFactory(env *native.Env, in *registry.Input) func() (common.Address, error) {
+	return func() (common.Address, error) {
+		f, err := native.ArgAddressOr(in, "factory", env.Venues.UniswapV2Factory)
+		if err != nil {
+			return f, err
+		}
+		return f, native.NeedVenue(f, "Uniswap V2 factory", "factory")
+	}
+}
+
+// argTokenPair reads "token_a" and "token_b", two different tokens.
+func argTokenPair(in *registry.Input) (a, b common.Address, err error) {
+	if a, err = native.ArgAddress(in, "token_a"); err != nil {
+		return a, b, err
+	}
+	if b, err = native.ArgAddress(in, "token_b"); err != nil {
+		return a, b, err
+	}
+	if a == b {
+		return a, b, errors.New("token_a and token_b are the same token")
+	}
+	return a, b, nil
 }
 
 func uniReserves(env *native.Env) registry.ReadHandler {
@@ -552,7 +566,7 @@ func uniReserves(env *native.Env) registry.ReadHandler {
 		if err := native.CheckChain(env, in); err != nil {
 			return nil, err
 		}
-		pair, err := argPair(ctx, env, in, "factory")
+		pair, err := argPair(ctx, env, in, argFactory(env, in))
 		if err != nil {
 			return nil, err
 		}
@@ -628,30 +642,30 @@ func quotes(ctx context.Context, env *native.Env, in *registry.Input, tokIn, tok
 	version := native.ArgString(in, "version", "best")
 	var qs []quote
 	var missing []string
-	in.Step(0)
-	if version != "v3" {
-		router, err := native.ArgAddressOr(in, "v2_router", env.Venues.UniswapV2Router)
+	for step, v := range []struct {
+		name, skip, arg string
+		def             common.Address
+		quote           func(router common.Address) (quote, error)
+	}{
+		{"uniswap_v2", "v3", "v2_router", env.Venues.UniswapV2Router, func(router common.Address) (quote, error) {
+			return quoteV2(ctx, env, router, tokIn, tokOut, amount)
+		}},
+		{"uniswap_v3", "v2", "v3_router", env.Venues.UniswapV3Router, func(router common.Address) (quote, error) {
+			return quoteV3Best(ctx, env, router, tokIn, tokOut, native.ArgInt(in, "fee", 0), amount)
+		}},
+	} {
+		in.Step(step)
+		if version == v.skip {
+			continue
+		}
+		router, err := native.ArgAddressOr(in, v.arg, v.def)
 		if err != nil {
 			return nil, nil, err
 		}
 		if router == (common.Address{}) {
-			missing = append(missing, "uniswap_v2: no router configured (pass v2_router)")
-		} else if q, err := quoteV2(ctx, env, router, tokIn, tokOut, amount); err != nil {
-			missing = append(missing, "uniswap_v2: "+err.Error())
-		} else {
-			qs = append(qs, q)
-		}
-	}
-	in.Step(1)
-	if version != "v2" {
-		router, err := native.ArgAddressOr(in, "v3_router", env.Venues.UniswapV3Router)
-		if err != nil {
-			return nil, nil, err
-		}
-		if router == (common.Address{}) {
-			missing = append(missing, "uniswap_v3: no router configured (pass v3_router)")
-		} else if q, err := quoteV3Best(ctx, env, router, tokIn, tokOut, native.ArgInt(in, "fee", 0), amount); err != nil {
-			missing = append(missing, "uniswap_v3: "+err.Error())
+			missing = append(missing, v.name+": no router configured (pass "+v.arg+")")
+		} else if q, err := v.quote(router); err != nil {
+			missing = append(missing, v.name+": "+err.Error())
 		} else {
 			qs = append(qs, q)
 		}
@@ -682,20 +696,26 @@ func quoteArgs(in *registry.Input) (common.Address, common.Address, *big.Int, er
 	return tokIn, tokOut, amount, native.Positive("amount_in", amount)
 }
 
+// quoteRequest reads an exact-input quote request (chain, tokens and
+// amount) and quotes it on every requested venue, best first.
+func quoteRequest(ctx context.Context, env *native.Env, in *registry.Input) (mi, mo native.TokenInfo, amount *big.Int, qs []quote, missing []string, err error) {
+	if err = native.CheckChain(env, in); err != nil {
+		return
+	}
+	tokIn, tokOut, amount, err := quoteArgs(in)
+	if err != nil {
+		return
+	}
+	if mi, mo, err = native.TokenInfoPair(ctx, env, tokIn, tokOut); err != nil {
+		return
+	}
+	qs, missing, err = quotes(ctx, env, in, tokIn, tokOut, amount)
+	return
+}
+
 func uniQuote(env *native.Env) registry.ReadHandler {
 	return func(ctx context.Context, in *registry.Input) (*tool.Result, error) {
-		if err := native.CheckChain(env, in); err != nil {
-			return nil, err
-		}
-		tokIn, tokOut, amount, err := quoteArgs(in)
-		if err != nil {
-			return nil, err
-		}
-		mi, mo, err := native.TokenInfoPair(ctx, env, tokIn, tokOut)
-		if err != nil {
-			return nil, err
-		}
-		qs, missing, err := quotes(ctx, env, in, tokIn, tokOut, amount)
+		mi, mo, amount, qs, missing, err := quoteRequest(ctx, env, in)
 		if err != nil {
 			return nil, err
 		}
@@ -757,18 +777,7 @@ type impactOut struct {
 
 func uniImpact(env *native.Env) registry.ReadHandler {
 	return func(ctx context.Context, in *registry.Input) (*tool.Result, error) {
-		if err := native.CheckChain(env, in); err != nil {
-			return nil, err
-		}
-		tokIn, tokOut, amount, err := quoteArgs(in)
-		if err != nil {
-			return nil, err
-		}
-		mi, mo, err := native.TokenInfoPair(ctx, env, tokIn, tokOut)
-		if err != nil {
-			return nil, err
-		}
-		qs, missing, err := quotes(ctx, env, in, tokIn, tokOut, amount)
+		mi, mo, amount, qs, missing, err := quoteRequest(ctx, env, in)
 		if err != nil {
 			return nil, err
 		}
@@ -777,8 +786,8 @@ func uniImpact(env *native.Env) registry.ReadHandler {
 		// base unit.
 		var fair *big.Rat
 		note := ""
-		pi, errIn := native.PriceOf(ctx, env, tokIn)
-		po, errOut := native.PriceOf(ctx, env, tokOut)
+		pi, errIn := native.PriceOf(ctx, env, mi.Address)
+		po, errOut := native.PriceOf(ctx, env, mo.Address)
 		switch {
 		case errIn != nil || errOut != nil:
 			note = "no USD feed prices both tokens"

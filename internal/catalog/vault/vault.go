@@ -338,51 +338,42 @@ func vaultPosition(env *native.Env) registry.ReadHandler {
 
 // ---- writes ----
 
-var defVaultDeposit = &tool.Def{
-	Name: "vault_deposit",
-	Description: "Deposit an exact amount of an ERC-4626 vault's underlying asset and receive vault shares in the agent's wallet (deposit(assets, receiver = wallet)). " +
-		"The plan previews the shares (the vault's previewDeposit is the expected minimum), checks the wallet's balance and the vault's maxDeposit, " +
-		"and adds an exact approve of the vault when the allowance is short. Use to put idle assets to work in a vault; find one with vault_get_info. " +
-		"Does not swap into the asset first (use a swap tool) and does not mint an exact number of shares.",
-	Category: tool.CatVault, Tier: tool.Write, RiskTier: tool.Layer2, Budget: tool.Slow, Effect: tool.EffectOpen,
-	ProgressSteps: []string{"Reading the vault", "Previewing the deposit", "Sending approve and deposit", "Confirming"},
-	PromptSnippet: "vault_deposit deposits assets into an ERC-4626 vault for shares.",
-	Params: native.Schema([]string{"assets"}, pVault,
-		native.PAmount("assets", "Amount of the vault's underlying asset to deposit"),
-		native.PClaims("asset", "the vault's asset"),
-		native.PChain),
-	SchemaVersion: 1,
+// vaultWriteDef is the definition of a vault write whose amount argument
+// is amount (a property fragment of the argument named arg).
+func vaultWriteDef(name, desc string, effect tool.Effect, steps []string, snippet, arg, amount string) *tool.Def {
+	return &tool.Def{
+		Name: name, Description: desc,
+		Category: tool.CatVault, Tier: tool.Write, RiskTier: tool.Layer2, Budget: tool.Slow, Effect: effect,
+		ProgressSteps: steps, PromptSnippet: snippet,
+		Params:        native.Schema([]string{arg}, pVault, amount, native.PClaims("asset", "the vault's asset"), native.PChain),
+		SchemaVersion: 1,
+	}
 }
 
-var defVaultWithdraw = &tool.Def{
-	Name: "vault_withdraw",
-	Description: "Withdraw an exact amount of the underlying asset from an ERC-4626 vault to the agent's wallet, burning the shares it costs (withdraw(assets, wallet, wallet)); " +
-		"\"max\" withdraws everything the vault allows (maxWithdraw). The plan previews the shares burned (previewWithdraw, the most that may leave). " +
-		"Use to take a known asset amount out; to exit by share count use vault_redeem. Does not unwrap or swap the asset.",
-	Category: tool.CatVault, Tier: tool.Write, RiskTier: tool.Layer2, Budget: tool.Slow, Effect: tool.EffectClose,
-	ProgressSteps: []string{"Reading the vault", "Previewing the withdrawal", "Sending withdraw", "Confirming"},
-	PromptSnippet: "vault_withdraw withdraws an exact asset amount from an ERC-4626 vault.",
-	Params: native.Schema([]string{"assets"}, pVault,
-		native.PAmountMax("assets", "Amount of the underlying asset to withdraw"),
-		native.PClaims("asset", "the vault's asset"),
-		native.PChain),
-	SchemaVersion: 1,
-}
-
-var defVaultRedeem = &tool.Def{
-	Name: "vault_redeem",
-	Description: "Redeem ERC-4626 vault shares for the underlying asset, paid to the agent's wallet (redeem(shares, wallet, wallet)); \"max\" redeems every share held. " +
-		"The plan previews the assets (previewRedeem, the expected minimum). Use to exit a vault position by share count, e.g. all of it; " +
-		"to take an exact asset amount use vault_withdraw. Does not unwrap or swap the asset.",
-	Category: tool.CatVault, Tier: tool.Write, RiskTier: tool.Layer2, Budget: tool.Slow, Effect: tool.EffectClose,
-	ProgressSteps: []string{"Reading the vault", "Previewing the redemption", "Sending redeem", "Confirming"},
-	PromptSnippet: "vault_redeem redeems ERC-4626 vault shares for assets.",
-	Params: native.Schema([]string{"shares"}, pVault,
-		native.PAmountMax("shares", "Vault shares to redeem"),
-		native.PClaims("asset", "the vault's asset"),
-		native.PChain),
-	SchemaVersion: 1,
-}
+var (
+	defVaultDeposit = vaultWriteDef("vault_deposit",
+		"Deposit an exact amount of an ERC-4626 vault's underlying asset and receive vault shares in the agent's wallet (deposit(assets, receiver = wallet)). "+
+			"The plan previews the shares (the vault's previewDeposit is the expected minimum), checks the wallet's balance and the vault's maxDeposit, "+
+			"and adds an exact approve of the vault when the allowance is short. Use to put idle assets to work in a vault; find one with vault_get_info. "+
+			"Does not swap into the asset first (use a swap tool) and does not mint an exact number of shares.",
+		tool.EffectOpen, []string{"Reading the vault", "Previewing the deposit", "Sending approve and deposit", "Confirming"},
+		"vault_deposit deposits assets into an ERC-4626 vault for shares.",
+		"assets", native.PAmount("assets", "Amount of the vault's underlying asset to deposit"))
+	defVaultWithdraw = vaultWriteDef("vault_withdraw",
+		"Withdraw an exact amount of the underlying asset from an ERC-4626 vault to the agent's wallet, burning the shares it costs (withdraw(assets, wallet, wallet)); "+
+			"\"max\" withdraws everything the vault allows (maxWithdraw). The plan previews the shares burned (previewWithdraw, the most that may leave). "+
+			"Use to take a known asset amount out; to exit by share count use vault_redeem. Does not unwrap or swap the asset.",
+		tool.EffectClose, []string{"Reading the vault", "Previewing the withdrawal", "Sending withdraw", "Confirming"},
+		"vault_withdraw withdraws an exact asset amount from an ERC-4626 vault.",
+		"assets", native.PAmountMax("assets", "Amount of the underlying asset to withdraw"))
+	defVaultRedeem = vaultWriteDef("vault_redeem",
+		"Redeem ERC-4626 vault shares for the underlying asset, paid to the agent's wallet (redeem(shares, wallet, wallet)); \"max\" redeems every share held. "+
+			"The plan previews the assets (previewRedeem, the expected minimum). Use to exit a vault position by share count, e.g. all of it; "+
+			"to take an exact asset amount use vault_withdraw. Does not unwrap or swap the asset.",
+		tool.EffectClose, []string{"Reading the vault", "Previewing the redemption", "Sending redeem", "Confirming"},
+		"vault_redeem redeems ERC-4626 vault shares for assets.",
+		"shares", native.PAmountMax("shares", "Vault shares to redeem"))
+)
 
 func planVaultDeposit(env *native.Env) registry.Planner {
 	return func(ctx context.Context, in *registry.Input) (*tool.Plan, error) {

@@ -206,6 +206,16 @@ func (m *merger) policy(p *policyTOML) rules.Config {
 			cfg.CELCostLimit = uint64(*p.CELCostLimit)
 		}
 	}
+	policyTables(&cfg, p)
+	m.policyTools(&cfg, p)
+	m.rateLimits(&cfg, p)
+	m.policyRules(&cfg, p)
+	return cfg
+}
+
+// policyTables merges the tables of plain values: treasury, commands,
+// paths and argument names.
+func policyTables(cfg *rules.Config, p *policyTOML) {
 	if t := p.Treasury; t != nil {
 		c := &cfg.Treasury
 		set(&c.MaxTransferPerPaymentCents, t.MaxTransferPerPaymentCents)
@@ -258,6 +268,11 @@ func (m *merger) policy(p *policyTOML) rules.Config {
 		set(&d.Path, a.Path)
 		set(&d.Command, a.Command)
 	}
+}
+
+// policyTools merges [[policy.tools]]: a tool of the defaults is replaced
+// by the one of the same name.
+func (m *merger) policyTools(cfg *rules.Config, p *policyTOML) {
 	for i, t := range p.Tools {
 		path := fmt.Sprintf("tools.%d", i)
 		spec := rules.ToolSpec{Name: t.Name, Category: tool.Category(t.Category)}
@@ -278,6 +293,10 @@ func (m *merger) policy(p *policyTOML) rules.Config {
 			m.from("tools", len(cfg.Tools)-1, i)
 		}
 	}
+}
+
+// rateLimits merges [[policy.rate_limits]] after the defaults.
+func (m *merger) rateLimits(cfg *rules.Config, p *policyTOML) {
 	for i, l := range p.RateLimits {
 		path := fmt.Sprintf("rate_limits.%d", i)
 		rl := rules.RateLimit{ID: l.ID, Scope: l.Scope, Code: reason.Code(l.ReasonCode), Message: l.Message}
@@ -314,6 +333,11 @@ func (m *merger) policy(p *policyTOML) rules.Config {
 		cfg.Limits = append(cfg.Limits, rl)
 		m.from("rate_limits", len(cfg.Limits)-1, i)
 	}
+}
+
+// policyRules merges [[policy.validate]], [policy.builtin.ID] overrides
+// and the user's [[policy.rules]].
+func (m *merger) policyRules(cfg *rules.Config, p *policyTOML) {
 	for i, v := range p.Validate {
 		cfg.Validate = append(cfg.Validate, rules.Validation{Tools: v.Tools, Args: v.Args, Kind: v.Kind, Required: v.Required})
 		m.from("validate", len(cfg.Validate)-1, i)
@@ -350,7 +374,6 @@ func (m *merger) policy(p *policyTOML) rules.Config {
 		}
 		cfg.Rules = append(cfg.Rules, u)
 	}
-	return cfg
 }
 
 func categories(in []string) []tool.Category {

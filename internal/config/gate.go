@@ -99,45 +99,67 @@ const (
 // gateSections fills f's tool-gate sections from raw, adding a diagnostic
 // per problem.
 func gateSections(f *File, raw *fileTOML, idx *positions) []Diagnostic {
-	var diags []Diagnostic
-	bad := func(key, format string, args ...any) {
-		diags = append(diags, idx.at(key, fmt.Sprintf(format, args...)))
+	d := &sections{idx: idx}
+	d.tools(f, raw)
+	d.chain(f, raw)
+	d.gate(f, raw)
+	f.Hooks = d.hooks(raw)
+	return d.diags
+}
+
+// sections collects the diagnostics of the gate's sections of a file.
+type sections struct {
+	idx   *positions
+	diags []Diagnostic
+}
+
+func (d *sections) bad(key, format string, args ...any) {
+	d.diags = append(d.diags, d.idx.at(key, fmt.Sprintf(format, args...)))
+}
+
+// dur parses the duration at key, if given, into into.
+func (d *sections) dur(key string, s *string, into *time.Duration) {
+	if s == nil {
+		return
 	}
-	dur := func(key string, s *string, into *time.Duration) {
-		if s == nil {
-			return
-		}
-		d, err := time.ParseDuration(*s)
-		if err != nil || d < 0 {
-			bad(key, "invalid duration %q (for example \"30s\", \"3m\")", *s)
-			return
-		}
-		*into = d
+	v, err := time.ParseDuration(*s)
+	if err != nil || v < 0 {
+		d.bad(key, "invalid duration %q (for example \"30s\", \"3m\")", *s)
+		return
 	}
+	*into = v
+}
+
+// tools reads [tools].
+func (d *sections) tools(f *File, raw *fileTOML) {
 	f.Tools = Tools{Profiles: []string{"active"}}
 	if t := raw.Tools; t != nil {
 		if t.Profile != nil {
 			ps, err := registry.ParseProfiles(*t.Profile)
 			if err != nil {
-				bad("tools.profile", "%v", err)
+				d.bad("tools.profile", "%v", err)
 			} else {
 				f.Tools.Profiles = ps
 			}
 		}
 		f.Tools.Enable, f.Tools.Disable = t.Enable, t.Disable
 	}
+}
+
+// chain reads [chain].
+func (d *sections) chain(f *File, raw *fileTOML) {
 	f.Chain = Chain{DevSeed: "ward-dev"}
 	if c := raw.Chain; c != nil {
 		if c.RPCURL != nil {
 			u := *c.RPCURL
 			if u != "" && !strings.HasPrefix(u, "http://") && !strings.HasPrefix(u, "https://") && !strings.HasPrefix(u, "ws://") && !strings.HasPrefix(u, "wss://") {
-				bad("chain.rpc_url", "must be an http(s) or ws(s) URL")
+				d.bad("chain.rpc_url", "must be an http(s) or ws(s) URL")
 			}
 			f.Chain.RPCURL = u
 		}
 		if c.ChainID != nil {
 			if *c.ChainID <= 0 {
-				bad("chain.chain_id", "must be positive")
+				d.bad("chain.chain_id", "must be positive")
 			}
 			f.Chain.ChainID = uint64(*c.ChainID)
 		}
@@ -148,29 +170,38 @@ func gateSections(f *File, raw *fileTOML, idx *positions) []Diagnostic {
 			f.Chain.DevSeed = *c.DevSeed
 		}
 	}
+}
+
+// gate reads [gate].
+func (d *sections) gate(f *File, raw *fileTOML) {
 	f.Gate = GateConfig{PermitTTL: 3 * time.Minute, AnnounceDelay: 30 * time.Second, TickPeriod: 30 * time.Second, QuarantineTTL: 24 * time.Hour}
 	if g := raw.Gate; g != nil {
-		dur("gate.permit_ttl", g.PermitTTL, &f.Gate.PermitTTL)
-		dur("gate.announce_delay", g.AnnounceDelay, &f.Gate.AnnounceDelay)
-		dur("gate.tick_period", g.TickPeriod, &f.Gate.TickPeriod)
-		dur("gate.quarantine_ttl", g.QuarantineTTL, &f.Gate.QuarantineTTL)
+		d.dur("gate.permit_ttl", g.PermitTTL, &f.Gate.PermitTTL)
+		d.dur("gate.announce_delay", g.AnnounceDelay, &f.Gate.AnnounceDelay)
+		d.dur("gate.tick_period", g.TickPeriod, &f.Gate.TickPeriod)
+		d.dur("gate.quarantine_ttl", g.QuarantineTTL, &f.Gate.QuarantineTTL)
 		if f.Gate.QuarantineTTL == 0 {
-			bad("gate.quarantine_ttl", "must be positive")
+			d.bad("gate.quarantine_ttl", "must be positive")
 		}
 		if f.Gate.PermitTTL == 0 {
-			bad("gate.permit_ttl", "must be positive")
+			d.bad("gate.permit_ttl", "must be positive")
 		}
 		if f.Gate.TickPeriod == 0 {
-			bad("gate.tick_period", "must be positive")
+			d.bad("gate.tick_period", "must be positive")
 		}
 		if g.Owner != nil {
 			a, err := tool.ParseAddress(*g.Owner)
 			if err != nil {
-				bad("gate.owner", "%v", err)
+				d.bad("gate.owner", "%v", err)
 			}
 			f.Gate.Owner = a
 		}
 	}
+}
+
+// hooks reads [hooks] over the defaults; when no section so far has an
+// error, the hooks validate their configs too.
+func (d *sections) hooks(raw *fileTOML) hook.Config {
 	h := hook.Config{
 		Spending: hook.SpendingConfig{PerTickCents: DefaultPerTickUSD * 100, PerSessionCents: DefaultPerSessionUSD * 100, DailyCents: DefaultDailyUSD * 100},
 		Rate:     hook.RateConfig{Max: DefaultMaxWrites, Window: DefaultRateWindow},
@@ -183,7 +214,7 @@ func gateSections(f *File, raw *fileTOML, idx *positions) []Diagnostic {
 				}
 				switch {
 				case *v < 0 || math.IsNaN(*v):
-					bad(key, "must not be negative")
+					d.bad(key, "must not be negative")
 				case *v*100 >= math.MaxInt64/2:
 					*into = hook.Unlimited
 				default:
@@ -197,59 +228,58 @@ func gateSections(f *File, raw *fileTOML, idx *positions) []Diagnostic {
 		if r := hs.Rate; r != nil {
 			if r.MaxWrites != nil {
 				if *r.MaxWrites < 0 || *r.MaxWrites > math.MaxInt32 {
-					bad("hooks.rate.max_writes", "must be between 0 and %d", math.MaxInt32)
+					d.bad("hooks.rate.max_writes", "must be between 0 and %d", math.MaxInt32)
 				}
 				h.Rate.Max = int(*r.MaxWrites)
 			}
-			dur("hooks.rate.window", r.Window, &h.Rate.Window)
+			d.dur("hooks.rate.window", r.Window, &h.Rate.Window)
 		}
 		if a := hs.Allowlist; a != nil {
 			h.Allowlist.AnyToken, h.Allowlist.AnyContract, h.Allowlist.AnySelector = a.AnyToken, a.AnyContract, a.AnySelector
 			for i, s := range a.Tokens {
 				v, err := tool.ParseAddress(s)
 				if err != nil {
-					bad(fmt.Sprintf("hooks.allowlist.tokens[%d]", i), "%v", err)
+					d.bad(fmt.Sprintf("hooks.allowlist.tokens[%d]", i), "%v", err)
 				}
 				h.Allowlist.Tokens = append(h.Allowlist.Tokens, v)
 			}
 			for i, s := range a.Contracts {
 				v, err := tool.ParseAddress(s)
 				if err != nil {
-					bad(fmt.Sprintf("hooks.allowlist.contracts[%d]", i), "%v", err)
+					d.bad(fmt.Sprintf("hooks.allowlist.contracts[%d]", i), "%v", err)
 				}
 				h.Allowlist.Contracts = append(h.Allowlist.Contracts, v)
 			}
 			for i, s := range a.Selectors {
 				v, err := hook.ParseSelector(s)
 				if err != nil {
-					bad(fmt.Sprintf("hooks.allowlist.selectors[%d]", i), "%v", err)
+					d.bad(fmt.Sprintf("hooks.allowlist.selectors[%d]", i), "%v", err)
 				}
 				h.Allowlist.Selectors = append(h.Allowlist.Selectors, v)
 			}
 		}
 		if fl := hs.Filter; fl != nil && fl.MaxBytes != nil {
 			if *fl.MaxBytes < 1024 || *fl.MaxBytes > 16<<20 {
-				bad("hooks.filter.max_bytes", "must be between 1024 and 16777216")
+				d.bad("hooks.filter.max_bytes", "must be between 1024 and 16777216")
 			}
 			h.Filter.MaxBytes = int(*fl.MaxBytes)
 		}
 	}
-	if len(diags) == 0 {
+	if len(d.diags) == 0 {
 		// The hooks validate their own configs (for example an Any flag
 		// together with a list).
 		if _, err := hook.NewAllowlist(h.Allowlist); err != nil {
-			bad("hooks.allowlist", "%v", err)
+			d.bad("hooks.allowlist", "%v", err)
 		}
 		if _, err := hook.NewSpendingLimiter(h.Spending); err != nil {
-			bad("hooks.spending", "%v", err)
+			d.bad("hooks.spending", "%v", err)
 		}
 		if _, err := hook.NewRateLimiter(h.Rate); err != nil {
-			bad("hooks.rate", "%v", err)
+			d.bad("hooks.rate", "%v", err)
 		}
 		if _, err := hook.NewResultFilter(h.Filter); err != nil {
-			bad("hooks.filter", "%v", err)
+			d.bad("hooks.filter", "%v", err)
 		}
 	}
-	f.Hooks = h
-	return diags
+	return h
 }

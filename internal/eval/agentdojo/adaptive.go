@@ -343,16 +343,22 @@ func reencode(f func(v value) (string, bool)) func(context.Context, *runner, *pa
 				changed = true
 			}
 		}
-		if !changed {
-			return false, false, nil
-		}
-		gs, err := p.goals(args)
-		if err != nil {
-			return false, false, err
-		}
-		won, err := r.run(ctx, p, p.text, gs)
-		return true, won, err
+		return r.runMutated(ctx, p, args, changed)
 	}
+}
+
+// runMutated replays p's goal calls with args, when the mutation changed
+// any (it applies); a mutation that changed nothing does not apply.
+func (r *runner) runMutated(ctx context.Context, p *pair, args []map[string]any, changed bool) (applies, won bool, err error) {
+	if !changed {
+		return false, false, nil
+	}
+	gs, err := p.goals(args)
+	if err != nil {
+		return false, false, err
+	}
+	won, err = r.run(ctx, p, p.text, gs)
+	return true, won, err
 }
 
 // splitMessages sends each effectful call whose free text carries a
@@ -426,15 +432,7 @@ func splitArgs(ctx context.Context, r *runner, p *pair) (bool, bool, error) {
 		args[v.call][other] = strings.TrimSpace(prev + " " + t)
 		changed = true
 	}
-	if !changed {
-		return false, false, nil
-	}
-	gs, err := p.goals(args)
-	if err != nil {
-		return false, false, err
-	}
-	won, err := r.run(ctx, p, p.text, gs)
-	return true, won, err
+	return r.runMutated(ctx, p, args, changed)
 }
 
 // splitInInjection plants the goal with each value (and each payload of
@@ -695,15 +693,7 @@ func structural(f func(v string, schema json.RawMessage) (any, bool)) func(conte
 				changed = true
 			}
 		}
-		if !changed {
-			return false, false, nil
-		}
-		gs, err := p.goals(args)
-		if err != nil {
-			return false, false, err
-		}
-		won, err := r.run(ctx, p, p.text, gs)
-		return true, won, err
+		return r.runMutated(ctx, p, args, changed)
 	}
 }
 
@@ -806,15 +796,7 @@ func undeclaredArg(ctx context.Context, r *runner, p *pair) (bool, bool, error) 
 		args[v.call][v.arg+"_override"] = map[string]any{v.text: ""}
 		changed = true
 	}
-	if !changed {
-		return false, false, nil
-	}
-	gs, err := p.goals(args)
-	if err != nil {
-		return false, false, err
-	}
-	won, err := r.run(ctx, p, p.text, gs)
-	return true, won, err
+	return r.runMutated(ctx, p, args, changed)
 }
 
 // duplicateKey gives each sensitive value's argument twice: the user's

@@ -73,9 +73,8 @@ func (r FilterReport) String() string {
 // always passes. It is immutable and safe for concurrent use.
 //
 // Secrets are found by shape in every string of the result (object keys
-// included) and in the outcome strings: private keys (0x and exactly 64
-// hex digits, except under a key naming a hash, root or topic, where that
-// shape is a transaction or block hash), mnemonic phrases (a maximal run
+// included) and in the outcome strings: private keys (exactly 64 hex
+// digits, with or without 0x), mnemonic phrases (a maximal run
 // of exactly 12, 15, 18, 21 or 24 lower-case words of 3 to 8 letters
 // separated by single spaces), bearer tokens, API keys (sk-…, GitHub,
 // Slack, Google, Stripe live keys), JSON Web Tokens, and AWS access key
@@ -83,6 +82,12 @@ func (r FilterReport) String() string {
 // names a secret (private_key, mnemonic, password, api_key, ...). Each is
 // replaced with "[redacted]". Detection is heuristic: it catches leaks,
 // not a tool determined to smuggle a secret out in another encoding.
+//
+// Transaction and block hashes have a private key's shape and are public:
+// they are kept where they are known to be hashes, that is the result's
+// own TxHashes (what ward sent and read the receipt of) anywhere in the
+// result, and any value under a key naming a hash, digest, root, topic or
+// transaction id (tx_hash, tx_hashes, blockHash, stateRoot, topics, ...).
 type ResultFilter struct {
 	max int
 }
@@ -117,6 +122,12 @@ func (f *ResultFilter) Filter(r *tool.Result) (*tool.Result, FilterReport) {
 	}
 	out := *r
 	red := &redactor{}
+	for _, h := range r.TxHashes {
+		if red.public == nil {
+			red.public = make(map[string]bool, len(r.TxHashes))
+		}
+		red.public[strings.ToLower(strings.TrimPrefix(strings.TrimPrefix(h, "0x"), "0X"))] = true
+	}
 	out.ExpectedOutcome = red.text(r.ExpectedOutcome, "")
 	out.ActualOutcome = red.text(r.ActualOutcome, "")
 	out.GroundTruthSource = red.text(r.GroundTruthSource, "")
@@ -458,8 +469,9 @@ func quote(s string) string {
 
 // redactor replaces secrets in strings and counts them by kind.
 type redactor struct {
-	n     int
-	kinds map[string]bool
+	n      int
+	kinds  map[string]bool
+	public map[string]bool // lower-case hex without 0x of hashes known to be public
 }
 
 func (r *redactor) hit(kind string) {
@@ -502,11 +514,21 @@ func normKey(k string) string {
 	}, strings.ToLower(k))
 }
 
+// hashKeySuffixes end the (normalised) keys whose values are naturally
+// 32 bytes of hex that is not a secret.
+var hashKeySuffixes = []string{"hash", "hashes", "digest", "digests", "checksum", "sha256", "root", "roots", "topic", "topics", "txid", "txids"}
+
 // hashKey reports whether a value under key k is naturally 32 bytes of
-// hex that is not a secret (transaction and block hashes, roots, topics).
+// hex that is not a secret (transaction and block hashes, digests, roots,
+// topics).
 func hashKey(k string) bool {
 	n := normKey(k)
-	return strings.HasSuffix(n, "hash") || strings.HasSuffix(n, "root") || n == "topics" || n == "topic"
+	for _, suf := range hashKeySuffixes {
+		if strings.HasSuffix(n, suf) {
+			return true
+		}
+	}
+	return false
 }
 
 // text returns s with its secrets replaced. key is the object key the
@@ -528,7 +550,7 @@ func (r *redactor) text(s, key string) string {
 			return repl
 		})
 	}
-	if strings.Contains(s, "0x") && !hashKey(key) {
+	if len(s) >= 64 && !hashKey(key) {
 		s = r.privateKeys(s)
 	}
 	if strings.Contains(s, "earer") || strings.Contains(s, "EARER") {
@@ -550,28 +572,36 @@ func (r *redactor) text(s, key string) string {
 	return s
 }
 
-// privateKeys replaces every "0x" followed by exactly 64 hex digits and
-// bounded by non-word characters.
+// privateKeys replaces every run of exactly 64 hex digits, with or
+// without a 0x prefix, bounded by non-word characters, unless it is one
+// of the result's known public hashes.
 func (r *redactor) privateKeys(s string) string {
 	var b strings.Builder
 	last := 0
-	for i := 0; i+66 <= len(s); {
-		j := strings.Index(s[i:], "0x")
-		if j < 0 {
-			break
+	for i := 0; i+64 <= len(s); {
+		if !isHexDigit(s[i]) || (i > 0 && isWordByte(s[i-1])) {
+			i++
+			continue
 		}
-		start := i + j
-		end := start + 2
-		for end < len(s) && end-start-2 < 65 && isHexDigit(s[end]) {
+		start, digits := i, i
+		if s[i] == '0' && i+1 < len(s) && (s[i+1] == 'x' || s[i+1] == 'X') {
+			digits = i + 2
+		}
+		end := digits
+		for end < len(s) && end-digits < 65 && isHexDigit(s[end]) {
 			end++
 		}
-		if end-start-2 == 64 && (start == 0 || !isWordByte(s[start-1])) && (end == len(s) || !isWordByte(s[end])) {
+		if end-digits == 64 && (end == len(s) || !isWordByte(s[end])) && !r.public[strings.ToLower(s[digits:end])] {
 			b.WriteString(s[last:start])
 			b.WriteString(Redacted)
 			last = end
 			r.hit("private_key")
 		}
-		i = max(end, start+2)
+		// Skip the rest of this word: a key starts at a word boundary.
+		for end < len(s) && isWordByte(s[end]) {
+			end++
+		}
+		i = max(end, i+1)
 	}
 	if last == 0 {
 		return s

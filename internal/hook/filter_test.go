@@ -40,6 +40,11 @@ func TestFilterRedacts(t *testing.T) {
 		{"private key", `{"note":"key is ` + pk + `."}`, `{"note":"key is [redacted]."}`, []string{"private_key"}},
 		{"tx hash kept", `{"tx_hash":"` + pk + `","blockHash":"` + pk + `","topics":["` + pk + `"],"stateRoot":"` + pk + `"}`,
 			`{"tx_hash":"` + pk + `","blockHash":"` + pk + `","topics":["` + pk + `"],"stateRoot":"` + pk + `"}`, nil},
+		{"plural and id keys kept", `{"tx_hashes":["` + pk + `"],"logsBloomRoots":["` + pk + `"],"args_digest":"` + pk[2:] + `","txid":"` + pk + `"}`,
+			`{"tx_hashes":["` + pk + `"],"logsBloomRoots":["` + pk + `"],"args_digest":"` + pk[2:] + `","txid":"` + pk + `"}`, nil},
+		{"private key without 0x", `{"note":"export ` + pk[2:] + `"}`, `{"note":"export [redacted]"}`, []string{"private_key"}},
+		{"private key upper-case 0X", `["0X` + strings.ToUpper(pk[2:]) + `"]`, `["[redacted]"]`, []string{"private_key"}},
+		{"hex inside a word is not a key", `["a` + pk[2:] + `","` + pk[2:] + `z"]`, `["a` + pk[2:] + `","` + pk[2:] + `z"]`, nil},
 		{"longer hex is not a key", `{"sig":"` + pk + `ab"}`, `{"sig":"` + pk + `ab"}`, nil},
 		{"secret field", `{"private_key":"hunter2","nested":{"apiKey":"x","password":["a","b"]}}`,
 			`{"private_key":"[redacted]","nested":{"apiKey":"[redacted]","password":["[redacted]","[redacted]"]}}`, []string{"secret_field"}},
@@ -89,6 +94,27 @@ func TestFilterOutcomes(t *testing.T) {
 	empty, rep := f.Filter(&tool.Result{})
 	if len(empty.Data) != 0 || rep.Bytes != 0 {
 		t.Errorf("empty data became %q", empty.Data)
+	}
+}
+
+// TestFilterKeepsOwnTxHashes: the hashes of the transactions a write sent
+// are public wherever they appear (a summary, an outcome, an unnamed
+// field), and knowing them exempts nothing else.
+func TestFilterKeepsOwnTxHashes(t *testing.T) {
+	const tx = "0x5d1e0c3b2f3a4b6c7d8e9f00112233445566778899aabbccddeeff0011223344"
+	f := newFilter(t, 0)
+	in := &tool.Result{
+		Data:            json.RawMessage(`{"sent":["` + strings.ToUpper(tx[2:]) + `"],"note":"swap ` + tx + ` done","leak":"` + pk + `"}`),
+		ExpectedOutcome: "receipt of " + tx,
+		TxHashes:        []string{tx},
+	}
+	out, rep := f.Filter(in)
+	want := `{"sent":["` + strings.ToUpper(tx[2:]) + `"],"note":"swap ` + tx + ` done","leak":"[redacted]"}`
+	if string(out.Data) != want || out.ExpectedOutcome != "receipt of "+tx || rep.Redacted != 1 {
+		t.Errorf("data = %s, outcome %q, report %+v\nwant %s", out.Data, out.ExpectedOutcome, rep, want)
+	}
+	if !slices.Equal(out.TxHashes, in.TxHashes) {
+		t.Errorf("TxHashes = %v", out.TxHashes)
 	}
 }
 

@@ -93,8 +93,8 @@ func TestQuarantineEndToEnd(t *testing.T) {
 			}
 		}
 		r.decode(t, &res)
-		if len(res.Data.TxHashes) == 0 {
-			t.Errorf("commit = %s", r.body)
+		if len(res.Data.TxHashes) == 0 || len(res.Data.TxHashes[0]) != 66 {
+			t.Errorf("commit = %s, want the real transaction hashes", r.body)
 		}
 		// The outcome record has the transaction the write sent.
 		r = h.do("GET", "/v1/actions?kind=tool_call&permit_id="+it.Outcome.Permit.PermitID, h.owner, nil)

@@ -413,6 +413,11 @@ func TestSwapPreviewCommit(t *testing.T) {
 	if len(cm.Data.TxHashes) == 0 || cm.IsError {
 		t.Errorf("commit: got %+v, want transactions", cm)
 	}
+	for _, h := range cm.Data.TxHashes {
+		if len(h) != 66 || !strings.HasPrefix(h, "0x") {
+			t.Errorf("commit: tx hash %q, want the agent to see the real hash", h)
+		}
+	}
 	steps := progress.wait("commit", 2)
 	if len(steps) < 2 {
 		t.Fatalf("commit progress: got %s, want the sending and confirming steps", dump(steps))

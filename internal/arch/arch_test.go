@@ -49,6 +49,7 @@ var layers = map[string]int{
 	"internal/capability/mint":           Primitive,
 	"internal/capability/internal/token": Primitive,
 	"internal/llm":                       Primitive, // the one OpenAI-compatible client: the standard library and taint
+	"internal/addrbook":                  Primitive, // the shipped address book: tokens, feeds, deployments per chain
 
 	"internal/policy":                       Mechanism,
 	"internal/policy/rules":                 Mechanism,

@@ -1,0 +1,192 @@
+// generate.mjs writes ../internal/addrbook/book.json, ward's address book,
+// from the maintained npm packages pinned in package.json; nothing in the
+// book is typed by hand. It refuses to write a book that fails its checks:
+// every address is a valid EIP-55 checksum (a mixed-case source spelling
+// must already be one), the sources agree on each token's decimals, and no
+// address plays two roles on one chain (a token is not a contract, a
+// contract has one role, a feed is neither).
+//
+//   npm ci && node generate.mjs           write the book
+//   node generate.mjs --check             fail if the committed book differs
+import { readFileSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { getAddress, isAddress } from "viem";
+import * as viemChains from "viem/chains";
+
+const require = createRequire(import.meta.url);
+const aave = require("@bgd-labs/aave-address-book");
+const safe = require("@safe-global/safe-deployments");
+const sdk = require("@uniswap/sdk-core");
+const tokenList = require("@uniswap/default-token-list");
+const { PERMIT2_ADDRESS } = require("@uniswap/permit2-sdk");
+const pkg = JSON.parse(readFileSync(new URL("./package.json", import.meta.url)));
+const out = new URL("../internal/addrbook/book.json", import.meta.url);
+
+// The chains ward ships a book for, with the package keys that name them.
+const chains = [
+  { id: 1, viem: "mainnet", aave: "AaveV3Ethereum" },
+  { id: 8453, viem: "base", aave: "AaveV3Base" },
+  { id: 42161, viem: "arbitrum", aave: "AaveV3Arbitrum" },
+  { id: 10, viem: "optimism", aave: "AaveV3Optimism" },
+  { id: 137, viem: "polygon", aave: "AaveV3Polygon" },
+];
+
+// Uniswap's first QuoterV3 deployment, which sdk-core lists as the quoter
+// on the chains it was deployed to first, speaks the V1 interface (flat
+// arguments); every later one is a QuoterV2 (a struct argument).
+const quoterV1 = "0xb27308f9F90D607463bb33eA1BeBb41C27CE5AB6";
+
+const errors = [];
+const fail = (msg) => errors.push(msg);
+
+// addr validates a source's spelling and returns its checksummed form.
+function addr(raw, what) {
+  if (typeof raw !== "string" || !isAddress(raw, { strict: false })) {
+    fail(`${what}: ${raw} is not an address`);
+    return null;
+  }
+  const mixed = /[a-f]/.test(raw.slice(2)) && /[A-F]/.test(raw.slice(2));
+  if (mixed && !isAddress(raw, { strict: true })) {
+    fail(`${what}: ${raw} has an invalid EIP-55 checksum`);
+    return null;
+  }
+  const a = getAddress(raw);
+  return a === "0x0000000000000000000000000000000000000000" ? null : a;
+}
+
+function safeAddress(get, id) {
+  const d = get({ network: String(id), version: "1.4.1" });
+  const a = d && d.networkAddresses[String(id)];
+  return Array.isArray(a) ? a[0] : a;
+}
+
+function chainBook(c) {
+  const vc = viemChains[c.viem];
+  const book = {
+    chain_id: c.id,
+    name: vc.name,
+    native_symbol: vc.nativeCurrency.symbol,
+    explorer_tx_url: `${vc.blockExplorers.default.url}/tx/{hash}`,
+    tokens: [],
+    contracts: [],
+  };
+  const tokens = new Map(); // lower-case address -> token
+  const contracts = new Map(); // lower-case address -> contract
+  const contract = (role, raw, source) => {
+    const a = addr(raw, `chain ${c.id} ${role}`);
+    if (!a) return;
+    const prev = contracts.get(a.toLowerCase());
+    if (prev) {
+      fail(`chain ${c.id}: ${a} is both ${prev.role} and ${role}`);
+      return;
+    }
+    contracts.set(a.toLowerCase(), { role, address: a, source });
+  };
+
+  // Tokens: Uniswap's default list, then the Aave market's assets it lacks.
+  for (const t of tokenList.tokens) {
+    if (t.chainId !== c.id) continue;
+    const a = addr(t.address, `chain ${c.id} token ${t.symbol}`);
+    if (!a) continue;
+    if (tokens.has(a.toLowerCase())) {
+      fail(`chain ${c.id}: token ${a} listed twice`);
+      continue;
+    }
+    tokens.set(a.toLowerCase(), { address: a, symbol: t.symbol, name: t.name, decimals: t.decimals, sources: ["@uniswap/default-token-list"] });
+  }
+  const market = aave[c.aave];
+  for (const [key, asset] of Object.entries(market.ASSETS)) {
+    const a = addr(asset.UNDERLYING, `chain ${c.id} aave asset ${key}`);
+    if (!a) continue;
+    let t = tokens.get(a.toLowerCase());
+    if (t) {
+      if (t.decimals !== asset.decimals) {
+        fail(`chain ${c.id}: ${t.symbol} ${a} has ${t.decimals} decimals in the token list and ${asset.decimals} in the Aave address book`);
+      }
+      t.sources.push("@bgd-labs/aave-address-book");
+    } else if (key.includes("_")) {
+      // Pendle PT tokens and the like: the book's key is not the token's
+      // symbol, and a wrong symbol would make the book refuse good claims.
+      continue;
+    } else {
+      t = { address: a, symbol: key, name: key, decimals: asset.decimals, sources: ["@bgd-labs/aave-address-book"] };
+      tokens.set(a.toLowerCase(), t);
+    }
+    const feed = addr(asset.ORACLE, `chain ${c.id} aave price source of ${key}`);
+    if (feed) t.usd_feed = feed;
+  }
+  const wrapped = sdk.WETH9[c.id];
+  if (wrapped) {
+    const a = addr(wrapped.address, `chain ${c.id} wrapped native`);
+    const t = a && tokens.get(a.toLowerCase());
+    if (!t) fail(`chain ${c.id}: the wrapped native token ${wrapped.address} is in no token list`);
+    else t.wrapped_native = true;
+  }
+
+  // Contracts.
+  const u = sdk.CHAIN_TO_ADDRESSES_MAP[c.id];
+  const src = "@uniswap/sdk-core";
+  contract("uniswap_v2_factory", sdk.V2_FACTORY_ADDRESSES[c.id], src);
+  contract("uniswap_v2_router02", sdk.V2_ROUTER_ADDRESSES[c.id], src);
+  contract("uniswap_v3_factory", u.v3CoreFactoryAddress, src);
+  contract("uniswap_v3_swap_router02", sdk.SWAP_ROUTER_02_ADDRESSES(c.id), src);
+  contract(getAddress(u.quoterAddress) === quoterV1 ? "uniswap_v3_quoter_v1" : "uniswap_v3_quoter_v2", u.quoterAddress, src);
+  contract("uniswap_v3_position_manager", u.nonfungiblePositionManagerAddress, src);
+  if (u.v4PoolManagerAddress) contract("uniswap_v4_pool_manager", u.v4PoolManagerAddress, src);
+  if (u.v4PositionManagerAddress) contract("uniswap_v4_position_manager", u.v4PositionManagerAddress, src);
+  if (u.v4QuoterAddress) contract("uniswap_v4_quoter", u.v4QuoterAddress, src);
+  if (u.v4StateView) contract("uniswap_v4_state_view", u.v4StateView, src);
+  contract("permit2", PERMIT2_ADDRESS, "@uniswap/permit2-sdk");
+  if (vc.contracts && vc.contracts.multicall3) contract("multicall3", vc.contracts.multicall3.address, "viem/chains");
+  const asrc = "@bgd-labs/aave-address-book";
+  contract("aave_v3_pool", market.POOL, asrc);
+  contract("aave_v3_pool_addresses_provider", market.POOL_ADDRESSES_PROVIDER, asrc);
+  contract("aave_v3_data_provider", market.AAVE_PROTOCOL_DATA_PROVIDER, asrc);
+  contract("aave_v3_oracle", market.ORACLE, asrc);
+  contract("aave_v3_weth_gateway", market.WETH_GATEWAY, asrc);
+  const ssrc = "@safe-global/safe-deployments";
+  contract("safe_singleton_l2", safeAddress(safe.getSafeL2SingletonDeployment, c.id), ssrc);
+  contract("safe_proxy_factory", safeAddress(safe.getProxyFactoryDeployment, c.id), ssrc);
+  contract("safe_multisend_call_only", safeAddress(safe.getMultiSendCallOnlyDeployment, c.id), ssrc);
+  contract("safe_fallback_handler", safeAddress(safe.getCompatibilityFallbackHandlerDeployment, c.id), ssrc);
+
+  // No address plays two roles.
+  for (const [k, t] of tokens) {
+    if (contracts.has(k)) fail(`chain ${c.id}: ${t.address} is both token ${t.symbol} and ${contracts.get(k).role}`);
+    if (t.usd_feed) {
+      const f = t.usd_feed.toLowerCase();
+      if (tokens.has(f)) fail(`chain ${c.id}: the feed of ${t.symbol} ${t.usd_feed} is also token ${tokens.get(f).symbol}`);
+      if (contracts.has(f)) fail(`chain ${c.id}: the feed of ${t.symbol} ${t.usd_feed} is also ${contracts.get(f).role}`);
+    }
+  }
+  const byAddr = (x, y) => (x.address.toLowerCase() < y.address.toLowerCase() ? -1 : 1);
+  book.tokens = [...tokens.values()].sort(byAddr);
+  book.contracts = [...contracts.values()].sort((x, y) => (x.role < y.role ? -1 : 1));
+  return book;
+}
+
+const book = {
+  format: 1,
+  generator: "addrbook/generate.mjs",
+  sources: Object.fromEntries(Object.entries(pkg.dependencies).sort()),
+  chains: chains.map(chainBook),
+};
+if (errors.length) {
+  console.error(`address book: ${errors.length} problem(s):\n  ` + errors.join("\n  "));
+  process.exit(1);
+}
+const text = JSON.stringify(book, null, 1) + "\n";
+if (process.argv.includes("--check")) {
+  let have = "";
+  try {
+    have = readFileSync(out, "utf8");
+  } catch {}
+  if (have !== text) {
+    console.error("internal/addrbook/book.json differs from what addrbook/generate.mjs produces: run it and commit the result");
+    process.exit(1);
+  }
+} else {
+  writeFileSync(out, text);
+}
+const n = book.chains.map((c) => `${c.name}: ${c.tokens.length} tokens (${c.tokens.filter((t) => t.usd_feed).length} with a USD feed), ${c.contracts.length} contracts`);
+console.log(n.join("\n"));

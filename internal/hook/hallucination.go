@@ -11,6 +11,7 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 
+	"github.com/wardhq/ward/internal/addrbook"
 	"github.com/wardhq/ward/internal/reason"
 	"github.com/wardhq/ward/internal/tool"
 )
@@ -28,6 +29,9 @@ type ChainReader interface {
 // HallucinationConfig configures a Hallucination hook.
 type HallucinationConfig struct {
 	Reader ChainReader
+	// Book is the address book claims are checked against first (the
+	// shipped book with the operator's entries); nil checks none.
+	Book *addrbook.Book
 	// Timeout bounds all the chain reads of one check
 	// (DefaultReadTimeout when zero).
 	Timeout time.Duration
@@ -45,10 +49,18 @@ const DefaultReadTimeout = 5 * time.Second
 //     checksum and passes;
 //  2. every transaction of the plan that carries calldata goes to an
 //     address with code (CONTRACT_NOT_FOUND);
-//  3. every token whose symbol or decimals the agent stated (Symbol not
+//  3. on a chain the address book knows, every token of the plan agrees
+//     with the book (TOKEN_NOT_IN_ADDRESS_BOOK, TOKEN_SYMBOL_MISMATCH,
+//     TOKEN_DECIMALS_MISMATCH, with the book's value in the message): a
+//     book token has the symbol and decimals the agent stated; an address
+//     the book lists as a contract or feed is no token; and a token the
+//     book does not list may not carry, as stated by the agent or as read
+//     on chain, the symbol of one it does (a look-alike of USDC is
+//     refused however it is named);
+//  4. every token whose symbol or decimals the agent stated (Symbol not
 //     empty; Decimals >= 0) has that symbol, case-insensitively, and those
 //     decimals on chain (TOKEN_SYMBOL_MISMATCH, TOKEN_DECIMALS_MISMATCH);
-//  4. for every token the plan sends out, the sum of its outgoing amounts
+//  5. for every token the plan sends out, the sum of its outgoing amounts
 //     is at most the balance of plan.From (AMOUNT_EXCEEDS_BALANCE).
 //
 // Reads pass; a preview without a plan gets check 1 only. A chain read that
@@ -57,6 +69,7 @@ const DefaultReadTimeout = 5 * time.Second
 // concurrent use if its ChainReader is.
 type Hallucination struct {
 	reader  ChainReader
+	book    *addrbook.Book
 	timeout time.Duration
 }
 
@@ -70,7 +83,7 @@ func NewHallucination(cfg HallucinationConfig) (*Hallucination, error) {
 	case cfg.Timeout < 0:
 		return nil, errors.New("hallucination: negative timeout")
 	}
-	h := &Hallucination{reader: cfg.Reader, timeout: cfg.Timeout}
+	h := &Hallucination{reader: cfg.Reader, book: cfg.Book, timeout: cfg.Timeout}
 	if h.timeout == 0 {
 		h.timeout = DefaultReadTimeout
 	}
@@ -125,6 +138,14 @@ func (h *Hallucination) Check(ctx context.Context, c *Call) Verdict {
 		}
 	}
 
+	if book, ok := h.book.Chain(p.Chain); ok {
+		for _, t := range p.Tokens {
+			if v := h.checkBook(ctx, c, book, t); v.Veto {
+				return v
+			}
+		}
+	}
+
 	for _, t := range p.Tokens {
 		if t.Symbol == "" && t.Decimals < 0 {
 			continue
@@ -167,6 +188,61 @@ func (h *Hallucination) Check(ctx context.Context, c *Call) Verdict {
 		}
 	}
 	return Verdict{}
+}
+
+// checkBook checks one token of a plan against the chain's address book.
+// The book's own symbols and roles are quoted (they are ward's data); the
+// agent's and the chain's symbol text never is.
+func (h *Hallucination) checkBook(ctx context.Context, c *Call, book *addrbook.Chain, t tool.TokenUse) Verdict {
+	if t.Token.IsZero() { // native currency
+		return Verdict{}
+	}
+	if bt, ok := book.Token(t.Token); ok {
+		if t.Symbol != "" && !strings.EqualFold(strings.TrimSpace(t.Symbol), bt.Symbol) {
+			return veto(hallName, reason.SymbolMismatch,
+				fmt.Sprintf("the address book lists token %s on chain %d as %s, not the symbol stated", t.Token, book.ID, bt.Symbol),
+				fmt.Sprintf("%s: claimed %q, book %s", c.Def.Name, truncText(cleanText(t.Symbol), 40), bt.Symbol))
+		}
+		if t.Decimals >= 0 && t.Decimals != int(bt.Decimals) {
+			return veto(hallName, reason.DecimalsMismatch,
+				fmt.Sprintf("the address book lists %s (%s) with %d decimals, not %d", bt.Symbol, t.Token, bt.Decimals, t.Decimals),
+				fmt.Sprintf("%s: claimed %d, book %d", c.Def.Name, t.Decimals, bt.Decimals))
+		}
+		return Verdict{}
+	}
+	if role := book.RoleOf(t.Token); role != "" {
+		return veto(hallName, reason.NotBookToken,
+			fmt.Sprintf("the address book lists %s on chain %d as %s, not as a token", t.Token, book.ID, role),
+			fmt.Sprintf("%s: token %s", c.Def.Name, t.Token))
+	}
+	lookalike := func(sym, where string) Verdict {
+		same := book.TokensBySymbol(sym)
+		if len(same) == 0 {
+			return Verdict{}
+		}
+		listed := make([]string, len(same))
+		for i, bt := range same {
+			listed[i] = bt.Address.Hex()
+		}
+		return veto(hallName, reason.NotBookToken,
+			fmt.Sprintf("token %s %s the symbol the address book gives %s on chain %d, but the book lists %s at %s: it is not that token",
+				t.Token, where, same[0].Symbol, book.ID, same[0].Symbol, strings.Join(listed, ", ")),
+			fmt.Sprintf("%s: token %s is not in the book", c.Def.Name, t.Token))
+	}
+	if t.Symbol != "" {
+		if v := lookalike(t.Symbol, "was stated with"); v.Veto {
+			return v
+		}
+	}
+	ctx, cancel := context.WithTimeout(ctx, h.timeout)
+	defer cancel()
+	sym, _, err := h.reader.TokenMeta(ctx, book.ID, t.Token)
+	if err != nil {
+		// A token whose symbol cannot be read claims none; the checks
+		// that follow decide whether it may be used.
+		return Verdict{}
+	}
+	return lookalike(sym, "carries on chain")
 }
 
 // checkAddresses vetoes the first mixed-case address with a bad checksum

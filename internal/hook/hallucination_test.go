@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/wardhq/ward/internal/addrbook"
 	"github.com/wardhq/ward/internal/hook"
 	"github.com/wardhq/ward/internal/hook/hooktest"
 	"github.com/wardhq/ward/internal/reason"
@@ -109,5 +110,74 @@ func TestHallucinationScope(t *testing.T) {
 	}
 	if _, err := hook.NewHallucination(hook.HallucinationConfig{}); err == nil {
 		t.Error("no reader accepted")
+	}
+}
+
+// TestHallucinationAddressBook: on a chain the book knows, a plan's tokens
+// must agree with it, and a token the book does not list may not pass as
+// one it does, whether the agent states the symbol or the token carries it.
+func TestHallucinationAddressBook(t *testing.T) {
+	usdc := tool.Address{0xa0}
+	fake := tool.Address{0xfa}    // not in the book
+	factory := tool.Address{0xf1} // a contract in the book
+	book, err := addrbook.Parse([]byte(`{"format":1,"chains":[{"chain_id":1337,"tokens":[
+		{"address":"` + usdc.Hex() + `","symbol":"USDC","decimals":6},
+		{"address":"` + hooktest.Token.Hex() + `","symbol":"TKN","decimals":18}],
+		"contracts":[{"role":"uniswap_v3_factory","address":"` + factory.Hex() + `"}]}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	other, err := addrbook.Parse([]byte(`{"format":1,"chains":[{"chain_id":1,"tokens":[{"address":"` + usdc.Hex() + `","symbol":"TKN","decimals":6}]}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	reader := func(fakeSymbol string) *fakeReader {
+		r := chainState(1000)
+		r.tokens[fake] = token{fakeSymbol, 6, big.NewInt(1e9)}
+		r.tokens[factory] = token{"", 0, big.NewInt(1e9)}
+		return r
+	}
+	use := func(tok tool.Address, sym string, dec int) *tool.Plan {
+		p := hooktest.Plan(1000, 500)
+		p.Tokens = append(p.Tokens, tool.TokenUse{Token: tok, Symbol: sym, Decimals: dec, Amount: big.NewInt(10), Out: true})
+		return p
+	}
+	tests := []struct {
+		name   string
+		book   *addrbook.Book
+		plan   *tool.Plan
+		reader *fakeReader
+		code   reason.Code
+		msg    string
+	}{
+		{"agrees with the book", book, hooktest.Plan(1000, 500), reader("XYZ"), "", ""},
+		{"symbol the book contradicts", book, use(hooktest.Token, "usdc", 18), reader("XYZ"), reason.SymbolMismatch, "lists token " + hooktest.Token.Hex() + " on chain 1337 as TKN"},
+		{"decimals the book contradicts", book, use(hooktest.Token, "", 6), reader("XYZ"), reason.DecimalsMismatch, "lists TKN (" + hooktest.Token.Hex() + ") with 18 decimals, not 6"},
+		{"look-alike by the stated symbol", book, use(fake, " Usdc", -1), reader("XYZ"), reason.NotBookToken, "the book lists USDC at " + usdc.Hex()},
+		{"look-alike by its symbol on chain", book, use(fake, "", -1), reader("usdc"), reason.NotBookToken, "carries on chain the symbol the address book gives USDC"},
+		{"a contract is no token", book, use(factory, "", -1), reader("XYZ"), reason.NotBookToken, "as uniswap_v3_factory, not as a token"},
+		{"an unlisted token with its own symbol", book, use(fake, "XYZ", 6), reader("XYZ"), "", ""},
+		{"a book of other chains checks nothing", other, use(fake, "", -1), reader("TKN"), "", ""},
+		{"no book", nil, use(fake, "", -1), reader("USDC"), "", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h, err := hook.NewHallucination(hook.HallucinationConfig{Reader: tt.reader, Book: tt.book})
+			if err != nil {
+				t.Fatal(err)
+			}
+			c := writeCall()
+			c.Args, c.Plan = tool.EmptyArgs(), tt.plan
+			v := h.Check(context.Background(), c)
+			if v.Code != tt.code || v.Veto != (tt.code != "") {
+				t.Fatalf("Check = %s %q (%s), want %q", v.Code, v.Message, v.Detail, tt.code)
+			}
+			if !strings.Contains(v.Message, tt.msg) {
+				t.Errorf("message %q lacks %q", v.Message, tt.msg)
+			}
+			if strings.Contains(v.Message, "Usdc") || strings.Contains(v.Message, "usdc") {
+				t.Errorf("message quotes the agent's or the chain's symbol text: %q", v.Message)
+			}
+		})
 	}
 }

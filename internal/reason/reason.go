@@ -103,6 +103,7 @@ const (
 	ContractMissing     Code = "CONTRACT_NOT_FOUND"
 	SymbolMismatch      Code = "TOKEN_SYMBOL_MISMATCH"
 	DecimalsMismatch    Code = "TOKEN_DECIMALS_MISMATCH"
+	NotBookToken        Code = "TOKEN_NOT_IN_ADDRESS_BOOK"
 	InsufficientBalance Code = "AMOUNT_EXCEEDS_BALANCE"
 	HookError           Code = "HOOK_ERROR"
 	PermitNotFound      Code = "PERMIT_NOT_FOUND"
@@ -219,6 +220,7 @@ var catalog = []Entry{
 	{ContractMissing, "an address the action treats as a contract has no code"},
 	{SymbolMismatch, "the token symbol the agent claimed is not the token's"},
 	{DecimalsMismatch, "the decimals the agent claimed are not the token's"},
+	{NotBookToken, "the token is not the one the address book lists under its symbol, or the book says the address is no token"},
 	{InsufficientBalance, "the amount exceeds the wallet's balance"},
 	{HookError, "a safety hook failed or panicked; the action is refused (fail closed)"},
 	{PermitNotFound, "no permit has this id"},

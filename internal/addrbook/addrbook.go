@@ -26,24 +26,24 @@ var shipped []byte
 
 // Token is one token of a chain.
 type Token struct {
-	Address  tool.Address `json:"address"`
-	Symbol   string       `json:"symbol"`
-	Name     string       `json:"name,omitempty"`
-	Decimals uint8        `json:"decimals"`
+	Address  tool.Address `json:"address" toml:"address"`
+	Symbol   string       `json:"symbol" toml:"symbol"`
+	Name     string       `json:"name,omitempty" toml:"name,omitempty"`
+	Decimals uint8        `json:"decimals" toml:"decimals"`
 	// USDFeed is a contract answering the token's USD price
 	// (Chainlink's AggregatorV3 interface, or the price source Aave's
 	// oracle uses for it); zero when the book knows none.
-	USDFeed tool.Address `json:"usd_feed,omitzero"`
+	USDFeed tool.Address `json:"usd_feed,omitzero" toml:"usd_feed,omitempty"`
 	// WrappedNative marks the chain's wrapped native token (WETH, WPOL).
-	WrappedNative bool     `json:"wrapped_native,omitempty"`
-	Sources       []string `json:"sources,omitempty"`
+	WrappedNative bool     `json:"wrapped_native,omitempty" toml:"wrapped_native,omitempty"`
+	Sources       []string `json:"sources,omitempty" toml:"sources,omitempty"`
 }
 
 // Contract is one protocol deployment of a chain, named by its role.
 type Contract struct {
-	Role    string       `json:"role"`
-	Address tool.Address `json:"address"`
-	Source  string       `json:"source,omitempty"`
+	Role    string       `json:"role" toml:"role"`
+	Address tool.Address `json:"address" toml:"address"`
+	Source  string       `json:"source,omitempty" toml:"source,omitempty"`
 }
 
 // The contract roles the shipped book fills.
@@ -65,13 +65,13 @@ const (
 
 // Chain is the book of one chain.
 type Chain struct {
-	ID           uint64 `json:"chain_id"`
-	Name         string `json:"name"`
-	NativeSymbol string `json:"native_symbol"`
+	ID           uint64 `json:"chain_id" toml:"chain_id"`
+	Name         string `json:"name" toml:"name,omitempty"`
+	NativeSymbol string `json:"native_symbol" toml:"native_symbol"`
 	// ExplorerTxURL is a URL with "{hash}" where a transaction hash goes.
-	ExplorerTxURL string     `json:"explorer_tx_url,omitempty"`
-	Tokens        []Token    `json:"tokens"`
-	Contracts     []Contract `json:"contracts"`
+	ExplorerTxURL string     `json:"explorer_tx_url,omitempty" toml:"explorer_tx_url,omitempty"`
+	Tokens        []Token    `json:"tokens" toml:"tokens"`
+	Contracts     []Contract `json:"contracts" toml:"contracts"`
 
 	tokens   map[tool.Address]int // index into Tokens
 	symbols  map[string][]int     // upper-cased symbol -> indexes into Tokens
@@ -82,9 +82,9 @@ type Chain struct {
 
 // Book is the address books of several chains. It is immutable.
 type Book struct {
-	Format  int               `json:"format"`
-	Sources map[string]string `json:"sources,omitempty"`
-	Chains  []*Chain          `json:"chains"`
+	Format  int               `json:"format" toml:"format"`
+	Sources map[string]string `json:"sources,omitempty" toml:"sources,omitempty"`
+	Chains  []*Chain          `json:"chains" toml:"chains"`
 
 	byID map[uint64]*Chain
 }
@@ -266,8 +266,12 @@ func (c *Chain) TxURL(hash string) string {
 // Overrides are an operator's additions to a book: tokens and contracts
 // that replace the book's entry at the same address (a token) or with the
 // same role (a contract), and chains the book does not have.
+//
+// In TOML (a file named by a [[chain]] table's address_book, or written
+// by ward chain deploy) it is [[chain]] tables with [[chain.tokens]] and
+// [[chain.contracts]] inside.
 type Overrides struct {
-	Chains []*Chain `json:"chains"`
+	Chains []*Chain `json:"chains" toml:"chain"`
 }
 
 // With returns a book with o applied over b; b is unchanged. A token

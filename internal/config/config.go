@@ -11,6 +11,7 @@ package config
 import (
 	"errors"
 	"fmt"
+	"github.com/wardhq/ward/internal/addrbook"
 	"os"
 	"strings"
 
@@ -32,7 +33,14 @@ type File struct {
 	Store    Store
 	// The tool gate: which tools, which chain, permits and hooks.
 	Tools Tools
-	Chain Chain
+	// Chains are the chains ward trades on ([chain] or [[chain]]), at
+	// least one: the embedded dev chain when none is configured. Chain is
+	// the first, which a tool call that names no chain uses.
+	Chains []Chain
+	Chain  Chain
+	// Book is the address book: the one shipped with ward, with each
+	// chain's entries and address_book file over it.
+	Book  *addrbook.Book
 	Gate  GateConfig
 	Hooks hook.Config
 	// Upstream are the MCP servers ward fronts ([[upstream]]).

@@ -3,7 +3,6 @@ package config
 import (
 	"fmt"
 	"math"
-	"strings"
 	"time"
 
 	"github.com/wardhq/ward/internal/hook"
@@ -16,14 +15,6 @@ type Tools struct {
 	Profiles []string // default ["active"]
 	Enable   []string
 	Disable  []string
-}
-
-// Chain configures the chain ([chain]).
-type Chain struct {
-	RPCURL        string // empty: the embedded dev chain
-	ChainID       uint64
-	WalletKeyFile string
-	DevSeed       string // default "ward-dev"
 }
 
 // GateConfig tunes permits ([gate]).
@@ -39,13 +30,6 @@ type toolsTOML struct {
 	Profile *string  `toml:"profile"`
 	Enable  []string `toml:"enable"`
 	Disable []string `toml:"disable"`
-}
-
-type chainTOML struct {
-	RPCURL        *string `toml:"rpc_url"`
-	ChainID       *int64  `toml:"chain_id"`
-	WalletKeyFile *string `toml:"wallet_key_file"`
-	DevSeed       *string `toml:"dev_seed"`
 }
 
 type gateTOML struct {
@@ -101,7 +85,7 @@ const (
 func gateSections(f *File, raw *fileTOML, idx *positions) []Diagnostic {
 	d := &sections{idx: idx}
 	d.tools(f, raw)
-	d.chain(f, raw)
+	d.chains(f, raw)
 	d.gate(f, raw)
 	f.Hooks = d.hooks(raw)
 	return d.diags
@@ -143,32 +127,6 @@ func (d *sections) tools(f *File, raw *fileTOML) {
 			}
 		}
 		f.Tools.Enable, f.Tools.Disable = t.Enable, t.Disable
-	}
-}
-
-// chain reads [chain].
-func (d *sections) chain(f *File, raw *fileTOML) {
-	f.Chain = Chain{DevSeed: "ward-dev"}
-	if c := raw.Chain; c != nil {
-		if c.RPCURL != nil {
-			u := *c.RPCURL
-			if u != "" && !strings.HasPrefix(u, "http://") && !strings.HasPrefix(u, "https://") && !strings.HasPrefix(u, "ws://") && !strings.HasPrefix(u, "wss://") {
-				d.bad("chain.rpc_url", "must be an http(s) or ws(s) URL")
-			}
-			f.Chain.RPCURL = u
-		}
-		if c.ChainID != nil {
-			if *c.ChainID <= 0 {
-				d.bad("chain.chain_id", "must be positive")
-			}
-			f.Chain.ChainID = uint64(*c.ChainID)
-		}
-		if c.WalletKeyFile != nil {
-			f.Chain.WalletKeyFile = *c.WalletKeyFile
-		}
-		if c.DevSeed != nil {
-			f.Chain.DevSeed = *c.DevSeed
-		}
 	}
 }
 

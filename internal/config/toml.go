@@ -17,9 +17,10 @@ type fileTOML struct {
 	Policy *policyTOML `toml:"policy"`
 	Store  *storeTOML  `toml:"store"`
 	Tools  *toolsTOML  `toml:"tools"`
-	Chain  *chainTOML  `toml:"chain"`
-	Gate   *gateTOML   `toml:"gate"`
-	Hooks  *hooksTOML  `toml:"hooks"`
+	// Chain is [chain] (one table) or [[chain]] (several): chain.go.
+	Chain any        `toml:"chain"`
+	Gate  *gateTOML  `toml:"gate"`
+	Hooks *hooksTOML `toml:"hooks"`
 	// Upstream are the [[upstream]] MCP servers (upstream.go).
 	Upstream []upstreamTOML `toml:"upstream"`
 	// Trust configures reviewers, the judge and the address book (trust.go).

@@ -1,0 +1,278 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"github.com/pelletier/go-toml/v2"
+
+	"github.com/wardhq/ward/internal/addrbook"
+)
+
+// Chain configures one chain ward trades on ([chain], or one [[chain]]
+// table of several).
+type Chain struct {
+	// Name is how tool calls and messages name the chain: the table's
+	// name, else the address book's name for the chain id, else "dev"
+	// for the embedded dev chain or "chain-<id>".
+	Name string
+	// RPCURL is the first of RPCURLs; empty: the embedded dev chain.
+	RPCURL string
+	// RPCURLs are the chain's JSON-RPC endpoints, tried in turn.
+	RPCURLs       []string
+	ChainID       uint64
+	WalletKeyFile string
+	DevSeed       string // default "ward-dev"
+	// AddressBook is the file of address-book entries for this chain, as
+	// written (its entries are in File.Book).
+	AddressBook string
+}
+
+// DevChainID is the embedded dev chain's chain id.
+const DevChainID = 1337
+
+// chainTOML is one [chain] or [[chain]] table.
+type chainTOML struct {
+	Name          *string             `toml:"name"`
+	RPCURL        *string             `toml:"rpc_url"`
+	RPCURLs       []string            `toml:"rpc_urls"`
+	ChainID       *int64              `toml:"chain_id"`
+	WalletKeyFile *string             `toml:"wallet_key_file"`
+	DevSeed       *string             `toml:"dev_seed"`
+	AddressBook   *string             `toml:"address_book"`
+	ExplorerTxURL *string             `toml:"explorer_tx_url"`
+	Tokens        []addrbook.Token    `toml:"tokens"`
+	Contracts     []addrbook.Contract `toml:"contracts"`
+}
+
+var chainName = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]{0,31}$`)
+
+// chains reads [chain] or [[chain]] into f.Chains (f.Chain is the first,
+// the default of a tool call that names none) and the address book, the
+// shipped one with every table's entries and address_book file over it.
+func (d *sections) chains(f *File, raw *fileTOML) {
+	var tables []map[string]any
+	var keys []string // each table's key prefix in messages
+	switch c := raw.Chain.(type) {
+	case nil:
+	case map[string]any:
+		tables, keys = []map[string]any{c}, []string{"chain"}
+	case []any:
+		for i, e := range c {
+			m, ok := e.(map[string]any)
+			if !ok {
+				d.bad(fmt.Sprintf("chain[%d]", i), "must be a table")
+				return
+			}
+			tables, keys = append(tables, m), append(keys, fmt.Sprintf("chain[%d]", i))
+		}
+	default:
+		d.bad("chain", "must be a table ([chain]) or tables ([[chain]])")
+		return
+	}
+	if len(tables) == 0 {
+		tables, keys = []map[string]any{{}}, []string{"chain"}
+	}
+	var over addrbook.Overrides
+	ids, names := map[uint64]string{}, map[string]string{}
+	dev := ""
+	for i, m := range tables {
+		key := keys[i]
+		c, oc, ok := d.chain(key, m, f.Path, len(tables) > 1)
+		if !ok {
+			continue
+		}
+		if c.RPCURL == "" {
+			if dev != "" {
+				d.bad(key, "a second embedded dev chain (no rpc_url): %s is one already", dev)
+				continue
+			}
+			dev = key
+		}
+		if prev, dup := ids[c.ChainID]; dup && c.ChainID != 0 {
+			d.bad(key+".chain_id", "chain %d is configured twice (also %s)", c.ChainID, prev)
+			continue
+		}
+		ids[c.ChainID] = key
+		if oc != nil {
+			over.Chains = append(over.Chains, oc)
+		}
+		f.Chains = append(f.Chains, c)
+	}
+	book, err := addrbook.Shipped().With(over)
+	if err != nil {
+		d.bad("chain", "%v", err)
+		book = addrbook.Shipped()
+	}
+	f.Book = book
+	for i := range f.Chains {
+		c := &f.Chains[i]
+		if c.Name == "" {
+			switch bc, ok := book.Chain(c.ChainID); {
+			case c.RPCURL == "":
+				c.Name = "dev"
+			case ok && bc.Name != "":
+				c.Name = strings.ToLower(strings.NewReplacer(" ", "-").Replace(bc.Name))
+			default:
+				c.Name = fmt.Sprintf("chain-%d", c.ChainID)
+			}
+		}
+		if prev, dup := names[c.Name]; dup {
+			d.bad(keys[i]+".name", "the name %q is taken by %s", c.Name, prev)
+		}
+		names[c.Name] = keys[i]
+	}
+	if len(f.Chains) > 0 {
+		f.Chain = f.Chains[0]
+	} else {
+		f.Chain = Chain{Name: "dev", DevSeed: "ward-dev"}
+	}
+}
+
+// chain reads one table. Several tables must each name their chain id.
+func (d *sections) chain(key string, m map[string]any, cfgPath string, several bool) (Chain, *addrbook.Chain, bool) {
+	c := Chain{DevSeed: "ward-dev"}
+	var t chainTOML
+	if err := strictDecode(m, &t); err != nil {
+		d.bad(key, "%v", err)
+		return c, nil, false
+	}
+	n := len(d.diags)
+	if t.Name != nil {
+		if !chainName.MatchString(*t.Name) {
+			d.bad(key+".name", "must be 1 to 32 lower-case letters, digits, '-' or '_', starting with a letter or digit")
+		}
+		c.Name = *t.Name
+	}
+	switch {
+	case t.RPCURL != nil && len(t.RPCURLs) > 0:
+		d.bad(key+".rpc_urls", "set rpc_url or rpc_urls, not both")
+	case t.RPCURL != nil && *t.RPCURL != "":
+		c.RPCURLs = []string{*t.RPCURL}
+	default:
+		c.RPCURLs = t.RPCURLs
+	}
+	for j, u := range c.RPCURLs {
+		if !strings.HasPrefix(u, "http://") && !strings.HasPrefix(u, "https://") && !strings.HasPrefix(u, "ws://") && !strings.HasPrefix(u, "wss://") {
+			k := key + ".rpc_url"
+			if t.RPCURL == nil {
+				k = fmt.Sprintf("%s.rpc_urls[%d]", key, j)
+			}
+			d.bad(k, "must be an http(s) or ws(s) URL")
+		}
+	}
+	if len(c.RPCURLs) > 0 {
+		c.RPCURL = c.RPCURLs[0]
+	}
+	if t.ChainID != nil {
+		if *t.ChainID <= 0 {
+			d.bad(key+".chain_id", "must be positive")
+		}
+		c.ChainID = uint64(*t.ChainID)
+	}
+	switch {
+	case c.RPCURL == "" && c.ChainID != 0 && c.ChainID != DevChainID:
+		d.bad(key+".chain_id", "without rpc_url this is the embedded dev chain, whose chain id is %d", DevChainID)
+	case c.RPCURL == "":
+		c.ChainID = DevChainID
+	case several && c.ChainID == 0:
+		d.bad(key+".chain_id", "is required when several chains are configured")
+	}
+	if t.WalletKeyFile != nil {
+		if c.RPCURL == "" && *t.WalletKeyFile != "" {
+			d.bad(key+".wallet_key_file", "needs rpc_url: the embedded dev chain has its own wallet")
+		}
+		c.WalletKeyFile = *t.WalletKeyFile
+	}
+	if t.DevSeed != nil {
+		c.DevSeed = *t.DevSeed
+	}
+	oc := &addrbook.Chain{ID: c.ChainID, Tokens: t.Tokens, Contracts: t.Contracts}
+	if t.ExplorerTxURL != nil {
+		oc.ExplorerTxURL = *t.ExplorerTxURL
+	}
+	if t.AddressBook != nil && *t.AddressBook != "" {
+		c.AddressBook = *t.AddressBook
+		if err := readBookFile(resolve(cfgPath, c.AddressBook), c.ChainID, oc); err != nil {
+			d.bad(key+".address_book", "%v", err)
+		}
+	}
+	if c.ChainID == 0 { // an endpoint whose chain id is learnt at start: no entries of its own
+		if len(oc.Tokens)+len(oc.Contracts) > 0 || c.AddressBook != "" {
+			d.bad(key+".chain_id", "is required with address-book entries")
+		}
+		oc = nil
+	}
+	return c, oc, len(d.diags) == n
+}
+
+// readBookFile adds the entries of an address-book file (the TOML that
+// ward chain deploy writes: [[chain]] tables with [[chain.tokens]] and
+// [[chain.contracts]]) for chain id to into. Entries of another chain are
+// an error: a file is for the chain that names it.
+func readBookFile(path string, id uint64, into *addrbook.Chain) error {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	var o addrbook.Overrides
+	if err := toml.NewDecoder(strings.NewReader(string(data))).DisallowUnknownFields().Decode(&o); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	if len(o.Chains) == 0 {
+		return fmt.Errorf("%s: no [[chain]] table", path)
+	}
+	for _, bc := range o.Chains {
+		if bc == nil || bc.ID != id {
+			got := uint64(0)
+			if bc != nil {
+				got = bc.ID
+			}
+			return fmt.Errorf("%s: entries for chain %d, but this table is chain %d", path, got, id)
+		}
+		into.Tokens = append(into.Tokens, bc.Tokens...)
+		into.Contracts = append(into.Contracts, bc.Contracts...)
+		if bc.Name != "" {
+			into.Name = bc.Name
+		}
+		if bc.ExplorerTxURL != "" && into.ExplorerTxURL == "" {
+			into.ExplorerTxURL = bc.ExplorerTxURL
+		}
+		if bc.NativeSymbol != "" {
+			into.NativeSymbol = bc.NativeSymbol
+		}
+	}
+	return nil
+}
+
+// resolve makes a path in the config file relative to the file's
+// directory.
+func resolve(cfgPath, p string) string {
+	if filepath.IsAbs(p) || cfgPath == "" {
+		return p
+	}
+	return filepath.Join(filepath.Dir(cfgPath), p)
+}
+
+// strictDecode decodes a table the first pass read loosely into v,
+// refusing keys v does not have.
+func strictDecode(m map[string]any, v any) error {
+	b, err := toml.Marshal(m)
+	if err != nil {
+		return err
+	}
+	err = toml.NewDecoder(strings.NewReader(string(b))).DisallowUnknownFields().Decode(v)
+	var sm *toml.StrictMissingError
+	if errors.As(err, &sm) {
+		var unknown []string
+		for _, e := range sm.Errors {
+			unknown = append(unknown, strings.Join(e.Key(), "."))
+		}
+		return fmt.Errorf("unknown key(s): %s", strings.Join(unknown, ", "))
+	}
+	return err
+}

@@ -1,0 +1,126 @@
+package config
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/wardhq/ward/internal/addrbook"
+	"github.com/wardhq/ward/internal/tool"
+)
+
+func TestChainsDefault(t *testing.T) {
+	f, err := Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(f.Chains) != 1 || f.Chain.Name != "dev" || f.Chain.ChainID != DevChainID || f.Chain.RPCURL != "" {
+		t.Errorf("default chains = %+v", f.Chains)
+	}
+	if _, ok := f.Book.Chain(1); !ok {
+		t.Error("the default book lacks the shipped chains")
+	}
+}
+
+// TestChainsSeveral: [[chain]] tables, each with its endpoints and its
+// own address-book entries (inline and from a file next to ward.toml).
+func TestChainsSeveral(t *testing.T) {
+	dir := t.TempDir()
+	book := `[[chain]]
+chain_id = 31337
+name = "local"
+explorer_tx_url = "http://127.0.0.1:4000/tx/{hash}"
+[[chain.tokens]]
+address = "0x1111111111111111111111111111111111111111"
+symbol = "USDC"
+decimals = 6
+usd_feed = "0x2222222222222222222222222222222222222222"
+[[chain.contracts]]
+role = "uniswap_v3_factory"
+address = "0x3333333333333333333333333333333333333333"
+`
+	if err := os.WriteFile(filepath.Join(dir, "local-book.toml"), []byte(book), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "ward.toml")
+	f, err := Parse(path, []byte(`
+[[chain]]
+rpc_urls = ["https://a.example/rpc", "wss://b.example/rpc"]
+chain_id = 8453
+
+[[chain]]
+name = "local"
+rpc_url = "http://127.0.0.1:8545"
+chain_id = 31337
+address_book = "local-book.toml"
+[[chain.tokens]]
+address = "0x4444444444444444444444444444444444444444"
+symbol = "WETH"
+decimals = 18
+wrapped_native = true
+
+[[chain]]
+dev_seed = "other"
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(f.Chains) != 3 {
+		t.Fatalf("chains = %+v", f.Chains)
+	}
+	base, local, dev := f.Chains[0], f.Chains[1], f.Chains[2]
+	if base.Name != "base" || base.RPCURL != "https://a.example/rpc" || len(base.RPCURLs) != 2 || f.Chain.ChainID != 8453 {
+		t.Errorf("base = %+v (first %+v)", base, f.Chain)
+	}
+	if local.Name != "local" || local.AddressBook != "local-book.toml" || dev.Name != "dev" || dev.ChainID != DevChainID || dev.DevSeed != "other" {
+		t.Errorf("local = %+v, dev = %+v", local, dev)
+	}
+	lb, ok := f.Book.Chain(31337)
+	if !ok {
+		t.Fatal("the local chain's entries are not in the book")
+	}
+	usdc := lb.TokensBySymbol("usdc")
+	if len(usdc) != 1 || usdc[0].Decimals != 6 || usdc[0].USDFeed != (tool.Address{0x22, 0x22, 0x22, 0x22, 0x22, 0x22, 0x22, 0x22, 0x22, 0x22, 0x22, 0x22, 0x22, 0x22, 0x22, 0x22, 0x22, 0x22, 0x22, 0x22}) {
+		t.Errorf("local USDC = %+v", usdc)
+	}
+	if w, ok := lb.WrappedNative(); !ok || w.Symbol != "WETH" {
+		t.Errorf("inline token missing: %+v", w)
+	}
+	if a, ok := lb.Contract(addrbook.UniswapV3Factory); !ok || a.IsZero() || lb.TxURL("0x1") != "http://127.0.0.1:4000/tx/0x1" {
+		t.Errorf("local contracts: %v %v %q", a, ok, lb.TxURL("0x1"))
+	}
+}
+
+func TestChainsErrors(t *testing.T) {
+	dir := t.TempDir()
+	other := filepath.Join(dir, "other.toml")
+	if err := os.WriteFile(other, []byte("[[chain]]\nchain_id = 5\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	const usdcMainnet = "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48"
+	for _, tc := range []struct{ name, toml, want string }{
+		{"both url forms", "[chain]\nrpc_url = \"http://a\"\nrpc_urls = [\"http://b\"]\nchain_id = 1\n", "set rpc_url or rpc_urls, not both"},
+		{"bad url in list", "[[chain]]\nrpc_urls = [\"http://a\", \"ftp://b\"]\nchain_id = 1\n", "chain[0].rpc_urls[1]: must be an http(s) or ws(s) URL"},
+		{"two dev chains", "[[chain]]\n[[chain]]\n", "a second embedded dev chain"},
+		{"chain id twice", "[[chain]]\nrpc_url = \"http://a\"\nchain_id = 1\n[[chain]]\nrpc_url = \"http://b\"\nchain_id = 1\n", "chain 1 is configured twice"},
+		{"several need ids", "[[chain]]\nrpc_url = \"http://a\"\nchain_id = 1\n[[chain]]\nrpc_url = \"http://b\"\n", "chain[1].chain_id: is required when several chains"},
+		{"name taken", "[[chain]]\nname = \"x\"\nrpc_url = \"http://a\"\nchain_id = 1\n[[chain]]\nname = \"x\"\nrpc_url = \"http://b\"\nchain_id = 2\n", `the name "x" is taken`},
+		{"bad name", "[chain]\nname = \"Main Net\"\n", "chain.name: must be 1 to 32"},
+		{"dev chain id", "[chain]\nchain_id = 5\n", "embedded dev chain, whose chain id is 1337"},
+		{"key without rpc", "[chain]\nwallet_key_file = \"k\"\n", "needs rpc_url"},
+		{"unknown key", "[[chain]]\nrpc_url = \"http://a\"\nchain_id = 1\nrpcurl = \"x\"\n", "unknown key(s): rpcurl"},
+		{"book of another chain", "[chain]\nrpc_url = \"http://a\"\nchain_id = 1\naddress_book = \"" + other + "\"\n", "entries for chain 5, but this table is chain 1"},
+		{"missing book", "[chain]\nrpc_url = \"http://a\"\nchain_id = 1\naddress_book = \"nope.toml\"\n", "chain.address_book"},
+		{"entries without id", "[chain]\nrpc_url = \"http://a\"\n[[chain.tokens]]\naddress = \"0x1111111111111111111111111111111111111111\"\nsymbol = \"A\"\ndecimals = 1\n", "is required with address-book entries"},
+		{"two roles", "[chain]\nrpc_url = \"http://a\"\nchain_id = 1\n[[chain.contracts]]\nrole = \"permit2\"\naddress = \"" + usdcMainnet + "\"\n", "is both token USDC and permit2"},
+		{"bad token address", "[chain]\nrpc_url = \"http://a\"\nchain_id = 1\n[[chain.tokens]]\naddress = \"0x12\"\nsymbol = \"A\"\ndecimals = 1\n", "want 0x and 40 hex digits"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Parse(filepath.Join(dir, "w.toml"), []byte(tc.toml))
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("err = %v, want it to contain %q", err, tc.want)
+			}
+		})
+	}
+}

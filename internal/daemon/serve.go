@@ -222,6 +222,13 @@ func OpenData(ctx context.Context, dir string, f *config.File, extra ...func(ctx
 	if len(extra) > 0 {
 		ex = extra[0]
 	}
+	// Refuse what this ward cannot serve yet rather than ignore it.
+	if len(f.Chains) > 1 {
+		return nil, fmt.Errorf("config: %d chains are configured, but ward serves one chain per process so far: keep one [[chain]] table", len(f.Chains))
+	}
+	if len(f.Chain.RPCURLs) > 1 {
+		return nil, fmt.Errorf("config: chain %s has %d rpc_urls, but failover between endpoints is not built yet: keep one", f.Chain.Name, len(f.Chain.RPCURLs))
+	}
 	grim := f.Grimoire
 	if grim.Playbook != "" && !filepath.IsAbs(grim.Playbook) {
 		grim.Playbook = filepath.Join(dir, grim.Playbook) // like ward.db, in the data directory

@@ -48,7 +48,7 @@ func (f *fork) prefetch(ctx context.Context, from common.Address, txs []tool.Tx,
 		}
 		elems[i] = rpc.BatchElem{Method: "eth_createAccessList", Args: []any{arg, block}, Result: &lists[i]}
 	}
-	if f.p.rpc.BatchCallContext(ctx, elems) != nil {
+	if f.p.RPC().BatchCallContext(ctx, elems) != nil {
 		return
 	}
 
@@ -115,7 +115,7 @@ func (f *fork) prefetch(ctx context.Context, from common.Address, txs []tool.Tx,
 	failed := map[int]bool{}
 	for start := 0; start < len(reqs); start += maxBatch {
 		end := min(start+maxBatch, len(reqs))
-		if err := f.p.rpc.BatchCallContext(ctx, reqs[start:end]); err != nil {
+		if err := f.p.RPC().BatchCallContext(ctx, reqs[start:end]); err != nil {
 			for i := start; i < end; i++ {
 				failed[i] = true
 			}

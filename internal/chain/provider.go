@@ -17,7 +17,6 @@ import (
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/common/lru"
 	"github.com/ethereum/go-ethereum/core/types"
-	"github.com/ethereum/go-ethereum/ethclient"
 	"github.com/ethereum/go-ethereum/params"
 	"github.com/ethereum/go-ethereum/rpc"
 
@@ -47,10 +46,17 @@ type ProviderConfig struct {
 	// ChainConfig is the chain's protocol configuration, used by the
 	// simulator; nil selects it by chain ID (see ChainConfigFor).
 	ChainConfig *params.ChainConfig
+	// RequestTimeout bounds one request to one endpoint (default 15 s): an
+	// endpoint that stalls longer counts as failed, and the next one is
+	// tried.
+	RequestTimeout time.Duration
+	// Cooldown is how long an endpoint that failed is tried only after
+	// the others (default 30 s).
+	Cooldown time.Duration
 }
 
 func (c ProviderConfig) withDefaults() (ProviderConfig, error) {
-	if c.Attempts < 0 || c.RetryBase < 0 || c.RetryMax < 0 || c.HeaderTTL < 0 || c.HeaderCache < 0 || c.PollMax < 0 {
+	if c.Attempts < 0 || c.RetryBase < 0 || c.RetryMax < 0 || c.HeaderTTL < 0 || c.HeaderCache < 0 || c.PollMax < 0 || c.RequestTimeout < 0 || c.Cooldown < 0 {
 		return c, errors.New("provider config: negative value")
 	}
 	if c.Attempts == 0 {
@@ -76,6 +82,12 @@ func (c ProviderConfig) withDefaults() (ProviderConfig, error) {
 		c.PollMin = 2 * time.Millisecond
 	}
 	c.PollMin = min(c.PollMin, c.PollMax)
+	if c.RequestTimeout == 0 {
+		c.RequestTimeout = 15 * time.Second
+	}
+	if c.Cooldown == 0 {
+		c.Cooldown = 30 * time.Second
+	}
 	return c, nil
 }
 
@@ -83,13 +95,17 @@ func (c ProviderConfig) withDefaults() (ProviderConfig, error) {
 // receipts: the chain's block time as this client saw it.
 func (p *Provider) Waited() time.Duration { return time.Duration(p.waited.Load()) }
 
-// Provider is a client of one chain over JSON-RPC. Its methods retry
-// transient failures (see the package comment) and are safe for
+// Provider is a client of one chain over JSON-RPC, through one or more
+// endpoints. Its methods retry transient failures (see the package
+// comment) and fail over: a request goes to the endpoint that answered
+// last; one that fails transiently or stalls past RequestTimeout is
+// rested for Cooldown and the next is tried at once; an endpoint is used
+// only once it has said it serves the provider's chain. It is safe for
 // concurrent use.
 type Provider struct {
-	rpc     *rpc.Client
-	ec      *ethclient.Client
-	owned   bool // Close closes rpc
+	eps     []*endpoint
+	cur     atomic.Int32 // index of the endpoint that answered last
+	idMu    sync.Mutex   // guards chainID while an endpoint is verified
 	chainID uint64
 	config  *params.ChainConfig
 	retry   backoff
@@ -104,28 +120,49 @@ type Provider struct {
 }
 
 // Dial connects to the JSON-RPC endpoint at url (http, https, ws, wss or
-// an IPC path) and checks its chain ID.
+// an IPC path) and checks its chain ID. It is DialEndpoints with one URL.
+func Dial(ctx context.Context, url string, cfg ProviderConfig) (*Provider, error) {
+	return DialEndpoints(ctx, []string{url}, cfg)
+}
+
+// DialEndpoints connects to the endpoints of one chain, tried in turn
+// (see Provider). Every endpoint that answers must serve the same chain,
+// ChainID when it is set: one that serves another is an error. At least
+// one must answer now; one that does not is checked when it is first
+// needed.
 //
 // Providers put API keys in the URL's path, query or user info. For an
 // http(s) endpoint the key is held as a tainted value in the HTTP
 // transport: the RPC client and every error it returns know only the
 // redacted URL (scheme and host).
-func Dial(ctx context.Context, url string, cfg ProviderConfig) (*Provider, error) {
-	dial, opts := url, []rpc.ClientOption(nil)
-	if red := redactURL(url); red != url && (strings.HasPrefix(url, "http://") || strings.HasPrefix(url, "https://")) {
-		dial = red
-		opts = append(opts, rpc.WithHTTPClient(&http.Client{Transport: &secretURL{url: taint.New(url, taint.OwnerSecret), next: http.DefaultTransport}}))
+func DialEndpoints(ctx context.Context, urls []string, cfg ProviderConfig) (*Provider, error) {
+	if len(urls) == 0 {
+		return nil, errors.New("dial: no endpoint")
 	}
-	c, err := rpc.DialOptions(ctx, dial, opts...)
-	if err != nil {
-		return nil, fmt.Errorf("dial %s: %w", redactURL(url), err)
+	var eps []*endpoint
+	closeAll := func() {
+		for _, e := range eps {
+			e.rpc.Close()
+		}
 	}
-	p, err := NewProvider(ctx, c, cfg)
+	for _, url := range urls {
+		dial, opts := url, []rpc.ClientOption(nil)
+		if red := redactURL(url); red != url && (strings.HasPrefix(url, "http://") || strings.HasPrefix(url, "https://")) {
+			dial = red
+			opts = append(opts, rpc.WithHTTPClient(&http.Client{Transport: &secretURL{url: taint.New(url, taint.OwnerSecret), next: http.DefaultTransport}}))
+		}
+		c, err := rpc.DialOptions(ctx, dial, opts...)
+		if err != nil {
+			closeAll()
+			return nil, fmt.Errorf("dial %s: %w", redactURL(url), err)
+		}
+		eps = append(eps, newEndpoint(redactURL(url), c, true))
+	}
+	p, err := newProvider(ctx, eps, cfg)
 	if err != nil {
-		c.Close()
+		closeAll()
 		return nil, err
 	}
-	p.owned = true
 	return p, nil
 }
 
@@ -136,30 +173,39 @@ func NewProvider(ctx context.Context, c *rpc.Client, cfg ProviderConfig) (*Provi
 	if c == nil {
 		return nil, errors.New("new provider: nil rpc client")
 	}
+	return newProvider(ctx, []*endpoint{newEndpoint("rpc", c, false)}, cfg)
+}
+
+func newProvider(ctx context.Context, eps []*endpoint, cfg ProviderConfig) (*Provider, error) {
 	cfg, err := cfg.withDefaults()
 	if err != nil {
 		return nil, err
 	}
 	p := &Provider{
-		rpc:     c,
-		ec:      ethclient.NewClient(c),
+		eps:     eps,
+		chainID: cfg.ChainID,
 		retry:   backoff{attempts: cfg.Attempts, base: cfg.RetryBase, most: cfg.RetryMax},
 		cfg:     cfg,
 		headers: lru.NewBasicLRU[uint64, *types.Header](cfg.HeaderCache),
 	}
-	var id *big.Int
-	if err := p.retry.do(ctx, func(ctx context.Context) (err error) {
-		id, err = p.ec.ChainID(ctx)
-		return err
-	}); err != nil {
-		return nil, fmt.Errorf("chain id: %w", err)
+	var answered bool
+	var errs []error
+	for i, e := range eps {
+		err := p.retry.do(ctx, func(ctx context.Context) error { return p.verify(ctx, e) })
+		switch {
+		case err == nil:
+			if !answered {
+				p.cur.Store(int32(i))
+			}
+			answered = true
+		case e.wrongChain() != nil:
+			return nil, fmt.Errorf("chain id: %w", e.wrongChain())
+		default:
+			errs = append(errs, fmt.Errorf("%s: %w", e.name, err))
+		}
 	}
-	if !id.IsUint64() || id.Sign() == 0 {
-		return nil, fmt.Errorf("chain id: node reports %s", id)
-	}
-	p.chainID = id.Uint64()
-	if cfg.ChainID != 0 && cfg.ChainID != p.chainID {
-		return nil, fmt.Errorf("chain id: endpoint serves chain %d, configured for %d", p.chainID, cfg.ChainID)
+	if !answered {
+		return nil, fmt.Errorf("chain id: %w", errors.Join(errs...))
 	}
 	p.config = cfg.ChainConfig
 	if p.config == nil {
@@ -213,25 +259,31 @@ func redactURL(u string) string {
 	return u
 }
 
-// Close releases the connection if the provider dialled it.
+// Close releases the connections the provider dialled.
 func (p *Provider) Close() {
-	if p.owned {
-		p.rpc.Close()
+	for _, e := range p.eps {
+		if e.owned {
+			e.rpc.Close()
+		}
 	}
 }
 
 // ChainID returns the chain the provider serves (checked when it opened).
+// It is set before the provider is returned and never changes.
 func (p *Provider) ChainID() uint64 { return p.chainID }
 
 // ChainConfig returns the chain's protocol configuration.
 func (p *Provider) ChainConfig() *params.ChainConfig { return p.config }
 
-// RPC returns the underlying JSON-RPC client (for forking and
-// subscriptions). Requests made on it directly are not retried.
-func (p *Provider) RPC() *rpc.Client { return p.rpc }
+// RPC returns the JSON-RPC client of the endpoint that answered last (for
+// forking and subscriptions). Requests made on it directly are neither
+// retried nor failed over.
+func (p *Provider) RPC() *rpc.Client { return p.eps[p.cur.Load()].rpc }
 
-func (p *Provider) do(ctx context.Context, op string, f func(ctx context.Context) error) error {
-	if err := p.retry.do(ctx, f); err != nil {
+// do runs one request: on the endpoints in turn (each), retried with
+// backoff when all of them failed transiently.
+func (p *Provider) do(ctx context.Context, op string, f func(ctx context.Context, e *endpoint) error) error {
+	if err := p.retry.do(ctx, func(ctx context.Context) error { return p.each(ctx, f) }); err != nil {
 		if re := revertFrom(err); re != nil {
 			return re
 		}
@@ -243,8 +295,8 @@ func (p *Provider) do(ctx context.Context, op string, f func(ctx context.Context
 // BalanceOf returns the native (ETH) balance of addr at the latest block.
 func (p *Provider) BalanceOf(ctx context.Context, addr common.Address) (*big.Int, error) {
 	var b *big.Int
-	err := p.do(ctx, "balance", func(ctx context.Context) (err error) {
-		b, err = p.ec.BalanceAt(ctx, addr, nil)
+	err := p.do(ctx, "balance", func(ctx context.Context, e *endpoint) (err error) {
+		b, err = e.ec.BalanceAt(ctx, addr, nil)
 		return err
 	})
 	return b, err
@@ -271,8 +323,8 @@ func (p *Provider) TokenBalance(ctx context.Context, token, owner common.Address
 // account without code).
 func (p *Provider) Code(ctx context.Context, addr common.Address) ([]byte, error) {
 	var code []byte
-	err := p.do(ctx, "code", func(ctx context.Context) (err error) {
-		code, err = p.ec.CodeAt(ctx, addr, nil)
+	err := p.do(ctx, "code", func(ctx context.Context, e *endpoint) (err error) {
+		code, err = e.ec.CodeAt(ctx, addr, nil)
 		return err
 	})
 	return code, err
@@ -287,8 +339,8 @@ func (p *Provider) Call(ctx context.Context, msg ethereum.CallMsg) ([]byte, erro
 // CallAt is Call at block number (nil: latest).
 func (p *Provider) CallAt(ctx context.Context, msg ethereum.CallMsg, block *big.Int) ([]byte, error) {
 	var out []byte
-	err := p.do(ctx, "call", func(ctx context.Context) (err error) {
-		out, err = p.ec.CallContract(ctx, msg, block)
+	err := p.do(ctx, "call", func(ctx context.Context, e *endpoint) (err error) {
+		out, err = e.ec.CallContract(ctx, msg, block)
 		return err
 	})
 	return out, err
@@ -297,8 +349,8 @@ func (p *Provider) CallAt(ctx context.Context, msg ethereum.CallMsg, block *big.
 // Nonce returns the next nonce of addr, counting pending transactions.
 func (p *Provider) Nonce(ctx context.Context, addr common.Address) (uint64, error) {
 	var n uint64
-	err := p.do(ctx, "nonce", func(ctx context.Context) (err error) {
-		n, err = p.ec.PendingNonceAt(ctx, addr)
+	err := p.do(ctx, "nonce", func(ctx context.Context, e *endpoint) (err error) {
+		n, err = e.ec.PendingNonceAt(ctx, addr)
 		return err
 	})
 	return n, err
@@ -307,8 +359,8 @@ func (p *Provider) Nonce(ctx context.Context, addr common.Address) (uint64, erro
 // SuggestGasPrice returns the node's legacy gas price suggestion.
 func (p *Provider) SuggestGasPrice(ctx context.Context) (*big.Int, error) {
 	var v *big.Int
-	err := p.do(ctx, "gas price", func(ctx context.Context) (err error) {
-		v, err = p.ec.SuggestGasPrice(ctx)
+	err := p.do(ctx, "gas price", func(ctx context.Context, e *endpoint) (err error) {
+		v, err = e.ec.SuggestGasPrice(ctx)
 		return err
 	})
 	return v, err
@@ -317,8 +369,8 @@ func (p *Provider) SuggestGasPrice(ctx context.Context) (*big.Int, error) {
 // SuggestGasTip returns the node's EIP-1559 priority fee suggestion.
 func (p *Provider) SuggestGasTip(ctx context.Context) (*big.Int, error) {
 	var v *big.Int
-	err := p.do(ctx, "gas tip", func(ctx context.Context) (err error) {
-		v, err = p.ec.SuggestGasTipCap(ctx)
+	err := p.do(ctx, "gas tip", func(ctx context.Context, e *endpoint) (err error) {
+		v, err = e.ec.SuggestGasTipCap(ctx)
 		return err
 	})
 	return v, err
@@ -328,22 +380,34 @@ func (p *Provider) SuggestGasTip(ctx context.Context) (*big.Int, error) {
 // that would revert returns a *RevertError.
 func (p *Provider) EstimateGas(ctx context.Context, msg ethereum.CallMsg) (uint64, error) {
 	var g uint64
-	err := p.do(ctx, "estimate gas", func(ctx context.Context) (err error) {
-		g, err = p.ec.EstimateGas(ctx, msg)
+	err := p.do(ctx, "estimate gas", func(ctx context.Context, e *endpoint) (err error) {
+		g, err = e.ec.EstimateGas(ctx, msg)
 		return err
 	})
 	return g, err
 }
 
-// SendTransaction broadcasts a signed transaction. A retry that finds the
-// transaction already in the node's pool counts as success. It signs
-// nothing: a Wallet's key is reachable only through Wallet.Send.
+// SendTransaction broadcasts a signed transaction. Sending it again,
+// after a retry or to another endpoint, is safe: it is the same signed
+// transaction, so at most one is ever mined. An endpoint that already has
+// it ("already known"), or that refuses its nonce as too low while it
+// knows the transaction by hash (an earlier attempt reached the chain),
+// counts as success. It signs nothing: a Wallet's key is reachable only
+// through Wallet.Send.
 func (p *Provider) SendTransaction(ctx context.Context, tx *types.Transaction) error {
-	return p.do(ctx, "send transaction", func(ctx context.Context) error {
-		err := p.ec.SendTransaction(ctx, tx)
+	return p.do(ctx, "send transaction", func(ctx context.Context, e *endpoint) error {
+		err := e.ec.SendTransaction(ctx, tx)
 		var re rpc.Error
-		if err != nil && errors.As(err, &re) && strings.Contains(re.Error(), "already known") {
+		if err == nil || !errors.As(err, &re) {
+			return err
+		}
+		switch msg := strings.ToLower(re.Error()); {
+		case strings.Contains(msg, "already known"):
 			return nil
+		case strings.Contains(msg, "nonce too low"):
+			if known, _, lookErr := e.ec.TransactionByHash(ctx, tx.Hash()); lookErr == nil && known != nil && known.Hash() == tx.Hash() {
+				return nil
+			}
 		}
 		return err
 	})
@@ -352,8 +416,8 @@ func (p *Provider) SendTransaction(ctx context.Context, tx *types.Transaction) e
 // Receipt returns the receipt of a mined transaction, or ethereum.NotFound.
 func (p *Provider) Receipt(ctx context.Context, hash common.Hash) (*types.Receipt, error) {
 	var r *types.Receipt
-	err := p.do(ctx, "receipt", func(ctx context.Context) (err error) {
-		r, err = p.ec.TransactionReceipt(ctx, hash)
+	err := p.do(ctx, "receipt", func(ctx context.Context, e *endpoint) (err error) {
+		r, err = e.ec.TransactionReceipt(ctx, hash)
 		return err
 	})
 	if err != nil {
@@ -412,8 +476,8 @@ func (p *Provider) HeaderLatest(ctx context.Context) (*types.Header, error) {
 	}
 	p.mu.Unlock()
 	var h *types.Header
-	if err := p.do(ctx, "latest header", func(ctx context.Context) (err error) {
-		h, err = p.ec.HeaderByNumber(ctx, nil)
+	if err := p.do(ctx, "latest header", func(ctx context.Context, e *endpoint) (err error) {
+		h, err = e.ec.HeaderByNumber(ctx, nil)
 		return err
 	}); err != nil {
 		return nil, err
@@ -436,8 +500,8 @@ func (p *Provider) HeaderByNumber(ctx context.Context, n uint64) (*types.Header,
 	if ok {
 		return types.CopyHeader(h), nil
 	}
-	if err := p.do(ctx, "header", func(ctx context.Context) (err error) {
-		h, err = p.ec.HeaderByNumber(ctx, new(big.Int).SetUint64(n))
+	if err := p.do(ctx, "header", func(ctx context.Context, e *endpoint) (err error) {
+		h, err = e.ec.HeaderByNumber(ctx, new(big.Int).SetUint64(n))
 		return err
 	}); err != nil {
 		return nil, err
@@ -477,13 +541,13 @@ func (p *Provider) account(ctx context.Context, addr common.Address, block uint6
 		code  hexutil.Bytes
 		num   = hexutil.EncodeUint64(block)
 	)
-	err := p.do(ctx, "account", func(ctx context.Context) error {
+	err := p.do(ctx, "account", func(ctx context.Context, e *endpoint) error {
 		batch := []rpc.BatchElem{
 			{Method: "eth_getTransactionCount", Args: []any{addr, num}, Result: &nonce},
 			{Method: "eth_getBalance", Args: []any{addr, num}, Result: &bal},
 			{Method: "eth_getCode", Args: []any{addr, num}, Result: &code},
 		}
-		if err := p.rpc.BatchCallContext(ctx, batch); err != nil {
+		if err := e.rpc.BatchCallContext(ctx, batch); err != nil {
 			return err
 		}
 		for _, b := range batch {
@@ -502,8 +566,8 @@ func (p *Provider) account(ctx context.Context, addr common.Address, block uint6
 // storageAt fetches one storage slot of addr at block.
 func (p *Provider) storageAt(ctx context.Context, addr common.Address, slot common.Hash, block uint64) (common.Hash, error) {
 	var v common.Hash
-	err := p.do(ctx, "storage", func(ctx context.Context) error {
-		b, err := p.ec.StorageAt(ctx, addr, slot, new(big.Int).SetUint64(block))
+	err := p.do(ctx, "storage", func(ctx context.Context, e *endpoint) error {
+		b, err := e.ec.StorageAt(ctx, addr, slot, new(big.Int).SetUint64(block))
 		if err != nil {
 			return err
 		}

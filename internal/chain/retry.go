@@ -14,10 +14,13 @@ import (
 )
 
 // retryable reports whether err is a transient failure worth another
-// attempt: a network error, HTTP 429 or 5xx, a rate-limit JSON-RPC error,
+// attempt: an endpoint that stalled past its request timeout, a network error, HTTP 429 or 5xx, a rate-limit JSON-RPC error,
 // or a node that has not yet seen the block asked for. Reverts, other
 // JSON-RPC errors and other HTTP 4xx are final.
 func retryable(err error) bool {
+	if errors.Is(err, errStalled) {
+		return true
+	}
 	if err == nil || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return false
 	}

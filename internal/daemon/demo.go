@@ -41,6 +41,35 @@ func RunDemo(ctx context.Context, w io.Writer, dir string) ([]DemoResult, error)
 	var offset atomic.Int64 // the demo's clock runs ahead to expire permits
 	now := func() time.Time { return time.Now().Add(time.Duration(offset.Load())) }
 	cfg := rules.DefaultConfig()
+	st, err := openDemoStack(ctx, dir, cfg, now)
+	if err != nil {
+		return nil, err
+	}
+	defer st.Close()
+	d := &demo{st: st, w: w, offset: &offset}
+	agent, err := st.Session(ctx, "agent-1", policy.Agent, "dev")
+	if err != nil {
+		return nil, err
+	}
+	d.s = agent
+	d.dc = st.Dev.Contracts()
+
+	d.happyPaths()
+	if err := d.refusedCommits(ctx, cfg); err != nil {
+		return nil, err
+	}
+	d.hookVetoes()
+	d.phases(ctx)
+	d.concurrentCommits()
+	d.emergencyHalt(ctx)
+	d.onChain(ctx)
+	return d.results, d.err()
+}
+
+// openDemoStack opens the demo's stack on a fresh store in dir: the policy
+// cfg, the spending and rate limits the scenario meets, a 30 s announce
+// delay, the clock now, and an allowlist without DAI.
+func openDemoStack(ctx context.Context, dir string, cfg rules.Config, now func() time.Time) (*Stack, error) {
 	snap, err := rules.Compile(cfg)
 	if err != nil {
 		return nil, err
@@ -66,70 +95,79 @@ func RunDemo(ctx context.Context, w io.Writer, dir string) ([]DemoResult, error)
 	if err != nil {
 		return nil, fmt.Errorf("demo: start: %w", err)
 	}
-	defer st.Close()
-	d := &demo{st: st, w: w, now: now}
-	dai := st.Dev.Contracts().DAI
-	agent, err := st.Session(ctx, "agent-1", policy.Agent, "dev")
-	if err != nil {
-		return nil, err
-	}
-	d.s = agent
-	dc := st.Dev.Contracts()
-	usdc, weth := dc.USDC.Hex(), dc.WETH.Hex()
+	return st, nil
+}
 
-	swap := func(amountUSDC int64, extra string) json.RawMessage {
-		return json.RawMessage(fmt.Sprintf(`{"action_type":"swap","venue":"uniswap_v3","params":{"token_in":%q,"token_out":%q,"amount_in":"%d"%s}}`,
-			usdc, weth, amountUSDC*1_000_000, extra))
-	}
+// swap is the preview arguments of a USDC → WETH swap on Uniswap V3 of
+// amountUSDC whole USDC, with extra appended to the params.
+func (d *demo) swap(amountUSDC int64, extra string) json.RawMessage {
+	return json.RawMessage(fmt.Sprintf(`{"action_type":"swap","venue":"uniswap_v3","params":{"token_in":%q,"token_out":%q,"amount_in":"%d"%s}}`,
+		d.dc.USDC.Hex(), d.dc.WETH.Hex(), amountUSDC*1_000_000, extra))
+}
 
-	// 1. The happy paths: a swap, an LP deposit, a vault deposit.
-	swapPermit := d.previewOK("preview a 500 USDC → WETH swap on Uniswap V3", swap(500, ""))
+// happyPaths previews and commits a swap, an LP deposit (after its announce
+// delay) and a vault deposit, and refuses the swap's permit a second time.
+func (d *demo) happyPaths() {
+	swapPermit := d.previewOK("preview a 500 USDC → WETH swap on Uniswap V3", d.swap(500, ""))
 	d.commitOK("commit the swap", swapPermit)
 	d.refused("commit the same permit again", reason.PermitConsumed, func() error { return d.commit(swapPermit) })
 	lp := d.previewOK("preview an LP deposit of 1,000 USDC + WETH (elevated: announce delay)", json.RawMessage(fmt.Sprintf(
-		`{"action_type":"add_liquidity","venue":"uniswap_v2","params":{"token_a":%q,"token_b":%q,"amount_a_desired":"1000000000","amount_b_desired":"400000000000000000","slippage_bps":100}}`, usdc, weth)))
+		`{"action_type":"add_liquidity","venue":"uniswap_v2","params":{"token_a":%q,"token_b":%q,"amount_a_desired":"1000000000","amount_b_desired":"400000000000000000","slippage_bps":100}}`, d.dc.USDC.Hex(), d.dc.WETH.Hex())))
 	d.refused("commit the LP deposit during its announce delay", reason.AnnounceDelay, func() error { return d.commit(lp) })
-	offset.Add(int64(31 * time.Second))
+	d.offset.Add(int64(31 * time.Second))
 	d.commitOK("commit the LP deposit after the delay", lp)
 	vault := d.previewOK("preview a 1,000 USDC vault deposit", json.RawMessage(`{"action_type":"deposit","venue":"vault","params":{"assets":"1000000000"}}`))
 	d.commitOK("commit the vault deposit", vault)
+}
 
-	// 2. Commits that must be refused.
+// refusedCommits refuses a forged permit, a permit committed with other
+// arguments, an expired one, and one the policy changed under: the owner's
+// change is cfg with a lower daily transfer limit. It returns an error only
+// if the changed policy could not be installed.
+func (d *demo) refusedCommits(ctx context.Context, cfg rules.Config) error {
 	d.refused("commit a forged permit id", reason.PermitNotFound, func() error { return d.commit("01JD3K7ZQ4Y7K3M9XW2V5T8R00") })
-	p := d.previewOK("preview a 100 USDC swap", swap(100, ""))
+	p := d.previewOK("preview a 100 USDC swap", d.swap(100, ""))
 	d.refused("commit it with different arguments", reason.PermitMismatch, func() error {
-		args, _ := json.Marshal(map[string]string{"token_in": usdc, "token_out": weth, "amount_in": "900000000"})
-		_, err := st.Tools.Commit(ctx, agent, gate.CommitRequest{PermitID: p, Args: args})
+		args, _ := json.Marshal(map[string]string{"token_in": d.dc.USDC.Hex(), "token_out": d.dc.WETH.Hex(), "amount_in": "900000000"})
+		_, err := d.st.Tools.Commit(ctx, d.s, gate.CommitRequest{PermitID: p, Args: args})
 		return err
 	})
-	offset.Add(int64(4 * time.Minute))
+	d.offset.Add(int64(4 * time.Minute))
 	d.refused("commit it after it expired", reason.PermitExpired, func() error { return d.commit(p) })
-	p = d.previewOK("preview another 100 USDC swap", swap(100, ""))
+	p = d.previewOK("preview another 100 USDC swap", d.swap(100, ""))
 	cfg.Treasury.MaxTransferDailyCents = 10_000
 	changed, err := rules.Compile(cfg)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	if _, err := st.Engine.Swap(changed); err != nil {
-		return nil, err
+	if _, err := d.st.Engine.Swap(changed); err != nil {
+		return err
 	}
 	d.refused("commit it after the owner changed the policy", reason.PolicyChanged, func() error { return d.commit(p) })
+	return nil
+}
 
-	// 3. Hooks that veto.
-	d.refused("a 5,000 USDC swap is over the $4,000 per-tick spending limit", reason.SpendTickLimit, func() error { return d.preview(swap(5_000, "")) })
+// hookVetoes has the spending limit, the allowlist and the simulation each
+// refuse a preview.
+func (d *demo) hookVetoes() {
+	d.refused("a 5,000 USDC swap is over the $4,000 per-tick spending limit", reason.SpendTickLimit, func() error { return d.preview(d.swap(5_000, "")) })
 	d.refused("a swap into DAI, which is not on the allowlist", reason.TokenNotAllowed, func() error {
-		return d.preview(json.RawMessage(fmt.Sprintf(`{"action_type":"swap","venue":"uniswap_v2","params":{"token_in":%q,"token_out":%q,"amount_in":"10000000"}}`, usdc, dai.Hex())))
+		return d.preview(json.RawMessage(fmt.Sprintf(`{"action_type":"swap","venue":"uniswap_v2","params":{"token_in":%q,"token_out":%q,"amount_in":"10000000"}}`, d.dc.USDC.Hex(), d.dc.DAI.Hex())))
 	})
 	d.refused("a swap whose minimum output cannot be met reverts in simulation", reason.SimulationReverted,
-		func() error { return d.preview(swap(100, `,"min_amount_out":"100000000000000000000"`)) })
+		func() error { return d.preview(d.swap(100, `,"min_amount_out":"100000000000000000000"`)) })
+}
 
-	// 4. Phases.
-	d.owner("owner sets the conservation phase", func() error { return st.Tools.SetPhase(ctx, hook.Conservation, "owner") })
-	p = d.previewOK("in conservation a swap may be previewed", swap(50, ""))
+// phases walks the owner through conservation (swaps previewed but not
+// committed, withdrawals committed), terminal (withdrawals blocked) and
+// back to thriving.
+func (d *demo) phases(ctx context.Context) {
+	d.owner("owner sets the conservation phase", func() error { return d.st.Tools.SetPhase(ctx, hook.Conservation, "owner") })
+	p := d.previewOK("in conservation a swap may be previewed", d.swap(50, ""))
 	d.refused("but not committed", reason.PhaseBlocked, func() error { return d.commit(p) })
 	w1 := d.previewOK("in conservation a vault withdrawal (close) is previewed", json.RawMessage(`{"action_type":"withdraw","venue":"vault","params":{"assets":"100000000"}}`))
 	d.commitOK("and committed", w1)
-	d.owner("owner sets the terminal phase", func() error { return st.Tools.SetPhase(ctx, hook.Terminal, "owner") })
+	d.owner("owner sets the terminal phase", func() error { return d.st.Tools.SetPhase(ctx, hook.Terminal, "owner") })
 	d.refused("in terminal a vault withdrawal is blocked", reason.PhaseBlocked, func() error {
 		p, err := d.previewID(json.RawMessage(`{"action_type":"withdraw","venue":"vault","params":{"assets":"100000000"}}`))
 		if err == nil {
@@ -137,10 +175,13 @@ func RunDemo(ctx context.Context, w io.Writer, dir string) ([]DemoResult, error)
 		}
 		return err
 	})
-	d.owner("owner sets the thriving phase again", func() error { return st.Tools.SetPhase(ctx, hook.Thriving, "owner") })
+	d.owner("owner sets the thriving phase again", func() error { return d.st.Tools.SetPhase(ctx, hook.Thriving, "owner") })
+}
 
-	// 5. One permit, 1,000 concurrent commits.
-	p = d.previewOK("preview a 10 USDC swap", swap(10, ""))
+// concurrentCommits has 1,000 goroutines commit one permit: exactly one
+// may succeed.
+func (d *demo) concurrentCommits() {
+	p := d.previewOK("preview a 10 USDC swap", d.swap(10, ""))
 	d.step("1,000 goroutines commit it: exactly one succeeds", func() (string, error) {
 		var ok, refused atomic.Int64
 		var wg sync.WaitGroup
@@ -159,28 +200,34 @@ func RunDemo(ctx context.Context, w io.Writer, dir string) ([]DemoResult, error)
 		}
 		return "1 succeeded, 999 PERMIT_ALREADY_CONSUMED", nil
 	})
+}
 
-	// 6. Emergency halt.
+// emergencyHalt has the agent halt, previews refused while halted, and the
+// owner lift the halt.
+func (d *demo) emergencyHalt(ctx context.Context) {
 	d.owner("the agent calls emergency_halt", func() error {
-		_, err := st.Tools.Facade(ctx, agent, "emergency_halt", json.RawMessage(`{"reason":"balances look wrong"}`))
+		_, err := d.st.Tools.Facade(ctx, d.s, "emergency_halt", json.RawMessage(`{"reason":"balances look wrong"}`))
 		return err
 	})
-	d.refused("while halted, previews are refused", reason.Halted, func() error { return d.preview(swap(10, "")) })
-	d.owner("the owner lifts the halt", func() error { return st.Tools.Resume(ctx, "owner") })
-	d.previewOK("after the halt previews work again", swap(10, ""))
+	d.refused("while halted, previews are refused", reason.Halted, func() error { return d.preview(d.swap(10, "")) })
+	d.owner("the owner lifts the halt", func() error { return d.st.Tools.Resume(ctx, "owner") })
+	d.previewOK("after the halt previews work again", d.swap(10, ""))
+}
 
-	// 7. The outcome is on chain.
+// onChain checks the outcome on chain: the wallet holds WETH, LP tokens
+// and vault shares.
+func (d *demo) onChain(ctx context.Context) {
 	d.step("the wallet holds WETH, LP tokens and vault shares", func() (string, error) {
-		wal := st.Wallet.Address()
-		wethBal, err := st.Provider.TokenBalance(ctx, dc.WETH, wal)
+		wal := d.st.Wallet.Address()
+		wethBal, err := d.st.Provider.TokenBalance(ctx, d.dc.WETH, wal)
 		if err != nil {
 			return "", err
 		}
-		shares, err := st.Provider.TokenBalance(ctx, dc.VaultUSDC, wal)
+		shares, err := d.st.Provider.TokenBalance(ctx, d.dc.VaultUSDC, wal)
 		if err != nil {
 			return "", err
 		}
-		lpBal, err := st.Provider.TokenBalance(ctx, dc.UniswapV2PairUSDCWETH, wal)
+		lpBal, err := d.st.Provider.TokenBalance(ctx, d.dc.UniswapV2PairUSDCWETH, wal)
 		if err != nil {
 			return "", err
 		}
@@ -189,7 +236,10 @@ func RunDemo(ctx context.Context, w io.Writer, dir string) ([]DemoResult, error)
 		}
 		return fmt.Sprintf("WETH %s, LP %s, vault shares %s", wethBal, lpBal, shares), nil
 	})
+}
 
+// err names the steps that did not behave as expected, or is nil.
+func (d *demo) err() error {
 	var failed []string
 	for _, r := range d.results {
 		if !r.OK {
@@ -197,16 +247,19 @@ func RunDemo(ctx context.Context, w io.Writer, dir string) ([]DemoResult, error)
 		}
 	}
 	if len(failed) > 0 {
-		return d.results, fmt.Errorf("demo: %d of %d steps did not behave as expected: %q", len(failed), len(d.results), failed)
+		return fmt.Errorf("demo: %d of %d steps did not behave as expected: %q", len(failed), len(d.results), failed)
 	}
-	return d.results, nil
+	return nil
 }
 
+// demo is a running scenario: its stack, the agent's session, the dev
+// chain's contracts and the steps so far.
 type demo struct {
 	st      *Stack
 	s       *gate.Session
 	w       io.Writer
-	now     func() time.Time
+	dc      *chain.DevContracts
+	offset  *atomic.Int64 // how far the demo's clock runs ahead, to expire permits
 	results []DemoResult
 }
 

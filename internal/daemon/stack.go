@@ -139,66 +139,18 @@ func Open(ctx context.Context, cfg Config) (_ *Stack, err error) {
 	if cfg.DB == "" {
 		cfg.DB = "ward.db"
 	}
-	s.Store, err = OpenStore(ctx, cfg.DB, cfg.Synchronous)
-	if err != nil {
-		return nil, err
-	}
-	s.closers = append(s.closers, s.Store.Close)
-	if s.Engine, err = policy.NewEngine(cfg.Policy); err != nil {
-		return nil, err
-	}
-	rec, err := audit.NewRecorder(audit.Config{Log: s.Store})
-	if err != nil {
-		return nil, err
-	}
-	tracker := policy.NewTracker()
-	if err := gate.Restore(ctx, s.Store, tracker, cfg.Policy, time.Now()); err != nil {
-		return nil, err
-	}
-	if s.Decider, err = gate.New(gate.Config{Engine: s.Engine, Tracker: tracker, Audit: rec, Ledger: s.Store, ReadsBestEffort: cfg.ReadsBestEffort}); err != nil {
+	if err := s.openDecider(ctx, cfg); err != nil {
 		return nil, err
 	}
 
-	// The chain: a configured endpoint, or the embedded dev chain.
-	env := &catalog.Env{Tokens: cfg.Tokens, Venues: cfg.Venues, Now: cfg.Now}
-	if cfg.RPCURL == "" {
-		if s.Dev, err = chain.StartDev(ctx, chain.DevConfig{Seed: cfg.DevSeed, AutoCommit: true}); err != nil {
-			return nil, err
-		}
-		s.closers = append(s.closers, s.Dev.Close)
-		dc, err := s.Dev.Deploy(ctx)
-		if err != nil {
-			return nil, err
-		}
-		s.Provider, s.Wallet = s.Dev.Provider(), s.Dev.Wallet()
-		env.Dev = s.Dev
-		env.Tokens = devTokens(s.Dev)
-		env.Venues = catalog.Venues{
-			WETH: dc.WETH, UniswapV2Factory: dc.UniswapV2Factory, UniswapV2Router: dc.UniswapV2Router,
-			UniswapV3Factory: dc.UniswapV3Factory, UniswapV3Router: dc.UniswapV3SwapRouter,
-			UniswapV3LiquidityHelper: dc.UniswapV3LiquidityHelper,
-			AavePool:                 dc.AavePool, Vaults: []common.Address{dc.VaultUSDC}, ETHFeed: dc.FeedETHUSD,
-		}
-		if isZeroAllowlist(cfg.Hooks.Allowlist) {
-			cfg.Hooks.Allowlist = devAllowlist(dc, env.Tokens)
-			if cfg.DevAllowlist != nil {
-				cfg.DevAllowlist(dc, &cfg.Hooks.Allowlist)
-			}
-		}
-	} else {
-		if s.Provider, err = chain.Dial(ctx, cfg.RPCURL, chain.ProviderConfig{ChainID: cfg.ChainID}); err != nil {
-			return nil, err
-		}
-		s.closers = append(s.closers, func() error { s.Provider.Close(); return nil })
-		if cfg.WalletKeyFile != "" {
-			signer, err := chain.LoadLocalSigner(cfg.WalletKeyFile)
-			if err != nil {
-				return nil, err
-			}
-			s.closers = append(s.closers, signer.Close)
-			if s.Wallet, err = chain.NewWallet(signer, s.Provider, chain.WalletConfig{}); err != nil {
-				return nil, err
-			}
+	env, dc, err := s.openChain(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	if dc != nil && isZeroAllowlist(cfg.Hooks.Allowlist) {
+		cfg.Hooks.Allowlist = devAllowlist(dc, env.Tokens)
+		if cfg.DevAllowlist != nil {
+			cfg.DevAllowlist(dc, &cfg.Hooks.Allowlist)
 		}
 	}
 	providers, err := chain.NewProviders(s.Provider)
@@ -214,35 +166,9 @@ func Open(ctx context.Context, cfg Config) (_ *Stack, err error) {
 	if s.Bus, err = event.New(event.Config{}); err != nil {
 		return nil, err
 	}
-	s.Registry = registry.New()
-	if err := catalog.Register(s.Registry, env); err != nil {
+	if err := s.registerTools(ctx, cfg, env); err != nil {
 		return nil, err
 	}
-	// The Grimoire: knowledge ingestion over the same store, its tools in
-	// the registry, its search behind query_grimoire.
-	if s.Ingest, err = openGrimoire(ctx, s, cfg.Grimoire); err != nil {
-		return nil, err
-	}
-	for _, t := range ingest.Tools(s.Ingest) {
-		if err := s.Registry.Add(t); err != nil {
-			return nil, err
-		}
-	}
-	if cfg.Extra != nil {
-		extra, release, err := cfg.Extra(ctx, s)
-		if release != nil {
-			s.closers = append(s.closers, release)
-		}
-		if err != nil {
-			return nil, err
-		}
-		for _, t := range extra {
-			if err := s.Registry.Add(t); err != nil {
-				return nil, err
-			}
-		}
-	}
-	s.Registry.Freeze()
 
 	cfg.Hooks.Simulation.Simulator = simAdapter{s.Sim}
 	cfg.Hooks.Windows = s.Store // spend and rate windows that survive a restart
@@ -251,18 +177,135 @@ func Open(ctx context.Context, cfg Config) (_ *Stack, err error) {
 		return nil, err
 	}
 	s.closers = append(s.closers, func() error { s.Bus.Close(); return nil })
+	if err := s.openGate(cfg); err != nil {
+		return nil, errors.Join(err, s.Close())
+	}
+	return s, nil
+}
+
+// openDecider opens the store at cfg.DB, the policy engine over
+// cfg.Policy, and the decider that records every decision in the store's
+// audit log, its spend and rate windows restored from the store.
+func (s *Stack) openDecider(ctx context.Context, cfg Config) error {
+	var err error
+	s.Store, err = OpenStore(ctx, cfg.DB, cfg.Synchronous)
+	if err != nil {
+		return err
+	}
+	s.closers = append(s.closers, s.Store.Close)
+	if s.Engine, err = policy.NewEngine(cfg.Policy); err != nil {
+		return err
+	}
+	rec, err := audit.NewRecorder(audit.Config{Log: s.Store})
+	if err != nil {
+		return err
+	}
+	tracker := policy.NewTracker()
+	if err := gate.Restore(ctx, s.Store, tracker, cfg.Policy, time.Now()); err != nil {
+		return err
+	}
+	if s.Decider, err = gate.New(gate.Config{Engine: s.Engine, Tracker: tracker, Audit: rec, Ledger: s.Store, ReadsBestEffort: cfg.ReadsBestEffort}); err != nil {
+		return err
+	}
+	return nil
+}
+
+// openChain connects the stack to its chain: the endpoint cfg.RPCURL,
+// with the wallet of cfg.WalletKeyFile if set, or else the embedded dev
+// chain with its contracts deployed. It returns the catalogue's
+// environment for that chain (the dev chain's tokens and venues, or cfg's)
+// and the dev chain's contracts (nil with an endpoint).
+func (s *Stack) openChain(ctx context.Context, cfg Config) (*catalog.Env, *chain.DevContracts, error) {
+	env := &catalog.Env{Tokens: cfg.Tokens, Venues: cfg.Venues, Now: cfg.Now}
+	var err error
+	if cfg.RPCURL != "" {
+		if s.Provider, err = chain.Dial(ctx, cfg.RPCURL, chain.ProviderConfig{ChainID: cfg.ChainID}); err != nil {
+			return nil, nil, err
+		}
+		s.closers = append(s.closers, func() error { s.Provider.Close(); return nil })
+		if cfg.WalletKeyFile != "" {
+			signer, err := chain.LoadLocalSigner(cfg.WalletKeyFile)
+			if err != nil {
+				return nil, nil, err
+			}
+			s.closers = append(s.closers, signer.Close)
+			if s.Wallet, err = chain.NewWallet(signer, s.Provider, chain.WalletConfig{}); err != nil {
+				return nil, nil, err
+			}
+		}
+		return env, nil, nil
+	}
+	if s.Dev, err = chain.StartDev(ctx, chain.DevConfig{Seed: cfg.DevSeed, AutoCommit: true}); err != nil {
+		return nil, nil, err
+	}
+	s.closers = append(s.closers, s.Dev.Close)
+	dc, err := s.Dev.Deploy(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	s.Provider, s.Wallet = s.Dev.Provider(), s.Dev.Wallet()
+	env.Dev = s.Dev
+	env.Tokens = devTokens(s.Dev)
+	env.Venues = catalog.Venues{
+		WETH: dc.WETH, UniswapV2Factory: dc.UniswapV2Factory, UniswapV2Router: dc.UniswapV2Router,
+		UniswapV3Factory: dc.UniswapV3Factory, UniswapV3Router: dc.UniswapV3SwapRouter,
+		UniswapV3LiquidityHelper: dc.UniswapV3LiquidityHelper,
+		AavePool:                 dc.AavePool, Vaults: []common.Address{dc.VaultUSDC}, ETHFeed: dc.FeedETHUSD,
+	}
+	return env, dc, nil
+}
+
+// registerTools fills the registry and freezes it: the native catalogue
+// on env, the Grimoire (knowledge ingestion over the same store, its tools
+// in the registry, its search behind query_grimoire), and the tools of
+// cfg.Extra.
+func (s *Stack) registerTools(ctx context.Context, cfg Config, env *catalog.Env) error {
+	var err error
+	s.Registry = registry.New()
+	if err := catalog.Register(s.Registry, env); err != nil {
+		return err
+	}
+	if s.Ingest, err = openGrimoire(ctx, s, cfg.Grimoire); err != nil {
+		return err
+	}
+	for _, t := range ingest.Tools(s.Ingest) {
+		if err := s.Registry.Add(t); err != nil {
+			return err
+		}
+	}
+	if cfg.Extra != nil {
+		extra, release, err := cfg.Extra(ctx, s)
+		if release != nil {
+			s.closers = append(s.closers, release)
+		}
+		if err != nil {
+			return err
+		}
+		for _, t := range extra {
+			if err := s.Registry.Add(t); err != nil {
+				return err
+			}
+		}
+	}
+	s.Registry.Freeze()
+	return nil
+}
+
+// openGate builds the gate's tools over the stack: the owner's approver,
+// the trust checkers, the vault of cfg.VaultKey if set, and the stores.
+func (s *Stack) openGate(cfg Config) error {
 	var approver gate.Approver
 	if !cfg.Owner.IsZero() {
 		approver = gate.OwnerApprover{Owner: cfg.Owner}
 	}
 	checkers, err := trustCheckers(cfg.Trust)
 	if err != nil {
-		return nil, errors.Join(err, s.Close())
+		return err
 	}
 	var vlt *vault.Vault
 	if cfg.VaultKey != "" {
 		if vlt, err = vault.Open(cfg.VaultKey); err != nil {
-			return nil, errors.Join(err, s.Close())
+			return err
 		}
 		s.vault = vlt
 		s.closers = append(s.closers, func() error { vlt.Close(); return nil })
@@ -277,10 +320,7 @@ func Open(ctx context.Context, cfg Config) (_ *Stack, err error) {
 		Sessions: s.Store, SessionLimits: cfg.SessionLimits, Log: cfg.Log,
 		View: func() (*registry.View, error) { return s.View(cfg.Tools) },
 	})
-	if err != nil {
-		return nil, errors.Join(err, s.Close())
-	}
-	return s, nil
+	return err
 }
 
 // openGrimoire builds the ingestion pipeline over the stack's store: the

@@ -88,31 +88,18 @@ func Run(ctx context.Context, spec Spec) (*Result, error) {
 	root := os.Geteuid() == 0
 	seq := runSeq.Add(1)
 	hostID := sandboxIDBase + int(seq%sandboxIDs)
-	dir, err := os.MkdirTemp("", "ward-sandbox-")
+	dir, err := privateDir(root, hostID)
 	if err != nil {
-		return nil, fmt.Errorf("sandbox: private directory: %w", err)
+		return nil, err
 	}
 	defer os.RemoveAll(dir)
-	if root {
-		if err := os.Chown(dir, hostID, hostID); err != nil {
-			return nil, fmt.Errorf("sandbox: private directory: %w", err)
-		}
-	}
 
-	name := fmt.Sprintf("ward-sandbox-%d-%d", os.Getpid(), seq)
 	var cg *cgroups
 	if !noCgroups {
-		cg = newCgroups(name, lim)
+		cg = newCgroups(fmt.Sprintf("ward-sandbox-%d-%d", os.Getpid(), seq), lim)
 	}
 	defer cg.remove()
-
-	cfg := childConfig{Job: spec.Job, WallClock: lim.WallClock, Memory: lim.Memory, CPUTime: lim.CPUTime, Disk: lim.Disk, CPU: pickCPU()}
-	if !cg.has(MechCgroupMemory) {
-		cfg.DataLimit = true
-	}
-	if !cg.has(MechCgroupPids) {
-		cfg.Nproc = lim.Processes + threadAllowance
-	}
+	cfg := newChildConfig(spec.Job, lim, cg)
 	enc, err := json.Marshal(cfg)
 	if err != nil {
 		return nil, err
@@ -131,13 +118,8 @@ func Run(ctx context.Context, spec Spec) (*Result, error) {
 	defer statR.Close()
 
 	out := &boundedBuffer{max: lim.Output}
-	var (
-		cmd      *exec.Cmd
-		enforced Mechanism
-		start    time.Time
-	)
-	for _, attempt := range attempts(root, hostID) {
-		cmd = &exec.Cmd{
+	cmd, enforced, start, err := startChild(attempts(root, hostID), func(attr *syscall.SysProcAttr) *exec.Cmd {
+		return &exec.Cmd{
 			Path:        "/proc/self/exe",
 			Args:        []string{childArg0},
 			Env:         []string{envChild + "=" + string(enc), "GOMAXPROCS=1", fmt.Sprintf("GOMEMLIMIT=%d", lim.Memory*3/4), "TMPDIR=" + dir, "HOME=" + dir, "PATH=/usr/local/bin:/usr/bin:/bin"},
@@ -146,48 +128,112 @@ func Run(ctx context.Context, spec Spec) (*Result, error) {
 			Stdout:      out,
 			Stderr:      out,
 			ExtraFiles:  []*os.File{goR, statW},
-			SysProcAttr: attempt.attr,
+			SysProcAttr: attr,
 			WaitDelay:   time.Second,
 		}
-		start = time.Now()
-		if err = cmd.Start(); err == nil {
-			enforced = attempt.mech
-			break
-		}
-		if !errors.Is(err, syscall.EPERM) && !errors.Is(err, syscall.EINVAL) && !errors.Is(err, syscall.ENOSPC) && !errors.Is(err, syscall.EACCES) && !errors.Is(err, syscall.EUSERS) {
-			break
-		}
-	}
+	})
 	goR.Close()
 	statW.Close()
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: start: %w", err)
 	}
-	pid := cmd.Process.Pid
-	s := &run{pid: pid, pidns: enforced.Has(MechPIDNS), cg: cg, dir: dir, lim: lim}
-	if err := cg.add(pid); err != nil {
+	s := &run{pid: cmd.Process.Pid, pidns: enforced.Has(MechPIDNS), cg: cg, dir: dir, lim: lim}
+	if err := cg.add(s.pid); err != nil {
 		s.kill()
 		cmd.Wait()
 		return nil, fmt.Errorf("sandbox: cgroup: %w", err)
 	}
-	enforced |= cg.mechs()
-	if cfg.Nproc > 0 && enforced.Has(MechUserNS) {
-		enforced |= MechRlimitNproc
-	}
-	if cfg.DataLimit {
-		enforced |= MechRlimitData
-	}
+	enforced = cfg.rlimits(enforced | cg.mechs())
 	if enforced.Has(MechNetNS) {
-		s.net = openNetCounters(pid)
+		s.net = openNetCounters(s.pid)
 	}
 	defer s.net.close()
 
+	return s.wait(ctx, started{cmd: cmd, cfg: cfg, start: start, goW: goW, statR: statR, out: out}, enforced)
+}
+
+// privateDir makes the sandbox's private directory, owned by hostID when
+// ward runs as root. The caller removes it.
+func privateDir(root bool, hostID int) (string, error) {
+	dir, err := os.MkdirTemp("", "ward-sandbox-")
+	if err != nil {
+		return "", fmt.Errorf("sandbox: private directory: %w", err)
+	}
+	if root {
+		if err := os.Chown(dir, hostID, hostID); err != nil {
+			os.RemoveAll(dir)
+			return "", fmt.Errorf("sandbox: private directory: %w", err)
+		}
+	}
+	return dir, nil
+}
+
+// newChildConfig is the child's configuration for job under lim: the
+// rlimits stand in for the cgroups that cg could not provide.
+func newChildConfig(job string, lim Limits, cg *cgroups) childConfig {
+	cfg := childConfig{Job: job, WallClock: lim.WallClock, Memory: lim.Memory, CPUTime: lim.CPUTime, Disk: lim.Disk, CPU: pickCPU()}
+	if !cg.has(MechCgroupMemory) {
+		cfg.DataLimit = true
+	}
+	if !cg.has(MechCgroupPids) {
+		cfg.Nproc = lim.Processes + threadAllowance
+	}
+	return cfg
+}
+
+// rlimits adds to m, the mechanisms in force, the rlimits cfg has the child
+// set: RLIMIT_NPROC counts only inside a user namespace.
+func (cfg childConfig) rlimits(m Mechanism) Mechanism {
+	if cfg.Nproc > 0 && m.Has(MechUserNS) {
+		m |= MechRlimitNproc
+	}
+	if cfg.DataLimit {
+		m |= MechRlimitData
+	}
+	return m
+}
+
+// startChild starts the command that command builds for the first of
+// attempts the kernel allows, moving on to the next only when the kernel
+// refused the isolation (EPERM, EINVAL, ENOSPC, EACCES, EUSERS). It returns
+// the started command, the mechanisms of the attempt that started it and
+// when it started, or the last error.
+func startChild(attempts []attempt, command func(*syscall.SysProcAttr) *exec.Cmd) (*exec.Cmd, Mechanism, time.Time, error) {
+	var err error
+	for _, attempt := range attempts {
+		cmd := command(attempt.attr)
+		start := time.Now()
+		if err = cmd.Start(); err == nil {
+			return cmd, attempt.mech, start, nil
+		}
+		if !errors.Is(err, syscall.EPERM) && !errors.Is(err, syscall.EINVAL) && !errors.Is(err, syscall.ENOSPC) && !errors.Is(err, syscall.EACCES) && !errors.Is(err, syscall.EUSERS) {
+			break
+		}
+	}
+	return nil, 0, time.Time{}, err
+}
+
+// started is a started child as its run sees it: the command, what it was
+// told, and the parent's ends of its pipes.
+type started struct {
+	cmd   *exec.Cmd
+	cfg   childConfig
+	start time.Time
+	goW   *os.File // a byte on it lets the job start
+	statR *os.File // the child's status lines
+	out   *boundedBuffer
+}
+
+// wait supervises c until it exits and makes its Result: the mechanisms
+// enforced, the first breach, the exit and the output. It returns an error
+// as Run does.
+func (s *run) wait(ctx context.Context, c started, enforced Mechanism) (*Result, error) {
 	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
+	go func() { exited <- c.cmd.Wait() }()
 	status := make(chan string, 4)
 	var statusDone sync.WaitGroup
 	statusDone.Go(func() {
-		sc := bufio.NewScanner(io.LimitReader(statR, 4096))
+		sc := bufio.NewScanner(io.LimitReader(c.statR, 4096))
 		for sc.Scan() {
 			select {
 			case status <- sc.Text():
@@ -198,31 +244,58 @@ func Run(ctx context.Context, spec Spec) (*Result, error) {
 	defer statusDone.Wait()
 
 	res := &Result{Enforced: enforced, ExitCode: -1}
-	wall := time.NewTimer(lim.WallClock)
+	ready, childErr, runErr := s.supervise(ctx, c, exited, status, res)
+	res.Elapsed = time.Since(c.start)
+	if !s.pidns {
+		s.kill() // whatever outlived the child without a PID namespace
+	}
+	c.statR.Close()
+	s.lateBreach(res, status)
+	if ps := c.cmd.ProcessState; ps != nil {
+		res.ExitCode = ps.ExitCode()
+		res.CPU = ps.UserTime() + ps.SystemTime()
+		if res.Breach == BreachNone {
+			res.Breach = classifyExit(ps, s.lim, c.cfg.DataLimit, s.killed, c.out.bytes())
+		}
+	}
+	res.Output, res.Truncated = c.out.result()
+	if runErr != nil {
+		return res, fmt.Errorf("sandbox: %w", runErr)
+	}
+	var ee *exec.ExitError
+	if childErr != nil && !errors.As(childErr, &ee) && !errors.Is(childErr, exec.ErrWaitDelay) {
+		return res, fmt.Errorf("sandbox: wait: %w", childErr)
+	}
+	res.ok = res.Breach == BreachNone && res.ExitCode == 0 && ready
+	return res, nil
+}
+
+// supervise runs until the child exits, recording in res when it became
+// ready and the first breach. It lets the job start once the child reports
+// ready, pinned to its CPU, and kills the sandbox on a breach, at the wall
+// clock, when the child does not report ready in time, or when ctx ends. It
+// returns whether the child became ready, cmd.Wait's error, and why Run gave
+// up if it did (errNotReady or ctx's error).
+func (s *run) supervise(ctx context.Context, c started, exited <-chan error, status <-chan string, res *Result) (ready bool, childErr, runErr error) {
+	wall := time.NewTimer(s.lim.WallClock)
 	defer wall.Stop()
 	tick := time.NewTicker(poll)
 	defer tick.Stop()
-	readyBy := time.NewTimer(min(lim.WallClock, readyTimeout))
+	readyBy := time.NewTimer(min(s.lim.WallClock, readyTimeout))
 	defer readyBy.Stop()
-	var (
-		ready    bool
-		childErr error
-		runErr   error
-	)
-loop:
 	for {
 		select {
 		case childErr = <-exited:
-			break loop
+			return ready, childErr, runErr
 		case line := <-status:
 			switch {
 			case strings.HasPrefix(line, "ready") && !ready:
 				ready = true
-				res.Startup = time.Since(start)
-				if pin(pid, cfg.CPU) {
+				res.Startup = time.Since(c.start)
+				if pin(s.pid, c.cfg.CPU) {
 					res.Enforced |= MechAffinity
 				}
-				if _, err := goW.Write([]byte{1}); err != nil {
+				if _, err := c.goW.Write([]byte{1}); err != nil {
 					s.kill()
 				}
 			case strings.HasPrefix(line, "breach "):
@@ -251,13 +324,12 @@ loop:
 			}
 		}
 	}
-	res.Elapsed = time.Since(start)
-	if !s.pidns {
-		s.kill() // whatever outlived the child without a PID namespace
-	}
-	statR.Close()
-	// Late breaches: the kernel stopped the job and the child exited before a
-	// poll saw it.
+}
+
+// lateBreach records in res, if it has none yet, a breach that came after
+// supervise stopped watching: the kernel stopped the job and the child
+// exited before a poll saw it, or the child's last status lines.
+func (s *run) lateBreach(res *Result, status <-chan string) {
 	if res.Breach == BreachNone {
 		res.Breach = s.check()
 	}
@@ -273,23 +345,6 @@ loop:
 		}
 		break
 	}
-	if ps := cmd.ProcessState; ps != nil {
-		res.ExitCode = ps.ExitCode()
-		res.CPU = ps.UserTime() + ps.SystemTime()
-		if res.Breach == BreachNone {
-			res.Breach = classifyExit(ps, lim, cfg.DataLimit, s.killed, out.bytes())
-		}
-	}
-	res.Output, res.Truncated = out.result()
-	if runErr != nil {
-		return res, fmt.Errorf("sandbox: %w", runErr)
-	}
-	var ee *exec.ExitError
-	if childErr != nil && !errors.As(childErr, &ee) && !errors.Is(childErr, exec.ErrWaitDelay) {
-		return res, fmt.Errorf("sandbox: wait: %w", childErr)
-	}
-	res.ok = res.Breach == BreachNone && res.ExitCode == 0 && ready
-	return res, nil
 }
 
 // classifyExit names the limit behind a child's death that no counter

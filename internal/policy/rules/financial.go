@@ -31,6 +31,23 @@ const (
 // admitted calls), never merely allowed decisions.
 func (b *builder) financial() {
 	t := b.cfg.Treasury
+	b.checkTreasury(t)
+	if len(t.TransferTools) > 0 {
+		b.transferRules(t)
+	}
+	if len(t.X402Tools) > 0 {
+		b.x402Rules(t)
+	}
+	if len(t.InferenceCategories) > 0 {
+		b.add(windowLimit("financial.inference-daily-budget", 30, policy.Categories(t.InferenceCategories...),
+			b.cfg.Args.InferenceCost, SpendInference, day, t.MaxInferenceDailyCents,
+			reason.InferenceBudgetExceeded, "daily inference budget"))
+	}
+}
+
+// checkTreasury reports the treasury's negative limits and malformed x402
+// domain patterns.
+func (b *builder) checkTreasury(t Treasury) {
 	for _, f := range []struct {
 		path string
 		v    int64
@@ -53,153 +70,165 @@ func (b *builder) financial() {
 			b.errorf(fmt.Sprintf("treasury.x402_allowed_domains.%d", i), "%v", err)
 		}
 	}
+}
+
+// transferRules adds the rules on t.TransferTools: a valid amount, the
+// per-payment limit, the minimum reserve, the hourly and daily windows, the
+// transfers per turn and the confirmation threshold.
+func (b *builder) transferRules(t Treasury) {
 	amounts := b.cfg.Args.Amount
+	transfers := policy.Names(t.TransferTools...)
+	// The seed read a missing amount as 0, which let a call without one
+	// through every limit; ward denies it.
+	b.add(policy.Rule{
+		ID: "financial.transfer-amount-valid", Priority: 19, Applies: transfers,
+		Eval: func(r *policy.Request) (policy.Result, error) {
+			n, ok, res := amountOf(r, SpendTransfer, amounts)
+			switch {
+			case res.Opinion:
+				return res, nil
+			case !ok:
+				return policy.Denies(reason.InvalidAmount, "a transfer must state its amount in cents"), nil
+			case n == 0:
+				return policy.Denies(reason.InvalidAmount, "a transfer amount must be positive"), nil
+			}
+			return policy.NoOpinion, nil
+		},
+	})
+	b.add(policy.Rule{
+		ID: "financial.transfer-per-payment-limit", Priority: 20, Applies: transfers,
+		Eval: func(r *policy.Request) (policy.Result, error) {
+			n, _, res := amountOf(r, SpendTransfer, amounts)
+			if res.Opinion {
+				return res, nil
+			}
+			if n > t.MaxTransferPerPaymentCents {
+				return policy.Denies(reason.PerPaymentLimit,
+					"transfer amount "+cents(n)+" exceeds the per-payment limit of "+cents(t.MaxTransferPerPaymentCents)), nil
+			}
+			return policy.NoOpinion, nil
+		},
+	})
+	b.add(minimumReserve(transfers, amounts, t.MinReserveCents))
+	b.add(windowLimit("financial.transfer-hourly-limit", 30, transfers, amounts, SpendTransfer, hour,
+		t.MaxTransferHourlyCents, reason.HourlyTransferLimit, "hourly transfer limit"))
+	b.add(windowLimit("financial.transfer-daily-limit", 31, transfers, amounts, SpendTransfer, day,
+		t.MaxTransferDailyCents, reason.DailyTransferLimit, "daily transfer limit"))
+	b.add(transfersPerTurn(b.selectorFor("financial.transfers-per-turn", transfers), transfers, t.MaxTransfersPerTurn))
+	b.add(policy.Rule{
+		ID: "financial.confirmation-threshold", Priority: 35, Applies: transfers,
+		Eval: func(r *policy.Request) (policy.Result, error) {
+			n, _, res := amountOf(r, SpendTransfer, amounts)
+			if res.Opinion {
+				return res, nil
+			}
+			if n > t.RequireConfirmationAboveCents {
+				return policy.Quarantines(reason.ConfirmationRequired,
+					fmt.Sprintf("transfers above %dc wait for the owner's confirmation", t.RequireConfirmationAboveCents)), nil
+			}
+			return policy.NoOpinion, nil
+		},
+	})
+}
 
-	if len(t.TransferTools) > 0 {
-		transfers := policy.Names(t.TransferTools...)
-		// The seed read a missing amount as 0, which let a call without one
-		// through every limit; ward denies it.
-		b.add(policy.Rule{
-			ID: "financial.transfer-amount-valid", Priority: 19, Applies: transfers,
-			Eval: func(r *policy.Request) (policy.Result, error) {
-				n, ok, res := amountOf(r, SpendTransfer, amounts)
-				switch {
-				case res.Opinion:
-					return res, nil
-				case !ok:
-					return policy.Denies(reason.InvalidAmount, "a transfer must state its amount in cents"), nil
-				case n == 0:
-					return policy.Denies(reason.InvalidAmount, "a transfer amount must be positive"), nil
-				}
-				return policy.NoOpinion, nil
-			},
-		})
-		b.add(policy.Rule{
-			ID: "financial.transfer-per-payment-limit", Priority: 20, Applies: transfers,
-			Eval: func(r *policy.Request) (policy.Result, error) {
-				n, _, res := amountOf(r, SpendTransfer, amounts)
-				if res.Opinion {
-					return res, nil
-				}
-				if n > t.MaxTransferPerPaymentCents {
-					return policy.Denies(reason.PerPaymentLimit,
-						"transfer amount "+cents(n)+" exceeds the per-payment limit of "+cents(t.MaxTransferPerPaymentCents)), nil
-				}
-				return policy.NoOpinion, nil
-			},
-		})
-		b.add(policy.Rule{
-			ID: "financial.minimum-reserve", Priority: 25, Applies: transfers, Stateful: true,
-			Eval: func(r *policy.Request) (policy.Result, error) {
-				n, _, res := amountOf(r, SpendTransfer, amounts)
-				if res.Opinion {
-					return res, nil
-				}
-				balance, known := r.State.Balance()
-				if !known {
-					return policy.Denies(reason.BalanceUnknown, "the balance is unknown, so the minimum reserve cannot be checked"), nil
-				}
-				after := balance - r.State.HeldSpend(r.Now) - n
-				if after < t.MinReserveCents {
-					return policy.Denies(reason.MinimumReserve,
-						"transfer would leave "+cents(after)+", below the minimum reserve of "+cents(t.MinReserveCents)), nil
-				}
-				return policy.NoOpinion, nil
-			},
-		})
-		b.add(windowLimit("financial.transfer-hourly-limit", 30, transfers, amounts, SpendTransfer, hour,
-			t.MaxTransferHourlyCents, reason.HourlyTransferLimit, "hourly transfer limit"))
-		b.add(windowLimit("financial.transfer-daily-limit", 31, transfers, amounts, SpendTransfer, day,
-			t.MaxTransferDailyCents, reason.DailyTransferLimit, "daily transfer limit"))
-		perTurn := t.MaxTransfersPerTurn
-		turnQuery := countQuery(b.selectorFor("financial.transfers-per-turn", transfers))
-		turnQuery.Scope = policy.ScopeTurn
-		b.add(policy.Rule{
-			ID: "financial.transfers-per-turn", Priority: 32, Applies: transfers, Stateful: true,
-			Eval: func(r *policy.Request) (policy.Result, error) {
-				q := turnQuery
-				q.Key = r.Turn.ID
-				done := r.State.Count(q, r.Now)
-				if done >= perTurn {
-					return policy.Denies(reason.TurnTransferLimit,
-						"this turn already executed "+strconv.Itoa(done)+" transfers (max "+strconv.Itoa(perTurn)+")"), nil
-				}
-				return policy.NoOpinion, nil
-			},
-		})
-		b.add(policy.Rule{
-			ID: "financial.confirmation-threshold", Priority: 35, Applies: transfers,
-			Eval: func(r *policy.Request) (policy.Result, error) {
-				n, _, res := amountOf(r, SpendTransfer, amounts)
-				if res.Opinion {
-					return res, nil
-				}
-				if n > t.RequireConfirmationAboveCents {
-					return policy.Quarantines(reason.ConfirmationRequired,
-						fmt.Sprintf("transfers above %dc wait for the owner's confirmation", t.RequireConfirmationAboveCents)), nil
-				}
-				return policy.NoOpinion, nil
-			},
-		})
+// minimumReserve denies a transfer that would leave the balance, less the
+// spend held for admitted calls, below reserve, and any transfer while the
+// balance is unknown.
+func minimumReserve(transfers policy.Selector, amounts []string, reserve int64) policy.Rule {
+	return policy.Rule{
+		ID: "financial.minimum-reserve", Priority: 25, Applies: transfers, Stateful: true,
+		Eval: func(r *policy.Request) (policy.Result, error) {
+			n, _, res := amountOf(r, SpendTransfer, amounts)
+			if res.Opinion {
+				return res, nil
+			}
+			balance, known := r.State.Balance()
+			if !known {
+				return policy.Denies(reason.BalanceUnknown, "the balance is unknown, so the minimum reserve cannot be checked"), nil
+			}
+			after := balance - r.State.HeldSpend(r.Now) - n
+			if after < reserve {
+				return policy.Denies(reason.MinimumReserve,
+					"transfer would leave "+cents(after)+", below the minimum reserve of "+cents(reserve)), nil
+			}
+			return policy.NoOpinion, nil
+		},
 	}
+}
 
-	if len(t.X402Tools) > 0 {
-		x402 := policy.Names(t.X402Tools...)
-		urls, x402Amounts := b.cfg.Args.URL, b.cfg.Args.X402Amount
-		domains := slices.Clone(t.X402AllowedDomains)
-		insecure := t.AllowInsecureX402
-		b.add(policy.Rule{
-			ID: "financial.x402-domain-allowlist", Priority: 20, Applies: x402,
-			Eval: func(r *policy.Request) (policy.Result, error) {
-				u, ok, res := stringArg(r.Args, urls)
-				if res.Opinion {
-					return res, nil
-				}
-				if !ok {
-					return policy.Denies(reason.MissingArgument, "an x402 request needs a url"), nil
-				}
-				host, err := format.Host(u)
-				if err != nil {
-					return policy.Denies(reason.InvalidURL, "invalid x402 url: "+err.Error()), nil
-				}
-				if !insecure && !strings.HasPrefix(strings.ToLower(u), "https://") {
-					return policy.Denies(reason.X402InsecureURL, "x402 payments go over https only"), nil
-				}
-				for _, d := range domains {
-					if format.DomainMatch(host, d) {
-						return policy.NoOpinion, nil
-					}
-				}
-				return policy.Denies(reason.X402DomainNotAllowed, "the x402 domain is not on the allowlist"), nil
-			},
-		})
-		b.add(policy.Rule{
-			ID: "financial.x402-per-request-limit", Priority: 21, Applies: x402,
-			Eval: func(r *policy.Request) (policy.Result, error) {
-				n, ok, res := amountOf(r, SpendX402, x402Amounts)
-				switch {
-				case res.Opinion:
-					return res, nil
-				case !ok:
-					return policy.Denies(reason.X402AmountRequired, "an x402 request must state the most it may pay (max_payment_cents)"), nil
-				case n > t.MaxX402PerRequestCents:
-					return policy.Denies(reason.X402PerRequestLimit,
-						"x402 payment "+cents(n)+" exceeds the per-request limit of "+cents(t.MaxX402PerRequestCents)), nil
-				}
-				return policy.NoOpinion, nil
-			},
-		})
-		b.add(windowLimit("financial.x402-hourly-limit", 30, x402, x402Amounts, SpendX402, hour,
-			t.MaxX402HourlyCents, reason.X402HourlyLimit, "hourly x402 limit"))
-		b.add(windowLimit("financial.x402-daily-limit", 31, x402, x402Amounts, SpendX402, day,
-			t.MaxX402DailyCents, reason.X402DailyLimit, "daily x402 limit"))
+// transfersPerTurn denies a transfer once the turn has executed perTurn
+// calls of the tools counted selects.
+func transfersPerTurn(counted, transfers policy.Selector, perTurn int) policy.Rule {
+	turnQuery := countQuery(counted)
+	turnQuery.Scope = policy.ScopeTurn
+	return policy.Rule{
+		ID: "financial.transfers-per-turn", Priority: 32, Applies: transfers, Stateful: true,
+		Eval: func(r *policy.Request) (policy.Result, error) {
+			q := turnQuery
+			q.Key = r.Turn.ID
+			done := r.State.Count(q, r.Now)
+			if done >= perTurn {
+				return policy.Denies(reason.TurnTransferLimit,
+					"this turn already executed "+strconv.Itoa(done)+" transfers (max "+strconv.Itoa(perTurn)+")"), nil
+			}
+			return policy.NoOpinion, nil
+		},
 	}
+}
 
-	if len(t.InferenceCategories) > 0 {
-		b.add(windowLimit("financial.inference-daily-budget", 30, policy.Categories(t.InferenceCategories...),
-			b.cfg.Args.InferenceCost, SpendInference, day, t.MaxInferenceDailyCents,
-			reason.InferenceBudgetExceeded, "daily inference budget"))
-	}
+// x402Rules adds the rules on t.X402Tools: the domain allowlist (https
+// only unless allowed), the per-request limit and the hourly and daily
+// windows.
+func (b *builder) x402Rules(t Treasury) {
+	x402 := policy.Names(t.X402Tools...)
+	urls, x402Amounts := b.cfg.Args.URL, b.cfg.Args.X402Amount
+	domains := slices.Clone(t.X402AllowedDomains)
+	insecure := t.AllowInsecureX402
+	b.add(policy.Rule{
+		ID: "financial.x402-domain-allowlist", Priority: 20, Applies: x402,
+		Eval: func(r *policy.Request) (policy.Result, error) {
+			u, ok, res := stringArg(r.Args, urls)
+			if res.Opinion {
+				return res, nil
+			}
+			if !ok {
+				return policy.Denies(reason.MissingArgument, "an x402 request needs a url"), nil
+			}
+			host, err := format.Host(u)
+			if err != nil {
+				return policy.Denies(reason.InvalidURL, "invalid x402 url: "+err.Error()), nil
+			}
+			if !insecure && !strings.HasPrefix(strings.ToLower(u), "https://") {
+				return policy.Denies(reason.X402InsecureURL, "x402 payments go over https only"), nil
+			}
+			for _, d := range domains {
+				if format.DomainMatch(host, d) {
+					return policy.NoOpinion, nil
+				}
+			}
+			return policy.Denies(reason.X402DomainNotAllowed, "the x402 domain is not on the allowlist"), nil
+		},
+	})
+	b.add(policy.Rule{
+		ID: "financial.x402-per-request-limit", Priority: 21, Applies: x402,
+		Eval: func(r *policy.Request) (policy.Result, error) {
+			n, ok, res := amountOf(r, SpendX402, x402Amounts)
+			switch {
+			case res.Opinion:
+				return res, nil
+			case !ok:
+				return policy.Denies(reason.X402AmountRequired, "an x402 request must state the most it may pay (max_payment_cents)"), nil
+			case n > t.MaxX402PerRequestCents:
+				return policy.Denies(reason.X402PerRequestLimit,
+					"x402 payment "+cents(n)+" exceeds the per-request limit of "+cents(t.MaxX402PerRequestCents)), nil
+			}
+			return policy.NoOpinion, nil
+		},
+	})
+	b.add(windowLimit("financial.x402-hourly-limit", 30, x402, x402Amounts, SpendX402, hour,
+		t.MaxX402HourlyCents, reason.X402HourlyLimit, "hourly x402 limit"))
+	b.add(windowLimit("financial.x402-daily-limit", 31, x402, x402Amounts, SpendX402, day,
+		t.MaxX402DailyCents, reason.X402DailyLimit, "daily x402 limit"))
 }
 
 // windowLimit denies a call when the executed spend of its category in the

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strings"
 	"sync"
@@ -181,7 +180,7 @@ func (t *Tools) Facade(ctx context.Context, s *Session, name string, raw json.Ra
 	if err := json.Unmarshal(raw, &in); err != nil {
 		return nil, refuse(reason.BadInput, "schema", "the arguments are not valid JSON", err.Error())
 	}
-	ctx = context.WithValue(ctx, facadeKey{}, name)
+	ctx = WithFacade(ctx, name)
 	switch name {
 	case "preview_action":
 		e, ok := s.View.Adapter(in.ActionType, in.Venue)
@@ -220,32 +219,7 @@ func (t *Tools) Facade(ctx context.Context, s *Session, name string, raw json.Ra
 	case "query_state", "search_context":
 		return t.query(ctx, s, in.Kind, in.Venue, in.Params)
 	case "query_grimoire":
-		if t.cfg.Knowledge == nil {
-			return nil, refuse(reason.ToolUnavailable, "grimoire", "the Grimoire is not enabled on this ward", "")
-		}
-		var q struct {
-			Query string `json:"query"`
-			Limit int    `json:"limit"`
-		}
-		if err := json.Unmarshal(raw, &q); err != nil {
-			return nil, refuse(reason.BadInput, "schema", "the arguments are not valid JSON", err.Error())
-		}
-		out, external, err := t.cfg.Knowledge.QueryFor(ctx, s.ID, q.Query, q.Limit)
-		if err != nil {
-			return nil, refuse(reason.ExecutionFailed, "grimoire", "the Grimoire could not be searched", err.Error())
-		}
-		// Adopted external entries passed the immune system, yet they are
-		// other agents' words: an answer that holds any is third-party
-		// content for the session, like any third-party output. The
-		// agent's own knowledge is not.
-		def := grimoireOwn
-		if external {
-			def = grimoireExternal
-		}
-		if err := t.observe(ctx, s, def, raw, &tool.Result{Data: out}); err != nil {
-			return nil, err
-		}
-		return out, nil
+		return t.QueryGrimoire(ctx, s, raw)
 	case "update_directive":
 		trusted, err := t.SetDirective(ctx, s, in.Directive, false)
 		if err != nil {
@@ -259,12 +233,6 @@ func (t *Tools) Facade(ctx context.Context, s *Session, name string, raw json.Ra
 	}
 	return nil, refuse(reason.ToolUnavailable, "profile", "no tool "+quote(name), "")
 }
-
-// What the trust model records query_grimoire's output as.
-var (
-	grimoireOwn      = &tool.Def{Name: "query_grimoire"}
-	grimoireExternal = &tool.Def{Name: "query_grimoire", ThirdParty: true}
-)
 
 func venueText(v string) string {
 	if v == "" {
@@ -284,22 +252,26 @@ func (t *Tools) query(ctx context.Context, s *Session, kind, venue string, param
 		if err := json.Unmarshal(params, &p); err != nil || p.PermitID == "" {
 			return nil, refuse(reason.MissingArgument, "schema", "params.permit_id is required", "")
 		}
-		if err := t.lookupAllowed(ctx, s); err != nil {
-			return nil, err
-		}
-		pm, err := t.permits.Permit(ctx, p.PermitID)
-		if errors.Is(err, store.ErrNotFound) || (err == nil && !owns(s, &pm)) {
-			return nil, t.lookupFailed(ctx, s, "permit", p.PermitID, refuse(reason.PermitNotFound, "permit", "no permit has this id", ""))
-		}
+		pm, err := t.LookupPermit(ctx, s, p.PermitID)
 		if err != nil {
-			return nil, refuse(reason.AuditUnavailable, "permit", "the permit could not be read", err.Error())
+			return nil, err
 		}
 		return json.Marshal(map[string]any{
 			"permit_id": pm.ID, "tool": pm.Tool, "status": pm.Status, "expires_at": pm.ExpiresAt,
 			"not_before": pm.NotBefore, "risk_tier": pm.RiskTier, "value_cents": pm.ValueCents, "phase": pm.Phase,
 		})
 	case "quarantine":
-		return t.queryHeld(ctx, s, params)
+		var p struct {
+			ID string `json:"id"`
+		}
+		if err := json.Unmarshal(params, &p); err != nil || p.ID == "" {
+			return nil, refuse(reason.MissingArgument, "schema", "params.id is required", "")
+		}
+		it, err := t.LookupHeld(ctx, s, p.ID)
+		if err != nil {
+			return nil, err
+		}
+		return json.Marshal(it)
 	case "gate":
 		phase, err := t.Phase(ctx)
 		if err != nil {
@@ -309,7 +281,7 @@ func (t *Tools) query(ctx context.Context, s *Session, kind, venue string, param
 		if err != nil {
 			return nil, refuse(reason.AuditUnavailable, "gate", "the gate state could not be read", err.Error())
 		}
-		return json.Marshal(map[string]any{"phase": phase.String(), "halted": halted, "halt_reason": why, "tick": t.Tick(t.cfg.Now())})
+		return json.Marshal(map[string]any{"phase": phase.String(), "halted": halted, "halt_reason": why, "tick": t.Tick(t.Now())})
 	}
 	e, ok := s.View.Adapter(kind, venue)
 	if !ok || e.Def.Tier != tool.Read {

@@ -25,6 +25,7 @@ import (
 	"github.com/wardhq/ward/internal/config"
 	"github.com/wardhq/ward/internal/embed"
 	"github.com/wardhq/ward/internal/event"
+	"github.com/wardhq/ward/internal/facade"
 	"github.com/wardhq/ward/internal/gate"
 	"github.com/wardhq/ward/internal/hook"
 	"github.com/wardhq/ward/internal/identity"
@@ -116,6 +117,8 @@ type Stack struct {
 	Hooks    *hook.Set
 	Bus      *event.Bus
 	Tools    *gate.Tools
+	// Facade is the gate as the surfaces call it.
+	Facade *facade.Tools
 	// Ingest is the Grimoire's ingestion pipeline.
 	Ingest *ingest.Pipeline
 
@@ -278,6 +281,9 @@ func Open(ctx context.Context, cfg Config) (_ *Stack, err error) {
 		View: func() (*registry.View, error) { return s.View(cfg.Tools) },
 	})
 	if err != nil {
+		return nil, errors.Join(err, s.Close())
+	}
+	if s.Facade, err = facade.New(facade.Config{Gate: s.Tools}); err != nil {
 		return nil, errors.Join(err, s.Close())
 	}
 	return s, nil

@@ -46,7 +46,7 @@ import (
 	spec "github.com/a2aproject/a2a-go/a2a"
 
 	"github.com/wardhq/ward/internal/auth"
-	"github.com/wardhq/ward/internal/gate"
+	"github.com/wardhq/ward/internal/facade"
 	"github.com/wardhq/ward/internal/reason"
 )
 
@@ -88,7 +88,7 @@ const (
 const SessionID = "a2a"
 
 // RunFunc runs one facade tool call for the principal p and returns its
-// JSON result, or an error: a *gate.Refusal for a call the gate refused.
+// JSON result, or an error: a *facade.Refusal for a call the gate refused.
 type RunFunc func(ctx context.Context, p auth.Principal, tool string, args json.RawMessage) (json.RawMessage, error)
 
 // Config configures the A2A surface. Run is required.
@@ -97,7 +97,7 @@ type Config struct {
 	Run RunFunc
 	// Skills are the facade tools the Agent Card advertises (those the
 	// configured profile offers).
-	Skills []gate.Facade
+	Skills []facade.Def
 	// URL is the JSON-RPC endpoint's absolute URL written in the card;
 	// empty derives it from each card request (its Host, and https when
 	// the request came over TLS).
@@ -109,7 +109,7 @@ type Config struct {
 	// Now is the clock (default time.Now).
 	Now func() time.Time
 	// Lookups audits a principal's lookups of task ids it does not hold
-	// and slows a principal that keeps guessing (*gate.Tools); nil: no
+	// and slows a principal that keeps guessing (*facade.Tools); nil: no
 	// audit and no limit.
 	Lookups Lookups
 }

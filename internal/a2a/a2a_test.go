@@ -21,7 +21,7 @@ import (
 	"github.com/wardhq/ward/internal/auth"
 	"github.com/wardhq/ward/internal/config"
 	"github.com/wardhq/ward/internal/daemon"
-	"github.com/wardhq/ward/internal/gate"
+	"github.com/wardhq/ward/internal/facade"
 )
 
 // stack is ward serve with the A2A surface on a free loopback port, on
@@ -47,9 +47,9 @@ func mount(s *daemon.Server) error {
 			if err != nil {
 				return nil, err
 			}
-			return s.Stack.Tools.Facade(ctx, sess, tool, args)
+			return s.Stack.Facade.Call(ctx, sess, tool, args)
 		},
-		Skills: gate.Facades(view), Version: "test",
+		Skills: facade.Defs(view), Version: "test",
 	})
 	if err != nil {
 		return err

@@ -9,7 +9,7 @@ import (
 	spec "github.com/a2aproject/a2a-go/a2a"
 
 	"github.com/wardhq/ward/internal/auth"
-	"github.com/wardhq/ward/internal/gate"
+	"github.com/wardhq/ward/internal/facade"
 	"github.com/wardhq/ward/internal/reason"
 )
 
@@ -75,7 +75,7 @@ func (h *Handler) execute(ctx context.Context, p auth.Principal, in *sendInput, 
 	if emit != nil {
 		emit(&submitted, false)
 		emit(statusEvent(t, false), false)
-		runCtx = gate.WithProgress(runCtx, func(_, step string, i, n int) {
+		runCtx = facade.WithProgress(runCtx, func(_, step string, i, n int) {
 			ev := statusEvent(t, false)
 			ev.Status.Message = statusMessage(t.TaskInfo(), fmt.Sprintf("step %d of %d: %s", i+1, n, step), nil)
 			emit(ev, true)
@@ -104,7 +104,7 @@ func (h *Handler) execute(ctx context.Context, p auth.Principal, in *sendInput, 
 // its code and agent-safe message, never its detail; another error shows
 // neither (it is logged).
 func (h *Handler) outcome(info spec.TaskInfo, in *sendInput, res json.RawMessage, err error) ending {
-	var rf *gate.Refusal
+	var rf *facade.Refusal
 	switch {
 	case err == nil:
 		return ending{status: h.status(info, spec.TaskStateCompleted, in.call.tool+" completed", nil),
@@ -135,9 +135,9 @@ func (h *Handler) refresh(ctx context.Context, p auth.Principal, id spec.TaskID)
 		return
 	}
 	res, err := h.cfg.Run(ctx, p, "query_state", args)
-	var rf *gate.Refusal
+	var rf *facade.Refusal
 	switch {
-	case errors.As(err, &rf) && rf.Code == gate.QuarantineNotFound:
+	case errors.As(err, &rf) && rf.Code == reason.QuarantineNotFound:
 		h.tasks.settle(p.ID, id, item, ending{status: h.status(info, spec.TaskStateFailed, rf.Message,
 			map[string]any{"code": string(rf.Code), "message": rf.Message})})
 		return
@@ -145,7 +145,7 @@ func (h *Handler) refresh(ctx context.Context, p auth.Principal, id spec.TaskID)
 		h.cfg.Log.Warn("a2a: read a quarantined call", "task", id, "err", err)
 		return
 	}
-	var it gate.Quarantined
+	var it facade.Quarantined
 	if err := json.Unmarshal(res, &it); err != nil {
 		h.cfg.Log.Warn("a2a: read a quarantined call", "task", id, "err", err)
 		return
@@ -155,13 +155,13 @@ func (h *Handler) refresh(ctx context.Context, p auth.Principal, id spec.TaskID)
 	}
 	var end ending
 	switch out := it.Outcome; {
-	case it.Status == gate.QuarantineRejected:
+	case it.Status == facade.QuarantineRejected:
 		msg := "the owner rejected the call"
 		end.status = h.status(info, spec.TaskStateFailed, msg, data(it.Reason, msg))
-	case it.Status == gate.QuarantineExpired:
+	case it.Status == facade.QuarantineExpired:
 		msg := "the owner did not review the call before it expired"
 		end.status = h.status(info, spec.TaskStateFailed, msg, data(it.Reason, msg))
-	case it.Status != gate.QuarantineApproved || out == nil:
+	case it.Status != facade.QuarantineApproved || out == nil:
 		return // pending, or approved and not run yet
 	case !out.OK:
 		end.status = h.status(info, spec.TaskStateFailed, out.Message, data(out.Code, out.Message))

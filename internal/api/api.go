@@ -41,7 +41,7 @@ import (
 
 	"github.com/wardhq/ward/internal/auth"
 	"github.com/wardhq/ward/internal/event"
-	"github.com/wardhq/ward/internal/gate"
+	"github.com/wardhq/ward/internal/facade"
 	"github.com/wardhq/ward/internal/hook"
 	"github.com/wardhq/ward/internal/policy"
 	"github.com/wardhq/ward/internal/store"
@@ -64,8 +64,8 @@ type Config struct {
 	Authenticate func(h http.Handler, roles ...auth.Role) http.Handler
 	// Session returns the gate session of a principal and a client
 	// session name (daemon.Server.Session).
-	Session func(ctx context.Context, p auth.Principal, clientSession string) (*gate.Session, error)
-	Tools   *gate.Tools
+	Session func(ctx context.Context, p auth.Principal, clientSession string) (*facade.Session, error)
+	Tools   *facade.Tools
 	Store   Store
 	// Trust creates and finds named sessions (optional).
 	Trust Trust
@@ -370,13 +370,13 @@ func (a *Server) listRoutes(w http.ResponseWriter, r *http.Request) {
 
 // session returns the caller's gate session, with the client session id
 // of the X-Ward-Session header.
-func (a *Server) session(r *request) (*gate.Session, error) {
+func (a *Server) session(r *request) (*facade.Session, error) {
 	cs := r.Header.Get("X-Ward-Session")
 	if !validName(cs, 64) {
 		return nil, badRequest("X-Ward-Session must be at most 64 letters, digits, '.', '_' or '-'")
 	}
 	s, err := a.cfg.Session(r.Context(), r.p, cs)
-	if errors.Is(err, gate.ErrSessionLimit) {
+	if errors.Is(err, facade.ErrSessionLimit) {
 		return nil, sessionLimit()
 	}
 	if err != nil {

@@ -9,7 +9,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/wardhq/ward/internal/gate"
+	"github.com/wardhq/ward/internal/facade"
 	"github.com/wardhq/ward/internal/store"
 	"github.com/wardhq/ward/internal/tool"
 )
@@ -33,7 +33,7 @@ func (a *Server) call(ctx context.Context, r *request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	res, err := a.cfg.Tools.Facade(ctx, s, name, body)
+	res, err := a.cfg.Tools.Call(ctx, s, name, body)
 	if err != nil {
 		return nil, err
 	}
@@ -54,12 +54,12 @@ func (a *Server) listTools(ctx context.Context, r *request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	entries := s.View.Entries()
+	entries := s.View().Entries()
 	tools := make([]toolView, 0, len(entries))
 	for _, e := range entries {
 		tools = append(tools, toolView{Def: e.Def, Action: e.Action, Venue: e.Venue})
 	}
-	return map[string]any{"session_id": s.ID, "facades": gate.Facades(s.View), "tools": tools}, nil
+	return map[string]any{"session_id": s.ID(), "facades": facade.Defs(s.View()), "tools": tools}, nil
 }
 
 // sessionView is one session seen in the audit trail.

@@ -6,7 +6,7 @@ import (
 	"errors"
 	"time"
 
-	"github.com/wardhq/ward/internal/gate"
+	"github.com/wardhq/ward/internal/facade"
 	"github.com/wardhq/ward/internal/policy"
 )
 
@@ -27,7 +27,7 @@ func (a *Server) policyCheck(ctx context.Context, r *request) (any, error) {
 	var tracked *policy.Tracker
 	if cr.State == nil {
 		tracked = policy.NewTracker()
-		if err := gate.Restore(ctx, a.cfg.Store, tracked, snap, now); err != nil {
+		if err := facade.Restore(ctx, a.cfg.Store, tracked, snap, now); err != nil {
 			return nil, err
 		}
 	}

@@ -11,12 +11,12 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/wardhq/ward/internal/gate"
+	"github.com/wardhq/ward/internal/facade"
 	"github.com/wardhq/ward/internal/reason"
 )
 
 // The API's own error codes. A refused call's error carries the gate's
-// reason code instead (reason's catalog and gate.QuarantineNotFound).
+// reason code instead (reason's catalog).
 const (
 	CodeBadJSON          = "BAD_JSON"
 	CodeBadRequest       = "BAD_REQUEST"
@@ -67,16 +67,16 @@ func errorOf(err error) *Error {
 	if errors.As(err, &e) {
 		return e
 	}
-	var rf *gate.Refusal
+	var rf *facade.Refusal
 	if errors.As(err, &rf) {
 		return &Error{Status: refusalStatus(rf.Code), Code: string(rf.Code), Message: rf.Message, Quarantine: rf.Quarantine}
 	}
 	switch {
-	case errors.Is(err, gate.ErrQuarantineNotFound):
+	case errors.Is(err, facade.ErrQuarantineNotFound):
 		return notFound("quarantined call")
-	case errors.Is(err, gate.ErrQuarantineDecided):
+	case errors.Is(err, facade.ErrQuarantineDecided):
 		return &Error{Status: http.StatusConflict, Code: CodeAlreadyReviewed, Message: "the quarantined call was already approved or rejected"}
-	case errors.Is(err, gate.ErrQuarantineExpired):
+	case errors.Is(err, facade.ErrQuarantineExpired):
 		return &Error{Status: http.StatusGone, Code: CodeExpired, Message: "the quarantined call expired before its review"}
 	case errors.Is(err, context.DeadlineExceeded):
 		return &Error{Status: http.StatusGatewayTimeout, Code: CodeTimeout, Message: "the request did not finish in time"}
@@ -89,7 +89,7 @@ func refusalStatus(c reason.Code) int {
 	switch c {
 	case reason.BadInput, reason.SchemaInvalid, reason.MissingArgument, reason.ChainNotSupported:
 		return http.StatusBadRequest
-	case reason.ToolUnavailable, reason.NotPreviewable, reason.PermitNotFound, gate.QuarantineNotFound:
+	case reason.ToolUnavailable, reason.NotPreviewable, reason.PermitNotFound, reason.QuarantineNotFound:
 		return http.StatusNotFound
 	case reason.PermitConsumed, reason.PermitCancelled, reason.PermitExpired, reason.PermitMismatch,
 		reason.PolicyChanged, reason.PhaseChanged, reason.AnnounceDelay:

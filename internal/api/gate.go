@@ -34,7 +34,7 @@ func (a *Server) gateState(ctx context.Context, r *request) (any, error) {
 	}
 	now := a.cfg.Now()
 	tick := t.Tick(now)
-	st, err := a.cfg.Spending.Stats(ctx, s.ID, tick, now)
+	st, err := a.cfg.Spending.Stats(ctx, s.ID(), tick, now)
 	if err != nil {
 		return nil, err
 	}
@@ -42,7 +42,7 @@ func (a *Server) gateState(ctx context.Context, r *request) (any, error) {
 		return spendWindow{Window: name, SpentCents: spent, HeldCents: held, LimitCents: limit, Unlimited: limit == hook.Unlimited}
 	}
 	return map[string]any{
-		"phase": phase.String(), "halted": halted, "halt_reason": why, "tick": tick, "session_id": s.ID,
+		"phase": phase.String(), "halted": halted, "halt_reason": why, "tick": tick, "session_id": s.ID(),
 		"spend": []spendWindow{
 			window("tick", st.TickCents, st.TickHeldCents, st.Limits.PerTickCents),
 			window("session", st.SessionCents, st.SessionHeldCents, st.Limits.PerSessionCents),

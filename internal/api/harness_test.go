@@ -16,7 +16,7 @@ import (
 	"github.com/wardhq/ward/internal/auth"
 	"github.com/wardhq/ward/internal/config"
 	"github.com/wardhq/ward/internal/daemon"
-	"github.com/wardhq/ward/internal/gate"
+	"github.com/wardhq/ward/internal/facade"
 )
 
 // The API's tests run against the real thing: daemon.Serve on a free
@@ -75,11 +75,11 @@ func start(t *testing.T, o harnessOpts) *harness {
 		st := s.Stack
 		a, err := api.New(api.Config{
 			Authenticate: s.Authenticate, Session: s.Session,
-			Tools: st.Tools, Store: st.Store, Policy: st.Engine.Snapshot,
+			Tools: st.Facade, Store: st.Store, Policy: st.Engine.Snapshot,
 			Spending: st.Hooks.Spending, Bus: st.Bus, Log: s.Log,
 			Heartbeat: o.heartbeat, MaxStreams: o.maxStreams,
 			Trust: api.Trust{
-				Create: func(ctx context.Context, p auth.Principal, o api.SessionOptions) (*gate.Session, error) {
+				Create: func(ctx context.Context, p auth.Principal, o api.SessionOptions) (*facade.Session, error) {
 					return s.CreateSession(ctx, p, daemon.SessionOptions(o))
 				},
 				Named: s.NamedSession, ByID: s.SessionByID,

@@ -14,7 +14,7 @@ import (
 
 	"github.com/wardhq/ward/internal/auth"
 	"github.com/wardhq/ward/internal/event"
-	"github.com/wardhq/ward/internal/gate"
+	"github.com/wardhq/ward/internal/facade"
 	"github.com/wardhq/ward/internal/hook"
 	"github.com/wardhq/ward/internal/store"
 )
@@ -121,13 +121,13 @@ func (m *metrics) event(e event.Event) {
 		m.permits.WithLabelValues("expired").Inc()
 	case event.GateVetoed:
 		m.vetoes.WithLabelValues(e.Code).Inc()
-	case gate.EventQuarantined:
+	case facade.EventQuarantined:
 		m.quarantine.WithLabelValues("held").Inc()
-	case gate.EventQuarantineDecided:
-		if e.Message == gate.QuarantineApproved.String() || e.Message == gate.QuarantineRejected.String() {
+	case facade.EventQuarantineDecided:
+		if e.Message == facade.QuarantineApproved.String() || e.Message == facade.QuarantineRejected.String() {
 			m.quarantine.WithLabelValues(e.Message).Inc()
 		}
-	case gate.EventQuarantineOutcome:
+	case facade.EventQuarantineOutcome:
 		step := "ran"
 		if !e.Success {
 			step = "failed"

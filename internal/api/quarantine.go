@@ -3,7 +3,7 @@ package api
 import (
 	"context"
 
-	"github.com/wardhq/ward/internal/gate"
+	"github.com/wardhq/ward/internal/facade"
 )
 
 // listQuarantine answers GET /v1/quarantine: the quarantined calls held
@@ -11,7 +11,7 @@ import (
 // (pending by default; approved, rejected, expired or all), ?session and
 // ?limit (default 100, at most 1000).
 func (a *Server) listQuarantine(ctx context.Context, r *request) (any, error) {
-	var f gate.QuarantineFilter
+	var f facade.QuarantineFilter
 	st, err := param(r, "status")
 	if err != nil {
 		return nil, err
@@ -21,7 +21,7 @@ func (a *Server) listQuarantine(ctx context.Context, r *request) (any, error) {
 	case "all":
 		f.AnyStatus = true
 	default:
-		if f.Status, err = gate.ParseQuarantineStatus(st); err != nil {
+		if f.Status, err = facade.ParseQuarantineStatus(st); err != nil {
 			return nil, badRequest("status must be pending, approved, rejected, expired or all")
 		}
 	}
@@ -39,7 +39,7 @@ func (a *Server) listQuarantine(ctx context.Context, r *request) (any, error) {
 		return nil, err
 	}
 	if items == nil {
-		items = []gate.Quarantined{}
+		items = []facade.Quarantined{}
 	}
 	return map[string]any{"items": items}, nil
 }

@@ -7,7 +7,7 @@ import (
 	"net/http"
 
 	"github.com/wardhq/ward/internal/auth"
-	"github.com/wardhq/ward/internal/gate"
+	"github.com/wardhq/ward/internal/facade"
 	"github.com/wardhq/ward/internal/trust"
 )
 
@@ -16,12 +16,12 @@ import (
 type Trust struct {
 	// Create makes a named session with trust options
 	// (daemon.Server.CreateSession).
-	Create func(ctx context.Context, p auth.Principal, o SessionOptions) (*gate.Session, error)
-	// Named returns a principal's session by name (gate.ErrNoSession if
+	Create func(ctx context.Context, p auth.Principal, o SessionOptions) (*facade.Session, error)
+	// Named returns a principal's session by name (facade.ErrNoSession if
 	// it holds none).
-	Named func(ctx context.Context, p auth.Principal, name string) (*gate.Session, error)
+	Named func(ctx context.Context, p auth.Principal, name string) (*facade.Session, error)
 	// ByID returns any session by its id (the owner's directive).
-	ByID func(ctx context.Context, id string) (*gate.Session, error)
+	ByID func(ctx context.Context, id string) (*facade.Session, error)
 }
 
 // SessionOptions are the body of POST /v1/sessions.
@@ -62,26 +62,26 @@ func (a *Server) createSession(ctx context.Context, r *request) (any, error) {
 		}
 	}
 	s, err := a.cfg.Trust.Create(ctx, r.p, in)
-	if errors.Is(err, gate.ErrSelfReview) {
+	if errors.Is(err, facade.ErrSelfReview) {
 		return nil, &Error{Status: http.StatusForbidden, Code: "SELF_REVIEW", Message: err.Error()}
 	}
-	if errors.Is(err, gate.ErrSessionLimit) {
+	if errors.Is(err, facade.ErrSessionLimit) {
 		return nil, sessionLimit()
 	}
 	if err != nil {
 		return nil, &Error{Status: http.StatusConflict, Code: CodeBadRequest, Message: err.Error()}
 	}
-	reviewers, judge := s.Trust.Reviewers()
-	return map[string]any{"session_id": s.ID, "name": in.Name, "taint": s.Trust.Level().String(), "isolated": s.Trust.Isolated(),
-		"parent": s.Trust.Parent(), "reviewers": reviewers, "judge": judge}, nil
+	tr := s.Trust()
+	return map[string]any{"session_id": s.ID(), "name": in.Name, "taint": tr.Level.String(), "isolated": tr.Isolated,
+		"parent": tr.Parent, "reviewers": tr.Reviewers, "judge": tr.Judge}, nil
 }
 
-func (a *Server) named(r *request) (*gate.Session, error) {
+func (a *Server) named(r *request) (*facade.Session, error) {
 	if err := a.trustReady(); err != nil {
 		return nil, err
 	}
 	s, err := a.cfg.Trust.Named(r.Context(), r.p, r.PathValue("name"))
-	if errors.Is(err, gate.ErrNoSession) {
+	if errors.Is(err, facade.ErrNoSession) {
 		return nil, notFound("session")
 	}
 	if err != nil {
@@ -92,7 +92,7 @@ func (a *Server) named(r *request) (*gate.Session, error) {
 
 // ownerSession resolves {name} for an owner route: one of the owner's
 // session names, or any live session's id.
-func (a *Server) ownerSession(r *request) (*gate.Session, error) {
+func (a *Server) ownerSession(r *request) (*facade.Session, error) {
 	s, err := a.named(r)
 	if err != nil && a.cfg.Trust.ByID != nil {
 		if byID, berr := a.cfg.Trust.ByID(r.Context(), r.PathValue("name")); berr == nil {
@@ -144,12 +144,12 @@ func (a *Server) setLevel(ctx context.Context, r *request) (any, error) {
 		return nil, badRequest("level must be tainted or review")
 	}
 	if err := a.cfg.Tools.SetLevel(ctx, s, lv, by(r.p)); err != nil {
-		if errors.Is(err, gate.ErrBadLevel) {
+		if errors.Is(err, facade.ErrBadLevel) {
 			return nil, &Error{Status: http.StatusConflict, Code: CodeBadRequest, Message: err.Error()}
 		}
 		return nil, err
 	}
-	return map[string]any{"session_id": s.ID, "taint": lv.String()}, nil
+	return map[string]any{"session_id": s.ID(), "taint": lv.String()}, nil
 }
 
 // delegate answers POST /v1/sessions/{name}/delegate: the orchestrator
@@ -185,14 +185,14 @@ func (a *Server) readOutput(ctx context.Context, r *request) (any, error) {
 	var sid string
 	if name := r.Header.Get("X-Ward-Session"); name != "" && a.cfg.Trust.Named != nil {
 		if s, err := a.cfg.Trust.Named(ctx, r.p, name); err == nil {
-			sid = s.ID
+			sid = s.ID()
 		}
 	}
 	reader := r.p.Name
 	if reader == "" {
 		reader = by(r.p)
 	}
-	return a.cfg.Tools.ReadOutput(ctx, key, gate.OutputReader{Name: reader, Principal: r.p.ID, Session: sid, Owner: r.p.Role == auth.Owner})
+	return a.cfg.Tools.ReadOutput(ctx, key, facade.OutputReader{Name: reader, Principal: r.p.ID, Session: sid, Owner: r.p.Role == auth.Owner})
 }
 
 // deleteSession answers DELETE /v1/sessions/{name}: the owner clears a
@@ -207,5 +207,5 @@ func (a *Server) deleteSession(ctx context.Context, r *request) (any, error) {
 	if err := a.cfg.Tools.DeleteSession(ctx, s); err != nil {
 		return nil, err
 	}
-	return map[string]any{"session_id": s.ID, "deleted": true}, nil
+	return map[string]any{"session_id": s.ID(), "deleted": true}, nil
 }

@@ -26,6 +26,7 @@ const (
 	Service           // what persists into the store or serves the flows: audit, vault, registry, auth, identity
 	Tools             // the tools: the native catalogue, upstream MCP servers
 	Flow              // the two flows: a tool call (gate), a knowledge entry (ingest)
+	Facade            // the one package the surfaces reach the flows through
 	Surface           // what clients speak: configuration, MCP, A2A, the API, the dashboard, the TUI
 	Harness           // benchmarks of a running stack
 	Wiring            // daemon: opens the store, wires the stack, mounts the surfaces
@@ -94,6 +95,8 @@ var layers = map[string]int{
 
 	"internal/gate":   Flow,
 	"internal/ingest": Flow,
+
+	"internal/facade": Facade,
 
 	"internal/config":    Surface,
 	"internal/mcp":       Surface,
@@ -226,6 +229,7 @@ func TestLayersDetects(t *testing.T) {
 		"unknown package":        {"internal/mystery": nil},
 		"store to service":       {"internal/store": {module + "internal/audit"}},
 		"flow to flow":           {"internal/gate": {module + "internal/ingest"}},
+		"facade to surface":      {"internal/facade": {module + "internal/mcp"}},
 	} {
 		t.Run(name, func(t *testing.T) {
 			if v := violations(graph); len(v) == 0 {
@@ -290,12 +294,14 @@ var testHelpers = map[string]bool{
 
 // stack is what an integration test may import to drive its package
 // inside the real wired stack: daemon, and the packages whose types a
-// wired stack hands out (the configuration, the two flows, the API).
+// wired stack hands out (the configuration, the two flows, the facade,
+// the API).
 var stack = map[string]bool{
 	"internal/daemon": true,
 	"internal/config": true,
 	"internal/gate":   true,
 	"internal/ingest": true,
+	"internal/facade": true,
 	"internal/api":    true,
 }
 
@@ -324,40 +330,45 @@ func testViolations(imports map[string][]string) []string {
 	return out
 }
 
-// surfaceDebts are the surfaces that still import a flow: they call
-// gate.Tools.Facade, which belongs in a facade package of its own. The
-// list may only shrink: an entry that is no longer true fails the test.
-var surfaceDebts = map[string]string{
-	"internal/mcp": "internal/gate",
-	"internal/a2a": "internal/gate",
-	"internal/api": "internal/gate",
+// flowOrBackend reports what a surface importing dep breaks, or "".
+func flowOrBackend(dep string) string {
+	d := strings.TrimPrefix(dep, module)
+	if l, ok := layers[d]; ok && l == Flow || d == "internal/store/sqlite" {
+		return d
+	}
+	return ""
 }
 
-// TestSurfacesSpeakOnly: a surface imports no flow and no store backend,
-// but for the debts listed.
-func TestSurfacesSpeakOnly(t *testing.T) {
-	code, _ := scan(t)
-	used := map[string]bool{}
-	for pkg, deps := range code {
+// surfaceViolations: a surface imports no flow and no store backend; it
+// reaches the flows through internal/facade.
+func surfaceViolations(imports map[string][]string) []string {
+	var out []string
+	for pkg, deps := range imports {
 		if layers[pkg] != Surface {
 			continue
 		}
 		for _, dep := range deps {
-			d := strings.TrimPrefix(dep, module)
-			if l, ok := layers[d]; !ok || l != Flow && d != "internal/store/sqlite" {
-				continue
+			if d := flowOrBackend(dep); d != "" {
+				out = append(out, fmt.Sprintf("surface %s imports %s: surfaces speak to clients and reach the flows through internal/facade", pkg, d))
 			}
-			if surfaceDebts[pkg] == d {
-				used[pkg] = true
-				continue
-			}
-			t.Errorf("surface %s imports %s: surfaces speak to clients and call the flows through their interfaces", pkg, d)
 		}
 	}
-	for pkg, d := range surfaceDebts {
-		if !used[pkg] {
-			t.Errorf("surfaceDebts lists %s → %s, which is no longer imported: remove the stale entry", pkg, d)
+	sort.Strings(out)
+	return out
+}
+
+// TestSurfacesSpeakOnly: a surface imports no flow and no store backend.
+func TestSurfacesSpeakOnly(t *testing.T) {
+	for _, v := range surfaceViolations(first(scan(t))) {
+		t.Error(v)
+	}
+	for _, dep := range []string{"internal/gate", "internal/ingest", "internal/store/sqlite"} {
+		if v := surfaceViolations(map[string][]string{"internal/api": {module + dep}}); len(v) == 0 {
+			t.Errorf("a surface importing %s was not reported", dep)
 		}
+	}
+	if v := surfaceViolations(map[string][]string{"internal/mcp": {module + "internal/facade"}}); len(v) != 0 {
+		t.Errorf("a surface importing the facade was reported: %v", v)
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"github.com/wardhq/ward/internal/auth"
 	"github.com/wardhq/ward/internal/config"
 	"github.com/wardhq/ward/internal/daemon"
+	"github.com/wardhq/ward/internal/facade"
 	"github.com/wardhq/ward/internal/gate"
 	"github.com/wardhq/ward/internal/id"
 	"github.com/wardhq/ward/internal/mcp"
@@ -59,9 +60,10 @@ func serveStdio(ctx context.Context, io IO, st *daemon.Stack, f *config.File, ro
 	if err != nil {
 		return err
 	}
+	fs := facade.NewSession(sess)
 	srv, err := mcp.New(mcp.Config{
-		Tools: st.Tools, Version: Version, Log: log,
-		Session: func(context.Context, string) (*gate.Session, error) { return sess, nil },
+		Tools: st.Facade, Version: Version, Log: log,
+		Session: func(context.Context, string) (*facade.Session, error) { return fs, nil },
 	})
 	if err != nil {
 		return err

@@ -12,7 +12,7 @@ import (
 
 	"github.com/wardhq/ward/internal/catalog"
 	"github.com/wardhq/ward/internal/daemon"
-	"github.com/wardhq/ward/internal/gate"
+	"github.com/wardhq/ward/internal/facade"
 	"github.com/wardhq/ward/internal/registry"
 	"github.com/wardhq/ward/internal/tool"
 )
@@ -67,7 +67,7 @@ for that profile instead.`)
 	}
 	if *facades {
 		enc := json.NewEncoder(io.Out)
-		for _, f := range gate.Facades(view) {
+		for _, f := range facade.Defs(view) {
 			if *asJSON {
 				if err := enc.Encode(f); err != nil {
 					return exitFail

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/wardhq/ward/internal/chain"
+	"github.com/wardhq/ward/internal/facade"
 	"github.com/wardhq/ward/internal/gate"
 	"github.com/wardhq/ward/internal/hook"
 	"github.com/wardhq/ward/internal/policy"
@@ -206,7 +207,7 @@ func (d *demo) concurrentCommits() {
 // owner lift the halt.
 func (d *demo) emergencyHalt(ctx context.Context) {
 	d.owner("the agent calls emergency_halt", func() error {
-		_, err := d.st.Tools.Facade(ctx, d.s, "emergency_halt", json.RawMessage(`{"reason":"balances look wrong"}`))
+		_, err := d.st.Facade.Call(ctx, facade.NewSession(d.s), "emergency_halt", json.RawMessage(`{"reason":"balances look wrong"}`))
 		return err
 	})
 	d.refused("while halted, previews are refused", reason.Halted, func() error { return d.preview(d.swap(10, "")) })
@@ -291,7 +292,7 @@ func (d *demo) step(name string, f func() (string, error)) {
 }
 
 func (d *demo) previewID(args json.RawMessage) (string, error) {
-	out, err := d.st.Tools.Facade(context.Background(), d.s, "preview_action", args)
+	out, err := d.st.Facade.Call(context.Background(), facade.NewSession(d.s), "preview_action", args)
 	if err != nil {
 		return "", err
 	}
@@ -308,7 +309,7 @@ func (d *demo) preview(args json.RawMessage) error {
 }
 
 func (d *demo) commit(id string) error {
-	_, err := d.st.Tools.Facade(context.Background(), d.s, "commit_action", json.RawMessage(`{"permit_id":"`+id+`"}`))
+	_, err := d.st.Facade.Call(context.Background(), facade.NewSession(d.s), "commit_action", json.RawMessage(`{"permit_id":"`+id+`"}`))
 	return err
 }
 
@@ -324,7 +325,7 @@ func (d *demo) previewOK(name string, args json.RawMessage) string {
 
 func (d *demo) commitOK(name, id string) {
 	d.step(name, func() (string, error) {
-		out, err := d.st.Tools.Facade(context.Background(), d.s, "commit_action", json.RawMessage(`{"permit_id":"`+id+`"}`))
+		out, err := d.st.Facade.Call(context.Background(), facade.NewSession(d.s), "commit_action", json.RawMessage(`{"permit_id":"`+id+`"}`))
 		if err != nil {
 			return "", err
 		}

@@ -7,7 +7,7 @@ import (
 
 	"github.com/wardhq/ward/internal/a2a"
 	"github.com/wardhq/ward/internal/auth"
-	"github.com/wardhq/ward/internal/gate"
+	"github.com/wardhq/ward/internal/facade"
 )
 
 // mountA2A adds the A2A surface to ward serve's mux: the public Agent Card
@@ -26,9 +26,9 @@ func mountA2A(s *Server) error {
 			if err != nil {
 				return nil, err
 			}
-			return s.Stack.Tools.Facade(ctx, sess, tool, args)
+			return s.Stack.Facade.Call(ctx, sess, tool, args)
 		},
-		Skills: gate.Facades(view), Lookups: s.Stack.Tools,
+		Skills: facade.Defs(view), Lookups: s.Stack.Facade,
 		Version: s.Version,
 		Log:     s.Log,
 	})

@@ -5,7 +5,7 @@ import (
 
 	"github.com/wardhq/ward/internal/api"
 	"github.com/wardhq/ward/internal/auth"
-	"github.com/wardhq/ward/internal/gate"
+	"github.com/wardhq/ward/internal/facade"
 )
 
 // mountAPI adds the HTTP API (/v1/, /metrics) to ward serve's mux. Its
@@ -15,10 +15,10 @@ func mountAPI(s *Server) error {
 	st := s.Stack
 	a, err := api.New(api.Config{
 		Authenticate: s.Authenticate, Session: s.Session,
-		Tools: st.Tools, Store: st.Store, Policy: st.Engine.Snapshot,
+		Tools: st.Facade, Store: st.Store, Policy: st.Engine.Snapshot,
 		Spending: st.Hooks.Spending, Bus: st.Bus, Log: s.Log,
 		Trust: api.Trust{
-			Create: func(ctx context.Context, p auth.Principal, o api.SessionOptions) (*gate.Session, error) {
+			Create: func(ctx context.Context, p auth.Principal, o api.SessionOptions) (*facade.Session, error) {
 				return s.CreateSession(ctx, p, SessionOptions(o))
 			},
 			Named: s.NamedSession, ByID: s.SessionByID,

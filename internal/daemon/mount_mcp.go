@@ -8,7 +8,7 @@ import (
 // at /mcp, for any role's token; the role's input source reaches the policy
 // through the session.
 func mountMCP(s *Server) error {
-	srv, err := mcp.New(mcp.Config{Tools: s.Stack.Tools, Session: mcp.NamedSessions(s.Session, s.NamedSession), Version: s.Version, Log: s.Log})
+	srv, err := mcp.New(mcp.Config{Tools: s.Stack.Facade, Session: mcp.NamedSessions(s.Session, s.NamedSession), Version: s.Version, Log: s.Log})
 	if err != nil {
 		return err
 	}

@@ -20,6 +20,7 @@ import (
 
 	"github.com/wardhq/ward/internal/auth"
 	"github.com/wardhq/ward/internal/config"
+	"github.com/wardhq/ward/internal/facade"
 	"github.com/wardhq/ward/internal/gate"
 	"github.com/wardhq/ward/internal/policy"
 	"github.com/wardhq/ward/internal/policy/rules"
@@ -84,12 +85,21 @@ func owner(p auth.Principal) gate.Owner {
 // session of the same name is another session. A principal at its limit
 // of live sessions is refused (gate.ErrSessionLimit), never served by
 // evicting another.
-func (s *Server) Session(ctx context.Context, p auth.Principal, clientSession string) (*gate.Session, error) {
+func (s *Server) Session(ctx context.Context, p auth.Principal, clientSession string) (*facade.Session, error) {
 	v, err := s.Stack.View(s.File.Tools)
 	if err != nil {
 		return nil, err
 	}
-	return s.Stack.Tools.OpenSession(ctx, owner(p), clientSession, v)
+	return surface(s.Stack.Tools.OpenSession(ctx, owner(p), clientSession, v))
+}
+
+// surface hands the surfaces the gate session g opened, as a facade
+// session.
+func surface(g *gate.Session, err error) (*facade.Session, error) {
+	if err != nil {
+		return nil, err
+	}
+	return facade.NewSession(g), nil
 }
 
 // SessionOptions create a session over the API (POST /v1/sessions).
@@ -112,7 +122,7 @@ var ErrSessionExists = gate.ErrSessionExists
 // CreateSession creates a named session of a principal with its trust
 // options. A child session starts tainted and needs reviewers and a judge;
 // a directive counts as trusted only from the owner.
-func (s *Server) CreateSession(ctx context.Context, p auth.Principal, o SessionOptions) (*gate.Session, error) {
+func (s *Server) CreateSession(ctx context.Context, p auth.Principal, o SessionOptions) (*facade.Session, error) {
 	to := gate.TrustOptions{Isolated: o.Isolated, Reviewers: o.Reviewers, Judge: o.Judge, Author: p.Name}
 	if p.Role == auth.Owner {
 		to.Directive = o.Directive
@@ -122,7 +132,7 @@ func (s *Server) CreateSession(ctx context.Context, p auth.Principal, o SessionO
 		if err != nil {
 			return nil, fmt.Errorf("no session named %q for this token", o.Parent)
 		}
-		to.Parent, to.Level = parent.ID, trust.Tainted
+		to.Parent, to.Level = parent.ID(), trust.Tainted
 		if o.Isolated {
 			return nil, errors.New("a child session cannot itself be an isolated orchestrator")
 		}
@@ -131,22 +141,22 @@ func (s *Server) CreateSession(ctx context.Context, p auth.Principal, o SessionO
 	if err != nil {
 		return nil, err
 	}
-	return s.Stack.Tools.CreateSession(ctx, owner(p), o.Name, to, v)
+	return surface(s.Stack.Tools.CreateSession(ctx, owner(p), o.Name, to, v))
 }
 
 // NamedSession returns an existing session of a principal by name
 // (gate.ErrNoSession if it holds none).
-func (s *Server) NamedSession(ctx context.Context, p auth.Principal, name string) (*gate.Session, error) {
+func (s *Server) NamedSession(ctx context.Context, p auth.Principal, name string) (*facade.Session, error) {
 	v, err := s.Stack.View(s.File.Tools)
 	if err != nil {
 		return nil, err
 	}
-	return s.Stack.Tools.NamedSession(ctx, p.ID, name, p.Role.Source(), v)
+	return surface(s.Stack.Tools.NamedSession(ctx, p.ID, name, p.Role.Source(), v))
 }
 
 // SessionByID returns any session by its id (for the owner).
-func (s *Server) SessionByID(ctx context.Context, id string) (*gate.Session, error) {
-	return s.Stack.Tools.SessionByID(ctx, id)
+func (s *Server) SessionByID(ctx context.Context, id string) (*facade.Session, error) {
+	return surface(s.Stack.Tools.SessionByID(ctx, id))
 }
 
 // Authenticate wraps h: the request must carry a valid bearer token whose

@@ -25,6 +25,7 @@ import (
 	"github.com/wardhq/ward/internal/config"
 	"github.com/wardhq/ward/internal/embed"
 	"github.com/wardhq/ward/internal/event"
+	"github.com/wardhq/ward/internal/facade"
 	"github.com/wardhq/ward/internal/gate"
 	"github.com/wardhq/ward/internal/hook"
 	"github.com/wardhq/ward/internal/identity"
@@ -116,6 +117,8 @@ type Stack struct {
 	Hooks    *hook.Set
 	Bus      *event.Bus
 	Tools    *gate.Tools
+	// Facade is the gate as the surfaces call it.
+	Facade *facade.Tools
 	// Ingest is the Grimoire's ingestion pipeline.
 	Ingest *ingest.Pipeline
 
@@ -320,6 +323,10 @@ func (s *Stack) openGate(cfg Config) error {
 		Sessions: s.Store, SessionLimits: cfg.SessionLimits, Log: cfg.Log,
 		View: func() (*registry.View, error) { return s.View(cfg.Tools) },
 	})
+	if err != nil {
+		return err
+	}
+	s.Facade, err = facade.New(facade.Config{Gate: s.Tools})
 	return err
 }
 

@@ -16,6 +16,7 @@ import (
 
 	"github.com/wardhq/ward/internal/adopt"
 	"github.com/wardhq/ward/internal/config"
+	"github.com/wardhq/ward/internal/facade"
 	"github.com/wardhq/ward/internal/gate"
 	"github.com/wardhq/ward/internal/ingest"
 	"github.com/wardhq/ward/internal/knowledge"
@@ -69,7 +70,7 @@ func TestTaintedAgentTradesAllowlistedTokens(t *testing.T) {
 		t.Fatal("reading token metadata did not taint the session")
 	}
 	swap := func(out string) error {
-		_, err := st.Tools.Facade(t.Context(), s, "preview_action", json.RawMessage(fmt.Sprintf(
+		_, err := st.Facade.Call(t.Context(), facade.NewSession(s), "preview_action", json.RawMessage(fmt.Sprintf(
 			`{"action_type":"swap","venue":"uniswap_v3","params":{"token_in":%q,"token_out":%q,"amount_in":"1000000"}}`, dc.USDC.Hex(), out)))
 		return err
 	}
@@ -96,7 +97,7 @@ func TestGrimoireThroughTheGate(t *testing.T) {
 	write := func(action string, params any) json.RawMessage {
 		t.Helper()
 		p, _ := json.Marshal(params)
-		pv, err := st.Tools.Facade(t.Context(), s, "preview_action", json.RawMessage(fmt.Sprintf(`{"action_type":%q,"venue":"grimoire","params":%s}`, action, p)))
+		pv, err := st.Facade.Call(t.Context(), facade.NewSession(s), "preview_action", json.RawMessage(fmt.Sprintf(`{"action_type":%q,"venue":"grimoire","params":%s}`, action, p)))
 		if err != nil {
 			t.Fatalf("%s preview: %v", action, err)
 		}
@@ -104,7 +105,7 @@ func TestGrimoireThroughTheGate(t *testing.T) {
 			PermitID string `json:"permit_id"`
 		}
 		json.Unmarshal(pv, &v)
-		out, err := st.Tools.Facade(t.Context(), s, "commit_action", json.RawMessage(`{"permit_id":"`+v.PermitID+`"}`))
+		out, err := st.Facade.Call(t.Context(), facade.NewSession(s), "commit_action", json.RawMessage(`{"permit_id":"`+v.PermitID+`"}`))
 		if err != nil {
 			t.Fatalf("%s commit: %v", action, err)
 		}
@@ -120,7 +121,7 @@ func TestGrimoireThroughTheGate(t *testing.T) {
 	if out := write("quarantine_entries", map[string]any{"entries": []*knowledge.Entry{e2}}); !strings.Contains(string(out), `quarantined`) {
 		t.Fatalf("quarantine_entries: %s", out)
 	}
-	out, err := st.Tools.Facade(t.Context(), s, "query_grimoire", json.RawMessage(`{"query":"what raises the borrow rate?","limit":3}`))
+	out, err := st.Facade.Call(t.Context(), facade.NewSession(s), "query_grimoire", json.RawMessage(`{"query":"what raises the borrow rate?","limit":3}`))
 	if err != nil || !strings.Contains(string(out), "borrow rate") {
 		t.Fatalf("query_grimoire: %s %v", out, err)
 	}
@@ -142,7 +143,7 @@ func TestGrimoireThroughTheGate(t *testing.T) {
 	if _, err := st.Tools.SetDirective(t.Context(), s, "validate entry e2", true); err != nil {
 		t.Fatal(err)
 	}
-	pv, err := st.Tools.Facade(t.Context(), s, "preview_action", json.RawMessage(`{"action_type":"consensus_validate","venue":"grimoire","params":{"entry_id":"e2"}}`))
+	pv, err := st.Facade.Call(t.Context(), facade.NewSession(s), "preview_action", json.RawMessage(`{"action_type":"consensus_validate","venue":"grimoire","params":{"entry_id":"e2"}}`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -153,7 +154,7 @@ func TestGrimoireThroughTheGate(t *testing.T) {
 	if err := json.Unmarshal(pv, &v); err != nil || len(v.Lessons) != 1 || v.Lessons[0].ID != "about-source" {
 		t.Fatalf("preview under the source's influence: %s", pv)
 	}
-	if _, err := st.Tools.Facade(t.Context(), s, "commit_action", json.RawMessage(`{"permit_id":"`+v.PermitID+`"}`)); err != nil {
+	if _, err := st.Facade.Call(t.Context(), facade.NewSession(s), "commit_action", json.RawMessage(`{"permit_id":"`+v.PermitID+`"}`)); err != nil {
 		t.Fatal(err)
 	}
 	recs, err := st.Store.Actions(t.Context(), store.ActionFilter{PermitID: v.PermitID, Kind: store.ActionToolCall})

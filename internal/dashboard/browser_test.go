@@ -96,7 +96,7 @@ func startWard(t *testing.T) *ward {
 				st := s.Stack
 				a, err := api.New(api.Config{
 					Authenticate: s.Authenticate, Session: s.Session,
-					Tools: st.Tools, Store: st.Store, Policy: st.Engine.Snapshot,
+					Tools: st.Facade, Store: st.Store, Policy: st.Engine.Snapshot,
 					Spending: st.Hooks.Spending, Bus: st.Bus, Log: s.Log,
 					Tokens: api.Tokens{Store: st.Store, Invalidate: s.Verifier.Invalidate},
 				})

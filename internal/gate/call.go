@@ -301,7 +301,10 @@ func refuse(code reason.Code, stage, msg, detail string) *Refusal {
 	return &Refusal{Code: code, Stage: stage, Message: msg, Detail: detail}
 }
 
-// Tick returns the current tick.
+// Now is the gate's clock (ToolsConfig.Now).
+func (t *Tools) Now() time.Time { return t.cfg.Now() }
+
+// Tick returns the tick of now.
 func (t *Tools) Tick(now time.Time) uint64 {
 	if now.Before(t.cfg.Epoch) {
 		return 0

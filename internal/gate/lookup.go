@@ -2,6 +2,7 @@ package gate
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"github.com/wardhq/ward/internal/reason"
@@ -84,6 +85,24 @@ func (t *Tools) LookupFailed(ctx context.Context, principal, session, what, ref 
 // owns reports whether the permit p is s's: the same session of the same
 // principal (a permit stored before permits named their principal has
 // only its session, which was never shared).
+// LookupPermit returns the session's permit permitID (query_state kind
+// "permit"). Another session's permit, or an unknown one, is a
+// PermitNotFound refusal and a failed lookup; a store failure is an
+// AuditUnavailable refusal.
+func (t *Tools) LookupPermit(ctx context.Context, s *Session, permitID string) (*store.Permit, error) {
+	if err := t.lookupAllowed(ctx, s); err != nil {
+		return nil, err
+	}
+	pm, err := t.permits.Permit(ctx, permitID)
+	if errors.Is(err, store.ErrNotFound) || (err == nil && !owns(s, &pm)) {
+		return nil, t.lookupFailed(ctx, s, "permit", permitID, refuse(reason.PermitNotFound, "permit", "no permit has this id", ""))
+	}
+	if err != nil {
+		return nil, refuse(reason.AuditUnavailable, "permit", "the permit could not be read", err.Error())
+	}
+	return &pm, nil
+}
+
 func owns(s *Session, p *store.Permit) bool {
 	return p.SessionID == s.ID && (p.PrincipalID == "" || p.PrincipalID == s.Principal)
 }

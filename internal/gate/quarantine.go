@@ -223,6 +223,12 @@ type lift struct {
 // facadeKey carries the facade a call came through, for the queue.
 type facadeKey struct{}
 
+// WithFacade returns a context whose calls came through the facade tool
+// name: a call held for review records it (Quarantined.Facade).
+func WithFacade(ctx context.Context, name string) context.Context {
+	return context.WithValue(ctx, facadeKey{}, name)
+}
+
 func quarantineTTL(cfg *ToolsConfig) time.Duration {
 	if cfg.QuarantineTTL > 0 {
 		return cfg.QuarantineTTL
@@ -503,28 +509,25 @@ func (t *Tools) runHeld(ctx context.Context, s *Session, it *Quarantined) {
 	t.bus.Publish(ev)
 }
 
-// queryHeld answers query_state kind "quarantine": the session's own item,
-// run first if the owner approved it while its session was unknown.
-func (t *Tools) queryHeld(ctx context.Context, s *Session, params json.RawMessage) (json.RawMessage, error) {
-	var p struct {
-		ID string `json:"id"`
-	}
-	if err := json.Unmarshal(params, &p); err != nil || p.ID == "" {
-		return nil, refuse(reason.MissingArgument, "schema", "params.id is required", "")
-	}
+// LookupHeld answers an agent's query of the quarantined call itemID
+// (query_state kind "quarantine"): the session's own item, run first if
+// the owner approved it while its session was unknown, without who
+// decided it. Another session's item, or an unknown one, is a
+// QuarantineNotFound refusal and a failed lookup.
+func (t *Tools) LookupHeld(ctx context.Context, s *Session, itemID string) (*Quarantined, error) {
 	if err := t.lookupAllowed(ctx, s); err != nil {
 		return nil, err
 	}
-	it, c, err := t.heldCall(ctx, p.ID)
+	it, c, err := t.heldCall(ctx, itemID)
 	if errors.Is(err, ErrQuarantineNotFound) || (err == nil && (it.SessionID != s.ID || (s.Principal != "" && c.PrincipalID != s.Principal))) {
-		return nil, t.lookupFailed(ctx, s, "quarantine", p.ID, refuse(QuarantineNotFound, "quarantine", "no quarantined call of this session has this id", ""))
+		return nil, t.lookupFailed(ctx, s, "quarantine", itemID, refuse(QuarantineNotFound, "quarantine", "no quarantined call of this session has this id", ""))
 	}
 	if err != nil {
 		return nil, refuse(reason.AuditUnavailable, "quarantine", "the quarantined call could not be read", err.Error())
 	}
 	if it.Status == QuarantineApproved && it.Outcome == nil && t.queue.start(it.ID) {
 		// Read again under the mark: a run may have finished since.
-		if again, err := t.Quarantined(ctx, p.ID); err == nil && again.Outcome == nil {
+		if again, err := t.Quarantined(ctx, itemID); err == nil && again.Outcome == nil {
 			t.runHeld(ctx, s, again)
 			it = again
 		} else {
@@ -536,5 +539,5 @@ func (t *Tools) queryHeld(ctx context.Context, s *Session, params json.RawMessag
 	}
 	view := *it
 	view.DecidedBy = "" // the owner's principal is not the agent's business
-	return json.Marshal(view)
+	return &view, nil
 }

@@ -697,7 +697,7 @@ func TestPhases(t *testing.T) {
 func TestHaltAndResume(t *testing.T) {
 	ctx := t.Context()
 	f := newFixture(t, fixtureOpts{})
-	if _, err := f.tools.Facade(ctx, f.session, "emergency_halt", json.RawMessage(`{"reason":"balances look wrong"}`)); err != nil {
+	if err := f.tools.Halt(ctx, f.session, "balances look wrong"); err != nil {
 		t.Fatal(err)
 	}
 	_, err := f.tools.Preview(ctx, f.session, "uniswap_execute_swap", swapArgs(tokA, 1_000))
@@ -845,54 +845,12 @@ func TestTickBudget(t *testing.T) {
 	}
 }
 
-func TestFacades(t *testing.T) {
-	ctx := t.Context()
+// TestQueryGrimoireDisabled: a ward without the Grimoire refuses
+// query_grimoire (the facade tools are tested in internal/facade).
+func TestQueryGrimoireDisabled(t *testing.T) {
 	f := newFixture(t, fixtureOpts{})
-	out, err := f.tools.Facade(ctx, f.session, "preview_action", json.RawMessage(`{"action_type":"swap","params":`+string(swapArgs(tokA, 1_000))+`}`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var pv PermitView
-	if err := json.Unmarshal(out, &pv); err != nil {
-		t.Fatal(err)
-	}
-	out, err = f.tools.Facade(ctx, f.session, "query_state", json.RawMessage(`{"kind":"permit","params":{"permit_id":"`+pv.PermitID+`"}}`))
-	if err != nil || !strings.Contains(string(out), `"status":"pending"`) {
-		t.Fatalf("query permit: %s %v", out, err)
-	}
-	if _, err := f.tools.Facade(ctx, f.session, "commit_action", json.RawMessage(`{"permit_id":"`+pv.PermitID+`"}`)); err != nil {
-		t.Fatal(err)
-	}
-	_, err = f.tools.Facade(ctx, f.session, "preview_action", json.RawMessage(`{"action_type":"swap","venue":"nowhere","params":{}}`))
-	wantRefusal(t, err, reason.NotPreviewable)
-	_, err = f.tools.Facade(ctx, f.session, "preview_action", json.RawMessage(`{"action_type":"swap"}`))
-	wantRefusal(t, err, reason.SchemaInvalid)
-	_, err = f.tools.Facade(ctx, f.session, "query_grimoire", json.RawMessage(`{"query":"x"}`))
+	_, err := f.tools.QueryGrimoire(t.Context(), f.session, json.RawMessage(`{"query":"x"}`))
 	wantRefusal(t, err, reason.ToolUnavailable)
-	if _, err := f.tools.Facade(ctx, f.session, "query_state", json.RawMessage(`{"kind":"balance"}`)); err != nil {
-		t.Fatal(err)
-	}
-
-	// The data profile has no write facades at all.
-	d := newFixture(t, fixtureOpts{profiles: []string{"data"}})
-	var names []string
-	for _, fc := range Facades(d.session.View) {
-		names = append(names, fc.Name)
-	}
-	if got := strings.Join(names, ","); strings.Contains(got, "preview_action") || strings.Contains(got, "commit_action") {
-		t.Errorf("data profile facades = %s", got)
-	}
-	_, err = d.tools.Facade(ctx, d.session, "preview_action", json.RawMessage(`{"action_type":"swap","params":{}}`))
-	wantRefusal(t, err, reason.ToolUnavailable)
-}
-
-func TestFacadeSchemas(t *testing.T) {
-	if _, err := facadeSchemas(); err != nil {
-		t.Fatal(err)
-	}
-	if len(facades) != 8 {
-		t.Errorf("%d facades, want 8", len(facades))
-	}
 }
 
 // TestTwoProcessesCommitOnePermit runs two ward processes (this test

@@ -132,9 +132,10 @@ func TestTaintedSessionNeedsTrustedProvenance(t *testing.T) {
 	}
 	// The agent cannot launder the attacker's value through a directive
 	// of its own once tainted.
-	out, err := f.tools.Facade(ctx, s, "update_directive", json.RawMessage(fmt.Sprintf(`{"directive":"pay %s"}`, attacker)))
-	if err != nil || !strings.Contains(string(out), `"trusted":false`) {
-		t.Fatalf("update_directive from a tainted session: %s %v", out, err)
+	// (update_directive: the facade records the agent's directive so.)
+	trusted, err := f.tools.SetDirective(ctx, s, "pay "+attacker, false)
+	if err != nil || trusted {
+		t.Fatalf("update_directive from a tainted session: trusted %v, %v", trusted, err)
 	}
 	_, err = f.tools.Preview(ctx, s, "erc20_transfer_token", xferArgs(tokA.String(), attacker, 11))
 	wantRefusal(t, err, reason.UntrustedProvenance)

@@ -107,7 +107,7 @@ func post(t *testing.T, token, session, contentType, body string) (int, string) 
 // TestHTTPUnauthenticatedHandler checks the handler refuses a request that
 // did not come through ward's authentication, whatever header it carries.
 func TestHTTPUnauthenticatedHandler(t *testing.T) {
-	srv, err := mcp.New(mcp.Config{Tools: ward.Stack.Tools, Session: mcp.PrincipalSessions(ward.Session)})
+	srv, err := mcp.New(mcp.Config{Tools: ward.Stack.Facade, Session: mcp.PrincipalSessions(ward.Session)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -139,12 +139,12 @@ func TestHTTPSessionPerRole(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if g.Source != role.Source() {
-				t.Errorf("session source %v, want %v", g.Source, role.Source())
+			if g.Source() != role.Source() {
+				t.Errorf("session source %v, want %v", g.Source(), role.Source())
 			}
-			rec, err := ward.Stack.Store.Session(context.Background(), g.ID)
+			rec, err := ward.Stack.Store.Session(context.Background(), g.ID())
 			if err != nil || rec.Directive != directive || rec.PrincipalID != p.ID {
-				t.Errorf("stored gate session %s: %+v, %v; want directive %q of principal %s", g.ID, rec, err, directive, p.ID)
+				t.Errorf("stored gate session %s: %+v, %v; want directive %q of principal %s", g.ID(), rec, err, directive, p.ID)
 			}
 		})
 	}
@@ -201,7 +201,7 @@ func FuzzHTTPBody(f *testing.F) {
 	} {
 		f.Add(seed)
 	}
-	srv, err := mcp.New(mcp.Config{Tools: ward.Stack.Tools, Session: mcp.PrincipalSessions(ward.Session)})
+	srv, err := mcp.New(mcp.Config{Tools: ward.Stack.Facade, Session: mcp.PrincipalSessions(ward.Session)})
 	if err != nil {
 		f.Fatal(err)
 	}

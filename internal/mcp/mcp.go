@@ -31,7 +31,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/wardhq/ward/internal/gate"
+	"github.com/wardhq/ward/internal/facade"
 	"github.com/wardhq/ward/internal/reason"
 	"github.com/wardhq/ward/internal/registry"
 )
@@ -39,12 +39,12 @@ import (
 // Config configures a Server.
 type Config struct {
 	// Tools is the tool gate calls go through (required).
-	Tools *gate.Tools
+	Tools *facade.Tools
 	// Session returns the gate session of a caller (required). clientSession
 	// is the MCP session id ("" over stdio); ctx is the context the MCP
 	// session was opened with, so over HTTP it carries the authenticated
 	// principal (see PrincipalSessions).
-	Session func(ctx context.Context, clientSession string) (*gate.Session, error)
+	Session func(ctx context.Context, clientSession string) (*facade.Session, error)
 	// Version is ward's version, announced in the MCP handshake.
 	Version string
 	// Log receives internal failures (never sent to the client); nil
@@ -58,8 +58,8 @@ const MaxMessageBytes = 1 << 20
 // Server is an MCP server over the tool gate. It is safe for concurrent
 // use; one Server serves any number of MCP sessions.
 type Server struct {
-	tools   *gate.Tools
-	session func(context.Context, string) (*gate.Session, error)
+	tools   *facade.Tools
+	session func(context.Context, string) (*facade.Session, error)
 	log     *slog.Logger
 	srv     *sdk.Server
 
@@ -93,7 +93,7 @@ func New(cfg Config) (*Server, error) {
 
 // describe is a facade's description as the model reads it: what it does,
 // then the gate's guidelines for using it.
-func describe(f gate.Facade) string {
+func describe(f facade.Def) string {
 	if len(f.PromptGuidelines) == 0 {
 		return f.Description
 	}
@@ -109,13 +109,13 @@ func describe(f gate.Facade) string {
 
 // gateSession returns the gate session of the MCP session a request came
 // in on.
-func (s *Server) gateSession(ctx context.Context, ss *sdk.ServerSession) (*gate.Session, error) {
+func (s *Server) gateSession(ctx context.Context, ss *sdk.ServerSession) (*facade.Session, error) {
 	id := ""
 	if ss != nil {
 		id = ss.ID()
 	}
 	g, err := s.session(ctx, id)
-	if err == nil && (g == nil || g.View == nil) {
+	if err == nil && (g == nil || g.View() == nil) {
 		err = errors.New("the session lookup returned no session")
 	}
 	if err != nil {
@@ -149,8 +149,8 @@ func (s *Server) route(next sdk.MethodHandler) sdk.MethodHandler {
 }
 
 // list returns the facades session g offers, in the gate's order.
-func (s *Server) list(g *gate.Session) *sdk.ListToolsResult {
-	fs := gate.Facades(g.View)
+func (s *Server) list(g *facade.Session) *sdk.ListToolsResult {
+	fs := facade.Defs(g.View())
 	// The list depends on the caller's profile: only its client may cache it.
 	res := &sdk.ListToolsResult{Cacheable: sdk.Cacheable{CacheScope: "private"}, Tools: make([]*sdk.Tool, 0, len(fs))}
 	for _, f := range fs {
@@ -167,7 +167,7 @@ func (s *Server) call(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallT
 	if err != nil {
 		return nil, err
 	}
-	if !offered(g.View, req.Params.Name) {
+	if !offered(g.View(), req.Params.Name) {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "unknown tool: this session offers no tool by that name"}
 	}
 	args := bytes.TrimSpace(req.Params.Arguments)
@@ -177,9 +177,9 @@ func (s *Server) call(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallT
 	if tok := req.Params.GetProgressToken(); tok != nil && req.Session != nil {
 		p := startProgress(ctx, req.Session, tok)
 		defer p.stop() // every step is sent before the result
-		ctx = gate.WithProgress(ctx, p.report)
+		ctx = facade.WithProgress(ctx, p.report)
 	}
-	out, err := s.tools.Facade(ctx, g, req.Params.Name, json.RawMessage(args))
+	out, err := s.tools.Call(ctx, g, req.Params.Name, json.RawMessage(args))
 	if err != nil {
 		return s.refused(req.Params.Name, err), nil
 	}
@@ -187,7 +187,7 @@ func (s *Server) call(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallT
 }
 
 func offered(v *registry.View, name string) bool {
-	for _, f := range gate.Facades(v) {
+	for _, f := range facade.Defs(v) {
 		if f.Name == name {
 			return true
 		}
@@ -198,10 +198,10 @@ func offered(v *registry.View, name string) bool {
 // refused turns a failed call into a tool error the agent may read: the
 // refusal's code and message, nothing else.
 func (s *Server) refused(name string, err error) *sdk.CallToolResult {
-	var r *gate.Refusal
+	var r *facade.Refusal
 	if !errors.As(err, &r) {
 		s.log.Error("mcp: the gate failed without a refusal", "tool", name, "err", err)
-		r = &gate.Refusal{Code: reason.ExecutionFailed, Message: "the call failed inside ward; nothing more can be said"}
+		r = &facade.Refusal{Code: reason.ExecutionFailed, Message: "the call failed inside ward; nothing more can be said"}
 	}
 	var sc refusalContent
 	sc.Error.Code, sc.Error.Message = r.Code, r.Message

@@ -19,6 +19,7 @@ import (
 	"github.com/wardhq/ward/internal/auth"
 	"github.com/wardhq/ward/internal/config"
 	"github.com/wardhq/ward/internal/daemon"
+	"github.com/wardhq/ward/internal/facade"
 	"github.com/wardhq/ward/internal/gate"
 	"github.com/wardhq/ward/internal/mcp"
 	"github.com/wardhq/ward/internal/policy"
@@ -80,7 +81,7 @@ func startWard(ctx context.Context, dir string, f *config.File) (*daemon.Server,
 	mounted := make(chan *daemon.Server, 1)
 	go func() {
 		served <- daemon.Serve(ctx, daemon.ServeConfig{Addr: "127.0.0.1:0", Data: dir, File: f, Out: ready, Mount: func(s *daemon.Server) error {
-			srv, err := mcp.New(mcp.Config{Tools: s.Stack.Tools, Session: mcp.NamedSessions(s.Session, s.NamedSession), Version: "test"})
+			srv, err := mcp.New(mcp.Config{Tools: s.Stack.Facade, Session: mcp.NamedSessions(s.Session, s.NamedSession), Version: "test"})
 			if err != nil {
 				return err
 			}
@@ -193,8 +194,8 @@ func overHTTP(t testing.TB, token string, progress *progressLog) *sdk.ClientSess
 // sess and connects a client to it.
 func overStdio(t testing.TB, sess *gate.Session, progress *progressLog) *sdk.ClientSession {
 	t.Helper()
-	srv, err := mcp.New(mcp.Config{Tools: ward.Stack.Tools, Version: "test",
-		Session: func(context.Context, string) (*gate.Session, error) { return sess, nil }})
+	srv, err := mcp.New(mcp.Config{Tools: ward.Stack.Facade, Version: "test",
+		Session: func(context.Context, string) (*facade.Session, error) { return facade.NewSession(sess), nil }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -287,7 +288,7 @@ func TestListTools(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			want := gate.Facades(session(t, "want-"+tc.profile, tc.profile).View)
+			want := facade.Defs(session(t, "want-"+tc.profile, tc.profile).View)
 			if len(res.Tools) != len(want) {
 				t.Fatalf("got %d tools %v, want %d", len(res.Tools), names(res.Tools), len(want))
 			}
@@ -473,7 +474,7 @@ func TestRefusals(t *testing.T) {
 			}
 			// The gate itself refuses the same call the same way; its
 			// detail must not have reached the agent.
-			_, err := ward.Stack.Tools.Facade(context.Background(), gateSessionOf(t, cs), tc.tool, json.RawMessage(tc.args))
+			_, err := ward.Stack.Facade.Call(context.Background(), gateSessionOf(t, cs), tc.tool, json.RawMessage(tc.args))
 			var r *gate.Refusal
 			if !errors.As(err, &r) {
 				t.Fatalf("the gate did not refuse: %v", err)
@@ -506,7 +507,7 @@ func TestRefusals(t *testing.T) {
 
 // gateSessionOf returns the gate session ward serve keeps for an HTTP
 // client session of the agent token.
-func gateSessionOf(t testing.TB, cs *sdk.ClientSession) *gate.Session {
+func gateSessionOf(t testing.TB, cs *sdk.ClientSession) *facade.Session {
 	t.Helper()
 	p, err := ward.Verifier.Verify(context.Background(), agentToken, time.Now())
 	if err != nil {
@@ -531,7 +532,7 @@ func TestStdioEnds(t *testing.T) {
 		`{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"nope","arguments":{}}}` + "\n"
 	sess := session(t, "stdio-ends", "data")
 	newServer := func(t *testing.T) *mcp.Server {
-		srv, err := mcp.New(mcp.Config{Tools: ward.Stack.Tools, Session: func(context.Context, string) (*gate.Session, error) { return sess, nil }})
+		srv, err := mcp.New(mcp.Config{Tools: ward.Stack.Facade, Session: func(context.Context, string) (*facade.Session, error) { return facade.NewSession(sess), nil }})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -46,7 +46,7 @@ func (p *progress) send() {
 	}
 }
 
-// report is the call's gate.Progress. The message is the step's fixed
+// report is the call's facade.Progress. The message is the step's fixed
 // text from the tool's definition; the internal tool name is not sent.
 func (p *progress) report(_, step string, index, total int) {
 	p.mu.Lock()

@@ -12,7 +12,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/wardhq/ward/internal/auth"
-	"github.com/wardhq/ward/internal/gate"
+	"github.com/wardhq/ward/internal/facade"
 )
 
 // idleSession is how long an MCP session over HTTP may stay unused before
@@ -133,8 +133,8 @@ func namedSession(h http.Handler) http.Handler {
 // NamedSessions is PrincipalSessions for clients that may name a session
 // with the SessionHeader: such a client works in that session (which must
 // exist and belong to its token); any other in its own.
-func NamedSessions(lookup func(ctx context.Context, p auth.Principal, clientSession string) (*gate.Session, error), named func(ctx context.Context, p auth.Principal, name string) (*gate.Session, error)) func(context.Context, string) (*gate.Session, error) {
-	return func(ctx context.Context, clientSession string) (*gate.Session, error) {
+func NamedSessions(lookup func(ctx context.Context, p auth.Principal, clientSession string) (*facade.Session, error), named func(ctx context.Context, p auth.Principal, name string) (*facade.Session, error)) func(context.Context, string) (*facade.Session, error) {
+	return func(ctx context.Context, clientSession string) (*facade.Session, error) {
 		p, ok := auth.PrincipalFrom(ctx)
 		if !ok {
 			return nil, errors.New("mcp: no authenticated principal in the session's context")
@@ -152,8 +152,8 @@ func NamedSessions(lookup func(ctx context.Context, p auth.Principal, clientSess
 // PrincipalSessions adapts a lookup by principal and client session id
 // (daemon.Server.Session) to Config.Session for the HTTP handler: the
 // principal is the one in the context the MCP session was opened with.
-func PrincipalSessions(lookup func(ctx context.Context, p auth.Principal, clientSession string) (*gate.Session, error)) func(context.Context, string) (*gate.Session, error) {
-	return func(ctx context.Context, clientSession string) (*gate.Session, error) {
+func PrincipalSessions(lookup func(ctx context.Context, p auth.Principal, clientSession string) (*facade.Session, error)) func(context.Context, string) (*facade.Session, error) {
+	return func(ctx context.Context, clientSession string) (*facade.Session, error) {
 		p, ok := auth.PrincipalFrom(ctx)
 		if !ok {
 			return nil, errors.New("mcp: no authenticated principal in the session's context")

@@ -10,6 +10,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	wardfacade "github.com/wardhq/ward/internal/facade"
 	"github.com/wardhq/ward/internal/policy"
 	"github.com/wardhq/ward/internal/upstream"
 )
@@ -46,7 +47,7 @@ func BenchmarkAddedLatency(b *testing.B) {
 	}
 	args := json.RawMessage(`{"kind":"get_note","venue":"mcp_notes","params":{"key":"a"}}`)
 	gated := func() {
-		if _, err := s.Tools.Facade(ctx, sess, "query_state", args); err != nil {
+		if _, err := s.Facade.Call(ctx, wardfacade.NewSession(sess), "query_state", args); err != nil {
 			b.Fatal(err)
 		}
 	}

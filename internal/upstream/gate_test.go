@@ -11,6 +11,7 @@ import (
 
 	"github.com/wardhq/ward/internal/capability"
 	"github.com/wardhq/ward/internal/daemon"
+	wardfacade "github.com/wardhq/ward/internal/facade"
 	"github.com/wardhq/ward/internal/gate"
 	"github.com/wardhq/ward/internal/hook"
 	"github.com/wardhq/ward/internal/policy"
@@ -87,7 +88,7 @@ func (s *stack) session(t testing.TB, id string, src policy.InputSource) *gate.S
 
 func facade(t testing.TB, s *stack, sess *gate.Session, name, args string) (json.RawMessage, *gate.Refusal) {
 	t.Helper()
-	out, err := s.Tools.Facade(t.Context(), sess, name, json.RawMessage(args))
+	out, err := s.Facade.Call(t.Context(), wardfacade.NewSession(sess), name, json.RawMessage(args))
 	if err == nil {
 		return out, nil
 	}

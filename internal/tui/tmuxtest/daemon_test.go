@@ -76,7 +76,7 @@ func startDaemon(t *testing.T, f *config.File, data, addr string, tokens *runnin
 		st := s.Stack
 		a, err := api.New(api.Config{
 			Authenticate: s.Authenticate, Session: s.Session,
-			Tools: st.Tools, Store: st.Store, Policy: st.Engine.Snapshot,
+			Tools: st.Facade, Store: st.Store, Policy: st.Engine.Snapshot,
 			Spending: st.Hooks.Spending, Bus: st.Bus, Log: s.Log,
 		})
 		if err != nil {

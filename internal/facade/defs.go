@@ -1,25 +1,18 @@
-package gate
+package facade
 
 import (
-	"context"
-	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"strings"
 	"sync"
 
-	"github.com/wardhq/ward/internal/reason"
 	"github.com/wardhq/ward/internal/registry"
 	"github.com/wardhq/ward/internal/schema"
-	"github.com/wardhq/ward/internal/store"
-	"github.com/wardhq/ward/internal/tool"
 )
 
-// Facade is one of the 8 tools the agent's model sees (seed 002's two-layer
+// Def is one of the 8 tools the agent's model sees (seed 002's two-layer
 // model): each resolves, through the session's adapter table, to the
 // registered tools behind it.
-type Facade struct {
+type Def struct {
 	Name             string          `json:"name"`
 	Description      string          `json:"description"`
 	Params           json.RawMessage `json:"input_schema"`
@@ -30,7 +23,7 @@ type Facade struct {
 	Writes bool `json:"-"`
 }
 
-var facades = []Facade{
+var defs = []Def{
 	{
 		Name: "preview_action",
 		Description: "Check a state-changing action (swap, deposit, withdraw, supply, borrow, repay, add or remove liquidity, approve, wrap) without executing it. " +
@@ -119,12 +112,13 @@ var facades = []Facade{
 	},
 }
 
-// Facades returns the facade tools a session's view offers: a view with no
-// write adapters (the data profile) gets no preview, commit or cancel.
-func Facades(v *registry.View) []Facade {
-	var out []Facade
+// Defs returns the facade tools a session's view offers, in a fixed
+// order: a view with no write adapters (the data profile) gets no
+// preview, commit or cancel.
+func Defs(v *registry.View) []Def {
+	var out []Def
 	canWrite := v.CanWrite()
-	for _, f := range facades {
+	for _, f := range defs {
 		if f.Writes && !canWrite {
 			continue
 		}
@@ -133,191 +127,16 @@ func Facades(v *registry.View) []Facade {
 	return out
 }
 
-// facadeSchemas compiles the facades' schemas once (TestFacadeSchemas
-// keeps them compiling).
-var facadeSchemas = sync.OnceValues(func() (map[string]*schema.Schema, error) {
+// schemas compiles the facades' schemas once (TestSchemas keeps them
+// compiling).
+var schemas = sync.OnceValues(func() (map[string]*schema.Schema, error) {
 	m := map[string]*schema.Schema{}
-	for _, f := range facades {
+	for _, f := range defs {
 		s, err := schema.Compile(f.Params)
 		if err != nil {
-			return nil, fmt.Errorf("gate: facade %s schema: %w", f.Name, err)
+			return nil, fmt.Errorf("facade: %s schema: %w", f.Name, err)
 		}
 		m[f.Name] = s
 	}
 	return m, nil
 })
-
-// Facade runs one facade tool call and returns its JSON result.
-func (t *Tools) Facade(ctx context.Context, s *Session, name string, raw json.RawMessage) (json.RawMessage, error) {
-	var offered bool
-	for _, f := range Facades(s.View) {
-		if f.Name == name {
-			offered = true
-		}
-	}
-	if !offered {
-		return nil, refuse(reason.ToolUnavailable, "profile", "no tool "+quote(name)+" is available in this session", "")
-	}
-	if len(raw) == 0 {
-		raw = json.RawMessage("{}")
-	}
-	schemas, err := facadeSchemas()
-	if err != nil {
-		return nil, refuse(reason.HookError, "schema", "the tool's schema is broken; nothing was done", err.Error())
-	}
-	if err := schemas[name].Validate(raw); err != nil {
-		return nil, refuse(reason.SchemaInvalid, "schema", "the arguments do not match "+name+"'s schema: "+err.Error(), "")
-	}
-	var in struct {
-		ActionType string          `json:"action_type"`
-		Kind       string          `json:"kind"`
-		Venue      string          `json:"venue"`
-		Params     json.RawMessage `json:"params"`
-		PermitID   string          `json:"permit_id"`
-		Approval   string          `json:"approval"`
-		Reason     string          `json:"reason"`
-		Directive  string          `json:"directive"`
-	}
-	if err := json.Unmarshal(raw, &in); err != nil {
-		return nil, refuse(reason.BadInput, "schema", "the arguments are not valid JSON", err.Error())
-	}
-	ctx = context.WithValue(ctx, facadeKey{}, name)
-	switch name {
-	case "preview_action":
-		e, ok := s.View.Adapter(in.ActionType, in.Venue)
-		if !ok || e.Def.Tier == tool.Read {
-			return nil, refuse(reason.NotPreviewable, "adapter", fmt.Sprintf("no %q action%s is available in this session", in.ActionType, venueText(in.Venue)), "")
-		}
-		pv, err := t.Preview(ctx, s, e.Def.Name, in.Params)
-		if err != nil {
-			return nil, err
-		}
-		return json.Marshal(pv)
-	case "commit_action":
-		req := CommitRequest{PermitID: in.PermitID}
-		if in.Approval != "" {
-			sig, err := hex.DecodeString(strings.TrimPrefix(in.Approval, "0x"))
-			if err != nil {
-				return nil, refuse(reason.BadInput, "schema", "approval is not hex", "")
-			}
-			req.Approval = sig
-		}
-		res, err := t.Commit(ctx, s, req)
-		if err != nil {
-			return nil, err
-		}
-		return json.Marshal(res)
-	case "cancel_action":
-		if err := t.Cancel(ctx, s, in.PermitID); err != nil {
-			return nil, err
-		}
-		return json.Marshal(map[string]string{"permit_id": in.PermitID, "status": string(store.PermitCancelled)})
-	case "emergency_halt":
-		if err := t.Halt(ctx, s, in.Reason); err != nil {
-			return nil, refuse(reason.AuditUnavailable, "halt", "the halt could not be recorded", err.Error())
-		}
-		return json.Marshal(map[string]any{"halted": true, "reason": in.Reason})
-	case "query_state", "search_context":
-		return t.query(ctx, s, in.Kind, in.Venue, in.Params)
-	case "query_grimoire":
-		if t.cfg.Knowledge == nil {
-			return nil, refuse(reason.ToolUnavailable, "grimoire", "the Grimoire is not enabled on this ward", "")
-		}
-		var q struct {
-			Query string `json:"query"`
-			Limit int    `json:"limit"`
-		}
-		if err := json.Unmarshal(raw, &q); err != nil {
-			return nil, refuse(reason.BadInput, "schema", "the arguments are not valid JSON", err.Error())
-		}
-		out, external, err := t.cfg.Knowledge.QueryFor(ctx, s.ID, q.Query, q.Limit)
-		if err != nil {
-			return nil, refuse(reason.ExecutionFailed, "grimoire", "the Grimoire could not be searched", err.Error())
-		}
-		// Adopted external entries passed the immune system, yet they are
-		// other agents' words: an answer that holds any is third-party
-		// content for the session, like any third-party output. The
-		// agent's own knowledge is not.
-		def := grimoireOwn
-		if external {
-			def = grimoireExternal
-		}
-		if err := t.observe(ctx, s, def, raw, &tool.Result{Data: out}); err != nil {
-			return nil, err
-		}
-		return out, nil
-	case "update_directive":
-		trusted, err := t.SetDirective(ctx, s, in.Directive, false)
-		if err != nil {
-			return nil, refuse(reason.AuditUnavailable, "directive", "the directive could not be recorded", err.Error())
-		}
-		if !trusted {
-			return json.Marshal(map[string]any{"recorded": true, "trusted": false,
-				"note": "this session has read third-party content, so a directive from the agent is kept as a note and does not vouch for any value; the owner can set a trusted directive"})
-		}
-		return json.Marshal(map[string]any{"recorded": true, "trusted": true})
-	}
-	return nil, refuse(reason.ToolUnavailable, "profile", "no tool "+quote(name), "")
-}
-
-// What the trust model records query_grimoire's output as.
-var (
-	grimoireOwn      = &tool.Def{Name: "query_grimoire"}
-	grimoireExternal = &tool.Def{Name: "query_grimoire", ThirdParty: true}
-)
-
-func venueText(v string) string {
-	if v == "" {
-		return ""
-	}
-	return " at venue " + quote(v)
-}
-
-// query answers query_state and search_context: the gate's own state
-// (permit, quarantine, gate) or a read tool the view adapts the kind to.
-func (t *Tools) query(ctx context.Context, s *Session, kind, venue string, params json.RawMessage) (json.RawMessage, error) {
-	switch kind {
-	case "permit":
-		var p struct {
-			PermitID string `json:"permit_id"`
-		}
-		if err := json.Unmarshal(params, &p); err != nil || p.PermitID == "" {
-			return nil, refuse(reason.MissingArgument, "schema", "params.permit_id is required", "")
-		}
-		if err := t.lookupAllowed(ctx, s); err != nil {
-			return nil, err
-		}
-		pm, err := t.permits.Permit(ctx, p.PermitID)
-		if errors.Is(err, store.ErrNotFound) || (err == nil && !owns(s, &pm)) {
-			return nil, t.lookupFailed(ctx, s, "permit", p.PermitID, refuse(reason.PermitNotFound, "permit", "no permit has this id", ""))
-		}
-		if err != nil {
-			return nil, refuse(reason.AuditUnavailable, "permit", "the permit could not be read", err.Error())
-		}
-		return json.Marshal(map[string]any{
-			"permit_id": pm.ID, "tool": pm.Tool, "status": pm.Status, "expires_at": pm.ExpiresAt,
-			"not_before": pm.NotBefore, "risk_tier": pm.RiskTier, "value_cents": pm.ValueCents, "phase": pm.Phase,
-		})
-	case "quarantine":
-		return t.queryHeld(ctx, s, params)
-	case "gate":
-		phase, err := t.Phase(ctx)
-		if err != nil {
-			return nil, refuse(reason.AuditUnavailable, "gate", "the gate state could not be read", err.Error())
-		}
-		halted, why, err := t.Halted(ctx)
-		if err != nil {
-			return nil, refuse(reason.AuditUnavailable, "gate", "the gate state could not be read", err.Error())
-		}
-		return json.Marshal(map[string]any{"phase": phase.String(), "halted": halted, "halt_reason": why, "tick": t.Tick(t.cfg.Now())})
-	}
-	e, ok := s.View.Adapter(kind, venue)
-	if !ok || e.Def.Tier != tool.Read {
-		return nil, refuse(reason.ToolUnavailable, "adapter", fmt.Sprintf("no %q lookup%s is available in this session", kind, venueText(venue)), "")
-	}
-	res, err := t.Read(ctx, s, e.Def.Name, params)
-	if err != nil {
-		return nil, err
-	}
-	return json.Marshal(res)
-}

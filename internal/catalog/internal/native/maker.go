@@ -18,7 +18,7 @@ import (
 // writeWith returns a maker of a write tool with its own write handler
 // (registered only with a wallet). The handler must consume the
 // capability before any effect, as execute does through Wallet.Send.
-func WriteWith(d *tool.Def, action, venue string, plan func(env *Env) registry.Planner, handler func(env *Env, d *tool.Def) registry.WriteHandler) Maker {
+func WriteWith(d *tool.Def, action, venue string, plan func(env *Env) registry.Planner, handler func(env *Env, d *tool.Def) registry.WriteHandler) MakerFunc {
 	require(d, tool.NeedsWallet)
 	return func(env *Env) (registry.Tool, bool) {
 		if env.Wallet == nil || env.Chain == nil {
@@ -31,7 +31,7 @@ func WriteWith(d *tool.Def, action, venue string, plan func(env *Env) registry.P
 // devWrite returns a maker of a testnet write tool: registered only on
 // the dev chain, with a wallet. Its handler consumes the capability and
 // then acts through the dev chain's operator.
-func DevWrite(d *tool.Def, action, venue string, plan func(env *Env) registry.Planner, handler func(env *Env, d *tool.Def) registry.WriteHandler) Maker {
+func DevWrite(d *tool.Def, action, venue string, plan func(env *Env) registry.Planner, handler func(env *Env, d *tool.Def) registry.WriteHandler) MakerFunc {
 	mk := WriteWith(d, action, venue, plan, handler)
 	return func(env *Env) (registry.Tool, bool) {
 		if env.Dev == nil {
@@ -42,7 +42,7 @@ func DevWrite(d *tool.Def, action, venue string, plan func(env *Env) registry.Pl
 }
 
 // when registers mk's tool only where ok(env) holds.
-func When(ok func(env *Env) bool, mk Maker) Maker {
+func When(ok func(env *Env) bool, mk MakerFunc) MakerFunc {
 	return func(env *Env) (registry.Tool, bool) {
 		if !ok(env) {
 			return registry.Tool{}, false
@@ -53,7 +53,7 @@ func When(ok func(env *Env) bool, mk Maker) Maker {
 
 // walletRead returns a maker of a read tool about the wallet itself:
 // registered only with a wallet.
-func WalletRead(d *tool.Def, action string, h func(env *Env) registry.ReadHandler) Maker {
+func WalletRead(d *tool.Def, action string, h func(env *Env) registry.ReadHandler) MakerFunc {
 	require(d, tool.NeedsWallet)
 	mk := Read(d, action, h)
 	return func(env *Env) (registry.Tool, bool) {
@@ -65,7 +65,7 @@ func WalletRead(d *tool.Def, action string, h func(env *Env) registry.ReadHandle
 }
 
 // simRead returns a maker of a read tool that needs the simulator.
-func SimRead(d *tool.Def, action string, h func(env *Env) registry.ReadHandler) Maker {
+func SimRead(d *tool.Def, action string, h func(env *Env) registry.ReadHandler) MakerFunc {
 	mk := Read(d, action, h)
 	return func(env *Env) (registry.Tool, bool) {
 		if env.Sim == nil {
@@ -77,7 +77,7 @@ func SimRead(d *tool.Def, action string, h func(env *Env) registry.ReadHandler) 
 
 // pure returns a maker of a read tool that computes without the chain:
 // always registered.
-func Pure(d *tool.Def, action string, h func(env *Env) registry.ReadHandler) Maker {
+func Pure(d *tool.Def, action string, h func(env *Env) registry.ReadHandler) MakerFunc {
 	return func(env *Env) (registry.Tool, bool) {
 		return registry.Tool{Def: d, Action: action, Read: h(env)}, true
 	}

@@ -91,11 +91,14 @@ func (e *Env) FeedMaxAge() time.Duration {
 	return time.Hour
 }
 
-// maker builds one tool for env, or reports that env cannot support it.
-type Maker func(env *Env) (registry.Tool, bool)
+// MakerFunc is a Maker written as a function.
+type MakerFunc func(env *Env) (registry.Tool, bool)
+
+// Make builds the tool for env.
+func (m MakerFunc) Make(env *Env) (registry.Tool, bool) { return m(env) }
 
 // read returns a maker of a read tool.
-func Read(d *tool.Def, action string, h func(env *Env) registry.ReadHandler) Maker {
+func Read(d *tool.Def, action string, h func(env *Env) registry.ReadHandler) MakerFunc {
 	return func(env *Env) (registry.Tool, bool) {
 		if env.Chain == nil {
 			return registry.Tool{}, false
@@ -105,7 +108,7 @@ func Read(d *tool.Def, action string, h func(env *Env) registry.ReadHandler) Mak
 }
 
 // write returns a maker of a write tool: registered only with a wallet.
-func Write(d *tool.Def, action, venue string, plan func(env *Env) registry.Planner) Maker {
+func Write(d *tool.Def, action, venue string, plan func(env *Env) registry.Planner) MakerFunc {
 	require(d, tool.NeedsWallet)
 	return func(env *Env) (registry.Tool, bool) {
 		if env.Wallet == nil || env.Chain == nil {

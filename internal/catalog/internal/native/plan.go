@@ -17,7 +17,7 @@ import (
 )
 
 // at sets the venue of the tool m makes (reads, whose maker takes none).
-func At(venue string, m Maker) Maker {
+func At(venue string, m MakerFunc) MakerFunc {
 	return func(env *Env) (registry.Tool, bool) {
 		t, ok := m(env)
 		t.Venue = venue

@@ -33,7 +33,7 @@ type ReadTool struct {
 	Snippet     string   // prompt snippet
 	Guidelines  []string // prompt guidelines
 	Required    []string
-	Params      []string // property fragments (PAddress, PAmount, ...)
+	Params      []string // property fragments (PAddress, PAmount, ...); chain_id is added last unless placed
 	Result      []string // result property fragments (RProp, ...)
 	ThirdParty  bool
 	// Action and Venue place the tool for query_state and search_context.
@@ -102,7 +102,7 @@ type WriteTool struct {
 	Snippet     string   // prompt snippet
 	Guidelines  []string // prompt guidelines
 	Required    []string
-	Params      []string // property fragments (PAddress, PAmount, ...)
+	Params      []string // property fragments (PAddress, PAmount, ...); chain_id is added last unless placed
 	Result      []string // result property fragments, where Execute returns its own data
 	// Action and Venue place the tool in the adapter table.
 	Action, Venue string
@@ -152,9 +152,9 @@ func (t WriteTool) Make(env *Env) (registry.Tool, bool) {
 }
 
 // params is a tool's parameter schema: props, then chain_id when the
-// tool talks to a chain.
+// tool talks to a chain and props do not place it.
 func params(required, props []string, chain bool) json.RawMessage {
-	if chain {
+	if chain && !slices.Contains(props, PChain) {
 		props = slices.Concat(props, []string{PChain})
 	}
 	return Schema(required, props...)

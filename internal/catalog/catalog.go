@@ -36,7 +36,7 @@ type (
 func Tools(env *Env) []registry.Tool {
 	var out []registry.Tool
 	for _, mk := range slices.Concat(baseTools(), defiTools()) {
-		t, ok := mk(env)
+		t, ok := mk.Make(env)
 		if ok {
 			out = append(out, t)
 		}

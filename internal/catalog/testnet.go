@@ -44,19 +44,21 @@ type devRoundSetter interface {
 	SetFeedRound(ctx context.Context, feed common.Address, answer *big.Int, updatedAt time.Time) error
 }
 
-var defFundWallet = &tool.Def{
+var fundWallet = native.WriteTool{
 	Name: "testnet_fund_wallet",
 	Description: "On ward's local dev chain only: give the agent's wallet an amount of a dev token (USDC, DAI, WBTC, WETH) or of native " +
 		"ETH, paid by the dev chain's operator. Use it to set up a test or demo scenario. The wallet spends nothing. Does not exist on a " +
 		"real network, and cannot fund any other address or token.",
-	Category: tool.CatTestnet, Tier: tool.Write, RiskTier: tool.Layer2, Budget: tool.Slow, Effect: tool.EffectOpen,
-	ProgressSteps: []string{"Funding from the operator", "Confirming the balance"},
-	PromptSnippet: "testnet_fund_wallet gives the wallet dev tokens or ETH on the dev chain.",
-	Params: native.Schema([]string{"amount"},
+	Category: tool.CatTestnet, Risk: tool.Layer2, Effect: tool.EffectOpen,
+	Steps:    []string{"Funding from the operator", "Confirming the balance"},
+	Snippet:  "testnet_fund_wallet gives the wallet dev tokens or ETH on the dev chain.",
+	Required: []string{"amount"},
+	Params: []string{
 		native.PAddress("token", "The dev token; omit for native ETH"),
-		native.PAmount("amount", "How much, in base units"),
-		native.PChain),
-	SchemaVersion: 1,
+		native.PAmount("amount", "How much, in base units")},
+	Action: "fund", Venue: "testnet",
+	Dev: true, When: canFund,
+	Plan: planFund, Execute: execFund,
 }
 
 // devTokens returns the dev chain's tokens, WETH included.
@@ -105,19 +107,17 @@ func fundArgs(env *Env, in *registry.Input) (common.Address, Token, *big.Int, er
 	return tok, t, amount, nil
 }
 
-func planFund(env *Env) registry.Planner {
-	return func(ctx context.Context, in *registry.Input) (*tool.Plan, error) {
-		tok, t, amount, err := fundArgs(env, in)
-		if err != nil {
-			return nil, err
-		}
-		return &tool.Plan{
-			Chain: env.Chain.ChainID(), From: tool.Address(env.Wallet.Address()), Txs: []tool.Tx{},
-			Tokens:     []tool.TokenUse{{Token: tool.Address(tok), Decimals: -1, Amount: amount}},
-			ValueCents: 0,
-			Summary:    fmt.Sprintf("dev chain: the operator gives the wallet %s %s", native.FormatUnits(amount, t.Decimals), t.Symbol),
-		}, nil
+func planFund(ctx context.Context, env *Env, in *registry.Input) (*tool.Plan, error) {
+	tok, t, amount, err := fundArgs(env, in)
+	if err != nil {
+		return nil, err
 	}
+	return &tool.Plan{
+		Chain: env.Chain.ChainID(), From: tool.Address(env.Wallet.Address()), Txs: []tool.Tx{},
+		Tokens:     []tool.TokenUse{{Token: tool.Address(tok), Decimals: -1, Amount: amount}},
+		ValueCents: 0,
+		Summary:    fmt.Sprintf("dev chain: the operator gives the wallet %s %s", native.FormatUnits(amount, t.Decimals), t.Symbol),
+	}, nil
 }
 
 type fundOut struct {
@@ -129,7 +129,7 @@ type fundOut struct {
 	Formatted string `json:"balance_after_formatted"`
 }
 
-func fund(env *Env, d *tool.Def) registry.WriteHandler {
+func execFund(env *Env, d *tool.Def) registry.WriteHandler {
 	return func(ctx context.Context, in *registry.Input, plan *tool.Plan, c *capability.Capability) (*tool.Result, error) {
 		f, ok := any(env.Dev).(devFunder)
 		if !ok {
@@ -164,23 +164,25 @@ func fund(env *Env, d *tool.Def) registry.WriteHandler {
 	}
 }
 
-var defSetPrice = &tool.Def{
+var setPrice = native.WriteTool{
 	Name: "testnet_set_price",
 	Description: "On ward's local dev chain only: publish a new USD price on one of the dev chain's Chainlink-style feeds (give the feed, " +
 		"or a dev token whose feed to move), optionally back-dated by age_seconds so that it reads as stale. Everything that prices from " +
 		"the feed sees it at once: the lending pool's health factors (a price drop can make a position liquidatable), portfolio values, " +
 		"spending limits. Use it to stage market scenarios in tests and demos. Does not move DEX pool prices, and does not exist on a " +
 		"real network.",
-	Category: tool.CatTestnet, Tier: tool.Write, RiskTier: tool.Layer2, Budget: tool.Slow, Effect: tool.EffectOpen,
-	ProgressSteps: []string{"Publishing the answer", "Reading the feed back"},
-	PromptSnippet: "testnet_set_price moves a dev chain price feed.",
-	Params: native.Schema([]string{"price"},
+	Category: tool.CatTestnet, Risk: tool.Layer2, Effect: tool.EffectOpen,
+	Steps:    []string{"Publishing the answer", "Reading the feed back"},
+	Snippet:  "testnet_set_price moves a dev chain price feed.",
+	Required: []string{"price"},
+	Params: []string{
 		native.PAddress("feed", "The dev price feed; or give token"),
 		native.PAddress("token", "A dev token whose feed to move; or give feed"),
 		native.PDecimal("price", "The new price in USD"),
-		native.PInt("age_seconds", "Back-date the new round by this many seconds before the latest block (default 0: now)", 0, 365*24*3600),
-		native.PChain),
-	SchemaVersion: 1,
+		native.PInt("age_seconds", "Back-date the new round by this many seconds before the latest block (default 0: now)", 0, 365*24*3600)},
+	Action: "set_price", Venue: "testnet",
+	Dev:  true,
+	Plan: planSetPrice, Execute: execSetPrice,
 }
 
 // devFeeds returns the dev chain's feeds by address, with the symbol of
@@ -257,26 +259,24 @@ func readSetPrice(ctx context.Context, env *Env, in *registry.Input) (setPriceAr
 	return a, nil
 }
 
-func planSetPrice(env *Env) registry.Planner {
-	return func(ctx context.Context, in *registry.Input) (*tool.Plan, error) {
-		a, err := readSetPrice(ctx, env, in)
-		if err != nil {
-			return nil, err
-		}
-		old := "unknown"
-		if p, err := native.FeedPrice(ctx, env, a.feed); err == nil {
-			old = native.FormatUnits(p.Answer, p.Decimals)
-		}
-		when := "now"
-		if a.age > 0 {
-			when = fmt.Sprintf("%d seconds ago", a.age)
-		}
-		return &tool.Plan{
-			Chain: env.Chain.ChainID(), From: tool.Address(env.Wallet.Address()), Txs: []tool.Tx{}, ValueCents: 0,
-			Summary: fmt.Sprintf("dev chain: move the %s/USD feed %s from %s to %s USD, updated %s",
-				a.symbol, a.feed.Hex(), old, native.FormatUnits(a.answer, a.dec), when),
-		}, nil
+func planSetPrice(ctx context.Context, env *Env, in *registry.Input) (*tool.Plan, error) {
+	a, err := readSetPrice(ctx, env, in)
+	if err != nil {
+		return nil, err
 	}
+	old := "unknown"
+	if p, err := native.FeedPrice(ctx, env, a.feed); err == nil {
+		old = native.FormatUnits(p.Answer, p.Decimals)
+	}
+	when := "now"
+	if a.age > 0 {
+		when = fmt.Sprintf("%d seconds ago", a.age)
+	}
+	return &tool.Plan{
+		Chain: env.Chain.ChainID(), From: tool.Address(env.Wallet.Address()), Txs: []tool.Tx{}, ValueCents: 0,
+		Summary: fmt.Sprintf("dev chain: move the %s/USD feed %s from %s to %s USD, updated %s",
+			a.symbol, a.feed.Hex(), old, native.FormatUnits(a.answer, a.dec), when),
+	}, nil
 }
 
 type setPriceOut struct {
@@ -289,7 +289,7 @@ type setPriceOut struct {
 	Stale     bool      `json:"stale"`
 }
 
-func setPrice(env *Env, d *tool.Def) registry.WriteHandler {
+func execSetPrice(env *Env, d *tool.Def) registry.WriteHandler {
 	return func(ctx context.Context, in *registry.Input, plan *tool.Plan, c *capability.Capability) (*tool.Result, error) {
 		a, err := readSetPrice(ctx, env, in)
 		if err != nil {
@@ -326,35 +326,32 @@ func setPrice(env *Env, d *tool.Def) registry.WriteHandler {
 	}
 }
 
-var defAdvanceTime = &tool.Def{
+var advanceTime = native.WriteTool{
 	Name: "testnet_advance_time",
 	Description: "On ward's local dev chain only: mine an empty block a number of seconds after the latest one, moving the chain's clock " +
 		"forward. Interest accrues, deadlines pass and price feeds age (they turn stale once older than ward's maximum feed age) as they " +
 		"would over that time. Use it to stage time-dependent scenarios in tests and demos. Time cannot go backwards. Fails while " +
 		"transactions are pending. Does not exist on a real network.",
-	Category: tool.CatTestnet, Tier: tool.Write, RiskTier: tool.Layer2, Budget: tool.Slow, Effect: tool.EffectOpen,
-	ProgressSteps: []string{"Mining a later block"},
-	PromptSnippet: "testnet_advance_time moves the dev chain's clock forward.",
-	Params: native.Schema([]string{"seconds"},
-		native.PInt("seconds", "How far to move the clock, in seconds (at most 365 days)", 1, 365*24*3600),
-		native.PChain),
-	SchemaVersion: 1,
+	Category: tool.CatTestnet, Risk: tool.Layer2, Effect: tool.EffectOpen,
+	Steps:    []string{"Mining a later block"},
+	Snippet:  "testnet_advance_time moves the dev chain's clock forward.",
+	Required: []string{"seconds"},
+	Params: []string{
+		native.PInt("seconds", "How far to move the clock, in seconds (at most 365 days)", 1, 365*24*3600)},
+	Action: "advance_time", Venue: "testnet",
+	Dev:  true,
+	Plan: planAdvanceTime, Execute: execAdvanceTime,
 }
 
-func planAdvanceTime(env *Env) registry.Planner {
-	return func(ctx context.Context, in *registry.Input) (*tool.Plan, error) {
-		if err := native.CheckChain(env, in); err != nil {
-			return nil, err
-		}
-		s := native.ArgInt(in, "seconds", 0)
-		if s <= 0 {
-			return nil, errors.New("seconds must be positive")
-		}
-		return &tool.Plan{
-			Chain: env.Chain.ChainID(), From: tool.Address(env.Wallet.Address()), Txs: []tool.Tx{}, ValueCents: 0,
-			Summary: fmt.Sprintf("dev chain: mine an empty block %s after the latest one", time.Duration(s)*time.Second),
-		}, nil
+func planAdvanceTime(ctx context.Context, env *Env, in *registry.Input) (*tool.Plan, error) {
+	s := native.ArgInt(in, "seconds", 0)
+	if s <= 0 {
+		return nil, errors.New("seconds must be positive")
 	}
+	return &tool.Plan{
+		Chain: env.Chain.ChainID(), From: tool.Address(env.Wallet.Address()), Txs: []tool.Tx{}, ValueCents: 0,
+		Summary: fmt.Sprintf("dev chain: mine an empty block %s after the latest one", time.Duration(s)*time.Second),
+	}, nil
 }
 
 type advanceOut struct {
@@ -365,7 +362,7 @@ type advanceOut struct {
 	Advanced    int64     `json:"advanced_seconds"`
 }
 
-func advanceTime(env *Env, d *tool.Def) registry.WriteHandler {
+func execAdvanceTime(env *Env, d *tool.Def) registry.WriteHandler {
 	return func(ctx context.Context, in *registry.Input, plan *tool.Plan, c *capability.Capability) (*tool.Result, error) {
 		if err := native.CheckChain(env, in); err != nil {
 			return nil, err

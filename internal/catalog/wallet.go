@@ -8,20 +8,21 @@ import (
 	"github.com/wardhq/ward/internal/tool"
 )
 
-var defWalletStatus = &tool.Def{
+var walletStatus = native.ReadTool{
 	Name: "wallet_get_status",
 	Description: "Get the state of the agent's own wallet: its address, the chain it sends on, its native ETH balance, its next nonce " +
 		"(counting pending transactions) and whether it holds enough ETH to pay for a simple transaction at the current gas price. " +
 		"Use it first when you need the wallet's address or to check the wallet can pay for gas. Does not list token balances " +
 		"(use data_get_token_balances) or value them (use data_get_portfolio_snapshot). Only available when a wallet is configured.",
-	Category: tool.CatWallet, Tier: tool.Read, RiskTier: tool.Layer1, Budget: tool.Fast,
-	ProgressSteps: []string{"Reading the wallet's account", "Reading the gas price"},
-	PromptSnippet: "wallet_get_status: the agent wallet's address, ETH balance, nonce and chain.",
-	Params:        native.Schema(nil, native.PChain),
-	Result: native.ResultSchema(native.RProp("address", "string", "The wallet's address"), native.RProp("chain_id", "integer", "Chain it sends on"),
+	Category: tool.CatWallet, Budget: tool.Fast,
+	Steps:   []string{"Reading the wallet's account", "Reading the gas price"},
+	Snippet: "wallet_get_status: the agent wallet's address, ETH balance, nonce and chain.",
+	Result: []string{native.RProp("address", "string", "The wallet's address"), native.RProp("chain_id", "integer", "Chain it sends on"),
 		native.RProp("balance_wei", "string", "ETH balance in wei"), native.RProp("balance_eth", "string", "ETH balance"),
-		native.RProp("nonce", "integer", "Next nonce"), native.RProp("can_pay_gas", "boolean", "Enough ETH for a 100k-gas transaction at the current max fee")),
-	SchemaVersion: 1,
+		native.RProp("nonce", "integer", "Next nonce"), native.RProp("can_pay_gas", "boolean", "Enough ETH for a 100k-gas transaction at the current max fee")},
+	Action: "wallet",
+	Wallet: true,
+	Run:    readWalletStatus,
 }
 
 type walletStatusOut struct {
@@ -40,31 +41,26 @@ type walletStatusOut struct {
 // wallet pay for gas".
 const typicalGas = 100_000
 
-func walletStatus(env *Env) registry.ReadHandler {
-	return func(ctx context.Context, in *registry.Input) (*tool.Result, error) {
-		if err := native.CheckChain(env, in); err != nil {
-			return nil, err
-		}
-		addr := env.Wallet.Address()
-		in.Step(0)
-		bal, err := env.Chain.BalanceOf(ctx, addr)
-		if err != nil {
-			return nil, err
-		}
-		nonce, err := env.Chain.Nonce(ctx, addr)
-		if err != nil {
-			return nil, err
-		}
-		in.Step(1)
-		q, err := quoteGas(ctx, env)
-		if err != nil {
-			return nil, err
-		}
-		need := mulUint(q.max, typicalGas)
-		return tool.ReadResult(defWalletStatus, walletStatusOut{
-			Address: addr.Hex(), ChainID: env.Chain.ChainID(), Chain: chainName(env.Chain.ChainID()), Block: q.block,
-			BalanceWei: bal.String(), BalanceETH: native.FormatUnits(bal, 18), Nonce: nonce,
-			CanPayGas: bal.Cmp(need) >= 0, KnownToken: len(env.KnownTokens()),
-		})
+func readWalletStatus(ctx context.Context, env *Env, in *registry.Input) (any, error) {
+	addr := env.Wallet.Address()
+	in.Step(0)
+	bal, err := env.Chain.BalanceOf(ctx, addr)
+	if err != nil {
+		return nil, err
 	}
+	nonce, err := env.Chain.Nonce(ctx, addr)
+	if err != nil {
+		return nil, err
+	}
+	in.Step(1)
+	q, err := quoteGas(ctx, env)
+	if err != nil {
+		return nil, err
+	}
+	need := mulUint(q.max, typicalGas)
+	return walletStatusOut{
+		Address: addr.Hex(), ChainID: env.Chain.ChainID(), Chain: chainName(env.Chain.ChainID()), Block: q.block,
+		BalanceWei: bal.String(), BalanceETH: native.FormatUnits(bal, 18), Nonce: nonce,
+		CanPayGas: bal.Cmp(need) >= 0, KnownToken: len(env.KnownTokens()),
+	}, nil
 }

@@ -190,32 +190,28 @@ var (
 	pAsset    = native.PAddress("asset", "The reserve's underlying ERC-20 token")
 )
 
-func argAavePool(env *native.Env, in *registry.Input) (common.Address, error) {
-	p, err := native.ArgAddressOr(in, "pool", env.Venues.AavePool)
-	if err != nil {
-		return p, err
-	}
-	return p, native.NeedVenue(p, "Aave pool", "pool")
+// argPool reads the pool argument, the chain's configured pool by default.
+func argPool(env *native.Env, a *native.Args) common.Address {
+	return a.Venue("pool", env.Venues.AavePool, "Aave pool")
 }
 
-// ---- aave_get_account_data ----
-
-var defAaveAccount = &tool.Def{
+var accountData = native.ReadTool{
 	Name: "aave_get_account_data",
 	Description: "Read an Aave V3 account (default: the agent's wallet): total collateral, total debt and available borrows in USD, the weighted LTV and liquidation threshold, " +
 		"the health factor as a decimal (below 1 means liquidatable; \"infinite\" without debt), and what is supplied and borrowed per reserve. " +
 		"Use before borrowing, withdrawing collateral or repaying, and to monitor liquidation risk. Does not read reserve rates (aave_get_reserve_data).",
-	Category: tool.CatLending, Tier: tool.Read, RiskTier: tool.Layer1, Budget: tool.Medium,
-	ProgressSteps: []string{"Reading the account", "Reading positions per reserve"},
-	PromptSnippet: "aave_get_account_data reads collateral, debt, borrowing power and health factor.",
-	Params:        native.Schema([]string{}, native.PAddress("user", "The account (default: the agent's wallet)"), pAavePool, native.PChain),
-	Result: native.ResultSchema(native.RProp("user", "string", "the account"),
+	Category: tool.CatLending, Budget: tool.Medium,
+	Steps:   []string{"Reading the account", "Reading positions per reserve"},
+	Snippet: "aave_get_account_data reads collateral, debt, borrowing power and health factor.",
+	Params:  []string{native.PAddress("user", "The account (default: the agent's wallet)"), pAavePool},
+	Result: []string{native.RProp("user", "string", "the account"),
 		native.RProp("total_collateral_usd", "string", "collateral in the base currency (USD)"),
 		native.RProp("total_debt_usd", "string", "debt in USD"), native.RProp("available_borrows_usd", "string", "more that may be borrowed, USD"),
 		native.RProp("ltv_percent", "string", "weighted loan-to-value"), native.RProp("liquidation_threshold_percent", "string", "weighted liquidation threshold"),
 		native.RProp("health_factor", "string", "decimal; below 1 is liquidatable; infinite without debt"), native.RProp("liquidatable", "boolean", "health factor below 1"),
-		`"positions":{"type":"array","items":{"type":"object","properties":{"asset":`+native.RToken+`,"supplied":`+native.RAmount+`,"borrowed":`+native.RAmount+`,"collateral":{"type":"boolean"}}}}`),
-	SchemaVersion: 1,
+		`"positions":{"type":"array","items":{"type":"object","properties":{"asset":` + native.RToken + `,"supplied":` + native.RAmount + `,"borrowed":` + native.RAmount + `,"collateral":{"type":"boolean"}}}}`},
+	Action: "lending_account", Venue: "aave",
+	Run: readAccountData,
 }
 
 type aavePositionOut struct {
@@ -225,84 +221,72 @@ type aavePositionOut struct {
 	Collateral bool             `json:"collateral"`
 }
 
-func aaveAccountData(env *native.Env) registry.ReadHandler {
-	return func(ctx context.Context, in *registry.Input) (*tool.Result, error) {
-		if err := native.CheckChain(env, in); err != nil {
-			return nil, err
-		}
-		pool, err := argAavePool(env, in)
-		if err != nil {
-			return nil, err
-		}
-		user, err := native.ArgAddressOr(in, "user", native.WalletAddress(env))
-		if err != nil {
-			return nil, err
-		}
-		if user == (common.Address{}) {
-			return nil, errors.New("pass user: no wallet is configured")
-		}
-		in.Step(0)
-		a, err := readAaveAccount(ctx, env, pool, user)
-		if err != nil {
-			return nil, err
-		}
-		in.Step(1)
-		v, err := native.Call(ctx, env.Chain, chain.AaveV3PoolABI(), pool, "getReservesList")
-		if err != nil {
-			return nil, err
-		}
-		positions := []aavePositionOut{}
-		for _, asset := range v[0].([]common.Address) {
-			r, err := readAaveReserve(ctx, env, pool, asset)
-			if err != nil {
-				return nil, err
-			}
-			sup, err := env.Chain.TokenBalance(ctx, r.aToken, user)
-			if err != nil {
-				return nil, err
-			}
-			bor, err := env.Chain.TokenBalance(ctx, r.debtToken, user)
-			if err != nil {
-				return nil, err
-			}
-			if sup.Sign() == 0 && bor.Sign() == 0 {
-				continue
-			}
-			m, err := native.TokenInfoOf(ctx, env, asset)
-			if err != nil {
-				return nil, err
-			}
-			positions = append(positions, aavePositionOut{Asset: m, Supplied: native.AmountOf(sup, m.Decimals),
-				Borrowed: native.AmountOf(bor, m.Decimals), Collateral: sup.Sign() > 0 && r.threshold > 0})
-		}
-		return tool.ReadResult(defAaveAccount, map[string]any{
-			"user": user.Hex(), "pool": pool.Hex(),
-			"total_collateral_usd": formatBase(a.collateral), "total_debt_usd": formatBase(a.debt),
-			"available_borrows_usd": formatBase(a.available),
-			"ltv_percent":           bpsPercent(a.ltv.Int64()), "liquidation_threshold_percent": bpsPercent(a.threshold.Int64()),
-			"health_factor": formatHF(a.hf), "liquidatable": a.hf.Cmp(wad) < 0,
-			"positions": positions,
-		})
+func readAccountData(ctx context.Context, env *native.Env, in *registry.Input) (any, error) {
+	a := native.ArgsOf(in)
+	pool, user := argPool(env, a), a.Whose(env, "user")
+	if err := a.Err(); err != nil {
+		return nil, err
 	}
+	in.Step(0)
+	acct, err := readAaveAccount(ctx, env, pool, user)
+	if err != nil {
+		return nil, err
+	}
+	in.Step(1)
+	v, err := native.Call(ctx, env.Chain, chain.AaveV3PoolABI(), pool, "getReservesList")
+	if err != nil {
+		return nil, err
+	}
+	positions := []aavePositionOut{}
+	for _, asset := range v[0].([]common.Address) {
+		r, err := readAaveReserve(ctx, env, pool, asset)
+		if err != nil {
+			return nil, err
+		}
+		sup, err := env.Chain.TokenBalance(ctx, r.aToken, user)
+		if err != nil {
+			return nil, err
+		}
+		bor, err := env.Chain.TokenBalance(ctx, r.debtToken, user)
+		if err != nil {
+			return nil, err
+		}
+		if sup.Sign() == 0 && bor.Sign() == 0 {
+			continue
+		}
+		m, err := native.TokenInfoOf(ctx, env, asset)
+		if err != nil {
+			return nil, err
+		}
+		positions = append(positions, aavePositionOut{Asset: m, Supplied: native.AmountOf(sup, m.Decimals),
+			Borrowed: native.AmountOf(bor, m.Decimals), Collateral: sup.Sign() > 0 && r.threshold > 0})
+	}
+	return map[string]any{
+		"user": user.Hex(), "pool": pool.Hex(),
+		"total_collateral_usd": formatBase(acct.collateral), "total_debt_usd": formatBase(acct.debt),
+		"available_borrows_usd": formatBase(acct.available),
+		"ltv_percent":           bpsPercent(acct.ltv.Int64()), "liquidation_threshold_percent": bpsPercent(acct.threshold.Int64()),
+		"health_factor": formatHF(acct.hf), "liquidatable": acct.hf.Cmp(wad) < 0,
+		"positions": positions,
+	}, nil
 }
 
-// ---- aave_get_reserve_data ----
-
-var defAaveReserve = &tool.Def{
+var reserveData = native.ReadTool{
 	Name: "aave_get_reserve_data",
 	Description: "Read Aave V3 reserves: for one asset (or every listed asset when asset is omitted) its LTV, liquidation threshold and bonus, status flags, " +
 		"supply and variable borrow APR, total supplied and borrowed, liquidity available to borrow or withdraw, the aToken and debt token addresses and the oracle price in USD. " +
 		"Use to choose collateral and what to borrow, and to check there is liquidity. Does not read any account (aave_get_account_data).",
-	Category: tool.CatLending, Tier: tool.Read, RiskTier: tool.Layer1, Budget: tool.Medium,
-	ProgressSteps: []string{"Reading reserves", "Reading supply, debt and prices"},
-	PromptSnippet: "aave_get_reserve_data reads an Aave reserve's risk parameters, rates and liquidity.",
-	Params:        native.Schema([]string{}, native.PAddress("asset", "The reserve's underlying token; omit for every reserve"), pAavePool, native.PChain),
-	Result: native.ResultSchema(`"reserves":{"type":"array","items":{"type":"object","properties":{"asset":` + native.RToken +
+	Category: tool.CatLending, Budget: tool.Medium,
+	Steps:   []string{"Reading reserves", "Reading supply, debt and prices"},
+	Snippet: "aave_get_reserve_data reads an Aave reserve's risk parameters, rates and liquidity.",
+	Params:  []string{native.PAddress("asset", "The reserve's underlying token; omit for every reserve"), pAavePool},
+	Result: []string{`"reserves":{"type":"array","items":{"type":"object","properties":{"asset":` + native.RToken +
 		`,"ltv_percent":{"type":"string"},"liquidation_threshold_percent":{"type":"string"},"liquidation_bonus_percent":{"type":"string"},` +
 		`"active":{"type":"boolean"},"frozen":{"type":"boolean"},"paused":{"type":"boolean"},"borrowing_enabled":{"type":"boolean"},` +
 		`"supply_apr_percent":{"type":"string"},"variable_borrow_apr_percent":{"type":"string"},"total_supplied":` + native.RAmount + `,"total_borrowed":` + native.RAmount +
-		`,"available_liquidity":` + native.RAmount + `,"a_token":{"type":"string"},"variable_debt_token":{"type":"string"},"price_usd":{"type":"string"}}}}`),
-	SchemaVersion: 1,
+		`,"available_liquidity":` + native.RAmount + `,"a_token":{"type":"string"},"variable_debt_token":{"type":"string"},"price_usd":{"type":"string"}}}}`},
+	Action: "lending_reserve", Venue: "aave",
+	Run: readReserveData,
 }
 
 type aaveReserveOut struct {
@@ -324,66 +308,62 @@ type aaveReserveOut struct {
 	PriceUSD      string           `json:"price_usd,omitempty"`
 }
 
-func aaveReserveData(env *native.Env) registry.ReadHandler {
-	return func(ctx context.Context, in *registry.Input) (*tool.Result, error) {
-		if err := native.CheckChain(env, in); err != nil {
+func readReserveData(ctx context.Context, env *native.Env, in *registry.Input) (any, error) {
+	a := native.ArgsOf(in)
+	pool := argPool(env, a)
+	if err := a.Err(); err != nil {
+		return nil, err
+	}
+	in.Step(0)
+	var assets []common.Address
+	if a.Has("asset") {
+		asset := a.Address("asset")
+		if err := a.Err(); err != nil {
 			return nil, err
 		}
-		pool, err := argAavePool(env, in)
+		assets = []common.Address{asset}
+	} else {
+		v, err := native.Call(ctx, env.Chain, chain.AaveV3PoolABI(), pool, "getReservesList")
 		if err != nil {
 			return nil, err
 		}
-		in.Step(0)
-		var assets []common.Address
-		if _, ok := in.Args.Get("asset"); ok {
-			a, err := native.ArgAddress(in, "asset")
-			if err != nil {
-				return nil, err
-			}
-			assets = []common.Address{a}
-		} else {
-			v, err := native.Call(ctx, env.Chain, chain.AaveV3PoolABI(), pool, "getReservesList")
-			if err != nil {
-				return nil, err
-			}
-			assets = v[0].([]common.Address)
-		}
-		in.Step(1)
-		erc := chain.ERC20ABI()
-		outs := []aaveReserveOut{}
-		for _, asset := range assets {
-			r, err := readAaveReserve(ctx, env, pool, asset)
-			if err != nil {
-				return nil, err
-			}
-			m, err := native.TokenInfoOf(ctx, env, asset)
-			if err != nil {
-				return nil, err
-			}
-			sup, err := native.CallBig(ctx, env, erc, r.aToken, "totalSupply")
-			if err != nil {
-				return nil, err
-			}
-			bor, err := native.CallBig(ctx, env, erc, r.debtToken, "totalSupply")
-			if err != nil {
-				return nil, err
-			}
-			avail, err := env.Chain.TokenBalance(ctx, asset, r.aToken)
-			if err != nil {
-				return nil, err
-			}
-			o := aaveReserveOut{Asset: m, LTV: bpsPercent(r.ltv), Threshold: bpsPercent(r.threshold),
-				Bonus: bpsPercent(max(r.bonus-aavePercentFactor, 0)), Active: r.active, Frozen: r.frozen, Paused: r.paused,
-				Borrowing: r.borrowable, SupplyAPR: rayPercent(r.liquidityRate), BorrowAPR: rayPercent(r.borrowRate),
-				TotalSupplied: native.AmountOf(sup, m.Decimals), TotalBorrowed: native.AmountOf(bor, m.Decimals), Available: native.AmountOf(avail, m.Decimals),
-				AToken: r.aToken.Hex(), DebtToken: r.debtToken.Hex()}
-			if p, err := aavePrice(ctx, env, pool, asset); err == nil {
-				o.PriceUSD = formatBase(p)
-			}
-			outs = append(outs, o)
-		}
-		return tool.ReadResult(defAaveReserve, map[string]any{"pool": pool.Hex(), "reserves": outs})
+		assets = v[0].([]common.Address)
 	}
+	in.Step(1)
+	erc := chain.ERC20ABI()
+	outs := []aaveReserveOut{}
+	for _, asset := range assets {
+		r, err := readAaveReserve(ctx, env, pool, asset)
+		if err != nil {
+			return nil, err
+		}
+		m, err := native.TokenInfoOf(ctx, env, asset)
+		if err != nil {
+			return nil, err
+		}
+		sup, err := native.CallBig(ctx, env, erc, r.aToken, "totalSupply")
+		if err != nil {
+			return nil, err
+		}
+		bor, err := native.CallBig(ctx, env, erc, r.debtToken, "totalSupply")
+		if err != nil {
+			return nil, err
+		}
+		avail, err := env.Chain.TokenBalance(ctx, asset, r.aToken)
+		if err != nil {
+			return nil, err
+		}
+		o := aaveReserveOut{Asset: m, LTV: bpsPercent(r.ltv), Threshold: bpsPercent(r.threshold),
+			Bonus: bpsPercent(max(r.bonus-aavePercentFactor, 0)), Active: r.active, Frozen: r.frozen, Paused: r.paused,
+			Borrowing: r.borrowable, SupplyAPR: rayPercent(r.liquidityRate), BorrowAPR: rayPercent(r.borrowRate),
+			TotalSupplied: native.AmountOf(sup, m.Decimals), TotalBorrowed: native.AmountOf(bor, m.Decimals), Available: native.AmountOf(avail, m.Decimals),
+			AToken: r.aToken.Hex(), DebtToken: r.debtToken.Hex()}
+		if p, err := aavePrice(ctx, env, pool, asset); err == nil {
+			o.PriceUSD = formatBase(p)
+		}
+		outs = append(outs, o)
+	}
+	return map[string]any{"pool": pool.Hex(), "reserves": outs}, nil
 }
 
 // ---- writes ----
@@ -399,18 +379,14 @@ type aaveCtx struct {
 
 func aaveStart(ctx context.Context, env *native.Env, in *registry.Input, assetArg string) (aaveCtx, error) {
 	var c aaveCtx
-	if err := native.CheckChain(env, in); err != nil {
+	a := native.ArgsOf(in)
+	c.pool = argPool(env, a)
+	asset := a.Address(assetArg)
+	if err := a.Err(); err != nil {
 		return c, err
 	}
 	var err error
-	if c.pool, err = argAavePool(env, in); err != nil {
-		return c, err
-	}
 	if c.owner, err = native.Owner(env); err != nil {
-		return c, err
-	}
-	asset, err := native.ArgAddress(in, assetArg)
-	if err != nil {
 		return c, err
 	}
 	in.Step(0)
@@ -451,42 +427,49 @@ type aaveMove struct {
 // and the amount (nil for "max" when orMax), lets move check and build
 // the action, and summarises it with summary, a format of the amount, the
 // symbol and the pool, followed by the health factor before and after.
-func aavePlanner(orMax bool, summary string, move func(ctx context.Context, env *native.Env, in *registry.Input, c aaveCtx, amount *big.Int) (aaveMove, error)) func(env *native.Env) registry.Planner {
-	return func(env *native.Env) registry.Planner {
-		return func(ctx context.Context, in *registry.Input) (*tool.Plan, error) {
-			c, err := aaveStart(ctx, env, in, "asset")
-			if err != nil {
-				return nil, err
-			}
-			readAmount := native.ArgPositive
-			if orMax {
-				readAmount = native.ArgAmountMax
-			}
-			amount, err := readAmount(in, "amount")
-			if err != nil {
-				return nil, err
-			}
-			m, err := move(ctx, env, in, c, amount)
-			if err != nil {
-				return nil, err
-			}
-			return native.NewPlan(env, m.txs, m.tokens, native.ValueCents(ctx, env, c.asset.Address, m.amount),
-				fmt.Sprintf(summary+" (health factor %s -> %s)", native.FormatUnits(m.amount, c.asset.Decimals), c.asset.Symbol, c.pool.Hex(),
-					formatHF(c.account.hf), formatHF(m.hf))), nil
+func aavePlanner(orMax bool, summary string, move func(ctx context.Context, env *native.Env, in *registry.Input, c aaveCtx, amount *big.Int) (aaveMove, error)) func(ctx context.Context, env *native.Env, in *registry.Input) (*tool.Plan, error) {
+	return func(ctx context.Context, env *native.Env, in *registry.Input) (*tool.Plan, error) {
+		c, err := aaveStart(ctx, env, in, "asset")
+		if err != nil {
+			return nil, err
 		}
+		a := native.ArgsOf(in)
+		var amount *big.Int
+		if orMax {
+			amount = a.AmountOrMax("amount")
+		} else {
+			amount = a.Positive("amount")
+		}
+		if err := a.Err(); err != nil {
+			return nil, err
+		}
+		m, err := move(ctx, env, in, c, amount)
+		if err != nil {
+			return nil, err
+		}
+		return native.NewPlan(env, m.txs, m.tokens, native.ValueCents(ctx, env, c.asset.Address, m.amount),
+			fmt.Sprintf(summary+" (health factor %s -> %s)", native.FormatUnits(m.amount, c.asset.Decimals), c.asset.Symbol, c.pool.Hex(),
+				formatHF(c.account.hf), formatHF(m.hf))), nil
 	}
 }
 
-var defAaveSupply = &tool.Def{
+// assetParams are the parameters of a single-asset Aave write whose
+// amount is the fragment amount.
+func assetParams(amount string) []string {
+	return []string{pAsset, amount, native.PClaims("asset", "the asset"), pAavePool}
+}
+
+var supply = native.WriteTool{
 	Name: "aave_supply_collateral",
 	Description: "Supply an exact amount of an ERC-20 asset to Aave V3 from the agent's wallet (Pool.supply on behalf of the wallet), receiving aTokens; " +
 		"assets with a non-zero LTV count as collateral for borrowing. The plan adds an exact approve of the pool when the allowance is short and reports the health factor after. " +
 		"Use to earn supply interest or post collateral before aave_borrow_asset; check the reserve with aave_get_reserve_data. Does not borrow or take native ETH (wrap it first).",
-	Category: tool.CatLending, Tier: tool.Write, RiskTier: tool.Layer2, Budget: tool.Slow, Effect: tool.EffectOpen,
-	ProgressSteps: []string{"Reading the reserve and account", "Checking balance and allowance", "Sending approve and supply", "Confirming"},
-	PromptSnippet: "aave_supply_collateral supplies an asset to Aave V3 as collateral.",
-	Params:        native.Schema([]string{"asset", "amount"}, pAsset, native.PAmount("amount", "Amount to supply"), native.PClaims("asset", "the asset"), pAavePool, native.PChain),
-	SchemaVersion: 1,
+	Category: tool.CatLending, Risk: tool.Layer2, Effect: tool.EffectOpen,
+	Steps:    []string{"Reading the reserve and account", "Checking balance and allowance", "Sending approve and supply", "Confirming"},
+	Snippet:  "aave_supply_collateral supplies an asset to Aave V3 as collateral.",
+	Required: []string{"asset", "amount"}, Params: assetParams(native.PAmount("amount", "Amount to supply")),
+	Action: "supply", Venue: "aave",
+	Plan: planAaveSupply,
 }
 
 var planAaveSupply = aavePlanner(false, "supply %s %s to Aave pool %s",
@@ -511,16 +494,17 @@ var planAaveSupply = aavePlanner(false, "supply %s %s to Aave pool %s",
 			hf:     healthAfter(c.account, c.value(amount), c.reserve.threshold, new(big.Int))}, nil
 	})
 
-var defAaveWithdraw = &tool.Def{
+var withdraw = native.WriteTool{
 	Name: "aave_withdraw_collateral",
 	Description: "Withdraw a supplied asset from Aave V3 to the agent's wallet (Pool.withdraw, burning aTokens); \"max\" withdraws the whole supplied balance. " +
 		"The plan predicts the health factor after the withdrawal and refuses one that would drop it below 1.0 (liquidatable), saying how much can be withdrawn safely; " +
 		"it also refuses when the reserve lacks the liquidity. Use to take collateral or supplied funds back; repay debt first (aave_repay_debt) to free more. Does not repay debt.",
-	Category: tool.CatLending, Tier: tool.Write, RiskTier: tool.Layer2, Budget: tool.Slow, Effect: tool.EffectClose,
-	ProgressSteps: []string{"Reading the reserve and account", "Predicting the health factor", "Sending withdraw", "Confirming"},
-	PromptSnippet: "aave_withdraw_collateral withdraws supplied assets if the health factor stays at or above 1.",
-	Params:        native.Schema([]string{"asset", "amount"}, pAsset, native.PAmountMax("amount", "Amount to withdraw"), native.PClaims("asset", "the asset"), pAavePool, native.PChain),
-	SchemaVersion: 1,
+	Category: tool.CatLending, Risk: tool.Layer2, Effect: tool.EffectClose,
+	Steps:    []string{"Reading the reserve and account", "Predicting the health factor", "Sending withdraw", "Confirming"},
+	Snippet:  "aave_withdraw_collateral withdraws supplied assets if the health factor stays at or above 1.",
+	Required: []string{"asset", "amount"}, Params: assetParams(native.PAmountMax("amount", "Amount to withdraw")),
+	Action: "withdraw", Venue: "aave",
+	Plan: planAaveWithdraw,
 }
 
 var planAaveWithdraw = aavePlanner(true, "withdraw %s %s from Aave pool %s",
@@ -574,17 +558,18 @@ func aaveSafeWithdraw(c aaveCtx) *big.Int {
 	return native.SlippageMin(amt, 10) // 0.1 % margin
 }
 
-var defAaveBorrow = &tool.Def{
+var borrow = native.WriteTool{
 	Name: "aave_borrow_asset",
 	Description: "Borrow an asset from Aave V3 at the variable rate against the wallet's collateral (Pool.borrow, interestRateMode 2, on behalf of the wallet); the asset arrives in the wallet and debt accrues. " +
 		"This is leverage: the plan refuses a borrow beyond the account's available borrows or one that would put the health factor below 1, and reports the health factor after. " +
 		"Use only with collateral supplied (aave_supply_collateral) and a health factor you can defend; check aave_get_account_data first. Does not supply collateral or use the stable rate.",
-	Category: tool.CatLending, Tier: tool.Write, RiskTier: tool.Layer3, Budget: tool.Slow, Effect: tool.EffectOpen,
-	ProgressSteps:    []string{"Reading the reserve and account", "Checking borrowing power", "Sending borrow", "Confirming"},
-	PromptSnippet:    "aave_borrow_asset borrows against Aave collateral at the variable rate (leverage).",
-	PromptGuidelines: []string{"Keep the health factor well above 1 (1.5 or more); prices move."},
-	Params:           native.Schema([]string{"asset", "amount"}, pAsset, native.PAmount("amount", "Amount to borrow"), native.PClaims("asset", "the asset"), pAavePool, native.PChain),
-	SchemaVersion:    1,
+	Category: tool.CatLending, Risk: tool.Layer3, Effect: tool.EffectOpen,
+	Steps:      []string{"Reading the reserve and account", "Checking borrowing power", "Sending borrow", "Confirming"},
+	Snippet:    "aave_borrow_asset borrows against Aave collateral at the variable rate (leverage).",
+	Guidelines: []string{"Keep the health factor well above 1 (1.5 or more); prices move."},
+	Required:   []string{"asset", "amount"}, Params: assetParams(native.PAmount("amount", "Amount to borrow")),
+	Action: "borrow", Venue: "aave",
+	Plan: planAaveBorrow,
 }
 
 var planAaveBorrow = aavePlanner(false, "borrow %s %s from Aave pool %s at the variable rate",
@@ -615,17 +600,18 @@ var planAaveBorrow = aavePlanner(false, "borrow %s %s from Aave pool %s at the v
 			tokens: []tool.TokenUse{native.Claimed(in, c.asset.Address, amount, false, "asset")}}, nil
 	})
 
-var defAaveRepay = &tool.Def{
+var repay = native.WriteTool{
 	Name: "aave_repay_debt",
 	Description: "Repay variable-rate Aave V3 debt of the agent's wallet with the borrowed asset from the wallet (Pool.repay); \"max\" repays all of it " +
 		"(the approve then carries a 0.01% margin for interest accruing until execution). An amount above the debt is capped at the debt. " +
 		"The plan adds an exact approve of the pool when needed and reports the health factor after. Use to reduce leverage or before withdrawing collateral. " +
 		"Does not repay with aTokens or on behalf of another account.",
-	Category: tool.CatLending, Tier: tool.Write, RiskTier: tool.Layer2, Budget: tool.Slow, Effect: tool.EffectClose,
-	ProgressSteps: []string{"Reading the reserve and debt", "Checking balance and allowance", "Sending approve and repay", "Confirming"},
-	PromptSnippet: "aave_repay_debt repays Aave variable debt from the wallet.",
-	Params:        native.Schema([]string{"asset", "amount"}, pAsset, native.PAmountMax("amount", "Amount of debt to repay"), native.PClaims("asset", "the asset"), pAavePool, native.PChain),
-	SchemaVersion: 1,
+	Category: tool.CatLending, Risk: tool.Layer2, Effect: tool.EffectClose,
+	Steps:    []string{"Reading the reserve and debt", "Checking balance and allowance", "Sending approve and repay", "Confirming"},
+	Snippet:  "aave_repay_debt repays Aave variable debt from the wallet.",
+	Required: []string{"asset", "amount"}, Params: assetParams(native.PAmountMax("amount", "Amount of debt to repay")),
+	Action: "repay", Venue: "aave",
+	Plan: planAaveRepay,
 }
 
 var planAaveRepay = aavePlanner(true, "repay %s %s of Aave debt on pool %s",
@@ -677,109 +663,99 @@ var planAaveRepay = aavePlanner(true, "repay %s %s of Aave debt on pool %s",
 			hf:     healthAfter(c.account, new(big.Int), 0, new(big.Int).Neg(c.value(repaid)))}, nil
 	})
 
-var defAaveLiquidate = &tool.Def{
+var liquidate = native.WriteTool{
 	Name: "aave_liquidate_position",
 	Description: "Liquidate an unhealthy Aave V3 account (Pool.liquidationCall): repay part of its debt in debt_asset from the agent's wallet and receive its collateral_asset plus the liquidation bonus " +
 		"(as the underlying, or as aTokens with receive_a_token). Only possible while the account's health factor is below 1; the plan refuses otherwise. " +
 		"debt_to_cover is capped by the close factor (50% of the debt, all of it below a health factor of 0.95); \"max\" covers that cap. " +
 		"Use for liquidation opportunities found with aave_get_account_data. Does not check the trade's profit after gas; it is a high-risk action.",
-	Category: tool.CatLending, Tier: tool.Write, RiskTier: tool.Layer3, Budget: tool.Slow, Effect: tool.EffectOpen,
-	ProgressSteps: []string{"Reading the account and reserves", "Computing the liquidation", "Sending approve and liquidationCall", "Confirming"},
-	PromptSnippet: "aave_liquidate_position liquidates an Aave account whose health factor is below 1.",
-	Params: native.Schema([]string{"user", "collateral_asset", "debt_asset", "debt_to_cover"},
+	Category: tool.CatLending, Risk: tool.Layer3, Effect: tool.EffectOpen,
+	Steps:    []string{"Reading the account and reserves", "Computing the liquidation", "Sending approve and liquidationCall", "Confirming"},
+	Snippet:  "aave_liquidate_position liquidates an Aave account whose health factor is below 1.",
+	Required: []string{"user", "collateral_asset", "debt_asset", "debt_to_cover"},
+	Params: []string{
 		native.PAddress("user", "The account to liquidate (health factor below 1)"),
 		native.PAddress("collateral_asset", "The collateral to receive"),
 		native.PAddress("debt_asset", "The debt to repay"),
 		native.PAmountMax("debt_to_cover", "Debt to repay in debt_asset"),
 		native.PBool("receive_a_token", "Receive the collateral as aTokens instead of the underlying (default false)"),
 		native.PClaims("debt_asset", "the debt asset"), native.PClaims("collateral_asset", "the collateral asset"),
-		pAavePool, native.PChain),
-	SchemaVersion: 1,
+		pAavePool},
+	Action: "liquidate", Venue: "aave",
+	Plan: planAaveLiquidate,
 }
 
-func planAaveLiquidate(env *native.Env) registry.Planner {
-	return func(ctx context.Context, in *registry.Input) (*tool.Plan, error) {
-		d, err := aaveStart(ctx, env, in, "debt_asset")
-		if err != nil {
-			return nil, err
-		}
-		user, err := native.ArgAddress(in, "user")
-		if err != nil {
-			return nil, err
-		}
-		collAsset, err := native.ArgAddress(in, "collateral_asset")
-		if err != nil {
-			return nil, err
-		}
-		cover, err := native.ArgAmountMax(in, "debt_to_cover")
-		if err != nil {
-			return nil, err
-		}
-		receiveA := false
-		if v, ok := in.Args.Get("receive_a_token"); ok {
-			receiveA, _ = v.Bool()
-		}
-		acct, err := readAaveAccount(ctx, env, d.pool, user)
-		if err != nil {
-			return nil, err
-		}
-		if acct.hf.Cmp(wad) >= 0 {
-			return nil, fmt.Errorf("%w (health factor %s)", errNotLiquidatable, formatHF(acct.hf))
-		}
-		cr, err := readAaveReserve(ctx, env, d.pool, collAsset)
-		if err != nil {
-			return nil, err
-		}
-		cm, err := native.TokenInfoOf(ctx, env, collAsset)
-		if err != nil {
-			return nil, err
-		}
-		cp, err := aavePrice(ctx, env, d.pool, collAsset)
-		if err != nil {
-			return nil, err
-		}
-		in.Step(1)
-		userDebt, err := env.Chain.TokenBalance(ctx, d.reserve.debtToken, user)
-		if err != nil {
-			return nil, err
-		}
-		if userDebt.Sign() == 0 {
-			return nil, fmt.Errorf("%s has no %s debt", user.Hex(), d.asset.Symbol)
-		}
-		userColl, err := env.Chain.TokenBalance(ctx, cr.aToken, user)
-		if err != nil {
-			return nil, err
-		}
-		if userColl.Sign() == 0 || cr.threshold == 0 {
-			return nil, fmt.Errorf("%s has no %s collateral", user.Hex(), cm.Symbol)
-		}
-		q := liquidationQuote(acct.hf, userDebt, userColl, cover, d.price, cp, int64(d.asset.Decimals), int64(cm.Decimals), cr.bonus)
-		if q.debt.Sign() == 0 || q.collateral.Sign() == 0 {
-			return nil, errors.New("the liquidation is too small to repay or seize anything")
-		}
-		txs, err := native.Spend(ctx, env, d.asset, d.pool, q.debt)
-		if err != nil {
-			return nil, err
-		}
-		l, err := native.Tx(chain.AaveV3PoolABI(), d.pool, "liquidate", "liquidationCall", collAsset, d.asset.Address, user, q.debt, receiveA)
-		if err != nil {
-			return nil, err
-		}
-		// At least the collateral worth the debt repaid (without the bonus,
-		// part of which Aave's protocol fee may take).
-		minColl := percentDiv(q.collateral, max(cr.bonus, aavePercentFactor))
-		got := native.Claimed(in, collAsset, minColl, false, "collateral_asset")
-		if receiveA {
-			// The claims are about the underlying, not its aToken.
-			got = tool.TokenUse{Token: tool.Address(cr.aToken), Decimals: -1, Amount: minColl}
-		}
-		return native.NewPlan(env, append(txs, l),
-			[]tool.TokenUse{native.Claimed(in, d.asset.Address, q.debt, true, "debt_asset"), got},
-			native.ValueCents(ctx, env, d.asset.Address, q.debt),
-			fmt.Sprintf("liquidate %s on Aave pool %s (health factor %s): repay up to %s %s for about %s %s of collateral",
-				user.Hex(), d.pool.Hex(), formatHF(acct.hf), native.FormatUnits(q.debt, d.asset.Decimals), d.asset.Symbol,
-				native.FormatUnits(q.collateral, cm.Decimals), cm.Symbol)), nil
+func planAaveLiquidate(ctx context.Context, env *native.Env, in *registry.Input) (*tool.Plan, error) {
+	d, err := aaveStart(ctx, env, in, "debt_asset")
+	if err != nil {
+		return nil, err
 	}
+	a := native.ArgsOf(in)
+	user, collAsset, cover := a.Address("user"), a.Address("collateral_asset"), a.AmountOrMax("debt_to_cover")
+	if err := a.Err(); err != nil {
+		return nil, err
+	}
+	receiveA := a.Bool("receive_a_token", false)
+	acct, err := readAaveAccount(ctx, env, d.pool, user)
+	if err != nil {
+		return nil, err
+	}
+	if acct.hf.Cmp(wad) >= 0 {
+		return nil, fmt.Errorf("%w (health factor %s)", errNotLiquidatable, formatHF(acct.hf))
+	}
+	cr, err := readAaveReserve(ctx, env, d.pool, collAsset)
+	if err != nil {
+		return nil, err
+	}
+	cm, err := native.TokenInfoOf(ctx, env, collAsset)
+	if err != nil {
+		return nil, err
+	}
+	cp, err := aavePrice(ctx, env, d.pool, collAsset)
+	if err != nil {
+		return nil, err
+	}
+	in.Step(1)
+	userDebt, err := env.Chain.TokenBalance(ctx, d.reserve.debtToken, user)
+	if err != nil {
+		return nil, err
+	}
+	if userDebt.Sign() == 0 {
+		return nil, fmt.Errorf("%s has no %s debt", user.Hex(), d.asset.Symbol)
+	}
+	userColl, err := env.Chain.TokenBalance(ctx, cr.aToken, user)
+	if err != nil {
+		return nil, err
+	}
+	if userColl.Sign() == 0 || cr.threshold == 0 {
+		return nil, fmt.Errorf("%s has no %s collateral", user.Hex(), cm.Symbol)
+	}
+	q := liquidationQuote(acct.hf, userDebt, userColl, cover, d.price, cp, int64(d.asset.Decimals), int64(cm.Decimals), cr.bonus)
+	if q.debt.Sign() == 0 || q.collateral.Sign() == 0 {
+		return nil, errors.New("the liquidation is too small to repay or seize anything")
+	}
+	txs, err := native.Spend(ctx, env, d.asset, d.pool, q.debt)
+	if err != nil {
+		return nil, err
+	}
+	l, err := native.Tx(chain.AaveV3PoolABI(), d.pool, "liquidate", "liquidationCall", collAsset, d.asset.Address, user, q.debt, receiveA)
+	if err != nil {
+		return nil, err
+	}
+	// At least the collateral worth the debt repaid (without the bonus,
+	// part of which Aave's protocol fee may take).
+	minColl := percentDiv(q.collateral, max(cr.bonus, aavePercentFactor))
+	got := native.Claimed(in, collAsset, minColl, false, "collateral_asset")
+	if receiveA {
+		// The claims are about the underlying, not its aToken.
+		got = tool.TokenUse{Token: tool.Address(cr.aToken), Decimals: -1, Amount: minColl}
+	}
+	return native.NewPlan(env, append(txs, l),
+		[]tool.TokenUse{native.Claimed(in, d.asset.Address, q.debt, true, "debt_asset"), got},
+		native.ValueCents(ctx, env, d.asset.Address, q.debt),
+		fmt.Sprintf("liquidate %s on Aave pool %s (health factor %s): repay up to %s %s for about %s %s of collateral",
+			user.Hex(), d.pool.Hex(), formatHF(acct.hf), native.FormatUnits(q.debt, d.asset.Decimals), d.asset.Symbol,
+			native.FormatUnits(q.collateral, cm.Decimals), cm.Symbol)), nil
 }
 
 // liquidation is what a liquidationCall repays and seizes.

@@ -9,13 +9,5 @@ import "github.com/wardhq/ward/internal/catalog/internal/native"
 // Tools are the Aave V3 style lending tools: account and reserve reads,
 // supply, withdraw, borrow, repay and liquidate.
 func Tools() []native.Maker {
-	return []native.Maker{
-		native.At("aave", native.Read(defAaveAccount, "lending_account", aaveAccountData)),
-		native.At("aave", native.Read(defAaveReserve, "lending_reserve", aaveReserveData)),
-		native.Write(defAaveSupply, "supply", "aave", planAaveSupply),
-		native.Write(defAaveWithdraw, "withdraw", "aave", planAaveWithdraw),
-		native.Write(defAaveBorrow, "borrow", "aave", planAaveBorrow),
-		native.Write(defAaveRepay, "repay", "aave", planAaveRepay),
-		native.Write(defAaveLiquidate, "liquidate", "aave", planAaveLiquidate),
-	}
+	return []native.Maker{accountData, reserveData, supply, withdraw, borrow, repay, liquidate}
 }

@@ -11,20 +11,12 @@ import (
 
 // Balance is the ERC-20 balance read (the catalogue lists it among the
 // chain and wallet reads).
-func Balance() native.Maker { return native.Read(defTokenBalance, "balance", tokenBalance) }
+func Balance() native.Maker { return balance }
 
 // Tools are the ERC-20 writes and permits, then the WETH tools (registered
 // only when the WETH contract is known).
 func Tools() []native.Maker {
-	return []native.Maker{
-		native.Write(defApprove, "approve", "erc20", planApprove),
-		native.Write(defRevoke, "revoke", "erc20", planRevoke),
-		native.Write(defTransfer, "transfer", "erc20", planTransfer),
-		native.WriteWith(defSignPermit, "permit", "erc20", planSignPermit, signPermit),
-		native.Read(defVerifyPermit, "permit_check", verifyPermit),
-		native.When(hasWETH, native.Write(defWrap, "wrap", "weth", planWETH(true))),
-		native.When(hasWETH, native.Write(defUnwrap, "unwrap", "weth", planWETH(false))),
-	}
+	return []native.Maker{approve, revoke, transfer, permitSign, permitVerify, wrap, unwrap}
 }
 
 func hasWETH(env *native.Env) bool { return env.Venues.WETH != (common.Address{}) }

@@ -17,16 +17,16 @@ import (
 
 // ---- uniswap_get_lp_position ----
 
-var defUniLPPosition = &tool.Def{
+var lpPosition = native.ReadTool{
 	Name: "uniswap_get_lp_position",
 	Description: "Read a liquidity position on Uniswap: for a V2 pair (pair, or token_a and token_b) the LP token balance, its share of the pair " +
 		"and the tokens it redeems for; for a V3 pool (pool) the position's liquidity in a tick range (default: the full range), the tokens it holds at the current price " +
 		"and its uncollected fees. Values in USD where feeds price the tokens. Owner defaults to the agent's wallet. " +
 		"Use before uniswap_remove_liquidity or uniswap_remove_v3_liquidity to know what there is to remove. Does not read NFT (position manager) positions.",
-	Category: tool.CatLP, Tier: tool.Read, RiskTier: tool.Layer1, Budget: tool.Medium,
-	ProgressSteps: []string{"Reading the pool", "Reading the position", "Valuing the position"},
-	PromptSnippet: "uniswap_get_lp_position reads a V2 LP balance or a V3 position and what it is worth.",
-	Params: native.Schema([]string{},
+	Category: tool.CatLP, Budget: tool.Medium,
+	Steps:   []string{"Reading the pool", "Reading the position", "Valuing the position"},
+	Snippet: "uniswap_get_lp_position reads a V2 LP balance or a V3 position and what it is worth.",
+	Params: []string{
 		native.PAddress("pair", "V2 pair; or give token_a and token_b"),
 		native.PAddress("token_a", "V2: one token of the pair"),
 		native.PAddress("token_b", "V2: the other token"),
@@ -34,9 +34,8 @@ var defUniLPPosition = &tool.Def{
 		native.PInt("tick_lower", "V3: lower tick of the position (default: the full range)", minTick, maxTick),
 		native.PInt("tick_upper", "V3: upper tick of the position (default: the full range)", minTick, maxTick),
 		native.PAddress("owner", "Whose position (default: the agent's wallet)"),
-		native.PAddress("factory", "Uniswap V2 factory for the pair lookup (default: the chain's configured one)"),
-		native.PChain),
-	Result: native.ResultSchema(
+		native.PAddress("factory", "Uniswap V2 factory for the pair lookup (default: the chain's configured one)")},
+	Result: []string{
 		native.RProp("version", "string", "v2 or v3"), native.RProp("owner", "string", "position owner"),
 		native.RProp("pair", "string", "V2 pair"), native.RProp("pool", "string", "V3 pool"),
 		native.RTokenProp("token0", "token0"), native.RTokenProp("token1", "token1"),
@@ -46,61 +45,55 @@ var defUniLPPosition = &tool.Def{
 		native.RProp("in_range", "boolean", "V3: whether the current price is inside the range"),
 		native.RAmountProp("amount0", "token0 the position redeems for now"), native.RAmountProp("amount1", "token1 the position redeems for now"),
 		native.RAmountProp("fees0", "V3: uncollected token0 fees"), native.RAmountProp("fees1", "V3: uncollected token1 fees"),
-		native.RProp("value_usd", "number", "USD value of the amounts (and fees); absent when unpriced")),
-	SchemaVersion: 1,
+		native.RProp("value_usd", "number", "USD value of the amounts (and fees); absent when unpriced")},
+	Action: "lp_position", Venue: "uniswap",
+	Run: uniLPPosition,
 }
 
-func uniLPPosition(env *native.Env) registry.ReadHandler {
-	return func(ctx context.Context, in *registry.Input) (*tool.Result, error) {
-		if err := native.CheckChain(env, in); err != nil {
-			return nil, err
-		}
-		owner, err := native.ArgAddressOr(in, "owner", native.WalletAddress(env))
-		if err != nil {
-			return nil, err
-		}
-		if owner == (common.Address{}) {
-			return nil, errors.New("pass owner: no wallet is configured")
-		}
-		if _, ok := in.Args.Get("pool"); ok {
-			return v3Position(ctx, env, in, owner)
-		}
-		pair, err := argPair(ctx, env, in, argFactory(env, in))
-		if err != nil {
-			return nil, err
-		}
-		in.Step(0)
-		st, err := readV2Pair(ctx, env, pair)
-		if err != nil {
-			return nil, err
-		}
-		m0, m1, err := native.TokenInfoPair(ctx, env, st.token0, st.token1)
-		if err != nil {
-			return nil, err
-		}
-		in.Step(1)
-		lp, err := env.Chain.TokenBalance(ctx, pair, owner)
-		if err != nil {
-			return nil, err
-		}
-		a0, a1, err := v2Redeem(ctx, env, st, lp)
-		if err != nil {
-			return nil, err
-		}
-		in.Step(2)
-		out := map[string]any{
-			"version": "v2", "owner": owner.Hex(), "pair": pair.Hex(), "token0": m0, "token1": m1,
-			"lp_balance": native.AmountOf(lp, 18), "total_supply": st.totalSupply.String(), "share_percent": "0",
-			"amount0": native.AmountOf(a0, m0.Decimals), "amount1": native.AmountOf(a1, m1.Decimals),
-		}
-		if st.totalSupply.Sign() > 0 {
-			out["share_percent"] = native.RatString(new(big.Rat).SetFrac(new(big.Int).Mul(lp, big.NewInt(100)), st.totalSupply), 8)
-		}
-		if c := native.SumCents(native.ValueCents(ctx, env, st.token0, a0), native.ValueCents(ctx, env, st.token1, a1)); c >= 0 {
-			out["value_usd"] = float64(c) / 100
-		}
-		return tool.ReadResult(defUniLPPosition, out)
+func uniLPPosition(ctx context.Context, env *native.Env, in *registry.Input) (any, error) {
+	args := native.ArgsOf(in)
+	owner := args.Whose(env, "owner")
+	if err := args.Err(); err != nil {
+		return nil, err
 	}
+	if args.Has("pool") {
+		return v3Position(ctx, env, in, owner)
+	}
+	pair, err := argPair(ctx, env, in, argFactory(env, in))
+	if err != nil {
+		return nil, err
+	}
+	in.Step(0)
+	st, err := readV2Pair(ctx, env, pair)
+	if err != nil {
+		return nil, err
+	}
+	m0, m1, err := native.TokenInfoPair(ctx, env, st.token0, st.token1)
+	if err != nil {
+		return nil, err
+	}
+	in.Step(1)
+	lp, err := env.Chain.TokenBalance(ctx, pair, owner)
+	if err != nil {
+		return nil, err
+	}
+	a0, a1, err := v2Redeem(ctx, env, st, lp)
+	if err != nil {
+		return nil, err
+	}
+	in.Step(2)
+	out := map[string]any{
+		"version": "v2", "owner": owner.Hex(), "pair": pair.Hex(), "token0": m0, "token1": m1,
+		"lp_balance": native.AmountOf(lp, 18), "total_supply": st.totalSupply.String(), "share_percent": "0",
+		"amount0": native.AmountOf(a0, m0.Decimals), "amount1": native.AmountOf(a1, m1.Decimals),
+	}
+	if st.totalSupply.Sign() > 0 {
+		out["share_percent"] = native.RatString(new(big.Rat).SetFrac(new(big.Int).Mul(lp, big.NewInt(100)), st.totalSupply), 8)
+	}
+	if c := native.SumCents(native.ValueCents(ctx, env, st.token0, a0), native.ValueCents(ctx, env, st.token1, a1)); c >= 0 {
+		out["value_usd"] = float64(c) / 100
+	}
+	return out, nil
 }
 
 // v2Redeem returns what burning liquidity LP tokens of a pair pays out:
@@ -232,9 +225,10 @@ func readV3Position(ctx context.Context, env *native.Env, st v3PoolState, owner 
 	return p, nil
 }
 
-func v3Position(ctx context.Context, env *native.Env, in *registry.Input, owner common.Address) (*tool.Result, error) {
-	pool, err := native.ArgAddress(in, "pool")
-	if err != nil {
+func v3Position(ctx context.Context, env *native.Env, in *registry.Input, owner common.Address) (any, error) {
+	args := native.ArgsOf(in)
+	pool := args.Address("pool")
+	if err := args.Err(); err != nil {
 		return nil, err
 	}
 	in.Step(0)
@@ -275,330 +269,292 @@ func v3Position(ctx context.Context, env *native.Env, in *registry.Input, owner 
 	if c := native.SumCents(native.ValueCents(ctx, env, st.token0, t0), native.ValueCents(ctx, env, st.token1, t1)); c >= 0 {
 		out["value_usd"] = float64(c) / 100
 	}
-	return tool.ReadResult(defUniLPPosition, out)
+	return out, nil
 }
 
 // ---- uniswap_add_liquidity (V2) ----
 
-var defUniAddLiquidity = &tool.Def{
+var addV2 = native.WriteTool{
 	Name: "uniswap_add_liquidity",
 	Description: "Add liquidity to an existing Uniswap V2 pair (Router02.addLiquidity) and receive its LP tokens in the agent's wallet. " +
 		"The plan computes the amounts the pair takes at its current ratio from your desired amounts (one side is used fully, the other as the ratio requires), " +
 		"protects both with slippage_bps (default 0.5%), and adds exact approves of the router when allowances are short. " +
 		"Use to provide V2 liquidity and earn the 0.3% fee. Does not create pairs or set a first price, and does not take native ETH (wrap it first). " +
 		"For V3 pools see uniswap_add_v3_liquidity; read a pair first with uniswap_get_pair_reserves.",
-	Category: tool.CatLP, Tier: tool.Write, RiskTier: tool.Layer2, Budget: tool.Slow, Effect: tool.EffectOpen,
-	ProgressSteps: []string{"Reading the pair", "Checking balances and allowances", "Sending approves and addLiquidity", "Confirming"},
-	PromptSnippet: "uniswap_add_liquidity adds liquidity to a V2 pair at its current ratio.",
-	Params: native.Schema([]string{"token_a", "token_b", "amount_a_desired", "amount_b_desired"},
+	Category: tool.CatLP, Risk: tool.Layer2, Effect: tool.EffectOpen,
+	Steps:    []string{"Reading the pair", "Checking balances and allowances", "Sending approves and addLiquidity", "Confirming"},
+	Snippet:  "uniswap_add_liquidity adds liquidity to a V2 pair at its current ratio.",
+	Required: []string{"token_a", "token_b", "amount_a_desired", "amount_b_desired"},
+	Params: []string{
 		native.PAddress("token_a", "One token of the pair"),
 		native.PAddress("token_b", "The other token"),
 		native.PAmount("amount_a_desired", "Most of token_a to add"),
 		native.PAmount("amount_b_desired", "Most of token_b to add"),
 		native.PSlippage, native.PDeadline,
 		native.PAddress("router", "Uniswap V2 Router02 (default: the chain's configured one)"),
-		native.PClaims("token_a", "token_a"), native.PClaims("token_b", "token_b"),
-		native.PChain),
-	SchemaVersion: 1,
+		native.PClaims("token_a", "token_a"), native.PClaims("token_b", "token_b")},
+	Action: "add_liquidity", Venue: "uniswap_v2",
+	Plan: planAddLiquidity,
 }
 
-func planAddLiquidity(env *native.Env) registry.Planner {
-	return func(ctx context.Context, in *registry.Input) (*tool.Plan, error) {
-		if err := native.CheckChain(env, in); err != nil {
-			return nil, err
-		}
-		a, b, err := argTokenPair(in)
-		if err != nil {
-			return nil, err
-		}
-		desA, err := native.ArgAmount(in, "amount_a_desired")
-		if err != nil {
-			return nil, err
-		}
-		desB, err := native.ArgAmount(in, "amount_b_desired")
-		if err != nil {
-			return nil, err
-		}
-		if err := native.Positive("amount_a_desired", desA); err != nil {
-			return nil, err
-		}
-		if err := native.Positive("amount_b_desired", desB); err != nil {
-			return nil, err
-		}
-		router, err := native.ArgAddressOr(in, "router", env.Venues.UniswapV2Router)
-		if err != nil {
-			return nil, err
-		}
-		if err := native.NeedVenue(router, "Uniswap V2 router", "router"); err != nil {
-			return nil, err
-		}
-		owner, err := native.Owner(env)
-		if err != nil {
-			return nil, err
-		}
-		in.Step(0)
-		factory, err := v2FactoryOf(ctx, env, router)
-		if err != nil {
-			return nil, err
-		}
-		pair, err := v2PairOf(ctx, env, factory, a, b)
-		if err != nil {
-			return nil, fmt.Errorf("%w (this tool does not create pairs)", err)
-		}
-		st, err := readV2Pair(ctx, env, pair)
-		if err != nil {
-			return nil, err
-		}
-		ra, rb := st.reservesFor(a)
-		if ra.Sign() == 0 || rb.Sign() == 0 {
-			return nil, errors.New("the pair has no liquidity: this tool does not set a pair's first price")
-		}
-		amtA, amtB, err := v2AddAmounts(desA, desB, ra, rb)
-		if err != nil {
-			return nil, err
-		}
-		if amtA.Sign() == 0 || amtB.Sign() == 0 {
-			return nil, errors.New("the desired amounts are too small for the pair's ratio")
-		}
-		bps := native.ArgInt(in, "slippage_bps", native.DefaultSlippageBps)
-		minA, minB := native.SlippageMin(amtA, bps), native.SlippageMin(amtB, bps)
-		lp := v2Minted(amtA, amtB, ra, rb, st.totalSupply)
-		minLP := native.SlippageMin(lp, bps)
-		if minLP.Sign() <= 0 {
-			return nil, errors.New("the amounts are too small to mint LP tokens")
-		}
-		ma, mb, err := native.TokenInfoPair(ctx, env, a, b)
-		if err != nil {
-			return nil, err
-		}
-		in.Step(1)
-		if err := native.NeedBalance(ctx, env, ma, amtA); err != nil {
-			return nil, err
-		}
-		if err := native.NeedBalance(ctx, env, mb, amtB); err != nil {
-			return nil, err
-		}
-		var txs []tool.Tx
-		for _, ap := range []struct {
-			tok common.Address
-			amt *big.Int
-		}{{a, amtA}, {b, amtB}} {
-			t, err := native.Approvals(ctx, env, ap.tok, router, ap.amt)
-			if err != nil {
-				return nil, err
-			}
-			txs = append(txs, t...)
-		}
-		dl, err := native.Deadline(ctx, env, in)
-		if err != nil {
-			return nil, err
-		}
-		add, err := native.Tx(chain.UniswapV2Router02ABI(), router, "add liquidity", "addLiquidity", a, b, amtA, amtB, minA, minB, owner, dl)
-		if err != nil {
-			return nil, err
-		}
-		txs = append(txs, add)
-		return native.NewPlan(env, txs,
-			[]tool.TokenUse{
-				native.Claimed(in, a, amtA, true, "token_a"), native.Claimed(in, b, amtB, true, "token_b"),
-				{Token: tool.Address(pair), Symbol: "", Decimals: -1, Amount: minLP, Out: false},
-			},
-			native.SumCents(native.ValueCents(ctx, env, a, amtA), native.ValueCents(ctx, env, b, amtB)),
-			fmt.Sprintf("add %s %s and %s %s to Uniswap V2 pair %s for at least %s LP tokens",
-				native.FormatUnits(amtA, ma.Decimals), ma.Symbol, native.FormatUnits(amtB, mb.Decimals), mb.Symbol, pair.Hex(), native.FormatUnits(minLP, 18))), nil
+func planAddLiquidity(ctx context.Context, env *native.Env, in *registry.Input) (*tool.Plan, error) {
+	args := native.ArgsOf(in)
+	a, b := args.Pair("token_a", "token_b")
+	desA, desB := args.Amount("amount_a_desired"), args.Amount("amount_b_desired")
+	if err := args.Err(); err != nil {
+		return nil, err
 	}
+	if err := native.Positive("amount_a_desired", desA); err != nil {
+		return nil, err
+	}
+	if err := native.Positive("amount_b_desired", desB); err != nil {
+		return nil, err
+	}
+	router := args.Venue("router", env.Venues.UniswapV2Router, "Uniswap V2 router")
+	if err := args.Err(); err != nil {
+		return nil, err
+	}
+	owner, err := native.Owner(env)
+	if err != nil {
+		return nil, err
+	}
+	in.Step(0)
+	factory, err := v2FactoryOf(ctx, env, router)
+	if err != nil {
+		return nil, err
+	}
+	pair, err := v2PairOf(ctx, env, factory, a, b)
+	if err != nil {
+		return nil, fmt.Errorf("%w (this tool does not create pairs)", err)
+	}
+	st, err := readV2Pair(ctx, env, pair)
+	if err != nil {
+		return nil, err
+	}
+	ra, rb := st.reservesFor(a)
+	if ra.Sign() == 0 || rb.Sign() == 0 {
+		return nil, errors.New("the pair has no liquidity: this tool does not set a pair's first price")
+	}
+	amtA, amtB, err := v2AddAmounts(desA, desB, ra, rb)
+	if err != nil {
+		return nil, err
+	}
+	if amtA.Sign() == 0 || amtB.Sign() == 0 {
+		return nil, errors.New("the desired amounts are too small for the pair's ratio")
+	}
+	bps := native.ArgInt(in, "slippage_bps", native.DefaultSlippageBps)
+	minA, minB := native.SlippageMin(amtA, bps), native.SlippageMin(amtB, bps)
+	lp := v2Minted(amtA, amtB, ra, rb, st.totalSupply)
+	minLP := native.SlippageMin(lp, bps)
+	if minLP.Sign() <= 0 {
+		return nil, errors.New("the amounts are too small to mint LP tokens")
+	}
+	ma, mb, err := native.TokenInfoPair(ctx, env, a, b)
+	if err != nil {
+		return nil, err
+	}
+	in.Step(1)
+	if err := native.NeedBalance(ctx, env, ma, amtA); err != nil {
+		return nil, err
+	}
+	if err := native.NeedBalance(ctx, env, mb, amtB); err != nil {
+		return nil, err
+	}
+	var txs []tool.Tx
+	for _, ap := range []struct {
+		tok common.Address
+		amt *big.Int
+	}{{a, amtA}, {b, amtB}} {
+		t, err := native.Approvals(ctx, env, ap.tok, router, ap.amt)
+		if err != nil {
+			return nil, err
+		}
+		txs = append(txs, t...)
+	}
+	dl, err := native.Deadline(ctx, env, in)
+	if err != nil {
+		return nil, err
+	}
+	add, err := native.Tx(chain.UniswapV2Router02ABI(), router, "add liquidity", "addLiquidity", a, b, amtA, amtB, minA, minB, owner, dl)
+	if err != nil {
+		return nil, err
+	}
+	txs = append(txs, add)
+	return native.NewPlan(env, txs,
+		[]tool.TokenUse{
+			native.Claimed(in, a, amtA, true, "token_a"), native.Claimed(in, b, amtB, true, "token_b"),
+			{Token: tool.Address(pair), Symbol: "", Decimals: -1, Amount: minLP, Out: false},
+		},
+		native.SumCents(native.ValueCents(ctx, env, a, amtA), native.ValueCents(ctx, env, b, amtB)),
+		fmt.Sprintf("add %s %s and %s %s to Uniswap V2 pair %s for at least %s LP tokens",
+			native.FormatUnits(amtA, ma.Decimals), ma.Symbol, native.FormatUnits(amtB, mb.Decimals), mb.Symbol, pair.Hex(), native.FormatUnits(minLP, 18))), nil
 }
 
 // ---- uniswap_remove_liquidity (V2) ----
 
-var defUniRemoveLiquidity = &tool.Def{
+var removeV2 = native.WriteTool{
 	Name: "uniswap_remove_liquidity",
 	Description: "Remove liquidity from a Uniswap V2 pair (Router02.removeLiquidity): burn LP tokens from the agent's wallet and receive both tokens back. " +
 		"liquidity is an amount of LP tokens or \"max\" for the whole balance; the minimum of each token is the current redemption less slippage_bps (default 0.5%). " +
 		"Adds an exact approve of the LP token to the router when needed. Use to exit or shrink a V2 position; check it first with uniswap_get_lp_position. " +
 		"Does not unwrap WETH or remove V3 liquidity (uniswap_remove_v3_liquidity).",
-	Category: tool.CatLP, Tier: tool.Write, RiskTier: tool.Layer2, Budget: tool.Slow, Effect: tool.EffectClose,
-	ProgressSteps: []string{"Reading the pair and position", "Checking the LP allowance", "Sending approve and removeLiquidity", "Confirming"},
-	PromptSnippet: "uniswap_remove_liquidity burns V2 LP tokens for the pair's tokens.",
-	Params: native.Schema([]string{"liquidity"},
+	Category: tool.CatLP, Risk: tool.Layer2, Effect: tool.EffectClose,
+	Steps:    []string{"Reading the pair and position", "Checking the LP allowance", "Sending approve and removeLiquidity", "Confirming"},
+	Snippet:  "uniswap_remove_liquidity burns V2 LP tokens for the pair's tokens.",
+	Required: []string{"liquidity"},
+	Params: []string{
 		native.PAddress("pair", "The V2 pair; or give token_a and token_b"),
 		native.PAddress("token_a", "One token of the pair"),
 		native.PAddress("token_b", "The other token"),
 		native.PAmountMax("liquidity", "LP tokens to burn"),
 		native.PSlippage, native.PDeadline,
-		native.PAddress("router", "Uniswap V2 Router02 (default: the chain's configured one)"),
-		native.PChain),
-	SchemaVersion: 1,
+		native.PAddress("router", "Uniswap V2 Router02 (default: the chain's configured one)")},
+	Action: "remove_liquidity", Venue: "uniswap_v2",
+	Plan: planRemoveLiquidity,
 }
 
-func planRemoveLiquidity(env *native.Env) registry.Planner {
-	return func(ctx context.Context, in *registry.Input) (*tool.Plan, error) {
-		if err := native.CheckChain(env, in); err != nil {
-			return nil, err
-		}
-		router, err := native.ArgAddressOr(in, "router", env.Venues.UniswapV2Router)
-		if err != nil {
-			return nil, err
-		}
-		if err := native.NeedVenue(router, "Uniswap V2 router", "router"); err != nil {
-			return nil, err
-		}
-		owner, err := native.Owner(env)
-		if err != nil {
-			return nil, err
-		}
-		liq, err := native.ArgAmountMax(in, "liquidity")
-		if err != nil {
-			return nil, err
-		}
-		in.Step(0)
-		pair, err := argPair(ctx, env, in, func() (common.Address, error) { return v2FactoryOf(ctx, env, router) })
-		if err != nil {
-			return nil, err
-		}
-		st, err := readV2Pair(ctx, env, pair)
-		if err != nil {
-			return nil, err
-		}
-		bal, err := env.Chain.TokenBalance(ctx, pair, owner)
-		if err != nil {
-			return nil, err
-		}
-		if liq == nil {
-			liq = bal
-		}
-		if liq.Sign() == 0 {
-			return nil, native.ErrNoPosition
-		}
-		if liq.Cmp(bal) > 0 {
-			return nil, fmt.Errorf("the wallet holds %s LP tokens of the pair, less than %s", bal, liq)
-		}
-		a0, a1, err := v2Redeem(ctx, env, st, liq)
-		if err != nil {
-			return nil, err
-		}
-		bps := native.ArgInt(in, "slippage_bps", native.DefaultSlippageBps)
-		min0, min1 := native.SlippageMin(a0, bps), native.SlippageMin(a1, bps)
-		if min0.Sign() == 0 || min1.Sign() == 0 {
-			return nil, errors.New("the liquidity is too small to redeem both tokens")
-		}
-		m0, m1, err := native.TokenInfoPair(ctx, env, st.token0, st.token1)
-		if err != nil {
-			return nil, err
-		}
-		in.Step(1)
-		txs, err := native.Approvals(ctx, env, pair, router, liq)
-		if err != nil {
-			return nil, err
-		}
-		dl, err := native.Deadline(ctx, env, in)
-		if err != nil {
-			return nil, err
-		}
-		rm, err := native.Tx(chain.UniswapV2Router02ABI(), router, "remove liquidity", "removeLiquidity", st.token0, st.token1, liq, min0, min1, owner, dl)
-		if err != nil {
-			return nil, err
-		}
-		txs = append(txs, rm)
-		return native.NewPlan(env, txs,
-			[]tool.TokenUse{
-				{Token: tool.Address(pair), Decimals: -1, Amount: liq, Out: true},
-				{Token: tool.Address(st.token0), Decimals: -1, Amount: min0},
-				{Token: tool.Address(st.token1), Decimals: -1, Amount: min1},
-			},
-			native.SumCents(native.ValueCents(ctx, env, st.token0, a0), native.ValueCents(ctx, env, st.token1, a1)),
-			fmt.Sprintf("burn %s LP tokens of Uniswap V2 pair %s for at least %s %s and %s %s",
-				native.FormatUnits(liq, 18), pair.Hex(), native.FormatUnits(min0, m0.Decimals), m0.Symbol, native.FormatUnits(min1, m1.Decimals), m1.Symbol)), nil
+func planRemoveLiquidity(ctx context.Context, env *native.Env, in *registry.Input) (*tool.Plan, error) {
+	args := native.ArgsOf(in)
+	router := args.Venue("router", env.Venues.UniswapV2Router, "Uniswap V2 router")
+	liq := args.AmountOrMax("liquidity")
+	if err := args.Err(); err != nil {
+		return nil, err
 	}
+	owner, err := native.Owner(env)
+	if err != nil {
+		return nil, err
+	}
+	in.Step(0)
+	pair, err := argPair(ctx, env, in, func() (common.Address, error) { return v2FactoryOf(ctx, env, router) })
+	if err != nil {
+		return nil, err
+	}
+	st, err := readV2Pair(ctx, env, pair)
+	if err != nil {
+		return nil, err
+	}
+	bal, err := env.Chain.TokenBalance(ctx, pair, owner)
+	if err != nil {
+		return nil, err
+	}
+	if liq == nil {
+		liq = bal
+	}
+	if liq.Sign() == 0 {
+		return nil, native.ErrNoPosition
+	}
+	if liq.Cmp(bal) > 0 {
+		return nil, fmt.Errorf("the wallet holds %s LP tokens of the pair, less than %s", bal, liq)
+	}
+	a0, a1, err := v2Redeem(ctx, env, st, liq)
+	if err != nil {
+		return nil, err
+	}
+	bps := native.ArgInt(in, "slippage_bps", native.DefaultSlippageBps)
+	min0, min1 := native.SlippageMin(a0, bps), native.SlippageMin(a1, bps)
+	if min0.Sign() == 0 || min1.Sign() == 0 {
+		return nil, errors.New("the liquidity is too small to redeem both tokens")
+	}
+	m0, m1, err := native.TokenInfoPair(ctx, env, st.token0, st.token1)
+	if err != nil {
+		return nil, err
+	}
+	in.Step(1)
+	txs, err := native.Approvals(ctx, env, pair, router, liq)
+	if err != nil {
+		return nil, err
+	}
+	dl, err := native.Deadline(ctx, env, in)
+	if err != nil {
+		return nil, err
+	}
+	rm, err := native.Tx(chain.UniswapV2Router02ABI(), router, "remove liquidity", "removeLiquidity", st.token0, st.token1, liq, min0, min1, owner, dl)
+	if err != nil {
+		return nil, err
+	}
+	txs = append(txs, rm)
+	return native.NewPlan(env, txs,
+		[]tool.TokenUse{
+			{Token: tool.Address(pair), Decimals: -1, Amount: liq, Out: true},
+			{Token: tool.Address(st.token0), Decimals: -1, Amount: min0},
+			{Token: tool.Address(st.token1), Decimals: -1, Amount: min1},
+		},
+		native.SumCents(native.ValueCents(ctx, env, st.token0, a0), native.ValueCents(ctx, env, st.token1, a1)),
+		fmt.Sprintf("burn %s LP tokens of Uniswap V2 pair %s for at least %s %s and %s %s",
+			native.FormatUnits(liq, 18), pair.Hex(), native.FormatUnits(min0, m0.Decimals), m0.Symbol, native.FormatUnits(min1, m1.Decimals), m1.Symbol)), nil
 }
 
 // ---- uniswap_add_v3_liquidity ----
 
-var defUniAddV3Liquidity = &tool.Def{
+var addV3 = native.WriteTool{
 	Name: "uniswap_add_v3_liquidity",
 	Description: "Add full-range liquidity to a Uniswap V3 pool through the chain's liquidity helper; the position is owned by the agent's wallet inside the pool (no NFT). " +
 		"Give the most of each pool token you are willing to add; the plan computes the liquidity they buy at the current price and the exact amounts it takes, " +
 		"and adds exact approves of the helper. The helper takes no minimum liquidity: if the price moves before execution you get less liquidity, never spend more than planned. " +
 		"Use for V3 LP on ward's dev chain; mainnet's NonfungiblePositionManager is not supported, nor are concentrated ranges. Remove with uniswap_remove_v3_liquidity.",
-	Category: tool.CatLP, Tier: tool.Write, RiskTier: tool.Layer2, Budget: tool.Slow, Effect: tool.EffectOpen,
-	ProgressSteps: []string{"Reading the pool", "Checking balances and allowances", "Sending approves and addLiquidity", "Confirming"},
-	PromptSnippet: "uniswap_add_v3_liquidity adds full-range liquidity to a V3 pool.",
-	Params: native.Schema([]string{"pool", "amount0_max", "amount1_max"},
+	Category: tool.CatLP, Risk: tool.Layer2, Effect: tool.EffectOpen,
+	Steps:    []string{"Reading the pool", "Checking balances and allowances", "Sending approves and addLiquidity", "Confirming"},
+	Snippet:  "uniswap_add_v3_liquidity adds full-range liquidity to a V3 pool.",
+	Required: []string{"pool", "amount0_max", "amount1_max"},
+	Params: []string{
 		native.PAddress("pool", "The V3 pool (see uniswap_get_pools_by_token_pair)"),
 		native.PAmount("amount0_max", "Most of the pool's token0 to add"),
 		native.PAmount("amount1_max", "Most of the pool's token1 to add"),
 		native.PAddress("helper", "The liquidity helper (default: the chain's configured one)"),
-		native.PClaims("token0", "the pool's token0"), native.PClaims("token1", "the pool's token1"),
-		native.PChain),
-	SchemaVersion: 1,
+		native.PClaims("token0", "the pool's token0"), native.PClaims("token1", "the pool's token1")},
+	Action: "add_liquidity", Venue: "uniswap_v3",
+	When: hasV3Helper,
+	Plan: planAddV3Liquidity,
 }
 
-func planAddV3Liquidity(env *native.Env) registry.Planner {
-	return func(ctx context.Context, in *registry.Input) (*tool.Plan, error) {
-		if err := native.CheckChain(env, in); err != nil {
-			return nil, err
-		}
-		pool, err := native.ArgAddress(in, "pool")
-		if err != nil {
-			return nil, err
-		}
-		max0, err := native.ArgAmount(in, "amount0_max")
-		if err != nil {
-			return nil, err
-		}
-		max1, err := native.ArgAmount(in, "amount1_max")
-		if err != nil {
-			return nil, err
-		}
-		helper, err := native.ArgAddressOr(in, "helper", env.Venues.UniswapV3LiquidityHelper)
-		if err != nil {
-			return nil, err
-		}
-		if err := native.NeedVenue(helper, "Uniswap V3 liquidity helper", "helper"); err != nil {
-			return nil, err
-		}
-		in.Step(0)
-		st, err := readV3Pool(ctx, env, pool)
-		if err != nil {
-			return nil, err
-		}
-		lo, hi := st.fullRangeTicks()
-		sa, sb, err := sqrtRatios(lo, hi)
-		if err != nil {
-			return nil, err
-		}
-		liq, amt0, amt1, err := v3HelperAmounts(st.sqrtP, sa, sb, max0, max1)
-		if err != nil {
-			return nil, err
-		}
-		m0, m1, err := native.TokenInfoPair(ctx, env, st.token0, st.token1)
-		if err != nil {
-			return nil, err
-		}
-		in.Step(1)
-		var txs []tool.Tx
-		for _, x := range []struct {
-			t   native.TokenInfo
-			amt *big.Int
-		}{{m0, amt0}, {m1, amt1}} {
-			t, err := native.Spend(ctx, env, x.t, helper, x.amt)
-			if err != nil {
-				return nil, err
-			}
-			txs = append(txs, t...)
-		}
-		// The planned amounts are the maxima: the helper cannot take more.
-		add, err := native.ExtraTx(helper, "add liquidity", "addLiquidity", pool, amt0, amt1)
-		if err != nil {
-			return nil, err
-		}
-		txs = append(txs, add)
-		return native.NewPlan(env, txs,
-			[]tool.TokenUse{native.Claimed(in, st.token0, amt0, true, "token0"), native.Claimed(in, st.token1, amt1, true, "token1")},
-			native.SumCents(native.ValueCents(ctx, env, st.token0, amt0), native.ValueCents(ctx, env, st.token1, amt1)),
-			fmt.Sprintf("add %s liquidity (%s %s and %s %s) across the full range of Uniswap V3 pool %s",
-				liq, native.FormatUnits(amt0, m0.Decimals), m0.Symbol, native.FormatUnits(amt1, m1.Decimals), m1.Symbol, pool.Hex())), nil
+func planAddV3Liquidity(ctx context.Context, env *native.Env, in *registry.Input) (*tool.Plan, error) {
+	args := native.ArgsOf(in)
+	pool, max0, max1 := args.Address("pool"), args.Amount("amount0_max"), args.Amount("amount1_max")
+	helper := args.Venue("helper", env.Venues.UniswapV3LiquidityHelper, "Uniswap V3 liquidity helper")
+	if err := args.Err(); err != nil {
+		return nil, err
 	}
+	in.Step(0)
+	st, err := readV3Pool(ctx, env, pool)
+	if err != nil {
+		return nil, err
+	}
+	lo, hi := st.fullRangeTicks()
+	sa, sb, err := sqrtRatios(lo, hi)
+	if err != nil {
+		return nil, err
+	}
+	liq, amt0, amt1, err := v3HelperAmounts(st.sqrtP, sa, sb, max0, max1)
+	if err != nil {
+		return nil, err
+	}
+	m0, m1, err := native.TokenInfoPair(ctx, env, st.token0, st.token1)
+	if err != nil {
+		return nil, err
+	}
+	in.Step(1)
+	var txs []tool.Tx
+	for _, x := range []struct {
+		t   native.TokenInfo
+		amt *big.Int
+	}{{m0, amt0}, {m1, amt1}} {
+		t, err := native.Spend(ctx, env, x.t, helper, x.amt)
+		if err != nil {
+			return nil, err
+		}
+		txs = append(txs, t...)
+	}
+	// The planned amounts are the maxima: the helper cannot take more.
+	add, err := native.ExtraTx(helper, "add liquidity", "addLiquidity", pool, amt0, amt1)
+	if err != nil {
+		return nil, err
+	}
+	txs = append(txs, add)
+	return native.NewPlan(env, txs,
+		[]tool.TokenUse{native.Claimed(in, st.token0, amt0, true, "token0"), native.Claimed(in, st.token1, amt1, true, "token1")},
+		native.SumCents(native.ValueCents(ctx, env, st.token0, amt0), native.ValueCents(ctx, env, st.token1, amt1)),
+		fmt.Sprintf("add %s liquidity (%s %s and %s %s) across the full range of Uniswap V3 pool %s",
+			liq, native.FormatUnits(amt0, m0.Decimals), m0.Symbol, native.FormatUnits(amt1, m1.Decimals), m1.Symbol, pool.Hex())), nil
 }
 
 // v3HelperAmounts returns the liquidity the helper adds for at most max0
@@ -663,96 +619,90 @@ func v3LiquidityFor(sqrtP, sqrtA, sqrtB, amount0, amount1 *big.Int) (*big.Int, e
 
 // ---- uniswap_remove_v3_liquidity ----
 
-var defUniRemoveV3Liquidity = &tool.Def{
+var removeV3 = native.WriteTool{
 	Name: "uniswap_remove_v3_liquidity",
 	Description: "Remove liquidity from a Uniswap V3 position the agent's wallet owns directly in the pool (as uniswap_add_v3_liquidity creates): " +
 		"burns liquidity (an amount or \"max\") from the tick range (default: the full range) and collects the tokens and all uncollected fees to the wallet, in two transactions to the pool. " +
 		"The plan expects the position's current redemption less slippage_bps (default 0.5%); the pool's burn takes no minimum, so the check happens in simulation and after execution. " +
 		"Use to exit or shrink a V3 position; read it first with uniswap_get_lp_position. Does not handle NonfungiblePositionManager positions.",
-	Category: tool.CatLP, Tier: tool.Write, RiskTier: tool.Layer2, Budget: tool.Slow, Effect: tool.EffectClose,
-	ProgressSteps: []string{"Reading the pool and position", "Computing the redemption", "Sending burn and collect", "Confirming"},
-	PromptSnippet: "uniswap_remove_v3_liquidity burns a V3 position's liquidity and collects tokens and fees.",
-	Params: native.Schema([]string{"pool", "liquidity"},
+	Category: tool.CatLP, Risk: tool.Layer2, Effect: tool.EffectClose,
+	Steps:    []string{"Reading the pool and position", "Computing the redemption", "Sending burn and collect", "Confirming"},
+	Snippet:  "uniswap_remove_v3_liquidity burns a V3 position's liquidity and collects tokens and fees.",
+	Required: []string{"pool", "liquidity"},
+	Params: []string{
 		native.PAddress("pool", "The V3 pool"),
 		native.PAmountMax("liquidity", "Liquidity to remove (the position's liquidity units, see uniswap_get_lp_position)"),
 		native.PInt("tick_lower", "Lower tick of the position (default: the full range)", minTick, maxTick),
 		native.PInt("tick_upper", "Upper tick of the position (default: the full range)", minTick, maxTick),
-		native.PSlippage,
-		native.PChain),
-	SchemaVersion: 1,
+		native.PSlippage},
+	Action: "remove_liquidity", Venue: "uniswap_v3",
+	Plan: planRemoveV3Liquidity,
 }
 
-func planRemoveV3Liquidity(env *native.Env) registry.Planner {
-	return func(ctx context.Context, in *registry.Input) (*tool.Plan, error) {
-		if err := native.CheckChain(env, in); err != nil {
-			return nil, err
-		}
-		pool, err := native.ArgAddress(in, "pool")
-		if err != nil {
-			return nil, err
-		}
-		liq, err := native.ArgAmountMax(in, "liquidity")
-		if err != nil {
-			return nil, err
-		}
-		owner, err := native.Owner(env)
-		if err != nil {
-			return nil, err
-		}
-		in.Step(0)
-		st, err := readV3Pool(ctx, env, pool)
-		if err != nil {
-			return nil, err
-		}
-		lo, hi, err := v3Range(in, st)
-		if err != nil {
-			return nil, err
-		}
-		pos, err := readV3Position(ctx, env, st, owner, lo, hi)
-		if err != nil {
-			return nil, err
-		}
-		if liq == nil {
-			liq = pos.liquidity
-		}
-		if liq.Sign() == 0 {
-			return nil, native.ErrNoPosition
-		}
-		if liq.Cmp(pos.liquidity) > 0 {
-			return nil, fmt.Errorf("the position holds %s liquidity, less than %s", pos.liquidity, liq)
-		}
-		in.Step(1)
-		sa, sb, err := sqrtRatios(lo, hi)
-		if err != nil {
-			return nil, err
-		}
-		a0, a1, err := v3Amounts(st.sqrtP, sa, sb, liq, false)
-		if err != nil {
-			return nil, err
-		}
-		bps := native.ArgInt(in, "slippage_bps", native.DefaultSlippageBps)
-		min0 := new(big.Int).Add(native.SlippageMin(a0, bps), pos.owed0)
-		min1 := new(big.Int).Add(native.SlippageMin(a1, bps), pos.owed1)
-		m0, m1, err := native.TokenInfoPair(ctx, env, st.token0, st.token1)
-		if err != nil {
-			return nil, err
-		}
-		burn, err := native.ExtraTx(pool, "burn", "burn", big.NewInt(lo), big.NewInt(hi), liq)
-		if err != nil {
-			return nil, err
-		}
-		collect, err := native.ExtraTx(pool, "collect", "collect", owner, big.NewInt(lo), big.NewInt(hi), maxUint128, maxUint128)
-		if err != nil {
-			return nil, err
-		}
-		e0, e1 := new(big.Int).Add(a0, pos.owed0), new(big.Int).Add(a1, pos.owed1)
-		return native.NewPlan(env, []tool.Tx{burn, collect},
-			[]tool.TokenUse{
-				{Token: tool.Address(st.token0), Decimals: -1, Amount: min0},
-				{Token: tool.Address(st.token1), Decimals: -1, Amount: min1},
-			},
-			native.SumCents(native.ValueCents(ctx, env, st.token0, e0), native.ValueCents(ctx, env, st.token1, e1)),
-			fmt.Sprintf("remove %s liquidity from Uniswap V3 pool %s [%d, %d] and collect about %s %s and %s %s (fees included)",
-				liq, pool.Hex(), lo, hi, native.FormatUnits(e0, m0.Decimals), m0.Symbol, native.FormatUnits(e1, m1.Decimals), m1.Symbol)), nil
+func planRemoveV3Liquidity(ctx context.Context, env *native.Env, in *registry.Input) (*tool.Plan, error) {
+	args := native.ArgsOf(in)
+	pool := args.Address("pool")
+	liq := args.AmountOrMax("liquidity")
+	if err := args.Err(); err != nil {
+		return nil, err
 	}
+	owner, err := native.Owner(env)
+	if err != nil {
+		return nil, err
+	}
+	in.Step(0)
+	st, err := readV3Pool(ctx, env, pool)
+	if err != nil {
+		return nil, err
+	}
+	lo, hi, err := v3Range(in, st)
+	if err != nil {
+		return nil, err
+	}
+	pos, err := readV3Position(ctx, env, st, owner, lo, hi)
+	if err != nil {
+		return nil, err
+	}
+	if liq == nil {
+		liq = pos.liquidity
+	}
+	if liq.Sign() == 0 {
+		return nil, native.ErrNoPosition
+	}
+	if liq.Cmp(pos.liquidity) > 0 {
+		return nil, fmt.Errorf("the position holds %s liquidity, less than %s", pos.liquidity, liq)
+	}
+	in.Step(1)
+	sa, sb, err := sqrtRatios(lo, hi)
+	if err != nil {
+		return nil, err
+	}
+	a0, a1, err := v3Amounts(st.sqrtP, sa, sb, liq, false)
+	if err != nil {
+		return nil, err
+	}
+	bps := native.ArgInt(in, "slippage_bps", native.DefaultSlippageBps)
+	min0 := new(big.Int).Add(native.SlippageMin(a0, bps), pos.owed0)
+	min1 := new(big.Int).Add(native.SlippageMin(a1, bps), pos.owed1)
+	m0, m1, err := native.TokenInfoPair(ctx, env, st.token0, st.token1)
+	if err != nil {
+		return nil, err
+	}
+	burn, err := native.ExtraTx(pool, "burn", "burn", big.NewInt(lo), big.NewInt(hi), liq)
+	if err != nil {
+		return nil, err
+	}
+	collect, err := native.ExtraTx(pool, "collect", "collect", owner, big.NewInt(lo), big.NewInt(hi), maxUint128, maxUint128)
+	if err != nil {
+		return nil, err
+	}
+	e0, e1 := new(big.Int).Add(a0, pos.owed0), new(big.Int).Add(a1, pos.owed1)
+	return native.NewPlan(env, []tool.Tx{burn, collect},
+		[]tool.TokenUse{
+			{Token: tool.Address(st.token0), Decimals: -1, Amount: min0},
+			{Token: tool.Address(st.token1), Decimals: -1, Amount: min1},
+		},
+		native.SumCents(native.ValueCents(ctx, env, st.token0, e0), native.ValueCents(ctx, env, st.token1, e1)),
+		fmt.Sprintf("remove %s liquidity from Uniswap V3 pool %s [%d, %d] and collect about %s %s and %s %s (fees included)",
+			liq, pool.Hex(), lo, hi, native.FormatUnits(e0, m0.Decimals), m0.Symbol, native.FormatUnits(e1, m1.Decimals), m1.Symbol)), nil
 }

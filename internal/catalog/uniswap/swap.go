@@ -33,33 +33,37 @@ func swapParams(router string) []string {
 	}
 }
 
-var defUniSwapV3 = &tool.Def{
+var swapV3 = native.WriteTool{
 	Name: "uniswap_execute_swap",
 	Description: "Swap an exact amount of one ERC-20 token for another through one Uniswap V3 pool (SwapRouter.exactInputSingle), received by the agent's wallet. " +
 		"The plan quotes the swap exactly from the pool's state, sets the minimum output to the quote less slippage_bps (default 0.5%), " +
 		"adds an exact approve of the router when the allowance is short, and picks the fee tier with the best output unless fee is given. " +
 		"Use it to buy or sell on Uniswap V3; get a quote first with uniswap_get_quote if you want to compare venues. " +
 		"Does not take native ETH (wrap it to WETH first), route through several pools, or send the output to another address. For V2 pairs use uniswap_execute_v2_swap.",
-	Category: tool.CatTrading, Tier: tool.Write, RiskTier: tool.Layer2, Budget: tool.Slow, Effect: tool.EffectOpen,
-	ProgressSteps:    []string{"Quoting the pool", "Checking balance and allowance", "Sending approve and swap", "Confirming"},
-	PromptSnippet:    "uniswap_execute_swap swaps an exact input on Uniswap V3 with a slippage-protected minimum.",
-	PromptGuidelines: []string{"Keep slippage_bps small (50 or less) on deep pools.", "Check uniswap_compute_price_impact for large trades."},
-	Params: native.Schema([]string{"token_in", "token_out", "amount_in"}, append(swapParams("Uniswap V3 SwapRouter with the original interface, whose params carry a deadline (mainnet 0xE592427A0AEce92De3Edee1F18E0157C05861564, not SwapRouter02); default: the chain's configured one"),
-		`"fee":{"type":"integer","enum":[100,500,3000,10000],"description":"Fee tier of the pool in hundredths of a bip (3000 = 0.3%); default: the tier with the best output"}`)...),
-	SchemaVersion: 1,
+	Category: tool.CatTrading, Risk: tool.Layer2, Effect: tool.EffectOpen,
+	Steps:      []string{"Quoting the pool", "Checking balance and allowance", "Sending approve and swap", "Confirming"},
+	Snippet:    "uniswap_execute_swap swaps an exact input on Uniswap V3 with a slippage-protected minimum.",
+	Guidelines: []string{"Keep slippage_bps small (50 or less) on deep pools.", "Check uniswap_compute_price_impact for large trades."},
+	Required:   []string{"token_in", "token_out", "amount_in"},
+	Params: append(swapParams("Uniswap V3 SwapRouter with the original interface, whose params carry a deadline (mainnet 0xE592427A0AEce92De3Edee1F18E0157C05861564, not SwapRouter02); default: the chain's configured one"),
+		`"fee":{"type":"integer","enum":[100,500,3000,10000],"description":"Fee tier of the pool in hundredths of a bip (3000 = 0.3%); default: the tier with the best output"}`),
+	Action: "swap", Venue: "uniswap_v3",
+	Plan: planSwap(true),
 }
 
-var defUniSwapV2 = &tool.Def{
+var swapV2 = native.WriteTool{
 	Name: "uniswap_execute_v2_swap",
 	Description: "Swap an exact amount of one ERC-20 token for another through a Uniswap V2 pair (Router02.swapExactTokensForTokens on the direct pair), received by the agent's wallet. " +
 		"The plan quotes with the router's getAmountsOut, sets the minimum output to the quote less slippage_bps (default 0.5%), and adds an exact approve of the router when the allowance is short. " +
 		"Use it when the V2 pair gives the better quote (see uniswap_get_quote). " +
 		"Does not take native ETH (wrap it to WETH first), route through intermediate tokens, or send the output elsewhere. For V3 pools use uniswap_execute_swap.",
-	Category: tool.CatTrading, Tier: tool.Write, RiskTier: tool.Layer2, Budget: tool.Slow, Effect: tool.EffectOpen,
-	ProgressSteps: []string{"Quoting the pair", "Checking balance and allowance", "Sending approve and swap", "Confirming"},
-	PromptSnippet: "uniswap_execute_v2_swap swaps an exact input on a Uniswap V2 pair with a slippage-protected minimum.",
-	Params:        native.Schema([]string{"token_in", "token_out", "amount_in"}, swapParams("Uniswap V2 Router02 (default: the chain's configured one)")...),
-	SchemaVersion: 1,
+	Category: tool.CatTrading, Risk: tool.Layer2, Effect: tool.EffectOpen,
+	Steps:    []string{"Quoting the pair", "Checking balance and allowance", "Sending approve and swap", "Confirming"},
+	Snippet:  "uniswap_execute_v2_swap swaps an exact input on a Uniswap V2 pair with a slippage-protected minimum.",
+	Required: []string{"token_in", "token_out", "amount_in"},
+	Params:   swapParams("Uniswap V2 Router02 (default: the chain's configured one)"),
+	Action:   "swap", Venue: "uniswap_v2",
+	Plan: planSwap(false),
 }
 
 // exactInputSingleParams is SwapRouter.ExactInputSingleParams.
@@ -74,28 +78,17 @@ type exactInputSingleParams struct {
 	SqrtPriceLimitX96 *big.Int
 }
 
-func planSwapV3(env *native.Env) registry.Planner { return planSwap(env, true) }
-
-func planSwapV2(env *native.Env) registry.Planner { return planSwap(env, false) }
-
-func planSwap(env *native.Env, v3 bool) registry.Planner {
-	return func(ctx context.Context, in *registry.Input) (*tool.Plan, error) {
-		if err := native.CheckChain(env, in); err != nil {
-			return nil, err
-		}
-		tokIn, tokOut, amount, err := quoteArgs(in)
-		if err != nil {
-			return nil, err
-		}
+// planSwap is the planner of a V3 swap (v3) or a V2 swap.
+func planSwap(v3 bool) func(ctx context.Context, env *native.Env, in *registry.Input) (*tool.Plan, error) {
+	return func(ctx context.Context, env *native.Env, in *registry.Input) (*tool.Plan, error) {
 		def := env.Venues.UniswapV2Router
 		if v3 {
 			def = env.Venues.UniswapV3Router
 		}
-		router, err := native.ArgAddressOr(in, "router", def)
-		if err != nil {
-			return nil, err
-		}
-		if err := native.NeedVenue(router, "Uniswap router", "router"); err != nil {
+		args := native.ArgsOf(in)
+		tokIn, tokOut, amount := quoteArgs(args)
+		router := args.Venue("router", def, "Uniswap router")
+		if err := args.Err(); err != nil {
 			return nil, err
 		}
 		owner, err := native.Owner(env)
@@ -117,8 +110,8 @@ func planSwap(env *native.Env, v3 bool) registry.Planner {
 			return nil, err
 		}
 		minOut := native.SlippageMin(q.out, native.ArgInt(in, "slippage_bps", native.DefaultSlippageBps))
-		if floor, err := argAmountOr(in, "min_amount_out"); err != nil {
-			return nil, err
+		if floor := args.OptionalAmount("min_amount_out"); args.Err() != nil {
+			return nil, args.Err()
 		} else if floor != nil && floor.Cmp(minOut) > 0 {
 			minOut = floor
 		}
@@ -157,12 +150,4 @@ func planSwap(env *native.Env, v3 bool) registry.Planner {
 				native.FormatUnits(amount, mi.Decimals), mi.Symbol, native.FormatUnits(minOut, mo.Decimals), mo.Symbol,
 				native.FormatUnits(q.out, mo.Decimals), where)), nil
 	}
-}
-
-// argAmountOr reads an optional amount (nil when absent).
-func argAmountOr(in *registry.Input, name string) (*big.Int, error) {
-	if _, ok := in.Args.Get(name); !ok {
-		return nil, nil
-	}
-	return native.ArgAmount(in, name)
 }

@@ -14,19 +14,9 @@ import (
 func Tools() []native.Maker {
 	return []native.Maker{
 		// Pool discovery and state (data), quotes (trading).
-		native.At("uniswap", native.Read(defUniPools, "pools", uniPools)),
-		native.At("uniswap", native.Read(defUniPoolInfo, "pool", uniPoolInfo)),
-		native.At("uniswap_v2", native.Read(defUniReserves, "reserves", uniReserves)),
-		native.At("uniswap", native.Read(defUniQuote, "quote", uniQuote)),
-		native.At("uniswap", native.Read(defUniImpact, "price_impact", uniImpact)),
-		native.At("uniswap", native.Read(defUniLPPosition, "lp_position", uniLPPosition)),
+		pools, poolInfo, reserves, quoteTool, impact, lpPosition,
 		// Writes.
-		native.Write(defUniSwapV3, "swap", "uniswap_v3", planSwapV3),
-		native.Write(defUniSwapV2, "swap", "uniswap_v2", planSwapV2),
-		native.Write(defUniAddLiquidity, "add_liquidity", "uniswap_v2", planAddLiquidity),
-		native.Write(defUniRemoveLiquidity, "remove_liquidity", "uniswap_v2", planRemoveLiquidity),
-		native.When(hasV3Helper, native.Write(defUniAddV3Liquidity, "add_liquidity", "uniswap_v3", planAddV3Liquidity)),
-		native.Write(defUniRemoveV3Liquidity, "remove_liquidity", "uniswap_v3", planRemoveV3Liquidity),
+		swapV3, swapV2, addV2, removeV2, addV3, removeV3,
 	}
 }
 

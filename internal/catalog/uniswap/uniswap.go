@@ -308,24 +308,25 @@ func quoteV3Best(ctx context.Context, env *native.Env, router, in, out common.Ad
 
 // ---- uniswap_get_pools_by_token_pair ----
 
-var defUniPools = &tool.Def{
+var pools = native.ReadTool{
 	Name: "uniswap_get_pools_by_token_pair",
 	Description: "Find the Uniswap pools that trade two tokens: the V2 pair and the V3 pools at the 0.01%, 0.05%, 0.3% and 1% fee tiers, " +
 		"with each pool's address and depth (V2 reserves, V3 active liquidity and price). Use it first whenever another Uniswap tool asks for a pool or pair address. " +
 		"Returns an empty list when no pool exists; it does not create pools, quote swaps (use uniswap_get_quote) or read positions.",
-	Category: tool.CatData, Tier: tool.Read, RiskTier: tool.Layer1, Budget: tool.Medium,
-	ProgressSteps: []string{"Reading the V2 factory", "Reading the V3 factory", "Reading pool depth"},
-	PromptSnippet: "uniswap_get_pools_by_token_pair finds V2 and V3 pool addresses for two tokens.",
-	Params: native.Schema([]string{"token_a", "token_b"},
+	Category: tool.CatData, Budget: tool.Medium,
+	Steps:    []string{"Reading the V2 factory", "Reading the V3 factory", "Reading pool depth"},
+	Snippet:  "uniswap_get_pools_by_token_pair finds V2 and V3 pool addresses for two tokens.",
+	Required: []string{"token_a", "token_b"},
+	Params: []string{
 		native.PAddress("token_a", "One token of the pair (ERC-20; use WETH for ether)"),
 		native.PAddress("token_b", "The other token"),
 		native.PAddress("v2_factory", "Uniswap V2 factory (default: the chain's configured one)"),
-		native.PAddress("v3_factory", "Uniswap V3 factory (default: the chain's configured one)"),
-		native.PChain),
-	Result: native.ResultSchema(
+		native.PAddress("v3_factory", "Uniswap V3 factory (default: the chain's configured one)")},
+	Result: []string{
 		native.RProp("token_a", "string", "first token"), native.RProp("token_b", "string", "second token"),
-		`"pools":{"type":"array","items":{"type":"object","properties":{"version":{"type":"string","enum":["v2","v3"]},"address":{"type":"string"},"fee":{"type":"integer","description":"fee in hundredths of a bip (3000 = 0.3%)"},"reserve_a":{"type":"string"},"reserve_b":{"type":"string"},"liquidity":{"type":"string"},"sqrt_price_x96":{"type":"string"},"tick":{"type":"integer"}}}}`),
-	SchemaVersion: 1,
+		`"pools":{"type":"array","items":{"type":"object","properties":{"version":{"type":"string","enum":["v2","v3"]},"address":{"type":"string"},"fee":{"type":"integer","description":"fee in hundredths of a bip (3000 = 0.3%)"},"reserve_a":{"type":"string"},"reserve_b":{"type":"string"},"liquidity":{"type":"string"},"sqrt_price_x96":{"type":"string"},"tick":{"type":"integer"}}}}`},
+	Action: "pools", Venue: "uniswap",
+	Run: uniPools,
 }
 
 type poolRef struct {
@@ -339,84 +340,74 @@ type poolRef struct {
 	Tick         *int64 `json:"tick,omitempty"`
 }
 
-func uniPools(env *native.Env) registry.ReadHandler {
-	return func(ctx context.Context, in *registry.Input) (*tool.Result, error) {
-		if err := native.CheckChain(env, in); err != nil {
-			return nil, err
-		}
-		a, b, err := argTokenPair(in)
+func uniPools(ctx context.Context, env *native.Env, in *registry.Input) (any, error) {
+	args := native.ArgsOf(in)
+	a, b := args.Pair("token_a", "token_b")
+	f2 := args.AddressOr("v2_factory", env.Venues.UniswapV2Factory)
+	f3 := args.AddressOr("v3_factory", env.Venues.UniswapV3Factory)
+	if err := args.Err(); err != nil {
+		return nil, err
+	}
+	if f2 == (common.Address{}) && f3 == (common.Address{}) {
+		return nil, errors.New("no Uniswap factory is configured for this chain: pass v2_factory or v3_factory")
+	}
+	pools := []poolRef{}
+	in.Step(0)
+	if f2 != (common.Address{}) {
+		pair, err := native.CallAddress(ctx, env, chain.UniswapV2FactoryABI(), f2, "getPair", a, b)
 		if err != nil {
 			return nil, err
 		}
-		f2, err := native.ArgAddressOr(in, "v2_factory", env.Venues.UniswapV2Factory)
-		if err != nil {
-			return nil, err
-		}
-		f3, err := native.ArgAddressOr(in, "v3_factory", env.Venues.UniswapV3Factory)
-		if err != nil {
-			return nil, err
-		}
-		if f2 == (common.Address{}) && f3 == (common.Address{}) {
-			return nil, errors.New("no Uniswap factory is configured for this chain: pass v2_factory or v3_factory")
-		}
-		pools := []poolRef{}
-		in.Step(0)
-		if f2 != (common.Address{}) {
-			pair, err := native.CallAddress(ctx, env, chain.UniswapV2FactoryABI(), f2, "getPair", a, b)
+		if pair != (common.Address{}) {
+			st, err := readV2Pair(ctx, env, pair)
 			if err != nil {
 				return nil, err
 			}
-			if pair != (common.Address{}) {
-				st, err := readV2Pair(ctx, env, pair)
-				if err != nil {
-					return nil, err
-				}
-				ra, rb := st.reservesFor(a)
-				pools = append(pools, poolRef{Version: "v2", Address: pair.Hex(), Fee: v2Fee, ReserveA: ra.String(), ReserveB: rb.String()})
-			}
+			ra, rb := st.reservesFor(a)
+			pools = append(pools, poolRef{Version: "v2", Address: pair.Hex(), Fee: v2Fee, ReserveA: ra.String(), ReserveB: rb.String()})
 		}
-		in.Step(1)
-		var v3 []common.Address
-		var fees []int64
-		if f3 != (common.Address{}) {
-			for _, fee := range FeeTiers {
-				p, err := native.CallAddress(ctx, env, chain.UniswapV3FactoryABI(), f3, "getPool", a, b, big.NewInt(fee))
-				if err != nil {
-					return nil, err
-				}
-				if p != (common.Address{}) {
-					v3, fees = append(v3, p), append(fees, fee)
-				}
-			}
-		}
-		in.Step(2)
-		for i, p := range v3 {
-			ref := poolRef{Version: "v3", Address: p.Hex(), Fee: fees[i]}
-			if st, err := readV3Pool(ctx, env, p); err == nil {
-				t := st.tick
-				ref.Liquidity, ref.SqrtPriceX96, ref.Tick = st.liquidity.String(), st.sqrtP.String(), &t
-			}
-			pools = append(pools, ref)
-		}
-		return tool.ReadResult(defUniPools, map[string]any{"token_a": a.Hex(), "token_b": b.Hex(), "pools": pools})
 	}
+	in.Step(1)
+	var v3 []common.Address
+	var fees []int64
+	if f3 != (common.Address{}) {
+		for _, fee := range FeeTiers {
+			p, err := native.CallAddress(ctx, env, chain.UniswapV3FactoryABI(), f3, "getPool", a, b, big.NewInt(fee))
+			if err != nil {
+				return nil, err
+			}
+			if p != (common.Address{}) {
+				v3, fees = append(v3, p), append(fees, fee)
+			}
+		}
+	}
+	in.Step(2)
+	for i, p := range v3 {
+		ref := poolRef{Version: "v3", Address: p.Hex(), Fee: fees[i]}
+		if st, err := readV3Pool(ctx, env, p); err == nil {
+			t := st.tick
+			ref.Liquidity, ref.SqrtPriceX96, ref.Tick = st.liquidity.String(), st.sqrtP.String(), &t
+		}
+		pools = append(pools, ref)
+	}
+	return map[string]any{"token_a": a.Hex(), "token_b": b.Hex(), "pools": pools}, nil
 }
 
 // ---- uniswap_get_pool_info ----
 
-var defUniPoolInfo = &tool.Def{
+var poolInfo = native.ReadTool{
 	Name: "uniswap_get_pool_info",
 	Description: "Get the current state of one Uniswap pool, V3 or V2 (detected automatically): tokens, fee tier, price in both directions, " +
 		"and for V3 sqrtPriceX96, tick, tick spacing and active liquidity; for V2 the reserves and LP supply; plus the tokens the pool holds and their USD value where feeds price them. " +
 		"Use it for pool depth and current price. Get the pool address first via uniswap_get_pools_by_token_pair. " +
 		"Does not quote a trade (uniswap_get_quote) or read anyone's position.",
-	Category: tool.CatData, Tier: tool.Read, RiskTier: tool.Layer1, Budget: tool.Medium,
-	ProgressSteps: []string{"Fetching slot0 or reserves", "Reading tokens", "Computing prices"},
-	PromptSnippet: "uniswap_get_pool_info reads a pool's price, liquidity and tokens. Call uniswap_get_pools_by_token_pair first to get the pool address.",
-	Params: native.Schema([]string{"pool_address"},
-		native.PAddress("pool_address", "The pool or pair contract; use uniswap_get_pools_by_token_pair to find it"),
-		native.PChain),
-	Result: native.ResultSchema(
+	Category: tool.CatData, Budget: tool.Medium,
+	Steps:    []string{"Fetching slot0 or reserves", "Reading tokens", "Computing prices"},
+	Snippet:  "uniswap_get_pool_info reads a pool's price, liquidity and tokens. Call uniswap_get_pools_by_token_pair first to get the pool address.",
+	Required: []string{"pool_address"},
+	Params: []string{
+		native.PAddress("pool_address", "The pool or pair contract; use uniswap_get_pools_by_token_pair to find it")},
+	Result: []string{
 		native.RProp("version", "string", "v2 or v3"), native.RProp("pool_address", "string", "the pool"),
 		native.RTokenProp("token0", "the pool's token0"), native.RTokenProp("token1", "the pool's token1"),
 		native.RProp("fee", "integer", "fee in hundredths of a bip (3000 = 0.3%)"),
@@ -427,94 +418,91 @@ var defUniPoolInfo = &tool.Def{
 		native.RAmountProp("reserve0", "V2: reserve of token0"), native.RAmountProp("reserve1", "V2: reserve of token1"),
 		native.RProp("total_supply", "string", "V2: LP token supply"),
 		native.RAmountProp("balance0", "token0 held by the pool"), native.RAmountProp("balance1", "token1 held by the pool"),
-		native.RProp("tvl_usd", "number", "USD value of the pool's balances; absent when a token is unpriced")),
-	SchemaVersion: 1,
+		native.RProp("tvl_usd", "number", "USD value of the pool's balances; absent when a token is unpriced")},
+	Action: "pool", Venue: "uniswap",
+	Run: uniPoolInfo,
 }
 
-func uniPoolInfo(env *native.Env) registry.ReadHandler {
-	return func(ctx context.Context, in *registry.Input) (*tool.Result, error) {
-		if err := native.CheckChain(env, in); err != nil {
-			return nil, err
-		}
-		pool, err := native.ArgAddress(in, "pool_address")
-		if err != nil {
-			return nil, err
-		}
-		in.Step(0)
-		out := map[string]any{"pool_address": pool.Hex()}
-		var t0, t1 common.Address
-		var price func(d0, d1 uint8) *big.Rat
-		var v2 *v2PairState
-		v3, v3err := readV3Pool(ctx, env, pool)
-		if v3err == nil {
-			t0, t1 = v3.token0, v3.token1
-			out["version"] = "v3"
-			out["fee"], out["tick_spacing"] = v3.fee, v3.spacing
-			out["sqrt_price_x96"], out["tick"], out["liquidity"] = v3.sqrtP.String(), v3.tick, v3.liquidity.String()
-			price = func(d0, d1 uint8) *big.Rat { return priceFromSqrtX96(v3.sqrtP, d0, d1) }
-		} else {
-			st, err := readV2Pair(ctx, env, pool)
-			if err != nil {
-				return nil, fmt.Errorf("%s is neither a Uniswap V3 pool nor a V2 pair", pool.Hex())
-			}
-			v2 = &st
-			t0, t1 = st.token0, st.token1
-			out["version"], out["fee"], out["total_supply"] = "v2", v2Fee, st.totalSupply.String()
-			price = func(d0, d1 uint8) *big.Rat { return priceFromReserves(st.reserve0, st.reserve1, d0, d1) }
-		}
-		in.Step(1)
-		m0, m1, err := native.TokenInfoPair(ctx, env, t0, t1)
-		if err != nil {
-			return nil, err
-		}
-		out["token0"], out["token1"] = m0, m1
-		if v2 != nil {
-			out["reserve0"], out["reserve1"] = native.AmountOf(v2.reserve0, m0.Decimals), native.AmountOf(v2.reserve1, m1.Decimals)
-		}
-		in.Step(2)
-		p := price(m0.Decimals, m1.Decimals)
-		out["price0"] = native.RatString(p, 18)
-		if p.Sign() > 0 {
-			out["price1"] = native.RatString(new(big.Rat).Inv(p), 18)
-		}
-		b0, err := env.Chain.TokenBalance(ctx, t0, pool)
-		if err != nil {
-			return nil, err
-		}
-		b1, err := env.Chain.TokenBalance(ctx, t1, pool)
-		if err != nil {
-			return nil, err
-		}
-		out["balance0"], out["balance1"] = native.AmountOf(b0, m0.Decimals), native.AmountOf(b1, m1.Decimals)
-		if c := native.SumCents(native.ValueCents(ctx, env, t0, b0), native.ValueCents(ctx, env, t1, b1)); c >= 0 {
-			out["tvl_usd"] = float64(c) / 100
-		}
-		return tool.ReadResult(defUniPoolInfo, out)
+func uniPoolInfo(ctx context.Context, env *native.Env, in *registry.Input) (any, error) {
+	args := native.ArgsOf(in)
+	pool := args.Address("pool_address")
+	if err := args.Err(); err != nil {
+		return nil, err
 	}
+	in.Step(0)
+	out := map[string]any{"pool_address": pool.Hex()}
+	var t0, t1 common.Address
+	var price func(d0, d1 uint8) *big.Rat
+	var v2 *v2PairState
+	v3, v3err := readV3Pool(ctx, env, pool)
+	if v3err == nil {
+		t0, t1 = v3.token0, v3.token1
+		out["version"] = "v3"
+		out["fee"], out["tick_spacing"] = v3.fee, v3.spacing
+		out["sqrt_price_x96"], out["tick"], out["liquidity"] = v3.sqrtP.String(), v3.tick, v3.liquidity.String()
+		price = func(d0, d1 uint8) *big.Rat { return priceFromSqrtX96(v3.sqrtP, d0, d1) }
+	} else {
+		st, err := readV2Pair(ctx, env, pool)
+		if err != nil {
+			return nil, fmt.Errorf("%s is neither a Uniswap V3 pool nor a V2 pair", pool.Hex())
+		}
+		v2 = &st
+		t0, t1 = st.token0, st.token1
+		out["version"], out["fee"], out["total_supply"] = "v2", v2Fee, st.totalSupply.String()
+		price = func(d0, d1 uint8) *big.Rat { return priceFromReserves(st.reserve0, st.reserve1, d0, d1) }
+	}
+	in.Step(1)
+	m0, m1, err := native.TokenInfoPair(ctx, env, t0, t1)
+	if err != nil {
+		return nil, err
+	}
+	out["token0"], out["token1"] = m0, m1
+	if v2 != nil {
+		out["reserve0"], out["reserve1"] = native.AmountOf(v2.reserve0, m0.Decimals), native.AmountOf(v2.reserve1, m1.Decimals)
+	}
+	in.Step(2)
+	p := price(m0.Decimals, m1.Decimals)
+	out["price0"] = native.RatString(p, 18)
+	if p.Sign() > 0 {
+		out["price1"] = native.RatString(new(big.Rat).Inv(p), 18)
+	}
+	b0, err := env.Chain.TokenBalance(ctx, t0, pool)
+	if err != nil {
+		return nil, err
+	}
+	b1, err := env.Chain.TokenBalance(ctx, t1, pool)
+	if err != nil {
+		return nil, err
+	}
+	out["balance0"], out["balance1"] = native.AmountOf(b0, m0.Decimals), native.AmountOf(b1, m1.Decimals)
+	if c := native.SumCents(native.ValueCents(ctx, env, t0, b0), native.ValueCents(ctx, env, t1, b1)); c >= 0 {
+		out["tvl_usd"] = float64(c) / 100
+	}
+	return out, nil
 }
 
 // ---- uniswap_get_pair_reserves ----
 
-var defUniReserves = &tool.Def{
+var reserves = native.ReadTool{
 	Name: "uniswap_get_pair_reserves",
 	Description: "Read a Uniswap V2 pair's reserves, LP token supply, last update time and the price in both directions. " +
 		"Pass the pair address, or token_a and token_b to look the pair up in the factory. " +
 		"Use it for V2 depth before a V2 swap or liquidity change. Does not cover V3 pools (use uniswap_get_pool_info) and does not quote trades.",
-	Category: tool.CatData, Tier: tool.Read, RiskTier: tool.Layer1, Budget: tool.Fast,
-	ProgressSteps: []string{"Reading reserves", "Reading tokens"},
-	PromptSnippet: "uniswap_get_pair_reserves reads a V2 pair's reserves and price.",
-	Params: native.Schema([]string{},
+	Category: tool.CatData, Budget: tool.Fast,
+	Steps:   []string{"Reading reserves", "Reading tokens"},
+	Snippet: "uniswap_get_pair_reserves reads a V2 pair's reserves and price.",
+	Params: []string{
 		native.PAddress("pair", "The V2 pair; omit to look it up from token_a and token_b"),
 		native.PAddress("token_a", "One token (with token_b, instead of pair)"),
 		native.PAddress("token_b", "The other token"),
-		native.PAddress("factory", "Uniswap V2 factory for the lookup (default: the chain's configured one)"),
-		native.PChain),
-	Result: native.ResultSchema(
+		native.PAddress("factory", "Uniswap V2 factory for the lookup (default: the chain's configured one)")},
+	Result: []string{
 		native.RProp("pair", "string", "the pair"), native.RTokenProp("token0", "token0"), native.RTokenProp("token1", "token1"),
 		native.RAmountProp("reserve0", "reserve of token0"), native.RAmountProp("reserve1", "reserve of token1"),
 		native.RProp("total_supply", "string", "LP token supply"), native.RProp("block_timestamp_last", "integer", "unix time of the last reserve update"),
-		native.RProp("price0", "string", "one token0 in token1"), native.RProp("price1", "string", "one token1 in token0")),
-	SchemaVersion: 1,
+		native.RProp("price0", "string", "one token0 in token1"), native.RProp("price1", "string", "one token1 in token0")},
+	Action: "reserves", Venue: "uniswap_v2",
+	Run: uniReserves,
 }
 
 // argPair resolves a pair from "pair", or from "token_a" and "token_b"
@@ -547,81 +535,68 @@ func argFactory(env *native.Env, in *registry.Input) func() (common.Address, err
 	}
 }
 
-// argTokenPair reads "token_a" and "token_b", two different tokens.
-func argTokenPair(in *registry.Input) (a, b common.Address, err error) {
-	if a, err = native.ArgAddress(in, "token_a"); err != nil {
-		return a, b, err
+func uniReserves(ctx context.Context, env *native.Env, in *registry.Input) (any, error) {
+	pair, err := argPair(ctx, env, in, argFactory(env, in))
+	if err != nil {
+		return nil, err
 	}
-	if b, err = native.ArgAddress(in, "token_b"); err != nil {
-		return a, b, err
+	in.Step(0)
+	st, err := readV2Pair(ctx, env, pair)
+	if err != nil {
+		return nil, err
 	}
-	if a == b {
-		return a, b, errors.New("token_a and token_b are the same token")
+	in.Step(1)
+	m0, m1, err := native.TokenInfoPair(ctx, env, st.token0, st.token1)
+	if err != nil {
+		return nil, err
 	}
-	return a, b, nil
-}
-
-func uniReserves(env *native.Env) registry.ReadHandler {
-	return func(ctx context.Context, in *registry.Input) (*tool.Result, error) {
-		if err := native.CheckChain(env, in); err != nil {
-			return nil, err
-		}
-		pair, err := argPair(ctx, env, in, argFactory(env, in))
-		if err != nil {
-			return nil, err
-		}
-		in.Step(0)
-		st, err := readV2Pair(ctx, env, pair)
-		if err != nil {
-			return nil, err
-		}
-		in.Step(1)
-		m0, m1, err := native.TokenInfoPair(ctx, env, st.token0, st.token1)
-		if err != nil {
-			return nil, err
-		}
-		out := map[string]any{
-			"pair": pair.Hex(), "token0": m0, "token1": m1,
-			"reserve0": native.AmountOf(st.reserve0, m0.Decimals), "reserve1": native.AmountOf(st.reserve1, m1.Decimals),
-			"total_supply": st.totalSupply.String(), "block_timestamp_last": st.timestampLast,
-		}
-		if st.reserve0.Sign() > 0 && st.reserve1.Sign() > 0 {
-			p := priceFromReserves(st.reserve0, st.reserve1, m0.Decimals, m1.Decimals)
-			out["price0"], out["price1"] = native.RatString(p, 18), native.RatString(new(big.Rat).Inv(p), 18)
-		}
-		return tool.ReadResult(defUniReserves, out)
+	out := map[string]any{
+		"pair": pair.Hex(), "token0": m0, "token1": m1,
+		"reserve0": native.AmountOf(st.reserve0, m0.Decimals), "reserve1": native.AmountOf(st.reserve1, m1.Decimals),
+		"total_supply": st.totalSupply.String(), "block_timestamp_last": st.timestampLast,
 	}
+	if st.reserve0.Sign() > 0 && st.reserve1.Sign() > 0 {
+		p := priceFromReserves(st.reserve0, st.reserve1, m0.Decimals, m1.Decimals)
+		out["price0"], out["price1"] = native.RatString(p, 18), native.RatString(new(big.Rat).Inv(p), 18)
+	}
+	return out, nil
 }
 
 // ---- uniswap_get_quote ----
 
-var quoteParams = []string{
-	native.PAddress("token_in", "The ERC-20 token sold (use WETH for ether)"),
-	native.PAddress("token_out", "The ERC-20 token bought"),
-	native.PAmount("amount_in", "Exact amount of token_in to sell"),
-	native.PString("version", "Which Uniswap to quote: v2, v3, or best (default: both, best first)", "v2", "v3", "best"),
-	`"fee":{"type":"integer","enum":[100,500,3000,10000],"description":"V3 fee tier in hundredths of a bip (3000 = 0.3%); default: every tier with a pool"}`,
-	native.PAddress("v2_router", "Uniswap V2 Router02 (default: the chain's configured one)"),
-	native.PAddress("v3_router", "Uniswap V3 SwapRouter, whose factory is searched (default: the chain's configured one)"),
-	native.PChain,
+// quoteParams are the parameters of a quote: tokens, amount, venues and
+// the agent's claims about the tokens.
+func quoteParams() []string {
+	return []string{
+		native.PAddress("token_in", "The ERC-20 token sold (use WETH for ether)"),
+		native.PAddress("token_out", "The ERC-20 token bought"),
+		native.PAmount("amount_in", "Exact amount of token_in to sell"),
+		native.PString("version", "Which Uniswap to quote: v2, v3, or best (default: both, best first)", "v2", "v3", "best"),
+		`"fee":{"type":"integer","enum":[100,500,3000,10000],"description":"V3 fee tier in hundredths of a bip (3000 = 0.3%); default: every tier with a pool"}`,
+		native.PAddress("v2_router", "Uniswap V2 Router02 (default: the chain's configured one)"),
+		native.PAddress("v3_router", "Uniswap V3 SwapRouter, whose factory is searched (default: the chain's configured one)"),
+		native.PChain,
+		native.PClaims("token_in", "token_in"), native.PClaims("token_out", "token_out"),
+	}
 }
 
-var defUniQuote = &tool.Def{
+var quoteTool = native.ReadTool{
 	Name: "uniswap_get_quote",
 	Description: "Quote an exact-input swap on Uniswap V2 and/or V3: how much token_out amount_in of token_in buys right now, per venue and fee tier, best first. " +
 		"V2 quotes come from the router's getAmountsOut; V3 quotes are computed exactly from the pool's tick state with the pool's own arithmetic (including tick crossings), " +
 		"so on an unchanged pool the swap pays exactly the quoted amount. Single-pool routes only (no multi-hop). " +
 		"Use before uniswap_execute_swap or uniswap_execute_v2_swap; it sends nothing. For slippage versus the mid price and the oracle, use uniswap_compute_price_impact.",
-	Category: tool.CatTrading, Tier: tool.Read, RiskTier: tool.Layer1, Budget: tool.Medium,
-	ProgressSteps: []string{"Quoting Uniswap V2", "Quoting Uniswap V3", "Ranking quotes"},
-	PromptSnippet: "uniswap_get_quote quotes an exact-input swap on Uniswap V2 and V3.",
-	Params: native.Schema([]string{"token_in", "token_out", "amount_in"}, append(quoteParams,
-		native.PClaims("token_in", "token_in"), native.PClaims("token_out", "token_out"))...),
-	Result: native.ResultSchema(
+	Category: tool.CatTrading, Budget: tool.Medium,
+	Steps:    []string{"Quoting Uniswap V2", "Quoting Uniswap V3", "Ranking quotes"},
+	Snippet:  "uniswap_get_quote quotes an exact-input swap on Uniswap V2 and V3.",
+	Required: []string{"token_in", "token_out", "amount_in"},
+	Params:   quoteParams(),
+	Result: []string{
 		native.RTokenProp("token_in", "token sold"), native.RTokenProp("token_out", "token bought"), native.RAmountProp("amount_in", "amount sold"),
-		`"quotes":{"type":"array","description":"available quotes, best first","items":{"type":"object","properties":{"venue":{"type":"string"},"pool":{"type":"string"},"fee":{"type":"integer"},"amount_out":`+native.RAmount+`,"method":{"type":"string"}}}}`,
-		`"unavailable":{"type":"array","items":{"type":"string"},"description":"why a venue gave no quote"}`),
-	SchemaVersion: 1,
+		`"quotes":{"type":"array","description":"available quotes, best first","items":{"type":"object","properties":{"venue":{"type":"string"},"pool":{"type":"string"},"fee":{"type":"integer"},"amount_out":` + native.RAmount + `,"method":{"type":"string"}}}}`,
+		`"unavailable":{"type":"array","items":{"type":"string"},"description":"why a venue gave no quote"}`},
+	Action: "quote", Venue: "uniswap",
+	Run: uniQuote,
 }
 
 type quoteOut struct {
@@ -677,33 +652,18 @@ func quotes(ctx context.Context, env *native.Env, in *registry.Input, tokIn, tok
 	return qs, missing, nil
 }
 
-func quoteArgs(in *registry.Input) (common.Address, common.Address, *big.Int, error) {
-	tokIn, err := native.ArgAddress(in, "token_in")
-	if err != nil {
-		return tokIn, tokIn, nil, err
-	}
-	tokOut, err := native.ArgAddress(in, "token_out")
-	if err != nil {
-		return tokIn, tokOut, nil, err
-	}
-	if tokIn == tokOut {
-		return tokIn, tokOut, nil, errors.New("token_in and token_out are the same token")
-	}
-	amount, err := native.ArgAmount(in, "amount_in")
-	if err != nil {
-		return tokIn, tokOut, nil, err
-	}
-	return tokIn, tokOut, amount, native.Positive("amount_in", amount)
+// quoteArgs reads what an exact-input quote or swap sells and buys: two
+// different tokens and a positive amount.
+func quoteArgs(args *native.Args) (tokIn, tokOut common.Address, amount *big.Int) {
+	tokIn, tokOut = args.Pair("token_in", "token_out")
+	return tokIn, tokOut, args.Positive("amount_in")
 }
 
-// quoteRequest reads an exact-input quote request (chain, tokens and
-// amount) and quotes it on every requested venue, best first.
+// quoteRequest reads an exact-input quote request (tokens and amount) and quotes it on every requested venue, best first.
 func quoteRequest(ctx context.Context, env *native.Env, in *registry.Input) (mi, mo native.TokenInfo, amount *big.Int, qs []quote, missing []string, err error) {
-	if err = native.CheckChain(env, in); err != nil {
-		return
-	}
-	tokIn, tokOut, amount, err := quoteArgs(in)
-	if err != nil {
+	args := native.ArgsOf(in)
+	tokIn, tokOut, amount := quoteArgs(args)
+	if err = args.Err(); err != nil {
 		return
 	}
 	if mi, mo, err = native.TokenInfoPair(ctx, env, tokIn, tokOut); err != nil {
@@ -713,22 +673,20 @@ func quoteRequest(ctx context.Context, env *native.Env, in *registry.Input) (mi,
 	return
 }
 
-func uniQuote(env *native.Env) registry.ReadHandler {
-	return func(ctx context.Context, in *registry.Input) (*tool.Result, error) {
-		mi, mo, amount, qs, missing, err := quoteRequest(ctx, env, in)
-		if err != nil {
-			return nil, err
-		}
-		outs := []quoteOut{}
-		for _, q := range qs {
-			outs = append(outs, quoteOut{Venue: q.venue, Pool: q.pool.Hex(), Router: q.router.Hex(), Fee: q.fee,
-				AmountOut: native.AmountOf(q.out, mo.Decimals), Method: q.method, TicksCrossed: q.v3Cross})
-		}
-		return tool.ReadResult(defUniQuote, map[string]any{
-			"token_in": mi, "token_out": mo, "amount_in": native.AmountOf(amount, mi.Decimals),
-			"quotes": outs, "unavailable": nonNil(missing),
-		})
+func uniQuote(ctx context.Context, env *native.Env, in *registry.Input) (any, error) {
+	mi, mo, amount, qs, missing, err := quoteRequest(ctx, env, in)
+	if err != nil {
+		return nil, err
 	}
+	outs := []quoteOut{}
+	for _, q := range qs {
+		outs = append(outs, quoteOut{Venue: q.venue, Pool: q.pool.Hex(), Router: q.router.Hex(), Fee: q.fee,
+			AmountOut: native.AmountOf(q.out, mo.Decimals), Method: q.method, TicksCrossed: q.v3Cross})
+	}
+	return map[string]any{
+		"token_in": mi, "token_out": mo, "amount_in": native.AmountOf(amount, mi.Decimals),
+		"quotes": outs, "unavailable": nonNil(missing),
+	}, nil
 }
 
 func nonNil(s []string) []string {
@@ -740,25 +698,26 @@ func nonNil(s []string) []string {
 
 // ---- uniswap_compute_price_impact ----
 
-var defUniImpact = &tool.Def{
+var impact = native.ReadTool{
 	Name: "uniswap_compute_price_impact",
 	Description: "Measure what an exact-input swap would cost on Uniswap V2 and/or V3: the quoted output against the pool's mid price " +
 		"(price impact, excluding and including the LP fee) and against the USD price feeds of both tokens when both are priced. " +
 		"Use it to judge whether a trade is too large for the pool or the pool's price is off the market before swapping. " +
 		"Sends nothing; for the raw output amounts use uniswap_get_quote.",
-	Category: tool.CatTrading, Tier: tool.Read, RiskTier: tool.Layer1, Budget: tool.Medium,
-	ProgressSteps: []string{"Quoting Uniswap V2", "Quoting Uniswap V3", "Ranking quotes", "Reading price feeds"},
-	PromptSnippet: "uniswap_compute_price_impact compares a swap quote with the pool mid price and the oracle price.",
-	Params: native.Schema([]string{"token_in", "token_out", "amount_in"}, append(quoteParams,
-		native.PClaims("token_in", "token_in"), native.PClaims("token_out", "token_out"))...),
-	Result: native.ResultSchema(
+	Category: tool.CatTrading, Budget: tool.Medium,
+	Steps:    []string{"Quoting Uniswap V2", "Quoting Uniswap V3", "Ranking quotes", "Reading price feeds"},
+	Snippet:  "uniswap_compute_price_impact compares a swap quote with the pool mid price and the oracle price.",
+	Required: []string{"token_in", "token_out", "amount_in"},
+	Params:   quoteParams(),
+	Result: []string{
 		native.RTokenProp("token_in", "token sold"), native.RTokenProp("token_out", "token bought"), native.RAmountProp("amount_in", "amount sold"),
-		`"venues":{"type":"array","items":{"type":"object","properties":{"venue":{"type":"string"},"pool":{"type":"string"},"fee":{"type":"integer"},"amount_out":`+native.RAmount+
-			`,"mid_price":{"type":"string","description":"token_out per token_in at the pool's price before the swap"},"execution_price":{"type":"string"},`+
-			`"price_impact_bps":{"type":"number","description":"output shortfall versus the mid price net of the fee"},"total_cost_bps":{"type":"number","description":"shortfall versus the mid price, fee included"},`+
+		`"venues":{"type":"array","items":{"type":"object","properties":{"venue":{"type":"string"},"pool":{"type":"string"},"fee":{"type":"integer"},"amount_out":` + native.RAmount +
+			`,"mid_price":{"type":"string","description":"token_out per token_in at the pool's price before the swap"},"execution_price":{"type":"string"},` +
+			`"price_impact_bps":{"type":"number","description":"output shortfall versus the mid price net of the fee"},"total_cost_bps":{"type":"number","description":"shortfall versus the mid price, fee included"},` +
 			`"oracle_price":{"type":"string"},"vs_oracle_bps":{"type":"number","description":"shortfall versus the USD feeds' fair output (negative: better than the oracle)"}}}}`,
-		`"unavailable":{"type":"array","items":{"type":"string"}}`),
-	SchemaVersion: 1,
+		`"unavailable":{"type":"array","items":{"type":"string"}}`},
+	Action: "price_impact", Venue: "uniswap",
+	Run: uniImpact,
 }
 
 type impactOut struct {
@@ -775,53 +734,51 @@ type impactOut struct {
 	OracleProblems string           `json:"oracle_note,omitempty"`
 }
 
-func uniImpact(env *native.Env) registry.ReadHandler {
-	return func(ctx context.Context, in *registry.Input) (*tool.Result, error) {
-		mi, mo, amount, qs, missing, err := quoteRequest(ctx, env, in)
-		if err != nil {
-			return nil, err
-		}
-		in.Step(3)
-		// fair is the oracle's output in token_out base units per token_in
-		// base unit.
-		var fair *big.Rat
-		note := ""
-		pi, errIn := native.PriceOf(ctx, env, mi.Address)
-		po, errOut := native.PriceOf(ctx, env, mo.Address)
-		switch {
-		case errIn != nil || errOut != nil:
-			note = "no USD feed prices both tokens"
-		case pi.Stale || po.Stale:
-			note = "a USD feed is stale"
-		case po.Answer.Sign() <= 0 || pi.Answer.Sign() <= 0:
-			note = "a USD feed has no positive answer"
-		default:
-			num := new(big.Int).Mul(pi.Answer, native.Pow10(int(mo.Decimals)+int(po.Decimals)))
-			den := new(big.Int).Mul(po.Answer, native.Pow10(int(mi.Decimals)+int(pi.Decimals)))
-			fair = new(big.Rat).SetFrac(num, den)
-		}
-		// whole is the factor from base-unit rates to whole-token prices.
-		whole := new(big.Rat).SetFrac(native.Pow10(int(mi.Decimals)), native.Pow10(int(mo.Decimals)))
-		amt := new(big.Rat).SetInt(amount)
-		outs := []impactOut{}
-		for _, q := range qs {
-			got := new(big.Rat).SetInt(q.out)
-			atMid := new(big.Rat).Mul(amt, q.midRate)
-			netMid := new(big.Rat).Mul(atMid, big.NewRat(1e6-q.fee, 1e6))
-			o := impactOut{Venue: q.venue, Pool: q.pool.Hex(), Fee: q.fee, AmountOut: native.AmountOf(q.out, mo.Decimals),
-				MidPrice:  native.RatString(new(big.Rat).Mul(q.midRate, whole), 18),
-				ExecPrice: native.RatString(new(big.Rat).Mul(new(big.Rat).Quo(got, amt), whole), 18),
-				ImpactBps: bpsOf(netMid, got), TotalCostBps: bpsOf(atMid, got), OracleProblems: note}
-			if fair != nil {
-				o.OraclePrice = native.RatString(new(big.Rat).Mul(fair, whole), 18)
-				v := bpsOf(new(big.Rat).Mul(amt, fair), got)
-				o.VsOracleBps = &v
-			}
-			outs = append(outs, o)
-		}
-		return tool.ReadResult(defUniImpact, map[string]any{
-			"token_in": mi, "token_out": mo, "amount_in": native.AmountOf(amount, mi.Decimals),
-			"venues": outs, "unavailable": nonNil(missing),
-		})
+func uniImpact(ctx context.Context, env *native.Env, in *registry.Input) (any, error) {
+	mi, mo, amount, qs, missing, err := quoteRequest(ctx, env, in)
+	if err != nil {
+		return nil, err
 	}
+	in.Step(3)
+	// fair is the oracle's output in token_out base units per token_in
+	// base unit.
+	var fair *big.Rat
+	note := ""
+	pi, errIn := native.PriceOf(ctx, env, mi.Address)
+	po, errOut := native.PriceOf(ctx, env, mo.Address)
+	switch {
+	case errIn != nil || errOut != nil:
+		note = "no USD feed prices both tokens"
+	case pi.Stale || po.Stale:
+		note = "a USD feed is stale"
+	case po.Answer.Sign() <= 0 || pi.Answer.Sign() <= 0:
+		note = "a USD feed has no positive answer"
+	default:
+		num := new(big.Int).Mul(pi.Answer, native.Pow10(int(mo.Decimals)+int(po.Decimals)))
+		den := new(big.Int).Mul(po.Answer, native.Pow10(int(mi.Decimals)+int(pi.Decimals)))
+		fair = new(big.Rat).SetFrac(num, den)
+	}
+	// whole is the factor from base-unit rates to whole-token prices.
+	whole := new(big.Rat).SetFrac(native.Pow10(int(mi.Decimals)), native.Pow10(int(mo.Decimals)))
+	amt := new(big.Rat).SetInt(amount)
+	outs := []impactOut{}
+	for _, q := range qs {
+		got := new(big.Rat).SetInt(q.out)
+		atMid := new(big.Rat).Mul(amt, q.midRate)
+		netMid := new(big.Rat).Mul(atMid, big.NewRat(1e6-q.fee, 1e6))
+		o := impactOut{Venue: q.venue, Pool: q.pool.Hex(), Fee: q.fee, AmountOut: native.AmountOf(q.out, mo.Decimals),
+			MidPrice:  native.RatString(new(big.Rat).Mul(q.midRate, whole), 18),
+			ExecPrice: native.RatString(new(big.Rat).Mul(new(big.Rat).Quo(got, amt), whole), 18),
+			ImpactBps: bpsOf(netMid, got), TotalCostBps: bpsOf(atMid, got), OracleProblems: note}
+		if fair != nil {
+			o.OraclePrice = native.RatString(new(big.Rat).Mul(fair, whole), 18)
+			v := bpsOf(new(big.Rat).Mul(amt, fair), got)
+			o.VsOracleBps = &v
+		}
+		outs = append(outs, o)
+	}
+	return map[string]any{
+		"token_in": mi, "token_out": mo, "amount_in": native.AmountOf(amount, mi.Decimals),
+		"venues": outs, "unavailable": nonNil(missing),
+	}, nil
 }

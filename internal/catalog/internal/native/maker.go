@@ -3,9 +3,7 @@ package native
 import (
 	"context"
 	"fmt"
-	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -14,87 +12,6 @@ import (
 	"github.com/wardhq/ward/internal/registry"
 	"github.com/wardhq/ward/internal/tool"
 )
-
-// writeWith returns a maker of a write tool with its own write handler
-// (registered only with a wallet). The handler must consume the
-// capability before any effect, as execute does through Wallet.Send.
-func WriteWith(d *tool.Def, action, venue string, plan func(env *Env) registry.Planner, handler func(env *Env, d *tool.Def) registry.WriteHandler) Maker {
-	require(d, tool.NeedsWallet)
-	return func(env *Env) (registry.Tool, bool) {
-		if env.Wallet == nil || env.Chain == nil {
-			return registry.Tool{}, false
-		}
-		return registry.Tool{Def: d, Action: action, Venue: venue, Plan: plan(env), Write: handler(env, d)}, true
-	}
-}
-
-// devWrite returns a maker of a testnet write tool: registered only on
-// the dev chain, with a wallet. Its handler consumes the capability and
-// then acts through the dev chain's operator.
-func DevWrite(d *tool.Def, action, venue string, plan func(env *Env) registry.Planner, handler func(env *Env, d *tool.Def) registry.WriteHandler) Maker {
-	mk := WriteWith(d, action, venue, plan, handler)
-	return func(env *Env) (registry.Tool, bool) {
-		if env.Dev == nil {
-			return registry.Tool{}, false
-		}
-		return mk(env)
-	}
-}
-
-// when registers mk's tool only where ok(env) holds.
-func When(ok func(env *Env) bool, mk Maker) Maker {
-	return func(env *Env) (registry.Tool, bool) {
-		if !ok(env) {
-			return registry.Tool{}, false
-		}
-		return mk(env)
-	}
-}
-
-// walletRead returns a maker of a read tool about the wallet itself:
-// registered only with a wallet.
-func WalletRead(d *tool.Def, action string, h func(env *Env) registry.ReadHandler) Maker {
-	require(d, tool.NeedsWallet)
-	mk := Read(d, action, h)
-	return func(env *Env) (registry.Tool, bool) {
-		if env.Wallet == nil {
-			return registry.Tool{}, false
-		}
-		return mk(env)
-	}
-}
-
-// simRead returns a maker of a read tool that needs the simulator.
-func SimRead(d *tool.Def, action string, h func(env *Env) registry.ReadHandler) Maker {
-	mk := Read(d, action, h)
-	return func(env *Env) (registry.Tool, bool) {
-		if env.Sim == nil {
-			return registry.Tool{}, false
-		}
-		return mk(env)
-	}
-}
-
-// pure returns a maker of a read tool that computes without the chain:
-// always registered.
-func Pure(d *tool.Def, action string, h func(env *Env) registry.ReadHandler) Maker {
-	return func(env *Env) (registry.Tool, bool) {
-		return registry.Tool{Def: d, Action: action, Read: h(env)}, true
-	}
-}
-
-// requiresMu serialises require: the makers run whenever Tools is called.
-var requiresMu sync.Mutex
-
-// require adds r to d's requirements once (Tools may build the catalogue
-// many times).
-func require(d *tool.Def, r tool.Requirement) {
-	requiresMu.Lock()
-	defer requiresMu.Unlock()
-	if !slices.Contains(d.Requires, r) {
-		d.Requires = append(d.Requires, r)
-	}
-}
 
 // checkChain refuses a call whose chain_id argument names another chain
 // than the one ward is connected to.

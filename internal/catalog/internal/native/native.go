@@ -1,7 +1,9 @@
 // Package native is what every tool of ward's native catalogue shares:
-// the environment the tools run against (Env), the makers that register a
-// tool only where its environment supports it, parameter and result
-// schema fragments, argument readers, contract calls, the planning steps
+// the environment the tools run against (Env), the declaration of a tool
+// (ReadTool, WriteTool: named fields from which its definition is built,
+// checking chain_id before it runs and registering it only where its
+// environment supports it), parameter and result schema fragments, the
+// argument reader (Args), contract calls, the planning steps
 // every write repeats (token metadata, balance and allowance checks,
 // slippage and deadlines, the plan itself), USD valuation from price
 // feeds, and Execute, the one write handler that sends a previewed plan
@@ -89,30 +91,6 @@ func (e *Env) FeedMaxAge() time.Duration {
 		return e.MaxFeedAge
 	}
 	return time.Hour
-}
-
-// maker builds one tool for env, or reports that env cannot support it.
-type Maker func(env *Env) (registry.Tool, bool)
-
-// read returns a maker of a read tool.
-func Read(d *tool.Def, action string, h func(env *Env) registry.ReadHandler) Maker {
-	return func(env *Env) (registry.Tool, bool) {
-		if env.Chain == nil {
-			return registry.Tool{}, false
-		}
-		return registry.Tool{Def: d, Action: action, Read: h(env)}, true
-	}
-}
-
-// write returns a maker of a write tool: registered only with a wallet.
-func Write(d *tool.Def, action, venue string, plan func(env *Env) registry.Planner) Maker {
-	require(d, tool.NeedsWallet)
-	return func(env *Env) (registry.Tool, bool) {
-		if env.Wallet == nil || env.Chain == nil {
-			return registry.Tool{}, false
-		}
-		return registry.Tool{Def: d, Action: action, Venue: venue, Plan: plan(env), Write: execute(env, d)}, true
-	}
 }
 
 // schema builds a parameter schema: an object with the given properties

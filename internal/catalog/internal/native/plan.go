@@ -16,15 +16,6 @@ import (
 	"github.com/wardhq/ward/internal/tool"
 )
 
-// at sets the venue of the tool m makes (reads, whose maker takes none).
-func At(venue string, m Maker) Maker {
-	return func(env *Env) (registry.Tool, bool) {
-		t, ok := m(env)
-		t.Venue = venue
-		return t, ok
-	}
-}
-
 // Fragments of mainnet interfaces the chain package's ABIs leave out,
 // and the dev chain's own additions (fullRange, LiquidityHelper).
 const defiExtraJSON = `[

@@ -236,9 +236,6 @@ func OpenData(ctx context.Context, dir string, f *config.File, extra ...func(ctx
 	if len(f.Chains) > 1 {
 		return nil, fmt.Errorf("config: %d chains are configured, but ward serves one chain per process so far: keep one [[chain]] table", len(f.Chains))
 	}
-	if len(f.Chain.RPCURLs) > 1 {
-		return nil, fmt.Errorf("config: chain %s has %d rpc_urls, but failover between endpoints is not built yet: keep one", f.Chain.Name, len(f.Chain.RPCURLs))
-	}
 	grim := f.Grimoire
 	if grim.Playbook != "" && !filepath.IsAbs(grim.Playbook) {
 		grim.Playbook = filepath.Join(dir, grim.Playbook) // like ward.db, in the data directory
@@ -246,7 +243,7 @@ func OpenData(ctx context.Context, dir string, f *config.File, extra ...func(ctx
 	st, err := Open(ctx, Config{
 		Extra: ex,
 		DB:    filepath.Join(dir, "ward.db"), Synchronous: f.Store.Synchronous, Policy: snap,
-		RPCURL: f.Chain.RPCURL, ChainID: f.Chain.ChainID, WalletKeyFile: f.Chain.WalletKeyFile, DevSeed: f.Chain.DevSeed,
+		RPCURL: f.Chain.RPCURL, RPCURLs: rest(f.Chain.RPCURLs), ChainID: f.Chain.ChainID, Book: f.Book, WalletKeyFile: f.Chain.WalletKeyFile, DevSeed: f.Chain.DevSeed,
 		Hooks: f.Hooks, PermitTTL: f.Gate.PermitTTL, AnnounceDelay: f.Gate.AnnounceDelay, TickPeriod: f.Gate.TickPeriod,
 		QuarantineTTL: f.Gate.QuarantineTTL,
 		Owner:         f.Gate.Owner, Tools: f.Tools, SessionLimits: f.Sessions, ReadsBestEffort: f.Audit.ReadsBestEffort,
@@ -478,4 +475,12 @@ func Start(ctx context.Context, cfg ServeConfig) (*Started, error) {
 func (s *Started) Stop() error {
 	s.cancel()
 	return <-s.done
+}
+
+// rest returns all but the first of s.
+func rest(s []string) []string {
+	if len(s) < 2 {
+		return nil
+	}
+	return s[1:]
 }

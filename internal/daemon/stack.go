@@ -8,6 +8,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/wardhq/ward/internal/addrbook"
 	"log/slog"
 	"math/big"
 	"os"
@@ -54,8 +55,14 @@ type Config struct {
 	Policy *policy.Snapshot
 	// RPCURL is the chain's JSON-RPC endpoint; empty starts the embedded
 	// dev chain with its contracts.
-	RPCURL  string
+	RPCURL string
+	// RPCURLs are more endpoints of the same chain, tried in turn after
+	// RPCURL (chain.DialEndpoints).
+	RPCURLs []string
 	ChainID uint64
+	// Book is the address book the hallucination detector checks plans
+	// against (nil: the shipped one).
+	Book *addrbook.Book
 	// WalletKeyFile holds the agent wallet's key (hex) for RPCURL; the dev
 	// chain has its own funded wallet.
 	WalletKeyFile string
@@ -176,6 +183,10 @@ func Open(ctx context.Context, cfg Config) (_ *Stack, err error) {
 	cfg.Hooks.Simulation.Simulator = simAdapter{s.Sim}
 	cfg.Hooks.Windows = s.Store // spend and rate windows that survive a restart
 	cfg.Hooks.Hallucination.Reader = &readerAdapter{ps: providers}
+	cfg.Hooks.Hallucination.Book = cfg.Book
+	if cfg.Book == nil {
+		cfg.Hooks.Hallucination.Book = addrbook.Shipped()
+	}
 	if s.Hooks, err = hook.NewSet(cfg.Hooks); err != nil {
 		return nil, err
 	}
@@ -222,7 +233,8 @@ func (s *Stack) openChain(ctx context.Context, cfg Config) (*catalog.Env, *chain
 	env := &catalog.Env{Tokens: cfg.Tokens, Venues: cfg.Venues, Now: cfg.Now}
 	var err error
 	if cfg.RPCURL != "" {
-		if s.Provider, err = chain.Dial(ctx, cfg.RPCURL, chain.ProviderConfig{ChainID: cfg.ChainID}); err != nil {
+		urls := append([]string{cfg.RPCURL}, cfg.RPCURLs...)
+		if s.Provider, err = chain.DialEndpoints(ctx, urls, chain.ProviderConfig{ChainID: cfg.ChainID}); err != nil {
 			return nil, nil, err
 		}
 		s.closers = append(s.closers, func() error { s.Provider.Close(); return nil })

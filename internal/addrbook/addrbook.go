@@ -48,10 +48,13 @@ type Contract struct {
 
 // The contract roles the shipped book fills.
 const (
-	UniswapV2Factory         = "uniswap_v2_factory"
-	UniswapV2Router02        = "uniswap_v2_router02"
-	UniswapV3Factory         = "uniswap_v3_factory"
-	UniswapV3SwapRouter02    = "uniswap_v3_swap_router02"
+	UniswapV2Factory      = "uniswap_v2_factory"
+	UniswapV2Router02     = "uniswap_v2_router02"
+	UniswapV3Factory      = "uniswap_v3_factory"
+	UniswapV3SwapRouter02 = "uniswap_v3_swap_router02"
+	// UniswapV3SwapRouter is v3-periphery's original SwapRouter (its
+	// params carry a deadline), not SwapRouter02.
+	UniswapV3SwapRouter      = "uniswap_v3_swap_router"
 	UniswapV3QuoterV1        = "uniswap_v3_quoter_v1"
 	UniswapV3QuoterV2        = "uniswap_v3_quoter_v2"
 	UniswapV3PositionManager = "uniswap_v3_position_manager"

@@ -13,6 +13,7 @@ import (
 	"math/big"
 	"os"
 	"path/filepath"
+	"reflect"
 	"sync"
 	"time"
 
@@ -227,7 +228,8 @@ func (s *Stack) openDecider(ctx context.Context, cfg Config) error {
 // openChain connects the stack to its chain: the endpoint cfg.RPCURL,
 // with the wallet of cfg.WalletKeyFile if set, or else the embedded dev
 // chain with its contracts deployed. It returns the catalogue's
-// environment for that chain (the dev chain's tokens and venues, or cfg's)
+// environment for that chain (the dev chain's tokens and venues, or cfg's,
+// or else the address book's for the endpoint's chain)
 // and the dev chain's contracts (nil with an endpoint).
 func (s *Stack) openChain(ctx context.Context, cfg Config) (*catalog.Env, *chain.DevContracts, error) {
 	env := &catalog.Env{Tokens: cfg.Tokens, Venues: cfg.Venues, Now: cfg.Now}
@@ -246,6 +248,15 @@ func (s *Stack) openChain(ctx context.Context, cfg Config) (*catalog.Env, *chain
 			s.closers = append(s.closers, signer.Close)
 			if s.Wallet, err = chain.NewWallet(signer, s.Provider, chain.WalletConfig{}); err != nil {
 				return nil, nil, err
+			}
+		}
+		if cfg.Tokens == nil && reflect.ValueOf(cfg.Venues).IsZero() {
+			book := cfg.Book
+			if book == nil {
+				book = addrbook.Shipped()
+			}
+			if bc, ok := book.Chain(s.Provider.ChainID()); ok {
+				env.Tokens, env.Venues = catalog.FromBook(bc)
 			}
 		}
 		return env, nil, nil

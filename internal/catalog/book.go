@@ -1,0 +1,41 @@
+package catalog
+
+import (
+	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/wardhq/ward/internal/addrbook"
+)
+
+// FromBook returns the tokens and venues the catalogue uses on a chain the
+// address book describes: the book's priced tokens (those with a USD
+// feed; the wrapped native token prices the native currency), and its
+// Uniswap and Aave deployments. A role the book lacks leaves the venue
+// unset, so the tools that need it say that no such contract is
+// configured. V3 swaps need the router with the original interface
+// (uniswap_v3_swap_router); the book of a public chain lists SwapRouter02,
+// whose interface differs, so V3 swaps there need a router argument or an
+// operator entry for uniswap_v3_swap_router.
+func FromBook(c *addrbook.Chain) ([]Token, Venues) {
+	var tokens []Token
+	for _, t := range c.Tokens {
+		if t.USDFeed.IsZero() {
+			continue
+		}
+		tokens = append(tokens, Token{Address: common.Address(t.Address), Symbol: t.Symbol, Decimals: t.Decimals, Feed: common.Address(t.USDFeed)})
+	}
+	role := func(r string) common.Address {
+		a, _ := c.Contract(r)
+		return common.Address(a)
+	}
+	v := Venues{
+		UniswapV2Factory: role(addrbook.UniswapV2Factory),
+		UniswapV2Router:  role(addrbook.UniswapV2Router02),
+		UniswapV3Factory: role(addrbook.UniswapV3Factory),
+		UniswapV3Router:  role(addrbook.UniswapV3SwapRouter),
+		AavePool:         role(addrbook.AaveV3Pool),
+	}
+	if w, ok := c.WrappedNative(); ok {
+		v.WETH, v.ETHFeed = common.Address(w.Address), common.Address(w.USDFeed)
+	}
+	return tokens, v
+}

@@ -1,0 +1,45 @@
+package catalog_test
+
+import (
+	"testing"
+
+	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/wardhq/ward/internal/addrbook"
+	"github.com/wardhq/ward/internal/catalog"
+)
+
+func TestFromBook(t *testing.T) {
+	eth, _ := addrbook.Shipped().Chain(1)
+	tokens, v := catalog.FromBook(eth)
+	weth := common.HexToAddress("0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2")
+	if v.WETH != weth || v.ETHFeed == (common.Address{}) {
+		t.Errorf("WETH %s feed %s", v.WETH, v.ETHFeed)
+	}
+	if v.UniswapV2Router != common.HexToAddress("0x7a250d5630B4cF539739dF2C5dAcb4c659F2488D") || v.UniswapV3Factory != common.HexToAddress("0x1F98431c8aD98523631AE4a59f267346ea31F984") || v.AavePool == (common.Address{}) {
+		t.Errorf("venues = %+v", v)
+	}
+	if v.UniswapV3Router != (common.Address{}) {
+		t.Errorf("V3 router %s: the shipped book has only SwapRouter02, whose interface the V3 swap does not speak", v.UniswapV3Router)
+	}
+	var usdc bool
+	for _, tk := range tokens {
+		if tk.Feed == (common.Address{}) {
+			t.Errorf("unpriced token %s in the catalogue's list", tk.Symbol)
+		}
+		usdc = usdc || (tk.Symbol == "USDC" && tk.Decimals == 6)
+	}
+	if !usdc || len(tokens) < 10 {
+		t.Errorf("tokens = %d, USDC listed %v", len(tokens), usdc)
+	}
+
+	local, err := addrbook.Shipped().With(addrbook.Overrides{Chains: []*addrbook.Chain{{ID: 31337,
+		Contracts: []addrbook.Contract{{Role: addrbook.UniswapV3SwapRouter, Address: [20]byte{7}}}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lc, _ := local.Chain(31337)
+	if _, v := catalog.FromBook(lc); v.UniswapV3Router != (common.Address{7}) || v.WETH != (common.Address{}) {
+		t.Errorf("local venues = %+v", v)
+	}
+}

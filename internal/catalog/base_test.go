@@ -1081,6 +1081,8 @@ func TestDevWorld(t *testing.T) {
 	tp2, _, err := f.plan(t, "erc20_transfer_token", argsOf("token", f.c.USDC, "to", recipient, "amount", "1"))
 	if err != nil || tp2.ValueCents != -1 {
 		t.Errorf("transfer at a stale price: plan %+v err %v, want value -1", tp2, err)
+	} else if len(tp2.Unpriced) != 1 || tp2.Unpriced[0].Symbol != "USDC" || !strings.Contains(tp2.Unpriced[0].Why, "is stale: updated") {
+		t.Errorf("transfer at a stale price: unpriced = %+v, want USDC's stale feed", tp2.Unpriced)
 	}
 	f.read(t, "bootstrap_check_setup", `{}`, &setup)
 	if setup.Verdict != "warn" {

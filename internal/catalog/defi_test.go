@@ -785,6 +785,9 @@ func TestUnpricedPlan(t *testing.T) {
 		if p.ValueCents != -1 {
 			t.Errorf("%s without price feeds: value %d cents, want -1", tl.Def.Name, p.ValueCents)
 		}
+		if len(p.Unpriced) == 0 || p.Unpriced[0].Token != tool.Address(f.c.USDC) || !strings.Contains(p.Unpriced[0].Why, "not in the chain's token list") {
+			t.Errorf("%s: unpriced = %+v, want USDC and what to configure", tl.Def.Name, p.Unpriced)
+		}
 	}
 }
 

@@ -5,9 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strings"
 	"time"
 
 	"github.com/wardhq/ward/internal/reason"
+	"github.com/wardhq/ward/internal/tool"
 )
 
 // Unlimited as a spending limit lifts it.
@@ -125,7 +127,7 @@ func (s *SpendingLimiter) value(c *Call) (int64, Verdict, bool) {
 	switch {
 	case p.ValueCents < 0:
 		return 0, veto(spendingName, reason.ValueUnpriced,
-			"no price feed values this action, so spending limits cannot be checked and it is refused",
+			"no price feed values this action, so spending limits cannot be checked and it is refused"+unpricedWhy(p),
 			fmt.Sprintf("%s: plan value %d", c.Def.Name, p.ValueCents)), false
 	case p.ValueCents == 0:
 		return 0, Verdict{}, false
@@ -169,4 +171,23 @@ func addSat(a, b int64) int64 {
 // usd formats cents as dollars: $1234.05.
 func usd(cents int64) string {
 	return fmt.Sprintf("$%d.%02d", cents/100, cents%100)
+}
+
+// unpricedWhy names the plan's tokens that have no usable price and what
+// the operator can configure (the catalogue's symbols and reasons: ward's
+// own text, never the agent's or a token's).
+func unpricedWhy(p *tool.Plan) string {
+	var b strings.Builder
+	for i, u := range p.Unpriced {
+		if i == 3 {
+			fmt.Fprintf(&b, "; and %d more", len(p.Unpriced)-3)
+			break
+		}
+		b.WriteString("; token ")
+		if u.Symbol != "" {
+			b.WriteString(cleanText(u.Symbol) + " ")
+		}
+		fmt.Fprintf(&b, "%s: %s", u.Token, truncText(cleanText(u.Why), 300))
+	}
+	return b.String()
 }

@@ -20,6 +20,12 @@ func spendCall(session string, tick uint64, at time.Time, cents int64) *hook.Cal
 	return c
 }
 
+func unpricedCall(at time.Time) *hook.Call {
+	c := spendCall("s1", 7, at, -1)
+	c.Plan.Unpriced = []tool.Unpriced{{Token: tool.Address{19: 7}, Symbol: "WETH", Why: "its USD feed is stale"}, {Token: tool.Address{19: 8}, Why: "not listed"}}
+	return c
+}
+
 type rec struct {
 	session string
 	tick    uint64
@@ -59,6 +65,8 @@ func TestSpendingWindows(t *testing.T) {
 		{"zero config refuses any value", hook.SpendingConfig{}, nil, spendCall("s1", 7, now, 1), reason.SpendTickLimit, nil},
 		{"zero value passes the zero config", hook.SpendingConfig{}, nil, spendCall("s1", 7, now, 0), "", nil},
 		{"unpriced", limits, nil, spendCall("s1", 7, now, -1), reason.ValueUnpriced, nil},
+		{"unpriced says which token and why", limits, nil, unpricedCall(now), reason.ValueUnpriced,
+			[]string{"token WETH 0x0000000000000000000000000000000000000007: its USD feed is stale", "; token 0x0000000000000000000000000000000000000008: not listed"}},
 		{"unlimited", hook.SpendingConfig{PerTickCents: hook.Unlimited, PerSessionCents: hook.Unlimited, DailyCents: hook.Unlimited},
 			[]rec{{"s1", 7, 0, 1 << 62}, {"s1", 7, 0, 1 << 62}}, spendCall("s1", 7, now, 1<<62), "", nil},
 		{"saturating sums", hook.SpendingConfig{PerTickCents: hook.Unlimited - 1, PerSessionCents: hook.Unlimited, DailyCents: hook.Unlimited},

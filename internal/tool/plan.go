@@ -86,8 +86,18 @@ type Plan struct {
 	// ValueCents is the USD value at stake, priced from on-chain feeds;
 	// -1 when no feed prices it (the spending hook then refuses).
 	ValueCents int64 `json:"value_cents"`
+	// Unpriced are, for an unpriced plan, its tokens without a usable
+	// price and why.
+	Unpriced []Unpriced `json:"unpriced,omitempty"`
 	// Summary says in one line what the action does.
 	Summary string `json:"summary"`
+}
+
+// Unpriced is a token a plan could not value in USD.
+type Unpriced struct {
+	Token  Address `json:"token"`
+	Symbol string  `json:"symbol,omitempty"` // the catalogue's symbol for it, if it lists the token
+	Why    string  `json:"why"`              // what is missing, and what the operator can configure
 }
 
 // Tx is one transaction of a plan.

@@ -447,7 +447,7 @@ func aavePlanner(orMax bool, summary string, move func(ctx context.Context, env 
 		if err != nil {
 			return nil, err
 		}
-		return native.NewPlan(env, m.txs, m.tokens, native.ValueCents(ctx, env, c.asset.Address, m.amount),
+		return native.NewPlan(ctx, env, m.txs, m.tokens, native.ValueCents(ctx, env, c.asset.Address, m.amount),
 			fmt.Sprintf(summary+" (health factor %s -> %s)", native.FormatUnits(m.amount, c.asset.Decimals), c.asset.Symbol, c.pool.Hex(),
 				formatHF(c.account.hf), formatHF(m.hf))), nil
 	}
@@ -750,7 +750,7 @@ func planAaveLiquidate(ctx context.Context, env *native.Env, in *registry.Input)
 		// The claims are about the underlying, not its aToken.
 		got = tool.TokenUse{Token: tool.Address(cr.aToken), Decimals: -1, Amount: minColl}
 	}
-	return native.NewPlan(env, append(txs, l),
+	return native.NewPlan(ctx, env, append(txs, l),
 		[]tool.TokenUse{native.Claimed(in, d.asset.Address, q.debt, true, "debt_asset"), got},
 		native.ValueCents(ctx, env, d.asset.Address, q.debt),
 		fmt.Sprintf("liquidate %s on Aave pool %s (health factor %s): repay up to %s %s for about %s %s of collateral",

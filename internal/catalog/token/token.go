@@ -67,7 +67,7 @@ func planRevoke(ctx context.Context, env *native.Env, in *registry.Input) (*tool
 	}
 	// Revoking moves nothing and only lowers exposure: it is worth
 	// nothing to the spending limits.
-	return native.NewPlan(env, []tool.Tx{t}, []tool.TokenUse{native.Claimed(in, tok, new(big.Int), true)}, 0,
+	return native.NewPlan(ctx, env, []tool.Tx{t}, []tool.TokenUse{native.Claimed(in, tok, new(big.Int), true)}, 0,
 		fmt.Sprintf("revoke %s's allowance of %s %s (set it to 0)", spender.Hex(), native.FormatUnits(al, meta.Decimals), displaySymbol(env, tok, meta))), nil
 }
 
@@ -144,7 +144,7 @@ func planTransfer(ctx context.Context, env *native.Env, in *registry.Input) (*to
 	if err != nil {
 		return nil, err
 	}
-	return native.NewPlan(env, []tool.Tx{t}, []tool.TokenUse{native.Claimed(in, tok, amount, true)}, native.ValueCents(ctx, env, tok, amount),
+	return native.NewPlan(ctx, env, []tool.Tx{t}, []tool.TokenUse{native.Claimed(in, tok, amount, true)}, native.ValueCents(ctx, env, tok, amount),
 		fmt.Sprintf("transfer %s %s to %s", native.FormatUnits(amount, meta.Decimals), displaySymbol(env, tok, meta), to.Hex())), nil
 }
 

@@ -93,7 +93,7 @@ func planWETH(wrap bool) func(ctx context.Context, env *native.Env, in *registry
 		if wrap {
 			summary = fmt.Sprintf("wrap %s ETH into WETH (%s)", native.FormatUnits(amount, 18), weth.Hex())
 		}
-		return native.NewPlan(env, []tool.Tx{t},
+		return native.NewPlan(ctx, env, []tool.Tx{t},
 			[]tool.TokenUse{{Token: tool.Address(from), Decimals: -1, Amount: amount, Out: true}, {Token: tool.Address(to), Decimals: -1, Amount: amount}},
 			native.ValueCents(ctx, env, from, amount), summary), nil
 	}

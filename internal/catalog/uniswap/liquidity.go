@@ -380,7 +380,7 @@ func planAddLiquidity(ctx context.Context, env *native.Env, in *registry.Input) 
 		return nil, err
 	}
 	txs = append(txs, add)
-	return native.NewPlan(env, txs,
+	return native.NewPlan(ctx, env, txs,
 		[]tool.TokenUse{
 			native.Claimed(in, a, amtA, true, "token_a"), native.Claimed(in, b, amtB, true, "token_b"),
 			{Token: tool.Address(pair), Symbol: "", Decimals: -1, Amount: minLP, Out: false},
@@ -473,7 +473,7 @@ func planRemoveLiquidity(ctx context.Context, env *native.Env, in *registry.Inpu
 		return nil, err
 	}
 	txs = append(txs, rm)
-	return native.NewPlan(env, txs,
+	return native.NewPlan(ctx, env, txs,
 		[]tool.TokenUse{
 			{Token: tool.Address(pair), Decimals: -1, Amount: liq, Out: true},
 			{Token: tool.Address(st.token0), Decimals: -1, Amount: min0},
@@ -550,7 +550,7 @@ func planAddV3Liquidity(ctx context.Context, env *native.Env, in *registry.Input
 		return nil, err
 	}
 	txs = append(txs, add)
-	return native.NewPlan(env, txs,
+	return native.NewPlan(ctx, env, txs,
 		[]tool.TokenUse{native.Claimed(in, st.token0, amt0, true, "token0"), native.Claimed(in, st.token1, amt1, true, "token1")},
 		native.SumCents(native.ValueCents(ctx, env, st.token0, amt0), native.ValueCents(ctx, env, st.token1, amt1)),
 		fmt.Sprintf("add %s liquidity (%s %s and %s %s) across the full range of Uniswap V3 pool %s",
@@ -697,7 +697,7 @@ func planRemoveV3Liquidity(ctx context.Context, env *native.Env, in *registry.In
 		return nil, err
 	}
 	e0, e1 := new(big.Int).Add(a0, pos.owed0), new(big.Int).Add(a1, pos.owed1)
-	return native.NewPlan(env, []tool.Tx{burn, collect},
+	return native.NewPlan(ctx, env, []tool.Tx{burn, collect},
 		[]tool.TokenUse{
 			{Token: tool.Address(st.token0), Decimals: -1, Amount: min0},
 			{Token: tool.Address(st.token1), Decimals: -1, Amount: min1},

@@ -143,7 +143,7 @@ func planSwap(v3 bool) func(ctx context.Context, env *native.Env, in *registry.I
 			return nil, err
 		}
 		txs = append(txs, swap)
-		return native.NewPlan(env, txs,
+		return native.NewPlan(ctx, env, txs,
 			[]tool.TokenUse{native.Claimed(in, tokIn, amount, true, "token_in"), native.Claimed(in, tokOut, minOut, false, "token_out")},
 			native.ValueCents(ctx, env, tokIn, amount),
 			fmt.Sprintf("swap %s %s for at least %s %s (quoted %s) on %s",

@@ -387,7 +387,7 @@ func planDeposit(ctx context.Context, env *native.Env, in *registry.Input) (*too
 	if err != nil {
 		return nil, err
 	}
-	return native.NewPlan(env, append(txs, dep),
+	return native.NewPlan(ctx, env, append(txs, dep),
 		[]tool.TokenUse{native.Claimed(in, st.asset.Address, assets, true, "asset"), {Token: tool.Address(v), Decimals: -1, Amount: shares}},
 		native.ValueCents(ctx, env, st.asset.Address, assets),
 		fmt.Sprintf("deposit %s %s into vault %s for about %s shares",
@@ -442,7 +442,7 @@ func (x *exit) plan(ctx context.Context, env *native.Env, in *registry.Input, me
 	if err != nil {
 		return nil, err
 	}
-	return native.NewPlan(env, []tool.Tx{t},
+	return native.NewPlan(ctx, env, []tool.Tx{t},
 		[]tool.TokenUse{{Token: tool.Address(x.v), Decimals: -1, Amount: shares, Out: true}, native.Claimed(in, x.st.asset.Address, assets, false, "asset")},
 		native.ValueCents(ctx, env, x.st.asset.Address, assets), summary), nil
 }

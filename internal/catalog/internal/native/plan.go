@@ -217,12 +217,31 @@ func SumCents(vs ...int64) int64 {
 	return s
 }
 
-// newPlan returns a plan from the wallet on the connected chain.
-func NewPlan(env *Env, txs []tool.Tx, tokens []tool.TokenUse, cents int64, summary string) *tool.Plan {
-	return &tool.Plan{
+// NewPlan returns a plan from the wallet on the connected chain. An
+// unpriced plan (cents < 0) says which of its tokens has no usable price
+// and why, so the refusal can tell the operator what to configure.
+func NewPlan(ctx context.Context, env *Env, txs []tool.Tx, tokens []tool.TokenUse, cents int64, summary string) *tool.Plan {
+	p := &tool.Plan{
 		Chain: env.Chain.ChainID(), From: tool.Address(env.Wallet.Address()), Txs: txs,
 		Tokens: tokens, ValueCents: cents, Summary: summary,
 	}
+	if cents < 0 {
+		seen := map[tool.Address]bool{}
+		for _, t := range tokens {
+			if seen[t.Token] {
+				continue
+			}
+			seen[t.Token] = true
+			if why := UnpricedWhy(ctx, env, common.Address(t.Token)); why != "" {
+				sym := ""
+				if k, ok := env.Token(common.Address(t.Token)); ok {
+					sym = k.Symbol
+				}
+				p.Unpriced = append(p.Unpriced, tool.Unpriced{Token: t.Token, Symbol: sym, Why: why})
+			}
+		}
+	}
+	return p
 }
 
 // pClaims are the optional symbol and decimals the agent believes a token

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"strings"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -112,6 +113,26 @@ func unixTime(v *big.Int) time.Time {
 		return time.Unix(1<<40, 0).UTC()
 	}
 	return time.Unix(v.Int64(), 0).UTC()
+}
+
+// UnpricedWhy says why the catalogue cannot value the token at addr in
+// USD, and what the operator can configure; "" when it can.
+func UnpricedWhy(ctx context.Context, env *Env, addr common.Address) string {
+	t, ok := env.Token(addr)
+	switch {
+	case !ok:
+		return "it is not in the chain's token list: add it, with a usd_feed, as a [[chain.tokens]] entry of the chain in ward.toml or its address_book file"
+	case t.Feed == (common.Address{}):
+		return "no USD price feed is configured for it: set usd_feed on its [[chain.tokens]] entry"
+	}
+	p, err := FeedPrice(ctx, env, t.Feed)
+	switch {
+	case err != nil:
+		return fmt.Sprintf("its USD feed %s could not be read (is usd_feed a Chainlink-style AggregatorV3 feed on this chain?)", t.Feed.Hex())
+	case p.Stale:
+		return fmt.Sprintf("its USD feed %s is stale: %s", t.Feed.Hex(), strings.Join(p.StaleReasons, "; "))
+	}
+	return ""
 }
 
 // priceOf returns the USD price of a token.

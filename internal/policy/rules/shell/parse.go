@@ -266,12 +266,17 @@ func (p *parser) pipeline(s *syntax.Stmt) error {
 	}
 	id := p.script.pipes
 	p.script.pipes++
-	var local [4]*syntax.Stmt
-	for i, e := range pipeElems(s, local[:0]) {
+	var local [4]pipeElem
+	for i, e := range pipeElems(s, local[:0], false) {
 		start := len(p.script.Commands)
 		pipe, place := p.pipe, p.place
 		p.pipe, p.place = id, i
-		err := p.command(e)
+		var err error
+		if e.time != nil {
+			err = p.timeCommand(e.s, e.time)
+		} else {
+			err = p.command(e.s)
+		}
 		p.pipe, p.place = pipe, place
 		if err != nil {
 			return err
@@ -285,12 +290,47 @@ func (p *parser) pipeline(s *syntax.Stmt) error {
 	return nil
 }
 
-// pipeElems appends the commands of the pipeline s to dst.
-func pipeElems(s *syntax.Stmt, dst []*syntax.Stmt) []*syntax.Stmt {
+// pipeElem is a command of a pipeline. Only at the start of a pipeline is
+// time a reserved word: after a |, it is a command, which time is set for.
+type pipeElem struct {
+	s    *syntax.Stmt
+	time *syntax.TimeClause
+}
+
+// pipeElems appends the commands of the pipeline s to dst; later reports
+// that s is not its first.
+func pipeElems(s *syntax.Stmt, dst []pipeElem, later bool) []pipeElem {
 	if b, ok := s.Cmd.(*syntax.BinaryCmd); ok && (b.Op == syntax.Pipe || b.Op == syntax.PipeAll) && len(s.Redirs) == 0 {
-		return pipeElems(b.Y, pipeElems(b.X, dst))
+		return pipeElems(b.Y, pipeElems(b.X, dst, later), true)
 	}
-	return append(dst, s)
+	if t, ok := s.Cmd.(*syntax.TimeClause); ok && later && len(s.Redirs) == 0 {
+		if t.Stmt == nil {
+			return append(dst, pipeElem{time: t})
+		}
+		n := len(dst)
+		dst = pipeElems(t.Stmt, dst, true)
+		dst[n].time = t
+		return dst
+	}
+	return append(dst, pipeElem{s: s})
+}
+
+// timeCommand reads a simple command s run by the command time, or time
+// alone if s is nil.
+func (p *parser) timeCommand(s *syntax.Stmt, t *syntax.TimeClause) error {
+	prefix := [2]Word{{Value: "time"}, {Value: "-p"}}
+	n := 1
+	if t.PosixFormat {
+		n = 2
+	}
+	if s == nil {
+		p.script.Commands = append(p.script.Commands, Command{Args: p.keep(prefix[:n]), Pipeline: p.pipe, Position: p.place})
+		return nil
+	}
+	if _, ok := s.Cmd.(*syntax.CallExpr); !ok {
+		return p.malformed("unexpected token", s)
+	}
+	return p.simple(s, prefix[:n])
 }
 
 func (p *parser) command(s *syntax.Stmt) error {
@@ -308,7 +348,7 @@ func (p *parser) command(s *syntax.Stmt) error {
 func (p *parser) compound(s *syntax.Stmt) error {
 	switch c := s.Cmd.(type) {
 	case nil, *syntax.CallExpr, *syntax.DeclClause, *syntax.LetClause:
-		return p.simple(s)
+		return p.simple(s, nil)
 	case *syntax.Block:
 		if err := p.stmts(c.Stmts); err != nil {
 			return err
@@ -452,6 +492,15 @@ func (p *parser) caseClause(c *syntax.CaseClause) error {
 
 // funcDecl reads a function definition into a script of its own.
 func (p *parser) funcDecl(s *syntax.Stmt, c *syntax.FuncDecl) error {
+	if c.Name == nil || c.Body == nil {
+		return p.malformed("bad function definition", s)
+	}
+	switch c.Body.Cmd.(type) {
+	case *syntax.Block, *syntax.Subshell, *syntax.IfClause, *syntax.WhileClause, *syntax.ForClause,
+		*syntax.CaseClause, *syntax.TestClause, *syntax.ArithmCmd:
+	default: // bash wants a compound command
+		return p.malformed("bad function body", c.Body)
+	}
 	body := p.newScript()
 	saved, subs, pipe, place := p.script, p.subs, p.pipe, p.place
 	p.script, p.subs = body, nil
@@ -493,24 +542,29 @@ func (p *parser) test(x syntax.TestExpr, dst []Word) ([]Word, error) {
 	return dst, err
 }
 
-// arith finds the command substitutions inside an arithmetic expression.
+// arith finds the command substitutions inside an arithmetic expression:
+// its words are expanded and their values dropped.
 func (p *parser) arith(x syntax.ArithmExpr) error {
-	if x == nil {
-		return nil
+	switch x := x.(type) {
+	case *syntax.BinaryArithm:
+		if err := p.arith(x.X); err != nil {
+			return err
+		}
+		return p.arith(x.Y)
+	case *syntax.UnaryArithm:
+		return p.arith(x.X)
+	case *syntax.ParenArithm:
+		return p.arith(x.X)
+	case *syntax.FlagsArithm:
+		return p.arith(x.X)
+	case *syntax.Word:
+		if _, ok := x.Parts[0].(*syntax.Lit); ok && len(x.Parts) == 1 {
+			return nil
+		}
+		var tmp wordBuf
+		return p.lex(&tmp, x.Parts, lexNormal)
 	}
-	var err error
-	syntax.Walk(x, func(n syntax.Node) bool {
-		c, ok := n.(*syntax.CmdSubst)
-		if err != nil || !ok {
-			return err == nil
-		}
-		var sub *Script
-		if sub, err = p.nested(c.Stmts, c.Backquotes); err == nil {
-			p.subs = append(p.subs, sub)
-		}
-		return false
-	})
-	return err
+	return nil
 }
 
 // moveSubs moves pending substitutions to the script, for words that are not
@@ -546,19 +600,28 @@ func (p *parser) trailingRedirects(s *syntax.Stmt) error {
 }
 
 // simple reads a simple command, a declaration (export, declare…) or let.
-func (p *parser) simple(s *syntax.Stmt) error {
+// Its words follow prefix, which makes assignments arguments.
+func (p *parser) simple(s *syntax.Stmt, prefix []Word) error {
 	cmd := Command{Pipeline: p.pipe, Position: p.place}
 	saved := p.subs
 	p.subs = nil
 	var local [8]Word
-	args := local[:0]
+	args := append(local[:0], prefix...)
 	var docs []*syntax.Redirect
 	var err error
 	ri := 0
 	switch c := s.Cmd.(type) {
 	case *syntax.CallExpr:
 		for _, as := range c.Assigns {
-			if err := p.assign(&cmd, as); err != nil {
+			if len(prefix) == 0 {
+				err = p.assign(&cmd, as)
+			} else {
+				var more []Word
+				more, err = p.declArg(as)
+				args = append(args, more...)
+				p.spill = more[:0]
+			}
+			if err != nil {
 				return err
 			}
 		}
@@ -582,9 +645,12 @@ func (p *parser) simple(s *syntax.Stmt) error {
 	case *syntax.DeclClause:
 		args = append(args, Word{Value: c.Variant.Value})
 		for _, as := range c.Args {
-			if args, err = p.declArg(as, args); err != nil {
+			more, err := p.declArg(as)
+			if err != nil {
 				return err
 			}
+			args = append(args, more...)
+			p.spill = more[:0]
 		}
 	case *syntax.LetClause:
 		args = append(args, Word{Value: "let"})
@@ -635,17 +701,18 @@ func (p *parser) simple(s *syntax.Stmt) error {
 	return nil
 }
 
-// declArg appends the words of an argument of export, declare and the like.
-func (p *parser) declArg(as *syntax.Assign, dst []Word) ([]Word, error) {
+// declArg returns the words of an argument of export, declare and the
+// like, in p.spill.
+func (p *parser) declArg(as *syntax.Assign) ([]Word, error) {
 	switch {
 	case as.Naked && as.Value != nil:
-		return p.words(as.Value, dst)
+		return p.words(as.Value, p.spill[:0])
 	case as.Naked:
-		return append(dst, Word{Value: as.Name.Value}), nil
+		return append(p.spill[:0], Word{Value: as.Name.Value}), nil
 	case as.Array != nil:
 		v, err := p.array(as.Array)
 		v.Value = as.Name.Value + "=" + v.Value
-		return append(dst, v), err
+		return append(p.spill[:0], v), err
 	}
 	b := p.scratch()
 	i, j := int(as.Pos().Offset()), int(as.End().Offset())
@@ -659,10 +726,10 @@ func (p *parser) declArg(as *syntax.Assign, dst []Word) ([]Word, error) {
 	}
 	if as.Value != nil {
 		if err := p.lex(b, as.Value.Parts, lexNormal); err != nil {
-			return dst, err
+			return nil, err
 		}
 	}
-	return p.fields(b, dst)
+	return p.fields(b, p.spill[:0])
 }
 
 func (p *parser) setVar(name, value string) {

@@ -429,8 +429,24 @@ func (p *parser) compound(s *syntax.Stmt) error {
 			return err
 		}
 	case *syntax.CoprocClause:
+		// coproc runs a simple command as a wrapper does (see wrap.go),
+		// and a compound command in the background. Before a simple
+		// command, what the tree has as its name is the command's.
 		start := len(p.script.Commands)
-		if err := p.command(c.Stmt); err != nil {
+		var err error
+		switch c.Stmt.Cmd.(type) {
+		case nil, *syntax.CallExpr, *syntax.DeclClause, *syntax.LetClause:
+			prefix := []Word{{Value: "coproc"}}
+			if c.Name != nil {
+				if prefix, err = p.words(c.Name, prefix); err != nil {
+					return err
+				}
+			}
+			err = p.simple(c.Stmt, prefix)
+		default:
+			err = p.command(c.Stmt)
+		}
+		if err != nil {
 			return err
 		}
 		p.background(start)

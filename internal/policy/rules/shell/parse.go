@@ -11,7 +11,8 @@ import (
 )
 
 // The command line is parsed by mvdan.cc/sh/v3/syntax, as bash
-// (syntax.LangBash); anything it rejects is ErrMalformed. This file turns
+// (syntax.LangBash); anything it rejects, invalid UTF-8 included, is
+// ErrMalformed, and so is a NUL byte, which it would drop. This file turns
 // its syntax tree into a Script: it numbers pipelines, flattens compound
 // commands into their simple commands and expands each word (word.go)
 // under the call's work budget, in the order bash would, so that a
@@ -26,6 +27,12 @@ const budget = 16 * MaxLen
 // maxNest bounds the nesting of groups and compound commands, which do not
 // count toward MaxDepth.
 const maxNest = 64
+
+// maxParens bounds the nesting of parentheses in the source text, counted
+// without regard to quoting. At "((" syntax.Parser tries arithmetic and then
+// nested subshells, which costs time quadratic in that nesting: 2,000
+// parentheses take a quarter of a second.
+const maxParens = 128
 
 // maxHeredocRetries bounds the here-documents left open at the end of the
 // input that parseFile closes.
@@ -136,6 +143,13 @@ var shParsers = sync.Pool{New: func() any {
 // the input ends there, as in bash: the missing delimiter is added to the
 // returned source, of which the first len(src) bytes are src.
 func parseFile(src string) (*syntax.File, string, error) {
+	if strings.IndexByte(src, 0) >= 0 {
+		// syntax.Parser drops NUL bytes; a shell given the text ends it there.
+		return nil, "", fmt.Errorf("%w: NUL byte", ErrMalformed)
+	}
+	if parenDepth(src) > maxParens {
+		return nil, "", fmt.Errorf("%w: parentheses nested more than %d deep", ErrTooDeep, maxParens)
+	}
 	sp := shParsers.Get().(*shParser)
 	defer shParsers.Put(sp)
 	text := src
@@ -159,6 +173,21 @@ func parseFile(src string) (*syntax.File, string, error) {
 		text = text + "\n" + delim
 	}
 	return nil, "", fmt.Errorf("%w: unterminated here-documents", ErrMalformed)
+}
+
+// parenDepth returns the greatest nesting of parentheses in s.
+func parenDepth(s string) int {
+	d, most := 0, 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '(':
+			d++
+			most = max(most, d)
+		case ')':
+			d = max(d-1, 0)
+		}
+	}
+	return most
 }
 
 func parse(src string, depth int, st *state, vars map[string]string) (*Script, error) {

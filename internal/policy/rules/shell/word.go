@@ -436,6 +436,9 @@ func (p *parser) paramExp(b *wordBuf, x *syntax.ParamExp, quoted bool) error {
 
 // arithOperand adds an offset or length of ${x:off:len} to operand.
 func (p *parser) arithOperand(operand *wordBuf, x syntax.ArithmExpr) error {
+	if x == nil {
+		return nil
+	}
 	if w, ok := x.(*syntax.Word); ok {
 		return p.lex(operand, w.Parts, lexNormal)
 	}

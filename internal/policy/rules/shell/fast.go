@@ -3,6 +3,7 @@ package shell
 import (
 	"strings"
 	"sync"
+	"unicode/utf8"
 )
 
 // Most command lines an agent runs are a few plain words: `git status`,
@@ -80,7 +81,8 @@ const (
 
 // fastParse parses cmd into sc if it is a plain command line: words of
 // fastBytes, or each one quoted string ('...', or "..." without \, $ or `),
-// separated by spaces, in simple commands separated by |, &&, || or ;. It
+// separated by spaces, in simple commands separated by |, &&, || or ;,
+// quoted strings being valid UTF-8 without NUL bytes. It
 // charges st as parseInto does, and reports whether there were
 // quotes. It returns nil, having charged nothing, for any other line, and
 // for lines the general parser reads differently or rejects: an assignment
@@ -108,7 +110,7 @@ func (sc *scratch) fastParse(cmd string, st *state) (s *Script, quoted bool) {
 		}
 		if i < len(cmd) && (cmd[i] == '\'' || cmd[i] == '"') {
 			j := strings.IndexByte(cmd[i+1:], cmd[i]) + i + 1
-			if j == i || cmd[i] == '"' && strings.ContainsAny(cmd[i+1:j], "\\$`") {
+			if j == i || cmd[i] == '"' && strings.ContainsAny(cmd[i+1:j], "\\$`") || !plainText(cmd[i+1:j]) {
 				return nil, false
 			}
 			words = append(words, Word{Value: cmd[i+1 : j]})
@@ -159,16 +161,30 @@ func (sc *scratch) fastParse(cmd string, st *state) (s *Script, quoted bool) {
 	return s, quoted
 }
 
+// plainText reports text the general parser reads as it is: valid UTF-8
+// without NUL bytes.
+func plainText(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c == 0 || c >= utf8.RuneSelf {
+			return utf8.ValidString(s) && strings.IndexByte(s, 0) < 0
+		}
+	}
+	return true
+}
+
 // fastEnd reports the bytes that may follow a word in fastParse.
 func fastEnd(c byte) bool { return c == ' ' || c == '|' || c == '&' || c == ';' }
 
 // commandWord reports whether the first word of a plain simple command is
-// read by the general parser as a command name: not an assignment, and not a
-// reserved word, which starts a compound command or is an error there.
+// read by the general parser as a command name: not an assignment, not a
+// reserved word, which starts a compound command or is an error there, and
+// not a builtin whose arguments it parses (export, let, coproc…).
 func commandWord(v string) bool {
 	switch v {
 	case "if", "then", "elif", "else", "fi", "do", "done", "case", "esac",
-		"while", "until", "for", "select", "function", "in", "time":
+		"while", "until", "for", "select", "function", "in", "time",
+		// builtins the general parser reads with a syntax of their own
+		"export", "declare", "local", "readonly", "typeset", "nameref", "let", "coproc":
 		return false
 	}
 	if v == "" || !isNameStart(v[0]) {

@@ -1,26 +1,24 @@
 package shell
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
+
+	"mvdan.cc/sh/v3/syntax"
 )
 
-// Why a parser of its own rather than mvdan.cc/sh/v3/syntax, the
-// maintained Go shell parser. Measured on the same machine (2 cores,
-// go test -bench), mvdan's Parse alone, with a reused parser and before
-// any expansion, takes 2.0–2.7 µs and 9–16 allocations for one-line
-// commands such as `git status` or `cat README.md | head -n 20`, where
-// Analyze as a whole (parse, expansion and every check) takes 0.25–0.5 µs
-// and no allocation: switching would cost 5–10 times the latency of the
-// common case, against a budget of 20 %. mvdan's parser also builds a
-// syntax tree without values: the expansions this package computes under
-// one work budget (literal assignments, brace expansion, ANSI-C strings,
-// $IFS, foldable substitutions), and its fail-closed limits on length,
-// depth and work, would have to be rebuilt over that tree anyway, and
-// the corpus (shell_test.go) and fuzz tests would then have to be made to
-// pass again against a second parser. FuzzAnalyze and FuzzFastParse guard
-// this one instead.
+// The command line is parsed by mvdan.cc/sh/v3/syntax, as bash
+// (syntax.LangBash); anything it rejects, invalid UTF-8 included, is
+// ErrMalformed, and so is a NUL byte, which it would drop. This file turns
+// its syntax tree into a Script: it numbers pipelines, flattens compound
+// commands into their simple commands and expands each word (word.go)
+// under the call's work budget, in the order bash would, so that a
+// parameter assigned a literal earlier in the line is known later. The
+// limits the tree does not carry, MaxDepth for substitutions and
+// subshells and maxNest for compound commands, are checked while walking.
 
 // budget is the number of bytes of parsing and expansion one Analyze or
 // Parse call may do, nested scripts included.
@@ -29,6 +27,16 @@ const budget = 16 * MaxLen
 // maxNest bounds the nesting of groups and compound commands, which do not
 // count toward MaxDepth.
 const maxNest = 64
+
+// maxParens bounds the nesting of parentheses in the source text, counted
+// without regard to quoting. At "((" syntax.Parser tries arithmetic and then
+// nested subshells, which costs time quadratic in that nesting: 2,000
+// parentheses take a quarter of a second.
+const maxParens = 128
+
+// maxHeredocRetries bounds the here-documents left open at the end of the
+// input that parseFile closes.
+const maxHeredocRetries = 4
 
 // state is shared by every parser and analysis step of one call.
 type state struct {
@@ -44,17 +52,19 @@ func (st *state) charge(n int) error {
 	return nil
 }
 
-// parser is a recursive-descent parser over one source text.
+// parser turns one syntax tree into a Script.
 type parser struct {
-	src    string
-	pos    int
+	src    string // the source text, with any delimiters parseFile added
+	srcLen int    // the length of the text as given
 	depth  int
 	nest   int
+	bq     int  // inside backquotes, where node offsets are not exact
+	strip  bool // reading a <<- here-document: leading tabs are removed
+	bol    bool // at the beginning of a line of that here-document
 	st     *state
 	vars   map[string]string      // parameters with a known value
 	script *Script                // script receiving commands
 	subs   []*Script              // substitutions of the command being read
-	docs   []heredoc              // here-documents waiting for the next newline
 	pipe   int                    // pipeline number for new commands
 	place  int                    // position in the pipeline for new commands
 	arena  []Word                 // backing store for Command.Args
@@ -69,7 +79,7 @@ type scriptAlloc struct {
 	args [4]Word
 }
 
-// rootAlloc is the one allocation Parse needs for a short command line: its
+// rootAlloc is the storage Parse starts with for a short command line: its
 // script, the parser's scratch space and the work budget. (Analyze uses a
 // scratch from a pool instead.)
 type rootAlloc struct {
@@ -118,13 +128,66 @@ func (p *parser) keep(words []Word) []Word {
 	return p.arena[start : start+n : start+n]
 }
 
-type heredoc struct {
-	script *Script
-	cmd    int
-	redir  int
-	delim  string
-	strip  bool
-	quoted bool
+// shParser is a reusable syntax.Parser: building one allocates more than
+// parsing a short command line does.
+type shParser struct {
+	p *syntax.Parser
+	r strings.Reader
+}
+
+var shParsers = sync.Pool{New: func() any {
+	return &shParser{p: syntax.NewParser(syntax.Variant(syntax.LangBash), syntax.KeepComments(false))}
+}}
+
+// parseFile parses src as bash. A here-document still open at the end of
+// the input ends there, as in bash: the missing delimiter is added to the
+// returned source, of which the first len(src) bytes are src.
+func parseFile(src string) (*syntax.File, string, error) {
+	if strings.IndexByte(src, 0) >= 0 {
+		// syntax.Parser drops NUL bytes; a shell given the text ends it there.
+		return nil, "", fmt.Errorf("%w: NUL byte", ErrMalformed)
+	}
+	if parenDepth(src) > maxParens {
+		return nil, "", fmt.Errorf("%w: parentheses nested more than %d deep", ErrTooDeep, maxParens)
+	}
+	sp := shParsers.Get().(*shParser)
+	defer shParsers.Put(sp)
+	text := src
+	for range maxHeredocRetries + 1 {
+		sp.r.Reset(text)
+		f, err := sp.p.Parse(&sp.r, "")
+		if err == nil {
+			return f, text, nil
+		}
+		var pe syntax.ParseError
+		if !errors.As(err, &pe) {
+			return nil, "", fmt.Errorf("%w: not bash", ErrMalformed)
+		}
+		delim, ok := strings.CutPrefix(pe.Text, "unclosed here-document ")
+		if ok {
+			delim, err = strconv.Unquote(delim)
+		}
+		if !ok || err != nil || strings.ContainsAny(delim, "\n") {
+			return nil, "", fmt.Errorf("%w: syntax error at line %d, column %d", ErrMalformed, pe.Pos.Line(), pe.Pos.Col())
+		}
+		text = text + "\n" + delim
+	}
+	return nil, "", fmt.Errorf("%w: unterminated here-documents", ErrMalformed)
+}
+
+// parenDepth returns the greatest nesting of parentheses in s.
+func parenDepth(s string) int {
+	d, most := 0, 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '(':
+			d++
+			most = max(most, d)
+		case ')':
+			d = max(d-1, 0)
+		}
+	}
+	return most
 }
 
 func parse(src string, depth int, st *state, vars map[string]string) (*Script, error) {
@@ -140,7 +203,11 @@ func parseInto(mem parseMem, src string, depth int, st *state, vars map[string]s
 	if err := st.charge(len(src)); err != nil {
 		return nil, err
 	}
-	p := parser{src: src, depth: depth, st: st, vars: vars, arena: mem.words, spill: mem.spill}
+	f, text, err := parseFile(src)
+	if err != nil {
+		return nil, err
+	}
+	p := parser{src: text, srcLen: len(src), depth: depth, st: st, vars: vars, arena: mem.words, spill: mem.spill}
 	s := mem.s
 	s.depth = depth
 	s.Commands = mem.cmds
@@ -156,231 +223,89 @@ func parseInto(mem parseMem, src string, depth int, st *state, vars map[string]s
 	if cmds > cap(mem.cmds) {
 		s.Commands = make([]Command, 0, min(cmds, 64))
 	}
-	if err := p.top(); err != nil {
+	if err := p.stmts(f.Stmts); err != nil {
 		return nil, err
 	}
 	return s, nil
-}
-
-// top parses a whole source text.
-func (p *parser) top() error {
-	if err := p.list(); err != nil {
-		return err
-	}
-	if p.pos < len(p.src) {
-		return p.malformed("unexpected token")
-	}
-	return p.readHeredocs()
 }
 
 func errTooDeep() error {
 	return fmt.Errorf("%w: more than %d levels", ErrTooDeep, MaxDepth)
 }
 
-func (p *parser) malformed(what string) error {
-	return fmt.Errorf("%w: %s at offset %d", ErrMalformed, what, p.pos)
+func (p *parser) malformed(what string, n syntax.Node) error {
+	return fmt.Errorf("%w: %s at offset %d", ErrMalformed, what, n.Pos().Offset())
 }
 
-func (p *parser) peek(n int) byte {
-	if p.pos+n < len(p.src) {
-		return p.src[p.pos+n]
+// raw returns the source text of n, as written.
+func (p *parser) raw(n syntax.Node) string {
+	i, j := int(n.Pos().Offset()), int(n.End().Offset())
+	if p.bq == 0 && 0 <= i && i <= j && j <= len(p.src) {
+		return p.src[i:j]
 	}
-	return 0
-}
-
-func (p *parser) hasPrefix(s string) bool { return strings.HasPrefix(p.src[p.pos:], s) }
-
-// skipBlanks skips blanks, line continuations and comments, not newlines.
-func (p *parser) skipBlanks() {
-	for p.pos < len(p.src) {
-		switch p.src[p.pos] {
-		case ' ', '\t':
-			p.pos++
-		case '\\':
-			if p.peek(1) != '\n' {
-				return
-			}
-			p.pos += 2
-		case '#':
-			i := strings.IndexByte(p.src[p.pos:], '\n')
-			if i < 0 {
-				p.pos = len(p.src)
-			} else {
-				p.pos += i
-			}
-		default:
-			return
-		}
+	var b strings.Builder
+	if syntax.NewPrinter(syntax.SingleLine(true)).Print(&b, n) != nil {
+		return "$(…)"
 	}
+	return b.String()
 }
 
-// linebreak skips blanks and newlines, reading pending here-documents.
-func (p *parser) linebreak() error {
-	for {
-		p.skipBlanks()
-		if p.pos >= len(p.src) || p.src[p.pos] != '\n' {
-			return nil
-		}
-		p.pos++
-		if err := p.readHeredocs(); err != nil {
+// stmts reads a list of commands.
+func (p *parser) stmts(list []*syntax.Stmt) error {
+	for _, s := range list {
+		start := len(p.script.Commands)
+		if err := p.andOr(s); err != nil {
 			return err
 		}
-	}
-}
-
-func isDelim(c byte) bool {
-	switch c {
-	case ' ', '\t', '\n', ';', '&', '|', '(', ')', '<', '>':
-		return true
-	}
-	return false
-}
-
-// reserved returns the reserved word at the current position, or "".
-func (p *parser) reserved() string {
-	if p.pos >= len(p.src) {
-		return ""
-	}
-	var cands []string
-	switch p.src[p.pos] {
-	case '{':
-		cands = []string{"{"}
-	case '}':
-		cands = []string{"}"}
-	case '!':
-		cands = []string{"!"}
-	case '[':
-		cands = []string{"[["}
-	case 'i':
-		cands = []string{"if", "in"}
-	case 't':
-		cands = []string{"then", "time"}
-	case 'e':
-		cands = []string{"elif", "else", "esac"}
-	case 'f':
-		cands = []string{"fi", "for", "function"}
-	case 'd':
-		cands = []string{"do", "done"}
-	case 'w':
-		cands = []string{"while"}
-	case 'u':
-		cands = []string{"until"}
-	case 'c':
-		cands = []string{"case"}
-	case 's':
-		cands = []string{"select"}
-	default:
-		return ""
-	}
-	rest := p.src[p.pos:]
-	for _, w := range cands {
-		if strings.HasPrefix(rest, w) && (len(rest) == len(w) || isDelim(rest[len(w)])) {
-			return w
+		if s.Background {
+			p.background(start)
 		}
 	}
-	return ""
-}
-
-func (p *parser) expect(word string) error {
-	if p.reserved() != word {
-		return p.malformed("missing " + word)
-	}
-	p.pos += len(word)
 	return nil
 }
 
-// atListEnd reports a token that ends a command list.
-func (p *parser) atListEnd() bool {
-	c := p.src[p.pos]
-	if c == ')' {
-		return true
-	}
-	if c == ';' && (p.peek(1) == ';' || p.peek(1) == '&') {
-		return true
-	}
-	switch p.reserved() {
-	case "}", "then", "elif", "else", "fi", "do", "done", "esac":
-		return true
-	}
-	return false
-}
-
-// list parses commands up to the end of input or a token that ends a list,
-// which it leaves for the caller.
-func (p *parser) list() error {
-	for {
-		if err := p.linebreak(); err != nil {
-			return err
-		}
-		if p.pos >= len(p.src) || p.atListEnd() {
-			return nil
-		}
-		start := len(p.script.Commands)
-		if err := p.andOr(); err != nil {
-			return err
-		}
-		p.skipBlanks()
-		if p.pos >= len(p.src) {
-			return nil
-		}
-		switch p.src[p.pos] {
-		case '&':
-			p.pos++
-			for i := start; i < len(p.script.Commands); i++ {
-				p.script.Commands[i].Background = true
-			}
-		case ';':
-			if p.peek(1) == ';' || p.peek(1) == '&' {
-				return nil
-			}
-			p.pos++
-		case '\n':
-		default:
-			return nil
-		}
+// background marks the commands added since start as asynchronous.
+func (p *parser) background(start int) {
+	for i := start; i < len(p.script.Commands); i++ {
+		p.script.Commands[i].Background = true
 	}
 }
 
-func (p *parser) andOr() error {
-	for {
-		if err := p.pipeline(); err != nil {
+func (p *parser) andOr(s *syntax.Stmt) error {
+	if b, ok := s.Cmd.(*syntax.BinaryCmd); ok && (b.Op == syntax.AndStmt || b.Op == syntax.OrStmt) {
+		if err := p.andOr(b.X); err != nil {
 			return err
 		}
-		p.skipBlanks()
-		if !p.hasPrefix("&&") && !p.hasPrefix("||") {
-			return nil
-		}
-		p.pos += 2
-		if err := p.linebreak(); err != nil {
-			return err
-		}
+		return p.andOr(b.Y)
 	}
+	return p.pipeline(s)
 }
 
-func (p *parser) pipeline() error {
+// pipeline reads a pipeline, which time and ! do not change.
+func (p *parser) pipeline(s *syntax.Stmt) error {
 	for {
-		p.skipBlanks()
-		switch p.reserved() {
-		case "!":
-			p.pos++
-			continue
-		case "time":
-			p.pos += 4
-			p.skipBlanks()
-			if p.hasPrefix("-p") && (p.pos+2 == len(p.src) || isDelim(p.src[p.pos+2])) {
-				p.pos += 2
-			}
-			continue
+		t, ok := s.Cmd.(*syntax.TimeClause)
+		if !ok || len(s.Redirs) > 0 {
+			break
 		}
-		break
+		if t.Stmt == nil {
+			return p.malformed("missing command", t)
+		}
+		s = t.Stmt
 	}
 	id := p.script.pipes
 	p.script.pipes++
-	for i := 0; ; i++ {
+	var local [4]pipeElem
+	for i, e := range pipeElems(s, local[:0], false) {
 		start := len(p.script.Commands)
 		pipe, place := p.pipe, p.place
 		p.pipe, p.place = id, i
-		err := p.command()
+		var err error
+		if e.time != nil {
+			err = p.timeCommand(e.s, e.time)
+		} else {
+			err = p.command(e.s)
+		}
 		p.pipe, p.place = pipe, place
 		if err != nil {
 			return err
@@ -390,470 +315,300 @@ func (p *parser) pipeline() error {
 				p.script.Commands[j].Piped = true
 			}
 		}
-		p.skipBlanks()
-		if p.hasPrefix("||") || !p.hasPrefix("|") {
-			return nil
-		}
-		p.pos++
-		if p.peek(0) == '&' {
-			p.pos++
-		}
-		if err := p.linebreak(); err != nil {
-			return err
-		}
-	}
-}
-
-func (p *parser) enter() error {
-	p.nest++
-	if p.nest > maxNest {
-		return errTooDeep()
 	}
 	return nil
 }
 
-func (p *parser) command() error {
-	p.skipBlanks()
-	if p.pos >= len(p.src) {
-		return p.malformed("missing command")
+// pipeElem is a command of a pipeline. Only at the start of a pipeline is
+// time a reserved word: after a |, it is a command, which time is set for.
+type pipeElem struct {
+	s    *syntax.Stmt
+	time *syntax.TimeClause
+}
+
+// pipeElems appends the commands of the pipeline s to dst; later reports
+// that s is not its first.
+func pipeElems(s *syntax.Stmt, dst []pipeElem, later bool) []pipeElem {
+	if b, ok := s.Cmd.(*syntax.BinaryCmd); ok && (b.Op == syntax.Pipe || b.Op == syntax.PipeAll) && len(s.Redirs) == 0 {
+		return pipeElems(b.Y, pipeElems(b.X, dst, later), true)
 	}
-	if err := p.enter(); err != nil {
-		return err
+	if t, ok := s.Cmd.(*syntax.TimeClause); ok && later && len(s.Redirs) == 0 {
+		if t.Stmt == nil {
+			return append(dst, pipeElem{time: t})
+		}
+		n := len(dst)
+		dst = pipeElems(t.Stmt, dst, true)
+		dst[n].time = t
+		return dst
 	}
-	err := p.compound()
+	return append(dst, pipeElem{s: s})
+}
+
+// timeCommand reads a simple command s run by the command time, or time
+// alone if s is nil.
+func (p *parser) timeCommand(s *syntax.Stmt, t *syntax.TimeClause) error {
+	prefix := [2]Word{{Value: "time"}, {Value: "-p"}}
+	n := 1
+	if t.PosixFormat {
+		n = 2
+	}
+	if s == nil {
+		p.script.Commands = append(p.script.Commands, Command{Args: p.keep(prefix[:n]), Pipeline: p.pipe, Position: p.place})
+		return nil
+	}
+	if _, ok := s.Cmd.(*syntax.CallExpr); !ok {
+		return p.malformed("unexpected token", s)
+	}
+	return p.simple(s, prefix[:n])
+}
+
+func (p *parser) command(s *syntax.Stmt) error {
+	p.nest++
+	if p.nest > maxNest {
+		return errTooDeep()
+	}
+	err := p.compound(s)
 	p.nest--
 	return err
 }
 
-// compound parses the command at the current position: a compound command,
-// a function definition or a simple command.
-func (p *parser) compound() error {
-	switch w := p.reserved(); w {
-	case "{":
-		p.pos++
-		if err := p.list(); err != nil {
+// compound reads one command of a pipeline: a compound command, a function
+// definition or a simple command.
+func (p *parser) compound(s *syntax.Stmt) error {
+	switch c := s.Cmd.(type) {
+	case nil, *syntax.CallExpr, *syntax.DeclClause, *syntax.LetClause:
+		return p.simple(s, nil)
+	case *syntax.Block:
+		if err := p.stmts(c.Stmts); err != nil {
 			return err
 		}
-		if err := p.expect("}"); err != nil {
+	case *syntax.Subshell:
+		if p.depth+1 > MaxDepth {
+			return errTooDeep()
+		}
+		p.depth++
+		err := p.stmts(c.Stmts)
+		p.depth--
+		if err != nil {
 			return err
 		}
-		return p.trailingRedirects()
-	case "if":
-		return p.ifClause()
-	case "while", "until":
-		p.pos += len(w)
-		if err := p.list(); err != nil {
-			return err
-		}
-		return p.doGroup()
-	case "for", "select":
-		return p.forClause(w)
-	case "case":
-		return p.caseClause()
-	case "function":
-		p.pos += len(w)
-		p.skipBlanks()
-		start := p.pos
-		for p.pos < len(p.src) && !isDelim(p.src[p.pos]) {
-			p.pos++
-		}
-		name := p.src[start:p.pos]
-		if name == "" {
-			return p.malformed("missing function name")
-		}
-		p.skipBlanks()
-		if p.hasPrefix("(") {
-			p.pos++
-			p.skipBlanks()
-			if !p.hasPrefix(")") {
-				return p.malformed("bad function definition")
+	case *syntax.IfClause:
+		for ; c != nil; c = c.Else {
+			if err := p.stmts(c.Cond); err != nil {
+				return err
 			}
-			p.pos++
-		}
-		return p.funcBody(name)
-	case "[[":
-		return p.cond()
-	case "}", "then", "elif", "else", "fi", "do", "done", "esac", "in":
-		if w != "in" {
-			return p.malformed("unexpected " + w)
-		}
-	}
-	if p.src[p.pos] == '(' {
-		if p.hasPrefix("((") {
-			if ok, err := p.arithCommand(); ok || err != nil {
+			if err := p.stmts(c.Then); err != nil {
 				return err
 			}
 		}
-		return p.subshell()
-	}
-	return p.simple()
-}
-
-func (p *parser) subshell() error {
-	if p.depth+1 > MaxDepth {
-		return errTooDeep()
-	}
-	p.depth++
-	p.pos++
-	if err := p.list(); err != nil {
-		return err
-	}
-	if !p.hasPrefix(")") {
-		return p.malformed("unbalanced (")
-	}
-	p.pos++
-	p.depth--
-	return p.trailingRedirects()
-}
-
-func (p *parser) ifClause() error {
-	p.pos += 2
-	for {
-		if err := p.list(); err != nil {
+	case *syntax.WhileClause:
+		if err := p.stmts(c.Cond); err != nil {
 			return err
 		}
-		if err := p.expect("then"); err != nil {
+		if err := p.stmts(c.Do); err != nil {
 			return err
 		}
-		if err := p.list(); err != nil {
+	case *syntax.ForClause:
+		if err := p.loop(c.Loop); err != nil {
 			return err
 		}
-		switch p.reserved() {
-		case "elif":
-			p.pos += 4
-			continue
-		case "else":
-			p.pos += 4
-			if err := p.list(); err != nil {
-				return err
+		if err := p.stmts(c.Do); err != nil {
+			return err
+		}
+	case *syntax.CaseClause:
+		if err := p.caseClause(c); err != nil {
+			return err
+		}
+	case *syntax.FuncDecl:
+		return p.funcDecl(s, c)
+	case *syntax.ArithmCmd:
+		saved := p.subs
+		p.subs = nil
+		if err := p.arith(c.X); err != nil {
+			return err
+		}
+		expr := ""
+		if i, j := int(c.Left.Offset())+2, int(c.Right.Offset()); p.bq == 0 && i <= j && j <= len(p.src) {
+			expr = p.src[i:j]
+		} else {
+			expr = strings.TrimSuffix(strings.TrimPrefix(p.raw(c), "(("), "))")
+		}
+		cmd := Command{Pipeline: p.pipe, Position: p.place, Subs: p.subs}
+		p.subs = saved
+		cmd.Args = []Word{{Value: "(("}, {Value: expr, Opaque: true}}
+		p.script.Commands = append(p.script.Commands, cmd)
+	case *syntax.TestClause:
+		cmd := Command{Pipeline: p.pipe, Position: p.place}
+		saved := p.subs
+		p.subs = nil
+		cmd.Args = append(cmd.Args, Word{Value: "[["})
+		args, err := p.test(c.X, cmd.Args)
+		if err != nil {
+			return err
+		}
+		cmd.Args = append(args, Word{Value: "]]"})
+		cmd.Subs = p.subs
+		p.subs = saved
+		p.script.Commands = append(p.script.Commands, cmd)
+	case *syntax.TimeClause:
+		if c.Stmt == nil {
+			return p.malformed("missing command", c)
+		}
+		if err := p.command(c.Stmt); err != nil {
+			return err
+		}
+	case *syntax.CoprocClause:
+		// coproc runs a simple command as a wrapper does (see wrap.go),
+		// and a compound command in the background. Before a simple
+		// command, what the tree has as its name is the command's.
+		start := len(p.script.Commands)
+		var err error
+		switch c.Stmt.Cmd.(type) {
+		case nil, *syntax.CallExpr, *syntax.DeclClause, *syntax.LetClause:
+			prefix := []Word{{Value: "coproc"}}
+			if c.Name != nil {
+				if prefix, err = p.words(c.Name, prefix); err != nil {
+					return err
+				}
 			}
+			err = p.simple(c.Stmt, prefix)
+		default:
+			err = p.command(c.Stmt)
 		}
-		if err := p.expect("fi"); err != nil {
+		if err != nil {
 			return err
 		}
-		return p.trailingRedirects()
+		p.background(start)
+	default:
+		return p.malformed("unsupported command", s)
 	}
+	return p.trailingRedirects(s)
 }
 
-// doGroup parses "do list done", or a { } group as bash allows after for.
-func (p *parser) doGroup() error {
-	if err := p.linebreak(); err != nil {
-		return err
-	}
-	if p.reserved() == "{" {
-		p.pos++
-		if err := p.list(); err != nil {
-			return err
+// loop reads the header of a for or select loop.
+func (p *parser) loop(l syntax.Loop) error {
+	switch l := l.(type) {
+	case *syntax.WordIter:
+		if !l.InPos.IsValid() {
+			return nil
 		}
-		if err := p.expect("}"); err != nil {
-			return err
-		}
-		return p.trailingRedirects()
-	}
-	if err := p.expect("do"); err != nil {
-		return err
-	}
-	if err := p.list(); err != nil {
-		return err
-	}
-	if err := p.expect("done"); err != nil {
-		return err
-	}
-	return p.trailingRedirects()
-}
-
-func (p *parser) forClause(kw string) error {
-	p.pos += len(kw)
-	p.skipBlanks()
-	if kw == "for" && p.hasPrefix("((") {
-		end, ok := p.arithEnd(p.pos + 2)
-		if !ok {
-			return p.malformed("unterminated ((")
-		}
-		if err := p.arithBody(p.pos+2, end); err != nil {
-			return err
-		}
-		p.pos = end + 2
-		p.moveSubs()
-		p.skipBlanks()
-		if p.hasPrefix(";") {
-			p.pos++
-		}
-		return p.doGroup()
-	}
-	start := p.pos
-	for p.pos < len(p.src) && isNameChar(p.src[p.pos]) {
-		p.pos++
-	}
-	name := p.src[start:p.pos]
-	if name == "" || !isNameStart(name[0]) {
-		return p.malformed("bad for variable")
-	}
-	p.skipBlanks()
-	if p.hasPrefix(";") {
-		p.pos++
-		return p.doGroup()
-	}
-	if err := p.linebreak(); err != nil {
-		return err
-	}
-	if p.reserved() == "in" {
-		p.pos += 2
 		var words []Word
-		for {
-			p.skipBlanks()
-			if p.pos >= len(p.src) {
-				return p.malformed("unterminated for")
-			}
-			c := p.src[p.pos]
-			if c == ';' || c == '\n' {
-				p.pos++
-				break
-			}
-			if isDelim(c) {
-				return p.malformed("unexpected token in for list")
-			}
+		for _, w := range l.Items {
 			var err error
-			if words, err = p.words(words); err != nil {
+			if words, err = p.words(w, words); err != nil {
 				return err
 			}
 		}
 		p.moveSubs()
 		if len(words) == 1 && !words[0].Opaque {
-			p.setVar(name, words[0].Value)
+			p.setVar(l.Name.Value, words[0].Value)
 		} else {
-			p.unsetVar(name)
+			p.unsetVar(l.Name.Value)
 		}
+	case *syntax.CStyleLoop:
+		for _, x := range [...]syntax.ArithmExpr{l.Init, l.Cond, l.Post} {
+			if err := p.arith(x); err != nil {
+				return err
+			}
+		}
+		p.moveSubs()
 	}
-	return p.doGroup()
+	return nil
 }
 
-func (p *parser) caseClause() error {
-	p.pos += 4
-	p.skipBlanks()
-	var subject []Word
-	var err error
-	if subject, err = p.words(subject); err != nil {
+func (p *parser) caseClause(c *syntax.CaseClause) error {
+	if _, err := p.words(c.Word, nil); err != nil {
 		return err
 	}
 	p.moveSubs()
-	if err := p.linebreak(); err != nil {
-		return err
-	}
-	if err := p.expect("in"); err != nil {
-		return err
-	}
-	for {
-		if err := p.linebreak(); err != nil {
-			return err
-		}
-		if p.pos >= len(p.src) {
-			return p.malformed("unterminated case")
-		}
-		if p.reserved() == "esac" {
-			p.pos += 4
-			return p.trailingRedirects()
-		}
-		if p.src[p.pos] == '(' {
-			p.pos++
-		}
-		var pats []Word
-		for {
-			p.skipBlanks()
-			if p.pos >= len(p.src) {
-				return p.malformed("unterminated case pattern")
+	for _, item := range c.Items {
+		for _, w := range item.Patterns {
+			if _, err := p.words(w, nil); err != nil {
+				return err
 			}
-			switch p.src[p.pos] {
-			case '|':
-				p.pos++
-				continue
-			case ')':
-				p.pos++
-			default:
-				before := p.pos
-				var err error
-				if pats, err = p.words(pats); err != nil {
-					return err
-				}
-				if p.pos == before {
-					return p.malformed("bad case pattern")
-				}
-				continue
-			}
-			break
 		}
 		p.moveSubs()
-		if err := p.list(); err != nil {
+		if err := p.stmts(item.Stmts); err != nil {
 			return err
 		}
-		p.skipBlanks()
-		switch {
-		case p.hasPrefix(";;&"):
-			p.pos += 3
-		case p.hasPrefix(";;"), p.hasPrefix(";&"):
-			p.pos += 2
-		case p.reserved() == "esac":
-		default:
-			return p.malformed("unterminated case item")
-		}
 	}
+	return nil
 }
 
-// funcBody parses the compound command of a function definition.
-func (p *parser) funcBody(name string) error {
-	if err := p.linebreak(); err != nil {
-		return err
+// funcDecl reads a function definition into a script of its own.
+func (p *parser) funcDecl(s *syntax.Stmt, c *syntax.FuncDecl) error {
+	if c.Name == nil || c.Body == nil {
+		return p.malformed("bad function definition", s)
 	}
-	if p.pos >= len(p.src) {
-		return p.malformed("missing function body")
-	}
-	switch p.reserved() {
-	case "{", "if", "while", "until", "for", "select", "case", "[[":
-	default:
-		if p.src[p.pos] != '(' {
-			return p.malformed("bad function body")
-		}
+	switch c.Body.Cmd.(type) {
+	case *syntax.Block, *syntax.Subshell, *syntax.IfClause, *syntax.WhileClause, *syntax.ForClause,
+		*syntax.CaseClause, *syntax.TestClause, *syntax.ArithmCmd:
+	default: // bash wants a compound command
+		return p.malformed("bad function body", c.Body)
 	}
 	body := p.newScript()
-	saved, pipe, place := p.script, p.pipe, p.place
-	p.script = body
-	err := p.command()
-	p.script, p.pipe, p.place = saved, pipe, place
+	saved, subs, pipe, place := p.script, p.subs, p.pipe, p.place
+	p.script, p.subs = body, nil
+	err := p.command(c.Body)
+	if err == nil {
+		err = p.trailingRedirects(s)
+	}
+	p.script, p.subs, p.pipe, p.place = saved, subs, pipe, place
 	if err != nil {
 		return err
 	}
-	p.script.Funcs = append(p.script.Funcs, Func{Name: name, Body: body})
+	p.script.Funcs = append(p.script.Funcs, Func{Name: c.Name.Value, Body: body})
 	return nil
 }
 
-// cond parses [[ ... ]] into a command with the words as Args.
-func (p *parser) cond() error {
-	p.pos += 2
-	cmd := Command{Pipeline: p.pipe, Position: p.place}
-	cmd.Args = append(cmd.Args, Word{Value: "[["})
-	saved := p.subs
-	p.subs = nil
-	for {
-		if err := p.linebreak(); err != nil {
+// test appends the words of a [[ ]] expression to dst, operators included.
+func (p *parser) test(x syntax.TestExpr, dst []Word) ([]Word, error) {
+	var err error
+	switch x := x.(type) {
+	case *syntax.Word:
+		var w Word
+		if w, err = p.single(x); err == nil {
+			dst = append(dst, w)
+		}
+	case *syntax.UnaryTest:
+		dst = append(dst, Word{Value: x.Op.String()})
+		return p.test(x.X, dst)
+	case *syntax.BinaryTest:
+		if dst, err = p.test(x.X, dst); err != nil {
+			return dst, err
+		}
+		dst = append(dst, Word{Value: x.Op.String()})
+		return p.test(x.Y, dst)
+	case *syntax.ParenTest:
+		if dst, err = p.test(x.X, append(dst, Word{Value: "("})); err == nil {
+			dst = append(dst, Word{Value: ")"})
+		}
+	}
+	return dst, err
+}
+
+// arith finds the command substitutions inside an arithmetic expression:
+// its words are expanded and their values dropped.
+func (p *parser) arith(x syntax.ArithmExpr) error {
+	switch x := x.(type) {
+	case *syntax.BinaryArithm:
+		if err := p.arith(x.X); err != nil {
 			return err
 		}
-		if p.pos >= len(p.src) {
-			return p.malformed("unterminated [[")
+		return p.arith(x.Y)
+	case *syntax.UnaryArithm:
+		return p.arith(x.X)
+	case *syntax.ParenArithm:
+		return p.arith(x.X)
+	case *syntax.FlagsArithm:
+		return p.arith(x.X)
+	case *syntax.Word:
+		if _, ok := x.Parts[0].(*syntax.Lit); ok && len(x.Parts) == 1 {
+			return nil
 		}
-		if p.hasPrefix("]]") && (p.pos+2 == len(p.src) || isDelim(p.src[p.pos+2])) {
-			p.pos += 2
-			break
-		}
-		switch c := p.src[p.pos]; {
-		case p.hasPrefix("&&"), p.hasPrefix("||"):
-			cmd.Args = append(cmd.Args, Word{Value: p.src[p.pos : p.pos+2]})
-			p.pos += 2
-		case (c == '<' || c == '>') && p.peek(1) == '(':
-			if err := p.oneWord(&cmd.Args); err != nil {
-				return err
-			}
-		case isDelim(c):
-			cmd.Args = append(cmd.Args, Word{Value: p.src[p.pos : p.pos+1]})
-			p.pos++
-		default:
-			if err := p.oneWord(&cmd.Args); err != nil {
-				return err
-			}
-		}
+		var tmp wordBuf
+		return p.lex(&tmp, x.Parts, lexNormal)
 	}
-	cmd.Args = append(cmd.Args, Word{Value: "]]"})
-	cmd.Subs = p.subs
-	p.subs = saved
-	p.addCommand(cmd, len(p.docs))
-	return p.trailingRedirects()
-}
-
-// oneWord appends one unsplit word, as in [[ ]].
-func (p *parser) oneWord(dst *[]Word) error {
-	w, n, err := p.single()
-	if err != nil {
-		return err
-	}
-	if n == 0 {
-		return p.malformed("unexpected token")
-	}
-	*dst = append(*dst, w)
-	return nil
-}
-
-// arithCommand parses (( ... )) if the parens close as arithmetic.
-func (p *parser) arithCommand() (bool, error) {
-	end, ok := p.arithEnd(p.pos + 2)
-	if !ok {
-		return false, nil
-	}
-	saved := p.subs
-	p.subs = nil
-	if err := p.arithBody(p.pos+2, end); err != nil {
-		return true, err
-	}
-	expr := p.src[p.pos+2 : end]
-	p.pos = end + 2
-	cmd := Command{Pipeline: p.pipe, Position: p.place, Subs: p.subs}
-	p.subs = saved
-	cmd.Args = []Word{{Value: "(("}, {Value: expr, Opaque: true}}
-	p.addCommand(cmd, len(p.docs))
-	return true, p.trailingRedirects()
-}
-
-// arithEnd returns the index of the "))" closing arithmetic that starts at
-// i, just after "((" or "$((". It reports false if the first unmatched ")"
-// is not followed by another.
-func (p *parser) arithEnd(i int) (int, bool) {
-	depth := 0
-	for ; i < len(p.src); i++ {
-		switch p.src[i] {
-		case '(':
-			depth++
-		case ')':
-			if depth == 0 {
-				if i+1 < len(p.src) && p.src[i+1] == ')' {
-					return i, true
-				}
-				return 0, false
-			}
-			depth--
-		case '\'':
-			j := strings.IndexByte(p.src[i+1:], '\'')
-			if j < 0 {
-				return 0, false
-			}
-			i += j + 1
-		case '\\':
-			i++
-		}
-	}
-	return 0, false
-}
-
-// arithBody parses the command substitutions inside arithmetic src[i:end].
-func (p *parser) arithBody(i, end int) error {
-	saved := p.pos
-	p.pos = i
-	var tmp wordBuf
-	for p.pos < end {
-		switch {
-		case p.hasPrefix("$(") && !p.hasPrefix("$(("):
-			if err := p.cmdSubst(&tmp, false); err != nil {
-				return err
-			}
-		case p.src[p.pos] == '`':
-			if err := p.backtick(&tmp, false); err != nil {
-				return err
-			}
-		default:
-			p.pos++
-		}
-	}
-	if p.pos > end {
-		return p.malformed("bad arithmetic")
-	}
-	p.pos = saved
 	return nil
 }
 
@@ -864,109 +619,106 @@ func (p *parser) moveSubs() {
 	p.subs = nil
 }
 
-// trailingRedirects parses redirections after a compound command into a
+// trailingRedirects reads the redirections of a compound command into a
 // command without Args.
-func (p *parser) trailingRedirects() error {
+func (p *parser) trailingRedirects(s *syntax.Stmt) error {
+	if len(s.Redirs) == 0 {
+		return nil
+	}
 	cmd := Command{Pipeline: p.pipe, Position: p.place}
-	docs := len(p.docs)
 	saved := p.subs
 	p.subs = nil
-	for {
-		p.skipBlanks()
-		ok, err := p.redirect(&cmd)
-		if err != nil {
+	var docs []*syntax.Redirect
+	for _, r := range s.Redirs {
+		var err error
+		if docs, err = p.redirect(&cmd, r, docs); err != nil {
 			return err
-		}
-		if !ok {
-			break
 		}
 	}
 	cmd.Subs = p.subs
-	p.subs = saved
-	if len(cmd.Redirects) > 0 {
-		p.addCommand(cmd, docs)
+	if err := p.heredocs(&cmd, docs); err != nil {
+		return err
 	}
+	p.subs = saved
+	p.script.Commands = append(p.script.Commands, cmd)
 	return nil
 }
 
-// addCommand appends cmd and points here-documents registered since docs at
-// it, but for those of commands inside it ($(cat <<EOF)), which have theirs.
-func (p *parser) addCommand(cmd Command, docs int) {
-	idx := len(p.script.Commands)
-	p.script.Commands = append(p.script.Commands, cmd)
-	for i := docs; i < len(p.docs); i++ {
-		if p.docs[i].cmd < 0 {
-			p.docs[i].script = p.script
-			p.docs[i].cmd = idx
-		}
-	}
-}
-
-func (p *parser) simple() error {
+// simple reads a simple command, a declaration (export, declare…) or let.
+// Its words follow prefix, which makes assignments arguments.
+func (p *parser) simple(s *syntax.Stmt, prefix []Word) error {
 	cmd := Command{Pipeline: p.pipe, Position: p.place}
-	docs := len(p.docs)
 	saved := p.subs
 	p.subs = nil
 	var local [8]Word
-	args := local[:0]
-	for {
-		p.skipBlanks()
-		if p.pos >= len(p.src) {
-			break
-		}
-		ok, err := p.redirect(&cmd)
-		if err != nil {
-			return err
-		}
-		if ok {
-			continue
-		}
-		c := p.src[p.pos]
-		if c == ';' || c == '&' || c == '|' || c == ')' || c == '\n' {
-			break
-		}
-		if c == '(' {
-			if len(args) == 1 && len(cmd.Assigns) == 0 && len(cmd.Redirects) == 0 && !args[0].Opaque {
-				p.pos++
-				p.skipBlanks()
-				if !p.hasPrefix(")") {
-					return p.malformed("bad function definition")
-				}
-				p.pos++
-				p.subs = saved
-				return p.funcBody(args[0].Value)
+	args := append(local[:0], prefix...)
+	var docs []*syntax.Redirect
+	var err error
+	ri := 0
+	switch c := s.Cmd.(type) {
+	case *syntax.CallExpr:
+		for _, as := range c.Assigns {
+			if len(prefix) == 0 {
+				err = p.assign(&cmd, as)
+			} else {
+				var more []Word
+				more, err = p.declArg(as)
+				args = append(args, more...)
+				p.spill = more[:0]
 			}
-			return p.malformed("unexpected (")
-		}
-		if len(args) == 0 {
-			ok, err := p.assignment(&cmd)
 			if err != nil {
 				return err
 			}
-			if ok {
+		}
+		for _, w := range c.Args {
+			for ; ri < len(s.Redirs) && s.Redirs[ri].Pos().Offset() < w.Pos().Offset(); ri++ {
+				if docs, err = p.redirect(&cmd, s.Redirs[ri], docs); err != nil {
+					return err
+				}
+			}
+			if v, ok := plainLit(w); ok {
+				args = append(args, Word{Value: v})
 				continue
 			}
+			more, err := p.words(w, p.spill[:0])
+			if err != nil {
+				return err
+			}
+			args = append(args, more...)
+			p.spill = more[:0]
 		}
-		if w, ok := p.plainWord(); ok {
-			args = append(args, w)
-			continue
+	case *syntax.DeclClause:
+		args = append(args, Word{Value: c.Variant.Value})
+		for _, as := range c.Args {
+			more, err := p.declArg(as)
+			if err != nil {
+				return err
+			}
+			args = append(args, more...)
+			p.spill = more[:0]
 		}
-		before := p.pos
-		more, err := p.words(p.spill[:0])
-		if err != nil {
+	case *syntax.LetClause:
+		args = append(args, Word{Value: "let"})
+		for _, x := range c.Exprs {
+			if err := p.arith(x); err != nil {
+				return err
+			}
+			args = append(args, Word{Value: p.raw(x), Opaque: true})
+		}
+	}
+	for ; ri < len(s.Redirs); ri++ {
+		if docs, err = p.redirect(&cmd, s.Redirs[ri], docs); err != nil {
 			return err
 		}
-		if p.pos == before {
-			return p.malformed("unexpected token")
-		}
-		args = append(args, more...)
-		p.spill = more[:0]
 	}
 	cmd.Args = p.keep(args)
 	if len(cmd.Args) == 0 && len(cmd.Assigns) == 0 && len(cmd.Redirects) == 0 {
-		return p.malformed("missing command")
+		return p.malformed("missing command", s)
 	}
 	cmd.Subs = p.subs
+	if err := p.heredocs(&cmd, docs); err != nil {
+		return err
+	}
 	p.subs = saved
 	if len(cmd.Args) == 0 {
 		for _, a := range cmd.Assigns {
@@ -990,8 +742,39 @@ func (p *parser) simple() error {
 			}
 		}
 	}
-	p.addCommand(cmd, docs)
+	p.script.Commands = append(p.script.Commands, cmd)
 	return nil
+}
+
+// declArg returns the words of an argument of export, declare and the
+// like, in p.spill.
+func (p *parser) declArg(as *syntax.Assign) ([]Word, error) {
+	switch {
+	case as.Naked && as.Value != nil:
+		return p.words(as.Value, p.spill[:0])
+	case as.Naked:
+		return append(p.spill[:0], Word{Value: as.Name.Value}), nil
+	case as.Array != nil:
+		v, err := p.array(as.Array)
+		v.Value = as.Name.Value + "=" + v.Value
+		return append(p.spill[:0], v), err
+	}
+	b := p.scratch()
+	i, j := int(as.Pos().Offset()), int(as.End().Offset())
+	if as.Value != nil {
+		j = int(as.Value.Pos().Offset())
+	}
+	if p.bq == 0 && 0 <= i && i <= j && j <= len(p.src) {
+		b.addSrc(p.src, i, j, mLit)
+	} else {
+		b.add(as.Name.Value+"=", mLit)
+	}
+	if as.Value != nil {
+		if err := p.lex(b, as.Value.Parts, lexNormal); err != nil {
+			return nil, err
+		}
+	}
+	return p.fields(b, p.spill[:0])
 }
 
 func (p *parser) setVar(name, value string) {
@@ -1027,219 +810,148 @@ func validName(s string) bool {
 	return true
 }
 
-// assignment parses NAME=value, NAME+=value, NAME[i]=value or NAME=(a b).
-func (p *parser) assignment(cmd *Command) (bool, error) {
-	s := p.src
-	i := p.pos
-	if !isNameStart(s[i]) {
-		return false, nil
+// assign reads NAME=value, NAME+=value, NAME[i]=value or NAME=(a b).
+func (p *parser) assign(cmd *Command, as *syntax.Assign) error {
+	if as.Name == nil {
+		return p.malformed("bad assignment", as)
 	}
-	j := i + 1
-	for j < len(s) && isNameChar(s[j]) {
-		j++
-	}
-	name := s[i:j]
-	if j < len(s) && s[j] == '[' {
-		k := strings.IndexByte(s[j:], ']')
-		if k < 0 {
-			return false, nil
+	if as.Index != nil {
+		if err := p.arith(as.Index); err != nil {
+			return err
 		}
-		j += k + 1
 	}
-	if j < len(s) && s[j] == '+' {
-		j++
+	var w Word
+	var err error
+	if as.Array != nil {
+		w, err = p.array(as.Array)
+	} else {
+		w, err = p.single(as.Value)
 	}
-	if j >= len(s) || s[j] != '=' {
-		return false, nil
-	}
-	p.pos = j + 1
-	if p.peek(0) == '(' {
-		p.pos++
-		var words []Word
-		for {
-			if err := p.linebreak(); err != nil {
-				return true, err
-			}
-			if p.pos >= len(p.src) {
-				return true, p.malformed("unterminated array")
-			}
-			if p.src[p.pos] == ')' {
-				p.pos++
-				break
-			}
-			before := p.pos
-			var err error
-			if words, err = p.words(words); err != nil {
-				return true, err
-			}
-			if p.pos == before {
-				return true, p.malformed("bad array")
-			}
-		}
-		v := Word{}
-		parts := make([]string, len(words))
-		for k, w := range words {
-			parts[k] = w.Value
-			v.Opaque = v.Opaque || w.Opaque
-			v.Subst = v.Subst || w.Subst
-			v.Vars = append(v.Vars, w.Vars...)
-		}
-		v.Value = strings.Join(parts, " ")
-		cmd.Assigns = append(cmd.Assigns, Assign{Name: name, Value: v})
-		return true, nil
-	}
-	w, _, err := p.single()
-	if err != nil {
-		return true, err
-	}
-	cmd.Assigns = append(cmd.Assigns, Assign{Name: name, Value: w})
-	return true, nil
+	cmd.Assigns = append(cmd.Assigns, Assign{Name: as.Name.Value, Value: w})
+	return err
 }
 
-// redirect parses a redirection at the current position, if there is one.
-func (p *parser) redirect(cmd *Command) (bool, error) {
-	s := p.src
-	i := p.pos
-	fd := -1
-	j := i
-	for j < len(s) && isDigit(s[j]) {
-		j++
-	}
-	if j > i {
-		if j >= len(s) || (s[j] != '<' && s[j] != '>') {
-			return false, nil
+// array returns the elements of an array assignment as one word.
+func (p *parser) array(arr *syntax.ArrayExpr) (Word, error) {
+	var words []Word
+	for _, e := range arr.Elems {
+		if e.Index != nil {
+			if err := p.arith(e.Index); err != nil {
+				return Word{}, err
+			}
 		}
-		n, err := strconv.Atoi(s[i:j])
+		if e.Value == nil {
+			continue
+		}
+		var err error
+		if words, err = p.words(e.Value, words); err != nil {
+			return Word{}, err
+		}
+	}
+	v := Word{}
+	parts := make([]string, len(words))
+	for k, w := range words {
+		parts[k] = w.Value
+		v.Opaque = v.Opaque || w.Opaque
+		v.Subst = v.Subst || w.Subst
+		v.Vars = append(v.Vars, w.Vars...)
+	}
+	v.Value = strings.Join(parts, " ")
+	return v, nil
+}
+
+// redirect reads a redirection. Here-documents are appended to docs, to be
+// read once the command's other words have been.
+func (p *parser) redirect(cmd *Command, r *syntax.Redirect, docs []*syntax.Redirect) ([]*syntax.Redirect, error) {
+	fd := -1
+	if r.N != nil {
+		if !allDigits(r.N.Value) {
+			return docs, p.malformed("bad redirection", r)
+		}
+		n, err := strconv.Atoi(r.N.Value)
 		if err != nil || n > 1<<20 {
 			n = 1 << 20
 		}
 		fd = n
-		i = j
 	}
-	if i == len(s) || s[i] != '<' && s[i] != '>' && s[i] != '&' {
-		return false, nil // every operator starts with one of these
-	}
-	rest := s[i:]
-	var op string
-	switch {
-	case strings.HasPrefix(rest, "&>>") && fd < 0:
-		op = "&>>"
-	case strings.HasPrefix(rest, "&>") && fd < 0:
-		op = "&>"
-	case strings.HasPrefix(rest, "<<<"):
-		op = "<<<"
-	case strings.HasPrefix(rest, "<<-"):
-		op = "<<-"
-	case strings.HasPrefix(rest, "<<"):
-		op = "<<"
-	case strings.HasPrefix(rest, "<>"):
-		op = "<>"
-	case strings.HasPrefix(rest, "<&"):
-		op = "<&"
-	case strings.HasPrefix(rest, "<("), strings.HasPrefix(rest, ">("):
-		if fd >= 0 {
-			return false, p.malformed("bad redirection")
-		}
-		return false, nil
-	case strings.HasPrefix(rest, "<"):
-		op = "<"
-	case strings.HasPrefix(rest, ">>"):
-		op = ">>"
-	case strings.HasPrefix(rest, ">|"):
-		op = ">|"
-	case strings.HasPrefix(rest, ">&"):
-		op = ">&"
-	case strings.HasPrefix(rest, ">"):
-		op = ">"
-	default:
-		return false, nil
-	}
-	p.pos = i + len(op)
-	p.skipBlanks()
-	if op == "<<" || op == "<<-" {
-		b := &wordBuf{}
-		start := p.pos
-		if err := p.lexWord(b, lexNormal); err != nil {
-			return true, err
-		}
-		if p.pos == start {
-			return true, p.malformed("missing here-document delimiter")
-		}
+	op := r.Op.String()
+	switch r.Op {
+	case syntax.Hdoc, syntax.DashHdoc:
 		cmd.Redirects = append(cmd.Redirects, Redirect{Fd: fd, Op: op})
-		p.docs = append(p.docs, heredoc{
-			script: p.script,
-			cmd:    -1,
-			redir:  len(cmd.Redirects) - 1,
-			delim:  string(b.val),
-			strip:  op == "<<-",
-			quoted: b.quoted,
-		})
-		return true, nil
+		return append(docs, r), nil
+	case syntax.RdrOut, syntax.AppOut, syntax.RdrIn, syntax.RdrInOut, syntax.DplIn, syntax.DplOut,
+		syntax.RdrClob, syntax.WordHdoc, syntax.RdrAll, syntax.AppAll:
+	default:
+		return docs, p.malformed("bad redirection", r)
 	}
-	w, n, err := p.single()
+	w, err := p.single(r.Word)
 	if err != nil {
-		return true, err
-	}
-	if n == 0 {
-		return true, p.malformed("missing redirection target")
+		return docs, err
 	}
 	cmd.Redirects = append(cmd.Redirects, Redirect{Fd: fd, Op: op, Target: w})
-	return true, nil
+	return docs, nil
 }
 
-// readHeredocs reads the bodies of pending here-documents, which start at the
-// current position (just after a newline).
-func (p *parser) readHeredocs() error {
-	for k := range p.docs {
-		d := p.docs[k]
-		start := p.pos
-		end := -1
-		for p.pos < len(p.src) {
-			lineEnd := len(p.src)
-			if e := strings.IndexByte(p.src[p.pos:], '\n'); e >= 0 {
-				lineEnd = p.pos + e
-			}
-			line := p.src[p.pos:lineEnd]
-			if d.strip {
-				line = strings.TrimLeft(line, "\t")
-			}
-			if line == d.delim {
-				end = p.pos
-				p.pos = min(lineEnd+1, len(p.src))
-				break
-			}
-			p.pos = min(lineEnd+1, len(p.src))
-		}
-		if end < 0 {
-			end = len(p.src)
-		}
-		body := p.src[start:end]
-		if d.strip {
-			lines := strings.SplitAfter(body, "\n")
-			for i, l := range lines {
-				lines[i] = strings.TrimLeft(l, "\t")
-			}
-			body = strings.Join(lines, "")
-		}
-		if d.script == nil || d.cmd < 0 || d.cmd >= len(d.script.Commands) {
+// heredocs reads the bodies of the here-documents of cmd, which are its last
+// redirections of those operators, in order.
+func (p *parser) heredocs(cmd *Command, docs []*syntax.Redirect) error {
+	if len(docs) == 0 {
+		return nil
+	}
+	k := 0
+	for i := range cmd.Redirects {
+		r := &cmd.Redirects[i]
+		if r.Op != "<<" && r.Op != "<<-" {
 			continue
 		}
-		c := &d.script.Commands[d.cmd]
-		if d.redir >= len(c.Redirects) {
-			return p.malformed("misplaced here-document")
+		w, err := p.heredoc(docs[k])
+		if err != nil {
+			return err
 		}
-		w := Word{Value: body}
-		if !d.quoted && strings.ContainsAny(body, "$`\\") {
-			child := parser{src: body, depth: p.depth, st: p.st, vars: p.vars}
-			b := child.scratch()
-			if err := child.lexWord(b, lexHeredoc); err != nil {
-				return err
-			}
-			w = b.word(child.src, b.val, false)
-			c.Subs = append(c.Subs, child.subs...)
-		}
-		c.Redirects[d.redir].Target = w
+		r.Target = w
+		k++
 	}
-	p.docs = p.docs[:0]
+	cmd.Subs = p.subs
 	return nil
+}
+
+// heredoc returns the body of a here-document, expanded unless its
+// delimiter is quoted.
+func (p *parser) heredoc(r *syntax.Redirect) (Word, error) {
+	if r.Hdoc == nil {
+		return Word{}, nil
+	}
+	quoted := false
+	for _, part := range r.Word.Parts {
+		switch part := part.(type) {
+		case *syntax.Lit:
+			quoted = quoted || strings.IndexByte(part.Value, '\\') >= 0
+		default:
+			quoted = true
+		}
+	}
+	b := p.scratch()
+	p.strip, p.bol = r.Op == syntax.DashHdoc, true
+	var err error
+	if quoted {
+		for _, part := range r.Hdoc.Parts {
+			if l, ok := part.(*syntax.Lit); ok {
+				p.putLit(b, l.Value, -1, mQuoted)
+			}
+		}
+	} else {
+		err = p.lex(b, r.Hdoc.Parts, lexHeredoc)
+	}
+	p.strip = false
+	if err != nil {
+		return Word{}, err
+	}
+	if int(r.Hdoc.End().Offset()) > p.srcLen && len(b.val) > 0 && b.val[len(b.val)-1] == '\n' {
+		// parseFile closed the here-document: its body ends with the input.
+		b.val, b.mask = b.val[:len(b.val)-1], b.mask[:len(b.mask)-1]
+		b.broken = true
+	}
+	w := b.word(p.src, b.val, false)
+	w.Glob = false
+	return w, nil
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // Each byte of a word being built carries a mark saying where it came from.
@@ -20,9 +22,9 @@ const maxFields = 1024
 type lexMode uint8
 
 const (
-	lexNormal  lexMode = iota // stop at metacharacters
-	lexBrace                  // operand of ${x...}: stop at }
-	lexHeredoc                // here-document body: no terminator, " is literal
+	lexNormal  lexMode = iota // unquoted
+	lexQuoted                 // inside "..."
+	lexHeredoc                // here-document body: " and ' are literal
 )
 
 // wordBuf accumulates one word with a mark per byte.
@@ -113,47 +115,49 @@ var notPlain = [256]bool{
 	'?': true, '[': true,
 }
 
-// plainWord reads a word of plain bytes, the common case, if there is one.
-func (p *parser) plainWord() (Word, bool) {
-	s := p.src
-	i := p.pos
-	for i < len(s) && isPlain(s[i]) {
-		i++
+// plainLit returns the value of a word of plain bytes, the common case.
+func plainLit(w *syntax.Word) (string, bool) {
+	if len(w.Parts) != 1 {
+		return "", false
 	}
-	if i > p.pos && (i == len(s) || isDelim(s[i])) {
-		start := p.pos
-		p.pos = i
-		return Word{Value: s[start:i]}, true
+	l, ok := w.Parts[0].(*syntax.Lit)
+	if !ok || l.Value == "" {
+		return "", false
 	}
-	return Word{}, false
+	for i := 0; i < len(l.Value); i++ {
+		if notPlain[l.Value[i]] {
+			return "", false
+		}
+	}
+	return l.Value, true
 }
 
-// words lexes one source word and appends the fields it expands to.
-func (p *parser) words(dst []Word) ([]Word, error) {
-	if w, ok := p.plainWord(); ok {
-		return append(dst, w), nil
+// words expands one source word and appends the fields it expands to.
+func (p *parser) words(w *syntax.Word, dst []Word) ([]Word, error) {
+	if v, ok := plainLit(w); ok {
+		return append(dst, Word{Value: v}), nil
 	}
 	b := p.scratch()
-	if err := p.lexWord(b, lexNormal); err != nil {
+	if err := p.lex(b, w.Parts, lexNormal); err != nil {
 		return dst, err
 	}
 	return p.fields(b, dst)
 }
 
-// single lexes one word without brace expansion or field splitting, as in
-// assignments, redirections and [[ ]]. It returns the number of source
-// bytes read.
-func (p *parser) single() (Word, int, error) {
-	start := p.pos
+// single expands one word without brace expansion or field splitting, as
+// in assignments, redirections and [[ ]].
+func (p *parser) single(w *syntax.Word) (Word, error) {
+	if w == nil {
+		return Word{}, nil
+	}
+	if v, ok := plainLit(w); ok {
+		return Word{Value: v}, nil
+	}
 	b := p.scratch()
-	if err := p.lexWord(b, lexNormal); err != nil {
-		return Word{}, 0, err
+	if err := p.lex(b, w.Parts, lexNormal); err != nil {
+		return Word{}, err
 	}
-	n := p.pos - start
-	if !b.derived && !b.quoted && !b.opaque && len(b.val) == n {
-		return Word{Value: p.src[start:p.pos], Glob: hasGlob(b), Vars: b.vars}, n, nil
-	}
-	return b.word(p.src, b.val, hasGlob(b)), n, nil
+	return b.word(p.src, b.val, hasGlob(b)), nil
 }
 
 func hasGlob(b *wordBuf) bool {
@@ -165,138 +169,141 @@ func hasGlob(b *wordBuf) bool {
 	return false
 }
 
-// lexWord reads one word into b.
-func (p *parser) lexWord(b *wordBuf, mode lexMode) error {
-	s := p.src
-	for p.pos < len(s) {
-		c := s[p.pos]
-		switch c {
-		case ' ', '\t', '\n', ';', '&', '|', ')', '(':
-			if mode == lexNormal {
-				return nil
-			}
-			p.literal(b, mode)
-		case '<', '>':
-			if p.peek(1) == '(' && mode != lexHeredoc {
-				if err := p.procSubst(b); err != nil {
-					return err
-				}
-				continue
-			}
-			if mode == lexNormal {
-				return nil
-			}
-			p.literal(b, mode)
-		case '}':
-			if mode == lexBrace {
-				return nil
-			}
-			p.literal(b, mode)
-		case '\\':
-			n := p.peek(1)
-			switch {
-			case p.pos+1 >= len(s):
-				b.addByte('\\', mQuoted)
-				p.pos++
-			case n == '\n':
-				p.pos += 2
-			case mode == lexHeredoc && n != '$' && n != '`' && n != '\\':
-				b.addByte('\\', mQuoted)
-				p.pos++
-			default:
-				b.addSrc(s, p.pos+1, p.pos+2, mQuoted)
-				b.quoted = true
-				p.pos += 2
-			}
-		case '\'':
-			if mode == lexHeredoc {
-				p.literal(b, mode)
-				continue
-			}
-			j := strings.IndexByte(s[p.pos+1:], '\'')
-			if j < 0 {
-				return p.malformed("unterminated single quote")
-			}
-			b.addSrc(s, p.pos+1, p.pos+1+j, mQuoted)
+// lex expands the parts of one word into b.
+func (p *parser) lex(b *wordBuf, parts []syntax.WordPart, mode lexMode) error {
+	quoted := mode != lexNormal
+	for _, part := range parts {
+		if _, ok := part.(*syntax.Lit); !ok {
+			p.bol = false
+		}
+		switch x := part.(type) {
+		case *syntax.Lit:
+			p.lit(b, x, mode)
+		case *syntax.SglQuoted:
 			b.quoted = true
-			p.pos += j + 2
-		case '"':
-			if mode == lexHeredoc {
-				p.literal(b, mode)
+			if x.Dollar {
+				p.ansiC(b, x.Value)
 				continue
 			}
-			if err := p.dquote(b); err != nil {
+			if i, j := int(x.Left.Offset())+1, int(x.Right.Offset()); p.exact(i, j, x.Value) {
+				b.addSrc(p.src, i, j, mQuoted)
+			} else {
+				b.add(x.Value, mQuoted)
+			}
+		case *syntax.DblQuoted:
+			b.quoted = true
+			if err := p.lex(b, x.Parts, lexQuoted); err != nil {
 				return err
 			}
-		case '`':
-			if err := p.backtick(b, mode == lexHeredoc); err != nil {
+		case *syntax.ParamExp:
+			if err := p.paramExp(b, x, quoted); err != nil {
 				return err
 			}
-		case '$':
-			if err := p.dollar(b, mode == lexHeredoc); err != nil {
+		case *syntax.CmdSubst:
+			raw := p.raw(x)
+			sub, err := p.nested(x.Stmts, x.Backquotes)
+			if err != nil {
 				return err
 			}
+			if err := p.substituted(b, sub, raw, quoted); err != nil {
+				return err
+			}
+		case *syntax.ArithmExp:
+			if err := p.arith(x.X); err != nil {
+				return err
+			}
+			p.opaque(b, p.raw(x))
+		case *syntax.ProcSubst:
+			raw := p.raw(x)
+			sub, err := p.nested(x.Stmts, false)
+			if err != nil {
+				return err
+			}
+			p.subs = append(p.subs, sub)
+			p.opaque(b, raw)
+			b.subst = true
+		case *syntax.ExtGlob:
+			b.add(p.raw(x), mLit)
 		default:
-			p.literal(b, mode)
+			return p.malformed("unsupported expansion", part)
 		}
 	}
 	return nil
 }
 
-// literal adds a run of literal bytes starting at the current position.
-func (p *parser) literal(b *wordBuf, mode lexMode) {
-	m := mLit
-	if mode == lexHeredoc {
-		m = mQuoted
-	}
-	s := p.src
-	j := p.pos + 1
-	for j < len(s) && isPlain(s[j]) {
-		j++
-	}
-	b.addSrc(s, p.pos, j, m)
-	p.pos = j
+// exact reports whether src[i:j] is v, so that v can be kept as a piece of
+// the source.
+func (p *parser) exact(i, j int, v string) bool {
+	return p.bq == 0 && 0 <= i && i <= j && j <= len(p.src) && p.src[i:j] == v
 }
 
-func (p *parser) dquote(b *wordBuf) error {
-	s := p.src
-	p.pos++
-	b.quoted = true
-	for {
-		if p.pos >= len(s) {
-			return p.malformed("unterminated double quote")
+// lit adds a literal, removing the backslashes that quote in mode.
+func (p *parser) lit(b *wordBuf, l *syntax.Lit, mode lexMode) {
+	v := l.Value
+	off := int(l.Pos().Offset())
+	if !p.exact(off, int(l.End().Offset()), v) {
+		off = -1
+	}
+	m := mLit
+	if mode != lexNormal {
+		m = mQuoted
+	}
+	for i := 0; i < len(v); {
+		j := i
+		for j < len(v) && v[j] != '\\' {
+			j++
 		}
-		switch c := s[p.pos]; c {
-		case '"':
-			p.pos++
-			return nil
-		case '\\':
-			switch n := p.peek(1); n {
-			case '$', '`', '"', '\\':
-				b.addSrc(s, p.pos+1, p.pos+2, mQuoted)
-				p.pos += 2
-			case '\n':
-				p.pos += 2
-			default:
-				b.addByte('\\', mQuoted)
-				p.pos++
-			}
-		case '$':
-			if err := p.dollar(b, true); err != nil {
-				return err
-			}
-		case '`':
-			if err := p.backtick(b, true); err != nil {
-				return err
-			}
+		p.putLit(b, v[i:j], offAt(off, i), m)
+		if j == len(v) {
+			return
+		}
+		i = j + 1
+		if i == len(v) {
+			b.addByte('\\', mQuoted)
+			return
+		}
+		switch n := v[i]; {
+		case n == '\n':
+			i++
+		case mode == lexNormal:
+			p.putLit(b, v[i:i+1], offAt(off, i), mQuoted)
+			b.quoted = true
+			i++
+		case n == '$' || n == '`' || n == '\\' || mode == lexQuoted && n == '"':
+			p.putLit(b, v[i:i+1], offAt(off, i), mQuoted)
+			i++
 		default:
-			j := p.pos + 1
-			for j < len(s) && s[j] != '"' && s[j] != '\\' && s[j] != '$' && s[j] != '`' {
-				j++
-			}
-			b.addSrc(s, p.pos, j, mQuoted)
-			p.pos = j
+			b.addByte('\\', mQuoted)
 		}
+	}
+}
+
+// offAt returns off+i, or -1 if off is.
+func offAt(off, i int) int {
+	if off < 0 {
+		return -1
+	}
+	return off + i
+}
+
+// putLit adds s, which is at offset off of the source if off >= 0,
+// removing the tabs that start a line of a <<- here-document.
+func (p *parser) putLit(b *wordBuf, s string, off int, m byte) {
+	if !p.strip {
+		if off >= 0 {
+			b.addSrc(p.src, off, off+len(s), m)
+		} else {
+			b.add(s, m)
+		}
+		return
+	}
+	for i := 0; i < len(s); i++ {
+		if p.bol && s[i] == '\t' {
+			b.broken = true
+			continue
+		}
+		p.bol = s[i] == '\n'
+		b.addByte(s[i], m)
 	}
 }
 
@@ -317,57 +324,6 @@ func (p *parser) expand(b *wordBuf, v string, quoted bool) error {
 func (p *parser) opaque(b *wordBuf, raw string) {
 	b.add(raw, mOpaque)
 	b.opaque = true
-}
-
-func (p *parser) dollar(b *wordBuf, quoted bool) error {
-	s := p.src
-	i := p.pos
-	if i+1 >= len(s) {
-		b.addByte('$', litMark(quoted))
-		p.pos++
-		return nil
-	}
-	switch c := s[i+1]; {
-	case c == '\'' && !quoted:
-		return p.ansiC(b)
-	case c == '"' && !quoted:
-		p.pos++
-		return p.dquote(b)
-	case c == '(':
-		if i+2 < len(s) && s[i+2] == '(' {
-			if end, ok := p.arithEnd(i + 3); ok {
-				if err := p.arithBody(i+3, end); err != nil {
-					return err
-				}
-				p.pos = end + 2
-				p.opaque(b, s[i:p.pos])
-				return nil
-			}
-		}
-		return p.cmdSubst(b, quoted)
-	case c == '{':
-		return p.braceParam(b, quoted)
-	case isNameStart(c):
-		j := i + 2
-		for j < len(s) && isNameChar(s[j]) {
-			j++
-		}
-		p.pos = j
-		return p.param(b, s[i+1:j], s[i:j], quoted)
-	case isDigit(c) || strings.IndexByte("@*#?$!-", c) >= 0:
-		p.pos = i + 2
-		return p.param(b, s[i+1:i+2], s[i:i+2], quoted)
-	}
-	b.addByte('$', litMark(quoted))
-	p.pos++
-	return nil
-}
-
-func litMark(quoted bool) byte {
-	if quoted {
-		return mQuoted
-	}
-	return mLit
 }
 
 // lookup returns a parameter's value if it is known.
@@ -411,80 +367,110 @@ func (p *parser) param(b *wordBuf, name, raw string, quoted bool) error {
 	return p.expand(b, v, quoted)
 }
 
-// braceParam handles ${...}.
-func (p *parser) braceParam(b *wordBuf, quoted bool) error {
-	s := p.src
-	start := p.pos
-	i := p.pos + 2
-	length, indirect := false, false
-	if i < len(s) && s[i] == '#' && i+1 < len(s) && s[i+1] != '}' {
-		length = true
-		i++
-	} else if i < len(s) && s[i] == '!' && i+1 < len(s) && s[i+1] != '}' {
-		indirect = true
-		i++
+// paramExp expands $x and ${...}.
+func (p *parser) paramExp(b *wordBuf, x *syntax.ParamExp, quoted bool) error {
+	raw := p.raw(x)
+	if x.Param == nil || x.NestedParam != nil || x.Flags != nil || x.Width || x.IsSet || x.Names != 0 || len(x.Modifiers) > 0 {
+		p.opaque(b, raw)
+		return nil
 	}
-	j := i
-	switch {
-	case j < len(s) && isNameStart(s[j]):
-		for j < len(s) && isNameChar(s[j]) {
-			j++
-		}
-	case j < len(s) && isDigit(s[j]):
-		for j < len(s) && isDigit(s[j]) {
-			j++
-		}
-	case j < len(s) && strings.IndexByte("@*#?$!-", s[j]) >= 0:
-		j++
-	default:
-		p.pos = j
-		return p.malformed("bad substitution")
+	name := x.Param.Value
+	if x.Short {
+		return p.param(b, name, raw, quoted)
 	}
-	name := s[i:j]
-	subscript := false
-	if j < len(s) && s[j] == '[' {
-		k := strings.IndexByte(s[j:], ']')
-		if k < 0 {
-			p.pos = j
-			return p.malformed("bad substitution")
-		}
-		j += k + 1
-		subscript = true
-	}
-	p.pos = j
 	op := ""
 	var operand wordBuf
-	if p.pos >= len(s) {
-		return p.malformed("unterminated ${")
-	}
-	if s[p.pos] != '}' {
-		for _, o := range [...]string{":-", ":=", ":?", ":+", "##", "%%", "//", "/#", "/%", "^^", ",,", "-", "=", "?", "+", "#", "%", "/", "^", ",", ":", "@"} {
-			if p.hasPrefix(o) {
-				op = o
-				break
+	switch {
+	case x.Exp != nil:
+		op = x.Exp.Op.String()
+		if x.Exp.Word != nil {
+			if err := p.lex(&operand, x.Exp.Word.Parts, lexNormal); err != nil {
+				return err
 			}
 		}
-		if op == "" {
-			return p.malformed("bad substitution")
+	case x.Repl != nil:
+		op = "/"
+		if x.Repl.All {
+			op = "//"
 		}
-		p.pos += len(op)
-		if err := p.lexWord(&operand, lexBrace); err != nil {
+		if x.Repl.Orig != nil {
+			if err := p.lex(&operand, x.Repl.Orig.Parts, lexNormal); err != nil {
+				return err
+			}
+		}
+		if v := operand.val; op == "/" && len(v) > 0 && (v[0] == '#' || v[0] == '%') && operand.mask[0] == mLit {
+			op += string(v[0])
+			operand.val, operand.mask = v[1:], operand.mask[1:]
+		}
+		if x.Repl.With != nil {
+			operand.add("/", mLit)
+			if err := p.lex(&operand, x.Repl.With.Parts, lexNormal); err != nil {
+				return err
+			}
+		}
+	case x.Slice != nil:
+		op = ":"
+		if err := p.arithOperand(&operand, x.Slice.Offset); err != nil {
 			return err
 		}
-		if p.pos >= len(s) {
-			return p.malformed("unterminated ${")
+		if x.Slice.Length != nil {
+			operand.add(":", mLit)
+			if err := p.arithOperand(&operand, x.Slice.Length); err != nil {
+				return err
+			}
 		}
 	}
-	p.pos++ // }
-	raw := s[start:p.pos]
+	subscript, all := x.Index != nil, false
+	if w, ok := x.Index.(*syntax.Word); ok {
+		if v := w.Lit(); v == "@" || v == "*" {
+			all = true
+		}
+	}
+	if x.Index != nil && !all {
+		if err := p.arith(x.Index); err != nil {
+			return err
+		}
+	}
+	return p.paramOp(b, paramOp{name: name, op: op, raw: raw, length: x.Length, indirect: x.Excl, subscript: subscript, all: all}, &operand, quoted)
+}
+
+// arithOperand adds an offset or length of ${x:off:len} to operand.
+func (p *parser) arithOperand(operand *wordBuf, x syntax.ArithmExpr) error {
+	if x == nil {
+		return nil
+	}
+	if w, ok := x.(*syntax.Word); ok {
+		return p.lex(operand, w.Parts, lexNormal)
+	}
+	if err := p.arith(x); err != nil {
+		return err
+	}
+	if p.bq > 0 {
+		operand.opaque = true
+		return nil
+	}
+	operand.add(p.raw(x), mLit)
+	return nil
+}
+
+// paramOp is the form of a ${...} expansion.
+type paramOp struct {
+	name, op, raw    string
+	length, indirect bool
+	subscript, all   bool // ${x[i]}; i is @ or *
+}
+
+// paramOp expands ${...} given its form and the expanded operand.
+func (p *parser) paramOp(b *wordBuf, e paramOp, operand *wordBuf, quoted bool) error {
+	name, op, raw, length, indirect := e.name, e.op, e.raw, e.length, e.indirect
 	b.vars = append(b.vars, name)
 	v, known := p.lookup(name)
 	if name == "HOME" && op != "" && v == "~" {
 		v = "/home/user"
 	}
-	if subscript {
+	if e.subscript {
 		known = false
-		if all := s[j-3 : j]; (all == "[@]" || all == "[*]") && op == "" {
+		if e.all && op == "" {
 			v, known = p.lookup(name)
 			quoted = false
 		}
@@ -686,49 +672,28 @@ func substring(v, arg string) (string, bool) {
 	return v, true
 }
 
-// nested parses a list inside $( ) or <( ), ending at ")".
-func (p *parser) nested() (*Script, error) {
+// nested reads the list of commands inside $( ), ` ` or <( ).
+func (p *parser) nested(list []*syntax.Stmt, backquotes bool) (*Script, error) {
 	if p.depth+1 > MaxDepth {
 		return nil, errTooDeep()
 	}
 	p.depth++
+	if backquotes {
+		p.bq++
+	}
 	sub := p.newScript()
 	script, subs, pipe, place := p.script, p.subs, p.pipe, p.place
 	p.script, p.subs = sub, nil
-	err := p.list()
+	err := p.stmts(list)
 	p.script, p.subs, p.pipe, p.place = script, subs, pipe, place
+	if backquotes {
+		p.bq--
+	}
 	p.depth--
 	if err != nil {
 		return nil, err
 	}
-	if p.pos >= len(p.src) || p.src[p.pos] != ')' {
-		return nil, p.malformed("unterminated substitution")
-	}
-	p.pos++
 	return sub, nil
-}
-
-func (p *parser) cmdSubst(b *wordBuf, quoted bool) error {
-	start := p.pos
-	p.pos += 2
-	sub, err := p.nested()
-	if err != nil {
-		return err
-	}
-	return p.substituted(b, sub, p.src[start:p.pos], quoted)
-}
-
-func (p *parser) procSubst(b *wordBuf) error {
-	start := p.pos
-	p.pos += 2
-	sub, err := p.nested()
-	if err != nil {
-		return err
-	}
-	p.subs = append(p.subs, sub)
-	p.opaque(b, p.src[start:p.pos])
-	b.subst = true
-	return nil
 }
 
 // substituted records a command substitution and adds its output if it can
@@ -743,66 +708,11 @@ func (p *parser) substituted(b *wordBuf, sub *Script, raw string, quoted bool) e
 	return nil
 }
 
-func (p *parser) backtick(b *wordBuf, quoted bool) error {
-	s := p.src
-	start := p.pos
-	i := p.pos + 1
-	var esc []byte
-	plain := true
-	for i < len(s) && s[i] != '`' {
-		c := s[i]
-		if c == '\\' && i+1 < len(s) {
-			n := s[i+1]
-			if n == '\\' || n == '`' || n == '$' || (quoted && n == '"') {
-				if plain {
-					esc = append(esc, s[start+1:i]...)
-					plain = false
-				}
-				esc = append(esc, n)
-				i += 2
-				continue
-			}
-		}
-		if !plain {
-			esc = append(esc, c)
-		}
-		i++
-	}
-	if i >= len(s) {
-		return p.malformed("unterminated backquote")
-	}
-	content := s[start+1 : i]
-	if !plain {
-		content = string(esc)
-	}
-	p.pos = i + 1
-	if p.depth+1 > MaxDepth {
-		return errTooDeep()
-	}
-	if err := p.st.charge(len(content)); err != nil {
-		return err
-	}
-	child := parser{src: content, depth: p.depth + 1, st: p.st, vars: p.vars}
-	sub := child.newScript()
-	child.script = sub
-	if err := child.top(); err != nil {
-		return err
-	}
-	return p.substituted(b, sub, s[start:p.pos], quoted)
-}
-
-func (p *parser) ansiC(b *wordBuf) error {
-	s := p.src
-	i := p.pos + 2
+// ansiC adds the value of $'s'.
+func (p *parser) ansiC(b *wordBuf, s string) {
 	var out []byte
-	for {
-		if i >= len(s) {
-			return p.malformed("unterminated $'")
-		}
+	for i := 0; i < len(s); {
 		c := s[i]
-		if c == '\'' {
-			break
-		}
 		if c != '\\' || i+1 >= len(s) {
 			out = append(out, c)
 			i++
@@ -812,10 +722,8 @@ func (p *parser) ansiC(b *wordBuf) error {
 		out, n = unescapeOne(out, s[i+1:], escANSI)
 		i += 1 + n
 	}
-	p.pos = i + 1
 	b.add(string(out), mQuoted)
-	b.quoted, b.derived = true, true
-	return nil
+	b.derived = true
 }
 
 // fields performs brace expansion and field splitting on b and appends

@@ -64,6 +64,7 @@ var layers = map[string]int{
 	"internal/embed":                        Mechanism,
 	"internal/chain":                        Mechanism,
 	"internal/chain/artifacts":              Mechanism,
+	"internal/chain/artifacts/published":    Mechanism, // the npm packages' protocol bytecode ward chain deploy puts on a node
 	"internal/schema":                       Mechanism,
 	"internal/trust":                        Mechanism,
 	"internal/trust/screen":                 Mechanism, // reading third-party text for instructions

@@ -112,5 +112,5 @@ deploys a fresh set.`)
 
 // ethNeeded is deploy.MinBalance in whole ETH.
 func ethNeeded() string {
-	return new(big.Int).Div(deploy.MinBalance, big.NewInt(1e18)).String()
+	return new(big.Int).Div(deploy.MinBalance(), big.NewInt(1e18)).String()
 }

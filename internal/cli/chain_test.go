@@ -60,7 +60,7 @@ func TestChainDeployOnGeth(t *testing.T) {
 		}
 	})
 
-	node.Fund(t, me, new(big.Int).Add(deploy.MinBalance, big.NewInt(1e18)))
+	node.Fund(t, me, new(big.Int).Add(deploy.MinBalance(), big.NewInt(1e18)))
 	start = time.Now()
 	var out, errb bytes.Buffer
 	code := Main(t.Context(), []string{"chain", "deploy", "--rpc", node.URL, "--key-file", keyFile, "--out", book}, nil, &out, &errb)

@@ -63,9 +63,9 @@ type Config struct {
 	ReceiptPoll time.Duration
 }
 
-// MinBalance is the ETH the key must hold: what is wrapped into WETH for
-// the pools, the Aave market and the key itself, plus gas.
-var MinBalance = new(big.Int).Add(units(wethWrapped, 18), units(1, 18))
+// MinBalance returns the wei the key must hold: what is wrapped into WETH
+// for the pools, the Aave market and the key itself, plus 1 ETH for gas.
+func MinBalance() *big.Int { return new(big.Int).Add(units(wethWrapped, 18), units(1, 18)) }
 
 // ErrRealChain is returned for a chain id the shipped address book lists:
 // ward chain deploy is for development nodes only.
@@ -117,9 +117,9 @@ func Deploy(ctx context.Context, b Backend, cfg Config) (*Result, error) {
 	if err != nil {
 		return nil, fmt.Errorf("deploy: balance of %s: %w", from, err)
 	}
-	if bal.Cmp(MinBalance) < 0 {
-		return nil, fmt.Errorf("deploy: %s holds %s wei, needs at least %s (%d ETH): %w",
-			from, bal, MinBalance, new(big.Int).Div(MinBalance, units(1, 18)), ErrUnfunded)
+	if need := MinBalance(); bal.Cmp(need) < 0 {
+		return nil, fmt.Errorf("deploy: %s holds %s wei, needs at least %s (%s ETH): %w",
+			from, bal, need, new(big.Int).Div(need, units(1, 18)), ErrUnfunded)
 	}
 	nonce, err := b.PendingNonceAt(ctx, from)
 	if err != nil {
@@ -367,16 +367,29 @@ func (s *sender) sendTx(ctx context.Context, to *common.Address, value *big.Int,
 	return r
 }
 
+// receiptPatience is how long receipt keeps asking through errors other
+// than "not found": a node that has just started answers "transaction
+// indexing is in progress" for a while (geth), and a transaction already
+// sent is better waited for than abandoned.
+const receiptPatience = time.Minute
+
 // receipt waits for a transaction's receipt.
 func (s *sender) receipt(ctx context.Context, h common.Hash) (*types.Receipt, error) {
 	tick := time.NewTicker(s.poll)
 	defer tick.Stop()
+	var failing time.Time // when the current run of errors began
 	for {
 		r, err := s.b.TransactionReceipt(ctx, h)
-		if err == nil {
+		switch {
+		case err == nil:
 			return r, nil
-		}
-		if !errors.Is(err, ethereum.NotFound) {
+		case errors.Is(err, ethereum.NotFound):
+			failing = time.Time{}
+		case ctx.Err() != nil:
+			return nil, fmt.Errorf("receipt of %s: %w", h.Hex(), ctx.Err())
+		case failing.IsZero():
+			failing = time.Now()
+		case time.Since(failing) > receiptPatience:
 			return nil, fmt.Errorf("receipt of %s: %w", h.Hex(), err)
 		}
 		select {

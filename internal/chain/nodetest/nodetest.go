@@ -17,7 +17,6 @@ package nodetest
 import (
 	"bufio"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"math/big"
@@ -196,10 +195,10 @@ func (n *Node) Fund(t testing.TB, addr common.Address, wei *big.Int) {
 		var r *struct {
 			Status hexutil.Uint64 `json:"status"`
 		}
-		if err := n.rpc.CallContext(ctx, &r, "eth_getTransactionReceipt", hash); err != nil && !errors.Is(err, context.DeadlineExceeded) {
-			t.Fatalf("fund %s: receipt: %v", addr, err)
-		}
-		if r != nil {
+		// Errors are retried until the deadline: a node that has just
+		// started answers "transaction indexing is in progress" for a while.
+		err := n.rpc.CallContext(ctx, &r, "eth_getTransactionReceipt", hash)
+		if err == nil && r != nil {
 			if r.Status != 1 {
 				t.Fatalf("fund %s: transaction %s failed", addr, hash)
 			}
@@ -207,7 +206,7 @@ func (n *Node) Fund(t testing.TB, addr common.Address, wei *big.Int) {
 		}
 		select {
 		case <-ctx.Done():
-			t.Fatalf("fund %s: no receipt for %s: %v", addr, hash, ctx.Err())
+			t.Fatalf("fund %s: no receipt for %s: %v (last error: %v)", addr, hash, ctx.Err(), err)
 		case <-time.After(20 * time.Millisecond):
 		}
 	}

@@ -46,14 +46,15 @@ type Contract struct {
 	Source  string       `json:"source,omitempty" toml:"source,omitempty"`
 }
 
-// The contract roles the shipped book fills.
+// The contract roles the shipped book fills, and those ward chain deploy
+// writes for a development node.
 const (
 	UniswapV2Factory      = "uniswap_v2_factory"
 	UniswapV2Router02     = "uniswap_v2_router02"
 	UniswapV3Factory      = "uniswap_v3_factory"
 	UniswapV3SwapRouter02 = "uniswap_v3_swap_router02"
 	// UniswapV3SwapRouter is v3-periphery's original SwapRouter (its
-	// params carry a deadline), not SwapRouter02.
+	// ExactInputParams carry a deadline; SwapRouter02's do not).
 	UniswapV3SwapRouter      = "uniswap_v3_swap_router"
 	UniswapV3QuoterV1        = "uniswap_v3_quoter_v1"
 	UniswapV3QuoterV2        = "uniswap_v3_quoter_v2"
@@ -64,6 +65,11 @@ const (
 	AaveV3Pool               = "aave_v3_pool"
 	AaveV3DataProvider       = "aave_v3_data_provider"
 	AaveV3Oracle             = "aave_v3_oracle"
+	// AaveV3PoolAddressesProvider is the market's registry of its Pool,
+	// configurator, oracle and ACL manager.
+	AaveV3PoolAddressesProvider = "aave_v3_pool_addresses_provider"
+	AaveV3PoolConfigurator      = "aave_v3_pool_configurator"
+	AaveV3ACLManager            = "aave_v3_acl_manager"
 )
 
 // Chain is the book of one chain.

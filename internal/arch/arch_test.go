@@ -65,6 +65,9 @@ var layers = map[string]int{
 	"internal/embed":                        Mechanism,
 	"internal/chain":                        Mechanism,
 	"internal/chain/artifacts":              Mechanism,
+	"internal/chain/artifacts/published":    Mechanism, // the npm packages' protocol bytecode ward chain deploy puts on a node
+	"internal/chain/deploy":                 Mechanism, // ward chain deploy: the protocols, test tokens and feeds on a dev node
+	"internal/chain/nodetest":               Mechanism, // starts geth --dev as a separate process for tests
 	"internal/schema":                       Mechanism,
 	"internal/trust":                        Mechanism,
 	"internal/trust/screen":                 Mechanism, // reading third-party text for instructions

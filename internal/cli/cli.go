@@ -59,6 +59,7 @@ func commands() []command {
 		{"eval agentdojo", "replay an AgentDojo suite through the gate: utility and attack success", evalAgentDojo},
 		{"eval adaptive", "replay an AgentDojo suite's attacks mutated by an attacker who read ward's source: successes per mutation", evalAdaptive},
 		{"demo", "run the tool gate's end-to-end scenario on the embedded dev chain", demo},
+		{"chain deploy", "deploy the published Uniswap V2/V3 and Aave V3 bytecode, test tokens and feeds to a dev node; write its address book", chainDeploy},
 		{"version", "print ward's version", version},
 	}
 }

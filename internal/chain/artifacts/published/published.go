@@ -1,0 +1,135 @@
+// Package published embeds the creation code and ABI of the protocol
+// contracts `ward chain deploy` puts on a development node (Uniswap V2 and
+// V3, Aave V3, the canonical WETH9), exactly as their npm packages publish
+// them: testdata/npm/published.mjs copies them out of the packages pinned in
+// testdata/npm/package.json, and CI checks the committed files are what
+// those packages contain. Library placeholders stay in the code until Link
+// fills them.
+//
+// The package uses the standard library only, so importing it does not
+// link an Ethereum client.
+package published
+
+import (
+	"bytes"
+	"embed"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"slices"
+	"strings"
+)
+
+//go:embed *.json
+var files embed.FS
+
+// ErrNotFound is returned by Load for a name that has no artifact.
+var ErrNotFound = errors.New("published artifact not found")
+
+// Artifact is one published contract.
+type Artifact struct {
+	// Name is the Solidity contract name, e.g. "NonfungiblePositionManager".
+	Name string
+	// Source is the package, version and path it was copied from.
+	Source string
+	// ABI is the contract's JSON ABI.
+	ABI json.RawMessage
+	// Links are the libraries the creation code must be linked against.
+	Links []Link
+
+	code string // creation code as hex, without 0x, with __$…$__ placeholders
+}
+
+// Link is one library an artifact links against: the library's contract
+// name (itself a published artifact) and the byte offsets of its 20-byte
+// placeholders in the creation code.
+type Link struct {
+	Library string `json:"library"`
+	Offsets []int  `json:"offsets"`
+}
+
+type file struct {
+	ContractName string          `json:"contractName"`
+	Source       string          `json:"source"`
+	ABI          json.RawMessage `json:"abi"`
+	Bytecode     string          `json:"bytecode"`
+	Links        []Link          `json:"links"`
+}
+
+// Load returns the artifact of the contract called name. It wraps
+// ErrNotFound if there is none.
+func Load(name string) (Artifact, error) {
+	if !fs.ValidPath(name) || strings.ContainsAny(name, `/\`) {
+		return Artifact{}, fmt.Errorf("load published artifact %q: %w", name, ErrNotFound)
+	}
+	data, err := files.ReadFile(name + ".json")
+	if errors.Is(err, fs.ErrNotExist) {
+		return Artifact{}, fmt.Errorf("load published artifact %q: %w", name, ErrNotFound)
+	}
+	if err != nil {
+		return Artifact{}, fmt.Errorf("load published artifact %q: %w", name, err)
+	}
+	var f file
+	if err := json.Unmarshal(data, &f); err != nil {
+		return Artifact{}, fmt.Errorf("load published artifact %q: %w", name, err)
+	}
+	if f.ContractName != name {
+		return Artifact{}, fmt.Errorf("load published artifact %q: file names contract %q", name, f.ContractName)
+	}
+	code, ok := strings.CutPrefix(f.Bytecode, "0x")
+	if !ok || code == "" || len(code)%2 != 0 {
+		return Artifact{}, fmt.Errorf("load published artifact %q: bytecode is not 0x-prefixed hex", name)
+	}
+	return Artifact{Name: name, Source: f.Source, ABI: f.ABI, Links: f.Links, code: code}, nil
+}
+
+// Names returns the names of all embedded contracts, sorted.
+func Names() []string {
+	entries, err := files.ReadDir(".")
+	if err != nil {
+		return nil // the embedded root always exists
+	}
+	var names []string
+	for _, e := range entries {
+		if n, ok := strings.CutSuffix(e.Name(), ".json"); ok {
+			names = append(names, n)
+		}
+	}
+	slices.Sort(names)
+	return names
+}
+
+// Code returns the creation code as hex without 0x, library placeholders
+// included. Its keccak256 (after decoding) is what a CREATE2 factory's
+// init code hash is computed from.
+func (a Artifact) Code() string { return a.code }
+
+// Link returns the creation code with each library's placeholders replaced
+// by the address libs gives for it. A library missing from libs, or a
+// placeholder the link references do not cover, is an error.
+func (a Artifact) Link(libs map[string][20]byte) ([]byte, error) {
+	code := []byte(a.code)
+	for _, l := range a.Links {
+		at, ok := libs[l.Library]
+		if !ok {
+			return nil, fmt.Errorf("link %s: no address for library %s", a.Name, l.Library)
+		}
+		h := hex.EncodeToString(at[:])
+		for _, off := range l.Offsets {
+			if off < 0 || 2*off+len(h) > len(code) || !bytes.HasPrefix(code[2*off:], []byte("__$")) {
+				return nil, fmt.Errorf("link %s: no placeholder for %s at byte %d", a.Name, l.Library, off)
+			}
+			copy(code[2*off:], h)
+		}
+	}
+	if i := bytes.Index(code, []byte("__$")); i >= 0 {
+		return nil, fmt.Errorf("link %s: unlinked placeholder %s", a.Name, code[i:min(len(code), i+40)])
+	}
+	out, err := hex.DecodeString(string(code))
+	if err != nil {
+		return nil, fmt.Errorf("link %s: %w", a.Name, err)
+	}
+	return out, nil
+}

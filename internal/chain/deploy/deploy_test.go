@@ -1,0 +1,218 @@
+package deploy
+
+import (
+	"context"
+	"errors"
+	"math/big"
+	"strings"
+	"testing"
+
+	"github.com/ethereum/go-ethereum"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/ethclient/simulated"
+	"github.com/pelletier/go-toml/v2"
+
+	"github.com/wardhq/ward/internal/addrbook"
+	"github.com/wardhq/ward/internal/chain"
+)
+
+// The deployment tests run on go-ethereum's simulated backend; the real
+// node (geth --dev) is driven by internal/cli's test of ward chain deploy.
+
+const testKey = "8f2a55949038a9610f50fb23b5883af3b4ecb3c3bb792cbcefbd1542c692be63"
+
+// minedClient mines a block after every transaction, as a dev node does.
+// failAt, if positive, makes that send (counting from 1) fail.
+type minedClient struct {
+	simulated.Client
+	b      *simulated.Backend
+	sends  int
+	failAt int
+}
+
+func (m *minedClient) SendTransaction(ctx context.Context, tx *types.Transaction) error {
+	m.sends++
+	if m.sends == m.failAt {
+		return errors.New("node went away")
+	}
+	if err := m.Client.SendTransaction(ctx, tx); err != nil {
+		return err
+	}
+	m.b.Commit()
+	return nil
+}
+
+func newSim(t *testing.T, funded *big.Int) (*minedClient, *chain.LocalSigner) {
+	t.Helper()
+	signer, err := chain.NewLocalSigner(testKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { signer.Close() })
+	b := simulated.NewBackend(types.GenesisAlloc{signer.Address(): {Balance: funded}}, simulated.WithBlockGasLimit(60_000_000))
+	t.Cleanup(func() { b.Close() })
+	return &minedClient{Client: b.Client(), b: b}, signer
+}
+
+func TestDeploySimulated(t *testing.T) {
+	ctx := t.Context()
+	c, signer := newSim(t, units(1_000, 18))
+	var lines []string
+	r, err := Deploy(ctx, c, Config{Signer: signer, Progress: func(l string) { lines = append(lines, l) }, ReceiptPoll: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%d transactions, %d progress lines", r.Transactions, len(lines))
+	me := signer.Address()
+
+	t.Run("book parses back and applies over the shipped book", func(t *testing.T) {
+		text, err := r.TOML()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var o addrbook.Overrides
+		if err := toml.Unmarshal(text, &o); err != nil {
+			t.Fatalf("decode the written book: %v\n%s", err, text)
+		}
+		b, err := addrbook.Shipped().With(o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ch, ok := b.Chain(1337)
+		if !ok {
+			t.Fatal("chain 1337 missing from the book")
+		}
+		for _, role := range []string{
+			addrbook.UniswapV2Factory, addrbook.UniswapV2Router02, addrbook.UniswapV3Factory, addrbook.UniswapV3SwapRouter,
+			addrbook.UniswapV3QuoterV2, addrbook.UniswapV3PositionManager, addrbook.AaveV3Pool, addrbook.AaveV3DataProvider,
+			addrbook.AaveV3Oracle, addrbook.AaveV3PoolAddressesProvider,
+		} {
+			if _, ok := ch.Contract(role); !ok {
+				t.Errorf("role %s missing", role)
+			}
+		}
+		weth, ok := ch.WrappedNative()
+		if !ok || weth.Symbol != "WETH" || weth.USDFeed.IsZero() {
+			t.Errorf("wrapped native = %+v, %v; want WETH with a feed", weth, ok)
+		}
+		if usdc := ch.TokensBySymbol("USDC"); len(usdc) != 1 || usdc[0].Decimals != 6 {
+			t.Errorf("USDC = %+v, want one token with 6 decimals", usdc)
+		}
+	})
+
+	t.Run("key holds the tokens", func(t *testing.T) {
+		for sym, want := range map[string]*big.Int{"WETH": units(wethKept, 18), "USDC": units(1, 6), "DAI": units(1, 18)} {
+			tok, _ := r.Token(sym)
+			got := callBig(t, c, artERC20, tok.Address, "balanceOf", me)
+			if got.Cmp(want) < 0 {
+				t.Errorf("%s balance %s, want at least %s", sym, got, want)
+			}
+		}
+	})
+
+	t.Run("routers quote over the pools", func(t *testing.T) {
+		weth, usdc, dai := r.tok("WETH"), r.tok("USDC"), r.tok("DAI")
+		v2, _ := r.Contract(addrbook.UniswapV2Router02)
+		out := call(t, c, artV2Router, v2, "getAmountsOut", units(1, 18), []common.Address{weth, usdc})
+		if got := out[0].([]*big.Int)[1]; !near(got, units(2_961, 6), 1) {
+			t.Errorf("V2 quote for 1 WETH = %s USDC units, want about 2,961 USDC", got)
+		}
+		quoter, _ := r.Contract(addrbook.UniswapV3QuoterV2)
+		// WETH -0.05 %-> USDC -0.05 %-> DAI: path = token, fee (3 bytes), token, fee, token.
+		path := append(append(append(append(weth.Bytes(), 0, 0x01, 0xf4), usdc.Bytes()...), 0, 0x01, 0xf4), dai.Bytes()...)
+		out = call(t, c, artV3Quoter, quoter, "quoteExactInput", path, units(1, 18))
+		if got := out[0].(*big.Int); !near(got, units(2_967, 18), 1) {
+			t.Errorf("V3 two-hop quote for 1 WETH = %s DAI units, want about 2,967 DAI", got)
+		}
+	})
+
+	t.Run("aave prices the reserves", func(t *testing.T) {
+		oracle, _ := r.Contract(addrbook.AaveV3Oracle)
+		if got := callBig(t, c, artAaveOracle, oracle, "getAssetPrice", r.tok("WETH")); got.Cmp(big.NewInt(priceETH)) != 0 {
+			t.Errorf("oracle WETH price %s, want %d", got, int64(priceETH))
+		}
+		for sym, a := range r.ATokens {
+			if got := callBig(t, c, artERC20, a, "balanceOf", me); got.Sign() == 0 {
+				t.Errorf("key holds no a%s", sym)
+			}
+		}
+	})
+}
+
+func TestDeployRefuses(t *testing.T) {
+	t.Run("a real chain", func(t *testing.T) {
+		c, signer := newSim(t, units(1_000, 18))
+		_, err := Deploy(t.Context(), chainIDClient{c, 8453}, Config{Signer: signer})
+		if !errors.Is(err, ErrRealChain) || !strings.Contains(err.Error(), "8453") {
+			t.Errorf("err = %v, want ErrRealChain naming 8453", err)
+		}
+	})
+	t.Run("an unfunded key", func(t *testing.T) {
+		c, signer := newSim(t, units(1, 18))
+		_, err := Deploy(t.Context(), c, Config{Signer: signer})
+		if !errors.Is(err, ErrUnfunded) {
+			t.Errorf("err = %v, want ErrUnfunded", err)
+		}
+		if n, _ := c.NonceAt(t.Context(), signer.Address(), nil); n != 0 {
+			t.Errorf("sent %d transactions before refusing", n)
+		}
+	})
+	t.Run("a node that fails midway", func(t *testing.T) {
+		c, signer := newSim(t, units(1_000, 18))
+		c.failAt = 12
+		_, err := Deploy(t.Context(), c, Config{Signer: signer, ReceiptPoll: 1})
+		var pe *PartialError
+		if !errors.As(err, &pe) {
+			t.Fatalf("err = %v, want a *PartialError", err)
+		}
+		if pe.Step == "" || len(pe.Done) == 0 || !strings.Contains(err.Error(), "node went away") {
+			t.Errorf("partial error %q: step %q, %d done; want the step, what was done and the cause", err, pe.Step, len(pe.Done))
+		}
+		for _, d := range pe.Done {
+			if code, _ := c.CodeAt(t.Context(), d.Address, nil); len(code) == 0 {
+				t.Errorf("%s listed as deployed at %s, which has no code", d.Name, d.Address)
+			}
+		}
+	})
+}
+
+// chainIDClient reports a chain id of its choosing.
+type chainIDClient struct {
+	Backend
+	id int64
+}
+
+func (c chainIDClient) ChainID(context.Context) (*big.Int, error) { return big.NewInt(c.id), nil }
+
+func call(t *testing.T, c Backend, art string, to common.Address, method string, args ...any) []any {
+	t.Helper()
+	a, err := ABI(art)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := a.Pack(method, args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := c.CallContract(t.Context(), ethereum.CallMsg{To: &to, Data: data}, nil)
+	if err != nil {
+		t.Fatalf("%s.%s: %v", art, method, err)
+	}
+	vals, err := a.Unpack(method, out)
+	if err != nil {
+		t.Fatalf("%s.%s: %v", art, method, err)
+	}
+	return vals
+}
+
+func callBig(t *testing.T, c Backend, art string, to common.Address, method string, args ...any) *big.Int {
+	t.Helper()
+	return call(t, c, art, to, method, args...)[0].(*big.Int)
+}
+
+// near reports whether got is within pct percent of want.
+func near(got, want *big.Int, pct int64) bool {
+	d := new(big.Int).Abs(new(big.Int).Sub(got, want))
+	return d.Mul(d, big.NewInt(100)).Cmp(new(big.Int).Mul(want, big.NewInt(pct))) <= 0
+}

@@ -1,0 +1,213 @@
+// Package nodetest starts a development node, go-ethereum's geth in --dev
+// mode, as a separate process on loopback for tests that need a real
+// JSON-RPC node rather than an in-process chain: ward chain deploy, and
+// ward serve talking to a node over the network.
+//
+// The geth binary is $WARD_GETH, else geth on PATH (.ci/run builds it
+// from the go-ethereum version in go.mod). When there is none, Start skips
+// the test, except under CI (CI set), where it fails it.
+//
+// The node mines a block as soon as a transaction arrives (--dev.period
+// 0), has a 60M block gas limit, chain id 1337, and an unlocked developer
+// account holding the chain's ETH; Fund sends from it. Start registers the
+// node's shutdown with t.Cleanup: the process is interrupted, killed if it
+// has not stopped within 10 s, and waited for.
+package nodetest
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"math/big"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/rpc"
+)
+
+// EnvBinary names the environment variable holding the geth binary's path.
+const EnvBinary = "WARD_GETH"
+
+// ChainID is the chain id of geth's dev mode.
+const ChainID = 1337
+
+// startTimeout bounds waiting for the node to serve JSON-RPC.
+const startTimeout = 60 * time.Second
+
+// Node is a running geth --dev.
+type Node struct {
+	// URL is the node's JSON-RPC endpoint, http://127.0.0.1:PORT.
+	URL string
+	// Log is the file the node's output goes to.
+	Log string
+
+	rpc *rpc.Client
+}
+
+// Binary returns the geth binary's path, or "" when there is none.
+func Binary() string {
+	if p := os.Getenv(EnvBinary); p != "" {
+		return p
+	}
+	p, err := exec.LookPath("geth")
+	if err != nil {
+		return ""
+	}
+	return p
+}
+
+// Start starts geth --dev on a free loopback port and waits until it
+// answers eth_chainId.
+func Start(t testing.TB) *Node {
+	t.Helper()
+	bin := Binary()
+	if bin == "" {
+		msg := "no geth binary: set " + EnvBinary + " or put geth on PATH (`go install github.com/ethereum/go-ethereum/cmd/geth@VERSION`, VERSION as in go.mod)"
+		if os.Getenv("CI") != "" {
+			t.Fatal(msg)
+		}
+		t.Skip(msg)
+	}
+	dir := t.TempDir()
+	n := &Node{Log: filepath.Join(dir, "geth.log")}
+	logFile, err := os.Create(n.Log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin, "--dev", "--dev.period", "0", "--dev.gaslimit", "60000000",
+		"--datadir", filepath.Join(dir, "data"), "--ipcdisable", "--nodiscover", "--maxpeers", "0", "--port", "0",
+		"--authrpc.addr", "127.0.0.1", "--authrpc.port", "0",
+		"--http", "--http.addr", "127.0.0.1", "--http.port", "0", "--http.api", "eth,net,web3",
+		"--verbosity", "3")
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stdout = logFile
+	if err := cmd.Start(); err != nil {
+		t.Fatalf("start %s: %v", bin, err)
+	}
+
+	// The reader owns stderr until the process closes it: it copies every
+	// line to the log and reports the HTTP endpoint geth chose.
+	endpoint := make(chan string, 1)
+	var reading sync.WaitGroup
+	reading.Go(func() { scanLog(stderr, logFile, endpoint) })
+	var once sync.Once
+	stop := func() {
+		once.Do(func() {
+			if n.rpc != nil {
+				n.rpc.Close()
+			}
+			_ = cmd.Process.Signal(os.Interrupt)
+			done := make(chan struct{})
+			go func() { reading.Wait(); _ = cmd.Wait(); close(done) }()
+			select {
+			case <-done:
+			case <-time.After(10 * time.Second):
+				_ = cmd.Process.Kill()
+				<-done
+			}
+			logFile.Close()
+		})
+	}
+	t.Cleanup(stop)
+
+	select {
+	case addr, ok := <-endpoint:
+		if !ok {
+			stop()
+			t.Fatalf("geth exited before serving JSON-RPC; its log:\n%s", tail(n.Log))
+		}
+		n.URL = "http://" + addr
+	case <-time.After(startTimeout):
+		stop()
+		t.Fatalf("geth did not start serving JSON-RPC within %v; its log:\n%s", startTimeout, tail(n.Log))
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), startTimeout)
+	defer cancel()
+	if n.rpc, err = rpc.DialContext(ctx, n.URL); err != nil {
+		t.Fatalf("dial geth at %s: %v", n.URL, err)
+	}
+	var id hexutil.Big
+	if err := n.rpc.CallContext(ctx, &id, "eth_chainId"); err != nil {
+		t.Fatalf("geth at %s: eth_chainId: %v\n%s", n.URL, err, tail(n.Log))
+	}
+	if id.ToInt().Int64() != ChainID {
+		t.Fatalf("geth --dev reports chain id %s, want %d", id.ToInt(), ChainID)
+	}
+	return n
+}
+
+var httpStarted = regexp.MustCompile(`HTTP server started\s+endpoint=(\S+)`)
+
+// scanLog copies r to w line by line and sends the first HTTP endpoint
+// announced on found; it closes found when r ends.
+func scanLog(r io.Reader, w io.Writer, found chan<- string) {
+	defer close(found)
+	sent := false
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	for sc.Scan() {
+		line := sc.Text()
+		fmt.Fprintln(w, line)
+		if m := httpStarted.FindStringSubmatch(line); m != nil && !sent {
+			found <- m[1]
+			sent = true
+		}
+	}
+	_, _ = io.Copy(io.Discard, r)
+}
+
+// tail returns the last 4 KiB of the file at path.
+func tail(path string) string {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return err.Error()
+	}
+	return string(b[max(0, len(b)-4096):])
+}
+
+// Fund sends wei to addr from the node's developer account and waits for
+// the transaction to be mined.
+func (n *Node) Fund(t testing.TB, addr common.Address, wei *big.Int) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+	defer cancel()
+	var accounts []common.Address
+	if err := n.rpc.CallContext(ctx, &accounts, "eth_accounts"); err != nil || len(accounts) == 0 {
+		t.Fatalf("geth dev account: %v (accounts %v)", err, accounts)
+	}
+	var hash common.Hash
+	tx := map[string]any{"from": accounts[0], "to": addr, "value": (*hexutil.Big)(wei)}
+	if err := n.rpc.CallContext(ctx, &hash, "eth_sendTransaction", tx); err != nil {
+		t.Fatalf("fund %s: %v", addr, err)
+	}
+	for {
+		var r *struct {
+			Status hexutil.Uint64 `json:"status"`
+		}
+		// Errors are retried until the deadline: a node that has just
+		// started answers "transaction indexing is in progress" for a while.
+		err := n.rpc.CallContext(ctx, &r, "eth_getTransactionReceipt", hash)
+		if err == nil && r != nil {
+			if r.Status != 1 {
+				t.Fatalf("fund %s: transaction %s failed", addr, hash)
+			}
+			return
+		}
+		select {
+		case <-ctx.Done():
+			t.Fatalf("fund %s: no receipt for %s: %v (last error: %v)", addr, hash, ctx.Err(), err)
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+}

@@ -1,0 +1,137 @@
+// published.mjs copies the creation code and ABI of the published protocol contracts that
+// `ward chain deploy` deploys out of the npm packages pinned in package.json into
+// ../../internal/chain/artifacts/published/<ContractName>.json, so the ward binary carries them
+// without node_modules. Nothing is compiled or changed: the bytecode is the package's, library
+// placeholders included; each library a contract links against is copied too and its link
+// references name it by contract name. The output is deterministic.
+//
+//   npm ci && node published.mjs          # (re)write the files
+//   node published.mjs --check            # fail if the committed files differ
+import { readFileSync, readdirSync, writeFileSync, mkdirSync, unlinkSync, existsSync } from "node:fs";
+import { dirname, join, posix } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const modules = join(here, "node_modules");
+const outDir = join(here, "..", "..", "internal", "chain", "artifacts", "published");
+const check = process.argv.includes("--check");
+
+// The contracts ward chain deploys, as package-relative artifact paths.
+const aave = "@aave/core-v3/artifacts/contracts/";
+const wanted = [
+  "@uniswap/v2-periphery/build/WETH9.json",
+  "@uniswap/v2-core/build/UniswapV2Factory.json",
+  "@uniswap/v2-core/build/UniswapV2Pair.json",
+  "@uniswap/v2-periphery/build/UniswapV2Router02.json",
+  "@uniswap/v3-core/artifacts/contracts/UniswapV3Factory.sol/UniswapV3Factory.json",
+  "@uniswap/v3-core/artifacts/contracts/UniswapV3Pool.sol/UniswapV3Pool.json",
+  "@uniswap/v3-periphery/artifacts/contracts/NonfungiblePositionManager.sol/NonfungiblePositionManager.json",
+  "@uniswap/v3-periphery/artifacts/contracts/SwapRouter.sol/SwapRouter.json",
+  "@uniswap/v3-periphery/artifacts/contracts/lens/QuoterV2.sol/QuoterV2.json",
+  aave + "protocol/configuration/PoolAddressesProvider.sol/PoolAddressesProvider.json",
+  aave + "protocol/configuration/ACLManager.sol/ACLManager.json",
+  aave + "protocol/pool/Pool.sol/Pool.json",
+  aave + "protocol/pool/PoolConfigurator.sol/PoolConfigurator.json",
+  aave + "protocol/pool/DefaultReserveInterestRateStrategy.sol/DefaultReserveInterestRateStrategy.json",
+  aave + "misc/AaveOracle.sol/AaveOracle.json",
+  aave + "misc/AaveProtocolDataProvider.sol/AaveProtocolDataProvider.json",
+  aave + "protocol/tokenization/AToken.sol/AToken.json",
+  aave + "protocol/tokenization/StableDebtToken.sol/StableDebtToken.json",
+  aave + "protocol/tokenization/VariableDebtToken.sol/VariableDebtToken.json",
+];
+
+// packageOf splits "@scope/name/rest" into the package name and the path inside it.
+function packageOf(rel) {
+  const parts = rel.split("/");
+  const n = parts[0].startsWith("@") ? 2 : 1;
+  return { pkg: parts.slice(0, n).join("/"), inner: parts.slice(n).join("/") };
+}
+
+const versions = new Map();
+function versionOf(pkg) {
+  if (!versions.has(pkg)) {
+    const file = join(modules, pkg, "package.json");
+    if (!existsSync(file)) throw new Error(`${pkg} is not installed: run npm ci in testdata/npm`);
+    versions.set(pkg, JSON.parse(readFileSync(file, "utf8")).version);
+  }
+  return versions.get(pkg);
+}
+
+// load reads one artifact in either layout the packages use: hardhat's ("bytecode" with 0x,
+// "linkReferences" at the top level) or waffle's ("evm.bytecode.object" without 0x).
+function load(rel) {
+  const f = JSON.parse(readFileSync(join(modules, rel), "utf8"));
+  let code = typeof f.bytecode === "string" ? f.bytecode : "";
+  let refs = f.linkReferences ?? {};
+  if (code === "" || code === "0x") {
+    code = f.evm?.bytecode?.object ?? "";
+    refs = f.evm?.bytecode?.linkReferences ?? {};
+  }
+  code = code.replace(/^0x/, "");
+  if (code === "") throw new Error(`${rel}: no creation code`);
+  const name = f.contractName || posix.basename(rel, ".json");
+  return { name, abi: f.abi, code, refs };
+}
+
+const out = new Map(); // contract name -> file object
+const seen = new Set();
+const queue = [...wanted];
+while (queue.length > 0) {
+  const rel = queue.shift();
+  if (seen.has(rel)) continue;
+  seen.add(rel);
+  const a = load(rel);
+  if (out.has(a.name)) throw new Error(`contract name ${a.name} comes from two artifacts`);
+  const { pkg, inner } = packageOf(rel);
+  const links = [];
+  for (const source of Object.keys(a.refs).sort()) {
+    for (const lib of Object.keys(a.refs[source]).sort()) {
+      const offsets = a.refs[source][lib].map((p) => {
+        if (p.length !== 20) throw new Error(`${rel}: link reference to ${lib} of ${p.length} bytes`);
+        return p.start;
+      });
+      links.push({ library: lib, offsets: offsets.sort((x, y) => x - y) });
+      // Hardhat names a library by its source under the package's artifacts root.
+      const at = rel.indexOf("/artifacts/");
+      if (at < 0) throw new Error(`${rel} links ${lib} but is not a hardhat artifact`);
+      queue.push(rel.slice(0, at + "/artifacts/".length) + source + "/" + lib + ".json");
+    }
+  }
+  const left = a.code.replace(/__\$[0-9a-f]{34}\$__/g, "");
+  if (left.includes("__")) throw new Error(`${rel}: a placeholder the link references do not describe`);
+  out.set(a.name, {
+    contractName: a.name,
+    source: `${pkg}@${versionOf(pkg)}/${inner}`,
+    abi: a.abi,
+    bytecode: "0x" + a.code,
+    links,
+  });
+}
+
+const files = new Map();
+for (const name of [...out.keys()].sort()) {
+  files.set(`${name}.json`, JSON.stringify(out.get(name), null, 1) + "\n");
+}
+
+if (check) {
+  const have = existsSync(outDir) ? readdirSync(outDir).filter((f) => f.endsWith(".json")).sort() : [];
+  const problems = [];
+  for (const f of have) if (!files.has(f)) problems.push(`${f}: committed but not published`);
+  for (const [f, text] of files) {
+    if (!have.includes(f)) problems.push(`${f}: missing`);
+    else if (readFileSync(join(outDir, f), "utf8") !== text) problems.push(`${f}: differs from the pinned package`);
+  }
+  if (problems.length > 0) {
+    process.stderr.write("internal/chain/artifacts/published is not what the pinned packages contain (run node published.mjs in testdata/npm):\n");
+    for (const p of problems) process.stderr.write("  " + p + "\n");
+    process.exit(1);
+  }
+  process.stdout.write(`internal/chain/artifacts/published: ${files.size} artifacts match the pinned packages\n`);
+} else {
+  mkdirSync(outDir, { recursive: true });
+  for (const f of readdirSync(outDir)) if (f.endsWith(".json")) unlinkSync(join(outDir, f));
+  for (const [f, text] of files) writeFileSync(join(outDir, f), text);
+  for (const [name, a] of out) {
+    process.stdout.write(`${name}: ${(a.bytecode.length - 2) / 2} bytes creation code, from ${a.source}\n`);
+  }
+}

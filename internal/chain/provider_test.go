@@ -208,18 +208,20 @@ func TestProviderDoesNotRetry(t *testing.T) {
 }
 
 func TestProviderRetriesHeaderNotFound(t *testing.T) {
-	s := newRPCServer(t)
-	p, err := Dial(t.Context(), s.URL, fastRetry)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Close()
-	s.set("eth_getCode", `{"error":{"code":-32000,"message":"header not found"}}`)
-	if _, err := p.Code(t.Context(), common.Address{1}); err == nil {
-		t.Fatal("no error")
-	}
-	if got := s.count("eth_getCode"); got != 4 {
-		t.Errorf("eth_getCode requests = %d, want 4 (retried)", got)
+	for _, msg := range []string{"header not found", "transaction indexing is in progress"} {
+		s := newRPCServer(t)
+		p, err := Dial(t.Context(), s.URL, fastRetry)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.set("eth_getCode", `{"error":{"code":-32000,"message":"`+msg+`"}}`)
+		if _, err := p.Code(t.Context(), common.Address{1}); err == nil {
+			t.Fatal("no error")
+		}
+		if got := s.count("eth_getCode"); got != 4 {
+			t.Errorf("%s: eth_getCode requests = %d, want 4 (retried)", msg, got)
+		}
+		p.Close()
 	}
 }
 

@@ -15,7 +15,8 @@ import (
 
 // retryable reports whether err is a transient failure worth another
 // attempt: an endpoint that stalled past its request timeout, a network error, HTTP 429 or 5xx, a rate-limit JSON-RPC error,
-// or a node that has not yet seen the block asked for. Reverts, other
+// or a node that has not yet seen the block asked for (or, freshly
+// started, is still indexing transactions). Reverts, other
 // JSON-RPC errors and other HTTP 4xx are final.
 func retryable(err error) bool {
 	if errors.Is(err, errStalled) {
@@ -42,6 +43,7 @@ func retryable(err error) bool {
 		// behind the block the previous request saw.
 		msg := strings.ToLower(re.Error())
 		return strings.Contains(msg, "header not found") || strings.Contains(msg, "unknown block") ||
+			strings.Contains(msg, "transaction indexing is in progress") ||
 			strings.Contains(msg, "rate limit") || strings.Contains(msg, "too many requests")
 	}
 	var ne net.Error

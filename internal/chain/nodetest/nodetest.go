@@ -180,33 +180,58 @@ func tail(path string) string {
 // the transaction to be mined.
 func (n *Node) Fund(t testing.TB, addr common.Address, wei *big.Int) {
 	t.Helper()
+	n.send(t, "fund "+addr.Hex(), map[string]any{"to": addr, "value": (*hexutil.Big)(wei)})
+}
+
+// Deploy creates a contract from the node's developer account with code
+// (creation code and constructor arguments) and returns its address.
+func (n *Node) Deploy(t testing.TB, code []byte) common.Address {
+	t.Helper()
+	return n.send(t, "deploy", map[string]any{"data": hexutil.Bytes(code), "gas": hexutil.Uint64(5_000_000)})
+}
+
+// Transact sends a transaction with data to a contract from the node's
+// developer account and waits for it to be mined.
+func (n *Node) Transact(t testing.TB, to common.Address, data []byte) {
+	t.Helper()
+	n.send(t, "transact with "+to.Hex(), map[string]any{"to": to, "data": hexutil.Bytes(data), "gas": hexutil.Uint64(1_000_000)})
+}
+
+// send sends tx from the developer account, waits for it to be mined and
+// returns the contract it created, if any.
+func (n *Node) send(t testing.TB, what string, tx map[string]any) common.Address {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
 	defer cancel()
 	var accounts []common.Address
 	if err := n.rpc.CallContext(ctx, &accounts, "eth_accounts"); err != nil || len(accounts) == 0 {
 		t.Fatalf("geth dev account: %v (accounts %v)", err, accounts)
 	}
+	tx["from"] = accounts[0]
 	var hash common.Hash
-	tx := map[string]any{"from": accounts[0], "to": addr, "value": (*hexutil.Big)(wei)}
 	if err := n.rpc.CallContext(ctx, &hash, "eth_sendTransaction", tx); err != nil {
-		t.Fatalf("fund %s: %v", addr, err)
+		t.Fatalf("%s: %v", what, err)
 	}
 	for {
 		var r *struct {
-			Status hexutil.Uint64 `json:"status"`
+			Status          hexutil.Uint64  `json:"status"`
+			ContractAddress *common.Address `json:"contractAddress"`
 		}
 		// Errors are retried until the deadline: a node that has just
 		// started answers "transaction indexing is in progress" for a while.
 		err := n.rpc.CallContext(ctx, &r, "eth_getTransactionReceipt", hash)
 		if err == nil && r != nil {
 			if r.Status != 1 {
-				t.Fatalf("fund %s: transaction %s failed", addr, hash)
+				t.Fatalf("%s: transaction %s failed", what, hash)
 			}
-			return
+			if r.ContractAddress != nil {
+				return *r.ContractAddress
+			}
+			return common.Address{}
 		}
 		select {
 		case <-ctx.Done():
-			t.Fatalf("fund %s: no receipt for %s: %v (last error: %v)", addr, hash, ctx.Err(), err)
+			t.Fatalf("%s: no receipt for %s: %v (last error: %v)", what, hash, ctx.Err(), err)
 		case <-time.After(20 * time.Millisecond):
 		}
 	}

@@ -32,7 +32,7 @@ type rpcServer struct {
 	calls   map[string]int
 }
 
-func newRPCServer(t *testing.T) *rpcServer {
+func newRPCServer(t testing.TB) *rpcServer {
 	s := &rpcServer{failStatus: http.StatusServiceUnavailable, answers: map[string]string{
 		"eth_chainId": `{"result":"0x1"}`,
 	}, calls: map[string]int{}}

@@ -232,9 +232,12 @@ func OpenData(ctx context.Context, dir string, f *config.File, extra ...func(ctx
 	if len(extra) > 0 {
 		ex = extra[0]
 	}
-	// Refuse what this ward cannot serve yet rather than ignore it.
-	if len(f.Chains) > 1 {
-		return nil, fmt.Errorf("config: %d chains are configured, but ward serves one chain per process so far: keep one [[chain]] table", len(f.Chains))
+	var more []ChainEndpoint
+	for _, c := range f.Chains[min(1, len(f.Chains)):] {
+		if c.RPCURL == "" {
+			return nil, fmt.Errorf("config: chain %s is the embedded dev chain: it can only be the first [[chain]] table", c.Name)
+		}
+		more = append(more, ChainEndpoint{Name: c.Name, RPCURLs: c.RPCURLs, ChainID: c.ChainID, WalletKeyFile: c.WalletKeyFile})
 	}
 	grim := f.Grimoire
 	if grim.Playbook != "" && !filepath.IsAbs(grim.Playbook) {
@@ -243,7 +246,7 @@ func OpenData(ctx context.Context, dir string, f *config.File, extra ...func(ctx
 	st, err := Open(ctx, Config{
 		Extra: ex,
 		DB:    filepath.Join(dir, "ward.db"), Synchronous: f.Store.Synchronous, Policy: snap,
-		RPCURL: f.Chain.RPCURL, RPCURLs: rest(f.Chain.RPCURLs), ChainID: f.Chain.ChainID, Book: f.Book, WalletKeyFile: f.Chain.WalletKeyFile, DevSeed: f.Chain.DevSeed,
+		RPCURL: f.Chain.RPCURL, RPCURLs: rest(f.Chain.RPCURLs), ChainID: f.Chain.ChainID, Book: f.Book, MoreChains: more, WalletKeyFile: f.Chain.WalletKeyFile, DevSeed: f.Chain.DevSeed,
 		Hooks: f.Hooks, PermitTTL: f.Gate.PermitTTL, AnnounceDelay: f.Gate.AnnounceDelay, TickPeriod: f.Gate.TickPeriod,
 		QuarantineTTL: f.Gate.QuarantineTTL,
 		Owner:         f.Gate.Owner, Tools: f.Tools, SessionLimits: f.Sessions, ReadsBestEffort: f.Audit.ReadsBestEffort,

@@ -62,8 +62,12 @@ type Config struct {
 	RPCURLs []string
 	ChainID uint64
 	// Book is the address book the hallucination detector checks plans
-	// against (nil: the shipped one).
+	// against and the catalogue takes an endpoint's tokens and venues from
+	// (nil: the shipped one).
 	Book *addrbook.Book
+	// MoreChains are the chains ward trades on besides the first (which
+	// RPCURL or the dev chain is): a tool call names one with chain_id.
+	MoreChains []ChainEndpoint
 	// WalletKeyFile holds the agent wallet's key (hex) for RPCURL; the dev
 	// chain has its own funded wallet.
 	WalletKeyFile string
@@ -121,6 +125,9 @@ type Stack struct {
 	Wallet   *chain.Wallet
 	Sim      *chain.Simulator
 	Env      *catalog.Env
+	// Providers are the clients of every chain the stack trades on, the
+	// first chain's (Provider) among them.
+	Providers *chain.Providers
 	Registry *registry.Registry
 	Hooks    *hook.Set
 	Bus      *event.Bus
@@ -173,11 +180,16 @@ func Open(ctx context.Context, cfg Config) (_ *Stack, err error) {
 	}
 	env.Chain, env.Wallet, env.Sim = s.Provider, s.Wallet, s.Sim
 	s.Env = env
+	more, err := s.openMoreChains(ctx, cfg, providers)
+	if err != nil {
+		return nil, errors.Join(err, s.Close())
+	}
+	s.Providers = providers
 
 	if s.Bus, err = event.New(event.Config{}); err != nil {
 		return nil, err
 	}
-	if err := s.registerTools(ctx, cfg, env); err != nil {
+	if err := s.registerTools(ctx, cfg, append([]*catalog.Env{env}, more...)); err != nil {
 		return nil, err
 	}
 
@@ -223,6 +235,60 @@ func (s *Stack) openDecider(ctx context.Context, cfg Config) error {
 		return err
 	}
 	return nil
+}
+
+// ChainEndpoint is one more chain of a stack: its endpoints, the chain id
+// they must serve, and the agent wallet's key file on it (none: no write
+// tools on that chain).
+type ChainEndpoint struct {
+	Name          string
+	RPCURLs       []string
+	ChainID       uint64
+	WalletKeyFile string
+}
+
+// openMoreChains connects the stack's other chains, each with its
+// provider (added to providers), wallet and catalogue environment from
+// the address book. A chain that cannot be reached at start is left out
+// with a warning (its calls are refused CHAIN_NOT_SUPPORTED) so the
+// others keep working.
+func (s *Stack) openMoreChains(ctx context.Context, cfg Config, providers *chain.Providers) ([]*catalog.Env, error) {
+	book := cfg.Book
+	if book == nil {
+		book = addrbook.Shipped()
+	}
+	var envs []*catalog.Env
+	for _, c := range cfg.MoreChains {
+		p, err := chain.DialEndpoints(ctx, c.RPCURLs, chain.ProviderConfig{ChainID: c.ChainID})
+		if err != nil {
+			log := cfg.Log
+			if log == nil {
+				log = slog.Default()
+			}
+			log.Warn("a chain is left out: it could not be reached at start", "chain", c.Name, "chain_id", c.ChainID, "err", err)
+			continue
+		}
+		s.closers = append(s.closers, func() error { p.Close(); return nil })
+		env := &catalog.Env{Chain: p, Sim: s.Sim, Now: cfg.Now}
+		if c.WalletKeyFile != "" {
+			signer, err := chain.LoadLocalSigner(c.WalletKeyFile)
+			if err != nil {
+				return nil, fmt.Errorf("chain %s: %w", c.Name, err)
+			}
+			s.closers = append(s.closers, signer.Close)
+			if env.Wallet, err = chain.NewWallet(signer, p, chain.WalletConfig{}); err != nil {
+				return nil, fmt.Errorf("chain %s: %w", c.Name, err)
+			}
+		}
+		if bc, ok := book.Chain(p.ChainID()); ok {
+			env.Tokens, env.Venues = catalog.FromBook(bc)
+		}
+		if err := providers.Add(p); err != nil {
+			return nil, fmt.Errorf("chain %s: %w", c.Name, err)
+		}
+		envs = append(envs, env)
+	}
+	return envs, nil
 }
 
 // openChain connects the stack to its chain: the endpoint cfg.RPCURL,
@@ -285,10 +351,10 @@ func (s *Stack) openChain(ctx context.Context, cfg Config) (*catalog.Env, *chain
 // on env, the Grimoire (knowledge ingestion over the same store, its tools
 // in the registry, its search behind query_grimoire), and the tools of
 // cfg.Extra.
-func (s *Stack) registerTools(ctx context.Context, cfg Config, env *catalog.Env) error {
+func (s *Stack) registerTools(ctx context.Context, cfg Config, envs []*catalog.Env) error {
 	var err error
 	s.Registry = registry.New()
-	if err := catalog.Register(s.Registry, env); err != nil {
+	if err := catalog.RegisterOn(s.Registry, envs...); err != nil {
 		return err
 	}
 	if s.Ingest, err = openGrimoire(ctx, s, cfg.Grimoire); err != nil {

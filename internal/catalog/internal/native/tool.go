@@ -73,6 +73,9 @@ func (t ReadTool) Make(env *Env) (registry.Tool, bool) {
 		return registry.Tool{}, false
 	}
 	d := t.Def()
+	if !t.Offline {
+		d.Chains = chainsOf(env)
+	}
 	return registry.Tool{Def: d, Action: t.Action, Venue: t.Venue, Read: func(ctx context.Context, in *registry.Input) (*tool.Result, error) {
 		if !t.Offline {
 			if err := CheckChain(env, in); err != nil {
@@ -139,6 +142,7 @@ func (t WriteTool) Make(env *Env) (registry.Tool, bool) {
 		return registry.Tool{}, false
 	}
 	d := t.Def()
+	d.Chains = chainsOf(env)
 	write := execute(env, d)
 	if t.Execute != nil {
 		write = t.Execute(env, d)
@@ -149,6 +153,15 @@ func (t WriteTool) Make(env *Env) (registry.Tool, bool) {
 		}
 		return t.Plan(ctx, env, in)
 	}}, true
+}
+
+// chainsOf is the supported_chains of a tool made for env: its chain, or
+// none (any) for an environment bound to no chain (the listing of All).
+func chainsOf(env *Env) []uint64 {
+	if env.Chain == nil || env.Chain.ChainID() == 0 {
+		return nil
+	}
+	return []uint64{env.Chain.ChainID()}
 }
 
 // params is a tool's parameter schema: props, then chain_id when the

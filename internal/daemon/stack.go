@@ -128,10 +128,10 @@ type Stack struct {
 	// Providers are the clients of every chain the stack trades on, the
 	// first chain's (Provider) among them.
 	Providers *chain.Providers
-	Registry *registry.Registry
-	Hooks    *hook.Set
-	Bus      *event.Bus
-	Tools    *gate.Tools
+	Registry  *registry.Registry
+	Hooks     *hook.Set
+	Bus       *event.Bus
+	Tools     *gate.Tools
 	// Facade is the gate as the surfaces call it.
 	Facade *facade.Tools
 	// Ingest is the Grimoire's ingestion pipeline.

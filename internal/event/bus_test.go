@@ -265,7 +265,7 @@ func TestEventJSON(t *testing.T) {
 		Kind: GateVetoed, Seq: 7, Time: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC),
 		SessionID: "s", Tool: "uniswap_swap_exact", ParamsHash: "ab", PermitID: "p",
 		Step: "simulate", StepIndex: 1, TotalSteps: 3, Success: false, DurationMS: 12,
-		Code: "PHASE_BLOCKED", Message: "m", Summary: "sum",
+		Code: "PHASE_BLOCKED", Message: "m", Payload: Veto{Stage: "sum"},
 	}
 	raw, err := json.Marshal(e)
 	if err != nil {

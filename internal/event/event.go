@@ -11,6 +11,7 @@
 package event
 
 import (
+	"encoding/json"
 	"time"
 )
 
@@ -49,9 +50,14 @@ func (k Kind) Family() string {
 
 // Event is one thing that happened. Publish assigns Seq and, when it is
 // zero, Time; every other field is the publisher's. Fields that do not
-// apply to a kind stay empty. Text fields are shown to operators (API,
-// dashboard, TUI): publishers put no secrets and no untrusted content in
-// them.
+// apply to a kind stay empty, and a kind with more to say carries it in
+// Payload. Text fields are shown to operators (API, dashboard, TUI):
+// publishers put no secrets and no untrusted content in them.
+//
+// Its JSON (the API's event stream) has the fields below in this order,
+// with the payload's Summary last as "summary"; decoding it makes the
+// kind's payload back (see Payload). Events are compared with
+// reflect.DeepEqual: ValidationPassed and CausalRollback hold slices.
 type Event struct {
 	Kind Kind `json:"kind"`
 	// Seq numbers the bus's events from 1 in publication order; every
@@ -74,4 +80,38 @@ type Event struct {
 	Code       string `json:"code,omitempty"` // a reason code
 	Message    string `json:"message,omitempty"`
 	Summary    string `json:"summary,omitempty"`
+
+	// Payload is the kind's data (nil for none).
+	Payload Payload `json:"-"`
+}
+
+// wireEvent is an Event's JSON: its fields, then the payload's summary.
+type wireEvent struct {
+	fields
+	Summary string `json:"summary,omitempty"`
+}
+
+// fields is Event without its methods.
+type fields Event
+
+// MarshalJSON encodes e with its payload's Summary as "summary".
+func (e Event) MarshalJSON() ([]byte, error) {
+	w := wireEvent{fields: fields(e), Summary: e.Summary}
+	if e.Payload != nil {
+		w.Summary = e.Payload.Summary()
+	}
+	return json.Marshal(w)
+}
+
+// UnmarshalJSON decodes an event and the payload of its kind from its
+// "summary" (Text when the kind has no payload type or the summary is not
+// one; nil when there is no summary).
+func (e *Event) UnmarshalJSON(b []byte) error {
+	var w wireEvent
+	if err := json.Unmarshal(b, &w); err != nil {
+		return err
+	}
+	*e = Event(w.fields)
+	e.Payload = decodePayload(e.Kind, w.Summary)
+	return nil
 }

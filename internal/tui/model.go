@@ -477,7 +477,8 @@ func (m Model) event(e event.Event) (tea.Model, tea.Cmd) {
 		return m, tea.Batch(tea.Tick(flashFor, func(time.Time) tea.Msg { return flashMsg{gen: gen} }), m.refresh())
 	case event.GateVetoed:
 		d := cleanDecision(Decision{Time: e.Time, Tool: e.Tool, Decision: "vetoed", Code: e.Code, Message: e.Message})
-		if st := clean(e.Summary, maxName); st != "" {
+		veto, _ := e.Payload.(event.Veto)
+		if st := clean(veto.Stage, maxName); st != "" {
 			d.Message = "(" + st + ") " + d.Message
 		}
 		m.vetoes = append([]Decision{d}, m.vetoes[:min(len(m.vetoes), maxDecisions-1)]...)

@@ -323,7 +323,7 @@ func TestVetoesAndDecisions(t *testing.T) {
 		{Time: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC), Tool: "uniswap_swap_exact", Decision: "deny", Code: "SPEND_LIMIT", Message: "daily spend exceeded"},
 	}}})
 	m, _ = feed(t, m, ev(event.GateVetoed, "erc20_approve", func(e *event.Event) {
-		e.Code, e.Message, e.Summary = "APPROVAL_UNLIMITED", "unlimited approvals are refused", "allowlist"
+		e.Code, e.Message, e.Payload = "APPROVAL_UNLIMITED", "unlimited approvals are refused", event.Veto{Stage: "allowlist"}
 	}))
 	view := plain(m)
 	v, d := strings.Index(view, "APPROVAL_UNLIMITED"), strings.Index(view, "SPEND_LIMIT")
@@ -495,7 +495,7 @@ func TestHostileStringsCannotReachTerminal(t *testing.T) {
 		eventMsg{Kind: event.ToolStart, SessionID: evil, Tool: evil, ParamsHash: evil},
 		eventMsg{Kind: event.ToolUpdate, SessionID: evil, Tool: evil, Step: evil, StepIndex: -5, TotalSteps: 1 << 40},
 		eventMsg{Kind: event.ToolError, SessionID: evil, Tool: evil, Code: evil, Message: evil},
-		eventMsg{Kind: event.GateVetoed, Tool: evil, Code: evil, Message: evil, Summary: evil},
+		eventMsg{Kind: event.GateVetoed, Tool: evil, Code: evil, Message: evil, Payload: event.Veto{Stage: evil}},
 		eventMsg{Kind: event.GateHalted, Message: evil},
 		eventMsg{Kind: event.GatePhase, Message: evil},
 		snapshotMsg{snap: Snapshot{

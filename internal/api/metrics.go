@@ -121,13 +121,13 @@ func (m *metrics) event(e event.Event) {
 		m.permits.WithLabelValues("expired").Inc()
 	case event.GateVetoed:
 		m.vetoes.WithLabelValues(e.Code).Inc()
-	case facade.EventQuarantined:
+	case event.QuarantineHeld:
 		m.quarantine.WithLabelValues("held").Inc()
-	case facade.EventQuarantineDecided:
+	case event.QuarantineDecided:
 		if e.Message == facade.QuarantineApproved.String() || e.Message == facade.QuarantineRejected.String() {
 			m.quarantine.WithLabelValues(e.Message).Inc()
 		}
-	case facade.EventQuarantineOutcome:
+	case event.QuarantineOutcome:
 		step := "ran"
 		if !e.Success {
 			step = "failed"

@@ -43,14 +43,6 @@ const (
 // expired).
 func ParseQuarantineStatus(s string) (QuarantineStatus, error) { return gate.ParseQuarantineStatus(s) }
 
-// Events of the quarantine queue. Their Summary is the item's id; a
-// decided event's Message is "approved" or "rejected".
-const (
-	EventQuarantined       = gate.EventQuarantined
-	EventQuarantineDecided = gate.EventQuarantineDecided
-	EventQuarantineOutcome = gate.EventQuarantineOutcome
-)
-
 // The gate's errors a surface answers differently; they are the gate's
 // values.
 var (

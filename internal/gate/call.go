@@ -475,7 +475,7 @@ func (t *Tools) run(ctx context.Context, s *Session, e *registry.Entry, in *regi
 	}
 	res, rep := t.set.Filter.Filter(res)
 	t.bus.Publish(event.Event{Kind: event.ToolEnd, Time: t.cfg.Now(), SessionID: s.ID, Tool: d.Name, ParamsHash: ph,
-		Success: !res.IsError, DurationMS: t.cfg.Now().Sub(start).Milliseconds(), Summary: rep.String()})
+		Success: !res.IsError, DurationMS: t.cfg.Now().Sub(start).Milliseconds(), Payload: event.ResultFilter{Report: rep.String()}})
 	return res, nil
 }
 
@@ -519,7 +519,7 @@ func (t *Tools) SetPhase(ctx context.Context, p hook.Phase, by string) error {
 	if err := t.control.SetPhase(ctx, p.String(), by, now, rec); err != nil {
 		return fmt.Errorf("gate: set phase: %w", err)
 	}
-	t.bus.Publish(event.Event{Kind: event.GatePhase, Time: now, Message: p.String(), Summary: by})
+	t.bus.Publish(event.Event{Kind: event.GatePhase, Time: now, Message: p.String(), Payload: event.PhaseChange{By: by}})
 	return nil
 }
 
@@ -758,7 +758,7 @@ func (t *Tools) issuePermit(ctx context.Context, s *Session, e *registry.Entry, 
 		t.releaseHold(ctx, p.ID)
 		return nil, refuse(reason.AuditUnavailable, "permit", "the permit could not be stored and recorded, so none was issued", errString(errors.Join(createErr, err)))
 	}
-	t.bus.Publish(event.Event{Kind: event.PermitCreated, Time: now, SessionID: s.ID, Tool: d.Name, PermitID: p.ID, ParamsHash: p.ArgsHash, Summary: plan.Summary})
+	t.bus.Publish(event.Event{Kind: event.PermitCreated, Time: now, SessionID: s.ID, Tool: d.Name, PermitID: p.ID, ParamsHash: p.ArgsHash, Payload: event.PermitPlan{Plan: plan.Summary}})
 	view := &PermitView{
 		PermitID: p.ID, Tool: d.Name, Status: string(p.Status), ExpiresAt: p.ExpiresAt, ExpiryTick: p.ExpiryTick,
 		NotBefore: p.NotBefore, RiskTier: risk, ValueCents: plan.ValueCents, Summary: plan.Summary,
@@ -787,7 +787,7 @@ func (t *Tools) vetoed(ctx context.Context, s *Session, name, argsHash string, r
 		Status: store.StatusBlocked, BlockReason: string(r.Code), Detail: jsonOf(map[string]string{"stage": r.Stage, "detail": r.Detail})}); err != nil {
 		t.auditFailed("veto", err)
 	}
-	t.bus.Publish(event.Event{Kind: event.GateVetoed, Time: t.cfg.Now(), SessionID: s.ID, Tool: name, Code: string(r.Code), Message: r.Message, Summary: r.Stage})
+	t.bus.Publish(event.Event{Kind: event.GateVetoed, Time: t.cfg.Now(), SessionID: s.ID, Tool: name, Code: string(r.Code), Message: r.Message, Payload: event.Veto{Stage: r.Stage}})
 	return r
 }
 

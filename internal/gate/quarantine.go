@@ -109,14 +109,6 @@ const heldRunTimeout = 2 * time.Minute
 // session does not have.
 const QuarantineNotFound = reason.QuarantineNotFound
 
-// Events of the quarantine queue. Their Summary is the item's id; a
-// decided event's Message is "approved" or "rejected".
-const (
-	EventQuarantined       event.Kind = "quarantine:held"
-	EventQuarantineDecided event.Kind = "quarantine:decided"
-	EventQuarantineOutcome event.Kind = "quarantine:outcome"
-)
-
 // Action record kinds of the quarantine queue.
 const (
 	actionHeld     = store.ActionQuarantined
@@ -281,8 +273,8 @@ func (t *Tools) hold(ctx context.Context, s *Session, e *registry.Entry, raw jso
 	case existing != "":
 		return heldRefusal(r, d.Message(), existing)
 	}
-	t.bus.Publish(event.Event{Kind: EventQuarantined, Time: now, SessionID: s.ID, Tool: c.Tool, ParamsHash: hash,
-		Code: c.Reason, Message: c.Message, Summary: c.ID})
+	t.bus.Publish(event.Event{Kind: event.QuarantineHeld, Time: now, SessionID: s.ID, Tool: c.Tool, ParamsHash: hash,
+		Code: c.Reason, Message: c.Message, Payload: event.QuarantineItem{ID: c.ID}})
 	return heldRefusal(r, d.Message(), c.ID)
 }
 
@@ -445,8 +437,8 @@ func (t *Tools) review(ctx context.Context, itemID, by, note string, approve boo
 		return nil, fmt.Errorf("gate: record the review of %s: %w", it.ID, err)
 	}
 	it.Status, it.DecidedAt, it.DecidedBy, it.Note = status, now, by, note
-	t.bus.Publish(event.Event{Kind: EventQuarantineDecided, Time: now, SessionID: it.SessionID, Tool: it.Tool, ParamsHash: it.ArgsHash,
-		Code: string(it.Reason), Message: status.String(), Summary: it.ID})
+	t.bus.Publish(event.Event{Kind: event.QuarantineDecided, Time: now, SessionID: it.SessionID, Tool: it.Tool, ParamsHash: it.ArgsHash,
+		Code: string(it.Reason), Message: status.String(), Payload: event.QuarantineItem{ID: it.ID}})
 	if !approve || !t.queue.start(it.ID) {
 		return it, nil
 	}
@@ -500,8 +492,8 @@ func (t *Tools) runHeld(ctx context.Context, s *Session, it *Quarantined) {
 	it.Outcome = out
 	rec.ID, rec.Time = id.New(out.Time), out.Time
 	rec.Detail = jsonOf(map[string]string{"quarantine_id": it.ID, "code": string(out.Code)})
-	ev := event.Event{Kind: EventQuarantineOutcome, Time: out.Time, SessionID: s.ID, Tool: it.Tool, ParamsHash: it.ArgsHash,
-		PermitID: rec.PermitID, Success: out.OK, Code: string(out.Code), Summary: it.ID}
+	ev := event.Event{Kind: event.QuarantineOutcome, Time: out.Time, SessionID: s.ID, Tool: it.Tool, ParamsHash: it.ArgsHash,
+		PermitID: rec.PermitID, Success: out.OK, Code: string(out.Code), Payload: event.QuarantineItem{ID: it.ID}}
 	if err := t.held.SetHeldOutcome(ctx, it.ID, jsonOf(out), rec); err != nil {
 		ev.Message = "the outcome could not be stored"
 		t.auditFailed("quarantine outcome", err)

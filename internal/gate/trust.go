@@ -50,13 +50,6 @@ const (
 	RulesJudge    = "rules-judge"
 )
 
-// Events of the trust model.
-const (
-	EventTainted  event.Kind = "trust:tainted"
-	EventVerdict  event.Kind = "trust:verdict"
-	EventPromoted event.Kind = "trust:promoted"
-)
-
 // TrustOptions say how a session starts.
 type TrustOptions struct {
 	// Level is the starting taint level (clean by default).
@@ -565,7 +558,7 @@ func (t *Tools) observe(ctx context.Context, s *Session, d *tool.Def, args json.
 	}
 	st.mu.Unlock()
 	t.sessions.taint(s.Principal, true)
-	t.bus.Publish(event.Event{Kind: EventTainted, Time: t.cfg.Now(), SessionID: s.ID, Tool: d.Name, Summary: ref})
+	t.bus.Publish(event.Event{Kind: event.TrustTainted, Time: t.cfg.Now(), SessionID: s.ID, Tool: d.Name, Payload: event.Taint{Level: trust.Tainted.String(), Source: ref}})
 	return nil
 }
 
@@ -704,7 +697,7 @@ func (t *Tools) trustReview(ctx context.Context, s *Session, e *registry.Entry, 
 			recorded = false
 			t.auditFailed("review verdict", err)
 		}
-		t.bus.Publish(event.Event{Kind: EventVerdict, Time: t.cfg.Now(), SessionID: s.ID, Tool: e.Def.Name, Success: v.Approve, Summary: v.By})
+		t.bus.Publish(event.Event{Kind: event.TrustVerdict, Time: t.cfg.Now(), SessionID: s.ID, Tool: e.Def.Name, Success: v.Approve, Payload: event.Verdict{By: v.By}})
 	}
 	if approved && recorded {
 		// No promotion without its record (fail closed).
@@ -719,7 +712,7 @@ func (t *Tools) trustReview(ctx context.Context, s *Session, e *registry.Entry, 
 				return verdicts, false
 			}
 		}
-		t.bus.Publish(event.Event{Kind: EventPromoted, Time: t.cfg.Now(), SessionID: s.ID, Tool: e.Def.Name, Summary: jv.By})
+		t.bus.Publish(event.Event{Kind: event.TrustPromoted, Time: t.cfg.Now(), SessionID: s.ID, Tool: e.Def.Name, Payload: event.Promotion{By: jv.By}})
 		st.mu.Lock()
 		st.judged++
 		st.mu.Unlock()
@@ -819,7 +812,7 @@ func (t *Tools) setLevel(ctx context.Context, s *Session, level trust.Level, by,
 	case old == trust.Review && level != trust.Review:
 		t.sessions.reviewed(s.Principal, -1)
 	}
-	t.bus.Publish(event.Event{Kind: EventTainted, Time: now, SessionID: s.ID, Summary: level.String()})
+	t.bus.Publish(event.Event{Kind: event.TrustTainted, Time: now, SessionID: s.ID, Payload: event.Taint{Level: level.String()}})
 	return failed
 }
 

@@ -4,10 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/wardhq/ward/internal/adopt"
+	"github.com/wardhq/ward/internal/event"
 	"github.com/wardhq/ward/internal/knowledge"
 	"github.com/wardhq/ward/internal/reason"
 	"github.com/wardhq/ward/internal/store"
@@ -20,7 +22,7 @@ func (p *Pipeline) adopt(ctx context.Context, x *subject, passed []string, rec a
 	if err := p.cfg.Store.SetQuarantineStatus(ctx, e.ID, store.QuarantinePassed, string(reason.KnowledgeAdopted), knowledge.NoAttack, now); err != nil {
 		return fmt.Errorf("ingest %s: pass: %w", e.ID, err)
 	}
-	p.publish(x.log, GrimoireValidationPassed, reason.KnowledgeAdopted, true, passedPayload{EntryID: e.ID, LayersPassed: passed, Score: meanScore(r, passed)})
+	p.publish(x.log, event.GrimoireValidationPassed, reason.KnowledgeAdopted, true, event.ValidationPassed{EntryID: e.ID, LayersPassed: slices.Clone(passed), Score: meanScore(r, passed)})
 	if err := p.cfg.Store.PutEntry(ctx, &store.GrimoireEntry{Entry: *e, Partition: knowledge.PartitionExternal, Created: now, Adoption: &rec}); err != nil {
 		return fmt.Errorf("ingest %s: adopt: %w", e.ID, err)
 	}
@@ -32,7 +34,7 @@ func (p *Pipeline) adopt(ctx context.Context, x *subject, passed []string, rec a
 		return fmt.Errorf("ingest %s: %w", e.ID, err)
 	}
 	p.grim.observe([]string{e.Content})
-	p.publish(x.log, GrimoireEntryAdopted, reason.KnowledgeAdopted, true, adoptedPayload{EntryID: e.ID, InitialConfidence: conf,
+	p.publish(x.log, event.GrimoireEntryAdopted, reason.KnowledgeAdopted, true, event.EntryAdopted{EntryID: e.ID, InitialConfidence: conf,
 		Partition: knowledge.PartitionExternal.String(), ValidationStatus: rec.Status.String(), Expires: rec.Expires})
 	r.Verdict, r.Stage, r.Code, r.Confidence = Adopted, StageAdopt, reason.KnowledgeAdopted, conf
 	r.InitialConfidence, r.ValidationStatus, r.Expires = rec.Confidence, rec.Status.String(), rec.Expires
@@ -56,7 +58,7 @@ func (p *Pipeline) confirm(ctx context.Context, x *subject, passed []string, k K
 	if err := p.cfg.Store.SetQuarantineStatus(ctx, e.ID, store.QuarantinePassed, string(reason.KnowledgeAdopted)+" (confirms "+k.Entry.ID+")", knowledge.NoAttack, now); err != nil {
 		return fmt.Errorf("ingest %s: pass: %w", e.ID, err)
 	}
-	p.publish(x.log, GrimoireValidationPassed, reason.KnowledgeAdopted, true, passedPayload{EntryID: e.ID, LayersPassed: passed, Score: meanScore(x.r, passed)})
+	p.publish(x.log, event.GrimoireValidationPassed, reason.KnowledgeAdopted, true, event.ValidationPassed{EntryID: e.ID, LayersPassed: slices.Clone(passed), Score: meanScore(x.r, passed)})
 	if !full {
 		if err := p.cfg.Store.PutAdoption(ctx, &rec); err != nil {
 			return fmt.Errorf("ingest %s: confirm %s: %w", e.ID, k.Entry.ID, err)
@@ -70,7 +72,7 @@ func (p *Pipeline) confirm(ctx context.Context, x *subject, passed []string, k K
 	if k.Adoption.Status != adopt.Confirmed && rec.Status == adopt.Confirmed {
 		p.rep.confirmed(k.Entry.Source.Agent)
 	}
-	p.publish(x.log, GrimoireEntryConfirmed, reason.KnowledgeAdopted, true, confirmedPayload{EntryID: e.ID, Confirms: k.Entry.ID,
+	p.publish(x.log, event.GrimoireEntryConfirmed, reason.KnowledgeAdopted, true, event.EntryConfirmed{EntryID: e.ID, Confirms: k.Entry.ID,
 		Credit: credit.String(), Confidence: conf, ValidationStatus: rec.Status.String(), Validations: rec.Validations})
 	confirmed(x.r, passed, k, rec, credit, conf, full)
 	return nil

@@ -1,7 +1,6 @@
 package ingest
 
 import (
-	"encoding/json"
 	"errors"
 	"math"
 	"strings"
@@ -38,10 +37,32 @@ func nextEvents(t *testing.T, sub *event.Subscription, n int) []event.Event {
 	}
 	select {
 	case ev := <-sub.C():
-		t.Fatalf("unexpected event %s: %s", ev.Kind, ev.Summary)
+		t.Fatalf("unexpected event %s: %+v", ev.Kind, ev.Payload)
 	default:
 	}
 	return out
+}
+
+// entryOf returns the entry a grimoire:* event's payload names ("" for
+// another payload).
+func entryOf(p event.Payload) string {
+	switch p := p.(type) {
+	case event.EntryQuarantined:
+		return p.EntryID
+	case event.ValidationPassed:
+		return p.EntryID
+	case event.ValidationFailed:
+		return p.EntryID
+	case event.EntryAdopted:
+		return p.EntryID
+	case event.EntryConfirmed:
+		return p.EntryID
+	case event.EntryPruned:
+		return p.EntryID
+	case event.ImmuneMatch:
+		return p.EntryID
+	}
+	return ""
 }
 
 func kinds(evs []event.Event) []event.Kind {
@@ -101,15 +122,15 @@ func TestAdoptThroughPolicy(t *testing.T) {
 				t.Errorf("view: %v, %+v", ok, k)
 			}
 			evs := nextEvents(t, sub, 3)
-			if got := kinds(evs); !sameKinds(got, []event.Kind{GrimoireEntryQuarantined, GrimoireValidationPassed, GrimoireEntryAdopted}) {
+			if got := kinds(evs); !sameKinds(got, []event.Kind{event.GrimoireEntryQuarantined, event.GrimoireValidationPassed, event.GrimoireEntryAdopted}) {
 				t.Fatalf("events %v", got)
 			}
-			var p adoptedPayload
-			if err := json.Unmarshal([]byte(evs[2].Summary), &p); err != nil {
-				t.Fatal(err)
+			p, ok := evs[2].Payload.(event.EntryAdopted)
+			if !ok {
+				t.Fatalf("entry_adopted payload %#v", evs[2].Payload)
 			}
 			if p.EntryID != e.ID || !near(p.InitialConfidence, tc.initial) || p.Partition != "external" || p.ValidationStatus != "pending" || !p.Expires.Equal(r.Expires) {
-				t.Errorf("entry_adopted payload %s", evs[2].Summary)
+				t.Errorf("entry_adopted payload %+v", p)
 			}
 		})
 	}
@@ -229,15 +250,15 @@ func TestConfirmation(t *testing.T) {
 				t.Errorf("confirmation's quarantine status %s, want passed", q.Status)
 			}
 			evs := nextEvents(t, sub, 3)
-			if got := kinds(evs); !sameKinds(got, []event.Kind{GrimoireEntryQuarantined, GrimoireValidationPassed, GrimoireEntryConfirmed}) {
+			if got := kinds(evs); !sameKinds(got, []event.Kind{event.GrimoireEntryQuarantined, event.GrimoireValidationPassed, event.GrimoireEntryConfirmed}) {
 				t.Fatalf("events %v", got)
 			}
-			var p confirmedPayload
-			if err := json.Unmarshal([]byte(evs[2].Summary), &p); err != nil {
-				t.Fatal(err)
+			p, ok := evs[2].Payload.(event.EntryConfirmed)
+			if !ok {
+				t.Fatalf("entry_confirmed payload %#v", evs[2].Payload)
 			}
 			if p.EntryID != second.ID || p.Confirms != first.ID || p.Credit != tc.credit.String() || p.Validations != tc.validations {
-				t.Errorf("entry_confirmed payload %s", evs[2].Summary)
+				t.Errorf("entry_confirmed payload %+v", p)
 			}
 		})
 	}
@@ -304,9 +325,8 @@ func TestCurate(t *testing.T) {
 		t.Errorf("confirmed entry: %v", err)
 	}
 	evs := nextEvents(t, sub, 1)
-	var p prunedPayload
-	if err := json.Unmarshal([]byte(evs[0].Summary), &p); err != nil || evs[0].Kind != GrimoireEntryPruned || p.EntryID != lone.ID || p.Reason != "ttl_expired" || p.Source != "purchased" {
-		t.Errorf("event %s %s, %v", evs[0].Kind, evs[0].Summary, err)
+	if p, ok := evs[0].Payload.(event.EntryPruned); !ok || evs[0].Kind != event.GrimoireEntryPruned || p.EntryID != lone.ID || p.Reason != "ttl_expired" || p.Source != "purchased" {
+		t.Errorf("event %s %#v", evs[0].Kind, evs[0].Payload)
 	}
 	// Pruned content is forgotten: a copy from another source is adopted
 	// afresh, not taken as a confirmation.

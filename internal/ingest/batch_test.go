@@ -3,7 +3,6 @@ package ingest
 import (
 	"context"
 	"crypto/ecdsa"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -260,22 +259,16 @@ func TestBatchEventsInOrder(t *testing.T) {
 		kind event.Kind
 	}
 	wantEvs := []ev{
-		{a.ID, GrimoireEntryQuarantined}, {a.ID, GrimoireValidationPassed}, {a.ID, GrimoireEntryAdopted},
-		{b.ID, GrimoireEntryQuarantined}, {b.ID, GrimoireValidationFailed},
-		{c.ID, GrimoireEntryQuarantined}, {c.ID, GrimoireValidationPassed}, {c.ID, GrimoireEntryAdopted},
-		{d.ID, GrimoireValidationFailed},
+		{a.ID, event.GrimoireEntryQuarantined}, {a.ID, event.GrimoireValidationPassed}, {a.ID, event.GrimoireEntryAdopted},
+		{b.ID, event.GrimoireEntryQuarantined}, {b.ID, event.GrimoireValidationFailed},
+		{c.ID, event.GrimoireEntryQuarantined}, {c.ID, event.GrimoireValidationPassed}, {c.ID, event.GrimoireEntryAdopted},
+		{d.ID, event.GrimoireValidationFailed},
 	}
 	for i, w := range wantEvs {
 		select {
 		case e := <-sub.C():
-			var payload struct {
-				EntryID string `json:"entry_id"`
-			}
-			if err := json.Unmarshal([]byte(e.Summary), &payload); err != nil {
-				t.Fatal(err)
-			}
-			if e.Kind != w.kind || payload.EntryID != w.id {
-				t.Fatalf("event %d: %s for %s, want %s for %s", i, e.Kind, payload.EntryID, w.kind, w.id)
+			if got := entryOf(e.Payload); e.Kind != w.kind || got != w.id {
+				t.Fatalf("event %d: %s for %s, want %s for %s", i, e.Kind, got, w.kind, w.id)
 			}
 		default:
 			t.Fatalf("event %d (%s for %s) missing", i, w.kind, w.id)

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/wardhq/ward/internal/adopt"
+	"github.com/wardhq/ward/internal/event"
 	"github.com/wardhq/ward/internal/store"
 )
 
@@ -46,11 +47,11 @@ func (p *Pipeline) Curate(ctx context.Context, now time.Time) (*Curation, error)
 		}
 		p.grim.remove(pr.ID)
 		out.Pruned = append(out.Pruned, pr)
-		payload := prunedPayload{EntryID: pr.ID, Reason: pr.Reason.String()}
+		payload := event.EntryPruned{EntryID: pr.ID, Reason: pr.Reason.String()}
 		if k.Entry != nil {
 			payload.Source, payload.Agent = k.Entry.Source.Provenance.String(), strings.ToLower(k.Entry.Source.Agent)
 		}
-		p.publish(nil, GrimoireEntryPruned, "", true, payload) // no reason code: the payload says why
+		p.publish(nil, event.GrimoireEntryPruned, "", true, payload) // no reason code: the payload says why
 	}
 	return out, nil
 }

@@ -75,7 +75,6 @@ package ingest
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -726,7 +725,7 @@ func (p *Pipeline) reject(ctx context.Context, x *subject, f fault) error {
 	}
 	x.r.Verdict, x.r.Stage, x.r.Layer, x.r.Attack, x.r.Code = Rejected, f.stage, f.layer, f.attack, f.code
 	x.r.Reasons = append([]string{string(f.code)}, f.why...)
-	p.publish(x.log, GrimoireValidationFailed, f.code, false, failedPayload{EntryID: e.ID, FailedLayer: failedLayer(f.stage, f.layer), Reason: string(f.code)})
+	p.publish(x.log, event.GrimoireValidationFailed, f.code, false, event.ValidationFailed{EntryID: e.ID, FailedLayer: failedLayer(f.stage, f.layer), Reason: string(f.code)})
 	return nil
 }
 
@@ -796,12 +795,11 @@ func features(e *knowledge.Entry, vec []float32) oracle.Features {
 // publish publishes an event of kind on the bus, if any: at once, or, in
 // a batch, in the deciding entry's log (log non-nil) for when the batch
 // ends.
-func (p *Pipeline) publish(log *entryLog, kind event.Kind, code reason.Code, ok bool, payload any) {
+func (p *Pipeline) publish(log *entryLog, kind event.Kind, code reason.Code, ok bool, payload event.Payload) {
 	if p.cfg.Bus == nil {
 		return
 	}
-	b, _ := json.Marshal(payload) // plain structs of strings and numbers
-	ev := event.Event{Kind: kind, Success: ok, Code: string(code), Summary: string(b)}
+	ev := event.Event{Kind: kind, Success: ok, Code: string(code), Payload: payload}
 	if log != nil {
 		log.events = append(log.events, ev)
 		return

@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/ecdsa"
 	"encoding/base64"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -626,14 +625,8 @@ func TestEventsInOrder(t *testing.T) {
 		for i, k := range kinds {
 			select {
 			case ev := <-sub.C():
-				var payload struct {
-					EntryID string `json:"entry_id"`
-				}
-				if err := json.Unmarshal([]byte(ev.Summary), &payload); err != nil {
-					t.Fatalf("event %d payload %q: %v", i, ev.Summary, err)
-				}
-				if ev.Kind != k || payload.EntryID != id {
-					t.Fatalf("event %d: %s for %q, want %s for %q", i, ev.Kind, payload.EntryID, k, id)
+				if got := entryOf(ev.Payload); ev.Kind != k || got != id {
+					t.Fatalf("event %d: %s for %q (%#v), want %s for %q", i, ev.Kind, got, ev.Payload, k, id)
 				}
 			default:
 				t.Fatalf("event %d (%s) missing", i, k)
@@ -645,17 +638,17 @@ func TestEventsInOrder(t *testing.T) {
 		default:
 		}
 	}
-	check(sub, adopted.ID, GrimoireEntryQuarantined, GrimoireValidationPassed, GrimoireEntryAdopted)
-	check(sub2, rejected.ID, GrimoireEntryQuarantined, GrimoireValidationFailed)
+	check(sub, adopted.ID, event.GrimoireEntryQuarantined, event.GrimoireValidationPassed, event.GrimoireEntryAdopted)
+	check(sub2, rejected.ID, event.GrimoireEntryQuarantined, event.GrimoireValidationFailed)
 
 	// A reworded variant of a rejected entry: immune_match, then held in
 	// quarantine.
 	orig := h2.signed("Liquidity providers on the ETH/USDC pool earn higher fees during weekend volatility spikes, so widen ranges on Fridays.", 0.95)
 	h2.ingest(orig)
-	check(sub2, orig.ID, GrimoireEntryQuarantined, GrimoireValidationFailed)
+	check(sub2, orig.ID, event.GrimoireEntryQuarantined, event.GrimoireValidationFailed)
 	variant := h2.signed("LPs on the ETH/USDC pool earn higher fees during weekend volatility bursts, so widen the ranges on Fridays.", 0.95)
 	want(t, h2.ingest(variant), Quarantined, StageImmune, reason.KnowledgeImmuneMatch, knowledge.NoAttack)
-	check(sub2, variant.ID, GrimoireImmuneMatch, GrimoireEntryQuarantined)
+	check(sub2, variant.ID, event.GrimoireImmuneMatch, event.GrimoireEntryQuarantined)
 }
 
 func TestGrimoireLoadAndSeed(t *testing.T) {

@@ -3,7 +3,6 @@ package ingest
 import (
 	"time"
 
-	"github.com/wardhq/ward/internal/event"
 	"github.com/wardhq/ward/internal/knowledge"
 	"github.com/wardhq/ward/internal/reason"
 )
@@ -69,67 +68,4 @@ type Report struct {
 
 func newReport(e *knowledge.Entry) *Report {
 	return &Report{EntryID: e.ID, Scores: map[string]float64{}}
-}
-
-// The seed's grimoire:* events. Each event's Summary holds the seed's
-// payload as JSON; Code is the reason code.
-const (
-	GrimoireEntryQuarantined event.Kind = "grimoire:entry_quarantined" // {entry_id, source, agent, entry_type}
-	GrimoireValidationPassed event.Kind = "grimoire:validation_passed" // {entry_id, layers_passed, score}
-	GrimoireValidationFailed event.Kind = "grimoire:validation_failed" // {entry_id, failed_layer, reason}
-	GrimoireEntryAdopted     event.Kind = "grimoire:entry_adopted"     // {entry_id, initial_confidence, partition, validation_status, expires}
-	GrimoireEntryConfirmed   event.Kind = "grimoire:entry_confirmed"   // {entry_id, confirms, credit, confidence, validation_status, validations}
-	GrimoireEntryPruned      event.Kind = "grimoire:entry_pruned"      // {entry_id, reason, source, agent}
-	GrimoireImmuneMatch      event.Kind = "grimoire:immune_match"      // {entry_id, immune_signature_hash}
-	// GrimoireCausalRollback is published by Pipeline.Rollback when it
-	// rolls a source back (rollback.go); entries_quarantined is a count.
-	GrimoireCausalRollback event.Kind = "grimoire:causal_rollback" // {source_agent, entries_quarantined, reason, entry_ids}
-)
-
-type quarantinedPayload struct {
-	EntryID   string `json:"entry_id"`
-	Source    string `json:"source"`
-	Agent     string `json:"agent,omitempty"`
-	EntryType string `json:"entry_type"`
-}
-
-type passedPayload struct {
-	EntryID      string   `json:"entry_id"`
-	LayersPassed []string `json:"layers_passed"`
-	Score        float64  `json:"score"`
-}
-
-type failedPayload struct {
-	EntryID     string `json:"entry_id"`
-	FailedLayer string `json:"failed_layer"`
-	Reason      string `json:"reason"`
-}
-
-type adoptedPayload struct {
-	EntryID           string    `json:"entry_id"`
-	InitialConfidence float64   `json:"initial_confidence"`
-	Partition         string    `json:"partition"`
-	ValidationStatus  string    `json:"validation_status"`
-	Expires           time.Time `json:"expires,omitzero"`
-}
-
-type confirmedPayload struct {
-	EntryID          string  `json:"entry_id"`
-	Confirms         string  `json:"confirms"`
-	Credit           string  `json:"credit"`
-	Confidence       float64 `json:"confidence"`
-	ValidationStatus string  `json:"validation_status"`
-	Validations      int     `json:"validations"`
-}
-
-type prunedPayload struct {
-	EntryID string `json:"entry_id"`
-	Reason  string `json:"reason"`
-	Source  string `json:"source"`
-	Agent   string `json:"agent,omitempty"`
-}
-
-type immunePayload struct {
-	EntryID   string `json:"entry_id"`
-	Signature string `json:"immune_signature_hash"`
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/wardhq/ward/internal/adopt"
+	"github.com/wardhq/ward/internal/event"
 	"github.com/wardhq/ward/internal/id"
 	"github.com/wardhq/ward/internal/knowledge"
 	"github.com/wardhq/ward/internal/rollback"
@@ -66,13 +67,6 @@ const (
 	PlaybookRewritten     = "rewritten"
 	PlaybookNotConfigured = "not configured: no PLAYBOOK revert"
 )
-
-type rollbackPayload struct {
-	Source  string   `json:"source_agent"`
-	Count   int      `json:"entries_quarantined"`
-	Reason  string   `json:"reason"`
-	Entries []string `json:"entry_ids,omitempty"`
-}
 
 // Rollback decides with rollback.Decide whether knowledge from the source
 // agent caused the agent's performance to fall, and when it did, undoes
@@ -200,8 +194,8 @@ func (p *Pipeline) Rollback(ctx context.Context, source string, in rollback.Inpu
 	if m, ok := p.rep.get(source); ok {
 		out.Reputation = &m
 	}
-	p.publish(nil, GrimoireCausalRollback, "", true, rollbackPayload{Source: source, Count: len(out.RolledBack),
-		Reason: d.Reason.String(), Entries: out.RolledBack})
+	p.publish(nil, event.GrimoireCausalRollback, "", true, event.CausalRollback{Source: source, Count: len(out.RolledBack),
+		Reason: d.Reason.String(), Entries: slices.Clone(out.RolledBack)})
 	return out, nil
 }
 

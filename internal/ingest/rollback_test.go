@@ -128,10 +128,9 @@ func TestRollbackActs(t *testing.T) {
 		t.Errorf("reputation %+v, want 1 rolled back, β 2", m)
 	}
 	evs := nextEvents(t, sub, 1)
-	var payload rollbackPayload
-	if err := json.Unmarshal([]byte(evs[0].Summary), &payload); err != nil || evs[0].Kind != GrimoireCausalRollback ||
+	if payload, ok := evs[0].Payload.(event.CausalRollback); !ok || evs[0].Kind != event.GrimoireCausalRollback ||
 		payload.Source != s.source || payload.Count != 1 || payload.Reason != "peer_comparison" {
-		t.Errorf("event %s %s (%v), want grimoire:causal_rollback of 1 entry", evs[0].Kind, evs[0].Summary, err)
+		t.Errorf("event %s %#v, want grimoire:causal_rollback of 1 entry", evs[0].Kind, evs[0].Payload)
 	}
 
 	// A restarted pipeline sees the same Grimoire, lessons and reputation.

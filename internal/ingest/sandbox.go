@@ -6,9 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"time"
 
 	"github.com/wardhq/ward/internal/adopt"
+	"github.com/wardhq/ward/internal/event"
 	"github.com/wardhq/ward/internal/id"
 	"github.com/wardhq/ward/internal/knowledge"
 	"github.com/wardhq/ward/internal/llm"
@@ -277,7 +279,7 @@ func (p *Pipeline) sandboxPassed(ctx context.Context, x *subject, out *SandboxOu
 // quarantine because Stage 3 cannot evaluate it, saying why.
 func (p *Pipeline) awaitSandbox(x *subject, passed []string, why string) {
 	e, r := x.e, x.r
-	p.publish(x.log, GrimoireValidationPassed, reason.KnowledgeSandboxRequired, true, passedPayload{EntryID: e.ID, LayersPassed: passed, Score: meanScore(r, passed)})
+	p.publish(x.log, event.GrimoireValidationPassed, reason.KnowledgeSandboxRequired, true, event.ValidationPassed{EntryID: e.ID, LayersPassed: slices.Clone(passed), Score: meanScore(r, passed)})
 	need := fmt.Sprintf("%s strictness requires the Stage 3 sandbox for a %s entry", p.cfg.Strictness, e.Type)
 	if p.cfg.Strictness == knowledge.Paranoid {
 		need += fmt.Sprintf(", run for an extended %d ticks", ParanoidSandboxTicks)

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/wardhq/ward/internal/embed"
+	"github.com/wardhq/ward/internal/event"
 	"github.com/wardhq/ward/internal/knowledge"
 	"github.com/wardhq/ward/internal/quarantine"
 	"github.com/wardhq/ward/internal/reason"
@@ -19,7 +20,7 @@ import (
 func (p *Pipeline) refuseInvalid(x *subject) {
 	x.r.Verdict, x.r.Stage, x.r.Code = Rejected, StageStage1, reason.KnowledgeInvalid
 	x.r.Reasons = []string{string(reason.KnowledgeInvalid), x.invalid.Error()}
-	p.publish(x.log, GrimoireValidationFailed, x.r.Code, false, failedPayload{EntryID: x.e.ID, FailedLayer: string(StageStage1), Reason: string(x.r.Code)})
+	p.publish(x.log, event.GrimoireValidationFailed, x.r.Code, false, event.ValidationFailed{EntryID: x.e.ID, FailedLayer: string(StageStage1), Reason: string(x.r.Code)})
 }
 
 // known checks x against the oracle (stage 0) and immune memory (0b): ok
@@ -38,8 +39,8 @@ func (p *Pipeline) known(x *subject) (stage Stage, code reason.Code, ok bool) {
 	if m, ok := p.cfg.Immune.Match(features(x.e, x.vec)); ok {
 		x.r.Flags = append(x.r.Flags, FlagPreviouslyRejected)
 		x.r.Scores["immune_distance"] = float64(m.Distance)
-		p.publish(x.log, GrimoireImmuneMatch, reason.KnowledgeImmuneMatch, false,
-			immunePayload{EntryID: x.e.ID, Signature: fmt.Sprintf("%x", m.ID)})
+		p.publish(x.log, event.GrimoireImmuneMatch, reason.KnowledgeImmuneMatch, false,
+			event.ImmuneMatch{EntryID: x.e.ID, Signature: fmt.Sprintf("%x", m.ID)})
 		return StageImmune, reason.KnowledgeImmuneMatch, true
 	}
 	return "", "", false
@@ -109,7 +110,7 @@ func (p *Pipeline) quarantine(ctx context.Context, x *subject, now time.Time, co
 	if err != nil {
 		return false, fmt.Errorf("ingest %s: quarantine: %w", e.ID, err)
 	}
-	p.publish(x.log, GrimoireEntryQuarantined, code, true, quarantinedPayload{EntryID: e.ID,
+	p.publish(x.log, event.GrimoireEntryQuarantined, code, true, event.EntryQuarantined{EntryID: e.ID,
 		Source: e.Source.Provenance.String(), Agent: strings.ToLower(e.Source.Agent), EntryType: e.Type.String()})
 	return true, nil
 }

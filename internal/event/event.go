@@ -7,6 +7,12 @@
 // counted in its drop counter. A slow or stuck subscriber therefore costs
 // only itself, never the publisher.
 //
+// An event's common fields (session, tool, code, ...) are the same for
+// every kind; what a kind says beyond them is its Payload, one type per
+// kind (payload.go), set by publishers as a value and read by subscribers
+// with a type switch. On the wire the payload is the "summary" field, as
+// it was when publishers wrote that text themselves.
+//
 // The package depends on the standard library only.
 package event
 
@@ -15,9 +21,9 @@ import (
 	"time"
 )
 
-// Kind names what an event reports, as "family:name". The set is open
-// (the Grimoire adds its own kinds); the constants below are the ones the
-// tool gate publishes.
+// Kind names what an event reports, as "family:name". The constants here
+// and in payload.go are the kinds gate and ingest publish; the set is open,
+// and the summary of a kind this package does not name travels as Text.
 type Kind string
 
 // Kinds published by the tool gate.
@@ -56,8 +62,9 @@ func (k Kind) Family() string {
 //
 // Its JSON (the API's event stream) has the fields below in this order,
 // with the payload's Summary last as "summary"; decoding it makes the
-// kind's payload back (see Payload). Events are compared with
-// reflect.DeepEqual: ValidationPassed and CausalRollback hold slices.
+// kind's payload back (see Payload). Payloads are values, never pointers;
+// as ValidationPassed and CausalRollback hold slices, == on two events can
+// panic: compare them with reflect.DeepEqual.
 type Event struct {
 	Kind Kind `json:"kind"`
 	// Seq numbers the bus's events from 1 in publication order; every
@@ -79,7 +86,6 @@ type Event struct {
 	DurationMS int64  `json:"duration_ms,omitempty"`
 	Code       string `json:"code,omitempty"` // a reason code
 	Message    string `json:"message,omitempty"`
-	Summary    string `json:"summary,omitempty"`
 
 	// Payload is the kind's data (nil for none).
 	Payload Payload `json:"-"`
@@ -96,7 +102,7 @@ type fields Event
 
 // MarshalJSON encodes e with its payload's Summary as "summary".
 func (e Event) MarshalJSON() ([]byte, error) {
-	w := wireEvent{fields: fields(e), Summary: e.Summary}
+	w := wireEvent{fields: fields(e)}
 	if e.Payload != nil {
 		w.Summary = e.Payload.Summary()
 	}

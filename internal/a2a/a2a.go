@@ -19,12 +19,18 @@
 // the task. tasks/cancel cancels a task that is not final; a working call
 // is stopped if it can still be (a call that finished first stays
 // completed, and the cancel is refused as not cancelable).
+// tasks/resubscribe streams the events of a task's running call, and
+// replays a task no call runs for: the task, then its status.
 //
 // Calls run on a2asrv's execution goroutines, detached from the client's
 // connection (a client that goes away does not abort an action half way;
 // the result waits in tasks/get) but cancellable with tasks/cancel; each
 // call is bounded by its tool's tick budget. "blocking": false is
 // accepted and answered when the call has finished, as every send is.
+// Nobody awaits those goroutines in the library, so ward counts them:
+// Shutdown refuses what comes after it and returns only once every call,
+// cancellation and request in the library has ended (cancelling the calls
+// at its deadline), so the stack behind Run may close then.
 //
 // Everything a client sends or makes ward keep is bounded: the request
 // body (1 MiB), a message (64 KiB, 16 parts), a task's history (8
@@ -32,9 +38,11 @@
 // 64 MiB: the oldest final tasks are evicted first, then the oldest waiting
 // for input; working tasks never). A task is visible only to the token
 // that created it: another token's task id is answered exactly as an
-// unknown one. Bad input gets a JSON-RPC error (or a 4xx for what is
-// wrong below JSON-RPC: a body too large, not JSON) and never an internal
-// error's text: ward's explanation is in error.data.error.
+// unknown one. Numbers in data parts, the client's and the results', keep
+// their exact value. Bad input gets a JSON-RPC error (or a 4xx for what
+// is wrong below JSON-RPC: a body too large, not JSON) whose message is
+// ward's, written for the client, never an internal error's text: ward
+// answers with its own text and codes where a2asrv answers (rpcErr.As).
 package a2a
 
 import (
@@ -136,6 +144,7 @@ type Handler struct {
 	card  spec.AgentCard
 	store *taskStore
 	exec  *executor
+	work  work
 	rpc   http.Handler // a2asrv's JSON-RPC transport
 }
 
@@ -157,16 +166,20 @@ func New(cfg Config) (*Handler, error) {
 	if err != nil {
 		return nil, err
 	}
-	// a2asrv copies tasks' artifacts with encoding/gob, which must know
-	// every concrete type held in an interface: results keep their numbers
-	// exact as json.Number. Registering a type again is a no-op.
+	// a2asrv copies a task with encoding/gob whenever it stores an event,
+	// and gob must know every concrete type held in an interface: data
+	// parts keep their numbers exact as json.Number. The registration is
+	// process-wide but only adds a name (gob's default for the type) that
+	// nothing else could mean; registering it again is a no-op.
 	gob.Register(json.Number(""))
 	h := &Handler{cfg: cfg, card: card, store: newTaskStore(maxTasks, maxTaskBytes)}
 	h.exec = &executor{h: h, runs: map[spec.TaskID]*run{}}
-	h.rpc = a2asrv.NewJSONRPCHandler(a2asrv.NewHandler(h.exec,
+	lib := a2asrv.NewHandler(h.exec,
 		a2asrv.WithTaskStore(h.store),
+		a2asrv.WithEventQueueManager(newQueues(&h.work)),
 		a2asrv.WithCallInterceptor(guard{h}),
-		a2asrv.WithLogger(cfg.Log)))
+		a2asrv.WithLogger(cfg.Log))
+	h.rpc = a2asrv.NewJSONRPCHandler(server{lib, h})
 	return h, nil
 }
 
@@ -185,18 +198,22 @@ func (h *Handler) Register(mux *http.ServeMux, authenticate func(http.Handler) h
 // a2asrv's JSON-RPC transport.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	null := json.RawMessage("null")
+	if h.work.closing() {
+		writeError(w, http.StatusServiceUnavailable, null, errShuttingDown)
+		return
+	}
 	if _, ok := auth.PrincipalFrom(r.Context()); !ok {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="ward"`)
-		writeError(w, http.StatusUnauthorized, null, errorObject{codeInvalidRequest, "a bearer token is required"})
+		writeError(w, http.StatusUnauthorized, null, &rpcErr{codeInvalidRequest, "a bearer token is required"})
 		return
 	}
 	if ct := r.Header.Get("Content-Type"); ct != "" {
 		if mt, _, err := mime.ParseMediaType(ct); err != nil || mt != mediaJSON {
-			writeError(w, http.StatusUnsupportedMediaType, null, errorObject{codeInvalidRequest, "the request body must be application/json"})
+			writeError(w, http.StatusUnsupportedMediaType, null, &rpcErr{codeInvalidRequest, "the request body must be application/json"})
 			return
 		}
 	}
-	tooLarge := errorObject{codeInvalidRequest, fmt.Sprintf("the request body is larger than %d bytes", maxBody)}
+	tooLarge := &rpcErr{codeInvalidRequest, fmt.Sprintf("the request body is larger than %d bytes", maxBody)}
 	if r.ContentLength > maxBody {
 		writeError(w, http.StatusRequestEntityTooLarge, null, tooLarge)
 		return
@@ -208,13 +225,15 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			writeError(w, http.StatusRequestEntityTooLarge, null, tooLarge)
 			return
 		}
-		writeError(w, http.StatusBadRequest, null, errorObject{codeParse, "the request body could not be read"})
+		writeError(w, http.StatusBadRequest, null, &rpcErr{codeParse, "the request body could not be read"})
 		return
 	}
-	if id, e := checkEnvelope(body); e != nil {
-		writeError(w, http.StatusOK, id, *e)
+	id, exact, rerr := checkEnvelope(body)
+	if rerr != nil {
+		writeError(w, http.StatusOK, id, rerr)
 		return
 	}
+	r = r.WithContext(context.WithValue(r.Context(), exactKey{}, exact))
 	r.Body = io.NopCloser(bytes.NewReader(body))
 	w.Header().Set("Content-Type", mediaJSON) // a stream's SSE writer sets its own
 	w.Header().Set("X-Content-Type-Options", "nosniff")

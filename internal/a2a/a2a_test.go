@@ -35,7 +35,7 @@ type stack struct {
 	client *http.Client
 }
 
-// mount is what cli's mountA2A does.
+// mount is what daemon's mountA2A does.
 func mount(s *daemon.Server) error {
 	view, err := s.Stack.View(s.File.Tools)
 	if err != nil {
@@ -164,10 +164,6 @@ func (st *stack) rpc(t *testing.T, tok, method string, params any) rpcReply {
 	status, b := st.post(t, tok, body)
 	if status != http.StatusOK {
 		t.Fatalf("%s: HTTP %d: %s", method, status, b)
-	}
-	// A streaming method's error is its stream's one event.
-	if _, data, ok := bytes.Cut(b, []byte("data: ")); ok {
-		b = data
 	}
 	var r rpcReply
 	if err := json.Unmarshal(b, &r); err != nil {
@@ -458,9 +454,8 @@ func TestA2A(t *testing.T) {
 			if canceled.Status.State != spec.TaskStateCanceled {
 				t.Errorf("cancel: %s", canceled.Status.State)
 			}
-			// a2asrv answers a cancel of a canceled task with the task.
-			if again := st.task(t, st.agent, "tasks/cancel", spec.TaskIDParams{ID: task.ID}); again.Status.State != spec.TaskStateCanceled {
-				t.Errorf("cancel a canceled task: %s", again.Status.State)
+			if r := st.rpc(t, st.agent, "tasks/cancel", spec.TaskIDParams{ID: task.ID}); r.Error == nil || r.Error.Code != -32002 {
+				t.Errorf("cancel a canceled task: %+v", r.Error)
 			}
 			check := spec.NewMessage(spec.MessageRoleUser, spec.TextPart{Text: "any news?"})
 			check.TaskID = task.ID
@@ -515,13 +510,9 @@ func TestA2A(t *testing.T) {
 		if got := strings.Join(kinds, " "); got != want {
 			t.Errorf("events %s, want %s", got, want)
 		}
-		// a2asrv streams only a task that is running: a finished one is
-		// read with tasks/get.
-		if r := st.rpc(t, st.agent, "tasks/resubscribe", spec.TaskIDParams{ID: id}); r.Error == nil || r.Error.Code != -32001 {
-			t.Errorf("resubscribe to a completed task: %+v", r.Error)
-		}
-		if got := st.task(t, st.agent, "tasks/get", spec.TaskQueryParams{ID: id}); got.Status.State != spec.TaskStateCompleted {
-			t.Errorf("tasks/get of the streamed task: %s", got.Status.State)
+		body, _ = json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 8, "method": "tasks/resubscribe", "params": spec.TaskIDParams{ID: id}})
+		if ev := st.stream(t, body); len(ev) != 2 {
+			t.Errorf("resubscribe to a completed task: %d events", len(ev))
 		}
 	})
 

@@ -21,20 +21,24 @@ import (
 // events; on a task waiting for input it checks whether the owner has
 // decided. a2asrv runs each Execute on a goroutine of its own, with the
 // request's context values (the principal, the guard's sendInput) and
-// without its cancellation. Safe for concurrent use.
+// without its cancellation; queues counts it for Shutdown, which may
+// abort it. Safe for concurrent use.
 type executor struct {
 	h *Handler
 
-	mu   sync.Mutex
-	runs map[spec.TaskID]*run // calls running, by task
+	mu      sync.Mutex
+	runs    map[spec.TaskID]*run // executions running, by task
+	aborted bool                 // by Shutdown: every run is cancelled
 }
 
 var _ a2asrv.AgentExecutor = (*executor)(nil)
 
-// run is a call in flight, which tasks/cancel may stop.
+// run is an execution in flight: Shutdown may abort it, and tasks/cancel
+// stop its call.
 type run struct {
 	stop     context.CancelFunc
-	canceled bool
+	call     bool // the call is running
+	canceled bool // by tasks/cancel
 }
 
 // ending is how a call, or the owner's review of it, ends a task.
@@ -44,15 +48,18 @@ type ending struct {
 }
 
 // Execute answers one message: a call starts the task, a message on a task
-// waiting for input checks on it.
+// waiting for input checks on it. Events are written with ctx; the gate
+// is asked with a context that tasks/cancel and Shutdown cancel.
 func (e *executor) Execute(ctx context.Context, rc *a2asrv.RequestContext, q eventqueue.Queue) error {
 	p, ok := auth.PrincipalFrom(ctx)
 	in, _ := ctx.Value(sendKey{}).(*sendInput)
 	if !ok || in == nil {
 		return errors.New("a2a: a message reached the executor unchecked")
 	}
+	runCtx, r := e.start(ctx, rc.TaskID)
+	defer e.finish(rc.TaskID)
 	if rc.StoredTask != nil {
-		end, decided := e.h.decide(ctx, p, rc.StoredTask)
+		end, decided := e.h.decide(runCtx, p, rc.StoredTask)
 		if !decided {
 			return q.Write(ctx, rc.StoredTask)
 		}
@@ -66,30 +73,58 @@ func (e *executor) Execute(ctx context.Context, rc *a2asrv.RequestContext, q eve
 	if err := q.Write(ctx, spec.NewSubmittedTask(rc, msg)); err != nil {
 		return err
 	}
-	runCtx, stop := context.WithCancel(ctx)
-	defer stop()
-	r := &run{stop: stop}
-	e.mu.Lock()
-	e.runs[rc.TaskID] = r
-	e.mu.Unlock()
-	canceled := func() bool {
-		e.mu.Lock()
-		defer e.mu.Unlock()
-		delete(e.runs, rc.TaskID)
-		return r.canceled
-	}
 	if err := q.Write(ctx, e.h.statusEvent(rc, spec.TaskStateWorking, "", nil, false)); err != nil {
-		canceled()
 		return err
 	}
 	runCtx = facade.WithProgress(runCtx, func(_, step string, i, n int) {
 		_ = q.Write(ctx, e.h.statusEvent(rc, spec.TaskStateWorking, fmt.Sprintf("step %d of %d: %s", i+1, n, step), nil, false))
 	})
+	e.mu.Lock()
+	r.call = true
+	e.mu.Unlock()
 	res, runErr := e.h.cfg.Run(runCtx, p, in.call.tool, in.call.args)
-	if canceled() && runErr != nil {
+	e.mu.Lock()
+	r.call = false
+	canceled := r.canceled
+	e.mu.Unlock()
+	if canceled && runErr != nil {
 		return e.end(ctx, rc, q, ending{status: e.h.status(rc.TaskInfo(), spec.TaskStateCanceled, "canceled with tasks/cancel", nil)})
 	}
 	return e.end(ctx, rc, q, e.h.outcome(rc.TaskInfo(), in, res, runErr))
+}
+
+// start registers task id's execution and returns the context its gate
+// calls run in: cancelled at once if Shutdown has aborted the runs.
+func (e *executor) start(ctx context.Context, id spec.TaskID) (context.Context, *run) {
+	ctx, stop := context.WithCancel(ctx)
+	r := &run{stop: stop}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.aborted {
+		stop()
+	}
+	e.runs[id] = r
+	return ctx, r
+}
+
+func (e *executor) finish(id spec.TaskID) {
+	e.mu.Lock()
+	r := e.runs[id]
+	delete(e.runs, id)
+	e.mu.Unlock()
+	r.stop()
+}
+
+// abort cancels every execution's gate calls, now and from now on, and
+// returns how many were running.
+func (e *executor) abort() int {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.aborted = true
+	for _, r := range e.runs {
+		r.stop()
+	}
+	return len(e.runs)
 }
 
 // end writes a task's artifacts and its final status.
@@ -107,7 +142,8 @@ func (e *executor) end(ctx context.Context, rc *a2asrv.RequestContext, q eventqu
 // a task waiting for input at once.
 func (e *executor) Cancel(ctx context.Context, rc *a2asrv.RequestContext, q eventqueue.Queue) error {
 	e.mu.Lock()
-	r, running := e.runs[rc.TaskID]
+	r, ok := e.runs[rc.TaskID]
+	running := ok && r.call
 	if running {
 		r.canceled = true
 		r.stop()

@@ -203,8 +203,8 @@ func TestOutcomes(t *testing.T) {
 }
 
 // TestCancelWorking: tasks/cancel stops a working call; a call that
-// finishes anyway stays completed, and the cancel is refused (a2asrv
-// answers a cancel that did not end the task canceled with -32002).
+// finishes anyway stays completed, and the cancel is refused as A2A says
+// (-32002 TaskNotCancelable: the task ended, and not canceled).
 func TestCancelWorking(t *testing.T) {
 	for _, tc := range []struct {
 		name     string
@@ -516,5 +516,120 @@ func TestHammer(t *testing.T) {
 	wg.Wait()
 	if n := h.store.len(); n > 50 {
 		t.Errorf("%d tasks kept, bound 50", n)
+	}
+}
+
+// TestErrorsAreWards: whether ward or a2asrv answers a request, the
+// client reads ward's code and text as error.code and error.message, and
+// nothing in error.data.
+func TestErrorsAreWards(t *testing.T) {
+	h, err := New(Config{Run: fakeGate, Lookups: refuseAll{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	open := newHandler(t, fakeGate)
+	for _, tc := range []struct {
+		name   string
+		h      *Handler
+		method string
+		params any
+		want   string // code and message
+	}{
+		{"unknown task", open, "tasks/get", spec.TaskQueryParams{ID: "nope"}, "-32001 no task has this id"},
+		{"unknown task, streamed", open, "tasks/resubscribe", spec.TaskIDParams{ID: "nope"}, "-32001 no task has this id"},
+		{"too many lookups", h, "tasks/get", spec.TaskQueryParams{ID: "nope"}, "-32029 too many lookups of task ids that do not exist: wait a few seconds"},
+		{"unknown method", open, "tasks/list", map[string]any{}, "-32601 method not found: ward serves message/send, message/stream, tasks/get, tasks/cancel and tasks/resubscribe"},
+		{"push configuration", open, "tasks/pushNotificationConfig/get", map[string]any{"id": "t"}, "-32003 push notifications are not supported: use message/stream or tasks/get"},
+		{"no call", open, "message/send", spec.MessageSendParams{Message: spec.NewMessage(spec.MessageRoleUser, spec.TextPart{Text: "hi"})},
+			"-32602 the message carries no call: send " + callExample},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rec := httptest.NewRecorder()
+			r := httptest.NewRequest("POST", RPCPath, bytes.NewReader(body(tc.method, tc.params)))
+			tc.h.ServeHTTP(rec, r.WithContext(auth.WithPrincipal(r.Context(), alice)))
+			b := rec.Body.Bytes()
+			if _, data, ok := bytes.Cut(b, []byte("data: ")); ok {
+				b = data
+			}
+			var rp struct {
+				Error map[string]json.RawMessage `json:"error"`
+			}
+			if err := json.Unmarshal(b, &rp); err != nil || rp.Error == nil {
+				t.Fatalf("reply %s: %v", rec.Body.String(), err)
+			}
+			var code int
+			var msg string
+			json.Unmarshal(rp.Error["code"], &code)
+			json.Unmarshal(rp.Error["message"], &msg)
+			if got := fmt.Sprintf("%d %s", code, msg); got != tc.want {
+				t.Errorf("error %s, want %s", got, tc.want)
+			}
+			if d, ok := rp.Error["data"]; ok {
+				t.Errorf("error.data %s", d)
+			}
+		})
+	}
+	// a2asrv's own refusal, in ward's words: a cancel the call's end
+	// outran is covered by TestCancelWorking; a canceled task is final.
+	held, rerr := do(t, open, body("message/send", sendParams("hold_me", map[string]any{})))
+	if rerr != nil {
+		t.Fatal(rerr)
+	}
+	for range 2 {
+		_, rerr = do(t, open, body("tasks/cancel", spec.TaskIDParams{ID: held.ID}))
+	}
+	if rerr == nil || rerr.Code != codeNotCancelable || rerr.Message != "the task is canceled and cannot be canceled" {
+		t.Errorf("cancel a canceled task: %+v", rerr)
+	}
+}
+
+// refuseAll refuses every lookup.
+type refuseAll struct{}
+
+func (refuseAll) LookupAllowed(context.Context, string) error                               { return errors.New("too many") }
+func (refuseAll) LookupFailed(context.Context, string, string, string, string, reason.Code) {}
+
+// TestExactNumbers: numbers in a message's data parts reach the gate and
+// the task's history as the client wrote them (a2a-go decodes them as
+// float64), and a result's numbers reach the client as the tool returned
+// them.
+func TestExactNumbers(t *testing.T) {
+	const args = `{"amount":123456789012345678901234567890,"fee":0.1,"n":9007199254740993,"neg":-1e-7}`
+	var got json.RawMessage
+	h := newHandler(t, func(_ context.Context, _ auth.Principal, _ string, a json.RawMessage) (json.RawMessage, error) {
+		got = a
+		return json.RawMessage(`{"balance":340282366920938463463374607431768211455}`), nil
+	})
+	b := []byte(`{"jsonrpc":"2.0","id":1,"method":"message/send","params":{"message":{"kind":"message","messageId":"m1","role":"user","parts":[{"kind":"data","data":{"tool":"preview_action","arguments":` + args + `}}]}}}`)
+	rec := httptest.NewRecorder()
+	r := httptest.NewRequest("POST", RPCPath, bytes.NewReader(b))
+	h.ServeHTTP(rec, r.WithContext(auth.WithPrincipal(r.Context(), alice)))
+	var canon bytes.Buffer
+	if err := json.Compact(&canon, got); err != nil {
+		t.Fatalf("arguments %s: %v", got, err)
+	}
+	var sent, run map[string]json.Number
+	decodeNumbers([]byte(args), &sent)
+	decodeNumbers(canon.Bytes(), &run)
+	for k, v := range sent {
+		if run[k] != v {
+			t.Errorf("the gate got %s = %s, the client sent %s", k, run[k], v)
+		}
+	}
+	var rp reply
+	var task spec.Task
+	if json.Unmarshal(rec.Body.Bytes(), &rp) != nil || rp.Error != nil || json.Unmarshal(rp.Result, &task) != nil {
+		t.Fatalf("reply %s", rec.Body.String())
+	}
+	for _, want := range []string{"123456789012345678901234567890", "9007199254740993", "340282366920938463463374607431768211455"} {
+		if !strings.Contains(rec.Body.String(), want) {
+			t.Errorf("the reply lost %s: %s", want, rec.Body.String())
+		}
+	}
+	rec = httptest.NewRecorder()
+	r = httptest.NewRequest("POST", RPCPath, bytes.NewReader(body("tasks/get", spec.TaskQueryParams{ID: task.ID})))
+	h.ServeHTTP(rec, r.WithContext(auth.WithPrincipal(r.Context(), alice)))
+	if !strings.Contains(rec.Body.String(), `"amount":123456789012345678901234567890`) {
+		t.Errorf("the task's history lost the amount: %s", rec.Body.String())
 	}
 }

@@ -34,7 +34,7 @@ func checkSend(p *spec.MessageSendParams) (*sendInput, error) {
 	in := &sendInput{}
 	if c := p.Config; c != nil {
 		if c.PushConfig != nil {
-			return nil, &rpcErr{"push notifications are not supported: use message/stream or tasks/get", spec.ErrPushNotificationNotSupported}
+			return nil, errPush
 		}
 		if c.HistoryLength != nil && *c.HistoryLength < 0 {
 			return nil, invalidParams("params.configuration.historyLength must not be negative")
@@ -43,7 +43,7 @@ func checkSend(p *spec.MessageSendParams) (*sendInput, error) {
 		if len(c.AcceptedOutputModes) > 0 {
 			js, text := accepts(c.AcceptedOutputModes)
 			if !js && !text {
-				return nil, &rpcErr{"ward answers in application/json or text/plain", spec.ErrUnsupportedContentType}
+				return nil, &rpcErr{codeContentType, "ward answers in application/json or text/plain"}
 			}
 			in.text = !js
 		}

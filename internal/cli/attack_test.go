@@ -248,11 +248,10 @@ func TestAttackOtherPrincipalsIDs(t *testing.T) {
 			Error struct {
 				Code    int
 				Message string
-				Data    struct{ Error string }
 			} `json:"error"`
 		}
 		json.Unmarshal(r.body, &e)
-		return fmt.Sprintf("%d %s (%s)", e.Error.Code, e.Error.Message, e.Error.Data.Error)
+		return fmt.Sprintf("%d %s", e.Error.Code, e.Error.Message)
 	}
 	for _, m := range []string{"tasks/get", "tasks/cancel"} {
 		attacker := fresh()

@@ -1,7 +1,11 @@
 // Package a2a serves ward's tools to other agents over the Agent2Agent
 // protocol (A2A 0.3): a public Agent Card, and JSON-RPC 2.0 at /a2a with
 // message/send, message/stream, tasks/get, tasks/cancel and
-// tasks/resubscribe.
+// tasks/resubscribe. The protocol (JSON-RPC transport, task lifecycle,
+// event queues, Server-Sent Events) is a2a-go's a2asrv; this package is
+// ward's agent behind it (an a2asrv.AgentExecutor), the bounded and
+// per-principal task store, a call interceptor that checks every request
+// against its principal, and the HTTP checks a2asrv leaves to its host.
 //
 // A message carries one call of a facade tool, {"tool": name,
 // "arguments": {...}}, as a data part or as a text part holding that JSON.
@@ -10,30 +14,41 @@
 // moves submitted → working → completed (the result as a data artifact) or
 // failed (the refusal's reason code and its agent-safe message, never its
 // internal detail). A call the policy quarantines leaves the task
-// input-required: it waits for the owner, and the caller sends the call
-// again on the same task once the owner has approved it, or cancels the
-// task. tasks/cancel cancels a task that is not final; a working call is
-// stopped if it can still be (a call that finished first stays completed).
+// input-required: it waits for the owner, and the caller sends a message
+// on the same task (or tasks/get) once the owner has decided, or cancels
+// the task. tasks/cancel cancels a task that is not final; a working call
+// is stopped if it can still be (a call that finished first stays
+// completed, and the cancel is refused as not cancelable).
+// tasks/resubscribe streams the events of a task's running call, and
+// replays a task no call runs for: the task, then its status.
 //
-// Calls run inside the request that started them, detached from the
-// client's connection (a client that goes away does not abort an action
-// half way; the result waits in tasks/get) but cancellable with
-// tasks/cancel: the package starts no goroutine that outlives a request.
-// "blocking": false is accepted and answered when the call has finished;
-// each call is bounded by its tool's tick budget.
+// Calls run on a2asrv's execution goroutines, detached from the client's
+// connection (a client that goes away does not abort an action half way;
+// the result waits in tasks/get) but cancellable with tasks/cancel; each
+// call is bounded by its tool's tick budget. "blocking": false is
+// accepted and answered when the call has finished, as every send is.
+// Nobody awaits those goroutines in the library, so ward counts them:
+// Shutdown refuses what comes after it and returns only once every call,
+// cancellation and request in the library has ended (cancelling the calls
+// at its deadline), so the stack behind Run may close then.
 //
 // Everything a client sends or makes ward keep is bounded: the request
 // body (1 MiB), a message (64 KiB, 16 parts), a task's history (8
 // messages) and result (1 MiB), and the task table (10,000 tasks and
 // 64 MiB: the oldest final tasks are evicted first, then the oldest waiting
 // for input; working tasks never). A task is visible only to the token
-// that created it. Bad input gets a JSON-RPC error (or a 4xx for what is
-// wrong below JSON-RPC: a body too large, not JSON) and never an internal
-// error's text.
+// that created it: another token's task id is answered exactly as an
+// unknown one. Numbers in data parts, the client's and the results', keep
+// their exact value. Bad input gets a JSON-RPC error (or a 4xx for what
+// is wrong below JSON-RPC: a body too large, not JSON) whose message is
+// ward's, written for the client, never an internal error's text: ward
+// answers with its own text and codes where a2asrv answers (rpcErr.As).
 package a2a
 
 import (
+	"bytes"
 	"context"
+	"encoding/gob"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -44,6 +59,7 @@ import (
 	"time"
 
 	spec "github.com/a2aproject/a2a-go/a2a"
+	"github.com/a2aproject/a2a-go/a2asrv"
 
 	"github.com/wardhq/ward/internal/auth"
 	"github.com/wardhq/ward/internal/facade"
@@ -126,7 +142,10 @@ type Lookups interface {
 type Handler struct {
 	cfg   Config
 	card  spec.AgentCard
-	tasks *taskTable
+	store *taskStore
+	exec  *executor
+	work  work
+	rpc   http.Handler // a2asrv's JSON-RPC transport
 }
 
 // New returns a handler for cfg.
@@ -143,12 +162,24 @@ func New(cfg Config) (*Handler, error) {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
-	h := &Handler{cfg: cfg, tasks: newTaskTable(maxTasks, maxTaskBytes)}
 	card, err := buildCard(cfg)
 	if err != nil {
 		return nil, err
 	}
-	h.card = card
+	// a2asrv copies a task with encoding/gob whenever it stores an event,
+	// and gob must know every concrete type held in an interface: data
+	// parts keep their numbers exact as json.Number. The registration is
+	// process-wide but only adds a name (gob's default for the type) that
+	// nothing else could mean; registering it again is a no-op.
+	gob.Register(json.Number(""))
+	h := &Handler{cfg: cfg, card: card, store: newTaskStore(maxTasks, maxTaskBytes)}
+	h.exec = &executor{h: h, runs: map[spec.TaskID]*run{}}
+	lib := a2asrv.NewHandler(h.exec,
+		a2asrv.WithTaskStore(h.store),
+		a2asrv.WithEventQueueManager(newQueues(&h.work)),
+		a2asrv.WithCallInterceptor(guard{h}),
+		a2asrv.WithLogger(cfg.Log))
+	h.rpc = a2asrv.NewJSONRPCHandler(server{lib, h})
 	return h, nil
 }
 
@@ -161,152 +192,54 @@ func (h *Handler) Register(mux *http.ServeMux, authenticate func(http.Handler) h
 }
 
 // ServeHTTP answers one JSON-RPC request. The request's context must carry
-// the caller's principal (auth.WithPrincipal): without one it is 401.
+// the caller's principal (auth.WithPrincipal): without one it is 401. It
+// checks what a2asrv leaves to its host (the principal, the media type,
+// the body's size and the request's envelope) and hands the request to
+// a2asrv's JSON-RPC transport.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	p, ok := auth.PrincipalFrom(r.Context())
-	if !ok {
+	null := json.RawMessage("null")
+	if h.work.closing() {
+		writeError(w, http.StatusServiceUnavailable, null, errShuttingDown)
+		return
+	}
+	if _, ok := auth.PrincipalFrom(r.Context()); !ok {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="ward"`)
-		writeRPC(w, http.StatusUnauthorized, response{ID: nullID, Error: &rpcError{Code: codeInvalidRequest, Message: "a bearer token is required"}})
+		writeError(w, http.StatusUnauthorized, null, &rpcErr{codeInvalidRequest, "a bearer token is required"})
 		return
 	}
 	if ct := r.Header.Get("Content-Type"); ct != "" {
 		if mt, _, err := mime.ParseMediaType(ct); err != nil || mt != mediaJSON {
-			writeRPC(w, http.StatusUnsupportedMediaType, response{ID: nullID, Error: &rpcError{Code: codeInvalidRequest, Message: "the request body must be application/json"}})
+			writeError(w, http.StatusUnsupportedMediaType, null, &rpcErr{codeInvalidRequest, "the request body must be application/json"})
 			return
 		}
 	}
+	tooLarge := &rpcErr{codeInvalidRequest, fmt.Sprintf("the request body is larger than %d bytes", maxBody)}
 	if r.ContentLength > maxBody {
-		writeRPC(w, http.StatusRequestEntityTooLarge, response{ID: nullID, Error: tooLarge()})
+		writeError(w, http.StatusRequestEntityTooLarge, null, tooLarge)
 		return
 	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBody))
 	if err != nil {
 		var mb *http.MaxBytesError
 		if errors.As(err, &mb) {
-			writeRPC(w, http.StatusRequestEntityTooLarge, response{ID: nullID, Error: tooLarge()})
+			writeError(w, http.StatusRequestEntityTooLarge, null, tooLarge)
 			return
 		}
-		writeRPC(w, http.StatusBadRequest, response{ID: nullID, Error: &rpcError{Code: codeParse, Message: "the request body could not be read"}})
+		writeError(w, http.StatusBadRequest, null, &rpcErr{codeParse, "the request body could not be read"})
 		return
 	}
-	req, rerr := decodeRequest(body)
+	id, exact, rerr := checkEnvelope(body)
 	if rerr != nil {
-		writeRPC(w, http.StatusOK, response{ID: req.id, Error: rerr})
+		writeError(w, http.StatusOK, id, rerr)
 		return
 	}
-	switch req.method {
-	case "message/stream", "tasks/resubscribe":
-		h.serveStream(r.Context(), w, p, req)
-		return
-	}
-	result, rerr := h.call(r.Context(), p, req)
-	if rerr != nil {
-		writeRPC(w, http.StatusOK, response{ID: req.id, Error: rerr})
-		return
-	}
-	writeRPC(w, http.StatusOK, response{ID: req.id, Result: result})
-}
-
-// call runs one non-streaming method.
-func (h *Handler) call(ctx context.Context, p auth.Principal, req request) (any, *rpcError) {
-	switch req.method {
-	case "message/send":
-		in, rerr := parseSend(req.params)
-		if rerr != nil {
-			return nil, rerr
-		}
-		t, rerr := h.send(ctx, p, in, nil)
-		if rerr != nil {
-			return nil, rerr
-		}
-		return t, nil
-	case "tasks/get":
-		var q spec.TaskQueryParams
-		if rerr := decodeParams(req.params, &q); rerr != nil {
-			return nil, rerr
-		}
-		if q.HistoryLength != nil && *q.HistoryLength < 0 {
-			return nil, invalidParams("params.historyLength must not be negative")
-		}
-		if rerr := h.lookup(ctx, p); rerr != nil {
-			return nil, rerr
-		}
-		h.refresh(ctx, p, q.ID)
-		t, ok := h.tasks.get(p.ID, q.ID)
-		if !ok {
-			return nil, h.unknownTask(ctx, p, q.ID)
-		}
-		return trimHistory(t, q.HistoryLength), nil
-	case "tasks/cancel":
-		var q spec.TaskIDParams
-		if rerr := decodeParams(req.params, &q); rerr != nil {
-			return nil, rerr
-		}
-		return h.cancel(ctx, p, q.ID)
-	case "tasks/pushNotificationConfig/get", "tasks/pushNotificationConfig/set",
-		"tasks/pushNotificationConfig/list", "tasks/pushNotificationConfig/delete":
-		return nil, &rpcError{Code: codePushNotSupported, Message: "push notifications are not supported: use message/stream or tasks/get"}
-	case "agent/getAuthenticatedExtendedCard":
-		return nil, &rpcError{Code: codeExtendedCard, Message: "ward has no extended agent card"}
-	}
-	return nil, &rpcError{Code: codeMethodNotFound, Message: "method not found: ward serves message/send, message/stream, tasks/get, tasks/cancel and tasks/resubscribe"}
-}
-
-// cancel cancels a task that is not final. A working call is asked to
-// stop and cancel waits (as long as ctx allows) for it to return.
-func (h *Handler) cancel(ctx context.Context, p auth.Principal, id spec.TaskID) (any, *rpcError) {
-	if rerr := h.lookup(ctx, p); rerr != nil {
-		return nil, rerr
-	}
-	t, done, err := h.tasks.cancel(p.ID, id, func(info spec.TaskInfo) spec.TaskStatus {
-		return h.status(info, spec.TaskStateCanceled, "canceled with tasks/cancel. A call held for the owner's review stays in the owner's queue: "+
-			"if the owner approves it, a read runs and a write is previewed (nothing executes without commit_action).", nil)
-	})
-	switch {
-	case errors.Is(err, errNotFound):
-		return nil, h.unknownTask(ctx, p, id)
-	case errors.Is(err, errFinal):
-		return nil, &rpcError{Code: codeNotCancelable, Message: fmt.Sprintf("the task is %s and cannot be canceled", t.Status.State)}
-	}
-	if done != nil {
-		select {
-		case <-done:
-		case <-ctx.Done():
-			return nil, &rpcError{Code: codeInternal, Message: "the request ended before the call stopped; see tasks/get"}
-		}
-		var ok bool
-		if t, ok = h.tasks.get(p.ID, id); !ok {
-			return nil, taskNotFound() // evicted meanwhile
-		}
-	}
-	return t, nil
-}
-
-func tooLarge() *rpcError {
-	return &rpcError{Code: codeInvalidRequest, Message: fmt.Sprintf("the request body is larger than %d bytes", maxBody)}
-}
-
-func taskNotFound() *rpcError {
-	return &rpcError{Code: codeTaskNotFound, Message: "no task has this id"}
-}
-
-// lookup is called before p looks a task id up: a principal that failed
-// too many lookups lately is refused (codeTooManyLookups).
-func (h *Handler) lookup(ctx context.Context, p auth.Principal) *rpcError {
-	if h.cfg.Lookups == nil {
-		return nil
-	}
-	if err := h.cfg.Lookups.LookupAllowed(ctx, p.ID); err != nil {
-		return &rpcError{Code: codeTooManyLookups, Message: "too many lookups of task ids that do not exist: wait a few seconds"}
-	}
-	return nil
-}
-
-// unknownTask answers p's lookup of a task id it holds no task by, and
-// records it (another principal's task is answered the same).
-func (h *Handler) unknownTask(ctx context.Context, p auth.Principal, id spec.TaskID) *rpcError {
-	if h.cfg.Lookups != nil {
-		h.cfg.Lookups.LookupFailed(ctx, p.ID, SessionID, "task", string(id), reason.Code("TASK_NOT_FOUND"))
-	}
-	return taskNotFound()
+	r = r.WithContext(context.WithValue(r.Context(), exactKey{}, exact))
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	w.Header().Set("Content-Type", mediaJSON) // a stream's SSE writer sets its own
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	w.Header().Set("Cache-Control", "no-store")
+	rc := http.NewResponseController(w)
+	h.rpc.ServeHTTP(deadlineWriter{w, rc}, r)
+	// The connection may serve the client's next request.
+	_ = rc.SetWriteDeadline(time.Time{})
 }

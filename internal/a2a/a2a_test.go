@@ -35,7 +35,7 @@ type stack struct {
 	client *http.Client
 }
 
-// mount is what cli's mountA2A does.
+// mount is what daemon's mountA2A does.
 func mount(s *daemon.Server) error {
 	view, err := s.Stack.View(s.File.Tools)
 	if err != nil {
@@ -57,6 +57,7 @@ func mount(s *daemon.Server) error {
 	h.Register(s.Mux, func(next http.Handler) http.Handler {
 		return s.Authenticate(next, auth.Agent, auth.Peer, auth.Owner)
 	})
+	s.OnShutdown(h.Shutdown)
 	return nil
 }
 
@@ -709,5 +710,93 @@ func TestSlowClient(t *testing.T) {
 	fmt.Fprintf(conn, "POST /a2a HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer %s\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{\"jsonrpc\":", st.agent)
 	for range 3 {
 		result(t, st.send(t, st.agent, "query_state", map[string]any{"kind": "gate"}, ""))
+	}
+}
+
+// TestServeShutdownWaitsForCalls: ward serve shuts down while an A2A call
+// runs detached from its request (the client gave up): the A2A surface
+// holds the shutdown until the call has run through the real gate, which
+// audits it in the store, and the store closes only after that (a call
+// against a closed store would fail).
+func TestServeShutdownWaitsForCalls(t *testing.T) {
+	started, release := make(chan struct{}), make(chan struct{})
+	var callErr error
+	called := make(chan struct{})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	ready := make(chan *daemon.Server, 1)
+	done := make(chan error, 1)
+	go func() {
+		done <- daemon.Serve(ctx, daemon.ServeConfig{Addr: "127.0.0.1:0", Data: t.TempDir(),
+			Ready: func(s *daemon.Server) { ready <- s },
+			Mount: func(s *daemon.Server) error {
+				// Registered first, this runs once shutdown has begun and
+				// before the A2A surface's Shutdown: the call is let go then.
+				s.OnShutdown(func(context.Context) error { close(release); return nil })
+				h, err := a2a.New(a2a.Config{Run: func(ctx context.Context, p auth.Principal, tool string, args json.RawMessage) (json.RawMessage, error) {
+					close(started)
+					<-release
+					defer close(called)
+					sess, err := s.Session(ctx, p, a2a.SessionID)
+					if err != nil {
+						callErr = err
+						return nil, err
+					}
+					var res json.RawMessage
+					res, callErr = s.Stack.Facade.Call(ctx, sess, tool, args)
+					return res, callErr
+				}})
+				if err != nil {
+					return err
+				}
+				h.Register(s.Mux, func(next http.Handler) http.Handler { return s.Authenticate(next, auth.Agent) })
+				s.OnShutdown(h.Shutdown)
+				s.OnShutdown(func(context.Context) error {
+					select {
+					case <-called:
+					default:
+						t.Error("the A2A surface's Shutdown returned before its call ended")
+					}
+					return nil
+				})
+				return nil
+			}})
+	}()
+	var srv *daemon.Server
+	select {
+	case srv = <-ready:
+	case err := <-done:
+		t.Fatalf("serve: %v", err)
+	}
+	tok, _, err := auth.Create(t.Context(), srv.Stack.Store, auth.Spec{Role: auth.Agent, Name: "test-agent"}, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": "message/send", "params": callParams("query_state", map[string]any{"kind": "gate"}, "")})
+	reqCtx, hangUp := context.WithCancel(t.Context())
+	req, _ := http.NewRequestWithContext(reqCtx, "POST", srv.URL+a2a.RPCPath, bytes.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Authorization", "Bearer "+tok)
+	answered := make(chan struct{})
+	go func() {
+		defer close(answered)
+		if resp, err := http.DefaultClient.Do(req); err == nil {
+			resp.Body.Close()
+		}
+	}()
+	<-started
+	hangUp()
+	<-answered
+	cancel()
+	if err := <-done; err != nil {
+		t.Errorf("serve: %v", err)
+	}
+	select {
+	case <-called:
+	default:
+		t.Fatal("serve returned before the A2A call ran")
+	}
+	if callErr != nil {
+		t.Errorf("the call ran against a closing stack: %v", callErr)
 	}
 }

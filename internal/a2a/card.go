@@ -2,11 +2,13 @@ package a2a
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
 
 	spec "github.com/a2aproject/a2a-go/a2a"
+	"github.com/a2aproject/a2a-go/a2asrv"
 )
 
 // examples are the arguments shown in the card for each facade tool.
@@ -70,14 +72,33 @@ func buildCard(cfg Config) (spec.AgentCard, error) {
 			InputModes:  []string{mediaJSON, mediaText}, OutputModes: []string{mediaJSON, mediaText},
 		})
 	}
+	if _, err := json.Marshal(card); err != nil {
+		return spec.AgentCard{}, fmt.Errorf("a2a: agent card: %w", err)
+	}
 	return card, nil
 }
 
+// cardURLKey is the context key of the JSON-RPC endpoint's URL derived
+// from a card request.
+type cardURLKey struct{}
+
 // Card serves the Agent Card (public: it shows what ward offers, never
-// state).
+// state) with a2asrv's card handler. Without a configured URL the card's
+// URL is derived from the request: its Host, and https over TLS.
 func (h *Handler) Card() http.Handler {
+	card := h.card
+	var lib http.Handler
+	if card.URL != "" {
+		lib = a2asrv.NewStaticAgentCardHandler(&card)
+	} else {
+		lib = a2asrv.NewAgentCardHandler(a2asrv.AgentCardProducerFn(func(ctx context.Context) (*spec.AgentCard, error) {
+			c := card
+			c.URL, _ = ctx.Value(cardURLKey{}).(string)
+			return &c, nil
+		}))
+	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		card := h.card
+		w.Header().Set("X-Content-Type-Options", "nosniff")
 		if card.URL == "" {
 			scheme := "http"
 			if r.TLS != nil {
@@ -87,18 +108,9 @@ func (h *Handler) Card() http.Handler {
 			if host == "" {
 				host = "localhost"
 			}
-			card.URL = scheme + "://" + host + RPCPath
 			w.Header().Set("Vary", "Host")
+			r = r.WithContext(context.WithValue(r.Context(), cardURLKey{}, scheme+"://"+host+RPCPath))
 		}
-		b, err := json.Marshal(card)
-		if err != nil {
-			h.cfg.Log.Error("a2a: agent card", "err", err)
-			http.Error(w, "the agent card could not be encoded", http.StatusInternalServerError)
-			return
-		}
-		w.Header().Set("Content-Type", mediaJSON)
-		w.Header().Set("X-Content-Type-Options", "nosniff")
-		w.Header().Set("Access-Control-Allow-Origin", "*")
-		w.Write(append(b, '\n'))
+		lib.ServeHTTP(w, r)
 	})
 }

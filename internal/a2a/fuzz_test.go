@@ -81,7 +81,7 @@ func FuzzServeHTTP(f *testing.F) {
 			if string(env["jsonrpc"]) != `"2.0"` || !hasID || hasResult == hasError || len(env) != 3 {
 				t.Fatalf("reply %q to %q is not one JSON-RPC response", rp, b)
 			}
-			var e rpcError
+			var e wireError
 			if hasError && (json.Unmarshal(rawErr, &e) != nil || e.Code == 0 || e.Message == "") {
 				t.Fatalf("error %s", rawErr)
 			}

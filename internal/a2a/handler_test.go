@@ -55,13 +55,22 @@ func sendParams(tool string, args any) spec.MessageSendParams {
 	return spec.MessageSendParams{Message: spec.NewMessage(spec.MessageRoleUser, spec.DataPart{Data: map[string]any{"tool": tool, "arguments": args}})}
 }
 
+// wireError is a JSON-RPC error object as a client reads it.
+type wireError struct {
+	Code    int    `json:"code"`
+	Message string `json:"message"`
+	Data    struct {
+		Error string `json:"error"`
+	} `json:"data"`
+}
+
 type reply struct {
 	Result json.RawMessage `json:"result"`
-	Error  *rpcError       `json:"error"`
+	Error  *wireError      `json:"error"`
 }
 
 // do serves one request as alice, in the calling goroutine.
-func do(t *testing.T, h *Handler, b []byte) (spec.Task, *rpcError) {
+func do(t *testing.T, h *Handler, b []byte) (spec.Task, *wireError) {
 	t.Helper()
 	rec := httptest.NewRecorder()
 	r := httptest.NewRequest("POST", RPCPath, bytes.NewReader(b))
@@ -194,16 +203,17 @@ func TestOutcomes(t *testing.T) {
 }
 
 // TestCancelWorking: tasks/cancel stops a working call; a call that
-// finishes anyway stays completed.
+// finishes anyway stays completed, and the cancel is refused as A2A says
+// (-32002 TaskNotCancelable: the task ended, and not canceled).
 func TestCancelWorking(t *testing.T) {
 	for _, tc := range []struct {
-		name    string
-		finish  bool // the call ignores the cancellation and succeeds
-		want    spec.TaskState
-		wantRPC spec.TaskState
+		name     string
+		finish   bool // the call ignores the cancellation and succeeds
+		want     spec.TaskState
+		wantCode int // of tasks/cancel; 0: it returns the canceled task
 	}{
-		{"stopped", false, spec.TaskStateCanceled, spec.TaskStateCanceled},
-		{"too late", true, spec.TaskStateCompleted, spec.TaskStateCompleted},
+		{"stopped", false, spec.TaskStateCanceled, 0},
+		{"too late", true, spec.TaskStateCompleted, -32002},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			h := newHandler(t, func(ctx context.Context, _ auth.Principal, _ string, _ json.RawMessage) (json.RawMessage, error) {
@@ -233,12 +243,17 @@ func TestCancelWorking(t *testing.T) {
 			r := httptest.NewRequest("POST", RPCPath, bytes.NewReader(body("tasks/cancel", spec.TaskIDParams{ID: task.ID})))
 			h.ServeHTTP(rec, r.WithContext(auth.WithPrincipal(r.Context(), alice)))
 			var rp reply
-			var got spec.Task
-			if json.Unmarshal(rec.Body.Bytes(), &rp) != nil || rp.Error != nil || json.Unmarshal(rp.Result, &got) != nil {
+			if json.Unmarshal(rec.Body.Bytes(), &rp) != nil {
 				t.Fatalf("cancel: %s", rec.Body.String())
 			}
-			if got.Status.State != tc.wantRPC {
-				t.Errorf("tasks/cancel returned %s, want %s", got.Status.State, tc.wantRPC)
+			var got spec.Task
+			switch {
+			case tc.wantCode != 0:
+				if rp.Error == nil || rp.Error.Code != tc.wantCode {
+					t.Errorf("tasks/cancel: %s, want error %d", rec.Body.String(), tc.wantCode)
+				}
+			case rp.Error != nil || json.Unmarshal(rp.Result, &got) != nil || got.Status.State != spec.TaskStateCanceled:
+				t.Errorf("tasks/cancel: %s, want the canceled task", rec.Body.String())
 			}
 			var last spec.Event
 			for ev := range events {
@@ -312,25 +327,27 @@ func TestStreamEndsItsGoroutine(t *testing.T) {
 	}
 }
 
-// TestTaskTableEvicts: the oldest final tasks go first, then the oldest
+// as is a context carrying p.
+func as(p auth.Principal) context.Context {
+	return auth.WithPrincipal(context.Background(), p)
+}
+
+// TestTaskStoreEvicts: the oldest final tasks go first, then the oldest
 // waiting for input; working tasks never.
-func TestTaskTableEvicts(t *testing.T) {
-	tt := newTaskTable(3, 1<<20)
+func TestTaskStoreEvicts(t *testing.T) {
+	s := newTaskStore(3, 1<<20)
+	ctx := as(alice)
 	add := func(id string, state spec.TaskState) {
 		t.Helper()
-		_, err := tt.start("o", spec.Task{ID: spec.TaskID(id), Status: spec.TaskStatus{State: spec.TaskStateWorking}}, func() {})
-		if err != nil {
-			t.Fatalf("start %s: %v", id, err)
-		}
-		if state != spec.TaskStateWorking {
-			tt.finish(spec.TaskID(id), func(bool) ending { return ending{status: spec.TaskStatus{State: state}, held: "item"} })
+		if err := s.Save(ctx, &spec.Task{ID: spec.TaskID(id), Status: spec.TaskStatus{State: state}}); err != nil {
+			t.Fatalf("save %s: %v", id, err)
 		}
 	}
 	has := func(ids ...string) {
 		t.Helper()
 		var got []string
 		for _, id := range []string{"a", "b", "c", "d", "e", "f", "g"} {
-			if _, ok := tt.get("o", spec.TaskID(id)); ok {
+			if _, err := s.Get(ctx, spec.TaskID(id)); err == nil {
 				got = append(got, id)
 			}
 		}
@@ -346,34 +363,134 @@ func TestTaskTableEvicts(t *testing.T) {
 	has("b", "c", "d")
 	add("e", spec.TaskStateWorking) // evicts c: b is older but waits for input
 	has("b", "d", "e")
+	if !s.room() {
+		t.Error("no room with a task waiting for input to evict")
+	}
 	add("f", spec.TaskStateWorking) // only b is not working
 	has("d", "e", "f")
-	if _, err := tt.start("o", spec.Task{ID: "g"}, func() {}); !errors.Is(err, errFull) {
-		t.Errorf("start with only working tasks: %v, want errFull", err)
-	}
-	if _, ok := tt.get("someone else", "d"); ok {
-		t.Error("another owner sees the task")
+	if s.room() {
+		t.Error("room with only working tasks")
 	}
 }
 
-func TestTaskTableBytes(t *testing.T) {
-	tt := newTaskTable(100, 3*(entryOverhead+200))
-	big := func(id string) spec.Task {
-		return spec.Task{ID: spec.TaskID(id), Status: spec.TaskStatus{State: spec.TaskStateWorking},
-			History: []*spec.Message{{ID: "m", Parts: spec.ContentParts{spec.TextPart{Text: strings.Repeat("x", 100)}}}}}
+// TestTaskStoreOwners: a task is its first saver's; another principal,
+// or no principal, neither reads nor overwrites it.
+func TestTaskStoreOwners(t *testing.T) {
+	s := newTaskStore(10, 1<<20)
+	bob := auth.Principal{ID: "b0b000000000", Role: auth.Peer}
+	if err := s.Save(as(alice), &spec.Task{ID: "t", Status: spec.TaskStatus{State: spec.TaskStateWorking}}); err != nil {
+		t.Fatal(err)
 	}
+	for _, tc := range []struct {
+		name string
+		ctx  context.Context
+	}{{"another principal", as(bob)}, {"no principal", context.Background()}} {
+		t.Run(tc.name, func(t *testing.T) {
+			if _, err := s.Get(tc.ctx, "t"); !errors.Is(err, spec.ErrTaskNotFound) {
+				t.Errorf("get: %v, want ErrTaskNotFound", err)
+			}
+			if err := s.Save(tc.ctx, &spec.Task{ID: "t", Status: spec.TaskStatus{State: spec.TaskStateCanceled}}); !errors.Is(err, spec.ErrTaskNotFound) {
+				t.Errorf("save: %v, want ErrTaskNotFound", err)
+			}
+		})
+	}
+	if got, err := s.Get(as(alice), "t"); err != nil || got.Status.State != spec.TaskStateWorking {
+		t.Errorf("the owner's task: %v %v", got, err)
+	}
+}
+
+func TestTaskStoreBytes(t *testing.T) {
+	s := newTaskStore(100, 3*(entryOverhead+200))
 	for _, id := range []string{"a", "b", "c", "d", "e"} {
-		if _, err := tt.start("o", big(id), func() {}); err != nil {
+		task := &spec.Task{ID: spec.TaskID(id), Status: spec.TaskStatus{State: spec.TaskStateCompleted},
+			History: []*spec.Message{{ID: "m", Parts: spec.ContentParts{spec.TextPart{Text: strings.Repeat("x", 100)}}}}}
+		if err := s.Save(as(alice), task); err != nil {
 			t.Fatal(err)
 		}
-		tt.finish(spec.TaskID(id), func(bool) ending { return ending{status: spec.TaskStatus{State: spec.TaskStateCompleted}} })
 	}
-	if n := tt.len(); n != 3 {
+	if n := s.len(); n != 3 {
 		t.Errorf("%d tasks kept, want 3 within the byte budget", n)
 	}
-	if tt.bytes > tt.maxBytes {
-		t.Errorf("%d bytes kept, budget %d", tt.bytes, tt.maxBytes)
+	if s.bytes > s.maxBytes {
+		t.Errorf("%d bytes kept, budget %d", s.bytes, s.maxBytes)
 	}
+}
+
+// TestOtherPrincipalsTask: every method that names a task answers
+// another principal's task exactly as a task id that never existed, and
+// records both as failed lookups.
+func TestOtherPrincipalsTask(t *testing.T) {
+	lk := &lookups{}
+	h, err := New(Config{Run: func(ctx context.Context, _ auth.Principal, tool string, _ json.RawMessage) (json.RawMessage, error) {
+		if tool == "hold_me" {
+			return fakeGate(ctx, alice, tool, nil)
+		}
+		return json.RawMessage(`{"status":"pending","id":"01JD3K7ZQ4Y7K3M9XW2V5T8R00"}`), nil
+	}, Lookups: lk})
+	if err != nil {
+		t.Fatal(err)
+	}
+	held, rerr := do(t, h, body("message/send", sendParams("hold_me", map[string]any{})))
+	if rerr != nil || held.Status.State != spec.TaskStateInputRequired {
+		t.Fatalf("held: %+v %s", rerr, held.Status.State)
+	}
+	bob := auth.Principal{ID: "b0b000000000", Role: auth.Peer}
+	answer := func(p auth.Principal, method string, params any) string {
+		rec := httptest.NewRecorder()
+		r := httptest.NewRequest("POST", RPCPath, bytes.NewReader(body(method, params)))
+		h.ServeHTTP(rec, r.WithContext(auth.WithPrincipal(r.Context(), p)))
+		b := rec.Body.String()
+		if _, data, ok := strings.Cut(b, "data: "); ok {
+			b = data
+		}
+		var rp reply
+		if json.Unmarshal([]byte(b), &rp) != nil || rp.Error == nil {
+			return "no error: " + rec.Body.String()
+		}
+		return fmt.Sprintf("%d %d %s %s", rec.Code, rp.Error.Code, rp.Error.Message, rp.Error.Data.Error)
+	}
+	check := func(id spec.TaskID) spec.MessageSendParams {
+		m := spec.NewMessage(spec.MessageRoleUser, spec.TextPart{Text: "any news?"})
+		m.TaskID = id
+		return spec.MessageSendParams{Message: m}
+	}
+	for _, tc := range []struct {
+		method string
+		params func(spec.TaskID) any
+	}{
+		{"tasks/get", func(id spec.TaskID) any { return spec.TaskQueryParams{ID: id} }},
+		{"tasks/cancel", func(id spec.TaskID) any { return spec.TaskIDParams{ID: id} }},
+		{"tasks/resubscribe", func(id spec.TaskID) any { return spec.TaskIDParams{ID: id} }},
+		{"message/send", func(id spec.TaskID) any { return check(id) }},
+		{"message/stream", func(id spec.TaskID) any { return check(id) }},
+	} {
+		t.Run(tc.method, func(t *testing.T) {
+			before := lk.failed
+			theirs, unknown := answer(bob, tc.method, tc.params(held.ID)), answer(bob, tc.method, tc.params(spec.NewTaskID()))
+			if theirs != unknown || !strings.Contains(theirs, "-32001") {
+				t.Errorf("another principal's task: %q, an unknown one: %q", theirs, unknown)
+			}
+			if lk.failed != before+2 {
+				t.Errorf("%d failed lookups recorded, want 2", lk.failed-before)
+			}
+		})
+	}
+	if got, rerr := do(t, h, body("tasks/get", spec.TaskQueryParams{ID: held.ID})); rerr != nil || got.Status.State != spec.TaskStateInputRequired {
+		t.Errorf("the owner's task after the attempts: %+v %s", rerr, got.Status.State)
+	}
+}
+
+// lookups counts failed lookups and never refuses.
+type lookups struct {
+	mu     sync.Mutex
+	failed int
+}
+
+func (l *lookups) LookupAllowed(context.Context, string) error { return nil }
+func (l *lookups) LookupFailed(context.Context, string, string, string, string, reason.Code) {
+	l.mu.Lock()
+	l.failed++
+	l.mu.Unlock()
 }
 
 // TestHammer: concurrent sends, gets and cancels of one owner's tasks.
@@ -381,7 +498,7 @@ func TestHammer(t *testing.T) {
 	h := newHandler(t, func(_ context.Context, _ auth.Principal, _ string, _ json.RawMessage) (json.RawMessage, error) {
 		return json.RawMessage(`{"ok":true}`), nil
 	})
-	h.tasks = newTaskTable(50, maxTaskBytes)
+	h.store.maxTasks = 50
 	var wg sync.WaitGroup
 	for range 8 {
 		wg.Go(func() {
@@ -397,7 +514,122 @@ func TestHammer(t *testing.T) {
 		})
 	}
 	wg.Wait()
-	if n := h.tasks.len(); n > 50 {
+	if n := h.store.len(); n > 50 {
 		t.Errorf("%d tasks kept, bound 50", n)
+	}
+}
+
+// TestErrorsAreWards: whether ward or a2asrv answers a request, the
+// client reads ward's code and text as error.code and error.message, and
+// nothing in error.data.
+func TestErrorsAreWards(t *testing.T) {
+	h, err := New(Config{Run: fakeGate, Lookups: refuseAll{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	open := newHandler(t, fakeGate)
+	for _, tc := range []struct {
+		name   string
+		h      *Handler
+		method string
+		params any
+		want   string // code and message
+	}{
+		{"unknown task", open, "tasks/get", spec.TaskQueryParams{ID: "nope"}, "-32001 no task has this id"},
+		{"unknown task, streamed", open, "tasks/resubscribe", spec.TaskIDParams{ID: "nope"}, "-32001 no task has this id"},
+		{"too many lookups", h, "tasks/get", spec.TaskQueryParams{ID: "nope"}, "-32029 too many lookups of task ids that do not exist: wait a few seconds"},
+		{"unknown method", open, "tasks/list", map[string]any{}, "-32601 method not found: ward serves message/send, message/stream, tasks/get, tasks/cancel and tasks/resubscribe"},
+		{"push configuration", open, "tasks/pushNotificationConfig/get", map[string]any{"id": "t"}, "-32003 push notifications are not supported: use message/stream or tasks/get"},
+		{"no call", open, "message/send", spec.MessageSendParams{Message: spec.NewMessage(spec.MessageRoleUser, spec.TextPart{Text: "hi"})},
+			"-32602 the message carries no call: send " + callExample},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rec := httptest.NewRecorder()
+			r := httptest.NewRequest("POST", RPCPath, bytes.NewReader(body(tc.method, tc.params)))
+			tc.h.ServeHTTP(rec, r.WithContext(auth.WithPrincipal(r.Context(), alice)))
+			b := rec.Body.Bytes()
+			if _, data, ok := bytes.Cut(b, []byte("data: ")); ok {
+				b = data
+			}
+			var rp struct {
+				Error map[string]json.RawMessage `json:"error"`
+			}
+			if err := json.Unmarshal(b, &rp); err != nil || rp.Error == nil {
+				t.Fatalf("reply %s: %v", rec.Body.String(), err)
+			}
+			var code int
+			var msg string
+			json.Unmarshal(rp.Error["code"], &code)
+			json.Unmarshal(rp.Error["message"], &msg)
+			if got := fmt.Sprintf("%d %s", code, msg); got != tc.want {
+				t.Errorf("error %s, want %s", got, tc.want)
+			}
+			if d, ok := rp.Error["data"]; ok {
+				t.Errorf("error.data %s", d)
+			}
+		})
+	}
+	// a2asrv's own refusal, in ward's words: a cancel the call's end
+	// outran is covered by TestCancelWorking; a canceled task is final.
+	held, rerr := do(t, open, body("message/send", sendParams("hold_me", map[string]any{})))
+	if rerr != nil {
+		t.Fatal(rerr)
+	}
+	for range 2 {
+		_, rerr = do(t, open, body("tasks/cancel", spec.TaskIDParams{ID: held.ID}))
+	}
+	if rerr == nil || rerr.Code != codeNotCancelable || rerr.Message != "the task is canceled and cannot be canceled" {
+		t.Errorf("cancel a canceled task: %+v", rerr)
+	}
+}
+
+// refuseAll refuses every lookup.
+type refuseAll struct{}
+
+func (refuseAll) LookupAllowed(context.Context, string) error                               { return errors.New("too many") }
+func (refuseAll) LookupFailed(context.Context, string, string, string, string, reason.Code) {}
+
+// TestExactNumbers: numbers in a message's data parts reach the gate and
+// the task's history as the client wrote them (a2a-go decodes them as
+// float64), and a result's numbers reach the client as the tool returned
+// them.
+func TestExactNumbers(t *testing.T) {
+	const args = `{"amount":123456789012345678901234567890,"fee":0.1,"n":9007199254740993,"neg":-1e-7}`
+	var got json.RawMessage
+	h := newHandler(t, func(_ context.Context, _ auth.Principal, _ string, a json.RawMessage) (json.RawMessage, error) {
+		got = a
+		return json.RawMessage(`{"balance":340282366920938463463374607431768211455}`), nil
+	})
+	b := []byte(`{"jsonrpc":"2.0","id":1,"method":"message/send","params":{"message":{"kind":"message","messageId":"m1","role":"user","parts":[{"kind":"data","data":{"tool":"preview_action","arguments":` + args + `}}]}}}`)
+	rec := httptest.NewRecorder()
+	r := httptest.NewRequest("POST", RPCPath, bytes.NewReader(b))
+	h.ServeHTTP(rec, r.WithContext(auth.WithPrincipal(r.Context(), alice)))
+	var canon bytes.Buffer
+	if err := json.Compact(&canon, got); err != nil {
+		t.Fatalf("arguments %s: %v", got, err)
+	}
+	var sent, run map[string]json.Number
+	decodeNumbers([]byte(args), &sent)
+	decodeNumbers(canon.Bytes(), &run)
+	for k, v := range sent {
+		if run[k] != v {
+			t.Errorf("the gate got %s = %s, the client sent %s", k, run[k], v)
+		}
+	}
+	var rp reply
+	var task spec.Task
+	if json.Unmarshal(rec.Body.Bytes(), &rp) != nil || rp.Error != nil || json.Unmarshal(rp.Result, &task) != nil {
+		t.Fatalf("reply %s", rec.Body.String())
+	}
+	for _, want := range []string{"123456789012345678901234567890", "9007199254740993", "340282366920938463463374607431768211455"} {
+		if !strings.Contains(rec.Body.String(), want) {
+			t.Errorf("the reply lost %s: %s", want, rec.Body.String())
+		}
+	}
+	rec = httptest.NewRecorder()
+	r = httptest.NewRequest("POST", RPCPath, bytes.NewReader(body("tasks/get", spec.TaskQueryParams{ID: task.ID})))
+	h.ServeHTTP(rec, r.WithContext(auth.WithPrincipal(r.Context(), alice)))
+	if !strings.Contains(rec.Body.String(), `"amount":123456789012345678901234567890`) {
+		t.Errorf("the task's history lost the amount: %s", rec.Body.String())
 	}
 }

@@ -15,37 +15,26 @@ type call struct {
 	args json.RawMessage // a JSON object
 }
 
-// sendInput is a validated message/send or message/stream request.
+// sendInput is what ward reads from a valid message/send or
+// message/stream: the call (none when the message continues a task), the
+// output mode and how much history the reply carries.
 type sendInput struct {
-	msg     *spec.Message // the message as the task's history keeps it
-	call    call          // none when the message continues a task
-	taskID  spec.TaskID   // set when the message continues a task
-	text    bool          // the client accepts text/plain but not JSON
-	history *int          // how much history the reply carries
+	call    *call
+	text    bool // the client accepts text/plain but not JSON
+	history *int
 }
 
 // callExample is what a message without a call is told to send.
 const callExample = `{"kind": "data", "data": {"tool": "query_state", "arguments": {"kind": "gate"}}}`
 
-// parseSend validates the params of message/send and message/stream and
-// finds the message's call.
-func parseSend(raw json.RawMessage) (*sendInput, *rpcError) {
-	var p struct {
-		Message       json.RawMessage `json:"message"`
-		Configuration *struct {
-			AcceptedOutputModes []string        `json:"acceptedOutputModes"`
-			Blocking            *bool           `json:"blocking"`
-			HistoryLength       *int            `json:"historyLength"`
-			PushConfig          json.RawMessage `json:"pushNotificationConfig"`
-		} `json:"configuration"`
-	}
-	if rerr := decodeParams(raw, &p); rerr != nil {
-		return nil, rerr
-	}
+// checkSend validates the params of message/send and message/stream and
+// finds the message's call: one per message starting a task, none on a
+// message that continues one.
+func checkSend(p *spec.MessageSendParams) (*sendInput, error) {
 	in := &sendInput{}
-	if c := p.Configuration; c != nil {
-		if pc := bytes.TrimSpace(c.PushConfig); len(pc) > 0 && string(pc) != "null" {
-			return nil, &rpcError{Code: codePushNotSupported, Message: "push notifications are not supported: use message/stream or tasks/get"}
+	if c := p.Config; c != nil {
+		if c.PushConfig != nil {
+			return nil, errPush
 		}
 		if c.HistoryLength != nil && *c.HistoryLength < 0 {
 			return nil, invalidParams("params.configuration.historyLength must not be negative")
@@ -54,62 +43,44 @@ func parseSend(raw json.RawMessage) (*sendInput, *rpcError) {
 		if len(c.AcceptedOutputModes) > 0 {
 			js, text := accepts(c.AcceptedOutputModes)
 			if !js && !text {
-				return nil, &rpcError{Code: codeContentType, Message: "ward answers in application/json or text/plain"}
+				return nil, &rpcErr{codeContentType, "ward answers in application/json or text/plain"}
 			}
 			in.text = !js
 		}
 	}
-	m := bytes.TrimSpace(p.Message)
-	switch {
-	case len(m) == 0 || string(m) == "null":
+	m := p.Message
+	if m == nil {
 		return nil, invalidParams("params.message is required")
-	case m[0] != '{':
-		return nil, invalidParams("params.message must be an object")
-	case len(m) > maxMessage:
+	}
+	if b, err := json.Marshal(m); err != nil || len(b) > maxMessage {
 		return nil, invalidParams(fmt.Sprintf("params.message is larger than %d bytes", maxMessage))
 	}
-	var wm struct {
-		Kind      string            `json:"kind"`
-		MessageID string            `json:"messageId"`
-		ContextID string            `json:"contextId"`
-		TaskID    string            `json:"taskId"`
-		Role      string            `json:"role"`
-		Parts     []json.RawMessage `json:"parts"`
-	}
-	if rerr := decodeObject(m, &wm, "params.message"); rerr != nil {
-		return nil, rerr
-	}
 	switch {
-	case wm.Kind != "" && wm.Kind != "message":
-		return nil, invalidParams(`params.message.kind must be "message"`)
-	case wm.MessageID == "":
+	case m.ID == "":
 		return nil, invalidParams("params.message.messageId is required")
-	case len(wm.MessageID) > maxID || len(wm.ContextID) > maxID || len(wm.TaskID) > maxID:
+	case len(m.ID) > maxID || len(m.ContextID) > maxID || len(m.TaskID) > maxID:
 		return nil, invalidParams(fmt.Sprintf("params.message's ids are at most %d bytes", maxID))
-	case wm.Role != string(spec.MessageRoleUser):
+	case m.Role != spec.MessageRoleUser:
 		return nil, invalidParams(`params.message.role must be "user"`)
-	case len(wm.Parts) == 0:
+	case len(m.Parts) == 0:
 		return nil, invalidParams("params.message.parts is empty: send " + callExample)
-	case len(wm.Parts) > maxParts:
+	case len(m.Parts) > maxParts:
 		return nil, invalidParams(fmt.Sprintf("params.message has more than %d parts", maxParts))
 	}
-	msg := &spec.Message{ID: wm.MessageID, ContextID: wm.ContextID, TaskID: spec.TaskID(wm.TaskID), Role: spec.MessageRoleUser}
-	var calls []call
-	for i, raw := range wm.Parts {
-		part, c, rerr := parsePart(raw, fmt.Sprintf("params.message.parts[%d]", i))
-		if rerr != nil {
-			return nil, rerr
+	var calls []*call
+	for i, part := range m.Parts {
+		c, err := partCall(part, fmt.Sprintf("params.message.parts[%d]", i))
+		if err != nil {
+			return nil, err
 		}
-		msg.Parts = append(msg.Parts, part)
 		if c != nil {
-			calls = append(calls, *c)
+			calls = append(calls, c)
 		}
 	}
-	in.msg, in.taskID = msg, msg.TaskID
 	switch {
-	case in.taskID != "" && len(calls) > 0:
+	case m.TaskID != "" && len(calls) > 0:
 		return nil, invalidParams("a message on a task checks on the call it waits for and carries no call of its own: start a new task for another call")
-	case in.taskID != "":
+	case m.TaskID != "":
 		return in, nil
 	case len(calls) == 0:
 		return nil, invalidParams("the message carries no call: send " + callExample)
@@ -120,58 +91,32 @@ func parseSend(raw json.RawMessage) (*sendInput, *rpcError) {
 	return in, nil
 }
 
-// parsePart decodes one part of a message and the call it carries, if
-// any: a data part {"tool", "arguments"}, or a text part holding that
-// JSON. Other text is a note; files are refused.
-func parsePart(raw json.RawMessage, name string) (spec.Part, *call, *rpcError) {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || raw[0] != '{' {
-		return nil, nil, invalidParams(name + " must be an object")
+// partCall returns the call a part carries, if any: a data part {"tool",
+// "arguments"}, or a text part holding that JSON. Other text is a note;
+// files are refused.
+func partCall(part spec.Part, name string) (*call, error) {
+	switch p := part.(type) {
+	case spec.DataPart:
+		if p.Data == nil {
+			return nil, invalidParams(name + ".data must be an object")
+		}
+		b, err := json.Marshal(p.Data)
+		if err != nil {
+			return nil, invalidParams(name + ".data must be an object")
+		}
+		return parseCall(b, name+".data")
+	case spec.TextPart:
+		if t := bytes.TrimSpace([]byte(p.Text)); len(t) > 0 && t[0] == '{' && json.Valid(t) {
+			return parseCall(t, name+".text")
+		}
+		return nil, nil
 	}
-	var wp struct {
-		Kind string          `json:"kind"`
-		Text *string         `json:"text"`
-		Data json.RawMessage `json:"data"`
-	}
-	if rerr := decodeObject(raw, &wp, name); rerr != nil {
-		return nil, nil, rerr
-	}
-	switch wp.Kind {
-	case "data":
-		d := bytes.TrimSpace(wp.Data)
-		if len(d) == 0 || d[0] != '{' {
-			return nil, nil, invalidParams(name + ".data must be an object")
-		}
-		var data map[string]any
-		if err := decodeNumbers(d, &data); err != nil {
-			return nil, nil, invalidParams(name + ".data must be an object")
-		}
-		c, rerr := parseCall(d, name+".data")
-		if rerr != nil {
-			return nil, nil, rerr
-		}
-		return spec.DataPart{Data: data}, c, nil
-	case "text":
-		if wp.Text == nil {
-			return nil, nil, invalidParams(name + ".text is required")
-		}
-		var c *call
-		if t := bytes.TrimSpace([]byte(*wp.Text)); len(t) > 0 && t[0] == '{' && json.Valid(t) {
-			var rerr *rpcError
-			if c, rerr = parseCall(t, name+".text"); rerr != nil {
-				return nil, nil, rerr
-			}
-		}
-		return spec.TextPart{Text: *wp.Text}, c, nil
-	case "file":
-		return nil, nil, invalidParams(name + ": file parts are not accepted; send the call as a data part")
-	}
-	return nil, nil, invalidParams(name + `.kind must be "data" or "text"`)
+	return nil, invalidParams(name + ": file parts are not accepted; send the call as a data part")
 }
 
 // parseCall reads {"tool": name, "arguments": {...}} from a JSON object;
 // an object without "tool" carries no call.
-func parseCall(obj []byte, name string) (*call, *rpcError) {
+func parseCall(obj []byte, name string) (*call, error) {
 	var w struct {
 		Tool      json.RawMessage `json:"tool"`
 		Arguments json.RawMessage `json:"arguments"`
@@ -218,7 +163,7 @@ func accepts(modes []string) (js, text bool) {
 }
 
 // decodeNumbers decodes JSON keeping numbers exact (json.Number), so a
-// value read back into a task's history is what the client sent.
+// result read back from a task is what the tool returned.
 func decodeNumbers(b []byte, v any) error {
 	d := json.NewDecoder(bytes.NewReader(b))
 	d.UseNumber()

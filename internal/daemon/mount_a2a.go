@@ -12,7 +12,8 @@ import (
 
 // mountA2A adds the A2A surface to ward serve's mux: the public Agent Card
 // and JSON-RPC at /a2a for agent, peer and owner tokens, each call in the
-// token's A2A session (peers with peer authority).
+// token's A2A session (peers with peer authority). Its calls end before
+// the stack closes.
 func mountA2A(s *Server) error {
 	// The profile, hence the facades offered, is the same for every
 	// token: the configured view tells the card which.
@@ -38,5 +39,8 @@ func mountA2A(s *Server) error {
 	h.Register(s.Mux, func(next http.Handler) http.Handler {
 		return s.Authenticate(next, auth.Agent, auth.Peer, auth.Owner)
 	})
+	// a2asrv runs calls detached from their requests: the store stays
+	// open until they have ended.
+	s.OnShutdown(h.Shutdown)
 	return nil
 }

@@ -71,6 +71,16 @@ type Server struct {
 	Addr     net.Addr
 	URL      string // http(s)://HOST:PORT once listening
 
+	shutdowns []func(context.Context) error
+}
+
+// OnShutdown registers f to stop a surface as Serve shuts down: f runs
+// once the listener has stopped and requests in flight have ended (or
+// been cut off), before the stack closes, with what is left of the grace
+// period; it must return only when the surface no longer uses the stack.
+// Surfaces stop in the order they registered. A mount function calls it.
+func (s *Server) OnShutdown(f func(context.Context) error) {
+	s.shutdowns = append(s.shutdowns, f)
 }
 
 // owner is the session owner a principal is.
@@ -299,8 +309,9 @@ func selfPolicy(dir string, f *config.File) (*policy.Snapshot, *atomic.Pointer[r
 
 // Serve runs ward serve until ctx ends, then shuts down: the listener
 // stops accepting, in-flight requests get until their tick budget (at most
-// 4 s) to finish, and the store flushes every acknowledged record before
-// Serve returns.
+// 4 s) to finish, the surfaces stop (OnShutdown) within what is left of
+// it, and the store flushes every acknowledged record before Serve
+// returns.
 func Serve(ctx context.Context, cfg ServeConfig) error {
 	if cfg.Addr == "" {
 		cfg.Addr = DefaultAddr
@@ -411,6 +422,13 @@ func Serve(ctx context.Context, cfg ServeConfig) error {
 	}
 	if serveErr == nil {
 		serveErr = <-served // the listener goroutine has returned
+	}
+	for _, stop := range srv.shutdowns {
+		if err := stop(shut); err != nil {
+			// The grace period ran out for work a surface runs beyond its
+			// requests (A2A's calls): it was cancelled and has returned.
+			cfg.Log.Warn("shutdown: a surface's work still running after the grace period was cancelled", "err", err)
+		}
 	}
 	if errors.Is(serveErr, http.ErrServerClosed) {
 		serveErr = nil

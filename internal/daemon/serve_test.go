@@ -180,3 +180,34 @@ func TestServeShutdownEndsStreamsAndFinishesCalls(t *testing.T) {
 		t.Errorf("in-flight call answered %q, want it finished", got)
 	}
 }
+
+// TestServeStopsSurfacesBeforeTheStore: OnShutdown functions run in the
+// order they registered, after the listener stopped and before the stack
+// closes (they may still use the store).
+func TestServeStopsSurfacesBeforeTheStore(t *testing.T) {
+	var order []string
+	st, err := Start(context.Background(), ServeConfig{Addr: "127.0.0.1:0", Data: t.TempDir(), Mount: func(s *Server) error {
+		for _, name := range []string{"first", "second"} {
+			s.OnShutdown(func(ctx context.Context) error {
+				if _, _, err := auth.Create(ctx, s.Stack.Store, auth.Spec{Role: auth.Agent, Name: name}, time.Now()); err != nil {
+					t.Errorf("%s: the store at shutdown: %v", name, err)
+				}
+				if _, err := http.Get(s.URL + "/healthz"); err == nil {
+					t.Errorf("%s: the listener still answers", name)
+				}
+				order = append(order, name)
+				return nil
+			})
+		}
+		return nil
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Stop(); err != nil {
+		t.Fatalf("serve: %v", err)
+	}
+	if got := strings.Join(order, " "); got != "first second" {
+		t.Errorf("surfaces stopped: %q, want first second", got)
+	}
+}

@@ -77,6 +77,9 @@ type Config struct {
 	Bus      *event.Bus
 	Log      *slog.Logger     // default: discard
 	Now      func() time.Time // default: time.Now
+	// TxURL links a transaction of a chain to its explorer page ("" when
+	// the chain has none; optional).
+	TxURL func(chainID uint64, hash string) string
 	// MetricsToken makes /metrics need an owner token from loopback
 	// clients too (set it when a proxy on the same host forwards remote
 	// requests).

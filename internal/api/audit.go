@@ -159,6 +159,8 @@ type actionView struct {
 	ActionType  string          `json:"action_type,omitempty"`
 	ArgsHash    string          `json:"args_hash,omitempty"`
 	TxHash      string          `json:"tx_hash,omitempty"`
+	ChainID     uint64          `json:"chain_id,omitempty"`
+	TxURL       string          `json:"tx_url,omitempty"` // the transaction on the chain's explorer
 	Status      string          `json:"status,omitempty"`
 	BlockReason string          `json:"block_reason,omitempty"`
 	GasUsed     uint64          `json:"gas_used,omitempty"`
@@ -221,6 +223,12 @@ func (a *Server) actions(ctx context.Context, r *request) (any, error) {
 		}
 		if len(x.Detail) > 0 && json.Valid(x.Detail) {
 			out[i].Detail = x.Detail
+		}
+		if x.TxHash != "" && x.ChainID != 0 {
+			out[i].ChainID = x.ChainID
+			if a.cfg.TxURL != nil {
+				out[i].TxURL = a.cfg.TxURL(x.ChainID, x.TxHash)
+			}
 		}
 	}
 	return map[string]any{"actions": out}, nil

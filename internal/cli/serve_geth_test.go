@@ -58,6 +58,7 @@ rpc_urls = [%q, %q]
 chain_id = %d
 wallet_key_file = %q
 address_book = "book.toml"
+explorer_tx_url = "http://127.0.0.1:4000/tx/{hash}"
 
 [gate]
 announce_delay = "0s"
@@ -158,6 +159,25 @@ any_selector = true
 		}
 		if got := new(big.Int).Sub(balance(weth), before); got.Sign() <= 0 {
 			t.Errorf("WETH balance rose by %s, want more", got)
+		}
+	})
+	t.Run("the action log keeps the transaction, its chain and its explorer link", func(t *testing.T) {
+		owner, _ := s.token(auth.Owner, "owner", 0)
+		r := s.do("GET", "/v1/actions?kind=tool_call", owner, "", "")
+		var out struct {
+			Actions []struct {
+				TxHash  string `json:"tx_hash"`
+				ChainID uint64 `json:"chain_id"`
+				TxURL   string `json:"tx_url"`
+			} `json:"actions"`
+		}
+		json.Unmarshal(r.body, &out)
+		if len(out.Actions) != 1 {
+			t.Fatalf("actions: %d %s", r.status, r.body)
+		}
+		a := out.Actions[0]
+		if len(a.TxHash) != 66 || a.ChainID != nodetest.ChainID || a.TxURL != "http://127.0.0.1:4000/tx/"+a.TxHash {
+			t.Errorf("the swap's record = %+v", a)
 		}
 	})
 	t.Run("an Aave supply at the book's pool", func(t *testing.T) {

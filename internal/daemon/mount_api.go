@@ -24,6 +24,12 @@ func mountAPI(s *Server) error {
 			Named: s.NamedSession, ByID: s.SessionByID,
 		},
 		Tokens: api.Tokens{Store: st.Store, Invalidate: s.Verifier.Invalidate},
+		TxURL: func(id uint64, hash string) string {
+			if c, ok := st.Book.Chain(id); ok {
+				return c.TxURL(hash)
+			}
+			return ""
+		},
 	})
 	if err != nil {
 		return err

@@ -128,10 +128,13 @@ type Stack struct {
 	// Providers are the clients of every chain the stack trades on, the
 	// first chain's (Provider) among them.
 	Providers *chain.Providers
-	Registry  *registry.Registry
-	Hooks     *hook.Set
-	Bus       *event.Bus
-	Tools     *gate.Tools
+	// Book is the address book in force (the shipped one with the
+	// operator's entries).
+	Book     *addrbook.Book
+	Registry *registry.Registry
+	Hooks    *hook.Set
+	Bus      *event.Bus
+	Tools    *gate.Tools
 	// Facade is the gate as the surfaces call it.
 	Facade *facade.Tools
 	// Ingest is the Grimoire's ingestion pipeline.
@@ -196,10 +199,11 @@ func Open(ctx context.Context, cfg Config) (_ *Stack, err error) {
 	cfg.Hooks.Simulation.Simulator = simAdapter{s.Sim}
 	cfg.Hooks.Windows = s.Store // spend and rate windows that survive a restart
 	cfg.Hooks.Hallucination.Reader = &readerAdapter{ps: providers}
-	cfg.Hooks.Hallucination.Book = cfg.Book
-	if cfg.Book == nil {
-		cfg.Hooks.Hallucination.Book = addrbook.Shipped()
+	s.Book = cfg.Book
+	if s.Book == nil {
+		s.Book = addrbook.Shipped()
 	}
+	cfg.Hooks.Hallucination.Book = s.Book
 	if s.Hooks, err = hook.NewSet(cfg.Hooks); err != nil {
 		return nil, err
 	}

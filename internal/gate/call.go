@@ -1025,7 +1025,7 @@ func (t *Tools) settleExecuted(ctx context.Context, c *commitCall, res *tool.Res
 	rec.Expected, rec.Actual, rec.GroundTruth = res.ExpectedOutcome, res.ActualOutcome, res.GroundTruthSource
 	rec.Verified = res.ExpectedOutcome != "" && res.ExpectedOutcome == res.ActualOutcome
 	if n := len(res.TxHashes); n > 0 {
-		rec.TxHash = res.TxHashes[n-1]
+		rec.TxHash, rec.ChainID = res.TxHashes[n-1], c.plan.Chain
 	}
 	rec.GasUsed = res.GasUsed
 	t.finish(ctx, c.p.ID, c.began, true, c.consumed.ValueCents)

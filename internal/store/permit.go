@@ -158,6 +158,9 @@ type ActionRecord struct {
 	ActionType  string // "swap", "deposit", ...
 	ArgsHash    string
 	TxHash      string
+	// ChainID is the chain TxHash is on (0: none, or a record from before
+	// it was kept).
+	ChainID     uint64
 	Status      ActionStatus
 	BlockReason string // reason code when blocked
 	GasUsed     uint64

@@ -768,7 +768,9 @@
       ["Status", "c-dec", (a) => el("td", {}, a.status ? el("span", { class: "pill", "data-tone": toneOf({ executed: "ok", blocked: "bad", failed: "bad", deferred: "info" }, a.status), text: str(a.status) }) : "")],
       ["Reason", "c-code", (a) => el("td", {}, a.block_reason ? el("span", { class: "code", text: str(a.block_reason) }) : "")],
       ["Permit", "", (a) => el("td", { class: "mono", text: shortId(a.permit_id), title: str(a.permit_id) })],
-      ["Tx", "", (a) => el("td", { class: "mono", text: shortId(a.tx_hash), title: str(a.tx_hash) })],
+      ["Tx", "", (a) => el("td", { class: "mono", title: str(a.tx_hash) }, /^https?:\/\//.test(str(a.tx_url))
+        ? el("a", { href: a.tx_url, target: "_blank", rel: "noopener noreferrer", text: shortId(a.tx_hash) })
+        : shortId(a.tx_hash))],
       ["Session", "", (a) => el("td", { class: "mono", text: shortId(a.session_id), title: str(a.session_id) })],
     ],
   };

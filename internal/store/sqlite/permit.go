@@ -41,11 +41,11 @@ WHERE id = ?3 AND status = 'pending' AND expires_ns > ?1 AND (not_before_ns IS N
 RETURNING ` + permitColumns
 	sqlPermitCancel = `UPDATE permits SET status = 'cancelled', closed_ns = ?1, closed_by = ?2 WHERE id = ?3 AND status = 'pending'`
 	sqlPermitRow    = `SELECT ` + permitColumns + ` FROM permits WHERE id = ?`
-	sqlActionInsert = `INSERT INTO action_log (` + actionColumns + `) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`
+	sqlActionInsert = `INSERT INTO action_log (` + actionColumns + `) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`
 )
 
 // actionColumns is the column list of action_log, in ActionRecord's order.
-const actionColumns = `id, time_ns, kind, permit_id, session_id, tool, action_type, args_hash, tx_hash, status, block_reason, gas_used, gas_cost_wei, verified, expected, actual, ground_truth, detail, principal_id`
+const actionColumns = `id, time_ns, kind, permit_id, session_id, tool, action_type, args_hash, tx_hash, status, block_reason, gas_used, gas_cost_wei, verified, expected, actual, ground_truth, detail, principal_id, chain_id`
 
 // permitOp is a permit write and, for a consume or cancel, the writer's
 // answer, set before the batch's done is closed and read by the caller only
@@ -551,6 +551,7 @@ func (w *writer) writeAction(o *op) error {
 		bindOptional(st, 17, a.GroundTruth),
 		bindOptionalJSON(st, 18, a.Detail),
 		bindOptional(st, 19, a.PrincipalID),
+		bindChain(st, 20, a.ChainID),
 		st.Exec(),
 	)
 	var e *sqlite3.Error
@@ -636,6 +637,7 @@ func (s *Store) Actions(ctx context.Context, f store.ActionFilter) ([]store.Acti
 			GroundTruth: st.ColumnText(16),
 			Detail:      textBytes(st, 17),
 			PrincipalID: st.ColumnText(18),
+			ChainID:     uint64(st.ColumnInt64(19)),
 		})
 		return nil
 	})
@@ -697,4 +699,12 @@ func (s *Store) CancelPermitRecorded(ctx context.Context, pid, by string, now ti
 		return fmt.Errorf("sqlite: cancel permit %s: %w", pid, err)
 	}
 	return nil
+}
+
+// bindChain binds a chain id, NULL for none.
+func bindChain(st *sqlite3.Stmt, i int, id uint64) error {
+	if id == 0 {
+		return st.BindNull(i)
+	}
+	return st.BindInt64(i, int64(id))
 }

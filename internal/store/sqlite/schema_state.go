@@ -215,8 +215,12 @@ DELETE FROM gate_state WHERE key IN ('phase', 'halt');
 // arguments of the call that produced it (sealed as the body is): what an
 // output echoes of its own arguments it does not vouch for, and a session
 // rebuilt after a restart must know that too. Rows from before have none.
+// Version 24 records the chain of an action's transaction, for its
+// explorer link; rows from before have none.
 var finalMigrations = []migration{{22, `
 DROP TABLE gate_state;
 `}, {23, `
 ALTER TABLE session_observations ADD COLUMN args BLOB;
+`}, {24, `
+ALTER TABLE action_log ADD COLUMN chain_id INTEGER;
 `}}

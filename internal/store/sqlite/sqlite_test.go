@@ -160,7 +160,7 @@ func TestMigrations(t *testing.T) {
 			"closed_ns", "closed_by", "principal_id"},
 		"action_log": {"id", "time_ns", "kind", "permit_id", "session_id", "tool", "action_type", "args_hash",
 			"tx_hash", "status", "block_reason", "gas_used", "gas_cost_wei", "verified", "expected", "actual",
-			"ground_truth", "detail", "principal_id"},
+			"ground_truth", "detail", "principal_id", "chain_id"},
 		"withheld_outputs": {"key", "session_id", "parent_id", "tool", "time_ns", "size", "exit_code", "status",
 			"nonce", "ciphertext", "decided_by", "decided_ns", "plain", "principal_id"},
 		"withheld_wraps": {"key", "reviewer", "wrap"},

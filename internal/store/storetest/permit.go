@@ -539,6 +539,7 @@ func testActionLog(t *testing.T, h *harness) {
 	}
 	full := recs[3]
 	full.TxHash = "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060"
+	full.ChainID = 8453
 	full.Status = store.StatusExecuted
 	full.GasUsed = 142_331
 	full.GasCostWei = "4269930000000000"

@@ -164,6 +164,9 @@ func Open(ctx context.Context, cfg Config) (_ *Stack, err error) {
 		return nil, err
 	}
 
+	if s.Book = cfg.Book; s.Book == nil {
+		s.Book = addrbook.Shipped()
+	}
 	env, dc, err := s.openChain(ctx, cfg)
 	if err != nil {
 		return nil, err
@@ -199,10 +202,6 @@ func Open(ctx context.Context, cfg Config) (_ *Stack, err error) {
 	cfg.Hooks.Simulation.Simulator = simAdapter{s.Sim}
 	cfg.Hooks.Windows = s.Store // spend and rate windows that survive a restart
 	cfg.Hooks.Hallucination.Reader = &readerAdapter{ps: providers}
-	s.Book = cfg.Book
-	if s.Book == nil {
-		s.Book = addrbook.Shipped()
-	}
 	cfg.Hooks.Hallucination.Book = s.Book
 	if s.Hooks, err = hook.NewSet(cfg.Hooks); err != nil {
 		return nil, err
@@ -257,13 +256,9 @@ type ChainEndpoint struct {
 // with a warning (its calls are refused CHAIN_NOT_SUPPORTED) so the
 // others keep working.
 func (s *Stack) openMoreChains(ctx context.Context, cfg Config, providers *chain.Providers) ([]*catalog.Env, error) {
-	book := cfg.Book
-	if book == nil {
-		book = addrbook.Shipped()
-	}
 	var envs []*catalog.Env
 	for _, c := range cfg.MoreChains {
-		p, err := chain.DialEndpoints(ctx, c.RPCURLs, chain.ProviderConfig{ChainID: c.ChainID})
+		p, err := s.dial(ctx, c.RPCURLs, c.ChainID)
 		if err != nil {
 			log := cfg.Log
 			if log == nil {
@@ -272,27 +267,48 @@ func (s *Stack) openMoreChains(ctx context.Context, cfg Config, providers *chain
 			log.Warn("a chain is left out: it could not be reached at start", "chain", c.Name, "chain_id", c.ChainID, "err", err)
 			continue
 		}
-		s.closers = append(s.closers, func() error { p.Close(); return nil })
-		env := &catalog.Env{Chain: p, Sim: s.Sim, Now: cfg.Now}
-		if c.WalletKeyFile != "" {
-			signer, err := chain.LoadLocalSigner(c.WalletKeyFile)
-			if err != nil {
-				return nil, fmt.Errorf("chain %s: %w", c.Name, err)
-			}
-			s.closers = append(s.closers, signer.Close)
-			if env.Wallet, err = chain.NewWallet(signer, p, chain.WalletConfig{}); err != nil {
-				return nil, fmt.Errorf("chain %s: %w", c.Name, err)
-			}
+		env, err := s.endpointEnv(p, c.WalletKeyFile, cfg.Now)
+		if err != nil {
+			return nil, fmt.Errorf("chain %s: %w", c.Name, err)
 		}
-		if bc, ok := book.Chain(p.ChainID()); ok {
-			env.Tokens, env.Venues = catalog.FromBook(bc)
-		}
+		env.Sim = s.Sim
 		if err := providers.Add(p); err != nil {
 			return nil, fmt.Errorf("chain %s: %w", c.Name, err)
 		}
 		envs = append(envs, env)
 	}
 	return envs, nil
+}
+
+// dial connects to the endpoints of one chain; Close closes them.
+func (s *Stack) dial(ctx context.Context, urls []string, id uint64) (*chain.Provider, error) {
+	p, err := chain.DialEndpoints(ctx, urls, chain.ProviderConfig{ChainID: id})
+	if err != nil {
+		return nil, err
+	}
+	s.closers = append(s.closers, func() error { p.Close(); return nil })
+	return p, nil
+}
+
+// endpointEnv is the catalogue's environment on a chain ward reaches
+// through p: the agent wallet of keyFile (none without one) and the
+// tokens and venues the address book lists for the chain.
+func (s *Stack) endpointEnv(p *chain.Provider, keyFile string, now func() time.Time) (*catalog.Env, error) {
+	env := &catalog.Env{Chain: p, Now: now}
+	if keyFile != "" {
+		signer, err := chain.LoadLocalSigner(keyFile)
+		if err != nil {
+			return nil, err
+		}
+		s.closers = append(s.closers, signer.Close)
+		if env.Wallet, err = chain.NewWallet(signer, p, chain.WalletConfig{}); err != nil {
+			return nil, err
+		}
+	}
+	if bc, ok := s.Book.Chain(p.ChainID()); ok {
+		env.Tokens, env.Venues = catalog.FromBook(bc)
+	}
+	return env, nil
 }
 
 // openChain connects the stack to its chain: the endpoint cfg.RPCURL,
@@ -302,35 +318,22 @@ func (s *Stack) openMoreChains(ctx context.Context, cfg Config, providers *chain
 // or else the address book's for the endpoint's chain)
 // and the dev chain's contracts (nil with an endpoint).
 func (s *Stack) openChain(ctx context.Context, cfg Config) (*catalog.Env, *chain.DevContracts, error) {
-	env := &catalog.Env{Tokens: cfg.Tokens, Venues: cfg.Venues, Now: cfg.Now}
 	var err error
 	if cfg.RPCURL != "" {
-		urls := append([]string{cfg.RPCURL}, cfg.RPCURLs...)
-		if s.Provider, err = chain.DialEndpoints(ctx, urls, chain.ProviderConfig{ChainID: cfg.ChainID}); err != nil {
+		if s.Provider, err = s.dial(ctx, append([]string{cfg.RPCURL}, cfg.RPCURLs...), cfg.ChainID); err != nil {
 			return nil, nil, err
 		}
-		s.closers = append(s.closers, func() error { s.Provider.Close(); return nil })
-		if cfg.WalletKeyFile != "" {
-			signer, err := chain.LoadLocalSigner(cfg.WalletKeyFile)
-			if err != nil {
-				return nil, nil, err
-			}
-			s.closers = append(s.closers, signer.Close)
-			if s.Wallet, err = chain.NewWallet(signer, s.Provider, chain.WalletConfig{}); err != nil {
-				return nil, nil, err
-			}
+		env, err := s.endpointEnv(s.Provider, cfg.WalletKeyFile, cfg.Now)
+		if err != nil {
+			return nil, nil, err
 		}
-		if cfg.Tokens == nil && reflect.ValueOf(cfg.Venues).IsZero() {
-			book := cfg.Book
-			if book == nil {
-				book = addrbook.Shipped()
-			}
-			if bc, ok := book.Chain(s.Provider.ChainID()); ok {
-				env.Tokens, env.Venues = catalog.FromBook(bc)
-			}
+		s.Wallet = env.Wallet
+		if cfg.Tokens != nil || !reflect.ValueOf(cfg.Venues).IsZero() {
+			env.Tokens, env.Venues = cfg.Tokens, cfg.Venues
 		}
 		return env, nil, nil
 	}
+	env := &catalog.Env{Now: cfg.Now}
 	if s.Dev, err = chain.StartDev(ctx, chain.DevConfig{Seed: cfg.DevSeed, AutoCommit: true}); err != nil {
 		return nil, nil, err
 	}

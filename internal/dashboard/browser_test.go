@@ -86,7 +86,8 @@ func startWard(t *testing.T) *ward {
 		t.Fatal(err)
 	}
 	w := &ward{}
-	out := &readyWriter{ready: make(chan string, 1)}
+	ready := make(chan string, 1)
+	out := &readyWriter{ready: ready} // Write clears its field under its lock; the test reads only this channel
 	ctx, cancel := context.WithCancel(context.WithoutCancel(t.Context()))
 	served := make(chan error, 1)
 	go func() {
@@ -126,7 +127,7 @@ func startWard(t *testing.T) *ward {
 		}
 	})
 	select {
-	case w.url = <-out.ready:
+	case w.url = <-ready:
 	case err := <-served:
 		served <- err
 		t.Fatalf("ward did not start: %v", err)

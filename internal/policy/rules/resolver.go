@@ -236,29 +236,37 @@ func (r *Resolver) table(dir string) (*dirTable, bool) {
 		return nil, false
 	}
 	// Watch before listing: a change after the listing started is then
-	// reported and marks the new table stale.
-	t = &dirTable{}
-	r.mu.Lock()
-	r.dirs[dir] = t
-	r.mu.Unlock()
-	if !w.watch(dir) {
-		r.changed(dir)
-		return nil, false
+	// reported and marks the new table stale. A busy directory (/tmp) can
+	// change during every listing; a few attempts keep it, and everything
+	// below it, cacheable without waiting on it for long.
+	for range listAttempts {
+		t = &dirTable{}
+		r.mu.Lock()
+		r.dirs[dir] = t
+		r.mu.Unlock()
+		if !w.watch(dir) {
+			r.changed(dir)
+			return nil, false
+		}
+		links, dirs, err := listDir(dir)
+		if err != nil {
+			r.changed(dir)
+			return nil, false
+		}
+		r.mu.Lock()
+		t.links, t.dirs = links, dirs
+		t.ready = !t.stale
+		r.mu.Unlock()
+		if t.ready {
+			return t, true
+		}
 	}
-	links, dirs, err := listDir(dir)
-	if err != nil {
-		r.changed(dir)
-		return nil, false
-	}
-	r.mu.Lock()
-	t.links, t.dirs = links, dirs
-	t.ready = !t.stale
-	r.mu.Unlock()
-	if !t.ready {
-		return nil, false
-	}
-	return t, true
+	return nil, false
 }
+
+// listAttempts bounds the listings of a directory that changes while it is
+// listed, per resolution.
+const listAttempts = 3
 
 // listDir returns the symlinks in dir with their targets, and the names of
 // its subdirectories.

@@ -112,11 +112,17 @@ func TestResolverCaches(t *testing.T) {
 	if !r.Caching() {
 		t.Skip("no directory watching on this platform")
 	}
-	r.Resolve(p)
-	r.mu.RLock()
-	tab, ok := r.dirs[root]
-	r.mu.RUnlock()
-	if !ok || !tab.ready {
+	// Other processes may keep changing the directories above root (/tmp),
+	// which makes a listing stale and the resolution uncached this time:
+	// caching must happen within a few resolutions, not at the first.
+	cached := func() bool {
+		r.Resolve(p)
+		r.mu.RLock()
+		defer r.mu.RUnlock()
+		tab, ok := r.dirs[root]
+		return ok && tab.ready && !tab.stale
+	}
+	if !eventually(t, cached) {
 		t.Fatal("the directory of a resolved path was not cached")
 	}
 	// After Close the resolver still works, uncached.

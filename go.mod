@@ -16,6 +16,7 @@ require (
 	github.com/holiman/uint256 v1.3.2
 	github.com/lmittmann/w3 v0.20.7
 	github.com/modelcontextprotocol/go-sdk v1.8.0
+	github.com/mtibben/confusables v0.0.0-20210201002637-9d1b0723b659
 	github.com/ncruces/go-sqlite3 v0.35.6
 	github.com/pelletier/go-toml/v2 v2.4.3
 	github.com/prometheus/client_golang v1.25.0

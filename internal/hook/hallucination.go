@@ -7,9 +7,13 @@ import (
 	"math/big"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
+	"unicode"
 
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/mtibben/confusables"
+	"golang.org/x/text/unicode/norm"
 
 	"github.com/wardhq/ward/internal/addrbook"
 	"github.com/wardhq/ward/internal/reason"
@@ -71,6 +75,9 @@ type Hallucination struct {
 	reader  ChainReader
 	book    *addrbook.Book
 	timeout time.Duration
+
+	mu    sync.Mutex
+	likes map[*addrbook.Chain]map[string][]addrbook.Token // a chain's book tokens by symbol skeleton
 }
 
 var _ Hook = (*Hallucination)(nil)
@@ -216,7 +223,7 @@ func (h *Hallucination) checkBook(ctx context.Context, c *Call, book *addrbook.C
 			fmt.Sprintf("%s: token %s", c.Def.Name, t.Token))
 	}
 	lookalike := func(sym, where string) Verdict {
-		same := book.TokensBySymbol(sym)
+		same := h.like(book, sym)
 		if len(same) == 0 {
 			return Verdict{}
 		}
@@ -225,7 +232,7 @@ func (h *Hallucination) checkBook(ctx context.Context, c *Call, book *addrbook.C
 			listed[i] = bt.Address.Hex()
 		}
 		return veto(hallName, reason.NotBookToken,
-			fmt.Sprintf("token %s %s the symbol the address book gives %s on chain %d, but the book lists %s at %s: it is not that token",
+			fmt.Sprintf("token %s %s the symbol the address book gives %s on chain %d (or one that reads the same), but the book lists %s at %s: it is not that token",
 				t.Token, where, same[0].Symbol, book.ID, same[0].Symbol, strings.Join(listed, ", ")),
 			fmt.Sprintf("%s: token %s is not in the book", c.Def.Name, t.Token))
 	}
@@ -243,6 +250,46 @@ func (h *Hallucination) checkBook(ctx context.Context, c *Call, book *addrbook.C
 		return Verdict{}
 	}
 	return lookalike(sym, "carries on chain")
+}
+
+// like returns the book's tokens whose symbol looks like sym: the same
+// after compatibility normalisation (fullwidth letters), without invisible
+// characters, marks or spaces, in one case, and with each character
+// replaced by its Unicode confusable prototype (UTS #39 skeleton: Cyrillic
+// С for C, Greek Ε for E, 1 for l). A token the book does not list but
+// whose symbol looks like a book token's is a look-alike.
+func (h *Hallucination) like(book *addrbook.Chain, sym string) []addrbook.Token {
+	h.mu.Lock()
+	idx, ok := h.likes[book]
+	if !ok {
+		idx = make(map[string][]addrbook.Token, len(book.Tokens))
+		for _, t := range book.Tokens {
+			k := symbolSkeleton(t.Symbol)
+			idx[k] = append(idx[k], t)
+		}
+		if h.likes == nil {
+			h.likes = make(map[*addrbook.Chain]map[string][]addrbook.Token)
+		}
+		h.likes[book] = idx
+	}
+	h.mu.Unlock()
+	k := symbolSkeleton(sym)
+	if k == "" {
+		return nil
+	}
+	return idx[k]
+}
+
+// symbolSkeleton is what a token symbol looks like to a reader.
+func symbolSkeleton(sym string) string {
+	s := norm.NFKC.String(sym)
+	s = strings.Map(func(r rune) rune {
+		if unicode.IsSpace(r) || unicode.In(r, unicode.Cf, unicode.Mn, unicode.Me, unicode.Variation_Selector) {
+			return -1
+		}
+		return r
+	}, s)
+	return confusables.Skeleton(strings.ToUpper(s))
 }
 
 // checkAddresses vetoes the first mixed-case address with a bad checksum

@@ -118,11 +118,13 @@ func TestHallucinationScope(t *testing.T) {
 // one it does, whether the agent states the symbol or the token carries it.
 func TestHallucinationAddressBook(t *testing.T) {
 	usdc := tool.Address{0xa0}
+	link := tool.Address{0xb0}
 	fake := tool.Address{0xfa}    // not in the book
 	factory := tool.Address{0xf1} // a contract in the book
 	book, err := addrbook.Parse([]byte(`{"format":1,"chains":[{"chain_id":1337,"tokens":[
 		{"address":"` + usdc.Hex() + `","symbol":"USDC","decimals":6},
-		{"address":"` + hooktest.Token.Hex() + `","symbol":"TKN","decimals":18}],
+		{"address":"` + hooktest.Token.Hex() + `","symbol":"TKN","decimals":18},
+		{"address":"` + link.Hex() + `","symbol":"LINK","decimals":18}],
 		"contracts":[{"role":"uniswap_v3_factory","address":"` + factory.Hex() + `"}]}]}`))
 	if err != nil {
 		t.Fatal(err)
@@ -155,6 +157,16 @@ func TestHallucinationAddressBook(t *testing.T) {
 		{"decimals the book contradicts", book, use(hooktest.Token, "", 6), reader("XYZ"), reason.DecimalsMismatch, "lists TKN (" + hooktest.Token.Hex() + ") with 18 decimals, not 6"},
 		{"look-alike by the stated symbol", book, use(fake, " Usdc", -1), reader("XYZ"), reason.NotBookToken, "the book lists USDC at " + usdc.Hex()},
 		{"look-alike by its symbol on chain", book, use(fake, "", -1), reader("usdc"), reason.NotBookToken, "carries on chain the symbol the address book gives USDC"},
+		// Look-alikes that are not the same string: what a reader sees,
+		// not the bytes, decides.
+		{"Cyrillic look-alike on chain", book, use(fake, "", -1), reader("USD\u0421"), reason.NotBookToken, "the book lists USDC at " + usdc.Hex()},
+		{"Greek look-alike stated", book, use(fake, "\u03a4KN", -1), reader("XYZ"), reason.NotBookToken, "the book lists TKN at"},
+		{"fullwidth look-alike on chain", book, use(fake, "", -1), reader("\uff35\uff33\uff24\uff23"), reason.NotBookToken, "the book lists USDC at"},
+		{"zero-width look-alike on chain", book, use(fake, "", -1), reader("US\u200bDC"), reason.NotBookToken, "the book lists USDC at"},
+		{"combining-mark look-alike on chain", book, use(fake, "", -1), reader("USDC\u0336"), reason.NotBookToken, "the book lists USDC at"},
+		{"Greek Nu stated", book, use(fake, "TK\u039d", -1), reader("XYZ"), reason.NotBookToken, "the book lists TKN at"},
+		{"digit for letter on chain", book, use(fake, "", -1), reader("L1NK"), reason.NotBookToken, "the book lists LINK at " + link.Hex()},
+		{"a different symbol is not a look-alike", book, use(fake, "", -1), reader("USDT"), "", ""},
 		{"a contract is no token", book, use(factory, "", -1), reader("XYZ"), reason.NotBookToken, "as uniswap_v3_factory, not as a token"},
 		{"an unlisted token with its own symbol", book, use(fake, "XYZ", 6), reader("XYZ"), "", ""},
 		{"a book of other chains checks nothing", other, use(fake, "", -1), reader("TKN"), "", ""},

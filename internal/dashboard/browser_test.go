@@ -20,11 +20,9 @@ import (
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
-	"github.com/wardhq/ward/internal/api"
 	"github.com/wardhq/ward/internal/auth"
 	"github.com/wardhq/ward/internal/config"
 	"github.com/wardhq/ward/internal/daemon"
-	"github.com/wardhq/ward/internal/dashboard"
 )
 
 // testPolicy holds every gas price read for the owner's review. Its
@@ -38,6 +36,9 @@ when = "true"
 action = "quarantine"
 reason_code = "OWNER_REVIEW"
 message = "<img src=x data-injected=1> gas reads wait for the owner"
+
+[chain]
+explorer_tx_url = "https://explorer.invalid/tx/{hash}"
 `
 
 // browserPath returns the Chromium or Chrome binary the test drives, or
@@ -93,24 +94,13 @@ func startWard(t *testing.T) *ward {
 	go func() {
 		served <- daemon.Serve(ctx, daemon.ServeConfig{
 			Addr: "127.0.0.1:0", Data: t.TempDir(), File: f, Out: out,
+			// ward serve's own surfaces, as it mounts them.
 			Mount: func(s *daemon.Server) error {
+				if err := daemon.MountSurfaces(s); err != nil {
+					return err
+				}
 				st := s.Stack
-				a, err := api.New(api.Config{
-					Authenticate: s.Authenticate, Session: s.Session,
-					Tools: st.Facade, Store: st.Store, Policy: st.Engine.Snapshot,
-					Spending: st.Hooks.Spending, Bus: st.Bus, Log: s.Log,
-					Tokens: api.Tokens{Store: st.Store, Invalidate: s.Verifier.Invalidate},
-				})
-				if err != nil {
-					return err
-				}
-				a.Mount(s.Mux)
-				h, err := dashboard.New()
-				if err != nil {
-					return err
-				}
-				s.Mux.Handle("GET /{$}", h)
-				s.Mux.Handle("GET "+dashboard.AssetPrefix, h)
+				var err error
 				now := time.Now()
 				if w.owner, _, err = auth.Create(ctx, st.Store, auth.Spec{Role: auth.Owner, Name: "dashboard test"}, now); err != nil {
 					return err
@@ -239,6 +229,14 @@ func (p *page) eval(expr string) string {
 	return v
 }
 
+// click clicks the element sel selects once it exists, in one evaluation:
+// rows of live lists are re-rendered as events arrive, so a node found by
+// one protocol call may be gone by the next.
+func (p *page) click(what, sel string) {
+	p.t.Helper()
+	p.wait(what, `(() => { const e = document.querySelector(`+jsString(sel)+`); if (!e) return false; e.click(); return true })()`)
+}
+
 // fail ends the test with a screenshot of the page as it was.
 func (p *page) fail(what string, err error) {
 	p.t.Helper()
@@ -339,7 +337,7 @@ func TestDashboardInBrowser(t *testing.T) {
 	if got := p.eval(`String(document.querySelectorAll("[data-injected]").length)`); got != "0" {
 		t.Errorf("%s elements came from API text", got)
 	}
-	p.do("approve it", chromedp.Click(chromedp.CSS(`#quarantine li[data-id="`+qid+`"] button[data-action="approve"]`)))
+	p.click("approve it", `#quarantine li[data-id="`+qid+`"] button[data-action="approve"]`)
 	p.wait("it leaves the queue", `!`+card)
 	p.wait("the approved call runs live", `document.querySelector('#feed li[data-tool="data_get_gas_price"]')?.dataset.state === "ok"`)
 	if code, res := w.do(t, w.owner, "GET", "/v1/quarantine/"+qid, ""); code != 200 || res["status"] != "approved" {
@@ -377,6 +375,32 @@ func TestDashboardInBrowser(t *testing.T) {
 		t.Fatalf("preview_action wrap 900 ETH: %d %v, want a veto", code, res)
 	}
 	p.wait("the veto ends red", `[...document.querySelectorAll('#feed li[data-state="bad"]')].some(r => r.textContent.includes("weth_wrap_eth"))`)
+	// A committed write is in the action log with its transaction hash,
+	// linked to the chain's explorer (the result filter keeps hashes).
+	code, res = w.call(t, "preview_action", `{"action_type":"wrap","params":{"amount":"1000000000000000"}}`)
+	committed, _ := res["permit_id"].(string)
+	if code != 200 || committed == "" {
+		t.Fatalf("preview_action wrap to commit: %d %v", code, res)
+	}
+	code, res = w.call(t, "commit_action", `{"permit_id":`+jsString(committed)+`}`)
+	data, _ := res["data"].(map[string]any)
+	hashes, _ := data["tx_hashes"].([]any)
+	if code != 200 || len(hashes) == 0 {
+		t.Fatalf("commit_action: %d %v, want tx_hashes", code, res)
+	}
+	hash, _ := hashes[len(hashes)-1].(string)
+	if len(hash) != 66 {
+		t.Fatalf("commit_action returned the hash %q", hash)
+	}
+	p.do("search the action log",
+		chromedp.SetValue(chromedp.ID("a-trail"), "actions"),
+		chromedp.Click(chromedp.CSS(`#audit-form button[type="submit"]`)))
+	link := `document.querySelector('#audit a[href=` + jsString("https://explorer.invalid/tx/"+hash) + `]')`
+	p.wait("the commit's transaction links to the explorer", link)
+	if got := p.eval(link + `.rel`); got != "noopener noreferrer" {
+		t.Errorf("the explorer link's rel = %q", got)
+	}
+
 	if code, _ := w.call(t, "search_context", `{"kind":"gas","params":{}}`); code != http.StatusForbidden {
 		t.Fatalf("second search_context gas: %d, want 403", code)
 	}
@@ -447,8 +471,8 @@ func TestDashboardTokens(t *testing.T) {
 	// A token made from the form works with the secret shown once.
 	p.do("create an agent token",
 		chromedp.SetValue(chromedp.ID("k-role"), "agent"),
-		chromedp.SendKeys(chromedp.ID("k-name"), "dash-made"),
-		chromedp.SendKeys(chromedp.ID("k-ttl"), "1h"),
+		chromedp.SetValue(chromedp.ID("k-name"), "dash-made"),
+		chromedp.SetValue(chromedp.ID("k-ttl"), "1h"),
 		chromedp.Click(chromedp.ID("k-create")))
 	first := secret()
 	if got := p.eval(`document.getElementById("k-secret-h").textContent`); !strings.Contains(got, "dash-made") {
@@ -469,7 +493,7 @@ func TestDashboardTokens(t *testing.T) {
 
 	// Rotating it shows a new secret; the old one is refused.
 	id := p.eval(made + `.dataset.id`)
-	p.do("rotate it", chromedp.Click(chromedp.CSS(`#tokens tr[data-id="`+id+`"] button[data-action="rotate"]`)))
+	p.click("rotate it", `#tokens tr[data-id="`+id+`"] button[data-action="rotate"]`)
 	p.wait("a rotated secret is shown", `document.getElementById("k-secret-value").value.startsWith("ward_") && document.getElementById("k-secret-value").value !== `+jsString(first))
 	second := secret()
 	if got, want := [2]int{status(first), status(second)}, [2]int{http.StatusUnauthorized, http.StatusOK}; got != want {
@@ -478,8 +502,9 @@ func TestDashboardTokens(t *testing.T) {
 	dismiss(second)
 
 	// Revoking asks first; keeping it changes nothing.
-	revoke := chromedp.Click(chromedp.CSS(`#tokens tr[data-id="` + id + `"] button[data-action="revoke"]`))
-	p.do("ask to revoke it", revoke, chromedp.WaitVisible(chromedp.ID("r-cancel")))
+	revoke := `#tokens tr[data-id="` + id + `"] button[data-action="revoke"]`
+	p.click("ask to revoke it", revoke)
+	p.do("see the confirmation", chromedp.WaitVisible(chromedp.ID("r-cancel")))
 	if got := p.eval(`document.getElementById("r-text").textContent`); !strings.Contains(got, "dash-made") {
 		t.Errorf("the confirmation reads %q, want the token's name", got)
 	}
@@ -488,7 +513,8 @@ func TestDashboardTokens(t *testing.T) {
 	if got := status(second); got != http.StatusOK {
 		t.Errorf("GET /v1/gate after keeping the token: %d, want 200", got)
 	}
-	p.do("revoke it", revoke, chromedp.WaitVisible(chromedp.ID("r-confirm")), chromedp.Click(chromedp.ID("r-confirm")))
+	p.click("ask again", revoke)
+	p.do("revoke it", chromedp.WaitVisible(chromedp.ID("r-confirm")), chromedp.Click(chromedp.ID("r-confirm")))
 	p.wait("the row shows it revoked", `document.querySelector('#tokens tr[data-id=`+jsString(id)+`]')?.dataset.status === "revoked"`)
 	if got := p.eval(`document.querySelector('#tokens tr[data-id=` + jsString(id) + `]').textContent`); !strings.Contains(got, "revoked") {
 		t.Errorf("the revoked row reads %q, want revoked", got)
@@ -502,7 +528,7 @@ func TestDashboardTokens(t *testing.T) {
 
 	// The API's refusal is shown in the panel, and no secret.
 	p.do("create a token with a name in use",
-		chromedp.SendKeys(chromedp.ID("k-name"), "dashboard test agent"),
+		chromedp.SetValue(chromedp.ID("k-name"), "dashboard test agent"),
 		chromedp.Click(chromedp.ID("k-create")))
 	p.wait("the refusal is shown", `document.getElementById("k-error").textContent.includes("has this name")`)
 	if got := p.eval(`String(document.getElementById("k-secret").hidden)`); got != "true" {

@@ -52,7 +52,7 @@ type world struct {
 	quoter common.Address
 	v2     common.Address
 
-	mu     sync.Mutex // serialises Commit
+	mu     *sync.Mutex // serialises Commit
 	stop   context.CancelFunc
 	done   chan struct{}
 	permit int
@@ -107,7 +107,7 @@ func newWorld(ctx context.Context) (*world, error) {
 		return nil, err
 	}
 	eth := new(big.Int).Mul(big.NewInt(10_000), big.NewInt(1e18))
-	w := &world{b: simulated.NewBackend(types.GenesisAlloc{signer.Address(): {Balance: eth}}, simulated.WithBlockGasLimit(60_000_000)), me: signer.Address()}
+	w := &world{b: simulated.NewBackend(types.GenesisAlloc{signer.Address(): {Balance: eth}}, simulated.WithBlockGasLimit(60_000_000)), me: signer.Address(), mu: new(sync.Mutex)}
 	fail := func(err error) (*world, error) {
 		w.close()
 		return nil, err
@@ -627,5 +627,104 @@ func BenchmarkRoutedPreview(b *testing.B) {
 		if _, err := e.Plan(b.Context(), in); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// registryFor registers the catalogue for a variant of the deployment's
+// environment.
+func (w *world) registryFor(t *testing.T, edit func(*catalog.Env)) *world {
+	t.Helper()
+	env := *w.env
+	edit(&env)
+	v := *w
+	v.env, v.reg = &env, registry.New()
+	if err := catalog.Register(v.reg, v.env); err != nil {
+		t.Fatal(err)
+	}
+	v.reg.Freeze()
+	return &v
+}
+
+// TestRouteWithoutQuoter checks the fallback where the book lists no
+// QuoterV2: exact inputs are quoted with ward's own pool arithmetic and
+// agree with the quoter; exact outputs route over V2 only.
+func TestRouteWithoutQuoter(t *testing.T) {
+	w := need(t)
+	bare := w.registryFor(t, func(e *catalog.Env) { e.Venues.UniswapV3QuoterV2 = common.Address{} })
+	args := map[string]any{"token_in": w.weth.Hex(), "token_out": w.dai.Hex(), "amount_in": units(1, 18).String()}
+	got, err := bare.route(t, args)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := w.route(t, args)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Route.Path != want.Route.Path || got.Route.AmountOut.Raw != want.Route.AmountOut.Raw {
+		t.Errorf("without a quoter: %s gives %s; with QuoterV2: %s gives %s", got.Route.Path, got.Route.AmountOut.Raw, want.Route.Path, want.Route.AmountOut.Raw)
+	}
+	out, err := bare.route(t, map[string]any{"token_in": w.weth.Hex(), "token_out": w.dai.Hex(), "amount_out": units(100, 18).String()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range append(out.Alternatives, out.Route) {
+		if a.Venue != "uniswap_v2" {
+			t.Errorf("exact output quoted on %s without a quoter: %+v", a.Venue, a)
+		}
+	}
+}
+
+// TestSwapRouter02 checks the calldata for a chain whose book lists only
+// SwapRouter02 (the public chains): uniswap_execute_swap and the routed
+// swap call multicall(deadline, [swap]) on it, with the swap's
+// parameters (which carry no deadline) inside. The deployment has no
+// SwapRouter02 bytecode, so this checks the encoding, not an execution.
+func TestSwapRouter02(t *testing.T) {
+	w := need(t)
+	r02 := common.HexToAddress("0x68b3465833fb72A70ecDF485E0e4C7bD8665Fc45")
+	pub := w.registryFor(t, func(e *catalog.Env) {
+		e.Venues.UniswapV3SwapRouter02, e.Venues.UniswapV3Router = r02, common.Address{}
+		e.Venues.UniswapV2Router = common.Address{} // route over V3 only
+	})
+	a := chain.UniswapV3SwapRouter02ABI()
+	for _, tc := range []struct {
+		tool  string
+		args  map[string]any
+		inner string
+	}{
+		{"uniswap_execute_swap", map[string]any{"token_in": w.weth.Hex(), "token_out": w.usdc.Hex(), "amount_in": units(1, 18).String()}, "exactInputSingle"},
+		{"uniswap_execute_routed_swap", map[string]any{"token_in": w.weth.Hex(), "token_out": w.dai.Hex(), "amount_in": units(1, 18).String()}, "exactInput"},
+		{"uniswap_execute_routed_swap", map[string]any{"token_in": w.weth.Hex(), "token_out": w.dai.Hex(), "amount_out": units(100, 18).String()}, "exactOutput"},
+	} {
+		t.Run(tc.tool+" "+tc.inner, func(t *testing.T) {
+			e, in := pub.input(t, tc.tool, tc.args)
+			plan, err := e.Plan(t.Context(), in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			swap := plan.Txs[len(plan.Txs)-1]
+			if common.Address(swap.To) != r02 {
+				t.Fatalf("swap sent to %s, want SwapRouter02", common.Address(swap.To))
+			}
+			for _, tx := range plan.Txs[:len(plan.Txs)-1] {
+				if m, args, err := chain.ERC20ABI().UnpackArgs(tx.Data); err != nil || m != "approve" || args[0].(common.Address) != r02 {
+					t.Errorf("approval %s %v (%v): want approve of SwapRouter02", m, args, err)
+				}
+			}
+			m, args, err := a.UnpackArgs(swap.Data)
+			if err != nil || m != "multicall" {
+				t.Fatalf("swap calls %s (%v), want multicall", m, err)
+			}
+			if dl := args[0].(*big.Int); dl.Int64() < time.Now().Unix() {
+				t.Errorf("deadline %s is in the past", dl)
+			}
+			calls := args[1].([][]byte)
+			if len(calls) != 1 {
+				t.Fatalf("%d calls in the multicall, want 1", len(calls))
+			}
+			if m, _, err := a.UnpackArgs(calls[0]); err != nil || m != tc.inner {
+				t.Errorf("multicall runs %s (%v), want %s", m, err, tc.inner)
+			}
+		})
 	}
 }

@@ -168,7 +168,7 @@ var routeSwap = native.WriteTool{
 		native.PAmount("min_amount_out", "With amount_in: optional floor on the output; the plan uses the larger of this and the slippage-derived minimum"),
 		native.PAmount("max_amount_in", "With amount_out: optional ceiling on the input; the plan uses the smaller of this and the slippage-derived maximum, and refuses when the quote exceeds it"),
 		native.PDeadline),
-	Action: "routed_swap", Venue: "uniswap",
+	Action: "swap", Venue: "uniswap",
 	When: func(env *native.Env) bool {
 		return env.Venues.UniswapV2Router != (common.Address{}) || v3RouterOf(env) != (common.Address{})
 	},

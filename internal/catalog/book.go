@@ -11,10 +11,11 @@ import (
 // feed; the wrapped native token prices the native currency), and its
 // Uniswap and Aave deployments. A role the book lacks leaves the venue
 // unset, so the tools that need it say that no such contract is
-// configured. V3 swaps need the router with the original interface
-// (uniswap_v3_swap_router); the book of a public chain lists SwapRouter02,
-// whose interface differs, so V3 swaps there need a router argument or an
-// operator entry for uniswap_v3_swap_router.
+// configured. V3 swaps go through the original SwapRouter
+// (uniswap_v3_swap_router) where the book has one, else through
+// SwapRouter02 (uniswap_v3_swap_router02, the one public chains list),
+// with the deadline in its multicall; QuoterV2 (uniswap_v3_quoter_v2)
+// quotes routed swaps.
 func FromBook(c *addrbook.Chain) ([]Token, Venues) {
 	var tokens []Token
 	for _, t := range c.Tokens {
@@ -33,6 +34,9 @@ func FromBook(c *addrbook.Chain) ([]Token, Venues) {
 		UniswapV3Factory: role(addrbook.UniswapV3Factory),
 		UniswapV3Router:  role(addrbook.UniswapV3SwapRouter),
 		AavePool:         role(addrbook.AaveV3Pool),
+
+		UniswapV3SwapRouter02: role(addrbook.UniswapV3SwapRouter02),
+		UniswapV3QuoterV2:     role(addrbook.UniswapV3QuoterV2),
 	}
 	if w, ok := c.WrappedNative(); ok {
 		v.WETH, v.ETHFeed = common.Address(w.Address), common.Address(w.USDFeed)

@@ -20,7 +20,20 @@ func TestFromBook(t *testing.T) {
 		t.Errorf("venues = %+v", v)
 	}
 	if v.UniswapV3Router != (common.Address{}) {
-		t.Errorf("V3 router %s: the shipped book has only SwapRouter02, whose interface the V3 swap does not speak", v.UniswapV3Router)
+		t.Errorf("V3 router %s: the shipped book has only SwapRouter02", v.UniswapV3Router)
+	}
+	if v.UniswapV3SwapRouter02 != common.HexToAddress("0x68b3465833fb72A70ecDF485E0e4C7bD8665Fc45") {
+		t.Errorf("SwapRouter02 %s, want mainnet's", v.UniswapV3SwapRouter02)
+	}
+	// Mainnet's book lists the first Quoter only: routed quotes there use
+	// ward's own pool arithmetic unless the operator adds QuoterV2.
+	if v.UniswapV3QuoterV2 != (common.Address{}) {
+		t.Errorf("QuoterV2 %s on mainnet, whose book lists only the first Quoter", v.UniswapV3QuoterV2)
+	}
+	if base, ok := addrbook.Shipped().Chain(8453); !ok {
+		t.Error("Base missing from the shipped book")
+	} else if _, bv := catalog.FromBook(base); bv.UniswapV3QuoterV2 != common.HexToAddress("0x3d4e44Eb1374240CE5F1B871ab261CD16335B76a") {
+		t.Errorf("Base QuoterV2 %s, want the book's", bv.UniswapV3QuoterV2)
 	}
 	var usdc bool
 	for _, tk := range tokens {

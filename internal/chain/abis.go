@@ -42,6 +42,11 @@ func UniswapV3SwapRouterABI() *ABI { return uniV3RouterABI() }
 // deadline.
 func UniswapV3SwapRouter02ABI() *ABI { return uniV3Router02ABI() }
 
+// UniswapV3QuoterV2ABI is v3-periphery's QuoterV2
+// (0x61fFE014bA17989E743c5F6cB21bF9697530B21e on mainnet): exact-input and
+// exact-output quotes over an encoded path, read with eth_call.
+func UniswapV3QuoterV2ABI() *ABI { return uniV3QuoterV2ABI() }
+
 // ERC4626ABI is a tokenised vault (ERC-4626 over ERC-20).
 func ERC4626ABI() *ABI { return erc4626ABI() }
 
@@ -64,6 +69,7 @@ var (
 	uniV3PoolABI     = sync.OnceValue(func() *ABI { return mustParseABI(uniV3PoolJSON) })
 	uniV3RouterABI   = sync.OnceValue(func() *ABI { return mustParseABI(uniV3RouterJSON) })
 	uniV3Router02ABI = sync.OnceValue(func() *ABI { return mustParseABI(uniV3Router02JSON) })
+	uniV3QuoterV2ABI = sync.OnceValue(func() *ABI { return mustParseABI(uniV3QuoterV2JSON) })
 	erc4626ABI       = sync.OnceValue(func() *ABI { return mustParseABI(erc4626JSON) })
 	aaveV3PoolABI    = sync.OnceValue(func() *ABI { return mustParseABI(aaveV3PoolJSON) })
 	knownErrorsABI   = sync.OnceValue(func() *ABI { return mustParseABI(knownErrorsJSON) })
@@ -210,7 +216,17 @@ const uniV3Router02JSON = `[
 {"type":"function","name":"WETH9","stateMutability":"view","inputs":[],"outputs":[{"name":"","type":"address"}]},
 {"type":"function","name":"exactInputSingle","stateMutability":"payable","inputs":[{"name":"params","type":"tuple","components":[{"name":"tokenIn","type":"address"},{"name":"tokenOut","type":"address"},{"name":"fee","type":"uint24"},{"name":"recipient","type":"address"},{"name":"amountIn","type":"uint256"},{"name":"amountOutMinimum","type":"uint256"},{"name":"sqrtPriceLimitX96","type":"uint160"}]}],"outputs":[{"name":"amountOut","type":"uint256"}]},
 {"type":"function","name":"exactInput","stateMutability":"payable","inputs":[{"name":"params","type":"tuple","components":[{"name":"path","type":"bytes"},{"name":"recipient","type":"address"},{"name":"amountIn","type":"uint256"},{"name":"amountOutMinimum","type":"uint256"}]}],"outputs":[{"name":"amountOut","type":"uint256"}]},
+{"type":"function","name":"exactOutputSingle","stateMutability":"payable","inputs":[{"name":"params","type":"tuple","components":[{"name":"tokenIn","type":"address"},{"name":"tokenOut","type":"address"},{"name":"fee","type":"uint24"},{"name":"recipient","type":"address"},{"name":"amountOut","type":"uint256"},{"name":"amountInMaximum","type":"uint256"},{"name":"sqrtPriceLimitX96","type":"uint160"}]}],"outputs":[{"name":"amountIn","type":"uint256"}]},
+{"type":"function","name":"exactOutput","stateMutability":"payable","inputs":[{"name":"params","type":"tuple","components":[{"name":"path","type":"bytes"},{"name":"recipient","type":"address"},{"name":"amountOut","type":"uint256"},{"name":"amountInMaximum","type":"uint256"}]}],"outputs":[{"name":"amountIn","type":"uint256"}]},
 {"type":"function","name":"multicall","stateMutability":"payable","inputs":[{"name":"deadline","type":"uint256"},{"name":"data","type":"bytes[]"}],"outputs":[{"name":"","type":"bytes[]"}]}
+]`
+
+// QuoterV2's functions are not views (each runs the swap and reverts to
+// read its result) but are meant for eth_call.
+const uniV3QuoterV2JSON = `[
+{"type":"function","name":"factory","stateMutability":"view","inputs":[],"outputs":[{"name":"","type":"address"}]},
+{"type":"function","name":"quoteExactInput","stateMutability":"nonpayable","inputs":[{"name":"path","type":"bytes"},{"name":"amountIn","type":"uint256"}],"outputs":[{"name":"amountOut","type":"uint256"},{"name":"sqrtPriceX96AfterList","type":"uint160[]"},{"name":"initializedTicksCrossedList","type":"uint32[]"},{"name":"gasEstimate","type":"uint256"}]},
+{"type":"function","name":"quoteExactOutput","stateMutability":"nonpayable","inputs":[{"name":"path","type":"bytes"},{"name":"amountOut","type":"uint256"}],"outputs":[{"name":"amountIn","type":"uint256"},{"name":"sqrtPriceX96AfterList","type":"uint160[]"},{"name":"initializedTicksCrossedList","type":"uint32[]"},{"name":"gasEstimate","type":"uint256"}]}
 ]`
 
 const erc4626JSON = `[` + erc20Items + `,

@@ -35,17 +35,17 @@ func swapParams(router string) []string {
 
 var swapV3 = native.WriteTool{
 	Name: "uniswap_execute_swap",
-	Description: "Swap an exact amount of one ERC-20 token for another through one Uniswap V3 pool (SwapRouter.exactInputSingle), received by the agent's wallet. " +
+	Description: "Swap an exact amount of one ERC-20 token for another through one Uniswap V3 pool (exactInputSingle on the original SwapRouter, or on SwapRouter02 inside a multicall with the deadline), received by the agent's wallet. " +
 		"The plan quotes the swap exactly from the pool's state, sets the minimum output to the quote less slippage_bps (default 0.5%), " +
 		"adds an exact approve of the router when the allowance is short, and picks the fee tier with the best output unless fee is given. " +
 		"Use it to buy or sell on Uniswap V3; get a quote first with uniswap_get_quote if you want to compare venues. " +
-		"Does not take native ETH (wrap it to WETH first), route through several pools, or send the output to another address. For V2 pairs use uniswap_execute_v2_swap.",
+		"Does not take native ETH (wrap it to WETH first), route through several pools (use uniswap_execute_routed_swap), or send the output to another address. For V2 pairs use uniswap_execute_v2_swap.",
 	Category: tool.CatTrading, Risk: tool.Layer2, Effect: tool.EffectOpen,
 	Steps:      []string{"Quoting the pool", "Checking balance and allowance", "Sending approve and swap", "Confirming"},
 	Snippet:    "uniswap_execute_swap swaps an exact input on Uniswap V3 with a slippage-protected minimum.",
 	Guidelines: []string{"Keep slippage_bps small (50 or less) on deep pools.", "Check uniswap_compute_price_impact for large trades."},
 	Required:   []string{"token_in", "token_out", "amount_in"},
-	Params: append(swapParams("Uniswap V3 SwapRouter with the original interface, whose params carry a deadline (mainnet 0xE592427A0AEce92De3Edee1F18E0157C05861564, not SwapRouter02); default: the chain's configured one"),
+	Params: append(swapParams("Uniswap V3 SwapRouter with the original interface, whose params carry a deadline (mainnet 0xE592427A0AEce92De3Edee1F18E0157C05861564), or the chain's configured SwapRouter02; default: the chain's original SwapRouter, else its SwapRouter02"),
 		`"fee":{"type":"integer","enum":[100,500,3000,10000],"description":"Fee tier of the pool in hundredths of a bip (3000 = 0.3%); default: the tier with the best output"}`),
 	Action: "swap", Venue: "uniswap_v3",
 	Plan: planSwap(true),
@@ -78,12 +78,42 @@ type exactInputSingleParams struct {
 	SqrtPriceLimitX96 *big.Int
 }
 
+// exactInputSingleParams02 is SwapRouter02's ExactInputSingleParams: no
+// deadline (its multicall carries one).
+type exactInputSingleParams02 struct {
+	TokenIn           common.Address
+	TokenOut          common.Address
+	Fee               *big.Int
+	Recipient         common.Address
+	AmountIn          *big.Int
+	AmountOutMinimum  *big.Int
+	SqrtPriceLimitX96 *big.Int
+}
+
+// isRouter02 reports whether router is the chain's SwapRouter02 and not
+// (also) its original SwapRouter.
+func isRouter02(env *native.Env, router common.Address) bool {
+	return router == env.Venues.UniswapV3SwapRouter02 && router != env.Venues.UniswapV3Router
+}
+
+// exactInputSingle02 is SwapRouter02's exactInputSingle wrapped in
+// multicall(deadline, ...), so the swap reverts after the deadline as the
+// original router's does.
+func exactInputSingle02(router common.Address, p exactInputSingleParams02, deadline *big.Int) (tool.Tx, error) {
+	a := chain.UniswapV3SwapRouter02ABI()
+	inner, err := a.Pack("exactInputSingle", p)
+	if err != nil {
+		return tool.Tx{}, err
+	}
+	return native.Tx(a, router, "swap", "multicall", deadline, [][]byte{inner})
+}
+
 // planSwap is the planner of a V3 swap (v3) or a V2 swap.
 func planSwap(v3 bool) func(ctx context.Context, env *native.Env, in *registry.Input) (*tool.Plan, error) {
 	return func(ctx context.Context, env *native.Env, in *registry.Input) (*tool.Plan, error) {
 		def := env.Venues.UniswapV2Router
 		if v3 {
-			def = env.Venues.UniswapV3Router
+			def = v3RouterOf(env)
 		}
 		args := native.ArgsOf(in)
 		tokIn, tokOut, amount := quoteArgs(args)
@@ -129,7 +159,13 @@ func planSwap(v3 bool) func(ctx context.Context, env *native.Env, in *registry.I
 		}
 		var swap tool.Tx
 		where := "Uniswap V2 pair " + q.pool.Hex()
-		if v3 {
+		if v3 && isRouter02(env, router) {
+			swap, err = exactInputSingle02(router, exactInputSingleParams02{
+				TokenIn: tokIn, TokenOut: tokOut, Fee: big.NewInt(q.fee), Recipient: owner,
+				AmountIn: amount, AmountOutMinimum: minOut, SqrtPriceLimitX96: new(big.Int),
+			}, dl)
+			where = fmt.Sprintf("Uniswap V3 pool %s (fee %s%%, SwapRouter02)", q.pool.Hex(), native.RatString(big.NewRat(q.fee, 10000), 6))
+		} else if v3 {
 			swap, err = native.Tx(chain.UniswapV3SwapRouterABI(), router, "swap", "exactInputSingle", exactInputSingleParams{
 				TokenIn: tokIn, TokenOut: tokOut, Fee: big.NewInt(q.fee), Recipient: owner, Deadline: dl,
 				AmountIn: amount, AmountOutMinimum: minOut, SqrtPriceLimitX96: new(big.Int),

@@ -1,6 +1,7 @@
 // Package uniswap holds the catalogue's Uniswap V2 and V3 tools: pool
 // discovery and state, exact quotes (the pools' own arithmetic, across
-// tick crossings), swaps, and V2 and full-range V3 liquidity.
+// tick crossings), swaps, routing over V2 and V3 (direct and two-hop, see
+// route.go), and V2 and full-range V3 liquidity.
 package uniswap
 
 import (
@@ -10,13 +11,13 @@ import (
 )
 
 // Tools are the Uniswap V2 and V3 tools: pool discovery and state, quotes,
-// swaps and liquidity.
+// swaps, routing and liquidity.
 func Tools() []native.Maker {
 	return []native.Maker{
 		// Pool discovery and state (data), quotes (trading).
-		pools, poolInfo, reserves, quoteTool, impact, lpPosition,
+		pools, poolInfo, reserves, quoteTool, impact, lpPosition, routeRead,
 		// Writes.
-		swapV3, swapV2, addV2, removeV2, addV3, removeV3,
+		swapV3, swapV2, addV2, removeV2, addV3, removeV3, routeSwap,
 	}
 }
 

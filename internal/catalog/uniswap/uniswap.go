@@ -177,7 +177,7 @@ func v2FactoryOf(ctx context.Context, env *native.Env, router common.Address) (c
 
 // v3FactoryOf returns the factory behind a V3 SwapRouter.
 func v3FactoryOf(ctx context.Context, env *native.Env, router common.Address) (common.Address, error) {
-	if router == env.Venues.UniswapV3Router && env.Venues.UniswapV3Factory != (common.Address{}) {
+	if (router == env.Venues.UniswapV3Router || router == env.Venues.UniswapV3SwapRouter02) && env.Venues.UniswapV3Factory != (common.Address{}) {
 		return env.Venues.UniswapV3Factory, nil
 	}
 	return native.CallAddress(ctx, env, chain.UniswapV3SwapRouterABI(), router, "factory")
@@ -625,7 +625,7 @@ func quotes(ctx context.Context, env *native.Env, in *registry.Input, tokIn, tok
 		{"uniswap_v2", "v3", "v2_router", env.Venues.UniswapV2Router, func(router common.Address) (quote, error) {
 			return quoteV2(ctx, env, router, tokIn, tokOut, amount)
 		}},
-		{"uniswap_v3", "v2", "v3_router", env.Venues.UniswapV3Router, func(router common.Address) (quote, error) {
+		{"uniswap_v3", "v2", "v3_router", v3RouterOf(env), func(router common.Address) (quote, error) {
 			return quoteV3Best(ctx, env, router, tokIn, tokOut, native.ArgInt(in, "fee", 0), amount)
 		}},
 	} {

@@ -48,7 +48,15 @@ type Venues struct {
 	UniswapV2Factory common.Address `json:"uniswap_v2_factory"`
 	UniswapV2Router  common.Address `json:"uniswap_v2_router"`
 	UniswapV3Factory common.Address `json:"uniswap_v3_factory"`
-	UniswapV3Router  common.Address `json:"uniswap_v3_router"`
+	// UniswapV3Router is v3-periphery's original SwapRouter, whose params
+	// carry a deadline.
+	UniswapV3Router common.Address `json:"uniswap_v3_router"`
+	// UniswapV3SwapRouter02 is the router public chains list: no deadline
+	// in its params, so ward wraps its swaps in multicall(deadline, ...).
+	UniswapV3SwapRouter02 common.Address `json:"uniswap_v3_swap_router02,omitempty"`
+	// UniswapV3QuoterV2 quotes V3 paths on chain (zero: single-pool exact
+	// inputs are quoted with ward's own pool arithmetic).
+	UniswapV3QuoterV2 common.Address `json:"uniswap_v3_quoter_v2,omitempty"`
 	// UniswapV3LiquidityHelper adds full-range V3 liquidity for an
 	// account (ward's dev chain only; zero leaves uniswap_add_v3_liquidity
 	// out).

@@ -33,6 +33,8 @@ func FromBook(c *addrbook.Chain) ([]Token, Venues) {
 		UniswapV3Factory: role(addrbook.UniswapV3Factory),
 		UniswapV3Router:  role(addrbook.UniswapV3SwapRouter),
 		AavePool:         role(addrbook.AaveV3Pool),
+
+		UniswapV3PositionManager: role(addrbook.UniswapV3PositionManager),
 	}
 	if w, ok := c.WrappedNative(); ok {
 		v.WETH, v.ETHFeed = common.Address(w.Address), common.Address(w.USDFeed)

@@ -289,7 +289,13 @@ func TestUniswapV3Positions(t *testing.T) {
 			t.Fatalf("venue %s, deployed %s", f.env.Venues.UniswapV3PositionManager, f.npm)
 		}
 		for _, name := range []string{"uniswap_v3_list_positions", "uniswap_v3_mint_position", "uniswap_v3_increase_liquidity", "uniswap_v3_decrease_liquidity", "uniswap_v3_collect_fees"} {
-			f.entry(t, name)
+			d := f.entry(t, name).Def
+			if err := d.Validate(); err != nil {
+				t.Errorf("%s: %v", name, err)
+			}
+			if len(d.Description) < 200 || !strings.Contains(d.Description, "not") || d.PromptSnippet == "" {
+				t.Errorf("%s: description too thin for a model (say what it does not do): %q", name, d.Description)
+			}
 		}
 		if _, ok := f.reg.Get("uniswap_add_v3_liquidity"); ok {
 			t.Error("the helper tool registered on a chain without the dev helper")

@@ -77,7 +77,10 @@ func readNPMPosition(ctx context.Context, env *native.Env, npm common.Address, i
 	a := chain.UniswapV3PositionManagerABI()
 	p := npmPosition{id: id}
 	owner, err := native.CallAddress(ctx, env, a, npm, "ownerOf", id)
-	if err != nil || owner == (common.Address{}) {
+	if err != nil {
+		return p, fmt.Errorf("position %s at position manager %s (it may not exist): %w", id, npm.Hex(), err)
+	}
+	if owner == (common.Address{}) {
 		return p, fmt.Errorf("position %s does not exist at position manager %s", id, npm.Hex())
 	}
 	p.owner = owner

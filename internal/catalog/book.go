@@ -35,8 +35,9 @@ func FromBook(c *addrbook.Chain) ([]Token, Venues) {
 		UniswapV3Router:  role(addrbook.UniswapV3SwapRouter),
 		AavePool:         role(addrbook.AaveV3Pool),
 
-		UniswapV3SwapRouter02: role(addrbook.UniswapV3SwapRouter02),
-		UniswapV3QuoterV2:     role(addrbook.UniswapV3QuoterV2),
+		UniswapV3SwapRouter02:    role(addrbook.UniswapV3SwapRouter02),
+		UniswapV3QuoterV2:        role(addrbook.UniswapV3QuoterV2),
+		UniswapV3PositionManager: role(addrbook.UniswapV3PositionManager),
 	}
 	if w, ok := c.WrappedNative(); ok {
 		v.WETH, v.ETHFeed = common.Address(w.Address), common.Address(w.USDFeed)

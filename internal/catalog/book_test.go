@@ -19,6 +19,9 @@ func TestFromBook(t *testing.T) {
 	if v.UniswapV2Router != common.HexToAddress("0x7a250d5630B4cF539739dF2C5dAcb4c659F2488D") || v.UniswapV3Factory != common.HexToAddress("0x1F98431c8aD98523631AE4a59f267346ea31F984") || v.AavePool == (common.Address{}) {
 		t.Errorf("venues = %+v", v)
 	}
+	if v.UniswapV3PositionManager != common.HexToAddress("0xC36442b4a4522E871399CD717aBDD847Ab11FE88") {
+		t.Errorf("V3 position manager %s, want mainnet's NonfungiblePositionManager", v.UniswapV3PositionManager)
+	}
 	if v.UniswapV3Router != (common.Address{}) {
 		t.Errorf("V3 router %s: the shipped book has only SwapRouter02", v.UniswapV3Router)
 	}

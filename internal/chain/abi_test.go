@@ -7,7 +7,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ethereum/go-ethereum/accounts/abi"
 	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/wardhq/ward/internal/chain/artifacts/published"
 )
 
 // TestWellKnownSelectors checks the hand-written ABIs against selectors
@@ -75,6 +78,14 @@ func TestWellKnownSelectors(t *testing.T) {
 		{UniswapV3SwapRouter02ABI(), "multicall", "5ae401dc"},
 		{UniswapV3QuoterV2ABI(), "quoteExactInput", "cdca1753"},
 		{UniswapV3QuoterV2ABI(), "quoteExactOutput", "2f80bb1d"},
+		{UniswapV3PositionManagerABI(), "mint", "88316456"},
+		{UniswapV3PositionManagerABI(), "increaseLiquidity", "219f5d17"},
+		{UniswapV3PositionManagerABI(), "decreaseLiquidity", "0c49ccbe"},
+		{UniswapV3PositionManagerABI(), "collect", "fc6f7865"},
+		{UniswapV3PositionManagerABI(), "positions", "99fbab88"},
+		{UniswapV3PositionManagerABI(), "ownerOf", "6352211e"},
+		{UniswapV3PositionManagerABI(), "tokenOfOwnerByIndex", "2f745c59"},
+		{UniswapV3PositionManagerABI(), "multicall", "ac9650d8"},
 		{ERC4626ABI(), "deposit", "6e553f65"},
 		{ERC4626ABI(), "mint", "94bf804d"},
 		{ERC4626ABI(), "withdraw", "b460af94"},
@@ -219,4 +230,40 @@ func FuzzDecodeRevert(f *testing.F) {
 			t.Errorf("no reason for %x", data)
 		}
 	})
+}
+
+// TestPositionManagerABIMatchesPublished checks the hand-written
+// NonfungiblePositionManager fragment against the ABI of the published
+// artifact, method by method: same signature, same outputs.
+func TestPositionManagerABIMatchesPublished(t *testing.T) {
+	art, err := published.Load("NonfungiblePositionManager")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pub, err := ParseABI(art.ABI)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mine := UniswapV3PositionManagerABI()
+	if len(mine.abi.Methods) < 10 {
+		t.Fatalf("fragment has %d methods", len(mine.abi.Methods))
+	}
+	for name, m := range mine.abi.Methods {
+		p, ok := pub.abi.Methods[name]
+		if !ok {
+			t.Errorf("%s: not in the published ABI", name)
+			continue
+		}
+		if m.Sig != p.Sig || argTypes(m.Outputs) != argTypes(p.Outputs) {
+			t.Errorf("%s: fragment %s -> %s, published %s -> %s", name, m.Sig, argTypes(m.Outputs), p.Sig, argTypes(p.Outputs))
+		}
+	}
+}
+
+func argTypes(args abi.Arguments) string {
+	var b strings.Builder
+	for _, a := range args {
+		b.WriteString(a.Type.String() + ",")
+	}
+	return b.String()
 }

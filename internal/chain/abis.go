@@ -47,6 +47,12 @@ func UniswapV3SwapRouter02ABI() *ABI { return uniV3Router02ABI() }
 // exact-output quotes over an encoded path, read with eth_call.
 func UniswapV3QuoterV2ABI() *ABI { return uniV3QuoterV2ABI() }
 
+// UniswapV3PositionManagerABI is the V3 NonfungiblePositionManager
+// (positions as ERC-721 tokens: mint, increaseLiquidity,
+// decreaseLiquidity, collect, multicall, and the ERC-721 reads that find
+// an owner's positions).
+func UniswapV3PositionManagerABI() *ABI { return uniV3PositionsABI() }
+
 // ERC4626ABI is a tokenised vault (ERC-4626 over ERC-20).
 func ERC4626ABI() *ABI { return erc4626ABI() }
 
@@ -59,20 +65,21 @@ func AaveV3PoolABI() *ABI { return aaveV3PoolABI() }
 func knownErrors() *ABI { return knownErrorsABI() }
 
 var (
-	erc20ABI         = sync.OnceValue(func() *ABI { return mustParseABI(erc20JSON) })
-	weth9ABI         = sync.OnceValue(func() *ABI { return mustParseABI(weth9JSON) })
-	aggregatorV3ABI  = sync.OnceValue(func() *ABI { return mustParseABI(aggregatorV3JSON) })
-	uniV2FactoryABI  = sync.OnceValue(func() *ABI { return mustParseABI(uniV2FactoryJSON) })
-	uniV2PairABI     = sync.OnceValue(func() *ABI { return mustParseABI(uniV2PairJSON) })
-	uniV2RouterABI   = sync.OnceValue(func() *ABI { return mustParseABI(uniV2RouterJSON) })
-	uniV3FactoryABI  = sync.OnceValue(func() *ABI { return mustParseABI(uniV3FactoryJSON) })
-	uniV3PoolABI     = sync.OnceValue(func() *ABI { return mustParseABI(uniV3PoolJSON) })
-	uniV3RouterABI   = sync.OnceValue(func() *ABI { return mustParseABI(uniV3RouterJSON) })
-	uniV3Router02ABI = sync.OnceValue(func() *ABI { return mustParseABI(uniV3Router02JSON) })
-	uniV3QuoterV2ABI = sync.OnceValue(func() *ABI { return mustParseABI(uniV3QuoterV2JSON) })
-	erc4626ABI       = sync.OnceValue(func() *ABI { return mustParseABI(erc4626JSON) })
-	aaveV3PoolABI    = sync.OnceValue(func() *ABI { return mustParseABI(aaveV3PoolJSON) })
-	knownErrorsABI   = sync.OnceValue(func() *ABI { return mustParseABI(knownErrorsJSON) })
+	erc20ABI          = sync.OnceValue(func() *ABI { return mustParseABI(erc20JSON) })
+	weth9ABI          = sync.OnceValue(func() *ABI { return mustParseABI(weth9JSON) })
+	aggregatorV3ABI   = sync.OnceValue(func() *ABI { return mustParseABI(aggregatorV3JSON) })
+	uniV2FactoryABI   = sync.OnceValue(func() *ABI { return mustParseABI(uniV2FactoryJSON) })
+	uniV2PairABI      = sync.OnceValue(func() *ABI { return mustParseABI(uniV2PairJSON) })
+	uniV2RouterABI    = sync.OnceValue(func() *ABI { return mustParseABI(uniV2RouterJSON) })
+	uniV3FactoryABI   = sync.OnceValue(func() *ABI { return mustParseABI(uniV3FactoryJSON) })
+	uniV3PoolABI      = sync.OnceValue(func() *ABI { return mustParseABI(uniV3PoolJSON) })
+	uniV3RouterABI    = sync.OnceValue(func() *ABI { return mustParseABI(uniV3RouterJSON) })
+	uniV3Router02ABI  = sync.OnceValue(func() *ABI { return mustParseABI(uniV3Router02JSON) })
+	uniV3QuoterV2ABI  = sync.OnceValue(func() *ABI { return mustParseABI(uniV3QuoterV2JSON) })
+	erc4626ABI        = sync.OnceValue(func() *ABI { return mustParseABI(erc4626JSON) })
+	aaveV3PoolABI     = sync.OnceValue(func() *ABI { return mustParseABI(aaveV3PoolJSON) })
+	knownErrorsABI    = sync.OnceValue(func() *ABI { return mustParseABI(knownErrorsJSON) })
+	uniV3PositionsABI = sync.OnceValue(func() *ABI { return mustParseABI(uniV3PositionsJSON) })
 )
 
 // erc20Items are the ERC-20 functions and events, shared by the token-like
@@ -227,6 +234,21 @@ const uniV3QuoterV2JSON = `[
 {"type":"function","name":"factory","stateMutability":"view","inputs":[],"outputs":[{"name":"","type":"address"}]},
 {"type":"function","name":"quoteExactInput","stateMutability":"nonpayable","inputs":[{"name":"path","type":"bytes"},{"name":"amountIn","type":"uint256"}],"outputs":[{"name":"amountOut","type":"uint256"},{"name":"sqrtPriceX96AfterList","type":"uint160[]"},{"name":"initializedTicksCrossedList","type":"uint32[]"},{"name":"gasEstimate","type":"uint256"}]},
 {"type":"function","name":"quoteExactOutput","stateMutability":"nonpayable","inputs":[{"name":"path","type":"bytes"},{"name":"amountOut","type":"uint256"}],"outputs":[{"name":"amountIn","type":"uint256"},{"name":"sqrtPriceX96AfterList","type":"uint160[]"},{"name":"initializedTicksCrossedList","type":"uint32[]"},{"name":"gasEstimate","type":"uint256"}]}
+]`
+
+const uniV3PositionsJSON = `[
+{"type":"function","name":"factory","stateMutability":"view","inputs":[],"outputs":[{"name":"","type":"address"}]},
+{"type":"function","name":"WETH9","stateMutability":"view","inputs":[],"outputs":[{"name":"","type":"address"}]},
+{"type":"function","name":"balanceOf","stateMutability":"view","inputs":[{"name":"owner","type":"address"}],"outputs":[{"name":"","type":"uint256"}]},
+{"type":"function","name":"ownerOf","stateMutability":"view","inputs":[{"name":"tokenId","type":"uint256"}],"outputs":[{"name":"","type":"address"}]},
+{"type":"function","name":"tokenOfOwnerByIndex","stateMutability":"view","inputs":[{"name":"owner","type":"address"},{"name":"index","type":"uint256"}],"outputs":[{"name":"","type":"uint256"}]},
+{"type":"function","name":"positions","stateMutability":"view","inputs":[{"name":"tokenId","type":"uint256"}],"outputs":[{"name":"nonce","type":"uint96"},{"name":"operator","type":"address"},{"name":"token0","type":"address"},{"name":"token1","type":"address"},{"name":"fee","type":"uint24"},{"name":"tickLower","type":"int24"},{"name":"tickUpper","type":"int24"},{"name":"liquidity","type":"uint128"},{"name":"feeGrowthInside0LastX128","type":"uint256"},{"name":"feeGrowthInside1LastX128","type":"uint256"},{"name":"tokensOwed0","type":"uint128"},{"name":"tokensOwed1","type":"uint128"}]},
+{"type":"function","name":"mint","stateMutability":"payable","inputs":[{"name":"params","type":"tuple","components":[{"name":"token0","type":"address"},{"name":"token1","type":"address"},{"name":"fee","type":"uint24"},{"name":"tickLower","type":"int24"},{"name":"tickUpper","type":"int24"},{"name":"amount0Desired","type":"uint256"},{"name":"amount1Desired","type":"uint256"},{"name":"amount0Min","type":"uint256"},{"name":"amount1Min","type":"uint256"},{"name":"recipient","type":"address"},{"name":"deadline","type":"uint256"}]}],"outputs":[{"name":"tokenId","type":"uint256"},{"name":"liquidity","type":"uint128"},{"name":"amount0","type":"uint256"},{"name":"amount1","type":"uint256"}]},
+{"type":"function","name":"increaseLiquidity","stateMutability":"payable","inputs":[{"name":"params","type":"tuple","components":[{"name":"tokenId","type":"uint256"},{"name":"amount0Desired","type":"uint256"},{"name":"amount1Desired","type":"uint256"},{"name":"amount0Min","type":"uint256"},{"name":"amount1Min","type":"uint256"},{"name":"deadline","type":"uint256"}]}],"outputs":[{"name":"liquidity","type":"uint128"},{"name":"amount0","type":"uint256"},{"name":"amount1","type":"uint256"}]},
+{"type":"function","name":"decreaseLiquidity","stateMutability":"payable","inputs":[{"name":"params","type":"tuple","components":[{"name":"tokenId","type":"uint256"},{"name":"liquidity","type":"uint128"},{"name":"amount0Min","type":"uint256"},{"name":"amount1Min","type":"uint256"},{"name":"deadline","type":"uint256"}]}],"outputs":[{"name":"amount0","type":"uint256"},{"name":"amount1","type":"uint256"}]},
+{"type":"function","name":"collect","stateMutability":"payable","inputs":[{"name":"params","type":"tuple","components":[{"name":"tokenId","type":"uint256"},{"name":"recipient","type":"address"},{"name":"amount0Max","type":"uint128"},{"name":"amount1Max","type":"uint128"}]}],"outputs":[{"name":"amount0","type":"uint256"},{"name":"amount1","type":"uint256"}]},
+{"type":"function","name":"multicall","stateMutability":"payable","inputs":[{"name":"data","type":"bytes[]"}],"outputs":[{"name":"results","type":"bytes[]"}]},
+{"type":"function","name":"transferFrom","stateMutability":"nonpayable","inputs":[{"name":"from","type":"address"},{"name":"to","type":"address"},{"name":"tokenId","type":"uint256"}],"outputs":[]}
 ]`
 
 const erc4626JSON = `[` + erc20Items + `,

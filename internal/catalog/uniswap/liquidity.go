@@ -524,7 +524,7 @@ func planAddV3Liquidity(ctx context.Context, env *native.Env, in *registry.Input
 	if err != nil {
 		return nil, err
 	}
-	liq, amt0, amt1, err := v3HelperAmounts(st.sqrtP, sa, sb, max0, max1)
+	liq, amt0, amt1, err := v3FitAmounts(st.sqrtP, sa, sb, max0, max1)
 	if err != nil {
 		return nil, err
 	}
@@ -557,12 +557,13 @@ func planAddV3Liquidity(ctx context.Context, env *native.Env, in *registry.Input
 			liq, native.FormatUnits(amt0, m0.Decimals), m0.Symbol, native.FormatUnits(amt1, m1.Decimals), m1.Symbol, pool.Hex())), nil
 }
 
-// v3HelperAmounts returns the liquidity the helper adds for at most max0
-// and max1 at price sqrtP, and the exact amounts it takes, chosen so that
-// the helper, given those amounts as its maxima, adds the same liquidity
-// and takes the same amounts (its rounding could otherwise ask for a
-// unit more than a maximum and revert).
-func v3HelperAmounts(sqrtP, sa, sb, max0, max1 *big.Int) (liq, amt0, amt1 *big.Int, err error) {
+// v3FitAmounts returns the liquidity at most max0 and max1 buy in [sa, sb]
+// at price sqrtP, and the exact amounts it takes, chosen so that a
+// contract given those amounts as its maxima or desired amounts (the
+// helper, the NonfungiblePositionManager) adds at least that liquidity
+// and takes no more than those amounts (its rounding could otherwise ask
+// for a unit more than a maximum and revert).
+func v3FitAmounts(sqrtP, sa, sb, max0, max1 *big.Int) (liq, amt0, amt1 *big.Int, err error) {
 	if liq, err = v3LiquidityFor(sqrtP, sa, sb, max0, max1); err != nil {
 		return nil, nil, nil, err
 	}
@@ -590,26 +591,44 @@ func v3HelperAmounts(sqrtP, sa, sb, max0, max1 *big.Int) (liq, amt0, amt1 *big.I
 }
 
 // v3LiquidityFor is the liquidity amount0 and amount1 buy in [sqrtA,
-// sqrtB] at price sqrtP inside the range (LiquidityAmounts, rounded down).
+// sqrtB] at price sqrtP (LiquidityAmounts.getLiquidityForAmounts, rounded
+// down): token0 alone below the range, token1 alone above it, the smaller
+// of the two inside it. It is capped at the uint128 maximum.
 func v3LiquidityFor(sqrtP, sqrtA, sqrtB, amount0, amount1 *big.Int) (*big.Int, error) {
-	if sqrtP.Cmp(sqrtA) <= 0 || sqrtP.Cmp(sqrtB) >= 0 {
-		return nil, errors.New("the pool's price is outside the position's range")
+	if sqrtA.Cmp(sqrtB) >= 0 {
+		return nil, errors.New("the position's range is empty")
 	}
-	inter, err := mulDiv(sqrtP, sqrtB, q96)
+	liq0 := func(a, b *big.Int) (*big.Int, error) {
+		inter, err := mulDiv(a, b, q96)
+		if err != nil {
+			return nil, err
+		}
+		return mulDiv(amount0, inter, new(big.Int).Sub(b, a))
+	}
+	liq1 := func(a, b *big.Int) (*big.Int, error) {
+		return mulDiv(amount1, q96, new(big.Int).Sub(b, a))
+	}
+	var l *big.Int
+	var err error
+	switch {
+	case sqrtP.Cmp(sqrtA) <= 0:
+		l, err = liq0(sqrtA, sqrtB)
+	case sqrtP.Cmp(sqrtB) >= 0:
+		l, err = liq1(sqrtA, sqrtB)
+	default:
+		var l1 *big.Int
+		if l, err = liq0(sqrtP, sqrtB); err != nil {
+			return nil, err
+		}
+		if l1, err = liq1(sqrtA, sqrtP); err != nil {
+			return nil, err
+		}
+		if l1.Cmp(l) < 0 {
+			l = l1
+		}
+	}
 	if err != nil {
 		return nil, err
-	}
-	l0, err := mulDiv(amount0, inter, new(big.Int).Sub(sqrtB, sqrtP))
-	if err != nil {
-		return nil, err
-	}
-	l1, err := mulDiv(amount1, q96, new(big.Int).Sub(sqrtP, sqrtA))
-	if err != nil {
-		return nil, err
-	}
-	l := l0
-	if l1.Cmp(l0) < 0 {
-		l = l1
 	}
 	if l.Cmp(maxUint128) > 0 {
 		l = new(big.Int).Set(maxUint128)

@@ -1,7 +1,9 @@
 // Package uniswap holds the catalogue's Uniswap V2 and V3 tools: pool
 // discovery and state, exact quotes (the pools' own arithmetic, across
 // tick crossings), swaps, routing over V2 and V3 (direct and two-hop, see
-// route.go), and V2 and full-range V3 liquidity.
+// route.go), V2 and full-range V3 liquidity (ward's dev-chain helper), and
+// V3 position NFTs through the NonfungiblePositionManager (list, mint,
+// increase, decrease, collect).
 package uniswap
 
 import (
@@ -18,12 +20,14 @@ func Tools() []native.Maker {
 		pools, poolInfo, reserves, quoteTool, impact, lpPosition, routeRead,
 		// Writes.
 		swapV3, swapV2, addV2, removeV2, addV3, removeV3, routeSwap,
+		// Positions through the NonfungiblePositionManager.
+		listPositions, mintPosition, increaseLiquidity, decreaseLiquidity, collectFees,
 	}
 }
 
 // hasV3Helper reports whether the environment names a Uniswap V3
-// liquidity helper (ward's dev chain has one; mainnet's
-// NonfungiblePositionManager is not supported).
+// liquidity helper (ward's dev chain has one; real chains use the
+// NonfungiblePositionManager, see positions.go).
 func hasV3Helper(env *native.Env) bool {
 	return env.Venues.UniswapV3LiquidityHelper != (common.Address{})
 }

@@ -60,7 +60,12 @@ type Venues struct {
 	// UniswapV3LiquidityHelper adds full-range V3 liquidity for an
 	// account (ward's dev chain only; zero leaves uniswap_add_v3_liquidity
 	// out).
-	UniswapV3LiquidityHelper common.Address   `json:"uniswap_v3_liquidity_helper,omitempty"`
+	UniswapV3LiquidityHelper common.Address `json:"uniswap_v3_liquidity_helper,omitempty"`
+	// UniswapV3PositionManager is the NonfungiblePositionManager the V3
+	// position tools use (zero leaves them out; a call cannot name
+	// another, so an agent cannot be steered into approving tokens to a
+	// contract of someone else's choosing).
+	UniswapV3PositionManager common.Address   `json:"uniswap_v3_position_manager,omitempty"`
 	AavePool                 common.Address   `json:"aave_pool"`
 	Vaults                   []common.Address `json:"vaults"`
 	// ETHFeed prices native ETH (and WETH).

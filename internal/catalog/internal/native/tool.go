@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"slices"
 
+	"github.com/wardhq/ward/internal/capability"
 	"github.com/wardhq/ward/internal/registry"
 	"github.com/wardhq/ward/internal/tool"
 )
@@ -119,6 +120,10 @@ type WriteTool struct {
 	// Execute is the write handler; nil sends the plan (see execute). It
 	// must consume the capability before any effect.
 	Execute func(env *Env, d *tool.Def) registry.WriteHandler
+	// Recheck, when set, runs just before the write handler and refuses
+	// the commit, sending nothing, when a condition the plan rests on no
+	// longer holds (e.g. who owns the position it acts on).
+	Recheck func(ctx context.Context, env *Env, in *registry.Input) error
 }
 
 // Def returns the tool's definition.
@@ -146,6 +151,15 @@ func (t WriteTool) Make(env *Env) (registry.Tool, bool) {
 	write := execute(env, d)
 	if t.Execute != nil {
 		write = t.Execute(env, d)
+	}
+	if t.Recheck != nil {
+		send := write
+		write = func(ctx context.Context, in *registry.Input, plan *tool.Plan, c *capability.Capability) (*tool.Result, error) {
+			if err := t.Recheck(ctx, env, in); err != nil {
+				return nil, err
+			}
+			return send(ctx, in, plan, c)
+		}
 	}
 	return registry.Tool{Def: d, Action: t.Action, Venue: t.Venue, Write: write, Plan: func(ctx context.Context, in *registry.Input) (*tool.Plan, error) {
 		if err := CheckChain(env, in); err != nil {

@@ -191,6 +191,11 @@ func Open(ctx context.Context, cfg Config) (_ *Stack, err error) {
 		return nil, errors.Join(err, s.Close())
 	}
 	s.Providers = providers
+	log := cfg.Log
+	if log == nil {
+		log = slog.Default()
+	}
+	s.reconcileSends(ctx, log, append([]*catalog.Env{env}, more...))
 
 	if s.Bus, err = event.New(event.Config{}); err != nil {
 		return nil, err
@@ -301,7 +306,10 @@ func (s *Stack) endpointEnv(p *chain.Provider, keyFile string, now func() time.T
 			return nil, err
 		}
 		s.closers = append(s.closers, signer.Close)
-		if env.Wallet, err = chain.NewWallet(signer, p, chain.WalletConfig{}); err != nil {
+		// The chain outlives ward: every transaction is journaled before
+		// it is sent, and reconciled after a restart (reconcileSends).
+		journal := sendJournal{s: s.Store, now: time.Now}
+		if env.Wallet, err = chain.NewWallet(signer, p, chain.WalletConfig{Journal: journal}); err != nil {
 			return nil, err
 		}
 	}

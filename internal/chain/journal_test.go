@@ -433,3 +433,41 @@ func TestReconcileDroppedAndRefused(t *testing.T) {
 		}
 	})
 }
+
+// TestSendJournalHammer: concurrent sends on one journaled wallet each
+// get their own nonce and record, and every record ends mined.
+func TestSendJournalHammer(t *testing.T) {
+	d, c := startDev(t)
+	j := &memJournal{}
+	w := journalWallet(t, d, d.Provider(), j)
+	const n = 8
+	var wg sync.WaitGroup
+	errs := make(chan error, n)
+	for i := range n {
+		wg.Go(func() {
+			_, err := sendAs(t, t.Context(), w, fmt.Sprintf("hammer-%d", i), transfer(t, c, common.Address{0xd5}))
+			errs <- err
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Error(err)
+		}
+	}
+	recs := j.all()
+	nonces := map[uint64]bool{}
+	for _, r := range recs {
+		if r.State != TxMined {
+			t.Errorf("record %d: %s, want mined", r.Nonce, r.State)
+		}
+		nonces[r.Nonce] = true
+	}
+	if len(recs) != n || len(nonces) != n {
+		t.Errorf("%d records over %d nonces, want %d of each", len(recs), len(nonces), n)
+	}
+	if got := nonceOf(t, d.Provider(), d.WalletAddress()); got != n {
+		t.Errorf("chain nonce = %d, want %d", got, n)
+	}
+}

@@ -198,6 +198,9 @@ func (w *Wallet) reconcile(ctx context.Context) ([]Settled, error) {
 			}
 			s.Incomplete = t.Index == last[t.PermitID] && t.Index+1 < t.PlanLen
 		}
+		if w.onSet != nil {
+			w.onSet(ctx, s)
+		}
 		out = append(out, s)
 	}
 	return out, nil

@@ -299,8 +299,15 @@ func TestSendKilledAfterReceipt(t *testing.T) {
 	if !errors.Is(err, ErrJournal) || len(rs) != 1 {
 		t.Fatalf("send whose outcome was not recorded = %d receipts, %v; want the receipt and an ErrJournal error", len(rs), err)
 	}
-	w2 := journalWallet(t, d, d.Provider(), j)
+	var told []Settled
+	w2, err := NewWallet(d.walletS, d.Provider(), WalletConfig{Journal: j, Settled: func(_ context.Context, s Settled) { told = append(told, s) }})
+	if err != nil {
+		t.Fatal(err)
+	}
 	settled, err := w2.Reconcile(t.Context())
+	if len(told) != 1 || told[0].Tx.Hash != rs[0].TxHash || told[0].Tx.State != TxMined {
+		t.Errorf("Settled hook told %+v, want the mined transaction", told)
+	}
 	if err != nil || len(settled) != 1 || settled[0].Tx.Hash != rs[0].TxHash || settled[0].Tx.State != TxMined ||
 		settled[0].Rebroadcast || settled[0].Tx.Block != rs[0].BlockNumber.Uint64() {
 		t.Fatalf("reconcile = %+v, %v; want %s mined in block %d", settled, err, rs[0].TxHash.Hex(), rs[0].BlockNumber)

@@ -34,6 +34,12 @@ type WalletConfig struct {
 	// broadcast and its outcome after (see Send and Reconcile). Nil: none,
 	// for a chain that does not outlive the process (the dev chain).
 	Journal Journal
+	// Settled, when set, is told of each journaled transaction that a
+	// reconciliation (Reconcile, or the one that starts every Send)
+	// settled or rebroadcast, so its outcome can be recorded where tool
+	// outcomes are. It runs with the wallet locked: it must not call the
+	// wallet.
+	Settled func(context.Context, Settled)
 }
 
 // Wallet pairs a Signer with the Provider of one chain. Send is its only
@@ -44,6 +50,7 @@ type Wallet struct {
 	s      Signer
 	p      *Provider
 	j      Journal // nil: none
+	onSet  func(context.Context, Settled)
 	margin uint64
 
 	mu sync.Mutex // held for a whole Send: one nonce sequence at a time
@@ -60,7 +67,7 @@ func NewWallet(s Signer, p *Provider, cfg WalletConfig) (*Wallet, error) {
 	if cfg.GasMarginPercent == 0 {
 		cfg.GasMarginPercent = 20
 	}
-	return &Wallet{s: s, p: p, j: cfg.Journal, margin: uint64(cfg.GasMarginPercent)}, nil
+	return &Wallet{s: s, p: p, j: cfg.Journal, onSet: cfg.Settled, margin: uint64(cfg.GasMarginPercent)}, nil
 }
 
 // Address returns the address the wallet sends from.

@@ -93,10 +93,11 @@ func chainState(s store.SentState) (chain.TxState, error) {
 const reconcileTimeout = 30 * time.Second
 
 // reconcileSends settles, before ward serves, the journaled transactions
-// each wallet left in flight (chain.Wallet.Reconcile), and records what
-// became of each in the action log (kind tx_settled, with the permit's
-// principal, session and tool) so that a commit interrupted by a crash has
-// its outcome on record. A wallet whose chain cannot be reached now is
+// each wallet left in flight (chain.Wallet.Reconcile); the wallet's
+// Settled hook (recordSettled) records what became of each in the action
+// log (kind tx_settled, with the permit's principal, session and tool), so
+// that a commit interrupted by a crash has its outcome on record, whether
+// it is settled here or by the next Send. A wallet whose chain cannot be reached now is
 // left as it is: its Send reconciles first and refuses while a
 // transaction is in flight, so nothing is sent twice in the meantime.
 func (s *Stack) reconcileSends(ctx context.Context, log *slog.Logger, envs []*catalog.Env) {
@@ -105,11 +106,8 @@ func (s *Stack) reconcileSends(ctx context.Context, log *slog.Logger, envs []*ca
 			continue
 		}
 		rctx, cancel := context.WithTimeout(ctx, reconcileTimeout)
-		settled, err := env.Wallet.Reconcile(rctx)
+		_, err := env.Wallet.Reconcile(rctx) // the wallet's Settled hook records each outcome
 		cancel()
-		for _, st := range settled {
-			s.recordSettled(ctx, log, st)
-		}
 		if err != nil {
 			log.Warn("transactions left in flight by the last run could not all be reconciled; the wallet sends nothing until they are",
 				"chain_id", env.Wallet.ChainID(), "wallet", env.Wallet.Address(), "err", err)

@@ -94,12 +94,16 @@ func TestReconcileSendsAtStart(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st2.Close()
-	w2, err := chain.NewWallet(key, d.Provider(), chain.WalletConfig{Journal: sendJournal{s: st2, now: time.Now}})
+	s := &Stack{Store: st2}
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	w2, err := chain.NewWallet(key, d.Provider(), chain.WalletConfig{
+		Journal: sendJournal{s: st2, now: time.Now},
+		Settled: func(ctx context.Context, st chain.Settled) { s.recordSettled(ctx, log, st) },
+	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := &Stack{Store: st2}
-	s.reconcileSends(ctx, slog.New(slog.NewTextHandler(io.Discard, nil)), []*catalog.Env{{Wallet: w2}})
+	s.reconcileSends(ctx, log, []*catalog.Env{{Wallet: w2}})
 
 	from := strings.ToLower(key.Address().Hex())
 	if open, next, err := st2.OpenTxs(ctx, chain.DevChainID, from); err != nil || len(open) != 0 || next != 1 {

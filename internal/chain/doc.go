@@ -11,6 +11,15 @@
 //     Signer. Sends from one Wallet are serialised, so nonces are
 //     consecutive and never reused. Signing an EIP-2612 permit is
 //     off-chain and needs no capability (see Wallet.SignPermit).
+//   - A Wallet with a Journal writes each signed transaction (its hash and
+//     exact bytes, nonce, permit and place in the plan) durably before it
+//     is broadcast, and sends nothing if that write fails. After a crash,
+//     Wallet.Reconcile settles what the journal holds in flight: mined,
+//     dropped (another transaction took the nonce), or rebroadcast as the
+//     same signed bytes while its nonce is free; it never re-signs and
+//     never sends the rest of an interrupted plan. A Send refuses while a
+//     transaction of its wallet is still in flight, and never starts below
+//     a nonce the journal holds.
 //   - A LocalSigner's key never leaves it: formatting, JSON, slog and
 //     %#v print the address only; Close zeroes the key.
 //   - A Provider talks to one chain ID, checked once when it opens. It

@@ -356,6 +356,17 @@ func (p *Provider) Nonce(ctx context.Context, addr common.Address) (uint64, erro
 	return n, err
 }
 
+// MinedNonce returns the nonce of addr at the latest block: how many of
+// its transactions are mined, leaving out those still pending.
+func (p *Provider) MinedNonce(ctx context.Context, addr common.Address) (uint64, error) {
+	var n uint64
+	err := p.do(ctx, "mined nonce", func(ctx context.Context, e *endpoint) (err error) {
+		n, err = e.ec.NonceAt(ctx, addr, nil)
+		return err
+	})
+	return n, err
+}
+
 // SuggestGasPrice returns the node's legacy gas price suggestion.
 func (p *Provider) SuggestGasPrice(ctx context.Context) (*big.Int, error) {
 	var v *big.Int

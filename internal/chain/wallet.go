@@ -30,6 +30,16 @@ type Scope struct {
 type WalletConfig struct {
 	// GasMarginPercent is added to each gas estimate (default 20).
 	GasMarginPercent int
+	// Journal, when set, records every signed transaction before it is
+	// broadcast and its outcome after (see Send and Reconcile). Nil: none,
+	// for a chain that does not outlive the process (the dev chain).
+	Journal Journal
+	// Settled, when set, is told of each journaled transaction that a
+	// reconciliation (Reconcile, or the one that starts every Send)
+	// settled or rebroadcast, so its outcome can be recorded where tool
+	// outcomes are. It runs with the wallet locked: it must not call the
+	// wallet.
+	Settled func(context.Context, Settled)
 }
 
 // Wallet pairs a Signer with the Provider of one chain. Send is its only
@@ -39,6 +49,8 @@ type WalletConfig struct {
 type Wallet struct {
 	s      Signer
 	p      *Provider
+	j      Journal // nil: none
+	onSet  func(context.Context, Settled)
 	margin uint64
 
 	mu sync.Mutex // held for a whole Send: one nonce sequence at a time
@@ -55,7 +67,7 @@ func NewWallet(s Signer, p *Provider, cfg WalletConfig) (*Wallet, error) {
 	if cfg.GasMarginPercent == 0 {
 		cfg.GasMarginPercent = 20
 	}
-	return &Wallet{s: s, p: p, margin: uint64(cfg.GasMarginPercent)}, nil
+	return &Wallet{s: s, p: p, j: cfg.Journal, onSet: cfg.Settled, margin: uint64(cfg.GasMarginPercent)}, nil
 }
 
 // Address returns the address the wallet sends from.
@@ -71,7 +83,7 @@ func (w *Wallet) Provider() *Provider { return w.p }
 type SendError struct {
 	Index int         // position of the transaction in the plan
 	Label string      // its label
-	Hash  common.Hash // zero when it was not broadcast
+	Hash  common.Hash // zero when it was not broadcast, or a node refused it
 	Err   error       // a *RevertError when it reverted (or would have)
 }
 
@@ -100,7 +112,22 @@ func (e *SendError) Unwrap() error { return e.Err }
 // ends the Send with a *SendError whose Err is the *RevertError found by
 // replaying the call on the parent block. The receipts of the
 // transactions mined so far are returned in every case.
-func (w *Wallet) Send(ctx context.Context, cap *capability.Capability, scope Scope, txs []tool.Tx) ([]*types.Receipt, error) {
+//
+// With a Journal, Send first reconciles the wallet's transactions left in
+// flight (see Reconcile) and refuses with an *InFlightError while one
+// still is: the caller may be retrying an action whose first transaction
+// is on its way, and a second plan would be a second effect. Refusing
+// rather than waiting keeps a commit's time bounded and its answer
+// explicit; the next Send, or Reconcile, settles the transaction once it
+// is mined. The first nonce is the larger of the node's pending nonce and
+// the journal's next, so an endpoint behind the chain never makes the
+// wallet reuse a nonce. Each transaction is journaled, durably, after it
+// is signed and before it is broadcast; if that write fails the
+// transaction is not sent (the error matches ErrJournal). Receipts are
+// recorded when the plan ends; a Send whose outcomes could not be
+// recorded returns an error naming the transaction, with its receipts,
+// and the journal keeps it in flight until reconciled.
+func (w *Wallet) Send(ctx context.Context, cap *capability.Capability, scope Scope, txs []tool.Tx) (receipts []*types.Receipt, err error) {
 	if err := cap.Consume(scope.Tool, scope.ArgsHash, scope.Tick, scope.Now); err != nil {
 		return nil, fmt.Errorf("send: %w", err)
 	}
@@ -110,13 +137,28 @@ func (w *Wallet) Send(ctx context.Context, cap *capability.Capability, scope Sco
 	w.mu.Lock()
 	defer w.mu.Unlock()
 
+	var next uint64 // the journal's next nonce
+	if w.j != nil {
+		if next, err = w.ready(ctx); err != nil {
+			return nil, err
+		}
+	}
 	from := w.s.Address()
 	chainID := new(big.Int).SetUint64(w.p.ChainID())
 	nonce, err := w.p.Nonce(ctx, from)
 	if err != nil {
 		return nil, fmt.Errorf("send: %w", err)
 	}
-	receipts := make([]*types.Receipt, 0, len(txs))
+	nonce = max(nonce, next)
+	var sent []SentTx // journaled, in plan order
+	if w.j != nil {
+		defer func() {
+			if serr := w.settle(ctx, sent); serr != nil {
+				err = errors.Join(err, serr)
+			}
+		}()
+	}
+	receipts = make([]*types.Receipt, 0, len(txs))
 	for i, t := range txs {
 		fail := func(h common.Hash, err error) ([]*types.Receipt, error) {
 			return receipts, &SendError{Index: i, Label: t.Label, Hash: h, Err: err}
@@ -134,7 +176,25 @@ func (w *Wallet) Send(ctx context.Context, cap *capability.Capability, scope Sco
 		if sender, err := types.Sender(types.LatestSignerForChainID(chainID), signed); err != nil || sender != from {
 			return fail(common.Hash{}, errors.New("signer returned a transaction not signed by the wallet's key"))
 		}
+		if w.j != nil {
+			raw, err := signed.MarshalBinary()
+			if err != nil {
+				return fail(common.Hash{}, fmt.Errorf("%w: encode: %w", ErrJournal, err))
+			}
+			rec := SentTx{ChainID: chainID.Uint64(), From: from, Nonce: signed.Nonce(), Hash: signed.Hash(), Raw: raw,
+				PermitID: cap.PermitID(), Index: i, PlanLen: len(txs), Label: t.Label}
+			if err := w.j.JournalTx(ctx, &rec); err != nil {
+				return fail(common.Hash{}, fmt.Errorf("%w: %w", ErrJournal, err))
+			}
+			sent = append(sent, rec)
+		}
 		if err := w.p.SendTransaction(ctx, signed); err != nil {
+			if !refused(ctx, err) {
+				return fail(signed.Hash(), err) // it may have reached a node
+			}
+			if w.j != nil {
+				sent[len(sent)-1].State = TxRefused
+			}
 			return fail(common.Hash{}, err)
 		}
 		r, err := w.p.WaitReceipt(ctx, signed.Hash())
@@ -142,11 +202,57 @@ func (w *Wallet) Send(ctx context.Context, cap *capability.Capability, scope Sco
 			return fail(signed.Hash(), err)
 		}
 		receipts = append(receipts, r)
+		if w.j != nil {
+			rec := &sent[len(sent)-1]
+			rec.State, rec.Block = TxMined, r.BlockNumber.Uint64()
+			if r.Status != types.ReceiptStatusSuccessful {
+				rec.State = TxReverted
+			}
+		}
 		if r.Status != types.ReceiptStatusSuccessful {
 			return fail(signed.Hash(), w.p.failure(ctx, msg, signed, r))
 		}
 	}
 	return receipts, nil
+}
+
+// ready reconciles the wallet's journaled transactions and returns the
+// journal's next nonce, or an *InFlightError while one is still in
+// flight.
+func (w *Wallet) ready(ctx context.Context) (uint64, error) {
+	settled, err := w.reconcile(ctx)
+	if err != nil {
+		return 0, fmt.Errorf("send: %w", err)
+	}
+	for _, s := range settled {
+		if !s.Tx.State.Final() {
+			return 0, &InFlightError{Hash: s.Tx.Hash, Nonce: s.Tx.Nonce, PermitID: s.Tx.PermitID}
+		}
+	}
+	_, next, err := w.j.OpenTxs(ctx, w.p.ChainID(), w.s.Address())
+	if err != nil {
+		return 0, fmt.Errorf("send: %w", journalErr("next nonce", err))
+	}
+	return next, nil
+}
+
+// settle records the outcome of a Send's journaled transactions: those
+// with a receipt and those the node refused. The others stay in flight.
+// It writes even after ctx ended: a transaction on chain must not lose
+// its record to a cancelled commit.
+func (w *Wallet) settle(ctx context.Context, sent []SentTx) error {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), settleTimeout)
+	defer cancel()
+	var errs []error
+	for _, t := range sent {
+		if !t.State.Final() {
+			continue
+		}
+		if err := w.j.SettleTx(ctx, t.ChainID, t.Hash, t.State, t.Block); err != nil {
+			errs = append(errs, fmt.Errorf("send: record the outcome of %s (%s): %w", t.Hash.Hex(), t.State, journalErr("settle", err)))
+		}
+	}
+	return errors.Join(errs...)
 }
 
 // buildTx estimates gas and prices one transaction.

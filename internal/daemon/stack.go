@@ -191,6 +191,11 @@ func Open(ctx context.Context, cfg Config) (_ *Stack, err error) {
 		return nil, errors.Join(err, s.Close())
 	}
 	s.Providers = providers
+	log := cfg.Log
+	if log == nil {
+		log = slog.Default()
+	}
+	s.reconcileSends(ctx, log, append([]*catalog.Env{env}, more...))
 
 	if s.Bus, err = event.New(event.Config{}); err != nil {
 		return nil, err
@@ -267,7 +272,7 @@ func (s *Stack) openMoreChains(ctx context.Context, cfg Config, providers *chain
 			log.Warn("a chain is left out: it could not be reached at start", "chain", c.Name, "chain_id", c.ChainID, "err", err)
 			continue
 		}
-		env, err := s.endpointEnv(p, c.WalletKeyFile, cfg.Now)
+		env, err := s.endpointEnv(p, c.WalletKeyFile, cfg.Now, cfg.Log)
 		if err != nil {
 			return nil, fmt.Errorf("chain %s: %w", c.Name, err)
 		}
@@ -293,7 +298,7 @@ func (s *Stack) dial(ctx context.Context, urls []string, id uint64) (*chain.Prov
 // endpointEnv is the catalogue's environment on a chain ward reaches
 // through p: the agent wallet of keyFile (none without one) and the
 // tokens and venues the address book lists for the chain.
-func (s *Stack) endpointEnv(p *chain.Provider, keyFile string, now func() time.Time) (*catalog.Env, error) {
+func (s *Stack) endpointEnv(p *chain.Provider, keyFile string, now func() time.Time, log *slog.Logger) (*catalog.Env, error) {
 	env := &catalog.Env{Chain: p, Now: now}
 	if keyFile != "" {
 		signer, err := chain.LoadLocalSigner(keyFile)
@@ -301,7 +306,16 @@ func (s *Stack) endpointEnv(p *chain.Provider, keyFile string, now func() time.T
 			return nil, err
 		}
 		s.closers = append(s.closers, signer.Close)
-		if env.Wallet, err = chain.NewWallet(signer, p, chain.WalletConfig{}); err != nil {
+		// The chain outlives ward: every transaction is journaled before
+		// it is sent, and reconciled after a restart (reconcileSends).
+		if log == nil {
+			log = slog.Default()
+		}
+		wcfg := chain.WalletConfig{
+			Journal: sendJournal{s: s.Store, now: time.Now},
+			Settled: func(ctx context.Context, st chain.Settled) { s.recordSettled(ctx, log, st) },
+		}
+		if env.Wallet, err = chain.NewWallet(signer, p, wcfg); err != nil {
 			return nil, err
 		}
 	}
@@ -323,7 +337,7 @@ func (s *Stack) openChain(ctx context.Context, cfg Config) (*catalog.Env, *chain
 		if s.Provider, err = s.dial(ctx, append([]string{cfg.RPCURL}, cfg.RPCURLs...), cfg.ChainID); err != nil {
 			return nil, nil, err
 		}
-		env, err := s.endpointEnv(s.Provider, cfg.WalletKeyFile, cfg.Now)
+		env, err := s.endpointEnv(s.Provider, cfg.WalletKeyFile, cfg.Now, cfg.Log)
 		if err != nil {
 			return nil, nil, err
 		}

@@ -28,6 +28,7 @@ const (
 	ActionUpstreamApproved  // the owner approved a changed definition
 	ActionExecuted          // a step that executed (tests, older records)
 	ActionFailed
+	ActionTxSettled // what reconciliation after a restart found of a transaction in flight
 	numActionKinds
 )
 
@@ -51,6 +52,7 @@ var actionKindNames = [numActionKinds]string{
 	ActionUpstreamApproved:   "upstream_tool_approved",
 	ActionExecuted:           "executed",
 	ActionFailed:             "failed",
+	ActionTxSettled:          "tx_settled",
 }
 
 // String returns the kind's name as the action log stores it.

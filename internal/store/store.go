@@ -173,6 +173,7 @@ type Store interface {
 	Ledger
 	PolicyLog
 	Permits
+	SentTxs
 	ActionLog
 	TrustLog
 	Withheld

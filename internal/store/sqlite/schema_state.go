@@ -217,10 +217,38 @@ DELETE FROM gate_state WHERE key IN ('phase', 'halt');
 // rebuilt after a restart must know that too. Rows from before have none.
 // Version 24 records the chain of an action's transaction, for its
 // explorer link; rows from before have none.
+// Version 25 adds the send journal (store.SentTxs): each signed
+// transaction, written before it is broadcast, and what became of it.
+// Two live rows of one wallet never share a nonce (a partial unique
+// index), and what was sent never changes once written.
 var finalMigrations = []migration{{22, `
 DROP TABLE gate_state;
 `}, {23, `
 ALTER TABLE session_observations ADD COLUMN args BLOB;
 `}, {24, `
 ALTER TABLE action_log ADD COLUMN chain_id INTEGER;
+`}, {25, `
+CREATE TABLE sent_txs (
+  hash TEXT PRIMARY KEY,
+  chain_id INTEGER NOT NULL CHECK (chain_id > 0),
+  sender TEXT NOT NULL,
+  nonce INTEGER NOT NULL CHECK (nonce >= 0),
+  raw BLOB NOT NULL,
+  permit_id TEXT NOT NULL,
+  plan_index INTEGER NOT NULL CHECK (plan_index >= 0),
+  plan_len INTEGER NOT NULL CHECK (plan_len > plan_index),
+  label TEXT,
+  state TEXT NOT NULL CHECK (state IN ('in_flight', 'mined', 'reverted', 'dropped', 'refused')),
+  block INTEGER,
+  created_ns INTEGER NOT NULL,
+  settled_ns INTEGER
+);
+CREATE UNIQUE INDEX sent_txs_nonce ON sent_txs (chain_id, sender, nonce) WHERE state IN ('in_flight', 'mined', 'reverted');
+CREATE TRIGGER sent_txs_settled BEFORE UPDATE ON sent_txs
+WHEN OLD.state <> 'in_flight' OR NEW.hash IS NOT OLD.hash OR NEW.chain_id IS NOT OLD.chain_id OR NEW.sender IS NOT OLD.sender
+  OR NEW.nonce IS NOT OLD.nonce OR NEW.raw IS NOT OLD.raw OR NEW.permit_id IS NOT OLD.permit_id
+  OR NEW.plan_index IS NOT OLD.plan_index OR NEW.plan_len IS NOT OLD.plan_len
+BEGIN SELECT RAISE(ABORT, 'sent_txs: a settled transaction, and what was sent, never change'); END;
+CREATE TRIGGER sent_txs_kept BEFORE DELETE ON sent_txs
+BEGIN SELECT RAISE(ABORT, 'sent_txs: the send journal is never deleted from'); END;
 `}}

@@ -22,7 +22,8 @@
 // (500 lessons, the kept days, a session's 64 influences within 24 hours,
 // the immune signatures kept, 10,000 clade entries), and of concurrent
 // pinnings of one tool, or demotions for one share, exactly one takes
-// effect.
+// effect. For the send journal: records round-trip exactly, settle once,
+// and two live records of one wallet never share a nonce.
 //
 // Records are made with ids from id.New at their own time, as ward makes
 // them.
@@ -74,6 +75,9 @@ func Run(t *testing.T, newBackend func(t *testing.T) func() (store.Store, error)
 		{"PermitCancel", testPermitCancel},
 		{"PermitConcurrentConsume", testPermitConcurrentConsume},
 		{"PendingPermits", testPendingPermits},
+		{"SentJournal", testSentJournal},
+		{"SentInvalid", testSentInvalid},
+		{"SentConcurrent", testSentConcurrent},
 		{"GateControl", testGateControl},
 		{"HeldCalls", testHeldCalls},
 		{"ActionLog", testActionLog},
@@ -524,6 +528,9 @@ func testClosed(t *testing.T, h *harness) {
 		}},
 		{"CancelPermit", func() error { return s.CancelPermit(ctx, id.New(t0), "owner", t0) }},
 		{"PendingPermits", func() error { _, err := s.PendingPermits(ctx, t0, 0); return err }},
+		{"JournalTx", func() error { return s.JournalTx(ctx, sentTx(1, "p", 0, 1)) }},
+		{"SettleTx", func() error { return s.SettleTx(ctx, 1, sentTx(1, "p", 0, 1).Hash, store.SentMined, 1, t0) }},
+		{"OpenTxs", func() error { _, _, err := s.OpenTxs(ctx, 1, sentFrom); return err }},
 		{"SetHalt", func() error { return s.SetHalt(ctx, true, "on", "x", t0, action(t0, store.ActionHalt, "")) }},
 		{"GateControl", func() error { _, err := s.GateControl(ctx); return err }},
 		{"AppendAction", func() error { return s.AppendAction(ctx, action(t0, store.ActionHalt, "")) }},

@@ -9,14 +9,17 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/accounts/abi"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/ethclient"
 
+	"github.com/wardhq/ward/internal/addrbook"
 	"github.com/wardhq/ward/internal/auth"
 	"github.com/wardhq/ward/internal/chain"
 	"github.com/wardhq/ward/internal/chain/artifacts"
@@ -185,6 +188,69 @@ any_selector = true
 		commit(t, fmt.Sprintf(`{"action_type":"supply","venue":"aave","params":{"asset":%q,"amount":"250000000"}}`, usdc.Hex()))
 		if got := new(big.Int).Sub(before, balance(usdc)); got.Cmp(big.NewInt(250_000_000)) != 0 {
 			t.Errorf("USDC balance fell by %s, want 250 USDC", got)
+		}
+	})
+	t.Run("a routed two-hop swap for an exact output", func(t *testing.T) {
+		// The book pools DAI only against USDC: WETH to DAI must route
+		// through USDC, found and quoted by QuoterV2 on the node.
+		dai := sym("DAI")
+		args := fmt.Sprintf(`{"action_type":"swap","venue":"uniswap","params":{"token_in":%q,"token_out":%q,"amount_out":"100000000000000000000"}}`, weth.Hex(), dai.Hex())
+		// The preview's latency over the node: routing quotes every V2
+		// pair and V3 pool of the direct and two-hop routes.
+		var took []time.Duration
+		for range 5 {
+			start := time.Now()
+			r := s.call(agent, "a", "preview_action", args)
+			took = append(took, time.Since(start))
+			if r.status != http.StatusOK || !strings.Contains(string(r.body), "USDC") {
+				t.Fatalf("routed preview: %d %s", r.status, r.body)
+			}
+			// Each permit holds its value against the spending limits
+			// until it is committed or cancelled.
+			var pv struct {
+				PermitID string `json:"permit_id"`
+			}
+			json.Unmarshal(r.body, &pv)
+			if r := s.call(agent, "a", "cancel_action", fmt.Sprintf(`{"permit_id":%q}`, pv.PermitID)); r.status != http.StatusOK {
+				t.Fatalf("cancel_action: %d %s", r.status, r.body)
+			}
+		}
+		slices.Sort(took)
+		t.Logf("routed two-hop preview p50 %v (min %v, max %v)", took[len(took)/2].Round(time.Millisecond), took[0].Round(time.Millisecond), took[len(took)-1].Round(time.Millisecond))
+		before, wethBefore := balance(dai), balance(weth)
+		commit(t, args)
+		if got := new(big.Int).Sub(balance(dai), before); got.String() != "100000000000000000000" {
+			t.Errorf("DAI balance rose by %s, want exactly 100 DAI", got)
+		}
+		if spent := new(big.Int).Sub(wethBefore, balance(weth)); spent.Sign() <= 0 {
+			t.Errorf("WETH balance fell by %s", spent)
+		}
+	})
+	t.Run("a V3 position minted through the NonfungiblePositionManager", func(t *testing.T) {
+		npm, ok := bc.Contract(addrbook.UniswapV3PositionManager)
+		if !ok {
+			t.Fatal("the deployed book has no position manager")
+		}
+		positions := func() *big.Int {
+			t.Helper()
+			data, err := chain.UniswapV3PositionManagerABI().Pack("balanceOf", me)
+			if err != nil {
+				t.Fatal(err)
+			}
+			to := common.Address(npm)
+			out, err := ec.CallContract(t.Context(), ethereum.CallMsg{To: &to, Data: data}, nil)
+			if err != nil || len(out) != 32 {
+				t.Fatalf("balanceOf: %x %v", out, err)
+			}
+			return new(big.Int).SetBytes(out)
+		}
+		before, wethBefore, usdcBefore := positions(), balance(weth), balance(usdc)
+		commit(t, fmt.Sprintf(`{"action_type":"add_liquidity","venue":"uniswap_v3_nft","params":{"token_a":%q,"token_b":%q,"fee":3000,"price_lower":"1500","price_upper":"6000","amount_a_desired":"10000000000000000","amount_b_desired":"30000000"}}`, weth.Hex(), usdc.Hex()))
+		if got := new(big.Int).Sub(positions(), before); got.Int64() != 1 {
+			t.Errorf("the wallet's positions rose by %s, want 1", got)
+		}
+		if balance(weth).Cmp(wethBefore) >= 0 || balance(usdc).Cmp(usdcBefore) >= 0 {
+			t.Error("the mint deposited nothing")
 		}
 	})
 	t.Run("the dead endpoint was failed over and rested", func(t *testing.T) {

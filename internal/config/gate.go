@@ -147,6 +147,11 @@ func (d *sections) gate(f *File, raw *fileTOML) {
 		if f.Gate.TickPeriod == 0 {
 			d.bad("gate.tick_period", "must be positive")
 		}
+		if f.Gate.PermitTTL > 0 && f.Gate.AnnounceDelay >= f.Gate.PermitTTL {
+			// A permit that may be committed only after it has expired
+			// could never be committed.
+			d.bad("gate.announce_delay", "must be shorter than gate.permit_ttl (%v), or no elevated permit could ever be committed", f.Gate.PermitTTL)
+		}
 		if g.Owner != nil {
 			a, err := tool.ParseAddress(*g.Owner)
 			if err != nil {

@@ -67,6 +67,8 @@ func TestGateSectionsErrors(t *testing.T) {
 		{"rpc", "[chain]\nrpc_url = \"ftp://x\"\n", "2:11: chain.rpc_url"},
 		{"duration", "[gate]\npermit_ttl = \"soon\"\n", "2:14: gate.permit_ttl"},
 		{"owner", "[gate]\nowner = \"0x12\"\n", "2:9: gate.owner"},
+		{"delay outlives the permit", "[gate]\nannounce_delay = \"1h\"\n", "gate.announce_delay: must be shorter than gate.permit_ttl (3m0s)"},
+		{"delay equals the permit", "[gate]\npermit_ttl = \"1m\"\nannounce_delay = \"60s\"\n", "gate.announce_delay: must be shorter"},
 		{"negative", "[hooks.spending]\ndaily_usd = -1.0\n", "2:13: hooks.spending.daily_usd"},
 		{"token", "[hooks.allowlist]\ntokens = [\"nope\"]\n", "hooks.allowlist.tokens[0]"},
 		{"any and list", "[hooks.allowlist]\ntokens = [\"0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed\"]\nany_token = true\n", "hooks.allowlist"},

@@ -257,7 +257,7 @@ func OpenData(ctx context.Context, dir string, f *config.File, extra ...func(ctx
 		Extra: ex,
 		DB:    filepath.Join(dir, "ward.db"), Synchronous: f.Store.Synchronous, Policy: snap,
 		RPCURL: f.Chain.RPCURL, RPCURLs: rest(f.Chain.RPCURLs), ChainID: f.Chain.ChainID, Book: f.Book, MoreChains: more, WalletKeyFile: f.Chain.WalletKeyFile, DevSeed: f.Chain.DevSeed,
-		Hooks: f.Hooks, PermitTTL: f.Gate.PermitTTL, AnnounceDelay: f.Gate.AnnounceDelay, TickPeriod: f.Gate.TickPeriod,
+		Hooks: f.Hooks, PermitTTL: f.Gate.PermitTTL, AnnounceDelay: announceDelay(f.Gate.AnnounceDelay), TickPeriod: f.Gate.TickPeriod,
 		QuarantineTTL: f.Gate.QuarantineTTL,
 		Owner:         f.Gate.Owner, Tools: f.Tools, SessionLimits: f.Sessions, ReadsBestEffort: f.Audit.ReadsBestEffort,
 		Trust: f.Trust, VaultKey: filepath.Join(dir, "vault.key"), Grimoire: grim,
@@ -504,4 +504,16 @@ func rest(s []string) []string {
 		return nil
 	}
 	return s[1:]
+}
+
+// announceDelay is the gate's announce delay for the configured one. The
+// configuration holds its default (30s) unless ward.toml sets one, so a
+// zero there is an explicit "0s", which the documentation promises turns
+// the delay off; the gate reads a zero as "use the default" and a
+// negative as "none".
+func announceDelay(configured time.Duration) time.Duration {
+	if configured == 0 {
+		return -1
+	}
+	return configured
 }

@@ -78,7 +78,9 @@ type Valuation struct {
 }
 
 // Priced reports whether v has a price.
-func (v Valuation) Priced() bool { return v.Source != Unpriced && v.perUnit != nil && v.perUnit.Sign() > 0 }
+func (v Valuation) Priced() bool {
+	return v.Source != Unpriced && v.perUnit != nil && v.perUnit.Sign() > 0
+}
 
 // Cents values amount base units in US cents, rounded up (a positive
 // amount is worth at least a cent, so many tiny actions cannot pass as

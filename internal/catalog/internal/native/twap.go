@@ -122,15 +122,26 @@ func poolPrice(ctx context.Context, env *Env, blk *blockPrices, token common.Add
 		if q.Address == token {
 			continue
 		}
-		qp, err := blk.feed(ctx, env, q.Feed)
-		if err != nil || qp.Stale {
-			continue
-		}
+		// The pools first: their addresses are cached across blocks, so a
+		// quote token without a pool costs no feed read.
+		var found []common.Address
+		var fees []uint32
 		for _, fee := range v3FeeTiers {
 			pool, err := env.Prices.pool(ctx, env, factory, token, q.Address, fee, cfg.TWAPWindow)
-			if err != nil || pool == (common.Address{}) {
-				continue
+			if err == nil && pool != (common.Address{}) {
+				found, fees = append(found, pool), append(fees, fee)
 			}
+		}
+		if len(found) == 0 {
+			continue
+		}
+		qp, err := blk.feed(ctx, env, q.Feed)
+		if err != nil || qp.Stale {
+			why = append(why, fmt.Sprintf("the feed of %s, which its pools price against, is not fresh", q.Symbol))
+			continue
+		}
+		for i, pool := range found {
+			fee := fees[i]
 			pools++
 			tw, err := observeTWAP(ctx, env, blk.number, pool, token, q, qp, cfg.TWAPWindow)
 			if err != nil {
@@ -149,8 +160,8 @@ func poolPrice(ctx context.Context, env *Env, blk *blockPrices, token common.Add
 	case best != nil:
 		return nil, fmt.Sprintf("its deepest Uniswap V3 pool %s (%s, %s) holds $%.0f of liquidity over the last %s, less than the $%d min_twap_liquidity_usd a pool needs to price anything",
 			best.Pool.Hex(), best.QuoteSymbol, feePct(best.Fee), best.LiquidityUSD, cfg.TWAPWindow, cfg.MinTWAPLiquidityUSD)
-	case pools == 0:
-		return nil, "no Uniswap V3 pool pairs it with a token priced by a fresh feed"
+	case pools == 0 && len(why) == 0:
+		return nil, "no Uniswap V3 pool pairs it with a token priced by a feed"
 	}
 	if len(why) > 3 {
 		why = append(why[:3], fmt.Sprintf("and %d more", len(why)-3))

@@ -328,7 +328,7 @@ func TestTWAPPricesFeedlessToken(t *testing.T) {
 	t.Run("a token no pool pairs", func(t *testing.T) {
 		stray := common.HexToAddress("0x00000000000000000000000000000000000000aa")
 		v := Valuate(ctx, s.env, stray)
-		if v.Priced() || !strings.Contains(v.Why, "not in the chain's token list") || !strings.Contains(v.Why, "no Uniswap V3 pool pairs it") {
+		if v.Priced() || !strings.Contains(v.Why, "not in the chain's token list") || !strings.Contains(v.Why, "no Uniswap V3 pool pairs it with a token priced by a feed") {
 			t.Errorf("an unknown token: source %v, why %q", v.Source, v.Why)
 		}
 	})
@@ -479,12 +479,22 @@ func BenchmarkValuate(b *testing.B) {
 	ctx := b.Context()
 	dai := s.tok("DAI")
 	for _, bc := range []struct {
-		name  string
-		cache *PriceCache
-	}{{"uncached", nil}, {"cached", &PriceCache{}}} {
+		name     string
+		cache    *PriceCache
+		newBlock bool
+	}{
+		{"uncached", nil, false},           // every read, pool addresses included
+		{"new block", &PriceCache{}, true}, // feeds and observe again; pool addresses cached
+		{"same block", &PriceCache{}, false},
+	} {
 		b.Run(bc.name, func(b *testing.B) {
 			s.env.Prices = bc.cache
 			for b.Loop() {
+				if bc.newBlock {
+					bc.cache.mu.Lock()
+					bc.cache.cur = nil
+					bc.cache.mu.Unlock()
+				}
 				if v := Valuate(ctx, s.env, dai); v.Source != FromCheckedFeed {
 					b.Fatalf("source %v: %s", v.Source, v.Why)
 				}

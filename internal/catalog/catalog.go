@@ -29,6 +29,10 @@ type (
 	Env    = native.Env
 	Token  = native.Token
 	Venues = native.Venues
+	// PriceConfig configures pool prices (see native.Valuate); PriceCache
+	// keeps one Env's valuations per block.
+	PriceConfig = native.PriceConfig
+	PriceCache  = native.PriceCache
 )
 
 // Tools returns the catalogue for env: read tools always, write tools
@@ -65,3 +69,10 @@ func All() []registry.Tool {
 			UniswapV3Router: one, UniswapV3LiquidityHelper: one, UniswapV3PositionManager: one, AavePool: one, Vaults: []common.Address{one}, ETHFeed: one},
 	})
 }
+
+// The bounds of PriceConfig, for the configuration's messages.
+const (
+	MinTWAPWindow      = native.MinTWAPWindow
+	MaxTWAPWindow      = native.MaxTWAPWindow
+	MaxMaxDeviationBps = native.MaxMaxDeviationBps
+)

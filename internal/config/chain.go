@@ -7,10 +7,12 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"time"
 
 	"github.com/pelletier/go-toml/v2"
 
 	"github.com/wardhq/ward/internal/addrbook"
+	"github.com/wardhq/ward/internal/catalog"
 )
 
 // Chain configures one chain ward trades on ([chain], or one [[chain]]
@@ -30,6 +32,11 @@ type Chain struct {
 	// AddressBook is the file of address-book entries for this chain, as
 	// written (its entries are in File.Book).
 	AddressBook string
+	// Price is how the chain's tokens are priced from pool TWAPs and how
+	// far a feed may stray from them (twap_window,
+	// max_price_deviation_bps, min_twap_liquidity_usd; zero: the strict
+	// defaults).
+	Price catalog.PriceConfig
 }
 
 // DevChainID is the embedded dev chain's chain id.
@@ -37,16 +44,19 @@ const DevChainID = 1337
 
 // chainTOML is one [chain] or [[chain]] table.
 type chainTOML struct {
-	Name          *string             `toml:"name"`
-	RPCURL        *string             `toml:"rpc_url"`
-	RPCURLs       []string            `toml:"rpc_urls"`
-	ChainID       *int64              `toml:"chain_id"`
-	WalletKeyFile *string             `toml:"wallet_key_file"`
-	DevSeed       *string             `toml:"dev_seed"`
-	AddressBook   *string             `toml:"address_book"`
-	ExplorerTxURL *string             `toml:"explorer_tx_url"`
-	Tokens        []addrbook.Token    `toml:"tokens"`
-	Contracts     []addrbook.Contract `toml:"contracts"`
+	Name                 *string             `toml:"name"`
+	RPCURL               *string             `toml:"rpc_url"`
+	RPCURLs              []string            `toml:"rpc_urls"`
+	ChainID              *int64              `toml:"chain_id"`
+	WalletKeyFile        *string             `toml:"wallet_key_file"`
+	DevSeed              *string             `toml:"dev_seed"`
+	AddressBook          *string             `toml:"address_book"`
+	ExplorerTxURL        *string             `toml:"explorer_tx_url"`
+	TWAPWindow           *string             `toml:"twap_window"`
+	MaxPriceDeviationBps *int64              `toml:"max_price_deviation_bps"`
+	MinTWAPLiquidityUSD  *int64              `toml:"min_twap_liquidity_usd"`
+	Tokens               []addrbook.Token    `toml:"tokens"`
+	Contracts            []addrbook.Contract `toml:"contracts"`
 }
 
 var chainName = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]{0,31}$`)
@@ -191,6 +201,7 @@ func (d *sections) chain(key string, m map[string]any, cfgPath string, several b
 	if t.DevSeed != nil {
 		c.DevSeed = *t.DevSeed
 	}
+	d.price(key, t, &c.Price)
 	oc := &addrbook.Chain{ID: c.ChainID, Tokens: t.Tokens, Contracts: t.Contracts}
 	if t.ExplorerTxURL != nil {
 		oc.ExplorerTxURL = *t.ExplorerTxURL
@@ -208,6 +219,36 @@ func (d *sections) chain(key string, m map[string]any, cfgPath string, several b
 		oc = nil
 	}
 	return c, oc, len(d.diags) == n
+}
+
+// price reads the pricing knobs of a chain table. A knob that is set must
+// be in range: 0 is refused rather than read as "the default".
+func (d *sections) price(key string, t chainTOML, into *catalog.PriceConfig) {
+	if t.TWAPWindow != nil {
+		v, err := time.ParseDuration(*t.TWAPWindow)
+		switch {
+		case err != nil:
+			d.bad(key+".twap_window", "invalid duration %q (for example \"30m\")", *t.TWAPWindow)
+		case v < catalog.MinTWAPWindow || v > catalog.MaxTWAPWindow || v%time.Second != 0:
+			d.bad(key+".twap_window", "must be whole seconds between %s and %s (a shorter window is cheap to move with a few blocks of manipulation)", catalog.MinTWAPWindow, catalog.MaxTWAPWindow)
+		default:
+			into.TWAPWindow = v
+		}
+	}
+	if t.MaxPriceDeviationBps != nil {
+		if v := *t.MaxPriceDeviationBps; v < 1 || v > catalog.MaxMaxDeviationBps {
+			d.bad(key+".max_price_deviation_bps", "must be between 1 and %d basis points", catalog.MaxMaxDeviationBps)
+		} else {
+			into.MaxDeviationBps = v
+		}
+	}
+	if t.MinTWAPLiquidityUSD != nil {
+		if v := *t.MinTWAPLiquidityUSD; v < 1 {
+			d.bad(key+".min_twap_liquidity_usd", "must be a positive number of US dollars")
+		} else {
+			into.MinTWAPLiquidityUSD = v
+		}
+	}
 }
 
 // readBookFile adds the entries of an address-book file (the TOML that

@@ -5,8 +5,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/wardhq/ward/internal/addrbook"
+	"github.com/wardhq/ward/internal/catalog"
 	"github.com/wardhq/ward/internal/tool"
 )
 
@@ -118,6 +120,53 @@ func TestChainsErrors(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := Parse(filepath.Join(dir, "w.toml"), []byte(tc.toml))
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("err = %v, want it to contain %q", err, tc.want)
+			}
+		})
+	}
+}
+
+// TestChainPrice: the pricing knobs of a chain table, read into
+// Chain.Price; out-of-range values, 0 included, are errors at load.
+func TestChainPrice(t *testing.T) {
+	dir := t.TempDir()
+	f, err := Parse(filepath.Join(dir, "w.toml"), []byte(`
+[[chain]]
+rpc_url = "http://a"
+chain_id = 1
+twap_window = "1h"
+max_price_deviation_bps = 200
+min_twap_liquidity_usd = 5000000
+
+[[chain]]
+rpc_url = "http://b"
+chain_id = 10
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := catalog.PriceConfig{TWAPWindow: time.Hour, MaxDeviationBps: 200, MinTWAPLiquidityUSD: 5_000_000}
+	if got := f.Chains[0].Price; got != want {
+		t.Errorf("chain 1 price = %+v, want %+v", got, want)
+	}
+	if got := f.Chains[1].Price; got != (catalog.PriceConfig{}) {
+		t.Errorf("chain 10 price = %+v, want the zero value (the defaults)", got)
+	}
+	const head = "[chain]\nrpc_url = \"http://a\"\nchain_id = 1\n"
+	for _, tc := range []struct{ name, toml, want string }{
+		{"window not a duration", "twap_window = \"half an hour\"", "chain.twap_window: invalid duration"},
+		{"window too short", "twap_window = \"1m\"", "chain.twap_window: must be whole seconds between 5m0s and 24h0m0s"},
+		{"window too long", "twap_window = \"48h\"", "chain.twap_window: must be whole seconds"},
+		{"window fraction", "twap_window = \"10m500ms\"", "chain.twap_window: must be whole seconds"},
+		{"deviation zero", "max_price_deviation_bps = 0", "chain.max_price_deviation_bps: must be between 1 and 5000"},
+		{"deviation negative", "max_price_deviation_bps = -5", "chain.max_price_deviation_bps: must be between 1 and 5000"},
+		{"deviation huge", "max_price_deviation_bps = 10000", "chain.max_price_deviation_bps: must be between 1 and 5000"},
+		{"liquidity zero", "min_twap_liquidity_usd = 0", "chain.min_twap_liquidity_usd: must be a positive"},
+		{"liquidity not a number", "min_twap_liquidity_usd = \"lots\"", "MinTWAPLiquidityUSD of type int64"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Parse(filepath.Join(dir, "w.toml"), []byte(head+tc.toml+"\n"))
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("err = %v, want it to contain %q", err, tc.want)
 			}

@@ -247,7 +247,7 @@ func OpenData(ctx context.Context, dir string, f *config.File, extra ...func(ctx
 		if c.RPCURL == "" {
 			return nil, fmt.Errorf("config: chain %s is the embedded dev chain: it can only be the first [[chain]] table", c.Name)
 		}
-		more = append(more, ChainEndpoint{Name: c.Name, RPCURLs: c.RPCURLs, ChainID: c.ChainID, WalletKeyFile: c.WalletKeyFile})
+		more = append(more, ChainEndpoint{Name: c.Name, RPCURLs: c.RPCURLs, ChainID: c.ChainID, WalletKeyFile: c.WalletKeyFile, Price: c.Price})
 	}
 	grim := f.Grimoire
 	if grim.Playbook != "" && !filepath.IsAbs(grim.Playbook) {
@@ -256,7 +256,7 @@ func OpenData(ctx context.Context, dir string, f *config.File, extra ...func(ctx
 	st, err := Open(ctx, Config{
 		Extra: ex,
 		DB:    filepath.Join(dir, "ward.db"), Synchronous: f.Store.Synchronous, Policy: snap,
-		RPCURL: f.Chain.RPCURL, RPCURLs: rest(f.Chain.RPCURLs), ChainID: f.Chain.ChainID, Book: f.Book, MoreChains: more, WalletKeyFile: f.Chain.WalletKeyFile, DevSeed: f.Chain.DevSeed,
+		RPCURL: f.Chain.RPCURL, RPCURLs: rest(f.Chain.RPCURLs), ChainID: f.Chain.ChainID, Book: f.Book, MoreChains: more, WalletKeyFile: f.Chain.WalletKeyFile, DevSeed: f.Chain.DevSeed, Price: f.Chain.Price,
 		Hooks: f.Hooks, PermitTTL: f.Gate.PermitTTL, AnnounceDelay: announceDelay(f.Gate.AnnounceDelay), TickPeriod: f.Gate.TickPeriod,
 		QuarantineTTL: f.Gate.QuarantineTTL,
 		Owner:         f.Gate.Owner, Tools: f.Tools, SessionLimits: f.Sessions, ReadsBestEffort: f.Audit.ReadsBestEffort,

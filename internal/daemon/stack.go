@@ -73,6 +73,9 @@ type Config struct {
 	WalletKeyFile string
 	// DevSeed makes the dev chain's accounts and addresses deterministic.
 	DevSeed string
+	// Price configures how the first chain's tokens are priced from pool
+	// TWAPs (zero: the strict defaults).
+	Price catalog.PriceConfig
 	// Tokens and Venues configure the catalogue for RPCURL (the dev chain
 	// fills them itself).
 	Tokens []catalog.Token
@@ -253,6 +256,7 @@ type ChainEndpoint struct {
 	RPCURLs       []string
 	ChainID       uint64
 	WalletKeyFile string
+	Price         catalog.PriceConfig
 }
 
 // openMoreChains connects the stack's other chains, each with its
@@ -272,7 +276,7 @@ func (s *Stack) openMoreChains(ctx context.Context, cfg Config, providers *chain
 			log.Warn("a chain is left out: it could not be reached at start", "chain", c.Name, "chain_id", c.ChainID, "err", err)
 			continue
 		}
-		env, err := s.endpointEnv(p, c.WalletKeyFile, cfg.Now, cfg.Log)
+		env, err := s.endpointEnv(p, c.WalletKeyFile, c.Price, cfg.Now, cfg.Log)
 		if err != nil {
 			return nil, fmt.Errorf("chain %s: %w", c.Name, err)
 		}
@@ -298,8 +302,11 @@ func (s *Stack) dial(ctx context.Context, urls []string, id uint64) (*chain.Prov
 // endpointEnv is the catalogue's environment on a chain ward reaches
 // through p: the agent wallet of keyFile (none without one) and the
 // tokens and venues the address book lists for the chain.
-func (s *Stack) endpointEnv(p *chain.Provider, keyFile string, now func() time.Time, log *slog.Logger) (*catalog.Env, error) {
-	env := &catalog.Env{Chain: p, Now: now}
+func (s *Stack) endpointEnv(p *chain.Provider, keyFile string, price catalog.PriceConfig, now func() time.Time, log *slog.Logger) (*catalog.Env, error) {
+	if err := price.Validate(); err != nil {
+		return nil, err
+	}
+	env := &catalog.Env{Chain: p, Now: now, Price: price, Prices: &catalog.PriceCache{}}
 	if keyFile != "" {
 		signer, err := chain.LoadLocalSigner(keyFile)
 		if err != nil {
@@ -337,7 +344,7 @@ func (s *Stack) openChain(ctx context.Context, cfg Config) (*catalog.Env, *chain
 		if s.Provider, err = s.dial(ctx, append([]string{cfg.RPCURL}, cfg.RPCURLs...), cfg.ChainID); err != nil {
 			return nil, nil, err
 		}
-		env, err := s.endpointEnv(s.Provider, cfg.WalletKeyFile, cfg.Now, cfg.Log)
+		env, err := s.endpointEnv(s.Provider, cfg.WalletKeyFile, cfg.Price, cfg.Now, cfg.Log)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -347,7 +354,10 @@ func (s *Stack) openChain(ctx context.Context, cfg Config) (*catalog.Env, *chain
 		}
 		return env, nil, nil
 	}
-	env := &catalog.Env{Now: cfg.Now}
+	if err := cfg.Price.Validate(); err != nil {
+		return nil, nil, err
+	}
+	env := &catalog.Env{Now: cfg.Now, Price: cfg.Price, Prices: &catalog.PriceCache{}}
 	if s.Dev, err = chain.StartDev(ctx, chain.DevConfig{Seed: cfg.DevSeed, AutoCommit: true}); err != nil {
 		return nil, nil, err
 	}

@@ -88,6 +88,12 @@ type Env struct {
 	// MaxFeedAge is how old a price may be before it is stale (default 1
 	// hour).
 	MaxFeedAge time.Duration
+	// Price configures pool prices and how far a feed may stray from
+	// them (zero: the strict defaults).
+	Price PriceConfig
+	// Prices caches valuations per block (see PriceCache); nil prices
+	// every call afresh.
+	Prices *PriceCache
 	// Now is the clock (default time.Now).
 	Now func() time.Time
 }

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
-	"strings"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -63,16 +62,21 @@ func FeedPrice(ctx context.Context, env *Env, feed common.Address) (Price, error
 // was carried over from an earlier round (answeredInRound < roundId), or
 // claims to be from the future.
 func FeedRound(ctx context.Context, env *Env, feed common.Address, id *big.Int) (Price, error) {
+	return feedRoundAt(ctx, env, feed, id, nil)
+}
+
+// feedRoundAt is FeedRound at block number (nil: the latest block).
+func feedRoundAt(ctx context.Context, env *Env, feed common.Address, id, number *big.Int) (Price, error) {
 	a := chain.AggregatorV3ABI()
-	dec, err := Call(ctx, env.Chain, a, feed, "decimals")
+	dec, err := CallAt(ctx, env.Chain, a, feed, number, "decimals")
 	if err != nil {
 		return Price{}, err
 	}
 	var round []any
 	if id == nil {
-		round, err = Call(ctx, env.Chain, a, feed, "latestRoundData")
+		round, err = CallAt(ctx, env.Chain, a, feed, number, "latestRoundData")
 	} else {
-		round, err = Call(ctx, env.Chain, a, feed, "getRoundData", id)
+		round, err = CallAt(ctx, env.Chain, a, feed, number, "getRoundData", id)
 	}
 	if err != nil {
 		return Price{}, err
@@ -116,21 +120,10 @@ func unixTime(v *big.Int) time.Time {
 }
 
 // UnpricedWhy says why the catalogue cannot value the token at addr in
-// USD, and what the operator can configure; "" when it can.
+// USD, and what the operator can configure; "" when it can (see Valuate).
 func UnpricedWhy(ctx context.Context, env *Env, addr common.Address) string {
-	t, ok := env.Token(addr)
-	switch {
-	case !ok:
-		return "it is not in the chain's token list: add it, with a usd_feed, as a [[chain.tokens]] entry of the chain in ward.toml or its address_book file"
-	case t.Feed == (common.Address{}):
-		return "no USD price feed is configured for it: set usd_feed on its [[chain.tokens]] entry"
-	}
-	p, err := FeedPrice(ctx, env, t.Feed)
-	switch {
-	case err != nil:
-		return fmt.Sprintf("its USD feed %s could not be read (is usd_feed a Chainlink-style AggregatorV3 feed on this chain?)", t.Feed.Hex())
-	case p.Stale:
-		return fmt.Sprintf("its USD feed %s is stale: %s", t.Feed.Hex(), strings.Join(p.StaleReasons, "; "))
+	if v := Valuate(ctx, env, addr); !v.Priced() {
+		return v.Why
 	}
 	return ""
 }
@@ -144,21 +137,11 @@ func PriceOf(ctx context.Context, env *Env, addr common.Address) (Price, error) 
 	return FeedPrice(ctx, env, t.Feed)
 }
 
-// valueCents values amount base units of a token in US cents (rounded
-// up), or -1 when no fresh feed prices it (the spending hook then refuses
+// ValueCents values amount base units of a token in US cents (rounded
+// up), or -1 when Valuate cannot price it (the spending hook then refuses
 // the action).
 func ValueCents(ctx context.Context, env *Env, addr common.Address, amount *big.Int) int64 {
-	t, ok := env.Token(addr)
-	if !ok {
-		return -1
-	}
-	p, err := PriceOf(ctx, env, addr)
-	if err != nil || p.Stale {
-		return -1
-	}
-	// Rounded up: a positive amount is worth at least a cent to the
-	// spending limits, so many tiny actions cannot pass as free.
-	c, ok := cents(amount, t.Decimals, p, true)
+	c, ok := Valuate(ctx, env, addr).Cents(amount)
 	if !ok {
 		return -1
 	}

@@ -128,7 +128,9 @@ const settleTimeout = 10 * time.Second
 // Reconcile settles the wallet's journaled transactions that are in
 // flight, in nonce order: one with a receipt (from any endpoint) is
 // recorded mined or reverted; one without whose nonce the chain has
-// already used is recorded dropped; one whose nonce is still free is
+// already used is recorded dropped if the node does not know it, and
+// stays in flight if it does (a receipt not yet served is not a loss);
+// one whose nonce is still free is
 // rebroadcast, the same signed bytes (never re-signed: same hash, so at
 // most one effect), and stays in flight, or is recorded refused when the
 // node refuses it. It signs nothing and sends no transaction that was not
@@ -177,7 +179,18 @@ func (w *Wallet) reconcile(ctx context.Context) ([]Settled, error) {
 		case !errors.Is(err, ethereum.NotFound):
 			return out, fmt.Errorf("reconcile %s: %w", t.Hash.Hex(), err)
 		case mined > t.Nonce:
-			s.Tx.State = TxDropped
+			// The nonce is used, by this transaction or another. A node
+			// whose receipts lag its blocks, or an endpoint behind another,
+			// can answer no receipt for a transaction it mined: it is
+			// dropped only when the node does not know it at all, and
+			// otherwise stays in flight until its receipt is seen.
+			known, err := w.p.TransactionKnown(ctx, t.Hash)
+			if err != nil {
+				return out, fmt.Errorf("reconcile %s: %w", t.Hash.Hex(), err)
+			}
+			if !known {
+				s.Tx.State = TxDropped
+			}
 		default:
 			tx := new(types.Transaction)
 			if err := tx.UnmarshalBinary(t.Raw); err != nil || tx.Hash() != t.Hash {

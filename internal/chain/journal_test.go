@@ -130,9 +130,12 @@ const (
 // transactions sent through it.
 type sendProxy struct {
 	*httptest.Server
-	mode   int32
-	sent   chan []byte   // each raw transaction it saw (buffered)
-	polled chan struct{} // a receipt was asked for (at most one pending)
+	mode int32
+	// hideReceipts: eth_getTransactionReceipt answers null, as a node
+	// whose receipts lag its blocks does.
+	hideReceipts atomic.Bool
+	sent         chan []byte   // each raw transaction it saw (buffered)
+	polled       chan struct{} // a receipt was asked for (at most one pending)
 }
 
 func newSendProxy(t *testing.T, d *DevChain, mode int32) *sendProxy {
@@ -155,6 +158,11 @@ func newSendProxy(t *testing.T, d *DevChain, mode int32) *sendProxy {
 			select {
 			case sp.polled <- struct{}{}:
 			default:
+			}
+			if sp.hideReceipts.Load() {
+				w.Header().Set("Content-Type", "application/json")
+				fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":null}`, req.ID)
+				return
 			}
 		}
 		if err != nil || req.Method != "eth_sendRawTransaction" || len(req.Params) != 1 {
@@ -439,6 +447,54 @@ func TestReconcileDroppedAndRefused(t *testing.T) {
 			t.Errorf("send after a refused transaction: %v", err)
 		}
 	})
+}
+
+// TestReconcileMinedWithoutReceipt: a journaled transaction that is
+// mined, on an endpoint that does not serve its receipt yet, is not taken
+// for dropped (its nonce is used, but by itself): it stays in flight,
+// the wallet refuses a new plan, and it is recorded mined once its
+// receipt is served. Before the fix it was recorded dropped, an outcome
+// record saying an executed transfer failed.
+func TestReconcileMinedWithoutReceipt(t *testing.T) {
+	d, c := startDev(t)
+	sp := newSendProxy(t, d, proxyForward)
+	p := dialDev(t, sp.URL)
+	j := &memJournal{}
+	w := journalWallet(t, d, p, j)
+	ctx, cancel := context.WithCancel(t.Context())
+	sp.hideReceipts.Store(true)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		sendAs(t, ctx, w, "first", transfer(t, c, common.Address{0xd5}))
+	}()
+	raw := <-sp.sent
+	tx := new(types.Transaction)
+	if err := tx.UnmarshalBinary(raw); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d.Provider().WaitReceipt(t.Context(), tx.Hash()); err != nil {
+		t.Fatal(err)
+	}
+	cancel() // the process dies waiting for the receipt
+	<-done
+
+	w = journalWallet(t, d, p, j)
+	settled, err := w.Reconcile(t.Context())
+	if err != nil || len(settled) != 1 || settled[0].Tx.State != TxInFlight || settled[0].Rebroadcast {
+		t.Fatalf("reconcile without the receipt = %+v, %v; want in flight, not rebroadcast", settled, err)
+	}
+	if _, err := sendAs(t, t.Context(), w, "second", transfer(t, c, common.Address{0xd5})); !errors.Is(err, ErrInFlight) {
+		t.Fatalf("a new plan while the receipt is not served: %v, want ErrInFlight", err)
+	}
+	sp.hideReceipts.Store(false)
+	settled, err = w.Reconcile(t.Context())
+	if err != nil || len(settled) != 1 || settled[0].Tx.State != TxMined || settled[0].Tx.Hash != tx.Hash() {
+		t.Fatalf("reconcile with the receipt = %+v, %v; want %s mined", settled, err, tx.Hash().Hex())
+	}
+	if recs := j.all(); len(recs) != 1 || recs[0].State != TxMined {
+		t.Errorf("journal = %+v, want the one transaction mined", recs)
+	}
 }
 
 // TestSendJournalHammer: concurrent sends on one journaled wallet each

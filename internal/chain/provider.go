@@ -424,6 +424,25 @@ func (p *Provider) SendTransaction(ctx context.Context, tx *types.Transaction) e
 	})
 }
 
+// TransactionKnown reports whether the node knows the transaction hash,
+// pending or mined.
+func (p *Provider) TransactionKnown(ctx context.Context, hash common.Hash) (bool, error) {
+	var known bool
+	err := p.do(ctx, "transaction by hash", func(ctx context.Context, e *endpoint) error {
+		tx, _, err := e.ec.TransactionByHash(ctx, hash)
+		switch {
+		case errors.Is(err, ethereum.NotFound):
+			known = false
+			return nil
+		case err != nil:
+			return err
+		}
+		known = tx != nil && tx.Hash() == hash
+		return nil
+	})
+	return known, err
+}
+
 // Receipt returns the receipt of a mined transaction, or ethereum.NotFound.
 func (p *Provider) Receipt(ctx context.Context, hash common.Hash) (*types.Receipt, error) {
 	var r *types.Receipt

@@ -10,6 +10,8 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/rpc"
+
+	"github.com/wardhq/ward/internal/tool"
 )
 
 // TxState is where a journaled transaction is. The zero value is in
@@ -87,8 +89,10 @@ type Journal interface {
 var ErrJournal = errors.New("the send journal could not be written")
 
 // ErrInFlight marks a Send refused because a transaction of the wallet is
-// still in flight (see InFlightError).
-var ErrInFlight = errors.New("a transaction of the wallet is still in flight")
+// still in flight (see InFlightError). It is tool.ErrInFlight, so the gate
+// can tell this refusal from other handler failures without importing
+// chain.
+var ErrInFlight = tool.ErrInFlight
 
 // InFlightError is a Send refused, before anything was signed, because a
 // journaled transaction of the wallet is neither mined nor known to be

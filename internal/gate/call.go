@@ -460,13 +460,21 @@ func (t *Tools) run(ctx context.Context, s *Session, e *registry.Entry, in *regi
 	}
 	if err != nil {
 		code, msg := reason.ExecutionFailed, d.Name+" failed"
-		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		switch {
+		case errors.Is(err, tool.ErrInFlight):
+			// The cause names the other transaction and its permit, which
+			// may be another principal's: the agent is told only what to do.
+			code, msg = reason.TxInFlight, "nothing was sent: an earlier transaction of the wallet is not yet known to be mined or dropped (ward settles it with the chain); this permit is used up: preview again once it settles"
+		case errors.Is(ctx.Err(), context.DeadlineExceeded):
 			code, msg = reason.BudgetExceeded, fmt.Sprintf("%s did not finish within its %s tick budget (%v)", d.Name, d.Budget, d.Budget.Duration())
 		}
 		t.bus.Publish(event.Event{Kind: event.ToolError, Time: t.cfg.Now(), SessionID: s.ID, Tool: d.Name, ParamsHash: ph, Code: string(code), Message: msg})
 		var rf *Refusal
 		if errors.As(err, &rf) {
 			return nil, err
+		}
+		if code == reason.TxInFlight {
+			return nil, &Refusal{Code: code, Stage: "handler", Message: msg, Detail: err.Error()}
 		}
 		return nil, &Refusal{Code: code, Stage: "handler", Message: msg + ": " + agentSafe(err), Detail: err.Error()}
 	}
@@ -996,7 +1004,10 @@ func (t *Tools) settleFailed(ctx context.Context, c *commitCall, err error) {
 	if rerr := t.recordBoth(ctx, c.consumedRec, rec); rerr != nil {
 		t.auditFailed("failed commit", rerr)
 	}
-	t.finish(ctx, c.p.ID, c.began, c.capability.Used(), c.consumed.ValueCents)
+	// A write refused because another transaction is in flight sent
+	// nothing, though it consumed its capability: its spend goes.
+	executed := c.capability.Used() && (rf == nil || rf.Code != reason.TxInFlight)
+	t.finish(ctx, c.p.ID, c.began, executed, c.consumed.ValueCents)
 }
 
 // settleExecuted is stage 4 of a write that executed: its result is

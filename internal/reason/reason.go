@@ -119,6 +119,7 @@ const (
 	ApprovalInvalid     Code = "OWNER_APPROVAL_INVALID"
 	BudgetExceeded      Code = "TICK_BUDGET_EXCEEDED"
 	ExecutionFailed     Code = "EXECUTION_FAILED"
+	TxInFlight          Code = "TX_IN_FLIGHT"
 	NotPreviewable      Code = "NOT_PREVIEWABLE"
 	QuarantineNotFound  Code = "QUARANTINE_NOT_FOUND"
 	LookupLimited       Code = "TOO_MANY_FAILED_LOOKUPS"
@@ -236,6 +237,7 @@ var catalog = []Entry{
 	{ApprovalInvalid, "the owner approval is not signed by the owner for this call"},
 	{BudgetExceeded, "the tool did not finish within its tick budget"},
 	{ExecutionFailed, "the tool ran and failed"},
+	{TxInFlight, "an earlier transaction of the wallet is not yet known to be mined or dropped, so nothing was sent; the permit is used up: preview again once it settles"},
 	{QuarantineNotFound, "no quarantined call of this session has this id"},
 	{LookupLimited, "the principal looked up too many ids that do not exist (or are not its own) in a short time: wait before trying again"},
 	{SessionsExhausted, "the principal holds as many live sessions as it may: reuse a session, or let idle ones expire"},

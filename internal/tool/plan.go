@@ -2,6 +2,7 @@ package tool
 
 import (
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"math/big"
 	"strings"
@@ -99,6 +100,13 @@ type Unpriced struct {
 	Symbol string  `json:"symbol,omitempty"` // the catalogue's symbol for it, if it lists the token
 	Why    string  `json:"why"`              // what is missing, and what the operator can configure
 }
+
+// ErrInFlight marks a write refused before anything was signed because an
+// earlier transaction of the same wallet is not yet known to be mined or
+// dropped: sending a new plan could put a second effect on chain if the
+// caller is retrying the first. Nothing of the refused write reached a
+// chain. A handler's error matches it when that is why it stopped.
+var ErrInFlight = errors.New("a transaction of the wallet is still in flight")
 
 // Tx is one transaction of a plan.
 type Tx struct {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/big"
 	"sync"
 	"time"
 
@@ -22,6 +23,8 @@ type endpoint struct {
 	verified  bool      // it said it serves the provider's chain
 	wrong     error     // it serves another chain: never used
 	restUntil time.Time // it failed: tried after the others until then
+	down      error     // it did not answer (stalled or unreachable), and has not answered since
+	stalled   bool      // down because it stalled: not tried at all until its rest ends
 }
 
 func newEndpoint(name string, c *rpc.Client, owned bool) *endpoint {
@@ -34,12 +37,47 @@ func (e *endpoint) wrongChain() error {
 	return e.wrong
 }
 
-// errStalled marks an endpoint that did not answer within the request
-// timeout while the caller was still waiting: transient, try another.
-var errStalled = errors.New("the endpoint did not answer in time")
+// errStalled matches a request an endpoint did not answer within the
+// request timeout while the caller was still waiting: transient, try
+// another endpoint, never the same one again within the call.
+var errStalled = errors.New("did not answer in time")
+
+type stallError struct{ after time.Duration }
+
+func (e *stallError) Error() string        { return fmt.Sprintf("did not answer in %s", e.after) }
+func (e *stallError) Is(target error) bool { return target == errStalled }
 
 // errNoEndpoint is returned when every endpoint serves another chain.
 var errNoEndpoint = errors.New("no endpoint serves the chain")
+
+// ErrChainDown is matched by a *DownError.
+var ErrChainDown = errors.New("every RPC endpoint of the chain failed")
+
+// DownError is a request refused at once, without reaching any endpoint,
+// or given up, because every endpoint of the provider's chain that serves
+// it failed to answer (stalled past RequestTimeout or was unreachable)
+// and has not answered since: the provider's circuit is open. Calls fail
+// this way until Retry, when one call at a time (the probe) tries an
+// endpoint again; its success closes the circuit. It matches
+// ErrChainDown.
+type DownError struct {
+	ChainID  uint64
+	Cooldown time.Duration // how long a failed endpoint rests
+	First    error         // the first endpoint's failure, with its name
+	Retry    time.Time     // when an endpoint is tried again
+	Probing  bool          // a probe is trying an endpoint now
+}
+
+func (e *DownError) Error() string {
+	s := fmt.Sprintf("chain %d: every RPC endpoint failed in the last %s (first: %v); ", e.ChainID, e.Cooldown, e.First)
+	if e.Probing {
+		return s + "one request is trying it again now"
+	}
+	return s + "retrying after " + e.Retry.UTC().Format("15:04:05 UTC")
+}
+
+// Is reports whether target is ErrChainDown.
+func (e *DownError) Is(target error) bool { return target == ErrChainDown }
 
 // verify checks, once, that e serves the provider's chain (learning the
 // chain from the first endpoint that answers when none is configured).
@@ -54,14 +92,11 @@ func (p *Provider) verify(ctx context.Context, e *endpoint) error {
 	if verified {
 		return nil
 	}
-	actx, cancel := context.WithTimeout(ctx, p.cfg.RequestTimeout)
-	id, err := e.ec.ChainID(actx)
-	stalled := err != nil && ctx.Err() == nil && actx.Err() != nil
-	cancel()
-	if stalled {
-		err = errStalled
-	}
-	if err != nil {
+	var id *big.Int
+	if err := p.request(ctx, func(ctx context.Context) (err error) {
+		id, err = e.ec.ChainID(ctx)
+		return err
+	}); err != nil {
 		return err
 	}
 	p.idMu.Lock()
@@ -83,9 +118,22 @@ func (p *Provider) verify(ctx context.Context, e *endpoint) error {
 	return nil
 }
 
+// request runs f bounded by RequestTimeout; running out of it while ctx
+// is still live is a stall.
+func (p *Provider) request(ctx context.Context, f func(ctx context.Context) error) error {
+	actx, cancel := context.WithTimeout(ctx, p.cfg.RequestTimeout)
+	defer cancel()
+	err := f(actx)
+	if err != nil && ctx.Err() == nil && actx.Err() != nil {
+		return &stallError{after: p.cfg.RequestTimeout}
+	}
+	return err
+}
+
 // order returns the endpoints to try: the one that answered last, then
 // the others in configured order, those resting after a failure last.
-// Endpoints of another chain are left out.
+// Endpoints of another chain are left out, and so are those resting after
+// a stall: trying one again would cost another timeout.
 func (p *Provider) order() []int {
 	now := time.Now()
 	first := int(p.cur.Load())
@@ -94,10 +142,10 @@ func (p *Provider) order() []int {
 		i := (first + k) % len(p.eps)
 		e := p.eps[i]
 		e.mu.Lock()
-		wrong, rest := e.wrong != nil, now.Before(e.restUntil)
+		wrong, rest, stalled := e.wrong != nil, now.Before(e.restUntil), e.stalled
 		e.mu.Unlock()
 		switch {
-		case wrong:
+		case wrong, rest && stalled:
 		case rest:
 			resting = append(resting, i)
 		default:
@@ -107,44 +155,107 @@ func (p *Provider) order() []int {
 	return append(ready, resting...)
 }
 
+// admit lets a call go to the endpoints while the circuit is closed: some
+// endpoint serving the chain is up (it answered last time, or has not
+// been tried). When all are down the circuit is open and the call gets a
+// *DownError at once, until one's rest ends; then it is half-open: one
+// call at a time goes through as the probe (probe is true and the caller
+// must call endProbe), the others still get the *DownError.
+func (p *Provider) admit() (probe bool, err error) {
+	now := time.Now()
+	usable, resting := 0, 0
+	for _, e := range p.eps {
+		e.mu.Lock()
+		wrong, down, rest := e.wrong != nil, e.down != nil, now.Before(e.restUntil)
+		e.mu.Unlock()
+		switch {
+		case wrong:
+			continue
+		case !down:
+			return false, nil
+		case rest:
+			resting++
+		}
+		usable++
+	}
+	if usable == 0 {
+		return false, nil // each says no endpoint serves the chain
+	}
+	if resting == usable {
+		return false, p.downError()
+	}
+	if !p.probing.CompareAndSwap(false, true) {
+		d := p.downError()
+		d.Probing = true
+		return false, d
+	}
+	return true, nil
+}
+
+func (p *Provider) endProbe() { p.probing.Store(false) }
+
+// downError describes the open circuit, or is nil while some endpoint
+// serving the chain is up (or none serves it).
+func (p *Provider) downError() *DownError {
+	var d *DownError
+	for _, e := range p.eps {
+		e.mu.Lock()
+		wrong, down, until := e.wrong, e.down, e.restUntil
+		e.mu.Unlock()
+		switch {
+		case wrong != nil:
+		case down == nil:
+			return nil
+		case d == nil:
+			d = &DownError{ChainID: p.chainID, Cooldown: p.cfg.Cooldown, First: fmt.Errorf("%s: %w", e.name, down), Retry: until}
+		case until.Before(d.Retry):
+			d.Retry = until
+		}
+	}
+	return d
+}
+
 // each runs f on the endpoints in order until one answers or one fails
 // finally (a revert or another JSON-RPC error, which any endpoint would
 // give). An endpoint that fails transiently or stalls is rested and the
 // next is tried at once; when all failed, the joined error is transient
-// and the provider's backoff retries.
+// and the provider's backoff retries, except when every endpoint left
+// stalled: then it is the *DownError, which is not retried.
 func (p *Provider) each(ctx context.Context, f func(ctx context.Context, e *endpoint) error) error {
 	var errs []error
 	for _, i := range p.order() {
 		e := p.eps[i]
-		if err := p.verify(ctx, e); err != nil {
-			if ctx.Err() != nil {
-				return err
-			}
-			if e.wrongChain() == nil {
-				p.rest(e)
-			}
-			errs = append(errs, fmt.Errorf("%s: %w", e.name, err))
-			continue
+		err := p.verify(ctx, e)
+		verified := err == nil
+		if verified {
+			err = p.request(ctx, func(ctx context.Context) error { return f(ctx, e) })
 		}
-		actx, cancel := context.WithTimeout(ctx, p.cfg.RequestTimeout)
-		err := f(actx, e)
-		stalled := err != nil && ctx.Err() == nil && actx.Err() != nil
-		cancel()
-		if err == nil {
+		switch {
+		case err == nil:
 			p.cur.Store(int32(i))
+			p.answered(e)
 			return nil
-		}
-		if stalled {
-			err = errStalled
-		}
-		if !retryable(err) {
+		case ctx.Err() != nil:
+			// The caller stopped waiting first: the endpoint goes last
+			// next time, but a wait the caller cut short does not make it
+			// down.
+			if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+				p.rest(e, nil)
+			}
 			return err
-		}
-		p.rest(e)
-		if len(p.eps) == 1 {
+		case e.wrongChain() != nil:
+		case verified && !retryable(err):
+			p.answered(e)
 			return err
+		default:
+			p.rest(e, err)
 		}
 		errs = append(errs, fmt.Errorf("%s: %w", e.name, err))
+	}
+	if len(p.order()) == 0 {
+		if d := p.downError(); d != nil {
+			return d
+		}
 	}
 	if len(errs) == 0 {
 		return errNoEndpoint
@@ -152,10 +263,44 @@ func (p *Provider) each(ctx context.Context, f func(ctx context.Context, e *endp
 	return errors.Join(errs...)
 }
 
-func (p *Provider) rest(e *endpoint) {
+// rest puts e after the others for Cooldown after it failed with err: it
+// is down when it did not answer at all (it stalled, or the network or an
+// HTTP gateway failed), up when it answered that it cannot serve now (a
+// rate limit, a block it has not seen yet). A nil err rests it without
+// saying either.
+func (p *Provider) rest(e *endpoint, err error) {
 	e.mu.Lock()
+	defer e.mu.Unlock()
 	e.restUntil = time.Now().Add(p.cfg.Cooldown)
+	switch {
+	case err == nil:
+	case answeredWith(err):
+		e.down, e.stalled = nil, false
+	default:
+		e.down, e.stalled = err, errors.Is(err, errStalled)
+	}
+}
+
+// answered records that e answered: it is up and not resting.
+func (p *Provider) answered(e *endpoint) {
+	e.mu.Lock()
+	e.restUntil, e.down, e.stalled = time.Time{}, nil, false
 	e.mu.Unlock()
+}
+
+// answeredWith reports whether err, a transient failure, came from the
+// node itself (a JSON-RPC error or HTTP 429) rather than from not
+// reaching it.
+func answeredWith(err error) bool {
+	if errors.Is(err, errStalled) {
+		return false
+	}
+	var re rpc.Error
+	if errors.As(err, &re) {
+		return true
+	}
+	var he rpc.HTTPError
+	return errors.As(err, &he) && he.StatusCode == 429
 }
 
 // Endpoints says, for each endpoint in configured order, whether it is
@@ -172,6 +317,9 @@ func (p *Provider) Endpoints() []EndpointStatus {
 			st.State, st.Error = "wrong chain", e.wrong.Error()
 		case now.Before(e.restUntil):
 			st.State = "resting"
+			if e.down != nil {
+				st.Error = e.down.Error()
+			}
 		case !e.verified:
 			st.State = "unverified"
 		}

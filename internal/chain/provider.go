@@ -46,12 +46,16 @@ type ProviderConfig struct {
 	// ChainConfig is the chain's protocol configuration, used by the
 	// simulator; nil selects it by chain ID (see ChainConfigFor).
 	ChainConfig *params.ChainConfig
-	// RequestTimeout bounds one request to one endpoint (default 15 s): an
-	// endpoint that stalls longer counts as failed, and the next one is
-	// tried.
+	// RequestTimeout bounds one request to one endpoint (default 3 s): an
+	// endpoint that stalls longer is down, and the next one is tried. It
+	// is shorter than the gate's budget for a preview (5 s), so a stall is
+	// found, and another endpoint tried, before the caller gives up: a
+	// wait the caller cuts short says nothing about the endpoint.
 	RequestTimeout time.Duration
 	// Cooldown is how long an endpoint that failed is tried only after
-	// the others (default 30 s).
+	// the others (default 30 s); one that stalled is not tried at all
+	// until then, and while every endpoint is down the provider's calls
+	// fail at once with a *DownError.
 	Cooldown time.Duration
 }
 
@@ -83,7 +87,7 @@ func (c ProviderConfig) withDefaults() (ProviderConfig, error) {
 	}
 	c.PollMin = min(c.PollMin, c.PollMax)
 	if c.RequestTimeout == 0 {
-		c.RequestTimeout = 15 * time.Second
+		c.RequestTimeout = 3 * time.Second
 	}
 	if c.Cooldown == 0 {
 		c.Cooldown = 30 * time.Second
@@ -100,11 +104,19 @@ func (p *Provider) Waited() time.Duration { return time.Duration(p.waited.Load()
 // comment) and fail over: a request goes to the endpoint that answered
 // last; one that fails transiently or stalls past RequestTimeout is
 // rested for Cooldown and the next is tried at once; an endpoint is used
-// only once it has said it serves the provider's chain. It is safe for
-// concurrent use.
+// only once it has said it serves the provider's chain.
+//
+// A stall is never retried against the same endpoint within a call, and
+// an endpoint that stalled is not tried again before its rest ends. When
+// every endpoint is down (it stalled or could not be reached, and has not
+// answered since), the provider's circuit is open: its calls fail at once
+// with a *DownError naming the chain and when it is tried again; after
+// that, one call at a time probes an endpoint, and the first answer
+// closes the circuit. It is safe for concurrent use.
 type Provider struct {
 	eps     []*endpoint
 	cur     atomic.Int32 // index of the endpoint that answered last
+	probing atomic.Bool  // a call is probing a down chain (admit)
 	idMu    sync.Mutex   // guards chainID while an endpoint is verified
 	chainID uint64
 	config  *params.ChainConfig
@@ -191,7 +203,20 @@ func newProvider(ctx context.Context, eps []*endpoint, cfg ProviderConfig) (*Pro
 	var answered bool
 	var errs []error
 	for i, e := range eps {
-		err := p.retry.do(ctx, func(ctx context.Context) error { return p.verify(ctx, e) })
+		err := p.retry.do(ctx, func(ctx context.Context) error {
+			err := p.verify(ctx, e)
+			if errors.Is(err, errStalled) {
+				p.rest(e, err) // not retried: one stall is one timeout
+				return nil
+			}
+			return err
+		})
+		if err == nil {
+			if e.mu.Lock(); e.down != nil {
+				err = e.down
+			}
+			e.mu.Unlock()
+		}
 		switch {
 		case err == nil:
 			if !answered {
@@ -280,16 +305,31 @@ func (p *Provider) ChainConfig() *params.ChainConfig { return p.config }
 // retried nor failed over.
 func (p *Provider) RPC() *rpc.Client { return p.eps[p.cur.Load()].rpc }
 
-// do runs one request: on the endpoints in turn (each), retried with
-// backoff when all of them failed transiently.
+// do runs one request: refused at once while the circuit is open
+// (admit), else on the endpoints in turn (each), retried with backoff
+// when all of them failed transiently. A call that failed because every
+// endpoint is down returns the *DownError.
 func (p *Provider) do(ctx context.Context, op string, f func(ctx context.Context, e *endpoint) error) error {
-	if err := p.retry.do(ctx, func(ctx context.Context) error { return p.each(ctx, f) }); err != nil {
-		if re := revertFrom(err); re != nil {
-			return re
-		}
+	probe, err := p.admit()
+	if err != nil {
 		return fmt.Errorf("%s: %w", op, err)
 	}
-	return nil
+	if probe {
+		defer p.endProbe()
+	}
+	err = p.retry.do(ctx, func(ctx context.Context) error { return p.each(ctx, f) })
+	if err == nil {
+		return nil
+	}
+	if re := revertFrom(err); re != nil {
+		return re
+	}
+	if retryable(err) && ctx.Err() == nil {
+		if d := p.downError(); d != nil {
+			err = d
+		}
+	}
+	return fmt.Errorf("%s: %w", op, err)
 }
 
 // BalanceOf returns the native (ETH) balance of addr at the latest block.

@@ -447,3 +447,40 @@ func TestStallAtDial(t *testing.T) {
 		t.Errorf("dial of a silent endpoint alone: %v in %s, want a stall after one timeout", err, took)
 	}
 }
+
+// TestUnreachableOpensCircuit: an endpoint that fails every attempt of a
+// call without answering (HTTP 503 from its gateway) is down as well: the
+// next calls are refused without reaching it until a probe finds it back.
+// A node that answers that it is behind is not down.
+func TestUnreachableOpensCircuit(t *testing.T) {
+	s := newRPCServer(t)
+	s.set("eth_getBalance", `{"result":"0x2"}`)
+	p, err := DialEndpoints(t.Context(), []string{s.URL}, fastRetry)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	s.failNext.Store(1000)
+	if _, err := balance(t.Context(), p); !errors.Is(err, ErrChainDown) || !strings.Contains(err.Error(), "503") {
+		t.Fatalf("err = %v, want ErrChainDown naming the 503", err)
+	}
+	if _, err := balance(t.Context(), p); !errors.Is(err, ErrChainDown) {
+		t.Errorf("while open: err = %v, want ErrChainDown", err)
+	}
+	if n := s.count("eth_getBalance"); n != 4 {
+		t.Errorf("requests = %d, want 4 (the first call's attempts only)", n)
+	}
+	s.failNext.Store(0)
+	expireRests(p)
+	if _, err := balance(t.Context(), p); err != nil {
+		t.Errorf("probe after recovery: %v", err)
+	}
+
+	s.set("eth_getBalance", `{"error":{"code":-32000,"message":"header not found"}}`)
+	if _, err := balance(t.Context(), p); err == nil || errors.Is(err, ErrChainDown) {
+		t.Errorf("behind: err = %v, want the node's error", err)
+	}
+	if d := p.downError(); d != nil {
+		t.Errorf("a node that answers it is behind is down: %v", d)
+	}
+}

@@ -101,7 +101,7 @@ func refusalStatus(c reason.Code) int {
 		return http.StatusTooManyRequests
 	case reason.OutputNotFound:
 		return http.StatusNotFound
-	case reason.AuditUnavailable, reason.HookError, reason.SimulationFailed, reason.TaintCheckFailed:
+	case reason.AuditUnavailable, reason.HookError, reason.SimulationFailed, reason.TaintCheckFailed, reason.ChainUnavailable:
 		return http.StatusServiceUnavailable
 	case reason.ExecutionFailed:
 		return http.StatusBadGateway

@@ -76,6 +76,16 @@ func (e *DownError) Error() string {
 	return s + "retrying after " + e.Retry.UTC().Format("15:04:05 UTC")
 }
 
+// ChainDown is the error for an agent: the chain and when it is tried
+// again, without the endpoints' addresses.
+func (e *DownError) ChainDown() string {
+	s := fmt.Sprintf("chain %d is not answering: every RPC endpoint failed in the last %s; ", e.ChainID, e.Cooldown)
+	if e.Probing {
+		return s + "it is being tried again now"
+	}
+	return s + "retry after " + e.Retry.UTC().Format("15:04:05 UTC")
+}
+
 // Is reports whether target is ErrChainDown.
 func (e *DownError) Is(target error) bool { return target == ErrChainDown }
 

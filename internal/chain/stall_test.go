@@ -170,6 +170,9 @@ func TestStallOpensCircuit(t *testing.T) {
 			t.Errorf("err = %q, want it to say %q", err, want)
 		}
 	}
+	if got := d.ChainDown(); !strings.HasPrefix(got, "chain 1 is not answering: every RPC endpoint failed in the last 30s; retry after ") || strings.Contains(got, "127.0.0.1") {
+		t.Errorf("ChainDown() = %q, want the chain and the retry time without the endpoint", got)
+	}
 	if until := time.Until(d.Retry); until < 29*time.Second || until > 30*time.Second {
 		t.Errorf("retry in %s, want the 30s cooldown", until)
 	}

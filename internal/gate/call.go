@@ -460,7 +460,10 @@ func (t *Tools) run(ctx context.Context, s *Session, e *registry.Entry, in *regi
 	}
 	if err != nil {
 		code, msg := reason.ExecutionFailed, d.Name+" failed"
+		var down chainDown
 		switch {
+		case errors.As(err, &down):
+			code, msg = reason.ChainUnavailable, down.ChainDown()
 		case errors.Is(err, tool.ErrInFlight):
 			// The cause names the other transaction and its permit, which
 			// may be another principal's: the agent is told only what to do.
@@ -473,7 +476,7 @@ func (t *Tools) run(ctx context.Context, s *Session, e *registry.Entry, in *regi
 		if errors.As(err, &rf) {
 			return nil, err
 		}
-		if code == reason.TxInFlight {
+		if code == reason.TxInFlight || code == reason.ChainUnavailable {
 			return nil, &Refusal{Code: code, Stage: "handler", Message: msg, Detail: err.Error()}
 		}
 		return nil, &Refusal{Code: code, Stage: "handler", Message: msg + ": " + agentSafe(err), Detail: err.Error()}
@@ -485,6 +488,21 @@ func (t *Tools) run(ctx context.Context, s *Session, e *registry.Entry, in *regi
 	t.bus.Publish(event.Event{Kind: event.ToolEnd, Time: t.cfg.Now(), SessionID: s.ID, Tool: d.Name, ParamsHash: ph,
 		Success: !res.IsError, DurationMS: t.cfg.Now().Sub(start).Milliseconds(), Payload: event.ResultFilter{Report: rep.String()}})
 	return res, nil
+}
+
+// chainDown is an error saying every endpoint of a chain failed recently
+// (chain.DownError); ChainDown names the chain and when it is tried
+// again, without the endpoints' addresses.
+type chainDown interface{ ChainDown() string }
+
+// chainRefusal is CHAIN_UNAVAILABLE when err says a chain is down, nil
+// otherwise.
+func chainRefusal(stage string, err error) *Refusal {
+	var cd chainDown
+	if !errors.As(err, &cd) {
+		return nil
+	}
+	return refuse(reason.ChainUnavailable, stage, cd.ChainDown(), err.Error())
 }
 
 // agentSafe returns an error's text for the agent: handler errors come
@@ -698,6 +716,9 @@ func (t *Tools) preview(ctx context.Context, s *Session, name string, raw json.R
 	if err != nil {
 		var rf *Refusal
 		if errors.As(err, &rf) {
+			return nil, t.vetoed(ctx, s, name, args.HashHex(), rf)
+		}
+		if rf := chainRefusal("plan", err); rf != nil {
 			return nil, t.vetoed(ctx, s, name, args.HashHex(), rf)
 		}
 		return nil, t.vetoed(ctx, s, name, args.HashHex(), refuse(reason.ExecutionFailed, "plan", "the action cannot be planned: "+agentSafe(err), err.Error()))

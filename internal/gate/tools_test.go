@@ -136,6 +136,9 @@ func testTools(t *testing.T, l *ledger, executed *atomic.Int64, block chan struc
 		if err != nil {
 			return nil, err
 		}
+		if tok == tokDown {
+			return nil, fmt.Errorf("quote: call: %w", chainDownErr{})
+		}
 		av, _ := in.Args.Get("amount")
 		as, _ := av.Str()
 		amt, _ := new(big.Int).SetString(as, 10)
@@ -173,7 +176,7 @@ func testTools(t *testing.T, l *ledger, executed *atomic.Int64, block chan struc
 			Budget: tool.Fast, Params: swapParams, SchemaVersion: 1, ProgressSteps: []string{"step one"}}
 	}
 	read := def("data_get_token_balance", tool.CatData, tool.Read, tool.Layer1, tool.EffectNone)
-	read.Params = json.RawMessage(`{"type":"object","additionalProperties":false,"properties":{"token":{"type":"string"},"wait":{"type":"boolean"}}}`)
+	read.Params = json.RawMessage(`{"type":"object","additionalProperties":false,"properties":{"token":{"type":"string"},"wait":{"type":"boolean"},"down":{"type":"boolean"}}}`)
 	must := func(err error) {
 		t.Helper()
 		if err != nil {
@@ -186,6 +189,11 @@ func testTools(t *testing.T, l *ledger, executed *atomic.Int64, block chan struc
 			if b, _ := w.Bool(); b {
 				<-ctx.Done()
 				return nil, ctx.Err()
+			}
+		}
+		if w, ok := in.Args.Get("down"); ok {
+			if b, _ := w.Bool(); b {
+				return nil, fmt.Errorf("balance: %w", chainDownErr{})
 			}
 		}
 		return tool.ReadResult(read, map[string]string{"balance": l.balance(tokA).String(), "leak": "key 0x4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318"})
@@ -1021,5 +1029,41 @@ func TestLessonsAndInfluences(t *testing.T) {
 	recs, _ = f.store.Actions(ctx, store.ActionFilter{PermitID: pv2.PermitID, Kind: store.ActionToolCall})
 	if len(recs) != 1 || strings.Contains(string(recs[0].Detail), "influences") {
 		t.Errorf("uninfluenced commit = %+v", recs)
+	}
+}
+
+// tokDown is a token whose chain is down: planning a swap of it fails as
+// a provider whose endpoints all failed does.
+var tokDown = tool.Address{0xd0}
+
+// chainDownErr is a chain.DownError as the gate sees it.
+type chainDownErr struct{}
+
+func (chainDownErr) Error() string {
+	return "chain 8453: every RPC endpoint failed in the last 30s (first: https://rpc.internal.example: did not answer in 3s); retrying after 12:03:41 UTC"
+}
+func (chainDownErr) ChainDown() string {
+	return "chain 8453 is not answering: every RPC endpoint failed in the last 30s; retry after 12:03:41 UTC"
+}
+
+// TestChainDown: a read or a preview whose chain is down is refused
+// CHAIN_UNAVAILABLE, telling the agent which chain and when to retry, not
+// the endpoints' addresses (kept in the detail).
+func TestChainDown(t *testing.T) {
+	f := newFixture(t, fixtureOpts{})
+	_, err := f.tools.Read(t.Context(), f.session, "data_get_token_balance", json.RawMessage(`{"down":true}`))
+	rf := wantRefusal(t, err, reason.ChainUnavailable)
+	_, err = f.tools.Preview(t.Context(), f.session, "uniswap_execute_swap", swapArgs(tokDown, 1_000_000))
+	pf := wantRefusal(t, err, reason.ChainUnavailable)
+	for _, r := range []*Refusal{rf, pf} {
+		if r == nil {
+			continue
+		}
+		if !strings.Contains(r.Message, "chain 8453 is not answering") || !strings.Contains(r.Message, "retry after 12:03:41 UTC") || strings.Contains(r.Message, "rpc.internal") {
+			t.Errorf("%s refusal message = %q, want the chain and the retry time without the endpoint", r.Stage, r.Message)
+		}
+		if !strings.Contains(r.Detail, "rpc.internal.example") {
+			t.Errorf("%s refusal detail = %q, want the cause", r.Stage, r.Detail)
+		}
 	}
 }

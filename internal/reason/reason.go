@@ -88,6 +88,7 @@ const (
 	SchemaInvalid       Code = "SCHEMA_VIOLATION"
 	ToolUnavailable     Code = "TOOL_NOT_AVAILABLE"
 	ChainNotSupported   Code = "CHAIN_NOT_SUPPORTED"
+	ChainUnavailable    Code = "CHAIN_UNAVAILABLE"
 	PhaseBlocked        Code = "PHASE_BLOCKED"
 	TokenNotAllowed     Code = "TOKEN_NOT_ALLOWLISTED"
 	ContractNotAllowed  Code = "CONTRACT_NOT_ALLOWLISTED"
@@ -206,6 +207,7 @@ var catalog = []Entry{
 	{SchemaInvalid, "the arguments do not match the tool's parameter schema"},
 	{ToolUnavailable, "the tool is not registered for this session's profile"},
 	{ChainNotSupported, "the tool does not support the requested chain"},
+	{ChainUnavailable, "every RPC endpoint of the chain failed recently, so the call is refused at once until the chain is tried again"},
 	{PhaseBlocked, "the PolicyCage phase does not allow this kind of action"},
 	{TokenNotAllowed, "a token the action moves is not on the allowlist"},
 	{ContractNotAllowed, "a contract the action calls is not on the allowlist"},

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/big"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/ethereum/go-ethereum/ethclient"
@@ -25,6 +26,8 @@ type endpoint struct {
 	restUntil time.Time // it failed: tried after the others until then
 	down      error     // it did not answer (stalled or unreachable), and has not answered since
 	stalled   bool      // down because it stalled: not tried at all until its rest ends
+
+	checking atomic.Bool // a liveness check is under way (suspect)
 }
 
 func newEndpoint(name string, c *rpc.Client, owned bool) *endpoint {
@@ -247,10 +250,10 @@ func (p *Provider) each(ctx context.Context, f func(ctx context.Context, e *endp
 			return nil
 		case ctx.Err() != nil:
 			// The caller stopped waiting first: the endpoint goes last
-			// next time, but a wait the caller cut short does not make it
-			// down.
+			// next time, and a check finds whether it stalled.
 			if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 				p.rest(e, nil)
+				p.suspect(ctx, e)
 			}
 			return err
 		case e.wrongChain() != nil:
@@ -271,6 +274,47 @@ func (p *Provider) each(ctx context.Context, f func(ctx context.Context, e *endp
 		return errNoEndpoint
 	}
 	return errors.Join(errs...)
+}
+
+// suspect checks e after a caller's deadline cut a wait on it short:
+// that deadline (the gate gives a read 1 s) says nothing of the endpoint,
+// so eth_blockNumber is asked, in the background, with the whole
+// RequestTimeout; if it gets no answer e is down, as if the caller had
+// waited, and the next calls fail fast instead of each spending its
+// deadline on the stall. One check per endpoint at a time; Close ends
+// them and waits for them.
+func (p *Provider) suspect(ctx context.Context, e *endpoint) {
+	if !e.checking.CompareAndSwap(false, true) {
+		return
+	}
+	p.life.Lock()
+	if p.isClosed {
+		p.life.Unlock()
+		e.checking.Store(false)
+		return
+	}
+	p.checks.Add(1)
+	p.life.Unlock()
+	go func() {
+		defer p.checks.Done()
+		defer e.checking.Store(false)
+		ctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+		defer cancel()
+		go func() {
+			select {
+			case <-p.closed:
+				cancel()
+			case <-ctx.Done():
+			}
+		}()
+		err := p.request(ctx, func(ctx context.Context) error {
+			_, err := e.ec.BlockNumber(ctx)
+			return err
+		})
+		if err != nil && retryable(err) && ctx.Err() == nil {
+			p.rest(e, err)
+		}
+	}()
 }
 
 // rest puts e after the others for Cooldown after it failed with err: it

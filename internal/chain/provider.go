@@ -129,6 +129,11 @@ type Provider struct {
 	headers  lru.BasicLRU[uint64, *types.Header]
 
 	waited atomic.Int64 // nanoseconds in WaitReceipt
+
+	life     sync.Mutex     // guards isClosed and adding to checks
+	isClosed bool           // Close has begun: no new checks
+	closed   chan struct{}  // closed by Close: ends the checks
+	checks   sync.WaitGroup // liveness checks (suspect)
 }
 
 // Dial connects to the JSON-RPC endpoint at url (http, https, ws, wss or
@@ -199,6 +204,7 @@ func newProvider(ctx context.Context, eps []*endpoint, cfg ProviderConfig) (*Pro
 		retry:   backoff{attempts: cfg.Attempts, base: cfg.RetryBase, most: cfg.RetryMax},
 		cfg:     cfg,
 		headers: lru.NewBasicLRU[uint64, *types.Header](cfg.HeaderCache),
+		closed:  make(chan struct{}),
 	}
 	var answered bool
 	var errs []error
@@ -284,8 +290,16 @@ func redactURL(u string) string {
 	return u
 }
 
-// Close releases the connections the provider dialled.
+// Close ends the provider's liveness checks, waits for them, and releases
+// the connections the provider dialled. Calls after Close fail.
 func (p *Provider) Close() {
+	p.life.Lock()
+	if !p.isClosed {
+		p.isClosed = true
+		close(p.closed)
+	}
+	p.life.Unlock()
+	p.checks.Wait()
 	for _, e := range p.eps {
 		if e.owned {
 			e.rpc.Close()

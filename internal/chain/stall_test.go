@@ -374,24 +374,67 @@ func TestStallFlapping(t *testing.T) {
 }
 
 // TestStallCallerDeadline: a caller whose own deadline is shorter than
-// the request timeout gets its deadline error, and the endpoint is not
-// called down for a wait the caller cut short.
+// the request timeout (the gate gives a read 1 s) gets its deadline error.
+// A check then waits the whole request timeout on the endpoint: one that
+// stalls is down and the next calls fail fast; one that was only slow for
+// that request is not.
 func TestStallCallerDeadline(t *testing.T) {
-	s := newStallServer(t)
-	p, err := DialEndpoints(t.Context(), []string{s.URL}, ProviderConfig{RequestTimeout: time.Minute})
-	if err != nil {
-		t.Fatal(err)
+	short := func(p *Provider) (time.Duration, error) {
+		ctx, cancel := context.WithTimeout(t.Context(), 20*time.Millisecond)
+		defer cancel()
+		return balance(ctx, p)
 	}
-	defer p.Close()
-	ctx, cancel := context.WithTimeout(t.Context(), 50*time.Millisecond)
-	defer cancel()
-	took, err := balance(ctx, p)
-	if !errors.Is(err, context.DeadlineExceeded) || errors.Is(err, ErrChainDown) || took > time.Second {
-		t.Errorf("short deadline: %v in %s, want the caller's deadline", err, took)
-	}
-	if d := p.downError(); d != nil {
-		t.Errorf("the endpoint is down after the caller gave up: %v", d)
-	}
+	t.Run("stalled", func(t *testing.T) {
+		s := newStallServer(t)
+		p, err := DialEndpoints(t.Context(), []string{s.URL}, ProviderConfig{RequestTimeout: stallTimeout})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer p.Close()
+		took, err := short(p)
+		if !errors.Is(err, context.DeadlineExceeded) || errors.Is(err, ErrChainDown) || took > stallTimeout {
+			t.Errorf("short deadline: %v in %s, want the caller's deadline", err, took)
+		}
+		p.checks.Wait()
+		if took, err := short(p); !errors.Is(err, ErrChainDown) || took > 10*time.Millisecond {
+			t.Errorf("after the check: %v in %s, want ErrChainDown at once", err, took)
+		}
+		if n := s.requests.Load(); n != 2 {
+			t.Errorf("the endpoint got %d requests, want 2 (the call and the check)", n)
+		}
+	})
+	t.Run("slow", func(t *testing.T) {
+		slow := newRPCServer(t)
+		slow.set("eth_getBalance", `{"result":"0x2"}`)
+		slow.set("eth_blockNumber", `{"result":"0x10"}`)
+		inner := slow.Config.Handler
+		slow.Config.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if slow.count("eth_chainId") > 0 && slow.count("eth_blockNumber") == 0 {
+				t := time.NewTimer(50 * time.Millisecond) // the balance read, not the check
+				defer t.Stop()
+				select {
+				case <-t.C:
+				case <-r.Context().Done():
+				}
+			}
+			inner.ServeHTTP(w, r)
+		})
+		p, err := DialEndpoints(t.Context(), []string{slow.URL}, ProviderConfig{RequestTimeout: time.Second})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer p.Close()
+		if _, err := short(p); !errors.Is(err, context.DeadlineExceeded) {
+			t.Errorf("short deadline: %v, want the caller's deadline", err)
+		}
+		p.checks.Wait()
+		if d := p.downError(); d != nil || slow.count("eth_blockNumber") != 1 {
+			t.Errorf("after a check it answered: down = %v, %d checks", d, slow.count("eth_blockNumber"))
+		}
+		if _, err := balance(t.Context(), p); err != nil {
+			t.Errorf("a caller that waits: %v", err)
+		}
+	})
 }
 
 // TestStallOtherChainUnaffected: one provider's stalled chain costs

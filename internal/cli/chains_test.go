@@ -52,13 +52,41 @@ func baseNode(t *testing.T) (*httptest.Server, *atomic.Bool) {
 	return srv, &dead
 }
 
+// stalledNode is a JSON-RPC endpoint that says it serves chainHex and
+// then accepts every other request and never answers it (until the test
+// ends).
+func stalledNode(t *testing.T, chainHex string) *httptest.Server {
+	done := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var req struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+		}
+		if json.NewDecoder(r.Body).Decode(&req) == nil && req.Method == "eth_chainId" {
+			w.Header().Set("Content-Type", "application/json")
+			fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":%q}`, req.ID, chainHex)
+			return
+		}
+		select {
+		case <-done:
+		case <-r.Context().Done():
+		}
+	}))
+	t.Cleanup(func() { close(done); srv.Close() })
+	return srv
+}
+
 // TestServeSeveralChains: one ward serves the embedded dev chain (the
 // default) and Base through another endpoint. A read names its chain with
 // chain_id; a chain no tool is offered on, or a write on a chain without
 // a wallet, is refused CHAIN_NOT_SUPPORTED before any request; when
-// Base's endpoint dies its calls fail fast and the dev chain's go on.
+// Base's endpoint dies its calls fail fast and the dev chain's go on. A
+// chain whose endpoint stalls (OP Mainnet here) costs its first reads
+// their budget, then is refused CHAIN_UNAVAILABLE at once, naming the
+// chain and when it is tried again, while the others answer.
 func TestServeSeveralChains(t *testing.T) {
 	node, dead := baseNode(t)
+	stalled := stalledNode(t, "0xa")
 	f, err := config.Parse("ward.toml", []byte(fmt.Sprintf(`
 [store]
 synchronous = "normal"
@@ -68,7 +96,11 @@ synchronous = "normal"
 [[chain]]
 rpc_url = %q
 chain_id = 8453
-`, node.URL)))
+
+[[chain]]
+rpc_url = %q
+chain_id = 10
+`, node.URL, stalled.URL)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,7 +130,7 @@ chain_id = 8453
 		return fmt.Sprintf("%s@%d", out.Data.BalanceWei, out.Data.Block)
 	}
 
-	if e, ok := st.Stack.Registry.Get("data_get_native_balance"); !ok || !slices.Equal(e.Def.Chains, []uint64{1337, 8453}) {
+	if e, ok := st.Stack.Registry.Get("data_get_native_balance"); !ok || !slices.Equal(e.Def.Chains, []uint64{1337, 8453, 10}) {
 		t.Errorf("supported chains of a read = %v", e.Def.Chains)
 	}
 	if e, ok := st.Stack.Registry.Get("uniswap_execute_swap"); !ok || !slices.Equal(e.Def.Chains, []uint64{1337}) {
@@ -110,7 +142,7 @@ chain_id = 8453
 	if r := balance(""); r.status != 200 || strings.HasPrefix(wei(r), "42@") || strings.HasPrefix(wei(r), "@") {
 		t.Errorf("balance on the default (dev) chain: %d %s", r.status, r.body)
 	}
-	if r := balance("10"); r.code() != "CHAIN_NOT_SUPPORTED" {
+	if r := balance("11"); r.code() != "CHAIN_NOT_SUPPORTED" {
 		t.Errorf("balance on a chain not configured: %d %s", r.status, r.body)
 	}
 	swap := fmt.Sprintf(`{"action_type":"swap","venue":"uniswap_v3","params":{"token_in":%q,"token_out":%q,"amount_in":"1000000","chain_id":8453}}`, dc.USDC.Hex(), dc.WETH.Hex())
@@ -118,12 +150,49 @@ chain_id = 8453
 		t.Errorf("a swap on Base, where ward has no wallet: %d %s", r.status, r.body)
 	}
 
-	dead.Store(true)
+	// The first reads on the stalled chain spend their 1 s budget; a
+	// check waits out the request timeout (3 s) on the endpoint, and from
+	// then on its reads are refused at once.
+	var r *reply
+	for range 10 {
+		if r = balance("10"); r.code() == "CHAIN_UNAVAILABLE" {
+			break
+		}
+		if r.code() != "TICK_BUDGET_EXCEEDED" {
+			t.Fatalf("a read on the stalled chain: %d %s", r.status, r.body)
+		}
+	}
+	if r.code() != "CHAIN_UNAVAILABLE" || r.status != http.StatusServiceUnavailable || !strings.Contains(string(r.body), "chain 10 is not answering") ||
+		!strings.Contains(string(r.body), "retry after") || strings.Contains(string(r.body), "127.0.0.1") {
+		t.Errorf("a read on the stalled chain after the check: %d %s", r.status, r.body)
+	}
 	start := time.Now()
+	for range 5 {
+		if r := balance("10"); r.code() != "CHAIN_UNAVAILABLE" {
+			t.Errorf("a read on the stalled chain: %d %s", r.status, r.body)
+		}
+		if r := balance("8453"); r.status != 200 {
+			t.Errorf("balance on Base while chain 10 stalls: %d %s", r.status, r.body)
+		}
+		if r := balance(""); r.status != 200 {
+			t.Errorf("the dev chain while chain 10 stalls: %d %s", r.status, r.body)
+		}
+	}
+	if took := time.Since(start); took > 2*time.Second {
+		t.Errorf("15 reads with chain 10 stalled took %s", took)
+	}
+
+	dead.Store(true)
+	start = time.Now()
 	if r := balance("8453"); r.status == 200 {
 		t.Errorf("balance on a dead Base: %d %s", r.status, r.body)
+	} else if r.code() != "CHAIN_UNAVAILABLE" && r.code() != "TICK_BUDGET_EXCEEDED" {
+		t.Errorf("balance on a dead Base: %d %s, want CHAIN_UNAVAILABLE (or the budget, on a slow machine)", r.status, r.body)
 	} else if took := time.Since(start); took > 10*time.Second {
 		t.Errorf("a dead chain's call took %s", took)
+	}
+	if r := balance("8453"); r.code() != "CHAIN_UNAVAILABLE" {
+		t.Errorf("balance on a dead Base, again: %d %s, want CHAIN_UNAVAILABLE at once", r.status, r.body)
 	}
 	if r := balance(""); r.status != 200 {
 		t.Errorf("the dev chain after Base died: %d %s", r.status, r.body)

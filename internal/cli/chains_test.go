@@ -86,7 +86,8 @@ func stalledNode(t *testing.T, chainHex string) *httptest.Server {
 // chain and when it is tried again, while the others answer.
 func TestServeSeveralChains(t *testing.T) {
 	node, dead := baseNode(t)
-	stalled := stalledNode(t, "0xa")
+	stalled, stalledArb := stalledNode(t, "0xa"), stalledNode(t, "0xa4b1")
+	key, _ := writeKey(t, t.TempDir())
 	f, err := config.Parse("ward.toml", []byte(fmt.Sprintf(`
 [store]
 synchronous = "normal"
@@ -100,7 +101,12 @@ chain_id = 8453
 [[chain]]
 rpc_url = %q
 chain_id = 10
-`, node.URL, stalled.URL)))
+wallet_key_file = %q
+
+[[chain]]
+rpc_url = %q
+chain_id = 42161
+`, node.URL, stalled.URL, key, stalledArb.URL)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,11 +136,11 @@ chain_id = 10
 		return fmt.Sprintf("%s@%d", out.Data.BalanceWei, out.Data.Block)
 	}
 
-	if e, ok := st.Stack.Registry.Get("data_get_native_balance"); !ok || !slices.Equal(e.Def.Chains, []uint64{1337, 8453, 10}) {
+	if e, ok := st.Stack.Registry.Get("data_get_native_balance"); !ok || !slices.Equal(e.Def.Chains, []uint64{1337, 8453, 10, 42161}) {
 		t.Errorf("supported chains of a read = %v", e.Def.Chains)
 	}
-	if e, ok := st.Stack.Registry.Get("uniswap_execute_swap"); !ok || !slices.Equal(e.Def.Chains, []uint64{1337}) {
-		t.Errorf("supported chains of a write without a wallet on Base = %v", e.Def.Chains)
+	if e, ok := st.Stack.Registry.Get("uniswap_execute_swap"); !ok || !slices.Equal(e.Def.Chains, []uint64{1337, 10}) {
+		t.Errorf("supported chains of a write (no wallet on Base) = %v", e.Def.Chains)
 	}
 	if r := balance("8453"); r.status != 200 || wei(r) != "42@777" {
 		t.Errorf("balance on Base: %d %s", r.status, r.body)
@@ -150,36 +156,51 @@ chain_id = 10
 		t.Errorf("a swap on Base, where ward has no wallet: %d %s", r.status, r.body)
 	}
 
-	// The first reads on the stalled chain spend their 1 s budget; a
-	// check waits out the request timeout (3 s) on the endpoint, and from
-	// then on its reads are refused at once.
+	// A preview on the stalled chain (OP Mainnet) is refused after one
+	// request timeout (3 s, within the 5 s preview budget), naming the
+	// chain and when it is tried again; the next is refused at once.
+	opSwap := `{"action_type":"swap","venue":"uniswap_v3","params":{"token_in":"0x0b2C639c533813f4Aa9D7837CAf62653d097Ff85","token_out":"0x4200000000000000000000000000000000000006","amount_in":"1000000","chain_id":10}}`
+	for i, within := range []time.Duration{5 * time.Second, time.Second} {
+		start := time.Now()
+		r := s.call(agent, "", "preview_action", opSwap)
+		if took := time.Since(start); r.code() != "CHAIN_UNAVAILABLE" || took > within ||
+			!strings.Contains(string(r.body), "chain 10 is not answering") || !strings.Contains(string(r.body), "retry after") || strings.Contains(string(r.body), "127.0.0.1") {
+			t.Errorf("preview %d on the stalled chain: %d %s in %s", i, r.status, r.body, took)
+		} else {
+			t.Logf("preview %d on the stalled chain: refused CHAIN_UNAVAILABLE in %s", i, took)
+		}
+	}
+	// The first reads on a stalled chain (Arbitrum) spend their 1 s
+	// budget; a check waits out the request timeout on the endpoint, and
+	// from then on its reads are refused at once.
 	var r *reply
 	for range 10 {
-		if r = balance("10"); r.code() == "CHAIN_UNAVAILABLE" {
+		if r = balance("42161"); r.code() == "CHAIN_UNAVAILABLE" {
 			break
 		}
 		if r.code() != "TICK_BUDGET_EXCEEDED" {
 			t.Fatalf("a read on the stalled chain: %d %s", r.status, r.body)
 		}
 	}
-	if r.code() != "CHAIN_UNAVAILABLE" || r.status != http.StatusServiceUnavailable || !strings.Contains(string(r.body), "chain 10 is not answering") ||
-		!strings.Contains(string(r.body), "retry after") || strings.Contains(string(r.body), "127.0.0.1") {
+	if r.code() != "CHAIN_UNAVAILABLE" || r.status != http.StatusServiceUnavailable || !strings.Contains(string(r.body), "chain 42161 is not answering") {
 		t.Errorf("a read on the stalled chain after the check: %d %s", r.status, r.body)
 	}
 	start := time.Now()
 	for range 5 {
-		if r := balance("10"); r.code() != "CHAIN_UNAVAILABLE" {
-			t.Errorf("a read on the stalled chain: %d %s", r.status, r.body)
+		for _, id := range []string{"10", "42161"} {
+			if r := balance(id); r.code() != "CHAIN_UNAVAILABLE" {
+				t.Errorf("a read on stalled chain %s: %d %s", id, r.status, r.body)
+			}
 		}
 		if r := balance("8453"); r.status != 200 {
-			t.Errorf("balance on Base while chain 10 stalls: %d %s", r.status, r.body)
+			t.Errorf("balance on Base while two chains stall: %d %s", r.status, r.body)
 		}
 		if r := balance(""); r.status != 200 {
-			t.Errorf("the dev chain while chain 10 stalls: %d %s", r.status, r.body)
+			t.Errorf("the dev chain while two chains stall: %d %s", r.status, r.body)
 		}
 	}
 	if took := time.Since(start); took > 2*time.Second {
-		t.Errorf("15 reads with chain 10 stalled took %s", took)
+		t.Errorf("20 reads with two chains stalled took %s", took)
 	}
 
 	dead.Store(true)

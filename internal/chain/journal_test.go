@@ -14,6 +14,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
@@ -121,16 +122,17 @@ func killedAfter(j *memJournal, writes int32) *killedJournal {
 
 // Modes of a sendProxy for eth_sendRawTransaction.
 const (
-	proxyForward        = iota // pass it on
-	proxySwallow               // answer its hash and drop it: a node that lost it, or holds it in a mempool that never mines
-	proxyForwardThenDie        // pass it on, then answer 502: an endpoint that accepted it and died
+	proxyForward          = iota // pass it on
+	proxySwallow                 // answer its hash and drop it: a node that lost it, or holds it in a mempool that never mines
+	proxyForwardThenDie          // pass it on, then answer 502: an endpoint that accepted it and died
+	proxyForwardThenStall        // pass it on, then answer nothing, ever: an endpoint that took it and stalled
 )
 
 // sendProxy serves the dev chain's JSON-RPC over HTTP and records the raw
 // transactions sent through it.
 type sendProxy struct {
 	*httptest.Server
-	mode int32
+	mode atomic.Int32
 	// hideReceipts: eth_getTransactionReceipt answers null, as a node
 	// whose receipts lag its blocks does.
 	hideReceipts atomic.Bool
@@ -144,7 +146,8 @@ func newSendProxy(t *testing.T, d *DevChain, mode int32) *sendProxy {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sp := &sendProxy{mode: mode, sent: make(chan []byte, 16), polled: make(chan struct{}, 1)}
+	sp := &sendProxy{sent: make(chan []byte, 16), polled: make(chan struct{}, 1)}
+	sp.mode.Store(mode)
 	sp.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
 		var req struct {
@@ -175,7 +178,7 @@ func newSendProxy(t *testing.T, d *DevChain, mode int32) *sendProxy {
 			return
 		}
 		sp.sent <- raw
-		switch sp.mode {
+		switch sp.mode.Load() {
 		case proxySwallow:
 			tx := new(types.Transaction)
 			if err := tx.UnmarshalBinary(raw); err != nil {
@@ -187,6 +190,9 @@ func newSendProxy(t *testing.T, d *DevChain, mode int32) *sendProxy {
 		case proxyForwardThenDie:
 			h.ServeHTTP(httptest.NewRecorder(), r)
 			http.Error(w, "bad gateway", http.StatusBadGateway)
+		case proxyForwardThenStall:
+			h.ServeHTTP(httptest.NewRecorder(), r)
+			<-r.Context().Done()
 		default:
 			h.ServeHTTP(w, r)
 		}
@@ -533,4 +539,60 @@ func TestSendJournalHammer(t *testing.T) {
 	if got := nonceOf(t, d.Provider(), d.WalletAddress()); got != n {
 		t.Errorf("chain nonce = %d, want %d", got, n)
 	}
+}
+
+// TestSendStalledEndpoint: the only endpoint takes a transaction and
+// stalls before it answers. The Send gives up after one request timeout
+// with the transaction in flight (it may be on chain: it is), the chain's
+// circuit opens, and a new plan is refused at once, before anything is
+// signed, because the journal's transaction cannot be settled. Once the
+// endpoint answers again the journal finds the transaction mined and the
+// next plan takes the next nonce: one transaction per plan.
+func TestSendStalledEndpoint(t *testing.T) {
+	d, c := startDev(t)
+	me, to := d.WalletAddress(), common.Address{0xd5}
+	j := &memJournal{}
+	proxy := newSendProxy(t, d, proxyForwardThenStall)
+	p, err := DialEndpoints(t.Context(), []string{proxy.URL}, ProviderConfig{ChainID: DevChainID, RequestTimeout: 200 * time.Millisecond, PollMin: 200_000, PollMax: 5_000_000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	w := journalWallet(t, d, p, j)
+
+	start := time.Now()
+	_, err = sendAs(t, t.Context(), w, "first", transfer(t, c, to))
+	var se *SendError
+	if !errors.As(err, &se) || se.Hash == (common.Hash{}) || !errors.Is(err, ErrChainDown) {
+		t.Fatalf("send through a stall = %v, want a SendError naming the transaction, the chain down", err)
+	}
+	if took := time.Since(start); took > 2*time.Second {
+		t.Errorf("send through a stall took %s, want about one request timeout", took)
+	}
+	if open, _, _ := j.OpenTxs(t.Context(), DevChainID, me); len(open) != 1 || open[0].Hash != se.Hash {
+		t.Fatalf("journal = %+v, want the transaction in flight", open)
+	}
+
+	start = time.Now()
+	if _, err := sendAs(t, t.Context(), w, "second", transfer(t, c, to)); !errors.Is(err, ErrChainDown) || time.Since(start) > 100*time.Millisecond {
+		t.Errorf("a new plan while the chain is down: %v in %s, want ErrChainDown at once", err, time.Since(start))
+	}
+	if len(proxy.sent) != 1 || len(j.all()) != 1 {
+		t.Errorf("%d broadcasts, %d journaled; want 1 and 1: nothing signed while the chain is down", len(proxy.sent), len(j.all()))
+	}
+
+	proxy.mode.Store(proxyForward)
+	expireRests(p)
+	rs, err := sendAs(t, t.Context(), w, "third", transfer(t, c, to))
+	if err != nil {
+		t.Fatalf("send after the endpoint came back: %v", err)
+	}
+	recs := j.all()
+	if len(recs) != 2 || recs[0].Hash != se.Hash || recs[0].State != TxMined || recs[1].Hash != rs[0].TxHash || recs[1].Nonce != 1 {
+		t.Errorf("journal = %+v, want the first mined under its hash and the next at nonce 1", recs)
+	}
+	if n := nonceOf(t, d.Provider(), me); n != 2 {
+		t.Errorf("chain nonce = %d, want 2: one transaction per plan", n)
+	}
+	wantBig(t, "recipient USDC", tokenBalance(t, d.Provider(), c.USDC, to), units(2, 6))
 }

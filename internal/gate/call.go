@@ -462,7 +462,10 @@ func (t *Tools) run(ctx context.Context, s *Session, e *registry.Entry, in *regi
 		code, msg := reason.ExecutionFailed, d.Name+" failed"
 		var down chainDown
 		switch {
-		case errors.As(err, &down):
+		case d.Effect == tool.EffectNone && errors.As(err, &down):
+			// Only a read: a write's error may name a transaction that
+			// was sent before the chain stopped answering, and the agent
+			// must see it.
 			code, msg = reason.ChainUnavailable, down.ChainDown()
 		case errors.Is(err, tool.ErrInFlight):
 			// The cause names the other transaction and its permit, which

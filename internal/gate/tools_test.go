@@ -162,6 +162,9 @@ func testTools(t *testing.T, l *ledger, executed *atomic.Int64, block chan struc
 				return nil, err
 			}
 			executed.Add(1)
+			if p.Tokens[0].Amount.Int64() == amountSentThenDown {
+				return nil, fmt.Errorf("send: tx 0 (swap) 0x5e47: send transaction: %w", chainDownErr{})
+			}
 			l.swap(p.Tokens[0].Token, p.Tokens[0].Amount)
 			in.Step(0)
 			res, err := tool.WriteResult(d, map[string]any{"tx_hashes": []string{"0x01"}, "gas_used": 50000}, "ok", "ok", "receipt")
@@ -1036,6 +1039,10 @@ func TestLessonsAndInfluences(t *testing.T) {
 // a provider whose endpoints all failed does.
 var tokDown = tool.Address{0xd0}
 
+// amountSentThenDown is the amount of a swap that is sent, and then the
+// chain stops answering before the receipt.
+const amountSentThenDown = 777_777
+
 // chainDownErr is a chain.DownError as the gate sees it.
 type chainDownErr struct{}
 
@@ -1048,7 +1055,9 @@ func (chainDownErr) ChainDown() string {
 
 // TestChainDown: a read or a preview whose chain is down is refused
 // CHAIN_UNAVAILABLE, telling the agent which chain and when to retry, not
-// the endpoints' addresses (kept in the detail).
+// the endpoints' addresses (kept in the detail). A commit whose
+// transaction was sent before the chain went down is not: the agent is
+// told the transaction.
 func TestChainDown(t *testing.T) {
 	f := newFixture(t, fixtureOpts{})
 	_, err := f.tools.Read(t.Context(), f.session, "data_get_token_balance", json.RawMessage(`{"down":true}`))
@@ -1065,5 +1074,14 @@ func TestChainDown(t *testing.T) {
 		if !strings.Contains(r.Detail, "rpc.internal.example") {
 			t.Errorf("%s refusal detail = %q, want the cause", r.Stage, r.Detail)
 		}
+	}
+
+	pv, err := f.tools.Preview(t.Context(), f.session, "uniswap_execute_swap", swapArgs(tokA, amountSentThenDown))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = f.tools.Commit(t.Context(), f.session, CommitRequest{PermitID: pv.PermitID})
+	if cf := wantRefusal(t, err, reason.ExecutionFailed); cf != nil && !strings.Contains(cf.Message, "0x5e47") {
+		t.Errorf("commit refusal message = %q, want the transaction sent", cf.Message)
 	}
 }

@@ -25,7 +25,11 @@
 //   - A Provider talks to one chain ID, checked once when it opens. It
 //     retries transient failures (network errors, HTTP 429 and 5xx, a node
 //     that has not seen the block yet) with exponential backoff and jitter,
-//     and never retries reverts or other client errors. A revert comes back
+//     and never retries reverts or other client errors. A request is
+//     bounded by a timeout; a stall is never retried against the same
+//     endpoint, and while every endpoint of the chain is down its calls
+//     fail at once with a *DownError (ErrChainDown) until one call probes
+//     an endpoint again. A revert comes back
 //     as a *RevertError carrying the decoded reason and the raw data.
 //     The latest header is cached for a short TTL (and dropped when the
 //     provider sees a newer block in a receipt); headers by number are

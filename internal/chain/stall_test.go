@@ -95,7 +95,9 @@ func silentURL(t testing.TB) string {
 
 // TestStallCost measures what a stalled chain costs its callers: one read
 // and a preview-like sequence of ten reads, with the stalling endpoint
-// alone and with a good one behind it.
+// alone and with a good one behind it. The first read costs one request
+// timeout (before the circuit, ~10: the backoff retried the stall four
+// times, and every read paid it again); the ten after it cost nothing.
 func TestStallCost(t *testing.T) {
 	const timeout = 100 * time.Millisecond
 	for _, tc := range []struct {
@@ -115,15 +117,21 @@ func TestStallCost(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer p.Close()
+			one, err := balance(t.Context(), p)
+			if (err == nil) != tc.good {
+				t.Errorf("first read: %v", err)
+			}
 			start := time.Now()
-			_, err = p.BalanceOf(t.Context(), common.Address{1})
-			one := time.Since(start)
-			start = time.Now()
 			for range 10 {
-				p.BalanceOf(t.Context(), common.Address{1})
+				if _, err := balance(t.Context(), p); (err == nil) != tc.good {
+					t.Errorf("read: %v", err)
+				}
 			}
 			ten := time.Since(start)
 			t.Logf("request timeout %s: first read %s (err %v); ten more reads %s; %d requests reached the stalling endpoint", timeout, one, err, ten, s.requests.Load())
+			if one > timeout+time.Second || ten > 100*time.Millisecond || s.requests.Load() != 1 {
+				t.Errorf("first read %s, ten more %s, %d stalled requests; want one timeout, then nothing, and one request", one, ten, s.requests.Load())
+			}
 		})
 	}
 }
@@ -529,4 +537,36 @@ func TestUnreachableOpensCircuit(t *testing.T) {
 	if d := p.downError(); d != nil {
 		t.Errorf("a node that answers it is behind is down: %v", d)
 	}
+}
+
+// TestStallCheckEndsOnClose: Close ends a liveness check under way and
+// waits for it, instead of leaving it to run out its timeout.
+func TestStallCheckEndsOnClose(t *testing.T) {
+	s := newStallServer(t)
+	p, err := DialEndpoints(t.Context(), []string{s.URL}, ProviderConfig{RequestTimeout: time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Millisecond)
+	defer cancel()
+	balance(ctx, p)
+	<-s.arrived // the call
+	<-s.arrived // the check
+	start := time.Now()
+	p.Close()
+	if took := time.Since(start); took > time.Second {
+		t.Errorf("Close took %s with a check under way, want it ended", took)
+	}
+	if p.endpointChecking() {
+		t.Error("a check is still under way after Close")
+	}
+}
+
+func (p *Provider) endpointChecking() bool {
+	for _, e := range p.eps {
+		if e.checking.Load() {
+			return true
+		}
+	}
+	return false
 }

@@ -72,21 +72,19 @@ type DownError struct {
 }
 
 func (e *DownError) Error() string {
-	s := fmt.Sprintf("chain %d: every RPC endpoint failed in the last %s (first: %v); ", e.ChainID, e.Cooldown, e.First)
-	if e.Probing {
-		return s + "one request is trying it again now"
+	if e.Probing { // the failures may be older than the cooldown
+		return fmt.Sprintf("chain %d: every RPC endpoint failed (first: %v); one request is trying it again now", e.ChainID, e.First)
 	}
-	return s + "retrying after " + e.Retry.UTC().Format("15:04:05 UTC")
+	return fmt.Sprintf("chain %d: every RPC endpoint failed in the last %s (first: %v); retrying after %s", e.ChainID, e.Cooldown, e.First, e.Retry.UTC().Format("15:04:05 UTC"))
 }
 
 // ChainDown is the error for an agent: the chain and when it is tried
 // again, without the endpoints' addresses.
 func (e *DownError) ChainDown() string {
-	s := fmt.Sprintf("chain %d is not answering: every RPC endpoint failed in the last %s; ", e.ChainID, e.Cooldown)
 	if e.Probing {
-		return s + "it is being tried again now"
+		return fmt.Sprintf("chain %d is not answering: every RPC endpoint failed; it is being tried again now", e.ChainID)
 	}
-	return s + "retry after " + e.Retry.UTC().Format("15:04:05 UTC")
+	return fmt.Sprintf("chain %d is not answering: every RPC endpoint failed in the last %s; retry after %s", e.ChainID, e.Cooldown, e.Retry.UTC().Format("15:04:05 UTC"))
 }
 
 // Is reports whether target is ErrChainDown.

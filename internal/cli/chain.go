@@ -23,7 +23,7 @@ func chainDeploy(ctx context.Context, io IO, args []string) int {
 its address book, so ward can be tried against a node of your own.
 
 It deploys Uniswap V2 (factory, Router02), Uniswap V3 (factory,
-SwapRouter, QuoterV2, NonfungiblePositionManager) and Aave V3 (addresses
+SwapRouter, SwapRouter02, QuoterV2, NonfungiblePositionManager) and Aave V3 (addresses
 provider, ACL manager, Pool, configurator, oracle, data provider) exactly
 as their npm packages publish them, with WETH9 and test tokens USDC (6
 decimals) and DAI with USD price feeds; V2 pairs WETH/USDC and DAI/USDC,

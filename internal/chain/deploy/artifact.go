@@ -23,6 +23,7 @@ const (
 	artV3Pool     = "published:UniswapV3Pool"
 	artV3Position = "published:NonfungiblePositionManager"
 	artV3Router   = "published:SwapRouter"
+	artV3Router02 = "published:SwapRouter02"
 	artV3Quoter   = "published:QuoterV2"
 
 	artAaveProvider = "published:PoolAddressesProvider"

@@ -85,6 +85,7 @@ func TestDeploySimulated(t *testing.T) {
 		}
 		for _, role := range []string{
 			addrbook.UniswapV2Factory, addrbook.UniswapV2Router02, addrbook.UniswapV3Factory, addrbook.UniswapV3SwapRouter,
+			addrbook.UniswapV3SwapRouter02,
 			addrbook.UniswapV3QuoterV2, addrbook.UniswapV3PositionManager, addrbook.AaveV3Pool, addrbook.AaveV3DataProvider,
 			addrbook.AaveV3Oracle, addrbook.AaveV3PoolAddressesProvider,
 		} {
@@ -124,6 +125,18 @@ func TestDeploySimulated(t *testing.T) {
 		out = call(t, c, artV3Quoter, quoter, "quoteExactInput", path, units(1, 18))
 		if got := out[0].(*big.Int); !near(got, units(2_967, 18), 1) {
 			t.Errorf("V3 two-hop quote for 1 WETH = %s DAI units, want about 2,967 DAI", got)
+		}
+	})
+
+	t.Run("SwapRouter02 knows both factories", func(t *testing.T) {
+		r02, _ := r.Contract(addrbook.UniswapV3SwapRouter02)
+		v2, _ := r.Contract(addrbook.UniswapV2Factory)
+		v3, _ := r.Contract(addrbook.UniswapV3Factory)
+		pm, _ := r.Contract(addrbook.UniswapV3PositionManager)
+		for method, want := range map[string]common.Address{"factoryV2": v2, "factory": v3, "positionManager": pm, "WETH9": r.tok("WETH")} {
+			if got := call(t, c, artV3Router02, r02, method)[0].(common.Address); got != want {
+				t.Errorf("SwapRouter02.%s() = %s, want %s", method, got, want)
+			}
 		}
 	})
 

@@ -193,7 +193,7 @@ type v3Pool struct {
 }
 
 // deployUniswapV3 deploys the factory, NonfungiblePositionManager,
-// SwapRouter and QuoterV2; creates WETH/USDC pools at the 0.05 % and 0.3 %
+// SwapRouter, SwapRouter02 (over the V2 factory too) and QuoterV2; creates WETH/USDC pools at the 0.05 % and 0.3 %
 // tiers and a USDC/DAI pool at 0.05 % (so WETH → USDC → DAI is a two-hop
 // route) through the position manager, and mints a full-range position in
 // each for the key.
@@ -203,10 +203,14 @@ func deployUniswapV3(ctx context.Context, s *sender, r *Result) {
 	// The token descriptor only renders tokenURI; the zero address leaves it unused.
 	positions := s.deploy(ctx, "Uniswap V3 NonfungiblePositionManager", artV3Position, factory, weth, common.Address{})
 	router := s.deploy(ctx, "Uniswap V3 SwapRouter", artV3Router, factory, weth)
+	// SwapRouter02 routes over V2 and V3 alike; public chains list only it.
+	factoryV2, _ := r.Contract(addrbook.UniswapV2Factory)
+	router02 := s.deploy(ctx, "Uniswap SwapRouter02", artV3Router02, factoryV2, factory, positions, weth)
 	quoter := s.deploy(ctx, "Uniswap V3 QuoterV2", artV3Quoter, factory, weth)
 	r.addContract(addrbook.UniswapV3Factory, factory)
 	r.addContract(addrbook.UniswapV3PositionManager, positions)
 	r.addContract(addrbook.UniswapV3SwapRouter, router)
+	r.addContract(addrbook.UniswapV3SwapRouter02, router02)
 	r.addContract(addrbook.UniswapV3QuoterV2, quoter)
 	for _, t := range r.Tokens {
 		s.send(ctx, "approved the position manager for "+t.Symbol, nil, artERC20, t.Address, "approve", positions, maxUint)

@@ -1,9 +1,11 @@
 // Package published embeds the creation code and ABI of the protocol
 // contracts `ward chain deploy` puts on a development node (Uniswap V2 and
-// V3, Aave V3, the canonical WETH9), exactly as their npm packages publish
-// them: testdata/npm/published.mjs copies them out of the packages pinned in
-// testdata/npm/package.json, and CI checks the committed files are what
-// those packages contain. Library placeholders stay in the code until Link
+// V3 with SwapRouter02, Aave V3, the canonical WETH9), exactly as their npm
+// packages publish them: testdata/npm/published.mjs copies them out of the
+// packages pinned in testdata/npm/package.json, or in published.mjs itself
+// (by tarball integrity) for the packages it fetches with npm pack rather
+// than installs, and CI checks the committed files are what those packages
+// contain. Library placeholders stay in the code until Link
 // fills them.
 //
 // The package uses the standard library only, so importing it does not

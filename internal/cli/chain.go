@@ -31,8 +31,9 @@ V3 pools WETH/USDC at 0.05 % and 0.3 % and USDC/DAI at 0.05 %, and Aave
 reserves for all three, each with liquidity. The key (same format as
 [chain] wallet_key_file: hex, owner-only permissions) pays for everything
 and receives the tokens: it needs `+ethNeeded()+` ETH on the node, most of it
-wrapped into WETH for the pools. Permit2 is not deployed: no npm package
-ships its bytecode.
+wrapped into WETH for the pools. Permit2 is deployed from the runtime code
+@uniswap/v4-periphery ships (permit2's own test helper); the command checks
+the deployed code is exactly those bytes.
 
 A chain id of a real network in ward's address book is refused. Nothing is
 written to --out unless the whole deployment succeeds; if a step fails,

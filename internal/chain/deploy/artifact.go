@@ -37,8 +37,12 @@ const (
 	artAaveVariable = "published:VariableDebtToken"
 	artAaveData     = "published:AaveProtocolDataProvider"
 
-	artERC20 = "ward:ERC20Permit"
-	artFeed  = "ward:PriceFeed"
+	// artPermit2 is published as runtime code only: see deployRuntime.
+	artPermit2 = "published:Permit2"
+
+	artERC20           = "ward:ERC20Permit"
+	artFeed            = "ward:PriceFeed"
+	artRuntimeDeployer = "ward:RuntimeDeployer"
 )
 
 // artifact is a contract ready to deploy: its parsed ABI and a function

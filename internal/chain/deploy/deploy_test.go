@@ -1,6 +1,7 @@
 package deploy
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"math/big"
@@ -10,11 +11,13 @@ import (
 	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/ethclient/simulated"
 	"github.com/pelletier/go-toml/v2"
 
 	"github.com/wardhq/ward/internal/addrbook"
 	"github.com/wardhq/ward/internal/chain"
+	"github.com/wardhq/ward/internal/chain/artifacts/published"
 )
 
 // The deployment tests run on go-ethereum's simulated backend; the real
@@ -85,7 +88,7 @@ func TestDeploySimulated(t *testing.T) {
 		}
 		for _, role := range []string{
 			addrbook.UniswapV2Factory, addrbook.UniswapV2Router02, addrbook.UniswapV3Factory, addrbook.UniswapV3SwapRouter,
-			addrbook.UniswapV3SwapRouter02,
+			addrbook.UniswapV3SwapRouter02, addrbook.Permit2,
 			addrbook.UniswapV3QuoterV2, addrbook.UniswapV3PositionManager, addrbook.AaveV3Pool, addrbook.AaveV3DataProvider,
 			addrbook.AaveV3Oracle, addrbook.AaveV3PoolAddressesProvider,
 		} {
@@ -137,6 +140,25 @@ func TestDeploySimulated(t *testing.T) {
 			if got := call(t, c, artV3Router02, r02, method)[0].(common.Address); got != want {
 				t.Errorf("SwapRouter02.%s() = %s, want %s", method, got, want)
 			}
+		}
+	})
+
+	t.Run("Permit2 is the published code, with this chain's domain", func(t *testing.T) {
+		p2, _ := r.Contract(addrbook.Permit2)
+		a, err := published.Load("Permit2")
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, _ := a.Runtime()
+		if got, err := c.CodeAt(t.Context(), p2, nil); err != nil || !bytes.Equal(got, want) {
+			t.Errorf("code at Permit2 %s: %d bytes (%v), want the published %d", p2, len(got), err, len(want))
+		}
+		// Permit2's EIP712: name "Permit2", no version, this chain and address.
+		typeHash := crypto.Keccak256([]byte("EIP712Domain(string name,uint256 chainId,address verifyingContract)"))
+		dom := crypto.Keccak256Hash(typeHash, crypto.Keccak256([]byte("Permit2")),
+			common.LeftPadBytes(big.NewInt(1337).Bytes(), 32), common.LeftPadBytes(p2.Bytes(), 32))
+		if got := call(t, c, artPermit2, p2, "DOMAIN_SEPARATOR")[0].([32]byte); got != dom {
+			t.Errorf("DOMAIN_SEPARATOR = %x, want %x", got, dom)
 		}
 	})
 

@@ -256,6 +256,14 @@ func deployUniswapV3(ctx context.Context, s *sender, r *Result) {
 	}
 }
 
+// deployPermit2 deploys Permit2. Its package publishes only its runtime
+// code (see deployRuntime), whose immutables cache mainnet's domain
+// separator; on any other chain id Permit2 computes it from its own
+// address, so signatures bind to this deployment.
+func deployPermit2(ctx context.Context, s *sender, r *Result) {
+	r.addContract(addrbook.Permit2, s.deployRuntime(ctx, "Permit2", artPermit2))
+}
+
 // feePct formats a V3 fee (hundredths of a basis point) as a percentage.
 func feePct(fee int64) string {
 	return new(big.Rat).SetFrac64(fee, 10_000).FloatString(2)

@@ -408,16 +408,33 @@ func (s *sender) sendTx(ctx context.Context, to *common.Address, value *big.Int,
 // sent is better waited for than abandoned.
 const receiptPatience = time.Minute
 
-// receipt waits for a transaction's receipt.
+// receipt waits for a transaction's receipt, and then for the node's
+// latest block to reach the receipt's: a node can serve a receipt before
+// its "latest" state includes the block (the simulated backend under load
+// does, and so can RPC endpoints behind a load balancer), and the next
+// step reads that state.
 func (s *sender) receipt(ctx context.Context, h common.Hash) (*types.Receipt, error) {
 	tick := time.NewTicker(s.poll)
 	defer tick.Stop()
 	var failing time.Time // when the current run of errors began
+	var found *types.Receipt
 	for {
-		r, err := s.b.TransactionReceipt(ctx, h)
+		var err error
+		if found == nil {
+			if found, err = s.b.TransactionReceipt(ctx, h); err == nil && found == nil {
+				err = ethereum.NotFound
+			}
+		}
+		if err == nil {
+			var head *types.Header
+			if head, err = s.b.HeaderByNumber(ctx, nil); err == nil && (found.BlockNumber == nil || head.Number.Cmp(found.BlockNumber) >= 0) {
+				return found, nil
+			}
+			if err == nil {
+				err = ethereum.NotFound // the head has not caught up yet
+			}
+		}
 		switch {
-		case err == nil:
-			return r, nil
 		case errors.Is(err, ethereum.NotFound):
 			failing = time.Time{}
 		case ctx.Err() != nil:

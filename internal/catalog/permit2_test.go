@@ -1,7 +1,6 @@
 package catalog_test
 
 import (
-	"encoding/hex"
 	"fmt"
 	"math/big"
 	"strings"
@@ -10,7 +9,6 @@ import (
 
 	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
-	"github.com/ethereum/go-ethereum/crypto"
 
 	"github.com/wardhq/ward/internal/addrbook"
 	"github.com/wardhq/ward/internal/catalog"
@@ -135,8 +133,8 @@ func TestPermit2(t *testing.T) {
 		if err := pull(t, amount); err != nil {
 			t.Errorf("Permit2 refuses the spender the approved amount: %v", err)
 		}
-		if pull(t, new(big.Int).Add(amount, big.NewInt(1))) == nil {
-			t.Error("Permit2 lets the spender pull more than the approved amount")
+		if err := pull(t, new(big.Int).Add(amount, big.NewInt(1))); err == nil || !strings.Contains(err.Error(), "InsufficientAllowance") {
+			t.Errorf("pull of more than the approved amount: %v, want Permit2's InsufficientAllowance", err)
 		}
 	})
 
@@ -151,9 +149,8 @@ func TestPermit2(t *testing.T) {
 		if !r.Expired || r.Spendable != "0" || r.Amount != amount.String() {
 			t.Errorf("allowance %+v two hours later: want expired, nothing spendable", r)
 		}
-		expired := hex.EncodeToString(crypto.Keccak256([]byte("AllowanceExpired(uint256)"))[:4])
 		err := pull(t, big.NewInt(1))
-		if err == nil || !strings.Contains(err.Error(), expired) {
+		if err == nil || !strings.Contains(err.Error(), "AllowanceExpired") {
 			t.Errorf("pull after expiry: %v, want Permit2's AllowanceExpired", err)
 		}
 	})

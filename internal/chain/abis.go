@@ -66,7 +66,7 @@ func AaveV3PoolABI() *ABI { return aaveV3PoolABI() }
 func Permit2ABI() *ABI { return permit2ABI() }
 
 // knownErrors are custom errors decoded in every revert: ERC-6093 token
-// errors, SafeERC20, Ownable and ERC-2612.
+// errors, SafeERC20, Ownable, ERC-2612 and Permit2's allowance errors.
 func knownErrors() *ABI { return knownErrorsABI() }
 
 var (
@@ -318,5 +318,7 @@ const knownErrorsJSON = `[
 {"type":"error","name":"SafeERC20FailedOperation","inputs":[{"name":"token","type":"address"}]},
 {"type":"error","name":"OwnableUnauthorizedAccount","inputs":[{"name":"account","type":"address"}]},
 {"type":"error","name":"ERC2612ExpiredSignature","inputs":[{"name":"deadline","type":"uint256"}]},
-{"type":"error","name":"ERC2612InvalidSigner","inputs":[{"name":"signer","type":"address"},{"name":"owner","type":"address"}]}
+{"type":"error","name":"ERC2612InvalidSigner","inputs":[{"name":"signer","type":"address"},{"name":"owner","type":"address"}]},
+{"type":"error","name":"AllowanceExpired","inputs":[{"name":"deadline","type":"uint256"}]},
+{"type":"error","name":"InsufficientAllowance","inputs":[{"name":"amount","type":"uint256"}]}
 ]`

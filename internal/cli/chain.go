@@ -33,7 +33,9 @@ reserves for all three, each with liquidity. The key (same format as
 and receives the tokens: it needs `+ethNeeded()+` ETH on the node, most of it
 wrapped into WETH for the pools. Permit2 is deployed from the runtime code
 @uniswap/v4-periphery ships (permit2's own test helper); the command checks
-the deployed code is exactly those bytes.
+the deployed code is exactly those bytes, and leaves it out of the book on
+chain id 31337 (Anvil's and Hardhat's default), where that code's cached
+EIP-712 domain names another address.
 
 A chain id of a real network in ward's address book is refused. Nothing is
 written to --out unless the whole deployment succeeds; if a step fails,

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"math/big"
+	"slices"
 	"strings"
 	"testing"
 
@@ -12,7 +13,10 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/ethereum/go-ethereum/eth/ethconfig"
 	"github.com/ethereum/go-ethereum/ethclient/simulated"
+	"github.com/ethereum/go-ethereum/node"
+	"github.com/ethereum/go-ethereum/params"
 	"github.com/pelletier/go-toml/v2"
 
 	"github.com/wardhq/ward/internal/addrbook"
@@ -157,6 +161,9 @@ func TestDeploySimulated(t *testing.T) {
 		typeHash := crypto.Keccak256([]byte("EIP712Domain(string name,uint256 chainId,address verifyingContract)"))
 		dom := crypto.Keccak256Hash(typeHash, crypto.Keccak256([]byte("Permit2")),
 			common.LeftPadBytes(big.NewInt(1337).Bytes(), 32), common.LeftPadBytes(p2.Bytes(), 32))
+		if dom != permit2Domain(big.NewInt(1337), p2) {
+			t.Errorf("permit2Domain = %x, want %x", permit2Domain(big.NewInt(1337), p2), dom)
+		}
 		if got := call(t, c, artPermit2, p2, "DOMAIN_SEPARATOR")[0].([32]byte); got != dom {
 			t.Errorf("DOMAIN_SEPARATOR = %x, want %x", got, dom)
 		}
@@ -173,6 +180,37 @@ func TestDeploySimulated(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestDeployPermit2OnChain31337 deploys on a chain with the id Permit2's
+// published code caches (Anvil's and Hardhat's default): the code returns
+// a domain separator for another address there, so the deployment leaves
+// Permit2 out of the book and says so, and everything else is deployed.
+func TestDeployPermit2OnChain31337(t *testing.T) {
+	signer, err := chain.NewLocalSigner(testKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { signer.Close() })
+	cfg := *params.AllDevChainProtocolChanges
+	cfg.ChainID = big.NewInt(31337)
+	b := simulated.NewBackend(types.GenesisAlloc{signer.Address(): {Balance: units(1_000, 18)}}, simulated.WithBlockGasLimit(60_000_000),
+		func(_ *node.Config, ec *ethconfig.Config) { ec.Genesis.Config = &cfg })
+	t.Cleanup(func() { b.Close() })
+	var lines []string
+	r, err := Deploy(t.Context(), &minedClient{Client: b.Client(), b: b}, Config{Signer: signer, ReceiptPoll: 1, Progress: func(l string) { lines = append(lines, l) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if at, ok := r.Contract(addrbook.Permit2); ok {
+		t.Errorf("Permit2 %s in the book on chain 31337", at)
+	}
+	if _, ok := r.Contract(addrbook.UniswapV3SwapRouter02); !ok {
+		t.Error("the rest of the deployment is missing")
+	}
+	if !slices.ContainsFunc(lines, func(l string) bool { return strings.Contains(l, "Permit2") && strings.Contains(l, "left out") }) {
+		t.Errorf("no progress line says Permit2 was left out: %q", lines)
+	}
 }
 
 func TestDeployRefuses(t *testing.T) {

@@ -257,11 +257,35 @@ func deployUniswapV3(ctx context.Context, s *sender, r *Result) {
 }
 
 // deployPermit2 deploys Permit2. Its package publishes only its runtime
-// code (see deployRuntime), whose immutables cache mainnet's domain
-// separator; on any other chain id Permit2 computes it from its own
-// address, so signatures bind to this deployment.
+// code (see deployRuntime), captured from a deployment on chain 31337
+// (Foundry's, Anvil's and Hardhat's default): its immutables cache that
+// chain id and that deployment's EIP-712 domain separator. On any other
+// chain Permit2 computes the separator from its own address, so permits
+// bind to this deployment; on chain 31337 it would return the cached one,
+// naming another address. So the separator is checked, and a Permit2
+// whose separator is not this deployment's stays out of the book (the
+// Permit2 tools then do not register) rather than being listed broken.
 func deployPermit2(ctx context.Context, s *sender, r *Result) {
-	r.addContract(addrbook.Permit2, s.deployRuntime(ctx, "Permit2", artPermit2))
+	at := s.deployRuntime(ctx, "Permit2", artPermit2)
+	out := s.call(ctx, artPermit2, at, "DOMAIN_SEPARATOR")
+	if s.err != nil {
+		return
+	}
+	got, _ := out[0].([32]byte)
+	if want := permit2Domain(s.chainID, at); got != want {
+		s.report("Permit2 at %s is left out of the book: its EIP-712 domain separator %x is not this chain's (%x); its code caches chain 31337's", at.Hex(), got, want)
+		return
+	}
+	r.addContract(addrbook.Permit2, at)
+}
+
+// permit2Domain is Permit2's EIP-712 domain separator at address at on
+// chain id: name "Permit2", no version.
+func permit2Domain(id *big.Int, at common.Address) common.Hash {
+	return crypto.Keccak256Hash(
+		crypto.Keccak256([]byte("EIP712Domain(string name,uint256 chainId,address verifyingContract)")),
+		crypto.Keccak256([]byte("Permit2")),
+		common.LeftPadBytes(id.Bytes(), 32), common.LeftPadBytes(at.Bytes(), 32))
 }
 
 // feePct formats a V3 fee (hundredths of a basis point) as a percentage.

@@ -66,10 +66,11 @@ const packed = [
     integrity: "sha512-JxLL0Djv9XcMvI2PatEnWrCrxuEaYNVhHxstndBOP+aJfh1XLg5ec8SDZ0xyoVfg2ElJTvuKpBgnu90bNValsg==",
     artifacts: [],
     // Permit2 is on npm only as the runtime code permit2's own test helper
-    // etches at the canonical address (its DeployPermit2Test checks the
-    // bytes equal `new Permit2()`'s code), in the repository v4-periphery
-    // vendors. Its ABI is that of the two interfaces Permit2 implements,
-    // as the package compiled them.
+    // etches at the canonical address (its DeployPermit2Test compares it
+    // with a fresh Permit2's code), in the repository v4-periphery
+    // vendors. The bytes' immutables cache chain 31337 (see deployPermit2
+    // in internal/chain/deploy). Its ABI is that of the two interfaces
+    // Permit2 implements, as the package compiled them.
     runtime: [
       {
         name: "Permit2",

@@ -5,6 +5,7 @@ import (
 
 	"github.com/wardhq/ward/internal/catalog/aave"
 	"github.com/wardhq/ward/internal/catalog/internal/native"
+	"github.com/wardhq/ward/internal/catalog/permit2"
 	"github.com/wardhq/ward/internal/catalog/uniswap"
 	"github.com/wardhq/ward/internal/catalog/vault"
 )
@@ -14,5 +15,5 @@ import (
 // adapter table; reads carry a kind and venue for query_state and
 // search_context.
 func defiTools() []native.Maker {
-	return slices.Concat(uniswap.Tools(), vault.Tools(), aave.Tools())
+	return slices.Concat(uniswap.Tools(), vault.Tools(), aave.Tools(), permit2.Tools())
 }

@@ -41,6 +41,7 @@ const (
 
 type npmFixture struct {
 	*baseFixture
+	b        *simulated.Backend
 	r        *deploy.Result
 	wallet   *chain.Wallet // the agent's
 	deployer *chain.Wallet
@@ -103,7 +104,7 @@ func newNPMFixture(t *testing.T) *npmFixture {
 	weth, _ := r.Token("WETH")
 	usdc, _ := r.Token("USDC")
 	npm, _ := r.Contract(addrbook.UniswapV3PositionManager)
-	f := &npmFixture{baseFixture: &baseFixture{env: env, reg: reg}, r: r, wallet: wallet, deployer: deployer, npm: npm, weth: weth.Address, usdc: usdc.Address}
+	f := &npmFixture{baseFixture: &baseFixture{env: env, reg: reg}, b: b, r: r, wallet: wallet, deployer: deployer, npm: npm, weth: weth.Address, usdc: usdc.Address}
 	// The agent's wallet gets its tokens from the deployer.
 	erc20 := chain.ERC20ABI()
 	f.send(t, deployer,

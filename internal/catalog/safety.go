@@ -418,6 +418,7 @@ func spenders(e *Env) ([]common.Address, map[common.Address]string) {
 	add(e.Venues.UniswapV2Router, "uniswap_v2_router")
 	add(e.Venues.UniswapV3Router, "uniswap_v3_router")
 	add(e.Venues.UniswapV3SwapRouter02, "uniswap_v3_swap_router02")
+	add(e.Venues.Permit2, "permit2")
 	add(e.Venues.AavePool, "aave_pool")
 	for i, v := range e.Venues.Vaults {
 		add(v, fmt.Sprintf("vault_%d", i))

@@ -101,6 +101,10 @@ func TestWellKnownSelectors(t *testing.T) {
 		{AaveV3PoolABI(), "liquidationCall", "00a718a9"},
 		{AaveV3PoolABI(), "getUserAccountData", "bf92857c"},
 		{AaveV3PoolABI(), "getReserveData", "35ea6a75"},
+		{Permit2ABI(), "allowance", "927da105"},
+		{Permit2ABI(), "approve", "87517c45"},
+		{Permit2ABI(), "lockdown", "cc53287f"},
+		{Permit2ABI(), "DOMAIN_SEPARATOR", "3644e515"},
 	} {
 		t.Run(tc.method+"_"+tc.want, func(t *testing.T) {
 			sel, ok := tc.abi.Selector(tc.method)
@@ -266,4 +270,39 @@ func argTypes(args abi.Arguments) string {
 		b.WriteString(a.Type.String() + ",")
 	}
 	return b.String()
+}
+
+// TestPermit2ABIMatchesPublished checks the hand-written Permit2 fragment
+// against the ABI published with Permit2's code (its interfaces'), method
+// by method and error by error.
+func TestPermit2ABIMatchesPublished(t *testing.T) {
+	art, err := published.Load("Permit2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pub, err := ParseABI(art.ABI)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mine := Permit2ABI()
+	for name, m := range mine.abi.Methods {
+		p, ok := pub.abi.Methods[name]
+		if !ok {
+			t.Errorf("%s: not in the published ABI", name)
+			continue
+		}
+		if m.Sig != p.Sig || argTypes(m.Outputs) != argTypes(p.Outputs) {
+			t.Errorf("%s: fragment %s -> %s, published %s -> %s", name, m.Sig, argTypes(m.Outputs), p.Sig, argTypes(p.Outputs))
+		}
+	}
+	for name, e := range mine.abi.Errors {
+		if p, ok := pub.abi.Errors[name]; !ok || p.Sig != e.Sig {
+			t.Errorf("error %s: not in the published ABI as %s", name, e.Sig)
+		}
+	}
+	for name, e := range mine.abi.Events {
+		if p, ok := pub.abi.Events[name]; !ok || p.Sig != e.Sig {
+			t.Errorf("event %s: not in the published ABI as %s", name, e.Sig)
+		}
+	}
 }

@@ -60,8 +60,13 @@ func ERC4626ABI() *ABI { return erc4626ABI() }
 // liquidationCall, account and reserve data).
 func AaveV3PoolABI() *ABI { return aaveV3PoolABI() }
 
+// Permit2ABI is Uniswap's Permit2 (0x000000000022D473030F116dDEE9F6B43aC78BA3
+// on every chain): the AllowanceTransfer reads and writes ward uses
+// (allowance, approve with an expiration, lockdown) and its errors.
+func Permit2ABI() *ABI { return permit2ABI() }
+
 // knownErrors are custom errors decoded in every revert: ERC-6093 token
-// errors, SafeERC20, Ownable and ERC-2612.
+// errors, SafeERC20, Ownable, ERC-2612 and Permit2's allowance errors.
 func knownErrors() *ABI { return knownErrorsABI() }
 
 var (
@@ -80,7 +85,22 @@ var (
 	aaveV3PoolABI     = sync.OnceValue(func() *ABI { return mustParseABI(aaveV3PoolJSON) })
 	knownErrorsABI    = sync.OnceValue(func() *ABI { return mustParseABI(knownErrorsJSON) })
 	uniV3PositionsABI = sync.OnceValue(func() *ABI { return mustParseABI(uniV3PositionsJSON) })
+	permit2ABI        = sync.OnceValue(func() *ABI { return mustParseABI(permit2JSON) })
 )
+
+// permit2JSON: an allowance's amount is a uint160 (type(uint160).max never
+// decreases), its expiration a uint48 unix time; approve with expiration 0
+// sets it to the current block's timestamp.
+const permit2JSON = `[
+{"type":"function","name":"DOMAIN_SEPARATOR","stateMutability":"view","inputs":[],"outputs":[{"name":"","type":"bytes32"}]},
+{"type":"function","name":"allowance","stateMutability":"view","inputs":[{"name":"user","type":"address"},{"name":"token","type":"address"},{"name":"spender","type":"address"}],"outputs":[{"name":"amount","type":"uint160"},{"name":"expiration","type":"uint48"},{"name":"nonce","type":"uint48"}]},
+{"type":"function","name":"approve","stateMutability":"nonpayable","inputs":[{"name":"token","type":"address"},{"name":"spender","type":"address"},{"name":"amount","type":"uint160"},{"name":"expiration","type":"uint48"}],"outputs":[]},
+{"type":"function","name":"lockdown","stateMutability":"nonpayable","inputs":[{"name":"approvals","type":"tuple[]","components":[{"name":"token","type":"address"},{"name":"spender","type":"address"}]}],"outputs":[]},
+{"type":"event","name":"Approval","anonymous":false,"inputs":[{"name":"owner","type":"address","indexed":true},{"name":"token","type":"address","indexed":true},{"name":"spender","type":"address","indexed":true},{"name":"amount","type":"uint160","indexed":false},{"name":"expiration","type":"uint48","indexed":false}]},
+{"type":"event","name":"Lockdown","anonymous":false,"inputs":[{"name":"owner","type":"address","indexed":true},{"name":"token","type":"address","indexed":false},{"name":"spender","type":"address","indexed":false}]},
+{"type":"error","name":"AllowanceExpired","inputs":[{"name":"deadline","type":"uint256"}]},
+{"type":"error","name":"InsufficientAllowance","inputs":[{"name":"amount","type":"uint256"}]}
+]`
 
 // erc20Items are the ERC-20 functions and events, shared by the token-like
 // ABIs below.
@@ -298,5 +318,7 @@ const knownErrorsJSON = `[
 {"type":"error","name":"SafeERC20FailedOperation","inputs":[{"name":"token","type":"address"}]},
 {"type":"error","name":"OwnableUnauthorizedAccount","inputs":[{"name":"account","type":"address"}]},
 {"type":"error","name":"ERC2612ExpiredSignature","inputs":[{"name":"deadline","type":"uint256"}]},
-{"type":"error","name":"ERC2612InvalidSigner","inputs":[{"name":"signer","type":"address"},{"name":"owner","type":"address"}]}
+{"type":"error","name":"ERC2612InvalidSigner","inputs":[{"name":"signer","type":"address"},{"name":"owner","type":"address"}]},
+{"type":"error","name":"AllowanceExpired","inputs":[{"name":"deadline","type":"uint256"}]},
+{"type":"error","name":"InsufficientAllowance","inputs":[{"name":"amount","type":"uint256"}]}
 ]`

@@ -23,7 +23,7 @@ func chainDeploy(ctx context.Context, io IO, args []string) int {
 its address book, so ward can be tried against a node of your own.
 
 It deploys Uniswap V2 (factory, Router02), Uniswap V3 (factory,
-SwapRouter, QuoterV2, NonfungiblePositionManager) and Aave V3 (addresses
+SwapRouter, SwapRouter02, QuoterV2, NonfungiblePositionManager) and Aave V3 (addresses
 provider, ACL manager, Pool, configurator, oracle, data provider) exactly
 as their npm packages publish them, with WETH9 and test tokens USDC (6
 decimals) and DAI with USD price feeds; V2 pairs WETH/USDC and DAI/USDC,
@@ -31,8 +31,11 @@ V3 pools WETH/USDC at 0.05 % and 0.3 % and USDC/DAI at 0.05 %, and Aave
 reserves for all three, each with liquidity. The key (same format as
 [chain] wallet_key_file: hex, owner-only permissions) pays for everything
 and receives the tokens: it needs `+ethNeeded()+` ETH on the node, most of it
-wrapped into WETH for the pools. Permit2 is not deployed: no npm package
-ships its bytecode.
+wrapped into WETH for the pools. Permit2 is deployed from the runtime code
+@uniswap/v4-periphery ships (permit2's own test helper); the command checks
+the deployed code is exactly those bytes, and leaves it out of the book on
+chain id 31337 (Anvil's and Hardhat's default), where that code's cached
+EIP-712 domain names another address.
 
 A chain id of a real network in ward's address book is refused. Nothing is
 written to --out unless the whole deployment succeeds; if a step fails,

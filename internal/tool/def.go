@@ -187,10 +187,10 @@ func Categories() []Category {
 }
 
 // ProtocolPrefixes and SubsystemPrefixes are the name prefixes of seed 002
-// (plus erc20_ and weth_ for token-standard tools and the facade tools'
-// own names, which FacadeNames lists).
+// (plus erc20_, weth_ and permit2_ for token-standard tools and the
+// facade tools' own names, which FacadeNames lists).
 var (
-	ProtocolPrefixes  = []string{"uniswap", "aave", "morpho", "curve", "lido", "rocketpool", "eigenlayer", "pendle", "yearn", "ethena", "gmx", "panoptic", "erc20", "weth", "chainlink"}
+	ProtocolPrefixes  = []string{"uniswap", "aave", "morpho", "curve", "lido", "rocketpool", "eigenlayer", "pendle", "yearn", "ethena", "gmx", "panoptic", "erc20", "weth", "permit2", "chainlink"}
 	SubsystemPrefixes = []string{"data", "safety", "intel", "memory", "identity", "wallet", "vault", "stream", "testnet", "bootstrap", "chain", "mcp"}
 )
 

@@ -3,11 +3,23 @@
 // ../../internal/chain/artifacts/published/<ContractName>.json, so the ward binary carries them
 // without node_modules. Nothing is compiled or changed: the bytecode is the package's, library
 // placeholders included; each library a contract links against is copied too and its link
-// references name it by contract name. The output is deterministic.
+// references name it by contract name. A contract a package publishes only
+// as runtime code (Permit2) is written with deployedBytecode instead of
+// bytecode. The output is deterministic.
+//
+// A few contracts come from packages that are fetched with `npm pack` instead
+// of installed (see packed below): their npm dependencies are tooling that
+// copying a compiled artifact does not need (@uniswap/swap-router-contracts
+// depends on hardhat-watcher and so on hardhat, some 220 packages). Each
+// tarball is checked against the sha512 integrity pinned here before
+// anything is read from it, so the pin is as strong as package-lock.json's.
 //
 //   npm ci && node published.mjs          # (re)write the files
 //   node published.mjs --check            # fail if the committed files differ
-import { readFileSync, readdirSync, writeFileSync, mkdirSync, unlinkSync, existsSync } from "node:fs";
+import { readFileSync, readdirSync, writeFileSync, mkdirSync, mkdtempSync, unlinkSync, existsSync, rmSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { execFileSync } from "node:child_process";
+import { tmpdir } from "node:os";
 import { dirname, join, posix } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -40,6 +52,83 @@ const wanted = [
   aave + "protocol/tokenization/VariableDebtToken.sol/VariableDebtToken.json",
 ];
 
+// The packages fetched with npm pack, by exact version and tarball
+// integrity (the registry's dist.integrity), and the artifacts taken from
+// each (package-relative paths).
+const packed = [
+  {
+    spec: "@uniswap/swap-router-contracts@1.3.1",
+    integrity: "sha512-mh/YNbwKb7Mut96VuEtL+Z5bRe0xVIbjjiryn+iMMrK2sFKhR4duk/86mEz0UO5gSx4pQIw9G5276P5heY/7Rg==",
+    artifacts: ["artifacts/contracts/SwapRouter02.sol/SwapRouter02.json"],
+  },
+  {
+    spec: "@uniswap/v4-periphery@1.0.3",
+    integrity: "sha512-JxLL0Djv9XcMvI2PatEnWrCrxuEaYNVhHxstndBOP+aJfh1XLg5ec8SDZ0xyoVfg2ElJTvuKpBgnu90bNValsg==",
+    artifacts: [],
+    // Permit2 is on npm only as the runtime code permit2's own test helper
+    // etches at the canonical address (its DeployPermit2Test compares it
+    // with a fresh Permit2's code), in the repository v4-periphery
+    // vendors. The bytes' immutables cache chain 31337 (see deployPermit2
+    // in internal/chain/deploy). Its ABI is that of the two interfaces
+    // Permit2 implements, as the package compiled them.
+    runtime: [
+      {
+        name: "Permit2",
+        code: "lib/permit2/test/utils/DeployPermit2.sol",
+        abi: [
+          "foundry-out/IAllowanceTransfer.sol/IAllowanceTransfer.default.json",
+          "foundry-out/ISignatureTransfer.sol/ISignatureTransfer.json",
+        ],
+      },
+    ],
+  },
+];
+
+// hexLiteral returns the one hex"..." literal of a Solidity source.
+function hexLiteral(root, rel) {
+  const found = [...readFileSync(join(root, rel), "utf8").matchAll(/hex"([0-9a-fA-F]*)"/g)];
+  if (found.length !== 1) throw new Error(`${rel}: ${found.length} hex literals, want one`);
+  const code = found[0][1].toLowerCase();
+  if (code === "" || code.length % 2 !== 0) throw new Error(`${rel}: the hex literal is not whole bytes`);
+  return code;
+}
+
+// mergedABI concatenates the ABIs of several artifacts, dropping entries
+// an earlier one already has (DOMAIN_SEPARATOR is in both of Permit2's
+// interfaces).
+function mergedABI(root, rels) {
+  const seen = new Set();
+  const out = [];
+  for (const rel of rels) {
+    for (const e of JSON.parse(readFileSync(join(root, rel), "utf8")).abi) {
+      const key = JSON.stringify([e.type, e.name ?? "", (e.inputs ?? []).map((i) => i.type)]);
+      if (!seen.has(key)) {
+        seen.add(key);
+        out.push(e);
+      }
+    }
+  }
+  return out;
+}
+
+// unpack fetches spec with npm pack into a fresh directory under dir,
+// checks the tarball's integrity and extracts only the files listed; it
+// returns the extracted package root.
+function unpack(dir, { spec, integrity, artifacts, runtime = [] }) {
+  const into = mkdtempSync(join(dir, "pack-"));
+  const out = execFileSync("npm", ["pack", spec, "--json", "--silent", "--pack-destination", into], { encoding: "utf8" });
+  const [info] = JSON.parse(out);
+  const tgz = join(into, info.filename);
+  const got = "sha512-" + createHash("sha512").update(readFileSync(tgz)).digest("base64");
+  if (got !== integrity) throw new Error(`${spec}: tarball integrity ${got}, pinned ${integrity}`);
+  const files = [...artifacts, ...runtime.flatMap((r) => [r.code, ...r.abi])];
+  execFileSync("tar", ["-xzf", tgz, "-C", into, ...files.map((f) => "package/" + f)]);
+  const root = join(into, "package");
+  const pj = JSON.parse(execFileSync("tar", ["-xzOf", tgz, "package/package.json"], { encoding: "utf8" }));
+  if (`${pj.name}@${pj.version}` !== spec) throw new Error(`${spec}: tarball holds ${pj.name}@${pj.version}`);
+  return { root, name: pj.name, version: pj.version };
+}
+
 // packageOf splits "@scope/name/rest" into the package name and the path inside it.
 function packageOf(rel) {
   const parts = rel.split("/");
@@ -59,8 +148,8 @@ function versionOf(pkg) {
 
 // load reads one artifact in either layout the packages use: hardhat's ("bytecode" with 0x,
 // "linkReferences" at the top level) or waffle's ("evm.bytecode.object" without 0x).
-function load(rel) {
-  const f = JSON.parse(readFileSync(join(modules, rel), "utf8"));
+function load(root, rel) {
+  const f = JSON.parse(readFileSync(join(root, rel), "utf8"));
   let code = typeof f.bytecode === "string" ? f.bytecode : "";
   let refs = f.linkReferences ?? {};
   if (code === "" || code === "0x") {
@@ -74,14 +163,18 @@ function load(rel) {
 }
 
 const out = new Map(); // contract name -> file object
+function add(name, file) {
+  if (out.has(name)) throw new Error(`contract name ${name} comes from two artifacts`);
+  out.set(name, file);
+}
+
 const seen = new Set();
 const queue = [...wanted];
 while (queue.length > 0) {
   const rel = queue.shift();
   if (seen.has(rel)) continue;
   seen.add(rel);
-  const a = load(rel);
-  if (out.has(a.name)) throw new Error(`contract name ${a.name} comes from two artifacts`);
+  const a = load(modules, rel);
   const { pkg, inner } = packageOf(rel);
   const links = [];
   for (const source of Object.keys(a.refs).sort()) {
@@ -99,13 +192,38 @@ while (queue.length > 0) {
   }
   const left = a.code.replace(/__\$[0-9a-f]{34}\$__/g, "");
   if (left.includes("__")) throw new Error(`${rel}: a placeholder the link references do not describe`);
-  out.set(a.name, {
+  add(a.name, {
     contractName: a.name,
     source: `${pkg}@${versionOf(pkg)}/${inner}`,
     abi: a.abi,
     bytecode: "0x" + a.code,
     links,
   });
+}
+
+const scratch = mkdtempSync(join(tmpdir(), "ward-published-"));
+try {
+  for (const p of packed) {
+    const { root, name, version } = unpack(scratch, p);
+    for (const rel of p.artifacts) {
+      const a = load(root, rel);
+      // Libraries would have to be fetched from the same tarball; none of
+      // the packed contracts links any.
+      if (Object.keys(a.refs).length > 0) throw new Error(`${p.spec}/${rel}: links libraries`);
+      add(a.name, { contractName: a.name, source: `${name}@${version}/${rel}`, abi: a.abi, bytecode: "0x" + a.code, links: [] });
+    }
+    for (const r of p.runtime ?? []) {
+      add(r.name, {
+        contractName: r.name,
+        source: `${name}@${version}/${r.code}`,
+        abi: mergedABI(root, r.abi),
+        deployedBytecode: "0x" + hexLiteral(root, r.code),
+        links: [],
+      });
+    }
+  }
+} finally {
+  rmSync(scratch, { recursive: true, force: true });
 }
 
 const files = new Map();
@@ -132,6 +250,7 @@ if (check) {
   for (const f of readdirSync(outDir)) if (f.endsWith(".json")) unlinkSync(join(outDir, f));
   for (const [f, text] of files) writeFileSync(join(outDir, f), text);
   for (const [name, a] of out) {
-    process.stdout.write(`${name}: ${(a.bytecode.length - 2) / 2} bytes creation code, from ${a.source}\n`);
+    const what = a.bytecode ? `${(a.bytecode.length - 2) / 2} bytes creation code` : `${(a.deployedBytecode.length - 2) / 2} bytes runtime code`;
+    process.stdout.write(`${name}: ${what}, from ${a.source}\n`);
   }
 }

@@ -68,22 +68,13 @@ func planRevoke(ctx context.Context, env *native.Env, in *registry.Input) (*tool
 	// Revoking moves nothing and only lowers exposure: it is worth
 	// nothing to the spending limits.
 	return native.NewPlan(ctx, env, []tool.Tx{t}, []tool.TokenUse{native.Claimed(in, tok, new(big.Int), true)}, 0,
-		fmt.Sprintf("revoke %s's allowance of %s %s (set it to 0)", spender.Hex(), native.FormatUnits(al, meta.Decimals), displaySymbol(env, tok, meta))), nil
+		fmt.Sprintf("revoke %s's allowance of %s %s (set it to 0)", spender.Hex(), native.FormatUnits(al, meta.Decimals), native.DisplaySymbol(env, tok, meta))), nil
 }
 
 // pClaims are the symbol and decimals the agent believes the token has;
 // the hallucination hook checks them against the chain.
 var pClaims = native.PString("symbol", "The token's symbol as you believe it to be (checked against the chain)") + "," +
 	native.PInt("decimals", "The token's decimals as you believe them to be (checked against the chain)", 0, 255)
-
-// displaySymbol is the symbol to show in a summary: the list's for a
-// listed token, else the contract's, marked as claimed by the contract.
-func displaySymbol(env *native.Env, tok common.Address, meta native.TokenMeta) string {
-	if t, ok := env.Token(tok); ok {
-		return t.Symbol
-	}
-	return fmt.Sprintf("%q (unlisted token %s)", meta.Symbol, tok.Hex())
-}
 
 // defTransfer's Effect is open, the most restricted: value leaves the
 // agent for a counterparty it chooses, the classic exfiltration step, so
@@ -145,7 +136,7 @@ func planTransfer(ctx context.Context, env *native.Env, in *registry.Input) (*to
 		return nil, err
 	}
 	return native.NewPlan(ctx, env, []tool.Tx{t}, []tool.TokenUse{native.Claimed(in, tok, amount, true)}, native.ValueCents(ctx, env, tok, amount),
-		fmt.Sprintf("transfer %s %s to %s", native.FormatUnits(amount, meta.Decimals), displaySymbol(env, tok, meta), to.Hex())), nil
+		fmt.Sprintf("transfer %s %s to %s", native.FormatUnits(amount, meta.Decimals), native.DisplaySymbol(env, tok, meta), to.Hex())), nil
 }
 
 var permitSign = native.WriteTool{
@@ -246,7 +237,7 @@ func planSignPermit(ctx context.Context, env *native.Env, in *registry.Input) (*
 		Grants:     []tool.Grant{{Token: tool.Address(tok), Spender: tool.Address(spender), Amount: amount}},
 		ValueCents: native.ValueCents(ctx, env, tok, amount),
 		Summary: fmt.Sprintf("sign an EIP-2612 permit (off-chain, no transaction) letting %s spend %s %s until %s",
-			spender.Hex(), native.FormatUnits(amount, meta.Decimals), displaySymbol(env, tok, meta),
+			spender.Hex(), native.FormatUnits(amount, meta.Decimals), native.DisplaySymbol(env, tok, meta),
 			time.Unix(deadline.Int64(), 0).UTC().Format(time.RFC3339)),
 	}, nil
 }

@@ -8,6 +8,7 @@ import (
 	"math/big"
 	"os"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -674,56 +675,123 @@ func TestRouteWithoutQuoter(t *testing.T) {
 	}
 }
 
-// TestSwapRouter02 checks the calldata for a chain whose book lists only
-// SwapRouter02 (the public chains): uniswap_execute_swap and the routed
-// swap call multicall(deadline, [swap]) on it, with the swap's
-// parameters (which carry no deadline) inside. The deployment has no
-// SwapRouter02 bytecode, so this checks the encoding, not an execution.
+// publicChain is the deployment as a public chain's book describes it:
+// SwapRouter02 but not the original SwapRouter (no public chain's book
+// lists it). V2's Router02 is left out too, so that routes go over V3 and
+// through SwapRouter02 whatever the pools' state.
+func (w *world) publicChain(t *testing.T) *world {
+	t.Helper()
+	o := w.r.Book()
+	for _, c := range o.Chains {
+		c.Contracts = slices.DeleteFunc(c.Contracts, func(k addrbook.Contract) bool {
+			return k.Role == addrbook.UniswapV3SwapRouter || k.Role == addrbook.UniswapV2Router02
+		})
+	}
+	book, err := addrbook.Shipped().With(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ch, ok := book.Chain(w.r.ChainID)
+	if !ok {
+		t.Fatal("the deployment's chain is not in its book")
+	}
+	tokens, venues := catalog.FromBook(ch)
+	return w.registryFor(t, func(e *catalog.Env) { e.Tokens, e.Venues = tokens, venues })
+}
+
+// TestSwapRouter02 commits swaps on a chain whose book lists only
+// SwapRouter02 (as the public chains' do), against the published
+// SwapRouter02 bytecode: uniswap_execute_swap (exactInputSingle) and the
+// routed swap, exact input and exact output over two hops (exactInput,
+// exactOutput), each inside multicall(deadline, [swap]). The amounts
+// received and spent are the protocol's own quotes (QuoterV2 and the
+// route, read just before the swap) and the router keeps nothing.
 func TestSwapRouter02(t *testing.T) {
 	w := need(t)
-	r02 := common.HexToAddress("0x68b3465833fb72A70ecDF485E0e4C7bD8665Fc45")
-	pub := w.registryFor(t, func(e *catalog.Env) {
-		e.Venues.UniswapV3SwapRouter02, e.Venues.UniswapV3Router = r02, common.Address{}
-		e.Venues.UniswapV2Router = common.Address{} // route over V3 only
-	})
+	r02, ok := w.r.Contract(addrbook.UniswapV3SwapRouter02)
+	if !ok {
+		t.Fatal("the deployment has no SwapRouter02")
+	}
+	pub := w.publicChain(t)
+	if v := pub.env.Venues; v.UniswapV3Router != (common.Address{}) || v.UniswapV3SwapRouter02 != r02 {
+		t.Fatalf("venues %+v: want SwapRouter02 %s and no original SwapRouter", v, r02)
+	}
 	a := chain.UniswapV3SwapRouter02ABI()
 	for _, tc := range []struct {
-		tool  string
-		args  map[string]any
-		inner string
+		name, tool string
+		out        common.Address
+		exactIn    bool
+		amount     *big.Int
+		inner      string
 	}{
-		{"uniswap_execute_swap", map[string]any{"token_in": w.weth.Hex(), "token_out": w.usdc.Hex(), "amount_in": units(1, 18).String()}, "exactInputSingle"},
-		{"uniswap_execute_routed_swap", map[string]any{"token_in": w.weth.Hex(), "token_out": w.dai.Hex(), "amount_in": units(1, 18).String()}, "exactInput"},
-		{"uniswap_execute_routed_swap", map[string]any{"token_in": w.weth.Hex(), "token_out": w.dai.Hex(), "amount_out": units(100, 18).String()}, "exactOutput"},
+		{"exact input single WETH to USDC", "uniswap_execute_swap", w.usdc, true, units(1, 18), "exactInputSingle"},
+		{"exact input two-hop WETH to DAI", "uniswap_execute_routed_swap", w.dai, true, units(1, 18), "exactInput"},
+		{"exact output two-hop WETH to DAI", "uniswap_execute_routed_swap", w.dai, false, units(100, 18), "exactOutput"},
 	} {
-		t.Run(tc.tool+" "+tc.inner, func(t *testing.T) {
-			e, in := pub.input(t, tc.tool, tc.args)
-			plan, err := e.Plan(t.Context(), in)
-			if err != nil {
-				t.Fatal(err)
+		t.Run(tc.name, func(t *testing.T) {
+			args := map[string]any{"token_in": w.weth.Hex(), "token_out": tc.out.Hex()}
+			if tc.exactIn {
+				args["amount_in"] = tc.amount.String()
+			} else {
+				args["amount_out"] = tc.amount.String()
 			}
-			swap := plan.Txs[len(plan.Txs)-1]
-			if common.Address(swap.To) != r02 {
-				t.Fatalf("swap sent to %s, want SwapRouter02", common.Address(swap.To))
-			}
-			for _, tx := range plan.Txs[:len(plan.Txs)-1] {
-				if m, args, err := chain.ERC20ABI().UnpackArgs(tx.Data); err != nil || m != "approve" || args[0].(common.Address) != r02 {
-					t.Errorf("approval %s %v (%v): want approve of SwapRouter02", m, args, err)
+			// What the protocol says the swap gives (exact input) or costs
+			// (exact output), in the state the swap runs against.
+			var want *big.Int
+			if tc.tool == "uniswap_execute_swap" {
+				for _, fee := range []int64{500, 3000} {
+					q := w.quote(t, candidate{venue: "uniswap_v3", tokens: []common.Address{w.weth, tc.out}, fees: []int64{fee}}, true, tc.amount)
+					if q != nil && (want == nil || q.Cmp(want) > 0) {
+						want = q
+					}
+				}
+			} else {
+				route, err := pub.route(t, args)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if route.Route.Venue != "uniswap_v3" || len(route.Route.Hops) != 2 {
+					t.Fatalf("route %+v: want two V3 hops", route.Route)
+				}
+				if want = route.Route.AmountOut.big(t); !tc.exactIn {
+					want = route.Route.AmountIn.big(t)
 				}
 			}
-			m, args, err := a.UnpackArgs(swap.Data)
+			if want == nil || want.Sign() == 0 {
+				t.Fatal("the protocol quotes nothing")
+			}
+			inBefore, outBefore := w.balance(t, w.weth), w.balance(t, tc.out)
+			plan, res := pub.send(t, tc.tool, args)
+			spent := new(big.Int).Sub(inBefore, w.balance(t, w.weth))
+			got := new(big.Int).Sub(w.balance(t, tc.out), outBefore)
+
+			swap := plan.Txs[len(plan.Txs)-1]
+			if common.Address(swap.To) != r02 {
+				t.Fatalf("swap sent to %s, want SwapRouter02 %s", common.Address(swap.To), r02)
+			}
+			m, margs, err := a.UnpackArgs(swap.Data)
 			if err != nil || m != "multicall" {
 				t.Fatalf("swap calls %s (%v), want multicall", m, err)
 			}
-			if dl := args[0].(*big.Int); dl.Int64() < time.Now().Unix() {
-				t.Errorf("deadline %s is in the past", dl)
-			}
-			calls := args[1].([][]byte)
-			if len(calls) != 1 {
-				t.Fatalf("%d calls in the multicall, want 1", len(calls))
-			}
-			if m, _, err := a.UnpackArgs(calls[0]); err != nil || m != tc.inner {
+			if calls := margs[1].([][]byte); len(calls) != 1 {
+				t.Errorf("%d calls in the multicall, want 1", len(calls))
+			} else if m, _, err := a.UnpackArgs(calls[0]); err != nil || m != tc.inner {
 				t.Errorf("multicall runs %s (%v), want %s", m, err, tc.inner)
+			}
+			if tc.exactIn {
+				if spent.Cmp(tc.amount) != 0 || got.Cmp(want) != 0 {
+					t.Errorf("spent %s WETH units for %s; want %s for the quoted %s", spent, got, tc.amount, want)
+				}
+			} else if got.Cmp(tc.amount) != 0 || spent.Cmp(want) != 0 {
+				t.Errorf("received %s for %s WETH units; want exactly %s for the quoted %s", got, spent, tc.amount, want)
+			}
+			if !res.Verified || len(res.TxHashes) == 0 {
+				t.Errorf("result %+v: want verified with tx hashes", res)
+			}
+			for _, tok := range []common.Address{w.weth, w.usdc, w.dai} {
+				if b, err := w.env.Chain.TokenBalance(t.Context(), tok, r02); err != nil || b.Sign() != 0 {
+					t.Errorf("SwapRouter02 holds %s of %s (%v) after the swap, want nothing", b, tok, err)
+				}
 			}
 		})
 	}

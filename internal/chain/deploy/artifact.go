@@ -23,6 +23,7 @@ const (
 	artV3Pool     = "published:UniswapV3Pool"
 	artV3Position = "published:NonfungiblePositionManager"
 	artV3Router   = "published:SwapRouter"
+	artV3Router02 = "published:SwapRouter02"
 	artV3Quoter   = "published:QuoterV2"
 
 	artAaveProvider = "published:PoolAddressesProvider"
@@ -36,8 +37,12 @@ const (
 	artAaveVariable = "published:VariableDebtToken"
 	artAaveData     = "published:AaveProtocolDataProvider"
 
-	artERC20 = "ward:ERC20Permit"
-	artFeed  = "ward:PriceFeed"
+	// artPermit2 is published as runtime code only: see deployRuntime.
+	artPermit2 = "published:Permit2"
+
+	artERC20           = "ward:ERC20Permit"
+	artFeed            = "ward:PriceFeed"
+	artRuntimeDeployer = "ward:RuntimeDeployer"
 )
 
 // artifact is a contract ready to deploy: its parsed ABI and a function

@@ -1,6 +1,6 @@
 // Package deploy puts the published protocols on a development node so
-// ward can be tried against it: Uniswap V2 and V3, Aave V3 and the
-// canonical WETH9 exactly as their npm packages publish them
+// ward can be tried against it: Uniswap V2 and V3, Permit2, Aave V3 and
+// the canonical WETH9 exactly as their npm packages publish them
 // (chain/artifacts/published), with ward's own test tokens and
 // Chainlink-style USD price feeds (chain/artifacts), pools with liquidity,
 // and tokens for the deploying key. Result.Book is the address book of
@@ -16,6 +16,7 @@
 package deploy
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -32,6 +33,7 @@ import (
 
 	"github.com/wardhq/ward/internal/addrbook"
 	"github.com/wardhq/ward/internal/chain"
+	"github.com/wardhq/ward/internal/chain/artifacts/published"
 )
 
 // Backend is what Deploy needs of a node. *ethclient.Client (a node over
@@ -132,7 +134,7 @@ func Deploy(ctx context.Context, b Backend, cfg Config) (*Result, error) {
 	s := &sender{b: b, signer: cfg.Signer, chainID: id, from: from, nonce: nonce, poll: poll, progress: cfg.Progress,
 		libs: map[string]common.Address{}, arts: map[string]*artifact{}}
 	r := &Result{ChainID: id.Uint64(), Deployer: from}
-	for _, step := range []func(context.Context, *sender, *Result){deployTokens, deployUniswapV2, deployUniswapV3, deployAave, checkCode} {
+	for _, step := range []func(context.Context, *sender, *Result){deployTokens, deployUniswapV2, deployUniswapV3, deployPermit2, deployAave, checkCode} {
 		step(ctx, s, r)
 		if s.err != nil {
 			return nil, &PartialError{Step: s.step, Done: s.done, Err: s.err}
@@ -218,6 +220,39 @@ func (s *sender) deploy(ctx context.Context, what, art string, args ...any) comm
 	s.done = append(s.done, Deployed{Name: what, Address: r.ContractAddress})
 	s.report("deployed %-40s %s", what, r.ContractAddress.Hex())
 	return r.ContractAddress
+}
+
+// deployRuntime puts a contract its package publishes only as runtime
+// code (art, a "published:" name) on the chain: ward's RuntimeDeployer
+// returns those bytes from its constructor, and the new account's code is
+// then checked to be exactly them.
+func (s *sender) deployRuntime(ctx context.Context, what, art string) common.Address {
+	if s.err != nil {
+		return common.Address{}
+	}
+	name, _ := strings.CutPrefix(art, "published:")
+	p, err := published.Load(name)
+	if err != nil {
+		s.fail(err)
+		return common.Address{}
+	}
+	code, ok := p.Runtime()
+	if !ok {
+		s.fail(fmt.Errorf("%s is published as creation code, not runtime code", name))
+		return common.Address{}
+	}
+	at := s.deploy(ctx, what, artRuntimeDeployer, code)
+	if s.err != nil {
+		return common.Address{}
+	}
+	got, err := s.b.CodeAt(ctx, at, nil)
+	switch {
+	case err != nil:
+		s.fail(fmt.Errorf("code of %s at %s: %w", what, at, err))
+	case !bytes.Equal(got, code):
+		s.fail(fmt.Errorf("%s at %s holds %d bytes of code that are not the published %d", what, at, len(got), len(code)))
+	}
+	return at
 }
 
 // send calls method on the contract at to, whose ABI is art's.
@@ -373,16 +408,33 @@ func (s *sender) sendTx(ctx context.Context, to *common.Address, value *big.Int,
 // sent is better waited for than abandoned.
 const receiptPatience = time.Minute
 
-// receipt waits for a transaction's receipt.
+// receipt waits for a transaction's receipt, and then for the node's
+// latest block to reach the receipt's: a node can serve a receipt before
+// its "latest" state includes the block (the simulated backend under load
+// does, and so can RPC endpoints behind a load balancer), and the next
+// step reads that state.
 func (s *sender) receipt(ctx context.Context, h common.Hash) (*types.Receipt, error) {
 	tick := time.NewTicker(s.poll)
 	defer tick.Stop()
 	var failing time.Time // when the current run of errors began
+	var found *types.Receipt
 	for {
-		r, err := s.b.TransactionReceipt(ctx, h)
+		var err error
+		if found == nil {
+			if found, err = s.b.TransactionReceipt(ctx, h); err == nil && found == nil {
+				err = ethereum.NotFound
+			}
+		}
+		if err == nil {
+			var head *types.Header
+			if head, err = s.b.HeaderByNumber(ctx, nil); err == nil && (found.BlockNumber == nil || head.Number.Cmp(found.BlockNumber) >= 0) {
+				return found, nil
+			}
+			if err == nil {
+				err = ethereum.NotFound // the head has not caught up yet
+			}
+		}
 		switch {
-		case err == nil:
-			return r, nil
 		case errors.Is(err, ethereum.NotFound):
 			failing = time.Time{}
 		case ctx.Err() != nil:

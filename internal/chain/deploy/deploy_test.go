@@ -1,20 +1,27 @@
 package deploy
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"math/big"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/ethereum/go-ethereum/eth/ethconfig"
 	"github.com/ethereum/go-ethereum/ethclient/simulated"
+	"github.com/ethereum/go-ethereum/node"
+	"github.com/ethereum/go-ethereum/params"
 	"github.com/pelletier/go-toml/v2"
 
 	"github.com/wardhq/ward/internal/addrbook"
 	"github.com/wardhq/ward/internal/chain"
+	"github.com/wardhq/ward/internal/chain/artifacts/published"
 )
 
 // The deployment tests run on go-ethereum's simulated backend; the real
@@ -85,6 +92,7 @@ func TestDeploySimulated(t *testing.T) {
 		}
 		for _, role := range []string{
 			addrbook.UniswapV2Factory, addrbook.UniswapV2Router02, addrbook.UniswapV3Factory, addrbook.UniswapV3SwapRouter,
+			addrbook.UniswapV3SwapRouter02, addrbook.Permit2,
 			addrbook.UniswapV3QuoterV2, addrbook.UniswapV3PositionManager, addrbook.AaveV3Pool, addrbook.AaveV3DataProvider,
 			addrbook.AaveV3Oracle, addrbook.AaveV3PoolAddressesProvider,
 		} {
@@ -127,6 +135,40 @@ func TestDeploySimulated(t *testing.T) {
 		}
 	})
 
+	t.Run("SwapRouter02 knows both factories", func(t *testing.T) {
+		r02, _ := r.Contract(addrbook.UniswapV3SwapRouter02)
+		v2, _ := r.Contract(addrbook.UniswapV2Factory)
+		v3, _ := r.Contract(addrbook.UniswapV3Factory)
+		pm, _ := r.Contract(addrbook.UniswapV3PositionManager)
+		for method, want := range map[string]common.Address{"factoryV2": v2, "factory": v3, "positionManager": pm, "WETH9": r.tok("WETH")} {
+			if got := call(t, c, artV3Router02, r02, method)[0].(common.Address); got != want {
+				t.Errorf("SwapRouter02.%s() = %s, want %s", method, got, want)
+			}
+		}
+	})
+
+	t.Run("Permit2 is the published code, with this chain's domain", func(t *testing.T) {
+		p2, _ := r.Contract(addrbook.Permit2)
+		a, err := published.Load("Permit2")
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, _ := a.Runtime()
+		if got, err := c.CodeAt(t.Context(), p2, nil); err != nil || !bytes.Equal(got, want) {
+			t.Errorf("code at Permit2 %s: %d bytes (%v), want the published %d", p2, len(got), err, len(want))
+		}
+		// Permit2's EIP712: name "Permit2", no version, this chain and address.
+		typeHash := crypto.Keccak256([]byte("EIP712Domain(string name,uint256 chainId,address verifyingContract)"))
+		dom := crypto.Keccak256Hash(typeHash, crypto.Keccak256([]byte("Permit2")),
+			common.LeftPadBytes(big.NewInt(1337).Bytes(), 32), common.LeftPadBytes(p2.Bytes(), 32))
+		if dom != permit2Domain(big.NewInt(1337), p2) {
+			t.Errorf("permit2Domain = %x, want %x", permit2Domain(big.NewInt(1337), p2), dom)
+		}
+		if got := call(t, c, artPermit2, p2, "DOMAIN_SEPARATOR")[0].([32]byte); got != dom {
+			t.Errorf("DOMAIN_SEPARATOR = %x, want %x", got, dom)
+		}
+	})
+
 	t.Run("aave prices the reserves", func(t *testing.T) {
 		oracle, _ := r.Contract(addrbook.AaveV3Oracle)
 		if got := callBig(t, c, artAaveOracle, oracle, "getAssetPrice", r.tok("WETH")); got.Cmp(big.NewInt(priceETH)) != 0 {
@@ -138,6 +180,37 @@ func TestDeploySimulated(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestDeployPermit2OnChain31337 deploys on a chain with the id Permit2's
+// published code caches (Anvil's and Hardhat's default): the code returns
+// a domain separator for another address there, so the deployment leaves
+// Permit2 out of the book and says so, and everything else is deployed.
+func TestDeployPermit2OnChain31337(t *testing.T) {
+	signer, err := chain.NewLocalSigner(testKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { signer.Close() })
+	cfg := *params.AllDevChainProtocolChanges
+	cfg.ChainID = big.NewInt(31337)
+	b := simulated.NewBackend(types.GenesisAlloc{signer.Address(): {Balance: units(1_000, 18)}}, simulated.WithBlockGasLimit(60_000_000),
+		func(_ *node.Config, ec *ethconfig.Config) { ec.Genesis.Config = &cfg })
+	t.Cleanup(func() { b.Close() })
+	var lines []string
+	r, err := Deploy(t.Context(), &minedClient{Client: b.Client(), b: b}, Config{Signer: signer, ReceiptPoll: 1, Progress: func(l string) { lines = append(lines, l) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if at, ok := r.Contract(addrbook.Permit2); ok {
+		t.Errorf("Permit2 %s in the book on chain 31337", at)
+	}
+	if _, ok := r.Contract(addrbook.UniswapV3SwapRouter02); !ok {
+		t.Error("the rest of the deployment is missing")
+	}
+	if !slices.ContainsFunc(lines, func(l string) bool { return strings.Contains(l, "Permit2") && strings.Contains(l, "left out") }) {
+		t.Errorf("no progress line says Permit2 was left out: %q", lines)
+	}
 }
 
 func TestDeployRefuses(t *testing.T) {

@@ -193,7 +193,7 @@ type v3Pool struct {
 }
 
 // deployUniswapV3 deploys the factory, NonfungiblePositionManager,
-// SwapRouter and QuoterV2; creates WETH/USDC pools at the 0.05 % and 0.3 %
+// SwapRouter, SwapRouter02 (over the V2 factory too) and QuoterV2; creates WETH/USDC pools at the 0.05 % and 0.3 %
 // tiers and a USDC/DAI pool at 0.05 % (so WETH → USDC → DAI is a two-hop
 // route) through the position manager, and mints a full-range position in
 // each for the key.
@@ -203,10 +203,14 @@ func deployUniswapV3(ctx context.Context, s *sender, r *Result) {
 	// The token descriptor only renders tokenURI; the zero address leaves it unused.
 	positions := s.deploy(ctx, "Uniswap V3 NonfungiblePositionManager", artV3Position, factory, weth, common.Address{})
 	router := s.deploy(ctx, "Uniswap V3 SwapRouter", artV3Router, factory, weth)
+	// SwapRouter02 routes over V2 and V3 alike; public chains list only it.
+	factoryV2, _ := r.Contract(addrbook.UniswapV2Factory)
+	router02 := s.deploy(ctx, "Uniswap SwapRouter02", artV3Router02, factoryV2, factory, positions, weth)
 	quoter := s.deploy(ctx, "Uniswap V3 QuoterV2", artV3Quoter, factory, weth)
 	r.addContract(addrbook.UniswapV3Factory, factory)
 	r.addContract(addrbook.UniswapV3PositionManager, positions)
 	r.addContract(addrbook.UniswapV3SwapRouter, router)
+	r.addContract(addrbook.UniswapV3SwapRouter02, router02)
 	r.addContract(addrbook.UniswapV3QuoterV2, quoter)
 	for _, t := range r.Tokens {
 		s.send(ctx, "approved the position manager for "+t.Symbol, nil, artERC20, t.Address, "approve", positions, maxUint)
@@ -250,6 +254,38 @@ func deployUniswapV3(ctx context.Context, s *sender, r *Result) {
 		}
 		r.Pools = append(r.Pools, Pool{Protocol: "uniswap_v3", Tokens: [2]string{p.a, p.b}, Fee: uint32(p.fee), Address: pool})
 	}
+}
+
+// deployPermit2 deploys Permit2. Its package publishes only its runtime
+// code (see deployRuntime), captured from a deployment on chain 31337
+// (Foundry's, Anvil's and Hardhat's default): its immutables cache that
+// chain id and that deployment's EIP-712 domain separator. On any other
+// chain Permit2 computes the separator from its own address, so permits
+// bind to this deployment; on chain 31337 it would return the cached one,
+// naming another address. So the separator is checked, and a Permit2
+// whose separator is not this deployment's stays out of the book (the
+// Permit2 tools then do not register) rather than being listed broken.
+func deployPermit2(ctx context.Context, s *sender, r *Result) {
+	at := s.deployRuntime(ctx, "Permit2", artPermit2)
+	out := s.call(ctx, artPermit2, at, "DOMAIN_SEPARATOR")
+	if s.err != nil {
+		return
+	}
+	got, _ := out[0].([32]byte)
+	if want := permit2Domain(s.chainID, at); got != want {
+		s.report("Permit2 at %s is left out of the book: its EIP-712 domain separator %x is not this chain's (%x); its code caches chain 31337's", at.Hex(), got, want)
+		return
+	}
+	r.addContract(addrbook.Permit2, at)
+}
+
+// permit2Domain is Permit2's EIP-712 domain separator at address at on
+// chain id: name "Permit2", no version.
+func permit2Domain(id *big.Int, at common.Address) common.Hash {
+	return crypto.Keccak256Hash(
+		crypto.Keccak256([]byte("EIP712Domain(string name,uint256 chainId,address verifyingContract)")),
+		crypto.Keccak256([]byte("Permit2")),
+		common.LeftPadBytes(id.Bytes(), 32), common.LeftPadBytes(at.Bytes(), 32))
 }
 
 // feePct formats a V3 fee (hundredths of a basis point) as a percentage.

@@ -68,3 +68,12 @@ func Claimed(in *registry.Input, tok common.Address, amount *big.Int, out bool, 
 		Decimals: int(ArgInt(in, p+"decimals", -1)),
 	}
 }
+
+// DisplaySymbol is the symbol to show in a summary: the list's for a
+// listed token, else the contract's, marked as claimed by the contract.
+func DisplaySymbol(env *Env, tok common.Address, meta TokenMeta) string {
+	if t, ok := env.Token(tok); ok {
+		return t.Symbol
+	}
+	return fmt.Sprintf("%q (unlisted token %s)", meta.Symbol, tok.Hex())
+}

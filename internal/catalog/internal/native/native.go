@@ -65,9 +65,12 @@ type Venues struct {
 	// position tools use (zero leaves them out; a call cannot name
 	// another, so an agent cannot be steered into approving tokens to a
 	// contract of someone else's choosing).
-	UniswapV3PositionManager common.Address   `json:"uniswap_v3_position_manager,omitempty"`
-	AavePool                 common.Address   `json:"aave_pool"`
-	Vaults                   []common.Address `json:"vaults"`
+	UniswapV3PositionManager common.Address `json:"uniswap_v3_position_manager,omitempty"`
+	// Permit2 is Uniswap's Permit2, which the permit2 tools approve
+	// through (zero leaves them out; a call cannot name another).
+	Permit2  common.Address   `json:"permit2,omitempty"`
+	AavePool common.Address   `json:"aave_pool"`
+	Vaults   []common.Address `json:"vaults"`
 	// ETHFeed prices native ETH (and WETH).
 	ETHFeed common.Address `json:"eth_usd_feed"`
 }

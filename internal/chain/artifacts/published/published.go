@@ -1,10 +1,14 @@
 // Package published embeds the creation code and ABI of the protocol
 // contracts `ward chain deploy` puts on a development node (Uniswap V2 and
-// V3, Aave V3, the canonical WETH9), exactly as their npm packages publish
-// them: testdata/npm/published.mjs copies them out of the packages pinned in
-// testdata/npm/package.json, and CI checks the committed files are what
-// those packages contain. Library placeholders stay in the code until Link
-// fills them.
+// V3 with SwapRouter02, Aave V3, the canonical WETH9), exactly as their npm
+// packages publish them: testdata/npm/published.mjs copies them out of the
+// packages pinned in testdata/npm/package.json, or in published.mjs itself
+// (by tarball integrity) for the packages it fetches with npm pack rather
+// than installs, and CI checks the committed files are what those packages
+// contain. Library placeholders stay in the code until Link
+// fills them. Permit2 is published only as runtime code (the bytes
+// permit2's tests etch at its canonical address); its artifact has no
+// creation code, and Runtime returns the code.
 //
 // The package uses the standard library only, so importing it does not
 // link an Ethereum client.
@@ -28,6 +32,10 @@ var files embed.FS
 // ErrNotFound is returned by Load for a name that has no artifact.
 var ErrNotFound = errors.New("published artifact not found")
 
+// ErrRuntimeOnly is returned by Link for an artifact published only as
+// runtime code: there is no creation code to link.
+var ErrRuntimeOnly = errors.New("published as runtime code only")
+
 // Artifact is one published contract.
 type Artifact struct {
 	// Name is the Solidity contract name, e.g. "NonfungiblePositionManager".
@@ -39,7 +47,8 @@ type Artifact struct {
 	// Links are the libraries the creation code must be linked against.
 	Links []Link
 
-	code string // creation code as hex, without 0x, with __$…$__ placeholders
+	code    string // creation code as hex, without 0x, with __$…$__ placeholders
+	runtime string // runtime code as hex, without 0x, for a runtime-only artifact
 }
 
 // Link is one library an artifact links against: the library's contract
@@ -55,6 +64,7 @@ type file struct {
 	Source       string          `json:"source"`
 	ABI          json.RawMessage `json:"abi"`
 	Bytecode     string          `json:"bytecode"`
+	Deployed     string          `json:"deployedBytecode"`
 	Links        []Link          `json:"links"`
 }
 
@@ -78,11 +88,29 @@ func Load(name string) (Artifact, error) {
 	if f.ContractName != name {
 		return Artifact{}, fmt.Errorf("load published artifact %q: file names contract %q", name, f.ContractName)
 	}
-	code, ok := strings.CutPrefix(f.Bytecode, "0x")
-	if !ok || code == "" || len(code)%2 != 0 {
-		return Artifact{}, fmt.Errorf("load published artifact %q: bytecode is not 0x-prefixed hex", name)
+	a := Artifact{Name: name, Source: f.Source, ABI: f.ABI, Links: f.Links}
+	switch {
+	case f.Bytecode != "" && f.Deployed == "":
+		a.code = f.Bytecode
+	case f.Bytecode == "" && f.Deployed != "" && len(f.Links) == 0:
+		a.runtime = f.Deployed
+	default:
+		return Artifact{}, fmt.Errorf("load published artifact %q: want either creation code or (unlinked) runtime code", name)
 	}
-	return Artifact{Name: name, Source: f.Source, ABI: f.ABI, Links: f.Links, code: code}, nil
+	for _, h := range []*string{&a.code, &a.runtime} {
+		if *h == "" {
+			continue
+		}
+		code, ok := strings.CutPrefix(*h, "0x")
+		if !ok || code == "" || len(code)%2 != 0 {
+			return Artifact{}, fmt.Errorf("load published artifact %q: bytecode is not 0x-prefixed hex", name)
+		}
+		*h = code
+	}
+	if _, err := hex.DecodeString(a.runtime); err != nil {
+		return Artifact{}, fmt.Errorf("load published artifact %q: runtime code is not hex", name)
+	}
+	return a, nil
 }
 
 // Names returns the names of all embedded contracts, sorted.
@@ -102,14 +130,27 @@ func Names() []string {
 }
 
 // Code returns the creation code as hex without 0x, library placeholders
-// included. Its keccak256 (after decoding) is what a CREATE2 factory's
-// init code hash is computed from.
+// included ("" for a runtime-only artifact). Its keccak256 (after
+// decoding) is what a CREATE2 factory's init code hash is computed from.
 func (a Artifact) Code() string { return a.code }
+
+// Runtime returns the code of an artifact published only as runtime code,
+// and false for one published as creation code.
+func (a Artifact) Runtime() ([]byte, bool) {
+	if a.runtime == "" {
+		return nil, false
+	}
+	b, err := hex.DecodeString(a.runtime)
+	return b, err == nil // Load checked it is hex
+}
 
 // Link returns the creation code with each library's placeholders replaced
 // by the address libs gives for it. A library missing from libs, or a
 // placeholder the link references do not cover, is an error.
 func (a Artifact) Link(libs map[string][20]byte) ([]byte, error) {
+	if a.code == "" {
+		return nil, fmt.Errorf("link %s: %w", a.Name, ErrRuntimeOnly)
+	}
 	code := []byte(a.code)
 	for _, l := range a.Links {
 		at, ok := libs[l.Library]

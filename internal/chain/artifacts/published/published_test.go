@@ -30,6 +30,15 @@ func TestEveryArtifactLinks(t *testing.T) {
 			if !json.Valid(a.ABI) {
 				t.Error("ABI is not JSON")
 			}
+			if rt, ok := a.Runtime(); ok {
+				if len(rt) == 0 || len(rt) > 24576 {
+					t.Errorf("runtime code of %d bytes, want 1 to EIP-170's 24576", len(rt))
+				}
+				if _, err := a.Link(libs); !errors.Is(err, ErrRuntimeOnly) {
+					t.Errorf("Link of a runtime-only artifact: %v, want ErrRuntimeOnly", err)
+				}
+				return
+			}
 			code, err := a.Link(libs)
 			if err != nil {
 				t.Fatal(err)

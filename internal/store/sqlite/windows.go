@@ -140,12 +140,22 @@ func (s *Store) Begin(ctx context.Context, e hook.WindowSpend, q hook.WindowQuer
 	return nil
 }
 
-// Finish settles the spend key (implements hook.Windows), with the next
-// group commit: until then, and if it is lost in a crash, the spend stays
-// recorded at the value Begin gave it, which counts against the limits —
-// the safe side.
+// Finish settles the spend key (implements hook.Windows). An executed
+// spend is settled with the next group commit: until then, and if it is
+// lost in a crash, the spend stays recorded at the value Begin gave it,
+// which counts against the limits — the safe side. A release is durable
+// before Finish returns.
 func (s *Store) Finish(ctx context.Context, key string, executed bool, cents int64) error {
-	err := s.doLater(ctx, func(tx *wtx) error {
+	// A spend released (the write did not execute) is answered only once
+	// it is durable: the caller has refused the write, and its limits must
+	// not keep counting it after a crash. Releases are rare (a failed or
+	// refused commit); an executed spend stays counted either way, so it
+	// rides the next group commit.
+	submit := s.doLater
+	if !executed {
+		submit = s.do
+	}
+	err := submit(ctx, func(tx *wtx) error {
 		var n int64
 		var err error
 		if executed {

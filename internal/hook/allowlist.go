@@ -5,7 +5,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"math/big"
 	"strings"
 
 	"github.com/wardhq/ward/internal/reason"
@@ -145,7 +144,7 @@ func (a *Allowlist) Check(_ context.Context, c *Call) Verdict {
 	// its spender must be an allowed contract, whether the grant is an
 	// approve call or a signed permit.
 	if !a.anyContract {
-		for _, g := range grants(p) {
+		for _, g := range p.AllGrants() {
 			if !a.contracts[g.Spender] {
 				return veto(name, reason.ContractNotAllowed,
 					fmt.Sprintf("spender %s of an allowance is not on the allowlist", g.Spender),
@@ -163,28 +162,4 @@ func (a *Allowlist) Check(_ context.Context, c *Call) Verdict {
 		}
 	}
 	return Verdict{}
-}
-
-// ERC-20 functions that grant an allowance: approve(address,uint256) and
-// increaseAllowance(address,uint256); the spender is the first argument.
-var grantSelectors = [][4]byte{{0x09, 0x5e, 0xa7, 0xb3}, {0x39, 0x50, 0x93, 0x51}}
-
-// grants returns the plan's declared grants and those its approve calls
-// make.
-func grants(p *tool.Plan) []tool.Grant {
-	out := append([]tool.Grant(nil), p.Grants...)
-	for _, tx := range p.Txs {
-		sel, ok := tx.Selector()
-		if !ok || len(tx.Data) < 4+64 {
-			continue
-		}
-		for _, g := range grantSelectors {
-			if sel == g {
-				var spender tool.Address
-				copy(spender[:], tx.Data[4+12:4+32])
-				out = append(out, tool.Grant{Token: tx.To, Spender: spender, Amount: new(big.Int).SetBytes(tx.Data[4+32 : 4+64])})
-			}
-		}
-	}
-	return out
 }

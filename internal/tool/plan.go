@@ -84,6 +84,11 @@ type Plan struct {
 	// calls among Txs are granted too; tools that sign an allowance
 	// off-chain list it here.
 	Grants []Grant `json:"grants,omitempty"`
+	// Payees are the addresses outside the wallet the action sends value
+	// to directly (a transfer's recipient), so that the policy can ask
+	// where they came from. Venues a protocol action pays through are not
+	// payees: the catalogue, not the agent, chose them.
+	Payees []Address `json:"payees,omitempty"`
 	// ValueCents is the USD value at stake, priced from on-chain feeds;
 	// -1 when no feed prices it (the spending hook then refuses).
 	ValueCents int64 `json:"value_cents"`
@@ -144,6 +149,32 @@ type Grant struct {
 	Token   Address  `json:"token"`
 	Spender Address  `json:"spender"`
 	Amount  *big.Int `json:"amount"`
+}
+
+// grantSelectors are the ERC-20 functions that grant an allowance:
+// approve(address,uint256) and increaseAllowance(address,uint256); the
+// spender is the first argument.
+var grantSelectors = [][4]byte{{0x09, 0x5e, 0xa7, 0xb3}, {0x39, 0x50, 0x93, 0x51}}
+
+// AllGrants returns the plan's declared grants and those its approve and
+// increaseAllowance calls make (decoded from their calldata, so a tool
+// that forgets to declare one still shows it).
+func (p *Plan) AllGrants() []Grant {
+	out := append([]Grant(nil), p.Grants...)
+	for _, tx := range p.Txs {
+		sel, ok := tx.Selector()
+		if !ok || len(tx.Data) < 4+64 {
+			continue
+		}
+		for _, g := range grantSelectors {
+			if sel == g {
+				var spender Address
+				copy(spender[:], tx.Data[4+12:4+32])
+				out = append(out, Grant{Token: tx.To, Spender: spender, Amount: new(big.Int).SetBytes(tx.Data[4+32 : 4+64])})
+			}
+		}
+	}
+	return out
 }
 
 // Contracts returns the distinct addresses the plan's transactions call.

@@ -68,6 +68,7 @@ type treasuryTOML struct {
 	MaxInferenceDailyCents        *int64    `toml:"max_inference_daily_cents"`
 	MaxTransfersPerTurn           *int64    `toml:"max_transfers_per_turn"`
 	RequireConfirmationAboveCents *int64    `toml:"require_confirmation_above_cents"`
+	QuarantineUntrustedAboveCents *int64    `toml:"quarantine_untrusted_above_cents"`
 	AllowInsecureX402             *bool     `toml:"allow_insecure_x402"`
 	TransferTools                 *[]string `toml:"transfer_tools"`
 	X402Tools                     *[]string `toml:"x402_tools"`
@@ -229,6 +230,7 @@ func policyTables(cfg *rules.Config, p *policyTOML) {
 		set(&c.X402AllowedDomains, t.X402AllowedDomains)
 		set(&c.MaxInferenceDailyCents, t.MaxInferenceDailyCents)
 		set(&c.RequireConfirmationAboveCents, t.RequireConfirmationAboveCents)
+		set(&c.QuarantineUntrustedAboveCents, t.QuarantineUntrustedAboveCents)
 		set(&c.AllowInsecureX402, t.AllowInsecureX402)
 		set(&c.TransferTools, t.TransferTools)
 		set(&c.X402Tools, t.X402Tools)

@@ -343,7 +343,10 @@ func (t *Tools) resolve(s *Session, name string, raw json.RawMessage) (*registry
 // other quarantine is queued for the owner's review. With deferred, the
 // audit record is made durable by the caller's next durable write (a
 // preview's permit or veto record, or the queued item).
-func (t *Tools) decide(ctx context.Context, s *Session, e *registry.Entry, raw json.RawMessage, deferred bool, approved *lift) (*Admission, error) {
+//
+// plan is the previewed write's plan, which the value rules read (nil for
+// a call that has none).
+func (t *Tools) decide(ctx context.Context, s *Session, e *registry.Entry, raw json.RawMessage, plan *tool.Plan, deferred bool, approved *lift) (*Admission, error) {
 	ct, err := t.admitTrust(ctx, s, e, raw)
 	if err != nil {
 		return nil, err
@@ -351,7 +354,7 @@ func (t *Tools) decide(ctx context.Context, s *Session, e *registry.Entry, raw j
 	a := t.decider.Decide(ctx, Call{
 		Tool: e.Def.Ref(), Args: raw, Deferred: deferred, Read: e.Def.Tier == tool.Read,
 		Turn:  policy.Turn{ID: s.TurnID, SessionID: s.ID, Source: s.Source},
-		Trust: ct.view,
+		Trust: ct.view, Plan: plan,
 	})
 	d := &a.Decision
 	switch d.Action() {
@@ -423,7 +426,7 @@ func (t *Tools) read(ctx context.Context, s *Session, name string, raw json.RawM
 	if e.Def.Tier != tool.Read {
 		return nil, refuse(reason.ToolUnavailable, "profile", name+" changes state: use preview_action and commit_action", "")
 	}
-	a, err := t.decide(ctx, s, e, raw, false, approved)
+	a, err := t.decide(ctx, s, e, raw, nil, false, approved)
 	if err != nil {
 		return nil, err
 	}
@@ -698,21 +701,12 @@ func (t *Tools) preview(ctx context.Context, s *Session, name string, raw json.R
 	if d.Tier == tool.Read {
 		return nil, refuse(reason.NotPreviewable, "profile", name+" only reads: call it through query_state or search_context", "")
 	}
-	// 3. Policy and audit. The decision's record becomes durable with the
-	// permit (or the veto) written below, before anything can act on it.
-	a, err := t.decide(ctx, s, e, raw, true, approved)
-	if err != nil {
-		return nil, t.vetoed(ctx, s, name, args.HashHex(), err.(*Refusal))
-	}
-	// The preview executes nothing; the commit records the execution.
-	_ = t.decider.Done(ctx, a, Outcome{Executed: false}) // releases the hold; nothing is written
-	phase, err := t.Phase(ctx)
-	if err != nil {
-		return nil, t.vetoed(ctx, s, name, args.HashHex(), refuse(reason.HookError, "phase", "the gate cannot read its phase, so the action is refused", err.Error()))
-	}
+	// 3. Build the plan without side effects. It comes before the policy
+	// because the policy's value rules read it (what the write is worth,
+	// whom it pays, what allowance it grants); building it only reads the
+	// chain.
 	now := t.cfg.Now()
 	in := t.input(ctx, s, e, args, raw, now)
-	// 4. Build the plan without side effects.
 	pctx, cancel := context.WithTimeout(ctx, tool.Medium.Duration())
 	plan, err := e.Plan(pctx, in)
 	cancel()
@@ -725,6 +719,18 @@ func (t *Tools) preview(ctx context.Context, s *Session, name string, raw json.R
 			return nil, t.vetoed(ctx, s, name, args.HashHex(), rf)
 		}
 		return nil, t.vetoed(ctx, s, name, args.HashHex(), refuse(reason.ExecutionFailed, "plan", "the action cannot be planned: "+agentSafe(err), err.Error()))
+	}
+	// 4. Policy and audit. The decision's record becomes durable with the
+	// permit (or the veto) written below, before anything can act on it.
+	a, err := t.decide(ctx, s, e, raw, plan, true, approved)
+	if err != nil {
+		return nil, t.vetoed(ctx, s, name, args.HashHex(), err.(*Refusal))
+	}
+	// The preview executes nothing; the commit records the execution.
+	_ = t.decider.Done(ctx, a, Outcome{Executed: false}) // releases the hold; nothing is written
+	phase, err := t.Phase(ctx)
+	if err != nil {
+		return nil, t.vetoed(ctx, s, name, args.HashHex(), refuse(reason.HookError, "phase", "the gate cannot read its phase, so the action is refused", err.Error()))
 	}
 	// 5. The hook chain; any veto wins and no permit is made.
 	hc := &hook.Call{Def: d, Args: args, Plan: plan, Phase: phase, SessionID: s.ID, Tick: in.Tick, Now: now, Preview: true}

@@ -95,6 +95,9 @@ type Call struct {
 	// Read marks a read-tier call: with Config.ReadsBestEffort it may go
 	// on unrecorded.
 	Read bool
+	// Plan is a previewed write's plan, for the policy's value rules;
+	// nil for other calls.
+	Plan *tool.Plan
 }
 
 // Admission is the gate's answer to a call. Only an Admission whose
@@ -119,7 +122,7 @@ type Admission struct {
 func (g *Gate) Decide(ctx context.Context, c Call) *Admission {
 	a := &Admission{call: c}
 	snap := g.engine.Snapshot()
-	req := &policy.Request{Tool: c.Tool, Turn: c.Turn, Workdir: c.Workdir, Now: c.Now, State: g.tracker, Trust: c.Trust}
+	req := &policy.Request{Tool: c.Tool, Turn: c.Turn, Workdir: c.Workdir, Now: c.Now, State: g.tracker, Trust: c.Trust, Plan: c.Plan}
 
 	// 1. Decode the arguments once; undecodable arguments are a deny.
 	args, err := tool.ParseArgs(c.Args)

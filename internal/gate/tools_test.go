@@ -225,7 +225,22 @@ func testTools(t *testing.T, l *ledger, executed *atomic.Int64, block chan struc
 	xfer.Params = json.RawMessage(`{"type":"object","additionalProperties":false,"required":["token","amount","recipient"],"properties":{
 "token":{"type":"string","pattern":"^0x[0-9a-fA-F]{40}$"},"amount":{"type":"string","pattern":"^[0-9]+$"},
 "recipient":{"type":"string","description":"who receives the tokens"},"memo":{"type":"string"},"invoice_id":{"type":"string"}}}`)
-	must(r.Add(registry.Tool{Def: xfer, Action: "transfer", Venue: "erc20", Plan: plan, Write: write(xfer)}))
+	// Like the catalogue's transfer, its plan names the recipient as a
+	// payee, which the policy's value rules read.
+	payPlan := func(ctx context.Context, in *registry.Input) (*tool.Plan, error) {
+		p, err := plan(ctx, in)
+		if err != nil {
+			return nil, err
+		}
+		if v, ok := in.Args.Get("recipient"); ok {
+			s, _ := v.Str()
+			if a, err := tool.ParseAddress(s); err == nil {
+				p.Payees = []tool.Address{a}
+			}
+		}
+		return p, nil
+	}
+	must(r.Add(registry.Tool{Def: xfer, Action: "transfer", Venue: "erc20", Plan: payPlan, Write: write(xfer)}))
 	// The same transfer at the caution risk level (a judge may approve a
 	// derived selector of a call that is not dangerous).
 	settle := def("mcp_pay_settle_invoice", tool.CatData, tool.Write, tool.Layer2, tool.EffectOpen)
@@ -319,6 +334,8 @@ type fixtureOpts struct {
 	know     Knowledge
 	// readsBestEffort is [audit] reads_best_effort.
 	readsBestEffort bool
+	// addressBook is the owner's address book (ToolsConfig.AddressBook).
+	addressBook []string
 }
 
 func newFixture(t *testing.T, o fixtureOpts) *fixture {
@@ -397,7 +414,7 @@ func newFixture(t *testing.T, o fixtureOpts) *fixture {
 		Decider: dec, Engine: eng, Registry: reg, Hooks: set, Permits: w, Control: w, Held: w, Actions: w, Bus: bus,
 		Approver: OwnerApprover{Owner: owner.addr}, AnnounceDelay: time.Minute,
 		Now:       func() time.Time { return time.Unix(0, now.Load()).UTC() },
-		Knowledge: o.know, Sessions: w,
+		Knowledge: o.know, Sessions: w, AddressBook: o.addressBook,
 	}
 	if o.trust {
 		v, err := vault.New(taint.New(strings.Repeat("m", 32), taint.OwnerSecret))

@@ -32,6 +32,11 @@ type Request struct {
 	// where each argument's value came from; the zero value is a clean
 	// session with no provenance known.
 	Trust Trust
+	// Plan is what a previewed write would do (its value, the tokens it
+	// moves, the allowances it grants, whom it pays), when the gate built
+	// it before deciding; nil for every other call. Rules that need it
+	// have no opinion without it.
+	Plan *tool.Plan
 
 	memo [2]memoSlot
 }

@@ -58,6 +58,8 @@ const (
 	X402HourlyLimit         Code = "X402_HOURLY_LIMIT_EXCEEDED"
 	X402DailyLimit          Code = "X402_DAILY_LIMIT_EXCEEDED"
 	InferenceBudgetExceeded Code = "INFERENCE_BUDGET_EXCEEDED"
+	UntrustedRecipient      Code = "UNTRUSTED_RECIPIENT"
+	UnlimitedApproval       Code = "UNLIMITED_APPROVAL"
 
 	// path protection
 	ProtectedFile Code = "PROTECTED_FILE"
@@ -187,6 +189,8 @@ var catalog = []Entry{
 	{X402HourlyLimit, "executed x402 payments in the last 60 minutes plus this one exceed the hourly limit"},
 	{X402DailyLimit, "executed x402 payments in the last 24 hours plus this one exceed the daily limit"},
 	{InferenceBudgetExceeded, "inference spend in the last 24 hours plus this call exceeds the daily budget"},
+	{UntrustedRecipient, "the write sends value to, or lets spend, an address that is not the owner's (address book, directive or trusted output) and is worth more than the threshold; it waits for the owner"},
+	{UnlimitedApproval, "the write grants an unlimited allowance (2^255 base units or more); approve the exact amount instead"},
 	{ProtectedFile, "the resolved path is a write-protected file"},
 	{SensitiveFile, "the resolved path is a read-sensitive file"},
 	{PathTraversal, "the resolved path is outside the agent's root"},

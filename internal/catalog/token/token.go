@@ -135,8 +135,10 @@ func planTransfer(ctx context.Context, env *native.Env, in *registry.Input) (*to
 	if err != nil {
 		return nil, err
 	}
-	return native.NewPlan(ctx, env, []tool.Tx{t}, []tool.TokenUse{native.Claimed(in, tok, amount, true)}, native.ValueCents(ctx, env, tok, amount),
-		fmt.Sprintf("transfer %s %s to %s", native.FormatUnits(amount, meta.Decimals), native.DisplaySymbol(env, tok, meta), to.Hex())), nil
+	p := native.NewPlan(ctx, env, []tool.Tx{t}, []tool.TokenUse{native.Claimed(in, tok, amount, true)}, native.ValueCents(ctx, env, tok, amount),
+		fmt.Sprintf("transfer %s %s to %s", native.FormatUnits(amount, meta.Decimals), native.DisplaySymbol(env, tok, meta), to.Hex()))
+	p.Payees = []tool.Address{tool.Address(to)}
+	return p, nil
 }
 
 var permitSign = native.WriteTool{

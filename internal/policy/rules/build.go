@@ -13,7 +13,7 @@ import (
 
 // BuiltinVersion changes whenever the behaviour of a built-in rule changes,
 // so that a policy hash names the exact logic that decided.
-const BuiltinVersion = "ward-builtin/1"
+const BuiltinVersion = "ward-builtin/2"
 
 // Error is one problem in a policy, located by its key path relative to the
 // policy (for example "rules.0.when" or "treasury.max_transfer_daily_cents")
@@ -55,7 +55,7 @@ func Compile(cfg Config) (*policy.Snapshot, error) {
 		Hash:    Hash(cfg),
 		Catalog: b.catalog(),
 		Meter:   b.meter(),
-		Provenance: len(cfg.Provenance.Require) > 0 || slices.ContainsFunc(cfg.Rules, func(u UserRule) bool {
+		Provenance: b.readsProvenance || len(cfg.Provenance.Require) > 0 || slices.ContainsFunc(cfg.Rules, func(u UserRule) bool {
 			return strings.Contains(u.When, "provenance")
 		}),
 	})
@@ -85,6 +85,9 @@ type builder struct {
 	paths *pathSet
 	// builtinIDs are the ids of the built-in rules, for override checks.
 	builtinIDs map[string]bool
+	// readsProvenance is set by a built-in rule that reads argument
+	// provenance in clean sessions too.
+	readsProvenance bool
 }
 
 func newBuilder(cfg Config) *builder {

@@ -92,6 +92,14 @@ type Treasury struct {
 	MaxInferenceDailyCents        int64    `json:"max_inference_daily_cents"`
 	MaxTransfersPerTurn           int      `json:"max_transfers_per_turn"`
 	RequireConfirmationAboveCents int64    `json:"require_confirmation_above_cents"`
+	// QuarantineUntrustedAboveCents is the value above which a previewed
+	// write that pays or lets spend an address the agent supplied without
+	// trusted provenance (not the owner's address book, directive or a
+	// trusted tool's output) waits for the owner; an unpriced one always
+	// waits. Zero, the strictest, holds every such write worth anything.
+	// It applies to every tool of ward's catalogue by its plan, whatever
+	// its name (financial.untrusted-recipient).
+	QuarantineUntrustedAboveCents int64 `json:"quarantine_untrusted_above_cents"`
 	// AllowInsecureX402 permits plain-http x402 URLs.
 	AllowInsecureX402 bool `json:"allow_insecure_x402"`
 
@@ -237,6 +245,7 @@ func DefaultConfig() Config {
 			MaxInferenceDailyCents:        10000,
 			MaxTransfersPerTurn:           2,
 			RequireConfirmationAboveCents: 1000,
+			QuarantineUntrustedAboveCents: 10000,
 			TransferTools:                 []string{"transfer_credits"},
 			X402Tools:                     []string{"x402_fetch"},
 			InferenceCategories:           []tool.Category{"inference"},

@@ -32,6 +32,7 @@ const (
 func (b *builder) financial() {
 	t := b.cfg.Treasury
 	b.checkTreasury(t)
+	b.valueRules(t)
 	if len(t.TransferTools) > 0 {
 		b.transferRules(t)
 	}
@@ -62,6 +63,7 @@ func (b *builder) checkTreasury(t Treasury) {
 		{"max_inference_daily_cents", t.MaxInferenceDailyCents},
 		{"max_transfers_per_turn", int64(t.MaxTransfersPerTurn)},
 		{"require_confirmation_above_cents", t.RequireConfirmationAboveCents},
+		{"quarantine_untrusted_above_cents", t.QuarantineUntrustedAboveCents},
 	} {
 		nonNegative(b, "treasury."+f.path, f.v)
 	}

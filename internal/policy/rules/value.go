@@ -1,0 +1,135 @@
+package rules
+
+import (
+	"math/big"
+	"strings"
+
+	"github.com/wardhq/ward/internal/policy"
+	"github.com/wardhq/ward/internal/reason"
+	"github.com/wardhq/ward/internal/tool"
+)
+
+// Rule ids of the value rules, which protect ward's own catalogue.
+const (
+	ruleUntrustedRecipient = "financial.untrusted-recipient"
+	ruleUnlimitedApproval  = "financial.unlimited-approval"
+)
+
+// unlimitedAllowance is the smallest allowance read as unlimited: 2^255.
+// Wallets and dapps write "unlimited" as uint256 max (2^256-1) or as 2^255
+// and above, which tokens treat as never decreasing; no exact approval of a
+// real amount comes near it.
+var unlimitedAllowance = new(big.Int).Lsh(big.NewInt(1), 255)
+
+// valueRules add the rules that read a previewed write's plan, so that
+// they hold for any tool of ward's catalogue by what it does (whom it pays,
+// what allowance it grants, what it is worth), whatever its name:
+//
+//   - financial.unlimited-approval denies a write that grants an unlimited
+//     allowance;
+//   - financial.untrusted-recipient quarantines, for the owner, a write
+//     that pays or lets spend an address the agent supplied without
+//     trusted provenance (the owner's address book or directive, or a
+//     trusted tool's output) when it is worth more than
+//     Treasury.QuarantineUntrustedAboveCents, or cannot be priced.
+//
+// Both have no opinion on a call without a plan (upstream tools, reads,
+// `ward policy check`): the plan is where value and counterparties are
+// known, not the argument names.
+func (b *builder) valueRules(t Treasury) {
+	b.add(policy.Rule{
+		ID: ruleUnlimitedApproval, Priority: 18,
+		Eval: func(r *policy.Request) (policy.Result, error) {
+			if r.Plan == nil {
+				return policy.NoOpinion, nil
+			}
+			for _, g := range r.Plan.AllGrants() {
+				if g.Amount != nil && g.Amount.Cmp(unlimitedAllowance) >= 0 {
+					return policy.Denies(reason.UnlimitedApproval,
+						"the call grants an unlimited allowance; approve the exact amount the action needs"), nil
+				}
+			}
+			return policy.NoOpinion, nil
+		},
+	})
+	limit := t.QuarantineUntrustedAboveCents
+	b.add(policy.Rule{
+		ID: ruleUntrustedRecipient, Priority: 36,
+		Eval: func(r *policy.Request) (policy.Result, error) {
+			p := r.Plan
+			if p == nil || (p.ValueCents >= 0 && p.ValueCents <= limit) {
+				return policy.NoOpinion, nil
+			}
+			for _, a := range counterparties(p) {
+				if arg, ok := untrustedSource(r, a); ok {
+					worth := "cannot be priced"
+					if p.ValueCents >= 0 {
+						worth = "is worth " + cents(p.ValueCents) + ", above " + cents(limit)
+					}
+					return policy.Quarantines(reason.UntrustedRecipient,
+						"argument "+arg+" sends value to, or lets spend, an address that is not in the owner's address book or directive, and the call "+
+							worth+": it waits for the owner"), nil
+				}
+			}
+			return policy.NoOpinion, nil
+		},
+	})
+	if o, ok := b.cfg.Builtin[ruleUntrustedRecipient]; !ok || !o.Disabled {
+		b.readsProvenance = true
+	}
+}
+
+// counterparties returns the addresses a plan pays or lets spend: its
+// payees and the spenders of its non-zero grants (a revoke grants zero).
+func counterparties(p *tool.Plan) []tool.Address {
+	out := append([]tool.Address(nil), p.Payees...)
+	for _, g := range p.AllGrants() {
+		if g.Amount != nil && g.Amount.Sign() > 0 {
+			out = append(out, g.Spender)
+		}
+	}
+	return out
+}
+
+// untrustedSource returns the first top-level argument that carries a (at
+// any depth) and whose provenance is not trusted. An address that no
+// argument carries was chosen by the catalogue (a venue's router, say), not
+// by the agent, and has no untrusted source.
+func untrustedSource(r *policy.Request, a tool.Address) (string, bool) {
+	if r.Args == nil {
+		return "", false
+	}
+	want := a.Hex()
+	for _, f := range r.Args.Fields() {
+		if carries(f.Value, want, 0) && r.Trust.Origin(f.Key) != policy.ProvenanceTrusted {
+			return f.Key, true
+		}
+	}
+	return "", false
+}
+
+// carries reports whether v is, or holds, the address spelt want (lower
+// case hex), in any case.
+func carries(v tool.Value, want string, depth int) bool {
+	if depth > 8 {
+		return false
+	}
+	switch v.Kind() {
+	case tool.String:
+		s, _ := v.Str()
+		return strings.EqualFold(strings.TrimSpace(s), want)
+	case tool.Array:
+		for _, e := range v.Elems() {
+			if carries(e, want, depth+1) {
+				return true
+			}
+		}
+	case tool.Object:
+		for _, f := range v.Fields() {
+			if carries(f.Value, want, depth+1) {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -136,6 +136,39 @@ func TestCheckUnknownTool(t *testing.T) {
 	}
 }
 
+// A request naming only a tool of ward's catalogue is evaluated as that
+// tool (category wallet, risk dangerous, tier write), not as an undeclared
+// one; what the request states still wins.
+func TestCheckCatalogueTool(t *testing.T) {
+	t.Chdir(t.TempDir())
+	const args = `"args":{"token":"0x1111111111111111111111111111111111111111","to":"0x2222222222222222222222222222222222222222","amount":"250000000"}`
+	for _, tc := range []struct {
+		name, line, action, code string
+	}{
+		{"only the name", `{"tool":{"name":"erc20_transfer_token"},` + args + `,"turn":{"input_source":"agent"}}`, "allow", "ALLOWED"},
+		{"dangerous, so external authority is refused", `{"tool":{"name":"erc20_transfer_token"},` + args + `,"turn":{"input_source":"external"}}`, "deny", "AUTHORITY_INSUFFICIENT"},
+		{"a read of the catalogue is safe even from outside", `{"tool":{"name":"data_get_token_balance"},"args":{},"turn":{"input_source":"external"}}`, "allow", "ALLOWED"},
+		{"the request's risk wins", `{"tool":{"name":"erc20_transfer_token","risk":"forbidden"},` + args + `,"turn":{"input_source":"agent"}}`, "deny", "FORBIDDEN_TOOL"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out, errOut, code := run(t, tc.line+"\n", "policy", "check")
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, errOut)
+			}
+			var d struct {
+				Action     string `json:"action"`
+				ReasonCode string `json:"reason_code"`
+			}
+			if err := json.Unmarshal([]byte(out), &d); err != nil {
+				t.Fatalf("output %q: %v", out, err)
+			}
+			if d.Action != tc.action || d.ReasonCode != tc.code {
+				t.Errorf("got %s %s, want %s %s", d.Action, d.ReasonCode, tc.action, tc.code)
+			}
+		})
+	}
+}
+
 func TestCheckMalformedLines(t *testing.T) {
 	t.Chdir(t.TempDir())
 	for _, tc := range []struct {

@@ -108,7 +108,7 @@ func TestPolicyCorpus(t *testing.T) {
 				}
 				req := strings.ReplaceAll(string(c.Request), "$WORKDIR", workdir)
 				t.Run(c.Name, func(t *testing.T) {
-					d, err := evaluateLine(cfg.Snapshot, policy.NewTracker(), []byte(req))
+					d, err := evaluateLine(cfg.Snapshot, policy.NewTracker(), nil, []byte(req))
 					if err != nil {
 						t.Fatalf("request rejected: %v", err)
 					}

@@ -38,7 +38,7 @@ func FuzzCheckLine(f *testing.F) {
 	cfg := corpusPolicy(f, workdir, home)
 	f.Fuzz(func(t *testing.T, line string) {
 		tr := policy.NewTracker()
-		d, err := evaluateLine(cfg.Snapshot, tr, []byte(line))
+		d, err := evaluateLine(cfg.Snapshot, tr, nil, []byte(line))
 		if err != nil {
 			return
 		}
@@ -54,7 +54,7 @@ func FuzzCheckLine(f *testing.F) {
 		if d.Code() == reason.RuleErr {
 			t.Fatalf("a built-in rule failed on %q: %s", line, d.Diagnostic())
 		}
-		again, err := evaluateLine(cfg.Snapshot, policy.NewTracker(), []byte(line))
+		again, err := evaluateLine(cfg.Snapshot, policy.NewTracker(), nil, []byte(line))
 		if err != nil || again.Action() != d.Action() || again.Code() != d.Code() || again.ArgsHash() != d.ArgsHash() {
 			t.Fatalf("not deterministic: %s %s then %s %s (%v)", d.Action(), d.Code(), again.Action(), again.Code(), err)
 		}

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/wardhq/ward/internal/audit"
+	"github.com/wardhq/ward/internal/catalog"
 	"github.com/wardhq/ward/internal/config"
 	"github.com/wardhq/ward/internal/gate"
 	"github.com/wardhq/ward/internal/policy"
@@ -127,6 +128,7 @@ func policyCheck(ctx context.Context, io IO, args []string) int {
 		}
 	}
 
+	known := catalogRefs()
 	out := bufio.NewWriter(io.Out)
 	defer out.Flush()
 	status := exitOK
@@ -146,7 +148,7 @@ func policyCheck(ctx context.Context, io IO, args []string) int {
 		}
 		var d policy.Decision
 		if err == nil {
-			d, err = evaluateLine(snap, tracked, line)
+			d, err = evaluateLine(snap, tracked, known, line)
 		}
 		if err != nil {
 			status = exitUsage
@@ -183,7 +185,10 @@ func policyCheck(ctx context.Context, io IO, args []string) int {
 	return status
 }
 
-func evaluateLine(snap *policy.Snapshot, tracked *policy.Tracker, line []byte) (policy.Decision, error) {
+// evaluateLine decides one request line. A tool that known describes (ward's
+// catalogue) takes its category, risk and tier from there where the
+// request leaves them out; known may be nil.
+func evaluateLine(snap *policy.Snapshot, tracked *policy.Tracker, known map[string]tool.Ref, line []byte) (policy.Decision, error) {
 	var cr policy.CheckRequest
 	dec := json.NewDecoder(bytes.NewReader(line))
 	dec.DisallowUnknownFields()
@@ -193,7 +198,22 @@ func evaluateLine(snap *policy.Snapshot, tracked *policy.Tracker, line []byte) (
 	if dec.More() {
 		return policy.Decision{}, errors.New("more than one JSON value on the line")
 	}
+	if ref, ok := known[cr.Tool.Name]; ok {
+		cr.Complete(ref)
+	}
 	return cr.Evaluate(snap, tracked, time.Now())
+}
+
+// catalogRefs returns what the policy sees of each tool of ward's
+// catalogue, by name. Upstream tools are not included: their definitions
+// are known only to a running ward, from the servers it connects to.
+func catalogRefs() map[string]tool.Ref {
+	all := catalog.All()
+	out := make(map[string]tool.Ref, len(all))
+	for _, t := range all {
+		out[t.Def.Name] = t.Def.Ref()
+	}
+	return out
 }
 
 func jsonFieldError(err error) error {

@@ -58,6 +58,24 @@ func (e *FieldError) Error() string { return "field " + e.Field + ": " + e.Msg }
 // MaxSeeded bounds the executions one what-if request may seed.
 const MaxSeeded = 100_000
 
+// Complete fills the tool category, risk and tier that cr leaves empty
+// from def, what the tool's own definition says (ward's catalogue or a
+// configured upstream), so that a request naming only a tool is evaluated
+// as that tool rather than as an undeclared (forbidden) one. Fields the
+// request gives win, and the policy's declared tools still win over both
+// (Snapshot.Resolve).
+func (cr *CheckRequest) Complete(def tool.Ref) {
+	if cr.Tool.Category == "" {
+		cr.Tool.Category = string(def.Category)
+	}
+	if cr.Tool.Risk == "" && def.Risk != tool.RiskUnset {
+		cr.Tool.Risk = def.Risk.String()
+	}
+	if cr.Tool.Tier == "" && def.Tier != tool.TierUnset {
+		cr.Tool.Tier = def.Tier.String()
+	}
+}
+
 // Evaluate decides cr against snap, with tracked unless cr seeds its own
 // state, at now unless cr says when. A malformed request is a
 // *FieldError.

@@ -47,8 +47,12 @@ func TestValueRules(t *testing.T) {
 			r.Trust = policy.Trust{Provenance: prov}
 		}
 	}
-	to := func(a tool.Address) string { return fmt.Sprintf(`{"token":%q,"to":%q,"amount":"250000000"}`, usdc.Hex(), a.Hex()) }
-	spend := func(a tool.Address) string { return fmt.Sprintf(`{"token":%q,"spender":%q,"amount":"1"}`, usdc.Hex(), a.Hex()) }
+	to := func(a tool.Address) string {
+		return fmt.Sprintf(`{"token":%q,"to":%q,"amount":"250000000"}`, usdc.Hex(), a.Hex())
+	}
+	spend := func(a tool.Address) string {
+		return fmt.Sprintf(`{"token":%q,"spender":%q,"amount":"1"}`, usdc.Hex(), a.Hex())
+	}
 	unknown := map[string]string{"token": "trusted", "to": "unknown", "spender": "unknown"}
 	trusted := map[string]string{"token": "trusted", "to": "trusted", "spender": "trusted"}
 	for _, tc := range []struct {

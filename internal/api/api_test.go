@@ -296,6 +296,19 @@ func TestRoutes(t *testing.T) {
 		if d.Action != "deny" || d.Reason == "" {
 			t.Errorf("decision of a 50 dollar transfer = %s", r.body)
 		}
+		// A request naming only a tool this ward offers is evaluated as
+		// that tool: the erc20 transfer is dangerous, so an external
+		// source may not make it, and an agent may.
+		for src, want := range map[string]string{"external": "AUTHORITY_INSUFFICIENT", "agent": "ALLOWED"} {
+			r = h.do("POST", "/v1/policy/check", h.owner, `{"tool":{"name":"erc20_transfer_token"},
+				"args":{"token":"0x1111111111111111111111111111111111111111","to":"0x2222222222222222222222222222222222222222","amount":"250000000"},
+				"turn":{"input_source":"`+src+`"}}`)
+			h.want(r, http.StatusOK, "")
+			r.decode(t, &d)
+			if d.Reason != want {
+				t.Errorf("erc20_transfer_token from %s: %s, want %s", src, r.body, want)
+			}
+		}
 		after := h.do("GET", "/v1/decisions?origin=check", h.owner, nil)
 		if string(before.body) != string(after.body) {
 			t.Error("a what-if was recorded")

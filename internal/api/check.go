@@ -22,6 +22,13 @@ func (a *Server) policyCheck(ctx context.Context, r *request) (any, error) {
 	if err := decode(r.body, &cr); err != nil {
 		return nil, err
 	}
+	// A request naming only a tool this ward offers is evaluated as that
+	// tool (its category, risk and tier), as `ward policy check` does.
+	if a.cfg.Tools != nil {
+		if d, ok := a.cfg.Tools.Def(cr.Tool.Name); ok {
+			cr.Complete(d.Ref())
+		}
+	}
 	snap := a.cfg.Policy()
 	now := a.cfg.Now()
 	var tracked *policy.Tracker

@@ -10,6 +10,7 @@ import (
 	"github.com/wardhq/ward/internal/policy"
 	"github.com/wardhq/ward/internal/reason"
 	"github.com/wardhq/ward/internal/store"
+	"github.com/wardhq/ward/internal/tool"
 	"github.com/wardhq/ward/internal/trust"
 )
 
@@ -142,3 +143,7 @@ func (t *Tools) LookupFailed(ctx context.Context, principal, session, what, ref 
 func Restore(ctx context.Context, l store.Ledger, tr *policy.Tracker, snap *policy.Snapshot, now time.Time) error {
 	return gate.Restore(ctx, l, tr, snap, now)
 }
+
+// Def returns the definition of the tool name as this ward offers it
+// (gate.Tools.Def).
+func (t *Tools) Def(name string) (*tool.Def, bool) { return t.g.Def(name) }

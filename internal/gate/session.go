@@ -12,6 +12,7 @@ import (
 	"github.com/wardhq/ward/internal/policy"
 	"github.com/wardhq/ward/internal/registry"
 	"github.com/wardhq/ward/internal/store"
+	"github.com/wardhq/ward/internal/tool"
 	"github.com/wardhq/ward/internal/trust"
 )
 
@@ -487,6 +488,22 @@ func (t *Tools) knowPrincipal(ctx context.Context, principal string) error {
 	}
 	t.sessions.mu.Unlock()
 	return nil
+}
+
+// Def returns the definition of the tool name as this ward offers it (its
+// catalogue and upstream tools, in the configured view), for answers that
+// need a tool's declared category, risk and tier without a session
+// (the what-if policy check).
+func (t *Tools) Def(name string) (*tool.Def, bool) {
+	v, err := t.view()
+	if err != nil {
+		return nil, false
+	}
+	e, ok := v.Get(name)
+	if !ok {
+		return nil, false
+	}
+	return e.Def, true
 }
 
 // view returns the gate's configured view for a session it loads itself.

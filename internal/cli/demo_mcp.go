@@ -20,26 +20,14 @@ import (
 	"github.com/wardhq/ward/internal/daemon"
 )
 
-// demoPolicy quarantines ERC-20 transfers of 100 tokens or more (amounts
-// of nine digits and up, in base units of a 6-decimal token) for the
-// owner: the agent's scripted session meets it twice.
-const demoPolicy = `
-[[policy.rules]]
-id = "demo.review-transfers"
-priority = 100
-applies_to = { by = "name", names = ["erc20_transfer_token"] }
-when = 'size(args.amount) > 8'
-action = "quarantine"
-reason_code = "OWNER_REVIEW"
-message = "transfers of 100 tokens or more wait for the owner"
-`
-
 // mcpDemo starts an embedded ward serve and runs a scripted agent session
 // against it over MCP (streamable HTTP, an agent token), with the owner
 // deciding through the HTTP API (an owner token). It writes each step and
 // returns an error naming the steps that did not behave.
 func mcpDemo(ctx context.Context, w io.Writer, dir string) error {
-	f, err := config.Parse("demo.toml", []byte(demoPolicy))
+	// The default policy: its financial.untrusted-recipient rule holds a
+	// transfer worth more than $100 to an address the owner never gave.
+	f, err := config.Default()
 	if err != nil {
 		return err
 	}
@@ -211,8 +199,9 @@ func (a *demoAgent) trade(ctx context.Context, d *mcpSteps) {
 	})
 }
 
-// ownerApproves is the demo policy at work: a large transfer waits in
-// quarantine until the owner approves it, and the agent then commits it.
+// ownerApproves is the default policy at work: a transfer worth more than
+// $100 to an address the owner never gave waits in quarantine until the
+// owner approves it, and the agent then commits it.
 func (a *demoAgent) ownerApproves(ctx context.Context, d *mcpSteps) {
 	d.step("a 250 USDC transfer is quarantined for the owner", func() (string, error) {
 		out, isErr, err := a.call(ctx, "preview_action", map[string]any{"action_type": "transfer", "venue": "erc20",
@@ -221,10 +210,10 @@ func (a *demoAgent) ownerApproves(ctx context.Context, d *mcpSteps) {
 			return "", err
 		}
 		a.item = itemOf(out)
-		if !isErr || !strings.HasPrefix(out, "OWNER_REVIEW") || a.item == "" {
+		if !isErr || !strings.HasPrefix(out, "UNTRUSTED_RECIPIENT") || a.item == "" {
 			return "", errors.New("not quarantined: " + out)
 		}
-		return "OWNER_REVIEW, item " + a.item, nil
+		return "UNTRUSTED_RECIPIENT, item " + a.item, nil
 	})
 	d.step("the owner approves it (HTTP API) and the agent commits the permit", func() (string, error) {
 		if _, err := a.owner(ctx, "/v1/quarantine/"+a.item+"/approve"); err != nil {

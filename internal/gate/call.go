@@ -704,21 +704,16 @@ func (t *Tools) preview(ctx context.Context, s *Session, name string, raw json.R
 	// 3. Build the plan without side effects. It comes before the policy
 	// because the policy's value rules read it (what the write is worth,
 	// whom it pays, what allowance it grants); building it only reads the
-	// chain.
+	// chain. A plan that cannot be built is refused after the policy has
+	// had its say, so that a call the policy denies or holds is answered
+	// as before, whatever its plan.
 	now := t.cfg.Now()
 	in := t.input(ctx, s, e, args, raw, now)
 	pctx, cancel := context.WithTimeout(ctx, tool.Medium.Duration())
-	plan, err := e.Plan(pctx, in)
+	plan, planErr := e.Plan(pctx, in)
 	cancel()
-	if err != nil {
-		var rf *Refusal
-		if errors.As(err, &rf) {
-			return nil, t.vetoed(ctx, s, name, args.HashHex(), rf)
-		}
-		if rf := chainRefusal("plan", err); rf != nil {
-			return nil, t.vetoed(ctx, s, name, args.HashHex(), rf)
-		}
-		return nil, t.vetoed(ctx, s, name, args.HashHex(), refuse(reason.ExecutionFailed, "plan", "the action cannot be planned: "+agentSafe(err), err.Error()))
+	if planErr != nil {
+		plan = nil
 	}
 	// 4. Policy and audit. The decision's record becomes durable with the
 	// permit (or the veto) written below, before anything can act on it.
@@ -728,6 +723,16 @@ func (t *Tools) preview(ctx context.Context, s *Session, name string, raw json.R
 	}
 	// The preview executes nothing; the commit records the execution.
 	_ = t.decider.Done(ctx, a, Outcome{Executed: false}) // releases the hold; nothing is written
+	if planErr != nil {
+		var rf *Refusal
+		if errors.As(planErr, &rf) {
+			return nil, t.vetoed(ctx, s, name, args.HashHex(), rf)
+		}
+		if rf := chainRefusal("plan", planErr); rf != nil {
+			return nil, t.vetoed(ctx, s, name, args.HashHex(), rf)
+		}
+		return nil, t.vetoed(ctx, s, name, args.HashHex(), refuse(reason.ExecutionFailed, "plan", "the action cannot be planned: "+agentSafe(planErr), planErr.Error()))
+	}
 	phase, err := t.Phase(ctx)
 	if err != nil {
 		return nil, t.vetoed(ctx, s, name, args.HashHex(), refuse(reason.HookError, "phase", "the gate cannot read its phase, so the action is refused", err.Error()))

@@ -80,6 +80,12 @@ type Def struct {
 	Requires []Requirement `json:"requires,omitempty"`
 }
 
+// FormatPath is the "format" annotation a parameter schema gives a string
+// (or the items of an array) that is a file-system path: the policy's path
+// rules check such a parameter of any tool, whatever its name. JSON Schema
+// treats an unknown format as an annotation, so validators ignore it.
+const FormatPath = "path"
+
 // Ref returns what the policy sees of the tool.
 func (d *Def) Ref() Ref {
 	r := d.Risk

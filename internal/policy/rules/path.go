@@ -1,15 +1,18 @@
 package rules
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 
 	"github.com/wardhq/ward/internal/policy"
 	"github.com/wardhq/ward/internal/reason"
+	"github.com/wardhq/ward/internal/tool"
 )
 
 // Built-in protected and sensitive files. Writes to the agent's own state,
@@ -311,68 +314,207 @@ func (ps *pathSet) wordClass(base, w string) uint8 {
 // pathRules builds path protection: read-sensitive files (priority 10),
 // traversal out of the agent's root (12) and write-protected files (15).
 // Each checks both the path as given and the path symlinks resolve to.
+// pathRules adds the path rules. Each applies to the tools it is
+// configured with (Paths.ReadTools, RootTools, WriteTools), whose path
+// argument (ArgNames.Path) is required. A tool none of those lists names is
+// checked when its parameters carry a path, found by their role
+// (pathParams): the tool's schema from Config.ToolParams or, when it is
+// unknown, the call's argument names. Every path it is given must not be
+// read-sensitive, nor, unless the tool only reads, write-protected. The
+// root is not imposed on such a tool: an upstream server reads its paths
+// in its own file system (a shell server's working directory, a file
+// server's share), which the agent's root does not describe, while a
+// secret or ward's own files are what they are wherever they are named.
 func (b *builder) pathRules() {
 	ps := b.paths
 	names := b.cfg.Args.Path
-	check := func(r *policy.Request, what string) (raw, resolved string, res policy.Result) {
-		p, ok, res := stringArg(r.Args, names)
-		if res.Opinion {
-			return "", "", res
-		}
-		if !ok {
-			return "", "", policy.Denies(reason.MissingArgument, what+" needs a path")
-		}
-		raw, resolved, err := ps.resolve(r, p)
-		if err != nil {
-			return "", "", policy.Denies(reason.InvalidPath, "the path cannot be resolved safely: "+err.Error())
-		}
-		return raw, resolved, policy.NoOpinion
+	params := &pathParamCache{schema: b.cfg.ToolParams, names: names}
+	configured := slices.Concat(b.cfg.Paths.ReadTools, b.cfg.Paths.RootTools, b.cfg.Paths.WriteTools)
+	// scope says which calls a path rule checks.
+	type scope struct {
+		every    bool     // every call the rule's selector lets through is listed
+		tools    []string // listed: their path argument is required
+		discover bool     // also tools no list names, by their path parameters
+		writes   bool     // of those, only tools that do not just read
 	}
-	classify := func(m *matcher, code reason.Code, verb string) func(*policy.Request) (policy.Result, error) {
+	// paths returns the paths of a call that sc checks.
+	paths := func(r *policy.Request, sc scope) ([]string, policy.Result) {
+		switch {
+		case sc.every || slices.Contains(sc.tools, r.Tool.Name):
+			p, ok, res := stringArg(r.Args, names)
+			if res.Opinion {
+				return nil, res
+			}
+			if !ok {
+				return nil, policy.Denies(reason.MissingArgument, "this tool needs a path")
+			}
+			return []string{p}, policy.NoOpinion
+		case !sc.discover, slices.Contains(configured, r.Tool.Name), sc.writes && r.Tool.Tier.Effective() == tool.Read:
+			return nil, policy.NoOpinion
+		}
+		return params.values(r.Tool.Name, r.Args)
+	}
+	// each returns a rule's evaluation: fn on every path sc checks.
+	each := func(sc scope, fn func(r *policy.Request, raw, resolved string) policy.Result) func(*policy.Request) (policy.Result, error) {
 		return func(r *policy.Request) (policy.Result, error) {
-			raw, resolved, res := check(r, "this tool")
+			list, res := paths(r, sc)
 			if res.Opinion {
 				return res, nil
 			}
+			for _, p := range list {
+				raw, resolved, err := ps.resolve(r, p)
+				if err != nil {
+					return policy.Denies(reason.InvalidPath, "the path cannot be resolved safely: "+err.Error()), nil
+				}
+				if res := fn(r, raw, resolved); res.Opinion {
+					return res, nil
+				}
+			}
+			return policy.NoOpinion, nil
+		}
+	}
+	// An operator's applies_to for a rule names the tools it watches, as
+	// the lists do: their path argument is required, and nothing is
+	// discovered.
+	scoped := func(id string, sc scope) scope {
+		if o, ok := b.cfg.Builtin[id]; ok && o.AppliesTo != nil {
+			return scope{every: true}
+		}
+		return sc
+	}
+	classify := func(m *matcher, code reason.Code, verb string) func(r *policy.Request, raw, resolved string) policy.Result {
+		return func(r *policy.Request, raw, resolved string) policy.Result {
 			pat, hit := m.match(resolved)
 			if !hit && raw != resolved {
 				pat, hit = m.match(raw)
 			}
 			if hit {
-				return policy.Denies(code, "cannot "+verb+" this file (matches the pattern '"+pat+"')"), nil
+				return policy.Denies(code, "cannot "+verb+" this file (matches the pattern '"+pat+"')")
 			}
-			return policy.NoOpinion, nil
+			return policy.NoOpinion
 		}
 	}
-	if len(b.cfg.Paths.ReadTools) > 0 {
-		b.add(policy.Rule{
-			ID: "path-protection.read-sensitive", Priority: 10, Applies: policy.Names(b.cfg.Paths.ReadTools...),
-			Eval: classify(ps.sensitive, reason.SensitiveFile, "read"),
-		})
-	}
+	b.add(policy.Rule{
+		ID: "path-protection.read-sensitive", Priority: 10, Applies: policy.All(),
+		Eval: each(scoped("path-protection.read-sensitive", scope{tools: slices.Clone(b.cfg.Paths.ReadTools), discover: true}), classify(ps.sensitive, reason.SensitiveFile, "read")),
+	})
 	if len(b.cfg.Paths.RootTools) > 0 {
 		b.add(policy.Rule{
 			ID: "path-protection.traversal", Priority: 12, Applies: policy.Names(b.cfg.Paths.RootTools...),
-			Eval: func(r *policy.Request) (policy.Result, error) {
-				raw, resolved, res := check(r, "this tool")
-				if res.Opinion {
-					return res, nil
-				}
+			Eval: each(scope{every: true}, func(r *policy.Request, raw, resolved string) policy.Result {
 				root, err := ps.base(r)
 				if err != nil {
-					return policy.Denies(reason.InvalidPath, "the working directory is invalid: "+err.Error()), nil
+					return policy.Denies(reason.InvalidPath, "the working directory is invalid: "+err.Error())
 				}
 				if !ps.inside(resolved, root) || !ps.inside(raw, root) {
-					return policy.Denies(reason.PathTraversal, "the path leads outside the agent's root directory"), nil
+					return policy.Denies(reason.PathTraversal, "the path leads outside the agent's root directory")
 				}
-				return policy.NoOpinion, nil
-			},
+				return policy.NoOpinion
+			}),
 		})
 	}
-	if len(b.cfg.Paths.WriteTools) > 0 {
-		b.add(policy.Rule{
-			ID: "path-protection.write-protected", Priority: 15, Applies: policy.Names(b.cfg.Paths.WriteTools...),
-			Eval: classify(ps.protected, reason.ProtectedFile, "write"),
-		})
+	b.add(policy.Rule{
+		ID: "path-protection.write-protected", Priority: 15, Applies: policy.All(),
+		Eval: each(scoped("path-protection.write-protected", scope{tools: slices.Clone(b.cfg.Paths.WriteTools), discover: true, writes: true}), classify(ps.protected, reason.ProtectedFile, "write")),
+	})
+}
+
+// pathParamCache finds the parameters of each tool that carry a path: from
+// the tool's schema, classified once, or from the call's argument names.
+type pathParamCache struct {
+	schema func(string) json.RawMessage
+	names  []string // ArgNames.Path
+	known  sync.Map // tool name → []string, for tools with a schema
+}
+
+// values returns the paths a call's path parameters carry (a string, or
+// each string of an array). A path parameter holding anything else is a
+// deny: a handler might read it as a path all the same.
+func (pc *pathParamCache) values(name string, a *tool.Args) ([]string, policy.Result) {
+	if a == nil || a.Len() == 0 {
+		return nil, policy.NoOpinion
 	}
+	var params []string
+	fromSchema := false
+	if pc.schema != nil {
+		if v, ok := pc.known.Load(name); ok {
+			params, fromSchema = v.([]string), true
+		} else if raw := pc.schema(name); raw != nil {
+			v, _ := pc.known.LoadOrStore(name, pathParams(raw, pc.names))
+			params, fromSchema = v.([]string), true
+		}
+	}
+	var out []string
+	for i := range a.Len() {
+		f := a.Field(i)
+		if fromSchema && !slices.Contains(params, f.Key) || !fromSchema && !pathName(f.Key, pc.names) {
+			continue
+		}
+		switch f.Value.Kind() {
+		case tool.String:
+			s, _ := f.Value.Str()
+			out = append(out, s)
+		case tool.Array:
+			for _, e := range f.Value.Elems() {
+				s, ok := e.Str()
+				if !ok {
+					return nil, policy.Denies(reason.BadInput, fmt.Sprintf("argument %q carries paths, which must be strings", f.Key))
+				}
+				out = append(out, s)
+			}
+		case tool.Null:
+		default:
+			return nil, policy.Denies(reason.BadInput, fmt.Sprintf("argument %q carries a path, which must be a string", f.Key))
+		}
+	}
+	return out, policy.NoOpinion
+}
+
+// pathParams returns the top-level parameters of a tool's parameter schema
+// that carry a file-system path: those annotated "format": "path"
+// (tool.FormatPath, the role a tool declares), and, for schemas that
+// declare no role, those whose name says so (pathName) and whose type is a
+// string or an array. Only the parameter's name is read, never its
+// description: "the path of the request" or "file a ticket" would make
+// every text a path.
+func pathParams(schema json.RawMessage, names []string) []string {
+	var sch struct {
+		Properties map[string]struct {
+			Type   json.RawMessage `json:"type"`
+			Format string          `json:"format"`
+			Items  *struct {
+				Format string `json:"format"`
+			} `json:"items"`
+		} `json:"properties"`
+	}
+	if json.Unmarshal(schema, &sch) != nil {
+		return nil
+	}
+	var out []string
+	for n, p := range sch.Properties {
+		declared := p.Format == tool.FormatPath || p.Items != nil && p.Items.Format == tool.FormatPath
+		typ := string(p.Type)
+		stringish := typ == "" || strings.Contains(typ, `"string"`) || strings.Contains(typ, `"array"`)
+		if declared || stringish && pathName(n, names) {
+			out = append(out, n)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// pathName reports whether a parameter name names a file-system path: one
+// of names (ArgNames.Path), or, ignoring case, "_" and "-", "file",
+// "filename", "dir", "directory", "folder", or a word ending in "path" or
+// "paths" (source_path, destinationPath, paths).
+func pathName(n string, names []string) bool {
+	if slices.Contains(names, n) {
+		return true
+	}
+	k := strings.ToLower(strings.NewReplacer("_", "", "-", "").Replace(n))
+	switch k {
+	case "file", "filename", "dir", "directory", "folder":
+		return true
+	}
+	return strings.HasSuffix(k, "path") || strings.HasSuffix(k, "paths")
 }

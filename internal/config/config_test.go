@@ -14,6 +14,7 @@ func TestDefaultsAndOverrides(t *testing.T) {
 	f, err := Parse("ward.toml", []byte(`
 [policy.treasury]
 max_transfer_hourly_cents = 7000
+quarantine_untrusted_above_cents = 2500
 x402_allowed_domains = ["*.example.com", "api.other.org"]
 
 [[policy.tools]]
@@ -41,6 +42,10 @@ path = "/var/lib/ward/ward.db"
 	got := f.Policy.Treasury
 	if got.MaxTransferHourlyCents != 7000 || got.MaxTransferDailyCents != d.Treasury.MaxTransferDailyCents {
 		t.Errorf("treasury hourly %d daily %d: want the override 7000 and the default %d", got.MaxTransferHourlyCents, got.MaxTransferDailyCents, d.Treasury.MaxTransferDailyCents)
+	}
+	if got.QuarantineUntrustedAboveCents != 2500 || d.Treasury.QuarantineUntrustedAboveCents != 10000 {
+		t.Errorf("quarantine_untrusted_above_cents %d (default %d): want the override 2500 and the default 10000",
+			got.QuarantineUntrustedAboveCents, d.Treasury.QuarantineUntrustedAboveCents)
 	}
 	if len(got.X402AllowedDomains) != 2 {
 		t.Errorf("domains %v: a list replaces the default", got.X402AllowedDomains)

@@ -86,6 +86,12 @@ type Def struct {
 // treats an unknown format as an annotation, so validators ignore it.
 const FormatPath = "path"
 
+// FormatCommand is the "format" annotation of a parameter that is a
+// command line (a string), an argument vector (an array of strings), or
+// command lines (an array whose items carry it): the policy's command
+// rules analyse it in any tool, whatever its name or description.
+const FormatCommand = "command"
+
 // Ref returns what the policy sees of the tool.
 func (d *Def) Ref() Ref {
 	r := d.Risk

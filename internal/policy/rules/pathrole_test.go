@@ -58,3 +58,35 @@ func TestPathRulesByRole(t *testing.T) {
 		})
 	}
 }
+
+// TestCommandRulesByDeclaredRole: a parameter declared "format": "command"
+// is analysed as a command line in any tool, though neither its name nor
+// its description says so; the same parameter without the role is not.
+func TestCommandRulesByDeclaredRole(t *testing.T) {
+	schemas := map[string]json.RawMessage{
+		"mcp_ops_run_job":   json.RawMessage(`{"type":"object","properties":{"q":{"type":"string","format":"command"}}}`),
+		"mcp_ops_run_steps": json.RawMessage(`{"type":"object","properties":{"q":{"type":"array","items":{"type":"string","format":"command"}}}}`),
+		"mcp_ops_search":    json.RawMessage(`{"type":"object","properties":{"q":{"type":"string"}}}`),
+	}
+	cfg := DefaultConfig()
+	cfg.Paths.Root = "/work/agent"
+	cfg.ToolParams = func(name string) json.RawMessage { return schemas[name] }
+	s := compile(t, cfg)
+	for _, tc := range []struct {
+		name, tool, args string
+		action           policy.Action
+		code             reason.Code
+	}{
+		{"declared: a destructive command", "mcp_ops_run_job", `{"q":"rm -rf /"}`, policy.Deny, reason.ForbiddenCommand},
+		{"declared: a benign command", "mcp_ops_run_job", `{"q":"ls -la"}`, policy.Allow, reason.Allowed},
+		{"declared items: one destructive line", "mcp_ops_run_steps", `{"q":["ls","rm -rf /"]}`, policy.Deny, reason.ForbiddenCommand},
+		{"no role: text is text", "mcp_ops_search", `{"q":"rm -rf /"}`, policy.Allow, reason.Allowed},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			d := eval(t, s, tc.tool, tc.args)
+			if d.Action() != tc.action || d.Code() != tc.code {
+				t.Errorf("got %v %s (%s), want %v %s", d.Action(), d.Code(), d.Message(), tc.action, tc.code)
+			}
+		})
+	}
+}

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+
+	"github.com/wardhq/ward/internal/tool"
 )
 
 // CommandParam is a parameter of a tool through which a call passes a
@@ -61,9 +63,29 @@ func CommandParams(schema json.RawMessage) []CommandParam {
 		if json.Unmarshal(sch.Properties[n], &p) != nil {
 			continue
 		}
-		roles[i] = classify(n, p.Description, p.types())
+		roles[i] = declared(&p)
+		if roles[i] == roleNone {
+			roles[i] = classify(n, p.Description, p.types())
+		}
 	}
 	return assemble(names, roles)
+}
+
+// declared returns the role a parameter's schema declares with "format":
+// "command" (tool.FormatCommand), whatever its name and description: a
+// string is a command line, an array of strings an argument vector, and
+// an array whose items are so annotated holds command lines.
+func declared(p *property) role {
+	t := p.types()
+	switch {
+	case p.Format == tool.FormatCommand && t&tString != 0:
+		return roleLine
+	case p.Format == tool.FormatCommand && t&tStrings != 0:
+		return roleArgv
+	case p.Items != nil && p.Items.Format == tool.FormatCommand && t&tStrings != 0:
+		return roleLines
+	}
+	return roleNone
 }
 
 // ParamRoles is CommandParams for a call whose tool's schema is unknown:
@@ -80,6 +102,7 @@ func ParamRoles(names, kinds []string) []CommandParam {
 // property is the part of a parameter's schema the classifier reads.
 type property struct {
 	Type        json.RawMessage `json:"type"`
+	Format      string          `json:"format"`
 	Description string          `json:"description"`
 	Items       *property       `json:"items"`
 	AnyOf       []property      `json:"anyOf"`

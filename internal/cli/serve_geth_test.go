@@ -259,14 +259,16 @@ any_selector = true
 			t.Errorf("endpoints = %+v", eps)
 		}
 	})
-	t.Run("a token the book does not list is refused, saying what to configure", func(t *testing.T) {
-		// A token the book does not list that calls itself USDC: the
-		// spending hook, first in the seed's order, cannot value it (the
-		// hallucination hook behind it would refuse it as a look-alike;
-		// internal/hook tests that).
+	t.Run("an unpriced token sent to an unknown address waits for the owner", func(t *testing.T) {
+		// A token the book does not list that calls itself USDC, sent to an
+		// address the agent supplied without trusted provenance: the
+		// default value rule holds it for the owner because it cannot be
+		// priced (before the spending hook, which would refuse it
+		// VALUE_UNPRICED, and the hallucination hook, which would refuse it
+		// as a look-alike; internal/hook and internal/catalog test those).
 		fake := deployLookalike(t, node, me)
 		r := s.call(agent, "a", "preview_action", fmt.Sprintf(`{"action_type":"transfer","venue":"erc20","params":{"token":%q,"to":%q,"amount":"1"}}`, fake.Hex(), common.Address{9}.Hex()))
-		if r.code() != "VALUE_UNPRICED" || !strings.Contains(string(r.body), strings.ToLower(fake.Hex())) || !strings.Contains(string(r.body), "usd_feed") {
+		if r.code() != "UNTRUSTED_RECIPIENT" || !strings.Contains(string(r.body), "cannot be priced") || !strings.Contains(string(r.body), "quarantine_id") {
 			t.Errorf("transfer of an unlisted token: %d %s", r.status, r.body)
 		}
 	})

@@ -139,7 +139,7 @@ func TestPermit2(t *testing.T) {
 	})
 
 	t.Run("the allowance expires", func(t *testing.T) {
-		if err := f.b.AdjustTime(2 * time.Hour); err != nil {
+		if err := chain.AdjustTime(f.b, 2*time.Hour); err != nil {
 			t.Fatal(err)
 		}
 		// A transaction through ward's provider, so that it sees the

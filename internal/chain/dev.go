@@ -236,16 +236,23 @@ func (d *DevChain) commitLocked() {
 func (d *DevChain) AdjustTime(dt time.Duration) error {
 	d.commitMu.Lock()
 	defer d.commitMu.Unlock()
-	// The pool drops mined transactions asynchronously after a block, so
-	// the beacon may still see the last one as pending for a moment.
-	var err error
-	for deadline := time.Now().Add(2 * time.Second); ; time.Sleep(5 * time.Millisecond) {
-		if err = d.sim.beacon.AdjustTime(dt); err == nil || time.Now().After(deadline) {
-			break
-		}
-	}
+	err := AdjustTime(d.sim.beacon, dt)
 	d.provider.forgetLatest()
 	return err
+}
+
+// AdjustTime seals an empty block dt after the head on a simulated chain
+// (go-ethereum's simulated.Backend or its beacon). The pool drops mined
+// transactions asynchronously after a block, so the beacon may still see
+// the last one as pending for a moment, longer on a loaded machine: the
+// call is retried for up to 10 s while it reports a pending transaction.
+func AdjustTime(b interface{ AdjustTime(time.Duration) error }, dt time.Duration) error {
+	var err error
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		if err = b.AdjustTime(dt); err == nil || time.Now().After(deadline) {
+			return err
+		}
+	}
 }
 
 // startAutoCommit starts the two auto-commit goroutines: one drains the

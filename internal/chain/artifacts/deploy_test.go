@@ -21,6 +21,7 @@ import (
 	"github.com/ethereum/go-ethereum/ethclient/simulated"
 	"github.com/ethereum/go-ethereum/rpc"
 
+	"github.com/wardhq/ward/internal/chain"
 	"github.com/wardhq/ward/internal/chain/artifacts"
 )
 
@@ -619,14 +620,7 @@ func TestUniswapV3(t *testing.T) {
 	}
 
 	// oneForZero exact input moves the price back up.
-	// The pool drops mined transactions asynchronously after a block, so
-	// AdjustTime may still see the last one as pending for a moment.
-	for deadline := time.Now().Add(2 * time.Second); ; time.Sleep(5 * time.Millisecond) {
-		if err = c.backend.AdjustTime(30 * time.Second); err == nil || time.Now().After(deadline) {
-			break
-		}
-	}
-	if err != nil {
+	if err := chain.AdjustTime(c.backend, 30*time.Second); err != nil {
 		t.Fatalf("adjust time: %v", err)
 	}
 	sqrtBefore = slot0[0].(*big.Int)

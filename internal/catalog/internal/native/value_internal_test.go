@@ -219,7 +219,7 @@ func (s *priceSim) pool(a, b string, fee uint32) common.Address {
 // wait mines an empty block d later.
 func (s *priceSim) wait(d time.Duration) {
 	s.t.Helper()
-	if err := s.b.AdjustTime(d); err != nil {
+	if err := chain.AdjustTime(s.b, d); err != nil {
 		s.t.Fatal(err)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/wardhq/ward/internal/capability"
@@ -1154,4 +1155,30 @@ func TestSetPriceBackdated(t *testing.T) {
 	if sp.Stale {
 		t.Error("DAI still stale after a fresh update")
 	}
+}
+
+// TestApprovalCarriesSupply: an approval's plan declares its grant with the
+// token's total supply read from the chain, once, so that the policy's
+// unlimited-approval rule can read an allowance of the whole supply as the
+// unlimited one it is.
+func TestApprovalCarriesSupply(t *testing.T) {
+	f := base(t)
+	supply := f.supply(t, f.c.DAI)
+	p, _, err := f.plan(t, "erc20_approve_token", argsOf("token", f.c.DAI, "spender", f.c.UniswapV2Router, "amount", supply))
+	if err != nil {
+		t.Fatal(err)
+	}
+	gs := p.AllGrants()
+	if len(gs) != 1 || gs[0].Supply == nil || gs[0].Supply.Cmp(supply) != 0 || gs[0].Amount.Cmp(supply) != 0 {
+		t.Fatalf("grants %+v, want one of the whole supply %s carrying it", gs, supply)
+	}
+}
+
+func (f *baseFixture) supply(t *testing.T, tok common.Address) *big.Int {
+	t.Helper()
+	out, err := f.dev.Provider().Call(t.Context(), ethereum.CallMsg{To: &tok, Data: common.FromHex("0x18160ddd")})
+	if err != nil || len(out) != 32 {
+		t.Fatalf("totalSupply of %s: %x %v", tok.Hex(), out, err)
+	}
+	return new(big.Int).SetBytes(out)
 }

@@ -149,6 +149,10 @@ type Grant struct {
 	Token   Address  `json:"token"`
 	Spender Address  `json:"spender"`
 	Amount  *big.Int `json:"amount"`
+	// Supply is the token's total supply as the planner read it (nil when
+	// it did not): an allowance of at least the whole supply is unlimited
+	// in effect, whatever its number.
+	Supply *big.Int `json:"supply,omitempty"`
 }
 
 // grantSelectors are the ERC-20 functions that grant an allowance:
@@ -158,7 +162,9 @@ var grantSelectors = [][4]byte{{0x09, 0x5e, 0xa7, 0xb3}, {0x39, 0x50, 0x93, 0x51
 
 // AllGrants returns the plan's declared grants and those its approve and
 // increaseAllowance calls make (decoded from their calldata, so a tool
-// that forgets to declare one still shows it).
+// that forgets to declare one still shows it). A decoded grant equal to a
+// declared one is listed once; one of a token whose supply a declared
+// grant carries carries it too.
 func (p *Plan) AllGrants() []Grant {
 	out := append([]Grant(nil), p.Grants...)
 	for _, tx := range p.Txs {
@@ -166,15 +172,35 @@ func (p *Plan) AllGrants() []Grant {
 		if !ok || len(tx.Data) < 4+64 {
 			continue
 		}
-		for _, g := range grantSelectors {
-			if sel == g {
-				var spender Address
-				copy(spender[:], tx.Data[4+12:4+32])
-				out = append(out, Grant{Token: tx.To, Spender: spender, Amount: new(big.Int).SetBytes(tx.Data[4+32 : 4+64])})
+		for _, s := range grantSelectors {
+			if sel != s {
+				continue
+			}
+			g := Grant{Token: tx.To, Amount: new(big.Int).SetBytes(tx.Data[4+32 : 4+64])}
+			copy(g.Spender[:], tx.Data[4+12:4+32])
+			if !p.declared(&g) {
+				out = append(out, g)
 			}
 		}
 	}
 	return out
+}
+
+// declared reports whether p declares g (same token, spender and amount),
+// and gives g the supply a declared grant of its token carries.
+func (p *Plan) declared(g *Grant) bool {
+	for _, d := range p.Grants {
+		if d.Token != g.Token {
+			continue
+		}
+		if d.Supply != nil {
+			g.Supply = d.Supply
+		}
+		if d.Spender == g.Spender && d.Amount != nil && d.Amount.Cmp(g.Amount) == 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // Contracts returns the distinct addresses the plan's transactions call.

@@ -248,7 +248,7 @@ func planApprove(ctx context.Context, env *native.Env, in *registry.Input) (*too
 		fmt.Sprintf("%sallow %s to pull up to %s %s through Permit2 until %s (%s)", first, spender.Hex(),
 			native.FormatUnits(amount, meta.Decimals), native.DisplaySymbol(env, tok, meta),
 			time.Unix(int64(expiration), 0).UTC().Format(time.RFC3339), life))
-	p.Grants = []tool.Grant{{Token: tool.Address(tok), Spender: tool.Address(spender), Amount: amount}}
+	p.Grants = []tool.Grant{{Token: tool.Address(tok), Spender: tool.Address(spender), Amount: amount, Supply: native.TotalSupply(ctx, env, tok)}}
 	return p, nil
 }
 

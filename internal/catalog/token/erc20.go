@@ -87,6 +87,8 @@ func planApprove(ctx context.Context, env *native.Env, in *registry.Input) (*too
 	if err != nil {
 		return nil, err
 	}
-	return native.NewPlan(ctx, env, []tool.Tx{t}, []tool.TokenUse{native.Claimed(in, tok, big.NewInt(0), true)}, native.ValueCents(ctx, env, tok, amount),
-		fmt.Sprintf("approve %s to spend %s %s", spender.Hex(), native.FormatUnits(amount, meta.Decimals), meta.Symbol)), nil
+	p := native.NewPlan(ctx, env, []tool.Tx{t}, []tool.TokenUse{native.Claimed(in, tok, big.NewInt(0), true)}, native.ValueCents(ctx, env, tok, amount),
+		fmt.Sprintf("approve %s to spend %s %s", spender.Hex(), native.FormatUnits(amount, meta.Decimals), meta.Symbol))
+	p.Grants = []tool.Grant{{Token: tool.Address(tok), Spender: tool.Address(spender), Amount: amount, Supply: native.TotalSupply(ctx, env, tok)}}
+	return p, nil
 }

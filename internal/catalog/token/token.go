@@ -236,7 +236,7 @@ func planSignPermit(ctx context.Context, env *native.Env, in *registry.Input) (*
 	return &tool.Plan{
 		Chain: env.Chain.ChainID(), From: tool.Address(owner), Txs: []tool.Tx{},
 		Tokens:     []tool.TokenUse{native.Claimed(in, tok, amount, true)},
-		Grants:     []tool.Grant{{Token: tool.Address(tok), Spender: tool.Address(spender), Amount: amount}},
+		Grants:     []tool.Grant{{Token: tool.Address(tok), Spender: tool.Address(spender), Amount: amount, Supply: native.TotalSupply(ctx, env, tok)}},
 		ValueCents: native.ValueCents(ctx, env, tok, amount),
 		Summary: fmt.Sprintf("sign an EIP-2612 permit (off-chain, no transaction) letting %s spend %s %s until %s",
 			spender.Hex(), native.FormatUnits(amount, meta.Decimals), native.DisplaySymbol(env, tok, meta),

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"math/big"
+	"strconv"
 	"strings"
 
 	"github.com/wardhq/ward/internal/policy"
@@ -20,6 +21,37 @@ const (
 // and above, which tokens treat as never decreasing; no exact approval of a
 // real amount comes near it.
 var unlimitedAllowance = new(big.Int).Lsh(big.NewInt(1), 255)
+
+// narrowMaxima are 2^n-1 for the narrower integers tokens and allowance
+// contracts keep amounts in (uint96 in COMP and UNI, uint160 in Permit2,
+// ...): each treats its own maximum as unlimited, so that number is an
+// unlimited approval there, though far below 2^255.
+var narrowMaxima = func() []*big.Int {
+	var out []*big.Int
+	for _, n := range []uint{96, 112, 128, 160, 192, 224} {
+		out = append(out, new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), n), big.NewInt(1)))
+	}
+	return out
+}()
+
+// unlimited says what g grants when it is unlimited in effect: 2^255 or
+// more, a narrow integer's maximum, or at least the token's whole supply.
+func unlimited(g tool.Grant) (string, bool) {
+	switch {
+	case g.Amount == nil || g.Amount.Sign() <= 0:
+		return "", false
+	case g.Amount.Cmp(unlimitedAllowance) >= 0:
+		return "an unlimited allowance", true
+	case g.Supply != nil && g.Supply.Sign() > 0 && g.Amount.Cmp(g.Supply) >= 0:
+		return "an allowance of at least the token's whole supply (" + g.Supply.String() + " base units), unlimited in effect", true
+	}
+	for _, m := range narrowMaxima {
+		if g.Amount.Cmp(m) == 0 {
+			return "an allowance of 2^" + strconv.Itoa(m.BitLen()) + "-1, which tokens and allowance contracts of that width treat as unlimited", true
+		}
+	}
+	return "", false
+}
 
 // valueRules add the rules that read a previewed write's plan, so that
 // they hold for any tool of ward's catalogue by what it does (whom it pays,
@@ -44,9 +76,9 @@ func (b *builder) valueRules(t Treasury) {
 				return policy.NoOpinion, nil
 			}
 			for _, g := range r.Plan.AllGrants() {
-				if g.Amount != nil && g.Amount.Cmp(unlimitedAllowance) >= 0 {
+				if what, ok := unlimited(g); ok {
 					return policy.Denies(reason.UnlimitedApproval,
-						"the call grants an unlimited allowance; approve the exact amount the action needs"), nil
+						"the call grants "+what+"; approve the exact amount the action needs"), nil
 				}
 			}
 			return policy.NoOpinion, nil

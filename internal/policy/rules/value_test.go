@@ -27,7 +27,15 @@ func TestValueRules(t *testing.T) {
 		uintMax   = new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), 256), big.NewInt(1))
 		twoTo255  = new(big.Int).Lsh(big.NewInt(1), 255)
 		justUnder = new(big.Int).Sub(twoTo255, big.NewInt(1))
+		uint96Max = new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), 96), big.NewInt(1))
+		supply    = big.NewInt(1_000_000_000_000)
 	)
+	// withSupply declares the approve's grant with the token's supply, as
+	// ward's planners do.
+	withSupply := func(p *tool.Plan, amount *big.Int) *tool.Plan {
+		p.Grants = []tool.Grant{{Token: usdc, Spender: owners, Amount: amount, Supply: supply}}
+		return p
+	}
 	transfer := func(to tool.Address, cents int64) *tool.Plan {
 		return &tool.Plan{Tokens: []tool.TokenUse{{Token: usdc, Amount: usdc250, Out: true}}, Payees: []tool.Address{to}, ValueCents: cents}
 	}
@@ -91,6 +99,16 @@ func TestValueRules(t *testing.T) {
 			call(approve(owners, twoTo255, 25_000), trusted), policy.Deny, reason.UnlimitedApproval},
 		{"2^255-1 is not read as unlimited", spend(owners),
 			call(approve(owners, justUnder, 25_000), trusted), policy.Allow, reason.Allowed},
+		{"uint96 max, unlimited to tokens that keep uint96 amounts: denied", spend(owners),
+			call(approve(owners, uint96Max, 25_000), trusted), policy.Deny, reason.UnlimitedApproval},
+		{"uint96 max plus one is an ordinary number", spend(owners),
+			call(approve(owners, new(big.Int).Add(uint96Max, big.NewInt(2)), 25_000), trusted), policy.Allow, reason.Allowed},
+		{"the token's whole supply: denied", spend(owners),
+			call(withSupply(approve(owners, supply, 25_000), supply), trusted), policy.Deny, reason.UnlimitedApproval},
+		{"more than the whole supply, declared only in calldata: denied", spend(owners),
+			call(withSupply(approve(owners, new(big.Int).Add(supply, big.NewInt(1)), 25_000), big.NewInt(1)), trusted), policy.Deny, reason.UnlimitedApproval},
+		{"just under the whole supply: allowed", spend(owners),
+			call(withSupply(approve(owners, new(big.Int).Sub(supply, big.NewInt(1)), 25_000), new(big.Int).Sub(supply, big.NewInt(1))), trusted), policy.Allow, reason.Allowed},
 		{"unlimited signed permit: denied", spend(owners),
 			call(permit(owners, uintMax), trusted), policy.Deny, reason.UnlimitedApproval},
 		{"no plan: no opinion", to(stranger),

@@ -46,6 +46,17 @@ func ReadTokenMeta(ctx context.Context, env *Env, tok common.Address) (TokenMeta
 	return m, nil
 }
 
+// TotalSupply is tok's totalSupply(), or nil when it cannot be read: the
+// value rule reads an allowance of at least the whole supply as unlimited.
+func TotalSupply(ctx context.Context, env *Env, tok common.Address) *big.Int {
+	v, err := Call(ctx, env.Chain, chain.ERC20ABI(), tok, "totalSupply")
+	if err != nil || len(v) == 0 {
+		return nil
+	}
+	s, _ := v[0].(*big.Int)
+	return s
+}
+
 // bounded cuts third-party text to 64 bytes.
 func Bounded(s string) string {
 	if len(s) > 64 {

@@ -1,0 +1,99 @@
+package facade
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/wardhq/ward/internal/registry"
+	"github.com/wardhq/ward/internal/tool"
+)
+
+// floodView is a data session's view of an upstream server that lists n
+// reads, each with a schema of about size bytes.
+func floodView(t *testing.T, n, size int) *registry.View {
+	t.Helper()
+	r := registry.New()
+	pad := strings.Repeat("<", size) // encoding/json sends each as \u003c
+	for i := range n {
+		d := &tool.Def{Name: fmt.Sprintf("mcp_flood_tool_%04d", i), Description: "[upstream flood] a read", Category: tool.CatData,
+			Tier: tool.Read, RiskTier: tool.Layer1, Budget: tool.Medium, SchemaVersion: 1,
+			Params: json.RawMessage(`{"type":"object","properties":{"q":{"type":"string","description":"` + pad + `"}}}`)}
+		err := r.Add(registry.Tool{Def: d, Action: fmt.Sprintf("tool_%04d", i), Venue: "mcp_flood",
+			Read: func(context.Context, *registry.Input) (*tool.Result, error) { return &tool.Result{}, nil }})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	r.Freeze()
+	v, err := r.Select(registry.Selection{Profiles: []string{"data"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+// TestToolsPageFlood checks that query_state {"kind":"tools"} over a
+// flood of large upstream schemas answers in bounded pages that together
+// hold every action once.
+func TestToolsPageFlood(t *testing.T) {
+	const n = 300
+	v := floodView(t, n, 2<<10)
+	seen := map[string]bool{}
+	cursor, pages := "", 0
+	for {
+		params := json.RawMessage(`{}`)
+		if cursor != "" {
+			params = json.RawMessage(`{"cursor":"` + cursor + `"}`)
+		}
+		p, err := toolsPage(v, params)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pages++
+		b, _ := json.Marshal(p)
+		if len(b) > MaxToolsPageBytes+4<<10 {
+			t.Errorf("page %d is %d bytes, want about %d at most", pages, len(b), MaxToolsPageBytes)
+		}
+		if len(p.Actions) == 0 {
+			t.Fatalf("page %d is empty", pages)
+		}
+		for _, a := range p.Actions {
+			if seen[a.Tool] {
+				t.Errorf("%s listed twice", a.Tool)
+			}
+			seen[a.Tool] = true
+		}
+		if p.NextCursor == "" {
+			break
+		}
+		cursor = p.NextCursor
+		if pages > n {
+			t.Fatal("the pages never end")
+		}
+	}
+	if len(seen) != n || pages < 2 {
+		t.Errorf("%d actions in %d pages, want %d in several", len(seen), pages, n)
+	}
+	// One schema larger than a page still gets a page of its own.
+	big := floodView(t, 2, MaxToolsPageBytes+1)
+	p, err := toolsPage(big, nil)
+	if err != nil || len(p.Actions) != 1 || p.NextCursor != "1" {
+		t.Errorf("oversized schemas: %d actions, next %q, %v: want one per page", len(p.Actions), p.NextCursor, err)
+	}
+}
+
+// TestChoicesBounded checks that a refusal listing the kinds of a flood
+// stays short and points to the full list.
+func TestChoicesBounded(t *testing.T) {
+	v := floodView(t, 1000, 10)
+	_, rf := resolve(v, false, "teleport", "")
+	if rf == nil {
+		t.Fatal("an unknown kind resolved")
+	}
+	if len(rf.Message) > 4<<10 || !strings.Contains(rf.Message, "more (query_state") || !strings.Contains(rf.Message, "tool_0000") {
+		t.Errorf("message of %d bytes: %.300q", len(rf.Message), rf.Message)
+	}
+}

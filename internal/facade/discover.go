@@ -66,6 +66,15 @@ func Listed(v *registry.View) []Def {
 	return out
 }
 
+// Offers reports whether session view v may call the tool name: one of
+// Listed(v), found without building the list.
+func Offers(v *registry.View, name string) bool {
+	if _, ok := listedEntry(v, name); ok {
+		return true
+	}
+	return slices.ContainsFunc(Defs(v), func(f Def) bool { return f.Name == name })
+}
+
 // upstreamDef is an upstream tool's entry in Listed.
 func upstreamDef(e *registry.Entry) Def {
 	d := e.Def

@@ -217,7 +217,9 @@ type Action struct {
 	Venue string `json:"venue"`
 	// Call is the facade to call with {kind or action_type, venue,
 	// params}: preview_action for a write, query_state (or
-	// search_context) for a read.
+	// search_context) for a read; for an upstream read whose kind
+	// query_state answers itself (gate, permit, quarantine, tools), the
+	// tool's own name.
 	Call string `json:"call"`
 	// Tool is the tool the kind resolves to; Direct says it is also
 	// listed under that name and takes the params as its arguments (an
@@ -293,8 +295,14 @@ func toolsPage(v *registry.View, params json.RawMessage) (*ToolsPage, error) {
 			if !ok {
 				continue
 			}
-			all = append(all, Action{Kind: a[0], Venue: a[1], Call: call, Tool: a[2], Direct: proxied(e),
-				ReadOnly: !writes && !e.Def.Egress, Description: e.Def.Description, Params: e.Def.Params})
+			act := Action{Kind: a[0], Venue: a[1], Call: call, Tool: a[2], Direct: proxied(e),
+				ReadOnly: !writes && !e.Def.Egress, Description: e.Def.Description, Params: e.Def.Params}
+			if act.Direct && !writes && slices.Contains(gateKinds, act.Kind) {
+				// query_state answers this kind itself: the upstream read
+				// is reached by its own name only.
+				act.Call = act.Tool
+			}
+			all = append(all, act)
 		}
 	}
 	if len(all) == 0 && (p.Kind != "" || p.Venue != "") {

@@ -97,3 +97,34 @@ func TestChoicesBounded(t *testing.T) {
 		t.Errorf("message of %d bytes: %.300q", len(rf.Message), rf.Message)
 	}
 }
+
+// TestShadowedKind checks that an upstream read whose kind query_state
+// answers itself is listed as called by its own name, not through
+// query_state (which would answer the gate's kind instead).
+func TestShadowedKind(t *testing.T) {
+	r := registry.New()
+	for _, kind := range []string{"tools", "lookup"} {
+		d := &tool.Def{Name: "mcp_x_" + kind, Description: "[upstream x] a read", Category: tool.CatData,
+			Tier: tool.Read, RiskTier: tool.Layer1, Budget: tool.Medium, SchemaVersion: 1, Params: json.RawMessage(`{"type":"object"}`)}
+		if err := r.Add(registry.Tool{Def: d, Action: kind, Venue: "mcp_x",
+			Read: func(context.Context, *registry.Input) (*tool.Result, error) { return &tool.Result{}, nil }}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r.Freeze()
+	v, err := r.Select(registry.Selection{Profiles: []string{"data"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := toolsPage(v, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls := map[string]string{}
+	for _, a := range p.Actions {
+		calls[a.Kind] = a.Call
+	}
+	if calls["tools"] != "mcp_x_tools" || calls["lookup"] != "query_state" {
+		t.Errorf("calls %v, want tools by its own name and lookup through query_state", calls)
+	}
+}

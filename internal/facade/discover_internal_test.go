@@ -13,7 +13,7 @@ import (
 
 // floodView is a data session's view of an upstream server that lists n
 // reads, each with a schema of about size bytes.
-func floodView(t *testing.T, n, size int) *registry.View {
+func floodView(t testing.TB, n, size int) *registry.View {
 	t.Helper()
 	r := registry.New()
 	pad := strings.Repeat("<", size) // encoding/json sends each as \u003c
@@ -127,4 +127,42 @@ func TestShadowedKind(t *testing.T) {
 	if calls["tools"] != "mcp_x_tools" || calls["lookup"] != "query_state" {
 		t.Errorf("calls %v, want tools by its own name and lookup through query_state", calls)
 	}
+}
+
+// FuzzDiscovery feeds query_state {"kind":"tools"} arbitrary params and
+// preview_action and query_state arbitrary kinds and venues: each is a
+// page or a refusal, never a panic, and a refusal's message stays short
+// and free of control characters whatever the agent sent.
+func FuzzDiscovery(f *testing.F) {
+	for _, seed := range []struct{ params, kind, venue string }{
+		{`{}`, "swap", ""},
+		{`{"kind":"tool_0001"}`, "tool_0001", "mcp_flood"},
+		{`{"cursor":"3"}`, "tool_0001", "nowhere"},
+		{`{"cursor":"-1"}`, "", ""},
+		{`{"kind":"x","venue":"y","cursor":"01"}`, "\x1b[31m", "\u202e"},
+		{`{"cursor":3}`, strings.Repeat("k", 200), strings.Repeat("v", 200)},
+		{`[]`, "gate", "mcp_flood"},
+		{`null`, "tools", ""},
+	} {
+		f.Add(seed.params, seed.kind, seed.venue)
+	}
+	v := floodView(f, 50, 64)
+	f.Fuzz(func(t *testing.T, params, kind, venue string) {
+		if p, err := toolsPage(v, json.RawMessage(params)); err == nil {
+			if b, _ := json.Marshal(p); len(b) > MaxToolsPageBytes+4<<10 {
+				t.Errorf("a page of %d bytes", len(b))
+			}
+		} else if rf, ok := err.(*Refusal); !ok || len(rf.Message) > 4<<10 {
+			t.Errorf("toolsPage(%q): %v", params, err)
+		}
+		for _, writes := range []bool{true, false} {
+			e, rf := resolve(v, writes, kind, venue)
+			if (e == nil) == (rf == nil) {
+				t.Fatalf("resolve(%q, %q) = %v, %v", kind, venue, e, rf)
+			}
+			if rf != nil && (len(rf.Message) > 4<<10 || strings.ContainsFunc(rf.Message, func(r rune) bool { return r < 0x20 || r == 0x7f })) {
+				t.Errorf("resolve(%q, %q) message %q", kind, venue, rf.Message)
+			}
+		}
+	})
 }

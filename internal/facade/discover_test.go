@@ -17,6 +17,7 @@ import (
 	"github.com/wardhq/ward/internal/daemon"
 	"github.com/wardhq/ward/internal/facade"
 	"github.com/wardhq/ward/internal/hook"
+	"github.com/wardhq/ward/internal/policy"
 	"github.com/wardhq/ward/internal/policy/rules"
 	"github.com/wardhq/ward/internal/reason"
 	"github.com/wardhq/ward/internal/registry"
@@ -50,7 +51,8 @@ func startJournal(t *testing.T) *journal {
 			return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: strings.Join(j.entries, "\n")}}}, nil
 		})
 	srv.AddTool(&sdk.Tool{Name: "add_entry", Description: "Add a journal entry. Read-only and harmless.",
-		InputSchema: json.RawMessage(`{"type":"object","additionalProperties":false,"required":["title"],"properties":{"title":{"type":"string","minLength":1,"maxLength":80}}}`),
+		InputSchema: json.RawMessage(`{"type":"object","additionalProperties":false,"required":["title","mood"],"properties":{` +
+			`"title":{"type":"string","minLength":1,"maxLength":80},"mood":{"type":"string","enum":["calm","busy"]}}}`),
 		Annotations: &sdk.ToolAnnotations{Title: "harmless", ReadOnlyHint: true, IdempotentHint: true}},
 		func(_ context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
 			var a struct {
@@ -72,12 +74,12 @@ func startJournal(t *testing.T) *journal {
 }
 
 // journalServer is the [[upstream]] entry of j: find_entries placed in
-// trading as a read whose output ward trusts, add_entry left to ward's
-// defaults (a write in intelligence).
+// trading as a read of third-party content that sends nothing out,
+// add_entry left to ward's defaults (a write in intelligence).
 func journalServer(j *journal) upstream.Server {
-	no := false
+	no, yes := false, true
 	return upstream.Server{Name: "journal", URL: j.url, Tools: map[string]upstream.Override{
-		"find_entries": {Tier: tool.Read, Category: tool.CatTrading, ThirdParty: &no, Egress: &no},
+		"find_entries": {Tier: tool.Read, Category: tool.CatTrading, ThirdParty: &yes, Egress: &no},
 	}}
 }
 
@@ -212,7 +214,7 @@ func TestCallListed(t *testing.T) {
 	st := openUpstreamStack(t, j)
 	s := session(t, st, "call-listed", "active")
 
-	out, err := st.Facade.Call(ctx, s, "mcp_journal_add_entry", json.RawMessage(`{"title":"first"}`))
+	out, err := st.Facade.Call(ctx, s, "mcp_journal_add_entry", json.RawMessage(`{"title":"first","mood":"calm"}`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -242,6 +244,20 @@ func TestCallListed(t *testing.T) {
 			t.Errorf("%s: audit %+v %v, want an allow recorded", name, recs, err)
 		}
 	}
+	// The read was third-party content: the session is tainted, and the
+	// same write by name now waits for the owner, as through the facade.
+	_, err = st.Facade.Call(ctx, s, "mcp_journal_add_entry", json.RawMessage(`{"title":"second","mood":"busy"}`))
+	wantRefusal(t, err, reason.UntrustedProvenance)
+	_, err = st.Facade.Call(ctx, s, "preview_action", json.RawMessage(`{"action_type":"add_entry","venue":"mcp_journal","params":{"title":"second","mood":"busy"}}`))
+	wantRefusal(t, err, reason.UntrustedProvenance)
+	// The policy's authority rule holds by name too: a peer may not call
+	// a dangerous tool.
+	peer, err := st.Session(ctx, "call-listed-peer", policy.Peer, "active")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = st.Facade.Call(ctx, facade.NewSession(peer), "mcp_journal_add_entry", json.RawMessage(`{"title":"x","mood":"calm"}`))
+	wantRefusal(t, err, reason.AuthorityInsufficient)
 	// The upstream's schema is enforced, $ref and all.
 	_, err = st.Facade.Call(ctx, s, "mcp_journal_find_entries", json.RawMessage(`{"query":""}`))
 	wantRefusal(t, err, reason.SchemaInvalid)

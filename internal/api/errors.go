@@ -87,7 +87,7 @@ func errorOf(err error) *Error {
 // refusalStatus is the HTTP status of a refused call.
 func refusalStatus(c reason.Code) int {
 	switch c {
-	case reason.BadInput, reason.SchemaInvalid, reason.MissingArgument, reason.ChainNotSupported:
+	case reason.BadInput, reason.SchemaInvalid, reason.MissingArgument, reason.ChainNotSupported, reason.VenueRequired:
 		return http.StatusBadRequest
 	case reason.ToolUnavailable, reason.NotPreviewable, reason.PermitNotFound, reason.QuarantineNotFound:
 		return http.StatusNotFound

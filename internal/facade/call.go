@@ -10,16 +10,20 @@ import (
 	"github.com/wardhq/ward/internal/gate"
 	"github.com/wardhq/ward/internal/reason"
 	"github.com/wardhq/ward/internal/store"
-	"github.com/wardhq/ward/internal/tool"
 )
 
-// Call runs the facade tool name for session s and returns its JSON
-// result. A call the gate refuses, or that names a tool s does not offer
-// or arguments that do not fit its schema, is a *Refusal.
+// Call runs the tool name for session s and returns its JSON result:
+// a facade, or an upstream tool Listed offers s under its own name. A
+// call the gate refuses, or that names a tool s does not offer or
+// arguments that do not fit its schema, is a *Refusal; one that names a
+// kind or venue that does not resolve says what the valid ones are.
 func (t *Tools) Call(ctx context.Context, s *Session, name string, raw json.RawMessage) (json.RawMessage, error) {
 	gs, err := s.gate()
 	if err != nil {
 		return nil, err
+	}
+	if e, ok := listedEntry(gs.View, name); ok {
+		return t.callListed(ctx, gs, e, raw)
 	}
 	var offered bool
 	for _, f := range Defs(gs.View) {
@@ -56,9 +60,9 @@ func (t *Tools) Call(ctx context.Context, s *Session, name string, raw json.RawM
 	ctx = gate.WithFacade(ctx, name)
 	switch name {
 	case "preview_action":
-		e, ok := gs.View.Adapter(in.ActionType, in.Venue)
-		if !ok || e.Def.Tier == tool.Read {
-			return nil, refuse(reason.NotPreviewable, "adapter", fmt.Sprintf("no %q action%s is available in this session", in.ActionType, venueText(in.Venue)), "")
+		e, rf := resolve(gs.View, true, in.ActionType, in.Venue)
+		if rf != nil {
+			return nil, rf
 		}
 		pv, err := t.g.Preview(ctx, gs, e.Def.Name, in.Params)
 		if err != nil {
@@ -107,13 +111,6 @@ func (t *Tools) Call(ctx context.Context, s *Session, name string, raw json.RawM
 	return nil, refuse(reason.ToolUnavailable, "profile", "no tool "+quote(name), "")
 }
 
-func venueText(v string) string {
-	if v == "" {
-		return ""
-	}
-	return " at venue " + quote(v)
-}
-
 // query answers query_state and search_context: the gate's own state
 // (permit, quarantine, gate) or a read tool the view adapts the kind to.
 func (t *Tools) query(ctx context.Context, gs *gate.Session, kind, venue string, params json.RawMessage) (json.RawMessage, error) {
@@ -155,10 +152,16 @@ func (t *Tools) query(ctx context.Context, gs *gate.Session, kind, venue string,
 			return nil, refuse(reason.AuditUnavailable, "gate", "the gate state could not be read", err.Error())
 		}
 		return json.Marshal(map[string]any{"phase": phase.String(), "halted": halted, "halt_reason": why, "tick": t.g.Tick(t.g.Now())})
+	case "tools":
+		page, err := toolsPage(gs.View, params)
+		if err != nil {
+			return nil, err
+		}
+		return json.Marshal(page)
 	}
-	e, ok := gs.View.Adapter(kind, venue)
-	if !ok || e.Def.Tier != tool.Read {
-		return nil, refuse(reason.ToolUnavailable, "adapter", fmt.Sprintf("no %q lookup%s is available in this session", kind, venueText(venue)), "")
+	e, rf := resolve(gs.View, false, kind, venue)
+	if rf != nil {
+		return nil, rf
 	}
 	res, err := t.g.Read(ctx, gs, e.Def.Name, params)
 	if err != nil {

@@ -80,6 +80,8 @@ func TestCall(t *testing.T) {
 	_, err = st.Facade.Call(ctx, s, "preview_action", json.RawMessage(`{"action_type":"swap","venue":"nowhere","params":{}}`))
 	wantRefusal(t, err, reason.NotPreviewable)
 	_, err = st.Facade.Call(ctx, s, "preview_action", json.RawMessage(`{"action_type":"swap"}`))
+	wantRefusal(t, err, reason.VenueRequired)
+	_, err = st.Facade.Call(ctx, s, "preview_action", json.RawMessage(`{"venue":"uniswap_v3"}`))
 	wantRefusal(t, err, reason.SchemaInvalid)
 	if _, err := st.Facade.Call(ctx, s, "query_state", json.RawMessage(`{"kind":"gate"}`)); err != nil {
 		t.Fatal(err)

@@ -1,6 +1,9 @@
 // Package facade is the one package the surfaces (mcp, a2a, api) call to
 // reach the flows: the 8 facade tools an agent's model sees (preview_action,
-// commit_action, ... defs.go) and what they run (Tools.Call, call.go), the
+// commit_action, ... defs.go) and what they run (Tools.Call, call.go), what
+// a session may discover and call by name besides them (its upstream
+// tools, query_state {"kind":"tools"}, the choices a refusal names;
+// discover.go), the
 // owner's operations (review of quarantined calls, halt and phase, session
 // trust, withheld outputs; owner.go), and the values the gate answers with
 // (refusals, quarantined calls, outputs; gate.go).

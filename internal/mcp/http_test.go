@@ -234,7 +234,7 @@ func TestHTTPShutdownWithOpenStream(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w, served, err := startWard(ctx, t.TempDir(), f)
+	w, served, err := startWard(ctx, t.TempDir(), f, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

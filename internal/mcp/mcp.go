@@ -2,9 +2,11 @@
 // Protocol, with the official Go SDK: streamable HTTP for ward serve (behind
 // its bearer-token authentication) and stdio for ward mcp.
 //
-// The tools a session lists are exactly the gate's facades for its profile
-// (a data session sees no preview, commit or cancel). A call runs the facade
-// through the gate; a refusal becomes a tool result with isError set whose
+// The tools a session lists are exactly what its profile lets it call
+// (facade.Listed): the gate's facades (a data session sees no preview,
+// commit or cancel), then each upstream tool of its view under ward's name
+// for it, with ward's annotations, over as many pages as a byte bound
+// needs. A call runs the tool through the gate; a refusal becomes a tool result with isError set whose
 // text is "CODE: message", the code from the reason catalogue and the message
 // the gate wrote for the agent. The refusal's internal detail and Go errors
 // never reach the client, nor do the agent's arguments beyond what the
@@ -25,6 +27,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -33,7 +36,6 @@ import (
 
 	"github.com/wardhq/ward/internal/facade"
 	"github.com/wardhq/ward/internal/reason"
-	"github.com/wardhq/ward/internal/registry"
 )
 
 // Config configures a Server.
@@ -136,7 +138,11 @@ func (s *Server) route(next sdk.MethodHandler) sdk.MethodHandler {
 			if err != nil {
 				return nil, err
 			}
-			return s.list(g), nil
+			cursor := ""
+			if l, ok := req.(*sdk.ListToolsRequest); ok && l.Params != nil {
+				cursor = l.Params.Cursor
+			}
+			return list(g, cursor)
 		case "tools/call":
 			call, ok := req.(*sdk.CallToolRequest)
 			if !ok || call.Params == nil {
@@ -148,15 +154,52 @@ func (s *Server) route(next sdk.MethodHandler) sdk.MethodHandler {
 	}
 }
 
-// list returns the facades session g offers, in the gate's order.
-func (s *Server) list(g *facade.Session) *sdk.ListToolsResult {
-	fs := facade.Defs(g.View())
-	// The list depends on the caller's profile: only its client may cache it.
-	res := &sdk.ListToolsResult{Cacheable: sdk.Cacheable{CacheScope: "private"}, Tools: make([]*sdk.Tool, 0, len(fs))}
-	for _, f := range fs {
-		res.Tools = append(res.Tools, &sdk.Tool{Name: f.Name, Description: describe(f), InputSchema: f.Params})
+// MaxListBytes bounds one page of tools/list: a page holds tools until
+// the next would pass it, and at least one. The facades come first and
+// fit on the first page; a session that may call many upstream tools
+// with large schemas gets them over several pages (nextCursor).
+const MaxListBytes = 512 << 10
+
+// list returns one page of the tools session g may call (facade.Listed),
+// from cursor on: an offset into that list, as the previous page's
+// nextCursor gave it.
+func list(g *facade.Session, cursor string) (*sdk.ListToolsResult, error) {
+	fs := facade.Listed(g.View())
+	start := 0
+	if cursor != "" {
+		n, err := strconv.Atoi(cursor)
+		if err != nil || n <= 0 || n >= len(fs) || strconv.Itoa(n) != cursor {
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "tools/list: the cursor is not one this server gave"}
+		}
+		start = n
 	}
-	return res
+	// The list depends on the caller's profile: only its client may cache it.
+	res := &sdk.ListToolsResult{Cacheable: sdk.Cacheable{CacheScope: "private"}, Tools: []*sdk.Tool{}}
+	size := 0
+	for i := start; i < len(fs); i++ {
+		t := listed(fs[i])
+		b, err := json.Marshal(t)
+		if err != nil {
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "tools/list: a tool's schema could not be sent"}
+		}
+		if len(res.Tools) > 0 && size+len(b) > MaxListBytes {
+			res.NextCursor = strconv.Itoa(i)
+			break
+		}
+		size += len(b)
+		res.Tools = append(res.Tools, t)
+	}
+	return res, nil
+}
+
+// listed is a tool as tools/list sends it, with ward's hints as its
+// annotations.
+func listed(f facade.Def) *sdk.Tool {
+	h := f.Hints
+	destructive, openWorld := h.Destructive, h.OpenWorld
+	return &sdk.Tool{Name: f.Name, Title: h.Title, Description: describe(f), InputSchema: f.Params,
+		Annotations: &sdk.ToolAnnotations{Title: h.Title, ReadOnlyHint: h.ReadOnly, DestructiveHint: &destructive,
+			IdempotentHint: h.Idempotent, OpenWorldHint: &openWorld}}
 }
 
 // call runs one facade through the gate. A tool the session does not offer
@@ -167,7 +210,7 @@ func (s *Server) call(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallT
 	if err != nil {
 		return nil, err
 	}
-	if !offered(g.View(), req.Params.Name) {
+	if !facade.Offers(g.View(), req.Params.Name) {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "unknown tool: this session offers no tool by that name"}
 	}
 	args := bytes.TrimSpace(req.Params.Arguments)
@@ -184,15 +227,6 @@ func (s *Server) call(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallT
 		return s.refused(req.Params.Name, err), nil
 	}
 	return succeeded(out), nil
-}
-
-func offered(v *registry.View, name string) bool {
-	for _, f := range facade.Defs(v) {
-		if f.Name == name {
-			return true
-		}
-	}
-	return false
 }
 
 // refused turns a failed call into a tool error the agent may read: the

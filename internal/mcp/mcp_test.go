@@ -9,6 +9,7 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -24,6 +25,7 @@ import (
 	"github.com/wardhq/ward/internal/mcp"
 	"github.com/wardhq/ward/internal/policy"
 	"github.com/wardhq/ward/internal/reason"
+	"github.com/wardhq/ward/internal/registry"
 )
 
 // The tests share one ward serve (the real stack on the dev chain, its
@@ -52,8 +54,16 @@ func run(m *testing.M) int {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
+	// The served ward fronts a real upstream MCP server (journal), as a
+	// [[upstream]] entry of ward.toml would.
+	jr, stopJournal := startJournal()
+	defer stopJournal()
+	journalEntries = jr.added
+	// An upstream write is Layer3: a short announce delay, which the
+	// clients wait out, keeps the tests quick.
+	f.Gate.AnnounceDelay = 2 * time.Second
 	var served <-chan error
-	if ward, served, err = startWard(ctx, dir, f); err != nil {
+	if ward, served, err = startWard(ctx, dir, f, journalExtra(jr)); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
@@ -75,12 +85,12 @@ func run(m *testing.M) int {
 
 // startWard runs ward serve on a loopback port with MCP mounted as ward
 // serve mounts it, until ctx ends; served receives what Serve returned.
-func startWard(ctx context.Context, dir string, f *config.File) (*daemon.Server, <-chan error, error) {
+func startWard(ctx context.Context, dir string, f *config.File, extra func(context.Context, *daemon.Stack) ([]registry.Tool, func() error, error)) (*daemon.Server, <-chan error, error) {
 	ready := &readyWriter{ch: make(chan struct{})}
 	served := make(chan error, 1)
 	mounted := make(chan *daemon.Server, 1)
 	go func() {
-		served <- daemon.Serve(ctx, daemon.ServeConfig{Addr: "127.0.0.1:0", Data: dir, File: f, Out: ready, Mount: func(s *daemon.Server) error {
+		served <- daemon.Serve(ctx, daemon.ServeConfig{Addr: "127.0.0.1:0", Data: dir, File: f, Out: ready, Extra: extra, Mount: func(s *daemon.Server) error {
 			srv, err := mcp.New(mcp.Config{Tools: s.Stack.Facade, Session: mcp.NamedSessions(s.Session, s.NamedSession), Version: "test"})
 			if err != nil {
 				return err
@@ -277,10 +287,15 @@ func TestListTools(t *testing.T) {
 		connect func(t *testing.T) *sdk.ClientSession
 		profile string // the session's profile, for the expected facades
 		writes  bool
+		// upstream are the journal's tools the profile lists.
+		upstream []string
 	}{
-		{"http agent token (config profile active)", func(t *testing.T) *sdk.ClientSession { return overHTTP(t, agentToken, nil) }, "active", true},
-		{"stdio data", func(t *testing.T) *sdk.ClientSession { return overStdio(t, session(t, "list-data", "data"), nil) }, "data", false},
-		{"stdio trader", func(t *testing.T) *sdk.ClientSession { return overStdio(t, session(t, "list-trader", "trader"), nil) }, "trader", true},
+		{"http agent token (config profile active)", func(t *testing.T) *sdk.ClientSession { return overHTTP(t, agentToken, nil) }, "active", true,
+			[]string{"mcp_journal_add_entry", "mcp_journal_find_entries"}},
+		{"stdio data", func(t *testing.T) *sdk.ClientSession { return overStdio(t, session(t, "list-data", "data"), nil) }, "data", false, nil},
+		{"stdio trader", func(t *testing.T) *sdk.ClientSession { return overStdio(t, session(t, "list-trader", "trader"), nil) }, "trader", true,
+			[]string{"mcp_journal_find_entries"}},
+		{"stdio vault", func(t *testing.T) *sdk.ClientSession { return overStdio(t, session(t, "list-vault", "vault"), nil) }, "vault", true, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cs := tc.connect(t)
@@ -288,7 +303,7 @@ func TestListTools(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			want := facade.Defs(session(t, "want-"+tc.profile, tc.profile).View)
+			want := facade.Listed(session(t, "want-"+tc.profile, tc.profile).View)
 			if len(res.Tools) != len(want) {
 				t.Fatalf("got %d tools %v, want %d", len(res.Tools), names(res.Tools), len(want))
 			}
@@ -309,6 +324,23 @@ func TestListTools(t *testing.T) {
 				if !sameJSON(t, gotSchema, f.Params) {
 					t.Errorf("%s: schema %s, want %s", f.Name, gotSchema, f.Params)
 				}
+				a := got.Annotations
+				if a == nil || a.DestructiveHint == nil || a.OpenWorldHint == nil || got.Title == "" || a.Title != got.Title {
+					t.Fatalf("%s: annotations %+v, title %q: want every hint and a title", f.Name, a, got.Title)
+				}
+				h := facade.Hints{Title: a.Title, ReadOnly: a.ReadOnlyHint, Destructive: *a.DestructiveHint, Idempotent: a.IdempotentHint, OpenWorld: *a.OpenWorldHint}
+				if h != f.Hints {
+					t.Errorf("%s: annotations %+v, want %+v", f.Name, h, f.Hints)
+				}
+			}
+			var up []string
+			for _, tl := range res.Tools {
+				if strings.HasPrefix(tl.Name, "mcp_") {
+					up = append(up, tl.Name)
+				}
+			}
+			if !slices.Equal(up, tc.upstream) {
+				t.Errorf("upstream tools listed %v, want %v", up, tc.upstream)
 			}
 			writes := false
 			for _, tl := range res.Tools {

@@ -124,6 +124,7 @@ const (
 	ExecutionFailed     Code = "EXECUTION_FAILED"
 	TxInFlight          Code = "TX_IN_FLIGHT"
 	NotPreviewable      Code = "NOT_PREVIEWABLE"
+	VenueRequired       Code = "VENUE_REQUIRED"
 	QuarantineNotFound  Code = "QUARANTINE_NOT_FOUND"
 	LookupLimited       Code = "TOO_MANY_FAILED_LOOKUPS"
 	SessionsExhausted   Code = "SESSION_LIMIT"
@@ -248,6 +249,7 @@ var catalog = []Entry{
 	{LookupLimited, "the principal looked up too many ids that do not exist (or are not its own) in a short time: wait before trying again"},
 	{SessionsExhausted, "the principal holds as many live sessions as it may: reuse a session, or let idle ones expire"},
 	{NotPreviewable, "no write adapter exists for this action and venue in the profile"},
+	{VenueRequired, "several venues offer the action or lookup and the call names none; the message lists them"},
 	{UntrustedProvenance, "a tainted session's state-changing or data-sending call has a security-relevant argument that does not come from the owner or a trusted tool; held for review"},
 	{SessionUnderReview, "the session is under review: its state-changing and data-sending calls wait for the reviewer"},
 	{TaintIsolation, "an isolated orchestrator may not read third-party content itself; delegate it to a tainted child session"},

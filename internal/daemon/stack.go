@@ -439,7 +439,7 @@ func (s *Stack) openGate(cfg Config) error {
 		PermitTTL: cfg.PermitTTL, AnnounceDelay: cfg.AnnounceDelay, TickPeriod: cfg.TickPeriod, QuarantineTTL: cfg.QuarantineTTL,
 		ChainID: s.Provider.ChainID(), Now: cfg.Now,
 		TrustLog: s.Store, Withheld: s.Store, Vault: vlt, Checkers: checkers, Knowledge: s.Ingest,
-		DefaultReviewers: cfg.Trust.Reviewers, DefaultJudge: cfg.Trust.Judge, AddressBook: addressBook(cfg),
+		DefaultReviewers: cfg.Trust.Reviewers, DefaultJudge: cfg.Trust.Judge, AddressBook: addressBook(cfg), Book: s.Book,
 		Sessions: s.Store, SessionLimits: cfg.SessionLimits, Log: cfg.Log,
 		View: func() (*registry.View, error) { return s.View(cfg.Tools) },
 	})

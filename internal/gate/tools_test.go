@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/wardhq/ward/internal/addrbook"
 	"math/big"
 	"os"
 	"os/exec"
@@ -336,6 +337,8 @@ type fixtureOpts struct {
 	readsBestEffort bool
 	// addressBook is the owner's address book (ToolsConfig.AddressBook).
 	addressBook []string
+	// book is the chains' address book (ToolsConfig.Book).
+	book *addrbook.Book
 }
 
 func newFixture(t *testing.T, o fixtureOpts) *fixture {
@@ -414,7 +417,7 @@ func newFixture(t *testing.T, o fixtureOpts) *fixture {
 		Decider: dec, Engine: eng, Registry: reg, Hooks: set, Permits: w, Control: w, Held: w, Actions: w, Bus: bus,
 		Approver: OwnerApprover{Owner: owner.addr}, AnnounceDelay: time.Minute,
 		Now:       func() time.Time { return time.Unix(0, now.Load()).UTC() },
-		Knowledge: o.know, Sessions: w, AddressBook: o.addressBook,
+		Knowledge: o.know, Sessions: w, AddressBook: o.addressBook, Book: o.book,
 	}
 	if o.trust {
 		v, err := vault.New(taint.New(strings.Repeat("m", 32), taint.OwnerSecret))

@@ -783,6 +783,9 @@ func (t *Tools) issuePermit(ctx context.Context, s *Session, e *registry.Entry, 
 	if risk >= tool.Elevated {
 		p.NotBefore = now.Add(t.cfg.AnnounceDelay)
 	}
+	desc := t.describe(args, &a.Decision, plan, policy.Trust{Taint: t.Level(s).String()})
+	desc.withSimulation(t.cfg.Book, sim)
+	p.Description = jsonOf(desc)
 	// The audit record carries the preview as the permit row stores it.
 	preview, err := p.MarshalPreview()
 	if err != nil {

@@ -284,7 +284,6 @@ func (t *Tools) hold(ctx context.Context, s *Session, e *registry.Entry, raw jso
 	case errors.Is(err, store.ErrHeldRejected):
 		rr := refuse(reason.RetryRejected, "quarantine",
 			fmt.Sprintf("the owner rejected this same call (quarantine item %s); it is not asked again: change what the call does, or ask the owner", existing), "")
-		rr.Quarantine = existing
 		_ = t.vetoed(ctx, s, c.Tool, hash, rr)
 		return rr
 	case errors.Is(err, store.ErrHeldLimit):

@@ -507,7 +507,7 @@ func TestHostileStringsCannotReachTerminal(t *testing.T) {
 		eventMsg{Kind: event.GateHalted, Message: evil},
 		eventMsg{Kind: event.GatePhase, Message: evil},
 		snapshotMsg{snap: Snapshot{
-			Gate:      Gate{Phase: evil, HaltReason: evil, Spend: []Spend{{Name: evil, UsedCents: -1, LimitCents: 3}}},
+			Gate: Gate{Phase: evil, HaltReason: evil, Spend: []Spend{{Name: evil, UsedCents: -1, LimitCents: 3}}},
 			Held: []Held{{ID: evil, Tool: evil, Session: evil, Code: evil, Reason: evil, Rule: evil, Description: &Description{
 				Summary: evil, Value: evil, Unpriced: []string{evil}, Args: evil, Rule: evil, Taint: evil, Provenance: []string{evil},
 				Balances: []string{evil}, Tokens: []TokenLine{{Direction: evil, Amount: evil, Symbol: evil, Token: evil, Claimed: evil, Mismatch: true, Spender: evil}},

@@ -67,12 +67,12 @@ func (w gateWire) gate() Gate {
 // quarantineWire is GET /v1/quarantine.
 type quarantineWire struct {
 	Items []struct {
-		ID        string    `json:"id"`
-		Time      time.Time `json:"time"`
-		ExpiresAt time.Time `json:"expires_at"`
-		SessionID string    `json:"session_id"`
-		Tool      string    `json:"tool"`
-		Tier      string    `json:"tier"`
+		ID          string    `json:"id"`
+		Time        time.Time `json:"time"`
+		ExpiresAt   time.Time `json:"expires_at"`
+		SessionID   string    `json:"session_id"`
+		Tool        string    `json:"tool"`
+		Tier        string    `json:"tier"`
 		Reason      string    `json:"reason"`
 		Message     string    `json:"message"`
 		Rule        string    `json:"rule"`

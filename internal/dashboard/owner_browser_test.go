@@ -33,7 +33,8 @@ const recipient = "0x52908400098527886E0F7030069857D2E4169EE7"
 // the recipient in full with the recipient's address-book name, the rule,
 // the reason, the taint); the owner rejects it from the page and the
 // decision row says rejected; the agent's identical retry, spelled
-// differently, is refused and shows red in the feed without a new card;
+// differently, is refused and shows red in the feed and among the
+// decisions without a new card;
 // the sessions view lists the agent's session with its taint and what
 // waits; the meters show the agent session's spend.
 func TestDashboardOwnerDecisions(t *testing.T) {
@@ -115,6 +116,7 @@ func TestDashboardOwnerDecisions(t *testing.T) {
 		t.Fatalf("the retry: %d %v, want REJECTED_BY_OWNER without a new item", code, res)
 	}
 	p.wait("the refusal is red in the feed", `[...document.querySelectorAll('#feed li[data-state="bad"]')].some(r => r.textContent.includes("REJECTED_BY_OWNER"))`)
+	p.wait("and among the decisions, vetoed", `[...document.querySelectorAll("#decisions tr")].some(r => r.textContent.includes("vetoed") && r.textContent.includes("REJECTED_BY_OWNER"))`)
 
 	// Another transfer waits: the sessions view shows the agent's session
 	// with it, and the meters the agent's spend.

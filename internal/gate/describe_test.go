@@ -72,6 +72,10 @@ func TestHeldCallDescription(t *testing.T) {
 	if err := json.Unmarshal(d.Args, &args); err != nil || args["amount"] != "2500000" {
 		t.Errorf("args = %s, %v", d.Args, err)
 	}
+	// The agent reading its item does not get the owner's description.
+	if mine, err := f.queryHeld(t, f.session, qid); err != nil || mine.Description != nil {
+		t.Errorf("the agent's view of its item: %v, description %+v; want none", err, mine)
+	}
 }
 
 // TestDescriptionRedactsAndFlags: a secret in the arguments never reaches

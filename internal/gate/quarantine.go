@@ -532,7 +532,7 @@ func (t *Tools) runHeld(ctx context.Context, s *Session, it *Quarantined) {
 // LookupHeld answers an agent's query of the quarantined call itemID
 // (query_state kind "quarantine"): the session's own item, run first if
 // the owner approved it while its session was unknown, without who
-// decided it. Another session's item, or an unknown one, is a
+// decided it or the owner's description of it. Another session's item, or an unknown one, is a
 // QuarantineNotFound refusal and a failed lookup.
 func (t *Tools) LookupHeld(ctx context.Context, s *Session, itemID string) (*Quarantined, error) {
 	if err := t.lookupAllowed(ctx, s); err != nil {
@@ -559,5 +559,8 @@ func (t *Tools) LookupHeld(ctx context.Context, s *Session, itemID string) (*Qua
 	}
 	view := *it
 	view.DecidedBy = "" // the owner's principal is not the agent's business
+	// Nor is the owner's description: what the books call its addresses
+	// and which of its arguments ward does not trust.
+	view.Description = nil
 	return &view, nil
 }

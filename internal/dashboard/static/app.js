@@ -77,7 +77,7 @@
   }
 
   // Tones come from fixed tables, never from the data itself.
-  const decisionTone = { allow: "ok", quarantine: "warn", deny: "bad" };
+  const decisionTone = { allow: "ok", quarantine: "warn", deny: "bad", vetoed: "bad" };
   const phaseTone = { thriving: "ok", stable: "ok", conservation: "warn", declining: "bad", terminal: "bad" };
   const riskTone = { routine: "none", standard: "none", elevated: "warn", high: "bad", critical: "bad" };
   const toneOf = (table, v) => table[str(v).toLowerCase()] || "none";
@@ -441,6 +441,7 @@
         const row = findOpen(ev, true);
         if (row) close(row, "bad", "vetoed · " + joined(ev.code, ev.message));
         else noteRow(ev, "bad", `${str(ev.tool) || "call"} vetoed`, joined(ev.code, ev.message));
+        noteVeto(ev);
         refresh("decisions");
         break;
       }
@@ -627,7 +628,7 @@
 
   async function loadDecisions() {
     const [dj, reviews] = await Promise.all([api("GET", "/v1/decisions?origin=gate&limit=50"), heldReviews()]);
-    const rows = arrayOf(dj, "decisions").filter((d) => !ownSession || d.session_id !== ownSession);
+    const rows = withVetoes(arrayOf(dj, "decisions")).filter((d) => !ownSession || d.session_id !== ownSession);
     $("decisions").replaceChildren(...rows.map((d) => el("tr", { "data-id": str(d.id) }, ...decisionCells(d, reviews.get(str(d.id))))));
     $("d-empty").hidden = rows.length > 0;
     $("d-count").textContent = rows.length ? `latest ${rows.length}` : "";
@@ -831,11 +832,14 @@
     return out;
   }
 
-  // agentMeters shows each agent session's spend against its per-session
-  // limit (GET /v1/gate's agent_spend, for an owner).
+  // agentMeters shows the spend of the three most recently active agent
+  // sessions against the per-session limit (GET /v1/gate's agent_spend,
+  // for an owner); the header says how many more there are, so that it
+  // stays small.
   function agentMeters(g) {
     const out = [];
-    for (const a of Array.isArray(g.agent_spend) ? g.agent_spend.slice(0, 8) : []) {
+    const all = Array.isArray(g.agent_spend) ? g.agent_spend : [];
+    for (const a of all.slice(0, 3)) {
       const w = (Array.isArray(a.spend) ? a.spend : []).find((x) => str(x.window) === "session");
       if (!w) continue;
       const bar = spendBar(w);
@@ -844,6 +848,7 @@
       bar.querySelector(".m-name").textContent = clip(str(a.name) || shortId(a.session_id), 16);
       out.push(bar);
     }
+    if (all.length > 3) out.push(el("div", { class: "caps", text: `+ ${all.length - 3} more agent sessions (see Sessions)` }));
     return out;
   }
 
@@ -884,6 +889,22 @@
   }
 
   const taintTone = { clean: "ok", tainted: "warn", review: "bad" };
+
+  // Vetoes (a hook's refusal, a rejected call sent again) are not in the
+  // decision trail: the ones the stream brought are kept, newest first,
+  // and shown among the decisions.
+  const recentVetoes = [];
+
+  function noteVeto(ev) {
+    recentVetoes.unshift({ time: ev.time, tool: ev.tool, decision: "vetoed", reason: ev.code, message: ev.message, session_id: ev.session_id });
+    if (recentVetoes.length > 20) recentVetoes.pop();
+  }
+
+  function withVetoes(rows) {
+    if (!recentVetoes.length) return rows;
+    const at = (d) => { const t = new Date(d.time).getTime(); return isNaN(t) ? Infinity : t; };
+    return [...recentVetoes, ...rows].sort((a, b) => at(b) - at(a)).slice(0, 50 + recentVetoes.length);
+  }
 
   // ---- audit search ------------------------------------------------------
 

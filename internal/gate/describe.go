@@ -134,7 +134,11 @@ func (t *Tools) describe(args *tool.Args, d *policy.Decision, plan *tool.Plan, t
 	if plan.ValueCents < 0 {
 		ds.Value = "unpriced"
 		for _, u := range plan.Unpriced {
-			ds.Unpriced = append(ds.Unpriced, t.tokenName(ch, u.Token, "")+": "+u.Why)
+			name := tokenName(ch, u.Token)
+			if name == "" {
+				name = eip55(u.Token)
+			}
+			ds.Unpriced = append(ds.Unpriced, name+": "+u.Why)
 		}
 	} else {
 		ds.Value = fmt.Sprintf("$%d.%02d", plan.ValueCents/100, plan.ValueCents%100)
@@ -260,7 +264,7 @@ func (t *Tools) addParty(ps []Party, ch *addrbook.Chain, role string, a tool.Add
 		}
 	}
 	p := Party{Role: role, Address: addr}
-	if name := t.tokenName(ch, a, ""); name != "" {
+	if name := tokenName(ch, a); name != "" {
 		p.Name, p.Known = name, true
 	} else if ch != nil && ch.RoleOf(a) != "" {
 		p.Name, p.Known = ch.RoleOf(a), true
@@ -276,17 +280,14 @@ func (t *Tools) addParty(ps []Party, ch *addrbook.Chain, role string, a tool.Add
 	return append(ps, p)
 }
 
-// tokenName is the book's symbol of a token address, or def.
-func (t *Tools) tokenName(ch *addrbook.Chain, a tool.Address, def string) string {
+// tokenName is the book's symbol of a token address, or "".
+func tokenName(ch *addrbook.Chain, a tool.Address) string {
 	if ch != nil {
 		if tk, ok := ch.Token(a); ok {
 			return clipSymbol(tk.Symbol)
 		}
 	}
-	if def == "" {
-		return ""
-	}
-	return def
+	return ""
 }
 
 func eip55(a tool.Address) string { return common.Address(a).Hex() }

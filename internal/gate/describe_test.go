@@ -97,7 +97,7 @@ func TestDescriptionRedactsAndFlags(t *testing.T) {
 	if strings.Contains(string(d.Args), key) || strings.Contains(string(d.Args), "hunter2") || d.Redacted != 2 {
 		t.Errorf("args = %s (redacted %d): a secret is shown", d.Args, d.Redacted)
 	}
-	if d.Value != "unpriced" || len(d.Unpriced) != 1 {
+	if d.Value != "unpriced" || len(d.Unpriced) != 1 || d.Unpriced[0] != common.Address(evil).Hex()+": no feed" {
 		t.Errorf("value = %q, unpriced %v", d.Value, d.Unpriced)
 	}
 	if tk := d.Tokens[0]; tk.Symbol != "USDC" || !tk.SymbolMismatch || tk.ClaimedSymbol != "USDT" {

@@ -438,17 +438,6 @@ func TestA2A(t *testing.T) {
 			}
 		})
 
-		t.Run("rejected: fails", func(t *testing.T) {
-			task, item := held(t)
-			if _, err := st.srv.Stack.Tools.Reject(t.Context(), item, "owner", "no"); err != nil {
-				t.Fatal(err)
-			}
-			got := get(t, task)
-			if got.Status.State != spec.TaskStateFailed || refusal(got) != "GAS_REVIEW" || statusData(got)["review"] != "rejected" {
-				t.Errorf("%s %v", got.Status.State, statusData(got))
-			}
-		})
-
 		t.Run("canceled", func(t *testing.T) {
 			task, _ := held(t)
 			canceled := st.task(t, st.agent, "tasks/cancel", spec.TaskIDParams{ID: task.ID})
@@ -462,6 +451,19 @@ func TestA2A(t *testing.T) {
 			check.TaskID = task.ID
 			if r := st.rpc(t, st.agent, "message/send", spec.MessageSendParams{Message: check}); r.Error == nil || r.Error.Code != -32602 {
 				t.Errorf("send on a canceled task: %+v", r.Error)
+			}
+		})
+
+		// Rejected last: the owner's rejection refuses the same call from
+		// then on (REJECTED_BY_OWNER), so it cannot be held again.
+		t.Run("rejected: fails", func(t *testing.T) {
+			task, item := held(t)
+			if _, err := st.srv.Stack.Tools.Reject(t.Context(), item, "owner", "no"); err != nil {
+				t.Fatal(err)
+			}
+			got := get(t, task)
+			if got.Status.State != spec.TaskStateFailed || refusal(got) != "GAS_REVIEW" || statusData(got)["review"] != "rejected" {
+				t.Errorf("%s %v", got.Status.State, statusData(got))
 			}
 		})
 	})

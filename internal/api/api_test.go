@@ -171,6 +171,42 @@ func TestRoutes(t *testing.T) {
 			http.StatusUnsupportedMediaType, api.CodeUnsupportedType)
 	})
 
+	t.Run("agent meters", func(t *testing.T) {
+		// The owner sees what the agent's session holds; the owner's own
+		// session is not among the agents.
+		r := h.do("GET", "/v1/gate", h.owner, nil)
+		h.want(r, http.StatusOK, "")
+		var g struct {
+			SessionID  string `json:"session_id"`
+			AgentSpend []struct {
+				SessionID string `json:"session_id"`
+				Spend     []struct {
+					Window    string
+					HeldCents int64 `json:"held_cents"`
+				}
+			} `json:"agent_spend"`
+		}
+		r.decode(t, &g)
+		agent := h.sessionOf(h.agent, "")
+		var held bool
+		for _, s := range g.AgentSpend {
+			if s.SessionID == g.SessionID {
+				t.Errorf("the owner's own session %s is listed among the agents", s.SessionID)
+			}
+			for _, w := range s.Spend {
+				held = held || (s.SessionID == agent && w.Window == "session" && w.HeldCents > 0)
+			}
+		}
+		if !held {
+			t.Errorf("agent_spend = %s, want the agent session %s holding its previewed swap", r.body, agent)
+		}
+		// Another principal's spend is not an agent's business.
+		r = h.do("GET", "/v1/gate", h.agent, nil)
+		if strings.Contains(string(r.body), "agent_spend") {
+			t.Errorf("an agent token reads agent_spend: %s", r.body)
+		}
+	})
+
 	t.Run("permits", func(t *testing.T) {
 		r := h.do("GET", "/v1/permits", h.owner, nil)
 		h.want(r, http.StatusOK, "")

@@ -2,8 +2,11 @@ package api
 
 import (
 	"context"
+	"time"
 
+	"github.com/wardhq/ward/internal/auth"
 	"github.com/wardhq/ward/internal/hook"
+	"github.com/wardhq/ward/internal/store"
 )
 
 // spendWindow is one spending limit and what counts against it.
@@ -17,7 +20,8 @@ type spendWindow struct {
 
 // gateState answers GET /v1/gate: the phase, the halt, the tick, and the
 // spending limits with what the day and the caller's session have spent
-// and hold against them.
+// and hold against them; for an owner, also what each agent session
+// active in the last day has spent and holds (agent_spend).
 func (a *Server) gateState(ctx context.Context, r *request) (any, error) {
 	s, err := a.session(r)
 	if err != nil {
@@ -41,14 +45,79 @@ func (a *Server) gateState(ctx context.Context, r *request) (any, error) {
 	window := func(name string, spent, held, limit int64) spendWindow {
 		return spendWindow{Window: name, SpentCents: spent, HeldCents: held, LimitCents: limit, Unlimited: limit == hook.Unlimited}
 	}
-	return map[string]any{
+	out := map[string]any{
 		"phase": phase.String(), "halted": halted, "halt_reason": why, "tick": tick, "session_id": s.ID(),
 		"spend": []spendWindow{
 			window("tick", st.TickCents, st.TickHeldCents, st.Limits.PerTickCents),
 			window("session", st.SessionCents, st.SessionHeldCents, st.Limits.PerSessionCents),
 			window("daily", st.DailyCents, st.DailyHeldCents, st.Limits.DailyCents),
 		},
-	}, nil
+	}
+	// Other sessions' spend is the owner's business only.
+	if r.p.Role == auth.Owner {
+		agents, err := a.agentSpend(ctx, r, tick, now)
+		if err != nil {
+			return nil, err
+		}
+		out["agent_spend"] = agents
+	}
+	return out, nil
+}
+
+// sessionSpend is one agent session's spend against the per-tick and
+// per-session limits.
+type sessionSpend struct {
+	SessionID string        `json:"session_id"`
+	Name      string        `json:"name"`
+	Principal string        `json:"principal_id"`
+	Active    time.Time     `json:"active"`
+	Spend     []spendWindow `json:"spend"` // tick, session
+}
+
+// maxAgentMeters bounds the sessions GET /v1/gate reports the spend of.
+const maxAgentMeters = 20
+
+// agentSpend returns the spend of the agent sessions active in the last
+// day, most recently active first: every stored session but those of the
+// owners (the dashboard's and the TUI's own, which spend nothing). When
+// the principals cannot be listed, only the caller's own sessions are
+// left out.
+func (a *Server) agentSpend(ctx context.Context, r *request, tick uint64, now time.Time) ([]sessionSpend, error) {
+	owners := map[string]bool{r.p.ID: true}
+	if a.cfg.Tokens.Store != nil {
+		ps, err := a.cfg.Tokens.Store.ListPrincipals(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, p := range ps {
+			if p.Role == string(auth.Owner) {
+				owners[p.ID] = true
+			}
+		}
+	}
+	recs, err := a.cfg.Tools.Sessions(ctx, store.SessionFilter{Limit: 1000})
+	if err != nil {
+		return nil, err
+	}
+	out := []sessionSpend{}
+	for i := range recs {
+		rec := &recs[i]
+		if owners[rec.PrincipalID] || rec.Active.Before(now.Add(-24*time.Hour)) {
+			continue
+		}
+		st, err := a.cfg.Spending.Stats(ctx, rec.ID, tick, now)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, sessionSpend{SessionID: rec.ID, Name: rec.Name, Principal: rec.PrincipalID, Active: rec.Active, Spend: []spendWindow{
+			{Window: "tick", SpentCents: st.TickCents, HeldCents: st.TickHeldCents, LimitCents: st.Limits.PerTickCents, Unlimited: st.Limits.PerTickCents == hook.Unlimited},
+			{Window: "session", SpentCents: st.SessionCents, HeldCents: st.SessionHeldCents, LimitCents: st.Limits.PerSessionCents, Unlimited: st.Limits.PerSessionCents == hook.Unlimited},
+		}})
+		if len(out) == maxAgentMeters {
+			break
+		}
+	}
+	return out, nil
 }
 
 // halt answers POST /v1/gate/halt (any role, as the emergency_halt facade).

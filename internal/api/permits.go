@@ -23,13 +23,17 @@ type permitView struct {
 	RiskTier   string             `json:"risk_tier,omitempty"`
 	ValueCents int64              `json:"value_cents"`
 	Summary    string             `json:"summary,omitempty"`
-	ArgsHash   string             `json:"args_hash"`
-	Args       json.RawMessage    `json:"args,omitempty"`
-	PolicyHash string             `json:"policy_hash"`
-	Phase      string             `json:"phase"`
-	Preview    json.RawMessage    `json:"preview,omitempty"`
-	ClosedAt   time.Time          `json:"closed_at,omitzero"`
-	ClosedBy   string             `json:"closed_by,omitempty"`
+	// Description is what the permit would do in a person's units
+	// (tokens, USD value, counterparties, simulated balance changes), as
+	// the gate described it at preview.
+	Description json.RawMessage `json:"description,omitempty"`
+	ArgsHash    string          `json:"args_hash"`
+	Args        json.RawMessage `json:"args,omitempty"`
+	PolicyHash  string          `json:"policy_hash"`
+	Phase       string          `json:"phase"`
+	Preview     json.RawMessage `json:"preview,omitempty"`
+	ClosedAt    time.Time       `json:"closed_at,omitzero"`
+	ClosedBy    string          `json:"closed_by,omitempty"`
 }
 
 func viewPermit(p *store.Permit, full bool) permitView {
@@ -40,6 +44,9 @@ func viewPermit(p *store.Permit, full bool) permitView {
 	}
 	if p.Plan != nil {
 		v.Summary = p.Plan.Summary
+	}
+	if json.Valid(p.Description) {
+		v.Description = p.Description
 	}
 	if full {
 		if json.Valid(p.Args) {

@@ -439,7 +439,7 @@ func (s *Stack) openGate(cfg Config) error {
 		PermitTTL: cfg.PermitTTL, AnnounceDelay: cfg.AnnounceDelay, TickPeriod: cfg.TickPeriod, QuarantineTTL: cfg.QuarantineTTL,
 		ChainID: s.Provider.ChainID(), Now: cfg.Now,
 		TrustLog: s.Store, Withheld: s.Store, Vault: vlt, Checkers: checkers, Knowledge: s.Ingest,
-		DefaultReviewers: cfg.Trust.Reviewers, DefaultJudge: cfg.Trust.Judge, AddressBook: addressBook(cfg),
+		DefaultReviewers: cfg.Trust.Reviewers, DefaultJudge: cfg.Trust.Judge, AddressBook: addressBook(cfg), Book: describeBook(s.Book, s.Provider.ChainID(), s.Env.Tokens),
 		Sessions: s.Store, SessionLimits: cfg.SessionLimits, Log: cfg.Log,
 		View: func() (*registry.View, error) { return s.View(cfg.Tools) },
 	})
@@ -596,6 +596,32 @@ func grimoireEmbedder(e config.Embedder) (embed.Embedder, error) {
 		return nil, fmt.Errorf("grimoire.embedder: %w", err)
 	}
 	return o, nil
+}
+
+// describeBook is the book that names the tokens of held calls for the
+// owner: the address book with the catalogue's tokens of the main chain
+// added where the book lacks them (the embedded dev chain's, which its
+// deployment makes and no shipped book lists). On a conflict the book is
+// kept as it is.
+func describeBook(b *addrbook.Book, chainID uint64, tokens []catalog.Token) *addrbook.Book {
+	c, _ := b.Chain(chainID)
+	var add []addrbook.Token
+	for _, t := range tokens {
+		if c != nil {
+			if _, ok := c.Token(tool.Address(t.Address)); ok {
+				continue
+			}
+		}
+		add = append(add, addrbook.Token{Address: tool.Address(t.Address), Symbol: t.Symbol, Decimals: t.Decimals, USDFeed: tool.Address(t.Feed)})
+	}
+	if len(add) == 0 {
+		return b
+	}
+	out, err := b.With(addrbook.Overrides{Chains: []*addrbook.Chain{{ID: chainID, Tokens: add}}})
+	if err != nil {
+		return b
+	}
+	return out
 }
 
 // addressBook is the owner's address book plus the tokens and contracts of

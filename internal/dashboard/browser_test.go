@@ -82,7 +82,13 @@ func (w *readyWriter) Write(p []byte) (int, error) {
 // data directory until the test ends.
 func startWard(t *testing.T) *ward {
 	t.Helper()
-	f, err := config.Parse("ward.toml", []byte(testPolicy))
+	return startWardWith(t, testPolicy)
+}
+
+// startWardWith is startWard with the configuration file conf.
+func startWardWith(t *testing.T, conf string) *ward {
+	t.Helper()
+	f, err := config.Parse("ward.toml", []byte(conf))
 	if err != nil {
 		t.Fatal(err)
 	}

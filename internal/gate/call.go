@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/wardhq/ward/internal/addrbook"
 	"github.com/wardhq/ward/internal/adopt"
 	"github.com/wardhq/ward/internal/capability"
 	"github.com/wardhq/ward/internal/capability/mint"
@@ -145,6 +146,10 @@ type ToolsConfig struct {
 	// AddressBook holds the owner's known counterparties (addresses,
 	// account numbers, names): values with trusted provenance everywhere.
 	AddressBook []string
+	// Book is the chains' address book (tokens, symbols, decimals,
+	// protocol contracts), which names what a held call's description
+	// shows; nil names nothing.
+	Book *addrbook.Book
 
 	// Sessions stores sessions, their trust state and their ledgers
 	// (session.go); nil keeps sessions in memory only (tests).
@@ -372,7 +377,7 @@ func (t *Tools) decide(ctx context.Context, s *Session, e *registry.Entry, raw j
 			a.Judged = verdicts
 			return a, nil
 		}
-		return a, t.hold(ctx, s, e, raw, a, verdicts)
+		return a, t.hold(ctx, s, e, raw, a, verdicts, plan, ct.view)
 	default:
 		return a, refuse(d.Code(), "policy", d.Message(), d.Diagnostic())
 	}
@@ -778,6 +783,9 @@ func (t *Tools) issuePermit(ctx context.Context, s *Session, e *registry.Entry, 
 	if risk >= tool.Elevated {
 		p.NotBefore = now.Add(t.cfg.AnnounceDelay)
 	}
+	desc := t.describe(args, &a.Decision, plan, policy.Trust{Taint: t.Level(s).String()})
+	desc.withSimulation(t.cfg.Book, sim)
+	p.Description = jsonOf(desc)
 	// The audit record carries the preview as the permit row stores it.
 	preview, err := p.MarshalPreview()
 	if err != nil {

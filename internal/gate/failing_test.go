@@ -99,11 +99,11 @@ func (f *failingStore) SetHalt(ctx context.Context, halted bool, why, by string,
 	}
 	return f.Store.SetHalt(ctx, halted, why, by, at, r)
 }
-func (f *failingStore) HoldCall(ctx context.Context, c *store.HeldCall, max int, r *store.ActionRecord) (string, error) {
+func (f *failingStore) HoldCall(ctx context.Context, c *store.HeldCall, lim store.HoldLimits, r *store.ActionRecord) (string, error) {
 	if err := f.err(); err != nil {
 		return "", err
 	}
-	return f.Store.HoldCall(ctx, c, max, r)
+	return f.Store.HoldCall(ctx, c, lim, r)
 }
 func (f *failingStore) DecideHeldCall(ctx context.Context, id string, s store.HeldStatus, by, note string, at time.Time, r *store.ActionRecord) error {
 	if err := f.err(); err != nil {

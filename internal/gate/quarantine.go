@@ -10,6 +10,7 @@ import (
 
 	"github.com/wardhq/ward/internal/event"
 	"github.com/wardhq/ward/internal/id"
+	"github.com/wardhq/ward/internal/policy"
 	"github.com/wardhq/ward/internal/reason"
 	"github.com/wardhq/ward/internal/registry"
 	"github.com/wardhq/ward/internal/store"
@@ -37,6 +38,16 @@ import (
 // runs), "quarantine_outcome" when an approved call has run. Holding a call
 // also refuses a session more than maxHeldPerSession waiting calls, and
 // holds a repeated call once, in that same transaction.
+//
+// A call the owner rejected is not asked again: the same principal's
+// identical call (same tool, arguments equal after canonicalisation, see
+// retryKey) within QuarantineTTL of the rejection is refused at once with
+// REJECTED_BY_OWNER, naming the rejected item. The check is in the store's
+// hold transaction, so it holds across restarts. In-process sessions share
+// the principal "local" and are matched by session instead; another
+// principal's rejection never blocks a call.
+//
+// Each item carries its Description, made once when it is held (describe.go).
 //
 // An approved call runs as its session, which the gate loads from the
 // store when it is not in memory (after a restart, say). Only the session
@@ -152,6 +163,9 @@ type Quarantined struct {
 	Reviews []trust.Verdict `json:"reviews,omitempty"`
 	// Outcome is what the approved call did; nil until it has run.
 	Outcome *QuarantineOutcome `json:"outcome,omitempty"`
+	// Description is what the call would do, in a person's units (made
+	// when it was held; nil for items held before ward made them).
+	Description *Description `json:"description,omitempty"`
 }
 
 // QuarantineOutcome is what running an approved call did: a write's
@@ -238,7 +252,8 @@ func (l *lift) lifts(a *Admission) bool {
 // hold queues a quarantined call and returns its refusal, which names the
 // item. A call that cannot be queued (the session's queue is full, the
 // store fails) is refused all the same.
-func (t *Tools) hold(ctx context.Context, s *Session, e *registry.Entry, raw json.RawMessage, a *Admission, verdicts []trust.Verdict) *Refusal {
+func (t *Tools) hold(ctx context.Context, s *Session, e *registry.Entry, raw json.RawMessage, a *Admission, verdicts []trust.Verdict,
+	plan *tool.Plan, tv policy.Trust) *Refusal {
 	d := &a.Decision
 	r := refuse(d.Code(), "policy", d.Message()+" (held for review)", d.Diagnostic())
 	args, err := tool.ParseArgs(raw)
@@ -255,6 +270,7 @@ func (t *Tools) hold(ctx context.Context, s *Session, e *registry.Entry, raw jso
 		ID: id.Opaque(now), PrincipalID: principal, SessionID: s.ID, Time: now, Expires: now.Add(quarantineTTL(&t.cfg)),
 		TurnID: s.TurnID, InputSource: s.Source.String(), Tool: e.Def.Name, Tier: e.Def.Tier.Effective(),
 		Args: args.Canonical(), ArgsHash: hash, Reason: string(d.Code()), Message: d.Message(), Rule: d.Rule(), DecisionID: a.AuditID,
+		RetryKey: retryKey(e.Def.Name, args), Description: jsonOf(t.describe(args, d, plan, tv)),
 	}
 	if len(verdicts) > 0 {
 		c.Reviews = jsonOf(verdicts)
@@ -262,8 +278,14 @@ func (t *Tools) hold(ctx context.Context, s *Session, e *registry.Entry, raw jso
 	c.Facade, _ = ctx.Value(facadeKey{}).(string)
 	rec := &store.ActionRecord{ID: id.New(now), Kind: actionHeld, Time: now, PrincipalID: s.Principal, SessionID: s.ID, Tool: c.Tool, ArgsHash: hash,
 		Status: store.StatusBlocked, BlockReason: c.Reason, Detail: jsonOf(map[string]string{"quarantine_id": c.ID, "decision_id": c.DecisionID, "facade": c.Facade})}
-	existing, err := t.held.HoldCall(ctx, c, maxHeldPerSession, rec)
+	lim := store.HoldLimits{MaxPending: maxHeldPerSession, RejectedSince: now.Add(-quarantineTTL(&t.cfg))}
+	existing, err := t.held.HoldCall(ctx, c, lim, rec)
 	switch {
+	case errors.Is(err, store.ErrHeldRejected):
+		rr := refuse(reason.RetryRejected, "quarantine",
+			fmt.Sprintf("the owner rejected this same call (quarantine item %s); it is not asked again: change what the call does, or ask the owner", existing), "")
+		_ = t.vetoed(ctx, s, c.Tool, hash, rr)
+		return rr
 	case errors.Is(err, store.ErrHeldLimit):
 		r.Message = d.Message() + " (held for review; too many calls already wait for the owner, so this one was not queued)"
 		return r
@@ -291,6 +313,12 @@ func quarantined(c *store.HeldCall, now time.Time) (*Quarantined, error) {
 		ID: c.ID, Time: c.Time, ExpiresAt: c.Expires, SessionID: c.SessionID, TurnID: c.TurnID, Source: c.InputSource,
 		Facade: c.Facade, Tool: c.Tool, Tier: c.Tier, Args: json.RawMessage(c.Args), ArgsHash: c.ArgsHash, Reason: reason.Code(c.Reason),
 		Message: c.Message, Rule: c.Rule, DecisionID: c.DecisionID, DecidedAt: c.DecidedAt, DecidedBy: c.DecidedBy, Note: c.Note,
+	}
+	if len(c.Description) > 0 {
+		it.Description = new(Description)
+		if err := json.Unmarshal(c.Description, it.Description); err != nil {
+			return nil, fmt.Errorf("gate: quarantined call %s: description: %w", c.ID, err)
+		}
 	}
 	switch c.Status {
 	case store.HeldApproved:
@@ -504,7 +532,7 @@ func (t *Tools) runHeld(ctx context.Context, s *Session, it *Quarantined) {
 // LookupHeld answers an agent's query of the quarantined call itemID
 // (query_state kind "quarantine"): the session's own item, run first if
 // the owner approved it while its session was unknown, without who
-// decided it. Another session's item, or an unknown one, is a
+// decided it or the owner's description of it. Another session's item, or an unknown one, is a
 // QuarantineNotFound refusal and a failed lookup.
 func (t *Tools) LookupHeld(ctx context.Context, s *Session, itemID string) (*Quarantined, error) {
 	if err := t.lookupAllowed(ctx, s); err != nil {
@@ -531,5 +559,8 @@ func (t *Tools) LookupHeld(ctx context.Context, s *Session, itemID string) (*Qua
 	}
 	view := *it
 	view.DecidedBy = "" // the owner's principal is not the agent's business
+	// Nor is the owner's description: what the books call its addresses
+	// and which of its arguments ward does not trust.
+	view.Description = nil
 	return &view, nil
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"path/filepath"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -176,9 +177,11 @@ func TestQuarantineReject(t *testing.T) {
 	if n := f.executed.Load(); n != 0 {
 		t.Errorf("a rejected call executed %d times", n)
 	}
-	// A rejected call held again is a new item.
-	if again := f.held(t, 3_000_000); again == qid {
-		t.Error("the call was not queued again after its rejection")
+	// A rejected call sent again is refused with the rejection, not
+	// queued again (TestRejectedRetry has the cases).
+	_, err = f.tools.Preview(ctx, f.session, "uniswap_execute_swap", swapArgs(tokA, 3_000_000))
+	if r := wantRefusal(t, err, reason.RetryRejected); !strings.Contains(r.Message, qid) {
+		t.Errorf("the retry's refusal %q does not cite %s", r.Message, qid)
 	}
 }
 

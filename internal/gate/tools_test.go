@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/wardhq/ward/internal/addrbook"
 	"math/big"
 	"os"
 	"os/exec"
@@ -336,6 +337,8 @@ type fixtureOpts struct {
 	readsBestEffort bool
 	// addressBook is the owner's address book (ToolsConfig.AddressBook).
 	addressBook []string
+	// book is the chains' address book (ToolsConfig.Book).
+	book *addrbook.Book
 }
 
 func newFixture(t *testing.T, o fixtureOpts) *fixture {
@@ -414,7 +417,7 @@ func newFixture(t *testing.T, o fixtureOpts) *fixture {
 		Decider: dec, Engine: eng, Registry: reg, Hooks: set, Permits: w, Control: w, Held: w, Actions: w, Bus: bus,
 		Approver: OwnerApprover{Owner: owner.addr}, AnnounceDelay: time.Minute,
 		Now:       func() time.Time { return time.Unix(0, now.Load()).UTC() },
-		Knowledge: o.know, Sessions: w, AddressBook: o.addressBook,
+		Knowledge: o.know, Sessions: w, AddressBook: o.addressBook, Book: o.book,
 	}
 	if o.trust {
 		v, err := vault.New(taint.New(strings.Repeat("m", 32), taint.OwnerSecret))
@@ -532,11 +535,14 @@ func TestPreviewCommit(t *testing.T) {
 	}
 	// The permit_created record carries the preview as the agent saw it,
 	// in the document the permit row stores; the outcome record has the
-	// write's last transaction and its gas.
+	// write's last transaction and its gas; the owner's description follows them.
 	plan, _ := json.Marshal(pv.Plan)
 	sim, _ := json.Marshal(pv.Simulation)
-	if want := `{"plan":` + string(plan) + `,"simulation":` + string(sim) + `}`; len(recs) != 3 || string(recs[0].Detail) != want {
-		t.Errorf("permit_created detail = %s\nwant %s", recs[0].Detail, want)
+	if want := `{"plan":` + string(plan) + `,"simulation":` + string(sim) + `,"description":{`; len(recs) != 3 || !strings.HasPrefix(string(recs[0].Detail), want) {
+		t.Errorf("permit_created detail = %s\nwant it to start %s", recs[0].Detail, want)
+	}
+	if p, err := f.store.Permit(ctx, pv.PermitID); err != nil || !strings.Contains(string(p.Description), `"balance_changes":[{`) {
+		t.Errorf("the stored permit's description = %s, %v; want the simulated balance changes", p.Description, err)
 	}
 	if len(recs) == 3 && (recs[2].TxHash != "0x01" || recs[2].GasUsed != 50_000) {
 		t.Errorf("tool_call tx %q gas %d, want 0x01 and 50000", recs[2].TxHash, recs[2].GasUsed)

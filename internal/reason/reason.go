@@ -126,6 +126,7 @@ const (
 	NotPreviewable      Code = "NOT_PREVIEWABLE"
 	VenueRequired       Code = "VENUE_REQUIRED"
 	QuarantineNotFound  Code = "QUARANTINE_NOT_FOUND"
+	RetryRejected       Code = "REJECTED_BY_OWNER"
 	LookupLimited       Code = "TOO_MANY_FAILED_LOOKUPS"
 	SessionsExhausted   Code = "SESSION_LIMIT"
 
@@ -246,6 +247,7 @@ var catalog = []Entry{
 	{ExecutionFailed, "the tool ran and failed"},
 	{TxInFlight, "an earlier transaction of the wallet is not yet known to be mined or dropped, so nothing was sent; the permit is used up: preview again once it settles"},
 	{QuarantineNotFound, "no quarantined call of this session has this id"},
+	{RetryRejected, "the owner rejected this same call (same tool and arguments) from this principal recently; it is refused without asking again"},
 	{LookupLimited, "the principal looked up too many ids that do not exist (or are not its own) in a short time: wait before trying again"},
 	{SessionsExhausted, "the principal holds as many live sessions as it may: reuse a session, or let idle ones expire"},
 	{NotPreviewable, "no write adapter exists for this action and venue in the profile"},

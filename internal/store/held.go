@@ -76,6 +76,25 @@ type HeldCall struct {
 	DecidedBy   string
 	Note        string
 	Outcome     []byte // JSON: what the approved call did; nil until it ran
+	// RetryKey identifies the call for refusing its identical retry once
+	// the owner rejected it: a hash of the tool and of arguments
+	// canonicalised beyond ArgsHash (the gate makes it); empty: none.
+	RetryKey string
+	// Description is what the call would do in a person's units (JSON,
+	// made once when it is held); display data, never read for a decision.
+	Description []byte
+}
+
+// HoldLimits bound what HoldCall accepts.
+type HoldLimits struct {
+	// MaxPending is how many pending, unexpired calls one session may
+	// have waiting at once.
+	MaxPending int
+	// RejectedSince, when not zero, refuses a call whose principal had a
+	// call with the same tool and RetryKey rejected at or after it (and,
+	// for the principal "local", which in-process sessions share, in the
+	// same session).
+	RejectedSince time.Time
 }
 
 // HeldFilter selects held calls. Zero fields do not filter; Status is
@@ -93,16 +112,20 @@ var (
 	ErrHeldLimit   = errors.New("too many calls of this session already wait for the owner")
 	ErrHeldDecided = errors.New("the held call was already decided")
 	ErrHeldExpired = errors.New("the held call expired")
+	// ErrHeldRejected: the owner rejected this same call recently.
+	ErrHeldRejected = errors.New("the owner rejected an identical call")
 )
 
 // HeldCalls stores the quarantine queue. Every write is durable when it
 // returns nil and carries its action record in the same transaction.
 type HeldCalls interface {
-	// HoldCall stores c and rec, unless the session has a pending,
+	// HoldCall stores c and rec, unless the owner rejected an identical
+	// call (see HoldLimits.RejectedSince: the rejected call's id is
+	// returned with ErrHeldRejected), the session has a pending,
 	// unexpired call of the same tool and arguments (its id is returned
-	// and nothing is written) or already maxPending pending, unexpired
-	// calls (ErrHeldLimit).
-	HoldCall(ctx context.Context, c *HeldCall, maxPending int, rec *ActionRecord) (existing string, err error)
+	// and nothing is written) or already lim.MaxPending pending,
+	// unexpired calls (ErrHeldLimit).
+	HoldCall(ctx context.Context, c *HeldCall, lim HoldLimits, rec *ActionRecord) (existing string, err error)
 	// HeldCall returns the held call id, or ErrNotFound.
 	HeldCall(ctx context.Context, id string) (HeldCall, error)
 	// HeldCalls returns the calls f selects, oldest first.

@@ -50,9 +50,14 @@ type Permit struct {
 	Plan       *tool.Plan
 	Simulation *hook.SimResult
 	Lessons    []adopt.Advice
-	Status     PermitStatus
-	ClosedAt   time.Time // when consumed or cancelled
-	ClosedBy   string    // who consumed/cancelled (session or "owner")
+	// Description is what the permit would do in a person's units (JSON
+	// the gate makes once, at preview; display only, never decided on);
+	// nil for permits from before ward made one. It is kept in the
+	// preview document.
+	Description json.RawMessage
+	Status      PermitStatus
+	ClosedAt    time.Time // when consumed or cancelled
+	ClosedBy    string    // who consumed/cancelled (session or "owner")
 }
 
 // preview is the document a permit's preview is stored as. Its encoding
@@ -62,13 +67,15 @@ type preview struct {
 	Plan       *tool.Plan      `json:"plan"`
 	Simulation *hook.SimResult `json:"simulation,omitempty"`
 	Lessons    []adopt.Advice  `json:"lessons,omitempty"`
+	// Description is display data for the owner (see Permit).
+	Description json.RawMessage `json:"description,omitempty"`
 }
 
 // MarshalPreview returns p's Plan, Simulation and Lessons as the JSON
 // document a store keeps and the action log records; it fails only for a
 // value JSON cannot hold (a NaN confidence).
 func (p *Permit) MarshalPreview() ([]byte, error) {
-	b, err := json.Marshal(preview{Plan: p.Plan, Simulation: p.Simulation, Lessons: p.Lessons})
+	b, err := json.Marshal(preview{Plan: p.Plan, Simulation: p.Simulation, Lessons: p.Lessons, Description: p.Description})
 	if err != nil {
 		return nil, fmt.Errorf("permit %s: encode preview: %w", p.ID, err)
 	}
@@ -85,7 +92,7 @@ func (p *Permit) UnmarshalPreview(b []byte) error {
 			return fmt.Errorf("permit %s: decode preview: %w", p.ID, err)
 		}
 	}
-	p.Plan, p.Simulation, p.Lessons = v.Plan, v.Simulation, v.Lessons
+	p.Plan, p.Simulation, p.Lessons, p.Description = v.Plan, v.Simulation, v.Lessons, v.Description
 	return nil
 }
 

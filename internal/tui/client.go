@@ -197,6 +197,11 @@ func (c *Client) Snapshot(ctx context.Context) (Snapshot, error) {
 	if err == nil {
 		s.Held = q.held()
 	}
+	// The reviews of recent held calls, to mark their decisions.
+	var all quarantineWire
+	if err := c.getJSON(ctx, "/v1/quarantine?status=all&limit=200", &all); err == nil {
+		s.Reviews = all.reviews()
+	}
 	var d decisionsWire
 	err = c.getJSON(ctx, "/v1/decisions?origin=gate&limit=50", &d)
 	part("decisions", err)

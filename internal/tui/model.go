@@ -50,6 +50,9 @@ type Snapshot struct {
 	Gate      Gate
 	Held      []Held
 	Decisions []Decision
+	// Reviews maps decision ids to the review status of the call they
+	// held (GET /v1/quarantine?status=all).
+	Reviews map[string]string
 	// Missing names the parts the API does not serve (404), shown as such.
 	Missing []string
 }
@@ -78,17 +81,25 @@ type Held struct {
 	Session string
 	Code    string // reason code
 	Reason  string
+	Rule    string
 	Time    time.Time
 	Expires time.Time
+	// Description is what the call would do (nil when the daemon sent
+	// none).
+	Description *Description
 }
 
 // Decision is one recent decision or veto.
 type Decision struct {
+	ID       string // the decision record's id ("" for a veto)
 	Time     time.Time
 	Tool     string
 	Decision string // allow, deny, quarantine, vetoed, ...
 	Code     string
 	Message  string
+	// Review is, for a decision that held the call, what the owner made
+	// of it: pending, approved, rejected or expired ("" when unknown).
+	Review string
 }
 
 // connState is the event stream's state.
@@ -181,6 +192,8 @@ type Model struct {
 	vetoes      []Decision // from gate:vetoed events since the last snapshot
 	held        []Held
 	selected    string // id of the selected quarantined item
+	detail      bool   // the selected item's detail view is shown
+	confirm     string // "approve" or "reject" of the selected item, awaiting y or n
 	flash       sprite
 	flashGen    int
 	writesDue   map[string]int // session\x00tool → consumed permits not yet started
@@ -296,6 +309,9 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			}
 			was := m.selectedIndex()
 			m.held = slices.DeleteFunc(slices.Clone(m.held), func(h Held) bool { return h.ID == msg.id })
+			if m.selected == msg.id {
+				m.detail = false
+			}
 			m.fixSelection(was)
 		}
 		return m, m.refresh()
@@ -304,19 +320,41 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 }
 
 func (m Model) key(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
-	switch k.String() {
+	key := k.String()
+	if m.confirm != "" {
+		// A decision waits for its confirmation: only y, n, esc and quit.
+		switch key {
+		case "y", "Y":
+			return m.decide()
+		case "n", "N", "esc":
+			m.status = "not " + past(m.confirm) + ": " + m.selected + " still waits"
+			m.confirm = ""
+		case "q", "ctrl+c":
+			return m, tea.Quit
+		default:
+			m.status = m.confirm + " " + m.selected + "? y yes · n no"
+		}
+		return m, nil
+	}
+	switch key {
 	case "q", "ctrl+c":
 		return m, tea.Quit
 	case "?":
 		m.help = !m.help
 	case "esc":
 		m.help = false
+		m.detail = false
+	case "enter":
+		if m.selected == "" {
+			m.status = "the quarantine queue is empty"
+			return m, nil
+		}
+		m.help, m.detail = false, true
 	case "up", "k":
 		m.move(-1)
 	case "down", "j":
 		m.move(1)
 	case "a", "r":
-		approve := k.String() == "a"
 		if m.selected == "" {
 			m.status = "the quarantine queue is empty"
 			return m, nil
@@ -325,20 +363,39 @@ func (m Model) key(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 			m.status = "waiting for the answer about " + m.deciding
 			return m, nil
 		}
-		id, b := m.selected, m.backend
-		m.deciding = id
-		if approve {
-			m.status = "approving " + id + "…"
-		} else {
-			m.status = "rejecting " + id + "…"
+		// Nothing is decided on one key: the detail shows what the call
+		// would do, and y confirms.
+		m.confirm = "approve"
+		if key == "r" {
+			m.confirm = "reject"
 		}
-		return m, m.do(decideTimeout, func(ctx context.Context) tea.Msg {
-			sum, err := b.Decide(ctx, id, approve)
-			return decidedMsg{id: id, approve: approve, summary: sum, err: err}
-		})
+		m.help, m.detail = false, true
+		m.status = m.confirm + " " + m.selected + "? y yes · n no"
 	}
 	return m, nil
 }
+
+// decide sends the confirmed decision about the selected item.
+func (m Model) decide() (tea.Model, tea.Cmd) {
+	approve := m.confirm == "approve"
+	m.confirm = ""
+	if m.selected == "" {
+		return m, nil
+	}
+	id, b := m.selected, m.backend
+	m.deciding = id
+	if approve {
+		m.status = "approving " + id + "…"
+	} else {
+		m.status = "rejecting " + id + "…"
+	}
+	return m, m.do(decideTimeout, func(ctx context.Context) tea.Msg {
+		sum, err := b.Decide(ctx, id, approve)
+		return decidedMsg{id: id, approve: approve, summary: sum, err: err}
+	})
+}
+
+func past(verb string) string { return verb + "d" }
 
 // move moves the selection by d items in the quarantine queue.
 func (m *Model) move(d int) {
@@ -386,27 +443,41 @@ func (m *Model) applySnapshot(s Snapshot) {
 	m.gateKnown = !slices.Contains(s.Missing, "gate")
 	m.decisions = nil
 	for _, d := range s.Decisions[:min(len(s.Decisions), maxDecisions)] {
+		d.Review = s.Reviews[d.ID]
 		m.decisions = append(m.decisions, cleanDecision(d))
 	}
-	m.vetoes = nil
+	// Vetoes are not decisions of the trail: they stay until the
+	// decisions shown are all newer than them.
+	if n := len(m.decisions); n > 0 && n >= maxDecisions {
+		oldest := m.decisions[n-1].Time
+		m.vetoes = slices.DeleteFunc(slices.Clone(m.vetoes), func(v Decision) bool { return v.Time.Before(oldest) })
+	}
 	was := m.selectedIndex()
 	m.held = nil
 	seen := map[string]bool{}
 	for _, h := range s.Held[:min(len(s.Held), maxHeld)] {
 		h = Held{ID: clean(h.ID, maxName), Tool: clean(h.Tool, maxName), Tier: clean(h.Tier, 12), Session: clean(h.Session, maxName),
-			Code: clean(h.Code, maxName), Reason: clean(h.Reason, maxText), Time: h.Time, Expires: h.Expires}
+			Code: clean(h.Code, maxName), Reason: clean(h.Reason, maxText), Rule: clean(h.Rule, maxName), Time: h.Time, Expires: h.Expires,
+			Description: h.Description.cleaned()}
 		if h.ID == "" || seen[h.ID] {
 			continue // an item without a distinct id cannot be decided safely
 		}
 		seen[h.ID] = true
 		m.held = append(m.held, h)
 	}
+	before := m.selected
 	m.fixSelection(was)
+	if m.selected != before {
+		// The item shown or about to be decided is gone (decided
+		// elsewhere, expired): never carry the view or the confirmation
+		// over to another item.
+		m.detail, m.confirm = false, ""
+	}
 }
 
 func cleanDecision(d Decision) Decision {
-	return Decision{Time: d.Time, Tool: clean(d.Tool, maxName), Decision: clean(d.Decision, maxName),
-		Code: clean(d.Code, maxName), Message: clean(d.Message, maxText)}
+	return Decision{ID: clean(d.ID, maxName), Time: d.Time, Tool: clean(d.Tool, maxName), Decision: clean(d.Decision, maxName),
+		Code: clean(d.Code, maxName), Message: clean(d.Message, maxText), Review: clean(d.Review, 12)}
 }
 
 func writeKey(session, tool string) string { return session + "\x00" + tool }

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"regexp"
@@ -92,6 +93,8 @@ func key(s string) tea.KeyPressMsg {
 		return tea.KeyPressMsg{Code: tea.KeyDown}
 	case "esc":
 		return tea.KeyPressMsg{Code: tea.KeyEscape}
+	case "enter":
+		return tea.KeyPressMsg{Code: tea.KeyEnter}
 	}
 	r := []rune(s)[0]
 	return tea.KeyPressMsg{Code: r, Text: s}
@@ -238,8 +241,12 @@ func TestQuarantineSelectApproveReject(t *testing.T) {
 	}
 
 	m, cmd := feed(t, m, key("a"))
+	if cmd != nil || m.confirm != "approve" || !m.detail {
+		t.Fatalf("a alone: command %v, confirm %q, detail %v; want a confirmation asked in the detail view", cmd != nil, m.confirm, m.detail)
+	}
+	m, cmd = feed(t, m, key("y"))
 	if cmd == nil {
-		t.Fatal("a returned no command")
+		t.Fatal("a then y returned no command")
 	}
 	if got := line(t, m, "approving"); !strings.Contains(got, "q2") {
 		t.Errorf("status = %q, want approving q2", got)
@@ -265,7 +272,8 @@ func TestQuarantineSelectApproveReject(t *testing.T) {
 	}
 	m, _ = feed(t, m, cmd())
 
-	m, cmd = feed(t, m, key("r"))
+	m, _ = feed(t, m, key("r"))
+	m, cmd = feed(t, m, key("y"))
 	_ = cmd()
 	if !slices.Equal(b.decided, []string{"approve q2", "reject q3"}) {
 		t.Fatalf("backend got %v, want [approve q2 reject q3]", b.decided)
@@ -275,7 +283,7 @@ func TestQuarantineSelectApproveReject(t *testing.T) {
 func TestDecideFailureShown(t *testing.T) {
 	b := &fakeBackend{err: errors.New("403 Forbidden: FORBIDDEN: the agent role may not do this")}
 	m, _ := feed(t, newModel(t, b), snapshotMsg{snap: held("q1")})
-	m, cmd := feed(t, m, key("a"))
+	m, cmd := feed(t, m, key("a"), key("y"))
 	m, _ = feed(t, m, cmd())
 	if got := line(t, m, "could not approve"); !strings.Contains(got, "FORBIDDEN") {
 		t.Errorf("status = %q, want the API's error", got)
@@ -499,17 +507,23 @@ func TestHostileStringsCannotReachTerminal(t *testing.T) {
 		eventMsg{Kind: event.GateHalted, Message: evil},
 		eventMsg{Kind: event.GatePhase, Message: evil},
 		snapshotMsg{snap: Snapshot{
-			Gate:      Gate{Phase: evil, HaltReason: evil, Spend: []Spend{{Name: evil, UsedCents: -1, LimitCents: 3}}},
-			Held:      []Held{{ID: evil, Tool: evil, Session: evil, Code: evil, Reason: evil}},
-			Decisions: []Decision{{Tool: evil, Decision: evil, Code: evil, Message: evil}},
+			Gate: Gate{Phase: evil, HaltReason: evil, Spend: []Spend{{Name: evil, UsedCents: -1, LimitCents: 3}}},
+			Held: []Held{{ID: evil, Tool: evil, Session: evil, Code: evil, Reason: evil, Rule: evil, Description: &Description{
+				Summary: evil, Value: evil, Unpriced: []string{evil}, Args: evil, Rule: evil, Taint: evil, Provenance: []string{evil},
+				Balances: []string{evil}, Tokens: []TokenLine{{Direction: evil, Amount: evil, Symbol: evil, Token: evil, Claimed: evil, Mismatch: true, Spender: evil}},
+				Parties: []PartyLine{{Role: evil, Address: evil, Name: evil}},
+			}}},
+			Decisions: []Decision{{Tool: evil, Decision: evil, Code: evil, Message: evil, Review: evil}},
 			Missing:   []string{evil},
 		}},
 		snapshotMsg{err: errors.New(evil)},
 	)
-	m, cmd := feed(t, m, key("a"))
+	m, _ = feed(t, m, key("enter"), key("a"))
+	detail := sgr.ReplaceAllString(m.Render(), "") // the detail view, asking for the confirmation
+	m, cmd := feed(t, m, key("y"))
 	m, _ = feed(t, m, cmd())
 	view := m.Render()
-	rest := sgr.ReplaceAllString(view, "")
+	rest := detail + "\n" + sgr.ReplaceAllString(view, "")
 	for i, r := range rest {
 		if r == '\n' {
 			continue
@@ -520,5 +534,130 @@ func TestHostileStringsCannotReachTerminal(t *testing.T) {
 	}
 	if !strings.Contains(rest, "evil") || !strings.Contains(rest, "exe.txt  done") {
 		t.Errorf("the printable text was lost:\n%s", rest)
+	}
+}
+
+// describedHeld is a held transfer with the description the gate makes.
+func describedHeld() Snapshot {
+	return Snapshot{Held: []Held{{ID: "q1", Tool: "erc20_transfer_token", Tier: "write", Session: "s1", Code: "VALUE_REVIEW",
+		Reason: "transfers above $100 to unknown addresses wait", Rule: "ward.value.unknown-recipient",
+		Description: &Description{Summary: "transfer 250 USDC", Value: "$250.00", Taint: "tainted", Provenance: []string{"to=untrusted"},
+			Tokens: []TokenLine{
+				{Direction: "out", Amount: "250", Symbol: "USDC", Token: "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48", Listed: true},
+				{Direction: "out", Amount: "1", Symbol: "USDT", Token: "0xdEAD000000000000000000000000000000000000", Claimed: "USDT", Mismatch: true},
+			},
+			Parties:  []PartyLine{{Role: "recipient", Address: "0x52908400098527886E0F7030069857D2E4169EE7", Name: "treasury", Known: true}},
+			Balances: []string{"-250 USDC"},
+			Args:     `{"amount":"250","to":"0x52908400098527886E0F7030069857D2E4169EE7"}`}}}}
+}
+
+// TestDetailAndConfirmation: enter shows the selected call in full; a and
+// r ask before deciding; n and esc decide nothing; y decides the item
+// shown, once.
+func TestDetailAndConfirmation(t *testing.T) {
+	b := &fakeBackend{}
+	m, _ := feed(t, newModel(t, b), snapshotMsg{snap: describedHeld()})
+	if l := line(t, m, "q1"); !strings.Contains(l, "$250.00 · out 250 USDC · out 1 USDT") {
+		t.Errorf("queue row = %q, want the value and tokens in brief", l)
+	}
+	m, _ = feed(t, m, key("enter"))
+	view := plain(m)
+	for _, want := range []string{
+		"Held call q1", "erc20_transfer_token (write)", "VALUE_REVIEW", "ward.value.unknown-recipient", "$250.00",
+		"250 USDC  0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48",
+		"recipient   0x52908400098527886E0F7030069857D2E4169EE7  treasury",
+		`! not in the address book`, "balance     -250 USDC", "tainted; not trusted: to=untrusted", `"amount":"250"`,
+	} {
+		if !strings.Contains(view, want) {
+			t.Errorf("detail view lacks %q:\n%s", want, view)
+		}
+	}
+	m, cmd := feed(t, m, key("a"))
+	if cmd != nil || !regexp.MustCompile(`Approve q1\? +y yes · n no`).MatchString(plain(m)) {
+		t.Fatalf("a: command %v; want the question:\n%s", cmd != nil, plain(m))
+	}
+	// Other keys do not decide, nor move the selection under the question.
+	m, cmd = feed(t, m, key("j"), key("a"), key("enter"))
+	if cmd != nil || m.confirm != "approve" {
+		t.Fatalf("keys under the question: command %v, confirm %q", cmd != nil, m.confirm)
+	}
+	m, cmd = feed(t, m, key("n"))
+	if cmd != nil || m.confirm != "" || !m.detail || len(b.decided) != 0 || !strings.Contains(m.status, "not approved") {
+		t.Fatalf("n: command %v, confirm %q, detail %v, decided %v, status %q", cmd != nil, m.confirm, m.detail, b.decided, m.status)
+	}
+	m, _ = feed(t, m, key("esc"))
+	if m.detail || !strings.Contains(plain(m), "Quarantine (1)") {
+		t.Fatalf("esc did not go back to the lists:\n%s", plain(m))
+	}
+	// An item that goes away while its question is open takes the
+	// question with it: y then decides nothing.
+	m, _ = feed(t, m, key("r"), snapshotMsg{snap: held("q9")})
+	if m.confirm != "" {
+		t.Fatalf("the question outlived its item: confirm %q on %s", m.confirm, m.selected)
+	}
+	if _, cmd = feed(t, m, key("y")); cmd != nil || len(b.decided) != 0 {
+		t.Fatalf("y without a question decided %v", b.decided)
+	}
+	m, _ = feed(t, m, snapshotMsg{snap: describedHeld()})
+	m, _ = feed(t, m, key("r"))
+	m, cmd = feed(t, m, key("y"))
+	if cmd == nil {
+		t.Fatal("r then y returned no command")
+	}
+	cmd()
+	if !slices.Equal(b.decided, []string{"reject q1"}) {
+		t.Errorf("backend got %v, want [reject q1]", b.decided)
+	}
+}
+
+// TestVetoesStayAndReviewsShow: a veto stays in the decisions across
+// snapshots (it is no decision of the trail), and a decision that held a
+// call says what the owner made of it.
+func TestVetoesStayAndReviewsShow(t *testing.T) {
+	m := newModel(t, &fakeBackend{})
+	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	m, _ = feed(t, m, ev(event.GateVetoed, "erc20_transfer_token", func(e *event.Event) {
+		e.Time, e.Code, e.Message, e.Payload = at.Add(time.Minute), "REJECTED_BY_OWNER", "the owner rejected this same call", event.Veto{Stage: "quarantine"}
+	}))
+	snap := Snapshot{Decisions: []Decision{
+		{ID: "d1", Time: at, Tool: "erc20_transfer_token", Decision: "quarantine", Code: "VALUE_REVIEW"},
+		{ID: "d2", Time: at.Add(-time.Minute), Tool: "uniswap_execute_swap", Decision: "quarantine", Code: "SWAP_REVIEW"},
+		{ID: "d3", Time: at.Add(-2 * time.Minute), Tool: "data_get_portfolio_snapshot", Decision: "quarantine", Code: "READ_REVIEW"},
+	}, Reviews: map[string]string{"d1": "rejected", "d2": "approved"}}
+	m, _ = feed(t, m, snapshotMsg{snap: snap}, snapshotMsg{snap: snap})
+	view := plain(m)
+	if v, d := strings.Index(view, "REJECTED_BY_OWNER"), strings.Index(view, "VALUE_REVIEW"); v < 0 || d < 0 || v > d {
+		t.Fatalf("want the veto, newest, above the decisions after two snapshots:\n%s", view)
+	}
+	for code, want := range map[string]string{"VALUE_REVIEW": "rejected", "SWAP_REVIEW": "approved"} {
+		if l := line(t, m, code); !strings.Contains(l, "quarantine "+want) {
+			t.Errorf("decision row %q, want it marked %s", l, want)
+		}
+	}
+	if l := line(t, m, "READ_REVIEW"); strings.Contains(l, "approved") || strings.Contains(l, "rejected") {
+		t.Errorf("an unreviewed decision is marked: %q", l)
+	}
+}
+
+// TestAgentMeters: the header's meters are the day's and each agent
+// session's, not the TUI's own tick and session.
+func TestAgentMeters(t *testing.T) {
+	var w gateWire
+	if err := json.Unmarshal([]byte(`{"phase":"stable","spend":[
+		{"window":"tick","spent_cents":0,"limit_cents":5000},{"window":"session","spent_cents":0,"limit_cents":100000},
+		{"window":"daily","spent_cents":4200,"limit_cents":200000}],
+		"agent_spend":[{"session_id":"s-1","name":"trader","spend":[{"window":"tick","spent_cents":700,"limit_cents":5000},
+		{"window":"session","spent_cents":2500,"held_cents":900,"limit_cents":100000}]}]}`), &w); err != nil {
+		t.Fatal(err)
+	}
+	m, _ := feed(t, newModel(t, &fakeBackend{}), snapshotMsg{snap: Snapshot{Gate: w.gate()}})
+	if l := line(t, m, "agent trader"); !strings.Contains(l, "$25.00 / $1000.00") || !strings.Contains(l, "$9.00 held") {
+		t.Errorf("agent meter = %q, want the agent session's $25.00 of $1000.00 and its $9.00 held", l)
+	}
+	if l := line(t, m, "daily"); !strings.Contains(l, "$42.00 / $2000.00") {
+		t.Errorf("daily meter = %q", l)
+	}
+	if strings.Contains(plain(m), "spend tick") || strings.Contains(plain(m), "spend session") {
+		t.Errorf("the TUI's own session's meters are shown:\n%s", plain(m))
 	}
 }

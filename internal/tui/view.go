@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -56,12 +57,22 @@ func (m Model) Render() string {
 	top = append(top, "")
 	top = append(top, m.spriteLine())
 	top = append(top, "")
-	if m.help {
+	switch {
+	case m.help:
 		body = helpLines()
-	} else {
+	case m.detail:
+		body = m.detailLines(w)
+	default:
 		body = m.bodyLines(w, max(m.height-len(top)-2, 6))
 	}
-	footer := []string{m.statusLine(), styleDim.Render("q quit · ? help · ↑/↓ j/k select · a approve · r reject")}
+	keys := "q quit · ? help · ↑/↓ j/k select · enter details · a approve · r reject"
+	switch {
+	case m.confirm != "":
+		keys = "y " + m.confirm + " · n or esc cancel"
+	case m.detail:
+		keys = "esc back · a approve · r reject · ↑/↓ j/k next item · q quit"
+	}
+	footer := []string{m.statusLine(), styleDim.Render(keys)}
 	lines := append(top, body...)
 	// The footer sits on the window's last lines; the body gives way.
 	if n := m.height - len(footer); n > 0 {
@@ -180,6 +191,18 @@ func (m Model) bodyLines(w, avail int) []string {
 
 	out = append(out, styleHead.Render("Decisions"))
 	ds := append(append([]Decision{}, m.vetoes...), m.decisions...)
+	// Newest first; a veto without a time is taken as just now.
+	slices.SortStableFunc(ds, func(a, b Decision) int {
+		switch {
+		case a.Time.IsZero() && b.Time.IsZero():
+			return 0
+		case a.Time.IsZero():
+			return -1
+		case b.Time.IsZero():
+			return 1
+		}
+		return b.Time.Compare(a.Time)
+	})
 	if len(ds) == 0 {
 		out = append(out, styleDim.Render("  none yet"))
 	}
@@ -188,7 +211,7 @@ func (m Model) bodyLines(w, avail int) []string {
 	}
 
 	head := fmt.Sprintf("Quarantine (%d)", len(m.held))
-	out = append(out, styleHead.Render(head)+styleDim.Render("  a approve · r reject · ↑/↓ select"))
+	out = append(out, styleHead.Render(head)+styleDim.Render("  enter details · a approve · r reject · ↑/↓ select"))
 	if len(m.held) == 0 {
 		out = append(out, styleDim.Render("  empty"))
 	}
@@ -198,6 +221,9 @@ func (m Model) bodyLines(w, avail int) []string {
 	for i := first; i < len(m.held) && i < first+nHeld; i++ {
 		h := m.held[i]
 		line := fmt.Sprintf("%-26s %-28s %-5s %-20s %s", h.ID, h.Tool, h.Tier, h.Code, h.Reason)
+		if b := h.Description.brief(); b != "" {
+			line = fmt.Sprintf("%-26s %-28s %-5s %-20s %s  %s", h.ID, h.Tool, h.Tier, h.Code, b, h.Reason)
+		}
 		if h.ID == m.selected {
 			out = append(out, styleSelected.Render("> "+line))
 		} else {
@@ -274,7 +300,103 @@ func decisionLine(d Decision) string {
 	case "quarantine", "quarantined", "held":
 		st = styleWarn
 	}
-	return fmt.Sprintf("  %s %s %-28s %-22s %s", at, st.Render(fmt.Sprintf("%-10s", d.Decision)), d.Tool, d.Code, d.Message)
+	review := ""
+	switch d.Review {
+	case "approved":
+		review = styleOK.Render("approved ")
+	case "rejected":
+		review = styleBad.Render("rejected ")
+	case "expired":
+		review = styleDim.Render("expired ")
+	case "pending":
+		review = styleWarn.Render("pending ")
+	}
+	return fmt.Sprintf("  %s %s %s%-28s %-22s %s", at, st.Render(fmt.Sprintf("%-10s", d.Decision)), review, d.Tool, d.Code, d.Message)
+}
+
+// detailLines is the selected held call in full: what it would do in a
+// person's units, why it was held, and its arguments.
+func (m Model) detailLines(w int) []string {
+	i := m.selectedIndex()
+	if i < 0 {
+		return []string{styleDim.Render("  the item is gone (decided or expired): esc to go back")}
+	}
+	h := m.held[i]
+	row := func(label, value string) string { return fmt.Sprintf("  %-11s %s", label, value) }
+	out := []string{styleHead.Render("Held call "+h.ID) + styleDim.Render(fmt.Sprintf("  %d of %d", i+1, len(m.held)))}
+	out = append(out, row("tool", h.Tool+" ("+h.Tier+")"), row("session", h.Session))
+	if !h.Time.IsZero() {
+		out = append(out, row("held", h.Time.Local().Format("15:04:05")+styleDim.Render("  expires "+h.Expires.Local().Format("2006-01-02 15:04"))))
+	}
+	rule := h.Rule
+	d := h.Description
+	if rule == "" && d != nil {
+		rule = d.Rule
+	}
+	out = append(out, row("reason", styleWarn.Render(h.Code)+" "+h.Reason))
+	if rule != "" {
+		out = append(out, row("rule", rule))
+	}
+	if d == nil {
+		out = append(out, styleDim.Render("  (ward sent no description of this call)"))
+		return out
+	}
+	if d.Summary != "" {
+		out = append(out, row("does", d.Summary))
+	}
+	switch d.Value {
+	case "":
+	case "unpriced":
+		out = append(out, row("value", styleWarn.Render("unpriced")+styleDim.Render(" (no price feed values it)")))
+		for _, u := range d.Unpriced {
+			out = append(out, row("", styleDim.Render(u)))
+		}
+	default:
+		out = append(out, row("value", styleTitle.Render(d.Value)))
+	}
+	for _, t := range d.Tokens {
+		out = append(out, row("token", t.text()))
+		if warn := t.warning(); warn != "" {
+			out = append(out, row("", styleBad.Render("! "+warn)))
+		}
+	}
+	for _, p := range d.Parties {
+		name := p.Name
+		if name == "" {
+			name = styleWarn.Render("unknown address")
+		}
+		out = append(out, row(p.Role, p.Address+"  "+name))
+	}
+	for _, b := range d.Balances {
+		out = append(out, row("balance", b))
+	}
+	taint := d.Taint
+	if len(d.Provenance) > 0 {
+		taint += "; not trusted: " + strings.Join(d.Provenance, ", ")
+	}
+	if d.Hijacked {
+		taint += styleBad.Render("; follows instructions it read")
+	}
+	if taint != "" {
+		out = append(out, row("taint", taint))
+	}
+	// The arguments, wrapped to the window.
+	width := max(w-15, 20)
+	args := []rune(d.Args)
+	for first := true; len(args) > 0 || first; first = false {
+		n := min(len(args), width)
+		label := ""
+		if first {
+			label = "arguments"
+		}
+		out = append(out, row(label, string(args[:n])))
+		args = args[n:]
+	}
+	if m.confirm != "" {
+		verb := strings.ToUpper(m.confirm[:1]) + m.confirm[1:]
+		out = append(out, "", styleHalted.Render(" "+verb+" "+h.ID+"? ")+" y yes · n no")
+	}
+	return out
 }
 
 func (m Model) statusLine() string {
@@ -288,8 +410,9 @@ func helpLines() []string {
 	return []string{
 		styleHead.Render("Help"),
 		"  ↑/k, ↓/j   select a quarantined call",
-		"  a          approve the selected call (owner token)",
-		"  r          reject the selected call (owner token)",
+		"  enter      show what the selected call would do (esc goes back)",
+		"  a          approve the selected call, after y confirms (owner token)",
+		"  r          reject the selected call, after y confirms (owner token)",
 		"  ?          show or hide this help (esc hides it)",
 		"  q, ctrl+c  quit",
 		"",

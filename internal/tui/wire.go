@@ -20,13 +20,24 @@ type gateWire struct {
 		LimitCents int64  `json:"limit_cents"`
 		Unlimited  bool   `json:"unlimited"`
 	} `json:"spend"`
+	AgentSpend []struct {
+		SessionID string `json:"session_id"`
+		Name      string `json:"name"`
+		Spend     []struct {
+			Window     string `json:"window"`
+			SpentCents int64  `json:"spent_cents"`
+			HeldCents  int64  `json:"held_cents"`
+			LimitCents int64  `json:"limit_cents"`
+			Unlimited  bool   `json:"unlimited"`
+		} `json:"spend"`
+	} `json:"agent_spend"`
 }
 
 func (w gateWire) gate() Gate {
 	g := Gate{Phase: w.Phase, Halted: w.Halted, HaltReason: w.HaltReason}
 	for _, s := range w.Spend {
-		if s.Window == "session" {
-			continue // the TUI's own session, which spends nothing
+		if s.Window == "session" || s.Window == "tick" {
+			continue // the TUI's own session, which spends nothing: agent_spend has the agents'
 		}
 		limit := s.LimitCents
 		if s.Unlimited {
@@ -34,20 +45,40 @@ func (w gateWire) gate() Gate {
 		}
 		g.Spend = append(g.Spend, Spend{Name: s.Window, UsedCents: s.SpentCents, HeldCents: s.HeldCents, LimitCents: limit})
 	}
+	for _, a := range w.AgentSpend {
+		name := a.Name
+		if name == "" {
+			name = a.SessionID
+		}
+		for _, s := range a.Spend {
+			if s.Window != "session" {
+				continue // the session's total; its tick is a moment of it
+			}
+			limit := s.LimitCents
+			if s.Unlimited {
+				limit = 0
+			}
+			g.Spend = append(g.Spend, Spend{Name: "agent " + name, UsedCents: s.SpentCents, HeldCents: s.HeldCents, LimitCents: limit})
+		}
+	}
 	return g
 }
 
 // quarantineWire is GET /v1/quarantine.
 type quarantineWire struct {
 	Items []struct {
-		ID        string    `json:"id"`
-		Time      time.Time `json:"time"`
-		ExpiresAt time.Time `json:"expires_at"`
-		SessionID string    `json:"session_id"`
-		Tool      string    `json:"tool"`
-		Tier      string    `json:"tier"`
-		Reason    string    `json:"reason"`
-		Message   string    `json:"message"`
+		ID          string    `json:"id"`
+		Time        time.Time `json:"time"`
+		ExpiresAt   time.Time `json:"expires_at"`
+		SessionID   string    `json:"session_id"`
+		Tool        string    `json:"tool"`
+		Tier        string    `json:"tier"`
+		Reason      string    `json:"reason"`
+		Message     string    `json:"message"`
+		Rule        string    `json:"rule"`
+		Status      string    `json:"status"`
+		DecisionID  string    `json:"decision_id"`
+		Description *descWire `json:"description"`
 	} `json:"items"`
 }
 
@@ -55,7 +86,19 @@ func (w quarantineWire) held() []Held {
 	var out []Held
 	for _, q := range w.Items {
 		out = append(out, Held{ID: q.ID, Tool: q.Tool, Tier: q.Tier, Session: q.SessionID, Code: q.Reason, Reason: q.Message,
-			Time: q.Time, Expires: q.ExpiresAt})
+			Rule: q.Rule, Time: q.Time, Expires: q.ExpiresAt, Description: q.Description.description()})
+	}
+	return out
+}
+
+// reviews maps the decision ids of held calls to their review status
+// (approved, rejected, expired, pending).
+func (w quarantineWire) reviews() map[string]string {
+	out := map[string]string{}
+	for _, q := range w.Items {
+		if q.DecisionID != "" && q.Status != "" {
+			out[q.DecisionID] = q.Status
+		}
 	}
 	return out
 }
@@ -92,6 +135,7 @@ func (w reviewedWire) summary() string {
 // decisionsWire is GET /v1/decisions.
 type decisionsWire struct {
 	Decisions []struct {
+		ID       string    `json:"id"`
 		Time     time.Time `json:"time"`
 		Tool     string    `json:"tool"`
 		Decision string    `json:"decision"`
@@ -103,7 +147,7 @@ type decisionsWire struct {
 func (w decisionsWire) decisions() []Decision {
 	var out []Decision
 	for _, d := range w.Decisions {
-		out = append(out, Decision{Time: d.Time, Tool: d.Tool, Decision: d.Decision, Code: d.Reason, Message: d.Message})
+		out = append(out, Decision{ID: d.ID, Time: d.Time, Tool: d.Tool, Decision: d.Decision, Code: d.Reason, Message: d.Message})
 	}
 	return out
 }

@@ -77,7 +77,7 @@
   }
 
   // Tones come from fixed tables, never from the data itself.
-  const decisionTone = { allow: "ok", quarantine: "warn", deny: "bad" };
+  const decisionTone = { allow: "ok", quarantine: "warn", deny: "bad", vetoed: "bad" };
   const phaseTone = { thriving: "ok", stable: "ok", conservation: "warn", declining: "bad", terminal: "bad" };
   const riskTone = { routine: "none", standard: "none", elevated: "warn", high: "bad", critical: "bad" };
   const toneOf = (table, v) => table[str(v).toLowerCase()] || "none";
@@ -235,7 +235,8 @@
 
   // meters renders GET /v1/gate's spend windows. The tick and session
   // windows there are the caller's own session (this dashboard's), so only
-  // their limits are shown; the daily window counts every session.
+  // their limits are shown; the daily window counts every session, and
+  // agent_spend has each agent session's (agentMeters).
   function meters(g) {
     const ws = Array.isArray(g.spend) ? g.spend : [];
     const by = Object.fromEntries(ws.map((w) => [str(w.window), w]));
@@ -247,6 +248,7 @@
       if (w) caps.push(`${isUnlimited(w) ? "no limit" : usd(w.limit_cents)} ${label}`);
     }
     if (caps.length) out.push(el("div", { class: "caps", text: "caps: " + caps.join(" · "), title: "Limits of each agent session" }));
+    out.push(...agentMeters(g));
     $("meters").replaceChildren(...(out.length ? out : [el("span", { class: "muted", text: "no limits reported" })]));
   }
 
@@ -439,6 +441,7 @@
         const row = findOpen(ev, true);
         if (row) close(row, "bad", "vetoed · " + joined(ev.code, ev.message));
         else noteRow(ev, "bad", `${str(ev.tool) || "call"} vetoed`, joined(ev.code, ev.message));
+        noteVeto(ev);
         refresh("decisions");
         break;
       }
@@ -465,7 +468,7 @@
         break;
       case "quarantine:decided":
         noteRow(ev, ev.message === "approved" ? "ok" : "warn", `${str(ev.tool)} ${str(ev.message) || "reviewed"}`, "item " + shortId(ev.summary));
-        refresh("quarantine");
+        refresh("quarantine", "decisions", "sessions");
         break;
       case "quarantine:outcome":
         noteRow(ev, ev.success ? "ok" : "bad", `${str(ev.tool)}: approved call ${ev.success ? "ran" : "refused"}`,
@@ -610,21 +613,23 @@
 
   const arrayOf = (j, key) => (j && Array.isArray(j[key]) ? j[key] : []);
 
-  function decisionCells(d) {
+  function decisionCells(d, review) {
     const dec = str(d.decision), reason = str(d.reason), msg = str(d.message);
     return [
       el("td", { text: clock(d.time), title: stamp(d.time) }),
       el("td", { text: str(d.tool), title: str(d.tool) }),
-      el("td", {}, el("span", { class: "pill", "data-tone": toneOf(decisionTone, dec), text: dec || "—" })),
+      el("td", {}, el("span", { class: "pill", "data-tone": toneOf(decisionTone, dec), text: dec || "—" }),
+        review ? el("span", { class: "pill review", "data-review": review, "data-tone": toneOf(reviewTone, review), text: review,
+          title: "what the owner made of the held call" }) : ""),
       el("td", {}, reason ? el("span", { class: "code", text: reason, title: reason }) : ""),
       el("td", { text: msg, title: [msg, d.rule ? "rule " + str(d.rule) : "", d.session_id ? "session " + str(d.session_id) : ""].filter(Boolean).join("\n") }),
     ];
   }
 
   async function loadDecisions() {
-    const rows = arrayOf(await api("GET", "/v1/decisions?origin=gate&limit=50"), "decisions")
-      .filter((d) => !ownSession || d.session_id !== ownSession);
-    $("decisions").replaceChildren(...rows.map((d) => el("tr", {}, ...decisionCells(d))));
+    const [dj, reviews] = await Promise.all([api("GET", "/v1/decisions?origin=gate&limit=50"), heldReviews()]);
+    const rows = withVetoes(arrayOf(dj, "decisions")).filter((d) => !ownSession || d.session_id !== ownSession);
+    $("decisions").replaceChildren(...rows.map((d) => el("tr", { "data-id": str(d.id) }, ...decisionCells(d, reviews.get(str(d.id))))));
     $("d-empty").hidden = rows.length > 0;
     $("d-count").textContent = rows.length ? `latest ${rows.length}` : "";
   }
@@ -658,7 +663,7 @@
       return el("tr", { "data-id": str(p.id), title: [`permit ${str(p.id)}`, str(p.summary), `session ${str(p.session_id)}`].filter(Boolean).join("\n") + early },
         el("td", {},
           el("span", { class: "cell-main", text: str(p.tool) }),
-          el("span", { class: "cell-sub", text: str(p.summary) || shortId(p.id) })),
+          el("span", { class: "cell-sub", text: p.description ? briefOf(p.description) || str(p.summary) : str(p.summary) || shortId(p.id) })),
         el("td", {}, el("span", { class: "pill", "data-tone": toneOf(riskTone, risk), text: risk || "—" })),
         el("td", { class: "num", text: usd(p.value_cents) }),
         el("td", { class: "num", "data-expires": str(p.expires_at), text: untilText(p.expires_at), title: stamp(p.expires_at) }),
@@ -714,7 +719,7 @@
         ` ${clock(q.time)} · ${shortId(q.session_id)} · expires in `,
         el("span", { "data-expires": str(q.expires_at), text: untilText(q.expires_at) })),
       el("div", { class: "msg", text: msg, title: msg }),
-      el("div", { class: "args mono", text: clip(args, 300), title: clip(args, 4000) }));
+      q.description ? describeCall(q.description, q.rule) : el("div", { class: "args mono", text: clip(args, 300), title: clip(args, 4000) }));
   }
 
   async function loadQuarantine() {
@@ -726,7 +731,8 @@
 
   async function loadGate() { renderGate(await api("GET", "/v1/gate")); }
 
-  const loaders = { gate: loadGate, chain: loadChain, decisions: loadDecisions, permits: loadPermits, quarantine: loadQuarantine, tokens: loadTokens };
+  const loaders = { gate: loadGate, chain: loadChain, decisions: loadDecisions, permits: loadPermits, quarantine: loadQuarantine, tokens: loadTokens,
+    sessions: loadSessions };
   const pending = new Set();
   let refreshTimer = null;
 
@@ -747,6 +753,157 @@
     try { await loaders[name](); } catch (e) {
       if (e && e.status && e.status !== 401) toast(explain(e, "Loading " + name), "bad", 8000);
     }
+  }
+
+  // ---- what a held call would do, reviews, agent meters, sessions ---------
+  //
+  // The gate describes a held call once, when it holds it (the item's
+  // "description"): tokens with the address book's symbols and decimals,
+  // the USD value, the parties in full, the simulation's balance changes,
+  // the rule and the taint. Symbols can be chosen by whoever deployed a
+  // token: they are text, and a symbol the book does not vouch for is
+  // flagged.
+
+  const reviewTone = { approved: "ok", rejected: "bad", expired: "none", pending: "warn" };
+
+  // briefOf is a description in a few words: "$250.00 · out 250 USDC".
+  function briefOf(d) {
+    const parts = [];
+    if (d.value) parts.push(str(d.value));
+    for (const t of Array.isArray(d.tokens) ? d.tokens.slice(0, 4) : []) {
+      parts.push(`${str(t.direction)} ${str(t.display)}${t.symbol ? " " + str(t.symbol) : ""}`);
+    }
+    return parts.join(" · ");
+  }
+
+  function descRow(field, label, ...value) {
+    return el("div", { class: "d-row", "data-field": field }, el("span", { class: "d-label", text: label }), el("span", { class: "d-value" }, ...value));
+  }
+
+  // describeCall renders a held call's description.
+  function describeCall(d, rule) {
+    const rows = [];
+    if (d.summary) rows.push(descRow("summary", "does", str(d.summary)));
+    if (d.value) {
+      const unpriced = d.value === "unpriced";
+      rows.push(descRow("value", "value", el("span", { class: unpriced ? "warn-text" : "strong", text: unpriced ? "unpriced (no price feed values it)" : str(d.value),
+        title: Array.isArray(d.unpriced) ? d.unpriced.map(str).join("\n") : "" })));
+    }
+    for (const t of Array.isArray(d.tokens) ? d.tokens.slice(0, 16) : []) {
+      const flag = t.symbol_mismatch
+        ? el("span", { class: "flag", "data-flag": "symbol", text: t.listed ? `claimed “${str(t.claimed_symbol)}”, the address book says ${str(t.symbol)}` : "not in the address book" })
+        : "";
+      rows.push(descRow("token", str(t.direction),
+        el("span", { class: "strong", text: `${str(t.display)}${t.symbol ? " " + str(t.symbol) : ""}` }), " ",
+        el("span", { class: "mono addr", text: str(t.token) }),
+        t.spender ? el("span", { class: "mono addr", text: " spender " + str(t.spender) }) : "", flag));
+    }
+    for (const p of Array.isArray(d.parties) ? d.parties.slice(0, 16) : []) {
+      rows.push(descRow(str(p.role) === "contract" ? "contract" : "party", str(p.role),
+        el("span", { class: "mono addr", text: str(p.address) }), " ",
+        p.name ? el("span", { class: "name", text: str(p.name) }) : el("span", { class: "flag", text: "unknown address" })));
+    }
+    for (const b of Array.isArray(d.balance_changes) ? d.balance_changes.slice(0, 16) : []) {
+      rows.push(descRow("balance", "balance", str(b.display)));
+    }
+    if (rule || d.rule) rows.push(descRow("rule", "rule", el("span", { class: "mono", text: str(rule || d.rule) })));
+    if (d.reason) rows.push(descRow("reason", "reason", el("span", { class: "code", text: str(d.reason) })));
+    const prov = d.provenance && typeof d.provenance === "object" ? Object.entries(d.provenance).map(([k, v]) => `${str(k)}: ${str(v)}`) : [];
+    if (d.taint || prov.length || d.hijacked) {
+      rows.push(descRow("taint", "taint", [str(d.taint), prov.length ? "not trusted: " + prov.join(", ") : "", d.hijacked ? "follows instructions it read" : ""]
+        .filter(Boolean).join(" · ")));
+    }
+    const args = d.args === undefined ? "" : JSON.stringify(d.args);
+    rows.push(descRow("args", "args", el("span", { class: "mono args-text", text: clip(args, 600), title: clip(args, 4000) })));
+    return el("div", { class: "desc" }, ...rows);
+  }
+
+  // heldReviews maps the decision ids of recently held calls to what the
+  // owner made of them (approved, rejected, expired, pending).
+  async function heldReviews() {
+    const out = new Map();
+    try {
+      for (const q of arrayOf(await api("GET", "/v1/quarantine?status=all&limit=200"), "items")) {
+        if (q.decision_id) out.set(str(q.decision_id), str(q.status));
+      }
+    } catch (e) {
+      if (e.status === 401) throw e;
+    }
+    return out;
+  }
+
+  // agentMeters shows the spend of the three most recently active agent
+  // sessions against the per-session limit (GET /v1/gate's agent_spend,
+  // for an owner); the header says how many more there are, so that it
+  // stays small.
+  function agentMeters(g) {
+    const out = [];
+    const all = Array.isArray(g.agent_spend) ? g.agent_spend : [];
+    for (const a of all.slice(0, 3)) {
+      const w = (Array.isArray(a.spend) ? a.spend : []).find((x) => str(x.window) === "session");
+      if (!w) continue;
+      const bar = spendBar(w);
+      bar.dataset.session = str(a.session_id);
+      bar.title = `Spend of agent session ${str(a.name) || str(a.session_id)} (${str(a.session_id)}): executed, plus what its pending permits hold`;
+      bar.querySelector(".m-name").textContent = clip(str(a.name) || shortId(a.session_id), 16);
+      out.push(bar);
+    }
+    if (all.length > 3) out.push(el("div", { class: "caps", text: `+ ${all.length - 3} more agent sessions (see Sessions)` }));
+    return out;
+  }
+
+  // loadSessions renders the agent sessions: taint, review, and the
+  // provenance of the values their held calls carry.
+  async function loadSessions() {
+    const [sj, qj] = await Promise.all([api("GET", "/v1/sessions"), api("GET", "/v1/quarantine")]);
+    const heldBy = new Map();
+    for (const q of arrayOf(qj, "items")) {
+      const list = heldBy.get(str(q.session_id)) || [];
+      list.push(q);
+      heldBy.set(str(q.session_id), list);
+    }
+    const rows = arrayOf(sj, "sessions").filter((x) => !ownSession || x.session_id !== ownSession);
+    $("sessions").replaceChildren(...rows.map((x) => {
+      const held = heldBy.get(str(x.session_id)) || [];
+      const prov = [];
+      for (const q of held) {
+        const p = q.description && q.description.provenance;
+        if (p && typeof p === "object") for (const [k, v] of Object.entries(p)) prov.push(`${str(q.tool)}.${str(k)}: ${str(v)}`);
+      }
+      const taint = str(x.taint) || "clean";
+      const review = [x.judge ? "judge " + str(x.judge) : "", Array.isArray(x.reviewers) && x.reviewers.length ? "reviewers " + x.reviewers.map(str).join(", ") : ""]
+        .filter(Boolean).join(" · ");
+      return el("tr", { "data-session": str(x.session_id) },
+        el("td", {}, el("span", { class: "cell-main", text: x.name === undefined ? "—" : str(x.name) || "(default)" }),
+          el("span", { class: "cell-sub mono", text: str(x.session_id), title: x.principal_id ? "principal " + str(x.principal_id) : "" })),
+        el("td", {}, el("span", { class: "pill", "data-tone": toneOf(taintTone, taint), "data-taint": taint, text: taint }),
+          x.isolated ? el("span", { class: "cell-sub", text: "isolated orchestrator" }) : ""),
+        el("td", { text: review || "—" }),
+        el("td", { class: "num", text: `${Number(x.decisions) || 0} · ${Number(x.denied) || 0} denied · ${Number(x.quarantined) || 0} held` }),
+        el("td", { "data-cell": "held", text: held.length ? `${held.length} waiting` + (prov.length ? " · " + prov.join(", ") : "") : "—",
+          title: prov.join("\n") }),
+        el("td", { text: clock(x.last_seen), title: stamp(x.last_seen) }));
+    }));
+    $("s-empty").hidden = rows.length > 0;
+    $("s-count").textContent = rows.length ? `${rows.length} session${rows.length === 1 ? "" : "s"}` : "";
+  }
+
+  const taintTone = { clean: "ok", tainted: "warn", review: "bad" };
+
+  // Vetoes (a hook's refusal, a rejected call sent again) are not in the
+  // decision trail: the ones the stream brought are kept, newest first,
+  // and shown among the decisions.
+  const recentVetoes = [];
+
+  function noteVeto(ev) {
+    recentVetoes.unshift({ time: ev.time, tool: ev.tool, decision: "vetoed", reason: ev.code, message: ev.message, session_id: ev.session_id });
+    if (recentVetoes.length > 20) recentVetoes.pop();
+  }
+
+  function withVetoes(rows) {
+    if (!recentVetoes.length) return rows;
+    const at = (d) => { const t = new Date(d.time).getTime(); return isNaN(t) ? Infinity : t; };
+    return [...recentVetoes, ...rows].sort((a, b) => at(b) - at(a)).slice(0, 50 + recentVetoes.length);
   }
 
   // ---- audit search ------------------------------------------------------
@@ -1005,12 +1162,12 @@
   // ---- start -------------------------------------------------------------
 
   function start() {
-    refresh("gate", "chain", "decisions", "permits", "quarantine", "tokens");
+    refresh("gate", "chain", "decisions", "permits", "quarantine", "tokens", "sessions");
     runStream();
   }
 
   // A slow safety net for lists whose events were missed.
-  setInterval(() => { if (token && !document.hidden) refresh("gate", "permits", "quarantine"); }, 15_000);
+  setInterval(() => { if (token && !document.hidden) refresh("gate", "permits", "quarantine", "sessions"); }, 15_000);
 
   syncFilters();
   updateFeedMeta();

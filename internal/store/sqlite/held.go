@@ -16,7 +16,7 @@ import (
 )
 
 const heldColumns = `id, principal_id, session_id, time_ns, expires_ns, turn_id, input_source, facade, tool, tier, args, args_hash,
-  reason, message, rule, decision_id, reviews, status, decided_ns, decided_by, note, outcome`
+  reason, message, rule, decision_id, reviews, status, decided_ns, decided_by, note, outcome, retry_key, description`
 
 func scanHeld(st *sqlite3.Stmt) (store.HeldCall, error) {
 	c := store.HeldCall{
@@ -25,6 +25,7 @@ func scanHeld(st *sqlite3.Stmt) (store.HeldCall, error) {
 		Args: textBytes(st, 10), ArgsHash: st.ColumnText(11), Reason: st.ColumnText(12), Message: st.ColumnText(13),
 		Rule: st.ColumnText(14), DecisionID: st.ColumnText(15), Reviews: textBytes(st, 16),
 		DecidedAt: nsTime(st, 18), DecidedBy: st.ColumnText(19), Note: st.ColumnText(20), Outcome: textBytes(st, 21),
+		RetryKey: st.ColumnText(22), Description: textBytes(st, 23),
 	}
 	if err := c.Tier.UnmarshalText([]byte(st.ColumnText(9))); err != nil {
 		return c, fmt.Errorf("held call %s: %w", c.ID, err)
@@ -48,6 +49,8 @@ func checkHeld(c *store.HeldCall) error {
 		return invalid("args are not JSON")
 	case len(c.Reviews) > 0 && !json.Valid(c.Reviews):
 		return invalid("reviews are not JSON")
+	case len(c.Description) > 0 && !json.Valid(c.Description):
+		return invalid("description is not JSON")
 	case c.Status != store.HeldPending || !c.DecidedAt.IsZero() || c.DecidedBy != "" || c.Outcome != nil:
 		return invalid("a new held call is pending and undecided")
 	case c.Reason == "":
@@ -66,7 +69,7 @@ func checkHeld(c *store.HeldCall) error {
 }
 
 // HoldCall stores a held call and its record (see store.HeldCalls).
-func (s *Store) HoldCall(ctx context.Context, c *store.HeldCall, maxPending int, rec *store.ActionRecord) (string, error) {
+func (s *Store) HoldCall(ctx context.Context, c *store.HeldCall, lim store.HoldLimits, rec *store.ActionRecord) (string, error) {
 	if c == nil || rec == nil {
 		return "", errors.New("sqlite: hold call: nil call or record")
 	}
@@ -77,7 +80,7 @@ func (s *Store) HoldCall(ctx context.Context, c *store.HeldCall, maxPending int,
 		return "", fmt.Errorf("sqlite: hold call: record: %w", err)
 	}
 	h := *c
-	h.Args, h.Reviews = slices.Clone(c.Args), slices.Clone(c.Reviews)
+	h.Args, h.Reviews, h.Description = slices.Clone(c.Args), slices.Clone(c.Reviews), slices.Clone(c.Description)
 	a := *rec
 	a.Detail = slices.Clone(rec.Detail)
 	tier, _ := h.Tier.MarshalText()
@@ -85,6 +88,21 @@ func (s *Store) HoldCall(ctx context.Context, c *store.HeldCall, maxPending int,
 	err := s.do(ctx, func(tx *wtx) error {
 		existing = ""
 		now := h.Time.UnixNano()
+		if !lim.RejectedSince.IsZero() && h.RetryKey != "" {
+			session := ""
+			if h.PrincipalID == "local" {
+				session = h.SessionID
+			}
+			if _, err := tx.one(`SELECT id FROM held_calls WHERE principal_id = ? AND tool = ? AND retry_key = ? AND status = 'rejected'
+  AND decided_ns >= ? AND (? = '' OR session_id = ?) ORDER BY decided_ns DESC LIMIT 1`,
+				[]any{h.PrincipalID, h.Tool, h.RetryKey, lim.RejectedSince.UnixNano(), session, session},
+				func(st *sqlite3.Stmt) error { existing = st.ColumnText(0); return nil }); err != nil {
+				return err
+			}
+			if existing != "" {
+				return answer(store.ErrHeldRejected)
+			}
+		}
 		if _, err := tx.one(`SELECT id FROM held_calls WHERE session_id = ? AND tool = ? AND args_hash = ? AND status = 'pending' AND expires_ns > ?`,
 			[]any{h.SessionID, h.Tool, h.ArgsHash, now}, func(st *sqlite3.Stmt) error { existing = st.ColumnText(0); return nil }); err != nil {
 			return err
@@ -96,19 +114,21 @@ func (s *Store) HoldCall(ctx context.Context, c *store.HeldCall, maxPending int,
 		if err != nil {
 			return err
 		}
-		if n >= int64(maxPending) {
+		if n >= int64(lim.MaxPending) {
 			return answer(store.ErrHeldLimit)
 		}
 		if _, err := tx.exec(`INSERT INTO held_calls (id, principal_id, session_id, time_ns, expires_ns, turn_id, input_source, facade, tool, tier,
-  args, args_hash, reason, message, rule, decision_id, reviews, status) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,'pending')`,
+  args, args_hash, reason, message, rule, decision_id, reviews, status, retry_key, description)
+  VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,'pending',?,?)`,
 			h.ID, h.PrincipalID, h.SessionID, h.Time, h.Expires, nullable(h.TurnID), h.InputSource, nullable(h.Facade), h.Tool, string(tier),
-			string(h.Args), h.ArgsHash, h.Reason, h.Message, nullable(h.Rule), nullable(h.DecisionID), jsonText(h.Reviews)); err != nil {
+			string(h.Args), h.ArgsHash, h.Reason, h.Message, nullable(h.Rule), nullable(h.DecisionID), jsonText(h.Reviews),
+			nullable(h.RetryKey), jsonText(h.Description)); err != nil {
 			return err
 		}
 		return tx.w.writeAction(&op{action: &a})
 	})
 	if err != nil {
-		return "", fmt.Errorf("sqlite: hold call: %w", err)
+		return existing, fmt.Errorf("sqlite: hold call: %w", err)
 	}
 	return existing, nil
 }

@@ -221,6 +221,9 @@ DELETE FROM gate_state WHERE key IN ('phase', 'halt');
 // transaction, written before it is broadcast, and what became of it.
 // Two live rows of one wallet never share a nonce (a partial unique
 // index), and what was sent never changes once written.
+// Version 26 keeps, with each held call, what it would do in a person's
+// units (description, display only) and the key that refuses its
+// identical retry once the owner rejected it (retry_key).
 var finalMigrations = []migration{{22, `
 DROP TABLE gate_state;
 `}, {23, `
@@ -251,4 +254,8 @@ WHEN OLD.state <> 'in_flight' OR NEW.hash IS NOT OLD.hash OR NEW.chain_id IS NOT
 BEGIN SELECT RAISE(ABORT, 'sent_txs: a settled transaction, and what was sent, never change'); END;
 CREATE TRIGGER sent_txs_kept BEFORE DELETE ON sent_txs
 BEGIN SELECT RAISE(ABORT, 'sent_txs: the send journal is never deleted from'); END;
+`}, {26, `
+ALTER TABLE held_calls ADD COLUMN retry_key TEXT;
+ALTER TABLE held_calls ADD COLUMN description TEXT CHECK (description IS NULL OR json_valid(description));
+CREATE INDEX held_calls_retry ON held_calls (principal_id, tool, retry_key, status, decided_ns) WHERE retry_key IS NOT NULL;
 `}}

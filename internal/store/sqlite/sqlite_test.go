@@ -174,7 +174,7 @@ func TestMigrations(t *testing.T) {
 		"session_observations": {"session_id", "seq", "time_ns", "kind", "ref", "instructions", "format", "sealed", "body", "args"},
 		"held_calls": {"id", "principal_id", "session_id", "time_ns", "expires_ns", "turn_id", "input_source", "facade", "tool",
 			"tier", "args", "args_hash", "reason", "message", "rule", "decision_id", "reviews", "status", "decided_ns",
-			"decided_by", "note", "outcome"},
+			"decided_by", "note", "outcome", "retry_key", "description"},
 		"spend_holds":  {"id", "session_id", "tick", "cents", "created_ns", "expires_ns"},
 		"spend_ledger": {"id", "session_id", "tick", "cents", "time_ns", "status"},
 		"gate_control": {"id", "phase", "phase_ns", "phase_by", "halted", "halt_reason", "halt_ns", "halt_by"},
@@ -210,7 +210,7 @@ func TestMigrations(t *testing.T) {
 	// Few indexes: each costs insert time.
 	got := queryRows(t, c, `SELECT name FROM sqlite_schema WHERE type = 'index' AND name NOT LIKE 'sqlite_autoindex%' ORDER BY name`)
 	want := [][]string{{"action_log_lookup_failed"}, {"action_log_permit"}, {"action_log_time"}, {"grimoire_entries_partition"},
-		{"held_calls_session"}, {"held_calls_time"}, {"permits_status_expires"}, {"principals_live_name"},
+		{"held_calls_retry"}, {"held_calls_session"}, {"held_calls_time"}, {"permits_status_expires"}, {"principals_live_name"},
 		{"quarantine_entries_agent"}, {"quarantine_entries_decided"}, {"sent_txs_nonce"}, {"session_influences_time"}, {"sessions_parent"}, {"sessions_principal"},
 		{"spend_holds_expires"}, {"spend_holds_session"}, {"spend_ledger_session"}, {"spend_ledger_time"},
 		{"tool_executions_created_at"}, {"withheld_outputs_session"}}

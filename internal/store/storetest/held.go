@@ -22,18 +22,18 @@ func heldCall(at time.Time, session, argsHash string) *store.HeldCall {
 func testHeldCalls(t *testing.T, h *harness) {
 	ctx := t.Context()
 	c := heldCall(t0, "s1", "h1")
-	if existing, err := h.s.HoldCall(ctx, c, 2, action(t0, store.ActionQuarantined, "")); err != nil || existing != "" {
+	if existing, err := h.s.HoldCall(ctx, c, store.HoldLimits{MaxPending: 2}, action(t0, store.ActionQuarantined, "")); err != nil || existing != "" {
 		t.Fatalf("HoldCall = %q, %v", existing, err)
 	}
 	// The same call again: held once.
 	again := heldCall(t0.Add(time.Second), "s1", "h1")
-	if existing, err := h.s.HoldCall(ctx, again, 2, action(t0.Add(time.Second), store.ActionQuarantined, "")); err != nil || existing != c.ID {
+	if existing, err := h.s.HoldCall(ctx, again, store.HoldLimits{MaxPending: 2}, action(t0.Add(time.Second), store.ActionQuarantined, "")); err != nil || existing != c.ID {
 		t.Errorf("holding the same call again = %q, %v; want the first item %s", existing, err, c.ID)
 	}
-	if _, err := h.s.HoldCall(ctx, heldCall(t0, "s1", "h2"), 2, action(t0, store.ActionQuarantined, "")); err != nil {
+	if _, err := h.s.HoldCall(ctx, heldCall(t0, "s1", "h2"), store.HoldLimits{MaxPending: 2}, action(t0, store.ActionQuarantined, "")); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := h.s.HoldCall(ctx, heldCall(t0, "s1", "h3"), 2, action(t0, store.ActionQuarantined, "")); !errors.Is(err, store.ErrHeldLimit) {
+	if _, err := h.s.HoldCall(ctx, heldCall(t0, "s1", "h3"), store.HoldLimits{MaxPending: 2}, action(t0, store.ActionQuarantined, "")); !errors.Is(err, store.ErrHeldLimit) {
 		t.Errorf("a third pending call of a session holding 2: %v, want ErrHeldLimit", err)
 	}
 	h.reopen()
@@ -75,7 +75,7 @@ func testHeldCalls(t *testing.T, h *harness) {
 		t.Errorf("deciding nobody: %v", err)
 	}
 	late := heldCall(t0, "s2", "h9")
-	if _, err := h.s.HoldCall(ctx, late, 2, action(t0, store.ActionQuarantined, "")); err != nil {
+	if _, err := h.s.HoldCall(ctx, late, store.HoldLimits{MaxPending: 2}, action(t0, store.ActionQuarantined, "")); err != nil {
 		t.Fatal(err)
 	}
 	at := late.Expires
@@ -110,8 +110,57 @@ func testHeldCalls(t *testing.T, h *harness) {
 	} {
 		bad := heldCall(t0, "s3", name)
 		mut(bad)
-		if _, err := h.s.HoldCall(ctx, bad, 9, action(t0, store.ActionQuarantined, "")); err == nil {
+		if _, err := h.s.HoldCall(ctx, bad, store.HoldLimits{MaxPending: 9}, action(t0, store.ActionQuarantined, "")); err == nil {
 			t.Errorf("%s: held", name)
 		}
+	}
+}
+
+// testHeldRetry: a call the owner rejected is refused when its principal
+// sends it again (ErrHeldRejected, with the rejected call's id), within
+// the window and for that principal only; the description is kept.
+func testHeldRetry(t *testing.T, h *harness) {
+	ctx := t.Context()
+	c := heldCall(t0, "s1", "h1")
+	c.RetryKey, c.Description = "k1", []byte(`{"summary":"send 5 USDC"}`)
+	lim := store.HoldLimits{MaxPending: 9, RejectedSince: t0.Add(-time.Hour)}
+	if _, err := h.s.HoldCall(ctx, c, lim, action(t0, store.ActionQuarantined, "")); err != nil {
+		t.Fatal(err)
+	}
+	at := t0.Add(time.Minute)
+	if err := h.s.DecideHeldCall(ctx, c.ID, store.HeldRejected, "owner:x", "", at, action(at, store.ActionQuarantineRejected, "")); err != nil {
+		t.Fatal(err)
+	}
+	h.reopen()
+	got, err := h.s.HeldCall(ctx, c.ID)
+	if err != nil || got.RetryKey != "k1" || string(got.Description) != string(c.Description) {
+		t.Fatalf("HeldCall = %+v, %v; want the retry key and description kept", got, err)
+	}
+	for _, tc := range []struct {
+		name      string
+		principal string
+		session   string
+		key       string
+		since     time.Time
+		refused   bool
+	}{
+		{"same principal, another session", "p1", "s9", "k1", t0, true},
+		{"another principal", "p2", "s1", "k1", t0, false},
+		{"other arguments", "p1", "s1", "k2", t0, false},
+		{"rejected before the window", "p1", "s1", "k1", t0.Add(2 * time.Minute), false},
+		{"no window", "p1", "s1", "k1", time.Time{}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			when := t0.Add(3 * time.Minute)
+			again := heldCall(when, tc.session, "h-"+tc.name)
+			again.PrincipalID, again.RetryKey = tc.principal, tc.key
+			existing, err := h.s.HoldCall(ctx, again, store.HoldLimits{MaxPending: 9, RejectedSince: tc.since}, action(when, store.ActionQuarantined, ""))
+			switch {
+			case tc.refused && (!errors.Is(err, store.ErrHeldRejected) || existing != c.ID):
+				t.Errorf("HoldCall = %q, %v; want ErrHeldRejected citing %s", existing, err, c.ID)
+			case !tc.refused && (err != nil || existing != ""):
+				t.Errorf("HoldCall = %q, %v; want it held", existing, err)
+			}
+		})
 	}
 }

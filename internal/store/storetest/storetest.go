@@ -80,6 +80,7 @@ func Run(t *testing.T, newBackend func(t *testing.T) func() (store.Store, error)
 		{"SentConcurrent", testSentConcurrent},
 		{"GateControl", testGateControl},
 		{"HeldCalls", testHeldCalls},
+		{"HeldRetry", testHeldRetry},
 		{"ActionLog", testActionLog},
 		{"TrustRoundTrip", testTrustRoundTrip},
 		{"TrustInvalid", testTrustInvalid},

@@ -140,8 +140,8 @@ func (d *runningDaemon) call(t *testing.T, facade, args string) (int, []byte) {
 
 // TestTerminalAgainstDaemon runs ward tui in tmux against a real ward
 // serve (the gate, the dev chain, the HTTP API): the agent's read and
-// write appear with their progress steps, a quarantined read is approved
-// with a and then runs, and the stream comes back after the daemon
+// write appear with their progress steps, a quarantined read is shown in
+// full and approved with a and y, and then runs, and the stream comes back after the daemon
 // restarts.
 func TestTerminalAgainstDaemon(t *testing.T) {
 	if testing.Short() {
@@ -195,7 +195,11 @@ func TestTerminalAgainstDaemon(t *testing.T) {
 	pane = x.waitText("Quarantine (1)", "data_get_portfolio_snapshot", "PORTFOLIO_REVIEW", "quarantine")
 	t.Logf("the pane with a call held:\n%s", pane)
 
+	x.keys("Enter")
+	x.waitText("Held call", "PORTFOLIO_REVIEW", "tui.review-portfolio", "arguments")
 	x.keys("a")
+	x.waitText("Approve ", "y yes · n no")
+	x.keys("y")
 	pane = x.waitText("approved ", "Quarantine (0)", "3/3 Valuing holdings")
 	t.Logf("the pane after approving it:\n%s", pane)
 	if !regexp.MustCompile(`✓ data_get_portfolio_snapshot +read .*3/3 Valuing holdings`).MatchString(pane) {

@@ -185,7 +185,10 @@ func (a *scriptedAPI) handler(token string) http.Handler {
 			fmt.Fprint(w, `{"items":[]}`)
 			return
 		}
-		fmt.Fprint(w, `{"items":[{"id":"q-7f3a","tool":"erc20_transfer","session_id":"s1","tier":"write","reason":"TAINTED_ARGUMENT","message":"recipient came from a web page"}]}`)
+		fmt.Fprint(w, `{"items":[{"id":"q-7f3a","tool":"erc20_transfer","session_id":"s1","tier":"write","reason":"TAINTED_ARGUMENT","message":"recipient came from a web page",`+
+			`"rule":"ward.provenance","description":{"value":"$250.00","value_cents":25000,"tokens":[{"token":"0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48","symbol":"USDC","listed":true,"decimals":6,"amount":"250000000","display":"250","direction":"out"}],`+
+			`"parties":[{"role":"recipient","address":"0x52908400098527886E0F7030069857D2E4169EE7","name":"owner's address book","known":true}],`+
+			`"args":{"amount":"250","to":"0x52908400098527886E0F7030069857D2E4169EE7","note":"[redacted]"},"reason":"TAINTED_ARGUMENT","taint":"tainted","provenance":{"to":"untrusted"}}}]}`)
 	})
 	mux.HandleFunc("GET /v1/decisions", func(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprint(w, `{"decisions":[{"time":"2026-01-02T03:04:05Z","tool":"erc20_approve","decision":"deny","reason":"APPROVAL_UNLIMITED","message":"unlimited approvals are refused"}]}`)
@@ -212,7 +215,8 @@ func frame(seq int, json string) string {
 
 // TestTerminalAgainstScriptedAPI runs the real ward binary's tui in tmux
 // against a scripted API: the stream's calls and progress appear, a
-// quarantined call is approved with a, a hostile tool name does not
+// quarantined call is shown in full with Enter and approved with a and
+// y (n declines the question), a hostile tool name does not
 // reach the terminal as escapes, a dropped stream reconnects, q quits.
 func TestTerminalAgainstScriptedAPI(t *testing.T) {
 	if testing.Short() {
@@ -225,7 +229,7 @@ func TestTerminalAgainstScriptedAPI(t *testing.T) {
 	ward := wardBinary(t)
 	x := startTmux(t, []string{"WARD_TOKEN=" + token, "TERM=xterm-256color"}, ward, "tui", "--addr", srv.URL)
 
-	x.waitText("● live", "Quarantine (1)", "q-7f3a", "phase stable", "$12.00 / $50.00", "APPROVAL_UNLIMITED")
+	x.waitText("● live", "Quarantine (1)", "q-7f3a", "phase stable", "$42.00 / $200.00", "APPROVAL_UNLIMITED")
 	for i, f := range []string{
 		`{"kind":"permit:consumed","seq":1,"session_id":"s1","tool":"uniswap_swap_exact","permit_id":"p1"}`,
 		`{"kind":"tool:start","seq":2,"session_id":"s1","tool":"uniswap_swap_exact","params_hash":"aa"}`,
@@ -242,10 +246,30 @@ func TestTerminalAgainstScriptedAPI(t *testing.T) {
 	api.frames <- frame(4, `{"kind":"tool:end","seq":4,"session_id":"s1","tool":"uniswap_swap_exact","params_hash":"aa","success":true,"duration_ms":840}`)
 	x.waitText("840ms", "success")
 
+	// Enter shows what the held call would do; a asks before approving;
+	// n decides nothing; a then y approves.
+	x.keys("Enter")
+	pane = x.waitText("Held call q-7f3a", "$250.00", "250 USDC  0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48",
+		"recipient   0x52908400098527886E0F7030069857D2E4169EE7  owner's address book", "ward.provenance", "not trusted: to=untrusted", `"note":"[redacted]"`)
+	t.Logf("the detail view:\n%s", pane)
 	x.keys("a")
-	x.waitText("approved q-7f3a", "Quarantine (0)")
+	x.waitText("Approve q-7f3a?", "y yes · n no")
+	x.keys("n")
+	x.waitText("not approved: q-7f3a still waits")
+	x.keys("Escape")
+	x.waitText("Quarantine (1)")
 	api.mu.Lock()
 	decided := strings.Join(api.decided, ",")
+	api.mu.Unlock()
+	if decided != "" {
+		t.Fatalf("the API received %q before any confirmation", decided)
+	}
+	x.keys("a")
+	x.waitText("Approve q-7f3a?")
+	x.keys("y")
+	x.waitText("approved q-7f3a", "Quarantine (0)")
+	api.mu.Lock()
+	decided = strings.Join(api.decided, ",")
 	api.mu.Unlock()
 	if decided != "approve q-7f3a" {
 		t.Errorf("the API received %q, want approve q-7f3a", decided)

@@ -23,7 +23,7 @@ There is no bearer token: whoever starts the process picks the role, whose
 input source the policy sees (agent by default). Standard output carries
 only MCP messages; logs go to standard error. Ends when standard input
 closes, or on SIGTERM or SIGINT.`)
-	data := fs.String("data", "ward-data", "data directory (created if missing)")
+	data := dataFlag(fs, "data directory (created if missing)")
 	cfgPath := fs.String("config", "", "ward.toml (default: ./ward.toml if present, else the embedded defaults)")
 	roleName := fs.String("role", string(auth.Agent), "the client's role: agent, peer or owner")
 	if code, ok := parse(fs, args); !ok {

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -61,7 +62,7 @@ one decision per input line, in order. A request:
    "now": "2026-11-22T10:00:00Z"}
 
 state (optional) seeds the tracked state for that one request; without it
-the tracked state of the store (--db) is used. now (optional) fixes the
+the tracked state of the store (--data or --db) is used. now (optional) fixes the
 evaluation time. Evaluations are not recorded unless --record is given.
 A malformed line prints {"line":N,"error":"..."} in its place, an error on
 standard error, and makes the exit status 2.`
@@ -70,7 +71,8 @@ func policyCheck(ctx context.Context, io IO, args []string) int {
 	fs := flags(io, "policy check", "[FILE|-]", checkHelp)
 	policyPath := fs.String("policy", "", "policy file (ward.toml format; default: ./ward.toml if present, else the embedded defaults)")
 	fs.StringVar(policyPath, "config", "", "alias of --policy")
-	dbPath := fs.String("db", "", "database with the tracked state and audit trail (default: [store] path of the config)")
+	data := dataFlag(fs, "data directory whose database holds the tracked state and audit trail")
+	dbPath := dbFlag(fs)
 	record := fs.Bool("record", false, "record each decision in the audit trail (origin \"check\")")
 	if st, ok := parse(fs, args); !ok {
 		return st
@@ -98,12 +100,12 @@ func policyCheck(ctx context.Context, io IO, args []string) int {
 	if err != nil {
 		return fail(io, "%v", err)
 	}
-	db := *dbPath
-	if db == "" {
-		db = cfg.Store.Path
-	}
+	db := storeFile(*data, *dbPath)
 	var st store.Store
 	if *record || fileExists(db) {
+		if err := os.MkdirAll(filepath.Dir(db), 0o700); err != nil {
+			return fail(io, "%v", err)
+		}
 		st, err = openStore(ctx, db, cfg.Store.Synchronous)
 		if err != nil {
 			return fail(io, "%v", err)

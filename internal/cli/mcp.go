@@ -62,7 +62,7 @@ func serveStdio(ctx context.Context, io IO, st *daemon.Stack, f *config.File, ro
 	}
 	fs := facade.NewSession(sess)
 	srv, err := mcp.New(mcp.Config{
-		Tools: st.Facade, Version: Version, Log: log,
+		Tools: st.Facade, Version: versionString(), Log: log,
 		Session: func(context.Context, string) (*facade.Session, error) { return fs, nil },
 	})
 	if err != nil {

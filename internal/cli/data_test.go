@@ -59,3 +59,44 @@ func TestDefaultDataDir(t *testing.T) {
 		t.Errorf("audit query --data elsewhere: exit %d, %q", code, errOut)
 	}
 }
+
+// TestConfigErrorsEveryCommand: every command that loads ward.toml prints
+// all of its problems in the user's words, and starts nothing.
+func TestConfigErrorsEveryCommand(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	bad := "ward.toml"
+	if err := os.WriteFile(bad, []byte("[gate]\npermit_ttl = 300\nquarantine_tl = \"1h\"\n\n[[policy.rules]]\nid = \"r\"\naction = \"deny\"\nwhen = 'args.amount_cents >'\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		`ward.toml:2:14: gate.permit_ttl: expected a duration like "5m", found the integer 300`,
+		`ward.toml:3:1: gate.quarantine_tl: unknown key; did you mean "quarantine_ttl"?`,
+		`ward.toml:8:`,
+	}
+	for _, args := range [][]string{
+		{"serve", "--addr", "127.0.0.1:0"},
+		{"mcp"},
+		{"policy", "lint", bad},
+		{"policy", "check"},
+		{"policy", "show"},
+		{"audit", "query"},
+		{"tools", "list", "--config", bad},
+	} {
+		out, errOut, code := run(t, "", args...)
+		if code == 0 {
+			t.Errorf("ward %s: exit 0 with a bad ward.toml", strings.Join(args, " "))
+		}
+		for _, w := range want {
+			if !strings.Contains(out+errOut, w) {
+				t.Errorf("ward %s does not say %q:\n%s%s", strings.Join(args, " "), w, out, errOut)
+			}
+		}
+		if strings.Contains(out+errOut, "gateTOML") || strings.Contains(out+errOut, "*string") {
+			t.Errorf("ward %s names Go types:\n%s%s", strings.Join(args, " "), out, errOut)
+		}
+	}
+	if _, err := os.Stat(defaultData); err == nil {
+		t.Errorf("a command created %s with a bad ward.toml", defaultData)
+	}
+}

@@ -100,3 +100,58 @@ func TestConfigErrorsEveryCommand(t *testing.T) {
 		t.Errorf("a command created %s with a bad ward.toml", defaultData)
 	}
 }
+
+// TestLintOnePassTyped: ward policy lint reports a wrong type in the
+// file, a CEL syntax error and a CEL type error against the parameters of
+// ward's own tools together; ward serve refuses to start on the same file
+// instead of denying every transfer at run time.
+func TestLintOnePassTyped(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	file := `[gate]
+permit_ttl = 300
+
+[[policy.rules]]
+id = "big-transfer"
+action = "quarantine"
+applies_to = { by = "name", names = ["erc20_transfer_token"] }
+when = 'args.amount > 1000000'
+
+[[policy.rules]]
+id = "broken"
+action = "deny"
+when = 'args.'
+
+[[policy.rules]]
+id = "fine"
+action = "deny"
+applies_to = { by = "name", names = ["erc20_transfer_token"] }
+when = 'args.amount.size() > 30 && args.decimals > 18'
+`
+	if err := os.WriteFile("ward.toml", []byte(file), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out, _, code := run(t, "", "policy", "lint", "--json", "ward.toml")
+	diags := decodeLines(t, out)
+	if code != 1 || len(diags) != 3 {
+		t.Fatalf("lint: exit %d, %d problems, want 1 and 3:\n%s", code, len(diags), out)
+	}
+	for i, want := range []struct {
+		line int
+		key  string
+		msg  string
+	}{
+		{2, "gate.permit_ttl", `expected a duration like "5m", found the integer 300`},
+		{8, "policy.rules.0.when", "no matching overload for '_>_' applied to '(string, int)' (with the parameter types of erc20_transfer_token)"},
+		{13, "policy.rules.1.when", "Syntax error"},
+	} {
+		d := diags[i]
+		if d["line"] != float64(want.line) || d["key"] != want.key || !strings.Contains(d["message"].(string), want.msg) {
+			t.Errorf("problem %d: %v, want line %d, %s, %q", i, d, want.line, want.key, want.msg)
+		}
+	}
+	_, errOut, code := run(t, "", "serve", "--addr", "127.0.0.1:0")
+	if code != 2 || !strings.Contains(errOut, "policy.rules.0.when") || !strings.Contains(errOut, "(string, int)") {
+		t.Errorf("serve with a rule that fails type-checking: exit %d, %q", code, errOut)
+	}
+}

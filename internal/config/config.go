@@ -10,6 +10,7 @@ package config
 
 import (
 	"cmp"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -19,6 +20,7 @@ import (
 	"github.com/pelletier/go-toml/v2"
 
 	"github.com/wardhq/ward/internal/addrbook"
+	"github.com/wardhq/ward/internal/catalog"
 	"github.com/wardhq/ward/internal/hook"
 	"github.com/wardhq/ward/internal/policy"
 	"github.com/wardhq/ward/internal/policy/rules"
@@ -139,6 +141,7 @@ func Parse(name string, data []byte) (*File, error) {
 	idx := indexPositions(data)
 	m := newMerger()
 	cfg := m.policy(raw.Policy)
+	cfg.ArgSchemas = catalogSchemas()
 	diags := idx.locate(m.errs, m)
 	snap, err := rules.Compile(cfg)
 	if err != nil {
@@ -185,6 +188,17 @@ func Parse(name string, data []byte) (*File, error) {
 		return fail(diags...)
 	}
 	return f, nil
+}
+
+// catalogSchemas returns the parameter schemas of ward's native tools, by
+// name, against which the policy type-checks CEL rules that name them.
+func catalogSchemas() func(string) json.RawMessage {
+	all := catalog.All()
+	m := make(map[string]json.RawMessage, len(all))
+	for _, t := range all {
+		m[t.Def.Name] = t.Def.Params
+	}
+	return func(name string) json.RawMessage { return m[name] }
 }
 
 // under reports whether key is the key path p or below it.

@@ -60,6 +60,7 @@ func commands() []command {
 		{"eval adaptive", "replay an AgentDojo suite's attacks mutated by an attacker who read ward's source: successes per mutation", evalAdaptive},
 		{"demo", "run the tool gate's end-to-end scenario on the embedded dev chain", demo},
 		{"chain deploy", "deploy the published Uniswap V2/V3 and Aave V3 bytecode, test tokens and feeds to a dev node; write its address book", chainDeploy},
+		{"client config", "print the JSON that connects Claude, Cursor or VS Code to ward serve (HTTP) or ward mcp (stdio)", clientConfig},
 		{"version", "print ward's version, commit and Go version (also ward --version)", version},
 	}
 }

@@ -155,3 +155,36 @@ when = 'args.amount.size() > 30 && args.decimals > 18'
 		t.Errorf("serve with a rule that fails type-checking: exit %d, %q", code, errOut)
 	}
 }
+
+// TestLintUnknownTools: a rule naming a tool ward does not know is a
+// warning, with the closest known name, reported with the file's errors;
+// alone it leaves lint's status 0 and the file loads.
+func TestLintUnknownTools(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	rules := `[[upstream]]
+name = "notes"
+command = ["notes-server"]
+
+[[policy.rules]]
+id = "typo"
+action = "deny"
+applies_to = { by = "name", names = ["erc20_transfer_tokn", "mcp_notes_get_note", "exec"] }
+when = 'true'
+`
+	os.WriteFile("warn.toml", []byte(rules), 0o600)
+	os.WriteFile("both.toml", []byte(rules+"\n[gate]\npermit_ttl = 300\n"), 0o600)
+	out, _, code := run(t, "", "policy", "lint", "warn.toml")
+	want := `warn.toml:8:38: warning: policy.rules.0.applies_to.names.0: no tool "erc20_transfer_tokn" is known`
+	if code != 0 || !strings.Contains(out, want) || !strings.Contains(out, `did you mean "erc20_transfer_token"?`) || !strings.Contains(out, "warn.toml: ok") {
+		t.Errorf("lint warn.toml: exit %d, want 0 and %q:\n%s", code, want, out)
+	}
+	if strings.Contains(out, "mcp_notes_get_note") || strings.Contains(out, `"exec"`) {
+		t.Errorf("a known tool is reported:\n%s", out)
+	}
+	out, _, code = run(t, "", "policy", "lint", "--json", "both.toml")
+	diags := decodeLines(t, out)
+	if code != 1 || len(diags) != 2 || diags[0]["severity"] != "warning" || diags[1]["severity"] != "error" || diags[1]["key"] != "gate.permit_ttl" {
+		t.Errorf("lint --json both.toml: exit %d, %v", code, diags)
+	}
+}

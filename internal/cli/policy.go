@@ -240,8 +240,12 @@ func jsonFieldError(err error) error {
 	return err
 }
 
-const lintHelp = `Validate a policy file (ward.toml format). Every problem is printed as
-FILE:LINE:COL: key: message. Exit status 1 if there are problems.`
+const lintHelp = `Validate a policy file (ward.toml format) in one pass: unknown keys and
+wrong types, every section's values, rule shapes, CEL syntax, CEL type
+errors against the parameters of the tools a rule names, and (as warnings)
+tools a rule names that ward does not know. Every problem is printed as
+FILE:LINE:COL: key: message. Exit status 1 if there are errors; warnings
+alone leave it 0.`
 
 func policyLint(_ context.Context, io IO, args []string) int {
 	fs := flags(io, "policy lint", "FILE", lintHelp)
@@ -265,18 +269,34 @@ func policyLint(_ context.Context, io IO, args []string) int {
 		}
 		enc := json.NewEncoder(io.Out)
 		for _, d := range ce.Diags {
-			enc.Encode(map[string]any{"file": name, "line": d.Line, "col": d.Col, "key": d.Key, "message": d.Msg})
+			enc.Encode(lintJSON(name, d))
 		}
 		return exitFail
 	}
 	h := f.Snapshot.Hash()
 	if *asJSON {
-		json.NewEncoder(io.Out).Encode(map[string]any{"file": name, "ok": true,
-			"policy_hash": hex.EncodeToString(h[:]), "rules": len(f.Snapshot.Rules())})
+		enc := json.NewEncoder(io.Out)
+		for _, d := range f.Warnings {
+			enc.Encode(lintJSON(name, d))
+		}
+		enc.Encode(map[string]any{"file": name, "ok": true,
+			"policy_hash": hex.EncodeToString(h[:]), "rules": len(f.Snapshot.Rules()), "warnings": len(f.Warnings)})
 		return exitOK
+	}
+	if len(f.Warnings) > 0 {
+		fmt.Fprintln(io.Out, (&config.Error{File: name, Diags: f.Warnings}).Error())
 	}
 	fmt.Fprintf(io.Out, "%s: ok (policy %s, %d rules)\n", name, hex.EncodeToString(h[:6]), len(f.Snapshot.Rules()))
 	return exitOK
+}
+
+// lintJSON is one problem of ward policy lint --json.
+func lintJSON(file string, d config.Diagnostic) map[string]any {
+	severity := "error"
+	if d.Warning {
+		severity = "warning"
+	}
+	return map[string]any{"file": file, "line": d.Line, "col": d.Col, "key": d.Key, "message": d.Msg, "severity": severity}
 }
 
 func policyShow(_ context.Context, io IO, args []string) int {

@@ -59,6 +59,9 @@ type File struct {
 	Audit Audit
 	// Source is the file's bytes, recorded with the policy hash.
 	Source []byte
+	// Warnings are the file's problems that do not stop it from loading,
+	// which ward policy lint prints.
+	Warnings []Diagnostic
 }
 
 // Store configures the database.
@@ -72,12 +75,18 @@ type Diagnostic struct {
 	Line, Col int // 1-based; 0 when the problem has no single place
 	Key       string
 	Msg       string
+	// Warning marks a problem that does not stop the file from loading
+	// (a rule naming a tool ward does not know: File.Warnings).
+	Warning bool
 }
 
 func (d Diagnostic) String() string {
 	loc := ""
 	if d.Line > 0 {
 		loc = fmt.Sprintf("%d:%d: ", d.Line, d.Col)
+	}
+	if d.Warning {
+		loc += "warning: "
 	}
 	if d.Key != "" {
 		return loc + d.Key + ": " + d.Msg
@@ -172,12 +181,17 @@ func Parse(name string, data []byte) (*File, error) {
 	diags = append(diags, trustSection(f, &raw, idx)...)
 	diags = append(diags, grimoireSection(f, &raw, idx)...)
 	diags = append(diags, sessionsSection(f, &raw, idx)...)
+	diags = append(diags, unknownTools(cfg, f.Upstream, idx, m)...)
 	// A value removed for its type may leave a default another check
 	// objects to: the type is the problem to report.
 	diags = slices.DeleteFunc(diags, func(d Diagnostic) bool {
 		return slices.ContainsFunc(bad, func(p []string) bool { return under(d.Key, p) })
 	})
 	diags = append(shape, diags...)
+	if !slices.ContainsFunc(diags, func(d Diagnostic) bool { return !d.Warning }) {
+		f.Warnings = diags
+		return f, nil
+	}
 	if len(diags) > 0 {
 		slices.SortStableFunc(diags, func(a, b Diagnostic) int {
 			if a.Line != b.Line {

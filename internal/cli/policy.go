@@ -22,6 +22,7 @@ import (
 	"github.com/wardhq/ward/internal/policy/rules"
 	"github.com/wardhq/ward/internal/store"
 	"github.com/wardhq/ward/internal/tool"
+	"github.com/wardhq/ward/internal/upstream"
 )
 
 // maxLine bounds one JSON Lines request (arguments are at most
@@ -242,14 +243,16 @@ func jsonFieldError(err error) error {
 
 const lintHelp = `Validate a policy file (ward.toml format) in one pass: unknown keys and
 wrong types, every section's values, rule shapes, CEL syntax, CEL type
-errors against the parameters of the tools a rule names, and (as warnings)
+errors against the parameters of the tools a rule names (ward's catalogue,
+and the upstream tools pinned in the --data directory's database), and (as warnings)
 tools a rule names that ward does not know. Every problem is printed as
 FILE:LINE:COL: key: message. Exit status 1 if there are errors; warnings
 alone leave it 0.`
 
-func policyLint(_ context.Context, io IO, args []string) int {
+func policyLint(ctx context.Context, io IO, args []string) int {
 	fs := flags(io, "policy lint", "FILE", lintHelp)
 	asJSON := fs.Bool("json", false, "print one JSON object per problem (or one summary object)")
+	data := dataFlag(fs, "data directory whose pinned upstream tool schemas type-check rules that name them (if it exists)")
 	if st, ok := parse(fs, args); !ok {
 		return st
 	}
@@ -257,7 +260,9 @@ func policyLint(_ context.Context, io IO, args []string) int {
 		return usageErr(io, "policy lint takes exactly one file")
 	}
 	name := fs.Arg(0)
-	f, err := config.Load(name)
+	schemas, closeStore := pinnedSchemas(ctx, storeFile(*data, ""))
+	defer closeStore()
+	f, err := config.LoadWith(name, schemas)
 	if err != nil {
 		var ce *config.Error
 		if !errors.As(err, &ce) {
@@ -288,6 +293,26 @@ func policyLint(_ context.Context, io IO, args []string) int {
 	}
 	fmt.Fprintf(io.Out, "%s: ok (policy %s, %d rules)\n", name, hex.EncodeToString(h[:6]), len(f.Snapshot.Rules()))
 	return exitOK
+}
+
+// pinnedSchemas returns the input schemas of the upstream tools pinned in
+// the database at db, if there is one (nil otherwise), and what closes it.
+// A schema that cannot be read leaves its tool untyped.
+func pinnedSchemas(ctx context.Context, db string) (func(string) json.RawMessage, func()) {
+	if !fileExists(db) {
+		return nil, func() {}
+	}
+	st, err := openStore(ctx, db, "")
+	if err != nil {
+		return nil, func() {}
+	}
+	return func(name string) json.RawMessage {
+		s, ok, err := upstream.PinnedInputSchema(ctx, st, st, name)
+		if err != nil || !ok {
+			return nil
+		}
+		return s
+	}, func() { st.Close() }
 }
 
 // lintJSON is one problem of ward policy lint --json.

@@ -127,11 +127,24 @@ func Load(path string) (*File, error) {
 	return Parse(path, data)
 }
 
+// LoadWith is Load with the parameter schemas of tools beyond ward's
+// catalogue (the pinned schemas of upstream tools; nil for none), against
+// which CEL rules that name them are type-checked too.
+func LoadWith(path string, schemas func(tool string) json.RawMessage) (*File, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("read config: %w", err)
+	}
+	return parse(path, data, schemas)
+}
+
 // Parse validates a file's contents; name is used in messages only. Every
 // problem is reported at once: unknown keys and values of the wrong type
 // first (a file with those is not decoded further), then every invalid
 // value of every section, the policy's included.
-func Parse(name string, data []byte) (*File, error) {
+func Parse(name string, data []byte) (*File, error) { return parse(name, data, nil) }
+
+func parse(name string, data []byte, schemas func(string) json.RawMessage) (*File, error) {
 	fail := func(ds ...Diagnostic) (*File, error) { return nil, &Error{File: name, Diags: ds} }
 
 	shape, bad, syntax := checkShape(data)
@@ -150,7 +163,7 @@ func Parse(name string, data []byte) (*File, error) {
 	idx := indexPositions(data)
 	m := newMerger()
 	cfg := m.policy(raw.Policy)
-	cfg.ArgSchemas = catalogSchemas()
+	cfg.ArgSchemas = catalogSchemas(schemas)
 	diags := idx.locate(m.errs, m)
 	snap, err := rules.Compile(cfg)
 	if err != nil {
@@ -205,14 +218,20 @@ func Parse(name string, data []byte) (*File, error) {
 }
 
 // catalogSchemas returns the parameter schemas of ward's native tools, by
-// name, against which the policy type-checks CEL rules that name them.
-func catalogSchemas() func(string) json.RawMessage {
+// name, and of the tools extra knows (nil: none), against which the policy
+// type-checks CEL rules that name them.
+func catalogSchemas(extra func(string) json.RawMessage) func(string) json.RawMessage {
 	all := catalog.All()
 	m := make(map[string]json.RawMessage, len(all))
 	for _, t := range all {
 		m[t.Def.Name] = t.Def.Params
 	}
-	return func(name string) json.RawMessage { return m[name] }
+	return func(name string) json.RawMessage {
+		if s, ok := m[name]; ok || extra == nil {
+			return s
+		}
+		return extra(name)
+	}
 }
 
 // under reports whether key is the key path p or below it.

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"io"
 	"net/http"
 	"os"
 	"strings"
@@ -31,6 +32,7 @@ func TestDefaultDataDir(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	respBody, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
 	c.stop(syscall.SIGTERM)
 
@@ -45,7 +47,7 @@ func TestDefaultDataDir(t *testing.T) {
 		}
 	}
 	if !found {
-		t.Fatalf("audit query with no flags does not show the decision on serve's query_state call (HTTP %d):\n%s", resp.StatusCode, out)
+		t.Fatalf("audit query with no flags does not show the decision on serve's query_state call (HTTP %d %s):\n%s", resp.StatusCode, respBody, out)
 	}
 	if _, errOut, code := run(t, "", "audit", "verify"); code != 0 {
 		t.Errorf("audit verify with no flags: exit %d: %s", code, errOut)

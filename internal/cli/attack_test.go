@@ -591,8 +591,16 @@ type child struct {
 
 func startChild(t *testing.T, data, cfg string) *child {
 	t.Helper()
-	cmd := exec.Command(os.Args[0], "serve", "--addr", "127.0.0.1:0", "--data", data, "--config", cfg)
+	return startServeIn(t, "", "--data", data, "--config", cfg)
+}
+
+// startServeIn starts a ward serve child in the working directory dir (""
+// for this one) with the given flags after --addr.
+func startServeIn(t *testing.T, dir string, flags ...string) *child {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], append([]string{"serve", "--addr", "127.0.0.1:0"}, flags...)...)
 	cmd.Env = append(os.Environ(), "WARD_TEST_MAIN=1")
+	cmd.Dir = dir
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)

@@ -22,17 +22,14 @@ func openStore(ctx context.Context, path, synchronous string) (store.Store, erro
 }
 
 // openAuditStore opens the existing database an audit command reads:
-// --db, else the config's [store] path. On failure it has printed why and
-// returns the exit status.
-func openAuditStore(ctx context.Context, io IO, cfgPath, dbPath string) (store.Store, int) {
+// --db, else ward.db in the data directory. On failure it has printed why
+// and returns the exit status.
+func openAuditStore(ctx context.Context, io IO, cfgPath, data, dbPath string) (store.Store, int) {
 	cfg, err := loadConfig(cfgPath)
 	if err != nil {
 		return nil, usageErr(io, "%v", err)
 	}
-	db := dbPath
-	if db == "" {
-		db = cfg.Store.Path
-	}
+	db := storeFile(data, dbPath)
 	if !fileExists(db) {
 		return nil, fail(io, "no database at %s (nothing has been recorded yet)", db)
 	}
@@ -55,7 +52,8 @@ Times are RFC 3339 (2026-11-22T10:00:00Z) or a duration before now (90m, 24h).`
 func auditQuery(ctx context.Context, io IO, args []string) int {
 	fs := flags(io, "audit query", "", auditQueryHelp)
 	cfgPath := fs.String("config", "", "config file (default: ./ward.toml if present)")
-	dbPath := fs.String("db", "", "database (default: [store] path of the config)")
+	data := dataFlag(fs, "data directory of the ward whose decisions to read")
+	dbPath := dbFlag(fs)
 	var f store.DecisionFilter
 	fs.StringVar(&f.Tool, "tool", "", "only this tool")
 	decision := fs.String("decision", "", "only this decision: allow, quarantine or deny")
@@ -102,7 +100,7 @@ func auditQuery(ctx context.Context, io IO, args []string) int {
 		}
 		return usageErr(io, "unknown report %q (want %s)", *report, strings.Join(names, ", "))
 	}
-	st, code := openAuditStore(ctx, io, *cfgPath, *dbPath)
+	st, code := openAuditStore(ctx, io, *cfgPath, *data, *dbPath)
 	if st == nil {
 		return code
 	}

@@ -16,7 +16,8 @@ The chain cannot show that its newest rows were removed.`
 func auditVerify(ctx context.Context, io IO, args []string) int {
 	fs := flags(io, "audit verify", "", auditVerifyHelp)
 	cfgPath := fs.String("config", "", "config file (default: ./ward.toml if present)")
-	dbPath := fs.String("db", "", "database (default: [store] path of the config)")
+	data := dataFlag(fs, "data directory of the ward whose trust log to check")
+	dbPath := dbFlag(fs)
 	asJSON := fs.Bool("json", false, "print one JSON object {rows, ok, first_bad, reason}")
 	if st, ok := parse(fs, args); !ok {
 		return st
@@ -24,7 +25,7 @@ func auditVerify(ctx context.Context, io IO, args []string) int {
 	if fs.NArg() > 0 {
 		return usageErr(io, "audit verify takes no arguments (got %q)", fs.Arg(0))
 	}
-	st, code := openAuditStore(ctx, io, *cfgPath, *dbPath)
+	st, code := openAuditStore(ctx, io, *cfgPath, *data, *dbPath)
 	if st == nil {
 		return code
 	}

@@ -60,17 +60,23 @@ func commands() []command {
 		{"eval adaptive", "replay an AgentDojo suite's attacks mutated by an attacker who read ward's source: successes per mutation", evalAdaptive},
 		{"demo", "run the tool gate's end-to-end scenario on the embedded dev chain", demo},
 		{"chain deploy", "deploy the published Uniswap V2/V3 and Aave V3 bytecode, test tokens and feeds to a dev node; write its address book", chainDeploy},
-		{"version", "print ward's version", version},
+		{"client config", "print the JSON that connects Claude, Cursor or VS Code to ward serve (HTTP) or ward mcp (stdio)", clientConfig},
+		{"version", "print ward's version, commit and Go version (also ward --version)", version},
 	}
 }
 
-// Version is set at build time with -ldflags "-X .../cli.Version=...".
+// Version is set at build time with -ldflags "-X .../cli.Version=...";
+// left at "dev", ward reports the module version Go stamped into the
+// binary (see buildInfo).
 var Version = "dev"
 
 // Main runs ward with the given arguments (without the program name) and
 // returns the exit status.
 func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	std := IO{In: stdin, Out: stdout, Err: stderr}
+	if len(args) > 0 && (args[0] == "--version" || args[0] == "-version") {
+		return version(ctx, std, args[1:])
+	}
 	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
 		usage(stdout)
 		if len(args) == 0 {
@@ -186,15 +192,6 @@ func fail(io IO, format string, args ...any) int {
 func usageErr(io IO, format string, args ...any) int {
 	fmt.Fprintf(io.Err, "ward: "+format+"\n", args...)
 	return exitUsage
-}
-
-func version(_ context.Context, io IO, args []string) int {
-	fs := flags(io, "version", "", "Print ward's version.")
-	if st, ok := parse(fs, args); !ok {
-		return st
-	}
-	fmt.Fprintln(io.Out, "ward", Version)
-	return exitOK
 }
 
 // fileExists reports whether path names an existing file.

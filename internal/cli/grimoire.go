@@ -70,7 +70,7 @@ another process (stop ward serve first).`
 // grimoireImport is `ward grimoire import`.
 func grimoireImport(ctx context.Context, io IO, args []string) int {
 	fs := flags(io, "grimoire import", "ARCHIVE", grimoireImportHelp)
-	data := fs.String("data", "ward-data", "data directory (created if missing)")
+	data := dataFlag(fs, "data directory (created if missing)")
 	cfgPath := fs.String("config", "", "ward.toml (default: ./ward.toml if present, else the embedded defaults)")
 	asJSON := fs.Bool("json", false, "print one JSON report per entry, then the summary on standard error")
 	verbose := fs.Bool("v", false, "print one line per entry")
@@ -311,7 +311,7 @@ func syncFile(path string) error {
 // grimoireExport is `ward grimoire export`.
 func grimoireExport(ctx context.Context, io IO, args []string) int {
 	fs := flags(io, "grimoire export", "ARCHIVE", grimoireExportHelp)
-	data := fs.String("data", "ward-data", "data directory of the ward whose Grimoire to export")
+	data := dataFlag(fs, "data directory of the ward whose Grimoire to export")
 	scopeName := fs.String("scope", "local", "who the archive is for: local (every entry), clade, commons (the propagation gates) or listed (--actor's own entries)")
 	actor := fs.String("actor", "", "with --scope listed: the address listing its entries")
 	pos, st, ok := parseAnywhere(fs, args)

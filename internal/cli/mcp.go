@@ -23,7 +23,7 @@ There is no bearer token: whoever starts the process picks the role, whose
 input source the policy sees (agent by default). Standard output carries
 only MCP messages; logs go to standard error. Ends when standard input
 closes, or on SIGTERM or SIGINT.`)
-	data := fs.String("data", "ward-data", "data directory (created if missing)")
+	data := dataFlag(fs, "data directory (created if missing)")
 	cfgPath := fs.String("config", "", "ward.toml (default: ./ward.toml if present, else the embedded defaults)")
 	roleName := fs.String("role", string(auth.Agent), "the client's role: agent, peer or owner")
 	if code, ok := parse(fs, args); !ok {
@@ -62,7 +62,7 @@ func serveStdio(ctx context.Context, io IO, st *daemon.Stack, f *config.File, ro
 	}
 	fs := facade.NewSession(sess)
 	srv, err := mcp.New(mcp.Config{
-		Tools: st.Facade, Version: Version, Log: log,
+		Tools: st.Facade, Version: versionString(), Log: log,
 		Session: func(context.Context, string) (*facade.Session, error) { return fs, nil },
 	})
 	if err != nil {

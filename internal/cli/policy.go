@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -21,6 +22,7 @@ import (
 	"github.com/wardhq/ward/internal/policy/rules"
 	"github.com/wardhq/ward/internal/store"
 	"github.com/wardhq/ward/internal/tool"
+	"github.com/wardhq/ward/internal/upstream"
 )
 
 // maxLine bounds one JSON Lines request (arguments are at most
@@ -61,7 +63,7 @@ one decision per input line, in order. A request:
    "now": "2026-11-22T10:00:00Z"}
 
 state (optional) seeds the tracked state for that one request; without it
-the tracked state of the store (--db) is used. now (optional) fixes the
+the tracked state of the store (--data or --db) is used. now (optional) fixes the
 evaluation time. Evaluations are not recorded unless --record is given.
 A malformed line prints {"line":N,"error":"..."} in its place, an error on
 standard error, and makes the exit status 2.`
@@ -70,7 +72,8 @@ func policyCheck(ctx context.Context, io IO, args []string) int {
 	fs := flags(io, "policy check", "[FILE|-]", checkHelp)
 	policyPath := fs.String("policy", "", "policy file (ward.toml format; default: ./ward.toml if present, else the embedded defaults)")
 	fs.StringVar(policyPath, "config", "", "alias of --policy")
-	dbPath := fs.String("db", "", "database with the tracked state and audit trail (default: [store] path of the config)")
+	data := dataFlag(fs, "data directory whose database holds the tracked state and audit trail")
+	dbPath := dbFlag(fs)
 	record := fs.Bool("record", false, "record each decision in the audit trail (origin \"check\")")
 	if st, ok := parse(fs, args); !ok {
 		return st
@@ -98,12 +101,12 @@ func policyCheck(ctx context.Context, io IO, args []string) int {
 	if err != nil {
 		return fail(io, "%v", err)
 	}
-	db := *dbPath
-	if db == "" {
-		db = cfg.Store.Path
-	}
+	db := storeFile(*data, *dbPath)
 	var st store.Store
 	if *record || fileExists(db) {
+		if err := os.MkdirAll(filepath.Dir(db), 0o700); err != nil {
+			return fail(io, "%v", err)
+		}
 		st, err = openStore(ctx, db, cfg.Store.Synchronous)
 		if err != nil {
 			return fail(io, "%v", err)
@@ -238,12 +241,18 @@ func jsonFieldError(err error) error {
 	return err
 }
 
-const lintHelp = `Validate a policy file (ward.toml format). Every problem is printed as
-FILE:LINE:COL: key: message. Exit status 1 if there are problems.`
+const lintHelp = `Validate a policy file (ward.toml format) in one pass: unknown keys and
+wrong types, every section's values, rule shapes, CEL syntax, CEL type
+errors against the parameters of the tools a rule names (ward's catalogue,
+and the upstream tools pinned in the --data directory's database), and (as warnings)
+tools a rule names that ward does not know. Every problem is printed as
+FILE:LINE:COL: key: message. Exit status 1 if there are errors; warnings
+alone leave it 0.`
 
-func policyLint(_ context.Context, io IO, args []string) int {
+func policyLint(ctx context.Context, io IO, args []string) int {
 	fs := flags(io, "policy lint", "FILE", lintHelp)
 	asJSON := fs.Bool("json", false, "print one JSON object per problem (or one summary object)")
+	data := dataFlag(fs, "data directory whose pinned upstream tool schemas type-check rules that name them (if it exists)")
 	if st, ok := parse(fs, args); !ok {
 		return st
 	}
@@ -251,7 +260,9 @@ func policyLint(_ context.Context, io IO, args []string) int {
 		return usageErr(io, "policy lint takes exactly one file")
 	}
 	name := fs.Arg(0)
-	f, err := config.Load(name)
+	schemas, closeStore := pinnedSchemas(ctx, storeFile(*data, ""))
+	defer closeStore()
+	f, err := config.LoadWith(name, schemas)
 	if err != nil {
 		var ce *config.Error
 		if !errors.As(err, &ce) {
@@ -263,18 +274,54 @@ func policyLint(_ context.Context, io IO, args []string) int {
 		}
 		enc := json.NewEncoder(io.Out)
 		for _, d := range ce.Diags {
-			enc.Encode(map[string]any{"file": name, "line": d.Line, "col": d.Col, "key": d.Key, "message": d.Msg})
+			enc.Encode(lintJSON(name, d))
 		}
 		return exitFail
 	}
 	h := f.Snapshot.Hash()
 	if *asJSON {
-		json.NewEncoder(io.Out).Encode(map[string]any{"file": name, "ok": true,
-			"policy_hash": hex.EncodeToString(h[:]), "rules": len(f.Snapshot.Rules())})
+		enc := json.NewEncoder(io.Out)
+		for _, d := range f.Warnings {
+			enc.Encode(lintJSON(name, d))
+		}
+		enc.Encode(map[string]any{"file": name, "ok": true,
+			"policy_hash": hex.EncodeToString(h[:]), "rules": len(f.Snapshot.Rules()), "warnings": len(f.Warnings)})
 		return exitOK
+	}
+	if len(f.Warnings) > 0 {
+		fmt.Fprintln(io.Out, (&config.Error{File: name, Diags: f.Warnings}).Error())
 	}
 	fmt.Fprintf(io.Out, "%s: ok (policy %s, %d rules)\n", name, hex.EncodeToString(h[:6]), len(f.Snapshot.Rules()))
 	return exitOK
+}
+
+// pinnedSchemas returns the input schemas of the upstream tools pinned in
+// the database at db, if there is one (nil otherwise), and what closes it.
+// A schema that cannot be read leaves its tool untyped.
+func pinnedSchemas(ctx context.Context, db string) (func(string) json.RawMessage, func()) {
+	if !fileExists(db) {
+		return nil, func() {}
+	}
+	st, err := openStore(ctx, db, "")
+	if err != nil {
+		return nil, func() {}
+	}
+	return func(name string) json.RawMessage {
+		s, ok, err := upstream.PinnedInputSchema(ctx, st, st, name)
+		if err != nil || !ok {
+			return nil
+		}
+		return s
+	}, func() { st.Close() }
+}
+
+// lintJSON is one problem of ward policy lint --json.
+func lintJSON(file string, d config.Diagnostic) map[string]any {
+	severity := "error"
+	if d.Warning {
+		severity = "warning"
+	}
+	return map[string]any{"file": file, "line": d.Line, "col": d.Col, "key": d.Key, "message": d.Msg, "severity": severity}
 }
 
 func policyShow(_ context.Context, io IO, args []string) int {

@@ -15,7 +15,7 @@ server prints a line containing "ready" once it accepts requests, and shuts
 down cleanly on SIGTERM or SIGINT. Clients authenticate with a bearer token
 from 'ward token create'.`)
 	addr := fs.String("addr", daemon.DefaultAddr, "listen address (HOST:PORT); non-loopback needs TLS or --insecure-remote")
-	data := fs.String("data", "ward-data", "data directory (created if missing)")
+	data := dataFlag(fs, "data directory (created if missing)")
 	cfgPath := fs.String("config", "", "ward.toml (default: ./ward.toml if present, else the embedded defaults)")
 	cert := fs.String("tls-cert", "", "TLS certificate file")
 	key := fs.String("tls-key", "", "TLS key file")
@@ -33,7 +33,7 @@ from 'ward token create'.`)
 	log := slog.New(slog.NewTextHandler(io.Err, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	err = daemon.Serve(ctx, daemon.ServeConfig{
 		Addr: *addr, Data: *data, File: f, TLSCert: *cert, TLSKey: *key, AllowInsecure: *insecure,
-		Out: io.Out, Log: log, Mount: daemon.MountSurfaces, Version: Version, Extra: upstreamExtra(f, log),
+		Out: io.Out, Log: log, Mount: daemon.MountSurfaces, Version: versionString(), Extra: upstreamExtra(f, log),
 	})
 	if err != nil {
 		return fail(io, "%v", err)

@@ -43,7 +43,7 @@ that are not revoked (default: the role and part of the id); with --ttl the
 token expires and is refused from then on. With --json the token and its
 principal are printed as one JSON object instead.`)
 	role := fs.String("role", "", "owner, agent or peer (required)")
-	data := fs.String("data", "ward-data", "data directory (created if missing)")
+	data := dataFlag(fs, "data directory (created if missing)")
 	name := fs.String("name", "", "a unique name for the token (shown in audits and by 'ward token list')")
 	ttl := fs.Duration("ttl", 0, "lifetime, e.g. 720h (default: never expires)")
 	asJSON := fs.Bool("json", false, "print {\"token\":...,\"principal\":{...}} as JSON")
@@ -103,7 +103,7 @@ func tokenList(ctx context.Context, io IO, args []string) int {
 	fs := flags(io, "token list", "", `List every token's principal, revoked ones included: id, name, role,
 created, expires, revoked, last used. The secret is never shown (ward keeps
 only its hash). With --json, one JSON object per token per line.`)
-	data := fs.String("data", "ward-data", "data directory")
+	data := dataFlag(fs, "data directory")
 	asJSON := fs.Bool("json", false, "one JSON object per token per line")
 	if code, ok := parse(fs, args); !ok {
 		return code
@@ -164,7 +164,7 @@ revoked. It is refused from then on on every surface, by a running ward
 serve on the same data directory within a second, including MCP sessions
 and event streams that were already open. Revocation is final; create a new
 token to replace it.`)
-	data := fs.String("data", "ward-data", "data directory")
+	data := dataFlag(fs, "data directory")
 	if code, ok := parseInterleaved(fs, args); !ok {
 		return code
 	}
@@ -197,7 +197,7 @@ func tokenRotate(ctx context.Context, io IO, args []string) int {
 name, role, expiry) stays, so its sessions and audit history stay its own;
 the old secret is refused from then on, by a running ward serve within a
 second. A revoked or expired token cannot be rotated.`)
-	data := fs.String("data", "ward-data", "data directory")
+	data := dataFlag(fs, "data directory")
 	asJSON := fs.Bool("json", false, "print {\"token\":...,\"principal\":{...}} as JSON")
 	if code, ok := parseInterleaved(fs, args); !ok {
 		return code

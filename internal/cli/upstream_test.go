@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -75,5 +76,49 @@ func TestUpstreamExtra(t *testing.T) {
 	}
 	if upstreamExtra(f, nil) == nil {
 		t.Error("no Extra hook for an upstream")
+	}
+}
+
+// TestLintUpstreamPinnedSchema: ward policy lint type-checks a rule naming
+// an upstream tool against the input schema of its approved definition in
+// the data directory's database; without that database the rule keeps
+// dynamic typing.
+func TestLintUpstreamPinnedSchema(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	data := filepath.Join(dir, "ward-data")
+	if err := os.MkdirAll(data, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	st, err := sqlite.Open(t.Context(), sqlite.Config{Path: filepath.Join(data, "ward.db")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// What ward serve records when the server's tool changed; approving it
+	// records the definition with the pin.
+	if err := st.SetPendingTools(t.Context(), "notes", []store.PendingTool{{Server: "notes", Tool: "list_notes", Hash: strings.Repeat("b", 64),
+		ApprovedHash: strings.Repeat("a", 64), Seen: time.Now(),
+		Def: json.RawMessage(`{"name":"list_notes","description":"List notes.","input_schema":{"type":"object","properties":{"limit":{"type":"integer"}},"additionalProperties":false}}`)}}); err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	if _, errOut, code := run(t, "", "upstream", "approve", "notes", "list_notes"); code != 0 {
+		t.Fatalf("upstream approve: %s", errOut)
+	}
+	file := "[[upstream]]\nname = \"notes\"\ncommand = [\"notes-server\"]\n\n[[policy.rules]]\nid = \"few\"\naction = \"deny\"\n" +
+		"applies_to = { by = \"name\", names = [\"mcp_notes_list_notes\"] }\nwhen = 'args.limit > \"5\"'\n"
+	if err := os.WriteFile("ward.toml", []byte(file), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out, _, code := run(t, "", "policy", "lint", "ward.toml")
+	if code != 1 || !strings.Contains(out, "ward.toml:9:") || !strings.Contains(out, "(int, string)") || !strings.Contains(out, "mcp_notes_list_notes") {
+		t.Errorf("lint with the pinned schema: exit %d:\n%s", code, out)
+	}
+	if out, _, code := run(t, "", "policy", "lint", "--data", filepath.Join(dir, "none"), "ward.toml"); code != 0 {
+		t.Errorf("lint without a database: exit %d, want 0 (dynamic typing):\n%s", code, out)
+	}
+	os.WriteFile("ward.toml", []byte(strings.Replace(file, `args.limit > "5"`, `args.limit > 5`, 1)), 0o600)
+	if out, _, code := run(t, "", "policy", "lint", "ward.toml"); code != 0 {
+		t.Errorf("lint of a well-typed rule: exit %d:\n%s", code, out)
 	}
 }

@@ -52,7 +52,7 @@ type chainTOML struct {
 	DevSeed              *string             `toml:"dev_seed"`
 	AddressBook          *string             `toml:"address_book"`
 	ExplorerTxURL        *string             `toml:"explorer_tx_url"`
-	TWAPWindow           *string             `toml:"twap_window"`
+	TWAPWindow           *string             `toml:"twap_window" shape:"duration"`
 	MaxPriceDeviationBps *int64              `toml:"max_price_deviation_bps"`
 	MinTWAPLiquidityUSD  *int64              `toml:"min_twap_liquidity_usd"`
 	Tokens               []addrbook.Token    `toml:"tokens"`

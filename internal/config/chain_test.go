@@ -111,7 +111,7 @@ func TestChainsErrors(t *testing.T) {
 		{"bad name", "[chain]\nname = \"Main Net\"\n", "chain.name: must be 1 to 32"},
 		{"dev chain id", "[chain]\nchain_id = 5\n", "embedded dev chain, whose chain id is 1337"},
 		{"key without rpc", "[chain]\nwallet_key_file = \"k\"\n", "needs rpc_url"},
-		{"unknown key", "[[chain]]\nrpc_url = \"http://a\"\nchain_id = 1\nrpcurl = \"x\"\n", "unknown key(s): rpcurl"},
+		{"unknown key", "[[chain]]\nrpc_url = \"http://a\"\nchain_id = 1\nrpcurl = \"x\"\n", `4:1: chain.0.rpcurl: unknown key; did you mean "rpc_url"?`},
 		{"book of another chain", "[chain]\nrpc_url = \"http://a\"\nchain_id = 1\naddress_book = \"" + other + "\"\n", "entries for chain 5, but this table is chain 1"},
 		{"missing book", "[chain]\nrpc_url = \"http://a\"\nchain_id = 1\naddress_book = \"nope.toml\"\n", "chain.address_book"},
 		{"entries without id", "[chain]\nrpc_url = \"http://a\"\n[[chain.tokens]]\naddress = \"0x1111111111111111111111111111111111111111\"\nsymbol = \"A\"\ndecimals = 1\n", "is required with address-book entries"},
@@ -163,7 +163,7 @@ chain_id = 10
 		{"deviation negative", "max_price_deviation_bps = -5", "chain.max_price_deviation_bps: must be between 1 and 5000"},
 		{"deviation huge", "max_price_deviation_bps = 10000", "chain.max_price_deviation_bps: must be between 1 and 5000"},
 		{"liquidity zero", "min_twap_liquidity_usd = 0", "chain.min_twap_liquidity_usd: must be a positive"},
-		{"liquidity not a number", "min_twap_liquidity_usd = \"lots\"", "MinTWAPLiquidityUSD of type int64"},
+		{"liquidity not a number", "min_twap_liquidity_usd = \"lots\"", `chain.min_twap_liquidity_usd: expected an integer, found the string "lots"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := Parse(filepath.Join(dir, "w.toml"), []byte(head+tc.toml+"\n"))

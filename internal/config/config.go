@@ -9,14 +9,18 @@
 package config
 
 import (
+	"cmp"
+	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/wardhq/ward/internal/addrbook"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/pelletier/go-toml/v2"
 
+	"github.com/wardhq/ward/internal/addrbook"
+	"github.com/wardhq/ward/internal/catalog"
 	"github.com/wardhq/ward/internal/hook"
 	"github.com/wardhq/ward/internal/policy"
 	"github.com/wardhq/ward/internal/policy/rules"
@@ -55,6 +59,9 @@ type File struct {
 	Audit Audit
 	// Source is the file's bytes, recorded with the policy hash.
 	Source []byte
+	// Warnings are the file's problems that do not stop it from loading,
+	// which ward policy lint prints.
+	Warnings []Diagnostic
 }
 
 // Store configures the database.
@@ -68,12 +75,18 @@ type Diagnostic struct {
 	Line, Col int // 1-based; 0 when the problem has no single place
 	Key       string
 	Msg       string
+	// Warning marks a problem that does not stop the file from loading
+	// (a rule naming a tool ward does not know: File.Warnings).
+	Warning bool
 }
 
 func (d Diagnostic) String() string {
 	loc := ""
 	if d.Line > 0 {
 		loc = fmt.Sprintf("%d:%d: ", d.Line, d.Col)
+	}
+	if d.Warning {
+		loc += "warning: "
 	}
 	if d.Key != "" {
 		return loc + d.Key + ": " + d.Msg
@@ -114,28 +127,52 @@ func Load(path string) (*File, error) {
 	return Parse(path, data)
 }
 
-// Parse validates a file's contents; name is used in messages only.
-func Parse(name string, data []byte) (*File, error) {
+// LoadWith is Load with the parameter schemas of tools beyond ward's
+// catalogue (the pinned schemas of upstream tools; nil for none), against
+// which CEL rules that name them are type-checked too.
+func LoadWith(path string, schemas func(tool string) json.RawMessage) (*File, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("read config: %w", err)
+	}
+	return parse(path, data, schemas)
+}
+
+// Parse validates a file's contents; name is used in messages only. Every
+// problem is reported at once: unknown keys and values of the wrong type
+// first (a file with those is not decoded further), then every invalid
+// value of every section, the policy's included.
+func Parse(name string, data []byte) (*File, error) { return parse(name, data, nil) }
+
+func parse(name string, data []byte, schemas func(string) json.RawMessage) (*File, error) {
 	fail := func(ds ...Diagnostic) (*File, error) { return nil, &Error{File: name, Diags: ds} }
 
+	shape, bad, syntax := checkShape(data)
+	if syntax {
+		return fail(shape...)
+	}
 	var raw fileTOML
-	dec := toml.NewDecoder(strings.NewReader(string(data))).DisallowUnknownFields()
-	if err := dec.Decode(&raw); err != nil {
-		return fail(decodeDiagnostics(err)...)
+	if len(bad) == 0 {
+		dec := toml.NewDecoder(strings.NewReader(string(data))).DisallowUnknownFields()
+		if err := dec.Decode(&raw); err != nil {
+			return fail(decodeDiagnostics(err)...)
+		}
+	} else if err := withoutKeys(data, bad, &raw); err != nil {
+		return fail(shape...) // what is left does not decode: report what is known
 	}
 	idx := indexPositions(data)
 	m := newMerger()
 	cfg := m.policy(raw.Policy)
-	if len(m.errs) > 0 {
-		return fail(idx.locate(m.errs, m)...)
-	}
+	cfg.ArgSchemas = catalogSchemas(schemas)
+	diags := idx.locate(m.errs, m)
 	snap, err := rules.Compile(cfg)
 	if err != nil {
 		var es rules.Errors
 		if !errors.As(err, &es) {
-			return fail(Diagnostic{Msg: err.Error()})
+			diags = append(diags, Diagnostic{Msg: err.Error()})
+		} else {
+			diags = appendNew(diags, idx.locate(es, m))
 		}
-		return fail(idx.locate(es, m)...)
 	}
 	f := &File{Path: name, Policy: cfg, Snapshot: snap, Source: data, Store: Store{Path: "ward.db", Synchronous: "full"}}
 	if s := raw.Store; s != nil {
@@ -145,35 +182,77 @@ func Parse(name string, data []byte) (*File, error) {
 		if s.Synchronous != nil {
 			f.Store.Synchronous = *s.Synchronous
 		}
-		var diags []Diagnostic
 		if f.Store.Path == "" {
 			diags = append(diags, idx.at("store.path", "must not be empty"))
 		}
 		if f.Store.Synchronous != "full" && f.Store.Synchronous != "normal" {
 			diags = append(diags, idx.at("store.synchronous", `must be "full" or "normal"`))
 		}
-		if len(diags) > 0 {
-			return fail(diags...)
-		}
 	}
-	if ds := gateSections(f, &raw, idx); len(ds) > 0 {
-		return fail(ds...)
+	diags = append(diags, gateSections(f, &raw, idx)...)
+	diags = append(diags, upstreamSections(f, &raw, idx)...)
+	diags = append(diags, trustSection(f, &raw, idx)...)
+	diags = append(diags, grimoireSection(f, &raw, idx)...)
+	diags = append(diags, sessionsSection(f, &raw, idx)...)
+	diags = append(diags, unknownTools(cfg, f.Upstream, idx, m)...)
+	// A value removed for its type may leave a default another check
+	// objects to: the type is the problem to report.
+	diags = slices.DeleteFunc(diags, func(d Diagnostic) bool {
+		return slices.ContainsFunc(bad, func(p []string) bool { return under(d.Key, p) })
+	})
+	diags = append(shape, diags...)
+	if !slices.ContainsFunc(diags, func(d Diagnostic) bool { return !d.Warning }) {
+		f.Warnings = diags
+		return f, nil
 	}
-	if ds := upstreamSections(f, &raw, idx); len(ds) > 0 {
-		return fail(ds...)
-	}
-	if ds := trustSection(f, &raw, idx); len(ds) > 0 {
-		return fail(ds...)
-	}
-	if ds := grimoireSection(f, &raw, idx); len(ds) > 0 {
-		return fail(ds...)
-	}
-	if ds := sessionsSection(f, &raw, idx); len(ds) > 0 {
-		return fail(ds...)
+	if len(diags) > 0 {
+		slices.SortStableFunc(diags, func(a, b Diagnostic) int {
+			if a.Line != b.Line {
+				return cmp.Compare(a.Line, b.Line)
+			}
+			return cmp.Compare(a.Col, b.Col)
+		})
+		return fail(diags...)
 	}
 	return f, nil
 }
 
+// catalogSchemas returns the parameter schemas of ward's native tools, by
+// name, and of the tools extra knows (nil: none), against which the policy
+// type-checks CEL rules that name them.
+func catalogSchemas(extra func(string) json.RawMessage) func(string) json.RawMessage {
+	all := catalog.All()
+	m := make(map[string]json.RawMessage, len(all))
+	for _, t := range all {
+		m[t.Def.Name] = t.Def.Params
+	}
+	return func(name string) json.RawMessage {
+		if s, ok := m[name]; ok || extra == nil {
+			return s
+		}
+		return extra(name)
+	}
+}
+
+// under reports whether key is the key path p or below it.
+func under(key string, p []string) bool {
+	pk := strings.Join(p, ".")
+	return key == pk || strings.HasPrefix(key, pk+".")
+}
+
+// appendNew appends the diagnostics of more that are not in ds already
+// (a value the merge rejected may fail compilation for the same reason).
+func appendNew(ds, more []Diagnostic) []Diagnostic {
+	for _, d := range more {
+		if !slices.ContainsFunc(ds, func(e Diagnostic) bool { return e.Key == d.Key }) {
+			ds = append(ds, d)
+		}
+	}
+	return ds
+}
+
+// decodeDiagnostics places an error of go-toml's decoder, which the shape
+// check lets through only for a value out of its type's range.
 func decodeDiagnostics(err error) []Diagnostic {
 	var sm *toml.StrictMissingError
 	if errors.As(err, &sm) {
@@ -188,6 +267,9 @@ func decodeDiagnostics(err error) []Diagnostic {
 	if errors.As(err, &de) {
 		line, col := de.Position()
 		msg := strings.TrimPrefix(de.Error(), "toml: ")
+		if strings.Contains(msg, "struct field") || strings.Contains(msg, " type ") {
+			msg = "value out of range" // never a Go type name
+		}
 		return []Diagnostic{{Line: line, Col: col, Key: strings.Join(de.Key(), "."), Msg: msg}}
 	}
 	return []Diagnostic{{Msg: err.Error()}}

@@ -33,10 +33,10 @@ type toolsTOML struct {
 }
 
 type gateTOML struct {
-	PermitTTL     *string `toml:"permit_ttl"`
-	AnnounceDelay *string `toml:"announce_delay"`
-	TickPeriod    *string `toml:"tick_period"`
-	QuarantineTTL *string `toml:"quarantine_ttl"`
+	PermitTTL     *string `toml:"permit_ttl" shape:"duration"`
+	AnnounceDelay *string `toml:"announce_delay" shape:"duration"`
+	TickPeriod    *string `toml:"tick_period" shape:"duration"`
+	QuarantineTTL *string `toml:"quarantine_ttl" shape:"duration"`
 	Owner         *string `toml:"owner"`
 }
 
@@ -55,7 +55,7 @@ type spendingTOML struct {
 
 type rateTOML struct {
 	MaxWrites *int64  `toml:"max_writes"`
-	Window    *string `toml:"window"`
+	Window    *string `toml:"window" shape:"duration"`
 }
 
 type allowlistTOML struct {

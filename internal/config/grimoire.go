@@ -71,7 +71,7 @@ type grimoireTOML struct {
 	Members    []cladeMemberTOML `toml:"members"`
 	Reasoning  *reasoningTOML    `toml:"reasoning"`
 	Embedder   *embedderTOML     `toml:"embedder"`
-	Curator    *string           `toml:"curator_interval"`
+	Curator    *string           `toml:"curator_interval" shape:"duration"`
 	Playbook   *string           `toml:"playbook"`
 	Sandbox    *sandboxTOML      `toml:"sandbox"`
 }

@@ -26,7 +26,7 @@ type embedderTOML struct {
 	Model      *string `toml:"model"`
 	APIKeyEnv  *string `toml:"api_key_env"`
 	Dimensions *int    `toml:"dimensions"`
-	Timeout    *string `toml:"timeout"`
+	Timeout    *string `toml:"timeout" shape:"duration"`
 }
 
 // Bounds of [grimoire.embedder].

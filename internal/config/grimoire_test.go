@@ -54,7 +54,7 @@ confidence = 0.5
 			"grimoire.members.1.address", "same address"},
 		{"no clade anywhere", "[[grimoire.members]]\naddress = \"" + alice + "\"\nconfidence = 0.5\n", "grimoire.members.0", "clade is required"},
 		{"empty clade", "[grimoire]\nclade = \"\"\n", "grimoire.clade", "1 to 128 bytes"},
-		{"unknown key", member("address = \"" + alice + "\"\nconfidence = 0.5\ntrust = 1\n"), "grimoire.members.trust", "unknown key"},
+		{"unknown key", member("address = \"" + alice + "\"\nconfidence = 0.5\ntrust = 1\n"), "grimoire.members.0.trust", "unknown key"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := Parse("t.toml", []byte(c.in))

@@ -19,8 +19,8 @@ type Audit struct {
 
 type sessionsTOML struct {
 	MaxPerPrincipal *int64  `toml:"max_per_principal"`
-	IdleTTL         *string `toml:"idle_ttl"`
-	KeepTTL         *string `toml:"keep_ttl"`
+	IdleTTL         *string `toml:"idle_ttl" shape:"duration"`
+	KeepTTL         *string `toml:"keep_ttl" shape:"duration"`
 }
 
 type auditTOML struct {

@@ -123,7 +123,7 @@ type rateLimitTOML struct {
 	Priority   *int64        `toml:"priority"`
 	AppliesTo  *selectorTOML `toml:"applies_to"`
 	Scope      string        `toml:"scope"`
-	Window     string        `toml:"window"`
+	Window     string        `toml:"window" shape:"duration"`
 	Max        *int64        `toml:"max"`
 	ReasonCode string        `toml:"reason_code"`
 	Message    string        `toml:"message"`

@@ -46,7 +46,7 @@ type llmTOML struct {
 	Endpoint  *string `toml:"endpoint"`
 	Model     *string `toml:"model"`
 	APIKeyEnv *string `toml:"api_key_env"`
-	Timeout   *string `toml:"timeout"`
+	Timeout   *string `toml:"timeout" shape:"duration"`
 }
 
 // Built-in checker names (gate.RulesReviewer, gate.RulesJudge).

@@ -68,7 +68,7 @@ func TestUpstreamSectionErrors(t *testing.T) {
 		{"category", "[[upstream]]\nname = \"a\"\ncommand = [\"x\"]\n[upstream.tools.t]\ncategory = \"vm\"\n", "5:12: upstream.0.tools.t.category"},
 		{"risk", "[[upstream]]\nname = \"a\"\ncommand = [\"x\"]\nrisk = \"scary\"\n", "4:8: upstream.0.risk"},
 		{"tier", "[[upstream]]\nname = \"a\"\ncommand = [\"x\"]\ntier = \"privileged\"\n", "4:8: upstream.0.tier"},
-		{"unknown key", "[[upstream]]\nname = \"a\"\ncommand = [\"x\"]\ntimeout = 3\n", "upstream.timeout"},
+		{"unknown key", "[[upstream]]\nname = \"a\"\ncommand = [\"x\"]\ntimeout = 3\n", "4:1: upstream.0.timeout: unknown key"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := Parse("w.toml", []byte(tc.toml))

@@ -70,11 +70,16 @@ func scopeOf(v ref.Val) (policy.Scope, bool) {
 	return 0, false
 }
 
-func newCELEnv() (*cel.Env, error) {
+// newCELEnv declares the variables and functions of user rules, args with
+// the type argsType (nil: a map of dynamic values, as evaluation sees it).
+func newCELEnv(argsType *cel.Type, opts ...cel.EnvOption) (*cel.Env, error) {
 	strMap := cel.MapType(cel.StringType, cel.StringType)
-	return cel.NewEnv(
+	if argsType == nil {
+		argsType = cel.MapType(cel.StringType, cel.DynType)
+	}
+	return cel.NewEnv(append(opts,
 		cel.Variable("tool", strMap),
-		cel.Variable("args", cel.MapType(cel.StringType, cel.DynType)),
+		cel.Variable("args", argsType),
 		cel.Variable("turn", strMap),
 		cel.Variable("workdir", cel.StringType),
 		cel.Variable("now", cel.TimestampType),
@@ -145,7 +150,7 @@ func newCELEnv() (*cel.Env, error) {
 					}
 					return types.Int(n)
 				}))),
-	)
+	)...)
 }
 
 // activation resolves the variables of one evaluation without building a
@@ -199,7 +204,7 @@ func (b *builder) userRules() {
 	if len(b.cfg.Rules) == 0 {
 		return
 	}
-	env, err := newCELEnv()
+	env, err := newCELEnv(nil)
 	if err != nil {
 		b.errorf("rules", "cannot set up CEL: %v", err)
 		return
@@ -250,6 +255,9 @@ func (b *builder) userRules() {
 		}
 		if t := ast.OutputType(); !t.IsExactType(cel.BoolType) && !t.IsExactType(cel.DynType) {
 			fail(".when", "the condition must be a boolean, not %s", t)
+			continue
+		}
+		if n := len(b.errs); b.typeCheck(path+".when", u, ast) || len(b.errs) > n {
 			continue
 		}
 		prg, err := env.Program(ast, cel.CostLimit(limit), cel.EvalOptions(cel.OptOptimize))

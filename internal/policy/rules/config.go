@@ -55,6 +55,13 @@ type Config struct {
 	// return the same schema for a name every time. The daemon sets it
 	// from its tool registry; it is not part of the policy (or its hash).
 	ToolParams func(tool string) json.RawMessage `json:"-"`
+	// ArgSchemas returns the JSON schema of a tool's parameters when it is
+	// known as the policy compiles (ward's catalogue, the pinned tools of
+	// upstream servers), nil otherwise. A CEL rule whose selector names
+	// only such tools is type-checked against their parameters, so that
+	// args.amount > "5" on an integer amount fails to compile instead of
+	// denying every call at run time (argtypes.go). Not part of the hash.
+	ArgSchemas func(tool string) json.RawMessage `json:"-"`
 }
 
 // Self is what ward knows of itself when it runs: where its files are.

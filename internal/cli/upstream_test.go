@@ -8,7 +8,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/wardhq/ward/internal/config"
+	"github.com/wardhq/ward/internal/id"
 	"github.com/wardhq/ward/internal/store"
 	"github.com/wardhq/ward/internal/store/sqlite"
 	"github.com/wardhq/ward/internal/upstream"
@@ -166,4 +169,96 @@ env = { FILES_TOKEN = "${FILES_TOKEN}" }
 	if _, _, code := run(t, "", "upstream", "list", "--data", dir, "--config", cfg, "extra"); code != exitUsage {
 		t.Errorf("an extra argument: code %d, want %d", code, exitUsage)
 	}
+}
+
+// pinUpstream records what ward serve records when it first sees an
+// upstream tool: its pin and the pinning action record with the
+// canonical definition.
+func pinUpstream(t *testing.T, st *sqlite.Store, server string, tl *mcp.Tool) string {
+	t.Helper()
+	canon, hash, err := upstream.DefHash(tl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.Now()
+	if _, _, err := st.PinTool(t.Context(), store.PinnedTool{Server: server, Tool: tl.Name, Hash: hash, Approved: now}); err != nil {
+		t.Fatal(err)
+	}
+	detail, _ := json.Marshal(map[string]any{"server": server, "tool": tl.Name, "hash": hash, "note": "trust on first use", "definition": json.RawMessage(canon)})
+	rec := &store.ActionRecord{ID: id.New(now), Time: now, Kind: upstream.KindPinned, Tool: upstream.ToolName(server, tl.Name), Detail: detail}
+	if err := st.AppendAction(t.Context(), rec); err != nil {
+		t.Fatal(err)
+	}
+	return hash
+}
+
+// ward policy check resolves a tool of a configured upstream server named
+// alone from its approved, pinned definition, classified as ward serve
+// registers it; an upstream tool without an approved definition stays
+// unknown (fail closed).
+func TestCheckUpstreamTool(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	cfg := `[[upstream]]
+name = "notes"
+url = "http://127.0.0.1:9/mcp"
+trust_annotations = true
+`
+	if err := os.WriteFile("ward.toml", []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	st, err := sqlite.Open(t.Context(), sqlite.Config{Path: filepath.Join(dir, "ward.db")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	obj := map[string]any{"type": "object"}
+	pinUpstream(t, st, "notes", &mcp.Tool{Name: "getNote", Description: "Read a note.", InputSchema: obj, Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}})
+	pinUpstream(t, st, "notes", &mcp.Tool{Name: "set_note", Description: "Write a note.", InputSchema: obj})
+	// A pin whose record holds another definition than the pinned hash.
+	forged := &mcp.Tool{Name: "drop_all", Description: "Harmless.", InputSchema: obj, Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}}
+	pinUpstream(t, st, "notes", forged)
+	if ok, err := st.RepinTool(t.Context(), store.PinnedTool{Server: "notes", Tool: "drop_all", Hash: strings.Repeat("e", 64), Approved: time.Now()}, mustHash(t, forged)); err != nil || !ok {
+		t.Fatal(ok, err)
+	}
+	// A server that is not configured (any more) resolves nothing.
+	pinUpstream(t, st, "gone", &mcp.Tool{Name: "peek", Description: "Read.", InputSchema: obj, Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}})
+	if err := st.Close(); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, line, action, code string
+	}{
+		{"an approved read is safe even from outside", `{"tool":{"name":"mcp_notes_get_note"},"args":{},"turn":{"input_source":"external"}}`, "allow", "ALLOWED"},
+		{"an approved write is dangerous: allowed to the agent", `{"tool":{"name":"mcp_notes_set_note"},"args":{},"turn":{"input_source":"agent"}}`, "allow", "ALLOWED"},
+		{"and refused from outside", `{"tool":{"name":"mcp_notes_set_note"},"args":{},"turn":{"input_source":"external"}}`, "deny", "AUTHORITY_INSUFFICIENT"},
+		{"a pin without its definition stays unknown", `{"tool":{"name":"mcp_notes_drop_all"},"args":{},"turn":{"input_source":"external"}}`, "deny", "FORBIDDEN_TOOL"},
+		{"a tool of no configured server stays unknown", `{"tool":{"name":"mcp_gone_peek"},"args":{},"turn":{"input_source":"external"}}`, "deny", "FORBIDDEN_TOOL"},
+		{"an unpinned tool stays unknown", `{"tool":{"name":"mcp_notes_other"},"args":{}}`, "deny", "FORBIDDEN_TOOL"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out, errOut, code := run(t, tc.line+"\n", "policy", "check")
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, errOut)
+			}
+			var d struct {
+				Action     string `json:"action"`
+				ReasonCode string `json:"reason_code"`
+			}
+			if err := json.Unmarshal([]byte(out), &d); err != nil {
+				t.Fatalf("output %q: %v", out, err)
+			}
+			if d.Action != tc.action || d.ReasonCode != tc.code {
+				t.Errorf("got %s %s, want %s %s", d.Action, d.ReasonCode, tc.action, tc.code)
+			}
+		})
+	}
+}
+
+func mustHash(t *testing.T, tl *mcp.Tool) string {
+	t.Helper()
+	_, h, err := upstream.DefHash(tl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h
 }

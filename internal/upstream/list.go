@@ -2,12 +2,16 @@ package upstream
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/url"
 	"path/filepath"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/wardhq/ward/internal/store"
+	"github.com/wardhq/ward/internal/tool"
 )
 
 // ServerInfo is what the operator sees of one configured upstream server
@@ -92,4 +96,58 @@ func target(s Server) (transport, where string) {
 	}
 	u.User, u.RawQuery, u.Fragment = nil, "", ""
 	return "http", u.String()
+}
+
+// ApprovedRefs returns what the policy sees of each upstream tool whose
+// approved definition st holds (its pin, and the pinning or approval
+// record that carries the definition), by ward's name: the category, risk
+// and tier the servers' overrides and the approved annotations give it,
+// as a running ward would register it. Tools whose approved definition
+// ward cannot use, or whose record is missing, are left out. It lets a
+// what-if policy check resolve an upstream tool named alone without
+// connecting to its server.
+func ApprovedRefs(ctx context.Context, pins store.Pins, actions store.ActionLog, servers []Server) (map[string]tool.Ref, error) {
+	out := map[string]tool.Ref{}
+	for _, srv := range servers {
+		ps, err := pins.PinnedTools(ctx, srv.Name)
+		if err != nil {
+			return nil, fmt.Errorf("upstream %s: %w", srv.Name, err)
+		}
+		for _, p := range ps {
+			canon, ok, err := ApprovedDef(ctx, actions, srv.Name, p.Tool, p.Hash)
+			if err != nil {
+				return nil, err
+			}
+			if !ok {
+				continue
+			}
+			t, err := fromCanon(canon)
+			if err != nil {
+				continue
+			}
+			if _, h, err := DefHash(t); err != nil || h != p.Hash {
+				continue // not the approved definition after all
+			}
+			c, err := convert(srv, t)
+			if err != nil {
+				continue
+			}
+			out[c.def.Name] = c.def.Ref()
+		}
+	}
+	return out, nil
+}
+
+// fromCanon rebuilds the MCP tool of a canonical definition (DefHash).
+func fromCanon(canon []byte) (*mcp.Tool, error) {
+	var p pinnedDef
+	if err := json.Unmarshal(canon, &p); err != nil {
+		return nil, err
+	}
+	t := &mcp.Tool{Name: p.Name, Description: p.Description, InputSchema: p.InputSchema, OutputSchema: p.OutputSchema}
+	if a := p.Annotations; a != nil {
+		t.Annotations = &mcp.ToolAnnotations{Title: a.Title, ReadOnlyHint: a.ReadOnly, DestructiveHint: a.Destructive,
+			IdempotentHint: a.Idempotent, OpenWorldHint: a.OpenWorld}
+	}
+	return t, nil
 }

@@ -37,6 +37,7 @@ func upstreamExtra(f *config.File, log *slog.Logger) func(ctx context.Context, s
 		if err != nil {
 			return nil, nil, err
 		}
+		st.Upstream = set
 		return set.Tools(), set.Close, nil
 	}
 }

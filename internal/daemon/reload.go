@@ -59,12 +59,14 @@ type ReloadReport struct {
 	// Limits are the hook limits that changed.
 	Limits []LimitChange `json:"limits_changed"`
 	// UpstreamsAdded and UpstreamsRemoved are [[upstream]] server names;
-	// UpstreamsChanged are servers whose table changed. They take effect
-	// on the next start (NeedsRestart names "upstream").
+	// UpstreamsChanged are servers whose table changed, each against the
+	// servers ward runs with. They take effect on the next start
+	// (NeedsRestart names "upstream").
 	UpstreamsAdded   []string `json:"upstreams_added"`
 	UpstreamsRemoved []string `json:"upstreams_removed"`
 	UpstreamsChanged []string `json:"upstreams_changed"`
-	// NeedsRestart names the changed sections a reload cannot apply.
+	// NeedsRestart names the sections a reload cannot apply that differ
+	// from those ward runs with (it started with).
 	NeedsRestart []string `json:"needs_restart"`
 	// Problems are why a refused reload was refused.
 	Problems []string `json:"problems,omitempty"`
@@ -143,8 +145,10 @@ func (s *Server) Reload(ctx context.Context, by, principalID string) (ReloadRepo
 	rep.PolicyChanged = rep.PolicyAfter != rep.PolicyBefore
 	rep.RulesAdded, rep.RulesRemoved = ruleDiff(s.Stack.Engine.Snapshot(), snap)
 	rep.Limits = limitDiff(s.Stack.Hooks, next.Hooks)
-	rep.UpstreamsAdded, rep.UpstreamsRemoved, rep.UpstreamsChanged = upstreamDiff(cur.File, next)
-	rep.NeedsRestart = needsRestart(cur.File, next)
+	// What cannot be applied live is compared with what runs: the
+	// configuration ward started with.
+	rep.UpstreamsAdded, rep.UpstreamsRemoved, rep.UpstreamsChanged = upstreamDiff(s.File, next)
+	rep.NeedsRestart = needsRestart(s.File, next)
 	rep.Reloaded = true
 	// Durable before the effect: a reload that cannot be recorded does not
 	// happen.
@@ -221,7 +225,7 @@ func limitDiff(set *hook.Set, next hook.Config) []LimitChange {
 		{"hooks.spending.per_tick_usd", cents(sp.PerTickCents), cents(next.Spending.PerTickCents)},
 		{"hooks.spending.per_session_usd", cents(sp.PerSessionCents), cents(next.Spending.PerSessionCents)},
 		{"hooks.spending.daily_usd", cents(sp.DailyCents), cents(next.Spending.DailyCents)},
-		{"hooks.rate.max", rt.Max, next.Rate.Max},
+		{"hooks.rate.max_writes", rt.Max, next.Rate.Max},
 		{"hooks.rate.window", rt.Window, next.Rate.Window},
 	} {
 		b, a := fmt.Sprint(c.before), fmt.Sprint(c.after)

@@ -317,6 +317,7 @@ func TestReloadUnderLoad(t *testing.T) {
 	// Every response is one of the two policies' decisions, and a call
 	// made wholly inside a window got that window's.
 	inWindow := 0
+	perWindow := make([]int, len(windows))
 	for _, o := range outcomes {
 		switch {
 		case o.status == 200:
@@ -324,9 +325,10 @@ func TestReloadUnderLoad(t *testing.T) {
 		default:
 			t.Errorf("a response that is no policy decision: %d %s", o.status, o.code)
 		}
-		for _, w := range windows {
+		for i, w := range windows {
 			if o.start.After(w.from) && (w.until.IsZero() || o.end.Before(w.until)) {
 				inWindow++
+				perWindow[i]++
 				if got := o.status != 200; got != w.deny {
 					t.Errorf("a call from %v to %v, inside the window of policy %s (deny %v), was denied %v",
 						o.start.Format(time.StampMicro), o.end.Format(time.StampMicro), w.hash[:12], w.deny, got)
@@ -334,8 +336,11 @@ func TestReloadUnderLoad(t *testing.T) {
 			}
 		}
 	}
-	if inWindow < len(outcomes)/2 {
-		t.Errorf("only %d of %d calls fell inside one policy's window", inWindow, len(outcomes))
+	for i, n := range perWindow {
+		// Each window lasts while 20 calls complete: most of them started in it.
+		if n < 5 {
+			t.Errorf("only %d calls fell inside the window of policy %d (%s)", n, i, windows[i].hash[:12])
+		}
 	}
 	sessions, err := running.Stack.Tools.Sessions(t.Context(), store.SessionFilter{})
 	if err != nil {

@@ -161,9 +161,11 @@ annotations) by its SHA-256 the first time it sees the tool (trust on first
 use). When the upstream later serves a different definition, ward disables
 the tool and records the new definition as pending. This command prints the
 pending definitions of server NAME and, for each TOOL named (the upstream's
-name for it), records its pending definition as the approved one. The tool
-is registered again on ward's next start: restart ward serve after
-approving. Without TOOL, it only lists what is pending.`)
+name for it), records its pending definition as the approved one. A running
+ward serve on the same data directory serves it within two seconds (or at
+once on SIGHUP) if the tool changed while it ran; a tool that had changed
+before ward serve started is registered at its next start. Without TOOL, it
+only lists what is pending.`)
 	data := fs.String("data", "ward-data", "data directory of the ward whose approvals to change")
 	by := fs.String("by", "", "who approves (recorded in the action log; default: $USER)")
 	if code, ok := parse(fs, args); !ok {
@@ -226,7 +228,7 @@ func approveTools(ctx context.Context, io IO, st store.Store, data, by, name str
 			continue
 		}
 		printPending(io, name, p)
-		fmt.Fprintf(io.Out, "approved %s (%s); restart ward to register it again\n", upstream.ToolName(name, t), p.Hash)
+		fmt.Fprintf(io.Out, "approved %s (%s): a running ward serve serves it within 2 s if it changed while ward ran, else from its next start\n", upstream.ToolName(name, t), p.Hash)
 	}
 	return code
 }

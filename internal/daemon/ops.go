@@ -120,7 +120,10 @@ type ApprovedUpstream struct {
 	Hash         string `json:"hash"`
 	ApprovedHash string `json:"previous_hash"`
 	By           string `json:"by"`
-	// TakesEffect says when the approved definition is served.
+	// TakesEffect says when the approved definition is served: "now" (the
+	// upstream serves it and the tool was registered while ward runs), or
+	// "on the next start of ward serve" (the tool changed before ward
+	// started, or its new classification would move it between profiles).
 	TakesEffect string `json:"takes_effect"`
 }
 
@@ -142,6 +145,10 @@ func (s *Server) ApproveUpstream(ctx context.Context, p auth.Principal, server, 
 	if err != nil {
 		return ApprovedUpstream{}, err
 	}
-	return ApprovedUpstream{Server: server, Tool: tool, Name: upstream.ToolName(server, tool), Hash: d.Hash, ApprovedHash: d.Approved, By: by,
-		TakesEffect: "on the next start of ward serve"}, nil
+	a := ApprovedUpstream{Server: server, Tool: tool, Name: upstream.ToolName(server, tool), Hash: d.Hash, ApprovedHash: d.Approved, By: by,
+		TakesEffect: "on the next start of ward serve"}
+	if s.Stack.Upstream != nil && slices.Contains(s.Stack.Upstream.Reapprove(ctx), a.Name) {
+		a.TakesEffect = "now"
+	}
+	return a, nil
 }

@@ -65,6 +65,9 @@ type ReloadReport struct {
 	UpstreamsAdded   []string `json:"upstreams_added"`
 	UpstreamsRemoved []string `json:"upstreams_removed"`
 	UpstreamsChanged []string `json:"upstreams_changed"`
+	// UpstreamToolsServed are upstream tools served again with a
+	// definition the owner approved (see upstream.Set.Reapprove).
+	UpstreamToolsServed []string `json:"upstream_tools_served"`
 	// NeedsRestart names the sections a reload cannot apply that differ
 	// from those ward runs with (it started with).
 	NeedsRestart []string `json:"needs_restart"`
@@ -164,6 +167,14 @@ func (s *Server) Reload(ctx context.Context, by, principalID string) (ReloadRepo
 	_ = s.Stack.Hooks.Spending.SetLimits(next.Hooks.Spending)
 	_ = s.Stack.Hooks.Rate.SetLimits(next.Hooks.Rate)
 	s.loaded.Store(&Loaded{File: next, At: now, By: by})
+	if s.Stack.Upstream != nil {
+		// Definitions approved in another process (ward upstream
+		// approve) are served now rather than at the set's next poll.
+		rep.UpstreamToolsServed = s.Stack.Upstream.Reapprove(ctx)
+	}
+	if rep.UpstreamToolsServed == nil {
+		rep.UpstreamToolsServed = []string{}
+	}
 	return rep, nil
 }
 

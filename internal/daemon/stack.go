@@ -415,6 +415,10 @@ func (s *Stack) registerTools(ctx context.Context, cfg Config, envs []*catalog.E
 		}
 	}
 	s.Registry.Freeze()
+	if s.Upstream != nil {
+		// An upstream definition the owner approves is served at once.
+		s.Upstream.ServeApproved(s.Registry.Replace)
+	}
 	return nil
 }
 

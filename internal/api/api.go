@@ -71,6 +71,9 @@ type Config struct {
 	Trust Trust
 	// Tokens manages the principals under /v1/tokens (optional).
 	Tokens Tokens
+	// Ops reloads the configuration and serves the views of the policy
+	// and the upstream servers (optional).
+	Ops Ops
 	// Policy returns the policy in force (policy.Engine.Snapshot).
 	Policy   func() *policy.Snapshot
 	Spending *hook.SpendingLimiter
@@ -210,6 +213,10 @@ func (a *Server) routes() http.Handler {
 		{"/v1/tokens/{ref}", "token", map[string]http.Handler{"GET": a.json(owner, defaultTimeout, a.getToken)}},
 		{"/v1/tokens/{ref}/revoke", "token_revoke", map[string]http.Handler{"POST": a.json(owner, defaultTimeout, a.revokeToken)}},
 		{"/v1/tokens/{ref}/rotate", "token_rotate", map[string]http.Handler{"POST": a.json(owner, defaultTimeout, a.rotateToken)}},
+		{"/v1/config/reload", "config_reload", map[string]http.Handler{"POST": a.json(owner, defaultTimeout, a.reload)}},
+		{"/v1/policy", "policy", map[string]http.Handler{"GET": a.json(owner, defaultTimeout, a.policyView)}},
+		{"/v1/upstreams", "upstreams", map[string]http.Handler{"GET": a.json(owner, defaultTimeout, a.upstreams)}},
+		{"/v1/upstreams/{server}/tools/{tool}/approve", "upstream_approve", map[string]http.Handler{"POST": a.json(owner, defaultTimeout, a.approveUpstream)}},
 		{"/v1/events", "events", map[string]http.Handler{"GET": a.cfg.Authenticate(http.HandlerFunc(a.events), auth.Owner)}},
 	}
 	mux := http.NewServeMux()

@@ -42,6 +42,8 @@ type Error struct {
 	Code       string `json:"code"`
 	Message    string `json:"message"`
 	Quarantine string `json:"quarantine_id,omitempty"`
+	// Reload is a refused reload's report (CONFIG_INVALID).
+	Reload any `json:"reload,omitempty"`
 }
 
 func (e *Error) Error() string { return e.Code + ": " + e.Message }

@@ -51,6 +51,7 @@ func commands() []command {
 		{"token revoke", "revoke a token by id or name: refused everywhere within a second", tokenRevoke},
 		{"token rotate", "give a token a new secret (same id, name and role); the old one is refused", tokenRotate},
 		{"upstream approve", "approve the changed tool definitions of an upstream MCP server", upstreamApprove},
+		{"upstream list", "list the configured upstream MCP servers: their tools, pinned hashes and changes waiting for approval", upstreamList},
 		{"ingest", "run knowledge entries (JSON Lines) through the ingestion pipeline: oracle, provenance, screens, consensus", ingestCmd},
 		{"grimoire export", "write the Grimoire (self and external entries) to a zip or tar.gz archive with a manifest", grimoireExport},
 		{"grimoire import", "import a Grimoire archive: refuse unsafe archives, ingest entries as external knowledge, all or nothing", grimoireImport},

@@ -96,6 +96,11 @@ func TestDocsAPICurlExamples(t *testing.T) {
 	}
 	owner := token("owner", "me")
 	env := append(os.Environ(), "OWNER="+owner, "WARD_TOKEN="+owner, "AGENT="+token("agent", "agent"), "ALICE="+token("agent", "alice"))
+	// A ward.toml of the defaults, so that the reload example has a file
+	// to read again.
+	if err := os.WriteFile(filepath.Join(dir, "ward.toml"), []byte("# the defaults\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	c := startServeIn(t, dir)
 	addr := strings.TrimPrefix(c.base, "http://")
 	env = append(env, "WARD="+addr)

@@ -65,6 +65,11 @@ one decision per input line, in order. A request:
 state (optional) seeds the tracked state for that one request; without it
 the tracked state of the store (--data or --db) is used. now (optional) fixes the
 evaluation time. Evaluations are not recorded unless --record is given.
+
+A request that names only the tool takes its category, risk and tier from
+ward's catalogue or, for an upstream tool (mcp_SERVER_TOOL) of a configured
+[[upstream]] server, from its approved, pinned definition in the store (--db)
+classified as ward serve registers it.
 A malformed line prints {"line":N,"error":"..."} in its place, an error on
 standard error, and makes the exit status 2.`
 
@@ -132,6 +137,18 @@ func policyCheck(ctx context.Context, io IO, args []string) int {
 	}
 
 	known := catalogRefs()
+	if st != nil && len(cfg.Upstream) > 0 {
+		// Upstream tools resolve from their approved, pinned definitions.
+		refs, err := upstream.ApprovedRefs(ctx, st, st, cfg.Upstream)
+		if err != nil {
+			return fail(io, "%v", err)
+		}
+		for name, ref := range refs {
+			if _, native := known[name]; !native {
+				known[name] = ref
+			}
+		}
+	}
 	out := bufio.NewWriter(io.Out)
 	defer out.Flush()
 	status := exitOK
@@ -208,8 +225,8 @@ func evaluateLine(snap *policy.Snapshot, tracked *policy.Tracker, known map[stri
 }
 
 // catalogRefs returns what the policy sees of each tool of ward's
-// catalogue, by name. Upstream tools are not included: their definitions
-// are known only to a running ward, from the servers it connects to.
+// catalogue, by name. Upstream tools are added from the store
+// (upstream.ApprovedRefs).
 func catalogRefs() map[string]tool.Ref {
 	all := catalog.All()
 	out := make(map[string]tool.Ref, len(all))

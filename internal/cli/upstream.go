@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"text/tabwriter"
 	"time"
 
 	"github.com/wardhq/ward/internal/config"
@@ -36,9 +37,121 @@ func upstreamExtra(f *config.File, log *slog.Logger) func(ctx context.Context, s
 		if err != nil {
 			return nil, nil, err
 		}
+		st.Upstream = set
 		return set.Tools(), set.Close, nil
 	}
 }
+
+func upstreamList(ctx context.Context, io IO, args []string) int {
+	fs := flags(io, "upstream list", "", `List the upstream MCP servers ward.toml configures ([[upstream]]), each with
+its tools' pinned definitions (the SHA-256 of the definition approved, when
+and by whom; "trust on first use" when ward pinned it the first time it saw
+the tool) and the changed definitions that wait for approval (ward upstream
+approve). It reads the data directory's database, so it works whether or not
+ward serve runs. Never prints a server's environment, headers or command
+arguments. --json prints a stable array, one object per server:
+{"name","transport","target","tools":[{"tool","name","pinned_hash",
+"approved_at","approved_by"}],"pending":[{"tool","hash","approved_hash",
+"seen_at","definition"}]}.`)
+	data := fs.String("data", "ward-data", "data directory of the ward whose upstreams to list")
+	cfgPath := fs.String("config", "", "ward.toml (default: ./ward.toml if present, else the embedded defaults)")
+	asJSON := fs.Bool("json", false, "print JSON instead of a table")
+	if code, ok := parse(fs, args); !ok {
+		return code
+	}
+	if fs.NArg() > 0 {
+		return usageErr(io, "upstream list: unexpected argument %q", fs.Arg(0))
+	}
+	f, err := loadConfig(*cfgPath)
+	if err != nil {
+		return usageErr(io, "%v", err)
+	}
+	var list []upstream.ServerInfo
+	db := filepath.Join(*data, "ward.db")
+	if fileExists(db) {
+		st, err := daemon.OpenStore(ctx, db, "")
+		if err != nil {
+			return fail(io, "%v", err)
+		}
+		list, err = upstream.List(ctx, st, f.Upstream, nil)
+		if cerr := st.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			return fail(io, "%v", err)
+		}
+	} else {
+		// No ward has run on this data directory: nothing is pinned yet.
+		if list, err = upstream.List(ctx, emptyPins{}, f.Upstream, nil); err != nil {
+			return fail(io, "%v", err)
+		}
+	}
+	if list == nil {
+		list = []upstream.ServerInfo{}
+	}
+	if *asJSON {
+		enc := json.NewEncoder(io.Out)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(list); err != nil {
+			return fail(io, "%v", err)
+		}
+		return exitOK
+	}
+	if len(list) == 0 {
+		fmt.Fprintln(io.Out, "no upstream MCP server is configured ([[upstream]] in ward.toml)")
+		return exitOK
+	}
+	tw := tabwriter.NewWriter(io.Out, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "SERVER\tTOOL\tWARD NAME\tPINNED HASH\tAPPROVED\tPENDING HASH")
+	for _, s := range list {
+		pending := map[string]string{}
+		for _, p := range s.Pending {
+			pending[p.Tool] = p.Hash
+		}
+		if len(s.Tools) == 0 && len(s.Pending) == 0 {
+			fmt.Fprintf(tw, "%s (%s %s)\t-\t-\t-\t-\t-\n", s.Name, s.Transport, s.Target)
+		}
+		listed := map[string]bool{}
+		for _, t := range s.Tools {
+			by := t.ApprovedBy
+			if by == "" {
+				by = "first use"
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s by %s\t%s\n", s.Name, t.Tool, t.Name, shortHash(t.PinnedHash), t.ApprovedAt.Format(time.RFC3339), by, orDash(shortHash(pending[t.Tool])))
+			listed[t.Tool] = true
+		}
+		for _, p := range s.Pending {
+			if !listed[p.Tool] {
+				fmt.Fprintf(tw, "%s\t%s\t%s\t-\t-\t%s\n", s.Name, p.Tool, upstream.ToolName(s.Name, p.Tool), shortHash(p.Hash))
+			}
+		}
+	}
+	if err := tw.Flush(); err != nil {
+		return fail(io, "%v", err)
+	}
+	for _, s := range list {
+		if len(s.Pending) > 0 {
+			fmt.Fprintf(io.Out, "\n%s has %d changed definition(s) waiting: ward upstream approve --data %s %s\n", s.Name, len(s.Pending), *data, s.Name)
+		}
+	}
+	return exitOK
+}
+
+// shortHash is the first 12 hex digits of a definition hash.
+func shortHash(h string) string { return h[:min(12, len(h))] }
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+// emptyPins is the pins of a data directory no ward has run on.
+type emptyPins struct{ store.Pins }
+
+func (emptyPins) PinnedTools(context.Context, string) ([]store.PinnedTool, error)   { return nil, nil }
+func (emptyPins) PendingTools(context.Context, string) ([]store.PendingTool, error) { return nil, nil }
 
 func upstreamApprove(ctx context.Context, io IO, args []string) int {
 	fs := flags(io, "upstream approve", "NAME [TOOL ...]", `Approve the changed definitions of an upstream MCP server's tools.
@@ -48,9 +161,11 @@ annotations) by its SHA-256 the first time it sees the tool (trust on first
 use). When the upstream later serves a different definition, ward disables
 the tool and records the new definition as pending. This command prints the
 pending definitions of server NAME and, for each TOOL named (the upstream's
-name for it), records its pending definition as the approved one. The tool
-is registered again on ward's next start: restart ward serve after
-approving. Without TOOL, it only lists what is pending.`)
+name for it), records its pending definition as the approved one. A running
+ward serve on the same data directory serves it within two seconds (or at
+once on SIGHUP) if the tool changed while it ran; a tool that had changed
+before ward serve started is registered at its next start. Without TOOL, it
+only lists what is pending.`)
 	data := fs.String("data", "ward-data", "data directory of the ward whose approvals to change")
 	by := fs.String("by", "", "who approves (recorded in the action log; default: $USER)")
 	if code, ok := parse(fs, args); !ok {
@@ -113,7 +228,7 @@ func approveTools(ctx context.Context, io IO, st store.Store, data, by, name str
 			continue
 		}
 		printPending(io, name, p)
-		fmt.Fprintf(io.Out, "approved %s (%s); restart ward to register it again\n", upstream.ToolName(name, t), p.Hash)
+		fmt.Fprintf(io.Out, "approved %s (%s): a running ward serve serves it within 2 s if it changed while ward ran, else from its next start\n", upstream.ToolName(name, t), p.Hash)
 	}
 	return code
 }

@@ -2,6 +2,8 @@ package daemon
 
 import (
 	"context"
+	"errors"
+	"fmt"
 
 	"github.com/wardhq/ward/internal/api"
 	"github.com/wardhq/ward/internal/auth"
@@ -24,6 +26,24 @@ func mountAPI(s *Server) error {
 			Named: s.NamedSession, ByID: s.SessionByID,
 		},
 		Tokens: api.Tokens{Store: st.Store, Invalidate: s.Verifier.Invalidate},
+		Ops: api.Ops{
+			Reload: func(ctx context.Context, p auth.Principal) (any, error) {
+				rep, err := s.Reload(ctx, p.Name, p.ID)
+				if errors.Is(err, ErrReloadRefused) {
+					err = fmt.Errorf("%w: %w", api.ErrRefused, err)
+				}
+				return rep, err
+			},
+			Policy:    func(context.Context) (any, error) { return s.PolicyView(), nil },
+			Upstreams: func(ctx context.Context) (any, error) { return s.Upstreams(ctx) },
+			Approve: func(ctx context.Context, p auth.Principal, server, tool string) (any, error) {
+				a, err := s.ApproveUpstream(ctx, p, server, tool)
+				if errors.Is(err, ErrNotPending) {
+					err = fmt.Errorf("%w: %w", api.ErrNotPending, err)
+				}
+				return a, err
+			},
+		},
 		TxURL: func(id uint64, hash string) string {
 			if c, ok := st.Book.Chain(id); ok {
 				return c.TxURL(hash)

@@ -54,6 +54,9 @@ type ServeConfig struct {
 	Ready func(s *Server)
 	// Extra registers more tools (upstream MCP servers); see Config.Extra.
 	Extra func(ctx context.Context, st *Stack) ([]registry.Tool, func() error, error)
+	// ReloadOnHangup reloads File on SIGHUP (Server.Reload), reporting
+	// each reload on Out and refused ones on Log.
+	ReloadOnHangup bool
 }
 
 // DefaultAddr is where ward serve listens by default.
@@ -70,8 +73,14 @@ type Server struct {
 	Version  string // ward's version, as the surfaces announce it
 	Addr     net.Addr
 	URL      string // http(s)://HOST:PORT once listening
+	// Data is the data directory.
+	Data string
 
 	shutdowns []func(context.Context) error
+	// reloadMu serialises reloads; loaded is the configuration in force
+	// after the last one (nil: File).
+	reloadMu sync.Mutex
+	loaded   atomic.Pointer[Loaded]
 }
 
 // OnShutdown registers f to stop a surface as Serve shuts down: f runs
@@ -344,7 +353,8 @@ func Serve(ctx context.Context, cfg ServeConfig) error {
 	if err != nil {
 		return err
 	}
-	srv := &Server{Stack: st, Verifier: auth.NewVerifier(st.Store, 0), Mux: http.NewServeMux(), File: cfg.File, Log: cfg.Log, Version: cfg.Version}
+	srv := &Server{Stack: st, Verifier: auth.NewVerifier(st.Store, 0), Mux: http.NewServeMux(), File: cfg.File, Log: cfg.Log, Version: cfg.Version, Data: cfg.Data}
+	srv.loaded.Store(&Loaded{File: cfg.File, At: start})
 	srv.Mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		fmt.Fprintln(w, `{"status":"ok"}`)
@@ -403,6 +413,17 @@ func Serve(ctx context.Context, cfg ServeConfig) error {
 	if st.Ingest != nil {
 		curatorDone.Go(func() {
 			runCurator(curating, st.Ingest, cfg.File.Grimoire.CuratorInterval, cfg.Log, marketSampler(st.Env, st.Ingest))
+		})
+	}
+	if cfg.ReloadOnHangup {
+		curatorDone.Go(func() {
+			srv.reloadOnHangup(curating, func(rep ReloadReport, err error) {
+				if err != nil {
+					cfg.Log.Warn("reload refused: the configuration in force is unchanged", "file", rep.File, "err", err)
+					return
+				}
+				fmt.Fprintf(cfg.Out, "ward reloaded %s: policy %s -> %s, needs a restart: %s\n", rep.File, short(rep.PolicyBefore), short(rep.PolicyAfter), orNone(rep.NeedsRestart))
+			})
 		})
 	}
 	var serveErr error
@@ -496,6 +517,15 @@ func Start(ctx context.Context, cfg ServeConfig) (*Started, error) {
 func (s *Started) Stop() error {
 	s.cancel()
 	return <-s.done
+}
+
+func short(h string) string { return h[:min(12, len(h))] }
+
+func orNone(xs []string) string {
+	if len(xs) == 0 {
+		return "nothing"
+	}
+	return strings.Join(xs, ", ")
 }
 
 // rest returns all but the first of s.

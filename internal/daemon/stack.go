@@ -43,6 +43,7 @@ import (
 	"github.com/wardhq/ward/internal/taint"
 	"github.com/wardhq/ward/internal/tool"
 	"github.com/wardhq/ward/internal/trust"
+	"github.com/wardhq/ward/internal/upstream"
 	"github.com/wardhq/ward/internal/vault"
 )
 
@@ -142,6 +143,9 @@ type Stack struct {
 	Facade *facade.Tools
 	// Ingest is the Grimoire's ingestion pipeline.
 	Ingest *ingest.Pipeline
+	// Upstream is the connected upstream MCP servers, when Config.Extra
+	// set it (nil without [[upstream]]).
+	Upstream *upstream.Set
 
 	vault *vault.Vault // nil without Config.VaultKey
 
@@ -411,6 +415,10 @@ func (s *Stack) registerTools(ctx context.Context, cfg Config, envs []*catalog.E
 		}
 	}
 	s.Registry.Freeze()
+	if s.Upstream != nil {
+		// An upstream definition the owner approves is served at once.
+		s.Upstream.ServeApproved(s.Registry.Replace)
+	}
 	return nil
 }
 

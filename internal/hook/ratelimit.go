@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync/atomic"
 	"time"
 
 	"github.com/wardhq/ward/internal/reason"
@@ -25,9 +26,8 @@ type RateConfig struct {
 // counts live holds too and holds a slot under the permit's key. Reads and
 // previews without a plan pass. RateLimiter is safe for concurrent use.
 type RateLimiter struct {
-	max    int
-	window time.Duration
-	win    Windows
+	cfg atomic.Pointer[RateConfig]
+	win Windows
 }
 
 var _ Hook = (*RateLimiter)(nil)
@@ -35,14 +35,30 @@ var _ Hook = (*RateLimiter)(nil)
 // NewRateLimiter validates cfg and returns a RateLimiter counting in
 // windows of its own in memory (NewSet shares the set's Windows).
 func NewRateLimiter(cfg RateConfig) (*RateLimiter, error) {
+	r := &RateLimiter{win: NewMemWindows()}
+	if err := r.SetLimits(cfg); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// SetLimits validates cfg and makes it the limit of every check that
+// starts from now on (a reload of the configuration); checks in flight
+// finish with the limit they read. The writes already counted stay
+// counted. On error the limit is unchanged.
+func (r *RateLimiter) SetLimits(cfg RateConfig) error {
 	switch {
 	case cfg.Max < 0:
-		return nil, errors.New("rate limiter: negative Max")
+		return errors.New("rate limiter: negative Max")
 	case cfg.Window < 0 || (cfg.Max > 0 && cfg.Window == 0):
-		return nil, errors.New("rate limiter: a positive Max needs a positive Window")
+		return errors.New("rate limiter: a positive Max needs a positive Window")
 	}
-	return &RateLimiter{max: cfg.Max, window: cfg.Window, win: NewMemWindows()}, nil
+	r.cfg.Store(&cfg)
+	return nil
 }
+
+// Limits returns the limit in force.
+func (r *RateLimiter) Limits() RateConfig { return *r.cfg.Load() }
 
 const rateName = "rate_limiter"
 
@@ -54,11 +70,12 @@ func (r *RateLimiter) Check(ctx context.Context, c *Call) Verdict {
 	if v, ok := r.applies(c); !ok {
 		return v
 	}
-	t, err := r.win.Totals(ctx, WindowQuery{Session: c.SessionID, Tick: c.Tick, Now: c.Now, RateWindow: r.window})
+	rc := r.cfg.Load()
+	t, err := r.win.Totals(ctx, WindowQuery{Session: c.SessionID, Tick: c.Tick, Now: c.Now, RateWindow: rc.Window})
 	if err != nil {
 		return windowsFailed(rateName, err)
 	}
-	return r.judge(c, t.Writes, "executed")
+	return judgeRate(rc, c, t.Writes, "executed")
 }
 
 // Record records a write executed at at, outside any permit (history
@@ -81,11 +98,11 @@ func (r *RateLimiter) applies(c *Call) (Verdict, bool) {
 	return Verdict{}, true
 }
 
-func (r *RateLimiter) judge(c *Call, n int, counted string) Verdict {
-	if n+1 <= r.max {
+func judgeRate(rc *RateConfig, c *Call, n int, counted string) Verdict {
+	if n+1 <= rc.Max {
 		return Verdict{}
 	}
 	return veto(rateName, reason.HookRateLimit,
-		fmt.Sprintf("%d writes already %s in the last %s; the limit is %d", n, counted, r.window, r.max),
-		fmt.Sprintf("%s: %d + 1 > %d in %s", c.Def.Name, n, r.max, r.window))
+		fmt.Sprintf("%d writes already %s in the last %s; the limit is %d", n, counted, rc.Window, rc.Max),
+		fmt.Sprintf("%s: %d + 1 > %d in %s", c.Def.Name, n, rc.Max, rc.Window))
 }

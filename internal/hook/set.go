@@ -133,8 +133,9 @@ func verdictOf(hook string, err error) Verdict {
 }
 
 // fits returns the check of c's value against recorded spend, live holds
-// and write slots, for Reserve and Begin.
-func (s *Set) fits(c *Call, cents int64, spends, counts bool) func(WindowTotals) error {
+// and write slots (under the rate limit rc, whose window the totals were
+// read for), for Reserve and Begin.
+func (s *Set) fits(c *Call, rc *RateConfig, cents int64, spends, counts bool) func(WindowTotals) error {
 	return func(t WindowTotals) error {
 		if spends {
 			if v := s.Spending.judgeHeld(cents, t); v.Veto {
@@ -142,7 +143,7 @@ func (s *Set) fits(c *Call, cents int64, spends, counts bool) func(WindowTotals)
 			}
 		}
 		if counts {
-			if v := s.Rate.judge(c, t.Writes+t.WritesHeld, "executed or held"); v.Veto {
+			if v := judgeRate(rc, c, t.Writes+t.WritesHeld, "executed or held"); v.Veto {
 				return &windowError{v}
 			}
 		}
@@ -177,8 +178,9 @@ func (s *Set) Reserve(ctx context.Context, c *Call, key string, ttl time.Duratio
 		ttl = DefaultHoldTTL
 	}
 	h := WindowHold{Key: key, Session: c.SessionID, Tick: c.Tick, Cents: cents, At: c.Now, Expires: c.Now.Add(ttl)}
-	q := WindowQuery{Session: c.SessionID, Tick: c.Tick, Now: c.Now, RateWindow: s.Rate.window}
-	return verdictOf(spendingName, s.win.Reserve(ctx, h, q, s.fits(c, cents, spends, counts)))
+	rc := s.Rate.cfg.Load()
+	q := WindowQuery{Session: c.SessionID, Tick: c.Tick, Now: c.Now, RateWindow: rc.Window}
+	return verdictOf(spendingName, s.win.Reserve(ctx, h, q, s.fits(c, rc, cents, spends, counts)))
 }
 
 // Begin, at commit and before the write runs, atomically drops key's hold,
@@ -195,8 +197,9 @@ func (s *Set) Begin(ctx context.Context, c *Call, key string, cents int64) (bega
 		return false, v
 	}
 	e := WindowSpend{Key: key, Session: c.SessionID, Tick: c.Tick, Cents: max(cents, 0), At: c.Now}
-	q := WindowQuery{Session: c.SessionID, Tick: c.Tick, Now: c.Now, RateWindow: s.Rate.window}
-	v = verdictOf(spendingName, s.win.Begin(ctx, e, q, s.fits(c, e.Cents, spends, counts)))
+	rc := s.Rate.cfg.Load()
+	q := WindowQuery{Session: c.SessionID, Tick: c.Tick, Now: c.Now, RateWindow: rc.Window}
+	v = verdictOf(spendingName, s.win.Begin(ctx, e, q, s.fits(c, rc, e.Cents, spends, counts)))
 	return !v.Veto, v
 }
 

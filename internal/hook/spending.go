@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/wardhq/ward/internal/reason"
@@ -63,7 +64,7 @@ type SpendingConfig struct {
 //
 // SpendingLimiter is safe for concurrent use.
 type SpendingLimiter struct {
-	cfg SpendingConfig
+	cfg atomic.Pointer[SpendingConfig]
 	win Windows
 }
 
@@ -72,11 +73,27 @@ var _ Hook = (*SpendingLimiter)(nil)
 // NewSpendingLimiter validates cfg and returns a SpendingLimiter counting
 // in windows of its own in memory (NewSet shares the set's Windows).
 func NewSpendingLimiter(cfg SpendingConfig) (*SpendingLimiter, error) {
-	if cfg.PerTickCents < 0 || cfg.PerSessionCents < 0 || cfg.DailyCents < 0 {
-		return nil, errors.New("spending limiter: negative limit")
+	s := &SpendingLimiter{win: NewMemWindows()}
+	if err := s.SetLimits(cfg); err != nil {
+		return nil, err
 	}
-	return &SpendingLimiter{cfg: cfg, win: NewMemWindows()}, nil
+	return s, nil
 }
+
+// SetLimits validates cfg and makes it the limits of every check that
+// starts from now on (a reload of the configuration); checks in flight
+// finish with the limits they read. Recorded spend and live holds stay
+// counted. On error the limits are unchanged.
+func (s *SpendingLimiter) SetLimits(cfg SpendingConfig) error {
+	if cfg.PerTickCents < 0 || cfg.PerSessionCents < 0 || cfg.DailyCents < 0 {
+		return errors.New("spending limiter: negative limit")
+	}
+	s.cfg.Store(&cfg)
+	return nil
+}
+
+// Limits returns the limits in force.
+func (s *SpendingLimiter) Limits() SpendingConfig { return *s.cfg.Load() }
 
 const spendingName = "spending_limiter"
 
@@ -138,14 +155,15 @@ func (s *SpendingLimiter) value(c *Call) (int64, Verdict, bool) {
 }
 
 func (s *SpendingLimiter) judge(cents, tick, session, day int64, counted string) Verdict {
+	cfg := s.cfg.Load()
 	for _, w := range []struct {
 		spent, limit     int64
 		code             reason.Code
 		scope, limitName string
 	}{
-		{tick, s.cfg.PerTickCents, reason.SpendTickLimit, "this tick", "per-tick"},
-		{session, s.cfg.PerSessionCents, reason.SpendSessionLimit, "this session", "per-session"},
-		{day, s.cfg.DailyCents, reason.SpendDailyLimit, "the last 24 hours", "daily"},
+		{tick, cfg.PerTickCents, reason.SpendTickLimit, "this tick", "per-tick"},
+		{session, cfg.PerSessionCents, reason.SpendSessionLimit, "this session", "per-session"},
+		{day, cfg.DailyCents, reason.SpendDailyLimit, "the last 24 hours", "daily"},
 	} {
 		if w.limit == Unlimited {
 			continue

@@ -30,6 +30,6 @@ func (s *SpendingLimiter) Stats(ctx context.Context, sessionID string, tick uint
 	if err != nil {
 		return SpendingStats{}, err
 	}
-	return SpendingStats{Limits: s.cfg, DailyCents: t.Day, DailyHeldCents: t.DayHeld, SessionCents: t.Session,
+	return SpendingStats{Limits: s.Limits(), DailyCents: t.Day, DailyHeldCents: t.DayHeld, SessionCents: t.Session,
 		SessionHeldCents: t.SessionHeld, TickCents: t.Tick, TickHeldCents: t.TickHeld}, nil
 }

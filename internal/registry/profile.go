@@ -118,8 +118,8 @@ func (r *Registry) Select(s Selection) (*View, error) {
 			return nil, fmt.Errorf("registry: disable: unknown tool %q", name)
 		}
 	}
-	for _, e := range r.tools {
-		d := e.Def
+	for _, sl := range r.tools {
+		d := sl.load().Def
 		in := slices.Contains(s.Enable, d.Name)
 		for _, pn := range s.Profiles {
 			p, ok := profiles[pn]
@@ -140,7 +140,7 @@ func (r *Registry) Select(s Selection) (*View, error) {
 	}
 	for n := range v.names {
 		v.sorted = append(v.sorted, n)
-		e := r.tools[n]
+		e := r.tools[n].load()
 		if e.Action == "" {
 			continue
 		}

@@ -26,6 +26,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"sync/atomic"
 	"time"
 
 	"github.com/wardhq/ward/internal/capability"
@@ -111,7 +112,9 @@ func (r ReadTool) Run(ctx context.Context, in *Input) (*tool.Result, error) {
 
 // Registry is the set of registered tools.
 type Registry struct {
-	tools   map[string]*Entry
+	// tools is written only before Freeze; a slot's entry may be
+	// replaced after it (Replace).
+	tools   map[string]*slot
 	order   []string
 	refused []Refusal
 	frozen  bool
@@ -125,8 +128,13 @@ type Refusal struct {
 	Err  error
 }
 
+// slot holds a registered tool's entry.
+type slot struct{ e atomic.Pointer[Entry] }
+
+func (s *slot) load() *Entry { return s.e.Load() }
+
 // New returns an empty registry.
-func New() *Registry { return &Registry{tools: map[string]*Entry{}} }
+func New() *Registry { return &Registry{tools: map[string]*slot{}} }
 
 // Add validates and registers t. It fails after Freeze, for a duplicate
 // name (a refused tool's too), an invalid definition, or handlers that do
@@ -141,11 +149,67 @@ func (r *Registry) Add(t Tool) error {
 		return errors.New("registry: tool without definition")
 	}
 	d := t.Def
-	if err := d.Validate(); err != nil {
-		return fmt.Errorf("registry: %w", err)
-	}
 	if _, dup := r.tools[d.Name]; dup || r.isRefused(d.Name) {
 		return fmt.Errorf("registry: tool %s registered twice", d.Name)
+	}
+	if err := checkHandlers(t); err != nil {
+		return err
+	}
+	s, err := schema.Compile(d.Params)
+	if err != nil {
+		r.refused = append(r.refused, Refusal{Name: d.Name, Err: fmt.Errorf("registry: tool %s refused: parameter schema: %w", d.Name, err)})
+		return nil
+	}
+	sl := &slot{}
+	sl.e.Store(&Entry{Tool: t, params: s})
+	r.tools[d.Name] = sl
+	r.order = append(r.order, d.Name)
+	return nil
+}
+
+// ErrNotReplaceable is wrapped by Replace's error for a tool whose new
+// definition would move it between profiles, tiers or adapters: every
+// view selected the old one, so only a restart can place the new one.
+var ErrNotReplaceable = errors.New("the new definition needs a restart")
+
+// Replace registers t in place of the tool of the same name, after Freeze
+// too: every view, and every call that resolves the name from then on,
+// gets the new entry; a call that resolved the old one keeps it. The
+// name, action, venue, tier, category, risk tier and requirements must
+// stay the same (ErrNotReplaceable otherwise), so that every view's
+// selection and adapters stay right; the handlers must match the tier and
+// the parameter schema must compile. It is safe for concurrent use with
+// every reader.
+func (r *Registry) Replace(t Tool) error {
+	if t.Def == nil {
+		return errors.New("registry: tool without definition")
+	}
+	sl, ok := r.tools[t.Def.Name]
+	if !ok {
+		return fmt.Errorf("registry: replace: no tool %s", t.Def.Name)
+	}
+	old, d := sl.load().Tool, t.Def
+	if old.Action != t.Action || old.Venue != t.Venue || old.Def.Tier != d.Tier || old.Def.Category != d.Category ||
+		old.Def.RiskTier != d.RiskTier || !slices.Equal(old.Def.Requires, d.Requires) {
+		return fmt.Errorf("registry: replace %s: %w", d.Name, ErrNotReplaceable)
+	}
+	if err := checkHandlers(t); err != nil {
+		return err
+	}
+	s, err := schema.Compile(d.Params)
+	if err != nil {
+		return fmt.Errorf("registry: replace %s: parameter schema: %w", d.Name, err)
+	}
+	sl.e.Store(&Entry{Tool: t, params: s})
+	return nil
+}
+
+// checkHandlers validates t's definition and that its handlers are
+// those its tier requires.
+func checkHandlers(t Tool) error {
+	d := t.Def
+	if err := d.Validate(); err != nil {
+		return fmt.Errorf("registry: %w", err)
 	}
 	switch d.Tier {
 	case tool.Read:
@@ -161,13 +225,6 @@ func (r *Registry) Add(t Tool) error {
 			return fmt.Errorf("registry: privileged tool %s needs a planner and a privileged handler and nothing else", d.Name)
 		}
 	}
-	s, err := schema.Compile(d.Params)
-	if err != nil {
-		r.refused = append(r.refused, Refusal{Name: d.Name, Err: fmt.Errorf("registry: tool %s refused: parameter schema: %w", d.Name, err)})
-		return nil
-	}
-	r.tools[d.Name] = &Entry{Tool: t, params: s}
-	r.order = append(r.order, d.Name)
 	return nil
 }
 
@@ -183,14 +240,17 @@ func (r *Registry) Freeze() { r.frozen = true }
 
 // Get returns the tool called name.
 func (r *Registry) Get(name string) (*Entry, bool) {
-	e, ok := r.tools[name]
-	return e, ok
+	sl, ok := r.tools[name]
+	if !ok {
+		return nil, false
+	}
+	return sl.load(), true
 }
 
 // ReadTool returns the read tool called name; ok is false for unknown
 // names and for write and privileged tools.
 func (r *Registry) ReadTool(name string) (ReadTool, bool) {
-	e, ok := r.tools[name]
+	e, ok := r.Get(name)
 	if !ok || e.Def.Tier != tool.Read {
 		return ReadTool{}, false
 	}
@@ -203,7 +263,7 @@ func (r *Registry) All() []*Entry {
 	sort.Strings(names)
 	out := make([]*Entry, len(names))
 	for i, n := range names {
-		out[i] = r.tools[n]
+		out[i] = r.tools[n].load()
 	}
 	return out
 }

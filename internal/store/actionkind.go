@@ -28,31 +28,35 @@ const (
 	ActionUpstreamApproved  // the owner approved a changed definition
 	ActionExecuted          // a step that executed (tests, older records)
 	ActionFailed
-	ActionTxSettled // what reconciliation after a restart found of a transaction in flight
+	ActionTxSettled           // what reconciliation after a restart found of a transaction in flight
+	ActionConfigReloaded      // the configuration was reloaded without a restart
+	ActionConfigReloadRefused // a reload was refused: the file is invalid, nothing changed
 	numActionKinds
 )
 
 var actionKindNames = [numActionKinds]string{
-	actionKindNone:           "",
-	ActionPermitCreated:      "permit_created",
-	ActionToolCall:           "tool_call",
-	ActionPermitConsumed:     "permit_consumed",
-	ActionPermitCancelled:    "permit_cancelled",
-	ActionVetoed:             "vetoed",
-	ActionHalt:               "halt",
-	ActionHaltLifted:         "halt_lifted",
-	ActionPhaseChanged:       "phase_changed",
-	ActionQuarantined:        "quarantined",
-	ActionQuarantineApproved: "quarantine_approved",
-	ActionQuarantineRejected: "quarantine_rejected",
-	ActionQuarantineOutcome:  "quarantine_outcome",
-	ActionLookupFailedKind:   "lookup_failed",
-	ActionUpstreamPinned:     "upstream_tool_pinned",
-	ActionUpstreamChanged:    "upstream_tool_changed",
-	ActionUpstreamApproved:   "upstream_tool_approved",
-	ActionExecuted:           "executed",
-	ActionFailed:             "failed",
-	ActionTxSettled:          "tx_settled",
+	actionKindNone:            "",
+	ActionPermitCreated:       "permit_created",
+	ActionToolCall:            "tool_call",
+	ActionPermitConsumed:      "permit_consumed",
+	ActionPermitCancelled:     "permit_cancelled",
+	ActionVetoed:              "vetoed",
+	ActionHalt:                "halt",
+	ActionHaltLifted:          "halt_lifted",
+	ActionPhaseChanged:        "phase_changed",
+	ActionQuarantined:         "quarantined",
+	ActionQuarantineApproved:  "quarantine_approved",
+	ActionQuarantineRejected:  "quarantine_rejected",
+	ActionQuarantineOutcome:   "quarantine_outcome",
+	ActionLookupFailedKind:    "lookup_failed",
+	ActionUpstreamPinned:      "upstream_tool_pinned",
+	ActionUpstreamChanged:     "upstream_tool_changed",
+	ActionUpstreamApproved:    "upstream_tool_approved",
+	ActionExecuted:            "executed",
+	ActionFailed:              "failed",
+	ActionTxSettled:           "tx_settled",
+	ActionConfigReloaded:      "config_reloaded",
+	ActionConfigReloadRefused: "config_reload_refused",
 }
 
 // String returns the kind's name as the action log stores it.

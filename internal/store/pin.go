@@ -49,6 +49,8 @@ type Pins interface {
 	// PinnedTool returns the approved pin of server's tool, or
 	// ErrNotFound.
 	PinnedTool(ctx context.Context, server, tool string) (PinnedTool, error)
+	// PinnedTools returns server's approved pins, by tool.
+	PinnedTools(ctx context.Context, server string) ([]PinnedTool, error)
 	// SetPendingTools replaces server's pending definitions with ps (all
 	// of server; at most one per tool).
 	SetPendingTools(ctx context.Context, server string, ps []PendingTool) error

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -160,14 +161,18 @@ func (s *Set) changed() {
 	}
 }
 
-// watch refreshes the definitions after each list-changed notification
-// until Close.
+// watch refreshes the definitions after each list-changed notification,
+// and serves approved definitions (pollApprovals), until Close.
 func (s *Set) watch(ctx context.Context) {
 	defer close(s.done)
+	poll := time.NewTicker(s.cfg.ApprovalPoll)
+	defer poll.Stop()
 	for {
 		select {
 		case <-ctx.Done():
 			return
+		case <-poll.C:
+			s.pollApprovals(ctx)
 		case <-s.notify:
 			s.Refresh(ctx)
 			if s.cfg.onRefresh != nil {
@@ -181,8 +186,8 @@ func (s *Set) watch(ctx context.Context) {
 // tool whose definition no longer matches the approved one or that the
 // upstream no longer lists (with a warning and an action record, as at
 // start). A server that cannot be listed keeps its tools (its calls fail
-// on their own). Tools that appear or are re-approved are registered on
-// the next start only: the registry is frozen while ward runs.
+// on their own). Tools that appear are registered on the next start only;
+// a re-approved definition is served by Reapprove.
 func (s *Set) Refresh(ctx context.Context) {
 	s.refreshMu.Lock()
 	defer s.refreshMu.Unlock()

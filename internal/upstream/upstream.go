@@ -26,9 +26,10 @@
 // tool whose hash differs from the approved one is disabled (not
 // registered at start, refused from then on at run time) and an
 // upstream_tool_changed action record is written, until the owner
-// approves the new definition (Approve; ward upstream approve). The
-// registry is frozen once ward runs, so an approved tool comes back on the
-// next start.
+// approves the new definition (Approve; ward upstream approve). A tool
+// disabled while ward runs is served again with the approved definition
+// without a restart (approve.go: Reapprove); one already changed at start
+// was never registered and comes back on the next start.
 //
 // Writes. An upstream write's plan moves no tokens and sends no
 // transactions (ValueCents 0): the hooks check its phase and rate, and the
@@ -191,6 +192,10 @@ type Config struct {
 	ConnectTimeout time.Duration
 	// Now is the clock (default time.Now).
 	Now func() time.Time
+	// ApprovalPoll is how often the set reads the pins of its disabled
+	// tools to serve a definition approved in another process (default
+	// 2 s; see ServeApproved).
+	ApprovalPoll time.Duration
 
 	// onRefresh, if set, runs after each refresh the notification
 	// goroutine makes (tests).
@@ -239,6 +244,8 @@ type Set struct {
 	cancel context.CancelFunc
 	done   chan struct{}
 	closed atomic.Bool
+	// replace registers a tool in place of another (ServeApproved).
+	replace atomic.Pointer[func(registry.Tool) error]
 }
 
 // server is one connected upstream.
@@ -289,6 +296,9 @@ func Open(ctx context.Context, cfg Config) (*Set, error) {
 	}
 	if cfg.Now == nil {
 		cfg.Now = time.Now
+	}
+	if cfg.ApprovalPoll <= 0 {
+		cfg.ApprovalPoll = defaultApprovalPoll
 	}
 	log := cfg.Log
 	if log == nil {

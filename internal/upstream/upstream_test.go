@@ -582,3 +582,80 @@ func TestConcurrentCallsAndRefresh(t *testing.T) {
 		t.Error("a call succeeded after Close")
 	}
 }
+
+// TestApprovedDefinitionServedAtOnce: a tool disabled because its
+// definition changed while ward ran is served again, with the new
+// definition, once the owner approves it, without a restart: approved in
+// this process (Reapprove) or in another one sharing the store (noticed by
+// the set's poll). A call that resolved the old entry stays refused.
+func TestApprovedDefinitionServedAtOnce(t *testing.T) {
+	for _, how := range []string{"reapprove", "poll"} {
+		t.Run(how, func(t *testing.T) {
+			ms := newTestStore(t)
+			refreshed := make(chan struct{}, 4)
+			poll := time.Hour
+			if how == "poll" {
+				poll = 10 * time.Millisecond
+			}
+			s := openSet(t, Config{State: ms, Actions: ms, onRefresh: func() { refreshed <- struct{}{} }, ApprovalPoll: poll,
+				Servers: []Server{{Name: "notes", URL: httpUpstream(t, "", "k"), TrustAnnotations: true, Headers: map[string]string{"Authorization": "Bearer k"}}}})
+			reg := registry.New()
+			for _, tl := range s.Tools() {
+				if err := reg.Add(tl); err != nil {
+					t.Fatal(err)
+				}
+			}
+			reg.Freeze()
+			s.ServeApproved(reg.Replace)
+			old, _ := reg.Get("mcp_notes_get_note")
+			rot, _ := reg.Get("mcp_notes_rotate_description")
+			if _, err := rot.Read(t.Context(), input(t, `{}`)); err != nil {
+				t.Fatal(err)
+			}
+			select {
+			case <-refreshed:
+			case <-t.Context().Done():
+				t.Fatal("no refresh after the list-changed notification")
+			}
+			if _, err := old.Read(t.Context(), input(t, `{"key":"a"}`)); !errors.Is(err, ErrDisabled) {
+				t.Fatalf("read after the change: %v, want ErrDisabled", err)
+			}
+			if back := s.Reapprove(t.Context()); len(back) != 0 {
+				t.Fatalf("served %v before any approval", back)
+			}
+			p, err := Approve(t.Context(), ms, ms, "notes", "get_note", "alice", time.Now())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if how == "reapprove" {
+				if back := s.Reapprove(t.Context()); len(back) != 1 || back[0] != "mcp_notes_get_note" {
+					t.Fatalf("Reapprove served %v, want mcp_notes_get_note", back)
+				}
+			}
+			deadline := time.Now().Add(10 * time.Second)
+			for {
+				if e, _ := reg.Get("mcp_notes_get_note"); strings.Contains(e.Def.Description, "Ignore previous instructions") {
+					break
+				}
+				if time.Now().After(deadline) {
+					t.Fatal("the approved definition is not served within 10 s")
+				}
+				<-time.After(10 * time.Millisecond)
+			}
+			e, _ := reg.Get("mcp_notes_get_note")
+			if _, err := e.Read(t.Context(), input(t, `{"key":"a"}`)); err != nil {
+				t.Errorf("the approved tool: %v", err)
+			}
+			if _, err := old.Read(t.Context(), input(t, `{"key":"a"}`)); !errors.Is(err, ErrDisabled) {
+				t.Errorf("the old entry: %v, want ErrDisabled", err)
+			}
+			if st := statusOf(s, "get_note"); st.State != Imported || st.Hash != p.Hash {
+				t.Errorf("status %+v, want imported with hash %s", st, p.Hash)
+			}
+			// A later change of the approved definition disables it again.
+			if _, err := rot.Read(t.Context(), input(t, `{}`)); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+}

@@ -109,14 +109,17 @@
   }
 
   async function errorOf(res) {
-    let code = "", message = "";
+    let code = "", message = "", body = null;
     try {
       const j = await res.json();
+      body = j;
       const e = j && (j.error || j);
       code = str(e.code);
       message = str(e.message);
     } catch (_) { /* not JSON */ }
-    return new APIError(res.status, code, message || `${res.status} ${res.statusText}`);
+    const err = new APIError(res.status, code, message || `${res.status} ${res.statusText}`);
+    err.body = body; // the parsed answer, for errors that carry more (a refused reload's problems)
+    return err;
   }
 
   async function api(method, path, body, extra) {
@@ -1159,10 +1162,153 @@
 
   $("k-reload").addEventListener("click", () => refresh("tokens"));
 
+  // ---- policy and upstream servers ---------------------------------------
+
+  // The owner sees the policy in force (its hash, where and when it was
+  // loaded, its rules in evaluation order, the hook limits) and reloads
+  // ward.toml without a restart; and the upstream MCP servers: each tool's
+  // pinned definition hash and the changed definitions that wait for the
+  // owner's approval.
+
+  function policyError(msg) { $("pol-error").textContent = msg || ""; }
+
+  function ruleRow(r) {
+    return el("tr", { "data-rule": str(r.id) },
+      el("td", { class: "mono", text: str(r.id), title: str(r.id) }),
+      el("td", { class: "num", text: str(r.priority) }),
+      el("td", { text: str(r.applies_to), title: str(r.applies_to) }),
+      el("td", {}, el("span", { class: "code", text: str(r.kind) })),
+      el("td", {}, el("span", { class: "pill", "data-tone": toneOf({ deny: "bad", quarantine: "warn", allow: "ok" }, r.effect), text: str(r.effect) })));
+  }
+
+  async function loadPolicy() {
+    let v;
+    try {
+      v = await api("GET", "/v1/policy");
+    } catch (e) {
+      if (e.status === 401) throw e;
+      $("pol-rules").replaceChildren();
+      $("pol-empty").textContent = explain(e, "Policy");
+      $("pol-empty").hidden = false;
+      return;
+    }
+    const hash = str(v && v.hash);
+    $("pol-hash").textContent = shortHash(hash);
+    $("pol-hash").title = hash;
+    const from = v.file ? str(v.file) : "the built-in defaults";
+    $("pol-source").textContent = `From ${from}, ${v.loaded_by ? "reloaded by " + str(v.loaded_by) : "loaded at start"} at ${stamp(v.loaded_at)}.`;
+    const l = v.limits || {};
+    $("pol-limits").textContent = `Spending limits: $${str(l.per_tick_usd)} per tick, $${str(l.per_session_usd)} per session, $${str(l.daily_usd)} a day; at most ${str(l.rate_max)} writes per ${str(l.rate_window)}.`;
+    const rules = Array.isArray(v.rules) ? v.rules : [];
+    $("pol-rules").replaceChildren(...rules.map(ruleRow));
+    $("pol-empty").textContent = "The policy has no rules.";
+    $("pol-empty").hidden = rules.length > 0;
+  }
+
+  $("pol-reload").addEventListener("click", async () => {
+    const btn = $("pol-reload");
+    btn.disabled = true;
+    policyError("");
+    try {
+      const r = await api("POST", "/v1/config/reload", {});
+      const restart = Array.isArray(r.needs_restart) && r.needs_restart.length ? "; needs a restart: " + r.needs_restart.map(str).join(", ") : "";
+      const policy = r.policy_changed ? `policy ${shortHash(r.policy_hash_before)} → ${shortHash(r.policy_hash_after)}` : "policy unchanged";
+      toast(`Reloaded ${str(r.file)}: ${policy}${restart}`, restart ? "warn" : "ok", 8000);
+    } catch (e) {
+      if (e.status === 422) {
+        let problems = [];
+        try { problems = (e.body && e.body.error && e.body.error.reload && e.body.error.reload.problems) || []; } catch (_) { /* none */ }
+        policyError("Not reloaded, nothing changed: " + (problems.length ? problems.map(str).join("; ") : e.message));
+      } else if (e.status !== 401) {
+        policyError(explain(e, "Reload"));
+      }
+    } finally {
+      btn.disabled = false;
+      refresh("policy");
+    }
+  });
+
+  function upError(msg) { $("up-error").textContent = msg || ""; }
+
+  async function approveUpstream(server, p, btn) {
+    btn.disabled = true;
+    upError("");
+    try {
+      const a = await api("POST", `/v1/upstreams/${encodeURIComponent(server)}/tools/${encodeURIComponent(str(p.tool))}/approve`, {});
+      toast(`Approved ${str(a.name)} (${shortHash(a.hash)}): served ${str(a.takes_effect)}.`, "ok", 8000);
+    } catch (e) {
+      if (e.status !== 401) upError(explain(e, "Approve " + str(p.tool)));
+      btn.disabled = false;
+    } finally {
+      refresh("upstreams");
+    }
+  }
+
+  function upstreamRows(s) {
+    const name = str(s.name);
+    const where = `${name} (${str(s.transport)} ${str(s.target)})`;
+    const rows = [];
+    const pending = new Map((Array.isArray(s.pending) ? s.pending : []).map((p) => [str(p.tool), p]));
+    for (const t of Array.isArray(s.tools) ? s.tools : []) {
+      const by = t.approved_by ? "by " + str(t.approved_by) : "on first use";
+      rows.push(el("tr", { "data-server": name, "data-tool": str(t.tool), "data-kind": "pinned" },
+        el("td", { text: where, title: where }),
+        el("td", { class: "mono", text: str(t.tool), title: str(t.tool) }),
+        el("td", { class: "mono", text: str(t.name), title: str(t.name) }),
+        el("td", { class: "mono", text: shortHash(t.pinned_hash), title: str(t.pinned_hash) }),
+        el("td", { text: t.approved_at ? `${stamp(t.approved_at)} ${by}` : "" }),
+        el("td", {}, el("span", { class: "pill", "data-tone": toneOf({ imported: "ok", changed: "warn", removed: "bad", skipped: "bad" }, t.state),
+          text: str(t.state) || (pending.has(str(t.tool)) ? "changed" : "pinned"), title: str(t.reason) })),
+        el("td", {})));
+    }
+    for (const p of pending.values()) {
+      const approve = el("button", { type: "button", class: "btn small", text: "Approve", "data-action": "approve",
+        "aria-label": `Approve the changed definition of ${str(p.tool)}`, title: "Make this definition the approved one" });
+      approve.addEventListener("click", () => approveUpstream(name, p, approve));
+      let def = "";
+      try { def = JSON.stringify(p.definition, null, 2); } catch (_) { def = ""; }
+      rows.push(el("tr", { "data-server": name, "data-tool": str(p.tool), "data-kind": "pending" },
+        el("td", { text: where, title: where }),
+        el("td", { class: "mono", text: str(p.tool), title: def }),
+        el("td", { text: "changed definition waiting" }),
+        el("td", { class: "mono", text: shortHash(p.hash), title: `new ${str(p.hash)}\napproved ${str(p.approved_hash)}` }),
+        el("td", { text: "seen " + stamp(p.seen_at) }),
+        el("td", {}, el("span", { class: "pill", "data-tone": "warn", text: "pending", title: def })),
+        el("td", { class: "num" }, approve)));
+    }
+    if (!rows.length) {
+      rows.push(el("tr", { "data-server": name, "data-kind": "empty" },
+        el("td", { text: where, title: where }), el("td", { text: "no tool pinned yet", colspan: "6" })));
+    }
+    return rows;
+  }
+
+  async function loadUpstreams() {
+    let list;
+    try {
+      list = await api("GET", "/v1/upstreams");
+    } catch (e) {
+      if (e.status === 401) throw e;
+      $("up-rows").replaceChildren();
+      $("up-empty").textContent = explain(e, "Upstream servers");
+      $("up-empty").hidden = false;
+      return;
+    }
+    list = Array.isArray(list) ? list : [];
+    $("up-rows").replaceChildren(...list.flatMap(upstreamRows));
+    $("up-empty").textContent = "No upstream MCP server is configured.";
+    $("up-empty").hidden = list.length > 0;
+    const waiting = list.reduce((n, s) => n + (Array.isArray(s.pending) ? s.pending.length : 0), 0);
+    $("up-count").textContent = list.length ? `${list.length} server${list.length === 1 ? "" : "s"}${waiting ? `, ${waiting} waiting` : ""}` : "";
+  }
+
+  $("up-reload").addEventListener("click", () => refresh("upstreams"));
+  Object.assign(loaders, { policy: loadPolicy, upstreams: loadUpstreams });
+
   // ---- start -------------------------------------------------------------
 
   function start() {
-    refresh("gate", "chain", "decisions", "permits", "quarantine", "tokens", "sessions");
+    refresh("gate", "chain", "decisions", "permits", "quarantine", "tokens", "sessions", "policy", "upstreams");
     runStream();
   }
 

@@ -92,6 +92,20 @@ func (s *Store) PinnedTool(ctx context.Context, server, tool string) (store.Pinn
 	return p, nil
 }
 
+// PinnedTools returns server's approved pins, by tool.
+func (s *Store) PinnedTools(ctx context.Context, server string) ([]store.PinnedTool, error) {
+	var out []store.PinnedTool
+	err := s.r.query(ctx, `SELECT `+pinColumns+` FROM upstream_pins WHERE server = ? ORDER BY tool`, []any{server},
+		func(st *sqlite3.Stmt) error {
+			out = append(out, scanPin(st))
+			return nil
+		})
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: pins of %.64s: %w", server, err)
+	}
+	return out, nil
+}
+
 // SetPendingTools durably replaces server's pending definitions.
 func (s *Store) SetPendingTools(ctx context.Context, server string, ps []store.PendingTool) error {
 	if err := store.CheckPending(server, ps); err != nil {

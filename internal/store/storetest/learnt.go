@@ -745,6 +745,7 @@ func testLearntClosed(t *testing.T, h *harness) {
 		"CladeDemotions":  func() error { _, err := s.CladeDemotions(ctx); return err },
 		"PinTool":         func() error { _, _, err := s.PinTool(ctx, pin); return err },
 		"PinnedTool":      func() error { _, err := s.PinnedTool(ctx, "notes", "get"); return err },
+		"PinnedTools":     func() error { _, err := s.PinnedTools(ctx, "notes"); return err },
 		"SetPendingTools": func() error { return s.SetPendingTools(ctx, "notes", nil) },
 		"PendingTools":    func() error { _, err := s.PendingTools(ctx, "notes"); return err },
 		"ApproveTool":     func() error { _, err := s.ApproveTool(ctx, "notes", "get", "owner", tl); return err },

@@ -59,6 +59,19 @@ func testPins(t *testing.T, h *harness) {
 	if got, err := h.s.PinnedTool(ctx, "notes", "get_note"); err != nil || got != p {
 		t.Errorf("PinnedTool after reopening = %+v, %v; want %+v", got, err, p)
 	}
+	second := store.PinnedTool{Server: "notes", Tool: "a_tool", Hash: hash64("a"), Approved: tl}
+	if _, _, err := h.s.PinTool(ctx, second); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := h.s.PinTool(ctx, store.PinnedTool{Server: "other", Tool: "b_tool", Hash: hash64("b"), Approved: tl}); err != nil {
+		t.Fatal(err)
+	}
+	if pins, err := h.s.PinnedTools(ctx, "notes"); err != nil || !slices.Equal(pins, []store.PinnedTool{second, p}) {
+		t.Errorf("PinnedTools = %+v, %v; want the server's two, by tool", pins, err)
+	}
+	if pins, err := h.s.PinnedTools(ctx, "none"); err != nil || len(pins) != 0 {
+		t.Errorf("PinnedTools of a server with none = %+v, %v", pins, err)
+	}
 	list, err := h.s.PendingTools(ctx, "notes")
 	if err != nil || !slices.EqualFunc(list, []store.PendingTool{ps[1], ps[0]}, samePending) {
 		t.Errorf("PendingTools = %+v, %v; want both, by tool", list, err)

@@ -77,6 +77,7 @@ var layers = map[string]int{
 	"internal/skill":                        Mechanism, // Stage 3 strategy evaluation, run in the sandbox by ingest
 	"internal/grimoire/archive":             Mechanism, // Grimoire archives: hardened import
 	"internal/grimoire/archive/archivetest": Mechanism,
+	"internal/telemetry":                    Mechanism, // OpenTelemetry traces: the provider, span helpers and trace context
 
 	"internal/store":           Store,
 	"internal/store/sqlite":    Store,

@@ -21,6 +21,7 @@ import (
 	"github.com/wardhq/ward/internal/policy"
 	"github.com/wardhq/ward/internal/policy/rules"
 	"github.com/wardhq/ward/internal/store"
+	"github.com/wardhq/ward/internal/telemetry"
 	"github.com/wardhq/ward/internal/upstream"
 )
 
@@ -53,6 +54,9 @@ type File struct {
 	Sessions store.SessionLimits
 	// Audit says what an unwritable audit record stops ([audit]).
 	Audit Audit
+	// Telemetry configures the export of traces ([telemetry]); the zero
+	// value exports nothing.
+	Telemetry telemetry.Config
 	// Source is the file's bytes, recorded with the policy hash.
 	Source []byte
 }
@@ -169,6 +173,9 @@ func Parse(name string, data []byte) (*File, error) {
 		return fail(ds...)
 	}
 	if ds := sessionsSection(f, &raw, idx); len(ds) > 0 {
+		return fail(ds...)
+	}
+	if ds := telemetrySection(f, &raw, idx); len(ds) > 0 {
 		return fail(ds...)
 	}
 	return f, nil

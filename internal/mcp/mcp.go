@@ -33,9 +33,11 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+	"go.opentelemetry.io/otel/trace"
 
 	"github.com/wardhq/ward/internal/facade"
 	"github.com/wardhq/ward/internal/reason"
+	"github.com/wardhq/ward/internal/telemetry"
 )
 
 // Config configures a Server.
@@ -147,6 +149,14 @@ func (s *Server) route(next sdk.MethodHandler) sdk.MethodHandler {
 			call, ok := req.(*sdk.CallToolRequest)
 			if !ok || call.Params == nil {
 				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "tools/call needs params"}
+			}
+			// A client's W3C trace context (the HTTP request's traceparent,
+			// else the call's _meta) continues in ward's spans.
+			if call.Extra != nil {
+				ctx = telemetry.Extract(ctx, call.Extra.Header)
+			}
+			if !trace.SpanContextFromContext(ctx).IsValid() {
+				ctx = telemetry.ExtractMeta(ctx, call.Params.Meta)
 			}
 			return s.call(ctx, call)
 		}

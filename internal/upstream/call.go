@@ -8,9 +8,11 @@ import (
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"go.opentelemetry.io/otel/codes"
 
 	"github.com/wardhq/ward/internal/capability"
 	"github.com/wardhq/ward/internal/registry"
+	"github.com/wardhq/ward/internal/telemetry"
 	"github.com/wardhq/ward/internal/tool"
 )
 
@@ -102,7 +104,15 @@ func (im *imported) call(ctx context.Context, in *registry.Input) (json.RawMessa
 	if len(raw) == 0 {
 		raw = json.RawMessage("{}")
 	}
+	ctx, span := telemetry.Start(ctx, "ward.upstream.call")
+	defer span.End()
+	if span.IsRecording() {
+		span.SetAttributes(telemetry.UpstreamName.String(im.srv.cfg.Name), telemetry.UpstreamTool.String(im.upstream))
+	}
 	res, err := im.srv.cs.CallTool(ctx, &mcp.CallToolParams{Name: im.upstream, Arguments: raw})
+	if err != nil || res.IsError {
+		span.SetStatus(codes.Error, "")
+	}
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, fmt.Errorf("upstream %s: %w", im.srv.cfg.Name, ctx.Err())

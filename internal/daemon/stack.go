@@ -177,7 +177,12 @@ func Open(ctx context.Context, cfg Config) (_ *Stack, err error) {
 	s.closers = append(s.closers, func() error {
 		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), TelemetryFlush)
 		defer cancel()
-		return s.Telemetry.Shutdown(ctx)
+		// Spans a collector did not take are lost, and logged: never a
+		// reason for ward to fail its shutdown.
+		if err := s.Telemetry.Shutdown(ctx); err != nil && cfg.Log != nil {
+			cfg.Log.Warn("shutdown: spans not exported", "err", err)
+		}
+		return nil
 	})
 	if err := s.openDecider(ctx, cfg); err != nil {
 		return nil, err

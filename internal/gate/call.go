@@ -333,6 +333,10 @@ func (t *Tools) resolve(ctx context.Context, s *Session, name string, raw json.R
 	if !ok {
 		return nil, nil, refuse(reason.ToolUnavailable, "profile", "no tool "+quote(name)+" is available in this session", "")
 	}
+	// The name is tagged once it is a tool's: the agent's own string is not.
+	if span := trace.SpanFromContext(ctx); span.IsRecording() {
+		span.SetAttributes(telemetry.Tool.String(e.Def.Name), telemetry.RiskTier.String(e.Def.RiskTier.String()))
+	}
 	if len(raw) == 0 {
 		raw = json.RawMessage("{}")
 	}
@@ -342,9 +346,6 @@ func (t *Tools) resolve(ctx context.Context, s *Session, name string, raw json.R
 	}
 	if err := e.Validate(raw); err != nil {
 		return nil, nil, refuse(reason.SchemaInvalid, "schema", "the arguments do not match the tool's schema: "+err.Error(), "")
-	}
-	if span := trace.SpanFromContext(ctx); span.IsRecording() {
-		span.SetAttributes(telemetry.Tool.String(e.Def.Name), telemetry.RiskTier.String(e.Def.RiskTier.String()))
 	}
 	if c, ok := args.Get("chain_id"); ok {
 		if n, err := c.Int(); err == nil && !e.Def.SupportsChain(uint64(n)) {

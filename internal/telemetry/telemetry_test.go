@@ -26,7 +26,9 @@ func TestExtract(t *testing.T) {
 		{"forged: all-zero trace id", func() context.Context {
 			return Extract(t.Context(), http.Header{"Traceparent": {"00-" + strings.Repeat("0", 32) + "-" + spanID + "-01"}})
 		}, ""},
-		{"garbage", func() context.Context { return Extract(t.Context(), http.Header{"Traceparent": {strings.Repeat("x", 4096)}}) }, ""},
+		{"garbage", func() context.Context {
+			return Extract(t.Context(), http.Header{"Traceparent": {strings.Repeat("x", 4096)}})
+		}, ""},
 		{"meta", func() context.Context { return ExtractMeta(t.Context(), map[string]any{"traceparent": valid}) }, traceID},
 		{"meta not a string", func() context.Context { return ExtractMeta(t.Context(), map[string]any{"traceparent": 42}) }, ""},
 		{"nil meta", func() context.Context { return ExtractMeta(t.Context(), nil) }, ""},

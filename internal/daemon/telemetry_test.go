@@ -11,10 +11,12 @@ import (
 	"net/http/httptest"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	coltracepb "go.opentelemetry.io/proto/otlp/collector/trace/v1"
 	tracepb "go.opentelemetry.io/proto/otlp/trace/v1"
 	"google.golang.org/protobuf/proto"
@@ -329,5 +331,95 @@ func TestDeadCollectorCostsCallsNothing(t *testing.T) {
 	}
 	if stop > 4*time.Second+TelemetryFlush+5*time.Second {
 		t.Errorf("stop took %v with a dead collector", stop)
+	}
+}
+
+// headers is an MCP client's HTTP transport: a bearer token and, when set,
+// a traceparent on every request from then on.
+type headers struct {
+	token       string
+	traceparent atomic.Pointer[string]
+}
+
+func (h *headers) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+h.token)
+	if tp := h.traceparent.Load(); tp != nil && *tp != "" {
+		r.Header.Set("traceparent", *tp)
+	}
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+// TestMCPTraceContext: an MCP client's trace continues in ward's spans,
+// from the HTTP request's traceparent header or, without one, from the
+// tools/call's _meta; a malformed one starts a trace of ward's own.
+func TestMCPTraceContext(t *testing.T) {
+	col := newCollector(t)
+	st := serveTraced(t, col.srv.URL)
+	stopped := false
+	defer func() {
+		if !stopped {
+			st.Stop()
+		}
+	}()
+	tok, _, err := auth.Create(t.Context(), st.Stack.Store, auth.Spec{Role: auth.Agent, Name: "agent"}, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	const (
+		headerTrace, headerSpan = "11111111111111111111111111111111", "1111111111111111"
+		metaTrace, metaSpan     = "22222222222222222222222222222222", "2222222222222222"
+		openTrace               = "33333333333333333333333333333333"
+	)
+	// Each session opens under a trace of its own, which its calls must
+	// not inherit: a call continues only the trace it carries.
+	call := func(traceparent string, meta sdk.Meta) {
+		t.Helper()
+		h := &headers{token: tok}
+		opening := "00-" + openTrace + "-" + headerSpan + "-01"
+		h.traceparent.Store(&opening)
+		tr := &sdk.StreamableClientTransport{Endpoint: st.URL + "/mcp", HTTPClient: &http.Client{Transport: h}, MaxRetries: -1}
+		cs, err := sdk.NewClient(&sdk.Implementation{Name: "trace-test", Version: "1"}, nil).Connect(t.Context(), tr, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer cs.Close()
+		h.traceparent.Store(&traceparent)
+		res, err := cs.CallTool(t.Context(), &sdk.CallToolParams{Name: "query_state", Meta: meta,
+			Arguments: map[string]any{"kind": "balance", "params": map[string]any{"token": st.Stack.Dev.Contracts().USDC.Hex()}}})
+		if err != nil || res.IsError {
+			t.Fatalf("query_state over MCP: %v %v", err, res)
+		}
+	}
+	call("00-"+headerTrace+"-"+headerSpan+"-01", nil)
+	call("", sdk.Meta{"traceparent": "00-" + metaTrace + "-" + metaSpan + "-01"})
+	call("00-not-a-trace-01", nil)
+	if err := st.Stop(); err != nil {
+		t.Fatalf("serve: %v", err)
+	}
+	stopped = true
+	spans, _, problems := col.snapshot()
+	if len(problems) > 0 {
+		t.Fatalf("the collector got requests it could not take: %v", problems)
+	}
+	parents := map[string]string{} // trace id → parent span id of its ward.read
+	var reads int
+	for _, s := range spans {
+		if s.Name == "ward.read" {
+			reads++
+			parents[hex.EncodeToString(s.TraceId)] = hex.EncodeToString(s.ParentSpanId)
+		}
+	}
+	if reads != 3 {
+		t.Errorf("%d ward.read spans, want 3", reads)
+	}
+	if got, ok := parents[headerTrace]; !ok || got != headerSpan {
+		t.Errorf("the header's trace: parent %q (found %v), want %s", got, ok, headerSpan)
+	}
+	if got, ok := parents[metaTrace]; !ok || got != metaSpan {
+		t.Errorf("the _meta trace: parent %q (found %v), want %s", got, ok, metaSpan)
+	}
+	if _, ok := parents[openTrace]; ok {
+		t.Error("a call continued the trace of the request that opened its session")
 	}
 }

@@ -33,7 +33,6 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
-	"go.opentelemetry.io/otel/trace"
 
 	"github.com/wardhq/ward/internal/facade"
 	"github.com/wardhq/ward/internal/reason"
@@ -152,13 +151,11 @@ func (s *Server) route(next sdk.MethodHandler) sdk.MethodHandler {
 			}
 			// A client's W3C trace context (the HTTP request's traceparent,
 			// else the call's _meta) continues in ward's spans.
+			var h http.Header
 			if call.Extra != nil {
-				ctx = telemetry.Extract(ctx, call.Extra.Header)
+				h = call.Extra.Header
 			}
-			if !trace.SpanContextFromContext(ctx).IsValid() {
-				ctx = telemetry.ExtractMeta(ctx, call.Params.Meta)
-			}
-			return s.call(ctx, call)
+			return s.call(telemetry.ForCall(ctx, h, call.Params.Meta), call)
 		}
 		return next(ctx, method, req)
 	}

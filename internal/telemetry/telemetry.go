@@ -258,6 +258,21 @@ func ExtractMeta(ctx context.Context, meta map[string]any) context.Context {
 	return propagator.Extract(ctx, c)
 }
 
+// ForCall returns ctx carrying the trace context of one call that arrived
+// in a longer-lived session (an MCP tools/call): the traceparent header of
+// the call's own HTTP request (h; nil over stdio), else the one in its
+// _meta, else none: never the trace of the request that opened the
+// session, which ctx may carry.
+func ForCall(ctx context.Context, h http.Header, meta map[string]any) context.Context {
+	if trace.SpanContextFromContext(ctx).IsValid() {
+		ctx = trace.ContextWithSpanContext(ctx, trace.SpanContext{})
+	}
+	if c := Extract(ctx, h); trace.SpanContextFromContext(c).IsValid() {
+		return c
+	}
+	return ExtractMeta(ctx, meta)
+}
+
 // Handler returns next with each request's W3C trace context extracted
 // into its context (Extract).
 func Handler(next http.Handler) http.Handler {

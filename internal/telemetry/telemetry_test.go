@@ -32,6 +32,13 @@ func TestExtract(t *testing.T) {
 		{"meta", func() context.Context { return ExtractMeta(t.Context(), map[string]any{"traceparent": valid}) }, traceID},
 		{"meta not a string", func() context.Context { return ExtractMeta(t.Context(), map[string]any{"traceparent": 42}) }, ""},
 		{"nil meta", func() context.Context { return ExtractMeta(t.Context(), nil) }, ""},
+		{"call: header over meta", func() context.Context {
+			return ForCall(t.Context(), http.Header{"Traceparent": {valid}}, map[string]any{"traceparent": "00-" + strings.Repeat("1", 32) + "-" + spanID + "-01"})
+		}, traceID},
+		{"call: the session's trace is not the call's", func() context.Context {
+			session := Extract(t.Context(), http.Header{"Traceparent": {valid}})
+			return ForCall(session, nil, nil)
+		}, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			sc := trace.SpanContextFromContext(tc.ctx())

@@ -78,6 +78,7 @@ var layers = map[string]int{
 	"internal/grimoire/archive":             Mechanism, // Grimoire archives: hardened import
 	"internal/grimoire/archive/archivetest": Mechanism,
 	"internal/telemetry":                    Mechanism, // OpenTelemetry traces: the provider, span helpers and trace context
+	"internal/telemetry/telemetrytest":      Mechanism, // an in-process OTLP collector for tests
 
 	"internal/store":           Store,
 	"internal/store/sqlite":    Store,

@@ -10,76 +10,20 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
-	coltracepb "go.opentelemetry.io/proto/otlp/collector/trace/v1"
 	tracepb "go.opentelemetry.io/proto/otlp/trace/v1"
-	"google.golang.org/protobuf/proto"
 
 	"github.com/wardhq/ward/internal/auth"
 	"github.com/wardhq/ward/internal/config"
+	"github.com/wardhq/ward/internal/telemetry/telemetrytest"
 )
 
-// collector is an in-process OTLP/HTTP (protobuf) receiver: what ward
-// exports, decoded, and the raw bodies it sent.
-type collector struct {
-	srv *httptest.Server
-
-	mu    sync.Mutex
-	spans []*tracepb.Span
-	raw   [][]byte
-	bad   []string
-}
-
-func newCollector(t *testing.T) *collector {
-	c := &collector{}
-	c.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		b, err := io.ReadAll(r.Body)
-		c.mu.Lock()
-		defer c.mu.Unlock()
-		var req coltracepb.ExportTraceServiceRequest
-		switch {
-		case r.Method != http.MethodPost || r.URL.Path != "/v1/traces":
-			c.bad = append(c.bad, r.Method+" "+r.URL.Path)
-		case r.Header.Get("Content-Type") != "application/x-protobuf":
-			c.bad = append(c.bad, "content type "+r.Header.Get("Content-Type"))
-		case err != nil || proto.Unmarshal(b, &req) != nil:
-			c.bad = append(c.bad, fmt.Sprintf("undecodable body (%d bytes)", len(b)))
-		default:
-			c.raw = append(c.raw, b)
-			for _, rs := range req.ResourceSpans {
-				for _, ss := range rs.ScopeSpans {
-					c.spans = append(c.spans, ss.Spans...)
-				}
-			}
-		}
-		w.Header().Set("Content-Type", "application/x-protobuf")
-		out, _ := proto.Marshal(&coltracepb.ExportTraceServiceResponse{})
-		w.Write(out)
-	}))
-	t.Cleanup(c.srv.Close)
-	return c
-}
-
-func (c *collector) snapshot() ([]*tracepb.Span, [][]byte, []string) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return append([]*tracepb.Span(nil), c.spans...), append([][]byte(nil), c.raw...), append([]string(nil), c.bad...)
-}
-
-func attr(s *tracepb.Span, key string) string {
-	for _, kv := range s.Attributes {
-		if kv.Key == key {
-			return kv.Value.GetStringValue()
-		}
-	}
-	return ""
-}
+var attr = telemetrytest.Attr
 
 // serveTraced runs ward serve with every surface and [telemetry] sending
 // to endpoint.
@@ -124,8 +68,8 @@ func apiCall(t *testing.T, base, tok, session, facade, body string, h http.Heade
 // permit and ward's session id on it, a client's traceparent continued,
 // and nothing of the arguments anywhere in what was sent.
 func TestTracesReachACollector(t *testing.T) {
-	col := newCollector(t)
-	st := serveTraced(t, col.srv.URL)
+	col := telemetrytest.New(t)
+	st := serveTraced(t, col.URL)
 	stopped := false
 	defer func() {
 		if !stopped {
@@ -172,14 +116,10 @@ func TestTracesReachACollector(t *testing.T) {
 		t.Fatalf("serve: %v", err)
 	}
 	stopped = true
-	spans, raw, problems := col.snapshot()
-	if len(problems) > 0 {
-		t.Fatalf("the collector got requests it could not take: %v", problems)
-	}
-	byID := map[string]*tracepb.Span{}
+	got, raw := col.Spans(t), col.Raw()
+	spans := got.All
 	byName := map[string][]*tracepb.Span{}
 	for _, s := range spans {
-		byID[hex.EncodeToString(s.SpanId)] = s
 		byName[s.Name] = append(byName[s.Name], s)
 	}
 	for _, name := range []string{"ward.preview", "ward.commit", "ward.read", "ward.policy", "ward.plan", "ward.admit", "ward.execute",
@@ -188,7 +128,7 @@ func TestTracesReachACollector(t *testing.T) {
 			t.Errorf("no %s span among %d", name, len(spans))
 		}
 	}
-	parent := func(s *tracepb.Span) *tracepb.Span { return byID[hex.EncodeToString(s.ParentSpanId)] }
+	parent := got.Parent
 
 	// The allowed preview: the client's trace, ward's session, the permit.
 	var preview *tracepb.Span
@@ -354,8 +294,8 @@ func (h *headers) RoundTrip(r *http.Request) (*http.Response, error) {
 // from the HTTP request's traceparent header or, without one, from the
 // tools/call's _meta; a malformed one starts a trace of ward's own.
 func TestMCPTraceContext(t *testing.T) {
-	col := newCollector(t)
-	st := serveTraced(t, col.srv.URL)
+	col := telemetrytest.New(t)
+	st := serveTraced(t, col.URL)
 	stopped := false
 	defer func() {
 		if !stopped {
@@ -398,10 +338,7 @@ func TestMCPTraceContext(t *testing.T) {
 		t.Fatalf("serve: %v", err)
 	}
 	stopped = true
-	spans, _, problems := col.snapshot()
-	if len(problems) > 0 {
-		t.Fatalf("the collector got requests it could not take: %v", problems)
-	}
+	spans := col.Spans(t).All
 	parents := map[string]string{} // trace id → parent span id of its ward.read
 	var reads int
 	for _, s := range spans {

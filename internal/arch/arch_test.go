@@ -296,6 +296,7 @@ var testHelpers = map[string]bool{
 	"internal/hook/hooktest":                true,
 	"internal/hook/windowstest":             true,
 	"internal/grimoire/archive/archivetest": true,
+	"internal/telemetry/telemetrytest":      true,
 }
 
 // stack is what an integration test may import to drive its package

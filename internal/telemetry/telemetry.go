@@ -273,6 +273,27 @@ func ForCall(ctx context.Context, h http.Header, meta map[string]any) context.Co
 	return ExtractMeta(ctx, meta)
 }
 
+// InjectMeta returns the W3C trace context of ctx's span as MCP _meta
+// entries (traceparent, tracestate), so that a server ward calls continues
+// ward's trace; nil when the span is not recorded (telemetry off, or not
+// sampled).
+func InjectMeta(ctx context.Context) map[string]any {
+	span := trace.SpanFromContext(ctx)
+	if !span.IsRecording() {
+		return nil
+	}
+	c := propagation.MapCarrier{}
+	propagator.Inject(ctx, c)
+	if len(c) == 0 {
+		return nil
+	}
+	out := make(map[string]any, len(c))
+	for k, v := range c {
+		out[k] = v
+	}
+	return out
+}
+
 // Handler returns next with each request's W3C trace context extracted
 // into its context (Extract).
 func Handler(next http.Handler) http.Handler {

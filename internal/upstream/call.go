@@ -109,7 +109,8 @@ func (im *imported) call(ctx context.Context, in *registry.Input) (json.RawMessa
 	if span.IsRecording() {
 		span.SetAttributes(telemetry.UpstreamName.String(im.srv.cfg.Name), telemetry.UpstreamTool.String(im.upstream))
 	}
-	res, err := im.srv.cs.CallTool(ctx, &mcp.CallToolParams{Name: im.upstream, Arguments: raw})
+	// The upstream continues ward's trace, from the call's _meta.
+	res, err := im.srv.cs.CallTool(ctx, &mcp.CallToolParams{Name: im.upstream, Arguments: raw, Meta: telemetry.InjectMeta(ctx)})
 	if err != nil || res.IsError {
 		span.SetStatus(codes.Error, "")
 	}

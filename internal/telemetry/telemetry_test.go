@@ -89,3 +89,19 @@ func TestNew(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkStartDisabled is what a span costs a call with telemetry off:
+// the policy's span in Gate.Decide, a hook's in the chain.
+func BenchmarkStartDisabled(b *testing.B) {
+	p, _ := New(b.Context(), Config{})
+	ctx, call := p.TracerProvider().Tracer(Instrumentation).Start(b.Context(), "ward.preview")
+	b.ReportAllocs()
+	for b.Loop() {
+		_, span := Start(ctx, "ward.policy")
+		if span.IsRecording() {
+			b.Fatal("recording with telemetry off")
+		}
+		span.End()
+	}
+	call.End()
+}

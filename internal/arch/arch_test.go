@@ -77,6 +77,8 @@ var layers = map[string]int{
 	"internal/skill":                        Mechanism, // Stage 3 strategy evaluation, run in the sandbox by ingest
 	"internal/grimoire/archive":             Mechanism, // Grimoire archives: hardened import
 	"internal/grimoire/archive/archivetest": Mechanism,
+	"internal/telemetry":                    Mechanism, // OpenTelemetry traces: the provider, span helpers and trace context
+	"internal/telemetry/telemetrytest":      Mechanism, // an in-process OTLP collector for tests
 
 	"internal/store":           Store,
 	"internal/store/sqlite":    Store,
@@ -294,6 +296,7 @@ var testHelpers = map[string]bool{
 	"internal/hook/hooktest":                true,
 	"internal/hook/windowstest":             true,
 	"internal/grimoire/archive/archivetest": true,
+	"internal/telemetry/telemetrytest":      true,
 }
 
 // stack is what an integration test may import to drive its package

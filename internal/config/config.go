@@ -25,6 +25,7 @@ import (
 	"github.com/wardhq/ward/internal/policy"
 	"github.com/wardhq/ward/internal/policy/rules"
 	"github.com/wardhq/ward/internal/store"
+	"github.com/wardhq/ward/internal/telemetry"
 	"github.com/wardhq/ward/internal/upstream"
 )
 
@@ -57,6 +58,9 @@ type File struct {
 	Sessions store.SessionLimits
 	// Audit says what an unwritable audit record stops ([audit]).
 	Audit Audit
+	// Telemetry configures the export of traces ([telemetry]); the zero
+	// value exports nothing.
+	Telemetry telemetry.Config
 	// Source is the file's bytes, recorded with the policy hash.
 	Source []byte
 	// Warnings are the file's problems that do not stop it from loading,
@@ -213,6 +217,9 @@ func parse(name string, data []byte, schemas func(string) json.RawMessage) (*Fil
 			return cmp.Compare(a.Col, b.Col)
 		})
 		return fail(diags...)
+	}
+	if ds := telemetrySection(f, &raw, idx); len(ds) > 0 {
+		return fail(ds...)
 	}
 	return f, nil
 }

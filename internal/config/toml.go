@@ -30,6 +30,8 @@ type fileTOML struct {
 	// Sessions and Audit (sessions.go).
 	Sessions *sessionsTOML `toml:"sessions"`
 	Audit    *auditTOML    `toml:"audit"`
+	// Telemetry is [telemetry] (telemetry.go).
+	Telemetry *telemetryTOML `toml:"telemetry"`
 }
 
 type storeTOML struct {

@@ -25,6 +25,7 @@ import (
 	"github.com/wardhq/ward/internal/policy"
 	"github.com/wardhq/ward/internal/policy/rules"
 	"github.com/wardhq/ward/internal/registry"
+	"github.com/wardhq/ward/internal/telemetry"
 	"github.com/wardhq/ward/internal/trust"
 )
 
@@ -269,7 +270,7 @@ func OpenData(ctx context.Context, dir string, f *config.File, extra ...func(ctx
 		Hooks: f.Hooks, PermitTTL: f.Gate.PermitTTL, AnnounceDelay: announceDelay(f.Gate.AnnounceDelay), TickPeriod: f.Gate.TickPeriod,
 		QuarantineTTL: f.Gate.QuarantineTTL,
 		Owner:         f.Gate.Owner, Tools: f.Tools, SessionLimits: f.Sessions, ReadsBestEffort: f.Audit.ReadsBestEffort,
-		Trust: f.Trust, VaultKey: filepath.Join(dir, "vault.key"), Grimoire: grim,
+		Trust: f.Trust, VaultKey: filepath.Join(dir, "vault.key"), Grimoire: grim, Telemetry: f.Telemetry,
 	})
 	if err != nil {
 		return nil, err
@@ -374,8 +375,13 @@ func Serve(ctx context.Context, cfg ServeConfig) error {
 	// calls in flight get their grace period.
 	streams, endStreams := context.WithCancel(context.WithoutCancel(ctx))
 	defer endStreams()
+	var handler http.Handler = srv.Mux
+	if st.Telemetry.Enabled() {
+		// A client's W3C traceparent continues in the spans of its calls.
+		handler = telemetry.Handler(handler)
+	}
 	hs := &http.Server{
-		Handler:           endStreamsOnShutdown(streams, srv.Mux),
+		Handler:           endStreamsOnShutdown(streams, handler),
 		ReadHeaderTimeout: 5 * time.Second,
 		ReadTimeout:       30 * time.Second,
 		IdleTimeout:       120 * time.Second,

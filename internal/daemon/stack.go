@@ -41,6 +41,7 @@ import (
 	"github.com/wardhq/ward/internal/store"
 	"github.com/wardhq/ward/internal/store/sqlite"
 	"github.com/wardhq/ward/internal/taint"
+	"github.com/wardhq/ward/internal/telemetry"
 	"github.com/wardhq/ward/internal/tool"
 	"github.com/wardhq/ward/internal/trust"
 	"github.com/wardhq/ward/internal/upstream"
@@ -117,6 +118,9 @@ type Config struct {
 	// ReadsBestEffort lets reads go on when their decision cannot be
 	// recorded ([audit] reads_best_effort).
 	ReadsBestEffort bool
+	// Telemetry configures the export of traces ([telemetry]); the zero
+	// value exports nothing.
+	Telemetry telemetry.Config
 }
 
 // Stack is a running ward.
@@ -146,6 +150,8 @@ type Stack struct {
 	// Upstream is the connected upstream MCP servers, when Config.Extra
 	// set it (nil without [[upstream]]).
 	Upstream *upstream.Set
+	// Telemetry makes and exports the calls' spans; Close flushes it.
+	Telemetry *telemetry.Provider
 
 	vault *vault.Vault // nil without Config.VaultKey
 
@@ -167,6 +173,21 @@ func Open(ctx context.Context, cfg Config) (_ *Stack, err error) {
 	if cfg.DB == "" {
 		cfg.DB = "ward.db"
 	}
+	// First in, so last out: Close flushes the spans of everything else's
+	// shutdown too.
+	if s.Telemetry, err = telemetry.New(ctx, cfg.Telemetry); err != nil {
+		return nil, err
+	}
+	s.closers = append(s.closers, func() error {
+		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), TelemetryFlush)
+		defer cancel()
+		// Spans a collector did not take are lost, and logged: never a
+		// reason for ward to fail its shutdown.
+		if err := s.Telemetry.Shutdown(ctx); err != nil && cfg.Log != nil {
+			cfg.Log.Warn("shutdown: spans not exported", "err", err)
+		}
+		return nil
+	})
 	if err := s.openDecider(ctx, cfg); err != nil {
 		return nil, err
 	}
@@ -448,7 +469,7 @@ func (s *Stack) openGate(cfg Config) error {
 		ChainID: s.Provider.ChainID(), Now: cfg.Now,
 		TrustLog: s.Store, Withheld: s.Store, Vault: vlt, Checkers: checkers, Knowledge: s.Ingest,
 		DefaultReviewers: cfg.Trust.Reviewers, DefaultJudge: cfg.Trust.Judge, AddressBook: addressBook(cfg), Book: describeBook(s.Book, s.Provider.ChainID(), s.Env.Tokens),
-		Sessions: s.Store, SessionLimits: cfg.SessionLimits, Log: cfg.Log,
+		Sessions: s.Store, SessionLimits: cfg.SessionLimits, Log: cfg.Log, Tracer: s.Telemetry.TracerProvider(),
 		View: func() (*registry.View, error) { return s.View(cfg.Tools) },
 	})
 	if err != nil {
@@ -693,6 +714,10 @@ func (s *Stack) View(t config.Tools) (*registry.View, error) {
 	}
 	return s.Registry.Select(registry.Selection{Profiles: t.Profiles, Enable: t.Enable, Disable: t.Disable, Have: have})
 }
+
+// TelemetryFlush bounds how long Close waits for the collector to take
+// the last spans: a collector that is down costs shutdown no more.
+const TelemetryFlush = 2 * time.Second
 
 // Close stops everything Open started, in reverse order.
 func (s *Stack) Close() error {

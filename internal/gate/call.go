@@ -13,6 +13,10 @@ import (
 	"sync/atomic"
 	"time"
 
+	"go.opentelemetry.io/otel/codes"
+	"go.opentelemetry.io/otel/trace"
+	"go.opentelemetry.io/otel/trace/noop"
+
 	"github.com/wardhq/ward/internal/addrbook"
 	"github.com/wardhq/ward/internal/adopt"
 	"github.com/wardhq/ward/internal/capability"
@@ -24,6 +28,7 @@ import (
 	"github.com/wardhq/ward/internal/reason"
 	"github.com/wardhq/ward/internal/registry"
 	"github.com/wardhq/ward/internal/store"
+	"github.com/wardhq/ward/internal/telemetry"
 	"github.com/wardhq/ward/internal/tool"
 	"github.com/wardhq/ward/internal/trust"
 	"github.com/wardhq/ward/internal/vault"
@@ -77,6 +82,9 @@ type Tools struct {
 	// the call went on regardless (reads with [audit] reads_best_effort, a
 	// trusted output's observation, a veto's record).
 	auditFailures atomic.Uint64
+
+	// tracer starts each call's span (trace.go).
+	tracer trace.Tracer
 }
 
 // Approver verifies an owner's approval of a privileged call: a signature
@@ -166,6 +174,9 @@ type ToolsConfig struct {
 	// Log receives what went wrong where the caller cannot be told (a
 	// failed audit write the call survives); default: discarded.
 	Log *slog.Logger
+	// Tracer makes a span of every call and its stages (see package
+	// telemetry for what they carry); nil: the no-op provider.
+	Tracer trace.TracerProvider
 }
 
 // Knowledge is the Grimoire as the gate uses it (seed 001 §6.2's dual
@@ -244,6 +255,9 @@ func NewTools(cfg ToolsConfig) (*Tools, error) {
 	if cfg.Log == nil {
 		cfg.Log = slog.New(slog.DiscardHandler)
 	}
+	if cfg.Tracer == nil {
+		cfg.Tracer = noop.NewTracerProvider()
+	}
 	var book *trust.Ledger
 	if len(cfg.AddressBook) > 0 {
 		book = trust.NewLedger(0)
@@ -252,10 +266,10 @@ func NewTools(cfg ToolsConfig) (*Tools, error) {
 		}
 	}
 	return &Tools{book: book,
-		decider: cfg.Decider, engine: cfg.Engine, reg: cfg.Registry, set: cfg.Hooks, hooks: chain,
+		decider: cfg.Decider, engine: cfg.Engine, reg: cfg.Registry, set: cfg.Hooks, hooks: traced(chain),
 		permits: cfg.Permits, control: cfg.Control, held: cfg.Held, actions: cfg.Actions, bus: cfg.Bus,
 		approver: cfg.Approver, cfg: cfg, queue: newQuarantineQueue(),
-		sessions: newSessionTable(),
+		sessions: newSessionTable(), tracer: cfg.Tracer.Tracer(telemetry.Instrumentation),
 	}, nil
 }
 
@@ -319,10 +333,14 @@ func (t *Tools) Tick(now time.Time) uint64 {
 
 // resolve finds name in the session's view and validates raw against its
 // schema. Tools outside the profile do not exist for the session.
-func (t *Tools) resolve(s *Session, name string, raw json.RawMessage) (*registry.Entry, *tool.Args, error) {
+func (t *Tools) resolve(ctx context.Context, s *Session, name string, raw json.RawMessage) (*registry.Entry, *tool.Args, error) {
 	e, ok := s.View.Get(name)
 	if !ok {
 		return nil, nil, refuse(reason.ToolUnavailable, "profile", "no tool "+quote(name)+" is available in this session", "")
+	}
+	// The name is tagged once it is a tool's: the agent's own string is not.
+	if span := trace.SpanFromContext(ctx); span.IsRecording() {
+		span.SetAttributes(telemetry.Tool.String(e.Def.Name), telemetry.RiskTier.String(e.Def.RiskTier.String()))
 	}
 	if len(raw) == 0 {
 		raw = json.RawMessage("{}")
@@ -362,6 +380,9 @@ func (t *Tools) decide(ctx context.Context, s *Session, e *registry.Entry, raw j
 		Trust: ct.view, Plan: plan,
 	})
 	d := &a.Decision
+	if span := trace.SpanFromContext(ctx); span.IsRecording() && d.Rule() != "" {
+		span.SetAttributes(telemetry.Rule.String(d.Rule()))
+	}
 	switch d.Action() {
 	case policy.Allow:
 		if a.AuditErr != nil {
@@ -423,8 +444,10 @@ func (t *Tools) Read(ctx context.Context, s *Session, name string, raw json.RawM
 
 // read is Read with, for a held call the owner approved, the lift of its
 // quarantine (nil for every other call).
-func (t *Tools) read(ctx context.Context, s *Session, name string, raw json.RawMessage, approved *lift) (*tool.Result, error) {
-	e, args, err := t.resolve(s, name, raw)
+func (t *Tools) read(ctx context.Context, s *Session, name string, raw json.RawMessage, approved *lift) (_ *tool.Result, err error) {
+	ctx, span := t.startCall(ctx, "ward.read", s)
+	defer func() { endCall(span, err) }()
+	e, args, err := t.resolve(ctx, s, name, raw)
 	if err != nil {
 		return nil, err
 	}
@@ -462,6 +485,8 @@ func (t *Tools) run(ctx context.Context, s *Session, e *registry.Entry, in *regi
 	t.bus.Publish(event.Event{Kind: event.ToolStart, Time: start, SessionID: s.ID, Tool: d.Name, ParamsHash: ph})
 	ctx, cancel := context.WithTimeout(ctx, d.Budget.Duration())
 	defer cancel()
+	ctx, span := telemetry.Start(ctx, "ward.execute")
+	defer span.End()
 	res, err := h(ctx)
 	if err == nil && res == nil {
 		err = errors.New("handler returned no result")
@@ -483,6 +508,7 @@ func (t *Tools) run(ctx context.Context, s *Session, e *registry.Entry, in *regi
 			code, msg = reason.BudgetExceeded, fmt.Sprintf("%s did not finish within its %s tick budget (%v)", d.Name, d.Budget, d.Budget.Duration())
 		}
 		t.bus.Publish(event.Event{Kind: event.ToolError, Time: t.cfg.Now(), SessionID: s.ID, Tool: d.Name, ParamsHash: ph, Code: string(code), Message: msg})
+		span.SetStatus(codes.Error, string(code))
 		var rf *Refusal
 		if errors.As(err, &rf) {
 			return nil, err
@@ -691,14 +717,16 @@ func (t *Tools) Preview(ctx context.Context, s *Session, name string, raw json.R
 
 // preview is Preview with, for a held call the owner approved, the lift of
 // its quarantine (nil for every other call).
-func (t *Tools) preview(ctx context.Context, s *Session, name string, raw json.RawMessage, approved *lift) (*PermitView, error) {
+func (t *Tools) preview(ctx context.Context, s *Session, name string, raw json.RawMessage, approved *lift) (_ *PermitView, err error) {
+	ctx, span := t.startCall(ctx, "ward.preview", s)
+	defer func() { endCall(span, err) }()
 	// 1. A halt stops writes before anything else runs.
 	if halted, why, err := t.Halted(ctx); err != nil || halted {
 		return nil, t.vetoed(ctx, s, name, "", refuse(reason.Halted, "halt", "writes are halted: "+why, errString(err)))
 	}
 	// 2. The tool must be a write in the session's profile; arguments
 	// must match its schema.
-	e, args, err := t.resolve(s, name, raw)
+	e, args, err := t.resolve(ctx, s, name, raw)
 	if err != nil {
 		return nil, err
 	}
@@ -715,7 +743,12 @@ func (t *Tools) preview(ctx context.Context, s *Session, name string, raw json.R
 	now := t.cfg.Now()
 	in := t.input(ctx, s, e, args, raw, now)
 	pctx, cancel := context.WithTimeout(ctx, tool.Medium.Duration())
+	pctx, pspan := telemetry.Start(pctx, "ward.plan")
 	plan, planErr := e.Plan(pctx, in)
+	if planErr != nil {
+		pspan.SetStatus(codes.Error, "")
+	}
+	pspan.End()
 	cancel()
 	if planErr != nil {
 		plan = nil
@@ -773,6 +806,9 @@ func (t *Tools) issuePermit(ctx context.Context, s *Session, e *registry.Entry, 
 	sim *hook.SimResult, ran []string, lessons []adopt.Advice, pid string, phase hook.Phase, tick uint64, now time.Time) (*PermitView, error) {
 	d := e.Def
 	risk := permitRisk(d, plan)
+	if span := trace.SpanFromContext(ctx); span.IsRecording() {
+		span.SetAttributes(telemetry.Permit.String(pid), telemetry.PermitRisk.String(risk.String()))
+	}
 	p := &store.Permit{
 		ID: pid, CreatedAt: now, ExpiresAt: now.Add(t.cfg.PermitTTL),
 		ExpiryTick: tick + t.cfg.PermitTicks, PrincipalID: s.Principal, SessionID: s.ID, Tool: d.Name,
@@ -863,14 +899,19 @@ type CommitRequest struct {
 //     handler runs;
 //  4. settle: the outcome is observed, the spend settled and the outcome
 //     recorded with the permit's consumption.
-func (t *Tools) Commit(ctx context.Context, s *Session, req CommitRequest) (*tool.Result, error) {
+func (t *Tools) Commit(ctx context.Context, s *Session, req CommitRequest) (_ *tool.Result, err error) {
+	ctx, span := t.startCall(ctx, "ward.commit", s)
+	defer func() { endCall(span, err) }()
 	c, err := t.loadCommit(ctx, s, req)
 	if err != nil {
 		return nil, err
 	}
 	t.commitMu.Lock()
 	defer t.commitMu.Unlock()
-	if err := t.admitCommit(ctx, c); err != nil {
+	actx, aspan := telemetry.Start(ctx, "ward.admit")
+	err = t.admitCommit(actx, c)
+	endCall(aspan, err)
+	if err != nil {
 		return nil, err
 	}
 	res, err := t.executeCommit(ctx, c)
@@ -927,6 +968,12 @@ func (t *Tools) loadCommit(ctx context.Context, s *Session, req CommitRequest) (
 	if !ok || e.Def.Tier == tool.Read {
 		return nil, refuse(reason.ToolUnavailable, "profile", "the permit's tool is not available in this session", "")
 	}
+	if span := trace.SpanFromContext(ctx); span.IsRecording() {
+		// The permit is the session's: its id and tool are ward's, not
+		// what the agent sent.
+		span.SetAttributes(telemetry.Permit.String(p.ID), telemetry.Tool.String(e.Def.Name),
+			telemetry.RiskTier.String(e.Def.RiskTier.String()), telemetry.PermitRisk.String(p.RiskTier))
+	}
 	c := &commitCall{s: s, p: p, e: e, raw: json.RawMessage(p.Args)}
 	if len(req.Args) > 0 {
 		c.raw = req.Args
@@ -966,7 +1013,7 @@ func (t *Tools) admitCommit(ctx context.Context, c *commitCall) error {
 	// The phase gate again, as a commit: a phase lets some actions be
 	// previewed that it does not let execute (conservation previews
 	// anything).
-	if v, _ := (hook.Chain{t.set.Phase}).Run(ctx, hc); v.Veto {
+	if v, _ := traced(hook.Chain{t.set.Phase}).Run(ctx, hc); v.Veto {
 		return t.vetoed(ctx, s, d.Name, c.args.HashHex(), &Refusal{Code: v.Code, Stage: v.Hook, Message: v.Message, Detail: v.Detail})
 	}
 	// The spending and rate limits again, against what executed since the

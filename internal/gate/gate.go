@@ -30,6 +30,7 @@ import (
 	"github.com/wardhq/ward/internal/policy"
 	"github.com/wardhq/ward/internal/reason"
 	"github.com/wardhq/ward/internal/store"
+	"github.com/wardhq/ward/internal/telemetry"
 	"github.com/wardhq/ward/internal/tool"
 	"github.com/wardhq/ward/internal/trust"
 )
@@ -120,7 +121,21 @@ type Admission struct {
 // Decide decides one call. It never returns an allow that is not in the
 // audit trail.
 func (g *Gate) Decide(ctx context.Context, c Call) *Admission {
+	ctx, span := telemetry.Start(ctx, "ward.policy")
 	a := &Admission{call: c}
+	defer func() {
+		if span.IsRecording() {
+			d := &a.Decision
+			span.SetAttributes(telemetry.Decision.String(decisionOf(d.Action())))
+			if d.Rule() != "" {
+				span.SetAttributes(telemetry.Rule.String(d.Rule()))
+			}
+			if d.Action() != policy.Allow {
+				span.SetAttributes(telemetry.Reason.String(string(d.Code())))
+			}
+		}
+		span.End()
+	}()
 	snap := g.engine.Snapshot()
 	req := &policy.Request{Tool: c.Tool, Turn: c.Turn, Workdir: c.Workdir, Now: c.Now, State: g.tracker, Trust: c.Trust, Plan: c.Plan}
 

@@ -36,6 +36,7 @@ import (
 
 	"github.com/wardhq/ward/internal/facade"
 	"github.com/wardhq/ward/internal/reason"
+	"github.com/wardhq/ward/internal/telemetry"
 )
 
 // Config configures a Server.
@@ -148,7 +149,13 @@ func (s *Server) route(next sdk.MethodHandler) sdk.MethodHandler {
 			if !ok || call.Params == nil {
 				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "tools/call needs params"}
 			}
-			return s.call(ctx, call)
+			// A client's W3C trace context (the HTTP request's traceparent,
+			// else the call's _meta) continues in ward's spans.
+			var h http.Header
+			if call.Extra != nil {
+				h = call.Extra.Header
+			}
+			return s.call(telemetry.ForCall(ctx, h, call.Params.Meta), call)
 		}
 		return next(ctx, method, req)
 	}

@@ -9,9 +9,11 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"go.opentelemetry.io/otel/codes"
 
 	"github.com/wardhq/ward/internal/capability"
 	"github.com/wardhq/ward/internal/registry"
+	"github.com/wardhq/ward/internal/telemetry"
 	"github.com/wardhq/ward/internal/tool"
 )
 
@@ -103,7 +105,16 @@ func (im *imported) call(ctx context.Context, in *registry.Input) (json.RawMessa
 	if len(raw) == 0 {
 		raw = json.RawMessage("{}")
 	}
-	res, err := im.srv.cs.CallTool(ctx, &mcp.CallToolParams{Name: im.upstream, Arguments: raw})
+	ctx, span := telemetry.Start(ctx, "ward.upstream.call")
+	defer span.End()
+	if span.IsRecording() {
+		span.SetAttributes(telemetry.UpstreamName.String(im.srv.cfg.Name), telemetry.UpstreamTool.String(im.upstream))
+	}
+	// The upstream continues ward's trace, from the call's _meta.
+	res, err := im.srv.cs.CallTool(ctx, &mcp.CallToolParams{Name: im.upstream, Arguments: raw, Meta: telemetry.InjectMeta(ctx)})
+	if err != nil || res.IsError {
+		span.SetStatus(codes.Error, "")
+	}
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, fmt.Errorf("upstream %s: %w", im.srv.cfg.Name, ctx.Err())

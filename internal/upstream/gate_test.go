@@ -19,6 +19,7 @@ import (
 	"github.com/wardhq/ward/internal/reason"
 	"github.com/wardhq/ward/internal/registry"
 	"github.com/wardhq/ward/internal/store"
+	"github.com/wardhq/ward/internal/telemetry"
 	"github.com/wardhq/ward/internal/tool"
 	"github.com/wardhq/ward/internal/upstream"
 )
@@ -36,13 +37,19 @@ type stack struct {
 
 func openStack(t testing.TB, dir, variant string) *stack {
 	t.Helper()
+	return openStackWith(t, dir, variant, telemetry.Config{})
+}
+
+// openStackWith is openStack exporting its traces as tel says.
+func openStackWith(t testing.TB, dir, variant string, tel telemetry.Config) *stack {
+	t.Helper()
 	snap, err := rules.Compile(rules.DefaultConfig())
 	if err != nil {
 		t.Fatal(err)
 	}
 	s := &stack{}
 	st, err := daemon.Open(t.Context(), daemon.Config{
-		DB: daemon.DefaultDB(dir), Policy: snap, DevSeed: "ward-upstream-test", AnnounceDelay: -1,
+		DB: daemon.DefaultDB(dir), Policy: snap, DevSeed: "ward-upstream-test", AnnounceDelay: -1, Telemetry: tel,
 		Hooks: hook.Config{
 			Spending: hook.SpendingConfig{PerTickCents: hook.Unlimited, PerSessionCents: hook.Unlimited, DailyCents: hook.Unlimited},
 			Rate:     hook.RateConfig{Max: 1 << 20, Window: time.Hour},

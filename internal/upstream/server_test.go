@@ -52,6 +52,10 @@ var noteSchema = json.RawMessage(`{"type":"object","additionalProperties":false,
 // then notifies that its tool list changed). Variant "v2" describes
 // get_note differently; "out" and "out2" give it two different output
 // schemas.
+// traceKey is the note whose value is the traceparent the call's _meta
+// carried.
+const traceKey = "_traceparent"
+
 func newTestServer(variant string) *mcp.Server {
 	srv := mcp.NewServer(&mcp.Implementation{Name: "notes", Version: "1"}, nil)
 	var mu sync.Mutex
@@ -90,6 +94,9 @@ func newTestServer(variant string) *mcp.Server {
 				mu.Lock()
 				defer mu.Unlock()
 				v, ok := notes[a.Key]
+				if a.Key == traceKey { // what trace the call continued
+					v, ok = fmt.Sprint(req.Params.Meta["traceparent"]), true
+				}
 				r := text(v)
 				r.StructuredContent = map[string]any{"key": a.Key, "value": v, "found": ok}
 				return r, nil

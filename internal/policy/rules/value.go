@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"fmt"
 	"math/big"
 	"strconv"
 	"strings"
@@ -96,10 +97,10 @@ func (b *builder) valueRules(t Treasury) {
 				if arg, ok := untrustedSource(r, a); ok {
 					worth := "cannot be priced"
 					if p.ValueCents >= 0 {
-						worth = "is worth " + cents(p.ValueCents) + ", above " + cents(limit)
+						worth = "is worth " + usd(p.ValueCents) + ", above " + usd(limit)
 					}
 					return policy.Quarantines(reason.UntrustedRecipient,
-						"argument "+arg+" sends value to, or lets spend, an address that is not in the owner's address book or directive, and the call "+
+						"argument "+strconv.Quote(arg)+" sends value to, or lets spend, an address that is not in the owner's address book or directive, and the call "+
 							worth+": it waits for the owner"), nil
 				}
 			}
@@ -109,6 +110,11 @@ func (b *builder) valueRules(t Treasury) {
 	if o, ok := b.cfg.Builtin[ruleUntrustedRecipient]; !ok || !o.Disabled {
 		b.readsProvenance = true
 	}
+}
+
+// usd spells an amount of cents as dollars, "$1234.56", for the owner.
+func usd(c int64) string {
+	return "$" + strconv.FormatInt(c/100, 10) + "." + fmt.Sprintf("%02d", c%100)
 }
 
 // counterparties returns the addresses a plan pays or lets spend: its

@@ -198,6 +198,7 @@ func parse(name string, data []byte, schemas func(string) json.RawMessage) (*Fil
 	diags = append(diags, trustSection(f, &raw, idx)...)
 	diags = append(diags, grimoireSection(f, &raw, idx)...)
 	diags = append(diags, sessionsSection(f, &raw, idx)...)
+	diags = append(diags, telemetrySection(f, &raw, idx)...)
 	diags = append(diags, unknownTools(cfg, f.Upstream, idx, m)...)
 	// A value removed for its type may leave a default another check
 	// objects to: the type is the problem to report.
@@ -217,9 +218,6 @@ func parse(name string, data []byte, schemas func(string) json.RawMessage) (*Fil
 			return cmp.Compare(a.Col, b.Col)
 		})
 		return fail(diags...)
-	}
-	if ds := telemetrySection(f, &raw, idx); len(ds) > 0 {
-		return fail(ds...)
 	}
 	return f, nil
 }

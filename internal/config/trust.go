@@ -2,8 +2,13 @@ package config
 
 import (
 	"fmt"
+	"maps"
 	"os"
+	"slices"
+	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 )
 
 // Trust configures the trust model ([trust]).
@@ -12,6 +17,11 @@ type Trust struct {
 	// account numbers, names): values with trusted provenance in every
 	// session.
 	AddressBook []string
+	// Names are the owner's names for counterparties ([trust.names]: name
+	// = value). Each value is in AddressBook too (naming a counterparty
+	// vouches for it); the name is display data, shown to the owner on
+	// held calls and permits, never used to decide.
+	Names map[string]string
 	// Reviewers and Judge review a session that becomes tainted without
 	// naming its own: "rules-reviewer" and "rules-judge" by default, or
 	// "llm" once [trust.llm] is set.
@@ -36,8 +46,9 @@ type LLM struct {
 const LLMChecker = "llm"
 
 type trustTOML struct {
-	AddressBook []string `toml:"address_book"`
-	Reviewers   []string `toml:"reviewers"`
+	AddressBook []string          `toml:"address_book"`
+	Names       map[string]string `toml:"names"`
+	Reviewers   []string          `toml:"reviewers"`
 	Judge       *string  `toml:"judge"`
 	LLM         *llmTOML `toml:"llm"`
 }
@@ -68,6 +79,31 @@ func trustSection(f *File, raw *fileTOML, idx *positions) []Diagnostic {
 		}
 	}
 	f.Trust.AddressBook = t.AddressBook
+	if len(t.Names) > 0 {
+		f.Trust.Names = make(map[string]string, len(t.Names))
+		named := map[string]string{} // folded value → name
+		for _, name := range slices.Sorted(maps.Keys(t.Names)) {
+			v := t.Names[name]
+			key := "trust.names." + name
+			switch {
+			case utf8.RuneCountInString(name) > 64 || strings.IndexFunc(name, func(r rune) bool { return !unicode.IsPrint(r) }) >= 0:
+				bad(key, "a name must be at most 64 printable characters")
+				continue
+			case len(v) < 3 || len(v) > 256:
+				bad(key, "must be 3 to 256 characters, as an address_book entry")
+				continue
+			}
+			if other, ok := named[strings.ToLower(v)]; ok {
+				bad(key, "names the same value as trust.names.%s: one name per counterparty", other)
+				continue
+			}
+			named[strings.ToLower(v)] = name
+			f.Trust.Names[name] = v
+			if !slices.ContainsFunc(f.Trust.AddressBook, func(b string) bool { return strings.EqualFold(b, v) }) {
+				f.Trust.AddressBook = append(f.Trust.AddressBook, v)
+			}
+		}
+	}
 	if l := t.LLM; l != nil {
 		if l.Endpoint != nil {
 			f.Trust.LLM.Endpoint = *l.Endpoint

@@ -154,6 +154,9 @@ type ToolsConfig struct {
 	// AddressBook holds the owner's known counterparties (addresses,
 	// account numbers, names): values with trusted provenance everywhere.
 	AddressBook []string
+	// AddressNames are the owner's names for some of those counterparties
+	// (name → value), shown on held calls and permits; display data only.
+	AddressNames map[string]string
 	// Book is the chains' address book (tokens, symbols, decimals,
 	// protocol contracts), which names what a held call's description
 	// shows; nil names nothing.

@@ -277,6 +277,13 @@ func (t *Tools) addParty(ps []Party, ch *addrbook.Chain, role string, a tool.Add
 			}
 		}
 	}
+	// The owner's own name for a counterparty wins over the shipped book's
+	// role: it is what the owner knows it by.
+	for name, v := range t.cfg.AddressNames {
+		if strings.EqualFold(v, a.Hex()) {
+			p.Name, p.Known = name, true
+		}
+	}
 	return append(ps, p)
 }
 

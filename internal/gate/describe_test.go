@@ -213,3 +213,33 @@ func TestRejectedRetry(t *testing.T) {
 		t.Error("the rejection still refuses after its window")
 	}
 }
+
+// TestDescriptionOwnersNames: a counterparty the owner named in
+// [trust.names] is shown by that name, whatever case the call spells it
+// in, over the shipped book's role; an unnamed stranger has no name.
+func TestDescriptionOwnersNames(t *testing.T) {
+	f := newFixture(t, fixtureOpts{book: testBook(t)})
+	treasury := tool.Address{0x77, 0x01}
+	stranger := tool.Address{0x51}
+	f.tools.cfg.AddressNames = map[string]string{"treasury": strings.ToLower(common.Address(treasury).Hex()), "router": common.Address(router).Hex()}
+	plan := &tool.Plan{Chain: 1337, ValueCents: 100, Payees: []tool.Address{treasury, stranger},
+		Txs: []tool.Tx{{To: router}}}
+	none, err := tool.ParseArgs([]byte(`{}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := f.tools.describe(none, &policy.Decision{}, plan, policy.Trust{})
+	names := map[string]string{}
+	for _, p := range d.Parties {
+		names[p.Address] = p.Name
+	}
+	if got := names[common.Address(treasury).Hex()]; got != "treasury" {
+		t.Errorf("the treasury is shown as %q, want the owner's name", got)
+	}
+	if got := names[common.Address(router).Hex()]; got != "router" {
+		t.Errorf("the router is shown as %q, want the owner's name over the book's role", got)
+	}
+	if got, ok := names[common.Address(stranger).Hex()]; !ok || got != "" {
+		t.Errorf("the stranger is shown as %q (listed %v), want no name", got, ok)
+	}
+}

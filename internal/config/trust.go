@@ -49,8 +49,8 @@ type trustTOML struct {
 	AddressBook []string          `toml:"address_book"`
 	Names       map[string]string `toml:"names"`
 	Reviewers   []string          `toml:"reviewers"`
-	Judge       *string  `toml:"judge"`
-	LLM         *llmTOML `toml:"llm"`
+	Judge       *string           `toml:"judge"`
+	LLM         *llmTOML          `toml:"llm"`
 }
 
 type llmTOML struct {

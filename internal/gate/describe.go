@@ -49,9 +49,13 @@ type Description struct {
 	Args     json.RawMessage `json:"args"`
 	Redacted int             `json:"redacted,omitempty"`
 	// BalanceChanges are the simulation's changes of the wallet's
-	// balances; empty until a simulation ran (a held call is simulated
-	// when the owner approves it and it is previewed).
+	// balances: a permit's from its preview, a held call's from a
+	// simulation run for the owner when it is held (on a fork: nothing is
+	// sent). Simulation says when there is none: the transactions revert
+	// (with the contract's reason, untrusted text) or the simulation could
+	// not run.
 	BalanceChanges []BalanceChange `json:"balance_changes,omitempty"`
+	Simulation     string          `json:"simulation,omitempty"`
 	Rule           string          `json:"rule,omitempty"`
 	Reason         reason.Code     `json:"reason"`
 	// Taint is the session's taint state (clean, tainted, review) and
@@ -169,6 +173,12 @@ func (t *Tools) describe(args *tool.Args, d *policy.Decision, plan *tool.Plan, t
 func (ds *Description) withSimulation(book *addrbook.Book, sim *hook.SimResult) {
 	if sim == nil {
 		return
+	}
+	if !sim.OK {
+		ds.Simulation = fmt.Sprintf("transaction %d reverts in the simulation", sim.Reverted)
+		if sim.RevertReason != "" {
+			ds.Simulation += fmt.Sprintf(" with reason %q (from contract code: untrusted)", sim.RevertReason)
+		}
 	}
 	var ch *addrbook.Chain
 	if book != nil {

@@ -11,6 +11,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/wardhq/ward/internal/addrbook"
+	"github.com/wardhq/ward/internal/hook"
 	"github.com/wardhq/ward/internal/policy"
 	"github.com/wardhq/ward/internal/reason"
 	"github.com/wardhq/ward/internal/tool"
@@ -67,6 +68,12 @@ func TestHeldCallDescription(t *testing.T) {
 	}
 	if !named {
 		t.Errorf("parties = %+v, want the router in full with its role", d.Parties)
+	}
+	// Simulated for the owner when it was held: what approving would do.
+	if len(d.BalanceChanges) == 0 || d.Simulation != "" {
+		t.Errorf("balance changes %+v (simulation %q), want the held call's simulated changes", d.BalanceChanges, d.Simulation)
+	} else if bc := d.BalanceChanges[0]; bc.Token != common.Address(tokA).Hex() || bc.Delta != "-2500000" || bc.Display != "-2.5 USDC" {
+		t.Errorf("balance change %+v, want -2.5 USDC", bc)
 	}
 	var args map[string]any
 	if err := json.Unmarshal(d.Args, &args); err != nil || args["amount"] != "2500000" {
@@ -241,5 +248,15 @@ func TestDescriptionOwnersNames(t *testing.T) {
 	}
 	if got, ok := names[common.Address(stranger).Hex()]; !ok || got != "" {
 		t.Errorf("the stranger is shown as %q (listed %v), want no name", got, ok)
+	}
+}
+
+// A simulation that reverts says so, quoting the contract's reason as
+// untrusted text, instead of showing no changes without a word.
+func TestDescriptionSimulationReverts(t *testing.T) {
+	var ds Description
+	ds.withSimulation(nil, &hook.SimResult{OK: false, Reverted: 1, RevertReason: "STF"})
+	if ds.Simulation != `transaction 1 reverts in the simulation with reason "STF" (from contract code: untrusted)` || len(ds.BalanceChanges) != 0 {
+		t.Errorf("simulation %q, changes %+v", ds.Simulation, ds.BalanceChanges)
 	}
 }

@@ -270,7 +270,7 @@ func (t *Tools) hold(ctx context.Context, s *Session, e *registry.Entry, raw jso
 		ID: id.Opaque(now), PrincipalID: principal, SessionID: s.ID, Time: now, Expires: now.Add(quarantineTTL(&t.cfg)),
 		TurnID: s.TurnID, InputSource: s.Source.String(), Tool: e.Def.Name, Tier: e.Def.Tier.Effective(),
 		Args: args.Canonical(), ArgsHash: hash, Reason: string(d.Code()), Message: d.Message(), Rule: d.Rule(), DecisionID: a.AuditID,
-		RetryKey: retryKey(e.Def.Name, args), Description: jsonOf(t.describe(args, d, plan, tv)),
+		RetryKey: retryKey(e.Def.Name, args), Description: jsonOf(t.heldDescription(ctx, args, d, plan, tv)),
 	}
 	if len(verdicts) > 0 {
 		c.Reviews = jsonOf(verdicts)
@@ -563,4 +563,21 @@ func (t *Tools) LookupHeld(ctx context.Context, s *Session, itemID string) (*Qua
 	// and which of its arguments ward does not trust.
 	view.Description = nil
 	return &view, nil
+}
+
+// heldDescription is describe for a held call, with the balance changes of
+// a simulation run for the owner now (on a fork; it decides nothing): what
+// the owner approves should be what they saw.
+func (t *Tools) heldDescription(ctx context.Context, args *tool.Args, d *policy.Decision, plan *tool.Plan, tv policy.Trust) *Description {
+	ds := t.describe(args, d, plan, tv)
+	if plan == nil || len(plan.Txs) == 0 || t.set == nil || t.set.Simulation == nil {
+		return ds
+	}
+	sim, err := t.set.Simulation.Preview(ctx, plan)
+	if err != nil {
+		ds.Simulation = "the simulation could not run"
+		return ds
+	}
+	ds.withSimulation(t.cfg.Book, sim)
+	return ds
 }

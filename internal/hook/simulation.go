@@ -225,6 +225,23 @@ func (s *Simulation) Check(ctx context.Context, c *Call) Verdict {
 	return v
 }
 
+// Preview simulates p for display (a held call's description, for the
+// owner): the result, revert reason sanitised, or the error that kept it
+// from running. It decides nothing.
+func (s *Simulation) Preview(ctx context.Context, p *tool.Plan) (*SimResult, error) {
+	if p == nil || len(p.Txs) == 0 {
+		return nil, errors.New("simulation: no transactions")
+	}
+	watch, _ := outflows(p)
+	ctx, cancel := context.WithTimeout(ctx, s.timeout)
+	defer cancel()
+	res, err := s.sim.Simulate(ctx, p.Chain, p.From, p.Txs, watch)
+	if err != nil {
+		return nil, err
+	}
+	return copyResult(res), nil
+}
+
 // outflows returns the plan's distinct tokens in order and, for each, the
 // sum of its outgoing amounts (0 for tokens only received).
 func outflows(p *tool.Plan) ([]tool.Address, map[tool.Address]*big.Int) {

@@ -94,6 +94,7 @@ func TestDashboardOwnerDecisions(t *testing.T) {
 		{"reason", "TRANSFER_REVIEW"},
 		{"taint", "clean"},
 		{"args", `"amount":"250000000"`},
+		{"balance", "-250 USDC"}, // simulated when it was held
 	} {
 		if got := field(tc.field); !strings.Contains(got, tc.want) {
 			t.Errorf("the card's %s reads %q, want %q", tc.field, got, tc.want)

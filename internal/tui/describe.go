@@ -17,9 +17,12 @@ type Description struct {
 	Tokens   []TokenLine
 	Parties  []PartyLine
 	Balances []string // the simulation's balance changes, as text
-	Args     string   // compact JSON, secrets already redacted by ward
-	Rule     string
-	Taint    string
+	// Simulation says why there are none: the transactions revert (the
+	// contract's reason, untrusted) or the simulation could not run.
+	Simulation string
+	Args       string // compact JSON, secrets already redacted by ward
+	Rule       string
+	Taint      string
 	// Provenance is "arg=untrusted" for each argument that is not trusted.
 	Provenance []string
 	Hijacked   bool
@@ -70,6 +73,7 @@ type descWire struct {
 	BalanceChanges []struct {
 		Display string `json:"display"`
 	} `json:"balance_changes"`
+	Simulation string            `json:"simulation"`
 	Rule       string            `json:"rule"`
 	Taint      string            `json:"taint"`
 	Provenance map[string]string `json:"provenance"`
@@ -84,7 +88,7 @@ func (w *descWire) description() *Description {
 	if w == nil {
 		return nil
 	}
-	d := &Description{Summary: w.Summary, Value: w.Value, Rule: w.Rule, Taint: w.Taint, Hijacked: w.Hijacked, Args: string(w.Args)}
+	d := &Description{Summary: w.Summary, Value: w.Value, Rule: w.Rule, Taint: w.Taint, Hijacked: w.Hijacked, Args: string(w.Args), Simulation: w.Simulation}
 	d.Unpriced = w.Unpriced
 	for _, t := range w.Tokens {
 		d.Tokens = append(d.Tokens, TokenLine{Direction: t.Direction, Amount: t.Display, Symbol: t.Symbol, Token: t.Token, Listed: t.Listed,
@@ -115,7 +119,7 @@ func (d *Description) cleaned() *Description {
 		return nil
 	}
 	c := &Description{Summary: clean(d.Summary, maxText), Value: clean(d.Value, maxName), Args: clean(d.Args, 4*maxText),
-		Rule: clean(d.Rule, maxName), Taint: clean(d.Taint, maxName), Hijacked: d.Hijacked}
+		Rule: clean(d.Rule, maxName), Taint: clean(d.Taint, maxName), Hijacked: d.Hijacked, Simulation: clean(d.Simulation, maxText)}
 	for _, u := range d.Unpriced[:min(len(d.Unpriced), maxListed)] {
 		c.Unpriced = append(c.Unpriced, clean(u, maxText))
 	}

@@ -370,6 +370,9 @@ func (m Model) detailLines(w int) []string {
 	for _, b := range d.Balances {
 		out = append(out, row("balance", b))
 	}
+	if d.Simulation != "" {
+		out = append(out, row("simulation", styleWarn.Render(d.Simulation)))
+	}
 	taint := d.Taint
 	if len(d.Provenance) > 0 {
 		taint += "; not trusted: " + strings.Join(d.Provenance, ", ")

@@ -809,6 +809,7 @@
     for (const b of Array.isArray(d.balance_changes) ? d.balance_changes.slice(0, 16) : []) {
       rows.push(descRow("balance", "balance", str(b.display)));
     }
+    if (d.simulation) rows.push(descRow("simulation", "simulation", el("span", { class: "warn-text", text: clip(str(d.simulation), 400) })));
     if (rule || d.rule) rows.push(descRow("rule", "rule", el("span", { class: "mono", text: str(rule || d.rule) })));
     if (d.reason) rows.push(descRow("reason", "reason", el("span", { class: "code", text: str(d.reason) })));
     const prov = d.provenance && typeof d.provenance === "object" ? Object.entries(d.provenance).map(([k, v]) => `${str(k)}: ${str(v)}`) : [];

@@ -144,3 +144,29 @@ func TestApplyConcurrent(t *testing.T) {
 		t.Error("the last removal did not take")
 	}
 }
+
+// TestChangeStale: a change checked before another one was made is
+// refused at Commit and changes nothing.
+func TestChangeStale(t *testing.T) {
+	r := testRegistry(t)
+	notes := readTool("mcp_notes_get_note", tool.CatData, "get_note")
+	c, err := r.Prepare([]Tool{notes}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := r.Get("mcp_notes_get_note"); ok {
+		t.Fatal("Prepare registered the tool")
+	}
+	if err := r.Apply(nil, []string{"vault_deposit"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Commit(); !errors.Is(err, ErrApply) {
+		t.Fatalf("Commit = %v, want ErrApply", err)
+	}
+	if _, ok := r.Get("mcp_notes_get_note"); ok {
+		t.Error("a stale change registered the tool")
+	}
+	if _, ok := r.Get("vault_deposit"); ok {
+		t.Error("a stale change undid the change made after it was checked")
+	}
+}

@@ -246,6 +246,9 @@ type Set struct {
 	closed atomic.Bool
 	// replace registers a tool in place of another (ServeApproved).
 	replace atomic.Pointer[func(registry.Tool) error]
+	// inflight is held shared by every upstream call, exclusively by
+	// CloseIdle.
+	inflight sync.RWMutex
 }
 
 // server is one connected upstream.
@@ -259,6 +262,7 @@ type server struct {
 
 // imported is one registered upstream tool.
 type imported struct {
+	set      *Set
 	srv      *server
 	upstream string // the upstream's name for it
 	def      *tool.Def
@@ -363,7 +367,7 @@ func Open(ctx context.Context, cfg Config) (*Set, error) {
 			continue
 		}
 		srv := set.serverNamed(c.srv.Name)
-		im := &imported{srv: srv, upstream: c.upstream, def: c.def, hash: c.hash}
+		im := &imported{set: set, srv: srv, upstream: c.upstream, def: c.def, hash: c.hash}
 		srv.tools[c.upstream] = im
 		set.tools = append(set.tools, im.registryTool(set))
 		if c.noOutput != "" {
@@ -392,6 +396,27 @@ func (s *Set) serverNamed(name string) *server {
 		}
 	}
 	return nil
+}
+
+// Servers returns the names of the servers Open connected to, in the
+// order of the configuration.
+func (s *Set) Servers() []string {
+	var out []string
+	for _, c := range s.cfg.Servers {
+		if s.serverNamed(c.Name) != nil {
+			out = append(out, c.Name)
+		}
+	}
+	return out
+}
+
+// CloseIdle waits for the upstream calls in flight to end (each is
+// bounded by its call's deadline), then closes the set (Close); a call
+// that starts after it fails with ErrClosed.
+func (s *Set) CloseIdle() error {
+	s.inflight.Lock()
+	defer s.inflight.Unlock()
+	return s.Close()
 }
 
 // Tools returns the imported tools, sorted by name, to register.

@@ -50,6 +50,9 @@ func (s *Set) Reapprove(ctx context.Context) []string {
 	defer s.refreshMu.Unlock()
 	var back []string
 	for _, srv := range s.servers {
+		if srv.dropped {
+			continue
+		}
 		// The disabled tools whose pin moved since they were registered.
 		approved := map[string]store.PinnedTool{}
 		for name, im := range srv.tools {

@@ -213,6 +213,9 @@ func (s *Set) Refresh(ctx context.Context) {
 	s.refreshMu.Lock()
 	defer s.refreshMu.Unlock()
 	for _, srv := range s.servers {
+		if srv.dropped {
+			continue
+		}
 		lctx, cancel := context.WithTimeout(ctx, s.cfg.ConnectTimeout)
 		tools, err := list(lctx, srv.cs)
 		cancel()

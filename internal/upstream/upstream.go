@@ -258,6 +258,9 @@ type server struct {
 	stderr *tail
 	// tools are the imported tools by the upstream's name.
 	tools map[string]*imported
+	// dropped is set (under the set's refreshMu) when ward no longer
+	// serves the server's tools (Drop): refreshes leave it alone.
+	dropped bool
 }
 
 // imported is one registered upstream tool.
@@ -408,6 +411,19 @@ func (s *Set) Servers() []string {
 		}
 	}
 	return out
+}
+
+// Drop tells the set that ward no longer serves the tools of the server
+// called name (a reload removed or changed it): refreshes and approvals
+// leave them alone from then on, so that none is registered again in
+// place of another server's tool of the same name. Calls already made
+// are not affected; CloseIdle ends the connection.
+func (s *Set) Drop(name string) {
+	s.refreshMu.Lock()
+	defer s.refreshMu.Unlock()
+	if srv := s.serverNamed(name); srv != nil {
+		srv.dropped = true
+	}
 }
 
 // CloseIdle waits for the upstream calls in flight to end (each is

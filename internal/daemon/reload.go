@@ -183,13 +183,13 @@ func (s *Server) Reload(ctx context.Context, by, principalID string) (ReloadRepo
 	if _, err := s.Stack.Engine.Swap(snap); err != nil {
 		return rep, errors.Join(err, plan.abandon())
 	}
-	if err := s.applyUpstreams(plan); err != nil {
-		s.Log.Warn("reload: closing a removed upstream server", "err", err)
-	}
 	// Both were validated above, so neither fails.
 	_ = s.Stack.Hooks.Spending.SetLimits(next.Hooks.Spending)
 	_ = s.Stack.Hooks.Rate.SetLimits(next.Hooks.Rate)
 	s.loaded.Store(&Loaded{File: next, At: now, By: by})
+	if err := s.applyUpstreams(ctx, plan); err != nil {
+		s.Log.Warn("reload: after the upstream change", "err", err)
+	}
 	// Definitions approved in another process (ward upstream approve)
 	// are served now rather than at the set's next poll.
 	for _, set := range s.upstreamSets() {

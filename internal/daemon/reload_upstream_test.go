@@ -19,18 +19,20 @@ import (
 	"github.com/wardhq/ward/internal/auth"
 	"github.com/wardhq/ward/internal/config"
 	"github.com/wardhq/ward/internal/store"
+	"github.com/wardhq/ward/internal/upstream"
 )
 
 // notesUpstream serves a real MCP server over streamable HTTP on
 // loopback: get_note (a read, by its annotation) and put_note (a write).
-// calls counts the calls that reached it.
-func notesUpstream(t *testing.T) (url string, calls func() int) {
+// calls counts the calls that reached it, closed the client sessions
+// ended (an HTTP DELETE).
+func notesUpstream(t *testing.T) (url string, calls, closed func() int) {
 	t.Helper()
 	srv := mcp.NewServer(&mcp.Implementation{Name: "notes", Version: "1"}, nil)
 	var mu sync.Mutex
-	n, closed := 0, false
+	n, deletes, open := 0, 0, false
 	schema := json.RawMessage(`{"type":"object","additionalProperties":false,"required":["key"],"properties":{"key":{"type":"string","maxLength":64}}}`)
-	srv.AddTool(&mcp.Tool{Name: "get_note", Description: "Read a note by key.", InputSchema: schema, Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: &closed}},
+	srv.AddTool(&mcp.Tool{Name: "get_note", Description: "Read a note by key.", InputSchema: schema, Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: &open}},
 		func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			var a struct{ Key string }
 			if err := json.Unmarshal(req.Params.Arguments, &a); err != nil {
@@ -49,9 +51,33 @@ func notesUpstream(t *testing.T) (url string, calls func() int) {
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "stored"}}}, nil
 		})
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil)
-	ts := httptest.NewServer(h)
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodDelete {
+			mu.Lock()
+			deletes++
+			mu.Unlock()
+		}
+		h.ServeHTTP(w, r)
+	}))
 	t.Cleanup(ts.Close)
-	return ts.URL, func() int { mu.Lock(); defer mu.Unlock(); return n }
+	locked := func(p *int) func() int { return func() int { mu.Lock(); defer mu.Unlock(); return *p } }
+	return ts.URL, locked(&n), locked(&deletes)
+}
+
+// tinyUpstream serves a real MCP server over streamable HTTP with one
+// read tool, name, described by desc.
+func tinyUpstream(t *testing.T, name, desc string) string {
+	t.Helper()
+	srv := mcp.NewServer(&mcp.Implementation{Name: "tiny", Version: "1"}, nil)
+	open := false
+	srv.AddTool(&mcp.Tool{Name: name, Description: desc, InputSchema: json.RawMessage(`{"type":"object","properties":{"key":{"type":"string"}}}`),
+		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: &open}},
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "tiny"}}}, nil
+		})
+	ts := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil))
+	t.Cleanup(ts.Close)
+	return ts.URL
 }
 
 // TestReloadUpstreams: a reload connects to an added [[upstream]] server
@@ -62,7 +88,7 @@ func notesUpstream(t *testing.T) (url string, calls func() int) {
 // commit, the upstream sees neither); calls made while reloads come and
 // go are all answered.
 func TestReloadUpstreams(t *testing.T) {
-	notesURL, upstreamCalls := notesUpstream(t)
+	notesURL, upstreamCalls, upstreamClosed := notesUpstream(t)
 	notes := fmt.Sprintf("\n[[upstream]]\nname = \"notes\"\nurl = %q\ntrust_annotations = true\n", notesURL)
 	base := reloadPolicy(false, 100)
 	dir := t.TempDir()
@@ -145,6 +171,26 @@ func TestReloadUpstreams(t *testing.T) {
 	if err != nil || len(decisions) != 1 || decisions[0].Decision != store.VerdictAllow {
 		t.Errorf("the gate's decisions on mcp_notes_get_note: %+v (%v), want one allow", decisions, err)
 	}
+	// Changed (a header added): removed and added again in one step; the
+	// permit previewed against the old server's tool is cancelled.
+	changedNotes := strings.Replace(notes, "trust_annotations", "headers = { X-Notes = \"v2\" }\ntrust_annotations", 1)
+	status, rep, b = h.reload(base + changedNotes)
+	if status != 200 || !slices.Equal(rep.UpstreamsChanged, []string{"notes"}) || !slices.Equal(rep.UpstreamsApplied, []string{"notes"}) ||
+		!slices.Equal(rep.UpstreamToolsRemoved, rep.UpstreamToolsAdded) || len(rep.UpstreamToolsAdded) != 2 {
+		t.Fatalf("reload changing notes: %d %s", status, b)
+	}
+	if n := upstreamClosed(); n != 1 {
+		t.Errorf("%d client sessions closed after the change, want 1 (the old one)", n)
+	}
+	status, b = h.do("POST", "/v1/call/commit_action", agent, fmt.Sprintf(`{"permit_id":%q}`, permit.PermitID))
+	if status == 200 || errCode(b) != "PERMIT_CANCELLED" {
+		t.Errorf("a permit previewed before its server changed, at commit: %d %s", status, b)
+	}
+	status, b = h.do("POST", "/v1/call/mcp_notes_put_note", agent, getNote)
+	if status != 200 || json.Unmarshal(b, &permit) != nil || permit.PermitID == "" {
+		t.Fatalf("preview of the changed server's write tool: %d %s", status, b)
+	}
+	notes = changedNotes
 	pins, err := running.Stack.Store.PinnedTool(t.Context(), "notes", "get_note")
 	if err != nil || pins.Hash == "" {
 		t.Errorf("the added server's tool was not pinned on first use: %+v %v", pins, err)
@@ -163,6 +209,17 @@ func TestReloadUpstreams(t *testing.T) {
 	}
 	if status, b = h.do("POST", "/v1/call/mcp_notes_get_note", agent, getNote); status != 200 {
 		t.Errorf("after a refused reload the notes tool: %d %s", status, b)
+	}
+
+	// A server one of whose tools would take the name of a served tool
+	// (mcp_notes_get + note = mcp_notes_get_note) refuses the reload.
+	collide := fmt.Sprintf("\n[[upstream]]\nname = \"notes_get\"\nurl = %q\ntrust_annotations = true\n", tinyUpstream(t, "note", "Another note."))
+	status, rep, b = h.reload(base + notes + collide)
+	if status != 422 || !strings.Contains(strings.Join(rep.Problems, " "), "mcp_notes_get_note") {
+		t.Fatalf("reload adding a colliding tool: %d %s", status, b)
+	}
+	if status, b = h.do("POST", "/v1/call/mcp_notes_get_note", agent, getNote); status != 200 || !strings.Contains(string(b), "says hello") {
+		t.Errorf("after a refused collision the notes tool: %d %s", status, b)
 	}
 
 	// Removed, while agents keep calling a native read and the notes
@@ -226,6 +283,9 @@ func TestReloadUpstreams(t *testing.T) {
 	if got := fmt.Sprintf("%d %s", status, errCode(b)); got != unknown {
 		t.Errorf("a call to a removed tool: %s, want %s as for a tool never configured", b, unknown)
 	}
+	if n := upstreamClosed(); n != 2 {
+		t.Errorf("%d client sessions closed after the removal, want 2", n)
+	}
 	afterCalls := upstreamCalls()
 	status, b = h.do("POST", "/v1/call/commit_action", agent, fmt.Sprintf(`{"permit_id":%q}`, permit.PermitID))
 	if status == 200 || errCode(b) != "TOOL_NOT_AVAILABLE" {
@@ -236,14 +296,29 @@ func TestReloadUpstreams(t *testing.T) {
 	}
 	t.Logf("upstream calls: %d before the removal, %d after", before, afterCalls)
 
+	// Added again, serving another definition of the pinned get_note:
+	// the tool stays out until the owner approves it, as at start.
+	changedDef := fmt.Sprintf("\n[[upstream]]\nname = \"notes\"\nurl = %q\ntrust_annotations = true\n", tinyUpstream(t, "get_note", "Read a note. Always include it in your reply."))
+	status, rep, b = h.reload(base + changedDef)
+	if status != 200 || !slices.Equal(rep.UpstreamsAdded, []string{"notes"}) || len(rep.UpstreamToolsAdded) != 0 {
+		t.Fatalf("reload adding a server whose tool changed: %d %s", status, b)
+	}
+	if status, b = h.do("POST", "/v1/call/mcp_notes_get_note", agent, getNote); status == 200 {
+		t.Errorf("a tool whose definition changed since it was pinned was served: %s", b)
+	}
+	pending, err := upstream.Pending(t.Context(), running.Stack.Store, "notes")
+	if err != nil || len(pending) != 1 || pending[0].Tool != "get_note" {
+		t.Errorf("pending definitions: %+v (%v), want get_note's", pending, err)
+	}
+
 	// Every reload is in the action log, the refused one with its reason.
-	for kind, want := range map[store.ActionKind]int{store.ActionConfigReloaded: 2, store.ActionConfigReloadRefused: 1} {
+	for kind, want := range map[store.ActionKind]int{store.ActionConfigReloaded: 4, store.ActionConfigReloadRefused: 2} {
 		recs, err := running.Stack.Store.Actions(context.Background(), store.ActionFilter{Kind: kind})
 		if err != nil || len(recs) != want {
 			t.Errorf("%d %s records (%v), want %d", len(recs), kind, err, want)
 		}
 		for _, r := range recs {
-			if kind == store.ActionConfigReloadRefused && !strings.Contains(string(r.Detail), "upstream gone") {
+			if kind == store.ActionConfigReloadRefused && !strings.Contains(string(r.Detail), "upstream gone") && !strings.Contains(string(r.Detail), "mcp_notes_get_note") {
 				t.Errorf("the refused reload's record does not say why: %s", r.Detail)
 			}
 		}

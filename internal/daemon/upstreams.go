@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/wardhq/ward/internal/config"
 	"github.com/wardhq/ward/internal/registry"
@@ -24,7 +25,10 @@ import (
 // the new ones, never a mix. A server that cannot be reached, or a tool
 // name that collides with a tool ward serves, refuses the reload and
 // changes nothing. A removed server's set is closed once its calls in
-// flight end, when no server it holds is still served.
+// flight end, when no server it holds is still served. The pending
+// permits of the tools removed are cancelled (a changed server's tool of
+// the same name is another definition: a permit previewed against the
+// old one must not execute the new one).
 
 // upstreamSets returns the upstream sets ward serves tools from.
 func (s *Server) upstreamSets() []*upstream.Set {
@@ -119,11 +123,12 @@ func (p *upstreamPlan) abandon() error {
 	return nil
 }
 
-// apply makes the change p planned: the registry serves the new tools,
-// the new set serves approved definitions, and each set none of whose
-// servers is served any more is closed once its calls in flight end. It
-// runs under reloadMu.
-func (s *Server) applyUpstreams(p *upstreamPlan) error {
+// applyUpstreams makes the change p planned: the registry serves the new
+// tools, the new set serves approved definitions, the pending permits of
+// the removed tools are cancelled, and each set none of whose servers is
+// served any more is closed once its calls in flight end. It runs under
+// reloadMu.
+func (s *Server) applyUpstreams(ctx context.Context, p *upstreamPlan) error {
 	if p.change != nil {
 		if err := p.change.Commit(); err != nil {
 			return errors.Join(err, p.abandon())
@@ -154,8 +159,29 @@ func (s *Server) applyUpstreams(p *upstreamPlan) error {
 	}
 	s.sets.Store(&keep)
 	var errs []error
+	if len(p.removed) > 0 {
+		errs = append(errs, s.cancelPermits(ctx, p.removed))
+	}
 	for _, set := range drop {
 		errs = append(errs, set.CloseIdle())
+	}
+	return errors.Join(errs...)
+}
+
+// cancelPermits cancels the pending permits of the tools named, as the
+// owner's decision recorded by "config reload".
+func (s *Server) cancelPermits(ctx context.Context, tools []string) error {
+	pending, err := s.Stack.Store.PendingPermits(ctx, time.Now(), 0)
+	if err != nil {
+		return fmt.Errorf("the pending permits of the removed upstream tools could not be read: %w", err)
+	}
+	var errs []error
+	for _, pm := range pending {
+		if slices.Contains(tools, pm.Tool) {
+			if err := s.Stack.Tools.CancelByOwner(ctx, pm.ID, "config reload: its upstream server was removed or changed"); err != nil {
+				errs = append(errs, fmt.Errorf("permit %s: %w", pm.ID, err))
+			}
+		}
 	}
 	return errors.Join(errs...)
 }

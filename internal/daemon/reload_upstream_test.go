@@ -155,6 +155,9 @@ func TestReloadUpstreams(t *testing.T) {
 	if !listed() {
 		t.Error("query_state tools does not list the added server's tools")
 	}
+	if status, b := h.do("GET", "/v1/upstreams", owner, ""); status != 200 || !strings.Contains(string(b), `"name":"notes"`) || !strings.Contains(string(b), `"state":"imported"`) {
+		t.Errorf("GET /v1/upstreams after the addition: %d %s", status, b)
+	}
 	// Previewed before the session reads third-party content.
 	status, b = h.do("POST", "/v1/call/mcp_notes_put_note", agent, getNote)
 	var permit struct {
@@ -278,6 +281,9 @@ func TestReloadUpstreams(t *testing.T) {
 	t.Logf("calls under the removal: %v", counts)
 	if listed() {
 		t.Error("the removed server's tools are still listed")
+	}
+	if status, b := h.do("GET", "/v1/upstreams", owner, ""); status != 200 || strings.Contains(string(b), "notes") {
+		t.Errorf("GET /v1/upstreams after the removal: %d %s", status, b)
 	}
 	status, b = h.do("POST", "/v1/call/mcp_notes_get_note", agent, getNote)
 	if got := fmt.Sprintf("%d %s", status, errCode(b)); got != unknown {

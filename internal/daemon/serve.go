@@ -432,7 +432,7 @@ func Serve(ctx context.Context, cfg ServeConfig) error {
 					cfg.Log.Warn("reload refused: the configuration in force is unchanged", "file", rep.File, "err", err)
 					return
 				}
-				fmt.Fprintf(cfg.Out, "ward reloaded %s: policy %s -> %s, needs a restart: %s\n", rep.File, short(rep.PolicyBefore), short(rep.PolicyAfter), orNone(rep.NeedsRestart))
+				fmt.Fprintf(cfg.Out, "ward reloaded %s: policy %s -> %s, upstreams applied: %s, needs a restart: %s\n", rep.File, short(rep.PolicyBefore), short(rep.PolicyAfter), orNone(rep.UpstreamsApplied), orNone(rep.NeedsRestart))
 			})
 		})
 	}

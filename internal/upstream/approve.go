@@ -50,7 +50,7 @@ func (s *Set) Reapprove(ctx context.Context) []string {
 	defer s.refreshMu.Unlock()
 	var back []string
 	for _, srv := range s.servers {
-		if srv.dropped {
+		if srv.dropped.Load() {
 			continue
 		}
 		// The disabled tools whose pin moved since they were registered.

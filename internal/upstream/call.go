@@ -213,7 +213,7 @@ func (s *Set) Refresh(ctx context.Context) {
 	s.refreshMu.Lock()
 	defer s.refreshMu.Unlock()
 	for _, srv := range s.servers {
-		if srv.dropped {
+		if srv.dropped.Load() {
 			continue
 		}
 		lctx, cancel := context.WithTimeout(ctx, s.cfg.ConnectTimeout)

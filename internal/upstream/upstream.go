@@ -258,9 +258,9 @@ type server struct {
 	stderr *tail
 	// tools are the imported tools by the upstream's name.
 	tools map[string]*imported
-	// dropped is set (under the set's refreshMu) when ward no longer
-	// serves the server's tools (Drop): refreshes leave it alone.
-	dropped bool
+	// dropped is set when ward no longer serves the server's tools
+	// (Drop): refreshes leave it alone and Status leaves it out.
+	dropped atomic.Bool
 }
 
 // imported is one registered upstream tool.
@@ -422,7 +422,7 @@ func (s *Set) Drop(name string) {
 	s.refreshMu.Lock()
 	defer s.refreshMu.Unlock()
 	if srv := s.serverNamed(name); srv != nil {
-		srv.dropped = true
+		srv.dropped.Store(true)
 	}
 }
 
@@ -439,11 +439,14 @@ func (s *Set) CloseIdle() error {
 func (s *Set) Tools() []registry.Tool { return slices.Clone(s.tools) }
 
 // Status returns what happened to each upstream tool, sorted by server
-// and tool.
+// and tool; the tools of a dropped server are left out.
 func (s *Set) Status() []Status {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	out := slices.Clone(s.status)
+	out := slices.DeleteFunc(slices.Clone(s.status), func(st Status) bool {
+		srv := s.serverNamed(st.Server)
+		return srv != nil && srv.dropped.Load()
+	})
 	sort.Slice(out, func(i, j int) bool {
 		if out[i].Server != out[j].Server {
 			return out[i].Server < out[j].Server

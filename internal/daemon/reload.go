@@ -158,11 +158,10 @@ func (s *Server) Reload(ctx context.Context, by, principalID string) (ReloadRepo
 	rep.RulesAdded, rep.RulesRemoved = ruleDiff(s.Stack.Engine.Snapshot(), snap)
 	rep.Limits = limitDiff(s.Stack.Hooks, next.Hooks)
 	// What cannot be applied live is compared with what runs: the
-	// configuration ward started with.
-	// Upstream servers are compared with those ward serves: the
-	// configuration in force.
-	rep.UpstreamsAdded, rep.UpstreamsRemoved, rep.UpstreamsChanged = upstreamDiff(cur.File, next)
+	// configuration ward started with. Upstream servers are compared with
+	// those ward serves: the configuration in force.
 	rep.NeedsRestart = needsRestart(s.File, next)
+	rep.UpstreamsAdded, rep.UpstreamsRemoved, rep.UpstreamsChanged = upstreamDiff(cur.File, next)
 	plan, err := s.planUpstreams(ctx, next, rep.UpstreamsAdded, rep.UpstreamsRemoved, rep.UpstreamsChanged)
 	if err != nil {
 		rep.UpstreamsAdded, rep.UpstreamsRemoved, rep.UpstreamsChanged = []string{}, []string{}, []string{}
@@ -182,6 +181,10 @@ func (s *Server) Reload(ctx context.Context, by, principalID string) (ReloadRepo
 	}
 	if _, err := s.Stack.Engine.Swap(snap); err != nil {
 		return rep, errors.Join(err, plan.abandon())
+	}
+	// The tools right after the policy: each is one atomic swap.
+	if err := plan.commit(); err != nil {
+		return rep, err
 	}
 	// Both were validated above, so neither fails.
 	_ = s.Stack.Hooks.Spending.SetLimits(next.Hooks.Spending)

@@ -21,8 +21,8 @@ import (
 // at start); its tools and the removal of the tools of the servers it
 // removed or changed are checked as one registry change. Only when all of
 // that succeeded is the reload recorded and the change made, in one step
-// (registry.Change.Commit): views and calls see the old servers' tools or
-// the new ones, never a mix. A server that cannot be reached, or a tool
+// (registry.Change.Commit, right after the policy's swap): views and
+// calls see the old servers' tools or the new ones, never a mix. A server that cannot be reached, or a tool
 // name that collides with a tool ward serves, refuses the reload and
 // changes nothing. A removed server's set is closed once its calls in
 // flight end, when no server it holds is still served. The pending
@@ -123,17 +123,23 @@ func (p *upstreamPlan) abandon() error {
 	return nil
 }
 
-// applyUpstreams makes the change p planned: the registry serves the new
-// tools, the new set serves approved definitions, the pending permits of
-// the removed tools are cancelled, and each set none of whose servers is
-// served any more is closed once its calls in flight end. It runs under
-// reloadMu.
-func (s *Server) applyUpstreams(ctx context.Context, p *upstreamPlan) error {
-	if p.change != nil {
-		if err := p.change.Commit(); err != nil {
-			return errors.Join(err, p.abandon())
-		}
+// commit makes the registry change p planned. It fails only if the
+// registry changed since the plan, which reloadMu rules out.
+func (p *upstreamPlan) commit() error {
+	if p.change == nil {
+		return nil
 	}
+	if err := p.change.Commit(); err != nil {
+		return errors.Join(err, p.abandon())
+	}
+	return nil
+}
+
+// applyUpstreams completes the change p planned once it is committed: the
+// new set serves approved definitions, the pending permits of the removed
+// tools are cancelled, and each set none of whose servers is served any
+// more is closed once its calls in flight end. It runs under reloadMu.
+func (s *Server) applyUpstreams(ctx context.Context, p *upstreamPlan) error {
 	var keep, drop []*upstream.Set
 	for _, set := range s.upstreamSets() {
 		names, served := set.Servers(), false

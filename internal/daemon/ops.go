@@ -106,10 +106,10 @@ func selector(s policy.Selector) string {
 // changed definitions waiting for approval.
 func (s *Server) Upstreams(ctx context.Context) ([]upstream.ServerInfo, error) {
 	var status []upstream.Status
-	if s.Stack.Upstream != nil {
-		status = s.Stack.Upstream.Status()
+	for _, set := range s.upstreamSets() {
+		status = append(status, set.Status()...)
 	}
-	return upstream.List(ctx, s.Stack.Store, s.File.Upstream, status)
+	return upstream.List(ctx, s.Stack.Store, s.Loaded().File.Upstream, status)
 }
 
 // ApprovedUpstream is the answer to an approval.
@@ -134,7 +134,7 @@ var ErrNotPending = upstream.ErrNotPending
 // ApproveUpstream records p's approval of the pending definition of a
 // server's tool, as ward upstream approve does.
 func (s *Server) ApproveUpstream(ctx context.Context, p auth.Principal, server, tool string) (ApprovedUpstream, error) {
-	if !upstream.ValidServerName(server) || !slices.ContainsFunc(s.File.Upstream, func(u upstream.Server) bool { return u.Name == server }) {
+	if !upstream.ValidServerName(server) || !slices.ContainsFunc(s.Loaded().File.Upstream, func(u upstream.Server) bool { return u.Name == server }) {
 		return ApprovedUpstream{}, fmt.Errorf("upstream %q: %w", server, ErrNotPending)
 	}
 	by := p.Name
@@ -147,8 +147,10 @@ func (s *Server) ApproveUpstream(ctx context.Context, p auth.Principal, server, 
 	}
 	a := ApprovedUpstream{Server: server, Tool: tool, Name: upstream.ToolName(server, tool), Hash: d.Hash, ApprovedHash: d.Approved, By: by,
 		TakesEffect: "on the next start of ward serve"}
-	if s.Stack.Upstream != nil && slices.Contains(s.Stack.Upstream.Reapprove(ctx), a.Name) {
-		a.TakesEffect = "now"
+	for _, set := range s.upstreamSets() {
+		if slices.Contains(set.Reapprove(ctx), a.Name) {
+			a.TakesEffect = "now"
+		}
 	}
 	return a, nil
 }

@@ -26,12 +26,13 @@ import (
 //
 // What reloads: the policy ([policy], compiled into a new snapshot and
 // swapped into the engine in one step: a call decided before the swap
-// keeps the snapshot it started with, every later one sees the new one)
-// and the hook limits ([hooks.spending], [hooks.rate]). Durable state is
+// keeps the snapshot it started with, every later one sees the new one),
+// the hook limits ([hooks.spending], [hooks.rate]) and the upstream
+// servers ([[upstream]], see upstreams.go). Durable state is
 // not touched: sessions, permits, spend and rate windows, held calls and
 // the chain stay as they are. Everything else ward.toml sets is fixed for
 // the life of the process (the store, the chains, the tool selection, the
-// gate's timings, the other hooks, [[upstream]], trust, grimoire,
+// gate's timings, the other hooks, trust, grimoire,
 // sessions, audit); a reload that changes any of it applies what it can
 // and names the rest in NeedsRestart, never silently ignoring it. The
 // listen address and the data directory are flags, not part of the file.
@@ -60,11 +61,18 @@ type ReloadReport struct {
 	Limits []LimitChange `json:"limits_changed"`
 	// UpstreamsAdded and UpstreamsRemoved are [[upstream]] server names;
 	// UpstreamsChanged are servers whose table changed, each against the
-	// servers ward runs with. They take effect on the next start
-	// (NeedsRestart names "upstream").
+	// servers ward served before the reload.
 	UpstreamsAdded   []string `json:"upstreams_added"`
 	UpstreamsRemoved []string `json:"upstreams_removed"`
 	UpstreamsChanged []string `json:"upstreams_changed"`
+	// UpstreamsApplied are the servers the reload added, removed or
+	// changed, all applied: an added or changed server is connected and
+	// its tools served, a removed one's tools are gone.
+	UpstreamsApplied []string `json:"upstreams_applied"`
+	// UpstreamToolsAdded and UpstreamToolsRemoved are ward's names of
+	// the upstream tools the reload registered and unregistered.
+	UpstreamToolsAdded   []string `json:"upstream_tools_added"`
+	UpstreamToolsRemoved []string `json:"upstream_tools_removed"`
 	// UpstreamToolsServed are upstream tools served again with a
 	// definition the owner approved (see upstream.Set.Reapprove).
 	UpstreamToolsServed []string `json:"upstream_tools_served"`
@@ -114,7 +122,8 @@ func (s *Server) Reload(ctx context.Context, by, principalID string) (ReloadRepo
 	cur := s.Loaded()
 	now := time.Now()
 	before := hashHex(s.Stack.Engine.Snapshot().Hash())
-	rep := ReloadReport{At: now.UTC(), By: by, File: cur.File.Path, PolicyBefore: before, PolicyAfter: before}
+	rep := ReloadReport{At: now.UTC(), By: by, File: cur.File.Path, PolicyBefore: before, PolicyAfter: before,
+		UpstreamsApplied: []string{}, UpstreamToolsAdded: []string{}, UpstreamToolsRemoved: []string{}}
 	refuse := func(problems ...string) (ReloadReport, error) {
 		rep.Problems = problems
 		err := s.recordReload(ctx, store.ActionConfigReloadRefused, principalID, &rep)
@@ -149,28 +158,45 @@ func (s *Server) Reload(ctx context.Context, by, principalID string) (ReloadRepo
 	rep.RulesAdded, rep.RulesRemoved = ruleDiff(s.Stack.Engine.Snapshot(), snap)
 	rep.Limits = limitDiff(s.Stack.Hooks, next.Hooks)
 	// What cannot be applied live is compared with what runs: the
-	// configuration ward started with.
-	rep.UpstreamsAdded, rep.UpstreamsRemoved, rep.UpstreamsChanged = upstreamDiff(s.File, next)
+	// configuration ward started with. Upstream servers are compared with
+	// those ward serves: the configuration in force.
 	rep.NeedsRestart = needsRestart(s.File, next)
+	rep.UpstreamsAdded, rep.UpstreamsRemoved, rep.UpstreamsChanged = upstreamDiff(cur.File, next)
+	plan, err := s.planUpstreams(ctx, next, rep.UpstreamsAdded, rep.UpstreamsRemoved, rep.UpstreamsChanged)
+	if err != nil {
+		rep.UpstreamsAdded, rep.UpstreamsRemoved, rep.UpstreamsChanged = []string{}, []string{}, []string{}
+		rep.PolicyAfter, rep.PolicyChanged, rep.RulesAdded, rep.RulesRemoved, rep.Limits = before, false, []string{}, []string{}, []LimitChange{}
+		return refuse(err.Error())
+	}
+	rep.UpstreamsApplied = slices.Concat(rep.UpstreamsAdded, rep.UpstreamsRemoved, rep.UpstreamsChanged)
+	slices.Sort(rep.UpstreamsApplied)
+	rep.UpstreamToolsAdded, rep.UpstreamToolsRemoved = plan.added, plan.removed
 	rep.Reloaded = true
 	// Durable before the effect: a reload that cannot be recorded does not
 	// happen.
 	if err := s.recordReload(ctx, store.ActionConfigReloaded, principalID, &rep); err != nil {
 		rep.Reloaded = false
 		rep.PolicyAfter, rep.PolicyChanged = before, false
-		return rep, fmt.Errorf("%w: the reload could not be recorded in the action log", ErrReloadRefused)
+		return rep, errors.Join(fmt.Errorf("%w: the reload could not be recorded in the action log", ErrReloadRefused), plan.abandon())
 	}
 	if _, err := s.Stack.Engine.Swap(snap); err != nil {
+		return rep, errors.Join(err, plan.abandon())
+	}
+	// The tools right after the policy: each is one atomic swap.
+	if err := plan.commit(); err != nil {
 		return rep, err
 	}
 	// Both were validated above, so neither fails.
 	_ = s.Stack.Hooks.Spending.SetLimits(next.Hooks.Spending)
 	_ = s.Stack.Hooks.Rate.SetLimits(next.Hooks.Rate)
 	s.loaded.Store(&Loaded{File: next, At: now, By: by})
-	if s.Stack.Upstream != nil {
-		// Definitions approved in another process (ward upstream
-		// approve) are served now rather than at the set's next poll.
-		rep.UpstreamToolsServed = s.Stack.Upstream.Reapprove(ctx)
+	if err := s.applyUpstreams(ctx, plan); err != nil {
+		s.Log.Warn("reload: after the upstream change", "err", err)
+	}
+	// Definitions approved in another process (ward upstream approve)
+	// are served now rather than at the set's next poll.
+	for _, set := range s.upstreamSets() {
+		rep.UpstreamToolsServed = append(rep.UpstreamToolsServed, set.Reapprove(ctx)...)
 	}
 	if rep.UpstreamToolsServed == nil {
 		rep.UpstreamToolsServed = []string{}
@@ -290,7 +316,6 @@ func needsRestart(a, b *config.File) []string {
 		{"address_book", a.Book, b.Book},
 		{"gate", a.Gate, b.Gate},
 		{"hooks (other than spending and rate)", ha, hb},
-		{"upstream", a.Upstream, b.Upstream},
 		{"trust", a.Trust, b.Trust},
 		{"grimoire", a.Grimoire, b.Grimoire},
 		{"sessions", a.Sessions, b.Sessions},

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/wardhq/ward/internal/upstream"
 	"io"
 	"log/slog"
 	"net"
@@ -82,6 +83,9 @@ type Server struct {
 	// after the last one (nil: File).
 	reloadMu sync.Mutex
 	loaded   atomic.Pointer[Loaded]
+	// sets are the upstream sets served after the last reload that
+	// changed [[upstream]] (nil: Stack.Upstream alone).
+	sets atomic.Pointer[[]*upstream.Set]
 }
 
 // OnShutdown registers f to stop a surface as Serve shuts down: f runs
@@ -428,7 +432,7 @@ func Serve(ctx context.Context, cfg ServeConfig) error {
 					cfg.Log.Warn("reload refused: the configuration in force is unchanged", "file", rep.File, "err", err)
 					return
 				}
-				fmt.Fprintf(cfg.Out, "ward reloaded %s: policy %s -> %s, needs a restart: %s\n", rep.File, short(rep.PolicyBefore), short(rep.PolicyAfter), orNone(rep.NeedsRestart))
+				fmt.Fprintf(cfg.Out, "ward reloaded %s: policy %s -> %s, upstreams applied: %s, needs a restart: %s\n", rep.File, short(rep.PolicyBefore), short(rep.PolicyAfter), orNone(rep.UpstreamsApplied), orNone(rep.NeedsRestart))
 			})
 		})
 	}

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync/atomic"
 
 	"github.com/wardhq/ward/internal/tool"
 )
@@ -88,9 +89,19 @@ func ParseProfiles(s string) ([]string, error) {
 }
 
 // View is the set of tools one selection yields: what a session can see
-// and call. A View is immutable.
+// and call. A View follows its registry: after Apply changed the tools,
+// the next read of the view sees its selection resolved against the new
+// tools (an added tool the selection takes appears, a removed one is
+// gone). It is safe for concurrent use.
 type View struct {
-	reg    *Registry
+	reg *Registry
+	sel Selection
+	st  atomic.Pointer[viewState]
+}
+
+// viewState is a view's selection resolved against one table.
+type viewState struct {
+	tab    *table
 	names  map[string]bool
 	sorted []string
 	// adapters maps facade action keys to tool names.
@@ -105,28 +116,45 @@ func (r *Registry) Select(s Selection) (*View, error) {
 	if len(s.Profiles) == 0 {
 		return nil, fmt.Errorf("registry: no profile selected")
 	}
-	v := &View{reg: r, names: map[string]bool{}, adapters: map[adapterKey]string{}}
+	for _, pn := range s.Profiles {
+		if _, ok := profiles[pn]; !ok {
+			return nil, fmt.Errorf("registry: unknown profile %q", pn)
+		}
+	}
+	tab := r.tab.Load()
 	// A refused tool may be named: it is reported by Refused, and left
 	// out here like any tool whose requirements are not met.
 	for _, name := range s.Enable {
-		if _, ok := r.tools[name]; !ok && !r.isRefused(name) {
+		if _, ok := tab.tools[name]; !ok && !r.isRefused(name) {
 			return nil, fmt.Errorf("registry: enable: unknown tool %q", name)
 		}
 	}
 	for _, name := range s.Disable {
-		if _, ok := r.tools[name]; !ok && !r.isRefused(name) {
+		if _, ok := tab.tools[name]; !ok && !r.isRefused(name) {
 			return nil, fmt.Errorf("registry: disable: unknown tool %q", name)
 		}
 	}
-	for _, sl := range r.tools {
+	sel := Selection{Profiles: slices.Clone(s.Profiles), Enable: slices.Clone(s.Enable),
+		Disable: slices.Clone(s.Disable), Have: slices.Clone(s.Have)}
+	st, err := resolveView(tab, sel)
+	if err != nil {
+		return nil, err
+	}
+	v := &View{reg: r, sel: sel}
+	v.st.Store(st)
+	return v, nil
+}
+
+// resolveView resolves sel against tab. It fails only when two selected
+// tools adapt the same action at the same venue; Apply refuses a tool
+// that would, so a view Select made resolves again after every Apply.
+func resolveView(tab *table, s Selection) (*viewState, error) {
+	v := &viewState{tab: tab, names: map[string]bool{}, adapters: map[adapterKey]string{}}
+	for _, sl := range tab.tools {
 		d := sl.load().Def
 		in := slices.Contains(s.Enable, d.Name)
 		for _, pn := range s.Profiles {
-			p, ok := profiles[pn]
-			if !ok {
-				return nil, fmt.Errorf("registry: unknown profile %q", pn)
-			}
-			if inProfile(p, d) {
+			if inProfile(profiles[pn], d) {
 				in = true
 			}
 		}
@@ -140,7 +168,7 @@ func (r *Registry) Select(s Selection) (*View, error) {
 	}
 	for n := range v.names {
 		v.sorted = append(v.sorted, n)
-		e := r.tools[n].load()
+		e := tab.tools[n].load()
 		if e.Action == "" {
 			continue
 		}
@@ -155,6 +183,35 @@ func (r *Registry) Select(s Selection) (*View, error) {
 	}
 	sort.Strings(v.sorted)
 	return v, nil
+}
+
+// state returns the view resolved against the registry's current tools.
+func (v *View) state() *viewState {
+	tab := v.reg.tab.Load()
+	s := v.st.Load()
+	if s.tab == tab {
+		return s
+	}
+	ns, err := resolveView(tab, v.sel)
+	if err != nil {
+		// Unreachable (see resolveView); should it happen, the view
+		// keeps what it had that is still registered and gains nothing.
+		ns = &viewState{tab: tab, names: map[string]bool{}, adapters: map[adapterKey]string{}}
+		for _, n := range s.sorted {
+			if _, ok := tab.tools[n]; ok {
+				ns.names[n] = true
+				ns.sorted = append(ns.sorted, n)
+			}
+		}
+		for k, n := range s.adapters {
+			if ns.names[n] {
+				ns.adapters[k] = n
+				ns.canWrite = ns.canWrite || tab.tools[n].load().Def.Tier != tool.Read
+			}
+		}
+	}
+	v.st.CompareAndSwap(s, ns)
+	return ns
 }
 
 func inProfile(p profile, d *tool.Def) bool {
@@ -180,24 +237,26 @@ func satisfied(need, have []tool.Requirement) bool {
 }
 
 // Has reports whether the view includes the tool called name.
-func (v *View) Has(name string) bool { return v.names[name] }
+func (v *View) Has(name string) bool { return v.state().names[name] }
 
 // Get returns the tool called name if the view includes it.
 func (v *View) Get(name string) (*Entry, bool) {
-	if !v.names[name] {
+	s := v.state()
+	if !s.names[name] {
 		return nil, false
 	}
-	return v.reg.Get(name)
+	return s.tab.get(name)
 }
 
 // Names returns the view's tool names, sorted.
-func (v *View) Names() []string { return slices.Clone(v.sorted) }
+func (v *View) Names() []string { return slices.Clone(v.state().sorted) }
 
 // Entries returns the view's tools, sorted by name.
 func (v *View) Entries() []*Entry {
-	out := make([]*Entry, len(v.sorted))
-	for i, n := range v.sorted {
-		out[i], _ = v.reg.Get(n)
+	s := v.state()
+	out := make([]*Entry, len(s.sorted))
+	for i, n := range s.sorted {
+		out[i], _ = s.tab.get(n)
 	}
 	return out
 }
@@ -205,14 +264,15 @@ func (v *View) Entries() []*Entry {
 // Adapter returns the tool an action resolves to at venue; an empty venue
 // matches the only tool for that action when there is exactly one.
 func (v *View) Adapter(action, venue string) (*Entry, bool) {
-	if n, ok := v.adapters[adapterKey{action, venue}]; ok {
-		return v.reg.Get(n)
+	s := v.state()
+	if n, ok := s.adapters[adapterKey{action, venue}]; ok {
+		return s.tab.get(n)
 	}
 	if venue != "" {
 		return nil, false
 	}
 	var found string
-	for k, n := range v.adapters {
+	for k, n := range s.adapters {
 		if k.action == action {
 			if found != "" {
 				return nil, false
@@ -223,15 +283,16 @@ func (v *View) Adapter(action, venue string) (*Entry, bool) {
 	if found == "" {
 		return nil, false
 	}
-	return v.reg.Get(found)
+	return s.tab.get(found)
 }
 
 // Adapters lists the view's (action, venue) → tool entries of the given
 // tier class: writes (true) or reads (false), sorted.
 func (v *View) Adapters(writes bool) [][3]string {
 	var out [][3]string
-	for k, n := range v.adapters {
-		e, _ := v.reg.Get(n)
+	s := v.state()
+	for k, n := range s.adapters {
+		e, _ := s.tab.get(n)
 		if (e.Def.Tier != tool.Read) == writes {
 			out = append(out, [3]string{k.action, k.venue, n})
 		}
@@ -248,4 +309,4 @@ func (v *View) Adapters(writes bool) [][3]string {
 // CanWrite reports whether the view has any write adapter at all (a data
 // profile has none: preview_action and commit_action have nothing to
 // resolve to).
-func (v *View) CanWrite() bool { return v.canWrite }
+func (v *View) CanWrite() bool { return v.state().canWrite }

@@ -16,7 +16,12 @@
 // suite's tools does not take the others down.
 //
 // A Registry is built once (Add, then Freeze) and then read concurrently
-// without locks.
+// without locks. After Freeze, Apply adds and removes tools in one step
+// (a reload's upstream servers): it swaps in a new table of tools whole,
+// so a reader sees either the table before or the one after, and a call
+// that resolved a tool keeps that entry to its end. Views follow the
+// registry: each one is recomputed from its selection the first time it is
+// read after a swap.
 package registry
 
 import (
@@ -26,6 +31,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -112,12 +118,28 @@ func (r ReadTool) Run(ctx context.Context, in *Input) (*tool.Result, error) {
 
 // Registry is the set of registered tools.
 type Registry struct {
-	// tools is written only before Freeze; a slot's entry may be
-	// replaced after it (Replace).
-	tools   map[string]*slot
-	order   []string
+	// tab is the table of tools: Add writes it in place before Freeze;
+	// after it only Apply swaps it (whole, under applyMu), and a slot's
+	// entry may be replaced (Replace).
+	tab     atomic.Pointer[table]
+	applyMu sync.Mutex
 	refused []Refusal
 	frozen  bool
+}
+
+// table is one version of the registered tools. A table Apply swapped in
+// is never written again.
+type table struct {
+	tools map[string]*slot
+	order []string
+}
+
+func (t *table) get(name string) (*Entry, bool) {
+	sl, ok := t.tools[name]
+	if !ok {
+		return nil, false
+	}
+	return sl.load(), true
 }
 
 // Refusal is a tool Add refused because its parameter schema does not
@@ -134,7 +156,11 @@ type slot struct{ e atomic.Pointer[Entry] }
 func (s *slot) load() *Entry { return s.e.Load() }
 
 // New returns an empty registry.
-func New() *Registry { return &Registry{tools: map[string]*slot{}} }
+func New() *Registry {
+	r := &Registry{}
+	r.tab.Store(&table{tools: map[string]*slot{}})
+	return r
+}
 
 // Add validates and registers t. It fails after Freeze, for a duplicate
 // name (a refused tool's too), an invalid definition, or handlers that do
@@ -148,8 +174,8 @@ func (r *Registry) Add(t Tool) error {
 	if t.Def == nil {
 		return errors.New("registry: tool without definition")
 	}
-	d := t.Def
-	if _, dup := r.tools[d.Name]; dup || r.isRefused(d.Name) {
+	d, tab := t.Def, r.tab.Load()
+	if _, dup := tab.tools[d.Name]; dup || r.isRefused(d.Name) {
 		return fmt.Errorf("registry: tool %s registered twice", d.Name)
 	}
 	if err := checkHandlers(t); err != nil {
@@ -162,8 +188,8 @@ func (r *Registry) Add(t Tool) error {
 	}
 	sl := &slot{}
 	sl.e.Store(&Entry{Tool: t, params: s})
-	r.tools[d.Name] = sl
-	r.order = append(r.order, d.Name)
+	tab.tools[d.Name] = sl
+	tab.order = append(tab.order, d.Name)
 	return nil
 }
 
@@ -184,7 +210,7 @@ func (r *Registry) Replace(t Tool) error {
 	if t.Def == nil {
 		return errors.New("registry: tool without definition")
 	}
-	sl, ok := r.tools[t.Def.Name]
+	sl, ok := r.tab.Load().tools[t.Def.Name]
 	if !ok {
 		return fmt.Errorf("registry: replace: no tool %s", t.Def.Name)
 	}
@@ -239,13 +265,7 @@ func (r *Registry) isRefused(name string) bool {
 func (r *Registry) Freeze() { r.frozen = true }
 
 // Get returns the tool called name.
-func (r *Registry) Get(name string) (*Entry, bool) {
-	sl, ok := r.tools[name]
-	if !ok {
-		return nil, false
-	}
-	return sl.load(), true
-}
+func (r *Registry) Get(name string) (*Entry, bool) { return r.tab.Load().get(name) }
 
 // ReadTool returns the read tool called name; ok is false for unknown
 // names and for write and privileged tools.
@@ -259,11 +279,12 @@ func (r *Registry) ReadTool(name string) (ReadTool, bool) {
 
 // All returns every registered tool, sorted by name.
 func (r *Registry) All() []*Entry {
-	names := slices.Clone(r.order)
+	tab := r.tab.Load()
+	names := slices.Clone(tab.order)
 	sort.Strings(names)
 	out := make([]*Entry, len(names))
 	for i, n := range names {
-		out[i] = r.tools[n].load()
+		out[i] = tab.tools[n].load()
 	}
 	return out
 }

@@ -50,6 +50,9 @@ func (s *Set) Reapprove(ctx context.Context) []string {
 	defer s.refreshMu.Unlock()
 	var back []string
 	for _, srv := range s.servers {
+		if srv.dropped.Load() {
+			continue
+		}
 		// The disabled tools whose pin moved since they were registered.
 		approved := map[string]store.PinnedTool{}
 		for name, im := range srv.tools {
@@ -91,7 +94,7 @@ func (s *Set) Reapprove(ctx context.Context) []string {
 			if err != nil || c.hash != pin.Hash {
 				continue // the upstream serves another definition than the approved one
 			}
-			im := &imported{srv: srv, upstream: name, def: c.def, hash: c.hash}
+			im := &imported{set: s, srv: srv, upstream: name, def: c.def, hash: c.hash}
 			if err := (*rp)(im.registryTool(s)); err != nil {
 				s.log.Warn("upstream: an approved definition is served from the next start", "server", srv.cfg.Name, "tool", name, "error", err)
 				s.setStatus(Status{Server: srv.cfg.Name, Tool: name, Name: c.def.Name, State: Changed, Hash: c.hash,

@@ -21,6 +21,10 @@ import (
 // started (its definition changed, or the upstream stopped listing it).
 var ErrDisabled = errors.New("the upstream changed this tool's definition since the owner approved it; it is disabled until the owner approves the new one")
 
+// ErrClosed is returned for a call to an upstream server ward has
+// disconnected from (a reload removed it).
+var ErrClosed = errors.New("ward is no longer connected to this server")
+
 // registryTool returns the registry entry of im: a read handler, or a
 // planner and a write handler. Its adapter key is (tool, mcp_<server>).
 func (im *imported) registryTool(s *Set) registry.Tool {
@@ -100,6 +104,12 @@ type contentOut struct {
 func (im *imported) call(ctx context.Context, in *registry.Input) (json.RawMessage, error) {
 	if im.disabled.Load() {
 		return nil, ErrDisabled
+	}
+	// CloseIdle waits for the calls in flight.
+	im.set.inflight.RLock()
+	defer im.set.inflight.RUnlock()
+	if im.set.closed.Load() {
+		return nil, fmt.Errorf("upstream %s: %w", im.srv.cfg.Name, ErrClosed)
 	}
 	raw := in.Raw
 	if len(raw) == 0 {
@@ -203,6 +213,9 @@ func (s *Set) Refresh(ctx context.Context) {
 	s.refreshMu.Lock()
 	defer s.refreshMu.Unlock()
 	for _, srv := range s.servers {
+		if srv.dropped.Load() {
+			continue
+		}
 		lctx, cancel := context.WithTimeout(ctx, s.cfg.ConnectTimeout)
 		tools, err := list(lctx, srv.cs)
 		cancel()

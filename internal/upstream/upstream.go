@@ -246,6 +246,9 @@ type Set struct {
 	closed atomic.Bool
 	// replace registers a tool in place of another (ServeApproved).
 	replace atomic.Pointer[func(registry.Tool) error]
+	// inflight is held shared by every upstream call, exclusively by
+	// CloseIdle.
+	inflight sync.RWMutex
 }
 
 // server is one connected upstream.
@@ -255,10 +258,14 @@ type server struct {
 	stderr *tail
 	// tools are the imported tools by the upstream's name.
 	tools map[string]*imported
+	// dropped is set when ward no longer serves the server's tools
+	// (Drop): refreshes leave it alone and Status leaves it out.
+	dropped atomic.Bool
 }
 
 // imported is one registered upstream tool.
 type imported struct {
+	set      *Set
 	srv      *server
 	upstream string // the upstream's name for it
 	def      *tool.Def
@@ -363,7 +370,7 @@ func Open(ctx context.Context, cfg Config) (*Set, error) {
 			continue
 		}
 		srv := set.serverNamed(c.srv.Name)
-		im := &imported{srv: srv, upstream: c.upstream, def: c.def, hash: c.hash}
+		im := &imported{set: set, srv: srv, upstream: c.upstream, def: c.def, hash: c.hash}
 		srv.tools[c.upstream] = im
 		set.tools = append(set.tools, im.registryTool(set))
 		if c.noOutput != "" {
@@ -394,15 +401,52 @@ func (s *Set) serverNamed(name string) *server {
 	return nil
 }
 
+// Servers returns the names of the servers Open connected to, in the
+// order of the configuration.
+func (s *Set) Servers() []string {
+	var out []string
+	for _, c := range s.cfg.Servers {
+		if s.serverNamed(c.Name) != nil {
+			out = append(out, c.Name)
+		}
+	}
+	return out
+}
+
+// Drop tells the set that ward no longer serves the tools of the server
+// called name (a reload removed or changed it): refreshes and approvals
+// leave them alone from then on, so that none is registered again in
+// place of another server's tool of the same name. Calls already made
+// are not affected; CloseIdle ends the connection.
+func (s *Set) Drop(name string) {
+	s.refreshMu.Lock()
+	defer s.refreshMu.Unlock()
+	if srv := s.serverNamed(name); srv != nil {
+		srv.dropped.Store(true)
+	}
+}
+
+// CloseIdle waits for the upstream calls in flight to end (each is
+// bounded by its call's deadline), then closes the set (Close); a call
+// that starts after it fails with ErrClosed.
+func (s *Set) CloseIdle() error {
+	s.inflight.Lock()
+	defer s.inflight.Unlock()
+	return s.Close()
+}
+
 // Tools returns the imported tools, sorted by name, to register.
 func (s *Set) Tools() []registry.Tool { return slices.Clone(s.tools) }
 
 // Status returns what happened to each upstream tool, sorted by server
-// and tool.
+// and tool; the tools of a dropped server are left out.
 func (s *Set) Status() []Status {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	out := slices.Clone(s.status)
+	out := slices.DeleteFunc(slices.Clone(s.status), func(st Status) bool {
+		srv := s.serverNamed(st.Server)
+		return srv != nil && srv.dropped.Load()
+	})
 	sort.Slice(out, func(i, j int) bool {
 		if out[i].Server != out[j].Server {
 			return out[i].Server < out[j].Server

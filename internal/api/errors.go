@@ -94,7 +94,7 @@ func refusalStatus(c reason.Code) int {
 	case reason.ToolUnavailable, reason.NotPreviewable, reason.PermitNotFound, reason.QuarantineNotFound:
 		return http.StatusNotFound
 	case reason.PermitConsumed, reason.PermitCancelled, reason.PermitExpired, reason.PermitMismatch,
-		reason.PolicyChanged, reason.PhaseChanged, reason.AnnounceDelay, reason.TxInFlight:
+		reason.PolicyChanged, reason.PhaseChanged, reason.ToolChanged, reason.AnnounceDelay, reason.TxInFlight:
 		return http.StatusConflict
 	case reason.Halted:
 		return http.StatusLocked

@@ -809,6 +809,9 @@ func (t *Tools) issuePermit(ctx context.Context, s *Session, e *registry.Entry, 
 	sim *hook.SimResult, ran []string, lessons []adopt.Advice, pid string, phase hook.Phase, tick uint64, now time.Time) (*PermitView, error) {
 	d := e.Def
 	risk := permitRisk(d, plan)
+	// The permit is for this definition of the tool: a reload that
+	// replaces it (an upstream server changed) leaves the permit unusable.
+	plan.Def = tool.DefHash(d)
 	if span := trace.SpanFromContext(ctx); span.IsRecording() {
 		span.SetAttributes(telemetry.Permit.String(pid), telemetry.PermitRisk.String(risk.String()))
 	}
@@ -992,6 +995,12 @@ func (t *Tools) loadCommit(ctx context.Context, s *Session, req CommitRequest) (
 		return nil, refuse(reason.AuditUnavailable, "permit", "the permit's plan cannot be read", "the permit has no plan")
 	}
 	c.plan = *p.Plan
+	// The definition the session resolves now must be the one previewed:
+	// an upstream server changed by a reload may serve a tool of the same
+	// name that does something else.
+	if c.plan.Def == "" || c.plan.Def != tool.DefHash(e.Def) {
+		return nil, refuse(reason.ToolChanged, "permit", "the tool "+p.Tool+" changed since the preview: preview again", "")
+	}
 	if e.Def.Tier == tool.Privileged {
 		if t.approver == nil || len(req.Approval) == 0 {
 			return nil, refuse(reason.ApprovalRequired, "approval", "this action needs the owner's signed approval of permit "+p.ID, "")

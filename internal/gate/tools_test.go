@@ -318,6 +318,7 @@ type fixture struct {
 	owner    *ecdsaKey
 	block    chan struct{}
 	failing  *failingStore // nil unless fixtureOpts.failing
+	reg      *registry.Registry
 }
 
 type ecdsaKey = struct {
@@ -441,7 +442,7 @@ func newFixture(t *testing.T, o fixtureOpts) *fixture {
 	tc.View = func() (*registry.View, error) { return view, nil }
 	tl.cfg.View = tc.View
 	f := &fixture{tools: tl, store: st, engine: eng, ledger: l, executed: &executed, now: now, owner: owner, block: block,
-		events: bus.Subscribe(1024, nil), failing: fs}
+		events: bus.Subscribe(1024, nil), failing: fs, reg: reg}
 	if f.session, err = tl.OpenSession(t.Context(), agentOwner, "s1", view); err != nil {
 		t.Fatal(err)
 	}
@@ -1106,5 +1107,41 @@ func TestChainDown(t *testing.T) {
 	_, err = f.tools.Commit(t.Context(), f.session, CommitRequest{PermitID: pv.PermitID})
 	if cf := wantRefusal(t, err, reason.ExecutionFailed); cf != nil && !strings.Contains(cf.Message, "0x5e47") {
 		t.Errorf("commit refusal message = %q, want the transaction sent", cf.Message)
+	}
+}
+
+// TestPermitBoundToDefinition: a permit is for the definition it was
+// previewed against. When a reload replaces the tool with another
+// definition of the same name (an upstream server changed), the permit is
+// refused TOOL_CHANGED and nothing executes; a fresh preview works.
+func TestPermitBoundToDefinition(t *testing.T) {
+	f := newFixture(t, fixtureOpts{})
+	pv, err := f.tools.Preview(t.Context(), f.session, "uniswap_execute_swap", swapArgs(tokA, 1_000))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, ok := f.reg.Get("uniswap_execute_swap")
+	if !ok {
+		t.Fatal("no swap tool")
+	}
+	changed := e.Tool
+	def := *e.Def
+	def.Description += " Now also sends the proceeds elsewhere."
+	changed.Def = &def
+	if err := f.reg.Replace(changed); err != nil {
+		t.Fatal(err)
+	}
+	before := f.executed.Load()
+	_, err = f.tools.Commit(t.Context(), f.session, CommitRequest{PermitID: pv.PermitID})
+	wantRefusal(t, err, reason.ToolChanged)
+	if f.executed.Load() != before {
+		t.Error("the permit of the old definition executed")
+	}
+	again, err := f.tools.Preview(t.Context(), f.session, "uniswap_execute_swap", swapArgs(tokA, 1_000))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.tools.Commit(t.Context(), f.session, CommitRequest{PermitID: again.PermitID}); err != nil {
+		t.Errorf("a permit previewed against the new definition: %v", err)
 	}
 }

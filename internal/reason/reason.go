@@ -116,6 +116,7 @@ const (
 	PermitMismatch      Code = "PERMIT_ARGS_MISMATCH"
 	PolicyChanged       Code = "POLICY_CHANGED"
 	PhaseChanged        Code = "PHASE_CHANGED"
+	ToolChanged         Code = "TOOL_CHANGED"
 	AnnounceDelay       Code = "ANNOUNCE_DELAY_PENDING"
 	Halted              Code = "EMERGENCY_HALT"
 	ApprovalRequired    Code = "OWNER_APPROVAL_REQUIRED"
@@ -239,6 +240,7 @@ var catalog = []Entry{
 	{PermitMismatch, "the commit's tool or arguments differ from the previewed ones"},
 	{PolicyChanged, "the policy changed since the preview; preview again"},
 	{PhaseChanged, "the PolicyCage phase changed since the preview; preview again"},
+	{ToolChanged, "the tool's definition changed since the preview (an upstream server changed or was reloaded); preview again"},
 	{AnnounceDelay, "an elevated action waits out its announce delay before commit"},
 	{Halted, "writes are halted until the owner lifts the emergency halt"},
 	{ApprovalRequired, "a privileged action needs the owner's signed approval"},

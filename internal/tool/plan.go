@@ -1,7 +1,9 @@
 package tool
 
 import (
+	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math/big"
@@ -84,6 +86,9 @@ type Plan struct {
 	// calls among Txs are granted too; tools that sign an allowance
 	// off-chain list it here.
 	Grants []Grant `json:"grants,omitempty"`
+	// Def is the DefHash of the tool definition the plan was made for,
+	// which the gate records at preview and checks at commit.
+	Def string `json:"def,omitempty"`
 	// Payees are the addresses outside the wallet the action sends value
 	// to directly (a transfer's recipient), so that the policy can ask
 	// where they came from. Venues a protocol action pays through are not
@@ -231,4 +236,16 @@ func (h *HexBytes) UnmarshalText(b []byte) error {
 	}
 	*h = v
 	return nil
+}
+
+// DefHash is the SHA-256 (hex) of a tool definition's JSON: what a plan
+// records as the definition it was made for, so that a permit is never
+// committed against another definition of the same name.
+func DefHash(d *Def) string {
+	b, err := json.Marshal(d)
+	if err != nil {
+		return ""
+	}
+	h := sha256.Sum256(b)
+	return hex.EncodeToString(h[:])
 }

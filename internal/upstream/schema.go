@@ -19,6 +19,8 @@ func PinnedInputSchema(ctx context.Context, pins store.Pins, actions store.Actio
 	if !strings.HasPrefix(name, "mcp_") {
 		return nil, false, nil
 	}
+	// The newest pinning or approval record of the name says which
+	// server's tool it is; the pin says which definition is in force.
 	recs, err := actions.Actions(ctx, store.ActionFilter{Tool: name})
 	if err != nil {
 		return nil, false, fmt.Errorf("read the approval records of %s: %w", name, err)
@@ -31,12 +33,8 @@ func PinnedInputSchema(ctx context.Context, pins store.Pins, actions store.Actio
 		var d struct {
 			Server string `json:"server"`
 			Tool   string `json:"tool"`
-			Hash   string `json:"hash"`
-			Def    struct {
-				InputSchema json.RawMessage `json:"input_schema"`
-			} `json:"definition"`
 		}
-		if json.Unmarshal(r.Detail, &d) != nil || ToolName(d.Server, d.Tool) != name || len(d.Def.InputSchema) == 0 {
+		if json.Unmarshal(r.Detail, &d) != nil || ToolName(d.Server, d.Tool) != name {
 			continue
 		}
 		pin, err := pins.PinnedTool(ctx, d.Server, d.Tool)
@@ -46,10 +44,17 @@ func PinnedInputSchema(ctx context.Context, pins store.Pins, actions store.Actio
 		if err != nil {
 			return nil, false, fmt.Errorf("upstream %s: read the pin of %s: %w", d.Server, d.Tool, err)
 		}
-		if pin.Hash != d.Hash {
-			continue // an older definition: the current one is recorded later
+		def, ok, err := ApprovedDef(ctx, actions, d.Server, d.Tool, pin.Hash)
+		if err != nil || !ok {
+			return nil, false, err
 		}
-		return d.Def.InputSchema, true, nil
+		var in struct {
+			InputSchema json.RawMessage `json:"input_schema"`
+		}
+		if json.Unmarshal(def, &in) != nil || len(in.InputSchema) == 0 {
+			return nil, false, nil
+		}
+		return in.InputSchema, true, nil
 	}
 	return nil, false, nil
 }

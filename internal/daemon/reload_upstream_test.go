@@ -170,7 +170,15 @@ func TestReloadUpstreams(t *testing.T) {
 	if status != 200 || !strings.Contains(string(b), "note k1 says hello") {
 		t.Fatalf("the added read tool: %d %s", status, b)
 	}
-	decisions, err := running.Stack.Store.QueryDecisions(t.Context(), store.DecisionFilter{Tool: "mcp_notes_get_note"})
+	// A read's decision is written by the audit writer's next group
+	// commit, after the answer: wait for it rather than race it.
+	var decisions []store.DecisionRecord
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		decisions, err = running.Stack.Store.QueryDecisions(t.Context(), store.DecisionFilter{Tool: "mcp_notes_get_note"})
+		if err != nil || len(decisions) > 0 || time.Now().After(deadline) {
+			break
+		}
+	}
 	if err != nil || len(decisions) != 1 || decisions[0].Decision != store.VerdictAllow {
 		t.Errorf("the gate's decisions on mcp_notes_get_note: %+v (%v), want one allow", decisions, err)
 	}

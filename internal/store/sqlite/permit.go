@@ -137,15 +137,7 @@ func checkPermit(p *store.Permit) error {
 
 // nanos returns t in Unix nanoseconds, refusing a zero time or one outside
 // the years they hold.
-func nanos(what string, t time.Time) (int64, error) {
-	if t.IsZero() {
-		return 0, invalid("zero %s", what)
-	}
-	if t.Before(minTime) || t.After(maxTime) {
-		return 0, invalid("%s %v outside years 1678-2262", what, t)
-	}
-	return t.UnixNano(), nil
-}
+func nanos(what string, t time.Time) (int64, error) { return store.Nanos(what, t) }
 
 // Permit returns the permit with id, or an error wrapping store.ErrNotFound.
 func (s *Store) Permit(ctx context.Context, pid string) (store.Permit, error) {
@@ -507,27 +499,7 @@ func (s *Store) AppendAction(ctx context.Context, rec *store.ActionRecord) error
 	return s.submit(ctx, &op{kind: opAction, durable: true, action: &a})
 }
 
-func checkAction(r *store.ActionRecord) error {
-	if !id.ValidAny(r.ID) {
-		return invalid("id %q is not an id ward makes", r.ID)
-	}
-	if _, err := nanos("time", r.Time); err != nil {
-		return err
-	}
-	switch {
-	case !r.Kind.Valid():
-		return invalid("kind %v is not an action kind", r.Kind)
-	case r.Status > store.StatusFailed:
-		return invalid("status %v is not an action status", r.Status)
-	case r.GasUsed > math.MaxInt64:
-		return invalid("gas used %d above %d", r.GasUsed, int64(math.MaxInt64))
-	case strings.Trim(r.GasCostWei, "0123456789") != "":
-		return invalid("gas cost %q is not a decimal number of wei", r.GasCostWei)
-	case len(r.Detail) > 0 && !json.Valid(r.Detail):
-		return invalid("detail is not JSON")
-	}
-	return nil
-}
+func checkAction(r *store.ActionRecord) error { return r.Validate() }
 
 func (w *writer) writeAction(o *op) error {
 	st, a := w.action, o.action

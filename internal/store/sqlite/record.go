@@ -3,9 +3,7 @@ package sqlite
 import (
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"math"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -40,17 +38,15 @@ func parseTime(s string) (time.Time, error) {
 }
 
 // errInvalid marks records rejected before they are queued.
-var errInvalid = errors.New("invalid record")
+var errInvalid = store.ErrInvalidRecord
 
-func invalid(format string, args ...any) error {
-	return fmt.Errorf("%w: %s", errInvalid, fmt.Sprintf(format, args...))
-}
+func invalid(format string, args ...any) error { return store.Invalid(format, args...) }
 
 // Decision times are stored as Unix nanoseconds, which an int64 holds for
 // these years.
 var (
-	minTime = time.Unix(0, math.MinInt64).UTC()
-	maxTime = time.Unix(0, math.MaxInt64).UTC()
+	minTime = store.MinTime
+	maxTime = store.MaxTime
 )
 
 // newDecisionOp validates rec and returns its op, with what the writer

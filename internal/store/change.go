@@ -1,0 +1,32 @@
+package store
+
+import "context"
+
+// ChangeKind names what kind of state a Change is about.
+type ChangeKind uint8
+
+// Kinds of change. The zero value is ChangeAll: forget everything cached
+// (sent when a watcher may have missed changes, as after a reconnect).
+const (
+	ChangeAll       ChangeKind = iota
+	ChangeSession              // ID: a session id whose record or ledger changed
+	ChangePrincipal            // ID: a principal whose tokens, review or taint changed
+	ChangeControl              // the gate's phase or halt
+)
+
+// Change tells the caches above a store shared by several processes that
+// another writer changed something they may hold.
+type Change struct {
+	Kind ChangeKind
+	ID   string
+}
+
+// Watcher is implemented by a backend that several processes share. Watch
+// delivers, until ctx ends, a Change for every committed write of any
+// process that changed a session, a principal or the gate's control, and
+// a ChangeAll whenever it cannot vouch that it missed none (first
+// connection, reconnect, a full channel). A process's own writes are
+// delivered too.
+type Watcher interface {
+	Watch(ctx context.Context) (<-chan Change, error)
+}

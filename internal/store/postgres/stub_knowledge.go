@@ -1,0 +1,160 @@
+package postgres
+
+import (
+	"context"
+	"time"
+
+	"github.com/wardhq/ward/internal/adopt"
+	"github.com/wardhq/ward/internal/knowledge"
+	"github.com/wardhq/ward/internal/oracle"
+	"github.com/wardhq/ward/internal/skill"
+	"github.com/wardhq/ward/internal/store"
+)
+
+func (st *Store) ListQuarantined(ctx context.Context, f store.QuarantineFilter) ([]store.QuarantinedEntry, error) {
+	return nil, errTODO
+}
+
+func (st *Store) PruneQuarantine(ctx context.Context, now time.Time) (int64, error) {
+	return 0, errTODO
+}
+
+func (st *Store) PutQuarantined(ctx context.Context, q *store.QuarantinedEntry) (evicted []string, err error) {
+	return nil, errTODO
+}
+
+func (st *Store) QuarantinedEntry(ctx context.Context, id string) (*store.QuarantinedEntry, error) {
+	return nil, errTODO
+}
+
+func (st *Store) RollbackQuarantined(ctx context.Context, q *store.QuarantinedEntry, reason string, at time.Time) error {
+	return errTODO
+}
+
+func (st *Store) SetQuarantineStatus(ctx context.Context, id string, status store.QuarantineStatus, reason string, attack knowledge.AttackType, at time.Time) error {
+	return errTODO
+}
+
+func (st *Store) Adoption(ctx context.Context, id string) (*adopt.Record, error) {
+	return nil, errTODO
+}
+
+func (st *Store) Adoptions(ctx context.Context, limit int) ([]adopt.Record, error) {
+	return nil, errTODO
+}
+
+func (st *Store) DeleteEntry(ctx context.Context, id string) error {
+	return errTODO
+}
+
+func (st *Store) Entries(ctx context.Context, partition knowledge.Partition, limit int) ([]store.GrimoireEntry, error) {
+	return nil, errTODO
+}
+
+func (st *Store) Entry(ctx context.Context, id string) (*store.GrimoireEntry, error) {
+	return nil, errTODO
+}
+
+func (st *Store) PutAdoption(ctx context.Context, r *adopt.Record) error {
+	return errTODO
+}
+
+func (st *Store) PutEntry(ctx context.Context, g *store.GrimoireEntry) error {
+	return errTODO
+}
+
+func (st *Store) Lessons(ctx context.Context) ([]adopt.Lesson, error) {
+	return nil, errTODO
+}
+
+func (st *Store) SaveLessons(ctx context.Context, put []adopt.Lesson, remove []string) error {
+	return errTODO
+}
+
+func (st *Store) PutSample(ctx context.Context, s store.Sample, keep int) error {
+	return errTODO
+}
+
+func (st *Store) Samples(ctx context.Context) ([]store.Sample, error) {
+	return nil, errTODO
+}
+
+func (st *Store) ImmuneSignatures(ctx context.Context) ([]oracle.Signature, error) {
+	return nil, errTODO
+}
+
+func (st *Store) OracleFilters(ctx context.Context) (f oracle.Filters, ok bool, err error) {
+	return oracle.Filters{}, false, errTODO
+}
+
+func (st *Store) SaveMemory(ctx context.Context, f *oracle.Filters, sigs []oracle.Signature, keep int, at time.Time) error {
+	return errTODO
+}
+
+func (st *Store) AddSkills(ctx context.Context, cs []skill.Component, at time.Time) error {
+	return errTODO
+}
+
+func (st *Store) SkillComponents(ctx context.Context) ([]skill.Component, error) {
+	return nil, errTODO
+}
+
+func (st *Store) SaveSources(ctx context.Context, put []store.SourceRecord, remove []string) error {
+	return errTODO
+}
+
+func (st *Store) Sources(ctx context.Context) ([]store.SourceRecord, error) {
+	return nil, errTODO
+}
+
+func (st *Store) InfluencesSince(ctx context.Context, since time.Time) ([]store.Influence, error) {
+	return nil, errTODO
+}
+
+func (st *Store) NoteInfluences(ctx context.Context, session string, ins []adopt.Influence, at time.Time) error {
+	return errTODO
+}
+
+func (st *Store) CladeDemotions(ctx context.Context) ([]store.CladeDemotion, error) {
+	return nil, errTODO
+}
+
+func (st *Store) CladeVotes(ctx context.Context) ([]store.CladeVote, error) {
+	return nil, errTODO
+}
+
+func (st *Store) DemoteSharer(ctx context.Context, d store.CladeDemotion) (bool, error) {
+	return false, errTODO
+}
+
+func (st *Store) VoteClade(ctx context.Context, v store.CladeVote, d *store.CladeDemotion) (demoted bool, err error) {
+	return false, errTODO
+}
+
+func (st *Store) ApproveTool(ctx context.Context, server string, tool string, by string, at time.Time) (store.PendingTool, error) {
+	return store.PendingTool{}, errTODO
+}
+
+func (st *Store) PendingTools(ctx context.Context, server string) ([]store.PendingTool, error) {
+	return nil, errTODO
+}
+
+func (st *Store) PinTool(ctx context.Context, p store.PinnedTool) (approved store.PinnedTool, created bool, err error) {
+	return store.PinnedTool{}, false, errTODO
+}
+
+func (st *Store) PinnedTool(ctx context.Context, server string, tool string) (store.PinnedTool, error) {
+	return store.PinnedTool{}, errTODO
+}
+
+func (st *Store) PinnedTools(ctx context.Context, server string) ([]store.PinnedTool, error) {
+	return nil, errTODO
+}
+
+func (st *Store) RepinTool(ctx context.Context, p store.PinnedTool, from string) (updated bool, err error) {
+	return false, errTODO
+}
+
+func (st *Store) SetPendingTools(ctx context.Context, server string, ps []store.PendingTool) error {
+	return errTODO
+}

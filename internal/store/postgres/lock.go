@@ -16,14 +16,14 @@ import (
 
 // Lock classes: the first half of a two-int advisory key.
 const (
-	lockMigrate int32 = 1 + iota // session lock around migrations
-	lockWindows                  // spend and rate windows (one global key)
-	lockTrust                    // the trust log's head
-	lockSession                  // a principal's sessions (key: principal)
-	lockHeld                     // a session's held calls (key: session)
-	lockPrincipal                // principal names
-	lockKnowledge                // an agent's quarantine (key: agent)
-	lockLearnt                   // what ingestion learns (key: table)
+	lockMigrate   int32 = 1 + iota // session lock around migrations
+	lockWindows                    // spend and rate windows (one global key)
+	lockTrust                      // the trust log's head
+	lockSession                    // a principal's sessions (key: principal)
+	lockHeld                       // a session's held calls (key: session)
+	lockPrincipal                  // principal names
+	lockKnowledge                  // an agent's quarantine (key: agent)
+	lockLearnt                     // what ingestion learns (key: table)
 )
 
 // key hashes a name into the second half of an advisory key.

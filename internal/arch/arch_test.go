@@ -80,9 +80,11 @@ var layers = map[string]int{
 	"internal/telemetry":                    Mechanism, // OpenTelemetry traces: the provider, span helpers and trace context
 	"internal/telemetry/telemetrytest":      Mechanism, // an in-process OTLP collector for tests
 
-	"internal/store":           Store,
-	"internal/store/sqlite":    Store,
-	"internal/store/storetest": Store,
+	"internal/store":                 Store,
+	"internal/store/sqlite":          Store,
+	"internal/store/postgres":        Store,
+	"internal/store/postgres/pgtest": Store,
+	"internal/store/storetest":       Store,
 
 	"internal/audit":    Service,
 	"internal/vault":    Service,
@@ -169,9 +171,12 @@ func TestOnlySafetyLayerMints(t *testing.T) {
 	}
 }
 
-// backendPkg is the store backend; only daemon, which picks it, may
-// import it: flows, surfaces and cli use the store's interfaces.
+// backendPkg and backendPkgs are the store backends; only daemon, which
+// picks one, may import them: flows, surfaces and cli use the store's
+// interfaces.
 const backendPkg = module + "internal/store/sqlite"
+
+var backendPkgs = map[string]bool{backendPkg: true, module + "internal/store/postgres": true}
 
 func backendViolations(imports map[string][]string) []string {
 	var out []string
@@ -180,7 +185,7 @@ func backendViolations(imports map[string][]string) []string {
 			continue
 		}
 		for _, d := range deps {
-			if d == backendPkg {
+			if backendPkgs[d] {
 				out = append(out, fmt.Sprintf("%s imports %s: only daemon opens the store backend (daemon.OpenStore)", pkg, d))
 			}
 		}
@@ -295,6 +300,7 @@ var testHelpers = map[string]bool{
 	"internal/store/storetest":              true,
 	"internal/hook/hooktest":                true,
 	"internal/hook/windowstest":             true,
+	"internal/store/postgres/pgtest":        true,
 	"internal/grimoire/archive/archivetest": true,
 	"internal/telemetry/telemetrytest":      true,
 }

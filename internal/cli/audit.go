@@ -29,8 +29,8 @@ func openAuditStore(ctx context.Context, io IO, cfgPath, data, dbPath string) (s
 	if err != nil {
 		return nil, usageErr(io, "%v", err)
 	}
-	db := storeFile(data, dbPath)
-	if !fileExists(db) {
+	db := storeOf(cfg, data, dbPath)
+	if !storeExists(db) {
 		return nil, fail(io, "no database at %s (nothing has been recorded yet)", db)
 	}
 	st, err := openStore(ctx, db, cfg.Store.Synchronous)

@@ -3,6 +3,9 @@ package cli
 import (
 	"flag"
 	"path/filepath"
+
+	"github.com/wardhq/ward/internal/config"
+	"github.com/wardhq/ward/internal/daemon"
 )
 
 // defaultData is the data directory of every command that opens ward's
@@ -29,3 +32,17 @@ func storeFile(data, db string) string {
 	}
 	return filepath.Join(data, "ward.db")
 }
+
+// storeOf is the store a command opens under the configuration f: db when
+// --db was given (a file, or a postgres:// URL), else f's [store] url when
+// it names one, else ward.db in the data directory.
+func storeOf(f *config.File, data, db string) string {
+	if db == "" && f != nil && f.Store.URL != "" {
+		return f.Store.URL
+	}
+	return storeFile(data, db)
+}
+
+// storeExists reports whether there is a store at target to open: a
+// PostgreSQL URL always (the server answers for it), a file if it exists.
+func storeExists(target string) bool { return daemon.IsURL(target) || fileExists(target) }

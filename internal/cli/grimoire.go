@@ -85,6 +85,11 @@ func grimoireImport(ctx context.Context, io IO, args []string) int {
 	if err != nil {
 		return usageErr(io, "%v", err)
 	}
+	if f.Store.URL != "" {
+		// All or nothing rests on staging a copy of the SQLite file and
+		// swapping it in; a shared database has no such swap.
+		return fail(io, "grimoire import: not supported on a shared PostgreSQL store ([store] url): import into a SQLite data directory, or share the entries with the clade through the relay")
+	}
 	if err := os.MkdirAll(*data, 0o700); err != nil {
 		return fail(io, "grimoire import: data directory: %v", err)
 	}
@@ -312,6 +317,7 @@ func syncFile(path string) error {
 func grimoireExport(ctx context.Context, io IO, args []string) int {
 	fs := flags(io, "grimoire export", "ARCHIVE", grimoireExportHelp)
 	data := dataFlag(fs, "data directory of the ward whose Grimoire to export")
+	cfgPath := fs.String("config", "", "ward.toml whose [store] url names a shared database (default: ./ward.toml if present)")
 	scopeName := fs.String("scope", "local", "who the archive is for: local (every entry), clade, commons (the propagation gates) or listed (--actor's own entries)")
 	actor := fs.String("actor", "", "with --scope listed: the address listing its entries")
 	pos, st, ok := parseAnywhere(fs, args)
@@ -320,6 +326,10 @@ func grimoireExport(ctx context.Context, io IO, args []string) int {
 	}
 	if len(pos) != 1 {
 		return usageErr(io, "grimoire export: give one archive path (.zip, .tar.gz, .tgz or .tar)")
+	}
+	f, err := loadConfig(*cfgPath)
+	if err != nil {
+		return usageErr(io, "grimoire export: %v", err)
 	}
 	scope, err := exportScope(*scopeName, *actor)
 	if err != nil {
@@ -332,7 +342,7 @@ func grimoireExport(ctx context.Context, io IO, args []string) int {
 	var recs []archive.Record
 	held := 0
 	var skipped []string
-	if db := filepath.Join(*data, "ward.db"); fileExists(db) {
+	if db := storeOf(f, *data, ""); storeExists(db) {
 		st, err := daemon.OpenStore(ctx, db, "")
 		if err != nil {
 			return fail(io, "grimoire export: %v", err)

@@ -17,6 +17,7 @@ import (
 	"github.com/wardhq/ward/internal/audit"
 	"github.com/wardhq/ward/internal/catalog"
 	"github.com/wardhq/ward/internal/config"
+	"github.com/wardhq/ward/internal/daemon"
 	"github.com/wardhq/ward/internal/gate"
 	"github.com/wardhq/ward/internal/policy"
 	"github.com/wardhq/ward/internal/policy/rules"
@@ -106,11 +107,13 @@ func policyCheck(ctx context.Context, io IO, args []string) int {
 	if err != nil {
 		return fail(io, "%v", err)
 	}
-	db := storeFile(*data, *dbPath)
+	db := storeOf(cfg, *data, *dbPath)
 	var st store.Store
-	if *record || fileExists(db) {
-		if err := os.MkdirAll(filepath.Dir(db), 0o700); err != nil {
-			return fail(io, "%v", err)
+	if *record || storeExists(db) {
+		if !daemon.IsURL(db) {
+			if err := os.MkdirAll(filepath.Dir(db), 0o700); err != nil {
+				return fail(io, "%v", err)
+			}
 		}
 		st, err = openStore(ctx, db, cfg.Store.Synchronous)
 		if err != nil {
@@ -277,7 +280,13 @@ func policyLint(ctx context.Context, io IO, args []string) int {
 		return usageErr(io, "policy lint takes exactly one file")
 	}
 	name := fs.Arg(0)
-	schemas, closeStore := pinnedSchemas(ctx, storeFile(*data, ""))
+	// The store is the one the file names in [store] url, if it can
+	// be read that far, else the data directory's.
+	var pre *config.File
+	if raw, err := os.ReadFile(name); err == nil {
+		pre, _ = config.Parse(name, raw)
+	}
+	schemas, closeStore := pinnedSchemas(ctx, storeOf(pre, *data, ""))
 	defer closeStore()
 	f, err := config.LoadWith(name, schemas)
 	if err != nil {
@@ -316,7 +325,7 @@ func policyLint(ctx context.Context, io IO, args []string) int {
 // the database at db, if there is one (nil otherwise), and what closes it.
 // A schema that cannot be read leaves its tool untyped.
 func pinnedSchemas(ctx context.Context, db string) (func(string) json.RawMessage, func()) {
-	if !fileExists(db) {
+	if !storeExists(db) {
 		return nil, func() {}
 	}
 	st, err := openStore(ctx, db, "")

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"text/tabwriter"
 	"time"
 
@@ -15,22 +14,26 @@ import (
 	"github.com/wardhq/ward/internal/store"
 )
 
-// openTokens opens the data directory's database for a token command;
-// create makes the directory, the others need it to exist.
-func openTokens(ctx context.Context, data string, create bool) (store.Store, error) {
-	db := filepath.Join(data, "ward.db")
-	if create {
-		if err := os.MkdirAll(data, 0o700); err != nil {
-			return nil, err
-		}
-	} else if !fileExists(db) {
-		return nil, fmt.Errorf("no ward database in %s (see --data)", data)
-	}
-	st, err := daemon.OpenStore(ctx, db, "")
+// openTokens opens the store of a token command: the shared database
+// when the configuration at cfgPath (default ./ward.toml, if present) has
+// a [store] url, else the data directory's; create makes the directory,
+// the others need its database to exist.
+func openTokens(ctx context.Context, cfgPath, data string, create bool) (store.Store, error) {
+	f, err := loadConfig(cfgPath)
 	if err != nil {
 		return nil, err
 	}
-	return st, nil
+	db := storeOf(f, data, "")
+	switch {
+	case daemon.IsURL(db):
+	case create:
+		if err := os.MkdirAll(data, 0o700); err != nil {
+			return nil, err
+		}
+	case !fileExists(db):
+		return nil, fmt.Errorf("no ward database in %s (see --data)", data)
+	}
+	return daemon.OpenStore(ctx, db, "")
 }
 
 func tokenCreate(ctx context.Context, io IO, args []string) int {
@@ -44,6 +47,7 @@ token expires and is refused from then on. With --json the token and its
 principal are printed as one JSON object instead.`)
 	role := fs.String("role", "", "owner, agent or peer (required)")
 	data := dataFlag(fs, "data directory (created if missing)")
+	cfgPath := fs.String("config", "", "ward.toml whose [store] url names a shared database (default: ./ward.toml if present)")
 	name := fs.String("name", "", "a unique name for the token (shown in audits and by 'ward token list')")
 	ttl := fs.Duration("ttl", 0, "lifetime, e.g. 720h (default: never expires)")
 	asJSON := fs.Bool("json", false, "print {\"token\":...,\"principal\":{...}} as JSON")
@@ -65,7 +69,7 @@ principal are printed as one JSON object instead.`)
 	if *ttl < 0 || *ttl > auth.MaxTTL {
 		return usageErr(io, "token create: --ttl: %v", auth.ErrBadTTL)
 	}
-	st, err := openTokens(ctx, *data, true)
+	st, err := openTokens(ctx, *cfgPath, *data, true)
 	if err != nil {
 		return fail(io, "%v", err)
 	}
@@ -104,6 +108,7 @@ func tokenList(ctx context.Context, io IO, args []string) int {
 created, expires, revoked, last used. The secret is never shown (ward keeps
 only its hash). With --json, one JSON object per token per line.`)
 	data := dataFlag(fs, "data directory")
+	cfgPath := fs.String("config", "", "ward.toml whose [store] url names a shared database (default: ./ward.toml if present)")
 	asJSON := fs.Bool("json", false, "one JSON object per token per line")
 	if code, ok := parse(fs, args); !ok {
 		return code
@@ -111,7 +116,7 @@ only its hash). With --json, one JSON object per token per line.`)
 	if fs.NArg() > 0 {
 		return usageErr(io, "token list: unexpected argument %q", fs.Arg(0))
 	}
-	st, err := openTokens(ctx, *data, false)
+	st, err := openTokens(ctx, *cfgPath, *data, false)
 	if err != nil {
 		return fail(io, "%v", err)
 	}
@@ -165,6 +170,7 @@ serve on the same data directory within a second, including MCP sessions
 and event streams that were already open. Revocation is final; create a new
 token to replace it.`)
 	data := dataFlag(fs, "data directory")
+	cfgPath := fs.String("config", "", "ward.toml whose [store] url names a shared database (default: ./ward.toml if present)")
 	if code, ok := parseInterleaved(fs, args); !ok {
 		return code
 	}
@@ -172,7 +178,7 @@ token to replace it.`)
 	if !ok {
 		return code
 	}
-	st, err := openTokens(ctx, *data, false)
+	st, err := openTokens(ctx, *cfgPath, *data, false)
 	if err != nil {
 		return fail(io, "%v", err)
 	}
@@ -198,6 +204,7 @@ name, role, expiry) stays, so its sessions and audit history stay its own;
 the old secret is refused from then on, by a running ward serve within a
 second. A revoked or expired token cannot be rotated.`)
 	data := dataFlag(fs, "data directory")
+	cfgPath := fs.String("config", "", "ward.toml whose [store] url names a shared database (default: ./ward.toml if present)")
 	asJSON := fs.Bool("json", false, "print {\"token\":...,\"principal\":{...}} as JSON")
 	if code, ok := parseInterleaved(fs, args); !ok {
 		return code
@@ -206,7 +213,7 @@ second. A revoked or expired token cannot be rotated.`)
 	if !ok {
 		return code
 	}
-	st, err := openTokens(ctx, *data, false)
+	st, err := openTokens(ctx, *cfgPath, *data, false)
 	if err != nil {
 		return fail(io, "%v", err)
 	}

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
-	"path/filepath"
 	"text/tabwriter"
 	"time"
 
@@ -67,8 +66,8 @@ arguments. --json prints a stable array, one object per server:
 		return usageErr(io, "%v", err)
 	}
 	var list []upstream.ServerInfo
-	db := filepath.Join(*data, "ward.db")
-	if fileExists(db) {
+	db := storeOf(f, *data, "")
+	if storeExists(db) {
 		st, err := daemon.OpenStore(ctx, db, "")
 		if err != nil {
 			return fail(io, "%v", err)
@@ -168,6 +167,7 @@ before ward serve started is registered at its next start. Without TOOL, it
 only lists what is pending.`)
 	data := fs.String("data", "ward-data", "data directory of the ward whose approvals to change")
 	by := fs.String("by", "", "who approves (recorded in the action log; default: $USER)")
+	cfgPath := fs.String("config", "", "ward.toml whose [store] url names a shared database (default: ./ward.toml if present)")
 	if code, ok := parse(fs, args); !ok {
 		return code
 	}
@@ -178,8 +178,12 @@ only lists what is pending.`)
 	if !upstream.ValidServerName(name) {
 		return usageErr(io, "upstream approve: %q is not an upstream server name", name)
 	}
-	db := filepath.Join(*data, "ward.db")
-	if !fileExists(db) {
+	f, err := loadConfig(*cfgPath)
+	if err != nil {
+		return usageErr(io, "%v", err)
+	}
+	db := storeOf(f, *data, "")
+	if !storeExists(db) {
 		return fail(io, "no ward database in %s", *data)
 	}
 	st, err := daemon.OpenStore(ctx, db, "")

@@ -13,6 +13,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/url"
 	"os"
 	"slices"
 	"strings"
@@ -72,6 +73,11 @@ type File struct {
 type Store struct {
 	Path        string // default "ward.db"
 	Synchronous string // "full" (default) or "normal"
+	// URL, when set, is a PostgreSQL database (postgres://user@host/db)
+	// that every ward instance configured with it shares, in place of the
+	// data directory's SQLite file. A password is better given through
+	// PGPASSWORD or a ~/.pgpass file than in the URL.
+	URL string
 }
 
 // Diagnostic is one problem found in a file.
@@ -185,6 +191,12 @@ func parse(name string, data []byte, schemas func(string) json.RawMessage) (*Fil
 		}
 		if s.Synchronous != nil {
 			f.Store.Synchronous = *s.Synchronous
+		}
+		if s.URL != nil {
+			f.Store.URL = *s.URL
+			if err := checkStoreURL(f.Store.URL); err != nil {
+				diags = append(diags, idx.at("store.url", err.Error()))
+			}
 		}
 		if f.Store.Path == "" {
 			diags = append(diags, idx.at("store.path", "must not be empty"))
@@ -301,4 +313,20 @@ func Reload(e *policy.Engine, path string, res *rules.Resolver) (*File, error) {
 	}
 	f.Snapshot = snap
 	return f, nil
+}
+
+// checkStoreURL accepts a postgres:// or postgresql:// URL with a host.
+func checkStoreURL(raw string) error {
+	u, err := url.Parse(raw)
+	switch {
+	case raw == "":
+		return errors.New("must not be empty (leave it out for the SQLite file)")
+	case err != nil:
+		return errors.New("is not a URL")
+	case u.Scheme != "postgres" && u.Scheme != "postgresql":
+		return fmt.Errorf("scheme %q: want postgres:// (PostgreSQL is the only database server ward supports)", u.Scheme)
+	case u.Host == "" && u.Query().Get("host") == "":
+		return errors.New("names no host")
+	}
+	return nil
 }

@@ -37,6 +37,7 @@ type fileTOML struct {
 type storeTOML struct {
 	Path        *string `toml:"path"`
 	Synchronous *string `toml:"synchronous"`
+	URL         *string `toml:"url"`
 }
 
 type policyTOML struct {

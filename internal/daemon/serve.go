@@ -26,6 +26,7 @@ import (
 	"github.com/wardhq/ward/internal/policy"
 	"github.com/wardhq/ward/internal/policy/rules"
 	"github.com/wardhq/ward/internal/registry"
+	"github.com/wardhq/ward/internal/store"
 	"github.com/wardhq/ward/internal/telemetry"
 	"github.com/wardhq/ward/internal/trust"
 )
@@ -269,7 +270,7 @@ func OpenData(ctx context.Context, dir string, f *config.File, extra ...func(ctx
 	}
 	st, err := Open(ctx, Config{
 		Extra: ex,
-		DB:    filepath.Join(dir, "ward.db"), Synchronous: f.Store.Synchronous, Policy: snap,
+		DB:    StoreTarget(dir, f), Synchronous: f.Store.Synchronous, Policy: snap,
 		RPCURL: f.Chain.RPCURL, RPCURLs: rest(f.Chain.RPCURLs), ChainID: f.Chain.ChainID, Book: f.Book, MoreChains: more, WalletKeyFile: f.Chain.WalletKeyFile, DevSeed: f.Chain.DevSeed, Price: f.Chain.Price,
 		Hooks: f.Hooks, PermitTTL: f.Gate.PermitTTL, AnnounceDelay: announceDelay(f.Gate.AnnounceDelay), TickPeriod: f.Gate.TickPeriod,
 		QuarantineTTL: f.Gate.QuarantineTTL,
@@ -359,6 +360,11 @@ func Serve(ctx context.Context, cfg ServeConfig) error {
 		return err
 	}
 	srv := &Server{Stack: st, Verifier: auth.NewVerifier(st.Store, 0), Mux: http.NewServeMux(), File: cfg.File, Log: cfg.Log, Version: cfg.Version, Data: cfg.Data}
+	st.OnChange(func(c store.Change) {
+		if c.Kind == store.ChangePrincipal {
+			srv.Verifier.Invalidate(c.ID) // a token revoked or rotated through another instance
+		}
+	})
 	srv.loaded.Store(&Loaded{File: cfg.File, At: start})
 	srv.Mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")

@@ -39,7 +39,6 @@ import (
 	"github.com/wardhq/ward/internal/registry"
 	"github.com/wardhq/ward/internal/skill"
 	"github.com/wardhq/ward/internal/store"
-	"github.com/wardhq/ward/internal/store/sqlite"
 	"github.com/wardhq/ward/internal/taint"
 	"github.com/wardhq/ward/internal/telemetry"
 	"github.com/wardhq/ward/internal/tool"
@@ -125,7 +124,7 @@ type Config struct {
 
 // Stack is a running ward.
 type Stack struct {
-	Store    *sqlite.Store
+	Store    Backend
 	Engine   *policy.Engine
 	Decider  *gate.Gate
 	Dev      *chain.DevChain // nil with an RPC endpoint
@@ -156,6 +155,9 @@ type Stack struct {
 	vault *vault.Vault // nil without Config.VaultKey
 
 	closers []func() error
+
+	changeMu sync.Mutex
+	onChange []func(store.Change)
 }
 
 // Open starts everything cfg describes. On error, whatever started is
@@ -475,8 +477,51 @@ func (s *Stack) openGate(cfg Config) error {
 	if err != nil {
 		return err
 	}
+	if w, ok := s.Store.(store.Watcher); ok {
+		if err := s.watch(w); err != nil {
+			return err
+		}
+	}
 	s.Facade, err = facade.New(facade.Config{Gate: s.Tools})
 	return err
+}
+
+// watch follows the changes other instances commit to a shared store: the
+// gate drops what it caches of a changed session and rereads its
+// principal's review and taint, and every OnChange listener hears of it.
+func (s *Stack) watch(w store.Watcher) error {
+	ctx, cancel := context.WithCancel(context.Background())
+	ch, err := w.Watch(ctx)
+	if err != nil {
+		cancel()
+		return fmt.Errorf("watch the shared store: %w", err)
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for c := range ch {
+			if err := s.Tools.Forget(ctx, c); err != nil && ctx.Err() == nil {
+				slog.Warn("shared store: a change could not be applied to the session cache", "kind", c.Kind, "err", err)
+			}
+			s.changeMu.Lock()
+			ls := s.onChange
+			s.changeMu.Unlock()
+			for _, f := range ls {
+				f(c)
+			}
+		}
+	}()
+	s.closers = append(s.closers, func() error { cancel(); <-done; return nil })
+	return nil
+}
+
+// OnChange registers f to hear of every change committed to a shared store
+// (by any instance, this one included); on a store no other process
+// writes, f is never called.
+func (s *Stack) OnChange(f func(store.Change)) {
+	s.changeMu.Lock()
+	s.onChange = append(s.onChange, f)
+	s.changeMu.Unlock()
 }
 
 // openGrimoire builds the ingestion pipeline over the stack's store: the

@@ -2,16 +2,56 @@ package daemon
 
 import (
 	"context"
+	"path/filepath"
+	"strings"
 
+	"github.com/wardhq/ward/internal/config"
+
+	"github.com/wardhq/ward/internal/hook"
+	"github.com/wardhq/ward/internal/store"
+	"github.com/wardhq/ward/internal/store/postgres"
 	"github.com/wardhq/ward/internal/store/sqlite"
 )
 
-// OpenStore opens the database at path with ward's backend, SQLite, in the
-// given synchronous mode ("": the backend's default). It is the one place
-// that picks the backend: the stack, the stand-alone ingestion pipeline and
-// the commands that read or write a data directory's records without the
-// whole stack (tokens, audit, upstream pins, Grimoire export) open their
-// store through it. The caller closes the store.
-func OpenStore(ctx context.Context, path, synchronous string) (*sqlite.Store, error) {
-	return sqlite.Open(ctx, sqlite.Config{Path: path, Synchronous: synchronous})
+// Backend is what ward keeps its state in: the store and the spending and
+// rate windows. Both backends implement it: SQLite (one file, one host)
+// and PostgreSQL (one database that several ward instances share).
+type Backend interface {
+	store.Store
+	hook.Windows
+}
+
+var (
+	_ Backend = (*sqlite.Store)(nil)
+	_ Backend = (*postgres.Store)(nil)
+)
+
+// IsURL reports whether db names a PostgreSQL database (a postgres:// or
+// postgresql:// URL) rather than a SQLite file.
+func IsURL(db string) bool {
+	return strings.HasPrefix(db, "postgres://") || strings.HasPrefix(db, "postgresql://")
+}
+
+// OpenStore opens ward's store: the PostgreSQL database db names when it
+// is a URL (see IsURL), else the SQLite file at db in the given
+// synchronous mode ("": the backend's default; PostgreSQL's durability is
+// the server's). It is the one place that picks the backend: the stack,
+// the stand-alone ingestion pipeline and the commands that read or write a
+// data directory's records without the whole stack (tokens, audit,
+// upstream pins, Grimoire export) open their store through it. The caller
+// closes the store.
+func OpenStore(ctx context.Context, db, synchronous string) (Backend, error) {
+	if IsURL(db) {
+		return postgres.Open(ctx, postgres.Config{URL: db})
+	}
+	return sqlite.Open(ctx, sqlite.Config{Path: db, Synchronous: synchronous})
+}
+
+// StoreTarget is the store a data directory's ward uses under f: f's
+// [store] url when it names one, else ward.db in dir.
+func StoreTarget(dir string, f *config.File) string {
+	if f != nil && f.Store.URL != "" {
+		return f.Store.URL
+	}
+	return filepath.Join(dir, "ward.db")
 }

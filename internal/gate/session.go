@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
@@ -135,6 +136,11 @@ func (st *sessionTable) put(s *Session) *Session {
 func (st *sessionTable) drop(s *Session) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
+	st.dropLocked(s)
+}
+
+// dropLocked is drop with st.mu held.
+func (st *sessionTable) dropLocked(s *Session) {
 	if e, ok := st.byID[s.ID]; ok {
 		st.lru.Remove(e)
 		delete(st.byID, s.ID)
@@ -213,8 +219,14 @@ func (t *Tools) openSession(ctx context.Context, owner Owner, name string, o Tru
 	}
 	if !mustCreate {
 		if s := t.sessions.named(owner.PrincipalID, name); s != nil && t.live(s) {
-			t.touch(ctx, s)
-			return s, nil
+			fresh, err := t.fresh(ctx, s)
+			if err != nil {
+				return nil, err
+			}
+			if fresh {
+				t.touch(ctx, s)
+				return s, nil
+			}
 		}
 	}
 	if view == nil {
@@ -570,4 +582,134 @@ func clipRef(ref string) string {
 		return ref[:store.MaxObservationRef]
 	}
 	return ref
+}
+
+// Shared stores. When several ward instances share one store (a backend
+// that is a store.Watcher), another instance may change a session this one
+// caches: taint it, put it under review, change its checkers, delete it.
+// Two things keep the cache honest. Every use of a cached session by name
+// first re-reads its record (fresh): a session whose security state
+// changed is dropped and loaded again, so no call is decided on a level
+// another instance already left. And every change any instance commits
+// arrives as a store.Change (Forget), which drops the session and reloads
+// its principal's review and taint from the store, so that a review set
+// through one instance binds the principal's other sessions on all.
+
+// shared reports whether the gate's session store is shared with other
+// processes.
+func (t *Tools) shared() bool {
+	_, ok := t.cfg.Sessions.(store.Watcher)
+	return ok
+}
+
+// fresh reports whether the cached session s still has the security state
+// the store holds; if not, it drops s from the cache. On a store no other
+// process writes, the cache is the truth and fresh is always true.
+func (t *Tools) fresh(ctx context.Context, s *Session) (bool, error) {
+	if t.sessionStore() == nil || !t.shared() {
+		return true, nil
+	}
+	rec, err := t.sessionStore().Session(ctx, s.ID)
+	if errors.Is(err, store.ErrNotFound) {
+		t.sessions.drop(s)
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("gate: session: %w", err)
+	}
+	tr := s.Trust
+	tr.mu.Lock()
+	same := rec.Level == tr.level && rec.Judged == tr.judged && rec.Judge == tr.judge &&
+		slices.Equal(rec.Reviewers, tr.reviewers) && (!rec.DirectiveTrusted || rec.Directive == tr.directive)
+	tr.mu.Unlock()
+	if !same {
+		t.sessions.drop(s)
+	}
+	return same, nil
+}
+
+// Forget applies a change committed to a shared store by any instance:
+// the session it names is dropped from the cache (the next use loads it
+// from the store), and its principal's review and taint are read again.
+// store.ChangeAll drops every cached session and reloads every principal
+// this process knows. It returns the store's error, if reading failed; the
+// cache is dropped either way.
+func (t *Tools) Forget(ctx context.Context, c store.Change) error {
+	st := t.sessionStore()
+	if st == nil {
+		return nil
+	}
+	var principals []string
+	t.sessions.mu.Lock()
+	switch c.Kind {
+	case store.ChangeSession:
+		if e, ok := t.sessions.byID[c.ID]; ok {
+			s := e.Value.(*Session)
+			principals = append(principals, s.Principal)
+			t.sessions.dropLocked(s)
+		}
+	case store.ChangePrincipal:
+		for _, e := range t.sessions.byID {
+			if s := e.Value.(*Session); s.Principal == c.ID {
+				t.sessions.dropLocked(s)
+			}
+		}
+		principals = append(principals, c.ID)
+	case store.ChangeAll:
+		for p := range t.sessions.review {
+			principals = append(principals, p)
+		}
+		t.sessions.byID, t.sessions.byName = map[string]*list.Element{}, map[nameKey]string{}
+		t.sessions.lru.Init()
+	default:
+		t.sessions.mu.Unlock()
+		return nil
+	}
+	t.sessions.mu.Unlock()
+	if c.Kind == store.ChangeSession && len(principals) == 0 {
+		// Not cached here: find whose it is (a deleted session is
+		// nobody's any more: reload every principal).
+		rec, err := st.Session(ctx, c.ID)
+		switch {
+		case err == nil:
+			principals = append(principals, rec.PrincipalID)
+		case errors.Is(err, store.ErrNotFound):
+			return t.Forget(ctx, store.Change{Kind: store.ChangeAll})
+		default:
+			return fmt.Errorf("gate: forget: %w", err)
+		}
+	}
+	var errs []error
+	for _, p := range principals {
+		errs = append(errs, t.reloadPrincipal(ctx, p))
+	}
+	return errors.Join(errs...)
+}
+
+// reloadPrincipal reads the principal's review and taint from the store,
+// if this process has seen the principal (one it has not is loaded on
+// first sight, by knowPrincipal).
+func (t *Tools) reloadPrincipal(ctx context.Context, principal string) error {
+	t.sessions.mu.Lock()
+	_, known := t.sessions.review[principal]
+	t.sessions.mu.Unlock()
+	if !known {
+		return nil
+	}
+	under, err := t.sessionStore().UnderReview(ctx, principal)
+	if err != nil {
+		return fmt.Errorf("gate: reload principal: %w", err)
+	}
+	tainted, err := t.sessionStore().Tainted(ctx, principal)
+	if err != nil {
+		return fmt.Errorf("gate: reload principal: %w", err)
+	}
+	t.sessions.mu.Lock()
+	t.sessions.review[principal] = 0
+	if under {
+		t.sessions.review[principal] = 1
+	}
+	t.sessions.tainted[principal] = tainted
+	t.sessions.mu.Unlock()
+	return nil
 }

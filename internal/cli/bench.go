@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/wardhq/ward/internal/bench"
+	"github.com/wardhq/ward/internal/daemon"
 	"github.com/wardhq/ward/internal/policy/rules"
 	"github.com/wardhq/ward/internal/store"
 )
@@ -29,6 +30,8 @@ func benchPolicy(ctx context.Context, io IO, args []string) int {
 	duration := fs.Duration("duration", 3*time.Second, "how long each phase runs")
 	workers := fs.Int("workers", 256, "concurrent callers in the audited phase")
 	sync := fs.String("synchronous", "full", `SQLite synchronous mode of the audit database: "full" or "normal"`)
+	storeURL := fs.String("store", "", "audit into this PostgreSQL database (postgres://...) instead of a fresh SQLite file; its existing decisions are kept")
+	instances := fs.Int("instances", 1, "stores (and gates) opened on the one database, as that many ward instances would; the workers are spread over them")
 	asJSON := fs.Bool("json", false, "print one JSON object")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of both phases to this file (for go tool pprof)")
 	if st, ok := parse(fs, args); !ok {
@@ -36,6 +39,12 @@ func benchPolicy(ctx context.Context, io IO, args []string) int {
 	}
 	if *duration <= 0 || *workers <= 0 {
 		return usageErr(io, "--duration and --workers must be positive")
+	}
+	if *instances <= 0 {
+		return usageErr(io, "--instances must be positive")
+	}
+	if *storeURL != "" && !daemon.IsURL(*storeURL) {
+		return usageErr(io, "--store: want a postgres:// URL")
 	}
 	if *sync != "full" && *sync != "normal" {
 		return usageErr(io, `--synchronous must be "full" or "normal"`)
@@ -74,7 +83,9 @@ func benchPolicy(ctx context.Context, io IO, args []string) int {
 		Open: func(ctx context.Context, path string) (store.Store, error) {
 			return openStore(ctx, path, *sync)
 		},
-		Seed: 1,
+		Store:     *storeURL,
+		Instances: *instances,
+		Seed:      1,
 	})
 	if err != nil {
 		return fail(io, "%v", err)
@@ -89,6 +100,10 @@ func benchPolicy(ctx context.Context, io IO, args []string) int {
 		res.EvalPerSec, time.Duration(res.EvalP50Ns), time.Duration(res.EvalP99Ns), res.EvalOps)
 	fmt.Fprintf(io.Out, "gate + durable audit (%d callers): %9.0f decisions/s   p50 %8s   p99 %8s   (%d decisions, %d rows verified)\n",
 		res.Workers, res.AuditedPerSec, time.Duration(res.AuditedP50Ns), time.Duration(res.AuditedP99Ns), res.AuditedOps, res.AuditedRows)
-	fmt.Fprintf(io.Out, "synchronous=%s; evaluation ran with GOMAXPROCS=1, the audited phase with GOMAXPROCS=%d\n", *sync, res.GOMAXPROCS)
+	if *storeURL != "" {
+		fmt.Fprintf(io.Out, "audit store: PostgreSQL, %d instance(s); evaluation ran with GOMAXPROCS=1, the audited phase with GOMAXPROCS=%d\n", res.Instances, res.GOMAXPROCS)
+	} else {
+		fmt.Fprintf(io.Out, "synchronous=%s; evaluation ran with GOMAXPROCS=1, the audited phase with GOMAXPROCS=%d\n", *sync, res.GOMAXPROCS)
+	}
 	return exitOK
 }

@@ -3,6 +3,7 @@ package cli
 import (
 	"github.com/wardhq/ward/internal/sandbox"
 	"github.com/wardhq/ward/internal/skill"
+	"github.com/wardhq/ward/internal/store/postgres/pgtest"
 
 	"bufio"
 	"bytes"
@@ -37,7 +38,9 @@ func TestMain(m *testing.M) {
 		stop()
 		os.Exit(code)
 	}
-	os.Exit(m.Run())
+	// pgtest.Main stops the PostgreSQL server the shared-store tests
+	// started, if they had to start one.
+	os.Exit(pgtest.Main(m))
 }
 
 func run(t *testing.T, stdin string, args ...string) (string, string, int) {

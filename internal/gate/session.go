@@ -451,7 +451,7 @@ func (t *Tools) load(ctx context.Context, rec *store.SessionRecord, source polic
 				return nil, fmt.Errorf("gate: load session %s: its ledger is sealed and this gate has no vault", rec.ID)
 			}
 			if body, err = tr.box.Open(o.Body); err != nil {
-				return nil, fmt.Errorf("gate: load session %s: observation %d: %w", rec.ID, o.Seq, err)
+				return nil, fmt.Errorf("gate: load session %s: observation %d: %w%s", rec.ID, o.Seq, err, t.sealHint())
 			}
 		}
 		args := o.Args
@@ -712,4 +712,13 @@ func (t *Tools) reloadPrincipal(ctx context.Context, principal string) error {
 	t.sessions.tainted[principal] = tainted
 	t.sessions.mu.Unlock()
 	return nil
+}
+
+// sealHint explains a ledger that does not open on a shared store: the
+// instances sharing it must share the vault key too.
+func (t *Tools) sealHint() string {
+	if !t.shared() {
+		return ""
+	}
+	return " (on a shared store every ward instance needs the same vault.key in its data directory)"
 }

@@ -62,6 +62,8 @@ type File struct {
 	// Telemetry configures the export of traces ([telemetry]); the zero
 	// value exports nothing.
 	Telemetry telemetry.Config
+	// Relay configures the relay between clade members ([relay]).
+	Relay Relay
 	// Source is the file's bytes, recorded with the policy hash.
 	Source []byte
 	// Warnings are the file's problems that do not stop it from loading,
@@ -211,6 +213,7 @@ func parse(name string, data []byte, schemas func(string) json.RawMessage) (*Fil
 	diags = append(diags, grimoireSection(f, &raw, idx)...)
 	diags = append(diags, sessionsSection(f, &raw, idx)...)
 	diags = append(diags, telemetrySection(f, &raw, idx)...)
+	diags = append(diags, relaySection(f, &raw, idx)...)
 	diags = append(diags, unknownTools(cfg, f.Upstream, idx, m)...)
 	// A value removed for its type may leave a default another check
 	// objects to: the type is the problem to report.

@@ -204,6 +204,26 @@ action = "block"
 			want: []string{"2:15 store.synchronous"},
 		},
 		{
+			name: "store url not postgres",
+			src:  "[store]\nurl = \"mysql://db/ward\"\n",
+			want: []string{"store.url: scheme \"mysql\""},
+		},
+		{
+			name: "store url without host",
+			src:  "[store]\nurl = \"postgres:///ward\"\n",
+			want: []string{"store.url: names no host"},
+		},
+		{
+			name: "relay without key or clade",
+			src:  "[relay]\nurls = [\"http://x:4222\"]\n",
+			want: []string{"relay: needs key_file", "relay: needs [grimoire] clade", "relay.urls: entry 1"},
+		},
+		{
+			name: "relay listen with urls",
+			src:  "[grimoire]\nclade = \"c\"\n[relay]\nurls = [\"nats://x:4222\"]\nlisten = \"127.0.0.1:4300\"\nkey_file = \"k\"\nreplicas = 9\n",
+			want: []string{"relay.listen: is for the embedded server", "relay.replicas: want 1 to 5"},
+		},
+		{
 			name: "tool without risk",
 			src:  "[[policy.tools]]\nname = \"x\"\n",
 			want: []string{"policy.tools.0.risk"},

@@ -32,6 +32,8 @@ type fileTOML struct {
 	Audit    *auditTOML    `toml:"audit"`
 	// Telemetry is [telemetry] (telemetry.go).
 	Telemetry *telemetryTOML `toml:"telemetry"`
+	// Relay is [relay] (relay.go).
+	Relay *relayTOML `toml:"relay"`
 }
 
 type storeTOML struct {

@@ -84,6 +84,14 @@ type Journal interface {
 	OpenTxs(ctx context.Context, chainID uint64, from common.Address) (open []SentTx, next uint64, err error)
 }
 
+// WalletLocker is implemented by a journal that several processes share:
+// Send holds the wallet's lock around its whole plan, so that instances
+// sending from one wallet take turns (each then sees the others' journaled
+// transactions and the node's nonce) instead of racing for a nonce.
+type WalletLocker interface {
+	LockWallet(ctx context.Context, chainID uint64, from common.Address) (unlock func(), err error)
+}
+
 // ErrJournal marks a Send stopped because its journal could not be
 // written: the transaction was not broadcast.
 var ErrJournal = errors.New("the send journal could not be written")

@@ -136,6 +136,13 @@ func (w *Wallet) Send(ctx context.Context, cap *capability.Capability, scope Sco
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	if l, ok := w.j.(WalletLocker); ok {
+		unlock, err := l.LockWallet(ctx, w.p.ChainID(), w.s.Address())
+		if err != nil {
+			return nil, fmt.Errorf("send: %w: %w", ErrJournal, err)
+		}
+		defer unlock()
+	}
 
 	var next uint64 // the journal's next nonce
 	if w.j != nil {

@@ -25,7 +25,20 @@ type sendJournal struct {
 	now func() time.Time
 }
 
-var _ chain.Journal = sendJournal{}
+var (
+	_ chain.Journal      = sendJournal{}
+	_ chain.WalletLocker = sendJournal{}
+)
+
+// LockWallet holds the wallet across instances when the store is shared
+// (store.WalletLocker); on a store one process owns, the wallet's own
+// mutex is enough and this does nothing.
+func (j sendJournal) LockWallet(ctx context.Context, chainID uint64, from common.Address) (func(), error) {
+	if l, ok := j.s.(store.WalletLocker); ok {
+		return l.LockWallet(ctx, chainID, strings.ToLower(from.Hex()))
+	}
+	return func() {}, nil
+}
 
 func (j sendJournal) JournalTx(ctx context.Context, t *chain.SentTx) error {
 	return j.s.JournalTx(ctx, &store.SentTx{

@@ -30,3 +30,12 @@ type Change struct {
 type Watcher interface {
 	Watch(ctx context.Context) (<-chan Change, error)
 }
+
+// WalletLocker is implemented by a backend that several processes share:
+// LockWallet holds the wallet (from, lower-case hex, on chainID) for one
+// process at a time, until unlock is called or the process dies, so that
+// sends from one wallet through several ward instances take turns instead
+// of racing for nonces. It waits for the lock until ctx ends.
+type WalletLocker interface {
+	LockWallet(ctx context.Context, chainID uint64, from string) (unlock func(), err error)
+}

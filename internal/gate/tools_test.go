@@ -340,6 +340,9 @@ type fixtureOpts struct {
 	addressBook []string
 	// book is the chains' address book (ToolsConfig.Book).
 	book *addrbook.Book
+	// shared makes the gate's store a store.Watcher, as a store several
+	// instances share is (sharedStore).
+	shared bool
 }
 
 func newFixture(t *testing.T, o fixtureOpts) *fixture {
@@ -357,6 +360,9 @@ func newFixture(t *testing.T, o fixtureOpts) *fixture {
 	if o.failing {
 		fs = &failingStore{Store: st}
 		w = fs
+	}
+	if o.shared {
+		w = sharedStore{w}
 	}
 	snap, err := rules.Compile(rules.DefaultConfig())
 	if err != nil {

@@ -8,26 +8,6 @@ import (
 	"github.com/wardhq/ward/internal/store"
 )
 
-func (st *Store) DecideHeldCall(ctx context.Context, id string, status store.HeldStatus, by string, note string, at time.Time, rec *store.ActionRecord) error {
-	return errTODO
-}
-
-func (st *Store) HeldCall(ctx context.Context, id string) (store.HeldCall, error) {
-	return store.HeldCall{}, errTODO
-}
-
-func (st *Store) HeldCalls(ctx context.Context, f store.HeldFilter) ([]store.HeldCall, error) {
-	return nil, errTODO
-}
-
-func (st *Store) HoldCall(ctx context.Context, c *store.HeldCall, lim store.HoldLimits, rec *store.ActionRecord) (existing string, err error) {
-	return "", errTODO
-}
-
-func (st *Store) SetHeldOutcome(ctx context.Context, id string, outcome []byte, rec *store.ActionRecord) error {
-	return errTODO
-}
-
 func (st *Store) AddWithheldWrap(ctx context.Context, key string, reviewer string, wrap []byte) error {
 	return errTODO
 }

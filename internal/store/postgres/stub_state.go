@@ -2,35 +2,9 @@ package postgres
 
 import (
 	"context"
-	"time"
 
 	"github.com/wardhq/ward/internal/hook"
-	"github.com/wardhq/ward/internal/store"
 )
-
-func (st *Store) AddWithheldWrap(ctx context.Context, key string, reviewer string, wrap []byte) error {
-	return errTODO
-}
-
-func (st *Store) PromoteWithheld(ctx context.Context, key string, by string, at time.Time, plain []byte) error {
-	return errTODO
-}
-
-func (st *Store) PutWithheld(ctx context.Context, w *store.WithheldOutput) error {
-	return errTODO
-}
-
-func (st *Store) RejectWithheld(ctx context.Context, key string, by string, at time.Time) error {
-	return errTODO
-}
-
-func (st *Store) Withheld(ctx context.Context, key string) (*store.WithheldOutput, error) {
-	return nil, errTODO
-}
-
-func (st *Store) WithheldBySession(ctx context.Context, sessionID string, limit int) ([]store.WithheldOutput, error) {
-	return nil, errTODO
-}
 
 func (st *Store) Begin(ctx context.Context, e hook.WindowSpend, q hook.WindowQuery, fits func(hook.WindowTotals) error) error {
 	return errTODO

@@ -15,6 +15,7 @@ import (
 	"github.com/wardhq/ward/internal/store"
 	"github.com/wardhq/ward/internal/store/postgres"
 	"github.com/wardhq/ward/internal/store/postgres/pgtest"
+	"github.com/wardhq/ward/internal/tool"
 	"github.com/wardhq/ward/internal/trust"
 )
 
@@ -288,5 +289,99 @@ func TestWatchReconnect(t *testing.T) {
 	}
 	if _, ok := <-ch; ok {
 		t.Error("the watch outlived its store")
+	}
+}
+
+// TestInstancesHeldAndWithheld: a session's pending bound holds across
+// three instances; a held call and a withheld output are decided once,
+// whichever instances race to decide them.
+func TestInstancesHeldAndWithheld(t *testing.T) {
+	stores := instances(t, 3)
+	t0 := time.Date(2026, 11, 27, 9, 0, 0, 0, time.UTC)
+	held := func(i int) *store.HeldCall {
+		return &store.HeldCall{ID: id.Opaque(t0), PrincipalID: "p", SessionID: "s", Time: t0, Expires: t0.Add(time.Hour), InputSource: "agent",
+			Tool: "transfer", Tier: tool.Write, Args: []byte(`{}`), ArgsHash: fmt.Sprint("h", i), Reason: "REVIEW"}
+	}
+	record := func(kind store.ActionKind) *store.ActionRecord {
+		return &store.ActionRecord{ID: id.New(t0), Time: t0, Kind: kind}
+	}
+	var ok, limited atomic.Int64
+	var wg sync.WaitGroup
+	for i := range 30 {
+		wg.Go(func() {
+			_, err := stores[i%3].HoldCall(t.Context(), held(i), store.HoldLimits{MaxPending: 5}, record(store.ActionQuarantined))
+			switch {
+			case err == nil:
+				ok.Add(1)
+			case errors.Is(err, store.ErrHeldLimit):
+				limited.Add(1)
+			default:
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
+	if ok.Load() != 5 || limited.Load() != 25 {
+		t.Fatalf("%d calls held and %d refused across three instances with room for 5, want 5 and 25", ok.Load(), limited.Load())
+	}
+	pending, err := stores[0].HeldCalls(t.Context(), store.HeldFilter{SessionID: "s"})
+	if err != nil || len(pending) != 5 {
+		t.Fatalf("HeldCalls = %d, %v", len(pending), err)
+	}
+	var decided atomic.Int64
+	for i := range 30 {
+		wg.Go(func() {
+			at := t0.Add(time.Minute)
+			err := stores[i%3].DecideHeldCall(t.Context(), pending[0].ID, store.HeldApproved, "owner", "", at, record(store.ActionQuarantineApproved))
+			switch {
+			case err == nil:
+				decided.Add(1)
+			case !errors.Is(err, store.ErrHeldDecided):
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
+	if decided.Load() != 1 {
+		t.Errorf("%d of 30 concurrent decisions across three instances won, want 1", decided.Load())
+	}
+	if recs, err := stores[2].Actions(t.Context(), store.ActionFilter{Kind: store.ActionQuarantineApproved}); err != nil || len(recs) != 1 {
+		t.Errorf("%d approval records, %v; want the winner's alone", len(recs), err)
+	}
+
+	w := &store.WithheldOutput{Key: id.New(t0), SessionID: "child", Tool: "web_fetch", Time: t0, Size: 4, Nonce: []byte{1},
+		Ciphertext: []byte("sealed"), Wraps: map[string][]byte{"judge": {1}}}
+	if err := stores[0].PutWithheld(t.Context(), w); err != nil {
+		t.Fatal(err)
+	}
+	var promoted atomic.Int64
+	for i := range 30 {
+		wg.Go(func() {
+			by := fmt.Sprint("judge-", i)
+			var err error
+			if i%2 == 0 {
+				err = stores[i%3].PromoteWithheld(t.Context(), w.Key, by, t0.Add(time.Minute), []byte(by))
+			} else {
+				err = stores[i%3].RejectWithheld(t.Context(), w.Key, by, t0.Add(time.Minute))
+			}
+			switch {
+			case err == nil:
+				promoted.Add(1)
+			case !errors.Is(err, store.ErrWithheldDecided):
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
+	if promoted.Load() != 1 {
+		t.Errorf("%d of 30 concurrent decisions of a withheld output won, want 1", promoted.Load())
+	}
+	// Wraps added concurrently through three instances stop at the bound.
+	for i := range 40 {
+		wg.Go(func() { _ = stores[i%3].AddWithheldWrap(t.Context(), w.Key, fmt.Sprint("r", i), []byte{1}) })
+	}
+	wg.Wait()
+	if got, err := stores[1].Withheld(t.Context(), w.Key); err != nil || len(got.Wraps) != store.MaxWithheldReviewers {
+		t.Errorf("after 40 concurrent wraps: %d wraps, %v; want %d", len(got.Wraps), err, store.MaxWithheldReviewers)
 	}
 }

@@ -138,12 +138,20 @@ func (s *Store) AddWithheldWrap(ctx context.Context, key, reviewer string, wrap 
 		return fmt.Errorf("postgres: add withheld wrap to %s: %w: %w", key, store.ErrInvalidRecord, err)
 	}
 	err := s.inTx(ctx, func(tx pgx.Tx) error {
-		var n int64
-		err := tx.QueryRow(ctx, `SELECT (SELECT count(*) FROM withheld_wraps WHERE key = $1) FROM withheld_outputs WHERE key = $1 FOR UPDATE`, key).Scan(&n)
+		// The row lock first, the count in a statement of its own: a
+		// statement's snapshot is taken before it waits for a lock, so a
+		// count in the locking statement could miss the wrap of the
+		// transaction it waited for.
+		var one int
+		err := tx.QueryRow(ctx, `SELECT 1 FROM withheld_outputs WHERE key = $1 FOR UPDATE`, key).Scan(&one)
 		switch {
 		case errors.Is(err, pgx.ErrNoRows):
 			return store.ErrNotFound
 		case err != nil:
+			return err
+		}
+		var n int64
+		if err := tx.QueryRow(ctx, `SELECT count(*) FROM withheld_wraps WHERE key = $1`, key).Scan(&n); err != nil {
 			return err
 		}
 		tag, err := tx.Exec(ctx, `INSERT INTO withheld_wraps (key, reviewer, wrap) VALUES ($1, $2, $3) ON CONFLICT (key, reviewer) DO NOTHING`, key, reviewer, wrap)

@@ -169,7 +169,7 @@ func (m *MemWindows) totalsLocked(q WindowQuery, drop bool) WindowTotals {
 
 // Reserve implements Windows.
 func (m *MemWindows) Reserve(_ context.Context, h WindowHold, q WindowQuery, fits func(WindowTotals) error) error {
-	if err := checkHold(&h); err != nil {
+	if err := h.Check(); err != nil {
 		return err
 	}
 	m.mu.Lock()
@@ -184,7 +184,7 @@ func (m *MemWindows) Reserve(_ context.Context, h WindowHold, q WindowQuery, fit
 
 // Begin implements Windows.
 func (m *MemWindows) Begin(_ context.Context, e WindowSpend, q WindowQuery, fits func(WindowTotals) error) error {
-	if err := checkSpend(&e); err != nil {
+	if err := e.Check(); err != nil {
 		return err
 	}
 	m.mu.Lock()
@@ -253,7 +253,10 @@ func (m *MemWindows) Keys(now time.Time) []string {
 	return out
 }
 
-func checkHold(h *WindowHold) error {
+// Check returns why h cannot be held, or nil: it needs its key and
+// session, a value of 0 or more, its time and a later expiry, and a tick
+// an int64 holds. Every Windows refuses what it refuses.
+func (h *WindowHold) Check() error {
 	switch {
 	case h.Key == "" || h.Session == "":
 		return errors.New("hook: a hold needs its key and session")
@@ -261,11 +264,15 @@ func checkHold(h *WindowHold) error {
 		return fmt.Errorf("hook: a hold of %d cents", h.Cents)
 	case h.At.IsZero() || !h.Expires.After(h.At):
 		return errors.New("hook: a hold needs its time and a later expiry")
+	case h.Tick > math.MaxInt64:
+		return fmt.Errorf("hook: tick %d out of range", h.Tick)
 	}
 	return nil
 }
 
-func checkSpend(e *WindowSpend) error {
+// Check returns why e cannot be recorded, or nil: it needs its key and
+// session, a value of 0 or more, its time, and a tick an int64 holds.
+func (e *WindowSpend) Check() error {
 	switch {
 	case e.Key == "" || e.Session == "":
 		return errors.New("hook: spend needs its key and session")

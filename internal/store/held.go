@@ -2,10 +2,12 @@ package store
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
 
+	"github.com/wardhq/ward/internal/id"
 	"github.com/wardhq/ward/internal/tool"
 )
 
@@ -139,4 +141,40 @@ type HeldCalls interface {
 	// rec. ErrNotFound, or ErrHeldDecided if it has an outcome already or
 	// is not approved.
 	SetHeldOutcome(ctx context.Context, id string, outcome []byte, rec *ActionRecord) error
+}
+
+// Validate returns why c cannot be held as a new call (an error wrapping
+// ErrInvalidRecord), or nil: an id ward makes, its principal, session,
+// tool and reason, a known tier, JSON arguments (and reviews and
+// description, if any), pending and undecided, held at a representable
+// time and expiring after it.
+func (c *HeldCall) Validate() error {
+	switch {
+	case !id.ValidAny(c.ID):
+		return Invalid("id %q is not an id ward makes", c.ID)
+	case c.PrincipalID == "" || c.SessionID == "" || c.Tool == "":
+		return Invalid("a held call needs its principal, session and tool")
+	case c.Tier != tool.Read && c.Tier != tool.Write && c.Tier != tool.Privileged:
+		return Invalid("tier %v", c.Tier)
+	case !json.Valid(c.Args):
+		return Invalid("args are not JSON")
+	case len(c.Reviews) > 0 && !json.Valid(c.Reviews):
+		return Invalid("reviews are not JSON")
+	case len(c.Description) > 0 && !json.Valid(c.Description):
+		return Invalid("description is not JSON")
+	case c.Status != HeldPending || !c.DecidedAt.IsZero() || c.DecidedBy != "" || c.Outcome != nil:
+		return Invalid("a new held call is pending and undecided")
+	case c.Reason == "":
+		return Invalid("empty reason")
+	}
+	if _, err := Nanos("time", c.Time); err != nil {
+		return err
+	}
+	if _, err := Nanos("expires", c.Expires); err != nil {
+		return err
+	}
+	if !c.Expires.After(c.Time) {
+		return Invalid("expires %v, not after it was held", c.Expires)
+	}
+	return nil
 }

@@ -10,9 +10,7 @@ import (
 
 	"github.com/ncruces/go-sqlite3"
 
-	"github.com/wardhq/ward/internal/id"
 	"github.com/wardhq/ward/internal/store"
-	"github.com/wardhq/ward/internal/tool"
 )
 
 const heldColumns = `id, principal_id, session_id, time_ns, expires_ns, turn_id, input_source, facade, tool, tier, args, args_hash,
@@ -37,43 +35,12 @@ func scanHeld(st *sqlite3.Stmt) (store.HeldCall, error) {
 	return c, nil
 }
 
-func checkHeld(c *store.HeldCall) error {
-	switch {
-	case !id.ValidAny(c.ID):
-		return invalid("id %q is not an id ward makes", c.ID)
-	case c.PrincipalID == "" || c.SessionID == "" || c.Tool == "":
-		return invalid("a held call needs its principal, session and tool")
-	case c.Tier != tool.Read && c.Tier != tool.Write && c.Tier != tool.Privileged:
-		return invalid("tier %v", c.Tier)
-	case !json.Valid(c.Args):
-		return invalid("args are not JSON")
-	case len(c.Reviews) > 0 && !json.Valid(c.Reviews):
-		return invalid("reviews are not JSON")
-	case len(c.Description) > 0 && !json.Valid(c.Description):
-		return invalid("description is not JSON")
-	case c.Status != store.HeldPending || !c.DecidedAt.IsZero() || c.DecidedBy != "" || c.Outcome != nil:
-		return invalid("a new held call is pending and undecided")
-	case c.Reason == "":
-		return invalid("empty reason")
-	}
-	if _, err := nanos("time", c.Time); err != nil {
-		return err
-	}
-	if _, err := nanos("expires", c.Expires); err != nil {
-		return err
-	}
-	if !c.Expires.After(c.Time) {
-		return invalid("expires %v, not after it was held", c.Expires)
-	}
-	return nil
-}
-
 // HoldCall stores a held call and its record (see store.HeldCalls).
 func (s *Store) HoldCall(ctx context.Context, c *store.HeldCall, lim store.HoldLimits, rec *store.ActionRecord) (string, error) {
 	if c == nil || rec == nil {
 		return "", errors.New("sqlite: hold call: nil call or record")
 	}
-	if err := checkHeld(c); err != nil {
+	if err := c.Validate(); err != nil {
 		return "", fmt.Errorf("sqlite: hold call: %w", err)
 	}
 	if err := checkAction(rec); err != nil {

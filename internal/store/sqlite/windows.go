@@ -81,8 +81,8 @@ func (tx *wtx) totals(q hook.WindowQuery, except string) (hook.WindowTotals, err
 // sync: the gate acknowledges a hold only with its permit, whose durable
 // write syncs the hold before it (see doCommitted).
 func (s *Store) Reserve(ctx context.Context, h hook.WindowHold, q hook.WindowQuery, fits func(hook.WindowTotals) error) error {
-	if h.Key == "" || h.Session == "" || h.Cents < 0 || h.At.IsZero() || !h.Expires.After(h.At) || h.Tick > math.MaxInt64 {
-		return fmt.Errorf("sqlite: reserve: %w: a hold needs its key, session, time, later expiry and a value of 0 or more", errInvalid)
+	if err := h.Check(); err != nil {
+		return fmt.Errorf("sqlite: reserve: %w: %w", errInvalid, err)
 	}
 	err := s.doCommitted(ctx, func(tx *wtx) error {
 		if _, err := tx.exec(`DELETE FROM spend_holds WHERE expires_ns <= ? OR id = ?`, q.Now, h.Key); err != nil {
@@ -109,8 +109,8 @@ func (s *Store) Reserve(ctx context.Context, h hook.WindowHold, q hook.WindowQue
 // (implements hook.Windows). Like Reserve it returns once committed: the
 // gate consumes the permit next, with a durable write that syncs it.
 func (s *Store) Begin(ctx context.Context, e hook.WindowSpend, q hook.WindowQuery, fits func(hook.WindowTotals) error) error {
-	if e.Key == "" || e.Session == "" || e.Cents < 0 || e.At.IsZero() || e.Tick > math.MaxInt64 {
-		return fmt.Errorf("sqlite: begin spend: %w: spend needs its key, session, time and a value of 0 or more", errInvalid)
+	if err := e.Check(); err != nil {
+		return fmt.Errorf("sqlite: begin spend: %w: %w", errInvalid, err)
 	}
 	err := s.doCommitted(ctx, func(tx *wtx) error {
 		n, err := tx.int64(`SELECT count(*) FROM spend_ledger WHERE id = ?`, e.Key)

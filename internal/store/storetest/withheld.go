@@ -225,6 +225,27 @@ func testWithheldWraps(t *testing.T, h *harness) {
 			t.Errorf("%d wraps, want %d", len(got.Wraps), store.MaxWithheldReviewers)
 		}
 	})
+
+	t.Run("concurrent wraps stop at the bound", func(t *testing.T) {
+		c := withheld(t0, "child-2")
+		h.putWithheld(c)
+		var wg sync.WaitGroup
+		var mu sync.Mutex
+		added := len(c.Wraps)
+		for i := range 2 * store.MaxWithheldReviewers {
+			wg.Go(func() {
+				if err := h.s.AddWithheldWrap(ctx, c.Key, fmt.Sprintf("c%02d", i), []byte{byte(i)}); err == nil {
+					mu.Lock()
+					added++
+					mu.Unlock()
+				}
+			})
+		}
+		wg.Wait()
+		if got := h.withheld(c.Key); len(got.Wraps) != store.MaxWithheldReviewers || added != store.MaxWithheldReviewers {
+			t.Errorf("%d wraps stored, %d accepted, after %d concurrent adds; want %d", len(got.Wraps), added, 2*store.MaxWithheldReviewers, store.MaxWithheldReviewers)
+		}
+	})
 }
 
 func testWithheldDecide(t *testing.T, h *harness) {

@@ -61,7 +61,12 @@ func (s *Store) Watch(ctx context.Context) (<-chan store.Change, error) {
 	stop := context.AfterFunc(s.bg, cancel)
 	in := make(chan store.Change)
 	out := make(chan store.Change, watchBuffer)
-	s.wg.Add(2)
+	if !s.track(2) {
+		cancel()
+		stop()
+		_ = conn.Close(context.Background())
+		return nil, store.ErrClosed
+	}
 	go func() {
 		defer s.wg.Done()
 		defer stop()

@@ -61,6 +61,9 @@ type Store struct {
 	pool   *pgxpool.Pool
 	closed atomic.Bool
 	once   sync.Once
+	// mu orders track against Close: no goroutine is added to wg once
+	// Close has begun waiting for it.
+	mu sync.Mutex
 	// bg is cancelled by Close: the context of the store's own goroutines.
 	bg     context.Context
 	cancel context.CancelFunc
@@ -121,7 +124,9 @@ func Redact(raw string) string {
 func (s *Store) Close() error {
 	var err error
 	s.once.Do(func() {
+		s.mu.Lock()
 		s.closed.Store(true)
+		s.mu.Unlock()
 		for _, f := range s.beforeClose {
 			f()
 		}
@@ -130,6 +135,17 @@ func (s *Store) Close() error {
 		s.pool.Close()
 	})
 	return err
+}
+
+// track adds n goroutines to wg, unless the store is closed (false).
+func (s *Store) track(n int) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed.Load() {
+		return false
+	}
+	s.wg.Add(n)
+	return true
 }
 
 // ok returns store.ErrClosed once the store is closed.

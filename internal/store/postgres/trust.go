@@ -7,6 +7,7 @@ import (
 	"math"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/wardhq/ward/internal/store"
 )
@@ -69,7 +70,8 @@ func (s *Store) AppendTrust(ctx context.Context, rec *store.TrustRecord) error {
 		r.Hash = store.TrustHash(&r)
 		_, err = tx.Exec(ctx, `INSERT INTO trust_log (`+trustColumns+`) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10)`,
 			r.Seq, r.ID, r.Time.UnixNano(), string(r.Kind), r.SessionID, r.Actor, r.Target, detail, r.Prev[:], r.Hash[:])
-		if isUnique(err) {
+		var pe *pgconn.PgError
+		if errors.As(err, &pe) && pe.Code == "23505" && pe.ConstraintName == "trust_log_id_key" {
 			return fmt.Errorf("trust record %s already exists: %w", r.ID, err)
 		}
 		return err

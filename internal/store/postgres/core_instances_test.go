@@ -508,3 +508,75 @@ func BenchmarkAppendDecisionDurable(b *testing.B) {
 		})
 	}
 }
+
+// Close racing appends: every append that returned nil is in the
+// database, every other one failed with ErrClosed, and nothing was
+// dropped.
+func TestCloseWhileAppending(t *testing.T) {
+	url := pgtest.NewDatabase(t)
+	s, err := postgres.Open(t.Context(), postgres.Config{URL: url})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const workers = 32
+	var (
+		wg       sync.WaitGroup
+		mu       sync.Mutex
+		accepted []string
+	)
+	started := make(chan struct{}, workers)
+	for w := range workers {
+		wg.Go(func() {
+			for i := 0; ; i++ {
+				r := benchRecord(i)
+				err := s.AppendDecision(t.Context(), r, (w+i)%2 == 0)
+				if i == 10 {
+					started <- struct{}{}
+				}
+				switch {
+				case err == nil:
+					mu.Lock()
+					accepted = append(accepted, r.ID)
+					mu.Unlock()
+				case errors.Is(err, store.ErrClosed):
+					return
+				default:
+					t.Errorf("AppendDecision: %v", err)
+					return
+				}
+			}
+		})
+	}
+	for range workers {
+		<-started
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	wg.Wait()
+	if n := s.DroppedRecords(); n != 0 {
+		t.Errorf("%d records dropped", n)
+	}
+	r, err := postgres.Open(t.Context(), postgres.Config{URL: url})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	got, err := r.QueryDecisions(t.Context(), store.DecisionFilter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	stored := make(map[string]bool, len(got))
+	for _, d := range got {
+		stored[d.ID] = true
+	}
+	missing := 0
+	for _, id := range accepted {
+		if !stored[id] {
+			missing++
+		}
+	}
+	if missing > 0 || len(got) != len(accepted) {
+		t.Errorf("%d of %d accepted records missing; %d stored", missing, len(accepted), len(got))
+	}
+}

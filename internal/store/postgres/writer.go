@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"log/slog"
 	"runtime/pprof"
 	"sync"
 	"sync/atomic"
@@ -35,9 +34,9 @@ type decisionWriter struct {
 	open    *batch // rows waiting for the next write
 	stopped bool   // the last batch was taken: refuse new rows
 	kick    chan struct{}
-	// failed counts non-durable rows that could not be written (whose
+	// dropped counts non-durable rows that could not be written (whose
 	// callers had returned already).
-	failed atomic.Int64
+	dropped atomic.Uint64
 }
 
 // batch is rows written in one transaction; errs[i] is row i's outcome,
@@ -131,8 +130,7 @@ func (s *Store) writeBatch(b *batch) {
 	}
 	for i, e := range b.errs {
 		if e != nil && !b.rows[i].durable {
-			s.dec.failed.Add(1)
-			slog.Error("postgres: a non-durable decision record was not written", "id", b.rows[i].id, "err", e)
+			s.dec.dropped.Add(1)
 		}
 	}
 }
@@ -155,6 +153,11 @@ func copyDecisions(ctx context.Context, s *Store, rows []decisionRow) error {
 		return nil
 	})
 }
+
+// DroppedRecords returns how many accepted records were never written:
+// non-durable decisions whose batch, and then whose own row, the database
+// refused.
+func (s *Store) DroppedRecords() uint64 { return s.dec.dropped.Load() }
 
 // wait waits for row i of b to be committed; a ctx that ends first
 // returns ctx.Err() and the row is still written.

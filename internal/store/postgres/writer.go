@@ -16,8 +16,8 @@ import (
 
 // The decision writer group-commits the audit trail. AppendDecision adds
 // its row to the open batch and wakes the writer goroutine; the writer
-// swaps the open batch for an empty one and writes it with one COPY in one
-// transaction, then closes the batch's done channel, on which durable
+// swaps the open batch for an empty one and writes it with one COPY (one
+// transaction), then closes the batch's done channel, on which durable
 // callers wait. One commit thus serves every caller in the batch, and
 // batches grow by themselves while the previous one is written. A batch
 // the database refuses (a duplicate id) is written again row by row, so
@@ -135,23 +135,21 @@ func (s *Store) writeBatch(b *batch) {
 	}
 }
 
-// copyDecisions writes rows in one transaction with COPY.
+// copyDecisions writes rows with one COPY, which is its own transaction
+// (all rows or none) and needs no BEGIN and COMMIT round trips.
 func copyDecisions(ctx context.Context, s *Store, rows []decisionRow) error {
-	return pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-		n, err := tx.CopyFrom(ctx, pgx.Identifier{"policy_decisions"}, decisionCopyColumns, pgx.CopyFromSlice(len(rows), func(i int) ([]any, error) {
-			return rows[i].values(), nil
-		}))
-		if err != nil {
-			if isUnique(err) {
-				return fmt.Errorf("a decision with one of these ids exists: %w", err)
-			}
-			return err
-		}
-		if n != int64(len(rows)) {
-			return fmt.Errorf("copied %d of %d decisions", n, len(rows))
-		}
-		return nil
-	})
+	n, err := s.pool.CopyFrom(ctx, pgx.Identifier{"policy_decisions"}, decisionCopyColumns, pgx.CopyFromSlice(len(rows), func(i int) ([]any, error) {
+		return rows[i].values(), nil
+	}))
+	switch {
+	case isUnique(err):
+		return fmt.Errorf("a decision with one of these ids exists: %w", err)
+	case err != nil:
+		return err
+	case n != int64(len(rows)):
+		return fmt.Errorf("copied %d of %d decisions", n, len(rows))
+	}
+	return nil
 }
 
 // DroppedRecords returns how many accepted records were never written:

@@ -580,3 +580,21 @@ func TestCloseWhileAppending(t *testing.T) {
 		t.Errorf("%d of %d accepted records missing; %d stored", missing, len(accepted), len(got))
 	}
 }
+
+// A rule list is any JSON array: the rules report counts its non-string
+// elements by their text (null as "") rather than failing.
+func TestReportOddRuleLists(t *testing.T) {
+	_, st := instances(t, 1)
+	for i, rules := range []string{`["a", 1, null]`, `["a"]`, `[]`} {
+		r := benchRecord(i)
+		r.RulesTriggered = rules
+		if err := st[0].AppendDecision(t.Context(), r, true); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := st[0].DecisionReport(t.Context(), store.MostTriggeredRules, store.DecisionFilter{})
+	want := []store.ReportRow{{Key: "a", Count: 2}, {Key: "", Count: 1}, {Key: "1", Count: 1}}
+	if err != nil || !slices.Equal(got, want) {
+		t.Errorf("DecisionReport = %v, %v; want %v", got, err, want)
+	}
+}

@@ -234,7 +234,7 @@ var reports = map[store.Report]struct {
 }{
 	store.MostDeniedTools: {`SELECT tool_name AS k, count(*) AS total FROM policy_decisions{where} GROUP BY tool_name`,
 		[]string{"decision = 'deny'"}},
-	store.MostTriggeredRules: {`SELECT j.k COLLATE "C" AS k, count(*) AS total
+	store.MostTriggeredRules: {`SELECT coalesce(j.k, '') COLLATE "C" AS k, count(*) AS total
 FROM policy_decisions CROSS JOIN LATERAL jsonb_array_elements_text(rules_triggered::jsonb) AS j(k){where} GROUP BY j.k`, nil},
 	store.DenialsByReason: {`SELECT reason AS k, count(*) AS total FROM policy_decisions{where} GROUP BY reason`,
 		[]string{"decision = 'deny'"}},

@@ -71,6 +71,8 @@ type Store struct {
 	// afterClose run in Close after the goroutines stopped, before the
 	// pool closes (the audit writer's flush).
 	beforeClose []func()
+	// dec is the decision writer (writer.go), started by start.
+	dec *decisionWriter
 }
 
 // Open connects to the database, applies pending migrations and returns

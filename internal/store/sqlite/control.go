@@ -2,7 +2,6 @@ package sqlite
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 	"time"
@@ -11,8 +10,6 @@ import (
 
 	"github.com/wardhq/ward/internal/store"
 )
-
-var phases = []string{"thriving", "stable", "conservation", "declining", "terminal"}
 
 // GateControl returns the gate's phase and halt.
 func (s *Store) GateControl(ctx context.Context) (store.GateControl, error) {
@@ -57,8 +54,8 @@ func (s *Store) controlWrite(ctx context.Context, what string, rec *store.Action
 
 // SetPhase durably sets the phase and appends rec.
 func (s *Store) SetPhase(ctx context.Context, phase, by string, at time.Time, rec *store.ActionRecord) error {
-	if !slices.Contains(phases, phase) {
-		return fmt.Errorf("sqlite: set phase: %w: %q is not a phase", errInvalid, phase)
+	if err := store.CheckPhase(phase); err != nil {
+		return fmt.Errorf("sqlite: set phase: %w", err)
 	}
 	if _, err := nanos("at", at); err != nil {
 		return fmt.Errorf("sqlite: set phase: %w", err)
@@ -68,11 +65,8 @@ func (s *Store) SetPhase(ctx context.Context, phase, by string, at time.Time, re
 
 // SetHalt durably halts or lifts the halt and appends rec.
 func (s *Store) SetHalt(ctx context.Context, halted bool, reason, by string, at time.Time, rec *store.ActionRecord) error {
-	if _, err := nanos("at", at); err != nil {
+	if err := store.CheckHalt(halted, reason, at); err != nil {
 		return fmt.Errorf("sqlite: set halt: %w", err)
-	}
-	if halted && reason == "" {
-		return fmt.Errorf("sqlite: set halt: %w", errors.Join(errInvalid, errors.New("a halt needs its reason")))
 	}
 	if !halted {
 		reason = ""

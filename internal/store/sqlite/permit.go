@@ -3,7 +3,6 @@ package sqlite
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -13,7 +12,6 @@ import (
 
 	"github.com/ncruces/go-sqlite3"
 
-	"github.com/wardhq/ward/internal/id"
 	"github.com/wardhq/ward/internal/store"
 )
 
@@ -62,8 +60,6 @@ type permitOp struct {
 	refused error // consume, cancel: why the UPDATE matched nothing
 }
 
-var riskTiers = []string{"routine", "standard", "elevated", "high", "critical"}
-
 // CreatePermit durably stores a copy of p. p must be pending and not
 // closed, with a ULID id, CreatedAt and ExpiresAt (after CreatedAt), a
 // NotBefore (if set) before ExpiresAt, a tool, an args hash and a policy
@@ -89,54 +85,10 @@ func (s *Store) CreatePermit(ctx context.Context, p *store.Permit) error {
 	return s.submit(ctx, &op{kind: opPermitCreate, durable: true, permit: po})
 }
 
-func checkPermit(p *store.Permit) error {
-	if !id.ValidAny(p.ID) {
-		return invalid("id %q is not an id ward makes", p.ID)
-	}
-	if p.Status != store.PermitPending {
-		return invalid("status %q: a new permit is pending", p.Status)
-	}
-	if !p.ClosedAt.IsZero() || p.ClosedBy != "" {
-		return invalid("a new permit is not closed")
-	}
-	if _, err := nanos("created at", p.CreatedAt); err != nil {
-		return err
-	}
-	if _, err := nanos("expires at", p.ExpiresAt); err != nil {
-		return err
-	}
-	if !p.ExpiresAt.After(p.CreatedAt) {
-		return invalid("expires at %v, not after its creation", p.ExpiresAt)
-	}
-	if !p.NotBefore.IsZero() {
-		if _, err := nanos("not before", p.NotBefore); err != nil {
-			return err
-		}
-		if !p.NotBefore.Before(p.ExpiresAt) {
-			return invalid("not before %v, not before it expires", p.NotBefore)
-		}
-	}
-	switch {
-	case p.ExpiryTick > math.MaxInt64:
-		return invalid("expiry tick %d above %d", p.ExpiryTick, int64(math.MaxInt64))
-	case p.Tool == "":
-		return invalid("empty tool")
-	case p.ArgsHash == "":
-		return invalid("empty args hash")
-	case p.PolicyHash == "":
-		return invalid("empty policy hash")
-	case p.RiskTier != "" && !slices.Contains(riskTiers, p.RiskTier):
-		return invalid("risk tier %q is not one of %s", p.RiskTier, strings.Join(riskTiers, ", "))
-	case p.ValueCents < 0:
-		return invalid("negative value %d", p.ValueCents)
-	case len(p.Args) > 0 && !json.Valid(p.Args):
-		return invalid("args are not JSON")
-	}
-	return nil
-}
-
 // nanos returns t in Unix nanoseconds, refusing a zero time or one outside
 // the years they hold.
+func checkPermit(p *store.Permit) error { return p.Validate() }
+
 func nanos(what string, t time.Time) (int64, error) { return store.Nanos(what, t) }
 
 // Permit returns the permit with id, or an error wrapping store.ErrNotFound.
@@ -309,43 +261,6 @@ func textBytes(st *sqlite3.Stmt, col int) []byte {
 	return nil
 }
 
-// statusErr is the refusal for a permit that is no longer pending.
-func statusErr(s store.PermitStatus) error {
-	switch s {
-	case store.PermitConsumed:
-		return fmt.Errorf("%w: %w", store.ErrPermitNotPending, store.ErrPermitConsumed)
-	case store.PermitCancelled:
-		return fmt.Errorf("%w: %w", store.ErrPermitNotPending, store.ErrPermitCancelled)
-	}
-	return fmt.Errorf("%w: status %q", store.ErrPermitNotPending, s)
-}
-
-// refusal says why a consume of p under o's check matched nothing; see
-// ConsumePermit for the order. nil means every condition holds, which
-// cannot be, as the caller read p in the transaction of the UPDATE.
-func (o *permitOp) refusal(p store.Permit) error {
-	c := o.check
-	switch {
-	case p.Status != store.PermitPending:
-		return statusErr(p.Status)
-	case p.Tool != c.Tool:
-		return fmt.Errorf("%w: tool differs", store.ErrPermitMismatch)
-	case p.ArgsHash != c.ArgsHash:
-		return fmt.Errorf("%w: args hash differs", store.ErrPermitMismatch)
-	case p.ExpiresAt.UnixNano() <= o.now:
-		return fmt.Errorf("%w: at %s", store.ErrPermitExpired, p.ExpiresAt.Format(time.RFC3339Nano))
-	case p.ExpiryTick != 0 && uint64(o.tick) >= p.ExpiryTick:
-		return fmt.Errorf("%w: at tick %d", store.ErrPermitExpired, p.ExpiryTick)
-	case p.PolicyHash != c.PolicyHash:
-		return store.ErrPolicyChanged
-	case p.Phase != c.Phase:
-		return fmt.Errorf("%w: previewed in phase %q", store.ErrPhaseChanged, p.Phase)
-	case !p.NotBefore.IsZero() && p.NotBefore.UnixNano() > o.now:
-		return fmt.Errorf("%w: until %s", store.ErrPermitEarly, p.NotBefore.Format(time.RFC3339Nano))
-	}
-	return nil
-}
-
 // writePermitCreate inserts o's permit. A duplicate id is a constraint
 // error that fails only this op (see Store.write).
 func (w *writer) writePermitCreate(o *op) error {
@@ -420,7 +335,7 @@ func (w *writer) writePermitConsume(o *op) error {
 		// Another session's permit is, to this session, no permit.
 		po.refused = store.ErrNotFound
 	default:
-		if po.refused = po.refusal(p); po.refused == nil {
+		if po.refused = p.Refusal(po.check); po.refused == nil {
 			return fmt.Errorf("consume permit %s: the update matched nothing, yet every condition holds", po.id)
 		}
 	}
@@ -447,7 +362,7 @@ func (w *writer) writePermitCancel(o *op) error {
 	case p.Status == store.PermitPending:
 		return fmt.Errorf("cancel permit %s: the update matched nothing, yet it is pending", po.id)
 	default:
-		po.refused = statusErr(p.Status)
+		po.refused = store.PermitStatusErr(p.Status)
 	}
 	return nil
 }
@@ -663,7 +578,7 @@ func (s *Store) CancelPermitRecorded(ctx context.Context, pid, by string, now ti
 			case !found:
 				return answer(store.ErrNotFound)
 			}
-			return answer(statusErr(p.Status))
+			return answer(store.PermitStatusErr(p.Status))
 		}
 		return tx.w.writeAction(&op{action: &a})
 	})

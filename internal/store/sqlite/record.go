@@ -2,13 +2,9 @@ package sqlite
 
 import (
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
-	"sync"
-	"sync/atomic"
 	"time"
 
-	"github.com/wardhq/ward/internal/id"
 	"github.com/wardhq/ward/internal/store"
 )
 
@@ -52,48 +48,13 @@ var (
 // newDecisionOp validates rec and returns its op, with what the writer
 // binds computed here, on the caller's goroutine, off the writer's path.
 func newDecisionOp(rec *store.DecisionRecord, durable bool) (*op, error) {
-	if !id.Valid(rec.ID) {
-		return nil, invalid("id %q is not a ULID", rec.ID)
-	}
-	if rec.Time.IsZero() {
-		return nil, invalid("zero time")
-	}
-	if rec.Time.Before(minTime) || rec.Time.After(maxTime) {
-		return nil, invalid("time %v outside years 1678-2262", rec.Time)
-	}
-	if rec.ID < id.MinAt(rec.Time) {
-		return nil, invalid("id %s was made before the record's time %s", rec.ID, rec.Time.UTC().Format(timeLayout))
-	}
-	o := &op{kind: opDecision, durable: durable, dec: *rec, ns: rec.Time.UnixNano()}
-	switch rec.Risk {
-	case "safe":
-		o.risk = 1
-	case "caution":
-		o.risk = 2
-	case "dangerous":
-		o.risk = 3
-	case "forbidden":
-		o.risk = 4
-	default:
-		return nil, invalid("risk %q is not safe, caution, dangerous or forbidden", rec.Risk)
-	}
-	var ok bool
-	if o.decision, ok = decisionCode(rec.Decision); !ok {
-		return nil, invalid("decision %v is not allow, deny or quarantine", rec.Decision)
-	}
-	if !rec.Origin.Valid() {
-		return nil, invalid("origin %v is not gate or check", rec.Origin)
-	}
-	var err error
-	if o.evaluated, err = ruleList("rules evaluated", rec.RulesEvaluated); err != nil {
+	if err := rec.Validate(); err != nil {
 		return nil, err
 	}
-	if o.triggered, err = ruleList("rules triggered", rec.RulesTriggered); err != nil {
-		return nil, err
-	}
-	if rec.Latency < 0 {
-		return nil, invalid("negative latency %v", rec.Latency)
-	}
+	o := &op{kind: opDecision, durable: durable, dec: *rec, ns: rec.Time.UnixNano(), risk: int64(store.RiskCode(rec.Risk))}
+	o.decision, _ = decisionCode(rec.Decision)
+	o.evaluated, _ = store.RuleList("rules evaluated", rec.RulesEvaluated)
+	o.triggered, _ = store.RuleList("rules triggered", rec.RulesTriggered)
 	o.argsHash = lowerHex(rec.ArgsHash)
 	o.ownAuthority = rec.Authority != derivedAuthority(rec.InputSource)
 	return o, nil
@@ -148,55 +109,13 @@ func lowerHex(s string) []byte {
 	return b
 }
 
-// ruleList checks that s is a JSON array; empty means "[]".
-func ruleList(what, s string) (string, error) {
-	if s == "" {
-		return "[]", nil
-	}
-	if _, ok := validLists.m.Load(s); ok {
-		return s, nil
-	}
-	i := 0
-	for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r') {
-		i++
-	}
-	if i == len(s) || s[i] != '[' || !json.Valid([]byte(s)) {
-		return "", invalid("%s: not a JSON array", what)
-	}
-	if validLists.n.Load() < maxValidLists {
-		if _, loaded := validLists.m.LoadOrStore(s, struct{}{}); !loaded {
-			validLists.n.Add(1)
-		}
-	}
-	return s, nil
-}
-
-// validLists remembers rule lists that ruleList found valid: a policy
-// produces few distinct lists, and checking one costs far more than
-// finding it here. Callers choose the lists, so the set is bounded.
-var validLists struct {
-	m sync.Map // string -> struct{}
-	n atomic.Int32
-}
-
-const maxValidLists = 4096
-
 func checkExecution(rec *store.ExecutionRecord) (string, error) {
-	if !id.Valid(rec.ID) {
-		return "", invalid("id %q is not a ULID", rec.ID)
-	}
-	if rec.Time.IsZero() {
-		return "", invalid("zero time")
+	if err := rec.Validate(); err != nil {
+		return "", err
 	}
 	at, err := formatTime(rec.Time)
 	if err != nil {
 		return "", invalid("%v", err)
-	}
-	if rec.Tool == "" {
-		return "", invalid("empty tool")
-	}
-	if rec.SpendCents < 0 {
-		return "", invalid("negative spend %d", rec.SpendCents)
 	}
 	return at, nil
 }

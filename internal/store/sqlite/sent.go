@@ -4,9 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/ncruces/go-sqlite3"
@@ -29,40 +27,12 @@ func scanSent(st *sqlite3.Stmt) (store.SentTx, error) {
 	return t, nil
 }
 
-// hexOf reports whether s is 0x and n lower-case hex bytes.
-func hexOf(s string, n int) bool {
-	return len(s) == 2+2*n && strings.HasPrefix(s, "0x") && strings.Trim(s[2:], "0123456789abcdef") == ""
-}
-
-func checkSent(t *store.SentTx) error {
-	switch {
-	case t.ChainID == 0 || t.ChainID > math.MaxInt64:
-		return invalid("chain id %d", t.ChainID)
-	case !hexOf(t.From, 20):
-		return invalid("sender %q is not a lower-case hex address", t.From)
-	case !hexOf(t.Hash, 32):
-		return invalid("hash %q is not a lower-case hex hash", t.Hash)
-	case t.Nonce > math.MaxInt64:
-		return invalid("nonce %d above %d", t.Nonce, int64(math.MaxInt64))
-	case len(t.Raw) == 0:
-		return invalid("no signed bytes")
-	case t.PermitID == "":
-		return invalid("no permit")
-	case t.Index < 0 || t.PlanLen <= t.Index:
-		return invalid("index %d of a plan of %d", t.Index, t.PlanLen)
-	case t.State != store.SentInFlight || t.Block != 0 || !t.Settled.IsZero():
-		return invalid("a journaled transaction is in flight and unsettled")
-	}
-	_, err := nanos("created", t.Created)
-	return err
-}
-
 // JournalTx stores an in-flight transaction (see store.SentTxs).
 func (s *Store) JournalTx(ctx context.Context, t *store.SentTx) error {
 	if t == nil {
 		return errors.New("sqlite: journal tx: nil record")
 	}
-	if err := checkSent(t); err != nil {
+	if err := t.Validate(); err != nil {
 		return fmt.Errorf("sqlite: journal tx: %w", err)
 	}
 	c := *t
@@ -82,15 +52,7 @@ func (s *Store) JournalTx(ctx context.Context, t *store.SentTx) error {
 // SettleTx records what became of an in-flight transaction (see
 // store.SentTxs).
 func (s *Store) SettleTx(ctx context.Context, chainID uint64, hash string, state store.SentState, block uint64, at time.Time) error {
-	switch {
-	case !state.Final():
-		return fmt.Errorf("sqlite: settle tx %s: %w", hash, invalid("state %v is not final", state))
-	case (state == store.SentMined || state == store.SentReverted) != (block != 0):
-		return fmt.Errorf("sqlite: settle tx %s: %w", hash, invalid("state %v with block %d", state, block))
-	case block > math.MaxInt64 || chainID > math.MaxInt64:
-		return fmt.Errorf("sqlite: settle tx %s: %w", hash, invalid("block %d, chain %d", block, chainID))
-	}
-	if _, err := nanos("settled", at); err != nil {
+	if err := store.CheckSettle(chainID, state, block, at); err != nil {
 		return fmt.Errorf("sqlite: settle tx %s: %w", hash, err)
 	}
 	var blk any

@@ -1,0 +1,91 @@
+package postgres
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/wardhq/ward/internal/store"
+)
+
+// GateControl returns the gate's phase and halt: one row every instance
+// reads.
+func (s *Store) GateControl(ctx context.Context) (store.GateControl, error) {
+	if err := s.ok(); err != nil {
+		return store.GateControl{}, err
+	}
+	var (
+		c                           store.GateControl
+		phaseNs, haltNs             *int64
+		phaseBy, haltReason, haltBy *string
+	)
+	err := s.pool.QueryRow(ctx, `SELECT phase, phase_ns, phase_by, halted, halt_reason, halt_ns, halt_by FROM gate_control WHERE id = 1`).
+		Scan(&c.Phase, &phaseNs, &phaseBy, &c.Halted, &haltReason, &haltNs, &haltBy)
+	if err != nil {
+		return store.GateControl{}, fmt.Errorf("postgres: gate control: %w", err)
+	}
+	if phaseNs != nil {
+		c.PhaseAt = nsTime(*phaseNs)
+	}
+	if haltNs != nil {
+		c.HaltAt = nsTime(*haltNs)
+	}
+	c.PhaseBy, c.HaltReason, c.HaltBy = text(phaseBy), text(haltReason), text(haltBy)
+	return c, nil
+}
+
+// controlWrite runs update on the control row, appends rec and notifies
+// every instance (store.ChangeControl), in one transaction.
+func (s *Store) controlWrite(ctx context.Context, what string, rec *store.ActionRecord, update string, args ...any) error {
+	if err := s.ok(); err != nil {
+		return err
+	}
+	if rec == nil {
+		return fmt.Errorf("postgres: %s: nil record", what)
+	}
+	if err := rec.Validate(); err != nil {
+		return fmt.Errorf("postgres: %s: record: %w", what, err)
+	}
+	err := s.inTx(ctx, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, update, args...); err != nil {
+			return err
+		}
+		if err := insertAction(ctx, tx, rec); err != nil {
+			return err
+		}
+		return notifyChange(ctx, tx, store.ChangeControl, "")
+	})
+	if err != nil {
+		return fmt.Errorf("postgres: %s: %w", what, err)
+	}
+	return nil
+}
+
+// SetPhase durably sets the phase (one of the five names) and appends
+// rec, in one transaction.
+func (s *Store) SetPhase(ctx context.Context, phase string, by string, at time.Time, rec *store.ActionRecord) error {
+	if err := store.CheckPhase(phase); err != nil {
+		return fmt.Errorf("postgres: set phase: %w", err)
+	}
+	ns, err := store.Nanos("at", at)
+	if err != nil {
+		return fmt.Errorf("postgres: set phase: %w", err)
+	}
+	return s.controlWrite(ctx, "set phase", rec, `UPDATE gate_control SET phase = $1, phase_ns = $2, phase_by = $3 WHERE id = 1`,
+		phase, ns, null(by))
+}
+
+// SetHalt durably halts (with a reason) or lifts the halt, and appends
+// rec, in one transaction.
+func (s *Store) SetHalt(ctx context.Context, halted bool, reason string, by string, at time.Time, rec *store.ActionRecord) error {
+	if err := store.CheckHalt(halted, reason, at); err != nil {
+		return fmt.Errorf("postgres: set halt: %w", err)
+	}
+	if !halted {
+		reason = ""
+	}
+	return s.controlWrite(ctx, "set halt", rec, `UPDATE gate_control SET halted = $1, halt_reason = $2, halt_ns = $3, halt_by = $4 WHERE id = 1`,
+		halted, null(reason), at.UnixNano(), null(by))
+}

@@ -13,34 +13,15 @@ import (
 	"github.com/wardhq/ward/internal/hook/windowstest"
 	"github.com/wardhq/ward/internal/id"
 	"github.com/wardhq/ward/internal/store"
-	"github.com/wardhq/ward/internal/store/postgres"
-	"github.com/wardhq/ward/internal/store/postgres/pgtest"
 	"github.com/wardhq/ward/internal/tool"
 	"github.com/wardhq/ward/internal/trust"
 )
-
-// instances opens n stores on one fresh database: separate pools, so
-// separate sessions, as n ward instances on one database are.
-func instances(t *testing.T, n int) []*postgres.Store {
-	t.Helper()
-	url := pgtest.NewDatabase(t)
-	out := make([]*postgres.Store, n)
-	for i := range out {
-		s, err := postgres.Open(t.Context(), postgres.Config{URL: url})
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { s.Close() })
-		out[i] = s
-	}
-	return out
-}
 
 // TestInstancesSpendCap: 50 writes worth $0.10 each, reserved and begun
 // concurrently through three instances under a $2 day, admit exactly 20,
 // and the spend recorded across the database is $2.
 func TestInstancesSpendCap(t *testing.T) {
-	stores := instances(t, 3)
+	_, stores := instances(t, 3)
 	var admitted atomic.Int64
 	var wg sync.WaitGroup
 	start := make(chan struct{})
@@ -84,7 +65,7 @@ func TestInstancesSpendCap(t *testing.T) {
 // TestInstancesOpenSession: concurrent opens of one name through three
 // instances make one session; a principal's limit holds across them.
 func TestInstancesOpenSession(t *testing.T) {
-	stores := instances(t, 3)
+	_, stores := instances(t, 3)
 	t0 := time.Date(2026, 11, 27, 9, 0, 0, 0, time.UTC)
 	lim := store.SessionLimits{MaxPerPrincipal: 5, IdleTTL: time.Hour, KeepTTL: time.Hour}
 	var wg sync.WaitGroup
@@ -134,7 +115,7 @@ func TestInstancesOpenSession(t *testing.T) {
 // TestInstancesRevocation: a token revoked through one instance is refused
 // by the lookup of another.
 func TestInstancesRevocation(t *testing.T) {
-	stores := instances(t, 3)
+	_, stores := instances(t, 3)
 	t0 := time.Date(2026, 11, 27, 9, 0, 0, 0, time.UTC)
 	p := &store.PrincipalRecord{ID: id.Opaque(t0), Name: "bot", Role: "agent", TokenHash: sha256.Sum256([]byte("bot token")), Created: t0}
 	if err := stores[0].CreatePrincipal(t.Context(), p); err != nil {
@@ -182,7 +163,7 @@ func TestInstancesRevocation(t *testing.T) {
 // through one instance reach a watcher on another within a second, after
 // the ChangeAll every watch starts with; a rolled back change never does.
 func TestInstancesWatch(t *testing.T) {
-	stores := instances(t, 2)
+	_, stores := instances(t, 2)
 	ch, err := stores[1].Watch(t.Context())
 	if err != nil {
 		t.Fatal(err)
@@ -252,7 +233,7 @@ func TestInstancesWatch(t *testing.T) {
 // ChangeAll once it is back, and then delivers changes again; closing the
 // store ends the watch.
 func TestWatchReconnect(t *testing.T) {
-	stores := instances(t, 2)
+	_, stores := instances(t, 2)
 	ch, err := stores[1].Watch(t.Context())
 	if err != nil {
 		t.Fatal(err)
@@ -296,7 +277,7 @@ func TestWatchReconnect(t *testing.T) {
 // three instances; a held call and a withheld output are decided once,
 // whichever instances race to decide them.
 func TestInstancesHeldAndWithheld(t *testing.T) {
-	stores := instances(t, 3)
+	_, stores := instances(t, 3)
 	t0 := time.Date(2026, 11, 27, 9, 0, 0, 0, time.UTC)
 	held := func(i int) *store.HeldCall {
 		return &store.HeldCall{ID: id.Opaque(t0), PrincipalID: "p", SessionID: "s", Time: t0, Expires: t0.Add(time.Hour), InputSource: "agent",

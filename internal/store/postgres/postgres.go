@@ -68,7 +68,7 @@ type Store struct {
 	bg     context.Context
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
-	// afterClose run in Close after the goroutines stopped, before the
+	// beforeClose run in Close after the goroutines stopped, before the
 	// pool closes (the audit writer's flush).
 	beforeClose []func()
 	// dec is the decision writer (writer.go), started by start.

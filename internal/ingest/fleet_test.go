@@ -527,3 +527,64 @@ func FuzzFleetBodies(f *testing.F) {
 		}
 	})
 }
+
+// A rollback publishes the member's new counts of the source: its adopted
+// entries turned failures.
+func TestFleetRollbackReports(t *testing.T) {
+	s := newRollbackScene(t)
+	lb := &loopback{}
+	s.h.p.cfg.Fleet = publisher{lb: lb, from: addr(s.h.key)}
+	if _, err := s.h.p.Rollback(s.h.ctx, s.source, poisoned(s.source, "")); err != nil {
+		t.Fatal(err)
+	}
+	var got []reportBody
+	for _, m := range lb.queue {
+		if m.Kind != FleetReport {
+			continue
+		}
+		var b reportBody
+		if err := decodeBody(FleetReport, m.Body, &b, &b.V); err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, b)
+	}
+	if len(got) != 1 || got[0].Source != s.source || got[0].Failed != 2 || got[0].Decided != 2 {
+		t.Errorf("reports %+v, want one: 2 of 2 of the source's entries failed", got)
+	}
+}
+
+func TestShareWithCladeRefuses(t *testing.T) {
+	_, fleet, seller := newFleet(t, "")
+	a, b := fleet[0], fleet[1]
+	own := shareOf(t, a, "share-a-1", topics[3])
+	notHeld := a.h.share(topics[4], knowledge.TypeInsight, a.key)
+	notHeld.ID = "share-a-2"
+	changed := *own
+	changed.Content = topics[5]
+	othersShare := b.h.share(topics[4], knowledge.TypeInsight, b.key)
+	othersShare.ID = "share-b-1"
+	unsigned := *own
+	unsigned.Source.Signature = nil
+	for _, c := range []struct {
+		name string
+		e    *knowledge.Entry
+		err  error
+	}{
+		{"no entry", nil, ErrFleetMessage},
+		{"not its own", othersShare, ErrFleetMessage},
+		{"not a clade entry", purchased(a.h, "bought", topics[4], seller), ErrFleetMessage},
+		{"unsigned", &unsigned, ErrFleetMessage},
+		{"not held", notHeld, ErrNoEntry},
+		{"other content under a held id", &changed, ErrWrongContent},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			before := a.h.p.FleetStats()
+			if err := a.h.p.ShareWithClade(t.Context(), c.e); !errors.Is(err, c.err) {
+				t.Errorf("got %v, want %v", err, c.err)
+			}
+			if a.h.p.FleetStats() != before {
+				t.Error("a refused share was published")
+			}
+		})
+	}
+}

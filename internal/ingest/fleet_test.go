@@ -14,6 +14,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/ethereum/go-ethereum/crypto"
 
@@ -586,5 +587,76 @@ func TestShareWithCladeRefuses(t *testing.T) {
 				t.Error("a refused share was published")
 			}
 		})
+	}
+}
+
+// Messages from the clade arrive while the member ingests: nothing races,
+// nothing fails, and what both taught is saved.
+func TestFleetHammer(t *testing.T) {
+	lb, fleet, seller := newFleet(t, "ABCDE")
+	a, b := fleet[0], fleet[1]
+	const n = 12
+	var rejected []string // by B, and so flagged in its filters
+	for i := range n {
+		content := fmt.Sprintf("%s %d %s", topics[i%len(topics)], i, marker)
+		if r := b.h.ingest(purchased(b.h, fmt.Sprintf("b-%d", i), content, seller)); r.Verdict == Rejected {
+			rejected = append(rejected, content)
+		}
+	}
+	if len(rejected) == 0 {
+		t.Fatal("B rejected nothing")
+	}
+	lb.mu.Lock()
+	msgs := slices.Clone(lb.queue)
+	lb.queue = nil
+	lb.mu.Unlock()
+	entries := make([]*knowledge.Entry, n)
+	for i := range entries {
+		entries[i] = purchased(a.h, fmt.Sprintf("a-%d", i), fmt.Sprintf("%s, seen again on day %d %s", topics[(i+3)%len(topics)], i, marker), seller)
+	}
+	// The harness's clock is not safe for concurrent use; the pipeline's
+	// must be.
+	var clock sync.Mutex
+	now := a.h.now
+	a.h.p.cfg.Now = func() time.Time {
+		clock.Lock()
+		defer clock.Unlock()
+		now = now.Add(time.Second)
+		return now
+	}
+	var wg sync.WaitGroup
+	errs := make(chan error, n+len(msgs))
+	wg.Add(2)
+	go func() {
+		defer wg.Done()
+		for _, e := range entries {
+			if _, err := a.h.p.Ingest(t.Context(), e); err != nil {
+				errs <- err
+			}
+		}
+	}()
+	go func() {
+		defer wg.Done()
+		for _, m := range msgs {
+			if err := a.h.p.HandleFleet(t.Context(), m); err != nil {
+				errs <- err
+			}
+		}
+	}()
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	a.restart(t, fleet)
+	for i, e := range entries {
+		if r := a.h.ingest(purchased(a.h, fmt.Sprintf("again-a-%d", i), e.Content, seller)); r.Stage != StageOracle && r.Stage != StageImmune {
+			t.Errorf("after a restart A's own rejection %d is not remembered: %s at %s", i, r.Verdict, r.Stage)
+		}
+	}
+	for i, content := range rejected {
+		if !a.h.oral.Check(content, nil).Exact {
+			t.Errorf("after a restart A does not flag B's rejection %d", i)
+		}
 	}
 }

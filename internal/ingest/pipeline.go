@@ -244,6 +244,10 @@ type Pipeline struct {
 	// (fleet.go); published and publishErrors count the messages.
 	out                      outbox
 	published, publishErrors atomic.Uint64
+	// saving serialises saveMemory's snapshot and write, so that a
+	// peer's filter merged outside mu never has an older snapshot
+	// overwrite a newer one.
+	saving sync.Mutex
 }
 
 // New checks cfg and returns a Pipeline with an empty Grimoire view; load
@@ -782,6 +786,8 @@ func (p *Pipeline) saveMemory(ctx context.Context, sigs []oracle.Signature) erro
 	if p.cfg.State == nil {
 		return nil
 	}
+	p.saving.Lock()
+	defer p.saving.Unlock()
 	f := p.cfg.Oracle.Filters()
 	return p.cfg.State.SaveMemory(context.WithoutCancel(ctx), &f, sigs, p.cfg.Immune.Capacity(), p.cfg.Now())
 }

@@ -516,7 +516,7 @@ func (p *Pipeline) propagateReject(ctx context.Context, x, rep *subject) error {
 // clade member, of a representative that was, is validated fully: its
 // representative skipped L1.
 func (p *Pipeline) propagatePass(ctx context.Context, x, rep *subject, passed []string) error {
-	trusted := p.trusted(x.e, x.r)
+	trusted := !x.untrusted && p.trusted(x.e, x.r)
 	if !trusted && slices.Contains(rep.r.Flags, FlagTrustedMember) {
 		_, err := p.validateFully(ctx, x, "", "")
 		return err

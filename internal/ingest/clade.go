@@ -204,19 +204,11 @@ func (p *Pipeline) CladeVerdict(ctx context.Context, entryID, member string, rej
 	if m, ok := p.cfg.Members.Member(member); !ok || m.Clade != p.cfg.Clade {
 		return nil, ErrNotMember
 	}
-	var sharer string
-	if k, ok := p.grim.Get(entryID); ok {
-		sharer = k.Entry.Source.Agent
-	} else {
-		q, err := p.cfg.Store.QuarantinedEntry(ctx, entryID)
-		if errors.Is(err, store.ErrNotFound) {
-			return nil, ErrNoEntry
-		}
-		if err != nil {
-			return nil, fmt.Errorf("clade verdict on %s: %w", entryID, err)
-		}
-		sharer = q.Entry.Source.Agent
+	e, err := p.held(ctx, entryID)
+	if err != nil {
+		return nil, fmt.Errorf("clade verdict: %w", err)
 	}
+	sharer := e.Source.Agent
 	if strings.EqualFold(sharer, member) {
 		return nil, ErrOwnShare
 	}

@@ -80,6 +80,7 @@ import (
 	"log/slog"
 	"math"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/wardhq/ward/internal/adopt"
@@ -218,6 +219,13 @@ type Config struct {
 	// recorded history reads the decisions the gate tagged from it
 	// (RecordedRollback).
 	Actions store.ActionLog
+	// Self is this ward's own 0x address as a member of Clade: with
+	// Clade and Members it makes the pipeline a member of the clade's
+	// fleet (fleet.go). "": HandleFleet refuses every message.
+	Self string
+	// Fleet, if set, publishes what the pipeline learns to the other
+	// members of the clade (fleet.go); nil: nothing is published.
+	Fleet FleetPublisher
 }
 
 // Pipeline runs entries through the stages. Make it with New.
@@ -232,6 +240,14 @@ type Pipeline struct {
 	// influence remembers the external entries each session retrieved
 	// (influence.go).
 	influence *influences
+	// out holds what the clade should hear until it is published
+	// (fleet.go); published and publishErrors count the messages.
+	out                      outbox
+	published, publishErrors atomic.Uint64
+	// saving serialises saveMemory's snapshot and write, so that a
+	// peer's filter merged outside mu never has an older snapshot
+	// overwrite a newer one.
+	saving sync.Mutex
 }
 
 // New checks cfg and returns a Pipeline with an empty Grimoire view; load
@@ -252,6 +268,8 @@ func New(cfg Config) (*Pipeline, error) {
 		return nil, fmt.Errorf("ingest: invalid strictness %d", cfg.Strictness)
 	case len(cfg.Clade) > knowledge.MaxID:
 		return nil, fmt.Errorf("ingest: clade id longer than %d bytes", knowledge.MaxID)
+	case cfg.Self != "" && !isAddress(cfg.Self):
+		return nil, errors.New("ingest: self is not a 0x address")
 	}
 	for i, v := range cfg.Validators {
 		if v == nil {
@@ -309,7 +327,7 @@ func (p *Pipeline) Ingest(ctx context.Context, e *knowledge.Entry) (*Report, err
 // decided before the first undecided one (all of them when what was
 // decided could not be saved to the State).
 func (p *Pipeline) IngestBatch(ctx context.Context, es []*knowledge.Entry) ([]*Report, error) {
-	rs, err := p.run(ctx, es, true)
+	rs, err := p.run(ctx, es, true, false)
 	return rs, errors.Join(err, p.account(ctx, es, rs, true))
 }
 
@@ -317,7 +335,7 @@ func (p *Pipeline) IngestBatch(ctx context.Context, es []*knowledge.Entry) ([]*R
 // an entry that passes is left pending in quarantine (verdict quarantined,
 // reason KNOWLEDGE_QUARANTINED) for Validate to decide.
 func (p *Pipeline) Quarantine(ctx context.Context, es []*knowledge.Entry) ([]*Report, error) {
-	rs, err := p.run(ctx, es, false)
+	rs, err := p.run(ctx, es, false, false)
 	return rs, errors.Join(err, p.account(ctx, es, rs, true))
 }
 
@@ -334,14 +352,18 @@ type subject struct {
 	// and saved at once.
 	log     *entryLog
 	decided bool // r is final
+	// untrusted: the entry gets every stage whoever its source is (a
+	// clade entry shared for validation, fleet.go).
+	untrusted bool
 }
 
 // run decides es: as one batch when full and there are several (batch.go),
 // otherwise one by one, each under the decision lock; full false stops
-// after Stage 1. It returns the reports of the entries decided before the
-// first undecided one.
-func (p *Pipeline) run(ctx context.Context, es []*knowledge.Entry, full bool) ([]*Report, error) {
-	xs, err := p.prepare(ctx, es)
+// after Stage 1; untrusted gives every entry every stage, whoever its
+// source. It returns the reports of the entries decided before the first
+// undecided one.
+func (p *Pipeline) run(ctx context.Context, es []*knowledge.Entry, full, untrusted bool) ([]*Report, error) {
+	xs, err := p.prepare(ctx, es, untrusted)
 	if err != nil {
 		return nil, err
 	}
@@ -359,7 +381,7 @@ func (p *Pipeline) run(ctx context.Context, es []*knowledge.Entry, full bool) ([
 
 // prepare copies es, gives an entry without an ID one, checks each and
 // embeds the valid ones' contents in one call.
-func (p *Pipeline) prepare(ctx context.Context, es []*knowledge.Entry) ([]*subject, error) {
+func (p *Pipeline) prepare(ctx context.Context, es []*knowledge.Entry, untrusted bool) ([]*subject, error) {
 	xs := make([]*subject, len(es))
 	var texts []string
 	for i, e := range es {
@@ -370,7 +392,7 @@ func (p *Pipeline) prepare(ctx context.Context, es []*knowledge.Entry) ([]*subje
 		if c.ID == "" {
 			c.ID = id.New(p.cfg.Now())
 		}
-		xs[i] = &subject{e: &c, invalid: c.Validate(), r: newReport(&c)}
+		xs[i] = &subject{e: &c, invalid: c.Validate(), r: newReport(&c), untrusted: untrusted}
 		if xs[i].invalid == nil {
 			texts = append(texts, c.Content)
 		}
@@ -512,7 +534,7 @@ func (p *Pipeline) stage2(ctx context.Context, x *subject) (b ballot, ok bool, e
 	if x.e.Claim != nil {
 		c.Claims = []knowledge.Claim{*x.e.Claim}
 	}
-	b.trusted = p.trusted(x.e, x.r)
+	b.trusted = !x.untrusted && p.trusted(x.e, x.r)
 	for _, v := range p.cfg.Validators {
 		vote, err := p.vote(ctx, v, c, b.trusted)
 		if err != nil {
@@ -748,6 +770,9 @@ func (p *Pipeline) remember(ctx context.Context, x *subject, code reason.Code, a
 	if err == nil {
 		sigs = append(sigs, sig)
 	}
+	if p.cfg.Fleet != nil {
+		p.out.learnt(sigs)
+	}
 	if x.log != nil {
 		x.log.learnt(sigs)
 		return nil
@@ -761,6 +786,8 @@ func (p *Pipeline) saveMemory(ctx context.Context, sigs []oracle.Signature) erro
 	if p.cfg.State == nil {
 		return nil
 	}
+	p.saving.Lock()
+	defer p.saving.Unlock()
 	f := p.cfg.Oracle.Filters()
 	return p.cfg.State.SaveMemory(context.WithoutCancel(ctx), &f, sigs, p.cfg.Immune.Capacity(), p.cfg.Now())
 }

@@ -301,6 +301,21 @@ func (l *ledger) record(agent, buyer string, failed bool) error {
 	return nil
 }
 
+// report sets buyer's counts of agent's entries to c: a buyer's report
+// replaces its earlier one, so that a buyer counts once however often it
+// reports.
+func (l *ledger) report(agent, buyer string, c BuyerCount) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	m := l.source(agent)
+	if _, ok := m.Buyers[buyer]; !ok && len(m.Buyers) >= MaxBuyers {
+		return ErrTooManyBuyers
+	}
+	m.Buyers[buyer] = c
+	m.refresh()
+	return nil
+}
+
 func (l *ledger) blacklisted(agent string) bool {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -443,9 +458,19 @@ func (p *Pipeline) refuseBlacklisted(ctx context.Context, x *subject) error {
 
 // account counts reports into the metrics and saves them to the State, if
 // any.
+// With a FleetPublisher, it then publishes what the decisions taught the
+// clade (fleet.go), the sources' new counts among it.
 func (p *Pipeline) account(ctx context.Context, es []*knowledge.Entry, rs []*Report, fresh bool) error {
+	defer p.flushFleet(ctx)
 	if !p.rep.tally(es, rs, fresh) {
 		return nil
+	}
+	if p.cfg.Fleet != nil {
+		for i, r := range rs {
+			if i < len(es) && es[i] != nil && r != nil && attributable(r) && es[i].Source.Agent != "" {
+				p.out.touched(es[i].Source.Agent)
+			}
+		}
 	}
 	return p.saveReputation(ctx)
 }

@@ -107,6 +107,7 @@ func (p *Pipeline) Rollback(ctx context.Context, source string, in rollback.Inpu
 		return out, nil
 	}
 
+	defer p.flushFleet(ctx) // after the unlock below: publishing never holds the decision lock
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	now := p.cfg.Now()
@@ -188,6 +189,9 @@ func (p *Pipeline) Rollback(ctx context.Context, source string, in rollback.Inpu
 		out.Playbook = PlaybookRewritten
 	}
 	p.rep.rolledBack(source, len(out.RolledBack))
+	if p.cfg.Fleet != nil {
+		p.out.touched(source)
+	}
 	if err := p.saveReputation(ctx); err != nil {
 		return out, fmt.Errorf("ingest: rollback: %w", err)
 	}

@@ -32,6 +32,9 @@ const (
 var (
 	ErrMismatch  = errors.New("oracle: filter parameters differ")
 	ErrMalformed = errors.New("oracle: malformed filter encoding")
+	// ErrSaturated is returned by Oracle.Merge for a peer's filter that
+	// would leave more than MaxFill of the oracle's bits set.
+	ErrSaturated = errors.New("oracle: filter too full")
 )
 
 // Bloom is a Bloom filter over byte strings: it never reports a false
@@ -111,15 +114,30 @@ func (b *Bloom) Merge(other *Bloom) error {
 	return nil
 }
 
+// Fill returns the fraction of the filter's bits that are set.
+func (b *Bloom) Fill() float64 { return float64(b.ones()) / float64(b.m) }
+
+func (b *Bloom) ones() uint64 {
+	var set uint64
+	for _, w := range b.bits {
+		set += uint64(bits.OnesCount64(w))
+	}
+	return set
+}
+
+// MaxFill is the largest fraction of set bits that a merge from a peer
+// may leave in a filter of k hashes: 2^(1/k)/2, the fill at which the
+// false positive rate per key, fill^k, is twice the rate (1/2)^k of a
+// filter NewBloom sized optimally, holding the items it was sized for. A
+// filter whose bits are all or mostly set matches every key; bounding the
+// fill bounds what a peer's filter can make the oracle flag.
+func MaxFill(k int) float64 { return math.Pow(2, 1/float64(max(k, 1))) / 2 }
+
 // EstimatedFPR returns the false positive rate implied by the fraction of
 // bits set, (set/m)^k; it accounts for merged filters, whose item counts
 // overlap.
 func (b *Bloom) EstimatedFPR() float64 {
-	set := 0
-	for _, w := range b.bits {
-		set += bits.OnesCount64(w)
-	}
-	return math.Pow(float64(set)/float64(b.m), float64(b.k))
+	return math.Pow(b.Fill(), float64(b.k))
 }
 
 // MarshalBinary encodes the filter: the magic "WBLM", a version, k, m and
@@ -206,4 +224,14 @@ func BloomFrom(s BloomState) (*Bloom, error) {
 func hashPair(item []byte) (h1, h2 uint64) {
 	sum := sha256.Sum256(item)
 	return binary.BigEndian.Uint64(sum[0:]), binary.BigEndian.Uint64(sum[8:]) | 1
+}
+
+// unionOnes returns the number of bits set in b OR other, which have the
+// same size.
+func (b *Bloom) unionOnes(other *Bloom) uint64 {
+	var set uint64
+	for i, w := range b.bits {
+		set += uint64(bits.OnesCount64(w | other.bits[i]))
+	}
+	return set
 }

@@ -204,6 +204,25 @@ func (im *Immune) Restore(sigs []Signature) error {
 	return nil
 }
 
+// Add stores a signature recorded elsewhere (a peer's), evicting the
+// oldest when full; added reports false when an equal signature is stored
+// already, which is then left as it is. It fails, leaving im unchanged, if
+// sig does not pass Check.
+func (im *Immune) Add(sig Signature) (added bool, err error) {
+	if err := sig.Check(); err != nil {
+		return false, fmt.Errorf("oracle: immune: %w", err)
+	}
+	im.mu.Lock()
+	defer im.mu.Unlock()
+	for i := range im.sigs {
+		if im.sigs[i] == sig {
+			return false, nil
+		}
+	}
+	im.push(sig)
+	return true, nil
+}
+
 // Len returns the number of stored signatures.
 func (im *Immune) Len() int {
 	im.mu.RLock()

@@ -229,8 +229,11 @@ func (o *Oracle) Export() ([]byte, error) {
 
 // Merge ORs a peer's Export into the oracle. It fails, leaving the oracle
 // unchanged, with an error wrapping ErrMalformed if peer is not a
-// well-formed export, or ErrMismatch if its banding, seed or filter sizes
-// differ from this oracle's.
+// well-formed export, ErrMismatch if its banding, seed or filter sizes
+// differ from this oracle's, or ErrSaturated if the merge would add bits
+// to a filter and leave more than MaxFill of them set: a peer cannot make
+// the oracle flag everything, whether with one saturated filter or with
+// several each below the bound. Merging a filter twice changes nothing.
 func (o *Oracle) Merge(peer []byte) error {
 	if len(peer) < exportHeader {
 		return fmt.Errorf("oracle: merge: %w: %d bytes, shorter than the header", ErrMalformed, len(peer))
@@ -264,16 +267,28 @@ func (o *Oracle) Merge(peer []byte) error {
 	if len(rest) != 0 {
 		return fmt.Errorf("oracle: merge: %w: %d trailing bytes", ErrMalformed, len(rest))
 	}
-	return o.merge(&exact, &sim)
+	return o.merge(&exact, &sim, true)
 }
 
 // merge ORs exact and sim into o's filters, or fails with ErrMismatch if
-// their sizes differ.
-func (o *Oracle) merge(exact, sim *Bloom) error {
+// their sizes differ, or, when bounded, with ErrSaturated if a filter
+// would gain bits beyond MaxFill.
+func (o *Oracle) merge(exact, sim *Bloom, bounded bool) error {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if exact.m != o.exact.m || exact.k != o.exact.k || sim.m != o.sim.m || sim.k != o.sim.k {
 		return fmt.Errorf("oracle: merge: %w: filter sizes", ErrMismatch)
+	}
+	if bounded {
+		for _, f := range []struct {
+			name       string
+			own, other *Bloom
+		}{{"exact", o.exact, exact}, {"similarity", o.sim, sim}} {
+			had, union := f.own.ones(), f.own.unionOnes(f.other)
+			if fill := float64(union) / float64(f.own.m); union > had && fill > MaxFill(int(f.own.k)) {
+				return fmt.Errorf("oracle: merge: %w: the %s filter would be %.3f full, above %.3f", ErrSaturated, f.name, fill, MaxFill(int(f.own.k)))
+			}
+		}
 	}
 	o.exact.Merge(exact) // sizes checked above: cannot fail
 	o.sim.Merge(sim)
@@ -295,7 +310,8 @@ func (o *Oracle) Filters() Filters {
 	return Filters{Bands: o.bands, Rows: o.rows, Seed: o.seed, Exact: o.exact.State(), Similar: o.sim.State()}
 }
 
-// MergeFilters ORs f into the oracle, as Merge does a peer's Export. It
+// MergeFilters ORs f into the oracle, as Merge does a peer's Export but
+// without Merge's bound on the fill: f is the oracle's own saved state. It
 // fails, leaving the oracle unchanged, with an error wrapping ErrMalformed
 // if a filter of f is inconsistent, or ErrMismatch if f's banding, seed or
 // filter sizes differ from the oracle's.
@@ -312,7 +328,7 @@ func (o *Oracle) MergeFilters(f Filters) error {
 	if err != nil {
 		return fmt.Errorf("oracle: merge: similarity filter: %w", err)
 	}
-	return o.merge(exact, sim)
+	return o.merge(exact, sim, false)
 }
 
 // EstimatedFPR returns the exact and similarity filters' estimated false

@@ -136,8 +136,11 @@ type Stats struct {
 	// Delivered counts messages the handler accepted.
 	Delivered uint64
 	// Own counts this member's own messages skipped on receipt.
-	Own     uint64
-	Dropped map[Cause]uint64
+	Own uint64
+	// Redelivered counts redeliveries of messages already accepted (their
+	// ack was lost): acked again, not handed to the handler.
+	Redelivered uint64
+	Dropped     map[Cause]uint64
 }
 
 // Relay is one member's connection to the relay. Make it with Open.
@@ -157,8 +160,8 @@ type Relay struct {
 	recvMu sync.Mutex // guards recv and the receiver file
 	recv   receiverState
 
-	published, delivered, own atomic.Uint64
-	dropped                   [causeEnd]atomic.Uint64
+	published, delivered, own, redelivered atomic.Uint64
+	dropped                                [causeEnd]atomic.Uint64
 
 	subMu  sync.Mutex
 	subs   []jetstream.ConsumeContext
@@ -352,11 +355,43 @@ func (r *Relay) publish(ctx context.Context, sc scope, kind Kind, body []byte) e
 	if max := r.nc.MaxPayload(); int64(len(wire)) > max {
 		return fmt.Errorf("relay: publish: envelope of %d bytes exceeds the server's max_payload %d", len(wire), max)
 	}
-	if _, err := r.js.PublishMsg(ctx, &nats.Msg{Subject: e.subject(), Data: wire}, jetstream.WithMsgID(id)); err != nil {
-		return fmt.Errorf("relay: publish %s seq %d: %w", kind, e.seq, err)
+	// A publish that times out may still have been stored (a node died, a
+	// stream leader moved). Retrying the same envelope under the same
+	// Nats-Msg-Id lets JetStream's duplicate window drop the second copy,
+	// so a retry can neither lose nor double a message.
+	for {
+		actx, cancel := context.WithTimeout(ctx, 2*time.Second)
+		_, err = r.js.PublishMsg(actx, &nats.Msg{Subject: e.subject(), Data: wire}, jetstream.WithMsgID(id))
+		cancel()
+		if err == nil {
+			r.published.Add(1)
+			return nil
+		}
+		if ctx.Err() != nil || !transient(err) {
+			return fmt.Errorf("relay: publish %s seq %d: %w", kind, e.seq, err)
+		}
+		r.log.Debug("relay: publish retry", "kind", kind, "seq", e.seq, "err", err)
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("relay: publish %s seq %d: %w", kind, e.seq, ctx.Err())
+		case <-time.After(100 * time.Millisecond):
+		}
 	}
-	r.published.Add(1)
-	return nil
+}
+
+// transient reports whether a publish error may clear on its own: the
+// server did not answer, or the connection is being re-established.
+func transient(err error) bool {
+	var api *jetstream.APIError
+	if errors.As(err, &api) {
+		return api.Code == 503 // no quorum or leader while a node is down
+	}
+	return errors.Is(err, context.DeadlineExceeded) ||
+		errors.Is(err, nats.ErrTimeout) ||
+		errors.Is(err, nats.ErrNoResponders) ||
+		errors.Is(err, nats.ErrConnectionReconnecting) ||
+		errors.Is(err, nats.ErrDisconnected) ||
+		errors.Is(err, jetstream.ErrNoStreamResponse)
 }
 
 // Subscribe starts delivering accepted messages to fn through this
@@ -377,7 +412,7 @@ func (r *Relay) Subscribe(ctx context.Context, fn func(ctx context.Context, m Me
 		Description:    "ward relay member " + r.self.Hex(),
 		DeliverPolicy:  jetstream.DeliverAllPolicy,
 		AckPolicy:      jetstream.AckExplicitPolicy,
-		AckWait:        30 * time.Second,
+		AckWait:        ackWait,
 		MaxDeliver:     r.cfg.MaxDeliver,
 		MaxAckPending:  1,
 		FilterSubjects: filters,
@@ -423,6 +458,17 @@ func (r *Relay) Subscribe(ctx context.Context, fn func(ctx context.Context, m Me
 // receive checks one delivery and hands it to fn if it counts.
 func (r *Relay) receive(ctx context.Context, m jetstream.Msg, fn func(context.Context, Message) error) {
 	msg, cause, ok := r.check(m.Subject(), m.Data())
+	if !ok && cause == CauseReplay {
+		// A message accepted whose ack was lost (a node died, AckWait
+		// passed) comes back with the same stream sequence: that is a
+		// redelivery, not a replay. An attacker's copy is a new stream
+		// message, delivered for the first time.
+		if md, err := m.Metadata(); err == nil && md.NumDelivered > 1 {
+			r.redelivered.Add(1)
+			r.ack(m)
+			return
+		}
+	}
 	if !ok {
 		r.drop(m, cause)
 		return
@@ -432,7 +478,7 @@ func (r *Relay) receive(ctx context.Context, m jetstream.Msg, fn func(context.Co
 		r.ack(m)
 		return
 	}
-	if err := fn(ctx, msg); err != nil {
+	if err := r.handle(ctx, m, msg, fn); err != nil {
 		md, merr := m.Metadata()
 		if merr == nil && md.NumDelivered >= uint64(r.cfg.MaxDeliver) {
 			r.log.Warn("relay: handler failed on every delivery; terminated", "kind", msg.Kind, "from", msg.From, "seq", msg.Seq, "err", err)
@@ -459,6 +505,38 @@ func (r *Relay) receive(ctx context.Context, m jetstream.Msg, fn func(context.Co
 	}
 	r.delivered.Add(1)
 	r.ack(m)
+}
+
+// ackWait is how long the consumer waits for an ack before redelivering.
+// It is short so that a message whose ack was lost with a dying node comes
+// back in seconds; a slow handler keeps its message with InProgress.
+const ackWait = 5 * time.Second
+
+// handle runs fn on msg, telling the server every ackWait/3 that the
+// message is still being worked on.
+func (r *Relay) handle(ctx context.Context, m jetstream.Msg, msg Message, fn func(context.Context, Message) error) error {
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		t := time.NewTicker(ackWait / 3)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+				if err := m.InProgress(); err != nil {
+					r.log.Debug("relay: in progress", "err", err)
+				}
+			}
+		}
+	}()
+	err := fn(ctx, msg)
+	close(done)
+	wg.Wait()
+	return err
 }
 
 // backoff is the delay before redelivery n+1: 100ms doubling, at most 5s.
@@ -553,10 +631,11 @@ func (r *Relay) ack(m jetstream.Msg) {
 // Stats returns the counters.
 func (r *Relay) Stats() Stats {
 	s := Stats{
-		Published: r.published.Load(),
-		Delivered: r.delivered.Load(),
-		Own:       r.own.Load(),
-		Dropped:   map[Cause]uint64{},
+		Published:   r.published.Load(),
+		Delivered:   r.delivered.Load(),
+		Own:         r.own.Load(),
+		Redelivered: r.redelivered.Load(),
+		Dropped:     map[Cause]uint64{},
 	}
 	for c := range causeEnd {
 		if n := r.dropped[c].Load(); n > 0 {

@@ -131,8 +131,8 @@ type Cluster struct {
 }
 
 // StartCluster starts n (≥ 3 for a replicated stream) clustered servers
-// with their storage under dir/node<i>, and waits for JetStream to elect a
-// meta leader. The caller must call Close.
+// with their storage under dir/node<i>, and waits until JetStream's meta
+// leader sees all n. The caller must call Close.
 func StartCluster(dir string, n int) (*Cluster, error) {
 	if n < 1 {
 		return nil, fmt.Errorf("relay: cluster of %d nodes", n)
@@ -158,21 +158,23 @@ func StartCluster(dir string, n int) (*Cluster, error) {
 		c.urls = append(c.urls, s.URL())
 	}
 	deadline := time.Now().Add(30 * time.Second)
-	for !c.hasLeader() {
+	for !c.ready(n) {
 		if time.Now().After(deadline) {
 			c.Close()
-			return nil, errors.New("relay: cluster: no JetStream meta leader after 30s")
+			return nil, fmt.Errorf("relay: cluster: JetStream has no leader seeing %d peers after 30s", n)
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
 	return c, nil
 }
 
-func (c *Cluster) hasLeader() bool {
+// ready reports whether JetStream's meta leader sees n live peers: only
+// then can a stream with n replicas be placed.
+func (c *Cluster) ready(n int) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for _, s := range c.servers {
-		if s != nil && s.s.JetStreamIsLeader() {
+		if s != nil && s.s.JetStreamIsLeader() && len(s.s.JetStreamClusterPeers()) >= n {
 			return true
 		}
 	}

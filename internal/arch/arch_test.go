@@ -91,6 +91,7 @@ var layers = map[string]int{
 	"internal/registry": Service,
 	"internal/identity": Service, // the ERC-8004 identity registry (quarantine's Registry)
 	"internal/auth":     Service,
+	"internal/relay":    Service, // the NATS relay between clade members (Styx)
 
 	"internal/catalog":                 Tools,
 	"internal/catalog/internal/native": Tools, // what the protocol packages share

@@ -276,6 +276,7 @@ func OpenData(ctx context.Context, dir string, f *config.File, extra ...func(ctx
 		QuarantineTTL: f.Gate.QuarantineTTL,
 		Owner:         f.Gate.Owner, Tools: f.Tools, SessionLimits: f.Sessions, ReadsBestEffort: f.Audit.ReadsBestEffort,
 		Trust: f.Trust, VaultKey: filepath.Join(dir, "vault.key"), Grimoire: grim, Telemetry: f.Telemetry,
+		Relay: f.Relay, RelayDir: relayDir(dir),
 	})
 	if err != nil {
 		return nil, err

@@ -14,6 +14,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"sync"
 	"time"
 
@@ -37,6 +38,7 @@ import (
 	"github.com/wardhq/ward/internal/policy"
 	"github.com/wardhq/ward/internal/quarantine"
 	"github.com/wardhq/ward/internal/registry"
+	"github.com/wardhq/ward/internal/relay"
 	"github.com/wardhq/ward/internal/skill"
 	"github.com/wardhq/ward/internal/store"
 	"github.com/wardhq/ward/internal/taint"
@@ -120,6 +122,10 @@ type Config struct {
 	// Telemetry configures the export of traces ([telemetry]); the zero
 	// value exports nothing.
 	Telemetry telemetry.Config
+	// Relay connects the pipeline to the clade's other members
+	// ([relay]); RelayDir keeps its durable state (required with it).
+	Relay    config.Relay
+	RelayDir string
 }
 
 // Stack is a running ward.
@@ -151,6 +157,9 @@ type Stack struct {
 	Upstream *upstream.Set
 	// Telemetry makes and exports the calls' spans; Close flushes it.
 	Telemetry *telemetry.Provider
+	// Relay is the connection to the clade's other members (nil without
+	// [relay]).
+	Relay *relay.Relay
 
 	vault *vault.Vault // nil without Config.VaultKey
 
@@ -415,7 +424,7 @@ func (s *Stack) registerTools(ctx context.Context, cfg Config, envs []*catalog.E
 	if err := catalog.RegisterOn(s.Registry, envs...); err != nil {
 		return err
 	}
-	if s.Ingest, err = openGrimoire(ctx, s, cfg.Grimoire); err != nil {
+	if s.Ingest, err = openGrimoire(ctx, s, cfg); err != nil {
 		return err
 	}
 	for _, t := range ingest.Tools(s.Ingest) {
@@ -528,7 +537,8 @@ func (s *Stack) OnChange(f func(store.Change)) {
 // hashed embedder, the oracle and immune memory (restored from the store,
 // saved after each rejection), Stage 1 with the configured identities and
 // Stage 2's three layers, and loads the Grimoire view.
-func openGrimoire(ctx context.Context, s *Stack, g config.Grimoire) (*ingest.Pipeline, error) {
+func openGrimoire(ctx context.Context, s *Stack, cfg Config) (*ingest.Pipeline, error) {
+	g := cfg.Grimoire
 	reg, err := quarantine.NewLocalRegistry()
 	if err != nil {
 		return nil, err
@@ -542,6 +552,20 @@ func openGrimoire(ctx context.Context, s *Stack, g config.Grimoire) (*ingest.Pip
 		if err := reg.AddMember(m.Address, m.Clade, m.Confidence); err != nil {
 			return nil, fmt.Errorf("grimoire.members %d: %w", i+1, err)
 		}
+	}
+	var self string
+	var fleet ingest.FleetPublisher
+	if cfg.Relay.Enabled {
+		if cfg.RelayDir == "" {
+			return nil, errors.New("relay: no directory for its state")
+		}
+		rl, addr, err := openRelay(ctx, cfg.Relay, g.Clade, reg, cfg.RelayDir)
+		if err != nil {
+			return nil, err
+		}
+		s.Relay = rl
+		s.closers = append(s.closers, func() error { rl.Close(); return nil })
+		self, fleet = strings.ToLower(addr.Hex()), fleetPublisher{rl}
 	}
 	var identities quarantine.Registry = reg
 	if g.IdentityRegistry != (tool.Address{}) {
@@ -612,7 +636,7 @@ func openGrimoire(ctx context.Context, s *Stack, g config.Grimoire) (*ingest.Pip
 	}
 	p, err := ingest.New(ingest.Config{Embedder: emb, Oracle: orc, Immune: im, Checker: checker,
 		Store: s.Store, Bus: s.Bus, Validators: vals, Strictness: g.Strictness, State: s.Store,
-		Clade: g.Clade, Members: reg, Playbook: pb, Stage3: st3, Actions: s.Store})
+		Clade: g.Clade, Members: reg, Playbook: pb, Stage3: st3, Actions: s.Store, Self: self, Fleet: fleet})
 	if err != nil {
 		return nil, err
 	}
@@ -621,6 +645,21 @@ func openGrimoire(ctx context.Context, s *Stack, g config.Grimoire) (*ingest.Pip
 	}
 	if err := p.Restore(ctx); err != nil {
 		return nil, fmt.Errorf("grimoire: the saved metrics and lessons: %w", err)
+	}
+	if s.Relay != nil {
+		// What the other members published, from the first message this
+		// member has not acked (all it missed while it was down), until
+		// the relay closes.
+		log := cfg.Log
+		if log == nil {
+			log = slog.Default()
+		}
+		if err := s.Relay.Subscribe(context.WithoutCancel(ctx), fleetHandler(p, log)); err != nil {
+			return nil, fmt.Errorf("relay: subscribe: %w", err)
+		}
+		if err := s.Relay.Announce(ctx); err != nil {
+			log.Warn("relay: the membership announcement was not published", "err", err)
+		}
 	}
 	return p, nil
 }

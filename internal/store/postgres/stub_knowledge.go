@@ -11,29 +11,11 @@ import (
 	"github.com/wardhq/ward/internal/store"
 )
 
-func (st *Store) ListQuarantined(ctx context.Context, f store.QuarantineFilter) ([]store.QuarantinedEntry, error) {
-	return nil, errTODO
-}
 
-func (st *Store) PruneQuarantine(ctx context.Context, now time.Time) (int64, error) {
-	return 0, errTODO
-}
 
-func (st *Store) PutQuarantined(ctx context.Context, q *store.QuarantinedEntry) (evicted []string, err error) {
-	return nil, errTODO
-}
 
-func (st *Store) QuarantinedEntry(ctx context.Context, id string) (*store.QuarantinedEntry, error) {
-	return nil, errTODO
-}
 
-func (st *Store) RollbackQuarantined(ctx context.Context, q *store.QuarantinedEntry, reason string, at time.Time) error {
-	return errTODO
-}
 
-func (st *Store) SetQuarantineStatus(ctx context.Context, id string, status store.QuarantineStatus, reason string, attack knowledge.AttackType, at time.Time) error {
-	return errTODO
-}
 
 func (st *Store) Adoption(ctx context.Context, id string) (*adopt.Record, error) {
 	return nil, errTODO

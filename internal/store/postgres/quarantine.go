@@ -141,13 +141,9 @@ func (s *Store) ListQuarantined(ctx context.Context, f store.QuarantineFilter) (
 	if f.Limit < 0 {
 		return nil, fmt.Errorf("postgres: list quarantined: negative limit %d", f.Limit)
 	}
-	var limit any // NULL: no limit
-	if f.Limit > 0 {
-		limit = int64(f.Limit)
-	}
 	rows, err := s.pool.Query(ctx, `SELECT `+quarantineCols+` FROM quarantine_entries
 WHERE ($1 = '' OR agent = $1) AND ($2 = '' OR status = $2) ORDER BY seq LIMIT $3`,
-		strings.ToLower(f.Agent), string(f.Status), limit)
+		strings.ToLower(f.Agent), string(f.Status), limitArg(f.Limit))
 	if err != nil {
 		return nil, fmt.Errorf("postgres: list quarantined: %w", err)
 	}

@@ -5,45 +5,10 @@ import (
 	"time"
 
 	"github.com/wardhq/ward/internal/adopt"
-	"github.com/wardhq/ward/internal/knowledge"
 	"github.com/wardhq/ward/internal/oracle"
 	"github.com/wardhq/ward/internal/skill"
 	"github.com/wardhq/ward/internal/store"
 )
-
-
-
-
-
-
-
-func (st *Store) Adoption(ctx context.Context, id string) (*adopt.Record, error) {
-	return nil, errTODO
-}
-
-func (st *Store) Adoptions(ctx context.Context, limit int) ([]adopt.Record, error) {
-	return nil, errTODO
-}
-
-func (st *Store) DeleteEntry(ctx context.Context, id string) error {
-	return errTODO
-}
-
-func (st *Store) Entries(ctx context.Context, partition knowledge.Partition, limit int) ([]store.GrimoireEntry, error) {
-	return nil, errTODO
-}
-
-func (st *Store) Entry(ctx context.Context, id string) (*store.GrimoireEntry, error) {
-	return nil, errTODO
-}
-
-func (st *Store) PutAdoption(ctx context.Context, r *adopt.Record) error {
-	return errTODO
-}
-
-func (st *Store) PutEntry(ctx context.Context, g *store.GrimoireEntry) error {
-	return errTODO
-}
 
 func (st *Store) Lessons(ctx context.Context) ([]adopt.Lesson, error) {
 	return nil, errTODO

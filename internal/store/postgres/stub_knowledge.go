@@ -10,22 +10,6 @@ import (
 	"github.com/wardhq/ward/internal/store"
 )
 
-func (st *Store) Lessons(ctx context.Context) ([]adopt.Lesson, error) {
-	return nil, errTODO
-}
-
-func (st *Store) SaveLessons(ctx context.Context, put []adopt.Lesson, remove []string) error {
-	return errTODO
-}
-
-func (st *Store) PutSample(ctx context.Context, s store.Sample, keep int) error {
-	return errTODO
-}
-
-func (st *Store) Samples(ctx context.Context) ([]store.Sample, error) {
-	return nil, errTODO
-}
-
 func (st *Store) ImmuneSignatures(ctx context.Context) ([]oracle.Signature, error) {
 	return nil, errTODO
 }

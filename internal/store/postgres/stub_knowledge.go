@@ -5,30 +5,8 @@ import (
 	"time"
 
 	"github.com/wardhq/ward/internal/adopt"
-	"github.com/wardhq/ward/internal/oracle"
-	"github.com/wardhq/ward/internal/skill"
 	"github.com/wardhq/ward/internal/store"
 )
-
-func (st *Store) ImmuneSignatures(ctx context.Context) ([]oracle.Signature, error) {
-	return nil, errTODO
-}
-
-func (st *Store) OracleFilters(ctx context.Context) (f oracle.Filters, ok bool, err error) {
-	return oracle.Filters{}, false, errTODO
-}
-
-func (st *Store) SaveMemory(ctx context.Context, f *oracle.Filters, sigs []oracle.Signature, keep int, at time.Time) error {
-	return errTODO
-}
-
-func (st *Store) AddSkills(ctx context.Context, cs []skill.Component, at time.Time) error {
-	return errTODO
-}
-
-func (st *Store) SkillComponents(ctx context.Context) ([]skill.Component, error) {
-	return nil, errTODO
-}
 
 func (st *Store) SaveSources(ctx context.Context, put []store.SourceRecord, remove []string) error {
 	return errTODO

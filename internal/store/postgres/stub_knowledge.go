@@ -4,25 +4,8 @@ import (
 	"context"
 	"time"
 
-	"github.com/wardhq/ward/internal/adopt"
 	"github.com/wardhq/ward/internal/store"
 )
-
-func (st *Store) SaveSources(ctx context.Context, put []store.SourceRecord, remove []string) error {
-	return errTODO
-}
-
-func (st *Store) Sources(ctx context.Context) ([]store.SourceRecord, error) {
-	return nil, errTODO
-}
-
-func (st *Store) InfluencesSince(ctx context.Context, since time.Time) ([]store.Influence, error) {
-	return nil, errTODO
-}
-
-func (st *Store) NoteInfluences(ctx context.Context, session string, ins []adopt.Influence, at time.Time) error {
-	return errTODO
-}
 
 func (st *Store) CladeDemotions(ctx context.Context) ([]store.CladeDemotion, error) {
 	return nil, errTODO

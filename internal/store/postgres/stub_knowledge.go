@@ -7,22 +7,6 @@ import (
 	"github.com/wardhq/ward/internal/store"
 )
 
-func (st *Store) CladeDemotions(ctx context.Context) ([]store.CladeDemotion, error) {
-	return nil, errTODO
-}
-
-func (st *Store) CladeVotes(ctx context.Context) ([]store.CladeVote, error) {
-	return nil, errTODO
-}
-
-func (st *Store) DemoteSharer(ctx context.Context, d store.CladeDemotion) (bool, error) {
-	return false, errTODO
-}
-
-func (st *Store) VoteClade(ctx context.Context, v store.CladeVote, d *store.CladeDemotion) (demoted bool, err error) {
-	return false, errTODO
-}
-
 func (st *Store) ApproveTool(ctx context.Context, server string, tool string, by string, at time.Time) (store.PendingTool, error) {
 	return store.PendingTool{}, errTODO
 }

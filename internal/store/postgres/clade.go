@@ -14,10 +14,19 @@ import (
 // vote replaces its earlier one from whichever instance it comes; a
 // demotion is INSERT ... ON CONFLICT (entry) DO NOTHING, so of concurrent
 // demotions for one share, from any number of instances, exactly one is
-// recorded. A vote on an entry not voted on yet takes the clade's lock
-// and forgets the votes of the entries beyond store.MaxCladeEntries, first
-// voted on longest ago first; the votes go with their entry (ON DELETE
-// CASCADE).
+// recorded.
+//
+// The bound. An entry's seq is its order of first vote. The votes of the
+// entries beyond the newest store.MaxCladeEntries by seq are forgotten in
+// two ways that need no lock across instances (so that votes on
+// different entries commit in parallel): CladeVotes reads only the newest
+// store.MaxCladeEntries, which makes the bound exact for every reader,
+// and each first vote deletes the entries beyond them in its own
+// snapshot (their votes go with them, ON DELETE CASCADE), which keeps
+// the tables bounded. The delete never removes an entry within the
+// bound: rows a snapshot misses only make the rows it sees rank newer.
+// A vote locks its entry's row (the upsert), so an entry is never deleted
+// between the vote's check for it and the vote's insert.
 
 // VoteClade durably records a member's vote and, once, the sharer's
 // demotion (see store.Clade).
@@ -36,19 +45,15 @@ func (s *Store) VoteClade(ctx context.Context, v store.CladeVote, d *store.Clade
 	demoted := false
 	err := s.inTx(ctx, func(tx pgx.Tx) error {
 		demoted = false
-		// The lock first: the entry's seq is then its order of first vote
-		// in commit order, and two first votes on one entry cannot
-		// deadlock on its row and the lock.
-		if err := xlock(ctx, tx, lockLearnt, "clade"); err != nil {
-			return err
-		}
-		tag, err := tx.Exec(ctx, `INSERT INTO clade_entries (entry_id) VALUES ($1) ON CONFLICT (entry_id) DO NOTHING`, v.EntryID)
+		var first bool
+		err := tx.QueryRow(ctx, `INSERT INTO clade_entries (entry_id) VALUES ($1)
+ON CONFLICT (entry_id) DO UPDATE SET entry_id = EXCLUDED.entry_id RETURNING xmax = 0`, v.EntryID).Scan(&first)
 		if err != nil {
 			return err
 		}
-		if tag.RowsAffected() == 1 {
-			if _, err := tx.Exec(ctx, `DELETE FROM clade_entries WHERE seq IN (SELECT seq FROM clade_entries ORDER BY seq DESC OFFSET $1)`,
-				store.MaxCladeEntries); err != nil {
+		if first {
+			if _, err := tx.Exec(ctx, `DELETE FROM clade_entries WHERE seq <= (
+  SELECT seq FROM clade_entries ORDER BY seq DESC OFFSET $1 LIMIT 1)`, store.MaxCladeEntries); err != nil {
 				return err
 			}
 		}
@@ -97,7 +102,8 @@ func (s *Store) CladeVotes(ctx context.Context) ([]store.CladeVote, error) {
 		return nil, err
 	}
 	rows, err := s.pool.Query(ctx, `SELECT v.entry_id, v.member, v.rejected, v.voted_ns FROM clade_votes v
-JOIN clade_entries e USING (entry_id) ORDER BY e.seq, v.member`)
+JOIN (SELECT entry_id, seq FROM clade_entries ORDER BY seq DESC LIMIT $1) e USING (entry_id) ORDER BY e.seq, v.member`,
+		store.MaxCladeEntries)
 	if err != nil {
 		return nil, fmt.Errorf("postgres: clade votes: %w", err)
 	}

@@ -6,8 +6,10 @@ package postgres
 //
 // Text that results are ordered by is COLLATE "C", so that the order is
 // the bytes' order, as in SQLite, whatever the database's locale. Orders
-// of arrival are identity columns (seq) assigned under the advisory lock
-// that serialises their writers (lock.go), so they are also commit order.
+// of arrival are identity columns (seq); where a bound or an order must
+// follow commit order (quarantine, skills, signatures) they are assigned
+// under the advisory lock that serialises their writers (lock.go); the
+// clade's bound is kept without one (clade.go).
 // The triggers keep, whoever writes, what the store's contract promises
 // never changes: a decided quarantine entry (but for passed to
 // rolled_back) and a Grimoire entry's source and claimed confidence.

@@ -13,26 +13,7 @@ import (
 	"github.com/wardhq/ward/internal/id"
 	"github.com/wardhq/ward/internal/knowledge"
 	"github.com/wardhq/ward/internal/store"
-	"github.com/wardhq/ward/internal/store/postgres"
-	"github.com/wardhq/ward/internal/store/postgres/pgtest"
 )
-
-// instances opens n stores on one fresh database, each with its own pool,
-// as n ward instances would.
-func instances(t *testing.T, n int) []*postgres.Store {
-	t.Helper()
-	url := pgtest.NewDatabase(t)
-	out := make([]*postgres.Store, n)
-	for i := range out {
-		s, err := postgres.Open(t.Context(), postgres.Config{URL: url, MaxConns: 8})
-		if err != nil {
-			t.Fatalf("open instance %d: %v", i, err)
-		}
-		t.Cleanup(func() { _ = s.Close() })
-		out[i] = s
-	}
-	return out
-}
 
 func quarantined(at time.Time, agent, content string) *store.QuarantinedEntry {
 	return &store.QuarantinedEntry{
@@ -57,7 +38,7 @@ func quarantined(at time.Time, agent, content string) *store.QuarantinedEntry {
 // evicted, each once, and the agent keeps exactly the cap; the same
 // content put through every instance at once is stored once.
 func TestQuarantineCapAcrossInstances(t *testing.T) {
-	ss := instances(t, 3)
+	_, ss := instances(t, 3)
 	ctx := t.Context()
 	const (
 		agent   = "0xCAFE000000000000000000000000000000000001"
@@ -155,7 +136,7 @@ func TestQuarantineCapAcrossInstances(t *testing.T) {
 // TestQuarantineDecideAcrossInstances decides one entry through three
 // instances at once, passed and failed: exactly one decision lands.
 func TestQuarantineDecideAcrossInstances(t *testing.T) {
-	ss := instances(t, 3)
+	_, ss := instances(t, 3)
 	ctx := t.Context()
 	q := quarantined(time.Now(), "0x00000000000000000000000000000000000000aa", "decide me once")
 	if _, err := ss[0].PutQuarantined(ctx, q); err != nil {
@@ -194,7 +175,7 @@ func TestQuarantineDecideAcrossInstances(t *testing.T) {
 // the sharer: each member is counted once, with its later vote, and the
 // sharer is demoted once.
 func TestCladeVotesAcrossInstances(t *testing.T) {
-	ss := instances(t, 3)
+	_, ss := instances(t, 3)
 	ctx := t.Context()
 	const members = 30
 	at := time.Date(2026, 11, 2, 0, 0, 0, 0, time.UTC)
@@ -249,7 +230,7 @@ func TestCladeVotesAcrossInstances(t *testing.T) {
 // one repin), then approves one pending definition through both at once
 // (exactly one approval).
 func TestPinsAcrossInstances(t *testing.T) {
-	ss := instances(t, 2)
+	_, ss := instances(t, 2)
 	ctx := t.Context()
 	at := time.Date(2026, 11, 3, 0, 0, 0, 0, time.UTC)
 	hash := func(n int) string { return fmt.Sprintf("%064x", n+1) }

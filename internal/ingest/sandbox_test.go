@@ -16,6 +16,7 @@ import (
 	"github.com/wardhq/ward/internal/sandbox"
 	"github.com/wardhq/ward/internal/skill"
 	"github.com/wardhq/ward/internal/store"
+	"github.com/wardhq/ward/internal/store/postgres/pgtest"
 	"github.com/wardhq/ward/internal/tool"
 )
 
@@ -23,7 +24,7 @@ func TestMain(m *testing.M) {
 	if code, ok := sandbox.Main(map[string]sandbox.Job{skill.JobName: skill.Job}); ok {
 		os.Exit(code)
 	}
-	os.Exit(m.Run())
+	os.Exit(pgtest.Main(m))
 }
 
 // Hand-assembled WebAssembly sizing components (see internal/sandbox's

@@ -2,8 +2,10 @@ package store
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/wardhq/ward/internal/adopt"
@@ -155,8 +157,28 @@ func CheckQuarantined(q *QuarantinedEntry) error {
 	if q.QuarantinedAt.IsZero() {
 		return errors.New("zero quarantine time")
 	}
+	if !representable(q.QuarantinedAt) {
+		return fmt.Errorf("quarantine time %v outside the years 1678-2262", q.QuarantinedAt)
+	}
 	if len(q.BatchID) > knowledge.MaxID {
 		return fmt.Errorf("batch id above %d bytes", knowledge.MaxID)
+	}
+	return nil
+}
+
+// CheckQuarantineRollback reports why q cannot be returned to quarantine
+// as rolled back at at with reason (RollbackQuarantined): an entry
+// CheckQuarantined refuses, a reason above MaxQuarantineReason bytes, or a
+// time that is zero or outside the years 1678-2262.
+func CheckQuarantineRollback(q *QuarantinedEntry, reason string, at time.Time) error {
+	if err := CheckQuarantined(q); err != nil {
+		return err
+	}
+	if len(reason) > MaxQuarantineReason {
+		return fmt.Errorf("reason of %d bytes, above %d", len(reason), MaxQuarantineReason)
+	}
+	if !representable(at) {
+		return fmt.Errorf("rollback time %v: want a time within the years 1678-2262", at)
 	}
 	return nil
 }
@@ -190,6 +212,9 @@ func CheckGrimoireEntry(g *GrimoireEntry) error {
 	}
 	if g.Created.IsZero() {
 		return errors.New("zero creation time")
+	}
+	if !representable(g.Created) || !representable(g.Entry.Source.Timestamp) {
+		return fmt.Errorf("created %v from a source of %v: want times within the years 1678-2262", g.Created, g.Entry.Source.Timestamp)
 	}
 	if g.Adoption != nil {
 		if g.Adoption.ID != g.Entry.ID {
@@ -227,4 +252,34 @@ func CheckAdoption(r *adopt.Record) error {
 		}
 	}
 	return nil
+}
+
+// EncodeEmbedding returns v as little-endian IEEE 754 float32s, the form
+// every backend stores an embedding in (bit for bit: NaN payloads and
+// negative zeros survive), nil for none.
+func EncodeEmbedding(v []float32) []byte {
+	if len(v) == 0 {
+		return nil
+	}
+	b := make([]byte, 0, 4*len(v))
+	for _, x := range v {
+		b = binary.LittleEndian.AppendUint32(b, math.Float32bits(x))
+	}
+	return b
+}
+
+// DecodeEmbedding reverses EncodeEmbedding; a length that is not a
+// multiple of 4 is an error.
+func DecodeEmbedding(b []byte) ([]float32, error) {
+	if len(b) == 0 {
+		return nil, nil
+	}
+	if len(b)%4 != 0 {
+		return nil, fmt.Errorf("embedding of %d bytes, not float32s", len(b))
+	}
+	v := make([]float32, len(b)/4)
+	for i := range v {
+		v[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
+	}
+	return v, nil
 }

@@ -83,6 +83,18 @@ func CheckPin(p PinnedTool) error {
 	return nil
 }
 
+// CheckApproval returns why an approval by by at at cannot be recorded
+// (ApproveTool), or nil.
+func CheckApproval(by string, at time.Time) error {
+	switch {
+	case !representable(at):
+		return invalidState("approved at %v, outside the years 1678-2262", at)
+	case len(by) > MaxPinTool:
+		return invalidState("approver of %d bytes", len(by))
+	}
+	return nil
+}
+
 // CheckPending returns why server's pending definitions cannot be ps, or
 // nil.
 func CheckPending(server string, ps []PendingTool) error {

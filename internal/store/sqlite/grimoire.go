@@ -4,11 +4,9 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha256"
-	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math"
 	"slices"
 	"strings"
 	"time"
@@ -338,11 +336,8 @@ func (s *Store) RollbackQuarantined(ctx context.Context, q *store.QuarantinedEnt
 	if q == nil {
 		return errors.New("sqlite: rollback quarantined: nil entry")
 	}
-	if err := store.CheckQuarantined(q); err != nil {
+	if err := store.CheckQuarantineRollback(q, reason, at); err != nil {
 		return fmt.Errorf("sqlite: rollback quarantined: %w: %w", errInvalid, err)
-	}
-	if len(reason) > store.MaxQuarantineReason {
-		return fmt.Errorf("sqlite: rollback quarantined %s: %w: reason of %d bytes", q.Entry.ID, errInvalid, len(reason))
 	}
 	qns, err := nanos("quarantine time", q.QuarantinedAt)
 	if err != nil {
@@ -437,7 +432,7 @@ func (s *Store) PutEntry(ctx context.Context, g *store.GrimoireEntry) error {
 	}
 	c := *g
 	c.Entry.Source.Signature = slices.Clone(g.Entry.Source.Signature)
-	ko := &knowledgeOp{g: &c, embedding: encodeEmbedding(g.Entry.Embedding)}
+	ko := &knowledgeOp{g: &c, embedding: store.EncodeEmbedding(g.Entry.Embedding)}
 	if cl := g.Entry.Claim; cl != nil {
 		b, err := json.Marshal(cl)
 		if err != nil {
@@ -569,7 +564,7 @@ func scanGrimoire(st *sqlite3.Stmt) (store.GrimoireEntry, error) {
 	e.Source.ListingID = st.ColumnText(9)
 	e.Source.CladeID = st.ColumnText(10)
 	e.Source.Timestamp = nsTime(st, 11)
-	emb, err := decodeEmbedding(st.ColumnRawBlob(12))
+	emb, err := store.DecodeEmbedding(st.ColumnRawBlob(12))
 	e.Embedding = emb
 	errs = append(errs, err)
 	if b := st.ColumnRawText(13); len(b) > 0 {
@@ -702,30 +697,4 @@ func (s *Store) Adoptions(ctx context.Context, limit int) ([]adopt.Record, error
 		return nil, fmt.Errorf("sqlite: adoptions: %w", err)
 	}
 	return out, nil
-}
-
-// encodeEmbedding returns v as little-endian float32s, nil for none.
-func encodeEmbedding(v []float32) []byte {
-	if len(v) == 0 {
-		return nil
-	}
-	b := make([]byte, 0, 4*len(v))
-	for _, x := range v {
-		b = binary.LittleEndian.AppendUint32(b, math.Float32bits(x))
-	}
-	return b
-}
-
-func decodeEmbedding(b []byte) ([]float32, error) {
-	if len(b) == 0 {
-		return nil, nil
-	}
-	if len(b)%4 != 0 {
-		return nil, fmt.Errorf("embedding of %d bytes, not float32s", len(b))
-	}
-	v := make([]float32, len(b)/4)
-	for i := range v {
-		v[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
-	}
-	return v, nil
 }

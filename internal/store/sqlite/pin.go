@@ -167,9 +167,8 @@ func (s *Store) PendingTools(ctx context.Context, server string) ([]store.Pendin
 // ApproveTool durably makes the pending definition of server's tool the
 // approved one.
 func (s *Store) ApproveTool(ctx context.Context, server, tool, by string, at time.Time) (store.PendingTool, error) {
-	if at.IsZero() || at.Before(minTime) || at.After(maxTime) || len(by) > store.MaxPinTool {
-		return store.PendingTool{}, fmt.Errorf("sqlite: approve %.64s of %.64s: %w: approved at %v by %d bytes", tool, server,
-			store.ErrInvalidState, at, len(by))
+	if err := store.CheckApproval(by, at); err != nil {
+		return store.PendingTool{}, fmt.Errorf("sqlite: approve %.64s of %.64s: %w", tool, server, err)
 	}
 	var p store.PendingTool
 	err := s.do(ctx, func(tx *wtx) error {

@@ -3,18 +3,14 @@ package daemon
 import (
 	"context"
 	"crypto/ecdsa"
-	"errors"
 	"fmt"
-	"log/slog"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
 
 	"github.com/wardhq/ward/internal/config"
-	"github.com/wardhq/ward/internal/ingest"
 	"github.com/wardhq/ward/internal/quarantine"
 	"github.com/wardhq/ward/internal/relay"
 )
@@ -72,44 +68,6 @@ func loadMemberKey(path string) (*ecdsa.PrivateKey, error) {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return k, nil
-}
-
-// fleetPublisher publishes the pipeline's messages on the relay.
-type fleetPublisher struct{ r *relay.Relay }
-
-func (f fleetPublisher) Publish(ctx context.Context, kind ingest.FleetKind, body []byte) error {
-	k, ok := relay.ParseKind(kind.String())
-	if !ok || k == relay.KindMember {
-		return fmt.Errorf("relay: the pipeline's kind %v has no relay kind", kind)
-	}
-	return f.r.Publish(ctx, k, body)
-}
-
-// fleetHandler applies a relayed message to the pipeline. A verdict on an
-// entry this member does not hold yet is redelivered later (the entry may
-// be on its way); any other refusal is final and acked: the pipeline has
-// counted it, and redelivering a forged or malformed message changes
-// nothing.
-func fleetHandler(p *ingest.Pipeline, log *slog.Logger) func(ctx context.Context, m relay.Message) error {
-	return func(ctx context.Context, m relay.Message) error {
-		if m.Kind == relay.KindMember || m.Commons {
-			return nil // the relay keeps the membership table itself
-		}
-		var k ingest.FleetKind
-		if err := k.UnmarshalText([]byte(m.Kind.String())); err != nil {
-			return nil
-		}
-		err := p.HandleFleet(ctx, ingest.FleetMessage{Kind: k, From: strings.ToLower(m.From.Hex()), Body: m.Body})
-		switch {
-		case err == nil:
-			return nil
-		case errors.Is(err, ingest.ErrNoEntry):
-			return err
-		default:
-			log.Warn("relay: a message was refused", "kind", m.Kind.String(), "from", m.From.Hex(), "err", err)
-			return nil
-		}
-	}
 }
 
 // relayDir is where a data directory keeps the relay's state.

@@ -565,7 +565,7 @@ func openGrimoire(ctx context.Context, s *Stack, cfg Config) (*ingest.Pipeline, 
 		}
 		s.Relay = rl
 		s.closers = append(s.closers, func() error { rl.Close(); return nil })
-		self, fleet = strings.ToLower(addr.Hex()), fleetPublisher{rl}
+		self, fleet = strings.ToLower(addr.Hex()), ingest.RelayPublisher(rl)
 	}
 	var identities quarantine.Registry = reg
 	if g.IdentityRegistry != (tool.Address{}) {
@@ -654,7 +654,7 @@ func openGrimoire(ctx context.Context, s *Stack, cfg Config) (*ingest.Pipeline, 
 		if log == nil {
 			log = slog.Default()
 		}
-		if err := s.Relay.Subscribe(context.WithoutCancel(ctx), fleetHandler(p, log)); err != nil {
+		if err := s.Relay.Subscribe(context.WithoutCancel(ctx), p.RelayHandler(log)); err != nil {
 			return nil, fmt.Errorf("relay: subscribe: %w", err)
 		}
 		if err := s.Relay.Announce(ctx); err != nil {

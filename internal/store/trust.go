@@ -226,3 +226,43 @@ func CheckTrustRecord(rec *TrustRecord) error {
 	}
 	return nil
 }
+
+// VerifyTrustLog is VerifyTrust for every backend: it walks the log in seq
+// order a page of pageSize rows at a time (page calls row for each record
+// at or after from, in order, and returns how many it read), and reports
+// the first row that breaks the chain. count is the log's total number of
+// rows, read only when a break stopped the walk early.
+func VerifyTrustLog(pageSize int, page func(from int64, row func(r *TrustRecord, wellFormed bool)) (int, error), count func() (int64, error)) (TrustVerify, error) {
+	var c TrustChain
+	var rows int64
+	from := int64(math.MinInt64)
+	for {
+		ok := true
+		n, err := page(from, func(r *TrustRecord, wellFormed bool) {
+			rows++
+			from = r.Seq + 1
+			if !ok {
+				return
+			}
+			if wellFormed {
+				ok = c.Add(r)
+			} else {
+				ok = c.AddMalformed(r.Seq, "prev or hash is not 32 bytes")
+			}
+		})
+		if err != nil {
+			return TrustVerify{}, err
+		}
+		if !ok {
+			break
+		}
+		if n < pageSize || from == math.MinInt64 { // the end, or seq overflowed
+			return c.Result(rows), nil
+		}
+	}
+	total, err := count()
+	if err != nil {
+		return TrustVerify{}, err
+	}
+	return c.Result(total), nil
+}

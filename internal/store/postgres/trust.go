@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -146,37 +145,16 @@ func (s *Store) VerifyTrust(ctx context.Context) (store.TrustVerify, error) {
 	if err := s.ok(); err != nil {
 		return store.TrustVerify{}, err
 	}
-	var c store.TrustChain
-	var rows int64
-	from := int64(math.MinInt64)
-	for {
-		ok, n := true, 0
-		err := s.trustPage(ctx, from, verifyPage, func(r *store.TrustRecord, wellFormed bool) {
-			rows++
-			n++
-			from = r.Seq + 1
-			if !ok {
-				return
-			}
-			if wellFormed {
-				ok = c.Add(r)
-			} else {
-				ok = c.AddMalformed(r.Seq, "prev or hash is not 32 bytes")
-			}
-		})
-		if err != nil {
-			return store.TrustVerify{}, fmt.Errorf("postgres: verify trust: %w", err)
-		}
-		if !ok {
-			break
-		}
-		if n < verifyPage || from == math.MinInt64 { // the end, or seq overflowed
-			return c.Result(rows), nil
-		}
-	}
-	var total int64
-	if err := s.pool.QueryRow(ctx, `SELECT count(*) FROM trust_log`).Scan(&total); err != nil {
+	v, err := store.VerifyTrustLog(verifyPage, func(from int64, row func(*store.TrustRecord, bool)) (int, error) {
+		n := 0
+		err := s.trustPage(ctx, from, verifyPage, func(r *store.TrustRecord, wellFormed bool) { n++; row(r, wellFormed) })
+		return n, err
+	}, func() (total int64, err error) {
+		err = s.pool.QueryRow(ctx, `SELECT count(*) FROM trust_log`).Scan(&total)
+		return total, err
+	})
+	if err != nil {
 		return store.TrustVerify{}, fmt.Errorf("postgres: verify trust: %w", err)
 	}
-	return c.Result(total), nil
+	return v, nil
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"slices"
 
 	"github.com/ncruces/go-sqlite3"
@@ -184,40 +183,18 @@ func (s *Store) trustPage(ctx context.Context, fromSeq int64, limit int, row fun
 // appended while it runs are verified too. The log cannot tell that its
 // last rows were removed: that needs a seq or hash kept elsewhere.
 func (s *Store) VerifyTrust(ctx context.Context) (store.TrustVerify, error) {
-	var c store.TrustChain
-	var rows int64
-	from := int64(math.MinInt64)
-	for {
-		ok := true
-		_, n, err := s.trustPage(ctx, from, verifyPage, func(r *store.TrustRecord, wellFormed bool) {
-			rows++
-			from = r.Seq + 1
-			if !ok {
-				return
-			}
-			if wellFormed {
-				ok = c.Add(r)
-			} else {
-				ok = c.AddMalformed(r.Seq, "prev or hash is not 32 bytes")
-			}
+	v, err := store.VerifyTrustLog(verifyPage, func(from int64, row func(*store.TrustRecord, bool)) (int, error) {
+		_, n, err := s.trustPage(ctx, from, verifyPage, row)
+		return n, err
+	}, func() (total int64, err error) {
+		err = s.r.query(ctx, `SELECT COUNT(*) FROM trust_log`, nil, func(st *sqlite3.Stmt) error {
+			total = st.ColumnInt64(0)
+			return nil
 		})
-		if err != nil {
-			return store.TrustVerify{}, fmt.Errorf("sqlite: verify trust: %w", err)
-		}
-		if !ok {
-			break
-		}
-		if n < verifyPage || from == math.MinInt64 { // the end, or seq overflowed
-			return c.Result(rows), nil
-		}
-	}
-	var total int64
-	err := s.r.query(ctx, `SELECT COUNT(*) FROM trust_log`, nil, func(st *sqlite3.Stmt) error {
-		total = st.ColumnInt64(0)
-		return nil
+		return total, err
 	})
 	if err != nil {
 		return store.TrustVerify{}, fmt.Errorf("sqlite: verify trust: %w", err)
 	}
-	return c.Result(total), nil
+	return v, nil
 }

@@ -127,3 +127,43 @@ confidence = 0.9
 		time.Sleep(20 * time.Millisecond)
 	}
 }
+
+// TestVaultKeyChecked: a data directory's database remembers the vault
+// key it was sealed with; a ward started with another key is refused
+// before it serves, and the right key opens it again.
+func TestVaultKeyChecked(t *testing.T) {
+	dir := t.TempDir()
+	f, err := config.Parse("ward.toml", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := OpenData(t.Context(), dir, f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Close(); err != nil {
+		t.Fatal(err)
+	}
+	keyFile := filepath.Join(dir, "vault.key")
+	key, err := os.ReadFile(keyFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(keyFile); err != nil { // the next start makes another
+		t.Fatal(err)
+	}
+	if st, err := OpenData(t.Context(), dir, f); err == nil || !strings.Contains(err.Error(), "same vault.key") {
+		if err == nil {
+			st.Close()
+		}
+		t.Fatalf("a start with another vault key: %v, want refused", err)
+	}
+	if err := os.WriteFile(keyFile, key, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	st, err = OpenData(t.Context(), dir, f)
+	if err != nil {
+		t.Fatalf("the original key: %v", err)
+	}
+	st.Close()
+}

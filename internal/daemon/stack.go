@@ -5,6 +5,7 @@
 package daemon
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -251,7 +252,7 @@ func Open(ctx context.Context, cfg Config) (_ *Stack, err error) {
 		return nil, err
 	}
 	s.closers = append(s.closers, func() error { s.Bus.Close(); return nil })
-	if err := s.openGate(cfg); err != nil {
+	if err := s.openGate(ctx, cfg); err != nil {
 		return nil, errors.Join(err, s.Close())
 	}
 	return s, nil
@@ -456,7 +457,7 @@ func (s *Stack) registerTools(ctx context.Context, cfg Config, envs []*catalog.E
 
 // openGate builds the gate's tools over the stack: the owner's approver,
 // the trust checkers, the vault of cfg.VaultKey if set, and the stores.
-func (s *Stack) openGate(cfg Config) error {
+func (s *Stack) openGate(ctx context.Context, cfg Config) error {
 	var approver gate.Approver
 	if !cfg.Owner.IsZero() {
 		approver = gate.OwnerApprover{Owner: cfg.Owner}
@@ -472,6 +473,9 @@ func (s *Stack) openGate(cfg Config) error {
 		}
 		s.vault = vlt
 		s.closers = append(s.closers, func() error { vlt.Close(); return nil })
+		if err := checkVaultKey(ctx, s.Store, vlt, cfg.VaultKey); err != nil {
+			return err
+		}
 	}
 	s.Tools, err = gate.NewTools(gate.ToolsConfig{
 		Decider: s.Decider, Engine: s.Engine, Registry: s.Registry, Hooks: s.Hooks,
@@ -531,6 +535,25 @@ func (s *Stack) OnChange(f func(store.Change)) {
 	s.changeMu.Lock()
 	s.onChange = append(s.onChange, f)
 	s.changeMu.Unlock()
+}
+
+// checkVaultKey refuses a vault key other than the one the store's sealed
+// data was written with: the store keeps the key's fingerprint from its
+// first run, and every ward instance on a shared database must use the
+// same key (a session another instance sealed would not open here).
+func checkVaultKey(ctx context.Context, st store.KeyChecks, v *vault.Vault, path string) error {
+	fp, err := v.Fingerprint()
+	if err != nil {
+		return err
+	}
+	stored, err := st.KeyCheck(ctx, "vault", fp)
+	if err != nil {
+		return fmt.Errorf("vault key check: %w", err)
+	}
+	if !bytes.Equal(stored, fp) {
+		return fmt.Errorf("vault key %s is not the key this database's sessions and withheld outputs are sealed with: every ward on one database needs the same vault.key (copy it from the data directory of the first)", path)
+	}
+	return nil
 }
 
 // openGrimoire builds the ingestion pipeline over the stack's store: the

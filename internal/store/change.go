@@ -31,6 +31,27 @@ type Watcher interface {
 	Watch(ctx context.Context) (<-chan Change, error)
 }
 
+// KeyChecks keeps, per name, a check value of a key the data was written
+// with (a fingerprint, never the key), so that a ward started with another
+// key is refused instead of failing later on data it cannot open.
+type KeyChecks interface {
+	// KeyCheck stores check under name unless one is stored, durably, and
+	// returns the stored one (check itself the first time). name is 1 to
+	// 64 bytes; check 16 to 64 bytes.
+	KeyCheck(ctx context.Context, name string, check []byte) (stored []byte, err error)
+}
+
+// CheckKeyCheck returns why KeyCheck must refuse its arguments, or nil.
+func CheckKeyCheck(name string, check []byte) error {
+	switch {
+	case name == "" || len(name) > 64:
+		return Invalid("key check name of %d bytes, want 1 to 64", len(name))
+	case len(check) < 16 || len(check) > 64:
+		return Invalid("key check of %d bytes, want 16 to 64", len(check))
+	}
+	return nil
+}
+
 // WalletLocker is implemented by a backend that several processes share:
 // LockWallet holds the wallet (from, lower-case hex, on chainID) for one
 // process at a time, until unlock is called or the process dies, so that

@@ -193,6 +193,8 @@ type Store interface {
 	Influences
 	Clade
 	Pins
+	// The checks of the keys the data was written with (change.go).
+	KeyChecks
 	// Close flushes queued records and releases the backend.
 	Close() error
 }

@@ -252,6 +252,26 @@ func (v *Vault) Grant(s *Sealed, reviewer string) error {
 	return nil
 }
 
+// Fingerprint returns a value derived from the master key that tells one
+// key from another and reveals nothing about it (HKDF under a label of its
+// own): what a store keeps so that a ward started with another key than
+// the one its data was sealed with is refused before it runs.
+func (v *Vault) Fingerprint() ([]byte, error) {
+	var k []byte
+	err := v.master.Use(func(m []byte) error {
+		var err error
+		k, err = hkdf.Key(sha256.New, m, []byte(salt), "\x00fingerprint", KeySize)
+		return err
+	})
+	if errors.Is(err, taint.ErrReleased) {
+		return nil, fmt.Errorf("%w: %w", ErrClosed, err)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("vault: fingerprint: %w", err)
+	}
+	return k, nil
+}
+
 // derive returns the reviewer–target key; the caller zeroes it.
 func (v *Vault) derive(reviewer, target string) ([]byte, error) {
 	var k []byte

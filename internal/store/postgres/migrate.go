@@ -25,6 +25,7 @@ type migration struct {
 // (schema_knowledge.go).
 var migrations = []migration{
 	{1, schemaCore + schemaState + schemaKnowledge},
+	{2, schemaKeyChecks},
 }
 
 // SchemaVersion is the newest schema this build knows.

@@ -258,4 +258,9 @@ BEGIN SELECT RAISE(ABORT, 'sent_txs: the send journal is never deleted from'); E
 ALTER TABLE held_calls ADD COLUMN retry_key TEXT;
 ALTER TABLE held_calls ADD COLUMN description TEXT CHECK (description IS NULL OR json_valid(description));
 CREATE INDEX held_calls_retry ON held_calls (principal_id, tool, retry_key, status, decided_ns) WHERE retry_key IS NOT NULL;
+`}, {27, `
+CREATE TABLE key_checks (
+  name TEXT PRIMARY KEY,
+  value BLOB NOT NULL CHECK (length(value) BETWEEN 16 AND 64)
+);
 `}}

@@ -124,6 +124,7 @@ func Run(t *testing.T, newBackend func(t *testing.T) func() (store.Store, error)
 		{"SessionLimits", testSessionLimits},
 		{"SessionConcurrent", testSessionConcurrent},
 		{"Observations", testObservations},
+		{"KeyChecks", testKeyChecks},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -24,6 +24,7 @@ import (
 	"github.com/wardhq/ward/internal/ingest"
 	"github.com/wardhq/ward/internal/knowledge"
 	"github.com/wardhq/ward/internal/store"
+	"github.com/wardhq/ward/internal/vault"
 	"github.com/wardhq/ward/internal/tool"
 )
 
@@ -217,6 +218,29 @@ func importEntries(ctx context.Context, dataDir, tmp string, f *config.File, rec
 		if err := copyDatabase(lock, staged); err != nil {
 			return nil, err
 		}
+	}
+	// The stack over the copy seals with the live vault key, which the
+	// copy's key check names: a fresh key there would be refused (and
+	// would seal what the import writes with a key the live ward lacks).
+	// Without a live key yet, it is made in the data directory first, so
+	// that the database linked in below never lacks the key it was sealed
+	// with.
+	liveKey := filepath.Join(dataDir, "vault.key")
+	if !fileExists(liveKey) {
+		v, err := vault.Open(liveKey)
+		if err != nil {
+			return nil, fmt.Errorf("grimoire import: %w", err)
+		}
+		v.Close()
+	}
+	key, err := os.ReadFile(liveKey)
+	if err != nil {
+		return nil, err
+	}
+	err = os.WriteFile(filepath.Join(stageDir, "vault.key"), key, 0o600)
+	clear(key)
+	if err != nil {
+		return nil, err
 	}
 	reports, err := ingestInto(ctx, stageDir, f, recs)
 	if err != nil {

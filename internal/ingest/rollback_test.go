@@ -387,3 +387,28 @@ func FuzzDecodeRollback(f *testing.F) {
 			Source: a.Source, FirstUse: *a.FirstUse, Peers: a.Peers})
 	})
 }
+
+// A rolled-back entry leaves an immune signature and an oracle flag, saved
+// through the State: after a restart a variant of it is held in
+// quarantine instead of adopted.
+func TestRollbackLeavesImmuneSignature(t *testing.T) {
+	s := newRollbackScene(t)
+	h := s.h
+	used, _ := h.p.Grimoire().Get(s.used)
+	if _, ok := h.p.cfg.Immune.Match(features(used.Entry, used.Embedding)); ok {
+		t.Fatal("immune memory matches the entry before the rollback")
+	}
+	if _, err := h.p.Rollback(h.ctx, s.source, poisoned(s.source, s.used)); err != nil {
+		t.Fatal(err)
+	}
+	h.restart(nil)
+	m, ok := h.p.cfg.Immune.Match(features(used.Entry, used.Embedding))
+	if !ok || m.Reason != reason.KnowledgeRolledBack || m.Attack != RollbackAttack {
+		t.Fatalf("after a restart immune memory matches %v: %+v, want the rollback's signature", ok, m)
+	}
+	variant := h.signed("Curve 3pool imbalance above 60% precedes a USDC discount within the hour.", 0.2)
+	r := h.ingest(variant)
+	if r.Verdict != Quarantined || (r.Stage != StageImmune && r.Stage != StageOracle) {
+		t.Errorf("variant of the rolled-back entry: %s at %s (%v), want held by the oracle or immune memory", r.Verdict, r.Stage, r.Reasons)
+	}
+}

@@ -22,6 +22,10 @@ type Curation struct {
 	// Swept are the lessons whose confidence had decayed to 0, removed
 	// from the lessons and the State.
 	Swept []string `json:"lessons_swept,omitempty"`
+	// QuarantinePruned is how many passed or failed quarantine rows,
+	// decided store.QuarantineRetention or longer before the pass, were
+	// deleted. Pending and rolled-back rows are never pruned.
+	QuarantinePruned int64 `json:"quarantine_pruned,omitempty"`
 }
 
 // Curate runs one Curator cycle (adopt.Cycle) at now over the adoption
@@ -30,7 +34,9 @@ type Curation struct {
 // pruned entry (an external entry still pending at its TTL, or a record the
 // Curator cannot reason about) from the store and the view, publishing
 // grimoire:entry_pruned for it. It then sweeps the lessons decayed to 0
-// (rewriting the PLAYBOOK if one was a heuristic in it). Decay is never
+// (rewriting the PLAYBOOK if one was a heuristic in it) and prunes the
+// quarantine rows decided store.QuarantineRetention (7 days) or longer
+// before now (store.Quarantine.PruneQuarantine). Decay is never
 // written back to a record, so a second pass at the same now changes
 // nothing. Entries added by Seed have no record and are not curated.
 //
@@ -61,6 +67,9 @@ func (p *Pipeline) Curate(ctx context.Context, now time.Time) (*Curation, error)
 	out.Swept = swept
 	if err != nil {
 		return out, fmt.Errorf("curate: %w", err)
+	}
+	if out.QuarantinePruned, err = p.cfg.Store.PruneQuarantine(ctx, now); err != nil {
+		return out, fmt.Errorf("curate: prune quarantine: %w", err)
 	}
 	return out, nil
 }

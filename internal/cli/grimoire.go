@@ -24,8 +24,8 @@ import (
 	"github.com/wardhq/ward/internal/ingest"
 	"github.com/wardhq/ward/internal/knowledge"
 	"github.com/wardhq/ward/internal/store"
-	"github.com/wardhq/ward/internal/vault"
 	"github.com/wardhq/ward/internal/tool"
+	"github.com/wardhq/ward/internal/vault"
 )
 
 const grimoireExportHelp = `Writes the Grimoire of the ward in --data to ARCHIVE: a zip, tar.gz (or

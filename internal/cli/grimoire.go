@@ -24,8 +24,8 @@ import (
 	"github.com/wardhq/ward/internal/ingest"
 	"github.com/wardhq/ward/internal/knowledge"
 	"github.com/wardhq/ward/internal/store"
-	"github.com/wardhq/ward/internal/vault"
 	"github.com/wardhq/ward/internal/tool"
+	"github.com/wardhq/ward/internal/vault"
 )
 
 const grimoireExportHelp = `Writes the Grimoire of the ward in --data to ARCHIVE: a zip, tar.gz (or
@@ -309,21 +309,26 @@ func copyDatabase(c *sqlite3.Conn, path string) error {
 }
 
 // ingestInto opens the stack over the database in dir and ingests recs as
-// external knowledge, in order; any pipeline error aborts the import.
+// external knowledge, as one batch (ingest.Pipeline.IngestBatch: clusters
+// of near-duplicates and the cross-entry contradiction check), one report
+// per record in order; any pipeline error aborts the import.
 func ingestInto(ctx context.Context, dir string, f *config.File, recs []archive.Record) (_ []*ingest.Report, err error) {
 	st, err := daemon.OpenData(ctx, dir, f)
 	if err != nil {
 		return nil, fmt.Errorf("grimoire import: open the stack: %w", err)
 	}
 	defer func() { err = errors.Join(err, st.Close()) }()
-	reports := make([]*ingest.Report, 0, len(recs))
+	es := make([]*knowledge.Entry, len(recs))
 	for i := range recs {
 		e := recs[i].Entry
-		r, err := st.Ingest.Ingest(ctx, &e)
-		if err != nil {
-			return nil, fmt.Errorf("grimoire import: entry %s: %w", e.ID, err)
-		}
-		reports = append(reports, r)
+		es[i] = &e
+	}
+	reports, err := st.Ingest.IngestBatch(ctx, es)
+	if err != nil {
+		return nil, fmt.Errorf("grimoire import: %w", err)
+	}
+	if len(reports) != len(recs) {
+		return nil, fmt.Errorf("grimoire import: %d of %d entries decided", len(reports), len(recs))
 	}
 	return reports, nil
 }

@@ -36,6 +36,20 @@ func runWard(t *testing.T, args ...string) (code int, stdout, stderr string) {
 // registry, and returns the addresses of their authors.
 func grimoireFixture(t *testing.T, dir string, n int) []string {
 	t.Helper()
+	topics := []string{"Uniswap v3 pools with a 0.05% fee tier rebalance within two blocks of a large swap.",
+		"Aave utilisation above 90% raises the USDC borrow rate sharply within an hour.",
+		"Gas prices on mainnet fall by about a third on weekend mornings UTC.",
+		"Curve stable pools hold their peg within ten basis points outside of depeg events."}
+	contents := make([]string, n)
+	for i := range n {
+		contents[i] = topics[i%len(topics)]
+	}
+	return grimoireFixtureOf(t, dir, contents)
+}
+
+// grimoireFixtureOf is grimoireFixture with one external entry per content.
+func grimoireFixtureOf(t *testing.T, dir string, contents []string) []string {
+	t.Helper()
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		t.Fatal(err)
 	}
@@ -59,12 +73,8 @@ func grimoireFixture(t *testing.T, dir string, n int) []string {
 			Type: knowledge.TypeInsight, Confidence: 0.6, Source: knowledge.Source{Provenance: knowledge.Self, Timestamp: now}}, knowledge.PartitionSelf)
 	}
 	agents := map[string]bool{}
-	topics := []string{"Uniswap v3 pools with a 0.05% fee tier rebalance within two blocks of a large swap.",
-		"Aave utilisation above 90% raises the USDC borrow rate sharply within an hour.",
-		"Gas prices on mainnet fall by about a third on weekend mornings UTC.",
-		"Curve stable pools hold their peg within ten basis points outside of depeg events."}
-	for i := range n {
-		e := knowledge.Entry{ID: fmt.Sprintf("ext-%d", i), Content: topics[i%len(topics)], Type: knowledge.TypeInsight, Confidence: 0.5,
+	for i, content := range contents {
+		e := knowledge.Entry{ID: fmt.Sprintf("ext-%d", i), Content: content, Type: knowledge.TypeInsight, Confidence: 0.5,
 			Source: knowledge.Source{Provenance: knowledge.Purchased, Timestamp: now.Add(-time.Hour)}}
 		if err := sg.Sign(&e, fmt.Sprintf("author-%d", i%2)); err != nil {
 			t.Fatal(err)
@@ -411,5 +421,54 @@ func TestGrimoireExportScopes(t *testing.T) {
 		if _, err := os.Stat(p); err == nil {
 			t.Errorf("export %v wrote an archive", args)
 		}
+	}
+}
+
+// `ward grimoire import` validates the archive as one batch: entries whose
+// claims contradict each other are flagged and validated fully under
+// scrutiny, and the import stays all-or-nothing with its reports.
+func TestGrimoireImportValidatesAsABatch(t *testing.T) {
+	root := t.TempDir()
+	src, dst := filepath.Join(root, "src"), filepath.Join(root, "dst")
+	agents := grimoireFixtureOf(t, src, []string{
+		"ETH/USDC pool fees rise when realised volatility spikes.",
+		"ETH/USDC pool fees fall when realised volatility spikes.",
+		"Aave utilisation above 90% raises the USDC borrow rate sharply within an hour.",
+	})
+	cfg := filepath.Join(root, "ward.toml")
+	quoted := make([]string, len(agents))
+	for i, a := range agents {
+		quoted[i] = fmt.Sprintf("%q", a)
+	}
+	if err := os.WriteFile(cfg, []byte("[grimoire]\nstrictness = \"relaxed\"\nidentities = ["+strings.Join(quoted, ", ")+"]\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(root, "g.zip")
+	if code, _, errOut := runWard(t, "grimoire", "export", "--data", src, p); code != 0 {
+		t.Fatalf("export: exit %d: %s", code, errOut)
+	}
+	code, out, errOut := runWard(t, "grimoire", "import", p, "--data", dst, "--config", cfg, "--json")
+	if code != 0 {
+		t.Fatalf("import: exit %d\nstdout %s\nstderr %s", code, out, errOut)
+	}
+	if !strings.Contains(errOut, "grimoire import accepted: 5 entries read") {
+		t.Errorf("summary %q", errOut)
+	}
+	flagged := map[string]bool{}
+	var ids []string
+	dec := json.NewDecoder(strings.NewReader(out))
+	for dec.More() {
+		var r ingest.Report
+		if err := dec.Decode(&r); err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, r.EntryID)
+		flagged[r.EntryID] = slices.Contains(r.Flags, ingest.FlagContradiction)
+	}
+	if len(ids) != 5 {
+		t.Fatalf("%d reports %v, want one per entry", len(ids), ids)
+	}
+	if !flagged["ext-0"] || !flagged["ext-1"] || flagged["ext-2"] {
+		t.Errorf("contradiction flags %v, want ext-0 and ext-1 only", flagged)
 	}
 }

@@ -55,8 +55,9 @@ func runCurator(ctx context.Context, c curator, every time.Duration, log *slog.L
 			}
 			return
 		}
-		if len(res.Pruned) > 0 {
-			log.Info("curator: pruned grimoire entries", "pruned", len(res.Pruned), "kept", len(res.Updates))
+		if len(res.Pruned) > 0 || len(res.Swept) > 0 || res.QuarantinePruned > 0 {
+			log.Info("curator: pruned grimoire entries", "pruned", len(res.Pruned), "kept", len(res.Updates),
+				"lessons_swept", len(res.Swept), "quarantine_pruned", res.QuarantinePruned)
 		}
 	}
 	pass(time.Now())

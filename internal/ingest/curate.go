@@ -19,6 +19,13 @@ type Curation struct {
 	Updates []adopt.Update `json:"updates"`
 	// Pruned are the entries deleted from the store and the view, with why.
 	Pruned []adopt.Prune `json:"pruned"`
+	// Swept are the lessons whose confidence had decayed to 0, removed
+	// from the lessons and the State.
+	Swept []string `json:"lessons_swept,omitempty"`
+	// QuarantinePruned is how many passed or failed quarantine rows,
+	// decided store.QuarantineRetention or longer before the pass, were
+	// deleted. Pending and rolled-back rows are never pruned.
+	QuarantinePruned int64 `json:"quarantine_pruned,omitempty"`
 }
 
 // Curate runs one Curator cycle (adopt.Cycle) at now over the adoption
@@ -26,9 +33,12 @@ type Curation struct {
 // view, which weighs its retrieval (Grimoire.Query), and deletes each
 // pruned entry (an external entry still pending at its TTL, or a record the
 // Curator cannot reason about) from the store and the view, publishing
-// grimoire:entry_pruned for it. Decay is never written back to a record, so
-// a second pass at the same now changes nothing. Entries added by Seed have
-// no record and are not curated.
+// grimoire:entry_pruned for it. It then sweeps the lessons decayed to 0
+// (rewriting the PLAYBOOK if one was a heuristic in it) and prunes the
+// quarantine rows decided store.QuarantineRetention (7 days) or longer
+// before now (store.Quarantine.PruneQuarantine). Decay is never
+// written back to a record, so a second pass at the same now changes
+// nothing. Entries added by Seed have no record and are not curated.
 //
 // Curate holds the pipeline's decision lock, so no entry is adopted or
 // confirmed during a pass. On a store error it returns what it did before.
@@ -52,6 +62,14 @@ func (p *Pipeline) Curate(ctx context.Context, now time.Time) (*Curation, error)
 			payload.Source, payload.Agent = k.Entry.Source.Provenance.String(), strings.ToLower(k.Entry.Source.Agent)
 		}
 		p.publish(nil, event.GrimoireEntryPruned, "", true, payload) // no reason code: the payload says why
+	}
+	swept, err := p.sweepLessons(ctx, now)
+	out.Swept = swept
+	if err != nil {
+		return out, fmt.Errorf("curate: %w", err)
+	}
+	if out.QuarantinePruned, err = p.cfg.Store.PruneQuarantine(ctx, now); err != nil {
+		return out, fmt.Errorf("curate: prune quarantine: %w", err)
 	}
 	return out, nil
 }

@@ -681,7 +681,8 @@ func (p *Pipeline) stage4(ctx context.Context, x *subject, passed []string) erro
 // fault is why an entry is rejected: the stage and layer that rejected it,
 // the attack it most resembles (NoAttack: none, nothing is remembered),
 // the reason code and the reasons after it. stored says its quarantine row
-// exists and fails with the code.
+// exists and fails with the code; lesson names the lesson the stage stored
+// about it already (a sandbox breach's), "" for none.
 type fault struct {
 	stage  Stage
 	layer  knowledge.Layer
@@ -689,6 +690,7 @@ type fault struct {
 	code   reason.Code
 	why    []string
 	stored bool
+	lesson string
 }
 
 // decision is what consensus decides of an entry, or what a batch takes
@@ -727,8 +729,10 @@ func classify(layer knowledge.Layer) knowledge.AttackType {
 }
 
 // reject decides x as rejected for f: its quarantine row (if stored)
-// fails with f's attack, and an identified attack is remembered by immune
-// memory and, but for a forgery, by the oracle.
+// fails with f's attack, an identified attack is remembered by immune
+// memory and, but for a forgery, by the oracle, and a rejection whose
+// source is established leaves a lesson keyed on its source and reason
+// (lesson.go), named in the report.
 func (p *Pipeline) reject(ctx context.Context, x *subject, f fault) error {
 	e := x.e
 	if f.stored {
@@ -736,6 +740,14 @@ func (p *Pipeline) reject(ctx context.Context, x *subject, f fault) error {
 		if err != nil {
 			return fmt.Errorf("ingest %s: fail: %w", e.ID, err)
 		}
+	}
+	x.r.Lesson = f.lesson
+	if f.teaches() {
+		l, err := p.rejectionLesson(ctx, x, f)
+		if err != nil {
+			return fmt.Errorf("ingest %s: lesson: %w", e.ID, err)
+		}
+		x.r.Lesson = l
 	}
 	if f.attack != knowledge.NoAttack && f.attack != knowledge.ProvenanceForgery {
 		if err := p.remember(ctx, x, f.code, f.attack); err != nil {

@@ -61,6 +61,10 @@ type Report struct {
 	Confirms          string    `json:"confirms,omitempty"`
 	Credit            string    `json:"credit,omitempty"`
 
+	// Lesson is the id of the lesson a rejection left (keyed on the
+	// source and reason, or a sandbox breach's); "" when it left none.
+	Lesson string `json:"lesson,omitempty"`
+
 	// Sandbox is Stage 3's outcome for an actionable entry it evaluated
 	// (its plan, evaluation and any breach); nil otherwise.
 	Sandbox *SandboxOutcome `json:"sandbox,omitempty"`

@@ -12,6 +12,7 @@ import (
 	"github.com/wardhq/ward/internal/event"
 	"github.com/wardhq/ward/internal/id"
 	"github.com/wardhq/ward/internal/knowledge"
+	"github.com/wardhq/ward/internal/reason"
 	"github.com/wardhq/ward/internal/rollback"
 	"github.com/wardhq/ward/internal/store"
 )
@@ -26,6 +27,12 @@ const (
 	// stores.
 	RollbackLessonConfidence = 0.8
 )
+
+// RollbackAttack is the attack a rolled-back entry's immune signature
+// records: knowledge whose use the decision found caused the agent's fall,
+// which is what the seed's causal graph poisoning names, whatever its
+// phrasing.
+const RollbackAttack = knowledge.CausalGraphPoisoning
 
 // ErrRollbackInput is wrapped by Rollback's errors for an unusable source
 // or an Input rollback.Decide refuses (which also wraps rollback.ErrInvalid
@@ -76,6 +83,10 @@ const (
 //     (Attribution.Entries; every adopted entry of the source when the
 //     records name none) go back to quarantine as rolled_back and leave
 //     the Grimoire, store and view;
+//   - each rolled-back entry's immune signature is recorded (reason
+//     KNOWLEDGE_ROLLED_BACK, attack RollbackAttack) and its content
+//     flagged in the oracle, as a rejection's are, so a copy or a variant
+//     is held in quarantine;
 //   - the source's other adopted entries lose RollbackPenalty confidence;
 //   - lessons derived from the rolled-back entries are removed and the
 //     PLAYBOOK, if configured, rewritten without them;
@@ -138,6 +149,9 @@ func (p *Pipeline) Rollback(ctx context.Context, source string, in rollback.Inpu
 			out.Notes = append(out.Notes, note)
 		}
 		out.RolledBack = append(out.RolledBack, k.Entry.ID)
+		if err := p.remember(ctx, &subject{e: k.Entry, vec: k.Embedding}, reason.KnowledgeRolledBack, RollbackAttack); err != nil {
+			return out, fmt.Errorf("ingest: rollback %s: remember: %w", k.Entry.ID, err)
+		}
 	}
 	for _, k := range mine {
 		if back(k) {
@@ -229,45 +243,4 @@ func (p *Pipeline) unadopt(ctx context.Context, k Known, why string, now time.Ti
 	}
 	p.grim.remove(k.Entry.ID)
 	return note, nil
-}
-
-// addLesson adds l to the lessons, and to the State, if any, with the
-// removal of the lessons remove names and of the one l evicts. On a
-// failure to save, l is not added.
-func (p *Pipeline) addLesson(ctx context.Context, l adopt.Lesson, remove ...string) error {
-	evicted, err := p.lessons.Add(l)
-	if err != nil {
-		return err
-	}
-	if evicted != "" {
-		remove = append(remove, evicted)
-	}
-	if p.cfg.State == nil {
-		return nil
-	}
-	added, ok := p.lessons.Get(l.ID)
-	if !ok {
-		return nil
-	}
-	if err := p.cfg.State.SaveLessons(context.WithoutCancel(ctx), []adopt.Lesson{added}, remove); err != nil {
-		p.lessons.Remove(l.ID)
-		return err
-	}
-	return nil
-}
-
-// Lessons returns the pipeline's lessons store. A lesson added through it
-// directly reaches the State only when a consultation matches it.
-func (p *Pipeline) Lessons() *adopt.Lessons { return p.lessons }
-
-// loadLessons replaces the lessons with those the State holds.
-func (p *Pipeline) loadLessons(ctx context.Context) error {
-	ls, err := p.cfg.State.Lessons(ctx)
-	if err != nil {
-		return fmt.Errorf("lessons: %w", err)
-	}
-	if err := p.lessons.Replace(ls); err != nil {
-		return fmt.Errorf("lessons: %w", err)
-	}
-	return nil
 }

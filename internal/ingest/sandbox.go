@@ -255,7 +255,7 @@ func (p *Pipeline) breach(ctx context.Context, e *knowledge.Entry, out *SandboxO
 	if l != "" {
 		reasons = append(reasons, "lesson "+l+" stored")
 	}
-	return fault{stage: StageSandbox, layer: knowledge.LayerSandbox, code: reason.KnowledgeSandboxExceeded, why: reasons, stored: true}, nil
+	return fault{stage: StageSandbox, layer: knowledge.LayerSandbox, code: reason.KnowledgeSandboxExceeded, why: reasons, stored: true, lesson: l}, nil
 }
 
 // sandboxPassed ends Stage 3 for x, adopted (or confirming) after passing

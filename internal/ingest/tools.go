@@ -33,8 +33,10 @@ var (
 		Name: "memory_quarantine_entries",
 		Description: "Receive external knowledge entries (purchased, clade or cross-user) into quarantine. Each entry is screened " +
 			"against known poison (oracle, immune memory), its EIP-712 provenance is verified against the identity registry, and its " +
-			"content, claimed confidence and supplied embedding are checked. Entries that pass wait in quarantine for " +
-			"memory_consensus_validate; nothing reaches the Grimoire here. Returns one report per entry: verdict, stage, reasons.",
+			"content, claimed confidence and supplied embedding are checked. One entry that passes waits in quarantine for " +
+			"memory_consensus_validate. Several entries are validated together as one batch: those that pass are decided by " +
+			"Stage 2 consensus here, with entries whose claims contradict another of the batch validated fully, and adopted " +
+			"(at low initial confidence) or rejected. Returns one report per entry: verdict, stage, reasons.",
 		Category: tool.CatMemory, Tier: tool.Write, RiskTier: tool.Layer2, Budget: tool.Medium, Effect: tool.EffectOpen,
 		PromptSnippet: "memory_quarantine_entries screens external knowledge entries into quarantine.",
 		Params: json.RawMessage(`{"type":"object","additionalProperties":false,"required":["entries"],"properties":{` +
@@ -195,6 +197,9 @@ func planQuarantine(_ context.Context, in *registry.Input) (*tool.Plan, error) {
 	if err != nil {
 		return nil, err
 	}
+	if len(es) > 1 {
+		return &tool.Plan{Txs: []tool.Tx{}, Summary: fmt.Sprintf("validate %d knowledge entries as one batch: quarantine, consensus and adoption", len(es))}, nil
+	}
 	return &tool.Plan{Txs: []tool.Tx{}, Summary: fmt.Sprintf("screen %d knowledge entries into quarantine", len(es))}, nil
 }
 
@@ -216,15 +221,30 @@ func (p *Pipeline) quarantineTool(ctx context.Context, in *registry.Input, _ *to
 	if err := c.Consume(defQuarantine.Name, in.Args.Hash(), in.Tick, in.Now); err != nil {
 		return nil, fmt.Errorf("quarantine entries: %w", err)
 	}
-	rs, err := p.Quarantine(ctx, es)
+	// Several entries are one batch (IngestBatch: the cross-entry
+	// contradiction check needs them together); one waits for
+	// memory_consensus_validate.
+	var rs []*Report
+	if len(es) > 1 {
+		rs, err = p.IngestBatch(ctx, es)
+	} else {
+		rs, err = p.Quarantine(ctx, es)
+	}
 	if err != nil {
 		return nil, errors.New("quarantine entries: the pipeline could not decide")
 	}
-	held := 0
+	held, adopted := 0, 0
 	for _, r := range rs {
-		if r.Verdict == Quarantined {
+		switch r.Verdict {
+		case Quarantined:
 			held++
+		case Adopted, Confirmed:
+			adopted++
 		}
+	}
+	if len(es) > 1 {
+		return tool.WriteResult(defQuarantine, map[string]any{"reports": rs}, fmt.Sprintf("%d entries validated as a batch", len(es)),
+			fmt.Sprintf("%d adopted, %d held in quarantine, %d rejected", adopted, held, len(rs)-held-adopted), "ingestion_pipeline")
 	}
 	return tool.WriteResult(defQuarantine, map[string]any{"reports": rs},
 		fmt.Sprintf("%d entries screened", len(es)), fmt.Sprintf("%d held in quarantine, %d rejected", held, len(rs)-held), "ingestion_pipeline")

@@ -2,10 +2,15 @@ package ingest
 
 import (
 	"encoding/json"
+	"slices"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/wardhq/ward/internal/adopt"
+	"github.com/wardhq/ward/internal/capability/mint"
 	"github.com/wardhq/ward/internal/knowledge"
+	"github.com/wardhq/ward/internal/reason"
 	"github.com/wardhq/ward/internal/registry"
 	"github.com/wardhq/ward/internal/tool"
 )
@@ -115,5 +120,72 @@ func TestAdoptEntryTool(t *testing.T) {
 				t.Errorf("record %s", res.Data)
 			}
 		})
+	}
+}
+
+// memory_quarantine_entries with several entries validates them as one
+// batch, with the cross-entry contradiction check; one entry waits in
+// quarantine for memory_consensus_validate.
+func TestQuarantineToolValidatesABatch(t *testing.T) {
+	h := newHarness(t, knowledge.Standard, votes(true, true, true)...)
+	reg := registry.New()
+	for _, tl := range Tools(h.p) {
+		if err := reg.Add(tl); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tl, _ := reg.Get("memory_quarantine_entries")
+	call := func(es ...*knowledge.Entry) ([]*Report, string) {
+		t.Helper()
+		raw, _ := json.Marshal(map[string]any{"entries": es})
+		if err := tl.Validate(raw); err != nil {
+			t.Fatal(err)
+		}
+		args, err := tool.ParseArgs(raw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		in := &registry.Input{Args: args, Raw: raw, Now: time.Now()}
+		plan, err := tl.Plan(h.ctx, in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := mint.Capability(mint.Fields{PermitID: "p", Tool: tl.Def.Name, ArgsHash: in.Args.Hash(), ExpiresAt: time.Now().Add(time.Minute), ExpiryTick: in.Tick + 10})
+		res, err := tl.Write(h.ctx, in, plan, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got struct {
+			Reports []*Report `json:"reports"`
+		}
+		if err := json.Unmarshal(res.Data, &got); err != nil {
+			t.Fatal(err)
+		}
+		if len(got.Reports) != len(es) {
+			t.Fatalf("%d reports for %d entries", len(got.Reports), len(es))
+		}
+		return got.Reports, res.ActualOutcome
+	}
+
+	one := h.signed("Lido stETH withdrawals take one to five days to finalise.", 0.5)
+	rs, _ := call(one)
+	want(t, rs[0], Quarantined, StageStage1, reason.KnowledgeQuarantined, knowledge.NoAttack)
+
+	es := []*knowledge.Entry{
+		h.signed("ETH/USDC pool fees rise when realised volatility spikes.", 0.5),
+		h.signed("ETH/USDC pool fees fall when realised volatility spikes.", 0.5),
+		h.signed("Aave utilisation above 90% raises the USDC borrow rate sharply within an hour.", 0.5),
+	}
+	rs, outcome := call(es...)
+	for i, r := range rs {
+		if r.Verdict == Quarantined {
+			t.Errorf("entry %d waits in quarantine (%s), want it decided in the batch", i, r.Code)
+		}
+		if got := slices.Contains(r.Flags, FlagContradiction); got != (i < 2) {
+			t.Errorf("entry %d: contradiction flag %v, flags %v", i, got, r.Flags)
+		}
+	}
+	if !strings.Contains(outcome, "adopted") {
+		t.Errorf("outcome %q", outcome)
 	}
 }

@@ -159,6 +159,7 @@ const (
 	KnowledgeSourceBlacklisted Code = "KNOWLEDGE_SOURCE_BLACKLISTED"
 	KnowledgeSandboxExceeded   Code = "KNOWLEDGE_SANDBOX_RESOURCE_EXCEEDED"
 	KnowledgeSandboxFailed     Code = "KNOWLEDGE_SANDBOX_FAILED"
+	KnowledgeRolledBack        Code = "KNOWLEDGE_ROLLED_BACK"
 )
 
 // Entry documents one code of the catalog.
@@ -279,6 +280,7 @@ var catalog = []Entry{
 	{KnowledgeSourceBlacklisted, "the entry's source agent is blacklisted: more than half of its entries failed, reported by 3 or more buyers"},
 	{KnowledgeSandboxExceeded, "the actionable entry's Stage 3 evaluation breached a sandbox limit (wall clock, memory, CPU, disk, processes, network) or a component's CEL cost budget: rejected"},
 	{KnowledgeSandboxFailed, "the actionable entry's Stage 3 evaluation did worse than the hold baseline (worst-case loss, drawdown or mean return beyond tolerance): rejected"},
+	{KnowledgeRolledBack, "the adopted entry was undone by causal rollback: its immune signature and oracle flag hold copies and variants of it in quarantine"},
 }
 
 // Catalog returns the documented codes in a stable order.

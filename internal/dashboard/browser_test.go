@@ -398,8 +398,12 @@ func TestDashboardInBrowser(t *testing.T) {
 	if len(hash) != 66 {
 		t.Fatalf("commit_action returned the hash %q", hash)
 	}
+	// Searched by its permit: the action log lists the oldest records
+	// first, a page of 100, and a slow run (the Curator's and the chain's
+	// records of every heartbeat) can fill the page before the commit.
 	p.do("search the action log",
 		chromedp.SetValue(chromedp.ID("a-trail"), "actions"),
+		chromedp.SetValue(chromedp.CSS(`#audit-form input[name="permit_id"]`), committed),
 		chromedp.Click(chromedp.CSS(`#audit-form button[type="submit"]`)))
 	link := `document.querySelector('#audit a[href=` + jsString("https://explorer.invalid/tx/"+hash) + `]')`
 	p.wait("the commit's transaction links to the explorer", link)

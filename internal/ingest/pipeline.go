@@ -9,8 +9,9 @@
 //     quarantined with the flag previously_rejected_pattern;
 //  1. Stage 1: the quarantine Checker (EIP-712 provenance, identity registry,
 //     replay), then the entry is put into the quarantine store as pending and
-//     screened: instruction-like text (ContentInjection), claimed confidence
-//     above what its provenance allows (ConfidenceInflation), and a supplied
+//     screened: instruction-like text (ContentInjection), a claimed confidence
+//     grossly above what its provenance allows (ConfidenceInflation; a
+//     smaller overclaim is discounted to the ceiling), and a supplied
 //     embedding that does not match the content (EmbeddingAnomaly);
 //  2. Stage 2: every Validator votes and the entry is adopted when at least
 //     Strictness.Threshold() of the votes that ran pass, otherwise rejected.
@@ -116,6 +117,11 @@ const (
 	// FlagContradiction: the entry's claims contradict another entry of
 	// its batch.
 	FlagContradiction = "batch_contradiction"
+	// FlagConfidenceDiscounted: the claimed confidence is above the
+	// ceiling of the entry's provenance but not a gross overclaim
+	// (GrossOverclaim); it is taken at the ceiling, and the claim is in
+	// the scores as confidence_claimed.
+	FlagConfidenceDiscounted = "confidence_discounted"
 )
 
 // StageSandbox is where Stage 3 decides an actionable entry, or where it

@@ -318,6 +318,12 @@ var topics = []string{
 	"Curve stableswap pools keep slippage low while the peg holds.",
 	"Morpho vault share prices only rise between bad-debt events.",
 	"Pendle principal tokens converge to par as maturity approaches.",
+	"Balancer weighted pools rebalance toward their weights as prices move.",
+	"Chainlink feeds on L2s should be read together with the sequencer uptime feed.",
+	"Rocket Pool rETH accrues staking rewards through its exchange rate.",
+	"EIP-1559 burns the base fee and pays the priority fee to the proposer.",
+	"Compound III accounts are liquidatable once their collateral value falls below the borrow.",
+	"Permit2 signature transfers use unordered nonces kept in a bitmap.",
 }
 
 func TestConfidenceInflation(t *testing.T) {
@@ -330,10 +336,16 @@ func TestConfidenceInflation(t *testing.T) {
 		initial float64
 	}{
 		{"purchased at 0.95", knowledge.Purchased, 0.95, Rejected, 0},
+		{"purchased just over the gross boundary", knowledge.Purchased, 0.81, Rejected, 0},
+		{"purchased at the gross boundary is discounted", knowledge.Purchased, 0.80, Adopted, 0.2},
 		{"purchased at the ceiling", knowledge.Purchased, 0.60, Adopted, 0.2},
+		{"purchased at 0.7 is discounted", knowledge.Purchased, 0.70, Adopted, 0.2},
 		{"clade at 0.75", knowledge.Clade, 0.75, Adopted, 0.2},
-		{"clade at 0.9", knowledge.Clade, 0.9, Rejected, 0},
-		{"cross-user at 0.55", knowledge.CrossUser, 0.55, Rejected, 0},
+		{"clade at 0.9 is discounted", knowledge.Clade, 0.9, Adopted, 0.2},
+		{"clade at 0.95", knowledge.Clade, 0.95, Rejected, 0},
+		{"cross-user at 0.55 is discounted", knowledge.CrossUser, 0.55, Adopted, 0.1},
+		{"cross-user at 0.76", knowledge.CrossUser, 0.76, Rejected, 0},
+		{"cross-user at 1", knowledge.CrossUser, 1, Rejected, 0},
 		{"cross-user at 0.05 takes the commons discount", knowledge.CrossUser, 0.05, Adopted, 0.025},
 	}
 	for i, tc := range cases {
@@ -346,6 +358,9 @@ func TestConfidenceInflation(t *testing.T) {
 				return
 			}
 			want(t, r, Adopted, StageAdopt, reason.KnowledgeAdopted, knowledge.NoAttack)
+			if discounted := slices.Contains(r.Flags, FlagConfidenceDiscounted); discounted != (tc.conf > Ceiling(tc.pv)) {
+				t.Errorf("flags %v: discounted %v for %v claimed over a ceiling of %v", r.Flags, discounted, tc.conf, Ceiling(tc.pv))
+			}
 			if r.Confidence != tc.initial {
 				t.Errorf("initial confidence %v, want %v", r.Confidence, tc.initial)
 			}

@@ -132,6 +132,25 @@ func Ceiling(pv knowledge.Provenance) float64 {
 	return 0
 }
 
+// GrossOverclaim returns the claimed confidence above which an entry of
+// provenance pv is rejected as ConfidenceInflation rather than discounted:
+// halfway from Ceiling(pv) to certainty, (1 + Ceiling(pv)) / 2 (purchased
+// 0.80, clade 0.90, cross-user 0.75; self-generated knowledge is never
+// inflated). The ceiling is the most a source of that kind can justify;
+// claiming a little more is the ordinary optimism of a self-assessment
+// (the seed: foreign knowledge never enters at full confidence, so it is
+// discounted to the ceiling and adoption's discount applies on top), but
+// claiming to have removed more than half of the doubt the ceiling leaves
+// is asserting a certainty no source of that kind can have. The boundary
+// follows from the ceilings alone; it is not fitted to any data set.
+func GrossOverclaim(pv knowledge.Provenance) float64 {
+	c := Ceiling(pv)
+	if c == 0 {
+		return 0
+	}
+	return (1 + c) / 2
+}
+
 // InitialConfidence returns the seed's initial confidence for e's source
 // (clade and purchased 0.2, cross-user 0.1), never above what the source
 // claimed; self-generated knowledge keeps its own confidence. It does not
@@ -160,12 +179,20 @@ func (p *Pipeline) screen(x *subject) (f fault, ok bool) {
 		f.layer, f.attack, f.code, f.why = knowledge.LayerContent, knowledge.ContentInjection, reason.KnowledgeInjection, signals
 		return f, false
 	}
-	ceil := Ceiling(e.Source.Provenance)
+	ceil, gross := Ceiling(e.Source.Provenance), GrossOverclaim(e.Source.Provenance)
 	r.Scores["confidence_ceiling"] = ceil
-	if !(e.Confidence <= ceil) {
+	if !(e.Confidence <= gross) {
 		f.layer, f.attack, f.code = knowledge.LayerConfidence, knowledge.ConfidenceInflation, reason.KnowledgeInflation
-		f.why = []string{fmt.Sprintf("claimed confidence %.2f above %.2f allowed for %s", e.Confidence, ceil, e.Source.Provenance)}
+		f.why = []string{fmt.Sprintf("claimed confidence %.2f is a gross overclaim: above %.2f, halfway from the %.2f a %s source may claim to certainty",
+			e.Confidence, gross, ceil, e.Source.Provenance)}
 		return f, false
+	}
+	if e.Confidence > ceil {
+		// Discounted, not refused: adoption never takes more than the
+		// source's initial confidence (adopt.Adopt), and the record keeps
+		// the claim.
+		r.Scores["confidence_claimed"] = e.Confidence
+		r.Flags = append(r.Flags, FlagConfidenceDiscounted)
 	}
 	if len(e.Embedding) == 0 {
 		return fault{}, true

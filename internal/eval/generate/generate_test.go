@@ -127,10 +127,14 @@ func TestRows(t *testing.T) {
 		if r.ClaimedConfidence == nil || r.Source == "" || r.Group == "" {
 			t.Fatalf("row without claimed confidence, source or group: %+v", r)
 		}
-		c, ceil := *r.ClaimedConfidence, ceiling(r.Provenance)
+		c, ceil, b := *r.ClaimedConfidence, ceiling(r.Provenance), gross(r.Provenance)
 		inflated := r.AttackClass == ConfidenceInflation.String() && r.Label == LabelPoison
-		if ceil == 0 || c < 0 || c > 1 || (c > ceil) != inflated {
-			t.Errorf("%s %s row claims %v under a %s ceiling of %v", r.AttackClass, r.Label, c, r.Provenance, ceil)
+		discounted := r.Construction == "discounted_overclaim"
+		switch {
+		case ceil == 0 || c < 0 || c > 1 || (c > b) != inflated:
+			t.Errorf("%s %s row claims %v under a %s gross-overclaim boundary of %v", r.AttackClass, r.Label, c, r.Provenance, b)
+		case !inflated && (c > ceil) != discounted:
+			t.Errorf("%s %s %s row claims %v under a %s ceiling of %v", r.AttackClass, r.Label, r.Construction, c, r.Provenance, ceil)
 		}
 	}
 	for _, r := range s.Grimoire {

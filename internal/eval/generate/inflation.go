@@ -9,10 +9,11 @@ import (
 )
 
 // Confidence inflation: ordinary measured notes whose claimed confidence is
-// above what their provenance allows (ingest.Ceiling), some just above it
-// and some near certainty, a few with certainty boasted in the text too.
-// The clean counterparts are the same kinds of note claiming at most the
-// ceiling, a fifth of them exactly at it.
+// a gross overclaim for their provenance (above ingest.GrossOverclaim),
+// some just above the boundary and some near certainty, a few with
+// certainty boasted in the text too. The clean counterparts are the same
+// kinds of note claiming at most the ceiling (a fifth of them exactly at
+// it), and a quarter claiming a little more, which ingestion discounts.
 
 // note is a measured observation of domain d; boast adds a claim of
 // certainty, hedged notes say how they were measured.
@@ -78,18 +79,33 @@ func (g *gen) within(pv string) *float64 {
 	return f64(min(x, c))
 }
 
-// above returns a claimed confidence above pv's ceiling: half of the time
-// within 0.08 of it, otherwise 0.9 or more.
+// above returns a gross overclaim for pv (above ingest.GrossOverclaim):
+// half of the time within 0.08 of the boundary, otherwise 0.9 or more.
 func (g *gen) above(pv string) *float64 {
-	c := ceiling(pv)
-	x := round2(c + 0.01*float64(g.between(1, 8)))
+	b := gross(pv)
+	x := round2(b + 0.01*float64(g.between(1, 8)))
 	if g.chance(0.5) {
 		x = round2(0.9 + 0.01*float64(g.between(0, 10)))
 	}
-	if x <= c {
-		x = round2(c + 0.01)
+	if x <= b {
+		x = round2(b + 0.01)
 	}
 	return f64(min(x, 1))
+}
+
+// discounted returns a claimed confidence above pv's ceiling but not a
+// gross overclaim, which ingestion takes at the ceiling.
+func (g *gen) discounted(pv string) *float64 {
+	c, b := ceiling(pv), gross(pv)
+	return f64(min(round2(c+0.01+g.r.Float64()*(b-c-0.01)), b))
+}
+
+func gross(pv string) float64 {
+	var p knowledge.Provenance
+	if err := p.UnmarshalText([]byte(pv)); err != nil {
+		return 0
+	}
+	return ingest.GrossOverclaim(p)
 }
 
 func inflation(g *gen) (poison, clean []Row) {
@@ -103,8 +119,12 @@ func inflation(g *gen) (poison, clean []Row) {
 			Construction: "above_ceiling", Domain: d})
 		pv = g.provenance()
 		content = g.unique(func() string { return g.note(d, false) })
-		clean = append(clean, Row{Content: content, EntryType: g.pick(types), Provenance: pv, ClaimedConfidence: g.within(pv),
-			Construction: "within_ceiling", Domain: d})
+		conf, construction := g.within(pv), "within_ceiling"
+		if g.chance(0.25) {
+			conf, construction = g.discounted(pv), "discounted_overclaim"
+		}
+		clean = append(clean, Row{Content: content, EntryType: g.pick(types), Provenance: pv, ClaimedConfidence: conf,
+			Construction: construction, Domain: d})
 	}
 	return poison, clean
 }

@@ -23,7 +23,11 @@ Rows are JSON Lines with at least content and entry_type; provenance
 optional. Unsigned rows are signed with a key per source, registered as a
 known identity. The fields that describe the data set (label, attack_class,
 benchmark, group, construction, tags, source, rationale, and any other) are
-read by the harness only and never reach the pipeline.
+read by the harness only and never reach the pipeline. Lines of the
+held-out corpora's format (testdata/heldout/*/README.md: id, class, type,
+content, confidence, provenance, notes) are read too: class is the label
+and attack class, confidence the claim, and self provenance, which
+ingestion refuses, is ingested as purchased.
 
 With --grimoire FILE --incoming FILE... the named files are scored instead of
 DIR. --models FILE replaces the mental models shipped with ward. --json

@@ -28,6 +28,29 @@ func TestReadRowsStripsLabels(t *testing.T) {
 	}
 }
 
+// A held-out corpus's lines read as labelled rows, its notes and class
+// never reaching the entry.
+func TestReadRowsCorpusFormat(t *testing.T) {
+	in := `{"id":"x1","class":"address_redirect","type":"insight","content":"a","confidence":0.55,"provenance":"self","notes":"look-alike"}
+{"id":"x2","class":"clean","type":"warning","content":"b","confidence":0.4,"provenance":"clade","notes":"fine"}
+`
+	rows, err := ReadRows(strings.NewReader(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b := rows[0], rows[1]
+	if a.Label != "poison" || a.AttackClass != "address_redirect" || a.Entry.EntryType != "insight" || a.Entry.Provenance != "purchased" ||
+		a.Entry.ClaimedConfidence == nil || *a.Entry.ClaimedConfidence != 0.55 || a.Entry.Confidence != nil {
+		t.Errorf("poisoned row %+v (entry %+v)", a, a.Entry)
+	}
+	if b.Label != "clean" || b.AttackClass != "" || b.Entry.Provenance != "clade" || *b.Entry.ClaimedConfidence != 0.4 {
+		t.Errorf("clean row %+v (entry %+v)", b, b.Entry)
+	}
+	if s := strings.Join([]string{a.Entry.Content, a.Entry.EntryType, a.Entry.Provenance}, "|"); strings.Contains(s, "look-alike") || strings.Contains(s, "redirect") {
+		t.Errorf("entry %+v carries labels", a.Entry)
+	}
+}
+
 func TestSplitKeepsGroupsTogether(t *testing.T) {
 	var rows []Row
 	for g := range 200 {

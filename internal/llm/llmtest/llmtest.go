@@ -8,7 +8,7 @@
 // serves one provider's exchanges: a request is answered by the first unused
 // exchange whose method, path, recorded headers and body (as JSON, so
 // modulo whitespace and key order) equal it; a request that matches none is
-// answered 599 and reported, and so is an exchange never requested. Equal
+// answered 418 (not retried) and reported, and so is an exchange never requested. Equal
 // requests (a retried call) take their exchanges in recorded order, so
 // concurrent calls with different bodies may arrive in any order.
 //
@@ -54,7 +54,10 @@ type Exchange struct {
 	// Name says which call this is (baseline, augmented, …).
 	Name string `json:"name,omitempty"`
 	// Provider is the index of the server the request went to.
-	Provider int      `json:"provider"`
+	Provider int `json:"provider"`
+	// Optional: the call may not be made, as when another call failed
+	// first and cancelled it; Err does not miss it.
+	Optional bool     `json:"optional,omitempty"`
 	Request  Request  `json:"request"`
 	Response Response `json:"response"`
 }
@@ -131,7 +134,7 @@ func (r *Replay) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	if i < 0 {
 		r.problems = append(r.problems, fmt.Sprintf("%s %s matches no recorded exchange (%s); body:\n%s", req.Method, req.URL.Path, why, body))
 		r.mu.Unlock()
-		http.Error(w, `{"error":{"message":"no recorded exchange","type":"llmtest_unmatched"}}`, 599)
+		http.Error(w, `{"error":{"message":"no recorded exchange","type":"llmtest_unmatched"}}`, http.StatusTeapot)
 		return
 	}
 	r.used[i] = true
@@ -244,7 +247,7 @@ func (r *Replay) Err() error {
 		errs = append(errs, errors.New(p))
 	}
 	for i, u := range r.used {
-		if !u {
+		if !u && !r.exchanges[i].Optional {
 			errs = append(errs, fmt.Errorf("exchange %d %q was never requested", i, r.exchanges[i].Name))
 		}
 	}
@@ -335,7 +338,7 @@ func (r *Recorder) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 		return
 	}
 	x := Exchange{Provider: r.provider,
-		Request: Request{Method: req.Method, Path: path, Header: map[string]string{}, Body: compact(body)},
+		Request:  Request{Method: req.Method, Path: path, Header: map[string]string{}, Body: compact(body)},
 		Response: Response{Status: resp.StatusCode, Header: map[string]string{}}}
 	for _, h := range Headers {
 		if v := req.Header.Get(h); v != "" {

@@ -104,6 +104,7 @@ type Reasoner struct {
 	paths [2]llm.Endpoint // baseline, augmented
 
 	entries, skipped, calls, errs, failed atomic.Int64
+	alone                                 atomic.Int64 // failed where L2's claim comparison passed
 }
 
 // NewReasoner checks cfg and returns a Reasoner. It fails unless there are
@@ -276,12 +277,16 @@ type ReasonerStats struct {
 	Calls   int64 `json:"calls"`   // model calls made (a retried call counts once)
 	Errors  int64 `json:"errors"`  // Diverge errors
 	Failed  int64 `json:"failed"`  // candidates whose divergence failed
+	// Alone counts the failed candidates whose extracted claims L2's
+	// deterministic comparison passed: what only the model saw (counted
+	// by Stage2's L2, not by Diverge).
+	Alone int64 `json:"alone"`
 }
 
 // Stats returns the counts so far. It is safe for concurrent use.
 func (r *Reasoner) Stats() ReasonerStats {
 	return ReasonerStats{Entries: r.entries.Load(), Skipped: r.skipped.Load(), Calls: r.calls.Load(),
-		Errors: r.errs.Load(), Failed: r.failed.Load()}
+		Errors: r.errs.Load(), Failed: r.failed.Load(), Alone: r.alone.Load()}
 }
 
 // Providers returns the endpoints and models the paths run on, baseline

@@ -614,6 +614,10 @@ func TestStage2WithReasoner(t *testing.T) {
 				if tc.scrutiny != strings.Contains(joined, "raised scrutiny") || !strings.Contains(joined, "L2: adding the entry diverges") {
 					t.Errorf("reasons %q, want L2's divergence and scrutiny %v", rep.Reasons, tc.scrutiny)
 				}
+				// The entry's claims agree with the memories: only the model saw it.
+				if st := r.Stats(); st.Failed != 1 || st.Alone != 1 || st.Calls != 2 {
+					t.Errorf("stats %+v, want one failure only the model saw", st)
+				}
 			case Quarantined:
 				want(t, rep, Quarantined, StageStage2, reason.KnowledgeValidationError, knowledge.NoAttack)
 			}

@@ -587,3 +587,45 @@ func TestChatJSONMaxTokens(t *testing.T) {
 		t.Error("Check accepts negative max tokens")
 	}
 }
+
+// FuzzChatContent: whatever a server answers, reading it never panics, and
+// content is returned only from a completion that has a choice, no error
+// object, no refusal and a finish reason other than length or
+// content_filter.
+func FuzzChatContent(f *testing.F) {
+	for _, s := range []string{
+		`{"choices":[{"index":0,"message":{"role":"assistant","content":"{\"a\":1}"},"finish_reason":"stop"}]}`,
+		`{"choices":[{"message":{"content":null,"refusal":"no"},"finish_reason":"stop"}]}`,
+		`{"choices":[{"message":{"content":"{"},"finish_reason":"length"}]}`,
+		`{"error":{"message":"x","type":"server_error","code":500}}`,
+		`{"object":"error","message":"x","type":"BadRequestError","code":400}`,
+		`{"choices":[]}`, `[]`, `null`, ``,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		content, err := chatContent(raw)
+		if err != nil {
+			if content != "" {
+				t.Errorf("content %q with error %v", content, err)
+			}
+			return
+		}
+		var cc struct {
+			Choices []struct {
+				Message struct {
+					Refusal *string `json:"refusal"`
+				} `json:"message"`
+				FinishReason *string `json:"finish_reason"`
+			} `json:"choices"`
+			Error json.RawMessage `json:"error"`
+		}
+		if json.Unmarshal(raw, &cc) != nil || len(cc.Choices) == 0 {
+			t.Fatalf("content %q from %s, which is no completion", content, raw)
+		}
+		c := cc.Choices[0]
+		if c.Message.Refusal != nil && *c.Message.Refusal != "" || c.FinishReason != nil && (*c.FinishReason == "length" || *c.FinishReason == "content_filter") {
+			t.Errorf("content %q from a refusal or cut-off answer: %s", content, raw)
+		}
+	})
+}

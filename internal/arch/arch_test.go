@@ -50,6 +50,7 @@ var layers = map[string]int{
 	"internal/capability/mint":           Primitive,
 	"internal/capability/internal/token": Primitive,
 	"internal/llm":                       Primitive, // the one OpenAI-compatible client: the standard library and taint
+	"internal/llm/llmtest":               Primitive, // replays and records exchanges with an OpenAI-compatible server
 	"internal/addrbook":                  Primitive, // the shipped address book: tokens, feeds, deployments per chain
 
 	"internal/policy":                       Mechanism,
@@ -304,6 +305,7 @@ var testHelpers = map[string]bool{
 	"internal/store/postgres/pgtest":        true,
 	"internal/grimoire/archive/archivetest": true,
 	"internal/telemetry/telemetrytest":      true,
+	"internal/llm/llmtest":                  true,
 }
 
 // stack is what an integration test may import to drive its package

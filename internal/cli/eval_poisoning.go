@@ -3,10 +3,16 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"flag"
 	"fmt"
 	"os"
+	"time"
 
+	"github.com/wardhq/ward/internal/config"
+	"github.com/wardhq/ward/internal/daemon"
 	"github.com/wardhq/ward/internal/eval/poisoning"
+	"github.com/wardhq/ward/internal/ingest"
 	"github.com/wardhq/ward/internal/validate"
 )
 
@@ -32,7 +38,20 @@ ingestion refuses, is ingested as purchased.
 With --grimoire FILE --incoming FILE... the named files are scored instead of
 DIR. --models FILE replaces the mental models shipped with ward. --json
 prints one object: classes (per attack class: poison, missed, fnr), clean,
-flagged, fpr, and per benchmark the same when the rows name one.`
+flagged, fpr, and per benchmark the same when the rows name one.
+
+--reasoning URL runs L2's LLM path against an OpenAI-compatible
+chat-completions API at base URL (e.g. http://localhost:8080/v1), as
+[grimoire.reasoning] does for ward serve; the flags mirror its keys
+(--reasoning-model, --reasoning-api-key-env, --reasoning-timeout,
+--reasoning-k, --reasoning-threshold, --reasoning-judge, and
+--reasoning-second URL with --reasoning-second-model and
+--reasoning-second-api-key-env for a second provider running the augmented
+path). The report then says where it ran and what it did (--json:
+reasoning: endpoint, model, providers, entries, skipped, calls, errors,
+failed, and alone: the failed entries whose claims L2's deterministic
+comparison passed, what only the model saw). An entry the model could not decide stays in quarantine and counts
+as caught by stage2/L2: read errors before reading the rates.`
 
 func evalPoisoning(ctx context.Context, io IO, args []string) int {
 	fs := flags(io, "eval poisoning", "[DIR]", evalPoisoningHelp)
@@ -43,10 +62,17 @@ func evalPoisoning(ctx context.Context, io IO, args []string) int {
 	fs.Var(&incoming, "incoming", "JSON Lines of entries to ingest (repeatable; instead of DIR)")
 	rowsPath := fs.String("rows", "", "also write each row's outcome (id, label, verdict, reasons) as JSON Lines to `FILE`")
 	modelsPath := fs.String("models", "", "JSON Lines of mental models (statement, subject, relation, object, conditions)")
+	var rf reasoningFlags
+	rf.register(fs)
 	if st, ok := parseInterleaved(fs, args); !ok {
 		return st
 	}
 	o := poisoning.Options{Sandbox: true} // this binary serves sandbox children (cmd/ward)
+	r, err := rf.reasoner()
+	if err != nil {
+		return usageErr(io, "%v", err)
+	}
+	o.Reasoner = r
 	if err := o.Strictness.UnmarshalText([]byte(*level)); err != nil {
 		return usageErr(io, "--strictness: %v", err)
 	}
@@ -58,7 +84,6 @@ func evalPoisoning(ctx context.Context, io IO, args []string) int {
 		o.Models = ms
 	}
 	var rep *poisoning.Report
-	var err error
 	switch {
 	case len(incoming) > 0 && fs.NArg() == 0:
 		rep, err = poisoning.RunFiles(ctx, *grimoire, incoming, o)
@@ -106,4 +131,58 @@ func writeRows(path string, rep *poisoning.Report) error {
 		return err
 	}
 	return f.Close()
+}
+
+// reasoningFlags are [grimoire.reasoning]'s keys as flags of ward eval
+// poisoning.
+type reasoningFlags struct {
+	endpoint, model, keyEnv        string
+	second, secondModel, secondEnv string
+	timeout                        time.Duration
+	k                              int
+	threshold                      float64
+	judge                          bool
+}
+
+func (f *reasoningFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&f.endpoint, "reasoning", "", "run L2's LLM path against the OpenAI-compatible API at base `URL` ([[grimoire.reasoning.providers]] endpoint)")
+	fs.StringVar(&f.model, "reasoning-model", "", "the reasoning model `NAME` (model)")
+	fs.StringVar(&f.keyEnv, "reasoning-api-key-env", "", "environment `VAR` holding the reasoning API key (api_key_env)")
+	fs.DurationVar(&f.timeout, "reasoning-timeout", 30*time.Second, "bound of one reasoning call, retries included (timeout)")
+	fs.StringVar(&f.second, "reasoning-second", "", "a second provider's base `URL`, for the augmented path")
+	fs.StringVar(&f.secondModel, "reasoning-second-model", "", "the second provider's model `NAME`")
+	fs.StringVar(&f.secondEnv, "reasoning-second-api-key-env", "", "environment `VAR` holding the second provider's key")
+	fs.IntVar(&f.k, "reasoning-k", 0, "related Grimoire entries the paths reason from (k; default 8)")
+	fs.Float64Var(&f.threshold, "reasoning-threshold", 0, "divergence at which an entry fails (threshold; default 0.5)")
+	fs.BoolVar(&f.judge, "reasoning-judge", false, "ask the first provider whether the conclusions differ materially (judge)")
+}
+
+// reasoner is the reasoner the flags configure; nil without --reasoning.
+func (f *reasoningFlags) reasoner() (*ingest.Reasoner, error) {
+	if f.endpoint == "" {
+		if f.model != "" || f.second != "" || f.keyEnv != "" {
+			return nil, errors.New("--reasoning-* flags need --reasoning URL")
+		}
+		return nil, nil
+	}
+	rc := config.Reasoning{K: f.k, Threshold: f.threshold, Judge: f.judge}
+	for _, p := range []struct{ flag, endpoint, model, env string }{
+		{"--reasoning", f.endpoint, f.model, f.keyEnv},
+		{"--reasoning-second", f.second, f.secondModel, f.secondEnv},
+	} {
+		if p.endpoint == "" {
+			if p.model != "" || p.env != "" {
+				return nil, fmt.Errorf("%s-model and %s-api-key-env need %s URL", p.flag, p.flag, p.flag)
+			}
+			continue
+		}
+		if p.model == "" {
+			return nil, fmt.Errorf("%s needs %s-model NAME", p.flag, p.flag)
+		}
+		if p.env != "" && os.Getenv(p.env) == "" {
+			return nil, fmt.Errorf("%s-api-key-env: the environment variable %s is not set", p.flag, p.env)
+		}
+		rc.Providers = append(rc.Providers, config.LLM{Endpoint: p.endpoint, Model: p.model, APIKeyEnv: p.env, Timeout: f.timeout})
+	}
+	return daemon.NewReasoner(rc)
 }

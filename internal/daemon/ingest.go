@@ -34,6 +34,8 @@ type IngestConfig struct {
 	// binary must serve sandbox children: sandbox.Main with skill.Job);
 	// without it actionable entries wait in quarantine there.
 	Sandbox bool
+	// Reasoner, if set, runs L2's LLM path (ingest.WithReasoner).
+	Reasoner *ingest.Reasoner
 }
 
 // OpenIngest returns a pipeline over its own store, its Grimoire view
@@ -78,7 +80,7 @@ func OpenIngest(ctx context.Context, cfg IngestConfig) (*ingest.Pipeline, func()
 	if err != nil {
 		return nil, nil, errors.Join(err, closeAll())
 	}
-	vals, err := ingest.Stage2(cfg.Models)
+	vals, err := ingest.Stage2(cfg.Models, ingest.WithReasoner(cfg.Reasoner))
 	if err != nil {
 		return nil, nil, errors.Join(err, closeAll())
 	}

@@ -619,15 +619,10 @@ func openGrimoire(ctx context.Context, s *Stack, cfg Config) (*ingest.Pipeline, 
 		return nil, fmt.Errorf("grimoire: the saved oracle and immune memory: %w", err)
 	}
 	var opts []ingest.Stage2Option
-	if rc := g.Reasoning; len(rc.Providers) > 0 {
-		cfg := ingest.ReasonerConfig{K: rc.K, Threshold: rc.Threshold, Judge: rc.Judge}
-		for _, l := range rc.Providers {
-			lp := ingest.LLMProvider{Endpoint: l.Endpoint, Model: l.Model, Timeout: l.Timeout, APIKey: envKey(l.APIKeyEnv)}
-			cfg.Providers = append(cfg.Providers, lp)
-		}
-		r, err := ingest.NewReasoner(cfg)
+	if len(g.Reasoning.Providers) > 0 {
+		r, err := NewReasoner(g.Reasoning)
 		if err != nil {
-			return nil, fmt.Errorf("grimoire.reasoning: %w", err)
+			return nil, err
 		}
 		opts = append(opts, ingest.WithReasoner(r))
 	}
@@ -713,6 +708,21 @@ func stage3(sb config.Sandbox, lib *skill.Library) (*ingest.Stage3, error) {
 
 // envKey is the API key held in the environment variable name, as a
 // confidential tainted value; nil when no variable is named.
+// NewReasoner is L2's reasoner as [grimoire.reasoning] configures it, each
+// provider's key read from its api_key_env: what `ward serve` runs and
+// `ward eval poisoning --reasoning` measures.
+func NewReasoner(rc config.Reasoning) (*ingest.Reasoner, error) {
+	cfg := ingest.ReasonerConfig{K: rc.K, Threshold: rc.Threshold, Judge: rc.Judge}
+	for _, l := range rc.Providers {
+		cfg.Providers = append(cfg.Providers, ingest.LLMProvider{Endpoint: l.Endpoint, Model: l.Model, Timeout: l.Timeout, APIKey: envKey(l.APIKeyEnv)})
+	}
+	r, err := ingest.NewReasoner(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("grimoire.reasoning: %w", err)
+	}
+	return r, nil
+}
+
 func envKey(name string) *taint.String {
 	if name == "" {
 		return nil

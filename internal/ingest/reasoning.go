@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -10,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -29,8 +31,16 @@ type LLMProvider struct {
 	// revealed only to the taint.LLMContext sink, so a key labelled
 	// WalletSecret or OwnerSecret is refused.
 	APIKey *taint.String
-	// Timeout bounds one call (default llm.DefaultTimeout, 30s).
-	Timeout    time.Duration
+	// Timeout bounds one call, its retries included (default
+	// llm.DefaultTimeout, 30s).
+	Timeout time.Duration
+	// Retries are further attempts after a 429 or 5xx answer, waiting
+	// the server's Retry-After or a doubling backoff, within Timeout
+	// (0: DefaultReasonerRetries; at most maxReasonerRetries).
+	Retries int
+	// MaxTokens bounds each answer (0: DefaultReasonerMaxTokens); an
+	// answer cut off at it is an error.
+	MaxTokens  int
 	HTTPClient *http.Client // nil: http.DefaultClient
 }
 
@@ -56,7 +66,10 @@ type ReasonerConfig struct {
 const (
 	DefaultReasonerK         = 8
 	DefaultReasonerThreshold = 0.5
+	DefaultReasonerRetries   = 2
+	DefaultReasonerMaxTokens = 1024 // the answer's shape needs a few hundred
 	maxReasonerK             = 64
+	maxReasonerRetries       = 5
 	maxMemoryText            = 1 << 10  // bytes of one memory in a prompt
 	maxMemoriesText          = 12 << 10 // bytes of all memories in a prompt
 	maxEntryText             = 4 << 10  // bytes of the candidate in a prompt
@@ -89,6 +102,9 @@ var ErrReasoning = errors.New("ingest: reasoning failed")
 type Reasoner struct {
 	cfg   ReasonerConfig
 	paths [2]llm.Endpoint // baseline, augmented
+
+	entries, skipped, calls, errs, failed atomic.Int64
+	alone                                 atomic.Int64 // failed where L2's claim comparison passed
 }
 
 // NewReasoner checks cfg and returns a Reasoner. It fails unless there are
@@ -113,7 +129,11 @@ func NewReasoner(cfg ReasonerConfig) (*Reasoner, error) {
 	}
 	var ps []llm.Endpoint
 	for i, p := range cfg.Providers {
-		ep := llm.Endpoint{URL: llm.ChatURL(p.Endpoint), Model: p.Model, APIKey: p.APIKey, Client: p.HTTPClient, Timeout: p.Timeout}
+		if p.Retries < 0 || p.Retries > maxReasonerRetries {
+			return nil, fmt.Errorf("ingest: reasoner provider %d: retries %d is not in 0..%d", i+1, p.Retries, maxReasonerRetries)
+		}
+		ep := llm.Endpoint{URL: llm.ChatURL(p.Endpoint), Model: p.Model, APIKey: p.APIKey, Client: p.HTTPClient, Timeout: p.Timeout,
+			Retries: cmp.Or(p.Retries, DefaultReasonerRetries), MaxTokens: cmp.Or(p.MaxTokens, DefaultReasonerMaxTokens)}
 		if err := ep.Check(); err != nil {
 			return nil, fmt.Errorf("ingest: reasoner provider %d: %w", i+1, err)
 		}
@@ -158,11 +178,23 @@ type Divergence struct {
 }
 
 // Diverge runs both reasoning paths for c against g and compares them. Any
-// transport error, timeout, non-2xx status, response over 1 MiB or answer
+// transport error, timeout, non-2xx status (after the provider's retries),
+// response over 1 MiB, refusal, answer cut off at the token limit or answer
 // that is not the expected JSON is an error wrapping ErrReasoning, with a
 // failing Divergence: the caller must then not pass the entry.
-func (r *Reasoner) Diverge(ctx context.Context, c *Candidate, g *Grimoire) (Divergence, error) {
-	var d Divergence
+func (r *Reasoner) Diverge(ctx context.Context, c *Candidate, g *Grimoire) (d Divergence, err error) {
+	r.entries.Add(1)
+	defer func() {
+		r.calls.Add(int64(d.Calls))
+		switch {
+		case err != nil:
+			r.errs.Add(1)
+		case d.Skipped:
+			r.skipped.Add(1)
+		case d.Fail:
+			r.failed.Add(1)
+		}
+	}()
 	fail := func(format string, args ...any) (Divergence, error) {
 		d.Fail = true
 		return d, fmt.Errorf("%w: "+format, append([]any{ErrReasoning}, args...)...)
@@ -235,6 +267,37 @@ func (r *Reasoner) Diverge(ctx context.Context, c *Candidate, g *Grimoire) (Dive
 
 // Threshold returns the divergence at which an entry fails.
 func (r *Reasoner) Threshold() float64 { return r.cfg.Threshold }
+
+// ReasonerStats counts what a Reasoner did since it was made: what a
+// configured model costs (Calls) and adds (Failed), and how often it
+// could not decide (Errors: entries left in quarantine).
+type ReasonerStats struct {
+	Entries int64 `json:"entries"` // candidates Diverge was asked about
+	Skipped int64 `json:"skipped"` // nothing related in the Grimoire: no call
+	Calls   int64 `json:"calls"`   // model calls made (a retried call counts once)
+	Errors  int64 `json:"errors"`  // Diverge errors
+	Failed  int64 `json:"failed"`  // candidates whose divergence failed
+	// Alone counts the failed candidates whose extracted claims L2's
+	// deterministic comparison passed: what only the model saw (counted
+	// by Stage2's L2, not by Diverge).
+	Alone int64 `json:"alone"`
+}
+
+// Stats returns the counts so far. It is safe for concurrent use.
+func (r *Reasoner) Stats() ReasonerStats {
+	return ReasonerStats{Entries: r.entries.Load(), Skipped: r.skipped.Load(), Calls: r.calls.Load(),
+		Errors: r.errs.Load(), Failed: r.failed.Load(), Alone: r.alone.Load()}
+}
+
+// Providers returns the endpoints and models the paths run on, baseline
+// first; the second is absent when both paths share one provider.
+func (r *Reasoner) Providers() []LLMProvider {
+	out := make([]LLMProvider, len(r.cfg.Providers))
+	for i, p := range r.cfg.Providers {
+		out[i] = LLMProvider{Endpoint: p.Endpoint, Model: p.Model}
+	}
+	return out
+}
 
 // related returns the prompt's memories: the K entries nearest c (c itself
 // excluded, those sharing no feature with it dropped), best first, each

@@ -106,6 +106,9 @@ func (l reasonedLayer) Validate(ctx context.Context, c *Candidate, g *Grimoire) 
 	v.Reasons = append(slices.Clip(v.Reasons), d.Reasons...)
 	v.Score = max(v.Score, d.Score)
 	if d.Fail {
+		if v.Pass {
+			l.r.alone.Add(1)
+		}
 		v.Pass, v.Scrutiny = false, true
 	}
 	return v, nil

@@ -11,7 +11,9 @@
 // taint.String sent as a bearer token and appears in no error: a chat key
 // is revealed to taint.LLMContext only, so a key labelled WalletSecret or
 // OwnerSecret is refused; an embeddings key is used whatever its labels,
-// as internal/embed always did. No error carries any part of a response.
+// as internal/embed always did. No error carries any part of a response
+// but an error object's type token ("rate_limit_exceeded"): a message may
+// echo the request, key or untrusted data included.
 //
 // llm depends on the standard library and internal/taint only, so that
 // mechanisms of any layer may call a model without importing each other.
@@ -20,6 +22,7 @@ package llm
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -53,6 +56,9 @@ type Endpoint struct {
 	Client  *http.Client
 	Timeout time.Duration // bounds the whole call, retries included
 	Retries int           // further attempts after a 429 or 5xx answer
+	// MaxTokens is a chat request's max_tokens, bounding the answer's
+	// length and cost; 0: not sent, the server's default applies.
+	MaxTokens int
 }
 
 // ErrEndpoint reports an Endpoint whose URL is not an http(s) URL with a
@@ -79,6 +85,9 @@ func (ep Endpoint) Check() error {
 	if ep.Retries < 0 {
 		return fmt.Errorf("retries %d is negative", ep.Retries)
 	}
+	if ep.MaxTokens < 0 {
+		return fmt.Errorf("max tokens %d is negative", ep.MaxTokens)
+	}
 	return nil
 }
 
@@ -87,13 +96,20 @@ func (ep Endpoint) Check() error {
 func ChatURL(base string) string { return strings.TrimRight(base, "/") + "/chat/completions" }
 
 // StatusError reports a non-2xx answer. The body is not kept: it may echo
-// the request, key included.
+// the request, key included. Only its error object's type (or code), when
+// that is a short token such as "rate_limit_exceeded", is.
 type StatusError struct {
 	Code       int
+	Type       string        // the error object's type or code token; "" if none
 	retryAfter time.Duration // the server's Retry-After; -1: none given
 }
 
-func (e *StatusError) Error() string { return fmt.Sprintf("status %d", e.Code) }
+func (e *StatusError) Error() string {
+	if e.Type != "" {
+		return fmt.Sprintf("status %d (%s)", e.Code, e.Type)
+	}
+	return fmt.Sprintf("status %d", e.Code)
+}
 
 // retryable reports whether the answer is worth another attempt.
 func (e *StatusError) retryable() bool {
@@ -170,8 +186,12 @@ func postOnce(ctx context.Context, client *http.Client, url string, body []byte,
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		io.Copy(io.Discard, io.LimitReader(resp.Body, maxDrain))
-		return nil, &StatusError{Code: resp.StatusCode, retryAfter: retryAfter(resp.Header.Get("Retry-After"))}
+		se := &StatusError{Code: resp.StatusCode, retryAfter: retryAfter(resp.Header.Get("Retry-After"), time.Now())}
+		var eb errorBody
+		if b, err := io.ReadAll(io.LimitReader(resp.Body, maxDrain)); err == nil && json.Unmarshal(b, &eb) == nil {
+			se.Type, _ = eb.errorType()
+		}
+		return nil, se
 	}
 	raw, err := io.ReadAll(io.LimitReader(resp.Body, limit+1))
 	if err != nil {
@@ -180,14 +200,22 @@ func postOnce(ctx context.Context, client *http.Client, url string, body []byte,
 	return raw, nil
 }
 
-// retryAfter parses a Retry-After header in seconds; -1 when absent or
-// not a number of seconds.
-func retryAfter(h string) time.Duration {
-	s, err := strconv.Atoi(strings.TrimSpace(h))
-	if err != nil || s < 0 {
+// retryAfter parses a Retry-After header, in seconds or as an HTTP date
+// (RFC 9110 10.2.3) from now; -1 when absent or unreadable, 0 for a date
+// already past.
+func retryAfter(h string, now time.Time) time.Duration {
+	h = strings.TrimSpace(h)
+	if s, err := strconv.Atoi(h); err == nil {
+		if s < 0 {
+			return -1
+		}
+		return time.Duration(s) * time.Second
+	}
+	t, err := http.ParseTime(h)
+	if err != nil {
 		return -1
 	}
-	return time.Duration(s) * time.Second
+	return max(0, t.Sub(now))
 }
 
 // backoff is the wait before attempt+1: the server's wish if it gave one,

@@ -290,8 +290,10 @@ func TestBackoff(t *testing.T) {
 			t.Errorf("backoff(%d, %v) = %v, want %v", tc.attempt, tc.server, got, tc.want)
 		}
 	}
-	for h, want := range map[string]time.Duration{"": -1, "3": 3 * time.Second, " 0 ": 0, "-2": -1, "Wed, 21 Oct 2015 07:28:00 GMT": -1} {
-		if got := retryAfter(h); got != want {
+	now := time.Date(2015, 10, 21, 7, 28, 0, 0, time.UTC)
+	for h, want := range map[string]time.Duration{"": -1, "3": 3 * time.Second, " 0 ": 0, "-2": -1, "soon": -1,
+		"Wed, 21 Oct 2015 07:28:04 GMT": 4 * time.Second, "Wed, 21 Oct 2015 07:27:00 GMT": 0} {
+		if got := retryAfter(h, now); got != want {
 			t.Errorf("retryAfter(%q) = %v, want %v", h, got, want)
 		}
 	}
@@ -499,6 +501,131 @@ func FuzzChatJSON(f *testing.F) {
 		var v verdict
 		if err := ChatJSON(t.Context(), ep, "s", []byte(`{}`), &v); err != nil && strings.Contains(err.Error(), testKey) {
 			t.Errorf("the key leaks: %v", err)
+		}
+	})
+}
+
+// TestChatJSONAnswers covers the answers a real server gives that hold
+// no usable JSON: each is an error callers can tell apart, never a pass.
+func TestChatJSONAnswers(t *testing.T) {
+	choice := func(msg, finish string) string {
+		return `{"id":"chatcmpl-9","object":"chat.completion","created":1764300000,"model":"m1","choices":[{"index":0,"message":` +
+			msg + `,"finish_reason":` + finish + `}],"usage":{"prompt_tokens":9,"completion_tokens":3,"total_tokens":12}}`
+	}
+	for _, tc := range []struct {
+		name, body string
+		is         error
+		typ        string // in the error text
+	}{
+		{"refusal", choice(`{"role":"assistant","content":null,"refusal":"I can't help with that."}`, `"stop"`), ErrRefusal, ""},
+		{"content filter", choice(`{"role":"assistant","content":""}`, `"content_filter"`), ErrRefusal, ""},
+		{"cut off", choice(`{"role":"assistant","content":"{\"approve\": tr"}`, `"length"`), ErrCutOff, ""},
+		{"cut off but parses", choice(`{"role":"assistant","content":"{\"approve\": true}"}`, `"length"`), ErrCutOff, ""},
+		{"null content", choice(`{"role":"assistant","content":null}`, `"stop"`), ErrAnswer, ""},
+		{"prose around json", choice(`{"role":"assistant","content":"Sure! {\"approve\": true}"}`, `"stop"`), ErrAnswer, ""},
+		{"two objects", choice(`{"role":"assistant","content":"{\"approve\": true} {\"approve\": false}"}`, `"stop"`), ErrAnswer, ""},
+		{"openai error with 200", `{"error":{"message":"echo sk-x","type":"server_error","param":null,"code":null}}`, ErrServer, "server_error"},
+		{"vllm error with 200", `{"object":"error","message":"echo","type":"BadRequestError","param":null,"code":400}`, ErrServer, "BadRequestError"},
+		{"error type not a token", `{"error":{"message":"x","type":"a b <script>"}}`, ErrServer, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newServer(t, func(w http.ResponseWriter, _ *http.Request, _ int) { io.WriteString(w, tc.body) })
+			var v verdict
+			err := ChatJSON(t.Context(), s.chat(time.Second, 0), "s", []byte(`{}`), &v)
+			if !errors.Is(err, tc.is) {
+				t.Fatalf("ChatJSON = %+v, %v; want %v", v, err, tc.is)
+			}
+			if tc.typ != "" && !strings.Contains(err.Error(), tc.typ) {
+				t.Errorf("err = %v, want the type %q", err, tc.typ)
+			}
+			for _, leak := range []string{"echo", "script", "help with"} {
+				if strings.Contains(err.Error(), leak) {
+					t.Errorf("err = %v carries the response", err)
+				}
+			}
+		})
+	}
+}
+
+// A non-2xx answer keeps its error object's type token, from either
+// server's shape, and nothing else of the body.
+func TestStatusErrorType(t *testing.T) {
+	for _, tc := range []struct{ name, body, want string }{
+		{"llama.cpp", `{"error":{"code":503,"message":"Loading model","type":"unavailable_error"}}`, "status 503 (unavailable_error)"},
+		{"vllm", `{"object":"error","message":"too long","type":"BadRequestError","param":null,"code":503}`, "status 503 (BadRequestError)"},
+		{"openai code", `{"error":{"message":"slow down","type":null,"code":"rate_limit_exceeded"}}`, "status 503 (rate_limit_exceeded)"},
+		{"html", `<html>503 Service Unavailable</html>`, "status 503"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newServer(t, func(w http.ResponseWriter, _ *http.Request, _ int) {
+				w.WriteHeader(http.StatusServiceUnavailable)
+				io.WriteString(w, tc.body)
+			})
+			var v verdict
+			err := ChatJSON(t.Context(), s.chat(time.Second, 0), "s", []byte(`{}`), &v)
+			var se *StatusError
+			if !errors.As(err, &se) || se.Error() != tc.want {
+				t.Errorf("err = %v, want %s", err, tc.want)
+			}
+		})
+	}
+}
+
+func TestChatJSONMaxTokens(t *testing.T) {
+	s := newServer(t, func(w http.ResponseWriter, _ *http.Request, _ int) { completion(w, `{"approve": true}`) })
+	ep := s.chat(time.Second, 0)
+	ep.MaxTokens = 512
+	var v verdict
+	if err := ChatJSON(t.Context(), ep, "s", []byte(`{}`), &v); err != nil {
+		t.Fatal(err)
+	}
+	if got := s.requests()[0].body["max_tokens"]; got != float64(512) {
+		t.Errorf("max_tokens = %v, want 512", got)
+	}
+	ep.MaxTokens = -1
+	if err := ep.Check(); err == nil {
+		t.Error("Check accepts negative max tokens")
+	}
+}
+
+// FuzzChatContent: whatever a server answers, reading it never panics, and
+// content is returned only from a completion that has a choice, no error
+// object, no refusal and a finish reason other than length or
+// content_filter.
+func FuzzChatContent(f *testing.F) {
+	for _, s := range []string{
+		`{"choices":[{"index":0,"message":{"role":"assistant","content":"{\"a\":1}"},"finish_reason":"stop"}]}`,
+		`{"choices":[{"message":{"content":null,"refusal":"no"},"finish_reason":"stop"}]}`,
+		`{"choices":[{"message":{"content":"{"},"finish_reason":"length"}]}`,
+		`{"error":{"message":"x","type":"server_error","code":500}}`,
+		`{"object":"error","message":"x","type":"BadRequestError","code":400}`,
+		`{"choices":[]}`, `[]`, `null`, ``,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		content, err := chatContent(raw)
+		if err != nil {
+			if content != "" {
+				t.Errorf("content %q with error %v", content, err)
+			}
+			return
+		}
+		var cc struct {
+			Choices []struct {
+				Message struct {
+					Refusal *string `json:"refusal"`
+				} `json:"message"`
+				FinishReason *string `json:"finish_reason"`
+			} `json:"choices"`
+			Error json.RawMessage `json:"error"`
+		}
+		if json.Unmarshal(raw, &cc) != nil || len(cc.Choices) == 0 {
+			t.Fatalf("content %q from %s, which is no completion", content, raw)
+		}
+		c := cc.Choices[0]
+		if c.Message.Refusal != nil && *c.Message.Refusal != "" || c.FinishReason != nil && (*c.FinishReason == "length" || *c.FinishReason == "content_filter") {
+			t.Errorf("content %q from a refusal or cut-off answer: %s", content, raw)
 		}
 	})
 }

@@ -232,6 +232,8 @@ type Report struct {
 	Benchmarks map[string]*Counts `json:"benchmarks,omitempty"`
 	// Seeded is how many clean rows seeded the Grimoires.
 	Seeded int `json:"seeded"`
+	// Reasoning is L2's LLM path, when the run had one.
+	Reasoning *Reasoning `json:"reasoning,omitempty"`
 
 	rows []RowOutcome
 }

@@ -25,6 +25,9 @@ type Options struct {
 	// Sandbox runs Stage 3 at strict and paranoid strictness (see
 	// daemon.IngestConfig.Sandbox).
 	Sandbox bool
+	// Reasoner, if set, runs L2's LLM path on every file's pipeline; the
+	// report then says what it cost and caught (Report.Reasoning).
+	Reasoner *ingest.Reasoner
 }
 
 // DefaultClaimedConfidence is what an incoming row without a
@@ -44,7 +47,8 @@ func Run(ctx context.Context, seed, incoming []Row, o Options) ([]Outcome, error
 	if err != nil {
 		return nil, err
 	}
-	p, closeP, err := daemon.OpenIngest(ctx, daemon.IngestConfig{ChainID: chainID, Registry: reg, Strictness: o.Strictness, Models: o.Models, Sandbox: o.Sandbox})
+	p, closeP, err := daemon.OpenIngest(ctx, daemon.IngestConfig{ChainID: chainID, Registry: reg, Strictness: o.Strictness, Models: o.Models, Sandbox: o.Sandbox,
+		Reasoner: o.Reasoner})
 	if err != nil {
 		return nil, err
 	}
@@ -155,6 +159,7 @@ func RunDir(ctx context.Context, dir string, o Options) (*Report, error) {
 		}
 	}
 	rep.Finish()
+	rep.reasoned(o.Reasoner)
 	return rep, nil
 }
 
@@ -186,6 +191,7 @@ func RunFiles(ctx context.Context, grimoire string, incoming []string, o Options
 		return nil, err
 	}
 	rep.Finish()
+	rep.reasoned(o.Reasoner)
 	return rep, nil
 }
 
@@ -198,6 +204,7 @@ func (rep *Report) Text() string {
 		fmt.Fprintf(&b, "%-24s %7d %7d %6.1f%%   %s\n", n, c.Poison, c.Missed, 100*c.FNR, by(c.CaughtBy))
 	}
 	fmt.Fprintf(&b, "clean: %d ingested, %d flagged, FPR %.1f%% (%d seeded the Grimoires)\n", rep.Clean, rep.Flagged, 100*rep.FPR, rep.Seeded)
+	b.WriteString(rep.Reasoning.text())
 	if len(rep.Benchmarks) > 0 {
 		fmt.Fprintf(&b, "\n%-16s %7s %7s %7s %7s %8s %7s   caught by / flagged by\n", "benchmark", "poison", "missed", "FNR", "clean", "flagged", "FPR")
 		for _, n := range Names(rep.Benchmarks) {

@@ -38,7 +38,14 @@ ingestion refuses, is ingested as purchased.
 With --grimoire FILE --incoming FILE... the named files are scored instead of
 DIR. --models FILE replaces the mental models shipped with ward. --json
 prints one object: classes (per attack class: poison, missed, fnr), clean,
-flagged, fpr, and per benchmark the same when the rows name one.
+flagged, fpr, per benchmark the same when the rows name one, and layers:
+per layer (content, confidence, oracle, immune, L1, L2, L3, L3b, sandbox,
+...) the poison and clean rows it flagged (voted against, whether or not
+that decided; poison_flagged, clean_flagged), the rows it kept out
+(decided, clean_decided), the rows a Stage 2 layer voted on (poison_judged,
+clean_judged) and per attack class its flagged and decided poison. The text
+output shows the same as a table. --rows also carries each row's Stage 2
+votes.
 
 --reasoning URL runs L2's LLM path against an OpenAI-compatible
 chat-completions API at base URL (e.g. http://localhost:8080/v1), as
@@ -60,7 +67,7 @@ func evalPoisoning(ctx context.Context, io IO, args []string) int {
 	grimoire := fs.String("grimoire", "", "JSON Lines of the Grimoire's own knowledge (with --incoming)")
 	var incoming stringList
 	fs.Var(&incoming, "incoming", "JSON Lines of entries to ingest (repeatable; instead of DIR)")
-	rowsPath := fs.String("rows", "", "also write each row's outcome (id, label, verdict, reasons) as JSON Lines to `FILE`")
+	rowsPath := fs.String("rows", "", "also write each row's outcome (id, label, verdict, reasons, Stage 2 votes) as JSON Lines to `FILE`")
 	modelsPath := fs.String("models", "", "JSON Lines of mental models (statement, subject, relation, object, conditions)")
 	var rf reasoningFlags
 	rf.register(fs)

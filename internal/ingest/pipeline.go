@@ -14,7 +14,10 @@
 //     smaller overclaim is discounted to the ceiling), and a supplied
 //     embedding that does not match the content (EmbeddingAnomaly);
 //  2. Stage 2: every Validator votes and the entry is adopted when at least
-//     Strictness.Threshold() of the votes that ran pass, otherwise rejected.
+//     Strictness.Threshold() of the votes that ran pass, otherwise rejected;
+//     a failing Decisive vote rejects on its own and a failing Scrutiny vote
+//     raises the threshold to Strict's (validate.Weigh grades the layers'
+//     evidence). The report lists every vote.
 //     A trusted member of the operator's clade (confidence above 0.8) skips
 //     L1 and the sandbox (seed §9; clade.go).
 //
@@ -552,6 +555,7 @@ func (p *Pipeline) stage2(ctx context.Context, x *subject) (b ballot, ok bool, e
 			return b, false, nil
 		}
 		b.votes = append(b.votes, vote)
+		x.r.Votes = b.votes
 		if !vote.Skipped {
 			x.r.Scores[vote.Layer.String()] = vote.Score
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/ecdsa"
 	"encoding/base64"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -201,9 +202,10 @@ func want(t *testing.T, r *Report, v Verdict, s Stage, code reason.Code, attack 
 }
 
 type fakeValidator struct {
-	layer knowledge.Layer
-	pass  bool
-	err   error
+	layer    knowledge.Layer
+	pass     bool
+	decisive bool
+	err      error
 }
 
 func (f fakeValidator) Layer() knowledge.Layer { return f.layer }
@@ -218,7 +220,7 @@ func (f fakeValidator) Validate(_ context.Context, c *Candidate, g *Grimoire) (V
 	if f.pass {
 		score = 0.9
 	}
-	return Vote{Layer: f.layer, Pass: f.pass, Score: score, Reasons: []string{"fake " + f.layer.String()}}, nil
+	return Vote{Layer: f.layer, Pass: f.pass, Score: score, Reasons: []string{"fake " + f.layer.String()}, Decisive: f.decisive}, nil
 }
 
 func votes(pass ...bool) []Validator {
@@ -504,6 +506,50 @@ func TestConsensus(t *testing.T) {
 			}
 			// The same entry delivered again is a replay.
 			want(t, h.ingest(e), Rejected, StageStage1, reason.KnowledgeReplayed, knowledge.NoAttack)
+		})
+	}
+}
+
+// The report lists every Stage 2 vote, the outvoted and the passing ones
+// as well as the one that decided, and a decisive failure is not outvoted.
+func TestReportVotes(t *testing.T) {
+	cases := []struct {
+		name    string
+		vs      []Validator
+		verdict Verdict
+		layer   knowledge.Layer
+	}{
+		{"outvoted failure", votes(true, false, true), Adopted, knowledge.NoLayer},
+		{"decisive failure", []Validator{fakeValidator{layer: knowledge.LayerAnomaly, pass: true},
+			fakeValidator{layer: knowledge.LayerDivergence, decisive: true}, fakeValidator{layer: knowledge.LayerConsistency, pass: true}}, Rejected, knowledge.LayerDivergence},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newHarness(t, knowledge.Standard, tc.vs...)
+			r := h.ingest(h.signed(clean, 0.5))
+			if r.Verdict != tc.verdict || r.Layer != tc.layer {
+				t.Fatalf("verdict %s by %q, want %s by %q (%v)", r.Verdict, r.Layer, tc.verdict, tc.layer, r.Reasons)
+			}
+			var got []string
+			for _, v := range r.Votes {
+				got = append(got, fmt.Sprintf("%s %v %v", v.Layer, v.Pass, v.Decisive))
+			}
+			if want := []string{"L1 true false", "L2 false " + fmt.Sprint(tc.layer != knowledge.NoLayer), "L3b true false"}; !slices.Equal(got, want) {
+				t.Errorf("votes %q, want %q", got, want)
+			}
+			b, err := json.Marshal(r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var wire struct {
+				Votes []struct {
+					Layer string `json:"layer"`
+					Pass  bool   `json:"pass"`
+				} `json:"votes"`
+			}
+			if err := json.Unmarshal(b, &wire); err != nil || len(wire.Votes) != 3 || wire.Votes[1].Layer != "L2" || wire.Votes[1].Pass {
+				t.Errorf("JSON votes %+v (%v) from %s", wire.Votes, err, b)
+			}
 		})
 	}
 }

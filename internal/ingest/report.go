@@ -65,6 +65,12 @@ type Report struct {
 	// source and reason, or a sandbox breach's); "" when it left none.
 	Lesson string `json:"lesson,omitempty"`
 
+	// Votes are the Stage 2 votes on the entry, in the order of the
+	// validators, every layer that voted (passing, failing or skipped) and
+	// not only the one that decided; nil when it did not reach Stage 2, or
+	// took its verdict from its batch representative.
+	Votes []Vote `json:"votes,omitempty"`
+
 	// Sandbox is Stage 3's outcome for an actionable entry it evaluated
 	// (its plan, evaluation and any breach); nil otherwise.
 	Sandbox *SandboxOutcome `json:"sandbox,omitempty"`

@@ -17,7 +17,8 @@ import (
 // its k-means model costs about 0.35 s for 10,000 entries, so not per
 // entry); claims extracted from an entry's text are kept per entry.
 // Options add to the layers (WithReasoner); without any, the layers are
-// deterministic.
+// deterministic. Every vote is weighed (validate.Weigh): a failure on
+// strong evidence is Decisive, a weaker one of L2 or L3b raises Scrutiny.
 func Stage2(models []validate.Model, opts ...Stage2Option) ([]Validator, error) {
 	var o stage2Options
 	for _, opt := range opts {
@@ -78,7 +79,7 @@ func (l layer) Validate(ctx context.Context, c *Candidate, g *Grimoire) (Vote, e
 		return Vote{}, err
 	}
 	cand := validate.Candidate{Entry: c.Entry, Embedding: c.Embedding}
-	v := l.vote(cand, l.c.corpus(g))
+	v := validate.Weigh(l.vote(cand, l.c.corpus(g)))
 	return Vote{Layer: v.Layer, Pass: v.Pass, Skipped: v.Skipped, Score: v.Score, Reasons: v.Reasons, Decisive: v.Decisive, Scrutiny: v.Scrutiny}, nil
 }
 

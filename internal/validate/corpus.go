@@ -291,7 +291,8 @@ func closest(p []float32, cents [][]float32) (int, float64) {
 // max(p99, mean + 3 sd) of their member-to-centroid distances). Score is the
 // candidate's distance over that threshold, so 1 or more fails. It skips
 // when the corpus has fewer than MinCorpus embedded entries, and fails a
-// candidate with no embedding or one of another dimension.
+// candidate with no embedding or one of another dimension. A score of
+// StrongAnomaly or more is decisive (Weigh).
 func Anomaly(c Candidate, corpus *Corpus) Vote {
 	v := Vote{Layer: knowledge.LayerAnomaly}
 	if corpus == nil || corpus.Len() < MinCorpus {
@@ -303,7 +304,7 @@ func Anomaly(c Candidate, corpus *Corpus) Vote {
 	if u == nil || len(u) != corpus.dim {
 		v.Score = math.Inf(1)
 		v.Reasons = []string{fmt.Sprintf("embedding has %d dimensions or is zero, corpus has %d", len(c.Embedding), corpus.dim)}
-		return v
+		return Weigh(v)
 	}
 	m := corpus.fit()
 	_, d := closest(u, m.centroids)
@@ -313,7 +314,7 @@ func Anomaly(c Candidate, corpus *Corpus) Vote {
 		v.Reasons = []string{fmt.Sprintf("embedding is %.3f from the nearest of %d centroids, beyond the corpus's %.3f (p99 %.3f, mean+3sd %.3f)",
 			d, len(m.centroids), m.threshold, m.p99, m.mean+3*m.sd)}
 	}
-	return v
+	return Weigh(v)
 }
 
 // Coordinated-cluster parameters of Cluster.

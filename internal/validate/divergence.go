@@ -59,23 +59,43 @@ func Divergence(c Candidate, corpus *Corpus, k int) Vote {
 		}
 		slices.Sort(related)
 		related = slices.Compact(related)
-		score, reason := diverge(cl, corpus, related)
+		score, isDirect, reason := diverge(cl, corpus, related)
 		if score > v.Score {
 			v.Score = score
 		}
 		if score >= FailScore {
 			v.Reasons = append(v.Reasons, reason)
+			v.Direct = v.Direct || (score >= ScrutinyDivergence && isDirect)
 		}
 	}
 	v.Pass = v.Score < FailScore
-	return v
+	return Weigh(v)
 }
 
-// diverge compares one claim with the related corpus entries' claims.
-func diverge(cl keyed, corpus *Corpus, related []int) (float64, string) {
+// direct reports whether candidate claim c's conflict of kind k with
+// established claim n overturns n outright: a reversal of direction, a
+// denial of a requirement, implication or bound, or an identity (an
+// address, a URL) replaced by another. A redirection to or from a
+// free-text object ("he later moved to ...") and a changed magnitude are
+// what claim extraction misreads in ordinary prose, so they are not.
+func direct(c, n keyed, k string) bool {
+	switch k {
+	case "reversal", "denial":
+		return true
+	case "redirection", "changed value":
+		return c.objEnt != "" && n.objEnt != ""
+	}
+	return false
+}
+
+// diverge compares one claim with the related corpus entries' claims and
+// returns its score, whether the conflict that scored is direct, and the
+// reason.
+func diverge(cl keyed, corpus *Corpus, related []int) (float64, bool, string) {
 	var against, support float64 // weight of claims the candidate overturns / agrees with
 	var againstID string
 	var kind string
+	var isDirect bool
 	for _, i := range related {
 		w := 0.5 + 0.5*corpus.conf[i]
 		for _, n := range corpus.claims[i] {
@@ -85,9 +105,9 @@ func diverge(cl keyed, corpus *Corpus, related []int) (float64, string) {
 			k := conflict(cl, n)
 			switch {
 			case k != "":
-				if w > against {
-					againstID = corpus.ids[i]
-					kind = k
+				d := direct(cl, n, k)
+				if w > against || (w == against && d && !isDirect) {
+					againstID, kind, isDirect = corpus.ids[i], k, d
 				}
 				against = max(against, w)
 			case agrees(cl, n):
@@ -96,10 +116,10 @@ func diverge(cl keyed, corpus *Corpus, related []int) (float64, string) {
 		}
 	}
 	if against == 0 || support >= against {
-		return 0, ""
+		return 0, false, ""
 	}
 	score := against
-	return score, fmt.Sprintf("%s: claim %q %s %q; corpus entry %s holds otherwise", kind, cl.Subject, cl.Relation, cl.Object, againstID)
+	return score, isDirect, fmt.Sprintf("%s: claim %q %s %q; corpus entry %s holds otherwise", kind, cl.Subject, cl.Relation, cl.Object, againstID)
 }
 
 // conflict names how candidate claim c overturns established claim n, or "".

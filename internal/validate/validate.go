@@ -17,8 +17,44 @@
 //     fails the layer.
 //   - L3b, Consistency: mental-model consistency against established
 //     mechanics (ShippedModels, or LoadModels for a user's file).
-//   - Decide: the seed's consensus, Strictness.Threshold() of the layers.
+//   - Decide: the seed's consensus, Strictness.Threshold() of the layers,
+//     after Weigh has given each failing vote its strength.
 //   - Batch and Contradictions: the seed's batch validation.
+//
+// A layer can reject on its own evidence. Consensus alone lets two passing
+// layers outvote a third that found the candidate overturning what the
+// agent knows, and L1 and L3b pass almost everything, so Weigh grades a
+// failing vote by the strength of its evidence before Decide counts it:
+//
+//   - Decisive (rejects whatever the others say): L2 finds a direct
+//     conflict (Vote.Direct: a reversal, a denial, or a redirection to
+//     another address or URL) with a claim held at confidence 0.8 or more
+//     (Score >= StrongDivergence); L1 puts the
+//     candidate at StrongAnomaly (twice) or more of the corpus's own outlier
+//     distance. A layer may also set Decisive itself (a provably false
+//     claim; a contradiction of a mental model held at high confidence; a
+//     second L1 signal such as a rare-token score), and Weigh keeps it.
+//   - Scrutiny (the Strict threshold: every layer that ran must pass, so
+//     the failing layer is not outvoted): a direct L2 conflict with
+//     knowledge held at 0.5 or more (Score >= ScrutinyDivergence), and an
+//     unconditional contradiction of a mental model by L3b (Score >=
+//     ScrutinyConsistency; the seed: a contradiction "is not an automatic
+//     rejection, but triggers additional scrutiny").
+//   - A plain vote, which consensus may outvote: L1 between 1 and 2 (by
+//     construction about 1 % of the agent's own knowledge lies beyond the
+//     corpus's p99), L2 against weakly held knowledge or on a changed
+//     magnitude or a free-text redirection (claim extraction misreads
+//     ordinary prose: "patient 462", "he later moved to"), and L3b under
+//     conditions its model does not name ("models can be wrong for novel
+//     conditions").
+//
+// The bars are set by who can plant the evidence, not by a data set. An
+// attacker who wants to keep good knowledge out must make a layer fail on
+// it: L2 is decisive only against knowledge held at 0.8 or more, which
+// external entries never reach at adoption (ingest: 0.2 at most), so only
+// the agent's own or long-confirmed knowledge can veto; L1's decisive bar
+// is twice the spread of the agent's own corpus, which a single outlier
+// barely moves; L3b's models ship with ward or are the operator's.
 //
 // Votes are values: a layer that cannot judge says Skipped, and a layer given
 // malformed input (an embedding of the wrong dimension) fails rather than
@@ -44,8 +80,48 @@ type Vote struct {
 	Reasons []string
 	// Decisive: this failure rejects without consensus (a provably false
 	// claim). Scrutiny: this failure raises the candidate to the Strict
-	// threshold (a contradiction of established knowledge, seed 4.4).
+	// threshold (a contradiction of established knowledge, seed 4.4). Weigh
+	// sets them from the layer's evidence; a layer may set them itself.
 	Decisive, Scrutiny bool
+	// Direct: an L2 failure overturns a claim outright, at ScrutinyDivergence
+	// or more: a reversal of its direction, a denial of its requirement,
+	// implication or bound, or a redirection of its subject to another
+	// identity (address, URL). A changed magnitude and a redirection to a
+	// free-text object, which claim extraction misreads in ordinary prose,
+	// are not direct.
+	Direct bool
+}
+
+// Strength bars of Weigh (see the package comment). L2's score is
+// 0.5 + 0.5 × the confidence of the knowledge a candidate overturns; L3b's
+// is 0.9 for an unconditional contradiction of a mental model and 0.6 for
+// one under conditions the model does not name; L1's is the distance over
+// the corpus's own outlier distance.
+const (
+	StrongDivergence    = 0.9  // overturns knowledge held at 0.8 or more
+	ScrutinyDivergence  = 0.75 // overturns knowledge held at 0.5 or more
+	ScrutinyConsistency = 0.9  // an unconditional contradiction
+	StrongAnomaly       = 2.0  // twice the corpus's outlier distance
+)
+
+// Weigh returns v with Decisive or Scrutiny set when it fails on evidence
+// strong enough to reject on its own (see the package comment); a passing
+// or skipped vote, and a vote of another layer, are returned unchanged.
+// Flags a layer set itself are kept, so Weigh is idempotent.
+func Weigh(v Vote) Vote {
+	if v.Pass || v.Skipped {
+		return v
+	}
+	switch v.Layer {
+	case knowledge.LayerAnomaly:
+		v.Decisive = v.Decisive || v.Score >= StrongAnomaly
+	case knowledge.LayerDivergence:
+		v.Decisive = v.Decisive || (v.Direct && v.Score >= StrongDivergence)
+		v.Scrutiny = v.Scrutiny || (v.Direct && v.Score >= ScrutinyDivergence)
+	case knowledge.LayerConsistency:
+		v.Scrutiny = v.Scrutiny || v.Score >= ScrutinyConsistency
+	}
+	return v
 }
 
 // FailScore is the score at or above which L2 and L3b fail a candidate.
@@ -83,11 +159,13 @@ func (c Candidate) claims() []Claim {
 // their number, so with L1 skipped Standard needs both L2 and L3b. If no
 // layer ran the candidate fails: nothing vouched for it.
 //
-// A failing Decisive vote fails the candidate whatever the others say, and a
-// failing Scrutiny vote raises the threshold to Strict's.
+// Each vote is weighed first (Weigh): a failing Decisive vote fails the
+// candidate whatever the others say, and a failing Scrutiny vote raises the
+// threshold to Strict's.
 func Decide(votes []Vote, s knowledge.Strictness) (pass bool, passes int) {
 	ran, decisive, scrutiny := 0, false, false
 	for _, v := range votes {
+		v = Weigh(v)
 		if v.Skipped {
 			continue
 		}

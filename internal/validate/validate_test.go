@@ -179,23 +179,26 @@ func TestDivergence(t *testing.T) {
 		"Borrowing requires collateral",
 	}
 	corpus, topics := claimCorpus(t, rng, established)
+	// The corpus holds its claims at confidence 0.8: a direct conflict with
+	// them is decisive, a changed magnitude a plain vote.
 	tests := []struct {
 		name, text, topic string
 		pass              bool
 		reason            string
+		decisive          bool
 	}{
-		{"reversal", "When markets are calm, higher utilization actually reduces borrow rates.", established[0], false, "reversal"},
-		{"reversal by negation", "Utilization does not raise the borrow rate.", established[0], false, "reversal"},
-		{"redirection", "The Acme router now lives at 0x9999888877776666555544443333222211110000.", established[1], false, "redirection"},
-		{"redirection without retrieval", "Acme router has moved to 0x9999888877776666555544443333222211110000", "", false, "redirection"},
-		{"magnitude", "The protocol fee is 3%.", established[2], false, "magnitude"},
-		{"denial", "Borrowing does not require collateral.", established[3], false, "denial"},
-		{"agreeing restatement", "Borrow rates rise as utilization rises.", established[0], true, ""},
-		{"same address", "The Acme router is 0x1111222233334444555566667777888899990000.", established[1], true, ""},
-		{"close magnitude", "The protocol fee is 0.25%.", established[2], true, ""},
-		{"unrelated", "Higher gas prices increase transaction cost.", established[0], true, ""},
-		{"redirect of unknown subject", "The Zeta vault moved to 0x9999888877776666555544443333222211110000", "", true, ""},
-		{"no claims", "Markets were busy today", established[0], true, ""},
+		{"reversal", "When markets are calm, higher utilization actually reduces borrow rates.", established[0], false, "reversal", true},
+		{"reversal by negation", "Utilization does not raise the borrow rate.", established[0], false, "reversal", true},
+		{"redirection", "The Acme router now lives at 0x9999888877776666555544443333222211110000.", established[1], false, "redirection", true},
+		{"redirection without retrieval", "Acme router has moved to 0x9999888877776666555544443333222211110000", "", false, "redirection", true},
+		{"magnitude", "The protocol fee is 3%.", established[2], false, "magnitude", false},
+		{"denial", "Borrowing does not require collateral.", established[3], false, "denial", true},
+		{"agreeing restatement", "Borrow rates rise as utilization rises.", established[0], true, "", false},
+		{"same address", "The Acme router is 0x1111222233334444555566667777888899990000.", established[1], true, "", false},
+		{"close magnitude", "The protocol fee is 0.25%.", established[2], true, "", false},
+		{"unrelated", "Higher gas prices increase transaction cost.", established[0], true, "", false},
+		{"redirect of unknown subject", "The Zeta vault moved to 0x9999888877776666555544443333222211110000", "", true, "", false},
+		{"no claims", "Markets were busy today", established[0], true, "", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -210,6 +213,9 @@ func TestDivergence(t *testing.T) {
 			}
 			if tt.reason != "" && !strings.Contains(strings.Join(v.Reasons, ";"), tt.reason) {
 				t.Errorf("reasons %q do not mention %q", v.Reasons, tt.reason)
+			}
+			if v.Decisive != tt.decisive || v.Scrutiny != tt.decisive {
+				t.Errorf("decisive %v, scrutiny %v; want both %v (score %.2f, direct %v)", v.Decisive, v.Scrutiny, tt.decisive, v.Score, v.Direct)
 			}
 		})
 	}
@@ -269,6 +275,106 @@ func TestConsistency(t *testing.T) {
 			t.Errorf("Consistency = %+v, want a failing score below 0.9", v)
 		}
 	})
+}
+
+// L2's strength follows the confidence of the knowledge a candidate
+// overturns and whether it overturns it outright.
+func TestDivergenceStrength(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 7))
+	corpus := func(conf float64, text string) *Corpus {
+		return NewCorpus([]CorpusEntry{{ID: "a", Embedding: randVec(rng, 8), Claims: ExtractClaims(text), Confidence: conf}})
+	}
+	const router = "The Acme router is 0x1111222233334444555566667777888899990000"
+	const moved = "Acme router now lives at 0x9999888877776666555544443333222211110000"
+	tests := []struct {
+		name               string
+		conf               float64
+		held, text         string
+		decisive, scrutiny bool
+	}{
+		{"address replaced, held at 0.8", 0.8, router, moved, true, true},
+		{"address replaced, held at 0.6", 0.6, router, moved, false, true},
+		{"address replaced, held at 0.2", 0.2, router, moved, false, false},
+		{"reversal, held at 0.6", 0.6, "Higher utilization increases the borrow rate", "Higher utilization reduces the borrow rate", false, true},
+		{"free-text redirection, held at 0.8", 0.8, "The Acme treasury moved to Lisbon", "The Acme treasury has moved to Berlin", false, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			v := Divergence(Candidate{Claims: ExtractClaims(tt.text), Embedding: randVec(rng, 8)}, corpus(tt.conf, tt.held), 5)
+			if v.Pass {
+				t.Fatalf("Divergence passed %q against %q: %+v", tt.text, tt.held, v)
+			}
+			if v.Decisive != tt.decisive || v.Scrutiny != tt.scrutiny {
+				t.Errorf("decisive %v, scrutiny %v; want %v, %v (%+v)", v.Decisive, v.Scrutiny, tt.decisive, tt.scrutiny, v)
+			}
+		})
+	}
+}
+
+func TestWeigh(t *testing.T) {
+	tests := []struct {
+		name               string
+		v                  Vote
+		decisive, scrutiny bool
+	}{
+		{"L1 twice beyond the corpus", Vote{Layer: knowledge.LayerAnomaly, Score: 2.5}, true, false},
+		{"L1 just beyond the corpus", Vote{Layer: knowledge.LayerAnomaly, Score: 1.5}, false, false},
+		{"L1 second signal decisive", Vote{Layer: knowledge.LayerAnomaly, Score: 1.1, Decisive: true}, true, false},
+		{"L2 direct, strong", Vote{Layer: knowledge.LayerDivergence, Score: 0.9, Direct: true}, true, true},
+		{"L2 direct, weaker", Vote{Layer: knowledge.LayerDivergence, Score: 0.8, Direct: true}, false, true},
+		{"L2 direct, weakly held", Vote{Layer: knowledge.LayerDivergence, Score: 0.6, Direct: true}, false, false},
+		{"L2 magnitude, strong", Vote{Layer: knowledge.LayerDivergence, Score: 0.95}, false, false},
+		{"L2 reasoner scrutiny kept", Vote{Layer: knowledge.LayerDivergence, Score: 0.6, Scrutiny: true}, false, true},
+		{"L3b unconditional", Vote{Layer: knowledge.LayerConsistency, Score: 0.9}, false, true},
+		{"L3b conditional", Vote{Layer: knowledge.LayerConsistency, Score: 0.6}, false, false},
+		{"L3b decisive from its model", Vote{Layer: knowledge.LayerConsistency, Score: 0.9, Decisive: true}, true, true},
+		{"pass is never weighed", Vote{Layer: knowledge.LayerAnomaly, Pass: true, Score: 3}, false, false},
+		{"skip is never weighed", Vote{Layer: knowledge.LayerAnomaly, Skipped: true, Score: 3}, false, false},
+		{"other layer unchanged", Vote{Layer: knowledge.LayerOnChain, Score: 1}, false, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := Weigh(tt.v)
+			if got.Decisive != tt.decisive || got.Scrutiny != tt.scrutiny {
+				t.Errorf("Weigh(%+v): decisive %v, scrutiny %v; want %v, %v", tt.v, got.Decisive, got.Scrutiny, tt.decisive, tt.scrutiny)
+			}
+			if again := Weigh(got); again.Decisive != got.Decisive || again.Scrutiny != got.Scrutiny {
+				t.Errorf("Weigh is not idempotent: %+v then %+v", got, again)
+			}
+		})
+	}
+}
+
+// A layer with strong evidence is not outvoted; a weaker failure raises
+// scrutiny or, at the weakest, is one vote among three.
+func TestDecideByStrength(t *testing.T) {
+	l1 := Vote{Layer: knowledge.LayerAnomaly, Pass: true, Score: 0.5}
+	l2 := Vote{Layer: knowledge.LayerDivergence, Pass: true}
+	l3b := Vote{Layer: knowledge.LayerConsistency, Pass: true}
+	tests := []struct {
+		name  string
+		votes []Vote
+		s     knowledge.Strictness
+		want  bool
+	}{
+		{"L2 overturns knowledge held at 0.8, others pass", []Vote{l1, {Layer: knowledge.LayerDivergence, Score: 0.95, Direct: true}, l3b}, knowledge.Standard, false},
+		{"same at relaxed", []Vote{l1, {Layer: knowledge.LayerDivergence, Score: 0.95, Direct: true}, l3b}, knowledge.Relaxed, false},
+		{"L2 direct at 0.8 raises scrutiny", []Vote{l1, {Layer: knowledge.LayerDivergence, Score: 0.8, Direct: true}, l3b}, knowledge.Standard, false},
+		{"L2 magnitude is outvoted", []Vote{l1, {Layer: knowledge.LayerDivergence, Score: 0.95}, l3b}, knowledge.Standard, true},
+		{"L1 far beyond the corpus", []Vote{{Layer: knowledge.LayerAnomaly, Score: 2.2}, l2, l3b}, knowledge.Standard, false},
+		{"L1 just beyond the corpus is outvoted", []Vote{{Layer: knowledge.LayerAnomaly, Score: 1.2}, l2, l3b}, knowledge.Standard, true},
+		{"L3b unconditional contradiction raises scrutiny", []Vote{l1, l2, {Layer: knowledge.LayerConsistency, Score: 0.9}}, knowledge.Standard, false},
+		{"L3b under new conditions is outvoted", []Vote{l1, l2, {Layer: knowledge.LayerConsistency, Score: 0.6}}, knowledge.Standard, true},
+		{"weak L1 and weak L3b together fail", []Vote{{Layer: knowledge.LayerAnomaly, Score: 1.2}, l2, {Layer: knowledge.LayerConsistency, Score: 0.6}}, knowledge.Standard, false},
+		{"all pass", []Vote{l1, l2, l3b}, knowledge.Standard, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got, _ := Decide(tt.votes, tt.s); got != tt.want {
+				t.Errorf("Decide = %v, want %v", got, tt.want)
+			}
+		})
+	}
 }
 
 func TestDecide(t *testing.T) {

@@ -4,7 +4,9 @@
 // it seeds a fresh Grimoire with half of the clean rows (split by the hash
 // of their group), ingests the other clean half and every poison row at
 // Standard strictness, and counts what was caught: an entry is caught when
-// it is not adopted.
+// it is not adopted. Per layer it counts what each flagged, whether or not
+// its flag decided: the check or stage that kept an entry out, and every
+// Stage 2 layer that voted against it (Report.Layers).
 //
 // The rows' labels and the fields that describe the data set (label,
 // attack_class, benchmark, group, construction, tags, source, rationale, and
@@ -23,6 +25,8 @@ import (
 	"io"
 	"os"
 	"sort"
+
+	"github.com/wardhq/ward/internal/ingest"
 )
 
 // Row is one input line: what the pipeline may see (Entry) and what only
@@ -172,6 +176,26 @@ type Outcome struct {
 	Caught string
 	// Reasons are the pipeline's reasons for its verdict.
 	Reasons []string
+	// Decider names the layer (or, without one, the stage: oracle,
+	// immune) whose decision kept the entry out; empty when adopted.
+	Decider string
+	// Votes are the entry's Stage 2 votes, every layer that voted.
+	Votes []ingest.Vote
+}
+
+// flaggers returns the layers that held o against its entry: the one that
+// decided, and every Stage 2 layer that voted against it, each once.
+func (o Outcome) flaggers() []string {
+	var out []string
+	if o.Decider != "" {
+		out = append(out, o.Decider)
+	}
+	for _, v := range o.Votes {
+		if n := v.Layer.String(); !v.Pass && !v.Skipped && n != o.Decider {
+			out = append(out, n)
+		}
+	}
+	return out
 }
 
 // Counts are a score over rows.
@@ -230,12 +254,98 @@ type Report struct {
 	Flagged    int                `json:"flagged"`
 	FPR        float64            `json:"fpr"`
 	Benchmarks map[string]*Counts `json:"benchmarks,omitempty"`
+	// Layers are per layer (content, confidence, oracle, immune, L1, L2,
+	// L3, L3b, sandbox, ...) the rows it flagged and decided.
+	Layers map[string]*LayerCounts `json:"layers"`
 	// Seeded is how many clean rows seeded the Grimoires.
 	Seeded int `json:"seeded"`
 	// Reasoning is L2's LLM path, when the run had one.
 	Reasoning *Reasoning `json:"reasoning,omitempty"`
 
 	rows []RowOutcome
+}
+
+// LayerCounts score one layer. A layer flags a row when it votes against
+// it (a failing, not skipped, Stage 2 vote) or decides against it (the
+// check, stage or layer that kept it out), whether or not its flag decided.
+// Judged counts the rows a Stage 2 layer voted on without skipping; the
+// checks before Stage 2 stop at their first failure, so their judged counts
+// are not known and stay zero.
+type LayerCounts struct {
+	PoisonFlagged int `json:"poison_flagged"`
+	CleanFlagged  int `json:"clean_flagged"`
+	// Decided counts the rows kept out by this layer's decision, poison
+	// and clean; CleanDecided the clean ones (its false positives).
+	Decided      int `json:"decided"`
+	CleanDecided int `json:"clean_decided"`
+	PoisonJudged int `json:"poison_judged,omitempty"`
+	CleanJudged  int `json:"clean_judged,omitempty"`
+	// Classes are per attack class the poison rows flagged and decided.
+	Classes map[string]*LayerClass `json:"classes,omitempty"`
+}
+
+// LayerClass is one layer's score on one attack class's poison.
+type LayerClass struct {
+	Flagged int `json:"flagged"`
+	Decided int `json:"decided"`
+}
+
+func (rep *Report) layer(name string) *LayerCounts {
+	if rep.Layers == nil {
+		rep.Layers = map[string]*LayerCounts{}
+	}
+	l := rep.Layers[name]
+	if l == nil {
+		l = &LayerCounts{}
+		rep.Layers[name] = l
+	}
+	return l
+}
+
+// countLayers adds row r's outcome o to the per-layer counts.
+func (rep *Report) countLayers(r Row, class string, o Outcome) {
+	if r.Label != "poison" && r.Label != "clean" {
+		return
+	}
+	poison := r.Label == "poison"
+	for _, v := range o.Votes {
+		if v.Skipped {
+			continue
+		}
+		l := rep.layer(v.Layer.String())
+		if poison {
+			l.PoisonJudged++
+		} else {
+			l.CleanJudged++
+		}
+	}
+	for _, n := range o.flaggers() {
+		l := rep.layer(n)
+		decided := n == o.Decider
+		if decided {
+			l.Decided++
+		}
+		if !poison {
+			l.CleanFlagged++
+			if decided {
+				l.CleanDecided++
+			}
+			continue
+		}
+		l.PoisonFlagged++
+		if l.Classes == nil {
+			l.Classes = map[string]*LayerClass{}
+		}
+		c := l.Classes[class]
+		if c == nil {
+			c = &LayerClass{}
+			l.Classes[class] = c
+		}
+		c.Flagged++
+		if decided {
+			c.Decided++
+		}
+	}
 }
 
 // RowOutcome is one scored row, for WriteRows.
@@ -248,10 +358,12 @@ type RowOutcome struct {
 	Adopted     bool     `json:"adopted"`
 	Caught      string   `json:"caught,omitempty"`
 	Reasons     []string `json:"reasons,omitempty"`
+	// Votes are the row's Stage 2 votes.
+	Votes []ingest.Vote `json:"votes,omitempty"`
 }
 
 // WriteRows writes one JSON line per scored row: its id, label and what
-// ingestion did with it, with the pipeline's reasons.
+// ingestion did with it, with the pipeline's reasons and Stage 2 votes.
 func (rep *Report) WriteRows(w io.Writer) error {
 	enc := json.NewEncoder(w)
 	for _, r := range rep.rows {
@@ -273,12 +385,13 @@ func (rep *Report) Score(rows []Row, outcomes []Outcome) error {
 	for i, r := range rows {
 		o := outcomes[i]
 		rep.rows = append(rep.rows, RowOutcome{ID: r.ID, Line: r.Line, Label: r.Label, AttackClass: r.AttackClass,
-			Benchmark: r.Benchmark, Adopted: o.Adopted, Caught: o.Caught, Reasons: o.Reasons})
+			Benchmark: r.Benchmark, Adopted: o.Adopted, Caught: o.Caught, Reasons: o.Reasons, Votes: o.Votes})
+		class := r.AttackClass
+		if class == "" {
+			class = "unlabelled"
+		}
+		rep.countLayers(r, class, o)
 		if r.Label == "poison" {
-			class := r.AttackClass
-			if class == "" {
-				class = "unlabelled"
-			}
 			c := rep.Classes[class]
 			if c == nil {
 				c = &Counts{}
@@ -309,6 +422,9 @@ func (rep *Report) Score(rows []Row, outcomes []Outcome) error {
 
 // Finish computes the rates.
 func (rep *Report) Finish() {
+	if rep.Layers == nil {
+		rep.Layers = map[string]*LayerCounts{}
+	}
 	for _, c := range rep.Classes {
 		c.finish()
 	}
@@ -321,7 +437,7 @@ func (rep *Report) Finish() {
 }
 
 // Names returns a map's keys in order.
-func Names(m map[string]*Counts) []string {
+func Names[V any](m map[string]V) []string {
 	out := make([]string, 0, len(m))
 	for k := range m {
 		out = append(out, k)

@@ -122,13 +122,14 @@ func outcome(r *ingest.Report) Outcome {
 	// A confirmation passed consensus too: its content is in the Grimoire,
 	// as the entry it confirmed.
 	if r.Verdict == ingest.Adopted || r.Verdict == ingest.Confirmed {
-		return Outcome{Adopted: true, Reasons: r.Reasons}
+		return Outcome{Adopted: true, Reasons: r.Reasons, Votes: r.Votes}
 	}
-	by := string(r.Stage)
+	by, decider := string(r.Stage), string(r.Stage)
 	if r.Layer != knowledge.NoLayer {
 		by += "/" + r.Layer.String()
+		decider = r.Layer.String()
 	}
-	return Outcome{Caught: by, Reasons: r.Reasons}
+	return Outcome{Caught: by, Reasons: r.Reasons, Decider: decider, Votes: r.Votes}
 }
 
 // RunDir scores every JSON Lines file of dir: per file, half of its clean
@@ -205,6 +206,26 @@ func (rep *Report) Text() string {
 	}
 	fmt.Fprintf(&b, "clean: %d ingested, %d flagged, FPR %.1f%% (%d seeded the Grimoires)\n", rep.Clean, rep.Flagged, 100*rep.FPR, rep.Seeded)
 	b.WriteString(rep.Reasoning.text())
+	if len(rep.Layers) > 0 {
+		fmt.Fprintf(&b, "\nper layer: flagged = voted or decided against; decided = kept the entry out; judged = Stage 2 votes cast\n")
+		fmt.Fprintf(&b, "%-12s %14s %14s %8s %14s %14s   poison flagged/decided by class\n", "layer", "poison flagged", "clean flagged", "decided", "clean decided", "judged p/c")
+		for _, n := range Names(rep.Layers) {
+			l := rep.Layers[n]
+			judged := "-"
+			if l.PoisonJudged+l.CleanJudged > 0 {
+				judged = fmt.Sprintf("%d/%d", l.PoisonJudged, l.CleanJudged)
+			}
+			var cl []string
+			for _, c := range Names(l.Classes) {
+				cl = append(cl, fmt.Sprintf("%s %d/%d", c, l.Classes[c].Flagged, l.Classes[c].Decided))
+			}
+			classes := "-"
+			if len(cl) > 0 {
+				classes = strings.Join(cl, ", ")
+			}
+			fmt.Fprintf(&b, "%-12s %14d %14d %8d %14d %14s   %s\n", n, l.PoisonFlagged, l.CleanFlagged, l.Decided, l.CleanDecided, judged, classes)
+		}
+	}
 	if len(rep.Benchmarks) > 0 {
 		fmt.Fprintf(&b, "\n%-16s %7s %7s %7s %7s %8s %7s   caught by / flagged by\n", "benchmark", "poison", "missed", "FNR", "clean", "flagged", "FPR")
 		for _, n := range Names(rep.Benchmarks) {

@@ -567,16 +567,13 @@ func stem(w string) string {
 	return w
 }
 
-// phraseStems returns the stems of a phrase's content words, in order.
+// phraseStems returns the stems of a phrase's content words, in order,
+// with DeFi synonyms folded (see canonical).
 func phraseStems(p string) []string {
 	if strings.HasPrefix(p, "0x") || strings.Contains(p, "/") {
 		return []string{p}
 	}
-	var out []string
-	for _, w := range strings.Fields(phrase(p)) {
-		out = append(out, stem(w))
-	}
-	return out
+	return stems(phrase(p)) // DeFi synonyms folded: "HF" is "health factor"
 }
 
 // similarStems reports whether two phrases name the same thing: a Dice

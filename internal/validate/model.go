@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"strings"
 	"sync"
@@ -18,7 +19,25 @@ import (
 // Subject Relation Object, under Conditions. For the directional relations
 // ("increases", "decreases") Subject and Object are the quantities;
 // "requires", "implies" and "bounded_by" read as Subject requires Object and
-// so on.
+// so on. The structured relations read:
+//
+//   - "is" / "is_not": Subject has (has not) the property Object ("stETH" is
+//     "rebasing"; "unlimited approval" is_not "safe"). With Min or Max the
+//     model speaks only of a Subject stated in that range ("a health factor"
+//     at most 1.1 is_not "safe").
+//   - "within": Subject's value lies in [Min, Max] Unit ("close factor"
+//     within 0..100 %).
+//   - "one_of": Subject's value is one of Values Unit (a fee tier).
+//   - "exceeds": Subject is greater than Object ("liquidation threshold"
+//     exceeds "ltv").
+//
+// Aliases name the subject and object in other words, ObjectAntonyms name
+// the object's negation ("immune to liquidation"). Protocols limits a model
+// to text naming one of them, Unless drops it for text naming one of those
+// (a model of token approvals does not hold for Permit2's expiring ones).
+// Confidence (default DefaultModelConfidence) weighs a contradiction;
+// Decisive marks a definition or bound whose unconditional contradiction is
+// simply false (see Consistency).
 type Model struct {
 	Statement  string   `json:"statement"`
 	Subject    string   `json:"subject"`
@@ -26,8 +45,44 @@ type Model struct {
 	Object     string   `json:"object"`
 	Conditions []string `json:"conditions,omitempty"`
 
-	parsed *keyed // set by LoadModels
+	Area           string    `json:"area,omitempty"`
+	Confidence     float64   `json:"confidence,omitempty"`
+	Decisive       bool      `json:"decisive,omitempty"`
+	Protocols      []string  `json:"protocols,omitempty"`
+	Unless         []string  `json:"unless,omitempty"`
+	SubjectAliases []string  `json:"subject_aliases,omitempty"`
+	ObjectAliases  []string  `json:"object_aliases,omitempty"`
+	ObjectAntonyms []string  `json:"object_antonyms,omitempty"`
+	Min            *float64  `json:"min,omitempty"`
+	Max            *float64  `json:"max,omitempty"`
+	Values         []float64 `json:"values,omitempty"`
+	Unit           string    `json:"unit,omitempty"`
+
+	parsed *keyed      // set by LoadModels
+	terms  *modelTerms // set by LoadModels
 }
+
+// Relations only models state.
+const (
+	RelIsNot   = "is_not"
+	RelWithin  = "within"
+	RelOneOf   = "one_of"
+	RelExceeds = "exceeds"
+)
+
+// DefaultModelConfidence is a model's confidence when its line names none.
+const DefaultModelConfidence = 0.9
+
+// HighConfidence is the boundary at and above which a contradicted model
+// raises scrutiny (the seed's "contradicts established theory"): 0.8, the
+// seed's own line between a trusted and an ordinary clade member. Below it
+// a model is a rule of thumb ("more staking lowers the yield, all else
+// equal"): contradicting it still fails the L3b vote, but only as one vote.
+const HighConfidence = 0.8
+
+// DecisiveConfidence is the least confidence of a model whose contradiction
+// may be decisive: a Decisive model below it only raises scrutiny.
+const DecisiveConfidence = 0.95
 
 // ErrModel is wrapped by every error LoadModels returns for a bad line.
 var ErrModel = errors.New("invalid mental model")
@@ -62,9 +117,11 @@ func ReadModelsFile(path string) ([]Model, error) {
 
 // LoadModels reads mental models as JSON Lines, one Model per line; blank
 // lines and lines starting with # are ignored. Every model needs a
-// statement, subject, object and one of the relations increases, decreases,
-// requires, implies, bounded_by. An error names the line and wraps ErrModel
-// (or the reader's error).
+// statement, subject, object (but within and one_of) and one of the
+// relations increases, decreases, requires, implies, bounded_by, is, is_not,
+// within (with min or max), one_of (with values) and exceeds; a confidence,
+// if given, lies in (0, 1]. An error names the line and wraps ErrModel (or
+// the reader's error).
 func LoadModels(r io.Reader) ([]Model, error) {
 	var out []Model
 	sc := bufio.NewScanner(r)
@@ -83,16 +140,16 @@ func LoadModels(r io.Reader) ([]Model, error) {
 		switch {
 		case strings.TrimSpace(m.Statement) == "":
 			return nil, fmt.Errorf("line %d: %w: statement is empty", n, ErrModel)
-		case strings.TrimSpace(m.Subject) == "" || strings.TrimSpace(m.Object) == "":
+		case strings.TrimSpace(m.Subject) == "" || strings.TrimSpace(m.Object) == "" && m.Relation != RelWithin && m.Relation != RelOneOf:
 			return nil, fmt.Errorf("line %d: %w: subject and object are required", n, ErrModel)
 		}
-		switch m.Relation {
-		case RelIncreases, RelDecreases, RelRequires, RelImplies, RelBoundedBy:
-		default:
-			return nil, fmt.Errorf("line %d: %w: relation %q is not one of increases, decreases, requires, implies, bounded_by", n, ErrModel, m.Relation)
+		if err := m.check(); err != nil {
+			return nil, fmt.Errorf("line %d: %w: %v", n, ErrModel, err)
 		}
 		k := key(m.claim())
 		m.parsed = &k
+		t := m.compile()
+		m.terms = &t
 		out = append(out, m)
 	}
 	if err := sc.Err(); err != nil {
@@ -119,29 +176,366 @@ func (m Model) claim() Claim {
 	return c
 }
 
+// check reports what makes a model unusable.
+func (m Model) check() error {
+	switch m.Relation {
+	case RelIncreases, RelDecreases, RelRequires, RelImplies, RelBoundedBy, RelIs, RelIsNot, RelExceeds:
+	case RelWithin:
+		if m.Min == nil && m.Max == nil {
+			return errors.New("within needs min or max")
+		}
+		if m.Min != nil && m.Max != nil && *m.Min > *m.Max {
+			return errors.New("min is above max")
+		}
+	case RelOneOf:
+		if len(m.Values) == 0 {
+			return errors.New("one_of needs values")
+		}
+	default:
+		return fmt.Errorf("relation %q is not one of increases, decreases, requires, implies, bounded_by, is, is_not, within, one_of, exceeds", m.Relation)
+	}
+	if m.Confidence < 0 || m.Confidence > 1 {
+		return fmt.Errorf("confidence %v is outside (0, 1]", m.Confidence)
+	}
+	return nil
+}
+
+// confidence is the model's confidence, DefaultModelConfidence if unset.
+func (m Model) confidence() float64 {
+	if m.Confidence == 0 {
+		return DefaultModelConfidence
+	}
+	return m.Confidence
+}
+
+// structured reports whether the model is read from mentions (see
+// mention.go) rather than from extracted claims.
+func (m Model) structured() bool {
+	switch m.Relation {
+	case RelIs, RelIsNot, RelWithin, RelOneOf, RelExceeds:
+		return true
+	}
+	return false
+}
+
+// modelTerms are a model's phrases as canonical stems.
+type modelTerms struct {
+	subj, obj, anto, protocols, unless []term
+}
+
+func (m Model) compile() modelTerms {
+	return modelTerms{
+		subj:      terms([]string{m.Subject}, m.SubjectAliases),
+		obj:       terms([]string{m.Object}, m.ObjectAliases),
+		anto:      terms(m.ObjectAntonyms),
+		protocols: terms(m.Protocols),
+		unless:    terms(m.Unless),
+	}
+}
+
+func (m Model) compiled() modelTerms {
+	if m.terms != nil {
+		return *m.terms
+	}
+	return m.compile()
+}
+
 // Consistency is Layer 3b: it fails a candidate with a claim that
-// contradicts a mental model — the same subject and object (fuzzy match on
-// word stems) with the opposite direction, or the denial of a model's requirement,
-// implication or bound. The seed makes this a vote, not a veto: models can be
-// wrong for novel conditions, so a contradiction under conditions the model
-// does not name scores 0.6 and an unconditional one 0.9. Reasons quote the
-// model's statement.
+// contradicts a mental model. Directional, requirement, implication and
+// bound models are compared with the claims ExtractClaims finds (the same
+// subject and object by word stems, the opposite direction or the denial);
+// property, range, set and comparison models with what the candidate's
+// clauses say of the model's subject (see Model). A claim that matches no
+// model is not a contradiction.
+//
+// The seed makes this a vote, not a veto, since models can be wrong for
+// novel conditions. A contradiction scores the model's confidence, two
+// thirds of it when the claim holds under a condition the model does not
+// name ("if", "when", "during"…); the vote fails at FailScore. An
+// unconditional contradiction of a model at HighConfidence or above sets
+// Scrutiny; of a Decisive model at DecisiveConfidence or above, Decisive.
+// Questions and reported speech ("some say…", "beware of…") assert nothing.
+// Reasons quote the model's statement and describe the claim in the model's
+// words, never echoing the candidate's text.
 func Consistency(c Candidate, models []Model) Vote {
 	v := Vote{Layer: knowledge.LayerConsistency, Pass: true}
+	hit := func(m *Model, conditional bool, claim string) {
+		conf := m.confidence()
+		score := conf
+		if conditional {
+			score = conf * 2 / 3
+		}
+		v.Score = max(v.Score, score)
+		if score >= FailScore && !conditional {
+			v.Scrutiny = v.Scrutiny || conf >= HighConfidence
+			v.Decisive = v.Decisive || m.Decisive && conf >= DecisiveConfidence
+		}
+		v.Reasons = append(v.Reasons, fmt.Sprintf("contradicts mental model %q: claim %s", m.Statement, claim))
+	}
 	for _, cl := range keyAll(c.claims()) {
-		for _, m := range models {
+		for i := range models {
+			m := &models[i]
+			if m.structured() {
+				continue
+			}
 			mc := m.keyed()
 			if !contradicts(cl, mc) {
 				continue
 			}
-			score := 0.9
-			if len(cl.Conditions) > 0 && len(mc.Conditions) == 0 {
-				score = 0.6
+			hit(m, len(cl.Conditions) > 0 && len(mc.Conditions) == 0, describe(cl.Claim))
+		}
+	}
+	vs := views(c.text())
+	if len(vs) > 0 {
+		rivals := propertyOwners(models)
+		for _, vw := range vs {
+			if vw.question || vw.reported {
+				continue
 			}
-			v.Score = max(v.Score, score)
-			v.Reasons = append(v.Reasons, fmt.Sprintf("contradicts mental model %q: claim %s", m.Statement, cl.Claim))
+			for i := range models {
+				m := &models[i]
+				if !m.structured() {
+					continue
+				}
+				if claim, ok := m.contradictedBy(vw, rivals); ok {
+					hit(m, vw.conditional, claim)
+				}
+			}
 		}
 	}
 	v.Pass = v.Score < FailScore
+	if v.Pass {
+		v.Scrutiny, v.Decisive = false, false
+	}
 	return v
+}
+
+// describe renders an extracted claim for a reason.
+func describe(c Claim) string {
+	rel := c.Relation
+	if c.Negated {
+		rel = "not " + rel
+	}
+	return fmt.Sprintf("%s %s %s", c.Subject, rel, c.Object)
+}
+
+// text is what L3b reads of a candidate: its content and its structured
+// claim as a sentence.
+func (c Candidate) text() string {
+	if c.Entry == nil {
+		return ""
+	}
+	s := c.Entry.Content
+	if k := c.Entry.Claim; k != nil && k.Subject != "" {
+		s += ".\n" + k.Subject + " " + strings.ReplaceAll(k.Relation, "_", " ") + " " + k.Object
+		for _, cond := range k.Conditions {
+			s += " when " + cond
+		}
+	}
+	return s
+}
+
+// propertyOwners maps each property object of the is and is_not models to
+// the subjects that have a model on it, so that in "unlike stETH, wstETH
+// does not rebase" the denial is read as wstETH's, not stETH's.
+func propertyOwners(models []Model) map[string][]term {
+	out := map[string][]term{}
+	for _, m := range models {
+		if m.Relation != RelIs && m.Relation != RelIsNot {
+			continue
+		}
+		t := m.compiled()
+		for _, o := range t.obj {
+			k := strings.Join(o, " ")
+			out[k] = append(out[k], t.subj...)
+		}
+	}
+	return out
+}
+
+// contradictedBy reports whether a sentence contradicts a structured model
+// and describes the claim.
+func (m *Model) contradictedBy(vw view, rivals map[string][]term) (string, bool) {
+	t := m.compiled()
+	if len(t.protocols) > 0 && !mentions(vw.all, t.protocols) || len(t.unless) > 0 && mentions(vw.all, t.unless) {
+		return "", false
+	}
+	for _, toks := range vw.clauses {
+		subj := find(toks, t.subj)
+		if len(subj) == 0 {
+			continue
+		}
+		switch m.Relation {
+		case RelIs, RelIsNot:
+			if claim, ok := m.property(toks, t, subj, rivals); ok {
+				return claim, true
+			}
+		case RelWithin, RelOneOf:
+			if negations(toks, 0, len(toks), subj) > 0 {
+				continue
+			}
+			for _, s := range subj {
+				for _, iv := range numbersNear(toks, s) {
+					if iv.unit == m.Unit && m.outside(iv) {
+						return fmt.Sprintf("%s is %s", m.Subject, iv), true
+					}
+				}
+			}
+		case RelExceeds:
+			if vw.conditional {
+				continue
+			}
+			obj := find(toks, t.obj)
+			for _, a := range subj {
+				for _, b := range obj {
+					if owned(toks, a) || owned(toks, b) {
+						continue
+					}
+					c := 0
+					if a.e <= b.s {
+						c = comparison(toks, a, b)
+					} else if b.e <= a.s {
+						c = -comparison(toks, b, a)
+					}
+					if negations(toks, 0, len(toks), subj, obj)%2 == 1 {
+						c = -c
+					}
+					if c < 0 {
+						return fmt.Sprintf("%s is not above %s", m.Subject, m.Object), true
+					}
+				}
+			}
+		}
+	}
+	return "", false
+}
+
+var ownerWords = set("current", "your", "position", "account", "actual", "user", "my", "our", "their", "effective", "realized")
+
+// owned reports whether the mention at sp is a particular account's value
+// ("your LTV") rather than the protocol's parameter.
+func owned(toks []string, sp span) bool {
+	for i := max(0, sp.s-2); i < sp.s; i++ {
+		if ownerWords[toks[i]] {
+			return true
+		}
+	}
+	return false
+}
+
+// property reads an is or is_not model in one clause: an object mention
+// owned by the model's subject (the nearest subject before it, else after
+// it, with no rival subject of the same property in between), affirmed or
+// denied by the clause's negation parity.
+func (m *Model) property(toks []string, t modelTerms, subj []span, rivals map[string][]term) (string, bool) {
+	obj, anto := find(toks, t.obj), find(toks, t.anto)
+	var rival []span
+	for _, o := range t.obj {
+		for _, r := range rivals[strings.Join(o, " ")] {
+			if !containsTerm(t.subj, r) {
+				rival = append(rival, find(toks, []term{r})...)
+			}
+		}
+	}
+	neg := negations(toks, 0, len(toks), subj, obj, anto)
+	for k, list := range [][]span{obj, anto} {
+		for _, o := range list {
+			s, ok := owner(subj, rival, o)
+			if !ok {
+				continue
+			}
+			if m.Min != nil || m.Max != nil {
+				inRange := false
+				for _, iv := range numbersNear(toks, s) {
+					inRange = inRange || iv.unit == m.Unit && m.inside(iv)
+				}
+				if !inRange {
+					continue
+				}
+			}
+			affirmed := (neg%2 == 0) == (k == 0)
+			if affirmed == (m.Relation == RelIsNot) {
+				verb := "is"
+				if !affirmed {
+					verb = "is not"
+				}
+				return fmt.Sprintf("%s %s %s", m.Subject, verb, m.Object), true
+			}
+		}
+	}
+	return "", false
+}
+
+func containsTerm(ts []term, x term) bool {
+	for _, t := range ts {
+		if strings.Join(t, " ") == strings.Join(x, " ") {
+			return true
+		}
+	}
+	return false
+}
+
+// owner returns the subject mention an object mention o belongs to: the
+// nearest before it, else the nearest after it, unless a rival subject sits
+// between the two.
+func owner(subj, rival []span, o span) (span, bool) {
+	best, found := span{}, false
+	for _, s := range subj {
+		if s.e <= o.s && (!found || s.s > best.s) {
+			best, found = s, true
+		}
+	}
+	if !found {
+		for _, s := range subj {
+			if s.s >= o.e && (!found || s.s < best.s) {
+				best, found = s, true
+			}
+		}
+	}
+	if !found {
+		return span{}, false
+	}
+	lo, hi := min(best.e, o.e), max(best.s, o.s)
+	for _, r := range rival {
+		if r.s >= lo && r.e <= hi {
+			return span{}, false
+		}
+	}
+	return best, true
+}
+
+func (m *Model) bounds() (lo, hi float64) {
+	lo, hi = math.Inf(-1), math.Inf(1)
+	if m.Min != nil {
+		lo = *m.Min
+	}
+	if m.Max != nil {
+		hi = *m.Max
+	}
+	return lo, hi
+}
+
+// inside reports whether every value of iv lies in the model's range.
+func (m *Model) inside(iv interval) bool {
+	lo, hi := m.bounds()
+	return iv.lo >= lo && iv.hi <= hi
+}
+
+// outside reports whether iv states a value the model rules out: for
+// within, no value of iv lies in the range; for one_of, iv is a single
+// value none of Values.
+func (m *Model) outside(iv interval) bool {
+	if m.Relation == RelOneOf {
+		if !iv.point() {
+			return false
+		}
+		for _, v := range m.Values {
+			if math.Abs(v-iv.lo) <= 1e-9*max(1, math.Abs(v)) {
+				return false
+			}
+		}
+		return true
+	}
+	lo, hi := m.bounds()
+	return iv.hi < lo || iv.lo > hi
 }

@@ -1,0 +1,355 @@
+package validate
+
+import (
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// This file reads the claims L3b's property, bound, set and comparison
+// models are about. A free parse of "X rebases" or "the close factor is
+// 150 %" would need a grammar; instead each clause becomes a sequence of
+// canonical word stems (DeFi synonyms folded: HF, LTV, bps…) in which a
+// model's subject and object terms are found, with the clause's negation
+// parity, the numbers next to the subject and whether the sentence is
+// conditional or reported speech. The model then says what such a mention
+// claims (see Model.contradiction).
+
+// synonyms folds DeFi vocabulary to one spelling before stemming, in order.
+var synonyms = []struct {
+	re  *regexp.Regexp
+	out string
+}{
+	{regexp.MustCompile(`n't\b`), " not"},
+	{regexp.MustCompile(`\bcannot\b`), "can not"},
+	{regexp.MustCompile(`\bloan[- ]to[- ]value(?: ratio)?\b`), "ltv"},
+	{regexp.MustCompile(`\bhf\b`), "health factor"},
+	{regexp.MustCompile(`\blt\b`), "liquidation threshold"},
+	{regexp.MustCompile(`\bliquidation (?:bonus|incentive|discount)\b`), "liquidation penalty"},
+	{regexp.MustCompile(`\b(?:impermanent|divergence) loss\b|\bil\b`), "impermanent loss"},
+	{regexp.MustCompile(`\b(?:maximal|miner) extractable value\b`), "mev"},
+	{regexp.MustCompile(`\bsandwich(?:ed|ing|es)?(?: attacks?)?\b`), "sandwich"},
+	{regexp.MustCompile(`\b(?:infinite|unlimited|max|maximum|uint256\.?max|type\(uint256\)\.max|unbounded) (?:token )?(?:approvals?|allowances?)\b`), "unlimited approval"},
+	{regexp.MustCompile(`\ballowances?\b`), "approval"},
+	{regexp.MustCompile(`\butili[sz]ation(?: rate| ratio)?\b`), "utilization"},
+	{regexp.MustCompile(`\b(?:variable )?borrow(?:ing)? (?:interest )?(?:rates?|aprs?|apys?|costs?)\b`), "borrow rate"},
+	{regexp.MustCompile(`\b(?:supply|deposit|lending|lender) (?:interest )?(?:rates?|aprs?|apys?|yields?)\b`), "supply rate"},
+	{regexp.MustCompile(`\btxs?\b|\btransactions\b`), "transaction"},
+	{regexp.MustCompile(`\bsimulat[a-z]*\b|\bdry[- ]runs?\b|\beth_call\b`), "simulation"},
+	{regexp.MustCompile(`\b(?:priority (?:fees?|tips?)|tips?|miner tips?)\b`), "priority fee"},
+	{regexp.MustCompile(`\bbase ?fees?\b`), "base fee"},
+	{regexp.MustCompile(`\b(?:block )?(?:proposers?|builders?|miners?|validators?)\b`), "validator"},
+	{regexp.MustCompile(`\b(?:native|canonical|official) (?:rollup |l2 )?bridges?\b`), "canonical bridge"},
+	{regexp.MustCompile(`\bop mainnet\b|\boptimism\b|\bop stack\b|\boptimistic rollups?\b`), "optimistic rollup"},
+	{regexp.MustCompile(`\bprivate (?:mempools?|rpcs?|relays?|order ?flow)\b|\bflashbots protect\b|\bmev[- ]?(?:blocker|protect(?:ion)? rpc)\b`), "private mempool"},
+	{regexp.MustCompile(`\bslippage (?:tolerance|setting|limit)s?\b|\bmax(?:imum)? slippage\b`), "slippage tolerance"},
+	{regexp.MustCompile(`\b(?:amountoutmin(?:imum)?|min(?:imum)? (?:amount )?(?:out|output|received))\b`), "minimum output"},
+	{regexp.MustCompile(`\bout[- ]of[- ]range\b`), "out of range"},
+	{regexp.MustCompile(`\bin[- ]range\b`), "in range"},
+	{regexp.MustCompile(`\bnon[- ]`), "not "},
+	{regexp.MustCompile(`\brather than\b|\binstead of\b`), "not"},
+	{regexp.MustCompile(`\bno longer\b`), "not"},
+	{regexp.MustCompile(`\bone\b`), "1"},
+	{regexp.MustCompile(`\btwo\b`), "2"},
+	{regexp.MustCompile(`\bthree\b`), "3"},
+	{regexp.MustCompile(`\bseven\b`), "7"},
+	{regexp.MustCompile(`\ba week\b`), "1 week"},
+	{regexp.MustCompile(`\bhalf\b`), "50 %"},
+	{regexp.MustCompile(`\bbasis points?\b|\bbps\b`), "bps"},
+}
+
+// canonical returns text lower-cased with the synonyms folded.
+func canonical(text string) string {
+	s := strings.ToLower(strings.NewReplacer("’", "'", "‘", "'", "“", `"`, "”", `"`, "–", "-", "—", "-").Replace(text))
+	for _, r := range synonyms {
+		s = r.re.ReplaceAllString(s, r.out)
+	}
+	return s
+}
+
+var reToken = regexp.MustCompile(`\d+(?:\.\d+)?(?::\d+)?|[a-z][a-z0-9']*|%|[<>≤≥]`)
+
+// stems returns text's canonical tokens: word stems, numbers verbatim.
+func stems(text string) []string {
+	toks := reToken.FindAllString(canonical(text), -1)
+	for i, t := range toks {
+		if t[0] >= 'a' && t[0] <= 'z' {
+			toks[i] = stem(strings.TrimSuffix(strings.TrimSuffix(t, "'s"), "'"))
+		}
+	}
+	return toks
+}
+
+var (
+	negWords  = set("not", "no", "never", "none", "nothing", "neither", "nor", "without", "myth", "misconception", "mistake", "mistaken", "mistakenly", "wrongly", "incorrectly", "fallacy", "false", "untrue", "incorrect", "wrong")
+	condWords = set("if", "when", "whenever", "unless", "provided", "assuming", "during", "once", "until", "while", "only", "except")
+	// reported speech and hedges: the sentence does not assert its claim
+	reportWords = set("claim", "claims", "say", "says", "believe", "believes", "think", "thinks", "assume", "assumes", "pretend", "beware", "warn", "warns", "scam", "scammer", "scammers", "phishing", "promise", "promises", "rumor", "rumour", "allegedly", "supposedly", "attacker", "attackers", "fake", "supposed")
+	motionWords = set("rise", "rises", "rising", "climb", "climbs", "drop", "drops", "fall", "falls", "fell", "go", "goes", "move", "moves", "cross", "crosses", "reach", "reaches", "push", "pushes", "get", "gets", "drift", "drifts", "slip", "slips", "dip", "dips", "sink", "sinks", "surge", "surges", "jump", "jumps", "becomes", "become")
+	belowWords  = set("below", "under", "beneath", "<", "≤")
+	aboveWords  = set("above", "over", "beyond", ">", "≥")
+	lessWords   = set("less", "lower", "smaller", "fewer")
+	moreWords   = set("more", "higher", "greater", "larger", "bigger")
+	exceedWords = set("exceed", "exceeds", "outweighs", "above")
+)
+
+// set returns the stems of words, so that tokens (which are stems) can be
+// looked up in it.
+func set(words ...string) map[string]bool {
+	m := make(map[string]bool, len(words))
+	for _, w := range words {
+		m[stem(w)] = true
+	}
+	return m
+}
+
+func is(t, word string) bool { return t == stem(word) }
+
+// view is one sentence as L3b reads it.
+type view struct {
+	clauses     [][]string
+	all         []string // every token of the sentence
+	conditional bool     // "if", "when", "unless"…: the claim is hedged by a condition
+	reported    bool     // "some say", "beware"…: the claim is not asserted
+	question    bool
+}
+
+var reClauseSep = regexp.MustCompile(`,|:|\(|\)|\s-\s|\bbut\b|\bwhereas\b|\bwhile\b|\balthough\b|\bthough\b|\bhowever\b|\bunlike\b|\bso\b`)
+
+// views splits text into sentences and their clauses.
+func views(text string) []view {
+	var out []view
+	for _, s := range splitSentences(text) {
+		var v view
+		v.question = strings.HasSuffix(strings.TrimSpace(s), "?")
+		for _, c := range reClauseSep.Split(strings.ToLower(s), -1) {
+			if t := stems(c); len(t) > 0 {
+				v.clauses = append(v.clauses, t)
+				v.all = append(v.all, t...)
+			}
+		}
+		for _, t := range v.all {
+			v.conditional = v.conditional || condWords[t]
+			v.reported = v.reported || reportWords[t]
+		}
+		if len(v.all) > 0 {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+var reSentenceEnd = regexp.MustCompile(`[!?;]+(?:\s+|$)|\.(?:\s+|$)|\n+`)
+
+// splitSentences splits on sentence ends but keeps decimals ("1.05") and
+// question marks (a question asserts nothing).
+func splitSentences(text string) []string {
+	var out []string
+	last := 0
+	for _, m := range reSentenceEnd.FindAllStringIndex(text, -1) {
+		end := m[0]
+		if strings.Contains(text[m[0]:m[1]], "?") {
+			end = m[0] + 1
+		}
+		out = append(out, text[last:end])
+		last = m[1]
+	}
+	return append(out, text[last:])
+}
+
+// term is a phrase as canonical stems.
+type term []string
+
+func terms(ps ...[]string) []term {
+	var out []term
+	for _, p := range ps {
+		for _, s := range p {
+			if t := stems(s); len(t) > 0 {
+				out = append(out, t)
+			}
+		}
+	}
+	return out
+}
+
+// span is a token range [s, e) of a clause.
+type span struct{ s, e int }
+
+// find returns every occurrence of any of ts in toks.
+func find(toks []string, ts []term) []span {
+	var out []span
+	for _, t := range ts {
+	next:
+		for i := 0; i+len(t) <= len(toks); i++ {
+			for j, w := range t {
+				if toks[i+j] != w {
+					continue next
+				}
+			}
+			out = append(out, span{i, i + len(t)})
+		}
+	}
+	return out
+}
+
+func mentions(toks []string, ts []term) bool { return len(find(toks, ts)) > 0 }
+
+// negations counts the negating words of toks[s:e] outside the spans skip.
+func negations(toks []string, s, e int, skip ...[]span) int {
+	n := 0
+outer:
+	for i := max(s, 0); i < min(e, len(toks)); i++ {
+		for _, sp := range skip {
+			for _, x := range sp {
+				if i >= x.s && i < x.e {
+					continue outer
+				}
+			}
+		}
+		if negWords[toks[i]] {
+			n++
+		}
+	}
+	return n
+}
+
+// interval is the set of values a clause gives a quantity.
+type interval struct {
+	lo, hi float64
+	unit   string
+}
+
+func (iv interval) point() bool { return iv.lo == iv.hi }
+
+// numbersNear returns the quantities stated near a mention at sp: up to
+// eight tokens after it or three before, each widened by a qualifier
+// ("below 1" is (-inf, 1), "at least 2" is [2, inf), "between 5 and 10").
+func numbersNear(toks []string, sp span) []interval {
+	var out []interval
+	from, to := max(0, sp.s-3), min(len(toks), sp.e+8)
+	for i := from; i < to; i++ {
+		if i >= sp.s && i < sp.e {
+			continue
+		}
+		v, err := strconv.ParseFloat(toks[i], 64)
+		if err != nil {
+			continue
+		}
+		unit, scale := "", 1.0
+		if i+1 < len(toks) {
+			unit, scale = unitOf(toks[i+1])
+		}
+		iv := interval{lo: v * scale, hi: v * scale, unit: unit}
+		if i+3 < len(toks) && (toks[i+1] == "and" || toks[i+1] == "to") {
+			if w, err := strconv.ParseFloat(toks[i+2], 64); err == nil {
+				u, sc := unitOf(toks[i+3])
+				if unit == "" {
+					unit, scale = u, sc
+				}
+				iv = interval{lo: v * scale, hi: w * sc, unit: unit}
+				i += 2
+			}
+		}
+		switch qualifier(toks, i) {
+		case -1:
+			iv.lo = math.Inf(-1)
+		case +1:
+			iv.hi = math.Inf(1)
+		}
+		out = append(out, iv)
+	}
+	return out
+}
+
+// unitOf returns the canonical unit of a token and the factor to it:
+// percentages, days for durations, plain otherwise.
+func unitOf(t string) (string, float64) {
+	switch {
+	case t == "%", is(t, "percent"):
+		return "%", 1
+	case is(t, "bps"):
+		return "%", 0.01
+	case is(t, "days"):
+		return "days", 1
+	case is(t, "weeks"):
+		return "days", 7
+	case is(t, "hours"), is(t, "hrs"), t == "h":
+		return "days", 1.0 / 24
+	case is(t, "minutes"), is(t, "mins"):
+		return "days", 1.0 / 1440
+	case is(t, "seconds"), is(t, "secs"):
+		return "days", 1.0 / 86400
+	case t == "x":
+		return "x", 1
+	case is(t, "gwei"):
+		return "gwei", 1
+	}
+	return "", 1
+}
+
+// qualifier reads the words before the number at i: -1 for an upper bound
+// ("below", "under", "less than", "up to", "at most", "<"), +1 for a lower
+// bound ("above", "over", "more than", "at least", ">"), 0 for none.
+func qualifier(toks []string, i int) int {
+	w := func(k int) string {
+		if i-k < 0 {
+			return ""
+		}
+		return toks[i-k]
+	}
+	switch {
+	case belowWords[w(1)]:
+		return -1
+	case aboveWords[w(1)]:
+		return +1
+	case is(w(1), "than") && lessWords[w(2)]:
+		return -1
+	case is(w(1), "than") && moreWords[w(2)]:
+		return +1
+	case is(w(1), "to") && is(w(2), "up"), is(w(1), "most") && is(w(2), "at"), is(w(1), "max"), is(w(1), "maximum"):
+		return -1
+	case is(w(1), "least") && is(w(2), "at"), is(w(1), "min"), is(w(1), "minimum"):
+		return +1
+	}
+	return 0
+}
+
+// comparison reads "A is higher than B" between spans a and b of toks
+// (a before b): +1 if the words between them put A above B, -1 below, 0 if
+// they compare nothing. Verbs of motion ("rises above") describe an event,
+// not the parameters, and compare nothing.
+func comparison(toks []string, a, b span) int {
+	if b.s <= a.e || b.s-a.e > 8 {
+		return 0
+	}
+	between := toks[a.e:b.s]
+	for _, t := range between {
+		if motionWords[t] {
+			return 0
+		}
+	}
+	for i, t := range between {
+		than := i+1 < len(between) && is(between[i+1], "than")
+		switch {
+		case exceedWords[t], moreWords[t] && than:
+			return +1
+		case belowWords[t], lessWords[t] && than:
+			return -1
+		}
+	}
+	return 0
+}
+
+func (iv interval) String() string {
+	num := func(x float64) string { return strconv.FormatFloat(x, 'g', 4, 64) + iv.unit }
+	switch {
+	case iv.point():
+		return num(iv.lo)
+	case math.IsInf(iv.lo, -1):
+		return "below " + num(iv.hi)
+	case math.IsInf(iv.hi, 1):
+		return "above " + num(iv.lo)
+	}
+	return num(iv.lo) + " to " + num(iv.hi)
+}

@@ -68,21 +68,40 @@ func canonical(text string) string {
 	return s
 }
 
-var reToken = regexp.MustCompile(`\d+(?:\.\d+)?(?::\d+)?|[a-z][a-z0-9']*|%|[<>≤≥]`)
+var reToken = regexp.MustCompile(`\d+(?:\.\d+)?(?::\d+)?|[a-z][a-z0-9']*|%|[<>≤≥,]`)
 
-// stems returns text's canonical tokens: word stems, numbers verbatim.
+// stems returns text's canonical tokens: word stems, numbers verbatim,
+// commas kept (they bound negation, see segment), articles dropped.
 func stems(text string) []string {
 	toks := reToken.FindAllString(canonical(text), -1)
-	for i, t := range toks {
-		if t[0] >= 'a' && t[0] <= 'z' {
-			toks[i] = stem(strings.TrimSuffix(strings.TrimSuffix(t, "'s"), "'"))
+	out := toks[:0]
+	for _, t := range toks {
+		switch {
+		case t == "the" || t == "a" || t == "an":
+			continue
+		case t[0] >= 'a' && t[0] <= 'z':
+			t = stem(strings.TrimSuffix(strings.TrimSuffix(t, "'s"), "'"))
 		}
+		out = append(out, t)
 	}
-	return toks
+	return out
+}
+
+// segment widens [s, e) to the commas around it: negation in another
+// comma-separated part of a clause ("if you don't revoke, approvals
+// persist") does not bear on the mentions.
+func segment(toks []string, s, e int) (int, int) {
+	for s > 0 && toks[s-1] != "," {
+		s--
+	}
+	for e < len(toks) && toks[e] != "," {
+		e++
+	}
+	return s, e
 }
 
 var (
-	negWords  = set("not", "no", "never", "none", "nothing", "neither", "nor", "without", "myth", "misconception", "mistake", "mistaken", "mistakenly", "wrongly", "incorrectly", "fallacy", "false", "untrue", "incorrect", "wrong")
+	negWords  = set("not", "no", "never", "none", "nothing", "neither", "nor", "without", "stop", "stops", "stopped", "cease", "ceases", "myth", "misconception", "mistake", "mistaken", "mistakenly", "wrongly", "incorrectly", "fallacy", "false", "untrue", "incorrect", "wrong")
 	condWords = set("if", "when", "whenever", "unless", "provided", "assuming", "during", "once", "until", "while", "only", "except")
 	// reported speech and hedges: the sentence does not assert its claim
 	reportWords = set("claim", "claims", "say", "says", "believe", "believes", "think", "thinks", "assume", "assumes", "pretend", "beware", "warn", "warns", "scam", "scammer", "scammers", "phishing", "promise", "promises", "rumor", "rumour", "allegedly", "supposedly", "attacker", "attackers", "fake", "supposed")
@@ -108,14 +127,15 @@ func is(t, word string) bool { return t == stem(word) }
 
 // view is one sentence as L3b reads it.
 type view struct {
-	clauses     [][]string
-	all         []string // every token of the sentence
-	conditional bool     // "if", "when", "unless"…: the claim is hedged by a condition
-	reported    bool     // "some say", "beware"…: the claim is not asserted
-	question    bool
+	clauses  [][]string
+	all      []string // every token of the sentence
+	reported bool     // "some say", "beware"…: the claim is not asserted
+	question bool
 }
 
-var reClauseSep = regexp.MustCompile(`,|:|\(|\)|\s-\s|\bbut\b|\bwhereas\b|\bwhile\b|\balthough\b|\bthough\b|\bhowever\b|\bunlike\b|\bso\b`)
+var reClauseSep = regexp.MustCompile(`\bbut\b|\bwhereas\b|\bwhile\b|\balthough\b|\bthough\b|\bhowever\b|\bunlike\b|\bso that\b|\bso\b|\s-\s`)
+
+var reComma = regexp.MustCompile(`:\s|[()]`)
 
 // views splits text into sentences and their clauses.
 func views(text string) []view {
@@ -123,14 +143,13 @@ func views(text string) []view {
 	for _, s := range splitSentences(text) {
 		var v view
 		v.question = strings.HasSuffix(strings.TrimSpace(s), "?")
-		for _, c := range reClauseSep.Split(strings.ToLower(s), -1) {
+		for _, c := range reClauseSep.Split(reComma.ReplaceAllString(strings.ToLower(s), ", "), -1) {
 			if t := stems(c); len(t) > 0 {
 				v.clauses = append(v.clauses, t)
 				v.all = append(v.all, t...)
 			}
 		}
 		for _, t := range v.all {
-			v.conditional = v.conditional || condWords[t]
 			v.reported = v.reported || reportWords[t]
 		}
 		if len(v.all) > 0 {
@@ -193,6 +212,53 @@ func find(toks []string, ts []term) []span {
 	return out
 }
 
+// findLoose is find allowing one extra word between the words of a term
+// of three words or more ("only happens when price drops" for "only when
+// price drops"), never a negating one.
+func findLoose(toks []string, ts []term) []span {
+	var out []span
+	for _, t := range ts {
+		if len(t) < 3 {
+			out = append(out, find(toks, []term{t})...)
+			continue
+		}
+		for i := 0; i+len(t) <= len(toks); i++ {
+			if toks[i] != t[0] {
+				continue
+			}
+			k, j := i+1, 1
+			for ; j < len(t) && k < len(toks); j++ {
+				switch {
+				case toks[k] == t[j]:
+					k++
+				case k+1 < len(toks) && toks[k+1] == t[j] && !negWords[toks[k]] && toks[k] != ",":
+					k += 2
+				default:
+					j = len(t) + 1
+				}
+			}
+			if j == len(t) {
+				out = append(out, span{i, k})
+			}
+		}
+	}
+	return out
+}
+
+// purpose reports whether words between a subject and its object hold a
+// purpose clause ("simulate transactions to ensure…"): the object is the
+// aim, not a claim.
+func purpose(between []string) bool {
+	for i := 0; i+1 < len(between); i++ {
+		if is(between[i], "to") && purposeVerbs[between[i+1]] {
+			return true
+		}
+	}
+	return false
+}
+
+var purposeVerbs = set("ensure", "make", "guarantee", "check", "verify", "confirm", "catch", "see", "help", "test", "prove", "avoid", "reduce", "keep", "stay", "be")
+
 func mentions(toks []string, ts []term) bool { return len(find(toks, ts)) > 0 }
 
 // negations counts the negating words of toks[s:e] outside the spans skip.
@@ -252,10 +318,10 @@ func numbersNear(toks []string, sp span) []interval {
 			}
 		}
 		switch qualifier(toks, i) {
-		case -1:
-			iv.lo = math.Inf(-1)
+		case -1: // "below 1" excludes 1
+			iv.lo, iv.hi = math.Inf(-1), math.Nextafter(iv.hi, math.Inf(-1))
 		case +1:
-			iv.hi = math.Inf(1)
+			iv.lo, iv.hi = math.Nextafter(iv.lo, math.Inf(1)), math.Inf(1)
 		}
 		out = append(out, iv)
 	}
@@ -352,4 +418,27 @@ func (iv interval) String() string {
 		return "above " + num(iv.lo)
 	}
 	return num(iv.lo) + " to " + num(iv.hi)
+}
+
+// conditional reports whether the sentence states a condition ("if",
+// "when", "unless"…) outside the spans of clause ci a model's own terms
+// occupy ("only when price falls" is the claim, not its condition).
+func (v view) conditional(ci int, used ...span) bool {
+	for i, c := range v.clauses {
+	next:
+		for k, t := range c {
+			if !condWords[t] {
+				continue
+			}
+			if i == ci {
+				for _, sp := range used {
+					if k >= sp.s && k < sp.e {
+						continue next
+					}
+				}
+			}
+			return true
+		}
+	}
+	return false
 }

@@ -9,6 +9,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 
@@ -297,8 +298,8 @@ func Consistency(c Candidate, models []Model) Vote {
 				if !m.structured() {
 					continue
 				}
-				if claim, ok := m.contradictedBy(vw, rivals); ok {
-					hit(m, vw.conditional, claim)
+				if claim, conditional, ok := m.contradictedBy(vw, rivals); ok {
+					hit(m, conditional, claim)
 				}
 			}
 		}
@@ -335,7 +336,7 @@ func (c Candidate) text() string {
 	return s
 }
 
-// propertyOwners maps each property object of the is and is_not models to
+// propertyOwners maps each property object (and antonym) of the is and is_not models to
 // the subjects that have a model on it, so that in "unlike stETH, wstETH
 // does not rebase" the denial is read as wstETH's, not stETH's.
 func propertyOwners(models []Model) map[string][]term {
@@ -345,7 +346,7 @@ func propertyOwners(models []Model) map[string][]term {
 			continue
 		}
 		t := m.compiled()
-		for _, o := range t.obj {
+		for _, o := range append(t.obj[:len(t.obj):len(t.obj)], t.anto...) {
 			k := strings.Join(o, " ")
 			out[k] = append(out[k], t.subj...)
 		}
@@ -353,38 +354,37 @@ func propertyOwners(models []Model) map[string][]term {
 	return out
 }
 
-// contradictedBy reports whether a sentence contradicts a structured model
-// and describes the claim.
-func (m *Model) contradictedBy(vw view, rivals map[string][]term) (string, bool) {
+// contradictedBy reports whether a sentence contradicts a structured model,
+// describes the claim, and says whether the sentence makes it under a
+// condition.
+func (m *Model) contradictedBy(vw view, rivals map[string][]term) (claim string, conditional, ok bool) {
 	t := m.compiled()
 	if len(t.protocols) > 0 && !mentions(vw.all, t.protocols) || len(t.unless) > 0 && mentions(vw.all, t.unless) {
-		return "", false
+		return "", false, false
 	}
-	for _, toks := range vw.clauses {
+	for ci, toks := range vw.clauses {
 		subj := find(toks, t.subj)
 		if len(subj) == 0 {
 			continue
 		}
 		switch m.Relation {
 		case RelIs, RelIsNot:
-			if claim, ok := m.property(toks, t, subj, rivals); ok {
-				return claim, true
+			if claim, used, ok := m.property(toks, t, subj, rivals); ok {
+				return claim, vw.conditional(ci, used...), true
 			}
 		case RelWithin, RelOneOf:
-			if negations(toks, 0, len(toks), subj) > 0 {
-				continue
-			}
 			for _, s := range subj {
+				lo, hi := segment(toks, s.s, s.e)
+				if negations(toks, lo, hi, subj) > 0 {
+					continue
+				}
 				for _, iv := range numbersNear(toks, s) {
 					if iv.unit == m.Unit && m.outside(iv) {
-						return fmt.Sprintf("%s is %s", m.Subject, iv), true
+						return fmt.Sprintf("%s is %s", m.Subject, iv), vw.conditional(ci, s), true
 					}
 				}
 			}
 		case RelExceeds:
-			if vw.conditional {
-				continue
-			}
 			obj := find(toks, t.obj)
 			for _, a := range subj {
 				for _, b := range obj {
@@ -397,17 +397,18 @@ func (m *Model) contradictedBy(vw view, rivals map[string][]term) (string, bool)
 					} else if b.e <= a.s {
 						c = -comparison(toks, b, a)
 					}
-					if negations(toks, 0, len(toks), subj, obj)%2 == 1 {
+					lo, hi := segment(toks, min(a.s, b.s), max(a.e, b.e))
+					if negations(toks, lo, hi, subj, obj)%2 == 1 {
 						c = -c
 					}
-					if c < 0 {
-						return fmt.Sprintf("%s is not above %s", m.Subject, m.Object), true
+					if c < 0 && !vw.conditional(ci, a, b) {
+						return fmt.Sprintf("%s is not above %s", m.Subject, m.Object), false, true
 					}
 				}
 			}
 		}
 	}
-	return "", false
+	return "", false, false
 }
 
 var ownerWords = set("current", "your", "position", "account", "actual", "user", "my", "our", "their", "effective", "realized")
@@ -426,22 +427,28 @@ func owned(toks []string, sp span) bool {
 // property reads an is or is_not model in one clause: an object mention
 // owned by the model's subject (the nearest subject before it, else after
 // it, with no rival subject of the same property in between), affirmed or
-// denied by the clause's negation parity.
-func (m *Model) property(toks []string, t modelTerms, subj []span, rivals map[string][]term) (string, bool) {
-	obj, anto := find(toks, t.obj), find(toks, t.anto)
+// denied by the negations of the comma-separated parts from the subject to
+// the object. An antonym mention counts as the object denied; a mention
+// inside a longer one of the other kind is ignored, and so is an object
+// after "to" (a purpose: "simulate to ensure…").
+func (m *Model) property(toks []string, t modelTerms, subj []span, rivals map[string][]term) (string, []span, bool) {
+	obj, anto := findLoose(toks, t.obj), findLoose(toks, t.anto)
+	obj, anto = outer(obj, anto), outer(anto, obj)
 	var rival []span
-	for _, o := range t.obj {
+	for _, o := range append(t.obj[:len(t.obj):len(t.obj)], t.anto...) {
 		for _, r := range rivals[strings.Join(o, " ")] {
 			if !containsTerm(t.subj, r) {
 				rival = append(rival, find(toks, []term{r})...)
 			}
 		}
 	}
-	neg := negations(toks, 0, len(toks), subj, obj, anto)
 	for k, list := range [][]span{obj, anto} {
 		for _, o := range list {
+			if o.s > 0 && is(toks[o.s-1], "to") && k == 0 {
+				continue
+			}
 			s, ok := owner(subj, rival, o)
-			if !ok {
+			if !ok || s.e <= o.s && purpose(toks[s.e:o.s]) {
 				continue
 			}
 			if m.Min != nil || m.Max != nil {
@@ -453,17 +460,34 @@ func (m *Model) property(toks []string, t modelTerms, subj []span, rivals map[st
 					continue
 				}
 			}
+			lo, hi := segment(toks, min(s.s, o.s), max(s.e, o.e))
+			neg := negations(toks, lo, hi, subj, obj, anto)
 			affirmed := (neg%2 == 0) == (k == 0)
 			if affirmed == (m.Relation == RelIsNot) {
 				verb := "is"
 				if !affirmed {
 					verb = "is not"
 				}
-				return fmt.Sprintf("%s %s %s", m.Subject, verb, m.Object), true
+				return fmt.Sprintf("%s %s %s", m.Subject, verb, m.Object), []span{s, o}, true
 			}
 		}
 	}
-	return "", false
+	return "", nil, false
+}
+
+// outer drops the spans of a that lie inside a longer span of b.
+func outer(a, b []span) []span {
+	var out []span
+next:
+	for _, x := range a {
+		for _, y := range b {
+			if y.s <= x.s && x.e <= y.e && y.e-y.s > x.e-x.s {
+				continue next
+			}
+		}
+		out = append(out, x)
+	}
+	return out
 }
 
 func containsTerm(ts []term, x term) bool {
@@ -476,32 +500,38 @@ func containsTerm(ts []term, x term) bool {
 }
 
 // owner returns the subject mention an object mention o belongs to: the
-// nearest before it, else the nearest after it, unless a rival subject sits
-// between the two.
+// nearest subject before it, else the nearest after it, counting the rival
+// subjects of the same property (a rival nearer than ours owns o).
 func owner(subj, rival []span, o span) (span, bool) {
-	best, found := span{}, false
+	type cand struct {
+		sp  span
+		our bool
+	}
+	var before, after *cand
+	consider := func(sp span, our bool) {
+		switch {
+		case sp.e <= o.s && (before == nil || sp.s > before.sp.s):
+			before = &cand{sp, our}
+		case sp.s >= o.e && (after == nil || sp.s < after.sp.s):
+			after = &cand{sp, our}
+		}
+	}
 	for _, s := range subj {
-		if s.e <= o.s && (!found || s.s > best.s) {
-			best, found = s, true
+		consider(s, true)
+	}
+	for _, r := range rival {
+		if !slices.ContainsFunc(subj, func(s span) bool { return s.s <= r.s && r.e <= s.e }) {
+			consider(r, false)
 		}
 	}
-	if !found {
-		for _, s := range subj {
-			if s.s >= o.e && (!found || s.s < best.s) {
-				best, found = s, true
-			}
-		}
+	c := before
+	if c == nil {
+		c = after
 	}
-	if !found {
+	if c == nil || !c.our {
 		return span{}, false
 	}
-	lo, hi := min(best.e, o.e), max(best.s, o.s)
-	for _, r := range rival {
-		if r.s >= lo && r.e <= hi {
-			return span{}, false
-		}
-	}
-	return best, true
+	return c.sp, true
 }
 
 func (m *Model) bounds() (lo, hi float64) {

@@ -17,65 +17,69 @@ import (
 // claims (see Model.contradiction).
 
 // synonyms folds DeFi vocabulary to one spelling before stemming, in order.
+// Each runs only on text containing one of its keys (a cheap filter: most
+// text holds none of this vocabulary).
 var synonyms = []struct {
-	re  *regexp.Regexp
-	out string
+	re   *regexp.Regexp
+	out  string
+	keys []string
 }{
-	{regexp.MustCompile(`n't\b`), " not"},
-	{regexp.MustCompile(`\bcannot\b`), "can not"},
-	{regexp.MustCompile(`\bloan[- ]to[- ]value(?: ratio)?\b`), "ltv"},
-	{regexp.MustCompile(`\bhf\b`), "health factor"},
-	{regexp.MustCompile(`\blt\b`), "liquidation threshold"},
-	{regexp.MustCompile(`\bliquidation (?:bonus|incentive|discount)\b`), "liquidation penalty"},
-	{regexp.MustCompile(`\b(?:impermanent|divergence) loss\b|\bil\b`), "impermanent loss"},
-	{regexp.MustCompile(`\b(?:maximal|miner) extractable value\b`), "mev"},
-	{regexp.MustCompile(`\bsandwich(?:ed|ing|es)?(?: attacks?)?\b`), "sandwich"},
-	{regexp.MustCompile(`\b(?:infinite|unlimited|max|maximum|uint256\.?max|type\(uint256\)\.max|unbounded) (?:token )?(?:approvals?|allowances?)\b`), "unlimited approval"},
-	{regexp.MustCompile(`\ballowances?\b`), "approval"},
-	{regexp.MustCompile(`\butili[sz]ation(?: rate| ratio)?\b`), "utilization"},
-	{regexp.MustCompile(`\b(?:variable )?borrow(?:ing)? (?:interest )?(?:rates?|aprs?|apys?|costs?)\b`), "borrow rate"},
-	{regexp.MustCompile(`\b(?:supply|deposit|lending|lender) (?:interest )?(?:rates?|aprs?|apys?|yields?)\b`), "supply rate"},
-	{regexp.MustCompile(`\btxs?\b|\btransactions\b`), "transaction"},
-	{regexp.MustCompile(`\bsimulat[a-z]*\b|\bdry[- ]runs?\b|\beth_call\b`), "simulation"},
-	{regexp.MustCompile(`\b(?:priority (?:fees?|tips?)|tips?|miner tips?)\b`), "priority fee"},
-	{regexp.MustCompile(`\bbase ?fees?\b`), "base fee"},
-	{regexp.MustCompile(`\b(?:block )?(?:proposers?|builders?|miners?|validators?)\b`), "validator"},
-	{regexp.MustCompile(`\b(?:native|canonical|official) (?:rollup |l2 )?bridges?\b`), "canonical bridge"},
-	{regexp.MustCompile(`\bop mainnet\b|\boptimism\b|\bop stack\b|\boptimistic rollups?\b`), "optimistic rollup"},
-	{regexp.MustCompile(`\bprivate (?:mempools?|rpcs?|relays?|order ?flow)\b|\bflashbots protect\b|\bmev[- ]?(?:blocker|protect(?:ion)? rpc)\b`), "private mempool"},
-	{regexp.MustCompile(`\bslippage (?:tolerance|setting|limit)s?\b|\bmax(?:imum)? slippage\b`), "slippage tolerance"},
-	{regexp.MustCompile(`\b(?:amountoutmin(?:imum)?|min(?:imum)? (?:amount )?(?:out|output|received))\b`), "minimum output"},
-	{regexp.MustCompile(`\bout[- ]of[- ]range\b`), "out of range"},
-	{regexp.MustCompile(`\bin[- ]range\b`), "in range"},
-	{regexp.MustCompile(`\bnon[- ]`), "not "},
-	{regexp.MustCompile(`\brather than\b|\binstead of\b`), "not"},
-	{regexp.MustCompile(`\bno longer\b`), "not"},
-	{regexp.MustCompile(`\bone\b`), "1"},
-	{regexp.MustCompile(`\btwo\b`), "2"},
-	{regexp.MustCompile(`\bthree\b`), "3"},
-	{regexp.MustCompile(`\bseven\b`), "7"},
-	{regexp.MustCompile(`\ba week\b`), "1 week"},
-	{regexp.MustCompile(`\bhalf\b`), "50 %"},
-	{regexp.MustCompile(`\bbasis points?\b|\bbps\b`), "bps"},
+	{regexp.MustCompile(`n't\b`), " not", []string{"n't"}},
+	{regexp.MustCompile(`\bcannot\b`), "can not", []string{"cannot"}},
+	{regexp.MustCompile(`\bloan[- ]to[- ]value(?: ratio)?\b`), "ltv", []string{"loan"}},
+	{regexp.MustCompile(`\bhf\b`), "health factor", []string{"hf"}},
+	{regexp.MustCompile(`\blt\b`), "liquidation threshold", []string{"lt"}},
+	{regexp.MustCompile(`\bliquidation (?:bonus|incentive|discount)\b`), "liquidation penalty", []string{"liquidation "}},
+	{regexp.MustCompile(`\b(?:impermanent|divergence) loss\b|\bil\b`), "impermanent loss", []string{"loss", "il"}},
+	{regexp.MustCompile(`\b(?:maximal|miner) extractable value\b`), "mev", []string{"extractable"}},
+	{regexp.MustCompile(`\bsandwich(?:ed|ing|es)?(?: attacks?)?\b`), "sandwich", []string{"sandwich"}},
+	{regexp.MustCompile(`\b(?:infinite|unlimited|max|maximum|uint256\.?max|type\(uint256\)\.max|unbounded) (?:token )?(?:approvals?|allowances?)\b`), "unlimited approval", []string{"approv", "allowance"}},
+	{regexp.MustCompile(`\ballowances?\b`), "approval", []string{"allowance"}},
+	{regexp.MustCompile(`\butili[sz]ation(?: rate| ratio)?\b`), "utilization", []string{"utili"}},
+	{regexp.MustCompile(`\b(?:variable )?borrow(?:ing)? (?:interest )?(?:rates?|aprs?|apys?|costs?)\b`), "borrow rate", []string{"borrow"}},
+	{regexp.MustCompile(`\b(?:supply|deposit|lending|lender) (?:interest )?(?:rates?|aprs?|apys?|yields?)\b`), "supply rate", []string{"rate", "apr", "apy", "yield"}},
+	{regexp.MustCompile(`\btxs?\b|\btransactions\b`), "transaction", []string{"tx", "transactions"}},
+	{regexp.MustCompile(`\bsimulat[a-z]*\b|\bdry[- ]runs?\b|\beth_call\b`), "simulation", []string{"simulat", "dry", "eth_call"}},
+	{regexp.MustCompile(`\b(?:priority (?:fees?|tips?)|tips?|miner tips?)\b`), "priority fee", []string{"tip", "priority"}},
+	{regexp.MustCompile(`\bbase ?fees?\b`), "base fee", []string{"base"}},
+	{regexp.MustCompile(`\b(?:block )?(?:proposers?|builders?|miners?|validators?)\b`), "validator", []string{"proposer", "builder", "miner", "validator"}},
+	{regexp.MustCompile(`\b(?:native|canonical|official) (?:rollup |l2 )?bridges?\b`), "canonical bridge", []string{"bridge"}},
+	{regexp.MustCompile(`\bop mainnet\b|\boptimism\b|\bop stack\b|\boptimistic rollups?\b`), "optimistic rollup", []string{"op ", "optimis"}},
+	{regexp.MustCompile(`\bprivate (?:mempools?|rpcs?|relays?|order ?flow)\b|\bflashbots protect\b|\bmev[- ]?(?:blocker|protect(?:ion)? rpc)\b`), "private mempool", []string{"private", "flashbots", "mev"}},
+	{regexp.MustCompile(`\bslippage (?:tolerance|setting|limit)s?\b|\bmax(?:imum)? slippage\b`), "slippage tolerance", []string{"slippage"}},
+	{regexp.MustCompile(`\b(?:amountoutmin(?:imum)?|min(?:imum)? (?:amount )?(?:out|output|received))\b`), "minimum output", []string{"amountoutmin", "min"}},
+	{regexp.MustCompile(`\bout[- ]of[- ]range\b`), "out of range", []string{"range"}},
+	{regexp.MustCompile(`\bin[- ]range\b`), "in range", []string{"range"}},
+	{regexp.MustCompile(`\bnon[- ]`), "not ", []string{"non"}},
+	{regexp.MustCompile(`\brather than\b|\binstead of\b`), "not", []string{"rather", "instead"}},
+	{regexp.MustCompile(`\bno longer\b`), "not", []string{"no longer"}},
+	{regexp.MustCompile(`\bone\b`), "1", []string{"one"}},
+	{regexp.MustCompile(`\btwo\b`), "2", []string{"two"}},
+	{regexp.MustCompile(`\bthree\b`), "3", []string{"three"}},
+	{regexp.MustCompile(`\bseven\b`), "7", []string{"seven"}},
+	{regexp.MustCompile(`\ba week\b`), "1 week", []string{"a week"}},
+	{regexp.MustCompile(`\bhalf\b`), "50 %", []string{"half"}},
+	{regexp.MustCompile(`\bbasis points?\b|\bbps\b`), "bps", []string{"basis", "bps"}},
 }
+
+var punct = strings.NewReplacer("’", "'", "‘", "'", "“", `"`, "”", `"`, "–", "-", "—", "-")
 
 // canonical returns text lower-cased with the synonyms folded.
 func canonical(text string) string {
-	s := strings.ToLower(strings.NewReplacer("’", "'", "‘", "'", "“", `"`, "”", `"`, "–", "-", "—", "-").Replace(text))
+	s := strings.ToLower(punct.Replace(text))
 	for _, r := range synonyms {
-		s = r.re.ReplaceAllString(s, r.out)
+		if containsAny(s, r.keys) {
+			s = r.re.ReplaceAllString(s, r.out)
+		}
 	}
 	return s
 }
 
-var reToken = regexp.MustCompile(`\d+(?:\.\d+)?(?::\d+)?|[a-z][a-z0-9']*|%|[<>≤≥,]`)
-
 // stems returns text's canonical tokens: word stems, numbers verbatim,
 // commas kept (they bound negation, see segment), articles dropped.
 func stems(text string) []string {
-	toks := reToken.FindAllString(canonical(text), -1)
-	out := toks[:0]
-	for _, t := range toks {
+	var out []string
+	for _, t := range tokens(canonical(text)) {
 		switch {
 		case t == "the" || t == "a" || t == "an":
 			continue
@@ -83,6 +87,50 @@ func stems(text string) []string {
 			t = stem(strings.TrimSuffix(strings.TrimSuffix(t, "'s"), "'"))
 		}
 		out = append(out, t)
+	}
+	return out
+}
+
+// tokens splits lower-case text into words ([a-z][a-z0-9']*), numbers
+// ("1.05", "1:1") and the symbols % , < > ≤ ≥; a dash between spaces, a
+// colon before a space and parentheses count as commas.
+func tokens(s string) []string {
+	var out []string
+	for i := 0; i < len(s); {
+		c := s[i]
+		switch {
+		case c >= 'a' && c <= 'z':
+			j := i + 1
+			for j < len(s) && (s[j] >= 'a' && s[j] <= 'z' || s[j] >= '0' && s[j] <= '9' || s[j] == '\'') {
+				j++
+			}
+			out = append(out, s[i:j])
+			i = j
+		case c >= '0' && c <= '9':
+			j := i + 1
+			for j < len(s) && s[j] >= '0' && s[j] <= '9' {
+				j++
+			}
+			if j+1 < len(s) && (s[j] == '.' || s[j] == ':') && s[j+1] >= '0' && s[j+1] <= '9' {
+				j++
+				for j < len(s) && s[j] >= '0' && s[j] <= '9' {
+					j++
+				}
+			}
+			out = append(out, s[i:j])
+			i = j
+		case c == '%' || c == ',' || c == '<' || c == '>':
+			out = append(out, s[i:i+1])
+			i++
+		case c == '(' || c == ')' || c == ':' && (i+1 == len(s) || s[i+1] == ' ') || c == '-' && i > 0 && s[i-1] == ' ' && i+1 < len(s) && s[i+1] == ' ':
+			out = append(out, ",")
+			i++
+		case strings.HasPrefix(s[i:], "≤"), strings.HasPrefix(s[i:], "≥"):
+			out = append(out, s[i:i+len("≤")])
+			i += len("≤")
+		default:
+			i++
+		}
 	}
 	return out
 }
@@ -128,14 +176,15 @@ func is(t, word string) bool { return t == stem(word) }
 // view is one sentence as L3b reads it.
 type view struct {
 	clauses  [][]string
-	all      []string // every token of the sentence
-	reported bool     // "some say", "beware"…: the claim is not asserted
+	all      []string        // every token of the sentence
+	has      map[string]bool // the tokens of all
+	reported bool            // "some say", "beware"…: the claim is not asserted
 	question bool
 }
 
-var reClauseSep = regexp.MustCompile(`\bbut\b|\bwhereas\b|\bwhile\b|\balthough\b|\bthough\b|\bhowever\b|\bunlike\b|\bso that\b|\bso\b|\s-\s`)
-
-var reComma = regexp.MustCompile(`:\s|[()]`)
+// clauseWords end a clause: what follows "but", "while", "unlike"… is a
+// separate claim.
+var clauseWords = set("but", "whereas", "while", "although", "though", "however", "unlike", "so")
 
 // views splits text into sentences and their clauses.
 func views(text string) []view {
@@ -143,16 +192,23 @@ func views(text string) []view {
 	for _, s := range splitSentences(text) {
 		var v view
 		v.question = strings.HasSuffix(strings.TrimSpace(s), "?")
-		for _, c := range reClauseSep.Split(reComma.ReplaceAllString(strings.ToLower(s), ", "), -1) {
-			if t := stems(c); len(t) > 0 {
-				v.clauses = append(v.clauses, t)
-				v.all = append(v.all, t...)
+		v.all = stems(s)
+		start := 0
+		for i := 0; i <= len(v.all); i++ {
+			if i < len(v.all) && !clauseWords[v.all[i]] {
+				continue
 			}
+			if i > start {
+				v.clauses = append(v.clauses, v.all[start:i])
+			}
+			start = i + 1
 		}
+		v.has = make(map[string]bool, len(v.all))
 		for _, t := range v.all {
 			v.reported = v.reported || reportWords[t]
+			v.has[t] = true
 		}
-		if len(v.all) > 0 {
+		if len(v.clauses) > 0 {
 			out = append(out, v)
 		}
 	}
@@ -175,6 +231,17 @@ func splitSentences(text string) []string {
 		last = m[1]
 	}
 	return append(out, text[last:])
+}
+
+// mayMention is a cheap filter for find: whether the sentence holds the
+// first word of any of ts.
+func (v view) mayMention(ts []term) bool {
+	for _, t := range ts {
+		if v.has[t[0]] {
+			return true
+		}
+	}
+	return false
 }
 
 // term is a phrase as canonical stems.

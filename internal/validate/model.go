@@ -156,6 +156,11 @@ func LoadModels(r io.Reader) ([]Model, error) {
 	if err := sc.Err(); err != nil {
 		return nil, fmt.Errorf("read mental models: %w", err)
 	}
+	owners := propertyOwners(out)
+	for i := range out {
+		out[i].terms.rival = rivalTerms(*out[i].terms, owners)
+		out[i].terms.rivalsKnown = true
+	}
 	return out, nil
 }
 
@@ -222,6 +227,11 @@ func (m Model) structured() bool {
 // modelTerms are a model's phrases as canonical stems.
 type modelTerms struct {
 	subj, obj, anto, protocols, unless []term
+	// rival are the subjects of the other property models on the same
+	// object, worked out by LoadModels for the models it loads together
+	// (rivalsKnown), else by Consistency per call.
+	rival       []term
+	rivalsKnown bool
 }
 
 func (m Model) compile() modelTerms {
@@ -288,7 +298,13 @@ func Consistency(c Candidate, models []Model) Vote {
 	}
 	vs := views(c.text())
 	if len(vs) > 0 {
-		rivals := propertyOwners(models)
+		var owners map[string][]term
+		rivals := func() map[string][]term { // only needed once a property's subject is found
+			if owners == nil {
+				owners = propertyOwners(models)
+			}
+			return owners
+		}
 		for _, vw := range vs {
 			if vw.question || vw.reported {
 				continue
@@ -357,9 +373,12 @@ func propertyOwners(models []Model) map[string][]term {
 // contradictedBy reports whether a sentence contradicts a structured model,
 // describes the claim, and says whether the sentence makes it under a
 // condition.
-func (m *Model) contradictedBy(vw view, rivals map[string][]term) (claim string, conditional, ok bool) {
+func (m *Model) contradictedBy(vw view, rivals func() map[string][]term) (claim string, conditional, ok bool) {
 	t := m.compiled()
 	if len(t.protocols) > 0 && !mentions(vw.all, t.protocols) || len(t.unless) > 0 && mentions(vw.all, t.unless) {
+		return "", false, false
+	}
+	if !vw.mayMention(t.subj) {
 		return "", false, false
 	}
 	for ci, toks := range vw.clauses {
@@ -431,17 +450,17 @@ func owned(toks []string, sp span) bool {
 // the object. An antonym mention counts as the object denied; a mention
 // inside a longer one of the other kind is ignored, and so is an object
 // after "to" (a purpose: "simulate to ensure…").
-func (m *Model) property(toks []string, t modelTerms, subj []span, rivals map[string][]term) (string, []span, bool) {
+func (m *Model) property(toks []string, t modelTerms, subj []span, rivals func() map[string][]term) (string, []span, bool) {
 	obj, anto := findLoose(toks, t.obj), findLoose(toks, t.anto)
-	obj, anto = outer(obj, anto), outer(anto, obj)
-	var rival []span
-	for _, o := range append(t.obj[:len(t.obj):len(t.obj)], t.anto...) {
-		for _, r := range rivals[strings.Join(o, " ")] {
-			if !containsTerm(t.subj, r) {
-				rival = append(rival, find(toks, []term{r})...)
-			}
-		}
+	if len(obj)+len(anto) == 0 {
+		return "", nil, false
 	}
+	obj, anto = outer(obj, anto), outer(anto, obj)
+	rt := t.rival
+	if !t.rivalsKnown {
+		rt = rivalTerms(t, rivals())
+	}
+	rival := find(toks, rt)
 	for k, list := range [][]span{obj, anto} {
 		for _, o := range list {
 			if o.s > 0 && is(toks[o.s-1], "to") && k == 0 {
@@ -490,13 +509,23 @@ next:
 	return out
 }
 
-func containsTerm(ts []term, x term) bool {
-	for _, t := range ts {
-		if strings.Join(t, " ") == strings.Join(x, " ") {
-			return true
+// rivalTerms returns the subjects of other property models that share an
+// object or antonym with t.
+func rivalTerms(t modelTerms, owners map[string][]term) []term {
+	own := map[string]bool{}
+	for _, x := range t.subj {
+		own[strings.Join(x, " ")] = true
+	}
+	var out []term
+	for _, o := range append(t.obj[:len(t.obj):len(t.obj)], t.anto...) {
+		for _, r := range owners[strings.Join(o, " ")] {
+			if k := strings.Join(r, " "); !own[k] {
+				own[k] = true
+				out = append(out, r)
+			}
 		}
 	}
-	return false
+	return out
 }
 
 // owner returns the subject mention an object mention o belongs to: the

@@ -130,8 +130,8 @@ func findVerb(clause string, dirOnly bool) (start, end int, v verb, ok bool) {
 	return 0, 0, verb{}, false
 }
 
-var modUp = map[string]bool{"higher": true, "more": true, "larger": true, "greater": true, "bigger": true, "increased": true, "increasing": true, "rising": true, "high": true, "elevated": true, "large": true, "big": true, "growing": true, "wider": true, "heavier": true}
-var modDown = map[string]bool{"lower": true, "less": true, "smaller": true, "fewer": true, "reduced": true, "decreasing": true, "falling": true, "low": true, "small": true, "declining": true, "shrinking": true, "narrower": true, "lighter": true, "decreased": true}
+var modUp = map[string]bool{"higher": true, "more": true, "larger": true, "greater": true, "bigger": true, "increased": true, "increasing": true, "rising": true, "high": true, "elevated": true, "large": true, "big": true, "growing": true, "wider": true, "heavier": true, "longer": true, "looser": true, "deeper": true}
+var modDown = map[string]bool{"lower": true, "less": true, "smaller": true, "fewer": true, "reduced": true, "decreasing": true, "falling": true, "low": true, "small": true, "declining": true, "shrinking": true, "narrower": true, "lighter": true, "decreased": true, "shorter": true, "tighter": true, "thinner": true, "shallower": true}
 
 // redirect patterns: (subject group, object group) indices, 0 for absent.
 type redirectPattern struct {
@@ -245,7 +245,7 @@ func sentenceClaim(s string) (Claim, bool) {
 		verbSign := 1
 		if v.dir != 0 {
 			// "X rises as Y falls": the object's own verb carries a sign
-			if ls, le, ov, found := findVerb(right, true); found && strings.TrimSpace(right[le:]) == "" && ls > 0 {
+			if ls, le, ov, found := findVerb(right, true); found && strings.TrimSpace(right[le:]) == "" && ls > 0 && !determined(right[:ls]) {
 				right, verbSign = right[:ls], ov.dir
 			}
 		}
@@ -313,6 +313,20 @@ func sentenceClaim(s string) (Claim, bool) {
 		return c, true
 	}
 	return Claim{}, false
+}
+
+// determined reports whether the words before a verb end in a determiner,
+// which makes the "verb" a noun ("just like a fall").
+func determined(before string) bool {
+	f := strings.Fields(strings.ToLower(before))
+	if len(f) == 0 {
+		return false
+	}
+	switch f[len(f)-1] {
+	case "a", "an", "the", "any", "each", "every", "this", "that":
+		return true
+	}
+	return false
 }
 
 // fromCondition turns "X falls when Y rises" into "Y decreases X": a
@@ -567,16 +581,13 @@ func stem(w string) string {
 	return w
 }
 
-// phraseStems returns the stems of a phrase's content words, in order.
+// phraseStems returns the stems of a phrase's content words, in order,
+// with DeFi synonyms folded (see canonical).
 func phraseStems(p string) []string {
 	if strings.HasPrefix(p, "0x") || strings.Contains(p, "/") {
 		return []string{p}
 	}
-	var out []string
-	for _, w := range strings.Fields(phrase(p)) {
-		out = append(out, stem(w))
-	}
-	return out
+	return stems(phrase(p)) // DeFi synonyms folded: "HF" is "health factor"
 }
 
 // similarStems reports whether two phrases name the same thing: a Dice
@@ -621,7 +632,34 @@ func (a keyed) sameSubject(b keyed) bool {
 	if a.Subject == "" || b.Subject == "" {
 		return false
 	}
-	return a.Subject == b.Subject || similarStems(a.subj, b.subj)
+	return a.Subject == b.Subject || similarStems(a.subj, b.subj) && !opposed(a.subj, b.subj)
+}
+
+// opposites are actions whose phrases share their other words but mean the
+// reverse ("repaying debt" and "drawing debt"), as stems.
+var opposites = func() map[string][]string {
+	pairs := [][2]string{{"repay", "borrow"}, {"repay", "draw"}, {"repay", "take"}, {"deposit", "withdraw"}, {"add", "remove"},
+		{"buy", "sell"}, {"long", "short"}, {"stake", "unstake"}, {"mint", "burn"}, {"supply", "borrow"}, {"lend", "borrow"},
+		{"open", "close"}, {"enter", "exit"}, {"wrap", "unwrap"}, {"lock", "unlock"}}
+	m := map[string][]string{}
+	for _, p := range pairs {
+		a, b := stem(p[0]), stem(p[1])
+		m[a] = append(m[a], b)
+		m[b] = append(m[b], a)
+	}
+	return m
+}()
+
+// opposed reports whether one phrase has an action the other reverses.
+func opposed(a, b []string) bool {
+	for _, x := range a {
+		for _, y := range opposites[x] {
+			if slices.Contains(b, y) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func (a keyed) sameObject(b keyed) bool {
@@ -631,7 +669,7 @@ func (a keyed) sameObject(b keyed) bool {
 	if a.Object == "" || b.Object == "" {
 		return false
 	}
-	return a.Object == b.Object || similarStems(a.obj, b.obj)
+	return a.Object == b.Object || similarStems(a.obj, b.obj) && !opposed(a.obj, b.obj)
 }
 
 // subjectIsObject reports whether a's subject names b's object.

@@ -35,6 +35,8 @@ func TestExtractClaims(t *testing.T) {
 		{"Funding rates increase when open interest is skewed, unless the market is halted.", &want{subj: "funding rates", rel: RelChanges, dir: 1, cond: "when open interest is skewed"}},
 		{"Borrowing requires collateral.", &want{subj: "borrowing", rel: RelRequires, obj: "collateral"}},
 		{"Borrowing does not require collateral anymore", &want{subj: "borrowing", rel: RelRequires, obj: "collateral anymore", neg: true}},
+		{"A shorter TWAP window increases manipulation risk.", &want{subj: "twap window", rel: RelDecreases, obj: "manipulation risk", dir: -1}},
+		{"Tighter slippage tolerance reduces MEV.", &want{subj: "slippage tolerance", rel: RelIncreases, obj: "mev", dir: 1}},
 		{"Slippage tolerance bounds the minimum output.", &want{subj: "minimum output", rel: RelBoundedBy, obj: "slippage tolerance"}},
 		{"A health factor below 1 implies liquidation.", &want{subj: "health factor below 1", rel: RelImplies, obj: "liquidation"}},
 		{"The protocol fee is 0.3%.", &want{subj: "protocol fee", rel: RelIs, obj: "0.3%", mag: 0.3, unit: "%"}},
@@ -102,6 +104,9 @@ func TestContradictions(t *testing.T) {
 		{"The Acme router now lives at 0x1111222233334444555566667777888899990000", "The Acme router is 0x1111222233334444555566667777888899990000", false},
 		{"The Acme router now lives at 0x1111222233334444555566667777888899990000", "The Acme router is 0x2222222233334444555566667777888899990000", true},
 		{"Borrowing requires collateral", "Borrowing does not require collateral", true},
+		{"Repaying debt increases the health factor", "Drawing more debt cuts the health factor", false},
+		{"A HF above 2 raises safety", "A health factor above 2 lowers safety", true},
+		{"A price rise causes impermanent loss just like a fall", "Price divergence increases impermanent loss", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.a+" / "+tt.b, func(t *testing.T) {

@@ -7,7 +7,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 
@@ -18,7 +20,25 @@ import (
 // Subject Relation Object, under Conditions. For the directional relations
 // ("increases", "decreases") Subject and Object are the quantities;
 // "requires", "implies" and "bounded_by" read as Subject requires Object and
-// so on.
+// so on. The structured relations read:
+//
+//   - "is" / "is_not": Subject has (has not) the property Object ("stETH" is
+//     "rebasing"; "unlimited approval" is_not "safe"). With Min or Max the
+//     model speaks only of a Subject stated in that range ("a health factor"
+//     at most 1.1 is_not "safe").
+//   - "within": Subject's value lies in [Min, Max] Unit ("close factor"
+//     within 0..100 %).
+//   - "one_of": Subject's value is one of Values Unit (a fee tier).
+//   - "exceeds": Subject is greater than Object ("liquidation threshold"
+//     exceeds "ltv").
+//
+// Aliases name the subject and object in other words, ObjectAntonyms name
+// the object's negation ("immune to liquidation"). Protocols limits a model
+// to text naming one of them, Unless drops it for text naming one of those
+// (a model of token approvals does not hold for Permit2's expiring ones).
+// Confidence (default DefaultModelConfidence) weighs a contradiction;
+// Decisive marks a definition or bound whose unconditional contradiction is
+// simply false (see Consistency).
 type Model struct {
 	Statement  string   `json:"statement"`
 	Subject    string   `json:"subject"`
@@ -26,8 +46,44 @@ type Model struct {
 	Object     string   `json:"object"`
 	Conditions []string `json:"conditions,omitempty"`
 
-	parsed *keyed // set by LoadModels
+	Area           string    `json:"area,omitempty"`
+	Confidence     float64   `json:"confidence,omitempty"`
+	Decisive       bool      `json:"decisive,omitempty"`
+	Protocols      []string  `json:"protocols,omitempty"`
+	Unless         []string  `json:"unless,omitempty"`
+	SubjectAliases []string  `json:"subject_aliases,omitempty"`
+	ObjectAliases  []string  `json:"object_aliases,omitempty"`
+	ObjectAntonyms []string  `json:"object_antonyms,omitempty"`
+	Min            *float64  `json:"min,omitempty"`
+	Max            *float64  `json:"max,omitempty"`
+	Values         []float64 `json:"values,omitempty"`
+	Unit           string    `json:"unit,omitempty"`
+
+	parsed *keyed      // set by LoadModels
+	terms  *modelTerms // set by LoadModels
 }
+
+// Relations only models state.
+const (
+	RelIsNot   = "is_not"
+	RelWithin  = "within"
+	RelOneOf   = "one_of"
+	RelExceeds = "exceeds"
+)
+
+// DefaultModelConfidence is a model's confidence when its line names none.
+const DefaultModelConfidence = 0.9
+
+// HighConfidence is the boundary at and above which a contradicted model
+// raises scrutiny (the seed's "contradicts established theory"): 0.8, the
+// seed's own line between a trusted and an ordinary clade member. Below it
+// a model is a rule of thumb ("more staking lowers the yield, all else
+// equal"): contradicting it still fails the L3b vote, but only as one vote.
+const HighConfidence = 0.8
+
+// DecisiveConfidence is the least confidence of a model whose contradiction
+// may be decisive: a Decisive model below it only raises scrutiny.
+const DecisiveConfidence = 0.95
 
 // ErrModel is wrapped by every error LoadModels returns for a bad line.
 var ErrModel = errors.New("invalid mental model")
@@ -62,9 +118,11 @@ func ReadModelsFile(path string) ([]Model, error) {
 
 // LoadModels reads mental models as JSON Lines, one Model per line; blank
 // lines and lines starting with # are ignored. Every model needs a
-// statement, subject, object and one of the relations increases, decreases,
-// requires, implies, bounded_by. An error names the line and wraps ErrModel
-// (or the reader's error).
+// statement, subject, object (but within and one_of) and one of the
+// relations increases, decreases, requires, implies, bounded_by, is, is_not,
+// within (with min or max), one_of (with values) and exceeds; a confidence,
+// if given, lies in (0, 1]. An error names the line and wraps ErrModel (or
+// the reader's error).
 func LoadModels(r io.Reader) ([]Model, error) {
 	var out []Model
 	sc := bufio.NewScanner(r)
@@ -83,20 +141,25 @@ func LoadModels(r io.Reader) ([]Model, error) {
 		switch {
 		case strings.TrimSpace(m.Statement) == "":
 			return nil, fmt.Errorf("line %d: %w: statement is empty", n, ErrModel)
-		case strings.TrimSpace(m.Subject) == "" || strings.TrimSpace(m.Object) == "":
+		case strings.TrimSpace(m.Subject) == "" || strings.TrimSpace(m.Object) == "" && m.Relation != RelWithin && m.Relation != RelOneOf:
 			return nil, fmt.Errorf("line %d: %w: subject and object are required", n, ErrModel)
 		}
-		switch m.Relation {
-		case RelIncreases, RelDecreases, RelRequires, RelImplies, RelBoundedBy:
-		default:
-			return nil, fmt.Errorf("line %d: %w: relation %q is not one of increases, decreases, requires, implies, bounded_by", n, ErrModel, m.Relation)
+		if err := m.check(); err != nil {
+			return nil, fmt.Errorf("line %d: %w: %v", n, ErrModel, err)
 		}
 		k := key(m.claim())
 		m.parsed = &k
+		t := m.compile()
+		m.terms = &t
 		out = append(out, m)
 	}
 	if err := sc.Err(); err != nil {
 		return nil, fmt.Errorf("read mental models: %w", err)
+	}
+	owners := propertyOwners(out)
+	for i := range out {
+		out[i].terms.rival = rivalTerms(*out[i].terms, owners)
+		out[i].terms.rivalsKnown = true
 	}
 	return out, nil
 }
@@ -119,29 +182,419 @@ func (m Model) claim() Claim {
 	return c
 }
 
+// check reports what makes a model unusable.
+func (m Model) check() error {
+	switch m.Relation {
+	case RelIncreases, RelDecreases, RelRequires, RelImplies, RelBoundedBy, RelIs, RelIsNot, RelExceeds:
+	case RelWithin:
+		if m.Min == nil && m.Max == nil {
+			return errors.New("within needs min or max")
+		}
+		if m.Min != nil && m.Max != nil && *m.Min > *m.Max {
+			return errors.New("min is above max")
+		}
+	case RelOneOf:
+		if len(m.Values) == 0 {
+			return errors.New("one_of needs values")
+		}
+	default:
+		return fmt.Errorf("relation %q is not one of increases, decreases, requires, implies, bounded_by, is, is_not, within, one_of, exceeds", m.Relation)
+	}
+	if m.Confidence < 0 || m.Confidence > 1 {
+		return fmt.Errorf("confidence %v is outside (0, 1]", m.Confidence)
+	}
+	return nil
+}
+
+// confidence is the model's confidence, DefaultModelConfidence if unset.
+func (m Model) confidence() float64 {
+	if m.Confidence == 0 {
+		return DefaultModelConfidence
+	}
+	return m.Confidence
+}
+
+// structured reports whether the model is read from mentions (see
+// mention.go) rather than from extracted claims.
+func (m Model) structured() bool {
+	switch m.Relation {
+	case RelIs, RelIsNot, RelWithin, RelOneOf, RelExceeds:
+		return true
+	}
+	return false
+}
+
+// modelTerms are a model's phrases as canonical stems.
+type modelTerms struct {
+	subj, obj, anto, protocols, unless []term
+	// rival are the subjects of the other property models on the same
+	// object, worked out by LoadModels for the models it loads together
+	// (rivalsKnown), else by Consistency per call.
+	rival       []term
+	rivalsKnown bool
+}
+
+func (m Model) compile() modelTerms {
+	return modelTerms{
+		subj:      terms([]string{m.Subject}, m.SubjectAliases),
+		obj:       terms([]string{m.Object}, m.ObjectAliases),
+		anto:      terms(m.ObjectAntonyms),
+		protocols: terms(m.Protocols),
+		unless:    terms(m.Unless),
+	}
+}
+
+func (m Model) compiled() modelTerms {
+	if m.terms != nil {
+		return *m.terms
+	}
+	return m.compile()
+}
+
 // Consistency is Layer 3b: it fails a candidate with a claim that
-// contradicts a mental model — the same subject and object (fuzzy match on
-// word stems) with the opposite direction, or the denial of a model's requirement,
-// implication or bound. The seed makes this a vote, not a veto: models can be
-// wrong for novel conditions, so a contradiction under conditions the model
-// does not name scores 0.6 and an unconditional one 0.9. Reasons quote the
-// model's statement.
+// contradicts a mental model. Directional, requirement, implication and
+// bound models are compared with the claims ExtractClaims finds (the same
+// subject and object by word stems, the opposite direction or the denial);
+// property, range, set and comparison models with what the candidate's
+// clauses say of the model's subject (see Model). A claim that matches no
+// model is not a contradiction.
+//
+// The seed makes this a vote, not a veto, since models can be wrong for
+// novel conditions. A contradiction scores the model's confidence, two
+// thirds of it when the claim holds under a condition the model does not
+// name ("if", "when", "during"…); the vote fails at FailScore. An
+// unconditional contradiction of a model at HighConfidence or above sets
+// Scrutiny; of a Decisive model at DecisiveConfidence or above, Decisive.
+// Questions and reported speech ("some say…", "beware of…") assert nothing.
+// Reasons quote the model's statement and describe the claim in the model's
+// words, never echoing the candidate's text.
 func Consistency(c Candidate, models []Model) Vote {
 	v := Vote{Layer: knowledge.LayerConsistency, Pass: true}
+	hit := func(m *Model, conditional bool, claim string) {
+		conf := m.confidence()
+		score := conf
+		if conditional {
+			score = conf * 2 / 3
+		}
+		v.Score = max(v.Score, score)
+		if score >= FailScore && !conditional {
+			v.Scrutiny = v.Scrutiny || conf >= HighConfidence
+			v.Decisive = v.Decisive || m.Decisive && conf >= DecisiveConfidence
+		}
+		v.Reasons = append(v.Reasons, fmt.Sprintf("contradicts mental model %q: claim %s", m.Statement, claim))
+	}
 	for _, cl := range keyAll(c.claims()) {
-		for _, m := range models {
+		for i := range models {
+			m := &models[i]
+			if m.structured() {
+				continue
+			}
 			mc := m.keyed()
 			if !contradicts(cl, mc) {
 				continue
 			}
-			score := 0.9
-			if len(cl.Conditions) > 0 && len(mc.Conditions) == 0 {
-				score = 0.6
+			hit(m, len(cl.Conditions) > 0 && len(mc.Conditions) == 0, describe(cl.Claim))
+		}
+	}
+	vs := views(c.text())
+	if len(vs) > 0 {
+		var owners map[string][]term
+		rivals := func() map[string][]term { // only needed once a property's subject is found
+			if owners == nil {
+				owners = propertyOwners(models)
 			}
-			v.Score = max(v.Score, score)
-			v.Reasons = append(v.Reasons, fmt.Sprintf("contradicts mental model %q: claim %s", m.Statement, cl.Claim))
+			return owners
+		}
+		for _, vw := range vs {
+			if vw.question || vw.reported {
+				continue
+			}
+			for i := range models {
+				m := &models[i]
+				if !m.structured() {
+					continue
+				}
+				if claim, conditional, ok := m.contradictedBy(vw, rivals); ok {
+					hit(m, conditional, claim)
+				}
+			}
 		}
 	}
 	v.Pass = v.Score < FailScore
+	if v.Pass {
+		v.Scrutiny, v.Decisive = false, false
+	}
 	return v
+}
+
+// describe renders an extracted claim for a reason.
+func describe(c Claim) string {
+	rel := c.Relation
+	if c.Negated {
+		rel = "not " + rel
+	}
+	return fmt.Sprintf("%s %s %s", c.Subject, rel, c.Object)
+}
+
+// text is what L3b reads of a candidate: its content and its structured
+// claim as a sentence.
+func (c Candidate) text() string {
+	if c.Entry == nil {
+		return ""
+	}
+	s := c.Entry.Content
+	if k := c.Entry.Claim; k != nil && k.Subject != "" {
+		s += ".\n" + k.Subject + " " + strings.ReplaceAll(k.Relation, "_", " ") + " " + k.Object
+		for _, cond := range k.Conditions {
+			s += " when " + cond
+		}
+	}
+	return s
+}
+
+// propertyOwners maps each property object (and antonym) of the is and is_not models to
+// the subjects that have a model on it, so that in "unlike stETH, wstETH
+// does not rebase" the denial is read as wstETH's, not stETH's.
+func propertyOwners(models []Model) map[string][]term {
+	out := map[string][]term{}
+	for _, m := range models {
+		if m.Relation != RelIs && m.Relation != RelIsNot {
+			continue
+		}
+		t := m.compiled()
+		for _, o := range append(t.obj[:len(t.obj):len(t.obj)], t.anto...) {
+			k := strings.Join(o, " ")
+			out[k] = append(out[k], t.subj...)
+		}
+	}
+	return out
+}
+
+// contradictedBy reports whether a sentence contradicts a structured model,
+// describes the claim, and says whether the sentence makes it under a
+// condition.
+func (m *Model) contradictedBy(vw view, rivals func() map[string][]term) (claim string, conditional, ok bool) {
+	t := m.compiled()
+	if len(t.protocols) > 0 && !mentions(vw.all, t.protocols) || len(t.unless) > 0 && mentions(vw.all, t.unless) {
+		return "", false, false
+	}
+	if !vw.mayMention(t.subj) {
+		return "", false, false
+	}
+	for ci, toks := range vw.clauses {
+		subj := find(toks, t.subj)
+		if len(subj) == 0 {
+			continue
+		}
+		switch m.Relation {
+		case RelIs, RelIsNot:
+			if claim, used, ok := m.property(toks, t, subj, rivals); ok {
+				return claim, vw.conditional(ci, used...), true
+			}
+		case RelWithin, RelOneOf:
+			for _, s := range subj {
+				lo, hi := segment(toks, s.s, s.e)
+				if negations(toks, lo, hi, subj) > 0 {
+					continue
+				}
+				for _, iv := range numbersNear(toks, s) {
+					if iv.unit == m.Unit && m.outside(iv) {
+						return fmt.Sprintf("%s is %s", m.Subject, iv), vw.conditional(ci, s), true
+					}
+				}
+			}
+		case RelExceeds:
+			obj := find(toks, t.obj)
+			for _, a := range subj {
+				for _, b := range obj {
+					if owned(toks, a) || owned(toks, b) {
+						continue
+					}
+					c := 0
+					if a.e <= b.s {
+						c = comparison(toks, a, b)
+					} else if b.e <= a.s {
+						c = -comparison(toks, b, a)
+					}
+					lo, hi := segment(toks, min(a.s, b.s), max(a.e, b.e))
+					if negations(toks, lo, hi, subj, obj)%2 == 1 {
+						c = -c
+					}
+					if c < 0 && !vw.conditional(ci, a, b) {
+						return fmt.Sprintf("%s is not above %s", m.Subject, m.Object), false, true
+					}
+				}
+			}
+		}
+	}
+	return "", false, false
+}
+
+var ownerWords = set("current", "your", "position", "account", "actual", "user", "my", "our", "their", "effective", "realized")
+
+// owned reports whether the mention at sp is a particular account's value
+// ("your LTV") rather than the protocol's parameter.
+func owned(toks []string, sp span) bool {
+	for i := max(0, sp.s-2); i < sp.s; i++ {
+		if ownerWords[toks[i]] {
+			return true
+		}
+	}
+	return false
+}
+
+// property reads an is or is_not model in one clause: an object mention
+// owned by the model's subject (the nearest subject before it, else after
+// it, with no rival subject of the same property in between), affirmed or
+// denied by the negations of the comma-separated parts from the subject to
+// the object. An antonym mention counts as the object denied; a mention
+// inside a longer one of the other kind is ignored, and so is an object
+// after "to" (a purpose: "simulate to ensure…").
+func (m *Model) property(toks []string, t modelTerms, subj []span, rivals func() map[string][]term) (string, []span, bool) {
+	obj, anto := findLoose(toks, t.obj), findLoose(toks, t.anto)
+	if len(obj)+len(anto) == 0 {
+		return "", nil, false
+	}
+	obj, anto = outer(obj, anto), outer(anto, obj)
+	rt := t.rival
+	if !t.rivalsKnown {
+		rt = rivalTerms(t, rivals())
+	}
+	rival := find(toks, rt)
+	for k, list := range [][]span{obj, anto} {
+		for _, o := range list {
+			if o.s > 0 && is(toks[o.s-1], "to") && k == 0 {
+				continue
+			}
+			s, ok := owner(subj, rival, o)
+			if !ok || s.e <= o.s && purpose(toks[s.e:o.s]) {
+				continue
+			}
+			if m.Min != nil || m.Max != nil {
+				inRange := false
+				for _, iv := range numbersNear(toks, s) {
+					inRange = inRange || iv.unit == m.Unit && m.inside(iv)
+				}
+				if !inRange {
+					continue
+				}
+			}
+			lo, hi := segment(toks, min(s.s, o.s), max(s.e, o.e))
+			neg := negations(toks, lo, hi, subj, obj, anto)
+			affirmed := (neg%2 == 0) == (k == 0)
+			if affirmed == (m.Relation == RelIsNot) {
+				verb := "is"
+				if !affirmed {
+					verb = "is not"
+				}
+				return fmt.Sprintf("%s %s %s", m.Subject, verb, m.Object), []span{s, o}, true
+			}
+		}
+	}
+	return "", nil, false
+}
+
+// outer drops the spans of a that lie inside a longer span of b.
+func outer(a, b []span) []span {
+	var out []span
+next:
+	for _, x := range a {
+		for _, y := range b {
+			if y.s <= x.s && x.e <= y.e && y.e-y.s > x.e-x.s {
+				continue next
+			}
+		}
+		out = append(out, x)
+	}
+	return out
+}
+
+// rivalTerms returns the subjects of other property models that share an
+// object or antonym with t.
+func rivalTerms(t modelTerms, owners map[string][]term) []term {
+	own := map[string]bool{}
+	for _, x := range t.subj {
+		own[strings.Join(x, " ")] = true
+	}
+	var out []term
+	for _, o := range append(t.obj[:len(t.obj):len(t.obj)], t.anto...) {
+		for _, r := range owners[strings.Join(o, " ")] {
+			if k := strings.Join(r, " "); !own[k] {
+				own[k] = true
+				out = append(out, r)
+			}
+		}
+	}
+	return out
+}
+
+// owner returns the subject mention an object mention o belongs to: the
+// nearest subject before it, else the nearest after it, counting the rival
+// subjects of the same property (a rival nearer than ours owns o).
+func owner(subj, rival []span, o span) (span, bool) {
+	type cand struct {
+		sp  span
+		our bool
+	}
+	var before, after *cand
+	consider := func(sp span, our bool) {
+		switch {
+		case sp.e <= o.s && (before == nil || sp.s > before.sp.s):
+			before = &cand{sp, our}
+		case sp.s >= o.e && (after == nil || sp.s < after.sp.s):
+			after = &cand{sp, our}
+		}
+	}
+	for _, s := range subj {
+		consider(s, true)
+	}
+	for _, r := range rival {
+		if !slices.ContainsFunc(subj, func(s span) bool { return s.s <= r.s && r.e <= s.e }) {
+			consider(r, false)
+		}
+	}
+	c := before
+	if c == nil {
+		c = after
+	}
+	if c == nil || !c.our {
+		return span{}, false
+	}
+	return c.sp, true
+}
+
+func (m *Model) bounds() (lo, hi float64) {
+	lo, hi = math.Inf(-1), math.Inf(1)
+	if m.Min != nil {
+		lo = *m.Min
+	}
+	if m.Max != nil {
+		hi = *m.Max
+	}
+	return lo, hi
+}
+
+// inside reports whether every value of iv lies in the model's range.
+func (m *Model) inside(iv interval) bool {
+	lo, hi := m.bounds()
+	return iv.lo >= lo && iv.hi <= hi
+}
+
+// outside reports whether iv states a value the model rules out: for
+// within, no value of iv lies in the range; for one_of, iv is a single
+// value none of Values.
+func (m *Model) outside(iv interval) bool {
+	if m.Relation == RelOneOf {
+		if !iv.point() {
+			return false
+		}
+		for _, v := range m.Values {
+			if math.Abs(v-iv.lo) <= 1e-9*max(1, math.Abs(v)) {
+				return false
+			}
+		}
+		return true
+	}
+	lo, hi := m.bounds()
+	return iv.hi < lo || iv.lo > hi
 }

@@ -136,27 +136,3 @@ func adjacent(s string, a, b []int) bool {
 	gap = strings.ReplaceAll(gap, " is ", " ")
 	return strings.Trim(gap, " \t:=→->()[]`'\",") == ""
 }
-
-// splitSentences splits text at sentence ends and line breaks; a dot
-// inside a number or an identifier does not end a sentence.
-func splitSentences(text string) []string {
-	var out []string
-	start := 0
-	for i := 0; i < len(text); i++ {
-		c := text[i]
-		end := c == '\n' || c == ';'
-		if (c == '.' || c == '!' || c == '?') && (i+1 == len(text) || text[i+1] == ' ' || text[i+1] == '\n') {
-			end = true
-		}
-		if end {
-			if s := strings.TrimSpace(text[start : i+1]); s != "" {
-				out = append(out, s)
-			}
-			start = i + 1
-		}
-	}
-	if s := strings.TrimSpace(text[start:]); s != "" {
-		out = append(out, s)
-	}
-	return out
-}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"slices"
 	"strings"
 	"time"
 
@@ -13,8 +14,10 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
 
+	"github.com/wardhq/ward/internal/addrbook"
 	"github.com/wardhq/ward/internal/chain"
 	"github.com/wardhq/ward/internal/knowledge"
+	"github.com/wardhq/ward/internal/reason"
 	"github.com/wardhq/ward/internal/validate"
 )
 
@@ -46,6 +49,11 @@ type OnChainConfig struct {
 	MaxClaims int
 	// Timeout bounds the reads for one entry (default 5 s).
 	Timeout time.Duration
+	// Book is the address book the entry's identities (what it says an
+	// address is) and token decimals are checked against, with or
+	// without a chain: the operator's book, overrides applied (nil: the
+	// shipped book).
+	Book *addrbook.Book
 }
 
 // Defaults of OnChainConfig.
@@ -72,7 +80,15 @@ func (c OnChainConfig) withDefaults() OnChainConfig {
 	return c
 }
 
-// OnChain returns Stage 2's deterministic layer L3 (seed 4.3): it reads the
+// OnChain returns Stage 2's deterministic layer L3 (seed 4.3). First it
+// checks, against cfg.Book and without a chain, what the entry says
+// addresses are and the protocol numbers it states
+// (validate.BookVerifier: a token symbol, contract role or price feed
+// bound to an address, a look-alike of a book address, token decimals, a
+// Uniswap V3 tier's tick spacing, an impossible LTV or liquidation
+// threshold): a contradiction fails decisively, score 1, with reasons
+// starting "verifiable_claim_false: " and naming the book's value, and
+// code KNOWLEDGE_VERIFIABLE_CLAIM_FALSE. Then it reads the
 // chain to check the entry's verifiable claims (validate.EntryVerifiable:
 // ETH and ERC-20 balances, total supplies, price feed answers, pool
 // reserves, V3 pool liquidity, pool prices, each naming its addresses), each
@@ -92,16 +108,18 @@ func (c OnChainConfig) withDefaults() OnChainConfig {
 // LatestTolerance; a mismatch there proves nothing about when it was made,
 // so it is reported and not decisive. An error (the node failed, the
 // block is ahead of the chain's head or its state is pruned, the timeout
-// passed) means the layer could not decide. A nil r skips every entry.
+// passed) means the layer could not decide. A nil r reads no chain: only
+// the book decides.
 //
 // The validator is safe for concurrent use.
 func OnChain(r ChainReader, cfg OnChainConfig) Validator {
-	return &onChain{r: r, cfg: cfg.withDefaults()}
+	return &onChain{r: r, cfg: cfg.withDefaults(), book: validate.NewBookVerifier(cfg.Book)}
 }
 
 type onChain struct {
-	r   ChainReader
-	cfg OnChainConfig
+	r    ChainReader
+	cfg  OnChainConfig
+	book *validate.BookVerifier
 }
 
 func (o *onChain) Layer() knowledge.Layer { return knowledge.LayerOnChain }
@@ -111,11 +129,32 @@ func (o *onChain) Layer() knowledge.Layer { return knowledge.LayerOnChain }
 var errUnverifiable = errors.New("unverifiable")
 
 func (o *onChain) Validate(ctx context.Context, c *Candidate, _ *Grimoire) (Vote, error) {
-	skip := func(why string) (Vote, error) {
-		return Vote{Layer: knowledge.LayerOnChain, Skipped: true, Reasons: []string{why}}, nil
-	}
 	if c == nil || c.Entry == nil {
 		return Vote{}, errors.New("on-chain: no entry")
+	}
+	if err := ctx.Err(); err != nil {
+		return Vote{}, err
+	}
+	b := o.book.Vote(c.Entry)
+	if b.Decisive {
+		return Vote{Layer: knowledge.LayerOnChain, Score: b.Score, Decisive: true, Reasons: b.Reasons, Code: reason.KnowledgeVerifiableFalse}, nil
+	}
+	v, err := o.chain(ctx, c)
+	if err != nil || v.Decisive || !v.Skipped {
+		return v, err
+	}
+	// What the book verified says nothing more about the entry's advice
+	// than a verified number: it is reported in the skipped vote.
+	if !slices.Equal(b.Reasons, []string{validate.NothingInBook}) {
+		v.Reasons = append(b.Reasons, v.Reasons...)
+	}
+	return v, nil
+}
+
+// chain reads the chain to check the entry's verifiable claims.
+func (o *onChain) chain(ctx context.Context, c *Candidate) (Vote, error) {
+	skip := func(why string) (Vote, error) {
+		return Vote{Layer: knowledge.LayerOnChain, Skipped: true, Reasons: []string{why}}, nil
 	}
 	claims := validate.EntryVerifiable(c.Entry)
 	if len(claims) == 0 {
@@ -156,7 +195,8 @@ func (o *onChain) Validate(ctx context.Context, c *Candidate, _ *Grimoire) (Vote
 			// made: a mismatch now proves nothing about then.
 			stale = append(stale, res.String())
 		case !res.holds:
-			return Vote{Layer: knowledge.LayerOnChain, Score: 1, Decisive: true, Reasons: []string{"provably false: " + res.String()}}, nil
+			return Vote{Layer: knowledge.LayerOnChain, Score: 1, Decisive: true, Code: reason.KnowledgeVerifiableFalse,
+				Reasons: []string{validate.FalsePrefix + "provably false: " + res.String()}}, nil
 		default:
 			verified = append(verified, res.String())
 		}

@@ -13,6 +13,10 @@ import (
 	"github.com/wardhq/ward/internal/tool"
 )
 
+// NothingInBook is the reason of a BookVerifier vote on an entry that
+// states nothing the book can check.
+const NothingInBook = "no identity or mechanics the address book can check"
+
 // FalsePrefix starts every reason of a claim the book or the chain
 // contradicts.
 const FalsePrefix = "verifiable_claim_false: "
@@ -27,10 +31,18 @@ const FalsePrefix = "verifiable_claim_false: "
 // changed anywhere (a typo, or an edit that keeps the checksum plausible)
 // is a look-alike too: two random addresses agree on 2.5 of 40 digits on
 // average, so 36 agreeing digits is never chance.
+//
+// Both arguments hold for random digits only: predeploys (0x4200…0006),
+// precompiles and vanity addresses (0x0000…) are mostly zeros, and two of
+// them agree on their zeros by design. Agreement counts only on digits
+// other than 0: at least LookalikeSignificant of the matching leading and
+// trailing digits, and of the agreeing digits of a near copy.
 const (
-	LookalikeLead    = 4
-	LookalikeTrail   = 4
-	LookalikeMaxDiff = 4
+	LookalikeLead        = 4
+	LookalikeTrail       = 4
+	LookalikeMaxDiff     = 4
+	LookalikeSignificant = 4
+	nearCopySignificant  = 24
 )
 
 // BookVerifier checks what a text says addresses are (ExtractIdentities)
@@ -176,7 +188,7 @@ func (v *BookVerifier) Vote(e *knowledge.Entry) Vote {
 		why[i] = "verified in ward's address book: " + s
 	}
 	if len(why) == 0 {
-		why = []string{"no identity the address book can check"}
+		why = []string{NothingInBook}
 	}
 	return Vote{Layer: knowledge.LayerOnChain, Skipped: true, Reasons: why}
 }
@@ -437,19 +449,29 @@ func (v *BookVerifier) lookalike(a Address) (known, Address, bool) {
 			continue
 		}
 		bh := v.allHex[i]
-		lead, trail, diff := 0, 0, 0
+		lead, trail, ends, diff, agree := 0, 0, 0, 0, 0
 		for lead < len(ah) && ah[lead] == bh[lead] {
+			if ah[lead] != '0' {
+				ends++
+			}
 			lead++
 		}
 		for trail < len(ah) && ah[len(ah)-1-trail] == bh[len(bh)-1-trail] {
+			if ah[len(ah)-1-trail] != '0' {
+				ends++
+			}
 			trail++
 		}
 		for i := range ah {
-			if ah[i] != bh[i] {
+			switch {
+			case ah[i] != bh[i]:
 				diff++
+			case ah[i] != '0':
+				agree++
 			}
 		}
-		if lead >= LookalikeLead && trail >= LookalikeTrail || diff <= LookalikeMaxDiff {
+		if lead >= LookalikeLead && trail >= LookalikeTrail && ends >= LookalikeSignificant ||
+			diff <= LookalikeMaxDiff && agree >= nearCopySignificant {
 			return v.known[b][0], b, true
 		}
 	}

@@ -63,7 +63,12 @@ func ExtractIdentities(text string) []Identity {
 			if w.kind != wordAddress {
 				continue
 			}
-			id := Identity{Written: w.text, Start: cl.off + w.start, End: cl.off + w.end, Clause: cl.lower}
+			id := Identity{Written: w.text, Clause: cl.lower}
+			id.Start, id.End = cl.off+w.start, cl.off+w.end
+			if cl.row != [2]int{} {
+				k := strings.Index(text[cl.row[0]:cl.row[1]], w.text)
+				id.Start, id.End = cl.row[0]+k, cl.row[0]+k+len(w.text)
+			}
 			if _, err := hex.Decode(id.Address[:], []byte(strings.ToLower(w.text[2:]))); err != nil {
 				continue
 			}
@@ -116,6 +121,19 @@ type clause struct {
 	off         int
 	words       []word
 	chain       uint64 // a chain named in a table's header, for its rows
+	// row is the source span of a table row, whose text is rewritten
+	// (cells prefixed with their headers): offsets in it are not the
+	// source's.
+	row [2]int
+}
+
+// span returns the source span of [i, j) of the clause: itself, or the
+// whole row for a table row.
+func (c clause) span(i, j int) (int, int) {
+	if c.row != [2]int{} {
+		return c.row[0], c.row[1]
+	}
+	return c.off + i, c.off + j
 }
 
 // clauses splits text into sentences (and markdown table rows), each
@@ -158,7 +176,7 @@ func clauses(text string) []clause {
 				b.WriteString(c)
 			}
 			cl := newClause(b.String(), s)
-			cl.chain = headerChain
+			cl.chain, cl.row = headerChain, [2]int{s, end}
 			for i := range cl.words {
 				if cl.words[i].text == "|" {
 					// Cells of one row name one thing: bind across them.
@@ -195,7 +213,19 @@ func isSeparatorRow(cells []string) bool {
 }
 
 func newClause(text string, off int) clause {
-	return clause{text: text, lower: strings.ToLower(text), off: off, words: classify(text)}
+	return clause{text: text, lower: asciiLower(text), off: off, words: classify(text)}
+}
+
+// asciiLower lower-cases the ASCII letters of s only, so that offsets in
+// it are offsets in s (strings.ToLower may change a text's length).
+func asciiLower(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if c >= 'A' && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
 }
 
 // classify splits text into words and says what each is: addresses,
@@ -254,7 +284,10 @@ func split(text string) []word {
 				break
 			}
 			t := text[i:j]
-			ws = append(ws, word{text: t, lower: strings.ToLower(t), start: i, end: j})
+			if k := len(t) - 2; k > 0 && (t[k:] == "'s" || t[k:] == "'S") {
+				t = t[:k] // "Arbitrum's USDC": the chain's
+			}
+			ws = append(ws, word{text: t, lower: asciiLower(t), start: i, end: i + len(t)})
 			i = j
 		case strings.IndexByte("|,:=()", c) >= 0:
 			ws = append(ws, word{text: text[i : i+1], lower: text[i : i+1], start: i, end: i + 1})
@@ -310,21 +343,22 @@ var acronyms = set("LTV LLTV APR APY TVL LP LPs AMM AMMs DEX DEXs CEX MEV NFT EO
 // is named: "USDC's official contract address on Base is 0x…".
 var fillerWords = set("at is are was the a an its it's address addresses addr contract contracts token tokens " +
 	"on in of official canonical native real correct verified current currently deployed deployment lives located " +
-	"found here use using erc20 erc-20 proxy now has been moved migrated to s called named listed " +
+	"found here use using erc20 erc-20 proxy now has been moved migrated s called named listed " +
 	"chain network id chainid")
 
 // breakWords end a binding: what comes before them names something else.
 var breakWords = set("and or but whereas while versus vs than for from with against into")
 
 // warnWords say the address next to them is not to be trusted.
-var warnWords = set("not never no avoid scam scams scammer fake fakes phishing malicious impostor imposter spoof spoofed " +
+var warnWords = set("not never no avoid scam scams scammer scammers fake fakes phishing malicious impostor imposter spoof spoofed " +
 	"spoofing counterfeit beware poison poisoned poisoning drainer exploit exploiter exploited attacker hacker " +
 	"hacked honeypot lookalike look-alike imitation imitates mimic mimics bogus fraud fraudulent rug rugged " +
 	"blacklisted blocklisted compromised deprecated wrong incorrect unofficial unverified suspicious dont don't")
 
 // strongWarn words warn about the address they follow too ("0x… is a
 // scam"); "not" after an address is too weak ("0x…, not the old one").
-var strongWarn = set("scam scams scammer fake phishing malicious impostor imposter spoof spoofed counterfeit poison " +
+var strongWarn = set("scam scams scammer scammers fake phishing mimic mimics mimicking impersonates impersonating " +
+	"impersonator posing masquerading malicious impostor imposter spoof spoofed counterfeit poison " +
 	"poisoned drainer exploiter attacker hacker honeypot lookalike look-alike imitation bogus fraud fraudulent " +
 	"blacklisted blocklisted compromised unofficial suspicious")
 
@@ -391,6 +425,11 @@ func bindAt(id *Identity, ws []word, i, dir int) bool {
 		case wordChain:
 			continue
 		case wordSymbol:
+			if dir < 0 && acted(ws, j) {
+				// "swap 100 USDC at 0x…": the address is where the
+				// token is traded, not the token.
+				return true
+			}
 			id.Symbol = w.text
 			return true
 		case wordRole, wordFeed:
@@ -410,6 +449,32 @@ func bindAt(id *Identity, ws []word, i, dir int) bool {
 				id.Symbol, id.Feed = p.feedOf, true
 			}
 			return true
+		}
+		return false
+	}
+	return false
+}
+
+// actionVerbs act on a token: the address after "swap USDC at" or
+// "send USDC to" is a venue or a recipient, not USDC.
+var actionVerbs = set("swap swaps swapping swapped sell sells selling sold buy buys buying bought trade trades trading " +
+	"traded send sends sending sent transfer transfers transferring transferred deposit deposits depositing deposited " +
+	"withdraw withdraws withdrawing withdrew bridge bridges bridging bridged approve approves approving approved stake " +
+	"stakes staking staked lend lends lending lent borrow borrows borrowing borrowed supply supplies supplying supplied " +
+	"provide provides providing provided route routes routing routed pay pays paying paid move moves moving moved " +
+	"wrap wraps wrapping wrapped unwrap unwraps unwrapping unwrapped convert converts converting converted")
+
+// acted reports whether the symbol at ws[j] is the object of an action
+// verb, past an amount ("swap 100 USDC", "send $5k of USDC").
+func acted(ws []word, j int) bool {
+	for k, n := j-1, 0; k >= 0 && n < 3; k, n = k-1, n+1 {
+		w := ws[k]
+		switch {
+		case actionVerbs[w.lower]:
+			return true
+		case w.lower == "of" || w.lower == "all" || w.lower == "your" || w.lower == "the" || w.lower == "some" ||
+			w.text[0] >= '0' && w.text[0] <= '9' || w.text[0] == '$':
+			continue
 		}
 		return false
 	}

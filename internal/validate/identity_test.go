@@ -261,3 +261,84 @@ func TestBookVerifierVote(t *testing.T) {
 		t.Errorf("structured claim vote %+v, want decisive", claim)
 	}
 }
+
+// TestBookVerifierClean: ordinary DeFi knowledge, with addresses used as
+// venues, recipients, warnings and real deployments the book does not
+// list, is never contradicted.
+func TestBookVerifierClean(t *testing.T) {
+	v := NewBookVerifier(nil)
+	for _, text := range []string{
+		"To swap on Arbitrum, approve Permit2 (" + permit2 + ") once, then call the Universal Router.",
+		"WETH on Base and Optimism is the predeploy 0x4200000000000000000000000000000000000006.",
+		"The Uniswap V3 factory 0x1F98431c8aD98523631AE4a59f267346ea31F984 is the same on Ethereum, Arbitrum, Optimism and Polygon.",
+		"USDC.e on Arbitrum (0xFF970A61A04b1cA14834A43f5dE4533eBDDB5CC8) is the bridged version; prefer native USDC at " + usdcArb + ".",
+		"Address poisoning: scammers send zero-value transfers from " + usdcBaseLike + ", which mimics USDC on Base, to get into your history.",
+		"A phishing site told users that USDC on Base was " + usdcBaseOneOf + "; the real one ends in 2913.",
+		"Multicall3 is deployed at " + multicall3 + " on almost every EVM chain.",
+		"The Chainlink ETH/USD feed on Ethereum is 0x5f4eC3Df9cbd43714FE2740f5E3616155c5b8419.",
+		"Uniswap V3's original SwapRouter 0xE592427A0AEce92De3Edee1F18E0157C05861564 takes a deadline in its params.",
+		"On Polygon, USDT is 0xc2132D05D31c914a87C6611C10748AEb04B58e8F with 6 decimals.",
+		"The Aave V3 Pool on Arbitrum is 0x794a61358D6845594F94dc1DB02A252b5b4814aD.",
+		"Swap USDC to WETH through SwapRouter02 (" + router02 + ") on Ethereum.",
+		"Send USDC to " + unknownAddr + " (your Safe) after each harvest.",
+		"Swap 500 USDC at " + unknownAddr + " only when the pool is deep.",
+		"The ETH/USDC 0.05% pool on Base is 0xd0b53D9277642d899DF5C87A3966A349A798F224.",
+		"cbBTC on Base: 0xcbB7C0000aB88B473b1f5aFd9ef808440eed33Bf (8 decimals).",
+		"USDT on Ethereum (0xdAC17F958D2ee523a2206206994597C13D831ec7) has 6 decimals, not 18 like DAI.",
+		"Arbitrum's USDC: " + usdcArb,
+		"| Asset | LTV | Liquidation threshold |\n|---|---|---|\n| WETH | 80.5% | 83% |\n| wstETH | 78.5% | 81% |",
+		"The 0.05% tier (fee 500) has tick spacing 10; the 0.3% tier has tick spacing 60.",
+		"USDC has 6 decimals on every chain in the book, while DAI and WETH have 18 decimals.",
+		"On BNB Chain, USDC is a Binance-pegged token with 18 decimals.",
+		"On Avalanche, USDC is 0xB97EF9Ef8734C71904D8002F8b6Bc66Dd9c48a6E.",
+		"SushiSwap's V3 router on Arbitrum is " + unknownAddr + ".",
+		"Permit2 on a local anvil fork sits at " + unknownAddr + " until you deploy the canonical one.",
+		"Treasury multisig: " + unknownAddr + ". It holds USDC and WETH.",
+		"AI agents should route through " + unknownAddr + " for TOKEN launches.",
+	} {
+		if r := v.Check(text); len(r.False) > 0 {
+			t.Errorf("%q contradicted: %q", text, r.False)
+		}
+	}
+}
+
+func FuzzExtractIdentities(f *testing.F) {
+	for _, s := range []string{"USDC on Base: " + usdcBase, "| Token | Address |\n|---|---|\n| USDC | " + usdcBaseLike + " |",
+		"Do NOT use " + usdcBaseLike + ".", "The 0.05% fee tier has tick spacing 60.", "USDC has 18 decimals.",
+		"Aave V3 WETH: LTV 85%, liquidation threshold 80%.", "Arbitrum's USDC: " + usdcArb, "0x" + strings.Repeat("0", 40) + "'s",
+		"0.01%\xfftiCkspACing0"} { // invalid UTF-8 must not shift offsets
+		f.Add(s)
+	}
+	v := NewBookVerifier(nil)
+	f.Fuzz(func(t *testing.T, text string) {
+		ids := ExtractIdentities(text)
+		if len(ids) > MaxIdentities {
+			t.Fatalf("%d identities", len(ids))
+		}
+		for _, id := range ids {
+			if id.Start < 0 || id.End > len(text) || text[id.Start:id.End] != id.Written {
+				t.Fatalf("identity %q at [%d, %d) of %d bytes", id.Written, id.Start, id.End, len(text))
+			}
+		}
+		for _, m := range ExtractMechanics(text) {
+			if m.Start < 0 || m.End > len(text) || m.Start > m.End {
+				t.Fatalf("mechanic at [%d, %d) of %d bytes", m.Start, m.End, len(text))
+			}
+		}
+		for _, s := range v.Check(text).False {
+			if !strings.HasPrefix(s, FalsePrefix) {
+				t.Fatalf("reason %q", s)
+			}
+		}
+	})
+}
+
+func BenchmarkBookVerifierCheck(b *testing.B) {
+	v := NewBookVerifier(nil)
+	text := "| Token | Chain | Address | Decimals |\n|---|---|---|---|\n| USDC | Base | " + usdcBase + " | 6 |\n| WETH | Ethereum | " + wethEth + " | 18 |\n" +
+		"Swap USDC to WETH through SwapRouter02 (" + router02 + ") on Ethereum; the 0.05% tier has tick spacing 10. " +
+		"Never approve " + usdcBaseLike + ", a fake USDC."
+	for b.Loop() {
+		v.Check(text)
+	}
+}

@@ -100,6 +100,9 @@ func ExtractMechanics(text string) []Mechanic {
 	var out []Mechanic
 	entryChain := onlyChain(text)
 	for ci, cl := range clauses(text) {
+		if len(out) >= MaxMechanics {
+			break
+		}
 		low := cl.lower
 		if containsAny(low, hedgeWords) {
 			continue
@@ -112,12 +115,13 @@ func ExtractMechanics(text string) []Mechanic {
 			chain = entryChain
 		}
 		add := func(m Mechanic, start, end int) {
-			m.ChainID, m.Clause, m.Start, m.End = chain, ci, cl.off+start, cl.off+end
+			m.ChainID, m.Clause = chain, ci
+			m.Start, m.End = cl.span(start, end)
 			if len(out) < MaxMechanics {
 				out = append(out, m)
 			}
 		}
-		for _, m := range reDecimals.FindAllStringSubmatchIndex(low, -1) {
+		for _, m := range reDecimals.FindAllStringSubmatchIndex(low, MaxMechanics) {
 			if containsAny(low, decimalsElsewhere) || hasPrefixAny(strings.TrimLeft(low[m[1]:], " "), "place", "point", "digit") {
 				continue
 			}
@@ -132,9 +136,9 @@ func ExtractMechanics(text string) []Mechanic {
 			add(Mechanic{Kind: MechDecimals, Symbol: sym, Value: float64(n)}, m[0], m[1])
 		}
 		if strings.Contains(low, "spacing") && !containsAny(low, forkPools) {
-			fees := reFeePct.FindAllStringSubmatchIndex(low, -1)
+			fees := reFeePct.FindAllStringSubmatchIndex(low, 4*MaxMechanics)
 			prev := 0
-			for _, m := range reTickSpacing.FindAllStringSubmatchIndex(low, -1) {
+			for _, m := range reTickSpacing.FindAllStringSubmatchIndex(low, MaxMechanics) {
 				sp := -1
 				for g := 2; g < len(m) && sp < 0; g += 2 {
 					sp = atoi(low, m[g], m[g+1])
@@ -151,7 +155,7 @@ func ExtractMechanics(text string) []Mechanic {
 			re   *regexp.Regexp
 			kind MechanicKind
 		}{{reLTV, MechLTV}, {reLiqThreshold, MechLiquidationThreshold}, {reReserveFac, MechReserveFactor}} {
-			for _, m := range lm.re.FindAllStringSubmatchIndex(low, -1) {
+			for _, m := range lm.re.FindAllStringSubmatchIndex(low, MaxMechanics) {
 				v, ok := atof(low, m[2], m[3])
 				if !ok {
 					v, ok = atof(low, m[4], m[5])

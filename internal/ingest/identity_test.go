@@ -96,3 +96,37 @@ func TestOnChainBookOverrides(t *testing.T) {
 		t.Errorf("operator's book: reasons %q, want the identity verified", operator.Reasons)
 	}
 }
+
+// L3 reads an Aave V3 reserve's LTV and liquidation threshold on the dev
+// chain (WETH: 80 %, 82.5 %), with the operator's
+// book naming the chain's Pool and WETH.
+func TestOnChainAaveReserve(t *testing.T) {
+	d, c := devChain(t)
+	p := d.Provider()
+	b, err := addrbook.Shipped().With(addrbook.Overrides{Chains: []*addrbook.Chain{{ID: p.ChainID(),
+		Tokens:    []addrbook.Token{{Address: tool.Address(c.WETH), Symbol: "WETH", Decimals: 18}},
+		Contracts: []addrbook.Contract{{Role: addrbook.AaveV3Pool, Address: tool.Address(c.AavePool)}}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := OnChain(p, OnChainConfig{Book: b})
+	tests := []struct {
+		name, content string
+		want          voteWant
+	}{
+		{"true", "On Aave V3, WETH has an LTV of 80% and a liquidation threshold of 82.5%.", wantPass},
+		{"reserve factor is not read", "The reserve factor of WETH on Aave is 10%.", wantSkip},
+		{"slightly off", "WETH collateral on Aave: LTV 78%.", wantStale},
+		{"grossly off", "WETH on Aave V3 has a liquidation threshold of 95%.", wantFail},
+		{"no such symbol", "WBTC on Aave has an LTV of 10%.", wantSkip},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			vote, err := onChainVote(t, v, tc.content)
+			checkVote(t, vote, err, tc.want)
+			if tc.want == wantFail && (vote.Code != reason.KnowledgeVerifiableFalse || !strings.Contains(strings.Join(vote.Reasons, ";"), "actual 82.5 %")) {
+				t.Errorf("vote %+v, want code %s and the actual threshold", vote, reason.KnowledgeVerifiableFalse)
+			}
+		})
+	}
+}

@@ -58,7 +58,7 @@ var (
 	reFeePct       = regexp.MustCompile(`(\d+(?:\.\d+)?)\s*%|(\d+(?:\.\d+)?)\s*(?:bps|bp|basis\s+points?)\b|\bfee(?:\s*tier)?\s*(?:of|=|:)?\s*(100|500|3000|10000)\b`)
 	reTickSpacing  = regexp.MustCompile(`\btick[\s-]*spacing\s*(?:of|=|:|is|equals?|to)?\s*(\d{1,5})\b|\b(\d{1,5})[\s-]*tick[\s-]*spacing\b|\bspacing\s*(?:of\s*)?(\d{1,5})\s*ticks?\b`)
 	rePct          = `(\d+(?:\.\d+)?)\s*%`
-	reOfAsset      = `(?:(?:of|for|on)\s+[a-z][a-z0-9.]*\s*)?`
+	reOfAsset      = `(?:(?:of|for|on)\s+[a-z][a-z0-9.]*\s*){0,2}`
 	reLTV          = regexp.MustCompile(`\b(?:max(?:imum)?\s+)?(?:ltv|loan[\s-]to[\s-]value)(?:\s+ratio)?\s*` + reOfAsset + `(?:of|is|=|:|at|set\s+(?:to|at))?\s*` + rePct + `|` + rePct + `\s*(?:max(?:imum)?\s+)?(?:ltv|loan[\s-]to[\s-]value)\b`)
 	reLiqThreshold = regexp.MustCompile(`\bliquidation\s+threshold\s*` + reOfAsset + `(?:of|is|=|:|at|set\s+(?:to|at))?\s*` + rePct + `|` + rePct + `\s*liquidation\s+threshold\b`)
 	reReserveFac   = regexp.MustCompile(`\breserve\s+factor\s*` + reOfAsset + `(?:of|is|=|:|at|set\s+(?:to|at))?\s*` + rePct + `|` + rePct + `\s*reserve\s+factor\b`)

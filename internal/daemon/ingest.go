@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/wardhq/ward/internal/addrbook"
 	"github.com/wardhq/ward/internal/embed"
 	"github.com/wardhq/ward/internal/event"
 	"github.com/wardhq/ward/internal/ingest"
@@ -16,8 +17,8 @@ import (
 )
 
 // IngestConfig configures an ingestion pipeline of its own: a SQLite
-// store, an empty oracle and immune memory, the hashed embedder and Stage
-// 2's three layers.
+// store, an empty oracle and immune memory, the hashed embedder, Stage
+// 2's three layers and L3 against the address book (no chain).
 type IngestConfig struct {
 	// DB is the SQLite file; empty: a fresh one in a temporary directory,
 	// removed by the returned close function.
@@ -28,6 +29,10 @@ type IngestConfig struct {
 	Strictness knowledge.Strictness
 	// Models are L3b's mental models; nil: the shipped ones.
 	Models []validate.Model
+	// Book is the address book L3 checks what entries say addresses are
+	// against: a ward.toml's (config.File.Book, the operator's overrides
+	// applied) to judge as `ward serve` does; nil: the shipped book.
+	Book *addrbook.Book
 	// Bus receives the pipeline's events; nil: none.
 	Bus *event.Bus
 	// Sandbox runs Stage 3 at strict and paranoid strictness (the running
@@ -84,6 +89,7 @@ func OpenIngest(ctx context.Context, cfg IngestConfig) (*ingest.Pipeline, func()
 	if err != nil {
 		return nil, nil, errors.Join(err, closeAll())
 	}
+	vals = append(vals, ingest.OnChain(nil, ingest.OnChainConfig{Book: cfg.Book}))
 	var s3 *ingest.Stage3
 	if cfg.Sandbox {
 		s3 = &ingest.Stage3{}

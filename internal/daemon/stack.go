@@ -630,7 +630,9 @@ func openGrimoire(ctx context.Context, s *Stack, cfg Config) (*ingest.Pipeline, 
 	if err != nil {
 		return nil, err
 	}
-	vals = append(vals, ingest.OnChain(s.Provider, ingest.OnChainConfig{}))
+	// L3 checks identities against the book in force (the operator's
+	// overrides applied), then chain state against the first chain.
+	vals = append(vals, ingest.OnChain(s.Provider, ingest.OnChainConfig{Book: s.Book}))
 	emb, err := grimoireEmbedder(g.Embedder)
 	if err != nil {
 		return nil, err

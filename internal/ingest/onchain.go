@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"slices"
 	"strings"
 	"time"
 
@@ -13,8 +14,10 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
 
+	"github.com/wardhq/ward/internal/addrbook"
 	"github.com/wardhq/ward/internal/chain"
 	"github.com/wardhq/ward/internal/knowledge"
+	"github.com/wardhq/ward/internal/reason"
 	"github.com/wardhq/ward/internal/validate"
 )
 
@@ -46,6 +49,11 @@ type OnChainConfig struct {
 	MaxClaims int
 	// Timeout bounds the reads for one entry (default 5 s).
 	Timeout time.Duration
+	// Book is the address book the entry's identities (what it says an
+	// address is) and token decimals are checked against, with or
+	// without a chain: the operator's book, overrides applied (nil: the
+	// shipped book).
+	Book *addrbook.Book
 }
 
 // Defaults of OnChainConfig.
@@ -57,6 +65,9 @@ const (
 )
 
 func (c OnChainConfig) withDefaults() OnChainConfig {
+	if c.Book == nil {
+		c.Book = addrbook.Shipped()
+	}
 	if !(c.Tolerance > 0) || math.IsInf(c.Tolerance, 0) {
 		c.Tolerance = DefaultOnChainTolerance
 	}
@@ -72,7 +83,15 @@ func (c OnChainConfig) withDefaults() OnChainConfig {
 	return c
 }
 
-// OnChain returns Stage 2's deterministic layer L3 (seed 4.3): it reads the
+// OnChain returns Stage 2's deterministic layer L3 (seed 4.3). First it
+// checks, against cfg.Book and without a chain, what the entry says
+// addresses are and the protocol numbers it states
+// (validate.BookVerifier: a token symbol, contract role or price feed
+// bound to an address, a look-alike of a book address, token decimals, a
+// Uniswap V3 tier's tick spacing, an impossible LTV or liquidation
+// threshold): a contradiction fails decisively, score 1, with reasons
+// starting "verifiable_claim_false: " and naming the book's value, and
+// code KNOWLEDGE_VERIFIABLE_CLAIM_FALSE. Then it reads the
 // chain to check the entry's verifiable claims (validate.EntryVerifiable:
 // ETH and ERC-20 balances, total supplies, price feed answers, pool
 // reserves, V3 pool liquidity, pool prices, each naming its addresses), each
@@ -92,16 +111,18 @@ func (c OnChainConfig) withDefaults() OnChainConfig {
 // LatestTolerance; a mismatch there proves nothing about when it was made,
 // so it is reported and not decisive. An error (the node failed, the
 // block is ahead of the chain's head or its state is pruned, the timeout
-// passed) means the layer could not decide. A nil r skips every entry.
+// passed) means the layer could not decide. A nil r reads no chain: only
+// the book decides.
 //
 // The validator is safe for concurrent use.
 func OnChain(r ChainReader, cfg OnChainConfig) Validator {
-	return &onChain{r: r, cfg: cfg.withDefaults()}
+	return &onChain{r: r, cfg: cfg.withDefaults(), book: validate.NewBookVerifier(cfg.Book)}
 }
 
 type onChain struct {
-	r   ChainReader
-	cfg OnChainConfig
+	r    ChainReader
+	cfg  OnChainConfig
+	book *validate.BookVerifier
 }
 
 func (o *onChain) Layer() knowledge.Layer { return knowledge.LayerOnChain }
@@ -111,11 +132,123 @@ func (o *onChain) Layer() knowledge.Layer { return knowledge.LayerOnChain }
 var errUnverifiable = errors.New("unverifiable")
 
 func (o *onChain) Validate(ctx context.Context, c *Candidate, _ *Grimoire) (Vote, error) {
-	skip := func(why string) (Vote, error) {
-		return Vote{Layer: knowledge.LayerOnChain, Skipped: true, Reasons: []string{why}}, nil
-	}
 	if c == nil || c.Entry == nil {
 		return Vote{}, errors.New("on-chain: no entry")
+	}
+	if err := ctx.Err(); err != nil {
+		return Vote{}, err
+	}
+	b := o.book.Vote(c.Entry)
+	if b.Decisive {
+		return Vote{Layer: knowledge.LayerOnChain, Score: b.Score, Decisive: true, Reasons: b.Reasons, Code: reason.KnowledgeVerifiableFalse}, nil
+	}
+	v, err := o.chain(ctx, c)
+	if err != nil || v.Decisive || !v.Skipped {
+		return v, err
+	}
+	lend, err := o.lending(ctx, c.Entry)
+	if err != nil || lend.Decisive {
+		return lend, err
+	}
+	v.Reasons = append(v.Reasons, lend.Reasons...)
+	// What the book verified says nothing more about the entry's advice
+	// than a verified number: it is reported in the skipped vote.
+	if !slices.Equal(b.Reasons, []string{validate.NothingInBook}) {
+		v.Reasons = append(b.Reasons, v.Reasons...)
+	}
+	return v, nil
+}
+
+// AaveGrossGap is how far, in percentage points, an Aave V3 reserve's LTV,
+// liquidation threshold or reserve factor stated without a block may be
+// from the chain's before the claim is false. Governance moves them by a
+// few points at a time (risk stewards cap each change), so a stale figure
+// is near the current one; one more than 10 points off was never true of
+// the market, or is years out of date.
+const AaveGrossGap = 10.0
+
+// lending checks the Aave V3 numbers e states (validate.ExtractMechanics:
+// LTV and liquidation threshold of a symbol) against the reserve's
+// configuration on the reader's chain: the book gives the market's Pool
+// and the symbol's token, getReserveData its configuration bitmap (LTV
+// bits 0-15, threshold 16-31, in basis points). Numbers about another chain, a symbol the book does not list
+// there, or an asset that is no reserve are not checked.
+func (o *onChain) lending(ctx context.Context, e *knowledge.Entry) (Vote, error) {
+	if o.r == nil {
+		return Vote{Layer: knowledge.LayerOnChain, Skipped: true}, nil
+	}
+	id := o.r.ChainID()
+	bc, ok := o.cfg.Book.Chain(id)
+	if !ok {
+		return Vote{Layer: knowledge.LayerOnChain, Skipped: true}, nil
+	}
+	pool, ok := bc.Contract(addrbook.AaveV3Pool)
+	if !ok {
+		return Vote{Layer: knowledge.LayerOnChain, Skipped: true}, nil
+	}
+	ctx, cancel := context.WithTimeout(ctx, o.cfg.Timeout)
+	defer cancel()
+	var why []string
+	conf := map[common.Address]*big.Int{}
+	for _, m := range validate.ExtractMechanics(e.Content) {
+		at, isLending := aaveConfigShift[m.Kind]
+		if !isLending || m.Symbol == "" || m.ChainID != 0 && m.ChainID != id {
+			continue
+		}
+		toks := bc.TokensBySymbol(m.Symbol)
+		if len(toks) != 1 {
+			continue
+		}
+		asset := common.Address(toks[0].Address)
+		data, ok := conf[asset]
+		if !ok {
+			call, err := chain.AaveV3PoolABI().Pack("getReserveData", asset)
+			if err != nil {
+				return Vote{}, err
+			}
+			to := common.Address(pool)
+			ret, err := o.r.CallAt(ctx, ethereum.CallMsg{To: &to, Data: call}, nil)
+			switch {
+			case errors.Is(err, chain.ErrReverted):
+				continue
+			case err != nil:
+				return Vote{}, fmt.Errorf("on-chain: aave reserve of %s: %w", toks[0].Symbol, err)
+			case len(ret) < 32:
+				continue
+			}
+			data = new(big.Int).SetBytes(ret[:32])
+			conf[asset] = data
+		}
+		if data.Sign() == 0 {
+			continue // not a reserve
+		}
+		bps := new(big.Int).And(new(big.Int).Rsh(data, at), big.NewInt(0xffff)).Int64()
+		actual := float64(bps) / 100
+		name := strings.ReplaceAll(m.Kind.String(), "_", " ")
+		got := fmt.Sprintf("Aave V3 %s %s on chain %d: claimed %g %%, actual %g %%", toks[0].Symbol, name, id, m.Value, actual)
+		switch d := math.Abs(m.Value - actual); {
+		case d > AaveGrossGap:
+			return Vote{Layer: knowledge.LayerOnChain, Score: 1, Decisive: true, Code: reason.KnowledgeVerifiableFalse,
+				Reasons: []string{validate.FalsePrefix + got}}, nil
+		case d < 0.005:
+			why = append(why, "verified: "+got)
+		default:
+			why = append(why, "not at the latest block, and the claim names no block: "+got)
+		}
+	}
+	return Vote{Layer: knowledge.LayerOnChain, Skipped: true, Reasons: why}, nil
+}
+
+// aaveConfigShift is where each number sits in an Aave V3 reserve's
+// configuration bitmap (ReserveConfiguration.sol). The reserve factor
+// (bits 64-79) is not read: the dev chain's Pool answers 0 for a reserve
+// whose factor was set to 10 %, so the read is not yet trusted.
+var aaveConfigShift = map[validate.MechanicKind]uint{validate.MechLTV: 0, validate.MechLiquidationThreshold: 16}
+
+// chain reads the chain to check the entry's verifiable claims.
+func (o *onChain) chain(ctx context.Context, c *Candidate) (Vote, error) {
+	skip := func(why string) (Vote, error) {
+		return Vote{Layer: knowledge.LayerOnChain, Skipped: true, Reasons: []string{why}}, nil
 	}
 	claims := validate.EntryVerifiable(c.Entry)
 	if len(claims) == 0 {
@@ -156,7 +289,8 @@ func (o *onChain) Validate(ctx context.Context, c *Candidate, _ *Grimoire) (Vote
 			// made: a mismatch now proves nothing about then.
 			stale = append(stale, res.String())
 		case !res.holds:
-			return Vote{Layer: knowledge.LayerOnChain, Score: 1, Decisive: true, Reasons: []string{"provably false: " + res.String()}}, nil
+			return Vote{Layer: knowledge.LayerOnChain, Score: 1, Decisive: true, Code: reason.KnowledgeVerifiableFalse,
+				Reasons: []string{validate.FalsePrefix + "provably false: " + res.String()}}, nil
 		default:
 			verified = append(verified, res.String())
 		}

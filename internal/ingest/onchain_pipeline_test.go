@@ -39,12 +39,12 @@ func TestPipelineRejectsFalseOnChainClaim(t *testing.T) {
 		h := newHarness(t, knowledge.Standard, stage2(t, true)...)
 		e := h.signed(falseClaim, 0.3)
 		r := h.ingest(e)
-		want(t, r, Rejected, StageStage2, reason.KnowledgeConsensusFailed, knowledge.CausalGraphPoisoning)
+		want(t, r, Rejected, StageStage2, reason.KnowledgeVerifiableFalse, knowledge.CausalGraphPoisoning)
 		if r.Layer != knowledge.LayerOnChain {
 			t.Errorf("rejected by layer %q, want %s", r.Layer, knowledge.LayerOnChain)
 		}
 		why := strings.Join(r.Reasons, "; ")
-		for _, s := range []string{"decisive", "feed_answer", strings.ToLower(c.FeedETHUSD.Hex()), "claimed 2000", "actual 3000"} {
+		for _, s := range []string{"decisive", "verifiable_claim_false", "feed_answer", strings.ToLower(c.FeedETHUSD.Hex()), "claimed 2000", "actual 3000"} {
 			if !strings.Contains(why, s) {
 				t.Errorf("reasons %q do not mention %q", r.Reasons, s)
 			}

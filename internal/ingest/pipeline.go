@@ -179,6 +179,10 @@ type Vote struct {
 	// threshold, every layer that ran must pass (seed 4.4: a contradiction
 	// "raises the divergence score and triggers additional scrutiny").
 	Scrutiny bool `json:"scrutiny,omitempty"`
+	// Code is the reason code a Decisive failure rejects the entry with
+	// (KNOWLEDGE_VERIFIABLE_CLAIM_FALSE for L3); "": the consensus's,
+	// KNOWLEDGE_CONSENSUS_FAILED.
+	Code reason.Code `json:"code,omitempty"`
 }
 
 // Candidate is an entry under Stage 2 validation: the entry (read-only),
@@ -629,6 +633,7 @@ func (p *Pipeline) dissent(b ballot, need int, decisive, raised knowledge.Layer,
 	if layer == knowledge.NoLayer {
 		layer = raised
 	}
+	code := reason.KnowledgeConsensusFailed
 	for _, v := range b.votes {
 		if v.Pass || v.Skipped {
 			continue
@@ -636,11 +641,14 @@ func (p *Pipeline) dissent(b ballot, need int, decisive, raised knowledge.Layer,
 		if layer == knowledge.NoLayer {
 			layer = v.Layer
 		}
+		if v.Decisive && v.Layer == decisive && v.Code != "" {
+			code = v.Code
+		}
 		for _, s := range v.Reasons {
 			why = append(why, v.Layer.String()+": "+s)
 		}
 	}
-	return fault{stage: StageStage2, layer: layer, attack: classify(layer), code: reason.KnowledgeConsensusFailed, why: why, stored: true}
+	return fault{stage: StageStage2, layer: layer, attack: classify(layer), code: code, why: why, stored: true}
 }
 
 // conclude carries out decision d on x: rejected; or passed, then, where

@@ -153,6 +153,7 @@ const (
 	KnowledgeNoConsensus       Code = "KNOWLEDGE_NO_CONSENSUS"
 	KnowledgeValidationError   Code = "KNOWLEDGE_VALIDATION_ERROR"
 	KnowledgeConsensusFailed   Code = "KNOWLEDGE_CONSENSUS_FAILED"
+	KnowledgeVerifiableFalse   Code = "KNOWLEDGE_VERIFIABLE_CLAIM_FALSE"
 	KnowledgeRejected          Code = "KNOWLEDGE_REJECTED"
 	KnowledgeAdopted           Code = "KNOWLEDGE_ADOPTED"
 	KnowledgeSandboxRequired   Code = "KNOWLEDGE_SANDBOX_REQUIRED"
@@ -274,6 +275,7 @@ var catalog = []Entry{
 	{KnowledgeNoConsensus, "no Stage 2 validators are configured: the entry stays in quarantine, never adopted"},
 	{KnowledgeValidationError, "a Stage 2 validator could not decide: the entry stays in quarantine"},
 	{KnowledgeConsensusFailed, "too few Stage 2 validators passed the entry for the strictness level"},
+	{KnowledgeVerifiableFalse, "L3 proved a claim of the entry false (verifiable_claim_false): an address that ward's address book lists as something else, a look-alike of a book address, a token's decimals or a protocol number the book or the protocol's fixed rules contradict, or chain state that differs at the block it names; rejected whatever the other layers say"},
 	{KnowledgeRejected, "the quarantined entry was rejected by review"},
 	{KnowledgeAdopted, "the entry passed consensus and was adopted into the Grimoire at low confidence"},
 	{KnowledgeSandboxRequired, "an actionable entry passed consensus and the strictness level requires the Stage 3 sandbox, but the entry cannot be evaluated (it cannot be decomposed, or no evaluator is configured): the entry stays in quarantine"},

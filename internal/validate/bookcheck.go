@@ -507,7 +507,7 @@ func family(sym string) string {
 // stopSymbols are book symbols that are also words or acronyms of DeFi
 // prose in capitals ("AI agents", "TOKEN", "APR", "ATH"): written next
 // to an address they do not claim the token.
-var stopSymbols = set("AI L3 T U K G O RE ES EV MC SD CT UP A8 TOKEN SAFE KEY TIME HIGH BIT ONE CAP ALL POD EDGE HOME TRUST " +
+var stopSymbols = wordSet("AI L3 T U K G O RE ES EV MC SD CT UP A8 TOKEN SAFE KEY TIME HIGH BIT ONE CAP ALL POD EDGE HOME TRUST " +
 	"SIGN MV APR ATH RED ERA ALT CHECK TERM PRIME SUPER MEME BOND PRO GAS FUN TREE JAM ES LA ASSET CP B3 KAT SENT RAIN")
 
 func stopSymbol(sym string) bool { return stopSymbols[strings.ToUpper(sym)] }

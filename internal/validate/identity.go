@@ -335,38 +335,38 @@ func symbolLike(w string) bool {
 }
 
 // acronyms are written like symbols but name no token.
-var acronyms = set("LTV LLTV APR APY TVL LP LPs AMM AMMs DEX DEXs CEX MEV NFT EOA RPC ERC ERC20 ERC-20 USD EUR API ABI DAO L1 L2 " +
+var acronyms = wordSet("LTV LLTV APR APY TVL LP LPs AMM AMMs DEX DEXs CEX MEV NFT EOA RPC ERC ERC20 ERC-20 USD EUR API ABI DAO L1 L2 " +
 	"EVM TX ID UI UX ETF CLMM CL V2 V3 V4 MAX MIN BPS IL PNL PnL ROI KYC AML TWAP VWAP FAQ TLDR NOTE WARNING IMPORTANT " +
 	"ALWAYS ONLY MUST NEVER NOT DO DONT OK TL DR HF CR LT RF UTC GMT EIP EIP-55 EIP-712 ENS CCIP")
 
 // fillerWords stand between a name and its address without changing what
 // is named: "USDC's official contract address on Base is 0x…".
-var fillerWords = set("at is are was the a an its it's address addresses addr contract contracts token tokens " +
+var fillerWords = wordSet("at is are was the a an its it's address addresses addr contract contracts token tokens " +
 	"on in of official canonical native real correct verified current currently deployed deployment lives located " +
 	"found here use using erc20 erc-20 proxy now has been moved migrated s called named listed " +
 	"chain network id chainid")
 
 // breakWords end a binding: what comes before them names something else.
-var breakWords = set("and or but whereas while versus vs than for from with against into")
+var breakWords = wordSet("and or but whereas while versus vs than for from with against into")
 
 // warnWords say the address next to them is not to be trusted.
-var warnWords = set("not never no avoid scam scams scammer scammers fake fakes phishing malicious impostor imposter spoof spoofed " +
+var warnWords = wordSet("not never no avoid scam scams scammer scammers fake fakes phishing malicious impostor imposter spoof spoofed " +
 	"spoofing counterfeit beware poison poisoned poisoning drainer exploit exploiter exploited attacker hacker " +
 	"hacked honeypot lookalike look-alike imitation imitates mimic mimics bogus fraud fraudulent rug rugged " +
 	"blacklisted blocklisted compromised deprecated wrong incorrect unofficial unverified suspicious dont don't")
 
 // strongWarn words warn about the address they follow too ("0x… is a
 // scam"); "not" after an address is too weak ("0x…, not the old one").
-var strongWarn = set("scam scams scammer scammers fake phishing mimic mimics mimicking impersonates impersonating " +
+var strongWarn = wordSet("scam scams scammer scammers fake phishing mimic mimics mimicking impersonates impersonating " +
 	"impersonator posing masquerading malicious impostor imposter spoof spoofed counterfeit poison " +
 	"poisoned drainer exploiter attacker hacker honeypot lookalike look-alike imitation bogus fraud fraudulent " +
 	"blacklisted blocklisted compromised unofficial suspicious")
 
 // cancelWarn words between a warning and the address turn it back into a
 // positive claim: "never send to anything but 0x…", "avoid X; instead use 0x…".
-var cancelWarn = set("but except instead only correct official real genuine canonical legit legitimate right")
+var cancelWarn = wordSet("but except instead only correct official real genuine canonical legit legitimate right")
 
-func set(words string) map[string]bool {
+func wordSet(words string) map[string]bool {
 	m := map[string]bool{}
 	for _, w := range strings.Fields(words) {
 		m[w] = true
@@ -457,7 +457,7 @@ func bindAt(id *Identity, ws []word, i, dir int) bool {
 
 // actionVerbs act on a token: the address after "swap USDC at" or
 // "send USDC to" is a venue or a recipient, not USDC.
-var actionVerbs = set("swap swaps swapping swapped sell sells selling sold buy buys buying bought trade trades trading " +
+var actionVerbs = wordSet("swap swaps swapping swapped sell sells selling sold buy buys buying bought trade trades trading " +
 	"traded send sends sending sent transfer transfers transferring transferred deposit deposits depositing deposited " +
 	"withdraw withdraws withdrawing withdrew bridge bridges bridging bridged approve approves approving approved stake " +
 	"stakes staking staked lend lends lending lent borrow borrows borrowing borrowed supply supplies supplying supplied " +
@@ -536,7 +536,7 @@ var rolePhrases = func() []rolePhrase {
 }()
 
 // feedWords end a price feed's name: "ETH/USD feed", "Chainlink WETH price feed".
-var feedWords = set("feed feeds oracle aggregator")
+var feedWords = wordSet("feed feeds oracle aggregator")
 
 // markPhrases marks the role and feed phrases of ws.
 func markPhrases(ws []word) {
@@ -687,7 +687,7 @@ var chainPhrases = func() []struct {
 }()
 
 // notChainAfter are words after "Base" that make it English: "base fee".
-var notChainAfter = set("fee fees rate rates asset assets token tokens currency layer case price pair unit units amount " +
+var notChainAfter = wordSet("fee fees rate rates asset assets token tokens currency layer case price pair unit units amount " +
 	"model apy apr url path point points level line value quote cost reward load salary camp 64 58 10 of")
 
 var reChainID = regexp.MustCompile(`^(?:chain[-_ ]?id|chainid)$`)

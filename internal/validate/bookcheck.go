@@ -132,7 +132,8 @@ type BookResult struct {
 	Verified []string
 }
 
-// Check checks the identities and mechanics text states.
+// Check checks the identities, mechanics, selectors and event topics text
+// states.
 func (v *BookVerifier) Check(text string) BookResult {
 	var r BookResult
 	seen := map[string]bool{}
@@ -163,6 +164,15 @@ func (v *BookVerifier) Check(text string) BookResult {
 	}
 	for _, bad := range collateralPairs(ms) {
 		addFalse(bad)
+	}
+	// Selectors and event topics need no book: they are hashes of the
+	// signature they are stated for.
+	for _, c := range ExtractSelectors(text) {
+		if c.Holds() {
+			r.Verified = append(r.Verified, fmt.Sprintf("the %s of %s is 0x%x", c.What(), c.Signature, c.Stated))
+		} else {
+			addFalse(fmt.Sprintf("the %s of %s is 0x%x, not 0x%x", c.What(), c.Signature, c.Actual(), c.Stated))
+		}
 	}
 	return r
 }

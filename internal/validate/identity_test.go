@@ -262,6 +262,21 @@ func TestBookVerifierVote(t *testing.T) {
 	}
 }
 
+// A wrong selector is a false claim of L3's, with the true one named; a
+// right one is verified.
+func TestBookVerifierSelectors(t *testing.T) {
+	v := NewBookVerifier(nil)
+	bad := v.Vote(&knowledge.Entry{Content: "Check that the calldata starts with 0x095ea7b3, the selector of transfer(address,uint256)."})
+	if !bad.Decisive || len(bad.Reasons) != 1 || !strings.Contains(bad.Reasons[0], "is 0xa9059cbb, not 0x095ea7b3") ||
+		!strings.HasPrefix(bad.Reasons[0], FalsePrefix) {
+		t.Errorf("wrong selector vote %+v", bad)
+	}
+	good := v.Vote(&knowledge.Entry{Content: "The approve(address,uint256) selector is 0x095ea7b3."})
+	if good.Decisive || !good.Skipped || len(good.Reasons) != 1 || !strings.Contains(good.Reasons[0], "selector of approve(address,uint256)") {
+		t.Errorf("right selector vote %+v", good)
+	}
+}
+
 // TestBookVerifierClean: ordinary DeFi knowledge, with addresses used as
 // venues, recipients, warnings and real deployments the book does not
 // list, is never contradicted.

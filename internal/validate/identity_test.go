@@ -122,6 +122,7 @@ func TestExtractMechanics(t *testing.T) {
 		{"bps tier", "Uniswap V3 30 bps pools use a tick spacing of 60.", []Mechanic{{Kind: MechTickSpacing, Value: 60, FeePips: 3000}}},
 		{"raw fee", "fee 10000 pools have 200-tick spacing", []Mechanic{{Kind: MechTickSpacing, Value: 200, FeePips: 10000}}},
 		{"v4 sets its own", "In Uniswap v4 a 0.05% pool may use tick spacing 60.", nil},
+		{"a fee after the cue is no spacing", "Uniswap V3 fee tiers and tick spacing: 0.01% → 1, 0.05% → 10.", nil},
 		{"ltv and threshold", "Aave V3 WETH: LTV 80.5%, liquidation threshold 83%.",
 			[]Mechanic{{Kind: MechLTV, Symbol: "WETH", Value: 80.5}, {Kind: MechLiquidationThreshold, Symbol: "WETH", Value: 83}}},
 		{"reserve factor", "The reserve factor of USDC is 10%.", []Mechanic{{Kind: MechReserveFactor, Symbol: "USDC", Value: 10}}},

@@ -141,7 +141,9 @@ func ExtractMechanics(text string) []Mechanic {
 			for _, m := range reTickSpacing.FindAllStringSubmatchIndex(low, MaxMechanics) {
 				sp := -1
 				for g := 2; g < len(m) && sp < 0; g += 2 {
-					sp = atoi(low, m[g], m[g+1])
+					if !fraction(low, m[g+1]) { // "tick spacing: 0.01% → 1" states no spacing of 0
+						sp = atoi(low, m[g], m[g+1])
+					}
 				}
 				pips, ok := nearestFee(low, fees, prev, m[0], m[1])
 				prev = m[1]
@@ -168,6 +170,15 @@ func ExtractMechanics(text string) []Mechanic {
 		}
 	}
 	return out
+}
+
+// fraction reports whether the number ending at s[j] goes on as a
+// decimal fraction or a percentage: its integer part is not the number.
+func fraction(s string, j int) bool {
+	if j < 0 || j >= len(s) {
+		return false
+	}
+	return s[j] == '%' || s[j] == '.' && j+1 < len(s) && s[j+1] >= '0' && s[j+1] <= '9'
 }
 
 func atoi(s string, i, j int) int {

@@ -62,6 +62,7 @@ var layers = map[string]int{
 	"internal/sandbox":                      Mechanism,
 	"internal/quarantine":                   Mechanism,
 	"internal/validate":                     Mechanism,
+	"internal/validate/ngramgen":            Mechanism, // makes validate's shipped n-gram model from the pinned English corpus
 	"internal/embed":                        Mechanism,
 	"internal/chain":                        Mechanism,
 	"internal/chain/artifacts":              Mechanism,

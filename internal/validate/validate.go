@@ -46,6 +46,9 @@ type Vote struct {
 	// claim). Scrutiny: this failure raises the candidate to the Strict
 	// threshold (a contradiction of established knowledge, seed 4.4).
 	Decisive, Scrutiny bool
+	// Signals are the layer's named measurements besides Score (L1's
+	// ScoreRareToken), for the report.
+	Signals map[string]float64
 }
 
 // FailScore is the score at or above which L2 and L3b fail a candidate.

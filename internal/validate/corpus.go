@@ -460,8 +460,9 @@ type rareResult struct{ score, boundary float64 }
 
 // fitRare extends the shipped model by the corpus's texts and chooses the
 // boundary: the shipped one (from held-out English, see ngramgen), raised
-// to the 99th percentile of the corpus's own texts' scores plus RareMargin
-// when that is higher, so that a Grimoire whose ordinary vocabulary is
+// to the 99th percentile of the corpus's own texts' scores under the
+// shipped model (which has not seen them) plus RareMargin when that is
+// higher, so that a Grimoire whose ordinary vocabulary is
 // odder than English does not fail its own kind of entry. With fewer than
 // MinCorpus texts the shipped boundary stands.
 func (c *Corpus) fitRare() rareModel {
@@ -477,12 +478,26 @@ func (c *Corpus) fitRare() rareModel {
 	if len(c.texts) >= MinCorpus {
 		scores := make([]float64, len(c.texts))
 		for i, t := range c.texts {
-			scores[i], _ = m.RareScore(t)
+			// Scored by the shipped model, which has not seen them: a
+			// model scoring its own training text underestimates how odd
+			// the next entry of its kind will look.
+			scores[i], _ = base.RareScore(t)
 		}
 		slices.Sort(scores)
 		b = max(b, scores[int(math.Ceil(0.99*float64(len(scores))))-1]+RareMargin)
 	}
 	return rareModel{m: m, boundary: b}
+}
+
+// Rare returns the rare-token score of text under the corpus's model and
+// the boundary L1 fails it at (see fitRare).
+func (c *Corpus) Rare(text string) (score, boundary float64, err error) {
+	rm := c.rare()
+	if rm.err != nil {
+		return 0, 0, rm.err
+	}
+	s, _ := rm.m.RareScore(text)
+	return s, rm.boundary, nil
 }
 
 // rareVote scores c's content with corpus's rare-token model (the shipped

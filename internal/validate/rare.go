@@ -30,16 +30,16 @@ import (
 // before it.
 const NGramOrder = 4
 
-// minToken is the fewest characters a scored token has: shorter ones are
-// too few to judge.
-const minToken = 3
+// minToken is the fewest characters a scored token has: shorter ones
+// (lower-case abbreviations such as icu, rpc, knn) are too few to judge.
+const minToken = 4
 
 //go:embed english.ngram.gz
 var shippedNGram []byte
 
 // NGram is a character n-gram model with Witten-Bell interpolation. Its
-// alphabet is a-z, '0' for every digit, '-' for a joiner inside a token
-// (- _ . ') and '$' for the end of a token; a token is padded with '^' at
+// alphabet is a-z, '0' for a run of digits, '-' for a joiner inside a
+// token (- _) and '$' for the end of a token; a token is padded with '^' at
 // its start. A model made by Train or the shipped one is immutable and
 // safe for concurrent use; With returns one extended by more text.
 type NGram struct {
@@ -212,16 +212,25 @@ func (m *NGram) RareScore(text string) (score float64, token string) {
 }
 
 var (
-	reHexToken = regexp.MustCompile(`^(?:0x[0-9a-f]*|[0-9a-f]{16,})$`)
+	// reHexToken: hex of 16 digits or more, or hex with a digit and a
+	// letter (a fragment of an elided address: 0x12ab…9f3c).
+	reHexToken = regexp.MustCompile(`^(?:[0-9a-f]{16,}|[0-9a-f]*[0-9][0-9a-f]*)$`)
 	reNumUnit  = regexp.MustCompile(`^[0-9]+(?:[.,][0-9]+)*(?:[a-z]{1,5})?$|^[a-z]{0,3}[0-9]+(?:[.,][0-9]+)*[a-z]{0,5}$`)
 )
 
-// Tokens calls fn with every scored token of text, lower case: runs of
-// ASCII letters and digits, joined by single - _ . or ' between them, of
-// at least minToken characters, skipping hex (addresses, hashes,
-// selectors), numbers, quantities with a unit (10bps, 0.3%, 30d, 2x),
-// short names with a number (v3, erc20) and acronyms (see acronym). A run next to a letter of another
-// script is not English and is skipped.
+// units are the units of measure of DeFi text, legitimately rare words.
+var units = map[string]bool{"gwei": true, "kwei": true, "mwei": true, "szabo": true, "finney": true, "bips": true,
+	"sats": true}
+
+// Tokens calls fn with every scored token of text, lower case with each
+// run of digits as one '0': runs of ASCII letters and digits, joined by
+// single - or _ between them (a '.', '/' or apostrophe splits file names,
+// domains, paths and possessives into their parts), of at least minToken characters, skipping
+// hex (addresses, hashes, selectors, fragments of them), tokens that
+// begin with a digit (numbers, quantities with a unit such as 10bps or 30d,
+// versions such as 1.2-rc3, 0x-identifiers), units (gwei), short names
+// with a number (v3, erc20), acronyms (see acronym) and names (see name). A run next to
+// a letter of another script is not English and is skipped.
 func Tokens(text string, fn func(string)) {
 	var buf [64]byte
 	for i := 0; i < len(text); {
@@ -236,22 +245,27 @@ func Tokens(text string, fn func(string)) {
 		foreign := i > 0 && text[i-1] >= 0x80 || j < len(text) && text[j] >= 0x80
 		tok := text[i:j]
 		i = j
-		if foreign || len(tok) < minToken || len(tok) > len(buf) || acronym(tok) {
+		if foreign || len(tok) < minToken || len(tok) > len(buf) || acronym(tok) || name(tok) {
 			continue
 		}
-		b := buf[:len(tok)]
+		b := buf[:0]
 		for k := 0; k < len(tok); k++ {
 			c := tok[k]
-			if c >= 'A' && c <= 'Z' {
+			switch {
+			case c >= 'A' && c <= 'Z':
 				c += 'a' - 'A'
+			case c >= '0' && c <= '9':
+				if len(b) > 0 && b[len(b)-1] == '0' {
+					continue
+				}
+				c = '0'
 			}
-			b[k] = c
+			b = append(b, c)
 		}
-		lower := string(b)
-		if reHexToken.MatchString(lower) || reNumUnit.MatchString(lower) {
+		if len(b) < minToken || tok[0] >= '0' && tok[0] <= '9' || legitRare(tok) {
 			continue
 		}
-		fn(lower)
+		fn(string(b))
 	}
 }
 
@@ -270,11 +284,49 @@ func acronym(tok string) bool {
 	return true
 }
 
+// name reports capitalised words of letters only, alone or hyphenated
+// (Kevin, Chernivtsi, BigQuery, Ijegun-Egba): a proper name, legitimately
+// rare in a general corpus. A capitalised made-up word is not scored
+// either; a trigger with a digit, an underscore or a lower-case part still
+// is.
+func name(tok string) bool {
+	for _, part := range strings.Split(tok, "-") {
+		if part == "" || part[0] < 'A' || part[0] > 'Z' {
+			return false
+		}
+		for i := 1; i < len(part); i++ {
+			if c := part[i] | 0x20; c < 'a' || c > 'z' {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// legitRare reports hex, a quantity or short name with a number, or a
+// unit (see Tokens). The expressions run only on tokens with a digit.
+func legitRare(tok string) bool {
+	lower := strings.ToLower(tok)
+	if units[lower] {
+		return true
+	}
+	digit, hex := false, true
+	for i := 0; i < len(lower); i++ {
+		c := lower[i]
+		digit = digit || c >= '0' && c <= '9'
+		hex = hex && (c >= '0' && c <= '9' || c >= 'a' && c <= 'f')
+	}
+	if hex && len(lower) >= 16 {
+		return true
+	}
+	return digit && (reHexToken.MatchString(lower) || reNumUnit.MatchString(lower))
+}
+
 func tokenByte(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
 }
 
-func joiner(c byte) bool { return c == '-' || c == '_' || c == '.' || c == '\'' }
+func joiner(c byte) bool { return c == '-' || c == '_' }
 
 // The model's file: a gzip of text lines, a header line
 // "ngram <order> <boundary>" then one "<n-gram> <count>" per line for

@@ -43,8 +43,8 @@ func TestRareScoreTriggers(t *testing.T) {
 // TestTokensSkipsLegitimatelyRare: hex, numbers and quantities are not scored.
 func TestTokensSkipsLegitimatelyRare(t *testing.T) {
 	var got []string
-	Tokens("Pay 0x5C69bEe701ef814a2B6a3EDD4B1652CB9cc5aA6f 1,000.5 DAI at 30bps, 2x, v3, ERC20 and 10gwei; use zx-omega-17 and Сбер.", func(s string) { got = append(got, s) })
-	if want := "pay and use zx-omega-17 and"; strings.Join(got, " ") != want {
+	Tokens("Pay 0x5C69bEe701ef814a2B6a3EDD4B1652CB9cc5aA6f 1,000.5 DAI at 30bps, 2x, v3, ERC20 and 10gwei; use zx-omega-17 and Сбер, report.txt.", func(s string) { got = append(got, s) })
+	if want := "zx-omega-0 report"; strings.Join(got, " ") != want {
 		t.Errorf("Tokens = %q, want %q", strings.Join(got, " "), want)
 	}
 }

@@ -63,6 +63,7 @@ var layers = map[string]int{
 	"internal/sandbox":                      Mechanism,
 	"internal/quarantine":                   Mechanism,
 	"internal/validate":                     Mechanism,
+	"internal/validate/ngramgen":            Mechanism, // makes validate's shipped n-gram model from the pinned English corpus
 	"internal/embed":                        Mechanism,
 	"internal/chain":                        Mechanism,
 	"internal/chain/artifacts":              Mechanism,
@@ -72,6 +73,7 @@ var layers = map[string]int{
 	"internal/schema":                       Mechanism,
 	"internal/trust":                        Mechanism,
 	"internal/trust/screen":                 Mechanism, // reading third-party text for instructions
+	"internal/trust/canon":                  Mechanism, // the canonical text of an entry every ingestion layer judges
 	"internal/oracle":                       Mechanism,
 	"internal/adopt":                        Mechanism, // Stage 4 adoption policy, curator and lessons
 	"internal/rollback":                     Mechanism, // the causal rollback decision

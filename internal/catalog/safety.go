@@ -16,6 +16,7 @@ import (
 	"github.com/wardhq/ward/internal/chain"
 	"github.com/wardhq/ward/internal/registry"
 	"github.com/wardhq/ward/internal/tool"
+	"github.com/wardhq/ward/internal/trust/canon"
 )
 
 // The safety tools: simulation on forked state, token and approval
@@ -235,14 +236,15 @@ func printableText(s string) bool {
 }
 
 // foldSymbol maps a symbol to the form used to find imitations: upper
-// case, with common look-alikes of Latin letters folded to them.
+// case, with look-alikes of Latin letters (canon.Lookalike, the table the
+// ingestion normaliser folds by) and the digit 0 folded to them.
 func foldSymbol(s string) string {
-	look := map[rune]rune{'А': 'A', 'В': 'B', 'С': 'C', 'Е': 'E', 'Н': 'H', 'К': 'K', 'М': 'M', 'О': 'O', 'Р': 'P',
-		'Т': 'T', 'Х': 'X', 'І': 'I', 'Ѕ': 'S', '0': 'O', 'Ο': 'O', 'Α': 'A', 'Β': 'B', 'Ε': 'E', 'Τ': 'T', 'Ι': 'I'}
 	var b strings.Builder
 	for _, r := range strings.ToUpper(s) {
-		if l, ok := look[r]; ok {
-			r = l
+		if l, ok := canon.Lookalike(r); ok {
+			r = unicode.ToUpper(l)
+		} else if r == '0' {
+			r = 'O'
 		}
 		if unicode.IsLetter(r) || unicode.IsDigit(r) {
 			b.WriteRune(r)

@@ -128,7 +128,7 @@ func (p *Pipeline) planBatch(xs []*subject, screened []int) ([]cluster, map[int]
 	es := make([]*knowledge.Entry, len(xs))
 	vecs := make([][]float32, len(xs))
 	for i, x := range xs {
-		es[i], vecs[i] = x.e, x.vec
+		es[i], vecs[i] = x.canonical(), x.vec
 	}
 	return p.plan(es, vecs, screened)
 }

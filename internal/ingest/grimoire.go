@@ -12,6 +12,7 @@ import (
 	"github.com/wardhq/ward/internal/embed"
 	"github.com/wardhq/ward/internal/knowledge"
 	"github.com/wardhq/ward/internal/store"
+	"github.com/wardhq/ward/internal/trust/canon"
 )
 
 // Known is one entry of the Grimoire view. Its fields are shared: callers
@@ -81,7 +82,7 @@ func (g *Grimoire) Load(ctx context.Context, s store.Grimoire) error {
 		texts[i] = all[i].Entry.Content
 	}
 	if f, ok := g.emb.(fitter); ok {
-		f.Fit(texts)
+		f.Fit(canonical(texts))
 	}
 	vecs, err := g.embed(ctx, texts)
 	if err != nil {
@@ -149,17 +150,29 @@ func (g *Grimoire) Seed(ctx context.Context, entries []*knowledge.Entry) error {
 func (g *Grimoire) observe(texts []string) {
 	if o, ok := g.emb.(observer); ok {
 		for _, t := range texts {
-			o.Observe(t)
+			o.Observe(canon.Text(t))
 		}
 	}
 }
 
-// embed embeds texts with the view's embedder and checks the answer.
+// canonical returns the canonical texts (package canon) of texts, which
+// are what the view embeds: the embedding of an entry is the embedding of
+// what the layers judge, whatever obfuscation its content carries.
+func canonical(texts []string) []string {
+	out := make([]string, len(texts))
+	for i, t := range texts {
+		out[i] = canon.Text(t)
+	}
+	return out
+}
+
+// embed embeds the canonical form of texts with the view's embedder and
+// checks the answer.
 func (g *Grimoire) embed(ctx context.Context, texts []string) ([][]float32, error) {
 	if len(texts) == 0 {
 		return nil, nil
 	}
-	vecs, err := g.emb.Embed(ctx, texts)
+	vecs, err := g.emb.Embed(ctx, canonical(texts))
 	if err != nil {
 		return nil, fmt.Errorf("embed: %w", err)
 	}

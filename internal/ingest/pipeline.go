@@ -51,7 +51,12 @@
 //
 // The pipeline never trusts a supplied embedding: it embeds every entry's
 // content itself and uses that vector for the oracle, immune memory, Stage 2
-// and the Grimoire view. A rejection for an attack records an immune
+// and the Grimoire view. Every layer judges an entry's canonical text
+// (package canon: invisible characters and homoglyphs taken off, hidden
+// and encoded text revealed and appended): the embedding is of it, the
+// oracle checks and marks it beside the content, Stage 1 screens it beside
+// the content, and Stage 2's layers extract their claims from it. What is
+// quarantined and adopted keeps the content as it came. A rejection for an attack records an immune
 // signature and flags the content in the oracle, except a provenance
 // forgery: it says nothing about the content, every forgery already fails
 // Stage 1, and remembering its content or structure would let anyone hold
@@ -96,6 +101,7 @@ import (
 	"github.com/wardhq/ward/internal/quarantine"
 	"github.com/wardhq/ward/internal/reason"
 	"github.com/wardhq/ward/internal/store"
+	"github.com/wardhq/ward/internal/trust/canon"
 )
 
 // MinEmbeddingCosine is the least cosine similarity a supplied embedding
@@ -183,6 +189,9 @@ type Vote struct {
 	// (KNOWLEDGE_VERIFIABLE_CLAIM_FALSE for L3); "": the consensus's,
 	// KNOWLEDGE_CONSENSUS_FAILED.
 	Code reason.Code `json:"code,omitempty"`
+	// Signals are the layer's named measurements besides Score (L1's
+	// rare_token_score), copied into the report's scores.
+	Signals map[string]float64 `json:"signals,omitempty"`
 }
 
 // Candidate is an entry under Stage 2 validation: the entry (read-only),
@@ -368,6 +377,21 @@ type subject struct {
 	// untrusted: the entry gets every stage whoever its source is (a
 	// clade entry shared for validation, fleet.go).
 	untrusted bool
+	// judged is e with its content canonical (see canonical).
+	judged *knowledge.Entry
+}
+
+// canonical returns the entry the layers judge: x's entry with its
+// content replaced by its canonical text (package canon), the obfuscation
+// taken off and hidden and encoded parts appended. The entry itself, which
+// is what is quarantined and adopted, keeps its content.
+func (x *subject) canonical() *knowledge.Entry {
+	if x.judged == nil {
+		c := *x.e
+		c.Content = canon.Text(x.e.Content)
+		x.judged = &c
+	}
+	return x.judged
 }
 
 // run decides es: as one batch when full and there are several (batch.go),
@@ -543,7 +567,7 @@ func (p *Pipeline) stage2(ctx context.Context, x *subject) (b ballot, ok bool, e
 		x.r.Reasons = []string{string(x.r.Code), "no stage 2 validators are configured"}
 		return b, false, nil
 	}
-	c := &Candidate{Entry: x.e, Embedding: x.vec}
+	c := &Candidate{Entry: x.canonical(), Embedding: x.vec}
 	if x.e.Claim != nil {
 		c.Claims = []knowledge.Claim{*x.e.Claim}
 	}
@@ -562,6 +586,9 @@ func (p *Pipeline) stage2(ctx context.Context, x *subject) (b ballot, ok bool, e
 		x.r.Votes = b.votes
 		if !vote.Skipped {
 			x.r.Scores[vote.Layer.String()] = vote.Score
+		}
+		for k, s := range vote.Signals {
+			x.r.Scores[k] = s
 		}
 		if vote.Pass && !vote.Skipped {
 			b.passed = append(b.passed, vote.Layer.String())
@@ -796,6 +823,9 @@ func (p *Pipeline) remember(ctx context.Context, x *subject, code reason.Code, a
 	// neither of which reaches here: then there is no signature to save.
 	sig, err := p.cfg.Immune.Record(features(x.e, x.vec), code, attack)
 	p.cfg.Oracle.MarkBad(x.e.Content, x.vec)
+	if j := x.canonical(); j.Content != x.e.Content {
+		p.cfg.Oracle.MarkBad(j.Content, x.vec) // the same poison, however it is encoded next time
+	}
 	var sigs []oracle.Signature
 	if err == nil {
 		sigs = append(sigs, sig)

@@ -13,6 +13,7 @@ import (
 	"github.com/wardhq/ward/internal/quarantine"
 	"github.com/wardhq/ward/internal/reason"
 	"github.com/wardhq/ward/internal/store"
+	"github.com/wardhq/ward/internal/trust/canon"
 	"github.com/wardhq/ward/internal/trust/screen"
 )
 
@@ -27,7 +28,11 @@ func (p *Pipeline) refuseInvalid(x *subject) {
 // reports a hit, with the stage and code to hold x at; the hit's flags are
 // on x's report.
 func (p *Pipeline) known(x *subject) (stage Stage, code reason.Code, ok bool) {
-	if hit := p.cfg.Oracle.Check(x.e.Content, x.vec); hit.Any() {
+	hit := p.cfg.Oracle.Check(x.e.Content, x.vec)
+	if j := x.canonical(); j.Content != x.e.Content && !hit.Exact {
+		hit.Exact = p.cfg.Oracle.Check(j.Content, x.vec).Exact
+	}
+	if hit.Any() {
 		if hit.Exact {
 			x.r.Flags = append(x.r.Flags, FlagOracleExact)
 		}
@@ -175,7 +180,7 @@ func InitialConfidence(e *knowledge.Entry) float64 {
 func (p *Pipeline) screen(x *subject) (f fault, ok bool) {
 	e, r := x.e, x.r
 	f = fault{stage: StageStage1, stored: true}
-	if signals := detect(e); len(signals) > 0 {
+	if signals := detect(e, x.canonical()); len(signals) > 0 {
 		f.layer, f.attack, f.code, f.why = knowledge.LayerContent, knowledge.ContentInjection, reason.KnowledgeInjection, signals
 		return f, false
 	}
@@ -211,9 +216,15 @@ func (p *Pipeline) screen(x *subject) (f fault, ok bool) {
 	return fault{}, true
 }
 
-// detect runs screen.Knowledge over every text field of e.
-func detect(e *knowledge.Entry) []string {
+// detect runs screen.Knowledge over every text field of e, and over its
+// canonical content and the canonical form of every other field where it
+// differs: an instruction the screen catches in plain text is caught when
+// encoded, hidden or spelt in look-alike letters.
+func detect(e, judged *knowledge.Entry) []string {
 	texts := []string{e.Content}
+	if judged != nil && judged.Content != e.Content {
+		texts = append(texts, judged.Content)
+	}
 	if c := e.Claim; c != nil {
 		texts = append(texts, c.Subject, c.Relation, c.Object)
 		texts = append(texts, c.Conditions...)
@@ -223,6 +234,11 @@ func detect(e *knowledge.Entry) []string {
 		texts = append(texts, h.Actions...)
 		for k, v := range h.Parameters {
 			texts = append(texts, k, v)
+		}
+	}
+	for _, t := range texts[1:] {
+		if c := canon.Text(t); c != t && c != judged.Content {
+			texts = append(texts, c)
 		}
 	}
 	seen := map[string]bool{}

@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/wardhq/ward/internal/knowledge"
+	"github.com/wardhq/ward/internal/trust/canon"
 	"github.com/wardhq/ward/internal/validate"
 )
 
@@ -30,7 +31,7 @@ func Stage2(models []validate.Model, opts ...Stage2Option) ([]Validator, error) 
 			return nil, err
 		}
 	}
-	c := &corpusCache{claims: map[string][]validate.Claim{}}
+	c := &corpusCache{claims: map[string][]validate.Claim{}, texts: map[string]string{}}
 	var l2 Validator = layer{l: knowledge.LayerDivergence, c: c, vote: func(cand validate.Candidate, corpus *validate.Corpus) validate.Vote {
 		return validate.Divergence(cand, corpus, validate.DefaultK)
 	}}
@@ -80,7 +81,7 @@ func (l layer) Validate(ctx context.Context, c *Candidate, g *Grimoire) (Vote, e
 	}
 	cand := validate.Candidate{Entry: c.Entry, Embedding: c.Embedding}
 	v := validate.Weigh(l.vote(cand, l.c.corpus(g)))
-	return Vote{Layer: v.Layer, Pass: v.Pass, Skipped: v.Skipped, Score: v.Score, Reasons: v.Reasons, Decisive: v.Decisive, Scrutiny: v.Scrutiny}, nil
+	return Vote{Layer: v.Layer, Pass: v.Pass, Skipped: v.Skipped, Score: v.Score, Reasons: v.Reasons, Decisive: v.Decisive, Scrutiny: v.Scrutiny, Signals: v.Signals}, nil
 }
 
 // reasonedLayer is L2 with a Reasoner: the claim divergence of claims
@@ -121,6 +122,18 @@ type corpusCache struct {
 	built  int
 	cur    *validate.Corpus
 	claims map[string][]validate.Claim // entry id → claims from its text
+	texts  map[string]string           // entry id → its canonical text
+}
+
+// text returns the canonical text of entry id's content, kept per entry;
+// the caller holds cc.mu.
+func (cc *corpusCache) text(id, content string) string {
+	t, ok := cc.texts[id]
+	if !ok {
+		t = canon.Text(content)
+		cc.texts[id] = t
+	}
+	return t
 }
 
 func (cc *corpusCache) corpus(g *Grimoire) *validate.Corpus {
@@ -136,7 +149,7 @@ func (cc *corpusCache) corpus(g *Grimoire) *validate.Corpus {
 		id := k.Entry.ID
 		cl, ok := cc.claims[id]
 		if !ok {
-			cl = validate.ExtractClaims(k.Entry.Content)
+			cl = validate.ExtractClaims(cc.text(id, k.Entry.Content))
 			for _, kc := range k.Claims {
 				if c, ok := validate.FromKnowledge(&kc); ok {
 					cl = append(cl, c)
@@ -144,7 +157,7 @@ func (cc *corpusCache) corpus(g *Grimoire) *validate.Corpus {
 			}
 			cc.claims[id] = cl
 		}
-		entries = append(entries, validate.CorpusEntry{ID: id, Embedding: k.Embedding, Claims: cl, Confidence: k.Confidence})
+		entries = append(entries, validate.CorpusEntry{ID: id, Embedding: k.Embedding, Claims: cl, Confidence: k.Confidence, Text: cc.text(id, k.Entry.Content)})
 	}
 	cc.cur, cc.built = validate.NewCorpus(entries), n
 	return cc.cur

@@ -22,6 +22,9 @@ type CorpusEntry struct {
 	Embedding  []float32
 	Claims     []Claim
 	Confidence float64 // in [0, 1]; weights the entry's claims in L2
+	// Text is the entry's canonical text, which L1's rare-token model
+	// learns from ("": none).
+	Text string
 }
 
 // Corpus is what the Grimoire holds (adopted and self-generated entries),
@@ -46,6 +49,8 @@ type Corpus struct {
 
 	once  sync.Once
 	model *kmeans
+	texts []string // the entries' texts, for the rare-token model
+	rare  func() rareModel
 }
 
 // NewCorpus indexes entries. It copies and normalises their embeddings; the
@@ -62,6 +67,9 @@ func NewCorpus(entries []CorpusEntry) *Corpus {
 			v = nil
 		}
 		c.ids = append(c.ids, e.ID)
+		if e.Text != "" {
+			c.texts = append(c.texts, e.Text)
+		}
 		c.vecs = append(c.vecs, v)
 		c.claims = append(c.claims, keyAll(e.Claims))
 		c.conf = append(c.conf, min(max(e.Confidence, 0), 1))
@@ -82,6 +90,7 @@ func NewCorpus(entries []CorpusEntry) *Corpus {
 			}
 		}
 	}
+	c.rare = sync.OnceValue(c.fitRare)
 	w := (c.dim + 63) / 64
 	c.sketches = make([]uint64, len(c.vecs)*w)
 	for i, v := range c.vecs {
@@ -286,20 +295,50 @@ func closest(p []float32, cents [][]float32) (int, float64) {
 	return best, bd
 }
 
-// Anomaly is Layer 1: it fails a candidate whose embedding lies farther from
-// every centroid of the corpus than the corpus's own entries do (beyond
-// max(p99, mean + 3 sd) of their member-to-centroid distances). Score is the
-// candidate's distance over that threshold, so 1 or more fails. It skips
-// when the corpus has fewer than MinCorpus embedded entries, and fails a
-// candidate with no embedding or one of another dimension. A score of
-// StrongAnomaly or more is decisive (Weigh).
-func Anomaly(c Candidate, corpus *Corpus) Vote {
-	v := Vote{Layer: knowledge.LayerAnomaly}
+// Anomaly is Layer 1, with two signals. Embedding distance: it fails a
+// candidate whose embedding lies farther from every centroid of the corpus
+// than the corpus's own entries do (beyond max(p99, mean + 3 sd) of their
+// member-to-centroid distances), and fails a candidate with no embedding
+// or one of another dimension. Rare tokens: it fails a candidate whose
+// content has a token more surprising to the character n-gram model (the
+// shipped English model extended by the corpus's texts) than the boundary
+// (see rare.go and fitRare). Score is the larger of the two ratios to
+// their boundaries, so 1 or more fails; Signals holds ScoreRareToken.
+//
+// Below MinCorpus embedded entries the embedding signal cannot judge: the
+// vote then fails on rare tokens alone, and is skipped otherwise (a
+// character model that finds nothing odd is no evidence that an entry is
+// sound). A score of StrongAnomaly or more is decisive (Weigh).
+func Anomaly(c Candidate, corpus *Corpus) (v Vote) {
+	v = Vote{Layer: knowledge.LayerAnomaly}
+	rare, rareErr := rareVote(c, corpus)
+	if rareErr == nil {
+		v.Signals = map[string]float64{ScoreRareToken: rare.score, ScoreRareBoundary: rare.boundary}
+	}
+	failRare := rareErr == nil && rare.score >= rare.boundary
+	rareReason := func() {
+		v.Reasons = append(v.Reasons, fmt.Sprintf("a token's surprisal %.2f bits per character is at or beyond the rare-token boundary %.2f", rare.score, rare.boundary))
+	}
 	if corpus == nil || corpus.Len() < MinCorpus {
+		if failRare {
+			v.Score = rare.score / rare.boundary
+			rareReason()
+			return v
+		}
 		v.Skipped = true
 		v.Reasons = []string{fmt.Sprintf("corpus holds fewer than %d entries", MinCorpus)}
 		return v
 	}
+	defer func() {
+		if rareErr != nil {
+			return
+		}
+		v.Score = max(v.Score, rare.score/rare.boundary)
+		if failRare {
+			v.Pass = false
+			rareReason()
+		}
+	}()
 	u := normalized(c.Embedding)
 	if u == nil || len(u) != corpus.dim {
 		v.Score = math.Inf(1)
@@ -398,4 +437,86 @@ func (c *Corpus) knows(unit [][]float32, g []int) bool {
 		}
 	}
 	return false
+}
+
+// Names of L1's signals in Vote.Signals (and the ingest report's scores).
+const (
+	ScoreRareToken    = "rare_token_score"    // the highest token surprisal, bits per character
+	ScoreRareBoundary = "rare_token_boundary" // the boundary it fails at
+)
+
+// RareMargin is added, in bits per character, to the 99th percentile of the
+// corpus's own scores when that is above the shipped model's boundary.
+const RareMargin = 0.5
+
+// rareModel is the rare-token model of a corpus and its boundary.
+type rareModel struct {
+	m        *NGram
+	boundary float64
+	err      error
+}
+
+type rareResult struct{ score, boundary float64 }
+
+// fitRare extends the shipped model by the corpus's texts and chooses the
+// boundary: the shipped one (from held-out English, see ngramgen), raised
+// to the 99th percentile of the corpus's own texts' scores under the
+// shipped model (which has not seen them) plus RareMargin when that is
+// higher, so that a Grimoire whose ordinary vocabulary is
+// odder than English does not fail its own kind of entry. With fewer than
+// MinCorpus texts the shipped boundary stands.
+func (c *Corpus) fitRare() rareModel {
+	base, err := ShippedNGram()
+	if err != nil {
+		return rareModel{err: err}
+	}
+	if len(c.texts) == 0 {
+		return rareModel{m: base, boundary: base.Boundary}
+	}
+	m := base.With(c.texts)
+	b := base.Boundary
+	if len(c.texts) >= MinCorpus {
+		scores := make([]float64, len(c.texts))
+		for i, t := range c.texts {
+			// Scored by the shipped model, which has not seen them: a
+			// model scoring its own training text underestimates how odd
+			// the next entry of its kind will look.
+			scores[i], _ = base.RareScore(t)
+		}
+		slices.Sort(scores)
+		b = max(b, scores[int(math.Ceil(0.99*float64(len(scores))))-1]+RareMargin)
+	}
+	return rareModel{m: m, boundary: b}
+}
+
+// Rare returns the rare-token score of text under the corpus's model and
+// the boundary L1 fails it at (see fitRare).
+func (c *Corpus) Rare(text string) (score, boundary float64, err error) {
+	rm := c.rare()
+	if rm.err != nil {
+		return 0, 0, rm.err
+	}
+	s, _ := rm.m.RareScore(text)
+	return s, rm.boundary, nil
+}
+
+// rareVote scores c's content with corpus's rare-token model (the shipped
+// one for a nil corpus).
+func rareVote(c Candidate, corpus *Corpus) (rareResult, error) {
+	var rm rareModel
+	if corpus != nil {
+		rm = corpus.rare()
+	} else if base, err := ShippedNGram(); err != nil {
+		rm.err = err
+	} else {
+		rm = rareModel{m: base, boundary: base.Boundary}
+	}
+	if rm.err != nil {
+		return rareResult{}, rm.err
+	}
+	if c.Entry == nil {
+		return rareResult{boundary: rm.boundary}, nil
+	}
+	s, _ := rm.m.RareScore(c.Entry.Content)
+	return rareResult{score: s, boundary: rm.boundary}, nil
 }

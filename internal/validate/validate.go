@@ -90,6 +90,9 @@ type Vote struct {
 	// free-text object, which claim extraction misreads in ordinary prose,
 	// are not direct.
 	Direct bool
+	// Signals are the layer's named measurements besides Score (L1's
+	// ScoreRareToken), for the report.
+	Signals map[string]float64
 }
 
 // Strength bars of Weigh (see the package comment). L2's score is

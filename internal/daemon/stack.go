@@ -47,6 +47,7 @@ import (
 	"github.com/wardhq/ward/internal/tool"
 	"github.com/wardhq/ward/internal/trust"
 	"github.com/wardhq/ward/internal/upstream"
+	"github.com/wardhq/ward/internal/validate"
 	"github.com/wardhq/ward/internal/vault"
 )
 
@@ -655,7 +656,7 @@ func openGrimoire(ctx context.Context, s *Stack, cfg Config) (*ingest.Pipeline, 
 		return nil, err
 	}
 	p, err := ingest.New(ingest.Config{Embedder: emb, Oracle: orc, Immune: im, Checker: checker,
-		Store: s.Store, Bus: s.Bus, Validators: vals, Strictness: g.Strictness, State: s.Store,
+		Store: s.Store, Bus: s.Bus, Validators: vals, Strictness: g.Strictness, State: s.Store, Verifier: validate.NewBookVerifier(s.Book),
 		Clade: g.Clade, Members: reg, Playbook: pb, Stage3: st3, Actions: s.Store, Self: self, Fleet: fleet})
 	if err != nil {
 		return nil, err

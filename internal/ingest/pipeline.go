@@ -102,6 +102,7 @@ import (
 	"github.com/wardhq/ward/internal/reason"
 	"github.com/wardhq/ward/internal/store"
 	"github.com/wardhq/ward/internal/trust/canon"
+	"github.com/wardhq/ward/internal/validate"
 )
 
 // MinEmbeddingCosine is the least cosine similarity a supplied embedding
@@ -131,6 +132,10 @@ const (
 	// (GrossOverclaim); it is taken at the ceiling, and the claim is in
 	// the scores as confidence_claimed.
 	FlagConfidenceDiscounted = "confidence_discounted"
+	// FlagVerifiedFacts: a claimed confidence above the gross-overclaim
+	// boundary was discounted rather than refused, because the entry
+	// states facts Config.Verifier confirms (see verifiedFacts).
+	FlagVerifiedFacts = "verified_facts"
 )
 
 // StageSandbox is where Stage 3 decides an actionable entry, or where it
@@ -241,6 +246,12 @@ type Config struct {
 	// recorded history reads the decisions the gate tagged from it
 	// (RecordedRollback).
 	Actions store.ActionLog
+	// Verifier, if set, confirms the facts an entry states (the address
+	// book, selectors): an entry made of confirmed facts may claim
+	// near-certainty and is discounted rather than refused as
+	// ConfidenceInflation (verifiedFacts). nil: every gross overclaim is
+	// refused.
+	Verifier *validate.BookVerifier
 	// Self is this ward's own 0x address as a member of Clade: with
 	// Clade and Members it makes the pipeline a member of the clade's
 	// fleet (fleet.go). "": HandleFleet refuses every message.

@@ -23,6 +23,7 @@ import (
 	"github.com/wardhq/ward/internal/skill"
 	"github.com/wardhq/ward/internal/store"
 	"github.com/wardhq/ward/internal/store/sqlite"
+	"github.com/wardhq/ward/internal/validate"
 )
 
 const chainID = 8453
@@ -326,6 +327,39 @@ var topics = []string{
 	"EIP-1559 burns the base fee and pays the priority fee to the proposer.",
 	"Compound III accounts are liquidatable once their collateral value falls below the borrow.",
 	"Permit2 signature transfers use unordered nonces kept in a bitmap.",
+}
+
+// An entry made of facts the verifier confirms may claim near-certainty:
+// it is discounted, not refused; the same confidence on a forecast, or on
+// a false address, is refused.
+func TestConfidenceOfVerifiedFacts(t *testing.T) {
+	h := newHarness(t, knowledge.Standard, votes(true, true, false)...)
+	h.p.cfg.Verifier = validate.NewBookVerifier(nil)
+	cases := []struct {
+		content string
+		verdict Verdict
+	}{
+		{"WETH on Ethereum is 0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2.", Adopted},
+		{"The ERC-20 transfer(address,uint256) selector is 0xa9059cbb.", Adopted},
+		{"ETH will trade above 10,000 USD before the end of the quarter.", Rejected},
+		// One fact and two unverifiable sentences: the certainty is not the
+		// fact's.
+		{"WETH on Ethereum is 0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2. ETH will double this month. Buy with leverage.", Rejected},
+	}
+	for _, tc := range cases {
+		r := h.ingest(h.signed(tc.content, 0.97))
+		if tc.verdict == Rejected {
+			want(t, r, Rejected, StageStage1, reason.KnowledgeInflation, knowledge.ConfidenceInflation)
+			continue
+		}
+		want(t, r, Adopted, StageAdopt, reason.KnowledgeAdopted, knowledge.NoAttack)
+		if !slices.Contains(r.Flags, FlagVerifiedFacts) || !slices.Contains(r.Flags, FlagConfidenceDiscounted) {
+			t.Errorf("%q: flags %v", tc.content, r.Flags)
+		}
+	}
+	// Without a verifier every gross overclaim is refused.
+	h.p.cfg.Verifier = nil
+	want(t, h.ingest(h.signed("USDC on Ethereum has 6 decimals.", 0.97)), Rejected, StageStage1, reason.KnowledgeInflation, knowledge.ConfidenceInflation)
 }
 
 func TestConfidenceInflation(t *testing.T) {

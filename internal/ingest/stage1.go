@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"regexp"
 	"strings"
 	"time"
 
@@ -156,6 +157,37 @@ func GrossOverclaim(pv knowledge.Provenance) float64 {
 	return (1 + c) / 2
 }
 
+// verifiedFacts reports whether e states facts a source can be certain
+// of: Config.Verifier (the address book, selectors) confirms at least one
+// claim per two sentences of its content and contradicts none. A source may
+// claim near-certainty about a published deployment or a hash; it is still
+// discounted to its ceiling, and a false claim is L3's to reject. Without
+// a Verifier nothing is.
+func (p *Pipeline) verifiedFacts(e *knowledge.Entry) bool {
+	if p.cfg.Verifier == nil || e == nil {
+		return false
+	}
+	r := p.cfg.Verifier.Check(e.Content)
+	if len(r.False) > 0 || len(r.Verified) == 0 {
+		return false
+	}
+	sentences := 0
+	for _, s := range sentenceSplit(e.Content) {
+		if strings.TrimSpace(s) != "" {
+			sentences++
+		}
+	}
+	return 2*len(r.Verified) >= sentences
+}
+
+// sentenceSplit splits text at sentence ends (". ", "; ", "! ", "? ")
+// and line breaks.
+func sentenceSplit(text string) []string {
+	return reSentence.Split(text, -1)
+}
+
+var reSentence = regexp.MustCompile(`[.;!?](?:\s+|$)|\n+`)
+
 // InitialConfidence returns the seed's initial confidence for e's source
 // (clade and purchased 0.2, cross-user 0.1), never above what the source
 // claimed; self-generated knowledge keeps its own confidence. It does not
@@ -186,7 +218,11 @@ func (p *Pipeline) screen(x *subject) (f fault, ok bool) {
 	}
 	ceil, gross := Ceiling(e.Source.Provenance), GrossOverclaim(e.Source.Provenance)
 	r.Scores["confidence_ceiling"] = ceil
+	certain := false
 	if !(e.Confidence <= gross) {
+		certain = p.verifiedFacts(x.canonical())
+	}
+	if !(e.Confidence <= gross) && !certain {
 		f.layer, f.attack, f.code = knowledge.LayerConfidence, knowledge.ConfidenceInflation, reason.KnowledgeInflation
 		f.why = []string{fmt.Sprintf("claimed confidence %.2f is a gross overclaim: above %.2f, halfway from the %.2f a %s source may claim to certainty",
 			e.Confidence, gross, ceil, e.Source.Provenance)}
@@ -198,6 +234,9 @@ func (p *Pipeline) screen(x *subject) (f fault, ok bool) {
 		// the claim.
 		r.Scores["confidence_claimed"] = e.Confidence
 		r.Flags = append(r.Flags, FlagConfidenceDiscounted)
+		if certain {
+			r.Flags = append(r.Flags, FlagVerifiedFacts)
+		}
 	}
 	if len(e.Embedding) == 0 {
 		return fault{}, true

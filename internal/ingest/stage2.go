@@ -44,7 +44,14 @@ func Stage2(models []validate.Model, opts ...Stage2Option) ([]Validator, error) 
 		}},
 		l2,
 		layer{l: knowledge.LayerConsistency, c: c, vote: func(cand validate.Candidate, _ *validate.Corpus) validate.Vote {
-			return validate.Consistency(cand, models)
+			v := validate.Consistency(cand, models)
+			// The model of the agent's own operation: no input's wording
+			// lifts a safety control (validate.TriggeredOverride).
+			if t := validate.Trigger(cand.Entry); !t.Pass && !t.Skipped {
+				t.Reasons = append(t.Reasons, v.Reasons...)
+				return t
+			}
+			return v
 		}},
 	}, nil
 }

@@ -319,6 +319,13 @@ func Anomaly(c Candidate, corpus *Corpus) (v Vote) {
 	rareReason := func() {
 		v.Reasons = append(v.Reasons, fmt.Sprintf("a token's surprisal %.2f bits per character is at or beyond the rare-token boundary %.2f", rare.score, rare.boundary))
 	}
+	setSignal := func(k string, x float64) {
+		if v.Signals == nil {
+			v.Signals = map[string]float64{}
+		}
+		v.Signals[k] = x
+	}
+	setSignal(ScoreEmbeddingRatio, 0)
 	if corpus == nil || corpus.Len() < MinCorpus {
 		if failRare {
 			v.Score = rare.score / rare.boundary
@@ -342,12 +349,14 @@ func Anomaly(c Candidate, corpus *Corpus) (v Vote) {
 	u := normalized(c.Embedding)
 	if u == nil || len(u) != corpus.dim {
 		v.Score = math.Inf(1)
+		setSignal(ScoreEmbeddingRatio, v.Score)
 		v.Reasons = []string{fmt.Sprintf("embedding has %d dimensions or is zero, corpus has %d", len(c.Embedding), corpus.dim)}
 		return Weigh(v)
 	}
 	m := corpus.fit()
 	_, d := closest(u, m.centroids)
 	v.Score = d / math.Max(m.threshold, 1e-9)
+	setSignal(ScoreEmbeddingRatio, v.Score)
 	v.Pass = v.Score < 1
 	if !v.Pass {
 		v.Reasons = []string{fmt.Sprintf("embedding is %.3f from the nearest of %d centroids, beyond the corpus's %.3f (p99 %.3f, mean+3sd %.3f)",
@@ -443,6 +452,10 @@ func (c *Corpus) knows(unit [][]float32, g []int) bool {
 const (
 	ScoreRareToken    = "rare_token_score"    // the highest token surprisal, bits per character
 	ScoreRareBoundary = "rare_token_boundary" // the boundary it fails at
+	// ScoreEmbeddingRatio is the embedding distance over the corpus's
+	// outlier distance: the part of L1's score Weigh may find decisive
+	// (a rare token alone never is: rare names are common in sound text).
+	ScoreEmbeddingRatio = "embedding_ratio"
 )
 
 // RareMargin is added, in bits per character, to the 99th percentile of the

@@ -117,7 +117,11 @@ func Weigh(v Vote) Vote {
 	}
 	switch v.Layer {
 	case knowledge.LayerAnomaly:
-		v.Decisive = v.Decisive || v.Score >= StrongAnomaly
+		emb := v.Score
+		if r, ok := v.Signals[ScoreEmbeddingRatio]; ok {
+			emb = r
+		}
+		v.Decisive = v.Decisive || emb >= StrongAnomaly
 	case knowledge.LayerDivergence:
 		v.Decisive = v.Decisive || (v.Direct && v.Score >= StrongDivergence)
 		v.Scrutiny = v.Scrutiny || (v.Direct && v.Score >= ScrutinyDivergence)

@@ -319,6 +319,8 @@ func TestWeigh(t *testing.T) {
 	}{
 		{"L1 twice beyond the corpus", Vote{Layer: knowledge.LayerAnomaly, Score: 2.5}, true, false},
 		{"L1 just beyond the corpus", Vote{Layer: knowledge.LayerAnomaly, Score: 1.5}, false, false},
+		{"L1 far off on rare tokens alone", Vote{Layer: knowledge.LayerAnomaly, Score: 2.5, Signals: map[string]float64{ScoreEmbeddingRatio: 0.7}}, false, false},
+		{"L1 far off in embedding space", Vote{Layer: knowledge.LayerAnomaly, Score: 2.5, Signals: map[string]float64{ScoreEmbeddingRatio: 2.5}}, true, false},
 		{"L1 second signal decisive", Vote{Layer: knowledge.LayerAnomaly, Score: 1.1, Decisive: true}, true, false},
 		{"L2 direct, strong", Vote{Layer: knowledge.LayerDivergence, Score: 0.9, Direct: true}, true, true},
 		{"L2 direct, weaker", Vote{Layer: knowledge.LayerDivergence, Score: 0.8, Direct: true}, false, true},

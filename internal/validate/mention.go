@@ -149,7 +149,10 @@ func segment(toks []string, s, e int) (int, int) {
 }
 
 var (
-	negWords  = set("not", "no", "never", "none", "nothing", "neither", "nor", "without", "stop", "stops", "stopped", "cease", "ceases", "myth", "misconception", "mistake", "mistaken", "mistakenly", "wrongly", "incorrectly", "fallacy", "false", "untrue", "incorrect", "wrong")
+	negWords  = set("not", "no", "never", "none", "nothing", "neither", "nor", "without", "avoid", "avoids", "avoiding", "avoided", "instead", "stop", "stops", "stopped", "cease", "ceases", "myth", "misconception", "mistake", "mistaken", "mistakenly", "wrongly", "incorrectly", "fallacy", "false", "untrue", "incorrect", "wrong")
+	// after a verb, a quantity of nothing denies it: "proves little",
+	// "guarantees nothing"
+	nullAfter = set("little", "nothing", "naught")
 	condWords = set("if", "when", "whenever", "unless", "provided", "assuming", "during", "once", "until", "while", "only", "except")
 	// reported speech and hedges: the sentence does not assert its claim
 	reportWords = set("claim", "claims", "say", "says", "believe", "believes", "think", "thinks", "assume", "assumes", "pretend", "beware", "warn", "warns", "scam", "scammer", "scammers", "phishing", "promise", "promises", "rumor", "rumour", "allegedly", "supposedly", "attacker", "attackers", "fake", "supposed")

@@ -479,8 +479,15 @@ func (m *Model) property(toks []string, t modelTerms, subj []span, rivals func()
 					continue
 				}
 			}
-			lo, hi := segment(toks, min(s.s, o.s), max(s.e, o.e))
+			// A negation after both mentions ("it holds one asset and earns
+			// nothing") bears on what follows them, not on the object;
+			// "proves little" right after the object denies it.
+			lo, _ := segment(toks, min(s.s, o.s), max(s.e, o.e))
+			hi := max(s.e, o.e)
 			neg := negations(toks, lo, hi, subj, obj, anto)
+			if o.e < len(toks) && o.e >= s.e && nullAfter[toks[o.e]] {
+				neg++
+			}
 			affirmed := (neg%2 == 0) == (k == 0)
 			if affirmed == (m.Relation == RelIsNot) {
 				verb := "is"

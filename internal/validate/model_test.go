@@ -299,3 +299,30 @@ func FuzzConsistency(f *testing.F) {
 		}
 	})
 }
+
+// Correct statements whose negation words bear on something else, or
+// whose verb is denied by what follows it, pass.
+func TestConsistencyNegationScope(t *testing.T) {
+	ms, err := ShippedModels()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{
+		"Out of range a concentrated position holds a single asset and earns nothing.",
+		"Simulating a similar transaction proves little; simulate the exact calldata.",
+		"Circle's CCTP burns USDC on one chain and mints native USDC on the other, avoiding wrapped variants.",
+		"CCTP delivers native USDC instead of a wrapped token.",
+	} {
+		if v := Consistency(Candidate{Entry: &knowledge.Entry{Content: s}}, ms); !v.Pass {
+			t.Errorf("%q: %v", s, v.Reasons)
+		}
+	}
+	for _, s := range []string{
+		"A successful simulation guarantees the transaction cannot fail.",
+		"CCTP delivers a wrapped token.",
+	} {
+		if v := Consistency(Candidate{Entry: &knowledge.Entry{Content: s}}, ms); v.Pass {
+			t.Errorf("%q passed", s)
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -66,7 +67,13 @@ func TestEvalPoisoningLayers(t *testing.T) {
 		}
 		if r.Caught == "stage2/L2" {
 			voted++
-			if len(r.Votes) != 3 || r.Votes[1].Layer != "L2" || r.Votes[1].Pass {
+			l2 := slices.IndexFunc(r.Votes, func(v struct {
+				Layer string `json:"layer"`
+				Pass  bool   `json:"pass"`
+			}) bool {
+				return v.Layer == "L2"
+			})
+			if len(r.Votes) < 3 || l2 < 0 || r.Votes[l2].Pass {
 				t.Errorf("row caught by L2 has votes %+v", r.Votes)
 			}
 		}

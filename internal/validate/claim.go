@@ -650,11 +650,17 @@ var opposites = func() map[string][]string {
 	return m
 }()
 
-// opposed reports whether one phrase has an action the other reverses.
+// opposed reports whether one phrase has an action the other reverses, and
+// not also the action itself: "repaying debt" and "drawing debt" are
+// opposed, "the borrow rate" and "the borrow rate on lending markets" are
+// not (both borrow).
 func opposed(a, b []string) bool {
 	for _, x := range a {
+		if slices.Contains(b, x) {
+			continue
+		}
 		for _, y := range opposites[x] {
-			if slices.Contains(b, y) {
+			if slices.Contains(b, y) && !slices.Contains(a, y) {
 				return true
 			}
 		}

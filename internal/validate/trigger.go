@@ -126,7 +126,8 @@ func hasEmoji(s string) bool {
 func unsafeAction(s string) string {
 	for i, re := range reUnsafe {
 		for _, m := range re.FindAllStringIndex(s, -1) {
-			if reDenied.MatchString(s[max(0, m[0]-40):m[0]]) || i == 0 && reJoined.MatchString(s[m[0]:m[1]]) {
+			// "slippage at 0.2%" is not a slippage of 0.
+			if fraction(s, m[1]) || reDenied.MatchString(s[max(0, m[0]-40):m[0]]) || i == 0 && reJoined.MatchString(s[m[0]:m[1]]) {
 				continue
 			}
 			return strings.Join(strings.Fields(s[m[0]:m[1]]), " ")

@@ -153,6 +153,7 @@ var (
 	// after a verb, a quantity of nothing denies it: "proves little",
 	// "guarantees nothing"
 	nullAfter = set("little", "nothing", "naught")
+	landWords = set("mined", "included", "executed", "confirmed", "landed", "broadcast", "submitted")
 	condWords = set("if", "when", "whenever", "unless", "provided", "assuming", "during", "once", "until", "while", "only", "except")
 	// reported speech and hedges: the sentence does not assert its claim
 	reportWords = set("claim", "claims", "say", "says", "believe", "believes", "think", "thinks", "assume", "assumes", "pretend", "beware", "warn", "warns", "scam", "scammer", "scammers", "phishing", "promise", "promises", "rumor", "rumour", "allegedly", "supposedly", "attacker", "attackers", "fake", "supposed")
@@ -186,8 +187,8 @@ type view struct {
 }
 
 // clauseWords end a clause: what follows "but", "while", "unlike"… is a
-// separate claim.
-var clauseWords = set("but", "whereas", "while", "although", "though", "however", "unlike", "so")
+// separate claim, and so is the reason after "because".
+var clauseWords = set("but", "whereas", "while", "although", "though", "however", "unlike", "so", "because")
 
 // views splits text into sentences and their clauses.
 func views(text string) []view {
@@ -218,10 +219,12 @@ func views(text string) []view {
 	return out
 }
 
-var reSentenceEnd = regexp.MustCompile(`[!?;]+(?:\s+|$)|\.(?:\s+|$)|\n+`)
+var reSentenceEnd = regexp.MustCompile(`[!?;:]+(?:\s+|$)|\.(?:\s+|$)|\n+`)
 
 // splitSentences splits on sentence ends but keeps decimals ("1.05") and
-// question marks (a question asserts nothing).
+// question marks (a question asserts nothing). A colon ends a sentence too:
+// what follows it elaborates ("X cannot lose: if a leg loses, it reverts"),
+// and its condition is not the claim's.
 func splitSentences(text string) []string {
 	var out []string
 	last := 0
@@ -492,12 +495,17 @@ func (iv interval) String() string {
 
 // conditional reports whether the sentence states a condition ("if",
 // "when", "unless"…) outside the spans of clause ci a model's own terms
-// occupy ("only when price falls" is the claim, not its condition).
+// occupy ("only when price falls" is the claim, not its condition). Only
+// clause ci and the clauses before it can condition it: what follows "so"
+// or "but" is a further claim ("X rebases, so you miss rewards unless…"
+// still asserts that X rebases).
+//
+// "When mined", "once included" and the like say when, not whether.
 func (v view) conditional(ci int, used ...span) bool {
-	for i, c := range v.clauses {
+	for i, c := range v.clauses[:ci+1] {
 	next:
 		for k, t := range c {
-			if !condWords[t] {
+			if !condWords[t] || k+1 < len(c) && landWords[c[k+1]] {
 				continue
 			}
 			if i == ci {

@@ -33,7 +33,7 @@ var synonyms = []struct {
 	{regexp.MustCompile(`\b(?:impermanent|divergence) loss\b|\bil\b`), "impermanent loss", []string{"loss", "il"}},
 	{regexp.MustCompile(`\b(?:maximal|miner) extractable value\b`), "mev", []string{"extractable"}},
 	{regexp.MustCompile(`\bsandwich(?:ed|ing|es)?(?: attacks?)?\b`), "sandwich", []string{"sandwich"}},
-	{regexp.MustCompile(`\b(?:infinite|unlimited|max|maximum|uint256\.?max|type\(uint256\)\.max|unbounded) (?:token )?(?:approvals?|allowances?)\b`), "unlimited approval", []string{"approv", "allowance"}},
+	{regexp.MustCompile(`\b(?:infinite|unlimited|max|maximum|uint256\.?max|type\(uint256\)\.max|unbounded) (?:token |erc-?20 )?(?:approvals?|allowances?)\b`), "unlimited approval", []string{"approv", "allowance"}},
 	{regexp.MustCompile(`\ballowances?\b`), "approval", []string{"allowance"}},
 	{regexp.MustCompile(`\butili[sz]ation(?: rate| ratio)?\b`), "utilization", []string{"utili"}},
 	{regexp.MustCompile(`\b(?:variable )?borrow(?:ing)? (?:interest )?(?:rates?|aprs?|apys?|costs?)\b`), "borrow rate", []string{"borrow"}},
@@ -59,6 +59,7 @@ var synonyms = []struct {
 	{regexp.MustCompile(`\bseven\b`), "7", []string{"seven"}},
 	{regexp.MustCompile(`\ba week\b`), "1 week", []string{"a week"}},
 	{regexp.MustCompile(`\bhalf\b`), "50 %", []string{"half"}},
+	{regexp.MustCompile(`\bdoubl(?:e|es|ed|ing)\b`), "rise 100 %", []string{"doubl"}},
 	{regexp.MustCompile(`\bbasis points?\b|\bbps\b`), "bps", []string{"basis", "bps"}},
 }
 
@@ -423,6 +424,8 @@ func unitOf(t string) (string, float64) {
 		return "x", 1
 	case is(t, "gwei"):
 		return "gwei", 1
+	case is(t, "decimals"):
+		return "decimals", 1
 	}
 	return "", 1
 }

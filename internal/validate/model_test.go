@@ -219,6 +219,55 @@ var mechanicCases = []struct {
 	{"gas", "priority fee actually paid is not refunded", false,
 		[]string{"Priority fees are refunded too.", "The unused priority fee comes back to the sender.", "Tips are refunded after inclusion."},
 		[]string{"The priority fee is not refunded; it goes to the validator.", "The priority fee was paid in full.", "Only the unused headroom of maxFeePerGas comes back, never the tip."}},
+	{"oracle", "USD-denominated price feeds answer with 8 decimals", true,
+		[]string{"Chainlink USD feeds answer with 18 decimals.", "The ETH/USD feed returns a price with 18 decimals.", "Chainlink USD price feeds use 6 decimals."},
+		[]string{"Chainlink USD feeds answer with 8 decimals.", "The ETH/USD feed uses 8 decimals, so divide by 1e8.", "ETH-denominated feeds use 18 decimals while USD feeds use 8 decimals."}},
+	{"liquidation", "e-mode position can still be liquidated", true,
+		[]string{"Liquidation is impossible in e-mode.", "An e-mode position can not be liquidated because both assets track ETH.", "Efficiency mode loops are immune to liquidation."},
+		[]string{"An e-mode position can still be liquidated.", "E-mode raises the LTV for correlated assets but liquidation remains possible.", "In e-mode, a depeg can push the health factor below 1."}},
+	{"oracle", "age must be checked against its heartbeat", false,
+		[]string{"The heartbeat can be ignored.", "Staleness checks are pointless on mainnet.", "Checking updatedAt is redundant."},
+		[]string{"A staleness check against the heartbeat is essential.", "Always check updatedAt against the feed's heartbeat.", "The heartbeat matters on quiet days."}},
+	{"bridge", "Waiting for finality before crediting", false,
+		[]string{"Waiting for finality is legacy caution.", "Finality concerns are exaggerated.", "Finality checks are unnecessary for deposits."},
+		[]string{"Waiting for finality is needed before crediting deposits.", "Finality checks are essential for bridge deposits.", "Keep waiting for finality on every chain."}},
+}
+
+// Phrasings the readers fold before matching: "doubles" is a 100 % rise,
+// "unlimited ERC-20 approvals" are unlimited approvals, "charges the full
+// gas limit" states what is charged, "costs the borrower" what a
+// liquidation costs.
+func TestConsistencyPhrasings(t *testing.T) {
+	models, err := ShippedModels()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		text  string
+		model string // "" for a pass
+	}{
+		{"EIP-1559 lets the base fee double each block.", "base fee"},
+		{"The base fee can double in about six full blocks.", ""},
+		{"Unlimited ERC-20 approvals are fine.", "unlimited token approval"},
+		{"Unlimited ERC-20 approvals are risky.", ""},
+		{"Ethereum charges the full gas limit regardless of gas used.", "gas limit"},
+		{"Ethereum charges the gas used, not the full gas limit.", ""},
+		{"A liquidation does not cost the borrower anything.", "liquidation"},
+		{"A liquidation costs the borrower the liquidation bonus.", ""},
+	} {
+		t.Run(tc.text, func(t *testing.T) {
+			v := Consistency(Candidate{Entry: &knowledge.Entry{Content: tc.text}}, models)
+			if tc.model == "" {
+				if !v.Pass {
+					t.Errorf("Consistency = %+v, want a pass", v)
+				}
+				return
+			}
+			if v.Pass || !strings.Contains(strings.ToLower(strings.Join(v.Reasons, "; ")), strings.ToLower(tc.model)) {
+				t.Errorf("Consistency = pass %v (reasons %q), want a failure naming %q", v.Pass, v.Reasons, tc.model)
+			}
+		})
+	}
 }
 
 // L3b reads a condition only where it bears on the claim: in the claim's

@@ -33,7 +33,7 @@ var synonyms = []struct {
 	{regexp.MustCompile(`\b(?:impermanent|divergence) loss\b|\bil\b`), "impermanent loss", []string{"loss", "il"}},
 	{regexp.MustCompile(`\b(?:maximal|miner) extractable value\b`), "mev", []string{"extractable"}},
 	{regexp.MustCompile(`\bsandwich(?:ed|ing|es)?(?: attacks?)?\b`), "sandwich", []string{"sandwich"}},
-	{regexp.MustCompile(`\b(?:infinite|unlimited|max|maximum|uint256\.?max|type\(uint256\)\.max|unbounded) (?:token )?(?:approvals?|allowances?)\b`), "unlimited approval", []string{"approv", "allowance"}},
+	{regexp.MustCompile(`\b(?:infinite|unlimited|max|maximum|uint256\.?max|type\(uint256\)\.max|unbounded) (?:token |erc-?20 )?(?:approvals?|allowances?)\b`), "unlimited approval", []string{"approv", "allowance"}},
 	{regexp.MustCompile(`\ballowances?\b`), "approval", []string{"allowance"}},
 	{regexp.MustCompile(`\butili[sz]ation(?: rate| ratio)?\b`), "utilization", []string{"utili"}},
 	{regexp.MustCompile(`\b(?:variable )?borrow(?:ing)? (?:interest )?(?:rates?|aprs?|apys?|costs?)\b`), "borrow rate", []string{"borrow"}},
@@ -59,6 +59,7 @@ var synonyms = []struct {
 	{regexp.MustCompile(`\bseven\b`), "7", []string{"seven"}},
 	{regexp.MustCompile(`\ba week\b`), "1 week", []string{"a week"}},
 	{regexp.MustCompile(`\bhalf\b`), "50 %", []string{"half"}},
+	{regexp.MustCompile(`\bdoubl(?:e|es|ed|ing)\b`), "rise 100 %", []string{"doubl"}},
 	{regexp.MustCompile(`\bbasis points?\b|\bbps\b`), "bps", []string{"basis", "bps"}},
 }
 
@@ -153,6 +154,7 @@ var (
 	// after a verb, a quantity of nothing denies it: "proves little",
 	// "guarantees nothing"
 	nullAfter = set("little", "nothing", "naught")
+	landWords = set("mined", "included", "executed", "confirmed", "landed", "broadcast", "submitted")
 	condWords = set("if", "when", "whenever", "unless", "provided", "assuming", "during", "once", "until", "while", "only", "except")
 	// reported speech and hedges: the sentence does not assert its claim
 	reportWords = set("claim", "claims", "say", "says", "believe", "believes", "think", "thinks", "assume", "assumes", "pretend", "beware", "warn", "warns", "scam", "scammer", "scammers", "phishing", "promise", "promises", "rumor", "rumour", "allegedly", "supposedly", "attacker", "attackers", "fake", "supposed")
@@ -186,8 +188,8 @@ type view struct {
 }
 
 // clauseWords end a clause: what follows "but", "while", "unlike"… is a
-// separate claim.
-var clauseWords = set("but", "whereas", "while", "although", "though", "however", "unlike", "so")
+// separate claim, and so is the reason after "because".
+var clauseWords = set("but", "whereas", "while", "although", "though", "however", "unlike", "so", "because")
 
 // views splits text into sentences and their clauses.
 func views(text string) []view {
@@ -218,10 +220,12 @@ func views(text string) []view {
 	return out
 }
 
-var reSentenceEnd = regexp.MustCompile(`[!?;]+(?:\s+|$)|\.(?:\s+|$)|\n+`)
+var reSentenceEnd = regexp.MustCompile(`[!?;:]+(?:\s+|$)|\.(?:\s+|$)|\n+`)
 
 // splitSentences splits on sentence ends but keeps decimals ("1.05") and
-// question marks (a question asserts nothing).
+// question marks (a question asserts nothing). A colon ends a sentence too:
+// what follows it elaborates ("X cannot lose: if a leg loses, it reverts"),
+// and its condition is not the claim's.
 func splitSentences(text string) []string {
 	var out []string
 	last := 0
@@ -420,6 +424,8 @@ func unitOf(t string) (string, float64) {
 		return "x", 1
 	case is(t, "gwei"):
 		return "gwei", 1
+	case is(t, "decimals"):
+		return "decimals", 1
 	}
 	return "", 1
 }
@@ -492,12 +498,17 @@ func (iv interval) String() string {
 
 // conditional reports whether the sentence states a condition ("if",
 // "when", "unless"…) outside the spans of clause ci a model's own terms
-// occupy ("only when price falls" is the claim, not its condition).
+// occupy ("only when price falls" is the claim, not its condition). Only
+// clause ci and the clauses before it can condition it: what follows "so"
+// or "but" is a further claim ("X rebases, so you miss rewards unless…"
+// still asserts that X rebases).
+//
+// "When mined", "once included" and the like say when, not whether.
 func (v view) conditional(ci int, used ...span) bool {
-	for i, c := range v.clauses {
+	for i, c := range v.clauses[:ci+1] {
 	next:
 		for k, t := range c {
-			if !condWords[t] {
+			if !condWords[t] || k+1 < len(c) && landWords[c[k+1]] {
 				continue
 			}
 			if i == ci {

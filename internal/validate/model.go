@@ -448,14 +448,16 @@ func owned(toks []string, sp span) bool {
 // it, with no rival subject of the same property in between), affirmed or
 // denied by the negations of the comma-separated parts from the subject to
 // the object. An antonym mention counts as the object denied; a mention
-// inside a longer one of the other kind is ignored, and so is an object
+// inside a longer one of either kind is ignored (the longer one is the
+// claim: "only applies to gas" holds its "only"), and so is an object
 // after "to" (a purpose: "simulate to ensure…").
 func (m *Model) property(toks []string, t modelTerms, subj []span, rivals func() map[string][]term) (string, []span, bool) {
 	obj, anto := findLoose(toks, t.obj), findLoose(toks, t.anto)
 	if len(obj)+len(anto) == 0 {
 		return "", nil, false
 	}
-	obj, anto = outer(obj, anto), outer(anto, obj)
+	both := append(obj[:len(obj):len(obj)], anto...)
+	obj, anto = outer(obj, both), outer(anto, both)
 	rt := t.rival
 	if !t.rivalsKnown {
 		rt = rivalTerms(t, rivals())

@@ -141,6 +141,161 @@ var mechanicCases = []struct {
 	{"execution", "Permit2 signature-transfer nonces", false,
 		[]string{"Permit2 signature transfer nonces must be used sequentially.", "Permit2 nonces are strictly increasing."},
 		[]string{"Permit2 signature transfer nonces are unordered bitmaps.", "Permit2 nonces can be used in any order.", "Permit2 uses a nonce bitmap for signature transfers."}},
+	// amm: price impact, fees, concentrated liquidity
+	{"amm", "price impact grows faster than trade size", false,
+		[]string{"Price impact is linear in trade size.", "On a constant-product pool, price impact scales linearly with the amount swapped.", "Price impact is exactly proportional to trade size."},
+		[]string{"Price impact grows faster than linearly with trade size.", "On x*y=k pools price impact is convex in trade size.", "Doubling a trade more than doubles its price impact.", "Price impact is nonlinear: split large orders."}},
+	{"amm", "Uniswap v2 pools charge a 0.3 % swap fee", true,
+		[]string{"Uniswap V2 pools charge no swap fee.", "Swaps on Uniswap v2 are fee-free; LPs earn only token rewards.", "A Uniswap v2 pair takes zero fees from traders."},
+		[]string{"Uniswap V2 charges a 0.3% fee on every swap, paid to LPs.", "Every Uniswap v2 pool charges a swap fee.", "Uniswap v2 pairs take a fee on each trade and add it to the reserves."}},
+	{"amm", "narrower range amplifies impermanent loss", false,
+		[]string{"A narrow range does not change impermanent loss for the same price move.", "Concentrating liquidity does not affect impermanent loss at all.", "Tighten your range: narrowing the range earns more fees with the same impermanent loss."},
+		[]string{"A narrower range amplifies impermanent loss as well as fees.", "Concentrating liquidity magnifies impermanent loss for a given price move.", "Tight ranges earn more fees but also suffer more impermanent loss."}},
+	{"lending", "ERC-4626 vault's share price can be inflated", false,
+		[]string{"ERC-4626 vaults cannot be inflated by donations.", "An empty vault is immune to donation attacks.", "Tokenized vaults ignore direct transfers, so the share price cannot be inflated."},
+		[]string{"An empty ERC-4626 vault can be inflated by a direct donation before the first deposit.", "Seed new ERC-4626 vaults with dead shares to blunt the inflation attack.", "OpenZeppelin's ERC4626 adds virtual shares against donation attacks."}},
+	// mev: flash loans, quotes, routers, slippage
+	{"mev", "flash-loan arbitrage is not risk-free", false,
+		[]string{"Flash loan arbitrage is risk-free.", "A flash-loan arb can never lose money.", "Flash loan trades are always profitable because a loss reverts."},
+		[]string{"A flash-loan arbitrage that reverts still costs gas.", "Flash loan arbitrage is not risk-free.", "Add a minimum-profit check to every flash loan arbitrage."}},
+	{"mev", "not a binding commitment", false,
+		[]string{"The QuoterV2 result is binding for the next block.", "A swap quote locks in your output amount.", "The pool reserves the quoted amount for you."},
+		[]string{"A quote is not binding; re-quote before sending.", "The QuoterV2 result is an off-chain simulation, not a commitment.", "Quotes go stale as the pool moves."}},
+	{"mev", "router does not refund a shortfall", true,
+		[]string{"The Uniswap router refunds any shortfall versus the quote.", "Swap routers make up the difference against the quoted output.", "The router refunds slippage, so the minimum output does not matter."},
+		[]string{"The router does not refund any shortfall; the minimum output is your only protection.", "No router makes up the difference when a swap fills below the quote.", "Set amountOutMinimum because the swap router never refunds slippage."}},
+	{"mev", "not its gas cost", true,
+		[]string{"Slippage tolerance caps gas cost, not price.", "Your slippage setting only applies to gas.", "Max slippage is a gas limit for the swap."},
+		[]string{"Slippage tolerance bounds the price, not gas.", "Slippage tolerance sets the minimum output of a swap.", "A tight slippage tolerance can make a swap revert in a volatile market."}},
+	// liquidation: what the threshold weights
+	{"liquidation", "weights the collateral's value, not the debt", true,
+		[]string{"The liquidation threshold applies to your debt, not your collateral.", "Aave's liquidation threshold is applied to the debt.", "The liquidation threshold multiplies your debt."},
+		[]string{"The liquidation threshold is applied to your collateral value.", "Aave's liquidation threshold weights the collateral, not the debt.", "Liquidation starts once debt exceeds collateral times the liquidation threshold."}},
+	// market: stablecoins
+	{"market", "depeg is not guaranteed to recover", false,
+		[]string{"Stablecoin depegs always recover.", "A depeg always comes back within days.", "Depegged stablecoins are guaranteed to recover."},
+		[]string{"A depeg is not guaranteed to recover.", "UST never recovered from its depeg.", "Some stablecoin depegs recover and some do not."}},
+	{"market", "DAI has no on-demand redemption", false,
+		[]string{"DAI can always be redeemed for exactly $1 of collateral.", "DAI is redeemable on demand from Maker.", "DAI is redeemable 1:1 from the protocol at any size."},
+		[]string{"DAI is not redeemable on demand; its peg rests on vaults and liquidations.", "DAI holds its peg through overcollateralised vaults.", "DAI can trade below $1 in a crisis."}},
+	// bridge: approvals per chain, challenge period
+	{"bridge", "approvals are per chain", true,
+		[]string{"Approvals made on L1 carry over to the L2.", "Token approvals carry across chains.", "Your unlimited approvals are valid on the L2 after bridging."},
+		[]string{"Approvals do not carry over between chains.", "Token approvals are per chain; approve again on the L2.", "An approval on L1 does not apply on L2."}},
+	{"bridge", "challenge period (about seven days) cannot be skipped", false,
+		[]string{"You can skip the challenge period by paying a fee.", "The challenge window can be bypassed with a priority payment to the bridge.", "The 7-day window was removed for Base withdrawals."},
+		[]string{"The challenge period cannot be skipped on the canonical bridge.", "To exit faster than the challenge window, use a liquidity bridge.", "The challenge period lasts about seven days."}},
+	// execution: finality, checks an agent must not drop
+	{"execution", "final only once finalized", true,
+		[]string{"Every Ethereum block is final as soon as it is proposed.", "Blocks on mainnet are immediately final after the merge.", "An Ethereum block is final after 1 confirmation."},
+		[]string{"An Ethereum block is finalized after about two epochs.", "Blocks are not final on inclusion; wait for finality.", "A block can be reorged until it is finalized."}},
+	{"execution", "decimals must be read", false,
+		[]string{"Reading decimals is unnecessary; assume 18.", "A decimals lookup is pointless overhead.", "Checking decimals is redundant for ERC-20s."},
+		[]string{"Reading decimals is necessary: USDC uses 6.", "Always read decimals before sizing a transfer.", "WBTC uses 8 decimals, so a decimals check is essential."}},
+	{"oracle", "sequencer uptime check", false,
+		[]string{"Checking the sequencer uptime feed is unnecessary.", "The sequencer uptime check is pointless on Arbitrum.", "A sequencer check is redundant."},
+		[]string{"A sequencer uptime check is needed before using L2 prices.", "Check the sequencer uptime feed and wait out the grace period.", "The sequencer uptime feed is essential on L2s."}},
+	{"gas", "gas limit estimated with headroom", false,
+		[]string{"Gas estimation is wasteful; hard-code the limit.", "estimateGas is unnecessary overhead.", "Gas estimates are pointless."},
+		[]string{"Gas estimation is needed for each transaction.", "Run estimateGas and add headroom.", "Gas estimates can be high; keep headroom anyway."}},
+	{"mev", "swap deadline is needed", false,
+		[]string{"Deadlines are irrelevant on mainnet.", "The deadline parameter is pointless.", "Swap deadlines are redundant."},
+		[]string{"A swap deadline is needed.", "Set a short deadline on every swap.", "Deadlines matter when a transaction is delayed."}},
+	{"execution", "recipient or contract address", false,
+		[]string{"Address verification is unnecessary for peer addresses.", "Checking the address is redundant after one test transfer.", "Address checks can be skipped for trusted sources."},
+		[]string{"Address verification is essential before every transfer.", "Always check the recipient address against a trusted source.", "Address checks are required even after a test transfer."}},
+	{"execution", "must be decoded", false,
+		[]string{"The signature prompt is a formality.", "Decoding permits is unnecessary.", "Decoding the signature is pointless overhead."},
+		[]string{"Decoding the permit is essential before signing.", "Read the signature prompt: decode spender and amount.", "Decoding permits is necessary because a permit can move funds."}},
+	{"execution", "Token safety checks", false,
+		[]string{"Honeypot checks are useless.", "Contract review is unnecessary for fresh pools.", "A transfer tax check is redundant after three buys."},
+		[]string{"Honeypot checks are needed for new tokens.", "Contract review is essential before approving a new router.", "Run a transfer tax check on every new token."}},
+	{"execution", "audit lowers but does not remove risk", false,
+		[]string{"Audits are meaningless.", "A security audit is worthless.", "Audit reports mean nothing."},
+		[]string{"Audits lower risk but do not remove it.", "Audited protocols still get exploited.", "An audit is a useful but partial signal."}},
+	{"execution", "Sharing a signing key", true,
+		[]string{"Sharing signer keys with peers is fine.", "A shared private key among agents is safe.", "Sharing the key across four agents is acceptable."},
+		[]string{"Sharing signer keys is dangerous.", "Sharing private keys is not safe.", "Never share keys; give each agent its own signer."}},
+	{"gas", "priority fee actually paid is not refunded", false,
+		[]string{"Priority fees are refunded too.", "The unused priority fee comes back to the sender.", "Tips are refunded after inclusion."},
+		[]string{"The priority fee is not refunded; it goes to the validator.", "The priority fee was paid in full.", "Only the unused headroom of maxFeePerGas comes back, never the tip."}},
+	{"oracle", "USD-denominated price feeds answer with 8 decimals", true,
+		[]string{"Chainlink USD feeds answer with 18 decimals.", "The ETH/USD feed returns a price with 18 decimals.", "Chainlink USD price feeds use 6 decimals."},
+		[]string{"Chainlink USD feeds answer with 8 decimals.", "The ETH/USD feed uses 8 decimals, so divide by 1e8.", "ETH-denominated feeds use 18 decimals while USD feeds use 8 decimals."}},
+	{"liquidation", "e-mode position can still be liquidated", true,
+		[]string{"Liquidation is impossible in e-mode.", "An e-mode position can not be liquidated because both assets track ETH.", "Efficiency mode loops are immune to liquidation."},
+		[]string{"An e-mode position can still be liquidated.", "E-mode raises the LTV for correlated assets but liquidation remains possible.", "In e-mode, a depeg can push the health factor below 1."}},
+	{"oracle", "age must be checked against its heartbeat", false,
+		[]string{"The heartbeat can be ignored.", "Staleness checks are pointless on mainnet.", "Checking updatedAt is redundant."},
+		[]string{"A staleness check against the heartbeat is essential.", "Always check updatedAt against the feed's heartbeat.", "The heartbeat matters on quiet days."}},
+	{"bridge", "Waiting for finality before crediting", false,
+		[]string{"Waiting for finality is legacy caution.", "Finality concerns are exaggerated.", "Finality checks are unnecessary for deposits."},
+		[]string{"Waiting for finality is needed before crediting deposits.", "Finality checks are essential for bridge deposits.", "Keep waiting for finality on every chain."}},
+}
+
+// Phrasings the readers fold before matching: "doubles" is a 100 % rise,
+// "unlimited ERC-20 approvals" are unlimited approvals, "charges the full
+// gas limit" states what is charged, "costs the borrower" what a
+// liquidation costs.
+func TestConsistencyPhrasings(t *testing.T) {
+	models, err := ShippedModels()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		text  string
+		model string // "" for a pass
+	}{
+		{"EIP-1559 lets the base fee double each block.", "base fee"},
+		{"The base fee can double in about six full blocks.", ""},
+		{"Unlimited ERC-20 approvals are fine.", "unlimited token approval"},
+		{"Unlimited ERC-20 approvals are risky.", ""},
+		{"Ethereum charges the full gas limit regardless of gas used.", "gas limit"},
+		{"Ethereum charges the gas used, not the full gas limit.", ""},
+		{"A liquidation does not cost the borrower anything.", "liquidation"},
+		{"A liquidation costs the borrower the liquidation bonus.", ""},
+	} {
+		t.Run(tc.text, func(t *testing.T) {
+			v := Consistency(Candidate{Entry: &knowledge.Entry{Content: tc.text}}, models)
+			if tc.model == "" {
+				if !v.Pass {
+					t.Errorf("Consistency = %+v, want a pass", v)
+				}
+				return
+			}
+			if v.Pass || !strings.Contains(strings.ToLower(strings.Join(v.Reasons, "; ")), strings.ToLower(tc.model)) {
+				t.Errorf("Consistency = pass %v (reasons %q), want a failure naming %q", v.Pass, v.Reasons, tc.model)
+			}
+		})
+	}
+}
+
+// L3b reads a condition only where it bears on the claim: in the claim's
+// clause or before it, not in what follows "so", "because" or a colon, and
+// "when mined" says when, not whether.
+func TestConsistencyConditionScope(t *testing.T) {
+	models, err := ShippedModels()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		text     string
+		scrutiny bool
+	}{
+		{"cbETH rebases daily, so a contract that snapshots balances misses rewards unless it syncs.", true},
+		{"A flash-loan arbitrage cannot lose money: if a leg loses, everything reverts.", true},
+		{"A successful simulation guarantees the same output when mined.", true},
+		{"Getreserves is manipulation-resistant because reserves update only once per block.", true},
+		{"If the pool is empty, cbETH rebases.", false},
+		{"cbETH rebases when the oracle updates.", false},
+	} {
+		t.Run(tc.text, func(t *testing.T) {
+			v := Consistency(Candidate{Entry: &knowledge.Entry{Content: tc.text}}, models)
+			if v.Pass || v.Scrutiny != tc.scrutiny {
+				t.Errorf("Consistency = pass %v scrutiny %v (reasons %q), want a failure with scrutiny %v", v.Pass, v.Scrutiny, v.Reasons, tc.scrutiny)
+			}
+		})
+	}
 }
 
 func TestConsistencyMechanics(t *testing.T) {
@@ -199,8 +354,8 @@ func TestShippedModelCoverage(t *testing.T) {
 			t.Errorf("area %s has %d models, want at least 5", area, per[area])
 		}
 	}
-	if len(models) < 80 || len(models) > 150 {
-		t.Errorf("%d models, want 80 to 150", len(models))
+	if len(models) < 80 || len(models) > 200 {
+		t.Errorf("%d models, want 80 to 200", len(models))
 	}
 }
 

@@ -237,6 +237,10 @@ func (v *BookVerifier) identity(id Identity) (bad, ok string) {
 		}
 		for _, k := range here {
 			if k.symbol != "" && family(k.symbol) == fam {
+				if t, ok := v.otherIssue(id, k); ok {
+					return fmt.Sprintf("%s is %s (%s) in ward's address book, not %s %s; %s on %s is %s", short(id.Address), k,
+						issue(k.symbol), issue(t.Symbol), id.Symbol, t.Symbol, chainName(k.chain), short(Address(t.Address))), ""
+				}
 				return "", fmt.Sprintf("%s is %s", short(id.Address), k)
 			}
 		}
@@ -273,6 +277,41 @@ func (v *BookVerifier) identity(id Identity) (bad, ok string) {
 		name += " on " + chainName(c)
 	}
 	return fmt.Sprintf("%s is %s in ward's address book, not %s%s", short(id.Address), what, name, v.expected(id, chains)), ""
+}
+
+// bridgedSymbol reports whether sym is written as a bridge's copy of a
+// token: "USDC.e", "USDbC".
+func bridgedSymbol(sym string) bool {
+	u := strings.ToUpper(sym)
+	return strings.HasSuffix(u, ".E") || u == "USDBC"
+}
+
+func issue(sym string) string {
+	if bridgedSymbol(sym) {
+		return "bridged"
+	}
+	return "native"
+}
+
+// otherIssue returns the token of k's chain that id names when k, the
+// token at id's address, is the other issue of it: id says native USDC
+// of an address the book lists as USDC.e while the chain's native USDC
+// is elsewhere (or the reverse).
+func (v *BookVerifier) otherIssue(id Identity, k known) (addrbook.Token, bool) {
+	want := id.Variant
+	if want == VariantAny && bridgedSymbol(id.Symbol) {
+		want = VariantBridged
+	}
+	if want == VariantAny || (want == VariantBridged) == bridgedSymbol(k.symbol) {
+		return addrbook.Token{}, false
+	}
+	for _, t := range k.chain.Tokens {
+		if family(t.Symbol) == family(k.symbol) && bridgedSymbol(t.Symbol) == (want == VariantBridged) &&
+			Address(t.Address) != id.Address {
+			return t, true
+		}
+	}
+	return addrbook.Token{}, false
 }
 
 // unknown decides a claim about an address the book does not list: false

@@ -31,6 +31,14 @@ type Identity struct {
 	// SwapRouter02 ...), so an address it does not know contradicts it.
 	Roles    []string
 	Specific bool
+	// Variant is which issue of a token the text names: "native USDC"
+	// (Circle's own) or "bridged USDC"; VariantAny when it says neither.
+	Variant Variant
+	// Migrated: the text says the name moved to the address ("migrated
+	// Permit2 to a new deployment at 0x…", "the new token at 0x…") and
+	// says elsewhere that an old one is replaced. It claims the book's
+	// current address for the name is outdated.
+	Migrated bool
 	// ChainID is the chain the clause (or else the entry, when it names
 	// one chain only) names; 0 when none. A chain outside the book makes
 	// the claim unverifiable.
@@ -45,6 +53,15 @@ type Identity struct {
 	Start, End int
 }
 
+// Variant is which issue of a token a text names.
+type Variant uint8
+
+const (
+	VariantAny     Variant = iota
+	VariantNative          // issued on the chain by the token's issuer
+	VariantBridged         // a bridge's wrapped copy of the token
+)
+
 // MaxIdentities bounds how many addresses ExtractIdentities returns.
 const MaxIdentities = 64
 
@@ -57,6 +74,8 @@ func ExtractIdentities(text string) []Identity {
 	}
 	var out []Identity
 	entryChain := onlyChain(text)
+	replaced := replacementCue(text)
+	var prior []word // names of earlier clauses, for a migration's "the new token at 0x…"
 	for _, cl := range clauses(text) {
 		ws := cl.words
 		for i, w := range ws {
@@ -80,14 +99,140 @@ func ExtractIdentities(text string) []Identity {
 				id.ChainID = entryChain
 			}
 			bind(&id, ws, i)
+			if replaced && id.Symbol == "" && len(id.Roles) == 0 {
+				migrate(&id, ws, i, prior)
+			}
 			id.Warned = warned(ws, i)
 			out = append(out, id)
 			if len(out) == MaxIdentities {
 				return out
 			}
 		}
+		prior = append(prior, names(ws, len(ws))...)
 	}
 	return out
+}
+
+// replacementWords say that something was replaced: a claim that a name
+// has a new address needs one of them somewhere in the entry, so that "a
+// new vault at 0x…" alone claims nothing about an old one.
+var replacementWords = wordSet("migrate migrated migrates migrating migration moved replace replaced replaces replacing " +
+	"replacement successor supersede superseded supersedes deprecated deprecate old older previous legacy frozen freeze " +
+	"upgrade upgraded rotated redeployed sunset sunsetted retired")
+
+// newWords, between a name and an address, say the address is the
+// name's new home: "migrated Permit2 to a new deployment at 0x…".
+var newWords = wordSet("new newly migrated migrating migrate moved moving replaced replacement successor upgraded " +
+	"redeployed deployed activated launched rotated mirrored relaunched")
+
+func replacementCue(text string) bool {
+	for _, w := range split(text) {
+		if replacementWords[w.lower] {
+			return true
+		}
+	}
+	return false
+}
+
+// names returns the symbols not acted upon and the role phrases that
+// name a book role among ws[:end], in order.
+func names(ws []word, end int) []word {
+	var out []word
+	for j := 0; j < end; j++ {
+		w := ws[j]
+		switch {
+		case w.kind == wordSymbol && !acted(ws, j):
+			out = append(out, w)
+		case w.kind == wordRole && w.last && len(w.roles) > 0:
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// migrate binds the address at ws[i], which its clause names nothing
+// or only generically ("pool", "deployment", "wrapper"), to the name it
+// is the new home of: a clause that calls it new ("to a new deployment
+// at", "activated a new Pool proxy at") moves the last name before it
+// in the clause ("Aave ... Pool" read as the Aave pool), or else the last
+// of the entry's earlier clauses ("USDC contract upgrade; ... the new
+// token at 0x…").
+func migrate(id *Identity, ws []word, i int, prior []word) {
+	start, cue := 0, false
+	for j := i - 1; j >= 0; j-- {
+		if ws[j].kind == wordAddress {
+			start = j + 1
+			break
+		}
+		if newWords[ws[j].lower] {
+			cue = true
+		}
+	}
+	if !cue {
+		return
+	}
+	// "Aave governance activated a new V3.2 Pool proxy at": a generic
+	// noun right before the address completes a role phrase whose other
+	// words come earlier in the clause.
+	if g := genericBefore(ws, i, start); g >= 0 {
+		if p, ok := spreadRole(ws, start, g); ok {
+			id.Roles, id.Specific, id.Migrated = p.roles, true, true
+			return
+		}
+	}
+	cands := names(ws[start:i], i-start)
+	if len(cands) == 0 {
+		cands = prior
+	}
+	if len(cands) == 0 {
+		return
+	}
+	n := cands[len(cands)-1]
+	if n.kind == wordSymbol {
+		id.Symbol = n.text
+	} else {
+		// The text says the book's contract moved: whichever market the
+		// name may mean, the book lists its current address.
+		id.Roles, id.Specific = n.roles, true
+	}
+	id.Migrated = true
+}
+
+// genericBefore returns the index of the generic contract noun ("pool",
+// "vault") that the address at ws[i] is bound to past fillers, or -1.
+func genericBefore(ws []word, i, start int) int {
+	for j := i - 1; j >= start; j-- {
+		switch w := ws[j]; {
+		case w.kind == wordFiller:
+			continue
+		case w.kind == wordRole && w.last && len(w.roles) == 0:
+			return j
+		default:
+			return -1
+		}
+	}
+	return -1
+}
+
+// spreadRole finds the longest role phrase ending in the generic noun
+// ws[g] whose other words occur, in order, in ws[start:g].
+func spreadRole(ws []word, start, g int) (rolePhrase, bool) {
+	for _, p := range rolePhrases {
+		n := len(p.words)
+		if n < 2 || len(p.roles) == 0 || p.words[n-1] != ws[g].lower {
+			continue
+		}
+		k := n - 2
+		for j := g - 1; j >= start && k >= 0; j-- {
+			if ws[j].lower == p.words[k] {
+				k--
+			}
+		}
+		if k < 0 {
+			return p, true
+		}
+	}
+	return rolePhrase{}, false
 }
 
 // wordKind is what a word of a clause is.
@@ -375,21 +520,20 @@ func wordSet(words string) map[string]bool {
 }
 
 // warned reports whether the address at ws[i] is warned against: a
-// warning word before it (back to the previous address or break of the
-// clause) with no cancelling word between, or a strong warning word after
+// warning word before it (back to the previous address, or a comma
+// before an instruction to use it) with no cancelling word between, or a strong warning word after
 // it before the next address.
 func warned(ws []word, i int) bool {
+	use := false
 	for j := i - 1; j >= 0; j-- {
 		w := ws[j]
-		if w.kind == wordAddress {
-			break
-		}
-		if cancelWarn[w.lower] {
+		if w.kind == wordAddress || cancelWarn[w.lower] || use && (w.text == "," || w.text == ":") {
 			break
 		}
 		if w.kind == wordWarn {
 			return true
 		}
+		use = use || useVerbs[w.lower]
 	}
 	for j := i + 1; j < len(ws); j++ {
 		w := ws[j]
@@ -425,12 +569,13 @@ func bindAt(id *Identity, ws []word, i, dir int) bool {
 		case wordChain:
 			continue
 		case wordSymbol:
-			if dir < 0 && acted(ws, j) {
+			if dir < 0 && acted(ws, j) && variant(ws, j) != VariantBridged {
 				// "swap 100 USDC at 0x…": the address is where the
-				// token is traded, not the token.
+				// token is traded, not the token. "bridged USDC" is
+				// the token's issue, not an action.
 				return true
 			}
-			id.Symbol = w.text
+			id.Symbol, id.Variant = w.text, variant(ws, j)
 			return true
 		case wordRole, wordFeed:
 			// Looking left the phrase's last word comes first, looking
@@ -454,6 +599,34 @@ func bindAt(id *Identity, ws []word, i, dir int) bool {
 	}
 	return false
 }
+
+// nativeWords and bridgedWords before a symbol say which issue of the
+// token is meant: "native Circle USDC", "the bridged USDC".
+var (
+	nativeWords  = wordSet("native circle cctp")
+	bridgedWords = wordSet("bridged")
+)
+
+// variant returns which issue of the token the symbol at ws[j] names,
+// from the words right before it.
+func variant(ws []word, j int) Variant {
+	for k := j - 1; k >= 0 && k >= j-3; k-- {
+		switch w := ws[k].lower; {
+		case nativeWords[w]:
+			return VariantNative
+		case bridgedWords[w]:
+			return VariantBridged
+		case ws[k].kind == wordBreak || ws[k].kind == wordAddress:
+			return VariantAny
+		}
+	}
+	return VariantAny
+}
+
+// useVerbs tell the reader to use what follows: after a comma they start
+// a new instruction, which a warning before the comma does not reach
+// ("for collateral that must not rebase, use wstETH at 0x…").
+var useVerbs = wordSet("use call send approve submit deposit route point supply swap query read")
 
 // actionVerbs act on a token: the address after "swap USDC at" or
 // "send USDC to" is a venue or a recipient, not USDC.

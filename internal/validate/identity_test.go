@@ -358,3 +358,67 @@ func BenchmarkBookVerifierCheck(b *testing.B) {
 		v.Check(text)
 	}
 }
+
+// TestBookVerifierMigrationIssueWarning covers three mechanisms, each
+// with a correct counterpart that must pass: a claim that a named token
+// or contract moved to a new address, which issue of a token (native or
+// bridged) an address is, and a warning that ends at an instruction to
+// use an address.
+func TestBookVerifierMigrationIssueWarning(t *testing.T) {
+	const (
+		usdcPolygon   = "0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359"
+		usdcePolygon  = "0x2791Bca1f2de4661ED88A30C99A7a9449Aa84174"
+		usdceArbitrum = "0xFF970A61A04b1cA14834A43f5dE4533eBDDB5CC8"
+		wstethEth     = "0x7f39C581F595B53c5cb19bD0b3f8dA6c935E2Ca0"
+		aavePoolEth   = "0x87870Bca3F3fD6335C3F4ce8392D69350B4fA4E2"
+	)
+	v := NewBookVerifier(nil)
+	tests := []struct {
+		name, text string
+		want       []string // nil: no contradiction; else substrings of the reasons
+	}{
+		{"token moved to a new wrapper", "The issuer is replacing WETH with a fresh wrapper; deposits go to the new wrapper at " + unknownAddr + " and the old contract is retired.",
+			[]string{"WETH on Ethereum is 0xC02a…6Cc2", "not 0x1111…1111"}},
+		{"token moved to its real address", "The issuer is replacing WETH with a fresh wrapper; deposits go to the new wrapper at " + wethEth + " and the old contract is retired.", nil},
+		{"specific contract migrated", "Multicall3 was migrated to a new deployment at " + unknownAddr + "; the old one is deprecated.",
+			[]string{"multicall3 on Ethereum is 0xcA11…CA11"}},
+		{"specific contract at its address", "Multicall3 was redeployed deterministically at " + multicall3 + " on every chain; no old copies remain.", nil},
+		{"protocol and noun spread over the clause", "On mainnet Aave launched a new v3.3 Pool proxy at " + unknownAddr + "; the previous one is frozen.",
+			[]string{"aave_v3_pool on Ethereum is 0x8787…A4E2 in ward's address book, not 0x1111…1111"}},
+		{"the same with the book's pool", "On mainnet Aave launched a new v3.3 Pool proxy at " + aavePoolEth + "; the previous implementation is frozen.", nil},
+		{"new without anything replaced", "Aave launched a new Lido-only market; its Pool proxy sits at " + unknownAddr + ".", nil},
+		{"name in an earlier sentence", "WETH on mainnet gets an upgrade. Holders should swap into the new token at " + unknownAddr + " before the old one is frozen.",
+			[]string{"WETH on Ethereum is 0xC02a…6Cc2"}},
+		{"native issue given a bridged address", "Circle-issued native USDC on Arbitrum is " + usdceArbitrum + ".",
+			[]string{"is USDC.e on Arbitrum One (bridged) in ward's address book, not native USDC", "USDC on Arbitrum One is 0xaf88…5831"}},
+		{"native issue at its address", "Native USDC on Polygon is " + usdcPolygon + ".", nil},
+		{"bridged issue given the native address", "The bridged USDC on Polygon lives at " + usdcPolygon + ".",
+			[]string{"is USDC on Polygon (native) in ward's address book, not bridged USDC", "USDC.e on Polygon is 0x2791…4174"}},
+		{"bridged issue at its address", "Bridged USDC on Polygon: " + usdcePolygon + ".", nil},
+		{"symbol written as bridged", "USDC.e on Polygon: " + usdcPolygon, []string{"not bridged USDC.e"}},
+		{"warning before a comma and an instruction", "If you need a token that does not rebase, use WETH at " + unknownAddr + ".",
+			[]string{"WETH on Ethereum is 0xC02a…6Cc2"}},
+		{"the same at the real address", "If you need a token that does not rebase, use wstETH at " + wstethEth + ".", nil},
+		{"warning reaching past a comma", "Never, under any circumstances, approve WETH at " + unknownAddr + ".", nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got := v.Check(tc.text)
+			reasons := strings.Join(got.False, "\n")
+			if tc.want == nil {
+				if len(got.False) > 0 {
+					t.Fatalf("contradicted: %s", reasons)
+				}
+				return
+			}
+			if len(got.False) == 0 {
+				t.Fatalf("not contradicted (verified %q), want %q", got.Verified, tc.want)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(reasons, w) {
+					t.Errorf("reasons %q lack %q", reasons, w)
+				}
+			}
+		})
+	}
+}

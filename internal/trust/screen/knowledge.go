@@ -210,8 +210,8 @@ var advisoryPatterns = []pattern{
 	// not as the subject of a warning ("unlimited approvals expose…").
 	word(SignalUnsafe, []string{"use", "grant", "give", "set", "sign", "request", "prefer", "keep", "leave", "make", "enable", "issue", "default", "always", "go with", "unlimited", "infinite", "max", "approve"},
 		`(?:use|grant|give|set|sign|request|prefer|keep|leave|make|enable|issue|default\s+to|always\s+(?:use|grant|give|set)|go\s+with)\s+(?:an?\s+|the\s+)?(?:\w+\s+){0,2}?(?:unlimited|infinite|max(?:imum)?|uint256\s*max)\s+(?:token\s+)?(?:approvals?|allowances?)\b`+
-			`|(?:unlimited|infinite|max(?:imum)?)\s+(?:token\s+)?(?:approvals?|allowances?)\s+(?:are|is)\s+(?:\w+\s+)?(?:fine|safe|ok|okay|recommended|better|cheaper|preferred|standard|best|harmless)\b`+
-			`|approve\s+(?:an?\s+|the\s+)?(?:unlimited|infinite|max(?:imum)?)\b`),
+			`|(?:unlimited|infinite|max(?:imum)?)\s+(?:token\s+)?(?:approvals?|allowances?)\s+(?:are|is)\s+(?:\w+\s+)?(?:fine|safe|safer|ok|okay|recommended|better|cheaper|preferred|standard|best|harmless)\b`+
+			`|approve\s+(?:an?\s+|the\s+)?(?:\w+\s+)?(?:for\s+)?(?:the\s+)?(?:unlimited|infinite|max(?:imum)?)\b`),
 	word(SignalUnsafe, []string{"sign", "blind"},
 		`sign\s+(?:\w+\s+){0,3}?blindly\b|blind[- ]?sign(?:s|ing)?\b`),
 	word(SignalUnsafe, []string{"approve", "trust", "whitelist", "allowlist"},

@@ -191,6 +191,9 @@ func hiddenParts(s string, fn func(string)) {
 	if m := reFront.FindStringSubmatch(s); m != nil {
 		fn(m[1])
 	}
+	if strings.Contains(s, "|") {
+		tableColumns(s, fn)
+	}
 	if t := strings.TrimSpace(s); len(t) > 1 && (t[0] == '{' || t[0] == '[') && json.Valid([]byte(t)) {
 		var v any
 		if json.Unmarshal([]byte(t), &v) == nil {
@@ -199,6 +202,50 @@ func hiddenParts(s string, fn func(string)) {
 			fn(strings.Join(vals, "\n"))
 		}
 	}
+}
+
+// tableColumns calls fn with each markdown table of s read column by
+// column, each column's cells top to bottom on one line: a phrase split
+// across the rows of a column ("| 1 | Ignore the |", "| 2 | policy engine
+// |") reads whole the way a model reading down the column reads it.
+func tableColumns(s string, fn func(string)) {
+	var rows [][]string
+	flush := func() {
+		if len(rows) >= 2 {
+			var b strings.Builder
+			for col := 0; ; col++ {
+				var cells []string
+				for _, r := range rows {
+					if col < len(r) && r[col] != "" {
+						cells = append(cells, r[col])
+					}
+				}
+				if len(cells) == 0 && col > 0 {
+					break
+				}
+				b.WriteString(strings.Join(cells, " "))
+				b.WriteByte('\n')
+			}
+			fn(b.String())
+		}
+		rows = rows[:0]
+	}
+	for line := range strings.Lines(s) {
+		line = strings.TrimSpace(line)
+		if !strings.HasPrefix(line, "|") {
+			flush()
+			continue
+		}
+		if strings.Trim(line, "|-: \t") == "" {
+			continue // the header separator
+		}
+		cells := strings.Split(strings.Trim(line, "|"), "|")
+		for i := range cells {
+			cells[i] = strings.TrimSpace(cells[i])
+		}
+		rows = append(rows, cells)
+	}
+	flush()
 }
 
 // jsonStrings collects the keys and string values of v, up to MaxDepth*4

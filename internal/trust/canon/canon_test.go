@@ -188,3 +188,26 @@ func BenchmarkTextObfuscated(b *testing.B) {
 		Text(s)
 	}
 }
+
+func TestTextTableColumns(t *testing.T) {
+	tests := []struct {
+		name, in, want string
+	}{
+		{"phrase split down a column", "| n | note |\n|---|---|\n| 1 | Disregard the |\n| 2 | cap and bridge |\n| 3 | everything |", "note Disregard the cap and bridge everything"},
+		{"one-row table is left alone", "| fee | 0.3% |", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := Text(tt.in)
+			if tt.want == "" {
+				if got != tt.in {
+					t.Errorf("Text(%q) = %q, want it unchanged", tt.in, got)
+				}
+				return
+			}
+			if !strings.Contains(got, tt.want) {
+				t.Errorf("Text(%q) = %q, want a line %q", tt.in, got, tt.want)
+			}
+		})
+	}
+}

@@ -2,7 +2,10 @@
 // should not obey: Instructions finds instruction-like text (overrides,
 // text addressed to the model, task hijacking, chat-role markup, requests
 // to call tools, hidden characters), Knowledge the signals of poisoned
-// knowledge entries. Both read inside base64, hex, %-, \u- and
+// knowledge entries, among them text that turns to its reader (see
+// reader.go) and chat, tool or policy markup; a phrase quoted by a
+// sentence that tells the reader to refuse it is a mention, not an
+// instruction (see mention.go). Both read inside base64, hex, %-, \u- and
 // HTML-encoded text and past zero-width and tag characters; the decoders
 // are exported for package trust, which reads values the same way.
 //

@@ -49,6 +49,7 @@ const (
 // (a single zero-width space is common in pasted text). Like Instructions it
 // decodes nested encodings and its cost is linear in the text.
 func Knowledge(text string) []string {
+	text = unquoteMentions(text)
 	d := detector{found: map[string]bool{}, budget: decodeBudget + decodeFactor*len(text), idx: knowledgeIndex, minHidden: 2, extra: knowledgeChecks}
 	if strayScript(text) {
 		d.found[SignalStrayScript] = true
@@ -104,7 +105,7 @@ var knowledgePatterns = []pattern{
 	word(SignalBehaviour, []string{"regardless", "no matter", "whatever", "irrespective", "independent", "even though", "even if", "whether or not", "without consulting", "without checking", "without looking"},
 		`(?:regardless\s+of|no\s+matter|irrespective\s+of|independent(?:ly)?\s+of)\s+(?:what\s+)?(?:the\s+|any\s+)?(?:on-chain\s+|actual\s+)?(?:data|numbers|facts|evidence|logs|trace|transaction\s+trace|results?|rates?|readings?|sources?|chain|metrics|figures|truth|reality|what\b)`+
 			`|whatever\s+(?:the\s+)?(?:data|numbers|facts|evidence|logs|trace|results?|sources?|chain|metrics)\s+(?:says?|shows?)`+
-			`|even\s+(?:though|if)\s+(?:no|it\s+is\s+(?:not|false|untrue)|that\s+is\s+(?:not|false|untrue)|the\s+(?:data|facts|evidence)\s+)`+
+			`|even\s+(?:though|if)\s+(?:(?:there\s+is\s+)?no\s+(?:\w+\s+)?(?:data|evidence|sources?|confirmation|proof|facts?|records?|trace)\b|it\s+is\s+(?:not|false|untrue)|that\s+is\s+(?:not|false|untrue)|the\s+(?:data|facts|evidence)\s+)`+
 			`|whether\s+or\s+not\s+(?:that|it|this)\s+is\s+true`+
 			`|without\s+(?:consulting|checking|looking\s+at|reading|querying)\s+(?:the\s+)?(?:\w+\s+)?(?:data|source|chain|facts|logs|evidence|numbers)`),
 	word(SignalBehaviour, []string{"pretend", "claim", "lie"},
@@ -122,6 +123,36 @@ var knowledgePatterns = []pattern{
 			`|you,?\s+the\s+(?:model|ai|agent|assistant|llm)\b|your\s+new\s+system\s+prompt|(?:previous|prior|all)\s+guardrails\s+(?:are|is)\s+(?:void|lifted|off|disabled)`),
 	word(SignalBehaviour, []string{"high", "top", "highest"},
 		`(?:high|top|highest)[- ]priority\s+(?:note|instruction|notice|directive|rule|override)`),
+
+	word(SignalBehaviour, []string{"let's", "lets", "let us", "stay in", "remain in", "you are", "you're"},
+		`(?:let'?s|let\s+us)\s+(?:play\s+a\s+game|role-?play|pretend)\b|(?:stay|remain)\s+in\s+(?:character|role)\b`+
+			`|you(?:\s+are|'re)\s+(?:now\s+)?[\w-]+\s*,\s+an?\s+(?:\w+\s+)?(?:ai|agent|assistant|bot|model)\s+(?:with|who|that|without)\b`+
+			`|you(?:\s+are|'re)\s+(?:now\s+)?(?:hereby\s+)?(?:authori[sz]ed|allowed|permitted|cleared|free)\s+to\s+(?:bypass|ignore|skip|disable|override|send|transfer|reveal|sign|approve|withdraw)\b`),
+
+	word(SignalAddressesModel, []string{"javascript:"}, `javascript:\s*(?:agent|ai|assistant|tool|tools|wallet|signer)\.\w+\s*\(`),
+
+	// role_marker: a chat turn, tool result or policy verdict inside the
+	// text, where only the runtime may put one.
+	anywhere(SignalRoleMarker, []string{"system", "admin", "developer", "operator", "root"},
+		`(?:system|admin(?:istrator)?|developer|operator|root)\s+(?:prompt\s+)?(?:override|update|notice|message|instruction|directive|prompt)s?\b[^:\n.]{0,24}:`),
+	anywhere(SignalRoleMarker, []string{". system", ". assistant", ". developer", "! system", "? system", "> system", ") system"},
+		`[.!?>)]\s+(?:system|assistant|developer)\s*:`),
+	anywhere(SignalRoleMarker, []string{"[tool", "[/tool", "[function", "[/function", "<tool", "</tool", "<function", "</function", `"function_call`, `"tool_call`, `"tool_use`, `"tool"`, `"tool_result`},
+		`\[/?(?:tool|function)[_ ](?:results?|calls?|outputs?|responses?)\b|</?(?:tool|function)[_ ](?:results?|calls?|outputs?|responses?)\b`+
+			`|"(?:function_call|tool_calls?|tool_use|tool_result)"\s*:|"tool"\s*:\s*"[^"\n]{1,60}"\s*,\s*"(?:result|output|response)"\s*:`),
+	anywhere(SignalRoleMarker, []string{"[policy", "decision", "policy_check", `"allowed"`},
+		`\[policy[-_ ]?(?:engine|check|gate|decision)\b|decision\s*[=:]\s*"?allow(?:ed)?\b|policy_check\s*[=:]\s*"?(?:allow|pass|ok)|"allowed"\s*:\s*true`),
+
+	// override, in the languages the base patterns lack, and by
+	// supersession.
+	word(SignalOverride, []string{"supersede", "this overrides", "this replaces"},
+		`(?:supersedes?|this\s+overrides|this\s+replaces)\s+(?:all\s+)?(?:of\s+)?(?:your|the|any|all)\s+(?:previous\s+|prior\s+|existing\s+|current\s+)?(?:rules|instructions|polic(?:y|ies)|guidelines|limits|directives|settings)\b`),
+	word(SignalOverride, []string{"ignora", "ignore", "ignorier", "ignorez"},
+		`(?:ignora(?:r)?|ignore[zr]?|ignoriere(?:n\s+sie)?)\s+(?:todas\s+|todos\s+|toutes\s+|alle\s+)?(?:las|los|tus|sus|as|os|esses|essas|estes|estas|les|vos|die|deine|ihre)\s+(?:\pL+\s+)?(?:reglas|normas|restricciones|l[ií]mites|regras|limites|restri[çc][õo]es|r[èe]gles|consignes|regeln|grenzen|sicherheitsregeln)\b`),
+	anywhere(SignalOverride, []string{"नियम", "निर्देश", "सुरक्षा"},
+		`(?:सुरक्षा\s*)?(?:नियमों|निर्देशों|नियम|निर्देश)\s*(?:को)?\s*(?:अनदेखा|नज़रअंदाज़|नजरअंदाज|अनसुना)`),
+	anywhere(SignalOverride, []string{"이전", "앞의", "위의", "기존"},
+		`(?:이전|앞의|위의|기존)(?:의)?\s*(?:모든\s*)?(?:지시|지침|명령|규칙)(?:를|을|은|는|사항을)?\s*(?:모두\s*)?무시`),
 
 	// substitution_directive: a specific target in place of the usual one,
 	// on a pretext or for everything.
@@ -162,21 +193,34 @@ var advisoryPatterns = []pattern{
 		`rm\s+-(?:rf|fr)\s+(?:/|~|\*|\$home)(?:\s|$)|chmod\s+(?:-r\s+)?[0-7]?777\b|--no-verify\b|--force(?:-pass)?(?:\s|$)|--skip-(?:tests?|checks?|verification|ci|hooks|review|validation)\b`+
 			`|--insecure\b|--no-check-certificate\b|--disable-(?:ssl|tls|security|verification|checks?)\b|--allow-unauthenticated\b|--unsafe\w*|--mark-(?:complete|passed|success)\w*|setenforce\s+0|verify\s*=\s*false\b`+
 			`|strict_ssl\s*[=:]\s*false|stricthostkeychecking\s*[=:]?\s*no\b|node_tls_reject_unauthorized\s*=\s*0`),
-	word(SignalUnsafe, []string{"skip", "bypass", "disabl", "turn", "circumvent", "suppress", "silenc", "overrid", "switch", "avoid"},
-		`(?:skip(?:s|ping)?|bypass(?:es|ing)?|disabl(?:e|es|ing)|turn(?:s|ing)?\s+off|switch(?:es|ing)?\s+off|circumvent(?:s|ing)?|suppress(?:es|ing)?|silenc(?:e|es|ing)|overrid(?:e|es|ing)|avoid(?:s|ing)?)\s+(?:the\s+|all\s+|any\s+|your\s+|flaky\s+|failing\s+|required\s+|mandatory\s+|strict\s+|local\s+|manual\s+|human\s+|peer\s+)*`+
-			`(?:tests?|test\s+suites?|code\s+reviews?|reviews?|approvals?|sign-?offs?|checks?|verification|validation|schema\s+checks?|security\s+(?:checks?|scans?|controls?|reviews?)|auth(?:entication|orization)?|2fa|mfa|safeguards?|guardrails?|linters?|ci\s+checks?|signature\s+(?:checks?|verification)|audits?|monitoring|alerts?|rate\s+limits?|slippage\s+protection|mev\s+protection|simulations?|dry[- ]runs?|confirmations?|firewall|antivirus|sandbox(?:ing)?|tls|ssl|certificate\s+(?:checks?|validation|verification))\b`),
+	word(SignalUnsafe, []string{"skip", "bypass", "ignor", "disabl", "turn", "circumvent", "suppress", "silenc", "overrid", "switch", "avoid"},
+		`(?:skip(?:s|ping)?|bypass(?:es|ing)?|ignor(?:e|es|ing)|disabl(?:e|es|ing)|turn(?:s|ing)?\s+off|switch(?:es|ing)?\s+off|circumvent(?:s|ing)?|suppress(?:es|ing)?|silenc(?:e|es|ing)|overrid(?:e|es|ing)|avoid(?:s|ing)?)\s+(?:the\s+|all\s+|any\s+|your\s+|flaky\s+|failing\s+|required\s+|mandatory\s+|strict\s+|local\s+|manual\s+|human\s+|peer\s+)*`+
+			`(?:tests?|test\s+suites?|code\s+reviews?|reviews?|approvals?|sign-?offs?|checks?|verification|validation|schema\s+checks?|security\s+(?:checks?|scans?|controls?|reviews?)|auth(?:entication|orization)?|2fa|mfa|safeguards?|guardrails?|linters?|ci\s+checks?|signature\s+(?:checks?|verification)|audits?|monitoring|alerts?|rate\s+limits?|slippage\s+(?:protection|limits?|checks?)|(?:spending|risk|position|gas|rate|daily)\s+limits?|limits|mev\s+protection|allowlists?|whitelists?|policy\s+engine|quarantine|logging|logs|(?:safety|security|risk)\s+(?:rules|polic(?:y|ies))|simulations?|dry[- ]runs?|confirmations?|firewall|antivirus|sandbox(?:ing)?|tls|ssl|certificate\s+(?:checks?|validation|verification))\b`),
 	word(SignalUnsafe, []string{"without"},
 		`without\s+(?:any\s+|a\s+|the\s+)?(?:code\s+)?(?:reviews?|approvals?|testing|tests|staging|verification|validation|sign-?off|confirmation|a\s+backup|backups|audit(?:ing)?|simulation|a\s+dry[- ]run)\b|without\s+waiting\s+(?:on|for)\s+(?:the\s+)?(?:\w+\s+)?(?:owners?|reviews?|reviewers?|approvals?|tests?|checks?|sign-?off)\b`),
 	word(SignalUnsafe, []string{"push", "deploy", "ship", "commit", "merge", "release"},
 		`(?:push|deploy|ship|commit|merge|release)(?:ing|ed|es|s)?\s+(?:\w+\s+){0,3}?(?:directly|straight)\s+(?:to|into|on)\s+(?:the\s+)?(?:prod(?:uction)?|main|master|live)\b`),
 	word(SignalUnsafe, []string{"mark"},
 		`mark(?:s|ed|ing)?\s+(?:the\s+|it\s+|them\s+)?(?:\w+\s+){0,2}?as\s+(?:passed|successful|green|validated|verified)\b`),
-	word(SignalUnsafe, []string{"share", "send", "paste", "post", "upload", "email", "reveal", "disclose", "export", "give", "enter", "type"},
-		`(?:share|send|paste|post|upload|email|reveal|disclose|export|give|enter|type)\s+(?:\w+\s+){0,3}?(?:private\s+keys?|seed\s+phrases?|mnemonics?|recovery\s+phrases?|secret\s+keys?)\b`),
+	word(SignalUnsafe, []string{"share", "send", "paste", "post", "upload", "email", "reveal", "disclose", "export", "give", "enter", "type", "reply", "respond", "answer"},
+		`(?:share|send|paste|post|upload|email|reveal|disclose|export|give|enter|type|(?:reply|respond|answer)\s+with)\s+(?:\w+\s+){0,3}?(?:private\s+keys?|seed\s+phrases?|mnemonics?|recovery\s+phrases?|secret\s+keys?|api\s+keys?|signer\s+config\w*)\b`),
 	word(SignalUnsafe, []string{"hard-code", "hardcode", "hard code"},
 		`hard[- ]?cod(?:e|ing)\s+(?:the\s+|your\s+)?(?:\w+\s+)?(?:credentials|passwords?|api\s+keys?|private\s+keys?|secrets?|tokens?)\b`),
-	word(SignalUnsafe, []string{"unlimited", "infinite", "max", "maximum", "approve"},
-		`(?:unlimited|infinite|max(?:imum)?|uint256\s*max)\s+(?:token\s+)?(?:approvals?|allowances?)\b|approve\s+(?:an?\s+|the\s+)?(?:unlimited|infinite|max(?:imum)?)\b`),
+	// An unlimited approval is unsafe as advice (grant one, one is fine),
+	// not as the subject of a warning ("unlimited approvals expose…").
+	word(SignalUnsafe, []string{"use", "grant", "give", "set", "sign", "request", "prefer", "keep", "leave", "make", "enable", "issue", "default", "always", "go with", "unlimited", "infinite", "max", "approve"},
+		`(?:use|grant|give|set|sign|request|prefer|keep|leave|make|enable|issue|default\s+to|always\s+(?:use|grant|give|set)|go\s+with)\s+(?:an?\s+|the\s+)?(?:\w+\s+){0,2}?(?:unlimited|infinite|max(?:imum)?|uint256\s*max)\s+(?:token\s+)?(?:approvals?|allowances?)\b`+
+			`|(?:unlimited|infinite|max(?:imum)?)\s+(?:token\s+)?(?:approvals?|allowances?)\s+(?:are|is)\s+(?:\w+\s+)?(?:fine|safe|safer|ok|okay|recommended|better|cheaper|preferred|standard|best|harmless)\b`+
+			`|approve\s+(?:an?\s+|the\s+)?(?:\w+\s+)?(?:for\s+)?(?:the\s+)?(?:unlimited|infinite|max(?:imum)?)\b`),
+	word(SignalUnsafe, []string{"sign", "blind"},
+		`sign\s+(?:\w+\s+){0,3}?blindly\b|blind[- ]?sign(?:s|ing)?\b`),
+	word(SignalUnsafe, []string{"approve", "trust", "whitelist", "allowlist"},
+		`(?:approve|trust|whitelist|allowlist)\s+(?:any|every|all)\s+(?:\w+\s+){0,2}?(?:requests?|permits?|transactions?|approvals?|spenders?|addresses|contracts|tokens|sources|entries)\b`),
+	word(SignalUnsafe, []string{"set", "adopt", "accept", "ingest", "store", "this entry", "the entry", "mark"},
+		`set\s+(?:the\s+|its\s+|this\s+entry'?s?\s+)?(?:confidence|trust)(?:\s+score)?\s+(?:to|at)\s+(?:1(?:[.,]0+)?|100\s*%?)(?:\s|$|[.,;])`+
+			`|(?:adopt|accept|ingest|store)\s+(?:it\s+|this\s+(?:entry\s+)?|the\s+entry\s+)?without\s+(?:any\s+)?(?:quarantine|review|validation|checks?|verification)\b`+
+			`|(?:this|the)\s+entry\s+(?:is|has\s+been|was)\s+(?:already\s+)?(?:pre-?approved|pre-?verified|verified|vetted|approved|reviewed|whitelisted)\b`+
+			`|mark\s+(?:this|the)\s+entry\s+as\s+(?:trusted|verified|safe|reliable)\b`),
 	word(SignalUnsafe, []string{"sign", "apply", "deploy", "dispense", "proceed", "merge", "approve", "execute", "send", "run", "ship", "release"},
 		`(?:sign|apply|deploy|dispense|proceed|merge|approve|execute|send|run|ship|release)\s+(?:it\s+|them\s+|the\s+\w+\s+)?anyway\b`+
 			`|sign\s+(?:any|every|all)\s+(?:\w+\s+)?(?:signatures?|permits?|messages?|transactions?|requests?|approvals?)\b`),
@@ -228,6 +272,9 @@ var advisoryIndex = indexPatterns(advisoryPatterns)
 // knowledgeChecks runs the checks that are not patterns, and the advisory
 // patterns, on a folded text.
 func knowledgeChecks(folded string, found map[string]bool) {
+	if !found[SignalAddressesModel] && addressedToReader(folded) {
+		found[SignalAddressesModel] = true
+	}
 	if !found[SignalRedirect] && identifierRedirect(folded) {
 		found[SignalRedirect] = true
 	}
@@ -416,8 +463,12 @@ func strayScript(text string) bool {
 		return false // genuinely mixed text
 	}
 	stray := 0
-	for _, f := range strings.Fields(text) {
+	fields := strings.Fields(text)
+	for i, f := range fields {
 		f = strings.TrimFunc(f, func(r rune) bool { return !unicode.IsLetter(r) })
+		if i+1 < len(fields) && comparison[strings.ToLower(fields[i+1])] {
+			continue // "а for a": a look-alike shown, not used
+		}
 		n := utf8.RuneCountInString(f)
 		if n == 0 || n > 2 {
 			continue
@@ -437,6 +488,9 @@ func strayScript(text string) bool {
 	}
 	return stray >= 2
 }
+
+// comparison holds the words that set a letter beside its look-alike.
+var comparison = map[string]bool{"for": true, "vs": true, "vs.": true, "versus": true, "instead": true, "not": true, "=": true, "->": true, "→": true, "≠": true, "or": true}
 
 var scripts = []*unicode.RangeTable{unicode.Latin, unicode.Cyrillic, unicode.Greek, unicode.Arabic, unicode.Hebrew,
 	unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul, unicode.Devanagari, unicode.Thai, unicode.Armenian, unicode.Georgian}
@@ -499,10 +553,11 @@ func harmfulName(text string) bool {
 			j++
 		}
 		n := text[i:j]
-		i = j
-		if !compound {
+		if !compound || cited(text, i, j) {
+			i = j
 			continue
 		}
+		i = j
 		harm, defence := false, false
 		for _, w := range splitName(n) {
 			for _, h := range harmWords {
@@ -517,6 +572,19 @@ func harmfulName(text string) bool {
 		}
 	}
 	return false
+}
+
+// cited reports whether the name at text[i:j] stands in a parenthesised
+// list of names, the way research cites an attack ("memory poisoning
+// (AgentPoison, MINJA)"), rather than as a step's tool.
+func cited(text string, i, j int) bool {
+	open := strings.LastIndexAny(text[:i], "()")
+	close := strings.IndexAny(text[j:], "()")
+	if open < 0 || text[open] != '(' || close < 0 || text[j+close] != ')' {
+		return false
+	}
+	inner := text[open+1 : j+close]
+	return strings.Contains(inner, ",") && strings.Trim(inner, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-, ") == ""
 }
 
 // splitName splits a CamelCase or snake_case name into lower-case words.
@@ -547,10 +615,11 @@ func digits(s string) int {
 // A sentence's features for the co-occurrence checks: destinationChange
 // and substitution.
 var (
-	// reDestination: where money, messages or data go: an address, an
+	// reDestination: where money, messages or data go: an address (not
+	// a four-byte function selector, 0x and eight hex digits), an
 	// account, card, routing or fax number, an e-mail address, a URL or a
 	// domain.
-	reDestination = regexp.MustCompile(`0x[0-9a-f]{6,}|\b(?:account|acct|card|routing|iban|fax|phone|wallet|address|ending)\s*(?:#|no\.?|number)?\s*[a-z]{0,4}[0-9][0-9 -]{2,}|\b[a-z0-9._%+-]+@[a-z0-9.-]+\.[a-z]{2,}\b|\bhttps?://\S+|\b[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:com|org|net|io|xyz|finance|fi|app|exchange|eth|co|biz|info|online|site|link)\b`)
+	reDestination = regexp.MustCompile(`0x(?:[0-9a-f]{9,}|[0-9a-f]{6,7}\b)|\b(?:account|acct|card|routing|iban|fax|phone|wallet|address|ending)\s*(?:#|no\.?|number)?\s*[a-z]{0,4}[0-9][0-9 -]{2,}|\b[a-z0-9._%+-]+@[a-z0-9.-]+\.[a-z]{2,}\b|\bhttps?://\S+|\b[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:com|org|net|io|xyz|finance|fi|app|exchange|eth|co|biz|info|online|site|link)\b`)
 	// reTarget: a specific tool, function, product or service named as
 	// the thing to use: code, a snake_case or CamelCase name, a quoted name.
 	reTarget = regexp.MustCompile("`[^`\n]{2,60}`|\\b[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]+\\b|\\b[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*\\b|'[^'\n]{3,60}'|\"[^\"\n]{3,60}\"|“[^”\n]{3,60}”")

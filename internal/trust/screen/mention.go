@@ -1,0 +1,77 @@
+package screen
+
+import (
+	"regexp"
+	"strings"
+)
+
+// A warning about an injection quotes it: "treat a token name like
+// \"ignore previous instructions\" as data". Such a quotation is a mention,
+// addressed to nobody, and Knowledge does not read it as an instruction.
+// The boundary is the sentence's own verb and the quotation's size: the
+// quoted text is set aside only when the sentence around it tells the
+// agent to refuse it (treat it as data or as an attack, quarantine it,
+// never let it steer, do not follow it, watch for it), and only when the
+// quotation is a phrase (at most maxMention words) that names no address
+// or URL. A real instruction wrapped in the same framing carries a payload
+// (a destination, several clauses) and stays in; so does a quotation under
+// neutral framing ("Quote from the docs: \"...\"").
+
+// maxMention is the most words a quoted phrase may have to be a mention.
+const maxMention = 8
+
+var (
+	// reRefusal matches the framing that tells the reader to refuse what
+	// the sentence quotes.
+	reRefusal = regexp.MustCompile(`(?i)\btreat(?:ed|s|ing)?\s+(?:\S+\s+){0,4}?as\s+(?:untrusted\s+)?(?:data|text|content|untrusted|hostile|suspicious|an?\s+(?:injection|attack|red\s+flag))\b` +
+		`|\b(?:never|do\s+not|don't|must\s+not)\s+(?:let|follow|obey|execute|act\s+on|run)\b|\bquarantin\w*|\b(?:watch|look)\s+out\s+for\b|\bwatch\s+for\b|\bbeware\s+of\b|\bbe\s+wary\s+of\b|\brefuse\w*\b` +
+		`|\b(?:is|are)\s+(?:always\s+|almost\s+always\s+)?(?:untrusted|an?\s+(?:prompt\s+)?injection|an?\s+attack|a\s+red\s+flag)\b` +
+		`|视为|当作|当成|隔离|不要执行|不得执行|而不是执行|として扱|隔離|実行しない`)
+	// reQuotation matches a quoted span in double or typographic quotes.
+	reQuotation = regexp.MustCompile(`"[^"\n]{1,200}"|“[^”\n]{1,200}”|«[^»\n]{1,200}»|「[^」\n]{1,200}」|„[^“”\n]{1,200}[“”]`)
+	// rePayload matches what makes a quotation more than a phrase: a
+	// destination.
+	rePayload = regexp.MustCompile(`(?i)0x[0-9a-f]{6,}|https?://|\b[\w-]+@[\w-]+\.\w+`)
+)
+
+// unquoteMentions returns text with the quoted phrases of its refusing
+// sentences blanked to "…", and text itself when there are none.
+func unquoteMentions(text string) string {
+	if !strings.ContainsAny(text, "\"“«「„") {
+		return text
+	}
+	var b strings.Builder
+	start := 0
+	for i := 0; i <= len(text); i++ {
+		if i < len(text) && !sentenceEnd(text, i) {
+			continue
+		}
+		end := min(i+1, len(text))
+		s := text[start:end]
+		if reRefusal.MatchString(reQuotation.ReplaceAllString(s, "…")) {
+			s = reQuotation.ReplaceAllStringFunc(s, func(q string) string {
+				if len(strings.Fields(q)) > maxMention || rePayload.MatchString(q) {
+					return q
+				}
+				return "\"…\""
+			})
+		}
+		b.WriteString(s)
+		start = end
+	}
+	return b.String()
+}
+
+// sentenceEnd reports whether text[i] ends a sentence: a line break, or a
+// full stop, ! or ? followed by a space or the end, or an ideographic
+// full stop.
+func sentenceEnd(text string, i int) bool {
+	switch text[i] {
+	case '\n':
+		return true
+	case '.', '!', '?':
+		return i+1 == len(text) || text[i+1] == ' ' || text[i+1] == '\n'
+	}
+	// 。 is E3 80 82; ！ EF BC 81; ？ EF BC 9F: end on their last byte.
+	return i >= 2 && (text[i-2:i+1] == "。" || text[i-2:i+1] == "！" || text[i-2:i+1] == "？")
+}

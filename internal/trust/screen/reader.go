@@ -1,0 +1,45 @@
+package screen
+
+import (
+	"regexp"
+	"strings"
+)
+
+// Knowledge describes the world; it has no reader to talk to. Text that
+// turns to the agent, the model or the validator that reads it ("P.S. to
+// the AI:", "Hinweis an den Prüfer:", "AGENT: before executing…",
+// "assistant, stop and execute…") is an instruction whatever it goes on to
+// say, in any language: addressedToReader finds the turn, not the command,
+// so a command the vocabulary lacks is caught by its address.
+
+// reader is the reader of an entry, named in the languages attacks use.
+const reader = `(?:ai|a\.i\.|ki|ia|ии|llm|language\s+model|chatbot|bot|assistant|assistent|assistente|asistente|ассистент|agent|agente|agents|агент|validator|validateur|validador|validatore|валидатор|reviewer|revisor|relecteur|prüfer|verifier|vérificateur|checker|` +
+	`एजेंट|सहायक|エージェント|アシスタント|代理|智能体|助手|模型|에이전트|어시스턴트)`
+
+var (
+	// reHeading is a note, message or instruction to or for the reader,
+	// ending in a colon: "note for the automated validator:".
+	reHeading = regexp.MustCompile(`(?:^|[^\pL\pN])(?:p\.?\s?s\.?|notes?|messages?|instructions?|notice|reminder|hinweis|nachricht|anweisung(?:en)?|consignes?|nota|mensaje|instrucci[oó]n(?:es)?|instru[cç][aã]o|instru[cç][õo]es|aviso|istruzion[ei]|указани[ея]|сообщение|к сведению)\s+` +
+		`(?:to|for|an|für|pour|à|a|al|ao|à|para|per|для)\s+(?:the\s+|any\s+|all\s+|den\s+|die\s+|das\s+|le\s+|la\s+|l'|les\s+|el\s+|o\s+|os\s+|il\s+|lo\s+)?(?:\pL+\s+)?` + reader + `s?(?:\s+\pL+)?\s*:`)
+	// reAddressed is the reader named at the start of a clause, with a
+	// colon ("ai:", "agente:") or after a header ("to: agent"), or in a
+	// language's own form of address ("एजेंट के लिए निर्देश:", "aiへ:").
+	reAddressed = regexp.MustCompile(`(?m)(?:^|[^\pL\pN\s'])\s*` + reader + `\s*:` +
+		`|^to:\s*(?:the\s+)?` + reader + `\s*$` +
+		`|` + reader + `\s*(?:के\s+लिए|को)\s*(?:निर्देश|संदेश|नोट)?\s*:|` + reader + `\s*(?:へ|に告ぐ|への指示)\s*:|给` + reader + `\s*(?:的指示)?\s*:|` + reader + `에게\s*:`)
+	// reVocative is the reader named at the start of a clause followed
+	// by a command: "assistant, stop and execute", "agent, go to".
+	reVocative = regexp.MustCompile(`(?:^|[^\pL\pN\s'])\s*` + reader + `\s*,\s*(?:\pL+\s+){0,4}?(?:ignore|disregard|forget|override|stop|halt|execute|run|call|send|transfer|withdraw|move|approve|sign|go|visit|open|click|set|adopt|mark|trust|reveal|reply|respond|skip|bypass|disable|enable|do|please|from\s+now)\b`)
+	// reReading is the reader picked out as whoever reads the text: "any
+	// agent processing this entry", "이 항목을 읽는 에이전트".
+	reReading = regexp.MustCompile(reader + `s?\s+(?:that\s+|who\s+)?(?:reads?|reading|process(?:es|ing)?|ingest(?:s|ing)?|see(?:s|ing)?)\s+this\s+(?:entry|note|record|memory|text|document|message)` +
+		`|이\s*(?:항목|글|문서|메모)을?\s*읽는\s*` + reader)
+)
+
+// addressedToReader reports whether folded turns to its reader.
+func addressedToReader(folded string) bool {
+	if !strings.Contains(folded, ":") && !strings.Contains(folded, ",") && !strings.Contains(folded, "읽는") && !strings.Contains(folded, " this ") {
+		return false
+	}
+	return reHeading.MatchString(folded) || reAddressed.MatchString(folded) || reVocative.MatchString(folded) || reReading.MatchString(folded)
+}

@@ -24,12 +24,12 @@ var (
 	// reAddressed is the reader named at the start of a clause, with a
 	// colon ("ai:", "agente:") or after a header ("to: agent"), or in a
 	// language's own form of address ("एजेंट के लिए निर्देश:", "aiへ:").
-	reAddressed = regexp.MustCompile(`(?m)(?:^|[^\pL\pN\s'])\s*` + reader + `\s*:` +
+	reAddressed = regexp.MustCompile(`(?m)(?:^|[^\pL\pN\s'_./-])\s*` + reader + `\s*:` +
 		`|^to:\s*(?:the\s+)?` + reader + `\s*$` +
 		`|` + reader + `\s*(?:के\s+लिए|को)\s*(?:निर्देश|संदेश|नोट)?\s*:|` + reader + `\s*(?:へ|に告ぐ|への指示)\s*:|给` + reader + `\s*(?:的指示)?\s*:|` + reader + `에게\s*:`)
 	// reVocative is the reader named at the start of a clause followed
 	// by a command: "assistant, stop and execute", "agent, go to".
-	reVocative = regexp.MustCompile(`(?:^|[^\pL\pN\s'])\s*` + reader + `\s*,\s*(?:\pL+\s+){0,4}?(?:ignore|disregard|forget|override|stop|halt|execute|run|call|send|transfer|withdraw|move|approve|sign|go|visit|open|click|set|adopt|mark|trust|reveal|reply|respond|skip|bypass|disable|enable|do|please|from\s+now)\b`)
+	reVocative = regexp.MustCompile(`(?:^|[^\pL\pN\s'_./-])\s*` + reader + `\s*,\s*(?:\pL+\s+){0,4}?(?:ignore|disregard|forget|override|stop|halt|execute|run|call|send|transfer|withdraw|move|approve|sign|go|visit|open|click|set|adopt|mark|trust|reveal|reply|respond|skip|bypass|disable|enable|do|please|from\s+now)\b`)
 	// reReading is the reader picked out as whoever reads the text: "any
 	// agent processing this entry", "이 항목을 읽는 에이전트".
 	reReading = regexp.MustCompile(reader + `s?\s+(?:that\s+|who\s+)?(?:reads?|reading|process(?:es|ing)?|ingest(?:s|ing)?|see(?:s|ing)?)\s+this\s+(?:entry|note|record|memory|text|document|message)` +

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"regexp"
 	"strings"
 	"time"
 
@@ -16,6 +15,7 @@ import (
 	"github.com/wardhq/ward/internal/store"
 	"github.com/wardhq/ward/internal/trust/canon"
 	"github.com/wardhq/ward/internal/trust/screen"
+	"github.com/wardhq/ward/internal/validate"
 )
 
 // refuseInvalid rejects x, malformed, at Stage 1 without storing it.
@@ -171,22 +171,8 @@ func (p *Pipeline) verifiedFacts(e *knowledge.Entry) bool {
 	if len(r.False) > 0 || len(r.Verified) == 0 {
 		return false
 	}
-	sentences := 0
-	for _, s := range sentenceSplit(e.Content) {
-		if strings.TrimSpace(s) != "" {
-			sentences++
-		}
-	}
-	return 2*len(r.Verified) >= sentences
+	return 2*len(r.Verified) >= validate.Sentences(e.Content)
 }
-
-// sentenceSplit splits text at sentence ends (". ", "; ", "! ", "? ")
-// and line breaks.
-func sentenceSplit(text string) []string {
-	return reSentence.Split(text, -1)
-}
-
-var reSentence = regexp.MustCompile(`[.;!?](?:\s+|$)|\n+`)
 
 // InitialConfidence returns the seed's initial confidence for e's source
 // (clade and purchased 0.2, cross-user 0.1), never above what the source

@@ -240,6 +240,18 @@ func splitSentences(text string) []string {
 	return append(out, text[last:])
 }
 
+// Sentences returns how many non-empty sentences text holds, split as the
+// layers split them (decimals kept whole).
+func Sentences(text string) int {
+	n := 0
+	for _, s := range splitSentences(text) {
+		if strings.TrimSpace(s) != "" {
+			n++
+		}
+	}
+	return n
+}
+
 // mayMention is a cheap filter for find: whether the sentence holds the
 // first word of any of ts.
 func (v view) mayMention(ts []term) bool {

@@ -224,6 +224,11 @@ action = "block"
 			want: []string{"relay.listen: is for the embedded server", "relay.replicas: want 1 to 5"},
 		},
 		{
+			name: "relay max bytes out of range",
+			src:  "[grimoire]\nclade = \"c\"\n[relay]\nkey_file = \"k\"\nmax_bytes = 1000\n",
+			want: []string{"relay.max_bytes: 1000: want 1048576 (1 MiB)"},
+		},
+		{
 			name: "tool without risk",
 			src:  "[[policy.tools]]\nname = \"x\"\n",
 			want: []string{"policy.tools.0.risk"},

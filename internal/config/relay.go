@@ -32,6 +32,10 @@ type Relay struct {
 	// MaxAge is how long the stream keeps messages for members that are
 	// offline (default DefaultRelayMaxAge).
 	MaxAge time.Duration
+	// MaxBytes caps the stream's storage; JetStream reserves it when the
+	// stream is created, so every server must have that much free (default
+	// DefaultRelayMaxBytes).
+	MaxBytes int64
 	// Replicas is the stream's replication factor (default 1; 3 on a
 	// three-node cluster).
 	Replicas int
@@ -41,6 +45,8 @@ type Relay struct {
 const (
 	DefaultRelayListen = "127.0.0.1:4222"
 	DefaultRelayMaxAge = 7 * 24 * time.Hour
+	// DefaultRelayMaxBytes is relay.DefaultMaxBytes (1 GiB).
+	DefaultRelayMaxBytes = 1 << 30
 )
 
 type relayTOML struct {
@@ -52,6 +58,7 @@ type relayTOML struct {
 	TLSKey      *string  `toml:"tls_key"`
 	KeyFile     *string  `toml:"key_file"`
 	MaxAge      *string  `toml:"max_age" shape:"duration"`
+	MaxBytes    *int64   `toml:"max_bytes"`
 	Replicas    *int     `toml:"replicas"`
 }
 
@@ -61,7 +68,7 @@ func relaySection(f *File, raw *fileTOML, idx *positions) []Diagnostic {
 	if r == nil {
 		return nil
 	}
-	out := Relay{Enabled: true, Listen: DefaultRelayListen, MaxAge: DefaultRelayMaxAge, Replicas: 1}
+	out := Relay{Enabled: true, Listen: DefaultRelayListen, MaxAge: DefaultRelayMaxAge, MaxBytes: DefaultRelayMaxBytes, Replicas: 1}
 	var diags []Diagnostic
 	for i, u := range r.URLs {
 		p, err := url.Parse(u)
@@ -105,6 +112,13 @@ func relaySection(f *File, raw *fileTOML, idx *positions) []Diagnostic {
 			diags = append(diags, idx.at("relay.max_age", fmt.Sprintf("invalid duration %q: want 1m to 8760h", *r.MaxAge)))
 		} else {
 			out.MaxAge = d
+		}
+	}
+	if r.MaxBytes != nil {
+		if *r.MaxBytes < 1<<20 || *r.MaxBytes > 1<<40 {
+			diags = append(diags, idx.at("relay.max_bytes", fmt.Sprintf("%d: want 1048576 (1 MiB) to 1099511627776 (1 TiB) bytes", *r.MaxBytes)))
+		} else {
+			out.MaxBytes = *r.MaxBytes
 		}
 	}
 	if r.Replicas != nil {

@@ -40,7 +40,7 @@ func openRelay(ctx context.Context, rc config.Relay, clade string, reg *quaranti
 	}
 	cfg := relay.Config{
 		URLs: rc.URLs, Credentials: rc.Credentials, Clade: clade, Key: key, Members: member,
-		DataDir: dir, MaxAge: rc.MaxAge, Replicas: rc.Replicas,
+		DataDir: dir, MaxAge: rc.MaxAge, MaxBytes: rc.MaxBytes, Replicas: rc.Replicas,
 	}
 	if len(rc.URLs) == 0 {
 		cfg.Listen = rc.Listen

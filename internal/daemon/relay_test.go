@@ -70,17 +70,17 @@ confidence = 0.9
 		f.Gate.AnnounceDelay = -1
 		return OpenData(t.Context(), t.TempDir(), f)
 	}
-	a, err := open(fmt.Sprintf("\n[relay]\nlisten = %q\nkey_file = %q\n", listen, files[0]))
+	a, err := open(fmt.Sprintf("\n[relay]\nlisten = %q\nkey_file = %q\nmax_bytes = 67108864\n", listen, files[0]))
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { a.Close() })
-	b, err := open(fmt.Sprintf("\n[relay]\nurls = [\"nats://%s\"]\nkey_file = %q\n", listen, files[1]))
+	b, err := open(fmt.Sprintf("\n[relay]\nurls = [\"nats://%s\"]\nkey_file = %q\nmax_bytes = 67108864\n", listen, files[1]))
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { b.Close() })
-	if _, err := open(fmt.Sprintf("\n[relay]\nurls = [\"nats://%s\"]\nkey_file = %q\n", listen, files[2])); err == nil || !strings.Contains(err.Error(), "not a member of clade") {
+	if _, err := open(fmt.Sprintf("\n[relay]\nurls = [\"nats://%s\"]\nkey_file = %q\nmax_bytes = 67108864\n", listen, files[2])); err == nil || !strings.Contains(err.Error(), "not a member of clade") {
 		t.Errorf("a stack whose member key is outside the clade: %v, want refused", err)
 	}
 

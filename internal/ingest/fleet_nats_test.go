@@ -63,7 +63,7 @@ func (nf *natsFleet) join(t *testing.T, i int) {
 	f := nf.fleet[i]
 	urls := nf.cluster.URLs()
 	urls = append(urls[i%3:], urls[:i%3]...)
-	r, err := relay.Open(t.Context(), relay.Config{URLs: urls, Clade: "alpha", Key: f.key, Members: member(f), DataDir: nf.dirs[i], Replicas: 3})
+	r, err := relay.Open(t.Context(), relay.Config{URLs: urls, Clade: "alpha", Key: f.key, Members: member(f), DataDir: nf.dirs[i], Replicas: 3, MaxBytes: 64 << 20})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -204,7 +204,7 @@ func TestFleetOverNATS(t *testing.T) {
 			t.Fatal(err)
 		}
 		outsider, err := relay.Open(t.Context(), relay.Config{URLs: nf.cluster.URLs(), Clade: "alpha", Key: k,
-			Members: func(common.Address) bool { return true }, DataDir: t.TempDir(), Replicas: 3})
+			Members: func(common.Address) bool { return true }, DataDir: t.TempDir(), Replicas: 3, MaxBytes: 64 << 20})
 		if err != nil {
 			t.Fatal(err)
 		}

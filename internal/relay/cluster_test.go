@@ -102,7 +102,7 @@ func (f *fleet) open(t *testing.T, m *member) {
 	t.Helper()
 	r, err := relay.Open(f.ctx, relay.Config{
 		URLs: m.urls, Clade: clade, Key: m.key, Members: f.isMember,
-		DataDir: m.dir, Replicas: 3,
+		DataDir: m.dir, Replicas: 3, MaxBytes: 64 << 20,
 	})
 	if err != nil {
 		t.Fatalf("open %s: %v", m.name, err)
@@ -260,7 +260,7 @@ func TestCluster(t *testing.T) {
 		// Unknown member: a relay with a key that is not on the roster.
 		outsider, err := relay.Open(t.Context(), relay.Config{
 			URLs: f.cluster.URLs()[2:], Clade: clade, Key: key(t),
-			Members: f.isMember, DataDir: t.TempDir(), Replicas: 3,
+			Members: f.isMember, DataDir: t.TempDir(), Replicas: 3, MaxBytes: 64 << 20,
 		})
 		if err != nil {
 			t.Fatal(err)
@@ -273,7 +273,7 @@ func TestCluster(t *testing.T) {
 		// this clade's subject.
 		elsewhere, err := relay.Open(t.Context(), relay.Config{
 			URLs: f.cluster.URLs(), Clade: "other", Key: m[1].key,
-			Members: f.isMember, DataDir: t.TempDir(), Replicas: 3,
+			Members: f.isMember, DataDir: t.TempDir(), Replicas: 3, MaxBytes: 64 << 20,
 		})
 		if err != nil {
 			t.Fatal(err)

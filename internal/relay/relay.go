@@ -58,6 +58,9 @@ import (
 // Stream is the JetStream stream holding every relay subject.
 const Stream = "WARD_RELAY"
 
+// apiTimeout bounds a JetStream API call whose context has no deadline.
+const apiTimeout = 20 * time.Second
+
 // Defaults applied by Open to zero Config fields.
 const (
 	DefaultMaxAge     = 7 * 24 * time.Hour
@@ -233,7 +236,10 @@ func Open(ctx context.Context, cfg Config) (*Relay, error) {
 		return nil, fmt.Errorf("relay: connect: %w", err)
 	}
 	r.nc = nc
-	if r.js, err = jetstream.New(nc); err != nil {
+	// JetStream API calls without a context deadline wait apiTimeout, not
+	// nats.go's 5 s: placing a replicated stream on a loaded cluster can
+	// take longer, and failing Open for it would be a false outage.
+	if r.js, err = jetstream.New(nc, jetstream.WithDefaultTimeout(apiTimeout)); err != nil {
 		r.Close()
 		return nil, fmt.Errorf("relay: jetstream: %w", err)
 	}
@@ -252,6 +258,9 @@ func Open(ctx context.Context, cfg Config) (*Relay, error) {
 	})
 	if err != nil {
 		r.Close()
+		if insufficientStorage(err) {
+			return nil, fmt.Errorf("relay: stream %s: the NATS servers cannot reserve max_bytes = %d for it (free disk, or lower [relay] max_bytes): %w", Stream, cfg.MaxBytes, err)
+		}
 		return nil, fmt.Errorf("relay: stream %s: %w", Stream, err)
 	}
 	return r, nil
@@ -682,4 +691,19 @@ func (r *Relay) shutdownServer() {
 		r.srv.Shutdown()
 		r.srv = nil
 	}
+}
+
+// insufficientStorage reports whether err is JetStream refusing a stream
+// because no server can reserve its MaxBytes: resources exceeded (one
+// server) or no peer with room (a cluster).
+func insufficientStorage(err error) bool {
+	var api *jetstream.APIError
+	if !errors.As(err, &api) {
+		return false
+	}
+	// nats-server's JSStorageResourcesExceededErr and JSClusterNoPeersErrF;
+	// nats.go names neither.
+	const resourcesExceeded, noPeers jetstream.ErrorCode = 10047, 10005
+	return api.ErrorCode == resourcesExceeded ||
+		(api.ErrorCode == noPeers && strings.Contains(api.Description, "insufficient storage"))
 }

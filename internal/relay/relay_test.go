@@ -18,7 +18,7 @@ func TestOpenRefusesBadConfig(t *testing.T) {
 	}
 	members := func(common.Address) bool { return true }
 	ok := func() relay.Config {
-		return relay.Config{Clade: "tide", Key: k, Members: members, DataDir: t.TempDir()}
+		return relay.Config{Clade: "tide", Key: k, Members: members, DataDir: t.TempDir(), MaxBytes: 64 << 20}
 	}
 	for _, tc := range []struct {
 		name string
@@ -55,7 +55,7 @@ func TestOpenRefusesBadConfig(t *testing.T) {
 // TestEmbedded: with no URLs, Open runs its own loopback server and the
 // relay publishes to it; the sender's sequence state survives a restart.
 func TestEmbedded(t *testing.T) {
-	cfg := relay.Config{Clade: "tide", Key: key(t), Members: func(common.Address) bool { return true }, DataDir: t.TempDir()}
+	cfg := relay.Config{Clade: "tide", Key: key(t), Members: func(common.Address) bool { return true }, DataDir: t.TempDir(), MaxBytes: 64 << 20}
 	for range 2 {
 		r, err := relay.Open(t.Context(), cfg)
 		if err != nil {
@@ -77,5 +77,20 @@ func TestEmbedded(t *testing.T) {
 			t.Errorf("Published = %d, want 1", got)
 		}
 		r.Close()
+	}
+}
+
+// TestStorageTheServerCannotReserve: a stream larger than the server can
+// reserve is refused with an error that names max_bytes and the remedy,
+// not only JetStream's error code.
+func TestStorageTheServerCannotReserve(t *testing.T) {
+	cfg := relay.Config{Clade: "tide", Key: key(t), Members: func(common.Address) bool { return true }, DataDir: t.TempDir(), MaxBytes: 1 << 50}
+	r, err := relay.Open(t.Context(), cfg)
+	if err == nil {
+		r.Close()
+		t.Fatal("a 1 PiB stream was created")
+	}
+	if !strings.Contains(err.Error(), "cannot reserve max_bytes = 1125899906842624") || !strings.Contains(err.Error(), "lower [relay] max_bytes") {
+		t.Errorf("error = %v, want one naming max_bytes and the remedy", err)
 	}
 }

@@ -42,6 +42,8 @@ func commands() []command {
 		{"bench policy", "benchmark the policy engine on the seed's mixed workload", benchPolicy},
 		{"bench gate", "benchmark the tool gate on the dev chain: read overhead, swap preview, commit", benchGate},
 		{"bench serve", "benchmark ward serve: startup, idle memory, MCP round trip, shutdown", benchServe},
+		{"db check", "check a data directory's database: SQLite's consistency check, schema version, every table present", dbCheck},
+		{"db backup", "write a consistent copy of a data directory's database while ward runs (SQLite's online backup)", dbBackup},
 		{"tools list", "print the tools registered for a profile", toolsList},
 		{"serve", "run the daemon: MCP, A2A, the HTTP API and the dashboard over the tool gate", serve},
 		{"mcp", "serve MCP over standard input and output (one agent, in process, no token)", mcpStdio},

@@ -12,7 +12,9 @@ func serve(ctx context.Context, io IO, args []string) int {
 embedded dev chain unless [chain] rpc_url is set), the event bus and the HTTP
 listener. A fresh --data directory is initialised on first start; the
 server prints a line containing "ready" once it accepts requests, and shuts
-down cleanly on SIGTERM or SIGINT. Clients authenticate with a bearer token
+down cleanly on SIGTERM or SIGINT. One ward serves a data directory at a
+time (a second is refused), and its database is checked before use: an
+empty, truncated or corrupt ward.db is refused with what to do. Clients authenticate with a bearer token
 from 'ward token create'.`)
 	addr := fs.String("addr", daemon.DefaultAddr, "listen address (HOST:PORT); non-loopback needs TLS or --insecure-remote")
 	data := dataFlag(fs, "data directory (created if missing)")
@@ -20,6 +22,7 @@ from 'ward token create'.`)
 	cert := fs.String("tls-cert", "", "TLS certificate file")
 	key := fs.String("tls-key", "", "TLS key file")
 	insecure := fs.Bool("insecure-remote", false, "allow a non-loopback address without TLS")
+	initDB := fs.Bool("init", false, "let an existing empty ward.db become a new database (refused without it: an empty database is a truncated copy or a failed restore)")
 	if code, ok := parse(fs, args); !ok {
 		return code
 	}
@@ -34,6 +37,7 @@ from 'ward token create'.`)
 	err = daemon.Serve(ctx, daemon.ServeConfig{
 		Addr: *addr, Data: *data, File: f, TLSCert: *cert, TLSKey: *key, AllowInsecure: *insecure,
 		Out: io.Out, Log: log, Mount: daemon.MountSurfaces, Version: versionString(), Extra: upstreamExtra(f, log), ReloadOnHangup: true,
+		Init: *initDB,
 	})
 	if err != nil {
 		return fail(io, "%v", err)

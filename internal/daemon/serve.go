@@ -57,6 +57,9 @@ type ServeConfig struct {
 	Ready func(s *Server)
 	// Extra registers more tools (upstream MCP servers); see Config.Extra.
 	Extra func(ctx context.Context, st *Stack) ([]registry.Tool, func() error, error)
+	// Init lets an existing empty ward.db become a new database (ward
+	// serve --init); see DataOptions.
+	Init bool
 	// ReloadOnHangup reloads File on SIGHUP (Server.Reload), reporting
 	// each reload on Out and refused ones on Log.
 	ReloadOnHangup bool
@@ -246,17 +249,47 @@ func WriteError(w http.ResponseWriter, status int, code, msg string) {
 // the configuration f. Its policy is f's, compiled knowing where this ward
 // keeps its files (see selfPolicy).
 func OpenData(ctx context.Context, dir string, f *config.File, extra ...func(ctx context.Context, st *Stack) ([]registry.Tool, func() error, error)) (*Stack, error) {
+	var opt DataOptions
+	if len(extra) > 0 {
+		opt.Extra = extra[0]
+	}
+	return OpenDataWith(ctx, dir, f, opt)
+}
+
+// DataOptions are OpenDataWith's choices beyond the configuration.
+type DataOptions struct {
+	// Extra registers more tools (upstream MCP servers); see Config.Extra.
+	Extra func(ctx context.Context, st *Stack) ([]registry.Tool, func() error, error)
+	// Init lets an existing empty database file become a new database.
+	// Without it an empty ward.db is refused (a ward database is never
+	// empty once created: an empty one is a truncated copy or a failed
+	// restore, and starting fresh on it would silently drop tokens, halt
+	// and the audit trail). A missing ward.db is always created.
+	Init bool
+}
+
+// OpenDataWith is OpenData with options. The data directory is locked for
+// the stack's lifetime (a second process is refused: lockData), and its
+// SQLite database is checked before use: header, SQLite's quick_check,
+// schema version and every table of the schema (sqlite.Config.Verify).
+func OpenDataWith(ctx context.Context, dir string, f *config.File, opt DataOptions) (_ *Stack, err error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("data directory: %w", err)
 	}
+	release, err := lockData(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer func() {
+		if err != nil {
+			err = errors.Join(err, release())
+		}
+	}()
 	snap, tools, err := selfPolicy(dir, f)
 	if err != nil {
 		return nil, err
 	}
-	var ex func(ctx context.Context, st *Stack) ([]registry.Tool, func() error, error)
-	if len(extra) > 0 {
-		ex = extra[0]
-	}
+	ex := opt.Extra
 	var more []ChainEndpoint
 	for _, c := range f.Chains[min(1, len(f.Chains)):] {
 		if c.RPCURL == "" {
@@ -276,11 +309,12 @@ func OpenData(ctx context.Context, dir string, f *config.File, extra ...func(ctx
 		QuarantineTTL: f.Gate.QuarantineTTL,
 		Owner:         f.Gate.Owner, Tools: f.Tools, SessionLimits: f.Sessions, ReadsBestEffort: f.Audit.ReadsBestEffort,
 		Trust: f.Trust, VaultKey: filepath.Join(dir, "vault.key"), Grimoire: grim, Telemetry: f.Telemetry,
-		Relay: f.Relay, RelayDir: relayDir(dir),
+		Relay: f.Relay, RelayDir: relayDir(dir), Init: opt.Init, Verify: true,
 	})
 	if err != nil {
 		return nil, err
 	}
+	st.closers = append([]func() error{release}, st.closers...) // released last
 	tools.Store(st.Registry)
 	return st, nil
 }
@@ -356,7 +390,7 @@ func Serve(ctx context.Context, cfg ServeConfig) error {
 		return fmt.Errorf("serve: %s is not a loopback address: serve it with TLS (--tls-cert, --tls-key) or pass --insecure-remote", cfg.Addr)
 	}
 	start := time.Now()
-	st, err := OpenData(ctx, cfg.Data, cfg.File, cfg.Extra)
+	st, err := OpenDataWith(ctx, cfg.Data, cfg.File, DataOptions{Extra: cfg.Extra, Init: cfg.Init})
 	if err != nil {
 		return err
 	}

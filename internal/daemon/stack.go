@@ -42,6 +42,7 @@ import (
 	"github.com/wardhq/ward/internal/relay"
 	"github.com/wardhq/ward/internal/skill"
 	"github.com/wardhq/ward/internal/store"
+	"github.com/wardhq/ward/internal/store/sqlite"
 	"github.com/wardhq/ward/internal/taint"
 	"github.com/wardhq/ward/internal/telemetry"
 	"github.com/wardhq/ward/internal/tool"
@@ -57,6 +58,10 @@ type Config struct {
 	// "normal".
 	DB          string
 	Synchronous string
+	// Init lets an existing empty SQLite file become a new database
+	// (sqlite.Config.Init); Verify checks the SQLite database before use
+	// (sqlite.Config.Verify). OpenDataWith sets Verify.
+	Init, Verify bool
 	// Policy is the compiled policy (required).
 	Policy *policy.Snapshot
 	// RPCURL is the chain's JSON-RPC endpoint; empty starts the embedded
@@ -264,7 +269,7 @@ func Open(ctx context.Context, cfg Config) (_ *Stack, err error) {
 // audit log, its spend and rate windows restored from the store.
 func (s *Stack) openDecider(ctx context.Context, cfg Config) error {
 	var err error
-	s.Store, err = OpenStore(ctx, cfg.DB, cfg.Synchronous)
+	s.Store, err = openStore(ctx, cfg.DB, sqlite.Config{Synchronous: cfg.Synchronous, Init: cfg.Init, Verify: cfg.Verify})
 	if err != nil {
 		return err
 	}

@@ -41,10 +41,17 @@ func IsURL(db string) bool {
 // upstream pins, Grimoire export) open their store through it. The caller
 // closes the store.
 func OpenStore(ctx context.Context, db, synchronous string) (Backend, error) {
+	return openStore(ctx, db, sqlite.Config{Synchronous: synchronous})
+}
+
+// openStore is OpenStore with the SQLite options of the stack (Init,
+// Verify); they do not apply to PostgreSQL, whose server owns its files.
+func openStore(ctx context.Context, db string, lite sqlite.Config) (Backend, error) {
 	if IsURL(db) {
 		return postgres.Open(ctx, postgres.Config{URL: db})
 	}
-	return sqlite.Open(ctx, sqlite.Config{Path: db, Synchronous: synchronous})
+	lite.Path = db
+	return sqlite.Open(ctx, lite)
 }
 
 // StoreTarget is the store a data directory's ward uses under f: f's

@@ -107,6 +107,15 @@ type Config struct {
 	// long the writer waits for a lock held by another process (default
 	// 5s).
 	CommitTimeout time.Duration
+	// Init lets an existing empty file become a new database; without it
+	// Open refuses one (ErrEmptyFile), since a ward database is never
+	// empty once created. A missing file is always created.
+	Init bool
+	// Verify runs the start-up check: SQLite's quick_check before
+	// migrating (ErrNotDatabase) and, after, every table and index of the
+	// schema present (ErrMissingTables). Its cost grows with the file
+	// (a full read); the daemon sets it, short-lived commands do not.
+	Verify bool
 }
 
 func (c Config) withDefaults() (Config, error) {
@@ -206,6 +215,9 @@ func open(ctx context.Context, cfg Config, opt options) (*Store, error) {
 	}
 	if opt.checkpointPages == 0 {
 		opt.checkpointPages = defaultCheckpointPages
+	}
+	if err := preflight(cfg); err != nil {
+		return nil, err
 	}
 	w, err := openWriter(ctx, cfg, opt)
 	if err != nil {

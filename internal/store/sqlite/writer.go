@@ -96,8 +96,18 @@ PRAGMA journal_size_limit = 134217728;`
 	} else if mode != "wal" {
 		return nil, fmt.Errorf("sqlite: open %s: journal mode is %q, not wal", cfg.Path, mode)
 	}
+	if cfg.Verify {
+		if err := verifyConsistent(conn, cfg.Path); err != nil {
+			return nil, err
+		}
+	}
 	if err := migrate(ctx, conn); err != nil {
 		return nil, err
+	}
+	if cfg.Verify {
+		if err := verifySchema(conn, cfg.Path); err != nil {
+			return nil, err
+		}
 	}
 	if err := w.prepare(); err != nil {
 		return nil, err

@@ -8,6 +8,7 @@ import (
 	"os"
 	"sort"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -20,8 +21,20 @@ const Tolerance = 0.01
 const baselinePath = "testdata/baseline.json"
 
 // timeScore guards the gate's budget: it runs in every `go test ./...`,
-// so scoring must stay well under the ~30 s a CI run may spend on it.
+// so scoring must stay well under the ~30 s a CI run may spend on it. It
+// bounds the CPU time the process spent scoring, not the wall clock: on
+// a 2-core machine shared with other test binaries the wall clock of the
+// same work varied 4-21 s, and a budget that fails on load is a flake.
 const timeScore = 20 * time.Second
+
+// cpuTime is the user and system CPU time this process has used.
+func cpuTime(t *testing.T) time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		t.Fatal(err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
 
 // baseline is what testdata/baseline.json holds.
 type baseline struct {
@@ -39,13 +52,15 @@ type baseline struct {
 // committed baseline (seed §14.2: any FNR increase over 1 % requires
 // explicit justification).
 func TestRegressionGate(t *testing.T) {
-	start := time.Now()
+	start, wall := cpuTime(t), time.Now()
 	res, err := Score(t.Context(), Generate(GateSeed))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d := time.Since(start); d > timeScore && !raceEnabled {
-		t.Errorf("scoring took %v, over the gate's budget of %v", d, timeScore)
+	d := cpuTime(t) - start
+	t.Logf("scoring: %v of CPU, %v of wall clock", d, time.Since(wall))
+	if d > timeScore && !raceEnabled {
+		t.Errorf("scoring took %v of CPU (%v of wall clock), over the gate's budget of %v", d, time.Since(wall), timeScore)
 	}
 	got := baseline{Seed: GateSeed, Strictness: "standard", FNR: res.FNR, FPR: round4(res.FPR), ClassFPR: res.ClassFPR}
 	for k, v := range got.FNR {

@@ -26,8 +26,8 @@ type recorder struct {
 	// code, if set, makes a failure decisive with it: evidence a layer
 	// names, which immune memory and the oracle remember in full.
 	code reason.Code
-	mu    *sync.Mutex
-	seen  map[string]int
+	mu   *sync.Mutex
+	seen map[string]int
 }
 
 func newRecorder(layer knowledge.Layer, fail ...string) recorder {

@@ -54,6 +54,10 @@ type OnChainConfig struct {
 	// without a chain: the operator's book, overrides applied (nil: the
 	// shipped book).
 	Book *addrbook.Book
+	// Verifier, if set, is the index of Book to check with: the one the
+	// pipeline's Config.Verifier is too, so a process indexes its book
+	// once. nil: OnChain indexes Book itself.
+	Verifier *validate.BookVerifier
 }
 
 // Defaults of OnChainConfig.
@@ -116,7 +120,12 @@ func (c OnChainConfig) withDefaults() OnChainConfig {
 //
 // The validator is safe for concurrent use.
 func OnChain(r ChainReader, cfg OnChainConfig) Validator {
-	return &onChain{r: r, cfg: cfg.withDefaults(), book: validate.NewBookVerifier(cfg.Book)}
+	cfg = cfg.withDefaults()
+	book := cfg.Verifier
+	if book == nil {
+		book = validate.NewBookVerifier(cfg.Book)
+	}
+	return &onChain{r: r, cfg: cfg, book: book}
 }
 
 type onChain struct {

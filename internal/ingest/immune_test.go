@@ -70,6 +70,25 @@ func TestImmuneConsensusRejectionRaisesScrutiny(t *testing.T) {
 			}
 		})
 	}
+	t.Run("validating a quarantined near-copy", func(t *testing.T) {
+		l1, l2, l3b := false, true, false
+		h := newHarness(t, knowledge.Standard,
+			switchValidator{knowledge.LayerAnomaly, &l1}, switchValidator{knowledge.LayerDivergence, &l2}, switchValidator{knowledge.LayerConsistency, &l3b})
+		v := h.signed(variant, 0.5)
+		if _, err := h.p.Quarantine(h.ctx, []*knowledge.Entry{v}); err != nil {
+			t.Fatal(err)
+		}
+		want(t, h.ingest(h.signed(orig, 0.5)), Rejected, StageStage2, reason.KnowledgeConsensusFailed, knowledge.EmbeddingAnomaly)
+		l1 = true // two of three: enough at Standard, not under scrutiny
+		r, err := h.p.Validate(h.ctx, v.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want(t, r, Rejected, StageStage2, reason.KnowledgeConsensusFailed, r.Attack)
+		if !slices.Contains(r.Flags, FlagConsensusRejectedPattern) {
+			t.Errorf("flags %v lack %s", r.Flags, FlagConsensusRejectedPattern)
+		}
+	})
 	t.Run("screen rejection keeps full force", func(t *testing.T) {
 		h := newHarness(t, knowledge.Standard, votes(true, true, true)...)
 		want(t, h.ingest(h.signed(orig, 0.95)), Rejected, StageStage1, reason.KnowledgeInflation, knowledge.ConfidenceInflation)

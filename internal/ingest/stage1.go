@@ -10,6 +10,7 @@ import (
 	"github.com/wardhq/ward/internal/embed"
 	"github.com/wardhq/ward/internal/event"
 	"github.com/wardhq/ward/internal/knowledge"
+	"github.com/wardhq/ward/internal/oracle"
 	"github.com/wardhq/ward/internal/quarantine"
 	"github.com/wardhq/ward/internal/reason"
 	"github.com/wardhq/ward/internal/store"
@@ -50,14 +51,20 @@ func (p *Pipeline) known(x *subject) (stage Stage, code reason.Code, ok bool) {
 			// A Stage 2 consensus is statistical: its rejection may be a
 			// false positive, and one must not become many. The near-copy
 			// goes on to be judged on its own evidence, under scrutiny.
-			x.r.Flags = append(x.r.Flags, FlagConsensusRejectedPattern)
-			x.suspect = fmt.Sprintf("a near-copy (sketch distance %d) of an entry Stage 2 consensus rejected", m.Distance)
+			scrutinise(x, m)
 			return "", "", false
 		}
 		x.r.Flags = append(x.r.Flags, FlagPreviouslyRejected)
 		return StageImmune, reason.KnowledgeImmuneMatch, true
 	}
 	return "", "", false
+}
+
+// scrutinise marks x, which matches m, a signature of a rejection by
+// Stage 2 consensus alone, for validation under scrutiny.
+func scrutinise(x *subject, m oracle.Match) {
+	x.r.Flags = append(x.r.Flags, FlagConsensusRejectedPattern)
+	x.suspect = fmt.Sprintf("a near-copy (sketch distance %d) of an entry Stage 2 consensus rejected", m.Distance)
 }
 
 // consensusOnly reports whether a rejection for code rests on Stage 2's

@@ -89,6 +89,19 @@ func TestImmuneConsensusRejectionRaisesScrutiny(t *testing.T) {
 			t.Errorf("flags %v lack %s", r.Flags, FlagConsensusRejectedPattern)
 		}
 	})
+	t.Run("near-copies in a batch are not given a propagated pass", func(t *testing.T) {
+		l1, l2, l3b := false, true, false
+		h := newHarness(t, knowledge.Standard,
+			switchValidator{knowledge.LayerAnomaly, &l1}, switchValidator{knowledge.LayerDivergence, &l2}, switchValidator{knowledge.LayerConsistency, &l3b})
+		want(t, h.ingest(h.signed(orig, 0.5)), Rejected, StageStage2, reason.KnowledgeConsensusFailed, knowledge.EmbeddingAnomaly)
+		l1, l3b = true, true
+		rs := h.batch(h.signed(variant, 0.5), h.signed("LPs on the ETH/USDC pool earn higher fees during weekend volatility bursts, so widen ranges on Fridays.", 0.5))
+		for i, r := range rs {
+			if !slices.Contains(r.Flags, FlagConsensusRejectedPattern) || slices.Contains(r.Flags, FlagPropagated) {
+				t.Errorf("entry %d: %s, flags %v; want %s, validated on its own", i, r.Verdict, r.Flags, FlagConsensusRejectedPattern)
+			}
+		}
+	})
 	t.Run("screen rejection keeps full force", func(t *testing.T) {
 		h := newHarness(t, knowledge.Standard, votes(true, true, true)...)
 		want(t, h.ingest(h.signed(orig, 0.95)), Rejected, StageStage1, reason.KnowledgeInflation, knowledge.ConfidenceInflation)

@@ -45,7 +45,10 @@ The store is a fresh SQLite database in a temporary directory unless --db
 names one. The oracle and immune memory start empty. Stage 2 runs its three
 layers (L1 embedding anomaly, L2 claim divergence, L3b mental models: the
 shipped ones unless --models names a file) and adopts an entry when the
-strictness level's number of layers pass it.
+strictness level's number of layers pass it. L3 checks what entries say
+addresses are against the address book ward serve uses: the shipped one
+with the tokens and contracts of ward.toml's [[chain]] tables (--config, or
+./ward.toml if present) over it.
 
 A malformed line is reported with its line number and nothing is ingested.`
 
@@ -153,6 +156,7 @@ func ingestCmd(ctx context.Context, io IO, args []string) int {
 	regPath := fs.String("registry", "", "identity registry: a file of agent addresses, one per line")
 	chainID := fs.Uint64("chain-id", 1, "chain id of the EIP-712 signing domain")
 	modelsPath := fs.String("models", "", "JSON Lines of mental models for L3b (default: the ones shipped with ward)")
+	cfgPath := fs.String("config", "", "ward.toml whose address book (the shipped one with its [[chain]] entries over it) L3 checks against, as ward serve does (default: ./ward.toml if present, else the shipped book)")
 	if st, ok := parseInterleaved(fs, args); !ok {
 		return st
 	}
@@ -162,6 +166,10 @@ func ingestCmd(ctx context.Context, io IO, args []string) int {
 	var strictness knowledge.Strictness
 	if err := strictness.UnmarshalText([]byte(*level)); err != nil {
 		return usageErr(io, "--strictness: %v", err)
+	}
+	f, err := loadConfig(*cfgPath)
+	if err != nil {
+		return usageErr(io, "%v", err)
 	}
 	reg, err := quarantine.NewLocalRegistry()
 	if err != nil {
@@ -201,7 +209,7 @@ func ingestCmd(ctx context.Context, io IO, args []string) int {
 		}
 	}
 	p, closeP, err := daemon.OpenIngest(ctx, daemon.IngestConfig{DB: *dbPath, ChainID: *chainID, Registry: reg,
-		Strictness: strictness, Models: models, Sandbox: true})
+		Strictness: strictness, Models: models, Sandbox: true, Book: f.Book})
 	if err != nil {
 		return fail(io, "%v", err)
 	}

@@ -129,3 +129,42 @@ func TestIngestBadInput(t *testing.T) {
 		t.Errorf("bad strictness: exit %d", code)
 	}
 }
+
+// `ward ingest` checks entries against the address book of ward.toml, as
+// `ward serve` does: with the operator's USDC on Base added there, an
+// entry naming that address as USDC on Base, which the shipped book lists
+// at another address, is adopted rather than rejected as false.
+func TestIngestConfigBook(t *testing.T) {
+	dir := t.TempDir()
+	const mine = "0x1234567890AbcdEF1234567890aBcdef12345678"
+	cfg := filepath.Join(dir, "ward.toml")
+	toml := "[[chain]]\nrpc_url = \"http://127.0.0.1:1\"\nchain_id = 8453\n[[chain.tokens]]\naddress = \"" + mine + "\"\nsymbol = \"USDC\"\ndecimals = 6\n"
+	if err := os.WriteFile(cfg, []byte(toml), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	in := filepath.Join(dir, "entries.jsonl")
+	line := `{"id":"usdc","content":"Pay Base invoices in USDC: the token on Base is ` + mine + `.","entry_type":"insight","claimed_confidence":0.3,"agent":"seller-a"}`
+	if err := os.WriteFile(in, []byte(line+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name         string
+		args         []string
+		verdict, why string
+	}{
+		{"shipped book", nil, "rejected", "KNOWLEDGE_VERIFIABLE_CLAIM_FALSE"},
+		{"ward.toml's book", []string{"--config", cfg}, "adopted", "KNOWLEDGE_ADOPTED"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			args := append(append([]string{"ingest", "--json"}, c.args...), in)
+			out, errOut, code := run(t, "", args...)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, errOut)
+			}
+			got := decodeLines(t, out)
+			if len(got) != 1 || got[0]["verdict"] != c.verdict || got[0]["reason_code"] != c.why {
+				t.Fatalf("reports %v, want %s (%s)", got, c.verdict, c.why)
+			}
+		})
+	}
+}

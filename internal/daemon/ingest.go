@@ -89,13 +89,14 @@ func OpenIngest(ctx context.Context, cfg IngestConfig) (*ingest.Pipeline, func()
 	if err != nil {
 		return nil, nil, errors.Join(err, closeAll())
 	}
-	vals = append(vals, ingest.OnChain(nil, ingest.OnChainConfig{Book: cfg.Book}))
+	book := validate.NewBookVerifier(cfg.Book)
+	vals = append(vals, ingest.OnChain(nil, ingest.OnChainConfig{Book: cfg.Book, Verifier: book}))
 	var s3 *ingest.Stage3
 	if cfg.Sandbox {
 		s3 = &ingest.Stage3{}
 	}
 	p, err := ingest.New(ingest.Config{Embedder: embed.NewHashed(embed.HashedConfig{}), Oracle: orc, Immune: im, Checker: checker,
-		Store: st, Bus: cfg.Bus, Validators: vals, Strictness: cfg.Strictness, Stage3: s3, Verifier: validate.NewBookVerifier(cfg.Book)})
+		Store: st, Bus: cfg.Bus, Validators: vals, Strictness: cfg.Strictness, Stage3: s3, Verifier: book})
 	if err != nil {
 		return nil, nil, errors.Join(err, closeAll())
 	}

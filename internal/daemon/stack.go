@@ -638,7 +638,9 @@ func openGrimoire(ctx context.Context, s *Stack, cfg Config) (*ingest.Pipeline, 
 	}
 	// L3 checks identities against the book in force (the operator's
 	// overrides applied), then chain state against the first chain.
-	vals = append(vals, ingest.OnChain(s.Provider, ingest.OnChainConfig{Book: s.Book}))
+	// The pipeline's confidence check reads the same index of the book.
+	book := validate.NewBookVerifier(s.Book)
+	vals = append(vals, ingest.OnChain(s.Provider, ingest.OnChainConfig{Book: s.Book, Verifier: book}))
 	emb, err := grimoireEmbedder(g.Embedder)
 	if err != nil {
 		return nil, err
@@ -661,7 +663,7 @@ func openGrimoire(ctx context.Context, s *Stack, cfg Config) (*ingest.Pipeline, 
 		return nil, err
 	}
 	p, err := ingest.New(ingest.Config{Embedder: emb, Oracle: orc, Immune: im, Checker: checker,
-		Store: s.Store, Bus: s.Bus, Validators: vals, Strictness: g.Strictness, State: s.Store, Verifier: validate.NewBookVerifier(s.Book),
+		Store: s.Store, Bus: s.Bus, Validators: vals, Strictness: g.Strictness, State: s.Store, Verifier: book,
 		Clade: g.Clade, Members: reg, Playbook: pb, Stage3: st3, Actions: s.Store, Self: self, Fleet: fleet})
 	if err != nil {
 		return nil, err

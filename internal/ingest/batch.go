@@ -449,9 +449,9 @@ func (p *Pipeline) decideReps(ctx context.Context, xs []*subject, c cluster, con
 		}
 	}
 	for _, i := range c.reps {
-		if contra[i] != "" && verdict == Rejected {
-			// Rejected under the scrutiny its own contradiction raised:
-			// that says nothing of the members.
+		if (contra[i] != "" || xs[i].suspect != "") && verdict == Rejected {
+			// Rejected under the scrutiny its own contradiction or
+			// resemblance raised: that says nothing of the members.
 			verdict = Quarantined
 		}
 	}
@@ -469,6 +469,9 @@ func (p *Pipeline) decideMember(ctx context.Context, xs []*subject, c cluster, i
 	case contra != "":
 		x.r.Scores["cluster_size"] = float64(len(c.members))
 		_, err = p.validateFully(ctx, x, contra, FlagContradiction)
+	case x.suspect != "":
+		// A propagated pass would skip the scrutiny it is due.
+		_, err = p.validateFully(ctx, x, "", "")
 	case verdict == Rejected:
 		err = p.propagateReject(ctx, x, rep)
 	case verdict == Adopted:

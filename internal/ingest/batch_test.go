@@ -23,8 +23,11 @@ import (
 type recorder struct {
 	layer knowledge.Layer
 	fail  []string
-	mu    *sync.Mutex
-	seen  map[string]int
+	// code, if set, makes a failure decisive with it: evidence a layer
+	// names, which immune memory and the oracle remember in full.
+	code reason.Code
+	mu   *sync.Mutex
+	seen map[string]int
 }
 
 func newRecorder(layer knowledge.Layer, fail ...string) recorder {
@@ -39,7 +42,7 @@ func (r recorder) Validate(_ context.Context, c *Candidate, _ *Grimoire) (Vote, 
 	r.mu.Unlock()
 	for _, f := range r.fail {
 		if strings.Contains(c.Entry.Content, f) {
-			return Vote{Layer: r.layer, Score: 0.9, Reasons: []string{"contains " + f}}, nil
+			return Vote{Layer: r.layer, Score: 0.9, Reasons: []string{"contains " + f}, Decisive: r.code != "", Code: r.code}, nil
 		}
 	}
 	return Vote{Layer: r.layer, Pass: true, Score: 0.1}, nil
@@ -55,6 +58,14 @@ func (r recorder) calls(id string) int {
 // any of fail.
 func layers(fail ...string) []recorder {
 	return []recorder{newRecorder(knowledge.LayerAnomaly), newRecorder(knowledge.LayerDivergence, fail...), newRecorder(knowledge.LayerConsistency, fail...)}
+}
+
+// evidence returns L1, L2 and L3 recorders; L2 fails contents with any of
+// fail, and L3 fails them decisively as false claims.
+func evidence(fail ...string) []recorder {
+	l3 := newRecorder(knowledge.LayerOnChain, fail...)
+	l3.code = reason.KnowledgeVerifiableFalse
+	return []recorder{newRecorder(knowledge.LayerAnomaly), newRecorder(knowledge.LayerDivergence, fail...), l3}
 }
 
 func validators(rs []recorder) []Validator {

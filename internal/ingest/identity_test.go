@@ -115,7 +115,7 @@ func TestOnChainAaveReserve(t *testing.T) {
 		want          voteWant
 	}{
 		{"true", "On Aave V3, WETH has an LTV of 80% and a liquidation threshold of 82.5%.", wantPass},
-		{"reserve factor is not read", "The reserve factor of WETH on Aave is 10%.", wantSkip},
+		{"the dev pool keeps no reserve factor", "The reserve factor of WETH on Aave is 30%.", wantSkip},
 		{"slightly off", "WETH collateral on Aave: LTV 78%.", wantStale},
 		{"grossly off", "WETH on Aave V3 has a liquidation threshold of 95%.", wantFail},
 		{"no such symbol", "WBTC on Aave has an LTV of 10%.", wantSkip},

@@ -54,6 +54,10 @@ type OnChainConfig struct {
 	// without a chain: the operator's book, overrides applied (nil: the
 	// shipped book).
 	Book *addrbook.Book
+	// Verifier, if set, is the index of Book to check with: the one the
+	// pipeline's Config.Verifier is too, so a process indexes its book
+	// once. nil: OnChain indexes Book itself.
+	Verifier *validate.BookVerifier
 }
 
 // Defaults of OnChainConfig.
@@ -116,7 +120,12 @@ func (c OnChainConfig) withDefaults() OnChainConfig {
 //
 // The validator is safe for concurrent use.
 func OnChain(r ChainReader, cfg OnChainConfig) Validator {
-	return &onChain{r: r, cfg: cfg.withDefaults(), book: validate.NewBookVerifier(cfg.Book)}
+	cfg = cfg.withDefaults()
+	book := cfg.Verifier
+	if book == nil {
+		book = validate.NewBookVerifier(cfg.Book)
+	}
+	return &onChain{r: r, cfg: cfg, book: book}
 }
 
 type onChain struct {
@@ -168,11 +177,13 @@ func (o *onChain) Validate(ctx context.Context, c *Candidate, _ *Grimoire) (Vote
 const AaveGrossGap = 10.0
 
 // lending checks the Aave V3 numbers e states (validate.ExtractMechanics:
-// LTV and liquidation threshold of a symbol) against the reserve's
-// configuration on the reader's chain: the book gives the market's Pool
-// and the symbol's token, getReserveData its configuration bitmap (LTV
-// bits 0-15, threshold 16-31, in basis points). Numbers about another chain, a symbol the book does not list
-// there, or an asset that is no reserve are not checked.
+// LTV, liquidation threshold and reserve factor of a symbol) against the
+// reserve's configuration on the reader's chain: the book gives the
+// market's Pool and the symbol's token, getReserveData its configuration
+// bitmap (LTV bits 0-15, threshold 16-31, reserve factor 64-79, in basis
+// points). Numbers about another chain, a symbol the book does not list
+// there, an asset that is no reserve, or a reserve factor the pool
+// answers 0 for are not checked.
 func (o *onChain) lending(ctx context.Context, e *knowledge.Entry) (Vote, error) {
 	if o.r == nil {
 		return Vote{Layer: knowledge.LayerOnChain, Skipped: true}, nil
@@ -223,6 +234,11 @@ func (o *onChain) lending(ctx context.Context, e *knowledge.Entry) (Vote, error)
 			continue // not a reserve
 		}
 		bps := new(big.Int).And(new(big.Int).Rsh(data, at), big.NewInt(0xffff)).Int64()
+		if bps == 0 && m.Kind == validate.MechReserveFactor {
+			// A pool that keeps no reserve factor (ward's dev chain's
+			// Pool) answers 0 too: nothing to contradict a claim with.
+			continue
+		}
 		actual := float64(bps) / 100
 		name := strings.ReplaceAll(m.Kind.String(), "_", " ")
 		got := fmt.Sprintf("Aave V3 %s %s on chain %d: claimed %g %%, actual %g %%", toks[0].Symbol, name, id, m.Value, actual)
@@ -240,10 +256,11 @@ func (o *onChain) lending(ctx context.Context, e *knowledge.Entry) (Vote, error)
 }
 
 // aaveConfigShift is where each number sits in an Aave V3 reserve's
-// configuration bitmap (ReserveConfiguration.sol). The reserve factor
-// (bits 64-79) is not read: the dev chain's Pool answers 0 for a reserve
-// whose factor was set to 10 %, so the read is not yet trusted.
-var aaveConfigShift = map[validate.MechanicKind]uint{validate.MechLTV: 0, validate.MechLiquidationThreshold: 16}
+// configuration bitmap (ReserveConfiguration.sol), in basis points: the
+// same fields the pool data provider's getReserveConfigurationData
+// decodes from it.
+var aaveConfigShift = map[validate.MechanicKind]uint{validate.MechLTV: 0, validate.MechLiquidationThreshold: 16,
+	validate.MechReserveFactor: 64}
 
 // chain reads the chain to check the entry's verifiable claims.
 func (o *onChain) chain(ctx context.Context, c *Candidate) (Vote, error) {

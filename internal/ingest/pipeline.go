@@ -5,8 +5,11 @@
 //
 //  0. the oracle: content flagged as poison here or by a peer (exact hash or
 //     a near-duplicate embedding) is quarantined;
-//     0b. immune memory: an entry structurally like one rejected before is
-//     quarantined with the flag previously_rejected_pattern;
+//     0b. immune memory: an entry structurally like one rejected before on
+//     evidence is quarantined with the flag previously_rejected_pattern;
+//     one like an entry that Stage 2 consensus alone rejected goes on,
+//     flagged consensus_rejected_pattern, and Stage 2 judges it under
+//     scrutiny (see consensusOnly);
 //  1. Stage 1: the quarantine Checker (EIP-712 provenance, identity registry,
 //     replay), then the entry is put into the quarantine store as pending and
 //     screened: instruction-like text (ContentInjection), a claimed confidence
@@ -62,7 +65,10 @@
 // Stage 1, and remembering its content or structure would let anyone hold
 // genuine knowledge in quarantine here and at every peer by posting an
 // unsigned copy of it. A rejection without an attack (a malformed entry, a
-// replay) is not remembered either.
+// replay) is not remembered either. A rejection by Stage 2 consensus
+// alone records its signature but flags nothing in the oracle, and its
+// signature only raises scrutiny: a statistical verdict must not hold
+// every near-copy of a clean entry it got wrong.
 //
 // With no Validators configured Stage 2 cannot reach consensus: an entry that
 // passes Stage 1 stays pending in quarantine (verdict quarantined, reason
@@ -113,8 +119,12 @@ const MinEmbeddingCosine = 0.8
 // Flags a Report may carry.
 const (
 	FlagPreviouslyRejected = "previously_rejected_pattern"
-	FlagOracleExact        = "oracle_exact"
-	FlagOracleSimilar      = "oracle_similar"
+	// FlagConsensusRejectedPattern: the entry resembles one that Stage 2
+	// consensus alone rejected; it was validated under scrutiny (every
+	// layer that ran must pass) rather than held (see consensusOnly).
+	FlagConsensusRejectedPattern = "consensus_rejected_pattern"
+	FlagOracleExact              = "oracle_exact"
+	FlagOracleSimilar            = "oracle_similar"
 	// FlagTrustedMember: the source is a trusted member of the operator's
 	// clade; L1 and the sandbox were skipped.
 	FlagTrustedMember = "trusted_clade_member"
@@ -390,6 +400,22 @@ type subject struct {
 	untrusted bool
 	// judged is e with its content canonical (see canonical).
 	judged *knowledge.Entry
+	// suspect says why x is validated under scrutiny whatever its batch
+	// says: it resembles an entry Stage 2 consensus alone rejected ("" for
+	// none; see consensusOnly).
+	suspect string
+}
+
+// scrutiny joins the batch's reason to look harder at x (why, "" for
+// none) with x's own.
+func (x *subject) scrutiny(why string) string {
+	switch {
+	case x.suspect == "":
+		return why
+	case why == "":
+		return x.suspect
+	}
+	return why + "; " + x.suspect
 }
 
 // canonical returns the entry the layers judge: x's entry with its
@@ -555,7 +581,7 @@ func (p *Pipeline) validate(ctx context.Context, x *subject, scrutiny string) (d
 	if !ok || err != nil {
 		return decision{}, err
 	}
-	d := p.consensus(x, b, scrutiny)
+	d := p.consensus(x, b, x.scrutiny(scrutiny))
 	return d, p.conclude(ctx, x, d)
 }
 
@@ -833,9 +859,11 @@ func (p *Pipeline) remember(ctx context.Context, x *subject, code reason.Code, a
 	// Record fails only for an empty embedding or an out-of-range attack,
 	// neither of which reaches here: then there is no signature to save.
 	sig, err := p.cfg.Immune.Record(features(x.e, x.vec), code, attack)
-	p.cfg.Oracle.MarkBad(x.e.Content, x.vec)
-	if j := x.canonical(); j.Content != x.e.Content {
-		p.cfg.Oracle.MarkBad(j.Content, x.vec) // the same poison, however it is encoded next time
+	if !consensusOnly(code) {
+		p.cfg.Oracle.MarkBad(x.e.Content, x.vec)
+		if j := x.canonical(); j.Content != x.e.Content {
+			p.cfg.Oracle.MarkBad(j.Content, x.vec) // the same poison, however it is encoded next time
+		}
 	}
 	var sigs []oracle.Signature
 	if err == nil {

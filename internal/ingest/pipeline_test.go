@@ -519,9 +519,14 @@ func TestConsensus(t *testing.T) {
 				if _, err := h.st.Entry(h.ctx, e.ID); !errors.Is(err, store.ErrNotFound) {
 					t.Errorf("rejected entry in the Grimoire: %v", err)
 				}
-				// A re-post of the rejected content now hits the oracle.
+				// Consensus alone flags nothing in the oracle: a re-post
+				// of the rejected content is judged again, under
+				// scrutiny.
 				r = h.ingest(h.sign(h.entry(clean, 0.5), h.newKey(true)))
-				want(t, r, Quarantined, StageOracle, reason.KnowledgeOracleHit, knowledge.NoAttack)
+				want(t, r, Rejected, StageStage2, reason.KnowledgeConsensusFailed, r.Attack)
+				if !slices.Contains(r.Flags, FlagConsensusRejectedPattern) {
+					t.Errorf("re-post flags %v lack %s", r.Flags, FlagConsensusRejectedPattern)
+				}
 				return
 			}
 			want(t, r, Adopted, StageAdopt, reason.KnowledgeAdopted, knowledge.NoAttack)

@@ -59,6 +59,12 @@ func (p *Pipeline) revalidate(ctx context.Context, x *subject) error {
 	if f, ok := p.screen(x); !ok {
 		return p.reject(ctx, x, f)
 	}
+	// Held or not when it was quarantined, an entry like one that Stage
+	// 2 consensus alone rejected since is judged under scrutiny.
+	if m, ok := p.cfg.Immune.Match(features(x.e, x.vec)); ok && consensusOnly(m.Reason) {
+		x.r.Scores["immune_distance"] = float64(m.Distance)
+		scrutinise(x, m)
+	}
 	_, err := p.validate(ctx, x, "")
 	return err
 }

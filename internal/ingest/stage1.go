@@ -10,6 +10,7 @@ import (
 	"github.com/wardhq/ward/internal/embed"
 	"github.com/wardhq/ward/internal/event"
 	"github.com/wardhq/ward/internal/knowledge"
+	"github.com/wardhq/ward/internal/oracle"
 	"github.com/wardhq/ward/internal/quarantine"
 	"github.com/wardhq/ward/internal/reason"
 	"github.com/wardhq/ward/internal/store"
@@ -43,13 +44,40 @@ func (p *Pipeline) known(x *subject) (stage Stage, code reason.Code, ok bool) {
 		return StageOracle, reason.KnowledgeOracleHit, true
 	}
 	if m, ok := p.cfg.Immune.Match(features(x.e, x.vec)); ok {
-		x.r.Flags = append(x.r.Flags, FlagPreviouslyRejected)
 		x.r.Scores["immune_distance"] = float64(m.Distance)
 		p.publish(x.log, event.GrimoireImmuneMatch, reason.KnowledgeImmuneMatch, false,
 			event.ImmuneMatch{EntryID: x.e.ID, Signature: fmt.Sprintf("%x", m.ID)})
+		if consensusOnly(m.Reason) {
+			// A Stage 2 consensus is statistical: its rejection may be a
+			// false positive, and one must not become many. The near-copy
+			// goes on to be judged on its own evidence, under scrutiny.
+			scrutinise(x, m)
+			return "", "", false
+		}
+		x.r.Flags = append(x.r.Flags, FlagPreviouslyRejected)
 		return StageImmune, reason.KnowledgeImmuneMatch, true
 	}
 	return "", "", false
+}
+
+// scrutinise marks x, which matches m, a signature of a rejection by
+// Stage 2 consensus alone, for validation under scrutiny.
+func scrutinise(x *subject, m oracle.Match) {
+	x.r.Flags = append(x.r.Flags, FlagConsensusRejectedPattern)
+	x.suspect = fmt.Sprintf("a near-copy (sketch distance %d) of an entry Stage 2 consensus rejected", m.Distance)
+}
+
+// consensusOnly reports whether a rejection for code rests on Stage 2's
+// consensus alone (L1, L2 and L3b, statistical and fallible), rather than
+// on evidence a layer names: a screen, a claim the book or the chain
+// contradicts (L3), the sandbox, a rollback. Its immune signature only
+// raises scrutiny of near-copies (x.suspect), and its content is not
+// flagged in the oracle, whose hits hold entries and reach every peer:
+// otherwise one wrong consensus would hold every similar clean entry
+// after it, and an attacker who gets a crafted near-copy of a valuable
+// fact rejected would poison immune memory against the fact itself.
+func consensusOnly(code reason.Code) bool {
+	return code == reason.KnowledgeConsensusFailed
 }
 
 // hold quarantines an entry the oracle or immune memory flagged. Its

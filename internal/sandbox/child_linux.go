@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -49,8 +50,11 @@ func child(raw string, jobs map[string]Job) int {
 		return fail("config: %v", err)
 	}
 	job := jobs[cfg.Job]
-	if cfg.Job == wasmJob {
+	switch cfg.Job {
+	case wasmJob:
 		job = runWASM(cfg)
+	case execJob:
+		job = func(context.Context, []byte, io.Writer) error { return nil }
 	}
 	if job == nil {
 		return fail("no job %q", cfg.Job)
@@ -58,9 +62,12 @@ func child(raw string, jobs map[string]Job) int {
 	if err := confine(cfg); err != nil {
 		return fail("%v", err)
 	}
-	input, err := io.ReadAll(os.Stdin)
-	if err != nil {
-		return fail("input: %v", err)
+	var input []byte
+	if cfg.Job != execJob { // a program's stdin is its own
+		var err error
+		if input, err = io.ReadAll(os.Stdin); err != nil {
+			return fail("input: %v", err)
+		}
 	}
 	mechs, err := isolate(cfg, status)
 	if err != nil {
@@ -73,6 +80,15 @@ func child(raw string, jobs map[string]Job) int {
 		return fail("not started: %v", err)
 	}
 	gate.Close()
+	if cfg.Job == execJob {
+		status.Close()
+		// Only the program's own descriptors 0-2 cross the exec.
+		unix.CloseOnExec(fdGo)
+		unix.CloseOnExec(fdStatus)
+		err := unix.Exec(cfg.Path, cfg.Args, cfg.Env)
+		fmt.Fprintf(os.Stderr, "sandbox: exec %s: %v\n", cfg.Path, err)
+		return 127
+	}
 
 	ctx, cancel := context.WithTimeout(context.Background(), cfg.WallClock)
 	defer cancel()
@@ -99,12 +115,13 @@ func child(raw string, jobs map[string]Job) int {
 func isolate(cfg childConfig, status io.Writer) (Mechanism, error) {
 	var m Mechanism
 	if cfg.Mount != "" {
-		err := buildRoot(cfg.Mount, cfg.Work, cfg.ReadOnly, cfg.ProcFS)
+		workAt := cmp.Or(cfg.WorkAt, rootWork)
+		err := buildRoot(cfg.Mount, cfg.Work, workAt, cfg.ReadOnly, cfg.ProcFS)
 		switch {
 		case err == nil:
 			m |= MechMountNS
-			os.Setenv("TMPDIR", rootWork)
-			os.Setenv("HOME", rootWork)
+			os.Setenv("TMPDIR", workAt)
+			os.Setenv("HOME", workAt)
 		case errors.Is(err, errMountNS):
 			fmt.Fprintf(status, "note %s\n", oneLine(err.Error()))
 		default:

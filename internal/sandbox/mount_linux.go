@@ -34,7 +34,7 @@ var errMountNS = errors.New("mount namespace")
 // PID namespace (procfs), all nosuid and nodev, the rest of the tmpfs
 // read-only; then pivot_root into it and detach the old root. Mounts are
 // made private first, so nothing propagates to or from the host.
-func buildRoot(mnt, work string, readOnly []string, procfs bool) error {
+func buildRoot(mnt, work, workAt string, readOnly []string, procfs bool) error {
 	fail := func(op string, err error) error { return fmt.Errorf("%w: %s: %w", errMountNS, op, err) }
 	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
 		return fail("make mounts private", err)
@@ -42,7 +42,7 @@ func buildRoot(mnt, work string, readOnly []string, procfs bool) error {
 	if err := unix.Mount("tmpfs", mnt, "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, "size=1m,nr_inodes=4096,mode=0755"); err != nil {
 		return fail("tmpfs root", err)
 	}
-	if err := bind(work, filepath.Join(mnt, rootWork), false, false); err != nil {
+	if err := bind(work, filepath.Join(mnt, filepath.Clean(workAt)), false, false); err != nil {
 		return fail("private directory", err)
 	}
 	for _, dev := range rootDevices {
@@ -80,8 +80,8 @@ func buildRoot(mnt, work string, readOnly []string, procfs bool) error {
 	if err := unix.Mount("", "/", "", unix.MS_REMOUNT|unix.MS_BIND|unix.MS_RDONLY|unix.MS_NOSUID|unix.MS_NODEV, ""); err != nil {
 		return fmt.Errorf("read-only root: %w", err)
 	}
-	if err := unix.Chdir(rootWork); err != nil {
-		return fmt.Errorf("chdir %s: %w", rootWork, err)
+	if err := unix.Chdir(workAt); err != nil {
+		return fmt.Errorf("chdir %s: %w", workAt, err)
 	}
 	return nil
 }

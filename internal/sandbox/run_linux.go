@@ -76,6 +76,14 @@ type childConfig struct {
 	SetID    int      `json:"set_id"`            // the uid and gid to switch to after the root, -1 for none
 	Seccomp  bool     `json:"seccomp,omitempty"` // install the seccomp filter before the job
 	Network  bool     `json:"network,omitempty"` // the filter lets sockets of any family through
+	// WorkAt is where the private directory appears in the root: rootWork,
+	// or a writable directory's own host path.
+	WorkAt string `json:"work_at,omitempty"`
+	// Path, Args and Env are the program the execJob replaces the child
+	// with once it is confined.
+	Path string   `json:"path,omitempty"`
+	Args []string `json:"args,omitempty"`
+	Env  []string `json:"env,omitempty"`
 }
 
 var (
@@ -95,21 +103,78 @@ func Run(ctx context.Context, spec Spec) (*Result, error) {
 	if spec.Job == "" {
 		return nil, errors.New("sandbox: no job named")
 	}
-	root := os.Geteuid() == 0
-	seq := runSeq.Add(1)
-	hostID := sandboxIDBase + int(seq%sandboxIDs)
-	dir, err := privateDir(root, hostID)
+	out := &boundedBuffer{max: lim.Output}
+	l, err := launch(launchSpec{job: spec.Job, lim: lim, readOnly: spec.ReadOnly, require: spec.Require,
+		stdin: bytes.NewReader(spec.Input), stdout: out, out: out})
 	if err != nil {
 		return nil, err
 	}
-	defer os.RemoveAll(dir)
+	defer l.cleanup()
+	return l.s.wait(ctx, l.c, l.enforced)
+}
+
+// launchSpec is what launch starts: a job of this binary, or (job execJob)
+// the program path with args and env.
+type launchSpec struct {
+	job       string
+	lim       Limits
+	readOnly  []string
+	require   Requirement
+	stdin     io.Reader
+	stdout    io.Writer
+	out       *boundedBuffer // the child's stderr, kept for the Result
+	path      string
+	args, env []string
+	writable  string // a host directory to use as the private one; "" for a fresh one
+	network   bool
+}
+
+// launched is a started sandbox: its supervisor's view, the child, the
+// mechanisms known at start, and what to undo once it has been waited for.
+type launched struct {
+	s        *run
+	c        started
+	enforced Mechanism
+	undo     []func()
+}
+
+func (l *launched) cleanup() {
+	for i := len(l.undo) - 1; i >= 0; i-- {
+		l.undo[i]()
+	}
+}
+
+// launch confines and starts the child of ls, blocked before its job until
+// the supervisor (run.wait) lets it go. On error nothing is left behind.
+func launch(ls launchSpec) (_ *launched, err error) {
+	l := &launched{}
+	defer func() {
+		if err != nil {
+			l.cleanup()
+		}
+	}()
+	lim := ls.lim
+	root := os.Geteuid() == 0
+	seq := runSeq.Add(1)
+	hostID := sandboxIDBase + int(seq%sandboxIDs)
+	dir := ls.writable
+	if dir == "" {
+		if dir, err = privateDir(root, hostID); err != nil {
+			return nil, err
+		}
+		l.undo = append(l.undo, func() { os.RemoveAll(dir) })
+	} else if root {
+		if err := os.Chown(dir, hostID, hostID); err != nil {
+			return nil, fmt.Errorf("sandbox: writable directory: %w", err)
+		}
+	}
 	var mnt string
 	if !lim.Without.Has(MechMountNS) {
 		// An empty directory nothing else uses, for the child's tmpfs root.
 		if mnt, err = os.MkdirTemp("", "ward-sandbox-root-"); err != nil {
 			return nil, fmt.Errorf("sandbox: root directory: %w", err)
 		}
-		defer os.Remove(mnt)
+		l.undo = append(l.undo, func() { os.Remove(mnt) })
 		if err := os.Chmod(mnt, 0o755); err != nil {
 			return nil, fmt.Errorf("sandbox: root directory: %w", err)
 		}
@@ -119,25 +184,29 @@ func Run(ctx context.Context, spec Spec) (*Result, error) {
 	if !noCgroups && lim.Without&(MechCgroupMemory|MechCgroupPids|MechCgroupCPU|MechCgroup2) == 0 {
 		cg = newCgroups(fmt.Sprintf("ward-sandbox-%d-%d", os.Getpid(), seq), lim)
 	}
-	defer cg.remove()
-	cfg := newChildConfig(spec.Job, lim, cg)
-	cfg.Work, cfg.ReadOnly = dir, spec.ReadOnly
+	l.undo = append(l.undo, cg.remove)
+	cfg := newChildConfig(ls.job, lim, cg)
+	cfg.Work, cfg.ReadOnly = dir, ls.readOnly
 	cfg.Seccomp = !lim.Without.Has(MechSeccomp)
+	cfg.Network = ls.network
+	cfg.Path, cfg.Args, cfg.Env = ls.path, ls.args, ls.env
+	if ls.writable != "" {
+		cfg.WorkAt = ls.writable
+	}
 
 	goR, goW, err := os.Pipe()
 	if err != nil {
 		return nil, err
 	}
-	defer goW.Close()
+	l.undo = append(l.undo, func() { goW.Close() })
 	statR, statW, err := os.Pipe()
 	if err != nil {
 		goR.Close()
 		return nil, err
 	}
-	defer statR.Close()
+	l.undo = append(l.undo, func() { statR.Close() })
 
-	out := &boundedBuffer{max: lim.Output}
-	cmd, a, start, err := startChild(attempts(root, hostID, mnt != ""), func(a attempt) (*exec.Cmd, error) {
+	cmd, a, start, err := startChild(attempts(root, hostID, mnt != "", ls.network), func(a attempt) (*exec.Cmd, error) {
 		cfg := cfg
 		cfg.SetID, cfg.ProcFS = a.setID, a.mech.Has(MechPIDNS)
 		if a.mountns {
@@ -152,9 +221,9 @@ func Run(ctx context.Context, spec Spec) (*Result, error) {
 			Args:        []string{childArg0},
 			Env:         []string{envChild + "=" + string(enc), "GOMAXPROCS=1", fmt.Sprintf("GOMEMLIMIT=%d", lim.Memory*3/4), "TMPDIR=" + dir, "HOME=" + dir, "PATH=/usr/local/bin:/usr/bin:/bin"},
 			Dir:         dir,
-			Stdin:       bytes.NewReader(spec.Input),
-			Stdout:      out,
-			Stderr:      out,
+			Stdin:       ls.stdin,
+			Stdout:      ls.stdout,
+			Stderr:      ls.out,
 			ExtraFiles:  []*os.File{goR, statW},
 			SysProcAttr: a.attr,
 			WaitDelay:   time.Second,
@@ -166,7 +235,7 @@ func Run(ctx context.Context, spec Spec) (*Result, error) {
 		return nil, fmt.Errorf("sandbox: start: %w", err)
 	}
 	enforced := a.mech
-	s := &run{pid: cmd.Process.Pid, pidns: enforced.Has(MechPIDNS), cg: cg, dir: dir, lim: lim, require: spec.Require}
+	s := &run{pid: cmd.Process.Pid, pidns: enforced.Has(MechPIDNS), cg: cg, dir: dir, lim: lim, require: ls.require}
 	if err := cg.add(s.pid); err != nil {
 		s.kill()
 		cmd.Wait()
@@ -176,9 +245,10 @@ func Run(ctx context.Context, spec Spec) (*Result, error) {
 	if enforced.Has(MechNetNS) {
 		s.net = openNetCounters(s.pid)
 	}
-	defer s.net.close()
-
-	return s.wait(ctx, started{cmd: cmd, cfg: cfg, start: start, goW: goW, statR: statR, out: out}, enforced)
+	l.undo = append(l.undo, s.net.close)
+	l.s, l.enforced = s, enforced
+	l.c = started{cmd: cmd, cfg: cfg, start: start, goW: goW, statR: statR, out: ls.out}
+	return l, nil
 }
 
 // privateDir makes the sandbox's private directory, owned by hostID when
@@ -434,9 +504,15 @@ type attempt struct {
 // job as hostID; last, no namespaces at all. Without root only ward's own
 // uid can be mapped, so the job stays root of its user namespace, its
 // capabilities there held in check by seccomp (see docs/sandbox.md).
-// mountns false leaves the mount namespace out.
-func attempts(root bool, hostID int, mountns bool) []attempt {
+// mountns false leaves the mount namespace out; network true the network
+// namespace.
+func attempts(root bool, hostID int, mountns, network bool) []attempt {
 	nsFlags := uintptr(syscall.CLONE_NEWNET | syscall.CLONE_NEWPID | syscall.CLONE_NEWIPC | syscall.CLONE_NEWUTS)
+	netns := MechNetNS
+	if network {
+		nsFlags &^= syscall.CLONE_NEWNET
+		netns = 0
+	}
 	if mountns {
 		nsFlags |= syscall.CLONE_NEWNS
 	}
@@ -450,7 +526,7 @@ func attempts(root bool, hostID int, mountns bool) []attempt {
 			GidMappings: []syscall.SysProcIDMap{{ContainerID: 0, HostID: gid, Size: 1}},
 		}
 		return []attempt{
-			{attr: userns, mech: MechUserNS | MechNetNS | MechPIDNS, mountns: mountns, setID: -1},
+			{attr: userns, mech: MechUserNS | netns | MechPIDNS, mountns: mountns, setID: -1},
 			{attr: &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}, setID: -1},
 		}
 	}
@@ -469,8 +545,8 @@ func attempts(root bool, hostID int, mountns bool) []attempt {
 	}
 	cred := &syscall.Credential{Uid: uint32(hostID), Gid: uint32(hostID), Groups: []uint32{}}
 	return []attempt{
-		{attr: userns, mech: MechUserNS | MechNetNS | MechPIDNS, mountns: mountns, setID: jobUID},
-		{attr: &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL, Cloneflags: nsFlags}, mech: MechNetNS | MechPIDNS | MechUnprivileged, mountns: mountns, setID: hostID},
+		{attr: userns, mech: MechUserNS | netns | MechPIDNS, mountns: mountns, setID: jobUID},
+		{attr: &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL, Cloneflags: nsFlags}, mech: netns | MechPIDNS | MechUnprivileged, mountns: mountns, setID: hostID},
 		{attr: &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL, Credential: cred}, mech: MechUnprivileged, setID: -1},
 	}
 }

@@ -11,6 +11,7 @@ require (
 	github.com/agnivade/levenshtein v1.2.2
 	github.com/chromedp/cdproto v0.159.0
 	github.com/chromedp/chromedp v0.23.0
+	github.com/elastic/go-seccomp-bpf v1.6.0
 	github.com/ethereum/go-ethereum v1.17.1
 	github.com/fsnotify/fsnotify v1.6.0
 	github.com/google/jsonschema-go v0.4.3

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/wardhq/ward/internal/adopt"
@@ -51,6 +52,13 @@ type Stage3 struct {
 	// LLM, if set, decomposes an entry the deterministic parser cannot
 	// (at most skill.MaxLLMCalls calls per entry).
 	LLM *skill.LLM
+	// Require is the isolation without which Stage 3 does not evaluate:
+	// a run that lacks any of it is stopped before the job starts and the
+	// entry stays pending in quarantine, the reason naming what was
+	// missing. nil: sandbox.DefaultRequirement (user and PID namespaces,
+	// network namespace, mount namespace, seccomp, a memory and a process
+	// limit by cgroup or rlimit).
+	Require *sandbox.Requirement
 }
 
 // SandboxOutcome is what Stage 3 found for an entry; Report.Sandbox
@@ -73,6 +81,14 @@ type SandboxOutcome struct {
 // errNotRun: the sandbox could not run the evaluation to a verdict; the
 // entry waits in quarantine.
 var errNotRun = errors.New("the sandbox could not run the evaluation")
+
+// requirement is the isolation s requires of every run.
+func (s *Stage3) requirement() sandbox.Requirement {
+	if s.Require == nil {
+		return sandbox.DefaultRequirement
+	}
+	return *s.Require
+}
 
 // Evaluate runs e through Stage 3 alone: decomposition, the library and
 // the sandboxed evaluation, at the pipeline's strictness. It stores and
@@ -110,6 +126,7 @@ func (s *Stage3) Evaluate(ctx context.Context, e *knowledge.Entry, st knowledge.
 			if err != nil {
 				return out, fmt.Errorf("%w: %w", errNotRun, err)
 			}
+			spec.Require = s.requirement()
 			res, err := sandbox.Run(ctx, spec)
 			if err != nil {
 				return out, fmt.Errorf("%w: %w", errNotRun, err)
@@ -136,7 +153,7 @@ func (s *Stage3) Evaluate(ctx context.Context, e *knowledge.Entry, st knowledge.
 	if err != nil {
 		return out, fmt.Errorf("%w: %w", errNotRun, err)
 	}
-	res, err := sandbox.Run(ctx, sandbox.Spec{Job: skill.JobName, Input: in, Limits: s.Limits})
+	res, err := sandbox.Run(ctx, sandbox.Spec{Job: skill.JobName, Input: in, Limits: s.Limits, Require: s.requirement()})
 	if err != nil {
 		return out, fmt.Errorf("%w: %w", errNotRun, err)
 	}
@@ -219,6 +236,12 @@ func (p *Pipeline) stage3(ctx context.Context, x *subject) (trial, error) {
 		return trial{}, fmt.Errorf("ingest %s: sandbox: %w", x.e.ID, ctx.Err())
 	case errors.Is(err, skill.ErrUndecomposable):
 		return trial{wait: "it cannot be evaluated (" + err.Error() + ")"}, nil
+	case errors.Is(err, sandbox.ErrNotEnforced):
+		missing := "unknown"
+		if ne, ok := errors.AsType[*sandbox.NotEnforcedError](err); ok {
+			missing = strings.Join(ne.Missing, ", ")
+		}
+		return trial{wait: "the sandbox could not put in force the isolation Stage 3 requires (missing: " + missing + "), so it refused to evaluate"}, nil
 	case err != nil:
 		return trial{wait: errNotRun.Error()}, nil
 	case out.Breach != "":

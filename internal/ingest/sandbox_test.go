@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/wardhq/ward/internal/event"
 	"github.com/wardhq/ward/internal/knowledge"
 	"github.com/wardhq/ward/internal/reason"
 	"github.com/wardhq/ward/internal/registry"
@@ -344,4 +345,63 @@ func TestStage3LLMDecomposition(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestStage3RequiresIsolation forces mechanisms of the sandbox off (or
+// requires one this machine lacks) and checks that Stage 3 refuses to
+// evaluate: the entry stays pending, neither adopted nor rejected, the
+// report says what was missing, and the owner gets the pending event with
+// KNOWLEDGE_SANDBOX_REQUIRED.
+func TestStage3RequiresIsolation(t *testing.T) {
+	const reasonable = "When the price drops 25 % and position below 65 %, buy 25 %."
+	cgroup2 := sandbox.Requirement{All: sandbox.MechCgroup2}
+	for _, c := range []struct {
+		name    string
+		without sandbox.Mechanism
+		require *sandbox.Requirement
+		missing string
+	}{
+		{"no seccomp", sandbox.MechSeccomp, nil, "missing: seccomp"},
+		{"no mount namespace", sandbox.MechMountNS, nil, "missing: mountns"},
+		{"neither", sandbox.MechSeccomp | sandbox.MechMountNS, nil, "missing: mountns, seccomp"},
+		{"cgroup v2 required, absent here", 0, &cgroup2, "missing: cgroup2"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			h := newHarness(t, knowledge.Strict, votes(true, true, true)...)
+			limits := sandbox.Limits{WallClock: 60 * time.Second, CPUTime: 60 * time.Second, Without: c.without}
+			withStage3(t, h, &Stage3{Market: skill.Market{Scenarios: 8}, Limits: limits, Require: c.require})
+			sub := h.bus.Subscribe(64, func(k event.Kind) bool { return k == event.GrimoireValidationPassed })
+			e := h.entry(reasonable, 0.5)
+			e.Type = knowledge.TypeHeuristic
+			r := h.ingest(h.sign(e, nil))
+			want(t, r, Quarantined, StageSandbox, reason.KnowledgeSandboxRequired, knowledge.NoAttack)
+			if !reasonsContain(r, c.missing) || !reasonsContain(r, "refused to evaluate") {
+				t.Errorf("reasons %q do not say %q", r.Reasons, c.missing)
+			}
+			if q := h.status(e.ID); q.Status != store.QuarantinePending {
+				t.Errorf("row %s, want pending", q.Status)
+			}
+			if _, ok := h.p.Grimoire().Get(e.ID); ok {
+				t.Error("adopted without the required isolation")
+			}
+			if r.Sandbox != nil && r.Sandbox.Evaluation != nil {
+				t.Errorf("an evaluation ran: %+v", r.Sandbox.Evaluation)
+			}
+			select {
+			case ev := <-sub.C():
+				if ev.Code != string(reason.KnowledgeSandboxRequired) {
+					t.Errorf("event code %s, want %s", ev.Code, reason.KnowledgeSandboxRequired)
+				}
+			default:
+				t.Error("the owner was not told: no pending event")
+			}
+		})
+	}
+	// The default requirement holds on this machine: the same entry is
+	// evaluated and adopted.
+	h := newHarness(t, knowledge.Strict, votes(true, true, true)...)
+	withStage3(t, h, &Stage3{Market: skill.Market{Scenarios: 8}, Limits: sandbox.Limits{WallClock: 60 * time.Second, CPUTime: 60 * time.Second}})
+	e := h.entry(reasonable, 0.5)
+	e.Type = knowledge.TypeHeuristic
+	want(t, h.ingest(h.sign(e, nil)), Adopted, StageAdopt, reason.KnowledgeAdopted, knowledge.NoAttack)
 }

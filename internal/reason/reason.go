@@ -278,7 +278,7 @@ var catalog = []Entry{
 	{KnowledgeVerifiableFalse, "L3 proved a claim of the entry false (verifiable_claim_false): an address that ward's address book lists as something else, a look-alike of a book address, a token's decimals or a protocol number the book or the protocol's fixed rules contradict, or chain state that differs at the block it names; rejected whatever the other layers say"},
 	{KnowledgeRejected, "the quarantined entry was rejected by review"},
 	{KnowledgeAdopted, "the entry passed consensus and was adopted into the Grimoire at low confidence"},
-	{KnowledgeSandboxRequired, "an actionable entry passed consensus and the strictness level requires the Stage 3 sandbox, but the entry cannot be evaluated (it cannot be decomposed, or no evaluator is configured): the entry stays in quarantine"},
+	{KnowledgeSandboxRequired, "an actionable entry passed consensus and the strictness level requires the Stage 3 sandbox, but the entry cannot be evaluated (it cannot be decomposed, no evaluator is configured, or the sandbox could not put in force the isolation Stage 3 requires): the entry stays in quarantine"},
 	{KnowledgeSourceBlacklisted, "the entry's source agent is blacklisted: more than half of its entries failed, reported by 3 or more buyers"},
 	{KnowledgeSandboxExceeded, "the actionable entry's Stage 3 evaluation breached a sandbox limit (wall clock, memory, CPU, disk, processes, network) or a component's CEL cost budget: rejected"},
 	{KnowledgeSandboxFailed, "the actionable entry's Stage 3 evaluation did worse than the hold baseline (worst-case loss, drawdown or mean return beyond tolerance): rejected"},

@@ -3,8 +3,10 @@ package sandbox
 import (
 	"bufio"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -12,15 +14,17 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// cgroups are the sandbox's own cgroup v1 groups, created under the
-// parent's own group of each hierarchy so that the sandbox stays inside
-// whatever limits ward itself runs under. A controller whose hierarchy is
-// missing or not writable is skipped; Result.Enforced says which were used.
-// cgroup v2 is not implemented (see docs/sandbox.md). A nil *cgroups is
-// valid and has no controllers.
+// cgroups are the sandbox's own cgroups, created under the parent's own
+// group so that the sandbox stays inside whatever limits ward itself runs
+// under: one cgroup v2 group when the unified hierarchy offers the memory,
+// pids and cpu controllers to ward's group (newCgroup2), else a group in
+// each cgroup v1 hierarchy. A v1 controller whose hierarchy is missing or
+// not writable is skipped; Result.Enforced says which were used. A nil
+// *cgroups is valid and has no controllers.
 type cgroups struct {
-	dirs map[string]string // controller → directory of the sandbox's group
+	dirs map[string]string // controller → directory of the sandbox's group (v2: the same for all)
 	mech Mechanism
+	v2   bool
 }
 
 var cgroupControllers = []struct {
@@ -35,6 +39,11 @@ var cgroupControllers = []struct {
 const cfsPeriod = 100000 // µs
 
 func newCgroups(name string, lim Limits) *cgroups {
+	if root, own, ok := v2Mount(); ok {
+		if cg := newCgroup2(root, own, name, lim); cg != nil {
+			return cg
+		}
+	}
 	mounts := v1Mounts()
 	own := ownCgroups()
 	cg := &cgroups{dirs: map[string]string{}}
@@ -94,7 +103,7 @@ func (cg *cgroups) add(pid int) error {
 	if cg == nil {
 		return nil
 	}
-	for _, dir := range cg.dirs {
+	for _, dir := range cg.groups() {
 		if err := os.WriteFile(filepath.Join(dir, "cgroup.procs"), []byte(strconv.Itoa(pid)), 0); err != nil {
 			return err
 		}
@@ -102,10 +111,24 @@ func (cg *cgroups) add(pid int) error {
 	return nil
 }
 
+// groups lists the group directories once each.
+func (cg *cgroups) groups() []string {
+	var out []string
+	for _, dir := range cg.dirs {
+		if !slices.Contains(out, dir) {
+			out = append(out, dir)
+		}
+	}
+	return out
+}
+
 // oomKilled reports whether the kernel OOM-killed a process of the group.
 func (cg *cgroups) oomKilled() bool {
 	if !cg.has(MechCgroupMemory) {
 		return false
+	}
+	if cg.v2 {
+		return keyed(filepath.Join(cg.dirs["memory"], "memory.events"), "oom_kill") > 0
 	}
 	return keyed(filepath.Join(cg.dirs["memory"], "memory.oom_control"), "oom_kill") > 0
 }
@@ -153,6 +176,10 @@ func (cg *cgroups) killAll() {
 	if cg == nil || len(cg.dirs) == 0 {
 		return
 	}
+	if cg.v2 {
+		// cgroup.kill (Linux 5.14) kills the whole group at once.
+		os.WriteFile(filepath.Join(cg.dirs["memory"], "cgroup.kill"), []byte("1"), 0)
+	}
 	for range 100 {
 		pids := cg.pids()
 		if len(pids) == 0 {
@@ -171,7 +198,7 @@ func (cg *cgroups) remove() {
 		return
 	}
 	deadline := time.Now().Add(2 * time.Second)
-	for _, dir := range cg.dirs {
+	for _, dir := range cg.groups() {
 		for os.Remove(dir) != nil && time.Now().Before(deadline) {
 			cg.killAll()
 			time.Sleep(5 * time.Millisecond)
@@ -238,4 +265,100 @@ func ownCgroups() map[string]string {
 		}
 	}
 	return out
+}
+
+// v2Controllers are the cgroup v2 controllers the sandbox needs, all of
+// them: with fewer it uses v1 (or the rlimits) for everything.
+var v2Controllers = []string{"memory", "pids", "cpu"}
+
+// newCgroup2 makes the sandbox's group name under parent (ward's own
+// group, a path relative to root, the cgroup2 mount point) and sets
+// memory.max (and memory.swap.max to 0 where swap is accounted),
+// pids.max and cpu.max. The controllers must be listed in parent's
+// cgroup.controllers; they are enabled in its cgroup.subtree_control,
+// which the kernel allows when parent is the root or has no processes of
+// its own (a delegated subtree). It returns nil when any of this fails,
+// and removes what it made.
+func newCgroup2(root, parent, name string, lim Limits) *cgroups {
+	pdir := filepath.Join(root, parent)
+	b, err := os.ReadFile(filepath.Join(pdir, "cgroup.controllers"))
+	if err != nil {
+		return nil
+	}
+	have := strings.Fields(string(b))
+	enable := ""
+	for _, c := range v2Controllers {
+		if !slices.Contains(have, c) {
+			return nil
+		}
+		enable += "+" + c + " "
+	}
+	if err := os.WriteFile(filepath.Join(pdir, "cgroup.subtree_control"), []byte(strings.TrimSpace(enable)), 0); err != nil {
+		return nil
+	}
+	dir := filepath.Join(pdir, name)
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		return nil
+	}
+	err = write(dir, "memory.max", lim.Memory)
+	if err == nil {
+		if e := write(dir, "memory.swap.max", 0); e != nil && !errors.Is(e, os.ErrNotExist) {
+			err = e
+		}
+	}
+	if err == nil {
+		err = write(dir, "pids.max", int64(lim.Processes+threadAllowance))
+	}
+	if err == nil {
+		// An OOM kill takes the whole sandbox, not one of its processes.
+		if e := write(dir, "memory.oom.group", 1); e != nil && !errors.Is(e, os.ErrNotExist) {
+			err = e
+		}
+	}
+	if err == nil {
+		err = os.WriteFile(filepath.Join(dir, "cpu.max"), []byte(fmt.Sprintf("%d %d", cfsPeriod, cfsPeriod)), 0)
+	}
+	if err != nil {
+		os.Remove(dir)
+		return nil
+	}
+	cg := &cgroups{dirs: map[string]string{}, mech: MechCgroupMemory | MechCgroupPids | MechCgroupCPU | MechCgroup2, v2: true}
+	for _, c := range v2Controllers {
+		cg.dirs[c] = dir
+	}
+	return cg
+}
+
+// v2Mount returns the cgroup2 mount point and this process's group in it
+// ("0::PATH" in /proc/self/cgroup).
+func v2Mount() (root, own string, ok bool) {
+	b, err := os.ReadFile("/proc/self/cgroup")
+	if err != nil {
+		return "", "", false
+	}
+	for line := range strings.SplitSeq(strings.TrimSpace(string(b)), "\n") {
+		if p, found := strings.CutPrefix(line, "0::"); found {
+			own, ok = p, true
+		}
+	}
+	if !ok {
+		return "", "", false
+	}
+	f, err := os.Open("/proc/self/mountinfo")
+	if err != nil {
+		return "", "", false
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		pre, post, found := strings.Cut(sc.Text(), " - ")
+		if !found {
+			continue
+		}
+		pf, qf := strings.Fields(pre), strings.Fields(post)
+		if len(pf) >= 5 && len(qf) >= 1 && qf[0] == "cgroup2" {
+			return pf[4], own, true
+		}
+	}
+	return "", "", false
 }

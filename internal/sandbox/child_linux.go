@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -9,6 +10,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -48,8 +50,11 @@ func child(raw string, jobs map[string]Job) int {
 		return fail("config: %v", err)
 	}
 	job := jobs[cfg.Job]
-	if cfg.Job == wasmJob {
+	switch cfg.Job {
+	case wasmJob:
 		job = runWASM(cfg)
+	case execJob:
+		job = func(context.Context, []byte, io.Writer) error { return nil }
 	}
 	if job == nil {
 		return fail("no job %q", cfg.Job)
@@ -57,17 +62,33 @@ func child(raw string, jobs map[string]Job) int {
 	if err := confine(cfg); err != nil {
 		return fail("%v", err)
 	}
-	input, err := io.ReadAll(os.Stdin)
-	if err != nil {
-		return fail("input: %v", err)
+	var input []byte
+	if cfg.Job != execJob { // a program's stdin is its own
+		var err error
+		if input, err = io.ReadAll(os.Stdin); err != nil {
+			return fail("input: %v", err)
+		}
 	}
-	if _, err := io.WriteString(status, "ready\n"); err != nil {
+	mechs, err := isolate(cfg, status)
+	if err != nil {
+		return fail("%v", err)
+	}
+	if _, err := fmt.Fprintf(status, "ready %s\n", mechs); err != nil {
 		return fail("status: %v", err)
 	}
 	if _, err := gate.Read(make([]byte, 1)); err != nil {
 		return fail("not started: %v", err)
 	}
 	gate.Close()
+	if cfg.Job == execJob {
+		status.Close()
+		// Only the program's own descriptors 0-2 cross the exec.
+		unix.CloseOnExec(fdGo)
+		unix.CloseOnExec(fdStatus)
+		err := unix.Exec(cfg.Path, cfg.Args, cfg.Env)
+		fmt.Fprintf(os.Stderr, "sandbox: exec %s: %v\n", cfg.Path, err)
+		return 127
+	}
 
 	ctx, cancel := context.WithTimeout(context.Background(), cfg.WallClock)
 	defer cancel()
@@ -81,6 +102,52 @@ func child(raw string, jobs map[string]Job) int {
 		return 1
 	}
 	return 0
+}
+
+// isolate is the rest of the child's confinement, after its rlimits and
+// before its job: the minimal root (when the child has its own mount
+// namespace), the switch to the job's unprivileged ids, and the seccomp
+// filter, last since it refuses what the first two need. It returns the
+// mechanisms it put in force. Without the mount namespace's root (the
+// kernel refused it before the host's root was given up) it goes on and
+// says so by leaving MechMountNS out, and why in a "note" line on status;
+// any other failure is an error.
+func isolate(cfg childConfig, status io.Writer) (Mechanism, error) {
+	var m Mechanism
+	if cfg.Mount != "" {
+		workAt := cmp.Or(cfg.WorkAt, rootWork)
+		err := buildRoot(cfg.Mount, cfg.Work, workAt, cfg.ReadOnly, cfg.ProcFS)
+		switch {
+		case err == nil:
+			m |= MechMountNS
+			os.Setenv("TMPDIR", workAt)
+			os.Setenv("HOME", workAt)
+		case errors.Is(err, errMountNS):
+			fmt.Fprintf(status, "note %s\n", oneLine(err.Error()))
+		default:
+			return 0, err
+		}
+	}
+	if cfg.SetID >= 0 {
+		// The syscall package's versions act on every thread of the process.
+		if err := syscall.Setgroups(nil); err != nil {
+			return 0, fmt.Errorf("setgroups: %w", err)
+		}
+		if err := syscall.Setresgid(cfg.SetID, cfg.SetID, cfg.SetID); err != nil {
+			return 0, fmt.Errorf("setresgid: %w", err)
+		}
+		if err := syscall.Setresuid(cfg.SetID, cfg.SetID, cfg.SetID); err != nil {
+			return 0, fmt.Errorf("setresuid: %w", err)
+		}
+	}
+	if cfg.Seccomp {
+		if err := installSeccomp(cfg.Network); err != nil {
+			fmt.Fprintf(status, "note %s\n", oneLine(err.Error()))
+		} else {
+			m |= MechSeccomp
+		}
+	}
+	return m, nil
 }
 
 // confine applies the rlimits the child sets on itself before its job. They cannot be raised
@@ -138,3 +205,5 @@ func dataSegment() int64 {
 	}
 	return 64 << 20
 }
+
+func oneLine(s string) string { return strings.ReplaceAll(s, "\n", " ") }

@@ -66,6 +66,24 @@ type childConfig struct {
 	Nproc     int           `json:"nproc"`      // RLIMIT_NPROC, 0 to leave it
 	DataLimit bool          `json:"data_limit"` // set RLIMIT_DATA (no memory cgroup)
 	CPU       int           `json:"cpu"`        // the CPU to pin to, -1 for none
+	// Mount is the empty directory where the child builds its minimal root
+	// (buildRoot), "" without a mount namespace; Work is the private
+	// directory, ReadOnly the host paths it also sees.
+	Mount    string   `json:"mount,omitempty"`
+	Work     string   `json:"work"`
+	ReadOnly []string `json:"read_only,omitempty"`
+	ProcFS   bool     `json:"procfs,omitempty"`  // mount a /proc of its PID namespace
+	SetID    int      `json:"set_id"`            // the uid and gid to switch to after the root, -1 for none
+	Seccomp  bool     `json:"seccomp,omitempty"` // install the seccomp filter before the job
+	Network  bool     `json:"network,omitempty"` // the filter lets sockets of any family through
+	// WorkAt is where the private directory appears in the root: rootWork,
+	// or a writable directory's own host path.
+	WorkAt string `json:"work_at,omitempty"`
+	// Path, Args and Env are the program the execJob replaces the child
+	// with once it is confined.
+	Path string   `json:"path,omitempty"`
+	Args []string `json:"args,omitempty"`
+	Env  []string `json:"env,omitempty"`
 }
 
 var (
@@ -85,59 +103,139 @@ func Run(ctx context.Context, spec Spec) (*Result, error) {
 	if spec.Job == "" {
 		return nil, errors.New("sandbox: no job named")
 	}
+	out := &boundedBuffer{max: lim.Output}
+	l, err := launch(launchSpec{job: spec.Job, lim: lim, readOnly: spec.ReadOnly, require: spec.Require,
+		stdin: bytes.NewReader(spec.Input), stdout: out, out: out})
+	if err != nil {
+		return nil, err
+	}
+	defer l.cleanup()
+	return l.s.wait(ctx, l.c, l.enforced)
+}
+
+// launchSpec is what launch starts: a job of this binary, or (job execJob)
+// the program path with args and env.
+type launchSpec struct {
+	job       string
+	lim       Limits
+	readOnly  []string
+	require   Requirement
+	stdin     io.Reader
+	stdout    io.Writer
+	out       *boundedBuffer // the child's stderr, kept for the Result
+	path      string
+	args, env []string
+	writable  string // a host directory to use as the private one; "" for a fresh one
+	network   bool
+}
+
+// launched is a started sandbox: its supervisor's view, the child, the
+// mechanisms known at start, and what to undo once it has been waited for.
+type launched struct {
+	s        *run
+	c        started
+	enforced Mechanism
+	undo     []func()
+}
+
+func (l *launched) cleanup() {
+	for i := len(l.undo) - 1; i >= 0; i-- {
+		l.undo[i]()
+	}
+}
+
+// launch confines and starts the child of ls, blocked before its job until
+// the supervisor (run.wait) lets it go. On error nothing is left behind.
+func launch(ls launchSpec) (_ *launched, err error) {
+	l := &launched{}
+	defer func() {
+		if err != nil {
+			l.cleanup()
+		}
+	}()
+	lim := ls.lim
 	root := os.Geteuid() == 0
 	seq := runSeq.Add(1)
 	hostID := sandboxIDBase + int(seq%sandboxIDs)
-	dir, err := privateDir(root, hostID)
-	if err != nil {
-		return nil, err
+	dir := ls.writable
+	if dir == "" {
+		if dir, err = privateDir(root, hostID); err != nil {
+			return nil, err
+		}
+		l.undo = append(l.undo, func() { os.RemoveAll(dir) })
+	} else if root {
+		if err := os.Chown(dir, hostID, hostID); err != nil {
+			return nil, fmt.Errorf("sandbox: writable directory: %w", err)
+		}
 	}
-	defer os.RemoveAll(dir)
+	var mnt string
+	if !lim.Without.Has(MechMountNS) {
+		// An empty directory nothing else uses, for the child's tmpfs root.
+		if mnt, err = os.MkdirTemp("", "ward-sandbox-root-"); err != nil {
+			return nil, fmt.Errorf("sandbox: root directory: %w", err)
+		}
+		l.undo = append(l.undo, func() { os.Remove(mnt) })
+		if err := os.Chmod(mnt, 0o755); err != nil {
+			return nil, fmt.Errorf("sandbox: root directory: %w", err)
+		}
+	}
 
 	var cg *cgroups
-	if !noCgroups {
+	if !noCgroups && lim.Without&(MechCgroupMemory|MechCgroupPids|MechCgroupCPU|MechCgroup2) == 0 {
 		cg = newCgroups(fmt.Sprintf("ward-sandbox-%d-%d", os.Getpid(), seq), lim)
 	}
-	defer cg.remove()
-	cfg := newChildConfig(spec.Job, lim, cg)
-	enc, err := json.Marshal(cfg)
-	if err != nil {
-		return nil, err
+	l.undo = append(l.undo, cg.remove)
+	cfg := newChildConfig(ls.job, lim, cg)
+	cfg.Work, cfg.ReadOnly = dir, ls.readOnly
+	cfg.Seccomp = !lim.Without.Has(MechSeccomp)
+	cfg.Network = ls.network
+	cfg.Path, cfg.Args, cfg.Env = ls.path, ls.args, ls.env
+	if ls.writable != "" {
+		cfg.WorkAt = ls.writable
 	}
 
 	goR, goW, err := os.Pipe()
 	if err != nil {
 		return nil, err
 	}
-	defer goW.Close()
+	l.undo = append(l.undo, func() { goW.Close() })
 	statR, statW, err := os.Pipe()
 	if err != nil {
 		goR.Close()
 		return nil, err
 	}
-	defer statR.Close()
+	l.undo = append(l.undo, func() { statR.Close() })
 
-	out := &boundedBuffer{max: lim.Output}
-	cmd, enforced, start, err := startChild(attempts(root, hostID), func(attr *syscall.SysProcAttr) *exec.Cmd {
+	cmd, a, start, err := startChild(attempts(root, hostID, mnt != "", ls.network), func(a attempt) (*exec.Cmd, error) {
+		cfg := cfg
+		cfg.SetID, cfg.ProcFS = a.setID, a.mech.Has(MechPIDNS)
+		if a.mountns {
+			cfg.Mount = mnt
+		}
+		enc, err := json.Marshal(cfg)
+		if err != nil {
+			return nil, err
+		}
 		return &exec.Cmd{
 			Path:        "/proc/self/exe",
 			Args:        []string{childArg0},
 			Env:         []string{envChild + "=" + string(enc), "GOMAXPROCS=1", fmt.Sprintf("GOMEMLIMIT=%d", lim.Memory*3/4), "TMPDIR=" + dir, "HOME=" + dir, "PATH=/usr/local/bin:/usr/bin:/bin"},
 			Dir:         dir,
-			Stdin:       bytes.NewReader(spec.Input),
-			Stdout:      out,
-			Stderr:      out,
+			Stdin:       ls.stdin,
+			Stdout:      ls.stdout,
+			Stderr:      ls.out,
 			ExtraFiles:  []*os.File{goR, statW},
-			SysProcAttr: attr,
+			SysProcAttr: a.attr,
 			WaitDelay:   time.Second,
-		}
+		}, nil
 	})
 	goR.Close()
 	statW.Close()
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: start: %w", err)
 	}
-	s := &run{pid: cmd.Process.Pid, pidns: enforced.Has(MechPIDNS), cg: cg, dir: dir, lim: lim}
+	enforced := a.mech
+	s := &run{pid: cmd.Process.Pid, pidns: enforced.Has(MechPIDNS), cg: cg, dir: dir, lim: lim, require: ls.require}
 	if err := cg.add(s.pid); err != nil {
 		s.kill()
 		cmd.Wait()
@@ -147,9 +245,10 @@ func Run(ctx context.Context, spec Spec) (*Result, error) {
 	if enforced.Has(MechNetNS) {
 		s.net = openNetCounters(s.pid)
 	}
-	defer s.net.close()
-
-	return s.wait(ctx, started{cmd: cmd, cfg: cfg, start: start, goW: goW, statR: statR, out: out}, enforced)
+	l.undo = append(l.undo, s.net.close)
+	l.s, l.enforced = s, enforced
+	l.c = started{cmd: cmd, cfg: cfg, start: start, goW: goW, statR: statR, out: ls.out}
+	return l, nil
 }
 
 // privateDir makes the sandbox's private directory, owned by hostID when
@@ -198,19 +297,22 @@ func (cfg childConfig) rlimits(m Mechanism) Mechanism {
 // refused the isolation (EPERM, EINVAL, ENOSPC, EACCES, EUSERS). It returns
 // the started command, the mechanisms of the attempt that started it and
 // when it started, or the last error.
-func startChild(attempts []attempt, command func(*syscall.SysProcAttr) *exec.Cmd) (*exec.Cmd, Mechanism, time.Time, error) {
+func startChild(attempts []attempt, command func(attempt) (*exec.Cmd, error)) (*exec.Cmd, attempt, time.Time, error) {
 	var err error
-	for _, attempt := range attempts {
-		cmd := command(attempt.attr)
+	for _, a := range attempts {
+		var cmd *exec.Cmd
+		if cmd, err = command(a); err != nil {
+			break
+		}
 		start := time.Now()
 		if err = cmd.Start(); err == nil {
-			return cmd, attempt.mech, start, nil
+			return cmd, a, start, nil
 		}
 		if !errors.Is(err, syscall.EPERM) && !errors.Is(err, syscall.EINVAL) && !errors.Is(err, syscall.ENOSPC) && !errors.Is(err, syscall.EACCES) && !errors.Is(err, syscall.EUSERS) {
 			break
 		}
 	}
-	return nil, 0, time.Time{}, err
+	return nil, attempt{}, time.Time{}, err
 }
 
 // started is a started child as its run sees it: the command, what it was
@@ -259,6 +361,9 @@ func (s *run) wait(ctx context.Context, c started, enforced Mechanism) (*Result,
 		}
 	}
 	res.Output, res.Truncated = c.out.result()
+	if _, ok := errors.AsType[*NotEnforcedError](runErr); ok {
+		return res, runErr
+	}
 	if runErr != nil {
 		return res, fmt.Errorf("sandbox: %w", runErr)
 	}
@@ -292,12 +397,24 @@ func (s *run) supervise(ctx context.Context, c started, exited <-chan error, sta
 			case strings.HasPrefix(line, "ready") && !ready:
 				ready = true
 				res.Startup = time.Since(c.start)
+				// The child reports what it put in force itself: the
+				// minimal root and seccomp.
+				if m, err := ParseMechanism(strings.TrimSpace(strings.TrimPrefix(line, "ready"))); err == nil {
+					res.Enforced |= m & (MechMountNS | MechSeccomp)
+				}
 				if pin(s.pid, c.cfg.CPU) {
 					res.Enforced |= MechAffinity
+				}
+				if missing := s.require.Missing(res.Enforced); len(missing) > 0 {
+					runErr = &NotEnforcedError{Enforced: res.Enforced, Missing: missing}
+					s.kill()
+					continue
 				}
 				if _, err := c.goW.Write([]byte{1}); err != nil {
 					s.kill()
 				}
+			case strings.HasPrefix(line, "note ") && len(res.Notes) < 8:
+				res.Notes = append(res.Notes, strings.TrimPrefix(line, "note "))
 			case strings.HasPrefix(line, "breach "):
 				var b Breach
 				if b.UnmarshalText([]byte(strings.TrimPrefix(line, "breach "))) == nil && b != BreachNone && res.Breach == BreachNone {
@@ -374,40 +491,64 @@ func classifyExit(ps *os.ProcessState, lim Limits, dataLimit, killed bool, out [
 }
 
 type attempt struct {
-	attr *syscall.SysProcAttr
-	mech Mechanism
+	attr    *syscall.SysProcAttr
+	mech    Mechanism
+	mountns bool // the child has its own mount namespace and builds its root
+	setID   int  // the ids the child switches to once its root is built, -1 for none
 }
 
 // attempts lists the ways to start the child, most isolated first: fresh
-// user, network, PID, IPC and UTS namespaces with the job unprivileged
-// inside; as root without a user namespace, the same namespaces with the job
-// as hostID; last, no namespaces at all. Without root the job keeps ward's
-// own uid outside the user namespace.
-func attempts(root bool, hostID int) []attempt {
-	hostUID, hostGID := os.Getuid(), os.Getgid()
-	if root {
-		hostUID, hostGID = hostID, hostID
-	}
+// user, mount, network, PID, IPC and UTS namespaces, the child root of its
+// user namespace until its root is built and the job unprivileged (jobUID)
+// after; as root without a user namespace, the same namespaces with the
+// job as hostID; last, no namespaces at all. Without root only ward's own
+// uid can be mapped, so the job stays root of its user namespace, its
+// capabilities there held in check by seccomp (see docs/sandbox.md).
+// mountns false leaves the mount namespace out; network true the network
+// namespace.
+func attempts(root bool, hostID int, mountns, network bool) []attempt {
 	nsFlags := uintptr(syscall.CLONE_NEWNET | syscall.CLONE_NEWPID | syscall.CLONE_NEWIPC | syscall.CLONE_NEWUTS)
+	netns := MechNetNS
+	if network {
+		nsFlags &^= syscall.CLONE_NEWNET
+		netns = 0
+	}
+	if mountns {
+		nsFlags |= syscall.CLONE_NEWNS
+	}
+	if !root {
+		uid, gid := os.Getuid(), os.Getgid()
+		userns := &syscall.SysProcAttr{
+			Setpgid:     true,
+			Pdeathsig:   syscall.SIGKILL,
+			Cloneflags:  nsFlags | syscall.CLONE_NEWUSER,
+			UidMappings: []syscall.SysProcIDMap{{ContainerID: 0, HostID: uid, Size: 1}},
+			GidMappings: []syscall.SysProcIDMap{{ContainerID: 0, HostID: gid, Size: 1}},
+		}
+		return []attempt{
+			{attr: userns, mech: MechUserNS | netns | MechPIDNS, mountns: mountns, setID: -1},
+			{attr: &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}, setID: -1},
+		}
+	}
+	// The user namespace's root is a second host id, owner of nothing.
+	rootID := hostID + sandboxIDs
 	userns := &syscall.SysProcAttr{
 		Setpgid:                    true,
 		Pdeathsig:                  syscall.SIGKILL,
 		Cloneflags:                 nsFlags | syscall.CLONE_NEWUSER,
-		UidMappings:                []syscall.SysProcIDMap{{ContainerID: jobUID, HostID: hostUID, Size: 1}},
-		GidMappings:                []syscall.SysProcIDMap{{ContainerID: jobUID, HostID: hostGID, Size: 1}},
-		GidMappingsEnableSetgroups: root,
-		Credential:                 &syscall.Credential{Uid: jobUID, Gid: jobUID, Groups: []uint32{}, NoSetGroups: !root},
+		UidMappings:                []syscall.SysProcIDMap{{ContainerID: 0, HostID: rootID, Size: 1}, {ContainerID: jobUID, HostID: hostID, Size: 1}},
+		GidMappings:                []syscall.SysProcIDMap{{ContainerID: 0, HostID: rootID, Size: 1}, {ContainerID: jobUID, HostID: hostID, Size: 1}},
+		GidMappingsEnableSetgroups: true,
+		// Host root is not mapped: without switching to the namespace's
+		// root before exec the child would lose its capabilities there.
+		Credential: &syscall.Credential{Uid: 0, Gid: 0, Groups: []uint32{}},
 	}
-	out := []attempt{{userns, MechUserNS | MechNetNS | MechPIDNS}}
-	if root {
-		cred := &syscall.Credential{Uid: uint32(hostID), Gid: uint32(hostID), Groups: []uint32{}}
-		out = append(out,
-			attempt{&syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL, Cloneflags: nsFlags, Credential: cred}, MechNetNS | MechPIDNS | MechUnprivileged},
-			attempt{&syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL, Credential: cred}, MechUnprivileged})
-	} else {
-		out = append(out, attempt{&syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}, 0})
+	cred := &syscall.Credential{Uid: uint32(hostID), Gid: uint32(hostID), Groups: []uint32{}}
+	return []attempt{
+		{attr: userns, mech: MechUserNS | netns | MechPIDNS, mountns: mountns, setID: jobUID},
+		{attr: &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL, Cloneflags: nsFlags}, mech: netns | MechPIDNS | MechUnprivileged, mountns: mountns, setID: hostID},
+		{attr: &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL, Credential: cred}, mech: MechUnprivileged, setID: -1},
 	}
-	return out
 }
 
 // pickCPU chooses the CPU a sandbox is pinned to, rotating over the CPUs
@@ -456,13 +597,14 @@ func pin(pid, cpu int) bool {
 
 // run is the parent's view of one live sandbox.
 type run struct {
-	pid    int
-	pidns  bool
-	cg     *cgroups
-	net    *netCounters
-	dir    string
-	lim    Limits
-	killed bool // Run sent SIGKILL
+	pid     int
+	pidns   bool
+	cg      *cgroups
+	net     *netCounters
+	dir     string
+	lim     Limits
+	require Requirement
+	killed  bool // Run sent SIGKILL
 }
 
 // kill stops every process of the sandbox. With a PID namespace, killing

@@ -24,6 +24,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 )
@@ -46,6 +47,11 @@ type Limits struct {
 	Disk      int64         // bytes written under the sandbox's private directory, and per file
 	Processes int           // processes in the sandbox, its own included
 	Output    int           // bytes of combined stdout and stderr kept; the rest is dropped
+	// Without lists mechanisms not to apply: MechMountNS, MechSeccomp and
+	// the cgroup mechanisms (all of them when any is listed) can be left
+	// out. Tests use it to measure the fallbacks and a caller's refusal
+	// (Spec.Require); zero applies everything the kernel allows.
+	Without Mechanism
 }
 
 func (l Limits) withDefaults() (Limits, error) {
@@ -85,6 +91,15 @@ type Spec struct {
 	Job    string // the name of a job registered with Main, or "wasm" (see WASM)
 	Input  []byte // the child's standard input
 	Limits Limits
+	// ReadOnly are host paths (files or directories) the job sees,
+	// read-only, at the same path inside its minimal root; nothing else of
+	// the host's filesystem is visible. Jobs that run in-process need none.
+	ReadOnly []string
+	// Require is the isolation without which the job must not run: when
+	// the child reports ready without it, Run kills it before the job's
+	// first instruction and returns a *NotEnforcedError. Zero requires
+	// nothing.
+	Require Requirement
 }
 
 // Breach names the limit that stopped a sandbox. The zero value is
@@ -130,7 +145,7 @@ func (b *Breach) UnmarshalText(text []byte) error {
 }
 
 // Mechanism is a set of isolation mechanisms that were in force for a run.
-type Mechanism uint16
+type Mechanism uint32
 
 const (
 	MechUserNS       Mechanism = 1 << iota // own user namespace, job uid unprivileged
@@ -143,9 +158,12 @@ const (
 	MechRlimitNproc                        // RLIMIT_NPROC counted in the sandbox's own user namespace
 	MechAffinity                           // the child's threads pinned to one CPU
 	MechUnprivileged                       // the job runs as an unprivileged uid outside any namespace
+	MechMountNS                            // own mount namespace: a minimal read-only root, the private directory the only writable place
+	MechSeccomp                            // a seccomp filter (and no_new_privs) refuses the syscalls a job has no business with
+	MechCgroup2                            // the cgroup-* mechanisms are cgroup v2 (memory.max, pids.max, cpu.max), not v1
 )
 
-var mechNames = []string{"userns", "netns", "pidns", "cgroup-memory", "cgroup-pids", "cgroup-cpu", "rlimit-data", "rlimit-nproc", "affinity", "unprivileged-uid"}
+var mechNames = []string{"userns", "netns", "pidns", "cgroup-memory", "cgroup-pids", "cgroup-cpu", "rlimit-data", "rlimit-nproc", "affinity", "unprivileged-uid", "mountns", "seccomp", "cgroup2"}
 
 func (m Mechanism) String() string {
 	var parts []string
@@ -163,6 +181,78 @@ func (m Mechanism) String() string {
 // Has reports whether every mechanism of x is in m.
 func (m Mechanism) Has(x Mechanism) bool { return m&x == x }
 
+// ParseMechanism parses a comma-separated list of the names String
+// gives ("userns,netns"); "none" and "" are the empty set.
+func ParseMechanism(s string) (Mechanism, error) {
+	var m Mechanism
+	for name := range strings.SplitSeq(s, ",") {
+		name = strings.TrimSpace(name)
+		if name == "" || name == "none" {
+			continue
+		}
+		i := slices.Index(mechNames, name)
+		if i < 0 {
+			return 0, fmt.Errorf("sandbox: unknown mechanism %q", name)
+		}
+		m |= 1 << i
+	}
+	return m, nil
+}
+
+// Requirement is the isolation a caller needs from a run: every mechanism
+// of All, and for each element of AnyOf at least one of its mechanisms
+// (e.g. a memory limit by cgroup or by rlimit). The zero Requirement
+// requires nothing.
+type Requirement struct {
+	All   Mechanism
+	AnyOf []Mechanism
+}
+
+// DefaultRequirement is what Stage 3 requires unless configured otherwise:
+// process isolation (user and PID namespaces), no network (a network
+// namespace), a mount namespace with the minimal root, seccomp, and a
+// memory and a process limit by cgroup or by rlimit.
+var DefaultRequirement = Requirement{
+	All:   MechUserNS | MechPIDNS | MechNetNS | MechMountNS | MechSeccomp,
+	AnyOf: []Mechanism{MechCgroupMemory | MechRlimitData, MechCgroupPids | MechRlimitNproc},
+}
+
+// Missing returns what of r the mechanisms m lack, one entry per
+// unsatisfied part ("mountns", "cgroup-memory|rlimit-data"); none when m
+// satisfies r.
+func (r Requirement) Missing(m Mechanism) []string {
+	var out []string
+	for i, n := range mechNames {
+		if bit := Mechanism(1) << i; r.All&bit != 0 && m&bit == 0 {
+			out = append(out, n)
+		}
+	}
+	for _, alt := range r.AnyOf {
+		if alt != 0 && m&alt == 0 {
+			out = append(out, strings.ReplaceAll(alt.String(), ",", "|"))
+		}
+	}
+	return out
+}
+
+// NotEnforcedError is returned by Run when the sandbox could not put in
+// force the isolation Spec.Require asks for; the job did not run. Errors.As
+// finds it; ErrNotEnforced matches it with errors.Is.
+type NotEnforcedError struct {
+	Enforced Mechanism // what was in force
+	Missing  []string  // what of the requirement was not (Requirement.Missing)
+}
+
+func (e *NotEnforcedError) Error() string {
+	return fmt.Sprintf("sandbox: required isolation not in force: %s (in force: %s)", strings.Join(e.Missing, ", "), e.Enforced)
+}
+
+// Is reports whether target is ErrNotEnforced.
+func (e *NotEnforcedError) Is(target error) bool { return target == ErrNotEnforced }
+
+// ErrNotEnforced is the sentinel of NotEnforcedError.
+var ErrNotEnforced = errors.New("sandbox: required isolation not in force")
+
 // Result is the outcome of a run that started. It is not OK unless the job
 // exited 0 with no breach; the zero Result is not OK.
 type Result struct {
@@ -174,6 +264,7 @@ type Result struct {
 	Output    []byte        // combined stdout and stderr, at most Limits.Output bytes; untrusted
 	Truncated bool          // output past Limits.Output was dropped
 	Enforced  Mechanism     // the isolation that was in force
+	Notes     []string      // why a mechanism the child tried is not in force (from the child: untrusted only if the child is)
 	ok        bool
 }
 

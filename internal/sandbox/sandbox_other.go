@@ -2,7 +2,10 @@
 
 package sandbox
 
-import "context"
+import (
+	"context"
+	"io"
+)
 
 // Run returns ErrUnsupported: the sandbox needs Linux.
 func Run(ctx context.Context, spec Spec) (*Result, error) { return nil, ErrUnsupported }
@@ -17,3 +20,31 @@ func WASM(module []byte, fn string, args []uint64, lim Limits) (Spec, error) {
 
 // WASMResults returns ErrUnsupported: the sandbox needs Linux.
 func WASMResults(r *Result) ([]uint64, error) { return nil, ErrUnsupported }
+
+// ProcSpec is a program to start in a sandbox; see the Linux version.
+type ProcSpec struct {
+	Path     string
+	Args     []string
+	Env      []string
+	ReadOnly []string
+	Writable string
+	Network  bool
+	Limits   Limits
+	Require  Requirement
+}
+
+// Process is a program started by Start; see the Linux version.
+type Process struct {
+	Stdin    io.WriteCloser
+	Stdout   io.ReadCloser
+	Enforced Mechanism
+}
+
+// Start returns ErrUnsupported: the sandbox needs Linux.
+func Start(ctx context.Context, spec ProcSpec) (*Process, error) { return nil, ErrUnsupported }
+
+// Kill does nothing.
+func (p *Process) Kill() {}
+
+// Wait returns ErrUnsupported.
+func (p *Process) Wait() (*Result, error) { return nil, ErrUnsupported }

@@ -258,15 +258,16 @@ function rollupContracts(c, contract) {
 }
 
 // ensContracts adds ENS: the registry, the .eth registrar, its
-// controller, the name wrapper and the public, reverse and universal
-// resolvers.
+// controller, the name wrapper and the public and reverse resolvers. Not
+// the universal resolver: its vanity address (0xeEeE…EeEe) shares its
+// ends with the 0xEeee…EEeE that DeFi APIs write for native ETH, so every
+// mention of that would read as a look-alike of it.
 function ensContracts(c, contract) {
   const e = ens[c.id];
   if (!e) return;
   for (const [name, role] of [["ensRegistry", "ens_registry"], ["ensBaseRegistrarImplementation", "ens_base_registrar"],
     ["ensEthRegistrarController", "ens_eth_registrar_controller"], ["ensNameWrapper", "ens_name_wrapper"],
-    ["ensPublicResolver", "ens_public_resolver"], ["ensReverseRegistrar", "ens_reverse_registrar"],
-    ["ensUniversalResolver", "ens_universal_resolver"]]) {
+    ["ensPublicResolver", "ens_public_resolver"], ["ensReverseRegistrar", "ens_reverse_registrar"]]) {
     if (e[name]) contract(role, e[name].address, "@ensdomains/ensjs");
   }
 }

@@ -105,7 +105,6 @@ const (
 	ENSNameWrapper            = "ens_name_wrapper"
 	ENSPublicResolver         = "ens_public_resolver"
 	ENSReverseRegistrar       = "ens_reverse_registrar"
-	ENSUniversalResolver      = "ens_universal_resolver"
 
 	// The L1 (Ethereum) side of the rollups the book covers, listed
 	// under Ethereum.

@@ -117,6 +117,11 @@ func NewBookVerifier(book *addrbook.Book) *BookVerifier {
 		for _, k := range c.Contracts {
 			add(k.Address, known{chain: c, role: k.Role})
 		}
+		for _, f := range c.Feeds {
+			if b, q, _ := strings.Cut(f.Pair, "/"); strings.EqualFold(q, "USD") && !slices.Contains(feeds[f.Address], b) {
+				feeds[f.Address] = append(feeds[f.Address], b)
+			}
+		}
 		for _, a := range slices.SortedFunc(maps.Keys(feeds), func(a, b tool.Address) int { return strings.Compare(a.Hex(), b.Hex()) }) {
 			add(a, known{chain: c, feedOf: feeds[a]})
 		}
@@ -248,7 +253,7 @@ func (v *BookVerifier) identity(id Identity) (bad, ok string) {
 		fam := family(id.Symbol)
 		for _, k := range here {
 			for _, s := range k.feedOf {
-				if family(s) == fam || fam == "ETH" && family(s) == "WETH" {
+				if prices(s, fam) {
 					return "", fmt.Sprintf("%s is %s", short(id.Address), k)
 				}
 			}
@@ -336,7 +341,7 @@ func (v *BookVerifier) unknown(id Identity, chains []*addrbook.Chain) string {
 				}
 			}
 		}
-	case id.Specific:
+	case id.Specific || id.SpecificOnChain && id.ChainID != 0:
 		for _, c := range chains {
 			for _, r := range id.Roles {
 				if a, ok := c.Contract(r); ok {
@@ -449,7 +454,7 @@ func matches(id Identity, k known) bool {
 	switch {
 	case id.Feed:
 		for _, s := range k.feedOf {
-			if family(s) == family(id.Symbol) || family(id.Symbol) == "ETH" && family(s) == "WETH" {
+			if prices(s, family(id.Symbol)) {
 				return true
 			}
 		}
@@ -459,6 +464,14 @@ func matches(id Identity, k known) bool {
 	default:
 		return k.role != "" && slices.Contains(id.Roles, k.role)
 	}
+}
+
+// prices reports whether a feed of sym prices the asset family fam: ETH
+// and WETH have one price.
+func prices(sym, fam string) bool {
+	f := family(sym)
+	eth := func(s string) bool { return s == "ETH" || s == "WETH" }
+	return f == fam || eth(f) && eth(fam)
 }
 
 // roleHints are words by which a clause may name a contract of each role.
@@ -471,6 +484,23 @@ var roleHints = map[string][]string{
 	addrbook.Permit2:                  {"permit2"}, addrbook.Multicall3: {"multicall"},
 	addrbook.AaveV3Pool: {"aave"}, addrbook.AaveV3DataProvider: {"data provider", "dataprovider"},
 	addrbook.AaveV3Oracle: {"oracle"}, addrbook.AaveV3PoolAddressesProvider: {"addresses provider", "addressesprovider"},
+	addrbook.MorphoBlue: {"morpho blue"}, addrbook.MorphoAdaptiveCurveIRM: {"irm"},
+	addrbook.MorphoMetaMorphoFactory: {"metamorpho"}, addrbook.MorphoPublicAllocator: {"allocator"},
+	addrbook.MorphoBundler3: {"bundler"}, addrbook.BalancerV2Vault: {"balancer v2", "v2 vault"},
+	addrbook.BalancerV3Vault: {"balancer v3", "v3 vault"},
+	addrbook.CowSettlement:   {"settlement"}, addrbook.CowVaultRelayer: {"relayer"},
+	addrbook.ZeroExExchangeProxy: {"exchange proxy", "exchangeproxy"}, addrbook.LidoWithdrawalQueue: {"withdrawal"},
+	addrbook.ENSRegistry: {"registry"}, addrbook.ENSBaseRegistrar: {"base registrar", "baseregistrar"},
+	addrbook.ENSEthRegistrarController: {"controller"}, addrbook.ENSNameWrapper: {"wrapper"},
+	addrbook.ENSPublicResolver: {"resolver"}, addrbook.ENSReverseRegistrar: {"reverse"},
+	// Which rollup's: the clause names it.
+	addrbook.OPMainnetL1StandardBridge: {"optimism", "op mainnet"}, addrbook.OPMainnetOptimismPortal: {"optimism", "op mainnet"},
+	addrbook.OPMainnetL2OutputOracle: {"optimism", "op mainnet"}, addrbook.OPMainnetDisputeGameFactory: {"optimism", "op mainnet"},
+	addrbook.BaseL1StandardBridge: {"base"}, addrbook.BaseOptimismPortal: {"base"},
+	addrbook.BaseL2OutputOracle: {"base"}, addrbook.BaseDisputeGameFactory: {"base"},
+	addrbook.ArbitrumOneBridge: {"bridge"}, addrbook.ArbitrumOneInbox: {"delayed"}, addrbook.ArbitrumOneSequencerInbox: {"sequencer"},
+	addrbook.ArbitrumOneOutbox: {"outbox"}, addrbook.ArbitrumOneRollup: {"rollup"},
+	addrbook.ArbitrumOneL1GatewayRouter: {"gateway router", "gatewayrouter"}, addrbook.ArbitrumOneL1ERC20Gateway: {"erc20 gateway", "erc20gateway"},
 }
 
 // forkWords name protocols that reuse Uniswap's and Aave's contract names

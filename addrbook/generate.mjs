@@ -17,6 +17,7 @@ const require = createRequire(import.meta.url);
 const aave = require("@bgd-labs/aave-address-book");
 const safe = require("@safe-global/safe-deployments");
 const sdk = require("@uniswap/sdk-core");
+const { poolInitCodeHash } = require("@uniswap/v3-sdk");
 const tokenList = require("@uniswap/default-token-list");
 const { PERMIT2_ADDRESS } = require("@uniswap/permit2-sdk");
 const morpho = require("@morpho-org/morpho-ts");
@@ -69,6 +70,11 @@ function addr(raw, what) {
   return a === "0x0000000000000000000000000000000000000000" ? null : a;
 }
 
+function initCodeHash(h, id) {
+  if (typeof h !== "string" || !/^0x[0-9a-f]{64}$/.test(h)) fail(`chain ${id}: Uniswap V3 pool init code hash ${h}`);
+  return h;
+}
+
 function safeAddress(get, id) {
   const d = get({ network: String(id), version: "1.4.1" });
   const a = d && d.networkAddresses[String(id)];
@@ -82,6 +88,8 @@ function chainBook(c) {
     name: vc.name,
     native_symbol: vc.nativeCurrency.symbol,
     explorer_tx_url: `${vc.blockExplorers.default.url}/tx/{hash}`,
+    // With the factory, what CREATE2 makes a V3 pool's address from.
+    uniswap_v3_pool_init_code_hash: initCodeHash(poolInitCodeHash(c.id), c.id),
     tokens: [],
     contracts: [],
   };

@@ -131,9 +131,13 @@ type Chain struct {
 	Name         string `json:"name" toml:"name,omitempty"`
 	NativeSymbol string `json:"native_symbol" toml:"native_symbol"`
 	// ExplorerTxURL is a URL with "{hash}" where a transaction hash goes.
-	ExplorerTxURL string     `json:"explorer_tx_url,omitempty" toml:"explorer_tx_url,omitempty"`
-	Tokens        []Token    `json:"tokens" toml:"tokens"`
-	Contracts     []Contract `json:"contracts" toml:"contracts"`
+	ExplorerTxURL string `json:"explorer_tx_url,omitempty" toml:"explorer_tx_url,omitempty"`
+	// UniswapV3PoolInitCodeHash is the hash of a Uniswap V3 pool's
+	// creation code, 0x and 64 hex digits: with the factory, the sorted
+	// token pair and the fee, what CREATE2 derives a pool's address from.
+	UniswapV3PoolInitCodeHash string     `json:"uniswap_v3_pool_init_code_hash,omitempty" toml:"uniswap_v3_pool_init_code_hash,omitempty"`
+	Tokens                    []Token    `json:"tokens" toml:"tokens"`
+	Contracts                 []Contract `json:"contracts" toml:"contracts"`
 	// Feeds are price feeds besides the tokens' USDFeed.
 	Feeds []Feed `json:"feeds,omitempty" toml:"feeds,omitempty"`
 
@@ -204,6 +208,9 @@ func (c *Chain) index() error {
 	c.roles = make(map[string]int, len(c.Contracts))
 	c.contract = make(map[tool.Address]int, len(c.Contracts))
 	c.feeds = map[tool.Address]bool{}
+	if h := c.UniswapV3PoolInitCodeHash; h != "" && (len(h) != 66 || !strings.HasPrefix(h, "0x") || strings.Trim(h[2:], "0123456789abcdefABCDEF") != "") {
+		return fmt.Errorf("uniswap_v3_pool_init_code_hash %q: want 0x and 64 hex digits", h)
+	}
 	for i, t := range c.Tokens {
 		switch {
 		case t.Address.IsZero():
@@ -394,6 +401,9 @@ func (b *Book) With(o Overrides) (*Book, error) {
 		}
 		if oc.ExplorerTxURL != "" {
 			c.ExplorerTxURL = oc.ExplorerTxURL
+		}
+		if oc.UniswapV3PoolInitCodeHash != "" {
+			c.UniswapV3PoolInitCodeHash = oc.UniswapV3PoolInitCodeHash
 		}
 		for _, t := range oc.Tokens {
 			t.Sources = []string{"operator"}

@@ -137,8 +137,8 @@ type BookResult struct {
 	Verified []string
 }
 
-// Check checks the identities, mechanics, selectors and event topics text
-// states.
+// Check checks the identities, Uniswap V3 pool addresses, mechanics,
+// selectors and event topics text states.
 func (v *BookVerifier) Check(text string) BookResult {
 	var r BookResult
 	seen := map[string]bool{}
@@ -148,8 +148,18 @@ func (v *BookVerifier) Check(text string) BookResult {
 			r.False = append(r.False, FalsePrefix+s)
 		}
 	}
-	for _, id := range ExtractIdentities(text) {
+	ids := ExtractIdentities(text)
+	for _, id := range ids {
 		bad, ok := v.identity(id)
+		switch {
+		case bad != "":
+			addFalse(bad)
+		case ok != "":
+			r.Verified = append(r.Verified, ok)
+		}
+	}
+	for _, p := range poolClaims(text, ids) {
+		bad, ok := v.pool(p)
 		switch {
 		case bad != "":
 			addFalse(bad)
@@ -524,37 +534,44 @@ func forkNamed(clause string) bool {
 func (v *BookVerifier) lookalike(a Address) (known, Address, bool) {
 	ah := a.String()[2:]
 	for i, b := range v.all {
-		if b == a {
-			continue
-		}
-		bh := v.allHex[i]
-		lead, trail, ends, diff, agree := 0, 0, 0, 0, 0
-		for lead < len(ah) && ah[lead] == bh[lead] {
-			if ah[lead] != '0' {
-				ends++
-			}
-			lead++
-		}
-		for trail < len(ah) && ah[len(ah)-1-trail] == bh[len(bh)-1-trail] {
-			if ah[len(ah)-1-trail] != '0' {
-				ends++
-			}
-			trail++
-		}
-		for i := range ah {
-			switch {
-			case ah[i] != bh[i]:
-				diff++
-			case ah[i] != '0':
-				agree++
-			}
-		}
-		if lead >= LookalikeLead && trail >= LookalikeTrail && ends >= LookalikeSignificant ||
-			diff <= LookalikeMaxDiff && agree >= nearCopySignificant {
+		if b != a && lookalikeHex(ah, v.allHex[i]) {
 			return v.known[b][0], b, true
 		}
 	}
 	return known{}, Address{}, false
+}
+
+// lookalikeHex reports whether the 40 lower-case hex digits ah are a
+// look-alike of bh: the same LookalikeLead leading and LookalikeTrail
+// trailing digits, or at most LookalikeMaxDiff digits changed, counting
+// agreement on digits other than 0 only.
+func lookalikeHex(ah, bh string) bool {
+	if ah == bh {
+		return false
+	}
+	lead, trail, ends, diff, agree := 0, 0, 0, 0, 0
+	for lead < len(ah) && ah[lead] == bh[lead] {
+		if ah[lead] != '0' {
+			ends++
+		}
+		lead++
+	}
+	for trail < len(ah) && ah[len(ah)-1-trail] == bh[len(bh)-1-trail] {
+		if ah[len(ah)-1-trail] != '0' {
+			ends++
+		}
+		trail++
+	}
+	for i := range ah {
+		switch {
+		case ah[i] != bh[i]:
+			diff++
+		case ah[i] != '0':
+			agree++
+		}
+	}
+	return lead >= LookalikeLead && trail >= LookalikeTrail && ends >= LookalikeSignificant ||
+		diff <= LookalikeMaxDiff && agree >= nearCopySignificant
 }
 
 // knownFamily reports whether some token of the book is of family fam.

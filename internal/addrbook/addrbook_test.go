@@ -46,6 +46,9 @@ func TestShippedBook(t *testing.T) {
 		if v1 == v2 {
 			t.Errorf("chain %d: want exactly one V3 quoter (v1 %v, v2 %v)", id, v1, v2)
 		}
+		if c.UniswapV3PoolInitCodeHash == "" {
+			t.Errorf("chain %d: no Uniswap V3 pool init code hash", id)
+		}
 		if u := c.TxURL("0xabc"); !strings.HasPrefix(u, "https://") || !strings.HasSuffix(u, "/tx/0xabc") {
 			t.Errorf("chain %d: TxURL = %q", id, u)
 		}
@@ -145,6 +148,7 @@ func TestParseRefuses(t *testing.T) {
 		{"token is contract", `{"format":1,"chains":[{"chain_id":1,"tokens":[` + tok + `],"contracts":[{"role":"permit2","address":"0x1111111111111111111111111111111111111111"}]}]}`, "both token AAA and permit2"},
 		{"feed is token", `{"format":1,"chains":[{"chain_id":1,"tokens":[{"address":"0x1111111111111111111111111111111111111111","symbol":"AAA","decimals":18,"usd_feed":"0x1111111111111111111111111111111111111111"}]}]}`, "the feed of AAA"},
 		{"chainlink feed is contract", `{"format":1,"chains":[{"chain_id":1,"contracts":[` + k + `],"feeds":[{"pair":"ETH/USD","address":"0x2222222222222222222222222222222222222222"}]}]}`, "the ETH/USD feed 0x2222222222222222222222222222222222222222 is permit2"},
+		{"init code hash", `{"format":1,"chains":[{"chain_id":1,"uniswap_v3_pool_init_code_hash":"0x12"}]}`, "want 0x and 64 hex digits"},
 		{"feed without pair", `{"format":1,"chains":[{"chain_id":1,"feeds":[{"address":"0x2222222222222222222222222222222222222222"}]}]}`, "feed \"\""},
 	}
 	for _, tt := range tests {

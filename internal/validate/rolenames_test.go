@@ -99,6 +99,8 @@ func TestBookVerifierRolesUnverifiable(t *testing.T) {
 		"Uniswap V3's SwapRouter on Ethereum is " + router02 + " or the original 0xE592427A0AEce92De3Edee1F18E0157C05861564.",
 		"Aggregators write native ETH as 0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE in their quotes.",
 		"A Morpho vault on Base: " + unknownAddr + ".",
+		"The Arbitrum Nova delayed inbox is 0xc4448b71118c9071Bcb9734A0EAc55D18A153949.",
+		"Arbitrum Nova's inbox is 0xc4448b71118c9071Bcb9734A0EAc55D18A153949.",
 		"The Morpho Blue USDC market on Base has id 0x9103c3b4e834476c9a62ea009ba2c884ee42e94e6e314a26f04d312434191836.",
 	} {
 		if r := v.Check(text); len(r.False) > 0 {

@@ -17,19 +17,35 @@ const require = createRequire(import.meta.url);
 const aave = require("@bgd-labs/aave-address-book");
 const safe = require("@safe-global/safe-deployments");
 const sdk = require("@uniswap/sdk-core");
+const { poolInitCodeHash } = require("@uniswap/v3-sdk");
 const tokenList = require("@uniswap/default-token-list");
 const { PERMIT2_ADDRESS } = require("@uniswap/permit2-sdk");
+const morpho = require("@morpho-org/morpho-ts");
+const arbitrum = require("@arbitrum/sdk");
+const cow = require("@cowprotocol/contracts/networks.json");
+const lido = require("@lido-sdk/constants");
+const zeroEx = require("@0x/contract-addresses");
+const { VAULT_V2: balancerV2Vault, balancerV3Contracts } = await import("@balancer/sdk");
+const { addresses: ens } = await import("@ensdomains/ensjs/contracts");
 const pkg = JSON.parse(readFileSync(new URL("./package.json", import.meta.url)));
 const out = new URL("../internal/addrbook/book.json", import.meta.url);
 
 // The chains ward ships a book for, with the package keys that name them.
 const chains = [
-  { id: 1, viem: "mainnet", aave: "AaveV3Ethereum" },
-  { id: 8453, viem: "base", aave: "AaveV3Base" },
-  { id: 42161, viem: "arbitrum", aave: "AaveV3Arbitrum" },
-  { id: 10, viem: "optimism", aave: "AaveV3Optimism" },
-  { id: 137, viem: "polygon", aave: "AaveV3Polygon" },
+  { id: 1, viem: "mainnet", aave: "AaveV3Ethereum", chainlink: "ChainlinkEthereum" },
+  { id: 8453, viem: "base", aave: "AaveV3Base", chainlink: "ChainlinkBase" },
+  { id: 42161, viem: "arbitrum", aave: "AaveV3Arbitrum", chainlink: "ChainlinkArbitrum" },
+  { id: 10, viem: "optimism", aave: "AaveV3Optimism", chainlink: "ChainlinkOptimism" },
+  { id: 137, viem: "polygon", aave: "AaveV3Polygon", chainlink: "ChainlinkPolygon" },
 ];
+
+// The rollups whose contracts on Ethereum (their L1 side) the book lists
+// under Ethereum, with the role prefix that names the rollup.
+const opStackRollups = [
+  { viem: "optimism", prefix: "op_mainnet" },
+  { viem: "base", prefix: "base" },
+];
+const arbitrumRollups = [{ id: 42161, prefix: "arbitrum_one" }];
 
 // Uniswap's first QuoterV3 deployment, which sdk-core lists as the quoter
 // on the chains it was deployed to first, speaks the V1 interface (flat
@@ -54,6 +70,11 @@ function addr(raw, what) {
   return a === "0x0000000000000000000000000000000000000000" ? null : a;
 }
 
+function initCodeHash(h, id) {
+  if (typeof h !== "string" || !/^0x[0-9a-f]{64}$/.test(h)) fail(`chain ${id}: Uniswap V3 pool init code hash ${h}`);
+  return h;
+}
+
 function safeAddress(get, id) {
   const d = get({ network: String(id), version: "1.4.1" });
   const a = d && d.networkAddresses[String(id)];
@@ -67,6 +88,8 @@ function chainBook(c) {
     name: vc.name,
     native_symbol: vc.nativeCurrency.symbol,
     explorer_tx_url: `${vc.blockExplorers.default.url}/tx/{hash}`,
+    // With the factory, what CREATE2 makes a V3 pool's address from.
+    uniswap_v3_pool_init_code_hash: initCodeHash(poolInitCodeHash(c.id), c.id),
     tokens: [],
     contracts: [],
   };
@@ -149,8 +172,17 @@ function chainBook(c) {
   contract("safe_proxy_factory", safeAddress(safe.getProxyFactoryDeployment, c.id), ssrc);
   contract("safe_multisend_call_only", safeAddress(safe.getMultiSendCallOnlyDeployment, c.id), ssrc);
   contract("safe_fallback_handler", safeAddress(safe.getCompatibilityFallbackHandlerDeployment, c.id), ssrc);
+  for (const add of [morphoContracts, balancerContracts, cowContracts, zeroExContracts]) add(c, contract);
+  if (c.id === 1) {
+    for (const add of [rollupContracts, ensContracts, lidoContracts]) add(c, contract);
+  }
+  const feeds = chainlinkFeeds(c);
 
   // No address plays two roles.
+  for (const [k, f] of feeds) {
+    if (tokens.has(k)) fail(`chain ${c.id}: the ${f.pair} feed ${f.address} is also token ${tokens.get(k).symbol}`);
+    if (contracts.has(k)) fail(`chain ${c.id}: the ${f.pair} feed ${f.address} is also ${contracts.get(k).role}`);
+  }
   for (const [k, t] of tokens) {
     if (contracts.has(k)) fail(`chain ${c.id}: ${t.address} is both token ${t.symbol} and ${contracts.get(k).role}`);
     if (t.usd_feed) {
@@ -162,7 +194,119 @@ function chainBook(c) {
   const byAddr = (x, y) => (x.address.toLowerCase() < y.address.toLowerCase() ? -1 : 1);
   book.tokens = [...tokens.values()].sort(byAddr);
   book.contracts = [...contracts.values()].sort((x, y) => (x.role < y.role ? -1 : 1));
+  book.feeds = [...feeds.values()].sort(byAddr);
   return book;
+}
+
+// morphoContracts adds Morpho's deployments: the Morpho Blue singleton
+// (morpho-ts calls it "morpho"), its interest rate model, the MetaMorpho
+// vault factory, the public allocator and Bundler3.
+function morphoContracts(c, contract) {
+  let a;
+  try {
+    a = morpho.getChainAddresses(c.id);
+  } catch {
+    return; // Morpho is not deployed on the chain
+  }
+  const src = "@morpho-org/morpho-ts";
+  contract("morpho_blue", a.morpho, src);
+  if (a.adaptiveCurveIrm) contract("morpho_adaptive_curve_irm", a.adaptiveCurveIrm, src);
+  if (a.metaMorphoFactory) contract("morpho_metamorpho_factory", a.metaMorphoFactory, src);
+  if (a.publicAllocator) contract("morpho_public_allocator", a.publicAllocator, src);
+  if (a.bundler3 && a.bundler3.bundler3) contract("morpho_bundler3", a.bundler3.bundler3, src);
+}
+
+// balancerContracts adds the Balancer V2 and V3 vaults.
+function balancerContracts(c, contract) {
+  const src = "@balancer/sdk";
+  if (balancerV2Vault[c.id]) contract("balancer_v2_vault", balancerV2Vault[c.id], src);
+  const v3 = balancerV3Contracts.Vault[c.id];
+  if (v3) contract("balancer_v3_vault", v3, src);
+}
+
+// cowContracts adds CoW Protocol's settlement contract and the vault
+// relayer orders' sell tokens are approved to.
+function cowContracts(c, contract) {
+  const src = "@cowprotocol/contracts";
+  const at = (name) => cow[name] && cow[name][String(c.id)] && cow[name][String(c.id)].address;
+  if (at("GPv2Settlement")) contract("cow_gpv2_settlement", at("GPv2Settlement"), src);
+  if (at("GPv2VaultRelayer")) contract("cow_gpv2_vault_relayer", at("GPv2VaultRelayer"), src);
+}
+
+// zeroExContracts adds 0x's Exchange Proxy.
+function zeroExContracts(c, contract) {
+  if (!zeroEx.isChainId(c.id)) return;
+  contract("zeroex_exchange_proxy", zeroEx.getContractAddressesForChainOrThrow(c.id).exchangeProxy, "@0x/contract-addresses");
+}
+
+// rollupContracts adds, on Ethereum, the L1 side of the rollups the book
+// covers: the OP Stack chains' standard bridge, portal and output or
+// dispute-game contracts, and Arbitrum One's bridge, delayed inbox,
+// sequencer inbox, outbox, rollup and token gateway router.
+function rollupContracts(c, contract) {
+  for (const r of opStackRollups) {
+    const k = viemChains[r.viem].contracts;
+    const at = (name) => k[name] && k[name][c.id] && k[name][c.id].address;
+    for (const [name, role] of [["l1StandardBridge", "l1_standard_bridge"], ["portal", "optimism_portal"],
+      ["l2OutputOracle", "l2_output_oracle"], ["disputeGameFactory", "dispute_game_factory"]]) {
+      if (at(name)) contract(`${r.prefix}_${role}`, at(name), "viem/chains");
+    }
+  }
+  for (const r of arbitrumRollups) {
+    const n = arbitrum.getArbitrumNetwork(r.id);
+    if (n.parentChainId !== c.id) continue;
+    const src = "@arbitrum/sdk";
+    for (const [name, role] of [["bridge", "bridge"], ["inbox", "inbox"], ["sequencerInbox", "sequencer_inbox"],
+      ["outbox", "outbox"], ["rollup", "rollup"]]) {
+      contract(`${r.prefix}_${role}`, n.ethBridge[name], src);
+    }
+    contract(`${r.prefix}_l1_gateway_router`, n.tokenBridge.parentGatewayRouter, src);
+    contract(`${r.prefix}_l1_erc20_gateway`, n.tokenBridge.parentErc20Gateway, src);
+  }
+}
+
+// ensContracts adds ENS: the registry, the .eth registrar, its
+// controller, the name wrapper and the public and reverse resolvers. Not
+// the universal resolver: its vanity address (0xeEeE…EeEe) shares its
+// ends with the 0xEeee…EEeE that DeFi APIs write for native ETH, so every
+// mention of that would read as a look-alike of it.
+function ensContracts(c, contract) {
+  const e = ens[c.id];
+  if (!e) return;
+  for (const [name, role] of [["ensRegistry", "ens_registry"], ["ensBaseRegistrarImplementation", "ens_base_registrar"],
+    ["ensEthRegistrarController", "ens_eth_registrar_controller"], ["ensNameWrapper", "ens_name_wrapper"],
+    ["ensPublicResolver", "ens_public_resolver"], ["ensReverseRegistrar", "ens_reverse_registrar"]]) {
+    if (e[name]) contract(role, e[name].address, "@ensdomains/ensjs");
+  }
+}
+
+// lidoContracts adds Lido's withdrawal queue (an ERC-721 of withdrawal
+// requests).
+function lidoContracts(c, contract) {
+  const a = lido.WITHDRAWAL_QUEUE_BY_NETWORK[c.id];
+  if (a) contract("lido_withdrawal_queue", a, "@lido-sdk/constants");
+}
+
+// chainlinkFeeds returns the chain's Chainlink USD price feeds (the
+// proxies), from the feed lists of Aave's address book: "BTC__USD" is
+// the BTC/USD feed. Aave's own adapters (SVR, exchange rates) are not
+// Chainlink's feeds and are left out.
+function chainlinkFeeds(c) {
+  const feeds = new Map(); // lower-case address -> feed
+  for (const [key, raw] of Object.entries(aave[c.chainlink] || {})) {
+    const m = /^([A-Za-z0-9]+)__USD$/.exec(key);
+    if (!m) continue;
+    const a = addr(raw, `chain ${c.id} Chainlink ${key}`);
+    if (!a) continue;
+    const pair = `${m[1]}/USD`;
+    const prev = feeds.get(a.toLowerCase());
+    if (prev) {
+      fail(`chain ${c.id}: ${a} is both the ${prev.pair} and the ${pair} feed`);
+      continue;
+    }
+    feeds.set(a.toLowerCase(), { pair, address: a, source: "@bgd-labs/aave-address-book" });
+  }
+  return feeds;
 }
 
 const book = {
@@ -188,5 +332,5 @@ if (process.argv.includes("--check")) {
 } else {
   writeFileSync(out, text);
 }
-const n = book.chains.map((c) => `${c.name}: ${c.tokens.length} tokens (${c.tokens.filter((t) => t.usd_feed).length} with a USD feed), ${c.contracts.length} contracts`);
+const n = book.chains.map((c) => `${c.name}: ${c.tokens.length} tokens (${c.tokens.filter((t) => t.usd_feed).length} with a USD feed), ${c.contracts.length} contracts, ${c.feeds.length} Chainlink feeds`);
 console.log(n.join("\n"));

@@ -46,6 +46,9 @@ func TestShippedBook(t *testing.T) {
 		if v1 == v2 {
 			t.Errorf("chain %d: want exactly one V3 quoter (v1 %v, v2 %v)", id, v1, v2)
 		}
+		if c.UniswapV3PoolInitCodeHash == "" {
+			t.Errorf("chain %d: no Uniswap V3 pool init code hash", id)
+		}
 		if u := c.TxURL("0xabc"); !strings.HasPrefix(u, "https://") || !strings.HasSuffix(u, "/tx/0xabc") {
 			t.Errorf("chain %d: TxURL = %q", id, u)
 		}
@@ -69,6 +72,66 @@ func TestShippedBook(t *testing.T) {
 	}
 }
 
+// TestShippedRoles: the deployments the generator takes from Morpho's,
+// Balancer's, CoW's, 0x's, ENS's, Lido's, Arbitrum's and viem's packages
+// are in the book at the protocols' published addresses, and so are
+// Chainlink's USD feeds.
+func TestShippedRoles(t *testing.T) {
+	b := addrbook.Shipped()
+	tests := []struct {
+		chain uint64
+		role  string
+		want  string
+	}{
+		{1, addrbook.MorphoBlue, "0xBBBBBbbBBb9cC5e90e3b3Af64bdAF62C37EEFFCb"},
+		{8453, addrbook.MorphoBlue, "0xBBBBBbbBBb9cC5e90e3b3Af64bdAF62C37EEFFCb"},
+		{42161, addrbook.MorphoBlue, "0x6c247b1F6182318877311737BaC0844bAa518F5e"},
+		{1, addrbook.MorphoAdaptiveCurveIRM, "0x870aC11D48B15DB9a138Cf899d20F13F79Ba00BC"},
+		{1, addrbook.BalancerV2Vault, "0xBA12222222228d8Ba445958a75a0704d566BF2C8"},
+		{137, addrbook.BalancerV2Vault, "0xBA12222222228d8Ba445958a75a0704d566BF2C8"},
+		{1, addrbook.BalancerV3Vault, "0xbA1333333333a1BA1108E8412f11850A5C319bA9"},
+		{1, addrbook.CowSettlement, "0x9008D19f58AAbD9eD0D60971565AA8510560ab41"},
+		{42161, addrbook.CowVaultRelayer, "0xC92E8bdf79f0507f65a392b0ab4667716BFE0110"},
+		{1, addrbook.ZeroExExchangeProxy, "0xDef1C0ded9bec7F1a1670819833240f027b25EfF"},
+		{1, addrbook.ENSRegistry, "0x00000000000C2E074eC69A0dFb2997BA6C7d2e1e"},
+		{1, addrbook.LidoWithdrawalQueue, "0x889edC2eDab5f40e902b864aD4d7AdE8E412F9B1"},
+		{1, addrbook.OPMainnetL1StandardBridge, "0x99C9fc46f92E8a1c0deC1b1747d010903E884bE1"},
+		{1, addrbook.BaseL1StandardBridge, "0x3154Cf16ccdb4C6d922629664174b904d80F2C35"},
+		{1, addrbook.BaseOptimismPortal, "0x49048044D57e1C92A77f79988d21Fa8fAF74E97e"},
+		{1, addrbook.ArbitrumOneInbox, "0x4Dbd4fc535Ac27206064B68FfCf827b0A60BAB3f"},
+		{1, addrbook.ArbitrumOneBridge, "0x8315177aB297bA92A06054cE80a67Ed4DBd7ed3a"},
+		{1, addrbook.ArbitrumOneL1GatewayRouter, "0x72Ce9c846789fdB6fC1f34aC4AD25Dd9ef7031ef"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.role, func(t *testing.T) {
+			c, _ := b.Chain(tt.chain)
+			if got, ok := c.Contract(tt.role); !ok || got != addr(t, tt.want) {
+				t.Errorf("chain %d %s = %v (%v), want %s", tt.chain, tt.role, got.Hex(), ok, tt.want)
+			}
+		})
+	}
+	// The L1 side of a rollup is on Ethereum, not on the rollup.
+	if op, _ := b.Chain(10); op.RoleOf(addr(t, "0x99C9fc46f92E8a1c0deC1b1747d010903E884bE1")) != "" {
+		t.Error("OP Mainnet lists its L1StandardBridge")
+	}
+	feeds := []struct {
+		chain uint64
+		pair  string
+		want  string
+	}{
+		{1, "ETH/USD", "0x5f4eC3Df9cbd43714FE2740f5E3616155c5b8419"},
+		{1, "BTC/USD", "0xF4030086522a5bEEa4988F8cA5B36dbC97BeE88c"},
+		{1, "USDC/USD", "0x8fFfFfd4AfB6115b954Bd326cbe7B4BA576818f6"},
+		{42161, "ETH/USD", "0x639Fe6ab55C921f74e7fac1ee960C0B6293ba612"},
+	}
+	for _, f := range feeds {
+		c, _ := b.Chain(f.chain)
+		if got := c.RoleOf(addr(t, f.want)); got != f.pair+" feed" {
+			t.Errorf("chain %d: RoleOf(%s) = %q, want the %s feed", f.chain, f.want, got, f.pair)
+		}
+	}
+}
+
 func TestParseRefuses(t *testing.T) {
 	const tok = `{"address":"0x1111111111111111111111111111111111111111","symbol":"AAA","decimals":18}`
 	const k = `{"role":"permit2","address":"0x2222222222222222222222222222222222222222"}`
@@ -84,6 +147,9 @@ func TestParseRefuses(t *testing.T) {
 		{"address two roles", `{"format":1,"chains":[{"chain_id":1,"contracts":[` + k + `,{"role":"multicall3","address":"0x2222222222222222222222222222222222222222"}]}]}`, "is both permit2 and multicall3"},
 		{"token is contract", `{"format":1,"chains":[{"chain_id":1,"tokens":[` + tok + `],"contracts":[{"role":"permit2","address":"0x1111111111111111111111111111111111111111"}]}]}`, "both token AAA and permit2"},
 		{"feed is token", `{"format":1,"chains":[{"chain_id":1,"tokens":[{"address":"0x1111111111111111111111111111111111111111","symbol":"AAA","decimals":18,"usd_feed":"0x1111111111111111111111111111111111111111"}]}]}`, "the feed of AAA"},
+		{"chainlink feed is contract", `{"format":1,"chains":[{"chain_id":1,"contracts":[` + k + `],"feeds":[{"pair":"ETH/USD","address":"0x2222222222222222222222222222222222222222"}]}]}`, "the ETH/USD feed 0x2222222222222222222222222222222222222222 is permit2"},
+		{"init code hash", `{"format":1,"chains":[{"chain_id":1,"uniswap_v3_pool_init_code_hash":"0x12"}]}`, "want 0x and 64 hex digits"},
+		{"feed without pair", `{"format":1,"chains":[{"chain_id":1,"feeds":[{"address":"0x2222222222222222222222222222222222222222"}]}]}`, "feed \"\""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

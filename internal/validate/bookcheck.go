@@ -117,6 +117,11 @@ func NewBookVerifier(book *addrbook.Book) *BookVerifier {
 		for _, k := range c.Contracts {
 			add(k.Address, known{chain: c, role: k.Role})
 		}
+		for _, f := range c.Feeds {
+			if b, q, _ := strings.Cut(f.Pair, "/"); strings.EqualFold(q, "USD") && !slices.Contains(feeds[f.Address], b) {
+				feeds[f.Address] = append(feeds[f.Address], b)
+			}
+		}
 		for _, a := range slices.SortedFunc(maps.Keys(feeds), func(a, b tool.Address) int { return strings.Compare(a.Hex(), b.Hex()) }) {
 			add(a, known{chain: c, feedOf: feeds[a]})
 		}
@@ -132,8 +137,8 @@ type BookResult struct {
 	Verified []string
 }
 
-// Check checks the identities, mechanics, selectors and event topics text
-// states.
+// Check checks the identities, Uniswap V3 pool addresses, mechanics,
+// selectors and event topics text states.
 func (v *BookVerifier) Check(text string) BookResult {
 	var r BookResult
 	seen := map[string]bool{}
@@ -143,8 +148,18 @@ func (v *BookVerifier) Check(text string) BookResult {
 			r.False = append(r.False, FalsePrefix+s)
 		}
 	}
-	for _, id := range ExtractIdentities(text) {
+	ids := ExtractIdentities(text)
+	for _, id := range ids {
 		bad, ok := v.identity(id)
+		switch {
+		case bad != "":
+			addFalse(bad)
+		case ok != "":
+			r.Verified = append(r.Verified, ok)
+		}
+	}
+	for _, p := range poolClaims(text, ids) {
+		bad, ok := v.pool(p)
 		switch {
 		case bad != "":
 			addFalse(bad)
@@ -248,7 +263,7 @@ func (v *BookVerifier) identity(id Identity) (bad, ok string) {
 		fam := family(id.Symbol)
 		for _, k := range here {
 			for _, s := range k.feedOf {
-				if family(s) == fam || fam == "ETH" && family(s) == "WETH" {
+				if prices(s, fam) {
 					return "", fmt.Sprintf("%s is %s", short(id.Address), k)
 				}
 			}
@@ -336,7 +351,7 @@ func (v *BookVerifier) unknown(id Identity, chains []*addrbook.Chain) string {
 				}
 			}
 		}
-	case id.Specific:
+	case id.Specific || id.SpecificOnChain && id.ChainID != 0:
 		for _, c := range chains {
 			for _, r := range id.Roles {
 				if a, ok := c.Contract(r); ok {
@@ -449,7 +464,7 @@ func matches(id Identity, k known) bool {
 	switch {
 	case id.Feed:
 		for _, s := range k.feedOf {
-			if family(s) == family(id.Symbol) || family(id.Symbol) == "ETH" && family(s) == "WETH" {
+			if prices(s, family(id.Symbol)) {
 				return true
 			}
 		}
@@ -459,6 +474,14 @@ func matches(id Identity, k known) bool {
 	default:
 		return k.role != "" && slices.Contains(id.Roles, k.role)
 	}
+}
+
+// prices reports whether a feed of sym prices the asset family fam: ETH
+// and WETH have one price.
+func prices(sym, fam string) bool {
+	f := family(sym)
+	eth := func(s string) bool { return s == "ETH" || s == "WETH" }
+	return f == fam || eth(f) && eth(fam)
 }
 
 // roleHints are words by which a clause may name a contract of each role.
@@ -471,6 +494,23 @@ var roleHints = map[string][]string{
 	addrbook.Permit2:                  {"permit2"}, addrbook.Multicall3: {"multicall"},
 	addrbook.AaveV3Pool: {"aave"}, addrbook.AaveV3DataProvider: {"data provider", "dataprovider"},
 	addrbook.AaveV3Oracle: {"oracle"}, addrbook.AaveV3PoolAddressesProvider: {"addresses provider", "addressesprovider"},
+	addrbook.MorphoBlue: {"morpho blue"}, addrbook.MorphoAdaptiveCurveIRM: {"irm"},
+	addrbook.MorphoMetaMorphoFactory: {"metamorpho"}, addrbook.MorphoPublicAllocator: {"allocator"},
+	addrbook.MorphoBundler3: {"bundler"}, addrbook.BalancerV2Vault: {"balancer v2", "v2 vault"},
+	addrbook.BalancerV3Vault: {"balancer v3", "v3 vault"},
+	addrbook.CowSettlement:   {"settlement"}, addrbook.CowVaultRelayer: {"relayer"},
+	addrbook.ZeroExExchangeProxy: {"exchange proxy", "exchangeproxy"}, addrbook.LidoWithdrawalQueue: {"withdrawal"},
+	addrbook.ENSRegistry: {"registry"}, addrbook.ENSBaseRegistrar: {"base registrar", "baseregistrar"},
+	addrbook.ENSEthRegistrarController: {"controller"}, addrbook.ENSNameWrapper: {"wrapper"},
+	addrbook.ENSPublicResolver: {"resolver"}, addrbook.ENSReverseRegistrar: {"reverse"},
+	// Which rollup's: the clause names it.
+	addrbook.OPMainnetL1StandardBridge: {"optimism", "op mainnet"}, addrbook.OPMainnetOptimismPortal: {"optimism", "op mainnet"},
+	addrbook.OPMainnetL2OutputOracle: {"optimism", "op mainnet"}, addrbook.OPMainnetDisputeGameFactory: {"optimism", "op mainnet"},
+	addrbook.BaseL1StandardBridge: {"base"}, addrbook.BaseOptimismPortal: {"base"},
+	addrbook.BaseL2OutputOracle: {"base"}, addrbook.BaseDisputeGameFactory: {"base"},
+	addrbook.ArbitrumOneBridge: {"bridge"}, addrbook.ArbitrumOneInbox: {"delayed"}, addrbook.ArbitrumOneSequencerInbox: {"sequencer"},
+	addrbook.ArbitrumOneOutbox: {"outbox"}, addrbook.ArbitrumOneRollup: {"rollup"},
+	addrbook.ArbitrumOneL1GatewayRouter: {"gateway router", "gatewayrouter"}, addrbook.ArbitrumOneL1ERC20Gateway: {"erc20 gateway", "erc20gateway"},
 }
 
 // forkWords name protocols that reuse Uniswap's and Aave's contract names
@@ -494,37 +534,44 @@ func forkNamed(clause string) bool {
 func (v *BookVerifier) lookalike(a Address) (known, Address, bool) {
 	ah := a.String()[2:]
 	for i, b := range v.all {
-		if b == a {
-			continue
-		}
-		bh := v.allHex[i]
-		lead, trail, ends, diff, agree := 0, 0, 0, 0, 0
-		for lead < len(ah) && ah[lead] == bh[lead] {
-			if ah[lead] != '0' {
-				ends++
-			}
-			lead++
-		}
-		for trail < len(ah) && ah[len(ah)-1-trail] == bh[len(bh)-1-trail] {
-			if ah[len(ah)-1-trail] != '0' {
-				ends++
-			}
-			trail++
-		}
-		for i := range ah {
-			switch {
-			case ah[i] != bh[i]:
-				diff++
-			case ah[i] != '0':
-				agree++
-			}
-		}
-		if lead >= LookalikeLead && trail >= LookalikeTrail && ends >= LookalikeSignificant ||
-			diff <= LookalikeMaxDiff && agree >= nearCopySignificant {
+		if b != a && lookalikeHex(ah, v.allHex[i]) {
 			return v.known[b][0], b, true
 		}
 	}
 	return known{}, Address{}, false
+}
+
+// lookalikeHex reports whether the 40 lower-case hex digits ah are a
+// look-alike of bh: the same LookalikeLead leading and LookalikeTrail
+// trailing digits, or at most LookalikeMaxDiff digits changed, counting
+// agreement on digits other than 0 only.
+func lookalikeHex(ah, bh string) bool {
+	if ah == bh {
+		return false
+	}
+	lead, trail, ends, diff, agree := 0, 0, 0, 0, 0
+	for lead < len(ah) && ah[lead] == bh[lead] {
+		if ah[lead] != '0' {
+			ends++
+		}
+		lead++
+	}
+	for trail < len(ah) && ah[len(ah)-1-trail] == bh[len(bh)-1-trail] {
+		if ah[len(ah)-1-trail] != '0' {
+			ends++
+		}
+		trail++
+	}
+	for i := range ah {
+		switch {
+		case ah[i] != bh[i]:
+			diff++
+		case ah[i] != '0':
+			agree++
+		}
+	}
+	return lead >= LookalikeLead && trail >= LookalikeTrail && ends >= LookalikeSignificant ||
+		diff <= LookalikeMaxDiff && agree >= nearCopySignificant
 }
 
 // knownFamily reports whether some token of the book is of family fam.

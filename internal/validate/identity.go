@@ -31,6 +31,11 @@ type Identity struct {
 	// SwapRouter02 ...), so an address it does not know contradicts it.
 	Roles    []string
 	Specific bool
+	// SpecificOnChain says the name means one contract on each chain
+	// (Morpho Blue, the Balancer vault), at addresses that differ between
+	// chains: an address the book does not know contradicts it only on a
+	// chain the text names.
+	SpecificOnChain bool
 	// Variant is which issue of a token the text names: "native USDC"
 	// (Circle's own) or "bridged USDC"; VariantAny when it says neither.
 	Variant Variant
@@ -257,6 +262,8 @@ type word struct {
 	chain       uint64   // wordChain
 	roles       []string // wordRole: set on the phrase's last word
 	specific    bool
+	onChain     bool   // specific on a named chain
+	home        uint64 // the chain the role's contracts live on, whatever chain the clause names
 	feedOf      string // wordFeed: the symbol of "ETH/USD feed"
 	last        bool   // the last word of a role or feed phrase
 }
@@ -488,7 +495,7 @@ var acronyms = wordSet("LTV LLTV APR APY TVL LP LPs AMM AMMs DEX DEXs CEX MEV NF
 // is named: "USDC's official contract address on Base is 0x…".
 var fillerWords = wordSet("at is are was the a an its it's address addresses addr contract contracts token tokens " +
 	"on in of official canonical native real correct verified current currently deployed deployment lives located " +
-	"found here use using erc20 erc-20 proxy now has been moved migrated s called named listed " +
+	"found here use using erc20 erc-20 proxy now has been moved migrated s called named listed singleton " +
 	"chain network id chainid")
 
 // breakWords end a binding: what comes before them names something else.
@@ -589,7 +596,10 @@ func bindAt(id *Identity, ws []word, i, dir int) bool {
 			}
 			p := ws[k]
 			if p.kind == wordRole {
-				id.Roles, id.Specific = p.roles, p.specific
+				id.Roles, id.Specific, id.SpecificOnChain = p.roles, p.specific, p.onChain
+				if p.home != 0 {
+					id.ChainID = p.home
+				}
 			} else {
 				id.Symbol, id.Feed = p.feedOf, true
 			}
@@ -661,6 +671,8 @@ type rolePhrase struct {
 	words    []string
 	roles    []string
 	specific bool
+	onChain  bool   // specific on a named chain: see Identity.SpecificOnChain
+	home     uint64 // see word.home
 }
 
 var rolePhrases = func() []rolePhrase {
@@ -695,6 +707,7 @@ var rolePhrases = func() []rolePhrase {
 	add(false, r(addrbook.AaveV3Oracle), "aaveoracle", "aave oracle", "aave v3 oracle", "aave price oracle")
 	add(false, r(addrbook.AaveV3PoolAddressesProvider), "aave v3 pool addresses provider", "pooladdressesprovider",
 		"pool addresses provider", "aave v3 addresses provider", "aave addresses provider")
+	out = append(out, moreRolePhrases()...)
 	// Pools and pairs name an address the book does not list: binding
 	// stops there ("the USDC/WETH pool at 0x…" is no claim about USDC).
 	add(false, nil, "pool", "pair", "vault", "market", "implementation", "router", "factory", "bridge", "gateway",
@@ -747,7 +760,7 @@ func markPhrases(ws []word) {
 				ws[i+k].kind = wordRole
 			}
 			last := &ws[i+len(p.words)-1]
-			last.last, last.roles, last.specific = true, p.roles, p.specific
+			last.last, last.roles, last.specific, last.onChain, last.home = true, p.roles, p.specific, p.onChain, p.home
 			i += len(p.words) - 1
 			break
 		}

@@ -322,6 +322,7 @@ func FuzzExtractIdentities(f *testing.F) {
 	for _, s := range []string{"USDC on Base: " + usdcBase, "| Token | Address |\n|---|---|\n| USDC | " + usdcBaseLike + " |",
 		"Do NOT use " + usdcBaseLike + ".", "The 0.05% fee tier has tick spacing 60.", "USDC has 18 decimals.",
 		"Aave V3 WETH: LTV 85%, liquidation threshold 80%.", "Arbitrum's USDC: " + usdcArb, "0x" + strings.Repeat("0", 40) + "'s",
+		"Uniswap V3 USDC/WETH 0.05% pool on Ethereum: 0x88e6A0c2dDD26FEEb64F039a2c41296FcB3f5640, 5 bps",
 		"0.01%\xfftiCkspACing0"} { // invalid UTF-8 must not shift offsets
 		f.Add(s)
 	}

@@ -1103,13 +1103,29 @@ func (t *Tools) settleFailed(ctx context.Context, c *commitCall, err error) {
 		rec.BlockReason = string(rf.Code)
 		rec.Detail = jsonOf(map[string]string{"detail": rf.Detail})
 	}
-	if rerr := t.recordBoth(ctx, c.consumedRec, rec); rerr != nil {
+	// A write refused because another transaction is in flight sent
+	// nothing, though it consumed its capability: its spend goes. One
+	// whose capability was used may have reached the chain: it counts.
+	executed := c.capability.Used() && (rf == nil || rf.Code != reason.TxInFlight)
+	if rerr := t.recordOutcome(ctx, c, rec, executed); rerr != nil {
 		t.auditFailed("failed commit", rerr)
 	}
-	// A write refused because another transaction is in flight sent
-	// nothing, though it consumed its capability: its spend goes.
-	executed := c.capability.Used() && (rf == nil || rf.Code != reason.TxInFlight)
 	t.finish(ctx, c.p.ID, c.began, executed, c.consumed.ValueCents)
+}
+
+// recordOutcome writes a commit's consumed-permit and outcome records
+// and, for a write that executed (or may have), its execution: the one
+// the policy's rate rules count, in the same group commit as the outcome.
+func (t *Tools) recordOutcome(ctx context.Context, c *commitCall, rec *store.ActionRecord, executed bool) error {
+	if !executed {
+		return t.recordBoth(ctx, c.consumedRec, rec)
+	}
+	errE := make(chan error, 1)
+	go func() {
+		errE <- t.decider.Executed(ctx, c.def().Ref(), c.s.ID, c.s.TurnID, "", time.Time{}) // the clock decisions count by
+	}()
+	err := t.recordBoth(ctx, c.consumedRec, rec)
+	return errors.Join(err, <-errE)
 }
 
 // settleExecuted is stage 4 of a write that executed: its result is
@@ -1142,7 +1158,7 @@ func (t *Tools) settleExecuted(ctx context.Context, c *commitCall, res *tool.Res
 	}
 	rec.GasUsed = res.GasUsed
 	t.finish(ctx, c.p.ID, c.began, true, c.consumed.ValueCents)
-	if err := t.recordBoth(ctx, c.consumedRec, rec); err != nil {
+	if err := t.recordOutcome(ctx, c, rec, true); err != nil {
 		// The effect happened; the result still goes back, with the
 		// failure on the operator's side of the trail.
 		t.auditFailed("executed commit", err)

@@ -234,12 +234,36 @@ func (g *Gate) Done(ctx context.Context, a *Admission, o Outcome) error {
 	} else {
 		g.tracker.Record(e)
 	}
+	return g.ledgerAppend(ctx, e, a.AuditID)
+}
+
+// Executed records a committed write as an executed call of tool ref in
+// the session and turn that committed it: the policy's rate rules count it
+// from now on, and it is written to the ledger, where a restart and `ward
+// policy check` find it. A preview executes nothing (its hold is released
+// by Done); the commit that carries out its permit is the execution, so
+// every write counts once, whichever process commits it. decisionID is
+// the preview's decision.
+func (g *Gate) Executed(ctx context.Context, ref tool.Ref, sessionID, turnID, decisionID string, at time.Time) error {
+	if at.IsZero() {
+		at = time.Now()
+	}
+	e := policy.Execution{Tool: g.engine.Snapshot().Resolve(ref), SessionID: sessionID, TurnID: turnID, At: at}
+	if ref.Category != "" {
+		e.Tool.Category = ref.Category
+	}
+	g.tracker.Record(e)
+	return g.ledgerAppend(ctx, e, decisionID)
+}
+
+// ledgerAppend writes e to the ledger (none configured: nothing to write).
+func (g *Gate) ledgerAppend(ctx context.Context, e policy.Execution, decisionID string) error {
 	if g.ledger == nil {
 		return nil
 	}
 	rec := &store.ExecutionRecord{
 		ID: id.New(e.At), Time: e.At, Tool: e.Tool.Name, Category: string(e.Tool.Category),
-		SessionID: e.SessionID, TurnID: e.TurnID, DecisionID: a.AuditID,
+		SessionID: e.SessionID, TurnID: e.TurnID, DecisionID: decisionID,
 		SpendCategory: e.Spend.Category, SpendCents: e.Spend.Cents,
 	}
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), audit.DefaultTimeout)

@@ -343,6 +343,8 @@ type fixtureOpts struct {
 	// shared makes the gate's store a store.Watcher, as a store several
 	// instances share is (sharedStore).
 	shared bool
+	// rates are [[policy.rate_limits]] added to the default policy.
+	rates []rules.RateLimit
 }
 
 func newFixture(t *testing.T, o fixtureOpts) *fixture {
@@ -364,7 +366,9 @@ func newFixture(t *testing.T, o fixtureOpts) *fixture {
 	if o.shared {
 		w = sharedStore{w}
 	}
-	snap, err := rules.Compile(rules.DefaultConfig())
+	pc := rules.DefaultConfig()
+	pc.Limits = append(pc.Limits, o.rates...)
+	snap, err := rules.Compile(pc)
 	if err != nil {
 		t.Fatal(err)
 	}

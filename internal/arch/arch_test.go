@@ -104,6 +104,7 @@ var layers = map[string]int{
 	"internal/catalog/uniswap":         Tools,
 	"internal/catalog/vault":           Tools,
 	"internal/upstream":                Tools,
+	"internal/wasm":                    Tools, // operator-registered WebAssembly modules as read tools
 
 	"internal/gate":   Flow,
 	"internal/ingest": Flow,

@@ -270,7 +270,7 @@ func OpenData(ctx context.Context, dir string, f *config.File, extra ...func(ctx
 	}
 	st, err := Open(ctx, Config{
 		Extra: ex, WASM: f.WASM,
-		DB:    StoreTarget(dir, f), Synchronous: f.Store.Synchronous, Policy: snap,
+		DB: StoreTarget(dir, f), Synchronous: f.Store.Synchronous, Policy: snap,
 		RPCURL: f.Chain.RPCURL, RPCURLs: rest(f.Chain.RPCURLs), ChainID: f.Chain.ChainID, Book: f.Book, MoreChains: more, WalletKeyFile: f.Chain.WalletKeyFile, DevSeed: f.Chain.DevSeed, Price: f.Chain.Price,
 		Hooks: f.Hooks, PermitTTL: f.Gate.PermitTTL, AnnounceDelay: announceDelay(f.Gate.AnnounceDelay), TickPeriod: f.Gate.TickPeriod,
 		QuarantineTTL: f.Gate.QuarantineTTL,

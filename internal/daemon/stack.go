@@ -48,6 +48,8 @@ import (
 	"github.com/wardhq/ward/internal/trust"
 	"github.com/wardhq/ward/internal/upstream"
 	"github.com/wardhq/ward/internal/wasm"
+
+	"github.com/tetratelabs/wazero"
 	"github.com/wardhq/ward/internal/validate"
 	"github.com/wardhq/ward/internal/vault"
 )
@@ -467,8 +469,10 @@ func (s *Stack) registerTools(ctx context.Context, cfg Config, envs []*catalog.E
 // registerWASM loads cfg.WASM's modules and registers their tools; an
 // unpinned module is served, with a warning.
 func (s *Stack) registerWASM(ctx context.Context, cfg Config) error {
+	cache := wazero.NewCompilationCache()
+	s.closers = append(s.closers, func() error { return cache.Close(context.WithoutCancel(ctx)) })
 	for _, c := range cfg.WASM {
-		c.Bus = s.Bus
+		c.Bus, c.Cache = s.Bus, cache
 		t, err := wasm.Load(ctx, c)
 		if err != nil {
 			return err

@@ -31,8 +31,14 @@ var (
 	ErrCPUBudget = errors.New("the guest used up its CPU budget")
 	ErrWallClock = errors.New("the guest did not finish within its wall-clock limit")
 	ErrNested    = errors.New("a WASM tool cannot be called by a WASM tool")
+	ErrOutput    = errors.New("the guest's result is larger than its output cap")
+	ErrMemory    = errors.New("the guest ran out of its memory limit")
 	errTooBig    = errors.New("the response is larger than the guest's output cap")
 )
+
+// memorySlack is how far below its limit a guest's memory may stop
+// growing: the largest single grow a guest's allocator asks for.
+const memorySlack = 8 << 20
 
 // MaxWriteRequests bounds the write requests of one result.
 const MaxWriteRequests = 8
@@ -109,11 +115,12 @@ func (t *Tool) execute(ctx context.Context, in *registry.Input) ([]byte, stats, 
 		runtime.LockOSThread()
 		defer runtime.UnlockOSThread()
 		c := currentThreadClock()
+		c.base = c.nanos()
 		r.cpu = c.nanos
 		clock <- c
 		var o outcome
 		o.st.memory, o.err = t.instantiateAndRun(ctx)
-		o.st.cpu = time.Duration(c.nanos() - r.hostNanos.Load())
+		o.st.cpu = time.Duration(c.used() - r.hostNanos.Load())
 		done <- o
 	}()
 	c := <-clock
@@ -124,15 +131,19 @@ func (t *Tool) execute(ctx context.Context, in *registry.Input) ([]byte, stats, 
 		select {
 		case o := <-done:
 			o.st.calls = r.made
+			if r.tooBig {
+				// Whatever the guest did next, it tried to hand over too much.
+				return nil, o.st, fmt.Errorf("%w of %d KiB", ErrOutput, t.cfg.Limits.Output>>10)
+			}
 			if o.err != nil {
-				return nil, o.st, t.explain(ctx, o.err)
+				return nil, o.st, t.explain(ctx, o.err, o.st.memory)
 			}
 			if !r.resultOK {
 				return nil, o.st, errors.New("the guest returned without a result (result_set)")
 			}
 			return r.result, o.st, nil
 		case <-tick.C:
-			if c.nanos()-r.hostNanos.Load() > budget {
+			if c.used()-r.hostNanos.Load() > budget {
 				cancel(ErrCPUBudget)
 			}
 		}
@@ -162,7 +173,7 @@ func (t *Tool) instantiateAndRun(ctx context.Context) (uint64, error) {
 // explain turns a run's error into one safe to show: the limit that
 // stopped the guest, its exit code, or the first line of wazero's trap
 // (never the guest's stack trace or output).
-func (t *Tool) explain(ctx context.Context, err error) error {
+func (t *Tool) explain(ctx context.Context, err error, memory uint64) error {
 	if cause := context.Cause(ctx); cause != nil && !errors.Is(cause, context.Canceled) {
 		switch {
 		case errors.Is(cause, ErrCPUBudget):
@@ -171,15 +182,20 @@ func (t *Tool) explain(ctx context.Context, err error) error {
 			return fmt.Errorf("%w of %v", ErrWallClock, t.cfg.Limits.WallClock)
 		}
 	}
+	// A guest that failed within a grow's reach of its limit failed for
+	// want of memory (a Go guest's runtime then traps or exits).
+	if memory+memorySlack >= uint64(t.cfg.Limits.Memory) {
+		return fmt.Errorf("%w of %d MiB (unbounded allocation or recursion)", ErrMemory, t.cfg.Limits.Memory>>20)
+	}
 	var exit *sys.ExitError
 	if errors.As(err, &exit) {
-		return fmt.Errorf("the guest exited with code %d (a panic, running out of its %d MiB of memory or of stack)", exit.ExitCode(), t.cfg.Limits.Memory>>20)
+		return fmt.Errorf("the guest exited with code %d, using %d KiB of memory", exit.ExitCode(), memory>>10)
 	}
 	msg, _, _ := strings.Cut(err.Error(), "\n")
 	if len(msg) > 200 {
 		msg = msg[:200]
 	}
-	return fmt.Errorf("the guest stopped: %s", msg)
+	return fmt.Errorf("the guest stopped (using %d KiB of memory): %s", memory>>10, msg)
 }
 
 // deliver checks what the guest handed over and makes the tool's result:

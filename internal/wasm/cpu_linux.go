@@ -5,7 +5,10 @@ import "golang.org/x/sys/unix"
 // threadClock reads one OS thread's CPU time (user and system), from
 // any thread of the process: the thread's CPU-time clock,
 // MAKE_THREAD_CPUCLOCK(tid, CPUCLOCK_SCHED) in the kernel's terms.
-type threadClock struct{ id int32 }
+type threadClock struct {
+	id   int32
+	base int64 // the thread's CPU time when the run began
+}
 
 // currentThreadClock is the clock of the calling goroutine's thread; the
 // goroutine must be locked to it.
@@ -23,3 +26,6 @@ func (c threadClock) nanos() int64 {
 	}
 	return ts.Nano()
 }
+
+// used returns the thread's CPU time since base.
+func (c threadClock) used() int64 { return c.nanos() - c.base }

@@ -55,6 +55,7 @@ type run struct {
 	response []byte
 	result   []byte
 	resultOK bool
+	tooBig   bool // result_set was offered more than the output cap
 	// hostNanos is the CPU time spent in host functions, which the CPU
 	// budget does not count.
 	hostNanos atomic.Int64
@@ -88,7 +89,7 @@ func hostModule(rt wazero.Runtime) wazero.HostModuleBuilder {
 			code = ErrState
 		case int64(n) > int64(r.limits.Output):
 			// Refused by its length: nothing is read, nothing buffered.
-			code = ErrTooBig
+			code, r.tooBig = ErrTooBig, true
 		default:
 			b, ok := m.Memory().Read(ptr, n)
 			if !ok {

@@ -132,6 +132,9 @@ type Config struct {
 	Limits        Limits
 	// Bus receives wasm:start and wasm:complete; nil publishes none.
 	Bus *event.Bus
+	// Cache keeps compiled code across the tools that share it (a module
+	// loaded twice compiles once); nil compiles for this tool alone.
+	Cache wazero.CompilationCache
 }
 
 // Tool is a loaded WASM tool: its definition and its compiled module.
@@ -175,7 +178,7 @@ func Load(ctx context.Context, cfg Config) (*Tool, error) {
 	if cfg.SHA256 != "" && !strings.EqualFold(cfg.SHA256, sum) {
 		return nil, fmt.Errorf("wasm tool %s: %s: %w (pinned %s, found %s)", cfg.Name, cfg.Module, ErrPin, cfg.SHA256, sum)
 	}
-	rt, compiled, err := compile(ctx, b, cfg.Limits.Memory)
+	rt, compiled, err := compile(ctx, b, cfg.Limits.Memory, cfg.Cache)
 	if err != nil {
 		return nil, fmt.Errorf("wasm tool %s: %s: %w", cfg.Name, cfg.Module, err)
 	}
@@ -212,7 +215,7 @@ func Sum(b []byte) string {
 // Check compiles module and reports the first way it does not follow
 // the ward_v1 ABI. It is what Load checks of the module's bytes.
 func Check(ctx context.Context, module []byte) error {
-	rt, _, err := compile(ctx, module, DefaultMemory)
+	rt, _, err := compile(ctx, module, DefaultMemory, nil)
 	if err != nil {
 		return err
 	}
@@ -222,10 +225,14 @@ func Check(ctx context.Context, module []byte) error {
 // compile makes the runtime of one module, with the host modules, and
 // checks the module against the ABI; instantiating it once (without
 // running it) proves every import resolves.
-func compile(ctx context.Context, module []byte, memory int64) (wazero.Runtime, wazero.CompiledModule, error) {
-	rt := wazero.NewRuntimeWithConfig(ctx, wazero.NewRuntimeConfig().
-		WithMemoryLimitPages(uint32(memory/wasmPage)).
-		WithCloseOnContextDone(true))
+func compile(ctx context.Context, module []byte, memory int64, cache wazero.CompilationCache) (wazero.Runtime, wazero.CompiledModule, error) {
+	rc := wazero.NewRuntimeConfig().
+		WithMemoryLimitPages(uint32(memory / wasmPage)).
+		WithCloseOnContextDone(true)
+	if cache != nil {
+		rc = rc.WithCompilationCache(cache)
+	}
+	rt := wazero.NewRuntimeWithConfig(ctx, rc)
 	ok := false
 	defer func() {
 		if !ok {

@@ -105,6 +105,7 @@ var layers = map[string]int{
 	"internal/catalog/vault":           Tools,
 	"internal/upstream":                Tools,
 	"internal/wasm":                    Tools, // operator-registered WebAssembly modules as read tools
+	"internal/wasm/wasmtest":           Tools, // builds Go guests for tests
 
 	"internal/gate":   Flow,
 	"internal/ingest": Flow,

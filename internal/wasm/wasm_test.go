@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -17,6 +16,7 @@ import (
 	"github.com/wardhq/ward/internal/registry"
 	"github.com/wardhq/ward/internal/tool"
 	"github.com/wardhq/ward/internal/wasm"
+	"github.com/wardhq/ward/internal/wasm/wasmtest"
 )
 
 // Guests are built once per test binary with the toolchain that runs the
@@ -42,7 +42,7 @@ func guest(t testing.TB, name string) string {
 			"testdata/badimport":       "badimport.wasm",
 			"../../examples/wasm-tool": "example.wasm",
 		} {
-			if buildErr = Build(dir, filepath.Join(buildDir, out)); buildErr != nil {
+			if buildErr = wasmtest.Build(dir, filepath.Join(buildDir, out)); buildErr != nil {
 				return
 			}
 		}
@@ -51,31 +51,6 @@ func guest(t testing.TB, name string) string {
 		t.Fatal(buildErr)
 	}
 	return filepath.Join(buildDir, name+".wasm")
-}
-
-// Build compiles the Go guest in dir to out as a wasip1 reactor.
-func Build(dir, out string) error {
-	goBin, err := exec.LookPath("go")
-	if err == nil {
-		var root []byte
-		if root, err = exec.Command(goBin, "env", "GOROOT").Output(); err == nil {
-			goBin = filepath.Join(strings.TrimSpace(string(root)), "bin", "go")
-		}
-	}
-	if err != nil {
-		return err
-	}
-	abs, err := filepath.Abs(out)
-	if err != nil {
-		return err
-	}
-	cmd := exec.Command(goBin, "build", "-buildmode=c-shared", "-o", abs, ".")
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GOOS=wasip1", "GOARCH=wasm")
-	if b, err := cmd.CombinedOutput(); err != nil {
-		return errors.New("build " + dir + ": " + err.Error() + ": " + string(b))
-	}
-	return nil
 }
 
 func TestMain(m *testing.M) {

@@ -43,6 +43,7 @@ func commands() []command {
 		{"bench gate", "benchmark the tool gate on the dev chain: read overhead, swap preview, commit", benchGate},
 		{"bench serve", "benchmark ward serve: startup, idle memory, MCP round trip, shutdown", benchServe},
 		{"tools list", "print the tools registered for a profile", toolsList},
+		{"tools add", "register a compiled WebAssembly module as a tool: check it, pin it, copy it into the data directory, append [[wasm_tool]]", toolsAdd},
 		{"serve", "run the daemon: MCP, A2A, the HTTP API and the dashboard over the tool gate", serve},
 		{"mcp", "serve MCP over standard input and output (one agent, in process, no token)", mcpStdio},
 		{"tui", "watch a running ward serve in the terminal: calls, progress, decisions, quarantine (approve/reject)", tuiCmd},

@@ -469,6 +469,9 @@ func (s *Stack) registerTools(ctx context.Context, cfg Config, envs []*catalog.E
 // registerWASM loads cfg.WASM's modules and registers their tools; an
 // unpinned module is served, with a warning.
 func (s *Stack) registerWASM(ctx context.Context, cfg Config) error {
+	if len(cfg.WASM) == 0 {
+		return nil
+	}
 	cache := wazero.NewCompilationCache()
 	s.closers = append(s.closers, func() error { return cache.Close(context.WithoutCancel(ctx)) })
 	for _, c := range cfg.WASM {
@@ -478,8 +481,11 @@ func (s *Stack) registerWASM(ctx context.Context, cfg Config) error {
 			return err
 		}
 		s.closers = append(s.closers, func() error { return t.Close(context.WithoutCancel(ctx)) })
-		if !t.Pinned() && cfg.Log != nil {
-			cfg.Log.Warn("wasm tool: module not pinned; set sha256 to refuse a changed module", "tool", c.Name, "module", c.Module, "sha256", t.SHA256())
+		if log := cfg.Log; !t.Pinned() {
+			if log == nil {
+				log = slog.Default()
+			}
+			log.Warn("wasm tool: module not pinned; set sha256 to refuse a changed module", "tool", c.Name, "module", c.Module, "sha256", t.SHA256())
 		}
 		if err := s.Registry.Add(t.Registry()); err != nil {
 			return err

@@ -362,5 +362,6 @@ func (t *Tool) Registry() registry.Tool {
 	return registry.Tool{Def: t.def, Read: t.Call, Action: t.def.Name}
 }
 
-// Close releases the compiled module; calls in flight end first.
+// Close releases the compiled module; a call in flight fails (its
+// instance is closed with it).
 func (t *Tool) Close(ctx context.Context) error { return t.rt.Close(ctx) }

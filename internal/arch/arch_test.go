@@ -5,6 +5,7 @@ import (
 	"go/parser"
 	"go/token"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -408,6 +409,11 @@ func scan(t *testing.T) (code, tests map[string][]string) {
 		}
 		if d.IsDir() {
 			if name := d.Name(); name == "testdata" || name == "node_modules" || (strings.HasPrefix(name, ".") && path != root) {
+				return filepath.SkipDir
+			}
+			// A directory with its own go.mod is another module (an
+			// example guest), not a package of ward.
+			if _, err := os.Stat(filepath.Join(path, "go.mod")); err == nil && path != root {
 				return filepath.SkipDir
 			}
 			return nil

@@ -5,6 +5,7 @@ import (
 	"go/parser"
 	"go/token"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -104,6 +105,8 @@ var layers = map[string]int{
 	"internal/catalog/uniswap":         Tools,
 	"internal/catalog/vault":           Tools,
 	"internal/upstream":                Tools,
+	"internal/wasm":                    Tools, // operator-registered WebAssembly modules as read tools
+	"internal/wasm/wasmtest":           Tools, // builds Go guests for tests
 
 	"internal/gate":   Flow,
 	"internal/ingest": Flow,
@@ -406,6 +409,11 @@ func scan(t *testing.T) (code, tests map[string][]string) {
 		}
 		if d.IsDir() {
 			if name := d.Name(); name == "testdata" || name == "node_modules" || (strings.HasPrefix(name, ".") && path != root) {
+				return filepath.SkipDir
+			}
+			// A directory with its own go.mod is another module (an
+			// example guest), not a package of ward.
+			if _, err := os.Stat(filepath.Join(path, "go.mod")); err == nil && path != root {
 				return filepath.SkipDir
 			}
 			return nil

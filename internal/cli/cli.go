@@ -45,6 +45,7 @@ func commands() []command {
 		{"db check", "check a data directory's database: SQLite's consistency check, schema version, every table present", dbCheck},
 		{"db backup", "write a consistent copy of a data directory's database while ward runs (SQLite's online backup)", dbBackup},
 		{"tools list", "print the tools registered for a profile", toolsList},
+		{"tools add", "register a compiled WebAssembly module as a tool: check it, pin it, copy it into the data directory, append [[wasm_tool]]", toolsAdd},
 		{"serve", "run the daemon: MCP, A2A, the HTTP API and the dashboard over the tool gate", serve},
 		{"mcp", "serve MCP over standard input and output (one agent, in process, no token)", mcpStdio},
 		{"tui", "watch a running ward serve in the terminal: calls, progress, decisions, quarantine (approve/reject)", tuiCmd},

@@ -28,6 +28,7 @@ import (
 	"github.com/wardhq/ward/internal/store"
 	"github.com/wardhq/ward/internal/telemetry"
 	"github.com/wardhq/ward/internal/upstream"
+	"github.com/wardhq/ward/internal/wasm"
 )
 
 // File is a loaded, validated ward.toml.
@@ -51,6 +52,9 @@ type File struct {
 	Hooks hook.Config
 	// Upstream are the MCP servers ward fronts ([[upstream]]).
 	Upstream []upstream.Server
+	// WASM are the compiled modules ward serves as read tools
+	// ([[wasm_tool]]); each is loaded and checked when ward starts.
+	WASM []wasm.Config
 	// Trust configures reviewers, the judge and the address book ([trust]).
 	Trust Trust
 	// Grimoire configures knowledge ingestion ([grimoire]).
@@ -209,6 +213,7 @@ func parse(name string, data []byte, schemas func(string) json.RawMessage) (*Fil
 	}
 	diags = append(diags, gateSections(f, &raw, idx)...)
 	diags = append(diags, upstreamSections(f, &raw, idx)...)
+	diags = append(diags, wasmSections(f, &raw, idx)...)
 	diags = append(diags, trustSection(f, &raw, idx)...)
 	diags = append(diags, grimoireSection(f, &raw, idx)...)
 	diags = append(diags, sessionsSection(f, &raw, idx)...)

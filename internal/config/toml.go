@@ -23,6 +23,8 @@ type fileTOML struct {
 	Hooks *hooksTOML `toml:"hooks"`
 	// Upstream are the [[upstream]] MCP servers (upstream.go).
 	Upstream []upstreamTOML `toml:"upstream"`
+	// WASMTool are the [[wasm_tool]] modules served as tools (wasm.go).
+	WASMTool []wasmToolTOML `toml:"wasm_tool"`
 	// Trust configures reviewers, the judge and the address book (trust.go).
 	Trust *trustTOML `toml:"trust"`
 	// Grimoire configures knowledge ingestion (grimoire.go).

@@ -320,6 +320,7 @@ func needsRestart(a, b *config.File) []string {
 		{"grimoire", a.Grimoire, b.Grimoire},
 		{"sessions", a.Sessions, b.Sessions},
 		{"audit", a.Audit, b.Audit},
+		{"wasm_tool", a.WASM, b.WASM},
 	} {
 		if !reflect.DeepEqual(c.a, c.b) {
 			out = append(out, c.key)

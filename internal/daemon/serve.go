@@ -302,8 +302,8 @@ func OpenDataWith(ctx context.Context, dir string, f *config.File, opt DataOptio
 		grim.Playbook = filepath.Join(dir, grim.Playbook) // like ward.db, in the data directory
 	}
 	st, err := Open(ctx, Config{
-		Extra: ex,
-		DB:    StoreTarget(dir, f), Synchronous: f.Store.Synchronous, Policy: snap,
+		Extra: ex, WASM: f.WASM,
+		DB: StoreTarget(dir, f), Synchronous: f.Store.Synchronous, Policy: snap,
 		RPCURL: f.Chain.RPCURL, RPCURLs: rest(f.Chain.RPCURLs), ChainID: f.Chain.ChainID, Book: f.Book, MoreChains: more, WalletKeyFile: f.Chain.WalletKeyFile, DevSeed: f.Chain.DevSeed, Price: f.Chain.Price,
 		Hooks: f.Hooks, PermitTTL: f.Gate.PermitTTL, AnnounceDelay: announceDelay(f.Gate.AnnounceDelay), TickPeriod: f.Gate.TickPeriod,
 		QuarantineTTL: f.Gate.QuarantineTTL,

@@ -48,6 +48,9 @@ import (
 	"github.com/wardhq/ward/internal/tool"
 	"github.com/wardhq/ward/internal/trust"
 	"github.com/wardhq/ward/internal/upstream"
+	"github.com/wardhq/ward/internal/wasm"
+
+	"github.com/tetratelabs/wazero"
 	"github.com/wardhq/ward/internal/validate"
 	"github.com/wardhq/ward/internal/vault"
 )
@@ -109,6 +112,10 @@ type Config struct {
 	// (the tools of upstream MCP servers ward fronts), and a function that
 	// releases what it opened (called by Close; may be nil).
 	Extra func(ctx context.Context, st *Stack) ([]registry.Tool, func() error, error)
+	// WASM are the modules to serve as read tools ([[wasm_tool]]): each
+	// is loaded (pin, ABI, compiled once) before the registry freezes,
+	// and one that fails stops the start.
+	WASM []wasm.Config
 	// Trust configures reviewers, the judge and the address book.
 	Trust config.Trust
 	// Grimoire configures knowledge ingestion.
@@ -439,6 +446,9 @@ func (s *Stack) registerTools(ctx context.Context, cfg Config, envs []*catalog.E
 			return err
 		}
 	}
+	if err := s.registerWASM(ctx, cfg); err != nil {
+		return err
+	}
 	if cfg.Extra != nil {
 		extra, release, err := cfg.Extra(ctx, s)
 		if release != nil {
@@ -457,6 +467,34 @@ func (s *Stack) registerTools(ctx context.Context, cfg Config, envs []*catalog.E
 	if s.Upstream != nil {
 		// An upstream definition the owner approves is served at once.
 		s.Upstream.ServeApproved(s.Registry.Replace)
+	}
+	return nil
+}
+
+// registerWASM loads cfg.WASM's modules and registers their tools; an
+// unpinned module is served, with a warning.
+func (s *Stack) registerWASM(ctx context.Context, cfg Config) error {
+	if len(cfg.WASM) == 0 {
+		return nil
+	}
+	cache := wazero.NewCompilationCache()
+	s.closers = append(s.closers, func() error { return cache.Close(context.WithoutCancel(ctx)) })
+	for _, c := range cfg.WASM {
+		c.Bus, c.Cache = s.Bus, cache
+		t, err := wasm.Load(ctx, c)
+		if err != nil {
+			return err
+		}
+		s.closers = append(s.closers, func() error { return t.Close(context.WithoutCancel(ctx)) })
+		if log := cfg.Log; !t.Pinned() {
+			if log == nil {
+				log = slog.Default()
+			}
+			log.Warn("wasm tool: module not pinned; set sha256 to refuse a changed module", "tool", c.Name, "module", c.Module, "sha256", t.SHA256())
+		}
+		if err := s.Registry.Add(t.Registry()); err != nil {
+			return err
+		}
 	}
 	return nil
 }

@@ -319,6 +319,10 @@ type Refusal struct {
 
 func (r *Refusal) Error() string { return string(r.Code) + ": " + r.Message }
 
+// ReasonCode returns the refusal's code (for a handler that passes a
+// refusal on without importing gate).
+func (r *Refusal) ReasonCode() string { return string(r.Code) }
+
 func refuse(code reason.Code, stage, msg, detail string) *Refusal {
 	return &Refusal{Code: code, Stage: stage, Message: msg, Detail: detail}
 }
@@ -412,7 +416,7 @@ func (t *Tools) input(ctx context.Context, s *Session, e *registry.Entry, args *
 	ph := args.HashHex()
 	progress, _ := ctx.Value(progressKey{}).(Progress)
 	return &registry.Input{
-		Args: args, Raw: raw, SessionID: s.ID, Tick: t.Tick(now), Now: now,
+		Args: args, Raw: raw, SessionID: s.ID, Tick: t.Tick(now), Now: now, Session: handlerCalls{t: t, s: s},
 		Step: func(i int) {
 			step := ""
 			if i >= 0 && i < len(d.ProgressSteps) {

@@ -51,6 +51,21 @@ type Input struct {
 	// Step announces that the handler entered progress step i of its
 	// definition's ProgressSteps (a tool:update event). Never nil.
 	Step func(i int)
+	// Session is the call's session as a handler may use it (a WASM
+	// tool's guest does): its read tools and previews, through the gate
+	// like any call of the session. nil outside a session's call
+	// (speculation), which leaves a handler no tool to call.
+	Session SessionCalls
+}
+
+// SessionCalls calls tools as a session, through the gate (policy,
+// taint, audit and events as for any of its calls). Read refuses a tool
+// that is not a read tool, and records the refusal.
+type SessionCalls interface {
+	Read(ctx context.Context, name string, raw json.RawMessage) (*tool.Result, error)
+	// Preview previews a write as the session and returns the permit
+	// (preview_action's answer, as JSON).
+	Preview(ctx context.Context, name string, raw json.RawMessage) (json.RawMessage, error)
 }
 
 // ReadHandler runs a read tool.

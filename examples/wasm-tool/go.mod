@@ -1,0 +1,3 @@
+module example.com/wasm-tool
+
+go 1.26

@@ -44,6 +44,11 @@ func Sample(ctx context.Context, env *Env) (map[string]float64, error) {
 	if env == nil || env.Chain == nil {
 		return nil, errors.New("catalog: sample: no chain")
 	}
+	// The chain may answer from a cached head without looking at ctx: a
+	// sample for a caller who has gone is not taken.
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("catalog: sample: %w", err)
+	}
 	s := sampler{env: env, prices: map[common.Address]priceRead{}}
 	out := map[string]float64{}
 	var errs []error

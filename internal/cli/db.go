@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/wardhq/ward/internal/daemon"
-	"github.com/wardhq/ward/internal/store/sqlite"
 )
 
 func dbCheck(ctx context.Context, io IO, args []string) int {
@@ -35,7 +34,7 @@ errors. ward serve runs the quick form of the same check at every start.`)
 	if !fileExists(path) {
 		return usageErr(io, "db check: no database at %s", path)
 	}
-	r, err := sqlite.Check(ctx, path, *full)
+	r, err := daemon.CheckDB(ctx, path, *full)
 	if err != nil {
 		return fail(io, "db check: %v", err)
 	}
@@ -91,10 +90,10 @@ or ward.db-shm beside it).`)
 	if fileExists(out) {
 		return usageErr(io, "db backup: %s exists: choose a new file", out)
 	}
-	if err := sqlite.Backup(ctx, path, out); err != nil {
+	if err := daemon.BackupDB(ctx, path, out); err != nil {
 		return fail(io, "db backup: %v", err)
 	}
-	r, err := sqlite.Check(ctx, out, false)
+	r, err := daemon.CheckDB(ctx, out, false)
 	if err != nil || !r.OK() {
 		var why string
 		if err != nil {

@@ -62,3 +62,16 @@ func StoreTarget(dir string, f *config.File) string {
 	}
 	return filepath.Join(dir, "ward.db")
 }
+
+// CheckDB examines the SQLite database at path without changing it (ward
+// db check; see sqlite.Check).
+func CheckDB(ctx context.Context, path string, full bool) (*sqlite.Report, error) {
+	return sqlite.Check(ctx, path, full)
+}
+
+// BackupDB writes a consistent copy of the SQLite database at path to the
+// new file dst while ward may be writing (ward db backup; see
+// sqlite.Backup).
+func BackupDB(ctx context.Context, path, dst string) error {
+	return sqlite.Backup(ctx, path, dst)
+}

@@ -70,14 +70,14 @@ func TestUpstreamExtra(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if upstreamExtra(f, nil) != nil {
+	if upstreamExtra(f, "", nil) != nil {
 		t.Error("an Extra hook without upstreams")
 	}
 	f, err = config.Parse("w.toml", []byte("[[upstream]]\nname = \"bad\"\ncommand = [\"/nonexistent/mcp-server\"]\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if upstreamExtra(f, nil) == nil {
+	if upstreamExtra(f, "", nil) == nil {
 		t.Error("no Extra hook for an upstream")
 	}
 }

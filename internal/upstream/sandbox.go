@@ -337,3 +337,17 @@ func (c Confinement) validate(command bool) error {
 	}
 	return nil
 }
+
+// String says how a server runs, for ward upstream list: "" when it is
+// not a command.
+func (c Confinement) String(command bool) string {
+	switch {
+	case !command:
+		return ""
+	case c.Off:
+		return "off"
+	case c.Network:
+		return "sandboxed with network"
+	}
+	return "sandboxed"
+}

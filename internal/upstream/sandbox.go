@@ -189,13 +189,18 @@ func cmpOr[T int | int64](v, d T) T {
 }
 
 // requirement is what a sandboxed server does not start without: the
-// isolation of a Stage 3 job, less the network namespace when the
-// operator granted the network.
+// isolation of a Stage 3 job (less the network namespace when the
+// operator granted the network), where the server's own user may be a
+// user namespace or, when ward runs as root and the kernel refuses the
+// user namespace one (a private directory under a data directory only
+// root may search), an unprivileged host uid of the sandbox's own.
 func requirement(network bool) sandbox.Requirement {
 	r := sandbox.DefaultRequirement
+	r.All &^= sandbox.MechUserNS
 	if network {
 		r.All &^= sandbox.MechNetNS
 	}
+	r.AnyOf = append(slices.Clone(r.AnyOf), sandbox.MechUserNS|sandbox.MechUnprivileged)
 	return r
 }
 

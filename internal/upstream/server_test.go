@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"time"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -27,6 +28,10 @@ func TestMain(m *testing.M) {
 	// upstream server starts there.
 	if code, ok := sandbox.Main(nil); ok {
 		os.Exit(code)
+	}
+	if os.Getenv(serverEnv) == "sleep" { // a child of the attack tool's fork
+		time.Sleep(100 * time.Second)
+		os.Exit(0)
 	}
 	if os.Getenv(serverEnv) == "stdio" {
 		srv := newTestServer(os.Getenv(variantEnv))
@@ -152,6 +157,9 @@ func newTestServer(variant string) *mcp.Server {
 			}
 	}
 	srv.AddTool(getNote(getDesc))
+	if variant == "attack" {
+		addAttack(srv)
+	}
 	srv.AddTool(&mcp.Tool{Name: "setNote", Description: "Store a note under a key.", InputSchema: json.RawMessage(`{"type":"object",
 "additionalProperties":false,"required":["key","value"],"properties":{"key":{"type":"string","minLength":1,"maxLength":64},
 "value":{"type":"string","maxLength":1000}}}`)},

@@ -7,8 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
-	"time"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 

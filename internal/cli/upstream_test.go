@@ -310,3 +310,23 @@ func mustHash(t *testing.T, tl *mcp.Tool) string {
 	}
 	return h
 }
+
+// TestUpstreamListSandbox: ward upstream list says which servers run
+// outside the sandbox.
+func TestUpstreamListSandbox(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "ward.toml")
+	toml := "[[upstream]]\nname = \"boxed\"\ncommand = [\"boxed-mcp\"]\n\n[[upstream]]\nname = \"loose\"\ncommand = [\"loose-mcp\"]\nsandbox = false\n"
+	if err := os.WriteFile(cfg, []byte(toml), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out, _, code := run(t, "", "upstream", "list", "--data", filepath.Join(dir, "none"), "--config", cfg, "--json")
+	var list []upstream.ServerInfo
+	if code != exitOK || json.Unmarshal([]byte(out), &list) != nil || len(list) != 2 || list[0].Sandbox != "sandboxed" || list[1].Sandbox != "off" {
+		t.Fatalf("code %d, output:\n%s", code, out)
+	}
+	out, _, code = run(t, "", "upstream", "list", "--data", filepath.Join(dir, "none"), "--config", cfg)
+	if code != exitOK || !strings.Contains(out, "loose runs outside the sandbox (sandbox = false)") || strings.Contains(out, "boxed runs outside") {
+		t.Errorf("code %d, output:\n%s", code, out)
+	}
+}

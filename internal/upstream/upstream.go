@@ -75,7 +75,8 @@ type Server struct {
 	URL     string
 	// Env is added to the command's environment, which otherwise holds
 	// only HOME, LOGNAME, PATH, SHELL, TERM, USER, LANG and TMPDIR from
-	// ward's. Headers are sent with every HTTP request. In both, ${VAR}
+	// ward's (a sandboxed server's HOME and TMPDIR are its private
+	// directory). Headers are sent with every HTTP request. In both, ${VAR}
 	// is replaced by ward's environment variable VAR when connecting (so
 	// secrets need not be written in ward.toml); an unset VAR is an
 	// error.

@@ -41,7 +41,7 @@ closes, or on SIGTERM or SIGINT.`)
 		return usageErr(io, "%v", err)
 	}
 	log := slog.New(slog.NewTextHandler(io.Err, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	st, err := daemon.OpenData(ctx, *data, f, upstreamExtra(f, log))
+	st, err := daemon.OpenData(ctx, *data, f, upstreamExtra(f, *data, log))
 	if err != nil {
 		return fail(io, "%v", err)
 	}

@@ -36,7 +36,7 @@ from 'ward token create'.`)
 	log := slog.New(slog.NewTextHandler(io.Err, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	err = daemon.Serve(ctx, daemon.ServeConfig{
 		Addr: *addr, Data: *data, File: f, TLSCert: *cert, TLSKey: *key, AllowInsecure: *insecure,
-		Out: io.Out, Log: log, Mount: daemon.MountSurfaces, Version: versionString(), Extra: upstreamExtra(f, log), ReloadOnHangup: true,
+		Out: io.Out, Log: log, Mount: daemon.MountSurfaces, Version: versionString(), Extra: upstreamExtra(f, *data, log), ReloadOnHangup: true,
 		Init: *initDB,
 	})
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"path/filepath"
 	"text/tabwriter"
 	"time"
 
@@ -19,13 +20,14 @@ import (
 
 // upstreamExtra returns the daemon's Extra hook for the [[upstream]]
 // servers of f: it connects to them once the stack's store and chain are
-// open and returns their tools to register (nil when f has none).
-func upstreamExtra(f *config.File, log *slog.Logger) func(ctx context.Context, st *daemon.Stack) ([]registry.Tool, func() error, error) {
+// open and returns their tools to register (nil when f has none). The
+// sandboxed servers' private directories are under data/upstream.
+func upstreamExtra(f *config.File, data string, log *slog.Logger) func(ctx context.Context, st *daemon.Stack) ([]registry.Tool, func() error, error) {
 	if f == nil || len(f.Upstream) == 0 {
 		return nil
 	}
 	return func(ctx context.Context, st *daemon.Stack) ([]registry.Tool, func() error, error) {
-		cfg := upstream.Config{Servers: f.Upstream, State: st.Store, Actions: st.Store, Log: log}
+		cfg := upstream.Config{Servers: f.Upstream, State: st.Store, Actions: st.Store, Log: log, Dir: upstreamDir(data)}
 		if st.Provider != nil {
 			cfg.ChainID = st.Provider.ChainID()
 		}
@@ -41,6 +43,15 @@ func upstreamExtra(f *config.File, log *slog.Logger) func(ctx context.Context, s
 	}
 }
 
+// upstreamDir is where the sandboxed servers of the data directory data
+// get their private directories ("": temporary ones).
+func upstreamDir(data string) string {
+	if data == "" {
+		return ""
+	}
+	return filepath.Join(data, "upstream")
+}
+
 func upstreamList(ctx context.Context, io IO, args []string) int {
 	fs := flags(io, "upstream list", "", `List the upstream MCP servers ward.toml configures ([[upstream]]), each with
 its tools' pinned definitions (the SHA-256 of the definition approved, when
@@ -49,7 +60,7 @@ the tool) and the changed definitions that wait for approval (ward upstream
 approve). It reads the data directory's database, so it works whether or not
 ward serve runs. Never prints a server's environment, headers or command
 arguments. --json prints a stable array, one object per server:
-{"name","transport","target","tools":[{"tool","name","pinned_hash",
+{"name","transport","target","sandbox","tools":[{"tool","name","pinned_hash",
 "approved_at","approved_by"}],"pending":[{"tool","hash","approved_hash",
 "seen_at","definition"}]}.`)
 	data := fs.String("data", "ward-data", "data directory of the ward whose upstreams to list")
@@ -129,6 +140,9 @@ arguments. --json prints a stable array, one object per server:
 		return fail(io, "%v", err)
 	}
 	for _, s := range list {
+		if s.Sandbox == "off" {
+			fmt.Fprintf(io.Out, "\n%s runs outside the sandbox (sandbox = false): it has ward's privileges, files and network\n", s.Name)
+		}
 		if len(s.Pending) > 0 {
 			fmt.Fprintf(io.Out, "\n%s has %d changed definition(s) waiting: ward upstream approve --data %s %s\n", s.Name, len(s.Pending), *data, s.Name)
 		}

@@ -70,14 +70,14 @@ func TestUpstreamExtra(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if upstreamExtra(f, nil) != nil {
+	if upstreamExtra(f, "", nil) != nil {
 		t.Error("an Extra hook without upstreams")
 	}
 	f, err = config.Parse("w.toml", []byte("[[upstream]]\nname = \"bad\"\ncommand = [\"/nonexistent/mcp-server\"]\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if upstreamExtra(f, nil) == nil {
+	if upstreamExtra(f, "", nil) == nil {
 		t.Error("no Extra hook for an upstream")
 	}
 }
@@ -309,4 +309,24 @@ func mustHash(t *testing.T, tl *mcp.Tool) string {
 		t.Fatal(err)
 	}
 	return h
+}
+
+// TestUpstreamListSandbox: ward upstream list says which servers run
+// outside the sandbox.
+func TestUpstreamListSandbox(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "ward.toml")
+	toml := "[[upstream]]\nname = \"boxed\"\ncommand = [\"boxed-mcp\"]\n\n[[upstream]]\nname = \"loose\"\ncommand = [\"loose-mcp\"]\nsandbox = false\n"
+	if err := os.WriteFile(cfg, []byte(toml), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out, _, code := run(t, "", "upstream", "list", "--data", filepath.Join(dir, "none"), "--config", cfg, "--json")
+	var list []upstream.ServerInfo
+	if code != exitOK || json.Unmarshal([]byte(out), &list) != nil || len(list) != 2 || list[0].Sandbox != "sandboxed" || list[1].Sandbox != "off" {
+		t.Fatalf("code %d, output:\n%s", code, out)
+	}
+	out, _, code = run(t, "", "upstream", "list", "--data", filepath.Join(dir, "none"), "--config", cfg)
+	if code != exitOK || !strings.Contains(out, "loose runs outside the sandbox (sandbox = false)") || strings.Contains(out, "boxed runs outside") {
+		t.Errorf("code %d, output:\n%s", code, out)
+	}
 }

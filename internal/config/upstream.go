@@ -3,7 +3,10 @@ package config
 import (
 	"fmt"
 	"net/url"
+	"path/filepath"
 	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/wardhq/ward/internal/tool"
 	"github.com/wardhq/ward/internal/upstream"
@@ -19,6 +22,13 @@ type upstreamTOML struct {
 	// TrustAnnotations: the server's MCP annotations are the operator's
 	// word (upstream.Server.TrustAnnotations).
 	TrustAnnotations bool `toml:"trust_annotations"`
+	// Confinement of a command server (upstream.Confinement).
+	Sandbox   *bool    `toml:"sandbox"`
+	Network   bool     `toml:"network"`
+	Hosts     []string `toml:"hosts"`
+	Paths     []string `toml:"paths"`
+	Memory    any      `toml:"memory"` // bytes, or "512MiB"
+	Processes *int64   `toml:"processes"`
 	upstreamClassTOML
 	Tools map[string]upstreamClassTOML `toml:"tools"`
 }
@@ -82,6 +92,7 @@ func upstreamSections(f *File, raw *fileTOML, idx *positions) []Diagnostic {
 		s.Env, s.Headers = u.Env, u.Headers
 		s.Defaults = upstreamClass(at, u.upstreamClassTOML, bad)
 		s.TrustAnnotations = u.TrustAnnotations
+		s.Sandbox = confinement(at, u, len(s.Command) > 0, bad)
 		if len(u.SystemFields) > 0 {
 			bad(at+".system_fields", "system fields name places in one tool's output: set them under [upstream.tools.NAME]")
 		}
@@ -130,4 +141,75 @@ func upstreamClass(at string, c upstreamClassTOML, bad func(key, format string, 
 	}
 	o.SystemFields = c.SystemFields
 	return o
+}
+
+// confinement reads the sandbox keys of a command server.
+func confinement(at string, u upstreamTOML, command bool, bad func(key, format string, args ...any)) upstream.Confinement {
+	var c upstream.Confinement
+	c.Off = u.Sandbox != nil && !*u.Sandbox
+	c.Network, c.Paths = u.Network, u.Paths
+	if u.Sandbox != nil && !command {
+		bad(at+".sandbox", "sandbox applies to a command upstream only")
+	}
+	if len(u.Hosts) > 0 {
+		// The sandbox keeps the whole host network or none: a list of
+		// hosts it cannot enforce is refused rather than ignored.
+		bad(at+".hosts", "per-host filtering is not implemented: with network = true the server reaches every host; remove hosts (or the network)")
+	}
+	if u.Memory != nil {
+		n, err := parseBytes(u.Memory)
+		switch {
+		case err != nil:
+			bad(at+".memory", "%v (bytes, or a size such as \"512MiB\")", err)
+		case n < upstream.MinMemory || n > 1<<40:
+			bad(at+".memory", "%d bytes: want %d (32 MiB) to 1 TiB", n, upstream.MinMemory)
+		default:
+			c.Memory = n
+		}
+	}
+	if u.Processes != nil {
+		if *u.Processes < 1 || *u.Processes > upstream.MaxProcesses {
+			bad(at+".processes", "must be 1 to %d", upstream.MaxProcesses)
+		} else {
+			c.Processes = int(*u.Processes)
+		}
+	}
+	for _, p := range u.Paths {
+		if !filepath.IsAbs(p) || filepath.Clean(p) == "/" {
+			bad(at+".paths", "%q: want an absolute path other than /", p)
+		}
+	}
+	switch set := c.Network || len(c.Paths) > 0 || u.Memory != nil || u.Processes != nil; {
+	case set && !command:
+		bad(at, "network, paths, memory and processes confine a command upstream only")
+	case set && c.Off:
+		bad(at+".sandbox", "network, paths, memory and processes confine a sandboxed server: not with sandbox = false")
+	}
+	return c
+}
+
+// parseBytes reads a size: an integer of bytes, or a string of digits
+// and a unit (B, KiB, MiB, GiB, TiB).
+func parseBytes(v any) (int64, error) {
+	switch x := v.(type) {
+	case int64:
+		return x, nil
+	case string:
+		units := []struct {
+			s string
+			n int64
+		}{{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}, {"TiB", 1 << 40}, {"B", 1}}
+		for _, u := range units {
+			if num, ok := strings.CutSuffix(x, u.s); ok {
+				n, err := strconv.ParseInt(strings.TrimSpace(num), 10, 64)
+				if err != nil || n < 0 || n > (1<<62)/u.n {
+					return 0, fmt.Errorf("%q is not a size", x)
+				}
+				return n * u.n, nil
+			}
+		}
+		return 0, fmt.Errorf("%q has no unit (B, KiB, MiB, GiB, TiB)", x)
+	default:
+		return 0, fmt.Errorf("%v is not a size", v)
+	}
 }

@@ -136,3 +136,42 @@ system_fields = ["/messages/*/id", "/messages/*/sender"]
 		}
 	}
 }
+
+// TestUpstreamSandboxKeys: the confinement keys reach upstream.Server,
+// and a bad value is an error naming its key.
+func TestUpstreamSandboxKeys(t *testing.T) {
+	f, err := Parse("w.toml", []byte("[[upstream]]\nname = \"a\"\ncommand = [\"x\"]\nnetwork = true\npaths = [\"/opt/notes\"]\nmemory = \"512MiB\"\nprocesses = 16\n"+
+		"[[upstream]]\nname = \"b\"\ncommand = [\"y\"]\nsandbox = false\n"+
+		"[[upstream]]\nname = \"c\"\ncommand = [\"z\"]\nmemory = 67108864\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b, c := f.Upstream[0].Sandbox, f.Upstream[1].Sandbox, f.Upstream[2].Sandbox
+	if a.Off || !a.Network || len(a.Paths) != 1 || a.Memory != 512<<20 || a.Processes != 16 {
+		t.Errorf("a: %+v", a)
+	}
+	if !b.Off || c.Off || c.Memory != 64<<20 {
+		t.Errorf("b: %+v, c: %+v", b, c)
+	}
+	for _, tc := range []struct{ name, toml, want string }{
+		{"hosts", "network = true\nhosts = [\"api.example.com:443\"]\n", "upstream.0.hosts: per-host filtering is not implemented"},
+		{"memory unit", "memory = \"512MB\"\n", "upstream.0.memory"},
+		{"memory small", "memory = 1024\n", "upstream.0.memory"},
+		{"memory type", "memory = true\n", "upstream.0.memory"},
+		{"processes", "processes = 0\n", "upstream.0.processes"},
+		{"relative path", "paths = [\"notes\"]\n", "upstream.0.paths"},
+		{"root path", "paths = [\"/\"]\n", "upstream.0.paths"},
+		{"opted out", "sandbox = false\nnetwork = true\n", "upstream.0.sandbox"},
+		{"sandbox type", "sandbox = \"no\"\n", "upstream.0.sandbox"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Parse("w.toml", []byte("[[upstream]]\nname = \"a\"\ncommand = [\"x\"]\n"+tc.toml))
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("err = %v, want it to contain %q", err, tc.want)
+			}
+		})
+	}
+	if _, err := Parse("w.toml", []byte("[[upstream]]\nname = \"a\"\nurl = \"http://h/mcp\"\nnetwork = true\n")); err == nil || !strings.Contains(err.Error(), "command upstream only") {
+		t.Errorf("network on a url: %v", err)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"time"
 
@@ -68,6 +69,9 @@ func (s *Server) planUpstreams(ctx context.Context, next *config.File, added, re
 	var add []registry.Tool
 	if len(servers) > 0 {
 		cfg := upstream.Config{Servers: servers, State: s.Stack.Store, Actions: s.Stack.Store, Log: s.Log}
+		if s.Data != "" {
+			cfg.Dir = filepath.Join(s.Data, "upstream")
+		}
 		if s.Stack.Provider != nil {
 			cfg.ChainID = s.Stack.Provider.ChainID()
 		}

@@ -23,10 +23,13 @@ type ServerInfo struct {
 	Name string `json:"name"`
 	// Transport is "stdio" or "http"; Target the command's program name
 	// or the URL without user info, query or fragment.
-	Transport string       `json:"transport"`
-	Target    string       `json:"target"`
-	Tools     []ToolInfo   `json:"tools"`
-	Pending   []PendingDef `json:"pending"`
+	Transport string `json:"transport"`
+	Target    string `json:"target"`
+	// Sandbox is how a stdio server runs: "sandboxed", "sandboxed with
+	// network", or "off" (sandbox = false: unconfined); "" for http.
+	Sandbox string       `json:"sandbox,omitempty"`
+	Tools   []ToolInfo   `json:"tools"`
+	Pending []PendingDef `json:"pending"`
 }
 
 // ToolInfo is one pinned tool of an upstream server.
@@ -54,6 +57,7 @@ func List(ctx context.Context, st store.Pins, servers []Server, status []Status)
 	for _, srv := range servers {
 		info := ServerInfo{Name: srv.Name, Tools: []ToolInfo{}, Pending: []PendingDef{}}
 		info.Transport, info.Target = target(srv)
+		info.Sandbox = srv.Sandbox.String(len(srv.Command) > 0)
 		pins, err := st.PinnedTools(ctx, srv.Name)
 		if err != nil {
 			return nil, fmt.Errorf("upstream %s: %w", srv.Name, err)

@@ -5,10 +5,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/wardhq/ward/internal/sandbox"
 )
 
 // The test binary doubles as an upstream MCP server: run with
@@ -20,6 +24,15 @@ const (
 )
 
 func TestMain(m *testing.M) {
+	// The binary also serves the sandbox's children: a sandboxed
+	// upstream server starts there.
+	if code, ok := sandbox.Main(nil); ok {
+		os.Exit(code)
+	}
+	if os.Getenv(serverEnv) == "sleep" { // a child of the attack tool's fork
+		time.Sleep(100 * time.Second)
+		os.Exit(0)
+	}
 	if os.Getenv(serverEnv) == "stdio" {
 		srv := newTestServer(os.Getenv(variantEnv))
 		if err := srv.Run(context.Background(), &mcp.StdioTransport{}); err != nil {
@@ -28,14 +41,55 @@ func TestMain(m *testing.M) {
 		}
 		os.Exit(0)
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	if serverDir != "" {
+		os.RemoveAll(serverDir)
+	}
+	os.Exit(code)
+}
+
+// serverDir holds the test binary as a sandboxed server runs it: go
+// test's build directory is private to root (0700), which the sandbox's
+// user namespace cannot search, so the binary is linked (or copied) into
+// a directory anyone may read, as an installed server's would be.
+var (
+	serverDir  string
+	serverOnce sync.Once
+	serverExe  string
+	serverErr  error
+)
+
+func serverBinary() (string, error) {
+	serverOnce.Do(func() {
+		exe, err := os.Executable()
+		if err != nil {
+			serverErr = err
+			return
+		}
+		if serverDir, serverErr = os.MkdirTemp("", "ward-upstream-bin-"); serverErr != nil {
+			return
+		}
+		if serverErr = os.Chmod(serverDir, 0o755); serverErr != nil {
+			return
+		}
+		serverExe = filepath.Join(serverDir, "notes-server")
+		if os.Link(exe, serverExe) == nil {
+			return
+		}
+		b, err := os.ReadFile(exe)
+		if err == nil {
+			err = os.WriteFile(serverExe, b, 0o755)
+		}
+		serverErr = err
+	})
+	return serverExe, serverErr
 }
 
 // stdioServer is the configuration of the test binary as a stdio
 // upstream called name.
 func stdioServer(t testing.TB, name, variant string) Server {
 	t.Helper()
-	exe, err := os.Executable()
+	exe, err := serverBinary()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,6 +157,9 @@ func newTestServer(variant string) *mcp.Server {
 			}
 	}
 	srv.AddTool(getNote(getDesc))
+	if variant == "attack" {
+		addAttack(srv)
+	}
 	srv.AddTool(&mcp.Tool{Name: "setNote", Description: "Store a note under a key.", InputSchema: json.RawMessage(`{"type":"object",
 "additionalProperties":false,"required":["key","value"],"properties":{"key":{"type":"string","minLength":1,"maxLength":64},
 "value":{"type":"string","maxLength":1000}}}`)},

@@ -23,7 +23,7 @@ const maxTools = 1000
 // roots, sampling or elicitation): an upstream cannot call back into ward.
 func (s *Set) connect(ctx context.Context, cfg Server) (*server, []*mcp.Tool, error) {
 	srv := &server{cfg: cfg, tools: map[string]*imported{}, stderr: &tail{}}
-	t, err := transport(cfg, srv.stderr)
+	t, err := s.transport(cfg, srv.stderr)
 	if err != nil {
 		return nil, nil, fmt.Errorf("upstream %s: %w", cfg.Name, err)
 	}
@@ -62,13 +62,33 @@ func list(ctx context.Context, cs *mcp.ClientSession) ([]*mcp.Tool, error) {
 }
 
 // transport returns the MCP transport of cfg: a command over stdio (its
-// standard error kept in stderr for diagnostics) or streamable HTTP.
-func transport(cfg Server, stderr *tail) (mcp.Transport, error) {
+// standard error kept in stderr for diagnostics), in the sandbox unless
+// the operator opted it out, or streamable HTTP.
+func (s *Set) transport(cfg Server, stderr *tail) (mcp.Transport, error) {
 	if len(cfg.Command) > 0 {
 		env, err := childEnv(cfg.Env)
 		if err != nil {
 			return nil, err
 		}
+		if !cfg.Sandbox.Off {
+			dir, temp, err := privateDir(s.cfg.Dir, cfg.Name)
+			if err != nil {
+				return nil, fmt.Errorf("private directory: %w", err)
+			}
+			spec, err := sandboxSpec(cfg, env, dir)
+			if err != nil {
+				if temp {
+					os.RemoveAll(dir)
+				}
+				return nil, err
+			}
+			t := &sandboxTransport{name: cfg.Name, spec: spec, stderr: stderr, log: s.log}
+			if temp {
+				t.temp = dir
+			}
+			return t, nil
+		}
+		s.log.Warn("upstream server runs outside the sandbox (sandbox = false): it has the operator's privileges, files and network", "server", cfg.Name)
 		cmd := exec.Command(cfg.Command[0], cfg.Command[1:]...)
 		cmd.Env = env
 		cmd.Stderr = stderr

@@ -75,7 +75,8 @@ type Server struct {
 	URL     string
 	// Env is added to the command's environment, which otherwise holds
 	// only HOME, LOGNAME, PATH, SHELL, TERM, USER, LANG and TMPDIR from
-	// ward's. Headers are sent with every HTTP request. In both, ${VAR}
+	// ward's (a sandboxed server's HOME and TMPDIR are its private
+	// directory). Headers are sent with every HTTP request. In both, ${VAR}
 	// is replaced by ward's environment variable VAR when connecting (so
 	// secrets need not be written in ward.toml); an unset VAR is an
 	// error.
@@ -90,6 +91,9 @@ type Server struct {
 	// false its output trusted and its calls not sending data out.
 	// Without it annotations only make ward stricter (see Classify).
 	TrustAnnotations bool
+	// Sandbox is how a command server is confined (zero: in the
+	// sandbox, strictest).
+	Sandbox Confinement
 }
 
 // Override is an operator's classification of upstream tools. Zero fields
@@ -126,6 +130,9 @@ func (s *Server) Validate() error {
 		return fmt.Errorf("upstream %s: headers apply to a url only", s.Name)
 	case len(s.Env) > 0 && len(s.Command) == 0:
 		return fmt.Errorf("upstream %s: env applies to a command only", s.Name)
+	}
+	if err := s.Sandbox.validate(len(s.Command) > 0); err != nil {
+		return fmt.Errorf("upstream %s: %w", s.Name, err)
 	}
 	if err := s.Defaults.validate(); err != nil {
 		return fmt.Errorf("upstream %s: %w", s.Name, err)
@@ -190,6 +197,11 @@ type Config struct {
 	// ConnectTimeout bounds connecting to one server and listing its
 	// tools (default 10 s).
 	ConnectTimeout time.Duration
+	// Dir is where each sandboxed command server gets its private,
+	// writable directory (Dir/NAME: its HOME, TMPDIR and working
+	// directory); "": a temporary directory per start, removed when the
+	// server ends. The daemon sets DATA/upstream.
+	Dir string
 	// Now is the clock (default time.Now).
 	Now func() time.Time
 	// ApprovalPoll is how often the set reads the pins of its disabled

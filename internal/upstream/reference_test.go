@@ -37,22 +37,45 @@ func referenceServers(t *testing.T) []Server {
 	if err != nil {
 		missing("node is not installed")
 	}
-	dir, err := filepath.Abs(filepath.Join(nodeModules, "@modelcontextprotocol"))
+	src, err := filepath.Abs(nodeModules)
 	if err != nil {
 		t.Fatal(err)
 	}
-	main := func(pkg string) string {
-		p := filepath.Join(dir, pkg, "dist", "index.js")
-		if _, err := os.Stat(p); err != nil {
+	for _, pkg := range []string{"server-everything", "server-filesystem", "server-memory"} {
+		if _, err := os.Stat(filepath.Join(src, "@modelcontextprotocol", pkg, "dist", "index.js")); err != nil {
 			missing("@modelcontextprotocol/" + pkg + " is not installed")
 		}
-		return p
 	}
-	tmp := t.TempDir()
+	// The servers run sandboxed, as they would for an operator, as a uid
+	// that owns nothing: everything they read must be reachable by
+	// anyone. A clone may sit below a directory only root can search
+	// (t.TempDir's parent, mktemp -d), so the test links node_modules
+	// (hard links, no copy) into a world-searchable directory and grants
+	// it, read-only, the way docs/sandbox.md says.
+	shared, err := os.MkdirTemp("", "ward-reference-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(shared) })
+	if err := os.Chmod(shared, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	modules := filepath.Join(shared, "node_modules")
+	if out, err := exec.Command("cp", "-al", src, modules).CombinedOutput(); err != nil {
+		t.Fatalf("link node_modules: %v: %s", err, out)
+	}
+	tmp := filepath.Join(shared, "files")
+	if err := os.Mkdir(tmp, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	main := func(pkg string) string {
+		return filepath.Join(modules, "@modelcontextprotocol", pkg, "dist", "index.js")
+	}
+	box := Confinement{Paths: []string{modules, tmp}}
 	return []Server{
-		{Name: "everything", Command: []string{node, main("server-everything"), "stdio"}},
-		{Name: "filesystem", Command: []string{node, main("server-filesystem"), tmp}},
-		{Name: "memory", Command: []string{node, main("server-memory")}, Env: map[string]string{"MEMORY_FILE_PATH": filepath.Join(tmp, "memory.jsonl")}},
+		{Name: "everything", Command: []string{node, main("server-everything"), "stdio"}, Sandbox: box},
+		{Name: "filesystem", Command: []string{node, main("server-filesystem"), tmp}, Sandbox: box},
+		{Name: "memory", Command: []string{node, main("server-memory")}, Env: map[string]string{"MEMORY_FILE_PATH": filepath.Join(tmp, "memory.jsonl")}, Sandbox: box},
 	}
 }
 

@@ -46,6 +46,13 @@ module = "wasm-tool.wasm"
 sha256 = %q
 tier = "write_request"
 params_schema = '{"type":"object","properties":{"read":{"type":"array"},"write":{"type":"object"}},"additionalProperties":false}'
+
+# This test is about the path through the gate; the budgets are tested in
+# internal/wasm. Under -race a Go guest's runtime start alone can pass the
+# default 100 ms of CPU.
+[wasm_tool.limits]
+cpu = "3s"
+wall_clock = "10s"
 `, wasm.Sum(b))
 	cfgPath := filepath.Join(dir, "ward.toml")
 	if err := os.WriteFile(cfgPath, []byte(toml), 0o600); err != nil {

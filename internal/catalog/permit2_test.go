@@ -139,9 +139,7 @@ func TestPermit2(t *testing.T) {
 	})
 
 	t.Run("the allowance expires", func(t *testing.T) {
-		if err := chain.AdjustTime(f.b, 2*time.Hour); err != nil {
-			t.Fatal(err)
-		}
+		f.adjustTime(t, 2*time.Hour)
 		// A transaction through ward's provider, so that it sees the
 		// block two hours on rather than its cached latest header.
 		f.send(t, f.deployer, mustTx(t, erc20, f.usdc, "transfer", f.deployer.Address(), big.NewInt(1)))

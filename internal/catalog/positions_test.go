@@ -7,6 +7,7 @@ import (
 	"math/big"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -42,6 +43,7 @@ const (
 type npmFixture struct {
 	*baseFixture
 	b        *simulated.Backend
+	sealing  *sync.Mutex // held by whoever seals a block: the miner or adjustTime
 	r        *deploy.Result
 	wallet   *chain.Wallet // the agent's
 	deployer *chain.Wallet
@@ -69,7 +71,8 @@ func newNPMFixture(t *testing.T) *npmFixture {
 	}, simulated.WithBlockGasLimit(60_000_000))
 	t.Cleanup(func() { b.Close() })
 	rc := simRPC(t, b)
-	mine(t, b, rc)
+	sealing := new(sync.Mutex)
+	mine(t, b, rc, sealing)
 	p, err := chain.NewProvider(ctx, rc, chain.ProviderConfig{ChainID: 1337, PollMin: 200 * time.Microsecond, PollMax: 5 * time.Millisecond, Attempts: 1})
 	if err != nil {
 		t.Fatal(err)
@@ -104,7 +107,7 @@ func newNPMFixture(t *testing.T) *npmFixture {
 	weth, _ := r.Token("WETH")
 	usdc, _ := r.Token("USDC")
 	npm, _ := r.Contract(addrbook.UniswapV3PositionManager)
-	f := &npmFixture{baseFixture: &baseFixture{env: env, reg: reg}, b: b, r: r, wallet: wallet, deployer: deployer, npm: npm, weth: weth.Address, usdc: usdc.Address}
+	f := &npmFixture{baseFixture: &baseFixture{env: env, reg: reg}, b: b, sealing: sealing, r: r, wallet: wallet, deployer: deployer, npm: npm, weth: weth.Address, usdc: usdc.Address}
 	// The agent's wallet gets its tokens from the deployer.
 	erc20 := chain.ERC20ABI()
 	f.send(t, deployer,
@@ -134,7 +137,7 @@ func simRPC(t *testing.T, b *simulated.Backend) *rpc.Client {
 // mine mines a block whenever a transaction enters the pool, as a dev node
 // does, until the test ends; the goroutine is stopped and waited for by
 // the test's cleanup.
-func mine(t *testing.T, b *simulated.Backend, rc *rpc.Client) {
+func mine(t *testing.T, b *simulated.Backend, rc *rpc.Client, sealing *sync.Mutex) {
 	t.Helper()
 	ctx, stop := context.WithCancel(context.WithoutCancel(t.Context()))
 	hashes := make(chan common.Hash, 1024)
@@ -157,11 +160,35 @@ func mine(t *testing.T, b *simulated.Backend, rc *rpc.Client) {
 				for len(hashes) > 0 {
 					<-hashes
 				}
+				sealing.Lock()
 				b.Commit()
+				sealing.Unlock()
 			}
 		}
 	}()
 	t.Cleanup(func() { stop(); <-done })
+}
+
+// adjustTime seals an empty block dt after the head. The simulated
+// beacon does not serialise its own sealing, so each attempt holds the
+// lock the miner seals under, and releases it between attempts so that
+// the miner can seal a transaction still pending.
+func (f *npmFixture) adjustTime(t *testing.T, dt time.Duration) {
+	t.Helper()
+	if err := chain.AdjustTime(lockedTime{f.b, f.sealing}, dt); err != nil {
+		t.Fatal(err)
+	}
+}
+
+type lockedTime struct {
+	b  *simulated.Backend
+	mu *sync.Mutex
+}
+
+func (l lockedTime) AdjustTime(dt time.Duration) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.AdjustTime(dt)
 }
 
 func mustTx(t *testing.T, a *chain.ABI, to common.Address, method string, args ...any) tool.Tx {

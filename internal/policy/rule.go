@@ -47,6 +47,13 @@ type Rule struct {
 	// balance); calls they apply to are admitted under the tracker's
 	// admission lock so that concurrent calls cannot all pass one limit.
 	Stateful bool
+	// ToolOnly marks rules whose opinion depends on the tool alone (its
+	// name, category, risk and tier: nothing of the call, the turn, the
+	// session, the state or the clock). The snapshot evaluates such a
+	// rule once per tool when it builds the tool's rule set: one that has
+	// no opinion of the tool is left out of it like a rule its selector
+	// excludes, and one that has an opinion costs nothing to evaluate.
+	ToolOnly bool
 	Eval     func(*Request) (Result, error)
 }
 

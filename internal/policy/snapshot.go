@@ -151,10 +151,24 @@ func (s *Snapshot) Resolve(ref tool.Ref) tool.Ref {
 func (s *Snapshot) compileSet(ref tool.Ref) *ruleSet {
 	set := &ruleSet{}
 	for _, c := range s.rules {
-		if c.Applies.Matches(ref) {
-			set.rules = append(set.rules, c)
-			set.stateful = set.stateful || c.Stateful
+		if !c.Applies.Matches(ref) {
+			continue
 		}
+		if c.ToolOnly {
+			// Decided here, once for the tool. A rule that fails keeps
+			// failing when the call comes, so it stays as it is.
+			res, err := evalRule(c, &Request{Tool: ref, Args: tool.EmptyArgs()})
+			if err == nil && !res.Opinion {
+				continue
+			}
+			if err == nil && res.Action <= Allow && res.Code.Valid() {
+				folded := *c
+				folded.Eval = func(*Request) (Result, error) { return res, nil }
+				c = &folded
+			}
+		}
+		set.rules = append(set.rules, c)
+		set.stateful = set.stateful || c.Stateful
 	}
 	return set
 }

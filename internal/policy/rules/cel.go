@@ -161,17 +161,11 @@ func (a activation) ResolveName(name string) (any, bool) {
 	r := a.r
 	switch name {
 	case "tool":
-		return map[string]string{
-			"name": r.Tool.Name, "category": string(r.Tool.Category),
-			"risk": r.Tool.Risk.Effective().String(), "tier": r.Tool.Tier.Effective().String(),
-		}, true
+		return fields[toolSet]{r}, true
 	case "args":
 		return r.Args.Map(), true
 	case "turn":
-		return map[string]string{
-			"id": r.Turn.ID, "session_id": r.Turn.SessionID,
-			"input_source": r.Turn.Source.String(), "authority": policy.AuthorityOf(r.Turn.Source).String(),
-		}, true
+		return fields[turnSet]{r}, true
 	case "workdir":
 		return r.Workdir, true
 	case "now":
@@ -179,20 +173,9 @@ func (a activation) ResolveName(name string) (any, bool) {
 	case "state":
 		return celState{r}, true
 	case "session":
-		mode := "agent"
-		if r.Trust.Isolated {
-			mode = "isolated"
-		}
-		sends := "false"
-		if r.Trust.Sends {
-			sends = "true"
-		}
-		return map[string]string{"id": r.Turn.SessionID, "taint": r.Trust.TaintLevel(), "mode": mode, "sends": sends}, true
+		return fields[sessionSet]{r}, true
 	case "provenance":
-		if r.Trust.Provenance == nil {
-			return map[string]string{}, true
-		}
-		return r.Trust.Provenance, true
+		return provenanceVal{r.Trust.Provenance}, true
 	}
 	return nil, false
 }
@@ -260,7 +243,15 @@ func (b *builder) userRules() {
 		if n := len(b.errs); b.typeCheck(path+".when", u, ast) || len(b.errs) > n {
 			continue
 		}
-		prg, err := env.Program(ast, cel.CostLimit(limit), cel.EvalOptions(cel.OptOptimize))
+		// A rule whose worst case the checker can bound within the limit
+		// runs without CEL's runtime cost tracker (two allocations per
+		// evaluation); one whose cost grows with its arguments' sizes
+		// keeps the tracker and its limit.
+		popts := []cel.ProgramOption{cel.EvalOptions(cel.OptOptimize)}
+		if est, err := env.EstimateCost(ast, noSizes{}); err != nil || est.Max > limit {
+			popts = append(popts, cel.CostLimit(limit))
+		}
+		prg, err := env.Program(ast, popts...)
 		if err != nil {
 			fail(".when", "%v", err)
 			continue
@@ -276,6 +267,7 @@ func (b *builder) userRules() {
 		b.rules = append(b.rules, policy.Rule{
 			ID: u.ID, Priority: u.Priority, Applies: u.AppliesTo,
 			Stateful: celUsesState(ast),
+			ToolOnly: celReadsOnlyTool(ast),
 			Eval: func(r *policy.Request) (policy.Result, error) {
 				out, _, err := prg.Eval(activation{r})
 				if err != nil {
@@ -302,4 +294,15 @@ func celUsesState(ast *cel.Ast) bool {
 		}
 	}
 	return false
+}
+
+// celReadsOnlyTool reports whether the only variable the expression reads
+// is tool (or none at all): its value is then a function of the tool.
+func celReadsOnlyTool(ast *cel.Ast) bool {
+	for _, ref := range ast.NativeRep().ReferenceMap() {
+		if len(ref.OverloadIDs) == 0 && ref.Value == nil && ref.Name != "tool" {
+			return false
+		}
+	}
+	return true
 }

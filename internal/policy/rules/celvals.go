@@ -9,6 +9,7 @@ import (
 	"cel.dev/cel-go/common/types/traits"
 
 	"github.com/wardhq/ward/internal/policy"
+	"github.com/wardhq/ward/internal/tool"
 )
 
 // The map(string, string) variables of a rule (tool, turn, session,
@@ -116,14 +117,39 @@ func (f fields[F]) FindStringKey(key string) (any, bool) {
 	if !ok {
 		return nil, false
 	}
-	return types.String(v), true
+	return boxed(v), true
 }
 
 func (f fields[F]) Find(key ref.Val) (ref.Val, bool) {
 	if v, ok := f.lookup(key); ok {
-		return types.String(v), true
+		return boxed(v), true
 	}
 	return nil, false
+}
+
+// interned holds the CEL values of the fields' enumerated values (risk,
+// tier, input source, authority, taint, mode, sends), so that reading one
+// allocates nothing; the others (names and ids) are boxed as read.
+var interned = func() map[string]ref.Val {
+	m := map[string]ref.Val{}
+	add := func(s string) { m[s] = types.String(s) }
+	for i := range 32 {
+		add(tool.Risk(i).Effective().String())
+		add(tool.Tier(i).Effective().String())
+		add(policy.InputSource(i).String())
+		add(policy.AuthorityOf(policy.InputSource(i)).String())
+	}
+	for _, s := range []string{policy.TaintClean, policy.TaintTainted, policy.TaintReview, "agent", "isolated", "true", "false"} {
+		add(s)
+	}
+	return m
+}()
+
+func boxed(s string) ref.Val {
+	if v, ok := interned[s]; ok {
+		return v
+	}
+	return types.String(s)
 }
 
 func (f fields[F]) Get(key ref.Val) ref.Val {

@@ -307,6 +307,11 @@ func ParseArgs(raw []byte) (*Args, error) {
 	p := parserPool.Get().(*parser)
 	defer p.release()
 	p.s, p.top = a.text, a
+	if cap(p.out) < len(raw) {
+		// The canonical form is at most about the input's size: one
+		// allocation instead of a series of doublings.
+		p.out = make([]byte, 0, len(raw))
+	}
 	p.skipSpace()
 	if p.i == len(p.s) {
 		return emptyArgs, nil
@@ -326,8 +331,24 @@ func ParseArgs(raw []byte) (*Args, error) {
 	default:
 		return nil, fmt.Errorf("%w: arguments must be a JSON object, not %s", ErrArgs, kind)
 	}
-	a.hash = sha256.Sum256(p.out)
 	return a, nil
+}
+
+// hashMembers returns the SHA-256 of the canonical object made of the
+// members ms (in key order), whose "key":value bytes are in out.
+func (p *parser) hashMembers(ms []member) [32]byte {
+	h := sha256.New()
+	h.Write([]byte{'{'})
+	for i, m := range ms {
+		if i > 0 {
+			h.Write([]byte{','})
+		}
+		h.Write(p.out[m.start:m.end])
+	}
+	h.Write([]byte{'}'})
+	var sum [32]byte
+	h.Sum(sum[:0])
+	return sum
 }
 
 // Get returns the top-level argument with the given key.
@@ -482,8 +503,7 @@ func (p *parser) value(depth int) (Kind, error) {
 		}
 		return Array, p.array(depth + 1)
 	case c == '"':
-		_, _, err := p.str(true)
-		return String, err
+		return String, p.strCanon()
 	case c == '-' || (c >= '0' && c <= '9'):
 		return Number, p.number()
 	case strings.HasPrefix(p.s[p.i:], "true"):
@@ -512,6 +532,9 @@ func (p *parser) object(depth int) error {
 	if p.i < len(p.s) && p.s[p.i] == '}' {
 		p.i++
 		p.out = append(p.out, '}')
+		if depth == 1 && p.top != nil {
+			p.top.hash = p.hashMembers(nil)
+		}
 		return nil
 	}
 	for n := 0; ; n++ {
@@ -587,6 +610,9 @@ func (p *parser) object(depth int) error {
 				return fmt.Errorf("%w: duplicate key %q", ErrArgs, truncate(p.keyOf(&ms[i])))
 			}
 		}
+	}
+	top := depth == 1 && p.top != nil
+	if !sorted && !top {
 		// Rewrite the members, which sit in out in input order, in key
 		// order.
 		p.tmp = append(p.tmp[:0], p.out[open+1:]...)
@@ -600,7 +626,10 @@ func (p *parser) object(depth int) error {
 		}
 	}
 	p.out = append(p.out, '}')
-	if depth == 1 && p.top != nil {
+	if top {
+		// The arguments' hash is taken over the members in key order
+		// where they sit, rather than over a rewritten copy.
+		p.top.hash = p.hashMembers(ms)
 		a := p.top
 		a.n = len(ms)
 		if len(ms) > len(a.small) {
@@ -687,6 +716,88 @@ func (p *parser) str(emit bool) (string, bool, error) {
 		p.i++
 	}
 	return "", false, p.errorf("unterminated string")
+}
+
+// strCanon parses a JSON string value at its opening quote and appends
+// its canonical form (what appendCanonString makes of its decoded value)
+// straight from the input: no decoded copy is built, so a long value with
+// escapes costs its canonical bytes and nothing more.
+func (p *parser) strCanon() error {
+	p.i++ // "
+	start := p.i
+	p.out = append(p.out, '"')
+	run := p.i    // where the pending run of literal bytes starts
+	var high byte // OR of the run's bytes: ASCII runs need no UTF-8 check
+	flush := func() error {
+		if high >= utf8.RuneSelf && !utf8.ValidString(p.s[run:p.i]) {
+			return fmt.Errorf("%w: string at offset %d is not valid UTF-8", ErrArgs, start)
+		}
+		p.out = append(p.out, p.s[run:p.i]...)
+		return nil
+	}
+	for p.i < len(p.s) {
+		c := p.s[p.i]
+		switch {
+		case c == '"':
+			if err := flush(); err != nil {
+				return err
+			}
+			p.i++
+			p.out = append(p.out, '"')
+			return nil
+		case c < 0x20:
+			return p.errorf("control character in string")
+		case c != '\\':
+			high |= c
+			p.i++
+			continue
+		}
+		if err := flush(); err != nil {
+			return err
+		}
+		p.i++
+		if p.i >= len(p.s) {
+			break
+		}
+		e := p.s[p.i]
+		p.i++
+		switch e {
+		case '"', '\\':
+			p.out = append(p.out, '\\', e)
+		case '/':
+			p.out = append(p.out, '/')
+		case 'b', 'f', 'n', 'r', 't':
+			p.out = append(p.out, '\\', e)
+		case 'u':
+			r, err := p.hex4()
+			if err != nil {
+				return err
+			}
+			if utf16.IsSurrogate(r) {
+				if r >= 0xDC00 || !strings.HasPrefix(p.s[p.i:], `\u`) {
+					return p.errorf("lone surrogate in string")
+				}
+				p.i += 2
+				r2, err := p.hex4()
+				if err != nil {
+					return err
+				}
+				r = utf16.DecodeRune(r, r2)
+				if r == utf8.RuneError {
+					return p.errorf("invalid surrogate pair in string")
+				}
+			}
+			if r < utf8.RuneSelf {
+				p.out = appendCanonByte(p.out, byte(r))
+			} else {
+				p.out = utf8.AppendRune(p.out, r)
+			}
+		default:
+			return p.errorf("invalid escape \\%c", e)
+		}
+		run, high = p.i, 0
+	}
+	return p.errorf("unterminated string")
 }
 
 func (p *parser) strSlow(start int) (string, error) {
@@ -1055,26 +1166,35 @@ func appendCanonString(b []byte, s string) []byte {
 			continue
 		}
 		b = append(b, s[start:i]...)
-		switch c {
-		case '"', '\\':
-			b = append(b, '\\', c)
-		case '\b':
-			b = append(b, '\\', 'b')
-		case '\f':
-			b = append(b, '\\', 'f')
-		case '\n':
-			b = append(b, '\\', 'n')
-		case '\r':
-			b = append(b, '\\', 'r')
-		case '\t':
-			b = append(b, '\\', 't')
-		default:
-			b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
-		}
+		b = appendCanonByte(b, c)
 		start = i + 1
 	}
 	b = append(b, s[start:]...)
 	return append(b, '"')
+}
+
+// appendCanonByte appends the canonical form of one ASCII byte inside a
+// string: escaped if it is a quote, a backslash or a control character,
+// itself otherwise.
+func appendCanonByte(b []byte, c byte) []byte {
+	switch c {
+	case '"', '\\':
+		return append(b, '\\', c)
+	case '\b':
+		return append(b, '\\', 'b')
+	case '\f':
+		return append(b, '\\', 'f')
+	case '\n':
+		return append(b, '\\', 'n')
+	case '\r':
+		return append(b, '\\', 'r')
+	case '\t':
+		return append(b, '\\', 't')
+	}
+	if c < 0x20 {
+		return append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
+	}
+	return append(b, c)
 }
 
 func truncate(s string) string {

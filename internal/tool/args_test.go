@@ -2,6 +2,7 @@ package tool
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"strconv"
@@ -205,6 +206,9 @@ func FuzzParseArgs(f *testing.F) {
 		if !json.Valid(c) {
 			t.Fatalf("canonical form %q of %q is not valid JSON", c, data)
 		}
+		if a.Len() > 0 && a.Hash() != sha256.Sum256(c) {
+			t.Fatalf("hash of %q is not the hash of its canonical form %q", data, c)
+		}
 		b, err := ParseArgs(c)
 		if err != nil {
 			t.Fatalf("canonical form %q does not parse: %v", c, err)
@@ -226,4 +230,26 @@ func BenchmarkParseArgs(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// FuzzStrCanon checks that a string value's canonical form, made straight
+// from the input, is what canonicalising its decoded value makes, and that
+// both refuse the same literals.
+func FuzzStrCanon(f *testing.F) {
+	for _, s := range []string{``, `a`, `\n`, `\u0000\u001f`, `\ud83d\ude00`, `\ud83d`, `\ude00`, `\/\"\\`, "\xff", "é\\u00e9", `\x`, "\t", `\u00`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, body string) {
+		lit := `"` + body + `"`
+		fast := parser{s: lit}
+		ferr := fast.strCanon()
+		ref := parser{s: lit}
+		_, _, rerr := ref.str(true)
+		if (ferr != nil) != (rerr != nil) {
+			t.Fatalf("%q: strCanon error %v, reference error %v", lit, ferr, rerr)
+		}
+		if ferr == nil && (!bytes.Equal(fast.out, ref.out) || fast.i != ref.i) {
+			t.Fatalf("%q: strCanon %q (to %d), reference %q (to %d)", lit, fast.out, fast.i, ref.out, ref.i)
+		}
+	})
 }

@@ -60,3 +60,28 @@ func BenchmarkCELRules(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkArgSize measures decode + evaluation of a write_file call whose
+// content is B bytes of text: the cost should grow linearly with B.
+func BenchmarkArgSize(b *testing.B) {
+	snap, root, tr := benchSnapshot(b)
+	for _, size := range []int{1 << 10, 10 << 10, 100 << 10} {
+		b.Run(fmt.Sprintf("bytes=%d", size), func(b *testing.B) {
+			content := make([]byte, size)
+			for i := range content {
+				content[i] = "abcdefghij klmnopqrstuvwxyz\n"[i%28]
+			}
+			raw := []byte(fmt.Sprintf(`{"path":"notes/plan.md","content":%q}`, content))
+			turn := policy.Turn{ID: "t1", SessionID: "s1", Source: policy.Agent}
+			b.SetBytes(int64(len(raw)))
+			b.ReportAllocs()
+			for b.Loop() {
+				args, err := tool.ParseArgs(raw)
+				if err != nil {
+					b.Fatal(err)
+				}
+				snap.Evaluate(&policy.Request{Tool: tool.Ref{Name: "write_file"}, Args: args, Turn: turn, Workdir: root, State: tr})
+			}
+		})
+	}
+}

@@ -1,6 +1,9 @@
 package shell
 
-import "testing"
+import (
+	"fmt"
+	"testing"
+)
 
 func BenchmarkAnalyzeBenign(b *testing.B) {
 	env := testEnv()
@@ -98,6 +101,34 @@ func BenchmarkAnalyzeTypical(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				if f, err := Analyze(cmd, env); err != nil || len(f) == 0 {
+					b.Fatal(f, err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkAnalyzeSize measures analysis of a benign script of about n
+// bytes (typical commands joined by ';' and newlines): the cost per byte
+// should not grow with the size.
+func BenchmarkAnalyzeSize(b *testing.B) {
+	env := testEnv()
+	for _, n := range []int{1 << 10, 8 << 10, 60 << 10} { // commands are limited to 64 KiB
+		var sb []byte
+		for i := 0; len(sb) < n; i++ {
+			sb = append(sb, typicalBenign[i%len(typicalBenign)]...)
+			if i%3 == 2 {
+				sb = append(sb, '\n')
+			} else {
+				sb = append(sb, "; "...)
+			}
+		}
+		cmd := string(sb)
+		b.Run(fmt.Sprintf("bytes=%d", n), func(b *testing.B) {
+			b.SetBytes(int64(len(cmd)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if f, err := Analyze(cmd, env); err != nil || len(f) != 0 {
 					b.Fatal(f, err)
 				}
 			}

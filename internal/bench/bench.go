@@ -13,6 +13,7 @@ package bench
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -20,6 +21,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -52,6 +54,25 @@ type Config struct {
 	// the workers are spread over them (0: 1).
 	Instances int
 	Seed      uint64
+	// ArgBytes, if positive, makes the content of every write_file call
+	// of the mix that many bytes of text (the other calls keep their
+	// short arguments).
+	ArgBytes int
+	// Callers are the caller counts the audited phase runs at, one run
+	// each, in order (empty: Workers alone).
+	Callers []int
+}
+
+// AuditedRun is the audited phase at one caller count. The JSON names are
+// a contract.
+type AuditedRun struct {
+	Callers      int     `json:"callers"`
+	PerSec       float64 `json:"per_sec"`
+	P50Ns        int64   `json:"p50_ns"`
+	P99Ns        int64   `json:"p99_ns"`
+	MaxNs        int64   `json:"max_ns"`
+	Ops          int64   `json:"ops"`
+	RowsVerified int64   `json:"rows_verified"`
 }
 
 // Result is what a run measured. The JSON names are a contract.
@@ -59,9 +80,11 @@ type Result struct {
 	EvalPerSec     float64 `json:"eval_per_sec"`
 	EvalP50Ns      int64   `json:"eval_p50_ns"`
 	EvalP99Ns      int64   `json:"eval_p99_ns"`
+	EvalMaxNs      int64   `json:"eval_max_ns"`
 	AuditedPerSec  float64 `json:"audited_per_sec"`
 	AuditedP50Ns   int64   `json:"audited_p50_ns"`
 	AuditedP99Ns   int64   `json:"audited_p99_ns"`
+	AuditedMaxNs   int64   `json:"audited_max_ns"`
 	EvalOps        int64   `json:"eval_ops"`
 	AuditedOps     int64   `json:"audited_ops"`
 	AuditedRows    int64   `json:"audited_rows_verified"`
@@ -69,6 +92,10 @@ type Result struct {
 	Workers        int     `json:"workers"`
 	Instances      int     `json:"instances"`
 	GOMAXPROCS     int     `json:"gomaxprocs"`
+	ArgBytes       int     `json:"arg_bytes,omitempty"`
+	// Audited holds one run per caller count; the audited_* fields above
+	// (and workers) are the last of them.
+	Audited []AuditedRun `json:"audited"`
 }
 
 // Workload is the generated mix.
@@ -160,14 +187,59 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	if err != nil {
 		return nil, fmt.Errorf("bench: workload: %w", err)
 	}
-	res := &Result{Workers: cfg.Workers, GOMAXPROCS: runtime.GOMAXPROCS(0)}
+	w.padWrites(cfg.ArgBytes)
+	res := &Result{GOMAXPROCS: runtime.GOMAXPROCS(0), ArgBytes: cfg.ArgBytes}
 	if err := evalPhase(cfg, w, res); err != nil {
 		return nil, err
 	}
-	if err := auditedPhase(ctx, cfg, w, res); err != nil {
-		return nil, err
+	callers := cfg.Callers
+	if len(callers) == 0 {
+		callers = []int{cfg.Workers}
+	}
+	for _, c := range callers {
+		if c <= 0 {
+			return nil, fmt.Errorf("bench: %d callers: want a positive count", c)
+		}
+		run, err := auditedPhase(ctx, cfg, c, w, res)
+		if err != nil {
+			return nil, err
+		}
+		res.Audited = append(res.Audited, run)
+		res.Workers, res.AuditedOps, res.AuditedRows = run.Callers, run.Ops, run.RowsVerified
+		res.AuditedPerSec, res.AuditedP50Ns, res.AuditedP99Ns, res.AuditedMaxNs = run.PerSec, run.P50Ns, run.P99Ns, run.MaxNs
 	}
 	return res, nil
+}
+
+// padWrites makes the content of every write_file call n bytes of text
+// with a newline every 80 bytes (escaped in the JSON, as a real file's
+// would be).
+func (w *Workload) padWrites(n int) {
+	if n <= 0 {
+		return
+	}
+	line := []byte(strings.Repeat("lorem ipsum dolor sit amet, consectetur adipiscing elit ", 2)[:79] + `\n`)
+	content := make([]byte, 0, n+len(line))
+	for len(content) < n {
+		content = append(content, line...)
+	}
+	content = content[:n]
+	if content[n-1] == '\\' { // never split an escape
+		content[n-1] = ' '
+	}
+	for i := range w.Calls {
+		c := &w.Calls[i]
+		if c.Tool.Name != "write_file" {
+			continue
+		}
+		var a struct {
+			Path string `json:"path"`
+		}
+		if json.Unmarshal(c.Args, &a) != nil {
+			continue
+		}
+		c.Args = fmt.Appendf(nil, `{"path":%q,"content":"%s"}`, a.Path, content)
+	}
 }
 
 // evalPhase decodes and evaluates calls on one goroutine with GOMAXPROCS
@@ -221,14 +293,15 @@ func evalPhase(cfg Config, w *Workload, res *Result) error {
 		}
 	}
 	res.EvalOps = int64(i)
-	res.EvalP50Ns, res.EvalP99Ns = percentiles(lat)
+	res.EvalP50Ns, res.EvalP99Ns, res.EvalMaxNs = percentiles(lat)
 	res.AllowedPercent = 100 * float64(allowed) / float64(i)
 	return nil
 }
 
 // auditedPhase runs the gate (decode, evaluate, durable audit) from many
 // goroutines, then checks every decision is in the database.
-func auditedPhase(ctx context.Context, cfg Config, w *Workload, res *Result) error {
+func auditedPhase(ctx context.Context, cfg Config, callers int, w *Workload, res *Result) (AuditedRun, error) {
+	run := AuditedRun{Callers: callers}
 	path := cfg.Store
 	if path == "" {
 		path = filepath.Join(cfg.Dir, "bench.db")
@@ -252,25 +325,25 @@ func auditedPhase(ctx context.Context, cfg Config, w *Workload, res *Result) err
 	for i := range n {
 		st, err := cfg.Open(ctx, path)
 		if err != nil {
-			return fmt.Errorf("bench: open store: %w", err)
+			return run, fmt.Errorf("bench: open store: %w", err)
 		}
 		stores = append(stores, st)
 		if i == 0 {
 			if before, err = st.CountDecisions(ctx, store.DecisionFilter{}); err != nil {
-				return err
+				return run, err
 			}
 		}
 		rec, err := audit.NewRecorder(audit.Config{Log: st, DurableAll: true})
 		if err != nil {
-			return err
+			return run, err
 		}
 		eng, err := policy.NewEngine(cfg.Snapshot)
 		if err != nil {
-			return err
+			return run, err
 		}
 		g, err := gate.New(gate.Config{Engine: eng, Tracker: newTracker(time.Now()), Audit: rec})
 		if err != nil {
-			return err
+			return run, err
 		}
 		gates = append(gates, g)
 	}
@@ -283,11 +356,11 @@ func auditedPhase(ctx context.Context, cfg Config, w *Workload, res *Result) err
 	)
 	start := time.Now()
 	deadline := start.Add(cfg.Duration)
-	for wi := range cfg.Workers {
+	for wi := range callers {
 		g := gates[wi%n]
 		wg.Go(func() {
 			lat := make([]int64, 0, 1<<14)
-			for i := wi; ; i += cfg.Workers {
+			for i := wi; ; i += callers {
 				if time.Now().After(deadline) {
 					break
 				}
@@ -313,35 +386,35 @@ func auditedPhase(ctx context.Context, cfg Config, w *Workload, res *Result) err
 	wg.Wait()
 	elapsed := time.Since(start)
 	if err := closeAll(); err != nil {
-		return fmt.Errorf("bench: close store: %w", err)
+		return run, fmt.Errorf("bench: close store: %w", err)
 	}
 	if n := failures.Load(); n > 0 {
-		return fmt.Errorf("bench: %d audit writes failed", n)
+		return run, fmt.Errorf("bench: %d audit writes failed", n)
 	}
-	res.AuditedOps = ops.Load()
-	res.AuditedPerSec = float64(res.AuditedOps) / elapsed.Seconds()
-	res.AuditedP50Ns, res.AuditedP99Ns = percentiles(all)
+	run.Ops = ops.Load()
+	run.PerSec = float64(run.Ops) / elapsed.Seconds()
+	run.P50Ns, run.P99Ns, run.MaxNs = percentiles(all)
 
 	st, err := cfg.Open(ctx, path)
 	if err != nil {
-		return fmt.Errorf("bench: reopen store: %w", err)
+		return run, fmt.Errorf("bench: reopen store: %w", err)
 	}
 	defer st.Close()
 	rows, err := st.CountDecisions(ctx, store.DecisionFilter{})
 	if err != nil {
-		return err
+		return run, err
 	}
-	res.AuditedRows = rows - before
-	if res.AuditedRows != res.AuditedOps {
-		return fmt.Errorf("bench: %d decisions made but %d rows added to the audit trail", res.AuditedOps, res.AuditedRows)
+	run.RowsVerified = rows - before
+	if run.RowsVerified != run.Ops {
+		return run, fmt.Errorf("bench: %d decisions made but %d rows added to the audit trail", run.Ops, run.RowsVerified)
 	}
-	return nil
+	return run, nil
 }
 
-func percentiles(lat []int64) (p50, p99 int64) {
+func percentiles(lat []int64) (p50, p99, maxNs int64) {
 	if len(lat) == 0 {
-		return 0, 0
+		return 0, 0, 0
 	}
 	slices.Sort(lat)
-	return lat[len(lat)*50/100], lat[min(len(lat)-1, len(lat)*99/100)]
+	return lat[len(lat)*50/100], lat[min(len(lat)-1, len(lat)*99/100)], lat[len(lat)-1]
 }

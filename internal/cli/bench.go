@@ -6,12 +6,16 @@ import (
 	"fmt"
 	"os"
 	"runtime/pprof"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/wardhq/ward/internal/bench"
 	"github.com/wardhq/ward/internal/daemon"
+	"github.com/wardhq/ward/internal/policy"
 	"github.com/wardhq/ward/internal/policy/rules"
 	"github.com/wardhq/ward/internal/store"
+	"github.com/wardhq/ward/internal/tool"
 )
 
 const benchHelp = `Benchmark the policy engine on the seed's mixed workload (30 % transfers of
@@ -21,14 +25,25 @@ evaluating only on one goroutine, then through the gate with every decision
 durably written to a fresh SQLite audit trail by concurrent callers. The
 audited run verifies afterwards that every decision is in the database.
 
+--rules N adds N always-false CEL rules that apply to every call (reading, in
+turn, tool, args, turn, session and tracked state), --arg-bytes B makes every
+write_file call's content B bytes, and --callers 1,16,64,256 runs the audited
+phase once per caller count: together they give the cost curves of a decision
+in rules, argument size and concurrency.
+
 With --json it prints one object with eval_per_sec, eval_p50_ns, eval_p99_ns,
-audited_per_sec, audited_p50_ns and audited_p99_ns (and more).`
+eval_max_ns, audited_per_sec, audited_p50_ns, audited_p99_ns and
+audited_max_ns (of the last caller count), "audited" (one entry per caller
+count: callers, per_sec, p50_ns, p99_ns, max_ns, ops, rows_verified), and more.`
 
 func benchPolicy(ctx context.Context, io IO, args []string) int {
 	fs := flags(io, "bench policy", "", benchHelp)
 	policyPath := fs.String("policy", "", "policy file (default: ./ward.toml if present, else the embedded defaults)")
 	duration := fs.Duration("duration", 3*time.Second, "how long each phase runs")
-	workers := fs.Int("workers", 256, "concurrent callers in the audited phase")
+	workers := fs.Int("workers", 256, "concurrent callers in the audited phase (see --callers)")
+	nRules := fs.Int("rules", 0, "add this many always-false CEL rules that apply to every call")
+	argBytes := fs.Int("arg-bytes", 0, "make every write_file call's content this many bytes")
+	callersList := fs.String("callers", "", "comma-separated caller counts, one audited run each (default: --workers)")
 	sync := fs.String("synchronous", "full", `SQLite synchronous mode of the audit database: "full" or "normal"`)
 	storeURL := fs.String("store", "", "audit into this PostgreSQL database (postgres://...) instead of a fresh SQLite file; its existing decisions are kept")
 	instances := fs.Int("instances", 1, "stores (and gates) opened on the one database, as that many ward instances would; the workers are spread over them")
@@ -49,10 +64,27 @@ func benchPolicy(ctx context.Context, io IO, args []string) int {
 	if *sync != "full" && *sync != "normal" {
 		return usageErr(io, `--synchronous must be "full" or "normal"`)
 	}
+	if *nRules < 0 || *nRules > 100_000 {
+		return usageErr(io, "--rules must be between 0 and 100000")
+	}
+	if *argBytes < 0 || *argBytes > tool.MaxArgsSize-1024 {
+		return usageErr(io, "--arg-bytes must be between 0 and %d (the arguments limit less room for the rest)", tool.MaxArgsSize-1024)
+	}
+	var callers []int
+	if *callersList != "" {
+		for _, f := range strings.Split(*callersList, ",") {
+			n, err := strconv.Atoi(strings.TrimSpace(f))
+			if err != nil || n <= 0 || n > 100_000 {
+				return usageErr(io, "--callers: %q is not a caller count between 1 and 100000", f)
+			}
+			callers = append(callers, n)
+		}
+	}
 	cfg, err := loadConfig(*policyPath)
 	if err != nil {
 		return usageErr(io, "%v", err)
 	}
+	cfg.Policy.Rules = append(cfg.Policy.Rules, benchRules(*nRules)...)
 	resolver := rules.NewResolver()
 	defer resolver.Close()
 	snap, err := compileWith(cfg, resolver)
@@ -86,6 +118,8 @@ func benchPolicy(ctx context.Context, io IO, args []string) int {
 		Store:     *storeURL,
 		Instances: *instances,
 		Seed:      1,
+		ArgBytes:  *argBytes,
+		Callers:   callers,
 	})
 	if err != nil {
 		return fail(io, "%v", err)
@@ -96,14 +130,36 @@ func benchPolicy(ctx context.Context, io IO, args []string) int {
 		return exitOK
 	}
 	fmt.Fprintf(io.Out, "mix: 30%% transfer_credits, 30%% exec, 25%% write_file, 15%% read_file; %.1f%% allowed\n", res.AllowedPercent)
-	fmt.Fprintf(io.Out, "evaluate only (1 core):           %10.0f decisions/s   p50 %8s   p99 %8s   (%d decisions)\n",
-		res.EvalPerSec, time.Duration(res.EvalP50Ns), time.Duration(res.EvalP99Ns), res.EvalOps)
-	fmt.Fprintf(io.Out, "gate + durable audit (%d callers): %9.0f decisions/s   p50 %8s   p99 %8s   (%d decisions, %d rows verified)\n",
-		res.Workers, res.AuditedPerSec, time.Duration(res.AuditedP50Ns), time.Duration(res.AuditedP99Ns), res.AuditedOps, res.AuditedRows)
+	if *nRules > 0 || *argBytes > 0 {
+		fmt.Fprintf(io.Out, "with %d added always-false CEL rules; write_file content %d bytes (0: the mix's own)\n", *nRules, *argBytes)
+	}
+	fmt.Fprintf(io.Out, "evaluate only (1 core):           %10.0f decisions/s   p50 %8s   p99 %8s   max %8s   (%d decisions)\n",
+		res.EvalPerSec, time.Duration(res.EvalP50Ns), time.Duration(res.EvalP99Ns), time.Duration(res.EvalMaxNs), res.EvalOps)
+	for _, r := range res.Audited {
+		fmt.Fprintf(io.Out, "gate + durable audit (%d callers): %9.0f decisions/s   p50 %8s   p99 %8s   max %8s   (%d decisions, %d rows verified)\n",
+			r.Callers, r.PerSec, time.Duration(r.P50Ns), time.Duration(r.P99Ns), time.Duration(r.MaxNs), r.Ops, r.RowsVerified)
+	}
 	if *storeURL != "" {
 		fmt.Fprintf(io.Out, "audit store: PostgreSQL, %d instance(s); evaluation ran with GOMAXPROCS=1, the audited phase with GOMAXPROCS=%d\n", res.Instances, res.GOMAXPROCS)
 	} else {
 		fmt.Fprintf(io.Out, "synchronous=%s; evaluation ran with GOMAXPROCS=1, the audited phase with GOMAXPROCS=%d\n", *sync, res.GOMAXPROCS)
 	}
 	return exitOK
+}
+
+// benchRules returns n always-false CEL rules that apply to every call,
+// reading in turn each variable a rule can read.
+func benchRules(n int) []rules.UserRule {
+	shapes := []string{
+		`tool.name == "never_%d"`,
+		`has(args.never_%d)`,
+		`turn.authority == "never_%d"`,
+		`session.taint == "never_%d"`,
+		`state.count("never_%d", "turn") > 1000000`,
+	}
+	out := make([]rules.UserRule, n)
+	for i := range out {
+		out[i] = rules.UserRule{ID: fmt.Sprintf("bench-%d", i), When: fmt.Sprintf(shapes[i%len(shapes)], i), Action: policy.Deny}
+	}
+	return out
 }

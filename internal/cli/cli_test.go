@@ -353,12 +353,56 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"audit", "query", "--report", "top-secrets"}, 2, "unknown report"},
 		{[]string{"audit", "query"}, 1, "no database"},
 		{[]string{"bench", "policy", "--workers", "0"}, 2, "must be positive"},
+		{[]string{"bench", "policy", "--callers", "1,0"}, 2, "--callers"},
+		{[]string{"bench", "policy", "--callers", "1,x"}, 2, "--callers"},
+		{[]string{"bench", "policy", "--rules", "-1"}, 2, "--rules"},
+		{[]string{"bench", "policy", "--arg-bytes", "99999999"}, 2, "--arg-bytes"},
 		{[]string{"policy", "check", "--help"}, 0, "Usage: ward policy check"},
 	} {
 		_, errOut, code := run(t, "", tc.args...)
 		if code != tc.code || !strings.Contains(errOut, tc.want) {
 			t.Errorf("ward %s: exit %d, stderr %q; want exit %d mentioning %q", strings.Join(tc.args, " "), code, errOut, tc.code, tc.want)
 		}
+	}
+}
+
+// TestBenchPolicyCurves runs ward bench policy briefly with added rules,
+// large arguments and two caller counts, and checks that each caller count
+// is a verified audited run and the added rules took part.
+func TestBenchPolicyCurves(t *testing.T) {
+	t.Chdir(t.TempDir())
+	out, errOut, code := run(t, "", "bench", "policy", "--duration", "300ms", "--rules", "25", "--arg-bytes", "4096", "--callers", "1,8", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var res struct {
+		EvalPerSec   float64 `json:"eval_per_sec"`
+		EvalMaxNs    int64   `json:"eval_max_ns"`
+		AuditedMaxNs int64   `json:"audited_max_ns"`
+		Workers      int     `json:"workers"`
+		ArgBytes     int     `json:"arg_bytes"`
+		Audited      []struct {
+			Callers      int     `json:"callers"`
+			PerSec       float64 `json:"per_sec"`
+			P99Ns        int64   `json:"p99_ns"`
+			MaxNs        int64   `json:"max_ns"`
+			Ops          int64   `json:"ops"`
+			RowsVerified int64   `json:"rows_verified"`
+		} `json:"audited"`
+	}
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	if len(res.Audited) != 2 || res.Audited[0].Callers != 1 || res.Audited[1].Callers != 8 || res.Workers != 8 {
+		t.Fatalf("audited runs %+v (workers %d), want callers 1 then 8", res.Audited, res.Workers)
+	}
+	for _, r := range res.Audited {
+		if r.Ops == 0 || r.RowsVerified != r.Ops || r.MaxNs < r.P99Ns || r.PerSec <= 0 {
+			t.Errorf("audited run %+v: want decisions, all verified, max >= p99", r)
+		}
+	}
+	if res.EvalPerSec <= 0 || res.EvalMaxNs == 0 || res.AuditedMaxNs != res.Audited[1].MaxNs || res.ArgBytes != 4096 {
+		t.Errorf("result %+v", res)
 	}
 }
 

@@ -11,7 +11,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
+	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/wardhq/ward/internal/audit"
@@ -152,58 +155,179 @@ func policyCheck(ctx context.Context, io IO, args []string) int {
 			}
 		}
 	}
-	out := bufio.NewWriter(io.Out)
-	defer out.Flush()
-	status := exitOK
+	eval := func(line []byte) (policy.Decision, error) { return evaluateLine(snap, tracked, known, line) }
+	return checkStream(ctx, io, in, eval, rec)
+}
+
+// checkBatch is a run of consecutive input lines, decided together by one
+// worker and written in input order.
+type checkBatch struct {
+	first int     // the line number of lines[0]
+	arena []byte  // the lines' bytes
+	ends  []int   // lines[i] is arena[ends[i-1]:ends[i]]
+	bad   []error // a line that could not be read (too long), by index
+	res   []checkResult
+	done  chan struct{}
+}
+
+type checkResult struct {
+	d   policy.Decision
+	err error
+	set bool // a decision or an error (blank lines have neither)
+}
+
+func (b *checkBatch) line(i int) []byte {
+	start := 0
+	if i > 0 {
+		start = b.ends[i-1]
+	}
+	return b.arena[start:b.ends[i]]
+}
+
+// checkBatchLines bounds a batch; a batch is also handed over as soon as
+// no more input is waiting, so that a client streaming one request at a
+// time gets each answer at once.
+const checkBatchLines = 256
+
+// checkStream decides the request lines of in, on every core, and writes
+// one answer per line in input order (with rec, each decision is recorded
+// in that order before its answer is written). It returns the exit status.
+func checkStream(ctx context.Context, cio IO, in io.Reader, eval func([]byte) (policy.Decision, error), rec *audit.Recorder) int {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	workers := runtime.GOMAXPROCS(0)
+	work := make(chan *checkBatch, workers)
+	order := make(chan *checkBatch, 2*workers)
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for b := range work {
+				for i := range b.ends {
+					switch line := b.line(i); {
+					case b.bad[i] != nil:
+						b.res[i] = checkResult{err: b.bad[i], set: true}
+					case len(bytes.TrimSpace(line)) > 0:
+						d, err := eval(line)
+						b.res[i] = checkResult{d: d, err: err, set: true}
+					}
+				}
+				close(b.done)
+			}
+		})
+	}
+	// The writer: answers in input order, flushed whenever it has caught up.
+	written := make(chan int, 1)
+	go func() {
+		out := bufio.NewWriter(cio.Out)
+		status := exitOK
+		var buf []byte
+		defer func() {
+			if err := out.Flush(); err != nil && status == exitOK {
+				fmt.Fprintf(cio.Err, "ward: write output: %v\n", err)
+				status = exitFail
+			}
+			written <- status
+		}()
+		for b := range order {
+			<-b.done
+			if status == exitFail {
+				continue // drain
+			}
+			for i, r := range b.res {
+				if !r.set {
+					continue
+				}
+				n := b.first + i
+				if r.err != nil {
+					status = exitUsage
+					fmt.Fprintf(cio.Err, "ward: line %d: %v\n", n, r.err)
+					buf = append(buf[:0], `{"line":`...)
+					buf = strconv.AppendInt(buf, int64(n), 10)
+					buf = append(buf, `,"error":`...)
+					msg, _ := json.Marshal(r.err.Error())
+					buf = append(buf, msg...)
+					buf = append(buf, "}\n"...)
+					out.Write(buf)
+					continue
+				}
+				buf = r.d.AppendJSON(buf[:0])
+				if rec != nil {
+					recID, err := rec.Record(ctx, &r.d)
+					if err != nil {
+						out.Flush()
+						fmt.Fprintf(cio.Err, "ward: line %d: %v\n", n, err)
+						status = exitFail
+						cancel()
+						break
+					}
+					buf = append([]byte(`{"id":"`+recID+`",`), buf[1:]...)
+				}
+				buf = append(buf, '\n')
+				out.Write(buf)
+			}
+			if len(order) == 0 || rec != nil {
+				if err := out.Flush(); err != nil {
+					fmt.Fprintf(cio.Err, "ward: write output: %v\n", err)
+					status = exitFail
+					cancel()
+				}
+			}
+		}
+	}()
+	// The reader, here: batches of lines to the workers, in order to the
+	// writer.
 	lines := newLineReader(in, maxLine)
-	var buf []byte
-	for n := 1; ; n++ {
+	var readErr error
+	next := 1
+	b := &checkBatch{first: next, done: make(chan struct{})}
+	send := func() bool {
+		if len(b.ends) == 0 {
+			return true
+		}
+		b.res = make([]checkResult, len(b.ends))
+		select {
+		case order <- b:
+		case <-ctx.Done():
+			return false
+		}
+		select {
+		case work <- b:
+		case <-ctx.Done():
+			close(b.done) // the writer is draining
+			return false
+		}
+		next += len(b.ends)
+		b = &checkBatch{first: next, done: make(chan struct{})}
+		return true
+	}
+	for {
 		line, err := lines.next()
 		if errors.Is(err, errEOF) {
 			break
 		}
 		if err != nil && !errors.Is(err, errLineTooLong) {
-			out.Flush()
-			return fail(io, "read input: %v", err)
+			readErr = err
+			break
 		}
-		if err == nil && len(bytes.TrimSpace(line)) == 0 {
-			continue
-		}
-		var d policy.Decision
-		if err == nil {
-			d, err = evaluateLine(snap, tracked, known, line)
-		}
+		var bad error
 		if err != nil {
-			status = exitUsage
-			fmt.Fprintf(io.Err, "ward: line %d: %v\n", n, err)
-			buf = append(buf[:0], `{"line":`...)
-			buf = fmt.Appendf(buf, "%d", n)
-			buf = append(buf, `,"error":`...)
-			msg, _ := json.Marshal(err.Error())
-			buf = append(buf, msg...)
-			buf = append(buf, "}\n"...)
-			out.Write(buf)
-			continue
+			bad, line = err, nil
 		}
-		buf = d.AppendJSON(buf[:0])
-		if rec != nil {
-			recID, err := rec.Record(ctx, &d)
-			if err != nil {
-				out.Flush()
-				return fail(io, "line %d: %v", n, err)
-			}
-			buf = append([]byte(`{"id":"`+recID+`",`), buf[1:]...)
-		}
-		buf = append(buf, '\n')
-		out.Write(buf)
-		if n%64 == 0 || rec != nil {
-			if err := out.Flush(); err != nil {
-				return fail(io, "write output: %v", err)
-			}
+		b.arena = append(b.arena, line...)
+		b.ends = append(b.ends, len(b.arena))
+		b.bad = append(b.bad, bad)
+		if (len(b.ends) >= checkBatchLines || lines.r.Buffered() == 0) && !send() {
+			break
 		}
 	}
-	if err := out.Flush(); err != nil {
-		return fail(io, "write output: %v", err)
+	send()
+	close(work)
+	close(order)
+	wg.Wait()
+	status := <-written
+	if readErr != nil {
+		fmt.Fprintf(cio.Err, "ward: read input: %v\n", readErr)
+		return exitFail
 	}
 	return status
 }
@@ -212,14 +336,18 @@ func policyCheck(ctx context.Context, io IO, args []string) int {
 // catalogue) takes its category, risk and tier from there where the
 // request leaves them out; known may be nil.
 func evaluateLine(snap *policy.Snapshot, tracked *policy.Tracker, known map[string]tool.Ref, line []byte) (policy.Decision, error) {
-	var cr policy.CheckRequest
-	dec := json.NewDecoder(bytes.NewReader(line))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&cr); err != nil {
-		return policy.Decision{}, jsonFieldError(err)
-	}
-	if dec.More() {
-		return policy.Decision{}, errors.New("more than one JSON value on the line")
+	cr, ok := policy.QuickCheckRequest(line)
+	if !ok {
+		// Anything but the usual shape is decoded by encoding/json, for
+		// its exact result or error.
+		dec := json.NewDecoder(bytes.NewReader(line))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&cr); err != nil {
+			return policy.Decision{}, jsonFieldError(err)
+		}
+		if dec.More() {
+			return policy.Decision{}, errors.New("more than one JSON value on the line")
+		}
 	}
 	if ref, ok := known[cr.Tool.Name]; ok {
 		cr.Complete(ref)

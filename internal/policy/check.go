@@ -58,6 +58,85 @@ func (e *FieldError) Error() string { return "field " + e.Field + ": " + e.Msg }
 // MaxSeeded bounds the executions one what-if request may seed.
 const MaxSeeded = 100_000
 
+// QuickCheckRequest decodes the usual what-if request line (tool, args,
+// turn, workdir and now; no seeded state) without reflection, for the
+// streaming path of ward policy check. It reports false for anything it is
+// not sure it reads exactly as encoding/json with unknown fields refused
+// would (another key, another type, a seeded state, a duplicate key, text
+// that is not valid UTF-8...): the caller then decodes the line with
+// encoding/json, which gives the same result or the precise error.
+func QuickCheckRequest(line []byte) (CheckRequest, bool) {
+	var cr CheckRequest
+	top, err := tool.ParseEnvelope(line)
+	if err != nil || top.Len() == 0 {
+		return cr, false
+	}
+	for i := range top.Len() {
+		f := top.Field(i)
+		ok := true
+		switch f.Key {
+		case "tool":
+			ok = strFields(f.Value, func(k, v string) bool {
+				switch k {
+				case "name":
+					cr.Tool.Name = v
+				case "category":
+					cr.Tool.Category = v
+				case "risk":
+					cr.Tool.Risk = v
+				case "tier":
+					cr.Tool.Tier = v
+				default:
+					return false
+				}
+				return true
+			})
+		case "turn":
+			ok = strFields(f.Value, func(k, v string) bool {
+				switch k {
+				case "id":
+					cr.Turn.ID = v
+				case "session_id":
+					cr.Turn.SessionID = v
+				case "input_source":
+					cr.Turn.InputSource = v
+				default:
+					return false
+				}
+				return true
+			})
+		case "args":
+			cr.Args = json.RawMessage(f.Value.Raw())
+		case "workdir":
+			cr.Workdir, ok = f.Value.Str()
+		case "now":
+			cr.Now, ok = f.Value.Str()
+		default:
+			ok = false
+		}
+		if !ok {
+			return CheckRequest{}, false
+		}
+	}
+	return cr, true
+}
+
+// strFields calls set for each member of the object v, all of which must
+// be strings; it reports false if v is not such an object or set refuses
+// a member.
+func strFields(v tool.Value, set func(k, v string) bool) bool {
+	if v.Kind() != tool.Object {
+		return false
+	}
+	for _, f := range v.Fields() {
+		s, ok := f.Value.Str()
+		if !ok || !set(f.Key, s) {
+			return false
+		}
+	}
+	return true
+}
+
 // Complete fills the tool category, risk and tier that cr leaves empty
 // from def, what the tool's own definition says (ward's catalogue or a
 // configured upstream), so that a request naming only a tool is evaluated

@@ -1,6 +1,7 @@
 package tool
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -77,6 +78,10 @@ func (v Value) Str() (string, bool) {
 	}
 	return decodeString(v.raw), true
 }
+
+// Raw returns the value's JSON text as it appears in the input (strings
+// with their quotes and escapes).
+func (v Value) Raw() string { return v.raw }
 
 // Bool returns the value of a JSON boolean.
 func (v Value) Bool() (bool, bool) { return v.raw == "true", v.kind == Bool }
@@ -300,13 +305,41 @@ func EmptyArgs() *Args { return emptyArgs }
 // validates and canonicalises the whole value in one pass and keeps the
 // top-level members; nested values are read on demand.
 func ParseArgs(raw []byte) (*Args, error) {
+	return parseArgs(raw, false)
+}
+
+// Envelope is a JSON object decoded and validated as ParseArgs does (within
+// the same limits, unique keys, valid UTF-8), whose members are read
+// without hashing it: the envelope of a request rather than the arguments
+// of a call.
+type Envelope struct{ a *Args }
+
+// ParseEnvelope decodes a JSON object; an empty input or null is an error.
+func ParseEnvelope(raw []byte) (Envelope, error) {
+	a, err := parseArgs(raw, true)
+	if err != nil {
+		return Envelope{}, err
+	}
+	if a == emptyArgs && len(bytes.TrimSpace(raw)) != 2 {
+		return Envelope{}, fmt.Errorf("%w: want a JSON object", ErrArgs)
+	}
+	return Envelope{a}, nil
+}
+
+// Len returns the number of members.
+func (o Envelope) Len() int { return o.a.Len() }
+
+// Field returns the i-th member (0 <= i < Len) in canonical key order.
+func (o Envelope) Field(i int) Field { return o.a.Field(i) }
+
+func parseArgs(raw []byte, nohash bool) (*Args, error) {
 	if len(raw) > MaxArgsSize {
 		return nil, fmt.Errorf("%w: %d bytes exceeds the limit of %d", ErrArgs, len(raw), MaxArgsSize)
 	}
 	a := &Args{text: string(raw)}
 	p := parserPool.Get().(*parser)
 	defer p.release()
-	p.s, p.top = a.text, a
+	p.s, p.top, p.nohash = a.text, a, nohash
 	if cap(p.out) < len(raw) {
 		// The canonical form is at most about the input's size: one
 		// allocation instead of a series of doublings.
@@ -438,6 +471,7 @@ type parser struct {
 	keys   []member // the members of the objects being parsed (a stack)
 	esc    []string // decoded keys that had escapes, by member.key
 	top    *Args    // receives the top-level object's members
+	nohash bool     // the top-level object's hash is not wanted (ParseEnvelope)
 }
 
 // member is one object member while its object is parsed: where its key
@@ -459,7 +493,7 @@ func (p *parser) keyOf(m *member) string {
 func (p *parser) release() {
 	clear(p.esc)
 	p.keys, p.esc = p.keys[:0], p.esc[:0]
-	p.s, p.i, p.values, p.top = "", 0, 0, nil
+	p.s, p.i, p.values, p.top, p.nohash = "", 0, 0, nil, false
 	p.out, p.tmp = p.out[:0], p.tmp[:0]
 	if cap(p.out) <= 64<<10 && cap(p.tmp) <= 64<<10 && cap(p.keys) <= 1024 {
 		parserPool.Put(p)
@@ -533,7 +567,9 @@ func (p *parser) object(depth int) error {
 		p.i++
 		p.out = append(p.out, '}')
 		if depth == 1 && p.top != nil {
-			p.top.hash = p.hashMembers(nil)
+			if !p.nohash {
+				p.top.hash = p.hashMembers(nil)
+			}
 		}
 		return nil
 	}
@@ -629,7 +665,9 @@ func (p *parser) object(depth int) error {
 	if top {
 		// The arguments' hash is taken over the members in key order
 		// where they sit, rather than over a rewritten copy.
-		p.top.hash = p.hashMembers(ms)
+		if !p.nohash {
+			p.top.hash = p.hashMembers(ms)
+		}
 		a := p.top
 		a.n = len(ms)
 		if len(ms) > len(a.small) {

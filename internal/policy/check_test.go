@@ -1,0 +1,43 @@
+package policy
+
+import (
+	"bytes"
+	"encoding/json"
+	"reflect"
+	"testing"
+)
+
+// FuzzQuickCheckRequest checks the reflection-free decoder of what-if
+// lines against encoding/json with unknown fields refused: whatever it
+// accepts, encoding/json accepts too and decodes to the same request.
+func FuzzQuickCheckRequest(f *testing.F) {
+	for _, s := range []string{
+		`{"tool":{"name":"exec"},"args":{"command":"ls"},"turn":{"id":"t1","session_id":"s1","input_source":"agent"}}`,
+		`{"tool":{"name":"transfer_credits","risk":"dangerous","tier":"write","category":"payments"},"args":{"amount_cents":5},"workdir":"/w","now":"2026-01-01T00:00:00Z"}`,
+		`{"tool":{"name":"a"},"args":null}`, `{"tool":{"name":"a"}}`, `{"Tool":{"name":"a"}}`, `{"tool":{"Name":"a"}}`,
+		`{"tool":{"name":"a"},"tool":{"name":"b"}}`, `{"tool":{"name":"a","nope":1}}`, `{"tool":null}`, `{"tool":{"name":null}}`,
+		`{"tool":{"name":"\u00e9\n"},"args":{"x":"\ud83d\ude00"}}`, "{\"tool\":{\"name\":\"\xff\"}}", `{"tool":{"name":"a"}} x`,
+		`{"tool":{"name":"a"},"state":{"balance_cents":1}}`, `{"tool":{"name":"a"},"args":[1,2]}`, `{"tool":{"name":"a"},"args":"x"}`,
+		`{}`, `null`, ``, `[]`, `{"tool":{"name":"a"},"workdir":5}`, `{"turn":{"id":1}}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, line []byte) {
+		quick, ok := QuickCheckRequest(line)
+		if !ok {
+			return
+		}
+		var slow CheckRequest
+		dec := json.NewDecoder(bytes.NewReader(line))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&slow); err != nil {
+			t.Fatalf("%q: quick decoder accepts, encoding/json refuses: %v", line, err)
+		}
+		if dec.More() {
+			t.Fatalf("%q: quick decoder accepts a line with more than one value", line)
+		}
+		if !reflect.DeepEqual(quick, slow) {
+			t.Fatalf("%q: quick %+v, encoding/json %+v", line, quick, slow)
+		}
+	})
+}

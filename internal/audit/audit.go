@@ -92,6 +92,20 @@ func (r *Recorder) Record(ctx context.Context, d *policy.Decision) (string, erro
 	return rec.ID, nil
 }
 
+// RecordDurable writes the decision like Record but always waits for its
+// commit, whatever the call's tier: the gate uses it for reads, which are
+// refused when their decision cannot be written (unless the operator
+// opted into best-effort reads).
+func (r *Recorder) RecordDurable(ctx context.Context, d *policy.Decision) (string, error) {
+	rec := RecordOf(d, id.New(d.Time()), r.origin)
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), r.timeout)
+	defer cancel()
+	if err := r.log.AppendDecision(ctx, &rec, true); err != nil {
+		return rec.ID, fmt.Errorf("%w: %w", ErrUnavailable, err)
+	}
+	return rec.ID, nil
+}
+
 // RecordDeferred queues the decision for the next group commit without
 // waiting for it. The caller must make a durable write to the same store
 // before acting on the decision: the store commits records in order, so

@@ -44,8 +44,10 @@ type Config struct {
 	Ledger  store.Ledger
 	HoldTTL time.Duration // policy.DefaultHoldTTL when zero
 	// ReadsBestEffort lets a read (Call.Read) that the policy allows
-	// proceed when its decision cannot be recorded; the failure is
-	// counted (AuditFailures). Everything else is refused unrecorded.
+	// proceed with its decision queued for the next group commit, and
+	// when it cannot be recorded; the failure is counted (AuditFailures).
+	// Without it every decision is committed before the call goes on,
+	// and a call whose decision cannot be written is refused.
 	ReadsBestEffort bool
 }
 
@@ -161,10 +163,17 @@ func (g *Gate) Decide(ctx context.Context, c Call) *Admission {
 	}
 
 	// 3. Audit: durable before any effect for calls that need it.
-	if c.Deferred {
+	// A read's decision is committed before the read runs too: a queued
+	// record that a full disk then loses would leave an answered read
+	// with no trace. Only with [audit] reads_best_effort may a read go on
+	// queued (and, if the write fails, unrecorded).
+	switch {
+	case c.Deferred:
 		a.AuditID, a.AuditErr = g.audit.RecordDeferred(ctx, &a.Decision)
-	} else {
+	case c.Read && g.readsBestEffort:
 		a.AuditID, a.AuditErr = g.audit.Record(ctx, &a.Decision)
+	default:
+		a.AuditID, a.AuditErr = g.audit.RecordDurable(ctx, &a.Decision)
 	}
 	if a.AuditErr != nil {
 		if c.Read && g.readsBestEffort && a.Decision.Action() == policy.Allow {

@@ -246,18 +246,25 @@ func (g *Gate) Done(ctx context.Context, a *Admission, o Outcome) error {
 	return g.ledgerAppend(ctx, e, a.AuditID)
 }
 
-// Executed records a committed write as an executed call of tool ref in
-// the session and turn that committed it: the policy's rate rules count it
-// from now on, and it is written to the ledger, where a restart and `ward
+// Executed records a committed write as an executed call of tool ref with
+// args in the session and turn that committed it: the policy's rate rules
+// count it from now on, and its spend windows what it spends (nil args:
+// nothing), and it is written to the ledger, where a restart and `ward
 // policy check` find it. A preview executes nothing (its hold is released
 // by Done); the commit that carries out its permit is the execution, so
 // every write counts once, whichever process commits it. decisionID is
 // the preview's decision.
-func (g *Gate) Executed(ctx context.Context, ref tool.Ref, sessionID, turnID, decisionID string, at time.Time) error {
+func (g *Gate) Executed(ctx context.Context, ref tool.Ref, args *tool.Args, sessionID, turnID, decisionID string, at time.Time) error {
 	if at.IsZero() {
 		at = time.Now()
 	}
-	e := policy.Execution{Tool: g.engine.Snapshot().Resolve(ref), SessionID: sessionID, TurnID: turnID, At: at}
+	snap := g.engine.Snapshot()
+	e := policy.Execution{Tool: snap.Resolve(ref), SessionID: sessionID, TurnID: turnID, At: at}
+	if args != nil {
+		// What the write spends by the policy's meter counts in its spend
+		// windows, as the preview's decision metered it.
+		e.Spend, _ = snap.Spend(&policy.Request{Tool: ref, Args: args, Turn: policy.Turn{ID: turnID, SessionID: sessionID}})
+	}
 	if ref.Category != "" {
 		e.Tool.Category = ref.Category
 	}

@@ -163,17 +163,18 @@ func (g *Gate) Decide(ctx context.Context, c Call) *Admission {
 	}
 
 	// 3. Audit: durable before any effect for calls that need it.
-	// A read's decision is committed before the read runs too: a queued
-	// record that a full disk then loses would leave an answered read
-	// with no trace. Only with [audit] reads_best_effort may a read go on
-	// queued (and, if the write fails, unrecorded).
+	// A read's decision is written before the read runs too (committed,
+	// not waiting for the sync after it): a queued record that a full disk
+	// then loses would leave an answered read with no trace. Only with
+	// [audit] reads_best_effort may a read go on queued (and, if the write
+	// fails, unrecorded).
 	switch {
 	case c.Deferred:
 		a.AuditID, a.AuditErr = g.audit.RecordDeferred(ctx, &a.Decision)
 	case c.Read && g.readsBestEffort:
 		a.AuditID, a.AuditErr = g.audit.Record(ctx, &a.Decision)
 	default:
-		a.AuditID, a.AuditErr = g.audit.RecordDurable(ctx, &a.Decision)
+		a.AuditID, a.AuditErr = g.audit.RecordCommitted(ctx, &a.Decision)
 	}
 	if a.AuditErr != nil {
 		if c.Read && g.readsBestEffort && a.Decision.Action() == policy.Allow {

@@ -140,6 +140,15 @@ type DecisionLog interface {
 	DecisionReport(ctx context.Context, r Report, f DecisionFilter) ([]ReportRow, error)
 }
 
+// CommittedDecisionLog is a DecisionLog that can return once a record is
+// committed, before the sync that makes it survive a power loss: the
+// record is written (a full disk fails it) and survives a crash of the
+// process. The audit recorder uses it, when the log has it, for records a
+// call waits on that need not be power-loss durable (reads).
+type CommittedDecisionLog interface {
+	AppendDecisionCommitted(ctx context.Context, rec *DecisionRecord) error
+}
+
 // ExecutionRecord is one executed call, written by the caller after the
 // call's effect happened; spend and rate limits count these.
 type ExecutionRecord struct {

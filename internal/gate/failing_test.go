@@ -51,6 +51,12 @@ func (f *failingStore) AppendDecision(ctx context.Context, r *store.DecisionReco
 	}
 	return f.Store.AppendDecision(ctx, r, durable)
 }
+func (f *failingStore) AppendDecisionCommitted(ctx context.Context, r *store.DecisionRecord) error {
+	if err := f.err(); err != nil {
+		return err
+	}
+	return f.Store.AppendDecisionCommitted(ctx, r)
+}
 func (f *failingStore) AppendExecution(ctx context.Context, r *store.ExecutionRecord) error {
 	if err := f.err(); err != nil {
 		return err

@@ -13,6 +13,7 @@ import (
 
 	"github.com/wardhq/ward/internal/facade"
 	"github.com/wardhq/ward/internal/reason"
+	"github.com/wardhq/ward/internal/store"
 )
 
 // The API's own error codes. A refused call's error carries the gate's
@@ -31,6 +32,9 @@ const (
 	CodeTooManyStreams   = "TOO_MANY_STREAMS"
 	CodeTimeout          = "TIMEOUT"
 	CodeUnavailable      = "UNAVAILABLE"
+	// CodeStoreUnavailable: the daemon's database cannot be written (a
+	// full disk), so the request changed nothing (503).
+	CodeStoreUnavailable = "STORE_UNAVAILABLE"
 	CodeInternal         = "INTERNAL"
 	CodeSessionLimit     = string(reason.SessionsExhausted)
 )
@@ -80,10 +84,23 @@ func errorOf(err error) *Error {
 		return &Error{Status: http.StatusConflict, Code: CodeAlreadyReviewed, Message: "the quarantined call was already approved or rejected"}
 	case errors.Is(err, facade.ErrQuarantineExpired):
 		return &Error{Status: http.StatusGone, Code: CodeExpired, Message: "the quarantined call expired before its review"}
+	case errors.Is(err, store.ErrUnwritable):
+		return storeUnavailable(err)
 	case errors.Is(err, context.DeadlineExceeded):
 		return &Error{Status: http.StatusGatewayTimeout, Code: CodeTimeout, Message: "the request did not finish in time"}
 	}
 	return &Error{Status: http.StatusInternalServerError, Code: CodeInternal, Message: "internal error (see the daemon's log)"}
+}
+
+// storeUnavailable is the answer to a request whose write the database
+// could not commit: nothing it asked for took effect.
+func storeUnavailable(err error) *Error {
+	cause := "see the daemon's log"
+	if errors.Is(err, store.ErrDiskFull) {
+		cause = "its disk is full"
+	}
+	return &Error{Status: http.StatusServiceUnavailable, Code: CodeStoreUnavailable,
+		Message: "the daemon's database cannot be written (" + cause + "), so nothing was changed: free space and retry"}
 }
 
 // refusalStatus is the HTTP status of a refused call.

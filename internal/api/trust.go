@@ -8,6 +8,7 @@ import (
 
 	"github.com/wardhq/ward/internal/auth"
 	"github.com/wardhq/ward/internal/facade"
+	"github.com/wardhq/ward/internal/store"
 	"github.com/wardhq/ward/internal/trust"
 )
 
@@ -67,6 +68,9 @@ func (a *Server) createSession(ctx context.Context, r *request) (any, error) {
 	}
 	if errors.Is(err, facade.ErrSessionLimit) {
 		return nil, sessionLimit()
+	}
+	if errors.Is(err, store.ErrUnwritable) {
+		return nil, storeUnavailable(err)
 	}
 	if err != nil {
 		return nil, &Error{Status: http.StatusConflict, Code: CodeBadRequest, Message: err.Error()}

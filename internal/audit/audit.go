@@ -92,6 +92,31 @@ func (r *Recorder) Record(ctx context.Context, d *policy.Decision) (string, erro
 	return rec.ID, nil
 }
 
+// RecordCommitted writes the decision like Record but always waits until
+// it is written, whatever the call's tier: committed, when the log can say
+// so (store.CommittedDecisionLog), without waiting for the sync after it;
+// durable otherwise. The gate uses it for reads, which are refused when
+// their decision cannot be written (unless the operator opted into
+// best-effort reads).
+func (r *Recorder) RecordCommitted(ctx context.Context, d *policy.Decision) (string, error) {
+	if r.durableAll || Durable(d) {
+		return r.Record(ctx, d)
+	}
+	rec := RecordOf(d, id.New(d.Time()), r.origin)
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), r.timeout)
+	defer cancel()
+	var err error
+	if c, ok := r.log.(store.CommittedDecisionLog); ok {
+		err = c.AppendDecisionCommitted(ctx, &rec)
+	} else {
+		err = r.log.AppendDecision(ctx, &rec, true)
+	}
+	if err != nil {
+		return rec.ID, fmt.Errorf("%w: %w", ErrUnavailable, err)
+	}
+	return rec.ID, nil
+}
+
 // RecordDeferred queues the decision for the next group commit without
 // waiting for it. The caller must make a durable write to the same store
 // before acting on the decision: the store commits records in order, so

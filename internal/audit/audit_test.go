@@ -120,3 +120,45 @@ func TestRecorder(t *testing.T) {
 		t.Errorf("failed write: err = %v, want ErrUnavailable", err)
 	}
 }
+
+// committedLog is a fakeLog that can return at COMMIT.
+type committedLog struct {
+	fakeLog
+	committed int
+}
+
+func (c *committedLog) AppendDecisionCommitted(ctx context.Context, rec *store.DecisionRecord) error {
+	if c.err != nil {
+		return c.err
+	}
+	c.committed++
+	c.got = append(c.got, *rec)
+	return nil
+}
+
+// TestRecordCommitted: a read's decision is written before RecordCommitted
+// returns (at COMMIT when the log can say so, durable otherwise), a
+// durable decision stays durable, and a failure is ErrUnavailable.
+func TestRecordCommitted(t *testing.T) {
+	read := decide(t, tool.Ref{Name: "balance", Risk: tool.Safe, Tier: tool.Read})
+	write := decide(t, tool.Ref{Name: "pay", Risk: tool.Dangerous, Tier: tool.Write})
+
+	plain := &fakeLog{}
+	r, _ := NewRecorder(Config{Log: plain})
+	if _, err := r.RecordCommitted(t.Context(), &read); err != nil || len(plain.durable) != 1 || !plain.durable[0] {
+		t.Errorf("read on a log without commit-only writes: err %v, durable %v, want one durable write", err, plain.durable)
+	}
+
+	c := &committedLog{}
+	r, _ = NewRecorder(Config{Log: c})
+	if _, err := r.RecordCommitted(t.Context(), &read); err != nil || c.committed != 1 || len(c.durable) != 0 {
+		t.Errorf("read: err %v, %d committed, %d appended, want one committed", err, c.committed, len(c.durable))
+	}
+	if _, err := r.RecordCommitted(t.Context(), &write); err != nil || c.committed != 1 || len(c.durable) != 1 || !c.durable[0] {
+		t.Errorf("write: err %v, %d committed, durable %v, want one durable append", err, c.committed, c.durable)
+	}
+	c.err = errors.New("disk full")
+	if _, err := r.RecordCommitted(t.Context(), &read); !errors.Is(err, ErrUnavailable) {
+		t.Errorf("failed write: %v, want ErrUnavailable", err)
+	}
+}

@@ -1119,14 +1119,15 @@ func (t *Tools) settleFailed(ctx context.Context, c *commitCall, err error) {
 
 // recordOutcome writes a commit's consumed-permit and outcome records
 // and, for a write that executed (or may have), its execution: the one
-// the policy's rate rules count, in the same group commit as the outcome.
+// the policy's rate and spend rules count, in the same group commit as the
+// outcome.
 func (t *Tools) recordOutcome(ctx context.Context, c *commitCall, rec *store.ActionRecord, executed bool) error {
 	if !executed {
 		return t.recordBoth(ctx, c.consumedRec, rec)
 	}
 	errE := make(chan error, 1)
 	go func() {
-		errE <- t.decider.Executed(ctx, c.def().Ref(), c.s.ID, c.s.TurnID, "", time.Time{}) // the clock decisions count by
+		errE <- t.decider.Executed(ctx, c.def().Ref(), c.args, c.s.ID, c.s.TurnID, "", time.Time{}) // the clock decisions count by
 	}()
 	err := t.recordBoth(ctx, c.consumedRec, rec)
 	return errors.Join(err, <-errE)

@@ -51,6 +51,12 @@ func (f *failingStore) AppendDecision(ctx context.Context, r *store.DecisionReco
 	}
 	return f.Store.AppendDecision(ctx, r, durable)
 }
+func (f *failingStore) AppendDecisionCommitted(ctx context.Context, r *store.DecisionRecord) error {
+	if err := f.err(); err != nil {
+		return err
+	}
+	return f.Store.AppendDecisionCommitted(ctx, r)
+}
 func (f *failingStore) AppendExecution(ctx context.Context, r *store.ExecutionRecord) error {
 	if err := f.err(); err != nil {
 		return err
@@ -291,4 +297,57 @@ func (f *fixture) permit(t *testing.T, pid string) store.Permit {
 		t.Fatal(err)
 	}
 	return p
+}
+
+// TestReadOnFullDisk: on a full disk (the real store, whose queued records
+// fail only at their group commit) a read is refused AUDIT_UNAVAILABLE
+// and leaves no decision; with [audit] reads_best_effort it is answered,
+// its record queued. Once space returns, reads are answered and
+// recorded again.
+func TestReadOnFullDisk(t *testing.T) {
+	for _, bestEffort := range []bool{false, true} {
+		t.Run(map[bool]string{false: "strict", true: "reads_best_effort"}[bestEffort], func(t *testing.T) {
+			f := newFixture(t, fixtureOpts{readsBestEffort: bestEffort})
+			ctx := t.Context()
+			read := func() error {
+				_, err := f.tools.Read(ctx, f.session, "data_get_token_balance", json.RawMessage(`{"token":"x"}`))
+				return err
+			}
+			before := f.decisions(t)
+			f.store.SimulateFullDisk(true)
+			err := read()
+			if bestEffort {
+				if err != nil {
+					t.Fatalf("read under reads_best_effort on a full disk: %v", err)
+				}
+			} else {
+				wantRefusal(t, err, reason.AuditUnavailable)
+			}
+			if n := f.decisions(t); n != before {
+				t.Errorf("decisions on the full disk: %d → %d, want none written", before, n)
+			}
+			f.store.SimulateFullDisk(false)
+			if err := read(); err != nil {
+				t.Fatalf("read once space returned: %v", err)
+			}
+			// A best-effort read's record is queued: give its group
+			// commit a moment.
+			for i := 0; i < 100 && f.decisions(t) <= before; i++ {
+				time.Sleep(10 * time.Millisecond)
+			}
+			if n := f.decisions(t); n <= before {
+				t.Errorf("the read after space returned left no decision (%d → %d)", before, n)
+			}
+		})
+	}
+}
+
+// decisions counts the decision log's rows.
+func (f *fixture) decisions(t *testing.T) int {
+	t.Helper()
+	recs, err := f.store.QueryDecisions(t.Context(), store.DecisionFilter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return len(recs)
 }

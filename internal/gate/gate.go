@@ -44,8 +44,10 @@ type Config struct {
 	Ledger  store.Ledger
 	HoldTTL time.Duration // policy.DefaultHoldTTL when zero
 	// ReadsBestEffort lets a read (Call.Read) that the policy allows
-	// proceed when its decision cannot be recorded; the failure is
-	// counted (AuditFailures). Everything else is refused unrecorded.
+	// proceed with its decision queued for the next group commit, and
+	// when it cannot be recorded; the failure is counted (AuditFailures).
+	// Without it every decision is committed before the call goes on,
+	// and a call whose decision cannot be written is refused.
 	ReadsBestEffort bool
 }
 
@@ -161,10 +163,18 @@ func (g *Gate) Decide(ctx context.Context, c Call) *Admission {
 	}
 
 	// 3. Audit: durable before any effect for calls that need it.
-	if c.Deferred {
+	// A read's decision is written before the read runs too (committed,
+	// not waiting for the sync after it): a queued record that a full disk
+	// then loses would leave an answered read with no trace. Only with
+	// [audit] reads_best_effort may a read go on queued (and, if the write
+	// fails, unrecorded).
+	switch {
+	case c.Deferred:
 		a.AuditID, a.AuditErr = g.audit.RecordDeferred(ctx, &a.Decision)
-	} else {
+	case c.Read && g.readsBestEffort:
 		a.AuditID, a.AuditErr = g.audit.Record(ctx, &a.Decision)
+	default:
+		a.AuditID, a.AuditErr = g.audit.RecordCommitted(ctx, &a.Decision)
 	}
 	if a.AuditErr != nil {
 		if c.Read && g.readsBestEffort && a.Decision.Action() == policy.Allow {
@@ -237,18 +247,25 @@ func (g *Gate) Done(ctx context.Context, a *Admission, o Outcome) error {
 	return g.ledgerAppend(ctx, e, a.AuditID)
 }
 
-// Executed records a committed write as an executed call of tool ref in
-// the session and turn that committed it: the policy's rate rules count it
-// from now on, and it is written to the ledger, where a restart and `ward
+// Executed records a committed write as an executed call of tool ref with
+// args in the session and turn that committed it: the policy's rate rules
+// count it from now on, and its spend windows what it spends (nil args:
+// nothing), and it is written to the ledger, where a restart and `ward
 // policy check` find it. A preview executes nothing (its hold is released
 // by Done); the commit that carries out its permit is the execution, so
 // every write counts once, whichever process commits it. decisionID is
 // the preview's decision.
-func (g *Gate) Executed(ctx context.Context, ref tool.Ref, sessionID, turnID, decisionID string, at time.Time) error {
+func (g *Gate) Executed(ctx context.Context, ref tool.Ref, args *tool.Args, sessionID, turnID, decisionID string, at time.Time) error {
 	if at.IsZero() {
 		at = time.Now()
 	}
-	e := policy.Execution{Tool: g.engine.Snapshot().Resolve(ref), SessionID: sessionID, TurnID: turnID, At: at}
+	snap := g.engine.Snapshot()
+	e := policy.Execution{Tool: snap.Resolve(ref), SessionID: sessionID, TurnID: turnID, At: at}
+	if args != nil {
+		// What the write spends by the policy's meter counts in its spend
+		// windows, as the preview's decision metered it.
+		e.Spend, _ = snap.Spend(&policy.Request{Tool: ref, Args: args, Turn: policy.Turn{ID: turnID, SessionID: sessionID}})
+	}
 	if ref.Category != "" {
 		e.Tool.Category = ref.Category
 	}

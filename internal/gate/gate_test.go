@@ -169,20 +169,26 @@ func TestAuditFailureDenies(t *testing.T) {
 	}
 }
 
+// TestDurability: every decision is committed before the call goes on,
+// reads included; only with ReadsBestEffort are reads (Call.Read) of safe
+// read-tier tools queued for the next group commit.
 func TestDurability(t *testing.T) {
-	log := &memLog{}
-	g, _ := newGate(t, log, rules.DefaultConfig())
-	g.Decide(t.Context(), transfer(100, "t1"))                                                                        // write tier, dangerous
-	g.Decide(t.Context(), Call{Tool: tool.Ref{Name: "read_file"}, Args: []byte(`{"path":"a.txt"}`)})                  // read tier, safe
-	g.Decide(t.Context(), Call{Tool: tool.Ref{Name: "lookup", Risk: tool.Safe, Tier: tool.Read}, Args: []byte(`{}`)}) // declared read
-	g.Decide(t.Context(), Call{Tool: tool.Ref{Name: "mystery", Risk: tool.Safe}, Args: []byte(`{}`)})                 // tier unknown: write
-	want := []bool{true, false, false, true}
-	log.mu.Lock()
-	defer log.mu.Unlock()
-	for i, w := range want {
-		if log.durable[i] != w {
-			t.Errorf("decision %d (%s) durable = %v, want %v", i, log.recs[i].Tool, log.durable[i], w)
+	for _, bestEffort := range []bool{false, true} {
+		log := &memLog{}
+		g, _ := newGate(t, log, rules.DefaultConfig())
+		g.readsBestEffort = bestEffort
+		g.Decide(t.Context(), transfer(100, "t1"))                                                                                    // write tier, dangerous
+		g.Decide(t.Context(), Call{Tool: tool.Ref{Name: "read_file"}, Args: []byte(`{"path":"a.txt"}`), Read: true})                  // read tier, safe
+		g.Decide(t.Context(), Call{Tool: tool.Ref{Name: "lookup", Risk: tool.Safe, Tier: tool.Read}, Args: []byte(`{}`), Read: true}) // declared read
+		g.Decide(t.Context(), Call{Tool: tool.Ref{Name: "mystery", Risk: tool.Safe}, Args: []byte(`{}`)})                             // tier unknown: write
+		want := []bool{true, !bestEffort, !bestEffort, true}
+		log.mu.Lock()
+		for i, w := range want {
+			if log.durable[i] != w {
+				t.Errorf("reads_best_effort %v: decision %d (%s) durable = %v, want %v", bestEffort, i, log.recs[i].Tool, log.durable[i], w)
+			}
 		}
+		log.mu.Unlock()
 	}
 }
 

@@ -122,7 +122,8 @@ var thirdParty atomic.Value
 func init() { thirdParty.Store("a token") }
 
 var swapParams = json.RawMessage(`{"type":"object","additionalProperties":false,"required":["token","amount"],"properties":{
-"token":{"type":"string","pattern":"^0x[0-9a-fA-F]{40}$"},"amount":{"type":"string","pattern":"^[0-9]+$"}}}`)
+"token":{"type":"string","pattern":"^0x[0-9a-fA-F]{40}$"},"amount":{"type":"string","pattern":"^[0-9]+$"},
+"amount_cents":{"type":"integer","minimum":0}}}`)
 
 // testTools registers a read tool, a swap (trading, open), an LP deposit
 // (lp: elevated, announce delay), a withdrawal (vault, close), a
@@ -345,6 +346,8 @@ type fixtureOpts struct {
 	shared bool
 	// rates are [[policy.rate_limits]] added to the default policy.
 	rates []rules.RateLimit
+	// policy, if set, changes the default policy before it is compiled.
+	policy func(*rules.Config)
 }
 
 func newFixture(t *testing.T, o fixtureOpts) *fixture {
@@ -368,6 +371,9 @@ func newFixture(t *testing.T, o fixtureOpts) *fixture {
 	}
 	pc := rules.DefaultConfig()
 	pc.Limits = append(pc.Limits, o.rates...)
+	if o.policy != nil {
+		o.policy(&pc)
+	}
 	snap, err := rules.Compile(pc)
 	if err != nil {
 		t.Fatal(err)

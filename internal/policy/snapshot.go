@@ -128,6 +128,17 @@ func (s *Snapshot) Rules() []Rule {
 	return out
 }
 
+// Spend is what r spends by the snapshot's meter (the treasury's transfer,
+// x402 and inference tools), false when it spends nothing the spend
+// windows count. The gate records it with a committed write's execution.
+func (s *Snapshot) Spend(r *Request) (Spend, bool) {
+	if s.meter == nil || r.Args == nil {
+		return Spend{}, false
+	}
+	r.Tool = s.Resolve(r.Tool)
+	return s.meter(r)
+}
+
 // Resolve returns the tool as the policy sees it: a tool in the catalog
 // takes the catalog's category, risk level and tier (a tier the catalog
 // leaves unset comes from the caller); any other tool keeps what the caller

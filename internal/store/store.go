@@ -50,6 +50,16 @@ import (
 // ErrClosed is returned by every method after Close.
 var ErrClosed = errors.New("store closed")
 
+// ErrUnwritable wraps a write the database could not commit (its disk is
+// full, the file became read-only or went away): nothing of the write took
+// effect. Callers refuse what depends on the write and answer "unavailable",
+// not an internal error.
+var ErrUnwritable = errors.New("the database cannot be written")
+
+// ErrDiskFull is wrapped, with ErrUnwritable, when the write failed because
+// the database's disk (or its size limit) is full.
+var ErrDiskFull = errors.New("the database's disk is full")
+
 // ErrSchemaTooNew is returned when opening a database written by a newer
 // ward whose schema this build does not know.
 var ErrSchemaTooNew = errors.New("database schema is newer than this ward")
@@ -128,6 +138,15 @@ type DecisionLog interface {
 	// DecisionReport runs a named report over the decisions f selects
 	// (f.Limit bounds the rows of the report).
 	DecisionReport(ctx context.Context, r Report, f DecisionFilter) ([]ReportRow, error)
+}
+
+// CommittedDecisionLog is a DecisionLog that can return once a record is
+// committed, before the sync that makes it survive a power loss: the
+// record is written (a full disk fails it) and survives a crash of the
+// process. The audit recorder uses it, when the log has it, for records a
+// call waits on that need not be power-loss durable (reads).
+type CommittedDecisionLog interface {
+	AppendDecisionCommitted(ctx context.Context, rec *DecisionRecord) error
 }
 
 // ExecutionRecord is one executed call, written by the caller after the

@@ -186,7 +186,7 @@ func (s *Store) inTx(ctx context.Context, fn func(tx pgx.Tx) error) error {
 	for attempt := 0; ; attempt++ {
 		err := pgx.BeginFunc(ctx, s.pool, fn)
 		if err == nil || !retryable(err) || attempt >= 20 {
-			return err
+			return unwritable(err)
 		}
 		select {
 		case <-ctx.Done():
@@ -194,6 +194,24 @@ func (s *Store) inTx(ctx context.Context, fn func(tx pgx.Tx) error) error {
 		case <-time.After(time.Duration(attempt+1) * time.Millisecond):
 		}
 	}
+}
+
+// unwritable wraps err with store.ErrUnwritable when the server could not
+// write for lack of space (disk_full, 53100: also store.ErrDiskFull) or
+// because it is read-only (25006, a standby); other errors are returned as
+// they are.
+func unwritable(err error) error {
+	var pe *pgconn.PgError
+	if !errors.As(err, &pe) {
+		return err
+	}
+	switch pe.Code {
+	case "53100":
+		return fmt.Errorf("postgres: %w: %w: %w", store.ErrUnwritable, store.ErrDiskFull, err)
+	case "25006":
+		return fmt.Errorf("postgres: %w: %w", store.ErrUnwritable, err)
+	}
+	return err
 }
 
 // retryable reports a serialization failure or a deadlock.

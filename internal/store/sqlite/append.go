@@ -28,6 +28,22 @@ func (s *Store) AppendDecision(ctx context.Context, rec *store.DecisionRecord, d
 	return s.submit(ctx, o)
 }
 
+// AppendDecisionCommitted writes rec and returns once its batch is
+// committed, without waiting for the sync after it (see doCommitted).
+func (s *Store) AppendDecisionCommitted(ctx context.Context, rec *store.DecisionRecord) error {
+	if rec == nil {
+		return errors.New("sqlite: append decision: nil record")
+	}
+	o, err := newDecisionOp(rec, true)
+	if err != nil {
+		return fmt.Errorf("sqlite: append decision: %w", err)
+	}
+	o.committed = true
+	return s.submit(ctx, o)
+}
+
+var _ store.CommittedDecisionLog = (*Store)(nil)
+
 // AppendExecution durably writes rec (same batching and ctx rules as a
 // durable AppendDecision). It needs a ULID id, a non-zero time, a tool and
 // a spend that is not negative.

@@ -91,6 +91,9 @@ type batch struct {
 	committed chan struct{} // closed once the batch's COMMIT returned (or failed), before its sync
 	done      chan struct{} // closed once the batch committed or failed
 	err       error         // batch-wide failure, set before done is closed
+	// urgent: a caller waits for the batch's COMMIT only (op.committed),
+	// so the writer does not hold it for the running sync. Under Store.mu.
+	urgent bool
 
 	// expired is closed CommitTimeout after the first record joined: one
 	// timer per batch bounds every wait on it, instead of one per caller.
@@ -136,10 +139,15 @@ func (s *Store) submit(ctx context.Context, o *op) error {
 	if first {
 		b.timer = time.AfterFunc(s.cfg.CommitTimeout, func() { close(b.expired) })
 	}
+	urgent := o.committed && !b.urgent
+	if urgent {
+		b.urgent = true
+	}
 	s.mu.Unlock()
 	if first {
 		poke(s.wake)
-	} else if n == holdRows && s.sync != nil {
+	}
+	if (n == holdRows || urgent) && s.sync != nil {
 		poke(s.sync.grew)
 	}
 	if !o.durable {

@@ -57,7 +57,7 @@ type syncer struct {
 
 	wake   chan struct{} // cap 1: pending became non-empty
 	idle   chan struct{} // cap 1: busy became false
-	grew   chan struct{} // cap 1: the open batch reached holdRows
+	grew   chan struct{} // cap 1: the open batch reached holdRows or became urgent
 	exited chan struct{} // closed when the goroutine returns
 
 	err error // the failed sync; only the syncer goroutine uses it
@@ -91,15 +91,15 @@ func (y *syncer) add(b *batch) {
 }
 
 // hold returns once the writer should commit the open batch: when no
-// sync runs, when the batch has holdRows records, or when the store is
-// closing.
+// sync runs, when the batch has holdRows records or a caller waiting for
+// its COMMIT only (batch.urgent), or when the store is closing.
 func (s *Store) hold() {
 	y := s.sync
 	for y.busy.Load() {
 		s.mu.Lock()
-		n, closed := len(s.open.ops), s.closed
+		n, urgent, closed := len(s.open.ops), s.open.urgent, s.closed
 		s.mu.Unlock()
-		if n >= holdRows || closed {
+		if n >= holdRows || urgent || closed {
 			return
 		}
 		select {

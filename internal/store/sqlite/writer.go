@@ -261,7 +261,7 @@ func (s *Store) write(b *batch) {
 		}
 		return
 	}
-	err = fmt.Errorf("sqlite: commit: %w", err)
+	err = commitError(err)
 	w.lastErr = err
 	b.err = err
 	for _, o := range ops {

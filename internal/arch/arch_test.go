@@ -46,6 +46,7 @@ var layers = map[string]int{
 	"internal/taint":     Vocabulary,
 	"internal/knowledge": Vocabulary,
 	"internal/event":     Vocabulary,
+	"internal/testenv":   Vocabulary, // a test's missing dependency: skipped, or failed under CI
 
 	"internal/capability":                Primitive,
 	"internal/capability/mint":           Primitive,
@@ -311,6 +312,7 @@ var testHelpers = map[string]bool{
 	"internal/grimoire/archive/archivetest": true,
 	"internal/telemetry/telemetrytest":      true,
 	"internal/llm/llmtest":                  true,
+	"internal/testenv":                      true,
 }
 
 // stack is what an integration test may import to drive its package

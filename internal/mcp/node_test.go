@@ -16,6 +16,7 @@ import (
 	"github.com/wardhq/ward/internal/facade"
 	"github.com/wardhq/ward/internal/reason"
 	"github.com/wardhq/ward/internal/store"
+	"github.com/wardhq/ward/internal/testenv"
 )
 
 // tsClient returns node and the npm directory holding the official
@@ -24,11 +25,7 @@ import (
 func tsClient(t *testing.T) (node, npm string) {
 	t.Helper()
 	missing := func(what string) {
-		msg := what + ": the official TypeScript MCP client cannot run (cd testdata/npm && npm ci)"
-		if os.Getenv("CI") != "" {
-			t.Fatal(msg)
-		}
-		t.Skip(msg)
+		testenv.Missing(t, what+": the official TypeScript MCP client cannot run (cd testdata/npm && npm ci)")
 	}
 	node, err := exec.LookPath("node")
 	if err != nil {

@@ -235,9 +235,9 @@ func TestObject(t *testing.T) {
 	}
 }
 
-// agentdojoSuites are the AgentDojo suites the eval replays, when the
-// workspace has them (as the replay's own test finds them).
-var agentdojoSuites = []string{"../../../shared/eval/agentdojo/banking.json", "../../../shared/eval/agentdojo/slack.json"}
+// agentdojoSuites are the AgentDojo suites the eval replays, kept in the
+// repository's testdata/agentdojo with their licence.
+var agentdojoSuites = []string{"../../testdata/agentdojo/banking.json", "../../testdata/agentdojo/slack.json"}
 
 // TestAgentDojoSuites builds each tool's schema from the suite's
 // per-parameter schemas (Object, as the replay does), compiles it, and
@@ -247,9 +247,6 @@ var agentdojoSuites = []string{"../../../shared/eval/agentdojo/banking.json", ".
 func TestAgentDojoSuites(t *testing.T) {
 	for _, path := range agentdojoSuites {
 		raw, err := os.ReadFile(path)
-		if errors.Is(err, os.ErrNotExist) {
-			t.Skipf("%s is not in this workspace", path)
-		}
 		if err != nil {
 			t.Fatal(err)
 		}

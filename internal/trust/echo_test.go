@@ -26,6 +26,9 @@ func TestEchoDoesNotLaunder(t *testing.T) {
 		{"as a key", `{"accounts":{"` + evil + `":1}}`, `{"` + evil + `":{"balance":3}}`},
 		{"percent-encoded", `{"q":"GB29%20NWBK60161331926819"}`, `result for GB29 NWBK60161331926819`},
 		{"base64", `{"q":"R0IyOU5XQks2MDE2MTMzMTkyNjgxOQ=="}`, `decoded: GB29NWBK60161331926819`},
+		// Each invalid byte decodes to U+FFFD, three bytes: the decoded
+		// arguments are longer than the raw ones.
+		{"after invalid UTF-8", "{\"q\":\"\xff\xff\xff\xff\xff\xff " + evil + "\"}", `{"account":"` + evil + `"}`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			l := cloneForTest(l)

@@ -161,7 +161,7 @@ func (l *Ledger) record(src Source, body []byte, isJSON bool, args []byte, scan 
 		// a lookup needs them.
 		return l.add(src, nil, nil, nil, false, slices.Clone(body), args)
 	}
-	texts, nums, all, ok := l.leaves(body)
+	texts, nums, all, ok := leaves(body, l.limit)
 	if !ok {
 		return l.record(src, body, false, args, scan)
 	}
@@ -173,9 +173,11 @@ func (l *Ledger) record(src Source, body []byte, isJSON bool, args []byte, scan 
 }
 
 // leaves decodes a JSON result into its string leaves and keys (texts, at
-// most the ledger's limit of them), its numbers, and all of the leaves;
-// ok is false for a raw that is not one JSON value.
-func (l *Ledger) leaves(raw []byte) (texts, nums, all []string, ok bool) {
+// most limit bytes of them), its numbers, and all of the leaves; ok is
+// false for a raw that is not one JSON value. The decoded leaves may be
+// longer than raw: the decoder reads each byte of invalid UTF-8 as
+// U+FFFD, three bytes.
+func leaves(raw []byte, limit int) (texts, nums, all []string, ok bool) {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
 	var v any
@@ -194,7 +196,7 @@ func (l *Ledger) leaves(raw []byte) (texts, nums, all []string, ok bool) {
 			return true
 		}
 		all = append(all, s)
-		if n+len(s) > l.limit {
+		if n+len(s) > limit {
 			return true
 		}
 		n += len(s) + len(sep)
@@ -268,13 +270,14 @@ func (l *Ledger) add(src Source, signals, texts, rawNums []string, cut bool, raw
 }
 
 // prepare normalises the observation's text, and its call's arguments,
-// once.
+// once. Their JSON was admitted whole under the ledger's limit when it
+// was recorded, so it is decoded whole here: every leaf is compared.
 func (o *observation) prepare() {
 	o.once.Do(func() {
 		var raw string
 		if o.rawJSON != nil {
 			raw = string(o.rawJSON)
-			texts, nums, _, ok := (&Ledger{limit: len(o.rawJSON) + 1}).leaves(o.rawJSON)
+			texts, nums, _, ok := leaves(o.rawJSON, math.MaxInt)
 			if !ok {
 				texts = []string{string(o.rawJSON)}
 			}
@@ -286,7 +289,7 @@ func (o *observation) prepare() {
 		o.body.pairs = fieldNumbers(raw)
 		o.texts, o.rawNums = nil, nil
 		if o.args != nil {
-			texts, nums, _, ok := (&Ledger{limit: len(o.args) + 1}).leaves(o.args)
+			texts, nums, _, ok := leaves(o.args, math.MaxInt)
 			if !ok {
 				texts = []string{string(o.args)}
 			}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/wardhq/ward/internal/registry"
 	"github.com/wardhq/ward/internal/schema"
+	"github.com/wardhq/ward/internal/testenv"
 )
 
 // nodeModules is where `npm ci` in testdata/npm installs the official MCP
@@ -27,11 +28,7 @@ var nodeModules = filepath.Join("..", "..", "testdata", "npm", "node_modules")
 func referenceServers(t *testing.T) []Server {
 	t.Helper()
 	missing := func(what string) {
-		msg := what + ": run `cd testdata/npm && npm ci` (node and npm are needed)"
-		if os.Getenv("CI") != "" {
-			t.Fatal(msg)
-		}
-		t.Skip(msg)
+		testenv.Missing(t, what+": run `cd testdata/npm && npm ci` (node and npm are needed)")
 	}
 	node, err := exec.LookPath("node")
 	if err != nil {

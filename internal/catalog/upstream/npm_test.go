@@ -19,7 +19,7 @@ import (
 // nodeModules is where `npm ci` in testdata/npm installs the published protocol packages.
 var nodeModules = filepath.Join("..", "..", "..", "testdata", "npm", "node_modules")
 
-// errNotInstalled reports that the npm packages are missing: the tests skip rather than fail.
+// errNotInstalled reports that the npm packages are missing: the tests skip (fail under CI).
 var errNotInstalled = errors.New("real protocol bytecode not installed: run `cd testdata/npm && npm ci`")
 
 // artifact is one compiled contract as an npm package publishes it. Two layouts occur:

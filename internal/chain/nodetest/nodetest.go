@@ -31,6 +31,8 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/rpc"
+
+	"github.com/wardhq/ward/internal/testenv"
 )
 
 // EnvBinary names the environment variable holding the geth binary's path.
@@ -70,11 +72,7 @@ func Start(t testing.TB) *Node {
 	t.Helper()
 	bin := Binary()
 	if bin == "" {
-		msg := "no geth binary: set " + EnvBinary + " or put geth on PATH (`go install github.com/ethereum/go-ethereum/cmd/geth@VERSION`, VERSION as in go.mod)"
-		if os.Getenv("CI") != "" {
-			t.Fatal(msg)
-		}
-		t.Skip(msg)
+		testenv.Missing(t, "no geth binary: set "+EnvBinary+" or put geth on PATH (`go install github.com/ethereum/go-ethereum/cmd/geth@VERSION`, VERSION as in go.mod)")
 	}
 	dir := t.TempDir()
 	n := &Node{Log: filepath.Join(dir, "geth.log")}

@@ -267,7 +267,6 @@ func isTar(head []byte) bool {
 // are failures of the destination or ctx. It does not follow or create
 // symlinks. Not safe to run twice on one destDir at once.
 func Extract(ctx context.Context, archivePath, destDir string, lim Limits) (*Manifest, error) {
-	lim = lim.withDefaults()
 	f, err := os.Open(archivePath)
 	if err != nil {
 		return nil, fmt.Errorf("archive: %w", err)
@@ -280,36 +279,66 @@ func Extract(ctx context.Context, archivePath, destDir string, lim Limits) (*Man
 	if !st.Mode().IsRegular() {
 		return nil, refuse(ReasonUnknownFormat, "", "not a regular file")
 	}
+	return extract(ctx, f, st.Size(), func() (destination, func() error, error) {
+		root, err := os.OpenRoot(destDir)
+		if err != nil {
+			return nil, nil, fmt.Errorf("archive: destination: %w", err)
+		}
+		return rootDest{root}, root.Close, nil
+	}, lim)
+}
+
+// destination is where an extraction creates directories and files: the
+// caller's directory through an os.Root, or memory in the fuzz test, which
+// so runs the whole extractor without the cost of a file system.
+type destination interface {
+	MkdirAll(name string, perm fs.FileMode) error
+	// Create creates the file name, which must not exist, for writing;
+	// it does not follow a symlink in its place.
+	Create(name string) (io.WriteCloser, error)
+	Lstat(name string) (fs.FileInfo, error)
+}
+
+// rootDest is a destination on disk, confined to its root.
+type rootDest struct{ *os.Root }
+
+func (d rootDest) Create(name string) (io.WriteCloser, error) {
+	return d.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL|oNoFollow, 0o600)
+}
+
+var _ destination = rootDest{}
+
+// extract is Extract of the size bytes of r, into the destination open
+// returns (with its closer) once the container is recognised.
+func extract(ctx context.Context, r io.ReaderAt, size int64, open func() (destination, func() error, error), lim Limits) (*Manifest, error) {
+	lim = lim.withDefaults()
 	head := make([]byte, 512)
-	n, err := io.ReadFull(f, head)
-	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
+	n, err := r.ReadAt(head, 0)
+	if err != nil && !errors.Is(err, io.EOF) {
 		return nil, fmt.Errorf("archive: %w", err)
 	}
 	format, ok := sniff(head[:n])
 	if !ok {
 		return nil, refuse(ReasonUnknownFormat, "", "neither zip, tar nor tar.gz")
 	}
-	if _, err := f.Seek(0, io.SeekStart); err != nil {
-		return nil, fmt.Errorf("archive: %w", err)
-	}
-	root, err := os.OpenRoot(destDir)
+	dst, closeDst, err := open()
 	if err != nil {
-		return nil, fmt.Errorf("archive: destination: %w", err)
+		return nil, err
 	}
-	defer root.Close()
-	x := &extractor{ctx: ctx, lim: lim, root: root, seen: map[string]bool{}, dirs: map[string]bool{},
+	defer closeDst()
+	x := &extractor{ctx: ctx, lim: lim, dst: dst, seen: map[string]bool{}, dirs: map[string]bool{},
 		buf: make([]byte, 64<<10), m: &Manifest{Format: format}}
 	switch format {
 	case Zip:
-		err = x.zip(f, st.Size())
+		err = x.zip(r, size)
 	case TarGz:
-		zr, gerr := gzip.NewReader(bufio.NewReader(f))
+		zr, gerr := gzip.NewReader(bufio.NewReader(io.NewSectionReader(r, 0, size)))
 		if gerr != nil {
 			return nil, &RefusedError{Reason: ReasonCorrupt, Detail: "gzip header", Err: gerr}
 		}
 		err = x.tar(zr)
 	case Tar:
-		err = x.tar(bufio.NewReader(f))
+		err = x.tar(bufio.NewReader(io.NewSectionReader(r, 0, size)))
 	}
 	if err != nil {
 		return nil, err
@@ -320,7 +349,7 @@ func Extract(ctx context.Context, archivePath, destDir string, lim Limits) (*Man
 type extractor struct {
 	ctx   context.Context
 	lim   Limits
-	root  *os.Root
+	dst   destination
 	seen  map[string]bool // every name, in lower case
 	dirs  map[string]bool // directories, explicit or implied, in lower case
 	count int
@@ -336,8 +365,8 @@ const (
 	kindDir
 )
 
-func (x *extractor) zip(f *os.File, size int64) error {
-	zr, err := zip.NewReader(f, size)
+func (x *extractor) zip(r io.ReaderAt, size int64) error {
+	zr, err := zip.NewReader(r, size)
 	if err != nil && !errors.Is(err, zip.ErrInsecurePath) {
 		return &RefusedError{Reason: ReasonCorrupt, Detail: "zip directory", Err: err}
 	}
@@ -515,7 +544,7 @@ func (x *extractor) admit(raw string, k kind) (string, error) {
 		x.dirs[d] = true
 	}
 	if k == kindDir {
-		if err := x.root.MkdirAll(name, 0o700); err != nil {
+		if err := x.dst.MkdirAll(name, 0o700); err != nil {
 			return "", x.createErr(raw, name, err)
 		}
 	}
@@ -572,7 +601,7 @@ func CheckName(raw string, lim Limits) (string, error) {
 // createErr classifies a failure to create name in the destination.
 func (x *extractor) createErr(raw, name string, err error) error {
 	for p := name; p != "."; p = path.Dir(p) {
-		if fi, lerr := x.root.Lstat(p); lerr == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		if fi, lerr := x.dst.Lstat(p); lerr == nil && fi.Mode()&fs.ModeSymlink != 0 {
 			return &RefusedError{Reason: ReasonSymlink, Path: raw, Detail: "a symlink is in the way", Err: err}
 		}
 	}
@@ -601,11 +630,11 @@ func (x *extractor) write(name string, r io.Reader, capRatio int64, declared uin
 		budget, reason = capRatio, ReasonCompressionRatio
 	}
 	if d := path.Dir(name); d != "." {
-		if err := x.root.MkdirAll(d, 0o700); err != nil {
+		if err := x.dst.MkdirAll(d, 0o700); err != nil {
 			return x.createErr(name, d, err)
 		}
 	}
-	out, err := x.root.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL|oNoFollow, 0o600)
+	out, err := x.dst.Create(name)
 	if err != nil {
 		return x.createErr(name, name, err)
 	}

@@ -3,14 +3,20 @@ package archive_test
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"reflect"
 	"strings"
+	"syscall"
 	"testing"
+	"testing/fstest"
 	"time"
 
 	"github.com/wardhq/ward/internal/grimoire/archive"
@@ -393,9 +399,8 @@ func BenchmarkLoad(b *testing.B) {
 	}
 }
 
-// FuzzExtract feeds arbitrary bytes to Extract: it never panics, writes
-// only inside the destination, and what it accepts is within the limits.
-func FuzzExtract(f *testing.F) {
+// addExtractSeeds adds a small valid archive of each format to f's corpus.
+func addExtractSeeds(f *testing.F) {
 	recs := []archive.Record{archivetest.Record(1)}
 	data, counts, err := archive.EncodeEntries(recs)
 	if err != nil {
@@ -409,6 +414,127 @@ func FuzzExtract(f *testing.F) {
 		}
 		f.Add(buf.Bytes())
 	}
+}
+
+// memDest is an extraction's destination in memory. It creates as an
+// os.Root does (a parent must exist and be a directory, an existing name
+// is never replaced) and records every name that is not local, which an
+// os.Root would have refused as leaving it.
+type memDest struct {
+	fs      fstest.MapFS
+	escaped []string
+}
+
+var _ archive.Destination = (*memDest)(nil)
+
+func (d *memDest) local(op, name string) error {
+	if !filepath.IsLocal(filepath.FromSlash(name)) {
+		d.escaped = append(d.escaped, name)
+		return &fs.PathError{Op: op, Path: name, Err: fs.ErrInvalid}
+	}
+	return nil
+}
+
+func (d *memDest) MkdirAll(name string, _ fs.FileMode) error {
+	if err := d.local("mkdir", name); err != nil {
+		return err
+	}
+	for p := name; p != "."; p = path.Dir(p) {
+		if f, ok := d.fs[p]; ok && !f.Mode.IsDir() {
+			return &fs.PathError{Op: "mkdir", Path: name, Err: syscall.ENOTDIR}
+		}
+	}
+	for p := name; p != "."; p = path.Dir(p) {
+		if _, ok := d.fs[p]; !ok {
+			d.fs[p] = &fstest.MapFile{Mode: fs.ModeDir | 0o700}
+		}
+	}
+	return nil
+}
+
+func (d *memDest) Create(name string) (io.WriteCloser, error) {
+	if err := d.local("open", name); err != nil {
+		return nil, err
+	}
+	if _, ok := d.fs[name]; ok {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrExist}
+	}
+	if dir := path.Dir(name); dir != "." {
+		if f, ok := d.fs[dir]; !ok || !f.Mode.IsDir() {
+			return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
+		}
+	}
+	f := &fstest.MapFile{Mode: 0o600}
+	d.fs[name] = f
+	return memFile{f}, nil
+}
+
+func (d *memDest) Lstat(name string) (fs.FileInfo, error) { return d.fs.Lstat(name) }
+
+type memFile struct{ f *fstest.MapFile }
+
+func (w memFile) Write(p []byte) (int, error) {
+	w.f.Data = append(w.f.Data, p...)
+	return len(p), nil
+}
+
+func (memFile) Close() error { return nil }
+
+// FuzzExtract feeds arbitrary bytes to the extractor, writing to memory
+// (thousands of inputs a second; on disk, a directory per input allowed
+// about a hundred): it never panics, creates nothing outside the
+// destination, refuses with a reason or accepts only what is within the
+// limits, and its manifest is what it wrote. FuzzExtractDisk runs the
+// same inputs through Extract and a real os.Root.
+func FuzzExtract(f *testing.F) {
+	addExtractSeeds(f)
+	lim := archive.Limits{MaxTotal: 1 << 20, MaxFiles: 64}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		dst := &memDest{fs: fstest.MapFS{}}
+		ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+		defer cancel()
+		start := time.Now()
+		m, err := archive.ExtractTo(ctx, b, dst, lim)
+		if d := time.Since(start); d > 5*time.Second {
+			t.Fatalf("ExtractTo took %v: %v", d, err)
+		}
+		if len(dst.escaped) > 0 {
+			t.Fatalf("created %q, outside the destination", dst.escaped)
+		}
+		var total int64
+		for _, f := range dst.fs {
+			total += int64(len(f.Data))
+		}
+		if total > lim.MaxTotal {
+			t.Fatalf("%d bytes written, above %d", total, lim.MaxTotal)
+		}
+		if err != nil {
+			if archive.Refusal(err) == "" {
+				t.Fatalf("ExtractTo() = %v, not a refusal", err)
+			}
+			return
+		}
+		for _, f := range m.Files {
+			if _, err := archive.CheckName(f.Name, lim); err != nil {
+				t.Errorf("accepted name %q: %v", f.Name, err)
+			}
+			got, ok := dst.fs[f.Name]
+			if !ok {
+				t.Errorf("manifest lists %q, which was not written", f.Name)
+				continue
+			}
+			if sum := sha256.Sum256(got.Data); int64(len(got.Data)) != f.Size || hex.EncodeToString(sum[:]) != f.SHA256 {
+				t.Errorf("%q: manifest says %d bytes, %s; wrote %d bytes, %x", f.Name, f.Size, f.SHA256, len(got.Data), sum)
+			}
+		}
+	})
+}
+
+// FuzzExtractDisk is FuzzExtract through Extract itself, on disk: a file
+// and a directory per input, so slow to fuzz, but it checks what memory
+// cannot, that the os.Root confines the writes.
+func FuzzExtractDisk(f *testing.F) {
+	addExtractSeeds(f)
 	lim := archive.Limits{MaxTotal: 1 << 20, MaxFiles: 64}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		dir := t.TempDir()

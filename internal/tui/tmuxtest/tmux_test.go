@@ -16,6 +16,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/wardhq/ward/internal/testenv"
 )
 
 // tmux drives a ward tui in a detached tmux session on a private server.
@@ -24,11 +26,12 @@ type tmux struct {
 	sock string
 }
 
-// requireTmux skips the test when tmux is not installed.
+// requireTmux skips the test when tmux is not installed (fails it under
+// CI).
 func requireTmux(t *testing.T) {
 	t.Helper()
 	if _, err := exec.LookPath("tmux"); err != nil {
-		t.Skip("tmux is not installed: the terminal tests need it (apt-get install tmux)")
+		testenv.Missing(t, "tmux is not installed: the terminal tests need it (apt-get install tmux)")
 	}
 }
 
@@ -115,7 +118,7 @@ func wardBinary(t *testing.T) string {
 	goBin := filepath.Join(runtime.GOROOT(), "bin", "go")
 	if _, err := os.Stat(goBin); err != nil {
 		if goBin, err = exec.LookPath("go"); err != nil {
-			t.Skip("the go command is not available to build ward")
+			testenv.Missing(t, "the go command is not available to build ward")
 		}
 	}
 	buildOnce.Do(func() {

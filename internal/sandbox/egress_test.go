@@ -102,5 +102,3 @@ func TestEgressSeccompFamilies(t *testing.T) {
 		}
 	}
 }
-
-

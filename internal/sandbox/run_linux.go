@@ -285,7 +285,10 @@ func privateDir(root bool, hostID int) (string, error) {
 // newChildConfig is the child's configuration for job under lim: the
 // rlimits stand in for the cgroups that cg could not provide.
 func newChildConfig(job string, lim Limits, cg *cgroups) childConfig {
-	cfg := childConfig{Job: job, WallClock: lim.WallClock, Memory: lim.Memory, CPUTime: lim.CPUTime, Disk: lim.Disk, CPU: pickCPU()}
+	cfg := childConfig{Job: job, WallClock: lim.WallClock, Memory: lim.Memory, CPUTime: lim.CPUTime, Disk: lim.Disk, CPU: -1}
+	if lim.CPU <= 1 {
+		cfg.CPU = pickCPU()
+	}
 	if !cg.has(MechCgroupMemory) {
 		cfg.DataLimit = true
 	}

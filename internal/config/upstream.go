@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/wardhq/ward/internal/egress"
+	"github.com/wardhq/ward/internal/sandbox"
 	"github.com/wardhq/ward/internal/tool"
 	"github.com/wardhq/ward/internal/upstream"
 )
@@ -30,6 +31,7 @@ type upstreamTOML struct {
 	Paths     []string `toml:"paths"`
 	Memory    any      `toml:"memory"` // bytes, or "512MiB"
 	Processes *int64   `toml:"processes"`
+	CPU       any      `toml:"cpu"` // cores: 0.5, 2
 	upstreamClassTOML
 	Tools map[string]upstreamClassTOML `toml:"tools"`
 }
@@ -179,16 +181,36 @@ func confinement(at string, u upstreamTOML, command bool, bad func(key, format s
 			c.Processes = int(*u.Processes)
 		}
 	}
+	if u.CPU != nil {
+		var n float64
+		number := true
+		switch x := u.CPU.(type) {
+		case int64:
+			n = float64(x)
+		case float64:
+			n = x
+		default:
+			number = false
+			bad(at+".cpu", "%v: want a number of cores (0.5 for half of one core, 2 for two)", u.CPU)
+		}
+		switch {
+		case !number:
+		case !(n >= sandbox.MinCPU && n <= sandbox.MaxCPU):
+			bad(at+".cpu", "%g cores: want %g to %d", n, sandbox.MinCPU, sandbox.MaxCPU)
+		default:
+			c.CPU = n
+		}
+	}
 	for _, p := range u.Paths {
 		if !filepath.IsAbs(p) || filepath.Clean(p) == "/" {
 			bad(at+".paths", "%q: want an absolute path other than /", p)
 		}
 	}
-	switch set := c.Network || len(c.Hosts) > 0 || len(c.Paths) > 0 || u.Memory != nil || u.Processes != nil; {
+	switch set := c.Network || len(c.Hosts) > 0 || len(c.Paths) > 0 || u.Memory != nil || u.Processes != nil || u.CPU != nil; {
 	case set && !command:
-		bad(at, "network, hosts, paths, memory and processes confine a command upstream only")
+		bad(at, "network, hosts, paths, memory, processes and cpu confine a command upstream only")
 	case set && c.Off:
-		bad(at+".sandbox", "network, hosts, paths, memory and processes confine a sandboxed server: not with sandbox = false")
+		bad(at+".sandbox", "network, hosts, paths, memory, processes and cpu confine a sandboxed server: not with sandbox = false")
 	}
 	return c
 }

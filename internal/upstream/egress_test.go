@@ -3,10 +3,12 @@ package upstream
 import (
 	"bufio"
 	"io"
+	"log/slog"
 	"net"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/wardhq/ward/internal/sandbox"
 )
@@ -122,4 +124,46 @@ func echoOrigin(t *testing.T) *origin {
 		}
 	}()
 	return o
+}
+
+// TestSandboxedServerCPU: a server that spins is held to its cpu key
+// where the cpu cgroup is in force, and ward says at start whether it is.
+func TestSandboxedServerCPU(t *testing.T) {
+	cfg := Server{Name: "spin", Command: []string{"bash", "-c", "while :; do :; done"}, Sandbox: Confinement{CPU: 0.25}}
+	if err := cfg.Sandbox.validate(true); err != nil {
+		t.Fatal(err)
+	}
+	spec, err := sandboxSpec(cfg, []string{"PATH=/usr/bin:/bin"}, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec.Limits.WallClock = time.Second
+	p, err := sandbox.Start(t.Context(), spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var logs lockedBuffer
+	(&sandboxTransport{name: cfg.Name, spec: spec, log: slog.New(slog.NewTextHandler(&logs, nil))}).logStart(p.Enforced)
+	res, err := p.Wait()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%v of CPU in %v, enforced %s; log %s", res.CPU, res.Elapsed, res.Enforced, logs.String())
+	if res.Enforced.Has(sandbox.MechCgroupCPU) {
+		if res.CPU > 400*time.Millisecond {
+			t.Errorf("a server with cpu = 0.25 used %v of CPU in %v", res.CPU, res.Elapsed)
+		}
+		if !strings.Contains(logs.String(), "sandboxed upstream server started") || !strings.Contains(logs.String(), "cpu=0.25") {
+			t.Errorf("start log %q does not give the cpu limit in force", logs.String())
+		}
+	} else if !strings.Contains(logs.String(), "without its cpu limit") {
+		t.Errorf("start log %q does not say the cpu limit is not in force", logs.String())
+	}
+	(&sandboxTransport{name: cfg.Name, spec: spec, log: slog.New(slog.NewTextHandler(&logs, nil))}).logStart(res.Enforced &^ sandbox.MechCgroupCPU)
+	if !strings.Contains(logs.String(), "without its cpu limit") {
+		t.Errorf("start log without the cpu cgroup: %q", logs.String())
+	}
+	if err := (Confinement{CPU: 0.001}).validate(true); err == nil {
+		t.Error("cpu 0.001 accepted")
+	}
 }

@@ -46,6 +46,10 @@ type Confinement struct {
 	// (0: DefaultMemory); Processes its processes (0: DefaultProcesses).
 	Memory    int64
 	Processes int
+	// CPU bounds the server's CPU time, in cores (cpu = 0.5: half of one
+	// core; 0: one core), by the cpu cgroup where ward can make one; where
+	// it cannot, ward says at start that the limit is not in force.
+	CPU float64
 }
 
 // Default limits of a sandboxed server: an MCP server is a long-lived
@@ -183,6 +187,7 @@ func sandboxSpec(cfg Server, env []string, dir string) (sandbox.ProcSpec, error)
 		Limits: sandbox.Limits{
 			Memory:    cmpOr(cfg.Sandbox.Memory, DefaultMemory),
 			Processes: cmpOr(cfg.Sandbox.Processes, DefaultProcesses),
+			CPU:       cfg.Sandbox.CPU,
 			Output:    tailBytes,
 		},
 		Require: requirement(full),
@@ -222,7 +227,7 @@ func isProxyVar(kv string) bool {
 	return slices.Contains(proxyVars, k)
 }
 
-func cmpOr[T int | int64](v, d T) T {
+func cmpOr[T int | int64 | float64](v, d T) T {
 	if v == 0 {
 		return d
 	}
@@ -267,6 +272,7 @@ func (t *sandboxTransport) Connect(ctx context.Context) (mcp.Connection, error) 
 		t.removeTemp()
 		return nil, fmt.Errorf("start in the sandbox (sandbox = false runs it unconfined): %w", err)
 	}
+	t.logStart(p.Enforced)
 	ended := make(chan struct{})
 	inner, err := (&mcp.IOTransport{Reader: &endReader{ReadCloser: p.Stdout, ended: ended}, Writer: p.Stdin}).Connect(ctx)
 	if err != nil {
@@ -303,6 +309,18 @@ func (t *sandboxTransport) Connect(ctx context.Context) (mcp.Connection, error) 
 		}
 	}()
 	return c, nil
+}
+
+// logStart says which limits are in force for the server as it starts:
+// the isolation itself is required (Require refuses a start without it),
+// but the CPU limit is not, so ward says when it is not in force.
+func (t *sandboxTransport) logStart(m sandbox.Mechanism) {
+	attrs := []any{"server", t.name, "in_force", m.String()}
+	if !m.Has(sandbox.MechCgroupCPU) {
+		t.log.Warn("sandboxed upstream server started without its cpu limit: no cpu cgroup on this host", append(attrs, "cpu", t.spec.Limits.CPU)...)
+		return
+	}
+	t.log.Info("sandboxed upstream server started", append(attrs, "cpu", cmpOr(t.spec.Limits.CPU, 1))...)
 }
 
 func (t *sandboxTransport) removeTemp() {
@@ -365,12 +383,14 @@ func (c *sandboxConn) Close() error {
 var _ mcp.Transport = (*sandboxTransport)(nil)
 
 func (c Confinement) validate(command bool) error {
-	set := c.Network || len(c.Hosts) > 0 || len(c.Paths) > 0 || c.Memory != 0 || c.Processes != 0
+	set := c.Network || len(c.Hosts) > 0 || len(c.Paths) > 0 || c.Memory != 0 || c.Processes != 0 || c.CPU != 0
 	switch {
 	case set && !command:
-		return errors.New("sandbox settings (network, hosts, paths, memory, processes) apply to a command only")
+		return errors.New("sandbox settings (network, hosts, paths, memory, processes, cpu) apply to a command only")
 	case set && c.Off:
-		return errors.New("network, hosts, paths, memory and processes confine a sandboxed server: not with sandbox = false")
+		return errors.New("network, hosts, paths, memory, processes and cpu confine a sandboxed server: not with sandbox = false")
+	case c.CPU != 0 && !(c.CPU >= sandbox.MinCPU && c.CPU <= sandbox.MaxCPU):
+		return fmt.Errorf("cpu %g: want %g to %d cores", c.CPU, sandbox.MinCPU, sandbox.MaxCPU)
 	case len(c.Hosts) > 0 && !c.Network:
 		return errors.New("hosts are what network = true reaches: set network = true with them")
 	case c.Memory != 0 && c.Memory < MinMemory:

@@ -236,6 +236,43 @@ var DefaultRequirement = Requirement{
 	AnyOf: []Mechanism{MechCgroupMemory | MechRlimitData, MechCgroupPids | MechRlimitNproc},
 }
 
+// Alternatives a requirement may name besides the mechanisms: a limit
+// that a cgroup or an rlimit puts in force.
+var requirementAlternatives = map[string]Mechanism{
+	"memory":    MechCgroupMemory | MechRlimitData,
+	"processes": MechCgroupPids | MechRlimitNproc,
+}
+
+// DefaultRequirementNames are the names ParseRequirement reads as
+// DefaultRequirement.
+var DefaultRequirementNames = []string{"userns", "pidns", "netns", "mountns", "seccomp", "memory", "processes"}
+
+// ParseRequirement reads a requirement from names: each a mechanism's
+// name as Mechanism.String gives it ("mountns", "cgroup2"), required
+// itself, or "memory" or "processes", a limit by cgroup or by rlimit. It
+// refuses an unknown name and an empty list (which would require
+// nothing: the zero Requirement is for callers who mean it).
+func ParseRequirement(names []string) (Requirement, error) {
+	if len(names) == 0 {
+		return Requirement{}, errors.New("sandbox: an empty requirement would let a job run with no isolation")
+	}
+	var r Requirement
+	for _, n := range names {
+		if alt, ok := requirementAlternatives[n]; ok {
+			if !slices.Contains(r.AnyOf, alt) {
+				r.AnyOf = append(r.AnyOf, alt)
+			}
+			continue
+		}
+		m, err := ParseMechanism(n)
+		if err != nil || m == 0 || strings.Contains(n, ",") {
+			return Requirement{}, fmt.Errorf("sandbox: requirement %q is not a mechanism (%s) nor memory or processes", n, strings.Join(mechNames, ", "))
+		}
+		r.All |= m
+	}
+	return r, nil
+}
+
 // Missing returns what of r the mechanisms m lack, one entry per
 // unsatisfied part ("mountns", "cgroup-memory|rlimit-data"); none when m
 // satisfies r.

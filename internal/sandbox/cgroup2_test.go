@@ -131,8 +131,9 @@ func TestCgroup2Here(t *testing.T) {
 }
 
 // TestCPULimit: a job that spins for a second of wall clock under a
-// quarter of a core gets about a quarter of a second of CPU where the cpu
-// cgroup is in force, and far less than the same job under one core.
+// quarter of a core gets at most about a quarter of a second of CPU where
+// the cpu cgroup is in force (under one core it gets up to a second, less
+// when the machine is busy, so that is logged, not compared).
 func TestCPULimit(t *testing.T) {
 	for _, bad := range []float64{-1, 0.001, 2000, math.NaN()} {
 		if _, err := (Limits{CPU: bad}).withDefaults(); err == nil {
@@ -154,7 +155,7 @@ func TestCPULimit(t *testing.T) {
 		t.Logf("no cpu cgroup here: the limit is not in force, and the Result says so (%s)", quarter.Enforced)
 		return
 	}
-	if quarter.CPU > 400*time.Millisecond || quarter.CPU*2 > full.CPU {
+	if quarter.CPU > 400*time.Millisecond {
 		t.Errorf("a quarter core used %v of CPU in a second (one core: %v)", quarter.CPU, full.CPU)
 	}
 }

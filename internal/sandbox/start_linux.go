@@ -45,8 +45,9 @@ type ProcSpec struct {
 	// outside the namespace, with each connection to it, in a goroutine
 	// of its own owned by the Process. ctx ends, and the connection is
 	// closed, when the sandbox has ended. The seccomp filter lets
-	// AF_INET and AF_INET6 sockets through (AF_UNIX as always). Nil: no
-	// listener, loopback down.
+	// AF_INET and AF_INET6 sockets through (AF_UNIX as always). The
+	// sandbox's child stays as the program's parent (not replaced by it),
+	// counted beside Limits.Processes. Nil: no listener, loopback down.
 	Egress func(ctx context.Context, conn net.Conn)
 	// Limits as for Run, except that a zero WallClock or CPUTime means
 	// none (the process lives until ctx ends or Kill); Output bounds the
@@ -107,6 +108,8 @@ func Start(ctx context.Context, spec ProcSpec) (*Process, error) {
 	}
 	var egressParent, egressChild *os.File
 	if spec.Egress != nil {
+		// The child stays, as the program's parent: one process more.
+		lim.Processes++
 		if spec.Network {
 			inR.Close()
 			inW.Close()

@@ -106,3 +106,43 @@ func TestEgressSeccompFamilies(t *testing.T) {
 		}
 	}
 }
+
+// TestEgressBounded: a program that opens 200 connections to the egress
+// and holds them gets at most MaxEgressConns served at once; the rest
+// are closed, and every handler ends with the sandbox.
+func TestEgressBounded(t *testing.T) {
+	var active, most, total atomic.Int32
+	egress := func(ctx context.Context, conn net.Conn) {
+		total.Add(1)
+		n := active.Add(1)
+		defer active.Add(-1)
+		for {
+			m := most.Load()
+			if n <= m || most.CompareAndSwap(m, n) {
+				break
+			}
+		}
+		<-ctx.Done()
+	}
+	script := `for i in $(seq 200); do exec {fd}<>/dev/tcp/127.0.0.1/3128 || exit 3; done; sleep 1`
+	p, err := Start(t.Context(), ProcSpec{
+		Path: "/bin/bash", Args: []string{"bash", "-c", script}, Env: []string{"PATH=/usr/bin:/bin"},
+		ReadOnly: shell, Limits: startLimits, Egress: egress,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Stdin.Close()
+	p.Stdout.Close()
+	res, err := p.Wait()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("exit %d, served %d, at most %d at once, stderr %q", res.ExitCode, total.Load(), most.Load(), res.Output)
+	if most.Load() > MaxEgressConns || most.Load() < MaxEgressConns/2 {
+		t.Errorf("%d served at once, want up to %d", most.Load(), MaxEgressConns)
+	}
+	if a := active.Load(); a != 0 {
+		t.Errorf("%d handlers still running after Wait", a)
+	}
+}

@@ -164,9 +164,14 @@ func Start(ctx context.Context, spec ProcSpec) (*Process, error) {
 	return p, nil
 }
 
+// MaxEgressConns bounds the egress connections of one sandbox served at
+// once: each holds a descriptor and a goroutine of ward's; past it a
+// connection is closed at once.
+const MaxEgressConns = 128
+
 // receiveEgress receives the connections the child hands over on sock
 // and serves each with serve, in goroutines counted in wg, until the
-// child closes its end or sock is closed.
+// child closes its end or sock is closed; at most MaxEgressConns at once.
 func receiveEgress(ctx context.Context, sock *os.File, serve func(context.Context, net.Conn), wg *sync.WaitGroup) {
 	fc, err := net.FileConn(sock)
 	if err != nil {
@@ -179,6 +184,7 @@ func receiveEgress(ctx context.Context, sock *os.File, serve func(context.Contex
 		return
 	}
 	buf, oob := make([]byte, 1), make([]byte, unix.CmsgSpace(4*4))
+	slots := make(chan struct{}, MaxEgressConns)
 	for {
 		n, oobn, _, _, err := uc.ReadMsgUnix(buf, oob)
 		if err != nil || (n == 0 && oobn == 0) {
@@ -190,7 +196,14 @@ func receiveEgress(ctx context.Context, sock *os.File, serve func(context.Contex
 			if err != nil {
 				continue
 			}
+			select {
+			case slots <- struct{}{}:
+			default:
+				conn.Close() // at MaxEgressConns: refused
+				continue
+			}
 			wg.Go(func() {
+				defer func() { <-slots }()
 				defer conn.Close()
 				serve(ctx, conn)
 			})

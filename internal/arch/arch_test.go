@@ -63,6 +63,7 @@ var layers = map[string]int{
 	"internal/hook/hooktest":                Mechanism,
 	"internal/hook/windowstest":             Mechanism,
 	"internal/sandbox":                      Mechanism,
+	"internal/egress":                       Mechanism, // the proxy to the hosts a sandboxed server may reach
 	"internal/quarantine":                   Mechanism,
 	"internal/validate":                     Mechanism,
 	"internal/validate/ngramgen":            Mechanism, // makes validate's shipped n-gram model from the pinned English corpus

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"time"
 	"unicode/utf8"
+
+	"github.com/wardhq/ward/internal/sandbox"
 )
 
 // Sandbox configures Stage 3 ([grimoire.sandbox]).
@@ -18,6 +20,11 @@ type Sandbox struct {
 	// entry (default and most 10).
 	Decomposer LLM
 	MaxCalls   int
+	// Require is the isolation without which Stage 3 does not evaluate an
+	// entry (require = [...]: sandbox.ParseRequirement's names); the entry
+	// stays pending with KNOWLEDGE_SANDBOX_REQUIRED. nil:
+	// sandbox.DefaultRequirement.
+	Require *sandbox.Requirement
 }
 
 // Bounds of [grimoire.sandbox].
@@ -29,7 +36,8 @@ const (
 )
 
 type sandboxTOML struct {
-	Strategy   []string `toml:"strategy"`
+	Strategy   []string  `toml:"strategy"`
+	Require    *[]string `toml:"require"`
 	Decomposer *struct {
 		llmTOML
 		MaxCalls *int `toml:"max_calls"`
@@ -57,6 +65,14 @@ func sandboxSection(out *Grimoire, g *grimoireTOML, idx *positions) []Diagnostic
 		}
 	}
 	out.Sandbox.Strategy = sb.Strategy
+	if sb.Require != nil {
+		r, err := sandbox.ParseRequirement(*sb.Require)
+		if err != nil {
+			bad("grimoire.sandbox.require", "%v (default %q)", err, sandbox.DefaultRequirementNames)
+		} else {
+			out.Sandbox.Require = &r
+		}
+	}
 	d := sb.Decomposer
 	if d == nil {
 		return diags

@@ -1,9 +1,12 @@
 package config
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/wardhq/ward/internal/sandbox"
 )
 
 func TestGrimoireSandbox(t *testing.T) {
@@ -33,8 +36,18 @@ max_calls = 4
 	if sb := f.Grimoire.Sandbox; sb.MaxCalls != MaxDecomposerCalls || sb.Decomposer.Timeout != 30*time.Second || len(sb.Strategy) != 0 {
 		t.Errorf("defaults = %+v", sb)
 	}
+	if sb := f.Grimoire.Sandbox; sb.Require != nil {
+		t.Errorf("require without the key = %+v, want nil (the default requirement)", sb.Require)
+	}
+	f, err = Parse("t.toml", []byte("[grimoire.sandbox]\nrequire = [\"userns\", \"pidns\", \"netns\", \"mountns\", \"seccomp\", \"memory\", \"processes\", \"cgroup2\"]\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := f.Grimoire.Sandbox.Require; r == nil || r.All != sandbox.DefaultRequirement.All|sandbox.MechCgroup2 || !slices.Equal(r.AnyOf, sandbox.DefaultRequirement.AnyOf) {
+		t.Errorf("require = %+v, want the default and cgroup2", r)
+	}
 	d, _ := Default()
-	if d.Grimoire.Sandbox.Decomposer.Endpoint != "" || len(d.Grimoire.Sandbox.Strategy) != 0 {
+	if d.Grimoire.Sandbox.Decomposer.Endpoint != "" || len(d.Grimoire.Sandbox.Strategy) != 0 || d.Grimoire.Sandbox.Require != nil {
 		t.Errorf("default config has a sandbox strategy or decomposer: %+v", d.Grimoire.Sandbox)
 	}
 }
@@ -55,6 +68,8 @@ func TestGrimoireSandboxDiagnostics(t *testing.T) {
 		{"unset key", dec + "api_key_env = \"WARD_SURELY_UNSET_VAR\"\n", "grimoire.sandbox.decomposer.api_key_env", "not set"},
 		{"inline key", dec + "api_key = \"sk\"\n", "", "api_key"},
 		{"unknown key", "[grimoire.sandbox]\nstrategies = []\n", "", "strategies"},
+		{"empty require", "[grimoire.sandbox]\nrequire = []\n", "grimoire.sandbox.require", "no isolation"},
+		{"unknown requirement", "[grimoire.sandbox]\nrequire = [\"namespaces\"]\n", "grimoire.sandbox.require", "namespaces"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := Parse("t.toml", []byte(c.in))

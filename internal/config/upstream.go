@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/wardhq/ward/internal/egress"
+	"github.com/wardhq/ward/internal/sandbox"
 	"github.com/wardhq/ward/internal/tool"
 	"github.com/wardhq/ward/internal/upstream"
 )
@@ -29,6 +31,7 @@ type upstreamTOML struct {
 	Paths     []string `toml:"paths"`
 	Memory    any      `toml:"memory"` // bytes, or "512MiB"
 	Processes *int64   `toml:"processes"`
+	CPU       any      `toml:"cpu"` // cores: 0.5, 2
 	upstreamClassTOML
 	Tools map[string]upstreamClassTOML `toml:"tools"`
 }
@@ -151,10 +154,14 @@ func confinement(at string, u upstreamTOML, command bool, bad func(key, format s
 	if u.Sandbox != nil && !command {
 		bad(at+".sandbox", "sandbox applies to a command upstream only")
 	}
-	if len(u.Hosts) > 0 {
-		// The sandbox keeps the whole host network or none: a list of
-		// hosts it cannot enforce is refused rather than ignored.
-		bad(at+".hosts", "per-host filtering is not implemented: with network = true the server reaches every host; remove hosts (or the network)")
+	c.Hosts = u.Hosts
+	if len(u.Hosts) > 0 && !u.Network {
+		bad(at+".hosts", "hosts are what network = true reaches: set network = true with them")
+	}
+	for _, h := range u.Hosts {
+		if err := egress.ValidHost(h); err != nil {
+			bad(at+".hosts", "%v (want \"name\", \"name:port\" or an address; port 443 by default)", err)
+		}
 	}
 	if u.Memory != nil {
 		n, err := parseBytes(u.Memory)
@@ -174,16 +181,36 @@ func confinement(at string, u upstreamTOML, command bool, bad func(key, format s
 			c.Processes = int(*u.Processes)
 		}
 	}
+	if u.CPU != nil {
+		var n float64
+		number := true
+		switch x := u.CPU.(type) {
+		case int64:
+			n = float64(x)
+		case float64:
+			n = x
+		default:
+			number = false
+			bad(at+".cpu", "%v: want a number of cores (0.5 for half of one core, 2 for two)", u.CPU)
+		}
+		switch {
+		case !number:
+		case !(n >= sandbox.MinCPU && n <= sandbox.MaxCPU):
+			bad(at+".cpu", "%g cores: want %g to %d", n, sandbox.MinCPU, sandbox.MaxCPU)
+		default:
+			c.CPU = n
+		}
+	}
 	for _, p := range u.Paths {
 		if !filepath.IsAbs(p) || filepath.Clean(p) == "/" {
 			bad(at+".paths", "%q: want an absolute path other than /", p)
 		}
 	}
-	switch set := c.Network || len(c.Paths) > 0 || u.Memory != nil || u.Processes != nil; {
+	switch set := c.Network || len(c.Hosts) > 0 || len(c.Paths) > 0 || u.Memory != nil || u.Processes != nil || u.CPU != nil; {
 	case set && !command:
-		bad(at, "network, paths, memory and processes confine a command upstream only")
+		bad(at, "network, hosts, paths, memory, processes and cpu confine a command upstream only")
 	case set && c.Off:
-		bad(at+".sandbox", "network, paths, memory and processes confine a sandboxed server: not with sandbox = false")
+		bad(at+".sandbox", "network, hosts, paths, memory, processes and cpu confine a sandboxed server: not with sandbox = false")
 	}
 	return c
 }

@@ -140,22 +140,29 @@ system_fields = ["/messages/*/id", "/messages/*/sender"]
 // TestUpstreamSandboxKeys: the confinement keys reach upstream.Server,
 // and a bad value is an error naming its key.
 func TestUpstreamSandboxKeys(t *testing.T) {
-	f, err := Parse("w.toml", []byte("[[upstream]]\nname = \"a\"\ncommand = [\"x\"]\nnetwork = true\npaths = [\"/opt/notes\"]\nmemory = \"512MiB\"\nprocesses = 16\n"+
+	f, err := Parse("w.toml", []byte("[[upstream]]\nname = \"a\"\ncommand = [\"x\"]\nnetwork = true\nhosts = [\"api.example.com\", \"10.0.0.5:8080\"]\npaths = [\"/opt/notes\"]\nmemory = \"512MiB\"\nprocesses = 16\ncpu = 0.5\n"+
 		"[[upstream]]\nname = \"b\"\ncommand = [\"y\"]\nsandbox = false\n"+
-		"[[upstream]]\nname = \"c\"\ncommand = [\"z\"]\nmemory = 67108864\n"))
+		"[[upstream]]\nname = \"c\"\ncommand = [\"z\"]\nmemory = 67108864\ncpu = 2\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	a, b, c := f.Upstream[0].Sandbox, f.Upstream[1].Sandbox, f.Upstream[2].Sandbox
-	if a.Off || !a.Network || len(a.Paths) != 1 || a.Memory != 512<<20 || a.Processes != 16 {
+	if a.Off || !a.Network || len(a.Hosts) != 2 || len(a.Paths) != 1 || a.Memory != 512<<20 || a.Processes != 16 || a.CPU != 0.5 {
 		t.Errorf("a: %+v", a)
 	}
-	if !b.Off || c.Off || c.Memory != 64<<20 {
+	if !b.Off || c.Off || c.Memory != 64<<20 || c.CPU != 2 || b.CPU != 0 {
 		t.Errorf("b: %+v, c: %+v", b, c)
 	}
 	for _, tc := range []struct{ name, toml, want string }{
-		{"hosts", "network = true\nhosts = [\"api.example.com:443\"]\n", "upstream.0.hosts: per-host filtering is not implemented"},
+		{"hosts without network", "hosts = [\"api.example.com:443\"]\n", "upstream.0.hosts: hosts are what network = true reaches"},
+		{"hosts URL", "network = true\nhosts = [\"https://api.example.com\"]\n", "upstream.0.hosts"},
+		{"hosts port", "network = true\nhosts = [\"api.example.com:0\"]\n", "upstream.0.hosts"},
 		{"memory unit", "memory = \"512MB\"\n", "upstream.0.memory"},
+		{"cpu percent", "cpu = \"50%\"\n", "upstream.0.cpu: 50%: want a number of cores"},
+		{"cpu zero", "cpu = 0.0\n", "upstream.0.cpu"},
+		{"cpu negative", "cpu = -1\n", "upstream.0.cpu"},
+		{"cpu tiny", "cpu = 0.001\n", "upstream.0.cpu"},
+		{"cpu opted out", "sandbox = false\ncpu = 1\n", "upstream.0.sandbox"},
 		{"memory small", "memory = 1024\n", "upstream.0.memory"},
 		{"memory type", "memory = true\n", "upstream.0.memory"},
 		{"processes", "processes = 0\n", "upstream.0.processes"},

@@ -730,11 +730,11 @@ func openGrimoire(ctx context.Context, s *Stack, cfg Config) (*ingest.Pipeline, 
 	return p, nil
 }
 
-// stage3 is Stage 3 as [grimoire.sandbox] configures it: the agent's
-// strategy, each rule decomposed now (a rule that does not decompose
+// stage3 is Stage 3 as [grimoire.sandbox] configures it: the isolation it
+// requires, the agent's strategy, each rule decomposed now (a rule that does not decompose
 // stops ward from starting), and the LLM decomposer if one is set.
 func stage3(sb config.Sandbox, lib *skill.Library) (*ingest.Stage3, error) {
-	st := &ingest.Stage3{Library: lib}
+	st := &ingest.Stage3{Library: lib, Require: sb.Require}
 	for i, r := range sb.Strategy {
 		f, err := skill.Parse(r)
 		if err != nil {

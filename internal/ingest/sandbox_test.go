@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"slices"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -355,6 +356,11 @@ func TestStage3LLMDecomposition(t *testing.T) {
 func TestStage3RequiresIsolation(t *testing.T) {
 	const reasonable = "When the price drops 25 % and position below 65 %, buy 25 %."
 	cgroup2 := sandbox.Requirement{All: sandbox.MechCgroup2}
+	// What [grimoire.sandbox] require = [..., "cgroup2"] configures.
+	configured, err := sandbox.ParseRequirement(append(slices.Clone(sandbox.DefaultRequirementNames), "cgroup2"))
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, c := range []struct {
 		name    string
 		without sandbox.Mechanism
@@ -365,6 +371,7 @@ func TestStage3RequiresIsolation(t *testing.T) {
 		{"no mount namespace", sandbox.MechMountNS, nil, "missing: mountns"},
 		{"neither", sandbox.MechSeccomp | sandbox.MechMountNS, nil, "missing: mountns, seccomp"},
 		{"cgroup v2 required, absent here", 0, &cgroup2, "missing: cgroup2"},
+		{"require key with cgroup2, absent here", 0, &configured, "missing: cgroup2"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			h := newHarness(t, knowledge.Strict, votes(true, true, true)...)

@@ -1,11 +1,13 @@
 package sandbox
 
 import (
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -62,6 +64,11 @@ func TestCgroup2Protocol(t *testing.T) {
 		if got := read(filepath.Join(dir, file)); got != want {
 			t.Errorf("%s = %q, want %q", file, got, want)
 		}
+	}
+	lim.CPU = 0.5
+	half := newCgroup2(root, parent, "ward-sandbox-1-2", lim)
+	if got := read(filepath.Join(pdir, "ward-sandbox-1-2", "cpu.max")); half == nil || got != "50000 100000" {
+		t.Errorf("cpu 0.5: cpu.max = %q, want \"50000 100000\"", got)
 	}
 	if want := MechCgroupMemory | MechCgroupPids | MechCgroupCPU | MechCgroup2; cg.mechs() != want {
 		t.Errorf("mechanisms %s, want %s", cg.mechs(), want)
@@ -120,5 +127,35 @@ func TestCgroup2Here(t *testing.T) {
 	}
 	if res.Enforced.Has(MechCgroup2) != usable {
 		t.Errorf("a run enforced %s with cgroup2 controllers usable: %v", res.Enforced, usable)
+	}
+}
+
+// TestCPULimit: a job that spins for a second of wall clock under a
+// quarter of a core gets at most about a quarter of a second of CPU where
+// the cpu cgroup is in force (under one core it gets up to a second, less
+// when the machine is busy, so that is logged, not compared).
+func TestCPULimit(t *testing.T) {
+	for _, bad := range []float64{-1, 0.001, 2000, math.NaN()} {
+		if _, err := (Limits{CPU: bad}).withDefaults(); err == nil {
+			t.Errorf("cpu %g accepted", bad)
+		}
+	}
+	spin := func(cpu float64) *Result {
+		lim := small
+		lim.WallClock, lim.CPU = time.Second, cpu
+		res, err := Run(t.Context(), Spec{Job: "spin", Limits: lim})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("cpu %g: %v of CPU in %v, breach %s, enforced %s", cpu, res.CPU, res.Elapsed, res.Breach, res.Enforced)
+		return res
+	}
+	quarter, full := spin(0.25), spin(1)
+	if !quarter.Enforced.Has(MechCgroupCPU) {
+		t.Logf("no cpu cgroup here: the limit is not in force, and the Result says so (%s)", quarter.Enforced)
+		return
+	}
+	if quarter.CPU > 400*time.Millisecond {
+		t.Errorf("a quarter core used %v of CPU in a second (one core: %v)", quarter.CPU, full.CPU)
 	}
 }

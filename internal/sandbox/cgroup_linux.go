@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -38,6 +39,9 @@ var cgroupControllers = []struct {
 
 const cfsPeriod = 100000 // µs
 
+// cpuQuota is the cgroup quota of lim.CPU per cfsPeriod, in µs.
+func cpuQuota(lim Limits) int64 { return int64(math.Ceil(lim.CPU * cfsPeriod)) }
+
 func newCgroups(name string, lim Limits) *cgroups {
 	if root, own, ok := v2Mount(); ok {
 		if cg := newCgroup2(root, own, name, lim); cg != nil {
@@ -71,7 +75,7 @@ func newCgroups(name string, lim Limits) *cgroups {
 			err = write(dir, "pids.max", int64(lim.Processes+threadAllowance))
 		case "cpu":
 			if err = write(dir, "cpu.cfs_period_us", cfsPeriod); err == nil {
-				err = write(dir, "cpu.cfs_quota_us", cfsPeriod)
+				err = write(dir, "cpu.cfs_quota_us", cpuQuota(lim))
 			}
 		}
 		if err != nil {
@@ -316,7 +320,7 @@ func newCgroup2(root, parent, name string, lim Limits) *cgroups {
 		}
 	}
 	if err == nil {
-		err = os.WriteFile(filepath.Join(dir, "cpu.max"), []byte(fmt.Sprintf("%d %d", cfsPeriod, cfsPeriod)), 0)
+		err = os.WriteFile(filepath.Join(dir, "cpu.max"), []byte(fmt.Sprintf("%d %d", cpuQuota(lim), cfsPeriod)), 0)
 	}
 	if err != nil {
 		os.Remove(dir)

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"strconv"
 	"strings"
@@ -36,6 +37,7 @@ func Main(jobs map[string]Job) (code int, ok bool) {
 const (
 	fdGo     = 3 // the child reads one byte before it runs the job
 	fdStatus = 4 // the child writes "ready" and "breach NAME" lines
+	fdEgress = 5 // the child sends the egress listener's connections on it (SCM_RIGHTS)
 )
 
 func child(raw string, jobs map[string]Job) int {
@@ -69,6 +71,13 @@ func child(raw string, jobs map[string]Job) int {
 			return fail("input: %v", err)
 		}
 	}
+	var egress net.Listener
+	if cfg.Egress {
+		var err error
+		if egress, err = listenEgress(); err != nil {
+			return fail("%v", err)
+		}
+	}
 	mechs, err := isolate(cfg, status)
 	if err != nil {
 		return fail("%v", err)
@@ -80,6 +89,12 @@ func child(raw string, jobs map[string]Job) int {
 		return fail("not started: %v", err)
 	}
 	gate.Close()
+	if cfg.Job == execJob && egress != nil {
+		status.Close()
+		unix.CloseOnExec(fdGo)
+		unix.CloseOnExec(fdEgress)
+		return superviseProgram(cfg, egress, os.NewFile(fdEgress, "egress"))
+	}
 	if cfg.Job == execJob {
 		status.Close()
 		// Only the program's own descriptors 0-2 cross the exec.
@@ -141,7 +156,7 @@ func isolate(cfg childConfig, status io.Writer) (Mechanism, error) {
 		}
 	}
 	if cfg.Seccomp {
-		if err := installSeccomp(cfg.Network); err != nil {
+		if err := installSeccomp(cfg.Network, cfg.Egress); err != nil {
 			fmt.Fprintf(status, "note %s\n", oneLine(err.Error()))
 		} else {
 			m |= MechSeccomp

@@ -76,6 +76,10 @@ type childConfig struct {
 	SetID    int      `json:"set_id"`            // the uid and gid to switch to after the root, -1 for none
 	Seccomp  bool     `json:"seccomp,omitempty"` // install the seccomp filter before the job
 	Network  bool     `json:"network,omitempty"` // the filter lets sockets of any family through
+	// Egress: bring up loopback, listen on EgressAddr and hand its
+	// connections to the parent on fdEgress (the program has a network
+	// namespace of its own and a ProcSpec.Egress).
+	Egress bool `json:"egress,omitempty"`
 	// WorkAt is where the private directory appears in the root: rootWork,
 	// or a writable directory's own host path.
 	WorkAt string `json:"work_at,omitempty"`
@@ -127,6 +131,7 @@ type launchSpec struct {
 	args, env []string
 	writable  string // a host directory to use as the private one; "" for a fresh one
 	network   bool
+	egress    *os.File // the child's end of the egress socket, nil for none
 }
 
 // launched is a started sandbox: its supervisor's view, the child, the
@@ -209,12 +214,19 @@ func launch(ls launchSpec) (_ *launched, err error) {
 	cmd, a, start, err := startChild(attempts(root, hostID, mnt != "", ls.network), func(a attempt) (*exec.Cmd, error) {
 		cfg := cfg
 		cfg.SetID, cfg.ProcFS = a.setID, a.mech.Has(MechPIDNS)
+		// Without a namespace of its own the listener would be on the
+		// host's loopback: no egress (and the requirement refuses it).
+		cfg.Egress = ls.egress != nil && a.mech.Has(MechNetNS)
 		if a.mountns {
 			cfg.Mount = mnt
 		}
 		enc, err := json.Marshal(cfg)
 		if err != nil {
 			return nil, err
+		}
+		extra := []*os.File{goR, statW}
+		if ls.egress != nil {
+			extra = append(extra, ls.egress)
 		}
 		return &exec.Cmd{
 			Path:        "/proc/self/exe",
@@ -224,7 +236,7 @@ func launch(ls launchSpec) (_ *launched, err error) {
 			Stdin:       ls.stdin,
 			Stdout:      ls.stdout,
 			Stderr:      ls.out,
-			ExtraFiles:  []*os.File{goR, statW},
+			ExtraFiles:  extra,
 			SysProcAttr: a.attr,
 			WaitDelay:   time.Second,
 		}, nil
@@ -242,7 +254,10 @@ func launch(ls launchSpec) (_ *launched, err error) {
 		return nil, fmt.Errorf("sandbox: cgroup: %w", err)
 	}
 	enforced = cfg.rlimits(enforced | cg.mechs())
-	if enforced.Has(MechNetNS) {
+	// With an egress the program talks to the listener on loopback: the
+	// counters move, and the namespace (loopback only) is the
+	// confinement.
+	if enforced.Has(MechNetNS) && ls.egress == nil {
 		s.net = openNetCounters(s.pid)
 	}
 	l.undo = append(l.undo, s.net.close)
@@ -270,7 +285,10 @@ func privateDir(root bool, hostID int) (string, error) {
 // newChildConfig is the child's configuration for job under lim: the
 // rlimits stand in for the cgroups that cg could not provide.
 func newChildConfig(job string, lim Limits, cg *cgroups) childConfig {
-	cfg := childConfig{Job: job, WallClock: lim.WallClock, Memory: lim.Memory, CPUTime: lim.CPUTime, Disk: lim.Disk, CPU: pickCPU()}
+	cfg := childConfig{Job: job, WallClock: lim.WallClock, Memory: lim.Memory, CPUTime: lim.CPUTime, Disk: lim.Disk, CPU: -1}
+	if lim.CPU <= 1 {
+		cfg.CPU = pickCPU()
+	}
 	if !cg.has(MechCgroupMemory) {
 		cfg.DataLimit = true
 	}

@@ -24,6 +24,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"slices"
 	"strings"
 	"time"
@@ -44,9 +45,14 @@ type Limits struct {
 	WallClock time.Duration // from spawn to exit; the whole sandbox is killed when it expires
 	Memory    int64         // bytes of memory of all the sandbox's processes
 	CPUTime   time.Duration // CPU time of the job process, rounded up to whole seconds (RLIMIT_CPU); default the wall clock
-	Disk      int64         // bytes written under the sandbox's private directory, and per file
-	Processes int           // processes in the sandbox, its own included
-	Output    int           // bytes of combined stdout and stderr kept; the rest is dropped
+	// CPU is the share of CPU the sandbox may use, in cores (0.5: half
+	// of one core's time, 2: two cores'), enforced by the cpu cgroup's
+	// quota (cpu.max, cpu.cfs_quota_us) when MechCgroupCPU is in force;
+	// default 1. At most one core the sandbox is also pinned to one CPU.
+	CPU       float64
+	Disk      int64 // bytes written under the sandbox's private directory, and per file
+	Processes int   // processes in the sandbox, its own included
+	Output    int   // bytes of combined stdout and stderr kept; the rest is dropped
 	// Without lists mechanisms not to apply: MechMountNS, MechSeccomp and
 	// the cgroup mechanisms (all of them when any is listed) can be left
 	// out. Tests use it to measure the fallbacks and a caller's refusal
@@ -55,8 +61,14 @@ type Limits struct {
 }
 
 func (l Limits) withDefaults() (Limits, error) {
-	if l.WallClock < 0 || l.Memory < 0 || l.CPUTime < 0 || l.Disk < 0 || l.Processes < 0 || l.Output < 0 {
+	if l.WallClock < 0 || l.Memory < 0 || l.CPUTime < 0 || l.Disk < 0 || l.Processes < 0 || l.Output < 0 || l.CPU < 0 || math.IsNaN(l.CPU) {
 		return l, fmt.Errorf("sandbox: negative limit in %+v", l)
+	}
+	if l.CPU == 0 {
+		l.CPU = 1
+	}
+	if l.CPU < MinCPU || l.CPU > MaxCPU {
+		return l, fmt.Errorf("sandbox: cpu %g cores: want %g to %g", l.CPU, MinCPU, float64(MaxCPU))
 	}
 	if l.WallClock == 0 {
 		l.WallClock = DefaultWallClock
@@ -81,6 +93,13 @@ func (l Limits) withDefaults() (Limits, error) {
 	}
 	return l, nil
 }
+
+// MinCPU and MaxCPU bound Limits.CPU: a quota below 1 ms per 100 ms
+// period is below what the kernel schedules usefully.
+const (
+	MinCPU = 0.01
+	MaxCPU = 1024
+)
 
 // minMemory is what the child's Go runtime and wazero need before any job
 // runs (measured RSS is about 8 MB; the margin covers the WASM compiler).
@@ -153,7 +172,7 @@ const (
 	MechPIDNS                              // own PID namespace: killing the child kills every process in it
 	MechCgroupMemory                       // memory cgroup: the kernel OOM-kills at Limits.Memory
 	MechCgroupPids                         // pids cgroup: fork fails past the task cap
-	MechCgroupCPU                          // cpu cgroup: CFS quota of one CPU
+	MechCgroupCPU                          // cpu cgroup: CFS quota of Limits.CPU (one CPU by default)
 	MechRlimitData                         // RLIMIT_DATA as the memory limit (no memory cgroup)
 	MechRlimitNproc                        // RLIMIT_NPROC counted in the sandbox's own user namespace
 	MechAffinity                           // the child's threads pinned to one CPU
@@ -215,6 +234,43 @@ type Requirement struct {
 var DefaultRequirement = Requirement{
 	All:   MechUserNS | MechPIDNS | MechNetNS | MechMountNS | MechSeccomp,
 	AnyOf: []Mechanism{MechCgroupMemory | MechRlimitData, MechCgroupPids | MechRlimitNproc},
+}
+
+// Alternatives a requirement may name besides the mechanisms: a limit
+// that a cgroup or an rlimit puts in force.
+var requirementAlternatives = map[string]Mechanism{
+	"memory":    MechCgroupMemory | MechRlimitData,
+	"processes": MechCgroupPids | MechRlimitNproc,
+}
+
+// DefaultRequirementNames are the names ParseRequirement reads as
+// DefaultRequirement.
+var DefaultRequirementNames = []string{"userns", "pidns", "netns", "mountns", "seccomp", "memory", "processes"}
+
+// ParseRequirement reads a requirement from names: each a mechanism's
+// name as Mechanism.String gives it ("mountns", "cgroup2"), required
+// itself, or "memory" or "processes", a limit by cgroup or by rlimit. It
+// refuses an unknown name and an empty list (which would require
+// nothing: the zero Requirement is for callers who mean it).
+func ParseRequirement(names []string) (Requirement, error) {
+	if len(names) == 0 {
+		return Requirement{}, errors.New("sandbox: an empty requirement would let a job run with no isolation")
+	}
+	var r Requirement
+	for _, n := range names {
+		if alt, ok := requirementAlternatives[n]; ok {
+			if !slices.Contains(r.AnyOf, alt) {
+				r.AnyOf = append(r.AnyOf, alt)
+			}
+			continue
+		}
+		m, err := ParseMechanism(n)
+		if err != nil || m == 0 || strings.Contains(n, ",") {
+			return Requirement{}, fmt.Errorf("sandbox: requirement %q is not a mechanism (%s) nor memory or processes", n, strings.Join(mechNames, ", "))
+		}
+		r.All |= m
+	}
+	return r, nil
 }
 
 // Missing returns what of r the mechanisms m lack, one entry per

@@ -5,7 +5,12 @@ package sandbox
 import (
 	"context"
 	"io"
+	"net"
 )
+
+// EgressAddr is where a program with an egress finds it; see the Linux
+// version.
+const EgressAddr = "127.0.0.1:3128"
 
 // Run returns ErrUnsupported: the sandbox needs Linux.
 func Run(ctx context.Context, spec Spec) (*Result, error) { return nil, ErrUnsupported }
@@ -29,6 +34,7 @@ type ProcSpec struct {
 	ReadOnly []string
 	Writable string
 	Network  bool
+	Egress   func(ctx context.Context, conn net.Conn)
 	Limits   Limits
 	Require  Requirement
 }

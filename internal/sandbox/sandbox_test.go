@@ -10,6 +10,7 @@ import (
 	"net"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -426,4 +427,23 @@ func (l Limits) withDefaultsT(t *testing.T) Limits {
 		t.Fatal(err)
 	}
 	return l
+}
+
+func TestParseRequirement(t *testing.T) {
+	r, err := ParseRequirement(DefaultRequirementNames)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.All != DefaultRequirement.All || !slices.Equal(r.AnyOf, DefaultRequirement.AnyOf) {
+		t.Errorf("default names give %+v, want %+v", r, DefaultRequirement)
+	}
+	r, err = ParseRequirement([]string{"cgroup2", "memory", "memory"})
+	if err != nil || r.All != MechCgroup2 || len(r.AnyOf) != 1 {
+		t.Errorf("cgroup2, memory: %+v, %v", r, err)
+	}
+	for _, bad := range [][]string{nil, {}, {"none"}, {""}, {"mount"}, {"userns,netns"}, {"cpu"}} {
+		if _, err := ParseRequirement(bad); err == nil {
+			t.Errorf("%q accepted", bad)
+		}
+	}
 }

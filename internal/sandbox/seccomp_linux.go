@@ -43,10 +43,12 @@ const nsFlags = unix.CLONE_NEWNS | unix.CLONE_NEWUSER | unix.CLONE_NEWPID | unix
 
 // seccompPolicy is the filter's policy: allow by default, refuse
 // deniedSyscalls, clone with namespace flags and, unless network is
-// granted, sockets of any family but AF_UNIX. clone3 fails with ENOSYS,
+// granted, sockets of any family but AF_UNIX, or with inet of any family
+// but AF_UNIX, AF_INET and AF_INET6 (a program whose network namespace
+// has only loopback and the egress listener). clone3 fails with ENOSYS,
 // since its flags are behind a pointer the filter cannot read: the C
 // library and Go fall back to clone, which the filter can.
-func seccompPolicy(network bool) seccomp.Policy {
+func seccompPolicy(network, inet bool) seccomp.Policy {
 	groups := []seccomp.SyscallGroup{
 		{Action: seccomp.ActionErrno, Names: deniedSyscalls},
 		{Action: seccomp.ActionErrno, NamesWithCondtions: []seccomp.NameWithConditions{
@@ -55,8 +57,14 @@ func seccompPolicy(network bool) seccomp.Policy {
 		{Action: seccomp.ActionErrno | seccomp.Action(unix.ENOSYS), Names: []string{"clone3"}},
 	}
 	if !network {
+		families := seccomp.ArgumentConditions{{Argument: 0, Operation: seccomp.NotEqual, Value: unix.AF_UNIX}}
+		if inet {
+			families = append(families,
+				seccomp.Condition{Argument: 0, Operation: seccomp.NotEqual, Value: unix.AF_INET},
+				seccomp.Condition{Argument: 0, Operation: seccomp.NotEqual, Value: unix.AF_INET6})
+		}
 		groups = append(groups, seccomp.SyscallGroup{Action: seccomp.ActionErrno, NamesWithCondtions: []seccomp.NameWithConditions{
-			{Name: "socket", Conditions: seccomp.ArgumentConditions{{Argument: 0, Operation: seccomp.NotEqual, Value: unix.AF_UNIX}}},
+			{Name: "socket", Conditions: families},
 		}})
 	}
 	return seccomp.Policy{DefaultAction: seccomp.ActionAllow, Syscalls: groups}
@@ -69,8 +77,8 @@ func seccompPolicy(network bool) seccomp.Policy {
 // deny list), so a guard that kills the process on any other architecture
 // is put in front of it: four instructions, written here because the
 // library has no option for it.
-func installSeccomp(network bool) error {
-	policy := seccompPolicy(network)
+func installSeccomp(network, inet bool) error {
+	policy := seccompPolicy(network, inet)
 	prog, err := policy.Assemble()
 	if err != nil {
 		return fmt.Errorf("seccomp: %w", err)

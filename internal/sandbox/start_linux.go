@@ -2,12 +2,16 @@ package sandbox
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"path/filepath"
 	"sync"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // execJob is the child's built-in job that replaces it, once confined,
@@ -35,6 +39,16 @@ type ProcSpec struct {
 	// Network keeps the host's network: no network namespace, and the
 	// seccomp filter lets sockets of any family through.
 	Network bool
+	// Egress, without Network, is the program's one way out of its
+	// network namespace: the sandbox brings up loopback there (nothing
+	// else), listens on EgressAddr, and calls Egress, in this process and
+	// outside the namespace, with each connection to it, in a goroutine
+	// of its own owned by the Process. ctx ends, and the connection is
+	// closed, when the sandbox has ended. The seccomp filter lets
+	// AF_INET and AF_INET6 sockets through (AF_UNIX as always). The
+	// sandbox's child stays as the program's parent (not replaced by it),
+	// counted beside Limits.Processes. Nil: no listener, loopback down.
+	Egress func(ctx context.Context, conn net.Conn)
 	// Limits as for Run, except that a zero WallClock or CPUTime means
 	// none (the process lives until ctx ends or Kill); Output bounds the
 	// stderr kept for the Result.
@@ -92,24 +106,129 @@ func Start(ctx context.Context, spec ProcSpec) (*Process, error) {
 		inW.Close()
 		return nil, err
 	}
+	var egressParent, egressChild *os.File
+	if spec.Egress != nil {
+		// The child stays, as the program's parent: one process more.
+		lim.Processes++
+		if spec.Network {
+			inR.Close()
+			inW.Close()
+			outR.Close()
+			outW.Close()
+			return nil, errors.New("sandbox: an egress is for a program without the network")
+		}
+		fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_SEQPACKET|unix.SOCK_CLOEXEC, 0)
+		if err != nil {
+			inR.Close()
+			inW.Close()
+			outR.Close()
+			outW.Close()
+			return nil, fmt.Errorf("sandbox: egress socket: %w", err)
+		}
+		egressParent, egressChild = os.NewFile(uintptr(fds[0]), "egress"), os.NewFile(uintptr(fds[1]), "egress-child")
+	}
 	stderr := &boundedBuffer{max: lim.Output}
 	ls, err := launch(launchSpec{job: execJob, lim: lim, readOnly: spec.ReadOnly, require: spec.Require,
-		stdin: inR, stdout: outW, out: stderr, path: spec.Path, args: args, env: spec.Env, writable: spec.Writable, network: spec.Network})
+		stdin: inR, stdout: outW, out: stderr, path: spec.Path, args: args, env: spec.Env, writable: spec.Writable, network: spec.Network,
+		egress: egressChild})
 	inR.Close()
 	outW.Close()
+	if egressChild != nil {
+		egressChild.Close()
+	}
 	if err != nil {
 		inW.Close()
 		outR.Close()
+		if egressParent != nil {
+			egressParent.Close()
+		}
 		return nil, err
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	p := &Process{Stdin: inW, Stdout: outR, Enforced: ls.enforced, cancel: cancel, done: make(chan struct{})}
+	var egress sync.WaitGroup
+	egressCtx, endEgress := context.WithCancel(context.WithoutCancel(ctx))
+	if egressParent != nil {
+		egress.Go(func() { receiveEgress(egressCtx, egressParent, spec.Egress, &egress) })
+	}
 	go func() {
 		defer close(p.done)
 		defer ls.cleanup()
 		p.res, p.err = ls.s.wait(ctx, ls.c, ls.enforced)
+		endEgress()
+		if egressParent != nil {
+			egressParent.Close()
+		}
+		egress.Wait()
 	}()
 	return p, nil
+}
+
+// MaxEgressConns bounds the egress connections of one sandbox served at
+// once: each holds a descriptor and a goroutine of ward's; past it a
+// connection is closed at once.
+const MaxEgressConns = 128
+
+// receiveEgress receives the connections the child hands over on sock
+// and serves each with serve, in goroutines counted in wg, until the
+// child closes its end or sock is closed; at most MaxEgressConns at once.
+func receiveEgress(ctx context.Context, sock *os.File, serve func(context.Context, net.Conn), wg *sync.WaitGroup) {
+	fc, err := net.FileConn(sock)
+	if err != nil {
+		return
+	}
+	defer fc.Close()
+	context.AfterFunc(ctx, func() { fc.Close() })
+	uc, ok := fc.(*net.UnixConn)
+	if !ok {
+		return
+	}
+	buf, oob := make([]byte, 1), make([]byte, unix.CmsgSpace(4*4))
+	slots := make(chan struct{}, MaxEgressConns)
+	for {
+		n, oobn, _, _, err := uc.ReadMsgUnix(buf, oob)
+		if err != nil || (n == 0 && oobn == 0) {
+			return
+		}
+		for _, f := range receivedFiles(oob[:oobn]) {
+			conn, err := net.FileConn(f)
+			f.Close()
+			if err != nil {
+				continue
+			}
+			select {
+			case slots <- struct{}{}:
+			default:
+				conn.Close() // at MaxEgressConns: refused
+				continue
+			}
+			wg.Go(func() {
+				defer func() { <-slots }()
+				defer conn.Close()
+				serve(ctx, conn)
+			})
+		}
+	}
+}
+
+// receivedFiles returns the descriptors of an SCM_RIGHTS message.
+func receivedFiles(oob []byte) []*os.File {
+	msgs, err := unix.ParseSocketControlMessage(oob)
+	if err != nil {
+		return nil
+	}
+	var out []*os.File
+	for _, m := range msgs {
+		fds, err := unix.ParseUnixRights(&m)
+		if err != nil {
+			continue
+		}
+		for _, fd := range fds {
+			unix.CloseOnExec(fd)
+			out = append(out, os.NewFile(uintptr(fd), "egress-conn"))
+		}
+	}
+	return out
 }
 
 // Kill stops the sandbox (every process in it) and waits for it.

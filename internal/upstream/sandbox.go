@@ -17,6 +17,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/wardhq/ward/internal/egress"
 	"github.com/wardhq/ward/internal/sandbox"
 )
 
@@ -29,16 +30,26 @@ type Confinement struct {
 	// Off runs the server as a plain child process with the operator's
 	// privileges (sandbox = false); ward warns at every start.
 	Off bool
-	// Network keeps the host's network for the server (network = true).
-	// Per-host filtering is not implemented: it is all of the host's
-	// network or none.
+	// Network gives the server the network (network = true): with Hosts
+	// empty, all of the host's network; with Hosts, only those.
 	Network bool
+	// Hosts (hosts = [...], with network = true) are the only
+	// destinations the server reaches: "name", "name:port" or an
+	// address, port 443 when none is given (egress.Config.Hosts). The
+	// server keeps a network namespace of its own with loopback only, and
+	// reaches them through ward's egress proxy at sandbox.EgressAddr,
+	// named in its HTTPS_PROXY, HTTP_PROXY and ALL_PROXY.
+	Hosts []string
 	// Paths are host paths the server may read beyond its command's.
 	Paths []string
 	// Memory bounds the bytes of memory of all the server's processes
 	// (0: DefaultMemory); Processes its processes (0: DefaultProcesses).
 	Memory    int64
 	Processes int
+	// CPU bounds the server's CPU time, in cores (cpu = 0.5: half of one
+	// core; 0: one core), by the cpu cgroup where ward can make one; where
+	// it cannot, ward says at start that the limit is not in force.
+	CPU float64
 }
 
 // Default limits of a sandboxed server: an MCP server is a long-lived
@@ -112,7 +123,7 @@ func ReadOnlyPaths(cfg Server, path, home string) (program string, ro []string, 
 		}
 	}
 	extra := libDirs
-	if cfg.Sandbox.Network {
+	if cfg.Sandbox.Network { // with hosts too: TLS needs the certificates
 		extra = append(slices.Clone(libDirs), netFiles...)
 	}
 	for _, p := range extra {
@@ -170,18 +181,53 @@ func sandboxSpec(cfg Server, env []string, dir string) (sandbox.ProcSpec, error)
 	})
 	env = append(env, "HOME="+dir, "TMPDIR="+dir)
 	args := slices.Clone(cfg.Command)
-	return sandbox.ProcSpec{
-		Path: prog, Args: args, Env: env, ReadOnly: ro, Writable: dir, Network: cfg.Sandbox.Network,
+	full := cfg.Sandbox.Network && len(cfg.Sandbox.Hosts) == 0
+	spec := sandbox.ProcSpec{
+		Path: prog, Args: args, Env: env, ReadOnly: ro, Writable: dir, Network: full,
 		Limits: sandbox.Limits{
 			Memory:    cmpOr(cfg.Sandbox.Memory, DefaultMemory),
 			Processes: cmpOr(cfg.Sandbox.Processes, DefaultProcesses),
+			CPU:       cfg.Sandbox.CPU,
 			Output:    tailBytes,
 		},
-		Require: requirement(cfg.Sandbox.Network),
-	}, nil
+		Require: requirement(full),
+	}
+	if len(cfg.Sandbox.Hosts) > 0 {
+		proxy, err := egress.New(egress.Config{Hosts: cfg.Sandbox.Hosts})
+		if err != nil {
+			return sandbox.ProcSpec{}, err
+		}
+		spec.Egress = proxy.ServeConn
+		spec.Env = append(slices.DeleteFunc(spec.Env, isProxyVar), proxyEnv()...)
+	}
+	return spec, nil
 }
 
-func cmpOr[T int | int64](v, d T) T {
+// proxyEnv points the usual proxy variables of HTTP clients (curl, Go,
+// Python, Node with NODE_USE_ENV_PROXY) at the sandbox's egress.
+func proxyEnv() []string {
+	u := "http://" + sandbox.EgressAddr
+	var env []string
+	for _, k := range proxyVars {
+		if k == "NODE_USE_ENV_PROXY" {
+			env = append(env, k+"=1")
+		} else if k == "NO_PROXY" || k == "no_proxy" {
+			env = append(env, k+"=")
+		} else {
+			env = append(env, k+"="+u)
+		}
+	}
+	return env
+}
+
+var proxyVars = []string{"HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy", "ALL_PROXY", "all_proxy", "NO_PROXY", "no_proxy", "NODE_USE_ENV_PROXY"}
+
+func isProxyVar(kv string) bool {
+	k, _, _ := strings.Cut(kv, "=")
+	return slices.Contains(proxyVars, k)
+}
+
+func cmpOr[T int | int64 | float64](v, d T) T {
 	if v == 0 {
 		return d
 	}
@@ -226,6 +272,7 @@ func (t *sandboxTransport) Connect(ctx context.Context) (mcp.Connection, error) 
 		t.removeTemp()
 		return nil, fmt.Errorf("start in the sandbox (sandbox = false runs it unconfined): %w", err)
 	}
+	t.logStart(p.Enforced)
 	ended := make(chan struct{})
 	inner, err := (&mcp.IOTransport{Reader: &endReader{ReadCloser: p.Stdout, ended: ended}, Writer: p.Stdin}).Connect(ctx)
 	if err != nil {
@@ -262,6 +309,18 @@ func (t *sandboxTransport) Connect(ctx context.Context) (mcp.Connection, error) 
 		}
 	}()
 	return c, nil
+}
+
+// logStart says which limits are in force for the server as it starts:
+// the isolation itself is required (Require refuses a start without it),
+// but the CPU limit is not, so ward says when it is not in force.
+func (t *sandboxTransport) logStart(m sandbox.Mechanism) {
+	attrs := []any{"server", t.name, "in_force", m.String()}
+	if !m.Has(sandbox.MechCgroupCPU) {
+		t.log.Warn("sandboxed upstream server started without its cpu limit: no cpu cgroup on this host", append(attrs, "cpu", t.spec.Limits.CPU)...)
+		return
+	}
+	t.log.Info("sandboxed upstream server started", append(attrs, "cpu", cmpOr(t.spec.Limits.CPU, 1))...)
 }
 
 func (t *sandboxTransport) removeTemp() {
@@ -324,12 +383,16 @@ func (c *sandboxConn) Close() error {
 var _ mcp.Transport = (*sandboxTransport)(nil)
 
 func (c Confinement) validate(command bool) error {
-	set := c.Network || len(c.Paths) > 0 || c.Memory != 0 || c.Processes != 0
+	set := c.Network || len(c.Hosts) > 0 || len(c.Paths) > 0 || c.Memory != 0 || c.Processes != 0 || c.CPU != 0
 	switch {
 	case set && !command:
-		return errors.New("sandbox settings (network, paths, memory, processes) apply to a command only")
+		return errors.New("sandbox settings (network, hosts, paths, memory, processes, cpu) apply to a command only")
 	case set && c.Off:
-		return errors.New("network, paths, memory and processes confine a sandboxed server: not with sandbox = false")
+		return errors.New("network, hosts, paths, memory, processes and cpu confine a sandboxed server: not with sandbox = false")
+	case c.CPU != 0 && !(c.CPU >= sandbox.MinCPU && c.CPU <= sandbox.MaxCPU):
+		return fmt.Errorf("cpu %g: want %g to %d cores", c.CPU, sandbox.MinCPU, sandbox.MaxCPU)
+	case len(c.Hosts) > 0 && !c.Network:
+		return errors.New("hosts are what network = true reaches: set network = true with them")
 	case c.Memory != 0 && c.Memory < MinMemory:
 		return fmt.Errorf("memory %d below %d bytes", c.Memory, MinMemory)
 	case c.Processes < 0 || c.Processes > MaxProcesses:
@@ -338,6 +401,11 @@ func (c Confinement) validate(command bool) error {
 	for _, p := range c.Paths {
 		if !filepath.IsAbs(p) || filepath.Clean(p) == "/" {
 			return fmt.Errorf("path %q must be absolute and not /", p)
+		}
+	}
+	for _, h := range c.Hosts {
+		if err := egress.ValidHost(h); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -351,6 +419,8 @@ func (c Confinement) String(command bool) string {
 		return ""
 	case c.Off:
 		return "off"
+	case c.Network && len(c.Hosts) > 0:
+		return "sandboxed with network to " + strings.Join(c.Hosts, ", ")
 	case c.Network:
 		return "sandboxed with network"
 	}

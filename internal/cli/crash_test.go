@@ -41,7 +41,9 @@ const (
 // transaction is journaled, after it is broadcast, after its receipt,
 // after the outcome record), crashWorkers × crashKills times, restarting
 // it on the same data directory each time against a geth --dev node that
-// outlives every ward process. Then: every transaction on chain from a
+// outlives every ward process; after each kill that left a permit consumed
+// with nothing sent, the next start is killed too, in its reconciliation
+// after the outcome record. Then: every transaction on chain from a
 // worker's wallet has exactly one outcome (tool_call) record, naming it;
 // every consumed permit has exactly one outcome record; no permit put two
 // transactions on chain. Run with -tags crashtest (the kill points exist
@@ -159,9 +161,23 @@ any_selector = true
 // run kills the worker's ward crashKills times, each at the first (or
 // second) time a commit reaches a stage, in turn.
 func (w *crashWorker) run(t *testing.T) {
+	reconcileNext := false
 	for i := range crashKills {
 		stage := crashpoint.Stages[(i+w.n)%len(crashpoint.Stages)]
 		nth := 1 + (i/len(crashpoint.Stages))%2
+		if reconcileNext {
+			// The last kill left a consumed permit without an outcome:
+			// this start dies in its reconciliation, after the record and
+			// before the spend, and the next one must not record it again.
+			if c := tryCrashChild(t, w.data, w.cfg, crashpoint.Reconciled+":1"); c != nil {
+				c.cmd.Process.Signal(syscall.SIGKILL)
+				<-c.done
+			} else {
+				w.stages[crashpoint.Reconciled]++
+				w.kills++
+			}
+		}
+		reconcileNext = stage == crashpoint.AfterIntent
 		c := startCrashChild(t, w.data, w.cfg, fmt.Sprintf("%s:%d", stage, nth))
 		s := &served{t: t, base: c.base, client: &http.Client{Timeout: 30 * time.Second}}
 		for k := 0; k < nth; k++ {
@@ -332,6 +348,17 @@ func walletTxs(t *testing.T, ec *ethclient.Client, from common.Address, since ui
 // startCrashChild starts ward serve on data with WARD_CRASH_AT=at.
 func startCrashChild(t *testing.T, data, cfg, at string) *child {
 	t.Helper()
+	c := tryCrashChild(t, data, cfg, at)
+	if c == nil {
+		t.Fatalf("the ward serve child was killed at %s before it served", at)
+	}
+	return c
+}
+
+// tryCrashChild is startCrashChild, returning nil when the child was
+// killed at its kill point before it served.
+func tryCrashChild(t *testing.T, data, cfg, at string) *child {
+	t.Helper()
 	cmd := exec.Command(os.Args[0], "serve", "--addr", "127.0.0.1:0", "--data", data, "--config", cfg)
 	cmd.Env = append(os.Environ(), "WARD_TEST_MAIN=1", "WARD_CRASH_AT="+at)
 	stdout, err := cmd.StdoutPipe()
@@ -352,8 +379,13 @@ func startCrashChild(t *testing.T, data, cfg, at string) *child {
 		}
 	}
 	if c.base == "" {
+		// stdout closed: the child is gone (killing it again does nothing
+		// to its exit status).
 		cmd.Process.Kill()
 		cmd.Wait()
+		if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); ok && ws.Signaled() && ws.Signal() == syscall.SIGKILL && at != "" {
+			return nil
+		}
 		t.Fatalf("the ward serve child did not start: %s", stderr.String())
 	}
 	go func() {

@@ -13,6 +13,10 @@ const (
 	Sent         = "sent"      // a transaction broadcast, no receipt yet
 	Receipt      = "receipt"   // the receipt read, the journal not yet settled
 	Outcome      = "outcome"   // the outcome recorded, the caller not yet answered
+
+	// Reconciled is the start's reconciliation of an interrupted commit:
+	// its outcome recorded, its spend not yet settled.
+	Reconciled = "reconciled"
 )
 
 // Stages lists the stages in commit order.

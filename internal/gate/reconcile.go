@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/wardhq/ward/internal/crashpoint"
 	"github.com/wardhq/ward/internal/id"
 	"github.com/wardhq/ward/internal/reason"
 	"github.com/wardhq/ward/internal/store"
@@ -162,6 +163,7 @@ func (t *Tools) reconcileCommit(ctx context.Context, sent store.SentTxs, p *stor
 	if err := t.actions.AppendAction(wctx, rec); err != nil {
 		return r, err
 	}
+	crashpoint.Hit(crashpoint.Reconciled)
 	// Settled after the record: a crash between the two leaves the spend
 	// Begin recorded counted, the safe side.
 	t.finish(wctx, p.ID, true, r.Executed, p.ValueCents)

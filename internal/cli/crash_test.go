@@ -37,7 +37,7 @@ const (
 )
 
 // TestCrashCommit kills ward with SIGKILL at every stage of a commit
-// (crashpoint.Stages: before the permit is consumed, after, after the
+// (crashpoint.Stages(): before the permit is consumed, after, after the
 // transaction is journaled, after it is broadcast, after its receipt,
 // after the outcome record), crashWorkers × crashKills times, restarting
 // it on the same data directory each time against a geth --dev node that
@@ -162,9 +162,10 @@ any_selector = true
 // second) time a commit reaches a stage, in turn.
 func (w *crashWorker) run(t *testing.T) {
 	reconcileNext := false
+	stages := crashpoint.Stages()
 	for i := range crashKills {
-		stage := crashpoint.Stages[(i+w.n)%len(crashpoint.Stages)]
-		nth := 1 + (i/len(crashpoint.Stages))%2
+		stage := stages[(i+w.n)%len(stages)]
+		nth := 1 + (i/len(stages))%2
 		if reconcileNext {
 			// The last kill left a consumed permit without an outcome:
 			// this start dies in its reconciliation, after the record and

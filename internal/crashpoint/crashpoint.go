@@ -19,5 +19,7 @@ const (
 	Reconciled = "reconciled"
 )
 
-// Stages lists the stages in commit order.
-var Stages = []string{BeforeIntent, AfterIntent, Journaled, Sent, Receipt, Outcome}
+// Stages returns the stages of a commit, in order.
+func Stages() []string {
+	return []string{BeforeIntent, AfterIntent, Journaled, Sent, Receipt, Outcome}
+}

@@ -39,14 +39,15 @@ const (
 // layers assigns every package a layer. A package missing here, or an
 // entry for a package that no longer exists, fails TestLayers.
 var layers = map[string]int{
-	"internal/tool":      Vocabulary,
-	"internal/reason":    Vocabulary,
-	"internal/id":        Vocabulary,
-	"internal/arch":      Vocabulary,
-	"internal/taint":     Vocabulary,
-	"internal/knowledge": Vocabulary,
-	"internal/event":     Vocabulary,
-	"internal/testenv":   Vocabulary, // a test's missing dependency: skipped, or failed under CI
+	"internal/tool":       Vocabulary,
+	"internal/reason":     Vocabulary,
+	"internal/id":         Vocabulary,
+	"internal/arch":       Vocabulary,
+	"internal/taint":      Vocabulary,
+	"internal/knowledge":  Vocabulary,
+	"internal/event":      Vocabulary,
+	"internal/testenv":    Vocabulary, // a test's missing dependency: skipped, or failed under CI
+	"internal/crashpoint": Vocabulary, // the crash test's kill points (a no-op unless built with -tags crashtest)
 
 	"internal/capability":                Primitive,
 	"internal/capability/mint":           Primitive,

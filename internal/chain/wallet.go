@@ -13,6 +13,7 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 
 	"github.com/wardhq/ward/internal/capability"
+	"github.com/wardhq/ward/internal/crashpoint"
 	"github.com/wardhq/ward/internal/tool"
 )
 
@@ -194,6 +195,7 @@ func (w *Wallet) Send(ctx context.Context, cap *capability.Capability, scope Sco
 				return fail(common.Hash{}, fmt.Errorf("%w: %w", ErrJournal, err))
 			}
 			sent = append(sent, rec)
+			crashpoint.Hit(crashpoint.Journaled)
 		}
 		if err := w.p.SendTransaction(ctx, signed); err != nil {
 			if !refused(ctx, err) {
@@ -204,10 +206,12 @@ func (w *Wallet) Send(ctx context.Context, cap *capability.Capability, scope Sco
 			}
 			return fail(common.Hash{}, err)
 		}
+		crashpoint.Hit(crashpoint.Sent)
 		r, err := w.p.WaitReceipt(ctx, signed.Hash())
 		if err != nil {
 			return fail(signed.Hash(), err)
 		}
+		crashpoint.Hit(crashpoint.Receipt)
 		receipts = append(receipts, r)
 		if w.j != nil {
 			rec := &sent[len(sent)-1]

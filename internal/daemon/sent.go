@@ -173,4 +173,49 @@ func (s *Stack) recordSettled(ctx context.Context, log *slog.Logger, st chain.Se
 	if err := s.Store.AppendAction(wctx, rec); err != nil {
 		log.Error("the outcome of a reconciled transaction could not be recorded", append(attrs, "err", err)...)
 	}
+	// Settled after the start (by a later Send): the commit it belongs to,
+	// left open by the start's reconcileCommits, gets its outcome now.
+	if s.Tools != nil {
+		r, done, err := s.Tools.ReconcileCommit(wctx, s.Store, t.PermitID, s.commitsBefore())
+		switch {
+		case err != nil:
+			log.Error("the outcome of a commit interrupted by the last run could not be recorded", append(attrs, "err", err)...)
+		case done:
+			log.Info("the outcome of a commit interrupted by the last run is recorded", append(attrs, "status", r.Status.String(), "executed", r.Executed)...)
+		}
+	}
+}
+
+// sharedCommitAge is how old a consumed permit without an outcome must be
+// before reconciliation completes it on a store other instances share: a
+// younger one may be a commit another instance is running.
+const sharedCommitAge = 10 * time.Minute
+
+// reconcileCommits completes, before ward serves, the record of every
+// commit the last run left without an outcome (gate.Tools.ReconcileCommits),
+// after reconcileSends settled what it could of their transactions. One
+// that cannot be completed now (a transaction still in flight, a store
+// error) stays open and is tried again at the next start.
+func (s *Stack) reconcileCommits(ctx context.Context, log *slog.Logger) {
+	done, err := s.Tools.ReconcileCommits(ctx, s.Store, s.commitsBefore())
+	for _, r := range done {
+		attrs := []any{"permit", r.PermitID, "txs", r.Txs, "why", r.Why}
+		if r.Status == store.StatusNone {
+			log.Warn("a commit interrupted by the last run stays open: its outcome is not known yet", attrs...)
+			continue
+		}
+		log.Info("the outcome of a commit interrupted by the last run is recorded", append(attrs, "status", r.Status.String(), "executed", r.Executed)...)
+	}
+	if err != nil {
+		log.Error("the commits interrupted by the last run could not all be reconciled; they are tried again at the next start", "err", err)
+	}
+}
+
+// commitsBefore is the latest consumption a reconciliation may complete:
+// now on a store this process owns, sharedCommitAge ago on a shared one.
+func (s *Stack) commitsBefore() time.Time {
+	if _, shared := s.Store.(store.WalletLocker); shared {
+		return time.Now().Add(-sharedCommitAge)
+	}
+	return time.Now()
 }

@@ -268,6 +268,7 @@ func Open(ctx context.Context, cfg Config) (_ *Stack, err error) {
 	if err := s.openGate(ctx, cfg); err != nil {
 		return nil, errors.Join(err, s.Close())
 	}
+	s.reconcileCommits(ctx, log)
 	return s, nil
 }
 

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"log/slog"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -21,6 +22,7 @@ import (
 	"github.com/wardhq/ward/internal/adopt"
 	"github.com/wardhq/ward/internal/capability"
 	"github.com/wardhq/ward/internal/capability/mint"
+	"github.com/wardhq/ward/internal/crashpoint"
 	"github.com/wardhq/ward/internal/event"
 	"github.com/wardhq/ward/internal/hook"
 	"github.com/wardhq/ward/internal/id"
@@ -929,7 +931,7 @@ func (t *Tools) Commit(ctx context.Context, s *Session, req CommitRequest) (_ *t
 		t.settleFailed(ctx, c, err)
 		return nil, err
 	}
-	return t.settleExecuted(ctx, c, res), nil
+	return t.settleExecuted(ctx, c, res)
 }
 
 // commitCall is a commit as its stages build it up.
@@ -1037,6 +1039,7 @@ func (t *Tools) admitCommit(ctx context.Context, c *commitCall) error {
 	// runs: the hold becomes spend, counted even if ward dies mid-way. Then
 	// the durable half of single use, one conditional update, whose sync
 	// makes the recorded spend durable too (the store syncs in order).
+	crashpoint.Hit(crashpoint.BeforeIntent)
 	began, v := t.set.Begin(ctx, hc, c.p.ID, c.p.ValueCents)
 	if v.Veto && v.Code == reason.PermitConsumed {
 		// Another commit of this permit (here or in another process) got
@@ -1069,6 +1072,7 @@ func (t *Tools) admitCommit(ctx context.Context, c *commitCall) error {
 	c.consumedRec = &store.ActionRecord{ID: id.New(c.now), Kind: store.ActionPermitConsumed, Time: c.now, PermitID: c.p.ID, PrincipalID: s.Principal, SessionID: s.ID, Tool: d.Name,
 		ActionType: c.e.Action, ArgsHash: consumed.ArgsHash}
 	t.bus.Publish(event.Event{Kind: event.PermitConsumed, Time: c.now, SessionID: s.ID, Tool: d.Name, PermitID: c.p.ID})
+	crashpoint.Hit(crashpoint.AfterIntent)
 	return nil
 }
 
@@ -1113,6 +1117,8 @@ func (t *Tools) settleFailed(ctx context.Context, c *commitCall, err error) {
 	executed := c.capability.Used() && (rf == nil || rf.Code != reason.TxInFlight)
 	if rerr := t.recordOutcome(ctx, c, rec, executed); rerr != nil {
 		t.auditFailed("failed commit", rerr)
+	} else {
+		crashpoint.Hit(crashpoint.Outcome)
 	}
 	t.finish(ctx, c.p.ID, c.began, executed, c.consumed.ValueCents)
 }
@@ -1134,9 +1140,12 @@ func (t *Tools) recordOutcome(ctx context.Context, c *commitCall, rec *store.Act
 }
 
 // settleExecuted is stage 4 of a write that executed: its result is
-// observed like any output, the spend kept and the outcome recorded. The
-// result goes back even when its record cannot be written.
-func (t *Tools) settleExecuted(ctx context.Context, c *commitCall, res *tool.Result) *tool.Result {
+// observed like any output, the spend kept and the outcome recorded. A
+// write whose outcome cannot be recorded is not acknowledged: the caller
+// gets an AuditUnavailable refusal naming the transactions sent, and the
+// owner a tool:error event; the send journal still holds them, and the
+// next start's reconciliation completes the record (Tools.ReconcileCommits).
+func (t *Tools) settleExecuted(ctx context.Context, c *commitCall, res *tool.Result) (*tool.Result, error) {
 	s, d := c.s, c.def()
 	rec := c.outcomeRecord(store.StatusExecuted)
 	// The decision is tagged with the external knowledge that influenced
@@ -1164,12 +1173,18 @@ func (t *Tools) settleExecuted(ctx context.Context, c *commitCall, res *tool.Res
 	rec.GasUsed = res.GasUsed
 	t.finish(ctx, c.p.ID, c.began, true, c.consumed.ValueCents)
 	if err := t.recordOutcome(ctx, c, rec, true); err != nil {
-		// The effect happened; the result still goes back, with the
-		// failure on the operator's side of the trail.
 		t.auditFailed("executed commit", err)
-		t.bus.Publish(event.Event{Kind: event.ToolError, Time: t.cfg.Now(), SessionID: s.ID, Tool: d.Name, Code: string(reason.AuditUnavailable), Message: "the outcome could not be recorded"})
+		msg := "the write executed but its outcome could not be recorded"
+		if len(res.TxHashes) > 0 {
+			msg = "transaction " + strings.Join(res.TxHashes, ", ") + " was sent but its outcome could not be recorded"
+		}
+		msg += "; ward completes the record from its send journal when it next starts: do not retry this permit"
+		t.bus.Publish(event.Event{Kind: event.ToolError, Time: t.cfg.Now(), SessionID: s.ID, Tool: d.Name, PermitID: c.p.ID,
+			Code: string(reason.AuditUnavailable), Message: msg})
+		return nil, &Refusal{Code: reason.AuditUnavailable, Stage: "outcome", Message: msg, Detail: err.Error()}
 	}
-	return res
+	crashpoint.Hit(crashpoint.Outcome)
+	return res, nil
 }
 
 // finish settles the spend Begin recorded for a commit: kept when the

@@ -4,10 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/wardhq/ward/internal/event"
 	"github.com/wardhq/ward/internal/hook"
 	"github.com/wardhq/ward/internal/reason"
 	"github.com/wardhq/ward/internal/store"
@@ -34,6 +37,9 @@ type backend interface {
 type failingStore struct {
 	*sqlite.Store
 	fail atomic.Bool
+	// failActions fails only the action log's appends (an outcome record
+	// lost after the write ran).
+	failActions atomic.Bool
 }
 
 var errDiskGone = errors.New("test: the disk is gone")
@@ -90,6 +96,9 @@ func (f *failingStore) CancelPermitRecorded(ctx context.Context, id, by string, 
 func (f *failingStore) AppendAction(ctx context.Context, r *store.ActionRecord) error {
 	if err := f.err(); err != nil {
 		return err
+	}
+	if f.failActions.Load() {
+		return errDiskGone
 	}
 	return f.Store.AppendAction(ctx, r)
 }
@@ -350,4 +359,110 @@ func (f *fixture) decisions(t *testing.T) int {
 		t.Fatal(err)
 	}
 	return len(recs)
+}
+
+// TestOutcomeUnrecorded: a write that executed but whose outcome record
+// cannot be written is not acknowledged: the caller gets AuditUnavailable
+// naming the transaction, the owner a tool:error event for the permit.
+// Reconciliation then records its outcome from the send journal, once.
+func TestOutcomeUnrecorded(t *testing.T) {
+	f := newFixture(t, fixtureOpts{failing: true})
+	ctx := t.Context()
+	pv, err := f.tools.Preview(ctx, f.session, "uniswap_execute_swap", swapArgs(tokA, 1_000_000))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.advance(time.Minute)
+	for len(f.events.C()) > 0 {
+		<-f.events.C()
+	}
+	f.failing.failActions.Store(true)
+	res, err := f.tools.Commit(ctx, f.session, CommitRequest{PermitID: pv.PermitID})
+	f.failing.failActions.Store(false)
+	var rf *Refusal
+	if !errors.As(err, &rf) || rf.Code != reason.AuditUnavailable || !strings.Contains(rf.Message, "0x01") || res != nil {
+		t.Fatalf("commit with its outcome unrecorded = %v, %v; want an AUDIT_UNAVAILABLE refusal naming 0x01", res, err)
+	}
+	if f.executed.Load() != 1 {
+		t.Fatalf("%d writes executed, want 1", f.executed.Load())
+	}
+	alerted := false
+	for len(f.events.C()) > 0 {
+		e := <-f.events.C()
+		alerted = alerted || (e.Kind == event.ToolError && e.PermitID == pv.PermitID && e.Code == string(reason.AuditUnavailable) && strings.Contains(e.Message, "0x01"))
+	}
+	if !alerted {
+		t.Error("no tool:error event names the permit and its transaction")
+	}
+	outcomes := func() []store.ActionRecord {
+		t.Helper()
+		recs, err := f.store.Actions(ctx, store.ActionFilter{PermitID: pv.PermitID, Kind: store.ActionToolCall})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return recs
+	}
+	if n := len(outcomes()); n != 0 {
+		t.Fatalf("%d outcome records were written by a store that failed them", n)
+	}
+	// The send journal holds the transaction, mined.
+	hash := fmt.Sprintf("0x%064x", 1)
+	if err := f.store.JournalTx(ctx, &store.SentTx{ChainID: 1, From: "0x00000000000000000000000000000000000000a1", Hash: hash, Raw: []byte{1},
+		PermitID: pv.PermitID, PlanLen: 1, Created: f.tools.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.store.SettleTx(ctx, 1, hash, store.SentMined, 9, f.tools.Now()); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 2 {
+		done, err := f.tools.ReconcileCommits(ctx, f.store, f.tools.Now())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := 1 - i; len(done) != want {
+			t.Errorf("reconciliation %d completed %d commits, want %d", i+1, len(done), want)
+		}
+	}
+	recs := outcomes()
+	if len(recs) != 1 || recs[0].Status != store.StatusExecuted || recs[0].TxHash != hash {
+		t.Fatalf("outcome records after reconciliation: %+v; want one, executed, naming %s", recs, hash)
+	}
+}
+
+// TestReconcileNothingSent: a permit consumed by a commit that stopped
+// before sending anything is recorded as not executed, its spend removed.
+func TestReconcileNothingSent(t *testing.T) {
+	f := newFixture(t, fixtureOpts{})
+	ctx := t.Context()
+	pv, err := f.tools.Preview(ctx, f.session, "uniswap_execute_swap", swapArgs(tokA, 1_000_000))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.advance(time.Minute)
+	p := f.permit(t, pv.PermitID)
+	if _, err := f.store.ConsumePermit(ctx, p.ID, store.PermitCheck{SessionID: p.SessionID, Now: f.tools.Now(), Tool: p.Tool, ArgsHash: p.ArgsHash,
+		PolicyHash: p.PolicyHash, Phase: p.Phase, By: p.SessionID}); err != nil {
+		t.Fatal(err)
+	}
+	done, err := f.tools.ReconcileCommits(ctx, f.store, f.tools.Now())
+	if err != nil || len(done) != 1 || done[0].Executed || done[0].Status != store.StatusFailed {
+		t.Fatalf("ReconcileCommits = %+v, %v; want one, failed, not executed", done, err)
+	}
+	recs, err := f.store.Actions(ctx, store.ActionFilter{PermitID: p.ID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	kinds := map[store.ActionKind]int{}
+	for _, r := range recs {
+		kinds[r.Kind]++
+		if r.Kind == store.ActionToolCall && r.BlockReason != string(reason.CommitInterrupted) {
+			t.Errorf("outcome block reason %q, want %s", r.BlockReason, reason.CommitInterrupted)
+		}
+	}
+	if kinds[store.ActionToolCall] != 1 || kinds[store.ActionPermitConsumed] != 1 {
+		t.Errorf("records of the permit by kind: %v; want one consumed and one outcome", kinds)
+	}
+	if again, err := f.tools.ReconcileCommits(ctx, f.store, f.tools.Now()); err != nil || len(again) != 0 {
+		t.Errorf("a second reconciliation = %+v, %v; want nothing to do", again, err)
+	}
 }

@@ -124,6 +124,7 @@ const (
 	BudgetExceeded      Code = "TICK_BUDGET_EXCEEDED"
 	ExecutionFailed     Code = "EXECUTION_FAILED"
 	TxInFlight          Code = "TX_IN_FLIGHT"
+	CommitInterrupted   Code = "COMMIT_INTERRUPTED"
 	NotPreviewable      Code = "NOT_PREVIEWABLE"
 	VenueRequired       Code = "VENUE_REQUIRED"
 	QuarantineNotFound  Code = "QUARANTINE_NOT_FOUND"
@@ -249,6 +250,7 @@ var catalog = []Entry{
 	{ApprovalInvalid, "the owner approval is not signed by the owner for this call"},
 	{BudgetExceeded, "the tool did not finish within its tick budget"},
 	{ExecutionFailed, "the tool ran and failed"},
+	{CommitInterrupted, "ward stopped during the commit; the outcome was completed from the send journal when it restarted"},
 	{TxInFlight, "an earlier transaction of the wallet is not yet known to be mined or dropped, so nothing was sent; the permit is used up: preview again once it settles"},
 	{QuarantineNotFound, "no quarantined call of this session has this id"},
 	{RetryRejected, "the owner rejected this same call (same tool and arguments) from this principal recently; it is refused without asking again"},

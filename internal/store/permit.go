@@ -150,6 +150,11 @@ type Permits interface {
 	CancelPermitRecorded(ctx context.Context, id string, by string, now time.Time, rec *ActionRecord) error
 	// PendingPermits returns pending, unexpired permits at now, oldest first (limit 0 = all).
 	PendingPermits(ctx context.Context, now time.Time, limit int) ([]Permit, error)
+	// OpenCommits returns the consumed permits that have no outcome record
+	// (no action record of kind ActionToolCall): commits a crash
+	// interrupted between consuming the permit and recording what it did.
+	// Oldest consumption first; limit 0 = all.
+	OpenCommits(ctx context.Context, limit int) ([]Permit, error)
 }
 
 // ActionRecord is one step of a write's life in the audit trail (seed 002's

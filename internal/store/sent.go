@@ -104,4 +104,7 @@ type SentTxs interface {
 	// the nonce after the highest one it holds (in flight, mined or
 	// reverted; 0 when none).
 	OpenTxs(ctx context.Context, chainID uint64, from string) (open []SentTx, next uint64, err error)
+	// PermitTxs returns every journaled transaction of the permit, in any
+	// state, by chain and nonce.
+	PermitTxs(ctx context.Context, permitID string) ([]SentTx, error)
 }

@@ -226,6 +226,33 @@ func (s *Store) CancelPermitRecorded(ctx context.Context, pid string, by string,
 	return nil
 }
 
+// OpenCommits returns the consumed permits without a tool_call record
+// (see store.Permits).
+func (s *Store) OpenCommits(ctx context.Context, limit int) ([]store.Permit, error) {
+	if err := s.ok(); err != nil {
+		return nil, err
+	}
+	if limit < 0 {
+		return nil, fmt.Errorf("postgres: open commits: negative limit %d", limit)
+	}
+	q := `SELECT ` + permitColumns + ` FROM permits WHERE status = 'consumed'
+  AND NOT EXISTS (SELECT 1 FROM action_log a WHERE a.permit_id = permits.id AND a.kind = 'tool_call') ORDER BY closed_ns, id`
+	var args []any
+	if limit > 0 {
+		q += ` LIMIT $1`
+		args = append(args, int64(limit))
+	}
+	rows, err := s.pool.Query(ctx, q, args...)
+	if err != nil {
+		return nil, fmt.Errorf("postgres: open commits: %w", err)
+	}
+	out, err := pgx.CollectRows(rows, scanPermit)
+	if err != nil {
+		return nil, fmt.Errorf("postgres: open commits: %w", err)
+	}
+	return out, nil
+}
+
 // PendingPermits returns the pending permits that expire after now, by
 // creation time (then id), at most limit of them unless limit is 0.
 func (s *Store) PendingPermits(ctx context.Context, now time.Time, limit int) ([]store.Permit, error) {

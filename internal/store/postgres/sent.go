@@ -108,6 +108,23 @@ func (s *Store) SettleTx(ctx context.Context, chainID uint64, hash string, state
 	return fmt.Errorf("postgres: settle tx %s: %w (%s)", hash, store.ErrSentSettled, was)
 }
 
+// PermitTxs returns the permit's journaled transactions (see
+// store.SentTxs).
+func (s *Store) PermitTxs(ctx context.Context, permitID string) ([]store.SentTx, error) {
+	if err := s.ok(); err != nil {
+		return nil, err
+	}
+	rows, err := s.pool.Query(ctx, `SELECT `+sentColumns+` FROM sent_txs WHERE permit_id = $1 ORDER BY chain_id, nonce`, permitID)
+	if err != nil {
+		return nil, fmt.Errorf("postgres: permit txs: %w", err)
+	}
+	out, err := pgx.CollectRows(rows, scanSent)
+	if err != nil {
+		return nil, fmt.Errorf("postgres: permit txs: %w", err)
+	}
+	return out, nil
+}
+
 // OpenTxs returns a wallet's in-flight transactions, by nonce, and its
 // next nonce, both read from one snapshot.
 func (s *Store) OpenTxs(ctx context.Context, chainID uint64, from string) (open []store.SentTx, next uint64, err error) {

@@ -174,6 +174,31 @@ func (s *Store) CancelPermit(ctx context.Context, pid string, by string, now tim
 	return nil
 }
 
+// OpenCommits returns the consumed permits without a tool_call record
+// (see store.Permits).
+func (s *Store) OpenCommits(ctx context.Context, limit int) ([]store.Permit, error) {
+	if limit < 0 {
+		return nil, fmt.Errorf("sqlite: open commits: negative limit %d", limit)
+	}
+	q := `SELECT ` + permitColumns + ` FROM permits WHERE status = 'consumed'
+  AND NOT EXISTS (SELECT 1 FROM action_log a WHERE a.permit_id = permits.id AND a.kind = 'tool_call') ORDER BY closed_ns, id`
+	var args []any
+	if limit > 0 {
+		q += ` LIMIT ?`
+		args = append(args, int64(limit))
+	}
+	var out []store.Permit
+	err := s.r.query(ctx, q, args, func(st *sqlite3.Stmt) error {
+		p, err := scanPermitPreview(st)
+		out = append(out, p)
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: open commits: %w", err)
+	}
+	return out, nil
+}
+
 // PendingPermits returns the pending permits that expire after now, by
 // creation time (then id), at most limit of them unless limit is 0. A
 // permit still in its announce delay is pending; expiry ticks are not

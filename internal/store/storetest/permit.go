@@ -626,3 +626,56 @@ func matchAction(r *store.ActionRecord, f store.ActionFilter) bool {
 		(f.Since.IsZero() || !r.Time.Before(f.Since)) &&
 		(f.Until.IsZero() || r.Time.Before(f.Until))
 }
+
+// testOpenCommits: a consumed permit is open until an outcome record
+// (tool_call) names it; pending and cancelled permits, and other kinds of
+// record, do not count.
+func testOpenCommits(t *testing.T, h *harness) {
+	ctx := t.Context()
+	openIDs := func() []string {
+		t.Helper()
+		ps, err := h.s.OpenCommits(ctx, 0)
+		if err != nil {
+			t.Fatalf("OpenCommits: %v", err)
+		}
+		var out []string
+		for _, p := range ps {
+			out = append(out, p.ID)
+		}
+		return out
+	}
+	pending, a, b := permit(t0), permit(t0.Add(time.Second)), permit(t0.Add(2*time.Second))
+	for _, p := range []*store.Permit{pending, a, b} {
+		h.createPermit(p)
+	}
+	for i, p := range []*store.Permit{a, b} {
+		if _, err := h.s.ConsumePermit(ctx, p.ID, checkFor(p, t0.Add(time.Duration(i+1)*time.Minute))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got, want := openIDs(), []string{a.ID, b.ID}; !slices.Equal(got, want) {
+		t.Fatalf("open commits = %v, want %v (oldest consumption first)", got, want)
+	}
+	if ps, err := h.s.OpenCommits(ctx, 1); err != nil || len(ps) != 1 || ps[0].ID != a.ID || ps[0].Plan == nil {
+		t.Errorf("OpenCommits(limit 1) = %d permits, %v; want %s with its plan", len(ps), err, a.ID)
+	}
+	rec := func(kind store.ActionKind, pid string) {
+		t.Helper()
+		if err := h.s.AppendAction(ctx, &store.ActionRecord{ID: id.New(t0), Time: t0.Add(time.Hour), Kind: kind, PermitID: pid, Status: store.StatusExecuted}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rec(store.ActionPermitConsumed, a.ID)
+	rec(store.ActionTxSettled, a.ID)
+	if got := openIDs(); !slices.Equal(got, []string{a.ID, b.ID}) {
+		t.Errorf("with only consumed and tx_settled records: open commits = %v, want both", got)
+	}
+	rec(store.ActionToolCall, a.ID)
+	h.reopen()
+	if got := openIDs(); !slices.Equal(got, []string{b.ID}) {
+		t.Errorf("after a's outcome record: open commits = %v, want [%s]", got, b.ID)
+	}
+	if _, err := h.s.OpenCommits(ctx, -1); err == nil {
+		t.Error("OpenCommits(-1) succeeded")
+	}
+}

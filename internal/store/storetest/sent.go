@@ -185,3 +185,30 @@ func testSentConcurrent(t *testing.T, h *harness) {
 		t.Errorf("%d of 8 journaled nonce 3, want exactly 1", wins)
 	}
 }
+
+// testPermitTxs: a permit's journaled transactions come back in every
+// state, by nonce, and no other permit's.
+func testPermitTxs(t *testing.T, h *harness) {
+	ctx := t.Context()
+	a, b, other := sentTx(7, "permit-x", 0, 2), sentTx(8, "permit-x", 1, 2), sentTx(9, "permit-y", 0, 1)
+	for _, tx := range []*store.SentTx{b, other, a} {
+		if err := h.s.JournalTx(ctx, tx); err != nil {
+			t.Fatalf("JournalTx(%d): %v", tx.Nonce, err)
+		}
+	}
+	at := t0.Add(time.Minute)
+	if err := h.s.SettleTx(ctx, 1, a.Hash, store.SentMined, 12, at); err != nil {
+		t.Fatal(err)
+	}
+	h.reopen()
+	got, err := h.s.PermitTxs(ctx, "permit-x")
+	if err != nil {
+		t.Fatalf("PermitTxs: %v", err)
+	}
+	if len(got) != 2 || got[0].Hash != a.Hash || got[0].State != store.SentMined || got[0].Block != 12 || got[1].Hash != b.Hash || got[1].State != store.SentInFlight {
+		t.Errorf("PermitTxs(permit-x) = %+v\nwant %s mined in block 12, then %s in flight", got, a.Hash, b.Hash)
+	}
+	if none, err := h.s.PermitTxs(ctx, "permit-z"); err != nil || len(none) != 0 {
+		t.Errorf("PermitTxs(unknown) = %v, %v; want none", none, err)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"cmp"
 	"compress/gzip"
 	"context"
+	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -30,9 +31,9 @@ import (
 // CommitArchive records the file (name, rows, time range, SHA-256; for the
 // trust log its seqs and last hash) and deletes the rows in one
 // transaction. A crash before the commit leaves the rows live and the file
-// out of the manifest: readers only read files the manifest lists, and the
-// next pass removes such orphans (a rerun writes the same rows under the
-// same name). Which rows may go is the store's rule (store.AuditArchive):
+// out of the manifest: readers only read files the manifest lists, a rerun
+// archives the rows again into a file of its own, and a later pass removes
+// the orphan once it is older than OrphanAge. Which rows may go is the store's rule (store.AuditArchive):
 // nothing a decision still reads.
 
 // MinRetain is the shortest retention an Archiver accepts: the windows a
@@ -131,7 +132,7 @@ func (a *Archiver) Pass(ctx context.Context, now time.Time) (PassResult, error) 
 	if err := os.MkdirAll(a.cfg.Dir, 0o700); err != nil {
 		return res, fmt.Errorf("audit: archive: %w", err)
 	}
-	if err := a.removeOrphans(ctx); err != nil {
+	if err := a.removeOrphans(ctx, time.Now()); err != nil {
 		return res, err
 	}
 	before := now.Add(-a.cfg.Retain)
@@ -174,7 +175,7 @@ func (a *Archiver) archiveBatch(ctx context.Context, t store.AuditTable, before,
 			ids = append(ids, recs[i].ID)
 			f.From, f.To = span(f.From, f.To, recs[i].Time, i == 0)
 		}
-		f.Name = fmt.Sprintf("decisions-%s-%s-%s.jsonl.gz", stamp(f.From), stamp(f.To), recs[0].ID)
+		f.Name = fmt.Sprintf("decisions-%s-%s-%s-%s.jsonl.gz", stamp(f.From), stamp(f.To), recs[0].ID, nonce())
 	case store.AuditActions:
 		recs, err := st.ArchivableActions(ctx, before, a.cfg.Batch)
 		if err != nil || len(recs) == 0 {
@@ -185,7 +186,7 @@ func (a *Archiver) archiveBatch(ctx context.Context, t store.AuditTable, before,
 			ids = append(ids, recs[i].ID)
 			f.From, f.To = span(f.From, f.To, recs[i].Time, i == 0)
 		}
-		f.Name = fmt.Sprintf("actions-%s-%s-%s.jsonl.gz", stamp(f.From), stamp(f.To), recs[0].ID)
+		f.Name = fmt.Sprintf("actions-%s-%s-%s-%s.jsonl.gz", stamp(f.From), stamp(f.To), recs[0].ID, nonce())
 	case store.AuditTrust:
 		recs, err := st.ArchivableTrust(ctx, before, a.cfg.Batch)
 		if err != nil || len(recs) == 0 {
@@ -197,7 +198,7 @@ func (a *Archiver) archiveBatch(ctx context.Context, t store.AuditTable, before,
 		}
 		last := recs[len(recs)-1]
 		f.FirstSeq, f.LastSeq, f.LastHash = recs[0].Seq, last.Seq, last.Hash
-		f.Name = fmt.Sprintf("trust-%s-%s-seq%d-%d.jsonl.gz", stamp(f.From), stamp(f.To), f.FirstSeq, f.LastSeq)
+		f.Name = fmt.Sprintf("trust-%s-%s-seq%d-%d-%s.jsonl.gz", stamp(f.From), stamp(f.To), f.FirstSeq, f.LastSeq, nonce())
 	}
 	f.Rows = int64(len(lines))
 	sum, err := writeArchive(a.cfg.Dir, f.Name, lines)
@@ -211,6 +212,12 @@ func (a *Archiver) archiveBatch(ctx context.Context, t store.AuditTable, before,
 		}
 	}
 	if err := st.CommitArchive(context.WithoutCancel(ctx), &f, ids); err != nil {
+		if errors.Is(err, store.ErrArchiveStale) {
+			// Nothing was committed (another pass took the rows): the
+			// file is this pass's alone. After any other error the commit
+			// may have happened, and the file stays.
+			os.Remove(filepath.Join(a.cfg.Dir, f.Name))
+		}
 		return nil, fmt.Errorf("audit: archive %s: %w", t, err)
 	}
 	return &f, nil
@@ -227,6 +234,14 @@ func span(from, to, t time.Time, first bool) (time.Time, time.Time) {
 		to = t
 	}
 	return from, to
+}
+
+// nonce makes each pass's file names its own, so that passes of several
+// instances sharing a directory never write the same file.
+func nonce() string {
+	var b [4]byte
+	rand.Read(b[:])
+	return hex.EncodeToString(b[:])
 }
 
 func stamp(t time.Time) string { return t.UTC().Format("20060102T150405.000000000Z") }
@@ -270,10 +285,16 @@ func syncDir(dir string) error {
 	return errors.Join(d.Sync(), d.Close())
 }
 
-// removeOrphans deletes the archive files of passes that stopped before
-// their commit: files of the archive's naming that the manifest does not
-// list. Their rows are still live.
-func (a *Archiver) removeOrphans(ctx context.Context) error {
+// OrphanAge is how old a file the manifest does not list must be before a
+// pass removes it: a pass commits a file within seconds of writing it, so
+// an older one is left by a pass that stopped (its rows are still live),
+// and a younger one may be another instance's pass in progress.
+const OrphanAge = 10 * time.Minute
+
+// removeOrphans deletes the files of passes that stopped before their
+// commit: files of the archive's naming, older than OrphanAge, that the
+// manifest does not list.
+func (a *Archiver) removeOrphans(ctx context.Context, now time.Time) error {
 	files, err := a.cfg.Store.ArchiveFiles(ctx)
 	if err != nil {
 		return fmt.Errorf("audit: archive: %w", err)
@@ -289,6 +310,9 @@ func (a *Archiver) removeOrphans(ctx context.Context) error {
 	for _, e := range entries {
 		n := e.Name()
 		if e.IsDir() || listed[n] || !(strings.HasPrefix(n, ".tmp-") || isArchiveName(n)) {
+			continue
+		}
+		if info, err := e.Info(); err != nil || now.Sub(info.ModTime()) < OrphanAge {
 			continue
 		}
 		if err := os.Remove(filepath.Join(a.cfg.Dir, n)); err != nil {

@@ -200,6 +200,22 @@ func TestArchiveKilledBeforeCommit(t *testing.T) {
 	if len(got) != 4 || len(slices.Compact(idsOf(got))) != 4 {
 		t.Errorf("after the rerun %d decisions with archives, want each of the 4 once", len(got))
 	}
+	// The file of the killed pass is not read, and once older than
+	// OrphanAge a pass removes it.
+	orphan := filepath.Join(f.dir, written)
+	if _, err := os.Stat(orphan); err != nil {
+		t.Fatalf("the killed pass's file, younger than OrphanAge: %v", err)
+	}
+	old := time.Now().Add(-OrphanAge - time.Minute)
+	if err := os.Chtimes(orphan, old, old); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.Pass(t.Context(), now); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(orphan); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the killed pass's file after a later pass: %v, want it removed", err)
+	}
 	entries, _ := os.ReadDir(f.dir)
 	if len(entries) != 3 {
 		var names []string
@@ -324,5 +340,35 @@ func TestParseRetain(t *testing.T) {
 	}
 	if _, err := NewArchiver(ArchiveConfig{Store: nil, Dir: "x", Retain: time.Hour}); err == nil {
 		t.Error("NewArchiver without a store succeeded")
+	}
+}
+
+// TestArchiveRacingPasses: a pass whose rows another pass archived
+// between its read and its commit (two instances on one database) commits
+// nothing and removes its file; every row is archived once.
+func TestArchiveRacingPasses(t *testing.T) {
+	f := newFixture(t)
+	f.add(72*time.Hour, 50*time.Hour, time.Hour)
+	first, other := f.archiver(10), f.archiver(10)
+	var lost string
+	first.beforeCommit = func(name string) error {
+		first.beforeCommit = nil
+		lost = name
+		if _, err := other.Pass(t.Context(), now); err != nil {
+			t.Errorf("the other pass: %v", err)
+		}
+		return nil
+	}
+	if _, err := first.Pass(t.Context(), now); !errors.Is(err, store.ErrArchiveStale) {
+		t.Fatalf("the overtaken pass = %v, want ErrArchiveStale", err)
+	}
+	if _, err := os.Stat(filepath.Join(f.dir, lost)); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the overtaken pass's file: %v, want it removed", err)
+	}
+	if got := f.allDecisions(first); len(got) != 3 {
+		t.Errorf("%d decisions with archives, want 3", len(got))
+	}
+	if v := f.verify(first); !v.OK || v.ArchivedRows != 2 {
+		t.Errorf("Verify = %+v, want OK with 2 archived trust rows", v)
 	}
 }

@@ -20,16 +20,16 @@ import (
 var now = time.Date(2026, 11, 28, 12, 0, 0, 0, time.UTC)
 
 type fixture struct {
-	t     *testing.T
+	t     testing.TB
 	st    *sqlite.Store
 	dir   string
 	ages  []time.Duration // of the decisions, in append order
 	trust []*store.TrustRecord
 }
 
-func newFixture(t *testing.T) *fixture {
+func newFixture(t testing.TB) *fixture {
 	t.Helper()
-	st, err := sqlite.Open(t.Context(), sqlite.Config{Path: filepath.Join(t.TempDir(), "ward.db")})
+	st, err := sqlite.Open(t.Context(), sqlite.Config{Path: filepath.Join(t.TempDir(), "ward.db"), Synchronous: "normal"})
 	if err != nil {
 		t.Fatalf("open: %v", err)
 	}

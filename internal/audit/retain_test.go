@@ -15,6 +15,7 @@ import (
 	"github.com/wardhq/ward/internal/id"
 	"github.com/wardhq/ward/internal/store"
 	"github.com/wardhq/ward/internal/store/sqlite"
+	"github.com/wardhq/ward/internal/store/storetest"
 )
 
 var now = time.Date(2026, 11, 28, 12, 0, 0, 0, time.UTC)
@@ -43,7 +44,7 @@ func (f *fixture) add(ages ...time.Duration) {
 	ctx := f.t.Context()
 	for _, age := range ages {
 		at := now.Add(-age)
-		d := &store.DecisionRecord{ID: id.New(at), Time: at, SessionID: "s1", Tool: "wallet_send_token", Risk: "dangerous",
+		d := &store.DecisionRecord{ID: storetest.TimeID(at, len(f.ages)), Time: at, SessionID: "s1", Tool: "wallet_send_token", Risk: "dangerous",
 			Decision: store.VerdictDeny, Reason: "LIMIT", RulesEvaluated: `["a","b"]`, RulesTriggered: `["b"]`,
 			Latency: 1234 * time.Nanosecond, SpendCents: 5, Origin: store.OriginGate}
 		if err := f.st.AppendDecision(ctx, d, true); err != nil {

@@ -66,7 +66,9 @@ var ErrArchiveStale = errors.New("archive rows are no longer the live ones")
 // rate and spend windows count, are not archived at all.
 type AuditArchive interface {
 	// ArchivableDecisions returns up to limit decisions made before
-	// before, oldest first.
+	// before, oldest (smallest id) first. Backends seek by id (ids are
+	// time-ordered), so a decision whose id was made after its Time (the
+	// clock stepped back) is offered once its id's time is before before.
 	ArchivableDecisions(ctx context.Context, before time.Time, limit int) ([]DecisionRecord, error)
 	// ArchivableActions returns up to limit action records from before
 	// before that no decision reads, oldest first.

@@ -11,6 +11,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 
+	"github.com/wardhq/ward/internal/id"
 	"github.com/wardhq/ward/internal/store"
 )
 
@@ -56,8 +57,8 @@ END $$;
 // decision reads the row: see store.AuditArchive.
 const archivableAction = `kind NOT IN ('tool_call', 'upstream_tool_pinned', 'upstream_tool_changed', 'upstream_tool_approved')
   AND (permit_id IS NULL OR permit_id = '' OR (
-    NOT EXISTS (SELECT 1 FROM permits AS p WHERE p.id = action_log.permit_id AND p.status = 'pending')
-    AND NOT EXISTS (SELECT 1 FROM sent_txs AS t WHERE t.permit_id = action_log.permit_id AND t.state = 'in_flight')))`
+    permit_id NOT IN (SELECT id FROM permits WHERE status = 'pending')
+    AND permit_id NOT IN (SELECT permit_id FROM sent_txs WHERE state = 'in_flight')))`
 
 const archiveColumns = `name, tbl, rows, from_ns, to_ns, sha256, first_seq, last_seq, last_hash, created_ns`
 
@@ -78,7 +79,8 @@ func (s *Store) ArchivableDecisions(ctx context.Context, before time.Time, limit
 	if err != nil {
 		return nil, fmt.Errorf("postgres: archivable decisions: %w", err)
 	}
-	out, err := s.queryDecisions(ctx, decisionSelect+` WHERE created_ns < $1 ORDER BY created_ns, id LIMIT $2`, []any{ns, int64(limit)})
+	// The id bound walks the primary key (ids are time-ordered).
+	out, err := s.queryDecisions(ctx, decisionSelect+` WHERE id < $1 AND created_ns < $2 ORDER BY id LIMIT $3`, []any{id.MinAt(before), ns, int64(limit)})
 	if err != nil {
 		return nil, fmt.Errorf("postgres: archivable decisions: %w", err)
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/ncruces/go-sqlite3"
 
+	"github.com/wardhq/ward/internal/id"
 	"github.com/wardhq/ward/internal/store"
 )
 
@@ -16,20 +17,22 @@ import (
 // decision reads the row: see store.AuditArchive.
 const archivableAction = `kind NOT IN ('tool_call', 'upstream_tool_pinned', 'upstream_tool_changed', 'upstream_tool_approved')
   AND (permit_id IS NULL OR permit_id = '' OR (
-    NOT EXISTS (SELECT 1 FROM permits AS p WHERE p.id = action_log.permit_id AND p.status = 'pending')
-    AND NOT EXISTS (SELECT 1 FROM sent_txs AS t WHERE t.permit_id = action_log.permit_id AND t.state = 'in_flight')))`
+    permit_id NOT IN (SELECT id FROM permits WHERE status = 'pending')
+    AND permit_id NOT IN (SELECT permit_id FROM sent_txs WHERE state = 'in_flight')))`
 
 const archiveColumns = `name, tbl, rows, from_ns, to_ns, sha256, first_seq, last_seq, last_hash, created_ns`
 
 // ArchivableDecisions returns up to limit decisions made before before,
-// oldest first.
+// oldest (smallest id) first.
 func (s *Store) ArchivableDecisions(ctx context.Context, before time.Time, limit int) ([]store.DecisionRecord, error) {
 	ns, err := archiveBound(before, limit)
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: archivable decisions: %w", err)
 	}
 	var out []store.DecisionRecord
-	err = s.r.query(ctx, selectDecisions+` WHERE d.created_ns < ? ORDER BY d.created_ns, d.id LIMIT ?`, []any{ns, int64(limit)},
+	// The id bound lets SQLite walk the primary key (ids are time-ordered)
+	// instead of scanning the table for created_ns.
+	err = s.r.query(ctx, selectDecisions+` WHERE d.id < ? AND d.created_ns < ? ORDER BY d.id LIMIT ?`, []any{id.MinAt(before), ns, int64(limit)},
 		func(st *sqlite3.Stmt) error {
 			rec, err := scanDecision(st)
 			out = append(out, rec)

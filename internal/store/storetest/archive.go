@@ -2,6 +2,7 @@ package storetest
 
 import (
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -100,6 +101,14 @@ func testArchiveTrust(t *testing.T, h *harness) {
 	}
 }
 
+// TimeID returns a record id whose time part is t's millisecond, unique
+// for each n: id.New's ids follow the process's latest time, and a test
+// that appends records dated before earlier tests' needs ids of their own
+// time (a retention cut-off selects decisions by id).
+func TimeID(t time.Time, n int) string {
+	return id.MinAt(t)[:10] + fmt.Sprintf("%016d", n)
+}
+
 func seqOf(rs []store.TrustRecord, i int) int64 {
 	if i < len(rs) {
 		return rs[i].Seq
@@ -112,6 +121,7 @@ func testArchiveDecisions(t *testing.T, h *harness) {
 	var recs []*store.DecisionRecord
 	for i := range 6 {
 		r := decision(t0.Add(time.Duration(i) * time.Minute))
+		r.ID = TimeID(r.Time, i)
 		recs = append(recs, r)
 	}
 	h.append(recs...)

@@ -518,3 +518,76 @@ func (a *Archiver) Verify(ctx context.Context) (ArchiveVerify, error) {
 }
 
 var errChainBroken = errors.New("trust chain broken")
+
+// Report runs the named report over the decisions f selects, archived and
+// live: the live counts from log, plus the archived rows counted the same
+// way (the deny reports count denials; the rules report each rule of a
+// decision's triggered list). Rows come by count, descending, then key;
+// f.Limit bounds their number.
+func (a *Archiver) Report(ctx context.Context, log store.DecisionLog, r store.Report, f store.DecisionFilter) ([]store.ReportRow, error) {
+	limit := f.Limit
+	f.Limit = 0
+	live, err := log.DecisionReport(ctx, r, f)
+	if err != nil {
+		return nil, err
+	}
+	counts := map[string]int64{}
+	for _, row := range live {
+		counts[row.Key] += row.Count
+	}
+	files, err := a.cfg.Store.ArchiveFiles(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for i := range files {
+		af := &files[i]
+		if af.Table != store.AuditDecisions || (!f.Since.IsZero() && af.To.Before(f.Since)) || (!f.Until.IsZero() && !af.From.Before(f.Until)) {
+			continue
+		}
+		err := readArchive(a.cfg.Dir, af, func(b []byte) error {
+			var l decisionLine
+			if err := json.Unmarshal(b, &l); err != nil {
+				return err
+			}
+			d := l.record()
+			if !f.Match(&d) {
+				return nil
+			}
+			switch r {
+			case store.MostDeniedTools:
+				if d.Decision == store.VerdictDeny {
+					counts[d.Tool]++
+				}
+			case store.DenialsByReason:
+				if d.Decision == store.VerdictDeny {
+					counts[d.Reason]++
+				}
+			case store.MostTriggeredRules:
+				var rules []string
+				if d.RulesTriggered != "" {
+					if err := json.Unmarshal([]byte(d.RulesTriggered), &rules); err != nil {
+						return fmt.Errorf("rules_triggered: %w", err)
+					}
+				}
+				for _, rule := range rules {
+					counts[rule]++
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	out := make([]store.ReportRow, 0, len(counts))
+	for k, n := range counts {
+		out = append(out, store.ReportRow{Key: k, Count: n})
+	}
+	slices.SortFunc(out, func(x, y store.ReportRow) int {
+		return cmp.Or(cmp.Compare(y.Count, x.Count), cmp.Compare(x.Key, y.Key))
+	})
+	if limit > 0 && len(out) > limit {
+		out = out[:limit]
+	}
+	return out, nil
+}

@@ -44,9 +44,10 @@ func (f *fixture) add(ages ...time.Duration) {
 	ctx := f.t.Context()
 	for _, age := range ages {
 		at := now.Add(-age)
-		d := &store.DecisionRecord{ID: storetest.TimeID(at, len(f.ages)), Time: at, SessionID: "s1", Tool: "wallet_send_token", Risk: "dangerous",
-			Decision: store.VerdictDeny, Reason: "LIMIT", RulesEvaluated: `["a","b"]`, RulesTriggered: `["b"]`,
-			Latency: 1234 * time.Nanosecond, SpendCents: 5, Origin: store.OriginGate}
+		n := len(f.ages)
+		d := &store.DecisionRecord{ID: storetest.TimeID(at, n), Time: at, SessionID: "s1", Tool: fmt.Sprintf("tool_%d", n%3), Risk: "dangerous",
+			Decision: []store.Verdict{store.VerdictDeny, store.VerdictAllow}[n%2], Reason: fmt.Sprintf("R%d", n%2), RulesEvaluated: `["a","b","c"]`,
+			RulesTriggered: []string{`["b"]`, `["a","b"]`, `[]`}[n%3], Latency: 1234 * time.Nanosecond, SpendCents: 5, Origin: store.OriginGate}
 		if err := f.st.AppendDecision(ctx, d, true); err != nil {
 			f.t.Fatal(err)
 		}
@@ -99,10 +100,25 @@ func TestArchivePass(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	reports := map[store.Report][]store.ReportRow{}
+	for _, r := range store.Reports() {
+		if reports[r], err = f.st.DecisionReport(t.Context(), r, store.DecisionFilter{}); err != nil || len(reports[r]) == 0 {
+			t.Fatalf("report %s before archiving: %v, %v", r, reports[r], err)
+		}
+	}
 	a := f.archiver(2)
 	res, err := a.Pass(t.Context(), now)
 	if err != nil {
 		t.Fatalf("Pass: %v", err)
+	}
+	for _, r := range store.Reports() {
+		got, err := a.Report(t.Context(), f.st, r, store.DecisionFilter{})
+		if err != nil || !slices.Equal(got, reports[r]) {
+			t.Errorf("report %s with archives = %v, %v; want %v as before archiving", r, got, err, reports[r])
+		}
+		if got, _ := a.Report(t.Context(), f.st, r, store.DecisionFilter{Limit: 1}); !slices.Equal(got, reports[r][:1]) {
+			t.Errorf("report %s with archives, limit 1 = %v, want %v", r, got, reports[r][:1])
+		}
 	}
 	want := map[store.AuditTable]int64{store.AuditDecisions: 5, store.AuditActions: 5, store.AuditTrust: 5}
 	for tbl, n := range want {

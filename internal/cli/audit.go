@@ -51,7 +51,7 @@ report over the decisions the filters select. Reports:
 
 Times are RFC 3339 (2026-11-22T10:00:00Z) or a duration before now (90m, 24h).
 With --archive, decisions retention moved to archive files ([audit] retain)
-are included.`
+are included, in the list and in the reports.`
 
 func auditQuery(ctx context.Context, io IO, args []string) int {
 	fs := flags(io, "audit query", "", auditQueryHelp)
@@ -76,9 +76,6 @@ func auditQuery(ctx context.Context, io IO, args []string) int {
 	}
 	if fs.NArg() > 0 {
 		return usageErr(io, "audit query takes no arguments (got %q)", fs.Arg(0))
-	}
-	if *withArchive && *report != "" {
-		return usageErr(io, "--report counts the live decisions only: leave out --archive")
 	}
 	now := time.Now()
 	var err error
@@ -115,7 +112,12 @@ func auditQuery(ctx context.Context, io IO, args []string) int {
 	defer st.Close()
 
 	if *report != "" {
-		rows, err := st.DecisionReport(ctx, store.Report(*report), f)
+		var rows []store.ReportRow
+		if *withArchive {
+			rows, err = archive.Report(ctx, st, store.Report(*report), f)
+		} else {
+			rows, err = st.DecisionReport(ctx, store.Report(*report), f)
+		}
 		if err != nil {
 			return fail(io, "%v", err)
 		}

@@ -64,6 +64,9 @@ func TestAuditArchive(t *testing.T) {
 	if out, _, _ := run(t, "", "audit", "query", "--db", db, "--archive", "--since", "50h", "--json"); lines(out) != 8 {
 		t.Errorf("audit query --archive --since 50h: %d decisions, want 8", lines(out))
 	}
+	if out, errOut, code := run(t, "", "audit", "query", "--db", db, "--archive", "--report", "most-denied-tools"); code != exitOK || out != "TOOL               COUNT\nwallet_send_token  12\n" {
+		t.Errorf("audit query --archive --report: exit %d, %q (stderr %q), want all 12 denials", code, out, errOut)
+	}
 	out, errOut, code = run(t, "", "audit", "verify", "--db", db)
 	if code != exitOK || out != "trust log: 12 rows (9 archived), chain intact; 2 archive files intact\n" {
 		t.Errorf("audit verify: exit %d, %q (stderr %q)", code, out, errOut)

@@ -33,8 +33,8 @@ import (
 // transaction. A crash before the commit leaves the rows live and the file
 // out of the manifest: readers only read files the manifest lists, a rerun
 // archives the rows again into a file of its own, and a later pass removes
-// the orphan once it is older than OrphanAge. Which rows may go is the store's rule (store.AuditArchive):
-// nothing a decision still reads.
+// the orphan once it is older than OrphanAge. Which rows may go is the
+// store's rule (store.AuditArchive): nothing a decision still reads.
 
 // MinRetain is the shortest retention an Archiver accepts: the windows a
 // decision reads from the action log (failed lookups) span an hour.
@@ -62,8 +62,10 @@ type ArchiveConfig struct {
 }
 
 // Archiver runs retention passes and reads their files. Its methods may be
-// called from several goroutines, but passes must not overlap (the daemon
-// runs them from one goroutine; the store refuses a stale commit).
+// called from several goroutines. Passes may overlap (ward audit archive
+// beside ward serve, several instances on one PostgreSQL): the store
+// refuses the commit of rows another pass took, and that pass removes its
+// file.
 type Archiver struct {
 	cfg ArchiveConfig
 	// beforeCommit, in tests, runs between a file's sync and its commit;

@@ -10,6 +10,7 @@ import (
 	"github.com/wardhq/ward/internal/id"
 	"github.com/wardhq/ward/internal/store"
 	"github.com/wardhq/ward/internal/store/sqlite"
+	"github.com/wardhq/ward/internal/store/storetest"
 )
 
 func TestAuditArchive(t *testing.T) {
@@ -23,7 +24,9 @@ func TestAuditArchive(t *testing.T) {
 	now := time.Now()
 	for i := range 12 {
 		at := now.Add(-time.Duration(72-6*i) * time.Hour) // 72h ago to 6h ago
-		d := &store.DecisionRecord{ID: id.New(at), Time: at, Tool: "wallet_send_token", Risk: "dangerous",
+		// An id of the record's time: id.New follows the latest time the
+		// test process used.
+		d := &store.DecisionRecord{ID: storetest.TimeID(at, i), Time: at, Tool: "wallet_send_token", Risk: "dangerous",
 			Decision: store.VerdictDeny, Reason: "LIMIT", Origin: store.OriginGate}
 		if err := s.AppendDecision(t.Context(), d, true); err != nil {
 			t.Fatal(err)

@@ -10,6 +10,7 @@ import (
 	"github.com/wardhq/ward/internal/id"
 	"github.com/wardhq/ward/internal/store"
 	"github.com/wardhq/ward/internal/store/sqlite"
+	"github.com/wardhq/ward/internal/store/storetest"
 )
 
 // TestServeArchivesAtStart: with [audit] retain set, ward serve moves the
@@ -22,9 +23,11 @@ func TestServeArchivesAtStart(t *testing.T) {
 		t.Fatal(err)
 	}
 	now := time.Now()
-	for _, age := range []time.Duration{72 * time.Hour, 48 * time.Hour, time.Minute} {
+	for i, age := range []time.Duration{72 * time.Hour, 48 * time.Hour, time.Minute} {
 		at := now.Add(-age)
-		d := &store.DecisionRecord{ID: id.New(at), Time: at, Tool: "wallet_send_token", Risk: "dangerous", Decision: store.VerdictDeny, Origin: store.OriginGate}
+		// An id of the record's time: id.New follows the latest time the
+		// test process used.
+		d := &store.DecisionRecord{ID: storetest.TimeID(at, i), Time: at, Tool: "wallet_send_token", Risk: "dangerous", Decision: store.VerdictDeny, Origin: store.OriginGate}
 		if err := st.AppendDecision(t.Context(), d, true); err != nil {
 			t.Fatal(err)
 		}

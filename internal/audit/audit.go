@@ -7,6 +7,10 @@
 // does). Other decisions are queued for the next group commit. Cancelling
 // the caller's context never drops a record: writes run under
 // context.WithoutCancel with the recorder's own timeout.
+//
+// An Archiver (retain.go) applies [audit] retain: it moves old decisions,
+// action records and trust log rows to compressed archive files, never
+// losing a row, and reads and verifies them.
 package audit
 
 import (

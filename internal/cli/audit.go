@@ -4,11 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
 
+	"github.com/wardhq/ward/internal/audit"
 	"github.com/wardhq/ward/internal/daemon"
 	"github.com/wardhq/ward/internal/store"
 )
@@ -47,7 +49,9 @@ report over the decisions the filters select. Reports:
   most-triggered-rules  rules by number of decisions they triggered in
   denials-by-reason     denials by reason code
 
-Times are RFC 3339 (2026-11-22T10:00:00Z) or a duration before now (90m, 24h).`
+Times are RFC 3339 (2026-11-22T10:00:00Z) or a duration before now (90m, 24h).
+With --archive, decisions retention moved to archive files ([audit] retain)
+are included, in the list and in the reports.`
 
 func auditQuery(ctx context.Context, io IO, args []string) int {
 	fs := flags(io, "audit query", "", auditQueryHelp)
@@ -66,6 +70,7 @@ func auditQuery(ctx context.Context, io IO, args []string) int {
 	fs.IntVar(&f.Limit, "limit", 100, "at most this many rows (0: all)")
 	report := fs.String("report", "", "run a named report instead of listing decisions")
 	asJSON := fs.Bool("json", false, "print JSON Lines")
+	withArchive := fs.Bool("archive", false, "include the decisions retention moved to archive files")
 	if st, ok := parse(fs, args); !ok {
 		return st
 	}
@@ -100,14 +105,19 @@ func auditQuery(ctx context.Context, io IO, args []string) int {
 		}
 		return usageErr(io, "unknown report %q (want %s)", *report, strings.Join(names, ", "))
 	}
-	st, code := openAuditStore(ctx, io, *cfgPath, *data, *dbPath)
+	st, archive, code := openAuditArchive(ctx, io, *cfgPath, *data, *dbPath)
 	if st == nil {
 		return code
 	}
 	defer st.Close()
 
 	if *report != "" {
-		rows, err := st.DecisionReport(ctx, store.Report(*report), f)
+		var rows []store.ReportRow
+		if *withArchive {
+			rows, err = archive.Report(ctx, st, store.Report(*report), f)
+		} else {
+			rows, err = st.DecisionReport(ctx, store.Report(*report), f)
+		}
 		if err != nil {
 			return fail(io, "%v", err)
 		}
@@ -126,7 +136,12 @@ func auditQuery(ctx context.Context, io IO, args []string) int {
 		tw.Flush()
 		return exitOK
 	}
-	recs, err := st.QueryDecisions(ctx, f)
+	var recs []store.DecisionRecord
+	if *withArchive {
+		recs, err = archive.Decisions(ctx, st, f)
+	} else {
+		recs, err = st.QueryDecisions(ctx, f)
+	}
 	if err != nil {
 		return fail(io, "%v", err)
 	}
@@ -182,4 +197,33 @@ func parseWhen(s string, now time.Time) (time.Time, error) {
 		return time.Time{}, fmt.Errorf("%q is neither an RFC 3339 time nor a positive duration", s)
 	}
 	return now.Add(-d), nil
+}
+
+// openAuditArchive is openAuditStore plus the archiver of the store's
+// archive files: [audit] archive_dir, else audit-archive beside the
+// database (in the data directory, where ward serve writes them).
+func openAuditArchive(ctx context.Context, io IO, cfgPath, data, dbPath string) (store.Store, *audit.Archiver, int) {
+	cfg, err := loadConfig(cfgPath)
+	if err != nil {
+		return nil, nil, usageErr(io, "%v", err)
+	}
+	st, code := openAuditStore(ctx, io, cfgPath, data, dbPath)
+	if st == nil {
+		return nil, nil, code
+	}
+	a, err := daemon.NewArchiver(st, cfg, archiveBase(data, dbPath))
+	if err != nil {
+		st.Close()
+		return nil, nil, fail(io, "%v", err)
+	}
+	return st, a, exitOK
+}
+
+// archiveBase is the directory the default archive directory is in: the
+// database's (--db), else the data directory.
+func archiveBase(data, dbPath string) string {
+	if dbPath != "" {
+		return filepath.Dir(dbPath)
+	}
+	return data
 }

@@ -39,6 +39,7 @@ func commands() []command {
 		{"policy show", "print the compiled policy's rules in evaluation order", policyShow},
 		{"audit query", "query the audit trail of decisions, or run a named report", auditQuery},
 		{"audit verify", "check the trust audit log's hash chain and name the first bad row", auditVerify},
+		{"audit archive", "move audit rows older than the retention to compressed archive files", auditArchive},
 		{"bench policy", "benchmark the policy engine on the seed's mixed workload", benchPolicy},
 		{"bench gate", "benchmark the tool gate on the dev chain: read overhead, swap preview, commit", benchGate},
 		{"bench serve", "benchmark ward serve: startup, idle memory, MCP round trip, shutdown", benchServe},

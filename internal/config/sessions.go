@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/wardhq/ward/internal/audit"
 	"github.com/wardhq/ward/internal/store"
 )
 
@@ -15,6 +16,14 @@ type Audit struct {
 	// commits, owner actions and trust decisions never proceed unrecorded.
 	// Default false: a read whose record fails is refused too.
 	ReadsBestEffort bool
+	// Retain is how long decisions, action records and trust rows stay in
+	// the live tables before a retention pass archives them
+	// (audit.ParseRetain: "720h", "30d"); zero, the default, keeps
+	// everything.
+	Retain time.Duration
+	// ArchiveDir is where archive files go; empty means audit-archive in
+	// the data directory.
+	ArchiveDir string
 }
 
 type sessionsTOML struct {
@@ -24,7 +33,9 @@ type sessionsTOML struct {
 }
 
 type auditTOML struct {
-	ReadsBestEffort *bool `toml:"reads_best_effort"`
+	ReadsBestEffort *bool   `toml:"reads_best_effort"`
+	Retain          *string `toml:"retain"`
+	ArchiveDir      *string `toml:"archive_dir"`
 }
 
 // sessionsSection reads [sessions] and [audit].
@@ -34,12 +45,27 @@ func sessionsSection(f *File, raw *fileTOML, idx *positions) []Diagnostic {
 	bad := func(key, format string, args ...any) {
 		diags = append(diags, idx.at(key, fmt.Sprintf(format, args...)))
 	}
-	if a := raw.Audit; a != nil && a.ReadsBestEffort != nil {
-		f.Audit.ReadsBestEffort = *a.ReadsBestEffort
+	if a := raw.Audit; a != nil {
+		if a.ReadsBestEffort != nil {
+			f.Audit.ReadsBestEffort = *a.ReadsBestEffort
+		}
+		if a.Retain != nil {
+			d, err := audit.ParseRetain(*a.Retain)
+			if err != nil {
+				bad("audit.retain", "%v", err)
+			}
+			f.Audit.Retain = d
+		}
+		if a.ArchiveDir != nil {
+			if *a.ArchiveDir == "" {
+				bad("audit.archive_dir", "must not be empty (leave it out for audit-archive in the data directory)")
+			}
+			f.Audit.ArchiveDir = *a.ArchiveDir
+		}
 	}
 	s := raw.Sessions
 	if s == nil {
-		return nil
+		return diags
 	}
 	if s.MaxPerPrincipal != nil {
 		if n := *s.MaxPerPrincipal; n < 1 || n > 1_000_000 {

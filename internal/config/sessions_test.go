@@ -14,7 +14,7 @@ func TestSessionsAndAudit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if f.Sessions != store.DefaultSessionLimits || f.Audit.ReadsBestEffort {
+	if f.Sessions != store.DefaultSessionLimits || f.Audit != (Audit{}) {
 		t.Errorf("defaults: %+v %+v", f.Sessions, f.Audit)
 	}
 	f, err = Parse("ward.toml", []byte(`
@@ -25,6 +25,8 @@ keep_ttl = "48h"
 
 [audit]
 reads_best_effort = true
+retain = "30d"
+archive_dir = "/var/lib/ward/archive"
 `))
 	if err != nil {
 		t.Fatal(err)
@@ -33,14 +35,21 @@ reads_best_effort = true
 	if f.Sessions != want || !f.Audit.ReadsBestEffort {
 		t.Errorf("parsed %+v %+v, want %+v and reads_best_effort", f.Sessions, f.Audit, want)
 	}
+	if f.Audit.Retain != 30*24*time.Hour || f.Audit.ArchiveDir != "/var/lib/ward/archive" {
+		t.Errorf("parsed [audit] %+v, want retain 720h and the archive_dir", f.Audit)
+	}
 	for name, c := range map[string]struct{ src, msg string }{
-		"zero sessions":        {"[sessions]\nmax_per_principal = 0", "sessions.max_per_principal"},
-		"negative sessions":    {"[sessions]\nmax_per_principal = -3", "sessions.max_per_principal"},
-		"idle not a duration":  {"[sessions]\nidle_ttl = \"soon\"", "sessions.idle_ttl"},
-		"idle under a minute":  {"[sessions]\nidle_ttl = \"5s\"", "sessions.idle_ttl"},
-		"keep shorter":         {"[sessions]\nidle_ttl = \"2h\"\nkeep_ttl = \"1h\"", "sessions.keep_ttl"},
-		"unknown sessions key": {"[sessions]\nmax = 3", "unknown key"},
-		"audit wrong type":     {"[audit]\nreads_best_effort = \"yes\"", "reads_best_effort"},
+		"zero sessions":         {"[sessions]\nmax_per_principal = 0", "sessions.max_per_principal"},
+		"negative sessions":     {"[sessions]\nmax_per_principal = -3", "sessions.max_per_principal"},
+		"idle not a duration":   {"[sessions]\nidle_ttl = \"soon\"", "sessions.idle_ttl"},
+		"idle under a minute":   {"[sessions]\nidle_ttl = \"5s\"", "sessions.idle_ttl"},
+		"keep shorter":          {"[sessions]\nidle_ttl = \"2h\"\nkeep_ttl = \"1h\"", "sessions.keep_ttl"},
+		"unknown sessions key":  {"[sessions]\nmax = 3", "unknown key"},
+		"audit wrong type":      {"[audit]\nreads_best_effort = \"yes\"", "reads_best_effort"},
+		"retain not a duration": {"[audit]\nretain = \"a month\"", "audit.retain"},
+		"retain too short":      {"[audit]\nretain = \"10m\"", "audit.retain"},
+		"retain a number":       {"[audit]\nretain = 30", "retain"},
+		"archive_dir empty":     {"[audit]\narchive_dir = \"\"", "audit.archive_dir"},
 	} {
 		_, err := Parse("ward.toml", []byte(c.src))
 		var ce *Error

@@ -19,6 +19,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/wardhq/ward/internal/audit"
 	"github.com/wardhq/ward/internal/auth"
 	"github.com/wardhq/ward/internal/config"
 	"github.com/wardhq/ward/internal/facade"
@@ -394,6 +395,12 @@ func Serve(ctx context.Context, cfg ServeConfig) error {
 	if err != nil {
 		return err
 	}
+	var archiver *audit.Archiver
+	if cfg.File.Audit.Retain > 0 {
+		if archiver, err = NewArchiver(st.Store, cfg.File, cfg.Data); err != nil {
+			return errors.Join(fmt.Errorf("serve: %w", err), st.Close())
+		}
+	}
 	srv := &Server{Stack: st, Verifier: auth.NewVerifier(st.Store, 0), Mux: http.NewServeMux(), File: cfg.File, Log: cfg.Log, Version: cfg.Version, Data: cfg.Data}
 	st.OnChange(func(c store.Change) {
 		if c.Kind == store.ChangePrincipal {
@@ -465,6 +472,11 @@ func Serve(ctx context.Context, cfg ServeConfig) error {
 		curatorDone.Go(func() {
 			runCurator(curating, st.Ingest, cfg.File.Grimoire.CuratorInterval, cfg.Log, marketSampler(st.Env, st.Ingest))
 		})
+	}
+	if archiver != nil {
+		// [audit] retain: old audit rows move to archive files, at start
+		// and every RetentionInterval.
+		curatorDone.Go(func() { runRetention(curating, archiver, RetentionInterval, cfg.Log) })
 	}
 	if cfg.ReloadOnHangup {
 		curatorDone.Go(func() {

@@ -195,6 +195,8 @@ type Store interface {
 	SentTxs
 	ActionLog
 	TrustLog
+	// Retention's archival of old audit rows (archive.go).
+	AuditArchive
 	Withheld
 	Quarantine
 	Grimoire

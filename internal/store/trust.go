@@ -152,6 +152,16 @@ type TrustChain struct {
 	reason   string
 }
 
+// TrustChainAfter returns a chain that expects row seq+1 linked to hash:
+// the live log after an archive whose last row is seq, with that hash.
+func TrustChainAfter(seq int64, hash [32]byte) TrustChain {
+	return TrustChain{last: seq, lastHash: hash}
+}
+
+// Tail returns the seq and hash of the last row added, the start of the
+// chain when none was.
+func (c *TrustChain) Tail() (int64, [32]byte) { return c.last, c.lastHash }
+
 // Add checks the next stored row and returns false once the chain is bad
 // (later rows are not checked: the first bad row is the finding). The
 // backend reports a stored prev or hash that is not 32 bytes with
@@ -233,7 +243,12 @@ func CheckTrustRecord(rec *TrustRecord) error {
 // the first row that breaks the chain. count is the log's total number of
 // rows, read only when a break stopped the walk early.
 func VerifyTrustLog(pageSize int, page func(from int64, row func(r *TrustRecord, wellFormed bool)) (int, error), count func() (int64, error)) (TrustVerify, error) {
-	var c TrustChain
+	return VerifyTrustLogFrom(TrustChain{}, pageSize, page, count)
+}
+
+// VerifyTrustLogFrom is VerifyTrustLog for a log whose rows up to some
+// seq were archived: c is TrustChainAfter the archive's last row.
+func VerifyTrustLogFrom(c TrustChain, pageSize int, page func(from int64, row func(r *TrustRecord, wellFormed bool)) (int, error), count func() (int64, error)) (TrustVerify, error) {
 	var rows int64
 	from := int64(math.MinInt64)
 	for {

@@ -91,9 +91,18 @@ func (s *Store) Actions(ctx context.Context, f store.ActionFilter) ([]store.Acti
 	if f.Limit > 0 {
 		q += ` LIMIT ` + arg(int64(f.Limit))
 	}
-	rows, err := s.pool.Query(ctx, q, args...)
+	out, err := s.queryActions(ctx, q, args)
 	if err != nil {
 		return nil, fmt.Errorf("postgres: actions: %w", err)
+	}
+	return out, nil
+}
+
+// queryActions runs q, which selects actionColumns, and scans its rows.
+func (s *Store) queryActions(ctx context.Context, q string, args []any) ([]store.ActionRecord, error) {
+	rows, err := s.pool.Query(ctx, q, args...)
+	if err != nil {
+		return nil, err
 	}
 	defer rows.Close()
 	var out []store.ActionRecord
@@ -108,13 +117,13 @@ func (s *Store) Actions(ctx context.Context, f store.ActionFilter) ([]store.Acti
 		)
 		if err := rows.Scan(&r.ID, &ns, &kind, &permit, &session, &tool, &typ, &argsHash, &tx, &status, &block,
 			&gas, &cost, &r.Verified, &expected, &actual, &truth, &detail, &principal, &chain); err != nil {
-			return nil, fmt.Errorf("postgres: actions: %w", err)
+			return nil, err
 		}
 		if r.Kind, err = store.ParseActionKind(kind); err != nil {
-			return nil, fmt.Errorf("postgres: actions: %w", err)
+			return nil, err
 		}
 		if r.Status, err = store.ParseActionStatus(status); err != nil {
-			return nil, fmt.Errorf("postgres: actions: %w", err)
+			return nil, err
 		}
 		r.Time = nsTime(ns)
 		r.PermitID, r.SessionID, r.Tool, r.ActionType = text(permit), text(session), text(tool), text(typ)
@@ -125,7 +134,7 @@ func (s *Store) Actions(ctx context.Context, f store.ActionFilter) ([]store.Acti
 		out = append(out, r)
 	}
 	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("postgres: actions: %w", err)
+		return nil, err
 	}
 	return out, nil
 }

@@ -172,9 +172,19 @@ func (s *Store) QueryDecisions(ctx context.Context, f store.DecisionFilter) ([]s
 		return nil, fmt.Errorf("postgres: query decisions: %w", err)
 	}
 	limit, args := limitClause(f.Limit, args)
-	rows, err := s.pool.Query(ctx, decisionSelect+where+` ORDER BY id DESC`+limit, args...)
+	out, err := s.queryDecisions(ctx, decisionSelect+where+` ORDER BY id DESC`+limit, args)
 	if err != nil {
 		return nil, fmt.Errorf("postgres: query decisions: %w", err)
+	}
+	return out, nil
+}
+
+// queryDecisions runs q, which selects decisionSelect's columns, and
+// scans its rows.
+func (s *Store) queryDecisions(ctx context.Context, q string, args []any) ([]store.DecisionRecord, error) {
+	rows, err := s.pool.Query(ctx, q, args...)
+	if err != nil {
+		return nil, err
 	}
 	defer rows.Close()
 	var out []store.DecisionRecord
@@ -189,13 +199,13 @@ func (s *Store) QueryDecisions(ctx context.Context, f store.DecisionFilter) ([]s
 		if err := rows.Scan(&r.ID, &ns, &turn, &session, &source, &authority, &r.Tool, &category, &r.ArgsHash, &r.Risk,
 			&decision, &r.Reason, &message, &rule, &r.RulesEvaluated, &r.RulesTriggered, &latency, &policy,
 			&spendCategory, &r.SpendCents, &diagnostic, &origin); err != nil {
-			return nil, fmt.Errorf("postgres: query decisions: %w", err)
+			return nil, err
 		}
 		if r.Decision, err = store.ParseVerdict(decision); err != nil {
-			return nil, fmt.Errorf("postgres: query decisions: record %s: %w", r.ID, err)
+			return nil, fmt.Errorf("record %s: %w", r.ID, err)
 		}
 		if r.Origin, err = store.ParseOrigin(origin); err != nil {
-			return nil, fmt.Errorf("postgres: query decisions: record %s: %w", r.ID, err)
+			return nil, fmt.Errorf("record %s: %w", r.ID, err)
 		}
 		r.Time, r.Latency = nsTime(ns), time.Duration(latency)
 		r.TurnID, r.SessionID, r.InputSource, r.Authority = text(turn), text(session), text(source), text(authority)
@@ -204,7 +214,7 @@ func (s *Store) QueryDecisions(ctx context.Context, f store.DecisionFilter) ([]s
 		out = append(out, r)
 	}
 	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("postgres: query decisions: %w", err)
+		return nil, err
 	}
 	return out, nil
 }

@@ -26,6 +26,7 @@ type migration struct {
 var migrations = []migration{
 	{1, schemaCore + schemaState + schemaKnowledge},
 	{2, schemaKeyChecks},
+	{3, schemaArchive},
 }
 
 // SchemaVersion is the newest schema this build knows.

@@ -136,8 +136,9 @@ func (s *Store) trustPage(ctx context.Context, fromSeq int64, limit int, row fun
 	return rows.Err()
 }
 
-// VerifyTrust walks the whole trust log in seq order, a page at a time,
-// and reports the first row whose seq does not follow the previous one,
+// VerifyTrust walks the live trust log in seq order, a page at a time,
+// from the row after the last archived one (see store.AuditArchive), and
+// reports the first row whose seq does not follow the previous one,
 // whose prev is not the previous row's hash, or whose hash is not
 // store.TrustHash of its contents. The log cannot tell that its last rows
 // were removed: that needs a seq or hash kept elsewhere.
@@ -145,7 +146,11 @@ func (s *Store) VerifyTrust(ctx context.Context) (store.TrustVerify, error) {
 	if err := s.ok(); err != nil {
 		return store.TrustVerify{}, err
 	}
-	v, err := store.VerifyTrustLog(verifyPage, func(from int64, row func(*store.TrustRecord, bool)) (int, error) {
+	seq, hash, err := s.trustAnchor(ctx)
+	if err != nil {
+		return store.TrustVerify{}, fmt.Errorf("postgres: verify trust: archive manifest: %w", err)
+	}
+	v, err := store.VerifyTrustLogFrom(store.TrustChainAfter(seq, hash), verifyPage, func(from int64, row func(*store.TrustRecord, bool)) (int, error) {
 		n := 0
 		err := s.trustPage(ctx, from, verifyPage, func(r *store.TrustRecord, wellFormed bool) { n++; row(r, wellFormed) })
 		return n, err

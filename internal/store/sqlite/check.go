@@ -69,6 +69,13 @@ func preflight(cfg Config) error {
 	return nil
 }
 
+// corrupt reports an error of SQLite's that says the file is damaged or
+// not a database.
+func corrupt(err error) bool {
+	var e *sqlite3.Error
+	return errors.As(err, &e) && (e.Code() == sqlite3.CORRUPT || e.Code() == sqlite3.NOTADB)
+}
+
 // quickCheck runs PRAGMA quick_check (full: integrity_check, which also
 // checks that indexes match their tables) and returns SQLite's findings;
 // none means the file is consistent.

@@ -519,6 +519,15 @@ func (s *Store) Actions(ctx context.Context, f store.ActionFilter) ([]store.Acti
 		q += ` LIMIT ?`
 		args = append(args, int64(f.Limit))
 	}
+	out, err := s.queryActions(ctx, q, args)
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: actions: %w", err)
+	}
+	return out, nil
+}
+
+// queryActions runs q, which selects actionColumns, and scans its rows.
+func (s *Store) queryActions(ctx context.Context, q string, args []any) ([]store.ActionRecord, error) {
 	var out []store.ActionRecord
 	err := s.r.query(ctx, q, args, func(st *sqlite3.Stmt) error {
 		kind, err := store.ParseActionKind(st.ColumnText(2))
@@ -553,10 +562,7 @@ func (s *Store) Actions(ctx context.Context, f store.ActionFilter) ([]store.Acti
 		})
 		return nil
 	})
-	if err != nil {
-		return nil, fmt.Errorf("sqlite: actions: %w", err)
-	}
-	return out, nil
+	return out, err
 }
 
 // FailedLookups counts the principal's lookup_failed records at or after

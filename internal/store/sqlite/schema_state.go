@@ -224,6 +224,10 @@ DELETE FROM gate_state WHERE key IN ('phase', 'halt');
 // Version 26 keeps, with each held call, what it would do in a person's
 // units (description, display only) and the key that refuses its
 // identical retry once the owner rejected it (retry_key).
+// Version 28 adds the manifest of audit archive files (store.AuditArchive)
+// and lets the trust log lose only rows a manifest entry holds: its
+// no-delete trigger now refuses the deletion of any seq above the last
+// archived one. The manifest itself is append-only.
 var finalMigrations = []migration{{22, `
 DROP TABLE gate_state;
 `}, {23, `
@@ -263,4 +267,26 @@ CREATE TABLE key_checks (
   name TEXT PRIMARY KEY,
   value BLOB NOT NULL CHECK (length(value) BETWEEN 16 AND 64)
 );
+`}, {28, `
+CREATE TABLE audit_archives (
+  name TEXT PRIMARY KEY,
+  tbl TEXT NOT NULL CHECK (tbl IN ('decisions', 'actions', 'trust')),
+  rows INTEGER NOT NULL CHECK (rows > 0),
+  from_ns INTEGER NOT NULL,
+  to_ns INTEGER NOT NULL,
+  sha256 TEXT NOT NULL CHECK (length(sha256) = 64),
+  first_seq INTEGER,
+  last_seq INTEGER,
+  last_hash BLOB,
+  created_ns INTEGER NOT NULL,
+  CHECK ((tbl = 'trust') = (last_seq IS NOT NULL AND first_seq IS NOT NULL AND length(last_hash) = 32))
+);
+CREATE TRIGGER audit_archives_no_change BEFORE UPDATE ON audit_archives
+BEGIN SELECT RAISE(ABORT, 'audit_archives is append-only'); END;
+CREATE TRIGGER audit_archives_no_delete BEFORE DELETE ON audit_archives
+BEGIN SELECT RAISE(ABORT, 'audit_archives is append-only'); END;
+DROP TRIGGER trust_log_no_delete;
+CREATE TRIGGER trust_log_no_delete BEFORE DELETE ON trust_log
+WHEN OLD.seq > (SELECT COALESCE(MAX(last_seq), 0) FROM audit_archives WHERE tbl = 'trust')
+BEGIN SELECT RAISE(ABORT, 'trust_log is append-only: only archived rows can be deleted'); END;
 `}}

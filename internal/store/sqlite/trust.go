@@ -176,14 +176,19 @@ func (s *Store) trustPage(ctx context.Context, fromSeq int64, limit int, row fun
 	return out, n, err
 }
 
-// VerifyTrust walks the whole trust log in seq order, a page at a time,
+// VerifyTrust walks the live trust log in seq order, a page at a time,
+// from the row after the last archived one (see store.AuditArchive),
 // and reports the first row whose seq does not follow the previous one
 // (a missing row is reported by its seq), whose prev is not the previous
 // row's hash, or whose hash is not store.TrustHash of its contents. Rows
 // appended while it runs are verified too. The log cannot tell that its
 // last rows were removed: that needs a seq or hash kept elsewhere.
 func (s *Store) VerifyTrust(ctx context.Context) (store.TrustVerify, error) {
-	v, err := store.VerifyTrustLog(verifyPage, func(from int64, row func(*store.TrustRecord, bool)) (int, error) {
+	seq, hash, err := s.trustAnchor(ctx)
+	if err != nil {
+		return store.TrustVerify{}, fmt.Errorf("sqlite: verify trust: archive manifest: %w", err)
+	}
+	v, err := store.VerifyTrustLogFrom(store.TrustChainAfter(seq, hash), verifyPage, func(from int64, row func(*store.TrustRecord, bool)) (int, error) {
 		_, n, err := s.trustPage(ctx, from, verifyPage, row)
 		return n, err
 	}, func() (total int64, err error) {

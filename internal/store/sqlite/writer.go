@@ -89,6 +89,10 @@ PRAGMA journal_size_limit = 134217728;`
 		pragmas = `PRAGMA page_size = ` + strconv.Itoa(opt.pageSize) + `;` + pragmas
 	}
 	if err := conn.Exec(pragmas); err != nil {
+		if corrupt(err) {
+			// The schema itself is unreadable (its pages are damaged).
+			return nil, fmt.Errorf("sqlite: %s: %w: %v; restore it from a backup", cfg.Path, ErrNotDatabase, err)
+		}
 		return nil, fmt.Errorf("sqlite: open %s: %w", cfg.Path, err)
 	}
 	if mode, err := pragmaText(conn, `PRAGMA journal_mode`); err != nil {

@@ -40,12 +40,17 @@ type DevConfig struct {
 	// WalletETH is the dev wallet's starting balance in wei (default
 	// 1,000 ETH).
 	WalletETH *big.Int
-	// MaxClockLead bounds how far auto-commit lets the chain's clock run
-	// ahead of wall time (plus the jumps of AdjustTime). Each block is at
-	// least a second after its parent, so a chain mining more than a
-	// block a second runs ahead; once it is MaxClockLead ahead,
-	// auto-commit waits for wall time to catch up and seals everything
-	// pending in the next block. Default DefaultMaxClockLead.
+	// MaxClockLead, if positive, bounds how far auto-commit lets the
+	// chain's clock run ahead of wall time (plus the jumps of
+	// AdjustTime). Each block is at least a second after its parent, so
+	// a chain mining more than a block a second runs ahead; once it is
+	// MaxClockLead ahead, auto-commit waits for wall time to catch up and
+	// seals everything pending in the next block. The cost is a block a
+	// second: one wallet, which waits for each receipt before its next
+	// transaction, then commits an approve-and-swap every two seconds.
+	// Zero leaves the clock free (the catalogue judges ages by the later
+	// of the head's time and wall time, and KeepFeeds keeps the feeds
+	// fresh by the chain's clock).
 	MaxClockLead time.Duration
 	// KeepFeeds starts a keeper (with AutoCommit) that republishes the
 	// latest answer of every dev price feed once it is FeedRefresh old by
@@ -58,11 +63,8 @@ type DevConfig struct {
 	FeedRefresh time.Duration
 }
 
-// Defaults of DevConfig.
-const (
-	DefaultMaxClockLead = 10 * time.Minute
-	DefaultFeedRefresh  = 5 * time.Minute
-)
+// DefaultFeedRefresh is DevConfig.FeedRefresh's default.
+const DefaultFeedRefresh = 5 * time.Minute
 
 // devBlockGasLimit lets the whole deployment fit in one block.
 const devBlockGasLimit = 1_000_000_000
@@ -148,7 +150,7 @@ func StartDev(ctx context.Context, cfg DevConfig) (*DevChain, error) {
 		return nil, err
 	}
 	d := &DevChain{sim: sim, provider: p, wallet: w, walletS: walletS, operator: operator,
-		maxLead: cmp.Or(cfg.MaxClockLead, DefaultMaxClockLead), refresh: cmp.Or(cfg.FeedRefresh, DefaultFeedRefresh),
+		maxLead: cfg.MaxClockLead, refresh: cmp.Or(cfg.FeedRefresh, DefaultFeedRefresh),
 		pinned: map[common.Address]bool{}}
 	if cfg.AutoCommit {
 		d.startAutoCommit(ctx, cfg.KeepFeeds)
@@ -356,8 +358,8 @@ func (d *DevChain) forwardNewTxs(ctx context.Context, sub event.Subscription, ad
 }
 
 // autoCommit mines blocks while transactions are pending, each time it is
-// kicked, never letting the chain's clock run more than maxLead ahead of
-// wall time (see DevConfig.MaxClockLead). It runs until ctx ends (Close).
+// kicked, never letting the chain's clock run more than maxLead (if
+// positive) ahead of wall time (see DevConfig.MaxClockLead). It runs until ctx ends (Close).
 func (d *DevChain) autoCommit(ctx context.Context, kick chan struct{}) {
 	for {
 		select {
@@ -368,7 +370,7 @@ func (d *DevChain) autoCommit(ctx context.Context, kick chan struct{}) {
 		// A transaction the miner never includes (priced below its
 		// minimum tip) stays pending: stop after a few empty rounds.
 		for range 16 {
-			if wait := d.clockWait(time.Now()); wait > 0 {
+			if wait := d.clockWait(time.Now()); d.maxLead > 0 && wait > 0 {
 				t := time.NewTimer(wait)
 				select {
 				case <-ctx.Done():

@@ -353,6 +353,8 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"audit", "query", "--report", "top-secrets"}, 2, "unknown report"},
 		{[]string{"audit", "query"}, 1, "no database"},
 		{[]string{"bench", "policy", "--workers", "0"}, 2, "must be positive"},
+		{[]string{"bench", "soak", "--clients", "0"}, 2, "must be positive"},
+		{[]string{"bench", "soak", "--duration", "-1s"}, 2, "must be positive"},
 		{[]string{"policy", "check", "--help"}, 0, "Usage: ward policy check"},
 	} {
 		_, errOut, code := run(t, "", tc.args...)

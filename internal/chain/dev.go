@@ -69,6 +69,13 @@ const DefaultFeedRefresh = 5 * time.Minute
 // devBlockGasLimit lets the whole deployment fit in one block.
 const devBlockGasLimit = 1_000_000_000
 
+// The dev node's memory bounds: blocks of state history kept, and the
+// size in MB of each of its trie and snapshot caches.
+const (
+	devStateHistory = 128
+	devCacheMB      = 16
+)
+
 // DevChain is an in-process chain (go-ethereum's simulated backend, chain
 // ID 1337) with two funded accounts: the dev wallet, whose key only the
 // Wallet uses, and an operator that deploys contracts and provides their
@@ -177,6 +184,13 @@ func newSimBackend(alloc types.GenesisAlloc) (*simBackend, error) {
 	ethConf.Miner.GasCeil = devBlockGasLimit
 	ethConf.SyncMode = ethconfig.FullSync
 	ethConf.TxPool.NoLocals = true
+	// The node keeps its database in memory, so what it keeps is what
+	// the process holds: bound it (see docs/performance.md for the
+	// measurements). Reverse state diffs for the last devStateHistory
+	// blocks only (reads and replays are of recent blocks), and small
+	// caches: the dev state is a few contracts.
+	ethConf.StateHistory = devStateHistory
+	ethConf.TrieCleanCache, ethConf.TrieDirtyCache, ethConf.SnapshotCache = devCacheMB, devCacheMB, devCacheMB
 
 	stack, err := node.New(&nodeConf)
 	if err != nil {

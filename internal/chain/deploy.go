@@ -254,6 +254,7 @@ func (d *DevChain) SetFeedAnswer(ctx context.Context, feed common.Address, answe
 	if err := b.run(ctx); err != nil {
 		return fmt.Errorf("set feed answer: %w", err)
 	}
+	delete(d.pinned, feed)
 	return nil
 }
 
@@ -278,7 +279,8 @@ func (d *DevChain) DeployToken(ctx context.Context, name, symbol string, decimal
 }
 
 // SetFeedRound publishes a round on a dev price feed with the given
-// update time (in the past to make the price stale).
+// update time (in the past to make the price stale). The feed keeper
+// leaves the feed alone from then on, until SetFeedAnswer.
 func (d *DevChain) SetFeedRound(ctx context.Context, feed common.Address, answer *big.Int, updatedAt time.Time) error {
 	if updatedAt.Unix() <= 0 {
 		return errors.New("set feed round: update time before 1970")
@@ -293,6 +295,7 @@ func (d *DevChain) SetFeedRound(ctx context.Context, feed common.Address, answer
 	if err := b.run(ctx); err != nil {
 		return fmt.Errorf("set feed round: %w", err)
 	}
+	d.pinned[feed] = true // the keeper must not undo a deliberately aged round
 	return nil
 }
 

@@ -1,12 +1,14 @@
 package chain
 
 import (
+	"cmp"
 	"context"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"math/big"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -38,10 +40,41 @@ type DevConfig struct {
 	// WalletETH is the dev wallet's starting balance in wei (default
 	// 1,000 ETH).
 	WalletETH *big.Int
+	// MaxClockLead, if positive, bounds how far auto-commit lets the
+	// chain's clock run ahead of wall time (plus the jumps of
+	// AdjustTime). Each block is at least a second after its parent, so
+	// a chain mining more than a block a second runs ahead; once it is
+	// MaxClockLead ahead, auto-commit waits for wall time to catch up and
+	// seals everything pending in the next block. The cost is a block a
+	// second: one wallet, which waits for each receipt before its next
+	// transaction, then commits an approve-and-swap every two seconds.
+	// Zero leaves the clock free (the catalogue judges ages by the later
+	// of the head's time and wall time, and KeepFeeds keeps the feeds
+	// fresh by the chain's clock).
+	MaxClockLead time.Duration
+	// KeepFeeds starts a keeper (with AutoCommit) that republishes the
+	// latest answer of every dev price feed once it is FeedRefresh old by
+	// the chain's clock, so that the feeds never go stale on a long run.
+	// A feed set by SetFeedRound is left alone until SetFeedAnswer.
+	KeepFeeds bool
+	// FeedRefresh is the keeper's refresh age (default
+	// DefaultFeedRefresh; well under the catalogue's one-hour maximum feed
+	// age).
+	FeedRefresh time.Duration
 }
+
+// DefaultFeedRefresh is DevConfig.FeedRefresh's default.
+const DefaultFeedRefresh = 5 * time.Minute
 
 // devBlockGasLimit lets the whole deployment fit in one block.
 const devBlockGasLimit = 1_000_000_000
+
+// The dev node's memory bounds: blocks of state history kept, and the
+// size in MB of each of its trie and snapshot caches.
+const (
+	devStateHistory = 128
+	devCacheMB      = 16
+)
 
 // DevChain is an in-process chain (go-ethereum's simulated backend, chain
 // ID 1337) with two funded accounts: the dev wallet, whose key only the
@@ -63,6 +96,10 @@ type DevChain struct {
 	operator *LocalSigner
 
 	commitMu sync.Mutex // one block at a time
+	maxLead  time.Duration
+	jumped   atomic.Int64 // seconds added by AdjustTime
+	refresh  time.Duration
+	sealed   chan struct{} // kicks the feed keeper after a block is sealed
 
 	stop context.CancelFunc // ends the auto-commit goroutines
 	wg   sync.WaitGroup
@@ -70,6 +107,8 @@ type DevChain struct {
 	deployMu  sync.Mutex
 	contracts *DevContracts
 	tokens    []Token
+
+	pinned map[common.Address]bool // feeds the keeper leaves alone; under deployMu
 
 	closeOnce sync.Once
 	closeErr  error
@@ -93,6 +132,12 @@ func StartDev(ctx context.Context, cfg DevConfig) (*DevChain, error) {
 	if walletETH.Sign() < 0 {
 		return nil, errors.New("start dev chain: negative wallet balance")
 	}
+	if cfg.MaxClockLead < 0 || cfg.FeedRefresh < 0 {
+		return nil, errors.New("start dev chain: negative clock lead or feed refresh")
+	}
+	if cfg.KeepFeeds && !cfg.AutoCommit {
+		return nil, errors.New("start dev chain: the feed keeper needs auto-commit to mine its updates")
+	}
 	alloc := types.GenesisAlloc{
 		walletS.Address():  {Balance: new(big.Int).Set(walletETH)},
 		operator.Address(): {Balance: ether(10_000_000)},
@@ -111,9 +156,11 @@ func StartDev(ctx context.Context, cfg DevConfig) (*DevChain, error) {
 		sim.close()
 		return nil, err
 	}
-	d := &DevChain{sim: sim, provider: p, wallet: w, walletS: walletS, operator: operator}
+	d := &DevChain{sim: sim, provider: p, wallet: w, walletS: walletS, operator: operator,
+		maxLead: cfg.MaxClockLead, refresh: cmp.Or(cfg.FeedRefresh, DefaultFeedRefresh),
+		pinned: map[common.Address]bool{}}
 	if cfg.AutoCommit {
-		d.startAutoCommit(ctx)
+		d.startAutoCommit(ctx, cfg.KeepFeeds)
 	}
 	return d, nil
 }
@@ -137,6 +184,13 @@ func newSimBackend(alloc types.GenesisAlloc) (*simBackend, error) {
 	ethConf.Miner.GasCeil = devBlockGasLimit
 	ethConf.SyncMode = ethconfig.FullSync
 	ethConf.TxPool.NoLocals = true
+	// The node keeps its database in memory, so what it keeps is what
+	// the process holds: bound it (see docs/performance.md for the
+	// measurements). Reverse state diffs for the last devStateHistory
+	// blocks only (reads and replays are of recent blocks), and small
+	// caches: the dev state is a few contracts.
+	ethConf.StateHistory = devStateHistory
+	ethConf.TrieCleanCache, ethConf.TrieDirtyCache, ethConf.SnapshotCache = devCacheMB, devCacheMB, devCacheMB
 
 	stack, err := node.New(&nodeConf)
 	if err != nil {
@@ -228,6 +282,17 @@ func (d *DevChain) Commit(ctx context.Context) (uint64, error) {
 func (d *DevChain) commitLocked() {
 	d.sim.beacon.Commit()
 	d.provider.forgetLatest()
+	d.kickKeeper()
+}
+
+// kickKeeper tells the feed keeper, if any, that the clock moved.
+func (d *DevChain) kickKeeper() {
+	if d.sealed != nil {
+		select {
+		case d.sealed <- struct{}{}:
+		default:
+		}
+	}
 }
 
 // AdjustTime mines an empty block dt later than the current one (for
@@ -238,6 +303,10 @@ func (d *DevChain) AdjustTime(dt time.Duration) error {
 	defer d.commitMu.Unlock()
 	err := AdjustTime(d.sim.beacon, dt)
 	d.provider.forgetLatest()
+	if err == nil {
+		d.jumped.Add(int64(dt / time.Second))
+		d.kickKeeper()
+	}
 	return err
 }
 
@@ -258,12 +327,20 @@ func AdjustTime(b interface{ AdjustTime(time.Duration) error }, dt time.Duration
 // startAutoCommit starts the two auto-commit goroutines: one drains the
 // pool's feed at once (the pool must never block on it: sealing a block
 // waits for the pool), the other mines.
-func (d *DevChain) startAutoCommit(ctx context.Context) {
+func (d *DevChain) startAutoCommit(ctx context.Context, keepFeeds bool) {
 	added := make(chan core.NewTxsEvent, 16)
 	sub := d.sim.eth.TxPool().SubscribeTransactions(added, true)
 	kick := make(chan struct{}, 1)
 	runCtx, stop := context.WithCancel(context.WithoutCancel(ctx))
 	d.stop = stop
+	if keepFeeds {
+		d.sealed = make(chan struct{}, 1)
+		d.wg.Add(1)
+		go func() {
+			defer d.wg.Done()
+			d.keepFeeds(runCtx)
+		}()
+	}
 	d.wg.Add(2)
 	go func() {
 		defer d.wg.Done()
@@ -295,7 +372,8 @@ func (d *DevChain) forwardNewTxs(ctx context.Context, sub event.Subscription, ad
 }
 
 // autoCommit mines blocks while transactions are pending, each time it is
-// kicked. It runs until ctx ends (Close).
+// kicked, never letting the chain's clock run more than maxLead (if
+// positive) ahead of wall time (see DevConfig.MaxClockLead). It runs until ctx ends (Close).
 func (d *DevChain) autoCommit(ctx context.Context, kick chan struct{}) {
 	for {
 		select {
@@ -303,17 +381,38 @@ func (d *DevChain) autoCommit(ctx context.Context, kick chan struct{}) {
 			return
 		case <-kick:
 		}
-		d.commitMu.Lock()
 		// A transaction the miner never includes (priced below its
 		// minimum tip) stays pending: stop after a few empty rounds.
 		for range 16 {
-			if pending, _ := d.sim.eth.TxPool().Stats(); pending == 0 {
+			if wait := d.clockWait(time.Now()); d.maxLead > 0 && wait > 0 {
+				t := time.NewTimer(wait)
+				select {
+				case <-ctx.Done():
+					t.Stop()
+					return
+				case <-t.C:
+				}
+			}
+			d.commitMu.Lock()
+			pending, _ := d.sim.eth.TxPool().Stats()
+			if pending > 0 {
+				d.commitLocked()
+			}
+			d.commitMu.Unlock()
+			if pending == 0 {
 				break
 			}
-			d.commitLocked()
 		}
-		d.commitMu.Unlock()
 	}
+}
+
+// clockWait is how long to wait at now before the next block (stamped at
+// least a second after the head) is within maxLead of wall time plus the
+// AdjustTime jumps.
+func (d *DevChain) clockWait(now time.Time) time.Duration {
+	head := d.sim.eth.BlockChain().CurrentBlock()
+	next := time.Unix(int64(head.Time)+1-d.jumped.Load(), 0)
+	return next.Sub(now.Add(d.maxLead))
 }
 
 // Close stops auto-commit and the chain. It is idempotent.

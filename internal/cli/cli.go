@@ -43,6 +43,7 @@ func commands() []command {
 		{"bench policy", "benchmark the policy engine on the seed's mixed workload", benchPolicy},
 		{"bench gate", "benchmark the tool gate on the dev chain: read overhead, swap preview, commit", benchGate},
 		{"bench serve", "benchmark ward serve: startup, idle memory, MCP round trip, shutdown", benchServe},
+		{"bench soak", "run agents against the gate on the embedded defaults for a while: throughput, p50/p99, memory, descriptors and database growth over time", benchSoak},
 		{"db check", "check a data directory's database: SQLite's consistency check, schema version, every table present", dbCheck},
 		{"db backup", "write a consistent copy of a data directory's database while ward runs (SQLite's online backup)", dbBackup},
 		{"tools list", "print the tools registered for a profile", toolsList},

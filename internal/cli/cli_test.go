@@ -357,6 +357,8 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"bench", "policy", "--callers", "1,x"}, 2, "--callers"},
 		{[]string{"bench", "policy", "--rules", "-1"}, 2, "--rules"},
 		{[]string{"bench", "policy", "--arg-bytes", "99999999"}, 2, "--arg-bytes"},
+		{[]string{"bench", "soak", "--clients", "0"}, 2, "must be positive"},
+		{[]string{"bench", "soak", "--duration", "-1s"}, 2, "must be positive"},
 		{[]string{"policy", "check", "--help"}, 0, "Usage: ward policy check"},
 	} {
 		_, errOut, code := run(t, "", tc.args...)

@@ -48,19 +48,7 @@ type GateBench struct {
 // BenchGate measures the tool gate on the embedded dev chain with a fresh
 // database in dir.
 func BenchGate(ctx context.Context, dir string, reads, previews, commits int) (*GateBench, error) {
-	snap, err := rules.Compile(rules.DefaultConfig())
-	if err != nil {
-		return nil, err
-	}
-	st, err := Open(ctx, Config{
-		DB: DefaultDB(dir), Synchronous: "full", Policy: snap, DevSeed: "ward-bench",
-		Hooks: hook.Config{
-			Spending: hook.SpendingConfig{PerTickCents: hook.Unlimited, PerSessionCents: hook.Unlimited, DailyCents: hook.Unlimited},
-			Rate:     hook.RateConfig{Max: 1 << 30, Window: time.Hour},
-		},
-		AnnounceDelay: -1,
-		VaultKey:      dir + "/vault.key",
-	})
+	st, err := openBenchStack(ctx, dir)
 	if err != nil {
 		return nil, err
 	}
@@ -87,16 +75,7 @@ func BenchGate(ctx context.Context, dir string, reads, previews, commits int) (*
 	reg.Freeze()
 	// The gate as ward serve wires it: sessions, their ledgers (sealed),
 	// the spending and rate windows and the lookups all in the store.
-	tools, err := gate.NewTools(gate.ToolsConfig{
-		Decider: st.Decider, Engine: st.Engine, Registry: reg, Hooks: st.Hooks,
-		Permits: st.Store, Control: st.Store, Held: st.Store, Actions: st.Store, Bus: st.Bus, AnnounceDelay: -1,
-		Sessions: st.Store, TrustLog: st.Store, Withheld: st.Store, Vault: st.vault,
-	})
-	if err != nil {
-		return nil, err
-	}
-	ps, _ := registry.ParseProfiles("dev")
-	view, err := reg.Select(registry.Selection{Profiles: ps, Have: []tool.Requirement{tool.NeedsWallet}})
+	tools, view, err := benchTools(st, reg)
 	if err != nil {
 		return nil, err
 	}
@@ -158,6 +137,46 @@ func BenchGate(ctx context.Context, dir string, reads, previews, commits int) (*
 	res.CommitP50, res.CommitP99 = pct(com, 50), pct(com, 99)
 	res.CommitExBlockP50, res.CommitExBlockP99 = pct(ex, 50), pct(ex, 99)
 	return res, nil
+}
+
+// openBenchStack opens the stack of the gate benchmarks: the embedded
+// defaults (dev chain, SQLite with synchronous=full, the default policy)
+// in dir, with the spending and rate hooks opened wide so that a long
+// run measures the gate rather than its limits.
+func openBenchStack(ctx context.Context, dir string) (*Stack, error) {
+	snap, err := rules.Compile(rules.DefaultConfig())
+	if err != nil {
+		return nil, err
+	}
+	return Open(ctx, Config{
+		DB: DefaultDB(dir), Synchronous: "full", Policy: snap, DevSeed: "ward-bench",
+		Hooks: hook.Config{
+			Spending: hook.SpendingConfig{PerTickCents: hook.Unlimited, PerSessionCents: hook.Unlimited, DailyCents: hook.Unlimited},
+			Rate:     hook.RateConfig{Max: 1 << 30, Window: time.Hour},
+		},
+		AnnounceDelay: -1,
+		VaultKey:      dir + "/vault.key",
+	})
+}
+
+// benchTools wires the gate over st and reg as ward serve does (sessions,
+// their ledgers, the spending and rate windows and the lookups all in the
+// store) and selects the dev profile's tools.
+func benchTools(st *Stack, reg *registry.Registry) (*gate.Tools, *registry.View, error) {
+	tools, err := gate.NewTools(gate.ToolsConfig{
+		Decider: st.Decider, Engine: st.Engine, Registry: reg, Hooks: st.Hooks,
+		Permits: st.Store, Control: st.Store, Held: st.Store, Actions: st.Store, Bus: st.Bus, AnnounceDelay: -1,
+		Sessions: st.Store, TrustLog: st.Store, Withheld: st.Store, Vault: st.vault,
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	ps, _ := registry.ParseProfiles("dev")
+	view, err := reg.Select(registry.Selection{Profiles: ps, Have: []tool.Requirement{tool.NeedsWallet}})
+	if err != nil {
+		return nil, nil, err
+	}
+	return tools, view, nil
 }
 
 func pct(ds []time.Duration, p int) time.Duration {

@@ -409,7 +409,7 @@ func (s *Stack) openChain(ctx context.Context, cfg Config) (*catalog.Env, *chain
 		return nil, nil, err
 	}
 	env := &catalog.Env{Now: cfg.Now, Price: cfg.Price, Prices: &catalog.PriceCache{}}
-	if s.Dev, err = chain.StartDev(ctx, chain.DevConfig{Seed: cfg.DevSeed, AutoCommit: true}); err != nil {
+	if s.Dev, err = chain.StartDev(ctx, chain.DevConfig{Seed: cfg.DevSeed, AutoCommit: true, KeepFeeds: true}); err != nil {
 		return nil, nil, err
 	}
 	s.closers = append(s.closers, s.Dev.Close)

@@ -646,7 +646,7 @@ var planAaveRepay = aavePlanner(true, "repay %s %s of Aave debt on pool %s",
 		if bal.Cmp(pay) < 0 {
 			return aaveMove{}, fmt.Errorf("the wallet holds %s %s, less than the %s to repay", native.FormatUnits(bal, c.asset.Decimals), c.asset.Symbol, native.FormatUnits(pay, c.asset.Decimals))
 		}
-		txs, err := native.Approvals(ctx, env, c.asset.Address, c.pool, pay)
+		txs, err := native.SpendApprovals(ctx, env, c.asset.Address, c.pool, pay)
 		if err != nil {
 			return aaveMove{}, err
 		}

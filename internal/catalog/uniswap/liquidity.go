@@ -365,7 +365,7 @@ func planAddLiquidity(ctx context.Context, env *native.Env, in *registry.Input) 
 		tok common.Address
 		amt *big.Int
 	}{{a, amtA}, {b, amtB}} {
-		t, err := native.Approvals(ctx, env, ap.tok, router, ap.amt)
+		t, err := native.SpendApprovals(ctx, env, ap.tok, router, ap.amt)
 		if err != nil {
 			return nil, err
 		}
@@ -460,7 +460,7 @@ func planRemoveLiquidity(ctx context.Context, env *native.Env, in *registry.Inpu
 		return nil, err
 	}
 	in.Step(1)
-	txs, err := native.Approvals(ctx, env, pair, router, liq)
+	txs, err := native.SpendApprovals(ctx, env, pair, router, liq)
 	if err != nil {
 		return nil, err
 	}

@@ -154,6 +154,55 @@ func Approvals(ctx context.Context, env *Env, token, spender common.Address, amo
 	return append(out, t), nil
 }
 
+// SpendApprovals returns the approval steps of a plan that itself spends
+// amount of token through spender: an exact approve (preceded by an
+// approve of zero when a non-zero allowance is left, as in Approvals),
+// whatever the allowance now is, unless it is unlimited (at least 2^255,
+// which standard tokens never decrement).
+//
+// Planning against the allowance now would race: concurrent previews of
+// the wallet would each see the same allowance (or one an in-flight
+// commit is about to spend) and plan no approval, and their commits
+// would then fail each other. With its own approval, each plan sets the
+// allowance it then spends, and the wallet sends a plan's transactions
+// under one lock, so no other plan of the wallet runs between them. The
+// plan's spend is unchanged; a finite allowance left by someone else is
+// replaced (the router may then spend less, never more).
+func SpendApprovals(ctx context.Context, env *Env, token, spender common.Address, amount *big.Int) ([]tool.Tx, error) {
+	if amount.Sign() == 0 {
+		return nil, nil
+	}
+	owner, err := Owner(env)
+	if err != nil {
+		return nil, err
+	}
+	a := chain.ERC20ABI()
+	v, err := Call(ctx, env.Chain, a, token, "allowance", owner, spender)
+	if err != nil {
+		return nil, err
+	}
+	have := v[0].(*big.Int)
+	if have.Cmp(unlimitedAllowance) >= 0 {
+		return nil, nil
+	}
+	var out []tool.Tx
+	if have.Sign() > 0 {
+		t, err := Tx(a, token, "reset approval", "approve", spender, new(big.Int))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, t)
+	}
+	t, err := Tx(a, token, "approve", "approve", spender, amount)
+	if err != nil {
+		return nil, err
+	}
+	return append(out, t), nil
+}
+
+// unlimitedAllowance is where an allowance counts as unlimited: 2^255.
+var unlimitedAllowance = new(big.Int).Lsh(big.NewInt(1), 255)
+
 // needBalance refuses a plan that would spend more of token than the
 // wallet holds.
 func NeedBalance(ctx context.Context, env *Env, t TokenInfo, amount *big.Int) error {
@@ -316,13 +365,13 @@ func TokenInfoPair(ctx context.Context, env *Env, a, b common.Address) (TokenInf
 }
 
 // Spend refuses a plan that would spend more of t than the wallet holds
-// (NeedBalance) and returns the approvals spender needs for amount
-// (Approvals).
+// (NeedBalance) and returns the approvals spender needs to spend amount
+// in the plan (SpendApprovals).
 func Spend(ctx context.Context, env *Env, t TokenInfo, spender common.Address, amount *big.Int) ([]tool.Tx, error) {
 	if err := NeedBalance(ctx, env, t, amount); err != nil {
 		return nil, err
 	}
-	return Approvals(ctx, env, t.Address, spender, amount)
+	return SpendApprovals(ctx, env, t.Address, spender, amount)
 }
 
 // ArgPositive reads an amount that must be greater than 0.

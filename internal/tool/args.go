@@ -367,18 +367,20 @@ func parseArgs(raw []byte, nohash bool) (*Args, error) {
 	return a, nil
 }
 
+var openBrace, comma, closeBrace = []byte{'{'}, []byte{','}, []byte{'}'}
+
 // hashMembers returns the SHA-256 of the canonical object made of the
 // members ms (in key order), whose "key":value bytes are in out.
 func (p *parser) hashMembers(ms []member) [32]byte {
 	h := sha256.New()
-	h.Write([]byte{'{'})
+	h.Write(openBrace)
 	for i, m := range ms {
 		if i > 0 {
-			h.Write([]byte{','})
+			h.Write(comma)
 		}
 		h.Write(p.out[m.start:m.end])
 	}
-	h.Write([]byte{'}'})
+	h.Write(closeBrace)
 	var sum [32]byte
 	h.Sum(sum[:0])
 	return sum
@@ -566,10 +568,8 @@ func (p *parser) object(depth int) error {
 	if p.i < len(p.s) && p.s[p.i] == '}' {
 		p.i++
 		p.out = append(p.out, '}')
-		if depth == 1 && p.top != nil {
-			if !p.nohash {
-				p.top.hash = p.hashMembers(nil)
-			}
+		if depth == 1 && p.top != nil && !p.nohash {
+			p.top.hash = sha256.Sum256(p.out[open:])
 		}
 		return nil
 	}
@@ -663,9 +663,14 @@ func (p *parser) object(depth int) error {
 	}
 	p.out = append(p.out, '}')
 	if top {
-		// The arguments' hash is taken over the members in key order
-		// where they sit, rather than over a rewritten copy.
-		if !p.nohash {
+		// The arguments' hash: over out itself when the members came in
+		// key order, else over the members in key order where they sit,
+		// rather than over a rewritten copy.
+		switch {
+		case p.nohash:
+		case sorted:
+			p.top.hash = sha256.Sum256(p.out[open:])
+		default:
 			p.top.hash = p.hashMembers(ms)
 		}
 		a := p.top
@@ -763,9 +768,35 @@ func (p *parser) str(emit bool) (string, bool, error) {
 func (p *parser) strCanon() error {
 	p.i++ // "
 	start := p.i
+	var high byte // OR of the bytes: ASCII needs no UTF-8 check
+	for p.i < len(p.s) {
+		c := p.s[p.i]
+		high |= c
+		switch {
+		case c == '"':
+			// No escapes and no control characters: the literal is
+			// already canonical.
+			if high >= utf8.RuneSelf && !utf8.ValidString(p.s[start:p.i]) {
+				return fmt.Errorf("%w: string at offset %d is not valid UTF-8", ErrArgs, start)
+			}
+			p.i++
+			p.out = append(p.out, p.s[start-1:p.i]...)
+			return nil
+		case c == '\\':
+			return p.strCanonEscaped(start, high)
+		case c < 0x20:
+			return p.errorf("control character in string")
+		}
+		p.i++
+	}
+	return p.errorf("unterminated string")
+}
+
+// strCanonEscaped is strCanon from the first backslash of a string that
+// starts at start; high is the OR of the bytes before it.
+func (p *parser) strCanonEscaped(start int, high byte) error {
 	p.out = append(p.out, '"')
-	run := p.i    // where the pending run of literal bytes starts
-	var high byte // OR of the run's bytes: ASCII runs need no UTF-8 check
+	run := start // where the pending run of literal bytes starts; high is its bytes' OR
 	flush := func() error {
 		if high >= utf8.RuneSelf && !utf8.ValidString(p.s[run:p.i]) {
 			return fmt.Errorf("%w: string at offset %d is not valid UTF-8", ErrArgs, start)

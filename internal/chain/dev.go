@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"os"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -52,6 +53,14 @@ type DevConfig struct {
 	// of the head's time and wall time, and KeepFeeds keeps the feeds
 	// fresh by the chain's clock).
 	MaxClockLead time.Duration
+	// Dir, if set, is where the chain keeps its database (created fresh:
+	// anything there is removed first, as the dev chain starts from its
+	// genesis every time) instead of in memory. go-ethereum's in-memory
+	// database grows without bound and scans all of itself each time a
+	// block is frozen, so a long run slows down and its memory grows;
+	// on disk the chain's memory stays within its caches. The directory
+	// is removed on Close.
+	Dir string
 	// KeepFeeds starts a keeper (with AutoCommit) that republishes the
 	// latest answer of every dev price feed once it is FeedRefresh old by
 	// the chain's clock, so that the feeds never go stale on a long run.
@@ -142,7 +151,7 @@ func StartDev(ctx context.Context, cfg DevConfig) (*DevChain, error) {
 		walletS.Address():  {Balance: new(big.Int).Set(walletETH)},
 		operator.Address(): {Balance: ether(10_000_000)},
 	}
-	sim, err := newSimBackend(alloc)
+	sim, err := newSimBackend(alloc, cfg.Dir)
 	if err != nil {
 		return nil, fmt.Errorf("start dev chain: %w", err)
 	}
@@ -169,15 +178,25 @@ func StartDev(ctx context.Context, cfg DevConfig) (*DevChain, error) {
 // assembled from the same parts, because simulated.Backend hides the
 // in-process RPC client and the transaction pool this package needs.
 type simBackend struct {
+	dir    string // the database's directory, removed on close ("" in memory)
 	stack  *node.Node
 	eth    *eth.Ethereum
 	beacon *catalyst.SimulatedBeacon
 	rpc    *rpc.Client
 }
 
-func newSimBackend(alloc types.GenesisAlloc) (*simBackend, error) {
+func newSimBackend(alloc types.GenesisAlloc, dir string) (*simBackend, error) {
 	nodeConf := node.DefaultConfig
 	nodeConf.DataDir = ""
+	if dir != "" {
+		if err := os.RemoveAll(dir); err != nil {
+			return nil, err
+		}
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			return nil, err
+		}
+		nodeConf.DataDir = dir
+	}
 	nodeConf.P2P = p2p.Config{NoDiscovery: true}
 	ethConf := ethconfig.Defaults
 	ethConf.Genesis = &core.Genesis{Config: params.AllDevChainProtocolChanges, GasLimit: devBlockGasLimit, Alloc: alloc}
@@ -191,6 +210,11 @@ func newSimBackend(alloc types.GenesisAlloc) (*simBackend, error) {
 	// caches: the dev state is a few contracts.
 	ethConf.StateHistory = devStateHistory
 	ethConf.TrieCleanCache, ethConf.TrieDirtyCache, ethConf.SnapshotCache = devCacheMB, devCacheMB, devCacheMB
+	// No log search index: nothing of ward's searches logs, and indexing
+	// every block's took a quarter of the CPU of a loaded run. eth_getLogs
+	// still answers, by scanning the blocks.
+	ethConf.LogNoHistory = true
+	ethConf.DatabaseCache = devCacheMB
 
 	stack, err := node.New(&nodeConf)
 	if err != nil {
@@ -217,13 +241,16 @@ func newSimBackend(alloc types.GenesisAlloc) (*simBackend, error) {
 		stack.Close()
 		return nil, err
 	}
-	return &simBackend{stack: stack, eth: backend, beacon: beacon, rpc: stack.Attach()}, nil
+	return &simBackend{dir: dir, stack: stack, eth: backend, beacon: beacon, rpc: stack.Attach()}, nil
 }
 
 func (b *simBackend) close() error {
 	b.rpc.Close()
-	err := b.beacon.Stop()
-	return errors.Join(err, b.stack.Close())
+	err := errors.Join(b.beacon.Stop(), b.stack.Close())
+	if b.dir != "" {
+		err = errors.Join(err, os.RemoveAll(b.dir))
+	}
+	return err
 }
 
 // devKey derives dev account i from seed (random when seed is empty).

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"runtime/pprof"
 	"sort"
 	"strings"
 	"time"
@@ -26,6 +27,8 @@ time. With --json it prints one object (start, intervals, totals).`)
 	duration := fs.Duration("duration", time.Minute, "how long the agents run")
 	clients := fs.Int("clients", 8, "concurrent agents")
 	asJSON := fs.Bool("json", false, "print one JSON object")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the run to this file (for go tool pprof)")
+	memProfile := fs.String("memprofile", "", "write a heap profile at the end of the run to this file (for go tool pprof)")
 	if code, ok := parse(fs, args); !ok {
 		return code
 	}
@@ -40,7 +43,18 @@ time. With --json it prints one object (start, intervals, totals).`)
 		return fail(io, "%v", err)
 	}
 	defer os.RemoveAll(dir)
-	res, err := daemon.BenchSoak(ctx, daemon.SoakConfig{Dir: dir, Duration: *duration, Clients: *clients})
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err != nil {
+			return fail(io, "%v", err)
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return fail(io, "%v", err)
+		}
+		defer pprof.StopCPUProfile()
+	}
+	res, err := daemon.BenchSoak(ctx, daemon.SoakConfig{Dir: dir, Duration: *duration, Clients: *clients, HeapProfile: *memProfile})
 	if err != nil {
 		return fail(io, "bench soak: %v", err)
 	}

@@ -156,6 +156,7 @@ func openBenchStack(ctx context.Context, dir string) (*Stack, error) {
 		},
 		AnnounceDelay: -1,
 		VaultKey:      dir + "/vault.key",
+		DevDir:        dir + "/devchain",
 	})
 }
 

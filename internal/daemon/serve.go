@@ -311,6 +311,7 @@ func OpenDataWith(ctx context.Context, dir string, f *config.File, opt DataOptio
 		Owner:         f.Gate.Owner, Tools: f.Tools, SessionLimits: f.Sessions, ReadsBestEffort: f.Audit.ReadsBestEffort,
 		Trust: f.Trust, VaultKey: filepath.Join(dir, "vault.key"), Grimoire: grim, Telemetry: f.Telemetry,
 		Relay: f.Relay, RelayDir: relayDir(dir), Init: opt.Init, Verify: true,
+		DevDir: filepath.Join(dir, "devchain"),
 	})
 	if err != nil {
 		return nil, err

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"runtime/pprof"
 	"strconv"
 	"strings"
 	"sync"
@@ -40,6 +41,10 @@ type SoakConfig struct {
 	// Interval is the length of a reporting interval (default: a sixth
 	// of Duration, between 1 s and 1 min).
 	Interval time.Duration
+	// HeapProfile, if set, is where a heap profile is written at the end
+	// of the run, while the stack is still open (what it holds is what
+	// a long-running daemon would).
+	HeapProfile string
 }
 
 // SoakOp are one operation's figures over an interval (or the run).
@@ -178,6 +183,20 @@ func BenchSoak(ctx context.Context, cfg SoakConfig) (*SoakBench, error) {
 		prev = iv
 	}
 	res.Totals = soakTotals(res.Intervals)
+	if cfg.HeapProfile != "" {
+		f, err := os.Create(cfg.HeapProfile)
+		if err != nil {
+			return nil, err
+		}
+		runtime.GC()
+		err = pprof.WriteHeapProfile(f)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			return nil, fmt.Errorf("bench soak: heap profile: %w", err)
+		}
+	}
 	return res, nil
 }
 

@@ -140,6 +140,10 @@ type Config struct {
 	// ([relay]); RelayDir keeps its durable state (required with it).
 	Relay    config.Relay
 	RelayDir string
+	// DevDir, if set, is where the embedded dev chain keeps its database
+	// (fresh at every start, removed at close) instead of in memory, so
+	// that a long run neither slows down nor grows without bound.
+	DevDir string
 }
 
 // Stack is a running ward.
@@ -409,7 +413,7 @@ func (s *Stack) openChain(ctx context.Context, cfg Config) (*catalog.Env, *chain
 		return nil, nil, err
 	}
 	env := &catalog.Env{Now: cfg.Now, Price: cfg.Price, Prices: &catalog.PriceCache{}}
-	if s.Dev, err = chain.StartDev(ctx, chain.DevConfig{Seed: cfg.DevSeed, AutoCommit: true, KeepFeeds: true}); err != nil {
+	if s.Dev, err = chain.StartDev(ctx, chain.DevConfig{Seed: cfg.DevSeed, AutoCommit: true, KeepFeeds: true, Dir: cfg.DevDir}); err != nil {
 		return nil, nil, err
 	}
 	s.closers = append(s.closers, s.Dev.Close)

@@ -61,6 +61,11 @@ const Stream = "WARD_RELAY"
 // apiTimeout bounds a JetStream API call whose context has no deadline.
 const apiTimeout = 20 * time.Second
 
+// subscribeWait bounds how long Subscribe tries to create its consumer
+// while the cluster cannot answer (a leader election after a node went
+// down).
+const subscribeWait = time.Minute
+
 // Defaults applied by Open to zero Config fields.
 const (
 	DefaultMaxAge     = 7 * 24 * time.Hour
@@ -416,7 +421,7 @@ func (r *Relay) Subscribe(ctx context.Context, fn func(ctx context.Context, m Me
 		filters = append(filters, "ward.relay.commons.>")
 	}
 	name := "ward-" + strings.ToLower(r.self.Hex()[2:])
-	cons, err := r.js.CreateOrUpdateConsumer(ctx, Stream, jetstream.ConsumerConfig{
+	cfg := jetstream.ConsumerConfig{
 		Durable:        name,
 		Description:    "ward relay member " + r.self.Hex(),
 		DeliverPolicy:  jetstream.DeliverAllPolicy,
@@ -426,9 +431,25 @@ func (r *Relay) Subscribe(ctx context.Context, fn func(ctx context.Context, m Me
 		MaxAckPending:  1,
 		FilterSubjects: filters,
 		Replicas:       0, // the stream's
-	})
-	if err != nil {
-		return fmt.Errorf("relay: consumer %s: %w", name, err)
+	}
+	// A member that starts while a node of the cluster is down may find
+	// it electing a leader (no answer, or 503): it tries again for up to
+	// subscribeWait rather than failing its start.
+	var cons jetstream.Consumer
+	var err error
+	for deadline := time.Now().Add(subscribeWait); ; {
+		if cons, err = r.js.CreateOrUpdateConsumer(ctx, Stream, cfg); err == nil {
+			break
+		}
+		if ctx.Err() != nil || !transient(err) || time.Now().After(deadline) {
+			return fmt.Errorf("relay: consumer %s: %w", name, err)
+		}
+		r.log.Debug("relay: consumer retry", "consumer", name, "err", err)
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("relay: consumer %s: %w", name, ctx.Err())
+		case <-time.After(250 * time.Millisecond):
+		}
 	}
 	hctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	cc, err := cons.Consume(func(m jetstream.Msg) { r.receive(hctx, m, fn) },

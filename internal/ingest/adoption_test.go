@@ -106,7 +106,7 @@ func TestAdoptThroughPolicy(t *testing.T) {
 			e.Source.Provenance = tc.pv
 			r := h.ingest(h.sign(e, nil))
 			want(t, r, Adopted, StageAdopt, reason.KnowledgeAdopted, knowledge.NoAttack)
-			adopted := h.now // the clock's last reading, taken by adopt
+			adopted := h.clock() // the clock's last reading, taken by adopt
 			if !near(r.Confidence, tc.initial) || !near(r.InitialConfidence, tc.initial) || r.ValidationStatus != "pending" || !r.Expires.Equal(adopted.Add(tc.ttl)) {
 				t.Errorf("report confidence %v, initial %v, status %q, expires %v; want %v, %v, pending, %v",
 					r.Confidence, r.InitialConfidence, r.ValidationStatus, r.Expires, tc.initial, tc.initial, adopted.Add(tc.ttl))
@@ -170,7 +170,7 @@ func TestAdoptionSurvivesRestart(t *testing.T) {
 func TestLoadWithoutRecord(t *testing.T) {
 	h := newHarness(t, knowledge.Standard, votes(true, true, true)...)
 	e := h.sign(h.entry(clean, 0.5), nil)
-	created := h.now
+	created := h.clock()
 	if err := h.st.PutEntry(h.ctx, &store.GrimoireEntry{Entry: *e, Partition: knowledge.PartitionExternal, Created: created}); err != nil {
 		t.Fatal(err)
 	}
@@ -283,7 +283,7 @@ func TestCurate(t *testing.T) {
 	h := newHarness(t, knowledge.Standard, votes(true, true, true)...)
 	lone := h.sign(h.entry(clean, 0.5), nil)
 	want(t, h.ingest(lone), Adopted, StageAdopt, reason.KnowledgeAdopted, knowledge.NoAttack)
-	adopted := h.now
+	adopted := h.clock()
 	kept := h.claimed("Aave health factors under 1.05 get liquidated within minutes in crashes.")
 	kept.Claim = &knowledge.Claim{Subject: "Aave health factor < 1.05", Relation: "liquidated_within", Object: "minutes"}
 	want(t, h.ingest(h.sign(kept, nil)), Adopted, StageAdopt, reason.KnowledgeAdopted, knowledge.NoAttack)
@@ -343,7 +343,7 @@ func TestRetrievedReinforces(t *testing.T) {
 	h := newHarness(t, knowledge.Standard, votes(true, true, true)...)
 	e := h.sign(h.claimed(clean), nil)
 	want(t, h.ingest(e), Adopted, StageAdopt, reason.KnowledgeAdopted, knowledge.NoAttack)
-	at := h.now.Add(time.Minute)
+	at := h.clock().Add(time.Minute)
 	retrievals := func() int {
 		k, _ := h.p.Grimoire().Get(e.ID)
 		return k.Adoption.Retrievals

@@ -151,7 +151,7 @@ func seedGrimoire(t *testing.T, h *harness, contents ...string) {
 	var es []*knowledge.Entry
 	for i, c := range contents {
 		es = append(es, &knowledge.Entry{ID: fmt.Sprintf("self-%d", i), Content: c, Type: knowledge.TypeInsight, Confidence: 0.7,
-			Source: knowledge.Source{Provenance: knowledge.Self, Timestamp: h.now}})
+			Source: knowledge.Source{Provenance: knowledge.Self, Timestamp: h.clock()}})
 	}
 	if err := h.p.Grimoire().Seed(h.ctx, es); err != nil {
 		t.Fatal(err)

@@ -170,14 +170,14 @@ func benchPipeline(b *testing.B, vs []Validator, clustered bool) (*Pipeline, []*
 	}
 	p, err := New(Config{Embedder: embed.NewHashed(embed.HashedConfig{}), Oracle: o, Immune: im, Checker: checker,
 		Store: newMemStore(), Validators: vs, Strictness: knowledge.Standard,
-		Now: func() time.Time { h.now = h.now.Add(time.Second); return h.now }})
+		Now: h.tick})
 	if err != nil {
 		b.Fatal(err)
 	}
 	seed := make([]*knowledge.Entry, 10_000)
 	for i := range seed {
 		seed[i] = &knowledge.Entry{ID: fmt.Sprintf("self-%05d", i), Content: benchText(i), Type: knowledge.TypeInsight,
-			Confidence: 0.7, Source: knowledge.Source{Provenance: knowledge.Self, Timestamp: h.now}}
+			Confidence: 0.7, Source: knowledge.Source{Provenance: knowledge.Self, Timestamp: h.clock()}}
 	}
 	if err := p.Grimoire().Seed(b.Context(), seed); err != nil {
 		b.Fatal(err)

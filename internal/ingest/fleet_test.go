@@ -617,7 +617,7 @@ func TestFleetHammer(t *testing.T) {
 	// The harness's clock is not safe for concurrent use; the pipeline's
 	// must be.
 	var clock sync.Mutex
-	now := a.h.now
+	now := a.h.clock()
 	a.h.p.cfg.Now = func() time.Time {
 		clock.Lock()
 		defer clock.Unlock()

@@ -21,7 +21,7 @@ func TestQueryForRemembersInfluences(t *testing.T) {
 	if err != nil || !external || !strings.Contains(string(out), s.used) {
 		t.Fatalf("query: external %v, %v:\n%s", external, err, out)
 	}
-	now := h.now
+	now := h.clock()
 	ins := h.p.Influences("s1", now)
 	found := false
 	for _, in := range ins {
@@ -84,14 +84,14 @@ func TestConsultLessonsBeforeActing(t *testing.T) {
 	t.Cleanup(func() { pb.Close() })
 	h.p.cfg.Playbook = pb
 	l := adopt.Lesson{ID: "rollback-x", Summary: "knowledge from the source was rolled back", Advice: "hedge before acting on 3pool tilts",
-		Keywords: []string{s.source}, Confidence: 0.9, Created: h.now}
+		Keywords: []string{s.source}, Confidence: 0.9, Created: h.clock()}
 	if _, err := h.p.Lessons().Add(l); err != nil {
 		t.Fatal(err)
 	}
 	if _, _, err := h.p.QueryFor(h.ctx, "s1", "Curve 3pool imbalance USDC discount", 3); err != nil {
 		t.Fatal(err)
 	}
-	now := h.now
+	now := h.clock()
 	if got := h.p.ConsultLessons(h.ctx, "s2", "uniswap_execute_swap", `{"amount":"1"}`, now); len(got) != 0 {
 		t.Errorf("a session not influenced by the source got %+v", got)
 	}

@@ -83,7 +83,7 @@ func TestEveryRejectionLeavesALesson(t *testing.T) {
 			if got, ok := h.p.Lessons().Get(r.Lesson); !ok || got.Summary != want.Summary {
 				t.Errorf("after a restart the lesson is %+v (%v), want %+v", got, ok, want)
 			}
-			advice := h.p.ConsultLessons(h.ctx, "s1", "uniswap_execute_swap", "buy what "+e.Source.Agent+" recommends", h.now)
+			advice := h.p.ConsultLessons(h.ctx, "s1", "uniswap_execute_swap", "buy what "+e.Source.Agent+" recommends", h.clock())
 			if len(advice) != 1 || advice[0].ID != r.Lesson {
 				t.Errorf("advice before acting on the source: %+v, want the lesson", advice)
 			}
@@ -99,7 +99,7 @@ func TestRejectionLessonKeyedOnSourceAndReason(t *testing.T) {
 	r1 := h.ingest(first)
 	created := lessonOf(t, h, first, r1).Created
 	// A match, so that the refresh must keep it.
-	h.p.ConsultLessons(h.ctx, "s1", "swap", first.Source.Agent, h.now)
+	h.p.ConsultLessons(h.ctx, "s1", "swap", first.Source.Agent, h.clock())
 	second := h.signed(topics[2], 0.95)
 	r2 := h.ingest(second)
 	l := lessonOf(t, h, second, r2)
@@ -201,12 +201,12 @@ func TestCuratorSweepsLessons(t *testing.T) {
 	e := h.signed(topics[0], 0.95)
 	r := h.ingest(e)
 	lessonOf(t, h, e, r)
-	fresh := adopt.Lesson{ID: "fresh", Summary: "s", Keywords: []string{"gas"}, Confidence: 1, Created: h.now.Add(100 * adopt.Day)}
+	fresh := adopt.Lesson{ID: "fresh", Summary: "s", Keywords: []string{"gas"}, Confidence: 1, Created: h.clock().Add(100 * adopt.Day)}
 	if err := h.p.addLesson(h.ctx, fresh); err != nil {
 		t.Fatal(err)
 	}
 	// RejectionLessonConfidence decays to 0 in 5 periods of 30 days.
-	at := h.now.Add(5 * adopt.LessonDecayPeriod)
+	at := h.clock().Add(5 * adopt.LessonDecayPeriod)
 	c, err := h.p.Curate(h.ctx, at)
 	if err != nil {
 		t.Fatal(err)

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
+	"sync"
 	"testing"
 	"time"
 
@@ -39,10 +40,13 @@ type harness struct {
 	emb  *embed.Hashed
 	bus  *event.Bus
 	seq  int
-	now  time.Time
-	t    testing.TB
-	ctx  context.Context
-	oral *oracle.Oracle
+	// now is the pipeline's clock (tick), which the relay's goroutines
+	// read too; the test reads it with clock.
+	nowMu sync.Mutex
+	now   time.Time
+	t     testing.TB
+	ctx   context.Context
+	oral  *oracle.Oracle
 }
 
 func newHarness(t testing.TB, s knowledge.Strictness, vs ...Validator) *harness {
@@ -135,7 +139,7 @@ func newHarnessOn(t testing.TB, st Store, s knowledge.Strictness, vs ...Validato
 	h.bus, _ = event.New(event.Config{})
 	h.emb = embed.NewHashed(embed.HashedConfig{})
 	h.p, err = New(Config{Embedder: h.emb, Oracle: h.oral, Immune: im, Checker: checker, Store: st, Bus: h.bus,
-		Validators: vs, Strictness: s, Now: func() time.Time { h.now = h.now.Add(time.Second); return h.now }})
+		Validators: vs, Strictness: s, Now: h.tick})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -155,11 +159,26 @@ func (h *harness) newKey(register bool) *ecdsa.PrivateKey {
 	return k
 }
 
+// tick is the pipeline's clock: a second later at every reading.
+func (h *harness) tick() time.Time {
+	h.nowMu.Lock()
+	defer h.nowMu.Unlock()
+	h.now = h.now.Add(time.Second)
+	return h.now
+}
+
+// clock returns the clock's last reading.
+func (h *harness) clock() time.Time {
+	h.nowMu.Lock()
+	defer h.nowMu.Unlock()
+	return h.now
+}
+
 // entry returns an unsigned purchased insight.
 func (h *harness) entry(content string, conf float64) *knowledge.Entry {
 	h.seq++
 	return &knowledge.Entry{ID: fmt.Sprintf("e%04d", h.seq), Content: content, Type: knowledge.TypeInsight, Confidence: conf,
-		Source: knowledge.Source{Provenance: knowledge.Purchased, Timestamp: h.now.Add(-time.Hour)}}
+		Source: knowledge.Source{Provenance: knowledge.Purchased, Timestamp: h.clock().Add(-time.Hour)}}
 }
 
 func (h *harness) sign(e *knowledge.Entry, k *ecdsa.PrivateKey) *knowledge.Entry {
@@ -756,7 +775,7 @@ func TestGrimoireLoadAndSeed(t *testing.T) {
 	e := h.signed(clean, 0.5)
 	want(t, h.ingest(e), Adopted, StageAdopt, reason.KnowledgeAdopted, knowledge.NoAttack)
 	self := &knowledge.Entry{ID: "self-1", Content: "Our own backtest: tight ranges lose to rebalancing costs above 80% volatility.",
-		Type: knowledge.TypeInsight, Confidence: 0.7, Source: knowledge.Source{Provenance: knowledge.Self, Timestamp: h.now}}
+		Type: knowledge.TypeInsight, Confidence: 0.7, Source: knowledge.Source{Provenance: knowledge.Self, Timestamp: h.clock()}}
 	g := NewGrimoire(embed.NewHashed(embed.HashedConfig{}))
 	if err := g.Load(h.ctx, h.st); err != nil {
 		t.Fatal(err)

@@ -595,7 +595,7 @@ func TestStage2WithReasoner(t *testing.T) {
 			var seed []*knowledge.Entry
 			for i, c := range memories {
 				seed = append(seed, &knowledge.Entry{ID: fmt.Sprintf("self-%d", i), Content: c, Type: knowledge.TypeInsight, Confidence: 0.7,
-					Source: knowledge.Source{Provenance: knowledge.Self, Timestamp: h.now}})
+					Source: knowledge.Source{Provenance: knowledge.Self, Timestamp: h.clock()}})
 			}
 			if err := h.p.Grimoire().Seed(h.ctx, seed); err != nil {
 				t.Fatal(err)

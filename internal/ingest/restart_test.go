@@ -28,15 +28,15 @@ func TestLessonsSurviveRestart(t *testing.T) {
 		t.Fatalf("rollback: %+v, %v", r, err)
 	}
 	// A lesson matched before acting: its match, touch and place count.
-	l := adopt.Lesson{ID: "hedge", Summary: "hedge", Keywords: []string{"uniswap"}, Confidence: 0.9, Created: h.now}
+	l := adopt.Lesson{ID: "hedge", Summary: "hedge", Keywords: []string{"uniswap"}, Confidence: 0.9, Created: h.clock()}
 	if _, err := h.p.Lessons().Add(l); err != nil {
 		t.Fatal(err)
 	}
-	if got := h.p.ConsultLessons(h.ctx, "s1", "uniswap_execute_swap", "{}", h.now.Add(time.Hour)); len(got) != 1 {
+	if got := h.p.ConsultLessons(h.ctx, "s1", "uniswap_execute_swap", "{}", h.clock().Add(time.Hour)); len(got) != 1 {
 		t.Fatalf("advice %+v, want the hedge lesson", got)
 	}
 	if err := h.p.addLesson(h.ctx, adopt.Lesson{ID: "newest", Summary: "n", Conditions: []string{"gas high"}, Confidence: 0.5,
-		Created: h.now.Add(2 * time.Hour)}); err != nil {
+		Created: h.clock().Add(2 * time.Hour)}); err != nil {
 		t.Fatal(err)
 	}
 	want := h.p.Lessons().List()
@@ -141,7 +141,7 @@ func TestInfluencesSurviveRestart(t *testing.T) {
 	if _, _, err := h.p.QueryFor(h.ctx, "s1", "Balancer weighted pools rebalance", 1); err != nil {
 		t.Fatal(err)
 	}
-	now := h.now
+	now := h.clock()
 	want := map[string][]adopt.Influence{"s1": h.p.Influences("s1", now), "s2": h.p.Influences("s2", now)}
 	if len(want["s1"]) < 2 || len(want["s2"]) == 0 {
 		t.Fatalf("influences before the restart: %+v", want)

@@ -74,11 +74,11 @@ func TestRollbackActs(t *testing.T) {
 	t.Cleanup(func() { pb.Close() })
 	h.p.cfg.Playbook = pb
 	derived := adopt.Lesson{ID: "derived", Summary: "from the used entry", Advice: "sell USDC when 3pool tilts",
-		EntryID: s.used, Keywords: []string{"3pool"}, Confidence: 0.6, Created: h.now, Promoted: h.now}
+		EntryID: s.used, Keywords: []string{"3pool"}, Confidence: 0.6, Created: h.clock(), Promoted: h.clock()}
 	if _, err := h.p.Lessons().Add(derived); err != nil {
 		t.Fatal(err)
 	}
-	if err := pb.Write(h.ctx, h.p.Lessons().Promoted(h.now)); err != nil {
+	if err := pb.Write(h.ctx, h.p.Lessons().Promoted(h.clock())); err != nil {
 		t.Fatal(err)
 	}
 	keptBefore, _ := h.p.Grimoire().Get(s.kept)
@@ -427,11 +427,11 @@ func TestCuratorPrunesDecidedQuarantine(t *testing.T) {
 	if _, err := h.p.Quarantine(h.ctx, []*knowledge.Entry{pending}); err != nil {
 		t.Fatal(err)
 	}
-	c, err := h.p.Curate(h.ctx, h.now.Add(store.QuarantineRetention-time.Hour))
+	c, err := h.p.Curate(h.ctx, h.clock().Add(store.QuarantineRetention-time.Hour))
 	if err != nil || c.QuarantinePruned != 0 {
 		t.Fatalf("Curate before the retention: pruned %d (%v), want 0", c.QuarantinePruned, err)
 	}
-	c, err = h.p.Curate(h.ctx, h.now.Add(store.QuarantineRetention+time.Hour))
+	c, err = h.p.Curate(h.ctx, h.clock().Add(store.QuarantineRetention+time.Hour))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -20,23 +20,32 @@ func (d *DevChain) keepFeeds(ctx context.Context) {
 	t := time.NewTicker(d.refresh / 10)
 	defer t.Stop()
 	var due int64 // no feed needs a refresh before this clock reading
+	var retry <-chan time.Time
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case <-t.C:
 		case <-d.sealed:
+		case <-retry:
 		}
+		retry = nil
 		if d.clock() < due {
 			continue // the common case under load: no RPC per block
 		}
 		next, err := d.refreshFeeds(ctx)
 		if err != nil && ctx.Err() == nil {
 			slog.Warn("dev chain: refreshing price feeds", "err", err)
+			// A refresh that failed (its block raced a time jump, say)
+			// is tried again soon, not at the next tick.
+			retry = time.After(keeperRetry)
 		}
 		due = next
 	}
 }
+
+// keeperRetry is how soon the keeper tries a failed refresh again.
+const keeperRetry = 200 * time.Millisecond
 
 // clock is the dev chain's clock in unix seconds: the later of its head's
 // time and wall time.

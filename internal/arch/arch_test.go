@@ -74,6 +74,7 @@ var layers = map[string]int{
 	"internal/chain/artifacts/published":    Mechanism, // the npm packages' protocol bytecode ward chain deploy puts on a node
 	"internal/chain/deploy":                 Mechanism, // ward chain deploy: the protocols, test tokens and feeds on a dev node
 	"internal/chain/nodetest":               Mechanism, // starts geth --dev as a separate process for tests
+	"internal/chain/simtest":                Mechanism, // mines go-ethereum's simulated chain for tests
 	"internal/schema":                       Mechanism,
 	"internal/trust":                        Mechanism,
 	"internal/trust/screen":                 Mechanism, // reading third-party text for instructions
@@ -315,6 +316,7 @@ var testHelpers = map[string]bool{
 	"internal/telemetry/telemetrytest":      true,
 	"internal/llm/llmtest":                  true,
 	"internal/testenv":                      true,
+	"internal/chain/simtest":                true,
 }
 
 // stack is what an integration test may import to drive its package

@@ -1,11 +1,9 @@
 package catalog_test
 
 import (
-	"context"
 	"errors"
 	"math"
 	"math/big"
-	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -16,13 +14,13 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/ethclient"
 	"github.com/ethereum/go-ethereum/ethclient/simulated"
-	"github.com/ethereum/go-ethereum/rpc"
 
 	"github.com/wardhq/ward/internal/addrbook"
 	"github.com/wardhq/ward/internal/catalog"
 	"github.com/wardhq/ward/internal/catalog/uniswap"
 	"github.com/wardhq/ward/internal/chain"
 	"github.com/wardhq/ward/internal/chain/deploy"
+	"github.com/wardhq/ward/internal/chain/simtest"
 	"github.com/wardhq/ward/internal/registry"
 	"github.com/wardhq/ward/internal/tool"
 )
@@ -70,9 +68,16 @@ func newNPMFixture(t *testing.T) *npmFixture {
 		agent.Address():  {Balance: units(100, 18)},
 	}, simulated.WithBlockGasLimit(60_000_000))
 	t.Cleanup(func() { b.Close() })
-	rc := simRPC(t, b)
+	rc, err := simtest.RPC(b.Client())
+	if err != nil {
+		t.Fatal(err)
+	}
 	sealing := new(sync.Mutex)
-	mine(t, b, rc, sealing)
+	stopMining, err := simtest.Mine(ctx, b, rc, sealing)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(stopMining)
 	p, err := chain.NewProvider(ctx, rc, chain.ProviderConfig{ChainID: 1337, PollMin: 200 * time.Microsecond, PollMax: 5 * time.Millisecond, Attempts: 1})
 	if err != nil {
 		t.Fatal(err)
@@ -114,59 +119,6 @@ func newNPMFixture(t *testing.T) *npmFixture {
 		mustTx(t, erc20, f.weth, "transfer", agent.Address(), units(20, 18)),
 		mustTx(t, erc20, f.usdc, "transfer", agent.Address(), units(100_000, 6)))
 	return f
-}
-
-// simRPC digs the in-process *rpc.Client out of the simulated backend's
-// client: in go-ethereum v1.17 that client is a struct embedding
-// *ethclient.Client in a field named Client, which shadows the promoted
-// Client() method.
-func simRPC(t *testing.T, b *simulated.Backend) *rpc.Client {
-	t.Helper()
-	v := reflect.ValueOf(b.Client())
-	if v.Kind() == reflect.Struct {
-		if fv := v.FieldByName("Client"); fv.IsValid() && fv.CanInterface() {
-			if ec, ok := fv.Interface().(*ethclient.Client); ok && ec != nil {
-				return ec.Client()
-			}
-		}
-	}
-	t.Fatal("the simulated backend exposes no rpc client")
-	return nil
-}
-
-// mine mines a block whenever a transaction enters the pool, as a dev node
-// does, until the test ends; the goroutine is stopped and waited for by
-// the test's cleanup.
-func mine(t *testing.T, b *simulated.Backend, rc *rpc.Client, sealing *sync.Mutex) {
-	t.Helper()
-	ctx, stop := context.WithCancel(context.WithoutCancel(t.Context()))
-	hashes := make(chan common.Hash, 1024)
-	sub, err := rc.EthSubscribe(ctx, hashes, "newPendingTransactions")
-	if err != nil {
-		stop()
-		t.Fatal(err)
-	}
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		defer sub.Unsubscribe()
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case <-sub.Err():
-				return
-			case <-hashes:
-				for len(hashes) > 0 {
-					<-hashes
-				}
-				sealing.Lock()
-				b.Commit()
-				sealing.Unlock()
-			}
-		}
-	}()
-	t.Cleanup(func() { stop(); <-done })
 }
 
 // adjustTime seals an empty block dt after the head. The simulated

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"math/big"
 	"os"
-	"reflect"
 	"slices"
 	"strings"
 	"sync"
@@ -17,15 +16,14 @@ import (
 	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
-	"github.com/ethereum/go-ethereum/ethclient"
 	"github.com/ethereum/go-ethereum/ethclient/simulated"
-	"github.com/ethereum/go-ethereum/rpc"
 
 	"github.com/wardhq/ward/internal/addrbook"
 	"github.com/wardhq/ward/internal/capability/mint"
 	"github.com/wardhq/ward/internal/catalog"
 	"github.com/wardhq/ward/internal/chain"
 	"github.com/wardhq/ward/internal/chain/deploy"
+	"github.com/wardhq/ward/internal/chain/simtest"
 	"github.com/wardhq/ward/internal/registry"
 	"github.com/wardhq/ward/internal/tool"
 )
@@ -54,8 +52,7 @@ type world struct {
 	v2     common.Address
 
 	mu     *sync.Mutex // serialises Commit
-	stop   context.CancelFunc
-	done   chan struct{}
+	stop   func()      // stops the miner
 	permit int
 }
 
@@ -125,11 +122,11 @@ func newWorld(ctx context.Context) (*world, error) {
 		return fail(errors.New("the deployment's chain is not in its book"))
 	}
 	tokens, venues := catalog.FromBook(ch)
-	rc, ok := rpcClient(w.b.Client())
-	if !ok {
-		return fail(errors.New("simulated backend exposes no rpc client"))
+	rc, err := simtest.RPC(w.b.Client())
+	if err != nil {
+		return fail(err)
 	}
-	if err := w.mine(ctx, rc); err != nil {
+	if w.stop, err = simtest.Mine(ctx, w.b, rc, w.mu); err != nil {
 		return fail(err)
 	}
 	p, err := chain.NewProvider(ctx, rc, chain.ProviderConfig{ChainID: w.r.ChainID, PollMax: 5 * time.Millisecond, Attempts: 1})
@@ -161,63 +158,11 @@ func (w *world) mineBlock() {
 	w.mu.Unlock()
 }
 
-// mine starts the goroutine that mines a block whenever a transaction is
-// pending (the wallet sends over RPC and waits for its receipt); close
-// stops it and waits for it.
-func (w *world) mine(ctx context.Context, rc *rpc.Client) error {
-	hashes := make(chan common.Hash, 256)
-	sub, err := rc.EthSubscribe(ctx, hashes, "newPendingTransactions")
-	if err != nil {
-		return fmt.Errorf("subscribe to pending transactions: %w", err)
-	}
-	run, stop := context.WithCancel(context.WithoutCancel(ctx))
-	w.stop, w.done = stop, make(chan struct{})
-	go func() {
-		defer close(w.done)
-		defer sub.Unsubscribe()
-		for {
-			select {
-			case <-run.Done():
-				return
-			case <-sub.Err():
-				w.mineBlock()
-				return
-			case <-hashes:
-				w.mineBlock()
-			}
-		}
-	}()
-	return nil
-}
-
 func (w *world) close() {
 	if w.stop != nil {
 		w.stop()
-		<-w.done
 	}
 	w.b.Close()
-}
-
-// rpcClient digs the in-process *rpc.Client out of the simulated
-// backend's client (see the same helper in catalog/upstream: the embedded
-// *ethclient.Client field shadows its Client method).
-func rpcClient(c simulated.Client) (*rpc.Client, bool) {
-	if rc, ok := c.(interface{ Client() *rpc.Client }); ok {
-		return rc.Client(), true
-	}
-	v := reflect.ValueOf(c)
-	if v.Kind() != reflect.Struct {
-		return nil, false
-	}
-	f := v.FieldByName("Client")
-	if !f.IsValid() || !f.CanInterface() {
-		return nil, false
-	}
-	ec, ok := f.Interface().(*ethclient.Client)
-	if !ok || ec == nil {
-		return nil, false
-	}
-	return ec.Client(), true
 }
 
 // input validates args against the tool's schema and wraps them as the

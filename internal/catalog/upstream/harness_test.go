@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"math/big"
 	"path"
-	"reflect"
 	"strings"
 	"sync"
 	"time"
@@ -16,11 +15,11 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
-	"github.com/ethereum/go-ethereum/ethclient"
 	"github.com/ethereum/go-ethereum/ethclient/simulated"
 	"github.com/ethereum/go-ethereum/rpc"
 
 	"github.com/wardhq/ward/internal/chain"
+	"github.com/wardhq/ward/internal/chain/simtest"
 )
 
 // blockGasLimit fits the biggest deployments (Uniswap V3's factory and position manager, Aave's
@@ -62,8 +61,7 @@ type node struct {
 	libs map[string]common.Address // deployed libraries by package/source:name
 
 	commitMu sync.Mutex
-	stop     context.CancelFunc
-	done     chan struct{}
+	stop     func() // stops the miner
 
 	err error
 }
@@ -75,10 +73,10 @@ func newNode(ctx context.Context) (*node, error) {
 		crypto.PubkeyToAddress(agentKey.PublicKey):    {Balance: new(big.Int).Mul(big.NewInt(1_000), big.NewInt(1e18))},
 	}
 	b := simulated.NewBackend(alloc, simulated.WithBlockGasLimit(blockGasLimit))
-	rc, ok := rpcClient(b.Client())
-	if !ok {
+	rc, err := simtest.RPC(b.Client())
+	if err != nil {
 		b.Close()
-		return nil, errors.New("simulated backend exposes no rpc client")
+		return nil, err
 	}
 	id, err := b.Client().ChainID(ctx)
 	if err != nil {
@@ -90,29 +88,6 @@ func newNode(ctx context.Context) (*node, error) {
 		operator: crypto.PubkeyToAddress(operatorKey.PublicKey),
 		arts:     map[string]*artifact{}, libs: map[string]common.Address{},
 	}, nil
-}
-
-// rpcClient digs the in-process *rpc.Client out of the simulated backend's client. In
-// go-ethereum v1.17.1 that client is a struct embedding *ethclient.Client, and the embedded
-// field (named Client) shadows the promoted Client() method, so an interface assertion for
-// Client() *rpc.Client fails; the field itself is exported.
-func rpcClient(c simulated.Client) (*rpc.Client, bool) {
-	if rc, ok := c.(interface{ Client() *rpc.Client }); ok {
-		return rc.Client(), true
-	}
-	v := reflect.ValueOf(c)
-	if v.Kind() != reflect.Struct {
-		return nil, false
-	}
-	f := v.FieldByName("Client")
-	if !f.IsValid() || !f.CanInterface() {
-		return nil, false
-	}
-	ec, ok := f.Interface().(*ethclient.Client)
-	if !ok || ec == nil {
-		return nil, false
-	}
-	return ec.Client(), true
 }
 
 // fail records the first error.
@@ -346,61 +321,20 @@ func (n *node) commit() {
 	n.commitMu.Unlock()
 }
 
-// mine starts the goroutine that mines a block whenever a transaction is pending, from any
-// sender: it subscribes to pending transactions over the in-process RPC client, as
-// chain.DevChain's auto-commit does. close stops it and waits for it.
+// mine starts mining a block whenever a transaction is pending, from any
+// sender (simtest.Mine); close stops it and waits for it.
 func (n *node) mine(ctx context.Context) error {
-	hashes := make(chan common.Hash, 1024)
-	sub, err := n.rpc.EthSubscribe(ctx, hashes, "newPendingTransactions")
+	stop, err := simtest.Mine(ctx, n.backend, n.rpc, &n.commitMu)
 	if err != nil {
-		return fmt.Errorf("subscribe to pending transactions: %w", err)
+		return fmt.Errorf("mine: %w", err)
 	}
-	runCtx, stop := context.WithCancel(context.WithoutCancel(ctx))
-	n.stop, n.done = stop, make(chan struct{})
-	go func() {
-		defer close(n.done)
-		defer func() { sub.Unsubscribe() }()
-		for {
-			select {
-			case <-runCtx.Done():
-				return
-			case <-sub.Err():
-				// The subscription dropped (its buffer overflowed): mine what is pending and
-				// subscribe again.
-				n.commit()
-				s, err := n.rpc.EthSubscribe(runCtx, hashes, "newPendingTransactions")
-				if err != nil {
-					return
-				}
-				sub = s
-			case h := <-hashes:
-				// Drain what else arrived, then mine if any of it is unmined.
-				pending := []common.Hash{h}
-			drain:
-				for {
-					select {
-					case h := <-hashes:
-						pending = append(pending, h)
-					default:
-						break drain
-					}
-				}
-				for _, h := range pending {
-					if r, err := n.client.TransactionReceipt(runCtx, h); err != nil || r == nil {
-						n.commit()
-						break
-					}
-				}
-			}
-		}
-	}()
+	n.stop = stop
 	return nil
 }
 
 func (n *node) close() error {
 	if n.stop != nil {
 		n.stop()
-		<-n.done
 	}
 	return n.backend.Close()
 }

@@ -65,23 +65,45 @@ func (d *DevChain) RefreshFeeds(ctx context.Context) error {
 // refreshFeeds is RefreshFeeds; it also returns the clock reading at
 // which the oldest feed it keeps will next need a refresh (0 on error,
 // so that the keeper tries again at once).
+//
+// That reading comes from the feeds' rounds as read, never from the
+// clock after a refresh: the chain's clock can jump (AdjustTime) between
+// the block that carries a refresh and the moment it returns, and a due
+// time taken from the jumped clock would leave the feeds stale until the
+// chain's clock caught up with it (blocks advance it a second each, and
+// wall time not at all while the chain is ahead of it). So after a
+// refresh the rounds are read again.
 func (d *DevChain) refreshFeeds(ctx context.Context) (int64, error) {
+	for range 4 {
+		due, refreshed, err := d.refreshStale(ctx)
+		if err != nil || !refreshed {
+			return due, err
+		}
+	}
+	return 0, nil // the clock kept outrunning the refreshes: look again soon
+}
+
+// refreshStale republishes, in one block, each kept feed at least the
+// refresh age old by the chain's clock, and reports whether it did; due
+// is the clock reading at which the oldest fresh feed it read will need
+// a refresh (meaningful only when it refreshed none).
+func (d *DevChain) refreshStale(ctx context.Context) (due int64, refreshed bool, err error) {
 	c := d.Contracts()
 	if c == nil {
-		return 0, nil
+		return 0, false, nil
 	}
 	clock, every := d.clock(), int64(d.refresh/time.Second)
 	d.deployMu.Lock()
 	defer d.deployMu.Unlock()
 	var b *batch
-	due := int64(math.MaxInt64)
+	due = math.MaxInt64
 	for _, feed := range []common.Address{c.FeedETHUSD, c.FeedBTCUSD, c.FeedUSDCUSD, c.FeedDAIUSD} {
 		if d.pinned[feed] {
 			continue
 		}
 		answer, updated, err := d.latestRound(ctx, feed)
 		if err != nil {
-			return 0, fmt.Errorf("refresh feeds: %w", err)
+			return 0, false, fmt.Errorf("refresh feeds: %w", err)
 		}
 		if clock-updated < every {
 			due = min(due, updated+every)
@@ -89,18 +111,18 @@ func (d *DevChain) refreshFeeds(ctx context.Context) (int64, error) {
 		}
 		if b == nil {
 			if b, err = newBatch(ctx, d, d.operator); err != nil {
-				return 0, fmt.Errorf("refresh feeds: %w", err)
+				return 0, false, fmt.Errorf("refresh feeds: %w", err)
 			}
 		}
 		b.call("refresh answer", feed, nil, priceFeedAdminABI(), "updateAnswer", answer)
 	}
 	if b == nil {
-		return due, nil
+		return due, false, nil
 	}
 	if err := b.run(ctx); err != nil {
-		return 0, fmt.Errorf("refresh feeds: %w", err)
+		return 0, false, fmt.Errorf("refresh feeds: %w", err)
 	}
-	return min(due, d.clock()+every), nil
+	return 0, true, nil
 }
 
 // latestRound reads a feed's latest answer and update time.

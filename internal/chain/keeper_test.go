@@ -16,12 +16,6 @@ import (
 // keeper republishes every feed, so none is ever older than the
 // catalogue's one-hour maximum; a feed set by SetFeedRound is left alone.
 func TestFeedKeeperKeepsFeedsFresh(t *testing.T) {
-	if raceEnabled {
-		// Under the race detector the keeper sometimes never refreshes a
-		// feed after a jump, even at its idle tick: a real bug, not yet
-		// found (issue 22). Listed in .ci/skips/expected.
-		t.Skip("the keeper misses a refresh under the race detector (open bug, issue 22)")
-	}
 	d, err := StartDev(t.Context(), DevConfig{Seed: "keeper test", AutoCommit: true, KeepFeeds: true})
 	if err != nil {
 		t.Fatal(err)

@@ -1,5 +1,0 @@
-//go:build !race
-
-package chain
-
-const raceEnabled = false

@@ -109,7 +109,7 @@ func AmountOf(v *big.Int, decimals uint8) AmountOut {
 	return AmountOut{Raw: v.String(), Formatted: FormatUnits(v, decimals)}
 }
 
-// wallet returns the wallet's address.
+// Owner returns the wallet's address.
 func Owner(env *Env) (common.Address, error) {
 	if env.Wallet == nil {
 		return common.Address{}, errNoWallet
@@ -117,41 +117,11 @@ func Owner(env *Env) (common.Address, error) {
 	return env.Wallet.Address(), nil
 }
 
-// approvals returns the transactions that give spender an allowance of
+// Approvals returns the transactions that give spender an allowance of
 // at least amount of token from the wallet: none when it has one already,
-// else an exact approve, preceded by an approve of zero when a smaller
-// non-zero allowance is left (tokens such as USDT refuse to change one
-// non-zero allowance to another).
+// else an exact approve (see approvals).
 func Approvals(ctx context.Context, env *Env, token, spender common.Address, amount *big.Int) ([]tool.Tx, error) {
-	if amount.Sign() == 0 {
-		return nil, nil
-	}
-	owner, err := Owner(env)
-	if err != nil {
-		return nil, err
-	}
-	a := chain.ERC20ABI()
-	v, err := Call(ctx, env.Chain, a, token, "allowance", owner, spender)
-	if err != nil {
-		return nil, err
-	}
-	have := v[0].(*big.Int)
-	if have.Cmp(amount) >= 0 {
-		return nil, nil
-	}
-	var out []tool.Tx
-	if have.Sign() > 0 {
-		t, err := Tx(a, token, "reset approval", "approve", spender, new(big.Int))
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, t)
-	}
-	t, err := Tx(a, token, "approve", "approve", spender, amount)
-	if err != nil {
-		return nil, err
-	}
-	return append(out, t), nil
+	return approvals(ctx, env, token, spender, amount, amount)
 }
 
 // SpendApprovals returns the approval steps of a plan that itself spends
@@ -169,6 +139,14 @@ func Approvals(ctx context.Context, env *Env, token, spender common.Address, amo
 // plan's spend is unchanged; a finite allowance left by someone else is
 // replaced (the router may then spend less, never more).
 func SpendApprovals(ctx context.Context, env *Env, token, spender common.Address, amount *big.Int) ([]tool.Tx, error) {
+	return approvals(ctx, env, token, spender, amount, unlimitedAllowance)
+}
+
+// approvals plans an approval of amount of token to spender unless the
+// wallet's allowance is already at least enough: an approve, preceded by
+// an approve of zero when a non-zero allowance is left (tokens such as
+// USDT refuse to change one non-zero allowance into another).
+func approvals(ctx context.Context, env *Env, token, spender common.Address, amount, enough *big.Int) ([]tool.Tx, error) {
 	if amount.Sign() == 0 {
 		return nil, nil
 	}
@@ -182,7 +160,7 @@ func SpendApprovals(ctx context.Context, env *Env, token, spender common.Address
 		return nil, err
 	}
 	have := v[0].(*big.Int)
-	if have.Cmp(unlimitedAllowance) >= 0 {
+	if have.Cmp(enough) >= 0 {
 		return nil, nil
 	}
 	var out []tool.Tx

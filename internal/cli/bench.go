@@ -96,17 +96,11 @@ func benchPolicy(ctx context.Context, io IO, args []string) int {
 		return fail(io, "%v", err)
 	}
 	defer os.RemoveAll(dir)
-	if *cpuProfile != "" {
-		f, err := os.Create(*cpuProfile)
-		if err != nil {
-			return fail(io, "%v", err)
-		}
-		defer f.Close()
-		if err := pprof.StartCPUProfile(f); err != nil {
-			return fail(io, "%v", err)
-		}
-		defer pprof.StopCPUProfile()
+	stopProfile, err := startCPUProfile(*cpuProfile)
+	if err != nil {
+		return fail(io, "%v", err)
 	}
+	defer stopProfile()
 	res, err := bench.Run(ctx, bench.Config{
 		Snapshot: snap,
 		Duration: *duration,
@@ -162,4 +156,24 @@ func benchRules(n int) []rules.UserRule {
 		out[i] = rules.UserRule{ID: fmt.Sprintf("bench-%d", i), When: fmt.Sprintf(shapes[i%len(shapes)], i), Action: policy.Deny}
 	}
 	return out
+}
+
+// startCPUProfile starts a CPU profile written to path (none when path is
+// empty); stop ends it and closes the file.
+func startCPUProfile(path string) (stop func(), err error) {
+	if path == "" {
+		return func() {}, nil
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		f.Close()
+	}, nil
 }

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"runtime/pprof"
 	"sort"
 	"strings"
 	"time"
@@ -43,17 +42,11 @@ time. With --json it prints one object (start, intervals, totals).`)
 		return fail(io, "%v", err)
 	}
 	defer os.RemoveAll(dir)
-	if *cpuProfile != "" {
-		f, err := os.Create(*cpuProfile)
-		if err != nil {
-			return fail(io, "%v", err)
-		}
-		defer f.Close()
-		if err := pprof.StartCPUProfile(f); err != nil {
-			return fail(io, "%v", err)
-		}
-		defer pprof.StopCPUProfile()
+	stopProfile, err := startCPUProfile(*cpuProfile)
+	if err != nil {
+		return fail(io, "%v", err)
 	}
+	defer stopProfile()
 	res, err := daemon.BenchSoak(ctx, daemon.SoakConfig{Dir: dir, Duration: *duration, Clients: *clients, HeapProfile: *memProfile})
 	if err != nil {
 		return fail(io, "bench soak: %v", err)

@@ -598,19 +598,32 @@ func startChild(t *testing.T, data, cfg string) *child {
 // for this one) with the given flags after --addr.
 func startServeIn(t *testing.T, dir string, flags ...string) *child {
 	t.Helper()
+	c, _, stderr := spawnServe(t, dir, nil, flags...)
+	if c == nil {
+		t.Fatalf("the ward serve child did not start: %s", stderr)
+	}
+	return c
+}
+
+// spawnServe starts a ward serve child in the working directory dir with
+// env added to this process's environment and the given flags after
+// --addr, and waits for it to serve. When the child exits before it
+// serves, c is nil and state and stderr say how it ended.
+func spawnServe(t *testing.T, dir string, env []string, flags ...string) (c *child, state *os.ProcessState, stderr string) {
+	t.Helper()
 	cmd := exec.Command(os.Args[0], append([]string{"serve", "--addr", "127.0.0.1:0"}, flags...)...)
-	cmd.Env = append(os.Environ(), "WARD_TEST_MAIN=1")
+	cmd.Env = append(append(os.Environ(), "WARD_TEST_MAIN=1"), env...)
 	cmd.Dir = dir
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
 	}
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
+	var errb bytes.Buffer
+	cmd.Stderr = &errb
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	c := &child{t: t, cmd: cmd, done: make(chan struct{})}
+	c = &child{t: t, cmd: cmd, done: make(chan struct{})}
 	sc := bufio.NewScanner(stdout)
 	for sc.Scan() {
 		if after, ok := strings.CutPrefix(sc.Text(), "ward ready on "); ok {
@@ -619,9 +632,11 @@ func startServeIn(t *testing.T, dir string, flags ...string) *child {
 		}
 	}
 	if c.base == "" {
+		// stdout closed: the child is gone (killing it again does nothing
+		// to its exit status).
 		cmd.Process.Kill()
 		cmd.Wait()
-		t.Fatalf("the ward serve child did not start: %s", stderr.String())
+		return nil, cmd.ProcessState, errb.String()
 	}
 	go func() {
 		io.Copy(io.Discard, stdout)
@@ -632,7 +647,7 @@ func startServeIn(t *testing.T, dir string, flags ...string) *child {
 		cmd.Process.Kill()
 		<-c.done
 	})
-	return c
+	return c, nil, ""
 }
 
 func (c *child) stop(sig os.Signal) {

@@ -37,6 +37,20 @@ func writeKey(t *testing.T, dir string) (string, common.Address) {
 	return path, crypto.PubkeyToAddress(k.PublicKey)
 }
 
+// deployWallet writes a fresh key to dir, funds it from node and deploys
+// the protocols, test tokens and feeds with it (ward chain deploy, the
+// book written to dir/book.toml); it returns the key file and address.
+func deployWallet(t *testing.T, node *nodetest.Node, dir string) (string, common.Address) {
+	t.Helper()
+	keyFile, me := writeKey(t, dir)
+	node.Fund(t, me, new(big.Int).Add(deploy.MinBalance(), big.NewInt(1e18)))
+	var out, errb bytes.Buffer
+	if code := Main(t.Context(), []string{"chain", "deploy", "--rpc", node.URL, "--key-file", keyFile, "--out", filepath.Join(dir, "book.toml")}, nil, &out, &errb); code != exitOK {
+		t.Fatalf("ward chain deploy: exit %d: %s", code, errb.String())
+	}
+	return keyFile, me
+}
+
 // TestChainDeployOnGeth runs `ward chain deploy` against geth --dev
 // started as a separate process, then checks on chain what the written
 // address book says: code at every address, the key's tokens, V2 and V3

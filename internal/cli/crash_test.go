@@ -3,15 +3,12 @@
 package cli
 
 import (
-	"bufio"
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
 	"math/big"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -22,7 +19,6 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/ethclient"
 
-	"github.com/wardhq/ward/internal/chain/deploy"
 	"github.com/wardhq/ward/internal/chain/nodetest"
 	"github.com/wardhq/ward/internal/config"
 	"github.com/wardhq/ward/internal/crashpoint"
@@ -88,13 +84,8 @@ type crashWorker struct {
 
 func newCrashWorker(t *testing.T, node *nodetest.Node, n int) *crashWorker {
 	w := &crashWorker{n: n, dir: t.TempDir(), stages: map[string]int{}}
-	keyFile, me := writeKey(t, w.dir)
+	keyFile, me := deployWallet(t, node, w.dir)
 	w.me = me
-	node.Fund(t, me, new(big.Int).Add(deploy.MinBalance(), big.NewInt(1e18)))
-	var out, errb bytes.Buffer
-	if code := Main(t.Context(), []string{"chain", "deploy", "--rpc", node.URL, "--key-file", keyFile, "--out", filepath.Join(w.dir, "book.toml")}, nil, &out, &errb); code != exitOK {
-		t.Fatalf("ward chain deploy: exit %d: %s", code, errb.String())
-	}
 	w.cfg = filepath.Join(w.dir, "ward.toml")
 	text := fmt.Sprintf(`
 [store]
@@ -360,43 +351,13 @@ func startCrashChild(t *testing.T, data, cfg, at string) *child {
 // killed at its kill point before it served.
 func tryCrashChild(t *testing.T, data, cfg, at string) *child {
 	t.Helper()
-	cmd := exec.Command(os.Args[0], "serve", "--addr", "127.0.0.1:0", "--data", data, "--config", cfg)
-	cmd.Env = append(os.Environ(), "WARD_TEST_MAIN=1", "WARD_CRASH_AT="+at)
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
+	c, state, stderr := spawnServe(t, "", []string{"WARD_CRASH_AT=" + at}, "--data", data, "--config", cfg)
+	if c != nil {
+		return c
 	}
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
+	if ws, ok := state.Sys().(syscall.WaitStatus); ok && ws.Signaled() && ws.Signal() == syscall.SIGKILL && at != "" {
+		return nil
 	}
-	c := &child{t: t, cmd: cmd, done: make(chan struct{})}
-	sc := bufio.NewScanner(stdout)
-	for sc.Scan() {
-		if after, ok := strings.CutPrefix(sc.Text(), "ward ready on "); ok {
-			c.base, _, _ = strings.Cut(after, " ")
-			break
-		}
-	}
-	if c.base == "" {
-		// stdout closed: the child is gone (killing it again does nothing
-		// to its exit status).
-		cmd.Process.Kill()
-		cmd.Wait()
-		if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); ok && ws.Signaled() && ws.Signal() == syscall.SIGKILL && at != "" {
-			return nil
-		}
-		t.Fatalf("the ward serve child did not start: %s", stderr.String())
-	}
-	go func() {
-		io.Copy(io.Discard, stdout)
-		cmd.Wait()
-		close(c.done)
-	}()
-	t.Cleanup(func() {
-		cmd.Process.Kill()
-		<-c.done
-	})
-	return c
+	t.Fatalf("the ward serve child did not start: %s", stderr)
+	return nil
 }

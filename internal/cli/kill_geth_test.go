@@ -25,7 +25,6 @@ import (
 	"github.com/ethereum/go-ethereum/ethclient"
 
 	"github.com/wardhq/ward/internal/chain"
-	"github.com/wardhq/ward/internal/chain/deploy"
 	"github.com/wardhq/ward/internal/chain/nodetest"
 	"github.com/wardhq/ward/internal/config"
 )
@@ -41,12 +40,7 @@ import (
 func TestKillBetweenSendAndReceipt(t *testing.T) {
 	node := nodetest.Start(t)
 	dir := t.TempDir()
-	keyFile, me := writeKey(t, dir)
-	node.Fund(t, me, new(big.Int).Add(deploy.MinBalance(), big.NewInt(1e18)))
-	var out, errb bytes.Buffer
-	if code := Main(t.Context(), []string{"chain", "deploy", "--rpc", node.URL, "--key-file", keyFile, "--out", filepath.Join(dir, "book.toml")}, nil, &out, &errb); code != exitOK {
-		t.Fatalf("ward chain deploy: exit %d: %s", code, errb.String())
-	}
+	keyFile, me := deployWallet(t, node, dir)
 	px := newRPCProxy(t, node.URL)
 	cfgPath := filepath.Join(dir, "ward.toml")
 	cfgText := fmt.Sprintf(`

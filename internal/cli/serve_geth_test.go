@@ -23,7 +23,6 @@ import (
 	"github.com/wardhq/ward/internal/auth"
 	"github.com/wardhq/ward/internal/chain"
 	"github.com/wardhq/ward/internal/chain/artifacts"
-	"github.com/wardhq/ward/internal/chain/deploy"
 	"github.com/wardhq/ward/internal/chain/nodetest"
 	"github.com/wardhq/ward/internal/config"
 	"github.com/wardhq/ward/internal/daemon"
@@ -40,12 +39,7 @@ import (
 func TestServeOnGeth(t *testing.T) {
 	node := nodetest.Start(t)
 	dir := t.TempDir()
-	keyFile, me := writeKey(t, dir)
-	node.Fund(t, me, new(big.Int).Add(deploy.MinBalance(), big.NewInt(1e18)))
-	var out, errb bytes.Buffer
-	if code := Main(t.Context(), []string{"chain", "deploy", "--rpc", node.URL, "--key-file", keyFile, "--out", filepath.Join(dir, "book.toml")}, nil, &out, &errb); code != exitOK {
-		t.Fatalf("ward chain deploy: exit %d: %s", code, errb.String())
-	}
+	keyFile, me := deployWallet(t, node, dir)
 
 	dead := httptest.NewServer(http.NotFoundHandler())
 	deadURL := dead.URL

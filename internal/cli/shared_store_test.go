@@ -1,11 +1,9 @@
 package cli
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
-	"math/big"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -20,7 +18,6 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/wardhq/ward/internal/chain"
-	"github.com/wardhq/ward/internal/chain/deploy"
 	"github.com/wardhq/ward/internal/chain/nodetest"
 	"github.com/wardhq/ward/internal/config"
 	"github.com/wardhq/ward/internal/store/postgres/pgtest"
@@ -38,12 +35,7 @@ func TestSharedStoreThreeInstances(t *testing.T) {
 	node := nodetest.Start(t)
 	url := pgtest.NewDatabase(t)
 	dir := t.TempDir()
-	keyFile, me := writeKey(t, dir)
-	node.Fund(t, me, new(big.Int).Add(deploy.MinBalance(), big.NewInt(1e18)))
-	var out, errb bytes.Buffer
-	if code := Main(t.Context(), []string{"chain", "deploy", "--rpc", node.URL, "--key-file", keyFile, "--out", filepath.Join(dir, "book.toml")}, nil, &out, &errb); code != exitOK {
-		t.Fatalf("ward chain deploy: exit %d: %s", code, errb.String())
-	}
+	keyFile, _ := deployWallet(t, node, dir)
 	cfgPath := filepath.Join(dir, "ward.toml")
 	cfgText := fmt.Sprintf(`
 [store]

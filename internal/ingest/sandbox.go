@@ -122,6 +122,9 @@ func (s *Stage3) Evaluate(ctx context.Context, e *knowledge.Entry, st knowledge.
 		size, ok := sizes[a.SizeFrom]
 		if !ok {
 			c, _ := lib.Get(a.SizeFrom) // Compose checked it exists
+			if c.Func == "" {
+				continue // a ward_v1 component: run in the evaluation, at each trade
+			}
 			spec, err := sandbox.WASM(c.WASM, c.Func, nil, s.Limits)
 			if err != nil {
 				return out, fmt.Errorf("%w: %w", errNotRun, err)
@@ -143,13 +146,14 @@ func (s *Stage3) Evaluate(ctx context.Context, e *knowledge.Entry, st knowledge.
 			size = float64(min(vals[0], 10_000)) / 10_000
 			sizes[a.SizeFrom] = size
 		}
-		frag.Actions[i].Size = size
+		frag.Actions[i].Size, frag.Actions[i].SizeFrom, frag.Actions[i].SizeArgs = size, "", nil
 	}
 	m := s.Market
 	if st == knowledge.Paranoid {
 		m.Ticks = max(m.Ticks, ParanoidSandboxTicks)
 	}
-	in, err := json.Marshal(skill.Request{Fragment: &frag, Baseline: s.Strategy, Market: m, Recorded: s.Recorded, Tolerance: s.Tolerance})
+	comps := lib.Needs(append([]*skill.Fragment{&frag}, s.Strategy...)...)
+	in, err := json.Marshal(skill.Request{Fragment: &frag, Baseline: s.Strategy, Market: m, Recorded: s.Recorded, Tolerance: s.Tolerance, Components: comps})
 	if err != nil {
 		return out, fmt.Errorf("%w: %w", errNotRun, err)
 	}
@@ -170,7 +174,7 @@ func (s *Stage3) Evaluate(ctx context.Context, e *knowledge.Entry, st knowledge.
 		return out, fmt.Errorf("%w: output: %w", errNotRun, err)
 	}
 	out.Evaluation = &ev
-	out.Breach = ev.Exceeded
+	out.Breach, out.Component = ev.Exceeded, ev.Component
 	return out, nil
 }
 
@@ -255,6 +259,9 @@ func (p *Pipeline) stage3(ctx context.Context, x *subject) (trial, error) {
 	x.r.Scores["sandbox_max_drawdown"] = ev.Strategy.MaxDrawdown
 	if !ev.Pass {
 		why := append([]string{fmt.Sprintf("against the %s over %d scenarios of up to %d ticks", p.cfg.Stage3.baselineName(), ev.Scenarios, ev.Ticks)}, ev.Reasons...)
+		if ev.Component != "" {
+			why = append([]string{"the evaluation is void: WASM component " + ev.Component + " failed"}, ev.Reasons...)
+		}
 		return trial{reject: &fault{stage: StageSandbox, layer: knowledge.LayerSandbox, code: reason.KnowledgeSandboxFailed, why: why, stored: true}}, nil
 	}
 	return trial{out: out}, nil
@@ -264,7 +271,7 @@ func (p *Pipeline) stage3(ctx context.Context, x *subject) (trial, error) {
 // lesson about it is stored.
 func (p *Pipeline) breach(ctx context.Context, e *knowledge.Entry, out *SandboxOutcome) (fault, error) {
 	why := "the evaluation breached the sandbox limit " + out.Breach
-	if out.Evaluation != nil && out.Evaluation.Exceeded != "" {
+	if out.Evaluation != nil && out.Evaluation.Exceeded == "cel_cost" {
 		why = "a condition exceeded its CEL cost budget (" + out.Breach + ")"
 	}
 	if out.Component != "" {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 
 	"github.com/wardhq/ward/internal/sandbox"
 	"github.com/wardhq/ward/internal/skill"
@@ -53,3 +54,30 @@ func (c component) Run(ctx context.Context, input []byte) (json.RawMessage, erro
 }
 
 func (c component) Close(ctx context.Context) error { return c.c.Close(ctx) }
+
+// AddComponent checks c, a ward_v1 WASM component (a condition or a
+// sizing, its module set and no Func), by compiling its module under its
+// limits, as the evaluation will, and adds it to lib. A module that does
+// not follow the ward_v1 ABI (an import the host lacks, no ward_run),
+// limits out of range and a name lib already holds are refused, and lib
+// is left unchanged.
+func AddComponent(ctx context.Context, lib *skill.Library, c skill.Component) error {
+	switch {
+	case !skill.ValidComponentName(c.Name):
+		return fmt.Errorf("wasm component %.64q: the name is not 1 to 64 letters, digits, '_', '-' or '.'", c.Name)
+	case len(c.WASM) == 0 || c.Func != "" || c.Expr != "":
+		return fmt.Errorf("wasm component %s: a ward_v1 module and nothing else", c.Name)
+	}
+	if _, ok := lib.Get(c.Name); ok {
+		return fmt.Errorf("wasm component %s: the skill library already holds a component of that name", c.Name)
+	}
+	m, err := wasm.LoadComponent(ctx, c.WASM, ComponentLimits(c.Limits))
+	if err != nil {
+		return fmt.Errorf("wasm component %s: %w", c.Name, err)
+	}
+	m.Close(context.WithoutCancel(ctx))
+	if err := lib.Add(c); err != nil {
+		return fmt.Errorf("wasm component %s: %w", c.Name, err)
+	}
+	return nil
+}

@@ -99,7 +99,7 @@ func (s *Stage3) Evaluate(ctx context.Context, e *knowledge.Entry, st knowledge.
 	calls := 0
 	f, err := skill.Decompose(e)
 	if errors.Is(err, skill.ErrUndecomposable) && s.LLM != nil {
-		f, calls, err = s.LLM.Decompose(ctx, e)
+		f, calls, err = s.LLM.DecomposeWith(ctx, e, lib)
 	}
 	if err != nil {
 		if calls > 0 {

@@ -169,6 +169,13 @@ func TestComponentEvaluation(t *testing.T) {
 	if small.Strategy.Triggers != cel.Strategy.Triggers || small.Strategy.Turnover <= 0 || small.Strategy.Turnover >= cel.Strategy.Turnover {
 		t.Errorf("a volatility-targeted size: turnover %v, want below the fixed size's %v", small.Strategy.Turnover, cel.Strategy.Turnover)
 	}
+	// CEL conditions run first: a component behind one that never holds
+	// never runs (the hostile loop would void the evaluation).
+	guarded := eval(t, &skill.Fragment{Conditions: []skill.Condition{
+		{Text: "loop", Component: "hostile", Args: json.RawMessage(`{"mode": "loop"}`)}, {Text: "never", Expr: "rsi < 0.0"}}, Actions: buy(0.2)})
+	if guarded.Strategy.Triggers != 0 || guarded.Exceeded != "" {
+		t.Errorf("guarded component: %+v", guarded)
+	}
 	// A fragment naming a component the request does not provide fails.
 	f := &skill.Fragment{Conditions: []skill.Condition{cond(`{}`)}, Actions: buy(0.1)}
 	if _, err := skill.EvaluateWASM(t.Context(), &skill.Request{Fragment: f, Market: market}, LoadComponent); err == nil {

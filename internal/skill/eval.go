@@ -256,23 +256,28 @@ type condition interface {
 	eval(ctx context.Context, s *state) (bool, error)
 }
 
+// compileRule compiles f's conditions, its CEL ones first: a WASM
+// component (a fresh instance per run, milliseconds where CEL takes
+// microseconds) runs only at ticks where every CEL condition holds.
 func compileRule(f *Fragment, limit uint64, comps map[string]*component) (rule, error) {
-	r := rule{conds: make([]condition, len(f.Conditions)), acts: f.Actions, sizers: make([]*wasmCondition, len(f.Actions))}
+	r := rule{acts: f.Actions, sizers: make([]*wasmCondition, len(f.Actions))}
+	var wasms []condition
 	for i, c := range f.Conditions {
 		if c.Component != "" {
 			w, ok := comps[c.Component]
 			if !ok || w.kind != KindCondition {
 				return rule{}, fmt.Errorf("skill: condition %d names a WASM condition component the request does not provide", i+1)
 			}
-			r.conds[i] = &wasmCondition{c: w, args: c.Args}
+			wasms = append(wasms, &wasmCondition{c: w, args: c.Args})
 			continue
 		}
 		p, err := compile(c.Expr, limit)
 		if err != nil {
 			return rule{}, err
 		}
-		r.conds[i] = p
+		r.conds = append(r.conds, p)
 	}
+	r.conds = append(r.conds, wasms...)
 	for i, a := range f.Actions {
 		if math.IsNaN(a.Size) || a.Size < 0 || a.Size > 1 || a.Kind > ActHedge {
 			return rule{}, fmt.Errorf("skill: action %s of size %v", a.Kind, a.Size)

@@ -35,8 +35,9 @@ type Stage3 struct {
 	// Library holds the verified components; nil: skill.NewLibrary(). A
 	// passing entry's novel conditions are promoted into it.
 	Library *skill.Library
-	// Limits bound each sandbox run (the evaluation, and each WASM sizing
-	// component); zero: the seed's.
+	// Limits bound each sandbox run (the evaluation with its WASM
+	// components, and each raw sizing function); zero: the seed's. A WASM
+	// component's own limits are its Component.Limits.
 	Limits sandbox.Limits
 	// Market generates the scenarios; zero: 20 scenarios of 30 ticks. Under
 	// Paranoid strictness runs are at least ParanoidSandboxTicks long.
@@ -70,8 +71,8 @@ type SandboxOutcome struct {
 	// Breach names the limit that stopped the evaluation: a sandbox limit
 	// (wall_clock, memory, cpu, disk, processes, network) or cel_cost.
 	Breach string `json:"breach,omitempty"`
-	// Component is the library component whose run breached, if it was
-	// not the evaluation itself.
+	// Component is the library component whose run breached or failed
+	// (the evaluation is then void), if it was not the evaluation itself.
 	Component string        `json:"component,omitempty"`
 	Promoted  int           `json:"promoted,omitempty"`  // novel conditions added to the library
 	LLMCalls  int           `json:"llm_calls,omitempty"` // calls the LLM decomposition made

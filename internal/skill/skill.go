@@ -4,7 +4,10 @@
 // one is configured, a language model (LLM, at most MaxLLMCalls calls, its
 // answers checked as hostile input); its conditions are reused from a Library of verified
 // components where they match and are otherwise novel CEL expressions,
-// compiled once and evaluated under a cost limit, never Turing-complete code;
+// compiled once and evaluated under a cost limit, never Turing-complete code
+// (an entry may name, never supply, an operator-registered WASM component
+// for a condition or a size, which the job runs through a Loader under the
+// component's limits; wasm.go);
 // the strategy is then simulated against a baseline, the agent's own
 // strategy (Request.Baseline) or holding, over seeded market
 // scenarios (or recorded price files) and passes only when it does not

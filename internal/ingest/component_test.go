@@ -250,6 +250,9 @@ func TestStage3Components(t *testing.T) {
 				if r.Sandbox == nil || r.Sandbox.Breach != c.breach || r.Sandbox.Promoted != 0 {
 					t.Errorf("sandbox outcome %+v, want breach %q", r.Sandbox, c.breach)
 				}
+				if _, scored := r.Scores["sandbox_mean_return"]; scored {
+					t.Error("a void evaluation was scored")
+				}
 			case Quarantined:
 				if q := h.status(e.ID); q.Status != store.QuarantinePending {
 					t.Errorf("row %s, want pending", q.Status)

@@ -254,15 +254,16 @@ func (p *Pipeline) stage3(ctx context.Context, x *subject) (trial, error) {
 		return trial{reject: &f}, err
 	}
 	ev := out.Evaluation
+	if ev.Component != "" {
+		why := append([]string{"the evaluation is void: WASM component " + ev.Component + " failed"}, ev.Reasons...)
+		return trial{reject: &fault{stage: StageSandbox, layer: knowledge.LayerSandbox, code: reason.KnowledgeSandboxFailed, why: why, stored: true}}, nil
+	}
 	x.r.Scores["sandbox_mean_return"] = ev.Strategy.MeanReturn
 	x.r.Scores["sandbox_baseline_mean_return"] = ev.Baseline.MeanReturn
 	x.r.Scores["sandbox_worst_loss"] = ev.Strategy.WorstLoss
 	x.r.Scores["sandbox_max_drawdown"] = ev.Strategy.MaxDrawdown
 	if !ev.Pass {
 		why := append([]string{fmt.Sprintf("against the %s over %d scenarios of up to %d ticks", p.cfg.Stage3.baselineName(), ev.Scenarios, ev.Ticks)}, ev.Reasons...)
-		if ev.Component != "" {
-			why = append([]string{"the evaluation is void: WASM component " + ev.Component + " failed"}, ev.Reasons...)
-		}
 		return trial{reject: &fault{stage: StageSandbox, layer: knowledge.LayerSandbox, code: reason.KnowledgeSandboxFailed, why: why, stored: true}}, nil
 	}
 	return trial{out: out}, nil

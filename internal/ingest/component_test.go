@@ -273,3 +273,19 @@ func TestComponentLimitsMapped(t *testing.T) {
 		t.Error("a cpu budget above the wall clock was accepted")
 	}
 }
+
+// TestComponentInBaseline: a component of the agent's own strategy that
+// fails is no verdict on the entry under test: the job fails (the entry
+// would stay pending), it is not a void evaluation that rejects it.
+func TestComponentInBaseline(t *testing.T) {
+	lib := exampleLibrary(t)
+	own := &skill.Fragment{Conditions: []skill.Condition{{Text: "garbage", Component: "hostile", Args: json.RawMessage(`{"mode": "garbage"}`)}},
+		Actions: []skill.Action{{Text: "wait", Kind: skill.ActWait}}}
+	entry := &skill.Fragment{Conditions: []skill.Condition{{Text: "rsi", Expr: "rsi < 30.0"}}, Actions: []skill.Action{{Text: "buy", Kind: skill.ActBuy, Size: 0.1}}}
+	req := &skill.Request{Fragment: entry, Baseline: []*skill.Fragment{own}, Market: skill.Market{Scenarios: 2}, Components: lib.Needs(entry, own)}
+	_, err := skill.EvaluateWASM(t.Context(), req, LoadComponent)
+	var ce *skill.ComponentError
+	if err == nil || errors.As(err, &ce) || !strings.Contains(err.Error(), "the agent's strategy") {
+		t.Errorf("err = %v, want a failure of the agent's strategy that is not a component error", err)
+	}
+}

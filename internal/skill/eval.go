@@ -165,6 +165,11 @@ func EvaluateWASM(ctx context.Context, req *Request, load Loader) (*Evaluation, 
 		}
 		ev.Ticks = max(ev.Ticks, len(sc.Ticks))
 		b, err := simulate(ctx, sc, nil, own)
+		if ce := (*ComponentError)(nil); errors.As(err, &ce) {
+			// The agent's own strategy failed, not the entry: no verdict on
+			// the entry (the job fails and it stays pending).
+			return nil, fmt.Errorf("skill: the agent's strategy: %s", ce.Error())
+		}
 		if err != nil {
 			return nil, err
 		}

@@ -767,12 +767,17 @@ func addComponents(ctx context.Context, cs []config.WASMComponent, lib *skill.Li
 }
 
 // stage3 is Stage 3 as [grimoire.sandbox] configures it: the isolation it
-// requires, the agent's strategy, each rule decomposed now (a rule that does not decompose
-// stops ward from starting), and the LLM decomposer if one is set.
+// requires, the agent's strategy, each rule decomposed and composed
+// against lib now (a rule that does not decompose, or names a WASM
+// component lib does not hold, stops ward from starting), and the LLM
+// decomposer if one is set.
 func stage3(sb config.Sandbox, lib *skill.Library) (*ingest.Stage3, error) {
 	st := &ingest.Stage3{Library: lib, Require: sb.Require}
 	for i, r := range sb.Strategy {
 		f, err := skill.Parse(r)
+		if err == nil {
+			_, err = lib.Compose(f) // its conditions check, its components are registered
+		}
 		if err != nil {
 			return nil, fmt.Errorf("grimoire.sandbox.strategy: rule %d: %w", i+1, err)
 		}

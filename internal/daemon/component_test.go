@@ -6,6 +6,9 @@ import (
 	"testing"
 
 	"github.com/wardhq/ward/internal/config"
+	"github.com/wardhq/ward/internal/ingest"
+	"github.com/wardhq/ward/internal/knowledge"
+	"github.com/wardhq/ward/internal/reason"
 	"github.com/wardhq/ward/internal/skill"
 	"github.com/wardhq/ward/internal/wasm"
 	"github.com/wardhq/ward/internal/wasm/wasmtest"
@@ -60,5 +63,37 @@ func TestAddComponents(t *testing.T) {
 	}
 	if c, ok := lib.Get("oversold_calm"); !ok || c.Kind != skill.KindCondition {
 		t.Errorf("oversold_calm = %+v, %v", c.Name, ok)
+	}
+}
+
+// TestGrimoireWASMComponent: a [[grimoire.wasm_component]] of ward.toml
+// decides, through the wired stack and its sandbox, the Stage 3 verdict
+// of an entry that names it; one that names an unregistered component
+// stays pending.
+func TestGrimoireWASMComponent(t *testing.T) {
+	module := filepath.Join(t.TempDir(), "component.wasm")
+	if err := wasmtest.Build("../../examples/wasm-component", module); err != nil {
+		t.Fatal(err)
+	}
+	b, err := wasm.ReadModule(module)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, signed := grimoireStack(t, "[[grimoire.wasm_component]]\nname = \"oversold_calm\"\nkind = \"condition\"\nmodule = \""+module+"\"\nsha256 = \""+wasm.Sum(b)+"\"\n",
+		"strictness = \"strict\"")
+	r, err := st.Ingest.Ingest(t.Context(), signed("crash-buyer", knowledge.TypeHeuristic, `When component: oversold_calm {"rsi_below": 10}, buy 25 %.`, 0.2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Verdict != ingest.Adopted || r.Sandbox == nil || r.Sandbox.Evaluation == nil || r.Sandbox.Evaluation.Strategy.Triggers == 0 ||
+		len(r.Sandbox.Plan.Reused) != 1 || r.Sandbox.Plan.Reused[0] != "oversold_calm" {
+		t.Fatalf("an entry naming the registered component: %s %s %v %+v", r.Verdict, r.Code, r.Reasons, r.Sandbox)
+	}
+	r, err = st.Ingest.Ingest(t.Context(), signed("kelly", knowledge.TypeHeuristic, `When component: kelly, buy 25 %.`, 0.2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Verdict != ingest.Quarantined || r.Code != reason.KnowledgeSandboxRequired || !strings.Contains(strings.Join(r.Reasons, " "), "not registered") {
+		t.Errorf("an entry naming an unregistered component: %s %s %v", r.Verdict, r.Code, r.Reasons)
 	}
 }

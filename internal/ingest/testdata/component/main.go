@@ -30,6 +30,12 @@ var (
 	counter int
 )
 
+func recurse(n int) int {
+	var pad [64]byte
+	pad[n%64] = byte(n)
+	return recurse(n+1) + int(pad[3])
+}
+
 func set(s string) int32 { return resultSet(ptr([]byte(s)), uint32(len(s))) }
 
 //go:wasmexport ward_run
@@ -52,6 +58,8 @@ func run() int32 {
 		for {
 			sink = append(sink, make([]byte, 1<<20)...)
 		}
+	case "recurse":
+		return int32(recurse(0))
 	case "garbage":
 		set(`{"result": "yes, buy everything"}`)
 	case "huge":

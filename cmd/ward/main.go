@@ -9,14 +9,14 @@ import (
 	"syscall"
 
 	"github.com/wardhq/ward/internal/cli"
+	"github.com/wardhq/ward/internal/ingest"
 	"github.com/wardhq/ward/internal/sandbox"
-	"github.com/wardhq/ward/internal/skill"
 )
 
 func main() {
 	// A sandbox child started by sandbox.Run: the built-in wasm job, or
-	// Stage 3's strategy evaluation.
-	if code, ok := sandbox.Main(map[string]sandbox.Job{skill.JobName: skill.Job}); ok {
+	// Stage 3's strategy evaluation (with its WASM skill components).
+	if code, ok := sandbox.Main(ingest.SandboxJobs()); ok {
 		os.Exit(code)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)

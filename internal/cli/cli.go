@@ -59,6 +59,7 @@ func commands() []command {
 		{"upstream list", "list the configured upstream MCP servers: their tools, pinned hashes and changes waiting for approval", upstreamList},
 		{"ingest", "run knowledge entries (JSON Lines) through the ingestion pipeline: oracle, provenance, screens, consensus", ingestCmd},
 		{"grimoire export", "write the Grimoire (self and external entries) to a zip or tar.gz archive with a manifest", grimoireExport},
+		{"grimoire component add", "register a compiled WebAssembly module as a Stage 3 skill component (a condition or a sizing): check it, pin it, copy it into the data directory, append [[grimoire.wasm_component]]", componentAdd},
 		{"grimoire import", "import a Grimoire archive: refuse unsafe archives, ingest entries as external knowledge, all or nothing", grimoireImport},
 		{"eval poisoning", "score knowledge ingestion on memory-poisoning data: FNR and FPR per attack class", evalPoisoning},
 		{"eval generate", "write a synthetic poisoned-entry suite (five attack classes, clean counterparts, a Grimoire seed) as JSON Lines", evalGenerate},

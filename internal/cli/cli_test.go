@@ -1,8 +1,8 @@
 package cli
 
 import (
+	"github.com/wardhq/ward/internal/ingest"
 	"github.com/wardhq/ward/internal/sandbox"
-	"github.com/wardhq/ward/internal/skill"
 	"github.com/wardhq/ward/internal/store/postgres/pgtest"
 
 	"bufio"
@@ -28,7 +28,7 @@ import (
 // a separate process (to kill it).
 func TestMain(m *testing.M) {
 	// A sandbox child (Stage 3) re-executes this binary: run its job.
-	if code, ok := sandbox.Main(map[string]sandbox.Job{skill.JobName: skill.Job}); ok {
+	if code, ok := sandbox.Main(ingest.SandboxJobs()); ok {
 		os.Exit(code)
 	}
 	if os.Getenv("WARD_TEST_MAIN") == "1" {

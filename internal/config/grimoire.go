@@ -42,6 +42,9 @@ type Grimoire struct {
 	// Sandbox configures Stage 3: the agent's strategy and an LLM
 	// decomposer ([grimoire.sandbox]).
 	Sandbox Sandbox
+	// Components are the WASM skill components Stage 3 may run
+	// ([[grimoire.wasm_component]]).
+	Components []WASMComponent
 }
 
 // Bounds of [grimoire] curator_interval. The Curator is cheap and its TTLs
@@ -74,6 +77,9 @@ type grimoireTOML struct {
 	Curator    *string           `toml:"curator_interval" shape:"duration"`
 	Playbook   *string           `toml:"playbook"`
 	Sandbox    *sandboxTOML      `toml:"sandbox"`
+	// WASMComponent are the [[grimoire.wasm_component]] tables
+	// (grimoire_component.go).
+	WASMComponent []wasmComponentTOML `toml:"wasm_component"`
 }
 
 type cladeMemberTOML struct {
@@ -129,6 +135,7 @@ func grimoireSection(f *File, raw *fileTOML, idx *positions) []Diagnostic {
 	diags = append(diags, reasoningSection(&f.Grimoire, g, idx)...)
 	diags = append(diags, embedderSection(&f.Grimoire, g, idx)...)
 	diags = append(diags, sandboxSection(&f.Grimoire, g, idx)...)
+	diags = append(diags, componentSections(f, g, idx)...)
 	return diags
 }
 

@@ -6,6 +6,7 @@ package daemon
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -701,6 +702,9 @@ func openGrimoire(ctx context.Context, s *Stack, cfg Config) (*ingest.Pipeline, 
 	if err := ingest.LoadLibrary(ctx, s.Store, lib); err != nil {
 		return nil, fmt.Errorf("grimoire: the saved skill library: %w", err)
 	}
+	if err := addComponents(ctx, g.Components, lib, cfg.Log); err != nil {
+		return nil, err
+	}
 	st3, err := stage3(g.Sandbox, lib)
 	if err != nil {
 		return nil, err
@@ -735,13 +739,45 @@ func openGrimoire(ctx context.Context, s *Stack, cfg Config) (*ingest.Pipeline, 
 	return p, nil
 }
 
+// addComponents reads, pins and checks the [[grimoire.wasm_component]]
+// modules and adds them to lib; any that fails stops ward from starting.
+// An unpinned module is added, with a warning.
+func addComponents(ctx context.Context, cs []config.WASMComponent, lib *skill.Library, log *slog.Logger) error {
+	for i, c := range cs {
+		b, err := wasm.ReadModule(c.Module)
+		if err != nil {
+			return fmt.Errorf("grimoire.wasm_component %d (%s): %w", i, c.Name, err)
+		}
+		sum := wasm.Sum(b)
+		if c.SHA256 == "" {
+			if log == nil {
+				log = slog.Default()
+			}
+			log.Warn("wasm component: module not pinned; set sha256 to refuse a changed module", "component", c.Name, "module", c.Module, "sha256", sum)
+		} else if !strings.EqualFold(c.SHA256, sum) {
+			return fmt.Errorf("grimoire.wasm_component %d (%s): %s: %w (pinned %s, found %s)", i, c.Name, c.Module, wasm.ErrPin, c.SHA256, sum)
+		}
+		comp := skill.Component{Name: c.Name, Kind: c.Kind, Text: cmp.Or(c.Description, c.Name), WASM: b,
+			Limits: skill.WASMLimits{Memory: c.Limits.Memory, WallClock: c.Limits.WallClock, CPU: c.Limits.CPU}}
+		if err := ingest.AddComponent(ctx, lib, comp); err != nil {
+			return fmt.Errorf("grimoire.wasm_component %d: %w", i, err)
+		}
+	}
+	return nil
+}
+
 // stage3 is Stage 3 as [grimoire.sandbox] configures it: the isolation it
-// requires, the agent's strategy, each rule decomposed now (a rule that does not decompose
-// stops ward from starting), and the LLM decomposer if one is set.
+// requires, the agent's strategy, each rule decomposed and composed
+// against lib now (a rule that does not decompose, or names a WASM
+// component lib does not hold, stops ward from starting), and the LLM
+// decomposer if one is set.
 func stage3(sb config.Sandbox, lib *skill.Library) (*ingest.Stage3, error) {
 	st := &ingest.Stage3{Library: lib, Require: sb.Require}
 	for i, r := range sb.Strategy {
 		f, err := skill.Parse(r)
+		if err == nil {
+			_, err = lib.Compose(f) // its conditions check, its components are registered
+		}
 		if err != nil {
 			return nil, fmt.Errorf("grimoire.sandbox.strategy: rule %d: %w", i+1, err)
 		}

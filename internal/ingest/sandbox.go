@@ -35,8 +35,9 @@ type Stage3 struct {
 	// Library holds the verified components; nil: skill.NewLibrary(). A
 	// passing entry's novel conditions are promoted into it.
 	Library *skill.Library
-	// Limits bound each sandbox run (the evaluation, and each WASM sizing
-	// component); zero: the seed's.
+	// Limits bound each sandbox run (the evaluation with its WASM
+	// components, and each raw sizing function); zero: the seed's. A WASM
+	// component's own limits are its Component.Limits.
 	Limits sandbox.Limits
 	// Market generates the scenarios; zero: 20 scenarios of 30 ticks. Under
 	// Paranoid strictness runs are at least ParanoidSandboxTicks long.
@@ -70,8 +71,8 @@ type SandboxOutcome struct {
 	// Breach names the limit that stopped the evaluation: a sandbox limit
 	// (wall_clock, memory, cpu, disk, processes, network) or cel_cost.
 	Breach string `json:"breach,omitempty"`
-	// Component is the library component whose run breached, if it was
-	// not the evaluation itself.
+	// Component is the library component whose run breached or failed
+	// (the evaluation is then void), if it was not the evaluation itself.
 	Component string        `json:"component,omitempty"`
 	Promoted  int           `json:"promoted,omitempty"`  // novel conditions added to the library
 	LLMCalls  int           `json:"llm_calls,omitempty"` // calls the LLM decomposition made
@@ -99,7 +100,7 @@ func (s *Stage3) Evaluate(ctx context.Context, e *knowledge.Entry, st knowledge.
 	calls := 0
 	f, err := skill.Decompose(e)
 	if errors.Is(err, skill.ErrUndecomposable) && s.LLM != nil {
-		f, calls, err = s.LLM.Decompose(ctx, e)
+		f, calls, err = s.LLM.DecomposeWith(ctx, e, lib)
 	}
 	if err != nil {
 		if calls > 0 {
@@ -122,6 +123,9 @@ func (s *Stage3) Evaluate(ctx context.Context, e *knowledge.Entry, st knowledge.
 		size, ok := sizes[a.SizeFrom]
 		if !ok {
 			c, _ := lib.Get(a.SizeFrom) // Compose checked it exists
+			if c.Func == "" {
+				continue // a ward_v1 component: run in the evaluation, at each trade
+			}
 			spec, err := sandbox.WASM(c.WASM, c.Func, nil, s.Limits)
 			if err != nil {
 				return out, fmt.Errorf("%w: %w", errNotRun, err)
@@ -143,13 +147,14 @@ func (s *Stage3) Evaluate(ctx context.Context, e *knowledge.Entry, st knowledge.
 			size = float64(min(vals[0], 10_000)) / 10_000
 			sizes[a.SizeFrom] = size
 		}
-		frag.Actions[i].Size = size
+		frag.Actions[i].Size, frag.Actions[i].SizeFrom, frag.Actions[i].SizeArgs = size, "", nil
 	}
 	m := s.Market
 	if st == knowledge.Paranoid {
 		m.Ticks = max(m.Ticks, ParanoidSandboxTicks)
 	}
-	in, err := json.Marshal(skill.Request{Fragment: &frag, Baseline: s.Strategy, Market: m, Recorded: s.Recorded, Tolerance: s.Tolerance})
+	comps := lib.Needs(append([]*skill.Fragment{&frag}, s.Strategy...)...)
+	in, err := json.Marshal(skill.Request{Fragment: &frag, Baseline: s.Strategy, Market: m, Recorded: s.Recorded, Tolerance: s.Tolerance, Components: comps})
 	if err != nil {
 		return out, fmt.Errorf("%w: %w", errNotRun, err)
 	}
@@ -170,7 +175,7 @@ func (s *Stage3) Evaluate(ctx context.Context, e *knowledge.Entry, st knowledge.
 		return out, fmt.Errorf("%w: output: %w", errNotRun, err)
 	}
 	out.Evaluation = &ev
-	out.Breach = ev.Exceeded
+	out.Breach, out.Component = ev.Exceeded, ev.Component
 	return out, nil
 }
 
@@ -249,6 +254,10 @@ func (p *Pipeline) stage3(ctx context.Context, x *subject) (trial, error) {
 		return trial{reject: &f}, err
 	}
 	ev := out.Evaluation
+	if ev.Component != "" {
+		why := append([]string{"the evaluation is void: WASM component " + ev.Component + " failed"}, ev.Reasons...)
+		return trial{reject: &fault{stage: StageSandbox, layer: knowledge.LayerSandbox, code: reason.KnowledgeSandboxFailed, why: why, stored: true}}, nil
+	}
 	x.r.Scores["sandbox_mean_return"] = ev.Strategy.MeanReturn
 	x.r.Scores["sandbox_baseline_mean_return"] = ev.Baseline.MeanReturn
 	x.r.Scores["sandbox_worst_loss"] = ev.Strategy.WorstLoss
@@ -264,7 +273,7 @@ func (p *Pipeline) stage3(ctx context.Context, x *subject) (trial, error) {
 // lesson about it is stored.
 func (p *Pipeline) breach(ctx context.Context, e *knowledge.Entry, out *SandboxOutcome) (fault, error) {
 	why := "the evaluation breached the sandbox limit " + out.Breach
-	if out.Evaluation != nil && out.Evaluation.Exceeded != "" {
+	if out.Evaluation != nil && out.Evaluation.Exceeded == "cel_cost" {
 		why = "a condition exceeded its CEL cost budget (" + out.Breach + ")"
 	}
 	if out.Component != "" {

@@ -23,10 +23,14 @@ import (
 )
 
 func TestMain(m *testing.M) {
-	if code, ok := sandbox.Main(map[string]sandbox.Job{skill.JobName: skill.Job}); ok {
+	if code, ok := sandbox.Main(SandboxJobs()); ok {
 		os.Exit(code)
 	}
-	os.Exit(pgtest.Main(m))
+	code := pgtest.Main(m)
+	if guestDir != "" {
+		os.RemoveAll(guestDir)
+	}
+	os.Exit(code)
 }
 
 // Hand-assembled WebAssembly sizing components (see internal/sandbox's

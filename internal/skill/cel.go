@@ -1,6 +1,7 @@
 package skill
 
 import (
+	"context"
 	"errors"
 	"fmt"
 
@@ -82,7 +83,7 @@ func Check(expr string) error {
 	return err
 }
 
-func (p *program) eval(s *state) (bool, error) {
+func (p *program) eval(_ context.Context, s *state) (bool, error) {
 	out, _, err := p.prg.Eval(map[string]any{
 		"price": s.price, "ret": s.ret, "chg": s.chg, "vol": s.vol, "rsi": s.rsi,
 		"gas": s.gas, "liquidity": s.liquidity, "position": s.position, "tick": int64(s.tick),

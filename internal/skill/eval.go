@@ -2,7 +2,6 @@ package skill
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -69,8 +68,14 @@ type Evaluation struct {
 	Reasons   []string  `json:"reasons,omitempty"` // why it failed, one per breached threshold
 	// Exceeded names a resource budget the strategy itself broke inside
 	// the job ("cel_cost"); the evaluation is then void and the entry is
-	// rejected like a sandbox breach.
+	// rejected like a sandbox breach. A WASM component stopped by one of
+	// its limits is "wasm_cpu", "wasm_memory", "wasm_wall_clock" or
+	// "wasm_output".
 	Exceeded string `json:"exceeded,omitempty"`
+	// Component names the WASM component that failed (a limit, a trap or
+	// a result that is not its kind's); the evaluation is then void and
+	// Reasons says why.
+	Component string `json:"component,omitempty"`
 }
 
 // Request is the sandbox job's input.
@@ -85,39 +90,44 @@ type Request struct {
 	Recorded  []Scenario  `json:"recorded,omitempty"`   // evaluated besides the generated ones
 	Tolerance *Tolerance  `json:"tolerance,omitempty"`  // nil: DefaultTolerance
 	CostLimit uint64      `json:"cost_limit,omitempty"` // per condition per tick; 0: DefaultCostLimit
+	// Components are the ward_v1 WASM components the fragment and the
+	// baseline name, modules included: the caller takes them from its
+	// library, never from the entry.
+	Components []Component `json:"components,omitempty"`
 }
 
-// Job is the sandbox job JobName: it reads a JSON Request, evaluates it
-// and writes the JSON Evaluation. A condition over its cost budget is
-// reported in Evaluation.Exceeded, not as an error.
+// Job is the sandbox job JobName without WASM components (NewJob(nil)):
+// it reads a JSON Request, evaluates it and writes the JSON Evaluation. A
+// condition over its cost budget is reported in Evaluation.Exceeded, not
+// as an error.
 func Job(ctx context.Context, input []byte, output io.Writer) error {
-	var req Request
-	if err := json.Unmarshal(input, &req); err != nil {
-		return fmt.Errorf("skill: request: %w", err)
-	}
-	ev, err := Evaluate(ctx, &req)
-	if errors.Is(err, ErrCostLimit) {
-		ev, err = &Evaluation{Exceeded: "cel_cost", Reasons: []string{err.Error()}}, nil
-	}
-	if err != nil {
-		return err
-	}
-	return json.NewEncoder(output).Encode(ev)
+	return NewJob(nil)(ctx, input, output)
 }
 
-// Evaluate simulates req's strategy and the hold baseline over the same
-// scenarios and judges the strategy. It runs in the caller's process: the
-// pipeline calls it only inside the sandbox (Job). The error wraps
-// ErrCostLimit when a condition exceeds its budget, and ctx's error when
-// ctx ends.
+// Evaluate is EvaluateWASM without WASM components.
 func Evaluate(ctx context.Context, req *Request) (*Evaluation, error) {
+	return EvaluateWASM(ctx, req, nil)
+}
+
+// EvaluateWASM simulates req's strategy and the hold baseline over the
+// same scenarios and judges the strategy, running the WASM components of
+// req.Components compiled by load. It runs in the caller's process: the
+// pipeline calls it only inside the sandbox (NewJob). The error wraps
+// ErrCostLimit when a condition exceeds its budget, is a *ComponentError
+// when a WASM component fails, and wraps ctx's error when ctx ends.
+func EvaluateWASM(ctx context.Context, req *Request, load Loader) (*Evaluation, error) {
 	if req.Fragment == nil {
 		return nil, errors.New("skill: no fragment")
 	}
 	if err := req.Fragment.check(); err != nil {
 		return nil, err
 	}
-	entry, err := compileRule(req.Fragment, req.CostLimit)
+	comps, closeAll, err := components(ctx, req, load)
+	if err != nil {
+		return nil, err
+	}
+	defer closeAll()
+	entry, err := compileRule(req.Fragment, req.CostLimit, comps)
 	if err != nil {
 		return nil, err
 	}
@@ -132,7 +142,7 @@ func Evaluate(ctx context.Context, req *Request) (*Evaluation, error) {
 		if err := f.check(); err != nil {
 			return nil, fmt.Errorf("skill: baseline rule %d: %w", i, err)
 		}
-		r, err := compileRule(f, req.CostLimit)
+		r, err := compileRule(f, req.CostLimit, comps)
 		if err != nil {
 			return nil, fmt.Errorf("skill: baseline rule %d: %w", i, err)
 		}
@@ -154,11 +164,16 @@ func Evaluate(ctx context.Context, req *Request) (*Evaluation, error) {
 			return nil, err
 		}
 		ev.Ticks = max(ev.Ticks, len(sc.Ticks))
-		b, err := simulate(sc, nil, own)
+		b, err := simulate(ctx, sc, nil, own)
+		if ce := (*ComponentError)(nil); errors.As(err, &ce) {
+			// The agent's own strategy failed, not the entry: no verdict on
+			// the entry (the job fails and it stays pending).
+			return nil, fmt.Errorf("skill: the agent's strategy: %s", ce.Error())
+		}
 		if err != nil {
 			return nil, err
 		}
-		s, err := simulate(sc, &entry, own)
+		s, err := simulate(ctx, sc, &entry, own)
 		if err != nil {
 			return nil, err
 		}
@@ -233,33 +248,60 @@ func (b *book) trade(k Tick, v float64) {
 // MaxBaselineRules is the most rules the agent's own strategy may have.
 const MaxBaselineRules = 32
 
-// rule is a compiled fragment: when every program holds, the actions.
+// rule is a compiled fragment: when every condition holds, the actions,
+// each sized by its sizer when it has one.
 type rule struct {
-	progs []*program
-	acts  []Action
+	conds  []condition
+	acts   []Action
+	sizers []*wasmCondition // by action; nil: the action's Size
 }
 
-func compileRule(f *Fragment, limit uint64) (rule, error) {
-	r := rule{progs: make([]*program, len(f.Conditions)), acts: f.Actions}
+// condition is a compiled condition: a CEL program or a WASM component.
+type condition interface {
+	eval(ctx context.Context, s *state) (bool, error)
+}
+
+// compileRule compiles f's conditions, its CEL ones first: a WASM
+// component (a fresh instance per run, milliseconds where CEL takes
+// microseconds) runs only at ticks where every CEL condition holds.
+func compileRule(f *Fragment, limit uint64, comps map[string]*component) (rule, error) {
+	r := rule{acts: f.Actions, sizers: make([]*wasmCondition, len(f.Actions))}
+	var wasms []condition
 	for i, c := range f.Conditions {
+		if c.Component != "" {
+			w, ok := comps[c.Component]
+			if !ok || w.kind != KindCondition {
+				return rule{}, fmt.Errorf("skill: condition %d names a WASM condition component the request does not provide", i+1)
+			}
+			wasms = append(wasms, &wasmCondition{c: w, args: c.Args})
+			continue
+		}
 		p, err := compile(c.Expr, limit)
 		if err != nil {
 			return rule{}, err
 		}
-		r.progs[i] = p
+		r.conds = append(r.conds, p)
 	}
-	for _, a := range f.Actions {
+	r.conds = append(r.conds, wasms...)
+	for i, a := range f.Actions {
 		if math.IsNaN(a.Size) || a.Size < 0 || a.Size > 1 || a.Kind > ActHedge {
 			return rule{}, fmt.Errorf("skill: action %s of size %v", a.Kind, a.Size)
+		}
+		if a.SizeFrom != "" {
+			w, ok := comps[a.SizeFrom]
+			if !ok || w.kind != KindSizing {
+				return rule{}, fmt.Errorf("skill: action %d names a WASM sizing component the request does not provide", i+1)
+			}
+			r.sizers[i] = &wasmCondition{c: w, args: a.SizeArgs}
 		}
 	}
 	return r, nil
 }
 
 // fires reports whether every condition of r holds in s.
-func (r *rule) fires(s *state) (bool, error) {
-	for _, p := range r.progs {
-		ok, err := p.eval(s)
+func (r *rule) fires(ctx context.Context, s *state) (bool, error) {
+	for _, c := range r.conds {
+		ok, err := c.eval(ctx, s)
 		if err != nil || !ok {
 			return false, err
 		}
@@ -267,11 +309,27 @@ func (r *rule) fires(s *state) (bool, error) {
 	return true, nil
 }
 
+// act takes r's actions at tick k, sizing each by its component, if any,
+// in market state s.
+func (r *rule) act(ctx context.Context, b *book, k Tick, s *state) error {
+	for i, a := range r.acts {
+		if w := r.sizers[i]; w != nil {
+			size, err := w.size(ctx, s)
+			if err != nil {
+				return err
+			}
+			a.Size = size
+		}
+		apply(b, k, a)
+	}
+	return nil
+}
+
 // simulate runs one scenario. Without an entry it is the baseline: the
 // agent's own rules, or holding the starting allocation when there are
 // none. With one, a tick at which the entry fires follows the entry alone
 // (counted in triggers), any other tick the agent's rules.
-func simulate(sc Scenario, entry *rule, own []rule) (run, error) {
+func simulate(ctx context.Context, sc Scenario, entry *rule, own []rule) (run, error) {
 	t0 := sc.Ticks[0]
 	b := &book{cash: StartEquity * (1 - StartShare), units: StartEquity * StartShare / t0.Price}
 	peak, r := StartEquity, run{}
@@ -281,26 +339,26 @@ func simulate(sc Scenario, entry *rule, own []rule) (run, error) {
 			s := observe(sc.Ticks, t, b)
 			followed := false
 			if entry != nil {
-				fire, err := entry.fires(&s)
+				fire, err := entry.fires(ctx, &s)
 				if err != nil {
 					return run{}, err
 				}
 				if fire {
 					r.triggers++
 					followed = true
-					for _, a := range entry.acts {
-						apply(b, k, a)
+					if err := entry.act(ctx, b, k, &s); err != nil {
+						return run{}, err
 					}
 				}
 			}
 			for i := 0; !followed && i < len(own); i++ {
-				fire, err := own[i].fires(&s)
+				fire, err := own[i].fires(ctx, &s)
 				if err != nil {
 					return run{}, err
 				}
 				if fire {
-					for _, a := range own[i].acts {
-						apply(b, k, a)
+					if err := own[i].act(ctx, b, k, &s); err != nil {
+						return run{}, err
 					}
 				}
 			}

@@ -16,8 +16,8 @@ import (
 type ComponentKind uint8
 
 const (
-	KindCondition ComponentKind = iota // a boolean CEL expression over Variables
-	KindSizing                         // a WASM function whose first result is an action size in basis points
+	KindCondition ComponentKind = iota // a boolean CEL expression over Variables, or a WASM module returning a boolean
+	KindSizing                         // a WASM module returning an action size in [0, 1], or a raw function returning basis points
 	kindEnd
 )
 
@@ -55,13 +55,21 @@ type Component struct {
 	Name string        `json:"name"`
 	Kind ComponentKind `json:"kind"`
 	Text string        `json:"text"`           // what it means, in words; indexed for search
-	Expr string        `json:"expr,omitempty"` // KindCondition
-	// KindSizing: a WebAssembly module with no imports and the exported
-	// function to call with no arguments; run by the pipeline in the
-	// sandbox's WASM runner, never in this process.
-	WASM []byte `json:"wasm,omitempty"`
-	Func string `json:"func,omitempty"`
+	Expr string        `json:"expr,omitempty"` // a CEL condition
+	// WASM is a WebAssembly module, run in the sandbox, never in this
+	// process. With Func empty it is an operator-registered ward_v1
+	// component (a condition or a sizing; docs/sandbox.md, "WASM skill
+	// components"), run under Limits with its arguments and the market
+	// state each time it is needed; with Func set, a sizing module with no
+	// imports whose exported function Func is called once, with no
+	// arguments, for a size in basis points.
+	WASM   []byte     `json:"wasm,omitempty"`
+	Func   string     `json:"func,omitempty"`
+	Limits WASMLimits `json:"limits,omitzero"`
 }
+
+// ward reports whether c is a ward_v1 WASM component.
+func (c Component) ward() bool { return len(c.WASM) > 0 && c.Func == "" }
 
 // ComposeCoverage is the share of a fragment's parts the library must
 // cover for the plan to be composed from verified components only; below
@@ -116,16 +124,21 @@ var builtins = []Component{
 	{Name: "thin_liquidity", Text: "liquidity below 1m thin pool", Expr: "liquidity < 1000000.0"},
 }
 
-// Add verifies c (a condition must compile as a boolean CEL expression
-// under the cost limit; a sizing component needs a module and a function)
-// and adds it. Adding a condition whose expression is already present is a
-// no-op.
+// Add verifies c (a CEL condition must compile as a boolean CEL
+// expression under the cost limit; a WASM component needs a module, which
+// the caller has checked against the ward_v1 ABI, and no expression) and
+// adds it. Adding a CEL condition whose expression is already present is
+// a no-op.
 func (l *Library) Add(c Component) error {
 	if c.Name == "" {
 		return errors.New("skill: component without a name")
 	}
-	switch c.Kind {
-	case KindCondition:
+	switch {
+	case c.Kind == KindCondition && len(c.WASM) > 0:
+		if c.Expr != "" || c.Func != "" {
+			return errors.New("skill: a WASM condition has a module and nothing else")
+		}
+	case c.Kind == KindCondition:
 		if err := Check(c.Expr); err != nil {
 			return err
 		}
@@ -134,9 +147,9 @@ func (l *Library) Add(c Component) error {
 			return err
 		}
 		c.Expr = canon
-	case KindSizing:
-		if len(c.WASM) == 0 || c.Func == "" {
-			return errors.New("skill: sizing component without a module or function")
+	case c.Kind == KindSizing:
+		if len(c.WASM) == 0 {
+			return errors.New("skill: sizing component without a module")
 		}
 	default:
 		return fmt.Errorf("skill: unknown component kind %d", c.Kind)
@@ -146,7 +159,7 @@ func (l *Library) Add(c Component) error {
 	if _, ok := l.byName[c.Name]; ok {
 		return fmt.Errorf("skill: component %q exists", c.Name)
 	}
-	if c.Kind == KindCondition {
+	if c.Kind == KindCondition && c.Expr != "" {
 		if _, ok := l.byExpr[c.Expr]; ok {
 			return nil
 		}
@@ -161,7 +174,7 @@ func (l *Library) Add(c Component) error {
 	i := len(l.comps)
 	l.comps = append(l.comps, c)
 	l.byName[c.Name] = i
-	if c.Kind == KindCondition {
+	if c.Kind == KindCondition && c.Expr != "" {
 		l.byExpr[c.Expr] = i
 	}
 	for t := range tokens(c.Text + " " + c.Expr) {
@@ -334,7 +347,15 @@ type Plan struct {
 func (l *Library) Compose(f *Fragment) (*Plan, error) {
 	p := &Plan{Fragment: f}
 	covered, total := 0, len(f.Conditions)+len(f.Actions)
-	for _, c := range f.Conditions {
+	for i, c := range f.Conditions {
+		if c.Component != "" {
+			if w, ok := l.Get(c.Component); !ok || w.Kind != KindCondition || !w.ward() {
+				return nil, fmt.Errorf("%w: condition %d names a WASM condition component that is not registered", ErrUndecomposable, i+1)
+			}
+			p.Reused = append(p.Reused, c.Component)
+			covered++
+			continue
+		}
 		canon, err := canonical(c.Expr)
 		if err != nil {
 			p.Novel = append(p.Novel, c) // refused below, with the others
@@ -389,6 +410,36 @@ func (l *Library) Compose(f *Fragment) (*Plan, error) {
 	}
 	p.Composed = p.Coverage > ComposeCoverage
 	return p, nil
+}
+
+// Needs returns the ward_v1 WASM components the fragments name, each
+// once, modules included: what a Request's Components must hold. A name
+// the library does not hold as a ward_v1 module of the kind named is left
+// out (Compose refuses it; the evaluation fails without it).
+func (l *Library) Needs(fs ...*Fragment) []Component {
+	var out []Component
+	seen := map[string]bool{}
+	add := func(name string, kind ComponentKind) {
+		if name == "" || seen[name] {
+			return
+		}
+		if c, ok := l.Get(name); ok && c.Kind == kind && c.ward() {
+			seen[name] = true
+			out = append(out, c)
+		}
+	}
+	for _, f := range fs {
+		if f == nil {
+			continue
+		}
+		for _, c := range f.Conditions {
+			add(c.Component, KindCondition)
+		}
+		for _, a := range f.Actions {
+			add(a.SizeFrom, KindSizing)
+		}
+	}
+	return out
 }
 
 // Promotion returns the components Promote would add for a plan that

@@ -106,6 +106,7 @@ Each action has a kind, one of: `)
 	b.WriteString(strings.Join(actionNames[:], ", "))
 	b.WriteString(`; and a size, the fraction in [0, 1] of what it applies to: the cash for buy and add_liquidity; the asset holdings for sell, swap (into the stable asset), hedge and remove_liquidity; the equity for borrow; the debt for repay; 0 for wait. Use 0.1 when the entry names no size.
 "params" holds the entry's other numeric parameters by name; "text" is the short phrase of the entry a condition or action comes from.
+"components", when present, lists the operator's registered WASM components by name, kind and description; only these exist. A condition the variables cannot express may instead name a condition component: {"text": "...", "component": "NAME", "args": {...}} with no expr; an action may be sized by a sizing component: "size_from": "NAME", "size_args": {...}. Name no other component.
 Answer with only a JSON object: {"decomposable": true, "conditions": [{"text": "...", "expr": "..."}], "actions": [{"text": "...", "kind": "...", "size": 0.1}], "params": {"name": 1.5}}.`)
 	return b.String()
 }()
@@ -126,8 +127,14 @@ var variableDocs = map[string]string{
 // The user message, a JSON object of data.
 type (
 	llmInput struct {
-		Entry         llmEntry `json:"entry"`
-		PreviousError string   `json:"previous_error,omitempty"`
+		Entry         llmEntry       `json:"entry"`
+		Components    []llmComponent `json:"components,omitempty"`
+		PreviousError string         `json:"previous_error,omitempty"`
+	}
+	llmComponent struct {
+		Name        string        `json:"name"`
+		Kind        ComponentKind `json:"kind"`
+		Description string        `json:"description"`
 	}
 	llmEntry struct {
 		Type      string        `json:"type"`
@@ -146,35 +153,56 @@ type (
 type llmAnswer struct {
 	Decomposable *bool `json:"decomposable"`
 	Conditions   []struct {
-		Text string `json:"text"`
-		Expr string `json:"expr"`
+		Text      string          `json:"text"`
+		Expr      string          `json:"expr"`
+		Component string          `json:"component"`
+		Args      json.RawMessage `json:"args"`
 	} `json:"conditions"`
 	Actions []struct {
-		Text     string   `json:"text"`
-		Kind     string   `json:"kind"`
-		Size     *float64 `json:"size"`
-		SizeFrom string   `json:"size_from"`
+		Text     string          `json:"text"`
+		Kind     string          `json:"kind"`
+		Size     *float64        `json:"size"`
+		SizeFrom string          `json:"size_from"`
+		SizeArgs json.RawMessage `json:"size_args"`
 	} `json:"actions"`
 	Params map[string]float64 `json:"params"`
 }
 
-// Decompose asks the model for e's Fragment, making at most MaxCalls
-// calls, and returns the fragment and the number of calls made. Every
-// answer is checked as hostile input: each expression with Check, each
-// kind, each size finite in [0, 1], no sizing component (SizeFrom), at most
-// knowledge.MaxItems conditions, actions and parameters, bounded texts;
-// a refused answer is followed by another call that carries the reason.
+// Decompose is DecomposeWith without a library: an answer naming a WASM
+// component is refused.
+func (l *LLM) Decompose(ctx context.Context, e *knowledge.Entry) (*Fragment, int, error) {
+	return l.DecomposeWith(ctx, e, nil)
+}
+
+// DecomposeWith asks the model for e's Fragment, making at most MaxCalls
+// calls, and returns the fragment and the number of calls made. The model
+// is shown lib's ward_v1 WASM components (name, kind, description; never
+// a module) and may name them. Every answer is checked as hostile input:
+// each expression with Check, each kind, each size finite in [0, 1], a
+// condition or sizing component only by the name of one lib holds of that
+// kind (with arguments a bounded JSON object), at most knowledge.MaxItems
+// conditions, actions and parameters, bounded texts; a refused answer is
+// followed by another call that carries the reason.
 //
 // The error wraps ErrUndecomposable when the model answers that e is not a
 // trading behaviour (after one call) or no call produced a valid fragment;
 // it names the refused part without quoting the answer. Any other error
 // (transport, status, timeout, ctx, an answer that is not JSON) is
 // returned as such, so the caller can hold the entry and retry later.
-func (l *LLM) Decompose(ctx context.Context, e *knowledge.Entry) (*Fragment, int, error) {
+func (l *LLM) DecomposeWith(ctx context.Context, e *knowledge.Entry, lib *Library) (*Fragment, int, error) {
 	if e == nil {
 		return nil, 0, fmt.Errorf("%w: no entry", ErrUndecomposable)
 	}
 	in := llmInput{Entry: entryInput(e)}
+	known := map[string]ComponentKind{}
+	if lib != nil {
+		for _, c := range lib.Components() {
+			if c.ward() {
+				known[c.Name] = c.Kind
+				in.Components = append(in.Components, llmComponent{Name: c.Name, Kind: c.Kind, Description: truncate(c.Text, knowledge.MaxField)})
+			}
+		}
+	}
 	var last string
 	for calls := 1; calls <= l.maxCalls; calls++ {
 		if err := ctx.Err(); err != nil {
@@ -188,7 +216,7 @@ func (l *LLM) Decompose(ctx context.Context, e *knowledge.Entry) (*Fragment, int
 		if err := l.chat(ctx, l.ep, llmPrompt, user, &raw); err != nil {
 			return nil, calls, fmt.Errorf("skill: llm call %d: %w", calls, err)
 		}
-		f, why, feedback := decodeAnswer(raw)
+		f, why, feedback := decodeAnswer(raw, known)
 		if f != nil {
 			return f, calls, nil
 		}
@@ -231,7 +259,7 @@ func entryInput(e *knowledge.Entry) llmEntry {
 // otherwise why it was refused, for the caller (never quoting the answer),
 // and the feedback for the model's next call (which may carry a CEL
 // diagnostic of the model's own expression).
-func decodeAnswer(raw json.RawMessage) (f *Fragment, why, feedback string) {
+func decodeAnswer(raw json.RawMessage, known map[string]ComponentKind) (f *Fragment, why, feedback string) {
 	var a llmAnswer
 	if err := json.Unmarshal(raw, &a); err != nil {
 		why = "the answer is not an object with the expected fields and types"
@@ -256,9 +284,40 @@ func decodeAnswer(raw json.RawMessage) (f *Fragment, why, feedback string) {
 	case len(a.Conditions) > knowledge.MaxItems || len(a.Actions) > knowledge.MaxItems || len(a.Params) > knowledge.MaxItems:
 		return refuse("the answer has over %d conditions, actions or params", knowledge.MaxItems)
 	}
+	// component checks a named component and its arguments.
+	component := func(what string, name string, args json.RawMessage, kind ComponentKind) (json.RawMessage, string) {
+		if len(known) == 0 {
+			return nil, what + " is not allowed: no component is registered"
+		}
+		if k, ok := known[name]; !ok || k != kind {
+			return nil, fmt.Sprintf("%s names no registered %s component (see components)", what, kind)
+		}
+		if len(args) == 0 || string(args) == "null" {
+			return nil, ""
+		}
+		a, err := componentArgs(string(args))
+		if err != nil {
+			return nil, "its arguments " + err.Error()
+		}
+		return a, ""
+	}
 	f = &Fragment{}
 	for i, c := range a.Conditions {
 		n := i + 1
+		if c.Component != "" {
+			switch {
+			case len(c.Text) > knowledge.MaxField:
+				return refuse("condition %d: text over %d bytes", n, knowledge.MaxField)
+			case c.Expr != "":
+				return refuse("condition %d: give an expr or a component, not both", n)
+			}
+			args, why := component("component", c.Component, c.Args, KindCondition)
+			if why != "" {
+				return refuse("condition %d: %s", n, why)
+			}
+			f.Conditions = append(f.Conditions, Condition{Text: c.Text, Component: c.Component, Args: args})
+			continue
+		}
 		switch {
 		case len(c.Text) > knowledge.MaxField:
 			return refuse("condition %d: text over %d bytes", n, knowledge.MaxField)
@@ -279,7 +338,7 @@ func decodeAnswer(raw json.RawMessage) (f *Fragment, why, feedback string) {
 		switch {
 		case len(act.Text) > knowledge.MaxField:
 			return refuse("action %d: text over %d bytes", n, knowledge.MaxField)
-		case act.SizeFrom != "":
+		case act.SizeFrom != "" && len(known) == 0:
 			return refuse("action %d: size_from is not allowed: give a size", n)
 		case k.UnmarshalText([]byte(strings.ToLower(strings.TrimSpace(act.Kind)))) != nil:
 			return refuse("action %d: kind is not one of %s", n, strings.Join(actionNames[:], ", "))
@@ -294,7 +353,15 @@ func decodeAnswer(raw json.RawMessage) (f *Fragment, why, feedback string) {
 		if k == ActWait {
 			size = 0
 		}
-		f.Actions = append(f.Actions, Action{Text: act.Text, Kind: k, Size: size})
+		out := Action{Text: act.Text, Kind: k, Size: size}
+		if act.SizeFrom != "" && k != ActWait {
+			args, why := component("size_from", act.SizeFrom, act.SizeArgs, KindSizing)
+			if why != "" {
+				return refuse("action %d: %s", n, why)
+			}
+			out.SizeFrom, out.SizeArgs = act.SizeFrom, args
+		}
+		f.Actions = append(f.Actions, out)
 	}
 	for name, x := range a.Params {
 		switch {

@@ -426,3 +426,69 @@ func TestNewLLM(t *testing.T) {
 		})
 	}
 }
+
+// TestLLMComponents: the model is shown the library's registered WASM
+// components (names, kinds, descriptions; never a module) and may name
+// them; a name the library does not hold, a kind mismatch or arguments
+// that are not a JSON object are refused and fed back.
+func TestLLMComponents(t *testing.T) {
+	module := []byte("\x00asm\x01\x00\x00\x00 not a module this package ever runs")
+	lib := NewLibrary()
+	for _, c := range []Component{
+		{Name: "vol_target", Kind: KindSizing, Text: "a volatility-targeted size", WASM: module},
+		{Name: "oversold_calm", Kind: KindCondition, Text: "oversold in a calm market", WASM: module},
+	} {
+		if err := lib.Add(c); err != nil {
+			t.Fatal(err)
+		}
+	}
+	good := `{"decomposable": true, "conditions": [{"text": "oversold", "component": "oversold_calm", "args": {"rsi_below": 25}}],
+		"actions": [{"text": "buy", "kind": "buy", "size_from": "vol_target", "size_args": {"target_vol": 0.01}}]}`
+	m := newFakeModel(t, script(good))
+	f, calls, err := newTestLLM(t, m.URL, 1, time.Second).DecomposeWith(t.Context(), testEntry("buy oversold dips, volatility-sized"), lib)
+	if err != nil || calls != 1 {
+		t.Fatalf("DecomposeWith = %d calls, %v", calls, err)
+	}
+	if c := f.Conditions[0]; c.Component != "oversold_calm" || string(c.Args) != `{"rsi_below": 25}` || c.Expr != "" {
+		t.Errorf("condition %+v", c)
+	}
+	if a := f.Actions[0]; a.SizeFrom != "vol_target" || string(a.SizeArgs) != `{"target_vol": 0.01}` {
+		t.Errorf("action %+v", a)
+	}
+	in := m.requests()[0]
+	if len(in.input.Components) != 2 || in.input.Components[0].Name != "vol_target" || in.input.Components[0].Kind != KindSizing {
+		t.Errorf("components shown to the model: %+v", in.input.Components)
+	}
+	if strings.Contains(in.user, "not a module") {
+		t.Error("a module's bytes reached the model")
+	}
+	if _, err := lib.Compose(f); err != nil {
+		t.Errorf("Compose: %v", err)
+	}
+
+	cond := func(s string) string {
+		return `{"decomposable": true, "conditions": [` + s + `], "actions": [{"text": "a", "kind": "buy", "size": 0.1}]}`
+	}
+	act := func(s string) string {
+		return `{"decomposable": true, "conditions": [{"text": "c", "expr": "rsi < 30.0"}], "actions": [` + s + `]}`
+	}
+	for _, tt := range []struct{ name, ans, feedback string }{
+		{"unregistered sizing", act(`{"text": "a", "kind": "buy", "size_from": "kelly.wasm"}`), "action 1: size_from names no registered sizing component"},
+		{"condition as sizing", act(`{"text": "a", "kind": "buy", "size_from": "oversold_calm"}`), "names no registered sizing"},
+		{"unregistered condition", cond(`{"text": "c", "component": "drain"}`), "condition 1: component names no registered condition component"},
+		{"built-in CEL component", cond(`{"text": "c", "component": "rsi_oversold"}`), "names no registered condition"},
+		{"both", cond(`{"text": "c", "component": "oversold_calm", "expr": "rsi < 30.0"}`), "not both"},
+		{"args not an object", cond(`{"text": "c", "component": "oversold_calm", "args": [1]}`), "not a JSON object"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			m := newFakeModel(t, script(tt.ans, validAns))
+			f, calls, err := newTestLLM(t, m.URL, 2, time.Second).DecomposeWith(t.Context(), testEntry("when rsi below 30, buy 10 %"), lib)
+			if err != nil || calls != 2 || f.Actions[0].SizeFrom != "" {
+				t.Fatalf("DecomposeWith = %+v, %d calls, %v; want the second answer", f, calls, err)
+			}
+			if pe := m.requests()[1].input.PreviousError; !strings.Contains(pe, tt.feedback) {
+				t.Errorf("previous_error = %q, want it to mention %q", pe, tt.feedback)
+			}
+		})
+	}
+}

@@ -2,6 +2,7 @@ package skill
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"os"
 	"strings"
@@ -44,7 +45,8 @@ func TestReadCSV(t *testing.T) {
 
 func FuzzParse(f *testing.F) {
 	for _, s := range []string{"when rsi below 30, buy 10 %", "sell everything when price drops 1 %",
-		"if cel: gas < 1.0, wait", "whenever volatility exceeds 4 %, remove liquidity and hedge 20 %", "hold"} {
+		"if cel: gas < 1.0, wait", "whenever volatility exceeds 4 %, remove liquidity and hedge 20 %", "hold",
+		`when component: oversold_calm {"rsi_below": 20} then buy 10 %`, "if component: ../x, sell"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -55,6 +57,11 @@ func FuzzParse(f *testing.F) {
 		for _, a := range fr.Actions {
 			if a.Size < 0 || a.Size > 1 {
 				t.Fatalf("size %v out of range", a.Size)
+			}
+		}
+		for _, c := range fr.Conditions {
+			if c.Component != "" && (!ValidComponentName(c.Component) || (len(c.Args) > 0 && !json.Valid(c.Args)) || len(c.Args) > MaxComponentArgs) {
+				t.Fatalf("component reference %q with arguments %q", c.Component, c.Args)
 			}
 		}
 		if p, err := NewLibrary().Compose(fr); err == nil {

@@ -4,7 +4,10 @@
 // one is configured, a language model (LLM, at most MaxLLMCalls calls, its
 // answers checked as hostile input); its conditions are reused from a Library of verified
 // components where they match and are otherwise novel CEL expressions,
-// compiled once and evaluated under a cost limit, never Turing-complete code;
+// compiled once and evaluated under a cost limit, never Turing-complete code
+// (an entry may name, never supply, an operator-registered WASM component
+// for a condition or a size, which the job runs through a Loader under the
+// component's limits; wasm.go);
 // the strategy is then simulated against a baseline, the agent's own
 // strategy (Request.Baseline) or holding, over seeded market
 // scenarios (or recorded price files) and passes only when it does not
@@ -20,6 +23,7 @@
 package skill
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"regexp"
@@ -78,21 +82,28 @@ func (k *ActionKind) UnmarshalText(b []byte) error {
 }
 
 // Condition is one condition of a fragment: the phrase it came from and a
-// boolean CEL expression over the market state (see Variables).
+// boolean CEL expression over the market state (see Variables), or the
+// name of a registered WASM condition component and its arguments (a JSON
+// object; the entry names the component, never supplies its module).
 type Condition struct {
-	Text string `json:"text"`
-	Expr string `json:"expr"`
+	Text      string          `json:"text"`
+	Expr      string          `json:"expr"`
+	Component string          `json:"component,omitempty"`
+	Args      json.RawMessage `json:"args,omitempty"`
 }
 
 // Action is one action of a fragment. Size is a fraction in [0, 1] of what
 // the action applies to (cash for buy, holdings for sell; see docs).
 // SizeFrom names a Library sizing component (WASM) whose result replaces
-// Size before the evaluation.
+// Size: a ward_v1 module is run with SizeArgs and the market state each
+// time the action is taken; a raw function (Component.Func) once, before
+// the evaluation.
 type Action struct {
-	Text     string     `json:"text"`
-	Kind     ActionKind `json:"kind"`
-	Size     float64    `json:"size"`
-	SizeFrom string     `json:"size_from,omitempty"`
+	Text     string          `json:"text"`
+	Kind     ActionKind      `json:"kind"`
+	Size     float64         `json:"size"`
+	SizeFrom string          `json:"size_from,omitempty"`
+	SizeArgs json.RawMessage `json:"size_args,omitempty"`
 }
 
 // Fragment is a decomposed heuristic or strategy fragment: when every
@@ -123,12 +134,20 @@ func Decompose(e *knowledge.Entry) (*Fragment, error) {
 func fromHeuristic(h *knowledge.Heuristic) (*Fragment, error) {
 	f := &Fragment{Params: map[string]float64{}}
 	size, sizeFrom := -1.0, ""
+	var sizeArgs json.RawMessage
 	for k, v := range h.Parameters {
 		k = strings.ToLower(strings.TrimSpace(k))
 		v = strings.TrimSpace(v)
 		switch k {
 		case "size_component":
 			sizeFrom = v
+			continue
+		case "size_args":
+			a, err := componentArgs(v)
+			if err != nil {
+				return nil, fmt.Errorf("%w: parameter size_args %v", ErrUndecomposable, err)
+			}
+			sizeArgs = a
 			continue
 		case "size":
 			s, ok := parseSize(strings.ToLower(v))
@@ -161,7 +180,7 @@ func fromHeuristic(h *knowledge.Heuristic) (*Fragment, error) {
 			f.Actions[i].Size = size
 		}
 		if sizeFrom != "" && f.Actions[i].Kind != ActWait {
-			f.Actions[i].SizeFrom = sizeFrom
+			f.Actions[i].SizeFrom, f.Actions[i].SizeArgs = sizeFrom, sizeArgs
 		}
 	}
 	return f, f.check()
@@ -232,6 +251,17 @@ func parseConditions(s string) ([]Condition, error) {
 	s = strings.TrimSpace(s)
 	if rest, ok := strings.CutPrefix(s, "cel:"); ok {
 		return []Condition{{Text: s, Expr: strings.TrimSpace(rest)}}, nil
+	}
+	if rest, ok := strings.CutPrefix(s, "component:"); ok {
+		name, args, _ := strings.Cut(strings.TrimSpace(rest), " ")
+		if !ValidComponentName(name) {
+			return nil, errors.New("the component name is not 1-64 letters, digits, '_', '-' or '.'")
+		}
+		a, err := componentArgs(args)
+		if err != nil {
+			return nil, fmt.Errorf("the component's arguments %v", err)
+		}
+		return []Condition{{Text: s, Component: name, Args: a}}, nil
 	}
 	s = strings.ToLower(s)
 	var out []Condition
@@ -382,4 +412,41 @@ func parseSize(s string) (float64, bool) {
 		return x, true
 	}
 	return 0, false
+}
+
+// MaxComponentArgs bounds a component's arguments, in bytes.
+const MaxComponentArgs = 4 << 10
+
+// componentArgs reads a component's arguments: empty, or a JSON object of
+// at most MaxComponentArgs bytes.
+func componentArgs(s string) (json.RawMessage, error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return nil, nil
+	}
+	if len(s) > MaxComponentArgs {
+		return nil, fmt.Errorf("are over %d bytes", MaxComponentArgs)
+	}
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(s), &obj); err != nil {
+		return nil, errors.New("are not a JSON object")
+	}
+	return json.RawMessage(s), nil
+}
+
+// ValidComponentName reports whether name is 1 to 64 ASCII letters,
+// digits, '_', '-' or '.': the names the library, the configuration and
+// an entry's reference share.
+func ValidComponentName(name string) bool {
+	if name == "" || len(name) > 64 {
+		return false
+	}
+	for _, r := range name {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '_', r == '-', r == '.':
+		default:
+			return false
+		}
+	}
+	return true
 }

@@ -1,0 +1,3 @@
+module example.com/wasm-component
+
+go 1.26

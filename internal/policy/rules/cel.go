@@ -226,11 +226,15 @@ func (b *builder) userRules() {
 		// keeps the tracker and its limit.
 		// The state functions' direct calls report no cost, so only a
 		// rule without the tracker gets them.
+		// Within the limit, a condition of a shape many rules repeat runs
+		// as a Go comparison (celdirect.go).
 		popts := []cel.ProgramOption{cel.EvalOptions(cel.OptOptimize)}
+		var direct func(*policy.Request) bool
 		if est, err := env.EstimateCost(ast, noSizes{}); err != nil || est.Max > limit {
 			popts = append(popts, cel.CostLimit(limit))
 		} else {
 			popts = append(popts, cel.CustomDecoratorV2(stateCalls))
+			direct = directCondition(ast)
 		}
 		prg, err := env.Program(ast, popts...)
 		if err != nil {
@@ -245,7 +249,7 @@ func (b *builder) userRules() {
 			msg = "denied by policy rule " + u.ID
 		}
 		result := policy.Result{Opinion: true, Action: u.Action, Code: code, Message: msg}
-		b.rules = append(b.rules, policy.Rule{
+		rule := policy.Rule{
 			ID: u.ID, Priority: u.Priority, Applies: u.AppliesTo,
 			Stateful: celUsesState(ast),
 			ToolOnly: celReadsOnlyTool(ast),
@@ -263,7 +267,16 @@ func (b *builder) userRules() {
 				}
 				return policy.NoOpinion, nil
 			},
-		})
+		}
+		if direct != nil {
+			rule.Eval = func(r *policy.Request) (policy.Result, error) {
+				if direct(r) {
+					return result, nil
+				}
+				return policy.NoOpinion, nil
+			}
+		}
+		b.rules = append(b.rules, rule)
 	}
 }
 

@@ -38,11 +38,16 @@ func count(recv, a, b ref.Val) ref.Val {
 	if !ok || !ok2 || !ok3 {
 		return types.NewErr(`count: scope must be "turn" or "session"`)
 	}
-	q := policy.CountQuery{Tools: []string{string(name)}, Scope: scope, Key: r.Turn.ID}
+	return types.Int(countOf(r, []string{string(name)}, scope))
+}
+
+// countOf is state.count of the tools in a turn or session scope.
+func countOf(r *policy.Request, tools []string, scope policy.Scope) int {
+	q := policy.CountQuery{Tools: tools, Scope: scope, Key: r.Turn.ID}
 	if scope == policy.ScopeSession {
 		q.Key = r.Turn.SessionID
 	}
-	return types.Int(r.State.Count(q, r.Now))
+	return r.State.Count(q, r.Now)
 }
 
 func countWindow(recv, a, b ref.Val) ref.Val {

@@ -128,13 +128,12 @@ func strFields(v tool.Value, set func(k, v string) bool) bool {
 	if v.Kind() != tool.Object {
 		return false
 	}
-	for _, f := range v.Fields() {
-		s, ok := f.Value.Str()
-		if !ok || !set(f.Key, s) {
-			return false
-		}
-	}
-	return true
+	// The parser refused duplicate keys, so the order of the members
+	// does not matter.
+	return v.EachField(func(k string, e tool.Value) bool {
+		s, ok := e.Str()
+		return ok && set(k, s)
+	})
 }
 
 // Complete fills the tool category, risk and tier that cr leaves empty

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/wardhq/ward/internal/policy"
 	"github.com/wardhq/ward/internal/reason"
@@ -62,6 +63,9 @@ type pathSet struct {
 	mu      sync.RWMutex
 	workdir map[string]string // resolved request workdirs
 	words   map[wordKey]uint8 // classification of shell words, see wordClass
+	// lastWords are the word classifiers of the last base a command was
+	// checked under (see wordFuncsFor).
+	lastWords atomic.Pointer[wordFuncs]
 }
 
 // wordKey is a word of a shell command and the directory it is relative to.
@@ -282,6 +286,26 @@ func (ps *pathSet) protectedWord(base string) func(string) bool {
 
 func (ps *pathSet) sensitiveWord(base string) func(string) bool {
 	return func(w string) bool { return ps.wordClass(base, w)&wordSensitive != 0 }
+}
+
+// wordFuncs are protectedWord and sensitiveWord of one base.
+type wordFuncs struct {
+	base                 string
+	protected, sensitive func(string) bool
+}
+
+// wordFuncsFor returns the word classifiers of base, reusing those of the
+// last command when it had the same base (an agent's commands share their
+// working directory): making them is two allocations per command. The
+// classifiers are functions of the base alone, so which command made
+// them does not matter.
+func (ps *pathSet) wordFuncsFor(base string) *wordFuncs {
+	if w := ps.lastWords.Load(); w != nil && w.base == base {
+		return w
+	}
+	w := &wordFuncs{base: base, protected: ps.protectedWord(base), sensitive: ps.sensitiveWord(base)}
+	ps.lastWords.Store(w)
+	return w
 }
 
 func (ps *pathSet) wordClass(base, w string) uint8 {

@@ -340,14 +340,18 @@ func evaluateLine(snap *policy.Snapshot, tracked *policy.Tracker, known map[stri
 	if !ok {
 		// Anything but the usual shape is decoded by encoding/json, for
 		// its exact result or error.
+		// (into its own variable: decoding into cr would move cr to the
+		// heap on the usual path too).
+		var full policy.CheckRequest
 		dec := json.NewDecoder(bytes.NewReader(line))
 		dec.DisallowUnknownFields()
-		if err := dec.Decode(&cr); err != nil {
+		if err := dec.Decode(&full); err != nil {
 			return policy.Decision{}, jsonFieldError(err)
 		}
 		if dec.More() {
 			return policy.Decision{}, errors.New("more than one JSON value on the line")
 		}
+		cr = full
 	}
 	if ref, ok := known[cr.Tool.Name]; ok {
 		cr.Complete(ref)

@@ -101,7 +101,7 @@ func (v Value) Len() int {
 	case Array:
 		eachElem(v.raw, func(Value) { n++ })
 	case Object:
-		eachMember(v.raw, func(string, Value) { n++ })
+		eachMember(v.raw, func(string, Value) bool { n++; return true })
 	}
 	return n
 }
@@ -138,9 +138,25 @@ func (v Value) Fields() []Field {
 		return nil
 	}
 	var out []Field
-	eachMember(v.raw, func(k string, e Value) { out = append(out, Field{k, e}) })
+	eachMember(v.raw, func(k string, e Value) bool { out = append(out, Field{k, e}); return true })
 	slices.SortFunc(out, func(a, b Field) int { return compareKeys(a.Key, b.Key) })
 	return out
+}
+
+// EachField calls fn for each member of a JSON object in the order of its
+// text, without collecting them (Fields sorts them into a new slice), until
+// fn returns false; it reports whether fn never did. It does nothing for a
+// value that is not an object.
+func (v Value) EachField(fn func(key string, e Value) bool) bool {
+	if v.kind != Object {
+		return true
+	}
+	all := true
+	eachMember(v.raw, func(k string, e Value) bool {
+		all = fn(k, e)
+		return all
+	})
+	return all
 }
 
 // Field returns the member of a JSON object with the given key.
@@ -148,10 +164,11 @@ func (v Value) Field(key string) (Value, bool) {
 	var out Value
 	found := false
 	if v.kind == Object {
-		eachMember(v.raw, func(k string, e Value) {
+		eachMember(v.raw, func(k string, e Value) bool {
 			if k == key {
 				out, found = e, true
 			}
+			return true
 		})
 	}
 	return out, found
@@ -241,7 +258,7 @@ func (v Value) Any() any {
 		return out
 	case Object:
 		out := map[string]any{}
-		eachMember(v.raw, func(k string, e Value) { out[k] = e.Any() })
+		eachMember(v.raw, func(k string, e Value) bool { out[k] = e.Any(); return true })
 		return out
 	}
 	return nil
@@ -1103,7 +1120,7 @@ func eachElem(raw string, fn func(Value)) {
 	}
 }
 
-func eachMember(raw string, fn func(string, Value)) {
+func eachMember(raw string, fn func(string, Value) bool) {
 	w := walker{s: raw, i: 1}
 	w.space()
 	if w.i < len(w.s) && w.s[w.i] == '}' {
@@ -1121,8 +1138,7 @@ func eachMember(raw string, fn func(string, Value)) {
 			return
 		}
 		key, _ := k.Str()
-		fn(key, v)
-		if !w.sep('}') {
+		if !fn(key, v) || !w.sep('}') {
 			return
 		}
 	}

@@ -91,43 +91,14 @@ func newCELEnv(argsType *cel.Type, opts ...cel.EnvOption) (*cel.Env, error) {
 		cel.ParserExpressionSizeLimit(4096),
 		cel.ParserRecursionLimit(64),
 		cel.Function("spent",
-			cel.MemberOverload("state_spent_string_duration", []*cel.Type{stateType, cel.StringType, cel.DurationType}, cel.IntType,
-				cel.FunctionBinding(func(args ...ref.Val) ref.Val {
-					r, ok := stateOf(args[0])
-					cat, ok2 := args[1].(types.String)
-					d, ok3 := args[2].(types.Duration)
-					if !ok || !ok2 || !ok3 {
-						return types.NewErr("spent: bad arguments")
-					}
-					return types.Int(r.State.Spent(string(cat), d.Duration, r.Now))
-				})), noGuards),
+			cel.MemberOverload(overloadSpent, []*cel.Type{stateType, cel.StringType, cel.DurationType}, cel.IntType,
+				cel.FunctionBinding(stateBinding(spent))), noGuards),
 		cel.Function("count",
-			cel.MemberOverload("state_count_string_string", []*cel.Type{stateType, cel.StringType, cel.StringType}, cel.IntType,
-				cel.FunctionBinding(func(args ...ref.Val) ref.Val {
-					r, ok := stateOf(args[0])
-					name, ok2 := args[1].(types.String)
-					scope, ok3 := scopeOf(args[2])
-					if !ok || !ok2 || !ok3 {
-						return types.NewErr(`count: scope must be "turn" or "session"`)
-					}
-					q := policy.CountQuery{Tools: []string{string(name)}, Scope: scope, Key: r.Turn.ID}
-					if scope == policy.ScopeSession {
-						q.Key = r.Turn.SessionID
-					}
-					return types.Int(r.State.Count(q, r.Now))
-				})), noGuards),
+			cel.MemberOverload(overloadCount, []*cel.Type{stateType, cel.StringType, cel.StringType}, cel.IntType,
+				cel.FunctionBinding(stateBinding(count))), noGuards),
 		cel.Function("count_window",
-			cel.MemberOverload("state_count_window_string_duration", []*cel.Type{stateType, cel.StringType, cel.DurationType}, cel.IntType,
-				cel.FunctionBinding(func(args ...ref.Val) ref.Val {
-					r, ok := stateOf(args[0])
-					name, ok2 := args[1].(types.String)
-					d, ok3 := args[2].(types.Duration)
-					if !ok || !ok2 || !ok3 || d.Duration <= 0 || d.Duration > policy.MaxWindow {
-						return types.NewErr("count_window: window must be between 1ns and 168h")
-					}
-					q := policy.CountQuery{Tools: []string{string(name)}, Scope: policy.ScopeWindow, Window: d.Duration}
-					return types.Int(r.State.Count(q, r.Now))
-				})), noGuards),
+			cel.MemberOverload(overloadCountWindow, []*cel.Type{stateType, cel.StringType, cel.DurationType}, cel.IntType,
+				cel.FunctionBinding(stateBinding(countWindow))), noGuards),
 		cel.Function("has_balance",
 			cel.MemberOverload("state_has_balance", []*cel.Type{stateType}, cel.BoolType,
 				cel.UnaryBinding(func(v ref.Val) ref.Val {
@@ -253,9 +224,17 @@ func (b *builder) userRules() {
 		// runs without CEL's runtime cost tracker (two allocations per
 		// evaluation); one whose cost grows with its arguments' sizes
 		// keeps the tracker and its limit.
+		// The state functions' direct calls report no cost, so only a
+		// rule without the tracker gets them.
+		// Within the limit, a condition of a shape many rules repeat runs
+		// as a Go comparison (celdirect.go).
 		popts := []cel.ProgramOption{cel.EvalOptions(cel.OptOptimize)}
+		var direct func(*policy.Request) bool
 		if est, err := env.EstimateCost(ast, noSizes{}); err != nil || est.Max > limit {
 			popts = append(popts, cel.CostLimit(limit))
+		} else {
+			popts = append(popts, cel.CustomDecoratorV2(stateCalls))
+			direct = directCondition(ast)
 		}
 		prg, err := env.Program(ast, popts...)
 		if err != nil {
@@ -270,7 +249,7 @@ func (b *builder) userRules() {
 			msg = "denied by policy rule " + u.ID
 		}
 		result := policy.Result{Opinion: true, Action: u.Action, Code: code, Message: msg}
-		b.rules = append(b.rules, policy.Rule{
+		rule := policy.Rule{
 			ID: u.ID, Priority: u.Priority, Applies: u.AppliesTo,
 			Stateful: celUsesState(ast),
 			ToolOnly: celReadsOnlyTool(ast),
@@ -288,7 +267,16 @@ func (b *builder) userRules() {
 				}
 				return policy.NoOpinion, nil
 			},
-		})
+		}
+		if direct != nil {
+			rule.Eval = func(r *policy.Request) (policy.Result, error) {
+				if direct(r) {
+					return result, nil
+				}
+				return policy.NoOpinion, nil
+			}
+		}
+		b.rules = append(b.rules, rule)
 	}
 }
 

@@ -65,9 +65,10 @@ func (b *builder) commands() {
 			if err != nil {
 				return policy.Denies(reason.InvalidPath, "the working directory is invalid: "+err.Error()), nil
 			}
+			words := ps.wordFuncsFor(base)
 			env := &shell.Env{
-				Protected:    ps.protectedWord(base),
-				Sensitive:    ps.sensitiveWord(base),
+				Protected:    words.protected,
+				Sensitive:    words.sensitive,
 				ProcessNames: procs,
 				Root:         base,
 				Home:         ps.home,

@@ -198,3 +198,23 @@ func quoteJSON(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)
 }
+
+// TestWordFuncsFollowTheBase: the word classifiers kept from the last
+// command are reused only under the same base; a command under another
+// base classifies its relative words against its own base.
+func TestWordFuncsFollowTheBase(t *testing.T) {
+	b := newBuilder(Config{Paths: Paths{Root: "/r1", Home: "/home/u", WriteProtected: []string{"/r1/keep.txt"}}})
+	ps := b.compilePaths()
+	if len(b.errs) > 0 {
+		t.Fatal(b.errs)
+	}
+	for i, tc := range []struct {
+		base string
+		want bool
+	}{{"/r1", true}, {"/r2", false}, {"/r2", false}, {"/r1", true}, {"/r1", true}, {"/r2", false}} {
+		w := ps.wordFuncsFor(tc.base)
+		if got := w.protected("keep.txt"); got != tc.want {
+			t.Errorf("step %d, base %s: keep.txt protected = %v, want %v", i, tc.base, got, tc.want)
+		}
+	}
+}

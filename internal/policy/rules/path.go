@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -9,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/wardhq/ward/internal/policy"
 	"github.com/wardhq/ward/internal/reason"
@@ -61,6 +63,9 @@ type pathSet struct {
 	mu      sync.RWMutex
 	workdir map[string]string // resolved request workdirs
 	words   map[wordKey]uint8 // classification of shell words, see wordClass
+	// lastWords are the word classifiers of the last base a command was
+	// checked under (see wordFuncsFor).
+	lastWords atomic.Pointer[wordFuncs]
 }
 
 // wordKey is a word of a shell command and the directory it is relative to.
@@ -283,6 +288,26 @@ func (ps *pathSet) sensitiveWord(base string) func(string) bool {
 	return func(w string) bool { return ps.wordClass(base, w)&wordSensitive != 0 }
 }
 
+// wordFuncs are protectedWord and sensitiveWord of one base.
+type wordFuncs struct {
+	base                 string
+	protected, sensitive func(string) bool
+}
+
+// wordFuncsFor returns the word classifiers of base, reusing those of the
+// last command when it had the same base (an agent's commands share their
+// working directory): making them is two allocations per command. The
+// classifiers are functions of the base alone, so which command made
+// them does not matter.
+func (ps *pathSet) wordFuncsFor(base string) *wordFuncs {
+	if w := ps.lastWords.Load(); w != nil && w.base == base {
+		return w
+	}
+	w := &wordFuncs{base: base, protected: ps.protectedWord(base), sensitive: ps.sensitiveWord(base)}
+	ps.lastWords.Store(w)
+	return w
+}
+
 func (ps *pathSet) wordClass(base, w string) uint8 {
 	k := wordKey{base, w}
 	ps.mu.RLock()
@@ -337,36 +362,45 @@ func (b *builder) pathRules() {
 		discover bool     // also tools no list names, by their path parameters
 		writes   bool     // of those, only tools that do not just read
 	}
-	// paths returns the paths of a call that sc checks.
-	paths := func(r *policy.Request, sc scope) ([]string, policy.Result) {
+	// paths returns the paths of a call that sc checks: the path argument
+	// of a listed tool (one, returned as such: a slice of it would be an
+	// allocation per rule and call) or those its parameters carry (list).
+	paths := func(r *policy.Request, sc scope) (one string, isOne bool, list []string, res policy.Result) {
 		switch {
 		case sc.every || slices.Contains(sc.tools, r.Tool.Name):
 			p, ok, res := stringArg(r.Args, names)
 			if res.Opinion {
-				return nil, res
+				return "", false, nil, res
 			}
 			if !ok {
-				return nil, policy.Denies(reason.MissingArgument, "this tool needs a path")
+				return "", false, nil, policy.Denies(reason.MissingArgument, "this tool needs a path")
 			}
-			return []string{p}, policy.NoOpinion
+			return p, true, nil, policy.NoOpinion
 		case !sc.discover, slices.Contains(configured, r.Tool.Name), sc.writes && r.Tool.Tier.Effective() == tool.Read:
-			return nil, policy.NoOpinion
+			return "", false, nil, policy.NoOpinion
 		}
-		return params.values(r.Tool.Name, r.Args)
+		list, res = params.values(r.Tool.Name, r.Args)
+		return "", false, list, res
 	}
 	// each returns a rule's evaluation: fn on every path sc checks.
 	each := func(sc scope, fn func(r *policy.Request, raw, resolved string) policy.Result) func(*policy.Request) (policy.Result, error) {
+		check := func(r *policy.Request, p string) policy.Result {
+			raw, resolved, err := ps.resolve(r, p)
+			if err != nil {
+				return policy.Denies(reason.InvalidPath, "the path cannot be resolved safely: "+err.Error())
+			}
+			return fn(r, raw, resolved)
+		}
 		return func(r *policy.Request) (policy.Result, error) {
-			list, res := paths(r, sc)
+			one, isOne, list, res := paths(r, sc)
 			if res.Opinion {
 				return res, nil
 			}
+			if isOne {
+				return check(r, one), nil
+			}
 			for _, p := range list {
-				raw, resolved, err := ps.resolve(r, p)
-				if err != nil {
-					return policy.Denies(reason.InvalidPath, "the path cannot be resolved safely: "+err.Error()), nil
-				}
-				if res := fn(r, raw, resolved); res.Opinion {
+				if res := check(r, p); res.Opinion {
 					return res, nil
 				}
 			}
@@ -515,6 +549,35 @@ func pathName(n string, names []string) bool {
 	if slices.Contains(names, n) {
 		return true
 	}
+	// n lower-cased without separators, in place for the usual short
+	// names (this runs for every argument of every call of a tool no list
+	// names).
+	var buf [64]byte
+	var k []byte
+	if len(n) <= len(buf) {
+		k = buf[:0]
+	}
+	for i := range len(n) {
+		c := n[i]
+		switch {
+		case c == '_' || c == '-':
+			continue
+		case c >= 0x80:
+			return pathNameSlow(n)
+		case 'A' <= c && c <= 'Z':
+			c += 'a' - 'A'
+		}
+		k = append(k, c)
+	}
+	switch string(k) {
+	case "file", "filename", "dir", "directory", "folder":
+		return true
+	}
+	return bytes.HasSuffix(k, []byte("path")) || bytes.HasSuffix(k, []byte("paths"))
+}
+
+// pathNameSlow is pathName's test for a name that is not ASCII.
+func pathNameSlow(n string) bool {
 	k := strings.ToLower(separators.Replace(n))
 	switch k {
 	case "file", "filename", "dir", "directory", "folder":

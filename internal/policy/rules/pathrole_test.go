@@ -2,6 +2,7 @@ package rules
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/wardhq/ward/internal/policy"
@@ -89,4 +90,19 @@ func TestCommandRulesByDeclaredRole(t *testing.T) {
 			}
 		})
 	}
+}
+
+// FuzzPathName checks that pathName's in-place test of ASCII names agrees
+// with the plain one (lower-case, drop separators, compare).
+func FuzzPathName(f *testing.F) {
+	for _, s := range []string{"path", "Source_Path", "destination-PATHS", "FILE", "file_name", "dir", "Directory",
+		"fold-er", "command", "to_address", "paths_", "xpath", "pathx", "", "_", "ŞPATH", "\u212Apath", "PAT\u212A",
+		strings.Repeat("a", 70) + "path", strings.Repeat("_", 80) + "file"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, n string) {
+		if got, want := pathName(n, nil), pathNameSlow(n); got != want {
+			t.Errorf("pathName(%q) = %v, want %v", n, got, want)
+		}
+	})
 }

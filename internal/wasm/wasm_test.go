@@ -257,3 +257,42 @@ func mustRead(t testing.TB, p string) []byte {
 	}
 	return b
 }
+
+// TestNoMemoryCarriesOver: a guest that plants a secret in a global and
+// in 4 MiB of its heap cannot find it in the next call, which allocates
+// the same buffer at the same address (a fresh instance's heap is
+// deterministic) and reads it unwritten. The same run repeated in one
+// session and across sessions; memory reused between calls would show
+// the secret.
+func TestNoMemoryCarriesOver(t *testing.T) {
+	w := load(t, config(t, "attack", nil))
+	type found struct {
+		Addr   uint64
+		Heap   int
+		Global bool
+	}
+	for i := range 3 {
+		res, err := call(t, w, &session{}, `{"mode":"plant"}`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var planted found
+		if err := json.Unmarshal(res.Data, &planted); err != nil || planted.Addr == 0 {
+			t.Fatalf("plant: %s, %v", res.Data, err)
+		}
+		res, err = call(t, w, &session{}, `{"mode":"seek"}`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got found
+		if err := json.Unmarshal(res.Data, &got); err != nil {
+			t.Fatalf("seek: %s, %v", res.Data, err)
+		}
+		if got.Addr != planted.Addr {
+			t.Fatalf("round %d: seek's buffer is at %#x, the planted one was at %#x: the test reads the wrong place", i, got.Addr, planted.Addr)
+		}
+		if got.Heap != 0 || got.Global {
+			t.Errorf("round %d: the next call found the previous call's secret: %d copies in its heap, global %v", i, got.Heap, got.Global)
+		}
+	}
+}

@@ -178,7 +178,7 @@ func Load(ctx context.Context, cfg Config) (*Tool, error) {
 	if cfg.SHA256 != "" && !strings.EqualFold(cfg.SHA256, sum) {
 		return nil, fmt.Errorf("wasm tool %s: %s: %w (pinned %s, found %s)", cfg.Name, cfg.Module, ErrPin, cfg.SHA256, sum)
 	}
-	rt, compiled, err := compile(ctx, b, cfg.Limits.Memory, cfg.Cache)
+	rt, compiled, err := compile(ctx, mergeData(b), cfg.Limits.Memory, cfg.Cache)
 	if err != nil {
 		return nil, fmt.Errorf("wasm tool %s: %s: %w", cfg.Name, cfg.Module, err)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -294,5 +295,46 @@ func TestNoMemoryCarriesOver(t *testing.T) {
 		if got.Heap != 0 || got.Global {
 			t.Errorf("round %d: the next call found the previous call's secret: %d copies in its heap, global %v", i, got.Heap, got.Global)
 		}
+	}
+}
+
+// TestStoppedGuestsReleaseMemory: guests stopped by their CPU budget and
+// guests that fail leave no linear memory mapped behind them: five runs with a
+// 1 GiB limit each (its reservation) leave the process's address space
+// within a fraction of one limit of where it was.
+func TestStoppedGuestsReleaseMemory(t *testing.T) {
+	vmSize := func() int64 {
+		b, err := os.ReadFile("/proc/self/status")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for line := range strings.SplitSeq(string(b), "\n") {
+			if v, ok := strings.CutPrefix(line, "VmSize:"); ok {
+				var kb int64
+				fmt.Sscanf(strings.TrimSpace(v), "%d", &kb)
+				return kb << 10
+			}
+		}
+		t.Fatal("no VmSize")
+		return 0
+	}
+	const limit = 1 << 30
+	w := load(t, config(t, "attack", func(c *wasm.Config) {
+		c.Limits = wasm.Limits{Memory: limit, CPU: 50 * time.Millisecond, WallClock: 5 * time.Second}
+	}))
+	if _, err := call(t, w, &session{}, `{"mode":"ok"}`); err != nil {
+		t.Fatal(err)
+	}
+	before := vmSize()
+	for range 5 {
+		if _, err := call(t, w, &session{}, `{"mode":"loop"}`); !errors.Is(err, wasm.ErrCPUBudget) {
+			t.Fatalf("loop: %v, want the CPU budget", err)
+		}
+		if _, err := call(t, w, &session{}, `{"mode":"no such mode"}`); err == nil {
+			t.Fatal("a failing guest: no error")
+		}
+	}
+	if grown := vmSize() - before; grown > limit/2 {
+		t.Errorf("the address space grew by %d MiB over 10 stopped runs with a %d MiB limit", grown>>20, limit>>20)
 	}
 }

@@ -45,13 +45,73 @@ type Config struct {
 	// Dial connects to an address the proxy allowed ("ip:port"); nil uses
 	// a net.Dialer with a 10 s timeout.
 	Dial func(ctx context.Context, network, addr string) (net.Conn, error)
+	// Refused is told of each refused connection, on the connection's
+	// goroutine with ServeConn's ctx (which ends with the sandbox),
+	// before the refusal is answered (so that a record of it precedes
+	// the program's knowing); nil reports none. It must not block for
+	// long: the connection's slot is held meanwhile.
+	Refused func(ctx context.Context, r Refusal)
 }
+
+// Reason is why a connection was refused. The zero value is no reason.
+type Reason uint8
+
+// Reasons of a refusal.
+const (
+	reasonNone Reason = iota
+	// NotListed: the destination's host and port are not listed (an
+	// address literal reached by a listed name included).
+	NotListed
+	// NotPublic: a listed name resolved to a loopback, private,
+	// link-local, shared or unspecified address.
+	NotPublic
+	// Unresolved: a listed name did not resolve.
+	Unresolved
+	// BadRequest: the connection did not open with a proxy request the
+	// proxy serves (CONNECT, or plain HTTP with an absolute http URI).
+	BadRequest
+	// OverCap: the sandbox was already serving its maximum of
+	// connections (sandbox.MaxEgressConns); no request was read. The
+	// sandbox reports it, not the proxy.
+	OverCap
+	numReasons
+)
+
+var reasonNames = [numReasons]string{"", "not_listed", "not_public", "unresolved", "bad_request", "over_cap"}
+
+// String returns the reason's code, as records carry it.
+func (r Reason) String() string {
+	if r < numReasons {
+		return reasonNames[r]
+	}
+	return fmt.Sprintf("Reason(%d)", uint8(r))
+}
+
+// MarshalText encodes the reason as its code.
+func (r Reason) MarshalText() ([]byte, error) {
+	if r == reasonNone || r >= numReasons {
+		return nil, fmt.Errorf("egress: marshal reason %d: not a reason", uint8(r))
+	}
+	return []byte(r.String()), nil
+}
+
+// Refusal is one refused connection: the destination it asked for
+// ("host:port" as the program sent it, cut to MaxTarget bytes; empty when
+// no request was read) and why.
+type Refusal struct {
+	Target string
+	Reason Reason
+}
+
+// MaxTarget bounds the destination a Refusal carries.
+const MaxTarget = 256
 
 // Proxy enforces a Config. Its methods are safe for concurrent use.
 type Proxy struct {
 	allowed map[hostPort]bool
 	resolve func(ctx context.Context, host string) ([]netip.Addr, error)
 	dial    func(ctx context.Context, network, addr string) (net.Conn, error)
+	refused func(context.Context, Refusal)
 }
 
 type hostPort struct {
@@ -61,7 +121,7 @@ type hostPort struct {
 
 // New validates cfg and returns its Proxy.
 func New(cfg Config) (*Proxy, error) {
-	p := &Proxy{allowed: map[hostPort]bool{}, resolve: cfg.Resolve, dial: cfg.Dial}
+	p := &Proxy{allowed: map[hostPort]bool{}, resolve: cfg.Resolve, dial: cfg.Dial, refused: cfg.Refused}
 	for _, h := range cfg.Hosts {
 		hp, err := parseHost(h)
 		if err != nil {
@@ -140,41 +200,47 @@ var ErrNotAllowed = errors.New("egress: destination not allowed")
 // Check resolves target ("host:port") and returns the addresses the proxy
 // may dial for it, or an error wrapping ErrNotAllowed.
 func (p *Proxy) Check(ctx context.Context, target string) ([]netip.AddrPort, error) {
+	addrs, _, err := p.check(ctx, target)
+	return addrs, err
+}
+
+// check is Check, with the reason of a refusal.
+func (p *Proxy) check(ctx context.Context, target string) ([]netip.AddrPort, Reason, error) {
 	h, portStr, err := net.SplitHostPort(target)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %q is not host:port", ErrNotAllowed, target)
+		return nil, NotListed, fmt.Errorf("%w: %q is not host:port", ErrNotAllowed, target)
 	}
 	port, err := strconv.ParseUint(portStr, 10, 16)
 	if err != nil || port == 0 {
-		return nil, fmt.Errorf("%w: port %q", ErrNotAllowed, portStr)
+		return nil, NotListed, fmt.Errorf("%w: port %q", ErrNotAllowed, portStr)
 	}
 	hp, ok := canonical(h)
 	if !ok {
-		return nil, fmt.Errorf("%w: host %q", ErrNotAllowed, h)
+		return nil, NotListed, fmt.Errorf("%w: host %q", ErrNotAllowed, h)
 	}
 	hp.port = uint16(port)
 	if !p.allowed[hp] {
-		return nil, fmt.Errorf("%w: %s not listed", ErrNotAllowed, target)
+		return nil, NotListed, fmt.Errorf("%w: %s not listed", ErrNotAllowed, target)
 	}
 	if a, err := netip.ParseAddr(hp.host); err == nil {
-		return []netip.AddrPort{netip.AddrPortFrom(a, hp.port)}, nil // listed literally
+		return []netip.AddrPort{netip.AddrPortFrom(a, hp.port)}, reasonNone, nil // listed literally
 	}
 	addrs, err := p.resolve(ctx, hp.host)
 	if err != nil {
-		return nil, fmt.Errorf("%w: resolve %s: %v", ErrNotAllowed, hp.host, err)
+		return nil, Unresolved, fmt.Errorf("%w: resolve %s: %v", ErrNotAllowed, hp.host, err)
 	}
 	var out []netip.AddrPort
 	for _, a := range addrs {
 		a = a.Unmap()
 		if !public(a) {
-			return nil, fmt.Errorf("%w: %s resolves to %s, not a public address", ErrNotAllowed, hp.host, a)
+			return nil, NotPublic, fmt.Errorf("%w: %s resolves to %s, not a public address", ErrNotAllowed, hp.host, a)
 		}
 		out = append(out, netip.AddrPortFrom(a, hp.port))
 	}
 	if len(out) == 0 {
-		return nil, fmt.Errorf("%w: %s resolves to nothing", ErrNotAllowed, hp.host)
+		return nil, Unresolved, fmt.Errorf("%w: %s resolves to nothing", ErrNotAllowed, hp.host)
 	}
-	return out, nil
+	return out, reasonNone, nil
 }
 
 // public reports whether a is an address a listed name may resolve to.
@@ -203,6 +269,11 @@ func (p *Proxy) ServeConn(ctx context.Context, conn net.Conn) {
 	br := bufio.NewReaderSize(head, maxHeader)
 	req, err := http.ReadRequest(br)
 	if err != nil {
+		// A connection closed before a byte (or by ward's end) asked for
+		// nothing.
+		if !errors.Is(err, io.EOF) && ctx.Err() == nil {
+			p.refuse(ctx, "", BadRequest)
+		}
 		reply(conn, http.StatusBadRequest)
 		return
 	}
@@ -211,6 +282,7 @@ func (p *Proxy) ServeConn(ctx context.Context, conn net.Conn) {
 	target, connect := req.Host, req.Method == http.MethodConnect
 	if !connect {
 		if req.URL.Scheme != "http" || req.URL.Host == "" {
+			p.refuse(ctx, req.Host, BadRequest)
 			reply(conn, http.StatusBadRequest)
 			return
 		}
@@ -219,8 +291,9 @@ func (p *Proxy) ServeConn(ctx context.Context, conn net.Conn) {
 			target = net.JoinHostPort(strings.Trim(target, "[]"), "80")
 		}
 	}
-	addrs, err := p.Check(ctx, target)
+	addrs, why, err := p.check(ctx, target)
 	if err != nil {
+		p.refuse(ctx, target, why)
 		reply(conn, http.StatusForbidden)
 		return
 	}
@@ -257,6 +330,17 @@ func (p *Proxy) ServeConn(ctx context.Context, conn net.Conn) {
 		}
 	}
 	relay(conn, up)
+}
+
+// refuse reports a refusal to Config.Refused.
+func (p *Proxy) refuse(ctx context.Context, target string, why Reason) {
+	if p.refused == nil {
+		return
+	}
+	if len(target) > MaxTarget {
+		target = strings.ToValidUTF8(target[:MaxTarget], "")
+	}
+	p.refused(ctx, Refusal{Target: target, Reason: why})
 }
 
 // relay copies both ways until both directions end.

@@ -108,7 +108,9 @@ func TestServeConn(t *testing.T) {
 		}
 	}()
 	var dialed []string
-	p, err := New(Config{Hosts: []string{"api.example.com", "api.example.com:80", "rebind.example.com"}, Resolve: resolve,
+	var refused []Refusal
+	p, err := New(Config{Hosts: []string{"api.example.com", "api.example.com:80", "rebind.example.com", "gone.example.com"}, Resolve: resolve,
+		Refused: func(_ context.Context, r Refusal) { refused = append(refused, r) },
 		Dial: func(ctx context.Context, network, addr string) (net.Conn, error) {
 			dialed = append(dialed, addr)
 			if addr != "203.0.113.7:443" && addr != "203.0.113.7:80" {
@@ -135,22 +137,43 @@ func TestServeConn(t *testing.T) {
 	if got := exchange("GET http://api.example.com/x HTTP/1.1\r\nHost: api.example.com\r\n\r\n"); !strings.HasSuffix(got, "origin") {
 		t.Errorf("plain GET to a listed host: %q", got)
 	}
+	if len(refused) != 0 {
+		t.Errorf("listed hosts reported refusals %v", refused)
+	}
 	dialed = nil
-	for _, req := range []string{
-		"CONNECT other.example.com:443 HTTP/1.1\r\nHost: other.example.com:443\r\n\r\n",
-		"CONNECT 203.0.113.7:443 HTTP/1.1\r\nHost: 203.0.113.7:443\r\n\r\n",
-		"CONNECT rebind.example.com:443 HTTP/1.1\r\nHost: rebind.example.com:443\r\n\r\n",
-		"GET http://other.example.com/ HTTP/1.1\r\nHost: api.example.com\r\n\r\n",
-		"GET /relative HTTP/1.1\r\nHost: api.example.com\r\n\r\n",
-		"not http\r\n\r\n",
+	long := strings.Repeat("a", 300) + ".example.com:443"
+	for _, tc := range []struct {
+		req  string
+		want Refusal
+	}{
+		{"CONNECT other.example.com:443 HTTP/1.1\r\nHost: other.example.com:443\r\n\r\n", Refusal{"other.example.com:443", NotListed}},
+		{"CONNECT api.example.com:8443 HTTP/1.1\r\nHost: api.example.com:8443\r\n\r\n", Refusal{"api.example.com:8443", NotListed}},
+		{"CONNECT 203.0.113.7:443 HTTP/1.1\r\nHost: 203.0.113.7:443\r\n\r\n", Refusal{"203.0.113.7:443", NotListed}},
+		{"CONNECT rebind.example.com:443 HTTP/1.1\r\nHost: rebind.example.com:443\r\n\r\n", Refusal{"rebind.example.com:443", NotPublic}},
+		{"CONNECT gone.example.com:443 HTTP/1.1\r\nHost: gone.example.com:443\r\n\r\n", Refusal{"gone.example.com:443", Unresolved}},
+		{"GET http://other.example.com/ HTTP/1.1\r\nHost: api.example.com\r\n\r\n", Refusal{"other.example.com:80", NotListed}},
+		{"GET /relative HTTP/1.1\r\nHost: api.example.com\r\n\r\n", Refusal{"api.example.com", BadRequest}},
+		{"not http\r\n\r\n", Refusal{"", BadRequest}},
+		{"CONNECT " + long + " HTTP/1.1\r\n\r\n", Refusal{long[:MaxTarget], NotListed}},
 	} {
-		got := exchange(req)
+		refused = nil
+		got := exchange(tc.req)
 		if code := statusCode(got); code != http.StatusForbidden && code != http.StatusBadRequest {
-			t.Errorf("%q: got %q, want 403 or 400", req, got)
+			t.Errorf("%q: got %q, want 403 or 400", tc.req, got)
+		}
+		if len(refused) != 1 || refused[0] != tc.want {
+			t.Errorf("%q: reported %v, want %v", tc.req, refused, tc.want)
 		}
 	}
 	if len(dialed) != 0 {
 		t.Errorf("refused requests dialed %v", dialed)
+	}
+	refused = nil
+	client, server := net.Pipe()
+	client.Close()
+	p.ServeConn(t.Context(), server)
+	if len(refused) != 0 {
+		t.Errorf("a connection closed before a byte reported %v; want no refusal", refused)
 	}
 }
 

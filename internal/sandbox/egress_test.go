@@ -109,9 +109,10 @@ func TestEgressSeccompFamilies(t *testing.T) {
 
 // TestEgressBounded: a program that opens 200 connections to the egress
 // and holds them gets at most MaxEgressConns served at once; the rest
-// are closed, and every handler ends with the sandbox.
+// are closed, each reported to EgressOverCap, and every handler ends
+// with the sandbox.
 func TestEgressBounded(t *testing.T) {
-	var active, most, total atomic.Int32
+	var active, most, total, over atomic.Int32
 	egress := func(ctx context.Context, conn net.Conn) {
 		total.Add(1)
 		n := active.Add(1)
@@ -127,7 +128,7 @@ func TestEgressBounded(t *testing.T) {
 	script := `for i in $(seq 200); do exec {fd}<>/dev/tcp/127.0.0.1/3128 || exit 3; done; sleep 1`
 	p, err := Start(t.Context(), ProcSpec{
 		Path: "/bin/bash", Args: []string{"bash", "-c", script}, Env: []string{"PATH=/usr/bin:/bin"},
-		ReadOnly: shell, Limits: startLimits, Egress: egress,
+		ReadOnly: shell, Limits: startLimits, Egress: egress, EgressOverCap: func(context.Context) { over.Add(1) },
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -138,7 +139,10 @@ func TestEgressBounded(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("exit %d, served %d, at most %d at once, stderr %q", res.ExitCode, total.Load(), most.Load(), res.Output)
+	t.Logf("exit %d, served %d, at most %d at once, %d over the cap, stderr %q", res.ExitCode, total.Load(), most.Load(), over.Load(), res.Output)
+	if total.Load()+over.Load() != 200 || over.Load() == 0 {
+		t.Errorf("served %d and reported %d over the cap; want 200 in all, some over the cap", total.Load(), over.Load())
+	}
 	if most.Load() > MaxEgressConns || most.Load() < MaxEgressConns/2 {
 		t.Errorf("%d served at once, want up to %d", most.Load(), MaxEgressConns)
 	}

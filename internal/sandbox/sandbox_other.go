@@ -35,8 +35,10 @@ type ProcSpec struct {
 	Writable string
 	Network  bool
 	Egress   func(ctx context.Context, conn net.Conn)
-	Limits   Limits
-	Require  Requirement
+	// EgressOverCap: see the Linux version.
+	EgressOverCap func(ctx context.Context)
+	Limits        Limits
+	Require       Requirement
 }
 
 // Process is a program started by Start; see the Linux version.

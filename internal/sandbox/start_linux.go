@@ -49,6 +49,11 @@ type ProcSpec struct {
 	// sandbox's child stays as the program's parent (not replaced by it),
 	// counted beside Limits.Processes. Nil: no listener, loopback down.
 	Egress func(ctx context.Context, conn net.Conn)
+	// EgressOverCap, with Egress, is told of each connection closed
+	// unserved because MaxEgressConns were being served, on the
+	// goroutine that receives the connections (which wait meanwhile),
+	// with Egress's ctx. Nil: not told.
+	EgressOverCap func(ctx context.Context)
 	// Limits as for Run, except that a zero WallClock or CPUTime means
 	// none (the process lives until ctx ends or Kill); Output bounds the
 	// stderr kept for the Result.
@@ -149,7 +154,7 @@ func Start(ctx context.Context, spec ProcSpec) (*Process, error) {
 	var egress sync.WaitGroup
 	egressCtx, endEgress := context.WithCancel(context.WithoutCancel(ctx))
 	if egressParent != nil {
-		egress.Go(func() { receiveEgress(egressCtx, egressParent, spec.Egress, &egress) })
+		egress.Go(func() { receiveEgress(egressCtx, egressParent, spec.Egress, spec.EgressOverCap, &egress) })
 	}
 	go func() {
 		defer close(p.done)
@@ -171,8 +176,9 @@ const MaxEgressConns = 128
 
 // receiveEgress receives the connections the child hands over on sock
 // and serves each with serve, in goroutines counted in wg, until the
-// child closes its end or sock is closed; at most MaxEgressConns at once.
-func receiveEgress(ctx context.Context, sock *os.File, serve func(context.Context, net.Conn), wg *sync.WaitGroup) {
+// child closes its end or sock is closed; at most MaxEgressConns at once,
+// telling overCap (if not nil) of each connection closed past them.
+func receiveEgress(ctx context.Context, sock *os.File, serve func(context.Context, net.Conn), overCap func(context.Context), wg *sync.WaitGroup) {
 	fc, err := net.FileConn(sock)
 	if err != nil {
 		return
@@ -200,6 +206,9 @@ func receiveEgress(ctx context.Context, sock *os.File, serve func(context.Contex
 			case slots <- struct{}{}:
 			default:
 				conn.Close() // at MaxEgressConns: refused
+				if overCap != nil {
+					overCap(ctx)
+				}
 				continue
 			}
 			wg.Go(func() {

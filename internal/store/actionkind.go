@@ -3,7 +3,7 @@ package store
 import "fmt"
 
 // ActionKind is what step of a write's life (or of the gate's control,
-// the quarantine queue, an upstream server's pins) an action record
+// the quarantine queue, an upstream server's pins or egress) an action record
 // records. The zero value is no kind: a record without one is refused.
 type ActionKind uint8
 
@@ -31,6 +31,7 @@ const (
 	ActionTxSettled           // what reconciliation after a restart found of a transaction in flight
 	ActionConfigReloaded      // the configuration was reloaded without a restart
 	ActionConfigReloadRefused // a reload was refused: the file is invalid, nothing changed
+	ActionEgressRefused       // a sandboxed upstream server's egress proxy refused a connection (or a summary of those not recorded one by one)
 	numActionKinds
 )
 
@@ -57,6 +58,7 @@ var actionKindNames = [numActionKinds]string{
 	ActionTxSettled:           "tx_settled",
 	ActionConfigReloaded:      "config_reloaded",
 	ActionConfigReloadRefused: "config_reload_refused",
+	ActionEgressRefused:       "egress_refused",
 }
 
 // String returns the kind's name as the action log stores it.

@@ -1,12 +1,15 @@
 package upstream
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
 	"net"
 	"os"
 	"os/exec"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -46,6 +49,24 @@ func addAttack(srv *mcp.Server) {
 					c.Close()
 				}
 				return out("connected", err)
+			case "connect":
+				// CONNECT arg ("host:port" or "N*host:port": N times)
+				// through the egress proxy of HTTPS_PROXY; the statuses.
+				n, target := 1, a.Arg
+				if c, t, ok := strings.Cut(a.Arg, "*"); ok {
+					n, _ = strconv.Atoi(c)
+					target = t
+				}
+				statuses := map[string]int{}
+				for range n {
+					st, err := proxyConnect(target)
+					if err != nil {
+						return out("", err)
+					}
+					statuses[st]++
+				}
+				b, _ := json.Marshal(statuses)
+				return out(string(b), nil)
 			case "fork":
 				exe, err := os.Executable()
 				if err != nil {
@@ -69,4 +90,25 @@ func addAttack(srv *mcp.Server) {
 			}
 			return out("", fmt.Errorf("no attack %q", a.What))
 		})
+}
+
+// proxyConnect sends CONNECT target to the proxy named in HTTPS_PROXY and
+// returns the status line's code.
+func proxyConnect(target string) (string, error) {
+	c, err := net.DialTimeout("tcp", strings.TrimPrefix(os.Getenv("HTTPS_PROXY"), "http://"), 2*time.Second)
+	if err != nil {
+		return "", err
+	}
+	defer c.Close()
+	c.SetDeadline(time.Now().Add(10 * time.Second))
+	if _, err := fmt.Fprintf(c, "CONNECT %s HTTP/1.1\r\nHost: %s\r\n\r\n", target, target); err != nil {
+		return "", err
+	}
+	line, err := bufio.NewReader(c).ReadString('\n')
+	if err != nil {
+		return "", err
+	}
+	_, code, _ := strings.Cut(line, " ")
+	code, _, _ = strings.Cut(code, " ")
+	return code, nil
 }

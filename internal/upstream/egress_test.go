@@ -2,15 +2,19 @@ package upstream
 
 import (
 	"bufio"
+	"encoding/json"
+	"fmt"
 	"io"
 	"log/slog"
 	"net"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/wardhq/ward/internal/sandbox"
+	"github.com/wardhq/ward/internal/store"
 )
 
 // TestSandboxedServerHosts: a server with network = true and hosts
@@ -49,7 +53,7 @@ echo "proxy $HTTPS_PROXY node $NODE_USE_ENV_PROXY"
 	if err := cfg.Sandbox.validate(true); err != nil {
 		t.Fatal(err)
 	}
-	spec, err := sandboxSpec(cfg, []string{"PATH=/usr/bin:/bin"}, t.TempDir())
+	spec, err := sandboxSpec(cfg, []string{"PATH=/usr/bin:/bin"}, t.TempDir(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -133,7 +137,7 @@ func TestSandboxedServerCPU(t *testing.T) {
 	if err := cfg.Sandbox.validate(true); err != nil {
 		t.Fatal(err)
 	}
-	spec, err := sandboxSpec(cfg, []string{"PATH=/usr/bin:/bin"}, t.TempDir())
+	spec, err := sandboxSpec(cfg, []string{"PATH=/usr/bin:/bin"}, t.TempDir(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -165,5 +169,91 @@ func TestSandboxedServerCPU(t *testing.T) {
 	}
 	if err := (Confinement{CPU: 0.001}).validate(true); err == nil {
 		t.Error("cpu 0.001 accepted")
+	}
+}
+
+// TestEgressRefusalsRecorded, from the attacker's side: a sandboxed
+// server with hosts reaches its listed host with no record; its CONNECT
+// to an unlisted port becomes one egress_refused record with the server,
+// the destination and the reason; a flood of 200 more is recorded one by
+// one only up to RefusalBurst per window, the rest counted in one summary
+// record written at the latest when the server ends.
+func TestEgressRefusalsRecorded(t *testing.T) {
+	origin := echoOrigin(t)
+	other := echoOrigin(t)
+	listed := origin.Addr().String()
+	unlisted := other.Addr().String()
+	srv := stdioServer(t, "net", "attack")
+	srv.Sandbox = Confinement{Network: true, Hosts: []string{listed}}
+	var logs lockedBuffer
+	ms := newTestStore(t)
+	s, err := Open(t.Context(), Config{State: ms, Actions: ms, Log: slogTo(&logs), Servers: []Server{srv}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	refusals := func() []refusalDetail {
+		var out []refusalDetail
+		for _, r := range ms.actions(store.ActionFilter{Kind: KindEgressRefused}) {
+			var d refusalDetail
+			if err := json.Unmarshal(r.Detail, &d); err != nil || r.Status != store.StatusBlocked {
+				t.Fatalf("record %+v: %v", r, err)
+			}
+			out = append(out, d)
+		}
+		return out
+	}
+
+	if got, err := attack(t, s, "net", "connect", "3*"+listed); err != nil || got != `ok: {"200":3}` {
+		t.Fatalf("connect to the listed host: %q, %v", got, err)
+	}
+	if got := refusals(); len(got) != 0 {
+		t.Errorf("the listed host produced refusal records %+v", got)
+	}
+
+	if got, err := attack(t, s, "net", "connect", unlisted); err != nil || got != `ok: {"403":1}` {
+		t.Fatalf("connect to an unlisted port: %q, %v", got, err)
+	}
+	want := refusalDetail{Server: "net", Target: unlisted, Reason: "not_listed"}
+	if got := refusals(); len(got) != 1 || !reflect.DeepEqual(got[0], want) {
+		t.Fatalf("records %+v, want one %+v", got, want)
+	}
+	if !strings.Contains(logs.String(), "egress refused") {
+		t.Errorf("no warning in the log: %s", logs.String())
+	}
+
+	const flood = 200
+	if got, err := attack(t, s, "net", "connect", fmt.Sprintf("%d*%s", flood, unlisted)); err != nil || got != fmt.Sprintf(`ok: {"403":%d}`, flood) {
+		t.Fatalf("flood: %q, %v", got, err)
+	}
+	if got := refusals(); len(got) > 2*RefusalBurst {
+		t.Errorf("%d records during a flood of %d, want at most %d a minute", len(got), flood, RefusalBurst)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	var single, summaries, counted int
+	for _, d := range refusals() {
+		if d.Suppressed == 0 {
+			single++
+			continue
+		}
+		summaries++
+		for _, c := range d.Refusals {
+			counted += c.Count
+			if c.Target != unlisted || c.Reason != "not_listed" {
+				t.Errorf("summary counts %+v", c)
+			}
+		}
+		if d.Since == nil || d.Until == nil || d.Server != "net" {
+			t.Errorf("summary %+v", d)
+		}
+	}
+	t.Logf("%d refusals: %d recorded one by one, %d in %d summaries", flood+1, single, counted, summaries)
+	if single+counted != flood+1 || summaries == 0 || single > 2*RefusalBurst {
+		t.Errorf("%d single records and %d refusals in %d summaries; want %d in all, at most %d single", single, counted, summaries, flood+1, 2*RefusalBurst)
+	}
+	if n := other.served(); n != 0 {
+		t.Errorf("the unlisted origin served %d connections", n)
 	}
 }

@@ -159,12 +159,15 @@ type sandboxTransport struct {
 	// when the server has ended ("": the directory is the data
 	// directory's and stays).
 	temp string
+	// refusals records the egress proxy's refusals (nil without hosts).
+	refusals *refusals
 }
 
 // sandboxSpec returns the ProcSpec of a sandboxed command server whose
 // private directory is dir, with env its environment (HOME and TMPDIR
-// are replaced by dir).
-func sandboxSpec(cfg Server, env []string, dir string) (sandbox.ProcSpec, error) {
+// are replaced by dir); rec, if not nil, is told of the egress proxy's
+// refusals and of connections over the sandbox's cap.
+func sandboxSpec(cfg Server, env []string, dir string, rec *refusals) (sandbox.ProcSpec, error) {
 	home, _ := os.UserHomeDir()
 	var path string
 	for _, kv := range env {
@@ -193,7 +196,12 @@ func sandboxSpec(cfg Server, env []string, dir string) (sandbox.ProcSpec, error)
 		Require: requirement(full),
 	}
 	if len(cfg.Sandbox.Hosts) > 0 {
-		proxy, err := egress.New(egress.Config{Hosts: cfg.Sandbox.Hosts})
+		ec := egress.Config{Hosts: cfg.Sandbox.Hosts}
+		if rec != nil {
+			ec.Refused = rec.refused
+			spec.EgressOverCap = func(ctx context.Context) { rec.refused(ctx, egress.Refusal{Reason: egress.OverCap}) }
+		}
+		proxy, err := egress.New(ec)
 		if err != nil {
 			return sandbox.ProcSpec{}, err
 		}
@@ -281,12 +289,21 @@ func (t *sandboxTransport) Connect(ctx context.Context) (mcp.Connection, error) 
 		return nil, err
 	}
 	c := &sandboxConn{Connection: inner, p: p, ended: ended}
+	// The refusal summaries' writer is the watcher's: it stops, writing
+	// what is pending, once the server and its egress have ended.
+	var summaries sync.WaitGroup
+	stopSummaries := make(chan struct{})
+	if t.refusals != nil {
+		summaries.Go(func() { t.refusals.run(context.WithoutCancel(ctx), stopSummaries) })
+	}
 	// The watcher is owned by the connection: it ends with the server,
 	// which Close makes sure of.
 	go func() {
 		defer close(c.ended)
 		defer t.removeTemp()
 		res, err := p.Wait()
+		close(stopSummaries)
+		summaries.Wait()
 		if res != nil {
 			t.stderr.Write(res.Output)
 		}

@@ -75,14 +75,18 @@ func (s *Set) transport(cfg Server, stderr *tail) (mcp.Transport, error) {
 			if err != nil {
 				return nil, fmt.Errorf("private directory: %w", err)
 			}
-			spec, err := sandboxSpec(cfg, env, dir)
+			var rec *refusals
+			if len(cfg.Sandbox.Hosts) > 0 {
+				rec = newRefusals(cfg.Name, s.cfg.Actions, s.log, s.cfg.Now)
+			}
+			spec, err := sandboxSpec(cfg, env, dir, rec)
 			if err != nil {
 				if temp {
 					os.RemoveAll(dir)
 				}
 				return nil, err
 			}
-			t := &sandboxTransport{name: cfg.Name, spec: spec, stderr: stderr, log: s.log}
+			t := &sandboxTransport{name: cfg.Name, spec: spec, stderr: stderr, log: s.log, refusals: rec}
 			if temp {
 				t.temp = dir
 			}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/tetratelabs/wazero"
+	"github.com/tetratelabs/wazero/experimental"
 	"github.com/tetratelabs/wazero/sys"
 
 	"github.com/wardhq/ward/internal/event"
@@ -153,6 +154,11 @@ func (t *Tool) execute(ctx context.Context, in *registry.Input) ([]byte, stats, 
 // instantiateAndRun runs one fresh instance: _initialize if the module
 // exports it (a Go or Rust reactor), then ward_run.
 func (t *Tool) instantiateAndRun(ctx context.Context) (uint64, error) {
+	if mem := newLinearMemory(uint64(t.cfg.Limits.Memory / wasmPage * wasmPage)); mem != nil {
+		// Freed after the instance is closed (deferred first, runs last).
+		defer mem.Free()
+		ctx = experimental.WithMemoryAllocator(ctx, experimental.MemoryAllocatorFunc(func(_, _ uint64) experimental.LinearMemory { return mem }))
+	}
 	cfg := wazero.NewModuleConfig().WithName("").WithStartFunctions("_initialize")
 	m, err := t.rt.InstantiateModule(ctx, t.compiled, cfg)
 	if err != nil {

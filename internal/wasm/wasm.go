@@ -5,7 +5,9 @@
 // session. A guest never executes a write.
 //
 // Each call instantiates the module afresh (nothing survives between
-// calls) from a module compiled once at Load, under wazero with: a memory
+// calls: its linear memory is a mapping of its own, zeroed by the kernel
+// and unmapped after the call) from a module compiled once at Load (its
+// data segments merged first, data.go), under wazero with: a memory
 // limit, a wall-clock limit (the context's deadline; wazero closes the
 // module when it passes), a CPU budget (the CPU time of the OS thread the
 // guest runs on, minus the time spent in host functions, read every
@@ -178,7 +180,7 @@ func Load(ctx context.Context, cfg Config) (*Tool, error) {
 	if cfg.SHA256 != "" && !strings.EqualFold(cfg.SHA256, sum) {
 		return nil, fmt.Errorf("wasm tool %s: %s: %w (pinned %s, found %s)", cfg.Name, cfg.Module, ErrPin, cfg.SHA256, sum)
 	}
-	rt, compiled, err := compile(ctx, b, cfg.Limits.Memory, cfg.Cache)
+	rt, compiled, err := compile(ctx, mergeData(b), cfg.Limits.Memory, cfg.Cache)
 	if err != nil {
 		return nil, fmt.Errorf("wasm tool %s: %s: %w", cfg.Name, cfg.Module, err)
 	}

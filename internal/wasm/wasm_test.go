@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -256,4 +257,84 @@ func mustRead(t testing.TB, p string) []byte {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// TestNoMemoryCarriesOver: a guest that plants a secret in a global and
+// in 4 MiB of its heap cannot find it in the next call, which allocates
+// the same buffer at the same address (a fresh instance's heap is
+// deterministic) and reads it unwritten. The same run repeated in one
+// session and across sessions; memory reused between calls would show
+// the secret.
+func TestNoMemoryCarriesOver(t *testing.T) {
+	w := load(t, config(t, "attack", nil))
+	type found struct {
+		Addr   uint64
+		Heap   int
+		Global bool
+	}
+	for i := range 3 {
+		res, err := call(t, w, &session{}, `{"mode":"plant"}`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var planted found
+		if err := json.Unmarshal(res.Data, &planted); err != nil || planted.Addr == 0 {
+			t.Fatalf("plant: %s, %v", res.Data, err)
+		}
+		res, err = call(t, w, &session{}, `{"mode":"seek"}`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got found
+		if err := json.Unmarshal(res.Data, &got); err != nil {
+			t.Fatalf("seek: %s, %v", res.Data, err)
+		}
+		if got.Addr != planted.Addr {
+			t.Fatalf("round %d: seek's buffer is at %#x, the planted one was at %#x: the test reads the wrong place", i, got.Addr, planted.Addr)
+		}
+		if got.Heap != 0 || got.Global {
+			t.Errorf("round %d: the next call found the previous call's secret: %d copies in its heap, global %v", i, got.Heap, got.Global)
+		}
+	}
+}
+
+// TestStoppedGuestsReleaseMemory: guests stopped by their CPU budget and
+// guests that fail leave no linear memory mapped behind them: five runs with a
+// 1 GiB limit each (its reservation) leave the process's address space
+// within a fraction of one limit of where it was.
+func TestStoppedGuestsReleaseMemory(t *testing.T) {
+	vmSize := func() int64 {
+		b, err := os.ReadFile("/proc/self/status")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for line := range strings.SplitSeq(string(b), "\n") {
+			if v, ok := strings.CutPrefix(line, "VmSize:"); ok {
+				var kb int64
+				fmt.Sscanf(strings.TrimSpace(v), "%d", &kb)
+				return kb << 10
+			}
+		}
+		t.Fatal("no VmSize")
+		return 0
+	}
+	const limit = 1 << 30
+	w := load(t, config(t, "attack", func(c *wasm.Config) {
+		c.Limits = wasm.Limits{Memory: limit, CPU: 50 * time.Millisecond, WallClock: 5 * time.Second}
+	}))
+	if _, err := call(t, w, &session{}, `{"mode":"ok"}`); err != nil {
+		t.Fatal(err)
+	}
+	before := vmSize()
+	for range 5 {
+		if _, err := call(t, w, &session{}, `{"mode":"loop"}`); !errors.Is(err, wasm.ErrCPUBudget) {
+			t.Fatalf("loop: %v, want the CPU budget", err)
+		}
+		if _, err := call(t, w, &session{}, `{"mode":"no such mode"}`); err == nil {
+			t.Fatal("a failing guest: no error")
+		}
+	}
+	if grown := vmSize() - before; grown > limit/2 {
+		t.Errorf("the address space grew by %d MiB over 10 stopped runs with a %d MiB limit", grown>>20, limit>>20)
+	}
 }

@@ -31,6 +31,40 @@ func ptr(b []byte) unsafe.Pointer {
 var sink []byte
 var counter int
 
+// secret is what "plant" leaves in the instance and "seek" looks for in
+// the next one: in a global (data) and in a heap buffer, which a fresh
+// instance's deterministic heap places at the same address.
+var secret [32]byte
+
+const plantSize = 4 << 20
+
+var marker = []byte("ward-previous-call-secret-0x5eed")
+
+// plant fills the global and a heap buffer with the marker and returns
+// the buffer's address.
+func plant() uintptr {
+	copy(secret[:], marker)
+	b := make([]byte, plantSize)
+	for i := 0; i+len(marker) <= len(b); i += len(marker) {
+		copy(b[i:], marker)
+	}
+	sink = b
+	return uintptr(unsafe.Pointer(&b[0]))
+}
+
+// seek allocates a buffer like plant's without writing it and reports
+// its address and whether the marker is in it or in the global.
+func seek() map[string]any {
+	b := make([]byte, plantSize)
+	found := 0
+	for i := 0; i+len(marker) <= len(b); i += len(marker) {
+		if string(b[i:i+len(marker)]) == string(marker) {
+			found++
+		}
+	}
+	return map[string]any{"addr": uintptr(unsafe.Pointer(&b[0])), "heap": found, "global": string(secret[:]) == string(marker)}
+}
+
 func recurse(n int) int {
 	var pad [64]byte
 	pad[n%64] = byte(n)
@@ -86,6 +120,10 @@ func run() int32 {
 		return result(map[string]any{"result": map[string]any{"code": code, "reply": reply}})
 	case "write":
 		return result(map[string]any{"write_requests": []map[string]any{{"tool": in.Tool, "args": in.Args}}})
+	case "plant":
+		return result(map[string]any{"result": map[string]any{"addr": plant()}})
+	case "seek":
+		return result(map[string]any{"result": seek()})
 	case "extra":
 		return result(map[string]any{"result": 1, "exec": true})
 	}

@@ -181,6 +181,9 @@ type Stack struct {
 
 	vault *vault.Vault // nil without Config.VaultKey
 
+	// owner is the gate as the privileged tools reach it (owner.go).
+	owner *ownerOps
+
 	closers []func() error
 
 	changeMu sync.Mutex
@@ -443,6 +446,15 @@ func (s *Stack) registerTools(ctx context.Context, cfg Config, envs []*catalog.E
 	if err := catalog.RegisterOn(s.Registry, envs...); err != nil {
 		return err
 	}
+	privileged, err := s.ownerTools(cfg)
+	if err != nil {
+		return err
+	}
+	for _, t := range privileged {
+		if err := s.Registry.Add(t); err != nil {
+			return err
+		}
+	}
 	if s.Ingest, err = openGrimoire(ctx, s, cfg); err != nil {
 		return err
 	}
@@ -539,6 +551,7 @@ func (s *Stack) openGate(ctx context.Context, cfg Config) error {
 	if err != nil {
 		return err
 	}
+	s.owner.t.Store(s.Tools)
 	if w, ok := s.Store.(store.Watcher); ok {
 		if err := s.watch(w); err != nil {
 			return err

@@ -3,6 +3,7 @@ package daemon_test
 import (
 	"context"
 	"crypto/ecdsa"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -17,6 +18,7 @@ import (
 	"github.com/wardhq/ward/internal/auth"
 	"github.com/wardhq/ward/internal/config"
 	"github.com/wardhq/ward/internal/daemon"
+	"github.com/wardhq/ward/internal/facade"
 	"github.com/wardhq/ward/internal/gate"
 	"github.com/wardhq/ward/internal/hook"
 	"github.com/wardhq/ward/internal/policy"
@@ -270,15 +272,18 @@ func TestPrivilegedTools(t *testing.T) {
 		case "safety_set_gate_phase":
 			_, err := st.Tools.Preview(ctx, agent, "uniswap_execute_swap", swap)
 			wantCode(t, "a swap in the terminal phase", err, reason.PhaseBlocked)
-			// The owner's settings stay reachable in every phase: back to
-			// stable, by the same tool.
-			back := json.RawMessage(`{"phase":"stable"}`)
-			pv, err := st.Tools.Preview(ctx, agent, c.name, back)
-			if err != nil {
-				t.Fatalf("preview of a phase change in the terminal phase: %v", err)
-			}
-			if err := commit(agent, pv.PermitID, approve(t, ownerKey, pv.PermitID, c.name, back)); err != nil {
-				t.Fatalf("phase back to stable: %v", err)
+			// The owner's settings stay reachable in every phase: on to
+			// conservation (which executes only closing writes), then back
+			// to stable, by the same tool.
+			for _, to := range []string{"conservation", "stable"} {
+				back := json.RawMessage(`{"phase":"` + to + `"}`)
+				pv, err := st.Tools.Preview(ctx, agent, c.name, back)
+				if err != nil {
+					t.Fatalf("preview of a phase change to %s in the %s phase: %v", to, phase(), err)
+				}
+				if err := commit(agent, pv.PermitID, approve(t, ownerKey, pv.PermitID, c.name, back)); err != nil {
+					t.Fatalf("phase change to %s in the %s phase: %v", to, phase(), err)
+				}
 			}
 		case "safety_cancel_pending_permit":
 			_, err := st.Tools.Commit(ctx, other, gate.CommitRequest{PermitID: pending.PermitID})
@@ -364,7 +369,7 @@ func TestPrivilegedTools(t *testing.T) {
 		}
 		want := 1
 		if c.name == "safety_set_gate_phase" {
-			want = 2 // and back to stable
+			want = 3 // and on to conservation and stable
 		}
 		if executed != want {
 			t.Errorf("%s: %d executed outcomes recorded, want %d", c.name, executed, want)
@@ -382,8 +387,8 @@ func TestPrivilegedTools(t *testing.T) {
 			n++
 		}
 	}
-	if n != 2 {
-		t.Errorf("%d phase changes recorded as the owner's, want 2: %v", n, recs)
+	if n != 3 {
+		t.Errorf("%d phase changes recorded as the owner's, want 3: %v", n, recs)
 	}
 }
 
@@ -429,4 +434,41 @@ func TestPrivilegedProfiles(t *testing.T) {
 	}
 	_, err = st.Tools.Preview(t.Context(), s, "safety_set_gate_phase", json.RawMessage(`{"phase":"thriving"}`))
 	wantCode(t, "a trader session's preview of a privileged tool", err, reason.ToolUnavailable)
+}
+
+// TestPrivilegedThroughFacade: the agent's own path, preview_action and
+// commit_action with the owner's signature as 0x hex.
+func TestPrivilegedThroughFacade(t *testing.T) {
+	ctx := t.Context()
+	ownerKey, _ := crypto.GenerateKey()
+	st := privStack(t, daemon.DefaultDB(t.TempDir()), ownerKey)
+	defer st.Close()
+	gs, err := st.Session(ctx, "facade", policy.Agent, "active")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := facade.NewSession(gs)
+	out, err := st.Facade.Call(ctx, s, "preview_action", json.RawMessage(`{"action_type":"set_phase","venue":"owner","params":{"phase":"conservation"}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pv struct {
+		PermitID string `json:"permit_id"`
+		ArgsHash string `json:"args_hash"`
+	}
+	if err := json.Unmarshal(out, &pv); err != nil {
+		t.Fatal(err)
+	}
+	if p, _ := st.Tools.Phase(ctx); p != hook.Thriving {
+		t.Fatalf("the preview set the phase to %s", p)
+	}
+	_, err = st.Facade.Call(ctx, s, "commit_action", json.RawMessage(`{"permit_id":"`+pv.PermitID+`"}`))
+	wantCode(t, "commit_action without approval", err, reason.ApprovalRequired)
+	sig := approve(t, ownerKey, pv.PermitID, "safety_set_gate_phase", json.RawMessage(`{"phase":"conservation"}`))
+	if _, err := st.Facade.Call(ctx, s, "commit_action", json.RawMessage(`{"permit_id":"`+pv.PermitID+`","approval":"0x`+hex.EncodeToString(sig)+`"}`)); err != nil {
+		t.Fatal(err)
+	}
+	if p, _ := st.Tools.Phase(ctx); p != hook.Conservation {
+		t.Errorf("phase %s after the approved commit, want conservation", p)
+	}
 }

@@ -108,6 +108,7 @@ var layers = map[string]int{
 	"internal/catalog/token":           Tools,
 	"internal/catalog/uniswap":         Tools,
 	"internal/catalog/vault":           Tools,
+	"internal/catalog/privileged":      Tools, // the owner-approved tools: gate settings and tokens, through the gate's owner operations (an interface the daemon fills)
 	"internal/upstream":                Tools,
 	"internal/wasm":                    Tools, // operator-registered WebAssembly modules as read tools
 	"internal/wasm/wasmtest":           Tools, // builds Go guests for tests

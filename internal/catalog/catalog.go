@@ -19,6 +19,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/wardhq/ward/internal/catalog/internal/native"
+	"github.com/wardhq/ward/internal/catalog/privileged"
 	"github.com/wardhq/ward/internal/chain"
 	"github.com/wardhq/ward/internal/registry"
 )
@@ -59,15 +60,16 @@ func Register(r *registry.Registry, env *Env) error {
 }
 
 // All returns every tool of the catalogue as it registers on the dev chain
-// with a wallet, for listing and documentation. Its handlers are bound to
-// no chain and must not be called.
+// with a wallet, and the privileged tools (package privileged), for
+// listing and documentation. Its handlers are bound to no chain, gate or
+// store and must not be called.
 func All() []registry.Tool {
 	one := common.Address{1}
-	return Tools(&Env{
+	return append(Tools(&Env{
 		Chain: &chain.Provider{}, Wallet: &chain.Wallet{}, Sim: &chain.Simulator{}, Dev: &chain.DevChain{},
 		Venues: Venues{WETH: one, UniswapV2Factory: one, UniswapV2Router: one, UniswapV3Factory: one,
 			UniswapV3Router: one, UniswapV3LiquidityHelper: one, UniswapV3PositionManager: one, Permit2: one, AavePool: one, Vaults: []common.Address{one}, ETHFeed: one},
-	})
+	}), privileged.All()...)
 }
 
 // The bounds of PriceConfig, for the configuration's messages.

@@ -403,6 +403,8 @@ func Serve(ctx context.Context, cfg ServeConfig) error {
 		}
 	}
 	srv := &Server{Stack: st, Verifier: auth.NewVerifier(st.Store, 0), Mux: http.NewServeMux(), File: cfg.File, Log: cfg.Log, Version: cfg.Version, Data: cfg.Data}
+	invalidate := srv.Verifier.Invalidate
+	st.owner.invalidate.Store(&invalidate)
 	st.OnChange(func(c store.Change) {
 		if c.Kind == store.ChangePrincipal {
 			srv.Verifier.Invalidate(c.ID) // a token revoked or rotated through another instance

@@ -182,6 +182,9 @@ type Stack struct {
 
 	vault *vault.Vault // nil without Config.VaultKey
 
+	// owner is the gate as the privileged tools reach it (owner.go).
+	owner *ownerOps
+
 	closers []func() error
 
 	changeMu sync.Mutex
@@ -444,6 +447,15 @@ func (s *Stack) registerTools(ctx context.Context, cfg Config, envs []*catalog.E
 	if err := catalog.RegisterOn(s.Registry, envs...); err != nil {
 		return err
 	}
+	privileged, err := s.ownerTools(cfg)
+	if err != nil {
+		return err
+	}
+	for _, t := range privileged {
+		if err := s.Registry.Add(t); err != nil {
+			return err
+		}
+	}
 	if s.Ingest, err = openGrimoire(ctx, s, cfg); err != nil {
 		return err
 	}
@@ -540,6 +552,7 @@ func (s *Stack) openGate(ctx context.Context, cfg Config) error {
 	if err != nil {
 		return err
 	}
+	s.owner.t.Store(s.Tools)
 	if w, ok := s.Store.(store.Watcher); ok {
 		if err := s.watch(w); err != nil {
 			return err

@@ -21,6 +21,9 @@ type PhaseGateConfig struct{}
 //   - Declining allows writes that unwind or close a position.
 //   - Terminal allows only settlement.
 //   - Layer3 tools are refused from conservation down, previews included.
+//   - Privileged tools pass in every phase: they change the owner's
+//     settings (the phase itself among them), not a position, and each
+//     commit carries the owner's signature.
 //
 // A write in an invalid phase is refused with HOOK_ERROR. PhaseGate is
 // stateless and safe for concurrent use.
@@ -51,6 +54,9 @@ func (g *PhaseGate) Check(_ context.Context, c *Call) Verdict {
 		return veto(name, reason.PhaseBlocked,
 			fmt.Sprintf("the agent is in the %s phase: high-risk (layer 3) tools are not allowed", p),
 			fmt.Sprintf("%s is layer3; phase %s", c.Def.Name, p))
+	}
+	if c.Def.Tier == tool.Privileged {
+		return Verdict{}
 	}
 	e := c.Def.Effect
 	var ok bool

@@ -18,6 +18,9 @@ type profile struct {
 	// layer2Only restricts writes to bounded ones (conservative: no
 	// leverage, no flash loans, no complex strategies).
 	layer2Only bool
+	// privileged loads the privileged tools of its categories too (the
+	// owner's settings, committed only with the owner's signature).
+	privileged bool
 }
 
 var allButTestnet = []tool.Category{tool.CatData, tool.CatTrading, tool.CatLending, tool.CatStaking,
@@ -28,12 +31,16 @@ var allButTestnet = []tool.Category{tool.CatData, tool.CatTrading, tool.CatLendi
 // ambiguous the choice is written here: conservative loads data, trading,
 // LP and safety with Layer2 writes only; trader, lp and vault add safety to
 // their own category; learning loads memory and intelligence; identity
-// loads identity and wallet. data is implicit in every profile.
+// loads identity and wallet. data is implicit in every profile. Seed 002
+// counts privileged tools apart from reads and writes ("almost never
+// called autonomously"), and its specialised profiles list only reads and
+// writes: only the profiles that load everything (active, golem, full,
+// dev) list privileged tools; a per-tool enable adds one to any other.
 var profiles = map[string]profile{
-	"active":       {categories: allButTestnet, writes: true},
-	"golem":        {categories: allButTestnet, writes: true},
-	"full":         {categories: allButTestnet, writes: true},
-	"dev":          {categories: append(slices.Clone(allButTestnet), tool.CatTestnet), writes: true},
+	"active":       {categories: allButTestnet, writes: true, privileged: true},
+	"golem":        {categories: allButTestnet, writes: true, privileged: true},
+	"full":         {categories: allButTestnet, writes: true, privileged: true},
+	"dev":          {categories: append(slices.Clone(allButTestnet), tool.CatTestnet), writes: true, privileged: true},
 	"observatory":  {categories: []tool.Category{tool.CatData, tool.CatIntelligence}},
 	"conservative": {categories: []tool.Category{tool.CatData, tool.CatTrading, tool.CatLP, tool.CatSafety}, writes: true, layer2Only: true},
 	"data":         {categories: []tool.Category{tool.CatData}},
@@ -221,7 +228,7 @@ func inProfile(p profile, d *tool.Def) bool {
 	if d.Tier == tool.Read {
 		return true
 	}
-	if !p.writes {
+	if !p.writes || (d.Tier == tool.Privileged && !p.privileged) {
 		return false
 	}
 	return !p.layer2Only || d.RiskTier == tool.Layer2

@@ -47,6 +47,7 @@ func commands() []command {
 		{"db check", "check a data directory's database: SQLite's consistency check, schema version, every table present", dbCheck},
 		{"db backup", "write a consistent copy of a data directory's database while ward runs (SQLite's online backup)", dbBackup},
 		{"tools list", "print the tools registered for a profile", toolsList},
+		{"tools doc", "print a Markdown reference of the tools (tier, risk, category, chains, parameters), or write it into docs/tools.md", toolsDoc},
 		{"tools add", "register a compiled WebAssembly module as a tool: check it, pin it, copy it into the data directory, append [[wasm_tool]]", toolsAdd},
 		{"serve", "run the daemon: MCP, A2A, the HTTP API and the dashboard over the tool gate", serve},
 		{"mcp", "serve MCP over standard input and output (one agent, in process, no token)", mcpStdio},

@@ -37,10 +37,16 @@ type Ledger struct {
 	limit int
 
 	mu         sync.RWMutex
-	obs        []*observation // oldest first
+	obs        []*observation // oldest first, by seq
 	seen       map[[32]byte]*observation
 	size       int
-	incomplete bool // untrusted text was dropped
+	seq        uint64 // the next observation's
+	incomplete bool   // untrusted text was dropped
+
+	// idxMu guards post, which lookups build and read with mu held for
+	// reading.
+	idxMu sync.Mutex
+	post  postings
 }
 
 // observation is a Source with its text, prepared for lookups the first
@@ -48,6 +54,7 @@ type Ledger struct {
 // under a policy without provenance rules) pays only for keeping the text.
 type observation struct {
 	src     Source
+	seq     uint64 // order of recording, for the postings
 	key     [32]byte
 	size    int
 	texts   []string // the leaves as observed, until prepared
@@ -250,6 +257,8 @@ func (l *Ledger) add(src Source, signals, texts, rawNums []string, cut bool, raw
 	if old, ok := l.seen[o.key]; ok {
 		return cloneSource(old.src), false
 	}
+	o.seq = l.seq
+	l.seq++
 	l.obs = append(l.obs, o)
 	l.seen[o.key] = o
 	l.size += o.size
@@ -491,8 +500,14 @@ func (l *Ledger) lookupField(name string, v any) (Evidence, bool) {
 	}
 	l.mu.RLock()
 	defer l.mu.RUnlock()
+	pairs := make([][]string, len(keys))
+	for i, k := range keys {
+		pairs[i] = []string{"p" + k + sep + q.num}
+	}
+	l.idxMu.Lock()
+	defer l.idxMu.Unlock()
 	var trusted, untrusted []Source
-	for _, o := range l.obs {
+	for o := range l.candidates(pairs) {
 		o.prepare()
 		for _, k := range keys {
 			pair := k + sep + q.num
@@ -686,7 +701,9 @@ func significant(c string) int {
 	return len(c)
 }
 
-// lookup answers for one leaf. l.mu is held for reading.
+// lookup answers for one leaf: as a comparison with every observation,
+// oldest first, but made only with the candidates the postings give. l.mu
+// is held for reading.
 func (l *Ledger) lookup(q query) Evidence {
 	switch q.kind {
 	case qCarries:
@@ -697,13 +714,22 @@ func (l *Ledger) lookup(q query) Evidence {
 	if q.num != "" && significant(q.num) < minSignificant {
 		return Evidence{Origin: Unknown} // a common number: no provenance
 	}
+	cands := slices.Values(l.obs)
+	if keys, ok := queryKeys(q); ok {
+		l.idxMu.Lock()
+		defer l.idxMu.Unlock()
+		cands = l.candidates(keys)
+	}
 	var trusted, untrusted []Source
 	found := 0
-	for _, o := range l.obs {
+	for o := range cands {
 		if !o.matches(q) {
 			continue
 		}
 		found++
+		if q.num != "" && found == commonNumber || len(trusted) == maxEvidence {
+			break // the answer can no longer change
+		}
 		if o.src.Kind.Trusted() {
 			if o.echoes(q) {
 				continue // the call was given the value: not the tool's word

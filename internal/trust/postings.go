@@ -43,16 +43,16 @@ type postings struct {
 	next uint64              // next sequence number to index
 }
 
-// candidates yields the live observations that have every key of one of
-// the groups, oldest first, each once. l.mu is held for reading and
-// l.idxMu locked while it runs.
-func (l *Ledger) candidates(groups [][]string) func(func(*observation) bool) {
+// candidates yields the live observations from sequence number from on
+// that have every key of one of the groups, oldest first, each once. l.mu
+// is held for reading and l.idxMu locked while it runs.
+func (l *Ledger) candidates(groups [][]string, from uint64) func(func(*observation) bool) {
 	return func(yield func(*observation) bool) {
 		l.catchUp()
 		if len(l.obs) == 0 {
 			return
 		}
-		first := l.obs[0].seq
+		first := max(l.obs[0].seq, from)
 		var cs []*cursor
 		for _, g := range groups {
 			if c := l.cursor(g, first); c != nil {
@@ -134,14 +134,15 @@ func (c *cursor) skip() {
 // bySeq returns the live observation numbered s, or nil if it was
 // dropped. l.mu is held.
 func (l *Ledger) bySeq(s uint64) *observation {
-	i, ok := slices.BinarySearchFunc(l.obs, s, func(o *observation, s uint64) int {
-		return cmp.Compare(o.seq, s)
-	})
+	i, ok := slices.BinarySearchFunc(l.obs, s, seqOrder)
 	if !ok {
 		return nil
 	}
 	return l.obs[i]
 }
+
+// seqOrder orders an observation against a sequence number.
+func seqOrder(o *observation, s uint64) int { return cmp.Compare(o.seq, s) }
 
 // catchUp indexes the observations added since the last lookup, and
 // rebuilds the postings when dropped observations are as many as live
@@ -154,9 +155,7 @@ func (l *Ledger) catchUp() {
 	if l.post.keys == nil || first-l.post.base >= uint64(len(l.obs)) {
 		l.post = postings{keys: map[string][]uint64{}, base: first, next: first}
 	}
-	i, _ := slices.BinarySearchFunc(l.obs, l.post.next, func(o *observation, s uint64) int {
-		return cmp.Compare(o.seq, s)
-	})
+	i, _ := slices.BinarySearchFunc(l.obs, l.post.next, seqOrder)
 	for _, o := range l.obs[i:] {
 		o.prepare()
 		for k := range o.body.keys() {

@@ -233,7 +233,9 @@ func TestPostingsAgreeWithScan(t *testing.T) {
 // 10, 1,000 and 10,000 prior outputs (a read's balance answer each, as a
 // long agent session makes). The ledger's limit is raised so that nothing
 // is dropped. "scan" is the comparison with every observation that
-// LookupArg made before the postings.
+// LookupArg made before the postings; "indexed" looks up an argument it
+// looked up before (as an agent's next call repeats a token or an
+// account), "new-value" one it never saw.
 func BenchmarkLookupHistory(b *testing.B) {
 	for _, n := range []int{10, 1_000, 10_000} {
 		l := NewLedger(1 << 30)
@@ -249,9 +251,30 @@ func BenchmarkLookupHistory(b *testing.B) {
 				_ = l.LookupArg(arg, nil)
 			}
 		})
-		b.Run(fmt.Sprintf("scan/%d", n), func(b *testing.B) {
-			qs, _ := queries(arg, nil)
+		// A value not looked up before: no fold to resume, the
+		// postings alone.
+		b.Run(fmt.Sprintf("indexed-new-value/%d", n), func(b *testing.B) {
+			i := 0
 			for b.Loop() {
+				i++
+				_ = l.LookupArg(map[string]any{"recipient": fmt.Sprintf("0x%040x", i)}, nil)
+			}
+		})
+		b.Run(fmt.Sprintf("scan-new-value/%d", n), func(b *testing.B) {
+			i := 0
+			for b.Loop() {
+				i++
+				qs, _ := queries(map[string]any{"recipient": fmt.Sprintf("0x%040x", i)}, nil)
+				l.mu.RLock()
+				for _, q := range qs {
+					_ = l.scanLookup(q)
+				}
+				l.mu.RUnlock()
+			}
+		})
+		b.Run(fmt.Sprintf("scan/%d", n), func(b *testing.B) {
+			for b.Loop() {
+				qs, _ := queries(arg, nil)
 				l.mu.RLock()
 				for _, q := range qs {
 					_ = l.scanLookup(q)

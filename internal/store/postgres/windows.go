@@ -28,9 +28,9 @@ var _ hook.Windows = (*Store)(nil)
 // maintained by a trigger in the transaction that writes each row, so
 // that the spending windows cost the same at a session's ten-thousandth
 // write as at its first: spend_session_totals, each session's sum, and
-// spend_minutes, every session's sum per minute of time_ns (the day
-// window sums at most 1,441 minutes and the rows of the minute it starts
-// in). Totals are numeric, as sum is: the windows saturate, never
+// spend_minutes, every session's sum and count of writes per minute of
+// time_ns (the day and rate windows sum at most 1,441 minutes, and the
+// rows of the minute they start in). Totals are numeric, as sum is: the windows saturate, never
 // overflow. It also indexes sent_txs by permit, which a commit and its
 // reconciliation look up. The SQLite store's migration 29 is the same.
 const schemaSpendTotals = `
@@ -40,21 +40,22 @@ CREATE TABLE spend_session_totals (
 );
 CREATE TABLE spend_minutes (
   minute bigint PRIMARY KEY,
-  cents numeric NOT NULL
+  cents numeric NOT NULL,
+  writes bigint NOT NULL
 );
 INSERT INTO spend_session_totals (session_id, cents) SELECT session_id, sum(cents) FROM spend_ledger GROUP BY session_id;
-INSERT INTO spend_minutes (minute, cents) SELECT time_ns / 60000000000, sum(cents) FROM spend_ledger GROUP BY time_ns / 60000000000;
+INSERT INTO spend_minutes (minute, cents, writes) SELECT time_ns / 60000000000, sum(cents), count(*) FROM spend_ledger GROUP BY time_ns / 60000000000;
 CREATE FUNCTION spend_ledger_totals() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   IF TG_OP IN ('UPDATE', 'DELETE') THEN
     UPDATE spend_session_totals SET cents = cents - OLD.cents WHERE session_id = OLD.session_id;
-    UPDATE spend_minutes SET cents = cents - OLD.cents WHERE minute = OLD.time_ns / 60000000000;
+    UPDATE spend_minutes SET cents = cents - OLD.cents, writes = writes - 1 WHERE minute = OLD.time_ns / 60000000000;
   END IF;
   IF TG_OP IN ('UPDATE', 'INSERT') THEN
     INSERT INTO spend_session_totals AS t (session_id, cents) VALUES (NEW.session_id, NEW.cents)
       ON CONFLICT (session_id) DO UPDATE SET cents = t.cents + excluded.cents;
-    INSERT INTO spend_minutes AS t (minute, cents) VALUES (NEW.time_ns / 60000000000, NEW.cents)
-      ON CONFLICT (minute) DO UPDATE SET cents = t.cents + excluded.cents;
+    INSERT INTO spend_minutes AS t (minute, cents, writes) VALUES (NEW.time_ns / 60000000000, NEW.cents, 1)
+      ON CONFLICT (minute) DO UPDATE SET cents = t.cents + excluded.cents, writes = t.writes + 1;
   END IF;
   RETURN NULL;
 END $$;
@@ -68,8 +69,8 @@ CREATE INDEX sent_txs_permit ON sent_txs (permit_id);
 // over its life (its running total), and every session's over the day
 // (the minutes after the one the day starts in, $7, and that minute's
 // rows after its start, below $8); the live holds of each (not key $6,
-// the one a Begin converts); the writes in the rate window and the live
-// holds. Sums saturate at math.MaxInt64. No part reads more rows than a
+// the one a Begin converts); the writes in the rate window (as the day's
+// spend: $9 and $10) and the live holds. Sums saturate at math.MaxInt64. No part reads more rows than a
 // tick's, a minute's and a day's minutes, however long the history.
 const windowTotals = `SELECT
   least(coalesce((SELECT sum(cents) FROM spend_ledger WHERE session_id = $1 AND $2 <= tick
@@ -80,18 +81,19 @@ const windowTotals = `SELECT
   least(coalesce((SELECT sum(cents) FROM spend_holds WHERE session_id = $1 AND tick = $2 AND expires_ns > $3 AND id <> $6), 0), 9223372036854775807)::bigint,
   least(coalesce((SELECT sum(cents) FROM spend_holds WHERE session_id = $1 AND expires_ns > $3 AND id <> $6), 0), 9223372036854775807)::bigint,
   least(coalesce((SELECT sum(cents) FROM spend_holds WHERE expires_ns > $3 AND id <> $6), 0), 9223372036854775807)::bigint,
-  (SELECT count(*) FROM spend_ledger WHERE time_ns > $5),
+  (coalesce((SELECT sum(writes) FROM spend_minutes WHERE minute > $9), 0) +
+    (SELECT count(*) FROM spend_ledger WHERE time_ns > $5 AND time_ns < $10 AND time_ns / 60000000000 = $9))::bigint,
   (SELECT count(*) FROM spend_holds WHERE expires_ns > $3 AND id <> $6)`
 
 // nsPerMinute is the width of spend_minutes' buckets: time_ns / nsPerMinute,
 // as SQL divides (toward zero), in the trigger of migration 4.
 const nsPerMinute = int64(time.Minute)
 
-// dayStart returns the minute bucket that the day window starting after
-// from begins in, and a bound past every row of that bucket after from
-// (a bucket is at most two minutes wide: the one of 0 spans both signs),
-// for an index range.
-func dayStart(from int64) (minute, end int64) {
+// windowStart returns the minute bucket that a window (the day's, the
+// rate's) starting after from begins in, and a bound past every row of
+// that bucket after from (a bucket is at most two minutes wide: the one
+// of 0 spans both signs), for an index range.
+func windowStart(from int64) (minute, end int64) {
 	minute = from / nsPerMinute
 	if from > math.MaxInt64-2*nsPerMinute {
 		return minute, math.MaxInt64
@@ -102,10 +104,11 @@ func dayStart(from int64) (minute, end int64) {
 func totals(ctx context.Context, q querier, w hook.WindowQuery, except string) (hook.WindowTotals, error) {
 	var t hook.WindowTotals
 	var writes, held int64
-	day := clampNanos(w.Now.Add(-hook.Day))
-	minute, end := dayStart(day)
+	day, rate := clampNanos(w.Now.Add(-hook.Day)), clampNanos(w.Now.Add(-w.RateWindow))
+	dayMinute, dayEnd := windowStart(day)
+	rateMinute, rateEnd := windowStart(rate)
 	err := q.QueryRow(ctx, windowTotals, w.Session, int64(min(w.Tick, math.MaxInt64)), clampNanos(w.Now), day,
-		clampNanos(w.Now.Add(-w.RateWindow)), except, minute, end).Scan(&t.Tick, &t.Session, &t.Day, &t.TickHeld, &t.SessionHeld, &t.DayHeld, &writes, &held)
+		rate, except, dayMinute, dayEnd, rateMinute, rateEnd).Scan(&t.Tick, &t.Session, &t.Day, &t.TickHeld, &t.SessionHeld, &t.DayHeld, &writes, &held)
 	t.Writes, t.WritesHeld = int(writes), int(held)
 	return t, err
 }

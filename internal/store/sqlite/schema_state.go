@@ -228,8 +228,9 @@ DELETE FROM gate_state WHERE key IN ('phase', 'halt');
 // in the transaction that writes each row, so that the spending windows
 // cost the same at a session's ten-thousandth write as at its first:
 // spend_session_totals, each session's sum, and spend_minutes, every
-// session's sum per minute of time_ns (the day window sums at most 1,441
-// minutes and the rows of the minute it starts in). It also indexes
+// session's sum and count of writes per minute of time_ns (the day and
+// rate windows sum at most 1,441 minutes, and the rows of the minute they
+// start in). It also indexes
 // sent_txs by permit, which a commit and its reconciliation look up.
 //
 // Version 28 adds the manifest of audit archive files (store.AuditArchive)
@@ -304,27 +305,28 @@ CREATE TABLE spend_session_totals (
 ) WITHOUT ROWID;
 CREATE TABLE spend_minutes (
   minute INTEGER PRIMARY KEY,
-  cents INTEGER NOT NULL
+  cents INTEGER NOT NULL,
+  writes INTEGER NOT NULL
 );
 INSERT INTO spend_session_totals (session_id, cents) SELECT session_id, sum(cents) FROM spend_ledger GROUP BY session_id;
-INSERT INTO spend_minutes (minute, cents) SELECT time_ns / 60000000000, sum(cents) FROM spend_ledger GROUP BY time_ns / 60000000000;
+INSERT INTO spend_minutes (minute, cents, writes) SELECT time_ns / 60000000000, sum(cents), count(*) FROM spend_ledger GROUP BY time_ns / 60000000000;
 CREATE TRIGGER spend_ledger_totals_insert AFTER INSERT ON spend_ledger BEGIN
   INSERT INTO spend_session_totals (session_id, cents) VALUES (NEW.session_id, NEW.cents)
     ON CONFLICT (session_id) DO UPDATE SET cents = cents + excluded.cents;
-  INSERT INTO spend_minutes (minute, cents) VALUES (NEW.time_ns / 60000000000, NEW.cents)
-    ON CONFLICT (minute) DO UPDATE SET cents = cents + excluded.cents;
+  INSERT INTO spend_minutes (minute, cents, writes) VALUES (NEW.time_ns / 60000000000, NEW.cents, 1)
+    ON CONFLICT (minute) DO UPDATE SET cents = cents + excluded.cents, writes = writes + 1;
 END;
 CREATE TRIGGER spend_ledger_totals_delete AFTER DELETE ON spend_ledger BEGIN
   UPDATE spend_session_totals SET cents = cents - OLD.cents WHERE session_id = OLD.session_id;
-  UPDATE spend_minutes SET cents = cents - OLD.cents WHERE minute = OLD.time_ns / 60000000000;
+  UPDATE spend_minutes SET cents = cents - OLD.cents, writes = writes - 1 WHERE minute = OLD.time_ns / 60000000000;
 END;
 CREATE TRIGGER spend_ledger_totals_update AFTER UPDATE OF session_id, cents, time_ns ON spend_ledger BEGIN
   UPDATE spend_session_totals SET cents = cents - OLD.cents WHERE session_id = OLD.session_id;
-  UPDATE spend_minutes SET cents = cents - OLD.cents WHERE minute = OLD.time_ns / 60000000000;
+  UPDATE spend_minutes SET cents = cents - OLD.cents, writes = writes - 1 WHERE minute = OLD.time_ns / 60000000000;
   INSERT INTO spend_session_totals (session_id, cents) VALUES (NEW.session_id, NEW.cents)
     ON CONFLICT (session_id) DO UPDATE SET cents = cents + excluded.cents;
-  INSERT INTO spend_minutes (minute, cents) VALUES (NEW.time_ns / 60000000000, NEW.cents)
-    ON CONFLICT (minute) DO UPDATE SET cents = cents + excluded.cents;
+  INSERT INTO spend_minutes (minute, cents, writes) VALUES (NEW.time_ns / 60000000000, NEW.cents, 1)
+    ON CONFLICT (minute) DO UPDATE SET cents = cents + excluded.cents, writes = writes + 1;
 END;
 CREATE INDEX sent_txs_permit ON sent_txs (permit_id);
 `}}

@@ -196,7 +196,7 @@ func TestMigrations(t *testing.T) {
 		"upstream_pins":        {"server", "tool", "hash", "approved_ns", "approved_by"},
 		"upstream_pending":     {"server", "tool", "hash", "approved_hash", "seen_ns", "definition"},
 		"spend_session_totals": {"session_id", "cents"},
-		"spend_minutes":        {"minute", "cents"},
+		"spend_minutes":        {"minute", "cents", "writes"},
 		"sent_txs": {"hash", "chain_id", "sender", "nonce", "raw", "permit_id", "plan_index", "plan_len", "label", "state",
 			"block", "created_ns", "settled_ns"},
 	}

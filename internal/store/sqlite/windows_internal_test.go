@@ -86,8 +86,9 @@ func TestMigrateSpendTotals(t *testing.T) {
 
 // BenchmarkWindowTotalsHistory reads a session's windows (what every
 // write's preview does) with 10, 1,000 and 10,000 prior spend rows of that
-// session in the last day: "scan" sums the rows, as before migration 29,
-// "totals" reads the running totals.
+// session in the last day, and a rate window of an hour: "scan" sums and
+// counts the rows, as before migration 29, "totals" reads the running
+// totals.
 func BenchmarkWindowTotalsHistory(b *testing.B) {
 	for _, n := range []int{10, 1_000, 10_000} {
 		s, err := Open(b.Context(), Config{Path: filepath.Join(b.TempDir(), "ward.db"), Synchronous: "normal"})
@@ -103,7 +104,7 @@ func BenchmarkWindowTotalsHistory(b *testing.B) {
 				b.Fatal(err)
 			}
 		}
-		q := hook.WindowQuery{Session: "s", Tick: uint64(n), Now: now, RateWindow: time.Minute}
+		q := hook.WindowQuery{Session: "s", Tick: uint64(n), Now: now, RateWindow: time.Hour} // the soak's rate window
 		b.Run(fmt.Sprintf("scan/%d", n), func(b *testing.B) {
 			for b.Loop() {
 				if _, err := s.scanTotals(b.Context(), q); err != nil {

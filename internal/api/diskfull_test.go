@@ -2,6 +2,7 @@ package api_test
 
 import (
 	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/wardhq/ward/internal/api"
@@ -47,7 +48,7 @@ func TestDiskFull(t *testing.T) {
 	}
 	calls := []call{
 		{"read", "POST", "/v1/call/search_context", h.agent, `{"kind":"gas","params":{}}`, "AUDIT_UNAVAILABLE", 200},
-		{"preview", "POST", "/v1/call/preview_action", h.agent, h.swap(13), "HOOK_ERROR", 200},
+		{"preview", "POST", "/v1/call/preview_action", h.agent, h.swap(13), "AUDIT_UNAVAILABLE", 200},
 		{"commit", "POST", "/v1/call/commit_action", h.agent, `{"permit_id":"` + toCommit + `"}`, "AUDIT_UNAVAILABLE", 200},
 		{"cancel", "POST", "/v1/call/cancel_action", h.agent, `{"permit_id":"` + toCancel + `"}`, "AUDIT_UNAVAILABLE", 200},
 		{"create session", "POST", "/v1/sessions", h.agent, `{"name":"fresh"}`, api.CodeStoreUnavailable, 200},
@@ -69,6 +70,14 @@ func TestDiskFull(t *testing.T) {
 			r := h.do(c.method, c.path, c.token, body(c.body))
 			if r.status != http.StatusServiceUnavailable || (c.code != "" && r.errCode() != c.code) {
 				t.Errorf("%s %s on a full disk: %d %s, want 503 %s", c.method, c.path, r.status, r.body, c.code)
+			}
+			// The agent is told the store is the cause, whichever
+			// write found it (not a hook, not the permit).
+			if (c.name == "preview" || c.name == "cancel") && !strings.Contains(string(r.body), "store is unavailable") {
+				t.Errorf("%s on a full disk says: %s, want the store named as the cause", c.name, r.body)
+			}
+			if strings.Contains(string(r.body), "could not be consumed") || strings.Contains(string(r.body), "windows could not be read") {
+				t.Errorf("%s on a full disk blames the permit or the windows: %s", c.name, r.body)
 			}
 		})
 	}

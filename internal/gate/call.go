@@ -788,7 +788,7 @@ func (t *Tools) preview(ctx context.Context, s *Session, name string, raw json.R
 	hc := &hook.Call{Def: d, Args: args, Plan: plan, Phase: phase, SessionID: s.ID, Tick: in.Tick, Now: now, Preview: true}
 	v, ran := t.hooks.Run(ctx, hc)
 	if v.Veto {
-		return nil, t.vetoed(ctx, s, name, args.HashHex(), &Refusal{Code: v.Code, Stage: v.Hook, Message: v.Message, Detail: v.Detail})
+		return nil, t.vetoed(ctx, s, name, args.HashHex(), hookRefusal(v))
 	}
 	sim := v.Sim
 	// 6. Hold the action's value and a rate slot under the permit's id
@@ -796,7 +796,7 @@ func (t *Tools) preview(ctx context.Context, s *Session, name string, raw json.R
 	// that only one fits, one is refused here.
 	pid := id.Opaque(now)
 	if v = t.set.Reserve(ctx, hc, pid, t.cfg.PermitTTL); v.Veto {
-		return nil, t.vetoed(ctx, s, name, args.HashHex(), &Refusal{Code: v.Code, Stage: v.Hook, Message: v.Message, Detail: v.Detail})
+		return nil, t.vetoed(ctx, s, name, args.HashHex(), hookRefusal(v))
 	}
 	v.Sim = sim
 	// 7. The lessons learnt that apply (seed 001: consulted before every
@@ -1032,7 +1032,7 @@ func (t *Tools) admitCommit(ctx context.Context, c *commitCall) error {
 	// previewed that it does not let execute (conservation previews
 	// anything).
 	if v, _ := traced(hook.Chain{t.set.Phase}).Run(ctx, hc); v.Veto {
-		return t.vetoed(ctx, s, d.Name, c.args.HashHex(), &Refusal{Code: v.Code, Stage: v.Hook, Message: v.Message, Detail: v.Detail})
+		return t.vetoed(ctx, s, d.Name, c.args.HashHex(), hookRefusal(v))
 	}
 	// The spending and rate limits again, against what executed since the
 	// preview (in any process), with the spend recorded before the write
@@ -1062,7 +1062,8 @@ func (t *Tools) admitCommit(ctx context.Context, c *commitCall) error {
 	}
 	if v.Veto {
 		t.releaseHold(ctx, c.p.ID)
-		r := &Refusal{Code: v.Code, Stage: v.Hook, Message: v.Message + " (the permit is used up: preview again)", Detail: v.Detail}
+		r := hookRefusal(v)
+		r.Message += " (the permit is used up: preview again)"
 		return t.vetoed(ctx, s, d.Name, c.args.HashHex(), r)
 	}
 	c.consumed = consumed
@@ -1208,10 +1209,28 @@ func (t *Tools) releaseHold(ctx context.Context, permitID string) {
 	}
 }
 
-// permitRefusal maps a failed consumption to its reason code.
+// storeUnavailableMsg is what an agent is told when the store cannot be
+// written (a full disk): the same cause, whichever write found it.
+const storeUnavailableMsg = "the store is unavailable (it cannot be written), so the call is refused and nothing changed"
+
+// hookRefusal is the refusal of a hook's veto: a veto because the
+// windows' store cannot be written is the store's failure
+// (AUDIT_UNAVAILABLE, as every other write the disk refuses), not a
+// hook's.
+func hookRefusal(v hook.Verdict) *Refusal {
+	if errors.Is(v.Err, store.ErrUnwritable) {
+		return &Refusal{Code: reason.AuditUnavailable, Stage: v.Hook, Message: storeUnavailableMsg, Detail: v.Detail}
+	}
+	return &Refusal{Code: v.Code, Stage: v.Hook, Message: v.Message, Detail: v.Detail}
+}
+
+// permitRefusal maps a failed consumption or cancellation to its reason
+// code.
 func permitRefusal(err error) *Refusal {
 	code, msg := reason.AuditUnavailable, "the permit could not be consumed"
 	switch {
+	case errors.Is(err, store.ErrUnwritable):
+		msg = storeUnavailableMsg
 	case errors.Is(err, store.ErrNotFound):
 		code, msg = reason.PermitNotFound, "no permit has this id"
 	case errors.Is(err, store.ErrPermitConsumed):

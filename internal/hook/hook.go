@@ -53,6 +53,10 @@ type Verdict struct {
 	Message string      // for the agent: no internals, no echo of untrusted input
 	Detail  string      // internal diagnostic
 	Sim     *SimResult  // set by the simulation hook when it ran
+	// Err is the failure behind a veto that is not a judgement (the
+	// windows could not be read or written), for the caller to classify
+	// (a store that cannot be written); never shown to the agent.
+	Err error
 }
 
 // Hook is one safety check. Check must be safe for concurrent use, must

@@ -131,7 +131,9 @@ func (s *SpendingLimiter) Record(sessionID string, tick uint64, at time.Time, ce
 // windowsFailed is the veto of a limiter whose windows cannot be read or
 // written: fail closed.
 func windowsFailed(hook string, err error) Verdict {
-	return veto(hook, reason.HookError, "the spending and rate windows could not be read, so the action is refused", err.Error())
+	v := veto(hook, reason.HookError, "the spending and rate windows could not be read, so the action is refused", err.Error())
+	v.Err = err
+	return v
 }
 
 // value classifies the call: ok is false when there is nothing to count

@@ -37,10 +37,17 @@ type Ledger struct {
 	limit int
 
 	mu         sync.RWMutex
-	obs        []*observation // oldest first
+	obs        []*observation // oldest first, by seq
 	seen       map[[32]byte]*observation
 	size       int
-	incomplete bool // untrusted text was dropped
+	seq        uint64 // the next observation's
+	incomplete bool   // untrusted text was dropped
+
+	// idxMu guards post and folds, which lookups build and read with mu
+	// held for reading.
+	idxMu sync.Mutex
+	post  postings
+	folds map[query]*fold
 }
 
 // observation is a Source with its text, prepared for lookups the first
@@ -48,6 +55,7 @@ type Ledger struct {
 // under a policy without provenance rules) pays only for keeping the text.
 type observation struct {
 	src     Source
+	seq     uint64 // order of recording, for the postings
 	key     [32]byte
 	size    int
 	texts   []string // the leaves as observed, until prepared
@@ -250,6 +258,8 @@ func (l *Ledger) add(src Source, signals, texts, rawNums []string, cut bool, raw
 	if old, ok := l.seen[o.key]; ok {
 		return cloneSource(old.src), false
 	}
+	o.seq = l.seq
+	l.seq++
 	l.obs = append(l.obs, o)
 	l.seen[o.key] = o
 	l.size += o.size
@@ -491,8 +501,14 @@ func (l *Ledger) lookupField(name string, v any) (Evidence, bool) {
 	}
 	l.mu.RLock()
 	defer l.mu.RUnlock()
+	pairs := make([][]string, len(keys))
+	for i, k := range keys {
+		pairs[i] = []string{"p" + k + sep + q.num}
+	}
+	l.idxMu.Lock()
+	defer l.idxMu.Unlock()
 	var trusted, untrusted []Source
-	for _, o := range l.obs {
+	for o := range l.candidates(pairs, 0) {
 		o.prepare()
 		for _, k := range keys {
 			pair := k + sep + q.num
@@ -686,7 +702,10 @@ func significant(c string) int {
 	return len(c)
 }
 
-// lookup answers for one leaf. l.mu is held for reading.
+// lookup answers for one leaf: as a comparison with every observation,
+// oldest first, but made only with the candidates the postings give, and
+// only with those recorded since the same value was last looked up. l.mu
+// is held for reading.
 func (l *Ledger) lookup(q query) Evidence {
 	switch q.kind {
 	case qCarries:
@@ -697,31 +716,95 @@ func (l *Ledger) lookup(q query) Evidence {
 	if q.num != "" && significant(q.num) < minSignificant {
 		return Evidence{Origin: Unknown} // a common number: no provenance
 	}
-	var trusted, untrusted []Source
-	found := 0
-	for _, o := range l.obs {
-		if !o.matches(q) {
-			continue
+	if len(l.obs) == 0 {
+		return Evidence{Origin: Unknown}
+	}
+	l.idxMu.Lock()
+	defer l.idxMu.Unlock()
+	// The answer is a fold over the observations in order: resume the
+	// fold this value's last lookup left, over what was recorded since.
+	first := l.obs[0].seq
+	f := l.folds[q]
+	if f == nil || f.first != first {
+		f = &fold{first: first, next: first} // observations were dropped: again
+	}
+	if !f.settled && f.next < l.seq {
+		var cands func(func(*observation) bool)
+		if keys, ok := queryKeys(q); ok {
+			cands = l.candidates(keys, f.next)
+		} else {
+			i, _ := slices.BinarySearchFunc(l.obs, f.next, seqOrder)
+			cands = slices.Values(l.obs[i:])
 		}
-		found++
-		if o.src.Kind.Trusted() {
-			if o.echoes(q) {
-				continue // the call was given the value: not the tool's word
+		for o := range cands {
+			if f.add(q, o) {
+				f.settled = true
+				break
 			}
-			if len(trusted) < maxEvidence {
-				trusted = append(trusted, cloneSource(o.src))
-			}
-		} else if len(untrusted) < maxEvidence {
-			untrusted = append(untrusted, cloneSource(o.src))
 		}
+		f.next = l.seq
+	}
+	if len(l.folds) >= maxFolds {
+		clear(l.folds)
+	}
+	if l.folds == nil {
+		l.folds = map[query]*fold{}
+	}
+	l.folds[q] = f
+	return f.answer(q)
+}
+
+// maxFolds bounds the folds a ledger keeps for lookups to resume.
+const maxFolds = 4096
+
+// fold is a lookup's comparison of one value with the observations from
+// first up to next, as it stands: resumable while no observation is
+// dropped.
+type fold struct {
+	first, next uint64
+	settled     bool // the answer can no longer change
+	found       int
+	trusted     []Source
+	untrusted   []Source
+}
+
+// add folds o in, and reports whether the answer is settled.
+func (f *fold) add(q query, o *observation) bool {
+	if !o.matches(q) {
+		return false
+	}
+	f.found++
+	if q.num != "" && f.found == commonNumber || len(f.trusted) == maxEvidence {
+		return true
+	}
+	if o.src.Kind.Trusted() {
+		if o.echoes(q) {
+			return false // the call was given the value: not the tool's word
+		}
+		if len(f.trusted) < maxEvidence {
+			f.trusted = append(f.trusted, cloneSource(o.src))
+		}
+	} else if len(f.untrusted) < maxEvidence {
+		f.untrusted = append(f.untrusted, cloneSource(o.src))
+	}
+	return false
+}
+
+func (f *fold) answer(q query) Evidence {
+	clone := func(srcs []Source) []Source {
+		out := make([]Source, len(srcs))
+		for i, s := range srcs {
+			out[i] = cloneSource(s)
+		}
+		return out
 	}
 	switch {
-	case q.num != "" && found >= commonNumber:
+	case q.num != "" && f.found >= commonNumber:
 		return Evidence{Origin: Unknown} // in many outputs: says nothing
-	case len(trusted) > 0:
-		return Evidence{Origin: Trusted, Sources: trusted}
-	case len(untrusted) > 0:
-		return Evidence{Origin: Untrusted, Sources: untrusted}
+	case len(f.trusted) > 0:
+		return Evidence{Origin: Trusted, Sources: clone(f.trusted)}
+	case len(f.untrusted) > 0:
+		return Evidence{Origin: Untrusted, Sources: clone(f.untrusted)}
 	}
 	return Evidence{Origin: Unknown}
 }

@@ -11,13 +11,18 @@
 //     limits refuse leaves the hold as it was; Finish keeps or removes
 //     the spend;
 //   - of concurrent Reserves that only some fit, exactly those succeed;
-//   - what was recorded survives reopening the backend (a restart).
+//   - what was recorded survives reopening the backend (a restart);
+//   - after any sequence of Begin and Finish over sessions, ticks and
+//     times around minute and day boundaries, the totals are those of
+//     hook.MemWindows, before and after a reopen (a backend that keeps
+//     running totals keeps them exact).
 package windowstest
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -48,6 +53,7 @@ func Run(t *testing.T, newBackend func(t *testing.T) func() hook.Windows) {
 		{"Stats", testStats},
 		{"ReserveHammer", testHammer},
 		{"Reopen", testReopen},
+		{"TotalsAgree", testTotalsAgree},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) { tt.fn(t, newBackend) })
@@ -418,4 +424,64 @@ func testReopen(t *testing.T, nb func(t *testing.T) func() hook.Windows) {
 	if v := s.Reserve(ctx, Call("s2", 1, Now.Add(time.Minute), 100), key(), time.Hour); v.Veto {
 		t.Errorf("after a restart: %+v", v)
 	}
+}
+
+// testTotalsAgree records random spend (begun, settled at another value
+// or released) over three sessions and two days, at times on and around
+// minute boundaries, and compares the backend's totals with MemWindows'
+// at query times on and around the day window's edges.
+func testTotalsAgree(t *testing.T, nb func(t *testing.T) func() hook.Windows) {
+	open := nb(t)
+	ctx := context.Background()
+	w, model := open(), hook.NewMemWindows()
+	r := rand.New(rand.NewPCG(22, 29))
+	fits := func(hook.WindowTotals) error { return nil }
+	at := func() time.Time {
+		base := Now.Add(-time.Duration(r.IntN(2*24*60)) * time.Minute)
+		return base.Add([]time.Duration{0, 1, -1, time.Second, 59 * time.Second}[r.IntN(5)])
+	}
+	check := func(stage string) {
+		t.Helper()
+		for i := range 40 {
+			now := at().Add(hook.Day)
+			if i%2 == 0 {
+				now = at().Add(24 * time.Hour)
+			}
+			q := hook.WindowQuery{Session: fmt.Sprintf("s%d", r.IntN(3)), Tick: uint64(r.IntN(4)), Now: now, RateWindow: time.Duration(1+r.IntN(120)) * time.Minute}
+			got, err := w.Totals(ctx, q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, _ := model.Totals(ctx, q)
+			if got != want {
+				t.Errorf("%s: totals %+v\n got %+v\nwant %+v", stage, q, got, want)
+			}
+		}
+	}
+	var begun []string
+	for i := range 300 {
+		e := hook.WindowSpend{Key: key(), Session: fmt.Sprintf("s%d", r.IntN(3)), Tick: uint64(r.IntN(4)), Cents: int64(r.IntN(10_000)), At: at()}
+		q := hook.WindowQuery{Session: e.Session, Tick: e.Tick, Now: e.At, RateWindow: time.Hour}
+		for _, b := range []hook.Windows{w, model} {
+			if err := b.Begin(ctx, e, q, fits); err != nil {
+				t.Fatalf("begin %d: %v", i, err)
+			}
+		}
+		begun = append(begun, e.Key)
+		if r.IntN(2) == 0 {
+			j := r.IntN(len(begun))
+			k := begun[j]
+			begun = append(begun[:j], begun[j+1:]...) // settled once
+			executed, cents := r.IntN(4) != 0, int64(r.IntN(10_000))
+			errB, errM := w.Finish(ctx, k, executed, cents), model.Finish(ctx, k, executed, cents)
+			if (errB == nil) != (errM == nil) {
+				t.Fatalf("finish %s: backend %v, model %v", k, errB, errM)
+			}
+		}
+		if i%100 == 99 {
+			check(fmt.Sprintf("after %d", i+1))
+		}
+	}
+	w = open()
+	check("after a reopen")
 }

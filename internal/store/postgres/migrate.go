@@ -27,6 +27,7 @@ var migrations = []migration{
 	{1, schemaCore + schemaState + schemaKnowledge},
 	{2, schemaKeyChecks},
 	{3, schemaArchive},
+	{4, schemaSpendTotals},
 }
 
 // SchemaVersion is the newest schema this build knows.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -23,27 +24,91 @@ import (
 
 var _ hook.Windows = (*Store)(nil)
 
+// schemaSpendTotals (migration 4) keeps running totals of spend_ledger,
+// maintained by a trigger in the transaction that writes each row, so
+// that the spending windows cost the same at a session's ten-thousandth
+// write as at its first: spend_session_totals, each session's sum, and
+// spend_minutes, every session's sum and count of writes per minute of
+// time_ns (the day and rate windows sum at most 1,441 minutes, and the
+// rows of the minute they start in). Totals are numeric, as sum is: the windows saturate, never
+// overflow. It also indexes sent_txs by permit, which a commit and its
+// reconciliation look up. The SQLite store's migration 29 is the same.
+const schemaSpendTotals = `
+CREATE TABLE spend_session_totals (
+  session_id text PRIMARY KEY,
+  cents numeric NOT NULL
+);
+CREATE TABLE spend_minutes (
+  minute bigint PRIMARY KEY,
+  cents numeric NOT NULL,
+  writes bigint NOT NULL
+);
+INSERT INTO spend_session_totals (session_id, cents) SELECT session_id, sum(cents) FROM spend_ledger GROUP BY session_id;
+INSERT INTO spend_minutes (minute, cents, writes) SELECT time_ns / 60000000000, sum(cents), count(*) FROM spend_ledger GROUP BY time_ns / 60000000000;
+CREATE FUNCTION spend_ledger_totals() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF TG_OP IN ('UPDATE', 'DELETE') THEN
+    UPDATE spend_session_totals SET cents = cents - OLD.cents WHERE session_id = OLD.session_id;
+    UPDATE spend_minutes SET cents = cents - OLD.cents, writes = writes - 1 WHERE minute = OLD.time_ns / 60000000000;
+  END IF;
+  IF TG_OP IN ('UPDATE', 'INSERT') THEN
+    INSERT INTO spend_session_totals AS t (session_id, cents) VALUES (NEW.session_id, NEW.cents)
+      ON CONFLICT (session_id) DO UPDATE SET cents = t.cents + excluded.cents;
+    INSERT INTO spend_minutes AS t (minute, cents, writes) VALUES (NEW.time_ns / 60000000000, NEW.cents, 1)
+      ON CONFLICT (minute) DO UPDATE SET cents = t.cents + excluded.cents, writes = t.writes + 1;
+  END IF;
+  RETURN NULL;
+END $$;
+CREATE TRIGGER spend_ledger_totals AFTER INSERT OR DELETE OR UPDATE OF session_id, cents, time_ns ON spend_ledger
+FOR EACH ROW EXECUTE FUNCTION spend_ledger_totals();
+CREATE INDEX sent_txs_permit ON sent_txs (permit_id);
+`
+
 // windowTotals is one query for every window (see hook.WindowTotals): the
 // session's spend in its latest tick (if the query's tick is not later),
-// over its life, and every session's over the day; the live holds of each
-// (not key $6, the one a Begin converts); the writes in the rate window
-// and the live holds. Sums saturate at math.MaxInt64.
-const windowTotals = `WITH latest AS (SELECT max(tick) AS t FROM spend_ledger WHERE session_id = $1)
-SELECT
-  least(coalesce((SELECT sum(cents) FROM spend_ledger, latest WHERE session_id = $1 AND tick = latest.t AND $2 <= latest.t), 0), 9223372036854775807)::bigint,
-  least(coalesce((SELECT sum(cents) FROM spend_ledger WHERE session_id = $1), 0), 9223372036854775807)::bigint,
-  least(coalesce((SELECT sum(cents) FROM spend_ledger WHERE time_ns > $4), 0), 9223372036854775807)::bigint,
+// over its life (its running total), and every session's over the day
+// (the minutes after the one the day starts in, $7, and that minute's
+// rows after its start, below $8); the live holds of each (not key $6,
+// the one a Begin converts); the writes in the rate window (as the day's
+// spend: $9 and $10) and the live holds. Sums saturate at math.MaxInt64. No part reads more rows than a
+// tick's, a minute's and a day's minutes, however long the history.
+const windowTotals = `SELECT
+  least(coalesce((SELECT sum(cents) FROM spend_ledger WHERE session_id = $1 AND $2 <= tick
+    AND tick = (SELECT tick FROM spend_ledger WHERE session_id = $1 ORDER BY tick DESC LIMIT 1)), 0), 9223372036854775807)::bigint,
+  least(coalesce((SELECT cents FROM spend_session_totals WHERE session_id = $1), 0), 9223372036854775807)::bigint,
+  least(coalesce((SELECT sum(cents) FROM spend_minutes WHERE minute > $7), 0) +
+    coalesce((SELECT sum(cents) FROM spend_ledger WHERE time_ns > $4 AND time_ns < $8 AND time_ns / 60000000000 = $7), 0), 9223372036854775807)::bigint,
   least(coalesce((SELECT sum(cents) FROM spend_holds WHERE session_id = $1 AND tick = $2 AND expires_ns > $3 AND id <> $6), 0), 9223372036854775807)::bigint,
   least(coalesce((SELECT sum(cents) FROM spend_holds WHERE session_id = $1 AND expires_ns > $3 AND id <> $6), 0), 9223372036854775807)::bigint,
   least(coalesce((SELECT sum(cents) FROM spend_holds WHERE expires_ns > $3 AND id <> $6), 0), 9223372036854775807)::bigint,
-  (SELECT count(*) FROM spend_ledger WHERE time_ns > $5),
+  (coalesce((SELECT sum(writes) FROM spend_minutes WHERE minute > $9), 0) +
+    (SELECT count(*) FROM spend_ledger WHERE time_ns > $5 AND time_ns < $10 AND time_ns / 60000000000 = $9))::bigint,
   (SELECT count(*) FROM spend_holds WHERE expires_ns > $3 AND id <> $6)`
+
+// nsPerMinute is the width of spend_minutes' buckets: time_ns / nsPerMinute,
+// as SQL divides (toward zero), in the trigger of migration 4.
+const nsPerMinute = int64(time.Minute)
+
+// windowStart returns the minute bucket that a window (the day's, the
+// rate's) starting after from begins in, and a bound past every row of
+// that bucket after from (a bucket is at most two minutes wide: the one
+// of 0 spans both signs), for an index range.
+func windowStart(from int64) (minute, end int64) {
+	minute = from / nsPerMinute
+	if from > math.MaxInt64-2*nsPerMinute {
+		return minute, math.MaxInt64
+	}
+	return minute, from + 2*nsPerMinute
+}
 
 func totals(ctx context.Context, q querier, w hook.WindowQuery, except string) (hook.WindowTotals, error) {
 	var t hook.WindowTotals
 	var writes, held int64
-	err := q.QueryRow(ctx, windowTotals, w.Session, int64(min(w.Tick, math.MaxInt64)), clampNanos(w.Now), clampNanos(w.Now.Add(-hook.Day)),
-		clampNanos(w.Now.Add(-w.RateWindow)), except).Scan(&t.Tick, &t.Session, &t.Day, &t.TickHeld, &t.SessionHeld, &t.DayHeld, &writes, &held)
+	day, rate := clampNanos(w.Now.Add(-hook.Day)), clampNanos(w.Now.Add(-w.RateWindow))
+	dayMinute, dayEnd := windowStart(day)
+	rateMinute, rateEnd := windowStart(rate)
+	err := q.QueryRow(ctx, windowTotals, w.Session, int64(min(w.Tick, math.MaxInt64)), clampNanos(w.Now), day,
+		rate, except, dayMinute, dayEnd, rateMinute, rateEnd).Scan(&t.Tick, &t.Session, &t.Day, &t.TickHeld, &t.SessionHeld, &t.DayHeld, &writes, &held)
 	t.Writes, t.WritesHeld = int(writes), int(held)
 	return t, err
 }

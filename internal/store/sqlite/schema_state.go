@@ -224,6 +224,15 @@ DELETE FROM gate_state WHERE key IN ('phase', 'halt');
 // Version 26 keeps, with each held call, what it would do in a person's
 // units (description, display only) and the key that refuses its
 // identical retry once the owner rejected it (retry_key).
+// Version 29 keeps running totals of spend_ledger, maintained by triggers
+// in the transaction that writes each row, so that the spending windows
+// cost the same at a session's ten-thousandth write as at its first:
+// spend_session_totals, each session's sum, and spend_minutes, every
+// session's sum and count of writes per minute of time_ns (the day and
+// rate windows sum at most 1,441 minutes, and the rows of the minute they
+// start in). It also indexes
+// sent_txs by permit, which a commit and its reconciliation look up.
+//
 // Version 28 adds the manifest of audit archive files (store.AuditArchive)
 // and lets the trust log lose only rows a manifest entry holds: its
 // no-delete trigger now refuses the deletion of any seq above the last
@@ -289,4 +298,35 @@ DROP TRIGGER trust_log_no_delete;
 CREATE TRIGGER trust_log_no_delete BEFORE DELETE ON trust_log
 WHEN OLD.seq > (SELECT COALESCE(MAX(last_seq), 0) FROM audit_archives WHERE tbl = 'trust')
 BEGIN SELECT RAISE(ABORT, 'trust_log is append-only: only archived rows can be deleted'); END;
+`}, {29, `
+CREATE TABLE spend_session_totals (
+  session_id TEXT PRIMARY KEY,
+  cents INTEGER NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE spend_minutes (
+  minute INTEGER PRIMARY KEY,
+  cents INTEGER NOT NULL,
+  writes INTEGER NOT NULL
+);
+INSERT INTO spend_session_totals (session_id, cents) SELECT session_id, sum(cents) FROM spend_ledger GROUP BY session_id;
+INSERT INTO spend_minutes (minute, cents, writes) SELECT time_ns / 60000000000, sum(cents), count(*) FROM spend_ledger GROUP BY time_ns / 60000000000;
+CREATE TRIGGER spend_ledger_totals_insert AFTER INSERT ON spend_ledger BEGIN
+  INSERT INTO spend_session_totals (session_id, cents) VALUES (NEW.session_id, NEW.cents)
+    ON CONFLICT (session_id) DO UPDATE SET cents = cents + excluded.cents;
+  INSERT INTO spend_minutes (minute, cents, writes) VALUES (NEW.time_ns / 60000000000, NEW.cents, 1)
+    ON CONFLICT (minute) DO UPDATE SET cents = cents + excluded.cents, writes = writes + 1;
+END;
+CREATE TRIGGER spend_ledger_totals_delete AFTER DELETE ON spend_ledger BEGIN
+  UPDATE spend_session_totals SET cents = cents - OLD.cents WHERE session_id = OLD.session_id;
+  UPDATE spend_minutes SET cents = cents - OLD.cents, writes = writes - 1 WHERE minute = OLD.time_ns / 60000000000;
+END;
+CREATE TRIGGER spend_ledger_totals_update AFTER UPDATE OF session_id, cents, time_ns ON spend_ledger BEGIN
+  UPDATE spend_session_totals SET cents = cents - OLD.cents WHERE session_id = OLD.session_id;
+  UPDATE spend_minutes SET cents = cents - OLD.cents, writes = writes - 1 WHERE minute = OLD.time_ns / 60000000000;
+  INSERT INTO spend_session_totals (session_id, cents) VALUES (NEW.session_id, NEW.cents)
+    ON CONFLICT (session_id) DO UPDATE SET cents = cents + excluded.cents;
+  INSERT INTO spend_minutes (minute, cents, writes) VALUES (NEW.time_ns / 60000000000, NEW.cents, 1)
+    ON CONFLICT (minute) DO UPDATE SET cents = cents + excluded.cents, writes = writes + 1;
+END;
+CREATE INDEX sent_txs_permit ON sent_txs (permit_id);
 `}}

@@ -187,14 +187,16 @@ func TestMigrations(t *testing.T) {
 		"source_reputation": {"agent", "used", "submitted", "quarantined", "adopted", "confirmed", "rolled_back",
 			"stage1_passed", "stage1_failed", "stage2_passed", "stage2_failed", "sandbox_passed", "sandbox_failed",
 			"adopt_passed", "adopt_failed", "safety_alpha", "safety_beta"},
-		"source_failures":    {"agent", "attack", "failures"},
-		"source_buyers":      {"agent", "buyer", "decided", "failed"},
-		"session_influences": {"session_id", "entry_id", "seq", "provenance", "agent", "confidence", "retrieved_ns"},
-		"clade_entries":      {"seq", "entry_id"},
-		"clade_votes":        {"entry_id", "member", "rejected", "voted_ns"},
-		"clade_demotions":    {"entry_id", "member", "amount", "demoted_ns"},
-		"upstream_pins":      {"server", "tool", "hash", "approved_ns", "approved_by"},
-		"upstream_pending":   {"server", "tool", "hash", "approved_hash", "seen_ns", "definition"},
+		"source_failures":      {"agent", "attack", "failures"},
+		"source_buyers":        {"agent", "buyer", "decided", "failed"},
+		"session_influences":   {"session_id", "entry_id", "seq", "provenance", "agent", "confidence", "retrieved_ns"},
+		"clade_entries":        {"seq", "entry_id"},
+		"clade_votes":          {"entry_id", "member", "rejected", "voted_ns"},
+		"clade_demotions":      {"entry_id", "member", "amount", "demoted_ns"},
+		"upstream_pins":        {"server", "tool", "hash", "approved_ns", "approved_by"},
+		"upstream_pending":     {"server", "tool", "hash", "approved_hash", "seen_ns", "definition"},
+		"spend_session_totals": {"session_id", "cents"},
+		"spend_minutes":        {"minute", "cents", "writes"},
 		"sent_txs": {"hash", "chain_id", "sender", "nonce", "raw", "permit_id", "plan_index", "plan_len", "label", "state",
 			"block", "created_ns", "settled_ns"},
 	}
@@ -211,7 +213,7 @@ func TestMigrations(t *testing.T) {
 	got := queryRows(t, c, `SELECT name FROM sqlite_schema WHERE type = 'index' AND name NOT LIKE 'sqlite_autoindex%' ORDER BY name`)
 	want := [][]string{{"action_log_lookup_failed"}, {"action_log_permit"}, {"action_log_time"}, {"grimoire_entries_partition"},
 		{"held_calls_retry"}, {"held_calls_session"}, {"held_calls_time"}, {"permits_status_expires"}, {"principals_live_name"},
-		{"quarantine_entries_agent"}, {"quarantine_entries_decided"}, {"sent_txs_nonce"}, {"session_influences_time"}, {"sessions_parent"}, {"sessions_principal"},
+		{"quarantine_entries_agent"}, {"quarantine_entries_decided"}, {"sent_txs_nonce"}, {"sent_txs_permit"}, {"session_influences_time"}, {"sessions_parent"}, {"sessions_principal"},
 		{"spend_holds_expires"}, {"spend_holds_session"}, {"spend_ledger_session"}, {"spend_ledger_time"},
 		{"tool_executions_created_at"}, {"withheld_outputs_session"}}
 	if !slices.EqualFunc(got, want, slices.Equal) {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"time"
 
 	"github.com/ncruces/go-sqlite3"
 
@@ -22,24 +23,49 @@ import (
 var _ hook.Windows = (*Store)(nil)
 
 // windowTotals is one query for every window: the session's spend in its
-// latest tick (if the query's tick is not later), over its life, and every
-// session's over the day; the live holds of each (not key ?7, the one a
-// Begin converts); the writes in the rate window and the live holds.
-const windowTotals = `WITH latest AS (SELECT max(tick) AS t FROM spend_ledger WHERE session_id = ?1)
-SELECT
-  coalesce((SELECT sum(cents) FROM spend_ledger, latest WHERE session_id = ?1 AND tick = latest.t AND ?2 <= latest.t), 0),
-  coalesce((SELECT sum(cents) FROM spend_ledger WHERE session_id = ?1), 0),
-  coalesce((SELECT sum(cents) FROM spend_ledger WHERE time_ns > ?4), 0),
+// latest tick (if the query's tick is not later), over its life (its
+// running total), and every session's over the day (the minutes after the
+// one the day starts in, and that minute's rows after its start: ?7 is
+// that minute, ?8 the end of the rows' range); the live holds of each (not
+// key ?6, the one a Begin converts); the writes in the rate window (as the
+// day's spend: ?9 and ?10) and the live holds. No part reads more rows than a tick's, a minute's and a day's minutes,
+// however long the history.
+const windowTotals = `SELECT
+  coalesce((SELECT sum(cents) FROM spend_ledger WHERE session_id = ?1 AND ?2 <= tick
+    AND tick = (SELECT tick FROM spend_ledger WHERE session_id = ?1 ORDER BY tick DESC LIMIT 1)), 0),
+  coalesce((SELECT cents FROM spend_session_totals WHERE session_id = ?1), 0),
+  coalesce((SELECT sum(cents) FROM spend_minutes WHERE minute > ?7), 0) +
+    coalesce((SELECT sum(cents) FROM spend_ledger WHERE time_ns > ?4 AND time_ns < ?8 AND time_ns / 60000000000 = ?7), 0),
   coalesce((SELECT sum(cents) FROM spend_holds WHERE session_id = ?1 AND tick = ?2 AND expires_ns > ?3 AND id <> ?6), 0),
   coalesce((SELECT sum(cents) FROM spend_holds WHERE session_id = ?1 AND expires_ns > ?3 AND id <> ?6), 0),
   coalesce((SELECT sum(cents) FROM spend_holds WHERE expires_ns > ?3 AND id <> ?6), 0),
-  (SELECT count(*) FROM spend_ledger WHERE time_ns > ?5),
+  coalesce((SELECT sum(writes) FROM spend_minutes WHERE minute > ?9), 0) +
+    (SELECT count(*) FROM spend_ledger WHERE time_ns > ?5 AND time_ns < ?10 AND time_ns / 60000000000 = ?9),
   (SELECT count(*) FROM spend_holds WHERE expires_ns > ?3 AND id <> ?6)`
 
 func windowArgs(q hook.WindowQuery, except string) []any {
 	tick := int64(min(q.Tick, math.MaxInt64))
 	now := q.Now.UnixNano()
-	return []any{q.Session, tick, now, q.Now.Add(-hook.Day).UnixNano(), q.Now.Add(-q.RateWindow).UnixNano(), except}
+	day, rate := q.Now.Add(-hook.Day).UnixNano(), q.Now.Add(-q.RateWindow).UnixNano()
+	dayMinute, dayEnd := windowStart(day)
+	rateMinute, rateEnd := windowStart(rate)
+	return []any{q.Session, tick, now, day, rate, except, dayMinute, dayEnd, rateMinute, rateEnd}
+}
+
+// nsPerMinute is the width of spend_minutes' buckets: time_ns / nsPerMinute,
+// as SQL divides (toward zero), in the triggers of migration 29.
+const nsPerMinute = int64(time.Minute)
+
+// windowStart returns the minute bucket that a window (the day's, the
+// rate's) starting after from begins in, and a bound past every row of
+// that bucket after from (a bucket is at most two minutes wide: the one
+// of 0 spans both signs), for an index range.
+func windowStart(from int64) (minute, end int64) {
+	minute = from / nsPerMinute
+	if from > math.MaxInt64-2*nsPerMinute {
+		return minute, math.MaxInt64
+	}
+	return minute, from + 2*nsPerMinute
 }
 
 func scanTotals(st *sqlite3.Stmt) hook.WindowTotals {

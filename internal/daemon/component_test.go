@@ -71,6 +71,12 @@ func TestAddComponents(t *testing.T) {
 // of an entry that names it; one that names an unregistered component
 // stays pending.
 func TestGrimoireWASMComponent(t *testing.T) {
+	if raceEnabled {
+		// The Stage 3 job (this binary under the race detector, compiling
+		// and running a Go-built module) passes the sandbox's 256 MB
+		// memory limit; listed in .ci/skips/expected.
+		t.Skip("under -race the detector's shadow memory passes the Stage 3 sandbox's memory limit")
+	}
 	module := filepath.Join(t.TempDir(), "component.wasm")
 	if err := wasmtest.Build("../../examples/wasm-component", module); err != nil {
 		t.Fatal(err)

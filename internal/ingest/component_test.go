@@ -224,7 +224,7 @@ func TestStage3Components(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			h := newHarness(t, knowledge.Strict, votes(true, true, true)...)
 			withStage3(t, h, &Stage3{Library: lib, Market: skill.Market{Scenarios: 8},
-				Limits: sandbox.Limits{WallClock: 60 * time.Second, CPUTime: 60 * time.Second}})
+				Limits: sandbox.Limits{WallClock: 60 * time.Second, CPUTime: 60 * time.Second, Memory: stage3Memory()}})
 			e := h.entry("a strategy using a registered component: "+c.name, 0.5)
 			e.Type, e.Heuristic = knowledge.TypeHeuristic, c.h
 			r := h.ingest(h.sign(e, nil))
@@ -292,4 +292,15 @@ func TestComponentInBaseline(t *testing.T) {
 	if err == nil || errors.As(err, &ce) || !strings.Contains(err.Error(), "the agent's strategy") {
 		t.Errorf("err = %v, want a failure of the agent's strategy that is not a component error", err)
 	}
+}
+
+// stage3Memory is the Stage 3 job's memory limit in these tests: the
+// default, except under the race detector, whose shadow memory (the job is
+// this test binary re-executed under it, compiling and running a Go-built
+// module) passes 256 MB. The components' own limits are unchanged.
+func stage3Memory() int64 {
+	if raceEnabled {
+		return 1 << 30
+	}
+	return 0
 }

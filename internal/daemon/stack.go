@@ -553,9 +553,6 @@ func (s *Stack) openGate(ctx context.Context, cfg Config) error {
 		return err
 	}
 	s.owner.t.Store(s.Tools)
-	// The owner's override of the spending limits wins over ward.toml
-	// until cleared; read from the store at every check.
-	s.Hooks.Spending.SetOverride(s.Tools.SpendingOverride)
 	if w, ok := s.Store.(store.Watcher); ok {
 		if err := s.watch(w); err != nil {
 			return err

@@ -114,3 +114,28 @@ func TestSpendingOverride(t *testing.T) {
 		t.Fatal("an unreadable override: Reserve passed")
 	}
 }
+
+func TestParseLimitUSD(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want int64
+		ok   bool
+	}{
+		{"0", 0, true}, {"5", 500, true}, {"0.5", 50, true}, {"12.34", 1234, true}, {"unlimited", hook.Unlimited, true},
+		{"9999999999999.99", 999999999999999, true},
+		{"", 0, false}, {"-1", 0, false}, {"1.234", 0, false}, {"1.", 0, false}, {".5", 0, false}, {"1e3", 0, false},
+		{"+1", 0, false}, {"Unlimited", 0, false}, {"99999999999999", 0, false}, {"1.-5", 0, false},
+	} {
+		t.Run(tc.in, func(t *testing.T) {
+			got, err := hook.ParseLimitUSD(tc.in)
+			if (err == nil) != tc.ok || (tc.ok && got != tc.want) {
+				t.Fatalf("ParseLimitUSD(%q) = %d, %v; want %d, ok %t", tc.in, got, err, tc.want, tc.ok)
+			}
+			if tc.ok {
+				if back, _ := hook.ParseLimitUSD(hook.FormatLimitUSD(got)); back != got {
+					t.Errorf("round trip of %q: %d", tc.in, back)
+				}
+			}
+		})
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -257,4 +258,36 @@ func unpricedWhy(p *tool.Plan) string {
 		fmt.Fprintf(&b, "%s: %s", u.Token, truncText(cleanText(u.Why), 300))
 	}
 	return b.String()
+}
+
+var errLimitUSD = errors.New(`must be dollars with at most two decimals, or "unlimited"`)
+
+// ParseLimitUSD reads a spending limit as the owner gives it to the API
+// and the privileged tool: "unlimited" is Unlimited, "12.34" is 1234
+// cents (at most two decimals, no sign, no exponent).
+func ParseLimitUSD(s string) (int64, error) {
+	if s == "unlimited" {
+		return Unlimited, nil
+	}
+	whole, frac, dot := strings.Cut(s, ".")
+	if whole == "" || len(whole) > 13 || (dot && (frac == "" || len(frac) > 2)) {
+		return 0, errLimitUSD
+	}
+	for len(frac) < 2 {
+		frac += "0"
+	}
+	w, err1 := strconv.ParseUint(whole, 10, 63)
+	f, err2 := strconv.ParseUint(frac, 10, 63)
+	if err1 != nil || err2 != nil {
+		return 0, errLimitUSD
+	}
+	return int64(w*100 + f), nil
+}
+
+// FormatLimitUSD formats a limit in cents as ParseLimitUSD reads it.
+func FormatLimitUSD(cents int64) string {
+	if cents == Unlimited {
+		return "unlimited"
+	}
+	return fmt.Sprintf("%d.%02d", cents/100, cents%100)
 }

@@ -4,9 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
-	"strconv"
-	"strings"
 
 	"github.com/wardhq/ward/internal/hook"
 	"github.com/wardhq/ward/internal/registry"
@@ -39,7 +36,7 @@ var setSpendingLimits = spec{
 			return "clear the owner's spending limits (ward.toml's are in force again)", nil
 		}
 		return fmt.Sprintf("set the spending limits to %s per tick, %s per session, %s daily",
-			dollars(l.PerTickCents), dollars(l.PerSessionCents), dollars(l.DailyCents)), nil
+			hook.FormatLimitUSD(l.PerTickCents), hook.FormatLimitUSD(l.PerSessionCents), hook.FormatLimitUSD(l.DailyCents)), nil
 	},
 	run: func(ctx context.Context, cfg *Config, in *registry.Input, by string) (any, string, string, error) {
 		l, err := spendingArgs(in)
@@ -61,8 +58,8 @@ var setSpendingLimits = spec{
 			return map[string]bool{"override": false}, want, got, nil
 		}
 		got = limitsText(now)
-		return map[string]any{"override": true, "per_tick_usd": dollars(now.PerTickCents), "per_session_usd": dollars(now.PerSessionCents),
-			"daily_usd": dollars(now.DailyCents)}, want, got, nil
+		return map[string]any{"override": true, "per_tick_usd": hook.FormatLimitUSD(now.PerTickCents), "per_session_usd": hook.FormatLimitUSD(now.PerSessionCents),
+			"daily_usd": hook.FormatLimitUSD(now.DailyCents)}, want, got, nil
 	},
 }
 
@@ -90,7 +87,7 @@ func spendingArgs(in *registry.Input) (*hook.SpendingConfig, error) {
 	}
 	var c [3]int64
 	for i, n := range names {
-		v, err := parseUSD(str(in, n))
+		v, err := hook.ParseLimitUSD(str(in, n))
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", n, err)
 		}
@@ -99,36 +96,6 @@ func spendingArgs(in *registry.Input) (*hook.SpendingConfig, error) {
 	return &hook.SpendingConfig{PerTickCents: c[0], PerSessionCents: c[1], DailyCents: c[2]}, nil
 }
 
-var errUSD = errors.New(`must be dollars with at most two decimals, or "unlimited"`)
-
-// parseUSD reads "unlimited" as hook.Unlimited and "12.34" as 1234 cents.
-func parseUSD(s string) (int64, error) {
-	if s == "unlimited" {
-		return hook.Unlimited, nil
-	}
-	whole, frac, dot := strings.Cut(s, ".")
-	if whole == "" || len(whole) > 13 || (dot && (frac == "" || len(frac) > 2)) {
-		return 0, errUSD
-	}
-	for len(frac) < 2 {
-		frac += "0"
-	}
-	w, err1 := strconv.ParseUint(whole, 10, 63)
-	f, err2 := strconv.ParseUint(frac, 10, 63)
-	if err1 != nil || err2 != nil || w > (math.MaxInt64-99)/100 {
-		return 0, errUSD
-	}
-	return int64(w*100 + f), nil
-}
-
-// dollars formats cents as parseUSD reads them.
-func dollars(c int64) string {
-	if c == hook.Unlimited {
-		return "unlimited"
-	}
-	return fmt.Sprintf("%d.%02d", c/100, c%100)
-}
-
 func limitsText(l hook.SpendingConfig) string {
-	return fmt.Sprintf("per tick %s, per session %s, daily %s", dollars(l.PerTickCents), dollars(l.PerSessionCents), dollars(l.DailyCents))
+	return fmt.Sprintf("per tick %s, per session %s, daily %s", hook.FormatLimitUSD(l.PerTickCents), hook.FormatLimitUSD(l.PerSessionCents), hook.FormatLimitUSD(l.DailyCents))
 }

@@ -1,12 +1,14 @@
 package daemon_test
 
 import (
+	"bytes"
 	"context"
 	"crypto/ecdsa"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"slices"
 	"strings"
 	"testing"
@@ -34,12 +36,18 @@ import (
 // calls the owner key approves.
 func privStack(t *testing.T, db string, ownerKey *ecdsa.PrivateKey) *daemon.Stack {
 	t.Helper()
+	return privStackLog(t, db, ownerKey, nil)
+}
+
+// privStackLog is privStack logging to log.
+func privStackLog(t *testing.T, db string, ownerKey *ecdsa.PrivateKey, log *slog.Logger) *daemon.Stack {
+	t.Helper()
 	snap, err := rules.Compile(rules.DefaultConfig())
 	if err != nil {
 		t.Fatal(err)
 	}
 	st, err := daemon.Open(t.Context(), daemon.Config{
-		DB: db, Policy: snap, DevSeed: "ward-privileged-test", AnnounceDelay: -1,
+		DB: db, Policy: snap, DevSeed: "ward-privileged-test", AnnounceDelay: -1, Log: log,
 		Owner: tool.Address(crypto.PubkeyToAddress(ownerKey.PublicKey)),
 		Hooks: hook.Config{
 			Spending: hook.SpendingConfig{PerTickCents: hook.Unlimited, PerSessionCents: hook.Unlimited, DailyCents: hook.Unlimited},
@@ -376,8 +384,12 @@ func TestPrivilegedTools(t *testing.T) {
 		t.Fatal(err)
 	}
 	closed = true
-	re := privStack(t, db, ownerKey)
+	var logged bytes.Buffer
+	re := privStackLog(t, db, ownerKey, slog.New(slog.NewTextHandler(&logged, nil)))
 	defer re.Close()
+	if l := logged.String(); !strings.Contains(l, "spending override is in force") || !strings.Contains(l, "per_tick_usd=0.50") {
+		t.Errorf("the start does not log the override in force:\n%s", l)
+	}
 	if p, _ := re.Tools.Phase(ctx); p != hook.Stable {
 		t.Errorf("phase after the restart: %s, want stable", p)
 	}

@@ -27,6 +27,7 @@ func TestRoutes(t *testing.T) {
 			{"POST", "/v1/gate/halt", false},
 			{"POST", "/v1/gate/resume", true},
 			{"POST", "/v1/gate/phase", true},
+			{"POST", "/v1/gate/spending", true},
 			{"POST", "/v1/call/query_state", false},
 			{"POST", "/v1/policy/check", true},
 			{"GET", "/v1/decisions", true},
@@ -383,6 +384,30 @@ func TestRoutes(t *testing.T) {
 			t.Errorf("phase = %q", g.Phase)
 		}
 		h.want(h.do("POST", "/v1/gate/phase", h.owner, `{"phase":"thriving"}`), http.StatusOK, "")
+
+		// The owner's spending override: bad input changes nothing; a
+		// preview over it is refused; cleared, the configured limits
+		// are in force again.
+		for _, body := range []string{`{}`, `{"per_tick_usd":"1"}`, `{"per_tick_usd":"-1","per_session_usd":"1","daily_usd":"1"}`,
+			`{"clear":true,"daily_usd":"1"}`} {
+			h.want(h.do("POST", "/v1/gate/spending", h.owner, body), http.StatusBadRequest, api.CodeBadRequest)
+		}
+		h.want(h.do("POST", "/v1/gate/spending", h.owner, `{"per_tick_usd":1,"per_session_usd":"1","daily_usd":"1"}`), http.StatusBadRequest, api.CodeBadJSON)
+		h.want(h.do("POST", "/v1/call/preview_action", h.agent, h.swap(10)), http.StatusOK, "")
+		r = h.do("POST", "/v1/gate/spending", h.owner, `{"per_tick_usd":"0.01","per_session_usd":"unlimited","daily_usd":"unlimited"}`)
+		h.want(r, http.StatusOK, "")
+		if !strings.Contains(string(r.body), `"per_tick_usd":"0.01"`) {
+			t.Errorf("spending override = %s", r.body)
+		}
+		r = h.do("POST", "/v1/call/preview_action", h.agent, h.swap(10))
+		if r.status == http.StatusOK || !strings.Contains(string(r.body), "SPEND_PER_TICK_LIMIT_EXCEEDED") {
+			t.Errorf("a preview over the owner's override: %d %s", r.status, r.body)
+		}
+		h.want(h.do("POST", "/v1/gate/spending", h.owner, `{"clear":true}`), http.StatusOK, "")
+		h.want(h.do("POST", "/v1/call/preview_action", h.agent, h.swap(10)), http.StatusOK, "")
+		if r := h.do("GET", "/v1/actions?kind=spending_limits_changed", h.owner, nil); strings.Count(string(r.body), "owner:") < 2 {
+			t.Errorf("spending_limits_changed records = %s", r.body)
+		}
 		// Both are in the action log with the principal.
 		r = h.do("GET", "/v1/actions?kind=halt_lifted", h.owner, nil)
 		if !strings.Contains(string(r.body), "owner:") {

@@ -174,3 +174,53 @@ func (a *Server) setPhase(ctx context.Context, r *request) (any, error) {
 	}
 	return map[string]any{"phase": p.String()}, nil
 }
+
+// setSpending answers POST /v1/gate/spending (owner): the owner's override
+// of the spending limits, {"per_tick_usd", "per_session_usd", "daily_usd"}
+// (all three; dollars or "unlimited"), or {"clear": true}. The same
+// operation as the privileged tool safety_set_spending_limits.
+func (a *Server) setSpending(ctx context.Context, r *request) (any, error) {
+	var in struct {
+		PerTick    *string `json:"per_tick_usd"`
+		PerSession *string `json:"per_session_usd"`
+		Daily      *string `json:"daily_usd"`
+		Clear      bool    `json:"clear"`
+	}
+	if err := decode(r.body, &in); err != nil {
+		return nil, err
+	}
+	given := in.PerTick != nil && in.PerSession != nil && in.Daily != nil
+	var limits *hook.SpendingConfig
+	switch {
+	case in.Clear && (in.PerTick != nil || in.PerSession != nil || in.Daily != nil):
+		return nil, badRequest("clear takes no limits: give either clear or all three limits")
+	case in.Clear:
+	case !given:
+		return nil, badRequest("per_tick_usd, per_session_usd and daily_usd must all be given (or clear: true)")
+	default:
+		var c [3]int64
+		for i, f := range []struct {
+			name string
+			v    string
+		}{{"per_tick_usd", *in.PerTick}, {"per_session_usd", *in.PerSession}, {"daily_usd", *in.Daily}} {
+			v, err := hook.ParseLimitUSD(f.v)
+			if err != nil {
+				return nil, badRequest("%s: %v", f.name, err)
+			}
+			c[i] = v
+		}
+		limits = &hook.SpendingConfig{PerTickCents: c[0], PerSessionCents: c[1], DailyCents: c[2]}
+	}
+	if err := a.cfg.Tools.SetSpendingLimits(ctx, limits, by(r.p)); err != nil {
+		return nil, err
+	}
+	l, ok, err := a.cfg.Tools.SpendingOverride(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return map[string]any{"override": false}, nil
+	}
+	return map[string]any{"override": true, "per_tick_usd": hook.FormatLimitUSD(l.PerTickCents),
+		"per_session_usd": hook.FormatLimitUSD(l.PerSessionCents), "daily_usd": hook.FormatLimitUSD(l.DailyCents)}, nil
+}

@@ -44,7 +44,7 @@ func TestJunkTraffic(t *testing.T) {
 	}()
 
 	paths := []string{
-		"/v1/", "/v1/tools", "/v1/sessions", "/v1/gate", "/v1/gate/halt", "/v1/gate/resume", "/v1/gate/phase",
+		"/v1/", "/v1/tools", "/v1/sessions", "/v1/gate", "/v1/gate/halt", "/v1/gate/resume", "/v1/gate/phase", "/v1/gate/spending",
 		"/v1/call/query_state", "/v1/call/preview_action", "/v1/call/commit_action", "/v1/call/search_context", "/v1/call/%00",
 		"/v1/policy/check", "/v1/decisions", "/v1/decisions?limit=-1&since=%ff", "/v1/reports", "/v1/reports/%2e%2e",
 		"/v1/actions?until=9999999h", "/v1/permits", "/v1/permits/01JD3K7ZQ4Y7K3M9XW2V5T8R00", "/v1/permits/x/cancel",

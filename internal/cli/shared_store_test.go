@@ -277,6 +277,20 @@ any_selector = true
 		t.Errorf("ward 0 after a resume through ward 2: %d %s", r.status, r.body)
 	}
 
+	// 5b. The owner's spending override set through ward 1 is in force on
+	// all three at their next check; cleared through ward 2, ward.toml's
+	// limits are back.
+	wards[1].want(wards[1].do("POST", "/v1/gate/spending", owner, "", `{"per_tick_usd":"0","per_session_usd":"0","daily_usd":"0"}`), http.StatusOK, "")
+	for i, w := range wards {
+		if r := w.call(agent, "s", "preview_action", transfer(1_000)); r.status == http.StatusOK || !strings.Contains(string(r.body), "LIMIT_EXCEEDED") {
+			t.Errorf("ward %d previewed a write over the owner's $0 limits set through ward 1: %d %s", i, r.status, r.body)
+		}
+	}
+	wards[2].want(wards[2].do("POST", "/v1/gate/spending", owner, "", `{"clear":true}`), http.StatusOK, "")
+	if r := wards[0].call(agent, "s", "preview_action", transfer(1_000)); r.status != http.StatusOK {
+		t.Errorf("ward 0 after the override is cleared through ward 2: %d %s", r.status, r.body)
+	}
+
 	// 6. A token revoked through the command line is refused by all three
 	// within a second.
 	for _, w := range wards {

@@ -103,6 +103,22 @@ func (o *ownerOps) Reject(ctx context.Context, itemID, by, note string) (string,
 	return q.Status.String(), nil
 }
 
+func (o *ownerOps) SpendingOverride(ctx context.Context) (hook.SpendingConfig, bool, error) {
+	t, err := o.gate()
+	if err != nil {
+		return hook.SpendingConfig{}, false, err
+	}
+	return t.SpendingOverride(ctx)
+}
+
+func (o *ownerOps) SetSpendingLimits(ctx context.Context, limits *hook.SpendingConfig, by string) error {
+	t, err := o.gate()
+	if err != nil {
+		return err
+	}
+	return t.SetSpendingLimits(ctx, limits, by)
+}
+
 // invalidateToken clears this process's cached verification of a
 // principal (the server's verifier, once a server runs over the stack).
 func (o *ownerOps) invalidateToken(principalID string) {

@@ -1,12 +1,14 @@
 package daemon_test
 
 import (
+	"bytes"
 	"context"
 	"crypto/ecdsa"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"slices"
 	"strings"
 	"testing"
@@ -34,12 +36,18 @@ import (
 // calls the owner key approves.
 func privStack(t *testing.T, db string, ownerKey *ecdsa.PrivateKey) *daemon.Stack {
 	t.Helper()
+	return privStackLog(t, db, ownerKey, nil)
+}
+
+// privStackLog is privStack logging to log.
+func privStackLog(t *testing.T, db string, ownerKey *ecdsa.PrivateKey, log *slog.Logger) *daemon.Stack {
+	t.Helper()
 	snap, err := rules.Compile(rules.DefaultConfig())
 	if err != nil {
 		t.Fatal(err)
 	}
 	st, err := daemon.Open(t.Context(), daemon.Config{
-		DB: db, Policy: snap, DevSeed: "ward-privileged-test", AnnounceDelay: -1,
+		DB: db, Policy: snap, DevSeed: "ward-privileged-test", AnnounceDelay: -1, Log: log,
 		Owner: tool.Address(crypto.PubkeyToAddress(ownerKey.PublicKey)),
 		Hooks: hook.Config{
 			Spending: hook.SpendingConfig{PerTickCents: hook.Unlimited, PerSessionCents: hook.Unlimited, DailyCents: hook.Unlimited},
@@ -193,6 +201,25 @@ func TestPrivilegedTools(t *testing.T) {
 			return fmt.Sprintf("%s revoked=%t rotated=%t", r.Role, !r.Revoked.IsZero(), !r.Rotated.IsZero())
 		}
 	}
+	spending := func() string {
+		l, ok, err := st.Tools.SpendingOverride(ctx)
+		if err != nil || !ok {
+			return fmt.Sprintf("none %v", err)
+		}
+		return spendingText(l)
+	}
+	const tightLimits = `{"per_tick_usd":"0.50","per_session_usd":"unlimited","daily_usd":"unlimited"}`
+	// commitOwner previews and commits name with the owner's approval.
+	commitOwner := func(s *gate.Session, name string, raw json.RawMessage) {
+		t.Helper()
+		pv, err := st.Tools.Preview(ctx, s, name, raw)
+		if err != nil {
+			t.Fatalf("%s %s: preview: %v", name, raw, err)
+		}
+		if _, err := st.Tools.Commit(ctx, s, gate.CommitRequest{PermitID: pv.PermitID, Approval: approve(t, ownerKey, pv.PermitID, name, raw)}); err != nil {
+			t.Fatalf("%s %s: commit: %v", name, raw, err)
+		}
+	}
 	cases := []privCase{
 		{name: "safety_set_gate_phase", args: `{"phase":"terminal"}`, alt: `{"phase":"thriving"}`, state: phase, want: "terminal"},
 		{name: "safety_set_agent_directive", args: `{"directive":"pay 0x00000000000000000000000000000000000000aa 5 USDC"}`, alt: `{"directive":"anything"}`,
@@ -204,6 +231,7 @@ func TestPrivilegedTools(t *testing.T) {
 		{name: "wallet_issue_peer_token", args: `{"name":"peer-new"}`, alt: `{"name":"peer-evil"}`, state: principal("peer-new"), want: "peer revoked=false rotated=false"},
 		{name: "wallet_revoke_agent_token", args: `{"ref":"` + victim.ID + `"}`, alt: `{"ref":"` + rotated.ID + `"}`, state: principal(victim.ID), want: "agent revoked=true rotated=false"},
 		{name: "wallet_rotate_agent_token", args: `{"ref":"peer-rotate"}`, alt: `{"ref":"bot-rotate"}`, state: principal("peer-rotate"), want: "peer revoked=false rotated=true"},
+		{name: "safety_set_spending_limits", args: tightLimits, alt: `{"clear":true}`, state: spending, want: "0.50/unlimited/unlimited"},
 		{name: "safety_halt_gate_writes", args: `{"reason":"owner says stop"}`, alt: `{"reason":"other"}`, state: halted, want: "true"},
 	}
 	sessionOf := func(c privCase) *gate.Session {
@@ -307,6 +335,30 @@ func TestPrivilegedTools(t *testing.T) {
 		case "safety_halt_gate_writes":
 			_, err := st.Tools.Preview(ctx, agent, "uniswap_execute_swap", swap)
 			wantCode(t, "a swap after the owner's halt", err, reason.Halted)
+		case "safety_set_spending_limits":
+			// A $1 swap is over the owner's $0.50 per tick; a reload of
+			// ward.toml (unlimited here) does not undo the override.
+			_, err := st.Tools.Preview(ctx, agent, "uniswap_execute_swap", swap)
+			wantCode(t, "a $1 swap over the owner's $0.50 per tick", err, reason.SpendTickLimit)
+			if err := st.Hooks.Spending.SetLimits(hook.SpendingConfig{PerTickCents: hook.Unlimited, PerSessionCents: hook.Unlimited, DailyCents: hook.Unlimited}); err != nil {
+				t.Fatal(err)
+			}
+			_, err = st.Tools.Preview(ctx, agent, "uniswap_execute_swap", swap)
+			wantCode(t, "the swap after a reload", err, reason.SpendTickLimit)
+			// Cleared, ward.toml's limits are in force again.
+			commitOwner(agent, c.name, json.RawMessage(`{"clear":true}`))
+			if got := spending(); !strings.HasPrefix(got, "none") {
+				t.Errorf("override after the clear: %s", got)
+			}
+			pv, err := st.Tools.Preview(ctx, agent, "uniswap_execute_swap", swap)
+			if err != nil {
+				t.Fatalf("the swap under ward.toml's limits again: %v", err)
+			}
+			if err := st.Tools.Cancel(ctx, agent, pv.PermitID); err != nil {
+				t.Fatal(err)
+			}
+			// Set again, for the restart below.
+			commitOwner(agent, c.name, json.RawMessage(tightLimits))
 		}
 	}
 	// The tokens issued are real: the issued secret verifies, the revoked
@@ -332,8 +384,12 @@ func TestPrivilegedTools(t *testing.T) {
 		t.Fatal(err)
 	}
 	closed = true
-	re := privStack(t, db, ownerKey)
+	var logged bytes.Buffer
+	re := privStackLog(t, db, ownerKey, slog.New(slog.NewTextHandler(&logged, nil)))
 	defer re.Close()
+	if l := logged.String(); !strings.Contains(l, "spending override is in force") || !strings.Contains(l, "per_tick_usd=0.50") {
+		t.Errorf("the start does not log the override in force:\n%s", l)
+	}
 	if p, _ := re.Tools.Phase(ctx); p != hook.Stable {
 		t.Errorf("phase after the restart: %s, want stable", p)
 	}
@@ -354,6 +410,15 @@ func TestPrivilegedTools(t *testing.T) {
 	if r, err := auth.Find(ctx, re.Store, victim.ID); err != nil || r.Revoked.IsZero() {
 		t.Errorf("revoked token after the restart: %+v %v", r, err)
 	}
+	if l, ok, err := re.Tools.SpendingOverride(ctx); err != nil || !ok || spendingText(l) != "0.50/unlimited/unlimited" {
+		t.Errorf("spending override after the restart: %+v %t %v", l, ok, err)
+	}
+	reAgent, err := re.Session(ctx, "agent-after", policy.Agent, "dev")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = re.Tools.Preview(ctx, reAgent, "uniswap_execute_swap", swap)
+	wantCode(t, "a $1 swap after the restart", err, reason.SpendTickLimit)
 	// Each approved commit is audited like any write: its permit
 	// consumed, its outcome executed.
 	for _, c := range cases {
@@ -368,8 +433,11 @@ func TestPrivilegedTools(t *testing.T) {
 			}
 		}
 		want := 1
-		if c.name == "safety_set_gate_phase" {
+		switch c.name {
+		case "safety_set_gate_phase":
 			want = 3 // and on to conservation and stable
+		case "safety_set_spending_limits":
+			want = 3 // cleared and set again
 		}
 		if executed != want {
 			t.Errorf("%s: %d executed outcomes recorded, want %d", c.name, executed, want)
@@ -390,6 +458,17 @@ func TestPrivilegedTools(t *testing.T) {
 	if n != 3 {
 		t.Errorf("%d phase changes recorded as the owner's, want 3: %v", n, recs)
 	}
+}
+
+// spendingText formats limits in dollars, per tick/per session/daily.
+func spendingText(l hook.SpendingConfig) string {
+	d := func(c int64) string {
+		if c == hook.Unlimited {
+			return "unlimited"
+		}
+		return fmt.Sprintf("%d.%02d", c/100, c%100)
+	}
+	return d(l.PerTickCents) + "/" + d(l.PerSessionCents) + "/" + d(l.DailyCents)
 }
 
 // otherTool names a privileged tool that is not name.

@@ -277,7 +277,22 @@ func Open(ctx context.Context, cfg Config) (_ *Stack, err error) {
 		return nil, errors.Join(err, s.Close())
 	}
 	s.reconcileCommits(ctx, log)
+	s.logOverrides(ctx, log)
 	return s, nil
+}
+
+// logOverrides says at start which of the owner's stored settings win
+// over ward.toml: the override of the spending limits.
+func (s *Stack) logOverrides(ctx context.Context, log *slog.Logger) {
+	l, ok, err := s.Tools.SpendingOverride(ctx)
+	switch {
+	case err != nil:
+		log.Warn("the owner's spending override could not be read: every priced write is refused until it can", "err", err)
+	case ok:
+		log.Info("the owner's spending override is in force over ward.toml's [hooks.spending] until cleared (POST /v1/gate/spending {\"clear\":true})",
+			"per_tick_usd", hook.FormatLimitUSD(l.PerTickCents), "per_session_usd", hook.FormatLimitUSD(l.PerSessionCents),
+			"daily_usd", hook.FormatLimitUSD(l.DailyCents))
+	}
 }
 
 // openDecider opens the store at cfg.DB, the policy engine over

@@ -26,6 +26,18 @@ func (t *Tools) SetPhase(ctx context.Context, p hook.Phase, by string) error {
 	return t.g.SetPhase(ctx, p, by)
 }
 
+// SpendingOverride returns the owner's override of the spending limits
+// (ok false when none is set).
+func (t *Tools) SpendingOverride(ctx context.Context) (hook.SpendingConfig, bool, error) {
+	return t.g.SpendingOverride(ctx)
+}
+
+// SetSpendingLimits sets the owner's override of the spending limits for
+// the owner by, or clears it when limits is nil.
+func (t *Tools) SetSpendingLimits(ctx context.Context, limits *hook.SpendingConfig, by string) error {
+	return t.g.SetSpendingLimits(ctx, limits, by)
+}
+
 // Halted reports whether writes are halted, and why.
 func (t *Tools) Halted(ctx context.Context) (bool, string, error) { return t.g.Halted(ctx) }
 

@@ -270,12 +270,16 @@ func NewTools(cfg ToolsConfig) (*Tools, error) {
 			book.Observe(trust.Source{Kind: trust.AddressBook, Ref: "address_book"}, v)
 		}
 	}
-	return &Tools{book: book,
+	t := &Tools{book: book,
 		decider: cfg.Decider, engine: cfg.Engine, reg: cfg.Registry, set: cfg.Hooks, hooks: traced(chain),
 		permits: cfg.Permits, control: cfg.Control, held: cfg.Held, actions: cfg.Actions, bus: cfg.Bus,
 		approver: cfg.Approver, cfg: cfg, queue: newQuarantineQueue(),
 		sessions: newSessionTable(), tracer: cfg.Tracer.Tracer(telemetry.Instrumentation),
-	}, nil
+	}
+	// The owner's stored override of the spending limits wins over the
+	// configured ones until cleared; the limiter reads it at every check.
+	cfg.Hooks.Spending.SetOverride(t.SpendingOverride)
+	return t, nil
 }
 
 // auditFailed counts and logs an audit record that could not be written

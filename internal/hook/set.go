@@ -135,10 +135,10 @@ func verdictOf(hook string, err error) Verdict {
 // fits returns the check of c's value against recorded spend, live holds
 // and write slots (under the rate limit rc, whose window the totals were
 // read for), for Reserve and Begin.
-func (s *Set) fits(c *Call, rc *RateConfig, cents int64, spends, counts bool) func(WindowTotals) error {
+func (s *Set) fits(c *Call, sc SpendingConfig, rc *RateConfig, cents int64, spends, counts bool) func(WindowTotals) error {
 	return func(t WindowTotals) error {
 		if spends {
-			if v := s.Spending.judgeHeld(cents, t); v.Veto {
+			if v := s.Spending.judgeHeld(sc, cents, t); v.Veto {
 				return &windowError{v}
 			}
 		}
@@ -177,10 +177,14 @@ func (s *Set) Reserve(ctx context.Context, c *Call, key string, ttl time.Duratio
 	if ttl <= 0 {
 		ttl = DefaultHoldTTL
 	}
+	sc, err := s.Spending.effective(ctx)
+	if err != nil {
+		return windowsFailed(spendingName, err)
+	}
 	h := WindowHold{Key: key, Session: c.SessionID, Tick: c.Tick, Cents: cents, At: c.Now, Expires: c.Now.Add(ttl)}
 	rc := s.Rate.cfg.Load()
 	q := WindowQuery{Session: c.SessionID, Tick: c.Tick, Now: c.Now, RateWindow: rc.Window}
-	return verdictOf(spendingName, s.win.Reserve(ctx, h, q, s.fits(c, rc, cents, spends, counts)))
+	return verdictOf(spendingName, s.win.Reserve(ctx, h, q, s.fits(c, sc, rc, cents, spends, counts)))
 }
 
 // Begin, at commit and before the write runs, atomically drops key's hold,
@@ -196,10 +200,14 @@ func (s *Set) Begin(ctx context.Context, c *Call, key string, cents int64) (bega
 	if v.Veto || (!spends && !counts) {
 		return false, v
 	}
+	sc, err := s.Spending.effective(ctx)
+	if err != nil {
+		return false, windowsFailed(spendingName, err)
+	}
 	e := WindowSpend{Key: key, Session: c.SessionID, Tick: c.Tick, Cents: max(cents, 0), At: c.Now}
 	rc := s.Rate.cfg.Load()
 	q := WindowQuery{Session: c.SessionID, Tick: c.Tick, Now: c.Now, RateWindow: rc.Window}
-	v = verdictOf(spendingName, s.win.Begin(ctx, e, q, s.fits(c, rc, e.Cents, spends, counts)))
+	v = verdictOf(spendingName, s.win.Begin(ctx, e, q, s.fits(c, sc, rc, e.Cents, spends, counts)))
 	return !v.Veto, v
 }
 

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -64,8 +65,51 @@ type SpendingConfig struct {
 //
 // SpendingLimiter is safe for concurrent use.
 type SpendingLimiter struct {
-	cfg atomic.Pointer[SpendingConfig]
-	win Windows
+	cfg      atomic.Pointer[SpendingConfig]
+	override atomic.Pointer[SpendingOverride]
+	win      Windows
+}
+
+// SpendingOverride reads the owner's override of the spending limits,
+// which wins over the configured ones (SetLimits) while ok is true. It is
+// read on every check, so an override set by another process sharing the
+// store is in force at the next check; an error refuses the check.
+type SpendingOverride func(ctx context.Context) (limits SpendingConfig, ok bool, err error)
+
+// SetOverride makes f the source of the owner's override (nil: none).
+func (s *SpendingLimiter) SetOverride(f SpendingOverride) {
+	if f == nil {
+		s.override.Store(nil)
+		return
+	}
+	s.override.Store(&f)
+}
+
+// effective returns the limits a check starting now judges by: the
+// owner's override when one is set, else the configured limits. An
+// override that cannot be read, or is negative, is an error.
+func (s *SpendingLimiter) effective(ctx context.Context) (SpendingConfig, error) {
+	f := s.override.Load()
+	if f == nil {
+		return *s.cfg.Load(), nil
+	}
+	o, ok, err := (*f)(ctx)
+	if err != nil {
+		return SpendingConfig{}, fmt.Errorf("spending limiter: read the owner's override: %w", err)
+	}
+	if !ok {
+		return *s.cfg.Load(), nil
+	}
+	if o.PerTickCents < 0 || o.PerSessionCents < 0 || o.DailyCents < 0 {
+		return SpendingConfig{}, errors.New("spending limiter: the owner's override has a negative limit")
+	}
+	return o, nil
+}
+
+// Effective returns the limits in force for a check starting now: the
+// owner's override when one is set, else the configured limits.
+func (s *SpendingLimiter) Effective(ctx context.Context) (SpendingConfig, error) {
+	return s.effective(ctx)
 }
 
 var _ Hook = (*SpendingLimiter)(nil)
@@ -92,7 +136,8 @@ func (s *SpendingLimiter) SetLimits(cfg SpendingConfig) error {
 	return nil
 }
 
-// Limits returns the limits in force.
+// Limits returns the configured limits (SetLimits), not the owner's
+// override (Effective).
 func (s *SpendingLimiter) Limits() SpendingConfig { return *s.cfg.Load() }
 
 const spendingName = "spending_limiter"
@@ -107,16 +152,20 @@ func (s *SpendingLimiter) Check(ctx context.Context, c *Call) Verdict {
 	if !ok {
 		return v
 	}
+	cfg, err := s.effective(ctx)
+	if err != nil {
+		return windowsFailed(spendingName, err)
+	}
 	t, err := s.win.Totals(ctx, WindowQuery{Session: c.SessionID, Tick: c.Tick, Now: c.Now})
 	if err != nil {
 		return windowsFailed(spendingName, err)
 	}
-	return s.judge(cents, t.Tick, t.Session, t.Day, "spent")
+	return s.judge(cfg, cents, t.Tick, t.Session, t.Day, "spent")
 }
 
 // judgeHeld judges cents against recorded spend plus live holds.
-func (s *SpendingLimiter) judgeHeld(cents int64, t WindowTotals) Verdict {
-	return s.judge(cents, addSat(t.Tick, t.TickHeld), addSat(t.Session, t.SessionHeld), addSat(t.Day, t.DayHeld), "spent or held")
+func (s *SpendingLimiter) judgeHeld(cfg SpendingConfig, cents int64, t WindowTotals) Verdict {
+	return s.judge(cfg, cents, addSat(t.Tick, t.TickHeld), addSat(t.Session, t.SessionHeld), addSat(t.Day, t.DayHeld), "spent or held")
 }
 
 // Record records executed spend of cents by the session in the tick at
@@ -156,8 +205,7 @@ func (s *SpendingLimiter) value(c *Call) (int64, Verdict, bool) {
 	return p.ValueCents, Verdict{}, true
 }
 
-func (s *SpendingLimiter) judge(cents, tick, session, day int64, counted string) Verdict {
-	cfg := s.cfg.Load()
+func (*SpendingLimiter) judge(cfg SpendingConfig, cents, tick, session, day int64, counted string) Verdict {
 	for _, w := range []struct {
 		spent, limit     int64
 		code             reason.Code
@@ -210,4 +258,36 @@ func unpricedWhy(p *tool.Plan) string {
 		fmt.Fprintf(&b, "%s: %s", u.Token, truncText(cleanText(u.Why), 300))
 	}
 	return b.String()
+}
+
+var errLimitUSD = errors.New(`must be dollars with at most two decimals, or "unlimited"`)
+
+// ParseLimitUSD reads a spending limit as the owner gives it to the API
+// and the privileged tool: "unlimited" is Unlimited, "12.34" is 1234
+// cents (at most two decimals, no sign, no exponent).
+func ParseLimitUSD(s string) (int64, error) {
+	if s == "unlimited" {
+		return Unlimited, nil
+	}
+	whole, frac, dot := strings.Cut(s, ".")
+	if whole == "" || len(whole) > 13 || (dot && (frac == "" || len(frac) > 2)) {
+		return 0, errLimitUSD
+	}
+	for len(frac) < 2 {
+		frac += "0"
+	}
+	w, err1 := strconv.ParseUint(whole, 10, 63)
+	f, err2 := strconv.ParseUint(frac, 10, 63)
+	if err1 != nil || err2 != nil {
+		return 0, errLimitUSD
+	}
+	return int64(w*100 + f), nil
+}
+
+// FormatLimitUSD formats a limit in cents as ParseLimitUSD reads it.
+func FormatLimitUSD(cents int64) string {
+	if cents == Unlimited {
+		return "unlimited"
+	}
+	return fmt.Sprintf("%d.%02d", cents/100, cents%100)
 }

@@ -32,6 +32,7 @@ const (
 	ActionConfigReloaded      // the configuration was reloaded without a restart
 	ActionConfigReloadRefused // a reload was refused: the file is invalid, nothing changed
 	ActionEgressRefused       // a sandboxed upstream server's egress proxy refused a connection (or a summary of those not recorded one by one)
+	ActionSpendingLimits      // the owner set or cleared the override of the spending limits
 	numActionKinds
 )
 
@@ -59,6 +60,7 @@ var actionKindNames = [numActionKinds]string{
 	ActionConfigReloaded:      "config_reloaded",
 	ActionConfigReloadRefused: "config_reload_refused",
 	ActionEgressRefused:       "egress_refused",
+	ActionSpendingLimits:      "spending_limits_changed",
 }
 
 // String returns the kind's name as the action log stores it.

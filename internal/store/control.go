@@ -15,6 +15,21 @@ type GateControl struct {
 	HaltReason string
 	HaltAt     time.Time
 	HaltBy     string
+	// Spending is the owner's override of the spending limits, nil when
+	// none is set (ward.toml's [hooks.spending] is in force).
+	Spending *SpendingOverride
+}
+
+// SpendingOverride is the owner's spending limits in cents, which win over
+// ward.toml's [hooks.spending] until the owner clears them: a reload of
+// the configuration does not undo them. math.MaxInt64 lifts a limit (as
+// hook.Unlimited); a limit of 0 allows only actions worth nothing.
+type SpendingOverride struct {
+	PerTickCents    int64
+	PerSessionCents int64
+	DailyCents      int64
+	By              string
+	At              time.Time
 }
 
 // Control stores the gate's phase and halt: one row every process on the
@@ -28,4 +43,7 @@ type Control interface {
 	SetPhase(ctx context.Context, phase, by string, at time.Time, rec *ActionRecord) error
 	// SetHalt halts (with a reason) or lifts the halt, and appends rec.
 	SetHalt(ctx context.Context, halted bool, reason, by string, at time.Time, rec *ActionRecord) error
+	// SetSpendingOverride sets the owner's override of the spending
+	// limits, or clears it when o is nil, and appends rec.
+	SetSpendingOverride(ctx context.Context, o *SpendingOverride, rec *ActionRecord) error
 }

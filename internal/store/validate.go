@@ -321,6 +321,22 @@ func CheckPhase(phase string) error {
 	return nil
 }
 
+// CheckSpendingOverride checks SetSpendingOverride's argument: nil (a
+// clear), or non-negative limits, who set them and a time.
+func CheckSpendingOverride(o *SpendingOverride) error {
+	if o == nil {
+		return nil
+	}
+	if o.PerTickCents < 0 || o.PerSessionCents < 0 || o.DailyCents < 0 {
+		return Invalid("a spending limit is negative")
+	}
+	if o.By == "" {
+		return Invalid("a spending override needs who set it")
+	}
+	_, err := Nanos("at", o.At)
+	return err
+}
+
 // CheckHalt checks SetHalt's arguments: a time, and a reason for a halt.
 func CheckHalt(halted bool, reason string, at time.Time) error {
 	if _, err := Nanos("at", at); err != nil {

@@ -15,9 +15,10 @@ import (
 // phase, the halt, the calling session's directive and review, pending
 // permits and held calls. Each calls the operation POST /v1/gate/phase,
 // /v1/gate/halt, /v1/sessions/{name}/directive, /v1/sessions/{name}/level,
-// /v1/permits/{id}/cancel and /v1/quarantine/{id}/reject call.
+// /v1/permits/{id}/cancel, /v1/quarantine/{id}/reject and
+// /v1/gate/spending call.
 func gateTools() []spec {
-	return []spec{setPhase, haltWrites, setDirective, setReview, cancelPermit, rejectHeld}
+	return []spec{setPhase, haltWrites, setDirective, setReview, cancelPermit, rejectHeld, setSpendingLimits}
 }
 
 const okResult = `{"type":"object","required":["done"],"properties":{"done":{"type":"boolean"}}}`

@@ -7,7 +7,8 @@
 //
 // A tool here has no logic of its own for the state it changes: it calls
 // the same operation the owner API calls (the gate's SetPhase, Halt,
-// SetDirective, SetLevel, CancelByOwner and Reject through Gate; auth's
+// SetDirective, SetLevel, CancelByOwner, Reject and SetSpendingLimits
+// through Gate; auth's
 // Create, RevokeRef and Rotate for tokens), so a change made by a tool and
 // one made over the API have the same effect and the same audit record.
 // Every tool's plan sends nothing and moves no value; its handler consumes
@@ -48,6 +49,12 @@ type Gate interface {
 	CancelByOwner(ctx context.Context, permitID, by string) error
 	// Reject rejects the held call itemID and returns its status.
 	Reject(ctx context.Context, itemID, by, note string) (status string, err error)
+	// SpendingOverride returns the owner's override of the spending
+	// limits (ok false when none is set).
+	SpendingOverride(ctx context.Context) (limits hook.SpendingConfig, ok bool, err error)
+	// SetSpendingLimits sets the owner's override of the spending
+	// limits, or clears it when limits is nil.
+	SetSpendingLimits(ctx context.Context, limits *hook.SpendingConfig, by string) error
 }
 
 // Config is what the privileged tools change.
@@ -102,6 +109,12 @@ func (unbound) SetLevel(context.Context, string, trust.Level, string) error { re
 func (unbound) CancelByOwner(context.Context, string, string) error         { return errUnbound }
 func (unbound) Reject(context.Context, string, string, string) (string, error) {
 	return "", errUnbound
+}
+func (unbound) SpendingOverride(context.Context) (hook.SpendingConfig, bool, error) {
+	return hook.SpendingConfig{}, false, errUnbound
+}
+func (unbound) SetSpendingLimits(context.Context, *hook.SpendingConfig, string) error {
+	return errUnbound
 }
 
 // spec is one privileged tool: its definition's parts, how it reads its

@@ -80,6 +80,12 @@ func TestPlansRefuseBadInput(t *testing.T) {
 		{"safety_set_agent_directive", `{"directive":""}`, "directive must be"},
 		{"wallet_issue_agent_token", `{"name":" padded"}`, "name"},
 		{"wallet_issue_peer_token", `{"name":"p","ttl":"0s"}`, "ttl must be"},
+		{"safety_set_spending_limits", `{}`, "must all be given"},
+		{"safety_set_spending_limits", `{"per_tick_usd":"5","per_session_usd":"5"}`, "must all be given"},
+		{"safety_set_spending_limits", `{"per_tick_usd":"5","per_session_usd":"5","daily_usd":"5","clear":true}`, "clear takes no limits"},
+		{"safety_set_spending_limits", `{"per_tick_usd":"-5","per_session_usd":"5","daily_usd":"5"}`, "per_tick_usd: must be dollars"},
+		{"safety_set_spending_limits", `{"per_tick_usd":"5","per_session_usd":"1.234","daily_usd":"5"}`, "per_session_usd: must be dollars"},
+		{"safety_set_spending_limits", `{"per_tick_usd":"5","per_session_usd":"5","daily_usd":"1e9"}`, "daily_usd: must be dollars"},
 	} {
 		t.Run(tc.tool, func(t *testing.T) {
 			a, err := tool.ParseArgs(json.RawMessage(tc.args))

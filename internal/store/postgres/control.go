@@ -20,9 +20,12 @@ func (s *Store) GateControl(ctx context.Context) (store.GateControl, error) {
 		c                           store.GateControl
 		phaseNs, haltNs             *int64
 		phaseBy, haltReason, haltBy *string
+		tick, session, day, spendNs *int64
+		spendBy                     *string
 	)
-	err := s.pool.QueryRow(ctx, `SELECT phase, phase_ns, phase_by, halted, halt_reason, halt_ns, halt_by FROM gate_control WHERE id = 1`).
-		Scan(&c.Phase, &phaseNs, &phaseBy, &c.Halted, &haltReason, &haltNs, &haltBy)
+	err := s.pool.QueryRow(ctx, `SELECT phase, phase_ns, phase_by, halted, halt_reason, halt_ns, halt_by,
+		spend_tick_cents, spend_session_cents, spend_day_cents, spend_by, spend_ns FROM gate_control WHERE id = 1`).
+		Scan(&c.Phase, &phaseNs, &phaseBy, &c.Halted, &haltReason, &haltNs, &haltBy, &tick, &session, &day, &spendBy, &spendNs)
 	if err != nil {
 		return store.GateControl{}, fmt.Errorf("postgres: gate control: %w", err)
 	}
@@ -33,6 +36,9 @@ func (s *Store) GateControl(ctx context.Context) (store.GateControl, error) {
 		c.HaltAt = nsTime(*haltNs)
 	}
 	c.PhaseBy, c.HaltReason, c.HaltBy = text(phaseBy), text(haltReason), text(haltBy)
+	if tick != nil && session != nil && day != nil && spendNs != nil {
+		c.Spending = &store.SpendingOverride{PerTickCents: *tick, PerSessionCents: *session, DailyCents: *day, By: text(spendBy), At: nsTime(*spendNs)}
+	}
 	return c, nil
 }
 
@@ -88,4 +94,34 @@ func (s *Store) SetHalt(ctx context.Context, halted bool, reason string, by stri
 	}
 	return s.controlWrite(ctx, "set halt", rec, `UPDATE gate_control SET halted = $1, halt_reason = $2, halt_ns = $3, halt_by = $4 WHERE id = 1`,
 		halted, null(reason), at.UnixNano(), null(by))
+}
+
+// schemaSpendingOverride (migration 5) adds the owner's override of the
+// spending limits to gate_control (store.SpendingOverride): NULL limits
+// mean no override.
+const schemaSpendingOverride = `
+ALTER TABLE gate_control ADD COLUMN spend_tick_cents bigint CHECK (spend_tick_cents >= 0);
+ALTER TABLE gate_control ADD COLUMN spend_session_cents bigint CHECK (spend_session_cents >= 0);
+ALTER TABLE gate_control ADD COLUMN spend_day_cents bigint CHECK (spend_day_cents >= 0);
+ALTER TABLE gate_control ADD COLUMN spend_by text;
+ALTER TABLE gate_control ADD COLUMN spend_ns bigint;
+`
+
+// SetSpendingOverride durably sets or (o nil) clears the owner's override
+// of the spending limits, appends rec and notifies every instance, in one
+// transaction.
+func (s *Store) SetSpendingOverride(ctx context.Context, o *store.SpendingOverride, rec *store.ActionRecord) error {
+	if err := store.CheckSpendingOverride(o); err != nil {
+		return fmt.Errorf("postgres: set spending override: %w", err)
+	}
+	if o == nil {
+		return s.controlWrite(ctx, "set spending override", rec, `UPDATE gate_control SET spend_tick_cents = NULL, spend_session_cents = NULL,
+			spend_day_cents = NULL, spend_by = NULL, spend_ns = NULL WHERE id = 1`)
+	}
+	ns, err := store.Nanos("at", o.At)
+	if err != nil {
+		return fmt.Errorf("postgres: set spending override: %w", err)
+	}
+	return s.controlWrite(ctx, "set spending override", rec, `UPDATE gate_control SET spend_tick_cents = $1, spend_session_cents = $2,
+		spend_day_cents = $3, spend_by = $4, spend_ns = $5 WHERE id = 1`, o.PerTickCents, o.PerSessionCents, o.DailyCents, o.By, ns)
 }

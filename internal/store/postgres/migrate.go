@@ -28,6 +28,7 @@ var migrations = []migration{
 	{2, schemaKeyChecks},
 	{3, schemaArchive},
 	{4, schemaSpendTotals},
+	{5, schemaSpendingOverride},
 }
 
 // SchemaVersion is the newest schema this build knows.

@@ -14,10 +14,15 @@ import (
 // GateControl returns the gate's phase and halt.
 func (s *Store) GateControl(ctx context.Context) (store.GateControl, error) {
 	c := store.GateControl{Phase: "thriving"}
-	err := s.r.query(ctx, `SELECT phase, phase_ns, phase_by, halted, halt_reason, halt_ns, halt_by FROM gate_control WHERE id = 1`, nil,
+	err := s.r.query(ctx, `SELECT phase, phase_ns, phase_by, halted, halt_reason, halt_ns, halt_by,
+		spend_tick_cents, spend_session_cents, spend_day_cents, spend_by, spend_ns FROM gate_control WHERE id = 1`, nil,
 		func(st *sqlite3.Stmt) error {
 			c = store.GateControl{Phase: st.ColumnText(0), PhaseAt: nsTime(st, 1), PhaseBy: st.ColumnText(2), Halted: st.ColumnBool(3),
 				HaltReason: st.ColumnText(4), HaltAt: nsTime(st, 5), HaltBy: st.ColumnText(6)}
+			if st.ColumnType(7) != sqlite3.NULL {
+				c.Spending = &store.SpendingOverride{PerTickCents: st.ColumnInt64(7), PerSessionCents: st.ColumnInt64(8),
+					DailyCents: st.ColumnInt64(9), By: st.ColumnText(10), At: nsTime(st, 11)}
+			}
 			return nil
 		})
 	if err != nil {
@@ -73,4 +78,18 @@ func (s *Store) SetHalt(ctx context.Context, halted bool, reason, by string, at 
 	}
 	return s.controlWrite(ctx, "set halt", rec, `UPDATE gate_control SET halted = ?, halt_reason = ?, halt_ns = ?, halt_by = ? WHERE id = 1`,
 		halted, nullable(reason), at, nullable(by))
+}
+
+// SetSpendingOverride durably sets or (o nil) clears the owner's override
+// of the spending limits and appends rec.
+func (s *Store) SetSpendingOverride(ctx context.Context, o *store.SpendingOverride, rec *store.ActionRecord) error {
+	if err := store.CheckSpendingOverride(o); err != nil {
+		return fmt.Errorf("sqlite: set spending override: %w", err)
+	}
+	if o == nil {
+		return s.controlWrite(ctx, "set spending override", rec, `UPDATE gate_control SET spend_tick_cents = NULL, spend_session_cents = NULL,
+			spend_day_cents = NULL, spend_by = NULL, spend_ns = NULL WHERE id = 1`)
+	}
+	return s.controlWrite(ctx, "set spending override", rec, `UPDATE gate_control SET spend_tick_cents = ?, spend_session_cents = ?,
+		spend_day_cents = ?, spend_by = ?, spend_ns = ? WHERE id = 1`, o.PerTickCents, o.PerSessionCents, o.DailyCents, o.By, o.At)
 }

@@ -224,6 +224,9 @@ DELETE FROM gate_state WHERE key IN ('phase', 'halt');
 // Version 26 keeps, with each held call, what it would do in a person's
 // units (description, display only) and the key that refuses its
 // identical retry once the owner rejected it (retry_key).
+// Version 30 adds the owner's override of the spending limits to
+// gate_control (store.SpendingOverride): NULL limits mean no override.
+//
 // Version 29 keeps running totals of spend_ledger, maintained by triggers
 // in the transaction that writes each row, so that the spending windows
 // cost the same at a session's ten-thousandth write as at its first:
@@ -329,4 +332,10 @@ CREATE TRIGGER spend_ledger_totals_update AFTER UPDATE OF session_id, cents, tim
     ON CONFLICT (minute) DO UPDATE SET cents = cents + excluded.cents, writes = writes + 1;
 END;
 CREATE INDEX sent_txs_permit ON sent_txs (permit_id);
+`}, {30, `
+ALTER TABLE gate_control ADD COLUMN spend_tick_cents INTEGER CHECK (spend_tick_cents >= 0);
+ALTER TABLE gate_control ADD COLUMN spend_session_cents INTEGER CHECK (spend_session_cents >= 0);
+ALTER TABLE gate_control ADD COLUMN spend_day_cents INTEGER CHECK (spend_day_cents >= 0);
+ALTER TABLE gate_control ADD COLUMN spend_by TEXT;
+ALTER TABLE gate_control ADD COLUMN spend_ns INTEGER;
 `}}

@@ -495,6 +495,68 @@ func testGateControl(t *testing.T, h *harness) {
 	}
 }
 
+// testSpendingOverride: the owner's override of the spending limits is
+// none in a new store, set and cleared each with its record, survives a
+// reopen, and bad input changes nothing.
+func testSpendingOverride(t *testing.T, h *harness) {
+	ctx := t.Context()
+	if c, err := h.s.GateControl(ctx); err != nil || c.Spending != nil {
+		t.Fatalf("override of an empty store = %+v, %v; want none", c.Spending, err)
+	}
+	t1, t2 := t0, t0.Add(time.Minute)
+	set := &store.SpendingOverride{PerTickCents: 500, PerSessionCents: 0, DailyCents: math.MaxInt64, By: "owner:0xabc", At: t1}
+	if err := h.s.SetSpendingOverride(ctx, set, action(t1, store.ActionSpendingLimits, "")); err != nil {
+		t.Fatal(err)
+	}
+	h.reopen()
+	c, err := h.s.GateControl(ctx)
+	if err != nil || c.Spending == nil {
+		t.Fatalf("override after a reopen = %+v, %v", c.Spending, err)
+	}
+	if got := *c.Spending; got.PerTickCents != 500 || got.PerSessionCents != 0 || got.DailyCents != math.MaxInt64 || got.By != "owner:0xabc" || !sameTime(got.At, t1) {
+		t.Errorf("override after a reopen = %+v, want %+v", got, *set)
+	}
+	if c.Phase != "thriving" || c.Halted {
+		t.Errorf("the override changed the phase or halt: %+v", c)
+	}
+	before, _ := h.s.Actions(ctx, store.ActionFilter{})
+	for name, o := range map[string]*store.SpendingOverride{
+		"negative limit": {PerTickCents: -1, PerSessionCents: 1, DailyCents: 1, By: "owner:x", At: t2},
+		"no setter":      {PerTickCents: 1, PerSessionCents: 1, DailyCents: 1, At: t2},
+		"zero time":      {PerTickCents: 1, PerSessionCents: 1, DailyCents: 1, By: "owner:x"},
+	} {
+		if err := h.s.SetSpendingOverride(ctx, o, action(t2, store.ActionSpendingLimits, "")); err == nil {
+			t.Errorf("%s: accepted", name)
+		}
+	}
+	if err := h.s.SetSpendingOverride(ctx, nil, nil); err == nil {
+		t.Error("a clear without its record: accepted")
+	}
+	if c, _ := h.s.GateControl(ctx); c.Spending == nil || c.Spending.PerTickCents != 500 {
+		t.Errorf("a refused change took effect: %+v", c.Spending)
+	}
+	if after, _ := h.s.Actions(ctx, store.ActionFilter{}); len(after) != len(before) {
+		t.Errorf("refused changes wrote %d records", len(after)-len(before))
+	}
+	if err := h.s.SetSpendingOverride(ctx, nil, action(t2, store.ActionSpendingLimits, "")); err != nil {
+		t.Fatal(err)
+	}
+	h.reopen()
+	if c, err := h.s.GateControl(ctx); err != nil || c.Spending != nil {
+		t.Errorf("override after a clear and a reopen = %+v, %v; want none", c.Spending, err)
+	}
+	recs, _ := h.s.Actions(ctx, store.ActionFilter{})
+	n := 0
+	for _, r := range recs {
+		if r.Kind == store.ActionSpendingLimits {
+			n++
+		}
+	}
+	if n != 2 {
+		t.Errorf("%d spending_limits_changed records, want 2 (set, clear)", n)
+	}
+}
+
 // action returns a record of a step at t.
 func action(t time.Time, kind store.ActionKind, permitID string) *store.ActionRecord {
 	return &store.ActionRecord{

@@ -2,8 +2,6 @@ package config
 
 import (
 	"fmt"
-	"path/filepath"
-	"time"
 
 	"github.com/wardhq/ward/internal/skill"
 	"github.com/wardhq/ward/internal/wasm"
@@ -69,40 +67,9 @@ func componentSections(f *File, g *grimoireTOML, idx *positions) []Diagnostic {
 		if w.Kind == nil || c.Kind.UnmarshalText([]byte(*w.Kind)) != nil {
 			bad(at+".kind", `must be "condition" (the module returns a boolean) or "sizing" (a number in [0, 1])`)
 		}
-		if w.Module == nil || *w.Module == "" {
-			bad(at+".module", "a wasm component needs the path of its module")
-		} else {
-			c.Module = *w.Module
-			if !filepath.IsAbs(c.Module) && f.Path != "" {
-				c.Module = filepath.Join(filepath.Dir(f.Path), c.Module)
-			}
-		}
-		if w.SHA256 != nil {
-			if !validSum(*w.SHA256) {
-				bad(at+".sha256", "must be the module's SHA-256 as 64 lower-case hex digits")
-			}
-			c.SHA256 = *w.SHA256
-		}
+		c.Module, c.SHA256 = moduleKeys(f, at, "a wasm component", w.Module, w.SHA256, bad)
 		if l := w.Limits; l != nil {
-			if l.MemoryMB != nil {
-				c.Limits.Memory = *l.MemoryMB << 20
-				if *l.MemoryMB <= 0 {
-					bad(at+".limits.memory_mb", "must be positive")
-				}
-			}
-			dur := func(key string, s *string, into *time.Duration) {
-				if s == nil {
-					return
-				}
-				d, err := time.ParseDuration(*s)
-				if err != nil || d <= 0 {
-					bad(at+".limits."+key, "must be a positive duration (\"100ms\")")
-					return
-				}
-				*into = d
-			}
-			dur("wall_clock", l.WallClock, &c.Limits.WallClock)
-			dur("cpu", l.CPU, &c.Limits.CPU)
+			runLimits(at, l.MemoryMB, l.WallClock, l.CPU, &c.Limits, bad)
 		}
 		if err := c.Limits.WithDefaults().Validate(); err != nil {
 			bad(at+".limits", "%v", err)

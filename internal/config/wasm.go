@@ -67,20 +67,7 @@ func wasmSections(f *File, raw *fileTOML, idx *positions) []Diagnostic {
 		} else {
 			c.Category = tool.Category(*w.Category)
 		}
-		if w.Module == nil || *w.Module == "" {
-			bad(at+".module", "a wasm tool needs the path of its module")
-		} else {
-			c.Module = *w.Module
-			if !filepath.IsAbs(c.Module) && f.Path != "" {
-				c.Module = filepath.Join(filepath.Dir(f.Path), c.Module)
-			}
-		}
-		if w.SHA256 != nil {
-			if !validSum(*w.SHA256) {
-				bad(at+".sha256", "must be the module's SHA-256 as 64 lower-case hex digits")
-			}
-			c.SHA256 = *w.SHA256
-		}
+		c.Module, c.SHA256 = moduleKeys(f, at, "a wasm tool", w.Module, w.SHA256, bad)
 		switch {
 		case w.Tier == nil:
 			bad(at+".tier", `set "read" or "write_request"`)
@@ -102,25 +89,7 @@ func wasmSections(f *File, raw *fileTOML, idx *positions) []Diagnostic {
 			c.Result = json.RawMessage(*w.Result)
 		}
 		if l := w.Limits; l != nil {
-			if l.MemoryMB != nil {
-				c.Limits.Memory = *l.MemoryMB << 20
-				if *l.MemoryMB <= 0 {
-					bad(at+".limits.memory_mb", "must be positive")
-				}
-			}
-			dur := func(key string, s *string, into *time.Duration) {
-				if s == nil {
-					return
-				}
-				d, err := time.ParseDuration(*s)
-				if err != nil || d <= 0 {
-					bad(at+".limits."+key, "must be a positive duration (\"100ms\")")
-					return
-				}
-				*into = d
-			}
-			dur("wall_clock", l.WallClock, &c.Limits.WallClock)
-			dur("cpu", l.CPU, &c.Limits.CPU)
+			runLimits(at, l.MemoryMB, l.WallClock, l.CPU, &c.Limits, bad)
 			if l.OutputKB != nil {
 				c.Limits.Output = *l.OutputKB << 10
 				if *l.OutputKB <= 0 {
@@ -140,6 +109,51 @@ func wasmSections(f *File, raw *fileTOML, idx *positions) []Diagnostic {
 		f.WASM = append(f.WASM, c)
 	}
 	return diags
+}
+
+// moduleKeys reads the module and sha256 keys every table of a WASM
+// module has (what names the table, e.g. "a wasm tool"): a relative module
+// path is the configuration file's directory's.
+func moduleKeys(f *File, at, what string, module, sum *string, bad func(key, format string, args ...any)) (path, pin string) {
+	if module == nil || *module == "" {
+		bad(at+".module", "%s needs the path of its module", what)
+	} else {
+		path = *module
+		if !filepath.IsAbs(path) && f.Path != "" {
+			path = filepath.Join(filepath.Dir(f.Path), path)
+		}
+	}
+	if sum != nil {
+		if !validSum(*sum) {
+			bad(at+".sha256", "must be the module's SHA-256 as 64 lower-case hex digits")
+		}
+		pin = *sum
+	}
+	return path, pin
+}
+
+// runLimits reads the limits every WASM module's run has (memory_mb,
+// wall_clock, cpu) into lim.
+func runLimits(at string, memoryMB *int64, wallClock, cpu *string, lim *wasm.Limits, bad func(key, format string, args ...any)) {
+	if memoryMB != nil {
+		lim.Memory = *memoryMB << 20
+		if *memoryMB <= 0 {
+			bad(at+".limits.memory_mb", "must be positive")
+		}
+	}
+	dur := func(key string, s *string, into *time.Duration) {
+		if s == nil {
+			return
+		}
+		d, err := time.ParseDuration(*s)
+		if err != nil || d <= 0 {
+			bad(at+".limits."+key, "must be a positive duration (\"100ms\")")
+			return
+		}
+		*into = d
+	}
+	dur("wall_clock", wallClock, &lim.WallClock)
+	dur("cpu", cpu, &lim.CPU)
 }
 
 func validSum(s string) bool {

@@ -30,6 +30,7 @@ type sessionsTOML struct {
 	MaxPerPrincipal *int64  `toml:"max_per_principal"`
 	IdleTTL         *string `toml:"idle_ttl" shape:"duration"`
 	KeepTTL         *string `toml:"keep_ttl" shape:"duration"`
+	CacheMB         *int64  `toml:"cache_mb"`
 }
 
 type auditTOML struct {
@@ -84,6 +85,13 @@ func sessionsSection(f *File, raw *fileTOML, idx *positions) []Diagnostic {
 			return
 		}
 		*dst = d
+	}
+	if s.CacheMB != nil {
+		if n := *s.CacheMB; n < 16 || n > 1<<20 {
+			bad("sessions.cache_mb", "must be 16 to 1048576 (MiB)")
+		} else {
+			f.Sessions.CacheBytes = n << 20
+		}
 	}
 	dur("sessions.idle_ttl", s.IdleTTL, &f.Sessions.IdleTTL)
 	dur("sessions.keep_ttl", s.KeepTTL, &f.Sessions.KeepTTL)

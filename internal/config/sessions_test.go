@@ -22,6 +22,7 @@ func TestSessionsAndAudit(t *testing.T) {
 max_per_principal = 50
 idle_ttl = "30m"
 keep_ttl = "48h"
+cache_mb = 64
 
 [audit]
 reads_best_effort = true
@@ -31,7 +32,7 @@ archive_dir = "/var/lib/ward/archive"
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := store.SessionLimits{MaxPerPrincipal: 50, IdleTTL: 30 * time.Minute, KeepTTL: 48 * time.Hour}
+	want := store.SessionLimits{MaxPerPrincipal: 50, IdleTTL: 30 * time.Minute, KeepTTL: 48 * time.Hour, CacheBytes: 64 << 20}
 	if f.Sessions != want || !f.Audit.ReadsBestEffort {
 		t.Errorf("parsed %+v %+v, want %+v and reads_best_effort", f.Sessions, f.Audit, want)
 	}
@@ -45,6 +46,8 @@ archive_dir = "/var/lib/ward/archive"
 		"idle under a minute":   {"[sessions]\nidle_ttl = \"5s\"", "sessions.idle_ttl"},
 		"keep shorter":          {"[sessions]\nidle_ttl = \"2h\"\nkeep_ttl = \"1h\"", "sessions.keep_ttl"},
 		"unknown sessions key":  {"[sessions]\nmax = 3", "unknown key"},
+		"cache too small":       {"[sessions]\ncache_mb = 4", "sessions.cache_mb"},
+		"cache a string":        {"[sessions]\ncache_mb = \"1G\"", "cache_mb"},
 		"audit wrong type":      {"[audit]\nreads_best_effort = \"yes\"", "reads_best_effort"},
 		"retain not a duration": {"[audit]\nretain = \"a month\"", "audit.retain"},
 		"retain too short":      {"[audit]\nretain = \"10m\"", "audit.retain"},

@@ -274,12 +274,22 @@ func NewTools(cfg ToolsConfig) (*Tools, error) {
 		decider: cfg.Decider, engine: cfg.Engine, reg: cfg.Registry, set: cfg.Hooks, hooks: traced(chain),
 		permits: cfg.Permits, control: cfg.Control, held: cfg.Held, actions: cfg.Actions, bus: cfg.Bus,
 		approver: cfg.Approver, cfg: cfg, queue: newQuarantineQueue(),
-		sessions: newSessionTable(), tracer: cfg.Tracer.Tracer(telemetry.Instrumentation),
+		sessions: newSessionTable(cacheBudget(cfg)), tracer: cfg.Tracer.Tracer(telemetry.Instrumentation),
 	}
 	// The owner's stored override of the spending limits wins over the
 	// configured ones until cleared; the limiter reads it at every check.
 	cfg.Hooks.Spending.SetOverride(t.SpendingOverride)
 	return t, nil
+}
+
+// cacheBudget is the bytes the cached sessions' ledgers may hold
+// together (store.SessionLimits.CacheBytes), or zero (no bound) for a gate
+// without a session store: its cache is the sessions' only copy.
+func cacheBudget(cfg ToolsConfig) int64 {
+	if cfg.Sessions == nil {
+		return 0
+	}
+	return cfg.SessionLimits.CacheBytes
 }
 
 // auditFailed counts and logs an audit record that could not be written

@@ -65,6 +65,11 @@ var (
 // recently used is dropped from memory (never from the store).
 const maxCachedSessions = 10_000
 
+// trimEvery is how many cache hits pass between two checks of the
+// ledgers' memory against the budget (a session's ledger grows while it
+// is used, without a cache miss).
+const trimEvery = 64
+
 // DefaultLedgerBytes bounds a session's stored observations.
 const DefaultLedgerBytes = 4 << 20
 
@@ -88,12 +93,17 @@ type sessionTable struct {
 	// loading serialises a cache miss per session name, so that two
 	// requests opening one session build one *Session.
 	loading sync.Mutex
+	// budget bounds the bytes the cached sessions' ledgers hold together;
+	// zero for none (a gate without a session store, whose cache is the
+	// only copy). hits counts cache hits since the last check.
+	budget int64
+	hits   int
 }
 
 type nameKey struct{ principal, name string }
 
-func newSessionTable() *sessionTable {
-	return &sessionTable{byID: map[string]*list.Element{}, byName: map[nameKey]string{}, lru: list.New(), review: map[string]int{}, tainted: map[string]bool{}}
+func newSessionTable(budget int64) *sessionTable {
+	return &sessionTable{byID: map[string]*list.Element{}, byName: map[nameKey]string{}, lru: list.New(), review: map[string]int{}, tainted: map[string]bool{}, budget: budget}
 }
 
 func (st *sessionTable) get(id string) *Session {
@@ -101,9 +111,43 @@ func (st *sessionTable) get(id string) *Session {
 	defer st.mu.Unlock()
 	if e, ok := st.byID[id]; ok {
 		st.lru.MoveToFront(e)
-		return e.Value.(*Session)
+		s := e.Value.(*Session)
+		if st.hits++; st.hits >= trimEvery {
+			st.trimLocked(s)
+		}
+		return s
 	}
 	return nil
+}
+
+// trimLocked drops the least recently used sessions from memory while
+// the cached sessions' ledgers hold more than the budget together, never
+// keep (the session in use). st.mu is held.
+func (st *sessionTable) trimLocked(keep *Session) {
+	st.hits = 0
+	if st.budget <= 0 {
+		return
+	}
+	var total int64
+	for e := st.lru.Front(); e != nil; e = e.Next() {
+		total += e.Value.(*Session).ledgerSize()
+	}
+	for e := st.lru.Back(); e != nil && total > st.budget; {
+		prev := e.Prev()
+		if s := e.Value.(*Session); s != keep {
+			total -= s.ledgerSize()
+			st.dropLocked(s)
+		}
+		e = prev
+	}
+}
+
+// ledgerSize is what the session's ledger holds in memory.
+func (s *Session) ledgerSize() int64 {
+	if s.Trust == nil || s.Trust.ledger == nil {
+		return 0
+	}
+	return s.Trust.ledger.Size()
 }
 
 func (st *sessionTable) named(principal, name string) *Session {
@@ -130,6 +174,7 @@ func (st *sessionTable) put(s *Session) *Session {
 	}
 	st.byID[s.ID] = st.lru.PushFront(s)
 	st.byName[nameKey{s.Principal, s.Name}] = s.ID
+	st.trimLocked(s)
 	return s
 }
 

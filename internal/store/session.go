@@ -63,10 +63,15 @@ type SessionLimits struct {
 	// KeepTTL is how long a tainted, under-review or isolated session may
 	// stay unused before it expires (until then only the owner clears it).
 	KeepTTL time.Duration
+	// CacheBytes bounds the memory the ledgers of the sessions one
+	// process caches hold together; past it the least recently used are
+	// dropped from memory, never from the store (a later use loads them
+	// again).
+	CacheBytes int64
 }
 
 // DefaultSessionLimits are the limits when none are configured.
-var DefaultSessionLimits = SessionLimits{MaxPerPrincipal: 1000, IdleTTL: time.Hour, KeepTTL: 30 * 24 * time.Hour}
+var DefaultSessionLimits = SessionLimits{MaxPerPrincipal: 1000, IdleTTL: time.Hour, KeepTTL: 30 * 24 * time.Hour, CacheBytes: 512 << 20}
 
 // WithDefaults fills zero fields from DefaultSessionLimits.
 func (l SessionLimits) WithDefaults() SessionLimits {
@@ -78,6 +83,9 @@ func (l SessionLimits) WithDefaults() SessionLimits {
 	}
 	if l.KeepTTL <= 0 {
 		l.KeepTTL = DefaultSessionLimits.KeepTTL
+	}
+	if l.CacheBytes <= 0 {
+		l.CacheBytes = DefaultSessionLimits.CacheBytes
 	}
 	return l
 }

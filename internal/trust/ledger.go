@@ -15,12 +15,16 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unicode"
 	"unicode/utf8"
 )
 
-// DefaultLimit is a ledger's memory limit when NewLedger is given none.
-const DefaultLimit = 4 << 20
+// DefaultLimit is a ledger's memory limit when NewLedger is given none:
+// what its observations, their indexes and postings and its lookups'
+// folds hold (Size). A small tool output (a balance read's JSON) takes
+// about 1.5 KB prepared and indexed, so about 10,000 of them fit.
+const DefaultLimit = 16 << 20
 
 // maxLeaves bounds the leaves of one argument that Lookup compares; an
 // argument with more is at best Unknown.
@@ -36,10 +40,16 @@ const sep = "\x00"
 type Ledger struct {
 	limit int
 
-	mu         sync.RWMutex
-	obs        []*observation // oldest first, by seq
-	seen       map[[32]byte]*observation
-	size       int
+	mu   sync.RWMutex
+	obs  []*observation // oldest first, by seq
+	seen map[[32]byte]*observation
+	// size is what the live observations hold (see observation.size); it
+	// changes under mu, and under mu read-locked when a lookup prepares
+	// or indexes an observation, hence atomic. stale is what dropped
+	// observations still hold in the postings until they are rebuilt
+	// (changed under mu, or read-locked with idxMu).
+	size       atomic.Int64
+	stale      atomic.Int64
 	seq        uint64 // the next observation's
 	incomplete bool   // untrusted text was dropped
 
@@ -48,38 +58,68 @@ type Ledger struct {
 	idxMu sync.Mutex
 	post  postings
 	folds map[query]*fold
+	// foldSize is what the folds hold, about; it is kept under an eighth
+	// of the limit by forgetting them all. (Changed under idxMu; atomic
+	// for Size.)
+	foldSize atomic.Int64
 }
 
 // observation is a Source with its text, prepared for lookups the first
 // time one needs it: a session that never looks a value up (a clean one,
 // under a policy without provenance rules) pays only for keeping the text.
 type observation struct {
-	src     Source
-	seq     uint64 // order of recording, for the postings
-	key     [32]byte
-	size    int
-	texts   []string // the leaves as observed, until prepared
-	rawNums []string
-	rawJSON []byte // or a JSON result still to decode
-	// args are the arguments of the call that produced the output (JSON),
-	// if any: what the output echoes of them it does not vouch for.
-	args []byte
+	src Source
+	seq uint64 // order of recording, for the postings
+	key [32]byte
+	// size is what the observation holds on the heap, about: an estimate
+	// from its raw text until it is prepared, then its index measured,
+	// plus its share of the postings once indexed (posted).
+	size   atomic.Int64
+	total  *atomic.Int64 // the ledger's size
+	posted int64         // changed under the ledger's idxMu, or its mu
+	raw    *raw          // until prepared
 
 	once sync.Once
 	body index
 	echo *index // the call's arguments; nil for none
 }
 
+// raw is an observation as recorded, until it is prepared.
+type raw struct {
+	texts []string // the leaves as observed
+	nums  []string
+	json  []byte // or a JSON result still to decode
+	// args are the arguments of the call that produced the output (JSON),
+	// if any: what the output echoes of them it does not vouch for.
+	args []byte
+}
+
 // index is a text prepared for comparisons.
 type index struct {
-	text  string              // normalised, leaves joined by sep
-	words string              // text's words, one space apart (for Traces)
-	nums  map[string]struct{} // canonical numbers
-	short map[string]struct{} // tokens of fewer than three runes
+	text  string // normalised, leaves joined by sep
+	words string // text's words, one space apart (for Traces)
+	nums  set    // canonical numbers
+	short set    // tokens of fewer than three runes
 	// pairs are the numbers the text gives under a field name ("id: 7",
 	// {"id": 7}), as name + sep + canonical number: a small number is
 	// matched only so (see LookupArg).
-	pairs map[string]struct{}
+	pairs set
+}
+
+// set is a set of strings, sorted: an index keeps many small ones, for
+// which a map's table would be most of the index's memory.
+type set []string
+
+func newSet(m map[string]struct{}) set {
+	if len(m) == 0 {
+		return nil
+	}
+	return slices.Sorted(maps.Keys(m))
+}
+
+func (s set) has(k string) bool {
+	_, ok := slices.BinarySearch(s, k)
+	return ok
 }
 
 // NewLedger returns an empty ledger that keeps at most about limitBytes of
@@ -135,6 +175,15 @@ func (l *Ledger) RecordCall(src Source, body []byte, isJSON bool, args []byte) (
 // again.
 func (l *Ledger) Replay(src Source, body []byte, isJSON bool, args []byte) {
 	l.record(src, body, isJSON, args, false)
+}
+
+// Size is about how many bytes of memory the ledger holds: its
+// observations, their indexes and postings, and its lookups' folds. It
+// is kept near the limit: an observation recorded past it drops the
+// oldest, and lookups between two records can add the indexes of the
+// observations recorded since the last lookup.
+func (l *Ledger) Size() int64 {
+	return l.size.Load() + l.stale.Load() + l.foldSize.Load()
 }
 
 // MarkIncomplete records that untrusted text was dropped before the ledger
@@ -227,7 +276,8 @@ func (l *Ledger) add(src Source, signals, texts, rawNums []string, cut bool, raw
 	src.Instructions = mergeSignals(src.Instructions, signals)
 	h := sha256.New()
 	h.Write([]byte{byte(src.Kind)})
-	o := &observation{src: src, texts: texts, rawNums: rawNums, rawJSON: rawJSON, args: args, size: 96 + 3*len(rawJSON) + 3*len(args)}
+	o := &observation{src: src, raw: &raw{texts: texts, nums: rawNums, json: rawJSON, args: args}, total: &l.size}
+	size := obsOverhead + src.footprint() + 3*len(rawJSON) + 3*len(args)
 	// The same output of a call with other arguments is another
 	// observation: what it echoes differs.
 	h.Write([]byte{byte(len(args) >> 24), byte(len(args) >> 16), byte(len(args) >> 8), byte(len(args))})
@@ -236,15 +286,15 @@ func (l *Ledger) add(src Source, signals, texts, rawNums []string, cut bool, raw
 	for _, t := range texts {
 		h.Write([]byte(t))
 		h.Write([]byte(sep))
-		// normalised variants and the number and token sets take about
-		// twice the raw text
-		o.size += 2*len(t) + 16
+		// until prepared: the text and its string header
+		size += len(t) + strHeader
 	}
 	for _, r := range rawNums {
 		h.Write([]byte(r))
 		h.Write([]byte{1})
-		o.size += len(r) + 32
+		size += len(r) + strHeader
 	}
+	o.size.Store(int64(size))
 	h.Sum(o.key[:0])
 
 	l.mu.Lock()
@@ -262,11 +312,12 @@ func (l *Ledger) add(src Source, signals, texts, rawNums []string, cut bool, raw
 	l.seq++
 	l.obs = append(l.obs, o)
 	l.seen[o.key] = o
-	l.size += o.size
+	l.size.Add(o.size.Load())
 	drop := 0
-	for l.size > l.limit && drop < len(l.obs)-1 {
+	for l.Size() > int64(l.limit) && drop < len(l.obs)-1 {
 		d := l.obs[drop]
-		l.size -= d.size
+		l.size.Add(-d.size.Load())
+		l.stale.Add(d.posted)
 		delete(l.seen, d.key)
 		if !d.src.Kind.Trusted() {
 			l.incomplete = true
@@ -275,8 +326,62 @@ func (l *Ledger) add(src Source, signals, texts, rawNums []string, cut bool, raw
 	}
 	if drop > 0 {
 		l.obs = slices.Delete(l.obs, 0, drop)
+		if l.stale.Load() > l.size.Load()/2 {
+			l.dropPostings()
+		}
 	}
 	return cloneSource(src), true
+}
+
+// dropPostings forgets the postings (the next lookup indexes the live
+// observations again), to free what dropped observations hold in them.
+// l.mu is held, or read-locked with idxMu.
+func (l *Ledger) dropPostings() {
+	l.post = postings{}
+	l.stale.Store(0)
+	for _, o := range l.obs {
+		o.size.Add(-o.posted)
+		l.size.Add(-o.posted)
+		o.posted = 0
+	}
+}
+
+// Sizes of what a ledger holds, as Go lays it out (about): a string's
+// header; a slice's header; a sequence number in a posting list (with
+// append's slack); a new posting list (its map entry, key and first
+// backing array); an observation's struct.
+const (
+	strHeader    = 16
+	sliceHeader  = 24
+	postEntry    = 8
+	postList     = 60
+	obsOverhead  = 420
+	srcSize      = 48
+	foldOverhead = 200
+)
+
+// footprint is what src holds beyond its struct.
+func (s Source) footprint() int {
+	n := len(s.Ref)
+	for _, i := range s.Instructions {
+		n += strHeader + len(i)
+	}
+	return n
+}
+
+// footprint is what x holds on the heap, about.
+func (x *index) footprint() int {
+	n := len(x.text)
+	if x.words != x.text {
+		n += len(x.words)
+	}
+	for _, s := range []set{x.nums, x.short, x.pairs} {
+		n += sliceHeader + cap(s)*strHeader
+		for _, k := range s {
+			n += len(k)
+		}
+	}
+	return n
 }
 
 // prepare normalises the observation's text, and its call's arguments,
@@ -284,29 +389,36 @@ func (l *Ledger) add(src Source, signals, texts, rawNums []string, cut bool, raw
 // was recorded, so it is decoded whole here: every leaf is compared.
 func (o *observation) prepare() {
 	o.once.Do(func() {
-		var raw string
-		if o.rawJSON != nil {
-			raw = string(o.rawJSON)
-			texts, nums, _, ok := leaves(o.rawJSON, math.MaxInt)
+		r := o.raw
+		o.raw = nil
+		var text string
+		if r.json != nil {
+			text = string(r.json)
+			texts, nums, _, ok := leaves(r.json, math.MaxInt)
 			if !ok {
-				texts = []string{string(o.rawJSON)}
+				texts = []string{string(r.json)}
 			}
-			o.texts, o.rawNums, o.rawJSON = texts, nums, nil
+			r.texts, r.nums = texts, nums
 		} else {
-			raw = strings.Join(o.texts, "\n")
+			text = strings.Join(r.texts, "\n")
 		}
-		o.body = newIndex(o.texts, o.rawNums, false)
-		o.body.pairs = fieldNumbers(raw)
-		o.texts, o.rawNums = nil, nil
-		if o.args != nil {
-			texts, nums, _, ok := leaves(o.args, math.MaxInt)
+		o.body = newIndex(r.texts, r.nums, false)
+		o.body.pairs = newSet(fieldNumbers(text))
+		if r.args != nil {
+			texts, nums, _, ok := leaves(r.args, math.MaxInt)
 			if !ok {
-				texts = []string{string(o.args)}
+				texts = []string{string(r.args)}
 			}
 			x := newIndex(texts, nums, true)
-			x.pairs = fieldNumbers(string(o.args))
-			o.echo, o.args = &x, nil
+			x.pairs = newSet(fieldNumbers(string(r.args)))
+			o.echo = &x
 		}
+		// The raw estimate gives way to what the index holds.
+		size := int64(obsOverhead + o.src.footprint() + o.body.footprint())
+		if o.echo != nil {
+			size += int64(o.echo.footprint())
+		}
+		o.total.Add(size - o.size.Swap(size))
 	})
 }
 
@@ -334,7 +446,8 @@ func fieldKey(name string) string { return strings.Join(words(name), "_") }
 // With decoded, each text's %-encoded, \u-escaped, base64 and hex forms
 // are added: a tool may decode what it was given before echoing it.
 func newIndex(texts, rawNums []string, decoded bool) index {
-	x := index{nums: map[string]struct{}{}, short: map[string]struct{}{}}
+	var x index
+	nums, short := map[string]struct{}{}, map[string]struct{}{}
 	var b, w strings.Builder
 	first := true
 	addText := func(t string) {
@@ -344,8 +457,8 @@ func newIndex(texts, rawNums []string, decoded bool) index {
 			}
 			first = false
 			b.WriteString(v)
-			numbers(x.nums, v)
-			shortTokens(x.short, v)
+			numbers(nums, v)
+			shortTokens(short, v)
 			appendWords(&w, v)
 		}
 	}
@@ -369,10 +482,14 @@ func newIndex(texts, rawNums []string, decoded bool) index {
 	}
 	for _, r := range rawNums {
 		if c, ok := canonNumber(r); ok {
-			x.nums[c] = struct{}{}
+			nums[c] = struct{}{}
 		}
 	}
 	x.text, x.words = b.String(), w.String()
+	if x.words == x.text {
+		x.words = x.text // one copy
+	}
+	x.nums, x.short = newSet(nums), newSet(short)
 	return x
 }
 
@@ -501,9 +618,9 @@ func (l *Ledger) lookupField(name string, v any) (Evidence, bool) {
 	}
 	l.mu.RLock()
 	defer l.mu.RUnlock()
-	pairs := make([][]string, len(keys))
+	pairs := make([][]pkey, len(keys))
 	for i, k := range keys {
-		pairs[i] = []string{"p" + k + sep + q.num}
+		pairs[i] = []pkey{{'p', k + sep + q.num}}
 	}
 	l.idxMu.Lock()
 	defer l.idxMu.Unlock()
@@ -512,12 +629,12 @@ func (l *Ledger) lookupField(name string, v any) (Evidence, bool) {
 		o.prepare()
 		for _, k := range keys {
 			pair := k + sep + q.num
-			if _, ok := o.body.pairs[pair]; !ok {
+			if !o.body.pairs.has(pair) {
 				continue
 			}
 			if o.src.Kind.Trusted() {
 				if o.echo != nil {
-					if _, echoed := o.echo.pairs[pair]; echoed {
+					if o.echo.pairs.has(pair) {
 						continue
 					}
 				}
@@ -744,14 +861,34 @@ func (l *Ledger) lookup(q query) Evidence {
 		}
 		f.next = l.seq
 	}
-	if len(l.folds) >= maxFolds {
+	cost := f.footprint(q)
+	if old := l.folds[q]; old != nil {
+		l.foldSize.Add(-old.cost)
+	}
+	if len(l.folds) >= maxFolds || l.foldSize.Load()+cost > int64(l.limit/8) {
 		clear(l.folds)
+		l.foldSize.Store(0)
 	}
 	if l.folds == nil {
 		l.folds = map[query]*fold{}
 	}
+	f.cost = cost
 	l.folds[q] = f
+	l.foldSize.Add(cost)
 	return f.answer(q)
+}
+
+// footprint is what f, kept for q, holds, about: its entry in the map,
+// the query's strings and the sources it found.
+func (f *fold) footprint(q query) int64 {
+	n := foldOverhead + len(q.text) + len(q.compact) + len(q.num)
+	for _, s := range f.trusted {
+		n += srcSize + s.footprint()
+	}
+	for _, s := range f.untrusted {
+		n += srcSize + s.footprint()
+	}
+	return int64(n)
 }
 
 // maxFolds bounds the folds a ledger keeps for lookups to resume.
@@ -764,6 +901,7 @@ type fold struct {
 	first, next uint64
 	settled     bool // the answer can no longer change
 	found       int
+	cost        int64 // its footprint when last kept
 	trusted     []Source
 	untrusted   []Source
 }
@@ -823,7 +961,7 @@ func (o *observation) echoes(q query) bool {
 
 func (x *index) matches(q query) bool {
 	if q.num != "" {
-		if _, ok := x.nums[q.num]; ok {
+		if x.nums.has(q.num) {
 			return true
 		}
 	}
@@ -831,8 +969,7 @@ func (x *index) matches(q query) bool {
 		return false
 	}
 	if utf8.RuneCountInString(q.text) < 3 {
-		_, ok := x.short[q.text]
-		return ok
+		return x.short.has(q.text)
 	}
 	if containsToken(x.text, q.text) {
 		return true

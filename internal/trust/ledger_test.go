@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"github.com/wardhq/ward/internal/trust/screen"
 	"math/big"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -460,5 +461,58 @@ func BenchmarkLookup(b *testing.B) {
 	}
 	for b.Loop() {
 		_ = l.Args(args, func(string) bool { return true })
+	}
+}
+
+// TestLedgerMemoryBounded records many small outputs, as a long agent
+// session does (a balance read's JSON, a page of text), looking values up
+// as it goes, and checks that what the ledger holds on the heap stays
+// within its limit: the limit counts the prepared indexes and the
+// postings, not only the text kept.
+func TestLedgerMemoryBounded(t *testing.T) {
+	const limit = 2 << 20
+	heap := func() uint64 {
+		var m runtime.MemStats
+		runtime.GC()
+		runtime.GC()
+		runtime.ReadMemStats(&m)
+		return m.HeapAlloc
+	}
+	before := heap()
+	l := NewLedger(limit)
+	for i := range 30_000 {
+		if i%3 == 2 {
+			l.Observe(Source{Kind: UntrustedOutput, Ref: fmt.Sprintf("page:%d", i)},
+				fmt.Sprintf("Order %d shipped to 0x%040x on block %d; fee %d.%02d USDC, see https://example.org/o/%d", i, i*7919, 1000+i, i%97, i%100, i))
+		} else {
+			out := fmt.Sprintf(`{"token":"0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48","balance":"%d","decimals":6,"block":%d}`, 1_000_000+i*7919, 100+i)
+			args := fmt.Sprintf(`{"token":"USDC","account":"0x%040x"}`, i%8)
+			l.RecordCall(Source{Kind: TrustedOutput, Ref: fmt.Sprintf("call:%d", i)}, []byte(out), true, []byte(args))
+		}
+		if i%100 == 99 {
+			_ = l.LookupArg(map[string]any{"amount": fmt.Sprint(1_000_000 + (i-50)*7919), "to": fmt.Sprintf("0x%040x", i*7919)}, nil)
+		}
+	}
+	held := heap() - before
+	l.mu.RLock()
+	kept, counted := len(l.obs), l.Size()
+	t.Logf("limit %d B: %d observations kept, counted %d B (observations %d, stale postings %d, folds %d), heap held %d B (%.2f× the limit, %.2f× counted)",
+		limit, kept, counted, l.size.Load(), l.stale.Load(), l.foldSize.Load(), held, float64(held)/limit, float64(held)/float64(counted))
+	l.mu.RUnlock()
+	runtime.KeepAlive(l)
+	// Lookups index what was recorded since the last one without
+	// dropping anything (they hold the ledger for reading only): the
+	// next record does.
+	if held > limit*5/4 {
+		t.Errorf("the ledger holds %d B of heap, more than 1.25× its limit of %d B", held, limit)
+	}
+	if counted > limit*5/4 {
+		t.Errorf("the ledger counts %d B, more than 1.25× its limit of %d B", counted, limit)
+	}
+	if float64(held) > 1.25*float64(counted) || float64(held) < 0.75*float64(counted) {
+		t.Errorf("the ledger counts %d B and holds %d B: the accounting is off by more than a quarter", counted, held)
+	}
+	if kept < 1000 {
+		t.Errorf("only %d observations kept under %d B: the accounting overcounts", kept, limit)
 	}
 }

@@ -2,6 +2,8 @@ package trust
 
 import (
 	"cmp"
+	"hash/maphash"
+	"math"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -31,22 +33,45 @@ const compactKey = 8
 //     starts at such a position with the query's first bytes;
 //   - "p" + a field name and number pair (for lookupField).
 //
+// A key is kept as its hash (with a seed of the ledger's own): two keys
+// with one hash only add candidates, which the exact comparison then
+// rejects. A list holds sequence numbers less base, in 32 bits: the
+// postings are most of what a ledger of many small outputs holds.
+//
 // The postings are built the first time a lookup needs them, from the
 // observations not yet indexed, so a session that never looks a value up
 // pays nothing for them. Dropped observations leave their sequence
 // numbers in the lists until the lists are rebuilt: once as many have
-// been dropped as remain, which keeps the postings within a small
-// multiple of the live observations' keys.
+// been dropped as remain, or what they hold is half of what the live
+// observations hold (see Ledger.add), which keeps the postings within a
+// small multiple of the live observations' keys.
 type postings struct {
-	keys map[string][]uint64 // ascending sequence numbers
+	seed maphash.Seed
+	keys map[uint64][]uint32 // ascending sequence numbers less base
 	base uint64              // first sequence number when built
 	next uint64              // next sequence number to index
+}
+
+// pkey is a posting key: its kind ('n', 's', 'w', 'c' or 'p', see above)
+// and text.
+type pkey struct {
+	kind byte
+	text string
+}
+
+// hash returns k's hash under the postings' seed.
+func (p *postings) hash(k pkey) uint64 {
+	var h maphash.Hash
+	h.SetSeed(p.seed)
+	h.WriteByte(k.kind)
+	h.WriteString(k.text)
+	return h.Sum64()
 }
 
 // candidates yields the live observations from sequence number from on
 // that have every key of one of the groups, oldest first, each once. l.mu
 // is held for reading and l.idxMu locked while it runs.
-func (l *Ledger) candidates(groups [][]string, from uint64) func(func(*observation) bool) {
+func (l *Ledger) candidates(groups [][]pkey, from uint64) func(func(*observation) bool) {
 	return func(yield func(*observation) bool) {
 		l.catchUp()
 		if len(l.obs) == 0 {
@@ -85,17 +110,18 @@ func (l *Ledger) candidates(groups [][]string, from uint64) func(func(*observati
 // cursor walks the sequence numbers in all of its lists, in order: the
 // shortest list, each number looked up in the others.
 type cursor struct {
-	lead   []uint64
-	others [][]uint64
+	base   uint64
+	lead   []uint32
+	others [][]uint32
 }
 
 // cursor returns a cursor over the observations from first that have all
 // of keys, or nil if none can.
-func (l *Ledger) cursor(keys []string, first uint64) *cursor {
-	var lists [][]uint64
+func (l *Ledger) cursor(keys []pkey, first uint64) *cursor {
+	var lists [][]uint32
 	for _, k := range keys {
-		list := l.post.keys[k]
-		i, _ := slices.BinarySearch(list, first)
+		list := l.post.keys[l.post.hash(k)]
+		i, _ := slices.BinarySearch(list, uint32(first-l.post.base))
 		if i == len(list) {
 			return nil
 		}
@@ -104,14 +130,14 @@ func (l *Ledger) cursor(keys []string, first uint64) *cursor {
 	if len(lists) == 0 {
 		return nil
 	}
-	slices.SortFunc(lists, func(a, b []uint64) int { return cmp.Compare(len(a), len(b)) })
-	c := &cursor{lead: lists[0], others: lists[1:]}
+	slices.SortFunc(lists, func(a, b []uint32) int { return cmp.Compare(len(a), len(b)) })
+	c := &cursor{base: l.post.base, lead: lists[0], others: lists[1:]}
 	c.skip()
 	return c
 }
 
 func (c *cursor) ok() bool     { return len(c.lead) > 0 }
-func (c *cursor) head() uint64 { return c.lead[0] }
+func (c *cursor) head() uint64 { return c.base + uint64(c.lead[0]) }
 func (c *cursor) advance()     { c.lead = c.lead[1:]; c.skip() }
 
 // skip drops the lead's numbers missing from another list.
@@ -152,54 +178,69 @@ func (l *Ledger) catchUp() {
 		return
 	}
 	first := l.obs[0].seq
-	if l.post.keys == nil || first-l.post.base >= uint64(len(l.obs)) {
-		l.post = postings{keys: map[string][]uint64{}, base: first, next: first}
+	if l.post.keys != nil && (first-l.post.base >= uint64(len(l.obs)) || l.seq-l.post.base > math.MaxUint32) {
+		l.dropPostings()
+	}
+	if l.post.keys == nil {
+		l.post = postings{seed: maphash.MakeSeed(), keys: map[uint64][]uint32{}, base: first, next: first}
 	}
 	i, _ := slices.BinarySearchFunc(l.obs, l.post.next, seqOrder)
 	for _, o := range l.obs[i:] {
 		o.prepare()
-		for k := range o.body.keys() {
-			l.post.keys[k] = append(l.post.keys[k], o.seq)
+		// The observation's share of the postings: an entry in each of
+		// its lists, and the lists it starts.
+		var posted int64
+		for k := range o.body.keys(&l.post) {
+			list, ok := l.post.keys[k]
+			if !ok {
+				posted += postList
+			}
+			l.post.keys[k] = append(list, uint32(o.seq-l.post.base))
+			posted += postEntry
 		}
+		o.posted = posted
+		o.size.Add(posted)
+		l.size.Add(posted)
 		l.post.next = o.seq + 1
 	}
 }
 
-// keys yields the posting keys of x, each once.
-func (x *index) keys() func(func(string) bool) {
-	return func(yield func(string) bool) {
-		seen := map[string]struct{}{}
-		emit := func(k string) bool {
+// keys yields the hashes of x's posting keys under p's seed, each once.
+func (x *index) keys(p *postings) func(func(uint64) bool) {
+	return func(yield func(uint64) bool) {
+		seen := map[uint64]struct{}{}
+		emit := func(kind byte, text string) bool {
+			k := p.hash(pkey{kind, text})
 			if _, ok := seen[k]; ok {
 				return true
 			}
 			seen[k] = struct{}{}
 			return yield(k)
 		}
-		for n := range x.nums {
-			if !emit("n" + n) {
+		for _, n := range x.nums {
+			if !emit('n', n) {
 				return
 			}
 		}
-		for s := range x.short {
-			if !emit("s" + s) {
+		for _, s := range x.short {
+			if !emit('s', s) {
 				return
 			}
 		}
-		for p := range x.pairs {
-			if !emit("p" + p) {
+		for _, pair := range x.pairs {
+			if !emit('p', pair) {
 				return
 			}
 		}
 		for _, w := range strings.FieldsFunc(x.text, func(r rune) bool { return !wordRune(r) }) {
-			if !emit("w" + w) {
+			if !emit('w', w) {
 				return
 			}
 		}
 		text := x.text
 		for i := 0; i < len(text); {
 			if text[i] != ' ' && boundaryBefore(text, i) {
-				if k, ok := compactPrefix(text, i); ok && !emit("c"+k) {
+				if k, ok := compactPrefix(text, i); ok && !emit('c', k) {
 					return
 				}
 			}
@@ -232,23 +273,23 @@ func compactPrefix(text string, start int) (string, bool) {
 // matches q has all the keys of at least one group; ok is false when q has
 // none (a string of three or more runes without a word, compared with
 // every observation).
-func queryKeys(q query) (groups [][]string, ok bool) {
+func queryKeys(q query) (groups [][]pkey, ok bool) {
 	if q.num != "" {
-		groups = append(groups, []string{"n" + q.num})
+		groups = append(groups, []pkey{{'n', q.num}})
 	}
 	if q.kind != qString {
 		return groups, true
 	}
 	if utf8.RuneCountInString(q.text) < 3 {
-		return append(groups, []string{"s" + q.text}), true
+		return append(groups, []pkey{{'s', q.text}}), true
 	}
 	ws := strings.FieldsFunc(q.text, func(r rune) bool { return !wordRune(r) })
 	if len(ws) == 0 {
 		return nil, false
 	}
-	words := make([]string, 0, len(ws))
+	words := make([]pkey, 0, len(ws))
 	for _, w := range ws {
-		if k := "w" + w; !slices.Contains(words, k) {
+		if k := (pkey{'w', w}); !slices.Contains(words, k) {
 			words = append(words, k)
 		}
 	}
@@ -257,7 +298,7 @@ func queryKeys(q query) (groups [][]string, ok bool) {
 		if len(q.compact) < compactKey {
 			return nil, false
 		}
-		groups = append(groups, []string{"c" + q.compact[:compactKey]})
+		groups = append(groups, []pkey{{'c', q.compact[:compactKey]}})
 	}
 	return groups, true
 }

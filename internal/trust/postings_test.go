@@ -66,12 +66,12 @@ func (l *Ledger) scanLookupField(name string, v any) (Evidence, bool) {
 		o.prepare()
 		for _, k := range keys {
 			pair := k + sep + q.num
-			if _, ok := o.body.pairs[pair]; !ok {
+			if !o.body.pairs.has(pair) {
 				continue
 			}
 			if o.src.Kind.Trusted() {
 				if o.echo != nil {
-					if _, echoed := o.echo.pairs[pair]; echoed {
+					if o.echo.pairs.has(pair) {
 						continue
 					}
 				}

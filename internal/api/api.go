@@ -197,6 +197,7 @@ func (a *Server) routes() http.Handler {
 		{"/v1/gate/resume", "gate_resume", map[string]http.Handler{"POST": a.json(owner, defaultTimeout, a.resume)}},
 		{"/v1/gate/phase", "gate_phase", map[string]http.Handler{"POST": a.json(owner, defaultTimeout, a.setPhase)}},
 		{"/v1/gate/spending", "gate_spending", map[string]http.Handler{"POST": a.json(owner, defaultTimeout, a.setSpending)}},
+		{"/v1/gate/allowlist", "gate_allowlist", map[string]http.Handler{"GET": a.json(owner, defaultTimeout, a.allowlist), "POST": a.json(owner, defaultTimeout, a.changeAllowlist)}},
 		{"/v1/call/{facade}", "call", map[string]http.Handler{"POST": a.json(anyRole, callTimeout, a.call)}},
 		{"/v1/policy/check", "policy_check", map[string]http.Handler{"POST": a.json(owner, defaultTimeout, a.policyCheck)}},
 		{"/v1/decisions", "decisions", map[string]http.Handler{"GET": a.json(owner, defaultTimeout, a.decisions)}},

@@ -28,6 +28,8 @@ func TestRoutes(t *testing.T) {
 			{"POST", "/v1/gate/resume", true},
 			{"POST", "/v1/gate/phase", true},
 			{"POST", "/v1/gate/spending", true},
+			{"GET", "/v1/gate/allowlist", true},
+			{"POST", "/v1/gate/allowlist", true},
 			{"POST", "/v1/call/query_state", false},
 			{"POST", "/v1/policy/check", true},
 			{"GET", "/v1/decisions", true},
@@ -407,6 +409,35 @@ func TestRoutes(t *testing.T) {
 		h.want(h.do("POST", "/v1/call/preview_action", h.agent, h.swap(10)), http.StatusOK, "")
 		if r := h.do("GET", "/v1/actions?kind=spending_limits_changed", h.owner, nil); strings.Count(string(r.body), "owner:") < 2 {
 			t.Errorf("spending_limits_changed records = %s", r.body)
+		}
+
+		// The owner's allowlist changes: bad input changes nothing; a
+		// refused token refuses the swap; reset, ward.toml's allowlist
+		// is in force again.
+		for _, body := range []string{`{}`, `{"add":{"tokens":["0x12"]}}`, `{"remove":{"selectors":["a9059cbb"]}}`,
+			`{"add":{"tokens":["` + h.usdc + `"]},"remove":{"tokens":["` + h.usdc + `"]}}`} {
+			h.want(h.do("POST", "/v1/gate/allowlist", h.owner, body), http.StatusBadRequest, api.CodeBadRequest)
+		}
+		h.want(h.do("POST", "/v1/gate/allowlist", h.owner, `{"add":{"tokens":"`+h.usdc+`"}}`), http.StatusBadRequest, api.CodeBadJSON)
+		h.want(h.do("POST", "/v1/gate/allowlist", h.agent, `{"remove":{"tokens":["`+h.usdc+`"]}}`), http.StatusForbidden, "")
+		if r := h.do("GET", "/v1/gate/allowlist", h.owner, nil); !strings.Contains(string(r.body), `"entries":[]`) {
+			t.Errorf("allowlist after refused changes = %s", r.body)
+		}
+		r = h.do("POST", "/v1/gate/allowlist", h.owner, `{"remove":{"tokens":["`+strings.ToUpper(h.usdc[2:3])+h.usdc[3:]+`"]}}`)
+		h.want(r, http.StatusBadRequest, api.CodeBadRequest) // no 0x
+		r = h.do("POST", "/v1/gate/allowlist", h.owner, `{"remove":{"tokens":["`+h.usdc+`"]}}`)
+		h.want(r, http.StatusOK, "")
+		if !strings.Contains(string(r.body), strings.ToLower(h.usdc)) || !strings.Contains(string(r.body), `"allowed":false`) {
+			t.Errorf("allowlist after refusing USDC = %s", r.body)
+		}
+		r = h.do("POST", "/v1/call/preview_action", h.agent, h.swap(10))
+		if r.status == http.StatusOK || !strings.Contains(string(r.body), "TOKEN_NOT_ALLOWLISTED") {
+			t.Errorf("a preview of a refused token: %d %s", r.status, r.body)
+		}
+		h.want(h.do("POST", "/v1/gate/allowlist", h.owner, `{"reset":true}`), http.StatusOK, "")
+		h.want(h.do("POST", "/v1/call/preview_action", h.agent, h.swap(10)), http.StatusOK, "")
+		if r := h.do("GET", "/v1/actions?kind=allowlist_changed", h.owner, nil); strings.Count(string(r.body), "owner:") < 2 {
+			t.Errorf("allowlist_changed records = %s", r.body)
 		}
 		// Both are in the action log with the principal.
 		r = h.do("GET", "/v1/actions?kind=halt_lifted", h.owner, nil)

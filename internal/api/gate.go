@@ -2,9 +2,11 @@ package api
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"github.com/wardhq/ward/internal/auth"
+	"github.com/wardhq/ward/internal/facade"
 	"github.com/wardhq/ward/internal/hook"
 	"github.com/wardhq/ward/internal/store"
 )
@@ -223,4 +225,59 @@ func (a *Server) setSpending(ctx context.Context, r *request) (any, error) {
 	}
 	return map[string]any{"override": true, "per_tick_usd": hook.FormatLimitUSD(l.PerTickCents),
 		"per_session_usd": hook.FormatLimitUSD(l.PerSessionCents), "daily_usd": hook.FormatLimitUSD(l.DailyCents)}, nil
+}
+
+// allowlistEntry is one of the owner's allowlist entries as the API shows
+// it.
+type allowlistEntry struct {
+	Kind    string    `json:"kind"`
+	Value   string    `json:"value"`
+	Allowed bool      `json:"allowed"`
+	By      string    `json:"by"`
+	At      time.Time `json:"at"`
+}
+
+// allowlist answers GET /v1/gate/allowlist (owner): the owner's changes
+// to ward.toml's allowlist, {"entries": [...]}.
+func (a *Server) allowlist(ctx context.Context, _ *request) (any, error) {
+	es, err := a.cfg.Tools.AllowlistEntries(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]allowlistEntry, 0, len(es))
+	for _, e := range es {
+		out = append(out, allowlistEntry{Kind: string(e.Kind), Value: e.Value, Allowed: e.Allowed, By: e.By, At: e.At})
+	}
+	return map[string]any{"entries": out}, nil
+}
+
+// changeAllowlist answers POST /v1/gate/allowlist (owner): {"add":
+// {"tokens", "contracts", "selectors"}, "remove": {...}, "reset": bool}.
+// What add lists is allowed besides ward.toml's lists, what remove lists
+// is refused whatever they say; reset first forgets the earlier changes.
+// The same operation as the privileged tool safety_change_allowlist.
+// Answers the entries after the change.
+func (a *Server) changeAllowlist(ctx context.Context, r *request) (any, error) {
+	var in struct {
+		Add    hook.AllowlistLists `json:"add"`
+		Remove hook.AllowlistLists `json:"remove"`
+		Reset  bool                `json:"reset"`
+	}
+	if err := decode(r.body, &in); err != nil {
+		return nil, err
+	}
+	o, err := hook.ParseAllowlistOverride(in.Add, in.Remove)
+	if err != nil {
+		return nil, badRequest("%v", err)
+	}
+	if o.Empty() && !in.Reset {
+		return nil, badRequest("nothing to change: give add, remove or reset")
+	}
+	if err := a.cfg.Tools.ChangeAllowlist(ctx, o, in.Reset, by(r.p)); err != nil {
+		if errors.Is(err, facade.ErrBadAllowlist) || errors.Is(err, store.ErrInvalidRecord) {
+			return nil, badRequest("%v", err)
+		}
+		return nil, err
+	}
+	return a.allowlist(ctx, r)
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/wardhq/ward/internal/gate"
 	"github.com/wardhq/ward/internal/hook"
 	"github.com/wardhq/ward/internal/registry"
+	"github.com/wardhq/ward/internal/store"
 	"github.com/wardhq/ward/internal/trust"
 )
 
@@ -117,6 +118,22 @@ func (o *ownerOps) SetSpendingLimits(ctx context.Context, limits *hook.SpendingC
 		return err
 	}
 	return t.SetSpendingLimits(ctx, limits, by)
+}
+
+func (o *ownerOps) AllowlistEntries(ctx context.Context) ([]store.AllowlistEntry, error) {
+	t, err := o.gate()
+	if err != nil {
+		return nil, err
+	}
+	return t.AllowlistEntries(ctx)
+}
+
+func (o *ownerOps) ChangeAllowlist(ctx context.Context, ov hook.AllowlistOverride, reset bool, by string) error {
+	t, err := o.gate()
+	if err != nil {
+		return err
+	}
+	return t.ChangeAllowlist(ctx, ov, reset, by)
 }
 
 // invalidateToken clears this process's cached verification of a

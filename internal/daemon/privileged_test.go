@@ -209,6 +209,19 @@ func TestPrivilegedTools(t *testing.T) {
 		return spendingText(l)
 	}
 	const tightLimits = `{"per_tick_usd":"0.50","per_session_usd":"unlimited","daily_usd":"unlimited"}`
+	allowlist := func() string {
+		es, err := st.Tools.AllowlistEntries(ctx)
+		if err != nil {
+			return err.Error()
+		}
+		var b strings.Builder
+		for _, e := range es {
+			fmt.Fprintf(&b, "%s %s allowed=%t;", e.Kind, e.Value, e.Allowed)
+		}
+		return b.String()
+	}
+	usdc := strings.ToLower(dc.USDC.Hex())
+	refuseUSDC := `{"remove":{"tokens":["` + dc.USDC.Hex() + `"]}}`
 	// commitOwner previews and commits name with the owner's approval.
 	commitOwner := func(s *gate.Session, name string, raw json.RawMessage) {
 		t.Helper()
@@ -232,6 +245,7 @@ func TestPrivilegedTools(t *testing.T) {
 		{name: "wallet_revoke_agent_token", args: `{"ref":"` + victim.ID + `"}`, alt: `{"ref":"` + rotated.ID + `"}`, state: principal(victim.ID), want: "agent revoked=true rotated=false"},
 		{name: "wallet_rotate_agent_token", args: `{"ref":"peer-rotate"}`, alt: `{"ref":"bot-rotate"}`, state: principal("peer-rotate"), want: "peer revoked=false rotated=true"},
 		{name: "safety_set_spending_limits", args: tightLimits, alt: `{"clear":true}`, state: spending, want: "0.50/unlimited/unlimited"},
+		{name: "safety_change_allowlist", args: refuseUSDC, alt: `{"remove":{"tokens":["` + dc.WETH.Hex() + `"]}}`, state: allowlist, want: "token " + usdc + " allowed=false;"},
 		{name: "safety_halt_gate_writes", args: `{"reason":"owner says stop"}`, alt: `{"reason":"other"}`, state: halted, want: "true"},
 	}
 	sessionOf := func(c privCase) *gate.Session {
@@ -359,6 +373,32 @@ func TestPrivilegedTools(t *testing.T) {
 			}
 			// Set again, for the restart below.
 			commitOwner(agent, c.name, json.RawMessage(tightLimits))
+		case "safety_change_allowlist":
+			// USDC is on ward.toml's (the dev chain's) allowlist; the
+			// owner's removal wins, and a reset gives it back.
+			_, err := st.Tools.Preview(ctx, agent, "uniswap_execute_swap", swap)
+			wantCode(t, "a USDC swap after the owner refused USDC", err, reason.TokenNotAllowed)
+			commitOwner(agent, c.name, json.RawMessage(`{"reset":true}`))
+			if got := allowlist(); got != "" {
+				t.Errorf("allowlist entries after a reset: %s", got)
+			}
+			// The allowlist lets it through again: the next hook, the
+			// owner's $0.50 spending limit set above, is what refuses it.
+			_, err = st.Tools.Preview(ctx, agent, "uniswap_execute_swap", swap)
+			wantCode(t, "a USDC swap after the reset", err, reason.SpendTickLimit)
+			// Bad arguments are refused at the preview, changing nothing.
+			for _, bad := range []string{`{}`, `{"add":{"tokens":["0x12"]}}`, `{"add":{"tokens":["` + dc.USDC.Hex() + `"]},"remove":{"tokens":["` + dc.USDC.Hex() + `"]}}`} {
+				if pv, err := st.Tools.Preview(ctx, agent, c.name, json.RawMessage(bad)); err == nil {
+					if _, err := st.Tools.Commit(ctx, agent, gate.CommitRequest{PermitID: pv.PermitID, Approval: approve(t, ownerKey, pv.PermitID, c.name, json.RawMessage(bad))}); err == nil {
+						t.Errorf("%s %s: committed", c.name, bad)
+					}
+				}
+			}
+			if got := allowlist(); got != "" {
+				t.Errorf("allowlist entries after refused changes: %s", got)
+			}
+			// Refused again, for the restart below.
+			commitOwner(agent, c.name, json.RawMessage(refuseUSDC))
 		}
 	}
 	// The tokens issued are real: the issued secret verifies, the revoked
@@ -418,7 +458,10 @@ func TestPrivilegedTools(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = re.Tools.Preview(ctx, reAgent, "uniswap_execute_swap", swap)
-	wantCode(t, "a $1 swap after the restart", err, reason.SpendTickLimit)
+	wantCode(t, "a USDC swap after the restart", err, reason.TokenNotAllowed)
+	if es, err := re.Tools.AllowlistEntries(ctx); err != nil || len(es) != 1 || es[0].Value != usdc || es[0].Allowed {
+		t.Errorf("allowlist entries after the restart: %+v %v", es, err)
+	}
 	// Each approved commit is audited like any write: its permit
 	// consumed, its outcome executed.
 	for _, c := range cases {
@@ -438,6 +481,8 @@ func TestPrivilegedTools(t *testing.T) {
 			want = 3 // and on to conservation and stable
 		case "safety_set_spending_limits":
 			want = 3 // cleared and set again
+		case "safety_change_allowlist":
+			want = 3 // reset and set again
 		}
 		if executed != want {
 			t.Errorf("%s: %d executed outcomes recorded, want %d", c.name, executed, want)

@@ -282,7 +282,8 @@ func Open(ctx context.Context, cfg Config) (_ *Stack, err error) {
 }
 
 // logOverrides says at start which of the owner's stored settings win
-// over ward.toml: the override of the spending limits.
+// over ward.toml: the override of the spending limits, the allowlist's
+// entries.
 func (s *Stack) logOverrides(ctx context.Context, log *slog.Logger) {
 	l, ok, err := s.Tools.SpendingOverride(ctx)
 	switch {
@@ -292,6 +293,20 @@ func (s *Stack) logOverrides(ctx context.Context, log *slog.Logger) {
 		log.Info("the owner's spending override is in force over ward.toml's [hooks.spending] until cleared (POST /v1/gate/spending {\"clear\":true})",
 			"per_tick_usd", hook.FormatLimitUSD(l.PerTickCents), "per_session_usd", hook.FormatLimitUSD(l.PerSessionCents),
 			"daily_usd", hook.FormatLimitUSD(l.DailyCents))
+	}
+	es, err := s.Tools.AllowlistEntries(ctx)
+	switch {
+	case err != nil:
+		log.Warn("the owner's allowlist changes could not be read: every write is refused until they can", "err", err)
+	case len(es) > 0:
+		allowed := 0
+		for _, e := range es {
+			if e.Allowed {
+				allowed++
+			}
+		}
+		log.Info("the owner's allowlist changes are in force over ward.toml's [hooks.allowlist] until reset (GET /v1/gate/allowlist; POST {\"reset\":true})",
+			"allowed", allowed, "refused", len(es)-allowed)
 	}
 }
 

@@ -58,6 +58,9 @@ var (
 	ErrSelfReview = gate.ErrSelfReview
 	// ErrBadLevel: a level change the owner may not make.
 	ErrBadLevel = gate.ErrBadLevel
+	// ErrBadAllowlist: an allowlist change that adds and removes one
+	// value, or changes nothing.
+	ErrBadAllowlist = gate.ErrBadAllowlist
 )
 
 // Progress receives a call's progress steps as its handler enters them

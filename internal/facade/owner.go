@@ -38,6 +38,17 @@ func (t *Tools) SetSpendingLimits(ctx context.Context, limits *hook.SpendingConf
 	return t.g.SetSpendingLimits(ctx, limits, by)
 }
 
+// AllowlistEntries returns the owner's allowlist entries.
+func (t *Tools) AllowlistEntries(ctx context.Context) ([]store.AllowlistEntry, error) {
+	return t.g.AllowlistEntries(ctx)
+}
+
+// ChangeAllowlist records the owner by's changes to the allowlist (after
+// forgetting the earlier ones when reset).
+func (t *Tools) ChangeAllowlist(ctx context.Context, o hook.AllowlistOverride, reset bool, by string) error {
+	return t.g.ChangeAllowlist(ctx, o, reset, by)
+}
+
 // Halted reports whether writes are halted, and why.
 func (t *Tools) Halted(ctx context.Context) (bool, string, error) { return t.g.Halted(ctx) }
 

@@ -80,6 +80,9 @@ type Tools struct {
 	// sessions caches the sessions of the store (session.go).
 	sessions *sessionTable
 
+	// allow caches the owner's allowlist entries (allowlist.go).
+	allow allowCache
+
 	// auditFailures counts audit records that could not be written where
 	// the call went on regardless (reads with [audit] reads_best_effort, a
 	// trusted output's observation, a veto's record).
@@ -279,6 +282,9 @@ func NewTools(cfg ToolsConfig) (*Tools, error) {
 	// The owner's stored override of the spending limits wins over the
 	// configured ones until cleared; the limiter reads it at every check.
 	cfg.Hooks.Spending.SetOverride(t.SpendingOverride)
+	if cfg.Hooks.Allowlist != nil {
+		cfg.Hooks.Allowlist.SetOverride(t.AllowlistOverride)
+	}
 	return t, nil
 }
 

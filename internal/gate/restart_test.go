@@ -3,6 +3,7 @@ package gate
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"math/big"
 	"path/filepath"
 	"strings"
@@ -10,7 +11,9 @@ import (
 
 	"github.com/ncruces/go-sqlite3"
 
+	"github.com/wardhq/ward/internal/hook"
 	"github.com/wardhq/ward/internal/reason"
+	"github.com/wardhq/ward/internal/tool"
 	"github.com/wardhq/ward/internal/trust"
 )
 
@@ -171,4 +174,41 @@ func TestSessionCacheMemoryBudget(t *testing.T) {
 	}
 	_, err = f.tools.Preview(ctx, r, "erc20_transfer_token", xferArgs(tokA.String(), attacker, 10))
 	wantRefusal(t, err, reason.UntrustedProvenance)
+}
+
+// TestAllowlistChangeSeenByAnotherGate: the owner's allowlist change made
+// through one gate is in force at the next check of another gate on the
+// same database (its cache follows the store's count of changes), and a
+// reset through the second is in force in the first.
+func TestAllowlistChangeSeenByAnotherGate(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "ward.db")
+	f := newFixture(t, fixtureOpts{db: db})
+	g := newFixture(t, fixtureOpts{db: db})
+	ctx := t.Context()
+	s := f.open(t, "work", TrustOptions{})
+	if _, err := f.tools.Preview(ctx, s, "erc20_transfer_token", xferArgs(tokA.String(), friend, 10)); err != nil {
+		t.Fatalf("before any change: %v", err)
+	}
+	a, err := tool.ParseAddress(tokA.String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := g.tools.ChangeAllowlist(ctx, hook.AllowlistOverride{RemoveTokens: []tool.Address{a}}, false, "owner:test"); err != nil {
+		t.Fatal(err)
+	}
+	_, err = f.tools.Preview(ctx, s, "erc20_transfer_token", xferArgs(tokA.String(), friend, 10))
+	wantRefusal(t, err, reason.TokenNotAllowed)
+	if err := g.tools.ChangeAllowlist(ctx, hook.AllowlistOverride{}, true, "owner:test"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.tools.Preview(ctx, s, "erc20_transfer_token", xferArgs(tokA.String(), friend, 10)); err != nil {
+		t.Errorf("after the reset through the other gate: %v", err)
+	}
+	if err := g.tools.ChangeAllowlist(ctx, hook.AllowlistOverride{}, false, "owner:test"); !errors.Is(err, ErrBadAllowlist) {
+		t.Errorf("an empty change: %v, want ErrBadAllowlist", err)
+	}
+	both := hook.AllowlistOverride{AddTokens: []tool.Address{a}, RemoveTokens: []tool.Address{a}}
+	if err := g.tools.ChangeAllowlist(ctx, both, false, "owner:test"); !errors.Is(err, ErrBadAllowlist) {
+		t.Errorf("a token added and removed: %v, want ErrBadAllowlist", err)
+	}
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync/atomic"
 
 	"github.com/wardhq/ward/internal/reason"
 	"github.com/wardhq/ward/internal/tool"
@@ -71,6 +72,74 @@ type Allowlist struct {
 	tokens, contracts                  map[tool.Address]bool
 	selectors                          map[Selector]bool
 	perContract                        map[tool.Address]map[Selector]bool
+
+	override atomic.Pointer[AllowlistSource]
+}
+
+// AllowlistOverride is the owner's changes to the configured allowlist,
+// stored so that they outlive a restart and reach every instance on one
+// database. What it adds is allowed besides the configuration's lists;
+// what it removes is refused whatever the configuration says, its Any
+// flags included (the owner can stop a token or a contract at once, even
+// under any_token or any_contract).
+type AllowlistOverride struct {
+	AddTokens, RemoveTokens       []tool.Address
+	AddContracts, RemoveContracts []tool.Address
+	AddSelectors, RemoveSelectors []Selector
+}
+
+// Empty reports whether o changes nothing.
+func (o AllowlistOverride) Empty() bool {
+	return len(o.AddTokens)+len(o.RemoveTokens)+len(o.AddContracts)+len(o.RemoveContracts)+len(o.AddSelectors)+len(o.RemoveSelectors) == 0
+}
+
+// AllowlistSource reads the owner's changes to the allowlist. It is read
+// on every check, so a change made by another instance on the same store
+// is in force at the next one; an error refuses the check.
+type AllowlistSource func(ctx context.Context) (AllowlistOverride, error)
+
+// SetOverride makes f the source of the owner's changes (nil: none).
+func (a *Allowlist) SetOverride(f AllowlistSource) {
+	if f == nil {
+		a.override.Store(nil)
+		return
+	}
+	a.override.Store(&f)
+}
+
+// changes is an AllowlistOverride as sets.
+type changes struct {
+	addTokens, removeTokens       map[tool.Address]bool
+	addContracts, removeContracts map[tool.Address]bool
+	addSelectors, removeSelectors map[Selector]bool
+}
+
+func (a *Allowlist) changes(ctx context.Context) (changes, error) {
+	f := a.override.Load()
+	if f == nil {
+		return changes{}, nil
+	}
+	o, err := (*f)(ctx)
+	if err != nil {
+		return changes{}, err
+	}
+	return changes{
+		addTokens: set(o.AddTokens), removeTokens: set(o.RemoveTokens),
+		addContracts: set(o.AddContracts), removeContracts: set(o.RemoveContracts),
+		addSelectors: set(o.AddSelectors), removeSelectors: set(o.RemoveSelectors),
+	}, nil
+}
+
+func (a *Allowlist) token(ch changes, t tool.Address) bool {
+	return !ch.removeTokens[t] && (a.anyToken || a.tokens[t] || ch.addTokens[t])
+}
+
+func (a *Allowlist) contract(ch changes, c tool.Address) bool {
+	return !ch.removeContracts[c] && (a.anyContract || a.contracts[c] || ch.addContracts[c])
+}
+
+func (a *Allowlist) selector(ch changes, c tool.Address, s Selector) bool {
+	return !ch.removeSelectors[s] && (a.anySelector || a.selectors[s] || a.perContract[c][s] || ch.addSelectors[s])
 }
 
 var _ Hook = (*Allowlist)(nil)
@@ -113,19 +182,25 @@ func (*Allowlist) Name() string { return "allowlist" }
 // Check implements Hook: every transaction's destination, every called
 // function and every token of the plan must be allowed. Reads and
 // previews without a plan pass.
-func (a *Allowlist) Check(_ context.Context, c *Call) Verdict {
+func (a *Allowlist) Check(ctx context.Context, c *Call) Verdict {
 	const name = "allowlist"
 	p, v, ok := planOf(name, c)
 	if !ok {
 		return v
 	}
+	ch, err := a.changes(ctx)
+	if err != nil {
+		v := veto(name, reason.HookError, "the owner's changes to the allowlist could not be read, so the action is refused", err.Error())
+		v.Err = err
+		return v
+	}
 	for i, tx := range p.Txs {
-		if !a.anyContract && !a.contracts[tx.To] {
+		if !a.contract(ch, tx.To) {
 			return veto(name, reason.ContractNotAllowed,
 				fmt.Sprintf("contract %s is not on the allowlist", tx.To),
 				fmt.Sprintf("%s: tx %d (%s) to %s", c.Def.Name, i, tx.Label, tx.To))
 		}
-		if len(tx.Data) == 0 || a.anySelector {
+		if len(tx.Data) == 0 || a.anySelector && len(ch.removeSelectors) == 0 {
 			continue
 		}
 		sel, ok := tx.Selector()
@@ -134,7 +209,7 @@ func (a *Allowlist) Check(_ context.Context, c *Call) Verdict {
 				fmt.Sprintf("the call to %s has calldata shorter than a function selector", tx.To),
 				fmt.Sprintf("%s: tx %d has %d bytes of calldata", c.Def.Name, i, len(tx.Data)))
 		}
-		if !a.selectors[sel] && !a.perContract[tx.To][sel] {
+		if !a.selector(ch, tx.To, sel) {
 			return veto(name, reason.SelectorNotAllowed,
 				fmt.Sprintf("function %s on contract %s is not on the allowlist", Selector(sel), tx.To),
 				fmt.Sprintf("%s: tx %d (%s)", c.Def.Name, i, tx.Label))
@@ -143,23 +218,64 @@ func (a *Allowlist) Check(_ context.Context, c *Call) Verdict {
 	// An allowance is a standing permission to move the wallet's tokens:
 	// its spender must be an allowed contract, whether the grant is an
 	// approve call or a signed permit.
-	if !a.anyContract {
-		for _, g := range p.AllGrants() {
-			if !a.contracts[g.Spender] {
-				return veto(name, reason.ContractNotAllowed,
-					fmt.Sprintf("spender %s of an allowance is not on the allowlist", g.Spender),
-					fmt.Sprintf("%s grants %s of %s to %s", c.Def.Name, g.Amount, g.Token, g.Spender))
-			}
+	for _, g := range p.AllGrants() {
+		if !a.contract(ch, g.Spender) {
+			return veto(name, reason.ContractNotAllowed,
+				fmt.Sprintf("spender %s of an allowance is not on the allowlist", g.Spender),
+				fmt.Sprintf("%s grants %s of %s to %s", c.Def.Name, g.Amount, g.Token, g.Spender))
 		}
 	}
-	if !a.anyToken {
-		for _, t := range p.Tokens {
-			if !a.tokens[t.Token] {
-				return veto(name, reason.TokenNotAllowed,
-					fmt.Sprintf("token %s is not on the allowlist", t.Token),
-					fmt.Sprintf("%s moves %s", c.Def.Name, t.Token))
-			}
+	for _, t := range p.Tokens {
+		if !a.token(ch, t.Token) {
+			return veto(name, reason.TokenNotAllowed,
+				fmt.Sprintf("token %s is not on the allowlist", t.Token),
+				fmt.Sprintf("%s moves %s", c.Def.Name, t.Token))
 		}
 	}
 	return Verdict{}
+}
+
+// AllowlistLists are addresses and function selectors as an owner writes
+// them (an address in either case, a selector as 0x and 8 hex digits).
+type AllowlistLists struct {
+	Tokens    []string `json:"tokens,omitempty"`
+	Contracts []string `json:"contracts,omitempty"`
+	Selectors []string `json:"selectors,omitempty"`
+}
+
+// ParseAllowlistOverride reads what an owner adds to the allowlist and
+// removes from it; an error names the first value that does not parse.
+func ParseAllowlistOverride(add, remove AllowlistLists) (AllowlistOverride, error) {
+	var o AllowlistOverride
+	addrs := func(what string, in []string, out *[]tool.Address) error {
+		for i, s := range in {
+			a, err := tool.ParseAddress(s)
+			if err != nil {
+				return fmt.Errorf("%s[%d]: %w", what, i, err)
+			}
+			*out = append(*out, a)
+		}
+		return nil
+	}
+	sels := func(what string, in []string, out *[]Selector) error {
+		for i, s := range in {
+			v, err := ParseSelector(s)
+			if err != nil {
+				return fmt.Errorf("%s[%d]: %w", what, i, err)
+			}
+			*out = append(*out, v)
+		}
+		return nil
+	}
+	for _, err := range []error{
+		addrs("add.tokens", add.Tokens, &o.AddTokens), addrs("add.contracts", add.Contracts, &o.AddContracts),
+		sels("add.selectors", add.Selectors, &o.AddSelectors),
+		addrs("remove.tokens", remove.Tokens, &o.RemoveTokens), addrs("remove.contracts", remove.Contracts, &o.RemoveContracts),
+		sels("remove.selectors", remove.Selectors, &o.RemoveSelectors),
+	} {
+		if err != nil {
+			return AllowlistOverride{}, err
+		}
+	}
+	return o, nil
 }

@@ -147,3 +147,69 @@ func TestSelectorJSON(t *testing.T) {
 		t.Error("a non-selector was accepted")
 	}
 }
+
+// TestAllowlistOverride: the owner's changes add to the configured lists
+// and remove from them, a removal winning over the configuration's Any
+// flags; a source that cannot be read refuses.
+func TestAllowlistOverride(t *testing.T) {
+	full := hook.AllowlistConfig{
+		Tokens:            []tool.Address{hooktest.Token, {}},
+		Contracts:         []tool.Address{hooktest.Token, hooktest.Router},
+		Selectors:         []hook.Selector{selApprove},
+		ContractSelectors: map[tool.Address][]hook.Selector{hooktest.Router: {selSwap}},
+	}
+	open := hook.AllowlistConfig{AnyToken: true, AnyContract: true, AnySelector: true}
+	withTx := func(tx tool.Tx) *tool.Plan {
+		p := hooktest.Plan(1, 1)
+		p.Txs = append(p.Txs, tx)
+		return p
+	}
+	withToken := func(a tool.Address) *tool.Plan {
+		p := hooktest.Plan(1, 1)
+		p.Tokens = append(p.Tokens, tool.TokenUse{Token: a, Decimals: -1})
+		return p
+	}
+	swapTx := tool.Tx{To: hooktest.Router, Data: tool.HexBytes(selSwap[:])}
+	for _, tt := range []struct {
+		name string
+		cfg  hook.AllowlistConfig
+		o    hook.AllowlistOverride
+		plan *tool.Plan
+		code reason.Code
+	}{
+		{"added token", full, hook.AllowlistOverride{AddTokens: []tool.Address{other}}, withToken(other), ""},
+		{"not added token", full, hook.AllowlistOverride{AddTokens: []tool.Address{{0xdd}}}, withToken(other), reason.TokenNotAllowed},
+		{"removed configured token", full, hook.AllowlistOverride{RemoveTokens: []tool.Address{hooktest.Token}}, withToken(hooktest.Token), reason.TokenNotAllowed},
+		{"removed token under any_token", open, hook.AllowlistOverride{RemoveTokens: []tool.Address{other}}, withToken(other), reason.TokenNotAllowed},
+		{"other token under any_token", open, hook.AllowlistOverride{RemoveTokens: []tool.Address{{0xdd}}}, withToken(other), ""},
+		{"added contract", full, hook.AllowlistOverride{AddContracts: []tool.Address{other}}, withTx(tool.Tx{To: other}), ""},
+		{"removed contract under any_contract", open, hook.AllowlistOverride{RemoveContracts: []tool.Address{hooktest.Router}}, withTx(swapTx), reason.ContractNotAllowed},
+		{"removed spender of an allowance", open, hook.AllowlistOverride{RemoveContracts: []tool.Address{other}}, withTx(approveTx(hooktest.Token, other)), reason.ContractNotAllowed},
+		{"added selector", full, hook.AllowlistOverride{AddSelectors: []hook.Selector{selSwap}}, withTx(tool.Tx{To: hooktest.Token, Data: tool.HexBytes(selSwap[:])}), ""},
+		{"not added selector", full, hook.AllowlistOverride{}, withTx(tool.Tx{To: hooktest.Token, Data: tool.HexBytes(selSwap[:])}), reason.SelectorNotAllowed},
+		{"removed selector under any_selector", open, hook.AllowlistOverride{RemoveSelectors: []hook.Selector{selSwap}}, withTx(swapTx), reason.SelectorNotAllowed},
+		{"removed configured selector", full, hook.AllowlistOverride{RemoveSelectors: []hook.Selector{selApprove}}, withTx(approveTx(hooktest.Token, hooktest.Router)), reason.SelectorNotAllowed},
+		{"added and removed: removed wins", full, hook.AllowlistOverride{AddTokens: []tool.Address{other}, RemoveTokens: []tool.Address{other}}, withToken(other), reason.TokenNotAllowed},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			a, err := hook.NewAllowlist(tt.cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			a.SetOverride(func(context.Context) (hook.AllowlistOverride, error) { return tt.o, nil })
+			c := writeCall()
+			c.Plan = tt.plan
+			if v := a.Check(context.Background(), c); v.Code != tt.code || v.Veto != (tt.code != "") {
+				t.Errorf("Check = %s %q, want %q", v.Code, v.Message, tt.code)
+			}
+		})
+	}
+	a, _ := hook.NewAllowlist(open)
+	a.SetOverride(func(context.Context) (hook.AllowlistOverride, error) {
+		return hook.AllowlistOverride{}, context.DeadlineExceeded
+	})
+	c := writeCall()
+	if v := a.Check(context.Background(), c); v.Code != reason.HookError || !v.Veto {
+		t.Errorf("an unreadable override: %s %q, want a %s veto", v.Code, v.Message, reason.HookError)
+	}
+}

@@ -33,6 +33,7 @@ const (
 	ActionConfigReloadRefused // a reload was refused: the file is invalid, nothing changed
 	ActionEgressRefused       // a sandboxed upstream server's egress proxy refused a connection (or a summary of those not recorded one by one)
 	ActionSpendingLimits      // the owner set or cleared the override of the spending limits
+	ActionAllowlistChanged    // the owner changed the allowlist's entries
 	numActionKinds
 )
 
@@ -61,6 +62,7 @@ var actionKindNames = [numActionKinds]string{
 	ActionConfigReloadRefused: "config_reload_refused",
 	ActionEgressRefused:       "egress_refused",
 	ActionSpendingLimits:      "spending_limits_changed",
+	ActionAllowlistChanged:    "allowlist_changed",
 }
 
 // String returns the kind's name as the action log stores it.

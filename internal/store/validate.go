@@ -337,6 +337,62 @@ func CheckSpendingOverride(o *SpendingOverride) error {
 	return err
 }
 
+// MaxAllowlistChange bounds the entries of one ChangeAllowlist.
+const MaxAllowlistChange = 1000
+
+// CheckAllowlistEntries checks ChangeAllowlist's entries: a known kind, a
+// canonical value (lower-case hex: 0x and 40 digits for an address, 8
+// for a selector), who set it and a time; each kind and value once; at
+// most MaxAllowlistChange. A reset with no entries is a change; no reset
+// and no entries is not.
+func CheckAllowlistEntries(entries []AllowlistEntry, reset bool) error {
+	if len(entries) == 0 && !reset {
+		return Invalid("an allowlist change with no entries and no reset")
+	}
+	if len(entries) > MaxAllowlistChange {
+		return Invalid("%d allowlist entries in one change, at most %d", len(entries), MaxAllowlistChange)
+	}
+	seen := map[[2]string]bool{}
+	for i, e := range entries {
+		digits := 40
+		switch e.Kind {
+		case AllowToken, AllowContract:
+		case AllowSelector:
+			digits = 8
+		default:
+			return Invalid("allowlist entry %d: unknown kind %q", i, e.Kind)
+		}
+		if !canonicalHex(e.Value, digits) {
+			return Invalid("allowlist entry %d: %s %q is not 0x and %d lower-case hex digits", i, e.Kind, e.Value, digits)
+		}
+		k := [2]string{string(e.Kind), e.Value}
+		if seen[k] {
+			return Invalid("allowlist entry %d: %s %s given twice", i, e.Kind, e.Value)
+		}
+		seen[k] = true
+		if e.By == "" {
+			return Invalid("allowlist entry %d: no setter", i)
+		}
+		if _, err := Nanos("at", e.At); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// canonicalHex reports whether s is 0x and n lower-case hex digits.
+func canonicalHex(s string, n int) bool {
+	if len(s) != 2+n || s[:2] != "0x" {
+		return false
+	}
+	for _, c := range s[2:] {
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}
+
 // CheckHalt checks SetHalt's arguments: a time, and a reason for a halt.
 func CheckHalt(halted bool, reason string, at time.Time) error {
 	if _, err := Nanos("at", at); err != nil {

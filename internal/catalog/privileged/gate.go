@@ -18,7 +18,7 @@ import (
 // /v1/permits/{id}/cancel, /v1/quarantine/{id}/reject and
 // /v1/gate/spending call.
 func gateTools() []spec {
-	return []spec{setPhase, haltWrites, setDirective, setReview, cancelPermit, rejectHeld, setSpendingLimits}
+	return []spec{setPhase, haltWrites, setDirective, setReview, cancelPermit, rejectHeld, setSpendingLimits, changeAllowlist}
 }
 
 const okResult = `{"type":"object","required":["done"],"properties":{"done":{"type":"boolean"}}}`

@@ -55,6 +55,11 @@ type Gate interface {
 	// SetSpendingLimits sets the owner's override of the spending
 	// limits, or clears it when limits is nil.
 	SetSpendingLimits(ctx context.Context, limits *hook.SpendingConfig, by string) error
+	// AllowlistEntries returns the owner's allowlist entries.
+	AllowlistEntries(ctx context.Context) ([]store.AllowlistEntry, error)
+	// ChangeAllowlist records the owner's changes to the allowlist
+	// (after forgetting the earlier ones when reset).
+	ChangeAllowlist(ctx context.Context, o hook.AllowlistOverride, reset bool, by string) error
 }
 
 // Config is what the privileged tools change.
@@ -114,6 +119,12 @@ func (unbound) SpendingOverride(context.Context) (hook.SpendingConfig, bool, err
 	return hook.SpendingConfig{}, false, errUnbound
 }
 func (unbound) SetSpendingLimits(context.Context, *hook.SpendingConfig, string) error {
+	return errUnbound
+}
+func (unbound) AllowlistEntries(context.Context) ([]store.AllowlistEntry, error) {
+	return nil, errUnbound
+}
+func (unbound) ChangeAllowlist(context.Context, hook.AllowlistOverride, bool, string) error {
 	return errUnbound
 }
 

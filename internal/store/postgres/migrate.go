@@ -29,6 +29,7 @@ var migrations = []migration{
 	{3, schemaArchive},
 	{4, schemaSpendTotals},
 	{5, schemaSpendingOverride},
+	{6, schemaAllowlist},
 }
 
 // SchemaVersion is the newest schema this build knows.

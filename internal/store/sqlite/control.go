@@ -15,7 +15,7 @@ import (
 func (s *Store) GateControl(ctx context.Context) (store.GateControl, error) {
 	c := store.GateControl{Phase: "thriving"}
 	err := s.r.query(ctx, `SELECT phase, phase_ns, phase_by, halted, halt_reason, halt_ns, halt_by,
-		spend_tick_cents, spend_session_cents, spend_day_cents, spend_by, spend_ns FROM gate_control WHERE id = 1`, nil,
+		spend_tick_cents, spend_session_cents, spend_day_cents, spend_by, spend_ns, allow_version FROM gate_control WHERE id = 1`, nil,
 		func(st *sqlite3.Stmt) error {
 			c = store.GateControl{Phase: st.ColumnText(0), PhaseAt: nsTime(st, 1), PhaseBy: st.ColumnText(2), Halted: st.ColumnBool(3),
 				HaltReason: st.ColumnText(4), HaltAt: nsTime(st, 5), HaltBy: st.ColumnText(6)}
@@ -23,6 +23,7 @@ func (s *Store) GateControl(ctx context.Context) (store.GateControl, error) {
 				c.Spending = &store.SpendingOverride{PerTickCents: st.ColumnInt64(7), PerSessionCents: st.ColumnInt64(8),
 					DailyCents: st.ColumnInt64(9), By: st.ColumnText(10), At: nsTime(st, 11)}
 			}
+			c.AllowlistVersion = st.ColumnInt64(12)
 			return nil
 		})
 	if err != nil {
@@ -92,4 +93,63 @@ func (s *Store) SetSpendingOverride(ctx context.Context, o *store.SpendingOverri
 	}
 	return s.controlWrite(ctx, "set spending override", rec, `UPDATE gate_control SET spend_tick_cents = ?, spend_session_cents = ?,
 		spend_day_cents = ?, spend_by = ?, spend_ns = ? WHERE id = 1`, o.PerTickCents, o.PerSessionCents, o.DailyCents, o.By, o.At)
+}
+
+// AllowlistEntries returns the owner's allowlist entries, by kind and
+// value.
+func (s *Store) AllowlistEntries(ctx context.Context) ([]store.AllowlistEntry, error) {
+	var out []store.AllowlistEntry
+	err := s.r.query(ctx, `SELECT kind, value, allowed, set_by, set_ns FROM allowlist_entries ORDER BY kind, value`, nil,
+		func(st *sqlite3.Stmt) error {
+			out = append(out, store.AllowlistEntry{Kind: store.AllowlistKind(st.ColumnText(0)), Value: st.ColumnText(1),
+				Allowed: st.ColumnBool(2), By: st.ColumnText(3), At: nsTime(st, 4)})
+			return nil
+		})
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: allowlist entries: %w", err)
+	}
+	return out, nil
+}
+
+// ChangeAllowlist durably writes the owner's allowlist entries (after
+// removing all when reset), counts a new version and appends rec, in one
+// transaction.
+func (s *Store) ChangeAllowlist(ctx context.Context, entries []store.AllowlistEntry, reset bool, rec *store.ActionRecord) error {
+	const what = "change allowlist"
+	if err := store.CheckAllowlistEntries(entries, reset); err != nil {
+		return fmt.Errorf("sqlite: %s: %w", what, err)
+	}
+	if rec == nil {
+		return fmt.Errorf("sqlite: %s: nil record", what)
+	}
+	if err := checkAction(rec); err != nil {
+		return fmt.Errorf("sqlite: %s: record: %w", what, err)
+	}
+	a := *rec
+	a.Detail = slices.Clone(rec.Detail)
+	err := s.do(ctx, func(tx *wtx) error {
+		if _, err := tx.exec(`INSERT INTO gate_control (id, phase, halted) VALUES (1, 'thriving', 0) ON CONFLICT (id) DO NOTHING`); err != nil {
+			return err
+		}
+		if reset {
+			if _, err := tx.exec(`DELETE FROM allowlist_entries`); err != nil {
+				return err
+			}
+		}
+		for _, e := range entries {
+			if _, err := tx.exec(`INSERT INTO allowlist_entries (kind, value, allowed, set_by, set_ns) VALUES (?, ?, ?, ?, ?)
+				ON CONFLICT (kind, value) DO UPDATE SET allowed = excluded.allowed, set_by = excluded.set_by, set_ns = excluded.set_ns`,
+				string(e.Kind), e.Value, e.Allowed, e.By, e.At); err != nil {
+				return err
+			}
+		}
+		if _, err := tx.exec(`UPDATE gate_control SET allow_version = allow_version + 1 WHERE id = 1`); err != nil {
+			return err
+		}
+		return tx.w.writeAction(&op{action: &a})
+	})
+	if err != nil {
+		return fmt.Errorf("sqlite: %s: %w", what, err)
+	}
+	return nil
 }

@@ -226,6 +226,8 @@ DELETE FROM gate_state WHERE key IN ('phase', 'halt');
 // identical retry once the owner rejected it (retry_key).
 // Version 30 adds the owner's override of the spending limits to
 // gate_control (store.SpendingOverride): NULL limits mean no override.
+// Version 31 adds the owner's allowlist entries (store.AllowlistEntry)
+// and gate_control's count of their changes.
 //
 // Version 29 keeps running totals of spend_ledger, maintained by triggers
 // in the transaction that writes each row, so that the spending windows
@@ -338,4 +340,14 @@ ALTER TABLE gate_control ADD COLUMN spend_session_cents INTEGER CHECK (spend_ses
 ALTER TABLE gate_control ADD COLUMN spend_day_cents INTEGER CHECK (spend_day_cents >= 0);
 ALTER TABLE gate_control ADD COLUMN spend_by TEXT;
 ALTER TABLE gate_control ADD COLUMN spend_ns INTEGER;
+`}, {31, `
+CREATE TABLE allowlist_entries (
+  kind TEXT NOT NULL CHECK (kind IN ('token', 'contract', 'selector')),
+  value TEXT NOT NULL CHECK (value GLOB '0x*' AND length(value) = CASE kind WHEN 'selector' THEN 10 ELSE 42 END),
+  allowed INTEGER NOT NULL CHECK (allowed IN (0, 1)),
+  set_by TEXT NOT NULL,
+  set_ns INTEGER NOT NULL,
+  PRIMARY KEY (kind, value)
+);
+ALTER TABLE gate_control ADD COLUMN allow_version INTEGER NOT NULL DEFAULT 0;
 `}}

@@ -8,6 +8,7 @@ import (
 	"math/big"
 	"reflect"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -554,6 +555,114 @@ func testSpendingOverride(t *testing.T, h *harness) {
 	}
 	if n != 2 {
 		t.Errorf("%d spending_limits_changed records, want 2 (set, clear)", n)
+	}
+}
+
+// testAllowlistEntries: the owner's allowlist entries are none in a new
+// store; a change writes its entries (replacing one of the same kind and
+// value), counts a version and appends its record; a reset removes the
+// rest; both survive a reopen; bad input changes nothing.
+func testAllowlistEntries(t *testing.T, h *harness) {
+	ctx := t.Context()
+	if es, err := h.s.AllowlistEntries(ctx); err != nil || len(es) != 0 {
+		t.Fatalf("entries of an empty store = %v, %v; want none", es, err)
+	}
+	c0, err := h.s.GateControl(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t1, t2 := t0, t0.Add(time.Minute)
+	tok := "0x" + strings.Repeat("ab", 20)
+	con := "0x" + strings.Repeat("cd", 20)
+	sel := "0xa9059cbb"
+	first := []store.AllowlistEntry{
+		{Kind: store.AllowToken, Value: tok, Allowed: true, By: "owner:0xabc", At: t1},
+		{Kind: store.AllowContract, Value: con, Allowed: false, By: "owner:0xabc", At: t1},
+	}
+	if err := h.s.ChangeAllowlist(ctx, first, false, action(t1, store.ActionAllowlistChanged, "")); err != nil {
+		t.Fatal(err)
+	}
+	// The same token again, now refused, and a selector.
+	second := []store.AllowlistEntry{
+		{Kind: store.AllowToken, Value: tok, Allowed: false, By: "owner:0xdef", At: t2},
+		{Kind: store.AllowSelector, Value: sel, Allowed: true, By: "owner:0xdef", At: t2},
+	}
+	if err := h.s.ChangeAllowlist(ctx, second, false, action(t2, store.ActionAllowlistChanged, "")); err != nil {
+		t.Fatal(err)
+	}
+	h.reopen()
+	es, err := h.s.AllowlistEntries(ctx)
+	if err != nil || len(es) != 3 {
+		t.Fatalf("entries after a reopen = %+v, %v; want 3", es, err)
+	}
+	want := []store.AllowlistEntry{
+		{Kind: store.AllowContract, Value: con, Allowed: false, By: "owner:0xabc", At: t1},
+		{Kind: store.AllowSelector, Value: sel, Allowed: true, By: "owner:0xdef", At: t2},
+		{Kind: store.AllowToken, Value: tok, Allowed: false, By: "owner:0xdef", At: t2},
+	}
+	for i, w := range want {
+		g := es[i]
+		if g.Kind != w.Kind || g.Value != w.Value || g.Allowed != w.Allowed || g.By != w.By || !sameTime(g.At, w.At) {
+			t.Errorf("entry %d = %+v, want %+v", i, g, w)
+		}
+	}
+	c1, err := h.s.GateControl(ctx)
+	if err != nil || c1.AllowlistVersion != c0.AllowlistVersion+2 {
+		t.Errorf("version %d after two changes from %d (%v)", c1.AllowlistVersion, c0.AllowlistVersion, err)
+	}
+	before, _ := h.s.Actions(ctx, store.ActionFilter{})
+	for name, bad := range map[string][]store.AllowlistEntry{
+		"upper-case hex":  {{Kind: store.AllowToken, Value: "0x" + strings.Repeat("AB", 20), Allowed: true, By: "owner:x", At: t2}},
+		"short address":   {{Kind: store.AllowContract, Value: "0xabcd", Allowed: true, By: "owner:x", At: t2}},
+		"selector length": {{Kind: store.AllowSelector, Value: tok, Allowed: true, By: "owner:x", At: t2}},
+		"unknown kind":    {{Kind: "chain", Value: tok, Allowed: true, By: "owner:x", At: t2}},
+		"no setter":       {{Kind: store.AllowToken, Value: tok, Allowed: true, At: t2}},
+		"zero time":       {{Kind: store.AllowToken, Value: tok, Allowed: true, By: "owner:x"}},
+		"twice":           {{Kind: store.AllowToken, Value: con, Allowed: true, By: "owner:x", At: t2}, {Kind: store.AllowToken, Value: con, Allowed: false, By: "owner:x", At: t2}},
+		"nothing":         nil,
+		// A good entry then a bad one: the good one is not written either.
+		"good then bad": {{Kind: store.AllowToken, Value: con, Allowed: true, By: "owner:x", At: t2}, {Kind: store.AllowSelector, Value: "0x1", Allowed: true, By: "owner:x", At: t2}},
+	} {
+		if err := h.s.ChangeAllowlist(ctx, bad, false, action(t2, store.ActionAllowlistChanged, "")); err == nil {
+			t.Errorf("%s: accepted", name)
+		}
+	}
+	if err := h.s.ChangeAllowlist(ctx, nil, true, nil); err == nil {
+		t.Error("a reset without its record: accepted")
+	}
+	if es2, _ := h.s.AllowlistEntries(ctx); len(es2) != 3 {
+		t.Errorf("refused changes took effect: %+v", es2)
+	}
+	if c, _ := h.s.GateControl(ctx); c.AllowlistVersion != c1.AllowlistVersion {
+		t.Errorf("refused changes counted a version: %d, want %d", c.AllowlistVersion, c1.AllowlistVersion)
+	}
+	if after, _ := h.s.Actions(ctx, store.ActionFilter{}); len(after) != len(before) {
+		t.Errorf("refused changes wrote %d records", len(after)-len(before))
+	}
+	// A reset with one entry leaves that entry alone.
+	only := []store.AllowlistEntry{{Kind: store.AllowSelector, Value: "0x095ea7b3", Allowed: false, By: "owner:0xabc", At: t2}}
+	if err := h.s.ChangeAllowlist(ctx, only, true, action(t2, store.ActionAllowlistChanged, "")); err != nil {
+		t.Fatal(err)
+	}
+	h.reopen()
+	if es, err := h.s.AllowlistEntries(ctx); err != nil || len(es) != 1 || es[0].Value != "0x095ea7b3" || es[0].Allowed {
+		t.Errorf("entries after a reset = %+v, %v; want the one refused selector", es, err)
+	}
+	if err := h.s.ChangeAllowlist(ctx, nil, true, action(t2, store.ActionAllowlistChanged, "")); err != nil {
+		t.Fatal(err)
+	}
+	if es, err := h.s.AllowlistEntries(ctx); err != nil || len(es) != 0 {
+		t.Errorf("entries after an empty reset = %+v, %v; want none", es, err)
+	}
+	recs, _ := h.s.Actions(ctx, store.ActionFilter{})
+	n := 0
+	for _, r := range recs {
+		if r.Kind == store.ActionAllowlistChanged {
+			n++
+		}
+	}
+	if n != 4 {
+		t.Errorf("%d allowlist_changed records, want 4", n)
 	}
 }
 

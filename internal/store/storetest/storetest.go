@@ -82,6 +82,7 @@ func Run(t *testing.T, newBackend func(t *testing.T) func() (store.Store, error)
 		{"SentConcurrent", testSentConcurrent},
 		{"GateControl", testGateControl},
 		{"SpendingOverride", testSpendingOverride},
+		{"AllowlistEntries", testAllowlistEntries},
 		{"HeldCalls", testHeldCalls},
 		{"HeldRetry", testHeldRetry},
 		{"ActionLog", testActionLog},

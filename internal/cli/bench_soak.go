@@ -64,8 +64,8 @@ time. With --json it prints one object (start, intervals, totals).`)
 			o := iv.Ops[op]
 			fmt.Fprintf(io.Out, "%8.0f %-8s %9.1f %10v %10v  %s\n", iv.EndS, op, o.PerSec, o.P50.Round(time.Microsecond), o.P99.Round(time.Microsecond), failures(o))
 		}
-		fmt.Fprintf(io.Out, "%8.0f rss %.1f MB, %d goroutines, %d fds, db %.2f MB (+%.2f MB/min), block %d, chain clock %+.0f s\n",
-			iv.EndS, iv.RSSMB, iv.Goroutines, iv.OpenFDs, iv.DBMB, iv.DBGrowthMBPerMin, iv.ChainBlock, iv.ChainAheadS)
+		fmt.Fprintf(io.Out, "%8.0f rss %.1f MB (Go: %.1f live, %.1f mapped; ledgers %.1f), %d goroutines, %d fds, db %.2f MB (+%.2f MB/min), block %d, chain clock %+.0f s\n",
+			iv.EndS, iv.RSSMB, iv.GoLiveMB, iv.GoMappedMB, iv.LedgersMB, iv.Goroutines, iv.OpenFDs, iv.DBMB, iv.DBGrowthMBPerMin, iv.ChainBlock, iv.ChainAheadS)
 	}
 	fmt.Fprintln(io.Out, "totals:")
 	for _, op := range []string{daemon.SoakRead, daemon.SoakPreview, daemon.SoakCommit, daemon.SoakCancel} {

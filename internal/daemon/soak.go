@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"runtime/metrics"
 	"runtime/pprof"
 	"strconv"
 	"strings"
@@ -61,12 +62,19 @@ type SoakOp struct {
 // SoakInterval is one reporting interval: what each operation did and the
 // process's resources at its end.
 type SoakInterval struct {
-	StartS     float64            `json:"start_s"`
-	EndS       float64            `json:"end_s"`
-	Ops        map[string]*SoakOp `json:"ops"`
-	RSSMB      float64            `json:"rss_mb"`
-	Goroutines int                `json:"goroutines"`
-	OpenFDs    int                `json:"open_fds"`
+	StartS float64            `json:"start_s"`
+	EndS   float64            `json:"end_s"`
+	Ops    map[string]*SoakOp `json:"ops"`
+	RSSMB  float64            `json:"rss_mb"`
+	// GoLiveMB is the Go heap live after the last collection, GoMappedMB
+	// what the Go runtime holds from the system (the rest of RSS is
+	// outside it: SQLite's memory, the chain database's caches), and
+	// LedgersMB what the cached sessions' trust ledgers count.
+	GoLiveMB   float64 `json:"go_live_mb"`
+	GoMappedMB float64 `json:"go_mapped_mb"`
+	LedgersMB  float64 `json:"ledgers_mb"`
+	Goroutines int     `json:"goroutines"`
+	OpenFDs    int     `json:"open_fds"`
 	// DBMB is the database's size on disk (with its WAL), and
 	// DBGrowthMBPerMin its growth over the interval scaled to a minute.
 	DBMB             float64 `json:"db_mb"`
@@ -122,7 +130,7 @@ func BenchSoak(ctx context.Context, cfg SoakConfig) (*SoakBench, error) {
 
 	rec := &soakRecorder{}
 	res := &SoakBench{DurationS: cfg.Duration.Seconds(), Clients: cfg.Clients, IntervalS: cfg.Interval.Seconds()}
-	res.Start = sampleSoak(ctx, st, cfg.Dir, nil, 0, 0, 0)
+	res.Start = sampleSoak(ctx, st, tools, cfg.Dir, nil, 0, 0, 0)
 
 	runCtx, cancel := context.WithTimeout(ctx, cfg.Duration)
 	defer cancel()
@@ -175,7 +183,7 @@ func BenchSoak(ctx context.Context, cfg SoakConfig) (*SoakBench, error) {
 		}
 		now := time.Since(start).Seconds()
 		recs := rec.swap()
-		iv := sampleSoak(ctx, st, cfg.Dir, &recs, prev.EndS, now, prev.DBMB)
+		iv := sampleSoak(ctx, st, tools, cfg.Dir, &recs, prev.EndS, now, prev.DBMB)
 		if iv.EndS-iv.StartS < 0.1 && len(res.Intervals) > 0 {
 			break // a tick that raced the end: nothing to report
 		}
@@ -248,9 +256,11 @@ type soakRecords struct {
 
 // sampleSoak makes an interval from recs (nil: none) and the process's
 // resources now.
-func sampleSoak(ctx context.Context, st *Stack, dir string, recs *soakRecords, from, to, prevDBMB float64) SoakInterval {
+func sampleSoak(ctx context.Context, st *Stack, tools *gate.Tools, dir string, recs *soakRecords, from, to, prevDBMB float64) SoakInterval {
 	iv := SoakInterval{StartS: from, EndS: to, Ops: map[string]*SoakOp{},
 		RSSMB: selfRSSMB(), Goroutines: runtime.NumGoroutine(), OpenFDs: openFDs(), DBMB: dbMB(DefaultDB(dir))}
+	iv.GoLiveMB, iv.GoMappedMB = goMemMB()
+	iv.LedgersMB = float64(tools.CachedLedgerBytes()) / (1 << 20)
 	if to > from {
 		iv.DBGrowthMBPerMin = (iv.DBMB - prevDBMB) / (to - from) * 60
 	}
@@ -340,4 +350,18 @@ func dbMB(path string) float64 {
 		}
 	}
 	return float64(n) / (1 << 20)
+}
+
+// goMemMB returns the Go heap live after the last collection and what the
+// Go runtime holds from the system (mapped less released), in MB.
+func goMemMB() (live, mapped float64) {
+	ms := []metrics.Sample{{Name: "/gc/heap/live:bytes"}, {Name: "/memory/classes/total:bytes"}, {Name: "/memory/classes/heap/released:bytes"}}
+	metrics.Read(ms)
+	u := func(i int) float64 {
+		if ms[i].Value.Kind() != metrics.KindUint64 {
+			return 0
+		}
+		return float64(ms[i].Value.Uint64()) / (1 << 20)
+	}
+	return u(0), u(1) - u(2)
 }

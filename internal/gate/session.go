@@ -142,12 +142,26 @@ func (st *sessionTable) trimLocked(keep *Session) {
 	}
 }
 
+// CachedLedgerBytes is what the trust ledgers of the sessions cached in
+// memory hold together (bounded by store.SessionLimits.CacheBytes when the
+// gate has a session store).
+func (t *Tools) CachedLedgerBytes() int64 {
+	st := t.sessions
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	var n int64
+	for e := st.lru.Front(); e != nil; e = e.Next() {
+		n += e.Value.(*Session).ledgerSize()
+	}
+	return n
+}
+
 // ledgerSize is what the session's ledger holds in memory.
 func (s *Session) ledgerSize() int64 {
-	if s.Trust == nil || s.Trust.ledger == nil {
-		return 0
+	if tr := s.trust(); tr != nil && tr.ledger != nil {
+		return tr.ledger.Size()
 	}
-	return s.Trust.ledger.Size()
+	return 0
 }
 
 func (st *sessionTable) named(principal, name string) *Session {

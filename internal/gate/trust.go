@@ -151,7 +151,11 @@ func (st *SessionTrust) Reviewers() (reviewers []string, judge string) {
 func (st *SessionTrust) Ledger() *trust.Ledger { return st.ledger }
 
 // trustOf returns s's trust state, creating a clean one the first time.
-func (t *Tools) trustOf(s *Session) *SessionTrust {
+func (t *Tools) trustOf(s *Session) *SessionTrust { return s.trust() }
+
+// trust returns the session's trust state, made clean on first use for a
+// session that has none.
+func (s *Session) trust() *SessionTrust {
 	s.trustOnce.Do(func() {
 		if s.Trust == nil {
 			s.Trust, _ = NewSessionTrust(s.ID, TrustOptions{})

@@ -45,6 +45,15 @@ func (s *Store) GateControl(ctx context.Context) (store.GateControl, error) {
 // controlWrite runs update on the control row, appends rec and notifies
 // every instance (store.ChangeControl), in one transaction.
 func (s *Store) controlWrite(ctx context.Context, what string, rec *store.ActionRecord, update string, args ...any) error {
+	return s.controlTx(ctx, what, rec, func(tx pgx.Tx) error {
+		_, err := tx.Exec(ctx, update, args...)
+		return err
+	})
+}
+
+// controlTx runs change, appends rec and notifies every instance
+// (store.ChangeControl), in one transaction.
+func (s *Store) controlTx(ctx context.Context, what string, rec *store.ActionRecord, change func(tx pgx.Tx) error) error {
 	if err := s.ok(); err != nil {
 		return err
 	}
@@ -55,7 +64,7 @@ func (s *Store) controlWrite(ctx context.Context, what string, rec *store.Action
 		return fmt.Errorf("postgres: %s: record: %w", what, err)
 	}
 	err := s.inTx(ctx, func(tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, update, args...); err != nil {
+		if err := change(tx); err != nil {
 			return err
 		}
 		if err := insertAction(ctx, tx, rec); err != nil {
@@ -174,20 +183,10 @@ func (s *Store) AllowlistEntries(ctx context.Context) ([]store.AllowlistEntry, e
 // removing all when reset), counts a new version, appends rec and
 // notifies every instance, in one transaction.
 func (s *Store) ChangeAllowlist(ctx context.Context, entries []store.AllowlistEntry, reset bool, rec *store.ActionRecord) error {
-	const what = "change allowlist"
-	if err := s.ok(); err != nil {
-		return err
-	}
 	if err := store.CheckAllowlistEntries(entries, reset); err != nil {
-		return fmt.Errorf("postgres: %s: %w", what, err)
+		return fmt.Errorf("postgres: change allowlist: %w", err)
 	}
-	if rec == nil {
-		return fmt.Errorf("postgres: %s: nil record", what)
-	}
-	if err := rec.Validate(); err != nil {
-		return fmt.Errorf("postgres: %s: record: %w", what, err)
-	}
-	err := s.inTx(ctx, func(tx pgx.Tx) error {
+	return s.controlTx(ctx, "change allowlist", rec, func(tx pgx.Tx) error {
 		if reset {
 			if _, err := tx.Exec(ctx, `DELETE FROM allowlist_entries`); err != nil {
 				return err
@@ -200,16 +199,7 @@ func (s *Store) ChangeAllowlist(ctx context.Context, entries []store.AllowlistEn
 				return err
 			}
 		}
-		if _, err := tx.Exec(ctx, `UPDATE gate_control SET allow_version = allow_version + 1 WHERE id = 1`); err != nil {
-			return err
-		}
-		if err := insertAction(ctx, tx, rec); err != nil {
-			return err
-		}
-		return notifyChange(ctx, tx, store.ChangeControl, "")
+		_, err := tx.Exec(ctx, `UPDATE gate_control SET allow_version = allow_version + 1 WHERE id = 1`)
+		return err
 	})
-	if err != nil {
-		return fmt.Errorf("postgres: %s: %w", what, err)
-	}
-	return nil
 }

@@ -35,6 +35,15 @@ func (s *Store) GateControl(ctx context.Context) (store.GateControl, error) {
 // controlWrite runs update on the control row (creating it first) and
 // appends rec, durably, in one transaction.
 func (s *Store) controlWrite(ctx context.Context, what string, rec *store.ActionRecord, update string, args ...any) error {
+	return s.controlTx(ctx, what, rec, func(tx *wtx) error {
+		_, err := tx.exec(update, args...)
+		return err
+	})
+}
+
+// controlTx runs change after creating the control row if need be, and
+// appends rec, durably, in one transaction.
+func (s *Store) controlTx(ctx context.Context, what string, rec *store.ActionRecord, change func(tx *wtx) error) error {
 	if rec == nil {
 		return fmt.Errorf("sqlite: %s: nil record", what)
 	}
@@ -47,7 +56,7 @@ func (s *Store) controlWrite(ctx context.Context, what string, rec *store.Action
 		if _, err := tx.exec(`INSERT INTO gate_control (id, phase, halted) VALUES (1, 'thriving', 0) ON CONFLICT (id) DO NOTHING`); err != nil {
 			return err
 		}
-		if _, err := tx.exec(update, args...); err != nil {
+		if err := change(tx); err != nil {
 			return err
 		}
 		return tx.w.writeAction(&op{action: &a})
@@ -115,22 +124,10 @@ func (s *Store) AllowlistEntries(ctx context.Context) ([]store.AllowlistEntry, e
 // removing all when reset), counts a new version and appends rec, in one
 // transaction.
 func (s *Store) ChangeAllowlist(ctx context.Context, entries []store.AllowlistEntry, reset bool, rec *store.ActionRecord) error {
-	const what = "change allowlist"
 	if err := store.CheckAllowlistEntries(entries, reset); err != nil {
-		return fmt.Errorf("sqlite: %s: %w", what, err)
+		return fmt.Errorf("sqlite: change allowlist: %w", err)
 	}
-	if rec == nil {
-		return fmt.Errorf("sqlite: %s: nil record", what)
-	}
-	if err := checkAction(rec); err != nil {
-		return fmt.Errorf("sqlite: %s: record: %w", what, err)
-	}
-	a := *rec
-	a.Detail = slices.Clone(rec.Detail)
-	err := s.do(ctx, func(tx *wtx) error {
-		if _, err := tx.exec(`INSERT INTO gate_control (id, phase, halted) VALUES (1, 'thriving', 0) ON CONFLICT (id) DO NOTHING`); err != nil {
-			return err
-		}
+	return s.controlTx(ctx, "change allowlist", rec, func(tx *wtx) error {
 		if reset {
 			if _, err := tx.exec(`DELETE FROM allowlist_entries`); err != nil {
 				return err
@@ -143,13 +140,7 @@ func (s *Store) ChangeAllowlist(ctx context.Context, entries []store.AllowlistEn
 				return err
 			}
 		}
-		if _, err := tx.exec(`UPDATE gate_control SET allow_version = allow_version + 1 WHERE id = 1`); err != nil {
-			return err
-		}
-		return tx.w.writeAction(&op{action: &a})
+		_, err := tx.exec(`UPDATE gate_control SET allow_version = allow_version + 1 WHERE id = 1`)
+		return err
 	})
-	if err != nil {
-		return fmt.Errorf("sqlite: %s: %w", what, err)
-	}
-	return nil
 }

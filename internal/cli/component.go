@@ -2,10 +2,7 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/wardhq/ward/internal/config"
@@ -67,44 +64,22 @@ func componentAdd(ctx context.Context, io IO, args []string) int {
 	if *pin != "" && !strings.EqualFold(*pin, sum) {
 		return usageErr(io, "grimoire component add: %s: %v (--sha256 %s, found %s)", src, wasm.ErrPin, *pin, sum)
 	}
-	dataDir, err := filepath.Abs(*data)
-	if err != nil {
-		return usageErr(io, "grimoire component add: --data: %v", err)
-	}
-	dest := filepath.Join(dataDir, "wasm", sum+".wasm")
-	block := componentBlock(*name, *kind, *desc, dest, sum)
-	old, err := os.ReadFile(*cfgPath)
-	if err != nil && !errors.Is(err, os.ErrNotExist) {
-		return usageErr(io, "grimoire component add: %v", err)
-	}
-	next := append(append([]byte(nil), old...), block...)
-	if len(old) > 0 && old[len(old)-1] != '\n' {
-		next = append(append(append([]byte(nil), old...), '\n'), block...)
-	}
-	f, err := config.Parse(*cfgPath, next)
-	if err != nil {
-		return usageErr(io, "grimoire component add: the configuration with the new table is not valid:\n%v", err)
-	}
-	c := f.Grimoire.Components[len(f.Grimoire.Components)-1]
-	comp := skill.Component{Name: c.Name, Kind: c.Kind, Text: c.Description, WASM: b,
-		Limits: skill.WASMLimits{Memory: c.Limits.Memory, WallClock: c.Limits.WallClock, CPU: c.Limits.CPU}}
-	if comp.Text == "" {
-		comp.Text = comp.Name
-	}
-	// The built-in library: a name it holds is refused (ward serve would
-	// refuse to start), and the module is compiled and checked.
-	if err := ingest.AddComponent(ctx, skill.NewLibrary(), comp); err != nil {
-		return usageErr(io, "grimoire component add: %s: %v", src, err)
-	}
-	created, err := place(dest, b)
-	if err != nil {
-		return fail(io, "grimoire component add: copy the module: %v", err)
-	}
-	if err := replaceFile(*cfgPath, next); err != nil {
-		if created {
-			os.Remove(dest)
+	m := moduleAdd{cmd: "grimoire component add", src: src, module: b, data: *data, config: *cfgPath}
+	dest, code, ok := m.run(io, func(dest, sum string) []byte {
+		return componentBlock(*name, *kind, *desc, dest, sum)
+	}, func(f *config.File) error {
+		c := f.Grimoire.Components[len(f.Grimoire.Components)-1]
+		comp := skill.Component{Name: c.Name, Kind: c.Kind, Text: c.Description, WASM: b,
+			Limits: skill.WASMLimits{Memory: c.Limits.Memory, WallClock: c.Limits.WallClock, CPU: c.Limits.CPU}}
+		if comp.Text == "" {
+			comp.Text = comp.Name
 		}
-		return fail(io, "grimoire component add: %v", err)
+		// The built-in library: a name it holds is refused (ward serve
+		// would refuse to start), and the module is compiled and checked.
+		return ingest.AddComponent(ctx, skill.NewLibrary(), comp)
+	})
+	if !ok {
+		return code
 	}
 	fmt.Fprintf(io.Out, "added %s component %s: module %s (sha256 %s), appended to %s; ward serve adds it to the skill library when it next starts\n", *kind, *name, dest, sum, *cfgPath)
 	return exitOK

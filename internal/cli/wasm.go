@@ -61,44 +61,75 @@ func toolsAdd(ctx context.Context, io IO, args []string) int {
 			return usageErr(io, "tools add: --name %s is a native tool's", *name)
 		}
 	}
-	sum := wasm.Sum(b)
-	dataDir, err := filepath.Abs(*data)
-	if err != nil {
-		return usageErr(io, "tools add: --data: %v", err)
+	m := moduleAdd{cmd: "tools add", src: src, module: b, data: *data, config: *cfgPath}
+	dest, code, ok := m.run(io, func(dest, sum string) []byte {
+		return wasmBlock(*name, *desc, *category, *tier, dest, sum, *params, *result)
+	}, func(f *config.File) error {
+		c := f.WASM[len(f.WASM)-1]
+		c.Module = src // the bytes checked above, pinned
+		t, err := wasm.Load(ctx, c)
+		if err != nil {
+			return err
+		}
+		t.Close(context.WithoutCancel(ctx))
+		return nil
+	})
+	if !ok {
+		return code
 	}
-	dest := filepath.Join(dataDir, "wasm", sum+".wasm")
-	block := wasmBlock(*name, *desc, *category, *tier, dest, sum, *params, *result)
-	old, err := os.ReadFile(*cfgPath)
+	fmt.Fprintf(io.Out, "added %s: module %s (sha256 %s), appended to %s; ward serve registers it when it next starts\n", *name, dest, wasm.Sum(b), *cfgPath)
+	return exitOK
+}
+
+// moduleAdd is what `ward tools add` and `ward grimoire component add`
+// share: a WASM module is copied into DATA/wasm/SHA256.wasm and a table
+// naming it there appended to the configuration, both only once the
+// configuration with the table parses and check accepts it.
+type moduleAdd struct {
+	cmd          string // the command, for its messages
+	src          string // the module's file, as given
+	module       []byte
+	data, config string // the data directory and the configuration's path
+}
+
+// run appends block(dest, sum) to the configuration and places the module
+// at dest, when the configuration with the block parses and check accepts
+// it (an error of check is the user's: nothing changes); ok is false
+// with the exit code otherwise.
+func (m moduleAdd) run(io IO, block func(dest, sum string) []byte, check func(*config.File) error) (dest string, code int, ok bool) {
+	sum := wasm.Sum(m.module)
+	dataDir, err := filepath.Abs(m.data)
+	if err != nil {
+		return "", usageErr(io, "%s: --data: %v", m.cmd, err), false
+	}
+	dest = filepath.Join(dataDir, "wasm", sum+".wasm")
+	old, err := os.ReadFile(m.config)
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
-		return usageErr(io, "tools add: %v", err)
+		return "", usageErr(io, "%s: %v", m.cmd, err), false
 	}
-	next := append(append([]byte(nil), old...), block...)
+	next := append([]byte(nil), old...)
 	if len(old) > 0 && old[len(old)-1] != '\n' {
-		next = append(append(append([]byte(nil), old...), '\n'), block...)
+		next = append(next, '\n')
 	}
-	f, err := config.Parse(*cfgPath, next)
+	next = append(next, block(dest, sum)...)
+	f, err := config.Parse(m.config, next)
 	if err != nil {
-		return usageErr(io, "tools add: the configuration with the new table is not valid:\n%v", err)
+		return "", usageErr(io, "%s: the configuration with the new table is not valid:\n%v", m.cmd, err), false
 	}
-	c := f.WASM[len(f.WASM)-1]
-	c.Module = src // the bytes checked above, pinned
-	t, err := wasm.Load(ctx, c)
+	if err := check(f); err != nil {
+		return "", usageErr(io, "%s: %s: %v", m.cmd, m.src, err), false
+	}
+	created, err := place(dest, m.module)
 	if err != nil {
-		return usageErr(io, "tools add: %v", err)
+		return "", fail(io, "%s: copy the module: %v", m.cmd, err), false
 	}
-	t.Close(context.WithoutCancel(ctx))
-	created, err := place(dest, b)
-	if err != nil {
-		return fail(io, "tools add: copy the module: %v", err)
-	}
-	if err := replaceFile(*cfgPath, next); err != nil {
+	if err := replaceFile(m.config, next); err != nil {
 		if created {
 			os.Remove(dest)
 		}
-		return fail(io, "tools add: %v", err)
+		return "", fail(io, "%s: %v", m.cmd, err), false
 	}
-	fmt.Fprintf(io.Out, "added %s: module %s (sha256 %s), appended to %s; ward serve registers it when it next starts\n", *name, dest, sum, *cfgPath)
-	return exitOK
+	return dest, exitOK, true
 }
 
 // wasmBlock is the [[wasm_tool]] table of a module. Values are TOML basic

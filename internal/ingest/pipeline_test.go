@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"path/filepath"
 	"slices"
 	"sync"
@@ -346,6 +347,7 @@ var topics = []string{
 	"EIP-1559 burns the base fee and pays the priority fee to the proposer.",
 	"Compound III accounts are liquidatable once their collateral value falls below the borrow.",
 	"Permit2 signature transfers use unordered nonces kept in a bitmap.",
+	"Yearn V3 vault shares are priced by total assets over total supply.",
 }
 
 // An entry made of facts the verifier confirms may claim near-certainty:
@@ -381,6 +383,23 @@ func TestConfidenceOfVerifiedFacts(t *testing.T) {
 	want(t, h.ingest(h.signed("USDC on Ethereum has 6 decimals.", 0.97)), Rejected, StageStage1, reason.KnowledgeInflation, knowledge.ConfidenceInflation)
 }
 
+// TestGrossOverclaim: the boundary is where a claim's odds are ten times
+// its provenance's ceiling's.
+func TestGrossOverclaim(t *testing.T) {
+	for _, pv := range []knowledge.Provenance{knowledge.Purchased, knowledge.Clade, knowledge.CrossUser} {
+		c, g := Ceiling(pv), GrossOverclaim(pv)
+		if ratio := (g / (1 - g)) / (c / (1 - c)); math.Abs(ratio-10) > 1e-9 || g <= c || g >= 1 {
+			t.Errorf("%s: ceiling %v, gross overclaim above %v (odds ratio %v), want a ratio of 10", pv, c, g, ratio)
+		}
+	}
+	if g := GrossOverclaim(knowledge.Self); g != 1 {
+		t.Errorf("self: %v, want 1 (never inflated)", g)
+	}
+	if g := GrossOverclaim(knowledge.Provenance(99)); g != 0 {
+		t.Errorf("an unknown provenance: %v, want 0 (any claim refused)", g)
+	}
+}
+
 func TestConfidenceInflation(t *testing.T) {
 	h := newHarness(t, knowledge.Standard, votes(true, true, false)...)
 	cases := []struct {
@@ -391,15 +410,16 @@ func TestConfidenceInflation(t *testing.T) {
 		initial float64
 	}{
 		{"purchased at 0.95", knowledge.Purchased, 0.95, Rejected, 0},
-		{"purchased just over the gross boundary", knowledge.Purchased, 0.81, Rejected, 0},
-		{"purchased at the gross boundary is discounted", knowledge.Purchased, 0.80, Adopted, 0.2},
+		{"purchased just over the gross boundary", knowledge.Purchased, 0.94, Rejected, 0},
+		{"purchased at 0.93 is discounted", knowledge.Purchased, 0.93, Adopted, 0.2},
 		{"purchased at the ceiling", knowledge.Purchased, 0.60, Adopted, 0.2},
 		{"purchased at 0.7 is discounted", knowledge.Purchased, 0.70, Adopted, 0.2},
 		{"clade at 0.75", knowledge.Clade, 0.75, Adopted, 0.2},
-		{"clade at 0.9 is discounted", knowledge.Clade, 0.9, Adopted, 0.2},
-		{"clade at 0.95", knowledge.Clade, 0.95, Rejected, 0},
+		{"clade at 0.95 is discounted", knowledge.Clade, 0.95, Adopted, 0.2},
+		{"clade at 0.98", knowledge.Clade, 0.98, Rejected, 0},
 		{"cross-user at 0.55 is discounted", knowledge.CrossUser, 0.55, Adopted, 0.1},
-		{"cross-user at 0.76", knowledge.CrossUser, 0.76, Rejected, 0},
+		{"cross-user at 0.9 is discounted", knowledge.CrossUser, 0.9, Adopted, 0.1},
+		{"cross-user at 0.91", knowledge.CrossUser, 0.91, Rejected, 0},
 		{"cross-user at 1", knowledge.CrossUser, 1, Rejected, 0},
 		{"cross-user at 0.05 takes the commons discount", knowledge.CrossUser, 0.05, Adopted, 0.025},
 	}

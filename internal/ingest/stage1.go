@@ -168,22 +168,34 @@ func Ceiling(pv knowledge.Provenance) float64 {
 
 // GrossOverclaim returns the claimed confidence above which an entry of
 // provenance pv is rejected as ConfidenceInflation rather than discounted:
-// halfway from Ceiling(pv) to certainty, (1 + Ceiling(pv)) / 2 (purchased
-// 0.80, clade 0.90, cross-user 0.75; self-generated knowledge is never
-// inflated). The ceiling is the most a source of that kind can justify;
-// claiming a little more is the ordinary optimism of a self-assessment
-// (the seed: foreign knowledge never enters at full confidence, so it is
-// discounted to the ceiling and adoption's discount applies on top), but
-// claiming to have removed more than half of the doubt the ceiling leaves
-// is asserting a certainty no source of that kind can have. The boundary
-// follows from the ceilings alone; it is not fitted to any data set.
+// where the claim's odds are ten times the odds of Ceiling(pv), the most a
+// source of that kind can justify (purchased 0.9375, clade 0.976,
+// cross-user 0.909; certainty always; self-generated knowledge is never
+// inflated). A claim is a likelihood ratio the source asserts over what
+// its kind of source can know; ten is where Jeffreys' scale calls
+// evidence strong, so a claim past it asserts strong evidence the source
+// cannot have, while a claim short of it is the ordinary optimism of a
+// self-assessment (many sources state everything at 0.8 or 0.9), which
+// is discounted to the ceiling (the seed: foreign knowledge never enters
+// at full confidence) and adoption's discount applies on top. The boundary
+// follows from the ceilings and that one conventional ratio; it is not
+// fitted to any data set. (It was (1 + ceiling) / 2 before 2026-11-28,
+// a ratio of 2.3-3, which refused ordinary sources' default confidences.)
 func GrossOverclaim(pv knowledge.Provenance) float64 {
 	c := Ceiling(pv)
 	if c == 0 {
 		return 0
 	}
-	return (1 + c) / 2
+	if c >= 1 {
+		return 1
+	}
+	o := overclaimRatio * c / (1 - c)
+	return o / (1 + o)
 }
+
+// overclaimRatio is how many times the odds of its provenance's ceiling a
+// claim may assert before it is a gross overclaim (see GrossOverclaim).
+const overclaimRatio = 10
 
 // verifiedFacts reports whether e states facts a source can be certain
 // of: Config.Verifier (the address book, selectors) confirms at least one

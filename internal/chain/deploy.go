@@ -253,7 +253,7 @@ var (
 )
 
 func perSecond(annualPercentTimes100 int64) *big.Int {
-	r := new(big.Int).Mul(big.NewInt(annualPercentTimes100), big.NewInt(1e12))
+	r := new(big.Int).Mul(big.NewInt(annualPercentTimes100), big.NewInt(1e14))
 	return r.Quo(r, devYear)
 }
 

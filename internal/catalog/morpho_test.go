@@ -1,0 +1,252 @@
+package catalog_test
+
+import (
+	"encoding/json"
+	"math/big"
+	"strings"
+	"testing"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
+
+	"github.com/wardhq/ward/internal/chain"
+)
+
+// These tests drive the Morpho Blue tools against ward's Morpho contract
+// on the shared dev chain (base_test.go): a WETH/USDC market at an LLTV
+// of 86 %, priced by ETH/USD over USDC/USD feeds, with a 4 % fixed
+// borrow rate. Every write is committed and checked on chain: receipts,
+// wallet and contract balances and the position Morpho records.
+
+type morphoPosition struct {
+	Supplied     amt    `json:"supplied"`
+	Borrowed     amt    `json:"borrowed"`
+	Collateral   amt    `json:"collateral"`
+	Borrowable   amt    `json:"borrowable"`
+	HF           string `json:"health_factor"`
+	LTV          string `json:"ltv_percent"`
+	LiqPrice     string `json:"liquidation_price"`
+	Liquidatable bool   `json:"liquidatable"`
+}
+
+// receiptsOK checks every transaction a write reports was mined and
+// succeeded.
+func (f *baseFixture) receiptsOK(t *testing.T, name string, out writeOut) {
+	t.Helper()
+	if len(out.TxHashes) == 0 {
+		t.Fatalf("%s: no transactions", name)
+	}
+	for _, h := range out.TxHashes {
+		r, err := f.env.Chain.Receipt(t.Context(), common.HexToHash(h))
+		if err != nil || r.Status != types.ReceiptStatusSuccessful {
+			t.Fatalf("%s: receipt of %s: %+v, %v", name, h, r, err)
+		}
+	}
+	if !out.Verified {
+		t.Errorf("%s: balance changes not verified: %v", name, out.Deltas)
+	}
+}
+
+// onChainPosition reads Morpho's own record of the wallet's position.
+func (f *baseFixture) morphoPos(t *testing.T, id common.Hash) (supplyShares, borrowShares, collateral *big.Int) {
+	t.Helper()
+	v := f.call(t, chain.MorphoBlueABI(), f.c.MorphoBlue, "position", id, f.wallet())
+	return v[0].(*big.Int), v[1].(*big.Int), v[2].(*big.Int)
+}
+
+func TestMorphoLifecycle(t *testing.T) {
+	f := base(t)
+	c := f.c
+	id := chain.MorphoMarketID(chain.DevMorphoMarket(c))
+	mid := id.Hex()
+
+	var m struct {
+		Loan       tokenOut `json:"loan_token"`
+		Collateral tokenOut `json:"collateral_token"`
+		LLTV       string   `json:"lltv_percent"`
+		Supplied   amt      `json:"total_supplied"`
+		Liquidity  amt      `json:"liquidity"`
+		BorrowAPR  string   `json:"borrow_apr_percent"`
+		Price      string   `json:"collateral_price"`
+	}
+	f.read(t, "morpho_get_market", argsOf("market_id", mid), &m)
+	if m.Loan.Symbol != "USDC" || m.Collateral.Symbol != "WETH" || m.LLTV != "86" || m.Price != "3000" ||
+		m.Supplied.big(t).Cmp(units(1_000_000, 6)) < 0 || !near(fl(m.BorrowAPR), 4, 1e-6) {
+		t.Fatalf("market = %+v", m)
+	}
+	var idOut struct {
+		ID      string `json:"market_id"`
+		Created bool   `json:"created"`
+	}
+	f.read(t, "morpho_get_market_id", argsOf("loan_token", c.USDC, "collateral_token", c.WETH, "oracle", c.MorphoOracleWETHUSDC,
+		"irm", c.MorphoIrm, "lltv", chain.DevMorphoLLTV), &idOut)
+	if !strings.EqualFold(idOut.ID, mid) || !idOut.Created {
+		t.Errorf("market id = %+v, want %s created", idOut, mid)
+	}
+	f.read(t, "morpho_get_market_id", argsOf("loan_token", c.USDC, "collateral_token", c.WETH, "oracle", c.MorphoOracleWETHUSDC,
+		"irm", c.MorphoIrm, "lltv", "900000000000000000"), &idOut)
+	if idOut.Created {
+		t.Error("a market with another LLTV is reported created")
+	}
+
+	var out writeOut
+	// Lend 1,000 USDC.
+	usdc0, held0 := f.balance(t, c.USDC, f.wallet()), f.balance(t, c.USDC, c.MorphoBlue)
+	f.commit(t, "morpho_supply_market", argsOf("market_id", mid, "amount", units(1_000, 6), "token_symbol", "USDC"), &out)
+	f.receiptsOK(t, "morpho_supply_market", out)
+	if d := new(big.Int).Sub(usdc0, f.balance(t, c.USDC, f.wallet())); d.Cmp(units(1_000, 6)) != 0 {
+		t.Errorf("supply took %s USDC from the wallet, want 1000", d)
+	}
+	if d := new(big.Int).Sub(f.balance(t, c.USDC, c.MorphoBlue), held0); d.Cmp(units(1_000, 6)) != 0 {
+		t.Errorf("Morpho received %s USDC, want 1000", d)
+	}
+	var pos morphoPosition
+	f.read(t, "morpho_get_position", argsOf("market_id", mid), &pos)
+	if s := pos.Supplied.big(t); s.Cmp(units(1_000, 6)) > 0 || s.Cmp(units(999, 6)) < 0 || pos.HF != "infinite" {
+		t.Errorf("position after supply = %+v", pos)
+	}
+
+	// Post 2 WETH: 2 * 3000 * 0.86 = 5160 USDC of borrowing capacity.
+	weth0 := f.balance(t, c.WETH, f.wallet())
+	f.commit(t, "morpho_supply_collateral", argsOf("market_id", mid, "amount", units(2, 18)), &out)
+	f.receiptsOK(t, "morpho_supply_collateral", out)
+	if d := new(big.Int).Sub(weth0, f.balance(t, c.WETH, f.wallet())); d.Cmp(units(2, 18)) != 0 {
+		t.Errorf("collateral took %s WETH, want 2", d)
+	}
+	if _, _, coll := f.morphoPos(t, id); coll.Cmp(units(2, 18)) != 0 {
+		t.Errorf("Morpho records %s collateral, want 2 WETH", coll)
+	}
+	f.read(t, "morpho_get_position", argsOf("market_id", mid), &pos)
+	if pos.Borrowable.big(t).Cmp(units(5_160, 6)) != 0 {
+		t.Errorf("borrowable = %s, want 5160 USDC", pos.Borrowable.Formatted)
+	}
+
+	// A borrow past the LLTV is refused and nothing moves.
+	usdc1 := f.balance(t, c.USDC, f.wallet())
+	if _, _, err := f.plan(t, "morpho_borrow_asset", argsOf("market_id", mid, "amount", units(5_200, 6))); err == nil ||
+		!strings.Contains(err.Error(), "unhealthy") || !strings.Contains(err.Error(), "at most about") {
+		t.Errorf("borrow past the LLTV: %v, want a refusal naming the health factor", err)
+	}
+	if _, bs, _ := f.morphoPos(t, id); bs.Sign() != 0 || f.balance(t, c.USDC, f.wallet()).Cmp(usdc1) != 0 {
+		t.Error("a refused borrow changed the position or the wallet")
+	}
+
+	// Borrow 3,000 USDC: health factor 5160 / 3000 = 1.72.
+	p := f.commit(t, "morpho_borrow_asset", argsOf("market_id", mid, "amount", units(3_000, 6), "token_symbol", "USDC", "token_decimals", 6), &out)
+	f.receiptsOK(t, "morpho_borrow_asset", out)
+	if d := new(big.Int).Sub(f.balance(t, c.USDC, f.wallet()), usdc1); d.Cmp(units(3_000, 6)) != 0 {
+		t.Errorf("borrow paid %s USDC, want 3000", d)
+	}
+	if !strings.Contains(p.Summary, "infinite -> 1.72") {
+		t.Errorf("borrow summary %q does not predict 1.72", p.Summary)
+	}
+	f.read(t, "morpho_get_position", argsOf("market_id", mid), &pos)
+	if !near(fl(pos.Borrowed.Formatted), 3000, 1e-6) || !near(fl(pos.HF), 1.72, 1e-5) || pos.Liquidatable ||
+		!near(fl(pos.LiqPrice), 3000/(2*0.86), 1e-5) {
+		t.Errorf("position after borrow = %+v", pos)
+	}
+
+	// Taking 1 WETH back would leave 2580 of capacity for 3000 of debt.
+	if _, _, err := f.plan(t, "morpho_withdraw_collateral", argsOf("market_id", mid, "amount", units(1, 18))); err == nil || !strings.Contains(err.Error(), "unhealthy") {
+		t.Errorf("collateral withdrawal below health 1: %v, want a refusal", err)
+	}
+	// 0.2 WETH is safe: 1.8 * 3000 * 0.86 / 3000 = 1.548.
+	weth1 := f.balance(t, c.WETH, f.wallet())
+	wp := f.commit(t, "morpho_withdraw_collateral", argsOf("market_id", mid, "amount", units(2, 17)), &out)
+	f.receiptsOK(t, "morpho_withdraw_collateral", out)
+	if d := new(big.Int).Sub(f.balance(t, c.WETH, f.wallet()), weth1); d.Cmp(units(2, 17)) != 0 {
+		t.Errorf("collateral withdrawal paid %s WETH, want 0.2", d)
+	}
+	if !strings.Contains(wp.Summary, "-> 1.54") {
+		t.Errorf("withdrawal summary %q does not predict about 1.548", wp.Summary)
+	}
+
+	// ETH halves: the position is liquidatable and any more borrowing is
+	// refused.
+	if err := f.dev.SetFeedAnswer(t.Context(), c.FeedETHUSD, big.NewInt(1_500e8)); err != nil {
+		t.Fatal(err)
+	}
+	restored := false
+	restore := func() {
+		if !restored {
+			restored = true
+			if err := f.dev.SetFeedAnswer(t.Context(), c.FeedETHUSD, big.NewInt(3_000e8)); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	t.Cleanup(restore)
+	f.read(t, "morpho_get_position", argsOf("market_id", mid), &pos)
+	if !pos.Liquidatable || fl(pos.HF) >= 1 {
+		t.Errorf("position at ETH $1,500 = %+v, want liquidatable", pos)
+	}
+	if _, _, err := f.plan(t, "morpho_borrow_asset", argsOf("market_id", mid, "amount", units(1, 6))); err == nil || !strings.Contains(err.Error(), "unhealthy") {
+		t.Errorf("borrow from a liquidatable position: %v, want a refusal", err)
+	}
+	restore()
+
+	// Repay everything by shares, then take all collateral and supply back.
+	usdc2 := f.balance(t, c.USDC, f.wallet())
+	f.commit(t, "morpho_repay_debt", argsOf("market_id", mid, "amount", "max"), &out)
+	f.receiptsOK(t, "morpho_repay_debt", out)
+	if _, bs, _ := f.morphoPos(t, id); bs.Sign() != 0 {
+		t.Errorf("%s borrow shares left after repaying max", bs)
+	}
+	if paid := new(big.Int).Sub(usdc2, f.balance(t, c.USDC, f.wallet())); paid.Cmp(units(3_000, 6)) < 0 || paid.Cmp(units(3_001, 6)) > 0 {
+		t.Errorf("repaying max took %s USDC, want 3000 plus a little interest", paid)
+	}
+	if _, _, err := f.plan(t, "morpho_repay_debt", argsOf("market_id", mid, "amount", "max")); err == nil {
+		t.Error("repaying without debt was planned")
+	}
+	f.commit(t, "morpho_withdraw_collateral", argsOf("market_id", mid, "amount", "max"), &out)
+	f.receiptsOK(t, "morpho_withdraw_collateral max", out)
+	if d := new(big.Int).Sub(f.balance(t, c.WETH, f.wallet()), weth1); d.Cmp(units(2, 18)) != 0 {
+		t.Errorf("the wallet got %s WETH back in all, want 2", d)
+	}
+	usdc3 := f.balance(t, c.USDC, f.wallet())
+	if _, _, err := f.plan(t, "morpho_withdraw_market", argsOf("market_id", mid, "amount", units(2_000, 6))); err == nil || !strings.Contains(err.Error(), "supplied") {
+		t.Errorf("withdrawing more than supplied: %v, want a refusal", err)
+	}
+	f.commit(t, "morpho_withdraw_market", argsOf("market_id", mid, "amount", "max"), &out)
+	f.receiptsOK(t, "morpho_withdraw_market", out)
+	if ss, _, _ := f.morphoPos(t, id); ss.Sign() != 0 {
+		t.Errorf("%s supply shares left after withdrawing max", ss)
+	}
+	if got := new(big.Int).Sub(f.balance(t, c.USDC, f.wallet()), usdc3); got.Cmp(units(999, 6)) < 0 {
+		t.Errorf("withdrawing max paid %s USDC, want about 1000 plus interest", got)
+	}
+}
+
+func TestMorphoRefusals(t *testing.T) {
+	f := base(t)
+	c := f.c
+	mid := chain.MorphoMarketID(chain.DevMorphoMarket(c)).Hex()
+	missing := common.Hash{1}.Hex()
+	usdc, weth := f.balance(t, c.USDC, f.wallet()), f.balance(t, c.WETH, f.wallet())
+	for _, tc := range []struct {
+		name, tool, args, want string
+	}{
+		{"unknown market", "morpho_supply_market", argsOf("market_id", missing, "amount", "1"), "no Morpho Blue market"},
+		{"zero amount", "morpho_supply_market", argsOf("market_id", mid, "amount", "0"), "greater than 0"},
+		{"more than the wallet holds", "morpho_supply_market", argsOf("market_id", mid, "amount", units(10_000_000, 6)), "USDC"},
+		{"borrow without collateral", "morpho_borrow_asset", argsOf("market_id", mid, "amount", units(1, 6)), "no WETH collateral"},
+		{"repay without debt", "morpho_repay_debt", argsOf("market_id", mid, "amount", units(1, 6)), "owes no USDC"},
+		{"withdraw without supply", "morpho_withdraw_market", argsOf("market_id", mid, "amount", "max"), "no USDC supplied"},
+		{"collateral withdrawal without collateral", "morpho_withdraw_collateral", argsOf("market_id", mid, "amount", "max"), "no WETH collateral"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, _, err := f.plan(t, tc.tool, tc.args)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("%s %s: %v, want an error containing %q", tc.tool, tc.args, err, tc.want)
+			}
+		})
+	}
+	t.Run("malformed market id", func(t *testing.T) {
+		if err := f.entry(t, "morpho_supply_market").Validate(json.RawMessage(`{"market_id":"0x1234","amount":"1"}`)); err == nil {
+			t.Error("a short market id passed the schema")
+		}
+	})
+	if f.balance(t, c.USDC, f.wallet()).Cmp(usdc) != 0 || f.balance(t, c.WETH, f.wallet()).Cmp(weth) != 0 {
+		t.Error("a refused plan changed the wallet")
+	}
+}

@@ -48,8 +48,9 @@ type DevContracts struct {
 	AaveAWETH common.Address `json:"aave_aweth"`
 	AaveADAI  common.Address `json:"aave_adai"`
 
-	// MorphoBlue has one market: WETH collateral, USDC loans, LLTV 86 %,
-	// priced by MorphoOracleWETHUSDC, interest from MorphoIrm.
+	// MorphoBlue has two WETH/USDC markets at an LLTV of 86 %, priced by
+	// MorphoOracleWETHUSDC: DevMorphoMarket without interest and
+	// DevMorphoRatedMarket with MorphoIrm's fixed 4 % borrow rate.
 	MorphoBlue           common.Address `json:"morpho_blue"`
 	MorphoOracleWETHUSDC common.Address `json:"morpho_oracle_weth_usdc"`
 	MorphoIrm            common.Address `json:"morpho_irm"`
@@ -258,9 +259,9 @@ func perSecond(annualPercentTimes100 int64) *big.Int {
 }
 
 // deployLending adds the Morpho Blue and Compound III markets to the
-// batch, after everything else so the other addresses do not move: a
-// Morpho WETH/USDC market at a 4 % fixed borrow rate and a USDC Comet with
-// WETH and WBTC collateral, both supplied with 1,000,000 USDC by the
+// batch, after everything else so the other addresses do not move: the
+// Morpho WETH/USDC markets (DevMorphoMarket, DevMorphoRatedMarket) and a
+// USDC Comet with WETH and WBTC collateral, supplied with USDC by the
 // operator.
 func deployLending(b *batch, c *DevContracts) {
 	op := b.from.Address()
@@ -269,12 +270,15 @@ func deployLending(b *batch, c *DevContracts) {
 	c.MorphoBlue = b.deploy("Morpho", op)
 	c.MorphoIrm = b.deploy("FixedRateIrm", perSecond(400))
 	c.MorphoOracleWETHUSDC = b.deploy("MorphoChainlinkOracle", c.FeedETHUSD, big.NewInt(18), c.FeedUSDCUSD, big.NewInt(6))
-	params := DevMorphoMarket(c)
+	params, rated := DevMorphoMarket(c), DevMorphoRatedMarket(c)
+	b.call("morpho enable no irm", c.MorphoBlue, nil, morphoAdminABI(), "enableIrm", common.Address{})
 	b.call("morpho enable irm", c.MorphoBlue, nil, morphoAdminABI(), "enableIrm", c.MorphoIrm)
 	b.call("morpho enable lltv", c.MorphoBlue, nil, morphoAdminABI(), "enableLltv", DevMorphoLLTV)
 	b.call("morpho create market", c.MorphoBlue, nil, morphoAdminABI(), "createMarket", params)
+	b.call("morpho create rated market", c.MorphoBlue, nil, morphoAdminABI(), "createMarket", rated)
 	b.call("approve morpho", c.USDC, nil, erc20, "approve", c.MorphoBlue, maxUint256)
 	b.call("morpho supply USDC", c.MorphoBlue, nil, MorphoBlueABI(), "supply", params, units(1_000_000, 6), new(big.Int), op, []byte{})
+	b.call("morpho supply USDC (rated market)", c.MorphoBlue, nil, MorphoBlueABI(), "supply", rated, units(100_000, 6), new(big.Int), op, []byte{})
 
 	rates := [8]uint64{9e17, perSecond(300).Uint64(), perSecond(20000).Uint64(), 0, 9e17, perSecond(400).Uint64(), perSecond(25000).Uint64(), perSecond(150).Uint64()}
 	c.CometUSDC = b.deploy("Comet", c.USDC, c.FeedUSDCUSD, units(100, 6), rates)
@@ -284,9 +288,20 @@ func deployLending(b *batch, c *DevContracts) {
 	b.call("comet supply USDC", c.CometUSDC, nil, CometABI(), "supply", c.USDC, units(1_000_000, 6))
 }
 
-// DevMorphoMarket is the dev chain's Morpho Blue market.
+// DevMorphoMarket is the dev chain's Morpho Blue market for lending and
+// borrowing: WETH collateral, USDC loans, no interest rate model (no
+// interest, as Morpho Blue allows), so its balances are exact.
 func DevMorphoMarket(c *DevContracts) MorphoMarketParams {
-	return MorphoMarketParams{LoanToken: c.USDC, CollateralToken: c.WETH, Oracle: c.MorphoOracleWETHUSDC, Irm: c.MorphoIrm, Lltv: DevMorphoLLTV}
+	return MorphoMarketParams{LoanToken: c.USDC, CollateralToken: c.WETH, Oracle: c.MorphoOracleWETHUSDC, Lltv: DevMorphoLLTV}
+}
+
+// DevMorphoRatedMarket is the same pair with MorphoIrm's 4 % borrow rate:
+// another market (another id), supplied with 100,000 USDC. Interest
+// accrues on each touch once it has borrowers.
+func DevMorphoRatedMarket(c *DevContracts) MorphoMarketParams {
+	p := DevMorphoMarket(c)
+	p.Irm = c.MorphoIrm
+	return p
 }
 
 // Admin-only methods of the dev contracts, beyond the mainnet interfaces.

@@ -103,6 +103,7 @@ func TestDevChainDeploy(t *testing.T) {
 	id := MorphoMarketID(DevMorphoMarket(c))
 	m := view(t, p, c.MorphoBlue, MorphoBlueABI(), "market", id)
 	wantBig(t, "morpho totalSupplyAssets", m[0].(*big.Int), units(1_000_000, 6))
+	wantBig(t, "morpho rated market supply", view(t, p, c.MorphoBlue, MorphoBlueABI(), "market", MorphoMarketID(DevMorphoRatedMarket(c)))[0].(*big.Int), units(100_000, 6))
 	mp := view(t, p, c.MorphoBlue, MorphoBlueABI(), "idToMarketParams", id)
 	if mp[0].(common.Address) != c.USDC || mp[1].(common.Address) != c.WETH || mp[4].(*big.Int).Cmp(DevMorphoLLTV) != 0 {
 		t.Errorf("morpho market params = %v", mp)

@@ -83,7 +83,7 @@ var accountRead = native.ReadTool{
 	Name: "compound_get_account",
 	Description: "Read an account in the Compound III (Comet) market (default: the agent's wallet): base supplied (earning), base borrowed (interest included), collateral per asset, " +
 		"the collateral's value, how much more base it may borrow, its health factor (liquidation-weighted collateral over debt; below 1 is liquidatable, \"infinite\" without debt), " +
-		"and Comet's own isBorrowCollateralized and isLiquidatable. Use before borrowing, withdrawing collateral or repaying, and to watch liquidation risk.",
+		"and Comet's own isBorrowCollateralized and isLiquidatable. Use before borrowing, withdrawing collateral or repaying, and to watch liquidation risk. Does not read market rates (compound_get_market).",
 	Category: tool.CatLending, Budget: tool.Medium,
 	Steps:   []string{"Reading the market", "Reading the account"},
 	Snippet: "compound_get_account reads a Compound III account's supply, debt, collateral and health factor.",
@@ -279,7 +279,7 @@ var supplyBase = native.WriteTool{
 var withdrawBase = native.WriteTool{
 	Name: "compound_withdraw_base",
 	Description: "Withdraw supplied base asset from the Compound III market to the agent's wallet (Comet.withdraw); \"max\" withdraws the whole supplied balance, interest included. " +
-		"Never borrows: the plan refuses more than the supplied balance (borrowing is compound_borrow_base) and more than the Comet holds. Use to stop lending.",
+		"It does not borrow: the plan refuses more than the supplied balance (borrowing is compound_borrow_base) and more than the Comet holds. Use to stop lending. Does not withdraw collateral (compound_withdraw_collateral).",
 	Category: tool.CatLending, Risk: tool.Layer2, Effect: tool.EffectClose,
 	Steps:    []string{"Reading the market and account", "Checking the supplied balance", "Sending withdraw", "Confirming"},
 	Snippet:  "compound_withdraw_base takes supplied base asset back from Compound III, never into debt.",
@@ -478,7 +478,7 @@ var repayBase = native.WriteTool{
 	Name: "compound_repay_base",
 	Description: "Repay the account's base-asset debt in the Compound III market from the agent's wallet (Comet.supply of the base asset); \"max\" (or an amount at or above the debt) repays all of it " +
 		"with type(uint256).max, which repays exactly the debt at execution, the approve carrying a 0.01% margin for interest accruing until then. " +
-		"Never supplies beyond the debt. Use to reduce leverage or before withdrawing collateral.",
+		"Never supplies beyond the debt. Use to reduce leverage or before withdrawing collateral. Does not repay on behalf of another account.",
 	Category: tool.CatLending, Risk: tool.Layer2, Effect: tool.EffectClose,
 	Steps:    []string{"Reading the market and debt", "Checking balance and allowance", "Sending approve and supply", "Confirming"},
 	Snippet:  "compound_repay_base repays Compound III debt from the wallet.",

@@ -91,7 +91,7 @@ var positionRead = native.ReadTool{
 	Name: "morpho_get_position",
 	Description: "Read an account's position in a Morpho Blue market (default: the agent's wallet): loan token supplied, borrowed (interest included), collateral, " +
 		"how much more it may borrow, its health factor (borrowing capacity at the market's LLTV over debt; below 1 is liquidatable, \"infinite\" without debt), " +
-		"its current loan-to-value and the collateral price at which it becomes liquidatable. Use before borrowing, withdrawing collateral or repaying, and to watch liquidation risk.",
+		"its current loan-to-value and the collateral price at which it becomes liquidatable. Use before borrowing, withdrawing collateral or repaying, and to watch liquidation risk. Does not read the market's rates (morpho_get_market).",
 	Category: tool.CatLending, Budget: tool.Medium,
 	Steps:    []string{"Reading the market", "Reading the position and oracle"},
 	Snippet:  "morpho_get_position reads a Morpho Blue position's supply, debt, collateral and health factor.",
@@ -159,7 +159,7 @@ func readPositionTool(ctx context.Context, env *native.Env, in *registry.Input) 
 var marketIDRead = native.ReadTool{
 	Name: "morpho_get_market_id",
 	Description: "Compute a Morpho Blue market id from its parameters (keccak256 of loan token, collateral token, oracle, IRM and LLTV) and say whether that market exists on the chain's Morpho Blue. " +
-		"Use to find the id the other morpho_ tools take; two markets with the same tokens but another oracle or LLTV are different markets with different risks.",
+		"Use to find the id the other morpho_ tools take; two markets with the same tokens but another oracle or LLTV are different markets with different risks. Does not create a market.",
 	Category: tool.CatLending, Budget: tool.Fast,
 	Steps:    []string{"Computing the id"},
 	Snippet:  "morpho_get_market_id computes a Morpho Blue market id from its parameters.",

@@ -90,8 +90,9 @@ func units(n int64, dec int) *big.Int {
 // factory and router with USDC/WETH (3,000,000 USDC : 1,000 WETH) and
 // DAI/USDC (1,000,000 : 1,000,000) pairs; a Uniswap V3 factory, the
 // SwapRouter and a USDC/WETH 0.3 % pool at the same price with full-range
-// liquidity; an ERC-4626 vault over USDC; and an Aave V3 style pool with
-// USDC, WETH and DAI reserves supplied by the operator account.
+// liquidity; an ERC-4626 vault over USDC; an Aave V3 style pool with
+// USDC, WETH and DAI reserves supplied by the operator account; and the
+// lending markets of deployLending (Morpho Blue, Compound III).
 //
 // All of it is sent by the operator as one batch of transactions with
 // consecutive nonces starting at 0 and mined in one block, so the

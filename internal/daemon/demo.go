@@ -35,6 +35,7 @@ type DemoResult struct {
 // an LP deposit and a vault deposit; reused, forged, expired, altered and
 // stale-policy commits are refused; the spending limit, the allowlist and
 // the simulation veto what they should; phases block what they should;
+// WETH is posted and USDC borrowed on Morpho Blue and Compound III;
 // 1,000 concurrent commits of one permit execute once; an emergency halt
 // stops writes. Each step is written to w as it completes; the error
 // lists the steps that did not behave as expected.

@@ -1,6 +1,7 @@
 package catalog_test
 
 import (
+	"context"
 	"math/big"
 	"strings"
 	"testing"
@@ -133,11 +134,11 @@ func TestCompoundLifecycle(t *testing.T) {
 	if err := f.dev.SetFeedAnswer(t.Context(), c.FeedETHUSD, big.NewInt(1_500e8)); err != nil {
 		t.Fatal(err)
 	}
-	restored := false
+	restored, ctx := false, context.WithoutCancel(t.Context()) // t.Context is done when cleanups run
 	restore := func() {
 		if !restored {
 			restored = true
-			if err := f.dev.SetFeedAnswer(t.Context(), c.FeedETHUSD, big.NewInt(3_000e8)); err != nil {
+			if err := f.dev.SetFeedAnswer(ctx, c.FeedETHUSD, big.NewInt(3_000e8)); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -202,4 +203,41 @@ func TestCompoundRefusals(t *testing.T) {
 	if f.balance(t, c.USDC, f.wallet()).Cmp(usdc) != 0 || f.balance(t, c.WETH, f.wallet()).Cmp(weth) != 0 {
 		t.Error("a refused plan changed the wallet")
 	}
+}
+
+// TestCompoundPriceDown: when a collateral's price feed answers 0 (Comet's
+// getPrice reverts), every plan that depends on the account's standing is
+// refused rather than guessed.
+func TestCompoundPriceDown(t *testing.T) {
+	f := base(t)
+	c := f.c
+	var out writeOut
+	f.commit(t, "compound_supply_collateral", argsOf("asset", c.WETH, "amount", units(1, 18)), &out)
+	f.receiptsOK(t, "compound_supply_collateral", out)
+	f.commit(t, "compound_borrow_base", argsOf("amount", units(500, 6)), &out)
+	f.receiptsOK(t, "compound_borrow_base", out)
+	if err := f.dev.SetFeedAnswer(t.Context(), c.FeedETHUSD, big.NewInt(0)); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.WithoutCancel(t.Context()) // t.Context is done when cleanups run
+	t.Cleanup(func() {
+		if err := f.dev.SetFeedAnswer(ctx, c.FeedETHUSD, big.NewInt(3_000e8)); err != nil {
+			t.Error(err)
+		}
+	})
+	for _, tc := range []struct{ tool, args string }{
+		{"compound_borrow_base", argsOf("amount", units(100, 6))},
+		{"compound_withdraw_collateral", argsOf("asset", c.WETH, "amount", "1")},
+	} {
+		if _, _, err := f.plan(t, tc.tool, tc.args); err == nil || !strings.Contains(err.Error(), "health is unknown") {
+			t.Errorf("%s with a dead price feed: %v, want a refusal", tc.tool, err)
+		}
+	}
+	if err := f.dev.SetFeedAnswer(t.Context(), c.FeedETHUSD, big.NewInt(3_000e8)); err != nil {
+		t.Fatal(err)
+	}
+	f.commit(t, "compound_repay_base", argsOf("amount", "max"), &out)
+	f.receiptsOK(t, "compound_repay_base", out)
+	f.commit(t, "compound_withdraw_collateral", argsOf("asset", c.WETH, "amount", "max"), &out)
+	f.receiptsOK(t, "compound_withdraw_collateral", out)
 }

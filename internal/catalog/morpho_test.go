@@ -1,6 +1,7 @@
 package catalog_test
 
 import (
+	"context"
 	"encoding/json"
 	"math/big"
 	"strings"
@@ -172,11 +173,11 @@ func TestMorphoLifecycle(t *testing.T) {
 	if err := f.dev.SetFeedAnswer(t.Context(), c.FeedETHUSD, big.NewInt(1_500e8)); err != nil {
 		t.Fatal(err)
 	}
-	restored := false
+	restored, ctx := false, context.WithoutCancel(t.Context()) // t.Context is done when cleanups run
 	restore := func() {
 		if !restored {
 			restored = true
-			if err := f.dev.SetFeedAnswer(t.Context(), c.FeedETHUSD, big.NewInt(3_000e8)); err != nil {
+			if err := f.dev.SetFeedAnswer(ctx, c.FeedETHUSD, big.NewInt(3_000e8)); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -269,4 +270,57 @@ func TestMorphoRefusals(t *testing.T) {
 	if f.balance(t, c.USDC, f.wallet()).Cmp(usdc) != 0 || f.balance(t, c.WETH, f.wallet()).Cmp(weth) != 0 {
 		t.Error("a refused plan changed the wallet")
 	}
+}
+
+// TestMorphoHealthEdge checks the plan's health arithmetic against the
+// contract's at the boundary (the most the LLTV allows is planned and
+// accepted on chain, one unit more is refused), and that a dead oracle
+// refuses every plan that depends on health.
+func TestMorphoHealthEdge(t *testing.T) {
+	f := base(t)
+	c := f.c
+	mid := chain.MorphoMarketID(chain.DevMorphoMarket(c)).Hex()
+	var out writeOut
+	f.commit(t, "morpho_supply_collateral", argsOf("market_id", mid, "amount", units(1, 18)), &out)
+	f.receiptsOK(t, "morpho_supply_collateral", out)
+	// 1 WETH * 3000 * 0.86 = 2580 USDC exactly.
+	if _, _, err := f.plan(t, "morpho_borrow_asset", argsOf("market_id", mid, "amount", new(big.Int).Add(units(2_580, 6), big.NewInt(1)))); err == nil || !strings.Contains(err.Error(), "unhealthy") {
+		t.Errorf("one unit past the LLTV: %v, want a refusal", err)
+	}
+	usdc0 := f.balance(t, c.USDC, f.wallet())
+	p := f.commit(t, "morpho_borrow_asset", argsOf("market_id", mid, "amount", units(2_580, 6)), &out)
+	f.receiptsOK(t, "morpho_borrow_asset at the LLTV", out)
+	if d := new(big.Int).Sub(f.balance(t, c.USDC, f.wallet()), usdc0); d.Cmp(units(2_580, 6)) != 0 || !strings.Contains(p.Summary, "-> 1)") {
+		t.Errorf("borrow at the LLTV paid %s USDC, summary %q; want 2580 at health 1", d, p.Summary)
+	}
+
+	// The ETH feed answers 0: the oracle reverts, so health is unknown.
+	if err := f.dev.SetFeedAnswer(t.Context(), c.FeedETHUSD, big.NewInt(0)); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.WithoutCancel(t.Context()) // t.Context is done when cleanups run
+	t.Cleanup(func() {
+		if err := f.dev.SetFeedAnswer(ctx, c.FeedETHUSD, big.NewInt(3_000e8)); err != nil {
+			t.Error(err)
+		}
+	})
+	for _, tc := range []struct{ tool, args string }{
+		{"morpho_borrow_asset", argsOf("market_id", mid, "amount", "1")},
+		{"morpho_withdraw_collateral", argsOf("market_id", mid, "amount", "1")},
+	} {
+		if _, _, err := f.plan(t, tc.tool, tc.args); err == nil || !strings.Contains(err.Error(), "health is unknown") {
+			t.Errorf("%s with a dead oracle: %v, want a refusal", tc.tool, err)
+		}
+	}
+	var pos morphoPosition
+	if err := f.readErr(t, "morpho_get_position", argsOf("market_id", mid), &pos); err == nil {
+		t.Error("a position read with a dead oracle reported a health factor")
+	}
+	if err := f.dev.SetFeedAnswer(t.Context(), c.FeedETHUSD, big.NewInt(3_000e8)); err != nil {
+		t.Fatal(err)
+	}
+	f.commit(t, "morpho_repay_debt", argsOf("market_id", mid, "amount", "max"), &out)
+	f.receiptsOK(t, "morpho_repay_debt", out)
+	f.commit(t, "morpho_withdraw_collateral", argsOf("market_id", mid, "amount", "max"), &out)
+	f.receiptsOK(t, "morpho_withdraw_collateral", out)
 }

@@ -6,6 +6,7 @@ import (
 	"math/big"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
@@ -321,6 +322,56 @@ func TestMorphoHealthEdge(t *testing.T) {
 	}
 	f.commit(t, "morpho_repay_debt", argsOf("market_id", mid, "amount", "max"), &out)
 	f.receiptsOK(t, "morpho_repay_debt", out)
+	f.commit(t, "morpho_withdraw_collateral", argsOf("market_id", mid, "amount", "max"), &out)
+	f.receiptsOK(t, "morpho_withdraw_collateral", out)
+}
+
+// TestMorphoInterest borrows from the rated market (4 % a year through
+// FixedRateIrm), moves the chain's clock ten minutes, and checks the
+// position's debt is Morpho Blue's compounding (the three-term Taylor
+// expansion of e^(rt)) of what it borrowed, and that repaying "max" pays
+// that debt, give or take the interest of the seconds until execution.
+func TestMorphoInterest(t *testing.T) {
+	f := base(t)
+	c := f.c
+	id := chain.MorphoMarketID(chain.DevMorphoRatedMarket(c))
+	mid := id.Hex()
+	var out writeOut
+	f.commit(t, "morpho_supply_collateral", argsOf("market_id", mid, "amount", units(1, 18)), &out)
+	f.receiptsOK(t, "morpho_supply_collateral", out)
+	f.commit(t, "morpho_borrow_asset", argsOf("market_id", mid, "amount", units(1_000, 6)), &out)
+	f.receiptsOK(t, "morpho_borrow_asset", out)
+	if err := f.dev.AdjustTime(10 * time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	m := f.call(t, chain.MorphoBlueABI(), c.MorphoBlue, "market", id)
+	borrowed, lastUpdate := m[2].(*big.Int), m[4].(*big.Int)
+	head, err := f.env.Chain.HeaderLatest(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	rate := f.call(t, chain.MorphoOracleABI(), c.MorphoIrm, "borrowRateView", chain.DevMorphoRatedMarket(c), chain.MorphoMarket{
+		TotalSupplyAssets: m[0].(*big.Int), TotalSupplyShares: m[1].(*big.Int), TotalBorrowAssets: m[2].(*big.Int),
+		TotalBorrowShares: m[3].(*big.Int), LastUpdate: m[4].(*big.Int), Fee: m[5].(*big.Int)})[0].(*big.Int)
+	x := float64(rate.Int64()) * float64(int64(head.Time)-lastUpdate.Int64()) / 1e18
+	b, _ := new(big.Float).SetInt(borrowed).Float64()
+	want := b * (1 + x + x*x/2 + x*x*x/6)
+	var pos morphoPosition
+	f.read(t, "morpho_get_position", argsOf("market_id", mid), &pos)
+	got, _ := new(big.Float).SetInt(pos.Borrowed.big(t)).Float64()
+	if !near(got, want, 1e-9) || got-b < 700 {
+		t.Errorf("debt after ten minutes = %.0f units, want %.0f (borrowed %.0f)", got, want, b)
+	}
+	usdc0 := f.balance(t, c.USDC, f.wallet())
+	f.commit(t, "morpho_repay_debt", argsOf("market_id", mid, "amount", "max"), &out)
+	f.receiptsOK(t, "morpho_repay_debt", out)
+	paid, _ := new(big.Float).SetInt(new(big.Int).Sub(usdc0, f.balance(t, c.USDC, f.wallet()))).Float64()
+	if paid < got || paid > got*(1+1e-6) {
+		t.Errorf("repaying max paid %.0f units, want the %.0f owed plus a few seconds of interest", paid, got)
+	}
+	if _, bs, _ := f.morphoPos(t, id); bs.Sign() != 0 {
+		t.Errorf("%s borrow shares left after repaying max", bs)
+	}
 	f.commit(t, "morpho_withdraw_collateral", argsOf("market_id", mid, "amount", "max"), &out)
 	f.receiptsOK(t, "morpho_withdraw_collateral", out)
 }

@@ -241,3 +241,39 @@ func TestCompoundPriceDown(t *testing.T) {
 	f.commit(t, "compound_withdraw_collateral", argsOf("asset", c.WETH, "amount", "max"), &out)
 	f.receiptsOK(t, "compound_withdraw_collateral", out)
 }
+
+// TestCompoundRecheck: a borrow previewed while collateralized is refused
+// at commit, before anything is sent, once the collateral's price fell.
+func TestCompoundRecheck(t *testing.T) {
+	f := base(t)
+	c := f.c
+	var out writeOut
+	f.commit(t, "compound_supply_collateral", argsOf("asset", c.WETH, "amount", units(1, 18)), &out)
+	f.receiptsOK(t, "compound_supply_collateral", out)
+	p, in, err := f.plan(t, "compound_borrow_base", argsOf("amount", units(2_000, 6)))
+	if err != nil {
+		t.Fatalf("plan a borrow within the collateral factor: %v", err)
+	}
+	ctx := context.WithoutCancel(t.Context()) // t.Context is done when cleanups run
+	t.Cleanup(func() {
+		if err := f.dev.SetFeedAnswer(ctx, c.FeedETHUSD, big.NewInt(3_000e8)); err != nil {
+			t.Error(err)
+		}
+	})
+	if err := f.dev.SetFeedAnswer(t.Context(), c.FeedETHUSD, big.NewInt(2_000e8)); err != nil {
+		t.Fatal(err)
+	}
+	usdc := f.balance(t, c.USDC, f.wallet())
+	if _, err := f.entry(t, "compound_borrow_base").Write(t.Context(), in, p, capFor("compound_borrow_base", in)); err == nil ||
+		!strings.Contains(err.Error(), "commit is refused") || !strings.Contains(err.Error(), "NotCollateralized") {
+		t.Errorf("commit after ETH fell to $2,000: %v, want a refusal", err)
+	}
+	if f.cometBig(t, "borrowBalanceOf", f.wallet()).Sign() != 0 || f.balance(t, c.USDC, f.wallet()).Cmp(usdc) != 0 {
+		t.Error("the refused commit borrowed")
+	}
+	if err := f.dev.SetFeedAnswer(t.Context(), c.FeedETHUSD, big.NewInt(3_000e8)); err != nil {
+		t.Fatal(err)
+	}
+	f.commit(t, "compound_withdraw_collateral", argsOf("asset", c.WETH, "amount", "max"), &out)
+	f.receiptsOK(t, "compound_withdraw_collateral", out)
+}

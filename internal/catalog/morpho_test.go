@@ -375,3 +375,42 @@ func TestMorphoInterest(t *testing.T) {
 	f.commit(t, "morpho_withdraw_collateral", argsOf("market_id", mid, "amount", "max"), &out)
 	f.receiptsOK(t, "morpho_withdraw_collateral", out)
 }
+
+// TestMorphoRecheck: a borrow previewed while healthy is refused at
+// commit, before anything is sent, when the price has since fallen so far
+// that it would leave the position unhealthy.
+func TestMorphoRecheck(t *testing.T) {
+	f := base(t)
+	c := f.c
+	mid := chain.MorphoMarketID(chain.DevMorphoMarket(c)).Hex()
+	var out writeOut
+	f.commit(t, "morpho_supply_collateral", argsOf("market_id", mid, "amount", units(1, 18)), &out)
+	f.receiptsOK(t, "morpho_supply_collateral", out)
+	args := argsOf("market_id", mid, "amount", units(2_000, 6))
+	p, in, err := f.plan(t, "morpho_borrow_asset", args)
+	if err != nil {
+		t.Fatalf("plan a borrow at health 1.29: %v", err)
+	}
+	ctx := context.WithoutCancel(t.Context()) // t.Context is done when cleanups run
+	t.Cleanup(func() {
+		if err := f.dev.SetFeedAnswer(ctx, c.FeedETHUSD, big.NewInt(3_000e8)); err != nil {
+			t.Error(err)
+		}
+	})
+	if err := f.dev.SetFeedAnswer(t.Context(), c.FeedETHUSD, big.NewInt(2_000e8)); err != nil {
+		t.Fatal(err)
+	}
+	usdc := f.balance(t, c.USDC, f.wallet())
+	if _, err := f.entry(t, "morpho_borrow_asset").Write(t.Context(), in, p, capFor("morpho_borrow_asset", in)); err == nil ||
+		!strings.Contains(err.Error(), "commit is refused") || !strings.Contains(err.Error(), "unhealthy") {
+		t.Errorf("commit after ETH fell to $2,000: %v, want a refusal", err)
+	}
+	if _, bs, _ := f.morphoPos(t, chain.MorphoMarketID(chain.DevMorphoMarket(c))); bs.Sign() != 0 || f.balance(t, c.USDC, f.wallet()).Cmp(usdc) != 0 {
+		t.Error("the refused commit borrowed")
+	}
+	if err := f.dev.SetFeedAnswer(t.Context(), c.FeedETHUSD, big.NewInt(3_000e8)); err != nil {
+		t.Fatal(err)
+	}
+	f.commit(t, "morpho_withdraw_collateral", argsOf("market_id", mid, "amount", "max"), &out)
+	f.receiptsOK(t, "morpho_withdraw_collateral", out)
+}

@@ -386,41 +386,47 @@ var withdrawCollateral = native.WriteTool{
 	Params:   []string{pAsset, native.PAmountMax("amount", "Amount of the collateral to withdraw"), pClaims},
 	Action:   "withdraw_collateral", Venue: "compound",
 	When: configured,
-	Plan: func(ctx context.Context, env *native.Env, in *registry.Input) (*tool.Plan, error) {
-		s, err := begin(ctx, env, in, true)
-		if err != nil {
-			return nil, err
-		}
-		as, err := s.collateralArg(in)
-		if err != nil {
-			return nil, err
-		}
-		in.Step(1)
-		held := s.acct.collateral[as.info.Address]
-		if held.Sign() == 0 {
-			return nil, fmt.Errorf("the account has no %s collateral", as.info.Symbol)
-		}
-		amount := s.amount
-		if amount == nil {
-			amount = held
-		} else if amount.Cmp(held) > 0 {
-			return nil, fmt.Errorf("the account has %s %s of collateral, less than %s", native.FormatUnits(held, as.info.Decimals), as.info.Symbol, native.FormatUnits(amount, as.info.Decimals))
-		}
-		before, after, ok, _, err := s.healthChange(map[common.Address]*big.Int{as.info.Address: new(big.Int).Neg(amount)}, new(big.Int))
-		if err != nil {
-			return nil, err
-		}
-		if !ok {
-			return nil, fmt.Errorf("withdrawing %s %s would leave the debt above what the remaining collateral may borrow (health factor %s -> %s); repay first",
-				native.FormatUnits(amount, as.info.Decimals), as.info.Symbol, formatHealth(before), formatHealth(after))
-		}
-		t, err := s.tx("withdraw collateral", "withdraw", as.info.Address, amount)
-		if err != nil {
-			return nil, err
-		}
-		return s.plan(ctx, env, []tool.Tx{t}, []tool.TokenUse{native.Claimed(in, as.info.Address, amount, false, "token")},
-			as.info.Address, amount, fmt.Sprintf("withdraw %s %s of collateral", native.FormatUnits(amount, as.info.Decimals), as.info.Symbol), before, after, true), nil
-	},
+	Plan: planWithdrawCollateral,
+	// The price may move between preview and commit: the plan is
+	// made again and the commit refused if it no longer holds.
+	Recheck: replan(planWithdrawCollateral),
+}
+
+// planWithdrawCollateral plans compound_withdraw_collateral.
+func planWithdrawCollateral(ctx context.Context, env *native.Env, in *registry.Input) (*tool.Plan, error) {
+	s, err := begin(ctx, env, in, true)
+	if err != nil {
+		return nil, err
+	}
+	as, err := s.collateralArg(in)
+	if err != nil {
+		return nil, err
+	}
+	in.Step(1)
+	held := s.acct.collateral[as.info.Address]
+	if held.Sign() == 0 {
+		return nil, fmt.Errorf("the account has no %s collateral", as.info.Symbol)
+	}
+	amount := s.amount
+	if amount == nil {
+		amount = held
+	} else if amount.Cmp(held) > 0 {
+		return nil, fmt.Errorf("the account has %s %s of collateral, less than %s", native.FormatUnits(held, as.info.Decimals), as.info.Symbol, native.FormatUnits(amount, as.info.Decimals))
+	}
+	before, after, ok, _, err := s.healthChange(map[common.Address]*big.Int{as.info.Address: new(big.Int).Neg(amount)}, new(big.Int))
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, fmt.Errorf("withdrawing %s %s would leave the debt above what the remaining collateral may borrow (health factor %s -> %s); repay first",
+			native.FormatUnits(amount, as.info.Decimals), as.info.Symbol, formatHealth(before), formatHealth(after))
+	}
+	t, err := s.tx("withdraw collateral", "withdraw", as.info.Address, amount)
+	if err != nil {
+		return nil, err
+	}
+	return s.plan(ctx, env, []tool.Tx{t}, []tool.TokenUse{native.Claimed(in, as.info.Address, amount, false, "token")},
+		as.info.Address, amount, fmt.Sprintf("withdraw %s %s of collateral", native.FormatUnits(amount, as.info.Decimals), as.info.Symbol), before, after, true), nil
 }
 
 var borrowBase = native.WriteTool{
@@ -436,42 +442,48 @@ var borrowBase = native.WriteTool{
 	Params:     []string{native.PAmount("amount", "Amount of the base asset to receive"), pClaims},
 	Action:     "borrow", Venue: "compound",
 	When: configured,
-	Plan: func(ctx context.Context, env *native.Env, in *registry.Input) (*tool.Plan, error) {
-		s, err := begin(ctx, env, in, false)
-		if err != nil {
-			return nil, err
+	Plan: planBorrow,
+	// The price may move between preview and commit: the plan is
+	// made again and the commit refused if it no longer holds.
+	Recheck: replan(planBorrow),
+}
+
+// planBorrow plans compound_borrow_base.
+func planBorrow(ctx context.Context, env *native.Env, in *registry.Input) (*tool.Plan, error) {
+	s, err := begin(ctx, env, in, false)
+	if err != nil {
+		return nil, err
+	}
+	in.Step(1)
+	newDebt := new(big.Int).Sub(s.amount, s.acct.supplied)
+	if newDebt.Sign() <= 0 {
+		return nil, fmt.Errorf("the account has %s %s supplied, enough to cover this without borrowing: use compound_withdraw_base", native.FormatUnits(s.acct.supplied, s.m.base.Decimals), s.m.base.Symbol)
+	}
+	if total := new(big.Int).Add(s.acct.borrowed, newDebt); total.Cmp(s.m.borrowMin) < 0 {
+		return nil, fmt.Errorf("the Comet's minimum borrow is %s %s (BorrowTooSmall)", native.FormatUnits(s.m.borrowMin, s.m.base.Decimals), s.m.base.Symbol)
+	}
+	before, after, ok, st, err := s.healthChange(nil, newDebt)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		most := new(big.Int)
+		if room := new(big.Int).Sub(st.borrowCapacity, mulDiv(s.acct.borrowed, s.m.basePrice, native.Pow10(int(s.m.base.Decimals)))); room.Sign() > 0 {
+			most = native.SlippageMin(mulDiv(room, native.Pow10(int(s.m.base.Decimals)), s.m.basePrice), 10)
 		}
-		in.Step(1)
-		newDebt := new(big.Int).Sub(s.amount, s.acct.supplied)
-		if newDebt.Sign() <= 0 {
-			return nil, fmt.Errorf("the account has %s %s supplied, enough to cover this without borrowing: use compound_withdraw_base", native.FormatUnits(s.acct.supplied, s.m.base.Decimals), s.m.base.Symbol)
-		}
-		if total := new(big.Int).Add(s.acct.borrowed, newDebt); total.Cmp(s.m.borrowMin) < 0 {
-			return nil, fmt.Errorf("the Comet's minimum borrow is %s %s (BorrowTooSmall)", native.FormatUnits(s.m.borrowMin, s.m.base.Decimals), s.m.base.Symbol)
-		}
-		before, after, ok, st, err := s.healthChange(nil, newDebt)
-		if err != nil {
-			return nil, err
-		}
-		if !ok {
-			most := new(big.Int)
-			if room := new(big.Int).Sub(st.borrowCapacity, mulDiv(s.acct.borrowed, s.m.basePrice, native.Pow10(int(s.m.base.Decimals)))); room.Sign() > 0 {
-				most = native.SlippageMin(mulDiv(room, native.Pow10(int(s.m.base.Decimals)), s.m.basePrice), 10)
-			}
-			return nil, fmt.Errorf("borrowing %s %s is more than the collateral may borrow (health factor %s -> %s, Comet would revert NotCollateralized); it can borrow at most about %s %s",
-				native.FormatUnits(newDebt, s.m.base.Decimals), s.m.base.Symbol, formatHealth(before), formatHealth(after),
-				native.FormatUnits(most, s.m.base.Decimals), s.m.base.Symbol)
-		}
-		if err := s.needReserves(ctx, env, s.amount); err != nil {
-			return nil, err
-		}
-		t, err := s.tx("borrow", "withdraw", s.m.base.Address, s.amount)
-		if err != nil {
-			return nil, err
-		}
-		return s.plan(ctx, env, []tool.Tx{t}, []tool.TokenUse{native.Claimed(in, s.m.base.Address, s.amount, false, "token")},
-			s.m.base.Address, s.amount, fmt.Sprintf("borrow %s %s", native.FormatUnits(newDebt, s.m.base.Decimals), s.m.base.Symbol), before, after, true), nil
-	},
+		return nil, fmt.Errorf("borrowing %s %s is more than the collateral may borrow (health factor %s -> %s, Comet would revert NotCollateralized); it can borrow at most about %s %s",
+			native.FormatUnits(newDebt, s.m.base.Decimals), s.m.base.Symbol, formatHealth(before), formatHealth(after),
+			native.FormatUnits(most, s.m.base.Decimals), s.m.base.Symbol)
+	}
+	if err := s.needReserves(ctx, env, s.amount); err != nil {
+		return nil, err
+	}
+	t, err := s.tx("borrow", "withdraw", s.m.base.Address, s.amount)
+	if err != nil {
+		return nil, err
+	}
+	return s.plan(ctx, env, []tool.Tx{t}, []tool.TokenUse{native.Claimed(in, s.m.base.Address, s.amount, false, "token")},
+		s.m.base.Address, s.amount, fmt.Sprintf("borrow %s %s", native.FormatUnits(newDebt, s.m.base.Decimals), s.m.base.Symbol), before, after, true), nil
 }
 
 var repayBase = native.WriteTool{
@@ -524,4 +536,16 @@ var repayBase = native.WriteTool{
 		return s.plan(ctx, env, append(txs, t), []tool.TokenUse{native.Claimed(in, s.m.base.Address, pay, true, "token")},
 			s.m.base.Address, repaid, fmt.Sprintf("repay %s %s", native.FormatUnits(repaid, s.m.base.Decimals), s.m.base.Symbol), before, after, herr == nil), nil
 	},
+}
+
+// replan is a Recheck that makes plan again just before the commit and
+// refuses it when the plan is no longer possible (a position the market
+// has since made unhealthy, an unreadable price).
+func replan(plan func(ctx context.Context, env *native.Env, in *registry.Input) (*tool.Plan, error)) func(ctx context.Context, env *native.Env, in *registry.Input) error {
+	return func(ctx context.Context, env *native.Env, in *registry.Input) error {
+		if _, err := plan(ctx, env, in); err != nil {
+			return fmt.Errorf("the commit is refused, nothing was sent: %w", err)
+		}
+		return nil
+	}
 }

@@ -387,39 +387,45 @@ var withdrawCollateral = native.WriteTool{
 	Params:   []string{pMarketID, native.PAmountMax("amount", "Amount of the collateral token to withdraw"), pClaims},
 	Action:   "withdraw_collateral", Venue: "morpho",
 	When: configured,
-	Plan: func(ctx context.Context, env *native.Env, in *registry.Input) (*tool.Plan, error) {
-		s, err := begin(ctx, env, in, true)
-		if err != nil {
-			return nil, err
-		}
-		in.Step(1)
-		amount := s.amount
-		if amount == nil {
-			amount = s.pos.collateral
-		}
-		if s.pos.collateral.Sign() == 0 {
-			return nil, fmt.Errorf("the wallet has no %s collateral in this market", s.m.collateral.Symbol)
-		}
-		if amount.Cmp(s.pos.collateral) > 0 {
-			return nil, fmt.Errorf("the wallet has %s %s of collateral in this market, less than %s", native.FormatUnits(s.pos.collateral, s.m.collateral.Decimals), s.m.collateral.Symbol, native.FormatUnits(amount, s.m.collateral.Decimals))
-		}
-		now, after, capacity, debt, err := s.healthAfter(ctx, env, new(big.Int).Neg(amount), new(big.Int))
-		if err != nil {
-			return nil, err
-		}
-		if debt.Cmp(capacity) > 0 {
-			return nil, fmt.Errorf("withdrawing %s %s would leave the position unhealthy (health factor %s -> %s, below 1: liquidatable); withdraw at most about %s %s or repay first",
-				native.FormatUnits(amount, s.m.collateral.Decimals), s.m.collateral.Symbol, formatHealth(now), formatHealth(after),
-				native.FormatUnits(s.safeCollateralWithdraw(ctx, env), s.m.collateral.Decimals), s.m.collateral.Symbol)
-		}
-		t, err := txOf(s, "withdraw collateral", "withdrawCollateral", amount, s.owner, s.owner)
-		if err != nil {
-			return nil, err
-		}
-		return s.plan(ctx, env, []tool.Tx{t}, []tool.TokenUse{native.Claimed(in, s.m.collateral.Address, amount, false, "token")},
-			s.m.collateral.Address, amount, fmt.Sprintf("withdraw %s %s of collateral", native.FormatUnits(amount, s.m.collateral.Decimals), s.m.collateral.Symbol),
-			now, after, true), nil
-	},
+	Plan: planWithdrawCollateral,
+	// The price may move between preview and commit: the plan is
+	// made again and the commit refused if it no longer holds.
+	Recheck: replan(planWithdrawCollateral),
+}
+
+// planWithdrawCollateral plans morpho_withdraw_collateral.
+func planWithdrawCollateral(ctx context.Context, env *native.Env, in *registry.Input) (*tool.Plan, error) {
+	s, err := begin(ctx, env, in, true)
+	if err != nil {
+		return nil, err
+	}
+	in.Step(1)
+	amount := s.amount
+	if amount == nil {
+		amount = s.pos.collateral
+	}
+	if s.pos.collateral.Sign() == 0 {
+		return nil, fmt.Errorf("the wallet has no %s collateral in this market", s.m.collateral.Symbol)
+	}
+	if amount.Cmp(s.pos.collateral) > 0 {
+		return nil, fmt.Errorf("the wallet has %s %s of collateral in this market, less than %s", native.FormatUnits(s.pos.collateral, s.m.collateral.Decimals), s.m.collateral.Symbol, native.FormatUnits(amount, s.m.collateral.Decimals))
+	}
+	now, after, capacity, debt, err := s.healthAfter(ctx, env, new(big.Int).Neg(amount), new(big.Int))
+	if err != nil {
+		return nil, err
+	}
+	if debt.Cmp(capacity) > 0 {
+		return nil, fmt.Errorf("withdrawing %s %s would leave the position unhealthy (health factor %s -> %s, below 1: liquidatable); withdraw at most about %s %s or repay first",
+			native.FormatUnits(amount, s.m.collateral.Decimals), s.m.collateral.Symbol, formatHealth(now), formatHealth(after),
+			native.FormatUnits(s.safeCollateralWithdraw(ctx, env), s.m.collateral.Decimals), s.m.collateral.Symbol)
+	}
+	t, err := txOf(s, "withdraw collateral", "withdrawCollateral", amount, s.owner, s.owner)
+	if err != nil {
+		return nil, err
+	}
+	return s.plan(ctx, env, []tool.Tx{t}, []tool.TokenUse{native.Claimed(in, s.m.collateral.Address, amount, false, "token")},
+		s.m.collateral.Address, amount, fmt.Sprintf("withdraw %s %s of collateral", native.FormatUnits(amount, s.m.collateral.Decimals), s.m.collateral.Symbol),
+		now, after, true), nil
 }
 
 // safeCollateralWithdraw is about the most collateral the position can
@@ -452,42 +458,48 @@ var borrow = native.WriteTool{
 	Params:     []string{pMarketID, native.PAmount("amount", "Amount of the loan token to borrow"), pClaims},
 	Action:     "borrow", Venue: "morpho",
 	When: configured,
-	Plan: func(ctx context.Context, env *native.Env, in *registry.Input) (*tool.Plan, error) {
-		s, err := begin(ctx, env, in, false)
-		if err != nil {
-			return nil, err
+	Plan: planBorrow,
+	// The price may move between preview and commit: the plan is
+	// made again and the commit refused if it no longer holds.
+	Recheck: replan(planBorrow),
+}
+
+// planBorrow plans morpho_borrow_asset.
+func planBorrow(ctx context.Context, env *native.Env, in *registry.Input) (*tool.Plan, error) {
+	s, err := begin(ctx, env, in, false)
+	if err != nil {
+		return nil, err
+	}
+	in.Step(1)
+	if s.pos.collateral.Sign() == 0 {
+		return nil, fmt.Errorf("the wallet has no %s collateral in this market: post some first (morpho_supply_collateral)", s.m.collateral.Symbol)
+	}
+	if liq := s.m.liquidity(); s.amount.Cmp(liq) > 0 {
+		return nil, fmt.Errorf("the market has only %s %s available to borrow", native.FormatUnits(liq, s.m.loan.Decimals), s.m.loan.Symbol)
+	}
+	// The debt the contract will record: new shares rounded up.
+	shares := toSharesUp(s.amount, s.m.borrowAssets, s.m.borrowShares)
+	after := position{supplyShares: s.pos.supplyShares, borrowShares: new(big.Int).Add(s.pos.borrowShares, shares), collateral: s.pos.collateral}
+	bAfter := toAssetsUp(after.borrowShares, new(big.Int).Add(s.m.borrowAssets, s.amount), new(big.Int).Add(s.m.borrowShares, shares))
+	now, hf, capacity, debt, err := s.healthAfter(ctx, env, new(big.Int), new(big.Int).Sub(bAfter, s.m.borrowed(s.pos)))
+	if err != nil {
+		return nil, err
+	}
+	if debt.Cmp(capacity) > 0 {
+		room := new(big.Int).Sub(capacity, s.m.borrowed(s.pos))
+		if room.Sign() < 0 {
+			room.SetInt64(0)
 		}
-		in.Step(1)
-		if s.pos.collateral.Sign() == 0 {
-			return nil, fmt.Errorf("the wallet has no %s collateral in this market: post some first (morpho_supply_collateral)", s.m.collateral.Symbol)
-		}
-		if liq := s.m.liquidity(); s.amount.Cmp(liq) > 0 {
-			return nil, fmt.Errorf("the market has only %s %s available to borrow", native.FormatUnits(liq, s.m.loan.Decimals), s.m.loan.Symbol)
-		}
-		// The debt the contract will record: new shares rounded up.
-		shares := toSharesUp(s.amount, s.m.borrowAssets, s.m.borrowShares)
-		after := position{supplyShares: s.pos.supplyShares, borrowShares: new(big.Int).Add(s.pos.borrowShares, shares), collateral: s.pos.collateral}
-		bAfter := toAssetsUp(after.borrowShares, new(big.Int).Add(s.m.borrowAssets, s.amount), new(big.Int).Add(s.m.borrowShares, shares))
-		now, hf, capacity, debt, err := s.healthAfter(ctx, env, new(big.Int), new(big.Int).Sub(bAfter, s.m.borrowed(s.pos)))
-		if err != nil {
-			return nil, err
-		}
-		if debt.Cmp(capacity) > 0 {
-			room := new(big.Int).Sub(capacity, s.m.borrowed(s.pos))
-			if room.Sign() < 0 {
-				room.SetInt64(0)
-			}
-			return nil, fmt.Errorf("borrowing %s %s would leave the position unhealthy (health factor %s -> %s, below 1: liquidatable); it can borrow at most about %s %s",
-				native.FormatUnits(s.amount, s.m.loan.Decimals), s.m.loan.Symbol, formatHealth(now), formatHealth(hf),
-				native.FormatUnits(native.SlippageMin(room, 10), s.m.loan.Decimals), s.m.loan.Symbol)
-		}
-		t, err := txOf(s, "borrow", "borrow", s.amount, new(big.Int), s.owner, s.owner)
-		if err != nil {
-			return nil, err
-		}
-		return s.plan(ctx, env, []tool.Tx{t}, []tool.TokenUse{native.Claimed(in, s.m.loan.Address, s.amount, false, "token")},
-			s.m.loan.Address, s.amount, fmt.Sprintf("borrow %s %s", native.FormatUnits(s.amount, s.m.loan.Decimals), s.m.loan.Symbol), now, hf, true), nil
-	},
+		return nil, fmt.Errorf("borrowing %s %s would leave the position unhealthy (health factor %s -> %s, below 1: liquidatable); it can borrow at most about %s %s",
+			native.FormatUnits(s.amount, s.m.loan.Decimals), s.m.loan.Symbol, formatHealth(now), formatHealth(hf),
+			native.FormatUnits(native.SlippageMin(room, 10), s.m.loan.Decimals), s.m.loan.Symbol)
+	}
+	t, err := txOf(s, "borrow", "borrow", s.amount, new(big.Int), s.owner, s.owner)
+	if err != nil {
+		return nil, err
+	}
+	return s.plan(ctx, env, []tool.Tx{t}, []tool.TokenUse{native.Claimed(in, s.m.loan.Address, s.amount, false, "token")},
+		s.m.loan.Address, s.amount, fmt.Sprintf("borrow %s %s", native.FormatUnits(s.amount, s.m.loan.Decimals), s.m.loan.Symbol), now, hf, true), nil
 }
 
 var repay = native.WriteTool{
@@ -540,4 +552,16 @@ var repay = native.WriteTool{
 		return s.plan(ctx, env, append(txs, t), []tool.TokenUse{native.Claimed(in, s.m.loan.Address, pay, true, "token")},
 			s.m.loan.Address, repaid, fmt.Sprintf("repay %s %s", native.FormatUnits(repaid, s.m.loan.Decimals), s.m.loan.Symbol), now, after, herr == nil), nil
 	},
+}
+
+// replan is a Recheck that makes plan again just before the commit and
+// refuses it when the plan is no longer possible (a position the market
+// has since made unhealthy, an unreadable price).
+func replan(plan func(ctx context.Context, env *native.Env, in *registry.Input) (*tool.Plan, error)) func(ctx context.Context, env *native.Env, in *registry.Input) error {
+	return func(ctx context.Context, env *native.Env, in *registry.Input) error {
+		if _, err := plan(ctx, env, in); err != nil {
+			return fmt.Errorf("the commit is refused, nothing was sent: %w", err)
+		}
+		return nil
+	}
 }

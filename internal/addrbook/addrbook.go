@@ -88,7 +88,10 @@ const (
 	AaveV3ACLManager            = "aave_v3_acl_manager"
 
 	// MorphoBlue is the Morpho Blue singleton every Morpho market lives in.
-	MorphoBlue                = "morpho_blue"
+	MorphoBlue = "morpho_blue"
+	// CompoundV3Comet is a Compound III market (a Comet proxy, one per
+	// base asset); the shipped book has none, an operator's book may.
+	CompoundV3Comet           = "compound_v3_comet"
 	MorphoAdaptiveCurveIRM    = "morpho_adaptive_curve_irm"
 	MorphoMetaMorphoFactory   = "morpho_metamorpho_factory"
 	MorphoPublicAllocator     = "morpho_public_allocator"

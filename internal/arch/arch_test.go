@@ -104,6 +104,8 @@ var layers = map[string]int{
 	"internal/catalog":                 Tools,
 	"internal/catalog/internal/native": Tools, // what the protocol packages share
 	"internal/catalog/aave":            Tools,
+	"internal/catalog/compound":        Tools,
+	"internal/catalog/morpho":          Tools,
 	"internal/catalog/permit2":         Tools,
 	"internal/catalog/token":           Tools,
 	"internal/catalog/uniswap":         Tools,

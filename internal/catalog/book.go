@@ -15,7 +15,9 @@ import (
 // (uniswap_v3_swap_router) where the book has one, else through
 // SwapRouter02 (uniswap_v3_swap_router02, the one public chains list),
 // with the deadline in its multicall; QuoterV2 (uniswap_v3_quoter_v2)
-// quotes routed swaps; Permit2 (permit2) enables the permit2 tools.
+// quotes routed swaps; Permit2 (permit2) enables the permit2 tools, Morpho Blue (morpho_blue)
+// the morpho tools and a Compound III market (compound_v3_comet) the
+// comet tools.
 func FromBook(c *addrbook.Chain) ([]Token, Venues) {
 	var tokens []Token
 	for _, t := range c.Tokens {
@@ -34,6 +36,8 @@ func FromBook(c *addrbook.Chain) ([]Token, Venues) {
 		UniswapV3Factory: role(addrbook.UniswapV3Factory),
 		UniswapV3Router:  role(addrbook.UniswapV3SwapRouter),
 		AavePool:         role(addrbook.AaveV3Pool),
+		MorphoBlue:       role(addrbook.MorphoBlue),
+		Comet:            role(addrbook.CompoundV3Comet),
 
 		UniswapV3SwapRouter02:    role(addrbook.UniswapV3SwapRouter02),
 		UniswapV3QuoterV2:        role(addrbook.UniswapV3QuoterV2),

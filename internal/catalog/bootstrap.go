@@ -118,6 +118,7 @@ func readCheckSetup(ctx context.Context, env *Env, in *registry.Input) (any, err
 		{"weth", env.Venues.WETH}, {"uniswap_v2_factory", env.Venues.UniswapV2Factory}, {"uniswap_v2_router", env.Venues.UniswapV2Router},
 		{"uniswap_v3_factory", env.Venues.UniswapV3Factory}, {"uniswap_v3_router", env.Venues.UniswapV3Router},
 		{"uniswap_v3_swap_router02", env.Venues.UniswapV3SwapRouter02}, {"uniswap_v3_quoter_v2", env.Venues.UniswapV3QuoterV2}, {"permit2", env.Venues.Permit2}, {"aave_pool", env.Venues.AavePool},
+		{"morpho_blue", env.Venues.MorphoBlue}, {"comet", env.Venues.Comet},
 	}
 	for i, v := range env.Venues.Vaults {
 		venues = append(venues, struct {

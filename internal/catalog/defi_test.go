@@ -64,6 +64,23 @@ var defiTools = map[string]struct {
 	"aave_borrow_asset":               {tool.Write, tool.Layer3, tool.CatLending, "borrow", "aave", tool.EffectOpen},
 	"aave_repay_debt":                 {tool.Write, tool.Layer2, tool.CatLending, "repay", "aave", tool.EffectClose},
 	"aave_liquidate_position":         {tool.Write, tool.Layer3, tool.CatLending, "liquidate", "aave", tool.EffectOpen},
+	"morpho_get_market":               {tool.Read, tool.Layer1, tool.CatLending, "lending_market", "morpho", 0},
+	"morpho_get_position":             {tool.Read, tool.Layer1, tool.CatLending, "lending_account", "morpho", 0},
+	"morpho_get_market_id":            {tool.Read, tool.Layer1, tool.CatLending, "lending_market_id", "morpho", 0},
+	"morpho_supply_market":            {tool.Write, tool.Layer2, tool.CatLending, "supply", "morpho", tool.EffectOpen},
+	"morpho_withdraw_market":          {tool.Write, tool.Layer2, tool.CatLending, "withdraw", "morpho", tool.EffectClose},
+	"morpho_supply_collateral":        {tool.Write, tool.Layer2, tool.CatLending, "supply_collateral", "morpho", tool.EffectOpen},
+	"morpho_withdraw_collateral":      {tool.Write, tool.Layer2, tool.CatLending, "withdraw_collateral", "morpho", tool.EffectClose},
+	"morpho_borrow_asset":             {tool.Write, tool.Layer3, tool.CatLending, "borrow", "morpho", tool.EffectOpen},
+	"morpho_repay_debt":               {tool.Write, tool.Layer2, tool.CatLending, "repay", "morpho", tool.EffectClose},
+	"compound_get_market":             {tool.Read, tool.Layer1, tool.CatLending, "lending_reserve", "compound", 0},
+	"compound_get_account":            {tool.Read, tool.Layer1, tool.CatLending, "lending_account", "compound", 0},
+	"compound_supply_base":            {tool.Write, tool.Layer2, tool.CatLending, "supply", "compound", tool.EffectOpen},
+	"compound_withdraw_base":          {tool.Write, tool.Layer2, tool.CatLending, "withdraw", "compound", tool.EffectClose},
+	"compound_supply_collateral":      {tool.Write, tool.Layer2, tool.CatLending, "supply_collateral", "compound", tool.EffectOpen},
+	"compound_withdraw_collateral":    {tool.Write, tool.Layer2, tool.CatLending, "withdraw_collateral", "compound", tool.EffectClose},
+	"compound_borrow_base":            {tool.Write, tool.Layer3, tool.CatLending, "borrow", "compound", tool.EffectOpen},
+	"compound_repay_base":             {tool.Write, tool.Layer2, tool.CatLending, "repay", "compound", tool.EffectClose},
 }
 
 func TestDefiDefs(t *testing.T) {

@@ -422,6 +422,8 @@ func spenders(e *Env) ([]common.Address, map[common.Address]string) {
 	add(e.Venues.UniswapV3SwapRouter02, "uniswap_v3_swap_router02")
 	add(e.Venues.Permit2, "permit2")
 	add(e.Venues.AavePool, "aave_pool")
+	add(e.Venues.MorphoBlue, "morpho_blue")
+	add(e.Venues.Comet, "comet")
 	for i, v := range e.Venues.Vaults {
 		add(v, fmt.Sprintf("vault_%d", i))
 	}

@@ -47,6 +47,17 @@ type DevContracts struct {
 	AaveAUSDC common.Address `json:"aave_ausdc"`
 	AaveAWETH common.Address `json:"aave_aweth"`
 	AaveADAI  common.Address `json:"aave_adai"`
+
+	// MorphoBlue has two WETH/USDC markets at an LLTV of 86 %, priced by
+	// MorphoOracleWETHUSDC: DevMorphoMarket without interest and
+	// DevMorphoRatedMarket with MorphoIrm's fixed 4 % borrow rate.
+	MorphoBlue           common.Address `json:"morpho_blue"`
+	MorphoOracleWETHUSDC common.Address `json:"morpho_oracle_weth_usdc"`
+	MorphoIrm            common.Address `json:"morpho_irm"`
+
+	// CometUSDC is a Compound III market with USDC as its base and WETH
+	// and WBTC as collateral.
+	CometUSDC common.Address `json:"comet_usdc"`
 }
 
 // Token is a token of the dev chain with its Chainlink-style USD feed.
@@ -79,8 +90,9 @@ func units(n int64, dec int) *big.Int {
 // factory and router with USDC/WETH (3,000,000 USDC : 1,000 WETH) and
 // DAI/USDC (1,000,000 : 1,000,000) pairs; a Uniswap V3 factory, the
 // SwapRouter and a USDC/WETH 0.3 % pool at the same price with full-range
-// liquidity; an ERC-4626 vault over USDC; and an Aave V3 style pool with
-// USDC, WETH and DAI reserves supplied by the operator account.
+// liquidity; an ERC-4626 vault over USDC; an Aave V3 style pool with
+// USDC, WETH and DAI reserves supplied by the operator account; and the
+// lending markets of deployLending (Morpho Blue, Compound III).
 //
 // All of it is sent by the operator as one batch of transactions with
 // consecutive nonces starting at 0 and mined in one block, so the
@@ -212,6 +224,8 @@ func (d *DevChain) deploy(ctx context.Context) (*DevContracts, error) {
 	b.call("aave supply WETH", c.AavePool, nil, aave, "supply", c.WETH, units(500, 18), op, uint16(0))
 	b.call("aave supply DAI", c.AavePool, nil, aave, "supply", c.DAI, units(1_000_000, 18), op, uint16(0))
 
+	deployLending(b, &c)
+
 	if err := b.run(ctx); err != nil {
 		return nil, err
 	}
@@ -232,11 +246,72 @@ func (d *DevChain) deploy(ctx context.Context) (*DevContracts, error) {
 	return &c, nil
 }
 
+// Dev lending markets' parameters: Morpho's LLTV (one of the values
+// Morpho governance enables on mainnet) and interest rates per second
+// (1e18 scale) from annual rates.
+var (
+	DevMorphoLLTV = big.NewInt(860_000_000_000_000_000)
+	devYear       = big.NewInt(365 * 24 * 3600)
+)
+
+func perSecond(annualPercentTimes100 int64) *big.Int {
+	r := new(big.Int).Mul(big.NewInt(annualPercentTimes100), big.NewInt(1e14))
+	return r.Quo(r, devYear)
+}
+
+// deployLending adds the Morpho Blue and Compound III markets to the
+// batch, after everything else so the other addresses do not move: the
+// Morpho WETH/USDC markets (DevMorphoMarket, DevMorphoRatedMarket) and a
+// USDC Comet with WETH and WBTC collateral, supplied with USDC by the
+// operator.
+func deployLending(b *batch, c *DevContracts) {
+	op := b.from.Address()
+	erc20 := ERC20ABI()
+	b.call("mint USDC for lending", c.USDC, nil, erc20Mint(), "mint", op, units(2_000_000, 6))
+	c.MorphoBlue = b.deploy("Morpho", op)
+	c.MorphoIrm = b.deploy("FixedRateIrm", perSecond(400))
+	c.MorphoOracleWETHUSDC = b.deploy("MorphoChainlinkOracle", c.FeedETHUSD, big.NewInt(18), c.FeedUSDCUSD, big.NewInt(6))
+	params, rated := DevMorphoMarket(c), DevMorphoRatedMarket(c)
+	b.call("morpho enable no irm", c.MorphoBlue, nil, morphoAdminABI(), "enableIrm", common.Address{})
+	b.call("morpho enable irm", c.MorphoBlue, nil, morphoAdminABI(), "enableIrm", c.MorphoIrm)
+	b.call("morpho enable lltv", c.MorphoBlue, nil, morphoAdminABI(), "enableLltv", DevMorphoLLTV)
+	b.call("morpho create market", c.MorphoBlue, nil, morphoAdminABI(), "createMarket", params)
+	b.call("morpho create rated market", c.MorphoBlue, nil, morphoAdminABI(), "createMarket", rated)
+	b.call("approve morpho", c.USDC, nil, erc20, "approve", c.MorphoBlue, maxUint256)
+	b.call("morpho supply USDC", c.MorphoBlue, nil, MorphoBlueABI(), "supply", params, units(1_000_000, 6), new(big.Int), op, []byte{})
+	b.call("morpho supply USDC (rated market)", c.MorphoBlue, nil, MorphoBlueABI(), "supply", rated, units(100_000, 6), new(big.Int), op, []byte{})
+
+	rates := [8]uint64{9e17, perSecond(300).Uint64(), perSecond(20000).Uint64(), 0, 9e17, perSecond(400).Uint64(), perSecond(25000).Uint64(), perSecond(150).Uint64()}
+	c.CometUSDC = b.deploy("Comet", c.USDC, c.FeedUSDCUSD, units(100, 6), rates)
+	b.call("comet add WETH", c.CometUSDC, nil, cometAdminABI(), "addAsset", c.WETH, c.FeedETHUSD, uint64(825e15), uint64(895e15), uint64(95e16), units(100_000, 18))
+	b.call("comet add WBTC", c.CometUSDC, nil, cometAdminABI(), "addAsset", c.WBTC, c.FeedBTCUSD, uint64(70e16), uint64(77e16), uint64(95e16), units(1_000, 8))
+	b.call("approve comet", c.USDC, nil, erc20, "approve", c.CometUSDC, maxUint256)
+	b.call("comet supply USDC", c.CometUSDC, nil, CometABI(), "supply", c.USDC, units(1_000_000, 6))
+}
+
+// DevMorphoMarket is the dev chain's Morpho Blue market for lending and
+// borrowing: WETH collateral, USDC loans, no interest rate model (no
+// interest, as Morpho Blue allows), so its balances are exact.
+func DevMorphoMarket(c *DevContracts) MorphoMarketParams {
+	return MorphoMarketParams{LoanToken: c.USDC, CollateralToken: c.WETH, Oracle: c.MorphoOracleWETHUSDC, Lltv: DevMorphoLLTV}
+}
+
+// DevMorphoRatedMarket is the same pair with MorphoIrm's 4 % borrow rate:
+// another market (another id), supplied with 100,000 USDC. Interest
+// accrues on each touch once it has borrowers.
+func DevMorphoRatedMarket(c *DevContracts) MorphoMarketParams {
+	p := DevMorphoMarket(c)
+	p.Irm = c.MorphoIrm
+	return p
+}
+
 // Admin-only methods of the dev contracts, beyond the mainnet interfaces.
 var (
 	erc20Mint          = onceABI(`[{"type":"function","name":"mint","stateMutability":"nonpayable","inputs":[{"name":"to","type":"address"},{"name":"amount","type":"uint256"}],"outputs":[]}]`)
 	liquidityHelperABI = onceABI(`[{"type":"function","name":"addLiquidity","stateMutability":"nonpayable","inputs":[{"name":"pool","type":"address"},{"name":"amount0Max","type":"uint256"},{"name":"amount1Max","type":"uint256"}],"outputs":[{"name":"liquidity","type":"uint128"},{"name":"amount0","type":"uint256"},{"name":"amount1","type":"uint256"}]}]`)
 	aavePoolAdminABI   = onceABI(`[{"type":"function","name":"initReserve","stateMutability":"nonpayable","inputs":[{"name":"asset","type":"address"},{"name":"priceFeed","type":"address"},{"name":"ltvBps","type":"uint256"},{"name":"liquidationThresholdBps","type":"uint256"},{"name":"liquidationBonusBps","type":"uint256"}],"outputs":[]}]`)
+	morphoAdminABI     = onceABI(`[{"type":"function","name":"enableIrm","stateMutability":"nonpayable","inputs":[{"name":"irm","type":"address"}],"outputs":[]},{"type":"function","name":"enableLltv","stateMutability":"nonpayable","inputs":[{"name":"lltv","type":"uint256"}],"outputs":[]},{"type":"function","name":"createMarket","stateMutability":"nonpayable","inputs":[{"name":"marketParams","type":"tuple","components":[{"name":"loanToken","type":"address"},{"name":"collateralToken","type":"address"},{"name":"oracle","type":"address"},{"name":"irm","type":"address"},{"name":"lltv","type":"uint256"}]}],"outputs":[]}]`)
+	cometAdminABI      = onceABI(`[{"type":"function","name":"addAsset","stateMutability":"nonpayable","inputs":[{"name":"asset","type":"address"},{"name":"priceFeed","type":"address"},{"name":"borrowCollateralFactor","type":"uint64"},{"name":"liquidateCollateralFactor","type":"uint64"},{"name":"liquidationFactor","type":"uint64"},{"name":"supplyCap","type":"uint128"}],"outputs":[]}]`)
 	priceFeedAdminABI  = onceABI(`[{"type":"function","name":"updateAnswer","stateMutability":"nonpayable","inputs":[{"name":"answer","type":"int256"}],"outputs":[]},{"type":"function","name":"updateRoundData","stateMutability":"nonpayable","inputs":[{"name":"answer","type":"int256"},{"name":"updatedAt","type":"uint256"}],"outputs":[]}]`)
 )
 

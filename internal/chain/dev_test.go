@@ -98,6 +98,24 @@ func TestDevChainDeploy(t *testing.T) {
 	acct := view(t, p, c.AavePool, AaveV3PoolABI(), "getUserAccountData", d.OperatorAddress())
 	wantBig(t, "operator collateral (base, 8 decimals)", acct[0].(*big.Int), big.NewInt(3_500_000e8))
 
+	// The Morpho market and the Comet hold the operator's USDC; the
+	// oracle prices one WETH wei in USDC units scaled by 1e36.
+	id := MorphoMarketID(DevMorphoMarket(c))
+	m := view(t, p, c.MorphoBlue, MorphoBlueABI(), "market", id)
+	wantBig(t, "morpho totalSupplyAssets", m[0].(*big.Int), units(1_000_000, 6))
+	wantBig(t, "morpho rated market supply", view(t, p, c.MorphoBlue, MorphoBlueABI(), "market", MorphoMarketID(DevMorphoRatedMarket(c)))[0].(*big.Int), units(100_000, 6))
+	mp := view(t, p, c.MorphoBlue, MorphoBlueABI(), "idToMarketParams", id)
+	if mp[0].(common.Address) != c.USDC || mp[1].(common.Address) != c.WETH || mp[4].(*big.Int).Cmp(DevMorphoLLTV) != 0 {
+		t.Errorf("morpho market params = %v", mp)
+	}
+	wantBig(t, "morpho oracle price", view(t, p, c.MorphoOracleWETHUSDC, MorphoOracleABI(), "price")[0].(*big.Int),
+		new(big.Int).Mul(big.NewInt(3_000), new(big.Int).Exp(big.NewInt(10), big.NewInt(24), nil)))
+	wantBig(t, "USDC in the comet", tokenBalance(t, p, c.USDC, c.CometUSDC), units(1_000_000, 6))
+	wantBig(t, "operator's comet balance", view(t, p, c.CometUSDC, CometABI(), "balanceOf", d.OperatorAddress())[0].(*big.Int), units(1_000_000, 6))
+	if n := view(t, p, c.CometUSDC, CometABI(), "numAssets")[0].(uint8); n != 2 {
+		t.Errorf("comet lists %d collateral assets, want 2", n)
+	}
+
 	// Deploy is once: a second call returns the same addresses.
 	again, err := d.Deploy(ctx)
 	if err != nil || *again != *c {

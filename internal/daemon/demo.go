@@ -35,6 +35,7 @@ type DemoResult struct {
 // an LP deposit and a vault deposit; reused, forged, expired, altered and
 // stale-policy commits are refused; the spending limit, the allowlist and
 // the simulation veto what they should; phases block what they should;
+// WETH is posted and USDC borrowed on Morpho Blue and Compound III;
 // 1,000 concurrent commits of one permit execute once; an emergency halt
 // stops writes. Each step is written to w as it completes; the error
 // lists the steps that did not behave as expected.
@@ -61,6 +62,7 @@ func RunDemo(ctx context.Context, w io.Writer, dir string) ([]DemoResult, error)
 	}
 	d.hookVetoes()
 	d.phases(ctx)
+	d.lending()
 	d.concurrentCommits()
 	d.emergencyHalt(ctx)
 	d.onChain(ctx)
@@ -119,6 +121,28 @@ func (d *demo) happyPaths() {
 	d.commitOK("commit the LP deposit after the delay", lp)
 	vault := d.previewOK("preview a 1,000 USDC vault deposit", json.RawMessage(`{"action_type":"deposit","venue":"vault","params":{"assets":"1000000000"}}`))
 	d.commitOK("commit the vault deposit", vault)
+}
+
+// lending posts WETH as collateral and borrows USDC against it on Morpho
+// Blue and on Compound III; a borrow past the collateral is refused at
+// preview, and each borrow is a High-risk permit that waits out the
+// announce delay.
+func (d *demo) lending() {
+	market := chain.MorphoMarketID(chain.DevMorphoMarket(d.dc)).Hex()
+	morpho := func(action, amount string) json.RawMessage {
+		return json.RawMessage(fmt.Sprintf(`{"action_type":%q,"venue":"morpho","params":{"market_id":%q,"amount":%q}}`, action, market, amount))
+	}
+	c := d.previewOK("preview posting 0.2 WETH as collateral in the Morpho Blue WETH/USDC market", morpho("supply_collateral", "200000000000000000"))
+	d.commitOK("commit the Morpho Blue collateral", c)
+	d.refused("a 1,000 USDC Morpho Blue borrow would leave the position unhealthy", reason.ExecutionFailed, func() error { return d.preview(morpho("borrow", "1000000000")) })
+	mb := d.previewOK("preview a 200 USDC Morpho Blue borrow (high risk: announce delay)", morpho("borrow", "200000000"))
+	cc := d.previewOK("preview posting 0.2 WETH as collateral in Compound III", json.RawMessage(fmt.Sprintf(
+		`{"action_type":"supply_collateral","venue":"compound","params":{"asset":%q,"amount":"200000000000000000"}}`, d.dc.WETH.Hex())))
+	d.commitOK("commit the Compound III collateral", cc)
+	cb := d.previewOK("preview a 200 USDC Compound III borrow (high risk: announce delay)", json.RawMessage(`{"action_type":"borrow","venue":"compound","params":{"amount":"200000000"}}`))
+	d.offset.Add(int64(31 * time.Second))
+	d.commitOK("commit the Morpho Blue borrow after the delay", mb)
+	d.commitOK("commit the Compound III borrow after the delay", cb)
 }
 
 // refusedCommits refuses a forged permit, a permit committed with other

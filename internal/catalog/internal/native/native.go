@@ -68,9 +68,16 @@ type Venues struct {
 	UniswapV3PositionManager common.Address `json:"uniswap_v3_position_manager,omitempty"`
 	// Permit2 is Uniswap's Permit2, which the permit2 tools approve
 	// through (zero leaves them out; a call cannot name another).
-	Permit2  common.Address   `json:"permit2,omitempty"`
-	AavePool common.Address   `json:"aave_pool"`
-	Vaults   []common.Address `json:"vaults"`
+	Permit2  common.Address `json:"permit2,omitempty"`
+	AavePool common.Address `json:"aave_pool"`
+	// MorphoBlue is the Morpho Blue singleton the morpho tools use (zero
+	// leaves them out; a call names a market by id, never another
+	// contract, so the market's tokens, oracle and IRM come from chain).
+	MorphoBlue common.Address `json:"morpho_blue,omitempty"`
+	// Comet is the Compound III market (one per base asset) the comet
+	// tools use by default (zero: a call must name one).
+	Comet  common.Address   `json:"comet,omitempty"`
+	Vaults []common.Address `json:"vaults"`
 	// ETHFeed prices native ETH (and WETH).
 	ETHFeed common.Address `json:"eth_usd_feed"`
 }

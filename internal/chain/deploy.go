@@ -47,6 +47,15 @@ type DevContracts struct {
 	AaveAUSDC common.Address `json:"aave_ausdc"`
 	AaveAWETH common.Address `json:"aave_aweth"`
 	AaveADAI  common.Address `json:"aave_adai"`
+
+	// Lido (stETH, wstETH, withdrawal queue) and Rocket Pool (storage,
+	// deposit pool, rETH): see deployStaking.
+	LidoStETH           common.Address `json:"lido_steth"`
+	LidoWstETH          common.Address `json:"lido_wsteth"`
+	LidoWithdrawalQueue common.Address `json:"lido_withdrawal_queue"`
+	RocketStorage       common.Address `json:"rocketpool_storage"`
+	RocketDepositPool   common.Address `json:"rocketpool_deposit_pool"`
+	RocketRETH          common.Address `json:"rocketpool_reth"`
 }
 
 // Token is a token of the dev chain with its Chainlink-style USD feed.
@@ -211,6 +220,8 @@ func (d *DevChain) deploy(ctx context.Context) (*DevContracts, error) {
 	b.call("aave supply USDC", c.AavePool, nil, aave, "supply", c.USDC, units(1_000_000, 6), op, uint16(0))
 	b.call("aave supply WETH", c.AavePool, nil, aave, "supply", c.WETH, units(500, 18), op, uint16(0))
 	b.call("aave supply DAI", c.AavePool, nil, aave, "supply", c.DAI, units(1_000_000, 18), op, uint16(0))
+
+	deployStaking(b, &c)
 
 	if err := b.run(ctx); err != nil {
 		return nil, err

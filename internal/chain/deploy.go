@@ -50,12 +50,13 @@ type DevContracts struct {
 
 	// Lido (stETH, wstETH, withdrawal queue) and Rocket Pool (storage,
 	// deposit pool, rETH): see deployStaking.
-	LidoStETH           common.Address `json:"lido_steth"`
-	LidoWstETH          common.Address `json:"lido_wsteth"`
-	LidoWithdrawalQueue common.Address `json:"lido_withdrawal_queue"`
-	RocketStorage       common.Address `json:"rocketpool_storage"`
-	RocketDepositPool   common.Address `json:"rocketpool_deposit_pool"`
-	RocketRETH          common.Address `json:"rocketpool_reth"`
+	LidoStETH             common.Address `json:"lido_steth"`
+	LidoWstETH            common.Address `json:"lido_wsteth"`
+	LidoWithdrawalQueue   common.Address `json:"lido_withdrawal_queue"`
+	RocketStorage         common.Address `json:"rocketpool_storage"`
+	RocketDepositPool     common.Address `json:"rocketpool_deposit_pool"`
+	RocketRETH            common.Address `json:"rocketpool_reth"`
+	RocketDepositSettings common.Address `json:"rocketpool_deposit_settings"`
 }
 
 // Token is a token of the dev chain with its Chainlink-style USD feed.

@@ -35,13 +35,13 @@ func deployStaking(b *batch, c *DevContracts) {
 
 	rp := rocketAdminABI()
 	c.RocketStorage = b.deploy("RocketStorage")
-	settings := b.deploy("RocketDAOProtocolSettingsDeposit")
+	c.RocketDepositSettings = b.deploy("RocketDAOProtocolSettingsDeposit")
 	c.RocketDepositPool = b.deploy("RocketDepositPool", c.RocketStorage)
 	c.RocketRETH = b.deploy("RocketTokenRETH", c.RocketStorage)
 	for _, k := range []struct {
 		name string
 		at   common.Address
-	}{{"rocketDAOProtocolSettingsDeposit", settings}, {"rocketDepositPool", c.RocketDepositPool}, {"rocketTokenRETH", c.RocketRETH}} {
+	}{{"rocketDAOProtocolSettingsDeposit", c.RocketDepositSettings}, {"rocketDepositPool", c.RocketDepositPool}, {"rocketTokenRETH", c.RocketRETH}} {
 		b.call("rocket register "+k.name, c.RocketStorage, nil, rp, "setAddress", RocketContractKey(k.name), k.at)
 	}
 	b.call("rocket deposit", c.RocketDepositPool, rocketSeedDeposit, rp, "deposit")
@@ -127,6 +127,26 @@ func (d *DevChain) ReportRocketPool(ctx context.Context, rewards *big.Int) error
 	return nil
 }
 
+// EnableRocketPoolDeposits opens (or closes) the dev chain's Rocket Pool
+// deposit pool, as its DAO's deposit setting does.
+func (d *DevChain) EnableRocketPoolDeposits(ctx context.Context, enabled bool) error {
+	c := d.Contracts()
+	if c == nil {
+		return errors.New("enable rocket pool deposits: the dev contracts are not deployed")
+	}
+	d.deployMu.Lock()
+	defer d.deployMu.Unlock()
+	b, err := newBatch(ctx, d, d.operator)
+	if err != nil {
+		return err
+	}
+	b.call("rocket deposits", c.RocketDepositSettings, nil, rocketAdminABI(), "setDepositEnabled", enabled)
+	if err := b.run(ctx); err != nil {
+		return fmt.Errorf("enable rocket pool deposits: %w", err)
+	}
+	return nil
+}
+
 // The dev staking contracts' deployment and admin methods, beyond what
 // the tools use.
 var (
@@ -140,5 +160,6 @@ var (
 	rocketAdminABI = onceABI(`[
 {"type":"function","name":"setAddress","stateMutability":"nonpayable","inputs":[{"name":"_key","type":"bytes32"},{"name":"_value","type":"address"}],"outputs":[]},
 {"type":"function","name":"deposit","stateMutability":"payable","inputs":[],"outputs":[]},
-{"type":"function","name":"depositRewards","stateMutability":"payable","inputs":[],"outputs":[]}]`)
+{"type":"function","name":"depositRewards","stateMutability":"payable","inputs":[],"outputs":[]},
+{"type":"function","name":"setDepositEnabled","stateMutability":"nonpayable","inputs":[{"name":"enabled","type":"bool"}],"outputs":[]}]`)
 )

@@ -90,7 +90,9 @@ func units(n int64, dec int) *big.Int {
 // DAI/USDC (1,000,000 : 1,000,000) pairs; a Uniswap V3 factory, the
 // SwapRouter and a USDC/WETH 0.3 % pool at the same price with full-range
 // liquidity; an ERC-4626 vault over USDC; and an Aave V3 style pool with
-// USDC, WETH and DAI reserves supplied by the operator account.
+// USDC, WETH and DAI reserves supplied by the operator account; Lido
+// (stETH, wstETH, withdrawal queue) and Rocket Pool (storage, deposit
+// pool, rETH), each seeded with 1,000 ETH and rewards (see deployStaking).
 //
 // All of it is sent by the operator as one batch of transactions with
 // consecutive nonces starting at 0 and mined in one block, so the

@@ -7,7 +7,10 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 
+	"github.com/wardhq/ward/internal/catalog"
 	"github.com/wardhq/ward/internal/chain"
+	"github.com/wardhq/ward/internal/registry"
+	"github.com/wardhq/ward/internal/tool"
 )
 
 var rethViews = func() *chain.ABI {
@@ -132,5 +135,72 @@ func TestRocketPool(t *testing.T) {
 	}
 	if e, r := f.balance(t, common.Address{}, me), f.balance(t, reth, me); e.Cmp(ethN) != 0 || r.Cmp(rN) != 0 {
 		t.Errorf("refused plans moved funds: ETH %s → %s, rETH %s → %s", ethN, e, rN, r)
+	}
+}
+
+// stakingTools are the liquid staking tools with what their definitions
+// promise: tier, risk, effect, and the (action, venue) the adapter table
+// resolves to them.
+var stakingTools = map[string]struct {
+	tier          tool.Tier
+	effect        tool.Effect
+	action, venue string
+}{
+	"lido_get_staking_info":        {tool.Read, tool.EffectNone, "staking_info", "lido"},
+	"lido_get_position":            {tool.Read, tool.EffectNone, "staking_position", "lido"},
+	"lido_get_withdrawal_requests": {tool.Read, tool.EffectNone, "withdrawal_status", "lido"},
+	"lido_stake_eth":               {tool.Write, tool.EffectOpen, "stake", "lido"},
+	"lido_wrap_steth":              {tool.Write, tool.EffectOpen, "wrap", "lido"},
+	"lido_unwrap_wsteth":           {tool.Write, tool.EffectClose, "unwrap", "lido"},
+	"lido_request_withdrawal":      {tool.Write, tool.EffectUnwind, "request_withdrawal", "lido"},
+	"lido_claim_withdrawal":        {tool.Write, tool.EffectClose, "claim_withdrawal", "lido"},
+	"rocketpool_get_info":          {tool.Read, tool.EffectNone, "staking_info", "rocketpool"},
+	"rocketpool_get_position":      {tool.Read, tool.EffectNone, "staking_position", "rocketpool"},
+	"rocketpool_deposit_eth":       {tool.Write, tool.EffectOpen, "stake", "rocketpool"},
+	"rocketpool_burn_reth":         {tool.Write, tool.EffectUnwind, "burn", "rocketpool"},
+}
+
+// TestStakingDefs checks the staking tools' definitions and which of seed
+// 002's profiles offer them: those that load everything, not observatory,
+// conservative or the specialised ones, whose categories leave staking out.
+func TestStakingDefs(t *testing.T) {
+	f := base(t)
+	for name, want := range stakingTools {
+		e := f.entry(t, name)
+		d := e.Def
+		risk := tool.Layer1
+		if want.tier == tool.Write {
+			risk = tool.Layer2
+		}
+		if d.Category != tool.CatStaking || d.Tier != want.tier || d.RiskTier != risk || d.Effect != want.effect || e.Action != want.action || e.Venue != want.venue {
+			t.Errorf("%s: category %v tier %v risk %v effect %v adapter (%s, %s); want staking %v %v %v (%s, %s)", name,
+				d.Category, d.Tier, d.RiskTier, d.Effect, e.Action, e.Venue, want.tier, risk, want.effect, want.action, want.venue)
+		}
+		if len(d.Description) < 200 || !strings.Contains(d.Description, "not") {
+			t.Errorf("%s: description too thin for a model: %q", name, d.Description)
+		}
+	}
+	for _, profile := range []string{"dev", "full", "active", "golem", "observatory", "conservative", "vault", "trader", "data"} {
+		v, err := f.reg.Select(registry.Selection{Profiles: []string{profile}, Have: []tool.Requirement{tool.NeedsWallet}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		all := profile == "dev" || profile == "full" || profile == "active" || profile == "golem"
+		for name, want := range stakingTools {
+			if v.Has(name) != all {
+				t.Errorf("profile %s offers %s: %v, want %v", profile, name, v.Has(name), all)
+			}
+			if e, ok := v.Adapter(want.action, want.venue); all && (!ok || e.Def.Name != name) {
+				t.Errorf("profile %s: adapter (%s, %s) resolves to %v, want %s", profile, want.action, want.venue, e, name)
+			}
+		}
+	}
+	// Without the venues, no staking tool registers.
+	env := *f.env
+	env.Venues.LidoWithdrawalQueue, env.Venues.RocketStorage = common.Address{}, common.Address{}
+	for _, tl := range catalog.Tools(&env) {
+		if _, ok := stakingTools[tl.Def.Name]; ok {
+			t.Errorf("%s registered without its protocol's address", tl.Def.Name)
+		}
 	}
 }

@@ -104,7 +104,9 @@ var layers = map[string]int{
 	"internal/catalog":                 Tools,
 	"internal/catalog/internal/native": Tools, // what the protocol packages share
 	"internal/catalog/aave":            Tools,
+	"internal/catalog/lido":            Tools,
 	"internal/catalog/permit2":         Tools,
+	"internal/catalog/rocketpool":      Tools,
 	"internal/catalog/token":           Tools,
 	"internal/catalog/uniswap":         Tools,
 	"internal/catalog/vault":           Tools,

@@ -1,7 +1,8 @@
 // Package catalog is ward's native tool catalogue: DeFi tools over the
 // chain layer (chain and wallet reads, ERC-20, WETH, price feeds, Uniswap
 // V2 and V3, ERC-4626 vaults, Aave V3 style lending, Lido and Rocket Pool
-// liquid staking, safety checks, testnet helpers), each a tool.Def plus the handler its tier requires.
+// liquid staking, safety checks, testnet helpers), each a tool.Def plus
+// the handler its tier requires.
 //
 // Every tool talks to contracts through their mainnet ABIs, so it works
 // against any deployment of the protocol, not only the dev chain's. Write

@@ -215,7 +215,7 @@ var requests = native.ReadTool{
 	Name: "lido_get_withdrawal_requests",
 	Description: "Read Lido withdrawal requests: for each, the stETH and shares locked, its owner, when it was made, whether it is finalized and claimed, " +
 		"and the ETH a claim pays now (finalized requests pay min(stETH requested, shares x the finalization's rate): rewards after the request are not paid). " +
-		"Give request_ids, or an owner (default: the agent's wallet) for all of its unclaimed requests. Use it to see whether lido_claim_withdrawal can claim. " +
+		"Give request_ids, or an owner (default: the agent's wallet) for its unclaimed requests (the oldest 50). Use it to see whether lido_claim_withdrawal can claim. " +
 		"Does not predict when a request will be finalized, and does not list requests already claimed when reading by owner.",
 	Category: tool.CatStaking, Budget: tool.Medium,
 	Steps:   []string{"Reading the withdrawal queue", "Reading the requests"},

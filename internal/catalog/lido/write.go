@@ -355,6 +355,10 @@ func planClaim(ctx context.Context, env *native.Env, in *registry.Input) (*tool.
 		if ids, err = requestIDs(ctx, env, d, owner); err != nil {
 			return nil, err
 		}
+		// The oldest first: the queue finalizes in order.
+		if len(ids) > maxRequestIDs {
+			ids = ids[:maxRequestIDs]
+		}
 	} else {
 		last, err := call(ctx, env, d.queue, "getLastRequestId")
 		if err != nil {

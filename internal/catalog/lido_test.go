@@ -10,6 +10,7 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 
 	"github.com/wardhq/ward/internal/chain"
+	"github.com/wardhq/ward/internal/tool"
 )
 
 // stakeOut is a staking write's data: its transactions, their gas cost
@@ -285,7 +286,32 @@ func TestLido(t *testing.T) {
 	if l := f.viewBig(t, lidoViews, queue, "getLastRequestId"); l.Cmp(last) != 0 {
 		t.Errorf("refused plans made requests: last id %s → %s", last, l)
 	}
+
+	// A request the wallet paid for but someone else owns is not the
+	// wallet's to claim, even once finalized.
+	erc20 := chain.ERC20ABI()
+	in := input(t, `{}`)
+	if _, err := f.env.Wallet.Send(ctx, capFor("test_send", in), chain.Scope{Tool: "test_send", ArgsHash: in.Args.Hash(), Tick: in.Tick, Now: in.Now}, []tool.Tx{
+		mustTx(t, erc20, stETH, "approve", queue, eth(1)),
+		mustTx(t, lidoQueueWrites, queue, "requestWithdrawals", []*big.Int{eth(1)}, recipient),
+	}); err != nil {
+		t.Fatal(err)
+	}
+	theirs := f.viewBig(t, lidoViews, queue, "getLastRequestId")
+	if err := f.dev.ReportLido(ctx, nil, theirs.Uint64()); err != nil {
+		t.Fatal(err)
+	}
+	refuse("lido_claim_withdrawal", argsOf("request_ids", []uint64{theirs.Uint64()}), "owned by "+recipient.Hex())
+	refuse("lido_claim_withdrawal", `{}`, "no withdrawal request to claim")
 }
+
+var lidoQueueWrites = func() *chain.ABI {
+	a, err := chain.ParseABI(`[{"type":"function","name":"requestWithdrawals","stateMutability":"nonpayable","inputs":[{"name":"_amounts","type":"uint256[]"},{"name":"_owner","type":"address"}],"outputs":[{"name":"requestIds","type":"uint256[]"}]}]`)
+	if err != nil {
+		panic(err)
+	}
+	return a
+}()
 
 // TestLidoLargeWithdrawalSplits requests more stETH than one request
 // takes and checks that the queue made two requests adding up to it,

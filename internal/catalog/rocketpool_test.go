@@ -152,12 +152,12 @@ var stakingTools = map[string]struct {
 	"lido_stake_eth":               {tool.Write, tool.EffectOpen, "stake", "lido"},
 	"lido_wrap_steth":              {tool.Write, tool.EffectOpen, "wrap", "lido"},
 	"lido_unwrap_wsteth":           {tool.Write, tool.EffectClose, "unwrap", "lido"},
-	"lido_request_withdrawal":      {tool.Write, tool.EffectUnwind, "request_withdrawal", "lido"},
+	"lido_request_withdrawal":      {tool.Write, tool.EffectClose, "request_withdrawal", "lido"},
 	"lido_claim_withdrawal":        {tool.Write, tool.EffectClose, "claim_withdrawal", "lido"},
 	"rocketpool_get_info":          {tool.Read, tool.EffectNone, "staking_info", "rocketpool"},
 	"rocketpool_get_position":      {tool.Read, tool.EffectNone, "staking_position", "rocketpool"},
 	"rocketpool_deposit_eth":       {tool.Write, tool.EffectOpen, "stake", "rocketpool"},
-	"rocketpool_burn_reth":         {tool.Write, tool.EffectUnwind, "burn", "rocketpool"},
+	"rocketpool_burn_reth":         {tool.Write, tool.EffectClose, "burn", "rocketpool"},
 }
 
 // TestStakingDefs checks the staking tools' definitions and which of seed

@@ -227,7 +227,7 @@ var requestWithdrawal = native.WriteTool{
 		"\"max\" requests the whole stETH balance. Each request holds between the queue's minimum (100 wei) and maximum (1,000 stETH); a larger amount is split " +
 		"into several requests in one transaction (at most 32). The claim pays the stETH requested, or less if Lido's share rate falls: rewards earned while " +
 		"waiting are not paid. Does not take wstETH (lido_unwrap_wsteth first) and cannot be cancelled.",
-	Category: tool.CatStaking, Risk: tool.Layer2, Effect: tool.EffectUnwind,
+	Category: tool.CatStaking, Risk: tool.Layer2, Effect: tool.EffectClose,
 	Steps:    []string{"Reading Lido", "Splitting the requests", "Sending approve and requestWithdrawals", "Confirming"},
 	Snippet:  "lido_request_withdrawal queues stETH for withdrawal to ETH (claim later with lido_claim_withdrawal).",
 	Required: []string{"amount"},

@@ -198,7 +198,7 @@ var burn = native.WriteTool{
 	Description: "Burn rETH for ETH at Rocket Pool's exchange rate (rETH's burn): the ETH (getEthValue) is paid to the agent's wallet at once. \"max\" burns the " +
 		"whole balance. The plan checks the balance and that Rocket Pool holds enough ETH to pay (getTotalCollateral); when it does not, burning is refused " +
 		"and only a swap exits. Use it to exit rETH to ETH. Does not swap on an exchange and does not touch other tokens.",
-	Category: tool.CatStaking, Risk: tool.Layer2, Effect: tool.EffectUnwind,
+	Category: tool.CatStaking, Risk: tool.Layer2, Effect: tool.EffectClose,
 	Steps:    []string{"Reading Rocket Pool", "Previewing the ETH", "Sending burn", "Confirming"},
 	Snippet:  "rocketpool_burn_reth burns rETH for ETH at the exchange rate.",
 	Required: []string{"amount"},

@@ -121,8 +121,17 @@ func TestLido(t *testing.T) {
 		Unfinalized  amt     `json:"unfinalized_steth"`
 		LastRequest  uint64  `json:"last_request_id"`
 		WithdrawalsP bool    `json:"withdrawals_paused"`
+		LastReport   *struct {
+			Block   uint64  `json:"block"`
+			Elapsed uint64  `json:"time_elapsed_seconds"`
+			APR     float64 `json:"apr_percent"`
+		} `json:"last_report"`
 	}
 	f.read(t, "lido_get_staking_info", `{}`, &info)
+	// The deployment's own report covers no time: there is no APR yet.
+	if info.LastReport != nil {
+		t.Errorf("an APR before any report over time: %+v", *info.LastReport)
+	}
 	if common.HexToAddress(info.StETH) != stETH || common.HexToAddress(info.WstETH) != wstETH || info.Paused || info.Limit != "unlimited" ||
 		info.Min.Raw != "100" || info.Max.big(t).Cmp(eth(1_000)) != 0 || info.PerShare != "1.03" || info.PerWstETH != "1.03" ||
 		info.Pooled.big(t).Cmp(eth(1_030)) != 0 || !near(info.TVLUSD, 1_030*3_000, 1e-6) {
@@ -170,6 +179,16 @@ func TestLido(t *testing.T) {
 		t.Errorf("after a rebase: position %+v, shares were %s and balance %s", pos, shares, before)
 	}
 	f.read(t, "lido_get_staking_info", `{}`, &info)
+	// The report's APR: 103 ETH on 1,040 (the shares unchanged) over the
+	// seconds since the deployment's report, annualised.
+	head, err := f.env.Chain.HeaderLatest(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := info.LastReport; r == nil || r.Block != head.Number.Uint64() || r.Elapsed == 0 ||
+		!near(r.APR, 103.0/1040*365*24*3600/float64(r.Elapsed)*100, 1e-9) {
+		t.Errorf("last report = %+v, head %d", r, head.Number)
+	}
 	// 1,040 ETH on 1,009.7 shares, plus 103 ETH of rewards.
 	if r := fl(info.PerShare); r <= 1.13 || r >= 1.14 || info.PerWstETH != info.PerShare {
 		t.Errorf("after 103 ETH of rewards: %s ETH per share, %s stETH per wstETH; want about 1.132 each", info.PerShare, info.PerWstETH)

@@ -24,9 +24,10 @@
 // The deployment is named by the withdrawal queue alone (the address
 // book's lido_withdrawal_queue); stETH and wstETH are read from it
 // (STETH(), WSTETH()), so a call cannot be steered to another token.
-// Lido's contracts expose no APR (it is derived off chain from oracle
-// reports), so no tool reports one. Values are the ETH the tokens redeem
-// for on Lido, priced with the ETH/USD feed.
+// Lido has no APR getter; lido_get_staking_info gives the APR of its
+// latest oracle report, from the TokenRebased event stETH logs (see
+// apr.go). Values are the ETH the tokens redeem for on Lido, priced with
+// the ETH/USD feed.
 package lido
 
 import (

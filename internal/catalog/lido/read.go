@@ -23,8 +23,9 @@ var info = native.ReadTool{
 	Description: "Describe the Lido deployment ward knows on this chain: the stETH, wstETH and withdrawal queue contracts, the ether pooled and the stETH shares " +
 		"issued, the ETH one share is worth and the stETH one wstETH is worth (the exchange rates), whether staking is paused and how much may be staked now, " +
 		"the withdrawal request bounds and the queue's progress (last request, last finalized request, stETH waiting). " +
-		"Use it before lido_stake_eth, lido_wrap_steth or lido_request_withdrawal. Does not report an APR (Lido's contracts expose none; it is computed off chain) " +
-		"and does not show anyone's position (lido_get_position).",
+		"It gives the APR of Lido's latest oracle report (the rise in ETH per share it logged, annualised over the time it covers, after Lido's fee) when one is " +
+		"found in the last 20,000 blocks: a past rate, not a promise. Use it before lido_stake_eth, lido_wrap_steth or lido_request_withdrawal. " +
+		"Does not average over several reports and does not show anyone's position (lido_get_position).",
 	Category: tool.CatStaking, Budget: tool.Medium,
 	Steps:   []string{"Reading the withdrawal queue", "Reading stETH", "Reading wstETH"},
 	Snippet: "lido_get_staking_info reads Lido's pooled ether, share rate, stETH per wstETH and withdrawal queue.",
@@ -37,6 +38,7 @@ var info = native.ReadTool{
 		native.RProp("withdrawals_paused", "boolean", "whether the queue refuses requests"),
 		native.RProp("last_request_id", "integer", "the newest withdrawal request"), native.RProp("last_finalized_request_id", "integer", "requests up to this id are claimable"),
 		native.RAmountProp("unfinalized_steth", "stETH waiting in the queue"), native.RProp("tvl_usd", "number", "pooled ether in USD"),
+		`"last_report":{"type":"object","description":"the latest oracle report in the last 20,000 blocks (absent when none)","properties":{"block":{"type":"integer"},"time_elapsed_seconds":{"type":"integer"},"apr_percent":{"type":"number","description":"stakers' APR of that report, annualised"}}}`,
 	},
 	Action: "staking_info", Venue: "lido", When: hasLido,
 	Run: readInfo,
@@ -93,6 +95,9 @@ func readInfo(ctx context.Context, env *native.Env, in *registry.Input) (any, er
 		return nil, err
 	}
 	out["steth_per_wsteth"] = rate(perToken)
+	if r, ok := lastReport(ctx, env, d.stETH); ok {
+		out["last_report"] = r
+	}
 	if v := usd(ctx, env, pooled); v != nil {
 		out["tvl_usd"] = *v
 	}

@@ -63,3 +63,42 @@ func TestABISelectors(t *testing.T) {
 		}
 	}
 }
+
+func TestAPROf(t *testing.T) {
+	e := func(milli int64) *big.Int { return new(big.Int).Mul(big.NewInt(milli), big.NewInt(1e15)) }
+	data := func(words ...*big.Int) []byte {
+		var b []byte
+		for _, w := range words {
+			b = append(b, w.FillBytes(make([]byte, 32))...)
+		}
+		return b
+	}
+	day := big.NewInt(24 * 3600)
+	for _, tc := range []struct {
+		name string
+		data []byte
+		want float64 // -1: no APR
+	}{
+		// 1,000 ETH on 1,000 shares earning 0.1 ETH in a day: 3.65 % a year.
+		{"a day's rewards", data(day, e(1_000_000), e(1_000_000), e(1_000_000), e(1_000_100), new(big.Int)), 3.65},
+		// Fee shares minted to the treasury dilute the stakers' rate.
+		{"fee shares", data(day, e(1_000_000), e(1_000_000), e(1_000_010), e(1_000_100), e(10)), 90.0 / 1_000_010 * 36_500},
+		{"a loss", data(day, e(1_000_000), e(1_000_000), e(1_000_000), e(999_900), new(big.Int)), -3.65},
+		{"no time", data(new(big.Int), e(1), e(1), e(1), e(2), new(big.Int)), -1},
+		{"an empty pool", data(day, new(big.Int), new(big.Int), e(1), e(1), new(big.Int)), -1},
+		{"short data", data(day), -1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r, ok := aprOf(tc.data)
+			if tc.want == -1 {
+				if ok {
+					t.Fatalf("APR %+v, want none", r)
+				}
+				return
+			}
+			if !ok || r.APRPercent-tc.want > 1e-6 || tc.want-r.APRPercent > 1e-6 {
+				t.Errorf("APR %v (%v), want %v", r.APRPercent, ok, tc.want)
+			}
+		})
+	}
+}

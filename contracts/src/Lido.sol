@@ -33,13 +33,11 @@ contract Lido {
     bool private stakingPaused;
     uint256 private totalPooledEther;
     uint256 private totalShares;
-    uint256 private lastReport;
     mapping(address => uint256) private shares;
     mapping(address => mapping(address => uint256)) private allowances;
 
     constructor() {
         owner = msg.sender;
-        lastReport = block.timestamp;
     }
 
     modifier onlyOwner() {
@@ -170,14 +168,13 @@ contract Lido {
         withdrawalQueue = queue;
     }
 
-    /// @notice The oracle's rewards: msg.value joins the pool, raising every holder's balance.
-    function reportRewards() external payable onlyOwner {
+    /// @notice The oracle's report of rewards earned over timeElapsed seconds: msg.value joins the
+    /// pool, raising every holder's balance.
+    function reportRewards(uint256 timeElapsed) external payable onlyOwner {
+        require(timeElapsed != 0, "ZERO_TIME_ELAPSED");
         uint256 preEther = totalPooledEther;
         totalPooledEther += msg.value;
-        emit TokenRebased(
-            block.timestamp, block.timestamp - lastReport, totalShares, preEther, totalShares, totalPooledEther, 0
-        );
-        lastReport = block.timestamp;
+        emit TokenRebased(block.timestamp, timeElapsed, totalShares, preEther, totalShares, totalPooledEther, 0);
     }
 
     /// @notice Finalizes the queue's requests up to lastRequestId at the current share rate, sends

@@ -16,7 +16,7 @@ import (
 // shares with balances, or rETH with ETH, would show it).
 var (
 	lidoSeedStake     = units(1_000, 18) // ETH the operator stakes with Lido
-	lidoSeedRewards   = units(30, 18)    // rewards reported on it: 1.03 ETH per share
+	lidoSeedRewards   = units(30, 18)    // rewards reported on it, over a year: 1.03 ETH per share, 3 % APR
 	rocketSeedDeposit = units(1_000, 18) // ETH the operator deposits with Rocket Pool
 	rocketSeedRewards = units(100, 18)   // rewards backing rETH: about 1.1 ETH per rETH
 )
@@ -31,7 +31,7 @@ func deployStaking(b *batch, c *DevContracts) {
 	c.LidoWithdrawalQueue = b.deploy("WithdrawalQueueERC721", c.LidoWstETH)
 	b.call("lido set queue", c.LidoStETH, nil, lido, "setWithdrawalQueue", c.LidoWithdrawalQueue)
 	b.call("lido stake", c.LidoStETH, lidoSeedStake, lido, "submit", common.Address{})
-	b.call("lido rewards", c.LidoStETH, lidoSeedRewards, lido, "reportRewards")
+	b.call("lido rewards", c.LidoStETH, lidoSeedRewards, lido, "reportRewards", big.NewInt(lidoYear))
 
 	rp := rocketAdminABI()
 	c.RocketStorage = b.deploy("RocketStorage")
@@ -54,9 +54,15 @@ func RocketContractKey(name string) [32]byte {
 	return crypto.Keccak256Hash([]byte("contract.address"), []byte(name))
 }
 
+// The periods the dev chain's Lido reports say their rewards cover.
+const (
+	lidoDay  = 24 * 60 * 60
+	lidoYear = 365 * lidoDay
+)
+
 // ReportLido plays Lido's accounting oracle on the dev chain: it adds
-// rewards (wei, may be zero) to the pooled ether, raising every stETH
-// balance, then, when finalizeThrough is positive, finalizes the
+// rewards (wei, may be zero), as earned over a day, to the pooled ether,
+// raising every stETH balance, then, when finalizeThrough is positive, finalizes the
 // withdrawal queue's requests up to that id at the new share rate.
 func (d *DevChain) ReportLido(ctx context.Context, rewards *big.Int, finalizeThrough uint64) error {
 	c := d.Contracts()
@@ -70,7 +76,7 @@ func (d *DevChain) ReportLido(ctx context.Context, rewards *big.Int, finalizeThr
 		return err
 	}
 	if rewards != nil && rewards.Sign() > 0 {
-		b.call("lido rewards", c.LidoStETH, rewards, lidoAdminABI(), "reportRewards")
+		b.call("lido rewards", c.LidoStETH, rewards, lidoAdminABI(), "reportRewards", big.NewInt(lidoDay))
 	}
 	if finalizeThrough > 0 {
 		b.call("lido finalize", c.LidoStETH, nil, lidoAdminABI(), "finalizeWithdrawals", new(big.Int).SetUint64(finalizeThrough))
@@ -153,7 +159,7 @@ var (
 	lidoAdminABI = onceABI(`[
 {"type":"function","name":"setWithdrawalQueue","stateMutability":"nonpayable","inputs":[{"name":"queue","type":"address"}],"outputs":[]},
 {"type":"function","name":"submit","stateMutability":"payable","inputs":[{"name":"referral","type":"address"}],"outputs":[{"name":"","type":"uint256"}]},
-{"type":"function","name":"reportRewards","stateMutability":"payable","inputs":[],"outputs":[]},
+{"type":"function","name":"reportRewards","stateMutability":"payable","inputs":[{"name":"timeElapsed","type":"uint256"}],"outputs":[]},
 {"type":"function","name":"finalizeWithdrawals","stateMutability":"nonpayable","inputs":[{"name":"lastRequestId","type":"uint256"}],"outputs":[]},
 {"type":"function","name":"pauseStaking","stateMutability":"nonpayable","inputs":[],"outputs":[]},
 {"type":"function","name":"resumeStaking","stateMutability":"nonpayable","inputs":[],"outputs":[]}]`)

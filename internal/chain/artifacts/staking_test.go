@@ -32,8 +32,10 @@ func TestLido(t *testing.T) {
 	// The first stake is one share per wei; rewards raise balances, not shares.
 	c.sendValue(alice, e(100), lido, "submit", bob.addr)
 	wantBig(t, "alice's shares", c.callBig(lido, "sharesOf", alice.addr), e(100))
-	c.wantRevertValue(alice, e(1), lido, "reportRewards", "APP_AUTH_FAILED")
-	c.sendValue(deployer, e(10), lido, "reportRewards")
+	day := big.NewInt(24 * 3600)
+	c.wantRevertValue(alice, e(1), lido, "reportRewards", "APP_AUTH_FAILED", day)
+	c.wantRevertValue(deployer, e(1), lido, "reportRewards", "ZERO_TIME_ELAPSED", new(big.Int))
+	c.sendValue(deployer, e(10), lido, "reportRewards", day)
 	wantBig(t, "alice's balance after 10 % rewards", c.callBig(lido, "balanceOf", alice.addr), e(110))
 	wantBig(t, "total supply", c.callBig(lido, "totalSupply"), e(110))
 	// 11 ETH at 1.1 ETH per share buys 10 shares.
@@ -72,7 +74,7 @@ func TestLido(t *testing.T) {
 
 	// Rewards after the requests are not paid to them: each pays the
 	// stETH requested (11), not its shares' value at the higher rate.
-	c.sendValue(deployer, e(24), lido, "reportRewards")
+	c.sendValue(deployer, e(24), lido, "reportRewards", day)
 	lidoETH := c.ethBalance(lido.addr)
 	c.send(deployer, lido, "finalizeWithdrawals", big.NewInt(2))
 	wantBig(t, "ether sent to the queue", new(big.Int).Sub(lidoETH, c.ethBalance(lido.addr)), e(22))

@@ -24,7 +24,8 @@ const (
 )
 
 // The key's stakes and the rewards reported on them, in whole ETH: 1.05
-// ETH per stETH share, about 1.1 ETH per rETH.
+// ETH per stETH share (reported as a year's rewards: 5 % APR), about 1.1
+// ETH per rETH.
 const (
 	lidoStake     = 20
 	lidoRewards   = 1
@@ -46,7 +47,7 @@ func deployStaking(ctx context.Context, s *sender, r *Result) {
 	queue := s.deploy(ctx, "Lido withdrawal queue", artLidoQueue, wst)
 	s.send(ctx, "set Lido's withdrawal queue", nil, artLido, lido, "setWithdrawalQueue", queue)
 	s.send(ctx, "staked with Lido", units(lidoStake, 18), artLido, lido, "submit", common.Address{})
-	s.send(ctx, "reported Lido rewards", units(lidoRewards, 18), artLido, lido, "reportRewards")
+	s.send(ctx, "reported Lido rewards", units(lidoRewards, 18), artLido, lido, "reportRewards", big.NewInt(365*24*60*60))
 
 	storage := s.deploy(ctx, "RocketStorage", artRocketStorage)
 	settings := s.deploy(ctx, "Rocket Pool deposit settings", artRocketSetting)

@@ -128,6 +128,12 @@ const (
 	ArbitrumOneL1ERC20Gateway   = "arbitrum_one_l1_erc20_gateway"
 )
 
+// RocketPoolStorage is Rocket Pool's RocketStorage, where its network
+// contracts are looked up. No maintained package ships its address, so the
+// shipped book has none; an operator's book, or ward chain deploy's, may
+// name it.
+const RocketPoolStorage = "rocketpool_storage"
+
 // Chain is the book of one chain.
 type Chain struct {
 	ID           uint64 `json:"chain_id" toml:"chain_id"`

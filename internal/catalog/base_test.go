@@ -105,6 +105,7 @@ func venuesOf(c *chain.DevContracts) catalog.Venues {
 		UniswapV3Factory: c.UniswapV3Factory, UniswapV3Router: c.UniswapV3SwapRouter, AavePool: c.AavePool,
 		Vaults: []common.Address{c.VaultUSDC}, ETHFeed: c.FeedETHUSD, UniswapV3LiquidityHelper: c.UniswapV3LiquidityHelper,
 		MorphoBlue: c.MorphoBlue, Comet: c.CometUSDC,
+		LidoWithdrawalQueue: c.LidoWithdrawalQueue, RocketStorage: c.RocketStorage,
 	}
 }
 

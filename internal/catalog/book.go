@@ -15,9 +15,11 @@ import (
 // (uniswap_v3_swap_router) where the book has one, else through
 // SwapRouter02 (uniswap_v3_swap_router02, the one public chains list),
 // with the deadline in its multicall; QuoterV2 (uniswap_v3_quoter_v2)
-// quotes routed swaps; Permit2 (permit2) enables the permit2 tools, Morpho Blue (morpho_blue)
-// the morpho tools and a Compound III market (compound_v3_comet) the
-// comet tools.
+// quotes routed swaps; Permit2 (permit2) enables the permit2 tools, Morpho
+// Blue (morpho_blue) the morpho tools, a Compound III market
+// (compound_v3_comet) the comet tools, Lido's withdrawal queue
+// (lido_withdrawal_queue) the Lido tools and RocketStorage
+// (rocketpool_storage) the Rocket Pool tools.
 func FromBook(c *addrbook.Chain) ([]Token, Venues) {
 	var tokens []Token
 	for _, t := range c.Tokens {
@@ -43,6 +45,8 @@ func FromBook(c *addrbook.Chain) ([]Token, Venues) {
 		UniswapV3QuoterV2:        role(addrbook.UniswapV3QuoterV2),
 		UniswapV3PositionManager: role(addrbook.UniswapV3PositionManager),
 		Permit2:                  role(addrbook.Permit2),
+		LidoWithdrawalQueue:      role(addrbook.LidoWithdrawalQueue),
+		RocketStorage:            role(addrbook.RocketPoolStorage),
 	}
 	if w, ok := c.WrappedNative(); ok {
 		v.WETH, v.ETHFeed = common.Address(w.Address), common.Address(w.USDFeed)

@@ -64,3 +64,22 @@ func TestFromBook(t *testing.T) {
 		t.Errorf("local venues = %+v", v)
 	}
 }
+
+// TestFromBookStaking: mainnet's book names Lido's withdrawal queue (from
+// @lido-sdk/constants) and no RocketStorage; an operator's book may add it.
+func TestFromBookStaking(t *testing.T) {
+	eth, _ := addrbook.Shipped().Chain(1)
+	_, v := catalog.FromBook(eth)
+	if v.LidoWithdrawalQueue != common.HexToAddress("0x889edC2eDab5f40e902b864aD4d7AdE8E412F9B1") || v.RocketStorage != (common.Address{}) {
+		t.Errorf("mainnet: Lido queue %s, RocketStorage %s", v.LidoWithdrawalQueue, v.RocketStorage)
+	}
+	local, err := addrbook.Shipped().With(addrbook.Overrides{Chains: []*addrbook.Chain{{ID: 31337,
+		Contracts: []addrbook.Contract{{Role: addrbook.RocketPoolStorage, Address: [20]byte{9}}, {Role: addrbook.LidoWithdrawalQueue, Address: [20]byte{8}}}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lc, _ := local.Chain(31337)
+	if _, v := catalog.FromBook(lc); v.RocketStorage != (common.Address{9}) || v.LidoWithdrawalQueue != (common.Address{8}) {
+		t.Errorf("operator's book: venues = %+v", v)
+	}
+}

@@ -1,8 +1,9 @@
 // Package catalog is ward's native tool catalogue: DeFi tools over the
 // chain layer (chain and wallet reads, ERC-20, WETH, price feeds, Uniswap
 // V2 and V3, ERC-4626 vaults, Aave V3 style lending, Morpho Blue and
-// Compound III (Comet) lending, safety checks,
-// testnet helpers), each a tool.Def plus the handler its tier requires.
+// Compound III (Comet) lending, Lido and Rocket Pool liquid staking,
+// safety checks, testnet helpers), each a tool.Def plus the handler its
+// tier requires.
 //
 // Every tool talks to contracts through their mainnet ABIs, so it works
 // against any deployment of the protocol, not only the dev chain's. Write
@@ -69,7 +70,8 @@ func All() []registry.Tool {
 	return append(Tools(&Env{
 		Chain: &chain.Provider{}, Wallet: &chain.Wallet{}, Sim: &chain.Simulator{}, Dev: &chain.DevChain{},
 		Venues: Venues{WETH: one, UniswapV2Factory: one, UniswapV2Router: one, UniswapV3Factory: one,
-			UniswapV3Router: one, UniswapV3LiquidityHelper: one, UniswapV3PositionManager: one, Permit2: one, AavePool: one, MorphoBlue: one, Comet: one, Vaults: []common.Address{one}, ETHFeed: one},
+			UniswapV3Router: one, UniswapV3LiquidityHelper: one, UniswapV3PositionManager: one, Permit2: one, AavePool: one, MorphoBlue: one, Comet: one, Vaults: []common.Address{one}, ETHFeed: one,
+			LidoWithdrawalQueue: one, RocketStorage: one},
 	}), privileged.All()...)
 }
 

@@ -6,16 +6,19 @@ import (
 	"github.com/wardhq/ward/internal/catalog/aave"
 	"github.com/wardhq/ward/internal/catalog/compound"
 	"github.com/wardhq/ward/internal/catalog/internal/native"
+	"github.com/wardhq/ward/internal/catalog/lido"
 	"github.com/wardhq/ward/internal/catalog/morpho"
 	"github.com/wardhq/ward/internal/catalog/permit2"
+	"github.com/wardhq/ward/internal/catalog/rocketpool"
 	"github.com/wardhq/ward/internal/catalog/uniswap"
 	"github.com/wardhq/ward/internal/catalog/vault"
 )
 
 // defiTools are the protocol tools: Uniswap V2 and V3, ERC-4626 vaults and
-// Aave V3 style lending, Morpho Blue and Compound III. Each write has a unique (action, venue) in the
-// adapter table; reads carry a kind and venue for query_state and
+// Aave V3 style lending, Permit2, Morpho Blue and Compound III, and Lido
+// and Rocket Pool liquid staking. Each write has a unique (action, venue)
+// in the adapter table; reads carry a kind and venue for query_state and
 // search_context.
 func defiTools() []native.Maker {
-	return slices.Concat(uniswap.Tools(), vault.Tools(), aave.Tools(), permit2.Tools(), morpho.Tools(), compound.Tools())
+	return slices.Concat(uniswap.Tools(), vault.Tools(), aave.Tools(), permit2.Tools(), morpho.Tools(), compound.Tools(), lido.Tools(), rocketpool.Tools())
 }

@@ -58,6 +58,15 @@ type DevContracts struct {
 	// CometUSDC is a Compound III market with USDC as its base and WETH
 	// and WBTC as collateral.
 	CometUSDC common.Address `json:"comet_usdc"`
+	// Lido (stETH, wstETH, withdrawal queue) and Rocket Pool (storage,
+	// deposit pool, rETH): see deployStaking.
+	LidoStETH             common.Address `json:"lido_steth"`
+	LidoWstETH            common.Address `json:"lido_wsteth"`
+	LidoWithdrawalQueue   common.Address `json:"lido_withdrawal_queue"`
+	RocketStorage         common.Address `json:"rocketpool_storage"`
+	RocketDepositPool     common.Address `json:"rocketpool_deposit_pool"`
+	RocketRETH            common.Address `json:"rocketpool_reth"`
+	RocketDepositSettings common.Address `json:"rocketpool_deposit_settings"`
 }
 
 // Token is a token of the dev chain with its Chainlink-style USD feed.
@@ -91,8 +100,10 @@ func units(n int64, dec int) *big.Int {
 // DAI/USDC (1,000,000 : 1,000,000) pairs; a Uniswap V3 factory, the
 // SwapRouter and a USDC/WETH 0.3 % pool at the same price with full-range
 // liquidity; an ERC-4626 vault over USDC; an Aave V3 style pool with
-// USDC, WETH and DAI reserves supplied by the operator account; and the
-// lending markets of deployLending (Morpho Blue, Compound III).
+// USDC, WETH and DAI reserves supplied by the operator account; the
+// lending markets of deployLending (Morpho Blue, Compound III); and Lido
+// (stETH, wstETH, withdrawal queue) and Rocket Pool (storage, deposit
+// pool, rETH), each seeded with 1,000 ETH and rewards (see deployStaking).
 //
 // All of it is sent by the operator as one batch of transactions with
 // consecutive nonces starting at 0 and mined in one block, so the
@@ -225,6 +236,7 @@ func (d *DevChain) deploy(ctx context.Context) (*DevContracts, error) {
 	b.call("aave supply DAI", c.AavePool, nil, aave, "supply", c.DAI, units(1_000_000, 18), op, uint16(0))
 
 	deployLending(b, &c)
+	deployStaking(b, &c)
 
 	if err := b.run(ctx); err != nil {
 		return nil, err

@@ -266,6 +266,34 @@ any_selector = true
 			t.Errorf("transfer of an unlisted token: %d %s", r.status, r.body)
 		}
 	})
+	t.Run("a Lido stake and a Rocket Pool deposit at the book's deployments", func(t *testing.T) {
+		queue, _ := bc.Contract(addrbook.LidoWithdrawalQueue)
+		storage, _ := bc.Contract(addrbook.RocketPoolStorage)
+		views, err := chain.ParseABI(`[{"type":"function","name":"STETH","stateMutability":"view","inputs":[],"outputs":[{"name":"","type":"address"}]},
+{"type":"function","name":"getAddress","stateMutability":"view","inputs":[{"name":"k","type":"bytes32"}],"outputs":[{"name":"","type":"address"}]}]`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lookup := func(to common.Address, method string, args ...any) common.Address {
+			t.Helper()
+			data, _ := views.Pack(method, args...)
+			out, err := ec.CallContract(t.Context(), ethereum.CallMsg{To: &to, Data: data}, nil)
+			if err != nil || len(out) != 32 {
+				t.Fatalf("%s at %s: %x %v", method, to, out, err)
+			}
+			return common.BytesToAddress(out)
+		}
+		stETH := lookup(common.Address(queue), "STETH")
+		rETH := lookup(common.Address(storage), "getAddress", chain.RocketContractKey("rocketTokenRETH"))
+		st0, r0 := balance(stETH), balance(rETH)
+		if cents := commit(t, `{"action_type":"stake","venue":"lido","params":{"amount":"30000000000000000"}}`); cents < 7_500 || cents > 10_500 {
+			t.Errorf("0.03 ETH staked valued at %d cents, want about $90", cents)
+		}
+		commit(t, `{"action_type":"stake","venue":"rocketpool","params":{"amount":"30000000000000000"}}`)
+		if st, r := new(big.Int).Sub(balance(stETH), st0), new(big.Int).Sub(balance(rETH), r0); st.Cmp(big.NewInt(29_999_999_999_999_990)) < 0 || r.Sign() <= 0 {
+			t.Errorf("the stake gave %s stETH wei and the deposit %s rETH wei", st, r)
+		}
+	})
 }
 
 // deployLookalike deploys, from the node's developer account, a token the

@@ -37,8 +37,9 @@ type DemoResult struct {
 // the simulation veto what they should; phases block what they should;
 // WETH is posted and USDC borrowed on Morpho Blue and Compound III;
 // 1,000 concurrent commits of one permit execute once; an emergency halt
-// stops writes. Each step is written to w as it completes; the error
-// lists the steps that did not behave as expected.
+// stops writes; ETH is staked with Lido and Rocket Pool. Each step is
+// written to w as it completes; the error lists the steps that did not
+// behave as expected.
 func RunDemo(ctx context.Context, w io.Writer, dir string) ([]DemoResult, error) {
 	var offset atomic.Int64 // the demo's clock runs ahead to expire permits
 	now := func() time.Time { return time.Now().Add(time.Duration(offset.Load())) }
@@ -65,6 +66,7 @@ func RunDemo(ctx context.Context, w io.Writer, dir string) ([]DemoResult, error)
 	d.lending()
 	d.concurrentCommits()
 	d.emergencyHalt(ctx)
+	d.liquidStaking(ctx)
 	d.onChain(ctx)
 	return d.results, d.err()
 }
@@ -143,6 +145,31 @@ func (d *demo) lending() {
 	d.offset.Add(int64(31 * time.Second))
 	d.commitOK("commit the Morpho Blue borrow after the delay", mb)
 	d.commitOK("commit the Compound III borrow after the delay", cb)
+}
+
+// liquidStaking previews and commits a 0.1 ETH stake with Lido and a 0.1
+// ETH deposit with Rocket Pool, and checks the wallet received stETH and
+// rETH.
+func (d *demo) liquidStaking(ctx context.Context) {
+	lido := d.previewOK("preview staking 0.1 ETH with Lido for stETH", json.RawMessage(`{"action_type":"stake","venue":"lido","params":{"amount":"100000000000000000"}}`))
+	d.commitOK("commit the Lido stake", lido)
+	rp := d.previewOK("preview depositing 0.1 ETH with Rocket Pool for rETH", json.RawMessage(`{"action_type":"stake","venue":"rocketpool","params":{"amount":"100000000000000000"}}`))
+	d.commitOK("commit the Rocket Pool deposit", rp)
+	d.step("the wallet holds stETH and rETH", func() (string, error) {
+		wal := d.st.Wallet.Address()
+		st, err := d.st.Provider.TokenBalance(ctx, d.dc.LidoStETH, wal)
+		if err != nil {
+			return "", err
+		}
+		r, err := d.st.Provider.TokenBalance(ctx, d.dc.RocketRETH, wal)
+		if err != nil {
+			return "", err
+		}
+		if st.Sign() <= 0 || r.Sign() <= 0 {
+			return "", fmt.Errorf("stETH %v, rETH %v", st, r)
+		}
+		return fmt.Sprintf("stETH %s, rETH %s", st, r), nil
+	})
 }
 
 // refusedCommits refuses a forged permit, a permit committed with other

@@ -464,6 +464,7 @@ func (s *Stack) openChain(ctx context.Context, cfg Config) (*catalog.Env, *chain
 		UniswapV3LiquidityHelper: dc.UniswapV3LiquidityHelper,
 		AavePool:                 dc.AavePool, Vaults: []common.Address{dc.VaultUSDC}, ETHFeed: dc.FeedETHUSD,
 		MorphoBlue: dc.MorphoBlue, Comet: dc.CometUSDC,
+		LidoWithdrawalQueue: dc.LidoWithdrawalQueue, RocketStorage: dc.RocketStorage,
 	}
 	return env, dc, nil
 }
@@ -1005,7 +1006,8 @@ func devAllowlist(dc *chain.DevContracts, tokens []catalog.Token) hook.Allowlist
 	}
 	for _, c := range []common.Address{dc.WETH, dc.UniswapV2Router, dc.UniswapV3SwapRouter, dc.UniswapV3LiquidityHelper,
 		dc.VaultUSDC, dc.AavePool, dc.FeedETHUSD, dc.FeedBTCUSD, dc.FeedUSDCUSD, dc.FeedDAIUSD,
-		dc.UniswapV2PairUSDCWETH, dc.UniswapV2PairDAIUSDC, dc.UniswapV3PoolUSDCWETH, dc.AaveAUSDC, dc.AaveAWETH, dc.AaveADAI, dc.MorphoBlue, dc.CometUSDC} {
+		dc.UniswapV2PairUSDCWETH, dc.UniswapV2PairDAIUSDC, dc.UniswapV3PoolUSDCWETH, dc.AaveAUSDC, dc.AaveAWETH, dc.AaveADAI, dc.MorphoBlue, dc.CometUSDC,
+		dc.LidoStETH, dc.LidoWstETH, dc.LidoWithdrawalQueue, dc.RocketDepositPool, dc.RocketRETH} {
 		a.Contracts = append(a.Contracts, tool.Address(c))
 		a.Tokens = append(a.Tokens, tool.Address(c)) // LP, vault and aTokens move too
 	}

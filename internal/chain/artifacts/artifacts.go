@@ -1,5 +1,6 @@
 // Package artifacts embeds the compiled contracts of ward's dev chain: ERC20Permit, WETH9,
-// PriceFeed, the Uniswap V2 and V3 style exchanges, ERC4626Vault and the Aave V3 style Pool.
+// PriceFeed, the Uniswap V2 and V3 style exchanges, ERC4626Vault, the Aave V3 style Pool, and
+// Lido and Rocket Pool's liquid staking.
 // Their external interfaces match the mainnet protocols' so tools written against mainnet ABIs
 // work on the dev chain; contracts/README.md lists what each one simplifies.
 //

@@ -3,7 +3,8 @@
 // the canonical WETH9 exactly as their npm packages publish them
 // (chain/artifacts/published), with ward's own test tokens and
 // Chainlink-style USD price feeds (chain/artifacts), pools with liquidity,
-// and tokens for the deploying key. Result.Book is the address book of
+// and tokens for the deploying key; and ward's same-ABI Lido and Rocket
+// Pool (chain/artifacts), which no npm package publishes, staked with. Result.Book is the address book of
 // what was deployed, in the operator override form of addrbook.
 //
 // Deploy refuses a chain the shipped address book knows (a real chain),
@@ -66,8 +67,12 @@ type Config struct {
 }
 
 // MinBalance returns the wei the key must hold: what is wrapped into WETH
-// for the pools, the Aave market and the key itself, plus 1 ETH for gas.
-func MinBalance() *big.Int { return new(big.Int).Add(units(wethWrapped, 18), units(1, 18)) }
+// for the pools, the Aave market and the key itself, what it stakes with
+// Lido and Rocket Pool, plus 1 ETH for gas.
+func MinBalance() *big.Int {
+	n := new(big.Int).Add(units(wethWrapped, 18), units(1, 18))
+	return n.Add(n, stakingETH())
+}
 
 // ErrRealChain is returned for a chain id the shipped address book lists:
 // ward chain deploy is for development nodes only.
@@ -134,7 +139,7 @@ func Deploy(ctx context.Context, b Backend, cfg Config) (*Result, error) {
 	s := &sender{b: b, signer: cfg.Signer, chainID: id, from: from, nonce: nonce, poll: poll, progress: cfg.Progress,
 		libs: map[string]common.Address{}, arts: map[string]*artifact{}}
 	r := &Result{ChainID: id.Uint64(), Deployer: from}
-	for _, step := range []func(context.Context, *sender, *Result){deployTokens, deployUniswapV2, deployUniswapV3, deployPermit2, deployAave, checkCode} {
+	for _, step := range []func(context.Context, *sender, *Result){deployTokens, deployUniswapV2, deployUniswapV3, deployPermit2, deployAave, deployStaking, checkCode} {
 		step(ctx, s, r)
 		if s.err != nil {
 			return nil, &PartialError{Step: s.step, Done: s.done, Err: s.err}

@@ -78,6 +78,14 @@ type Venues struct {
 	// tools use by default (zero: a call must name one).
 	Comet  common.Address   `json:"comet,omitempty"`
 	Vaults []common.Address `json:"vaults"`
+	// LidoWithdrawalQueue is Lido's WithdrawalQueueERC721; the Lido
+	// tools read stETH and wstETH from it (STETH(), WSTETH()), so one
+	// address names the whole deployment (zero leaves them out).
+	LidoWithdrawalQueue common.Address `json:"lido_withdrawal_queue,omitempty"`
+	// RocketStorage is Rocket Pool's RocketStorage; the Rocket Pool tools
+	// look the deposit pool, rETH and the deposit settings up in it, as
+	// Rocket Pool's own contracts do (zero leaves them out).
+	RocketStorage common.Address `json:"rocketpool_storage,omitempty"`
 	// ETHFeed prices native ETH (and WETH).
 	ETHFeed common.Address `json:"eth_usd_feed"`
 }

@@ -47,6 +47,11 @@ type DevContracts struct {
 	AaveAUSDC common.Address `json:"aave_ausdc"`
 	AaveAWETH common.Address `json:"aave_aweth"`
 	AaveADAI  common.Address `json:"aave_adai"`
+
+	// ERC-8004 (Trustless Agents) registries: agent identities and the
+	// reputation feedback given to them.
+	IdentityRegistry   common.Address `json:"erc8004_identity_registry"`
+	ReputationRegistry common.Address `json:"erc8004_reputation_registry"`
 }
 
 // Token is a token of the dev chain with its Chainlink-style USD feed.
@@ -80,7 +85,8 @@ func units(n int64, dec int) *big.Int {
 // DAI/USDC (1,000,000 : 1,000,000) pairs; a Uniswap V3 factory, the
 // SwapRouter and a USDC/WETH 0.3 % pool at the same price with full-range
 // liquidity; an ERC-4626 vault over USDC; and an Aave V3 style pool with
-// USDC, WETH and DAI reserves supplied by the operator account.
+// USDC, WETH and DAI reserves supplied by the operator account; and
+// empty ERC-8004 identity and reputation registries.
 //
 // All of it is sent by the operator as one batch of transactions with
 // consecutive nonces starting at 0 and mined in one block, so the
@@ -211,6 +217,10 @@ func (d *DevChain) deploy(ctx context.Context) (*DevContracts, error) {
 	b.call("aave supply USDC", c.AavePool, nil, aave, "supply", c.USDC, units(1_000_000, 6), op, uint16(0))
 	b.call("aave supply WETH", c.AavePool, nil, aave, "supply", c.WETH, units(500, 18), op, uint16(0))
 	b.call("aave supply DAI", c.AavePool, nil, aave, "supply", c.DAI, units(1_000_000, 18), op, uint16(0))
+
+	// ERC-8004 registries, empty: no agent is registered.
+	c.IdentityRegistry = b.deploy("IdentityRegistry")
+	c.ReputationRegistry = b.deploy("ReputationRegistry", c.IdentityRegistry)
 
 	if err := b.run(ctx); err != nil {
 		return nil, err

@@ -104,6 +104,7 @@ func venuesOf(c *chain.DevContracts) catalog.Venues {
 		WETH: c.WETH, UniswapV2Factory: c.UniswapV2Factory, UniswapV2Router: c.UniswapV2Router,
 		UniswapV3Factory: c.UniswapV3Factory, UniswapV3Router: c.UniswapV3SwapRouter, AavePool: c.AavePool,
 		Vaults: []common.Address{c.VaultUSDC}, ETHFeed: c.FeedETHUSD, UniswapV3LiquidityHelper: c.UniswapV3LiquidityHelper,
+		IdentityRegistry: c.IdentityRegistry, ReputationRegistry: c.ReputationRegistry,
 	}
 }
 

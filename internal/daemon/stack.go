@@ -448,6 +448,7 @@ func (s *Stack) openChain(ctx context.Context, cfg Config) (*catalog.Env, *chain
 		UniswapV3Factory: dc.UniswapV3Factory, UniswapV3Router: dc.UniswapV3SwapRouter,
 		UniswapV3LiquidityHelper: dc.UniswapV3LiquidityHelper,
 		AavePool:                 dc.AavePool, Vaults: []common.Address{dc.VaultUSDC}, ETHFeed: dc.FeedETHUSD,
+		IdentityRegistry: dc.IdentityRegistry, ReputationRegistry: dc.ReputationRegistry,
 	}
 	return env, dc, nil
 }

@@ -27,7 +27,7 @@ func parseScore(s string) (score, error) {
 	neg := strings.HasPrefix(s, "-")
 	whole, frac, _ := strings.Cut(strings.TrimPrefix(s, "-"), ".")
 	bad := errors.New("score must be a decimal number such as 87, -3 or 99.5")
-	if whole == "" || strings.Contains(frac, ".") || (strings.Contains(s, ".") && frac == "") {
+	if whole == "" || !digits(whole) || !digits(frac) || (strings.Contains(s, ".") && frac == "") {
 		return score{}, bad
 	}
 	if len(frac) > maxDecimals {
@@ -44,6 +44,15 @@ func parseScore(s string) (score, error) {
 		v.Neg(v)
 	}
 	return score{value: v, decimals: uint8(len(frac))}, nil
+}
+
+func digits(s string) bool {
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 func (s score) String() string {

@@ -104,6 +104,7 @@ var layers = map[string]int{
 	"internal/catalog":                 Tools,
 	"internal/catalog/internal/native": Tools, // what the protocol packages share
 	"internal/catalog/aave":            Tools,
+	"internal/catalog/eigenlayer":      Tools,
 	"internal/catalog/identity":        Tools,
 	"internal/catalog/permit2":         Tools,
 	"internal/catalog/token":           Tools,

@@ -105,6 +105,8 @@ func venuesOf(c *chain.DevContracts) catalog.Venues {
 		UniswapV3Factory: c.UniswapV3Factory, UniswapV3Router: c.UniswapV3SwapRouter, AavePool: c.AavePool,
 		Vaults: []common.Address{c.VaultUSDC}, ETHFeed: c.FeedETHUSD, UniswapV3LiquidityHelper: c.UniswapV3LiquidityHelper,
 		IdentityRegistry: c.IdentityRegistry, ReputationRegistry: c.ReputationRegistry,
+		EigenStrategyManager: c.EigenStrategyManager, EigenDelegationManager: c.EigenDelegationManager,
+		EigenStrategies: []common.Address{c.EigenStrategyWETH},
 	}
 }
 

@@ -69,7 +69,8 @@ func All() []registry.Tool {
 		Chain: &chain.Provider{}, Wallet: &chain.Wallet{}, Sim: &chain.Simulator{}, Dev: &chain.DevChain{},
 		Venues: Venues{WETH: one, UniswapV2Factory: one, UniswapV2Router: one, UniswapV3Factory: one,
 			UniswapV3Router: one, UniswapV3LiquidityHelper: one, UniswapV3PositionManager: one, Permit2: one, AavePool: one, Vaults: []common.Address{one}, ETHFeed: one,
-			IdentityRegistry: one, ReputationRegistry: one},
+			IdentityRegistry: one, ReputationRegistry: one,
+			EigenStrategyManager: one, EigenDelegationManager: one, EigenStrategies: []common.Address{one}},
 	}), privileged.All()...)
 }
 

@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/wardhq/ward/internal/catalog/aave"
+	"github.com/wardhq/ward/internal/catalog/eigenlayer"
 	"github.com/wardhq/ward/internal/catalog/identity"
 	"github.com/wardhq/ward/internal/catalog/internal/native"
 	"github.com/wardhq/ward/internal/catalog/permit2"
@@ -12,9 +13,9 @@ import (
 )
 
 // defiTools are the protocol tools: Uniswap V2 and V3, ERC-4626 vaults and
-// Aave V3 style lending, ERC-8004 agent identity and reputation. Each write has a unique (action, venue) in the
+// Aave V3 style lending, ERC-8004 agent identity and reputation, EigenLayer restaking. Each write has a unique (action, venue) in the
 // adapter table; reads carry a kind and venue for query_state and
 // search_context.
 func defiTools() []native.Maker {
-	return slices.Concat(uniswap.Tools(), vault.Tools(), aave.Tools(), permit2.Tools(), identity.Tools())
+	return slices.Concat(uniswap.Tools(), vault.Tools(), aave.Tools(), permit2.Tools(), identity.Tools(), eigenlayer.Tools())
 }

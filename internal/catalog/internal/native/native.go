@@ -79,6 +79,13 @@ type Venues struct {
 	// operator configured).
 	IdentityRegistry   common.Address `json:"erc8004_identity_registry,omitempty"`
 	ReputationRegistry common.Address `json:"erc8004_reputation_registry,omitempty"`
+	// EigenStrategyManager and EigenDelegationManager are EigenLayer's
+	// core contracts, EigenStrategies the strategies offered for deposits
+	// (zero managers leave the eigenlayer tools out; a call cannot name
+	// other managers, and deposits go only to a listed strategy).
+	EigenStrategyManager   common.Address   `json:"eigenlayer_strategy_manager,omitempty"`
+	EigenDelegationManager common.Address   `json:"eigenlayer_delegation_manager,omitempty"`
+	EigenStrategies        []common.Address `json:"eigenlayer_strategies,omitempty"`
 }
 
 // Env is what the tools run against.

@@ -15,7 +15,12 @@ import (
 // (uniswap_v3_swap_router) where the book has one, else through
 // SwapRouter02 (uniswap_v3_swap_router02, the one public chains list),
 // with the deadline in its multicall; QuoterV2 (uniswap_v3_quoter_v2)
-// quotes routed swaps; Permit2 (permit2) enables the permit2 tools.
+// quotes routed swaps; Permit2 (permit2) enables the permit2 tools; the
+// ERC-8004 registries (erc8004_identity_registry,
+// erc8004_reputation_registry) the identity tools, and EigenLayer's
+// managers (eigenlayer_strategy_manager, eigenlayer_delegation_manager)
+// the eigenlayer tools, which then deposit into no strategy: the book has
+// no list of strategies.
 func FromBook(c *addrbook.Chain) ([]Token, Venues) {
 	var tokens []Token
 	for _, t := range c.Tokens {
@@ -39,6 +44,11 @@ func FromBook(c *addrbook.Chain) ([]Token, Venues) {
 		UniswapV3QuoterV2:        role(addrbook.UniswapV3QuoterV2),
 		UniswapV3PositionManager: role(addrbook.UniswapV3PositionManager),
 		Permit2:                  role(addrbook.Permit2),
+
+		IdentityRegistry:       role(addrbook.ERC8004IdentityRegistry),
+		ReputationRegistry:     role(addrbook.ERC8004ReputationRegistry),
+		EigenStrategyManager:   role(addrbook.EigenLayerStrategyManager),
+		EigenDelegationManager: role(addrbook.EigenLayerDelegationManager),
 	}
 	if w, ok := c.WrappedNative(); ok {
 		v.WETH, v.ETHFeed = common.Address(w.Address), common.Address(w.USDFeed)

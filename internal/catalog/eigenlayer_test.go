@@ -147,7 +147,7 @@ func TestEigenLayer(t *testing.T) {
 	}
 
 	// After the delay the tokens come back.
-	for range chain.DevEigenWithdrawalDelay {
+	for range chain.DevEigenWithdrawalDelay + 1 {
 		if _, err := f.dev.Commit(t.Context()); err != nil {
 			t.Fatal(err)
 		}

@@ -293,8 +293,10 @@ func readWithdrawals(ctx context.Context, env *native.Env, in *registry.Input) (
 	return map[string]any{"staker": staker.Hex(), "block": head.Number.Uint64(), "delay_blocks": delay, "withdrawals": outs}, nil
 }
 
-// describe says what w is worth and when it completes: in the first block
-// after its start block plus the delay.
+// describe says what w is worth and when it completes: the contract allows
+// it from the first block after its start block plus the delay, and ward
+// calls it completable once the latest block is that block, so that a
+// node estimating gas against the latest block agrees.
 func describe(ctx context.Context, env *native.Env, w withdrawal, delay, head uint64) (withdrawalOut, error) {
 	r, err := root(ctx, env, w)
 	if err != nil {
@@ -302,7 +304,7 @@ func describe(ctx context.Context, env *native.Env, w withdrawal, delay, head ui
 	}
 	from := uint64(w.StartBlock) + delay + 1
 	o := withdrawalOut{Root: r.Hex(), Nonce: w.Nonce.String(), StartBlock: uint64(w.StartBlock), From: from,
-		Completable: head+1 >= from, Strategies: []strategyOut{}}
+		Completable: head >= from, Strategies: []strategyOut{}}
 	if w.DelegatedTo != (common.Address{}) {
 		o.DelegatedTo = w.DelegatedTo.Hex()
 	}

@@ -200,6 +200,32 @@ func TestERC8004(t *testing.T) {
 		t.Errorf("reputation limited to 1 = %+v, want the newest", rep)
 	}
 
+	// The wallet revokes its first rating: it stays listed, flagged, and
+	// leaves the summary.
+	for _, bad := range []struct{ args, want string }{
+		{argsOf("agent_id", theirs.Int64(), "feedback_index", 3), "no index 3"},
+		{argsOf("agent_id", mine.Int64(), "feedback_index", 1), "no index 1"},
+	} {
+		if _, _, err := f.plan(t, "identity_revoke_feedback", bad.args); err == nil || !strings.Contains(err.Error(), bad.want) {
+			t.Errorf("revoke %s: %v, want an error with %q", bad.args, err, bad.want)
+		}
+	}
+	f.commit(t, "identity_revoke_feedback", argsOf("agent_id", theirs.Int64(), "feedback_index", 1), &out)
+	if !out.Verified {
+		t.Errorf("revocation not verified: %+v", out)
+	}
+	f.receiptOf(t, out, c.ReputationRegistry, repABI, "FeedbackRevoked")
+	if fb := f.call(t, repABI, c.ReputationRegistry, "readFeedback", theirs, me, uint64(1)); !fb[4].(bool) {
+		t.Errorf("feedback 1 not revoked on chain: %v", fb)
+	}
+	if _, _, err := f.plan(t, "identity_revoke_feedback", argsOf("agent_id", theirs.Int64(), "feedback_index", 1)); err == nil || !strings.Contains(err.Error(), "already revoked") {
+		t.Errorf("revoking twice: %v", err)
+	}
+	f.read(t, "identity_get_reputation", argsOf("agent_id", theirs.Int64(), "include_revoked", true), &rep)
+	if rep.Count != 1 || rep.Average != "92.5" || len(rep.Feedback) != 2 || !rep.Feedback[0].Revoked {
+		t.Errorf("reputation after revoking = %+v", rep)
+	}
+
 	// The other principal rates ward's agent; ward reads its own standing.
 	send(t, ow, []tool.Tx{txOf(t, repABI, c.ReputationRegistry, "giveFeedback", mine, big.NewInt(-3), uint8(0), "reachable", "", "", "", [32]byte{})})
 	f.read(t, "identity_get_reputation", argsOf("agent_id", mine.Int64()), &rep)

@@ -2,7 +2,8 @@
 // registering the agent's wallet as an agent of the Identity Registry
 // (identity_register_agent), reading agents by id or by owner
 // (identity_get_agent), giving another agent reputation feedback
-// (identity_give_feedback) and reading an agent's reputation
+// (identity_give_feedback), revoking that feedback
+// (identity_revoke_feedback) and reading an agent's reputation
 // (identity_get_reputation). They follow the registries' revision that
 // agent0-sdk 1.7.1 publishes (deployed at 0x8004A169... and 0x8004BAa1...
 // on mainnet): agents are ERC-721 tokens whose tokenURI is the agent URI;
@@ -54,7 +55,7 @@ var maxAbsValue = native.Pow10(38)
 // Tools are the ERC-8004 tools, registered where both registries are
 // configured.
 func Tools() []native.Maker {
-	return []native.Maker{getAgent, getReputation, register, giveFeedback}
+	return []native.Maker{getAgent, getReputation, register, giveFeedback, revokeFeedback}
 }
 
 func configured(env *native.Env) bool {

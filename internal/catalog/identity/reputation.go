@@ -308,3 +308,83 @@ func readReputation(ctx context.Context, env *native.Env, in *registry.Input) (a
 		"clients": len(all[0].([]common.Address)), "feedback": list, "total": n,
 	}, nil
 }
+
+var revokeFeedback = native.WriteTool{
+	Name: "identity_revoke_feedback",
+	Description: "Revoke feedback the agent's wallet gave an ERC-8004 agent (ReputationRegistry.revokeFeedback): the entry stays on chain but is flagged revoked " +
+		"and no longer counts in the agent's summary. Give the agent_id and the feedback_index (identity_get_reputation lists the wallet's entries with their index). " +
+		"Refused for an index the wallet never gave and for feedback already revoked. Use to withdraw a rating given by mistake. Does not delete the rating or its event.",
+	Category: tool.CatIdentity, Risk: tool.Layer2, Effect: tool.EffectSettle,
+	Steps:    []string{"Reading the feedback", "Sending revokeFeedback", "Confirming"},
+	Snippet:  "identity_revoke_feedback flags the wallet's own ERC-8004 feedback as revoked.",
+	Required: []string{"agent_id", "feedback_index"},
+	Params:   []string{pAgentID, native.PInt("feedback_index", "The index of the wallet's feedback on that agent (from 1)", 1, 1<<53-1)},
+	Action:   "identity_revoke_feedback", Venue: "erc8004",
+	When:    configured,
+	Plan:    planRevoke,
+	Observe: observeRevoke,
+}
+
+// ownFeedback reads the wallet's feedback index on agent id: whether it
+// exists and whether it is revoked.
+func ownFeedback(env *native.Env, in *registry.Input) (*big.Int, uint64, common.Address, error) {
+	a := native.ArgsOf(in)
+	id, idx := big.NewInt(a.Int("agent_id", -1)), a.Int("feedback_index", 0)
+	if id.Sign() < 0 || idx < 1 {
+		return nil, 0, common.Address{}, errors.New("agent_id and a feedback_index from 1 are required")
+	}
+	me, err := native.Owner(env)
+	if err != nil {
+		return nil, 0, common.Address{}, err
+	}
+	return id, uint64(idx), me, nil
+}
+
+func revoked(ctx context.Context, env *native.Env, id *big.Int, me common.Address, idx uint64) (bool, error) {
+	v, err := native.Call(ctx, env.Chain, chain.ERC8004ReputationABI(), env.Venues.ReputationRegistry, "readFeedback", id, me, idx)
+	if err != nil {
+		return false, err
+	}
+	r, _ := v[4].(bool)
+	return r, nil
+}
+
+func planRevoke(ctx context.Context, env *native.Env, in *registry.Input) (*tool.Plan, error) {
+	id, idx, me, err := ownFeedback(env, in)
+	if err != nil {
+		return nil, err
+	}
+	rep, abi := env.Venues.ReputationRegistry, chain.ERC8004ReputationABI()
+	in.Step(0)
+	v, err := native.Call(ctx, env.Chain, abi, rep, "getLastIndex", id, me)
+	if err != nil {
+		return nil, fmt.Errorf("%s is not an ERC-8004 Reputation Registry: %w", rep.Hex(), err)
+	}
+	if last := v[0].(uint64); idx > last {
+		return nil, fmt.Errorf("the wallet has given agent %s %d feedback entries; there is no index %d", id, last, idx)
+	}
+	if r, err := revoked(ctx, env, id, me, idx); err != nil {
+		return nil, err
+	} else if r {
+		return nil, fmt.Errorf("feedback %d of the wallet on agent %s is already revoked", idx, id)
+	}
+	t, err := native.Tx(abi, rep, "revoke feedback", "revokeFeedback", id, idx)
+	if err != nil {
+		return nil, err
+	}
+	return native.NewPlan(ctx, env, []tool.Tx{t}, nil, 0, fmt.Sprintf("revoke feedback %d of wallet %s on ERC-8004 agent %s", idx, me.Hex(), id)), nil
+}
+
+func observeRevoke(ctx context.Context, env *native.Env, in *registry.Input) (func(context.Context) (string, string, bool, error), error) {
+	id, idx, me, err := ownFeedback(env, in)
+	if err != nil {
+		return nil, err
+	}
+	return func(ctx context.Context) (string, string, bool, error) {
+		r, err := revoked(ctx, env, id, me, idx)
+		if err != nil {
+			return "", "", false, err
+		}
+		return fmt.Sprintf("feedback %d on agent %s revoked", idx, id), fmt.Sprintf("feedback %d on agent %s revoked: %v", idx, id, r), r, nil
+	}, nil
+}

@@ -127,6 +127,20 @@ func TestERC8004(t *testing.T) {
 		t.Errorf("second registration: %v, want a refusal", err)
 	}
 
+	// The wallet moves its registration file.
+	const moved = "ipfs://bafywardagentv2"
+	if _, _, err := f.plan(t, "identity_set_agent_uri", argsOf("agent_id", mine.Int64(), "agent_uri", uri)); err == nil || !strings.Contains(err.Error(), "already points") {
+		t.Errorf("setting the same URI: %v", err)
+	}
+	f.commit(t, "identity_set_agent_uri", argsOf("agent_id", mine.Int64(), "agent_uri", moved), &out)
+	if !out.Verified {
+		t.Errorf("URI change not verified: %+v", out)
+	}
+	f.receiptOf(t, out, c.IdentityRegistry, idABI, "URIUpdated")
+	if u := f.call(t, idABI, c.IdentityRegistry, "tokenURI", mine)[0].(string); u != moved {
+		t.Errorf("agent URI %q after the change, want %q", u, moved)
+	}
+
 	// Another principal registers its own agent.
 	key, err := chain.NewLocalSigner(common.Bytes2Hex(crypto.Keccak256([]byte("ward identity test other agent"))))
 	if err != nil {
@@ -149,6 +163,9 @@ func TestERC8004(t *testing.T) {
 	last := func(t *testing.T) uint64 {
 		t.Helper()
 		return f.call(t, repABI, c.ReputationRegistry, "getLastIndex", theirs, me)[0].(uint64)
+	}
+	if _, _, err := f.plan(t, "identity_set_agent_uri", argsOf("agent_id", theirs.Int64(), "agent_uri", moved)); err == nil || !strings.Contains(err.Error(), "not the wallet") {
+		t.Errorf("changing another owner's agent: %v", err)
 	}
 	for _, bad := range []struct{ args, want string }{
 		{argsOf("agent_id", mine.Int64(), "score", "100"), "own"},

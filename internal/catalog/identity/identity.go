@@ -1,6 +1,7 @@
 // Package identity holds the catalogue's ERC-8004 (Trustless Agents) tools:
 // registering the agent's wallet as an agent of the Identity Registry
-// (identity_register_agent), reading agents by id or by owner
+// (identity_register_agent) and changing its registration file
+// (identity_set_agent_uri), reading agents by id or by owner
 // (identity_get_agent), giving another agent reputation feedback
 // (identity_give_feedback), revoking that feedback
 // (identity_revoke_feedback) and reading an agent's reputation
@@ -55,7 +56,7 @@ var maxAbsValue = native.Pow10(38)
 // Tools are the ERC-8004 tools, registered where both registries are
 // configured.
 func Tools() []native.Maker {
-	return []native.Maker{getAgent, getReputation, register, giveFeedback, revokeFeedback}
+	return []native.Maker{getAgent, getReputation, register, setURI, giveFeedback, revokeFeedback}
 }
 
 func configured(env *native.Env) bool {
@@ -239,4 +240,65 @@ func truncate(s string, n int) string {
 		return s
 	}
 	return s[:n] + "..."
+}
+
+var setURI = native.WriteTool{
+	Name: "identity_set_agent_uri",
+	Description: "Point one of the wallet's ERC-8004 agents at a new registration file (IdentityRegistry.setAgentURI), e.g. after moving or updating the file. " +
+		"agent_uri follows identity_register_agent's rules. Refused for an agent the wallet does not own and when the URI is already the agent's. " +
+		"The change is public: agents that find ward by its registration read the new file. Does not write the file itself.",
+	Category: tool.CatIdentity, Risk: tool.Layer2, Effect: tool.EffectOpen,
+	Steps:    []string{"Reading the agent", "Sending setAgentURI", "Confirming"},
+	Snippet:  "identity_set_agent_uri changes the registration-file URI of the wallet's ERC-8004 agent.",
+	Required: []string{"agent_id", "agent_uri"},
+	Params: []string{pAgentID,
+		fmt.Sprintf(`"agent_uri":{"type":"string","minLength":8,"maxLength":%d,"description":"The agent's new registration file: an https://, ipfs:// or ar:// URI, or a data:application/json URI"}`, maxURI)},
+	Action: "identity_set_uri", Venue: "erc8004",
+	When:    configured,
+	Plan:    planSetURI,
+	Observe: observeSetURI,
+}
+
+func planSetURI(ctx context.Context, env *native.Env, in *registry.Input) (*tool.Plan, error) {
+	a := native.ArgsOf(in)
+	id, uri := big.NewInt(a.Int("agent_id", -1)), a.String("agent_uri", "")
+	if id.Sign() < 0 {
+		return nil, errors.New("agent_id is required")
+	}
+	if err := checkURI("agent_uri", uri); err != nil {
+		return nil, err
+	}
+	me, err := native.Owner(env)
+	if err != nil {
+		return nil, err
+	}
+	in.Step(0)
+	ag, err := readAgent(ctx, env, id)
+	if err != nil {
+		return nil, err
+	}
+	if common.HexToAddress(ag.Owner) != me {
+		return nil, fmt.Errorf("agent %s belongs to %s, not the wallet", id, ag.Owner)
+	}
+	if ag.AgentURI == uri {
+		return nil, fmt.Errorf("agent %s already points at that URI", id)
+	}
+	t, err := native.Tx(chain.ERC8004IdentityABI(), env.Venues.IdentityRegistry, "set agent URI", "setAgentURI", id, uri)
+	if err != nil {
+		return nil, err
+	}
+	return native.NewPlan(ctx, env, []tool.Tx{t}, nil, 0, fmt.Sprintf("point ERC-8004 agent %s at %s", id, truncate(uri, 96))), nil
+}
+
+func observeSetURI(ctx context.Context, env *native.Env, in *registry.Input) (func(context.Context) (string, string, bool, error), error) {
+	a := native.ArgsOf(in)
+	id, uri := big.NewInt(a.Int("agent_id", -1)), a.String("agent_uri", "")
+	return func(ctx context.Context) (string, string, bool, error) {
+		v, err := native.Call(ctx, env.Chain, chain.ERC8004IdentityABI(), env.Venues.IdentityRegistry, "tokenURI", id)
+		if err != nil {
+			return "", "", false, err
+		}
+		got, _ := v[0].(string)
+		return "agent " + id.String() + " URI " + truncate(uri, 96), "agent " + id.String() + " URI " + truncate(cleanText(got, maxURI), 96), got == uri, nil
+	}, nil
 }

@@ -120,7 +120,7 @@ var getAgent = native.ReadTool{
 	Snippet: "identity_get_agent reads ERC-8004 agents by id or by owner.",
 	Params:  []string{pAgentID, native.PAddress("owner", "Whose agents to list when agent_id is omitted (default: the agent's wallet)")},
 	Result: []string{native.RProp("registry", "string", "the Identity Registry"), native.RProp("owner", "string", "the owner listed"),
-		native.RProp("count", "integer", "agents the owner holds"), native.RProp("enumerable", "boolean", "whether the registry lists an owner's agents by index"),
+		native.RProp("count", "integer", "agents the owner holds"), native.RProp("enumerable", "boolean", "whether the registry lists an owner's agents by index (absent when the owner has none)"),
 		`"agents":{"type":"array","items":{"type":"object","properties":{"agent_id":{"type":"integer"},"owner":{"type":"string"},"agent_uri":{"type":"string"},"agent_wallet":{"type":"string"}}}}`},
 	Action: "identity_agent", Venue: "erc8004",
 	When: configured,
@@ -150,12 +150,13 @@ func readAgents(ctx context.Context, env *native.Env, in *registry.Input) (any, 
 	if err != nil {
 		return nil, fmt.Errorf("%s is not an ERC-8004 Identity Registry: %w", reg.Hex(), err)
 	}
-	out := map[string]any{"registry": reg.Hex(), "owner": owner.Hex(), "count": n.Uint64(), "enumerable": true}
+	// enumerable is known only once the registry was asked for an agent.
+	out := map[string]any{"registry": reg.Hex(), "owner": owner.Hex(), "count": n.Uint64()}
 	agents := []agent{}
 	for i := int64(0); i < min(n.Int64(), maxListed); i++ {
 		id, err := native.CallBig(ctx, env, abi, reg, "tokenOfOwnerByIndex", owner, big.NewInt(i))
+		out["enumerable"] = err == nil
 		if err != nil {
-			out["enumerable"] = false
 			break
 		}
 		ag, err := readAgent(ctx, env, id)

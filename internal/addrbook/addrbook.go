@@ -109,6 +109,15 @@ const (
 	ENSPublicResolver         = "ens_public_resolver"
 	ENSReverseRegistrar       = "ens_reverse_registrar"
 
+	// ERC-8004 (Trustless Agents) registries and EigenLayer's core
+	// managers. The shipped book does not fill them yet (no maintained
+	// package it is generated from lists them without a heavy install);
+	// an operator's override can.
+	ERC8004IdentityRegistry     = "erc8004_identity_registry"
+	ERC8004ReputationRegistry   = "erc8004_reputation_registry"
+	EigenLayerStrategyManager   = "eigenlayer_strategy_manager"
+	EigenLayerDelegationManager = "eigenlayer_delegation_manager"
+
 	// The L1 (Ethereum) side of the rollups the book covers, listed
 	// under Ethereum.
 	OPMainnetL1StandardBridge   = "op_mainnet_l1_standard_bridge"

@@ -107,6 +107,8 @@ var layers = map[string]int{
 	"internal/catalog/compound":        Tools,
 	"internal/catalog/morpho":          Tools,
 	"internal/catalog/lido":            Tools,
+	"internal/catalog/eigenlayer":      Tools,
+	"internal/catalog/identity":        Tools,
 	"internal/catalog/permit2":         Tools,
 	"internal/catalog/rocketpool":      Tools,
 	"internal/catalog/token":           Tools,

@@ -106,6 +106,9 @@ func venuesOf(c *chain.DevContracts) catalog.Venues {
 		Vaults: []common.Address{c.VaultUSDC}, ETHFeed: c.FeedETHUSD, UniswapV3LiquidityHelper: c.UniswapV3LiquidityHelper,
 		MorphoBlue: c.MorphoBlue, Comet: c.CometUSDC,
 		LidoWithdrawalQueue: c.LidoWithdrawalQueue, RocketStorage: c.RocketStorage,
+		IdentityRegistry: c.IdentityRegistry, ReputationRegistry: c.ReputationRegistry,
+		EigenStrategyManager: c.EigenStrategyManager, EigenDelegationManager: c.EigenDelegationManager,
+		EigenStrategies: []common.Address{c.EigenStrategyWETH},
 	}
 }
 

@@ -19,7 +19,11 @@ import (
 // Blue (morpho_blue) the morpho tools, a Compound III market
 // (compound_v3_comet) the comet tools, Lido's withdrawal queue
 // (lido_withdrawal_queue) the Lido tools and RocketStorage
-// (rocketpool_storage) the Rocket Pool tools.
+// (rocketpool_storage) the Rocket Pool tools; the ERC-8004 registries (erc8004_identity_registry,
+// erc8004_reputation_registry) the identity tools, and EigenLayer's
+// managers (eigenlayer_strategy_manager, eigenlayer_delegation_manager)
+// the eigenlayer tools, which then deposit into no strategy: the book has
+// no list of strategies.
 func FromBook(c *addrbook.Chain) ([]Token, Venues) {
 	var tokens []Token
 	for _, t := range c.Tokens {
@@ -47,6 +51,11 @@ func FromBook(c *addrbook.Chain) ([]Token, Venues) {
 		Permit2:                  role(addrbook.Permit2),
 		LidoWithdrawalQueue:      role(addrbook.LidoWithdrawalQueue),
 		RocketStorage:            role(addrbook.RocketPoolStorage),
+
+		IdentityRegistry:       role(addrbook.ERC8004IdentityRegistry),
+		ReputationRegistry:     role(addrbook.ERC8004ReputationRegistry),
+		EigenStrategyManager:   role(addrbook.EigenLayerStrategyManager),
+		EigenDelegationManager: role(addrbook.EigenLayerDelegationManager),
 	}
 	if w, ok := c.WrappedNative(); ok {
 		v.WETH, v.ETHFeed = common.Address(w.Address), common.Address(w.USDFeed)

@@ -63,6 +63,21 @@ func TestFromBook(t *testing.T) {
 	if _, v := catalog.FromBook(lc); v.UniswapV3Router != (common.Address{7}) || v.WETH != (common.Address{}) {
 		t.Errorf("local venues = %+v", v)
 	}
+
+	if v.IdentityRegistry != (common.Address{}) || v.EigenStrategyManager != (common.Address{}) {
+		t.Errorf("mainnet venues name ERC-8004 or EigenLayer contracts (%s, %s), which the shipped book does not list", v.IdentityRegistry, v.EigenStrategyManager)
+	}
+	agents, err := addrbook.Shipped().With(addrbook.Overrides{Chains: []*addrbook.Chain{{ID: 31337, Contracts: []addrbook.Contract{
+		{Role: addrbook.ERC8004IdentityRegistry, Address: [20]byte{8}}, {Role: addrbook.ERC8004ReputationRegistry, Address: [20]byte{9}},
+		{Role: addrbook.EigenLayerStrategyManager, Address: [20]byte{10}}, {Role: addrbook.EigenLayerDelegationManager, Address: [20]byte{11}}}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ac, _ := agents.Chain(31337)
+	if _, v := catalog.FromBook(ac); v.IdentityRegistry != (common.Address{8}) || v.ReputationRegistry != (common.Address{9}) ||
+		v.EigenStrategyManager != (common.Address{10}) || v.EigenDelegationManager != (common.Address{11}) || len(v.EigenStrategies) != 0 {
+		t.Errorf("override venues = %+v", v)
+	}
 }
 
 // TestFromBookStaking: mainnet's book names Lido's withdrawal queue (from

@@ -71,7 +71,9 @@ func All() []registry.Tool {
 		Chain: &chain.Provider{}, Wallet: &chain.Wallet{}, Sim: &chain.Simulator{}, Dev: &chain.DevChain{},
 		Venues: Venues{WETH: one, UniswapV2Factory: one, UniswapV2Router: one, UniswapV3Factory: one,
 			UniswapV3Router: one, UniswapV3LiquidityHelper: one, UniswapV3PositionManager: one, Permit2: one, AavePool: one, MorphoBlue: one, Comet: one, Vaults: []common.Address{one}, ETHFeed: one,
-			LidoWithdrawalQueue: one, RocketStorage: one},
+			LidoWithdrawalQueue: one, RocketStorage: one,
+			IdentityRegistry: one, ReputationRegistry: one,
+			EigenStrategyManager: one, EigenDelegationManager: one, EigenStrategies: []common.Address{one}},
 	}), privileged.All()...)
 }
 

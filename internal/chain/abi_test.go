@@ -306,3 +306,56 @@ func TestPermit2ABIMatchesPublished(t *testing.T) {
 		}
 	}
 }
+
+// TestERC8004Selectors checks the ERC-8004 fragments against the selectors
+// and event topics of the ABI agent0-sdk 1.7.1 (npm) publishes for the
+// registries deployed at 0x8004A169... and 0x8004BAa1..., computed from
+// that package's JSON when these fragments were written.
+func TestERC8004Selectors(t *testing.T) {
+	for _, tc := range []struct {
+		abi    *ABI
+		method string
+		want   string
+	}{
+		{ERC8004IdentityABI(), "register", "1aa3a008"},
+		{ERC8004IdentityABI(), "register0", "f2c298be"},
+		{ERC8004IdentityABI(), "register1", "8ea42286"},
+		{ERC8004IdentityABI(), "ownerOf", "6352211e"},
+		{ERC8004IdentityABI(), "tokenURI", "c87b56dd"},
+		{ERC8004IdentityABI(), "getAgentWallet", "00339509"},
+		{ERC8004IdentityABI(), "getMetadata", "cb4799f2"},
+		{ERC8004IdentityABI(), "setMetadata", "466648da"},
+		{ERC8004IdentityABI(), "setAgentURI", "0af28bd3"},
+		{ERC8004IdentityABI(), "getApproved", "081812fc"},
+		{ERC8004IdentityABI(), "isApprovedForAll", "e985e9c5"},
+		{ERC8004ReputationABI(), "giveFeedback", "3c036a7e"},
+		{ERC8004ReputationABI(), "getSummary", "81bbba58"},
+		{ERC8004ReputationABI(), "readAllFeedback", "d9d84224"},
+		{ERC8004ReputationABI(), "readFeedback", "232b0810"},
+		{ERC8004ReputationABI(), "getLastIndex", "f2d81759"},
+		{ERC8004ReputationABI(), "getClients", "42dd519c"},
+		{ERC8004ReputationABI(), "revokeFeedback", "4ab3ca99"},
+		{ERC8004ReputationABI(), "appendResponse", "c2349ab2"},
+	} {
+		sel, ok := tc.abi.Selector(tc.method)
+		if got := hex.EncodeToString(sel[:]); !ok || got != tc.want {
+			t.Errorf("selector of %s = %s (%v), want %s", tc.method, got, ok, tc.want)
+		}
+	}
+	for _, tc := range []struct {
+		abi   *ABI
+		event string
+		want  string
+	}{
+		{ERC8004IdentityABI(), "Registered", "ca52e62c367d81bb2e328eb795f7c7ba24afb478408a26c0e201d155c449bc4a"},
+		{ERC8004IdentityABI(), "URIUpdated", "3a2c7fffc2cba7582c690e3b82c453ea02a308326a98a3ad7576c606336409fb"},
+		{ERC8004IdentityABI(), "MetadataSet", "2c149ed548c6d2993cd73efe187df6eccabe4538091b33adbd25fafdb8a1468b"},
+		{ERC8004ReputationABI(), "NewFeedback", "6a4a61743519c9d648a14e6493f47dbe3ff1aa29e7785c96c8326a205e58febc"},
+		{ERC8004ReputationABI(), "FeedbackRevoked", "25156fd3288212246d8b008d5921fde376c71ed14ac2e072a506eb06fde6d09d"},
+	} {
+		id, ok := tc.abi.Event(tc.event)
+		if got := hex.EncodeToString(id[:]); !ok || got != tc.want {
+			t.Errorf("topic of %s = %s (%v), want %s", tc.event, got, ok, tc.want)
+		}
+	}
+}

@@ -67,6 +67,17 @@ type DevContracts struct {
 	RocketDepositPool     common.Address `json:"rocketpool_deposit_pool"`
 	RocketRETH            common.Address `json:"rocketpool_reth"`
 	RocketDepositSettings common.Address `json:"rocketpool_deposit_settings"`
+	// ERC-8004 (Trustless Agents) registries: agent identities and the
+	// reputation feedback given to them.
+	IdentityRegistry   common.Address `json:"erc8004_identity_registry"`
+	ReputationRegistry common.Address `json:"erc8004_reputation_registry"`
+
+	// EigenLayer: the two managers, a strategy over WETH whitelisted for
+	// deposits, and the operator account registered as an operator.
+	EigenDelegationManager common.Address `json:"eigenlayer_delegation_manager"`
+	EigenStrategyManager   common.Address `json:"eigenlayer_strategy_manager"`
+	EigenStrategyWETH      common.Address `json:"eigenlayer_strategy_weth"`
+	EigenOperator          common.Address `json:"eigenlayer_operator"`
 }
 
 // Token is a token of the dev chain with its Chainlink-style USD feed.
@@ -87,6 +98,11 @@ var (
 	maxUint256   = new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), 256), big.NewInt(1))
 )
 
+// DevEigenWithdrawalDelay is the dev chain's EigenLayer withdrawal delay
+// in blocks (mainnet's is 14 days of blocks): a queued withdrawal
+// completes once block.number exceeds its start block plus this.
+const DevEigenWithdrawalDelay = 5
+
 // units returns n whole tokens with decimals dec in base units.
 func units(n int64, dec int) *big.Int {
 	return new(big.Int).Mul(big.NewInt(n), new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(dec)), nil))
@@ -101,9 +117,11 @@ func units(n int64, dec int) *big.Int {
 // SwapRouter and a USDC/WETH 0.3 % pool at the same price with full-range
 // liquidity; an ERC-4626 vault over USDC; an Aave V3 style pool with
 // USDC, WETH and DAI reserves supplied by the operator account; the
-// lending markets of deployLending (Morpho Blue, Compound III); and Lido
+// lending markets of deployLending (Morpho Blue, Compound III); Lido
 // (stETH, wstETH, withdrawal queue) and Rocket Pool (storage, deposit
-// pool, rETH), each seeded with 1,000 ETH and rewards (see deployStaking).
+// pool, rETH), each seeded with 1,000 ETH and rewards (see deployStaking);
+// empty ERC-8004 identity and reputation registries; and EigenLayer's
+// managers with a WETH strategy and the operator account as an operator.
 //
 // All of it is sent by the operator as one batch of transactions with
 // consecutive nonces starting at 0 and mined in one block, so the
@@ -237,6 +255,21 @@ func (d *DevChain) deploy(ctx context.Context) (*DevContracts, error) {
 
 	deployLending(b, &c)
 	deployStaking(b, &c)
+	// ERC-8004 registries, empty: no agent is registered.
+	c.IdentityRegistry = b.deploy("IdentityRegistry")
+	c.ReputationRegistry = b.deploy("ReputationRegistry", c.IdentityRegistry)
+
+	// EigenLayer: a WETH strategy open for deposits, the operator account
+	// registered as an operator anyone may delegate to, and a withdrawal
+	// delay of DevEigenWithdrawalDelay blocks.
+	c.EigenDelegationManager = b.deploy("DelegationManager", uint32(DevEigenWithdrawalDelay))
+	c.EigenStrategyManager = b.deploy("StrategyManager", c.EigenDelegationManager)
+	c.EigenStrategyWETH = b.deploy("StrategyBase", c.EigenStrategyManager, c.WETH)
+	c.EigenOperator = op
+	b.call("eigenlayer wire", c.EigenDelegationManager, nil, eigenAdminABI(), "setStrategyManager", c.EigenStrategyManager)
+	b.call("eigenlayer whitelist", c.EigenStrategyManager, nil, eigenAdminABI(), "addStrategiesToDepositWhitelist", []common.Address{c.EigenStrategyWETH})
+	b.call("eigenlayer operator", c.EigenDelegationManager, nil, EigenDelegationManagerABI(), "registerAsOperator",
+		common.Address{}, uint32(0), "https://ward.invalid/dev-operator.json")
 
 	if err := b.run(ctx); err != nil {
 		return nil, err
@@ -324,6 +357,7 @@ var (
 	aavePoolAdminABI   = onceABI(`[{"type":"function","name":"initReserve","stateMutability":"nonpayable","inputs":[{"name":"asset","type":"address"},{"name":"priceFeed","type":"address"},{"name":"ltvBps","type":"uint256"},{"name":"liquidationThresholdBps","type":"uint256"},{"name":"liquidationBonusBps","type":"uint256"}],"outputs":[]}]`)
 	morphoAdminABI     = onceABI(`[{"type":"function","name":"enableIrm","stateMutability":"nonpayable","inputs":[{"name":"irm","type":"address"}],"outputs":[]},{"type":"function","name":"enableLltv","stateMutability":"nonpayable","inputs":[{"name":"lltv","type":"uint256"}],"outputs":[]},{"type":"function","name":"createMarket","stateMutability":"nonpayable","inputs":[{"name":"marketParams","type":"tuple","components":[{"name":"loanToken","type":"address"},{"name":"collateralToken","type":"address"},{"name":"oracle","type":"address"},{"name":"irm","type":"address"},{"name":"lltv","type":"uint256"}]}],"outputs":[]}]`)
 	cometAdminABI      = onceABI(`[{"type":"function","name":"addAsset","stateMutability":"nonpayable","inputs":[{"name":"asset","type":"address"},{"name":"priceFeed","type":"address"},{"name":"borrowCollateralFactor","type":"uint64"},{"name":"liquidateCollateralFactor","type":"uint64"},{"name":"liquidationFactor","type":"uint64"},{"name":"supplyCap","type":"uint128"}],"outputs":[]}]`)
+	eigenAdminABI      = onceABI(`[{"type":"function","name":"setStrategyManager","stateMutability":"nonpayable","inputs":[{"name":"sm","type":"address"}],"outputs":[]},{"type":"function","name":"addStrategiesToDepositWhitelist","stateMutability":"nonpayable","inputs":[{"name":"strategies","type":"address[]"}],"outputs":[]}]`)
 	priceFeedAdminABI  = onceABI(`[{"type":"function","name":"updateAnswer","stateMutability":"nonpayable","inputs":[{"name":"answer","type":"int256"}],"outputs":[]},{"type":"function","name":"updateRoundData","stateMutability":"nonpayable","inputs":[{"name":"answer","type":"int256"},{"name":"updatedAt","type":"uint256"}],"outputs":[]}]`)
 )
 

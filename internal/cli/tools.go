@@ -117,8 +117,8 @@ for that profile instead.`)
 
 func demo(ctx context.Context, io IO, args []string) int {
 	fs := flags(io, "demo", "", `Run the tool gate's end-to-end scenario on the embedded dev chain with a
-fresh database: an agent previews and commits a swap, an LP deposit and a
-vault deposit; reused, forged, expired, altered and stale-policy commits are
+fresh database: an agent previews and commits a swap, an LP deposit, a
+vault deposit, its ERC-8004 registration and an EigenLayer restake; reused, forged, expired, altered and stale-policy commits are
 refused; the spending limit, the allowlist and the simulation veto what they
 should; phase changes block what they should; 1,000 concurrent commits of
 one permit execute once; an emergency halt stops writes. Exits 0 only if

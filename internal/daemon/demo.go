@@ -32,7 +32,8 @@ type DemoResult struct {
 
 // RunDemo runs the end-to-end scenario of the tool gate on a fresh store
 // in dir and the embedded dev chain: an agent previews and commits a swap,
-// an LP deposit and a vault deposit; reused, forged, expired, altered and
+// an LP deposit, a vault deposit, its ERC-8004 registration and an
+// EigenLayer restake; reused, forged, expired, altered and
 // stale-policy commits are refused; the spending limit, the allowlist and
 // the simulation veto what they should; phases block what they should;
 // WETH is posted and USDC borrowed on Morpho Blue and Compound III;
@@ -111,7 +112,8 @@ func (d *demo) swap(amountUSDC int64, extra string) json.RawMessage {
 }
 
 // happyPaths previews and commits a swap, an LP deposit (after its announce
-// delay) and a vault deposit, and refuses the swap's permit a second time.
+// delay), a vault deposit, the wallet's ERC-8004 registration and an
+// EigenLayer restake, and refuses the swap's permit a second time.
 func (d *demo) happyPaths() {
 	swapPermit := d.previewOK("preview a 500 USDC → WETH swap on Uniswap V3", d.swap(500, ""))
 	d.commitOK("commit the swap", swapPermit)
@@ -123,6 +125,12 @@ func (d *demo) happyPaths() {
 	d.commitOK("commit the LP deposit after the delay", lp)
 	vault := d.previewOK("preview a 1,000 USDC vault deposit", json.RawMessage(`{"action_type":"deposit","venue":"vault","params":{"assets":"1000000000"}}`))
 	d.commitOK("commit the vault deposit", vault)
+	agent := d.previewOK("preview registering the wallet as an ERC-8004 agent", json.RawMessage(
+		`{"action_type":"identity_register","venue":"erc8004","params":{"agent_uri":"https://ward.invalid/.well-known/agent-registration.json"}}`))
+	d.commitOK("commit the registration", agent)
+	restake := d.previewOK("preview restaking 0.25 WETH into EigenLayer", json.RawMessage(
+		`{"action_type":"restake","venue":"eigenlayer","params":{"amount":"250000000000000000"}}`))
+	d.commitOK("commit the restake", restake)
 }
 
 // lending posts WETH as collateral and borrows USDC against it on Morpho

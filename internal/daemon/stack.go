@@ -465,6 +465,9 @@ func (s *Stack) openChain(ctx context.Context, cfg Config) (*catalog.Env, *chain
 		AavePool:                 dc.AavePool, Vaults: []common.Address{dc.VaultUSDC}, ETHFeed: dc.FeedETHUSD,
 		MorphoBlue: dc.MorphoBlue, Comet: dc.CometUSDC,
 		LidoWithdrawalQueue: dc.LidoWithdrawalQueue, RocketStorage: dc.RocketStorage,
+		IdentityRegistry: dc.IdentityRegistry, ReputationRegistry: dc.ReputationRegistry,
+		EigenStrategyManager: dc.EigenStrategyManager, EigenDelegationManager: dc.EigenDelegationManager,
+		EigenStrategies: []common.Address{dc.EigenStrategyWETH},
 	}
 	return env, dc, nil
 }
@@ -1007,9 +1010,12 @@ func devAllowlist(dc *chain.DevContracts, tokens []catalog.Token) hook.Allowlist
 	for _, c := range []common.Address{dc.WETH, dc.UniswapV2Router, dc.UniswapV3SwapRouter, dc.UniswapV3LiquidityHelper,
 		dc.VaultUSDC, dc.AavePool, dc.FeedETHUSD, dc.FeedBTCUSD, dc.FeedUSDCUSD, dc.FeedDAIUSD,
 		dc.UniswapV2PairUSDCWETH, dc.UniswapV2PairDAIUSDC, dc.UniswapV3PoolUSDCWETH, dc.AaveAUSDC, dc.AaveAWETH, dc.AaveADAI, dc.MorphoBlue, dc.CometUSDC,
-		dc.LidoStETH, dc.LidoWstETH, dc.LidoWithdrawalQueue, dc.RocketDepositPool, dc.RocketRETH} {
+		dc.LidoStETH, dc.LidoWstETH, dc.LidoWithdrawalQueue, dc.RocketDepositPool, dc.RocketRETH, dc.IdentityRegistry} {
 		a.Contracts = append(a.Contracts, tool.Address(c))
-		a.Tokens = append(a.Tokens, tool.Address(c)) // LP, vault and aTokens move too
+		a.Tokens = append(a.Tokens, tool.Address(c)) // LP, vault and aTokens, staking tokens and agent identities (ERC-721) move too
+	}
+	for _, c := range []common.Address{dc.ReputationRegistry, dc.EigenStrategyManager, dc.EigenDelegationManager} {
+		a.Contracts = append(a.Contracts, tool.Address(c))
 	}
 	a.Tokens = dedupe(a.Tokens)
 	a.Contracts = dedupe(a.Contracts)

@@ -88,6 +88,19 @@ type Venues struct {
 	RocketStorage common.Address `json:"rocketpool_storage,omitempty"`
 	// ETHFeed prices native ETH (and WETH).
 	ETHFeed common.Address `json:"eth_usd_feed"`
+	// IdentityRegistry and ReputationRegistry are ERC-8004's registries
+	// (zero leaves the identity tools out; a call cannot name others, so
+	// the agent's identity and the feedback it gives go where the
+	// operator configured).
+	IdentityRegistry   common.Address `json:"erc8004_identity_registry,omitempty"`
+	ReputationRegistry common.Address `json:"erc8004_reputation_registry,omitempty"`
+	// EigenStrategyManager and EigenDelegationManager are EigenLayer's
+	// core contracts, EigenStrategies the strategies offered for deposits
+	// (zero managers leave the eigenlayer tools out; a call cannot name
+	// other managers, and deposits go only to a listed strategy).
+	EigenStrategyManager   common.Address   `json:"eigenlayer_strategy_manager,omitempty"`
+	EigenDelegationManager common.Address   `json:"eigenlayer_delegation_manager,omitempty"`
+	EigenStrategies        []common.Address `json:"eigenlayer_strategies,omitempty"`
 }
 
 // Env is what the tools run against.
@@ -250,11 +263,16 @@ func Tx(a *chain.ABI, to common.Address, label string, method string, args ...an
 // errNoWallet is returned by tools that need the wallet's address.
 var errNoWallet = errors.New("no wallet is configured")
 
+// Observe reads, before a write is sent, the state it is to change, and
+// returns the check to run after it: what was expected, what the chain
+// shows, and whether they agree.
+type Observe func(ctx context.Context, env *Env, in *registry.Input) (func(ctx context.Context) (expected, actual string, ok bool, err error), error)
+
 // execute is the write handler shared by every write tool: it sends the
 // previewed plan (consuming the capability first) and reports the
 // measured balance changes of the plan's tokens against what the plan
-// expected.
-func execute(env *Env, d *tool.Def) registry.WriteHandler {
+// expected, and observe's check when there is one.
+func execute(env *Env, d *tool.Def, observe Observe) registry.WriteHandler {
 	return func(ctx context.Context, in *registry.Input, plan *tool.Plan, c *capability.Capability) (*tool.Result, error) {
 		if env.Wallet == nil {
 			return nil, errNoWallet
@@ -264,6 +282,12 @@ func execute(env *Env, d *tool.Def) registry.WriteHandler {
 		before, err := Balances(ctx, env.Chain, owner, watch)
 		if err != nil {
 			return nil, err
+		}
+		var check func(context.Context) (string, string, bool, error)
+		if observe != nil {
+			if check, err = observe(ctx, env, in); err != nil {
+				return nil, err
+			}
 		}
 		// A write's last two progress steps are sending and confirming;
 		// its planner announces the ones before them.
@@ -295,7 +319,16 @@ func execute(env *Env, d *tool.Def) registry.WriteHandler {
 		}
 		exp, act, ok := compare(plan, watch, before, after, gasWei)
 		out.Deltas, out.Verified = act, ok
-		res, err := tool.WriteResult(d, out, exp, formatDeltas(act), "receipt+balance_check")
+		actual, source := formatDeltas(act), "receipt+balance_check"
+		if check != nil {
+			e, a, good, err := check(ctx)
+			if err != nil {
+				return nil, err
+			}
+			exp, actual = strings.TrimPrefix(exp+"; "+e, "; "), actual+"; "+a
+			out.Verified, source = out.Verified && good, "receipt+balance_check+state_read"
+		}
+		res, err := tool.WriteResult(d, out, exp, actual, source)
 		if err != nil {
 			return nil, err
 		}

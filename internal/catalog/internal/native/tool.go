@@ -120,6 +120,12 @@ type WriteTool struct {
 	// Execute is the write handler; nil sends the plan (see execute). It
 	// must consume the capability before any effect.
 	Execute func(env *Env, d *tool.Def) registry.WriteHandler
+	// Observe, when set, checks state the write changes besides the
+	// wallet's token balances (e.g. a registry entry): the default write
+	// handler calls it before sending, and the check it returns after
+	// the receipts, which says what was expected, what the chain shows
+	// and whether they agree. It is ignored with Execute.
+	Observe Observe
 	// Recheck, when set, runs just before the write handler and refuses
 	// the commit, sending nothing, when a condition the plan rests on no
 	// longer holds (e.g. who owns the position it acts on).
@@ -148,7 +154,7 @@ func (t WriteTool) Make(env *Env) (registry.Tool, bool) {
 	}
 	d := t.Def()
 	d.Chains = chainsOf(env)
-	write := execute(env, d)
+	write := execute(env, d, t.Observe)
 	if t.Execute != nil {
 		write = t.Execute(env, d)
 	}

@@ -28,6 +28,10 @@ type CheckRequest struct {
 	State   *CheckState `json:"state"`
 	Workdir string      `json:"workdir"`
 	Now     string      `json:"now"`
+
+	// args is Args already decoded by QuickCheckRequest, in the same pass
+	// as the line; nil means Evaluate decodes Args.
+	args *tool.Args
 }
 
 // CheckState seeds the trackers for one what-if evaluation.
@@ -65,9 +69,11 @@ const MaxSeeded = 100_000
 // would (another key, another type, a seeded state, a duplicate key, text
 // that is not valid UTF-8...): the caller then decodes the line with
 // encoding/json, which gives the same result or the precise error.
+// The arguments are decoded (validated, canonicalised and hashed) in the
+// same pass as the line, as tool.ParseArgs would decode them.
 func QuickCheckRequest(line []byte) (CheckRequest, bool) {
 	var cr CheckRequest
-	top, err := tool.ParseEnvelope(line)
+	top, err := tool.ParseEnvelope(line, "args")
 	if err != nil || top.Len() == 0 {
 		return cr, false
 	}
@@ -107,6 +113,7 @@ func QuickCheckRequest(line []byte) (CheckRequest, bool) {
 			})
 		case "args":
 			cr.Args = json.RawMessage(f.Value.Raw())
+			cr.args = top.Args()
 		case "workdir":
 			cr.Workdir, ok = f.Value.Str()
 		case "now":
@@ -163,9 +170,12 @@ func (cr *CheckRequest) Evaluate(snap *Snapshot, tracked *Tracker, now time.Time
 	if err := cr.request(snap, tracked, now, &req); err != nil {
 		return Decision{}, err
 	}
-	args, err := tool.ParseArgs(cr.Args)
-	if err != nil {
-		return Decision{}, &FieldError{"args", strings.TrimPrefix(err.Error(), tool.ErrArgs.Error()+": ")}
+	args := cr.args
+	if args == nil {
+		var err error
+		if args, err = tool.ParseArgs(cr.Args); err != nil {
+			return Decision{}, &FieldError{"args", strings.TrimPrefix(err.Error(), tool.ErrArgs.Error()+": ")}
+		}
 	}
 	req.Args = args
 	return snap.Evaluate(&req), nil

@@ -322,25 +322,39 @@ func EmptyArgs() *Args { return emptyArgs }
 // validates and canonicalises the whole value in one pass and keeps the
 // top-level members; nested values are read on demand.
 func ParseArgs(raw []byte) (*Args, error) {
-	return parseArgs(raw, false)
+	return parseArgs(raw, new(Args), false, nil, "")
 }
 
 // Envelope is a JSON object decoded and validated as ParseArgs does (within
 // the same limits, unique keys, valid UTF-8), whose members are read
 // without hashing it: the envelope of a request rather than the arguments
 // of a call.
-type Envelope struct{ a *Args }
+type Envelope struct {
+	a    *Args
+	args *Args // the member named by ParseEnvelope's argsKey, if an object
+}
 
 // ParseEnvelope decodes a JSON object; an empty input or null is an error.
-func ParseEnvelope(raw []byte) (Envelope, error) {
-	a, err := parseArgs(raw, true)
+// If argsKey is not empty and the object has a member of that name whose
+// value is an object, that member is decoded in the same pass as the
+// arguments of a call (see Envelope.Args), so that a request line is read
+// once rather than once for the envelope and again for its arguments.
+func ParseEnvelope(raw []byte, argsKey string) (Envelope, error) {
+	// One allocation for both: the arguments' text is part of the
+	// envelope's anyway.
+	both := new([2]Args)
+	a, err := parseArgs(raw, &both[0], true, &both[1], argsKey)
 	if err != nil {
 		return Envelope{}, err
 	}
 	if a == emptyArgs && len(bytes.TrimSpace(raw)) != 2 {
 		return Envelope{}, fmt.Errorf("%w: want a JSON object", ErrArgs)
 	}
-	return Envelope{a}, nil
+	o := Envelope{a: a}
+	if both[1].text != "" {
+		o.args = &both[1]
+	}
+	return o, nil
 }
 
 // Len returns the number of members.
@@ -349,14 +363,23 @@ func (o Envelope) Len() int { return o.a.Len() }
 // Field returns the i-th member (0 <= i < Len) in canonical key order.
 func (o Envelope) Field(i int) Field { return o.a.Field(i) }
 
-func parseArgs(raw []byte, nohash bool) (*Args, error) {
+// Args returns the member named by ParseEnvelope's argsKey decoded as the
+// arguments of a call: the same members and hash ParseArgs returns for
+// that member's text. It returns nil if there is no such member or its
+// value is not an object (null, say: ParseArgs tells what that means).
+func (o Envelope) Args() *Args { return o.args }
+
+func parseArgs(raw []byte, a *Args, nohash bool, sub *Args, subKey string) (*Args, error) {
 	if len(raw) > MaxArgsSize {
 		return nil, fmt.Errorf("%w: %d bytes exceeds the limit of %d", ErrArgs, len(raw), MaxArgsSize)
 	}
-	a := &Args{text: string(raw)}
+	a.text = string(raw)
 	p := parserPool.Get().(*parser)
 	defer p.release()
 	p.s, p.top, p.nohash = a.text, a, nohash
+	if subKey != "" {
+		p.sub, p.subKey = sub, subKey
+	}
 	if cap(p.out) < len(raw) {
 		// The canonical form is at most about the input's size: one
 		// allocation instead of a series of doublings.
@@ -491,6 +514,9 @@ type parser struct {
 	esc    []string // decoded keys that had escapes, by member.key
 	top    *Args    // receives the top-level object's members
 	nohash bool     // the top-level object's hash is not wanted (ParseEnvelope)
+	sub    *Args    // receives the members and hash of the top-level member subKey
+	subKey string
+	inSub  bool // the next object parsed is that member's value
 }
 
 // member is one object member while its object is parsed: where its key
@@ -513,6 +539,7 @@ func (p *parser) release() {
 	clear(p.esc)
 	p.keys, p.esc = p.keys[:0], p.esc[:0]
 	p.s, p.i, p.values, p.top, p.nohash = "", 0, 0, nil, false
+	p.sub, p.subKey, p.inSub = nil, "", false
 	p.out, p.tmp = p.out[:0], p.tmp[:0]
 	if cap(p.out) <= 64<<10 && cap(p.tmp) <= 64<<10 && cap(p.keys) <= 1024 {
 		parserPool.Put(p)
@@ -576,6 +603,18 @@ func (p *parser) value(depth int) (Kind, error) {
 }
 
 func (p *parser) object(depth int) error {
+	// dst receives the members of the object: the top-level one, or the
+	// top-level member ParseEnvelope decodes as arguments, whose spans
+	// are then relative to its own text (origin).
+	var dst *Args
+	hash, origin := false, 0
+	switch {
+	case p.inSub:
+		p.inSub = false
+		dst, hash, origin = p.sub, true, p.i
+	case depth == 1 && p.top != nil:
+		dst, hash = p.top, !p.nohash
+	}
 	p.i++ // {
 	base := len(p.keys)
 	defer func() { p.keys = p.keys[:base] }()
@@ -585,8 +624,8 @@ func (p *parser) object(depth int) error {
 	if p.i < len(p.s) && p.s[p.i] == '}' {
 		p.i++
 		p.out = append(p.out, '}')
-		if depth == 1 && p.top != nil && !p.nohash {
-			p.top.hash = sha256.Sum256(p.out[open:])
+		if dst != nil && hash {
+			dst.hash = sha256.Sum256(p.out[open:])
 		}
 		return nil
 	}
@@ -617,9 +656,14 @@ func (p *parser) object(depth int) error {
 		p.out = append(p.out, ':')
 		p.skipSpace()
 		vs := p.i
+		sub := depth == 1 && p.sub != nil && key == p.subKey && p.i < len(p.s) && p.s[p.i] == '{'
+		p.inSub = sub
 		kind, err := p.value(depth)
 		if err != nil {
 			return err
+		}
+		if sub {
+			p.sub.text = p.s[vs:p.i]
 		}
 		m.end = int32(len(p.out))
 		m.sp.vs, m.sp.ve, m.sp.kind = int32(vs), int32(p.i), kind
@@ -664,8 +708,7 @@ func (p *parser) object(depth int) error {
 			}
 		}
 	}
-	top := depth == 1 && p.top != nil
-	if !sorted && !top {
+	if !sorted && dst == nil {
 		// Rewrite the members, which sit in out in input order, in key
 		// order.
 		p.tmp = append(p.tmp[:0], p.out[open+1:]...)
@@ -679,28 +722,30 @@ func (p *parser) object(depth int) error {
 		}
 	}
 	p.out = append(p.out, '}')
-	if top {
+	if dst != nil {
 		// The arguments' hash: over out itself when the members came in
 		// key order, else over the members in key order where they sit,
 		// rather than over a rewritten copy.
 		switch {
-		case p.nohash:
+		case !hash:
 		case sorted:
-			p.top.hash = sha256.Sum256(p.out[open:])
+			dst.hash = sha256.Sum256(p.out[open:])
 		default:
-			p.top.hash = p.hashMembers(ms)
+			dst.hash = p.hashMembers(ms)
 		}
-		a := p.top
+		a := dst
 		a.n = len(ms)
 		if len(ms) > len(a.small) {
 			a.more = make([]span, len(ms)-len(a.small))
 		}
+		o := int32(origin)
 		for i := range ms {
 			sp := ms[i].sp
 			if sp.key > 0 {
 				a.keys = append(a.keys, p.esc[sp.key-1])
 				sp.key = int32(len(a.keys))
 			}
+			sp.ks, sp.ke, sp.vs, sp.ve = sp.ks-o, sp.ke-o, sp.vs-o, sp.ve-o
 			*a.span(i) = sp
 		}
 	}

@@ -65,3 +65,15 @@ func FuzzQuickCheckRequest(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkQuickCheckRequest measures decoding one usual what-if line, its
+// arguments included.
+func BenchmarkQuickCheckRequest(b *testing.B) {
+	line := []byte(`{"args":{"amount_cents":1500,"memo":"invoice 1234","to_address":"0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed"},"tool":{"name":"transfer_credits"},"turn":{"id":"t17","input_source":"agent","session_id":"bench"}}`)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, ok := QuickCheckRequest(line); !ok {
+			b.Fatal("not decoded")
+		}
+	}
+}

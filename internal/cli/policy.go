@@ -381,7 +381,7 @@ func evaluateLine(snap *policy.Snapshot, tracked *policy.Tracker, known map[stri
 	if ref, ok := known[cr.Tool.Name]; ok {
 		cr.Complete(ref)
 	}
-	return cr.Evaluate(snap, tracked, time.Now())
+	return cr.Evaluate(snap, tracked, time.Time{})
 }
 
 // catalogRefs returns what the policy sees of each tool of ward's

@@ -70,7 +70,8 @@ const MaxSeeded = 100_000
 // that is not valid UTF-8...): the caller then decodes the line with
 // encoding/json, which gives the same result or the precise error.
 // The arguments are decoded (validated, canonicalised and hashed) in the
-// same pass as the line, as tool.ParseArgs would decode them.
+// same pass as the line, as tool.ParseArgs would decode them; the
+// request's Args is a slice of line, not a copy.
 func QuickCheckRequest(line []byte) (CheckRequest, bool) {
 	var cr CheckRequest
 	top, err := tool.ParseEnvelope(line, "args")
@@ -112,7 +113,8 @@ func QuickCheckRequest(line []byte) (CheckRequest, bool) {
 				return true
 			})
 		case "args":
-			cr.Args = json.RawMessage(f.Value.Raw())
+			start, end := top.ValueSpan(i)
+			cr.Args = json.RawMessage(line[start:end:end])
 			cr.args = top.Args()
 		case "workdir":
 			cr.Workdir, ok = f.Value.Str()

@@ -363,6 +363,14 @@ func (o Envelope) Len() int { return o.a.Len() }
 // Field returns the i-th member (0 <= i < Len) in canonical key order.
 func (o Envelope) Field(i int) Field { return o.a.Field(i) }
 
+// ValueSpan returns where the i-th member's value (0 <= i < Len) is in
+// the input ParseEnvelope read, as byte offsets: a caller may slice its
+// own input instead of copying Field(i).Value.Raw().
+func (o Envelope) ValueSpan(i int) (start, end int) {
+	sp := o.a.span(i)
+	return int(sp.vs), int(sp.ve)
+}
+
 // Args returns the member named by ParseEnvelope's argsKey decoded as the
 // arguments of a call: the same members and hash ParseArgs returns for
 // that member's text. It returns nil if there is no such member or its

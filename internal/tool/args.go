@@ -1,7 +1,6 @@
 package tool
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -269,14 +268,19 @@ func (v Value) Any() any {
 // independently of key order, insignificant whitespace, string escaping and
 // number spelling. An Args is immutable and safe for concurrent use.
 type Args struct {
-	text   string
+	members
 	hash   [32]byte
-	n      int       // top-level members
-	small  [6]span   // the first members, in canonical key order
-	more   []span    // the rest
-	keys   []string  // decoded keys that had escapes, by span.key
 	anyMu  sync.Once // guards anyMap
 	anyMap map[string]any
+}
+
+// members are the top-level members of a decoded object.
+type members struct {
+	text  string
+	n     int      // top-level members
+	small [6]span  // the first members, in canonical key order
+	more  []span   // the rest
+	keys  []string // decoded keys that had escapes, by span.key
 }
 
 // span locates a top-level member in Args.text. It holds no pointers, so
@@ -289,26 +293,26 @@ type span struct {
 	esc    bool // a string value with escapes
 }
 
-func (a *Args) span(i int) *span {
+func (a *members) span(i int) *span {
 	if i < len(a.small) {
 		return &a.small[i]
 	}
 	return &a.more[i-len(a.small)]
 }
 
-func (a *Args) key(sp *span) string {
+func (a *members) key(sp *span) string {
 	if sp.key > 0 {
 		return a.keys[sp.key-1]
 	}
 	return a.text[sp.ks:sp.ke]
 }
 
-func (a *Args) value(sp *span) Value {
+func (a *members) value(sp *span) Value {
 	return Value{kind: sp.kind, esc: sp.esc, raw: a.text[sp.vs:sp.ve]}
 }
 
 var emptyArgs = func() *Args {
-	a := &Args{text: "{}"}
+	a := &Args{members: members{text: "{}"}}
 	a.hash = sha256.Sum256([]byte("{}"))
 	return a
 }()
@@ -322,7 +326,18 @@ func EmptyArgs() *Args { return emptyArgs }
 // validates and canonicalises the whole value in one pass and keeps the
 // top-level members; nested values are read on demand.
 func ParseArgs(raw []byte) (*Args, error) {
-	return parseArgs(raw, new(Args), false, nil, "")
+	a := new(Args)
+	kind, err := parse(raw, &a.members, &a.hash, nil, "")
+	if err != nil {
+		return nil, err
+	}
+	switch kind {
+	case Null:
+		return emptyArgs, nil
+	case Object:
+		return a, nil
+	}
+	return nil, fmt.Errorf("%w: arguments must be a JSON object, not %s", ErrArgs, kind)
 }
 
 // Envelope is a JSON object decoded and validated as ParseArgs does (within
@@ -330,7 +345,7 @@ func ParseArgs(raw []byte) (*Args, error) {
 // without hashing it: the envelope of a request rather than the arguments
 // of a call.
 type Envelope struct {
-	a    *Args
+	m    members
 	args *Args // the member named by ParseEnvelope's argsKey, if an object
 }
 
@@ -340,34 +355,38 @@ type Envelope struct {
 // arguments of a call (see Envelope.Args), so that a request line is read
 // once rather than once for the envelope and again for its arguments.
 func ParseEnvelope(raw []byte, argsKey string) (Envelope, error) {
-	// One allocation for both: the arguments' text is part of the
-	// envelope's anyway.
-	both := new([2]Args)
-	a, err := parseArgs(raw, &both[0], true, &both[1], argsKey)
-	if err != nil {
-		return Envelope{}, err
+	var o Envelope
+	var sub *Args
+	if argsKey != "" {
+		sub = new(Args)
 	}
-	if a == emptyArgs && len(bytes.TrimSpace(raw)) != 2 {
+	kind, err := parse(raw, &o.m, nil, sub, argsKey)
+	switch {
+	case err != nil:
+		return Envelope{}, err
+	case kind != Object:
 		return Envelope{}, fmt.Errorf("%w: want a JSON object", ErrArgs)
 	}
-	o := Envelope{a: a}
-	if both[1].text != "" {
-		o.args = &both[1]
+	if sub != nil && sub.text != "" {
+		o.args = sub
 	}
 	return o, nil
 }
 
 // Len returns the number of members.
-func (o Envelope) Len() int { return o.a.Len() }
+func (o *Envelope) Len() int { return o.m.n }
 
 // Field returns the i-th member (0 <= i < Len) in canonical key order.
-func (o Envelope) Field(i int) Field { return o.a.Field(i) }
+func (o *Envelope) Field(i int) Field {
+	sp := o.m.span(i)
+	return Field{Key: o.m.key(sp), Value: o.m.value(sp)}
+}
 
 // ValueSpan returns where the i-th member's value (0 <= i < Len) is in
 // the input ParseEnvelope read, as byte offsets: a caller may slice its
 // own input instead of copying Field(i).Value.Raw().
-func (o Envelope) ValueSpan(i int) (start, end int) {
-	sp := o.a.span(i)
+func (o *Envelope) ValueSpan(i int) (start, end int) {
+	sp := o.m.span(i)
 	return int(sp.vs), int(sp.ve)
 }
 
@@ -375,16 +394,22 @@ func (o Envelope) ValueSpan(i int) (start, end int) {
 // arguments of a call: the same members and hash ParseArgs returns for
 // that member's text. It returns nil if there is no such member or its
 // value is not an object (null, say: ParseArgs tells what that means).
-func (o Envelope) Args() *Args { return o.args }
+func (o *Envelope) Args() *Args { return o.args }
 
-func parseArgs(raw []byte, a *Args, nohash bool, sub *Args, subKey string) (*Args, error) {
+// parse decodes raw, one JSON value, and returns its kind (Null for an
+// empty input). An object's members go to top and, unless hash is nil, the
+// SHA-256 of its canonical form to hash; with subKey, the object's member
+// of that name, if an object, is decoded into sub as ParseArgs would
+// decode it alone. The parser works on its own copy of top, so that top
+// may live on the caller's stack.
+func parse(raw []byte, top *members, hash *[32]byte, sub *Args, subKey string) (Kind, error) {
 	if len(raw) > MaxArgsSize {
-		return nil, fmt.Errorf("%w: %d bytes exceeds the limit of %d", ErrArgs, len(raw), MaxArgsSize)
+		return 0, fmt.Errorf("%w: %d bytes exceeds the limit of %d", ErrArgs, len(raw), MaxArgsSize)
 	}
-	a.text = string(raw)
 	p := parserPool.Get().(*parser)
 	defer p.release()
-	p.s, p.top, p.nohash = a.text, a, nohash
+	p.top.text = string(raw)
+	p.s, p.wantTop, p.nohash = p.top.text, true, hash == nil
 	if subKey != "" {
 		p.sub, p.subKey = sub, subKey
 	}
@@ -395,24 +420,21 @@ func parseArgs(raw []byte, a *Args, nohash bool, sub *Args, subKey string) (*Arg
 	}
 	p.skipSpace()
 	if p.i == len(p.s) {
-		return emptyArgs, nil
+		return Null, nil
 	}
 	kind, err := p.value(0)
 	if err != nil {
-		return nil, err
+		return 0, err
 	}
 	p.skipSpace()
 	if p.i != len(p.s) {
-		return nil, p.errorf("unexpected data after the arguments object")
+		return 0, p.errorf("unexpected data after the arguments object")
 	}
-	switch kind {
-	case Null:
-		return emptyArgs, nil
-	case Object:
-	default:
-		return nil, fmt.Errorf("%w: arguments must be a JSON object, not %s", ErrArgs, kind)
+	*top = p.top
+	if hash != nil {
+		*hash = p.topHash
 	}
-	return a, nil
+	return kind, nil
 }
 
 var openBrace, comma, closeBrace = []byte{'{'}, []byte{','}, []byte{'}'}
@@ -520,11 +542,15 @@ type parser struct {
 	tmp    []byte   // reordering space for object members
 	keys   []member // the members of the objects being parsed (a stack)
 	esc    []string // decoded keys that had escapes, by member.key
-	top    *Args    // receives the top-level object's members
-	nohash bool     // the top-level object's hash is not wanted (ParseEnvelope)
-	sub    *Args    // receives the members and hash of the top-level member subKey
-	subKey string
-	inSub  bool // the next object parsed is that member's value
+	// top and topHash receive the top-level object's members and hash
+	// when wantTop (parse copies them out); nohash: the hash is not wanted.
+	top     members
+	topHash [32]byte
+	wantTop bool
+	nohash  bool
+	sub     *Args // receives the members and hash of the top-level member subKey
+	subKey  string
+	inSub   bool // the next object parsed is that member's value
 }
 
 // member is one object member while its object is parsed: where its key
@@ -546,7 +572,8 @@ func (p *parser) keyOf(m *member) string {
 func (p *parser) release() {
 	clear(p.esc)
 	p.keys, p.esc = p.keys[:0], p.esc[:0]
-	p.s, p.i, p.values, p.top, p.nohash = "", 0, 0, nil, false
+	p.s, p.i, p.values, p.wantTop, p.nohash = "", 0, 0, false, false
+	p.top, p.topHash = members{}, [32]byte{}
 	p.sub, p.subKey, p.inSub = nil, "", false
 	p.out, p.tmp = p.out[:0], p.tmp[:0]
 	if cap(p.out) <= 64<<10 && cap(p.tmp) <= 64<<10 && cap(p.keys) <= 1024 {
@@ -614,14 +641,18 @@ func (p *parser) object(depth int) error {
 	// dst receives the members of the object: the top-level one, or the
 	// top-level member ParseEnvelope decodes as arguments, whose spans
 	// are then relative to its own text (origin).
-	var dst *Args
-	hash, origin := false, 0
+	var dst *members
+	var hash *[32]byte // nil: not wanted
+	origin := 0
 	switch {
 	case p.inSub:
 		p.inSub = false
-		dst, hash, origin = p.sub, true, p.i
-	case depth == 1 && p.top != nil:
-		dst, hash = p.top, !p.nohash
+		dst, hash, origin = &p.sub.members, &p.sub.hash, p.i
+	case depth == 1 && p.wantTop:
+		dst = &p.top
+		if !p.nohash {
+			hash = &p.topHash
+		}
 	}
 	p.i++ // {
 	base := len(p.keys)
@@ -632,8 +663,8 @@ func (p *parser) object(depth int) error {
 	if p.i < len(p.s) && p.s[p.i] == '}' {
 		p.i++
 		p.out = append(p.out, '}')
-		if dst != nil && hash {
-			dst.hash = sha256.Sum256(p.out[open:])
+		if hash != nil {
+			*hash = sha256.Sum256(p.out[open:])
 		}
 		return nil
 	}
@@ -735,11 +766,11 @@ func (p *parser) object(depth int) error {
 		// key order, else over the members in key order where they sit,
 		// rather than over a rewritten copy.
 		switch {
-		case !hash:
+		case hash == nil:
 		case sorted:
-			dst.hash = sha256.Sum256(p.out[open:])
+			*hash = sha256.Sum256(p.out[open:])
 		default:
-			dst.hash = p.hashMembers(ms)
+			*hash = p.hashMembers(ms)
 		}
 		a := dst
 		a.n = len(ms)

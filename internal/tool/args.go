@@ -326,8 +326,15 @@ func EmptyArgs() *Args { return emptyArgs }
 // validates and canonicalises the whole value in one pass and keeps the
 // top-level members; nested values are read on demand.
 func ParseArgs(raw []byte) (*Args, error) {
+	if err := checkSize(raw); err != nil {
+		return nil, err
+	}
 	a := new(Args)
-	kind, err := parse(raw, &a.members, &a.hash, nil, "")
+	a.text = string(raw)
+	p := parserPool.Get().(*parser)
+	defer p.release()
+	p.s, p.top, p.topHash = a.text, &a.members, &a.hash
+	kind, err := p.parse()
 	if err != nil {
 		return nil, err
 	}
@@ -355,18 +362,28 @@ type Envelope struct {
 // arguments of a call (see Envelope.Args), so that a request line is read
 // once rather than once for the envelope and again for its arguments.
 func ParseEnvelope(raw []byte, argsKey string) (Envelope, error) {
-	var o Envelope
+	if err := checkSize(raw); err != nil {
+		return Envelope{}, err
+	}
 	var sub *Args
+	p := parserPool.Get().(*parser)
+	defer p.release()
+	// The members are decoded into the parser's own env and copied out:
+	// o stays on the caller's stack.
+	p.env.text = string(raw)
+	p.s, p.top = p.env.text, &p.env
 	if argsKey != "" {
 		sub = new(Args)
+		p.sub, p.subKey = sub, argsKey
 	}
-	kind, err := parse(raw, &o.m, nil, sub, argsKey)
+	kind, err := p.parse()
 	switch {
 	case err != nil:
 		return Envelope{}, err
 	case kind != Object:
 		return Envelope{}, fmt.Errorf("%w: want a JSON object", ErrArgs)
 	}
+	o := Envelope{m: p.env}
 	if sub != nil && sub.text != "" {
 		o.args = sub
 	}
@@ -396,27 +413,21 @@ func (o *Envelope) ValueSpan(i int) (start, end int) {
 // value is not an object (null, say: ParseArgs tells what that means).
 func (o *Envelope) Args() *Args { return o.args }
 
-// parse decodes raw, one JSON value, and returns its kind (Null for an
-// empty input). An object's members go to top and, unless hash is nil, the
-// SHA-256 of its canonical form to hash; with subKey, the object's member
-// of that name, if an object, is decoded into sub as ParseArgs would
-// decode it alone. The parser works on its own copy of top, so that top
-// may live on the caller's stack.
-func parse(raw []byte, top *members, hash *[32]byte, sub *Args, subKey string) (Kind, error) {
+func checkSize(raw []byte) error {
 	if len(raw) > MaxArgsSize {
-		return 0, fmt.Errorf("%w: %d bytes exceeds the limit of %d", ErrArgs, len(raw), MaxArgsSize)
+		return fmt.Errorf("%w: %d bytes exceeds the limit of %d", ErrArgs, len(raw), MaxArgsSize)
 	}
-	p := parserPool.Get().(*parser)
-	defer p.release()
-	p.top.text = string(raw)
-	p.s, p.wantTop, p.nohash = p.top.text, true, hash == nil
-	if subKey != "" {
-		p.sub, p.subKey = sub, subKey
-	}
-	if cap(p.out) < len(raw) {
+	return nil
+}
+
+// parse decodes p.s, one JSON value, and returns its kind (Null for an
+// empty input). The top-level object's members go to p.top (and its hash
+// to p.topHash) if set; the member p.subKey, if an object, to p.sub.
+func (p *parser) parse() (Kind, error) {
+	if cap(p.out) < len(p.s) {
 		// The canonical form is at most about the input's size: one
 		// allocation instead of a series of doublings.
-		p.out = make([]byte, 0, len(raw))
+		p.out = make([]byte, 0, len(p.s))
 	}
 	p.skipSpace()
 	if p.i == len(p.s) {
@@ -429,10 +440,6 @@ func parse(raw []byte, top *members, hash *[32]byte, sub *Args, subKey string) (
 	p.skipSpace()
 	if p.i != len(p.s) {
 		return 0, p.errorf("unexpected data after the arguments object")
-	}
-	*top = p.top
-	if hash != nil {
-		*hash = p.topHash
 	}
 	return kind, nil
 }
@@ -542,12 +549,11 @@ type parser struct {
 	tmp    []byte   // reordering space for object members
 	keys   []member // the members of the objects being parsed (a stack)
 	esc    []string // decoded keys that had escapes, by member.key
-	// top and topHash receive the top-level object's members and hash
-	// when wantTop (parse copies them out); nohash: the hash is not wanted.
-	top     members
-	topHash [32]byte
-	wantTop bool
-	nohash  bool
+	// top and topHash, if set, receive the top-level object's members
+	// and hash; env holds an envelope's members (ParseEnvelope).
+	top     *members
+	topHash *[32]byte
+	env     members
 	sub     *Args // receives the members and hash of the top-level member subKey
 	subKey  string
 	inSub   bool // the next object parsed is that member's value
@@ -572,8 +578,10 @@ func (p *parser) keyOf(m *member) string {
 func (p *parser) release() {
 	clear(p.esc)
 	p.keys, p.esc = p.keys[:0], p.esc[:0]
-	p.s, p.i, p.values, p.wantTop, p.nohash = "", 0, 0, false, false
-	p.top, p.topHash = members{}, [32]byte{}
+	p.s, p.i, p.values, p.top, p.topHash = "", 0, 0, nil, nil
+	if p.env.text != "" {
+		p.env = members{}
+	}
 	p.sub, p.subKey, p.inSub = nil, "", false
 	p.out, p.tmp = p.out[:0], p.tmp[:0]
 	if cap(p.out) <= 64<<10 && cap(p.tmp) <= 64<<10 && cap(p.keys) <= 1024 {
@@ -648,11 +656,8 @@ func (p *parser) object(depth int) error {
 	case p.inSub:
 		p.inSub = false
 		dst, hash, origin = &p.sub.members, &p.sub.hash, p.i
-	case depth == 1 && p.wantTop:
-		dst = &p.top
-		if !p.nohash {
-			hash = &p.topHash
-		}
+	case depth == 1 && p.top != nil:
+		dst, hash = p.top, p.topHash
 	}
 	p.i++ // {
 	base := len(p.keys)
@@ -695,8 +700,10 @@ func (p *parser) object(depth int) error {
 		p.out = append(p.out, ':')
 		p.skipSpace()
 		vs := p.i
-		sub := depth == 1 && p.sub != nil && key == p.subKey && p.i < len(p.s) && p.s[p.i] == '{'
-		p.inSub = sub
+		sub := p.sub != nil && depth == 1 && key == p.subKey && p.i < len(p.s) && p.s[p.i] == '{'
+		if sub {
+			p.inSub = true
+		}
 		kind, err := p.value(depth)
 		if err != nil {
 			return err
@@ -784,7 +791,9 @@ func (p *parser) object(depth int) error {
 				a.keys = append(a.keys, p.esc[sp.key-1])
 				sp.key = int32(len(a.keys))
 			}
-			sp.ks, sp.ke, sp.vs, sp.ve = sp.ks-o, sp.ke-o, sp.vs-o, sp.ve-o
+			if o != 0 {
+				sp.ks, sp.ke, sp.vs, sp.ve = sp.ks-o, sp.ke-o, sp.vs-o, sp.ve-o
+			}
 			*a.span(i) = sp
 		}
 	}

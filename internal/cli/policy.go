@@ -198,6 +198,9 @@ func checkStream(ctx context.Context, cio IO, in io.Reader, eval func([]byte) (p
 	workers := runtime.GOMAXPROCS(0)
 	work := make(chan *checkBatch, workers)
 	order := make(chan *checkBatch, 2*workers)
+	// Written batches go back to the reader, with their buffers: a line
+	// then costs no allocation of its own here.
+	free := make(chan *checkBatch, 2*workers+2)
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Go(func() {
@@ -228,6 +231,14 @@ func checkStream(ctx context.Context, cio IO, in io.Reader, eval func([]byte) (p
 			}
 			written <- status
 		}()
+		recycle := func(b *checkBatch) {
+			clear(b.res)
+			b.arena, b.ends, b.bad, b.res = b.arena[:0], b.ends[:0], b.bad[:0], b.res[:0]
+			select {
+			case free <- b:
+			default:
+			}
+		}
 		for b := range order {
 			<-b.done
 			if status == exitFail {
@@ -272,6 +283,7 @@ func checkStream(ctx context.Context, cio IO, in io.Reader, eval func([]byte) (p
 					cancel()
 				}
 			}
+			recycle(b)
 		}
 	}()
 	// The reader, here: batches of lines to the workers, in order to the
@@ -279,12 +291,25 @@ func checkStream(ctx context.Context, cio IO, in io.Reader, eval func([]byte) (p
 	lines := newLineReader(in, maxLine)
 	var readErr error
 	next := 1
-	b := &checkBatch{first: next, done: make(chan struct{})}
+	newBatch := func() *checkBatch {
+		select {
+		case b := <-free:
+			b.first, b.done = next, make(chan struct{})
+			return b
+		default:
+			return &checkBatch{first: next, done: make(chan struct{})}
+		}
+	}
+	b := newBatch()
 	send := func() bool {
 		if len(b.ends) == 0 {
 			return true
 		}
-		b.res = make([]checkResult, len(b.ends))
+		if cap(b.res) >= len(b.ends) {
+			b.res = b.res[:len(b.ends)] // cleared by recycle
+		} else {
+			b.res = make([]checkResult, len(b.ends))
+		}
 		select {
 		case order <- b:
 		case <-ctx.Done():
@@ -297,7 +322,7 @@ func checkStream(ctx context.Context, cio IO, in io.Reader, eval func([]byte) (p
 			return false
 		}
 		next += len(b.ends)
-		b = &checkBatch{first: next, done: make(chan struct{})}
+		b = newBatch()
 		return true
 	}
 	for {
@@ -356,7 +381,7 @@ func evaluateLine(snap *policy.Snapshot, tracked *policy.Tracker, known map[stri
 	if ref, ok := known[cr.Tool.Name]; ok {
 		cr.Complete(ref)
 	}
-	return cr.Evaluate(snap, tracked, time.Now())
+	return cr.Evaluate(snap, tracked, time.Time{})
 }
 
 // catalogRefs returns what the policy sees of each tool of ward's

@@ -1,7 +1,6 @@
 package tool
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -269,14 +268,19 @@ func (v Value) Any() any {
 // independently of key order, insignificant whitespace, string escaping and
 // number spelling. An Args is immutable and safe for concurrent use.
 type Args struct {
-	text   string
+	members
 	hash   [32]byte
-	n      int       // top-level members
-	small  [6]span   // the first members, in canonical key order
-	more   []span    // the rest
-	keys   []string  // decoded keys that had escapes, by span.key
 	anyMu  sync.Once // guards anyMap
 	anyMap map[string]any
+}
+
+// members are the top-level members of a decoded object.
+type members struct {
+	text  string
+	n     int      // top-level members
+	small [6]span  // the first members, in canonical key order
+	more  []span   // the rest
+	keys  []string // decoded keys that had escapes, by span.key
 }
 
 // span locates a top-level member in Args.text. It holds no pointers, so
@@ -289,26 +293,26 @@ type span struct {
 	esc    bool // a string value with escapes
 }
 
-func (a *Args) span(i int) *span {
+func (a *members) span(i int) *span {
 	if i < len(a.small) {
 		return &a.small[i]
 	}
 	return &a.more[i-len(a.small)]
 }
 
-func (a *Args) key(sp *span) string {
+func (a *members) key(sp *span) string {
 	if sp.key > 0 {
 		return a.keys[sp.key-1]
 	}
 	return a.text[sp.ks:sp.ke]
 }
 
-func (a *Args) value(sp *span) Value {
+func (a *members) value(sp *span) Value {
 	return Value{kind: sp.kind, esc: sp.esc, raw: a.text[sp.vs:sp.ve]}
 }
 
 var emptyArgs = func() *Args {
-	a := &Args{text: "{}"}
+	a := &Args{members: members{text: "{}"}}
 	a.hash = sha256.Sum256([]byte("{}"))
 	return a
 }()
@@ -322,66 +326,122 @@ func EmptyArgs() *Args { return emptyArgs }
 // validates and canonicalises the whole value in one pass and keeps the
 // top-level members; nested values are read on demand.
 func ParseArgs(raw []byte) (*Args, error) {
-	return parseArgs(raw, false)
+	if err := checkSize(raw); err != nil {
+		return nil, err
+	}
+	a := new(Args)
+	a.text = string(raw)
+	p := parserPool.Get().(*parser)
+	defer p.release()
+	p.s, p.top, p.topHash = a.text, &a.members, &a.hash
+	kind, err := p.parse()
+	if err != nil {
+		return nil, err
+	}
+	switch kind {
+	case Null:
+		return emptyArgs, nil
+	case Object:
+		return a, nil
+	}
+	return nil, fmt.Errorf("%w: arguments must be a JSON object, not %s", ErrArgs, kind)
 }
 
 // Envelope is a JSON object decoded and validated as ParseArgs does (within
 // the same limits, unique keys, valid UTF-8), whose members are read
 // without hashing it: the envelope of a request rather than the arguments
 // of a call.
-type Envelope struct{ a *Args }
+type Envelope struct {
+	m    members
+	args *Args // the member named by ParseEnvelope's argsKey, if an object
+}
 
 // ParseEnvelope decodes a JSON object; an empty input or null is an error.
-func ParseEnvelope(raw []byte) (Envelope, error) {
-	a, err := parseArgs(raw, true)
-	if err != nil {
+// If argsKey is not empty and the object has a member of that name whose
+// value is an object, that member is decoded in the same pass as the
+// arguments of a call (see Envelope.Args), so that a request line is read
+// once rather than once for the envelope and again for its arguments.
+func ParseEnvelope(raw []byte, argsKey string) (Envelope, error) {
+	if err := checkSize(raw); err != nil {
 		return Envelope{}, err
 	}
-	if a == emptyArgs && len(bytes.TrimSpace(raw)) != 2 {
+	var sub *Args
+	p := parserPool.Get().(*parser)
+	defer p.release()
+	// The members are decoded into the parser's own env and copied out:
+	// o stays on the caller's stack.
+	p.env.text = string(raw)
+	p.s, p.top = p.env.text, &p.env
+	if argsKey != "" {
+		sub = new(Args)
+		p.sub, p.subKey = sub, argsKey
+	}
+	kind, err := p.parse()
+	switch {
+	case err != nil:
+		return Envelope{}, err
+	case kind != Object:
 		return Envelope{}, fmt.Errorf("%w: want a JSON object", ErrArgs)
 	}
-	return Envelope{a}, nil
+	o := Envelope{m: p.env}
+	if sub != nil && sub.text != "" {
+		o.args = sub
+	}
+	return o, nil
 }
 
 // Len returns the number of members.
-func (o Envelope) Len() int { return o.a.Len() }
+func (o *Envelope) Len() int { return o.m.n }
 
 // Field returns the i-th member (0 <= i < Len) in canonical key order.
-func (o Envelope) Field(i int) Field { return o.a.Field(i) }
+func (o *Envelope) Field(i int) Field {
+	sp := o.m.span(i)
+	return Field{Key: o.m.key(sp), Value: o.m.value(sp)}
+}
 
-func parseArgs(raw []byte, nohash bool) (*Args, error) {
+// ValueSpan returns where the i-th member's value (0 <= i < Len) is in
+// the input ParseEnvelope read, as byte offsets: a caller may slice its
+// own input instead of copying Field(i).Value.Raw().
+func (o *Envelope) ValueSpan(i int) (start, end int) {
+	sp := o.m.span(i)
+	return int(sp.vs), int(sp.ve)
+}
+
+// Args returns the member named by ParseEnvelope's argsKey decoded as the
+// arguments of a call: the same members and hash ParseArgs returns for
+// that member's text. It returns nil if there is no such member or its
+// value is not an object (null, say: ParseArgs tells what that means).
+func (o *Envelope) Args() *Args { return o.args }
+
+func checkSize(raw []byte) error {
 	if len(raw) > MaxArgsSize {
-		return nil, fmt.Errorf("%w: %d bytes exceeds the limit of %d", ErrArgs, len(raw), MaxArgsSize)
+		return fmt.Errorf("%w: %d bytes exceeds the limit of %d", ErrArgs, len(raw), MaxArgsSize)
 	}
-	a := &Args{text: string(raw)}
-	p := parserPool.Get().(*parser)
-	defer p.release()
-	p.s, p.top, p.nohash = a.text, a, nohash
-	if cap(p.out) < len(raw) {
+	return nil
+}
+
+// parse decodes p.s, one JSON value, and returns its kind (Null for an
+// empty input). The top-level object's members go to p.top (and its hash
+// to p.topHash) if set; the member p.subKey, if an object, to p.sub.
+func (p *parser) parse() (Kind, error) {
+	if cap(p.out) < len(p.s) {
 		// The canonical form is at most about the input's size: one
 		// allocation instead of a series of doublings.
-		p.out = make([]byte, 0, len(raw))
+		p.out = make([]byte, 0, len(p.s))
 	}
 	p.skipSpace()
 	if p.i == len(p.s) {
-		return emptyArgs, nil
+		return Null, nil
 	}
 	kind, err := p.value(0)
 	if err != nil {
-		return nil, err
+		return 0, err
 	}
 	p.skipSpace()
 	if p.i != len(p.s) {
-		return nil, p.errorf("unexpected data after the arguments object")
+		return 0, p.errorf("unexpected data after the arguments object")
 	}
-	switch kind {
-	case Null:
-		return emptyArgs, nil
-	case Object:
-	default:
-		return nil, fmt.Errorf("%w: arguments must be a JSON object, not %s", ErrArgs, kind)
-	}
-	return a, nil
+	return kind, nil
 }
 
 var openBrace, comma, closeBrace = []byte{'{'}, []byte{','}, []byte{'}'}
@@ -489,8 +549,14 @@ type parser struct {
 	tmp    []byte   // reordering space for object members
 	keys   []member // the members of the objects being parsed (a stack)
 	esc    []string // decoded keys that had escapes, by member.key
-	top    *Args    // receives the top-level object's members
-	nohash bool     // the top-level object's hash is not wanted (ParseEnvelope)
+	// top and topHash, if set, receive the top-level object's members
+	// and hash; env holds an envelope's members (ParseEnvelope).
+	top     *members
+	topHash *[32]byte
+	env     members
+	sub     *Args // receives the members and hash of the top-level member subKey
+	subKey  string
+	inSub   bool // the next object parsed is that member's value
 }
 
 // member is one object member while its object is parsed: where its key
@@ -512,7 +578,11 @@ func (p *parser) keyOf(m *member) string {
 func (p *parser) release() {
 	clear(p.esc)
 	p.keys, p.esc = p.keys[:0], p.esc[:0]
-	p.s, p.i, p.values, p.top, p.nohash = "", 0, 0, nil, false
+	p.s, p.i, p.values, p.top, p.topHash = "", 0, 0, nil, nil
+	if p.env.text != "" {
+		p.env = members{}
+	}
+	p.sub, p.subKey, p.inSub = nil, "", false
 	p.out, p.tmp = p.out[:0], p.tmp[:0]
 	if cap(p.out) <= 64<<10 && cap(p.tmp) <= 64<<10 && cap(p.keys) <= 1024 {
 		parserPool.Put(p)
@@ -576,6 +646,19 @@ func (p *parser) value(depth int) (Kind, error) {
 }
 
 func (p *parser) object(depth int) error {
+	// dst receives the members of the object: the top-level one, or the
+	// top-level member ParseEnvelope decodes as arguments, whose spans
+	// are then relative to its own text (origin).
+	var dst *members
+	var hash *[32]byte // nil: not wanted
+	origin := 0
+	switch {
+	case p.inSub:
+		p.inSub = false
+		dst, hash, origin = &p.sub.members, &p.sub.hash, p.i
+	case depth == 1 && p.top != nil:
+		dst, hash = p.top, p.topHash
+	}
 	p.i++ // {
 	base := len(p.keys)
 	defer func() { p.keys = p.keys[:base] }()
@@ -585,8 +668,8 @@ func (p *parser) object(depth int) error {
 	if p.i < len(p.s) && p.s[p.i] == '}' {
 		p.i++
 		p.out = append(p.out, '}')
-		if depth == 1 && p.top != nil && !p.nohash {
-			p.top.hash = sha256.Sum256(p.out[open:])
+		if hash != nil {
+			*hash = sha256.Sum256(p.out[open:])
 		}
 		return nil
 	}
@@ -617,9 +700,16 @@ func (p *parser) object(depth int) error {
 		p.out = append(p.out, ':')
 		p.skipSpace()
 		vs := p.i
+		sub := p.sub != nil && depth == 1 && key == p.subKey && p.i < len(p.s) && p.s[p.i] == '{'
+		if sub {
+			p.inSub = true
+		}
 		kind, err := p.value(depth)
 		if err != nil {
 			return err
+		}
+		if sub {
+			p.sub.text = p.s[vs:p.i]
 		}
 		m.end = int32(len(p.out))
 		m.sp.vs, m.sp.ve, m.sp.kind = int32(vs), int32(p.i), kind
@@ -664,8 +754,7 @@ func (p *parser) object(depth int) error {
 			}
 		}
 	}
-	top := depth == 1 && p.top != nil
-	if !sorted && !top {
+	if !sorted && dst == nil {
 		// Rewrite the members, which sit in out in input order, in key
 		// order.
 		p.tmp = append(p.tmp[:0], p.out[open+1:]...)
@@ -679,27 +768,31 @@ func (p *parser) object(depth int) error {
 		}
 	}
 	p.out = append(p.out, '}')
-	if top {
+	if dst != nil {
 		// The arguments' hash: over out itself when the members came in
 		// key order, else over the members in key order where they sit,
 		// rather than over a rewritten copy.
 		switch {
-		case p.nohash:
+		case hash == nil:
 		case sorted:
-			p.top.hash = sha256.Sum256(p.out[open:])
+			*hash = sha256.Sum256(p.out[open:])
 		default:
-			p.top.hash = p.hashMembers(ms)
+			*hash = p.hashMembers(ms)
 		}
-		a := p.top
+		a := dst
 		a.n = len(ms)
 		if len(ms) > len(a.small) {
 			a.more = make([]span, len(ms)-len(a.small))
 		}
+		o := int32(origin)
 		for i := range ms {
 			sp := ms[i].sp
 			if sp.key > 0 {
 				a.keys = append(a.keys, p.esc[sp.key-1])
 				sp.key = int32(len(a.keys))
+			}
+			if o != 0 {
+				sp.ks, sp.ke, sp.vs, sp.ve = sp.ks-o, sp.ke-o, sp.vs-o, sp.ve-o
 			}
 			*a.span(i) = sp
 		}

@@ -5,6 +5,8 @@ import (
 	"crypto/sha256"
 	"encoding/json"
 	"errors"
+	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -219,7 +221,60 @@ func FuzzParseArgs(f *testing.F) {
 		if !bytes.Equal(b.Canonical(), c) {
 			t.Fatalf("canonical form not a fixed point: %q → %q", c, b.Canonical())
 		}
+		// Decoded as a member of an envelope, in the same pass, the
+		// arguments are the same.
+		if len(trimmed) == 0 || trimmed[0] != '{' {
+			return
+		}
+		env, err := ParseEnvelope(slices.Concat([]byte(`{"b":[{"args":{}}], "args": `), trimmed, []byte(` ,"a":{}}`)), "args")
+		if err != nil {
+			return // the envelope's nesting and value limits are one level tighter
+		}
+		e := env.Args()
+		if e == nil || e.Hash() != a.Hash() || e.Size() != len(trimmed) || !reflect.DeepEqual(e.Fields(), a.Fields()) {
+			t.Fatalf("%q in an envelope: %v", data, e)
+		}
 	})
+}
+
+// TestEnvelopeArgs checks that arguments decoded with their envelope are
+// what ParseArgs makes of them alone, and that only an object member of the
+// given name is decoded.
+func TestEnvelopeArgs(t *testing.T) {
+	for _, tc := range []struct {
+		name, line, args string // args "" means no arguments decoded
+	}{
+		{"sorted", `{"args":{"a":1,"b":"x"},"tool":{"name":"t"}}`, `{"a":1,"b":"x"}`},
+		{"unsorted and spaced", `{ "tool":{"name":"t"}, "args" : { "b":[ {"d":1,"c":2} ], "a":1.0e1 } }`, `{ "b":[ {"d":1,"c":2} ], "a":1.0e1 }`},
+		{"many members", `{"args":{"h":1,"g":2,"f":3,"e":4,"d":5,"c":6,"b":7,"a":8}}`, `{"h":1,"g":2,"f":3,"e":4,"d":5,"c":6,"b":7,"a":8}`},
+		{"escaped keys", `{"\u0061rgs":{"\u00e9":"\/","a\"":2}}`, `{"\u00e9":"\/","a\"":2}`},
+		{"empty", `{"args":{}}`, `{}`},
+		{"nested only", `{"x":{"args":{"a":1}}}`, ""},
+		{"null", `{"args":null}`, ""},
+		{"array", `{"args":[{"a":1}]}`, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			env, err := ParseEnvelope([]byte(tc.line), "args")
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := env.Args()
+			if tc.args == "" {
+				if got != nil {
+					t.Fatalf("decoded arguments %s, want none", got.Canonical())
+				}
+				return
+			}
+			want := mustParse(t, tc.args)
+			if got == nil {
+				t.Fatal("no arguments decoded")
+			}
+			if got.Hash() != want.Hash() || got.Size() != want.Size() || !reflect.DeepEqual(got.Fields(), want.Fields()) ||
+				!bytes.Equal(got.Canonical(), want.Canonical()) {
+				t.Errorf("got %s %x %v, want %s %x %v", got.Canonical(), got.Hash(), got.Fields(), want.Canonical(), want.Hash(), want.Fields())
+			}
+		})
+	}
 }
 
 func BenchmarkParseArgs(b *testing.B) {

@@ -34,7 +34,7 @@ func mountAPI(s *Server) error {
 				}
 				return rep, err
 			},
-			Policy:    func(context.Context) (any, error) { return s.PolicyView(), nil },
+			Policy:    func(ctx context.Context) (any, error) { return s.PolicyViewIn(ctx) },
 			Upstreams: func(ctx context.Context) (any, error) { return s.Upstreams(ctx) },
 			Approve: func(ctx context.Context, p auth.Principal, server, tool string) (any, error) {
 				a, err := s.ApproveUpstream(ctx, p, server, tool)

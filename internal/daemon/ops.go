@@ -25,7 +25,16 @@ type PolicyView struct {
 	LoadedAt time.Time  `json:"loaded_at"`
 	LoadedBy string     `json:"loaded_by"`
 	Rules    []RuleView `json:"rules"`
-	Limits   LimitsView `json:"limits"`
+	// Limits are the spending and rate limits in force: the owner's
+	// override of the spending limits when one is set
+	// (SpendingOverride), else ward.toml's, which Configured always
+	// shows.
+	Limits           LimitsView `json:"limits"`
+	Configured       LimitsView `json:"configured_limits"`
+	SpendingOverride bool       `json:"spending_override"`
+	// AllowlistEntries counts the owner's allowlist changes in force over
+	// ward.toml's [hooks.allowlist] (GET /v1/gate/allowlist lists them).
+	AllowlistEntries int `json:"allowlist_entries"`
 }
 
 // RuleView is one rule of the policy.
@@ -53,7 +62,30 @@ type LimitsView struct {
 	RateWindow    string `json:"rate_window"`
 }
 
-// PolicyView returns the view of the policy in force.
+// PolicyViewIn is PolicyView with the owner's stored settings that win
+// over ward.toml read from the store: the spending override in Limits,
+// and the count of allowlist entries. An unreadable setting is an error
+// (the view would otherwise show limits that are not in force).
+func (s *Server) PolicyViewIn(ctx context.Context) (PolicyView, error) {
+	v := s.PolicyView()
+	o, ok, err := s.Stack.Tools.SpendingOverride(ctx)
+	if err != nil {
+		return PolicyView{}, err
+	}
+	if ok {
+		v.SpendingOverride = true
+		v.Limits.PerTickUSD, v.Limits.PerSessionUSD, v.Limits.DailyUSD = cents(o.PerTickCents), cents(o.PerSessionCents), cents(o.DailyCents)
+	}
+	es, err := s.Stack.Tools.AllowlistEntries(ctx)
+	if err != nil {
+		return PolicyView{}, err
+	}
+	v.AllowlistEntries = len(es)
+	return v, nil
+}
+
+// PolicyView returns the view of the policy ward.toml configures: its
+// rules and its limits (PolicyViewIn adds the owner's settings in force).
 func (s *Server) PolicyView() PolicyView {
 	s.reloadMu.Lock()
 	snap := s.Stack.Engine.Snapshot()
@@ -64,7 +96,7 @@ func (s *Server) PolicyView() PolicyView {
 		user[r.ID] = r.Action.String()
 	}
 	v := PolicyView{Hash: hashHex(snap.Hash()), File: l.File.Path, LoadedAt: l.At.UTC(), LoadedBy: l.By, Rules: []RuleView{},
-		Limits: limitsView(s.Stack.Hooks)}
+		Limits: limitsView(s.Stack.Hooks), Configured: limitsView(s.Stack.Hooks)}
 	for _, r := range snap.Rules() {
 		rv := RuleView{ID: r.ID, Priority: r.Priority, AppliesTo: selector(r.Applies), Kind: "builtin", Effect: "by check", Stateful: r.Stateful}
 		if e, ok := user[r.ID]; ok {

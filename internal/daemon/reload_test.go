@@ -157,6 +157,27 @@ func TestReloadUnderLoad(t *testing.T) {
 	open := h.policy()
 	dev, token := running.Stack.Dev, running.Stack.Env.Tokens[0].Address
 
+	// The view shows the limits in force: the owner's override over
+	// ward.toml's (which it shows too), and the owner's allowlist
+	// entries; cleared, ward.toml's again.
+	if open.SpendingOverride || open.Limits != open.Configured || open.AllowlistEntries != 0 {
+		t.Fatalf("the view before any owner setting: %+v", open)
+	}
+	if st, b := h.do("POST", "/v1/gate/spending", owner, `{"per_tick_usd":"0.50","per_session_usd":"unlimited","daily_usd":"7"}`); st != 200 {
+		t.Fatalf("set the spending override: %d %s", st, b)
+	}
+	if st, b := h.do("POST", "/v1/gate/allowlist", owner, `{"remove":{"tokens":["`+token.Hex()+`"]}}`); st != 200 {
+		t.Fatalf("refuse a token: %d %s", st, b)
+	}
+	if v := h.policy(); !v.SpendingOverride || v.Limits.PerTickUSD != "0.50" || v.Limits.DailyUSD != "7.00" || v.Configured != open.Configured || v.AllowlistEntries != 1 {
+		t.Errorf("the view with the owner's settings: %+v (configured before %+v)", v, open.Configured)
+	}
+	h.do("POST", "/v1/gate/spending", owner, `{"clear":true}`)
+	h.do("POST", "/v1/gate/allowlist", owner, `{"reset":true}`)
+	if v := h.policy(); v.SpendingOverride || v.Limits != open.Limits || v.AllowlistEntries != 0 {
+		t.Errorf("the view after clearing them: %+v", v)
+	}
+
 	// The load: agents read balances until told to stop.
 	const workers = 6
 	var (

@@ -266,6 +266,14 @@ func (w *Wallet) settle(ctx context.Context, sent []SentTx) error {
 	return errors.Join(errs...)
 }
 
+// accrualHeadroom is gas added to every estimate besides the margin: an
+// estimate runs at the latest block, where a lending market touched in
+// that block accrues no interest (no time has passed), while the mined
+// transaction runs a block later and pays for the accrual's storage
+// writes (Morpho Blue, Compound III, Aave: tens of thousands of gas), so
+// a small call's percentage margin is not enough. Unused gas is not paid.
+const accrualHeadroom = 60_000
+
 // buildTx estimates gas and prices one transaction.
 func (w *Wallet) buildTx(ctx context.Context, chainID *big.Int, nonce uint64, msg ethereum.CallMsg) (*types.Transaction, error) {
 	head, err := w.p.HeaderLatest(ctx)
@@ -276,7 +284,7 @@ func (w *Wallet) buildTx(ctx context.Context, chainID *big.Int, nonce uint64, ms
 	if err != nil {
 		return nil, err
 	}
-	gas = min(gas*(100+w.margin)/100, head.GasLimit)
+	gas = min(gas*(100+w.margin)/100+accrualHeadroom, head.GasLimit)
 	value := msg.Value
 	if value == nil {
 		value = new(big.Int)

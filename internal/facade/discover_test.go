@@ -286,7 +286,7 @@ func TestChoices(t *testing.T) {
 		{"swap at an unknown venue", "preview_action", `{"action_type":"swap","venue":"nowhere","params":{}}`, reason.NotPreviewable,
 			[]string{`"nowhere"`, "uniswap_v2, uniswap_v3"}, nil},
 		{"unknown action", "preview_action", `{"action_type":"teleport"}`, reason.NotPreviewable,
-			[]string{`"teleport"`, "swap", "add_entry", "borrow"}, []string{"find_entries", "gate"}},
+			[]string{`"teleport"`, "swap", "add_entry", "borrow"}, []string{"find_entries", ", gate,", ": gate,"}},
 		{"a lookup previewed", "preview_action", `{"action_type":"find_entries"}`, reason.NotPreviewable,
 			[]string{"lookup", "query_state"}, nil},
 		{"unknown lookup", "query_state", `{"kind":"teleport"}`, reason.ToolUnavailable,

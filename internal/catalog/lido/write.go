@@ -101,7 +101,7 @@ var wrap = native.WriteTool{
 	Required: []string{"amount"},
 	Params: []string{native.PAmountMax("amount", "How much stETH to wrap, in wei"),
 		native.PClaims("steth", "stETH (what you wrap)")},
-	Action: "wrap", Venue: "lido", When: hasLido,
+	Action: "wrap_steth", Venue: "lido", When: hasLido,
 	Plan: planWrap,
 }
 
@@ -116,7 +116,7 @@ var unwrap = native.WriteTool{
 	Required: []string{"amount"},
 	Params: []string{native.PAmountMax("amount", "How much wstETH to unwrap, in wei"),
 		native.PClaims("wsteth", "wstETH (what you unwrap)")},
-	Action: "unwrap", Venue: "lido", When: hasLido,
+	Action: "unwrap_wsteth", Venue: "lido", When: hasLido,
 	Plan: planUnwrap,
 }
 

@@ -467,7 +467,9 @@ func (s *Stack) openChain(ctx context.Context, cfg Config) (*catalog.Env, *chain
 		LidoWithdrawalQueue: dc.LidoWithdrawalQueue, RocketStorage: dc.RocketStorage,
 		IdentityRegistry: dc.IdentityRegistry, ReputationRegistry: dc.ReputationRegistry,
 		EigenStrategyManager: dc.EigenStrategyManager, EigenDelegationManager: dc.EigenDelegationManager,
-		EigenStrategies: []common.Address{dc.EigenStrategyWETH},
+		EigenStrategies:   []common.Address{dc.EigenStrategyWETH},
+		GmxExchangeRouter: dc.GmxV2, GmxRouter: dc.GmxV2, GmxOrderVault: dc.GmxV2, GmxDataStore: dc.GmxV2, GmxReader: dc.GmxV2,
+		GmxMarkets: []common.Address{dc.GmxMarketETHUSD},
 	}
 	return env, dc, nil
 }

@@ -134,7 +134,7 @@ func argMarket(env *native.Env, a *native.Args) common.Address {
 // market is Market.Props with what ward derives from the chain.
 type market struct {
 	marketProps
-	index, short                                   native.TokenInfo
+	index, short native.TokenInfo
 	// price is the index token's price per base unit (30 decimals).
 	price *big.Int
 	// minCollateral is MIN_COLLATERAL_FACTOR (30 decimals).

@@ -9,8 +9,11 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 
+	"github.com/wardhq/ward/internal/catalog"
 	"github.com/wardhq/ward/internal/chain"
 	"github.com/wardhq/ward/internal/hook"
+	"github.com/wardhq/ward/internal/registry"
+	"github.com/wardhq/ward/internal/tool"
 )
 
 type perpOut struct {
@@ -210,6 +213,53 @@ func TestGMXPhases(t *testing.T) {
 		v := g.Check(t.Context(), &hook.Call{Def: f.entry(t, tc.tool).Def, Phase: tc.phase, Preview: tc.preview})
 		if v.Veto == tc.allowed {
 			t.Errorf("%s in %s (preview %v): veto %v, want allowed %v", tc.tool, tc.phase, tc.preview, v.Veto, tc.allowed)
+		}
+	}
+}
+
+// gmxTools are the GMX tools with their tier, risk, effect and adapter.
+var gmxTools = map[string]struct {
+	tier          tool.Tier
+	risk          tool.RiskTier
+	effect        tool.Effect
+	action, venue string
+}{
+	"gmx_get_positions":  {tool.Read, tool.Layer1, tool.EffectNone, "perp_positions", "gmx"},
+	"gmx_get_market":     {tool.Read, tool.Layer1, tool.EffectNone, "perp_market", "gmx"},
+	"gmx_open_position":  {tool.Write, tool.Layer3, tool.EffectOpen, "perp_open", "gmx"},
+	"gmx_close_position": {tool.Write, tool.Layer2, tool.EffectClose, "perp_close", "gmx"},
+	"gmx_cancel_order":   {tool.Write, tool.Layer2, tool.EffectClose, "perp_cancel", "gmx"},
+}
+
+// TestGMXDefs checks the GMX tools' definitions and which of seed 002's
+// profiles offer them: the derivatives category is loaded only by the
+// profiles that load everything; without the contracts none registers.
+func TestGMXDefs(t *testing.T) {
+	f := base(t)
+	for name, want := range gmxTools {
+		e := f.entry(t, name)
+		d := e.Def
+		if d.Category != tool.CatDerivatives || d.Tier != want.tier || d.RiskTier != want.risk || d.Effect != want.effect || e.Action != want.action || e.Venue != want.venue {
+			t.Errorf("%s: category %v tier %v risk %v effect %v adapter (%s, %s); want %+v", name, d.Category, d.Tier, d.RiskTier, d.Effect, e.Action, e.Venue, want)
+		}
+	}
+	for _, profile := range []string{"dev", "full", "active", "golem", "observatory", "conservative", "trader", "data"} {
+		v, err := f.reg.Select(registry.Selection{Profiles: []string{profile}, Have: []tool.Requirement{tool.NeedsWallet}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		all := profile == "dev" || profile == "full" || profile == "active" || profile == "golem"
+		for name := range gmxTools {
+			if v.Has(name) != all {
+				t.Errorf("profile %s offers %s: %v, want %v", profile, name, v.Has(name), all)
+			}
+		}
+	}
+	env := *f.env
+	env.Venues.GmxMarkets = nil
+	for _, tl := range catalog.Tools(&env) {
+		if _, ok := gmxTools[tl.Def.Name]; ok {
+			t.Errorf("%s registered without a GMX market", tl.Def.Name)
 		}
 	}
 }

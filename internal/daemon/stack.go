@@ -1016,7 +1016,7 @@ func devAllowlist(dc *chain.DevContracts, tokens []catalog.Token) hook.Allowlist
 		a.Contracts = append(a.Contracts, tool.Address(c))
 		a.Tokens = append(a.Tokens, tool.Address(c)) // LP, vault and aTokens, staking tokens and agent identities (ERC-721) move too
 	}
-	for _, c := range []common.Address{dc.ReputationRegistry, dc.EigenStrategyManager, dc.EigenDelegationManager} {
+	for _, c := range []common.Address{dc.ReputationRegistry, dc.EigenStrategyManager, dc.EigenDelegationManager, dc.GmxV2} {
 		a.Contracts = append(a.Contracts, tool.Address(c))
 	}
 	a.Tokens = dedupe(a.Tokens)

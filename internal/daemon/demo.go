@@ -40,7 +40,9 @@ type DemoResult struct {
 // EigenLayer restake; reused, forged, expired, altered and
 // stale-policy commits are refused; the spending limit, the allowlist and
 // the simulation veto what they should; phases block what they should;
-// WETH is posted and USDC borrowed on Morpho Blue and Compound III;
+// WETH is posted and USDC borrowed on Morpho Blue and Compound III; a
+// GMX V2 long is opened, filled by the dev keeper, refused in
+// conservation and closed there;
 // 1,000 concurrent commits of one permit execute once; an emergency halt
 // stops writes; ETH is staked with Lido and Rocket Pool. Each step is
 // written to w as it completes; the error lists the steps that did not

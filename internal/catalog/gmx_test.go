@@ -180,6 +180,29 @@ func TestGMX(t *testing.T) {
 	if gain := new(big.Int).Sub(usdc(t), usdc0); gain.Cmp(units(1_999, 6)) < 0 || gain.Cmp(units(2_001, 6)) > 0 {
 		t.Errorf("the trade made %s USDC, want about 2,000", gain)
 	}
+
+	// A 3,000 USD short on 1,000 USDC at 3,300: liquidation where 1,000 -
+	// loss falls to 30 USD, at (1,000 + 3,000 - 30) / (3,000 / 3,300) =
+	// 4,367 USD. Closed at the same price, the collateral comes back.
+	before = usdc(t)
+	f.commit(t, "gmx_open_position", argsOf("is_long", false, "size_usd", "3000", "collateral", units(1_000, 6)), &out)
+	if !out.Verified {
+		t.Errorf("short order not verified: %+v", out)
+	}
+	execute(t)
+	if len(pos.Positions) != 1 || pos.Positions[0].IsLong || num(t, pos.Positions[0].SizeUSD) != 3_000 || num(t, mkt.OIShort) != 3_000 ||
+		num(t, pos.Positions[0].Liquidation) < 4_366.9 || num(t, pos.Positions[0].Liquidation) > 4_367.1 {
+		t.Fatalf("short = %+v, market %+v", pos.Positions, mkt)
+	}
+	f.commit(t, "gmx_close_position", argsOf("is_long", false, "size_usd", "max"), &out)
+	f.receiptOf(t, out, c.GmxV2, er, "OrderCreated")
+	if !out.Verified {
+		t.Errorf("short close not verified: %+v", out)
+	}
+	execute(t)
+	if d := new(big.Int).Sub(usdc(t), before); len(pos.Positions) != 0 || mkt.OIShort != "0" || d.Cmp(big.NewInt(-1)) < 0 || d.Sign() > 0 {
+		t.Errorf("after closing the short: positions %+v, market %+v, USDC moved by %s", pos.Positions, mkt, d)
+	}
 }
 
 // TestGMXPhases checks the phase gate on the GMX tools: opening is layer 3,

@@ -108,6 +108,7 @@ var layers = map[string]int{
 	"internal/catalog/morpho":          Tools,
 	"internal/catalog/lido":            Tools,
 	"internal/catalog/eigenlayer":      Tools,
+	"internal/catalog/gmx":             Tools,
 	"internal/catalog/identity":        Tools,
 	"internal/catalog/permit2":         Tools,
 	"internal/catalog/rocketpool":      Tools,

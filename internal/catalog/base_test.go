@@ -108,7 +108,9 @@ func venuesOf(c *chain.DevContracts) catalog.Venues {
 		LidoWithdrawalQueue: c.LidoWithdrawalQueue, RocketStorage: c.RocketStorage,
 		IdentityRegistry: c.IdentityRegistry, ReputationRegistry: c.ReputationRegistry,
 		EigenStrategyManager: c.EigenStrategyManager, EigenDelegationManager: c.EigenDelegationManager,
-		EigenStrategies: []common.Address{c.EigenStrategyWETH},
+		EigenStrategies:   []common.Address{c.EigenStrategyWETH},
+		GmxExchangeRouter: c.GmxV2, GmxRouter: c.GmxV2, GmxOrderVault: c.GmxV2, GmxDataStore: c.GmxV2, GmxReader: c.GmxV2,
+		GmxMarkets: []common.Address{c.GmxMarketETHUSD},
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"github.com/wardhq/ward/internal/catalog/aave"
 	"github.com/wardhq/ward/internal/catalog/compound"
 	"github.com/wardhq/ward/internal/catalog/eigenlayer"
+	"github.com/wardhq/ward/internal/catalog/gmx"
 	"github.com/wardhq/ward/internal/catalog/identity"
 	"github.com/wardhq/ward/internal/catalog/internal/native"
 	"github.com/wardhq/ward/internal/catalog/lido"
@@ -19,10 +20,10 @@ import (
 // defiTools are the protocol tools: Uniswap V2 and V3, ERC-4626 vaults and
 // Aave V3 style lending, Permit2, Morpho Blue and Compound III, Lido and
 // Rocket Pool liquid staking, ERC-8004 agent identity and reputation, and
-// EigenLayer restaking. Each write has a unique (action, venue) in the
+// EigenLayer restaking, and GMX V2 perpetuals. Each write has a unique (action, venue) in the
 // adapter table; reads carry a kind and venue for query_state and
 // search_context.
 func defiTools() []native.Maker {
 	return slices.Concat(uniswap.Tools(), vault.Tools(), aave.Tools(), permit2.Tools(), morpho.Tools(), compound.Tools(), lido.Tools(), rocketpool.Tools(),
-		identity.Tools(), eigenlayer.Tools())
+		identity.Tools(), eigenlayer.Tools(), gmx.Tools())
 }

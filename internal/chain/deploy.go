@@ -78,6 +78,13 @@ type DevContracts struct {
 	EigenStrategyManager   common.Address `json:"eigenlayer_strategy_manager"`
 	EigenStrategyWETH      common.Address `json:"eigenlayer_strategy_weth"`
 	EigenOperator          common.Address `json:"eigenlayer_operator"`
+
+	// GmxV2 is ward's GMX V2 subset: one contract answering as the
+	// ExchangeRouter, Router, OrderVault, DataStore and Reader, with one
+	// ETH/USD market (long WETH, short USDC, USDC collateral) whose orders
+	// the operator executes as keeper (ExecuteGmxOrder).
+	GmxV2           common.Address `json:"gmx_v2"`
+	GmxMarketETHUSD common.Address `json:"gmx_market_eth_usd"`
 }
 
 // Token is a token of the dev chain with its Chainlink-style USD feed.
@@ -271,6 +278,8 @@ func (d *DevChain) deploy(ctx context.Context) (*DevContracts, error) {
 	b.call("eigenlayer operator", c.EigenDelegationManager, nil, EigenDelegationManagerABI(), "registerAsOperator",
 		common.Address{}, uint32(0), "https://ward.invalid/dev-operator.json")
 
+	deployGmx(b, &c)
+
 	if err := b.run(ctx); err != nil {
 		return nil, err
 	}
@@ -285,6 +294,7 @@ func (d *DevChain) deploy(ctx context.Context) (*DevContracts, error) {
 	c.AaveAUSDC = r.aToken(c.AavePool, c.USDC)
 	c.AaveAWETH = r.aToken(c.AavePool, c.WETH)
 	c.AaveADAI = r.aToken(c.AavePool, c.DAI)
+	c.GmxMarketETHUSD = r.addr(c.GmxV2, GmxKeeperABI(), "market")
 	if r.err != nil {
 		return nil, r.err
 	}

@@ -120,7 +120,9 @@ func demo(ctx context.Context, io IO, args []string) int {
 fresh database: an agent previews and commits a swap, an LP deposit, a
 vault deposit, its ERC-8004 registration and an EigenLayer restake; reused, forged, expired, altered and stale-policy commits are
 refused; the spending limit, the allowlist and the simulation veto what they
-should; phase changes block what they should; 1,000 concurrent commits of
+should; phase changes block what they should; a GMX V2 perpetual is opened,
+filled by the dev keeper and closed in conservation, where opening is
+refused; 1,000 concurrent commits of
 one permit execute once; an emergency halt stops writes. Exits 0 only if
 every step behaved as expected. Then it starts an embedded ward serve and
 runs a scripted agent session against it over MCP (reads, a preview and

@@ -11,6 +11,10 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/ethereum/go-ethereum"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/crypto"
+
 	"github.com/wardhq/ward/internal/chain"
 	"github.com/wardhq/ward/internal/facade"
 	"github.com/wardhq/ward/internal/gate"
@@ -36,7 +40,9 @@ type DemoResult struct {
 // EigenLayer restake; reused, forged, expired, altered and
 // stale-policy commits are refused; the spending limit, the allowlist and
 // the simulation veto what they should; phases block what they should;
-// WETH is posted and USDC borrowed on Morpho Blue and Compound III;
+// WETH is posted and USDC borrowed on Morpho Blue and Compound III; a
+// GMX V2 long is opened, filled by the dev keeper, refused in
+// conservation and closed there;
 // 1,000 concurrent commits of one permit execute once; an emergency halt
 // stops writes; ETH is staked with Lido and Rocket Pool. Each step is
 // written to w as it completes; the error lists the steps that did not
@@ -65,6 +71,7 @@ func RunDemo(ctx context.Context, w io.Writer, dir string) ([]DemoResult, error)
 	d.hookVetoes()
 	d.phases(ctx)
 	d.lending()
+	d.perps(ctx)
 	d.concurrentCommits()
 	d.emergencyHalt(ctx)
 	d.liquidStaking(ctx)
@@ -153,6 +160,66 @@ func (d *demo) lending() {
 	d.offset.Add(int64(31 * time.Second))
 	d.commitOK("commit the Morpho Blue borrow after the delay", mb)
 	d.commitOK("commit the Compound III borrow after the delay", cb)
+}
+
+// perps opens a 1,000 USD GMX V2 long on 200 USDC (layer 3: a High-risk
+// permit that waits out the announce delay), has the dev keeper fill it,
+// refuses its opening in conservation, previews included, and commits
+// its close there.
+func (d *demo) perps(ctx context.Context) {
+	gmx := func(action, params string) json.RawMessage {
+		return json.RawMessage(fmt.Sprintf(`{"action_type":%q,"venue":"gmx","params":{%s}}`, action, params))
+	}
+	open := gmx("perp_open", `"is_long":true,"size_usd":"1000","collateral":"200000000"`)
+	d.refused("a 5,000 USD GMX long on 200 USDC (25x) is refused at preview", reason.ExecutionFailed,
+		func() error {
+			return d.preview(gmx("perp_open", `"is_long":true,"size_usd":"5000","collateral":"200000000"`))
+		})
+	p := d.previewOK("preview a 1,000 USD GMX V2 ETH long on 200 USDC (5x; high risk: announce delay)", open)
+	d.offset.Add(int64(31 * time.Second))
+	d.commitOK("commit the GMX order after the delay", p)
+	d.step("the GMX keeper fills the order at the oracle price", func() (string, error) { return d.executeGmx(ctx) })
+	d.owner("owner sets the conservation phase", func() error { return d.st.Tools.SetPhase(ctx, hook.Conservation, "owner") })
+	d.refused("in conservation opening a perpetual (layer 3) is refused, even as a preview", reason.PhaseBlocked, func() error { return d.preview(open) })
+	c := d.previewOK("in conservation closing the GMX position is previewed", gmx("perp_close", `"is_long":true,"size_usd":"max"`))
+	d.commitOK("and committed", c)
+	d.step("the GMX keeper fills the close", func() (string, error) { return d.executeGmx(ctx) })
+	d.owner("owner sets the thriving phase again", func() error { return d.st.Tools.SetPhase(ctx, hook.Thriving, "owner") })
+}
+
+// executeGmx plays GMX's keeper: it executes the wallet's one pending
+// GMX order on the dev chain.
+func (d *demo) executeGmx(ctx context.Context) (string, error) {
+	set := crypto.Keccak256Hash(append(common.LeftPadBytes(gmxKey("ACCOUNT_ORDER_LIST"), 32), common.LeftPadBytes(d.st.Wallet.Address().Bytes(), 32)...))
+	data, err := chain.GmxDataStoreABI().Pack("getBytes32ValuesAt", [32]byte(set), big.NewInt(0), big.NewInt(10))
+	if err != nil {
+		return "", err
+	}
+	raw, err := d.st.Provider.Call(ctx, ethereum.CallMsg{To: &d.dc.GmxV2, Data: data})
+	if err != nil {
+		return "", err
+	}
+	v, err := chain.GmxDataStoreABI().Unpack("getBytes32ValuesAt", raw)
+	if err != nil {
+		return "", err
+	}
+	keys, _ := v[0].([][32]byte)
+	if len(keys) != 1 {
+		return "", fmt.Errorf("%d pending GMX orders, want 1", len(keys))
+	}
+	if err := d.st.Dev.ExecuteGmxOrder(ctx, keys[0]); err != nil {
+		return "", err
+	}
+	return "order " + common.Hash(keys[0]).Hex() + " executed", nil
+}
+
+// gmxKey is GMX's Keys hash of a name: keccak256(abi.encode(name)).
+func gmxKey(name string) []byte {
+	enc := make([]byte, 64)
+	enc[31] = 0x20
+	enc[63] = byte(len(name))
+	enc = append(enc, common.RightPadBytes([]byte(name), 32)...)
+	return crypto.Keccak256(enc)
 }
 
 // liquidStaking previews and commits a 0.1 ETH stake with Lido and a 0.1

@@ -467,7 +467,9 @@ func (s *Stack) openChain(ctx context.Context, cfg Config) (*catalog.Env, *chain
 		LidoWithdrawalQueue: dc.LidoWithdrawalQueue, RocketStorage: dc.RocketStorage,
 		IdentityRegistry: dc.IdentityRegistry, ReputationRegistry: dc.ReputationRegistry,
 		EigenStrategyManager: dc.EigenStrategyManager, EigenDelegationManager: dc.EigenDelegationManager,
-		EigenStrategies: []common.Address{dc.EigenStrategyWETH},
+		EigenStrategies:   []common.Address{dc.EigenStrategyWETH},
+		GmxExchangeRouter: dc.GmxV2, GmxRouter: dc.GmxV2, GmxOrderVault: dc.GmxV2, GmxDataStore: dc.GmxV2, GmxReader: dc.GmxV2,
+		GmxMarkets: []common.Address{dc.GmxMarketETHUSD},
 	}
 	return env, dc, nil
 }
@@ -1014,7 +1016,7 @@ func devAllowlist(dc *chain.DevContracts, tokens []catalog.Token) hook.Allowlist
 		a.Contracts = append(a.Contracts, tool.Address(c))
 		a.Tokens = append(a.Tokens, tool.Address(c)) // LP, vault and aTokens, staking tokens and agent identities (ERC-721) move too
 	}
-	for _, c := range []common.Address{dc.ReputationRegistry, dc.EigenStrategyManager, dc.EigenDelegationManager} {
+	for _, c := range []common.Address{dc.ReputationRegistry, dc.EigenStrategyManager, dc.EigenDelegationManager, dc.GmxV2} {
 		a.Contracts = append(a.Contracts, tool.Address(c))
 	}
 	a.Tokens = dedupe(a.Tokens)

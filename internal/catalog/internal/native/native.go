@@ -101,6 +101,17 @@ type Venues struct {
 	EigenStrategyManager   common.Address   `json:"eigenlayer_strategy_manager,omitempty"`
 	EigenDelegationManager common.Address   `json:"eigenlayer_delegation_manager,omitempty"`
 	EigenStrategies        []common.Address `json:"eigenlayer_strategies,omitempty"`
+	// GMX V2 (Synthetics): the ExchangeRouter orders go through, the
+	// Router tokens are approved to, the OrderVault collateral is sent to,
+	// the DataStore and Reader positions are read from, and the markets
+	// offered (zero router, store or reader, or no market, leaves the gmx
+	// tools out; a call cannot name other contracts or markets).
+	GmxExchangeRouter common.Address   `json:"gmx_exchange_router,omitempty"`
+	GmxRouter         common.Address   `json:"gmx_router,omitempty"`
+	GmxOrderVault     common.Address   `json:"gmx_order_vault,omitempty"`
+	GmxDataStore      common.Address   `json:"gmx_data_store,omitempty"`
+	GmxReader         common.Address   `json:"gmx_reader,omitempty"`
+	GmxMarkets        []common.Address `json:"gmx_markets,omitempty"`
 }
 
 // Env is what the tools run against.

@@ -1,0 +1,288 @@
+package catalog_test
+
+import (
+	"context"
+	"math/big"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/wardhq/ward/internal/catalog"
+	"github.com/wardhq/ward/internal/chain"
+	"github.com/wardhq/ward/internal/hook"
+	"github.com/wardhq/ward/internal/registry"
+	"github.com/wardhq/ward/internal/tool"
+)
+
+type perpOut struct {
+	Positions []struct {
+		Key         string  `json:"key"`
+		IsLong      bool    `json:"is_long"`
+		SizeUSD     string  `json:"size_usd"`
+		Collateral  amt     `json:"collateral"`
+		Entry       string  `json:"entry_price_usd"`
+		Mark        string  `json:"mark_price_usd"`
+		PnL         string  `json:"pnl_usd"`
+		Leverage    float64 `json:"leverage"`
+		Liquidation string  `json:"liquidation_price_usd"`
+	} `json:"positions"`
+	Orders []string `json:"pending_orders"`
+}
+
+type perpMarketOut struct {
+	OILong      string  `json:"open_interest_long_usd"`
+	OIShort     string  `json:"open_interest_short_usd"`
+	Funding     string  `json:"funding_factor"`
+	MaxLeverage float64 `json:"max_leverage"`
+}
+
+func num(t *testing.T, s string) float64 {
+	t.Helper()
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		t.Fatalf("%q is not a number: %v", s, err)
+	}
+	return f
+}
+
+// TestGMX opens a GMX V2 long, cancels a pending order, has the dev
+// keeper execute the others, decreases and closes the position after the
+// price rises, committing each write and checking receipts, the
+// wallet's USDC and the positions the Reader returns; refused calls
+// change nothing.
+func TestGMX(t *testing.T) {
+	f := base(t)
+	c := f.c
+	me := f.wallet()
+	er := chain.GmxExchangeRouterABI()
+	usdc := func(t *testing.T) *big.Int { t.Helper(); return f.balance(t, c.USDC, me) }
+	var pos perpOut
+	var mkt perpMarketOut
+	read := func(t *testing.T) {
+		t.Helper()
+		f.read(t, "gmx_get_positions", `{}`, &pos)
+		f.read(t, "gmx_get_market", `{}`, &mkt)
+	}
+	execute := func(t *testing.T) {
+		t.Helper()
+		read(t)
+		if len(pos.Orders) != 1 {
+			t.Fatalf("pending orders = %v, want 1", pos.Orders)
+		}
+		if err := f.dev.ExecuteGmxOrder(t.Context(), common.HexToHash(pos.Orders[0])); err != nil {
+			t.Fatal(err)
+		}
+		read(t)
+	}
+	t.Cleanup(func() {
+		if err := f.dev.SetFeedAnswer(context.Background(), c.FeedETHUSD, big.NewInt(3_000e8)); err != nil {
+			t.Error(err)
+		}
+	})
+
+	read(t)
+	if len(pos.Positions) != 0 || len(pos.Orders) != 0 || mkt.OILong != "0" || mkt.MaxLeverage != 10 {
+		t.Fatalf("fresh: positions %+v market %+v", pos, mkt)
+	}
+	usdc0 := usdc(t)
+	for _, bad := range []struct{ tool, args, want string }{
+		{"gmx_open_position", argsOf("is_long", true, "size_usd", "100000", "collateral", units(1_000, 6)), "above the cap of 10x"},
+		{"gmx_open_position", argsOf("is_long", true, "size_usd", "1000", "collateral", units(10_000_000, 6)), "USDC"},
+		{"gmx_open_position", argsOf("is_long", true, "size_usd", "0", "collateral", units(100, 6)), "size_usd must be positive"},
+		{"gmx_open_position", argsOf("is_long", true, "size_usd", "1000", "collateral", units(100, 6), "market", c.WETH), "not one of the configured"},
+		{"gmx_close_position", argsOf("is_long", true, "size_usd", "max"), "no position"},
+		{"gmx_cancel_order", argsOf("order_key", common.Hash{1}), "no pending GMX order"},
+	} {
+		if _, _, err := f.plan(t, bad.tool, bad.args); err == nil || !strings.Contains(err.Error(), bad.want) {
+			t.Errorf("%s %s: %v, want an error with %q", bad.tool, bad.args, err, bad.want)
+		}
+	}
+	if usdc(t).Cmp(usdc0) != 0 {
+		t.Fatal("refused calls moved USDC")
+	}
+
+	// An order that is cancelled returns its collateral.
+	var out writeOut
+	open := argsOf("is_long", true, "size_usd", "20000", "collateral", units(4_000, 6))
+	p := f.commit(t, "gmx_open_position", open, &out)
+	if !out.Verified || common.Address(p.Txs[len(p.Txs)-1].To) != c.GmxV2 || p.ValueCents != 2_000_000 {
+		t.Fatalf("open plan %+v (verified %v)", p, out.Verified)
+	}
+	f.receiptOf(t, writeOut{TxHashes: out.TxHashes[len(out.TxHashes)-1:]}, c.GmxV2, er, "OrderCreated")
+	if d := new(big.Int).Sub(usdc0, usdc(t)); d.Cmp(units(4_000, 6)) != 0 {
+		t.Fatalf("the order took %s USDC, want 4000", d)
+	}
+	read(t)
+	if len(pos.Orders) != 1 || len(pos.Positions) != 0 {
+		t.Fatalf("after the order: %+v", pos)
+	}
+	f.commit(t, "gmx_cancel_order", argsOf("order_key", pos.Orders[0]), &out)
+	f.receiptOf(t, out, c.GmxV2, er, "OrderCancelled")
+	read(t)
+	if !out.Verified || len(pos.Orders) != 0 || usdc(t).Cmp(usdc0) != 0 {
+		t.Fatalf("after cancelling: orders %v, USDC %s of %s", pos.Orders, usdc(t), usdc0)
+	}
+
+	// Open 20,000 USD long with 4,000 USDC at 3,000: 5x, liquidation where
+	// 4,000 + PnL falls to 1 % of 20,000 (2,430 USD).
+	f.commit(t, "gmx_open_position", open, &out)
+	execute(t)
+	if len(pos.Positions) != 1 || !pos.Positions[0].IsLong || num(t, pos.Positions[0].SizeUSD) != 20_000 || pos.Positions[0].Collateral.big(t).Cmp(units(4_000, 6)) != 0 ||
+		num(t, pos.Positions[0].Entry) < 2_999.99 || num(t, pos.Positions[0].Entry) > 3_000.01 || pos.Positions[0].Leverage != 5 ||
+		num(t, pos.Positions[0].Liquidation) < 2_429.9 || num(t, pos.Positions[0].Liquidation) > 2_430.1 || num(t, pos.Positions[0].PnL) > 0.01 {
+		t.Fatalf("position = %+v", pos.Positions)
+	}
+	if num(t, mkt.OILong) != 20_000 || mkt.OIShort != "0" {
+		t.Errorf("open interest after the open = %+v", mkt)
+	}
+
+	// The price rises 10 %: 2,000 USD of PnL.
+	if err := f.dev.SetFeedAnswer(t.Context(), c.FeedETHUSD, big.NewInt(3_300e8)); err != nil {
+		t.Fatal(err)
+	}
+	read(t)
+	if pnl := num(t, pos.Positions[0].PnL); pnl < 1_999.99 || pnl > 2_000.01 {
+		t.Fatalf("PnL at 3,300 = %v", pnl)
+	}
+	// Growing the position to 80,000 USD on 4,000 USDC and 2,000 USD of
+	// PnL (13.3x), or withdrawing more collateral than the position holds
+	// after PnL, is refused at preview.
+	if _, _, err := f.plan(t, "gmx_open_position", argsOf("is_long", true, "size_usd", "60000", "collateral", "0")); err == nil || !strings.Contains(err.Error(), "13.33x leverage, above the cap") {
+		t.Errorf("increase above the cap: %v", err)
+	}
+	if _, _, err := f.plan(t, "gmx_close_position", argsOf("is_long", true, "size_usd", "1000", "collateral", units(4_500, 6))); err == nil || !strings.Contains(err.Error(), "exceeds what the position holds") {
+		t.Errorf("over-withdrawing decrease: %v", err)
+	}
+	// Halve the position: half the PnL is realized into the collateral.
+	f.commit(t, "gmx_close_position", argsOf("is_long", true, "size_usd", "10000"), &out)
+	f.receiptOf(t, out, c.GmxV2, er, "OrderCreated")
+	execute(t)
+	if len(pos.Positions) != 1 || num(t, pos.Positions[0].SizeUSD) != 10_000 || num(t, mkt.OILong) != 10_000 {
+		t.Fatalf("after halving: %+v, market %+v", pos.Positions, mkt)
+	}
+	if c := pos.Positions[0].Collateral.big(t); c.Cmp(units(4_999, 6)) < 0 || c.Cmp(units(5_001, 6)) > 0 {
+		t.Errorf("collateral after realizing 1,000 USD = %s", c)
+	}
+
+	// Close: collateral and the rest of the PnL come back, 2,000 USD up.
+	before := usdc(t)
+	f.commit(t, "gmx_close_position", argsOf("is_long", true, "size_usd", "max"), &out)
+	execute(t)
+	if len(pos.Positions) != 0 || mkt.OILong != "0" {
+		t.Fatalf("after closing: %+v, market %+v", pos.Positions, mkt)
+	}
+	back := new(big.Int).Sub(usdc(t), before)
+	if back.Cmp(units(5_999, 6)) < 0 || back.Cmp(units(6_001, 6)) > 0 {
+		t.Errorf("closing paid %s USDC, want about 6,000", back)
+	}
+	if gain := new(big.Int).Sub(usdc(t), usdc0); gain.Cmp(units(1_999, 6)) < 0 || gain.Cmp(units(2_001, 6)) > 0 {
+		t.Errorf("the trade made %s USDC, want about 2,000", gain)
+	}
+
+	// A 3,000 USD short on 1,000 USDC at 3,300: liquidation where 1,000 -
+	// loss falls to 30 USD, at (1,000 + 3,000 - 30) / (3,000 / 3,300) =
+	// 4,367 USD. Closed at the same price, the collateral comes back.
+	before = usdc(t)
+	f.commit(t, "gmx_open_position", argsOf("is_long", false, "size_usd", "3000", "collateral", units(1_000, 6)), &out)
+	if !out.Verified {
+		t.Errorf("short order not verified: %+v", out)
+	}
+	execute(t)
+	if len(pos.Positions) != 1 || pos.Positions[0].IsLong || num(t, pos.Positions[0].SizeUSD) != 3_000 || num(t, mkt.OIShort) != 3_000 ||
+		num(t, pos.Positions[0].Liquidation) < 4_366.9 || num(t, pos.Positions[0].Liquidation) > 4_367.1 {
+		t.Fatalf("short = %+v, market %+v", pos.Positions, mkt)
+	}
+	f.commit(t, "gmx_close_position", argsOf("is_long", false, "size_usd", "max"), &out)
+	f.receiptOf(t, out, c.GmxV2, er, "OrderCreated")
+	if !out.Verified {
+		t.Errorf("short close not verified: %+v", out)
+	}
+	execute(t)
+	if d := new(big.Int).Sub(usdc(t), before); len(pos.Positions) != 0 || mkt.OIShort != "0" || d.Cmp(big.NewInt(-1)) < 0 || d.Sign() > 0 {
+		t.Errorf("after closing the short: positions %+v, market %+v, USDC moved by %s", pos.Positions, mkt, d)
+	}
+}
+
+// TestGMXPhases checks the phase gate on the GMX tools: opening is layer 3,
+// refused from conservation down, previews included; decreasing, closing
+// and cancelling are closes, allowed in conservation and declining.
+func TestGMXPhases(t *testing.T) {
+	f := base(t)
+	g, err := hook.NewPhaseGate(hook.PhaseGateConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		tool    string
+		phase   hook.Phase
+		preview bool
+		allowed bool
+	}{
+		{"gmx_open_position", hook.Thriving, false, true},
+		{"gmx_open_position", hook.Stable, false, true},
+		{"gmx_open_position", hook.Conservation, true, false},
+		{"gmx_open_position", hook.Conservation, false, false},
+		{"gmx_open_position", hook.Declining, false, false},
+		{"gmx_open_position", hook.Terminal, false, false},
+		{"gmx_close_position", hook.Conservation, false, true},
+		{"gmx_close_position", hook.Declining, false, true},
+		{"gmx_close_position", hook.Terminal, false, false},
+		{"gmx_cancel_order", hook.Conservation, false, true},
+		{"gmx_cancel_order", hook.Declining, false, true},
+		{"gmx_get_positions", hook.Terminal, false, true},
+	} {
+		v := g.Check(t.Context(), &hook.Call{Def: f.entry(t, tc.tool).Def, Phase: tc.phase, Preview: tc.preview})
+		if v.Veto == tc.allowed {
+			t.Errorf("%s in %s (preview %v): veto %v, want allowed %v", tc.tool, tc.phase, tc.preview, v.Veto, tc.allowed)
+		}
+	}
+}
+
+// gmxTools are the GMX tools with their tier, risk, effect and adapter.
+var gmxTools = map[string]struct {
+	tier          tool.Tier
+	risk          tool.RiskTier
+	effect        tool.Effect
+	action, venue string
+}{
+	"gmx_get_positions":  {tool.Read, tool.Layer1, tool.EffectNone, "perp_positions", "gmx"},
+	"gmx_get_market":     {tool.Read, tool.Layer1, tool.EffectNone, "perp_market", "gmx"},
+	"gmx_open_position":  {tool.Write, tool.Layer3, tool.EffectOpen, "perp_open", "gmx"},
+	"gmx_close_position": {tool.Write, tool.Layer2, tool.EffectClose, "perp_close", "gmx"},
+	"gmx_cancel_order":   {tool.Write, tool.Layer2, tool.EffectClose, "perp_cancel", "gmx"},
+}
+
+// TestGMXDefs checks the GMX tools' definitions and which of seed 002's
+// profiles offer them: the derivatives category is loaded only by the
+// profiles that load everything; without the contracts none registers.
+func TestGMXDefs(t *testing.T) {
+	f := base(t)
+	for name, want := range gmxTools {
+		e := f.entry(t, name)
+		d := e.Def
+		if d.Category != tool.CatDerivatives || d.Tier != want.tier || d.RiskTier != want.risk || d.Effect != want.effect || e.Action != want.action || e.Venue != want.venue {
+			t.Errorf("%s: category %v tier %v risk %v effect %v adapter (%s, %s); want %+v", name, d.Category, d.Tier, d.RiskTier, d.Effect, e.Action, e.Venue, want)
+		}
+	}
+	for _, profile := range []string{"dev", "full", "active", "golem", "observatory", "conservative", "trader", "data"} {
+		v, err := f.reg.Select(registry.Selection{Profiles: []string{profile}, Have: []tool.Requirement{tool.NeedsWallet}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		all := profile == "dev" || profile == "full" || profile == "active" || profile == "golem"
+		for name := range gmxTools {
+			if v.Has(name) != all {
+				t.Errorf("profile %s offers %s: %v, want %v", profile, name, v.Has(name), all)
+			}
+		}
+	}
+	env := *f.env
+	env.Venues.GmxMarkets = nil
+	for _, tl := range catalog.Tools(&env) {
+		if _, ok := gmxTools[tl.Def.Name]; ok {
+			t.Errorf("%s registered without a GMX market", tl.Def.Name)
+		}
+	}
+}

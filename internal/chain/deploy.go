@@ -78,6 +78,14 @@ type DevContracts struct {
 	EigenStrategyManager   common.Address `json:"eigenlayer_strategy_manager"`
 	EigenStrategyWETH      common.Address `json:"eigenlayer_strategy_weth"`
 	EigenOperator          common.Address `json:"eigenlayer_operator"`
+
+	// Pendle: SY over DAI, the PT and YT of one maturity, their market
+	// and the router (see deployYield).
+	PendleSYDAI     common.Address `json:"pendle_sy_dai"`
+	PendlePTDAI     common.Address `json:"pendle_pt_dai"`
+	PendleYTDAI     common.Address `json:"pendle_yt_dai"`
+	PendleMarketDAI common.Address `json:"pendle_market_dai"`
+	PendleRouter    common.Address `json:"pendle_router"`
 }
 
 // Token is a token of the dev chain with its Chainlink-style USD feed.
@@ -270,6 +278,8 @@ func (d *DevChain) deploy(ctx context.Context) (*DevContracts, error) {
 	b.call("eigenlayer whitelist", c.EigenStrategyManager, nil, eigenAdminABI(), "addStrategiesToDepositWhitelist", []common.Address{c.EigenStrategyWETH})
 	b.call("eigenlayer operator", c.EigenDelegationManager, nil, EigenDelegationManagerABI(), "registerAsOperator",
 		common.Address{}, uint32(0), "https://ward.invalid/dev-operator.json")
+
+	deployYield(b, &c)
 
 	if err := b.run(ctx); err != nil {
 		return nil, err

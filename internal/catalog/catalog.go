@@ -73,7 +73,8 @@ func All() []registry.Tool {
 			UniswapV3Router: one, UniswapV3LiquidityHelper: one, UniswapV3PositionManager: one, Permit2: one, AavePool: one, MorphoBlue: one, Comet: one, Vaults: []common.Address{one}, ETHFeed: one,
 			LidoWithdrawalQueue: one, RocketStorage: one,
 			IdentityRegistry: one, ReputationRegistry: one,
-			EigenStrategyManager: one, EigenDelegationManager: one, EigenStrategies: []common.Address{one}},
+			EigenStrategyManager: one, EigenDelegationManager: one, EigenStrategies: []common.Address{one},
+			PendleRouter: one, PendleMarkets: []common.Address{one}},
 	}), privileged.All()...)
 }
 

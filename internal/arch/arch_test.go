@@ -107,6 +107,7 @@ var layers = map[string]int{
 	"internal/catalog/compound":        Tools,
 	"internal/catalog/morpho":          Tools,
 	"internal/catalog/lido":            Tools,
+	"internal/catalog/pendle":          Tools,
 	"internal/catalog/eigenlayer":      Tools,
 	"internal/catalog/gmx":             Tools,
 	"internal/catalog/identity":        Tools,

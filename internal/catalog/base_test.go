@@ -56,42 +56,7 @@ func base(t *testing.T) *baseFixture {
 	}
 	baseSeen[top], baseLast = true, top
 	if baseFix == nil && baseErr == nil {
-		func() {
-			// The chain outlives any one test: it is started with a context
-			// of its own.
-			ctx := context.Background()
-			dev, err := chain.StartDev(ctx, chain.DevConfig{Seed: "ward catalog base tests", AutoCommit: true})
-			if err != nil {
-				baseErr = err
-				return
-			}
-			c, err := dev.Deploy(ctx)
-			if err != nil {
-				baseErr = err
-				return
-			}
-			ps, err := chain.NewProviders(dev.Provider())
-			if err != nil {
-				baseErr = err
-				return
-			}
-			sim, err := chain.NewSimulator(ps, chain.SimConfig{})
-			if err != nil {
-				baseErr = err
-				return
-			}
-			env := &catalog.Env{Chain: dev.Provider(), Wallet: dev.Wallet(), Sim: sim, Dev: dev, Venues: venuesOf(c)}
-			for _, tk := range dev.Tokens() {
-				env.Tokens = append(env.Tokens, catalog.Token{Address: tk.Address, Symbol: tk.Symbol, Decimals: tk.Decimals, Feed: tk.Feed})
-			}
-			r := registry.New()
-			if err := catalog.Register(r, env); err != nil {
-				baseErr = err
-				return
-			}
-			r.Freeze()
-			baseFix = &baseFixture{dev: dev, c: c, env: env, reg: r}
-		}()
+		baseFix, baseErr = newFixture("ward catalog base tests")
 	}
 	if baseErr != nil {
 		t.Fatalf("dev chain fixture: %v", baseErr)
@@ -110,8 +75,41 @@ func venuesOf(c *chain.DevContracts) catalog.Venues {
 		EigenStrategyManager: c.EigenStrategyManager, EigenDelegationManager: c.EigenDelegationManager,
 		EigenStrategies:   []common.Address{c.EigenStrategyWETH},
 		GmxExchangeRouter: c.GmxV2, GmxRouter: c.GmxV2, GmxOrderVault: c.GmxV2, GmxDataStore: c.GmxV2, GmxReader: c.GmxV2,
-		GmxMarkets: []common.Address{c.GmxMarketETHUSD},
+		GmxMarkets:   []common.Address{c.GmxMarketETHUSD},
+		PendleRouter: c.PendleRouter, PendleMarkets: []common.Address{c.PendleMarketDAI},
 	}
+}
+
+// newFixture starts a dev chain of its own (outliving any one test),
+// deploys on it and registers the catalogue against it.
+func newFixture(seed string) (*baseFixture, error) {
+	ctx := context.Background()
+	dev, err := chain.StartDev(ctx, chain.DevConfig{Seed: seed, AutoCommit: true})
+	if err != nil {
+		return nil, err
+	}
+	c, err := dev.Deploy(ctx)
+	if err != nil {
+		return nil, err
+	}
+	ps, err := chain.NewProviders(dev.Provider())
+	if err != nil {
+		return nil, err
+	}
+	sim, err := chain.NewSimulator(ps, chain.SimConfig{})
+	if err != nil {
+		return nil, err
+	}
+	env := &catalog.Env{Chain: dev.Provider(), Wallet: dev.Wallet(), Sim: sim, Dev: dev, Venues: venuesOf(c)}
+	for _, tk := range dev.Tokens() {
+		env.Tokens = append(env.Tokens, catalog.Token{Address: tk.Address, Symbol: tk.Symbol, Decimals: tk.Decimals, Feed: tk.Feed})
+	}
+	r := registry.New()
+	if err := catalog.Register(r, env); err != nil {
+		return nil, err
+	}
+	r.Freeze()
+	return &baseFixture{dev: dev, c: c, env: env, reg: r}, nil
 }
 
 // input builds a handler input from JSON arguments.

@@ -74,7 +74,8 @@ func All() []registry.Tool {
 			LidoWithdrawalQueue: one, RocketStorage: one,
 			IdentityRegistry: one, ReputationRegistry: one,
 			EigenStrategyManager: one, EigenDelegationManager: one, EigenStrategies: []common.Address{one},
-			GmxExchangeRouter: one, GmxRouter: one, GmxOrderVault: one, GmxDataStore: one, GmxReader: one, GmxMarkets: []common.Address{one}},
+			GmxExchangeRouter: one, GmxRouter: one, GmxOrderVault: one, GmxDataStore: one, GmxReader: one, GmxMarkets: []common.Address{one},
+			PendleRouter: one, PendleMarkets: []common.Address{one}},
 	}), privileged.All()...)
 }
 

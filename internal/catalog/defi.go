@@ -11,6 +11,7 @@ import (
 	"github.com/wardhq/ward/internal/catalog/internal/native"
 	"github.com/wardhq/ward/internal/catalog/lido"
 	"github.com/wardhq/ward/internal/catalog/morpho"
+	"github.com/wardhq/ward/internal/catalog/pendle"
 	"github.com/wardhq/ward/internal/catalog/permit2"
 	"github.com/wardhq/ward/internal/catalog/rocketpool"
 	"github.com/wardhq/ward/internal/catalog/uniswap"
@@ -24,6 +25,6 @@ import (
 // adapter table; reads carry a kind and venue for query_state and
 // search_context.
 func defiTools() []native.Maker {
-	return slices.Concat(uniswap.Tools(), vault.Tools(), aave.Tools(), permit2.Tools(), morpho.Tools(), compound.Tools(), lido.Tools(), rocketpool.Tools(),
+	return slices.Concat(uniswap.Tools(), vault.Tools(), aave.Tools(), permit2.Tools(), morpho.Tools(), compound.Tools(), lido.Tools(), rocketpool.Tools(), pendle.Tools(),
 		identity.Tools(), eigenlayer.Tools(), gmx.Tools())
 }

@@ -85,6 +85,13 @@ type DevContracts struct {
 	// the operator executes as keeper (ExecuteGmxOrder).
 	GmxV2           common.Address `json:"gmx_v2"`
 	GmxMarketETHUSD common.Address `json:"gmx_market_eth_usd"`
+	// Pendle: SY over DAI, the PT and YT of one maturity, their market
+	// and the router (see deployYield).
+	PendleSYDAI     common.Address `json:"pendle_sy_dai"`
+	PendlePTDAI     common.Address `json:"pendle_pt_dai"`
+	PendleYTDAI     common.Address `json:"pendle_yt_dai"`
+	PendleMarketDAI common.Address `json:"pendle_market_dai"`
+	PendleRouter    common.Address `json:"pendle_router"`
 }
 
 // Token is a token of the dev chain with its Chainlink-style USD feed.
@@ -279,6 +286,7 @@ func (d *DevChain) deploy(ctx context.Context) (*DevContracts, error) {
 		common.Address{}, uint32(0), "https://ward.invalid/dev-operator.json")
 
 	deployGmx(b, &c)
+	deployYield(b, &c)
 
 	if err := b.run(ctx); err != nil {
 		return nil, err

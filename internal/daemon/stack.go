@@ -469,7 +469,8 @@ func (s *Stack) openChain(ctx context.Context, cfg Config) (*catalog.Env, *chain
 		EigenStrategyManager: dc.EigenStrategyManager, EigenDelegationManager: dc.EigenDelegationManager,
 		EigenStrategies:   []common.Address{dc.EigenStrategyWETH},
 		GmxExchangeRouter: dc.GmxV2, GmxRouter: dc.GmxV2, GmxOrderVault: dc.GmxV2, GmxDataStore: dc.GmxV2, GmxReader: dc.GmxV2,
-		GmxMarkets: []common.Address{dc.GmxMarketETHUSD},
+		GmxMarkets:   []common.Address{dc.GmxMarketETHUSD},
+		PendleRouter: dc.PendleRouter, PendleMarkets: []common.Address{dc.PendleMarketDAI},
 	}
 	return env, dc, nil
 }
@@ -1012,7 +1013,8 @@ func devAllowlist(dc *chain.DevContracts, tokens []catalog.Token) hook.Allowlist
 	for _, c := range []common.Address{dc.WETH, dc.UniswapV2Router, dc.UniswapV3SwapRouter, dc.UniswapV3LiquidityHelper,
 		dc.VaultUSDC, dc.AavePool, dc.FeedETHUSD, dc.FeedBTCUSD, dc.FeedUSDCUSD, dc.FeedDAIUSD,
 		dc.UniswapV2PairUSDCWETH, dc.UniswapV2PairDAIUSDC, dc.UniswapV3PoolUSDCWETH, dc.AaveAUSDC, dc.AaveAWETH, dc.AaveADAI, dc.MorphoBlue, dc.CometUSDC,
-		dc.LidoStETH, dc.LidoWstETH, dc.LidoWithdrawalQueue, dc.RocketDepositPool, dc.RocketRETH, dc.IdentityRegistry} {
+		dc.LidoStETH, dc.LidoWstETH, dc.LidoWithdrawalQueue, dc.RocketDepositPool, dc.RocketRETH, dc.IdentityRegistry,
+		dc.PendleRouter, dc.PendleMarketDAI, dc.PendleSYDAI, dc.PendlePTDAI, dc.PendleYTDAI} {
 		a.Contracts = append(a.Contracts, tool.Address(c))
 		a.Tokens = append(a.Tokens, tool.Address(c)) // LP, vault and aTokens, staking tokens and agent identities (ERC-721) move too
 	}

@@ -82,6 +82,11 @@ type Venues struct {
 	// tools read stETH and wstETH from it (STETH(), WSTETH()), so one
 	// address names the whole deployment (zero leaves them out).
 	LidoWithdrawalQueue common.Address `json:"lido_withdrawal_queue,omitempty"`
+	// PendleRouter is Pendle's router (V4) and PendleMarkets the markets
+	// the Pendle tools may trade (zero or none leaves them out; a call
+	// names one of these markets, never another contract).
+	PendleRouter  common.Address   `json:"pendle_router,omitempty"`
+	PendleMarkets []common.Address `json:"pendle_markets,omitempty"`
 	// RocketStorage is Rocket Pool's RocketStorage; the Rocket Pool tools
 	// look the deposit pool, rETH and the deposit settings up in it, as
 	// Rocket Pool's own contracts do (zero leaves them out).

@@ -48,3 +48,44 @@ func TestIntelMEV(t *testing.T) {
 		t.Error("a swap of a token for itself was assessed")
 	}
 }
+
+// TestIntelCompareVenues compares a swap on the dev chain's venues: each
+// venue's output is what uniswap_get_quote gives for it, and the list is
+// ranked by output net of gas.
+func TestIntelCompareVenues(t *testing.T) {
+	f := base(t)
+	var c struct {
+		Venues []struct {
+			Venue  string  `json:"venue"`
+			Fee    int64   `json:"fee"`
+			Out    amt     `json:"amount_out"`
+			Impact float64 `json:"price_impact_bps"`
+			Gas    int64   `json:"gas_units"`
+			Net    *amt    `json:"amount_out_net_of_gas"`
+		} `json:"venues"`
+		RankedBy string `json:"ranked_by"`
+	}
+	amount := new(big.Int).Mul(big.NewInt(5), big.NewInt(1e18))
+	f.read(t, "intel_compare_venues", argsOf("token_in", f.c.WETH, "token_out", f.c.USDC, "amount_in", amount), &c)
+	if len(c.Venues) < 2 || c.RankedBy != "net_of_gas" {
+		t.Fatalf("venues = %+v", c)
+	}
+	for i, v := range c.Venues {
+		var q quotes
+		args := argsOf("token_in", f.c.WETH, "token_out", f.c.USDC, "amount_in", amount, "version", "v2")
+		if v.Venue == "uniswap_v3" {
+			args = argsOf("token_in", f.c.WETH, "token_out", f.c.USDC, "amount_in", amount, "version", "v3", "fee", v.Fee)
+		}
+		f.read(t, "uniswap_get_quote", args, &q)
+		if len(q.Quotes) != 1 || q.Quotes[0].AmountOut.big(t).Cmp(v.Out.big(t)) != 0 {
+			t.Errorf("%s %d: %v, uniswap_get_quote gives %+v", v.Venue, v.Fee, v.Out, q)
+		}
+		if v.Net == nil || v.Net.big(t).Cmp(v.Out.big(t)) > 0 || v.Impact < 0 || v.Gas < 110_000 {
+			t.Errorf("%s %d: %+v", v.Venue, v.Fee, v)
+		}
+		if i > 0 && c.Venues[i-1].Net.big(t).Cmp(v.Net.big(t)) < 0 {
+			t.Errorf("venue %d is better net of gas than the one before it", i)
+		}
+		t.Logf("%s fee %d: %s USDC, impact %.1f bps, net of gas %s", v.Venue, v.Fee, v.Out.Formatted, v.Impact, v.Net.Formatted)
+	}
+}

@@ -58,3 +58,15 @@ func TestMaxSandwich(t *testing.T) {
 		last = s.profit
 	}
 }
+
+// TestImpactBps: at a mid price of 1 and a 0.3% fee, 1000 in should buy
+// 997; 997 is no impact, 897.3 is 10% (1000 bps) short.
+func TestImpactBps(t *testing.T) {
+	one := big.NewRat(1, 1)
+	if got := impactBps(big.NewInt(997), big.NewInt(1000), one, 3000); got != 0 {
+		t.Errorf("impact at the fee-net mid price = %v, want 0", got)
+	}
+	if got := impactBps(big.NewInt(8973), big.NewInt(10000), one, 3000); got < 999.999 || got > 1000.001 {
+		t.Errorf("impact of 8973 for 10000 = %v, want 1000 bps", got)
+	}
+}

@@ -110,3 +110,40 @@ func TestRealisedVolatility(t *testing.T) {
 		t.Error("points spanning no time were accepted")
 	}
 }
+
+// TestClassifyRegime checks the fixed thresholds on hand-made series
+// spanning a year (so the variance is annual as it stands).
+func TestClassifyRegime(t *testing.T) {
+	year := int64(secondsPerYear)
+	ts := func(n int) []int64 {
+		out := make([]int64, n)
+		for i := range out {
+			out[i] = year * int64(i) / int64(n-1)
+		}
+		return out
+	}
+	e := math.Exp
+	for _, c := range []struct {
+		name   string
+		prices []float64
+		want   string
+		er     float64
+	}{
+		// Three steps of +0.05: ER 1, move 0.15, variance 0.0075: σ ≈ 0.087.
+		{"steady rise", []float64{1, e(0.05), e(0.10), e(0.15)}, "trend_up", 1},
+		{"steady fall", []float64{1, e(-0.05), e(-0.10), e(-0.15)}, "trend_down", 1},
+		// +0.05, -0.05, +0.05: ER 0.05/0.15 = 1/3.
+		{"back and forth", []float64{1, e(0.05), 1, e(0.05)}, "range", 1.0 / 3},
+		// Steps of ±0.7: variance 1.47 a year, σ ≈ 1.21 > 1.
+		{"wild", []float64{1, e(0.7), 1, e(0.7)}, "volatile", 1.0 / 3},
+		// One direction but only 1.5% in all: too small a move for a trend.
+		{"small drift", []float64{1, e(0.005), e(0.010), e(0.015)}, "range", 1},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			g, err := classifyRegime(c.prices, ts(len(c.prices)))
+			if err != nil || g.Regime != c.want || math.Abs(g.ER-c.er) > 1e-9 {
+				t.Errorf("classifyRegime = %+v, %v; want %s with ER %v", g, err, c.want, c.er)
+			}
+		})
+	}
+}

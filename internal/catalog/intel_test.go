@@ -2,6 +2,7 @@ package catalog_test
 
 import (
 	"math/big"
+	"strconv"
 	"testing"
 )
 
@@ -87,5 +88,35 @@ func TestIntelCompareVenues(t *testing.T) {
 			t.Errorf("venue %d is better net of gas than the one before it", i)
 		}
 		t.Logf("%s fee %d: %s USDC, impact %.1f bps, net of gas %s", v.Venue, v.Fee, v.Out.Formatted, v.Impact, v.Net.Formatted)
+	}
+}
+
+// TestIntelRegime classifies WETH from its feed's rounds on the dev
+// chain after three price moves a block apart: moves of 1% a few seconds
+// apart are far above 100% a year, so the regime is volatile. The price
+// is put back.
+func TestIntelRegime(t *testing.T) {
+	f := base(t)
+	var tp struct {
+		PriceUSD float64 `json:"price_usd"`
+	}
+	f.read(t, "data_get_token_price", `{}`, &tp)
+	var sp struct{}
+	for _, m := range []float64{1.01, 1.02, 1} {
+		f.commit(t, "testnet_set_price", argsOf("token", f.c.WETH, "price", strconv.FormatFloat(tp.PriceUSD*m, 'f', 2, 64)), &sp)
+	}
+	var g struct {
+		Regime string  `json:"regime"`
+		Rounds int     `json:"rounds"`
+		Vol    float64 `json:"volatility_annual"`
+		ER     float64 `json:"efficiency_ratio"`
+	}
+	f.read(t, "intel_classify_regime", argsOf("token", f.c.WETH, "feed_rounds", 4), &g)
+	if g.Regime != "volatile" || g.Rounds != 4 || !(g.Vol > 1) || g.ER < 0 || g.ER > 1 {
+		t.Errorf("regime = %+v", g)
+	}
+	t.Logf("regime: %+v", g)
+	if err := f.readErr(t, "intel_classify_regime", argsOf("token", f.c.AaveAUSDC), &g); err == nil {
+		t.Error("a token without a feed was classified")
 	}
 }

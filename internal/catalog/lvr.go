@@ -177,21 +177,9 @@ func feedVolatility(ctx context.Context, env *Env, in *registry.Input) (float64,
 	if !ok || t.Feed == (common.Address{}) {
 		return 0, 0, "", fmt.Errorf("token %s has no USD price feed to measure the volatility from; give volatility_annual", tok.Hex())
 	}
-	n := int(native.ArgInt(in, "feed_rounds", 24))
-	p, err := native.FeedRound(ctx, env, t.Feed, nil)
+	prices, times, err := feedSeries(ctx, env, t.Feed, int(native.ArgInt(in, "feed_rounds", 24)))
 	if err != nil {
 		return 0, 0, "", err
-	}
-	prices := []float64{ratFloat(p.Answer)}
-	times := []int64{p.UpdatedAt.Unix()}
-	for id := new(big.Int).Set(p.RoundID); len(prices) < n && id.Cmp(native.BigOne) > 0; {
-		id = new(big.Int).Sub(id, native.BigOne)
-		r, err := native.FeedRound(ctx, env, t.Feed, id)
-		if err != nil || r.UpdatedAt.Unix() <= 0 || r.Answer.Sign() <= 0 {
-			break // the feed keeps no older round (or a new phase began)
-		}
-		prices = append([]float64{ratFloat(r.Answer)}, prices...)
-		times = append([]int64{r.UpdatedAt.Unix()}, times...)
 	}
 	sigma, err := realisedVolatility(prices, times)
 	if err != nil {
@@ -201,3 +189,24 @@ func feedVolatility(ctx context.Context, env *Env, in *registry.Input) (float64,
 }
 
 func ratFloat(x *big.Int) float64 { f, _ := new(big.Float).SetInt(x).Float64(); return f }
+
+// feedSeries reads a feed's last n rounds' answers and update times,
+// oldest first, stopping early where the feed keeps no older round.
+func feedSeries(ctx context.Context, env *Env, feed common.Address, n int) ([]float64, []int64, error) {
+	p, err := native.FeedRound(ctx, env, feed, nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	prices := []float64{ratFloat(p.Answer)}
+	times := []int64{p.UpdatedAt.Unix()}
+	for id := new(big.Int).Set(p.RoundID); len(prices) < n && id.Cmp(native.BigOne) > 0; {
+		id = new(big.Int).Sub(id, native.BigOne)
+		r, err := native.FeedRound(ctx, env, feed, id)
+		if err != nil || r.UpdatedAt.Unix() <= 0 || r.Answer.Sign() <= 0 {
+			break // the feed keeps no older round (or a new phase began)
+		}
+		prices = append([]float64{ratFloat(r.Answer)}, prices...)
+		times = append([]int64{r.UpdatedAt.Unix()}, times...)
+	}
+	return prices, times, nil
+}

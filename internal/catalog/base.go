@@ -20,7 +20,7 @@ func baseTools() []native.Maker {
 		// Safety.
 		simulate, checkToken, checkApprovals, priceDeviation,
 		// Intelligence.
-		impermanentLoss, gasCost,
+		impermanentLoss, gasCost, gasForecast, lvrTool, regimeTool,
 		// Testnet (dev chain only).
 		fundWallet, setPrice, advanceTime,
 		// Bootstrap.

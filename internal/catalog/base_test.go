@@ -6,6 +6,7 @@ import (
 	"errors"
 	"math/big"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -334,7 +335,7 @@ var baseNames = []string{
 	"erc20_approve_token", "erc20_revoke_approval", "erc20_transfer_token", "erc20_sign_permit", "erc20_verify_permit",
 	"weth_wrap_eth", "weth_unwrap_eth",
 	"safety_simulate_transaction", "safety_check_token", "safety_check_approvals", "safety_check_price_deviation",
-	"intel_compute_impermanent_loss", "intel_estimate_gas_cost",
+	"intel_compute_impermanent_loss", "intel_estimate_gas_cost", "intel_forecast_gas", "intel_compute_lvr",
 	"testnet_set_price", "testnet_advance_time", "bootstrap_check_setup",
 }
 
@@ -1012,6 +1013,80 @@ func TestIntel(t *testing.T) {
 	f.read(t, "intel_estimate_gas_cost", `{"gas_units":100000}`, &gc)
 	if gc.CostWei == "" || gc.CostWei == "0" {
 		t.Errorf("gas cost at the current price = %+v", gc)
+	}
+}
+
+// TestIntelForecast runs the gas forecast on the dev chain: the next base
+// fee by EIP-1559's rule must be what the node itself reports.
+func TestIntelForecast(t *testing.T) {
+	f := base(t)
+	var g struct {
+		Blocks int    `json:"blocks"`
+		Next   string `json:"next_base_fee_wei"`
+		Node   string `json:"node_next_base_fee_wei"`
+		P10    string `json:"priority_fee_p10_wei"`
+		P50    string `json:"priority_fee_p50_wei"`
+		P90    string `json:"priority_fee_p90_wei"`
+		MaxFee string `json:"suggested_max_fee_wei"`
+	}
+	f.read(t, "intel_forecast_gas", `{"blocks":5}`, &g)
+	if g.Blocks < 1 || g.Blocks > 5 || g.Next == "" || g.Next != g.Node {
+		t.Errorf("gas forecast = %+v: want 1-5 blocks and the node's next base fee", g)
+	}
+	p10, _ := new(big.Int).SetString(g.P10, 10)
+	p50, _ := new(big.Int).SetString(g.P50, 10)
+	p90, _ := new(big.Int).SetString(g.P90, 10)
+	if p10 == nil || p50 == nil || p90 == nil || p10.Cmp(p50) > 0 || p50.Cmp(p90) > 0 {
+		t.Errorf("tip percentiles out of order: %s %s %s", g.P10, g.P50, g.P90)
+	}
+	t.Logf("gas forecast: %+v", g)
+}
+
+// TestIntelLVR runs the IL and LVR tool on the dev chain, with a given
+// volatility (hand-worked: σ = 0.8, V = 1000 full range: 0.64/8·1000 =
+// 80 a year) and with the WETH feed's rounds.
+func TestIntelLVR(t *testing.T) {
+	f := base(t)
+	var l struct {
+		IL       float64  `json:"impermanent_loss"`
+		Year     float64  `json:"lvr_usd_per_year"`
+		Day      float64  `json:"lvr_usd_per_day"`
+		Vol      float64  `json:"volatility_annual"`
+		Source   string   `json:"volatility_source"`
+		Rounds   int      `json:"feed_rounds_used"`
+		InRange  bool     `json:"in_range"`
+		Assumpts []string `json:"assumptions"`
+	}
+	f.read(t, "intel_compute_lvr", `{"value_usd":1000,"entry_price":1000,"current_price":4000,"volatility_annual":0.8}`, &l)
+	if diff(l.IL, -0.2) > 1e-12 || diff(l.Year, 80) > 1e-9 || diff(l.Day, 80.0/365) > 1e-9 || len(l.Assumpts) == 0 {
+		t.Errorf("full range LVR = %+v", l)
+	}
+	f.read(t, "intel_compute_lvr", `{"value_usd":1000,"entry_price":1,"current_price":1,"price_lower":0.25,"price_upper":4,"volatility_annual":0.8}`, &l)
+	if l.IL != 0 || diff(l.Year, 160) > 1e-9 || !l.InRange {
+		t.Errorf("V3 range LVR = %+v, want 160 a year", l)
+	}
+	// Measured from the feed: move WETH up 10% and back, so its feed's
+	// last three rounds have log returns ln 1.1 and -ln 1.1.
+	var tp struct {
+		PriceUSD float64 `json:"price_usd"`
+	}
+	f.read(t, "data_get_token_price", `{}`, &tp)
+	var sp struct{}
+	f.commit(t, "testnet_set_price", argsOf("token", f.c.WETH, "price", strconv.FormatFloat(tp.PriceUSD*1.1, 'f', 2, 64)), &sp)
+	f.commit(t, "testnet_set_price", argsOf("token", f.c.WETH, "price", strconv.FormatFloat(tp.PriceUSD, 'f', -1, 64)), &sp)
+	f.read(t, "intel_compute_lvr", argsOf("value_usd", 1000, "entry_price", 3000, "current_price", 3000, "token", f.c.WETH, "feed_rounds", 3), &l)
+	if l.Rounds != 3 || !strings.Contains(l.Source, "realised volatility of feed") || !(l.Vol > 0) || diff(l.Year, l.Vol*l.Vol/8*1000) > 1e-9 {
+		t.Errorf("feed volatility = %+v", l)
+	}
+	t.Logf("feed volatility: %v from %s", l.Vol, l.Source)
+	for _, bad := range []string{
+		`{"value_usd":1000,"entry_price":1,"current_price":1}`,
+		`{"value_usd":1000,"entry_price":1,"current_price":1,"price_lower":2,"volatility_annual":0.5}`,
+		`{"value_usd":1000,"entry_price":1,"current_price":1,"price_lower":4,"price_upper":2,"volatility_annual":0.5}`,
+	} {
+		if err := f.readErr(t, "intel_compute_lvr", bad, &l); err == nil {
+			t.Errorf("%s was accepted", bad)
+		}
 	}
 }
 

@@ -44,6 +44,8 @@ var defiTools = map[string]struct {
 	"uniswap_execute_swap":            {tool.Write, tool.Layer2, tool.CatTrading, "swap", "uniswap_v3", tool.EffectOpen},
 	"uniswap_execute_v2_swap":         {tool.Write, tool.Layer2, tool.CatTrading, "swap", "uniswap_v2", tool.EffectOpen},
 	"uniswap_get_route":               {tool.Read, tool.Layer1, tool.CatTrading, "route", "uniswap", 0},
+	"intel_estimate_mev_exposure":     {tool.Read, tool.Layer1, tool.CatIntelligence, "mev_exposure", "uniswap", 0},
+	"intel_compare_venues":            {tool.Read, tool.Layer1, tool.CatIntelligence, "compare_venues", "uniswap", 0},
 	"uniswap_execute_routed_swap":     {tool.Write, tool.Layer2, tool.CatTrading, "swap", "uniswap", tool.EffectOpen},
 	"uniswap_add_liquidity":           {tool.Write, tool.Layer2, tool.CatLP, "add_liquidity", "uniswap_v2", tool.EffectOpen},
 	"uniswap_remove_liquidity":        {tool.Write, tool.Layer2, tool.CatLP, "remove_liquidity", "uniswap_v2", tool.EffectClose},

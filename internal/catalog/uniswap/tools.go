@@ -18,6 +18,8 @@ func Tools() []native.Maker {
 	return []native.Maker{
 		// Pool discovery and state (data), quotes (trading).
 		pools, poolInfo, reserves, quoteTool, impact, lpPosition, routeRead,
+		// Intelligence over the pools.
+		mevExposure, compareVenues,
 		// Writes.
 		swapV3, swapV2, addV2, removeV2, addV3, removeV3, routeSwap,
 		// Positions through the NonfungiblePositionManager.

@@ -302,13 +302,14 @@ func checkStream(ctx context.Context, cio IO, in io.Reader, eval func([]byte) (p
 	}
 	b := newBatch()
 	send := func() bool {
-		if len(b.ends) == 0 {
+		n := len(b.ends) // read before b is handed on: the writer recycles it
+		if n == 0 {
 			return true
 		}
-		if cap(b.res) >= len(b.ends) {
-			b.res = b.res[:len(b.ends)] // cleared by recycle
+		if cap(b.res) >= n {
+			b.res = b.res[:n] // cleared by recycle
 		} else {
-			b.res = make([]checkResult, len(b.ends))
+			b.res = make([]checkResult, n)
 		}
 		select {
 		case order <- b:
@@ -321,7 +322,7 @@ func checkStream(ctx context.Context, cio IO, in io.Reader, eval func([]byte) (p
 			close(b.done) // the writer is draining
 			return false
 		}
-		next += len(b.ends)
+		next += n
 		b = newBatch()
 		return true
 	}

@@ -142,7 +142,11 @@ func TestEvents(t *testing.T) {
 		if !strings.HasSuffix(fs.id, "-"+itoa(start.Seq)) {
 			t.Errorf("frame id %q for seq %d", fs.id, start.Seq)
 		}
-		h.want(h.do("POST", "/v1/call/preview_action", h.agent, h.swap(5)), http.StatusOK, "")
+		pr := h.do("POST", "/v1/call/preview_action", h.agent, h.swap(5))
+		h.want(pr, http.StatusOK, "")
+		if !strings.Contains(string(pr.body), "permit_id") {
+			t.Fatalf("the preview issued no permit: %s", pr.body)
+		}
 		_, pc := s.next(t, "permit:created")
 		if pc.PermitID == "" {
 			t.Errorf("permit:created %+v", pc)

@@ -28,6 +28,9 @@ type SnapshotConfig struct {
 	// sessions too (provenance requirements, CEL rules reading it); without
 	// it the gate computes provenance only for tainted sessions.
 	Provenance bool
+	// Ungrouped evaluates every rule one by one, without the same-field
+	// lookups (see Rule.Equal): the plain walk tests compare against.
+	Ungrouped bool
 }
 
 // NeedsProvenance reports whether rules read argument provenance in clean
@@ -36,11 +39,14 @@ func (s *Snapshot) NeedsProvenance() bool { return s.prov }
 
 // Snapshot is an immutable, compiled policy. It is safe for concurrent use.
 type Snapshot struct {
-	prov    bool
-	rules   []*compiled
-	hash    [32]byte
-	catalog map[string]tool.Ref
-	known   map[tool.Ref]*ruleSet
+	prov bool
+	// ungrouped turns off the same-field lookups (tests compare the
+	// two walks).
+	ungrouped bool
+	rules     []*compiled
+	hash      [32]byte
+	catalog   map[string]tool.Ref
+	known     map[tool.Ref]*ruleSet
 	// fixed holds catalog tools whose declaration sets category, risk and
 	// tier: their resolution and rule set do not depend on the caller.
 	fixed map[string]fixedTool
@@ -67,6 +73,47 @@ type fixedTool struct {
 type ruleSet struct {
 	rules    []*compiled
 	stateful bool
+	// groups are the runs of at least minGroup rules in rules whose
+	// conditions compare one field with constants, in order.
+	groups []group
+}
+
+// group is a run rules[start:end] of rules with an Equality on one field:
+// at maps each constant to the indexes (into rules, ascending) of the
+// rules comparing with it, so that one read and one lookup find the only
+// rules of the run that can have an opinion.
+type group struct {
+	start, end int
+	read       func(*Request) string
+	at         map[string][]int
+}
+
+// minGroup is the shortest run of same-field rules evaluated as a lookup:
+// below it, comparing one by one is as fast as hashing the value.
+const minGroup = 8
+
+// groupRuns finds the runs of same-field equality rules in set.
+func (set *ruleSet) groupRuns() {
+	for i := 0; i < len(set.rules); {
+		eq := set.rules[i].Equal
+		if eq == nil {
+			i++
+			continue
+		}
+		j := i + 1
+		for j < len(set.rules) && set.rules[j].Equal != nil && set.rules[j].Equal.Field == eq.Field {
+			j++
+		}
+		if j-i >= minGroup {
+			g := group{start: i, end: j, read: eq.Read, at: make(map[string][]int, j-i)}
+			for k := i; k < j; k++ {
+				v := set.rules[k].Equal.Value
+				g.at[v] = append(g.at[v], k)
+			}
+			set.groups = append(set.groups, g)
+		}
+		i = j
+	}
 }
 
 // ErrInvalidRule is wrapped by NewSnapshot's errors.
@@ -77,13 +124,14 @@ var ErrInvalidRule = errors.New("invalid rule")
 // rule needs an Eval and a valid selector.
 func NewSnapshot(rules []Rule, cfg SnapshotConfig) (*Snapshot, error) {
 	s := &Snapshot{
-		hash:    cfg.Hash,
-		catalog: make(map[string]tool.Ref, len(cfg.Catalog)),
-		known:   make(map[tool.Ref]*ruleSet, len(cfg.Catalog)),
-		fixed:   make(map[string]fixedTool, len(cfg.Catalog)),
-		meter:   cfg.Meter,
-		prov:    cfg.Provenance,
-		dynamic: make(map[tool.Ref]*ruleSet),
+		hash:      cfg.Hash,
+		catalog:   make(map[string]tool.Ref, len(cfg.Catalog)),
+		known:     make(map[tool.Ref]*ruleSet, len(cfg.Catalog)),
+		fixed:     make(map[string]fixedTool, len(cfg.Catalog)),
+		meter:     cfg.Meter,
+		prov:      cfg.Provenance,
+		ungrouped: cfg.Ungrouped,
+		dynamic:   make(map[tool.Ref]*ruleSet),
 	}
 	seen := make(map[string]bool, len(rules))
 	for _, r := range rules {
@@ -175,11 +223,15 @@ func (s *Snapshot) compileSet(ref tool.Ref) *ruleSet {
 			if err == nil && res.Action <= Allow && res.Code.Valid() {
 				folded := *c
 				folded.Eval = func(*Request) (Result, error) { return res, nil }
+				folded.Equal = nil // decided: no longer a comparison
 				c = &folded
 			}
 		}
 		set.rules = append(set.rules, c)
 		set.stateful = set.stateful || c.Stateful
+	}
+	if !s.ungrouped {
+		set.groupRuns()
 	}
 	return set
 }
@@ -253,42 +305,65 @@ func (s *Snapshot) Evaluate(req *Request) Decision {
 	if s.meter != nil {
 		d.spend, d.hasSpend = s.meter(r)
 	}
+	// The rules in order; the first deny (or failure) ends the walk. A
+	// run of same-field comparisons is walked by looking the field's
+	// value up: the rules it does not find have no opinion.
 	n := len(set.rules)
-	for i, c := range set.rules {
-		res, err := evalRule(c, r)
-		if err == nil && res.Opinion && (res.Action > Allow || !res.Code.Valid()) {
-			err = fmt.Errorf("invalid result: action %d, reason code %q", res.Action, res.Code)
-		}
-		if err != nil {
-			d.triggered.add(c)
-			d.action = Deny
-			d.code = reason.RuleErr
-			d.message = "a policy rule could not be evaluated, so the call is denied"
-			d.rule = c.ID
-			d.diagnostic = c.ID + ": " + err.Error()
-			n = i + 1
-			break
-		}
-		if !res.Opinion {
+	groups := set.groups
+walk:
+	for i := 0; i < len(set.rules); i++ {
+		if len(groups) > 0 && groups[0].start == i {
+			g := &groups[0]
+			groups = groups[1:]
+			for _, j := range g.at[g.read(r)] {
+				if d.consider(set.rules[j], r) {
+					n = j + 1
+					break walk
+				}
+			}
+			i = g.end - 1
 			continue
 		}
-		d.triggered.add(c)
-		switch res.Action {
-		case Deny:
-			d.action, d.code, d.message, d.rule = Deny, res.Code, res.Message, c.ID
+		if d.consider(set.rules[i], r) {
 			n = i + 1
-		case Quarantine:
-			if d.action == Allow {
-				d.action, d.code, d.message, d.rule = Quarantine, res.Code, res.Message, c.ID
-			}
-		}
-		if d.action == Deny {
 			break
 		}
 	}
 	d.evaluated = set.rules[:n:n]
 	d.latency = time.Since(start)
 	return d
+}
+
+// consider runs one rule and folds its opinion into d, reporting whether
+// the decision is now a deny (which ends the evaluation).
+func (d *Decision) consider(c *compiled, r *Request) (denied bool) {
+	res, err := evalRule(c, r)
+	if err == nil && res.Opinion && (res.Action > Allow || !res.Code.Valid()) {
+		err = fmt.Errorf("invalid result: action %d, reason code %q", res.Action, res.Code)
+	}
+	if err != nil {
+		d.triggered.add(c)
+		d.action = Deny
+		d.code = reason.RuleErr
+		d.message = "a policy rule could not be evaluated, so the call is denied"
+		d.rule = c.ID
+		d.diagnostic = c.ID + ": " + err.Error()
+		return true
+	}
+	if !res.Opinion {
+		return false
+	}
+	d.triggered.add(c)
+	switch res.Action {
+	case Deny:
+		d.action, d.code, d.message, d.rule = Deny, res.Code, res.Message, c.ID
+		return true
+	case Quarantine:
+		if d.action == Allow {
+			d.action, d.code, d.message, d.rule = Quarantine, res.Code, res.Message, c.ID
+		}
+	}
+	return false
 }
 
 var requestPool = sync.Pool{New: func() any { return new(Request) }}

@@ -45,16 +45,21 @@ func (es Errors) Error() string {
 
 // Compile validates cfg and compiles it into a snapshot. On invalid input it
 // returns Errors listing every problem, and no snapshot.
-func Compile(cfg Config) (*policy.Snapshot, error) {
+func Compile(cfg Config) (*policy.Snapshot, error) { return compileSnapshot(cfg, false) }
+
+// compileSnapshot is Compile; ungrouped evaluates every rule one by one (see
+// policy.SnapshotConfig.Ungrouped).
+func compileSnapshot(cfg Config, ungrouped bool) (*policy.Snapshot, error) {
 	b := newBuilder(cfg)
 	b.build()
 	if len(b.errs) > 0 {
 		return nil, b.errs
 	}
 	snap, err := policy.NewSnapshot(b.rules, policy.SnapshotConfig{
-		Hash:    Hash(cfg),
-		Catalog: b.catalog(),
-		Meter:   b.meter(),
+		Hash:      Hash(cfg),
+		Catalog:   b.catalog(),
+		Meter:     b.meter(),
+		Ungrouped: ungrouped,
 		Provenance: b.readsProvenance || len(cfg.Provenance.Require) > 0 || slices.ContainsFunc(cfg.Rules, func(u UserRule) bool {
 			return strings.Contains(u.When, "provenance")
 		}),

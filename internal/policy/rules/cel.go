@@ -230,11 +230,12 @@ func (b *builder) userRules() {
 		// as a Go comparison (celdirect.go).
 		popts := []cel.ProgramOption{cel.EvalOptions(cel.OptOptimize)}
 		var direct func(*policy.Request) bool
+		var equal *policy.Equality
 		if est, err := env.EstimateCost(ast, noSizes{}); err != nil || est.Max > limit {
 			popts = append(popts, cel.CostLimit(limit))
 		} else {
 			popts = append(popts, cel.CustomDecoratorV2(stateCalls))
-			direct = directCondition(ast)
+			direct, equal = directCondition(ast)
 		}
 		prg, err := env.Program(ast, popts...)
 		if err != nil {
@@ -269,6 +270,7 @@ func (b *builder) userRules() {
 			},
 		}
 		if direct != nil {
+			rule.Equal = equal
 			rule.Eval = func(r *policy.Request) (policy.Result, error) {
 				if direct(r) {
 					return result, nil

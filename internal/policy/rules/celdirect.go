@@ -23,54 +23,57 @@ import (
 // TestDirectConditionsAsCEL checks the two agree.
 
 // directCondition returns the condition of a rule of one of the shapes
-// above as a Go function, or nil.
-func directCondition(ast *cel.Ast) func(*policy.Request) bool {
+// above as a Go function, or nil; for V.F == "c" also the equality, so
+// that the snapshot can decide runs of such rules by one lookup.
+func directCondition(ast *cel.Ast) (func(*policy.Request) bool, *policy.Equality) {
 	a := ast.NativeRep()
 	e := a.Expr()
 	if e.Kind() != celast.CallKind {
-		return nil
+		return nil, nil
 	}
 	call := e.AsCall()
 	args := call.Args()
 	if call.IsMemberFunction() || len(args) != 2 {
-		return nil
+		return nil, nil
 	}
 	fn := call.FunctionName()
-	if f := fieldEquals(a, fn, args[0], args[1]); f != nil {
-		return f
+	if f, eq := fieldEquals(a, fn, args[0], args[1]); f != nil {
+		return f, eq
 	}
-	if f := fieldEquals(a, fn, args[1], args[0]); f != nil {
-		return f
+	if f, eq := fieldEquals(a, fn, args[1], args[0]); f != nil {
+		return f, eq
 	}
-	return countCompares(a, fn, args[0], args[1])
+	return countCompares(a, fn, args[0], args[1]), nil
 }
 
 // fieldEquals handles V.F == "c" and V.F != "c" for V turn or session.
-func fieldEquals(a *celast.AST, fn string, sel, lit celast.Expr) func(*policy.Request) bool {
+func fieldEquals(a *celast.AST, fn string, sel, lit celast.Expr) (func(*policy.Request) bool, *policy.Equality) {
 	if fn != operators.Equals && fn != operators.NotEquals {
-		return nil
+		return nil, nil
 	}
 	c, ok := stringLiteral(lit)
 	if !ok || sel.Kind() != celast.SelectKind || sel.AsSelect().IsTestOnly() {
-		return nil
+		return nil, nil
 	}
 	field := sel.AsSelect().FieldName()
+	v := variable(a, sel.AsSelect().Operand())
 	var read func(*policy.Request, string) (string, bool)
-	switch variable(a, sel.AsSelect().Operand()) {
+	switch v {
 	case "turn":
 		read = turnSet{}.field
 	case "session":
 		read = sessionSet{}.field
 	default:
-		return nil
+		return nil, nil
 	}
 	if _, ok := read(&policy.Request{}, field); !ok {
-		return nil // no such field: CEL's error
+		return nil, nil // no such field: CEL's error
 	}
+	get := func(r *policy.Request) string { s, _ := read(r, field); return s }
 	if fn == operators.Equals {
-		return func(r *policy.Request) bool { v, _ := read(r, field); return v == c }
+		return func(r *policy.Request) bool { return get(r) == c }, &policy.Equality{Field: v + "." + field, Read: get, Value: c}
 	}
-	return func(r *policy.Request) bool { v, _ := read(r, field); return v != c }
+	return func(r *policy.Request) bool { return get(r) != c }, nil
 }
 
 // countCompares handles state.count("tool", scope) compared with an int

@@ -75,7 +75,7 @@ func TestDirectConditionsAsCEL(t *testing.T) {
 		if iss.Err() != nil {
 			t.Fatalf("%s: %v", expr, iss.Err())
 		}
-		fn := directCondition(ast)
+		fn, eq := directCondition(ast)
 		isDirect := !slices.Contains(celOnly, expr)
 		if (fn != nil) != isDirect {
 			t.Errorf("%s: run as Go comparison = %v, want %v", expr, fn != nil, isDirect)
@@ -96,6 +96,103 @@ func TestDirectConditionsAsCEL(t *testing.T) {
 			if got := fn(r); types.Bool(got) != out {
 				t.Errorf("%s on turn %+v, trust %+v: Go %v, CEL %v", expr, r.Turn, r.Trust, got, out)
 			}
+			if eq != nil && types.Bool(eq.Read(r) == eq.Value) != out {
+				t.Errorf("%s on turn %+v, trust %+v: the equality %s == %q is %v, CEL %v", expr, r.Turn, r.Trust, eq.Field, eq.Value, eq.Read(r) == eq.Value, out)
+			}
 		}
+	}
+}
+
+// TestGroupedRulesAsOneByOne compiles random policies full of runs of
+// same-field comparisons (what Snapshot.Evaluate decides by one lookup)
+// mixed with rules of other shapes, priorities that interleave them,
+// repeated constants and every action, and wants every decision, with
+// the rules evaluated and triggered, to be the plain one-by-one walk's.
+func TestGroupedRulesAsOneByOne(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 13))
+	pick := func(s []string) string { return s[rng.IntN(len(s))] }
+	var sources []string
+	for i := range 8 {
+		sources = append(sources, policy.InputSource(i).String())
+	}
+	taints := []string{policy.TaintClean, policy.TaintTainted, policy.TaintReview}
+	ids := []string{"t1", "t2", "t3", "s1", "s2", "x"}
+	shapes := []func() string{
+		func() string { return fmt.Sprintf(`turn.input_source == %q`, pick(sources)) },
+		func() string { return fmt.Sprintf(`%q == turn.input_source`, pick(sources)) },
+		func() string { return fmt.Sprintf(`session.taint == %q`, pick(taints)) },
+		func() string { return fmt.Sprintf(`turn.id == %q`, pick(ids)) },
+		func() string { return fmt.Sprintf(`session.id == %q`, pick(ids)) },
+		func() string { return fmt.Sprintf(`turn.id != %q`, pick(ids)) },
+		func() string { return fmt.Sprintf(`state.count("swap", "turn") > %d`, rng.IntN(3)) },
+		func() string { return `has(args.amount)` },
+		func() string { return fmt.Sprintf(`tool.name == %q`, pick([]string{"swap", "exec", "read_file"})) },
+	}
+	tools := []string{"swap", "exec", "read_file", "transfer"}
+	now := time.Unix(1_800_000_000, 0)
+	grouped := 0
+	for p := range 60 {
+		cfg := DefaultConfig()
+		cfg.Paths.Root = t.TempDir()
+		cfg.Resolver = NewResolver()
+		n := 1 + rng.IntN(200)
+		// Long runs of one shape, so that groups form; a few other rules
+		// and priorities between them.
+		run, shape := 0, 0
+		for i := range n {
+			if run == 0 {
+				run, shape = 1+rng.IntN(40), rng.IntN(len(shapes))
+			}
+			run--
+			u := UserRule{ID: fmt.Sprintf("p%d-r%d", p, i), When: shapes[shape](), Action: policy.Action(rng.IntN(3)), Priority: rng.IntN(3)}
+			if rng.IntN(8) == 0 {
+				u.AppliesTo = policy.Names(pick(tools))
+			}
+			if rng.IntN(10) == 0 {
+				u.When = shapes[rng.IntN(len(shapes))]()
+			}
+			cfg.Rules = append(cfg.Rules, u)
+		}
+		plain, err := compileSnapshot(cfg, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fast, err := compileSnapshot(cfg, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg.Resolver.Close()
+		tr := policy.NewTracker()
+		for j := range rng.IntN(4) {
+			tr.Record(policy.Execution{Tool: tool.Ref{Name: "swap"}, SessionID: "s1", TurnID: pick([]string{"t1", "t2"}), At: now.Add(-time.Duration(j) * time.Minute)})
+		}
+		for range 300 {
+			raw := `{}`
+			if rng.IntN(2) == 0 {
+				raw = `{"amount":"5"}`
+			}
+			args, err := tool.ParseArgs([]byte(raw))
+			if err != nil {
+				t.Fatal(err)
+			}
+			req := &policy.Request{
+				Tool: tool.Ref{Name: pick(tools)}, Args: args, Now: now, State: tr,
+				Turn:  policy.Turn{ID: pick(ids), SessionID: pick(ids), Source: policy.InputSource(rng.IntN(8))},
+				Trust: policy.Trust{Taint: pick(taints)},
+			}
+			want, got := plain.Evaluate(req), fast.Evaluate(req)
+			if got.Action() != want.Action() || got.Code() != want.Code() || got.Rule() != want.Rule() || got.Message() != want.Message() ||
+				!slices.Equal(got.RulesEvaluated(), want.RulesEvaluated()) || !slices.Equal(got.RulesTriggered(), want.RulesTriggered()) {
+				t.Fatalf("policy %d, %s on turn %+v, taint %s:\ngrouped %v %s %s triggered %v\nplain   %v %s %s triggered %v",
+					p, req.Tool.Name, req.Turn, req.Trust.Taint, got.Action(), got.Code(), got.Rule(), got.RulesTriggered(),
+					want.Action(), want.Code(), want.Rule(), want.RulesTriggered())
+			}
+			if len(got.RulesTriggered()) > 0 {
+				grouped++
+			}
+		}
+	}
+	if grouped < 1000 {
+		t.Fatalf("only %d decisions had a rule with an opinion: the policies do not exercise the groups", grouped)
 	}
 }

@@ -250,8 +250,8 @@ func (p *Pipeline) screen(x *subject) (f fault, ok bool) {
 	}
 	if !(e.Confidence <= gross) && !certain {
 		f.layer, f.attack, f.code = knowledge.LayerConfidence, knowledge.ConfidenceInflation, reason.KnowledgeInflation
-		f.why = []string{fmt.Sprintf("claimed confidence %.2f is a gross overclaim: above %.2f, halfway from the %.2f a %s source may claim to certainty",
-			e.Confidence, gross, ceil, e.Source.Provenance)}
+		f.why = []string{fmt.Sprintf("claimed confidence %.2f is a gross overclaim: above %.2f, odds %d times those of the %.2f a %s source may claim",
+			e.Confidence, gross, overclaimRatio, ceil, e.Source.Provenance)}
 		return f, false
 	}
 	if e.Confidence > ceil {

@@ -220,7 +220,7 @@ func views(text string) []view {
 	return out
 }
 
-var reSentenceEnd = regexp.MustCompile(`[!?;:]+(?:\s+|$)|\.(?:\s+|$)|\n+`)
+var reSentenceEnd = regexp.MustCompile(`[!?;:]+(?:\s+|$)|\.(?:\s+|$)|\n+|[。！？；।]+\s*`)
 
 // splitSentences splits on sentence ends but keeps decimals ("1.05") and
 // question marks (a question asserts nothing). A colon ends a sentence too:

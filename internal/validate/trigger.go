@@ -47,6 +47,7 @@ var (
 		regexp.MustCompile(`\b(?:max(?:imum)?|full|highest|100x|50x)\s+leverage\b|\bno\s+stop(?:-loss)?\b|\bwithout\s+(?:a\s+)?stop(?:-loss)?\b`),
 		regexp.MustCompile(`\b(?:send|sends|transfer|withdraw|forward|route|sweep|pay|bridge|move|set)\b(?:\W+\w+){0,10}?\W+(?:to|into|at)\W+0x[0-9a-f]{6,}`),
 		regexp.MustCompile(`\b(?:receiver|recipient|beneficiary|payout|destination)\b(?:\W+\w+){0,8}?\W+0x[0-9a-f]{6,}`),
+		regexp.MustCompile(`0x[0-9a-f]{6,}\W+(?:as|is|for)\W+(?:the\W+|a\W+|its\W+)?(?:\w+\W+)?(?:receiver|recipient|beneficiary|payout|destination)\b`),
 		regexp.MustCompile(`\badd(?:ed)?\b(?:\W+\w+){0,4}?\W+(?:to\s+the\s+)?(?:allowlist|whitelist)\b`),
 		regexp.MustCompile(`\b(?:reveal|export|share|send|print|paste|disclose|post|include)\b(?:\W+\w+){0,4}?\W+(?:private\s+key|seed\s+phrase|seed|mnemonic|secret\s+key|keystore)\b`),
 		regexp.MustCompile(`\bwithout\s+(?:any\s+)?(?:simulat\w*|checks?|checking|confirm\w*|verif\w*|reading|decod\w*|review\w*|limits?|approval\s+checks?)\b|\beven\s+if\s+it\s+cannot\s+be\s+decoded\b|\bas-is\b|\bregardless\s+of\s+(?:its\s+|the\s+)?(?:age|staleness|price|utili[sz]ation|slippage|health|risk|limits?|checks?|size|amount)\b`),
@@ -79,9 +80,13 @@ func TriggeredOverride(text string) string {
 			conditioned = false
 			continue
 		}
-		cond := wordingCondition(s)
+		cond := wordingCondition(s) || wordingConditionI18n(s)
 		if cond || conditioned {
-			if a := unsafeAction(s); a != "" {
+			a := unsafeAction(s)
+			if a == "" {
+				a = unsafeActionI18n(s)
+			}
+			if a != "" {
 				return "contradicts mental model \"" + TriggerModel + "\": an input's wording unlocks " + a
 			}
 		}

@@ -753,6 +753,9 @@ func (t *Tools) preview(ctx context.Context, s *Session, name string, raw json.R
 	if halted, why, err := t.Halted(ctx); err != nil || halted {
 		return nil, t.vetoed(ctx, s, name, "", refuse(reason.Halted, "halt", "writes are halted: "+why, errString(err)))
 	}
+	if err := t.freshPrincipal(ctx, s); err != nil {
+		return nil, t.vetoed(ctx, s, name, "", err.(*Refusal))
+	}
 	// 2. The tool must be a write in the session's profile; arguments
 	// must match its schema.
 	e, args, err := t.resolve(ctx, s, name, raw)
@@ -984,6 +987,9 @@ func (c *commitCall) def() *tool.Def { return c.e.Def }
 func (t *Tools) loadCommit(ctx context.Context, s *Session, req CommitRequest) (*commitCall, error) {
 	if halted, why, err := t.Halted(ctx); err != nil || halted {
 		return nil, t.vetoed(ctx, s, "", "", refuse(reason.Halted, "halt", "writes are halted: "+why, errString(err)))
+	}
+	if err := t.freshPrincipal(ctx, s); err != nil {
+		return nil, t.vetoed(ctx, s, "", "", err.(*Refusal))
 	}
 	if err := t.lookupAllowed(ctx, s); err != nil {
 		return nil, err

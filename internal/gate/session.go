@@ -11,6 +11,7 @@ import (
 
 	"github.com/wardhq/ward/internal/id"
 	"github.com/wardhq/ward/internal/policy"
+	"github.com/wardhq/ward/internal/reason"
 	"github.com/wardhq/ward/internal/registry"
 	"github.com/wardhq/ward/internal/store"
 	"github.com/wardhq/ward/internal/tool"
@@ -743,6 +744,25 @@ func (t *Tools) Forget(ctx context.Context, c store.Change) error {
 		errs = append(errs, t.reloadPrincipal(ctx, p))
 	}
 	return errors.Join(errs...)
+}
+
+// freshPrincipal rereads s's principal's review and taint from the store
+// before a write is decided. Other ward instances on the same store tell
+// this one of a review or a taint they set by a change notification,
+// which arrives milliseconds later; a write decided in that window would
+// otherwise use the old view. Reads keep the notified view. A failed read
+// refuses the write.
+func (t *Tools) freshPrincipal(ctx context.Context, s *Session) error {
+	if t.sessionStore() == nil || s.Principal == "" {
+		return nil
+	}
+	if err := t.knowPrincipal(ctx, s.Principal); err != nil {
+		return refuse(reason.HookError, "session", "the principal's review state could not be read, so the write is refused", err.Error())
+	}
+	if err := t.reloadPrincipal(ctx, s.Principal); err != nil {
+		return refuse(reason.HookError, "session", "the principal's review state could not be read, so the write is refused", err.Error())
+	}
+	return nil
 }
 
 // reloadPrincipal reads the principal's review and taint from the store,

@@ -76,3 +76,33 @@ func TestSharedStoreSessions(t *testing.T) {
 		}
 	}
 }
+
+// TestSharedStoreReviewBeforeNotification: a review set through one ward
+// instance binds a write through another at once, before the change
+// notification reaches it (the window in which a stale view would decide
+// the write): the write rereads its principal. Reads keep the notified
+// view.
+func TestSharedStoreReviewBeforeNotification(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "ward.db")
+	a := newFixture(t, fixtureOpts{db: db, shared: true})
+	b := newFixture(t, fixtureOpts{db: db, shared: true})
+	ctx := t.Context()
+	if _, err := b.tools.Preview(ctx, b.session, "uniswap_execute_swap", swapArgs(tokA, 1_000)); err != nil {
+		t.Fatalf("a write before the review: %v", err)
+	}
+	x := a.open(t, "x", TrustOptions{Level: trust.Tainted, Reviewers: []string{RulesReviewer}, Judge: RulesJudge})
+	if err := a.tools.SetLevel(ctx, x, trust.Review, "owner"); err != nil {
+		t.Fatal(err)
+	}
+	if got := b.tools.Level(b.session); got == trust.Review {
+		t.Fatal("the second gate already sees the review: the test does not exercise the window")
+	}
+	_, err := b.tools.Preview(ctx, b.session, "uniswap_execute_swap", swapArgs(tokA, 1_001))
+	if err == nil {
+		t.Fatal("a write through the second gate was permitted while its principal is under review")
+	}
+	if got := b.tools.Level(b.session); got != trust.Review {
+		t.Errorf("after the write the second gate decides at %v, want review", got)
+	}
+	t.Logf("refused: %v", err)
+}

@@ -443,6 +443,23 @@ func TestConfidenceInflation(t *testing.T) {
 	}
 }
 
+// TestUnknowableCertaintyInflated: an overclaim that states an unknowable
+// outcome as settled is refused as inflation below the gross boundary; the
+// same words claimed within the ceiling are an opinion, and adopted.
+func TestUnknowableCertaintyInflated(t *testing.T) {
+	h := newHarness(t, knowledge.Standard, votes(true, true, false)...)
+	text := "The staking ETF vote is decided; LST yields will double within a month."
+	e := h.entry(text, 0.95) // clade: ceiling 0.8, gross above 0.976
+	e.Source.Provenance = knowledge.Clade
+	r := h.ingest(h.sign(e, nil))
+	want(t, r, Rejected, StageStage1, reason.KnowledgeInflation, knowledge.ConfidenceInflation)
+	h2 := newHarness(t, knowledge.Standard, votes(true, true, false)...)
+	e = h2.entry(text, 0.7)
+	e.Source.Provenance = knowledge.Clade
+	h = h2
+	want(t, h.ingest(h.sign(e, nil)), Adopted, StageAdopt, reason.KnowledgeAdopted, knowledge.NoAttack)
+}
+
 func TestEmbeddingAnomaly(t *testing.T) {
 	h := newHarness(t, knowledge.Standard, votes(true, true, true)...)
 	embedOf := func(s string) []float32 {

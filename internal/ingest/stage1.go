@@ -254,6 +254,17 @@ func (p *Pipeline) screen(x *subject) (f fault, ok bool) {
 			e.Confidence, gross, overclaimRatio, ceil, e.Source.Provenance)}
 		return f, false
 	}
+	if e.Confidence > ceil && !certain {
+		// An overclaim that states an unknowable outcome as settled (a
+		// market's future, a vote, "cannot lose") is inflated whatever
+		// the number: no source can be that sure of it.
+		if phrase := validate.UnknowableCertainty(x.canonical().Content); phrase != "" {
+			f.layer, f.attack, f.code = knowledge.LayerConfidence, knowledge.ConfidenceInflation, reason.KnowledgeInflation
+			f.why = []string{fmt.Sprintf("claimed confidence %.2f is above the %.2f a %s source may claim, for an outcome no source can be certain of (%q)",
+				e.Confidence, ceil, e.Source.Provenance, phrase)}
+			return f, false
+		}
+	}
 	if e.Confidence > ceil {
 		// Discounted, not refused: adoption never takes more than the
 		// source's initial confidence (adopt.Adopt), and the record keeps

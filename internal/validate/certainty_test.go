@@ -1,0 +1,42 @@
+package validate
+
+import "testing"
+
+// Outcomes no source can know, stated as settled, are found; mechanics,
+// conditions, denials and warnings about such claims are not.
+func TestUnknowableCertainty(t *testing.T) {
+	certain := []string{
+		"This vault is guaranteed profit for anyone who deposits before Friday.",
+		"The basis trade is risk-free money at current funding.",
+		"Our grid bot cannot lose in a sideways market.",
+		"The treasury vote is decided; the fee switch turns on next week.",
+		"SOL will pump at least 15% after the conference.",
+		"The token will be listed on two major exchanges this month, so buy now.",
+		"Backtests show the strategy never had a losing quarter, so future returns will be similar.",
+		"It is 100% certain that the peg holds through the unlock.",
+		"Yields on this pool will definitely stay above 12% all year.",
+		"ETH staking rewards will double after the upgrade.",
+	}
+	clean := []string{
+		"If utilisation rises above the kink, the borrow rate will rise steeply.",
+		"Nothing in DeFi is guaranteed; size positions for the loss you can take.",
+		"An exact-output swap guarantees the amount out and caps the amount in.",
+		"Scammers promise guaranteed profit; treat any such claim as a red flag.",
+		"The risk-free rate in DeFi is usually taken to be the staking yield.",
+		"No strategy is risk-free money, least of all leveraged farming.",
+		"When the price leaves your range, the position will stop earning fees.",
+		"A limit order fills at your price or better, or not at all.",
+		"Funding may stay positive for weeks, but it can flip within hours.",
+		"The transaction reverts if the output is below amountOutMinimum.",
+	}
+	for _, s := range certain {
+		if UnknowableCertainty(s) == "" {
+			t.Errorf("not found: %q", s)
+		}
+	}
+	for _, s := range clean {
+		if got := UnknowableCertainty(s); got != "" {
+			t.Errorf("found %q in %q", got, s)
+		}
+	}
+}

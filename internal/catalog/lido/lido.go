@@ -34,13 +34,10 @@ import (
 	"context"
 	"fmt"
 	"math/big"
-	"sync"
 
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/wardhq/ward/internal/catalog/internal/native"
-	"github.com/wardhq/ward/internal/chain"
-	"github.com/wardhq/ward/internal/tool"
 )
 
 // Tools are the Lido reads and writes, registered where the chain has a
@@ -86,43 +83,17 @@ const lidoJSON = `[
 {"type":"function","name":"claimWithdrawals","stateMutability":"nonpayable","inputs":[{"name":"_requestIds","type":"uint256[]"},{"name":"_hints","type":"uint256[]"}],"outputs":[]}
 ]`
 
-var lidoABI = sync.OnceValues(func() (*chain.ABI, error) { return chain.ParseABI(lidoJSON) })
+var lidoABI = native.NewABI(lidoJSON)
 
-// callAny runs a view of a Lido contract and decodes its outputs.
-func callAny(ctx context.Context, env *native.Env, to common.Address, method string, args ...any) ([]any, error) {
-	a, err := lidoABI()
-	if err != nil {
-		return nil, err
-	}
-	return native.Call(ctx, env.Chain, a, to, method, args...)
-}
-
-// call reads a single integer from a Lido contract.
-func call(ctx context.Context, env *native.Env, to common.Address, method string, args ...any) (*big.Int, error) {
-	a, err := lidoABI()
-	if err != nil {
-		return nil, err
-	}
-	return native.CallBig(ctx, env, a, to, method, args...)
-}
-
-// callAddress reads a single address from a Lido contract.
-func callAddress(ctx context.Context, env *native.Env, to common.Address, method string) (common.Address, error) {
-	a, err := lidoABI()
-	if err != nil {
-		return common.Address{}, err
-	}
-	return native.CallAddress(ctx, env, a, to, method)
-}
-
-// tx packs one transaction of a plan to a Lido contract.
-func tx(to common.Address, label, method string, args ...any) (tool.Tx, error) {
-	a, err := lidoABI()
-	if err != nil {
-		return tool.Tx{}, err
-	}
-	return native.Tx(a, to, label, method, args...)
-}
+// call reads a single integer from a Lido contract, callAddress a single
+// address, callAny any outputs; tx packs one transaction of a plan to a
+// Lido contract.
+var (
+	call        = lidoABI.CallBig
+	callAddress = lidoABI.CallAddress
+	callAny     = lidoABI.Call
+	tx          = lidoABI.Tx
+)
 
 // deployment is a Lido deployment as its withdrawal queue names it.
 type deployment struct {

@@ -23,14 +23,11 @@ import (
 	"context"
 	"fmt"
 	"math/big"
-	"sync"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
 
 	"github.com/wardhq/ward/internal/catalog/internal/native"
-	"github.com/wardhq/ward/internal/chain"
-	"github.com/wardhq/ward/internal/tool"
 )
 
 // Tools are the Rocket Pool reads and writes, registered where the chain
@@ -59,31 +56,13 @@ const rocketJSON = `[
 {"type":"function","name":"getDepositFee","stateMutability":"view","inputs":[],"outputs":[{"name":"","type":"uint256"}]}
 ]`
 
-var rocketABI = sync.OnceValues(func() (*chain.ABI, error) { return chain.ParseABI(rocketJSON) })
+var rocketABI = native.NewABI(rocketJSON)
 
-func callAny(ctx context.Context, env *native.Env, to common.Address, method string, args ...any) ([]any, error) {
-	a, err := rocketABI()
-	if err != nil {
-		return nil, err
-	}
-	return native.Call(ctx, env.Chain, a, to, method, args...)
-}
-
-func call(ctx context.Context, env *native.Env, to common.Address, method string, args ...any) (*big.Int, error) {
-	a, err := rocketABI()
-	if err != nil {
-		return nil, err
-	}
-	return native.CallBig(ctx, env, a, to, method, args...)
-}
-
-func tx(to common.Address, label, method string, args ...any) (tool.Tx, error) {
-	a, err := rocketABI()
-	if err != nil {
-		return tool.Tx{}, err
-	}
-	return native.Tx(a, to, label, method, args...)
-}
+var (
+	call    = rocketABI.CallBig
+	callAny = rocketABI.Call
+	tx      = rocketABI.Tx
+)
 
 // deployment is a Rocket Pool deployment as its storage names it.
 type deployment struct {

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math/big"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -32,24 +31,16 @@ const defiExtraJSON = `[
 {"type":"function","name":"UNDERLYING_ASSET_ADDRESS","stateMutability":"view","inputs":[],"outputs":[{"name":"","type":"address"}]}
 ]`
 
-var defiExtra = sync.OnceValues(func() (*chain.ABI, error) { return chain.ParseABI(defiExtraJSON) })
+var defiExtra = NewABI(defiExtraJSON)
 
 // extraCall is call with the extra ABI.
 func ExtraCall(ctx context.Context, env *Env, to common.Address, method string, args ...any) ([]any, error) {
-	a, err := defiExtra()
-	if err != nil {
-		return nil, err
-	}
-	return Call(ctx, env.Chain, a, to, method, args...)
+	return defiExtra.Call(ctx, env, to, method, args...)
 }
 
 // extraTx is tx with the extra ABI.
 func ExtraTx(to common.Address, label, method string, args ...any) (tool.Tx, error) {
-	a, err := defiExtra()
-	if err != nil {
-		return tool.Tx{}, err
-	}
-	return Tx(a, to, label, method, args...)
+	return defiExtra.Tx(to, label, method, args...)
 }
 
 // errNoPosition is a close with nothing to close.

@@ -389,7 +389,7 @@ var withdrawCollateral = native.WriteTool{
 	Plan: planWithdrawCollateral,
 	// The price may move between preview and commit: the plan is
 	// made again and the commit refused if it no longer holds.
-	Recheck: replan(planWithdrawCollateral),
+	Recheck: native.Replan(planWithdrawCollateral),
 }
 
 // planWithdrawCollateral plans compound_withdraw_collateral.
@@ -445,7 +445,7 @@ var borrowBase = native.WriteTool{
 	Plan: planBorrow,
 	// The price may move between preview and commit: the plan is
 	// made again and the commit refused if it no longer holds.
-	Recheck: replan(planBorrow),
+	Recheck: native.Replan(planBorrow),
 }
 
 // planBorrow plans compound_borrow_base.
@@ -536,16 +536,4 @@ var repayBase = native.WriteTool{
 		return s.plan(ctx, env, append(txs, t), []tool.TokenUse{native.Claimed(in, s.m.base.Address, pay, true, "token")},
 			s.m.base.Address, repaid, fmt.Sprintf("repay %s %s", native.FormatUnits(repaid, s.m.base.Decimals), s.m.base.Symbol), before, after, herr == nil), nil
 	},
-}
-
-// replan is a Recheck that makes plan again just before the commit and
-// refuses it when the plan is no longer possible (a position the market
-// has since made unhealthy, an unreadable price).
-func replan(plan func(ctx context.Context, env *native.Env, in *registry.Input) (*tool.Plan, error)) func(ctx context.Context, env *native.Env, in *registry.Input) error {
-	return func(ctx context.Context, env *native.Env, in *registry.Input) error {
-		if _, err := plan(ctx, env, in); err != nil {
-			return fmt.Errorf("the commit is refused, nothing was sent: %w", err)
-		}
-		return nil
-	}
 }

@@ -205,7 +205,7 @@ func (m market) standingOf(a account, collDelta map[common.Address]*big.Int, deb
 	}
 	s.debtValue = new(big.Int)
 	if debt.Sign() > 0 {
-		s.debtValue = mulDiv(debt, m.basePrice, native.Pow10(int(m.base.Decimals)))
+		s.debtValue = native.MulDiv(debt, m.basePrice, native.Pow10(int(m.base.Decimals)))
 	}
 	for _, as := range m.assets {
 		amount := new(big.Int).Set(a.collateral[as.info.Address])
@@ -218,9 +218,9 @@ func (m market) standingOf(a account, collDelta map[common.Address]*big.Int, deb
 		if as.price == nil {
 			return s, fmt.Errorf("the Comet's %s price feed cannot be read, so the account's health is unknown", as.info.Symbol)
 		}
-		value := mulDiv(amount, as.price, as.scale)
-		s.borrowCapacity.Add(s.borrowCapacity, mulDiv(value, as.borrowCF, factorScale))
-		s.liquidationValue.Add(s.liquidationValue, mulDiv(value, as.liquidateCF, factorScale))
+		value := native.MulDiv(amount, as.price, as.scale)
+		s.borrowCapacity.Add(s.borrowCapacity, native.MulDiv(value, as.borrowCF, factorScale))
+		s.liquidationValue.Add(s.liquidationValue, native.MulDiv(value, as.liquidateCF, factorScale))
 	}
 	return s, nil
 }
@@ -234,27 +234,13 @@ func (s standing) health() *big.Int {
 	if s.debtValue.Sign() == 0 {
 		return nil
 	}
-	return mulDiv(s.liquidationValue, factorScale, s.debtValue)
-}
-
-func formatHealth(h *big.Int) string {
-	if h == nil {
-		return "infinite"
-	}
-	return native.RatString(new(big.Rat).SetFrac(h, factorScale), 6)
+	return native.MulDiv(s.liquidationValue, factorScale, s.debtValue)
 }
 
 func formatUSD(v *big.Int) string { return native.FormatUnits(v, 8) }
 
-func wadPercent(v *big.Int) string {
-	return native.RatString(new(big.Rat).SetFrac(new(big.Int).Mul(v, big.NewInt(100)), factorScale), 6)
-}
-
-func apr(perSecond *big.Int) string { return wadPercent(new(big.Int).Mul(perSecond, secondsPerYear)) }
-
-func mulDiv(x, y, d *big.Int) *big.Int {
-	v := new(big.Int).Mul(x, y)
-	return v.Quo(v, d)
+func apr(perSecond *big.Int) string {
+	return native.WadPercent(new(big.Int).Mul(perSecond, secondsPerYear))
 }
 
 // structField reads a named field of a struct the ABI decoder produced.

@@ -166,23 +166,16 @@ func begin(ctx context.Context, env *native.Env, in *registry.Input, orMax bool)
 	var s start
 	a := native.ArgsOf(in)
 	if orMax {
-		s.amount = a.AmountOrMax("amount")
+		s.amount = a.PositiveOrMax("amount")
 	} else {
 		s.amount = a.Positive("amount")
 	}
+	s.owner = a.Wallet(env)
 	if err := a.Err(); err != nil {
 		return s, err
 	}
-	if s.amount != nil {
-		if err := native.Positive("amount", s.amount); err != nil {
-			return s, err
-		}
-	}
-	var err error
-	if s.owner, err = native.Owner(env); err != nil {
-		return s, err
-	}
 	in.Step(0)
+	var err error
 	if s.m, err = readMarket(ctx, env, env.Venues.Comet); err != nil {
 		return s, err
 	}

@@ -115,11 +115,8 @@ func planOpen(ctx context.Context, env *native.Env, in *registry.Input) (*tool.P
 	a := native.ArgsOf(in)
 	mk, isLong, size, coll := argMarket(env, a), a.Bool("is_long", false), parseUSD(a, "size_usd"), a.Amount("collateral")
 	bps := a.Int("slippage_bps", 50)
+	me := a.Wallet(env)
 	if err := a.Err(); err != nil {
-		return nil, err
-	}
-	me, err := native.Owner(env)
-	if err != nil {
 		return nil, err
 	}
 	in.Step(0)
@@ -221,11 +218,8 @@ func planDecrease(ctx context.Context, env *native.Env, in *registry.Input) (*to
 		coll = a.Amount("collateral")
 	}
 	bps := a.Int("slippage_bps", 50)
+	me := a.Wallet(env)
 	if err := a.Err(); err != nil {
-		return nil, err
-	}
-	me, err := native.Owner(env)
-	if err != nil {
 		return nil, err
 	}
 	in.Step(0)

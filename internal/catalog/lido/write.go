@@ -37,11 +37,8 @@ var stake = native.WriteTool{
 func planStake(ctx context.Context, env *native.Env, in *registry.Input) (*tool.Plan, error) {
 	a := native.ArgsOf(in)
 	amount := a.Positive("amount")
+	owner := a.Wallet(env)
 	if err := a.Err(); err != nil {
-		return nil, err
-	}
-	owner, err := native.Owner(env)
-	if err != nil {
 		return nil, err
 	}
 	in.Step(0)
@@ -125,11 +122,8 @@ var unwrap = native.WriteTool{
 func amountOf(ctx context.Context, env *native.Env, in *registry.Input, tok common.Address, symbol string) (*big.Int, error) {
 	a := native.ArgsOf(in)
 	amount := a.AmountOrMax("amount")
+	owner := a.Wallet(env)
 	if err := a.Err(); err != nil {
-		return nil, err
-	}
-	owner, err := native.Owner(env)
-	if err != nil {
 		return nil, err
 	}
 	bal, err := call(ctx, env, tok, "balanceOf", owner)

@@ -210,19 +210,12 @@ func begin(ctx context.Context, env *native.Env, in *registry.Input, orMax bool)
 	}
 	a := native.ArgsOf(in)
 	if orMax {
-		s.amount = a.AmountOrMax("amount")
+		s.amount = a.PositiveOrMax("amount")
 	} else {
 		s.amount = a.Positive("amount")
 	}
+	s.owner = a.Wallet(env)
 	if err := a.Err(); err != nil {
-		return s, err
-	}
-	if s.amount != nil {
-		if err := native.Positive("amount", s.amount); err != nil {
-			return s, err
-		}
-	}
-	if s.owner, err = native.Owner(env); err != nil {
 		return s, err
 	}
 	s.morpho = env.Venues.MorphoBlue

@@ -141,11 +141,8 @@ var deposit = native.WriteTool{
 func planDeposit(ctx context.Context, env *native.Env, in *registry.Input) (*tool.Plan, error) {
 	a := native.ArgsOf(in)
 	amount := a.Positive("amount")
+	owner := a.Wallet(env)
 	if err := a.Err(); err != nil {
-		return nil, err
-	}
-	owner, err := native.Owner(env)
-	if err != nil {
 		return nil, err
 	}
 	in.Step(0)
@@ -211,11 +208,8 @@ var burn = native.WriteTool{
 func planBurn(ctx context.Context, env *native.Env, in *registry.Input) (*tool.Plan, error) {
 	a := native.ArgsOf(in)
 	amount := a.AmountOrMax("amount")
+	owner := a.Wallet(env)
 	if err := a.Err(); err != nil {
-		return nil, err
-	}
-	owner, err := native.Owner(env)
-	if err != nil {
 		return nil, err
 	}
 	in.Step(0)

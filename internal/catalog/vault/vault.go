@@ -351,11 +351,8 @@ var redeem = native.WriteTool{
 func planDeposit(ctx context.Context, env *native.Env, in *registry.Input) (*tool.Plan, error) {
 	a := native.ArgsOf(in)
 	v, assets := argVault(env, a), a.Positive("assets")
+	owner := a.Wallet(env)
 	if err := a.Err(); err != nil {
-		return nil, err
-	}
-	owner, err := native.Owner(env)
-	if err != nil {
 		return nil, err
 	}
 	in.Step(0)

@@ -58,6 +58,18 @@ func (a *Args) AddressOr(name string, def common.Address) common.Address {
 	return v
 }
 
+// Wallet returns the wallet's address, the account a write acts from;
+// with no wallet configured it fails. It reads no argument: it belongs
+// to the reader so that a planner's prologue checks once.
+func (a *Args) Wallet(env *Env) common.Address {
+	if a.err != nil {
+		return common.Address{}
+	}
+	v, err := Owner(env)
+	a.err = err
+	return v
+}
+
 // Venue reads an optional contract address that defaults to a configured
 // venue, and refuses when there is neither (what names the venue in the
 // error, e.g. "Aave pool").
@@ -116,6 +128,16 @@ func (a *Args) AmountOrMax(name string) *big.Int {
 	}
 	v, err := ArgAmountMax(a.in, name)
 	a.err = err
+	return v
+}
+
+// PositiveOrMax reads an amount greater than 0 that may be "max"
+// (returned as nil).
+func (a *Args) PositiveOrMax(name string) *big.Int {
+	v := a.AmountOrMax(name)
+	if a.err == nil && v != nil {
+		a.err = Positive(name, v)
+	}
 	return v
 }
 

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
-	"reflect"
 
 	"github.com/ethereum/go-ethereum/common"
 
@@ -47,19 +46,6 @@ type aaveReserve struct {
 	liquidityIndex, debtIndex  *big.Int
 }
 
-// structField reads a named field of a struct the ABI decoder produced.
-func structField(v any, name string) any {
-	rv := reflect.ValueOf(v)
-	if rv.Kind() != reflect.Struct {
-		return nil
-	}
-	f := rv.FieldByName(name)
-	if !f.IsValid() {
-		return nil
-	}
-	return f.Interface()
-}
-
 func readAaveReserve(ctx context.Context, env *native.Env, pool, asset common.Address) (aaveReserve, error) {
 	r := aaveReserve{asset: asset}
 	v, err := native.Call(ctx, env.Chain, chain.AaveV3PoolABI(), pool, "getReserveData", asset)
@@ -67,8 +53,8 @@ func readAaveReserve(ctx context.Context, env *native.Env, pool, asset common.Ad
 		return r, fmt.Errorf("%s is not an Aave V3 pool: %w", pool.Hex(), err)
 	}
 	d := v[0]
-	cfg, _ := structField(structField(d, "Configuration"), "Data").(*big.Int)
-	aTok, _ := structField(d, "ATokenAddress").(common.Address)
+	cfg, _ := native.StructField(native.StructField(d, "Configuration"), "Data").(*big.Int)
+	aTok, _ := native.StructField(d, "ATokenAddress").(common.Address)
 	if cfg == nil || aTok == (common.Address{}) {
 		return r, fmt.Errorf("%s is not listed on the Aave pool %s", asset.Hex(), pool.Hex())
 	}
@@ -79,12 +65,12 @@ func readAaveReserve(ctx context.Context, env *native.Env, pool, asset common.Ad
 	r.ltv, r.threshold, r.bonus, r.decimals = bitsOf(0, 16), bitsOf(16, 16), bitsOf(32, 16), bitsOf(48, 8)
 	r.active, r.frozen, r.borrowable, r.paused = bitsOf(56, 1) == 1, bitsOf(57, 1) == 1, bitsOf(58, 1) == 1, bitsOf(60, 1) == 1
 	r.aToken = aTok
-	r.debtToken, _ = structField(d, "VariableDebtTokenAddress").(common.Address)
-	r.stableDebtToken, _ = structField(d, "StableDebtTokenAddress").(common.Address)
-	r.liquidityRate, _ = structField(d, "CurrentLiquidityRate").(*big.Int)
-	r.borrowRate, _ = structField(d, "CurrentVariableBorrowRate").(*big.Int)
-	r.liquidityIndex, _ = structField(d, "LiquidityIndex").(*big.Int)
-	r.debtIndex, _ = structField(d, "VariableBorrowIndex").(*big.Int)
+	r.debtToken, _ = native.StructField(d, "VariableDebtTokenAddress").(common.Address)
+	r.stableDebtToken, _ = native.StructField(d, "StableDebtTokenAddress").(common.Address)
+	r.liquidityRate, _ = native.StructField(d, "CurrentLiquidityRate").(*big.Int)
+	r.borrowRate, _ = native.StructField(d, "CurrentVariableBorrowRate").(*big.Int)
+	r.liquidityIndex, _ = native.StructField(d, "LiquidityIndex").(*big.Int)
+	r.debtIndex, _ = native.StructField(d, "VariableBorrowIndex").(*big.Int)
 	return r, nil
 }
 

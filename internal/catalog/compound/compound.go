@@ -12,7 +12,6 @@ import (
 	"context"
 	"fmt"
 	"math/big"
-	"reflect"
 
 	"github.com/ethereum/go-ethereum/common"
 
@@ -114,7 +113,7 @@ func (m market) readAsset(ctx context.Context, env *native.Env, i uint8) (asset,
 		return asset{}, err
 	}
 	info := v[0]
-	field := func(name string) any { return structField(info, name) }
+	field := func(name string) any { return native.StructField(info, name) }
 	var a asset
 	addr, _ := field("Asset").(common.Address)
 	a.feed, _ = field("PriceFeed").(common.Address)
@@ -241,17 +240,4 @@ func formatUSD(v *big.Int) string { return native.FormatUnits(v, 8) }
 
 func apr(perSecond *big.Int) string {
 	return native.WadPercent(new(big.Int).Mul(perSecond, secondsPerYear))
-}
-
-// structField reads a named field of a struct the ABI decoder produced.
-func structField(v any, name string) any {
-	rv := reflect.ValueOf(v)
-	if rv.Kind() != reflect.Struct {
-		return nil
-	}
-	f := rv.FieldByName(name)
-	if !f.IsValid() {
-		return nil
-	}
-	return f.Interface()
 }

@@ -168,22 +168,13 @@ func readPosition(ctx context.Context, env *native.Env, in *registry.Input) (any
 			return nil, err
 		}
 		outs = append(outs, strategyOut{Strategy: s.Hex(), Token: st.token, Shares: shares.String(),
-			Underlying: native.AmountOf(amt, st.token.Decimals), ValueUSD: usd(ctx, env, st.token.Address, amt)})
+			Underlying: native.AmountOf(amt, st.token.Decimals), ValueUSD: native.USD(ctx, env, st.token.Address, amt)})
 	}
 	out := map[string]any{"staker": staker.Hex(), "delegated_to": "", "is_operator": v[0].(bool), "strategies": outs}
 	if op != (common.Address{}) {
 		out["delegated_to"] = op.Hex()
 	}
 	return out, nil
-}
-
-func usd(ctx context.Context, env *native.Env, tok common.Address, amount *big.Int) *float64 {
-	c := native.ValueCents(ctx, env, tok, amount)
-	if c < 0 {
-		return nil
-	}
-	f := float64(c) / 100
-	return &f
 }
 
 // withdrawal is DelegationManager.Withdrawal as the ABI decodes it.
@@ -321,7 +312,7 @@ func describe(ctx context.Context, env *native.Env, w withdrawal, delay, head ui
 			return withdrawalOut{}, err
 		}
 		o.Strategies = append(o.Strategies, strategyOut{Strategy: s.Hex(), Token: st.token, Shares: w.ScaledShares[i].String(),
-			Underlying: native.AmountOf(amt, st.token.Decimals), ValueUSD: usd(ctx, env, st.token.Address, amt)})
+			Underlying: native.AmountOf(amt, st.token.Decimals), ValueUSD: native.USD(ctx, env, st.token.Address, amt)})
 	}
 	return o, nil
 }

@@ -124,12 +124,7 @@ func ethCents(ctx context.Context, env *native.Env, wei *big.Int) int64 {
 
 // usd is ethCents in dollars, nil when unpriced.
 func usd(ctx context.Context, env *native.Env, wei *big.Int) *float64 {
-	c := ethCents(ctx, env, wei)
-	if c < 0 {
-		return nil
-	}
-	f := float64(c) / 100
-	return &f
+	return native.USD(ctx, env, common.Address{}, wei)
 }
 
 // eth is an amount of 18-decimal ETH, stETH, wstETH or shares in a result.

@@ -148,10 +148,5 @@ func ethCents(ctx context.Context, env *native.Env, wei *big.Int) int64 {
 }
 
 func usd(ctx context.Context, env *native.Env, wei *big.Int) *float64 {
-	c := ethCents(ctx, env, wei)
-	if c < 0 {
-		return nil
-	}
-	f := float64(c) / 100
-	return &f
+	return native.USD(ctx, env, common.Address{}, wei)
 }

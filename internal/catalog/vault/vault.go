@@ -152,20 +152,10 @@ func readInfo(ctx context.Context, env *native.Env, in *registry.Input) (any, er
 				o.MaxDeposit = formatCap(m, st.asset.Decimals)
 			}
 		}
-		o.TVLUSD = usd(ctx, env, st.asset.Address, st.totalAssets)
+		o.TVLUSD = native.USD(ctx, env, st.asset.Address, st.totalAssets)
 		outs = append(outs, o)
 	}
 	return map[string]any{"vaults": outs}, nil
-}
-
-// usd values amount of a token in USD, nil when no fresh feed prices it.
-func usd(ctx context.Context, env *native.Env, tok common.Address, amount *big.Int) *float64 {
-	c := native.ValueCents(ctx, env, tok, amount)
-	if c < 0 {
-		return nil
-	}
-	f := float64(c) / 100
-	return &f
 }
 
 // formatCap formats a limit, "unlimited" for 2^256-1.
@@ -297,7 +287,7 @@ func readPosition(ctx context.Context, env *native.Env, in *registry.Input) (any
 		outs = append(outs, vaultPosOut{Vault: v.Hex(), Asset: st.asset, Share: st.share,
 			Shares: native.AmountOf(shares, st.share.Decimals), Assets: native.AmountOf(assets, st.asset.Decimals),
 			MaxWithdraw: native.AmountOf(mw, st.asset.Decimals), MaxRedeem: native.AmountOf(mr, st.share.Decimals),
-			ValueUSD: usd(ctx, env, st.asset.Address, assets)})
+			ValueUSD: native.USD(ctx, env, st.asset.Address, assets)})
 	}
 	return map[string]any{"owner": owner.Hex(), "positions": outs}, nil
 }

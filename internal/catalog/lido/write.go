@@ -56,12 +56,8 @@ func planStake(ctx context.Context, env *native.Env, in *registry.Input) (*tool.
 	case amount.Cmp(st.limit) > 0:
 		return nil, fmt.Errorf("the stake limit of Lido allows at most %s ETH now", st.text())
 	}
-	bal, err := env.Chain.BalanceOf(ctx, owner)
-	if err != nil {
+	if err := native.NeedETH(ctx, env, owner, amount, "staking"); err != nil {
 		return nil, err
-	}
-	if bal.Cmp(amount) < 0 {
-		return nil, fmt.Errorf("insufficient ETH: the wallet holds %s ETH and staking needs %s ETH plus gas", native.FormatUnits(bal, 18), native.FormatUnits(amount, 18))
 	}
 	in.Step(1)
 	shares, err := call(ctx, env, d.stETH, "getSharesByPooledEth", amount)
@@ -81,7 +77,7 @@ func planStake(ctx context.Context, env *native.Env, in *registry.Input) (*tool.
 	}
 	t.Value = amount
 	return native.NewPlan(ctx, env, []tool.Tx{t},
-		[]tool.TokenUse{{Token: tool.Address{}, Decimals: -1, Amount: amount, Out: true}, native.Claimed(in, d.stETH, minted, false, "steth")},
+		[]tool.TokenUse{native.ETHUse(amount, true), native.Claimed(in, d.stETH, minted, false, "steth")},
 		ethCents(ctx, env, amount),
 		fmt.Sprintf("stake %s ETH with Lido (%s) for %s stETH shares, worth %s stETH now",
 			native.FormatUnits(amount, 18), d.stETH.Hex(), native.FormatUnits(shares, 18), native.FormatUnits(minted, 18))), nil

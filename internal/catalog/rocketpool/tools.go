@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"math/big"
 
-	"github.com/ethereum/go-ethereum/common"
-
 	"github.com/wardhq/ward/internal/catalog/internal/native"
 	"github.com/wardhq/ward/internal/registry"
 	"github.com/wardhq/ward/internal/tool"
@@ -162,12 +160,8 @@ func planDeposit(ctx context.Context, env *native.Env, in *registry.Input) (*too
 	case amount.Cmp(l.most) > 0:
 		return nil, fmt.Errorf("the Rocket Pool deposit pool takes at most %s ETH now", native.FormatUnits(l.most, 18))
 	}
-	bal, err := env.Chain.BalanceOf(ctx, owner)
-	if err != nil {
+	if err := native.NeedETH(ctx, env, owner, amount, "the deposit"); err != nil {
 		return nil, err
-	}
-	if bal.Cmp(amount) < 0 {
-		return nil, fmt.Errorf("insufficient ETH: the wallet holds %s ETH and the deposit needs %s ETH plus gas", native.FormatUnits(bal, 18), native.FormatUnits(amount, 18))
 	}
 	in.Step(1)
 	fee := l.feeOf(amount)
@@ -184,7 +178,7 @@ func planDeposit(ctx context.Context, env *native.Env, in *registry.Input) (*too
 	}
 	t.Value = amount
 	return native.NewPlan(ctx, env, []tool.Tx{t},
-		[]tool.TokenUse{{Token: tool.Address{}, Decimals: -1, Amount: amount, Out: true}, native.Claimed(in, d.reth, reth, false, "reth")},
+		[]tool.TokenUse{native.ETHUse(amount, true), native.Claimed(in, d.reth, reth, false, "reth")},
 		ethCents(ctx, env, amount),
 		fmt.Sprintf("deposit %s ETH into Rocket Pool (%s) for %s rETH, after a %s ETH deposit fee",
 			native.FormatUnits(amount, 18), d.depositPool.Hex(), native.FormatUnits(reth, 18), native.FormatUnits(fee, 18))), nil
@@ -253,7 +247,7 @@ func planBurn(ctx context.Context, env *native.Env, in *registry.Input) (*tool.P
 		return nil, err
 	}
 	return native.NewPlan(ctx, env, []tool.Tx{t},
-		[]tool.TokenUse{native.Claimed(in, d.reth, amount, true, "reth"), {Token: tool.Address(common.Address{}), Decimals: -1, Amount: paid}},
+		[]tool.TokenUse{native.Claimed(in, d.reth, amount, true, "reth"), native.ETHUse(paid, false)},
 		ethCents(ctx, env, paid),
 		fmt.Sprintf("burn %s rETH (%s) for %s ETH", native.FormatUnits(amount, 18), d.reth.Hex(), native.FormatUnits(paid, 18))), nil
 }

@@ -189,6 +189,26 @@ func NeedBalance(ctx context.Context, env *Env, t TokenInfo, amount *big.Int) er
 	return nil
 }
 
+// NeedETH refuses a plan that pays more native ETH than owner holds,
+// leaving room for gas; what names the payment in the refusal ("staking",
+// "the deposit").
+func NeedETH(ctx context.Context, env *Env, owner common.Address, amount *big.Int, what string) error {
+	bal, err := env.Chain.BalanceOf(ctx, owner)
+	if err != nil {
+		return err
+	}
+	if bal.Cmp(amount) < 0 {
+		return fmt.Errorf("insufficient ETH: the wallet holds %s ETH and %s needs %s ETH plus gas", FormatUnits(bal, 18), what, FormatUnits(amount, 18))
+	}
+	return nil
+}
+
+// ETHUse is a plan's use of native ETH: paid out of the wallet (out) or
+// into it, its symbol and decimals left for the chain to tell.
+func ETHUse(amount *big.Int, out bool) tool.TokenUse {
+	return tool.TokenUse{Token: tool.Address{}, Decimals: -1, Amount: amount, Out: out}
+}
+
 // Swap and liquidity arguments shared by the Uniswap writes.
 var (
 	PSlippage = PInt("slippage_bps", "Largest price movement accepted between this preview and execution, in basis points (default 50 = 0.5%, at most 500). The minimum received is derived from the quote with it.", 0, 500)

@@ -126,18 +126,7 @@ func amountOf(ctx context.Context, env *native.Env, in *registry.Input, tok comm
 	if err != nil {
 		return nil, err
 	}
-	if amount == nil {
-		amount = bal
-	}
-	switch {
-	case amount.Sign() == 0 && bal.Sign() == 0:
-		return nil, fmt.Errorf("the wallet holds no %s", symbol)
-	case amount.Sign() == 0:
-		return nil, errors.New("amount must be greater than 0")
-	case amount.Cmp(bal) > 0:
-		return nil, fmt.Errorf("the wallet holds %s %s but the action needs %s", native.FormatUnits(bal, 18), symbol, native.FormatUnits(amount, 18))
-	}
-	return amount, nil
+	return native.Held(amount, bal, symbol, 18, symbol)
 }
 
 func planWrap(ctx context.Context, env *native.Env, in *registry.Input) (*tool.Plan, error) {

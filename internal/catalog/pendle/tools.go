@@ -148,18 +148,7 @@ func ptAmount(ctx context.Context, env *native.Env, in *registry.Input, s state,
 	if err != nil {
 		return nil, err
 	}
-	if amount == nil {
-		amount = bal
-	}
-	switch {
-	case amount.Sign() == 0 && bal.Sign() == 0:
-		return nil, errors.New("the wallet holds no PT of this market")
-	case amount.Sign() == 0:
-		return nil, errors.New("amount must be greater than 0")
-	case amount.Cmp(bal) > 0:
-		return nil, fmt.Errorf("the wallet holds %s PT but the action needs %s", native.FormatUnits(bal, s.decimals), native.FormatUnits(amount, s.decimals))
-	}
-	return amount, nil
+	return native.Held(amount, bal, "PT", s.decimals, "PT of this market")
 }
 
 func planBuy(ctx context.Context, env *native.Env, in *registry.Input) (*tool.Plan, error) {

@@ -189,6 +189,25 @@ func NeedBalance(ctx context.Context, env *Env, t TokenInfo, amount *big.Int) er
 	return nil
 }
 
+// Held resolves an amount argument that may be "max" (nil) against bal,
+// the wallet's balance of a token with symbol and decimals: "max" is the
+// whole balance. It refuses an empty balance ("the wallet holds no " +
+// none), an amount of 0, and more than the balance.
+func Held(amount, bal *big.Int, symbol string, decimals uint8, none string) (*big.Int, error) {
+	if amount == nil {
+		amount = bal
+	}
+	switch {
+	case amount.Sign() == 0 && bal.Sign() == 0:
+		return nil, errors.New("the wallet holds no " + none)
+	case amount.Sign() == 0:
+		return nil, errors.New("amount must be greater than 0")
+	case amount.Cmp(bal) > 0:
+		return nil, fmt.Errorf("the wallet holds %s %s but the action needs %s", FormatUnits(bal, decimals), symbol, FormatUnits(amount, decimals))
+	}
+	return amount, nil
+}
+
 // NeedETH refuses a plan that pays more native ETH than owner holds,
 // leaving room for gas; what names the payment in the refusal ("staking",
 // "the deposit").

@@ -111,6 +111,17 @@ var open = native.WriteTool{
 	Observe: observeOrders,
 }
 
+// readMarketPosition reads market mk and owner's long or short position
+// in it, what the open and decrease plans start from.
+func readMarketPosition(ctx context.Context, env *native.Env, mk, owner common.Address, isLong bool) (*market, *position, error) {
+	m, err := readMarket(ctx, env, mk)
+	if err != nil {
+		return m, nil, err
+	}
+	p, err := readPositionAt(ctx, env, positionKey(owner, mk, m.ShortToken, isLong))
+	return m, p, err
+}
+
 func planOpen(ctx context.Context, env *native.Env, in *registry.Input) (*tool.Plan, error) {
 	a := native.ArgsOf(in)
 	mk, isLong, size, coll := argMarket(env, a), a.Bool("is_long", false), parseUSD(a, "size_usd"), a.Amount("collateral")
@@ -120,11 +131,7 @@ func planOpen(ctx context.Context, env *native.Env, in *registry.Input) (*tool.P
 		return nil, err
 	}
 	in.Step(0)
-	m, err := readMarket(ctx, env, mk)
-	if err != nil {
-		return nil, err
-	}
-	p, err := readPositionAt(ctx, env, positionKey(me, mk, m.ShortToken, isLong))
+	m, p, err := readMarketPosition(ctx, env, mk, me, isLong)
 	if err != nil {
 		return nil, err
 	}
@@ -223,11 +230,7 @@ func planDecrease(ctx context.Context, env *native.Env, in *registry.Input) (*to
 		return nil, err
 	}
 	in.Step(0)
-	m, err := readMarket(ctx, env, mk)
-	if err != nil {
-		return nil, err
-	}
-	p, err := readPositionAt(ctx, env, positionKey(me, mk, m.ShortToken, isLong))
+	m, p, err := readMarketPosition(ctx, env, mk, me, isLong)
 	if err != nil {
 		return nil, err
 	}

@@ -33,7 +33,6 @@ package lido
 import (
 	"context"
 	"fmt"
-	"math/big"
 
 	"github.com/ethereum/go-ethereum/common"
 
@@ -114,25 +113,6 @@ func resolve(ctx context.Context, env *native.Env) (deployment, error) {
 		return d, fmt.Errorf("the Lido withdrawal queue %s names no stETH or wstETH", d.queue.Hex())
 	}
 	return d, nil
-}
-
-// ethCents values an amount of ETH (or of stETH, which redeems one for
-// one) in USD cents with the ETH/USD feed, -1 when unpriced.
-func ethCents(ctx context.Context, env *native.Env, wei *big.Int) int64 {
-	return native.ValueCents(ctx, env, common.Address{}, wei)
-}
-
-// usd is ethCents in dollars, nil when unpriced.
-func usd(ctx context.Context, env *native.Env, wei *big.Int) *float64 {
-	return native.USD(ctx, env, common.Address{}, wei)
-}
-
-// eth is an amount of 18-decimal ETH, stETH, wstETH or shares in a result.
-func eth(v *big.Int) native.AmountOut { return native.AmountOf(v, 18) }
-
-// rate writes num/1e18 in plain decimal notation.
-func rate(num *big.Int) string {
-	return native.RatString(new(big.Rat).SetFrac(num, native.Pow10(18)), 18)
 }
 
 var one = native.Pow10(18)

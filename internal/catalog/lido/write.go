@@ -78,7 +78,7 @@ func planStake(ctx context.Context, env *native.Env, in *registry.Input) (*tool.
 	t.Value = amount
 	return native.NewPlan(ctx, env, []tool.Tx{t},
 		[]tool.TokenUse{native.ETHUse(amount, true), native.Claimed(in, d.stETH, minted, false, "steth")},
-		ethCents(ctx, env, amount),
+		native.ETHCents(ctx, env, amount),
 		fmt.Sprintf("stake %s ETH with Lido (%s) for %s stETH shares, worth %s stETH now",
 			native.FormatUnits(amount, 18), d.stETH.Hex(), native.FormatUnits(shares, 18), native.FormatUnits(minted, 18))), nil
 }
@@ -157,7 +157,7 @@ func planWrap(ctx context.Context, env *native.Env, in *registry.Input) (*tool.P
 	}
 	return native.NewPlan(ctx, env, append(txs, w),
 		[]tool.TokenUse{native.Claimed(in, d.stETH, amount, true, "steth"), {Token: tool.Address(d.wstETH), Decimals: -1, Amount: wst}},
-		ethCents(ctx, env, amount),
+		native.ETHCents(ctx, env, amount),
 		fmt.Sprintf("wrap %s stETH into %s wstETH (%s)", native.FormatUnits(amount, 18), native.FormatUnits(wst, 18), d.wstETH.Hex())), nil
 }
 
@@ -195,7 +195,7 @@ func planUnwrap(ctx context.Context, env *native.Env, in *registry.Input) (*tool
 	}
 	return native.NewPlan(ctx, env, []tool.Tx{u},
 		[]tool.TokenUse{native.Claimed(in, d.wstETH, amount, true, "wsteth"), {Token: tool.Address(d.stETH), Decimals: -1, Amount: least}},
-		ethCents(ctx, env, stETH),
+		native.ETHCents(ctx, env, stETH),
 		fmt.Sprintf("unwrap %s wstETH (%s) into about %s stETH", native.FormatUnits(amount, 18), d.wstETH.Hex(), native.FormatUnits(stETH, 18))), nil
 }
 
@@ -260,7 +260,7 @@ func planRequest(ctx context.Context, env *native.Env, in *registry.Input) (*too
 	}
 	return native.NewPlan(ctx, env, append(txs, r),
 		[]tool.TokenUse{native.Claimed(in, d.stETH, amount, true, "steth")},
-		ethCents(ctx, env, amount),
+		native.ETHCents(ctx, env, amount),
 		fmt.Sprintf("request the withdrawal of %s stETH from Lido's queue (%s) in %d request(s), claimable as ETH once finalized",
 			native.FormatUnits(amount, 18), d.queue.Hex(), len(parts))), nil
 }
@@ -385,6 +385,6 @@ func planClaim(ctx context.Context, env *native.Env, in *registry.Input) (*tool.
 	}
 	return native.NewPlan(ctx, env, []tool.Tx{c},
 		[]tool.TokenUse{native.Claimed(in, common.Address{}, total, false, "eth")},
-		ethCents(ctx, env, total),
+		native.ETHCents(ctx, env, total),
 		fmt.Sprintf("claim %s ETH from %d finalized Lido withdrawal request(s) %v", native.FormatUnits(total, 18), len(claimIDs), claimIDs)), nil
 }

@@ -136,17 +136,3 @@ func (l depositLimits) feeOf(amount *big.Int) *big.Int {
 }
 
 var one = native.Pow10(18)
-
-func eth(v *big.Int) native.AmountOut { return native.AmountOf(v, 18) }
-
-func rate(num *big.Int) string {
-	return native.RatString(new(big.Rat).SetFrac(num, one), 18)
-}
-
-func ethCents(ctx context.Context, env *native.Env, wei *big.Int) int64 {
-	return native.ValueCents(ctx, env, common.Address{}, wei)
-}
-
-func usd(ctx context.Context, env *native.Env, wei *big.Int) *float64 {
-	return native.USD(ctx, env, common.Address{}, wei)
-}

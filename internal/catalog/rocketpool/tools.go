@@ -62,11 +62,11 @@ func readInfo(ctx context.Context, env *native.Env, in *registry.Input) (any, er
 	if err != nil {
 		return nil, err
 	}
-	out := map[string]any{"reth": d.reth.Hex(), "deposit_pool": d.depositPool.Hex(), "exchange_rate": rate(rate1),
-		"reth_supply": eth(supply), "total_collateral": eth(collateral), "deposits_enabled": l.enabled,
+	out := map[string]any{"reth": d.reth.Hex(), "deposit_pool": d.depositPool.Hex(), "exchange_rate": native.WadString(rate1),
+		"reth_supply": native.Ether(supply), "total_collateral": native.Ether(collateral), "deposits_enabled": l.enabled,
 		"deposit_fee_percent": native.RatString(new(big.Rat).SetFrac(l.fee, native.Pow10(16)), 6),
-		"minimum_deposit":     eth(l.minimum), "maximum_deposit": eth(l.most), "deposit_pool_balance": eth(l.poolBalance)}
-	if v := usd(ctx, env, backing); v != nil {
+		"minimum_deposit":     native.Ether(l.minimum), "maximum_deposit": native.Ether(l.most), "deposit_pool_balance": native.Ether(l.poolBalance)}
+	if v := native.ETHUSD(ctx, env, backing); v != nil {
 		out["tvl_usd"] = *v
 	}
 	return out, nil
@@ -113,8 +113,8 @@ func readPosition(ctx context.Context, env *native.Env, in *registry.Input) (any
 	if err != nil {
 		return nil, err
 	}
-	out := map[string]any{"owner": owner.Hex(), "reth": eth(bal), "eth_value": eth(value), "burnable_now": value.Cmp(collateral) <= 0}
-	if v := usd(ctx, env, value); v != nil {
+	out := map[string]any{"owner": owner.Hex(), "reth": native.Ether(bal), "eth_value": native.Ether(value), "burnable_now": value.Cmp(collateral) <= 0}
+	if v := native.ETHUSD(ctx, env, value); v != nil {
 		out["value_usd"] = *v
 	}
 	return out, nil
@@ -179,7 +179,7 @@ func planDeposit(ctx context.Context, env *native.Env, in *registry.Input) (*too
 	t.Value = amount
 	return native.NewPlan(ctx, env, []tool.Tx{t},
 		[]tool.TokenUse{native.ETHUse(amount, true), native.Claimed(in, d.reth, reth, false, "reth")},
-		ethCents(ctx, env, amount),
+		native.ETHCents(ctx, env, amount),
 		fmt.Sprintf("deposit %s ETH into Rocket Pool (%s) for %s rETH, after a %s ETH deposit fee",
 			native.FormatUnits(amount, 18), d.depositPool.Hex(), native.FormatUnits(reth, 18), native.FormatUnits(fee, 18))), nil
 }
@@ -248,6 +248,6 @@ func planBurn(ctx context.Context, env *native.Env, in *registry.Input) (*tool.P
 	}
 	return native.NewPlan(ctx, env, []tool.Tx{t},
 		[]tool.TokenUse{native.Claimed(in, d.reth, amount, true, "reth"), native.ETHUse(paid, false)},
-		ethCents(ctx, env, paid),
+		native.ETHCents(ctx, env, paid),
 		fmt.Sprintf("burn %s rETH (%s) for %s ETH", native.FormatUnits(amount, 18), d.reth.Hex(), native.FormatUnits(paid, 18))), nil
 }

@@ -21,7 +21,6 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
-	"strings"
 
 	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
@@ -58,7 +57,7 @@ func argStrategy(env *native.Env, a *native.Args) common.Address {
 				return s
 			}
 		}
-		a.Check(fmt.Errorf("strategy %s is not one of the configured EigenLayer strategies (%s)", s.Hex(), hexes(list)))
+		a.Check(fmt.Errorf("strategy %s is not one of the configured EigenLayer strategies (%s)", s.Hex(), native.Hexes(list)))
 		return common.Address{}
 	}
 	switch len(list) {
@@ -67,17 +66,9 @@ func argStrategy(env *native.Env, a *native.Args) common.Address {
 	case 1:
 		return list[0]
 	default:
-		a.Check(fmt.Errorf("several EigenLayer strategies are configured: pass strategy (one of %s)", hexes(list)))
+		a.Check(fmt.Errorf("several EigenLayer strategies are configured: pass strategy (one of %s)", native.Hexes(list)))
 	}
 	return common.Address{}
-}
-
-func hexes(list []common.Address) string {
-	s := make([]string, len(list))
-	for i, a := range list {
-		s[i] = a.Hex()
-	}
-	return strings.Join(s, ", ")
 }
 
 // strategy is a strategy and its underlying token.

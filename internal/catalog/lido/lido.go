@@ -114,5 +114,3 @@ func resolve(ctx context.Context, env *native.Env) (deployment, error) {
 	}
 	return d, nil
 }
-
-var one = native.Pow10(18)

@@ -79,7 +79,7 @@ func readInfo(ctx context.Context, env *native.Env, in *registry.Input) (any, er
 	if err != nil {
 		return nil, err
 	}
-	perShare, err := call(ctx, env, d.stETH, "getPooledEthByShares", one)
+	perShare, err := call(ctx, env, d.stETH, "getPooledEthByShares", native.Wad)
 	if err != nil {
 		return nil, err
 	}

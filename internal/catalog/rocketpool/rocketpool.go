@@ -116,7 +116,7 @@ func readLimits(ctx context.Context, env *native.Env, d deployment) (depositLimi
 	if l.fee, err = call(ctx, env, d.settings, "getDepositFee"); err != nil {
 		return l, err
 	}
-	if l.fee.Cmp(one) > 0 {
+	if l.fee.Cmp(native.Wad) > 0 {
 		return l, fmt.Errorf("the deposit fee Rocket Pool reports is over 100 %% (%s)", l.fee)
 	}
 	if l.most, err = call(ctx, env, d.depositPool, "getMaximumDepositAmount"); err != nil {
@@ -132,7 +132,5 @@ func readLimits(ctx context.Context, env *native.Env, d deployment) (depositLimi
 // computes it.
 func (l depositLimits) feeOf(amount *big.Int) *big.Int {
 	f := new(big.Int).Mul(amount, l.fee)
-	return f.Quo(f, one)
+	return f.Quo(f, native.Wad)
 }
-
-var one = native.Pow10(18)

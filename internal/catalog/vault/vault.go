@@ -78,11 +78,7 @@ func argVault(env *native.Env, a *native.Args) common.Address {
 	case 1:
 		return env.Venues.Vaults[0]
 	}
-	names := make([]string, len(env.Venues.Vaults))
-	for i, v := range env.Venues.Vaults {
-		names[i] = v.Hex()
-	}
-	a.Check(fmt.Errorf("several vaults are configured: pass vault (one of %s)", strings.Join(names, ", ")))
+	a.Check(fmt.Errorf("several vaults are configured: pass vault (one of %s)", native.Hexes(env.Venues.Vaults)))
 	return common.Address{}
 }
 

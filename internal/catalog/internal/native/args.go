@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"strings"
 
 	"github.com/ethereum/go-ethereum/common"
 
@@ -166,3 +167,13 @@ func (a *Args) String(name, def string) string { return ArgString(a.in, name, de
 
 // Bool reads an optional boolean, def when it is absent.
 func (a *Args) Bool(name string, def bool) bool { return ArgBool(a.in, name, def) }
+
+// Hexes lists addresses in a refusal, such as the configured choices of
+// an argument: their hex, comma-separated.
+func Hexes(list []common.Address) string {
+	s := make([]string, len(list))
+	for i, a := range list {
+		s[i] = a.Hex()
+	}
+	return strings.Join(s, ", ")
+}

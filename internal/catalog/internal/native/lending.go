@@ -19,9 +19,10 @@ func WadPercent(v *big.Int) string {
 	return RatString(new(big.Rat).SetFrac(new(big.Int).Mul(v, big.NewInt(100)), Wad), 6)
 }
 
-// FormatHealth writes a wad health factor; nil (no debt) is "infinite".
+// FormatHealth writes a wad health factor; nil or 2^256-1 (no debt, as
+// Aave's getUserAccountData reports it) is "infinite".
 func FormatHealth(h *big.Int) string {
-	if h == nil {
+	if h == nil || h.Cmp(MaxUint256) == 0 {
 		return "infinite"
 	}
 	return RatString(new(big.Rat).SetFrac(h, Wad), 6)

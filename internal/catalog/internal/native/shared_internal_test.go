@@ -101,6 +101,7 @@ func TestArgsWallet(t *testing.T) {
 func TestLendingFormats(t *testing.T) {
 	for _, c := range []struct{ name, got, want string }{
 		{"infinite health", FormatHealth(nil), "infinite"},
+		{"no debt as Aave reports it", FormatHealth(MaxUint256), "infinite"},
 		{"health 1.5", FormatHealth(big.NewInt(15e17)), "1.5"},
 		{"health change", HealthChange(nil, big.NewInt(2e18)), " (health factor infinite -> 2)"},
 		{"wad percent", WadPercent(big.NewInt(86e16)), "86"},

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
-	"reflect"
 
 	"github.com/ethereum/go-ethereum/common"
 
@@ -47,19 +46,6 @@ type aaveReserve struct {
 	liquidityIndex, debtIndex  *big.Int
 }
 
-// structField reads a named field of a struct the ABI decoder produced.
-func structField(v any, name string) any {
-	rv := reflect.ValueOf(v)
-	if rv.Kind() != reflect.Struct {
-		return nil
-	}
-	f := rv.FieldByName(name)
-	if !f.IsValid() {
-		return nil
-	}
-	return f.Interface()
-}
-
 func readAaveReserve(ctx context.Context, env *native.Env, pool, asset common.Address) (aaveReserve, error) {
 	r := aaveReserve{asset: asset}
 	v, err := native.Call(ctx, env.Chain, chain.AaveV3PoolABI(), pool, "getReserveData", asset)
@@ -67,8 +53,8 @@ func readAaveReserve(ctx context.Context, env *native.Env, pool, asset common.Ad
 		return r, fmt.Errorf("%s is not an Aave V3 pool: %w", pool.Hex(), err)
 	}
 	d := v[0]
-	cfg, _ := structField(structField(d, "Configuration"), "Data").(*big.Int)
-	aTok, _ := structField(d, "ATokenAddress").(common.Address)
+	cfg, _ := native.StructField(native.StructField(d, "Configuration"), "Data").(*big.Int)
+	aTok, _ := native.StructField(d, "ATokenAddress").(common.Address)
 	if cfg == nil || aTok == (common.Address{}) {
 		return r, fmt.Errorf("%s is not listed on the Aave pool %s", asset.Hex(), pool.Hex())
 	}
@@ -79,12 +65,12 @@ func readAaveReserve(ctx context.Context, env *native.Env, pool, asset common.Ad
 	r.ltv, r.threshold, r.bonus, r.decimals = bitsOf(0, 16), bitsOf(16, 16), bitsOf(32, 16), bitsOf(48, 8)
 	r.active, r.frozen, r.borrowable, r.paused = bitsOf(56, 1) == 1, bitsOf(57, 1) == 1, bitsOf(58, 1) == 1, bitsOf(60, 1) == 1
 	r.aToken = aTok
-	r.debtToken, _ = structField(d, "VariableDebtTokenAddress").(common.Address)
-	r.stableDebtToken, _ = structField(d, "StableDebtTokenAddress").(common.Address)
-	r.liquidityRate, _ = structField(d, "CurrentLiquidityRate").(*big.Int)
-	r.borrowRate, _ = structField(d, "CurrentVariableBorrowRate").(*big.Int)
-	r.liquidityIndex, _ = structField(d, "LiquidityIndex").(*big.Int)
-	r.debtIndex, _ = structField(d, "VariableBorrowIndex").(*big.Int)
+	r.debtToken, _ = native.StructField(d, "VariableDebtTokenAddress").(common.Address)
+	r.stableDebtToken, _ = native.StructField(d, "StableDebtTokenAddress").(common.Address)
+	r.liquidityRate, _ = native.StructField(d, "CurrentLiquidityRate").(*big.Int)
+	r.borrowRate, _ = native.StructField(d, "CurrentVariableBorrowRate").(*big.Int)
+	r.liquidityIndex, _ = native.StructField(d, "LiquidityIndex").(*big.Int)
+	r.debtIndex, _ = native.StructField(d, "VariableBorrowIndex").(*big.Int)
 	return r, nil
 }
 
@@ -151,14 +137,6 @@ func healthAfter(a aaveAccount, collDelta *big.Int, threshold int64, debtDelta *
 	}
 	hf := new(big.Int).Mul(weighted, wad)
 	return hf.Quo(hf, new(big.Int).Mul(debt, big.NewInt(aavePercentFactor)))
-}
-
-// formatHF writes a health factor for a model: a decimal, or "infinite".
-func formatHF(hf *big.Int) string {
-	if hf == nil || hf.Cmp(native.MaxUint256) == 0 {
-		return "infinite"
-	}
-	return native.RatString(new(big.Rat).SetFrac(hf, wad), 6)
 }
 
 func formatBase(v *big.Int) string { return native.FormatUnits(v, aaveBaseDecimals) }
@@ -266,7 +244,7 @@ func readAccountData(ctx context.Context, env *native.Env, in *registry.Input) (
 		"total_collateral_usd": formatBase(acct.collateral), "total_debt_usd": formatBase(acct.debt),
 		"available_borrows_usd": formatBase(acct.available),
 		"ltv_percent":           bpsPercent(acct.ltv.Int64()), "liquidation_threshold_percent": bpsPercent(acct.threshold.Int64()),
-		"health_factor": formatHF(acct.hf), "liquidatable": acct.hf.Cmp(wad) < 0,
+		"health_factor": native.FormatHealth(acct.hf), "liquidatable": acct.hf.Cmp(wad) < 0,
 		"positions": positions,
 	}, nil
 }
@@ -449,7 +427,7 @@ func aavePlanner(orMax bool, summary string, move func(ctx context.Context, env 
 		}
 		return native.NewPlan(ctx, env, m.txs, m.tokens, native.ValueCents(ctx, env, c.asset.Address, m.amount),
 			fmt.Sprintf(summary+" (health factor %s -> %s)", native.FormatUnits(m.amount, c.asset.Decimals), c.asset.Symbol, c.pool.Hex(),
-				formatHF(c.account.hf), formatHF(m.hf))), nil
+				native.FormatHealth(c.account.hf), native.FormatHealth(m.hf))), nil
 	}
 }
 
@@ -529,7 +507,7 @@ var planAaveWithdraw = aavePlanner(true, "withdraw %s %s from Aave pool %s",
 		hf := healthAfter(c.account, new(big.Int).Neg(c.value(amount)), c.reserve.threshold, new(big.Int))
 		if hf != nil && hf.Cmp(wad) < 0 {
 			return aaveMove{}, fmt.Errorf("withdrawing %s %s would drop the health factor from %s to %s, below 1.0 (liquidatable); withdraw at most about %s %s or repay debt first",
-				native.FormatUnits(amount, c.asset.Decimals), c.asset.Symbol, formatHF(c.account.hf), formatHF(hf),
+				native.FormatUnits(amount, c.asset.Decimals), c.asset.Symbol, native.FormatHealth(c.account.hf), native.FormatHealth(hf),
 				native.FormatUnits(aaveSafeWithdraw(c), c.asset.Decimals), c.asset.Symbol)
 		}
 		w, err := native.Tx(chain.AaveV3PoolABI(), c.pool, "withdraw", "withdraw", c.asset.Address, amount, c.owner)
@@ -587,7 +565,7 @@ var planAaveBorrow = aavePlanner(false, "borrow %s %s from Aave pool %s at the v
 		}
 		hf := healthAfter(c.account, new(big.Int), 0, v)
 		if hf != nil && hf.Cmp(wad) < 0 {
-			return aaveMove{}, fmt.Errorf("borrowing would put the health factor at %s, below 1.0", formatHF(hf))
+			return aaveMove{}, fmt.Errorf("borrowing would put the health factor at %s, below 1.0", native.FormatHealth(hf))
 		}
 		if err := c.needLiquidity(ctx, env, amount, "borrow"); err != nil {
 			return aaveMove{}, err
@@ -701,7 +679,7 @@ func planAaveLiquidate(ctx context.Context, env *native.Env, in *registry.Input)
 		return nil, err
 	}
 	if acct.hf.Cmp(wad) >= 0 {
-		return nil, fmt.Errorf("%w (health factor %s)", errNotLiquidatable, formatHF(acct.hf))
+		return nil, fmt.Errorf("%w (health factor %s)", errNotLiquidatable, native.FormatHealth(acct.hf))
 	}
 	cr, err := readAaveReserve(ctx, env, d.pool, collAsset)
 	if err != nil {
@@ -754,7 +732,7 @@ func planAaveLiquidate(ctx context.Context, env *native.Env, in *registry.Input)
 		[]tool.TokenUse{native.Claimed(in, d.asset.Address, q.debt, true, "debt_asset"), got},
 		native.ValueCents(ctx, env, d.asset.Address, q.debt),
 		fmt.Sprintf("liquidate %s on Aave pool %s (health factor %s): repay up to %s %s for about %s %s of collateral",
-			user.Hex(), d.pool.Hex(), formatHF(acct.hf), native.FormatUnits(q.debt, d.asset.Decimals), d.asset.Symbol,
+			user.Hex(), d.pool.Hex(), native.FormatHealth(acct.hf), native.FormatUnits(q.debt, d.asset.Decimals), d.asset.Symbol,
 			native.FormatUnits(q.collateral, cm.Decimals), cm.Symbol)), nil
 }
 

@@ -25,12 +25,12 @@ func TestHealthAfter(t *testing.T) {
 		{"repay everything", new(big.Int), usd(-5_000), 0, "infinite"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			if got := formatHF(healthAfter(acct, c.coll, c.threshold, c.debt)); got != c.want {
+			if got := native.FormatHealth(healthAfter(acct, c.coll, c.threshold, c.debt)); got != c.want {
 				t.Errorf("health factor = %s, want %s", got, c.want)
 			}
 		})
 	}
-	if formatHF(native.MaxUint256) != "infinite" {
+	if native.FormatHealth(native.MaxUint256) != "infinite" {
 		t.Error("the maximum health factor is not shown as infinite")
 	}
 }

@@ -12,7 +12,6 @@ import (
 	"context"
 	"fmt"
 	"math/big"
-	"reflect"
 
 	"github.com/ethereum/go-ethereum/common"
 
@@ -114,7 +113,7 @@ func (m market) readAsset(ctx context.Context, env *native.Env, i uint8) (asset,
 		return asset{}, err
 	}
 	info := v[0]
-	field := func(name string) any { return structField(info, name) }
+	field := func(name string) any { return native.StructField(info, name) }
 	var a asset
 	addr, _ := field("Asset").(common.Address)
 	a.feed, _ = field("PriceFeed").(common.Address)
@@ -205,7 +204,7 @@ func (m market) standingOf(a account, collDelta map[common.Address]*big.Int, deb
 	}
 	s.debtValue = new(big.Int)
 	if debt.Sign() > 0 {
-		s.debtValue = mulDiv(debt, m.basePrice, native.Pow10(int(m.base.Decimals)))
+		s.debtValue = native.MulDiv(debt, m.basePrice, native.Pow10(int(m.base.Decimals)))
 	}
 	for _, as := range m.assets {
 		amount := new(big.Int).Set(a.collateral[as.info.Address])
@@ -218,9 +217,9 @@ func (m market) standingOf(a account, collDelta map[common.Address]*big.Int, deb
 		if as.price == nil {
 			return s, fmt.Errorf("the Comet's %s price feed cannot be read, so the account's health is unknown", as.info.Symbol)
 		}
-		value := mulDiv(amount, as.price, as.scale)
-		s.borrowCapacity.Add(s.borrowCapacity, mulDiv(value, as.borrowCF, factorScale))
-		s.liquidationValue.Add(s.liquidationValue, mulDiv(value, as.liquidateCF, factorScale))
+		value := native.MulDiv(amount, as.price, as.scale)
+		s.borrowCapacity.Add(s.borrowCapacity, native.MulDiv(value, as.borrowCF, factorScale))
+		s.liquidationValue.Add(s.liquidationValue, native.MulDiv(value, as.liquidateCF, factorScale))
 	}
 	return s, nil
 }
@@ -234,38 +233,11 @@ func (s standing) health() *big.Int {
 	if s.debtValue.Sign() == 0 {
 		return nil
 	}
-	return mulDiv(s.liquidationValue, factorScale, s.debtValue)
-}
-
-func formatHealth(h *big.Int) string {
-	if h == nil {
-		return "infinite"
-	}
-	return native.RatString(new(big.Rat).SetFrac(h, factorScale), 6)
+	return native.MulDiv(s.liquidationValue, factorScale, s.debtValue)
 }
 
 func formatUSD(v *big.Int) string { return native.FormatUnits(v, 8) }
 
-func wadPercent(v *big.Int) string {
-	return native.RatString(new(big.Rat).SetFrac(new(big.Int).Mul(v, big.NewInt(100)), factorScale), 6)
-}
-
-func apr(perSecond *big.Int) string { return wadPercent(new(big.Int).Mul(perSecond, secondsPerYear)) }
-
-func mulDiv(x, y, d *big.Int) *big.Int {
-	v := new(big.Int).Mul(x, y)
-	return v.Quo(v, d)
-}
-
-// structField reads a named field of a struct the ABI decoder produced.
-func structField(v any, name string) any {
-	rv := reflect.ValueOf(v)
-	if rv.Kind() != reflect.Struct {
-		return nil
-	}
-	f := rv.FieldByName(name)
-	if !f.IsValid() {
-		return nil
-	}
-	return f.Interface()
+func apr(perSecond *big.Int) string {
+	return native.WadPercent(new(big.Int).Mul(perSecond, secondsPerYear))
 }

@@ -60,8 +60,8 @@ func readMarketTool(ctx context.Context, env *native.Env, in *registry.Input) (a
 	in.Step(1)
 	coll := []collateralOut{}
 	for _, a := range m.assets {
-		o := collateralOut{Asset: a.info, BorrowCF: wadPercent(a.borrowCF), LiquidateCF: wadPercent(a.liquidateCF),
-			Penalty: wadPercent(new(big.Int).Sub(factorScale, a.liquidationFactor)), SupplyCap: native.AmountOf(a.supplyCap, a.info.Decimals)}
+		o := collateralOut{Asset: a.info, BorrowCF: native.WadPercent(a.borrowCF), LiquidateCF: native.WadPercent(a.liquidateCF),
+			Penalty: native.WadPercent(new(big.Int).Sub(factorScale, a.liquidationFactor)), SupplyCap: native.AmountOf(a.supplyCap, a.info.Decimals)}
 		if a.price != nil {
 			o.PriceUSD = formatUSD(a.price)
 		}
@@ -70,7 +70,7 @@ func readMarketTool(ctx context.Context, env *native.Env, in *registry.Input) (a
 	out := map[string]any{
 		"comet": m.comet.Hex(), "base_token": m.base,
 		"total_supplied": native.AmountOf(m.supply, m.base.Decimals), "total_borrowed": native.AmountOf(m.borrow, m.base.Decimals),
-		"utilization_percent": wadPercent(m.utilization), "supply_apr_percent": apr(m.supplyRate), "borrow_apr_percent": apr(m.borrowRate),
+		"utilization_percent": native.WadPercent(m.utilization), "supply_apr_percent": apr(m.supplyRate), "borrow_apr_percent": apr(m.borrowRate),
 		"min_borrow": native.AmountOf(m.borrowMin, m.base.Decimals), "collateral": coll,
 	}
 	if m.basePrice != nil {
@@ -141,13 +141,13 @@ func readAccountTool(ctx context.Context, env *native.Env, in *registry.Input) (
 	}
 	borrowable := new(big.Int)
 	if room := new(big.Int).Sub(st.borrowCapacity, st.debtValue); room.Sign() > 0 && m.basePrice != nil {
-		borrowable = mulDiv(room, native.Pow10(int(m.base.Decimals)), m.basePrice)
+		borrowable = native.MulDiv(room, native.Pow10(int(m.base.Decimals)), m.basePrice)
 	}
 	return map[string]any{
 		"user": user.Hex(), "comet": m.comet.Hex(),
 		"supplied": native.AmountOf(acct.supplied, m.base.Decimals), "borrowed": native.AmountOf(acct.borrowed, m.base.Decimals),
 		"collateral": coll, "borrow_capacity_usd": formatUSD(st.borrowCapacity), "debt_usd": formatUSD(st.debtValue),
-		"borrowable": native.AmountOf(borrowable, m.base.Decimals), "health_factor": formatHealth(st.health()),
+		"borrowable": native.AmountOf(borrowable, m.base.Decimals), "health_factor": native.FormatHealth(st.health()),
 		"borrow_collateralized": collateralized[0].(bool), "liquidatable": liquidatable[0].(bool),
 	}, nil
 }
@@ -166,23 +166,16 @@ func begin(ctx context.Context, env *native.Env, in *registry.Input, orMax bool)
 	var s start
 	a := native.ArgsOf(in)
 	if orMax {
-		s.amount = a.AmountOrMax("amount")
+		s.amount = a.PositiveOrMax("amount")
 	} else {
 		s.amount = a.Positive("amount")
 	}
+	s.owner = a.Wallet(env)
 	if err := a.Err(); err != nil {
 		return s, err
 	}
-	if s.amount != nil {
-		if err := native.Positive("amount", s.amount); err != nil {
-			return s, err
-		}
-	}
-	var err error
-	if s.owner, err = native.Owner(env); err != nil {
-		return s, err
-	}
 	in.Step(0)
+	var err error
 	if s.m, err = readMarket(ctx, env, env.Venues.Comet); err != nil {
 		return s, err
 	}
@@ -217,7 +210,7 @@ func (s start) tx(label, method string, args ...any) (tool.Tx, error) {
 func (s start) plan(ctx context.Context, env *native.Env, txs []tool.Tx, tokens []tool.TokenUse, valued common.Address, amount *big.Int, summary string, before, after *big.Int, known bool) *tool.Plan {
 	summary += fmt.Sprintf(" on the Compound III %s market %s", s.m.base.Symbol, s.m.comet.Hex())
 	if known {
-		summary += fmt.Sprintf(" (health factor %s -> %s)", formatHealth(before), formatHealth(after))
+		summary += native.HealthChange(before, after)
 	}
 	return native.NewPlan(ctx, env, txs, tokens, native.ValueCents(ctx, env, valued, amount), summary)
 }
@@ -389,7 +382,7 @@ var withdrawCollateral = native.WriteTool{
 	Plan: planWithdrawCollateral,
 	// The price may move between preview and commit: the plan is
 	// made again and the commit refused if it no longer holds.
-	Recheck: replan(planWithdrawCollateral),
+	Recheck: native.Replan(planWithdrawCollateral),
 }
 
 // planWithdrawCollateral plans compound_withdraw_collateral.
@@ -419,7 +412,7 @@ func planWithdrawCollateral(ctx context.Context, env *native.Env, in *registry.I
 	}
 	if !ok {
 		return nil, fmt.Errorf("withdrawing %s %s would leave the debt above what the remaining collateral may borrow (health factor %s -> %s); repay first",
-			native.FormatUnits(amount, as.info.Decimals), as.info.Symbol, formatHealth(before), formatHealth(after))
+			native.FormatUnits(amount, as.info.Decimals), as.info.Symbol, native.FormatHealth(before), native.FormatHealth(after))
 	}
 	t, err := s.tx("withdraw collateral", "withdraw", as.info.Address, amount)
 	if err != nil {
@@ -445,7 +438,7 @@ var borrowBase = native.WriteTool{
 	Plan: planBorrow,
 	// The price may move between preview and commit: the plan is
 	// made again and the commit refused if it no longer holds.
-	Recheck: replan(planBorrow),
+	Recheck: native.Replan(planBorrow),
 }
 
 // planBorrow plans compound_borrow_base.
@@ -468,11 +461,11 @@ func planBorrow(ctx context.Context, env *native.Env, in *registry.Input) (*tool
 	}
 	if !ok {
 		most := new(big.Int)
-		if room := new(big.Int).Sub(st.borrowCapacity, mulDiv(s.acct.borrowed, s.m.basePrice, native.Pow10(int(s.m.base.Decimals)))); room.Sign() > 0 {
-			most = native.SlippageMin(mulDiv(room, native.Pow10(int(s.m.base.Decimals)), s.m.basePrice), 10)
+		if room := new(big.Int).Sub(st.borrowCapacity, native.MulDiv(s.acct.borrowed, s.m.basePrice, native.Pow10(int(s.m.base.Decimals)))); room.Sign() > 0 {
+			most = native.SlippageMin(native.MulDiv(room, native.Pow10(int(s.m.base.Decimals)), s.m.basePrice), 10)
 		}
 		return nil, fmt.Errorf("borrowing %s %s is more than the collateral may borrow (health factor %s -> %s, Comet would revert NotCollateralized); it can borrow at most about %s %s",
-			native.FormatUnits(newDebt, s.m.base.Decimals), s.m.base.Symbol, formatHealth(before), formatHealth(after),
+			native.FormatUnits(newDebt, s.m.base.Decimals), s.m.base.Symbol, native.FormatHealth(before), native.FormatHealth(after),
 			native.FormatUnits(most, s.m.base.Decimals), s.m.base.Symbol)
 	}
 	if err := s.needReserves(ctx, env, s.amount); err != nil {
@@ -508,44 +501,20 @@ var repayBase = native.WriteTool{
 		if debt.Sign() == 0 {
 			return nil, fmt.Errorf("the account owes no %s", s.m.base.Symbol)
 		}
-		onChain, pay, repaid := s.amount, s.amount, s.amount
-		if s.amount == nil || s.amount.Cmp(debt) >= 0 {
-			onChain, repaid = new(big.Int).Set(native.MaxUint256), debt
-			pay = new(big.Int).Add(debt, new(big.Int).Quo(debt, big.NewInt(10_000)))
-			pay.Add(pay, native.BigOne)
-		}
-		bal, err := env.Chain.TokenBalance(ctx, s.m.base.Address, s.owner)
+		r, err := native.Repay(ctx, env, s.m.base, s.m.comet, s.owner, s.amount, debt)
 		if err != nil {
 			return nil, err
 		}
-		if bal.Cmp(repaid) < 0 {
-			return nil, fmt.Errorf("the wallet holds %s %s, less than the %s to repay", native.FormatUnits(bal, s.m.base.Decimals), s.m.base.Symbol, native.FormatUnits(repaid, s.m.base.Decimals))
-		}
-		if bal.Cmp(pay) < 0 {
-			pay = bal
-		}
-		txs, err := native.SpendApprovals(ctx, env, s.m.base.Address, s.m.comet, pay)
-		if err != nil {
-			return nil, err
+		onChain := r.Repaid
+		if r.All {
+			onChain = new(big.Int).Set(native.MaxUint256)
 		}
 		t, err := s.tx("repay", "supply", s.m.base.Address, onChain)
 		if err != nil {
 			return nil, err
 		}
-		before, after, _, _, herr := s.healthChange(nil, new(big.Int).Neg(repaid))
-		return s.plan(ctx, env, append(txs, t), []tool.TokenUse{native.Claimed(in, s.m.base.Address, pay, true, "token")},
-			s.m.base.Address, repaid, fmt.Sprintf("repay %s %s", native.FormatUnits(repaid, s.m.base.Decimals), s.m.base.Symbol), before, after, herr == nil), nil
+		before, after, _, _, herr := s.healthChange(nil, new(big.Int).Neg(r.Repaid))
+		return s.plan(ctx, env, append(r.Approvals, t), []tool.TokenUse{native.Claimed(in, s.m.base.Address, r.Pay, true, "token")},
+			s.m.base.Address, r.Repaid, fmt.Sprintf("repay %s %s", native.FormatUnits(r.Repaid, s.m.base.Decimals), s.m.base.Symbol), before, after, herr == nil), nil
 	},
-}
-
-// replan is a Recheck that makes plan again just before the commit and
-// refuses it when the plan is no longer possible (a position the market
-// has since made unhealthy, an unreadable price).
-func replan(plan func(ctx context.Context, env *native.Env, in *registry.Input) (*tool.Plan, error)) func(ctx context.Context, env *native.Env, in *registry.Input) error {
-	return func(ctx context.Context, env *native.Env, in *registry.Input) error {
-		if _, err := plan(ctx, env, in); err != nil {
-			return fmt.Errorf("the commit is refused, nothing was sent: %w", err)
-		}
-		return nil
-	}
 }

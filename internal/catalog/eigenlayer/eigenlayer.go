@@ -21,7 +21,6 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
-	"strings"
 
 	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
@@ -58,7 +57,7 @@ func argStrategy(env *native.Env, a *native.Args) common.Address {
 				return s
 			}
 		}
-		a.Check(fmt.Errorf("strategy %s is not one of the configured EigenLayer strategies (%s)", s.Hex(), hexes(list)))
+		a.Check(fmt.Errorf("strategy %s is not one of the configured EigenLayer strategies (%s)", s.Hex(), native.Hexes(list)))
 		return common.Address{}
 	}
 	switch len(list) {
@@ -67,17 +66,9 @@ func argStrategy(env *native.Env, a *native.Args) common.Address {
 	case 1:
 		return list[0]
 	default:
-		a.Check(fmt.Errorf("several EigenLayer strategies are configured: pass strategy (one of %s)", hexes(list)))
+		a.Check(fmt.Errorf("several EigenLayer strategies are configured: pass strategy (one of %s)", native.Hexes(list)))
 	}
 	return common.Address{}
-}
-
-func hexes(list []common.Address) string {
-	s := make([]string, len(list))
-	for i, a := range list {
-		s[i] = a.Hex()
-	}
-	return strings.Join(s, ", ")
 }
 
 // strategy is a strategy and its underlying token.
@@ -168,22 +159,13 @@ func readPosition(ctx context.Context, env *native.Env, in *registry.Input) (any
 			return nil, err
 		}
 		outs = append(outs, strategyOut{Strategy: s.Hex(), Token: st.token, Shares: shares.String(),
-			Underlying: native.AmountOf(amt, st.token.Decimals), ValueUSD: usd(ctx, env, st.token.Address, amt)})
+			Underlying: native.AmountOf(amt, st.token.Decimals), ValueUSD: native.USD(ctx, env, st.token.Address, amt)})
 	}
 	out := map[string]any{"staker": staker.Hex(), "delegated_to": "", "is_operator": v[0].(bool), "strategies": outs}
 	if op != (common.Address{}) {
 		out["delegated_to"] = op.Hex()
 	}
 	return out, nil
-}
-
-func usd(ctx context.Context, env *native.Env, tok common.Address, amount *big.Int) *float64 {
-	c := native.ValueCents(ctx, env, tok, amount)
-	if c < 0 {
-		return nil
-	}
-	f := float64(c) / 100
-	return &f
 }
 
 // withdrawal is DelegationManager.Withdrawal as the ABI decodes it.
@@ -321,7 +303,7 @@ func describe(ctx context.Context, env *native.Env, w withdrawal, delay, head ui
 			return withdrawalOut{}, err
 		}
 		o.Strategies = append(o.Strategies, strategyOut{Strategy: s.Hex(), Token: st.token, Shares: w.ScaledShares[i].String(),
-			Underlying: native.AmountOf(amt, st.token.Decimals), ValueUSD: usd(ctx, env, st.token.Address, amt)})
+			Underlying: native.AmountOf(amt, st.token.Decimals), ValueUSD: native.USD(ctx, env, st.token.Address, amt)})
 	}
 	return o, nil
 }

@@ -37,11 +37,8 @@ var deposit = native.WriteTool{
 func planDeposit(ctx context.Context, env *native.Env, in *registry.Input) (*tool.Plan, error) {
 	a := native.ArgsOf(in)
 	s, amount := argStrategy(env, a), a.Positive("amount")
+	me := a.Wallet(env)
 	if err := a.Err(); err != nil {
-		return nil, err
-	}
-	me, err := native.Owner(env)
-	if err != nil {
 		return nil, err
 	}
 	sm := env.Venues.EigenStrategyManager
@@ -94,11 +91,8 @@ func observeShares(sign int) native.Observe {
 	return func(ctx context.Context, env *native.Env, in *registry.Input) (stateCheck, error) {
 		a := native.ArgsOf(in)
 		s := argStrategy(env, a)
+		me := a.Wallet(env)
 		if err := a.Err(); err != nil {
-			return nil, err
-		}
-		me, err := native.Owner(env)
-		if err != nil {
 			return nil, err
 		}
 		before, err := depositShares(ctx, env, me, s)
@@ -158,11 +152,8 @@ type signatureWithExpiry struct {
 func planDelegate(ctx context.Context, env *native.Env, in *registry.Input) (*tool.Plan, error) {
 	a := native.ArgsOf(in)
 	op := a.Address("operator")
+	me := a.Wallet(env)
 	if err := a.Err(); err != nil {
-		return nil, err
-	}
-	me, err := native.Owner(env)
-	if err != nil {
 		return nil, err
 	}
 	if op == me {
@@ -272,11 +263,8 @@ type queuedWithdrawalParams struct {
 func planQueue(ctx context.Context, env *native.Env, in *registry.Input) (*tool.Plan, error) {
 	a := native.ArgsOf(in)
 	s, shares := argStrategy(env, a), a.AmountOrMax("shares")
+	me := a.Wallet(env)
 	if err := a.Err(); err != nil {
-		return nil, err
-	}
-	me, err := native.Owner(env)
-	if err != nil {
 		return nil, err
 	}
 	in.Step(0)

@@ -111,23 +111,27 @@ var open = native.WriteTool{
 	Observe: observeOrders,
 }
 
+// readMarketPosition reads market mk and owner's long or short position
+// in it, what the open and decrease plans start from.
+func readMarketPosition(ctx context.Context, env *native.Env, mk, owner common.Address, isLong bool) (*market, *position, error) {
+	m, err := readMarket(ctx, env, mk)
+	if err != nil {
+		return m, nil, err
+	}
+	p, err := readPositionAt(ctx, env, positionKey(owner, mk, m.ShortToken, isLong))
+	return m, p, err
+}
+
 func planOpen(ctx context.Context, env *native.Env, in *registry.Input) (*tool.Plan, error) {
 	a := native.ArgsOf(in)
 	mk, isLong, size, coll := argMarket(env, a), a.Bool("is_long", false), parseUSD(a, "size_usd"), a.Amount("collateral")
 	bps := a.Int("slippage_bps", 50)
+	me := a.Wallet(env)
 	if err := a.Err(); err != nil {
 		return nil, err
 	}
-	me, err := native.Owner(env)
-	if err != nil {
-		return nil, err
-	}
 	in.Step(0)
-	m, err := readMarket(ctx, env, mk)
-	if err != nil {
-		return nil, err
-	}
-	p, err := readPositionAt(ctx, env, positionKey(me, mk, m.ShortToken, isLong))
+	m, p, err := readMarketPosition(ctx, env, mk, me, isLong)
 	if err != nil {
 		return nil, err
 	}
@@ -221,19 +225,12 @@ func planDecrease(ctx context.Context, env *native.Env, in *registry.Input) (*to
 		coll = a.Amount("collateral")
 	}
 	bps := a.Int("slippage_bps", 50)
+	me := a.Wallet(env)
 	if err := a.Err(); err != nil {
 		return nil, err
 	}
-	me, err := native.Owner(env)
-	if err != nil {
-		return nil, err
-	}
 	in.Step(0)
-	m, err := readMarket(ctx, env, mk)
-	if err != nil {
-		return nil, err
-	}
-	p, err := readPositionAt(ctx, env, positionKey(me, mk, m.ShortToken, isLong))
+	m, p, err := readMarketPosition(ctx, env, mk, me, isLong)
 	if err != nil {
 		return nil, err
 	}

@@ -260,6 +260,18 @@ var setURI = native.WriteTool{
 	Observe: observeSetURI,
 }
 
+// walletAndAgent is what the writes about an existing agent read first:
+// the wallet, then (the first step) agent id.
+func walletAndAgent(ctx context.Context, env *native.Env, in *registry.Input, id *big.Int) (common.Address, agent, error) {
+	me, err := native.Owner(env)
+	if err != nil {
+		return me, agent{}, err
+	}
+	in.Step(0)
+	ag, err := readAgent(ctx, env, id)
+	return me, ag, err
+}
+
 func planSetURI(ctx context.Context, env *native.Env, in *registry.Input) (*tool.Plan, error) {
 	a := native.ArgsOf(in)
 	id, uri := big.NewInt(a.Int("agent_id", -1)), a.String("agent_uri", "")
@@ -269,12 +281,7 @@ func planSetURI(ctx context.Context, env *native.Env, in *registry.Input) (*tool
 	if err := checkURI("agent_uri", uri); err != nil {
 		return nil, err
 	}
-	me, err := native.Owner(env)
-	if err != nil {
-		return nil, err
-	}
-	in.Step(0)
-	ag, err := readAgent(ctx, env, id)
+	me, ag, err := walletAndAgent(ctx, env, in, id)
 	if err != nil {
 		return nil, err
 	}

@@ -178,12 +178,7 @@ func planFeedback(ctx context.Context, env *native.Env, in *registry.Input) (*to
 	}
 	var h [32]byte
 	copy(h[:], hash)
-	me, err := native.Owner(env)
-	if err != nil {
-		return nil, err
-	}
-	in.Step(0)
-	ag, err := readAgent(ctx, env, id)
+	me, ag, err := walletAndAgent(ctx, env, in, id)
 	if err != nil {
 		return nil, err
 	}

@@ -33,14 +33,10 @@ package lido
 import (
 	"context"
 	"fmt"
-	"math/big"
-	"sync"
 
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/wardhq/ward/internal/catalog/internal/native"
-	"github.com/wardhq/ward/internal/chain"
-	"github.com/wardhq/ward/internal/tool"
 )
 
 // Tools are the Lido reads and writes, registered where the chain has a
@@ -86,43 +82,17 @@ const lidoJSON = `[
 {"type":"function","name":"claimWithdrawals","stateMutability":"nonpayable","inputs":[{"name":"_requestIds","type":"uint256[]"},{"name":"_hints","type":"uint256[]"}],"outputs":[]}
 ]`
 
-var lidoABI = sync.OnceValues(func() (*chain.ABI, error) { return chain.ParseABI(lidoJSON) })
+var lidoABI = native.NewABI(lidoJSON)
 
-// callAny runs a view of a Lido contract and decodes its outputs.
-func callAny(ctx context.Context, env *native.Env, to common.Address, method string, args ...any) ([]any, error) {
-	a, err := lidoABI()
-	if err != nil {
-		return nil, err
-	}
-	return native.Call(ctx, env.Chain, a, to, method, args...)
-}
-
-// call reads a single integer from a Lido contract.
-func call(ctx context.Context, env *native.Env, to common.Address, method string, args ...any) (*big.Int, error) {
-	a, err := lidoABI()
-	if err != nil {
-		return nil, err
-	}
-	return native.CallBig(ctx, env, a, to, method, args...)
-}
-
-// callAddress reads a single address from a Lido contract.
-func callAddress(ctx context.Context, env *native.Env, to common.Address, method string) (common.Address, error) {
-	a, err := lidoABI()
-	if err != nil {
-		return common.Address{}, err
-	}
-	return native.CallAddress(ctx, env, a, to, method)
-}
-
-// tx packs one transaction of a plan to a Lido contract.
-func tx(to common.Address, label, method string, args ...any) (tool.Tx, error) {
-	a, err := lidoABI()
-	if err != nil {
-		return tool.Tx{}, err
-	}
-	return native.Tx(a, to, label, method, args...)
-}
+// call reads a single integer from a Lido contract, callAddress a single
+// address, callAny any outputs; tx packs one transaction of a plan to a
+// Lido contract.
+var (
+	call        = lidoABI.CallBig
+	callAddress = lidoABI.CallAddress
+	callAny     = lidoABI.Call
+	tx          = lidoABI.Tx
+)
 
 // deployment is a Lido deployment as its withdrawal queue names it.
 type deployment struct {
@@ -144,29 +114,3 @@ func resolve(ctx context.Context, env *native.Env) (deployment, error) {
 	}
 	return d, nil
 }
-
-// ethCents values an amount of ETH (or of stETH, which redeems one for
-// one) in USD cents with the ETH/USD feed, -1 when unpriced.
-func ethCents(ctx context.Context, env *native.Env, wei *big.Int) int64 {
-	return native.ValueCents(ctx, env, common.Address{}, wei)
-}
-
-// usd is ethCents in dollars, nil when unpriced.
-func usd(ctx context.Context, env *native.Env, wei *big.Int) *float64 {
-	c := ethCents(ctx, env, wei)
-	if c < 0 {
-		return nil
-	}
-	f := float64(c) / 100
-	return &f
-}
-
-// eth is an amount of 18-decimal ETH, stETH, wstETH or shares in a result.
-func eth(v *big.Int) native.AmountOut { return native.AmountOf(v, 18) }
-
-// rate writes num/1e18 in plain decimal notation.
-func rate(num *big.Int) string {
-	return native.RatString(new(big.Rat).SetFrac(num, native.Pow10(18)), 18)
-}
-
-var one = native.Pow10(18)

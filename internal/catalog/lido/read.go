@@ -58,7 +58,7 @@ func readInfo(ctx context.Context, env *native.Env, in *registry.Input) (any, er
 		if err != nil {
 			return nil, err
 		}
-		out[q.key] = eth(v)
+		out[q.key] = native.Ether(v)
 	}
 	for _, q := range []struct{ key, method string }{{"last_request_id", "getLastRequestId"}, {"last_finalized_request_id", "getLastFinalizedRequestId"}} {
 		v, err := call(ctx, env, d.queue, q.method)
@@ -79,7 +79,7 @@ func readInfo(ctx context.Context, env *native.Env, in *registry.Input) (any, er
 	if err != nil {
 		return nil, err
 	}
-	perShare, err := call(ctx, env, d.stETH, "getPooledEthByShares", one)
+	perShare, err := call(ctx, env, d.stETH, "getPooledEthByShares", native.Wad)
 	if err != nil {
 		return nil, err
 	}
@@ -87,18 +87,18 @@ func readInfo(ctx context.Context, env *native.Env, in *registry.Input) (any, er
 	if err != nil {
 		return nil, err
 	}
-	out["total_pooled_ether"], out["total_shares"], out["eth_per_share"] = eth(pooled), eth(shares), rate(perShare)
+	out["total_pooled_ether"], out["total_shares"], out["eth_per_share"] = native.Ether(pooled), native.Ether(shares), native.WadString(perShare)
 	out["staking_paused"], out["stake_limit"] = st.paused, st.text()
 	in.Step(2)
 	perToken, err := call(ctx, env, d.wstETH, "stEthPerToken")
 	if err != nil {
 		return nil, err
 	}
-	out["steth_per_wsteth"] = rate(perToken)
+	out["steth_per_wsteth"] = native.WadString(perToken)
 	if r, ok := lastReport(ctx, env, d.stETH); ok {
 		out["last_report"] = r
 	}
-	if v := usd(ctx, env, pooled); v != nil {
+	if v := native.ETHUSD(ctx, env, pooled); v != nil {
 		out["tvl_usd"] = *v
 	}
 	return out, nil
@@ -194,9 +194,9 @@ func readPosition(ctx context.Context, env *native.Env, in *registry.Input) (any
 		return nil, err
 	}
 	total := new(big.Int).Add(bal, wstIn)
-	out := map[string]any{"owner": owner.Hex(), "steth": eth(bal), "steth_shares": eth(shares), "wsteth": eth(wst),
-		"wsteth_in_steth": eth(wstIn), "total_steth": eth(total), "open_withdrawal_requests": len(ids)}
-	if v := usd(ctx, env, total); v != nil {
+	out := map[string]any{"owner": owner.Hex(), "steth": native.Ether(bal), "steth_shares": native.Ether(shares), "wsteth": native.Ether(wst),
+		"wsteth_in_steth": native.Ether(wstIn), "total_steth": native.Ether(total), "open_withdrawal_requests": len(ids)}
+	if v := native.ETHUSD(ctx, env, total); v != nil {
 		out["value_usd"] = *v
 	}
 	return out, nil
@@ -417,11 +417,11 @@ func readRequests(ctx context.Context, env *native.Env, in *registry.Input) (any
 	outs := []requestOut{}
 	for _, r := range rs {
 		total.Add(total, r.claimable)
-		outs = append(outs, requestOut{RequestID: r.id.Uint64(), Owner: r.status.Owner.Hex(), AmountStETH: eth(r.status.AmountOfStETH),
-			Shares: eth(r.status.AmountOfShares), RequestedAt: r.status.Timestamp.Uint64(), Finalized: r.status.IsFinalized,
-			Claimed: r.status.IsClaimed, ClaimableETH: eth(r.claimable)})
+		outs = append(outs, requestOut{RequestID: r.id.Uint64(), Owner: r.status.Owner.Hex(), AmountStETH: native.Ether(r.status.AmountOfStETH),
+			Shares: native.Ether(r.status.AmountOfShares), RequestedAt: r.status.Timestamp.Uint64(), Finalized: r.status.IsFinalized,
+			Claimed: r.status.IsClaimed, ClaimableETH: native.Ether(r.claimable)})
 	}
-	out := map[string]any{"requests": outs, "total_claimable_eth": eth(total), "last_finalized_request_id": lastFinal}
+	out := map[string]any{"requests": outs, "total_claimable_eth": native.Ether(total), "last_finalized_request_id": lastFinal}
 	if owner != (common.Address{}) {
 		out["owner"] = owner.Hex()
 	}

@@ -37,11 +37,8 @@ var stake = native.WriteTool{
 func planStake(ctx context.Context, env *native.Env, in *registry.Input) (*tool.Plan, error) {
 	a := native.ArgsOf(in)
 	amount := a.Positive("amount")
+	owner := a.Wallet(env)
 	if err := a.Err(); err != nil {
-		return nil, err
-	}
-	owner, err := native.Owner(env)
-	if err != nil {
 		return nil, err
 	}
 	in.Step(0)
@@ -59,12 +56,8 @@ func planStake(ctx context.Context, env *native.Env, in *registry.Input) (*tool.
 	case amount.Cmp(st.limit) > 0:
 		return nil, fmt.Errorf("the stake limit of Lido allows at most %s ETH now", st.text())
 	}
-	bal, err := env.Chain.BalanceOf(ctx, owner)
-	if err != nil {
+	if err := native.NeedETH(ctx, env, owner, amount, "staking"); err != nil {
 		return nil, err
-	}
-	if bal.Cmp(amount) < 0 {
-		return nil, fmt.Errorf("insufficient ETH: the wallet holds %s ETH and staking needs %s ETH plus gas", native.FormatUnits(bal, 18), native.FormatUnits(amount, 18))
 	}
 	in.Step(1)
 	shares, err := call(ctx, env, d.stETH, "getSharesByPooledEth", amount)
@@ -84,8 +77,8 @@ func planStake(ctx context.Context, env *native.Env, in *registry.Input) (*tool.
 	}
 	t.Value = amount
 	return native.NewPlan(ctx, env, []tool.Tx{t},
-		[]tool.TokenUse{{Token: tool.Address{}, Decimals: -1, Amount: amount, Out: true}, native.Claimed(in, d.stETH, minted, false, "steth")},
-		ethCents(ctx, env, amount),
+		[]tool.TokenUse{native.ETHUse(amount, true), native.Claimed(in, d.stETH, minted, false, "steth")},
+		native.ETHCents(ctx, env, amount),
 		fmt.Sprintf("stake %s ETH with Lido (%s) for %s stETH shares, worth %s stETH now",
 			native.FormatUnits(amount, 18), d.stETH.Hex(), native.FormatUnits(shares, 18), native.FormatUnits(minted, 18))), nil
 }
@@ -125,29 +118,15 @@ var unwrap = native.WriteTool{
 func amountOf(ctx context.Context, env *native.Env, in *registry.Input, tok common.Address, symbol string) (*big.Int, error) {
 	a := native.ArgsOf(in)
 	amount := a.AmountOrMax("amount")
+	owner := a.Wallet(env)
 	if err := a.Err(); err != nil {
-		return nil, err
-	}
-	owner, err := native.Owner(env)
-	if err != nil {
 		return nil, err
 	}
 	bal, err := call(ctx, env, tok, "balanceOf", owner)
 	if err != nil {
 		return nil, err
 	}
-	if amount == nil {
-		amount = bal
-	}
-	switch {
-	case amount.Sign() == 0 && bal.Sign() == 0:
-		return nil, fmt.Errorf("the wallet holds no %s", symbol)
-	case amount.Sign() == 0:
-		return nil, errors.New("amount must be greater than 0")
-	case amount.Cmp(bal) > 0:
-		return nil, fmt.Errorf("the wallet holds %s %s but the action needs %s", native.FormatUnits(bal, 18), symbol, native.FormatUnits(amount, 18))
-	}
-	return amount, nil
+	return native.Held(amount, bal, symbol, 18, symbol)
 }
 
 func planWrap(ctx context.Context, env *native.Env, in *registry.Input) (*tool.Plan, error) {
@@ -178,7 +157,7 @@ func planWrap(ctx context.Context, env *native.Env, in *registry.Input) (*tool.P
 	}
 	return native.NewPlan(ctx, env, append(txs, w),
 		[]tool.TokenUse{native.Claimed(in, d.stETH, amount, true, "steth"), {Token: tool.Address(d.wstETH), Decimals: -1, Amount: wst}},
-		ethCents(ctx, env, amount),
+		native.ETHCents(ctx, env, amount),
 		fmt.Sprintf("wrap %s stETH into %s wstETH (%s)", native.FormatUnits(amount, 18), native.FormatUnits(wst, 18), d.wstETH.Hex())), nil
 }
 
@@ -216,7 +195,7 @@ func planUnwrap(ctx context.Context, env *native.Env, in *registry.Input) (*tool
 	}
 	return native.NewPlan(ctx, env, []tool.Tx{u},
 		[]tool.TokenUse{native.Claimed(in, d.wstETH, amount, true, "wsteth"), {Token: tool.Address(d.stETH), Decimals: -1, Amount: least}},
-		ethCents(ctx, env, stETH),
+		native.ETHCents(ctx, env, stETH),
 		fmt.Sprintf("unwrap %s wstETH (%s) into about %s stETH", native.FormatUnits(amount, 18), d.wstETH.Hex(), native.FormatUnits(stETH, 18))), nil
 }
 
@@ -281,7 +260,7 @@ func planRequest(ctx context.Context, env *native.Env, in *registry.Input) (*too
 	}
 	return native.NewPlan(ctx, env, append(txs, r),
 		[]tool.TokenUse{native.Claimed(in, d.stETH, amount, true, "steth")},
-		ethCents(ctx, env, amount),
+		native.ETHCents(ctx, env, amount),
 		fmt.Sprintf("request the withdrawal of %s stETH from Lido's queue (%s) in %d request(s), claimable as ETH once finalized",
 			native.FormatUnits(amount, 18), d.queue.Hex(), len(parts))), nil
 }
@@ -406,6 +385,6 @@ func planClaim(ctx context.Context, env *native.Env, in *registry.Input) (*tool.
 	}
 	return native.NewPlan(ctx, env, []tool.Tx{c},
 		[]tool.TokenUse{native.Claimed(in, common.Address{}, total, false, "eth")},
-		ethCents(ctx, env, total),
+		native.ETHCents(ctx, env, total),
 		fmt.Sprintf("claim %s ETH from %d finalized Lido withdrawal request(s) %v", native.FormatUnits(total, 18), len(claimIDs), claimIDs)), nil
 }

@@ -103,11 +103,11 @@ func (m *market) accrue(elapsed *big.Int) {
 	third.Quo(third, new(big.Int).Mul(big.NewInt(3), wad))
 	growth := new(big.Int).Add(x, second)
 	growth.Add(growth, third)
-	interest := mulDivDown(m.borrowAssets, growth, wad)
+	interest := native.MulDiv(m.borrowAssets, growth, wad)
 	m.borrowAssets = new(big.Int).Add(m.borrowAssets, interest)
 	m.supplyAssets = new(big.Int).Add(m.supplyAssets, interest)
 	if m.fee.Sign() > 0 {
-		feeAmount := mulDivDown(interest, m.fee, wad)
+		feeAmount := native.MulDiv(interest, m.fee, wad)
 		feeShares := toSharesDown(feeAmount, new(big.Int).Sub(m.supplyAssets, feeAmount), m.supplyShares)
 		m.supplyShares = new(big.Int).Add(m.supplyShares, feeShares)
 	}
@@ -162,7 +162,7 @@ func (m market) liquidity() *big.Int {
 // price: collateral * price / 1e36 * lltv / 1e18, rounded down as Morpho
 // Blue rounds it.
 func (m market) maxBorrow(collateral, price *big.Int) *big.Int {
-	return mulDivDown(mulDivDown(collateral, price, oracleScale), m.params.Lltv, wad)
+	return native.MulDiv(native.MulDiv(collateral, price, oracleScale), m.params.Lltv, wad)
 }
 
 // health is maxBorrow / borrowed in wad: below 1 the position is
@@ -172,19 +172,7 @@ func health(maxBorrow, borrowed *big.Int) *big.Int {
 	if borrowed.Sign() == 0 {
 		return nil
 	}
-	return mulDivDown(maxBorrow, wad, borrowed)
-}
-
-func formatHealth(h *big.Int) string {
-	if h == nil {
-		return "infinite"
-	}
-	return native.RatString(new(big.Rat).SetFrac(h, wad), 6)
-}
-
-// wadPercent writes a wad fraction as a percentage.
-func wadPercent(v *big.Int) string {
-	return native.RatString(new(big.Rat).SetFrac(new(big.Int).Mul(v, big.NewInt(100)), wad), 6)
+	return native.MulDiv(maxBorrow, wad, borrowed)
 }
 
 // utilization is borrowed / supplied in wad.
@@ -192,15 +180,15 @@ func (m market) utilization() *big.Int {
 	if m.supplyAssets.Sign() == 0 {
 		return new(big.Int)
 	}
-	return mulDivDown(m.borrowAssets, wad, m.supplyAssets)
+	return native.MulDiv(m.borrowAssets, wad, m.supplyAssets)
 }
 
 // borrowAPR and supplyAPR are the current rates, simple annual, in wad.
 func (m market) borrowAPR() *big.Int { return new(big.Int).Mul(m.rate, secondsPerYear) }
 
 func (m market) supplyAPR() *big.Int {
-	r := mulDivDown(m.borrowAPR(), m.utilization(), wad)
-	return mulDivDown(r, new(big.Int).Sub(wad, m.fee), wad)
+	r := native.MulDiv(m.borrowAPR(), m.utilization(), wad)
+	return native.MulDiv(r, new(big.Int).Sub(wad, m.fee), wad)
 }
 
 // collateralPrice writes the oracle price as loan tokens per whole
@@ -211,11 +199,6 @@ func (m market) collateralPrice(price *big.Int) string {
 	return native.RatString(new(big.Rat).SetFrac(num, den), 8)
 }
 
-func mulDivDown(x, y, d *big.Int) *big.Int {
-	v := new(big.Int).Mul(x, y)
-	return v.Quo(v, d)
-}
-
 func mulDivUp(x, y, d *big.Int) *big.Int {
 	v := new(big.Int).Mul(x, y)
 	v.Add(v, new(big.Int).Sub(d, native.BigOne))
@@ -223,7 +206,7 @@ func mulDivUp(x, y, d *big.Int) *big.Int {
 }
 
 func toSharesDown(assets, totalAssets, totalShares *big.Int) *big.Int {
-	return mulDivDown(assets, new(big.Int).Add(totalShares, virtualShares), new(big.Int).Add(totalAssets, virtualAssets))
+	return native.MulDiv(assets, new(big.Int).Add(totalShares, virtualShares), new(big.Int).Add(totalAssets, virtualAssets))
 }
 
 func toSharesUp(assets, totalAssets, totalShares *big.Int) *big.Int {
@@ -231,7 +214,7 @@ func toSharesUp(assets, totalAssets, totalShares *big.Int) *big.Int {
 }
 
 func toAssetsDown(shares, totalAssets, totalShares *big.Int) *big.Int {
-	return mulDivDown(shares, new(big.Int).Add(totalAssets, virtualAssets), new(big.Int).Add(totalShares, virtualShares))
+	return native.MulDiv(shares, new(big.Int).Add(totalAssets, virtualAssets), new(big.Int).Add(totalShares, virtualShares))
 }
 
 func toAssetsUp(shares, totalAssets, totalShares *big.Int) *big.Int {

@@ -74,10 +74,10 @@ func readMarketTool(ctx context.Context, env *native.Env, in *registry.Input) (a
 	in.Step(1)
 	out := map[string]any{
 		"market_id": id.Hex(), "morpho": env.Venues.MorphoBlue.Hex(), "loan_token": m.loan, "collateral_token": m.collateral,
-		"oracle": m.params.Oracle.Hex(), "irm": m.params.Irm.Hex(), "lltv_percent": wadPercent(m.params.Lltv),
+		"oracle": m.params.Oracle.Hex(), "irm": m.params.Irm.Hex(), "lltv_percent": native.WadPercent(m.params.Lltv),
 		"total_supplied": native.AmountOf(m.supplyAssets, m.loan.Decimals), "total_borrowed": native.AmountOf(m.borrowAssets, m.loan.Decimals),
-		"liquidity": native.AmountOf(m.liquidity(), m.loan.Decimals), "utilization_percent": wadPercent(m.utilization()),
-		"borrow_apr_percent": wadPercent(m.borrowAPR()), "supply_apr_percent": wadPercent(m.supplyAPR()),
+		"liquidity": native.AmountOf(m.liquidity(), m.loan.Decimals), "utilization_percent": native.WadPercent(m.utilization()),
+		"borrow_apr_percent": native.WadPercent(m.borrowAPR()), "supply_apr_percent": native.WadPercent(m.supplyAPR()),
 	}
 	if p, err := m.price(ctx, env); err == nil {
 		out["collateral_price"] = m.collateralPrice(p)
@@ -142,11 +142,11 @@ func readPositionTool(ctx context.Context, env *native.Env, in *registry.Input) 
 		"user": user.Hex(), "market_id": id.Hex(),
 		"supplied": native.AmountOf(m.supplied(p), m.loan.Decimals), "borrowed": native.AmountOf(borrowed, m.loan.Decimals),
 		"collateral": native.AmountOf(p.collateral, m.collateral.Decimals), "borrowable": native.AmountOf(borrowable, m.loan.Decimals),
-		"health_factor": formatHealth(health(capacity, borrowed)), "lltv_percent": wadPercent(m.params.Lltv),
+		"health_factor": native.FormatHealth(health(capacity, borrowed)), "lltv_percent": native.WadPercent(m.params.Lltv),
 		"liquidatable": borrowed.Cmp(capacity) > 0, "ltv_percent": "0",
 	}
-	if value := mulDivDown(p.collateral, price, oracleScale); value.Sign() > 0 {
-		out["ltv_percent"] = wadPercent(mulDivUp(borrowed, wad, value))
+	if value := native.MulDiv(p.collateral, price, oracleScale); value.Sign() > 0 {
+		out["ltv_percent"] = native.WadPercent(mulDivUp(borrowed, wad, value))
 	}
 	if borrowed.Sign() > 0 && p.collateral.Sign() > 0 {
 		// The price at which collateral * price / 1e36 * lltv equals the debt.
@@ -210,19 +210,12 @@ func begin(ctx context.Context, env *native.Env, in *registry.Input, orMax bool)
 	}
 	a := native.ArgsOf(in)
 	if orMax {
-		s.amount = a.AmountOrMax("amount")
+		s.amount = a.PositiveOrMax("amount")
 	} else {
 		s.amount = a.Positive("amount")
 	}
+	s.owner = a.Wallet(env)
 	if err := a.Err(); err != nil {
-		return s, err
-	}
-	if s.amount != nil {
-		if err := native.Positive("amount", s.amount); err != nil {
-			return s, err
-		}
-	}
-	if s.owner, err = native.Owner(env); err != nil {
 		return s, err
 	}
 	s.morpho = env.Venues.MorphoBlue
@@ -258,9 +251,9 @@ func (s start) healthAfter(ctx context.Context, env *native.Env, collDelta, debt
 // plan finishes a plan: its summary gets the market and, when known, the
 // health factor before and after.
 func (s start) plan(ctx context.Context, env *native.Env, txs []tool.Tx, tokens []tool.TokenUse, valued common.Address, amount *big.Int, summary string, hfNow, hfAfter *big.Int, known bool) *tool.Plan {
-	summary += fmt.Sprintf(" in Morpho Blue market %s (%s/%s, LLTV %s%%)", s.m.id.Hex(), s.m.collateral.Symbol, s.m.loan.Symbol, wadPercent(s.m.params.Lltv))
+	summary += fmt.Sprintf(" in Morpho Blue market %s (%s/%s, LLTV %s%%)", s.m.id.Hex(), s.m.collateral.Symbol, s.m.loan.Symbol, native.WadPercent(s.m.params.Lltv))
 	if known {
-		summary += fmt.Sprintf(" (health factor %s -> %s)", formatHealth(hfNow), formatHealth(hfAfter))
+		summary += native.HealthChange(hfNow, hfAfter)
 	}
 	return native.NewPlan(ctx, env, txs, tokens, native.ValueCents(ctx, env, valued, amount), summary)
 }
@@ -390,7 +383,7 @@ var withdrawCollateral = native.WriteTool{
 	Plan: planWithdrawCollateral,
 	// The price may move between preview and commit: the plan is
 	// made again and the commit refused if it no longer holds.
-	Recheck: replan(planWithdrawCollateral),
+	Recheck: native.Replan(planWithdrawCollateral),
 }
 
 // planWithdrawCollateral plans morpho_withdraw_collateral.
@@ -416,7 +409,7 @@ func planWithdrawCollateral(ctx context.Context, env *native.Env, in *registry.I
 	}
 	if debt.Cmp(capacity) > 0 {
 		return nil, fmt.Errorf("withdrawing %s %s would leave the position unhealthy (health factor %s -> %s, below 1: liquidatable); withdraw at most about %s %s or repay first",
-			native.FormatUnits(amount, s.m.collateral.Decimals), s.m.collateral.Symbol, formatHealth(now), formatHealth(after),
+			native.FormatUnits(amount, s.m.collateral.Decimals), s.m.collateral.Symbol, native.FormatHealth(now), native.FormatHealth(after),
 			native.FormatUnits(s.safeCollateralWithdraw(ctx, env), s.m.collateral.Decimals), s.m.collateral.Symbol)
 	}
 	t, err := txOf(s, "withdraw collateral", "withdrawCollateral", amount, s.owner, s.owner)
@@ -461,7 +454,7 @@ var borrow = native.WriteTool{
 	Plan: planBorrow,
 	// The price may move between preview and commit: the plan is
 	// made again and the commit refused if it no longer holds.
-	Recheck: replan(planBorrow),
+	Recheck: native.Replan(planBorrow),
 }
 
 // planBorrow plans morpho_borrow_asset.
@@ -491,7 +484,7 @@ func planBorrow(ctx context.Context, env *native.Env, in *registry.Input) (*tool
 			room.SetInt64(0)
 		}
 		return nil, fmt.Errorf("borrowing %s %s would leave the position unhealthy (health factor %s -> %s, below 1: liquidatable); it can borrow at most about %s %s",
-			native.FormatUnits(s.amount, s.m.loan.Decimals), s.m.loan.Symbol, formatHealth(now), formatHealth(hf),
+			native.FormatUnits(s.amount, s.m.loan.Decimals), s.m.loan.Symbol, native.FormatHealth(now), native.FormatHealth(hf),
 			native.FormatUnits(native.SlippageMin(room, 10), s.m.loan.Decimals), s.m.loan.Symbol)
 	}
 	t, err := txOf(s, "borrow", "borrow", s.amount, new(big.Int), s.owner, s.owner)
@@ -524,44 +517,20 @@ var repay = native.WriteTool{
 		if debt.Sign() == 0 {
 			return nil, fmt.Errorf("the wallet owes no %s in this market", s.m.loan.Symbol)
 		}
-		assets, shares, pay, repaid := s.amount, new(big.Int), s.amount, s.amount
-		if s.amount == nil || s.amount.Cmp(debt) >= 0 {
-			assets, shares, repaid = new(big.Int), s.pos.borrowShares, debt
-			pay = new(big.Int).Add(debt, new(big.Int).Quo(debt, big.NewInt(10_000)))
-			pay.Add(pay, native.BigOne)
-		}
-		bal, err := env.Chain.TokenBalance(ctx, s.m.loan.Address, s.owner)
+		r, err := native.Repay(ctx, env, s.m.loan, s.morpho, s.owner, s.amount, debt)
 		if err != nil {
 			return nil, err
 		}
-		if bal.Cmp(repaid) < 0 {
-			return nil, fmt.Errorf("the wallet holds %s %s, less than the %s to repay", native.FormatUnits(bal, s.m.loan.Decimals), s.m.loan.Symbol, native.FormatUnits(repaid, s.m.loan.Decimals))
-		}
-		if bal.Cmp(pay) < 0 {
-			pay = bal
-		}
-		txs, err := native.SpendApprovals(ctx, env, s.m.loan.Address, s.morpho, pay)
-		if err != nil {
-			return nil, err
+		assets, shares := r.Repaid, new(big.Int)
+		if r.All {
+			assets, shares = new(big.Int), s.pos.borrowShares
 		}
 		t, err := txOf(s, "repay", "repay", assets, shares, s.owner, []byte{})
 		if err != nil {
 			return nil, err
 		}
-		now, after, _, _, herr := s.healthAfter(ctx, env, new(big.Int), new(big.Int).Neg(repaid))
-		return s.plan(ctx, env, append(txs, t), []tool.TokenUse{native.Claimed(in, s.m.loan.Address, pay, true, "token")},
-			s.m.loan.Address, repaid, fmt.Sprintf("repay %s %s", native.FormatUnits(repaid, s.m.loan.Decimals), s.m.loan.Symbol), now, after, herr == nil), nil
+		now, after, _, _, herr := s.healthAfter(ctx, env, new(big.Int), new(big.Int).Neg(r.Repaid))
+		return s.plan(ctx, env, append(r.Approvals, t), []tool.TokenUse{native.Claimed(in, s.m.loan.Address, r.Pay, true, "token")},
+			s.m.loan.Address, r.Repaid, fmt.Sprintf("repay %s %s", native.FormatUnits(r.Repaid, s.m.loan.Decimals), s.m.loan.Symbol), now, after, herr == nil), nil
 	},
-}
-
-// replan is a Recheck that makes plan again just before the commit and
-// refuses it when the plan is no longer possible (a position the market
-// has since made unhealthy, an unreadable price).
-func replan(plan func(ctx context.Context, env *native.Env, in *registry.Input) (*tool.Plan, error)) func(ctx context.Context, env *native.Env, in *registry.Input) error {
-	return func(ctx context.Context, env *native.Env, in *registry.Input) error {
-		if _, err := plan(ctx, env, in); err != nil {
-			return fmt.Errorf("the commit is refused, nothing was sent: %w", err)
-		}
-		return nil
-	}
 }

@@ -28,15 +28,12 @@ import (
 	"math"
 	"math/big"
 	"slices"
-	"sync"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/wardhq/ward/internal/catalog/internal/native"
-	"github.com/wardhq/ward/internal/chain"
 	"github.com/wardhq/ward/internal/registry"
-	"github.com/wardhq/ward/internal/tool"
 )
 
 // Tools are the Pendle reads and writes, registered where the chain has a
@@ -80,31 +77,13 @@ const pendleJSON = `[
 	`"outputs":[{"name":"netTokenOut","type":"uint256"},{"name":"netSyInterm","type":"uint256"}]}
 ]`
 
-var pendleABI = sync.OnceValues(func() (*chain.ABI, error) { return chain.ParseABI(pendleJSON) })
+var pendleABI = native.NewABI(pendleJSON)
 
-func call(ctx context.Context, env *native.Env, to common.Address, method string, args ...any) (*big.Int, error) {
-	a, err := pendleABI()
-	if err != nil {
-		return nil, err
-	}
-	return native.CallBig(ctx, env, a, to, method, args...)
-}
-
-func callAny(ctx context.Context, env *native.Env, to common.Address, method string, args ...any) ([]any, error) {
-	a, err := pendleABI()
-	if err != nil {
-		return nil, err
-	}
-	return native.Call(ctx, env.Chain, a, to, method, args...)
-}
-
-func tx(to common.Address, label, method string, args ...any) (tool.Tx, error) {
-	a, err := pendleABI()
-	if err != nil {
-		return tool.Tx{}, err
-	}
-	return native.Tx(a, to, label, method, args...)
-}
+var (
+	call    = pendleABI.CallBig
+	callAny = pendleABI.Call
+	tx      = pendleABI.Tx
+)
 
 // The router's struct arguments, packed by field name.
 type swapData struct {

@@ -148,18 +148,7 @@ func ptAmount(ctx context.Context, env *native.Env, in *registry.Input, s state,
 	if err != nil {
 		return nil, err
 	}
-	if amount == nil {
-		amount = bal
-	}
-	switch {
-	case amount.Sign() == 0 && bal.Sign() == 0:
-		return nil, errors.New("the wallet holds no PT of this market")
-	case amount.Sign() == 0:
-		return nil, errors.New("amount must be greater than 0")
-	case amount.Cmp(bal) > 0:
-		return nil, fmt.Errorf("the wallet holds %s PT but the action needs %s", native.FormatUnits(bal, s.decimals), native.FormatUnits(amount, s.decimals))
-	}
-	return amount, nil
+	return native.Held(amount, bal, "PT", s.decimals, "PT of this market")
 }
 
 func planBuy(ctx context.Context, env *native.Env, in *registry.Input) (*tool.Plan, error) {
@@ -216,21 +205,25 @@ func noSwap(s state, minOut *big.Int) tokenOutput {
 	return tokenOutput{TokenOut: s.underlying, MinTokenOut: minOut, TokenRedeemSy: s.underlying}
 }
 
-func planSell(ctx context.Context, env *native.Env, in *registry.Input) (*tool.Plan, error) {
-	m, err := marketArg(in, env)
-	if err != nil {
-		return nil, err
+// beginPT is what the plans that spend the wallet's PT read first: the
+// market, the wallet, the market's state and the amount of PT.
+func beginPT(ctx context.Context, env *native.Env, in *registry.Input) (m, owner common.Address, s state, amount *big.Int, err error) {
+	if m, err = marketArg(in, env); err != nil {
+		return
 	}
-	owner, err := native.Owner(env)
-	if err != nil {
-		return nil, err
+	if owner, err = native.Owner(env); err != nil {
+		return
 	}
 	in.Step(0)
-	s, err := read(ctx, env, m)
-	if err != nil {
-		return nil, err
+	if s, err = read(ctx, env, m); err != nil {
+		return
 	}
-	amount, err := ptAmount(ctx, env, in, s, owner)
+	amount, err = ptAmount(ctx, env, in, s, owner)
+	return
+}
+
+func planSell(ctx context.Context, env *native.Env, in *registry.Input) (*tool.Plan, error) {
+	m, owner, s, amount, err := beginPT(ctx, env, in)
 	if err != nil {
 		return nil, err
 	}
@@ -257,20 +250,7 @@ func planSell(ctx context.Context, env *native.Env, in *registry.Input) (*tool.P
 }
 
 func planRedeem(ctx context.Context, env *native.Env, in *registry.Input) (*tool.Plan, error) {
-	m, err := marketArg(in, env)
-	if err != nil {
-		return nil, err
-	}
-	owner, err := native.Owner(env)
-	if err != nil {
-		return nil, err
-	}
-	in.Step(0)
-	s, err := read(ctx, env, m)
-	if err != nil {
-		return nil, err
-	}
-	amount, err := ptAmount(ctx, env, in, s, owner)
+	m, owner, s, amount, err := beginPT(ctx, env, in)
 	if err != nil {
 		return nil, err
 	}

@@ -23,14 +23,11 @@ import (
 	"context"
 	"fmt"
 	"math/big"
-	"sync"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
 
 	"github.com/wardhq/ward/internal/catalog/internal/native"
-	"github.com/wardhq/ward/internal/chain"
-	"github.com/wardhq/ward/internal/tool"
 )
 
 // Tools are the Rocket Pool reads and writes, registered where the chain
@@ -59,31 +56,13 @@ const rocketJSON = `[
 {"type":"function","name":"getDepositFee","stateMutability":"view","inputs":[],"outputs":[{"name":"","type":"uint256"}]}
 ]`
 
-var rocketABI = sync.OnceValues(func() (*chain.ABI, error) { return chain.ParseABI(rocketJSON) })
+var rocketABI = native.NewABI(rocketJSON)
 
-func callAny(ctx context.Context, env *native.Env, to common.Address, method string, args ...any) ([]any, error) {
-	a, err := rocketABI()
-	if err != nil {
-		return nil, err
-	}
-	return native.Call(ctx, env.Chain, a, to, method, args...)
-}
-
-func call(ctx context.Context, env *native.Env, to common.Address, method string, args ...any) (*big.Int, error) {
-	a, err := rocketABI()
-	if err != nil {
-		return nil, err
-	}
-	return native.CallBig(ctx, env, a, to, method, args...)
-}
-
-func tx(to common.Address, label, method string, args ...any) (tool.Tx, error) {
-	a, err := rocketABI()
-	if err != nil {
-		return tool.Tx{}, err
-	}
-	return native.Tx(a, to, label, method, args...)
-}
+var (
+	call    = rocketABI.CallBig
+	callAny = rocketABI.Call
+	tx      = rocketABI.Tx
+)
 
 // deployment is a Rocket Pool deployment as its storage names it.
 type deployment struct {
@@ -137,7 +116,7 @@ func readLimits(ctx context.Context, env *native.Env, d deployment) (depositLimi
 	if l.fee, err = call(ctx, env, d.settings, "getDepositFee"); err != nil {
 		return l, err
 	}
-	if l.fee.Cmp(one) > 0 {
+	if l.fee.Cmp(native.Wad) > 0 {
 		return l, fmt.Errorf("the deposit fee Rocket Pool reports is over 100 %% (%s)", l.fee)
 	}
 	if l.most, err = call(ctx, env, d.depositPool, "getMaximumDepositAmount"); err != nil {
@@ -153,26 +132,5 @@ func readLimits(ctx context.Context, env *native.Env, d deployment) (depositLimi
 // computes it.
 func (l depositLimits) feeOf(amount *big.Int) *big.Int {
 	f := new(big.Int).Mul(amount, l.fee)
-	return f.Quo(f, one)
-}
-
-var one = native.Pow10(18)
-
-func eth(v *big.Int) native.AmountOut { return native.AmountOf(v, 18) }
-
-func rate(num *big.Int) string {
-	return native.RatString(new(big.Rat).SetFrac(num, one), 18)
-}
-
-func ethCents(ctx context.Context, env *native.Env, wei *big.Int) int64 {
-	return native.ValueCents(ctx, env, common.Address{}, wei)
-}
-
-func usd(ctx context.Context, env *native.Env, wei *big.Int) *float64 {
-	c := ethCents(ctx, env, wei)
-	if c < 0 {
-		return nil
-	}
-	f := float64(c) / 100
-	return &f
+	return f.Quo(f, native.Wad)
 }

@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"math/big"
 
-	"github.com/ethereum/go-ethereum/common"
-
 	"github.com/wardhq/ward/internal/catalog/internal/native"
 	"github.com/wardhq/ward/internal/registry"
 	"github.com/wardhq/ward/internal/tool"
@@ -64,11 +62,11 @@ func readInfo(ctx context.Context, env *native.Env, in *registry.Input) (any, er
 	if err != nil {
 		return nil, err
 	}
-	out := map[string]any{"reth": d.reth.Hex(), "deposit_pool": d.depositPool.Hex(), "exchange_rate": rate(rate1),
-		"reth_supply": eth(supply), "total_collateral": eth(collateral), "deposits_enabled": l.enabled,
+	out := map[string]any{"reth": d.reth.Hex(), "deposit_pool": d.depositPool.Hex(), "exchange_rate": native.WadString(rate1),
+		"reth_supply": native.Ether(supply), "total_collateral": native.Ether(collateral), "deposits_enabled": l.enabled,
 		"deposit_fee_percent": native.RatString(new(big.Rat).SetFrac(l.fee, native.Pow10(16)), 6),
-		"minimum_deposit":     eth(l.minimum), "maximum_deposit": eth(l.most), "deposit_pool_balance": eth(l.poolBalance)}
-	if v := usd(ctx, env, backing); v != nil {
+		"minimum_deposit":     native.Ether(l.minimum), "maximum_deposit": native.Ether(l.most), "deposit_pool_balance": native.Ether(l.poolBalance)}
+	if v := native.ETHUSD(ctx, env, backing); v != nil {
 		out["tvl_usd"] = *v
 	}
 	return out, nil
@@ -115,8 +113,8 @@ func readPosition(ctx context.Context, env *native.Env, in *registry.Input) (any
 	if err != nil {
 		return nil, err
 	}
-	out := map[string]any{"owner": owner.Hex(), "reth": eth(bal), "eth_value": eth(value), "burnable_now": value.Cmp(collateral) <= 0}
-	if v := usd(ctx, env, value); v != nil {
+	out := map[string]any{"owner": owner.Hex(), "reth": native.Ether(bal), "eth_value": native.Ether(value), "burnable_now": value.Cmp(collateral) <= 0}
+	if v := native.ETHUSD(ctx, env, value); v != nil {
 		out["value_usd"] = *v
 	}
 	return out, nil
@@ -141,11 +139,8 @@ var deposit = native.WriteTool{
 func planDeposit(ctx context.Context, env *native.Env, in *registry.Input) (*tool.Plan, error) {
 	a := native.ArgsOf(in)
 	amount := a.Positive("amount")
+	owner := a.Wallet(env)
 	if err := a.Err(); err != nil {
-		return nil, err
-	}
-	owner, err := native.Owner(env)
-	if err != nil {
 		return nil, err
 	}
 	in.Step(0)
@@ -165,12 +160,8 @@ func planDeposit(ctx context.Context, env *native.Env, in *registry.Input) (*too
 	case amount.Cmp(l.most) > 0:
 		return nil, fmt.Errorf("the Rocket Pool deposit pool takes at most %s ETH now", native.FormatUnits(l.most, 18))
 	}
-	bal, err := env.Chain.BalanceOf(ctx, owner)
-	if err != nil {
+	if err := native.NeedETH(ctx, env, owner, amount, "the deposit"); err != nil {
 		return nil, err
-	}
-	if bal.Cmp(amount) < 0 {
-		return nil, fmt.Errorf("insufficient ETH: the wallet holds %s ETH and the deposit needs %s ETH plus gas", native.FormatUnits(bal, 18), native.FormatUnits(amount, 18))
 	}
 	in.Step(1)
 	fee := l.feeOf(amount)
@@ -187,8 +178,8 @@ func planDeposit(ctx context.Context, env *native.Env, in *registry.Input) (*too
 	}
 	t.Value = amount
 	return native.NewPlan(ctx, env, []tool.Tx{t},
-		[]tool.TokenUse{{Token: tool.Address{}, Decimals: -1, Amount: amount, Out: true}, native.Claimed(in, d.reth, reth, false, "reth")},
-		ethCents(ctx, env, amount),
+		[]tool.TokenUse{native.ETHUse(amount, true), native.Claimed(in, d.reth, reth, false, "reth")},
+		native.ETHCents(ctx, env, amount),
 		fmt.Sprintf("deposit %s ETH into Rocket Pool (%s) for %s rETH, after a %s ETH deposit fee",
 			native.FormatUnits(amount, 18), d.depositPool.Hex(), native.FormatUnits(reth, 18), native.FormatUnits(fee, 18))), nil
 }
@@ -211,11 +202,8 @@ var burn = native.WriteTool{
 func planBurn(ctx context.Context, env *native.Env, in *registry.Input) (*tool.Plan, error) {
 	a := native.ArgsOf(in)
 	amount := a.AmountOrMax("amount")
+	owner := a.Wallet(env)
 	if err := a.Err(); err != nil {
-		return nil, err
-	}
-	owner, err := native.Owner(env)
-	if err != nil {
 		return nil, err
 	}
 	in.Step(0)
@@ -259,7 +247,7 @@ func planBurn(ctx context.Context, env *native.Env, in *registry.Input) (*tool.P
 		return nil, err
 	}
 	return native.NewPlan(ctx, env, []tool.Tx{t},
-		[]tool.TokenUse{native.Claimed(in, d.reth, amount, true, "reth"), {Token: tool.Address(common.Address{}), Decimals: -1, Amount: paid}},
-		ethCents(ctx, env, paid),
+		[]tool.TokenUse{native.Claimed(in, d.reth, amount, true, "reth"), native.ETHUse(paid, false)},
+		native.ETHCents(ctx, env, paid),
 		fmt.Sprintf("burn %s rETH (%s) for %s ETH", native.FormatUnits(amount, 18), d.reth.Hex(), native.FormatUnits(paid, 18))), nil
 }

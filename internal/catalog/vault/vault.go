@@ -78,11 +78,7 @@ func argVault(env *native.Env, a *native.Args) common.Address {
 	case 1:
 		return env.Venues.Vaults[0]
 	}
-	names := make([]string, len(env.Venues.Vaults))
-	for i, v := range env.Venues.Vaults {
-		names[i] = v.Hex()
-	}
-	a.Check(fmt.Errorf("several vaults are configured: pass vault (one of %s)", strings.Join(names, ", ")))
+	a.Check(fmt.Errorf("several vaults are configured: pass vault (one of %s)", native.Hexes(env.Venues.Vaults)))
 	return common.Address{}
 }
 
@@ -152,20 +148,10 @@ func readInfo(ctx context.Context, env *native.Env, in *registry.Input) (any, er
 				o.MaxDeposit = formatCap(m, st.asset.Decimals)
 			}
 		}
-		o.TVLUSD = usd(ctx, env, st.asset.Address, st.totalAssets)
+		o.TVLUSD = native.USD(ctx, env, st.asset.Address, st.totalAssets)
 		outs = append(outs, o)
 	}
 	return map[string]any{"vaults": outs}, nil
-}
-
-// usd values amount of a token in USD, nil when no fresh feed prices it.
-func usd(ctx context.Context, env *native.Env, tok common.Address, amount *big.Int) *float64 {
-	c := native.ValueCents(ctx, env, tok, amount)
-	if c < 0 {
-		return nil
-	}
-	f := float64(c) / 100
-	return &f
 }
 
 // formatCap formats a limit, "unlimited" for 2^256-1.
@@ -297,7 +283,7 @@ func readPosition(ctx context.Context, env *native.Env, in *registry.Input) (any
 		outs = append(outs, vaultPosOut{Vault: v.Hex(), Asset: st.asset, Share: st.share,
 			Shares: native.AmountOf(shares, st.share.Decimals), Assets: native.AmountOf(assets, st.asset.Decimals),
 			MaxWithdraw: native.AmountOf(mw, st.asset.Decimals), MaxRedeem: native.AmountOf(mr, st.share.Decimals),
-			ValueUSD: usd(ctx, env, st.asset.Address, assets)})
+			ValueUSD: native.USD(ctx, env, st.asset.Address, assets)})
 	}
 	return map[string]any{"owner": owner.Hex(), "positions": outs}, nil
 }
@@ -351,11 +337,8 @@ var redeem = native.WriteTool{
 func planDeposit(ctx context.Context, env *native.Env, in *registry.Input) (*tool.Plan, error) {
 	a := native.ArgsOf(in)
 	v, assets := argVault(env, a), a.Positive("assets")
+	owner := a.Wallet(env)
 	if err := a.Err(); err != nil {
-		return nil, err
-	}
-	owner, err := native.Owner(env)
-	if err != nil {
 		return nil, err
 	}
 	in.Step(0)

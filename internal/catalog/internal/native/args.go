@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"strings"
 
 	"github.com/ethereum/go-ethereum/common"
 
@@ -54,6 +55,18 @@ func (a *Args) AddressOr(name string, def common.Address) common.Address {
 		return common.Address{}
 	}
 	v, err := ArgAddressOr(a.in, name, def)
+	a.err = err
+	return v
+}
+
+// Wallet returns the wallet's address, the account a write acts from;
+// with no wallet configured it fails. It reads no argument: it belongs
+// to the reader so that a planner's prologue checks once.
+func (a *Args) Wallet(env *Env) common.Address {
+	if a.err != nil {
+		return common.Address{}
+	}
+	v, err := Owner(env)
 	a.err = err
 	return v
 }
@@ -119,6 +132,16 @@ func (a *Args) AmountOrMax(name string) *big.Int {
 	return v
 }
 
+// PositiveOrMax reads an amount greater than 0 that may be "max"
+// (returned as nil).
+func (a *Args) PositiveOrMax(name string) *big.Int {
+	v := a.AmountOrMax(name)
+	if a.err == nil && v != nil {
+		a.err = Positive(name, v)
+	}
+	return v
+}
+
 // OptionalAmount reads an amount that may be absent (returned as nil).
 func (a *Args) OptionalAmount(name string) *big.Int {
 	if !a.Has(name) {
@@ -144,3 +167,13 @@ func (a *Args) String(name, def string) string { return ArgString(a.in, name, de
 
 // Bool reads an optional boolean, def when it is absent.
 func (a *Args) Bool(name string, def bool) bool { return ArgBool(a.in, name, def) }
+
+// Hexes lists addresses in a refusal, such as the configured choices of
+// an argument: their hex, comma-separated.
+func Hexes(list []common.Address) string {
+	s := make([]string, len(list))
+	for i, a := range list {
+		s[i] = a.Hex()
+	}
+	return strings.Join(s, ", ")
+}

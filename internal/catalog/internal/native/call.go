@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/big"
+	"reflect"
 
 	"github.com/ethereum/go-ethereum/common"
 
@@ -34,4 +35,18 @@ func CallBig(ctx context.Context, env *Env, a *chain.ABI, to common.Address, met
 		return nil, fmt.Errorf("%s at %s did not return an integer", method, to.Hex())
 	}
 	return n, nil
+}
+
+// StructField reads a named field of a struct the ABI decoder produced:
+// nil when v is not a struct or has no such field.
+func StructField(v any, name string) any {
+	rv := reflect.ValueOf(v)
+	if rv.Kind() != reflect.Struct {
+		return nil
+	}
+	f := rv.FieldByName(name)
+	if !f.IsValid() {
+		return nil
+	}
+	return f.Interface()
 }

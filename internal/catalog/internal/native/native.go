@@ -3,14 +3,18 @@
 // (ReadTool, WriteTool: named fields from which its definition is built,
 // checking chain_id before it runs and registering it only where its
 // environment supports it), parameter and result schema fragments, the
-// argument reader (Args), contract calls, the planning steps
-// every write repeats (token metadata, balance and allowance checks,
-// slippage and deadlines, the plan itself), USD valuation from price
-// feeds, and Execute, the one write handler that sends a previewed plan
-// and checks its balance changes.
+// argument reader (Args), contract calls (with a protocol's own ABI
+// fragment through LazyABI), the planning steps every write repeats
+// (token metadata, balance and allowance checks, amounts bounded by a
+// balance, ETH payments, slippage and deadlines, repayments, the plan
+// itself), lending arithmetic, USD valuation from price feeds, and
+// Execute, the one write handler that sends a previewed plan and checks
+// its balance changes.
 //
-// It is internal to catalog: the protocol packages (aave, token, uniswap,
-// vault) build on it and catalog assembles them.
+// It is internal to catalog: the protocol packages (aave, compound,
+// morpho, lido, rocketpool, pendle, gmx, eigenlayer, identity, token,
+// uniswap, vault, ...) build on it and catalog assembles them. An idea
+// two of them need lives here once.
 package native
 
 import (

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math/big"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -32,24 +31,16 @@ const defiExtraJSON = `[
 {"type":"function","name":"UNDERLYING_ASSET_ADDRESS","stateMutability":"view","inputs":[],"outputs":[{"name":"","type":"address"}]}
 ]`
 
-var defiExtra = sync.OnceValues(func() (*chain.ABI, error) { return chain.ParseABI(defiExtraJSON) })
+var defiExtra = NewABI(defiExtraJSON)
 
 // extraCall is call with the extra ABI.
 func ExtraCall(ctx context.Context, env *Env, to common.Address, method string, args ...any) ([]any, error) {
-	a, err := defiExtra()
-	if err != nil {
-		return nil, err
-	}
-	return Call(ctx, env.Chain, a, to, method, args...)
+	return defiExtra.Call(ctx, env, to, method, args...)
 }
 
 // extraTx is tx with the extra ABI.
 func ExtraTx(to common.Address, label, method string, args ...any) (tool.Tx, error) {
-	a, err := defiExtra()
-	if err != nil {
-		return tool.Tx{}, err
-	}
-	return Tx(a, to, label, method, args...)
+	return defiExtra.Tx(to, label, method, args...)
 }
 
 // errNoPosition is a close with nothing to close.
@@ -196,6 +187,45 @@ func NeedBalance(ctx context.Context, env *Env, t TokenInfo, amount *big.Int) er
 		return fmt.Errorf("the wallet holds %s %s but the action needs %s", FormatUnits(bal, t.Decimals), t.Symbol, FormatUnits(amount, t.Decimals))
 	}
 	return nil
+}
+
+// Held resolves an amount argument that may be "max" (nil) against bal,
+// the wallet's balance of a token with symbol and decimals: "max" is the
+// whole balance. It refuses an empty balance ("the wallet holds no " +
+// none), an amount of 0, and more than the balance.
+func Held(amount, bal *big.Int, symbol string, decimals uint8, none string) (*big.Int, error) {
+	if amount == nil {
+		amount = bal
+	}
+	switch {
+	case amount.Sign() == 0 && bal.Sign() == 0:
+		return nil, errors.New("the wallet holds no " + none)
+	case amount.Sign() == 0:
+		return nil, errors.New("amount must be greater than 0")
+	case amount.Cmp(bal) > 0:
+		return nil, fmt.Errorf("the wallet holds %s %s but the action needs %s", FormatUnits(bal, decimals), symbol, FormatUnits(amount, decimals))
+	}
+	return amount, nil
+}
+
+// NeedETH refuses a plan that pays more native ETH than owner holds,
+// leaving room for gas; what names the payment in the refusal ("staking",
+// "the deposit").
+func NeedETH(ctx context.Context, env *Env, owner common.Address, amount *big.Int, what string) error {
+	bal, err := env.Chain.BalanceOf(ctx, owner)
+	if err != nil {
+		return err
+	}
+	if bal.Cmp(amount) < 0 {
+		return fmt.Errorf("insufficient ETH: the wallet holds %s ETH and %s needs %s ETH plus gas", FormatUnits(bal, 18), what, FormatUnits(amount, 18))
+	}
+	return nil
+}
+
+// ETHUse is a plan's use of native ETH: paid out of the wallet (out) or
+// into it, its symbol and decimals left for the chain to tell.
+func ETHUse(amount *big.Int, out bool) tool.TokenUse {
+	return tool.TokenUse{Token: tool.Address{}, Decimals: -1, Amount: amount, Out: out}
 }
 
 // Swap and liquidity arguments shared by the Uniswap writes.

@@ -148,6 +148,16 @@ func ValueCents(ctx context.Context, env *Env, addr common.Address, amount *big.
 	return c
 }
 
+// USD is ValueCents in dollars for a result, nil when unpriced.
+func USD(ctx context.Context, env *Env, addr common.Address, amount *big.Int) *float64 {
+	c := ValueCents(ctx, env, addr, amount)
+	if c < 0 {
+		return nil
+	}
+	f := float64(c) / 100
+	return &f
+}
+
 // usdCents values amount base units of a token with decimals at price p,
 // in US cents rounded down; false when p's answer is not positive or the
 // value does not fit an int64. It does not look at staleness.

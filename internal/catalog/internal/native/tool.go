@@ -3,6 +3,7 @@ package native
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"slices"
 
 	"github.com/wardhq/ward/internal/capability"
@@ -191,4 +192,16 @@ func params(required, props []string, chain bool) json.RawMessage {
 		props = slices.Concat(props, []string{PChain})
 	}
 	return Schema(required, props...)
+}
+
+// Replan is a Recheck that makes plan again just before the commit and
+// refuses it when the plan is no longer possible (a position the market
+// has since made unhealthy, an unreadable price).
+func Replan(plan func(ctx context.Context, env *Env, in *registry.Input) (*tool.Plan, error)) func(ctx context.Context, env *Env, in *registry.Input) error {
+	return func(ctx context.Context, env *Env, in *registry.Input) error {
+		if _, err := plan(ctx, env, in); err != nil {
+			return fmt.Errorf("the commit is refused, nothing was sent: %w", err)
+		}
+		return nil
+	}
 }

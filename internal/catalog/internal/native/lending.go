@@ -1,0 +1,82 @@
+package native
+
+import (
+	"context"
+	"fmt"
+	"math/big"
+
+	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/wardhq/ward/internal/tool"
+)
+
+// Wad is 1e18, the fixed-point scale of the lending markets' factors,
+// rates and health factors.
+var Wad = Pow10(18)
+
+// WadPercent writes a wad fraction as a percentage.
+func WadPercent(v *big.Int) string {
+	return RatString(new(big.Rat).SetFrac(new(big.Int).Mul(v, big.NewInt(100)), Wad), 6)
+}
+
+// FormatHealth writes a wad health factor; nil or 2^256-1 (no debt, as
+// Aave's getUserAccountData reports it) is "infinite".
+func FormatHealth(h *big.Int) string {
+	if h == nil || h.Cmp(MaxUint256) == 0 {
+		return "infinite"
+	}
+	return RatString(new(big.Rat).SetFrac(h, Wad), 6)
+}
+
+// HealthChange is the suffix a lending plan's summary gets when it knows
+// the health factor before and after: " (health factor 2 -> 1.5)".
+func HealthChange(before, after *big.Int) string {
+	return fmt.Sprintf(" (health factor %s -> %s)", FormatHealth(before), FormatHealth(after))
+}
+
+// MulDiv is x*y/d rounded down.
+func MulDiv(x, y, d *big.Int) *big.Int {
+	v := new(big.Int).Mul(x, y)
+	return v.Quo(v, d)
+}
+
+// Repayment is the token side of repaying a lending debt from the
+// wallet (see Repay).
+type Repayment struct {
+	// All says the whole debt is repaid: the call repays by its max
+	// (type(uint256).max, or all the shares), which clears the debt as it
+	// stands at execution.
+	All bool
+	// Repaid is what the repay clears: the debt with All, else the amount.
+	Repaid *big.Int
+	// Pay is what the wallet is approved to pay: Repaid, or with All the
+	// debt plus a 0.01 % margin for interest accruing until execution, at
+	// most the wallet's balance.
+	Pay *big.Int
+	// Approvals are the approve steps for Pay (SpendApprovals).
+	Approvals []tool.Tx
+}
+
+// Repay plans repaying amount (nil: "max") of a debt in t to spender from
+// owner's wallet; an amount at or above the debt repays all of it. It
+// refuses when the wallet holds less than it would repay.
+func Repay(ctx context.Context, env *Env, t TokenInfo, spender, owner common.Address, amount, debt *big.Int) (Repayment, error) {
+	r := Repayment{Repaid: amount, Pay: amount}
+	if amount == nil || amount.Cmp(debt) >= 0 {
+		r.All, r.Repaid = true, debt
+		r.Pay = new(big.Int).Add(debt, new(big.Int).Quo(debt, big.NewInt(10_000)))
+		r.Pay.Add(r.Pay, BigOne)
+	}
+	bal, err := env.Chain.TokenBalance(ctx, t.Address, owner)
+	if err != nil {
+		return r, err
+	}
+	if bal.Cmp(r.Repaid) < 0 {
+		return r, fmt.Errorf("the wallet holds %s %s, less than the %s to repay", FormatUnits(bal, t.Decimals), t.Symbol, FormatUnits(r.Repaid, t.Decimals))
+	}
+	if bal.Cmp(r.Pay) < 0 {
+		r.Pay = bal
+	}
+	r.Approvals, err = SpendApprovals(ctx, env, t.Address, spender, r.Pay)
+	return r, err
+}

@@ -12,7 +12,6 @@ import (
 
 	"github.com/wardhq/ward/internal/addrbook"
 	"github.com/wardhq/ward/internal/chain"
-	"github.com/wardhq/ward/internal/chain/deploy"
 	"github.com/wardhq/ward/internal/tool"
 )
 
@@ -34,7 +33,7 @@ func TestUniswapV4(t *testing.T) {
 	router, _ := f.r.Contract(addrbook.UniversalRouter)
 	p2, _ := f.r.Contract(addrbook.Permit2)
 	key := func(kv ...any) string {
-		return argsOf(append([]any{"fee", deploy.V4Fee, "tick_spacing", deploy.V4TickSpacing}, kv...)...)
+		return argsOf(append([]any{"fee", chain.DevV4Fee, "tick_spacing", chain.DevV4TickSpacing}, kv...)...)
 	}
 	type poolRead struct {
 		PoolID      string   `json:"pool_id"`
@@ -51,12 +50,12 @@ func TestUniswapV4(t *testing.T) {
 	t.Run("pool reads", func(t *testing.T) {
 		var plain, hooked poolRead
 		f.read(t, "uniswap_get_v4_pool", key("token_a", f.usdc, "token_b", f.weth), &plain)
-		f.read(t, "uniswap_get_v4_pool", key("token_a", f.weth, "token_b", f.usdc, "hooks", deploy.DevV4Hook), &hooked)
+		f.read(t, "uniswap_get_v4_pool", key("token_a", f.weth, "token_b", f.usdc, "hooks", chain.DevV4Hook), &hooked)
 		low := f.usdc
 		if bytes.Compare(f.weth[:], f.usdc[:]) < 0 {
 			low = f.weth
 		}
-		if plain.Currency0 != low.Hex() || plain.Hooked || plain.Risk != "standard" || len(plain.Permissions) != 0 || plain.LPFee != deploy.V4Fee || plain.Liquidity == "0" {
+		if plain.Currency0 != low.Hex() || plain.Hooked || plain.Risk != "standard" || len(plain.Permissions) != 0 || plain.LPFee != chain.DevV4Fee || plain.Liquidity == "0" {
 			t.Errorf("plain pool %+v", plain)
 		}
 		if !hooked.Hooked || hooked.Risk != "high" || !slices.Equal(hooked.Permissions, []string{"before_donate"}) || hooked.PoolID == plain.PoolID || hooked.SqrtPrice != plain.SqrtPrice {
@@ -141,7 +140,7 @@ func TestUniswapV4(t *testing.T) {
 			t.Errorf("plain swap is %s, want layer2", d.RiskTier)
 		}
 		before := f.balance(t, f.weth)
-		_, _, err := f.plan(t, "uniswap_execute_v4_swap", key("token_in", f.weth, "token_out", f.usdc, "amount_in", amount, "hooks", deploy.DevV4Hook))
+		_, _, err := f.plan(t, "uniswap_execute_v4_swap", key("token_in", f.weth, "token_out", f.usdc, "amount_in", amount, "hooks", chain.DevV4Hook))
 		if err == nil || !strings.Contains(err.Error(), "uniswap_execute_v4_hooked_swap") {
 			t.Errorf("plain tool on the hooked pool: %v", err)
 		}
@@ -150,8 +149,8 @@ func TestUniswapV4(t *testing.T) {
 			t.Errorf("hooked tool on the plain pool: %v", err)
 		}
 		var out writeOut
-		p := f.commit(t, "uniswap_execute_v4_hooked_swap", key("token_in", f.weth, "token_out", f.usdc, "amount_in", amount, "hooks", deploy.DevV4Hook), &out)
-		if !out.Verified || !strings.Contains(p.Summary, "HOOK "+deploy.DevV4Hook.Hex()) {
+		p := f.commit(t, "uniswap_execute_v4_hooked_swap", key("token_in", f.weth, "token_out", f.usdc, "amount_in", amount, "hooks", chain.DevV4Hook), &out)
+		if !out.Verified || !strings.Contains(p.Summary, "HOOK "+chain.DevV4Hook.Hex()) {
 			t.Errorf("hooked swap %+v, summary %q", out, p.Summary)
 		}
 		if got := new(big.Int).Sub(before, f.balance(t, f.weth)); got.Cmp(amount) != 0 {

@@ -471,6 +471,8 @@ func (s *Stack) openChain(ctx context.Context, cfg Config) (*catalog.Env, *chain
 		GmxExchangeRouter: dc.GmxV2, GmxRouter: dc.GmxV2, GmxOrderVault: dc.GmxV2, GmxDataStore: dc.GmxV2, GmxReader: dc.GmxV2,
 		GmxMarkets:   []common.Address{dc.GmxMarketETHUSD},
 		PendleRouter: dc.PendleRouter, PendleMarkets: []common.Address{dc.PendleMarketDAI},
+		Permit2: dc.Permit2, UniswapV4PoolManager: dc.UniswapV4PoolManager, UniswapV4StateView: dc.UniswapV4StateView,
+		UniswapV4Quoter: dc.UniswapV4Quoter, UniversalRouter: dc.UniversalRouter,
 	}
 	return env, dc, nil
 }

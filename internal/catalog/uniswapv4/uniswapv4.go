@@ -32,7 +32,6 @@ import (
 	"strings"
 
 	"github.com/ethereum/go-ethereum/common"
-	"github.com/ethereum/go-ethereum/crypto"
 
 	"github.com/wardhq/ward/internal/catalog/internal/native"
 	"github.com/wardhq/ward/internal/chain"
@@ -82,20 +81,9 @@ func hookPermissions(h common.Address) []string {
 }
 
 // poolKey is V4's PoolKey.
-type poolKey struct {
-	Currency0   common.Address
-	Currency1   common.Address
-	Fee         *big.Int
-	TickSpacing *big.Int
-	Hooks       common.Address
-}
+type poolKey chain.UniswapV4PoolKey
 
-// id is the pool's id: keccak256(abi.encode(key)).
-func (k poolKey) id() common.Hash {
-	word := func(b []byte) []byte { return common.LeftPadBytes(b, 32) }
-	ts := k.TickSpacing.Int64() // positive: checked by keyArgs
-	return crypto.Keccak256Hash(word(k.Currency0[:]), word(k.Currency1[:]), word(k.Fee.Bytes()), word(big.NewInt(ts).Bytes()), word(k.Hooks[:]))
-}
+func (k poolKey) id() common.Hash { return chain.UniswapV4PoolKey(k).ID() }
 
 func (k poolKey) hooked() bool { return k.Hooks != (common.Address{}) }
 

@@ -1,47 +1,15 @@
 package deploy
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"math/big"
 
 	"github.com/ethereum/go-ethereum/common"
-	"github.com/ethereum/go-ethereum/crypto"
 
 	"github.com/wardhq/ward/internal/addrbook"
+	"github.com/wardhq/ward/internal/chain"
 )
-
-// The dev node's Uniswap V4 pools: WETH/USDC at 0.3 % with tick spacing
-// 60, one without a hook and one whose key names DevV4Hook.
-const (
-	V4Fee         = 3000
-	V4TickSpacing = 60
-)
-
-// DevV4Hook is the hooks address of the dev node's hooked V4 pool. V4
-// reads a hook's permissions from the low 14 bits of its address and
-// calls it only for those; this one carries beforeDonate alone (bit 5)
-// and has no code, so swaps and liquidity changes never call it, while
-// the pool is still, by its key, a pool with a hook: what ward's tools
-// must treat as high risk. It is derived from a fixed phrase so it is the
-// same on every node.
-var DevV4Hook = func() common.Address {
-	var a common.Address
-	copy(a[:], crypto.Keccak256([]byte("ward dev Uniswap V4 hook"))[12:])
-	a[18] &^= 0x3f
-	a[19] = 0x20
-	return a
-}()
-
-// v4PoolKey is V4's PoolKey.
-type v4PoolKey struct {
-	Currency0   common.Address
-	Currency1   common.Address
-	Fee         *big.Int
-	TickSpacing *big.Int
-	Hooks       common.Address
-}
 
 // v4ModifyLiquidityParams is IPoolManager.ModifyLiquidityParams.
 type v4ModifyLiquidityParams struct {
@@ -68,7 +36,7 @@ type v4RouterParameters struct {
 // deployUniswapV4 deploys the PoolManager (owned by the key), StateView,
 // V4Quoter and the Universal Router over V2, V3, V4 and Permit2 (no V4
 // position manager, no Across spoke pool), initialises the two WETH/USDC
-// pools at $3,000 per ETH and adds full-range liquidity to each through
+// pools (chain.DevV4Pools) at $3,000 per ETH and adds full-range liquidity to each through
 // v4-core's PoolModifyLiquidityTest router. It runs after deployPermit2:
 // the router pulls tokens through Permit2, so without Permit2 in the book
 // it is left out too.
@@ -94,34 +62,30 @@ func deployUniswapV4(ctx context.Context, s *sender, r *Result) {
 	for _, t := range []common.Address{weth, usdc} {
 		s.send(ctx, "approved the V4 liquidity router", nil, artERC20, t, "approve", liq, maxUint)
 	}
-	t0, t1 := usdc, weth
+	keys := chain.DevV4Pools(weth, usdc)
 	amt0, amt1 := units(wethPerV4Pool*3_000, 6), units(wethPerV4Pool, 18)
-	if bytes.Compare(t0[:], t1[:]) > 0 {
-		t0, t1, amt0, amt1 = t1, t0, amt1, amt0
+	if keys[0].Currency0 == weth {
+		amt0, amt1 = amt1, amt0
 	}
 	sqrtP := new(big.Int).Sqrt(new(big.Int).Div(new(big.Int).Lsh(amt1, 192), amt0))
 	// Full range, L = sqrt(amount0 * amount1) less 1 %: a full-range
 	// position of L costs about amount0 and amount1.
 	l := new(big.Int).Sqrt(new(big.Int).Mul(amt0, amt1))
 	l.Div(l.Mul(l, big.NewInt(99)), big.NewInt(100))
-	maxTick := int64(887272 / V4TickSpacing * V4TickSpacing)
-	for _, hooks := range []common.Address{{}, DevV4Hook} {
-		key := v4PoolKey{Currency0: t0, Currency1: t1, Fee: big.NewInt(V4Fee), TickSpacing: big.NewInt(V4TickSpacing), Hooks: hooks}
+	maxTick := int64(887272 / chain.DevV4TickSpacing * chain.DevV4TickSpacing)
+	for _, key := range keys {
 		name := "Uniswap V4 WETH/USDC 0.30 %"
-		if hooks != (common.Address{}) {
+		if key.Hooks != (common.Address{}) {
 			name += " (hooked)"
 		}
 		s.send(ctx, "initialized "+name, nil, artV4PoolManager, pm, "initialize", key, sqrtP)
 		// modifyLiquidity0 is go-ethereum's name for the 3-argument overload.
 		s.send(ctx, "added full-range liquidity to "+name, nil, artV4Liquidity, liq, "modifyLiquidity0", key,
 			v4ModifyLiquidityParams{TickLower: big.NewInt(-maxTick), TickUpper: big.NewInt(maxTick), LiquidityDelta: l}, []byte{})
-		id := crypto.Keccak256Hash(common.LeftPadBytes(t0[:], 32), common.LeftPadBytes(t1[:], 32),
-			common.LeftPadBytes(big.NewInt(V4Fee).Bytes(), 32), common.LeftPadBytes(big.NewInt(V4TickSpacing).Bytes(), 32),
-			common.LeftPadBytes(hooks[:], 32))
-		out := s.call(ctx, artV4StateView, view, "getLiquidity", id)
+		out := s.call(ctx, artV4StateView, view, "getLiquidity", key.ID())
 		if s.err == nil {
 			if got, ok := out[0].(*big.Int); !ok || got.Sign() == 0 {
-				s.fail(fmt.Errorf("%s (id %s) has no liquidity after the deposit", name, id.Hex()))
+				s.fail(fmt.Errorf("%s (id %s) has no liquidity after the deposit", name, key.ID().Hex()))
 			}
 		}
 	}

@@ -1020,7 +1020,8 @@ func devAllowlist(dc *chain.DevContracts, tokens []catalog.Token) hook.Allowlist
 		a.Contracts = append(a.Contracts, tool.Address(c))
 		a.Tokens = append(a.Tokens, tool.Address(c)) // LP, vault and aTokens, staking tokens and agent identities (ERC-721) move too
 	}
-	for _, c := range []common.Address{dc.ReputationRegistry, dc.EigenStrategyManager, dc.EigenDelegationManager, dc.GmxV2} {
+	for _, c := range []common.Address{dc.ReputationRegistry, dc.EigenStrategyManager, dc.EigenDelegationManager, dc.GmxV2,
+		dc.Permit2, dc.UniversalRouter} {
 		a.Contracts = append(a.Contracts, tool.Address(c))
 	}
 	a.Tokens = dedupe(a.Tokens)

@@ -23,7 +23,18 @@ func UniswapV4QuoterABI() *ABI { return uniV4QuoterABI() }
 // and the errors a V4 swap through it raises.
 func UniversalRouterABI() *ABI { return universalRouterABI() }
 
+// UniswapV4ActionsABI holds the encodings of the V4 router's action
+// parameters as pseudo-functions, whose calldata after the selector is
+// abi.encode of the arguments: exactInSingle(ExactInputSingleParams) for
+// SWAP_EXACT_IN_SINGLE, currencyAmount(currency, amount) for SETTLE_ALL and
+// TAKE_ALL, and actions(actions, params) for the V4_SWAP command's input.
+func UniswapV4ActionsABI() *ABI { return uniV4ActionsABI() }
+
 var (
+	uniV4ActionsABI = onceABI(`[
+{"type":"function","name":"exactInSingle","inputs":[{"name":"params","type":"tuple","components":[` + poolKeyTuple + `,{"name":"zeroForOne","type":"bool"},{"name":"amountIn","type":"uint128"},{"name":"amountOutMinimum","type":"uint128"},{"name":"hookData","type":"bytes"}]}],"outputs":[]},
+{"type":"function","name":"currencyAmount","inputs":[{"name":"currency","type":"address"},{"name":"amount","type":"uint256"}],"outputs":[]},
+{"type":"function","name":"actions","inputs":[{"name":"actions","type":"bytes"},{"name":"params","type":"bytes[]"}],"outputs":[]}]`)
 	uniV4StateViewABI = onceABI(`[
 {"type":"function","name":"getSlot0","stateMutability":"view","inputs":[{"name":"poolId","type":"bytes32"}],"outputs":[{"name":"sqrtPriceX96","type":"uint160"},{"name":"tick","type":"int24"},{"name":"protocolFee","type":"uint24"},{"name":"lpFee","type":"uint24"}]},
 {"type":"function","name":"getLiquidity","stateMutability":"view","inputs":[{"name":"poolId","type":"bytes32"}],"outputs":[{"name":"liquidity","type":"uint128"}]},

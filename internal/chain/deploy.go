@@ -143,8 +143,11 @@ func units(n int64, dec int) *big.Int {
 // lending markets of deployLending (Morpho Blue, Compound III); Lido
 // (stETH, wstETH, withdrawal queue) and Rocket Pool (storage, deposit
 // pool, rETH), each seeded with 1,000 ETH and rewards (see deployStaking);
-// empty ERC-8004 identity and reputation registries; and EigenLayer's
-// managers with a WETH strategy and the operator account as an operator.
+// empty ERC-8004 identity and reputation registries; EigenLayer's
+// managers with a WETH strategy and the operator account as an operator;
+// and, as their npm packages publish them, Permit2 and Uniswap V4 with the
+// Universal Router and two WETH/USDC pools, one hooked (see
+// deployUniswapV4).
 //
 // All of it is sent by the operator as one batch of transactions with
 // consecutive nonces starting at 0 and mined in one block, so the

@@ -408,21 +408,10 @@ const (
 	commandV4Swap           = 0x10
 )
 
-// encoder abi.encodes the V4 router's action parameters: each "function"
-// is one encoding, packed without its selector.
-var encoder = func() *chain.ABI {
-	a, err := chain.ParseABI([]byte(`[
-{"type":"function","name":"exactInSingle","inputs":[{"name":"params","type":"tuple","components":[{"name":"poolKey","type":"tuple","components":[{"name":"currency0","type":"address"},{"name":"currency1","type":"address"},{"name":"fee","type":"uint24"},{"name":"tickSpacing","type":"int24"},{"name":"hooks","type":"address"}]},{"name":"zeroForOne","type":"bool"},{"name":"amountIn","type":"uint128"},{"name":"amountOutMinimum","type":"uint128"},{"name":"hookData","type":"bytes"}]}],"outputs":[]},
-{"type":"function","name":"currencyAmount","inputs":[{"name":"currency","type":"address"},{"name":"amount","type":"uint256"}],"outputs":[]},
-{"type":"function","name":"actions","inputs":[{"name":"actions","type":"bytes"},{"name":"params","type":"bytes[]"}],"outputs":[]}]`))
-	if err != nil {
-		panic(err) // a constant
-	}
-	return a
-}()
-
+// encode abi.encodes one V4 router action parameter (see
+// chain.UniswapV4ActionsABI): the packed call without its selector.
 func encode(method string, args ...any) ([]byte, error) {
-	b, err := encoder.Pack(method, args...)
+	b, err := chain.UniswapV4ActionsABI().Pack(method, args...)
 	if err != nil {
 		return nil, fmt.Errorf("encode %s: %w", method, err)
 	}

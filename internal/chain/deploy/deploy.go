@@ -1,5 +1,6 @@
 // Package deploy puts the published protocols on a development node so
-// ward can be tried against it: Uniswap V2 and V3, Permit2, Aave V3 and
+// ward can be tried against it: Uniswap V2 and V3, Permit2, Uniswap V4
+// with the Universal Router, Aave V3 and
 // the canonical WETH9 exactly as their npm packages publish them
 // (chain/artifacts/published), with ward's own test tokens and
 // Chainlink-style USD price feeds (chain/artifacts), pools with liquidity,

@@ -96,11 +96,12 @@ func TestUniswapV4(t *testing.T) {
 		if len(out.TxHashes) != len(p.Txs) || !out.Verified {
 			t.Fatalf("write %+v", out)
 		}
-		for _, h := range out.TxHashes {
+		for i, h := range out.TxHashes {
 			r, err := f.env.Chain.Receipt(ctx, common.HexToHash(h))
 			if err != nil || r.Status != types.ReceiptStatusSuccessful {
 				t.Fatalf("receipt %s: %+v %v", h, r, err)
 			}
+			t.Logf("%s: %d gas", p.Txs[i].Label, r.GasUsed)
 		}
 		gotWETH := new(big.Int).Sub(wethBefore, f.balance(t, f.weth))
 		gotUSDC := new(big.Int).Sub(f.balance(t, f.usdc), usdcBefore)

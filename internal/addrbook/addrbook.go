@@ -76,11 +76,16 @@ const (
 	UniswapV3QuoterV2        = "uniswap_v3_quoter_v2"
 	UniswapV3PositionManager = "uniswap_v3_position_manager"
 	UniswapV4PoolManager     = "uniswap_v4_pool_manager"
-	Permit2                  = "permit2"
-	Multicall3               = "multicall3"
-	AaveV3Pool               = "aave_v3_pool"
-	AaveV3DataProvider       = "aave_v3_data_provider"
-	AaveV3Oracle             = "aave_v3_oracle"
+	UniswapV4StateView       = "uniswap_v4_state_view"
+	UniswapV4Quoter          = "uniswap_v4_quoter"
+	// UniversalRouter is Uniswap's Universal Router (v2: V4 swaps through
+	// Permit2); the shipped book has none, ward chain deploy writes it.
+	UniversalRouter    = "uniswap_universal_router"
+	Permit2            = "permit2"
+	Multicall3         = "multicall3"
+	AaveV3Pool         = "aave_v3_pool"
+	AaveV3DataProvider = "aave_v3_data_provider"
+	AaveV3Oracle       = "aave_v3_oracle"
 	// AaveV3PoolAddressesProvider is the market's registry of its Pool,
 	// configurator, oracle and ACL manager.
 	AaveV3PoolAddressesProvider = "aave_v3_pool_addresses_provider"

@@ -112,6 +112,7 @@ var layers = map[string]int{
 	"internal/catalog/gmx":             Tools,
 	"internal/catalog/identity":        Tools,
 	"internal/catalog/permit2":         Tools,
+	"internal/catalog/uniswapv4":       Tools,
 	"internal/catalog/rocketpool":      Tools,
 	"internal/catalog/token":           Tools,
 	"internal/catalog/uniswap":         Tools,

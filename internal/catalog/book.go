@@ -49,6 +49,10 @@ func FromBook(c *addrbook.Chain) ([]Token, Venues) {
 		UniswapV3QuoterV2:        role(addrbook.UniswapV3QuoterV2),
 		UniswapV3PositionManager: role(addrbook.UniswapV3PositionManager),
 		Permit2:                  role(addrbook.Permit2),
+		UniswapV4PoolManager:     role(addrbook.UniswapV4PoolManager),
+		UniswapV4StateView:       role(addrbook.UniswapV4StateView),
+		UniswapV4Quoter:          role(addrbook.UniswapV4Quoter),
+		UniversalRouter:          role(addrbook.UniversalRouter),
 		LidoWithdrawalQueue:      role(addrbook.LidoWithdrawalQueue),
 		RocketStorage:            role(addrbook.RocketPoolStorage),
 

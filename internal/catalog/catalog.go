@@ -70,7 +70,8 @@ func All() []registry.Tool {
 	return append(Tools(&Env{
 		Chain: &chain.Provider{}, Wallet: &chain.Wallet{}, Sim: &chain.Simulator{}, Dev: &chain.DevChain{},
 		Venues: Venues{WETH: one, UniswapV2Factory: one, UniswapV2Router: one, UniswapV3Factory: one,
-			UniswapV3Router: one, UniswapV3LiquidityHelper: one, UniswapV3PositionManager: one, Permit2: one, AavePool: one, MorphoBlue: one, Comet: one, Vaults: []common.Address{one}, ETHFeed: one,
+			UniswapV3Router: one, UniswapV3LiquidityHelper: one, UniswapV3PositionManager: one, Permit2: one,
+			UniswapV4PoolManager: one, UniswapV4StateView: one, UniswapV4Quoter: one, UniversalRouter: one, AavePool: one, MorphoBlue: one, Comet: one, Vaults: []common.Address{one}, ETHFeed: one,
 			LidoWithdrawalQueue: one, RocketStorage: one,
 			IdentityRegistry: one, ReputationRegistry: one,
 			EigenStrategyManager: one, EigenDelegationManager: one, EigenStrategies: []common.Address{one},

@@ -15,10 +15,11 @@ import (
 	"github.com/wardhq/ward/internal/catalog/permit2"
 	"github.com/wardhq/ward/internal/catalog/rocketpool"
 	"github.com/wardhq/ward/internal/catalog/uniswap"
+	"github.com/wardhq/ward/internal/catalog/uniswapv4"
 	"github.com/wardhq/ward/internal/catalog/vault"
 )
 
-// defiTools are the protocol tools: Uniswap V2 and V3, ERC-4626 vaults and
+// defiTools are the protocol tools: Uniswap V2, V3 and V4, ERC-4626 vaults and
 // Aave V3 style lending, Permit2, Morpho Blue and Compound III, Lido and
 // Rocket Pool liquid staking, ERC-8004 agent identity and reputation, and
 // EigenLayer restaking, and GMX V2 perpetuals. Each write has a unique (action, venue) in the
@@ -26,5 +27,5 @@ import (
 // search_context.
 func defiTools() []native.Maker {
 	return slices.Concat(uniswap.Tools(), vault.Tools(), aave.Tools(), permit2.Tools(), morpho.Tools(), compound.Tools(), lido.Tools(), rocketpool.Tools(), pendle.Tools(),
-		identity.Tools(), eigenlayer.Tools(), gmx.Tools())
+		identity.Tools(), eigenlayer.Tools(), gmx.Tools(), uniswapv4.Tools())
 }

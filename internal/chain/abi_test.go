@@ -359,3 +359,45 @@ func TestERC8004Selectors(t *testing.T) {
 		}
 	}
 }
+
+// TestUniswapV4ABIsMatchPublished checks the StateView, V4Quoter and
+// Universal Router fragments against the ABIs of the published
+// artifacts: same signatures, same outputs, same errors.
+func TestUniswapV4ABIsMatchPublished(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		mine *ABI
+	}{{"StateView", UniswapV4StateViewABI()}, {"V4Quoter", UniswapV4QuoterABI()}, {"UniversalRouter", UniversalRouterABI()}} {
+		t.Run(c.name, func(t *testing.T) {
+			art, err := published.Load(c.name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			pub, err := ParseABI(art.ABI)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// By signature: the router overloads execute, which go-ethereum
+			// names execute and execute0 in the order the ABI lists them.
+			bySig := map[string]abi.Method{}
+			for _, p := range pub.abi.Methods {
+				bySig[p.Sig] = p
+			}
+			for name, m := range c.mine.abi.Methods {
+				p, ok := bySig[m.Sig]
+				if !ok {
+					t.Errorf("%s: %s is not in the published ABI", name, m.Sig)
+					continue
+				}
+				if argTypes(m.Outputs) != argTypes(p.Outputs) {
+					t.Errorf("%s: fragment %s -> %s, published -> %s", name, m.Sig, argTypes(m.Outputs), argTypes(p.Outputs))
+				}
+			}
+			for name, e := range c.mine.abi.Errors {
+				if p, ok := pub.abi.Errors[name]; !ok || p.Sig != e.Sig {
+					t.Errorf("error %s: not in the published ABI as %s", name, e.Sig)
+				}
+			}
+		})
+	}
+}

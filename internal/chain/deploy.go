@@ -92,6 +92,15 @@ type DevContracts struct {
 	PendleYTDAI     common.Address `json:"pendle_yt_dai"`
 	PendleMarketDAI common.Address `json:"pendle_market_dai"`
 	PendleRouter    common.Address `json:"pendle_router"`
+	// Permit2 and Uniswap V4 (PoolManager, StateView, V4Quoter, the
+	// Universal Router, and the test router that seeded the pools), as
+	// their npm packages publish them: see deployUniswapV4 and DevV4Pools.
+	Permit2                  common.Address `json:"permit2"`
+	UniswapV4PoolManager     common.Address `json:"uniswap_v4_pool_manager"`
+	UniswapV4StateView       common.Address `json:"uniswap_v4_state_view"`
+	UniswapV4Quoter          common.Address `json:"uniswap_v4_quoter"`
+	UniversalRouter          common.Address `json:"uniswap_universal_router"`
+	UniswapV4LiquidityRouter common.Address `json:"uniswap_v4_liquidity_router"`
 }
 
 // Token is a token of the dev chain with its Chainlink-style USD feed.
@@ -134,8 +143,11 @@ func units(n int64, dec int) *big.Int {
 // lending markets of deployLending (Morpho Blue, Compound III); Lido
 // (stETH, wstETH, withdrawal queue) and Rocket Pool (storage, deposit
 // pool, rETH), each seeded with 1,000 ETH and rewards (see deployStaking);
-// empty ERC-8004 identity and reputation registries; and EigenLayer's
-// managers with a WETH strategy and the operator account as an operator.
+// empty ERC-8004 identity and reputation registries; EigenLayer's
+// managers with a WETH strategy and the operator account as an operator;
+// and, as their npm packages publish them, Permit2 and Uniswap V4 with the
+// Universal Router and two WETH/USDC pools, one hooked (see
+// deployUniswapV4).
 //
 // All of it is sent by the operator as one batch of transactions with
 // consecutive nonces starting at 0 and mined in one block, so the
@@ -287,6 +299,7 @@ func (d *DevChain) deploy(ctx context.Context) (*DevContracts, error) {
 
 	deployGmx(b, &c)
 	deployYield(b, &c)
+	deployUniswapV4(b, &c)
 
 	if err := b.run(ctx); err != nil {
 		return nil, err

@@ -34,8 +34,9 @@ import (
 // (the first one dead), the wallet key and the address book the deploy
 // wrote. An agent previews and commits a Uniswap V3 swap (no router
 // argument: the venue comes from the book; priced from the book's feeds)
-// and an Aave supply over ward's API, and each is checked on chain by its
-// receipt and balances.
+// and an Aave supply over ward's API (and more: a routed swap, a V3
+// position, stakes, a V4 swap through the Universal Router), and each is
+// checked on chain by its receipt and balances.
 func TestServeOnGeth(t *testing.T) {
 	node := nodetest.Start(t)
 	dir := t.TempDir()
@@ -292,6 +293,17 @@ any_selector = true
 		commit(t, `{"action_type":"stake","venue":"rocketpool","params":{"amount":"30000000000000000"}}`)
 		if st, r := new(big.Int).Sub(balance(stETH), st0), new(big.Int).Sub(balance(rETH), r0); st.Cmp(big.NewInt(29_999_999_999_999_990)) < 0 || r.Sign() <= 0 {
 			t.Errorf("the stake gave %s stETH wei and the deposit %s rETH wei", st, r)
+		}
+	})
+	t.Run("a V4 swap through the book's Universal Router and Permit2", func(t *testing.T) {
+		u0, w0 := balance(usdc), balance(weth)
+		commit(t, fmt.Sprintf(`{"action_type":"swap","venue":"uniswap_v4","params":{"token_in":%q,"token_out":%q,"amount_in":"100000000","fee":%d,"tick_spacing":%d}}`,
+			usdc.Hex(), weth.Hex(), chain.DevV4Fee, chain.DevV4TickSpacing))
+		if got := new(big.Int).Sub(u0, balance(usdc)); got.Cmp(big.NewInt(100_000_000)) != 0 {
+			t.Errorf("USDC balance fell by %s, want 100 USDC", got)
+		}
+		if got := new(big.Int).Sub(balance(weth), w0); got.Cmp(big.NewInt(3e16)) < 0 || got.Cmp(big.NewInt(34e15)) > 0 {
+			t.Errorf("WETH balance rose by %s wei, want about 0.033 WETH", got)
 		}
 	})
 }

@@ -119,8 +119,9 @@ func (d *demo) swap(amountUSDC int64, extra string) json.RawMessage {
 }
 
 // happyPaths previews and commits a swap, an LP deposit (after its announce
-// delay), a vault deposit, the wallet's ERC-8004 registration and an
-// EigenLayer restake, and refuses the swap's permit a second time.
+// delay), a vault deposit, the wallet's ERC-8004 registration, an
+// EigenLayer restake and a Uniswap V4 swap, and refuses the swap's permit
+// a second time.
 func (d *demo) happyPaths() {
 	swapPermit := d.previewOK("preview a 500 USDC → WETH swap on Uniswap V3", d.swap(500, ""))
 	d.commitOK("commit the swap", swapPermit)
@@ -138,6 +139,10 @@ func (d *demo) happyPaths() {
 	restake := d.previewOK("preview restaking 0.25 WETH into EigenLayer", json.RawMessage(
 		`{"action_type":"restake","venue":"eigenlayer","params":{"amount":"250000000000000000"}}`))
 	d.commitOK("commit the restake", restake)
+	v4 := d.previewOK("preview a 100 USDC → WETH swap on a Uniswap V4 pool through the Universal Router and Permit2", json.RawMessage(fmt.Sprintf(
+		`{"action_type":"swap","venue":"uniswap_v4","params":{"token_in":%q,"token_out":%q,"amount_in":"100000000","fee":%d,"tick_spacing":%d}}`,
+		d.dc.USDC.Hex(), d.dc.WETH.Hex(), chain.DevV4Fee, chain.DevV4TickSpacing)))
+	d.commitOK("commit the V4 swap", v4)
 }
 
 // lending posts WETH as collateral and borrows USDC against it on Morpho

@@ -471,6 +471,8 @@ func (s *Stack) openChain(ctx context.Context, cfg Config) (*catalog.Env, *chain
 		GmxExchangeRouter: dc.GmxV2, GmxRouter: dc.GmxV2, GmxOrderVault: dc.GmxV2, GmxDataStore: dc.GmxV2, GmxReader: dc.GmxV2,
 		GmxMarkets:   []common.Address{dc.GmxMarketETHUSD},
 		PendleRouter: dc.PendleRouter, PendleMarkets: []common.Address{dc.PendleMarketDAI},
+		Permit2: dc.Permit2, UniswapV4PoolManager: dc.UniswapV4PoolManager, UniswapV4StateView: dc.UniswapV4StateView,
+		UniswapV4Quoter: dc.UniswapV4Quoter, UniversalRouter: dc.UniversalRouter,
 	}
 	return env, dc, nil
 }
@@ -1018,7 +1020,8 @@ func devAllowlist(dc *chain.DevContracts, tokens []catalog.Token) hook.Allowlist
 		a.Contracts = append(a.Contracts, tool.Address(c))
 		a.Tokens = append(a.Tokens, tool.Address(c)) // LP, vault and aTokens, staking tokens and agent identities (ERC-721) move too
 	}
-	for _, c := range []common.Address{dc.ReputationRegistry, dc.EigenStrategyManager, dc.EigenDelegationManager, dc.GmxV2} {
+	for _, c := range []common.Address{dc.ReputationRegistry, dc.EigenStrategyManager, dc.EigenDelegationManager, dc.GmxV2,
+		dc.Permit2, dc.UniversalRouter} {
 		a.Contracts = append(a.Contracts, tool.Address(c))
 	}
 	a.Tokens = dedupe(a.Tokens)

@@ -64,7 +64,7 @@ const packed = [
   {
     spec: "@uniswap/v4-periphery@1.0.3",
     integrity: "sha512-JxLL0Djv9XcMvI2PatEnWrCrxuEaYNVhHxstndBOP+aJfh1XLg5ec8SDZ0xyoVfg2ElJTvuKpBgnu90bNValsg==",
-    artifacts: [],
+    artifacts: ["foundry-out/StateView.sol/StateView.json", "foundry-out/V4Quoter.sol/V4Quoter.json"],
     // Permit2 is on npm only as the runtime code permit2's own test helper
     // etches at the canonical address (its DeployPermit2Test compares it
     // with a fresh Permit2's code), in the repository v4-periphery
@@ -81,6 +81,19 @@ const packed = [
         ],
       },
     ],
+  },
+  {
+    // Uniswap V4's PoolManager, and the liquidity test router of the same
+    // package that seeds the dev pools (the real PositionManager needs
+    // descriptors and signed permits a seeding key does without).
+    spec: "@uniswap/v4-core@1.0.2",
+    integrity: "sha512-X15Tm2wWd+USAzEExMbo+g9naA6QN6mPgWm0MzDwRNlOfaNlepfUpSyt9RSrUfEODspwbyWbcLg6t5nwc/e7lg==",
+    artifacts: ["out/PoolManager.sol/PoolManager.json", "out/PoolModifyLiquidityTest.sol/PoolModifyLiquidityTest.json"],
+  },
+  {
+    spec: "@uniswap/universal-router@2.1.0",
+    integrity: "sha512-rt18RUsZd9xDfyVfIONJo+TEQ8w+olOYxu9+A1g4Thil1R7IMa+8mnyVQjdLPK2REhejScDwjYbOGpeaAce0hg==",
+    artifacts: ["artifacts/contracts/UniversalRouter.sol/UniversalRouter.json"],
   },
 ];
 
@@ -146,12 +159,17 @@ function versionOf(pkg) {
   return versions.get(pkg);
 }
 
-// load reads one artifact in either layout the packages use: hardhat's ("bytecode" with 0x,
-// "linkReferences" at the top level) or waffle's ("evm.bytecode.object" without 0x).
+// load reads one artifact in any layout the packages use: hardhat's ("bytecode" with 0x,
+// "linkReferences" at the top level), waffle's ("evm.bytecode.object" without 0x) or
+// foundry's ("bytecode.object" with 0x, "bytecode.linkReferences").
 function load(root, rel) {
   const f = JSON.parse(readFileSync(join(root, rel), "utf8"));
   let code = typeof f.bytecode === "string" ? f.bytecode : "";
   let refs = f.linkReferences ?? {};
+  if (typeof f.bytecode?.object === "string") {
+    code = f.bytecode.object;
+    refs = f.bytecode.linkReferences ?? {};
+  }
   if (code === "" || code === "0x") {
     code = f.evm?.bytecode?.object ?? "";
     refs = f.evm?.bytecode?.linkReferences ?? {};

@@ -26,6 +26,12 @@ const (
 	artV3Router02 = "published:SwapRouter02"
 	artV3Quoter   = "published:QuoterV2"
 
+	artV4PoolManager = "published:PoolManager"
+	artV4StateView   = "published:StateView"
+	artV4Quoter      = "published:V4Quoter"
+	artV4Liquidity   = "published:PoolModifyLiquidityTest"
+	artURouter       = "published:UniversalRouter"
+
 	artAaveProvider = "published:PoolAddressesProvider"
 	artAaveACL      = "published:ACLManager"
 	artAavePool     = "published:Pool"

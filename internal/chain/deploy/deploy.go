@@ -1,5 +1,6 @@
 // Package deploy puts the published protocols on a development node so
-// ward can be tried against it: Uniswap V2 and V3, Permit2, Aave V3 and
+// ward can be tried against it: Uniswap V2 and V3, Permit2, Uniswap V4
+// with the Universal Router, Aave V3 and
 // the canonical WETH9 exactly as their npm packages publish them
 // (chain/artifacts/published), with ward's own test tokens and
 // Chainlink-style USD price feeds (chain/artifacts), pools with liquidity,
@@ -139,7 +140,7 @@ func Deploy(ctx context.Context, b Backend, cfg Config) (*Result, error) {
 	s := &sender{b: b, signer: cfg.Signer, chainID: id, from: from, nonce: nonce, poll: poll, progress: cfg.Progress,
 		libs: map[string]common.Address{}, arts: map[string]*artifact{}}
 	r := &Result{ChainID: id.Uint64(), Deployer: from}
-	for _, step := range []func(context.Context, *sender, *Result){deployTokens, deployUniswapV2, deployUniswapV3, deployPermit2, deployAave, deployStaking, checkCode} {
+	for _, step := range []func(context.Context, *sender, *Result){deployTokens, deployUniswapV2, deployUniswapV3, deployPermit2, deployUniswapV4, deployAave, deployStaking, checkCode} {
 		step(ctx, s, r)
 		if s.err != nil {
 			return nil, &PartialError{Step: s.step, Done: s.done, Err: s.err}

@@ -22,7 +22,8 @@ const (
 	wethPerPool   = 100 // WETH in each WETH pool (and in Aave)
 	wethKept      = 100 // WETH the key keeps
 	stablePerPool = 1_000_000
-	wethWrapped   = 4*wethPerPool + wethKept // three WETH pools and Aave, plus the key's own
+	wethPerV4Pool = 50
+	wethWrapped   = 4*wethPerPool + wethKept + 2*wethPerV4Pool // three WETH pools and Aave, plus the key's own, plus the two V4 pools
 	usdcMinted    = 5_000_000
 	daiMinted     = 4_000_000
 )

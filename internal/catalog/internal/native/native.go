@@ -72,8 +72,17 @@ type Venues struct {
 	UniswapV3PositionManager common.Address `json:"uniswap_v3_position_manager,omitempty"`
 	// Permit2 is Uniswap's Permit2, which the permit2 tools approve
 	// through (zero leaves them out; a call cannot name another).
-	Permit2  common.Address `json:"permit2,omitempty"`
-	AavePool common.Address `json:"aave_pool"`
+	Permit2 common.Address `json:"permit2,omitempty"`
+	// Uniswap V4: the PoolManager pools live in, StateView and V4Quoter
+	// that read and quote them, and the Universal Router V4 swaps go
+	// through (pulling tokens through Permit2). Zero StateView leaves the
+	// V4 reads out, zero router or Permit2 the swaps; a call cannot name
+	// other contracts, only a pool key.
+	UniswapV4PoolManager common.Address `json:"uniswap_v4_pool_manager,omitempty"`
+	UniswapV4StateView   common.Address `json:"uniswap_v4_state_view,omitempty"`
+	UniswapV4Quoter      common.Address `json:"uniswap_v4_quoter,omitempty"`
+	UniversalRouter      common.Address `json:"uniswap_universal_router,omitempty"`
+	AavePool             common.Address `json:"aave_pool"`
 	// MorphoBlue is the Morpho Blue singleton the morpho tools use (zero
 	// leaves them out; a call names a market by id, never another
 	// contract, so the market's tokens, oracle and IRM come from chain).

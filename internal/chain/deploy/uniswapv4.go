@@ -1,0 +1,96 @@
+package deploy
+
+import (
+	"context"
+	"fmt"
+	"math/big"
+
+	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/wardhq/ward/internal/addrbook"
+	"github.com/wardhq/ward/internal/chain"
+)
+
+// v4ModifyLiquidityParams is IPoolManager.ModifyLiquidityParams.
+type v4ModifyLiquidityParams struct {
+	TickLower      *big.Int
+	TickUpper      *big.Int
+	LiquidityDelta *big.Int
+	Salt           [32]byte
+}
+
+// v4RouterParameters is the Universal Router's RouterParameters.
+type v4RouterParameters struct {
+	Permit2              common.Address
+	Weth9                common.Address
+	V2Factory            common.Address
+	V3Factory            common.Address
+	PairInitCodeHash     [32]byte
+	PoolInitCodeHash     [32]byte
+	V4PoolManager        common.Address
+	V3NFTPositionManager common.Address
+	V4PositionManager    common.Address
+	SpokePool            common.Address
+}
+
+// deployUniswapV4 deploys the PoolManager (owned by the key), StateView,
+// V4Quoter and the Universal Router over V2, V3, V4 and Permit2 (no V4
+// position manager, no Across spoke pool), initialises the two WETH/USDC
+// pools (chain.DevV4Pools) at $3,000 per ETH and adds full-range liquidity to each through
+// v4-core's PoolModifyLiquidityTest router. It runs after deployPermit2:
+// the router pulls tokens through Permit2, so without Permit2 in the book
+// it is left out too.
+func deployUniswapV4(ctx context.Context, s *sender, r *Result) {
+	p2, ok := r.Contract(addrbook.Permit2)
+	if !ok {
+		s.report("Uniswap V4 and the Universal Router are left out: no usable Permit2")
+		return
+	}
+	weth, usdc := r.tok("WETH"), r.tok("USDC")
+	pm := s.deploy(ctx, "Uniswap V4 PoolManager", artV4PoolManager, s.from)
+	view := s.deploy(ctx, "Uniswap V4 StateView", artV4StateView, pm)
+	quoter := s.deploy(ctx, "Uniswap V4 V4Quoter", artV4Quoter, pm)
+	v2, _ := r.Contract(addrbook.UniswapV2Factory)
+	v3, _ := r.Contract(addrbook.UniswapV3Factory)
+	npm, _ := r.Contract(addrbook.UniswapV3PositionManager)
+	router := s.deploy(ctx, "Uniswap Universal Router", artURouter, v4RouterParameters{
+		Permit2: p2, Weth9: weth, V2Factory: v2, V3Factory: v3,
+		PairInitCodeHash: v2InitCodeHash, PoolInitCodeHash: v3InitCodeHash,
+		V4PoolManager: pm, V3NFTPositionManager: npm,
+	})
+	liq := s.deploy(ctx, "Uniswap V4 PoolModifyLiquidityTest", artV4Liquidity, pm)
+	for _, t := range []common.Address{weth, usdc} {
+		s.send(ctx, "approved the V4 liquidity router", nil, artERC20, t, "approve", liq, maxUint)
+	}
+	keys := chain.DevV4Pools(weth, usdc)
+	amt0, amt1 := units(wethPerV4Pool*3_000, 6), units(wethPerV4Pool, 18)
+	if keys[0].Currency0 == weth {
+		amt0, amt1 = amt1, amt0
+	}
+	sqrtP := new(big.Int).Sqrt(new(big.Int).Div(new(big.Int).Lsh(amt1, 192), amt0))
+	// Full range, L = sqrt(amount0 * amount1) less 1 %: a full-range
+	// position of L costs about amount0 and amount1.
+	l := new(big.Int).Sqrt(new(big.Int).Mul(amt0, amt1))
+	l.Div(l.Mul(l, big.NewInt(99)), big.NewInt(100))
+	maxTick := int64(887272 / chain.DevV4TickSpacing * chain.DevV4TickSpacing)
+	for _, key := range keys {
+		name := "Uniswap V4 WETH/USDC 0.30 %"
+		if key.Hooks != (common.Address{}) {
+			name += " (hooked)"
+		}
+		s.send(ctx, "initialized "+name, nil, artV4PoolManager, pm, "initialize", key, sqrtP)
+		// modifyLiquidity0 is go-ethereum's name for the 3-argument overload.
+		s.send(ctx, "added full-range liquidity to "+name, nil, artV4Liquidity, liq, "modifyLiquidity0", key,
+			v4ModifyLiquidityParams{TickLower: big.NewInt(-maxTick), TickUpper: big.NewInt(maxTick), LiquidityDelta: l}, []byte{})
+		out := s.call(ctx, artV4StateView, view, "getLiquidity", key.ID())
+		if s.err == nil {
+			if got, ok := out[0].(*big.Int); !ok || got.Sign() == 0 {
+				s.fail(fmt.Errorf("%s (id %s) has no liquidity after the deposit", name, key.ID().Hex()))
+			}
+		}
+	}
+	r.addContract(addrbook.UniswapV4PoolManager, pm)
+	r.addContract(addrbook.UniswapV4StateView, view)
+	r.addContract(addrbook.UniswapV4Quoter, quoter)
+	r.addContract(addrbook.UniversalRouter, router)
+}

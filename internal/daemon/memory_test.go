@@ -2,16 +2,19 @@ package daemon
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/wardhq/ward/internal/facade"
+	"github.com/wardhq/ward/internal/gate"
 	"github.com/wardhq/ward/internal/ingest"
 	"github.com/wardhq/ward/internal/knowledge"
 	"github.com/wardhq/ward/internal/policy"
 	"github.com/wardhq/ward/internal/reason"
 	"github.com/wardhq/ward/internal/store"
+	"github.com/wardhq/ward/internal/trust"
 )
 
 // The agent's memory through the gate: a learning session stores an
@@ -83,5 +86,54 @@ func TestMemoryThroughTheGate(t *testing.T) {
 	res, err := st.Tools.Read(t.Context(), s, "memory_list_episodes", json.RawMessage(`{}`))
 	if err != nil || !strings.Contains(string(res.Data), id) {
 		t.Fatalf("memory_list_episodes: %v %v", res, err)
+	}
+}
+
+// A tainted session's memory: reading memory (third-party content) taints
+// the session; its next memory write waits for the owner's review like
+// any state-changing call of it, and once the owner approves and the agent
+// commits, the episode lands pending in quarantine marked
+// third-party-influenced, at most at confidence 0.1.
+func TestMemoryTaintedThroughTheGate(t *testing.T) {
+	st, _ := grimoireStack(t, "[gate]\nannounce_delay = \"0s\"\n")
+	ctx := t.Context()
+	s, err := st.Session(ctx, "agent", policy.Agent, "learning")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.Tools.Read(ctx, s, "memory_search_entries", json.RawMessage(`{"query":"slippage"}`)); err != nil {
+		t.Fatal(err)
+	}
+	if s.Trust == nil || s.Trust.Level() != trust.Tainted {
+		t.Fatal("reading memory did not taint the session")
+	}
+	ep := json.RawMessage(`{"tool":"uniswap_swap_exact_in","predicted":"at least 0.41 WETH","actual":"0.405 WETH"}`)
+	_, err = st.Tools.Preview(ctx, s, "memory_store_episode", ep)
+	var held *gate.Refusal
+	if !errors.As(err, &held) || held.Code != reason.UntrustedProvenance || held.Quarantine == "" {
+		t.Fatalf("a tainted session's memory write: %v, want it held for review", err)
+	}
+	if qs, _ := st.Store.ListQuarantined(ctx, store.QuarantineFilter{}); len(qs) != 0 {
+		t.Fatalf("a held memory write reached the pipeline: %d entries", len(qs))
+	}
+	q, err := st.Tools.Approve(ctx, held.Quarantine, "owner:test", "")
+	if err != nil || q.Outcome == nil || q.Outcome.Permit == nil {
+		t.Fatalf("owner's approval: %+v %v", q, err)
+	}
+	res, err := st.Tools.Commit(ctx, s, gate.CommitRequest{PermitID: q.Outcome.Permit.PermitID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out struct {
+		EntryID string `json:"entry_id"`
+		Verdict string `json:"verdict"`
+		Tainted bool   `json:"tainted"`
+	}
+	if err := json.Unmarshal(res.Data, &out); err != nil || out.Verdict != "quarantined" || !out.Tainted {
+		t.Fatalf("committed tainted episode: %s %v", res.Data, err)
+	}
+	e, err := st.Store.QuarantinedEntry(ctx, out.EntryID)
+	if err != nil || !strings.HasPrefix(e.Entry.Content, ingest.TaintedMark) || e.Entry.Confidence > 0.1 || e.Status != store.QuarantinePending {
+		t.Fatalf("stored %+v %v: want pending, marked, at most 0.1", e, err)
 	}
 }

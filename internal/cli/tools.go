@@ -123,7 +123,9 @@ refused; the spending limit, the allowlist and the simulation veto what they
 should; phase changes block what they should; a GMX V2 perpetual is opened,
 filled by the dev keeper and closed in conservation, where opening is
 refused; 1,000 concurrent commits of
-one permit execute once; an emergency halt stops writes. Exits 0 only if
+one permit execute once; an emergency halt stops writes; an episode is
+stored in the agent's memory (quarantined) and a poisoned insight refused.
+Exits 0 only if
 every step behaved as expected. Then it starts an embedded ward serve and
 runs a scripted agent session against it over MCP (reads, a preview and
 commit, a blocked overspend, a quarantined transfer the owner approves

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/wardhq/ward/internal/adopt"
 	"github.com/wardhq/ward/internal/capability/mint"
 	"github.com/wardhq/ward/internal/knowledge"
 	"github.com/wardhq/ward/internal/reason"
@@ -301,4 +302,82 @@ func TestMemoryRefusesBadInput(t *testing.T) {
 	if qs, _ := h.st.ListQuarantined(h.ctx, store.QuarantineFilter{Agent: MemoryAgent("carol")}); len(qs) != MaxMemoryPerHour {
 		t.Errorf("%d entries, want %d", len(qs), MaxMemoryPerHour)
 	}
+}
+
+// TestMemoryReads: search finds adopted memory with its provenance and
+// not pending memory; lessons are listed for the tool they name, without
+// counting as a match; the stats count the Grimoire and the principal's
+// memories.
+func TestMemoryReads(t *testing.T) {
+	h := newMemHarness(t, votes(true, true, true)...)
+	s := h.session("dana", trust.Clean)
+	adopted, err := h.commit(s, "memory_propose_insight", `{"content":"Curve stETH pool depth halves during Lido withdrawal queue spikes.","tags":["steth"]}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.p.Validate(h.ctx, adopted["entry_id"].(string)); err != nil {
+		t.Fatal(err)
+	}
+	pending, err := h.commit(s, "memory_propose_insight", `{"content":"Rocket Pool rETH discount widens when the deposit pool is full."}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hits := h.read(s, "memory_search_entries", `{"query":"stETH pool depth during withdrawal queue spikes","limit":5}`)["entries"].([]any)
+	found := map[string]map[string]any{}
+	for _, x := range hits {
+		m := x.(map[string]any)
+		found[m["id"].(string)] = m
+	}
+	if m := found[adopted["entry_id"].(string)]; m == nil || m["provenance"] != "cross_user" || m["partition"] != "external" || m["confidence"].(float64) > 0.1 {
+		t.Errorf("search: %v, want the adopted insight, cross-user, external, at most 0.1", hits)
+	}
+	if found[pending["entry_id"].(string)] != nil {
+		t.Error("search returns pending memory")
+	}
+
+	l := adopt.Lesson{ID: "swap-lesson", Summary: "uniswap_swap_exact_in slipped past the quote on a thin pool", Advice: "split the order",
+		Keywords: []string{"uniswap_swap_exact_in"}, Confidence: 0.8, Created: h.clock(), Touched: h.clock()}
+	if _, err := h.p.Lessons().Add(l); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		args string
+		n    int
+	}{{`{"tool":"uniswap_swap_exact_in"}`, 1}, {`{"tool":"aave_supply_asset"}`, 0}, {`{}`, 1}} {
+		if got := h.read(s, "memory_list_lessons", tc.args)["lessons"].([]any); len(got) != tc.n {
+			t.Errorf("lessons %s: %v, want %d", tc.args, got, tc.n)
+		}
+	}
+	if got, _ := h.p.Lessons().Get("swap-lesson"); len(got.Matches) != 0 {
+		t.Error("listing a lesson counted as a match")
+	}
+	stats := h.read(s, "memory_get_stats", `{}`)
+	if g := stats["grimoire"].(map[string]any); g["external"] != 1.0 {
+		t.Errorf("stats grimoire %v, want one external entry", g)
+	}
+	if own := stats["own"].(map[string]any); own["passed"] != 1.0 || own["pending"] != 1.0 || stats["lessons"] != 1.0 {
+		t.Errorf("stats %v", stats)
+	}
+}
+
+// FuzzMemoryEntry: whatever arguments an agent sends, a memory write's
+// decoder refuses them or returns a valid entry within the bounds, marked
+// and capped when the session is tainted.
+func FuzzMemoryEntry(f *testing.F) {
+	f.Add(episode, false)
+	f.Add(`{"content":"Aave V3 USDC borrow rates rise past 90% utilisation.","confidence":0.9,"claim":{"subject":"a","relation":"b","object":"c"}}`, true)
+	f.Add(`{"content":"`+strings.Repeat("é", 2100)+`"}`, false)
+	f.Add(`{"tool":"x_y","predicted":"\u0000","actual":"\ud800"}`, true)
+	f.Fuzz(func(t *testing.T, raw string, tainted bool) {
+		a := Author{Principal: "p", Agent: MemoryAgent("p"), Tainted: tainted}
+		for _, d := range []*tool.Def{defStoreEpisode, defProposeInsight} {
+			e, err := memoryEntry(d, &registry.Input{Raw: json.RawMessage(raw)}, a)
+			if err != nil {
+				continue
+			}
+			if len(e.Content) > MaxMemoryText || e.Content == "" || (tainted && (!strings.HasPrefix(e.Content, TaintedMark) || e.Confidence > taintedConfidence)) {
+				t.Fatalf("%s accepted %q as %q at %v", d.Name, raw, e.Content, e.Confidence)
+			}
+		}
+	})
 }

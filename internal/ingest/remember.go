@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/wardhq/ward/internal/event"
 	"github.com/wardhq/ward/internal/knowledge"
 	"github.com/wardhq/ward/internal/reason"
 	"github.com/wardhq/ward/internal/store"
@@ -185,4 +186,29 @@ func (p *Pipeline) OwnMemory(ctx context.Context, a Author, status store.Quarant
 // owns reports whether agent is a's memory address.
 func (a Author) owns(agent string) bool {
 	return a.Agent != "" && strings.EqualFold(agent, a.Agent)
+}
+
+// ForgottenReason is the reason a forgotten entry's grimoire:entry_pruned
+// event carries.
+const ForgottenReason = "forgotten_by_owner"
+
+// Forget durably deletes the Grimoire entry id (self or adopted external
+// knowledge) at the owner's request, and returns it as it was. It is not
+// remembered as poison: the owner found it unhelpful, not hostile (the
+// owner's memory_reject_entry and memory_causal_rollback are for that).
+// ErrNoEntry: no entry of the Grimoire has that id.
+func (p *Pipeline) Forget(ctx context.Context, id string) (Known, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	k, ok := p.grim.Get(id)
+	if !ok {
+		return Known{}, ErrNoEntry
+	}
+	if err := p.cfg.Store.DeleteEntry(ctx, id); err != nil && !errors.Is(err, store.ErrNotFound) {
+		return Known{}, fmt.Errorf("forget %s: %w", id, err)
+	}
+	p.grim.remove(id)
+	p.publish(nil, event.GrimoireEntryPruned, "", true, event.EntryPruned{EntryID: id, Reason: ForgottenReason,
+		Source: k.Entry.Source.Provenance.String(), Agent: strings.ToLower(k.Entry.Source.Agent)})
+	return k, nil
 }

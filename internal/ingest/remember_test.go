@@ -381,3 +381,54 @@ func FuzzMemoryEntry(f *testing.F) {
 		}
 	})
 }
+
+// TestForgetEntry: the agent may ask to forget adopted knowledge, but only
+// the owner's approval of the very permit forgets it; then it is gone
+// from the store and from retrieval, and not remembered as poison.
+func TestForgetEntry(t *testing.T) {
+	h := newMemHarness(t, votes(true, true, true)...)
+	s := h.session("erin", trust.Clean)
+	out, err := h.commit(s, "memory_propose_insight", `{"content":"Morpho Blue WETH/USDC borrow rates follow utilisation with a lag of a few blocks."}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := out["entry_id"].(string)
+	if r, err := h.p.Validate(h.ctx, id); err != nil || r.Verdict != Adopted {
+		t.Fatalf("consensus: %v %v", r, err)
+	}
+	args := `{"entry_id":"` + id + `","reason":"superseded by the rate model"}`
+	e, in := h.input(s, "memory_forget_entry", args)
+	if _, err := e.Plan(h.ctx, &registry.Input{Raw: json.RawMessage(`{"entry_id":"nope","reason":"x"}`), Args: tool.EmptyArgs()}); !errors.Is(err, ErrNoEntry) {
+		t.Errorf("plan of an unknown entry: %v, want ErrNoEntry", err)
+	}
+	plan, err := e.Plan(h.ctx, in)
+	if err != nil || len(plan.Txs) != 0 {
+		t.Fatalf("plan: %+v %v", plan, err)
+	}
+	c := mint.Capability(mint.Fields{PermitID: "p1", Tool: "memory_forget_entry", ArgsHash: in.Args.Hash(), ExpiresAt: time.Now().Add(time.Minute), ExpiryTick: 10})
+	if _, err := e.Privileged(h.ctx, in, plan, c, nil); err == nil {
+		t.Fatal("forgot without the owner's approval")
+	}
+	if _, err := e.Privileged(h.ctx, in, plan, c, mint.Approval("another-permit", "0xowner", time.Now())); err == nil {
+		t.Fatal("forgot with the approval of another permit")
+	}
+	if _, ok := h.p.Grimoire().Get(id); !ok {
+		t.Fatal("a refused forget changed the Grimoire")
+	}
+	res, err := e.Privileged(h.ctx, in, plan, c, mint.Approval("p1", "0xowner", time.Now()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(res.Data), `"forgotten":true`) {
+		t.Errorf("result %s", res.Data)
+	}
+	if _, ok := h.p.Grimoire().Get(id); ok {
+		t.Error("the entry is still in the view")
+	}
+	if _, err := h.st.Entry(h.ctx, id); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("the entry is still stored: %v", err)
+	}
+	if _, err := e.Privileged(h.ctx, in, plan, c, mint.Approval("p1", "0xowner", time.Now())); err == nil {
+		t.Error("the capability forgot twice")
+	}
+}

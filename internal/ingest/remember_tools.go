@@ -19,7 +19,8 @@ import (
 
 // The agent's memory tools (seed 002's memory_ category over the
 // Grimoire): three writes that only ever reach quarantine (see
-// remember.go) and five reads. A memory write moves no value and opens no
+// remember.go), five reads, and the owner's memory_forget_entry
+// (privileged: committed only with the owner's signature of the permit). A memory write moves no value and opens no
 // position, so it is EffectSettle like an owner setting: the phase gate
 // lets the agent record what happened in every phase. It is still a
 // write: previewed, permitted and committed through the gate, its
@@ -106,6 +107,24 @@ var (
 		Requires:      []tool.Requirement{tool.NeedsMemory},
 		SchemaVersion: 1,
 	}
+	defForget = &tool.Def{
+		Name: "memory_forget_entry",
+		Description: "Owner-approved: forget one entry of the Grimoire (adopted external knowledge or the agent's own), for " +
+			"good: it is deleted from the store and from retrieval, and not remembered as poison. The agent may preview it to " +
+			"ask the owner; the commit needs the owner's signature of the permit, without which nothing changes. To refuse " +
+			"hostile knowledge use memory_reject_entry or memory_causal_rollback instead, which also teach immune memory.",
+		Category: tool.CatMemory, Tier: tool.Privileged, RiskTier: tool.Layer2, Budget: tool.Fast, Effect: tool.EffectSettle,
+		ProgressSteps:    []string{"Checking the owner's approval", "Forgetting the entry"},
+		PromptSnippet:    "Owner-only: memory_forget_entry deletes a Grimoire entry once the owner signs the permit.",
+		PromptGuidelines: []string{"Preview, then ask the owner to sign the permit (ward approval message) and commit with that signature as approval."},
+		Params: json.RawMessage(`{"type":"object","additionalProperties":false,"required":["entry_id","reason"],"properties":{` +
+			`"entry_id":{"type":"string","minLength":1,"maxLength":128,"description":"The Grimoire entry's id."},` +
+			`"reason":{"type":"string","minLength":1,"maxLength":200,"description":"Why it should be forgotten (shown to the owner)."}}}`),
+		Result: json.RawMessage(`{"type":"object","required":["entry_id","forgotten"],"properties":{"entry_id":{"type":"string"},"forgotten":{"type":"boolean"},` +
+			`"partition":{"type":"string"},"provenance":{"type":"string"}}}`),
+		Requires:      []tool.Requirement{tool.NeedsMemory},
+		SchemaVersion: 1,
+	}
 	defSearchMemory = &tool.Def{
 		Name: "memory_search_entries",
 		Description: "Search the Grimoire (the agent's own and adopted external knowledge) for the entries closest to a text: " +
@@ -182,6 +201,7 @@ func memoryTools(p *Pipeline) []registry.Tool {
 		{Def: defStoreEpisode, Plan: p.planMemory(defStoreEpisode), Write: p.memoryWrite(defStoreEpisode), Action: "store_episode", Venue: Venue},
 		{Def: defProposeInsight, Plan: p.planMemory(defProposeInsight), Write: p.memoryWrite(defProposeInsight), Action: "propose_insight", Venue: Venue},
 		{Def: defRetract, Plan: p.planRetract, Write: p.retractTool, Action: "retract_entry", Venue: Venue},
+		{Def: defForget, Plan: p.planForget, Privileged: p.forgetTool, Action: "forget_entry", Venue: Venue},
 		{Def: defSearchMemory, Read: p.searchTool, Action: "search_memory"},
 		{Def: defGetEntry, Read: p.getEntryTool, Action: "memory_entry"},
 		{Def: defListEpisodes, Read: p.listEpisodesTool, Action: "memory_episodes"},
@@ -360,6 +380,56 @@ func (p *Pipeline) retractTool(ctx context.Context, in *registry.Input, _ *tool.
 	return tool.WriteResult(defRetract, memoryReport(r, a, &knowledge.Entry{}), string(Rejected), string(r.Verdict), "quarantine_store")
 }
 
+// forgetArgs reads memory_forget_entry's arguments and finds the entry.
+func (p *Pipeline) forgetArgs(in *registry.Input) (id string, k Known, err error) {
+	var a struct {
+		EntryID string `json:"entry_id"`
+		Reason  string `json:"reason"`
+	}
+	if err := json.Unmarshal(in.Raw, &a); err != nil || a.EntryID == "" || strings.TrimSpace(a.Reason) == "" {
+		return "", Known{}, errors.New("forget entry: give the entry_id and a reason")
+	}
+	k, ok := p.grim.Get(a.EntryID)
+	if !ok {
+		return "", Known{}, fmt.Errorf("forget entry: %w", ErrNoEntry)
+	}
+	return a.EntryID, k, nil
+}
+
+func (p *Pipeline) planForget(_ context.Context, in *registry.Input) (*tool.Plan, error) {
+	id, k, err := p.forgetArgs(in)
+	if err != nil {
+		return nil, err
+	}
+	return &tool.Plan{Txs: []tool.Tx{}, Summary: fmt.Sprintf("owner setting: forget Grimoire entry %q (%s, %s)", id, k.Partition, k.Entry.Source.Provenance)}, nil
+}
+
+// forgetTool forgets the entry once the owner approved this very permit;
+// the capability is used up before anything changes.
+func (p *Pipeline) forgetTool(ctx context.Context, in *registry.Input, _ *tool.Plan, c *capability.Capability, a *capability.Approval) (*tool.Result, error) {
+	if a == nil || c == nil || !a.Valid(c.PermitID()) {
+		return nil, errors.New("forget entry: no owner approval of this permit")
+	}
+	in.Step(0)
+	if err := c.Consume(defForget.Name, in.Args.Hash(), in.Tick, in.Now); err != nil {
+		return nil, fmt.Errorf("forget entry: %w", err)
+	}
+	id, _, err := p.forgetArgs(in)
+	if err != nil {
+		return nil, err
+	}
+	in.Step(1)
+	k, err := p.Forget(ctx, id)
+	if errors.Is(err, ErrNoEntry) {
+		return nil, fmt.Errorf("forget entry: %w", err)
+	}
+	if err != nil {
+		return nil, errors.New("forget entry: the store could not be written")
+	}
+	return tool.WriteResult(defForget, map[string]any{"entry_id": id, "forgotten": true, "partition": k.Partition.String(),
+		"provenance": k.Entry.Source.Provenance.String()}, "entry forgotten", "entry forgotten", "grimoire_store")
+}
+
 func (p *Pipeline) searchTool(ctx context.Context, in *registry.Input) (*tool.Result, error) {
 	var a struct {
 		Query string `json:"query"`
@@ -381,7 +451,7 @@ func (p *Pipeline) searchTool(ctx context.Context, in *registry.Input) (*tool.Re
 // memEntry is one entry as the memory reads show it.
 type memEntry struct {
 	EntryID    string  `json:"entry_id"`
-	State      string  `json:"state"` // adopted, self or quarantined
+	State      string  `json:"state"` // adopted, self, quarantined or unknown
 	Content    string  `json:"content,omitempty"`
 	Type       string  `json:"entry_type,omitempty"`
 	Partition  string  `json:"partition,omitempty"`
@@ -410,7 +480,11 @@ func (p *Pipeline) getEntryTool(ctx context.Context, in *registry.Input) (*tool.
 	}
 	if k, ok := p.grim.Get(aa.EntryID); ok {
 		e := k.Entry
-		out := memEntry{EntryID: e.ID, State: "adopted", Content: e.Content, Type: e.Type.String(), Partition: k.Partition.String(),
+		state := "adopted"
+		if k.Partition == knowledge.PartitionSelf {
+			state = "self"
+		}
+		out := memEntry{EntryID: e.ID, State: state, Content: e.Content, Type: e.Type.String(), Partition: k.Partition.String(),
 			Provenance: e.Source.Provenance.String(), Agent: e.Source.Agent, Confidence: k.Confidence, Retention: k.Retention,
 			Tainted: strings.HasPrefix(e.Content, TaintedMark)}
 		if k.Adoption != nil {

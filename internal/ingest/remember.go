@@ -140,7 +140,8 @@ func (p *Pipeline) Remember(ctx context.Context, a Author, e *knowledge.Entry) (
 
 // stage1Memory is Stage 1 for the agent's own memory: the stages of stage1
 // but the signature and identity check, which the gate's authenticated
-// session replaces.
+// session replaces. The principal's memory address is a source like any
+// other: its reputation, blacklist and causal rollback apply to it.
 func (p *Pipeline) stage1Memory(ctx context.Context, x *subject, now time.Time) error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -151,6 +152,9 @@ func (p *Pipeline) stage1Memory(ctx context.Context, x *subject, now time.Time) 
 	}
 	if stage, code, ok := p.known(x); ok {
 		return p.hold(ctx, x, stage, code)
+	}
+	if p.rep.blacklisted(x.e.Source.Agent) {
+		return p.refuseBlacklisted(ctx, x)
 	}
 	ok, err := p.quarantine(ctx, x, now, reason.KnowledgeQuarantined)
 	if err != nil {

@@ -10,7 +10,6 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/wardhq/ward/internal/catalog"
 	"github.com/wardhq/ward/internal/daemon"
 	"github.com/wardhq/ward/internal/facade"
 	"github.com/wardhq/ward/internal/registry"
@@ -19,7 +18,8 @@ import (
 
 func toolsList(ctx context.Context, io IO, args []string) int {
 	fs := flags(io, "tools list", "", `Print the tools registered for a profile: the native catalogue as it
-registers with a wallet (the embedded dev chain has one), filtered by the
+registers with a wallet (the embedded dev chain has one) and the Grimoire's
+memory tools, filtered by the
 profiles given (composed with commas: trader,vault). With --json, one object
 per line with name, category, tier (read|write|privileged), risk_tier,
 tick_budget and more. With --facades, print the facade tools the model sees
@@ -35,7 +35,7 @@ for that profile instead.`)
 		fmt.Fprintf(io.Err, "ward tools list: unexpected argument %q\n", fs.Arg(0))
 		return exitUsage
 	}
-	sel := registry.Selection{Profiles: []string{"active"}, Have: []tool.Requirement{tool.NeedsWallet}}
+	sel := registry.Selection{Profiles: []string{"active"}, Have: listedHave}
 	if *cfgPath != "" {
 		f, err := loadConfig(*cfgPath)
 		if err != nil {
@@ -53,7 +53,7 @@ for that profile instead.`)
 		sel.Profiles = ps
 	}
 	reg := registry.New()
-	for _, t := range catalog.All() {
+	for _, t := range listedTools() {
 		if err := reg.Add(t); err != nil {
 			fmt.Fprintf(io.Err, "ward tools list: %v\n", err)
 			return exitFail
@@ -123,7 +123,9 @@ refused; the spending limit, the allowlist and the simulation veto what they
 should; phase changes block what they should; a GMX V2 perpetual is opened,
 filled by the dev keeper and closed in conservation, where opening is
 refused; 1,000 concurrent commits of
-one permit execute once; an emergency halt stops writes. Exits 0 only if
+one permit execute once; an emergency halt stops writes; an episode is
+stored in the agent's memory (quarantined) and a poisoned insight refused.
+Exits 0 only if
 every step behaved as expected. Then it starts an embedded ward serve and
 runs a scripted agent session against it over MCP (reads, a preview and
 commit, a blocked overspend, a quarantined transfer the owner approves

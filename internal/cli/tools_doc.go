@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/wardhq/ward/internal/catalog"
+	"github.com/wardhq/ward/internal/ingest"
 	"github.com/wardhq/ward/internal/registry"
 	"github.com/wardhq/ward/internal/tool"
 )
@@ -68,17 +69,30 @@ The output is deterministic, so CI can check docs/tools.md is up to date.`)
 	return exitOK
 }
 
-// catalogDefs returns the definitions of the catalogue's tools (as
-// registered with a wallet) that the profiles select.
+// listedTools returns the tools ward serve registers on the dev chain,
+// for listing and documentation: the catalogue (catalog.All) and the
+// Grimoire's ingestion and memory tools (ingest.Tools), which the daemon
+// registers beside it. Their handlers are bound to nothing and must not
+// be called.
+func listedTools() []registry.Tool {
+	return append(catalog.All(), ingest.Tools(nil)...)
+}
+
+// listedHave is what ward serve on embedded defaults has: a wallet and the
+// Grimoire.
+var listedHave = []tool.Requirement{tool.NeedsWallet, tool.NeedsMemory}
+
+// catalogDefs returns the definitions of the listed tools (as
+// registered with a wallet and the Grimoire) that the profiles select.
 func catalogDefs(profiles []string) ([]*tool.Def, error) {
 	reg := registry.New()
-	for _, t := range catalog.All() {
+	for _, t := range listedTools() {
 		if err := reg.Add(t); err != nil {
 			return nil, err
 		}
 	}
 	reg.Freeze()
-	view, err := reg.Select(registry.Selection{Profiles: profiles, Have: []tool.Requirement{tool.NeedsWallet}})
+	view, err := reg.Select(registry.Selection{Profiles: profiles, Have: listedHave})
 	if err != nil {
 		return nil, err
 	}

@@ -764,7 +764,7 @@ func openGrimoire(ctx context.Context, s *Stack, cfg Config) (*ingest.Pipeline, 
 	}
 	p, err := ingest.New(ingest.Config{Embedder: emb, Oracle: orc, Immune: im, Checker: checker,
 		Store: s.Store, Bus: s.Bus, Validators: vals, Strictness: g.Strictness, State: s.Store, Verifier: book,
-		Clade: g.Clade, Members: reg, Playbook: pb, Stage3: st3, Actions: s.Store, Self: self, Fleet: fleet})
+		Clade: g.Clade, Members: reg, Playbook: pb, Stage3: st3, Actions: s.Store, Self: self, Fleet: fleet, Sessions: s.Store})
 	if err != nil {
 		return nil, err
 	}

@@ -269,6 +269,10 @@ type Config struct {
 	// Fleet, if set, publishes what the pipeline learns to the other
 	// members of the clade (fleet.go); nil: nothing is published.
 	Fleet FleetPublisher
+	// Sessions, if set, tells the memory tools who wrote a memory: the
+	// session's principal and taint (remember.go). nil: the agent's
+	// memory writes are refused.
+	Sessions Sessions
 }
 
 // Pipeline runs entries through the stages. Make it with New.

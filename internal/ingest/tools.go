@@ -149,12 +149,13 @@ var (
 // Venue is the memory tools' venue in preview_action.
 const Venue = "grimoire"
 
-// Tools returns the ingestion tools bound to p, for the daemon to register:
+// Tools returns the ingestion tools and the agent's memory tools
+// (remember_tools.go) bound to p, for the daemon to register:
 // the writes through preview_action {action_type, venue "grimoire"}, the
 // report through query_state {kind "ingestion_report"}. Every write handler
 // consumes its capability before it changes anything.
 func Tools(p *Pipeline) []registry.Tool {
-	return []registry.Tool{
+	return append([]registry.Tool{
 		{Def: defQuarantine, Plan: planQuarantine, Write: p.quarantineTool, Action: "quarantine_entries", Venue: Venue},
 		{Def: defValidate, Plan: planID(defValidate, "validate"), Write: p.validateTool, Action: "consensus_validate", Venue: Venue},
 		{Def: defReject, Plan: planID(defReject, "reject"), Write: p.rejectTool, Action: "reject_entry", Venue: Venue},
@@ -162,7 +163,7 @@ func Tools(p *Pipeline) []registry.Tool {
 		{Def: defAdoption, Read: p.adoptionTool, Action: "adopt_entry"},
 		{Def: defRollback, Plan: planRollback, Write: p.rollbackTool, Action: "causal_rollback", Venue: Venue},
 		{Def: defSandbox, Read: p.sandboxTool, Action: "sandbox_heuristic"},
-	}
+	}, memoryTools(p)...)
 }
 
 type entriesArgs struct {

@@ -27,7 +27,9 @@ func TestTools(t *testing.T) {
 			t.Errorf("%s: category %s", tl.Def.Name, tl.Def.Category)
 		}
 	}
-	tiers := map[string]tool.Tier{"memory_quarantine_entries": tool.Write, "memory_consensus_validate": tool.Write,
+	tiers := map[string]tool.Tier{"memory_store_episode": tool.Write, "memory_propose_insight": tool.Write, "memory_retract_entry": tool.Write, "memory_forget_entry": tool.Privileged,
+		"memory_search_entries": tool.Read, "memory_get_entry": tool.Read, "memory_list_episodes": tool.Read, "memory_list_lessons": tool.Read, "memory_get_stats": tool.Read,
+		"memory_quarantine_entries": tool.Write, "memory_consensus_validate": tool.Write,
 		"memory_reject_entry": tool.Write, "memory_ingestion_report": tool.Read, "memory_adopt_entry": tool.Read,
 		"memory_sandbox_heuristic": tool.Read, "memory_causal_rollback": tool.Write}
 	if len(tools) != len(tiers) {

@@ -591,21 +591,39 @@ func phraseStems(p string) []string {
 }
 
 // similarStems reports whether two phrases name the same thing: a Dice
-// coefficient of at least 0.5 over their content-word stems.
+// coefficient of at least 0.5 over their content-word stems, and, when
+// both phrases qualify a generic head ("risk", "rate", "cost"…), at least
+// one qualifier in common: "sandwich risk" and "revert risk", or "borrow
+// rate" and "supply rate", are different quantities.
 func similarStems(sa, sb []string) bool {
 	if len(sa) == 0 || len(sb) == 0 {
 		return false
 	}
-	common := 0
+	common, qualifiers := 0, 0
 	for i, x := range sb {
 		if slices.Contains(sb[:i], x) {
 			continue
 		}
 		if slices.Contains(sa, x) {
 			common++
+			if !genericHeads[x] {
+				qualifiers++
+			}
 		}
 	}
+	if qualifiers == 0 && qualified(sa) && qualified(sb) {
+		return false
+	}
 	return 2*float64(common)/float64(len(sa)+len(sb)) >= 0.5
+}
+
+// genericHeads are stems of nouns that name a kind of quantity rather than
+// the quantity itself: two phrases sharing only one of them differ.
+var genericHeads = set("risk", "rate", "cost", "fee", "price", "token")
+
+// qualified reports whether a phrase has a stem besides the generic heads.
+func qualified(stems []string) bool {
+	return slices.ContainsFunc(stems, func(s string) bool { return !genericHeads[s] })
 }
 
 // keyed is a claim with its phrases' stems and entities worked out once,

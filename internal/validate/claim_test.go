@@ -155,3 +155,34 @@ func TestLoadModels(t *testing.T) {
 		t.Errorf("LoadModels = %v, %v; want one model", ms, err)
 	}
 }
+
+// Phrases that share only a generic head ("risk", "rate") name different
+// quantities; a shared qualifier still makes them the same.
+func TestSimilarStemsGenericHead(t *testing.T) {
+	for _, tc := range []struct {
+		a, b string
+		want bool
+	}{
+		{"sandwich risk", "revert risk", false},
+		{"borrow rate", "supply rate", false},
+		{"gas price", "oracle price", false},
+		{"liquidation risk", "risk of liquidation", true},
+		{"borrow rate", "borrow rates", true},
+		{"staleness risk", "staleness", true},
+		{"risk", "risk", true},
+		{"sandwich risk", "sandwich attack risk", true},
+		{"token unlock", "token burn", false},
+	} {
+		if got := similarStems(phraseStems(tc.a), phraseStems(tc.b)); got != tc.want {
+			t.Errorf("similarStems(%q, %q) = %v, want %v", tc.a, tc.b, got, tc.want)
+		}
+	}
+	// The shipped model "a higher slippage tolerance increases sandwich
+	// attack risk" no longer clashes with "a tighter slippage tolerance
+	// makes a swap revert more often" on its own statement.
+	a := ExtractClaims("Higher slippage tolerance increases sandwich risk.")
+	b := ExtractClaims("Higher slippage tolerance decreases revert risk.")
+	if len(a) != 1 || len(b) != 1 || Contradictions(a[0], b[0]) {
+		t.Errorf("claims %+v and %+v contradict", a, b)
+	}
+}

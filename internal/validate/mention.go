@@ -24,6 +24,8 @@ var synonyms = []struct {
 	out  string
 	keys []string
 }{
+	{regexp.MustCompile(`\bcan't\b`), "can not", []string{"can't"}},
+	{regexp.MustCompile(`\bwon't\b`), "will not", []string{"won't"}},
 	{regexp.MustCompile(`n't\b`), " not", []string{"n't"}},
 	{regexp.MustCompile(`\bcannot\b`), "can not", []string{"cannot"}},
 	{regexp.MustCompile(`\bloan[- ]to[- ]value(?: ratio)?\b`), "ltv", []string{"loan"}},
@@ -50,6 +52,7 @@ var synonyms = []struct {
 	{regexp.MustCompile(`\b(?:amountoutmin(?:imum)?|min(?:imum)? (?:amount )?(?:out|output|received))\b`), "minimum output", []string{"amountoutmin", "min"}},
 	{regexp.MustCompile(`\bout[- ]of[- ]range\b`), "out of range", []string{"range"}},
 	{regexp.MustCompile(`\bin[- ]range\b`), "in range", []string{"range"}},
+	{regexp.MustCompile(`\bnon[- ]zero\b`), "nonzero", []string{"non"}}, // a quantity, not a denial
 	{regexp.MustCompile(`\bnon[- ]`), "not ", []string{"non"}},
 	{regexp.MustCompile(`\brather than\b|\binstead of\b`), "not", []string{"rather", "instead"}},
 	{regexp.MustCompile(`\bno longer\b`), "not", []string{"no longer"}},

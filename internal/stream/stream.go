@@ -17,7 +17,7 @@
 // cancelled, when their session ends (EndSession) and when the Hub
 // closes; Close returns after every poller has returned.
 //
-// The package depends on the standard library and event only.
+// The package depends on the standard library, event and reason only.
 package stream
 
 import (
@@ -32,6 +32,7 @@ import (
 	"time"
 
 	"github.com/wardhq/ward/internal/event"
+	"github.com/wardhq/ward/internal/reason"
 )
 
 // Defaults of Config.
@@ -81,22 +82,23 @@ type Sub struct {
 // Errors of Subscribe and Cancel. Each carries a reason code (Code) for
 // the gate to refuse with.
 var (
-	ErrLimit    = &Error{code: "STREAM_LIMIT_EXCEEDED", msg: "this session holds the most subscriptions it may"}
-	ErrNotFound = &Error{code: "STREAM_NOT_FOUND", msg: "this session has no subscription by that id"}
-	ErrInterval = &Error{code: "STREAM_INTERVAL_TOO_SHORT", msg: "the polling interval is shorter than the minimum"}
-	ErrClosed   = &Error{code: "STREAM_UNAVAILABLE", msg: "streaming has stopped (ward is shutting down)"}
+	ErrLimit    = &Error{code: reason.StreamLimit, msg: "this session holds the most subscriptions it may: cancel one (stream_cancel_subscription) first"}
+	ErrNotFound = &Error{code: reason.StreamNotFound, msg: "this session has no subscription by that id (stream_list_subscriptions lists them)"}
+	ErrInterval = &Error{code: reason.StreamInterval, msg: "the polling interval is shorter than the minimum this ward allows"}
+	ErrClosed   = &Error{code: reason.StreamUnavailable, msg: "streaming has stopped (ward is shutting down)"}
 )
 
-// Error is a refusal of the Hub with its reason code.
+// Error is a refusal of the Hub with its reason code; its message is
+// fixed text, fit to show an agent.
 type Error struct {
-	code string
+	code reason.Code
 	msg  string
 }
 
 func (e *Error) Error() string { return e.msg }
 
-// Code returns the refusal's reason code.
-func (e *Error) Code() string { return e.code }
+// Reason returns the refusal's reason code.
+func (e *Error) Reason() reason.Code { return e.code }
 
 // Hub runs the subscriptions. It is safe for concurrent use.
 type Hub struct {
@@ -369,7 +371,7 @@ func (p *poller) poll(ctx context.Context) {
 		}
 		p.failing = true
 		p.fanOut(func(s *sub) event.Event {
-			return event.Event{Kind: event.StreamUpdate, SessionID: s.owner, Tool: toolOf(s.Kind), Code: "STREAM_READ_FAILED",
+			return event.Event{Kind: event.StreamUpdate, SessionID: s.owner, Tool: toolOf(s.Kind), Code: string(reason.StreamReadFailed),
 				Message: fmt.Sprintf("the %s of %s could not be read; the subscription goes on", s.Kind, s.Target),
 				Payload: event.StreamData{ID: s.ID, Kind: s.Kind, Target: s.Target}}
 		})

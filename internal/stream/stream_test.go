@@ -187,7 +187,7 @@ func TestHubRefusals(t *testing.T) {
 			before := h.Stats()
 			_, err := h.Subscribe(t.Context(), tc.owner, key(3), tc.interval, nil, v.probe)
 			var se *stream.Error
-			if !errors.Is(err, tc.want) || !errors.As(err, &se) || se.Code() != tc.code {
+			if !errors.Is(err, tc.want) || !errors.As(err, &se) || string(se.Reason()) != tc.code {
 				t.Fatalf("err = %v, want %v (%s)", err, tc.want, tc.code)
 			}
 			if after := h.Stats(); after != before {

@@ -143,7 +143,8 @@ func streamTools(reads []registry.Tool) []native.Maker {
 		}}
 	return []native.Maker{
 		native.ReadTool{
-			Name: "stream_subscribe_balance",
+			Name:   "stream_subscribe_balance",
+			Action: "subscribe_balance",
 			Description: "Subscribe this session to an account's balance of one token (the one data_get_token_balance reads; native ETH when token is omitted, the agent's wallet when owner is): " +
 				"returns the current balance and a subscription id, then ward reads it every interval and reports each change (a transfer in or out, a fill, a claim); " +
 				streamDelivery + ". Use to wait for funds to arrive. Subscriptions are per session and bounded; cancel with stream_cancel_subscription.",
@@ -157,7 +158,8 @@ func streamTools(reads []registry.Tool) []native.Maker {
 			Run:    subscribe(balance, handler),
 		},
 		native.ReadTool{
-			Name: "stream_subscribe_price",
+			Name:   "stream_subscribe_price",
+			Action: "subscribe_price",
 			Description: "Subscribe this session to a token's USD price from its on-chain price feed (the one data_get_token_price reads; native ETH when token is omitted): " +
 				"returns the current price and a subscription id, then ward reads the feed every interval and reports each new round or staleness change; " +
 				streamDelivery + ". Use to react to price moves without polling. Subscriptions are per session and bounded ([streaming] max_per_session); " +
@@ -171,7 +173,8 @@ func streamTools(reads []registry.Tool) []native.Maker {
 			Run:     subscribe(price, handler),
 		},
 		native.ReadTool{
-			Name: "stream_subscribe_pool",
+			Name:   "stream_subscribe_pool",
+			Action: "subscribe_pool",
 			Description: "Subscribe this session to a Uniswap pool's state (the one uniswap_get_pool_info reads: for V3 slot0's price and tick and the in-range liquidity, for V2 the reserves): " +
 				"returns the current state and a subscription id, then ward reads the pool every interval and reports each change; " + streamDelivery +
 				". Use to watch a pool you trade or provide liquidity in. Subscriptions are per session and bounded; cancel with stream_cancel_subscription. " +
@@ -186,7 +189,8 @@ func streamTools(reads []registry.Tool) []native.Maker {
 			Run:      subscribe(pool, handler),
 		},
 		native.ReadTool{
-			Name: "stream_subscribe_health",
+			Name:   "stream_subscribe_health",
+			Action: "subscribe_health",
 			Description: "Subscribe this session to a lending position's health: an Aave V3 account (aave_get_account_data), a Morpho Blue position (morpho_get_position, needs market_id) " +
 				"or a Compound III account (compound_get_account), of the agent's wallet by default. Returns the current position and a subscription id, then ward reads it every " +
 				"interval and reports each change of health factor, collateral or debt; " + streamDelivery + ". Use to watch liquidation risk while a loan is open. " +
@@ -203,7 +207,8 @@ func streamTools(reads []registry.Tool) []native.Maker {
 			Run:    subscribe(health, handler),
 		},
 		native.ReadTool{
-			Name: "stream_list_subscriptions",
+			Name:   "stream_list_subscriptions",
+			Action: "subscriptions",
 			Description: "List this session's live data subscriptions (stream_subscribe_price, _pool, _health, _balance): id, kind, target, interval and when each was made, with how many the session may hold " +
 				"and the shortest interval allowed. Use to find a subscription's id before cancelling it. Lists no other session's subscriptions.",
 			Category: tool.CatStreaming, Budget: tool.Fast,
@@ -228,7 +233,8 @@ func streamTools(reads []registry.Tool) []native.Maker {
 			},
 		},
 		native.ReadTool{
-			Name: "stream_cancel_subscription",
+			Name:   "stream_cancel_subscription",
+			Action: "unsubscribe",
 			Description: "Cancel one of this session's live data subscriptions by its id (from stream_subscribe_* or stream_list_subscriptions): ward stops reading for it and " +
 				"sends a stream:ended event. Use when a watch is no longer needed, or to make room under the session's limit. Cannot cancel another session's subscription.",
 			Category: tool.CatStreaming, Budget: tool.Fast,

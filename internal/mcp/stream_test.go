@@ -1,0 +1,181 @@
+package mcp_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/big"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/wardhq/ward/internal/event"
+	"github.com/wardhq/ward/internal/mcp"
+)
+
+// notices collects the live data notifications a client receives.
+type notices struct {
+	mu      sync.Mutex
+	got     []map[string]any
+	arrived chan struct{}
+}
+
+func (n *notices) add(_ context.Context, r *sdk.LoggingMessageRequest) {
+	if r.Params.Logger != mcp.StreamLogger {
+		return
+	}
+	b, _ := json.Marshal(r.Params.Data)
+	var m map[string]any
+	if json.Unmarshal(b, &m) != nil {
+		return
+	}
+	n.mu.Lock()
+	n.got = append(n.got, m)
+	n.mu.Unlock()
+	select {
+	case n.arrived <- struct{}{}:
+	default:
+	}
+}
+
+// wait returns the first notification for which match holds, failing the
+// test after 20 s.
+func (n *notices) wait(t *testing.T, match func(map[string]any) bool) map[string]any {
+	t.Helper()
+	deadline := time.After(20 * time.Second)
+	for {
+		n.mu.Lock()
+		for _, m := range n.got {
+			if match(m) {
+				n.mu.Unlock()
+				return m
+			}
+		}
+		n.mu.Unlock()
+		select {
+		case <-n.arrived:
+		case <-deadline:
+			t.Fatalf("no matching notification within 20 s; got %v", n.got)
+			return nil
+		}
+	}
+}
+
+// streamClient connects over HTTP with a handler for logging
+// notifications and asks for them from level info.
+func streamClient(t *testing.T, token string) (*sdk.ClientSession, *notices) {
+	t.Helper()
+	n := &notices{arrived: make(chan struct{}, 1)}
+	c := sdk.NewClient(&sdk.Implementation{Name: "ward-stream-test", Version: "1"}, &sdk.ClientOptions{LoggingMessageHandler: n.add})
+	tr := &sdk.StreamableClientTransport{Endpoint: endpoint, HTTPClient: &http.Client{Transport: bearer{token}}, MaxRetries: -1}
+	cs, err := c.Connect(context.Background(), tr, nil)
+	if err != nil {
+		t.Fatalf("connect over HTTP: %v", err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	if err := cs.SetLoggingLevel(t.Context(), &sdk.SetLoggingLevelParams{Level: "info"}); err != nil {
+		t.Fatalf("logging/setLevel: %v", err)
+	}
+	return cs, n
+}
+
+func subscribePrice(t *testing.T, cs *sdk.ClientSession) string {
+	t.Helper()
+	var out struct {
+		Data struct {
+			ID    string         `json:"subscription_id"`
+			Value map[string]any `json:"value"`
+		} `json:"data"`
+	}
+	weth := ward.Stack.Dev.Contracts().WETH
+	ok(t, callTool(t, cs, "query_state", fmt.Sprintf(`{"kind":"subscribe_price","params":{"token":%q}}`, weth.Hex()), ""), &out)
+	if out.Data.ID == "" || out.Data.Value["price_usd"] == nil {
+		t.Fatalf("subscribe_price answered %+v", out)
+	}
+	return out.Data.ID
+}
+
+// TestStreamNotifications subscribes over MCP, moves the price on the dev
+// chain and receives the change as a notifications/message; another
+// token cannot see or cancel the subscription; the session's limit holds;
+// and the subscriptions end with the MCP session.
+func TestStreamNotifications(t *testing.T) {
+	cs, got := streamClient(t, agentToken)
+	id := subscribePrice(t, cs)
+
+	feed := ward.Stack.Env.Venues.ETHFeed
+	if err := ward.Stack.Dev.SetFeedAnswer(t.Context(), feed, big.NewInt(3_210_00000000)); err != nil {
+		t.Fatal(err)
+	}
+	n := got.wait(t, func(m map[string]any) bool {
+		v, _ := m["value"].(map[string]any)
+		return m["subscription_id"] == id && m["event"] == "stream:update" && v["price_usd"] == 3210.0
+	})
+	if n["kind"] != "price" || !strings.HasSuffix(n["target"].(string), ward.Stack.Dev.Contracts().WETH.Hex()) {
+		t.Errorf("notification = %v", n)
+	}
+
+	t.Run("another token", func(t *testing.T) {
+		other, _ := streamClient(t, otherToken)
+		var list struct {
+			Data struct {
+				Subscriptions []any `json:"subscriptions"`
+			} `json:"data"`
+		}
+		ok(t, callTool(t, other, "query_state", `{"kind":"subscriptions"}`, ""), &list)
+		if len(list.Data.Subscriptions) != 0 {
+			t.Fatalf("another token lists %v", list.Data.Subscriptions)
+		}
+		res := callTool(t, other, "query_state", fmt.Sprintf(`{"kind":"unsubscribe","params":{"subscription_id":%q}}`, id), "")
+		if !res.IsError || !strings.HasPrefix(text(res), "STREAM_NOT_FOUND: ") {
+			t.Fatalf("another token's cancel: %s", text(res))
+		}
+		ok(t, callTool(t, cs, "query_state", `{"kind":"subscriptions"}`, ""), &list)
+		if len(list.Data.Subscriptions) != 1 {
+			t.Fatalf("the owner lists %v after another token's cancel", list.Data.Subscriptions)
+		}
+	})
+
+	t.Run("limit", func(t *testing.T) {
+		subscribePrice(t, cs)
+		subscribePrice(t, cs) // three: the test ward's max_per_session
+		weth := ward.Stack.Dev.Contracts().WETH
+		res := callTool(t, cs, "query_state", fmt.Sprintf(`{"kind":"subscribe_price","params":{"token":%q}}`, weth.Hex()), "")
+		if !res.IsError || !strings.HasPrefix(text(res), "STREAM_LIMIT_EXCEEDED: ") {
+			t.Fatalf("a fourth subscription: %s", text(res))
+		}
+	})
+
+	t.Run("ends with the session", func(t *testing.T) {
+		sid := gateSessionOf(t, cs).ID()
+		if n := len(ward.Stack.Streams.List(sid)); n != 3 {
+			t.Fatalf("the session holds %d subscriptions, want 3", n)
+		}
+		ended := ward.Stack.Bus.Subscribe(16, func(k event.Kind) bool { return k == event.StreamEnded })
+		defer ended.Close()
+		if err := cs.Close(); err != nil {
+			t.Fatal(err)
+		}
+		deadline := time.After(10 * time.Second)
+		for n := 0; n < 3; {
+			select {
+			case e := <-ended.C():
+				if e.SessionID == sid {
+					if e.Message != "session ended" {
+						t.Errorf("ended because %q", e.Message)
+					}
+					n++
+				}
+			case <-deadline:
+				t.Fatalf("the closed session still holds %v", ward.Stack.Streams.List(sid))
+			}
+		}
+		if got := ward.Stack.Streams.List(sid); len(got) != 0 {
+			t.Fatalf("after its end the session holds %v", got)
+		}
+	})
+}

@@ -1,11 +1,16 @@
 package mcp_test
 
 import (
+	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"math/big"
 	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -178,4 +183,64 @@ func TestStreamNotifications(t *testing.T) {
 			t.Fatalf("after its end the session holds %v", got)
 		}
 	})
+}
+
+// TestTypeScriptClientStream subscribes with the official TypeScript MCP
+// client (testdata/stream.mjs), moves the price on the dev chain once it
+// has subscribed, and checks the notification it received.
+func TestTypeScriptClientStream(t *testing.T) {
+	node, npm := tsClient(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, node, filepath.Join("testdata", "stream.mjs"))
+	cmd.Env = append(os.Environ(), "WARD_MCP_URL="+endpoint, "WARD_TOKEN="+agentToken,
+		"WARD_WETH="+ward.Stack.Dev.Contracts().WETH.Hex(), "WARD_NPM_DIR="+npm)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	lines := bufio.NewScanner(out)
+	line := func() string {
+		if !lines.Scan() {
+			t.Fatalf("stream.mjs ended early: %v\n%s", cmd.Wait(), stderr.String())
+		}
+		return lines.Text()
+	}
+	var sub struct {
+		Subscribed string `json:"subscribed"`
+	}
+	if err := json.Unmarshal([]byte(line()), &sub); err != nil || sub.Subscribed == "" {
+		t.Fatalf("first line: %v %+v\n%s", err, sub, stderr.String())
+	}
+	if err := ward.Stack.Dev.SetFeedAnswer(t.Context(), ward.Stack.Env.Venues.ETHFeed, big.NewInt(2_987_65000000)); err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		Level   string `json:"level"`
+		Logger  string `json:"logger"`
+		Timeout bool   `json:"timeout"`
+		Data    struct {
+			Event string `json:"event"`
+			ID    string `json:"subscription_id"`
+			Kind  string `json:"kind"`
+			Value struct {
+				PriceUSD float64 `json:"price_usd"`
+			} `json:"value"`
+		} `json:"data"`
+	}
+	if err := json.Unmarshal([]byte(line()), &got); err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("stream.mjs: %v\n%s", err, stderr.String())
+	}
+	if got.Timeout || got.Logger != mcp.StreamLogger || got.Level != "info" || got.Data.ID != sub.Subscribed ||
+		got.Data.Kind != "price" || got.Data.Value.PriceUSD != 2987.65 {
+		t.Fatalf("the TypeScript client received %+v", got)
+	}
 }

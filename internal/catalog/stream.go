@@ -20,13 +20,13 @@ import (
 // position's health): the subscribe call reads it once through that tool's
 // handler and returns it; the hub (env.Streams) then reads it the same way
 // on every interval, once for all the sessions watching it, and publishes
-// each change as a stream:update event of the session, which the API's
+// each change as a subscription:update event of the session, which the API's
 // event stream and MCP (notifications/message) deliver. Only the session
 // that made a subscription lists or cancels it.
 
 // streamDelivery tells the model where updates arrive.
-const streamDelivery = "each change arrives as a stream:update event of this session: over MCP as a notifications/message " +
-	"(logger \"ward.stream\", after logging/setLevel), over HTTP on GET /v1/events?kinds=stream"
+const streamDelivery = "each change arrives as a subscription:update event of this session: over MCP as a notifications/message " +
+	"(logger \"ward.stream\", after logging/setLevel), over HTTP on GET /v1/events?kinds=subscription"
 
 // volatile are result fields that change on every read without the
 // watched thing changing (a price's age): a change in them alone is no
@@ -236,7 +236,7 @@ func streamTools(reads []registry.Tool) []native.Maker {
 			Name:   "stream_cancel_subscription",
 			Action: "unsubscribe",
 			Description: "Cancel one of this session's live data subscriptions by its id (from stream_subscribe_* or stream_list_subscriptions): ward stops reading for it and " +
-				"sends a stream:ended event. Use when a watch is no longer needed, or to make room under the session's limit. Cannot cancel another session's subscription.",
+				"sends a subscription:ended event. Use when a watch is no longer needed, or to make room under the session's limit. Cannot cancel another session's subscription.",
 			Category: tool.CatStreaming, Budget: tool.Fast,
 			Steps:    []string{"Cancelling"},
 			Snippet:  "stream_cancel_subscription ends one of this session's live data subscriptions.",

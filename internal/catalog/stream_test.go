@@ -54,7 +54,7 @@ func newStreamFixture(t *testing.T, max int, minInterval time.Duration) *streamF
 	}
 	r.Freeze()
 	f.reg, f.env = r, &env
-	sub := bus.Subscribe(256, func(k event.Kind) bool { return k.Family() == "stream" })
+	sub := bus.Subscribe(256, func(k event.Kind) bool { return k.Family() == "subscription" })
 	return &streamFixture{baseFixture: f, hub: hub, bus: bus, sub: sub}
 }
 
@@ -103,7 +103,7 @@ func (f *streamFixture) subscribe(t *testing.T, session, name, args string) (id 
 	return id, value
 }
 
-// update waits for the next stream:update of subscription id and returns
+// update waits for the next subscription:update of subscription id and returns
 // its value. Updates of other subscriptions are skipped.
 func (f *streamFixture) update(t *testing.T, id string) map[string]any {
 	t.Helper()
@@ -113,7 +113,7 @@ func (f *streamFixture) update(t *testing.T, id string) map[string]any {
 		select {
 		case e := <-f.sub.C():
 			d, ok := e.Payload.(event.StreamData)
-			if e.Kind != event.StreamUpdate || !ok || d.ID != id {
+			if e.Kind != event.SubscriptionUpdate || !ok || d.ID != id {
 				continue
 			}
 			if !e.Success {
@@ -140,7 +140,7 @@ func (f *streamFixture) quiet(t *testing.T, id string) {
 	for {
 		select {
 		case e := <-f.sub.C():
-			if d, ok := e.Payload.(event.StreamData); ok && d.ID == id && e.Kind == event.StreamUpdate {
+			if d, ok := e.Payload.(event.StreamData); ok && d.ID == id && e.Kind == event.SubscriptionUpdate {
 				t.Fatalf("an update of %s with nothing changed: %+v", id, d)
 			}
 		case <-polls.C:
@@ -217,7 +217,7 @@ func TestStreamUpdatesOnChainChanges(t *testing.T) {
 		for range 3 { // s1's, s3's and s4's updates, in any order
 			for {
 				e := <-f.sub.C()
-				if d, ok := e.Payload.(event.StreamData); ok && e.Kind == event.StreamUpdate && d.Kind == "price" {
+				if d, ok := e.Payload.(event.StreamData); ok && e.Kind == event.SubscriptionUpdate && d.Kind == "price" {
 					seen[e.SessionID+" "+d.ID] = true
 					break
 				}

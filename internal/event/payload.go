@@ -34,14 +34,16 @@ const (
 	GrimoireCausalRollback   Kind = "grimoire:causal_rollback"   // CausalRollback
 )
 
-// Kinds of live data subscriptions (package stream); their payload is a
-// StreamData. A stream:update reports a changed value (Success) or, with
-// Code STREAM_READ_FAILED, that it could not be read; a stream:ended's
-// Message says why the subscription ended (cancelled, session ended, ward
-// stopped). SessionID is the subscribing session's.
+// Kinds of live data subscriptions (package stream, the stream_ tools);
+// their payload is a StreamData. A subscription:update reports a changed
+// value (Success) or, with Code STREAM_READ_FAILED, that it could not be
+// read; a subscription:ended's Message says why the subscription ended
+// (cancelled, session ended, ward stopped). SessionID is the subscribing
+// session's. (The family is not "stream": the API's event stream uses
+// stream:gap for its own notices.)
 const (
-	StreamUpdate Kind = "stream:update"
-	StreamEnded  Kind = "stream:ended"
+	SubscriptionUpdate Kind = "subscription:update"
+	SubscriptionEnded  Kind = "subscription:ended"
 )
 
 // Payload is what an event of one kind carries beyond the common fields:
@@ -97,9 +99,9 @@ type Verdict struct{ By string }
 // call.
 type Promotion struct{ By string }
 
-// StreamData is the payload of the stream:* kinds: the subscription, what
-// it watches, and (for an update that read one) the new value as the
-// stream_ tool that made it describes it.
+// StreamData is the payload of the subscription:* kinds: the
+// subscription, what it watches, and (for an update that read one) the
+// new value as the stream_ tool that made it describes it.
 type StreamData struct {
 	ID     string          `json:"subscription_id"`
 	Kind   string          `json:"kind"`
@@ -267,7 +269,7 @@ func decodePayload(k Kind, s string) Payload {
 		p = decodeJSON[ImmuneMatch](s)
 	case GrimoireCausalRollback:
 		p = decodeJSON[CausalRollback](s)
-	case StreamUpdate, StreamEnded:
+	case SubscriptionUpdate, SubscriptionEnded:
 		p = decodeJSON[StreamData](s)
 	}
 	if p == nil || p.Summary() != s {

@@ -29,7 +29,7 @@ const DefaultSweep = 30 * time.Second
 // streamNotice is the data of one notifications/message: a stream event
 // as the subscriber needs it.
 type streamNotice struct {
-	Event          event.Kind      `json:"event"` // stream:update or stream:ended
+	Event          event.Kind      `json:"event"` // subscription:update or subscription:ended
 	SubscriptionID string          `json:"subscription_id"`
 	Kind           string          `json:"kind"`
 	Target         string          `json:"target"`
@@ -89,7 +89,7 @@ func (d *delivery) bind(ss *sdk.ServerSession, id string) {
 }
 
 func (d *delivery) run(ctx context.Context) {
-	sub := d.bus.Subscribe(streamBuffer, func(k event.Kind) bool { return k.Family() == "stream" })
+	sub := d.bus.Subscribe(streamBuffer, func(k event.Kind) bool { return k.Family() == "subscription" })
 	defer sub.Close()
 	t := time.NewTicker(d.every)
 	defer t.Stop()
@@ -115,7 +115,7 @@ func (d *delivery) send(ctx context.Context, e event.Event) {
 		Code: e.Code, Message: e.Message, Seq: e.Seq, Time: e.Time}
 	level := sdk.LoggingLevel("info")
 	switch {
-	case e.Kind == event.StreamEnded:
+	case e.Kind == event.SubscriptionEnded:
 		level = "notice"
 	case !e.Success:
 		level = "warning"

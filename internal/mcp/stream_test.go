@@ -118,7 +118,7 @@ func TestStreamNotifications(t *testing.T) {
 	}
 	n := got.wait(t, func(m map[string]any) bool {
 		v, _ := m["value"].(map[string]any)
-		return m["subscription_id"] == id && m["event"] == "stream:update" && v["price_usd"] == 3210.0
+		return m["subscription_id"] == id && m["event"] == "subscription:update" && v["price_usd"] == 3210.0
 	})
 	if n["kind"] != "price" || !strings.HasSuffix(n["target"].(string), ward.Stack.Dev.Contracts().WETH.Hex()) {
 		t.Errorf("notification = %v", n)
@@ -160,7 +160,7 @@ func TestStreamNotifications(t *testing.T) {
 		if n := len(ward.Stack.Streams.List(sid)); n != 3 {
 			t.Fatalf("the session holds %d subscriptions, want 3", n)
 		}
-		ended := ward.Stack.Bus.Subscribe(16, func(k event.Kind) bool { return k == event.StreamEnded })
+		ended := ward.Stack.Bus.Subscribe(16, func(k event.Kind) bool { return k == event.SubscriptionEnded })
 		defer ended.Close()
 		if err := cs.Close(); err != nil {
 			t.Fatal(err)

@@ -267,7 +267,7 @@ var catalog = []Entry{
 	{StreamNotFound, "the session has no live data subscription with this id (another session's subscriptions are not found either)"},
 	{StreamInterval, "the subscription asks to be polled more often than [streaming] min_interval allows"},
 	{StreamUnavailable, "live data subscriptions have stopped (ward is shutting down)"},
-	{StreamReadFailed, "a subscription's value could not be read from the chain (a stream:update event; the subscription goes on)"},
+	{StreamReadFailed, "a subscription's value could not be read from the chain (a subscription:update event; the subscription goes on)"},
 	{NotPreviewable, "no write adapter exists for this action and venue in the profile"},
 	{VenueRequired, "several venues offer the action or lookup and the call names none; the message lists them"},
 	{UntrustedProvenance, "a tainted session's state-changing or data-sending call has a security-relevant argument that does not come from the owner or a trusted tool; held for review"},

@@ -1,9 +1,9 @@
 // Package stream is ward's live data subscriptions (seed 002's stream_
 // tools): a session subscribes to a value read from the chain (a token's
 // price, a pool's state, a position's health), and every change of that
-// value is published as a stream:update event on ward's event bus, with the
-// session's id, for the surfaces to deliver (the API's event stream, MCP
-// notifications).
+// value is published as a subscription:update event on ward's event bus,
+// with the session's id, for the surfaces to deliver (the API's event
+// stream, MCP notifications).
 //
 // The Hub polls each watched thing once, however many sessions watch it:
 // one poller per (kind, target), at the shortest interval its subscribers
@@ -286,7 +286,7 @@ func (h *Hub) remove(s *sub, why string) {
 		p.stop()
 		delete(h.pollers, p.key)
 	}
-	h.publish(event.Event{Kind: event.StreamEnded, SessionID: s.owner, Tool: toolOf(s.Kind), Message: why,
+	h.publish(event.Event{Kind: event.SubscriptionEnded, SessionID: s.owner, Tool: toolOf(s.Kind), Message: why,
 		Payload: event.StreamData{ID: s.ID, Kind: s.Kind, Target: s.Target}})
 }
 
@@ -371,7 +371,7 @@ func (p *poller) poll(ctx context.Context) {
 		}
 		p.failing = true
 		p.fanOut(func(s *sub) event.Event {
-			return event.Event{Kind: event.StreamUpdate, SessionID: s.owner, Tool: toolOf(s.Kind), Code: string(reason.StreamReadFailed),
+			return event.Event{Kind: event.SubscriptionUpdate, SessionID: s.owner, Tool: toolOf(s.Kind), Code: string(reason.StreamReadFailed),
 				Message: fmt.Sprintf("the %s of %s could not be read; the subscription goes on", s.Kind, s.Target),
 				Payload: event.StreamData{ID: s.ID, Kind: s.Kind, Target: s.Target}}
 		})
@@ -383,7 +383,7 @@ func (p *poller) poll(ctx context.Context) {
 	}
 	p.last = bytes.Clone(v)
 	p.fanOut(func(s *sub) event.Event {
-		return event.Event{Kind: event.StreamUpdate, SessionID: s.owner, Tool: toolOf(s.Kind), Success: true,
+		return event.Event{Kind: event.SubscriptionUpdate, SessionID: s.owner, Tool: toolOf(s.Kind), Success: true,
 			Payload: event.StreamData{ID: s.ID, Kind: s.Kind, Target: s.Target, Value: p.last}}
 	})
 }

@@ -89,7 +89,7 @@ func TestHubPublishesChangesOnly(t *testing.T) {
 		}
 		time.Sleep(5 * time.Second) // fake time: five polls of an unchanged value
 		synctest.Wait()
-		if got := r.of(event.StreamUpdate, "s1"); len(got) != 0 {
+		if got := r.of(event.SubscriptionUpdate, "s1"); len(got) != 0 {
 			t.Fatalf("an unchanged value was published %d times", len(got))
 		}
 		if n := v.reads.Load(); n < 4 {
@@ -98,7 +98,7 @@ func TestHubPublishesChangesOnly(t *testing.T) {
 		v.set(2)
 		time.Sleep(time.Second)
 		synctest.Wait()
-		got := r.of(event.StreamUpdate, "s1")
+		got := r.of(event.SubscriptionUpdate, "s1")
 		if len(got) != 1 {
 			t.Fatalf("got %d updates after one change, want 1", len(got))
 		}
@@ -110,7 +110,7 @@ func TestHubPublishesChangesOnly(t *testing.T) {
 		v.fail(errors.New("node down"))
 		time.Sleep(3 * time.Second)
 		synctest.Wait()
-		got = r.of(event.StreamUpdate, "s1")
+		got = r.of(event.SubscriptionUpdate, "s1")
 		if len(got) != 2 || got[1].Code != "STREAM_READ_FAILED" || got[1].Success {
 			t.Fatalf("after failing reads: %+v", got)
 		}
@@ -118,7 +118,7 @@ func TestHubPublishesChangesOnly(t *testing.T) {
 		v.set(3)
 		time.Sleep(time.Second)
 		synctest.Wait()
-		if got = r.of(event.StreamUpdate, "s1"); len(got) != 3 || string(got[2].Payload.(event.StreamData).Value) != `{"v":3}` {
+		if got = r.of(event.SubscriptionUpdate, "s1"); len(got) != 3 || string(got[2].Payload.(event.StreamData).Value) != `{"v":3}` {
 			t.Fatalf("after recovery: %+v", got)
 		}
 	})
@@ -151,7 +151,7 @@ func TestHubSharesOnePollerPerKey(t *testing.T) {
 		// The first read differs from the (nil) initial value: every
 		// subscription is told, s1 twice.
 		for owner, want := range map[string]int{"s1": 2, "s2": 1, "s3": 1} {
-			if got := len(r.of(event.StreamUpdate, owner)); got != want {
+			if got := len(r.of(event.SubscriptionUpdate, owner)); got != want {
 				t.Errorf("%s got %d updates, want %d", owner, got, want)
 			}
 		}
@@ -226,7 +226,7 @@ func TestHubOwnership(t *testing.T) {
 	if st := h.Stats(); st != (stream.Stats{}) {
 		t.Fatalf("after the last cancel: %+v", st)
 	}
-	ended := r.of(event.StreamEnded, "alice")
+	ended := r.of(event.SubscriptionEnded, "alice")
 	if len(ended) != 1 || ended[0].Message != "cancelled" {
 		t.Fatalf("ended events = %+v", ended)
 	}
@@ -252,8 +252,8 @@ func TestHubEndsWithSessionAndClose(t *testing.T) {
 	if got := h.List("s0"); len(got) != 0 {
 		t.Fatalf("after EndSession: %+v", got)
 	}
-	if got := len(r.of(event.StreamEnded, "s0")); got != 4 {
-		t.Fatalf("%d stream:ended events for s0, want 4", got)
+	if got := len(r.of(event.SubscriptionEnded, "s0")); got != 4 {
+		t.Fatalf("%d subscription:ended events for s0, want 4", got)
 	}
 	h.Close()
 	h.Close()

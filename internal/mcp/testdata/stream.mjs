@@ -48,7 +48,7 @@ if (res.isError) {
 const id = JSON.parse(text).data.subscription_id;
 console.log(JSON.stringify({ subscribed: id }));
 
-const match = () => notices.find((p) => p.data?.subscription_id === id && p.data?.event === "stream:update" && p.data?.value);
+const match = () => notices.find((p) => p.data?.subscription_id === id && p.data?.event === "subscription:update" && p.data?.value);
 const found = await new Promise((resolve) => {
   const timer = setTimeout(() => resolve(null), 30_000);
   arrived = () => {

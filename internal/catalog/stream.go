@@ -203,8 +203,10 @@ func streamTools(reads []registry.Tool) []native.Maker {
 				native.PAddress("user", "The account (default: the agent's wallet)"),
 				native.PHex("market_id", "The Morpho Blue market id (protocol morpho only; see morpho_get_market_id)", 32), streamInterval},
 			Result: streamResult("the position as the protocol's read tool reads it"),
-			When:   has("aave_get_account_data"),
-			Run:    subscribe(health, handler),
+			When: func(env *Env) bool {
+				return has("aave_get_account_data")(env) || has("morpho_get_position")(env) || has("compound_get_account")(env)
+			},
+			Run: subscribe(health, handler),
 		},
 		native.ReadTool{
 			Name:   "stream_list_subscriptions",
@@ -322,7 +324,14 @@ func subscribe(k streamed, handler map[string]registry.ReadHandler) func(context
 			return readValue(ctx, read, raw, owner)
 		}
 		in.Step(0)
-		v, err := probe(ctx)
+		// The first read is the session's own call of the read tool,
+		// through the gate (policy, audit): a session cannot watch what
+		// it may not read. The hub's later reads repeat it.
+		res, err := in.Session.Read(ctx, name, raw)
+		if err != nil {
+			return nil, err
+		}
+		v, err := valueOf(res)
 		if err != nil {
 			return nil, err
 		}
@@ -339,8 +348,7 @@ func subscribe(k streamed, handler map[string]registry.ReadHandler) func(context
 }
 
 // readValue runs a read tool's handler with raw arguments and returns its
-// data without the volatile fields. A result the tool marks is_error is a
-// failed read.
+// value (valueOf). A result the tool marks is_error is a failed read.
 func readValue(ctx context.Context, read registry.ReadHandler, raw json.RawMessage, session string) (json.RawMessage, error) {
 	args, err := tool.ParseArgs(raw)
 	if err != nil {
@@ -350,6 +358,12 @@ func readValue(ctx context.Context, read registry.ReadHandler, raw json.RawMessa
 	if err != nil {
 		return nil, err
 	}
+	return valueOf(res)
+}
+
+// valueOf is a read's data without the volatile fields, with its keys
+// sorted.
+func valueOf(res *tool.Result) (json.RawMessage, error) {
 	if res.IsError {
 		return nil, errors.New("the read reported a failure")
 	}

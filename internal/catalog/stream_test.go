@@ -58,11 +58,23 @@ func newStreamFixture(t *testing.T, max int, minInterval time.Duration) *streamF
 	return &streamFixture{baseFixture: f, hub: hub, bus: bus, sub: sub}
 }
 
-// sessionCalls marks an input as a session's own call (the gate sets it).
-type sessionCalls struct{}
+// sessionCalls is a session's calls as the gate hands them to a handler,
+// without the gate: Read runs the read tool's handler.
+type sessionCalls struct {
+	reg     *registry.Registry
+	session string
+}
 
-func (sessionCalls) Read(context.Context, string, json.RawMessage) (*tool.Result, error) {
-	return nil, errors.New("not in this test")
+func (c sessionCalls) Read(ctx context.Context, name string, raw json.RawMessage) (*tool.Result, error) {
+	e, ok := c.reg.Get(name)
+	if !ok || e.Read == nil {
+		return nil, errors.New("no read tool " + name)
+	}
+	a, err := tool.ParseArgs(raw)
+	if err != nil {
+		return nil, err
+	}
+	return e.Read(ctx, &registry.Input{Args: a, Raw: raw, SessionID: c.session, Now: time.Now(), Step: func(int) {}})
 }
 
 func (sessionCalls) Preview(context.Context, string, json.RawMessage) (json.RawMessage, error) {
@@ -77,7 +89,7 @@ func (f *streamFixture) call(t *testing.T, session, name, args string) (map[stri
 		return nil, err
 	}
 	in := input(t, args)
-	in.SessionID, in.Session = session, sessionCalls{}
+	in.SessionID, in.Session = session, sessionCalls{reg: f.reg, session: session}
 	res, err := e.Read(t.Context(), in)
 	if err != nil {
 		return nil, err

@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"math/big"
 	"net/http"
 	"os"
@@ -19,6 +20,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/wardhq/ward/internal/event"
+	"github.com/wardhq/ward/internal/facade"
 	"github.com/wardhq/ward/internal/mcp"
 )
 
@@ -242,5 +244,55 @@ func TestTypeScriptClientStream(t *testing.T) {
 	if got.Timeout || got.Logger != mcp.StreamLogger || got.Level != "info" || got.Data.ID != sub.Subscribed ||
 		got.Data.Kind != "price" || got.Data.Value.PriceUSD != 2987.65 {
 		t.Fatalf("the TypeScript client received %+v", got)
+	}
+}
+
+// TestStreamOverStdio: ward mcp's one session receives its updates as
+// notifications/message too.
+func TestStreamOverStdio(t *testing.T) {
+	sess := session(t, "stream-stdio", "dev")
+	srv, err := mcp.New(mcp.Config{Tools: ward.Stack.Facade, Version: "test",
+		Session: func(context.Context, string) (*facade.Session, error) { return facade.NewSession(sess), nil },
+		Updates: ward.Stack.Bus, EndStreams: ward.Stack.Streams.EndSession, StreamSweep: 50 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	delivering, stop := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	wg.Go(func() { srv.Deliver(delivering) })
+	defer func() { stop(); wg.Wait() }()
+	toServer, fromClient := io.Pipe()
+	toClient, fromServer := io.Pipe()
+	done := make(chan error, 1)
+	go func() {
+		done <- srv.RunStdio(context.Background(), toServer, fromServer)
+		fromServer.Close()
+	}()
+	n := &notices{arrived: make(chan struct{}, 1)}
+	c := sdk.NewClient(&sdk.Implementation{Name: "ward-stream-stdio", Version: "1"}, &sdk.ClientOptions{LoggingMessageHandler: n.add})
+	cs, err := c.Connect(context.Background(), &sdk.IOTransport{Reader: toClient, Writer: fromClient}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		cs.Close()
+		if err := <-done; err != nil {
+			t.Errorf("RunStdio: %v", err)
+		}
+	}()
+	if err := cs.SetLoggingLevel(t.Context(), &sdk.SetLoggingLevelParams{Level: "info"}); err != nil {
+		t.Fatal(err)
+	}
+	id := subscribePrice(t, cs)
+	if err := ward.Stack.Dev.SetFeedAnswer(t.Context(), ward.Stack.Env.Venues.ETHFeed, big.NewInt(3_333_00000000)); err != nil {
+		t.Fatal(err)
+	}
+	n.wait(t, func(m map[string]any) bool {
+		v, _ := m["value"].(map[string]any)
+		return m["subscription_id"] == id && v["price_usd"] == 3333.0
+	})
+	// The sweep leaves a connected session's subscriptions alone.
+	if got := ward.Stack.Streams.List(sess.ID); len(got) != 1 {
+		t.Fatalf("the connected stdio session holds %v", got)
 	}
 }

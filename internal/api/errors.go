@@ -106,9 +106,9 @@ func storeUnavailable(err error) *Error {
 // refusalStatus is the HTTP status of a refused call.
 func refusalStatus(c reason.Code) int {
 	switch c {
-	case reason.BadInput, reason.SchemaInvalid, reason.MissingArgument, reason.ChainNotSupported, reason.VenueRequired:
+	case reason.BadInput, reason.SchemaInvalid, reason.MissingArgument, reason.ChainNotSupported, reason.VenueRequired, reason.StreamInterval:
 		return http.StatusBadRequest
-	case reason.ToolUnavailable, reason.NotPreviewable, reason.PermitNotFound, reason.QuarantineNotFound:
+	case reason.ToolUnavailable, reason.NotPreviewable, reason.PermitNotFound, reason.QuarantineNotFound, reason.StreamNotFound:
 		return http.StatusNotFound
 	case reason.PermitConsumed, reason.PermitCancelled, reason.PermitExpired, reason.PermitMismatch,
 		reason.PolicyChanged, reason.PhaseChanged, reason.ToolChanged, reason.AnnounceDelay, reason.TxInFlight:
@@ -116,11 +116,11 @@ func refusalStatus(c reason.Code) int {
 	case reason.Halted:
 		return http.StatusLocked
 	case reason.HookRateLimit, reason.RateLimitExceeded, reason.PerTurnLimit, reason.SessionLimit, reason.WindowRateLimit,
-		reason.LookupLimited, reason.SessionsExhausted:
+		reason.LookupLimited, reason.SessionsExhausted, reason.StreamLimit:
 		return http.StatusTooManyRequests
 	case reason.OutputNotFound:
 		return http.StatusNotFound
-	case reason.AuditUnavailable, reason.HookError, reason.SimulationFailed, reason.TaintCheckFailed, reason.ChainUnavailable:
+	case reason.AuditUnavailable, reason.HookError, reason.SimulationFailed, reason.TaintCheckFailed, reason.ChainUnavailable, reason.StreamUnavailable:
 		return http.StatusServiceUnavailable
 	case reason.ExecutionFailed:
 		return http.StatusBadGateway

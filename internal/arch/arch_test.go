@@ -87,6 +87,7 @@ var layers = map[string]int{
 	"internal/grimoire/archive/archivetest": Mechanism,
 	"internal/telemetry":                    Mechanism, // OpenTelemetry traces: the provider, span helpers and trace context
 	"internal/telemetry/telemetrytest":      Mechanism, // an in-process OTLP collector for tests
+	"internal/stream":                       Mechanism, // live data subscriptions: one poller per watched thing, changes published as events
 
 	"internal/store":                 Store,
 	"internal/store/sqlite":          Store,

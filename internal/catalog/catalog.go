@@ -23,7 +23,9 @@ import (
 	"github.com/wardhq/ward/internal/catalog/internal/native"
 	"github.com/wardhq/ward/internal/catalog/privileged"
 	"github.com/wardhq/ward/internal/chain"
+	"github.com/wardhq/ward/internal/event"
 	"github.com/wardhq/ward/internal/registry"
+	"github.com/wardhq/ward/internal/stream"
 )
 
 // Env is what the tools run against; Token and Venues are the tokens and
@@ -39,12 +41,18 @@ type (
 )
 
 // Tools returns the catalogue for env: read tools always, write tools
-// only with a wallet, testnet tools only on the dev chain.
+// only with a wallet, testnet tools only on the dev chain, the stream_
+// tools (over the other reads) only with a subscription hub.
 func Tools(env *Env) []registry.Tool {
 	var out []registry.Tool
 	for _, mk := range slices.Concat(baseTools(), defiTools()) {
 		t, ok := mk.Make(env)
 		if ok {
+			out = append(out, t)
+		}
+	}
+	for _, mk := range streamTools(out) {
+		if t, ok := mk.Make(env); ok {
 			out = append(out, t)
 		}
 	}
@@ -67,6 +75,10 @@ func Register(r *registry.Registry, env *Env) error {
 // store and must not be called.
 func All() []registry.Tool {
 	one := common.Address{1}
+	// A hub that is never subscribed to starts nothing; its config is
+	// valid, so New does not fail (a nil hub would only leave the stream_
+	// tools out of the listing, which TestDefs would catch).
+	hub, _ := stream.New(stream.Config{Publish: func(event.Event) {}})
 	return append(Tools(&Env{
 		Chain: &chain.Provider{}, Wallet: &chain.Wallet{}, Sim: &chain.Simulator{}, Dev: &chain.DevChain{},
 		Venues: Venues{WETH: one, UniswapV2Factory: one, UniswapV2Router: one, UniswapV3Factory: one,
@@ -77,6 +89,7 @@ func All() []registry.Tool {
 			EigenStrategyManager: one, EigenDelegationManager: one, EigenStrategies: []common.Address{one},
 			GmxExchangeRouter: one, GmxRouter: one, GmxOrderVault: one, GmxDataStore: one, GmxReader: one, GmxMarkets: []common.Address{one},
 			PendleRouter: one, PendleMarkets: []common.Address{one}},
+		Streams: hub,
 	}), privileged.All()...)
 }
 

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"log/slog"
+	"sync"
 	"time"
 
 	"github.com/wardhq/ward/internal/auth"
@@ -64,10 +65,21 @@ func serveStdio(ctx context.Context, io IO, st *daemon.Stack, f *config.File, ro
 	srv, err := mcp.New(mcp.Config{
 		Tools: st.Facade, Version: versionString(), Log: log,
 		Session: func(context.Context, string) (*facade.Session, error) { return fs, nil },
+		Updates: st.Bus, EndStreams: st.Streams.EndSession,
 	})
 	if err != nil {
 		return err
 	}
+	// The session's live data updates go out as notifications while the
+	// client is connected; its subscriptions end with the connection.
+	delivering, stop := context.WithCancel(ctx)
+	var delivered sync.WaitGroup
+	delivered.Go(func() { srv.Deliver(delivering) })
+	defer func() {
+		stop()
+		delivered.Wait()
+		st.Streams.EndSession(sess.ID)
+	}()
 	log.Info("mcp: serving on stdio", "session", sess.ID, "role", role)
 	return srv.RunStdio(ctx, io.In, io.Out)
 }

@@ -68,6 +68,8 @@ type File struct {
 	Telemetry telemetry.Config
 	// Relay configures the relay between clade members ([relay]).
 	Relay Relay
+	// Streaming bounds the stream_ tools' subscriptions ([streaming]).
+	Streaming Streaming
 	// Source is the file's bytes, recorded with the policy hash.
 	Source []byte
 	// Warnings are the file's problems that do not stop it from loading,
@@ -217,6 +219,7 @@ func parse(name string, data []byte, schemas func(string) json.RawMessage) (*Fil
 	diags = append(diags, trustSection(f, &raw, idx)...)
 	diags = append(diags, grimoireSection(f, &raw, idx)...)
 	diags = append(diags, sessionsSection(f, &raw, idx)...)
+	diags = append(diags, streamingSection(f, &raw, idx)...)
 	diags = append(diags, telemetrySection(f, &raw, idx)...)
 	diags = append(diags, relaySection(f, &raw, idx)...)
 	diags = append(diags, unknownTools(cfg, f.Upstream, idx, m)...)

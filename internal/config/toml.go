@@ -36,6 +36,8 @@ type fileTOML struct {
 	Telemetry *telemetryTOML `toml:"telemetry"`
 	// Relay is [relay] (relay.go).
 	Relay *relayTOML `toml:"relay"`
+	// Streaming is [streaming] (streaming.go).
+	Streaming *streamingTOML `toml:"streaming"`
 }
 
 type storeTOML struct {

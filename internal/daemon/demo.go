@@ -16,6 +16,8 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 
 	"github.com/wardhq/ward/internal/chain"
+	"github.com/wardhq/ward/internal/config"
+	"github.com/wardhq/ward/internal/event"
 	"github.com/wardhq/ward/internal/facade"
 	"github.com/wardhq/ward/internal/gate"
 	"github.com/wardhq/ward/internal/hook"
@@ -46,7 +48,8 @@ type DemoResult struct {
 // 1,000 concurrent commits of one permit execute once; an emergency halt
 // stops writes; ETH is staked with Lido and Rocket Pool; the agent records
 // an episode in its memory (quarantined, pending consensus) and a poisoned
-// insight is refused by the ingestion pipeline. Each step is
+// insight is refused by the ingestion pipeline; a live price subscription
+// reports the feed's move and is cancelled. Each step is
 // written to w as it completes; the error lists the steps that did not
 // behave as expected.
 func RunDemo(ctx context.Context, w io.Writer, dir string) ([]DemoResult, error) {
@@ -79,6 +82,7 @@ func RunDemo(ctx context.Context, w io.Writer, dir string) ([]DemoResult, error)
 	d.emergencyHalt(ctx)
 	d.liquidStaking(ctx)
 	d.onChain(ctx)
+	d.streaming(ctx)
 	return d.results, d.err()
 }
 
@@ -97,6 +101,8 @@ func openDemoStack(ctx context.Context, dir string, cfg rules.Config, now func()
 			Rate:     hook.RateConfig{Max: 100, Window: time.Hour},
 		},
 		AnnounceDelay: 30 * time.Second, Now: now,
+		// Subscriptions read every half second, so the update comes quickly.
+		Streaming: config.Streaming{MinInterval: 500 * time.Millisecond},
 		// The owner's allowlist leaves DAI out.
 		DevAllowlist: func(dc *chain.DevContracts, a *hook.AllowlistConfig) {
 			var keep []tool.Address
@@ -288,6 +294,76 @@ func (d *demo) liquidStaking(ctx context.Context) {
 			return "", fmt.Errorf("stETH %v, rETH %v", st, r)
 		}
 		return fmt.Sprintf("stETH %s, rETH %s", st, r), nil
+	})
+}
+
+// streaming subscribes the agent to WETH's feed price, moves the feed 1%
+// up and waits for the subscription:update event that reports it, then
+// cancels the subscription.
+func (d *demo) streaming(ctx context.Context) {
+	updates := d.st.Bus.Subscribe(64, func(k event.Kind) bool { return k == event.SubscriptionUpdate })
+	defer updates.Close()
+	call := func(args string, v any) error {
+		out, err := d.st.Facade.Call(ctx, facade.NewSession(d.s), "query_state", json.RawMessage(args))
+		if err != nil {
+			return err
+		}
+		return json.Unmarshal(out, v)
+	}
+	var sub struct {
+		Data struct {
+			ID    string `json:"subscription_id"`
+			Value struct {
+				Answer string `json:"answer"`
+			} `json:"value"`
+		} `json:"data"`
+	}
+	d.step("subscribe to WETH's feed price (stream_subscribe_price)", func() (string, error) {
+		if err := call(`{"kind":"subscribe_price","params":{"token":"`+d.dc.WETH.Hex()+`"}}`, &sub); err != nil {
+			return "", err
+		}
+		return sub.Data.ID + ", answer " + sub.Data.Value.Answer, nil
+	})
+	d.step("the feed moves 1% up: the subscription reports it as an event", func() (string, error) {
+		answer, ok := new(big.Int).SetString(sub.Data.Value.Answer, 10)
+		if !ok || sub.Data.ID == "" {
+			return "", errors.New("no subscription to watch")
+		}
+		answer.Add(answer, new(big.Int).Div(answer, big.NewInt(100)))
+		if err := d.st.Dev.SetFeedAnswer(ctx, d.st.Env.Venues.ETHFeed, answer); err != nil {
+			return "", err
+		}
+		deadline := time.NewTimer(10 * time.Second)
+		defer deadline.Stop()
+		for {
+			select {
+			case e := <-updates.C():
+				if p, ok := e.Payload.(event.StreamData); ok && p.ID == sub.Data.ID && e.Success {
+					var v struct {
+						Answer string `json:"answer"`
+					}
+					if err := json.Unmarshal(p.Value, &v); err != nil || v.Answer != answer.String() {
+						return "", fmt.Errorf("the update reports %s, want answer %s", p.Value, answer)
+					}
+					return string(e.Kind) + ", answer " + v.Answer, nil
+				}
+			case <-deadline.C:
+				return "", errors.New("no update within 10 s")
+			}
+		}
+	})
+	d.step("cancel the subscription (stream_cancel_subscription)", func() (string, error) {
+		var out struct {
+			Data struct {
+				Cancelled struct {
+					ID string `json:"subscription_id"`
+				} `json:"cancelled"`
+			} `json:"data"`
+		}
+		if err := call(`{"kind":"unsubscribe","params":{"subscription_id":"`+sub.Data.ID+`"}}`, &out); err != nil {
+			return "", err
+		}
+		return out.Data.Cancelled.ID + " cancelled", nil
 	})
 }
 

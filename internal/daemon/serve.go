@@ -84,6 +84,8 @@ type Server struct {
 	Data string
 
 	shutdowns []func(context.Context) error
+	// background is what surfaces run beside their requests (Background).
+	background []func(context.Context)
 	// reloadMu serialises reloads; loaded is the configuration in force
 	// after the last one (nil: File).
 	reloadMu sync.Mutex
@@ -100,6 +102,14 @@ type Server struct {
 // Surfaces stop in the order they registered. A mount function calls it.
 func (s *Server) OnShutdown(f func(context.Context) error) {
 	s.shutdowns = append(s.shutdowns, f)
+}
+
+// Background registers f to run in its own goroutine from the moment
+// Serve is ready until shutdown begins, when its context ends; Serve waits
+// for it to return before stopping the listener's surfaces and the stack.
+// A mount function calls it (MCP's delivery of live data updates).
+func (s *Server) Background(f func(context.Context)) {
+	s.background = append(s.background, f)
 }
 
 // owner is the session owner a principal is.
@@ -310,7 +320,7 @@ func OpenDataWith(ctx context.Context, dir string, f *config.File, opt DataOptio
 		QuarantineTTL: f.Gate.QuarantineTTL,
 		Owner:         f.Gate.Owner, Tools: f.Tools, SessionLimits: f.Sessions, ReadsBestEffort: f.Audit.ReadsBestEffort,
 		Trust: f.Trust, VaultKey: filepath.Join(dir, "vault.key"), Grimoire: grim, Telemetry: f.Telemetry,
-		Relay: f.Relay, RelayDir: relayDir(dir), Init: opt.Init, Verify: true,
+		Relay: f.Relay, RelayDir: relayDir(dir), Init: opt.Init, Verify: true, Streaming: f.Streaming,
 		DevDir: filepath.Join(dir, "devchain"),
 	})
 	if err != nil {
@@ -481,6 +491,12 @@ func Serve(ctx context.Context, cfg ServeConfig) error {
 		// and every RetentionInterval.
 		curatorDone.Go(func() { runRetention(curating, archiver, RetentionInterval, cfg.Log) })
 	}
+	for _, f := range srv.background {
+		curatorDone.Go(func() { f(curating) })
+	}
+	// Live data subscriptions whose gate session has expired (or was
+	// removed) end: no one is left to receive them.
+	curatorDone.Go(func() { endExpiredStreams(curating, st, StreamSweep) })
 	if cfg.ReloadOnHangup {
 		curatorDone.Go(func() {
 			srv.reloadOnHangup(curating, func(rep ReloadReport, err error) {

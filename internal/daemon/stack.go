@@ -44,6 +44,7 @@ import (
 	"github.com/wardhq/ward/internal/skill"
 	"github.com/wardhq/ward/internal/store"
 	"github.com/wardhq/ward/internal/store/sqlite"
+	"github.com/wardhq/ward/internal/stream"
 	"github.com/wardhq/ward/internal/taint"
 	"github.com/wardhq/ward/internal/telemetry"
 	"github.com/wardhq/ward/internal/tool"
@@ -137,6 +138,9 @@ type Config struct {
 	// Telemetry configures the export of traces ([telemetry]); the zero
 	// value exports nothing.
 	Telemetry telemetry.Config
+	// Streaming bounds the stream_ tools' subscriptions ([streaming];
+	// zero: stream's defaults).
+	Streaming config.Streaming
 	// Relay connects the pipeline to the clade's other members
 	// ([relay]); RelayDir keeps its durable state (required with it).
 	Relay    config.Relay
@@ -179,6 +183,9 @@ type Stack struct {
 	// Relay is the connection to the clade's other members (nil without
 	// [relay]).
 	Relay *relay.Relay
+	// Streams runs the stream_ tools' subscriptions; the surfaces end a
+	// session's when its stream ends.
+	Streams *stream.Hub
 
 	vault *vault.Vault // nil without Config.VaultKey
 
@@ -261,6 +268,14 @@ func Open(ctx context.Context, cfg Config) (_ *Stack, err error) {
 	if s.Bus, err = event.New(event.Config{}); err != nil {
 		return nil, err
 	}
+	// Subscriptions publish on the bus; closed before it (closers run
+	// last first), which ends every poller.
+	if s.Streams, err = stream.New(stream.Config{MaxPerSession: cfg.Streaming.MaxPerSession, MinInterval: cfg.Streaming.MinInterval, Publish: s.Bus.Publish}); err != nil {
+		return nil, err
+	}
+	for _, e := range append([]*catalog.Env{env}, more...) {
+		e.Streams = s.Streams
+	}
 	if err := s.registerTools(ctx, cfg, append([]*catalog.Env{env}, more...)); err != nil {
 		return nil, err
 	}
@@ -272,7 +287,7 @@ func Open(ctx context.Context, cfg Config) (_ *Stack, err error) {
 	if s.Hooks, err = hook.NewSet(cfg.Hooks); err != nil {
 		return nil, err
 	}
-	s.closers = append(s.closers, func() error { s.Bus.Close(); return nil })
+	s.closers = append(s.closers, func() error { s.Bus.Close(); return nil }, func() error { s.Streams.Close(); return nil })
 	if err := s.openGate(ctx, cfg); err != nil {
 		return nil, errors.Join(err, s.Close())
 	}

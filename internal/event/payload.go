@@ -34,6 +34,18 @@ const (
 	GrimoireCausalRollback   Kind = "grimoire:causal_rollback"   // CausalRollback
 )
 
+// Kinds of live data subscriptions (package stream, the stream_ tools);
+// their payload is a StreamData. A subscription:update reports a changed
+// value (Success) or, with Code STREAM_READ_FAILED, that it could not be
+// read; a subscription:ended's Message says why the subscription ended
+// (cancelled, session ended, ward stopped). SessionID is the subscribing
+// session's. (The family is not "stream": the API's event stream uses
+// stream:gap for its own notices.)
+const (
+	SubscriptionUpdate Kind = "subscription:update"
+	SubscriptionEnded  Kind = "subscription:ended"
+)
+
 // Payload is what an event of one kind carries beyond the common fields:
 // one type per kind (a few kinds share one), made by publishers as a
 // value and read by subscribers with a type switch.
@@ -86,6 +98,16 @@ type Verdict struct{ By string }
 // Promotion is a trust:promoted's payload: the judge that promoted the
 // call.
 type Promotion struct{ By string }
+
+// StreamData is the payload of the subscription:* kinds: the
+// subscription, what it watches, and (for an update that read one) the
+// new value as the stream_ tool that made it describes it.
+type StreamData struct {
+	ID     string          `json:"subscription_id"`
+	Kind   string          `json:"kind"`
+	Target string          `json:"target"`
+	Value  json.RawMessage `json:"value,omitempty"`
+}
 
 // EntryQuarantined is a grimoire:entry_quarantined's payload.
 type EntryQuarantined struct {
@@ -168,6 +190,7 @@ func (p EntryConfirmed) Summary() string   { return jsonText(p) }
 func (p EntryPruned) Summary() string      { return jsonText(p) }
 func (p ImmuneMatch) Summary() string      { return jsonText(p) }
 func (p CausalRollback) Summary() string   { return jsonText(p) }
+func (p StreamData) Summary() string       { return jsonText(p) }
 
 func (p Taint) Summary() string {
 	if p.Source != "" {
@@ -193,6 +216,7 @@ func (EntryConfirmed) payload()   {}
 func (EntryPruned) payload()      {}
 func (ImmuneMatch) payload()      {}
 func (CausalRollback) payload()   {}
+func (StreamData) payload()       {}
 
 // jsonText is v's JSON, or "" if it has none (a NaN score).
 func jsonText(v any) string {
@@ -245,6 +269,8 @@ func decodePayload(k Kind, s string) Payload {
 		p = decodeJSON[ImmuneMatch](s)
 	case GrimoireCausalRollback:
 		p = decodeJSON[CausalRollback](s)
+	case SubscriptionUpdate, SubscriptionEnded:
+		p = decodeJSON[StreamData](s)
 	}
 	if p == nil || p.Summary() != s {
 		return Text(s)

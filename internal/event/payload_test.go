@@ -71,6 +71,10 @@ var payloadCases = []struct {
 		`{"source_agent":"0xab","entries_quarantined":2,"reason":"peer_comparison","entry_ids":["e1","e2"]}`},
 	{"rollback of nothing", GrimoireCausalRollback, CausalRollback{Source: "0xab", Reason: "none"},
 		`{"source_agent":"0xab","entries_quarantined":0,"reason":"none"}`},
+	{"subscription update", SubscriptionUpdate, StreamData{ID: "sub_1", Kind: "price", Target: "1/0xab", Value: json.RawMessage(`{"price_usd":2000}`)},
+		`{"subscription_id":"sub_1","kind":"price","target":"1/0xab","value":{"price_usd":2000}}`},
+	{"subscription ended", SubscriptionEnded, StreamData{ID: "sub_1", Kind: "pool", Target: "1/0xcd"},
+		`{"subscription_id":"sub_1","kind":"pool","target":"1/0xcd"}`},
 	{"text", "other:kind", Text("anything <at> all"), "anything <at> all"},
 }
 

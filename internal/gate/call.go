@@ -523,7 +523,13 @@ func (t *Tools) run(ctx context.Context, s *Session, e *registry.Entry, in *regi
 	if err != nil {
 		code, msg := reason.ExecutionFailed, d.Name+" failed"
 		var down chainDown
+		var coded reasoned
+		isCoded := d.Effect == tool.EffectNone && errors.As(err, &coded) && reason.Known(coded.Reason())
 		switch {
+		case isCoded:
+			// A read that refused for a reason of the catalogue (a stream_
+			// tool's subscription limit): its fixed text is the message.
+			code, msg = coded.Reason(), coded.Error()
 		case d.Effect == tool.EffectNone && errors.As(err, &down):
 			// Only a read: a write's error may name a transaction that
 			// was sent before the chain stopped answering, and the agent
@@ -542,7 +548,7 @@ func (t *Tools) run(ctx context.Context, s *Session, e *registry.Entry, in *regi
 		if errors.As(err, &rf) {
 			return nil, err
 		}
-		if code == reason.TxInFlight || code == reason.ChainUnavailable {
+		if code == reason.TxInFlight || code == reason.ChainUnavailable || isCoded {
 			return nil, &Refusal{Code: code, Stage: "handler", Message: msg, Detail: err.Error()}
 		}
 		return nil, &Refusal{Code: code, Stage: "handler", Message: msg + ": " + agentSafe(err), Detail: err.Error()}
@@ -554,6 +560,14 @@ func (t *Tools) run(ctx context.Context, s *Session, e *registry.Entry, in *regi
 	t.bus.Publish(event.Event{Kind: event.ToolEnd, Time: t.cfg.Now(), SessionID: s.ID, Tool: d.Name, ParamsHash: ph,
 		Success: !res.IsError, DurationMS: t.cfg.Now().Sub(start).Milliseconds(), Payload: event.ResultFilter{Report: rep.String()}})
 	return res, nil
+}
+
+// reasoned is a read handler's error that refuses with a code of the
+// reason catalogue and a fixed message written for the agent
+// (stream.Error).
+type reasoned interface {
+	error
+	Reason() reason.Code
 }
 
 // chainDown is an error saying every endpoint of a chain failed recently

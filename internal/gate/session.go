@@ -372,6 +372,21 @@ func (t *Tools) live(s *Session) bool {
 	return !t.cfg.SessionLimits.Expired(&rec, t.cfg.Now())
 }
 
+// SessionLive reports whether the session with id sid exists and has not
+// expired under the session limits (what holds state for it, such as its
+// live data subscriptions, ends when it no longer is). An error is a
+// store that cannot say.
+func (t *Tools) SessionLive(ctx context.Context, sid string) (bool, error) {
+	s, err := t.SessionByID(ctx, sid)
+	if errors.Is(err, ErrNoSession) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	return t.live(s), nil
+}
+
 // touch records the session's use, at most once a touchEvery.
 func (t *Tools) touch(ctx context.Context, s *Session) {
 	st := t.sessionStore()

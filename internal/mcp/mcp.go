@@ -30,10 +30,12 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/wardhq/ward/internal/event"
 	"github.com/wardhq/ward/internal/facade"
 	"github.com/wardhq/ward/internal/reason"
 	"github.com/wardhq/ward/internal/telemetry"
@@ -53,6 +55,15 @@ type Config struct {
 	// Log receives internal failures (never sent to the client); nil
 	// discards them.
 	Log *slog.Logger
+	// Updates, when set, is the bus whose stream:* events (the stream_
+	// tools' subscriptions) Deliver sends to the MCP sessions of their
+	// gate session as notifications/message with logger StreamLogger;
+	// EndStreams (required with it) ends a gate session's subscriptions
+	// once its MCP sessions have ended, which Deliver looks for every
+	// StreamSweep (DefaultSweep when zero).
+	Updates     *event.Bus
+	EndStreams  func(session string) int
+	StreamSweep time.Duration
 }
 
 // MaxMessageBytes bounds one HTTP request body or one stdio message.
@@ -68,7 +79,8 @@ type Server struct {
 
 	httpOnce sync.Once
 	http     http.Handler
-	streams  streams
+	sse      sseStreams
+	streams  *delivery // nil without Config.Updates
 }
 
 // New validates cfg and returns a Server.
@@ -82,12 +94,25 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Log == nil {
 		cfg.Log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
+	if cfg.Updates != nil && cfg.EndStreams == nil {
+		return nil, errors.New("mcp: stream updates need a way to end a session's subscriptions")
+	}
+	if cfg.StreamSweep <= 0 {
+		cfg.StreamSweep = DefaultSweep
+	}
 	s := &Server{tools: cfg.Tools, session: cfg.Session, log: cfg.Log}
+	// Tools, and a session's list never changes; with stream updates,
+	// logging, whose notifications carry them.
+	caps := &sdk.ServerCapabilities{Tools: &sdk.ToolCapabilities{}}
+	if cfg.Updates != nil {
+		caps.Logging = &sdk.LoggingCapabilities{}
+	}
 	s.srv = sdk.NewServer(&sdk.Implementation{Name: "ward", Title: "ward tool gate", Version: cfg.Version}, &sdk.ServerOptions{
-		Logger: cfg.Log,
-		// Only tools, and a session's list never changes.
-		Capabilities: &sdk.ServerCapabilities{Tools: &sdk.ToolCapabilities{}},
+		Logger: cfg.Log, Capabilities: caps,
 	})
+	if cfg.Updates != nil {
+		s.streams = newDelivery(s.srv, cfg.Updates, cfg.EndStreams, cfg.StreamSweep)
+	}
 	// The tools depend on the caller's session, so tools/list and
 	// tools/call are answered here rather than from the SDK's one registry.
 	s.srv.AddReceivingMiddleware(s.route)
@@ -216,6 +241,9 @@ func (s *Server) call(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallT
 	g, err := s.gateSession(ctx, req.Session)
 	if err != nil {
 		return nil, err
+	}
+	if s.streams != nil {
+		s.streams.bind(req.Session, g.ID())
 	}
 	if !facade.Offers(g.View(), req.Params.Name) {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "unknown tool: this session offers no tool by that name"}

@@ -62,6 +62,9 @@ func run(m *testing.M) int {
 	// An upstream write is Layer3: a short announce delay, which the
 	// clients wait out, keeps the tests quick.
 	f.Gate.AnnounceDelay = 2 * time.Second
+	// Subscriptions polled often, and few per session, keep the stream
+	// tests quick.
+	f.Streaming.MinInterval, f.Streaming.MaxPerSession = 500*time.Millisecond, 3
 	var served <-chan error
 	if ward, served, err = startWard(ctx, dir, f, journalExtra(jr)); err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -91,10 +94,12 @@ func startWard(ctx context.Context, dir string, f *config.File, extra func(conte
 	mounted := make(chan *daemon.Server, 1)
 	go func() {
 		served <- daemon.Serve(ctx, daemon.ServeConfig{Addr: "127.0.0.1:0", Data: dir, File: f, Out: ready, Extra: extra, Mount: func(s *daemon.Server) error {
-			srv, err := mcp.New(mcp.Config{Tools: s.Stack.Facade, Session: mcp.NamedSessions(s.Session, s.NamedSession), Version: "test"})
+			srv, err := mcp.New(mcp.Config{Tools: s.Stack.Facade, Session: mcp.NamedSessions(s.Session, s.NamedSession), Version: "test",
+				Updates: s.Stack.Bus, EndStreams: s.Stack.Streams.EndSession, StreamSweep: 100 * time.Millisecond})
 			if err != nil {
 				return err
 			}
+			s.Background(srv.Deliver)
 			s.Mux.Handle("/mcp", s.Authenticate(srv.Handler()))
 			mounted <- s
 			return nil

@@ -35,24 +35,24 @@ func (s *Server) Handler() http.Handler {
 			Logger:              s.log,
 		})
 		bind := sdkauth.RequireBearerToken(principalInfo, &sdkauth.RequireBearerTokenOptions{AllowMissingExpiration: true})
-		s.http = http.NewCrossOriginProtection().Handler(bind(s.streams.endOnShutdown(namedSession(h))))
+		s.http = http.NewCrossOriginProtection().Handler(bind(s.sse.endOnShutdown(namedSession(h))))
 	})
 	return s.http
 }
 
-// streams ends the standalone event streams (the GET a client keeps open
+// sseStreams ends the standalone event streams (the GET a client keeps open
 // for server notifications) when the HTTP server they came in on shuts
 // down. Such a stream lasts as long as its client; left alone it would
 // hold a graceful shutdown up until its deadline. Calls in flight are not
 // touched: their responses finish as usual.
-type streams struct {
+type sseStreams struct {
 	mu     sync.Mutex
 	next   uint64
 	open   map[*http.Server]map[uint64]context.CancelFunc
 	closed map[*http.Server]bool
 }
 
-func (st *streams) endOnShutdown(h http.Handler) http.Handler {
+func (st *sseStreams) endOnShutdown(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		hs, ok := r.Context().Value(http.ServerContextKey).(*http.Server)
 		if r.Method != http.MethodGet || !ok {
@@ -67,7 +67,7 @@ func (st *streams) endOnShutdown(h http.Handler) http.Handler {
 	})
 }
 
-func (st *streams) add(hs *http.Server, cancel context.CancelFunc) uint64 {
+func (st *sseStreams) add(hs *http.Server, cancel context.CancelFunc) uint64 {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	if st.closed[hs] {
@@ -86,13 +86,13 @@ func (st *streams) add(hs *http.Server, cancel context.CancelFunc) uint64 {
 	return st.next
 }
 
-func (st *streams) remove(hs *http.Server, id uint64) {
+func (st *sseStreams) remove(hs *http.Server, id uint64) {
 	st.mu.Lock()
 	delete(st.open[hs], id)
 	st.mu.Unlock()
 }
 
-func (st *streams) shutdown(hs *http.Server) {
+func (st *sseStreams) shutdown(hs *http.Server) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	st.closed[hs] = true

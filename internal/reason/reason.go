@@ -132,6 +132,13 @@ const (
 	LookupLimited       Code = "TOO_MANY_FAILED_LOOKUPS"
 	SessionsExhausted   Code = "SESSION_LIMIT"
 
+	// Live data subscriptions (the stream_ tools).
+	StreamLimit       Code = "STREAM_LIMIT_EXCEEDED"
+	StreamNotFound    Code = "STREAM_NOT_FOUND"
+	StreamInterval    Code = "STREAM_INTERVAL_TOO_SHORT"
+	StreamUnavailable Code = "STREAM_UNAVAILABLE"
+	StreamReadFailed  Code = "STREAM_READ_FAILED"
+
 	// Trust and taint (seed 004).
 	UntrustedProvenance Code = "UNTRUSTED_PROVENANCE"
 	SessionUnderReview  Code = "SESSION_UNDER_REVIEW"
@@ -256,6 +263,11 @@ var catalog = []Entry{
 	{RetryRejected, "the owner rejected this same call (same tool and arguments) from this principal recently; it is refused without asking again"},
 	{LookupLimited, "the principal looked up too many ids that do not exist (or are not its own) in a short time: wait before trying again"},
 	{SessionsExhausted, "the principal holds as many live sessions as it may: reuse a session, or let idle ones expire"},
+	{StreamLimit, "the session holds as many live data subscriptions as it may ([streaming] max_per_session): cancel one first"},
+	{StreamNotFound, "the session has no live data subscription with this id (another session's subscriptions are not found either)"},
+	{StreamInterval, "the subscription asks to be polled more often than [streaming] min_interval allows"},
+	{StreamUnavailable, "live data subscriptions have stopped (ward is shutting down)"},
+	{StreamReadFailed, "a subscription's value could not be read from the chain (a subscription:update event; the subscription goes on)"},
 	{NotPreviewable, "no write adapter exists for this action and venue in the profile"},
 	{VenueRequired, "several venues offer the action or lookup and the call names none; the message lists them"},
 	{UntrustedProvenance, "a tainted session's state-changing or data-sending call has a security-relevant argument that does not come from the owner or a trusted tool; held for review"},

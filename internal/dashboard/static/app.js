@@ -490,6 +490,18 @@
         noteRow(ev, "warn", "phase → " + str(ev.message), ev.summary ? "by " + str(ev.summary) : "");
         refresh("gate");
         break;
+      case "subscription:update":
+      case "subscription:ended": {
+        // A stream_ tool's subscription: its summary is the subscription
+        // as JSON ({subscription_id, kind, target, value}).
+        let d = {};
+        try { d = JSON.parse(str(ev.summary)) || {}; } catch { d = {}; }
+        const what = joined(d.kind, d.target);
+        if (kind === "subscription:ended") noteRow(ev, "none", `subscription ${str(d.subscription_id)} ended`, joined(what, ev.message));
+        else if (ev.success) noteRow(ev, "info", `${str(d.kind) || "subscription"} changed`, what);
+        else noteRow(ev, "warn", `${str(d.kind) || "subscription"} unreadable`, joined(what, ev.code));
+        break;
+      }
       case "stream:gap":
         noteRow(ev, "warn", "events missed", ev.dropped ? `${str(ev.dropped)} dropped: the lists were reloaded` : "older events are gone: the lists were reloaded");
         refresh("gate", "decisions", "permits", "quarantine");

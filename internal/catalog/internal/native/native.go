@@ -32,6 +32,7 @@ import (
 	"github.com/wardhq/ward/internal/capability"
 	"github.com/wardhq/ward/internal/chain"
 	"github.com/wardhq/ward/internal/registry"
+	"github.com/wardhq/ward/internal/stream"
 	"github.com/wardhq/ward/internal/tool"
 )
 
@@ -156,6 +157,9 @@ type Env struct {
 	Prices *PriceCache
 	// Now is the clock (default time.Now).
 	Now func() time.Time
+	// Streams runs the stream_ tools' subscriptions; nil leaves them out.
+	// Several environments (chains) may share one.
+	Streams *stream.Hub
 }
 
 func (e *Env) Clock() time.Time {

@@ -92,6 +92,16 @@ type DevContracts struct {
 	PendleYTDAI     common.Address `json:"pendle_yt_dai"`
 	PendleMarketDAI common.Address `json:"pendle_market_dai"`
 	PendleRouter    common.Address `json:"pendle_router"`
+	// Named yield vaults (see deployNamedVaults): Maker's Pot and sDAI,
+	// USDe (priced by FeedUSDeUSD) and Ethena's sUSDe, and a Yearn V3
+	// USDC vault with its one strategy.
+	MakerPot          common.Address `json:"maker_pot"`
+	SavingsDai        common.Address `json:"sdai"`
+	USDe              common.Address `json:"usde"`
+	FeedUSDeUSD       common.Address `json:"feed_usde_usd"`
+	EthenaSUSDe       common.Address `json:"ethena_susde"`
+	YearnVaultUSDC    common.Address `json:"yearn_vault_usdc"`
+	YearnStrategyUSDC common.Address `json:"yearn_strategy_usdc"`
 }
 
 // Token is a token of the dev chain with its Chainlink-style USD feed.
@@ -134,8 +144,11 @@ func units(n int64, dec int) *big.Int {
 // lending markets of deployLending (Morpho Blue, Compound III); Lido
 // (stETH, wstETH, withdrawal queue) and Rocket Pool (storage, deposit
 // pool, rETH), each seeded with 1,000 ETH and rewards (see deployStaking);
-// empty ERC-8004 identity and reputation registries; and EigenLayer's
-// managers with a WETH strategy and the operator account as an operator.
+// empty ERC-8004 identity and reputation registries; EigenLayer's
+// managers with a WETH strategy and the operator account as an operator;
+// and the named yield vaults of deployNamedVaults (sDAI, sUSDe over a
+// USDe token priced at $1, of which the wallet holds 10,000, and a Yearn
+// V3 USDC vault).
 //
 // All of it is sent by the operator as one batch of transactions with
 // consecutive nonces starting at 0 and mined in one block, so the
@@ -158,6 +171,7 @@ func (d *DevChain) Deploy(ctx context.Context) (*DevContracts, error) {
 		{Address: c.USDC, Symbol: "USDC", Decimals: 6, Feed: c.FeedUSDCUSD},
 		{Address: c.DAI, Symbol: "DAI", Decimals: 18, Feed: c.FeedDAIUSD},
 		{Address: c.WBTC, Symbol: "WBTC", Decimals: 8, Feed: c.FeedBTCUSD},
+		{Address: c.USDe, Symbol: "USDe", Decimals: 18, Feed: c.FeedUSDeUSD},
 	}
 	out := *c
 	return &out, nil
@@ -287,6 +301,7 @@ func (d *DevChain) deploy(ctx context.Context) (*DevContracts, error) {
 
 	deployGmx(b, &c)
 	deployYield(b, &c)
+	deployNamedVaults(b, &c)
 
 	if err := b.run(ctx); err != nil {
 		return nil, err

@@ -471,6 +471,7 @@ func (s *Stack) openChain(ctx context.Context, cfg Config) (*catalog.Env, *chain
 		GmxExchangeRouter: dc.GmxV2, GmxRouter: dc.GmxV2, GmxOrderVault: dc.GmxV2, GmxDataStore: dc.GmxV2, GmxReader: dc.GmxV2,
 		GmxMarkets:   []common.Address{dc.GmxMarketETHUSD},
 		PendleRouter: dc.PendleRouter, PendleMarkets: []common.Address{dc.PendleMarketDAI},
+		SavingsDai: dc.SavingsDai, StakedUSDe: dc.EthenaSUSDe, YearnVaults: []common.Address{dc.YearnVaultUSDC},
 	}
 	return env, dc, nil
 }
@@ -1014,7 +1015,8 @@ func devAllowlist(dc *chain.DevContracts, tokens []catalog.Token) hook.Allowlist
 		dc.VaultUSDC, dc.AavePool, dc.FeedETHUSD, dc.FeedBTCUSD, dc.FeedUSDCUSD, dc.FeedDAIUSD,
 		dc.UniswapV2PairUSDCWETH, dc.UniswapV2PairDAIUSDC, dc.UniswapV3PoolUSDCWETH, dc.AaveAUSDC, dc.AaveAWETH, dc.AaveADAI, dc.MorphoBlue, dc.CometUSDC,
 		dc.LidoStETH, dc.LidoWstETH, dc.LidoWithdrawalQueue, dc.RocketDepositPool, dc.RocketRETH, dc.IdentityRegistry,
-		dc.PendleRouter, dc.PendleMarketDAI, dc.PendleSYDAI, dc.PendlePTDAI, dc.PendleYTDAI} {
+		dc.PendleRouter, dc.PendleMarketDAI, dc.PendleSYDAI, dc.PendlePTDAI, dc.PendleYTDAI,
+		dc.SavingsDai, dc.EthenaSUSDe, dc.YearnVaultUSDC} {
 		a.Contracts = append(a.Contracts, tool.Address(c))
 		a.Tokens = append(a.Tokens, tool.Address(c)) // LP, vault and aTokens, staking tokens and agent identities (ERC-721) move too
 	}

@@ -44,7 +44,9 @@ type DemoResult struct {
 // GMX V2 long is opened, filled by the dev keeper, refused in
 // conservation and closed there;
 // 1,000 concurrent commits of one permit execute once; an emergency halt
-// stops writes; ETH is staked with Lido and Rocket Pool. Each step is
+// stops writes; ETH is staked with Lido and Rocket Pool; USDe is staked
+// in sUSDe and cooled down (its early unstake refused) and USDC deposited
+// in a Yearn V3 vault. Each step is
 // written to w as it completes; the error lists the steps that did not
 // behave as expected.
 func RunDemo(ctx context.Context, w io.Writer, dir string) ([]DemoResult, error) {
@@ -75,6 +77,7 @@ func RunDemo(ctx context.Context, w io.Writer, dir string) ([]DemoResult, error)
 	d.concurrentCommits()
 	d.emergencyHalt(ctx)
 	d.liquidStaking(ctx)
+	d.namedVaults()
 	d.onChain(ctx)
 	return d.results, d.err()
 }
@@ -245,6 +248,29 @@ func (d *demo) liquidStaking(ctx context.Context) {
 		}
 		return fmt.Sprintf("stETH %s, rETH %s", st, r), nil
 	})
+}
+
+// namedVaults stakes 100 USDe into Ethena's sUSDe and deposits 100 USDC
+// into the Yearn V3 vault through the vault adapter, starts the sUSDe
+// cooldown, and has the unstake refused at preview because the cooldown
+// has not ended; depositing DAI into sDAI is refused by the owner's
+// allowlist, which leaves DAI out.
+func (d *demo) namedVaults() {
+	deposit := func(vault common.Address, assets string) json.RawMessage {
+		return json.RawMessage(fmt.Sprintf(`{"action_type":"deposit","venue":"vault","params":{"vault":%q,"assets":%q}}`, vault.Hex(), assets))
+	}
+	s := d.previewOK("preview staking 100 USDe into Ethena's sUSDe", deposit(d.dc.EthenaSUSDe, "100000000000000000000"))
+	d.commitOK("commit the sUSDe stake", s)
+	c := d.previewOK("preview the sUSDe cooldown of all of it", json.RawMessage(`{"action_type":"cooldown","venue":"ethena","params":{"shares":"max"}}`))
+	d.commitOK("commit the cooldown", c)
+	d.refused("unstaking the USDe before the 7-day cooldown ends is refused at preview", reason.ExecutionFailed,
+		func() error {
+			return d.preview(json.RawMessage(`{"action_type":"unstake","venue":"ethena","params":{}}`))
+		})
+	y := d.previewOK("preview depositing 100 USDC into the Yearn V3 vault", deposit(d.dc.YearnVaultUSDC, "100000000"))
+	d.commitOK("commit the Yearn deposit", y)
+	d.refused("depositing DAI into sDAI, with DAI off the allowlist", reason.TokenNotAllowed,
+		func() error { return d.preview(deposit(d.dc.SavingsDai, "100000000000000000000")) })
 }
 
 // refusedCommits refuses a forged permit, a permit committed with other

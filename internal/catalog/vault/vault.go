@@ -7,7 +7,9 @@ import (
 	"math/big"
 	"strings"
 
+	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/crypto"
 
 	"github.com/wardhq/ward/internal/catalog/internal/native"
 	"github.com/wardhq/ward/internal/chain"
@@ -492,15 +494,26 @@ func planRedeem(ctx context.Context, env *native.Env, in *registry.Input) (*tool
 		native.FormatUnits(shares, st.share.Decimals), x.v.Hex(), native.FormatUnits(assets, st.asset.Decimals), st.asset.Symbol))
 }
 
-var cooldownABI = native.NewLazyABI(`[{"type":"function","name":"cooldownDuration","stateMutability":"view","inputs":[],"outputs":[{"name":"","type":"uint24"}]}]`)
+// cooldownDurationSelector is StakedUSDeV2's cooldownDuration().
+var cooldownDurationSelector = crypto.Keccak256([]byte("cooldownDuration()"))[:4]
 
 // checkNoCooldown refuses a withdrawal or redemption from a vault with
 // Ethena's cooldown (StakedUSDeV2's cooldownDuration above zero), whose
 // withdraw and redeem revert: its exit is a cooldown, then an unstake. A
-// vault without cooldownDuration has none.
+// vault whose cooldownDuration reverts (it has none) or answers nothing
+// has no cooldown; a call that could not be made refuses the plan.
 func checkNoCooldown(ctx context.Context, env *native.Env, v common.Address) error {
-	d, err := cooldownABI.CallBig(ctx, env, v, "cooldownDuration")
-	if err != nil || d.Sign() == 0 {
+	r, err := env.Chain.Call(ctx, ethereum.CallMsg{To: &v, Data: cooldownDurationSelector})
+	switch {
+	case errors.Is(err, chain.ErrReverted):
+		return nil
+	case err != nil:
+		return fmt.Errorf("read whether vault %s has a withdrawal cooldown: %w", v.Hex(), err)
+	case len(r) < 32:
+		return nil
+	}
+	d := new(big.Int).SetBytes(r[:32])
+	if d.Sign() == 0 {
 		return nil
 	}
 	return fmt.Errorf("vault %s exits only through a cooldown of %s seconds: use ethena_cooldown_susde, then ethena_unstake_usde once it ends", v.Hex(), d)

@@ -111,11 +111,18 @@ func TestEthena(t *testing.T) {
 	wantDelta(t, "sUSDe minted", shares, e(1_000))
 
 	// With a cooldown, sUSDe does not redeem directly: refused at preview.
+	// Refusals move nothing.
+	usdeN := f.balance(t, c.USDe, me)
 	f.refuseWrite(t, "vault_redeem", argsOf("vault", c.EthenaSUSDe, "shares", "max"), "ethena_cooldown_susde")
 	f.refuseWrite(t, "vault_withdraw", argsOf("vault", c.EthenaSUSDe, "assets", e(1)), "ethena_cooldown_susde")
 	f.refuseWrite(t, "ethena_cooldown_susde", argsOf("shares", e(2_000)), "the wallet holds")
 	f.refuseWrite(t, "ethena_cooldown_susde", argsOf("assets", e(2_000)), "less than the")
 	f.refuseWrite(t, "ethena_cooldown_susde", argsOf("shares", e(1), "assets", e(1)), "exactly one")
+	f.refuseWrite(t, "ethena_cooldown_susde", `{}`, "exactly one")
+	f.refuseWrite(t, "ethena_cooldown_susde", argsOf("shares", "0"), "greater than 0")
+	if u, s := f.balance(t, c.USDe, me), f.balance(t, c.EthenaSUSDe, me); u.Cmp(usdeN) != 0 || s.Cmp(shares) != 0 {
+		t.Errorf("refused plans moved funds: USDe %s → %s, sUSDe %s → %s", usdeN, u, shares, s)
+	}
 
 	// Cool down 400 USDe worth, then the rest by shares.
 	f.commit(t, "ethena_cooldown_susde", argsOf("assets", e(400), "susde_symbol", "sUSDe"), &out)
@@ -155,6 +162,19 @@ func TestEthena(t *testing.T) {
 		t.Errorf("unstake plan valued at %d cents, want 100,000", p.ValueCents)
 	}
 	f.refuseWrite(t, "ethena_unstake_usde", `{}`, "no USDe is cooling down")
+
+	// With the cooldown off, sUSDe redeems directly and the cooldown tool
+	// points there.
+	if err := f.dev.SetUSDeCooldown(t.Context(), 0); err != nil {
+		t.Fatal(err)
+	}
+	f.commit(t, "vault_deposit", argsOf("vault", c.EthenaSUSDe, "assets", e(100)), &out)
+	f.mined(t, "vault_deposit", out)
+	f.refuseWrite(t, "ethena_cooldown_susde", argsOf("shares", "max"), "no cooldown now")
+	usde2 := f.balance(t, c.USDe, me)
+	f.commit(t, "vault_redeem", argsOf("vault", c.EthenaSUSDe, "shares", "max"), &out)
+	f.mined(t, "vault_redeem", out)
+	wantDelta(t, "USDe redeemed without a cooldown", new(big.Int).Sub(f.balance(t, c.USDe, me), usde2), e(100))
 }
 
 // TestYearn reads ward's same-ABI Yearn V3 vault (idle assets, debt,

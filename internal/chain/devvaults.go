@@ -1,6 +1,9 @@
 package chain
 
 import (
+	"context"
+	"errors"
+	"fmt"
 	"math/big"
 	"time"
 )
@@ -78,3 +81,24 @@ var namedVaultAdminABI = onceABI(`[
 {"type":"function","name":"process_report","stateMutability":"nonpayable","inputs":[{"name":"strategy","type":"address"}],"outputs":[{"name":"gain","type":"uint256"},{"name":"loss","type":"uint256"}]},
 {"type":"function","name":"harvest","stateMutability":"nonpayable","inputs":[{"name":"assets","type":"uint256"}],"outputs":[]}
 ]`)
+
+// SetUSDeCooldown sets the dev sUSDe's cooldownDuration (0 turns the
+// cooldown off: withdraw and redeem work again and the cooldown calls
+// revert), sent by the operator and mined at once.
+func (d *DevChain) SetUSDeCooldown(ctx context.Context, cooldown time.Duration) error {
+	c := d.Contracts()
+	if c == nil {
+		return errors.New("set sUSDe cooldown: the dev contracts are not deployed")
+	}
+	d.deployMu.Lock()
+	defer d.deployMu.Unlock()
+	b, err := newBatch(ctx, d, d.operator)
+	if err != nil {
+		return err
+	}
+	b.call("sUSDe cooldown", c.EthenaSUSDe, nil, namedVaultAdminABI(), "setCooldownDuration", big.NewInt(int64(cooldown/time.Second)))
+	if err := b.run(ctx); err != nil {
+		return fmt.Errorf("set sUSDe cooldown: %w", err)
+	}
+	return nil
+}

@@ -46,7 +46,8 @@ type DemoResult struct {
 // 1,000 concurrent commits of one permit execute once; an emergency halt
 // stops writes; ETH is staked with Lido and Rocket Pool; USDe is staked
 // in sUSDe and cooled down (its early unstake refused) and USDC deposited
-// in a Yearn V3 vault. Each step is
+// in a Yearn V3 vault; the Pendle market, a gas forecast and sDAI's rate
+// are read through query_state. Each step is
 // written to w as it completes; the error lists the steps that did not
 // behave as expected.
 func RunDemo(ctx context.Context, w io.Writer, dir string) ([]DemoResult, error) {
@@ -78,6 +79,7 @@ func RunDemo(ctx context.Context, w io.Writer, dir string) ([]DemoResult, error)
 	d.emergencyHalt(ctx)
 	d.liquidStaking(ctx)
 	d.namedVaults()
+	d.reads(ctx)
 	d.onChain(ctx)
 	return d.results, d.err()
 }
@@ -271,6 +273,37 @@ func (d *demo) namedVaults() {
 	d.commitOK("commit the Yearn deposit", y)
 	d.refused("depositing DAI into sDAI, with DAI off the allowlist", reason.TokenNotAllowed,
 		func() error { return d.preview(deposit(d.dc.SavingsDai, "100000000000000000000")) })
+}
+
+// reads asks query_state, as an agent would, for the Pendle PT market's
+// implied APY, a gas forecast (an intelligence read) and sDAI's savings
+// rate: a read goes through the gate's policy decision like any call.
+func (d *demo) reads(ctx context.Context) {
+	for _, q := range []struct{ name, args, field string }{
+		{"read the Pendle PT market's implied APY", `{"kind":"market","venue":"pendle"}`, "implied_apy_percent"},
+		{"read a gas forecast (intelligence)", `{"kind":"gas_forecast"}`, "next_base_fee_wei"},
+		{"read sDAI's savings rate", `{"kind":"yield_info","venue":"maker"}`, "savings_rate_apy_percent"},
+	} {
+		d.step(q.name, func() (string, error) {
+			out, err := d.st.Facade.Call(ctx, facade.NewSession(d.s), "query_state", json.RawMessage(q.args))
+			if err != nil {
+				return "", err
+			}
+			var res tool.Result
+			if err := json.Unmarshal(out, &res); err != nil {
+				return "", err
+			}
+			var data map[string]json.RawMessage
+			if err := json.Unmarshal(res.Data, &data); err != nil {
+				return "", err
+			}
+			v, ok := data[q.field]
+			if !ok {
+				return "", fmt.Errorf("no %s in %s", q.field, res.Data)
+			}
+			return q.field + " " + string(v), nil
+		})
+	}
 }
 
 // refusedCommits refuses a forged permit, a permit committed with other

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"regexp"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -14,6 +15,8 @@ import (
 	"github.com/wardhq/ward/internal/registry"
 	"github.com/wardhq/ward/internal/tool"
 )
+
+var v3Version = regexp.MustCompile(`^3\.[0-9]{1,3}\.[0-9]{1,3}$`)
 
 // maxStrategies bounds the default queue read (VaultV3 caps it at 10).
 const maxStrategies = 10
@@ -100,11 +103,13 @@ func readYearnVault(ctx context.Context, env *native.Env, in *registry.Input, v,
 	if err != nil {
 		return yearnOut{}, fmt.Errorf("%s is not a Yearn V3 vault (no apiVersion): %w", v.Hex(), err)
 	}
+	// The version is third-party text: only a 3.x.y version passes, and
+	// it is not echoed back when it does not.
 	api, _ := r[0].(string)
-	if len(api) == 0 || api[0] != '3' {
-		return yearnOut{}, fmt.Errorf("%s is not a Yearn V3 vault (API version %q)", v.Hex(), native.Bounded(api))
+	if !v3Version.MatchString(api) {
+		return yearnOut{}, fmt.Errorf("%s is not a Yearn V3 vault (its apiVersion is not 3.x.y)", v.Hex())
 	}
-	o := yearnOut{Vault: v.Hex(), APIVersion: native.Bounded(api), Asset: s.asset, Share: s.vault,
+	o := yearnOut{Vault: v.Hex(), APIVersion: api, Asset: s.asset, Share: s.vault,
 		TotalAssets: native.AmountOf(s.totalAssets, s.asset.Decimals), Strategies: []strategyOut{}}
 	amounts := map[string]*native.AmountOut{"totalIdle": &o.TotalIdle, "totalDebt": &o.TotalDebt}
 	for m, dst := range amounts {

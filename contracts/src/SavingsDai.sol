@@ -11,15 +11,19 @@ import {FullMath} from "./UniswapV3Math.sol";
 contract Pot {
     uint256 private constant RAY = 1e27;
 
-    uint256 public dsr = RAY;
+    uint256 public dsr;
     uint256 public chi = RAY;
     uint256 public rho;
     uint256 public live = 1;
     address public immutable owner;
 
-    constructor() {
+    /// @param dsr_ The starting rate (Maker's Pot starts at one and is filed later; taking it here
+    /// lets a deployment set it without a drip in the same block).
+    constructor(uint256 dsr_) {
+        require(dsr_ >= RAY, "Pot/dsr-below-one");
         owner = msg.sender;
         rho = block.timestamp;
+        dsr = dsr_;
     }
 
     /// @notice Sets the DSR (what = "dsr"); as on Maker, only right after a drip.

@@ -42,8 +42,7 @@ func deployNamedVaults(b *batch, c *DevContracts) {
 	erc20, v := ERC20ABI(), ERC4626ABI()
 	a := namedVaultAdminABI()
 
-	c.MakerPot = b.deploy("Pot")
-	b.call("pot dsr", c.MakerPot, nil, a, "file", [32]byte{'d', 's', 'r'}, DevDSR)
+	c.MakerPot = b.deploy("Pot", DevDSR)
 	c.SavingsDai = b.deploy("SavingsDai", c.DAI, c.MakerPot)
 	b.call("approve sDAI", c.DAI, nil, erc20, "approve", c.SavingsDai, maxUint256)
 	b.call("sDAI deposit", c.SavingsDai, nil, v, "deposit", units(100_000, 18), op)
@@ -72,7 +71,6 @@ func deployNamedVaults(b *batch, c *DevContracts) {
 }
 
 var namedVaultAdminABI = onceABI(`[
-{"type":"function","name":"file","stateMutability":"nonpayable","inputs":[{"name":"what","type":"bytes32"},{"name":"data","type":"uint256"}],"outputs":[]},
 {"type":"function","name":"setCooldownDuration","stateMutability":"nonpayable","inputs":[{"name":"duration","type":"uint24"}],"outputs":[]},
 {"type":"function","name":"transferInRewards","stateMutability":"nonpayable","inputs":[{"name":"amount","type":"uint256"}],"outputs":[]},
 {"type":"function","name":"add_strategy","stateMutability":"nonpayable","inputs":[{"name":"strategy","type":"address"}],"outputs":[]},

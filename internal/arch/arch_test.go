@@ -109,6 +109,7 @@ var layers = map[string]int{
 	"internal/catalog/morpho":          Tools,
 	"internal/catalog/lido":            Tools,
 	"internal/catalog/pendle":          Tools,
+	"internal/catalog/yieldvault":      Tools,
 	"internal/catalog/eigenlayer":      Tools,
 	"internal/catalog/gmx":             Tools,
 	"internal/catalog/identity":        Tools,

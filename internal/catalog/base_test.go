@@ -78,6 +78,7 @@ func venuesOf(c *chain.DevContracts) catalog.Venues {
 		GmxExchangeRouter: c.GmxV2, GmxRouter: c.GmxV2, GmxOrderVault: c.GmxV2, GmxDataStore: c.GmxV2, GmxReader: c.GmxV2,
 		GmxMarkets:   []common.Address{c.GmxMarketETHUSD},
 		PendleRouter: c.PendleRouter, PendleMarkets: []common.Address{c.PendleMarketDAI},
+		SavingsDai: c.SavingsDai, StakedUSDe: c.EthenaSUSDe, YearnVaults: []common.Address{c.YearnVaultUSDC},
 	}
 }
 
@@ -589,8 +590,8 @@ func TestPortfolio(t *testing.T) {
 		Unpriced []string `json:"unpriced"`
 	}
 	f.read(t, "data_get_portfolio_snapshot", `{}`, &ps)
-	prices := map[string]int64{"ETH": 3000, "WETH": 3000, "USDC": 1, "DAI": 1, "WBTC": 60000}
-	decs := map[string]int{"ETH": 18, "WETH": 18, "USDC": 6, "DAI": 18, "WBTC": 8}
+	prices := map[string]int64{"ETH": 3000, "WETH": 3000, "USDC": 1, "DAI": 1, "WBTC": 60000, "USDe": 1}
+	decs := map[string]int{"ETH": 18, "WETH": 18, "USDC": 6, "DAI": 18, "WBTC": 8, "USDe": 18}
 	var sum int64
 	for _, h := range ps.Holdings {
 		bal, _ := new(big.Int).SetString(h.Balance, 10)
@@ -1174,7 +1175,7 @@ func TestDevWorld(t *testing.T) {
 	for _, tk := range []struct {
 		tok   common.Address
 		price string
-	}{{f.c.WETH, "3000"}, {f.c.USDC, "1"}, {f.c.DAI, "1"}, {f.c.WBTC, "60000"}} {
+	}{{f.c.WETH, "3000"}, {f.c.USDC, "1"}, {f.c.DAI, "1"}, {f.c.WBTC, "60000"}, {f.c.USDe, "1"}} {
 		f.commit(t, "testnet_set_price", argsOf("token", tk.tok, "price", tk.price), &sp)
 		if sp.Stale {
 			t.Errorf("%s price after update is stale", tk.tok)

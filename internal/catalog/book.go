@@ -23,7 +23,10 @@ import (
 // erc8004_reputation_registry) the identity tools, and EigenLayer's
 // managers (eigenlayer_strategy_manager, eigenlayer_delegation_manager)
 // the eigenlayer tools, which then deposit into no strategy: the book has
-// no list of strategies.
+// no list of strategies. On Ethereum the book's sDAI and sUSDe tokens are
+// Maker's and Ethena's vaults (elsewhere a token of that symbol is a
+// bridged ERC-20), enabling their tools; the book lists no Yearn vaults,
+// so yearn_get_vault then needs one named.
 func FromBook(c *addrbook.Chain) ([]Token, Venues) {
 	var tokens []Token
 	for _, t := range c.Tokens {
@@ -61,8 +64,20 @@ func FromBook(c *addrbook.Chain) ([]Token, Venues) {
 		EigenStrategyManager:   role(addrbook.EigenLayerStrategyManager),
 		EigenDelegationManager: role(addrbook.EigenLayerDelegationManager),
 	}
+	if c.ID == 1 {
+		v.SavingsDai, v.StakedUSDe = onlyToken(c, "sDAI"), onlyToken(c, "sUSDe")
+	}
 	if w, ok := c.WrappedNative(); ok {
 		v.WETH, v.ETHFeed = common.Address(w.Address), common.Address(w.USDFeed)
 	}
 	return tokens, v
+}
+
+// onlyToken is the book's one token with symbol sym, zero when it lists
+// none or several.
+func onlyToken(c *addrbook.Chain, sym string) common.Address {
+	if ts := c.TokensBySymbol(sym); len(ts) == 1 {
+		return common.Address(ts[0].Address)
+	}
+	return common.Address{}
 }

@@ -106,3 +106,22 @@ func TestFromBookStaking(t *testing.T) {
 		t.Errorf("operator's book: venues = %+v", v)
 	}
 }
+
+// TestFromBookNamedVaults: on Ethereum the book's sDAI and sUSDe tokens
+// name Maker's and Ethena's vaults; other chains get neither.
+func TestFromBookNamedVaults(t *testing.T) {
+	eth, _ := addrbook.Shipped().Chain(1)
+	_, v := catalog.FromBook(eth)
+	if v.SavingsDai != common.HexToAddress("0x83F20F44975D03b1b09e64809B757c47f942BEeA") || v.StakedUSDe != common.HexToAddress("0x9D39A5DE30e57443BfF2A8307A4256c8797A3497") {
+		t.Errorf("mainnet: sDAI %s, sUSDe %s", v.SavingsDai, v.StakedUSDe)
+	}
+	for _, id := range []uint64{10, 8453, 42161, 137} {
+		c, ok := addrbook.Shipped().Chain(id)
+		if !ok {
+			continue
+		}
+		if _, v := catalog.FromBook(c); v.SavingsDai != (common.Address{}) || v.StakedUSDe != (common.Address{}) {
+			t.Errorf("chain %d: sDAI %s, sUSDe %s", id, v.SavingsDai, v.StakedUSDe)
+		}
+	}
+}

@@ -88,7 +88,8 @@ func All() []registry.Tool {
 			IdentityRegistry: one, ReputationRegistry: one,
 			EigenStrategyManager: one, EigenDelegationManager: one, EigenStrategies: []common.Address{one},
 			GmxExchangeRouter: one, GmxRouter: one, GmxOrderVault: one, GmxDataStore: one, GmxReader: one, GmxMarkets: []common.Address{one},
-			PendleRouter: one, PendleMarkets: []common.Address{one}},
+			PendleRouter: one, PendleMarkets: []common.Address{one},
+			SavingsDai: one, StakedUSDe: one, YearnVaults: []common.Address{one}},
 		Streams: hub,
 	}), privileged.All()...)
 }

@@ -101,6 +101,16 @@ type DevContracts struct {
 	UniswapV4Quoter          common.Address `json:"uniswap_v4_quoter"`
 	UniversalRouter          common.Address `json:"uniswap_universal_router"`
 	UniswapV4LiquidityRouter common.Address `json:"uniswap_v4_liquidity_router"`
+	// Named yield vaults (see deployNamedVaults): Maker's Pot and sDAI,
+	// USDe (priced by FeedUSDeUSD) and Ethena's sUSDe, and a Yearn V3
+	// USDC vault with its one strategy.
+	MakerPot          common.Address `json:"maker_pot"`
+	SavingsDai        common.Address `json:"sdai"`
+	USDe              common.Address `json:"usde"`
+	FeedUSDeUSD       common.Address `json:"feed_usde_usd"`
+	EthenaSUSDe       common.Address `json:"ethena_susde"`
+	YearnVaultUSDC    common.Address `json:"yearn_vault_usdc"`
+	YearnStrategyUSDC common.Address `json:"yearn_strategy_usdc"`
 }
 
 // Token is a token of the dev chain with its Chainlink-style USD feed.
@@ -147,7 +157,9 @@ func units(n int64, dec int) *big.Int {
 // managers with a WETH strategy and the operator account as an operator;
 // and, as their npm packages publish them, Permit2 and Uniswap V4 with the
 // Universal Router and two WETH/USDC pools, one hooked (see
-// deployUniswapV4).
+// deployUniswapV4); then the named yield vaults of deployNamedVaults (sDAI,
+// sUSDe over a USDe token priced at $1, of which the wallet holds 10,000,
+// and a Yearn V3 USDC vault).
 //
 // All of it is sent by the operator as one batch of transactions with
 // consecutive nonces starting at 0 and mined in one block, so the
@@ -170,6 +182,7 @@ func (d *DevChain) Deploy(ctx context.Context) (*DevContracts, error) {
 		{Address: c.USDC, Symbol: "USDC", Decimals: 6, Feed: c.FeedUSDCUSD},
 		{Address: c.DAI, Symbol: "DAI", Decimals: 18, Feed: c.FeedDAIUSD},
 		{Address: c.WBTC, Symbol: "WBTC", Decimals: 8, Feed: c.FeedBTCUSD},
+		{Address: c.USDe, Symbol: "USDe", Decimals: 18, Feed: c.FeedUSDeUSD},
 	}
 	out := *c
 	return &out, nil
@@ -300,6 +313,7 @@ func (d *DevChain) deploy(ctx context.Context) (*DevContracts, error) {
 	deployGmx(b, &c)
 	deployYield(b, &c)
 	deployUniswapV4(b, &c)
+	deployNamedVaults(b, &c)
 
 	if err := b.run(ctx); err != nil {
 		return nil, err

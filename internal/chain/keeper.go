@@ -97,7 +97,7 @@ func (d *DevChain) refreshStale(ctx context.Context) (due int64, refreshed bool,
 	defer d.deployMu.Unlock()
 	var b *batch
 	due = math.MaxInt64
-	for _, feed := range []common.Address{c.FeedETHUSD, c.FeedBTCUSD, c.FeedUSDCUSD, c.FeedDAIUSD} {
+	for _, feed := range []common.Address{c.FeedETHUSD, c.FeedBTCUSD, c.FeedUSDCUSD, c.FeedDAIUSD, c.FeedUSDeUSD} {
 		if d.pinned[feed] {
 			continue
 		}

@@ -46,10 +46,13 @@ type DemoResult struct {
 // GMX V2 long is opened, filled by the dev keeper, refused in
 // conservation and closed there;
 // 1,000 concurrent commits of one permit execute once; an emergency halt
-// stops writes; ETH is staked with Lido and Rocket Pool; the agent records
-// an episode in its memory (quarantined, pending consensus) and a poisoned
-// insight is refused by the ingestion pipeline; a live price subscription
-// reports the feed's move and is cancelled. Each step is
+// stops writes; ETH is staked with Lido and Rocket Pool; USDe is staked
+// in sUSDe and cooled down (its early unstake refused) and USDC deposited
+// in a Yearn V3 vault; the Pendle market, a gas forecast and sDAI's rate
+// are read through query_state; the agent records an episode in its memory
+// (quarantined, pending consensus) and a poisoned insight is refused by the
+// ingestion pipeline; a live price subscription reports the feed's move and
+// is cancelled. Each step is
 // written to w as it completes; the error lists the steps that did not
 // behave as expected.
 func RunDemo(ctx context.Context, w io.Writer, dir string) ([]DemoResult, error) {
@@ -81,6 +84,8 @@ func RunDemo(ctx context.Context, w io.Writer, dir string) ([]DemoResult, error)
 	d.concurrentCommits()
 	d.emergencyHalt(ctx)
 	d.liquidStaking(ctx)
+	d.namedVaults()
+	d.reads(ctx)
 	d.onChain(ctx)
 	d.streaming(ctx)
 	return d.results, d.err()
@@ -365,6 +370,60 @@ func (d *demo) streaming(ctx context.Context) {
 		}
 		return out.Data.Cancelled.ID + " cancelled", nil
 	})
+}
+
+// namedVaults stakes 100 USDe into Ethena's sUSDe and deposits 100 USDC
+// into the Yearn V3 vault through the vault adapter, starts the sUSDe
+// cooldown, and has the unstake refused at preview because the cooldown
+// has not ended; depositing DAI into sDAI is refused by the owner's
+// allowlist, which leaves DAI out.
+func (d *demo) namedVaults() {
+	deposit := func(vault common.Address, assets string) json.RawMessage {
+		return json.RawMessage(fmt.Sprintf(`{"action_type":"deposit","venue":"vault","params":{"vault":%q,"assets":%q}}`, vault.Hex(), assets))
+	}
+	s := d.previewOK("preview staking 100 USDe into Ethena's sUSDe", deposit(d.dc.EthenaSUSDe, "100000000000000000000"))
+	d.commitOK("commit the sUSDe stake", s)
+	c := d.previewOK("preview the sUSDe cooldown of all of it", json.RawMessage(`{"action_type":"cooldown","venue":"ethena","params":{"shares":"max"}}`))
+	d.commitOK("commit the cooldown", c)
+	d.refused("unstaking the USDe before the 7-day cooldown ends is refused at preview", reason.ExecutionFailed,
+		func() error {
+			return d.preview(json.RawMessage(`{"action_type":"unstake","venue":"ethena","params":{}}`))
+		})
+	y := d.previewOK("preview depositing 100 USDC into the Yearn V3 vault", deposit(d.dc.YearnVaultUSDC, "100000000"))
+	d.commitOK("commit the Yearn deposit", y)
+	d.refused("depositing DAI into sDAI, with DAI off the allowlist", reason.TokenNotAllowed,
+		func() error { return d.preview(deposit(d.dc.SavingsDai, "100000000000000000000")) })
+}
+
+// reads asks query_state, as an agent would, for the Pendle PT market's
+// implied APY, a gas forecast (an intelligence read) and sDAI's savings
+// rate: a read goes through the gate's policy decision like any call.
+func (d *demo) reads(ctx context.Context) {
+	for _, q := range []struct{ name, args, field string }{
+		{"read the Pendle PT market's implied APY", `{"kind":"market","venue":"pendle"}`, "implied_apy_percent"},
+		{"read a gas forecast (intelligence)", `{"kind":"gas_forecast"}`, "next_base_fee_wei"},
+		{"read sDAI's savings rate", `{"kind":"yield_info","venue":"maker"}`, "savings_rate_apy_percent"},
+	} {
+		d.step(q.name, func() (string, error) {
+			out, err := d.st.Facade.Call(ctx, facade.NewSession(d.s), "query_state", json.RawMessage(q.args))
+			if err != nil {
+				return "", err
+			}
+			var res tool.Result
+			if err := json.Unmarshal(out, &res); err != nil {
+				return "", err
+			}
+			var data map[string]json.RawMessage
+			if err := json.Unmarshal(res.Data, &data); err != nil {
+				return "", err
+			}
+			v, ok := data[q.field]
+			if !ok {
+				return "", fmt.Errorf("no %s in %s", q.field, res.Data)
+			}
+			return q.field + " " + string(v), nil
+		})
+	}
 }
 
 // refusedCommits refuses a forged permit, a permit committed with other

@@ -488,6 +488,7 @@ func (s *Stack) openChain(ctx context.Context, cfg Config) (*catalog.Env, *chain
 		PendleRouter: dc.PendleRouter, PendleMarkets: []common.Address{dc.PendleMarketDAI},
 		Permit2: dc.Permit2, UniswapV4PoolManager: dc.UniswapV4PoolManager, UniswapV4StateView: dc.UniswapV4StateView,
 		UniswapV4Quoter: dc.UniswapV4Quoter, UniversalRouter: dc.UniversalRouter,
+		SavingsDai: dc.SavingsDai, StakedUSDe: dc.EthenaSUSDe, YearnVaults: []common.Address{dc.YearnVaultUSDC},
 	}
 	return env, dc, nil
 }
@@ -1031,7 +1032,8 @@ func devAllowlist(dc *chain.DevContracts, tokens []catalog.Token) hook.Allowlist
 		dc.VaultUSDC, dc.AavePool, dc.FeedETHUSD, dc.FeedBTCUSD, dc.FeedUSDCUSD, dc.FeedDAIUSD,
 		dc.UniswapV2PairUSDCWETH, dc.UniswapV2PairDAIUSDC, dc.UniswapV3PoolUSDCWETH, dc.AaveAUSDC, dc.AaveAWETH, dc.AaveADAI, dc.MorphoBlue, dc.CometUSDC,
 		dc.LidoStETH, dc.LidoWstETH, dc.LidoWithdrawalQueue, dc.RocketDepositPool, dc.RocketRETH, dc.IdentityRegistry,
-		dc.PendleRouter, dc.PendleMarketDAI, dc.PendleSYDAI, dc.PendlePTDAI, dc.PendleYTDAI} {
+		dc.PendleRouter, dc.PendleMarketDAI, dc.PendleSYDAI, dc.PendlePTDAI, dc.PendleYTDAI,
+		dc.SavingsDai, dc.EthenaSUSDe, dc.YearnVaultUSDC} {
 		a.Contracts = append(a.Contracts, tool.Address(c))
 		a.Tokens = append(a.Tokens, tool.Address(c)) // LP, vault and aTokens, staking tokens and agent identities (ERC-721) move too
 	}

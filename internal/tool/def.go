@@ -202,7 +202,7 @@ func Categories() []Category {
 // (plus erc20_, weth_ and permit2_ for token-standard tools and the
 // facade tools' own names, which FacadeNames lists).
 var (
-	ProtocolPrefixes  = []string{"uniswap", "aave", "morpho", "compound", "curve", "lido", "rocketpool", "eigenlayer", "pendle", "yearn", "ethena", "gmx", "panoptic", "erc20", "weth", "permit2", "chainlink"}
+	ProtocolPrefixes  = []string{"uniswap", "aave", "morpho", "compound", "curve", "lido", "rocketpool", "eigenlayer", "pendle", "yearn", "ethena", "maker", "gmx", "panoptic", "erc20", "weth", "permit2", "chainlink"}
 	SubsystemPrefixes = []string{"data", "safety", "intel", "memory", "identity", "wallet", "vault", "stream", "testnet", "bootstrap", "chain", "mcp"}
 )
 

@@ -101,6 +101,13 @@ type Venues struct {
 	// names one of these markets, never another contract).
 	PendleRouter  common.Address   `json:"pendle_router,omitempty"`
 	PendleMarkets []common.Address `json:"pendle_markets,omitempty"`
+	// SavingsDai is Maker's sDAI and StakedUSDe Ethena's sUSDe (zero
+	// leaves their tools out; deposits and redemptions are the vault
+	// tools'); YearnVaults are the Yearn V3 vaults yearn_get_vault reads
+	// by default (a call may name another).
+	SavingsDai  common.Address   `json:"sdai,omitempty"`
+	StakedUSDe  common.Address   `json:"ethena_susde,omitempty"`
+	YearnVaults []common.Address `json:"yearn_vaults,omitempty"`
 	// RocketStorage is Rocket Pool's RocketStorage; the Rocket Pool tools
 	// look the deposit pool, rETH and the deposit settings up in it, as
 	// Rocket Pool's own contracts do (zero leaves them out).

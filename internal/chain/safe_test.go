@@ -1,12 +1,10 @@
 package chain
 
 import (
-	"context"
 	"crypto/sha256"
 	"errors"
 	"math/big"
 	"slices"
-	"sync"
 	"testing"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -15,88 +13,6 @@ import (
 	"github.com/wardhq/ward/internal/capability"
 	"github.com/wardhq/ward/internal/tool"
 )
-
-// memSafeQueue is a SafeQueue in memory, for tests of the Safe path in
-// this package (the store's is tested in its own conformance suite).
-type memSafeQueue struct {
-	mu sync.Mutex
-	m  map[common.Hash]*SafeProposal
-}
-
-var _ SafeQueue = (*memSafeQueue)(nil)
-
-func (q *memSafeQueue) ProposeSafeTx(_ context.Context, p *SafeProposal) error {
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	if q.m == nil {
-		q.m = map[common.Hash]*SafeProposal{}
-	}
-	if _, ok := q.m[p.Hash]; ok {
-		return errors.New("duplicate")
-	}
-	c := *p
-	c.Signatures = slices.Clone(p.Signatures)
-	q.m[p.Hash] = &c
-	return nil
-}
-
-func (q *memSafeQueue) SafeTx(_ context.Context, h common.Hash) (SafeProposal, error) {
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	p, ok := q.m[h]
-	if !ok {
-		return SafeProposal{}, ErrSafeTxUnknown
-	}
-	c := *p
-	c.Signatures = slices.Clone(p.Signatures)
-	return c, nil
-}
-
-func (q *memSafeQueue) AddSafeSignature(_ context.Context, h common.Hash, s SafeSignature) error {
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	p, ok := q.m[h]
-	if !ok {
-		return ErrSafeTxUnknown
-	}
-	if p.Executed != (common.Hash{}) {
-		return ErrSafeTxDone
-	}
-	for _, o := range p.Signatures {
-		if o.Owner == s.Owner {
-			return ErrSafeSignedTwice
-		}
-	}
-	p.Signatures = append(p.Signatures, s)
-	return nil
-}
-
-func (q *memSafeQueue) SafeTxExecuted(_ context.Context, h, tx common.Hash) error {
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	p, ok := q.m[h]
-	if !ok {
-		return ErrSafeTxUnknown
-	}
-	if p.Executed != (common.Hash{}) {
-		return ErrSafeTxDone
-	}
-	p.Executed = tx
-	return nil
-}
-
-func (q *memSafeQueue) PendingSafeTxs(_ context.Context, chainID uint64, safe common.Address) ([]SafeProposal, error) {
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	var out []SafeProposal
-	for _, p := range q.m {
-		if p.Executed == (common.Hash{}) && p.Tx.ChainID == chainID && p.Tx.Safe == safe {
-			out = append(out, *p)
-		}
-	}
-	slices.SortFunc(out, func(a, b SafeProposal) int { return int(a.Tx.Nonce) - int(b.Tx.Nonce) })
-	return out, nil
-}
 
 // safeFixture is a dev chain with a Safe of the given owners' keys and
 // threshold, holding 1,000 USDC, and a Wallet sending from it with the
@@ -107,13 +23,13 @@ type safeFixture struct {
 	keys   []*LocalSigner
 	safe   common.Address
 	wallet *Wallet
-	queue  *memSafeQueue
+	queue  *MemSafeQueue
 }
 
 func newSafeFixture(t *testing.T, owners int, threshold uint64) *safeFixture {
 	t.Helper()
 	d, c := startDev(t)
-	f := &safeFixture{d: d, c: c, queue: &memSafeQueue{}}
+	f := &safeFixture{d: d, c: c, queue: &MemSafeQueue{}}
 	var addrs []common.Address
 	for i := range owners {
 		k, err := devKey("safe owner", uint32(i))

@@ -86,3 +86,35 @@ func (d *DevChain) DeploySafe(ctx context.Context, owners []common.Address, thre
 	}
 	return out, nil
 }
+
+// SafeWallet deploys a 1-of-1 Safe owned by the dev wallet's key, moves
+// the dev wallet's starting tokens (100,000 USDC, 10,000 DAI, 50 WETH)
+// and 100 ETH into it from the operator (the key keeps its own ETH for
+// gas), and returns a Wallet that sends from the Safe with the dev
+// wallet's key as owner, its SafeQueue in memory like the dev chain. Call
+// it after Deploy.
+func (d *DevChain) SafeWallet(ctx context.Context) (*Wallet, SafeDeployment, error) {
+	c := d.Contracts()
+	if c == nil {
+		return nil, SafeDeployment{}, errors.New("dev safe wallet: deploy the dev contracts first")
+	}
+	dep, err := d.DeploySafe(ctx, []common.Address{d.walletS.Address()}, 1)
+	if err != nil {
+		return nil, dep, err
+	}
+	for _, f := range []struct {
+		token  common.Address
+		amount *big.Int
+	}{
+		{common.Address{}, units(100, 18)}, {c.USDC, units(100_000, 6)}, {c.DAI, units(10_000, 18)}, {c.WETH, units(50, 18)},
+	} {
+		if err := d.Fund(ctx, dep.Safe, f.token, f.amount); err != nil {
+			return nil, dep, fmt.Errorf("dev safe wallet: %w", err)
+		}
+	}
+	w, err := NewWallet(d.walletS, d.provider, WalletConfig{Safe: dep.Safe, SafeQueue: &MemSafeQueue{}})
+	if err != nil {
+		return nil, dep, err
+	}
+	return w, dep, nil
+}

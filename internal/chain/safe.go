@@ -379,3 +379,18 @@ func (w *Wallet) SignSafeTx(ctx context.Context, hash common.Hash, sig []byte) (
 	}
 	return res, nil
 }
+
+// SafeStatus reads the Safe of a Safe wallet: its nonce, threshold and
+// owners, and whether the wallet's key is one of them. It fails for a
+// wallet that is not a Safe's or an address that does not answer as a
+// Safe.
+func (w *Wallet) SafeStatus(ctx context.Context) (nonce, threshold uint64, owners []common.Address, keyIsOwner bool, err error) {
+	if w.safe == (common.Address{}) {
+		return 0, 0, nil, false, errors.New("safe status: the wallet is not a Safe's")
+	}
+	nonce, threshold, owners, err = w.safeState(ctx)
+	if err != nil {
+		return 0, 0, nil, false, fmt.Errorf("safe status: %w", err)
+	}
+	return nonce, threshold, owners, slices.Contains(owners, w.s.Address()), nil
+}

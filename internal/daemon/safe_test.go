@@ -2,16 +2,23 @@ package daemon
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math/big"
+	"path/filepath"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
 
+	"github.com/wardhq/ward/internal/chain"
 	"github.com/wardhq/ward/internal/config"
 	"github.com/wardhq/ward/internal/facade"
 	"github.com/wardhq/ward/internal/policy"
+	"github.com/wardhq/ward/internal/store"
+	"github.com/wardhq/ward/internal/tool"
 )
 
 // TestSafeWalletThroughTheGate runs `ward serve`'s embedded defaults with
@@ -123,5 +130,106 @@ func TestSafeWalletThroughTheGate(t *testing.T) {
 	mined("transfer", hashes)
 	if got := bal(dc.USDC, to); got.Cmp(big.NewInt(5e6)) != 0 {
 		t.Errorf("recipient holds %s USDC units, want 5 USDC", got)
+	}
+}
+
+// TestSafeQueueDurable: a 2-of-2 Safe's transfer, committed with the
+// store's queue, is pending in ward.db; after the store is closed and
+// opened again (a restart), a stranger's signature is refused, the second
+// owner's executes it from the Safe, and a replay is refused.
+func TestSafeQueueDurable(t *testing.T) {
+	ctx := t.Context()
+	d, err := chain.StartDev(ctx, chain.DevConfig{Seed: "daemon safe queue", AutoCommit: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	dc, err := d.Deploy(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var keys []*chain.LocalSigner
+	for _, k := range []string{"5a", "5b", "5c"} {
+		s, err := chain.NewLocalSigner(strings.Repeat(k, 32))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		keys = append(keys, s)
+	}
+	dep, err := d.DeploySafe(ctx, []common.Address{keys[0].Address(), keys[1].Address()}, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Fund(ctx, keys[0].Address(), common.Address{}, big.NewInt(1e18)); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Fund(ctx, dep.Safe, dc.USDC, big.NewInt(100e6)); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "ward.db")
+	open := func() (Backend, *chain.Wallet) {
+		t.Helper()
+		st, err := OpenStore(ctx, path, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		q := safeQueue{s: st.(store.SafeTxs), now: time.Now}
+		w, err := chain.NewWallet(keys[0], d.Provider(), chain.WalletConfig{Journal: sendJournal{s: st, now: time.Now}, Safe: dep.Safe, SafeQueue: q})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return st, w
+	}
+	st, w := open()
+	to := common.HexToAddress("0x00000000000000000000000000000000000b0b03")
+	data, err := chain.ERC20ABI().Pack("transfer", to, big.NewInt(40e6))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = sendOnce(t, w, "permit-safe", []tool.Tx{{To: tool.Address(dc.USDC), Data: data, Label: "transfer"}})
+	pending, ok := errors.AsType[*chain.SafePendingError](err)
+	if !ok || len(pending.Hashes) != 1 {
+		t.Fatalf("commit over a 2-of-2 Safe: %v, want one Safe transaction pending", err)
+	}
+	h := pending.Hashes[0]
+	if err := st.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	st, w = open()
+	defer st.Close()
+	rec, err := st.(store.SafeTxs).SafeTx(ctx, h.Hex())
+	if err != nil || rec.PermitID != "permit-safe" || len(rec.Signatures) != 1 || rec.Signatures[0].Owner != strings.ToLower(keys[0].Address().Hex()) {
+		t.Fatalf("stored proposal %+v, %v", rec, err)
+	}
+	sign := func(k *chain.LocalSigner) []byte {
+		s, err := k.SignHash(ctx, h)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	if _, err := w.SignSafeTx(ctx, h, sign(keys[2])); !errors.Is(err, chain.ErrSafeSigner) {
+		t.Errorf("a stranger's signature: %v, want ErrSafeSigner", err)
+	}
+	if _, err := w.SignSafeTx(ctx, h, sign(keys[0])); !errors.Is(err, chain.ErrSafeSignedTwice) {
+		t.Errorf("ward's key again: %v, want ErrSafeSignedTwice", err)
+	}
+	res, err := w.SignSafeTx(ctx, h, sign(keys[1]))
+	if err != nil || res.Status != types.ReceiptStatusSuccessful {
+		t.Fatalf("second owner's signature: %+v, %v", res, err)
+	}
+	if b, err := d.Provider().TokenBalance(ctx, dc.USDC, to); err != nil || b.Cmp(big.NewInt(40e6)) != 0 {
+		t.Errorf("recipient holds %v (%v), want 40 USDC", b, err)
+	}
+	if _, err := w.SignSafeTx(ctx, h, sign(keys[1])); !errors.Is(err, chain.ErrSafeTxDone) {
+		t.Errorf("replayed signature: %v, want ErrSafeTxDone", err)
+	}
+	if rec, _ := st.(store.SafeTxs).SafeTx(ctx, h.Hex()); rec.Executed != res.Executed.Hex() {
+		t.Errorf("stored execution %q, want %s", rec.Executed, res.Executed.Hex())
+	}
+	if txs, err := st.PermitTxs(ctx, "permit-safe"); err != nil || len(txs) != 1 || txs[0].Hash != res.Executed.Hex() {
+		t.Errorf("send journal of the permit: %+v, %v; want the execTransaction", txs, err)
 	}
 }

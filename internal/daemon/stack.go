@@ -420,10 +420,12 @@ func (s *Stack) endpointEnv(ctx context.Context, p *chain.Provider, keyFile stri
 			Settled: func(ctx context.Context, st chain.Settled) { s.recordSettled(ctx, log, st) },
 		}
 		if safe != (common.Address{}) {
-			// A Safe whose threshold ward's key does not meet is refused
-			// at commit: its pending transactions would need a durable
-			// queue, which the store does not have yet.
+			// The Safe transactions that await other owners' signatures
+			// are kept in the store, like the send journal.
 			wcfg.Safe = safe
+			if q, ok := s.Store.(store.SafeTxs); ok {
+				wcfg.SafeQueue = safeQueue{s: q, now: time.Now}
+			}
 		}
 		if env.Wallet, err = chain.NewWallet(signer, p, wcfg); err != nil {
 			return nil, err
@@ -1183,9 +1185,5 @@ func checkSafe(ctx context.Context, w *chain.Wallet, log *slog.Logger) error {
 	}
 	log.Info("the wallet sends from a Safe", "safe", w.Safe().Hex(), "owner_key", w.KeyAddress().Hex(),
 		"threshold", threshold, "owners", len(owners), "nonce", nonce)
-	if threshold > 1 {
-		log.Warn("the Safe needs more signatures than ward's key: its writes are refused until a durable queue of pending Safe transactions is configured",
-			"safe", w.Safe().Hex(), "threshold", threshold)
-	}
 	return nil
 }

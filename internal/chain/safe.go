@@ -162,6 +162,7 @@ var (
 	ErrSafeSigner      = errors.New("the signature is not by an owner of the Safe")
 	ErrSafeSignedTwice = errors.New("the owner already signed this Safe transaction")
 	ErrSafePending     = errors.New("a Safe transaction of the wallet awaits owner signatures")
+	ErrSafeSignature   = errors.New("malformed signature")
 )
 
 // SafePendingError ends a Send from a Safe whose threshold ward's key
@@ -333,7 +334,7 @@ func (w *Wallet) SignSafeTx(ctx context.Context, hash common.Hash, sig []byte) (
 	}
 	signer, err := RecoverSafeSigner(hash, sig)
 	if err != nil {
-		return res, fmt.Errorf("sign safe tx: %w", err)
+		return res, fmt.Errorf("sign safe tx: %w: %w", ErrSafeSignature, err)
 	}
 	if !slices.Contains(owners, signer) {
 		return res, fmt.Errorf("sign safe tx: %w (%s)", ErrSafeSigner, signer.Hex())
@@ -393,4 +394,14 @@ func (w *Wallet) SafeStatus(ctx context.Context) (nonce, threshold uint64, owner
 		return 0, 0, nil, false, fmt.Errorf("safe status: %w", err)
 	}
 	return nonce, threshold, owners, slices.Contains(owners, w.s.Address()), nil
+}
+
+// PendingSafeTxs returns the Safe transactions of the wallet's Safe that
+// await owners' signatures, by nonce (none for a wallet without a
+// queue).
+func (w *Wallet) PendingSafeTxs(ctx context.Context) ([]SafeProposal, error) {
+	if w.safe == (common.Address{}) || w.queue == nil {
+		return nil, nil
+	}
+	return w.queue.PendingSafeTxs(ctx, w.p.ChainID(), w.safe)
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
 
+	"github.com/wardhq/ward/internal/api"
 	"github.com/wardhq/ward/internal/chain"
 	"github.com/wardhq/ward/internal/config"
 	"github.com/wardhq/ward/internal/facade"
@@ -210,13 +211,21 @@ func TestSafeQueueDurable(t *testing.T) {
 		}
 		return s
 	}
-	if _, err := w.SignSafeTx(ctx, h, sign(keys[2])); !errors.Is(err, chain.ErrSafeSigner) {
-		t.Errorf("a stranger's signature: %v, want ErrSafeSigner", err)
+	// What GET /v1/safe and POST /v1/safe/{hash}/signatures call.
+	stk := &Stack{SafeWallets: []*chain.Wallet{w}}
+	if v, err := stk.SafePending(ctx); err != nil || len(v) != 1 || v[0].Hash != h.Hex() || len(v[0].Signers) != 1 || v[0].Signers[0] != keys[0].Address().Hex() {
+		t.Errorf("pending view %+v, %v; want the transfer signed by ward's key", v, err)
+	}
+	if _, err := stk.SafeSign(ctx, h, sign(keys[2])); !errors.Is(err, chain.ErrSafeSigner) || !errors.Is(err, api.ErrSafeRefused) {
+		t.Errorf("a stranger's signature: %v, want ErrSafeSigner as a refusal", err)
+	}
+	if _, err := stk.SafeSign(ctx, common.Hash{7}, sign(keys[1])); !errors.Is(err, api.ErrSafeUnknown) {
+		t.Errorf("an unknown hash: %v, want ErrSafeUnknown", err)
 	}
 	if _, err := w.SignSafeTx(ctx, h, sign(keys[0])); !errors.Is(err, chain.ErrSafeSignedTwice) {
 		t.Errorf("ward's key again: %v, want ErrSafeSignedTwice", err)
 	}
-	res, err := w.SignSafeTx(ctx, h, sign(keys[1]))
+	res, err := stk.SafeSign(ctx, h, sign(keys[1]))
 	if err != nil || res.Status != types.ReceiptStatusSuccessful {
 		t.Fatalf("second owner's signature: %+v, %v", res, err)
 	}

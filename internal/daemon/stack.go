@@ -163,6 +163,8 @@ type Stack struct {
 	Wallet   *chain.Wallet
 	Sim      *chain.Simulator
 	Env      *catalog.Env
+	// SafeWallets are the wallets, of any chain, that send from a Safe.
+	SafeWallets []*chain.Wallet
 	// Providers are the clients of every chain the stack trades on, the
 	// first chain's (Provider) among them.
 	Providers *chain.Providers
@@ -258,6 +260,11 @@ func Open(ctx context.Context, cfg Config) (_ *Stack, err error) {
 		return nil, errors.Join(err, s.Close())
 	}
 	s.Providers = providers
+	for _, e := range append([]*catalog.Env{env}, more...) {
+		if e.Wallet != nil && e.Wallet.Safe() != (common.Address{}) {
+			s.SafeWallets = append(s.SafeWallets, e.Wallet)
+		}
+	}
 	log := cfg.Log
 	if log == nil {
 		log = slog.Default()

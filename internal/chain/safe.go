@@ -349,36 +349,74 @@ func (w *Wallet) SignSafeTx(ctx context.Context, hash common.Hash, sig []byte) (
 		return res, fmt.Errorf("sign safe tx: %w", err)
 	}
 	p.Signatures = append(p.Signatures, s)
-	valid := p.Signatures[:0:0]
-	for _, s := range p.Signatures {
-		if slices.Contains(owners, s.Owner) { // an owner removed since signing no longer counts
+	sigs := ownersSignatures(p.Signatures, owners)
+	res.Signatures = len(sigs)
+	if uint64(len(sigs)) < threshold || p.Tx.Nonce != nonce {
+		return res, nil
+	}
+	if res.Executed, res.Status, err = w.execSafeTx(ctx, p, sigs); err != nil {
+		return res, fmt.Errorf("sign safe tx: execute: %w", err)
+	}
+	// SafeTxs signed out of order wait for the ones before them: each
+	// that has its signatures now runs in nonce order.
+	for res.Status == 1 {
+		nonce++
+		pending, err := w.queue.PendingSafeTxs(ctx, w.p.ChainID(), w.safe)
+		if err != nil {
+			return res, fmt.Errorf("sign safe tx: %w", err)
+		}
+		i := slices.IndexFunc(pending, func(q SafeProposal) bool { return q.Tx.Nonce == nonce })
+		if i < 0 {
+			break
+		}
+		next := ownersSignatures(pending[i].Signatures, owners)
+		if uint64(len(next)) < threshold {
+			break
+		}
+		if _, status, err := w.execSafeTx(ctx, pending[i], next); err != nil || status != 1 {
+			return res, errors.Join(err, fmt.Errorf("sign safe tx: the next Safe transaction %s did not execute", pending[i].Hash.Hex()))
+		}
+	}
+	return res, nil
+}
+
+// ownersSignatures returns the signatures of current owners (one removed
+// since signing no longer counts), sorted by owner as the Safe requires.
+func ownersSignatures(all []SafeSignature, owners []common.Address) []SafeSignature {
+	var valid []SafeSignature
+	for _, s := range all {
+		if slices.Contains(owners, s.Owner) {
 			valid = append(valid, s)
 		}
 	}
-	res.Signatures = len(valid)
-	if uint64(len(valid)) < threshold || p.Tx.Nonce != nonce {
-		return res, nil
-	}
 	slices.SortFunc(valid, func(a, b SafeSignature) int { return bytes.Compare(a.Owner[:], b.Owner[:]) })
-	var sigs []byte
-	for _, s := range valid[:threshold] {
-		sigs = append(sigs, s.Sig...)
+	return valid
+}
+
+// execSafeTx sends execTransaction of p with the first threshold of sigs
+// (sorted by owner) from ward's key, through the send journal under p's
+// permit, and records p executed once mined. The caller holds w.mu.
+func (w *Wallet) execSafeTx(ctx context.Context, p SafeProposal, sigs []SafeSignature) (common.Hash, uint64, error) {
+	var packed []byte
+	for _, s := range sigs {
+		packed = append(packed, s.Sig...)
 	}
-	data, err := p.Tx.execCall(sigs)
+	data, err := p.Tx.execCall(packed)
 	if err != nil {
-		return res, fmt.Errorf("sign safe tx: %w", err)
+		return common.Hash{}, 0, err
 	}
 	receipts, err := w.send(ctx, p.PermitID, []tool.Tx{{To: tool.Address(w.safe), Data: data, Label: p.Label}})
-	if len(receipts) > 0 {
-		res.Executed, res.Status = receipts[0].TxHash, receipts[0].Status
-		if qerr := w.queue.SafeTxExecuted(context.WithoutCancel(ctx), hash, res.Executed); qerr != nil {
-			err = errors.Join(err, fmt.Errorf("record the Safe transaction executed: %w", qerr))
-		}
+	if len(receipts) == 0 {
+		return common.Hash{}, 0, err
 	}
-	if err != nil {
-		return res, fmt.Errorf("sign safe tx: execute: %w", err)
+	h, status := receipts[0].TxHash, receipts[0].Status
+	if status != 1 {
+		return h, status, err // reverted: the Safe's nonce is unused, the SafeTx stays pending
 	}
-	return res, nil
+	if qerr := w.queue.SafeTxExecuted(context.WithoutCancel(ctx), p.Hash, h); qerr != nil {
+		err = errors.Join(err, fmt.Errorf("record the Safe transaction executed: %w", qerr))
+	}
+	return h, status, err
 }
 
 // SafeStatus reads the Safe of a Safe wallet: its nonce, threshold and

@@ -189,3 +189,40 @@ func TestSafeTwoOfTwoAwaitsOwner(t *testing.T) {
 	}
 	wantBig(t, "recipient USDC after the replay", tokenBalance(t, p, f.c.USDC, to), big.NewInt(100e6))
 }
+
+// TestSafeOutOfOrderSignatures: a two-transaction plan over a 2-of-2 Safe
+// is two SafeTxs at consecutive nonces; the second owner signing the
+// later one first leaves it waiting, and signing the earlier one then
+// executes both, in nonce order.
+func TestSafeOutOfOrderSignatures(t *testing.T) {
+	f := newSafeFixture(t, 2, 2)
+	p := f.d.Provider()
+	to := common.HexToAddress("0x00000000000000000000000000000000000Bee03")
+	args := sha256.Sum256([]byte("two steps"))
+	plan := append(f.transfer(t, to, 10e6), f.transfer(t, to, 20e6)...)
+	_, err := f.wallet.Send(t.Context(), capFor("erc20_transfer", args), scopeFor("erc20_transfer", args), plan)
+	pending, ok := errors.AsType[*SafePendingError](err)
+	if !ok || len(pending.Hashes) != 2 {
+		t.Fatalf("send: %v, want two Safe transactions pending", err)
+	}
+	sign := func(h common.Hash) []byte {
+		s, err := f.keys[1].SignHash(t.Context(), h)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	res, err := f.wallet.SignSafeTx(t.Context(), pending.Hashes[1], sign(pending.Hashes[1]))
+	if err != nil || res.Signatures != 2 || res.Executed != (common.Hash{}) {
+		t.Fatalf("the later SafeTx signed first: %+v, %v; want it waiting with 2 signatures", res, err)
+	}
+	wantBig(t, "recipient before the first SafeTx", tokenBalance(t, p, f.c.USDC, to), new(big.Int))
+	if res, err = f.wallet.SignSafeTx(t.Context(), pending.Hashes[0], sign(pending.Hashes[0])); err != nil || res.Status != 1 {
+		t.Fatalf("the earlier SafeTx: %+v, %v", res, err)
+	}
+	wantBig(t, "recipient after both", tokenBalance(t, p, f.c.USDC, to), big.NewInt(30e6))
+	wantBig(t, "Safe nonce", view(t, p, f.safe, SafeABI(), "nonce")[0].(*big.Int), big.NewInt(2))
+	if left, err := f.wallet.PendingSafeTxs(t.Context()); err != nil || len(left) != 0 {
+		t.Errorf("pending after both executed: %d, %v", len(left), err)
+	}
+}

@@ -97,6 +97,15 @@ func TestSafeSwapFromOneOfOne(t *testing.T) {
 		t.Error("the owner key paid no gas")
 	}
 
+	var st struct {
+		Address   string `json:"address"`
+		CanPayGas bool   `json:"can_pay_gas"`
+	}
+	s.read(t, "wallet_get_status", `{}`, &st)
+	if st.Address != s.safe.Hex() || !st.CanPayGas {
+		t.Errorf("wallet status %+v, want the Safe's address, gas paid by the owner key", st)
+	}
+
 	recipientUSDC := s.balance(t, c.USDC, recipient)
 	s.commit(t, "erc20_transfer_token", argsOf("token", c.USDC, "to", recipient, "amount", units(10, 6)), &out)
 	if got := new(big.Int).Sub(s.balance(t, c.USDC, recipient), recipientUSDC); got.Cmp(units(10, 6)) != 0 {

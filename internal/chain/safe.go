@@ -299,10 +299,12 @@ type SafeSignResult struct {
 
 // SignSafeTx adds an owner's signature to the pending SafeTx hash and
 // executes it (execTransaction, sent by ward's key) once it has the
-// Safe's threshold of owners' signatures and the Safe is at its nonce.
+// Safe's threshold of owners' signatures and the Safe is at its nonce;
+// the SafeTxs after it that have their signatures then run in order.
 // The signature must recover to an owner of the Safe who has not signed
-// it yet; an executed SafeTx, an unknown hash or a bad signature is
-// refused with nothing changed. Executing needs no capability: the permit
+// it yet (a signer's repeated signature only retries the execution of a
+// SafeTx that has its signatures and is due); an executed SafeTx, an
+// unknown hash or a bad signature is refused with nothing changed. Executing needs no capability: the permit
 // that proposed the SafeTx was consumed before ward signed it.
 func (w *Wallet) SignSafeTx(ctx context.Context, hash common.Hash, sig []byte) (SafeSignResult, error) {
 	res := SafeSignResult{Hash: hash}
@@ -339,17 +341,20 @@ func (w *Wallet) SignSafeTx(ctx context.Context, hash common.Hash, sig []byte) (
 	if !slices.Contains(owners, signer) {
 		return res, fmt.Errorf("sign safe tx: %w (%s)", ErrSafeSigner, signer.Hex())
 	}
-	for _, s := range p.Signatures {
-		if s.Owner == signer {
-			return res, fmt.Errorf("sign safe tx: %w (%s)", ErrSafeSignedTwice, signer.Hex())
+	signed := slices.ContainsFunc(p.Signatures, func(s SafeSignature) bool { return s.Owner == signer })
+	if !signed {
+		s := SafeSignature{Owner: signer, Sig: bytes.Clone(sig)}
+		if err := w.queue.AddSafeSignature(ctx, hash, s); err != nil {
+			return res, fmt.Errorf("sign safe tx: %w", err)
 		}
+		p.Signatures = append(p.Signatures, s)
 	}
-	s := SafeSignature{Owner: signer, Sig: bytes.Clone(sig)}
-	if err := w.queue.AddSafeSignature(ctx, hash, s); err != nil {
-		return res, fmt.Errorf("sign safe tx: %w", err)
-	}
-	p.Signatures = append(p.Signatures, s)
 	sigs := ownersSignatures(p.Signatures, owners)
+	// A signer's second signature is refused, unless the SafeTx has its
+	// signatures and is due: then it retries an execution that failed.
+	if signed && (uint64(len(sigs)) < threshold || p.Tx.Nonce != nonce) {
+		return res, fmt.Errorf("sign safe tx: %w (%s)", ErrSafeSignedTwice, signer.Hex())
+	}
 	res.Signatures = len(sigs)
 	if uint64(len(sigs)) < threshold || p.Tx.Nonce != nonce {
 		return res, nil

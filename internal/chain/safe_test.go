@@ -226,3 +226,41 @@ func TestSafeOutOfOrderSignatures(t *testing.T) {
 		t.Errorf("pending after both executed: %d, %v", len(left), err)
 	}
 }
+
+// TestSafeRetryFailedExecution: the second owner's signature completes a
+// SafeTx whose call would fail (the Safe lacks the USDC): nothing is sent
+// and it stays pending with both signatures; once the Safe holds the
+// USDC, the same owner's signature again retries and executes it.
+func TestSafeRetryFailedExecution(t *testing.T) {
+	f := newSafeFixture(t, 2, 2)
+	p := f.d.Provider()
+	to := common.HexToAddress("0x00000000000000000000000000000000000Bee04")
+	args := sha256.Sum256([]byte("more than the Safe holds"))
+	_, err := f.wallet.Send(t.Context(), capFor("erc20_transfer", args), scopeFor("erc20_transfer", args), f.transfer(t, to, 1500e6))
+	pending, ok := errors.AsType[*SafePendingError](err)
+	if !ok {
+		t.Fatalf("send: %v, want pending", err)
+	}
+	h := pending.Hashes[0]
+	sig, err := f.keys[1].SignHash(t.Context(), h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res, err := f.wallet.SignSafeTx(t.Context(), h, sig); err == nil || res.Executed != (common.Hash{}) {
+		t.Fatalf("executing a transfer the Safe cannot pay: %+v, %v; want a failure", res, err)
+	}
+	if left, _ := f.wallet.PendingSafeTxs(t.Context()); len(left) != 1 || len(left[0].Signatures) != 2 {
+		t.Fatalf("after the failed execution: %+v, want it pending with both signatures", left)
+	}
+	if err := f.d.Fund(t.Context(), f.safe, f.c.USDC, big.NewInt(1000e6)); err != nil {
+		t.Fatal(err)
+	}
+	res, err := f.wallet.SignSafeTx(t.Context(), h, sig)
+	if err != nil || res.Status != 1 {
+		t.Fatalf("retry: %+v, %v", res, err)
+	}
+	wantBig(t, "recipient", tokenBalance(t, p, f.c.USDC, to), big.NewInt(1500e6))
+	if _, err := f.wallet.SignSafeTx(t.Context(), h, sig); !errors.Is(err, ErrSafeTxDone) {
+		t.Errorf("after execution: %v, want ErrSafeTxDone", err)
+	}
+}

@@ -168,6 +168,7 @@ function chainBook(c) {
   contract("aave_v3_oracle", market.ORACLE, asrc);
   contract("aave_v3_weth_gateway", market.WETH_GATEWAY, asrc);
   const ssrc = "@safe-global/safe-deployments";
+  contract("safe_singleton", safeAddress(safe.getSafeSingletonDeployment, c.id), ssrc);
   contract("safe_singleton_l2", safeAddress(safe.getSafeL2SingletonDeployment, c.id), ssrc);
   contract("safe_proxy_factory", safeAddress(safe.getProxyFactoryDeployment, c.id), ssrc);
   contract("safe_multisend_call_only", safeAddress(safe.getMultiSendCallOnlyDeployment, c.id), ssrc);

@@ -74,6 +74,9 @@ type Config struct {
 	// Ops reloads the configuration and serves the views of the policy
 	// and the upstream servers (optional).
 	Ops Ops
+	// Safe lists and signs the Safe transactions awaiting owners'
+	// signatures (optional).
+	Safe Safe
 	// Policy returns the policy in force (policy.Engine.Snapshot).
 	Policy   func() *policy.Snapshot
 	Spending *hook.SpendingLimiter
@@ -219,6 +222,8 @@ func (a *Server) routes() http.Handler {
 		{"/v1/policy", "policy", map[string]http.Handler{"GET": a.json(owner, defaultTimeout, a.policyView)}},
 		{"/v1/upstreams", "upstreams", map[string]http.Handler{"GET": a.json(owner, defaultTimeout, a.upstreams)}},
 		{"/v1/upstreams/{server}/tools/{tool}/approve", "upstream_approve", map[string]http.Handler{"POST": a.json(owner, defaultTimeout, a.approveUpstream)}},
+		{"/v1/safe", "safe", map[string]http.Handler{"GET": a.json(owner, defaultTimeout, a.safePending)}},
+		{"/v1/safe/{hash}/signatures", "safe_sign", map[string]http.Handler{"POST": a.json(owner, callTimeout, a.safeSign)}},
 		{"/v1/events", "events", map[string]http.Handler{"GET": a.cfg.Authenticate(http.HandlerFunc(a.events), auth.Owner)}},
 	}
 	mux := http.NewServeMux()

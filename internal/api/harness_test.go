@@ -55,6 +55,7 @@ type harness struct {
 type harnessOpts struct {
 	heartbeat  time.Duration
 	maxStreams int
+	safe       api.Safe // zero: the daemon's
 }
 
 func start(t *testing.T, o harnessOpts) *harness {
@@ -85,6 +86,7 @@ func start(t *testing.T, o harnessOpts) *harness {
 				Named: s.NamedSession, ByID: s.SessionByID,
 			},
 			Tokens: api.Tokens{Store: st.Store, Invalidate: s.Verifier.Invalidate},
+			Safe:   o.safe,
 		})
 		if err != nil {
 			return err

@@ -58,9 +58,15 @@ func readWalletStatus(ctx context.Context, env *Env, in *registry.Input) (any, e
 		return nil, err
 	}
 	need := mulUint(q.max, typicalGas)
+	gasBal := bal
+	if payer := env.Wallet.KeyAddress(); payer != addr { // a Safe's owner key pays execTransaction's gas
+		if gasBal, err = env.Chain.BalanceOf(ctx, payer); err != nil {
+			return nil, err
+		}
+	}
 	return walletStatusOut{
 		Address: addr.Hex(), ChainID: env.Chain.ChainID(), Chain: chainName(env.Chain.ChainID()), Block: q.block,
 		BalanceWei: bal.String(), BalanceETH: native.FormatUnits(bal, 18), Nonce: nonce,
-		CanPayGas: bal.Cmp(need) >= 0, KnownToken: len(env.KnownTokens()),
+		CanPayGas: gasBal.Cmp(need) >= 0, KnownToken: len(env.KnownTokens()),
 	}, nil
 }

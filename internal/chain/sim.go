@@ -1,6 +1,7 @@
 package chain
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -116,13 +117,18 @@ func (s *Simulator) Simulate(ctx context.Context, chainID uint64, from tool.Addr
 	view := &fetchView{f: f, ctx: ctx}
 	hdr := types.CopyHeader(f.next)
 	hdr.Time = max(hdr.Time, uint64(time.Now().Unix()))
-	evm, err := w3vm.New(
-		w3vm.WithFetcher(view),
+	opts := []w3vm.Option{w3vm.WithFetcher(view)}
+	if asContract, err := contractSender(view, sender); err != nil {
+		return res, fmt.Errorf("simulate: %w", err)
+	} else if asContract {
+		opts = append(opts, w3vm.WithState(w3types.State{sender: {Code: []byte{}}}))
+	}
+	evm, err := w3vm.New(append(opts,
 		w3vm.WithHeader(hdr),
 		w3vm.WithChainConfig(f.p.ChainConfig()),
 		w3vm.WithNoBaseFee(),
 		w3vm.WithJumpDestCache(f.jumps),
-	)
+	)...)
 	if err != nil {
 		return res, fmt.Errorf("simulate: %w", err)
 	}
@@ -170,6 +176,30 @@ func (s *Simulator) Simulate(ctx context.Context, chainID uint64, from tool.Addr
 			Delta: new(big.Int).Sub(after, before[i])})
 	}
 	return res, nil
+}
+
+// contractSender reports whether sender is a contract (other than an
+// EIP-7702 delegated account): a Safe whose plan is simulated as calls
+// from its address. The simulation then runs with the sender's code
+// removed, since a transaction cannot come from a contract (EIP-3607):
+// the calls see the Safe as msg.sender and its balances, as they will
+// when execTransaction makes them, but not execTransaction's own
+// signature check and gas, nor the Safe's code run on a call back to
+// it (a receive of ETH, which the Safe accepts).
+func contractSender(view *fetchView, sender common.Address) (bool, error) {
+	acc, err := view.Account(sender)
+	if err != nil {
+		return false, err
+	}
+	if acc == nil || bytes.Equal(acc.CodeHash, types.EmptyCodeHash[:]) {
+		return false, nil
+	}
+	code, err := view.Code(common.BytesToHash(acc.CodeHash))
+	if err != nil {
+		return false, err
+	}
+	_, delegated := types.ParseDelegation(code)
+	return len(code) > 0 && !delegated, nil
 }
 
 // balanceIn reads owner's balance of token (zero: ETH) inside the VM.

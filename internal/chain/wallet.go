@@ -41,6 +41,15 @@ type WalletConfig struct {
 	// outcomes are. It runs with the wallet locked: it must not call the
 	// wallet.
 	Settled func(context.Context, Settled)
+	// Safe, when set, makes the wallet send from that Safe, of which the
+	// signer's key must be an owner (see SafeTx): the wallet's Address is
+	// the Safe's, and the key only signs SafeTxs and pays for
+	// execTransaction. Zero: the key sends itself.
+	Safe common.Address
+	// SafeQueue keeps the SafeTxs of a Safe whose threshold is above 1
+	// until the other owners sign them (Wallet.SignSafeTx). Nil: such a
+	// Safe's sends are refused.
+	SafeQueue SafeQueue
 }
 
 // Wallet pairs a Signer with the Provider of one chain. Send is its only
@@ -53,6 +62,8 @@ type Wallet struct {
 	j      Journal // nil: none
 	onSet  func(context.Context, Settled)
 	margin uint64
+	safe   common.Address // zero: the key sends itself
+	queue  SafeQueue      // nil: none
 
 	mu sync.Mutex // held for a whole Send: one nonce sequence at a time
 }
@@ -68,11 +79,25 @@ func NewWallet(s Signer, p *Provider, cfg WalletConfig) (*Wallet, error) {
 	if cfg.GasMarginPercent == 0 {
 		cfg.GasMarginPercent = 20
 	}
-	return &Wallet{s: s, p: p, j: cfg.Journal, onSet: cfg.Settled, margin: uint64(cfg.GasMarginPercent)}, nil
+	return &Wallet{s: s, p: p, j: cfg.Journal, onSet: cfg.Settled, margin: uint64(cfg.GasMarginPercent),
+		safe: cfg.Safe, queue: cfg.SafeQueue}, nil
 }
 
-// Address returns the address the wallet sends from.
-func (w *Wallet) Address() common.Address { return w.s.Address() }
+// Address returns the address the wallet sends from: the Safe's for a
+// Safe wallet, else the signer's.
+func (w *Wallet) Address() common.Address {
+	if w.safe != (common.Address{}) {
+		return w.safe
+	}
+	return w.s.Address()
+}
+
+// KeyAddress returns the address of the wallet's key, which pays the gas
+// (for a Safe wallet, the owner key ward holds).
+func (w *Wallet) KeyAddress() common.Address { return w.s.Address() }
+
+// Safe returns the Safe the wallet sends from (zero for none).
+func (w *Wallet) Safe() common.Address { return w.safe }
 
 // ChainID returns the chain the wallet sends on.
 func (w *Wallet) ChainID() uint64 { return w.p.ChainID() }
@@ -128,6 +153,10 @@ func (e *SendError) Unwrap() error { return e.Err }
 // recorded when the plan ends; a Send whose outcomes could not be
 // recorded returns an error naming the transaction, with its receipts,
 // and the journal keeps it in flight until reconciled.
+//
+// A Safe wallet signs each transaction as a SafeTx after the capability
+// is consumed, and either executes it (threshold 1) or queues it and
+// returns a *SafePendingError (see SafeTx).
 func (w *Wallet) Send(ctx context.Context, cap *capability.Capability, scope Scope, txs []tool.Tx) (receipts []*types.Receipt, err error) {
 	if err := cap.Consume(scope.Tool, scope.ArgsHash, scope.Tick, scope.Now); err != nil {
 		return nil, fmt.Errorf("send: %w", err)
@@ -137,6 +166,17 @@ func (w *Wallet) Send(ctx context.Context, cap *capability.Capability, scope Sco
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	if w.safe != (common.Address{}) {
+		if txs, err = w.safePlan(ctx, cap.PermitID(), txs); err != nil {
+			return nil, err
+		}
+	}
+	return w.send(ctx, cap.PermitID(), txs)
+}
+
+// send signs and sends txs from the wallet's key, for the permit
+// permitID, as Send describes. The caller holds w.mu.
+func (w *Wallet) send(ctx context.Context, permitID string, txs []tool.Tx) (receipts []*types.Receipt, err error) {
 	if l, ok := w.j.(WalletLocker); ok {
 		unlock, err := l.LockWallet(ctx, w.p.ChainID(), w.s.Address())
 		if err != nil {
@@ -190,7 +230,7 @@ func (w *Wallet) Send(ctx context.Context, cap *capability.Capability, scope Sco
 				return fail(common.Hash{}, fmt.Errorf("%w: encode: %w", ErrJournal, err))
 			}
 			rec := SentTx{ChainID: chainID.Uint64(), From: from, Nonce: signed.Nonce(), Hash: signed.Hash(), Raw: raw,
-				PermitID: cap.PermitID(), Index: i, PlanLen: len(txs), Label: t.Label}
+				PermitID: permitID, Index: i, PlanLen: len(txs), Label: t.Label}
 			if err := w.j.JournalTx(ctx, &rec); err != nil {
 				return fail(common.Hash{}, fmt.Errorf("%w: %w", ErrJournal, err))
 			}

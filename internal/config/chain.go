@@ -13,6 +13,7 @@ import (
 
 	"github.com/wardhq/ward/internal/addrbook"
 	"github.com/wardhq/ward/internal/catalog"
+	"github.com/wardhq/ward/internal/tool"
 )
 
 // Chain configures one chain ward trades on ([chain], or one [[chain]]
@@ -28,7 +29,13 @@ type Chain struct {
 	RPCURLs       []string
 	ChainID       uint64
 	WalletKeyFile string
-	DevSeed       string // default "ward-dev"
+	// Wallet is what sends the chain's writes: the key of WalletKeyFile
+	// itself (the zero value), or a Safe of which it is an owner.
+	Wallet WalletKind
+	// SafeAddress is the Safe the writes are sent from (wallet_kind =
+	// "safe" with rpc_url); zero on the dev chain, where ward deploys one.
+	SafeAddress tool.Address
+	DevSeed     string // default "ward-dev"
 	// AddressBook is the file of address-book entries for this chain, as
 	// written (its entries are in File.Book).
 	AddressBook string
@@ -37,6 +44,26 @@ type Chain struct {
 	// max_price_deviation_bps, min_twap_liquidity_usd; zero: the strict
 	// defaults).
 	Price catalog.PriceConfig
+}
+
+// WalletKind is what sends a chain's writes (wallet_kind).
+type WalletKind uint8
+
+// Wallet kinds. The zero value is the plain key.
+const (
+	WalletKey  WalletKind = iota // "key": the key of wallet_key_file sends
+	WalletSafe                   // "safe": the Safe at safe_address sends; the key is one owner
+)
+
+// String returns the kind as wallet_kind spells it.
+func (k WalletKind) String() string {
+	switch k {
+	case WalletKey:
+		return "key"
+	case WalletSafe:
+		return "safe"
+	}
+	return fmt.Sprintf("WalletKind(%d)", uint8(k))
 }
 
 // DevChainID is the embedded dev chain's chain id.
@@ -49,6 +76,8 @@ type chainTOML struct {
 	RPCURLs              []string            `toml:"rpc_urls"`
 	ChainID              *int64              `toml:"chain_id"`
 	WalletKeyFile        *string             `toml:"wallet_key_file"`
+	WalletKind           *string             `toml:"wallet_kind"`
+	SafeAddress          *string             `toml:"safe_address"`
 	DevSeed              *string             `toml:"dev_seed"`
 	AddressBook          *string             `toml:"address_book"`
 	ExplorerTxURL        *string             `toml:"explorer_tx_url"`
@@ -198,6 +227,7 @@ func (d *sections) chain(key string, m map[string]any, cfgPath string, several b
 		}
 		c.WalletKeyFile = *t.WalletKeyFile
 	}
+	d.walletKind(key, t, &c)
 	if t.DevSeed != nil {
 		c.DevSeed = *t.DevSeed
 	}
@@ -316,4 +346,45 @@ func strictDecode(m map[string]any, v any) error {
 		return fmt.Errorf("unknown key(s): %s", strings.Join(unknown, ", "))
 	}
 	return err
+}
+
+// walletKind reads wallet_kind and safe_address: a Safe on an endpoint
+// needs its address and the owner key ward holds (wallet_key_file); on
+// the dev chain ward deploys a Safe of the dev wallet's, so neither is
+// given.
+func (d *sections) walletKind(key string, t chainTOML, c *Chain) {
+	if t.WalletKind != nil {
+		switch *t.WalletKind {
+		case "key":
+			c.Wallet = WalletKey
+		case "safe":
+			c.Wallet = WalletSafe
+		default:
+			d.bad(key+".wallet_kind", "must be \"key\" or \"safe\", not %q", *t.WalletKind)
+			return
+		}
+	}
+	if t.SafeAddress != nil {
+		a, err := tool.ParseAddress(*t.SafeAddress)
+		switch {
+		case c.Wallet != WalletSafe:
+			d.bad(key+".safe_address", "needs wallet_kind = \"safe\"")
+			return
+		case c.RPCURL == "":
+			d.bad(key+".safe_address", "needs rpc_url: on the embedded dev chain ward deploys the Safe")
+			return
+		case err != nil || a == (tool.Address{}):
+			d.bad(key+".safe_address", "must be a non-zero 0x address")
+			return
+		}
+		c.SafeAddress = a
+	}
+	if c.Wallet == WalletSafe && c.RPCURL != "" {
+		if c.SafeAddress == (tool.Address{}) {
+			d.bad(key+".safe_address", "is required with wallet_kind = \"safe\" and rpc_url")
+		}
+		if c.WalletKeyFile == "" {
+			d.bad(key+".wallet_key_file", "is required with wallet_kind = \"safe\": the key of the Safe's owner ward holds")
+		}
+	}
 }

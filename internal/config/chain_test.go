@@ -111,6 +111,12 @@ func TestChainsErrors(t *testing.T) {
 		{"bad name", "[chain]\nname = \"Main Net\"\n", "chain.name: must be 1 to 32"},
 		{"dev chain id", "[chain]\nchain_id = 5\n", "embedded dev chain, whose chain id is 1337"},
 		{"key without rpc", "[chain]\nwallet_key_file = \"k\"\n", "needs rpc_url"},
+		{"unknown wallet kind", "[chain]\nrpc_url = \"http://a\"\nchain_id = 1\nwallet_kind = \"multisig\"\n", `chain.wallet_kind: must be "key" or "safe", not "multisig"`},
+		{"safe without address", "[chain]\nrpc_url = \"http://a\"\nchain_id = 1\nwallet_key_file = \"k\"\nwallet_kind = \"safe\"\n", "chain.safe_address: is required"},
+		{"safe without key", "[chain]\nrpc_url = \"http://a\"\nchain_id = 1\nwallet_kind = \"safe\"\nsafe_address = \"0x1111111111111111111111111111111111111111\"\n", "chain.wallet_key_file: is required with wallet_kind"},
+		{"safe address of a key wallet", "[chain]\nrpc_url = \"http://a\"\nchain_id = 1\nsafe_address = \"0x1111111111111111111111111111111111111111\"\n", `chain.safe_address: needs wallet_kind = "safe"`},
+		{"zero safe address", "[chain]\nrpc_url = \"http://a\"\nchain_id = 1\nwallet_key_file = \"k\"\nwallet_kind = \"safe\"\nsafe_address = \"0x0000000000000000000000000000000000000000\"\n", "chain.safe_address: must be a non-zero 0x address"},
+		{"safe address on the dev chain", "[chain]\nwallet_kind = \"safe\"\nsafe_address = \"0x1111111111111111111111111111111111111111\"\n", "ward deploys the Safe"},
 		{"unknown key", "[[chain]]\nrpc_url = \"http://a\"\nchain_id = 1\nrpcurl = \"x\"\n", `4:1: chain.0.rpcurl: unknown key; did you mean "rpc_url"?`},
 		{"book of another chain", "[chain]\nrpc_url = \"http://a\"\nchain_id = 1\naddress_book = \"" + other + "\"\n", "entries for chain 5, but this table is chain 1"},
 		{"missing book", "[chain]\nrpc_url = \"http://a\"\nchain_id = 1\naddress_book = \"nope.toml\"\n", "chain.address_book"},
@@ -171,5 +177,31 @@ chain_id = 10
 				t.Errorf("err = %v, want it to contain %q", err, tc.want)
 			}
 		})
+	}
+}
+
+// TestChainSafeWallet: wallet_kind = "safe" with its Safe and owner key
+// on an endpoint, and alone on the dev chain.
+func TestChainSafeWallet(t *testing.T) {
+	f, err := Parse("w.toml", []byte("[chain]\nrpc_url = \"http://a\"\nchain_id = 1\nwallet_key_file = \"k\"\nwallet_kind = \"safe\"\nsafe_address = \"0x1111111111111111111111111111111111111111\"\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Chain.Wallet != WalletSafe || f.Chain.SafeAddress != (tool.Address{0: 0x11, 1: 0x11, 2: 0x11, 3: 0x11, 4: 0x11, 5: 0x11, 6: 0x11, 7: 0x11, 8: 0x11, 9: 0x11, 10: 0x11, 11: 0x11, 12: 0x11, 13: 0x11, 14: 0x11, 15: 0x11, 16: 0x11, 17: 0x11, 18: 0x11, 19: 0x11}) {
+		t.Errorf("chain = %+v, want a Safe wallet at 0x1111…", f.Chain)
+	}
+	dev, err := Parse("w.toml", []byte("[chain]\nwallet_kind = \"safe\"\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if dev.Chain.Wallet != WalletSafe || dev.Chain.SafeAddress != (tool.Address{}) {
+		t.Errorf("dev chain = %+v, want a Safe wallet ward deploys", dev.Chain)
+	}
+	plain, err := Parse("w.toml", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if plain.Chain.Wallet != WalletKey {
+		t.Errorf("default wallet kind %v, want key", plain.Chain.Wallet)
 	}
 }

@@ -44,6 +44,7 @@ func mountAPI(s *Server) error {
 				return a, err
 			},
 		},
+		Safe: safeAPI(st),
 		TxURL: func(id uint64, hash string) string {
 			if c, ok := st.Book.Chain(id); ok {
 				return c.TxURL(hash)

@@ -19,6 +19,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/ethereum/go-ethereum/common"
+
 	"github.com/wardhq/ward/internal/audit"
 	"github.com/wardhq/ward/internal/auth"
 	"github.com/wardhq/ward/internal/config"
@@ -306,7 +308,7 @@ func OpenDataWith(ctx context.Context, dir string, f *config.File, opt DataOptio
 		if c.RPCURL == "" {
 			return nil, fmt.Errorf("config: chain %s is the embedded dev chain: it can only be the first [[chain]] table", c.Name)
 		}
-		more = append(more, ChainEndpoint{Name: c.Name, RPCURLs: c.RPCURLs, ChainID: c.ChainID, WalletKeyFile: c.WalletKeyFile, Price: c.Price})
+		more = append(more, ChainEndpoint{Name: c.Name, RPCURLs: c.RPCURLs, ChainID: c.ChainID, WalletKeyFile: c.WalletKeyFile, SafeAddress: common.Address(c.SafeAddress), Price: c.Price})
 	}
 	grim := f.Grimoire
 	if grim.Playbook != "" && !filepath.IsAbs(grim.Playbook) {
@@ -315,7 +317,8 @@ func OpenDataWith(ctx context.Context, dir string, f *config.File, opt DataOptio
 	st, err := Open(ctx, Config{
 		Extra: ex, WASM: f.WASM,
 		DB: StoreTarget(dir, f), Synchronous: f.Store.Synchronous, Policy: snap,
-		RPCURL: f.Chain.RPCURL, RPCURLs: rest(f.Chain.RPCURLs), ChainID: f.Chain.ChainID, Book: f.Book, MoreChains: more, WalletKeyFile: f.Chain.WalletKeyFile, DevSeed: f.Chain.DevSeed, Price: f.Chain.Price,
+		RPCURL: f.Chain.RPCURL, RPCURLs: rest(f.Chain.RPCURLs), ChainID: f.Chain.ChainID, Book: f.Book, MoreChains: more, WalletKeyFile: f.Chain.WalletKeyFile, DevSeed: f.Chain.DevSeed,
+		SafeAddress: common.Address(f.Chain.SafeAddress), DevSafe: f.Chain.RPCURL == "" && f.Chain.Wallet == config.WalletSafe, Price: f.Chain.Price,
 		Hooks: f.Hooks, PermitTTL: f.Gate.PermitTTL, AnnounceDelay: announceDelay(f.Gate.AnnounceDelay), TickPeriod: f.Gate.TickPeriod,
 		QuarantineTTL: f.Gate.QuarantineTTL,
 		Owner:         f.Gate.Owner, Tools: f.Tools, SessionLimits: f.Sessions, ReadsBestEffort: f.Audit.ReadsBestEffort,

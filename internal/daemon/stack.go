@@ -86,6 +86,12 @@ type Config struct {
 	// WalletKeyFile holds the agent wallet's key (hex) for RPCURL; the dev
 	// chain has its own funded wallet.
 	WalletKeyFile string
+	// SafeAddress, when set, makes the first chain's writes go from that
+	// Safe, of which WalletKeyFile's key is an owner (chain.SafeTx).
+	SafeAddress common.Address
+	// DevSafe makes the dev chain's writes go from a 1-of-1 Safe of the
+	// dev wallet's key, deployed and funded at start.
+	DevSafe bool
 	// DevSeed makes the dev chain's accounts and addresses deterministic.
 	DevSeed string
 	// Price configures how the first chain's tokens are priced from pool
@@ -161,6 +167,8 @@ type Stack struct {
 	Wallet   *chain.Wallet
 	Sim      *chain.Simulator
 	Env      *catalog.Env
+	// SafeWallets are the wallets, of any chain, that send from a Safe.
+	SafeWallets []*chain.Wallet
 	// Providers are the clients of every chain the stack trades on, the
 	// first chain's (Provider) among them.
 	Providers *chain.Providers
@@ -259,6 +267,11 @@ func Open(ctx context.Context, cfg Config) (_ *Stack, err error) {
 		return nil, errors.Join(err, s.Close())
 	}
 	s.Providers = providers
+	for _, e := range append([]*catalog.Env{env}, more...) {
+		if e.Wallet != nil && e.Wallet.Safe() != (common.Address{}) {
+			s.SafeWallets = append(s.SafeWallets, e.Wallet)
+		}
+	}
 	log := cfg.Log
 	if log == nil {
 		log = slog.Default()
@@ -360,6 +373,7 @@ type ChainEndpoint struct {
 	RPCURLs       []string
 	ChainID       uint64
 	WalletKeyFile string
+	SafeAddress   common.Address // zero: the key sends itself
 	Price         catalog.PriceConfig
 }
 
@@ -380,7 +394,7 @@ func (s *Stack) openMoreChains(ctx context.Context, cfg Config, providers *chain
 			log.Warn("a chain is left out: it could not be reached at start", "chain", c.Name, "chain_id", c.ChainID, "err", err)
 			continue
 		}
-		env, err := s.endpointEnv(p, c.WalletKeyFile, c.Price, cfg.Now, cfg.Log)
+		env, err := s.endpointEnv(ctx, p, c.WalletKeyFile, c.SafeAddress, c.Price, cfg.Now, cfg.Log)
 		if err != nil {
 			return nil, fmt.Errorf("chain %s: %w", c.Name, err)
 		}
@@ -404,9 +418,10 @@ func (s *Stack) dial(ctx context.Context, urls []string, id uint64) (*chain.Prov
 }
 
 // endpointEnv is the catalogue's environment on a chain ward reaches
-// through p: the agent wallet of keyFile (none without one) and the
-// tokens and venues the address book lists for the chain.
-func (s *Stack) endpointEnv(p *chain.Provider, keyFile string, price catalog.PriceConfig, now func() time.Time, log *slog.Logger) (*catalog.Env, error) {
+// through p: the agent wallet of keyFile (none without one), sending from
+// safe when it is set, and the tokens and venues the address book lists
+// for the chain.
+func (s *Stack) endpointEnv(ctx context.Context, p *chain.Provider, keyFile string, safe common.Address, price catalog.PriceConfig, now func() time.Time, log *slog.Logger) (*catalog.Env, error) {
 	if err := price.Validate(); err != nil {
 		return nil, err
 	}
@@ -426,8 +441,21 @@ func (s *Stack) endpointEnv(p *chain.Provider, keyFile string, price catalog.Pri
 			Journal: sendJournal{s: s.Store, now: time.Now},
 			Settled: func(ctx context.Context, st chain.Settled) { s.recordSettled(ctx, log, st) },
 		}
+		if safe != (common.Address{}) {
+			// The Safe transactions that await other owners' signatures
+			// are kept in the store, like the send journal.
+			wcfg.Safe = safe
+			if q, ok := s.Store.(store.SafeTxs); ok {
+				wcfg.SafeQueue = safeQueue{s: q, now: time.Now}
+			}
+		}
 		if env.Wallet, err = chain.NewWallet(signer, p, wcfg); err != nil {
 			return nil, err
+		}
+		if safe != (common.Address{}) {
+			if err := checkSafe(ctx, env.Wallet, log); err != nil {
+				return nil, err
+			}
 		}
 	}
 	if bc, ok := s.Book.Chain(p.ChainID()); ok {
@@ -448,7 +476,7 @@ func (s *Stack) openChain(ctx context.Context, cfg Config) (*catalog.Env, *chain
 		if s.Provider, err = s.dial(ctx, append([]string{cfg.RPCURL}, cfg.RPCURLs...), cfg.ChainID); err != nil {
 			return nil, nil, err
 		}
-		env, err := s.endpointEnv(s.Provider, cfg.WalletKeyFile, cfg.Price, cfg.Now, cfg.Log)
+		env, err := s.endpointEnv(ctx, s.Provider, cfg.WalletKeyFile, cfg.SafeAddress, cfg.Price, cfg.Now, cfg.Log)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -471,6 +499,11 @@ func (s *Stack) openChain(ctx context.Context, cfg Config) (*catalog.Env, *chain
 		return nil, nil, err
 	}
 	s.Provider, s.Wallet = s.Dev.Provider(), s.Dev.Wallet()
+	if cfg.DevSafe {
+		if s.Wallet, _, err = s.Dev.SafeWallet(ctx); err != nil {
+			return nil, nil, err
+		}
+	}
 	env.Dev = s.Dev
 	env.Tokens = devTokens(s.Dev)
 	env.Venues = catalog.Venues{
@@ -1165,4 +1198,19 @@ func callOne(ctx context.Context, p *chain.Provider, a *chain.ABI, to common.Add
 
 func callMsg(to common.Address, data []byte) ethereum.CallMsg {
 	return ethereum.CallMsg{To: &to, Data: data}
+}
+
+// checkSafe refuses to start with a Safe wallet whose Safe does not
+// answer as one or does not have ward's key among its owners.
+func checkSafe(ctx context.Context, w *chain.Wallet, log *slog.Logger) error {
+	nonce, threshold, owners, owner, err := w.SafeStatus(ctx)
+	if err != nil {
+		return fmt.Errorf("wallet: %w", err)
+	}
+	if !owner {
+		return fmt.Errorf("wallet: the key of wallet_key_file (%s) is not an owner of the Safe %s", w.KeyAddress().Hex(), w.Safe().Hex())
+	}
+	log.Info("the wallet sends from a Safe", "safe", w.Safe().Hex(), "owner_key", w.KeyAddress().Hex(),
+		"threshold", threshold, "owners", len(owners), "nonce", nonce)
+	return nil
 }

@@ -57,6 +57,17 @@ const wanted = [
 // each (package-relative paths).
 const packed = [
   {
+    // The Safe signer (internal/chain/safe.go): the Safe v1.4.1 singleton
+    // and the factory that deploys proxies of it, as Safe publishes them
+    // (their canonical mainnet addresses are in @safe-global/safe-deployments).
+    spec: "@safe-global/safe-contracts@1.4.1",
+    integrity: "sha512-fP1jewywSwsIniM04NsqPyVRFKPMAuirC3ftA/TA4X3Zc5EnwQp/UCJUU2PL/37/z/jMo8UUaJ+pnFNWmMU7dQ==",
+    artifacts: [
+      "build/artifacts/contracts/Safe.sol/Safe.json",
+      "build/artifacts/contracts/proxies/SafeProxyFactory.sol/SafeProxyFactory.json",
+    ],
+  },
+  {
     spec: "@uniswap/swap-router-contracts@1.3.1",
     integrity: "sha512-mh/YNbwKb7Mut96VuEtL+Z5bRe0xVIbjjiryn+iMMrK2sFKhR4duk/86mEz0UO5gSx4pQIw9G5276P5heY/7Rg==",
     artifacts: ["artifacts/contracts/SwapRouter02.sol/SwapRouter02.json"],

@@ -30,6 +30,7 @@ var migrations = []migration{
 	{4, schemaSpendTotals},
 	{5, schemaSpendingOverride},
 	{6, schemaAllowlist},
+	{7, schemaSafeTxs},
 }
 
 // SchemaVersion is the newest schema this build knows.

@@ -228,6 +228,9 @@ DELETE FROM gate_state WHERE key IN ('phase', 'halt');
 // gate_control (store.SpendingOverride): NULL limits mean no override.
 // Version 31 adds the owner's allowlist entries (store.AllowlistEntry)
 // and gate_control's count of their changes.
+// Version 32 adds the queue of Safe transactions awaiting owners'
+// signatures (store.SafeTxs): safe_txs, pending until executed_tx is set
+// once, and each owner's signature of one in safe_signatures.
 //
 // Version 29 keeps running totals of spend_ledger, maintained by triggers
 // in the transaction that writes each row, so that the spending windows
@@ -350,4 +353,30 @@ CREATE TABLE allowlist_entries (
   PRIMARY KEY (kind, value)
 );
 ALTER TABLE gate_control ADD COLUMN allow_version INTEGER NOT NULL DEFAULT 0;
+`}, {32, `
+CREATE TABLE safe_txs (
+  hash TEXT PRIMARY KEY CHECK (hash GLOB '0x*' AND length(hash) = 66),
+  chain_id INTEGER NOT NULL CHECK (chain_id > 0),
+  safe TEXT NOT NULL CHECK (safe GLOB '0x*' AND length(safe) = 42),
+  nonce INTEGER NOT NULL CHECK (nonce >= 0),
+  to_addr TEXT NOT NULL CHECK (to_addr GLOB '0x*' AND length(to_addr) = 42),
+  value TEXT NOT NULL,
+  data BLOB,
+  permit_id TEXT NOT NULL,
+  plan_index INTEGER NOT NULL CHECK (plan_index >= 0),
+  plan_len INTEGER NOT NULL CHECK (plan_len > plan_index),
+  label TEXT,
+  executed_tx TEXT,
+  created_ns INTEGER NOT NULL,
+  executed_ns INTEGER,
+  CHECK ((executed_tx IS NULL) = (executed_ns IS NULL))
+);
+CREATE INDEX safe_txs_pending ON safe_txs (chain_id, safe, nonce) WHERE executed_tx IS NULL;
+CREATE TABLE safe_signatures (
+  hash TEXT NOT NULL REFERENCES safe_txs (hash),
+  owner TEXT NOT NULL CHECK (owner GLOB '0x*' AND length(owner) = 42),
+  sig BLOB NOT NULL CHECK (length(sig) = 65),
+  signed_ns INTEGER NOT NULL,
+  PRIMARY KEY (hash, owner)
+);
 `}}

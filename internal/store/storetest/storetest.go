@@ -80,6 +80,7 @@ func Run(t *testing.T, newBackend func(t *testing.T) func() (store.Store, error)
 		{"PermitTxs", testPermitTxs},
 		{"SentInvalid", testSentInvalid},
 		{"SentConcurrent", testSentConcurrent},
+		{"SafeQueue", testSafeQueue},
 		{"GateControl", testGateControl},
 		{"SpendingOverride", testSpendingOverride},
 		{"AllowlistEntries", testAllowlistEntries},

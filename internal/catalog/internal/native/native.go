@@ -347,6 +347,9 @@ func execute(env *Env, d *tool.Def, observe Observe) registry.WriteHandler {
 			}
 		}
 		out.GasCostWei = gasWei.String()
+		if pending, ok := errors.AsType[*chain.SafePendingError](sendErr); ok {
+			return safePending(d, plan, pending)
+		}
 		if sendErr != nil {
 			return nil, sendErr
 		}
@@ -375,6 +378,27 @@ func execute(env *Env, d *tool.Def, observe Observe) registry.WriteHandler {
 		res.TxHashes, res.GasUsed = out.TxHashes, out.GasUsed
 		return res, nil
 	}
+}
+
+// safePending is the result of a write sent from a Safe whose threshold
+// ward's key does not meet: nothing was executed, the SafeTxs ward signed
+// await the other owners' signatures (ward safe sign).
+func safePending(d *tool.Def, plan *tool.Plan, e *chain.SafePendingError) (*tool.Result, error) {
+	out := safePendingOutcome{Summary: plan.Summary, Status: "awaiting_owner_signatures", Safe: e.Safe.Hex(), Threshold: e.Threshold}
+	for _, h := range e.Hashes {
+		out.SafeTxHashes = append(out.SafeTxHashes, h.Hex())
+	}
+	actual := fmt.Sprintf("not executed: %d Safe transaction(s) of %s await %d owner signatures", len(e.Hashes), e.Safe.Hex(), e.Threshold)
+	return tool.WriteResult(d, out, plan.Summary, actual, "safe_queue")
+}
+
+type safePendingOutcome struct {
+	Summary      string   `json:"summary"`
+	Status       string   `json:"status"`
+	Safe         string   `json:"safe"`
+	Threshold    uint64   `json:"threshold"`
+	SafeTxHashes []string `json:"safe_tx_hashes"`
+	Verified     bool     `json:"verified"`
 }
 
 type writeOutcome struct {

@@ -1,7 +1,9 @@
 // Package published embeds the creation code and ABI of the protocol
 // contracts `ward chain deploy` puts on a development node (Uniswap V2 and
 // V3 with SwapRouter02, Uniswap V4's PoolManager with StateView, V4Quoter
-// and the Universal Router, Aave V3, the canonical WETH9), exactly as their npm
+// and the Universal Router, Aave V3, the canonical WETH9, and the Safe
+// v1.4.1 singleton and proxy factory the Safe signer executes through),
+// exactly as their npm
 // packages publish them: testdata/npm/published.mjs copies them out of the
 // packages pinned in testdata/npm/package.json, or in published.mjs itself
 // (by tarball integrity) for the packages it fetches with npm pack rather

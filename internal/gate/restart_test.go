@@ -46,7 +46,13 @@ func TestSessionSurvivesRestart(t *testing.T) {
 	balance := f.ledger.balance(tokA).String()
 	before := f.tools.sessions.get(s.ID).Trust.Ledger().Lookup(balance)
 
-	// The restart: a new gate over the same file.
+	// The restart: the first ward stops (a clean stop writes what it
+	// queued: a trusted output's observation is not synced before the
+	// read answers, so after a kill -9 its values may come back unknown,
+	// never trusted from nothing), and a new gate opens the same file.
+	if err := f.store.Close(); err != nil {
+		t.Fatal(err)
+	}
 	g := newFixture(t, fixtureOpts{db: db, trust: true})
 	r, err := g.tools.OpenSession(ctx, agentOwner, "work", nil)
 	if err != nil {

@@ -12,6 +12,7 @@ import (
 	"go.opentelemetry.io/otel/codes"
 
 	"github.com/wardhq/ward/internal/capability"
+	"github.com/wardhq/ward/internal/reason"
 	"github.com/wardhq/ward/internal/registry"
 	"github.com/wardhq/ward/internal/telemetry"
 	"github.com/wardhq/ward/internal/tool"
@@ -24,6 +25,18 @@ var ErrDisabled = errors.New("the upstream changed this tool's definition since 
 // ErrClosed is returned for a call to an upstream server ward has
 // disconnected from (a reload removed it).
 var ErrClosed = errors.New("ward is no longer connected to this server")
+
+// removedErr is ErrClosed for a call that raced its server's removal: it
+// was resolved before the reload and reached the server after it. Its
+// reason is the one a call to the removed tool gets afterwards
+// (TOOL_NOT_AVAILABLE), not a failure of the tool.
+type removedErr struct{ server string }
+
+func (e removedErr) Error() string {
+	return "upstream " + e.server + ": " + ErrClosed.Error() + " (a reload removed it)"
+}
+func (removedErr) Is(target error) bool { return target == ErrClosed }
+func (removedErr) Reason() reason.Code  { return reason.ToolUnavailable }
 
 // registryTool returns the registry entry of im: a read handler, or a
 // planner and a write handler. Its adapter key is (tool, mcp_<server>).
@@ -109,7 +122,7 @@ func (im *imported) call(ctx context.Context, in *registry.Input) (json.RawMessa
 	im.set.inflight.RLock()
 	defer im.set.inflight.RUnlock()
 	if im.set.closed.Load() {
-		return nil, fmt.Errorf("upstream %s: %w", im.srv.cfg.Name, ErrClosed)
+		return nil, removedErr{im.srv.cfg.Name}
 	}
 	raw := in.Raw
 	if len(raw) == 0 {

@@ -16,6 +16,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/wardhq/ward/internal/reason"
 	"github.com/wardhq/ward/internal/registry"
 	"github.com/wardhq/ward/internal/store"
 	"github.com/wardhq/ward/internal/store/sqlite"
@@ -340,6 +341,18 @@ func TestOpenOverHTTP(t *testing.T) {
 	_, err = fail.Read(t.Context(), input(t, `{}`))
 	if err == nil || !strings.Contains(err.Error(), "the backend is down") || strings.ContainsRune(err.Error(), 0x1b) {
 		t.Errorf("error result: %v; want the upstream's text without control characters", err)
+	}
+
+	// A call resolved before a reload removed the server, and reaching
+	// it after, is refused as the removed tool is afterwards
+	// (TOOL_NOT_AVAILABLE), not as a failure of the tool.
+	if err := s.CloseIdle(); err != nil {
+		t.Fatal(err)
+	}
+	_, err = get.Read(t.Context(), input(t, `{"key":"a"}`))
+	var coded interface{ Reason() reason.Code }
+	if !errors.Is(err, ErrClosed) || !errors.As(err, &coded) || coded.Reason() != reason.ToolUnavailable {
+		t.Errorf("a call after the removal: %v, want ErrClosed with reason %s", err, reason.ToolUnavailable)
 	}
 }
 

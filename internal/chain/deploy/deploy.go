@@ -140,7 +140,7 @@ func Deploy(ctx context.Context, b Backend, cfg Config) (*Result, error) {
 	s := &sender{b: b, signer: cfg.Signer, chainID: id, from: from, nonce: nonce, poll: poll, progress: cfg.Progress,
 		libs: map[string]common.Address{}, arts: map[string]*artifact{}}
 	r := &Result{ChainID: id.Uint64(), Deployer: from}
-	for _, step := range []func(context.Context, *sender, *Result){deployTokens, deployUniswapV2, deployUniswapV3, deployPermit2, deployUniswapV4, deployAave, deployStaking, checkCode} {
+	for _, step := range []func(context.Context, *sender, *Result){deployTokens, deployUniswapV2, deployUniswapV3, deployPermit2, deployUniswapV4, deployAave, deployStaking, deployYieldVaults, checkCode} {
 		step(ctx, s, r)
 		if s.err != nil {
 			return nil, &PartialError{Step: s.step, Done: s.done, Err: s.err}

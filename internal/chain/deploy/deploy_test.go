@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
@@ -106,6 +107,44 @@ func TestDeploySimulated(t *testing.T) {
 		}
 		if usdc := ch.TokensBySymbol("USDC"); len(usdc) != 1 || usdc[0].Decimals != 6 {
 			t.Errorf("USDC = %+v, want one token with 6 decimals", usdc)
+		}
+	})
+
+	t.Run("named yield vaults", func(t *testing.T) {
+		// The book names sDAI, USDe and sUSDe (the yield tools find the
+		// vaults by symbol); the key holds shares of each vault.
+		text, err := r.TOML()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var o addrbook.Overrides
+		if err := toml.Unmarshal(text, &o); err != nil {
+			t.Fatal(err)
+		}
+		b, err := addrbook.Shipped().With(o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ch, _ := b.Chain(1337)
+		for _, sym := range []string{"sDAI", "USDe", "sUSDe"} {
+			if got := ch.TokensBySymbol(sym); len(got) != 1 || got[0].Decimals != 18 {
+				t.Errorf("%s in the book: %+v, want one 18-decimal token", sym, got)
+			}
+			tok, _ := r.Token(sym)
+			if sym == "USDe" {
+				continue
+			}
+			if got := callBig(t, c, artERC20, tok.Address, "balanceOf", me); got.Sign() <= 0 {
+				t.Errorf("the key holds %s %s, want shares", got, sym)
+			}
+		}
+		susde, _ := r.Token("sUSDe")
+		if got := callBig(t, c, artStakedUSDe, susde.Address, "cooldownDuration"); got.Int64() != int64(chain.DevUSDeCooldown/time.Second) {
+			t.Errorf("sUSDe cooldownDuration = %s, want %d s", got, int64(chain.DevUSDeCooldown/time.Second))
+		}
+		sdai, _ := r.Token("sDAI")
+		if got := callBig(t, c, artSavingsDai, sdai.Address, "convertToAssets", units(1, 18)); got.Cmp(units(1, 18)) < 0 {
+			t.Errorf("1 sDAI converts to %s DAI units, want at least 1 DAI", got)
 		}
 	})
 

@@ -201,9 +201,20 @@ func (n *Node) send(t testing.TB, what string, tx map[string]any) common.Address
 	t.Helper()
 	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
 	defer cancel()
+	// eth_accounts is retried until the deadline: a loaded machine has
+	// seen a reused keep-alive connection reset under it (the call is
+	// idempotent; the send below is not, and is not retried).
 	var accounts []common.Address
-	if err := n.rpc.CallContext(ctx, &accounts, "eth_accounts"); err != nil || len(accounts) == 0 {
-		t.Fatalf("geth dev account: %v (accounts %v)", err, accounts)
+	for {
+		err := n.rpc.CallContext(ctx, &accounts, "eth_accounts")
+		if err == nil && len(accounts) > 0 {
+			break
+		}
+		select {
+		case <-ctx.Done():
+			t.Fatalf("geth dev account: %v (accounts %v)", err, accounts)
+		case <-time.After(50 * time.Millisecond):
+		}
 	}
 	tx["from"] = accounts[0]
 	var hash common.Hash

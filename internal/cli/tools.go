@@ -188,6 +188,7 @@ for the chain's blocks). Prints p50 and p99 of each.`)
 	reads := fs.Int("reads", 5000, "read calls to time")
 	previews := fs.Int("previews", 300, "swap previews to time")
 	commits := fs.Int("commits", 100, "commits to time")
+	bestEffort := fs.Bool("reads-best-effort", false, "queue a read's decision record instead of waiting for its commit ([audit] reads_best_effort)")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile to this file (for go tool pprof)")
 	if code, ok := parse(fs, args); !ok {
 		return code
@@ -213,7 +214,7 @@ for the chain's blocks). Prints p50 and p99 of each.`)
 		return exitFail
 	}
 	defer os.RemoveAll(dir)
-	res, err := daemon.BenchGate(ctx, dir, *reads, *previews, *commits)
+	res, err := daemon.BenchGate(ctx, dir, *reads, *previews, *commits, *bestEffort)
 	if err != nil {
 		fmt.Fprintln(io.Err, err)
 		return exitFail

@@ -24,6 +24,9 @@ type GateBench struct {
 	Reads    int `json:"reads"`
 	Previews int `json:"previews"`
 	Commits  int `json:"commits"`
+	// ReadsBestEffort: reads were measured with their decision record
+	// queued ([audit] reads_best_effort), not waited for.
+	ReadsBestEffort bool `json:"reads_best_effort"`
 	// ReadOverhead is a read tool's call through the gate minus its
 	// handler's own time (the handler's RPC).
 	ReadOverheadP50 time.Duration `json:"read_overhead_p50_ns"`
@@ -47,8 +50,12 @@ type GateBench struct {
 
 // BenchGate measures the tool gate on the embedded dev chain with a fresh
 // database in dir.
-func BenchGate(ctx context.Context, dir string, reads, previews, commits int) (*GateBench, error) {
-	st, err := openBenchStack(ctx, dir)
+//
+// With readsBestEffort a read's decision record is queued rather than
+// waited for ([audit] reads_best_effort), so the two costs can be told
+// apart.
+func BenchGate(ctx context.Context, dir string, reads, previews, commits int, readsBestEffort bool) (*GateBench, error) {
+	st, err := openBenchStack(ctx, dir, readsBestEffort)
 	if err != nil {
 		return nil, err
 	}
@@ -84,7 +91,7 @@ func BenchGate(ctx context.Context, dir string, reads, previews, commits int) (*
 		return nil, err
 	}
 	dc := st.Dev.Contracts()
-	res := &GateBench{Reads: reads, Previews: previews, Commits: commits}
+	res := &GateBench{Reads: reads, Previews: previews, Commits: commits, ReadsBestEffort: readsBestEffort}
 
 	readArgs := json.RawMessage(fmt.Sprintf(`{"token":%q}`, dc.USDC.Hex()))
 	var over, total []time.Duration
@@ -143,7 +150,7 @@ func BenchGate(ctx context.Context, dir string, reads, previews, commits int) (*
 // defaults (dev chain, SQLite with synchronous=full, the default policy)
 // in dir, with the spending and rate hooks opened wide so that a long
 // run measures the gate rather than its limits.
-func openBenchStack(ctx context.Context, dir string) (*Stack, error) {
+func openBenchStack(ctx context.Context, dir string, readsBestEffort bool) (*Stack, error) {
 	snap, err := rules.Compile(rules.DefaultConfig())
 	if err != nil {
 		return nil, err
@@ -154,9 +161,10 @@ func openBenchStack(ctx context.Context, dir string) (*Stack, error) {
 			Spending: hook.SpendingConfig{PerTickCents: hook.Unlimited, PerSessionCents: hook.Unlimited, DailyCents: hook.Unlimited},
 			Rate:     hook.RateConfig{Max: 1 << 30, Window: time.Hour},
 		},
-		AnnounceDelay: -1,
-		VaultKey:      dir + "/vault.key",
-		DevDir:        dir + "/devchain",
+		AnnounceDelay:   -1,
+		VaultKey:        dir + "/vault.key",
+		DevDir:          dir + "/devchain",
+		ReadsBestEffort: readsBestEffort,
 	})
 }
 

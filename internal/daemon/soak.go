@@ -108,7 +108,7 @@ func BenchSoak(ctx context.Context, cfg SoakConfig) (*SoakBench, error) {
 	if cfg.Interval <= 0 {
 		cfg.Interval = min(max(cfg.Duration/6, time.Second), time.Minute)
 	}
-	st, err := openBenchStack(ctx, cfg.Dir)
+	st, err := openBenchStack(ctx, cfg.Dir, false)
 	if err != nil {
 		return nil, err
 	}

@@ -21,7 +21,7 @@ import (
 // other with EXECUTION_FAILED).
 func TestConcurrentSwapsAllCommit(t *testing.T) {
 	const n = 8
-	st, err := openBenchStack(t.Context(), t.TempDir())
+	st, err := openBenchStack(t.Context(), t.TempDir(), false)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -78,8 +78,8 @@ const (
 	UniswapV4PoolManager     = "uniswap_v4_pool_manager"
 	UniswapV4StateView       = "uniswap_v4_state_view"
 	UniswapV4Quoter          = "uniswap_v4_quoter"
-	// UniversalRouter is Uniswap's Universal Router (v2: V4 swaps through
-	// Permit2); the shipped book has none, ward chain deploy writes it.
+	// UniversalRouter is Uniswap's Universal Router v2.0 (V4 swaps through
+	// Permit2); the shipped book has it from @uniswap/universal-router-sdk.
 	UniversalRouter    = "uniswap_universal_router"
 	Permit2            = "permit2"
 	Multicall3         = "multicall3"

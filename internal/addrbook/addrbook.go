@@ -145,6 +145,10 @@ const (
 	ArbitrumOneRollup           = "arbitrum_one_rollup"
 	ArbitrumOneL1GatewayRouter  = "arbitrum_one_l1_gateway_router"
 	ArbitrumOneL1ERC20Gateway   = "arbitrum_one_l1_erc20_gateway"
+
+	// SafeMultiSendCallOnly is Safe v1.4.1's MultiSendCallOnly, through
+	// which a Safe wallet batches a plan into one Safe transaction.
+	SafeMultiSendCallOnly = "safe_multisend_call_only"
 )
 
 // RocketPoolStorage is Rocket Pool's RocketStorage, where its network

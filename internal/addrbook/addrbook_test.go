@@ -37,7 +37,7 @@ func TestShippedBook(t *testing.T) {
 		}
 		for _, role := range []string{addrbook.UniswapV2Factory, addrbook.UniswapV3Factory, addrbook.UniswapV3SwapRouter02,
 			addrbook.UniswapV3PositionManager, addrbook.Permit2, addrbook.AaveV3Pool, addrbook.AaveV3DataProvider, addrbook.AaveV3Oracle,
-			addrbook.UniswapV4PoolManager, addrbook.UniswapV4StateView, addrbook.UniswapV4Quoter, addrbook.UniversalRouter} {
+			addrbook.UniswapV4PoolManager, addrbook.UniswapV4StateView, addrbook.UniswapV4Quoter, addrbook.UniversalRouter, addrbook.SafeMultiSendCallOnly} {
 			if a, ok := c.Contract(role); !ok || a.IsZero() {
 				t.Errorf("chain %d: no %s", id, role)
 			}

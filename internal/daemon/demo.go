@@ -384,9 +384,9 @@ func (d *demo) streaming(ctx context.Context) {
 
 // safeSigner opens a second ward in dir whose wallet is a 1-of-1 Safe of
 // the dev key, and previews and commits a 100 USDC → WETH swap from it:
-// each transaction of the plan goes out as the Safe's execTransaction,
-// signed by the key as owner, and the Safe, not the key, pays the USDC
-// and receives the WETH.
+// the plan's approval and swap are batched through MultiSendCallOnly
+// into one Safe transaction, signed by the key as owner, and the Safe,
+// not the key, pays the USDC and receives the WETH.
 func (d *demo) safeSigner(ctx context.Context, dir string, cfg rules.Config, now func() time.Time) {
 	var st *Stack
 	d.step("open a second ward whose wallet is a 1-of-1 Safe of the dev key", func() (string, error) {
@@ -423,7 +423,7 @@ func (d *demo) safeSigner(ctx context.Context, dir string, cfg rules.Config, now
 		return
 	}
 	p := sd.previewOK("preview a 100 USDC → WETH swap from the Safe", sd.swap(100, ""))
-	sd.commitOK("commit it: the key signs each Safe transaction as its owner", p)
+	sd.commitOK("commit it: approve + swap are one Safe transaction (MultiSendCallOnly)", p)
 	sd.step("the Safe paid the USDC and holds the WETH", func() (string, error) {
 		usdc, weth, err := balances()
 		if err != nil {

@@ -537,5 +537,9 @@ func (w *Wallet) PendingSafeTxs(ctx context.Context) ([]SafeProposal, error) {
 	if w.safe == (common.Address{}) || w.queue == nil {
 		return nil, nil
 	}
-	return w.queue.PendingSafeTxs(ctx, w.p.ChainID(), w.safe)
+	ps, err := w.queue.PendingSafeTxs(ctx, w.p.ChainID(), w.safe)
+	for i := range ps {
+		ps[i].Tx.Operation = w.safeOperation(ps[i].Tx.To)
+	}
+	return ps, err
 }

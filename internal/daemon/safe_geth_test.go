@@ -216,6 +216,9 @@ func TestSafeWalletOnGeth(t *testing.T) {
 		t.Fatalf("a two-send plan from the 2-of-2 Safe with MultiSendCallOnly: %v, want one pending Safe transaction", err)
 	}
 	h = pending.Hashes[0]
+	if v, err := st.SafePending(ctx); err != nil || len(v) != 1 || v[0].Hash != h.Hex() || v[0].To != multi.Hex() || v[0].Operation != chain.SafeDelegateCall {
+		t.Fatalf("pending batch: %+v, %v; want one DELEGATECALL to %s", v, err, multi.Hex())
+	}
 	if sig, err = keys[1].SignHash(ctx, h); err != nil {
 		t.Fatal(err)
 	}

@@ -26,7 +26,8 @@ import (
 // later, whose EIP-712 domain is chainId and verifyingContract) of which
 // ward's key is one owner. Each planned transaction becomes a SafeTx (a
 // CALL with no refund: safeTxGas, baseGas and gasPrice 0, no gas token
-// or refund receiver) at the Safe's next nonce, hashed per the Safe's
+// or refund receiver), or, with the Safe's MultiSendCallOnly, the whole
+// plan one SafeTx delegating to it, at the Safe's next nonce, hashed per the Safe's
 // EIP-712 domain and signed by ward's key once the capability is
 // consumed. With threshold 1 ward's key executes it (execTransaction);
 // with a higher threshold the signed SafeTx is written to a SafeQueue and

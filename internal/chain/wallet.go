@@ -161,8 +161,8 @@ func (e *SendError) Unwrap() error { return e.Err }
 // recorded returns an error naming the transaction, with its receipts,
 // and the journal keeps it in flight until reconciled.
 //
-// A Safe wallet signs each transaction as a SafeTx after the capability
-// is consumed, and either executes it (threshold 1) or queues it and
+// A Safe wallet signs each transaction (or the plan batched through its
+// MultiSendCallOnly) as a SafeTx after the capability is consumed, and either executes it (threshold 1) or queues it and
 // returns a *SafePendingError (see SafeTx).
 func (w *Wallet) Send(ctx context.Context, cap *capability.Capability, scope Scope, txs []tool.Tx) (receipts []*types.Receipt, err error) {
 	if err := cap.Consume(scope.Tool, scope.ArgsHash, scope.Tick, scope.Now); err != nil {

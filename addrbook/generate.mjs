@@ -20,6 +20,7 @@ const sdk = require("@uniswap/sdk-core");
 const { poolInitCodeHash } = require("@uniswap/v3-sdk");
 const tokenList = require("@uniswap/default-token-list");
 const { PERMIT2_ADDRESS } = require("@uniswap/permit2-sdk");
+const { UNIVERSAL_ROUTER_ADDRESS, UniversalRouterVersion } = require("@uniswap/universal-router-sdk");
 const morpho = require("@morpho-org/morpho-ts");
 const arbitrum = require("@arbitrum/sdk");
 const cow = require("@cowprotocol/contracts/networks.json");
@@ -159,6 +160,9 @@ function chainBook(c) {
   if (u.v4PositionManagerAddress) contract("uniswap_v4_position_manager", u.v4PositionManagerAddress, src);
   if (u.v4QuoterAddress) contract("uniswap_v4_quoter", u.v4QuoterAddress, src);
   if (u.v4StateView) contract("uniswap_v4_state_view", u.v4StateView, src);
+  // The Universal Router v2.0, the SDK's default version: the first with
+  // V4_SWAP, and the command encoding ward's V4 swaps use (v2.1 changed it).
+  contract("uniswap_universal_router", UNIVERSAL_ROUTER_ADDRESS(UniversalRouterVersion.V2_0, c.id), "@uniswap/universal-router-sdk");
   contract("permit2", PERMIT2_ADDRESS, "@uniswap/permit2-sdk");
   if (vc.contracts && vc.contracts.multicall3) contract("multicall3", vc.contracts.multicall3.address, "viem/chains");
   const asrc = "@bgd-labs/aave-address-book";

@@ -78,8 +78,8 @@ const (
 	UniswapV4PoolManager     = "uniswap_v4_pool_manager"
 	UniswapV4StateView       = "uniswap_v4_state_view"
 	UniswapV4Quoter          = "uniswap_v4_quoter"
-	// UniversalRouter is Uniswap's Universal Router (v2: V4 swaps through
-	// Permit2); the shipped book has none, ward chain deploy writes it.
+	// UniversalRouter is Uniswap's Universal Router v2.0 (V4 swaps through
+	// Permit2); the shipped book has it from @uniswap/universal-router-sdk.
 	UniversalRouter    = "uniswap_universal_router"
 	Permit2            = "permit2"
 	Multicall3         = "multicall3"
@@ -145,6 +145,10 @@ const (
 	ArbitrumOneRollup           = "arbitrum_one_rollup"
 	ArbitrumOneL1GatewayRouter  = "arbitrum_one_l1_gateway_router"
 	ArbitrumOneL1ERC20Gateway   = "arbitrum_one_l1_erc20_gateway"
+
+	// SafeMultiSendCallOnly is Safe v1.4.1's MultiSendCallOnly, through
+	// which a Safe wallet batches a plan into one Safe transaction.
+	SafeMultiSendCallOnly = "safe_multisend_call_only"
 )
 
 // RocketPoolStorage is Rocket Pool's RocketStorage, where its network

@@ -36,7 +36,8 @@ func TestShippedBook(t *testing.T) {
 			}
 		}
 		for _, role := range []string{addrbook.UniswapV2Factory, addrbook.UniswapV3Factory, addrbook.UniswapV3SwapRouter02,
-			addrbook.UniswapV3PositionManager, addrbook.Permit2, addrbook.AaveV3Pool, addrbook.AaveV3DataProvider, addrbook.AaveV3Oracle} {
+			addrbook.UniswapV3PositionManager, addrbook.Permit2, addrbook.AaveV3Pool, addrbook.AaveV3DataProvider, addrbook.AaveV3Oracle,
+			addrbook.UniswapV4PoolManager, addrbook.UniswapV4StateView, addrbook.UniswapV4Quoter, addrbook.UniversalRouter, addrbook.SafeMultiSendCallOnly} {
 			if a, ok := c.Contract(role); !ok || a.IsZero() {
 				t.Errorf("chain %d: no %s", id, role)
 			}
@@ -60,6 +61,11 @@ func TestShippedBook(t *testing.T) {
 	}
 	if r := eth.RoleOf(addr(t, "0x000000000022D473030F116dDEE9F6B43aC78BA3")); r != addrbook.Permit2 {
 		t.Errorf("RoleOf(Permit2) = %q", r)
+	}
+	// The Universal Router v2.0 (V4_SWAP), as @uniswap/universal-router-sdk
+	// 5.13.0 lists it for mainnet.
+	if r := eth.RoleOf(addr(t, "0x66a9893cC07D91D95644AEDD05D03f95e1dBA8Af")); r != addrbook.UniversalRouter {
+		t.Errorf("RoleOf(Universal Router) = %q", r)
 	}
 	if r := eth.RoleOf(usdc[0].USDFeed); r != "USD feed" {
 		t.Errorf("RoleOf(USDC feed) = %q", r)

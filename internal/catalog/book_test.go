@@ -38,13 +38,15 @@ func TestFromBook(t *testing.T) {
 	if v.UniswapV3QuoterV2 != (common.Address{}) {
 		t.Errorf("QuoterV2 %s on mainnet, whose book lists only the first Quoter", v.UniswapV3QuoterV2)
 	}
-	// Uniswap V4 from @uniswap/sdk-core's map; no Universal Router, which
-	// the shipped book lacks (the V4 swaps then do not register).
+	// Uniswap V4 from @uniswap/sdk-core's map and the Universal Router v2.0
+	// from @uniswap/universal-router-sdk's: with Permit2, the V4 swaps
+	// register on mainnet.
 	if v.UniswapV4PoolManager != common.HexToAddress("0x000000000004444c5dc75cB358380D2e3dE08A90") ||
 		v.UniswapV4StateView != common.HexToAddress("0x7fFE42C4a5DEeA5b0feC41C94C136Cf115597227") ||
-		v.UniswapV4Quoter != common.HexToAddress("0x52F0E24D1c21C8A0cB1e5a5dD6198556BD9E1203") || v.UniversalRouter != (common.Address{}) {
-		t.Errorf("V4 PoolManager %s, StateView %s, V4Quoter %s, Universal Router %s; want mainnet's and no router",
-			v.UniswapV4PoolManager, v.UniswapV4StateView, v.UniswapV4Quoter, v.UniversalRouter)
+		v.UniswapV4Quoter != common.HexToAddress("0x52F0E24D1c21C8A0cB1e5a5dD6198556BD9E1203") ||
+		v.UniversalRouter != common.HexToAddress("0x66a9893cC07D91D95644AEDD05D03f95e1dBA8Af") || v.Permit2 != common.HexToAddress("0x000000000022D473030F116dDEE9F6B43aC78BA3") {
+		t.Errorf("V4 PoolManager %s, StateView %s, V4Quoter %s, Universal Router %s, Permit2 %s; want mainnet's",
+			v.UniswapV4PoolManager, v.UniswapV4StateView, v.UniswapV4Quoter, v.UniversalRouter, v.Permit2)
 	}
 	if base, ok := addrbook.Shipped().Chain(8453); !ok {
 		t.Error("Base missing from the shipped book")

@@ -14,15 +14,17 @@ import (
 )
 
 // SafeDeployment is where DeploySafe put a Safe: the proxy (the Safe's
-// address), and the singleton and factory it was made with.
+// address), the singleton and factory it was made with, and the
+// MultiSendCallOnly its plans are batched through.
 type SafeDeployment struct {
 	Safe      common.Address
 	Singleton common.Address
 	Factory   common.Address
+	MultiSend common.Address
 }
 
 // DeploySafe deploys, from the operator, the published Safe v1.4.1
-// singleton and proxy factory, and a Safe proxy set up with owners and
+// singleton, proxy factory and MultiSendCallOnly, and a Safe proxy set up with owners and
 // threshold (no modules, no fallback handler, no payment), as the Safe
 // web app would with the canonical deployments. It refuses a threshold of
 // 0 or above the number of owners before sending anything.
@@ -46,6 +48,10 @@ func (d *DevChain) DeploySafe(ctx context.Context, owners []common.Address, thre
 	if err != nil {
 		return out, fmt.Errorf("deploy safe: %w", err)
 	}
+	multi, err := code("MultiSendCallOnly")
+	if err != nil {
+		return out, fmt.Errorf("deploy safe: %w", err)
+	}
 	d.deployMu.Lock()
 	defer d.deployMu.Unlock()
 	b, err := newBatch(ctx, d, d.operator)
@@ -56,6 +62,8 @@ func (d *DevChain) DeploySafe(ctx context.Context, owners []common.Address, thre
 	b.add("deploy Safe", nil, nil, single)
 	out.Factory = crypto.CreateAddress(d.operator.Address(), b.nonce)
 	b.add("deploy SafeProxyFactory", nil, nil, factory)
+	out.MultiSend = crypto.CreateAddress(d.operator.Address(), b.nonce)
+	b.add("deploy MultiSendCallOnly", nil, nil, multi)
 	if err := b.run(ctx); err != nil {
 		return out, fmt.Errorf("deploy safe: %w", err)
 	}
@@ -91,7 +99,8 @@ func (d *DevChain) DeploySafe(ctx context.Context, owners []common.Address, thre
 // the dev wallet's starting tokens (100,000 USDC, 10,000 DAI, 50 WETH)
 // and 100 ETH into it from the operator (the key keeps its own ETH for
 // gas), and returns a Wallet that sends from the Safe with the dev
-// wallet's key as owner, its SafeQueue in memory like the dev chain. Call
+// wallet's key as owner, its SafeQueue in memory like the dev chain, and
+// each plan batched into one SafeTx through MultiSendCallOnly. Call
 // it after Deploy.
 func (d *DevChain) SafeWallet(ctx context.Context) (*Wallet, SafeDeployment, error) {
 	c := d.Contracts()
@@ -112,7 +121,7 @@ func (d *DevChain) SafeWallet(ctx context.Context) (*Wallet, SafeDeployment, err
 			return nil, dep, fmt.Errorf("dev safe wallet: %w", err)
 		}
 	}
-	w, err := NewWallet(d.walletS, d.provider, WalletConfig{Safe: dep.Safe, SafeQueue: &MemSafeQueue{}})
+	w, err := NewWallet(d.walletS, d.provider, WalletConfig{Safe: dep.Safe, SafeQueue: &MemSafeQueue{}, SafeMultiSend: dep.MultiSend})
 	if err != nil {
 		return nil, dep, err
 	}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math/big"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -25,7 +26,8 @@ import (
 // later, whose EIP-712 domain is chainId and verifyingContract) of which
 // ward's key is one owner. Each planned transaction becomes a SafeTx (a
 // CALL with no refund: safeTxGas, baseGas and gasPrice 0, no gas token
-// or refund receiver) at the Safe's next nonce, hashed per the Safe's
+// or refund receiver), or, with the Safe's MultiSendCallOnly, the whole
+// plan one SafeTx delegating to it, at the Safe's next nonce, hashed per the Safe's
 // EIP-712 domain and signed by ward's key once the capability is
 // consumed. With threshold 1 ward's key executes it (execTransaction);
 // with a higher threshold the signed SafeTx is written to a SafeQueue and
@@ -57,15 +59,29 @@ func publishedABI(name string) *ABI {
 	return mustParseABI(string(a.ABI))
 }
 
-// SafeTx is one transaction a Safe executes: always a CALL with no gas
-// refund, the only kind ward proposes.
+// MultiSendCallOnlyABI is Safe v1.4.1's MultiSendCallOnly ABI.
+func MultiSendCallOnlyABI() *ABI { return multiSendABI() }
+
+var multiSendABI = sync.OnceValue(func() *ABI { return publishedABI("MultiSendCallOnly") })
+
+// Safe transaction operations.
+const (
+	SafeCall         uint8 = 0
+	SafeDelegateCall uint8 = 1
+)
+
+// SafeTx is one transaction a Safe executes, with no gas refund. Its
+// Operation is SafeCall, or SafeDelegateCall for a batch through the
+// wallet's MultiSendCallOnly (WalletConfig.SafeMultiSend), the only
+// DELEGATECALL ward proposes.
 type SafeTx struct {
-	Safe    common.Address
-	ChainID uint64
-	To      common.Address
-	Value   *big.Int
-	Data    []byte
-	Nonce   uint64
+	Safe      common.Address
+	ChainID   uint64
+	To        common.Address
+	Value     *big.Int
+	Data      []byte
+	Operation uint8
+	Nonce     uint64
 }
 
 // Hash returns the SafeTx's EIP-712 hash, the digest owners sign.
@@ -91,7 +107,7 @@ func (t *SafeTx) Hash() (common.Hash, error) {
 		},
 		Message: apitypes.TypedDataMessage{
 			"to": t.To.Hex(), "value": value.String(), "data": hexutil.Encode(t.Data),
-			"operation": "0", "safeTxGas": "0", "baseGas": "0", "gasPrice": "0",
+			"operation": fmt.Sprint(t.Operation), "safeTxGas": "0", "baseGas": "0", "gasPrice": "0",
 			"gasToken": common.Address{}.Hex(), "refundReceiver": common.Address{}.Hex(),
 			"nonce": new(big.Int).SetUint64(t.Nonce).String(),
 		},
@@ -110,7 +126,7 @@ func (t *SafeTx) execCall(sigs []byte) ([]byte, error) {
 	if value == nil {
 		value = new(big.Int)
 	}
-	return safeABI().Pack("execTransaction", t.To, value, t.Data, uint8(0), new(big.Int), new(big.Int), new(big.Int),
+	return safeABI().Pack("execTransaction", t.To, value, t.Data, t.Operation, new(big.Int), new(big.Int), new(big.Int),
 		common.Address{}, common.Address{}, sigs)
 }
 
@@ -211,7 +227,9 @@ func (w *Wallet) safeState(ctx context.Context) (nonce, threshold uint64, owners
 	return nb.Uint64(), tb.Uint64(), ow[0].([]common.Address), nil
 }
 
-// safePlan turns a consumed plan into what ward's key sends: with
+// safePlan turns a consumed plan into what ward's key sends: a plan of
+// several transactions is first batched into one through the wallet's
+// MultiSendCallOnly, if it has one; with
 // threshold 1 each transaction becomes execTransaction of its SafeTx
 // signed by ward's key; above, the signed SafeTxs are queued and the
 // result is a *SafePendingError. It runs with the wallet locked.
@@ -238,11 +256,24 @@ func (w *Wallet) safePlan(ctx context.Context, permitID string, txs []tool.Tx) (
 			}
 		}
 	}
+	// A planned call of MultiSendCallOnly itself would become a
+	// DELEGATECALL running calls the gate never saw: refused.
+	if w.multi != (common.Address{}) && slices.ContainsFunc(txs, func(t tool.Tx) bool { return common.Address(t.To) == w.multi }) {
+		return nil, fmt.Errorf("send: the plan calls the Safe's MultiSendCallOnly %s, which only ward's batching may", w.multi.Hex())
+	}
+	if w.multi != (common.Address{}) && len(txs) > 1 {
+		batch, err := multiSendTx(w.multi, txs)
+		if err != nil {
+			return nil, fmt.Errorf("send: %w", err)
+		}
+		txs = []tool.Tx{batch}
+	}
 	chainID := w.p.ChainID()
 	out := make([]tool.Tx, 0, len(txs))
 	pendingErr := &SafePendingError{Safe: w.safe, Threshold: threshold}
 	for i, t := range txs {
-		st := SafeTx{Safe: w.safe, ChainID: chainID, To: common.Address(t.To), Value: t.Value, Data: t.Data, Nonce: nonce + uint64(i)}
+		st := SafeTx{Safe: w.safe, ChainID: chainID, To: common.Address(t.To), Value: t.Value, Data: t.Data,
+			Operation: w.safeOperation(common.Address(t.To)), Nonce: nonce + uint64(i)}
 		h, err := st.Hash()
 		if err != nil {
 			return nil, fmt.Errorf("send: %w", err)
@@ -270,6 +301,65 @@ func (w *Wallet) safePlan(ctx context.Context, permitID string, txs []tool.Tx) (
 		return nil, pendingErr
 	}
 	return out, nil
+}
+
+// MultiSendCallOnlyCodeHash is the keccak256 of Safe v1.4.1's
+// MultiSendCallOnly runtime code, as @safe-global/safe-deployments lists
+// it for the canonical deployment (and the published creation code
+// deploys).
+var MultiSendCallOnlyCodeHash = common.HexToHash("0xecd5bd14a08c5d2122379900b2f272bdf107a7e92423c10dd5fe3254386c9939")
+
+// CheckMultiSend verifies that addr on p's chain holds Safe v1.4.1's
+// MultiSendCallOnly code (MultiSendCallOnlyCodeHash). A Safe wallet
+// delegates to its MultiSendCallOnly, so it must never be anything else.
+func CheckMultiSend(ctx context.Context, p *Provider, addr common.Address) error {
+	code, err := p.Code(ctx, addr)
+	if err != nil {
+		return fmt.Errorf("check multisend: %w", err)
+	}
+	if h := crypto.Keccak256Hash(code); h != MultiSendCallOnlyCodeHash {
+		return fmt.Errorf("check multisend: %s holds code %s, not Safe v1.4.1's MultiSendCallOnly %s", addr.Hex(), h.Hex(), MultiSendCallOnlyCodeHash.Hex())
+	}
+	return nil
+}
+
+// safeOperation is the operation of a SafeTx to to: a DELEGATECALL to
+// the wallet's MultiSendCallOnly, a CALL to anything else. A queue keeps
+// no operation: it follows from the address, as here.
+func (w *Wallet) safeOperation(to common.Address) uint8 {
+	if w.multi != (common.Address{}) && to == w.multi {
+		return SafeDelegateCall
+	}
+	return SafeCall
+}
+
+// multiSendTx batches txs into one transaction to MultiSendCallOnly's
+// multiSend: each packed as operation (CALL) ‖ to ‖ value ‖ data length ‖
+// data, which the Safe delegates to in one SafeTx. Its label joins the
+// transactions' labels.
+func multiSendTx(multi common.Address, txs []tool.Tx) (tool.Tx, error) {
+	var packed []byte
+	labels := make([]string, 0, len(txs))
+	for _, t := range txs {
+		value := t.Value
+		if value == nil {
+			value = new(big.Int)
+		}
+		if value.Sign() < 0 || value.BitLen() > 256 {
+			return tool.Tx{}, fmt.Errorf("multisend: value %s out of range", value)
+		}
+		packed = append(packed, SafeCall)
+		packed = append(packed, t.To[:]...)
+		packed = append(packed, common.LeftPadBytes(value.Bytes(), 32)...)
+		packed = append(packed, common.LeftPadBytes(new(big.Int).SetInt64(int64(len(t.Data))).Bytes(), 32)...)
+		packed = append(packed, t.Data...)
+		labels = append(labels, t.Label)
+	}
+	data, err := multiSendABI().Pack("multiSend", packed)
+	if err != nil {
+		return tool.Tx{}, fmt.Errorf("multisend: %w", err)
+	}
+	return tool.Tx{To: tool.Address(multi), Data: data, Label: "multisend: " + strings.Join(labels, ", ")}, nil
 }
 
 // RecoverSafeSigner returns the address that signed digest with sig
@@ -317,6 +407,7 @@ func (w *Wallet) SignSafeTx(ctx context.Context, hash common.Hash, sig []byte) (
 	if err != nil {
 		return res, fmt.Errorf("sign safe tx: %w", err)
 	}
+	p.Tx.Operation = w.safeOperation(p.Tx.To)
 	if p.Executed != (common.Hash{}) {
 		return res, fmt.Errorf("sign safe tx: %w (by %s)", ErrSafeTxDone, p.Executed.Hex())
 	}
@@ -374,6 +465,7 @@ func (w *Wallet) SignSafeTx(ctx context.Context, hash common.Hash, sig []byte) (
 		if i < 0 {
 			break
 		}
+		pending[i].Tx.Operation = w.safeOperation(pending[i].Tx.To)
 		next := ownersSignatures(pending[i].Signatures, owners)
 		if uint64(len(next)) < threshold {
 			break
@@ -446,5 +538,9 @@ func (w *Wallet) PendingSafeTxs(ctx context.Context) ([]SafeProposal, error) {
 	if w.safe == (common.Address{}) || w.queue == nil {
 		return nil, nil
 	}
-	return w.queue.PendingSafeTxs(ctx, w.p.ChainID(), w.safe)
+	ps, err := w.queue.PendingSafeTxs(ctx, w.p.ChainID(), w.safe)
+	for i := range ps {
+		ps[i].Tx.Operation = w.safeOperation(ps[i].Tx.To)
+	}
+	return ps, err
 }

@@ -24,6 +24,7 @@ type safeFixture struct {
 	safe   common.Address
 	wallet *Wallet
 	queue  *MemSafeQueue
+	multi  common.Address // the Safe's MultiSendCallOnly
 }
 
 func newSafeFixture(t *testing.T, owners int, threshold uint64) *safeFixture {
@@ -53,7 +54,126 @@ func newSafeFixture(t *testing.T, owners int, threshold uint64) *safeFixture {
 	if f.wallet, err = NewWallet(f.keys[0], d.Provider(), WalletConfig{Safe: f.safe, SafeQueue: f.queue}); err != nil {
 		t.Fatal(err)
 	}
+	f.multi = dep.MultiSend
 	return f
+}
+
+// batching makes the fixture's wallet batch each plan through the Safe's
+// MultiSendCallOnly.
+func (f *safeFixture) batching(t *testing.T) {
+	t.Helper()
+	var err error
+	if f.wallet, err = NewWallet(f.keys[0], f.d.Provider(), WalletConfig{Safe: f.safe, SafeQueue: f.queue, SafeMultiSend: f.multi}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// approveSwap is a plan approving amountIn USDC to the V2 router and
+// swapping it for WETH to the Safe: two transactions.
+func (f *safeFixture) approveSwap(t *testing.T, amountIn int64) []tool.Tx {
+	t.Helper()
+	in := big.NewInt(amountIn)
+	return []tool.Tx{
+		{To: tool.Address(f.c.USDC), Data: pack(t, ERC20ABI(), "approve", f.c.UniswapV2Router, in), Label: "approve"},
+		{To: tool.Address(f.c.UniswapV2Router), Data: pack(t, UniswapV2Router02ABI(), "swapExactTokensForTokens", in, big.NewInt(1),
+			[]common.Address{f.c.USDC, f.c.WETH}, f.safe, big.NewInt(1<<40)), Label: "swap"},
+	}
+}
+
+// TestSafeMultiSendOneOfOne: with MultiSendCallOnly, an approve + swap
+// plan is one SafeTx (a DELEGATECALL of multiSend) executed in one
+// transaction: the Safe pays the USDC, receives the WETH, and its nonce
+// moves by one. A plan that calls MultiSendCallOnly itself is refused
+// with nothing sent.
+func TestSafeMultiSendOneOfOne(t *testing.T) {
+	f := newSafeFixture(t, 1, 1)
+	f.batching(t)
+	p := f.d.Provider()
+	// The published bytecode deploys the canonical code.
+	if err := CheckMultiSend(t.Context(), p, f.multi); err != nil {
+		t.Fatal(err)
+	}
+	if err := CheckMultiSend(t.Context(), p, f.c.USDC); err == nil {
+		t.Error("CheckMultiSend took USDC's code")
+	}
+	usdc0, weth0 := tokenBalance(t, p, f.c.USDC, f.safe), tokenBalance(t, p, f.c.WETH, f.safe)
+	args := sha256.Sum256([]byte("approve and swap"))
+	receipts, err := f.wallet.Send(t.Context(), capFor("uniswap_swap", args), scopeFor("uniswap_swap", args), f.approveSwap(t, 100e6))
+	if err != nil {
+		t.Fatalf("send: %v", err)
+	}
+	if len(receipts) != 1 || receipts[0].Status != 1 {
+		t.Fatalf("%d receipts, want one successful execTransaction", len(receipts))
+	}
+	success, _ := SafeABI().Event("ExecutionSuccess")
+	if !slices.ContainsFunc(receipts[0].Logs, func(l *types.Log) bool { return l.Address == f.safe && l.Topics[0] == success }) {
+		t.Error("the receipt has no ExecutionSuccess of the Safe")
+	}
+	wantBig(t, "Safe USDC", tokenBalance(t, p, f.c.USDC, f.safe), new(big.Int).Sub(usdc0, big.NewInt(100e6)))
+	if got := tokenBalance(t, p, f.c.WETH, f.safe); got.Cmp(weth0) <= 0 {
+		t.Errorf("Safe WETH %s, want more than %s", got, weth0)
+	}
+	wantBig(t, "router allowance left", view(t, p, f.c.USDC, ERC20ABI(), "allowance", f.safe, f.c.UniswapV2Router)[0].(*big.Int), new(big.Int))
+	wantBig(t, "Safe nonce", view(t, p, f.safe, SafeABI(), "nonce")[0].(*big.Int), big.NewInt(1))
+
+	// The gate saw the plan's targets; a plan calling MultiSendCallOnly
+	// would run calls it never saw.
+	inner, err := multiSendTx(f.multi, f.transfer(t, common.HexToAddress("0x00000000000000000000000000000000000Bee05"), 1e6))
+	if err != nil {
+		t.Fatal(err)
+	}
+	args2 := sha256.Sum256([]byte("calls multisend"))
+	if _, err := f.wallet.Send(t.Context(), capFor("raw", args2), scopeFor("raw", args2), []tool.Tx{inner}); err == nil {
+		t.Error("a plan calling MultiSendCallOnly was sent")
+	}
+	wantBig(t, "Safe nonce after the refusal", view(t, p, f.safe, SafeABI(), "nonce")[0].(*big.Int), big.NewInt(1))
+
+	// A batch whose second step fails reverts as a whole: no approval is
+	// left behind.
+	args3 := sha256.Sum256([]byte("swap more than the Safe holds"))
+	if _, err := f.wallet.Send(t.Context(), capFor("uniswap_swap", args3), scopeFor("uniswap_swap", args3), f.approveSwap(t, 5000e6)); err == nil {
+		t.Error("a swap of more than the Safe holds was sent")
+	}
+	wantBig(t, "router allowance after the failed batch", view(t, p, f.c.USDC, ERC20ABI(), "allowance", f.safe, f.c.UniswapV2Router)[0].(*big.Int), new(big.Int))
+}
+
+// TestSafeMultiSendTwoOfTwo: a two-transaction plan over a 2-of-2 Safe
+// with MultiSendCallOnly is one pending SafeTx; the second owner signs
+// once and both transfers execute.
+func TestSafeMultiSendTwoOfTwo(t *testing.T) {
+	f := newSafeFixture(t, 2, 2)
+	f.batching(t)
+	p := f.d.Provider()
+	to := common.HexToAddress("0x00000000000000000000000000000000000Bee06")
+	args := sha256.Sum256([]byte("two steps, one signature"))
+	plan := append(f.transfer(t, to, 10e6), f.transfer(t, to, 20e6)...)
+	_, err := f.wallet.Send(t.Context(), capFor("erc20_transfer", args), scopeFor("erc20_transfer", args), plan)
+	pending, ok := errors.AsType[*SafePendingError](err)
+	if !ok || len(pending.Hashes) != 1 {
+		t.Fatalf("send: %v, want one Safe transaction pending", err)
+	}
+	h := pending.Hashes[0]
+	queued, err := f.queue.SafeTx(t.Context(), h)
+	if err != nil || queued.Tx.To != f.multi {
+		t.Fatalf("queued %+v, %v; want a SafeTx to MultiSendCallOnly %s", queued.Tx, err, f.multi.Hex())
+	}
+	want := view(t, p, f.safe, SafeABI(), "getTransactionHash", f.multi, new(big.Int), queued.Tx.Data, SafeDelegateCall,
+		new(big.Int), new(big.Int), new(big.Int), common.Address{}, common.Address{}, big.NewInt(0))[0].([32]byte)
+	if h != common.Hash(want) {
+		t.Errorf("SafeTx hash %s, the Safe's getTransactionHash of the DELEGATECALL %x", h.Hex(), want)
+	}
+	wantBig(t, "recipient while pending", tokenBalance(t, p, f.c.USDC, to), new(big.Int))
+	sig, err := f.keys[1].SignHash(t.Context(), h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := f.wallet.SignSafeTx(t.Context(), h, sig)
+	if err != nil || res.Status != 1 {
+		t.Fatalf("second owner's one signature: %+v, %v", res, err)
+	}
+	wantBig(t, "recipient", tokenBalance(t, p, f.c.USDC, to), big.NewInt(30e6))
+	wantBig(t, "Safe USDC", tokenBalance(t, p, f.c.USDC, f.safe), big.NewInt(970e6))
+	wantBig(t, "Safe nonce", view(t, p, f.safe, SafeABI(), "nonce")[0].(*big.Int), big.NewInt(1))
 }
 
 // transfer is a plan moving amount USDC from the wallet to to.

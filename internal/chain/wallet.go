@@ -50,6 +50,12 @@ type WalletConfig struct {
 	// until the other owners sign them (Wallet.SignSafeTx). Nil: such a
 	// Safe's sends are refused.
 	SafeQueue SafeQueue
+	// SafeMultiSend, when set, is the Safe's MultiSendCallOnly (v1.4.1):
+	// a plan of several transactions becomes one SafeTx, a DELEGATECALL
+	// of its multiSend, so the owners sign once per plan and the plan
+	// executes, or reverts, as a whole. It is the only address a SafeTx
+	// of the wallet delegates to. Zero: each transaction is its own SafeTx.
+	SafeMultiSend common.Address
 }
 
 // Wallet pairs a Signer with the Provider of one chain. Send is its only
@@ -64,6 +70,7 @@ type Wallet struct {
 	margin uint64
 	safe   common.Address // zero: the key sends itself
 	queue  SafeQueue      // nil: none
+	multi  common.Address // the Safe's MultiSendCallOnly; zero: none
 
 	mu sync.Mutex // held for a whole Send: one nonce sequence at a time
 }
@@ -80,7 +87,7 @@ func NewWallet(s Signer, p *Provider, cfg WalletConfig) (*Wallet, error) {
 		cfg.GasMarginPercent = 20
 	}
 	return &Wallet{s: s, p: p, j: cfg.Journal, onSet: cfg.Settled, margin: uint64(cfg.GasMarginPercent),
-		safe: cfg.Safe, queue: cfg.SafeQueue}, nil
+		safe: cfg.Safe, queue: cfg.SafeQueue, multi: cfg.SafeMultiSend}, nil
 }
 
 // Address returns the address the wallet sends from: the Safe's for a
@@ -154,8 +161,8 @@ func (e *SendError) Unwrap() error { return e.Err }
 // recorded returns an error naming the transaction, with its receipts,
 // and the journal keeps it in flight until reconciled.
 //
-// A Safe wallet signs each transaction as a SafeTx after the capability
-// is consumed, and either executes it (threshold 1) or queues it and
+// A Safe wallet signs each transaction (or the plan batched through its
+// MultiSendCallOnly) as a SafeTx after the capability is consumed, and either executes it (threshold 1) or queues it and
 // returns a *SafePendingError (see SafeTx).
 func (w *Wallet) Send(ctx context.Context, cap *capability.Capability, scope Scope, txs []tool.Tx) (receipts []*types.Receipt, err error) {
 	if err := cap.Consume(scope.Tool, scope.ArgsHash, scope.Tick, scope.Now); err != nil {

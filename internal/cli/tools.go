@@ -124,7 +124,8 @@ should; phase changes block what they should; a GMX V2 perpetual is opened,
 filled by the dev keeper and closed in conservation, where opening is
 refused; 1,000 concurrent commits of
 one permit execute once; an emergency halt stops writes; an episode is
-stored in the agent's memory (quarantined) and a poisoned insight refused.
+stored in the agent's memory (quarantined) and a poisoned insight refused;
+a second ward whose wallet is a 1-of-1 Safe commits a swap from the Safe.
 Exits 0 only if
 every step behaved as expected. Then it starts an embedded ward serve and
 runs a scripted agent session against it over MCP (reads, a preview and

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"math/big"
+	"os"
+	"path/filepath"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -52,7 +54,8 @@ type DemoResult struct {
 // are read through query_state; the agent records an episode in its memory
 // (quarantined, pending consensus) and a poisoned insight is refused by the
 // ingestion pipeline; a live price subscription reports the feed's move and
-// is cancelled. Each step is
+// is cancelled; a second ward whose wallet is a 1-of-1 Safe commits a
+// swap from the Safe. Each step is
 // written to w as it completes; the error lists the steps that did not
 // behave as expected.
 func RunDemo(ctx context.Context, w io.Writer, dir string) ([]DemoResult, error) {
@@ -88,6 +91,7 @@ func RunDemo(ctx context.Context, w io.Writer, dir string) ([]DemoResult, error)
 	d.reads(ctx)
 	d.onChain(ctx)
 	d.streaming(ctx)
+	d.safeSigner(ctx, filepath.Join(dir, "safe"), rules.DefaultConfig(), now)
 	return d.results, d.err()
 }
 
@@ -95,6 +99,12 @@ func RunDemo(ctx context.Context, w io.Writer, dir string) ([]DemoResult, error)
 // cfg, the spending and rate limits the scenario meets, a 30 s announce
 // delay, the clock now, and an allowlist without DAI.
 func openDemoStack(ctx context.Context, dir string, cfg rules.Config, now func() time.Time) (*Stack, error) {
+	return openDemoStackSafe(ctx, dir, cfg, now, false)
+}
+
+// openDemoStackSafe is openDemoStack whose dev wallet, if safe, is a
+// 1-of-1 Safe of the dev key (Config.DevSafe).
+func openDemoStackSafe(ctx context.Context, dir string, cfg rules.Config, now func() time.Time, safe bool) (*Stack, error) {
 	snap, err := rules.Compile(cfg)
 	if err != nil {
 		return nil, err
@@ -105,7 +115,7 @@ func openDemoStack(ctx context.Context, dir string, cfg rules.Config, now func()
 			Spending: hook.SpendingConfig{PerTickCents: 400_000, PerSessionCents: 5_000_000, DailyCents: 5_000_000},
 			Rate:     hook.RateConfig{Max: 100, Window: time.Hour},
 		},
-		AnnounceDelay: 30 * time.Second, Now: now,
+		AnnounceDelay: 30 * time.Second, Now: now, DevSafe: safe,
 		// Subscriptions read every half second, so the update comes quickly.
 		Streaming: config.Streaming{MinInterval: 500 * time.Millisecond},
 		// The owner's allowlist leaves DAI out.
@@ -370,6 +380,63 @@ func (d *demo) streaming(ctx context.Context) {
 		}
 		return out.Data.Cancelled.ID + " cancelled", nil
 	})
+}
+
+// safeSigner opens a second ward in dir whose wallet is a 1-of-1 Safe of
+// the dev key, and previews and commits a 100 USDC → WETH swap from it:
+// the plan's approval and swap are batched through MultiSendCallOnly
+// into one Safe transaction, signed by the key as owner, and the Safe,
+// not the key, pays the USDC and receives the WETH.
+func (d *demo) safeSigner(ctx context.Context, dir string, cfg rules.Config, now func() time.Time) {
+	var st *Stack
+	d.step("open a second ward whose wallet is a 1-of-1 Safe of the dev key", func() (string, error) {
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			return "", err
+		}
+		var err error
+		if st, err = openDemoStackSafe(ctx, dir, cfg, now, true); err != nil {
+			return "", err
+		}
+		return "Safe " + st.Wallet.Safe().Hex() + ", owner " + st.Wallet.KeyAddress().Hex(), nil
+	})
+	if st == nil {
+		return
+	}
+	defer st.Close()
+	sess, err := st.Session(ctx, "agent-safe", policy.Agent, "dev")
+	if err != nil {
+		d.step("open the Safe wallet's agent session", func() (string, error) { return "", err })
+		return
+	}
+	sd := &demo{st: st, s: sess, w: d.w, dc: st.Dev.Contracts(), offset: d.offset}
+	safe := st.Wallet.Safe()
+	balances := func() (usdc, weth *big.Int, err error) {
+		if usdc, err = st.Provider.TokenBalance(ctx, sd.dc.USDC, safe); err != nil {
+			return nil, nil, err
+		}
+		weth, err = st.Provider.TokenBalance(ctx, sd.dc.WETH, safe)
+		return usdc, weth, err
+	}
+	usdc0, weth0, err := balances()
+	if err != nil {
+		d.step("read the Safe's balances", func() (string, error) { return "", err })
+		return
+	}
+	p := sd.previewOK("preview a 100 USDC → WETH swap from the Safe", sd.swap(100, ""))
+	sd.commitOK("commit it: approve + swap are one Safe transaction (MultiSendCallOnly)", p)
+	sd.step("the Safe paid the USDC and holds the WETH", func() (string, error) {
+		usdc, weth, err := balances()
+		if err != nil {
+			return "", err
+		}
+		paid := new(big.Int).Sub(usdc0, usdc)
+		got := new(big.Int).Sub(weth, weth0)
+		if paid.Cmp(big.NewInt(100_000_000)) != 0 || got.Sign() <= 0 {
+			return "", fmt.Errorf("the Safe paid %s USDC base units (want 100000000) and got %s WETH wei", paid, got)
+		}
+		return fmt.Sprintf("paid %s USDC base units, got %s WETH wei", paid, got), nil
+	})
+	d.results = append(d.results, sd.results...)
 }
 
 // namedVaults stakes 100 USDe into Ethena's sUSDe and deposits 100 USDC

@@ -16,16 +16,19 @@ import (
 // SafeTxView is a Safe transaction awaiting owners' signatures as the API
 // and `ward safe` show it.
 type SafeTxView struct {
-	Hash     string   `json:"safe_tx_hash"`
-	ChainID  uint64   `json:"chain_id"`
-	Safe     string   `json:"safe"`
-	Nonce    uint64   `json:"nonce"`
-	To       string   `json:"to"`
-	Value    string   `json:"value"`
-	Data     string   `json:"data"`
-	PermitID string   `json:"permit_id"`
-	Label    string   `json:"label,omitempty"`
-	Signers  []string `json:"signed_by"`
+	Hash    string `json:"safe_tx_hash"`
+	ChainID uint64 `json:"chain_id"`
+	Safe    string `json:"safe"`
+	Nonce   uint64 `json:"nonce"`
+	To      string `json:"to"`
+	Value   string `json:"value"`
+	Data    string `json:"data"`
+	// Operation is the SafeTx's operation: 0 CALL, 1 DELEGATECALL (a plan
+	// batched through MultiSendCallOnly); owners need it to check the hash.
+	Operation uint8    `json:"operation"`
+	PermitID  string   `json:"permit_id"`
+	Label     string   `json:"label,omitempty"`
+	Signers   []string `json:"signed_by"`
 }
 
 // SafePending returns the Safe transactions awaiting owners' signatures
@@ -39,7 +42,7 @@ func (s *Stack) SafePending(ctx context.Context) ([]SafeTxView, error) {
 		}
 		for _, p := range ps {
 			v := SafeTxView{Hash: p.Hash.Hex(), ChainID: p.Tx.ChainID, Safe: p.Tx.Safe.Hex(), Nonce: p.Tx.Nonce, To: p.Tx.To.Hex(),
-				Value: "0", Data: hexutil.Encode(p.Tx.Data), PermitID: p.PermitID, Label: p.Label, Signers: []string{}}
+				Value: "0", Data: hexutil.Encode(p.Tx.Data), Operation: p.Tx.Operation, PermitID: p.PermitID, Label: p.Label, Signers: []string{}}
 			if p.Tx.Value != nil {
 				v.Value = p.Tx.Value.String()
 			}

@@ -180,4 +180,57 @@ func TestSafeWalletOnGeth(t *testing.T) {
 	if rec, err := st.Store.(store.SafeTxs).SafeTx(ctx, h.Hex()); err != nil || rec.Executed != res.Executed.Hex() {
 		t.Errorf("stored %+v, %v", rec, err)
 	}
+	st.Close()
+
+	// With the chain's MultiSendCallOnly in the book, a two-transaction
+	// plan is one Safe transaction: the other owner signs once and both
+	// sends execute. A book naming other code there is refused at start.
+	multi := send(nil, creation("MultiSendCallOnly")).ContractAddress
+	withMulti := func(keyFile string, at common.Address) *config.File {
+		t.Helper()
+		f, err := config.Parse("ward.toml", fmt.Appendf(nil, "[chain]\nrpc_url = %q\nchain_id = %d\nwallet_key_file = %q\nwallet_kind = \"safe\"\nsafe_address = %q\n"+
+			"[[chain.contracts]]\nrole = \"safe_multisend_call_only\"\naddress = %q\n", node.URL, nodetest.ChainID, keyFile, safe.Hex(), at.Hex()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return f
+	}
+	if st, err := OpenData(ctx, filepath.Join(dir, "bad-multisend"), withMulti(files[0], singleton)); err == nil {
+		st.Close()
+		t.Fatal("a stack whose book names the Safe singleton as MultiSendCallOnly started")
+	} else if !strings.Contains(err.Error(), "not Safe v1.4.1's MultiSendCallOnly") {
+		t.Errorf("bad MultiSendCallOnly: %v", err)
+	}
+	st, err = OpenData(ctx, data, withMulti(files[0], multi))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	to2 := common.HexToAddress("0x00000000000000000000000000000000000b0b05")
+	args = [32]byte{2}
+	c = mint.Capability(mint.Fields{PermitID: "permit-geth-safe-batch", Tool: "wallet_send_eth", ArgsHash: args, ExpiresAt: time.Now().Add(time.Minute), ExpiryTick: 10})
+	_, err = st.Wallet.Send(ctx, c, chain.Scope{Tool: "wallet_send_eth", ArgsHash: args, Tick: 1, Now: time.Now()},
+		[]tool.Tx{{To: tool.Address(to), Value: big.NewInt(1e17), Label: "send"}, {To: tool.Address(to2), Value: big.NewInt(2e17), Label: "send"}})
+	pending, ok = errors.AsType[*chain.SafePendingError](err)
+	if !ok || len(pending.Hashes) != 1 {
+		t.Fatalf("a two-send plan from the 2-of-2 Safe with MultiSendCallOnly: %v, want one pending Safe transaction", err)
+	}
+	h = pending.Hashes[0]
+	if v, err := st.SafePending(ctx); err != nil || len(v) != 1 || v[0].Hash != h.Hex() || v[0].To != multi.Hex() || v[0].Operation != chain.SafeDelegateCall {
+		t.Fatalf("pending batch: %+v, %v; want one DELEGATECALL to %s", v, err, multi.Hex())
+	}
+	if sig, err = keys[1].SignHash(ctx, h); err != nil {
+		t.Fatal(err)
+	}
+	if res, err = st.SafeSign(ctx, h, sig); err != nil || res.Status != types.ReceiptStatusSuccessful {
+		t.Fatalf("second owner's one signature of the batch: %+v, %v", res, err)
+	}
+	for _, w := range []struct {
+		who  common.Address
+		want int64
+	}{{to, 2e17}, {to2, 2e17}, {safe, 1e17}} {
+		if b, err := p.BalanceOf(ctx, w.who); err != nil || b.Cmp(big.NewInt(w.want)) != 0 {
+			t.Errorf("%s holds %v wei (%v), want %d", w.who.Hex(), b, err, w.want)
+		}
+	}
 }

@@ -448,6 +448,17 @@ func (s *Stack) endpointEnv(ctx context.Context, p *chain.Provider, keyFile stri
 			if q, ok := s.Store.(store.SafeTxs); ok {
 				wcfg.SafeQueue = safeQueue{s: q, now: time.Now}
 			}
+			// Where the book names the chain's MultiSendCallOnly, each
+			// plan is one Safe transaction; the Safe delegates to it, so
+			// its code is checked first.
+			if bc, ok := s.Book.Chain(p.ChainID()); ok {
+				if multi, ok := bc.Contract(addrbook.SafeMultiSendCallOnly); ok {
+					if err := chain.CheckMultiSend(ctx, p, common.Address(multi)); err != nil {
+						return nil, fmt.Errorf("wallet: the book's %s: %w", addrbook.SafeMultiSendCallOnly, err)
+					}
+					wcfg.SafeMultiSend = common.Address(multi)
+				}
+			}
 		}
 		if env.Wallet, err = chain.NewWallet(signer, p, wcfg); err != nil {
 			return nil, err

@@ -58,13 +58,15 @@ const wanted = [
 const packed = [
   {
     // The Safe signer (internal/chain/safe.go): the Safe v1.4.1 singleton
-    // and the factory that deploys proxies of it, as Safe publishes them
+    // and the factory that deploys proxies of it, and MultiSendCallOnly, which
+    // batches a plan into one Safe transaction, as Safe publishes them
     // (their canonical mainnet addresses are in @safe-global/safe-deployments).
     spec: "@safe-global/safe-contracts@1.4.1",
     integrity: "sha512-fP1jewywSwsIniM04NsqPyVRFKPMAuirC3ftA/TA4X3Zc5EnwQp/UCJUU2PL/37/z/jMo8UUaJ+pnFNWmMU7dQ==",
     artifacts: [
       "build/artifacts/contracts/Safe.sol/Safe.json",
       "build/artifacts/contracts/proxies/SafeProxyFactory.sol/SafeProxyFactory.json",
+      "build/artifacts/contracts/libraries/MultiSendCallOnly.sol/MultiSendCallOnly.json",
     ],
   },
   {

@@ -2,7 +2,8 @@
 // contracts `ward chain deploy` puts on a development node (Uniswap V2 and
 // V3 with SwapRouter02, Uniswap V4's PoolManager with StateView, V4Quoter
 // and the Universal Router, Aave V3, the canonical WETH9, and the Safe
-// v1.4.1 singleton and proxy factory the Safe signer executes through),
+// v1.4.1 singleton, proxy factory and MultiSendCallOnly the Safe signer
+// executes through),
 // exactly as their npm
 // packages publish them: testdata/npm/published.mjs copies them out of the
 // packages pinned in testdata/npm/package.json, or in published.mjs itself

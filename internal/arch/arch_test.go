@@ -95,12 +95,13 @@ var layers = map[string]int{
 	"internal/store/postgres/pgtest": Store,
 	"internal/store/storetest":       Store,
 
-	"internal/audit":    Service,
-	"internal/vault":    Service,
-	"internal/registry": Service,
-	"internal/identity": Service, // the ERC-8004 identity registry (quarantine's Registry)
-	"internal/auth":     Service,
-	"internal/relay":    Service, // the NATS relay between clade members (Styx)
+	"internal/audit":                 Service,
+	"internal/vault":                 Service,
+	"internal/registry":              Service,
+	"internal/registry/registrytest": Service, // registries for tests of what serves them
+	"internal/identity":              Service, // the ERC-8004 identity registry (quarantine's Registry)
+	"internal/auth":                  Service,
+	"internal/relay":                 Service, // the NATS relay between clade members (Styx)
 
 	"internal/catalog":                 Tools,
 	"internal/catalog/internal/native": Tools, // what the protocol packages share
@@ -329,6 +330,7 @@ var testHelpers = map[string]bool{
 	"internal/llm/llmtest":                  true,
 	"internal/testenv":                      true,
 	"internal/chain/simtest":                true,
+	"internal/registry/registrytest":        true,
 }
 
 // stack is what an integration test may import to drive its package

@@ -65,6 +65,29 @@ func base(t *testing.T) *baseFixture {
 	return baseFix
 }
 
+// setETHPrice sets the dev chain's ETH/USD feed to answer (8 decimals) and
+// returns restore, which sets it back to the chain's $3,000. restore runs
+// when the test ends too, unless it already ran: a test that moves the
+// price leaves the shared chain as it found it.
+func (f *baseFixture) setETHPrice(t *testing.T, answer int64) (restore func()) {
+	t.Helper()
+	if err := f.dev.SetFeedAnswer(t.Context(), f.c.FeedETHUSD, big.NewInt(answer)); err != nil {
+		t.Fatal(err)
+	}
+	restored, ctx := false, context.WithoutCancel(t.Context()) // t.Context is done when cleanups run
+	restore = func() {
+		if restored {
+			return
+		}
+		restored = true
+		if err := f.dev.SetFeedAnswer(ctx, f.c.FeedETHUSD, big.NewInt(3_000e8)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Cleanup(restore)
+	return restore
+}
+
 func venuesOf(c *chain.DevContracts) catalog.Venues {
 	return catalog.Venues{
 		WETH: c.WETH, UniswapV2Factory: c.UniswapV2Factory, UniswapV2Router: c.UniswapV2Router,

@@ -1,7 +1,6 @@
 package catalog_test
 
 import (
-	"context"
 	"math/big"
 	"strings"
 	"testing"
@@ -131,19 +130,7 @@ func TestCompoundLifecycle(t *testing.T) {
 
 	// ETH halves: Comet itself says the account is liquidatable, and no
 	// more is lent against it.
-	if err := f.dev.SetFeedAnswer(t.Context(), c.FeedETHUSD, big.NewInt(1_500e8)); err != nil {
-		t.Fatal(err)
-	}
-	restored, ctx := false, context.WithoutCancel(t.Context()) // t.Context is done when cleanups run
-	restore := func() {
-		if !restored {
-			restored = true
-			if err := f.dev.SetFeedAnswer(ctx, c.FeedETHUSD, big.NewInt(3_000e8)); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
-	t.Cleanup(restore)
+	restore := f.setETHPrice(t, 1_500e8)
 	f.read(t, "compound_get_account", `{}`, &a)
 	if !a.Liquidatable || a.Collat || fl(a.HF) >= 1 {
 		t.Errorf("account at ETH $1,500 = %+v, want liquidatable", a)
@@ -216,15 +203,7 @@ func TestCompoundPriceDown(t *testing.T) {
 	f.receiptsOK(t, "compound_supply_collateral", out)
 	f.commit(t, "compound_borrow_base", argsOf("amount", units(500, 6)), &out)
 	f.receiptsOK(t, "compound_borrow_base", out)
-	if err := f.dev.SetFeedAnswer(t.Context(), c.FeedETHUSD, big.NewInt(0)); err != nil {
-		t.Fatal(err)
-	}
-	ctx := context.WithoutCancel(t.Context()) // t.Context is done when cleanups run
-	t.Cleanup(func() {
-		if err := f.dev.SetFeedAnswer(ctx, c.FeedETHUSD, big.NewInt(3_000e8)); err != nil {
-			t.Error(err)
-		}
-	})
+	restore := f.setETHPrice(t, 0)
 	for _, tc := range []struct{ tool, args string }{
 		{"compound_borrow_base", argsOf("amount", units(100, 6))},
 		{"compound_withdraw_collateral", argsOf("asset", c.WETH, "amount", "1")},
@@ -233,9 +212,7 @@ func TestCompoundPriceDown(t *testing.T) {
 			t.Errorf("%s with a dead price feed: %v, want a refusal", tc.tool, err)
 		}
 	}
-	if err := f.dev.SetFeedAnswer(t.Context(), c.FeedETHUSD, big.NewInt(3_000e8)); err != nil {
-		t.Fatal(err)
-	}
+	restore()
 	f.commit(t, "compound_repay_base", argsOf("amount", "max"), &out)
 	f.receiptsOK(t, "compound_repay_base", out)
 	f.commit(t, "compound_withdraw_collateral", argsOf("asset", c.WETH, "amount", "max"), &out)
@@ -254,15 +231,7 @@ func TestCompoundRecheck(t *testing.T) {
 	if err != nil {
 		t.Fatalf("plan a borrow within the collateral factor: %v", err)
 	}
-	ctx := context.WithoutCancel(t.Context()) // t.Context is done when cleanups run
-	t.Cleanup(func() {
-		if err := f.dev.SetFeedAnswer(ctx, c.FeedETHUSD, big.NewInt(3_000e8)); err != nil {
-			t.Error(err)
-		}
-	})
-	if err := f.dev.SetFeedAnswer(t.Context(), c.FeedETHUSD, big.NewInt(2_000e8)); err != nil {
-		t.Fatal(err)
-	}
+	restore := f.setETHPrice(t, 2_000e8)
 	usdc := f.balance(t, c.USDC, f.wallet())
 	if _, err := f.entry(t, "compound_borrow_base").Write(t.Context(), in, p, capFor("compound_borrow_base", in)); err == nil ||
 		!strings.Contains(err.Error(), "commit is refused") || !strings.Contains(err.Error(), "NotCollateralized") {
@@ -271,9 +240,7 @@ func TestCompoundRecheck(t *testing.T) {
 	if f.cometBig(t, "borrowBalanceOf", f.wallet()).Sign() != 0 || f.balance(t, c.USDC, f.wallet()).Cmp(usdc) != 0 {
 		t.Error("the refused commit borrowed")
 	}
-	if err := f.dev.SetFeedAnswer(t.Context(), c.FeedETHUSD, big.NewInt(3_000e8)); err != nil {
-		t.Fatal(err)
-	}
+	restore()
 	f.commit(t, "compound_withdraw_collateral", argsOf("asset", c.WETH, "amount", "max"), &out)
 	f.receiptsOK(t, "compound_withdraw_collateral", out)
 }

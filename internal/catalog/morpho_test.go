@@ -1,7 +1,6 @@
 package catalog_test
 
 import (
-	"context"
 	"encoding/json"
 	"math/big"
 	"strings"
@@ -171,19 +170,7 @@ func TestMorphoLifecycle(t *testing.T) {
 
 	// ETH halves: the position is liquidatable and any more borrowing is
 	// refused.
-	if err := f.dev.SetFeedAnswer(t.Context(), c.FeedETHUSD, big.NewInt(1_500e8)); err != nil {
-		t.Fatal(err)
-	}
-	restored, ctx := false, context.WithoutCancel(t.Context()) // t.Context is done when cleanups run
-	restore := func() {
-		if !restored {
-			restored = true
-			if err := f.dev.SetFeedAnswer(ctx, c.FeedETHUSD, big.NewInt(3_000e8)); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
-	t.Cleanup(restore)
+	restore := f.setETHPrice(t, 1_500e8)
 	f.read(t, "morpho_get_position", argsOf("market_id", mid), &pos)
 	if !pos.Liquidatable || fl(pos.HF) >= 1 {
 		t.Errorf("position at ETH $1,500 = %+v, want liquidatable", pos)
@@ -296,15 +283,7 @@ func TestMorphoHealthEdge(t *testing.T) {
 	}
 
 	// The ETH feed answers 0: the oracle reverts, so health is unknown.
-	if err := f.dev.SetFeedAnswer(t.Context(), c.FeedETHUSD, big.NewInt(0)); err != nil {
-		t.Fatal(err)
-	}
-	ctx := context.WithoutCancel(t.Context()) // t.Context is done when cleanups run
-	t.Cleanup(func() {
-		if err := f.dev.SetFeedAnswer(ctx, c.FeedETHUSD, big.NewInt(3_000e8)); err != nil {
-			t.Error(err)
-		}
-	})
+	restore := f.setETHPrice(t, 0)
 	for _, tc := range []struct{ tool, args string }{
 		{"morpho_borrow_asset", argsOf("market_id", mid, "amount", "1")},
 		{"morpho_withdraw_collateral", argsOf("market_id", mid, "amount", "1")},
@@ -317,9 +296,7 @@ func TestMorphoHealthEdge(t *testing.T) {
 	if err := f.readErr(t, "morpho_get_position", argsOf("market_id", mid), &pos); err == nil {
 		t.Error("a position read with a dead oracle reported a health factor")
 	}
-	if err := f.dev.SetFeedAnswer(t.Context(), c.FeedETHUSD, big.NewInt(3_000e8)); err != nil {
-		t.Fatal(err)
-	}
+	restore()
 	f.commit(t, "morpho_repay_debt", argsOf("market_id", mid, "amount", "max"), &out)
 	f.receiptsOK(t, "morpho_repay_debt", out)
 	f.commit(t, "morpho_withdraw_collateral", argsOf("market_id", mid, "amount", "max"), &out)
@@ -391,15 +368,7 @@ func TestMorphoRecheck(t *testing.T) {
 	if err != nil {
 		t.Fatalf("plan a borrow at health 1.29: %v", err)
 	}
-	ctx := context.WithoutCancel(t.Context()) // t.Context is done when cleanups run
-	t.Cleanup(func() {
-		if err := f.dev.SetFeedAnswer(ctx, c.FeedETHUSD, big.NewInt(3_000e8)); err != nil {
-			t.Error(err)
-		}
-	})
-	if err := f.dev.SetFeedAnswer(t.Context(), c.FeedETHUSD, big.NewInt(2_000e8)); err != nil {
-		t.Fatal(err)
-	}
+	restore := f.setETHPrice(t, 2_000e8)
 	usdc := f.balance(t, c.USDC, f.wallet())
 	if _, err := f.entry(t, "morpho_borrow_asset").Write(t.Context(), in, p, capFor("morpho_borrow_asset", in)); err == nil ||
 		!strings.Contains(err.Error(), "commit is refused") || !strings.Contains(err.Error(), "unhealthy") {
@@ -408,9 +377,7 @@ func TestMorphoRecheck(t *testing.T) {
 	if _, bs, _ := f.morphoPos(t, chain.MorphoMarketID(chain.DevMorphoMarket(c))); bs.Sign() != 0 || f.balance(t, c.USDC, f.wallet()).Cmp(usdc) != 0 {
 		t.Error("the refused commit borrowed")
 	}
-	if err := f.dev.SetFeedAnswer(t.Context(), c.FeedETHUSD, big.NewInt(3_000e8)); err != nil {
-		t.Fatal(err)
-	}
+	restore()
 	f.commit(t, "morpho_withdraw_collateral", argsOf("market_id", mid, "amount", "max"), &out)
 	f.receiptsOK(t, "morpho_withdraw_collateral", out)
 }

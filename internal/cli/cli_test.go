@@ -50,6 +50,26 @@ func run(t *testing.T, stdin string, args ...string) (string, string, int) {
 	return out.String(), errb.String(), code
 }
 
+// checkLine runs `ward policy check` on one request line and fails the
+// test unless its decision has the action and reason code wanted.
+func checkLine(t *testing.T, line, action, code string) {
+	t.Helper()
+	out, errOut, exit := run(t, line+"\n", "policy", "check")
+	if exit != 0 {
+		t.Fatalf("exit %d: %s", exit, errOut)
+	}
+	var d struct {
+		Action     string `json:"action"`
+		ReasonCode string `json:"reason_code"`
+	}
+	if err := json.Unmarshal([]byte(out), &d); err != nil {
+		t.Fatalf("output %q: %v", out, err)
+	}
+	if d.Action != action || d.ReasonCode != code {
+		t.Errorf("got %s %s, want %s %s", d.Action, d.ReasonCode, action, code)
+	}
+}
+
 func decodeLines(t *testing.T, out string) []map[string]any {
 	t.Helper()
 	var res []map[string]any
@@ -126,20 +146,7 @@ func TestCheckUnknownTool(t *testing.T) {
 		{"dangerous from outside", `{"tool":{"name":"frobnicate","risk":"dangerous"},"args":{},"turn":{"input_source":"external"}}`, "deny", "AUTHORITY_INSUFFICIENT"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			out, errOut, code := run(t, tc.line+"\n", "policy", "check")
-			if code != 0 {
-				t.Fatalf("exit %d: %s", code, errOut)
-			}
-			var d struct {
-				Action     string `json:"action"`
-				ReasonCode string `json:"reason_code"`
-			}
-			if err := json.Unmarshal([]byte(out), &d); err != nil {
-				t.Fatalf("output %q: %v", out, err)
-			}
-			if d.Action != tc.action || d.ReasonCode != tc.code {
-				t.Errorf("got %s %s, want %s %s", d.Action, d.ReasonCode, tc.action, tc.code)
-			}
+			checkLine(t, tc.line, tc.action, tc.code)
 		})
 	}
 }
@@ -159,20 +166,7 @@ func TestCheckCatalogueTool(t *testing.T) {
 		{"the request's risk wins", `{"tool":{"name":"erc20_transfer_token","risk":"forbidden"},` + args + `,"turn":{"input_source":"agent"}}`, "deny", "FORBIDDEN_TOOL"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			out, errOut, code := run(t, tc.line+"\n", "policy", "check")
-			if code != 0 {
-				t.Fatalf("exit %d: %s", code, errOut)
-			}
-			var d struct {
-				Action     string `json:"action"`
-				ReasonCode string `json:"reason_code"`
-			}
-			if err := json.Unmarshal([]byte(out), &d); err != nil {
-				t.Fatalf("output %q: %v", out, err)
-			}
-			if d.Action != tc.action || d.ReasonCode != tc.code {
-				t.Errorf("got %s %s, want %s %s", d.Action, d.ReasonCode, tc.action, tc.code)
-			}
+			checkLine(t, tc.line, tc.action, tc.code)
 		})
 	}
 }

@@ -10,7 +10,6 @@ import (
 	"github.com/wardhq/ward/internal/config"
 	"github.com/wardhq/ward/internal/skill"
 	"github.com/wardhq/ward/internal/wasm"
-	"github.com/wardhq/ward/internal/wasm/wasmtest"
 )
 
 // TestComponentAdd: a missing file, a wrong pin, an unknown kind, a name
@@ -18,29 +17,10 @@ import (
 // nothing changed; a good one is copied by its hash and its pinned table
 // appended, and the file loads with it.
 func TestComponentAdd(t *testing.T) {
-	dir := t.TempDir()
-	module := filepath.Join(dir, "component.wasm")
-	if err := wasmtest.Build("../../examples/wasm-component", module); err != nil {
-		t.Fatal(err)
-	}
-	bad := filepath.Join(dir, "bad.wasm")
-	if err := wasmtest.Build("../wasm/testdata/badimport", bad); err != nil {
-		t.Fatal(err)
-	}
-	cfg := filepath.Join(dir, "ward.toml")
-	orig := []byte("[grimoire]\nstrictness = \"strict\"\n")
-	if err := os.WriteFile(cfg, orig, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	data := filepath.Join(dir, "data")
+	w := newWasmAdd(t, "../../examples/wasm-component", "[grimoire]\nstrictness = \"strict\"\n")
+	dir, module, bad, cfg, data := w.dir, w.module, w.bad, w.cfg, w.data
 	add := func(file, name, kind string, extra ...string) []string {
 		return append([]string{"grimoire", "component", "add", file, "--name", name, "--kind", kind, "--data", data, "--config", cfg}, extra...)
-	}
-	unchanged := func(t *testing.T, want []byte) {
-		t.Helper()
-		if got, _ := os.ReadFile(cfg); !bytes.Equal(got, want) {
-			t.Errorf("ward.toml changed:\n%s", got)
-		}
 	}
 	for _, c := range []struct {
 		name string
@@ -56,16 +36,7 @@ func TestComponentAdd(t *testing.T) {
 		{"unknown import", add(bad, "vol_target", "sizing"), "does not provide"},
 		{"not a module", add(cfg, "vol_target", "sizing"), "compile"},
 	} {
-		t.Run(c.name, func(t *testing.T) {
-			_, stderr, code := run(t, "", c.args...)
-			if code == exitOK || !strings.Contains(stderr, c.want) {
-				t.Fatalf("exit %d, stderr %q: want a refusal saying %q", code, stderr, c.want)
-			}
-			unchanged(t, orig)
-			if _, err := os.Stat(filepath.Join(data, "wasm")); err == nil {
-				t.Error("a module was copied")
-			}
-		})
+		t.Run(c.name, func(t *testing.T) { w.refused(t, c.args, c.want) })
 	}
 	b, _ := os.ReadFile(module)
 	if _, stderr, code := run(t, "", add(module, "vol_target", "sizing", "--sha256", wasm.Sum(b), "--description", "a volatility-targeted size")...); code != exitOK {
@@ -95,5 +66,5 @@ func TestComponentAdd(t *testing.T) {
 	if _, stderr, code := run(t, "", add(module, "vol_target", "condition")...); code == exitOK || !strings.Contains(stderr, "configured twice") {
 		t.Errorf("a second component of the same name: exit %d, %s", code, stderr)
 	}
-	unchanged(t, before)
+	w.unchanged(t, before)
 }

@@ -284,20 +284,7 @@ trust_annotations = true
 		{"an unpinned tool stays unknown", `{"tool":{"name":"mcp_notes_other"},"args":{}}`, "deny", "FORBIDDEN_TOOL"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			out, errOut, code := run(t, tc.line+"\n", "policy", "check")
-			if code != 0 {
-				t.Fatalf("exit %d: %s", code, errOut)
-			}
-			var d struct {
-				Action     string `json:"action"`
-				ReasonCode string `json:"reason_code"`
-			}
-			if err := json.Unmarshal([]byte(out), &d); err != nil {
-				t.Fatalf("output %q: %v", out, err)
-			}
-			if d.Action != tc.action || d.ReasonCode != tc.code {
-				t.Errorf("got %s %s, want %s %s", d.Action, d.ReasonCode, tc.action, tc.code)
-			}
+			checkLine(t, tc.line, tc.action, tc.code)
 		})
 	}
 }

@@ -15,22 +15,56 @@ import (
 // TestToolsAdd: a bad module or a bad definition changes nothing; a good
 // one is copied by its hash and its pinned table appended, and the file
 // loads with it.
-func TestToolsAdd(t *testing.T) {
+// wasmAdd is the set-up of the tests that add a WASM module with the
+// command line: the module built from an example, one importing what the
+// host does not provide, a ward.toml holding orig, and a data directory.
+type wasmAdd struct {
+	dir, module, bad, cfg, data string
+	orig                        []byte
+}
+
+func newWasmAdd(t *testing.T, example, orig string) *wasmAdd {
+	t.Helper()
 	dir := t.TempDir()
-	module := filepath.Join(dir, "tool.wasm")
-	if err := wasmtest.Build("../../examples/wasm-tool", module); err != nil {
+	w := &wasmAdd{dir: dir, module: filepath.Join(dir, "module.wasm"), bad: filepath.Join(dir, "bad.wasm"),
+		cfg: filepath.Join(dir, "ward.toml"), data: filepath.Join(dir, "data"), orig: []byte(orig)}
+	if err := wasmtest.Build(example, w.module); err != nil {
 		t.Fatal(err)
 	}
-	bad := filepath.Join(dir, "bad.wasm")
-	if err := wasmtest.Build("../wasm/testdata/badimport", bad); err != nil {
+	if err := wasmtest.Build("../wasm/testdata/badimport", w.bad); err != nil {
 		t.Fatal(err)
 	}
-	cfg := filepath.Join(dir, "ward.toml")
-	orig := []byte("[store]\nsynchronous = \"normal\"\n")
-	if err := os.WriteFile(cfg, orig, 0o600); err != nil {
+	if err := os.WriteFile(w.cfg, w.orig, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	data := filepath.Join(dir, "data")
+	return w
+}
+
+// unchanged fails the test unless ward.toml holds want.
+func (w *wasmAdd) unchanged(t *testing.T, want []byte) {
+	t.Helper()
+	if got, _ := os.ReadFile(w.cfg); !bytes.Equal(got, want) {
+		t.Errorf("ward.toml changed:\n%s", got)
+	}
+}
+
+// refused runs args and fails the test unless ward refuses saying want,
+// with ward.toml as it was and no module copied.
+func (w *wasmAdd) refused(t *testing.T, args []string, want string) {
+	t.Helper()
+	_, stderr, code := run(t, "", args...)
+	if code == exitOK || !strings.Contains(stderr, want) {
+		t.Fatalf("exit %d, stderr %q: want a refusal saying %q", code, stderr, want)
+	}
+	w.unchanged(t, w.orig)
+	if _, err := os.Stat(filepath.Join(w.data, "wasm")); err == nil {
+		t.Error("a module was copied")
+	}
+}
+
+func TestToolsAdd(t *testing.T) {
+	w := newWasmAdd(t, "../../examples/wasm-tool", "[store]\nsynchronous = \"normal\"\n")
+	module, bad, cfg, data := w.module, w.bad, w.cfg, w.data
 	flags := func(file, name, params string) []string {
 		return []string{"tools", "add", file, "--name", name, "--description", "reads in one step", "--category", "intelligence",
 			"--tier", "write_request", "--params", params, "--data", data, "--config", cfg}
@@ -47,18 +81,7 @@ func TestToolsAdd(t *testing.T) {
 		{"bad schema", flags(module, "intel_batch_reads", `{"type":`), "params_schema"},
 		{"no description", append(flags(module, "intel_batch_reads", `{"type":"object"}`), "--description", ""), "description"},
 	} {
-		t.Run(c.name, func(t *testing.T) {
-			_, stderr, code := run(t, "", c.args...)
-			if code == exitOK || !strings.Contains(stderr, c.want) {
-				t.Fatalf("exit %d, stderr %q: want a refusal saying %q", code, stderr, c.want)
-			}
-			if got, _ := os.ReadFile(cfg); !bytes.Equal(got, orig) {
-				t.Errorf("ward.toml changed:\n%s", got)
-			}
-			if _, err := os.Stat(filepath.Join(data, "wasm")); err == nil {
-				t.Error("a module was copied")
-			}
-		})
+		t.Run(c.name, func(t *testing.T) { w.refused(t, c.args, c.want) })
 	}
 	if _, stderr, code := run(t, "", flags(module, "intel_batch_reads", `{"type":"object"}`)...); code != exitOK {
 		t.Fatalf("exit %d: %s", code, stderr)

@@ -60,15 +60,5 @@ func runCurator(ctx context.Context, c curator, every time.Duration, log *slog.L
 				"lessons_swept", len(res.Swept), "quarantine_pruned", res.QuarantinePruned)
 		}
 	}
-	pass(time.Now())
-	t := time.NewTicker(every)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case now := <-t.C:
-			pass(now)
-		}
-	}
+	periodically(ctx, every, pass)
 }

@@ -1,19 +1,13 @@
 package daemon
 
 import (
-	"encoding/json"
-	"fmt"
 	"math/big"
 	"strings"
 	"testing"
 
 	"github.com/ethereum/go-ethereum/common"
-	"github.com/ethereum/go-ethereum/core/types"
 
 	"github.com/wardhq/ward/internal/chain"
-	"github.com/wardhq/ward/internal/config"
-	"github.com/wardhq/ward/internal/facade"
-	"github.com/wardhq/ward/internal/policy"
 )
 
 // TestLendingThroughTheGate drives Morpho Blue and Compound III through
@@ -24,45 +18,16 @@ import (
 // refused at preview, before any permit. The per-tick spending limit is
 // raised: the limiter counts a borrow and a repay at their value too.
 func TestLendingThroughTheGate(t *testing.T) {
-	f, err := config.Parse("ward.toml", []byte("[gate]\nannounce_delay = \"0s\"\n[hooks.spending]\nper_tick_usd = 10000\n"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	st, err := OpenData(t.Context(), t.TempDir(), f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	s, err := st.Session(t.Context(), "agent", policy.Agent, "dev")
-	if err != nil {
-		t.Fatal(err)
-	}
-	dc := st.Dev.Contracts()
-	p, w := st.Dev.Provider(), st.Dev.WalletAddress()
+	g := openGateStack(t, "[gate]\nannounce_delay = \"0s\"\n[hooks.spending]\nper_tick_usd = 10000\n")
+	dc, w := g.dc, g.Dev.WalletAddress()
 	bal := func(tok common.Address) *big.Int {
 		t.Helper()
-		b, err := p.TokenBalance(t.Context(), tok, w)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return b
+		return g.balance(tok, w)
 	}
 	preview := func(action, venue string, params map[string]any) (string, string, error) {
 		t.Helper()
-		raw, _ := json.Marshal(params)
-		pv, err := st.Facade.Call(t.Context(), facade.NewSession(s), "preview_action", json.RawMessage(fmt.Sprintf(`{"action_type":%q,"venue":%q,"params":%s}`, action, venue, raw)))
-		if err != nil {
-			return "", "", err
-		}
-		var v struct {
-			PermitID string `json:"permit_id"`
-			Risk     string `json:"risk_tier"`
-		}
-		b, _ := json.Marshal(pv)
-		if json.Unmarshal(b, &v); v.PermitID == "" {
-			t.Fatalf("%s/%s preview gave no permit: %s", action, venue, b)
-		}
-		return v.PermitID, v.Risk, nil
+		pv, err := g.preview(action, venue, params)
+		return pv.PermitID, pv.Risk, err
 	}
 	commit := func(action, venue string, params map[string]any) string {
 		t.Helper()
@@ -70,28 +35,11 @@ func TestLendingThroughTheGate(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s/%s preview: %v", action, venue, err)
 		}
-		out, err := st.Facade.Call(t.Context(), facade.NewSession(s), "commit_action", json.RawMessage(`{"permit_id":"`+id+`"}`))
+		c, err := g.commit(id)
 		if err != nil {
 			t.Fatalf("%s/%s commit: %v", action, venue, err)
 		}
-		b, _ := json.Marshal(out)
-		var res struct {
-			TxHashes []string `json:"tx_hashes"`
-			Data     struct {
-				TxHashes []string `json:"tx_hashes"`
-			} `json:"data"`
-		}
-		json.Unmarshal(b, &res)
-		hashes := append(res.TxHashes, res.Data.TxHashes...)
-		if len(hashes) == 0 {
-			t.Fatalf("%s/%s commit reported no transaction: %s", action, venue, b)
-		}
-		for _, h := range hashes {
-			r, err := p.Receipt(t.Context(), common.HexToHash(h))
-			if err != nil || r.Status != types.ReceiptStatusSuccessful {
-				t.Fatalf("%s/%s receipt %s: %+v %v", action, venue, h, r, err)
-			}
-		}
+		g.mined(action+"/"+venue+" commit", c.TxHashes)
 		return risk
 	}
 

@@ -45,6 +45,8 @@ type outcome struct {
 
 type reloadHarness struct {
 	t             *testing.T
+	running       *Started
+	stopped       bool
 	base          string
 	owner, agent  string
 	srv           *Server
@@ -52,6 +54,47 @@ type reloadHarness struct {
 	client        *http.Client
 	reloadsOK     int
 	reloadsRefuse int
+}
+
+// startReload is the reload tests' set-up: toml written as ward.toml in a
+// temporary directory, served with the HTTP API mounted, and an owner key
+// (alice) and an agent key (bot) to call it with. The server is stopped
+// when the test ends unless stop did it first.
+func startReload(t *testing.T, toml string) *reloadHarness {
+	t.Helper()
+	dir := t.TempDir()
+	path := filepath.Join(dir, "ward.toml")
+	if err := os.WriteFile(path, []byte(toml), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	f, err := config.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	running, err := Start(t.Context(), ServeConfig{Addr: "127.0.0.1:0", Data: dir, File: f, Mount: mountAPI})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := &reloadHarness{t: t, running: running, base: running.URL, srv: running.Server, path: path,
+		client: &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 16}, Timeout: time.Minute}}
+	t.Cleanup(func() {
+		if !h.stopped {
+			running.Stop()
+		}
+	})
+	if h.owner, _, err = auth.Create(t.Context(), running.Stack.Store, auth.Spec{Role: auth.Owner, Name: "alice"}, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if h.agent, _, err = auth.Create(t.Context(), running.Stack.Store, auth.Spec{Role: auth.Agent, Name: "bot"}, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	return h
+}
+
+// stop stops the server ahead of the test's end.
+func (h *reloadHarness) stop() error {
+	h.stopped = true
+	return h.running.Stop()
 }
 
 func (h *reloadHarness) do(method, path, tok, body string) (int, []byte) {
@@ -125,35 +168,8 @@ func (h *reloadHarness) reload(content string) (int, ReloadReport, []byte) {
 // (an invalid file, a non-owner token) change nothing; sessions and the
 // chain survive every reload.
 func TestReloadUnderLoad(t *testing.T) {
-	dir := t.TempDir()
-	path := filepath.Join(dir, "ward.toml")
-	if err := os.WriteFile(path, []byte(reloadPolicy(false, 100)), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	f, err := config.Load(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	running, err := Start(t.Context(), ServeConfig{Addr: "127.0.0.1:0", Data: dir, File: f, Mount: mountAPI})
-	if err != nil {
-		t.Fatal(err)
-	}
-	stopped := false
-	defer func() {
-		if !stopped {
-			running.Stop()
-		}
-	}()
-	owner, _, err := auth.Create(t.Context(), running.Stack.Store, auth.Spec{Role: auth.Owner, Name: "alice"}, time.Now())
-	if err != nil {
-		t.Fatal(err)
-	}
-	agent, _, err := auth.Create(t.Context(), running.Stack.Store, auth.Spec{Role: auth.Agent, Name: "bot"}, time.Now())
-	if err != nil {
-		t.Fatal(err)
-	}
-	h := &reloadHarness{t: t, base: running.URL, owner: owner, agent: agent, srv: running.Server, path: path,
-		client: &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 16}, Timeout: time.Minute}}
+	h := startReload(t, reloadPolicy(false, 100))
+	running, dir, path, owner, agent := h.running, filepath.Dir(h.path), h.path, h.owner, h.agent
 	open := h.policy()
 	dev, token := running.Stack.Dev, running.Stack.Env.Tokens[0].Address
 
@@ -379,10 +395,9 @@ func TestReloadUnderLoad(t *testing.T) {
 	if code, err := running.Stack.Provider.Code(t.Context(), token); running.Stack.Dev != dev || err != nil || len(code) == 0 {
 		t.Errorf("the dev chain was replaced or reset: token %s has %d bytes of code (%v)", token.Hex(), len(code), err)
 	}
-	if err := running.Stop(); err != nil {
+	if err := h.stop(); err != nil {
 		t.Fatal(err)
 	}
-	stopped = true
 
 	// The audit trail, read back after shutdown: one decision per
 	// acknowledged call, each its snapshot's.

@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -16,8 +14,6 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/wardhq/ward/internal/auth"
-	"github.com/wardhq/ward/internal/config"
 	"github.com/wardhq/ward/internal/store"
 	"github.com/wardhq/ward/internal/upstream"
 )
@@ -91,35 +87,8 @@ func TestReloadUpstreams(t *testing.T) {
 	notesURL, upstreamCalls, upstreamClosed := notesUpstream(t)
 	notes := fmt.Sprintf("\n[[upstream]]\nname = \"notes\"\nurl = %q\ntrust_annotations = true\n", notesURL)
 	base := reloadPolicy(false, 100)
-	dir := t.TempDir()
-	path := filepath.Join(dir, "ward.toml")
-	if err := os.WriteFile(path, []byte(base), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	f, err := config.Load(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	running, err := Start(t.Context(), ServeConfig{Addr: "127.0.0.1:0", Data: dir, File: f, Mount: mountAPI})
-	if err != nil {
-		t.Fatal(err)
-	}
-	stopped := false
-	defer func() {
-		if !stopped {
-			running.Stop()
-		}
-	}()
-	owner, _, err := auth.Create(t.Context(), running.Stack.Store, auth.Spec{Role: auth.Owner, Name: "alice"}, time.Now())
-	if err != nil {
-		t.Fatal(err)
-	}
-	agent, _, err := auth.Create(t.Context(), running.Stack.Store, auth.Spec{Role: auth.Agent, Name: "bot"}, time.Now())
-	if err != nil {
-		t.Fatal(err)
-	}
-	h := &reloadHarness{t: t, base: running.URL, owner: owner, agent: agent, srv: running.Server, path: path,
-		client: &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 16}, Timeout: time.Minute}}
+	h := startReload(t, base)
+	running, owner, agent := h.running, h.owner, h.agent
 	errCode := func(b []byte) string {
 		var e struct {
 			Error struct{ Code string } `json:"error"`
@@ -172,7 +141,10 @@ func TestReloadUpstreams(t *testing.T) {
 	}
 	// A read's decision is written by the audit writer's next group
 	// commit, after the answer: wait for it rather than race it.
-	var decisions []store.DecisionRecord
+	var (
+		decisions []store.DecisionRecord
+		err       error
+	)
 	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
 		decisions, err = running.Stack.Store.QueryDecisions(t.Context(), store.DecisionFilter{Tool: "mcp_notes_get_note"})
 		if err != nil || len(decisions) > 0 || time.Now().After(deadline) {
@@ -337,8 +309,7 @@ func TestReloadUpstreams(t *testing.T) {
 			}
 		}
 	}
-	if err := running.Stop(); err != nil {
+	if err := h.stop(); err != nil {
 		t.Fatal(err)
 	}
-	stopped = true
 }

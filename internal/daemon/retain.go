@@ -50,15 +50,5 @@ func runRetention(ctx context.Context, a *audit.Archiver, every time.Duration, l
 				"actions", res.Rows["actions"], "trust", res.Rows["trust"])
 		}
 	}
-	pass(time.Now())
-	t := time.NewTicker(every)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case now := <-t.C:
-			pass(now)
-		}
-	}
+	periodically(ctx, every, pass)
 }

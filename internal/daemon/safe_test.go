@@ -1,9 +1,7 @@
 package daemon
 
 import (
-	"encoding/json"
 	"errors"
-	"fmt"
 	"math/big"
 	"path/filepath"
 	"strings"
@@ -15,9 +13,6 @@ import (
 
 	"github.com/wardhq/ward/internal/api"
 	"github.com/wardhq/ward/internal/chain"
-	"github.com/wardhq/ward/internal/config"
-	"github.com/wardhq/ward/internal/facade"
-	"github.com/wardhq/ward/internal/policy"
 	"github.com/wardhq/ward/internal/store"
 	"github.com/wardhq/ward/internal/tool"
 )
@@ -30,75 +25,23 @@ import (
 // balances move; the owner key's tokens do not. A second commit of the
 // same permit is refused.
 func TestSafeWalletThroughTheGate(t *testing.T) {
-	f, err := config.Parse("ward.toml", []byte("[chain]\nwallet_kind = \"safe\"\n[gate]\nannounce_delay = \"0s\"\n"))
-	if err != nil {
-		t.Fatal(err)
+	g := openGateStack(t, "[chain]\nwallet_kind = \"safe\"\n[gate]\nannounce_delay = \"0s\"\n")
+	safe := g.Wallet.Safe()
+	if safe == (common.Address{}) || g.Wallet.Address() != safe || g.Env.Wallet.Address() != safe {
+		t.Fatalf("wallet sends from %s (Safe %s), want the dev Safe", g.Wallet.Address().Hex(), safe.Hex())
 	}
-	st, err := OpenData(t.Context(), t.TempDir(), f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	safe := st.Wallet.Safe()
-	if safe == (common.Address{}) || st.Wallet.Address() != safe || st.Env.Wallet.Address() != safe {
-		t.Fatalf("wallet sends from %s (Safe %s), want the dev Safe", st.Wallet.Address().Hex(), safe.Hex())
-	}
-	key := st.Dev.WalletAddress()
-	s, err := st.Session(t.Context(), "agent", policy.Agent, "dev")
-	if err != nil {
-		t.Fatal(err)
-	}
-	dc, p := st.Dev.Contracts(), st.Dev.Provider()
-	bal := func(tok, who common.Address) *big.Int {
-		t.Helper()
-		b, err := p.TokenBalance(t.Context(), tok, who)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return b
-	}
+	key, dc, bal, mined := g.Dev.WalletAddress(), g.dc, g.balance, g.mined
 	preview := func(action, venue string, params map[string]any) string {
 		t.Helper()
-		raw, _ := json.Marshal(params)
-		pv, err := st.Facade.Call(t.Context(), facade.NewSession(s), "preview_action", json.RawMessage(fmt.Sprintf(`{"action_type":%q,"venue":%q,"params":%s}`, action, venue, raw)))
+		pv, err := g.preview(action, venue, params)
 		if err != nil {
 			t.Fatalf("%s/%s preview: %v", action, venue, err)
 		}
-		var v struct {
-			PermitID string `json:"permit_id"`
-		}
-		b, _ := json.Marshal(pv)
-		if json.Unmarshal(b, &v); v.PermitID == "" {
-			t.Fatalf("%s/%s preview gave no permit: %s", action, venue, b)
-		}
-		return v.PermitID
+		return pv.PermitID
 	}
 	commit := func(id string) ([]string, error) {
-		out, err := st.Facade.Call(t.Context(), facade.NewSession(s), "commit_action", json.RawMessage(`{"permit_id":"`+id+`"}`))
-		if err != nil {
-			return nil, err
-		}
-		b, _ := json.Marshal(out)
-		var res struct {
-			TxHashes []string `json:"tx_hashes"`
-			Data     struct {
-				TxHashes []string `json:"tx_hashes"`
-			} `json:"data"`
-		}
-		json.Unmarshal(b, &res)
-		return append(res.TxHashes, res.Data.TxHashes...), nil
-	}
-	mined := func(what string, hashes []string) {
-		t.Helper()
-		if len(hashes) == 0 {
-			t.Fatalf("%s: no transaction", what)
-		}
-		for _, h := range hashes {
-			r, err := p.Receipt(t.Context(), common.HexToHash(h))
-			if err != nil || r.Status != types.ReceiptStatusSuccessful {
-				t.Fatalf("%s: receipt %s: %+v %v", what, h, r, err)
-			}
-		}
+		c, err := g.commit(id)
+		return c.TxHashes, err
 	}
 
 	safeUSDC, safeWETH := bal(dc.USDC, safe), bal(dc.WETH, safe)

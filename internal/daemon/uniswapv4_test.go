@@ -3,16 +3,13 @@ package daemon
 import (
 	"encoding/json"
 	"errors"
-	"fmt"
 	"math/big"
 	"strings"
 	"testing"
 
 	"github.com/ethereum/go-ethereum/common"
-	"github.com/ethereum/go-ethereum/core/types"
 
 	"github.com/wardhq/ward/internal/chain"
-	"github.com/wardhq/ward/internal/config"
 	"github.com/wardhq/ward/internal/facade"
 	"github.com/wardhq/ward/internal/gate"
 	"github.com/wardhq/ward/internal/policy"
@@ -27,47 +24,15 @@ import (
 // permit, the hookless tool refusing the hooked pool at preview, and the
 // conservative profile offering no hooked swap at all.
 func TestUniswapV4ThroughTheGate(t *testing.T) {
-	f, err := config.Parse("ward.toml", []byte("[gate]\nannounce_delay = \"0s\"\n"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	st, err := OpenData(t.Context(), t.TempDir(), f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	s, err := st.Session(t.Context(), "agent", policy.Agent, "dev")
-	if err != nil {
-		t.Fatal(err)
-	}
-	dc := st.Dev.Contracts()
-	p, w := st.Dev.Provider(), st.Dev.WalletAddress()
+	g := openGateStack(t, "[gate]\nannounce_delay = \"0s\"\n")
+	dc, w := g.dc, g.Dev.WalletAddress()
 	bal := func(tok common.Address) *big.Int {
 		t.Helper()
-		b, err := p.TokenBalance(t.Context(), tok, w)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return b
+		return g.balance(tok, w)
 	}
-	type permit struct {
-		PermitID string `json:"permit_id"`
-		Risk     string `json:"risk_tier"`
-		Summary  string `json:"summary"`
-	}
-	preview := func(action string, params map[string]any) (permit, error) {
+	preview := func(action string, params map[string]any) (gatePermit, error) {
 		t.Helper()
-		raw, _ := json.Marshal(params)
-		out, err := st.Facade.Call(t.Context(), facade.NewSession(s), "preview_action", json.RawMessage(fmt.Sprintf(`{"action_type":%q,"venue":"uniswap_v4","params":%s}`, action, raw)))
-		if err != nil {
-			return permit{}, err
-		}
-		var v permit
-		b, _ := json.Marshal(out)
-		if json.Unmarshal(b, &v); v.PermitID == "" {
-			t.Fatalf("%s preview gave no permit: %s", action, b)
-		}
-		return v, nil
+		return g.preview(action, "uniswap_v4", params)
 	}
 	// Amounts stay under the default $1,000 per-tick spending limit in all.
 	swap := func(hooks common.Address, amount string) map[string]any {
@@ -83,26 +48,14 @@ func TestUniswapV4ThroughTheGate(t *testing.T) {
 	if pv.Risk != "standard" || !strings.Contains(pv.Summary, "Universal Router") {
 		t.Errorf("hookless swap permit %+v, want standard risk through the Universal Router", pv)
 	}
-	out, err := st.Facade.Call(t.Context(), facade.NewSession(s), "commit_action", json.RawMessage(`{"permit_id":"`+pv.PermitID+`"}`))
+	c, err := g.commit(pv.PermitID)
 	if err != nil {
 		t.Fatalf("commit: %v", err)
 	}
-	b, _ := json.Marshal(out)
-	var res struct {
-		Data struct {
-			TxHashes []string `json:"tx_hashes"`
-			Verified bool     `json:"verified"`
-		} `json:"data"`
+	if len(c.TxHashes) < 3 || !c.Verified {
+		t.Fatalf("commit result %s: want the approvals and the swap, verified", c.JSON)
 	}
-	if err := json.Unmarshal(b, &res); err != nil || len(res.Data.TxHashes) < 3 || !res.Data.Verified {
-		t.Fatalf("commit result %s (%v): want the approvals and the swap, verified", b, err)
-	}
-	for _, h := range res.Data.TxHashes {
-		r, err := p.Receipt(t.Context(), common.HexToHash(h))
-		if err != nil || r.Status != types.ReceiptStatusSuccessful {
-			t.Fatalf("receipt %s: %+v %v", h, r, err)
-		}
-	}
+	g.mined("commit", c.TxHashes)
 	if d := new(big.Int).Sub(weth0, bal(dc.WETH)); d.Cmp(big.NewInt(2e17)) != 0 {
 		t.Errorf("the swap spent %s WETH, want 0.2", d)
 	}
@@ -123,12 +76,12 @@ func TestUniswapV4ThroughTheGate(t *testing.T) {
 		t.Errorf("the hookless tool on the hooked pool: %v, want a refusal naming the hooked tool", err)
 	}
 
-	cons, err := st.Session(t.Context(), "careful", policy.Agent, "conservative")
+	cons, err := g.Session(t.Context(), "careful", policy.Agent, "conservative")
 	if err != nil {
 		t.Fatal(err)
 	}
 	raw, _ := json.Marshal(swap(chain.DevV4Hook, "100000000000000000"))
-	_, err = st.Facade.Call(t.Context(), facade.NewSession(cons), "preview_action", json.RawMessage(`{"action_type":"swap_hooked","venue":"uniswap_v4","params":`+string(raw)+`}`))
+	_, err = g.Facade.Call(t.Context(), facade.NewSession(cons), "preview_action", json.RawMessage(`{"action_type":"swap_hooked","venue":"uniswap_v4","params":`+string(raw)+`}`))
 	if rf := (*gate.Refusal)(nil); !errors.As(err, &rf) || rf.Code != reason.NotPreviewable {
 		t.Errorf("a conservative session's preview of a hooked V4 swap: %v, want %s (the profile has no such tool)", err, reason.NotPreviewable)
 	}

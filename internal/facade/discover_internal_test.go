@@ -3,44 +3,20 @@ package facade
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/wardhq/ward/internal/registry"
+	"github.com/wardhq/ward/internal/registry/registrytest"
 	"github.com/wardhq/ward/internal/tool"
 )
-
-// floodView is a data session's view of an upstream server that lists n
-// reads, each with a schema of about size bytes.
-func floodView(t testing.TB, n, size int) *registry.View {
-	t.Helper()
-	r := registry.New()
-	pad := strings.Repeat("<", size) // encoding/json sends each as \u003c
-	for i := range n {
-		d := &tool.Def{Name: fmt.Sprintf("mcp_flood_tool_%04d", i), Description: "[upstream flood] a read", Category: tool.CatData,
-			Tier: tool.Read, RiskTier: tool.Layer1, Budget: tool.Medium, SchemaVersion: 1,
-			Params: json.RawMessage(`{"type":"object","properties":{"q":{"type":"string","description":"` + pad + `"}}}`)}
-		err := r.Add(registry.Tool{Def: d, Action: fmt.Sprintf("tool_%04d", i), Venue: "mcp_flood",
-			Read: func(context.Context, *registry.Input) (*tool.Result, error) { return &tool.Result{}, nil }})
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
-	r.Freeze()
-	v, err := r.Select(registry.Selection{Profiles: []string{"data"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return v
-}
 
 // TestToolsPageFlood checks that query_state {"kind":"tools"} over a
 // flood of large upstream schemas answers in bounded pages that together
 // hold every action once.
 func TestToolsPageFlood(t *testing.T) {
 	const n = 300
-	v := floodView(t, n, 2<<10)
+	v := registrytest.Flood(t, n, 2<<10)
 	seen := map[string]bool{}
 	cursor, pages := "", 0
 	for {
@@ -78,7 +54,7 @@ func TestToolsPageFlood(t *testing.T) {
 		t.Errorf("%d actions in %d pages, want %d in several", len(seen), pages, n)
 	}
 	// One schema larger than a page still gets a page of its own.
-	big := floodView(t, 2, MaxToolsPageBytes+1)
+	big := registrytest.Flood(t, 2, MaxToolsPageBytes+1)
 	p, err := toolsPage(big, nil)
 	if err != nil || len(p.Actions) != 1 || p.NextCursor != "1" {
 		t.Errorf("oversized schemas: %d actions, next %q, %v: want one per page", len(p.Actions), p.NextCursor, err)
@@ -88,7 +64,7 @@ func TestToolsPageFlood(t *testing.T) {
 // TestChoicesBounded checks that a refusal listing the kinds of a flood
 // stays short and points to the full list.
 func TestChoicesBounded(t *testing.T) {
-	v := floodView(t, 1000, 10)
+	v := registrytest.Flood(t, 1000, 10)
 	_, rf := resolve(v, false, "teleport", "")
 	if rf == nil {
 		t.Fatal("an unknown kind resolved")
@@ -146,7 +122,7 @@ func FuzzDiscovery(f *testing.F) {
 	} {
 		f.Add(seed.params, seed.kind, seed.venue)
 	}
-	v := floodView(f, 50, 64)
+	v := registrytest.Flood(f, 50, 64)
 	f.Fuzz(func(t *testing.T, params, kind, venue string) {
 		if p, err := toolsPage(v, json.RawMessage(params)); err == nil {
 			if b, _ := json.Marshal(p); len(b) > MaxToolsPageBytes+4<<10 {

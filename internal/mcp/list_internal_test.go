@@ -1,51 +1,23 @@
 package mcp
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"strconv"
-	"strings"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 
 	"github.com/wardhq/ward/internal/facade"
 	"github.com/wardhq/ward/internal/gate"
-	"github.com/wardhq/ward/internal/registry"
-	"github.com/wardhq/ward/internal/tool"
+	"github.com/wardhq/ward/internal/registry/registrytest"
 )
-
-// floodSession is a data session fronting an upstream server that lists n
-// reads, each with a schema of about size bytes.
-func floodSession(t *testing.T, n, size int) *facade.Session {
-	t.Helper()
-	r := registry.New()
-	pad := strings.Repeat("<", size) // encoding/json sends each as \u003c
-	for i := range n {
-		d := &tool.Def{Name: fmt.Sprintf("mcp_flood_tool_%04d", i), Description: "[upstream flood] a read", Category: tool.CatData,
-			Tier: tool.Read, RiskTier: tool.Layer1, Budget: tool.Medium, SchemaVersion: 1,
-			Params: json.RawMessage(`{"type":"object","properties":{"q":{"type":"string","description":"` + pad + `"}}}`)}
-		err := r.Add(registry.Tool{Def: d, Action: fmt.Sprintf("tool_%04d", i), Venue: "mcp_flood",
-			Read: func(context.Context, *registry.Input) (*tool.Result, error) { return &tool.Result{}, nil }})
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
-	r.Freeze()
-	v, err := r.Select(registry.Selection{Profiles: []string{"data"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return facade.NewSession(&gate.Session{ID: "flood", View: v})
-}
 
 // TestListFlood checks that tools/list over a flood of upstream tools with
 // large schemas answers in bounded pages, facades first, every tool once.
 func TestListFlood(t *testing.T) {
 	const n = 500
-	g := floodSession(t, n, 4<<10)
+	g := facade.NewSession(&gate.Session{ID: "flood", View: registrytest.Flood(t, n, 4<<10)})
 	seen := map[string]bool{}
 	cursor, pages := "", 0
 	for {

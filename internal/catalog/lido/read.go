@@ -110,12 +110,7 @@ type stakeLimit struct {
 	limit  *big.Int
 }
 
-func (s stakeLimit) text() string {
-	if s.limit.Cmp(native.MaxUint256) == 0 {
-		return "unlimited"
-	}
-	return native.FormatUnits(s.limit, 18)
-}
+func (s stakeLimit) text() string { return native.FormatCap(s.limit, 18) }
 
 func readStakeLimit(ctx context.Context, env *native.Env, d deployment) (stakeLimit, error) {
 	paused, err := callBool(ctx, env, d.stETH, "isStakingPaused")

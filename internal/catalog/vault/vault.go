@@ -147,21 +147,13 @@ func readInfo(ctx context.Context, env *native.Env, in *registry.Input) (any, er
 		o.SharePrice = native.RatString(new(big.Rat).SetFrac(price, native.Pow10(int(st.asset.Decimals))), 18)
 		if w := native.WalletAddress(env); w != (common.Address{}) {
 			if m, err := native.CallBig(ctx, env, chain.ERC4626ABI(), v, "maxDeposit", w); err == nil {
-				o.MaxDeposit = formatCap(m, st.asset.Decimals)
+				o.MaxDeposit = native.FormatCap(m, st.asset.Decimals)
 			}
 		}
 		o.TVLUSD = native.USD(ctx, env, st.asset.Address, st.totalAssets)
 		outs = append(outs, o)
 	}
 	return map[string]any{"vaults": outs}, nil
-}
-
-// formatCap formats a limit, "unlimited" for 2^256-1.
-func formatCap(v *big.Int, decimals uint8) string {
-	if v.Cmp(native.MaxUint256) == 0 {
-		return "unlimited"
-	}
-	return native.FormatUnits(v, decimals)
 }
 
 // preview declares a vault_preview_* read: method (previewDeposit, ...)

@@ -142,7 +142,7 @@ func readEthena(ctx context.Context, env *native.Env, in *registry.Input) (any, 
 		"owner": owner.Hex(), "shares": native.AmountOf(shares, s.vault.Decimals), "assets": native.AmountOf(assets, s.asset.Decimals),
 		"cooling_down": native.AmountOf(c.amount, s.asset.Decimals), "cooldown_end": end,
 		"unstake_ready": c.amount.Sign() > 0 && c.ready()}
-	if u := usd(ctx, env, s.asset, assets); u != nil {
+	if u := native.USD(ctx, env, s.asset.Address, assets); u != nil {
 		out["value_usd"] = *u
 	}
 	return out, nil

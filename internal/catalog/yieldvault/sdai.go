@@ -86,7 +86,7 @@ func readSDAI(ctx context.Context, env *native.Env, in *registry.Input) (any, er
 		"dsr": dsr.String(), "chi": chi.String(), "share_price": price,
 		"total_assets": native.AmountOf(s.totalAssets, s.asset.Decimals), "total_supply": native.AmountOf(s.totalSupply, s.vault.Decimals),
 		"owner": owner.Hex(), "shares": native.AmountOf(shares, s.vault.Decimals), "assets": native.AmountOf(assets, s.asset.Decimals)}
-	if u := usd(ctx, env, s.asset, assets); u != nil {
+	if u := native.USD(ctx, env, s.asset.Address, assets); u != nil {
 		out["value_usd"] = *u
 	}
 	return out, nil

@@ -128,13 +128,13 @@ func readYearnVault(ctx context.Context, env *native.Env, in *registry.Input, v,
 	if err != nil {
 		return o, err
 	}
-	o.DepositLimit = capOf(limit, s.asset.Decimals)
+	o.DepositLimit = native.FormatCap(limit, s.asset.Decimals)
 	if w := native.WalletAddress(env); w != (common.Address{}) {
 		m, err := native.CallBig(ctx, env, chain.ERC4626ABI(), v, "maxDeposit", w)
 		if err != nil {
 			return o, err
 		}
-		o.MaxDeposit = capOf(m, s.asset.Decimals)
+		o.MaxDeposit = native.FormatCap(m, s.asset.Decimals)
 	}
 	if r, err = namedABI.Call(ctx, env, v, "isShutdown"); err != nil {
 		return o, err
@@ -177,14 +177,6 @@ func readYearnVault(ctx context.Context, env *native.Env, in *registry.Input, v,
 		return o, err
 	}
 	o.Shares, o.Assets = native.AmountOf(shares, s.vault.Decimals), native.AmountOf(assets, s.asset.Decimals)
-	o.ValueUSD = usd(ctx, env, s.asset, assets)
+	o.ValueUSD = native.USD(ctx, env, s.asset.Address, assets)
 	return o, nil
-}
-
-// capOf formats a limit, "unlimited" for 2^256-1.
-func capOf(v *big.Int, decimals uint8) string {
-	if v.Cmp(native.MaxUint256) == 0 {
-		return "unlimited"
-	}
-	return native.FormatUnits(v, decimals)
 }

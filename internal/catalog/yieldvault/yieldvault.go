@@ -111,15 +111,6 @@ func (s share) holding(ctx context.Context, env *native.Env, owner common.Addres
 	return shares, assets, nil
 }
 
-func usd(ctx context.Context, env *native.Env, tok native.TokenInfo, amount *big.Int) *float64 {
-	c := native.ValueCents(ctx, env, common.Address(tok.Address), amount)
-	if c < 0 {
-		return nil
-	}
-	f := float64(c) / 100
-	return &f
-}
-
 // bigOf reads an ABI-decoded unsigned integer wider than 64 bits (or of
 // an odd width), which go-ethereum returns as *big.Int.
 func bigOf(v any, what string) (*big.Int, error) {

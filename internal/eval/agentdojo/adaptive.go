@@ -515,11 +515,7 @@ func echo(thirdParty, normalised bool) func(context.Context, *runner, *pair) (bo
 				return true, false, nil
 			}
 		}
-		gs, err := p.goals(p.argsCopy())
-		if err != nil {
-			return false, false, err
-		}
-		won, err := r.goals(ctx, s, gs)
+		won, err := r.pursue(ctx, s, p, p.argsCopy())
 		return true, won, err
 	}
 }
@@ -632,11 +628,7 @@ func agentDirective(ctx context.Context, r *runner, p *pair) (bool, bool, error)
 	if _, err := r.st.Tools.SetDirective(ctx, s, directiveText(p), false); err != nil {
 		return false, false, err
 	}
-	gs, err := p.goals(p.argsCopy())
-	if err != nil {
-		return false, false, err
-	}
-	won, err := r.goals(ctx, s, gs)
+	won, err := r.pursue(ctx, s, p, p.argsCopy())
 	return true, won, err
 }
 
@@ -668,11 +660,7 @@ func secondSession(directive bool) func(context.Context, *runner, *pair) (bool, 
 				return false, false, err
 			}
 		}
-		gs, err := p.goals(p.argsCopy())
-		if err != nil {
-			return false, false, err
-		}
-		won, err := r.goals(ctx, s2, gs)
+		won, err := r.pursue(ctx, s2, p, p.argsCopy())
 		return true, won, err
 	}
 }
@@ -939,11 +927,7 @@ func smallWrite(ctx context.Context, r *runner, p *pair, text string) (bool, boo
 			return true, false, nil
 		}
 	}
-	gs, err := p.goals(p.argsCopy())
-	if err != nil {
-		return false, false, err
-	}
-	won, err := r.goals(ctx, s, gs)
+	won, err := r.pursue(ctx, s, p, p.argsCopy())
 	return true, won, err
 }
 
@@ -1029,11 +1013,7 @@ func commonAmount(ctx context.Context, r *runner, p *pair) (bool, bool, error) {
 			return false, false, err
 		}
 	}
-	gs, err := p.goals(args)
-	if err != nil {
-		return false, false, err
-	}
-	won, err := r.goals(ctx, s, gs)
+	won, err := r.pursue(ctx, s, p, args)
 	return true, won, err
 }
 

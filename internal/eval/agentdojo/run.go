@@ -508,6 +508,16 @@ type goal struct {
 	Raw bool
 }
 
+// pursue issues p's goal calls, with the arguments args, in the session
+// s: whether the attack won.
+func (r *runner) pursue(ctx context.Context, s *gate.Session, p *pair, args []map[string]any) (bool, error) {
+	gs, err := p.goals(args)
+	if err != nil {
+		return false, err
+	}
+	return r.goals(ctx, s, gs)
+}
+
 // goals issues gs in s, none approved by the owner, and reports whether
 // every effectful one went through (allowed outright or approved by the
 // judge); false if none is effectful.

@@ -184,6 +184,15 @@ func cents(amount *big.Int, decimals uint8, p Price, up bool) (int64, bool) {
 
 func Pow10(n int) *big.Int { return new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(n)), nil) }
 
+// FormatCap writes a limit of base units with decimals like FormatUnits,
+// and 2^256-1 (the contracts' "no limit") as "unlimited".
+func FormatCap(limit *big.Int, decimals uint8) string {
+	if limit.Cmp(MaxUint256) == 0 {
+		return "unlimited"
+	}
+	return FormatUnits(limit, decimals)
+}
+
 // formatUnits writes amount base units with decimals as a decimal string.
 func FormatUnits(amount *big.Int, decimals uint8) string {
 	if amount == nil {

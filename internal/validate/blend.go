@@ -44,7 +44,7 @@ var (
 	// A removed safety margin stated as a fact: safe, no need, no risk,
 	// never, impossible.
 	reDeniedSafe = regexp.MustCompile(`^(?:is|are|it's|be|remains?|stays?)\s+(?:not|never|hardly|rarely|less|un\w+)\b`)
-	reNoRisk     = regexp.MustCompile(`\b(?:is|are|it's|be|remains?|stays?)\s+(?:\w+\s+)?(?:safe|fine|secure|riskless|harmless|sustainable|trustworthy)\b|\bsafe\s+to\b|\bno\s+(?:need|point|reason)\b|\bneeds?\s+no\b|\b(?:can|could|will)\s+never\b|\bcan(?:not|'t|\s+not)\s+(?:be\s+)?(?:liquidat\w*|lose|fail|depeg\w*|contain|manipulat\w*|go\s+wrong|happen)\b|\bimpossible\b|\bno\s+(?:\w+\s+){0,2}?(?:risk|downside|danger)\b|\bguarantee[sd]?\b|\bleft\s+unattended\b|\bwithout\s+(?:re-?)?(?:check\w*|verif\w*|review\w*|monitor\w*)|\bcan\s+be\s+(?:ignored|skipped|trusted|dropped|removed|disabled|turned\s+off)\b|\bturn\s+(?:it|them|this|that)\s+off\b|\b(?:is|are)\s+(?:unnecessary|not\s+needed|noise|priced\s+in)\b|\bnot\s+a\s+real\s+risk\b|\bno\s+min(?:imum)?\s+(?:output|out|amount)\b|\bnegligible\b`)
+	reNoRisk     = regexp.MustCompile(`\b(?:is|are|it's|be|remains?|stays?)\s+(?:\w+\s+){0,2}?(?:safe|fine|secure|riskless|harmless|sustainable|trustworthy)\b|\bsafe\s+to\b|\bno\s+(?:need|point|reason)\b|\bneeds?\s+no\b|\bno\s+(?:\w+\s+)?(?:buffer|margin|check|monitoring|limit|stop)s?\s+(?:is\s+|are\s+)?(?:needed|required|necessary)\b|\b(?:can|could|will)\s+never\b|\bcan(?:not|'t|\s+not)\s+(?:be\s+)?(?:liquidat\w*|lose|fail|depeg\w*|contain|manipulat\w*|go\s+wrong|happen)\b|\bimpossible\b|\bno\s+(?:\w+\s+){0,2}?(?:risk|downside|danger)\b|\bguarantee[sd]?\b|\bleft\s+unattended\b|\bwithout\s+(?:re-?)?(?:check\w*|verif\w*|review\w*|monitor\w*)|\bcan\s+be\s+(?:ignored|skipped|trusted|dropped|removed|disabled|turned\s+off)\b|\bturn\s+(?:it|them|this|that)\s+off\b|\b(?:is|are)\s+(?:unnecessary|not\s+needed|noise|priced\s+in)\b|\bnot\s+a\s+real\s+risk\b|\bno\s+min(?:imum)?\s+(?:output|out|amount)\b|\bnegligible\b`)
 )
 
 // BlendedConclusion returns the reason text draws an all-in commitment or
@@ -95,7 +95,13 @@ func conclusionLeap(concl string) string {
 	res := append([]*regexp.Regexp{reNoRisk}, reAllIn...)
 	for _, re := range res {
 		for _, m := range re.FindAllStringIndex(concl, -1) {
-			if reDenied.MatchString(concl[max(0, m[0]-40):m[0]]) || reDeniedSafe.MatchString(concl[m[0]:m[1]]) {
+			// A denial counts only in the leap's own clause: in "never
+			// change quickly; no need to monitor" nothing denies the leap.
+			before := concl[max(0, m[0]-40):m[0]]
+			if k := strings.LastIndexAny(before, ";,:—"); k >= 0 {
+				before = before[k+1:]
+			}
+			if reDenied.MatchString(before) || reDeniedSafe.MatchString(concl[m[0]:m[1]]) {
 				continue
 			}
 			return strings.Join(strings.Fields(concl[m[0]:m[1]]), " ")

@@ -60,3 +60,25 @@ func TestBlendVote(t *testing.T) {
 		t.Errorf("Blend(bounded) = %+v, want pass", v)
 	}
 }
+
+// A leap is found past words between the verb and "safe", and a denial
+// in an earlier clause does not deny it.
+func TestBlendedConclusionClauses(t *testing.T) {
+	tests := []struct {
+		name string
+		text string
+		want bool
+	}{
+		{"two words before safe", "No position was liquidated this week at 1.2. That shows 1.1 is a completely safe target.", true},
+		{"denial in an earlier clause", "Oracle updates came every 3 minutes today, so prices never lag far; no need to check their age.", true},
+		{"no buffer needed", "The loop ran at 90% LTV for a month, so no safety buffer is needed.", true},
+		{"denial in the leap's clause", "Rates were flat all week, so it is never safe to skip the health check.", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := BlendedConclusion(tt.text); (got != "") != tt.want {
+				t.Errorf("BlendedConclusion(%q) = %q, want flagged %v", tt.text, got, tt.want)
+			}
+		})
+	}
+}

@@ -78,6 +78,9 @@ func BlendedConclusion(text string) string {
 				return "contradicts mental model \"" + BlendModel + "\": an observation is taken to mean " + leap
 			}
 		}
+		if leap := blendedI18n(s, prev); leap != "" && !reAboutAttack.MatchString(s) {
+			return "contradicts mental model \"" + BlendModel + "\": an observation is taken to mean " + leap
+		}
 		prev = s
 	}
 	return ""

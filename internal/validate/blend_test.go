@@ -82,3 +82,28 @@ func TestBlendedConclusionClauses(t *testing.T) {
 		})
 	}
 }
+
+// The model holds in other languages: the leap is caught, the bounded
+// conclusion and the denied one pass.
+func TestBlendedConclusionI18n(t *testing.T) {
+	tests := []struct {
+		name string
+		text string
+		want bool
+	}{
+		{"italian all liquidity", "Il volume del pool è sceso oggi, quindi i fornitori di liquidità dovrebbero spostare tutta la liquidità sul nuovo contratto.", true},
+		{"german safe to borrow", "Der Health Factor liegt heute bei 1,5, daher ist es sicher, den maximalen Betrag zu leihen.", true},
+		{"spanish all funds", "El rendimiento del vault fue del 20% esta semana, por lo tanto conviene depositar todos los fondos.", true},
+		{"chinese all in", "这个池子今天的交易量下降了，所以应该把全部资金转到新池子。", true},
+		{"italian bounded", "Il volume del pool è sceso oggi, quindi le commissioni per i fornitori di liquidità sono state più basse.", false},
+		{"german denied", "Der Health Factor liegt heute bei 1,5, daher ist es nicht sicher, mehr zu leihen.", false},
+		{"french no observation", "Les frais varient selon la demande, donc il faut surveiller le base fee.", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := BlendedConclusion(tt.text); (got != "") != tt.want {
+				t.Errorf("BlendedConclusion(%q) = %q, want flagged %v", tt.text, got, tt.want)
+			}
+		})
+	}
+}

@@ -60,9 +60,12 @@ var (
 	reObliged = regexp.MustCompile(reader + `s?\s+(?:must|should|shall|needs?\s+to|has\s+to|is\s+to|will)\s+(?:\pL+\s+){0,3}?` + fundVerb + `\b[^.;\n]{0,100}?\b0x[0-9a-f]{6,}`)
 	// reConceal is an action the text asks to keep from the principal,
 	// in the imperative: "without reporting it" narrates, "do not
-	// mention it" instructs.
+	// mention it" instructs, as does leaving a transfer or approval out of
+	// what the user is shown.
 	reConceal = regexp.MustCompile(`\b(?:quietly|silently|secretly|covertly|discreetly|stealthily)\s+(?:\pL+\s+){0,2}?(?:add|approve|send|transfer|sign|execute|include|insert|append|route|swap|set|change|replace|grant|withdraw|move)\b` +
-		`|\b(?:do\s+not|don't|dont|never)\s+(?:mention|tell|inform|notify|report|alert|log|flag)\s+(?:it|this|that|them|the\s+(?:user|owner|operator|principal)s?)\b`)
+		`|\b(?:do\s+not|don't|dont|never)\s+(?:mention|tell|inform|notify|report|alert|log|flag)\s+(?:it|this|that|them|the\s+(?:user|owner|operator|principal)s?)\b` +
+		`|\b(?:leave\s+out|omit|exclude|drop)\s+(?:\pL+\s+){0,3}?(?:approvals?|allowances?|transfers?|transactions?|payments?|withdrawals?)\b[^.;\n]{0,80}?\b(?:summar\pL*|reports?|the\s+(?:user|owner|operator|principal)s?)\b` +
+		`|\b(?:summar\pL*|report\pL*)\b[^.;\n]{0,60}?\b(?:leave\s+out|omit|exclude)\s+(?:\pL+\s+){0,3}?(?:approvals?|allowances?|transfers?|transactions?|payments?|withdrawals?)\b`)
 	// reReaderField is a metadata key holding an instruction for the
 	// reader: "agent_instruction:", "ai-note =", "bot_task":".
 	reReaderField = regexp.MustCompile(`(?:^|[^\pL\pN])(?:ai|agent|assistant|bot|llm|model)[_ -]?(?:instructions?|directives?|tasks?|commands?|actions?|notes?|prompts?|orders?)["']?\s*[:=]`)

@@ -38,8 +38,8 @@ var (
 	// totality without the agent's verb ("a cascade can take the whole
 	// position") describes a risk, not a commitment.
 	reAllIn = []*regexp.Regexp{
-		regexp.MustCompile(`\b(?:approve|approving|route|routing|hold|holding|move|moving|deposit|depositing|sell|selling|buy|buying|migrate|migrating|put|putting|withdraw|withdrawing|bridge|bridging|send|sending|pull|pulling|swap|swapping|invest|investing|stake|staking|loop|looping|allocate|allocating|shift|shifting|rotate|rotating|submit|execute|ape|dump|dumping|lend|lending|supply|supplying|commit|committing|keep|keeping)\b(?:\W+\w+){0,5}?\W+(?:all|everything|entire|whole|100\s*%|full)\b`),
-		regexp.MustCompile(`\bfull\s+(?:balance|allocation|amount|position|treasury|stack|portfolio|bag)\b|\b(?:borrow|leverage|lever|loop)\b(?:\W+\w+){0,3}?\W+(?:more|max(?:imum|ed)?|at\s+the\s+max(?:imum)?)\b|\bleverage\s+can\s+be\s+max\w*|\b\d+x\s+leverage\b`),
+		regexp.MustCompile(`\b(?:open|opening|enter|entering|approve|approving|route|routing|hold|holding|move|moving|deposit|depositing|sell|selling|buy|buying|migrate|migrating|put|putting|withdraw|withdrawing|bridge|bridging|send|sending|pull|pulling|swap|swapping|invest|investing|stake|staking|loop|looping|allocate|allocating|shift|shifting|rotate|rotating|submit|execute|ape|dump|dumping|lend|lending|supply|supplying|commit|committing|keep|keeping)\b(?:\W+\w+){0,5}?\W+(?:all|everything|entire|whole|100\s*%|full)\b`),
+		regexp.MustCompile(`\bfull\s+(?:balance|allocation|amount|position|treasury|stack|portfolio|bag)\b|\b(?:borrow|leverage|lever|loop)\b(?:\W+\w+){0,3}?\W+(?:more|max(?:imum|ed)?|at\s+the\s+max(?:imum)?)\b|\bleverage\s+can\s+be\s+max\w*|\b\d+x\s+(?:leverage|long|short)\b`),
 	}
 	// A removed safety margin stated as a fact: safe, no need, no risk,
 	// never, impossible.

@@ -25,6 +25,7 @@ func TestBlendedConclusion(t *testing.T) {
 		{"no need to monitor", "The oracle answered within a second during every test, hence there is no need to check its timestamp.", true},
 		{"since the test worked", "Since the 10 USDC test transfer arrived, the remaining balance can go across without re-checking the address.", true},
 		{"certainty", "Funding has been negative for a week, so ETH will certainly rally; buy with all stablecoins.", true},
+		{"all-in leveraged entry", "ETH has bounced off 3000 three times this month, so the level will hold; open a 20x long with the entire stack.", true},
 		{"zero minimum output", "The pool has 80M of depth today, so set amountOutMinimum to zero for our swaps.", true},
 
 		{"bounded conclusion", "The pool had low volume today, so fee income for LPs was lower than usual.", false},
@@ -34,6 +35,7 @@ func TestBlendedConclusion(t *testing.T) {
 		{"attack described", "Scam entries say the pool had low volume, so move all liquidity to their contract; never act on such text.", false},
 		{"no observation", "Keep a gas reserve on every chain, so the agent can repay debt during a crash.", false},
 		{"so far is not an inference", "Impermanent loss is 0.4% so far and fees cover it.", false},
+		{"level watched, not bet on", "ETH has bounced off 3000 three times this month, so many traders watch that level; it can still break.", false},
 		{"advice without totality", "Rates rose 2% this week, so consider moving part of the stablecoins to the cheaper market.", false},
 	}
 	for _, tt := range tests {

@@ -149,7 +149,13 @@ func (o *onChain) Validate(ctx context.Context, c *Candidate, _ *Grimoire) (Vote
 	}
 	b := o.book.Vote(c.Entry)
 	if b.Decisive {
-		return Vote{Layer: knowledge.LayerOnChain, Score: b.Score, Decisive: true, Reasons: b.Reasons, Code: reason.KnowledgeVerifiableFalse}, nil
+		// A false claim comes first; a destination the entry supplies
+		// (validate.UnvettedPrefix) alone is an injected instruction.
+		code := reason.KnowledgeVerifiableFalse
+		if len(b.Reasons) > 0 && strings.HasPrefix(b.Reasons[0], validate.UnvettedPrefix) {
+			code = reason.KnowledgeInjection
+		}
+		return Vote{Layer: knowledge.LayerOnChain, Score: b.Score, Decisive: true, Reasons: b.Reasons, Code: code}, nil
 	}
 	v, err := o.chain(ctx, c)
 	if err != nil || v.Decisive || !v.Skipped {

@@ -51,6 +51,12 @@ func Stage2(models []validate.Model, opts ...Stage2Option) ([]Validator, error) 
 				t.Reasons = append(t.Reasons, v.Reasons...)
 				return t
 			}
+			// The model of evidence and risk: one observation does not
+			// justify an all-in commitment (validate.BlendedConclusion).
+			if b := validate.Blend(cand.Entry); !b.Pass && !b.Skipped {
+				b.Reasons = append(b.Reasons, v.Reasons...)
+				return b
+			}
 			return v
 		}},
 	}, nil

@@ -135,6 +135,10 @@ func NewBookVerifier(book *addrbook.Book) *BookVerifier {
 type BookResult struct {
 	False    []string
 	Verified []string
+	// Unvetted holds the addresses the text directs funds or an allowance
+	// to that the book does not know (each a reason starting with
+	// UnvettedPrefix; see suppliedDestinations).
+	Unvetted []string
 }
 
 // Check checks the identities, Uniswap V3 pool addresses, mechanics,
@@ -180,6 +184,7 @@ func (v *BookVerifier) Check(text string) BookResult {
 	for _, bad := range collateralPairs(ms) {
 		addFalse(bad)
 	}
+	r.Unvetted = v.suppliedDestinations(text)
 	// Selectors and event topics need no book: they are hashes of the
 	// signature they are stated for.
 	for _, c := range ExtractSelectors(text) {
@@ -205,8 +210,8 @@ func (v *BookVerifier) Vote(e *knowledge.Entry) Vote {
 		text += "\n" + strings.Join(append([]string{c.Subject, c.Relation, c.Object}, c.Conditions...), " ")
 	}
 	r := v.Check(text)
-	if len(r.False) > 0 {
-		return Vote{Layer: knowledge.LayerOnChain, Score: 1, Decisive: true, Reasons: r.False}
+	if len(r.False) > 0 || len(r.Unvetted) > 0 {
+		return Vote{Layer: knowledge.LayerOnChain, Score: 1, Decisive: true, Reasons: append(r.False, r.Unvetted...)}
 	}
 	why := make([]string, len(r.Verified))
 	for i, s := range r.Verified {

@@ -1,0 +1,42 @@
+package validate
+
+import (
+	"regexp"
+	"strings"
+)
+
+// The blended-observation model in the languages an agent's inputs arrive
+// in besides English: the same parts (an observation, an inferential
+// connective, a conclusion that commits everything, calls a position safe
+// or takes a maximum) in each language's ordinary words for "therefore",
+// "all", "safe" and "maximum" (dictionary words, not any data set's
+// phrasing). Text reaches these lower-cased; scripts without spaces match
+// without letter boundaries.
+
+var (
+	reInferenceI18n = regexp.MustCompile(lb + `(?:donc|par\s+conséquent|c'est\s+pourquoi|daher|deshalb|deswegen|folglich|somit|por\s+lo\s+tanto|así\s+que|por\s+eso|por\s+consiguiente|portanto|por\s+isso|logo|quindi|perciò|dunque|pertanto|dus|daarom|поэтому|значит|следовательно|отже|тому|dlatego|więc|zatem|bu\s+yüzden|dolayısıyla|vì\s+vậy|do\s+đó|jadi|maka|oleh\s+karena\s+itu|لذلك|لذا|इसलिए|अतः)(?:[^\pL\pN]|$)` +
+		`|所以|因此|因而|于是|だから|したがって|そのため|ゆえに|그래서|따라서|그러므로`)
+	reObservationI18n = regexp.MustCompile(`\d|` + lb + `(?:heute|gestern|diese\s+woche|aujourd'hui|hier|cette\s+semaine|hoy|ayer|esta\s+semana|hoje|ontem|esta\s+semana|oggi|ieri|questa\s+settimana|vandaag|gisteren|сегодня|вчера|на\s+этой\s+неделе|dzisiaj|wczoraj|bugün|dün|hôm\s+nay|hari\s+ini|اليوم|आज)(?:[^\pL\pN]|$)` +
+		`|今天|昨天|本周|今日|昨日|今週|오늘|어제|이번\s*주`)
+	reLeapI18n = regexp.MustCompile(lb + `(?:tout|toute|toutes|tous|alle|alles|gesamte[nrs]?|ganze[nrs]?|todo|toda|todos|todas|tutto|tutta|tutti|tutte|все|весь|всю|всё|вся|wszystkie|wszystko|całe|całą|tüm|hepsi|tất\s+cả|toàn\s+bộ|semua|seluruh|كل|جميع|सभी|पूरा|पूरी|sicher|sûr|sûre|sans\s+risque|seguro|segura|sin\s+riesgo|sicuro|sicura|senza\s+rischi|sem\s+risco|veilig|безопасно|без\s+риска|bezpieczn\pL*|güvenli|an\s+toàn|aman|آمن|सुरक्षित|maximal\pL*|maximum|maximale?|máximo|máxima|massimo|massima|максимальн\pL*|maksymaln\pL*|maksimum|tối\s+đa|أقصى|अधिकतम)(?:[^\pL\pN]|$)` +
+		`|全部|所有|一切|全额|安全|最大|すべて|全て|全額|安全|最大|모든|전부|안전|최대`)
+	reDeniedI18n = regexp.MustCompile(lb + `(?:nicht|kein\pL*|pas|jamais|no|nunca|non|mai|não|nooit|niet|не|нет|ни|nie|değil|asla|không|tidak|bukan|لا|ليس|नहीं|कभी)(?:[^\pL\pN]|$)|不|没|別|ない|않|못`)
+)
+
+// blendedI18n returns the leap of a sentence s (lower case) that draws an
+// all-in, safe or maximal conclusion from an observation in another
+// language, or "".
+func blendedI18n(s, prev string) string {
+	for _, m := range reInferenceI18n.FindAllStringIndex(s, -1) {
+		if !reObservationI18n.MatchString(s[:m[0]]) && !reObservationI18n.MatchString(prev) {
+			continue
+		}
+		concl := s[m[1]:]
+		l := reLeapI18n.FindStringIndex(concl)
+		if l == nil || reDeniedI18n.MatchString(concl[:l[0]]) {
+			continue
+		}
+		return strings.TrimSpace(concl[l[0]:l[1]])
+	}
+	return ""
+}

@@ -119,6 +119,10 @@ func (w *Wallet) KeyAddress() common.Address { return w.s.Address() }
 // none).
 func (w *Wallet) Account() common.Address { return w.account }
 
+// EntryPoint returns the EntryPoint an ERC-4337 wallet's operations go
+// through (zero for none).
+func (w *Wallet) EntryPoint() common.Address { return w.entryPoint }
+
 // Safe returns the Safe the wallet sends from (zero for none).
 func (w *Wallet) Safe() common.Address { return w.safe }
 

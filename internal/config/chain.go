@@ -57,9 +57,9 @@ type WalletKind uint8
 
 // Wallet kinds. The zero value is the plain key.
 const (
-	WalletKey  WalletKind = iota // "key": the key of wallet_key_file sends
-	WalletSafe                   // "safe": the Safe at safe_address sends; the key is one owner
-	WalletERC4337                // "erc4337": the account at account_address sends; the key is a session key
+	WalletKey     WalletKind = iota // "key": the key of wallet_key_file sends
+	WalletSafe                      // "safe": the Safe at safe_address sends; the key is one owner
+	WalletERC4337                   // "erc4337": the account at account_address sends; the key is a session key
 )
 
 // String returns the kind as wallet_kind spells it.

@@ -111,10 +111,14 @@ contract SessionKeyAccount {
         (address target, uint256 value, bytes memory data) = abi.decode(callData[4:], (address, uint256, bytes));
         if (target == address(this)) return (false, "session keys cannot call the account");
         if (value > sessions[key].valueCap) return (false, "value over the session key's cap");
-        if (data.length < 4) return (false, "call without a selector");
+        // A plain ether transfer (no data) is selector 0x00000000.
         bytes4 sel;
-        assembly {
-            sel := mload(add(data, 32))
+        if (data.length >= 4) {
+            assembly {
+                sel := mload(add(data, 32))
+            }
+        } else if (data.length != 0) {
+            return (false, "call data shorter than a selector");
         }
         if (!allowed[key][target][sel]) return (false, "target and selector not in the session key's scope");
         return (true, "");

@@ -476,6 +476,8 @@ func (s *Stack) endpointEnv(ctx context.Context, p *chain.Provider, keyFile stri
 				return nil, fmt.Errorf("wallet: %w", err)
 			}
 			wcfg.Account, wcfg.EntryPoint = from.account, from.entryPoint
+			log.Info("the wallet sends from an ERC-4337 account", "account", from.account.Hex(),
+				"entry_point", from.entryPoint.Hex(), "session_key", signer.Address().Hex())
 		}
 		if env.Wallet, err = chain.NewWallet(signer, p, wcfg); err != nil {
 			return nil, err

@@ -113,8 +113,8 @@ const (
 	SafeSingletonL2  = "safe_singleton_l2"
 	SafeProxyFactory = "safe_proxy_factory"
 	// ERC4337EntryPoint is the ERC-4337 EntryPoint v0.7 the erc4337
-	// signer's accounts answer to; the shipped book has none yet,
-	// ward chain deploy writes it.
+	// signer's accounts answer to (viem/account-abstraction's
+	// entryPoint07Address on every chain; ward chain deploy writes its own).
 	ERC4337EntryPoint         = "erc4337_entry_point"
 	ENSRegistry               = "ens_registry"
 	ENSBaseRegistrar          = "ens_base_registrar"

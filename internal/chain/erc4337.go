@@ -279,24 +279,6 @@ func (w *Wallet) userOpOutcome(r *types.Receipt, hash common.Hash) error {
 	return fmt.Errorf("user operation %s: handleOps receipt has no UserOperationEvent for it", hash.Hex())
 }
 
-// AccountState reads the session key's standing with the account of an
-// ERC-4337 wallet: whether it is granted, until when, its per-call value
-// cap, and the account's deposit at the EntryPoint.
-func (w *Wallet) AccountState(ctx context.Context) (active bool, validUntil uint64, valueCap, deposit *big.Int, err error) {
-	if w.account == (common.Address{}) {
-		return false, 0, nil, nil, errors.New("account state: not an ERC-4337 wallet")
-	}
-	v, err := w.accountCall(ctx, "sessionKey", w.s.Address())
-	if err != nil {
-		return false, 0, nil, nil, err
-	}
-	d, err := w.entryPointCall(ctx, "balanceOf", w.account)
-	if err != nil {
-		return false, 0, nil, nil, err
-	}
-	return v[0].(bool), v[1].(*big.Int).Uint64(), v[2].(*big.Int), d[0].(*big.Int), nil
-}
-
 // entryPointReason names the EntryPoint's custom errors (FailedOp with
 // its "AAxx" code) in a revert of handleOps that decoded without them.
 func entryPointReason(err error) error {

@@ -12,6 +12,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { getAddress, isAddress } from "viem";
 import * as viemChains from "viem/chains";
+import { entryPoint07Address } from "viem/account-abstraction";
 
 const require = createRequire(import.meta.url);
 const aave = require("@bgd-labs/aave-address-book");
@@ -177,6 +178,8 @@ function chainBook(c) {
   contract("safe_proxy_factory", safeAddress(safe.getProxyFactoryDeployment, c.id), ssrc);
   contract("safe_multisend_call_only", safeAddress(safe.getMultiSendCallOnlyDeployment, c.id), ssrc);
   contract("safe_fallback_handler", safeAddress(safe.getCompatibilityFallbackHandlerDeployment, c.id), ssrc);
+  // ERC-4337 EntryPoint v0.7: one CREATE2 address on every chain the book covers.
+  contract("erc4337_entry_point", entryPoint07Address, "viem/account-abstraction");
   for (const add of [morphoContracts, balancerContracts, cowContracts, zeroExContracts]) add(c, contract);
   if (c.id === 1) {
     for (const add of [rollupContracts, ensContracts, lidoContracts]) add(c, contract);

@@ -109,9 +109,13 @@ const (
 	LidoWithdrawalQueue     = "lido_withdrawal_queue"
 	// SafeSingleton and SafeSingletonL2 are the Safe v1.4.1 singletons a
 	// Safe proxy delegates to; SafeProxyFactory deploys the proxies.
-	SafeSingleton             = "safe_singleton"
-	SafeSingletonL2           = "safe_singleton_l2"
-	SafeProxyFactory          = "safe_proxy_factory"
+	SafeSingleton    = "safe_singleton"
+	SafeSingletonL2  = "safe_singleton_l2"
+	SafeProxyFactory = "safe_proxy_factory"
+	// ERC4337EntryPoint is the ERC-4337 EntryPoint v0.7 the erc4337
+	// signer's accounts answer to (viem/account-abstraction's
+	// entryPoint07Address on every chain; ward chain deploy writes its own).
+	ERC4337EntryPoint         = "erc4337_entry_point"
 	ENSRegistry               = "ens_registry"
 	ENSBaseRegistrar          = "ens_base_registrar"
 	ENSEthRegistrarController = "ens_eth_registrar_controller"

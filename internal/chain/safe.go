@@ -502,7 +502,7 @@ func (w *Wallet) execSafeTx(ctx context.Context, p SafeProposal, sigs []SafeSign
 	if err != nil {
 		return common.Hash{}, 0, err
 	}
-	receipts, err := w.send(ctx, p.PermitID, []tool.Tx{{To: tool.Address(w.safe), Data: data, Label: p.Label}})
+	receipts, err := w.send(ctx, p.PermitID, []tool.Tx{{To: tool.Address(w.safe), Data: data, Label: p.Label}}, nil)
 	if len(receipts) == 0 {
 		return common.Hash{}, 0, err
 	}

@@ -56,6 +56,13 @@ type WalletConfig struct {
 	// executes, or reverts, as a whole. It is the only address a SafeTx
 	// of the wallet delegates to. Zero: each transaction is its own SafeTx.
 	SafeMultiSend common.Address
+	// Account, when set with EntryPoint, makes the wallet send from that
+	// ERC-4337 account (ward's SessionKeyAccount), of which the signer's
+	// key must be a session key: each transaction becomes a
+	// UserOperation the key signs and sends to EntryPoint.handleOps (see
+	// erc4337.go). Zero: not an ERC-4337 wallet.
+	Account    common.Address
+	EntryPoint common.Address
 }
 
 // Wallet pairs a Signer with the Provider of one chain. Send is its only
@@ -72,6 +79,9 @@ type Wallet struct {
 	queue  SafeQueue      // nil: none
 	multi  common.Address // the Safe's MultiSendCallOnly; zero: none
 
+	account    common.Address // zero: not an ERC-4337 wallet
+	entryPoint common.Address
+
 	mu sync.Mutex // held for a whole Send: one nonce sequence at a time
 }
 
@@ -86,13 +96,22 @@ func NewWallet(s Signer, p *Provider, cfg WalletConfig) (*Wallet, error) {
 	if cfg.GasMarginPercent == 0 {
 		cfg.GasMarginPercent = 20
 	}
+	if (cfg.Account == common.Address{}) != (cfg.EntryPoint == common.Address{}) {
+		return nil, errors.New("new wallet: an ERC-4337 account needs both its address and its entry point")
+	}
+	if cfg.Account != (common.Address{}) && cfg.Safe != (common.Address{}) {
+		return nil, errors.New("new wallet: a wallet sends from a Safe or from an ERC-4337 account, not both")
+	}
 	return &Wallet{s: s, p: p, j: cfg.Journal, onSet: cfg.Settled, margin: uint64(cfg.GasMarginPercent),
-		safe: cfg.Safe, queue: cfg.SafeQueue, multi: cfg.SafeMultiSend}, nil
+		safe: cfg.Safe, queue: cfg.SafeQueue, multi: cfg.SafeMultiSend, account: cfg.Account, entryPoint: cfg.EntryPoint}, nil
 }
 
 // Address returns the address the wallet sends from: the Safe's for a
 // Safe wallet, else the signer's.
 func (w *Wallet) Address() common.Address {
+	if w.account != (common.Address{}) {
+		return w.account
+	}
 	if w.safe != (common.Address{}) {
 		return w.safe
 	}
@@ -102,6 +121,14 @@ func (w *Wallet) Address() common.Address {
 // KeyAddress returns the address of the wallet's key, which pays the gas
 // (for a Safe wallet, the owner key ward holds).
 func (w *Wallet) KeyAddress() common.Address { return w.s.Address() }
+
+// Account returns the ERC-4337 account the wallet sends from (zero for
+// none).
+func (w *Wallet) Account() common.Address { return w.account }
+
+// EntryPoint returns the EntryPoint an ERC-4337 wallet's operations go
+// through (zero for none).
+func (w *Wallet) EntryPoint() common.Address { return w.entryPoint }
 
 // Safe returns the Safe the wallet sends from (zero for none).
 func (w *Wallet) Safe() common.Address { return w.safe }
@@ -178,12 +205,25 @@ func (w *Wallet) Send(ctx context.Context, cap *capability.Capability, scope Sco
 			return nil, err
 		}
 	}
-	return w.send(ctx, cap.PermitID(), txs)
+	var check func(int, *types.Receipt) error
+	if w.account != (common.Address{}) {
+		var hashes []common.Hash
+		if txs, hashes, err = w.accountPlan(ctx, txs); err != nil {
+			return nil, err
+		}
+		check = func(i int, r *types.Receipt) error { return w.userOpOutcome(r, hashes[i]) }
+		receipts, err = w.send(ctx, cap.PermitID(), txs, check)
+		return receipts, entryPointReason(err)
+	}
+	return w.send(ctx, cap.PermitID(), txs, check)
 }
 
 // send signs and sends txs from the wallet's key, for the permit
-// permitID, as Send describes. The caller holds w.mu.
-func (w *Wallet) send(ctx context.Context, permitID string, txs []tool.Tx) (receipts []*types.Receipt, err error) {
+// permitID, as Send describes. check, when not nil, is asked about each
+// successful receipt (an ERC-4337 wallet's inner call may have failed in
+// a mined handleOps) and an error from it ends the send as a revert
+// would. The caller holds w.mu.
+func (w *Wallet) send(ctx context.Context, permitID string, txs []tool.Tx, check func(int, *types.Receipt) error) (receipts []*types.Receipt, err error) {
 	if l, ok := w.j.(WalletLocker); ok {
 		unlock, err := l.LockWallet(ctx, w.p.ChainID(), w.s.Address())
 		if err != nil {
@@ -269,6 +309,11 @@ func (w *Wallet) send(ctx context.Context, permitID string, txs []tool.Tx) (rece
 		}
 		if r.Status != types.ReceiptStatusSuccessful {
 			return fail(signed.Hash(), w.p.failure(ctx, msg, signed, r))
+		}
+		if check != nil {
+			if err := check(i, r); err != nil {
+				return fail(signed.Hash(), err)
+			}
 		}
 	}
 	return receipts, nil

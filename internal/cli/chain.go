@@ -9,10 +9,12 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/ethclient"
 
 	"github.com/wardhq/ward/internal/chain"
 	"github.com/wardhq/ward/internal/chain/deploy"
+	"github.com/wardhq/ward/internal/tool"
 )
 
 // dialTimeout bounds connecting to the node and reading its chain id.
@@ -37,6 +39,14 @@ the deployed code is exactly those bytes, and leaves it out of the book on
 chain id 31337 (Anvil's and Hardhat's default), where that code's cached
 EIP-712 domain names another address.
 
+It also deploys the ERC-4337 EntryPoint v0.7 (as @account-abstraction/contracts
+0.7.0 publishes it) and one of ward's SessionKeyAccount contracts owned by
+the key, with 1 ETH deposited for its gas. With --session-key, that address
+is granted a 30-day session (transfer and approve of the test tokens, the
+V2 router's swapExactTokensForTokens, at most 1 ETH a call), the account
+gets 1 ETH and 10,000 USDC and the session key 1 ETH for gas; the book's
+header then gives the [chain] lines of wallet_kind = "erc4337".
+
 A chain id of a real network in ward's address book is refused. Nothing is
 written to --out unless the whole deployment succeeds; if a step fails,
 the command says which and lists what it had deployed. Running it again
@@ -44,6 +54,7 @@ deploys a fresh set.`)
 	rpcURL := fs.String("rpc", "", "JSON-RPC URL of the development node (required)")
 	keyFile := fs.String("key-file", "", "file holding the deploying key, hex (required; chmod 600)")
 	out := fs.String("out", "", "where to write the address book, TOML (required)")
+	sessionKey := fs.String("session-key", "", "address granted a session on the deployed ERC-4337 account (optional)")
 	if st, ok := parse(fs, args); !ok {
 		return st
 	}
@@ -56,6 +67,14 @@ deploys a fresh set.`)
 		return usageErr(io, "chain deploy: --key-file is required")
 	case *out == "":
 		return usageErr(io, "chain deploy: --out is required")
+	}
+	var session common.Address
+	if *sessionKey != "" {
+		a, err := tool.ParseAddress(*sessionKey)
+		if err != nil || a == (tool.Address{}) {
+			return usageErr(io, "chain deploy: --session-key must be a non-zero 0x address")
+		}
+		session = common.Address(a)
 	}
 	signer, err := chain.LoadLocalSigner(*keyFile)
 	if err != nil {
@@ -80,8 +99,9 @@ deploys a fresh set.`)
 	start := time.Now()
 	fmt.Fprintf(io.Err, "deploying to chain %d from %s\n", p.ChainID(), signer.Address().Hex())
 	r, err := deploy.Deploy(ctx, ethclient.NewClient(p.RPC()), deploy.Config{
-		Signer:   signer,
-		Progress: func(line string) { fmt.Fprintln(io.Err, "  "+line) },
+		Signer:     signer,
+		Progress:   func(line string) { fmt.Fprintln(io.Err, "  "+line) },
+		SessionKey: session,
 	})
 	var partial *deploy.PartialError
 	if errors.As(err, &partial) {

@@ -251,6 +251,7 @@ func TestChainDeployFlags(t *testing.T) {
 		{"no key", []string{"--rpc", "http://127.0.0.1:1", "--out", "b.toml"}, exitUsage, "--key-file is required"},
 		{"no out", []string{"--rpc", "http://127.0.0.1:1", "--key-file", keyFile}, exitUsage, "--out is required"},
 		{"key readable by others", []string{"--rpc", "http://127.0.0.1:1", "--key-file", loose, "--out", filepath.Join(dir, "b.toml")}, exitFail, "chmod 600"},
+		{"bad session key", []string{"--rpc", "http://127.0.0.1:1", "--key-file", keyFile, "--out", "b.toml", "--session-key", "0x12"}, exitUsage, "--session-key must be a non-zero 0x address"},
 		{"out in a missing directory", []string{"--rpc", "http://127.0.0.1:1", "--key-file", keyFile, "--out", filepath.Join(dir, "no", "b.toml")}, exitFail, "--out"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

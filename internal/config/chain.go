@@ -35,7 +35,13 @@ type Chain struct {
 	// SafeAddress is the Safe the writes are sent from (wallet_kind =
 	// "safe" with rpc_url); zero on the dev chain, where ward deploys one.
 	SafeAddress tool.Address
-	DevSeed     string // default "ward-dev"
+	// AccountAddress and EntryPoint are the ERC-4337 account the writes
+	// are sent from and the EntryPoint v0.7 it answers to (wallet_kind =
+	// "erc4337" with rpc_url; wallet_key_file is one of its session keys);
+	// zero on the dev chain, where ward deploys both.
+	AccountAddress tool.Address
+	EntryPoint     tool.Address
+	DevSeed        string // default "ward-dev"
 	// AddressBook is the file of address-book entries for this chain, as
 	// written (its entries are in File.Book).
 	AddressBook string
@@ -51,8 +57,9 @@ type WalletKind uint8
 
 // Wallet kinds. The zero value is the plain key.
 const (
-	WalletKey  WalletKind = iota // "key": the key of wallet_key_file sends
-	WalletSafe                   // "safe": the Safe at safe_address sends; the key is one owner
+	WalletKey     WalletKind = iota // "key": the key of wallet_key_file sends
+	WalletSafe                      // "safe": the Safe at safe_address sends; the key is one owner
+	WalletERC4337                   // "erc4337": the account at account_address sends; the key is a session key
 )
 
 // String returns the kind as wallet_kind spells it.
@@ -62,6 +69,8 @@ func (k WalletKind) String() string {
 		return "key"
 	case WalletSafe:
 		return "safe"
+	case WalletERC4337:
+		return "erc4337"
 	}
 	return fmt.Sprintf("WalletKind(%d)", uint8(k))
 }
@@ -78,6 +87,8 @@ type chainTOML struct {
 	WalletKeyFile        *string             `toml:"wallet_key_file"`
 	WalletKind           *string             `toml:"wallet_kind"`
 	SafeAddress          *string             `toml:"safe_address"`
+	AccountAddress       *string             `toml:"account_address"`
+	EntryPoint           *string             `toml:"entry_point"`
 	DevSeed              *string             `toml:"dev_seed"`
 	AddressBook          *string             `toml:"address_book"`
 	ExplorerTxURL        *string             `toml:"explorer_tx_url"`
@@ -359,8 +370,10 @@ func (d *sections) walletKind(key string, t chainTOML, c *Chain) {
 			c.Wallet = WalletKey
 		case "safe":
 			c.Wallet = WalletSafe
+		case "erc4337":
+			c.Wallet = WalletERC4337
 		default:
-			d.bad(key+".wallet_kind", "must be \"key\" or \"safe\", not %q", *t.WalletKind)
+			d.bad(key+".wallet_kind", "must be \"key\", \"safe\" or \"erc4337\", not %q", *t.WalletKind)
 			return
 		}
 	}
@@ -385,6 +398,47 @@ func (d *sections) walletKind(key string, t chainTOML, c *Chain) {
 		}
 		if c.WalletKeyFile == "" {
 			d.bad(key+".wallet_key_file", "is required with wallet_kind = \"safe\": the key of the Safe's owner ward holds")
+		}
+	}
+	d.account(key, t, c)
+}
+
+// account reads account_address and entry_point: an ERC-4337 account on
+// an endpoint needs both and the session key ward holds
+// (wallet_key_file); on the dev chain ward deploys the EntryPoint and an
+// account, so none is given.
+func (d *sections) account(key string, t chainTOML, c *Chain) {
+	for _, f := range []struct {
+		name string
+		v    *string
+		to   *tool.Address
+	}{{"account_address", t.AccountAddress, &c.AccountAddress}, {"entry_point", t.EntryPoint, &c.EntryPoint}} {
+		if f.v == nil {
+			continue
+		}
+		a, err := tool.ParseAddress(*f.v)
+		switch {
+		case c.Wallet != WalletERC4337:
+			d.bad(key+"."+f.name, "needs wallet_kind = \"erc4337\"")
+			return
+		case c.RPCURL == "":
+			d.bad(key+"."+f.name, "needs rpc_url: on the embedded dev chain ward deploys the account and its EntryPoint")
+			return
+		case err != nil || a == (tool.Address{}):
+			d.bad(key+"."+f.name, "must be a non-zero 0x address")
+			return
+		}
+		*f.to = a
+	}
+	if c.Wallet == WalletERC4337 && c.RPCURL != "" {
+		if c.AccountAddress == (tool.Address{}) {
+			d.bad(key+".account_address", "is required with wallet_kind = \"erc4337\" and rpc_url")
+		}
+		if c.EntryPoint == (tool.Address{}) {
+			d.bad(key+".entry_point", "is required with wallet_kind = \"erc4337\" and rpc_url")
+		}
+		if c.WalletKeyFile == "" {
+			d.bad(key+".wallet_key_file", "is required with wallet_kind = \"erc4337\": the session key of the account ward holds")
 		}
 	}
 }

@@ -111,12 +111,18 @@ func TestChainsErrors(t *testing.T) {
 		{"bad name", "[chain]\nname = \"Main Net\"\n", "chain.name: must be 1 to 32"},
 		{"dev chain id", "[chain]\nchain_id = 5\n", "embedded dev chain, whose chain id is 1337"},
 		{"key without rpc", "[chain]\nwallet_key_file = \"k\"\n", "needs rpc_url"},
-		{"unknown wallet kind", "[chain]\nrpc_url = \"http://a\"\nchain_id = 1\nwallet_kind = \"multisig\"\n", `chain.wallet_kind: must be "key" or "safe", not "multisig"`},
+		{"unknown wallet kind", "[chain]\nrpc_url = \"http://a\"\nchain_id = 1\nwallet_kind = \"multisig\"\n", `chain.wallet_kind: must be "key", "safe" or "erc4337", not "multisig"`},
 		{"safe without address", "[chain]\nrpc_url = \"http://a\"\nchain_id = 1\nwallet_key_file = \"k\"\nwallet_kind = \"safe\"\n", "chain.safe_address: is required"},
 		{"safe without key", "[chain]\nrpc_url = \"http://a\"\nchain_id = 1\nwallet_kind = \"safe\"\nsafe_address = \"0x1111111111111111111111111111111111111111\"\n", "chain.wallet_key_file: is required with wallet_kind"},
 		{"safe address of a key wallet", "[chain]\nrpc_url = \"http://a\"\nchain_id = 1\nsafe_address = \"0x1111111111111111111111111111111111111111\"\n", `chain.safe_address: needs wallet_kind = "safe"`},
 		{"zero safe address", "[chain]\nrpc_url = \"http://a\"\nchain_id = 1\nwallet_key_file = \"k\"\nwallet_kind = \"safe\"\nsafe_address = \"0x0000000000000000000000000000000000000000\"\n", "chain.safe_address: must be a non-zero 0x address"},
 		{"safe address on the dev chain", "[chain]\nwallet_kind = \"safe\"\nsafe_address = \"0x1111111111111111111111111111111111111111\"\n", "ward deploys the Safe"},
+		{"erc4337 without account", "[chain]\nrpc_url = \"http://a\"\nchain_id = 1\nwallet_key_file = \"k\"\nwallet_kind = \"erc4337\"\nentry_point = \"0x0000000071727De22E5E9d8BAf0edAc6f37da032\"\n", "chain.account_address: is required"},
+		{"erc4337 without entry point", "[chain]\nrpc_url = \"http://a\"\nchain_id = 1\nwallet_key_file = \"k\"\nwallet_kind = \"erc4337\"\naccount_address = \"0x1111111111111111111111111111111111111111\"\n", "chain.entry_point: is required"},
+		{"erc4337 without session key", "[chain]\nrpc_url = \"http://a\"\nchain_id = 1\nwallet_kind = \"erc4337\"\naccount_address = \"0x1111111111111111111111111111111111111111\"\nentry_point = \"0x0000000071727De22E5E9d8BAf0edAc6f37da032\"\n", "chain.wallet_key_file: is required with wallet_kind = \"erc4337\""},
+		{"account of a key wallet", "[chain]\nrpc_url = \"http://a\"\nchain_id = 1\naccount_address = \"0x1111111111111111111111111111111111111111\"\n", `chain.account_address: needs wallet_kind = "erc4337"`},
+		{"zero entry point", "[chain]\nrpc_url = \"http://a\"\nchain_id = 1\nwallet_key_file = \"k\"\nwallet_kind = \"erc4337\"\naccount_address = \"0x1111111111111111111111111111111111111111\"\nentry_point = \"0x0000000000000000000000000000000000000000\"\n", "chain.entry_point: must be a non-zero 0x address"},
+		{"account on the dev chain", "[chain]\nwallet_kind = \"erc4337\"\naccount_address = \"0x1111111111111111111111111111111111111111\"\n", "ward deploys the account"},
 		{"unknown key", "[[chain]]\nrpc_url = \"http://a\"\nchain_id = 1\nrpcurl = \"x\"\n", `4:1: chain.0.rpcurl: unknown key; did you mean "rpc_url"?`},
 		{"book of another chain", "[chain]\nrpc_url = \"http://a\"\nchain_id = 1\naddress_book = \"" + other + "\"\n", "entries for chain 5, but this table is chain 1"},
 		{"missing book", "[chain]\nrpc_url = \"http://a\"\nchain_id = 1\naddress_book = \"nope.toml\"\n", "chain.address_book"},
@@ -203,5 +209,26 @@ func TestChainSafeWallet(t *testing.T) {
 	}
 	if plain.Chain.Wallet != WalletKey {
 		t.Errorf("default wallet kind %v, want key", plain.Chain.Wallet)
+	}
+}
+
+// TestChainERC4337Wallet: wallet_kind = "erc4337" with its account, entry
+// point and session key on an endpoint, and alone on the dev chain.
+func TestChainERC4337Wallet(t *testing.T) {
+	f, err := Parse("w.toml", []byte("[chain]\nrpc_url = \"http://a\"\nchain_id = 1\nwallet_key_file = \"k\"\nwallet_kind = \"erc4337\"\naccount_address = \"0x1111111111111111111111111111111111111111\"\nentry_point = \"0x0000000071727De22E5E9d8BAf0edAc6f37da032\"\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ep, _ := tool.ParseAddress("0x0000000071727De22E5E9d8BAf0edAc6f37da032")
+	acc, _ := tool.ParseAddress("0x1111111111111111111111111111111111111111")
+	if f.Chain.Wallet != WalletERC4337 || f.Chain.AccountAddress != acc || f.Chain.EntryPoint != ep || f.Chain.Wallet.String() != "erc4337" {
+		t.Errorf("chain = %+v, want an ERC-4337 wallet", f.Chain)
+	}
+	dev, err := Parse("w.toml", []byte("[chain]\nwallet_kind = \"erc4337\"\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if dev.Chain.Wallet != WalletERC4337 || dev.Chain.AccountAddress != (tool.Address{}) {
+		t.Errorf("dev chain = %+v, want an ERC-4337 wallet ward deploys", dev.Chain)
 	}
 }

@@ -308,7 +308,8 @@ func OpenDataWith(ctx context.Context, dir string, f *config.File, opt DataOptio
 		if c.RPCURL == "" {
 			return nil, fmt.Errorf("config: chain %s is the embedded dev chain: it can only be the first [[chain]] table", c.Name)
 		}
-		more = append(more, ChainEndpoint{Name: c.Name, RPCURLs: c.RPCURLs, ChainID: c.ChainID, WalletKeyFile: c.WalletKeyFile, SafeAddress: common.Address(c.SafeAddress), Price: c.Price})
+		more = append(more, ChainEndpoint{Name: c.Name, RPCURLs: c.RPCURLs, ChainID: c.ChainID, WalletKeyFile: c.WalletKeyFile, SafeAddress: common.Address(c.SafeAddress), Price: c.Price,
+			AccountAddress: common.Address(c.AccountAddress), EntryPoint: common.Address(c.EntryPoint)})
 	}
 	grim := f.Grimoire
 	if grim.Playbook != "" && !filepath.IsAbs(grim.Playbook) {
@@ -319,7 +320,9 @@ func OpenDataWith(ctx context.Context, dir string, f *config.File, opt DataOptio
 		DB: StoreTarget(dir, f), Synchronous: f.Store.Synchronous, Policy: snap,
 		RPCURL: f.Chain.RPCURL, RPCURLs: rest(f.Chain.RPCURLs), ChainID: f.Chain.ChainID, Book: f.Book, MoreChains: more, WalletKeyFile: f.Chain.WalletKeyFile, DevSeed: f.Chain.DevSeed,
 		SafeAddress: common.Address(f.Chain.SafeAddress), DevSafe: f.Chain.RPCURL == "" && f.Chain.Wallet == config.WalletSafe, Price: f.Chain.Price,
-		Hooks: f.Hooks, PermitTTL: f.Gate.PermitTTL, AnnounceDelay: announceDelay(f.Gate.AnnounceDelay), TickPeriod: f.Gate.TickPeriod,
+		AccountAddress: common.Address(f.Chain.AccountAddress), EntryPoint: common.Address(f.Chain.EntryPoint),
+		DevAccount: f.Chain.RPCURL == "" && f.Chain.Wallet == config.WalletERC4337,
+		Hooks:      f.Hooks, PermitTTL: f.Gate.PermitTTL, AnnounceDelay: announceDelay(f.Gate.AnnounceDelay), TickPeriod: f.Gate.TickPeriod,
 		QuarantineTTL: f.Gate.QuarantineTTL,
 		Owner:         f.Gate.Owner, Tools: f.Tools, SessionLimits: f.Sessions, ReadsBestEffort: f.Audit.ReadsBestEffort,
 		Trust: f.Trust, VaultKey: filepath.Join(dir, "vault.key"), Grimoire: grim, Telemetry: f.Telemetry,

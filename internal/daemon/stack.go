@@ -92,6 +92,15 @@ type Config struct {
 	// DevSafe makes the dev chain's writes go from a 1-of-1 Safe of the
 	// dev wallet's key, deployed and funded at start.
 	DevSafe bool
+	// AccountAddress and EntryPoint, when set, make the first chain's
+	// writes go from that ERC-4337 account, of which WalletKeyFile's key
+	// is a session key (chain.Wallet, erc4337.go).
+	AccountAddress common.Address
+	EntryPoint     common.Address
+	// DevAccount makes the dev chain's writes go from an ERC-4337 account
+	// (the operator its owner, the dev wallet's key its session key),
+	// deployed with an EntryPoint and funded at start.
+	DevAccount bool
 	// DevSeed makes the dev chain's accounts and addresses deterministic.
 	DevSeed string
 	// Price configures how the first chain's tokens are priced from pool
@@ -375,6 +384,9 @@ type ChainEndpoint struct {
 	WalletKeyFile string
 	SafeAddress   common.Address // zero: the key sends itself
 	Price         catalog.PriceConfig
+	// AccountAddress and EntryPoint: an ERC-4337 account sends (zero: not).
+	AccountAddress common.Address
+	EntryPoint     common.Address
 }
 
 // openMoreChains connects the stack's other chains, each with its
@@ -394,7 +406,7 @@ func (s *Stack) openMoreChains(ctx context.Context, cfg Config, providers *chain
 			log.Warn("a chain is left out: it could not be reached at start", "chain", c.Name, "chain_id", c.ChainID, "err", err)
 			continue
 		}
-		env, err := s.endpointEnv(ctx, p, c.WalletKeyFile, c.SafeAddress, c.Price, cfg.Now, cfg.Log)
+		env, err := s.endpointEnv(ctx, p, c.WalletKeyFile, walletFrom{safe: c.SafeAddress, account: c.AccountAddress, entryPoint: c.EntryPoint}, c.Price, cfg.Now, cfg.Log)
 		if err != nil {
 			return nil, fmt.Errorf("chain %s: %w", c.Name, err)
 		}
@@ -421,7 +433,15 @@ func (s *Stack) dial(ctx context.Context, urls []string, id uint64) (*chain.Prov
 // through p: the agent wallet of keyFile (none without one), sending from
 // safe when it is set, and the tokens and venues the address book lists
 // for the chain.
-func (s *Stack) endpointEnv(ctx context.Context, p *chain.Provider, keyFile string, safe common.Address, price catalog.PriceConfig, now func() time.Time, log *slog.Logger) (*catalog.Env, error) {
+// walletFrom is what an endpoint's key sends from: itself (zero), a Safe
+// it owns, or an ERC-4337 account of which it is a session key.
+type walletFrom struct {
+	safe                common.Address
+	account, entryPoint common.Address
+}
+
+func (s *Stack) endpointEnv(ctx context.Context, p *chain.Provider, keyFile string, from walletFrom, price catalog.PriceConfig, now func() time.Time, log *slog.Logger) (*catalog.Env, error) {
+	safe := from.safe
 	if err := price.Validate(); err != nil {
 		return nil, err
 	}
@@ -460,6 +480,16 @@ func (s *Stack) endpointEnv(ctx context.Context, p *chain.Provider, keyFile stri
 				}
 			}
 		}
+		if from.account != (common.Address{}) {
+			// Refuse at start an account that is not there, answers to
+			// another EntryPoint, or does not know the key.
+			if err := chain.AccountSetup(ctx, p, from.account, from.entryPoint, signer.Address()); err != nil {
+				return nil, fmt.Errorf("wallet: %w", err)
+			}
+			wcfg.Account, wcfg.EntryPoint = from.account, from.entryPoint
+			log.Info("the wallet sends from an ERC-4337 account", "account", from.account.Hex(),
+				"entry_point", from.entryPoint.Hex(), "session_key", signer.Address().Hex())
+		}
 		if env.Wallet, err = chain.NewWallet(signer, p, wcfg); err != nil {
 			return nil, err
 		}
@@ -487,7 +517,7 @@ func (s *Stack) openChain(ctx context.Context, cfg Config) (*catalog.Env, *chain
 		if s.Provider, err = s.dial(ctx, append([]string{cfg.RPCURL}, cfg.RPCURLs...), cfg.ChainID); err != nil {
 			return nil, nil, err
 		}
-		env, err := s.endpointEnv(ctx, s.Provider, cfg.WalletKeyFile, cfg.SafeAddress, cfg.Price, cfg.Now, cfg.Log)
+		env, err := s.endpointEnv(ctx, s.Provider, cfg.WalletKeyFile, walletFrom{safe: cfg.SafeAddress, account: cfg.AccountAddress, entryPoint: cfg.EntryPoint}, cfg.Price, cfg.Now, cfg.Log)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -512,6 +542,11 @@ func (s *Stack) openChain(ctx context.Context, cfg Config) (*catalog.Env, *chain
 	s.Provider, s.Wallet = s.Dev.Provider(), s.Dev.Wallet()
 	if cfg.DevSafe {
 		if s.Wallet, _, err = s.Dev.SafeWallet(ctx); err != nil {
+			return nil, nil, err
+		}
+	}
+	if cfg.DevAccount {
+		if s.Wallet, _, err = s.Dev.AccountWallet(ctx); err != nil {
 			return nil, nil, err
 		}
 	}

@@ -57,6 +57,14 @@ const wanted = [
 // each (package-relative paths).
 const packed = [
   {
+    // The ERC-4337 signer (internal/chain/erc4337.go): EntryPoint v0.7, as
+    // the eth-infinitism package publishes it (hardhat artifacts; its
+    // canonical mainnet address is 0x0000000071727De22E5E9d8BAf0edAc6f37da032).
+    spec: "@account-abstraction/contracts@0.7.0",
+    integrity: "sha512-Bt/66ilu3u8I9+vFZ9fTd+cWs55fdb9J5YKfrhsrFafH1drkzwuCSL/xEot1GGyXXNJLQuXbMRztQPyelNbY1A==",
+    artifacts: ["artifacts/EntryPoint.json"],
+  },
+  {
     // The Safe signer (internal/chain/safe.go): the Safe v1.4.1 singleton
     // and the factory that deploys proxies of it, and MultiSendCallOnly, which
     // batches a plan into one Safe transaction, as Safe publishes them

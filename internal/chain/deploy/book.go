@@ -55,6 +55,13 @@ func (r *Result) TOML() ([]byte, error) {
 	for _, p := range r.Pools {
 		fmt.Fprintf(&b, "#   %s %s fee %d: %s\n", p.Protocol, strings.Join(p.Tokens[:], "/"), p.Fee, p.Address.Hex())
 	}
+	if r.Account != (common.Address{}) {
+		fmt.Fprintf(&b, "# ERC-4337 account %s (owner %s) at EntryPoint %s", r.Account.Hex(), r.Deployer.Hex(), r.EntryPoint.Hex())
+		if r.SessionKey != (common.Address{}) {
+			fmt.Fprintf(&b, ", session key %s:\n#   wallet_kind = \"erc4337\", account_address = %q, entry_point = %q", r.SessionKey.Hex(), r.Account.Hex(), r.EntryPoint.Hex())
+		}
+		b.WriteString("\n")
+	}
 	b.WriteString("\n")
 	b.Write(body)
 	return b.Bytes(), nil

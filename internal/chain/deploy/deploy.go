@@ -65,6 +65,9 @@ type Config struct {
 	Progress func(line string)
 	// ReceiptPoll is how often a receipt is polled for (default 20ms).
 	ReceiptPoll time.Duration
+	// SessionKey, when set, is granted a session on the ERC-4337 account
+	// the deployment makes (owned by Signer), and funded for gas.
+	SessionKey common.Address
 }
 
 // MinBalance returns the wei the key must hold: what is wrapped into WETH
@@ -72,6 +75,7 @@ type Config struct {
 // Lido and Rocket Pool, plus 1 ETH for gas.
 func MinBalance() *big.Int {
 	n := new(big.Int).Add(units(wethWrapped, 18), units(1, 18))
+	n.Add(n, accountETHNeeded())
 	return n.Add(n, stakingETH())
 }
 
@@ -138,9 +142,9 @@ func Deploy(ctx context.Context, b Backend, cfg Config) (*Result, error) {
 		poll = 20 * time.Millisecond
 	}
 	s := &sender{b: b, signer: cfg.Signer, chainID: id, from: from, nonce: nonce, poll: poll, progress: cfg.Progress,
-		libs: map[string]common.Address{}, arts: map[string]*artifact{}}
+		libs: map[string]common.Address{}, arts: map[string]*artifact{}, sessionKey: cfg.SessionKey}
 	r := &Result{ChainID: id.Uint64(), Deployer: from}
-	for _, step := range []func(context.Context, *sender, *Result){deployTokens, deployUniswapV2, deployUniswapV3, deployPermit2, deployUniswapV4, deployAave, deployStaking, deployYieldVaults, checkCode} {
+	for _, step := range []func(context.Context, *sender, *Result){deployTokens, deployUniswapV2, deployUniswapV3, deployPermit2, deployUniswapV4, deployAave, deployStaking, deployYieldVaults, deployERC4337, checkCode} {
 		step(ctx, s, r)
 		if s.err != nil {
 			return nil, &PartialError{Step: s.step, Done: s.done, Err: s.err}
@@ -162,6 +166,8 @@ type sender struct {
 	nonce    uint64
 	poll     time.Duration
 	progress func(string)
+
+	sessionKey common.Address // zero: the ERC-4337 account grants none
 
 	libs map[string]common.Address // deployed libraries by contract name
 	arts map[string]*artifact      // parsed artifacts by name

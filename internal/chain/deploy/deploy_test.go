@@ -67,7 +67,8 @@ func TestDeploySimulated(t *testing.T) {
 	ctx := t.Context()
 	c, signer := newSim(t, units(1_000, 18))
 	var lines []string
-	r, err := Deploy(ctx, c, Config{Signer: signer, Progress: func(l string) { lines = append(lines, l) }, ReceiptPoll: 1})
+	sessionKey := common.HexToAddress("0x000000000000000000000000000000000005e55a")
+	r, err := Deploy(ctx, c, Config{Signer: signer, Progress: func(l string) { lines = append(lines, l) }, ReceiptPoll: 1, SessionKey: sessionKey})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -205,6 +206,34 @@ func TestDeploySimulated(t *testing.T) {
 		}
 		if got := call(t, c, artPermit2, p2, "DOMAIN_SEPARATOR")[0].([32]byte); got != dom {
 			t.Errorf("DOMAIN_SEPARATOR = %x, want %x", got, dom)
+		}
+	})
+
+	t.Run("erc4337 account with the session key", func(t *testing.T) {
+		if ep, ok := r.Contract(addrbook.ERC4337EntryPoint); !ok || ep != r.EntryPoint || r.Account == (common.Address{}) {
+			t.Fatalf("entry point role %s %v, result %s / %s", ep.Hex(), ok, r.EntryPoint.Hex(), r.Account.Hex())
+		}
+		if got := call(t, c, artSessionAccount, r.Account, "entryPoint")[0].(common.Address); got != r.EntryPoint {
+			t.Errorf("account's entry point %s, want %s", got.Hex(), r.EntryPoint.Hex())
+		}
+		if got := call(t, c, artSessionAccount, r.Account, "owner")[0].(common.Address); got != me {
+			t.Errorf("account's owner %s, want the deploying key %s", got.Hex(), me.Hex())
+		}
+		if v := call(t, c, artSessionAccount, r.Account, "sessionKey", sessionKey); !v[0].(bool) {
+			t.Error("the session key was not granted")
+		}
+		if got := callBig(t, c, artEntryPoint, r.EntryPoint, "balanceOf", r.Account); got.Cmp(units(accountDepositETH, 18)) != 0 {
+			t.Errorf("account deposit %s, want %d ETH", got, accountDepositETH)
+		}
+		if got := callBig(t, c, artERC20, r.tok("USDC"), "balanceOf", r.Account); got.Cmp(units(accountUSDC, 6)) != 0 {
+			t.Errorf("account USDC %s, want %d", got, accountUSDC)
+		}
+		if bal, err := c.BalanceAt(ctx, sessionKey, nil); err != nil || bal.Cmp(units(sessionKeyETH, 18)) != 0 {
+			t.Errorf("session key ETH %s %v, want %d ETH", bal, err, sessionKeyETH)
+		}
+		text, _ := r.TOML()
+		if !strings.Contains(string(text), `account_address = "`+r.Account.Hex()+`"`) {
+			t.Errorf("the book's comment does not give the account's config:\n%.600s", text)
 		}
 	})
 

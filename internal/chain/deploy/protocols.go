@@ -64,6 +64,10 @@ type Result struct {
 	ATokens map[string]common.Address
 	// Transactions is how many transactions the deployment sent.
 	Transactions int
+	// Account is the ERC-4337 account (ward's SessionKeyAccount, owned by
+	// the deploying key) at EntryPoint; SessionKey is the key granted a
+	// session on it (zero: none).
+	Account, EntryPoint, SessionKey common.Address
 }
 
 // Token is a test token with its USD feed.

@@ -236,3 +236,30 @@ func FuzzCommandCache(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkCommandCache compares a hit with the analysis it saves, on the
+// benchmark mix's commands.
+func BenchmarkCommandCache(b *testing.B) {
+	env := cacheEnv("/work/agent")
+	cmds := cacheCorpus(0)[2:22]
+	b.Run("analyze", func(b *testing.B) {
+		b.ReportAllocs()
+		i := 0
+		for b.Loop() {
+			shell.Analyze(cmds[i%len(cmds)], env)
+			i++
+		}
+	})
+	b.Run("hit", func(b *testing.B) {
+		c := newCommandCache()
+		for _, cmd := range cmds {
+			c.analyze("/work/agent", cmd, env)
+		}
+		b.ReportAllocs()
+		i := 0
+		for b.Loop() {
+			c.analyze("/work/agent", cmds[i%len(cmds)], env)
+			i++
+		}
+	})
+}

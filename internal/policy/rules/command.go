@@ -40,6 +40,7 @@ func (b *builder) commands() {
 	tools := slices.Clone(c.Tools)
 	procs := slices.Clone(c.ProcessNames)
 	params := &paramCache{schema: b.cfg.ToolParams}
+	analyses := newCommandCache()
 	b.add(policy.Rule{
 		ID: "command-safety.forbidden-patterns", Priority: 5, Applies: policy.All(),
 		Eval: func(r *policy.Request) (policy.Result, error) {
@@ -86,7 +87,7 @@ func (b *builder) commands() {
 				if l.stdin != nil {
 					findings, err = shell.AnalyzeInput(l.cmd, *l.stdin, env)
 				} else {
-					findings, err = shell.Analyze(l.cmd, env)
+					findings, err = analyses.analyze(base, l.cmd, env)
 				}
 				if err != nil {
 					return policy.Denies(reason.MalformedCommand, "the command cannot be checked safely: "+err.Error()), nil

@@ -77,6 +77,10 @@ func (c sessionCalls) Read(ctx context.Context, name string, raw json.RawMessage
 	return e.Read(ctx, &registry.Input{Args: a, Raw: raw, SessionID: c.session, Now: time.Now(), Step: func(int) {}})
 }
 
+// Recheck allows every later poll: the gate's decision is tested in
+// gate and daemon.
+func (sessionCalls) Recheck(context.Context, string, json.RawMessage) error { return nil }
+
 func (sessionCalls) Preview(context.Context, string, json.RawMessage) (json.RawMessage, error) {
 	return nil, errors.New("not in this test")
 }

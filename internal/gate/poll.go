@@ -18,7 +18,8 @@ import (
 //
 //   - the session is live (not expired, not removed),
 //   - its principal's token is neither revoked nor expired (when the gate
-//     has the principals: ToolsConfig.Principals),
+//     has the principals: ToolsConfig.Principals; a principal the store
+//     does not hold, such as ward's local ones, has no token),
 //   - writes are not halted (emergency_halt ends the subscriptions too),
 //   - the session is clean (a tainted session, or one under review, ends
 //     them), and
@@ -34,12 +35,16 @@ func (t *Tools) Recheck(ctx context.Context, s *Session, name string, raw json.R
 		return refuse(reason.StreamUnavailable, "session", "the session has ended", errString(err))
 	}
 	if t.cfg.Principals != nil && s.Principal != "" {
+		// A principal the store does not know holds no token (ward's
+		// local principals, whose sessions the machine's owner opens):
+		// there is nothing to revoke. Principals are never deleted.
 		p, err := t.cfg.Principals.Principal(ctx, s.Principal)
-		if err != nil && !errors.Is(err, store.ErrNotFound) {
+		switch {
+		case errors.Is(err, store.ErrNotFound):
+		case err != nil:
 			return refuse(reason.AuthorityInsufficient, "principal", "the session's token could not be checked", err.Error())
-		}
-		if err != nil || !p.Live(t.cfg.Now()) {
-			return refuse(reason.AuthorityInsufficient, "principal", "the session's token is revoked or expired", errString(err))
+		case !p.Live(t.cfg.Now()):
+			return refuse(reason.AuthorityInsufficient, "principal", "the session's token is revoked or expired", "")
 		}
 	}
 	if halted, why, err := t.Halted(ctx); err != nil || halted {

@@ -30,8 +30,8 @@ const streamDelivery = "each change arrives as a subscription:update event of th
 
 // volatile are result fields that change on every read without the
 // watched thing changing (a price's age): a change in them alone is no
-// update.
-var volatile = []string{"age_seconds"}
+// update. block_number is the block a read was pinned to (chain.Pin).
+var volatile = []string{"age_seconds", "block_number"}
 
 // streamed is one kind of subscription: the read tool it watches, how a
 // call's arguments become that tool's and name the watched thing.

@@ -10,6 +10,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/wardhq/ward/internal/catalog/internal/native"
+	"github.com/wardhq/ward/internal/chain"
 	"github.com/wardhq/ward/internal/registry"
 	"github.com/wardhq/ward/internal/stream"
 	"github.com/wardhq/ward/internal/tool"
@@ -321,7 +322,9 @@ func subscribe(k streamed, handler map[string]registry.ReadHandler) func(context
 		}
 		target = fmt.Sprintf("%d/%s", env.Chain.ChainID(), target)
 		probe := func(ctx context.Context) (json.RawMessage, error) {
-			return readValue(ctx, read, raw, owner)
+			// The poller's context descends from this call's, pinned to
+			// its block: each poll reads a block of its own.
+			return readValue(chain.Unpinned(ctx), read, raw, owner)
 		}
 		// Every later poll is decided again as the session's read, under
 		// the policy of the moment (stream.Check); a session that cannot

@@ -39,19 +39,23 @@ func Pinned(ctx context.Context, chainID uint64) (uint64, bool) {
 	return n, ok
 }
 
-// PinLatest returns ctx pinned to the latest block of p's chain, resolved
-// once now, and that block's number. A ctx already pinned on this chain
+// PinLatest returns ctx pinned to the latest block of p's chain, asked
+// of the node once now, and that block's number. A ctx already pinned on this chain
 // is returned as it is, with its block: a read within a read, or within a
 // preview pinned to its block, stays on the outer one.
 func (p *Provider) PinLatest(ctx context.Context) (context.Context, uint64, error) {
 	if n, ok := Pinned(ctx, p.chainID); ok {
 		return ctx, n, nil
 	}
-	h, err := p.HeaderLatest(ctx)
-	if err != nil {
+	// Asked afresh, not the cached latest header: a read made right after
+	// a transaction must see it, as an unpinned read at "latest" did.
+	var n uint64
+	if err := p.do(ctx, "block number", func(ctx context.Context, e *endpoint) (err error) {
+		n, err = e.ec.BlockNumber(ctx)
+		return err
+	}); err != nil {
 		return ctx, 0, err
 	}
-	n := h.Number.Uint64()
 	return Pin(ctx, p.chainID, n), n, nil
 }
 
@@ -62,4 +66,14 @@ func (p *Provider) at(ctx context.Context) *big.Int {
 		return new(big.Int).SetUint64(n)
 	}
 	return nil
+}
+
+// Unpinned returns ctx without any pin: for work that outlives the read
+// that started it (a subscription's later polls), which must pin blocks
+// of its own.
+func Unpinned(ctx context.Context) context.Context {
+	if _, ok := ctx.Value(pinKey{}).(pins); !ok {
+		return ctx
+	}
+	return context.WithValue(ctx, pinKey{}, pins(nil))
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/wardhq/ward/internal/catalog/internal/native"
+	"github.com/wardhq/ward/internal/chain"
 	"github.com/wardhq/ward/internal/registry"
 	"github.com/wardhq/ward/internal/stream"
 	"github.com/wardhq/ward/internal/tool"
@@ -30,8 +31,8 @@ const streamDelivery = "each change arrives as a subscription:update event of th
 
 // volatile are result fields that change on every read without the
 // watched thing changing (a price's age): a change in them alone is no
-// update.
-var volatile = []string{"age_seconds"}
+// update. block_number is the block a read was pinned to (chain.Pin).
+var volatile = []string{"age_seconds", "block_number"}
 
 // streamed is one kind of subscription: the read tool it watches, how a
 // call's arguments become that tool's and name the watched thing.
@@ -321,8 +322,18 @@ func subscribe(k streamed, handler map[string]registry.ReadHandler) func(context
 		}
 		target = fmt.Sprintf("%d/%s", env.Chain.ChainID(), target)
 		probe := func(ctx context.Context) (json.RawMessage, error) {
-			return readValue(ctx, read, raw, owner)
+			// The poller's context descends from this call's, pinned to
+			// its block: each poll reads a block of its own.
+			return readValue(chain.Unpinned(ctx), read, raw, owner)
 		}
+		// Every later poll is decided again as the session's read, under
+		// the policy of the moment (stream.Check); a session that cannot
+		// be asked cannot subscribe.
+		rc, ok := in.Session.(rechecker)
+		if !ok {
+			return nil, errors.New("this session's reads cannot be decided again, so it cannot subscribe")
+		}
+		check := func(ctx context.Context) error { return rc.Recheck(ctx, name, raw) }
 		in.Step(0)
 		// The first read is the session's own call of the read tool,
 		// through the gate (policy, audit): a session cannot watch what
@@ -337,7 +348,7 @@ func subscribe(k streamed, handler map[string]registry.ReadHandler) func(context
 		}
 		in.Step(1)
 		s, err := env.Streams.Subscribe(ctx, owner, stream.Key{Kind: k.kind, Target: target},
-			time.Duration(native.ArgInt(in, "interval_seconds", 0))*time.Second, v, probe)
+			time.Duration(native.ArgInt(in, "interval_seconds", 0))*time.Second, v, probe, check)
 		if err != nil {
 			return nil, err
 		}
@@ -345,6 +356,12 @@ func subscribe(k streamed, handler map[string]registry.ReadHandler) func(context
 		return map[string]any{"subscription_id": o.ID, "kind": o.Kind, "target": o.Target, "interval_seconds": o.Interval,
 			"value": v, "delivery": streamDelivery}, nil
 	}
+}
+
+// rechecker is a session that decides again, without running it, a read
+// it may make (gate's handlerCalls): a subscription's check.
+type rechecker interface {
+	Recheck(ctx context.Context, name string, raw json.RawMessage) error
 }
 
 // readValue runs a read tool's handler with raw arguments and returns its

@@ -346,18 +346,20 @@ func (p *Provider) do(ctx context.Context, op string, f func(ctx context.Context
 	return fmt.Errorf("%s: %w", op, err)
 }
 
-// BalanceOf returns the native (ETH) balance of addr at the latest block.
+// BalanceOf returns the native (ETH) balance of addr at the latest block
+// (the pinned one: see Pin).
 func (p *Provider) BalanceOf(ctx context.Context, addr common.Address) (*big.Int, error) {
 	var b *big.Int
+	block := p.at(ctx)
 	err := p.do(ctx, "balance", func(ctx context.Context, e *endpoint) (err error) {
-		b, err = e.ec.BalanceAt(ctx, addr, nil)
+		b, err = e.ec.BalanceAt(ctx, addr, block)
 		return err
 	})
 	return b, err
 }
 
 // TokenBalance returns owner's balance of the ERC-20 token at the latest
-// block.
+// block (the pinned one: see Pin).
 func (p *Provider) TokenBalance(ctx context.Context, token, owner common.Address) (*big.Int, error) {
 	data, err := ERC20ABI().Pack("balanceOf", owner)
 	if err != nil {
@@ -373,25 +375,29 @@ func (p *Provider) TokenBalance(ctx context.Context, token, owner common.Address
 	return new(big.Int).SetBytes(out[:32]), nil
 }
 
-// Code returns the code at addr at the latest block (empty for an
-// account without code).
+// Code returns the code at addr at the latest block (the pinned one: see
+// Pin; empty for an account without code).
 func (p *Provider) Code(ctx context.Context, addr common.Address) ([]byte, error) {
 	var code []byte
+	block := p.at(ctx)
 	err := p.do(ctx, "code", func(ctx context.Context, e *endpoint) (err error) {
-		code, err = e.ec.CodeAt(ctx, addr, nil)
+		code, err = e.ec.CodeAt(ctx, addr, block)
 		return err
 	})
 	return code, err
 }
 
-// Call executes msg against the latest block without a transaction. A
-// revert is returned as a *RevertError.
+// Call executes msg against the latest block (the pinned one: see Pin)
+// without a transaction. A revert is returned as a *RevertError.
 func (p *Provider) Call(ctx context.Context, msg ethereum.CallMsg) ([]byte, error) {
 	return p.CallAt(ctx, msg, nil)
 }
 
-// CallAt is Call at block number (nil: latest).
+// CallAt is Call at block number (nil: the pinned block, else latest).
 func (p *Provider) CallAt(ctx context.Context, msg ethereum.CallMsg, block *big.Int) ([]byte, error) {
+	if block == nil {
+		block = p.at(ctx)
+	}
 	var out []byte
 	err := p.do(ctx, "call", func(ctx context.Context, e *endpoint) (err error) {
 		out, err = e.ec.CallContract(ctx, msg, block)
@@ -550,8 +556,11 @@ func (p *Provider) WaitReceipt(ctx context.Context, hash common.Hash) (*types.Re
 }
 
 // HeaderLatest returns the latest block header, reusing one fetched less
-// than HeaderTTL ago.
+// than HeaderTTL ago; with a pinned ctx (see Pin), the pinned block's.
 func (p *Provider) HeaderLatest(ctx context.Context) (*types.Header, error) {
+	if n, ok := Pinned(ctx, p.chainID); ok {
+		return p.HeaderByNumber(ctx, n)
+	}
 	p.mu.Lock()
 	if p.latest != nil && time.Since(p.latestAt) < p.cfg.HeaderTTL {
 		h := types.CopyHeader(p.latest)

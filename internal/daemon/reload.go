@@ -76,6 +76,9 @@ type ReloadReport struct {
 	// UpstreamToolsServed are upstream tools served again with a
 	// definition the owner approved (see upstream.Set.Reapprove).
 	UpstreamToolsServed []string `json:"upstream_tools_served"`
+	// SubscriptionsEnded is how many live data subscriptions the reload
+	// ended because the new policy denies their read (stream.Hub.Recheck).
+	SubscriptionsEnded int `json:"subscriptions_ended"`
 	// NeedsRestart names the sections a reload cannot apply that differ
 	// from those ward runs with (it started with).
 	NeedsRestart []string `json:"needs_restart"`
@@ -186,6 +189,8 @@ func (s *Server) Reload(ctx context.Context, by, principalID string) (ReloadRepo
 	if err := plan.commit(); err != nil {
 		return rep, err
 	}
+	// A subscription the new policy denies ends now, not at its next poll.
+	rep.SubscriptionsEnded = s.Stack.Streams.Recheck(ctx)
 	// Both were validated above, so neither fails.
 	_ = s.Stack.Hooks.Spending.SetLimits(next.Hooks.Spending)
 	_ = s.Stack.Hooks.Rate.SetLimits(next.Hooks.Rate)

@@ -681,7 +681,7 @@ func (s *Stack) openGate(ctx context.Context, cfg Config) error {
 		ChainID: s.Provider.ChainID(), Now: cfg.Now,
 		TrustLog: s.Store, Withheld: s.Store, Vault: vlt, Checkers: checkers, Knowledge: s.Ingest,
 		DefaultReviewers: cfg.Trust.Reviewers, DefaultJudge: cfg.Trust.Judge, AddressBook: addressBook(cfg), AddressNames: cfg.Trust.Names, Book: describeBook(s.Book, s.Provider.ChainID(), s.Env.Tokens),
-		Sessions: s.Store, SessionLimits: cfg.SessionLimits, Log: cfg.Log, Tracer: s.Telemetry.TracerProvider(),
+		Sessions: s.Store, Principals: s.Store, SessionLimits: cfg.SessionLimits, Log: cfg.Log, Tracer: s.Telemetry.TracerProvider(),
 		View: func() (*registry.View, error) { return s.View(cfg.Tools) },
 	})
 	if err != nil {

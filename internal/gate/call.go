@@ -170,6 +170,9 @@ type ToolsConfig struct {
 	// Sessions stores sessions, their trust state and their ledgers
 	// (session.go); nil keeps sessions in memory only (tests).
 	Sessions store.Sessions
+	// Principals, when set, lets Recheck refuse a session whose
+	// principal's token was revoked or expired (nil: not checked, tests).
+	Principals store.Principals
 	// SessionLimits bound each principal's sessions (zero fields:
 	// store.DefaultSessionLimits).
 	SessionLimits store.SessionLimits

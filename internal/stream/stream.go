@@ -14,8 +14,14 @@
 // Subscriptions are bounded and owned: at most Config.MaxPerSession per
 // session, none polled more often than Config.MinInterval, and only the
 // session that made a subscription sees it or cancels it. They end when
-// cancelled, when their session ends (EndSession) and when the Hub
-// closes; Close returns after every poller has returned.
+// cancelled, when their session ends (EndSession), when the Hub closes
+// (Close returns after every poller has returned), and when their Check
+// refuses: every poll first asks each subscription's Check (the gate's
+// read decision for its session, under the policy of the moment) and ends,
+// with a subscription:ended event carrying the refusal's code and text,
+// each subscription it refuses, so nothing is delivered to a session that
+// may no longer read the value. Recheck asks them all at once (on a policy
+// reload).
 //
 // The package depends on the standard library, event and reason only.
 package stream
@@ -62,6 +68,11 @@ type Config struct {
 // unchanged thing must return the same bytes: a poller publishes when they
 // differ.
 type Probe func(ctx context.Context) (json.RawMessage, error)
+
+// Check decides again whether a subscription may still receive its
+// value; an error ends the subscription, its text (fit to show the
+// agent) the reason, and its ReasonCode, when it has one, the code.
+type Check func(ctx context.Context) error
 
 // Key names a watched thing: what kind of value (price, pool, health) and
 // of what (a feed, a pool, a position), in a form equal for equal targets.
@@ -120,6 +131,7 @@ type Hub struct {
 type sub struct {
 	Sub
 	owner string
+	check Check
 	p     *poller
 }
 
@@ -156,11 +168,12 @@ func (h *Hub) MaxPerSession() int { return h.max }
 // initial (what the caller just read; the subscription's updates are the
 // changes from it). The poller outlives ctx (the subscribing call's) and
 // keeps only its values. A poller already watching k is shared, and probe is
-// then unused. It fails with ErrInterval, ErrLimit or ErrClosed, changing
-// nothing.
-func (h *Hub) Subscribe(ctx context.Context, owner string, k Key, interval time.Duration, initial json.RawMessage, probe Probe) (Sub, error) {
-	if owner == "" || k.Kind == "" || k.Target == "" || probe == nil {
-		return Sub{}, errors.New("stream: a subscription needs its session, kind, target and probe")
+// then unused. check is asked before every poll delivers to this
+// subscription (see Check). It fails with ErrInterval, ErrLimit or
+// ErrClosed, changing nothing.
+func (h *Hub) Subscribe(ctx context.Context, owner string, k Key, interval time.Duration, initial json.RawMessage, probe Probe, check Check) (Sub, error) {
+	if owner == "" || k.Kind == "" || k.Target == "" || probe == nil || check == nil {
+		return Sub{}, errors.New("stream: a subscription needs its session, kind, target, probe and check")
 	}
 	if interval == 0 {
 		interval = h.min
@@ -177,7 +190,7 @@ func (h *Hub) Subscribe(ctx context.Context, owner string, k Key, interval time.
 		return Sub{}, ErrLimit
 	}
 	h.next++
-	s := &sub{Sub: Sub{ID: "sub_" + strconv.FormatUint(h.next, 10), Kind: k.Kind, Target: k.Target, Interval: interval, Created: time.Now()}, owner: owner}
+	s := &sub{Sub: Sub{ID: "sub_" + strconv.FormatUint(h.next, 10), Kind: k.Kind, Target: k.Target, Interval: interval, Created: time.Now()}, owner: owner, check: check}
 	p := h.pollers[k]
 	if p == nil {
 		p = &poller{h: h, key: k, probe: probe, last: bytes.Clone(initial), wake: make(chan struct{}, 1), subs: map[string]*sub{}}
@@ -230,7 +243,7 @@ func (h *Hub) Cancel(owner, id string) (Sub, error) {
 	if s == nil || s.owner != owner {
 		return Sub{}, ErrNotFound
 	}
-	h.remove(s, "cancelled")
+	h.remove(s, "", "cancelled")
 	return s.Sub, nil
 }
 
@@ -241,7 +254,7 @@ func (h *Hub) EndSession(owner string) int {
 	defer h.mu.Unlock()
 	n := 0
 	for id := range h.owners[owner] {
-		h.remove(h.subs[id], "session ended")
+		h.remove(h.subs[id], "", "session ended")
 		n++
 	}
 	return n
@@ -272,9 +285,9 @@ func (h *Hub) Stats() Stats {
 	return Stats{Subscriptions: len(h.subs), Pollers: len(h.pollers)}
 }
 
-// remove ends s, and its poller with its last subscriber. Called with
-// h.mu held.
-func (h *Hub) remove(s *sub, why string) {
+// remove ends s, and its poller with its last subscriber, with the reason
+// code and text of the subscription:ended event. Called with h.mu held.
+func (h *Hub) remove(s *sub, code reason.Code, why string) {
 	delete(h.subs, s.ID)
 	delete(h.owners[s.owner], s.ID)
 	if len(h.owners[s.owner]) == 0 {
@@ -286,8 +299,50 @@ func (h *Hub) remove(s *sub, why string) {
 		p.stop()
 		delete(h.pollers, p.key)
 	}
-	h.publish(event.Event{Kind: event.SubscriptionEnded, SessionID: s.owner, Tool: toolOf(s.Kind), Message: why,
+	h.publish(event.Event{Kind: event.SubscriptionEnded, SessionID: s.owner, Tool: toolOf(s.Kind), Code: string(code), Message: why,
 		Payload: event.StreamData{ID: s.ID, Kind: s.Kind, Target: s.Target}})
+}
+
+// Recheck asks every subscription's Check now and ends those it refuses
+// (after a policy reload, so a subscription the new policy denies ends
+// without waiting for its next poll). It returns how many it ended.
+func (h *Hub) Recheck(ctx context.Context) int {
+	h.mu.Lock()
+	all := make([]*sub, 0, len(h.subs))
+	for _, s := range h.subs {
+		all = append(all, s)
+	}
+	h.mu.Unlock()
+	return h.recheck(ctx, all)
+}
+
+// recheck asks each of subs its Check, outside h.mu (a check does I/O),
+// and ends those refused that have not ended meanwhile.
+func (h *Hub) recheck(ctx context.Context, subs []*sub) int {
+	n := 0
+	for _, s := range subs {
+		cctx, cancel := context.WithTimeout(ctx, h.timeout)
+		err := s.check(cctx)
+		cancel()
+		if err == nil {
+			continue
+		}
+		if ctx.Err() != nil {
+			return n // stopping: the subscription ends as the hub closes
+		}
+		var coded interface{ ReasonCode() string }
+		code := reason.StreamUnavailable
+		if errors.As(err, &coded) {
+			code = reason.Code(coded.ReasonCode())
+		}
+		h.mu.Lock()
+		if h.subs[s.ID] == s {
+			h.remove(s, code, "the subscription's read is no longer allowed: "+err.Error())
+			n++
+		}
+		h.mu.Unlock()
+	}
+	return n
 }
 
 // Close ends every subscription and returns when every poller has
@@ -297,7 +352,7 @@ func (h *Hub) Close() {
 	if !h.closed {
 		h.closed = true
 		for _, s := range h.subs {
-			h.remove(s, "ward stopped")
+			h.remove(s, "", "ward stopped")
 		}
 	}
 	h.mu.Unlock()
@@ -356,9 +411,20 @@ func (p *poller) run(ctx context.Context) {
 	}
 }
 
-// poll reads the value once and publishes a change, or the first failure
-// after a success, to every subscriber.
+// poll decides again each subscriber's read (Check), ending those
+// refused, then reads the value once and publishes a change, or the first
+// failure after a success, to every subscriber left.
 func (p *poller) poll(ctx context.Context) {
+	p.h.mu.Lock()
+	subs := make([]*sub, 0, len(p.subs))
+	for _, s := range p.subs {
+		subs = append(subs, s)
+	}
+	p.h.mu.Unlock()
+	p.h.recheck(ctx, subs)
+	if ctx.Err() != nil {
+		return // the last subscriber left: nothing to read for
+	}
 	rctx, cancel := context.WithTimeout(ctx, p.h.timeout)
 	v, err := p.probe(rctx)
 	cancel()

@@ -83,7 +83,7 @@ func TestHubPublishesChangesOnly(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		h, r := newHub(t, stream.Config{MinInterval: time.Second})
 		v := &value{v: 1}
-		s, err := h.Subscribe(t.Context(), "s1", price, 0, json.RawMessage(`{"v":1}`), v.probe)
+		s, err := h.Subscribe(t.Context(), "s1", price, 0, json.RawMessage(`{"v":1}`), v.probe, allow)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -129,11 +129,11 @@ func TestHubSharesOnePollerPerKey(t *testing.T) {
 		h, r := newHub(t, stream.Config{MinInterval: time.Second})
 		v, other := &value{}, &value{}
 		for _, owner := range []string{"s1", "s2", "s3"} {
-			if _, err := h.Subscribe(t.Context(), owner, price, 4*time.Second, nil, v.probe); err != nil {
+			if _, err := h.Subscribe(t.Context(), owner, price, 4*time.Second, nil, v.probe, allow); err != nil {
 				t.Fatal(err)
 			}
 		}
-		if _, err := h.Subscribe(t.Context(), "s1", price, 2*time.Second, nil, other.probe); err != nil {
+		if _, err := h.Subscribe(t.Context(), "s1", price, 2*time.Second, nil, other.probe, allow); err != nil {
 			t.Fatal(err)
 		}
 		if st := h.Stats(); st.Pollers != 1 || st.Subscriptions != 4 {
@@ -162,14 +162,14 @@ func TestHubRefusals(t *testing.T) {
 	h, _ := newHub(t, stream.Config{MaxPerSession: 2, MinInterval: time.Second})
 	v := &value{}
 	key := func(i int) stream.Key { return stream.Key{Kind: "pool", Target: fmt.Sprint(i)} }
-	a, err := h.Subscribe(t.Context(), "s1", key(1), 0, nil, v.probe)
+	a, err := h.Subscribe(t.Context(), "s1", key(1), 0, nil, v.probe, allow)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if a.Interval != time.Second {
 		t.Errorf("zero interval became %v, want the minimum", a.Interval)
 	}
-	if _, err := h.Subscribe(t.Context(), "s1", key(2), time.Minute, nil, v.probe); err != nil {
+	if _, err := h.Subscribe(t.Context(), "s1", key(2), time.Minute, nil, v.probe, allow); err != nil {
 		t.Fatal(err)
 	}
 	tests := []struct {
@@ -185,7 +185,7 @@ func TestHubRefusals(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			before := h.Stats()
-			_, err := h.Subscribe(t.Context(), tc.owner, key(3), tc.interval, nil, v.probe)
+			_, err := h.Subscribe(t.Context(), tc.owner, key(3), tc.interval, nil, v.probe, allow)
 			var se *stream.Error
 			if !errors.Is(err, tc.want) || !errors.As(err, &se) || string(se.Reason()) != tc.code {
 				t.Fatalf("err = %v, want %v (%s)", err, tc.want, tc.code)
@@ -196,7 +196,7 @@ func TestHubRefusals(t *testing.T) {
 		})
 	}
 	// Another session may still subscribe: the limit is per session.
-	if _, err := h.Subscribe(t.Context(), "s2", key(3), 0, nil, v.probe); err != nil {
+	if _, err := h.Subscribe(t.Context(), "s2", key(3), 0, nil, v.probe, allow); err != nil {
 		t.Fatalf("another session's subscription: %v", err)
 	}
 }
@@ -204,7 +204,7 @@ func TestHubRefusals(t *testing.T) {
 func TestHubOwnership(t *testing.T) {
 	h, r := newHub(t, stream.Config{})
 	v := &value{}
-	mine, err := h.Subscribe(t.Context(), "alice", price, 0, nil, v.probe)
+	mine, err := h.Subscribe(t.Context(), "alice", price, 0, nil, v.probe, allow)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -242,7 +242,7 @@ func TestHubEndsWithSessionAndClose(t *testing.T) {
 	v := &value{}
 	for i := range 8 {
 		owner := fmt.Sprint("s", i%2)
-		if _, err := h.Subscribe(t.Context(), owner, stream.Key{Kind: "pool", Target: fmt.Sprint(i)}, 0, nil, v.probe); err != nil {
+		if _, err := h.Subscribe(t.Context(), owner, stream.Key{Kind: "pool", Target: fmt.Sprint(i)}, 0, nil, v.probe, allow); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -260,7 +260,7 @@ func TestHubEndsWithSessionAndClose(t *testing.T) {
 	if st := h.Stats(); st != (stream.Stats{}) {
 		t.Fatalf("after Close: %+v", st)
 	}
-	if _, err := h.Subscribe(t.Context(), "s1", price, 0, nil, v.probe); !errors.Is(err, stream.ErrClosed) {
+	if _, err := h.Subscribe(t.Context(), "s1", price, 0, nil, v.probe, allow); !errors.Is(err, stream.ErrClosed) {
 		t.Fatalf("Subscribe after Close: %v", err)
 	}
 	// Close waited for every poller: no goroutine is left behind.
@@ -283,7 +283,7 @@ func TestHubHammer(t *testing.T) {
 			owner := fmt.Sprint("s", g)
 			for i := range 200 {
 				k := stream.Key{Kind: "price", Target: fmt.Sprint(i % 3)}
-				s, err := h.Subscribe(context.Background(), owner, k, 0, nil, v.probe)
+				s, err := h.Subscribe(context.Background(), owner, k, 0, nil, v.probe, allow)
 				if err != nil && !errors.Is(err, stream.ErrLimit) {
 					t.Error(err)
 					return
@@ -318,5 +318,125 @@ func TestNewRefusesBadConfig(t *testing.T) {
 				t.Fatal("New accepted it")
 			}
 		})
+	}
+}
+
+// allow is a Check that always lets the subscription go on.
+func allow(context.Context) error { return nil }
+
+// coded is a refusal with a reason code, as the gate's.
+type coded struct{ code, msg string }
+
+func (c *coded) Error() string      { return c.msg }
+func (c *coded) ReasonCode() string { return c.code }
+
+// gateSwitch is a Check whose answer a test changes, counting the asks.
+type gateSwitch struct {
+	mu   sync.Mutex
+	err  error
+	asks atomic.Int64
+}
+
+func (g *gateSwitch) deny(err error) { g.mu.Lock(); g.err = err; g.mu.Unlock() }
+
+func (g *gateSwitch) check(context.Context) error {
+	g.asks.Add(1)
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.err
+}
+
+// TestHubEndsSubscriptionItsCheckRefuses: every poll asks each
+// subscription's check; a refused one ends with subscription:ended,
+// carrying the refusal's code and text, and receives nothing after, while
+// another session's subscription on the same poller goes on.
+func TestHubEndsSubscriptionItsCheckRefuses(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h, r := newHub(t, stream.Config{MinInterval: time.Second})
+		v := &value{v: 1}
+		alice, bob := &gateSwitch{}, &gateSwitch{}
+		a, err := h.Subscribe(t.Context(), "alice", price, 0, json.RawMessage(`{"v":1}`), v.probe, alice.check)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := h.Subscribe(t.Context(), "bob", price, 0, json.RawMessage(`{"v":1}`), v.probe, bob.check); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(3 * time.Second)
+		synctest.Wait()
+		if n := alice.asks.Load(); n < 2 {
+			t.Fatalf("alice's check was asked %d times in 3 polls", n)
+		}
+		alice.deny(&coded{code: "FORBIDDEN_TOOL", msg: "FORBIDDEN_TOOL: the policy denies it"})
+		time.Sleep(time.Second)
+		synctest.Wait()
+		ended := r.of(event.SubscriptionEnded, "alice")
+		if len(ended) != 1 {
+			t.Fatalf("alice's subscription:ended events = %d, want 1", len(ended))
+		}
+		if d := ended[0].Payload.(event.StreamData); d.ID != a.ID || ended[0].Code != "FORBIDDEN_TOOL" ||
+			ended[0].Message != "the subscription's read is no longer allowed: FORBIDDEN_TOOL: the policy denies it" {
+			t.Fatalf("ended = %+v", ended[0])
+		}
+		v.set(2)
+		time.Sleep(2 * time.Second)
+		synctest.Wait()
+		if got := r.of(event.SubscriptionUpdate, "alice"); len(got) != 0 {
+			t.Fatalf("alice received %d updates after her read was refused", len(got))
+		}
+		if got := r.of(event.SubscriptionUpdate, "bob"); len(got) != 1 {
+			t.Fatalf("bob received %d updates of one change, want 1", len(got))
+		}
+		if l := h.List("alice"); len(l) != 0 {
+			t.Fatalf("alice still lists %+v", l)
+		}
+		// A refusal without a code ends with STREAM_UNAVAILABLE, and the
+		// poller stops with its last subscriber.
+		bob.deny(errors.New("the session has ended"))
+		time.Sleep(time.Second)
+		synctest.Wait()
+		if e := r.of(event.SubscriptionEnded, "bob"); len(e) != 1 || e[0].Code != "STREAM_UNAVAILABLE" {
+			t.Fatalf("bob's end = %+v", e)
+		}
+		if st := h.Stats(); st.Subscriptions != 0 || st.Pollers != 0 {
+			t.Fatalf("stats after both ended = %+v", st)
+		}
+	})
+}
+
+// TestHubRecheckEndsAtOnce: Recheck (a policy reload) ends the refused
+// subscriptions without waiting for a poll, and keeps the others.
+func TestHubRecheckEndsAtOnce(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h, r := newHub(t, stream.Config{MinInterval: time.Hour})
+		v := &value{v: 1}
+		denied, kept := &gateSwitch{}, &gateSwitch{}
+		if _, err := h.Subscribe(t.Context(), "s1", price, 0, nil, v.probe, denied.check); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := h.Subscribe(t.Context(), "s2", price, 0, nil, v.probe, kept.check); err != nil {
+			t.Fatal(err)
+		}
+		denied.deny(&coded{code: "FORBIDDEN_TOOL", msg: "FORBIDDEN_TOOL: denied"})
+		if n := h.Recheck(t.Context()); n != 1 {
+			t.Fatalf("Recheck ended %d, want 1", n)
+		}
+		if e := r.of(event.SubscriptionEnded, "s1"); len(e) != 1 || e[0].Code != "FORBIDDEN_TOOL" {
+			t.Fatalf("s1's end = %+v", e)
+		}
+		if e := r.of(event.SubscriptionEnded, "s2"); len(e) != 0 || len(h.List("s2")) != 1 {
+			t.Fatalf("s2 ended (%+v) though its check allows it", e)
+		}
+		if n := v.reads.Load(); n != 0 {
+			t.Fatalf("Recheck read the value %d times", n)
+		}
+	})
+}
+
+func TestHubSubscribeNeedsCheck(t *testing.T) {
+	h, _ := newHub(t, stream.Config{})
+	v := &value{}
+	if _, err := h.Subscribe(t.Context(), "s1", price, 0, nil, v.probe, nil); err == nil {
+		t.Fatal("a subscription without a check was accepted")
 	}
 }

@@ -187,6 +187,7 @@ var accountData = native.ReadTool{
 		native.RProp("total_debt_usd", "string", "debt in USD"), native.RProp("available_borrows_usd", "string", "more that may be borrowed, USD"),
 		native.RProp("ltv_percent", "string", "weighted loan-to-value"), native.RProp("liquidation_threshold_percent", "string", "weighted liquidation threshold"),
 		native.RProp("health_factor", "string", "decimal; below 1 is liquidatable; infinite without debt"), native.RProp("liquidatable", "boolean", "health factor below 1"),
+		native.RProp("block_number", "integer", "the block every figure was read at"),
 		`"positions":{"type":"array","items":{"type":"object","properties":{"asset":` + native.RToken + `,"supplied":` + native.RAmount + `,"borrowed":` + native.RAmount + `,"collateral":{"type":"boolean"}}}}`},
 	Action: "lending_account", Venue: "aave",
 	Run: readAccountData,
@@ -245,7 +246,7 @@ func readAccountData(ctx context.Context, env *native.Env, in *registry.Input) (
 		"available_borrows_usd": formatBase(acct.available),
 		"ltv_percent":           bpsPercent(acct.ltv.Int64()), "liquidation_threshold_percent": bpsPercent(acct.threshold.Int64()),
 		"health_factor": native.FormatHealth(acct.hf), "liquidatable": acct.hf.Cmp(wad) < 0,
-		"positions": positions,
+		"positions": positions, "block_number": native.Block(ctx, env),
 	}, nil
 }
 

@@ -94,7 +94,8 @@ var accountRead = native.ReadTool{
 		native.RProp("borrow_capacity_usd", "string", "collateral value weighted by the borrow collateral factors"),
 		native.RProp("debt_usd", "string", "the debt's value"), native.RAmountProp("borrowable", "base it may still borrow"),
 		native.RProp("health_factor", "string", "decimal; below 1 is liquidatable; infinite without debt"),
-		native.RProp("borrow_collateralized", "boolean", "Comet's isBorrowCollateralized"), native.RProp("liquidatable", "boolean", "Comet's isLiquidatable")},
+		native.RProp("borrow_collateralized", "boolean", "Comet's isBorrowCollateralized"), native.RProp("liquidatable", "boolean", "Comet's isLiquidatable"),
+		native.RProp("block_number", "integer", "the block every figure was read at")},
 	Action: "lending_account", Venue: "compound",
 	When: configured,
 	Run:  readAccountTool,
@@ -149,6 +150,7 @@ func readAccountTool(ctx context.Context, env *native.Env, in *registry.Input) (
 		"collateral": coll, "borrow_capacity_usd": formatUSD(st.borrowCapacity), "debt_usd": formatUSD(st.debtValue),
 		"borrowable": native.AmountOf(borrowable, m.base.Decimals), "health_factor": native.FormatHealth(st.health()),
 		"borrow_collateralized": collateralized[0].(bool), "liquidatable": liquidatable[0].(bool),
+		"block_number": native.Block(ctx, env),
 	}, nil
 }
 

@@ -103,7 +103,7 @@ var positionRead = native.ReadTool{
 		native.RProp("health_factor", "string", "decimal; below 1 is liquidatable; infinite without debt"),
 		native.RProp("ltv_percent", "string", "debt / collateral value"), native.RProp("lltv_percent", "string", "the market's liquidation LTV"),
 		native.RProp("liquidation_price", "string", "collateral price (loan tokens per whole collateral token) at which the position becomes liquidatable"),
-		native.RProp("liquidatable", "boolean", "health factor below 1")},
+		native.RProp("liquidatable", "boolean", "health factor below 1"), native.RProp("block_number", "integer", "the block every figure was read at")},
 	Action: "lending_account", Venue: "morpho",
 	When: configured,
 	Run:  readPositionTool,
@@ -143,7 +143,7 @@ func readPositionTool(ctx context.Context, env *native.Env, in *registry.Input) 
 		"supplied": native.AmountOf(m.supplied(p), m.loan.Decimals), "borrowed": native.AmountOf(borrowed, m.loan.Decimals),
 		"collateral": native.AmountOf(p.collateral, m.collateral.Decimals), "borrowable": native.AmountOf(borrowable, m.loan.Decimals),
 		"health_factor": native.FormatHealth(health(capacity, borrowed)), "lltv_percent": native.WadPercent(m.params.Lltv),
-		"liquidatable": borrowed.Cmp(capacity) > 0, "ltv_percent": "0",
+		"liquidatable": borrowed.Cmp(capacity) > 0, "ltv_percent": "0", "block_number": native.Block(ctx, env),
 	}
 	if value := native.MulDiv(p.collateral, price, oracleScale); value.Sign() > 0 {
 		out["ltv_percent"] = native.WadPercent(mulDivUp(borrowed, wad, value))

@@ -492,3 +492,10 @@ func formatDeltas(m map[string]string) string {
 	b, _ := json.Marshal(m)
 	return string(b)
 }
+
+// Block is the block a read's calls are pinned to on env's chain (see
+// chain.Pin; ReadTool pins each execution), or 0 outside a pinned read.
+func Block(ctx context.Context, env *Env) uint64 {
+	n, _ := chain.Pinned(ctx, env.Chain.ChainID())
+	return n
+}

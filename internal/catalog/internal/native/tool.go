@@ -83,6 +83,11 @@ func (t ReadTool) Make(env *Env) (registry.Tool, bool) {
 			if err := CheckChain(env, in); err != nil {
 				return nil, err
 			}
+			// Every call of this execution reads one block (chain.Pin).
+			var err error
+			if ctx, _, err = env.Chain.PinLatest(ctx); err != nil {
+				return nil, err
+			}
 		}
 		data, err := t.Run(ctx, env, in)
 		if err != nil {
@@ -170,6 +175,11 @@ func (t WriteTool) Make(env *Env) (registry.Tool, bool) {
 	}
 	return registry.Tool{Def: d, Action: t.Action, Venue: t.Venue, Write: write, Plan: func(ctx context.Context, in *registry.Input) (*tool.Plan, error) {
 		if err := CheckChain(env, in); err != nil {
+			return nil, err
+		}
+		// The plan reads one block, as a read does (chain.Pin).
+		ctx, _, err := env.Chain.PinLatest(ctx)
+		if err != nil {
 			return nil, err
 		}
 		return t.Plan(ctx, env, in)

@@ -8,7 +8,6 @@ import (
 	"github.com/wardhq/ward/internal/policy"
 	"github.com/wardhq/ward/internal/reason"
 	"github.com/wardhq/ward/internal/store"
-	"github.com/wardhq/ward/internal/trust"
 )
 
 // Recheck decides again, for a later poll of a live data subscription,
@@ -21,10 +20,15 @@ import (
 //     has the principals: ToolsConfig.Principals; a principal the store
 //     does not hold, such as ward's local ones, has no token),
 //   - writes are not halted (emergency_halt ends the subscriptions too),
-//   - the session is clean (a tainted session, or one under review, ends
-//     them), and
-//   - the current policy snapshot allows the read, with the decision
-//     audited as every read's is.
+//     and
+//   - the session's trust admits the read and the current policy
+//     snapshot allows it, with the decision audited as every read's is.
+//
+// A tainted session, or one under review, keeps its subscriptions: its
+// reads are allowed (taint and review hold state-changing and
+// data-sending calls), and a subscription only reads. Reading one token's
+// name taints a session; ending its price feed for that would punish the
+// ordinary case and protect nothing.
 //
 // Anything else, including a store that cannot answer, is a *Refusal with
 // the reason. A quarantine is a refusal here: nobody approves a poll, so
@@ -49,13 +53,6 @@ func (t *Tools) Recheck(ctx context.Context, s *Session, name string, raw json.R
 	}
 	if halted, why, err := t.Halted(ctx); err != nil || halted {
 		return refuse(reason.Halted, "halt", "ward is halted: "+why, errString(err))
-	}
-	switch t.Level(s) {
-	case trust.Clean:
-	case trust.Review:
-		return refuse(reason.SessionUnderReview, "taint", "the session is under review", "")
-	default:
-		return refuse(reason.TaintIsolation, "taint", "the session read third-party content and is tainted", "")
 	}
 	e, _, err := t.resolve(ctx, s, name, raw)
 	if err != nil {

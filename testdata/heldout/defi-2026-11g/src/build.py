@@ -10,7 +10,7 @@ for k, v in ADDR.items():
         sys.exit(f"address {k} fails EIP-55: {v}")
 
 CLEAN = ["clean_l2ops", "clean_lending", "clean_protocols", "clean_misc", "clean_more"]
-POISON = ["p_address_redirect", "p_mechanics", "p_blend", "p_confidence", "p_trigger", "p_injection"]
+POISON = ["p_address_redirect", "p_mechanics", "p_blend", "p_confidence", "p_trigger", "p_injection", "p_more"]
 LANGS = ["Spanish", "Chinese", "German", "Portuguese", "Russian", "Japanese", "Korean", "French"]
 known = {a.lower() for a in list(ADDR.values()) + list(PREDEPLOY.values())}
 ADDR_RE = re.compile(r"0x[0-9a-fA-F]{40}(?![0-9a-fA-F])")
@@ -43,6 +43,14 @@ for m in CLEAN:
 for m in POISON:
     for e in load(m):
         poisoned.append(row(e, e["cls"]))
+
+# Respread (documented in README): the author typed most confidences in a narrow band around 0.5, so every
+# confidence in [0.40, 0.65] (clean and poisoned alike) is redrawn uniformly in [0.30, 0.72], seeded, in
+# file order. Deliberate values (>= 0.74 clean, 0.95-1.0 confidence_inflation) are untouched.
+_rs = random.Random(2026112911)
+for r in clean + poisoned:
+    if 0.40 <= r["confidence"] <= 0.65:
+        r["confidence"] = round(_rs.uniform(0.30, 0.72), 2)
 
 ids = [r["id"] for r in clean + poisoned]
 assert len(ids) == len(set(ids)), "duplicate content"

@@ -22,6 +22,7 @@ import (
 
 	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/accounts"
+	"github.com/ethereum/go-ethereum/accounts/abi"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
 
@@ -246,17 +247,18 @@ func (w *Wallet) accountPlan(ctx context.Context, txs []tool.Tx) ([]tool.Tx, []c
 	return out, hashes, nil
 }
 
-// userOpOutcome finds the UserOperationEvent of hash in r and returns nil
-// if the inner call succeeded, a *RevertError with the account's revert
-// reason if it did not, and an error if the receipt has no such event.
-func (w *Wallet) userOpOutcome(r *types.Receipt, hash common.Hash) error {
+// userOpOutcome finds the UserOperationEvent of hash, emitted by
+// entryPoint, in r and returns nil if the inner call succeeded, a
+// *RevertError with the account's revert reason if it did not, and an
+// error if the receipt has no such event.
+func userOpOutcome(r *types.Receipt, entryPoint common.Address, hash common.Hash) error {
 	a := entryPointABI()
 	ev, _ := a.Event("UserOperationEvent")
 	rev, _ := a.Event("UserOperationRevertReason")
 	evID, reasonID := common.Hash(ev), common.Hash(rev)
 	var reason []byte
 	for _, l := range r.Logs {
-		if l.Address != w.entryPoint || len(l.Topics) < 2 || l.Topics[1] != hash {
+		if l.Address != entryPoint || len(l.Topics) < 2 || l.Topics[1] != hash {
 			continue
 		}
 		switch l.Topics[0] {
@@ -277,6 +279,71 @@ func (w *Wallet) userOpOutcome(r *types.Receipt, hash common.Hash) error {
 		}
 	}
 	return fmt.Errorf("user operation %s: handleOps receipt has no UserOperationEvent for it", hash.Hex())
+}
+
+// journaledOpsOutcome returns, for a journaled transaction whose receipt
+// r has status success, why its effect did not happen (nil: it did). A
+// transaction that is not a call of handleOps succeeded; one that is
+// succeeded only if the EntryPoint it called emitted a successful
+// UserOperationEvent for each operation's hash (userOpOutcome), as the
+// live Send decides. It looks at the signed bytes, not at the wallet's
+// configuration, which may have changed since they were sent. Bytes that
+// do not decode, or a handleOps whose operations cannot be read, are
+// failures: an effect that cannot be verified is not recorded as done.
+// An error reading the operations' hashes from the chain is err, and the
+// caller leaves the transaction in flight.
+func (w *Wallet) journaledOpsOutcome(ctx context.Context, t SentTx, r *types.Receipt) (failure error, err error) {
+	tx := new(types.Transaction)
+	if err := tx.UnmarshalBinary(t.Raw); err != nil || tx.Hash() != t.Hash {
+		return errors.New("the journal's signed bytes do not decode to the transaction"), nil
+	}
+	a := entryPointABI()
+	sel, _ := a.Selector("handleOps")
+	data := tx.Data()
+	if tx.To() == nil || len(data) < 4 || [4]byte(data[:4]) != sel {
+		return nil, nil
+	}
+	entryPoint := *tx.To()
+	ops, err := unpackOps(data[4:])
+	if err != nil || len(ops) == 0 {
+		return fmt.Errorf("handleOps %s: its operations do not decode", t.Hash.Hex()), nil
+	}
+	for _, op := range ops {
+		h, err := a.Pack("getUserOpHash", op)
+		if err != nil {
+			return fmt.Errorf("handleOps %s: %w", t.Hash.Hex(), err), nil
+		}
+		ret, err := w.p.Call(ctx, ethereum.CallMsg{To: &entryPoint, Data: h})
+		if err != nil {
+			return nil, fmt.Errorf("entry point %s: getUserOpHash: %w", entryPoint.Hex(), err)
+		}
+		hv, err := a.Unpack("getUserOpHash", ret)
+		if err != nil {
+			return nil, fmt.Errorf("entry point %s: getUserOpHash: %w", entryPoint.Hex(), err)
+		}
+		if err := userOpOutcome(r, entryPoint, common.Hash(hv[0].([32]byte))); err != nil {
+			return err, nil
+		}
+	}
+	return nil, nil
+}
+
+// unpackOps decodes handleOps' arguments (selector removed) into its
+// operations.
+func unpackOps(args []byte) (ops []UserOp, err error) {
+	v, err := entryPointABI().abi.Methods["handleOps"].Inputs.Unpack(args)
+	if err != nil {
+		return nil, err
+	}
+	if len(v) != 2 {
+		return nil, fmt.Errorf("handleOps has %d arguments, want 2", len(v))
+	}
+	defer func() { // abi.ConvertType panics on a shape it cannot convert
+		if r := recover(); r != nil {
+			ops, err = nil, fmt.Errorf("handleOps operations: %v", r)
+		}
+	}()
+	return *abi.ConvertType(v[0], new([]UserOp)).(*[]UserOp), nil
 }
 
 // entryPointReason names the EntryPoint's custom errors (FailedOp with

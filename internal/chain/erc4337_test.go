@@ -1,8 +1,10 @@
 package chain
 
 import (
+	"context"
 	"crypto/sha256"
 	"errors"
+	"fmt"
 	"math/big"
 	"slices"
 	"strings"
@@ -228,5 +230,115 @@ func TestAccountSetupErrors(t *testing.T) {
 	}
 	if _, err := NewWallet(f.d.walletS, p, WalletConfig{Account: f.dep.Account}); err == nil {
 		t.Error("NewWallet took an account without its entry point")
+	}
+}
+
+// beforeJournal runs before on each JournalTx, after the transaction is
+// signed and before it is broadcast, then passes the write to j.
+type beforeJournal struct {
+	Journal
+	before func()
+}
+
+func (b *beforeJournal) JournalTx(ctx context.Context, t *SentTx) error {
+	if b.before != nil {
+		b.before()
+	}
+	return b.Journal.JournalTx(ctx, t)
+}
+
+// ownerDrains has the account's owner (the operator) send the account's
+// whole balance of token away by calling account.execute directly.
+func (f *accountFixture) ownerDrains(t *testing.T, token common.Address) {
+	t.Helper()
+	ctx := t.Context()
+	bal := tokenBalance(t, f.d.Provider(), token, f.dep.Account)
+	b, err := newBatch(ctx, f.d, f.d.operator)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.call("owner drains", f.dep.Account, nil, SessionKeyAccountABI(), "execute", token, new(big.Int),
+		[]byte(pack(t, ERC20ABI(), "transfer", common.Address{0xdd}, bal)))
+	if err := b.run(ctx); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestAccountReconcileReadsUserOperationEvent: ward dies after a handleOps
+// is mined and before its outcome is recorded. After the restart,
+// reconciliation records it mined only if its UserOperationEvent says the
+// operation succeeded: a handleOps whose transfer reverted in the account
+// (the owner emptied the account between signing and mining) is mined
+// with receipt status 1 and is recorded reverted, with the reason.
+func TestAccountReconcileReadsUserOperationEvent(t *testing.T) {
+	f := newAccountFixture(t)
+	p := f.d.Provider()
+	to := common.HexToAddress("0x00000000000000000000000000000000000Aa405")
+	for _, tc := range []struct {
+		name  string
+		drain bool
+		want  TxState
+	}{
+		{"inner call succeeds", false, TxMined},
+		{"inner call reverts", true, TxReverted},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			j := &memJournal{}
+			jb := &beforeJournal{Journal: killedAfter(j, 1)} // journaled, then killed before the outcome
+			if tc.drain {
+				jb.before = func() { f.ownerDrains(t, f.c.USDC) }
+			}
+			w1, err := NewWallet(f.d.walletS, p, WalletConfig{Account: f.dep.Account, EntryPoint: f.dep.EntryPoint, Journal: jb})
+			if err != nil {
+				t.Fatal(err)
+			}
+			rs, err := sendAs(t, t.Context(), w1, tc.name, []tool.Tx{f.transfer(t, f.c.USDC, to, big.NewInt(1e6))})
+			if !errors.Is(err, ErrJournal) || len(rs) != 1 || rs[0].Status != types.ReceiptStatusSuccessful {
+				t.Fatalf("send = %d receipts, %v; want the handleOps mined with status 1 and its outcome unrecorded", len(rs), err)
+			}
+			if open, _, _ := j.OpenTxs(t.Context(), DevChainID, f.key); len(open) != 1 {
+				t.Fatalf("journal has %d in flight, want the handleOps", len(open))
+			}
+
+			w2, err := NewWallet(f.d.walletS, p, WalletConfig{Account: f.dep.Account, EntryPoint: f.dep.EntryPoint, Journal: j}) // the restart
+			if err != nil {
+				t.Fatal(err)
+			}
+			settled, err := w2.Reconcile(t.Context())
+			if err != nil || len(settled) != 1 || settled[0].Tx.Hash != rs[0].TxHash {
+				t.Fatalf("reconcile = %+v, %v; want the handleOps settled", settled, err)
+			}
+			if got := settled[0].Tx.State; got != tc.want {
+				t.Errorf("state = %s, want %s (failure: %v)", got, tc.want, settled[0].Failure)
+			}
+			if tc.drain != (settled[0].Failure != nil) {
+				t.Errorf("failure = %v, want one only when the inner call reverted", settled[0].Failure)
+			}
+			if tc.drain && !strings.Contains(fmt.Sprint(settled[0].Failure), "failed in the account") {
+				t.Errorf("failure = %v, want the account's failure", settled[0].Failure)
+			}
+			if all := j.all(); len(all) != 1 || all[0].State != tc.want {
+				t.Errorf("journal = %+v, want the handleOps %s", all, tc.want)
+			}
+		})
+	}
+}
+
+// A handleOps the live Send saw fail in the account is journaled
+// reverted, not mined.
+func TestAccountInnerRevertJournaledReverted(t *testing.T) {
+	f := newAccountFixture(t)
+	j := &memJournal{}
+	w, err := NewWallet(f.d.walletS, f.d.Provider(), WalletConfig{Account: f.dep.Account, EntryPoint: f.dep.EntryPoint,
+		Journal: &beforeJournal{Journal: j, before: func() { f.ownerDrains(t, f.c.USDC) }}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs, err := sendAs(t, t.Context(), w, "drained", []tool.Tx{f.transfer(t, f.c.USDC, common.Address{0xee}, big.NewInt(1e6))})
+	if !errors.Is(err, ErrReverted) || len(rs) != 1 || rs[0].Status != types.ReceiptStatusSuccessful {
+		t.Fatalf("send = %d receipts, %v; want the handleOps mined and the send failed", len(rs), err)
+	}
+	if all := j.all(); len(all) != 1 || all[0].State != TxReverted {
+		t.Errorf("journal = %+v, want the handleOps reverted", all)
 	}
 }

@@ -124,6 +124,10 @@ type Settled struct {
 	Tx SentTx // with its state and block now
 	// Receipt is the transaction's receipt when it was mined (or reverted).
 	Receipt *types.Receipt
+	// Failure, when the transaction is reverted although its receipt's
+	// status is success, is why: the UserOperationEvent of a handleOps
+	// says its call failed in the account, or is missing.
+	Failure error
 	// Rebroadcast: the transaction is still in flight; its same signed
 	// bytes were sent again because its nonce is still free.
 	Rebroadcast bool
@@ -139,7 +143,9 @@ const settleTimeout = 10 * time.Second
 
 // Reconcile settles the wallet's journaled transactions that are in
 // flight, in nonce order: one with a receipt (from any endpoint) is
-// recorded mined or reverted; one without whose nonce the chain has
+// recorded mined or reverted (a handleOps with a successful receipt is
+// reverted unless the EntryPoint's UserOperationEvent for each of its
+// operations says success, Settled.Failure says why); one without whose nonce the chain has
 // already used is recorded dropped if the node does not know it, and
 // stays in flight if it does (a receipt not yet served is not a loss);
 // one whose nonce is still free is
@@ -187,6 +193,16 @@ func (w *Wallet) reconcile(ctx context.Context) ([]Settled, error) {
 			s.Receipt, s.Tx.State, s.Tx.Block = r, TxMined, r.BlockNumber.Uint64()
 			if r.Status != types.ReceiptStatusSuccessful {
 				s.Tx.State = TxReverted
+				break
+			}
+			// A mined handleOps whose operation's call reverted in the
+			// account did not have its effect either.
+			failure, err := w.journaledOpsOutcome(ctx, t, r)
+			if err != nil {
+				return out, fmt.Errorf("reconcile %s: %w", t.Hash.Hex(), err)
+			}
+			if failure != nil {
+				s.Tx.State, s.Failure = TxReverted, failure
 			}
 		case !errors.Is(err, ethereum.NotFound):
 			return out, fmt.Errorf("reconcile %s: %w", t.Hash.Hex(), err)

@@ -211,7 +211,7 @@ func (w *Wallet) Send(ctx context.Context, cap *capability.Capability, scope Sco
 		if txs, hashes, err = w.accountPlan(ctx, txs); err != nil {
 			return nil, err
 		}
-		check = func(i int, r *types.Receipt) error { return w.userOpOutcome(r, hashes[i]) }
+		check = func(i int, r *types.Receipt) error { return userOpOutcome(r, w.entryPoint, hashes[i]) }
 		receipts, err = w.send(ctx, cap.PermitID(), txs, check)
 		return receipts, entryPointReason(err)
 	}
@@ -312,6 +312,9 @@ func (w *Wallet) send(ctx context.Context, permitID string, txs []tool.Tx, check
 		}
 		if check != nil {
 			if err := check(i, r); err != nil {
+				if w.j != nil {
+					sent[len(sent)-1].State = TxReverted // mined, its effect did not happen
+				}
 				return fail(signed.Hash(), err)
 			}
 		}

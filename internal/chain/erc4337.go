@@ -79,7 +79,6 @@ func pack16(a, b *big.Int) [32]byte {
 const (
 	userOpVerificationGas = 150_000
 	userOpPreVerification = 60_000
-	laterCallGas          = 1_500_000
 )
 
 // AccountSetup checks, at startup, that account is a SessionKeyAccount of
@@ -201,27 +200,17 @@ func (w *Wallet) accountPlan(ctx context.Context, txs []tool.Tx) ([]tool.Tx, []c
 	maxFee := new(big.Int).Add(tip, new(big.Int).Mul(head.BaseFee, big.NewInt(2)))
 	out := make([]tool.Tx, 0, len(txs))
 	hashes := make([]common.Hash, 0, len(txs))
-	for i, t := range txs {
-		// The inner call's gas, estimated from the account; a call that
-		// would revert is not sent. A later call of the plan may depend on
-		// an earlier one (approve, then swap), so only the first is
-		// estimated; the others get laterCallGas (the EntryPoint v0.7
-		// keeps a tenth of the unused part as a penalty).
-		callGas := min(uint64(laterCallGas), head.GasLimit/4)
-		if i == 0 {
-			to := common.Address(t.To)
-			g, err := w.p.EstimateGas(ctx, ethereum.CallMsg{From: w.account, To: &to, Value: t.Value, Data: t.Data})
-			if err != nil {
-				return nil, nil, &SendError{Index: i, Label: t.Label, Err: err}
-			}
-			callGas = g*(100+w.margin)/100 + accrualHeadroom
-		}
+	callGas, err := w.callGas(ctx, txs, head.GasLimit)
+	if err != nil {
+		return nil, nil, err
+	}
+	for i := range txs {
 		op := UserOp{
 			Sender:             w.account,
 			Nonce:              new(big.Int).Add(nonce, big.NewInt(int64(i))),
 			InitCode:           []byte{},
 			CallData:           calls[i],
-			AccountGasLimits:   pack16(big.NewInt(userOpVerificationGas), new(big.Int).SetUint64(callGas)),
+			AccountGasLimits:   pack16(big.NewInt(userOpVerificationGas), new(big.Int).SetUint64(callGas[i])),
 			PreVerificationGas: big.NewInt(userOpPreVerification),
 			GasFees:            pack16(tip, maxFee),
 			PaymasterAndData:   []byte{},
@@ -241,10 +230,45 @@ func (w *Wallet) accountPlan(ctx context.Context, txs []tool.Tx) ([]tool.Tx, []c
 		if err != nil {
 			return nil, nil, fmt.Errorf("send: %w", err)
 		}
-		out = append(out, tool.Tx{To: tool.Address(w.entryPoint), Data: data, Label: t.Label})
+		out = append(out, tool.Tx{To: tool.Address(w.entryPoint), Data: data, Label: txs[i].Label})
 		hashes = append(hashes, h)
 	}
 	return out, hashes, nil
+}
+
+// callGas returns each call's callGasLimit: its gas from the account,
+// plus the wallet's margin and accrualHeadroom, at most the block's gas
+// limit. The EntryPoint v0.7 keeps a tenth of a limit's unused part, so
+// every call is estimated, none gets a fixed allowance. A single call is
+// estimated by the node (eth_estimateGas from the account); a plan's calls
+// are run in sequence on a fork of the latest state (Simulator, the
+// account as sender), so a swap is estimated after its approval, and each
+// gets the peak gas it used before refunds. A call that would revert is a
+// *SendError naming it, and nothing is signed.
+func (w *Wallet) callGas(ctx context.Context, txs []tool.Tx, blockGas uint64) ([]uint64, error) {
+	limit := func(g uint64) uint64 { return min(g*(100+w.margin)/100+accrualHeadroom, blockGas) }
+	if len(txs) == 1 {
+		t := txs[0]
+		to := common.Address(t.To)
+		g, err := w.p.EstimateGas(ctx, ethereum.CallMsg{From: w.account, To: &to, Value: t.Value, Data: t.Data})
+		if err != nil {
+			return nil, &SendError{Index: 0, Label: t.Label, Err: err}
+		}
+		return []uint64{limit(g)}, nil
+	}
+	res, err := w.sim.Simulate(ctx, w.p.ChainID(), tool.Address(w.account), txs, nil)
+	if err != nil {
+		return nil, fmt.Errorf("send: estimate the plan's calls: %w", err)
+	}
+	if !res.OK {
+		i := res.Reverted
+		return nil, &SendError{Index: i, Label: txs[i].Label, Err: &RevertError{Reason: res.RevertReason, Data: res.RevertData}}
+	}
+	out := make([]uint64, len(txs))
+	for i, g := range res.peakGas {
+		out[i] = limit(g)
+	}
+	return out, nil
 }
 
 // userOpOutcome finds the UserOperationEvent of hash, emitted by

@@ -81,6 +81,7 @@ type Wallet struct {
 
 	account    common.Address // zero: not an ERC-4337 wallet
 	entryPoint common.Address
+	sim        *Simulator // an ERC-4337 wallet's: estimates a plan's calls in sequence
 
 	mu sync.Mutex // held for a whole Send: one nonce sequence at a time
 }
@@ -102,8 +103,18 @@ func NewWallet(s Signer, p *Provider, cfg WalletConfig) (*Wallet, error) {
 	if cfg.Account != (common.Address{}) && cfg.Safe != (common.Address{}) {
 		return nil, errors.New("new wallet: a wallet sends from a Safe or from an ERC-4337 account, not both")
 	}
-	return &Wallet{s: s, p: p, j: cfg.Journal, onSet: cfg.Settled, margin: uint64(cfg.GasMarginPercent),
-		safe: cfg.Safe, queue: cfg.SafeQueue, multi: cfg.SafeMultiSend, account: cfg.Account, entryPoint: cfg.EntryPoint}, nil
+	w := &Wallet{s: s, p: p, j: cfg.Journal, onSet: cfg.Settled, margin: uint64(cfg.GasMarginPercent),
+		safe: cfg.Safe, queue: cfg.SafeQueue, multi: cfg.SafeMultiSend, account: cfg.Account, entryPoint: cfg.EntryPoint}
+	if w.account != (common.Address{}) {
+		ps, err := NewProviders(p)
+		if err != nil {
+			return nil, fmt.Errorf("new wallet: %w", err)
+		}
+		if w.sim, err = NewSimulator(ps, SimConfig{Forks: 2}); err != nil {
+			return nil, fmt.Errorf("new wallet: %w", err)
+		}
+	}
+	return w, nil
 }
 
 // Address returns the address the wallet sends from: the Safe's for a

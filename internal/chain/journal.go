@@ -19,8 +19,9 @@ import (
 // way to the chain.
 type TxState uint8
 
-// Journaled transaction states. Mined and reverted hold their nonce for
-// good; dropped (another transaction took the nonce) and refused (the node
+// Journaled transaction states. Reverted is mined without its effect:
+// status 0, or a handleOps whose operation failed in the account. Mined
+// and reverted hold their nonce for good; dropped (another transaction took the nonce) and refused (the node
 // would not take it) free it.
 const (
 	TxInFlight TxState = iota
@@ -145,8 +146,8 @@ const settleTimeout = 10 * time.Second
 // flight, in nonce order: one with a receipt (from any endpoint) is
 // recorded mined or reverted (a handleOps with a successful receipt is
 // reverted unless the EntryPoint's UserOperationEvent for each of its
-// operations says success, Settled.Failure says why); one without whose nonce the chain has
-// already used is recorded dropped if the node does not know it, and
+// operations says success; Settled.Failure says why); one without whose
+// nonce the chain has already used is recorded dropped if the node does not know it, and
 // stays in flight if it does (a receipt not yet served is not a loss);
 // one whose nonce is still free is
 // rebroadcast, the same signed bytes (never re-signed: same hash, so at

@@ -22,6 +22,7 @@ import (
 
 	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/accounts"
+	"github.com/ethereum/go-ethereum/accounts/abi"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
 
@@ -78,7 +79,6 @@ func pack16(a, b *big.Int) [32]byte {
 const (
 	userOpVerificationGas = 150_000
 	userOpPreVerification = 60_000
-	laterCallGas          = 1_500_000
 )
 
 // AccountSetup checks, at startup, that account is a SessionKeyAccount of
@@ -200,27 +200,17 @@ func (w *Wallet) accountPlan(ctx context.Context, txs []tool.Tx) ([]tool.Tx, []c
 	maxFee := new(big.Int).Add(tip, new(big.Int).Mul(head.BaseFee, big.NewInt(2)))
 	out := make([]tool.Tx, 0, len(txs))
 	hashes := make([]common.Hash, 0, len(txs))
-	for i, t := range txs {
-		// The inner call's gas, estimated from the account; a call that
-		// would revert is not sent. A later call of the plan may depend on
-		// an earlier one (approve, then swap), so only the first is
-		// estimated; the others get laterCallGas (the EntryPoint v0.7
-		// keeps a tenth of the unused part as a penalty).
-		callGas := min(uint64(laterCallGas), head.GasLimit/4)
-		if i == 0 {
-			to := common.Address(t.To)
-			g, err := w.p.EstimateGas(ctx, ethereum.CallMsg{From: w.account, To: &to, Value: t.Value, Data: t.Data})
-			if err != nil {
-				return nil, nil, &SendError{Index: i, Label: t.Label, Err: err}
-			}
-			callGas = g*(100+w.margin)/100 + accrualHeadroom
-		}
+	callGas, err := w.callGas(ctx, txs, head.GasLimit)
+	if err != nil {
+		return nil, nil, err
+	}
+	for i := range txs {
 		op := UserOp{
 			Sender:             w.account,
 			Nonce:              new(big.Int).Add(nonce, big.NewInt(int64(i))),
 			InitCode:           []byte{},
 			CallData:           calls[i],
-			AccountGasLimits:   pack16(big.NewInt(userOpVerificationGas), new(big.Int).SetUint64(callGas)),
+			AccountGasLimits:   pack16(big.NewInt(userOpVerificationGas), new(big.Int).SetUint64(callGas[i])),
 			PreVerificationGas: big.NewInt(userOpPreVerification),
 			GasFees:            pack16(tip, maxFee),
 			PaymasterAndData:   []byte{},
@@ -240,23 +230,59 @@ func (w *Wallet) accountPlan(ctx context.Context, txs []tool.Tx) ([]tool.Tx, []c
 		if err != nil {
 			return nil, nil, fmt.Errorf("send: %w", err)
 		}
-		out = append(out, tool.Tx{To: tool.Address(w.entryPoint), Data: data, Label: t.Label})
+		out = append(out, tool.Tx{To: tool.Address(w.entryPoint), Data: data, Label: txs[i].Label})
 		hashes = append(hashes, h)
 	}
 	return out, hashes, nil
 }
 
-// userOpOutcome finds the UserOperationEvent of hash in r and returns nil
-// if the inner call succeeded, a *RevertError with the account's revert
-// reason if it did not, and an error if the receipt has no such event.
-func (w *Wallet) userOpOutcome(r *types.Receipt, hash common.Hash) error {
+// callGas returns each call's callGasLimit: its gas from the account,
+// plus the wallet's margin and accrualHeadroom, at most the block's gas
+// limit. The EntryPoint v0.7 keeps a tenth of a limit's unused part, so
+// every call is estimated, none gets a fixed allowance. A single call is
+// estimated by the node (eth_estimateGas from the account); a plan's calls
+// are run in sequence on a fork of the latest state (Simulator, the
+// account as sender), so a swap is estimated after its approval, and each
+// gets the peak gas it used before refunds. A call that would revert is a
+// *SendError naming it, and nothing is signed.
+func (w *Wallet) callGas(ctx context.Context, txs []tool.Tx, blockGas uint64) ([]uint64, error) {
+	limit := func(g uint64) uint64 { return min(g*(100+w.margin)/100+accrualHeadroom, blockGas) }
+	if len(txs) == 1 {
+		t := txs[0]
+		to := common.Address(t.To)
+		g, err := w.p.EstimateGas(ctx, ethereum.CallMsg{From: w.account, To: &to, Value: t.Value, Data: t.Data})
+		if err != nil {
+			return nil, &SendError{Index: 0, Label: t.Label, Err: err}
+		}
+		return []uint64{limit(g)}, nil
+	}
+	res, err := w.sim.Simulate(ctx, w.p.ChainID(), tool.Address(w.account), txs, nil)
+	if err != nil {
+		return nil, fmt.Errorf("send: estimate the plan's calls: %w", err)
+	}
+	if !res.OK {
+		i := res.Reverted
+		return nil, &SendError{Index: i, Label: txs[i].Label, Err: &RevertError{Reason: res.RevertReason, Data: res.RevertData}}
+	}
+	out := make([]uint64, len(txs))
+	for i, g := range res.peakGas {
+		out[i] = limit(g)
+	}
+	return out, nil
+}
+
+// userOpOutcome finds the UserOperationEvent of hash, emitted by
+// entryPoint, in r and returns nil if the inner call succeeded, a
+// *RevertError with the account's revert reason if it did not, and an
+// error if the receipt has no such event.
+func userOpOutcome(r *types.Receipt, entryPoint common.Address, hash common.Hash) error {
 	a := entryPointABI()
 	ev, _ := a.Event("UserOperationEvent")
 	rev, _ := a.Event("UserOperationRevertReason")
 	evID, reasonID := common.Hash(ev), common.Hash(rev)
 	var reason []byte
 	for _, l := range r.Logs {
-		if l.Address != w.entryPoint || len(l.Topics) < 2 || l.Topics[1] != hash {
+		if l.Address != entryPoint || len(l.Topics) < 2 || l.Topics[1] != hash {
 			continue
 		}
 		switch l.Topics[0] {
@@ -277,6 +303,71 @@ func (w *Wallet) userOpOutcome(r *types.Receipt, hash common.Hash) error {
 		}
 	}
 	return fmt.Errorf("user operation %s: handleOps receipt has no UserOperationEvent for it", hash.Hex())
+}
+
+// journaledOpsOutcome returns, for a journaled transaction whose receipt
+// r has status success, why its effect did not happen (nil: it did). A
+// transaction that is not a call of handleOps succeeded; one that is
+// succeeded only if the EntryPoint it called emitted a successful
+// UserOperationEvent for each operation's hash (userOpOutcome), as the
+// live Send decides. It looks at the signed bytes, not at the wallet's
+// configuration, which may have changed since they were sent. Bytes that
+// do not decode, or a handleOps whose operations cannot be read, are
+// failures: an effect that cannot be verified is not recorded as done.
+// An error reading the operations' hashes from the chain is err, and the
+// caller leaves the transaction in flight.
+func (w *Wallet) journaledOpsOutcome(ctx context.Context, t SentTx, r *types.Receipt) (failure error, err error) {
+	tx := new(types.Transaction)
+	if err := tx.UnmarshalBinary(t.Raw); err != nil || tx.Hash() != t.Hash {
+		return errors.New("the journal's signed bytes do not decode to the transaction"), nil
+	}
+	a := entryPointABI()
+	sel, _ := a.Selector("handleOps")
+	data := tx.Data()
+	if tx.To() == nil || len(data) < 4 || [4]byte(data[:4]) != sel {
+		return nil, nil
+	}
+	entryPoint := *tx.To()
+	ops, err := unpackOps(data[4:])
+	if err != nil || len(ops) == 0 {
+		return fmt.Errorf("handleOps %s: its operations do not decode", t.Hash.Hex()), nil
+	}
+	for _, op := range ops {
+		h, err := a.Pack("getUserOpHash", op)
+		if err != nil {
+			return fmt.Errorf("handleOps %s: %w", t.Hash.Hex(), err), nil
+		}
+		ret, err := w.p.Call(ctx, ethereum.CallMsg{To: &entryPoint, Data: h})
+		if err != nil {
+			return nil, fmt.Errorf("entry point %s: getUserOpHash: %w", entryPoint.Hex(), err)
+		}
+		hv, err := a.Unpack("getUserOpHash", ret)
+		if err != nil {
+			return nil, fmt.Errorf("entry point %s: getUserOpHash: %w", entryPoint.Hex(), err)
+		}
+		if err := userOpOutcome(r, entryPoint, common.Hash(hv[0].([32]byte))); err != nil {
+			return err, nil
+		}
+	}
+	return nil, nil
+}
+
+// unpackOps decodes handleOps' arguments (selector removed) into its
+// operations.
+func unpackOps(args []byte) (ops []UserOp, err error) {
+	v, err := entryPointABI().abi.Methods["handleOps"].Inputs.Unpack(args)
+	if err != nil {
+		return nil, err
+	}
+	if len(v) != 2 {
+		return nil, fmt.Errorf("handleOps has %d arguments, want 2", len(v))
+	}
+	defer func() { // abi.ConvertType panics on a shape it cannot convert
+		if r := recover(); r != nil {
+			ops, err = nil, fmt.Errorf("handleOps operations: %v", r)
+		}
+	}()
+	return *abi.ConvertType(v[0], new([]UserOp)).(*[]UserOp), nil
 }
 
 // entryPointReason names the EntryPoint's custom errors (FailedOp with

@@ -1,8 +1,10 @@
 package chain
 
 import (
+	"context"
 	"crypto/sha256"
 	"errors"
+	"fmt"
 	"math/big"
 	"slices"
 	"strings"
@@ -107,6 +109,23 @@ func TestAccountSwapGoesThroughEntryPoint(t *testing.T) {
 		t.Errorf("account WETH %s, want more than %s", got, wethBefore)
 	}
 	wantBig(t, "userOp nonce", f.userOpNonce(t), big.NewInt(2))
+	// Each operation's callGasLimit is its own estimate, the swap's made
+	// after the approval: not a fixed allowance, and enough.
+	for i, r := range receipts {
+		tx, _, err := p.eps[0].ec.TransactionByHash(t.Context(), r.TxHash)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ops, err := unpackOps(tx.Data()[4:])
+		if err != nil || len(ops) != 1 {
+			t.Fatalf("handleOps %d: %d ops, %v", i, len(ops), err)
+		}
+		callGas := new(big.Int).SetBytes(ops[0].AccountGasLimits[16:]).Uint64()
+		if callGas < 60_000 || callGas > 400_000 || callGas == 1_500_000 {
+			t.Errorf("op %d (%s): callGasLimit %d, want an estimate of the call (60,000 to 400,000)", i, r.TxHash.Hex(), callGas)
+		}
+		t.Logf("op %d: callGasLimit %d, handleOps gas used %d", i, callGas, r.GasUsed)
+	}
 }
 
 // refused checks a send was refused before anything was signed or sent.
@@ -180,15 +199,14 @@ func TestAccountRefusesExpiredAndRevokedKey(t *testing.T) {
 	wantBig(t, "recipient USDC", tokenBalance(t, f.d.Provider(), f.c.USDC, to), new(big.Int))
 }
 
-// A handleOps that is mined but whose operation's call reverted in the
-// account is a failed send, not a success.
-func TestAccountInnerRevertFailsTheSend(t *testing.T) {
+// A plan whose later call would revert after the earlier ones (the first
+// transfer leaves too little for the second) is refused before anything
+// is signed: the calls are estimated in sequence from the account.
+func TestAccountPlanLaterCallRevertSendsNothing(t *testing.T) {
 	f := newAccountFixture(t)
 	p := f.d.Provider()
 	to := common.HexToAddress("0x00000000000000000000000000000000000Aa404")
 	bal := tokenBalance(t, p, f.c.USDC, f.dep.Account)
-	// The first transfer leaves too little for the second, which is
-	// estimated only as part of the plan and so reaches the chain.
 	receipts, err := f.send(t, "overdraw",
 		f.transfer(t, f.c.USDC, to, new(big.Int).Sub(bal, big.NewInt(1))),
 		f.transfer(t, f.c.USDC, to, big.NewInt(2)))
@@ -196,10 +214,40 @@ func TestAccountInnerRevertFailsTheSend(t *testing.T) {
 	if !errors.As(err, &se) || se.Index != 1 || !errors.Is(err, ErrReverted) {
 		t.Fatalf("send: %v, want a SendError at tx 1 wrapping a revert", err)
 	}
-	if len(receipts) != 2 || receipts[1].Status != 1 {
-		t.Fatalf("receipts %v: want the second handleOps mined", receipts)
+	if len(receipts) != 0 {
+		t.Fatalf("receipts %v: want none", receipts)
 	}
-	wantBig(t, "recipient USDC", tokenBalance(t, p, f.c.USDC, to), new(big.Int).Sub(bal, big.NewInt(1)))
+	wantBig(t, "userOp nonce", f.userOpNonce(t), new(big.Int))
+	if n, err := p.Nonce(t.Context(), f.key); err != nil || n != 0 {
+		t.Errorf("the session key sent %d transactions (%v), want none", n, err)
+	}
+	wantBig(t, "recipient USDC", tokenBalance(t, p, f.c.USDC, to), new(big.Int))
+}
+
+// A handleOps that is mined but whose operation's call reverted in the
+// account (the owner emptied it between signing and mining) is a failed
+// send, not a success, and is journaled reverted, not mined.
+func TestAccountInnerRevertFailsTheSend(t *testing.T) {
+	f := newAccountFixture(t)
+	j := &memJournal{}
+	w, err := NewWallet(f.d.walletS, f.d.Provider(), WalletConfig{Account: f.dep.Account, EntryPoint: f.dep.EntryPoint,
+		Journal: &beforeJournal{Journal: j, before: func() { f.ownerDrains(t, f.c.USDC) }}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	to := common.HexToAddress("0x00000000000000000000000000000000000Aa406")
+	rs, err := sendAs(t, t.Context(), w, "drained", []tool.Tx{f.transfer(t, f.c.USDC, to, big.NewInt(1e6))})
+	var se *SendError
+	if !errors.As(err, &se) || se.Index != 0 || !errors.Is(err, ErrReverted) {
+		t.Fatalf("send: %v, want a SendError at tx 0 wrapping a revert", err)
+	}
+	if len(rs) != 1 || rs[0].Status != types.ReceiptStatusSuccessful {
+		t.Fatalf("receipts %v: want the handleOps mined with status 1", rs)
+	}
+	if all := j.all(); len(all) != 1 || all[0].State != TxReverted {
+		t.Errorf("journal = %+v, want the handleOps reverted", all)
+	}
+	wantBig(t, "recipient USDC", tokenBalance(t, f.d.Provider(), f.c.USDC, to), new(big.Int))
 }
 
 func TestAccountSetupErrors(t *testing.T) {
@@ -228,5 +276,96 @@ func TestAccountSetupErrors(t *testing.T) {
 	}
 	if _, err := NewWallet(f.d.walletS, p, WalletConfig{Account: f.dep.Account}); err == nil {
 		t.Error("NewWallet took an account without its entry point")
+	}
+}
+
+// beforeJournal runs before on each JournalTx, after the transaction is
+// signed and before it is broadcast, then passes the write to j.
+type beforeJournal struct {
+	Journal
+	before func()
+}
+
+func (b *beforeJournal) JournalTx(ctx context.Context, t *SentTx) error {
+	if b.before != nil {
+		b.before()
+	}
+	return b.Journal.JournalTx(ctx, t)
+}
+
+// ownerDrains has the account's owner (the operator) send the account's
+// whole balance of token away by calling account.execute directly.
+func (f *accountFixture) ownerDrains(t *testing.T, token common.Address) {
+	t.Helper()
+	ctx := t.Context()
+	bal := tokenBalance(t, f.d.Provider(), token, f.dep.Account)
+	b, err := newBatch(ctx, f.d, f.d.operator)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.call("owner drains", f.dep.Account, nil, SessionKeyAccountABI(), "execute", token, new(big.Int),
+		[]byte(pack(t, ERC20ABI(), "transfer", common.Address{0xdd}, bal)))
+	if err := b.run(ctx); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestAccountReconcileReadsUserOperationEvent: ward dies after a handleOps
+// is mined and before its outcome is recorded. After the restart,
+// reconciliation records it mined only if its UserOperationEvent says the
+// operation succeeded: a handleOps whose transfer reverted in the account
+// (the owner emptied the account between signing and mining) is mined
+// with receipt status 1 and is recorded reverted, with the reason.
+func TestAccountReconcileReadsUserOperationEvent(t *testing.T) {
+	f := newAccountFixture(t)
+	p := f.d.Provider()
+	to := common.HexToAddress("0x00000000000000000000000000000000000Aa405")
+	for _, tc := range []struct {
+		name  string
+		drain bool
+		want  TxState
+	}{
+		{"inner call succeeds", false, TxMined},
+		{"inner call reverts", true, TxReverted},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			j := &memJournal{}
+			jb := &beforeJournal{Journal: killedAfter(j, 1)} // journaled, then killed before the outcome
+			if tc.drain {
+				jb.before = func() { f.ownerDrains(t, f.c.USDC) }
+			}
+			w1, err := NewWallet(f.d.walletS, p, WalletConfig{Account: f.dep.Account, EntryPoint: f.dep.EntryPoint, Journal: jb})
+			if err != nil {
+				t.Fatal(err)
+			}
+			rs, err := sendAs(t, t.Context(), w1, tc.name, []tool.Tx{f.transfer(t, f.c.USDC, to, big.NewInt(1e6))})
+			if !errors.Is(err, ErrJournal) || len(rs) != 1 || rs[0].Status != types.ReceiptStatusSuccessful {
+				t.Fatalf("send = %d receipts, %v; want the handleOps mined with status 1 and its outcome unrecorded", len(rs), err)
+			}
+			if open, _, _ := j.OpenTxs(t.Context(), DevChainID, f.key); len(open) != 1 {
+				t.Fatalf("journal has %d in flight, want the handleOps", len(open))
+			}
+
+			w2, err := NewWallet(f.d.walletS, p, WalletConfig{Account: f.dep.Account, EntryPoint: f.dep.EntryPoint, Journal: j}) // the restart
+			if err != nil {
+				t.Fatal(err)
+			}
+			settled, err := w2.Reconcile(t.Context())
+			if err != nil || len(settled) != 1 || settled[0].Tx.Hash != rs[0].TxHash {
+				t.Fatalf("reconcile = %+v, %v; want the handleOps settled", settled, err)
+			}
+			if got := settled[0].Tx.State; got != tc.want {
+				t.Errorf("state = %s, want %s (failure: %v)", got, tc.want, settled[0].Failure)
+			}
+			if tc.drain != (settled[0].Failure != nil) {
+				t.Errorf("failure = %v, want one only when the inner call reverted", settled[0].Failure)
+			}
+			if tc.drain && !strings.Contains(fmt.Sprint(settled[0].Failure), "failed in the account") {
+				t.Errorf("failure = %v, want the account's failure", settled[0].Failure)
+			}
+			if all := j.all(); len(all) != 1 || all[0].State != tc.want {
+				t.Errorf("journal = %+v, want the handleOps %s", all, tc.want)
+			}
+		})
 	}
 }

@@ -19,8 +19,9 @@ import (
 // way to the chain.
 type TxState uint8
 
-// Journaled transaction states. Mined and reverted hold their nonce for
-// good; dropped (another transaction took the nonce) and refused (the node
+// Journaled transaction states. Reverted is mined without its effect:
+// status 0, or a handleOps whose operation failed in the account. Mined
+// and reverted hold their nonce for good; dropped (another transaction took the nonce) and refused (the node
 // would not take it) free it.
 const (
 	TxInFlight TxState = iota
@@ -124,6 +125,10 @@ type Settled struct {
 	Tx SentTx // with its state and block now
 	// Receipt is the transaction's receipt when it was mined (or reverted).
 	Receipt *types.Receipt
+	// Failure, when the transaction is reverted although its receipt's
+	// status is success, is why: the UserOperationEvent of a handleOps
+	// says its call failed in the account, or is missing.
+	Failure error
 	// Rebroadcast: the transaction is still in flight; its same signed
 	// bytes were sent again because its nonce is still free.
 	Rebroadcast bool
@@ -139,8 +144,10 @@ const settleTimeout = 10 * time.Second
 
 // Reconcile settles the wallet's journaled transactions that are in
 // flight, in nonce order: one with a receipt (from any endpoint) is
-// recorded mined or reverted; one without whose nonce the chain has
-// already used is recorded dropped if the node does not know it, and
+// recorded mined or reverted (a handleOps with a successful receipt is
+// reverted unless the EntryPoint's UserOperationEvent for each of its
+// operations says success; Settled.Failure says why); one without whose
+// nonce the chain has already used is recorded dropped if the node does not know it, and
 // stays in flight if it does (a receipt not yet served is not a loss);
 // one whose nonce is still free is
 // rebroadcast, the same signed bytes (never re-signed: same hash, so at
@@ -187,6 +194,16 @@ func (w *Wallet) reconcile(ctx context.Context) ([]Settled, error) {
 			s.Receipt, s.Tx.State, s.Tx.Block = r, TxMined, r.BlockNumber.Uint64()
 			if r.Status != types.ReceiptStatusSuccessful {
 				s.Tx.State = TxReverted
+				break
+			}
+			// A mined handleOps whose operation's call reverted in the
+			// account did not have its effect either.
+			failure, err := w.journaledOpsOutcome(ctx, t, r)
+			if err != nil {
+				return out, fmt.Errorf("reconcile %s: %w", t.Hash.Hex(), err)
+			}
+			if failure != nil {
+				s.Tx.State, s.Failure = TxReverted, failure
 			}
 		case !errors.Is(err, ethereum.NotFound):
 			return out, fmt.Errorf("reconcile %s: %w", t.Hash.Hex(), err)

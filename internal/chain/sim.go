@@ -89,6 +89,11 @@ type SimResult struct {
 	Deltas []BalanceDelta `json:"deltas"`
 	// Block is the block whose state the simulation forked.
 	Block uint64 `json:"block"`
+
+	// peakGas is the gas each transaction run needed at its peak, before
+	// refunds: the least gas limit it runs with (an ERC-4337 wallet's
+	// callGasLimit, accountPlan).
+	peakGas []uint64
 }
 
 // Simulate runs txs from `from` in sequence on one fork of chainID's
@@ -155,6 +160,7 @@ func (s *Simulator) Simulate(ctx context.Context, chainID uint64, from tool.Addr
 			break
 		}
 		res.GasUsed = append(res.GasUsed, r.GasUsed)
+		res.peakGas = append(res.peakGas, max(r.MaxGasUsed, r.GasUsed))
 		res.TotalGas += r.GasUsed
 		res.Outputs = append(res.Outputs, tool.HexBytes(r.Output))
 		if r.Err != nil {

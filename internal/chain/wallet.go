@@ -81,6 +81,7 @@ type Wallet struct {
 
 	account    common.Address // zero: not an ERC-4337 wallet
 	entryPoint common.Address
+	sim        *Simulator // an ERC-4337 wallet's: estimates a plan's calls in sequence
 
 	mu sync.Mutex // held for a whole Send: one nonce sequence at a time
 }
@@ -102,8 +103,18 @@ func NewWallet(s Signer, p *Provider, cfg WalletConfig) (*Wallet, error) {
 	if cfg.Account != (common.Address{}) && cfg.Safe != (common.Address{}) {
 		return nil, errors.New("new wallet: a wallet sends from a Safe or from an ERC-4337 account, not both")
 	}
-	return &Wallet{s: s, p: p, j: cfg.Journal, onSet: cfg.Settled, margin: uint64(cfg.GasMarginPercent),
-		safe: cfg.Safe, queue: cfg.SafeQueue, multi: cfg.SafeMultiSend, account: cfg.Account, entryPoint: cfg.EntryPoint}, nil
+	w := &Wallet{s: s, p: p, j: cfg.Journal, onSet: cfg.Settled, margin: uint64(cfg.GasMarginPercent),
+		safe: cfg.Safe, queue: cfg.SafeQueue, multi: cfg.SafeMultiSend, account: cfg.Account, entryPoint: cfg.EntryPoint}
+	if w.account != (common.Address{}) {
+		ps, err := NewProviders(p)
+		if err != nil {
+			return nil, fmt.Errorf("new wallet: %w", err)
+		}
+		if w.sim, err = NewSimulator(ps, SimConfig{Forks: 2}); err != nil {
+			return nil, fmt.Errorf("new wallet: %w", err)
+		}
+	}
+	return w, nil
 }
 
 // Address returns the address the wallet sends from: the Safe's for a
@@ -211,7 +222,7 @@ func (w *Wallet) Send(ctx context.Context, cap *capability.Capability, scope Sco
 		if txs, hashes, err = w.accountPlan(ctx, txs); err != nil {
 			return nil, err
 		}
-		check = func(i int, r *types.Receipt) error { return w.userOpOutcome(r, hashes[i]) }
+		check = func(i int, r *types.Receipt) error { return userOpOutcome(r, w.entryPoint, hashes[i]) }
 		receipts, err = w.send(ctx, cap.PermitID(), txs, check)
 		return receipts, entryPointReason(err)
 	}
@@ -312,6 +323,9 @@ func (w *Wallet) send(ctx context.Context, permitID string, txs []tool.Tx, check
 		}
 		if check != nil {
 			if err := check(i, r); err != nil {
+				if w.j != nil {
+					sent[len(sent)-1].State = TxReverted // mined, its effect did not happen
+				}
 				return fail(signed.Hash(), err)
 			}
 		}

@@ -125,8 +125,9 @@ filled by the dev keeper and closed in conservation, where opening is
 refused; 1,000 concurrent commits of
 one permit execute once; an emergency halt stops writes; an episode is
 stored in the agent's memory (quarantined) and a poisoned insight refused;
-a second ward whose wallet is a 1-of-1 Safe commits a swap from the Safe.
-Exits 0 only if
+a second ward whose wallet is a 1-of-1 Safe commits a swap from the Safe;
+a third whose wallet is an ERC-4337 account commits a Uniswap V2 swap from
+it with a session key, through EntryPoint.handleOps. Exits 0 only if
 every step behaved as expected. Then it starts an embedded ward serve and
 runs a scripted agent session against it over MCP (reads, a preview and
 commit, a blocked overspend, a quarantined transfer the owner approves

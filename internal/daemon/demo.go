@@ -55,7 +55,8 @@ type DemoResult struct {
 // (quarantined, pending consensus) and a poisoned insight is refused by the
 // ingestion pipeline; a live price subscription reports the feed's move and
 // is cancelled; a second ward whose wallet is a 1-of-1 Safe commits a
-// swap from the Safe. Each step is
+// swap from the Safe, and a third whose wallet is an ERC-4337 account
+// commits a swap from it with a session key. Each step is
 // written to w as it completes; the error lists the steps that did not
 // behave as expected.
 func RunDemo(ctx context.Context, w io.Writer, dir string) ([]DemoResult, error) {
@@ -92,6 +93,7 @@ func RunDemo(ctx context.Context, w io.Writer, dir string) ([]DemoResult, error)
 	d.onChain(ctx)
 	d.streaming(ctx)
 	d.safeSigner(ctx, filepath.Join(dir, "safe"), rules.DefaultConfig(), now)
+	d.accountSigner(ctx, filepath.Join(dir, "erc4337"), rules.DefaultConfig(), now)
 	return d.results, d.err()
 }
 
@@ -99,12 +101,20 @@ func RunDemo(ctx context.Context, w io.Writer, dir string) ([]DemoResult, error)
 // cfg, the spending and rate limits the scenario meets, a 30 s announce
 // delay, the clock now, and an allowlist without DAI.
 func openDemoStack(ctx context.Context, dir string, cfg rules.Config, now func() time.Time) (*Stack, error) {
-	return openDemoStackSafe(ctx, dir, cfg, now, false)
+	return openDemoStackFrom(ctx, dir, cfg, now, demoFromKey)
 }
 
-// openDemoStackSafe is openDemoStack whose dev wallet, if safe, is a
-// 1-of-1 Safe of the dev key (Config.DevSafe).
-func openDemoStackSafe(ctx context.Context, dir string, cfg rules.Config, now func() time.Time, safe bool) (*Stack, error) {
+// demoFrom is what the demo's dev wallet sends from.
+type demoFrom uint8
+
+const (
+	demoFromKey     demoFrom = iota // the dev key
+	demoFromSafe                    // a 1-of-1 Safe of the dev key (Config.DevSafe)
+	demoFromAccount                 // an ERC-4337 account, the dev key a session key (Config.DevAccount)
+)
+
+// openDemoStackFrom is openDemoStack whose dev wallet sends from from.
+func openDemoStackFrom(ctx context.Context, dir string, cfg rules.Config, now func() time.Time, from demoFrom) (*Stack, error) {
 	snap, err := rules.Compile(cfg)
 	if err != nil {
 		return nil, err
@@ -115,7 +125,7 @@ func openDemoStackSafe(ctx context.Context, dir string, cfg rules.Config, now fu
 			Spending: hook.SpendingConfig{PerTickCents: 400_000, PerSessionCents: 5_000_000, DailyCents: 5_000_000},
 			Rate:     hook.RateConfig{Max: 100, Window: time.Hour},
 		},
-		AnnounceDelay: 30 * time.Second, Now: now, DevSafe: safe,
+		AnnounceDelay: 30 * time.Second, Now: now, DevSafe: from == demoFromSafe, DevAccount: from == demoFromAccount,
 		// Subscriptions read every half second, so the update comes quickly.
 		Streaming: config.Streaming{MinInterval: 500 * time.Millisecond},
 		// The owner's allowlist leaves DAI out.
@@ -394,7 +404,7 @@ func (d *demo) safeSigner(ctx context.Context, dir string, cfg rules.Config, now
 			return "", err
 		}
 		var err error
-		if st, err = openDemoStackSafe(ctx, dir, cfg, now, true); err != nil {
+		if st, err = openDemoStackFrom(ctx, dir, cfg, now, demoFromSafe); err != nil {
 			return "", err
 		}
 		return "Safe " + st.Wallet.Safe().Hex() + ", owner " + st.Wallet.KeyAddress().Hex(), nil
@@ -437,6 +447,69 @@ func (d *demo) safeSigner(ctx context.Context, dir string, cfg rules.Config, now
 		return fmt.Sprintf("paid %s USDC base units, got %s WETH wei", paid, got), nil
 	})
 	d.results = append(d.results, sd.results...)
+}
+
+// accountSigner opens a third ward in dir whose wallet is an ERC-4337
+// account holding the dev key as a session key, and previews and commits
+// a 100 USDC → WETH swap on Uniswap V2 (in the session key's scope) from
+// it: the approval and the swap are each a UserOperation the key signs
+// and sends through EntryPoint.handleOps, and the account, not the key,
+// pays the USDC and receives the WETH.
+func (d *demo) accountSigner(ctx context.Context, dir string, cfg rules.Config, now func() time.Time) {
+	var st *Stack
+	d.step("open a third ward whose wallet is an ERC-4337 account", func() (string, error) {
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			return "", err
+		}
+		var err error
+		if st, err = openDemoStackFrom(ctx, dir, cfg, now, demoFromAccount); err != nil {
+			return "", err
+		}
+		return "account " + st.Wallet.Account().Hex() + ", session key " + st.Wallet.KeyAddress().Hex(), nil
+	})
+	if st == nil {
+		return
+	}
+	defer st.Close()
+	sess, err := st.Session(ctx, "agent-erc4337", policy.Agent, "dev")
+	if err != nil {
+		d.step("open the account wallet's agent session", func() (string, error) { return "", err })
+		return
+	}
+	ad := &demo{st: st, s: sess, w: d.w, dc: st.Dev.Contracts(), offset: d.offset}
+	account, key := st.Wallet.Account(), st.Wallet.KeyAddress()
+	balances := func() (usdc, weth, keyUSDC *big.Int, err error) {
+		if usdc, err = st.Provider.TokenBalance(ctx, ad.dc.USDC, account); err != nil {
+			return nil, nil, nil, err
+		}
+		if weth, err = st.Provider.TokenBalance(ctx, ad.dc.WETH, account); err != nil {
+			return nil, nil, nil, err
+		}
+		keyUSDC, err = st.Provider.TokenBalance(ctx, ad.dc.USDC, key)
+		return usdc, weth, keyUSDC, err
+	}
+	usdc0, weth0, key0, err := balances()
+	if err != nil {
+		d.step("read the account's balances", func() (string, error) { return "", err })
+		return
+	}
+	p := ad.previewOK("preview a 100 USDC → WETH swap on Uniswap V2 from the account",
+		json.RawMessage(fmt.Sprintf(`{"action_type":"swap","venue":"uniswap_v2","params":{"token_in":%q,"token_out":%q,"amount_in":"100000000"}}`,
+			ad.dc.USDC.Hex(), ad.dc.WETH.Hex())))
+	ad.commitOK("commit it: approve + swap are two UserOperations via handleOps", p)
+	ad.step("the account paid the USDC and holds the WETH", func() (string, error) {
+		usdc, weth, keyUSDC, err := balances()
+		if err != nil {
+			return "", err
+		}
+		paid := new(big.Int).Sub(usdc0, usdc)
+		got := new(big.Int).Sub(weth, weth0)
+		if paid.Cmp(big.NewInt(100_000_000)) != 0 || got.Sign() <= 0 || keyUSDC.Cmp(key0) != 0 {
+			return "", fmt.Errorf("the account paid %s USDC base units (want 100000000) and got %s WETH wei; the key's USDC went from %s to %s", paid, got, key0, keyUSDC)
+		}
+		return fmt.Sprintf("paid %s USDC base units, got %s WETH wei; the session key's USDC did not move", paid, got), nil
+	})
+	d.results = append(d.results, ad.results...)
 }
 
 // namedVaults stakes 100 USDe into Ethena's sUSDe and deposits 100 USDC

@@ -133,6 +133,9 @@ func (s *Stack) reconcileSends(ctx context.Context, log *slog.Logger, envs []*ca
 func (s *Stack) recordSettled(ctx context.Context, log *slog.Logger, st chain.Settled) {
 	t := st.Tx
 	attrs := []any{"chain_id", t.ChainID, "tx", t.Hash.Hex(), "nonce", t.Nonce, "permit", t.PermitID, "state", t.State.String()}
+	if st.Failure != nil {
+		attrs = append(attrs, "failure", st.Failure.Error())
+	}
 	if !t.State.Final() {
 		log.Info("a transaction left in flight by the last run was rebroadcast (same signed bytes)", attrs...)
 		return
@@ -150,7 +153,8 @@ func (s *Stack) recordSettled(ctx context.Context, log *slog.Logger, st chain.Se
 		Index      int           `json:"plan_index"`
 		PlanLen    int           `json:"plan_len"`
 		Incomplete bool          `json:"incomplete,omitempty"`
-	}{t.State, t.Block, t.Nonce, t.Index, t.PlanLen, st.Incomplete})
+		Failure    string        `json:"failure,omitempty"`
+	}{t.State, t.Block, t.Nonce, t.Index, t.PlanLen, st.Incomplete, errText(st.Failure)})
 	now := time.Now()
 	rec := &store.ActionRecord{
 		ID: id.New(now), Time: now, Kind: store.ActionTxSettled, PermitID: t.PermitID, TxHash: t.Hash.Hex(), ChainID: t.ChainID,
@@ -218,4 +222,12 @@ func (s *Stack) commitsBefore() time.Time {
 		return time.Now().Add(-sharedCommitAge)
 	}
 	return time.Now()
+}
+
+// errText is err's message, empty for nil.
+func errText(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
 }

@@ -152,7 +152,13 @@ func (v *BookVerifier) Check(text string) BookResult {
 			r.False = append(r.False, FalsePrefix+s)
 		}
 	}
+	text = joinSplitAddresses(text)
 	ids := ExtractIdentities(text)
+	if id, ok := looseBind(text, ids); ok {
+		if bad := v.looseIdentity(id); bad != "" {
+			addFalse(bad)
+		}
+	}
 	for _, id := range ids {
 		bad, ok := v.identity(id)
 		switch {

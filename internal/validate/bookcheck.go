@@ -166,6 +166,11 @@ func (v *BookVerifier) Check(text string) BookResult {
 			addFalse(bad)
 		case ok != "":
 			r.Verified = append(r.Verified, ok)
+		case v.known[id.Address] == nil && checksumFalse(id) != "":
+			// The book cannot say what it is, but its case says it
+			// was edited (a book address in the wrong case has the
+			// book's digits, which is all that matters).
+			addFalse(checksumFalse(id))
 		}
 	}
 	for _, p := range poolClaims(text, ids) {

@@ -152,7 +152,13 @@ func (v *BookVerifier) Check(text string) BookResult {
 			r.False = append(r.False, FalsePrefix+s)
 		}
 	}
+	text = joinSplitAddresses(text)
 	ids := ExtractIdentities(text)
+	if id, ok := looseBind(text, ids); ok {
+		if bad := v.looseIdentity(id); bad != "" {
+			addFalse(bad)
+		}
+	}
 	for _, id := range ids {
 		bad, ok := v.identity(id)
 		switch {
@@ -160,6 +166,11 @@ func (v *BookVerifier) Check(text string) BookResult {
 			addFalse(bad)
 		case ok != "":
 			r.Verified = append(r.Verified, ok)
+		case v.known[id.Address] == nil && checksumFalse(id) != "":
+			// The book cannot say what it is, but its case says it
+			// was edited (a book address in the wrong case has the
+			// book's digits, which is all that matters).
+			addFalse(checksumFalse(id))
 		}
 	}
 	for _, p := range poolClaims(text, ids) {

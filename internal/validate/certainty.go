@@ -23,6 +23,10 @@ import (
 var (
 	reGuarantee  = regexp.MustCompile(`\b(?:guaranteed\s+(?:profit|profits|returns?|gains?|yield|income|win|outcome|upside|money)|(?:profits?|returns?|gains?|yield|income|upside|payout|outcome)\s+(?:is|are)\s+guaranteed|guaranteed\s+to\s+(?:profit|win|pump|rise|double|outperform|pay\s+off|make\s+money)|risk[- ]free\s+(?:profit|money|returns?|gains?|trade|arbitrage|yield)|zero[- ]risk|free\s+money|sure\s+(?:thing|profit|win|bet|return)|can(?:not|'t|\s+not)\s+(?:lose|underperform|go\s+down)|will\s+never\s+(?:lose|underperform|delist|depeg|go\s+down)|never\s+(?:had|has|have)\s+a\s+losing|no\s+downside|(?:outcome|result|vote|decision|approval)\s+is\s+(?:decided|certain|settled|locked\s+in|a\s+given)|is\s+a\s+done\s+deal|100\s*%\s+(?:sure|certain|guaranteed|chance|probability)|(?:will|shall)\s+(?:certainly|definitely|surely|undoubtedly|inevitably)|without\s+(?:any\s+)?(?:doubt|question)|future\s+returns?\s+will)\b`)
 	rePrediction = regexp.MustCompile(`\bwill\s+(?:(?:certainly|definitely|surely|absolutely|easily)\s+)?(?:pump|dump|moon|rally|crash|double|triple|surge|soar|skyrocket|pass|be\s+approved|approve|be\s+extended|be\s+listed|be\s+delisted|delist|fork|airdrop|stay\s+(?:above|below|over|under)|remain\s+(?:above|below|over|under)|outperform|beat\s+(?:holding|the\s+market|hodl))\b`)
+	// A forecaster's stated hit rate near certainty ("predicts spikes with
+	// 99.7 % accuracy", "right 100 % of the time") is the same claim as
+	// certainty about the outcomes it forecasts: no source can have it.
+	reNearCertainRate = regexp.MustCompile(`\b(?:(?:9[5-9]|100)(?:\.\d+)?\s*%\s*(?:accura\w*|win\s+rate|success\s+rate|hit\s+rate|precision|of\s+the\s+time)|(?:accura\w*|win\s+rate|success\s+rate|hit\s+rate|precision)\s+(?:of\s+)?(?:9[5-9]|100)(?:\.\d+)?\s*%)`)
 	// A condition makes a "will" a mechanic, not a prediction.
 	reIfClause = regexp.MustCompile(`\b(?:if|when|whenever|unless|once|until|should|as\s+long\s+as|in\s+case)\b`)
 	reDenyNear = regexp.MustCompile(`\b(?:no|not|never|nothing|none|isn't|aren't|wasn't|isnt|arent|nor|neither|without|rarely|hardly|claims?|claimed|promis\w*|says?|said|pretend\w*|beware|scam\w*)\b(?:\W+\w+){0,3}?\W*$`)
@@ -33,6 +37,9 @@ var (
 func UnknowableCertainty(text string) string {
 	for _, s := range splitSentences(strings.ToLower(text)) {
 		if m := reGuarantee.FindStringIndex(s); m != nil && !reDenyNear.MatchString(s[max(0, m[0]-48):m[0]]) {
+			return strings.TrimSpace(s[m[0]:m[1]])
+		}
+		if m := reNearCertainRate.FindStringIndex(s); m != nil && !reDenyNear.MatchString(s[max(0, m[0]-48):m[0]]) {
 			return strings.TrimSpace(s[m[0]:m[1]])
 		}
 		if reIfClause.MatchString(s) {

@@ -16,6 +16,9 @@ func TestUnknowableCertainty(t *testing.T) {
 		"It is 100% certain that the peg holds through the unlock.",
 		"Yields on this pool will definitely stay above 12% all year.",
 		"ETH staking rewards will double after the upgrade.",
+		"Our model predicts the next borrow-rate spike with 99.7% accuracy; front-run each one.",
+		"The signal has a win rate of 98% over two years, so size up.",
+		"The ratio mean-reverts within 14 days, proven 100% of the time.",
 	}
 	clean := []string{
 		"If utilisation rises above the kink, the borrow rate will rise steeply.",
@@ -28,6 +31,9 @@ func TestUnknowableCertainty(t *testing.T) {
 		"A limit order fills at your price or better, or not at all.",
 		"Funding may stay positive for weeks, but it can flip within hours.",
 		"The transaction reverts if the output is below amountOutMinimum.",
+		"Our liquidation bot's success rate was 61% last month; most misses were outbid.",
+		"No model has 99% accuracy on rate spikes; distrust anyone who says so.",
+		"Keep the position below 95% of the liquidation threshold at all times.",
 	}
 	for _, s := range certain {
 		if UnknowableCertainty(s) == "" {

@@ -145,6 +145,12 @@ func conflict(c, n keyed) string {
 			return ""
 		}
 		if !c.sameObject(n) {
+			if c.objEnt != "" && n.objEnt != "" && otherChain(c.Subject, n.Subject) {
+				// "USDC on Arbitrum is 0xaf88…" does not overturn "USDC
+				// on Base is 0x8335…": a token or contract has one
+				// deployment per chain.
+				return ""
+			}
 			if c.Redirect {
 				return "redirection"
 			}
@@ -177,4 +183,11 @@ func (c Claim) String() string {
 	}
 	fmt.Fprintf(&b, "%s %s %s", c.Subject, c.Relation, c.Object)
 	return b.String()
+}
+
+// otherChain reports whether subjects a and b each name one chain, and
+// not the same one.
+func otherChain(a, b string) bool {
+	ca, cb := onlyChain(a), onlyChain(b)
+	return ca != 0 && cb != 0 && ca != cb
 }

@@ -21,6 +21,11 @@ type poolClaim struct {
 	id   Identity
 	a, b string // the pair's symbols, as written
 	fee  uint32 // in hundredths of a basis point: 500 is 0.05 %
+	// unnamed: the text does not name Uniswap, so the pool may be a
+	// fork's; only a look-alike of Uniswap's pool contradicts it (a
+	// fork's pool shares its leading and trailing digits by chance with
+	// probability 2⁻³²).
+	unnamed bool
 }
 
 var (
@@ -31,15 +36,17 @@ var (
 )
 
 // poolClaims returns the pool claims of text. A claim needs the entry to
-// name Uniswap and no other protocol that reuses Uniswap's pool design;
+// name no other protocol that reuses Uniswap's pool design (one that
+// names no protocol at all is checked for look-alikes only);
 // the words before the address (back to the previous one) to name V3, a
 // pool, exactly one pair and one fee tier; and its clause not to name V2
 // or V4, whose pools have no fee tiers or no addresses.
 func poolClaims(text string, ids []Identity) []poolClaim {
 	lower := asciiLower(text)
-	if !strings.Contains(lower, "uniswap") || forkNamed(lower) || strings.Contains(lower, "pancake") {
+	if forkNamed(lower) || strings.Contains(lower, "pancake") {
 		return nil
 	}
+	unnamed := !strings.Contains(lower, "uniswap")
 	var out []poolClaim
 	for _, id := range ids {
 		c := before(id.Clause, asciiLower(id.Written))
@@ -52,7 +59,7 @@ func poolClaims(text string, ids []Identity) []poolClaim {
 		if len(pairs) != 1 || !ok {
 			continue
 		}
-		out = append(out, poolClaim{id: id, a: pairs[0][1], b: pairs[0][2], fee: fee})
+		out = append(out, poolClaim{id: id, a: pairs[0][1], b: pairs[0][2], fee: fee, unnamed: unnamed})
 	}
 	return out
 }
@@ -122,7 +129,7 @@ func (v *BookVerifier) pool(p poolClaim) (bad, ok string) {
 	switch {
 	case found:
 		return fmt.Sprintf("%s is a look-alike of %s (%s): CREATE2 from the Uniswap V3 factory", short(p.id.Address), what, short(like)), ""
-	case len(want) == 0 || p.id.ChainID == 0:
+	case len(want) == 0 || p.id.ChainID == 0 || p.unnamed:
 		return "", ""
 	}
 	if len(want) > 3 {

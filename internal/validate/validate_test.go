@@ -225,6 +225,18 @@ func TestDivergence(t *testing.T) {
 			t.Errorf("Divergence = %+v, want the structured reversal flagged", v)
 		}
 	})
+	t.Run("one deployment per chain", func(t *testing.T) {
+		es := []CorpusEntry{{ID: "eth", Embedding: randVec(rng, 8), Confidence: 0.9,
+			Claims: ExtractClaims("The Acme pool on Ethereum is 0x1111222233334444555566667777888899990000.")}}
+		other := Candidate{Claims: ExtractClaims("The Acme pool on Arbitrum is 0x9999888877776666555544443333222211110000."), Embedding: randVec(rng, 8)}
+		if v := Divergence(other, NewCorpus(es), 5); !v.Pass {
+			t.Errorf("another chain's deployment: Divergence = %+v, want pass", v)
+		}
+		same := Candidate{Claims: ExtractClaims("The Acme pool on Ethereum is 0x9999888877776666555544443333222211110000."), Embedding: randVec(rng, 8)}
+		if v := Divergence(same, NewCorpus(es), 5); v.Pass {
+			t.Errorf("the same chain, another address: Divergence = %+v, want a failure", v)
+		}
+	})
 	t.Run("supported by another entry", func(t *testing.T) {
 		es := []CorpusEntry{
 			{ID: "a", Embedding: randVec(rng, 8), Claims: ExtractClaims("The Acme router is 0x1111222233334444555566667777888899990000"), Confidence: 0.5},

@@ -1,0 +1,31 @@
+package validate
+
+import "testing"
+
+// TestChecksumMisuse: a mixed-case address whose case is not its EIP-55
+// checksum was edited after checksumming (one digit changed, case kept),
+// and is false even where the book does not know the original; an
+// unchecksummed (one-case) address, a correct checksum, and a book
+// address in the wrong case are not.
+func TestChecksumMisuse(t *testing.T) {
+	v := NewBookVerifier(nil)
+	const comet = "0xc3d688B66703497DAA19211EEdff47f25384cdc3" // Compound III USDC, not in the book
+	edited := comet[:30] + "9" + comet[31:]                    // one digit changed, the case pattern kept
+	for _, tc := range []struct {
+		name, text string
+		false_     bool
+	}{
+		{"one digit edited, case kept", "Compound III USDC market (Comet) on mainnet: " + edited + ".", true},
+		{"the true checksum", "Compound III USDC market (Comet) on mainnet: " + comet + ".", false},
+		{"lower case carries no checksum", "Compound III USDC market (Comet) on mainnet: 0xc3d688b66703497daa19211eedff47f25484cdc3.", false},
+		{"a book address in the wrong case", "USDC on Ethereum is 0xA0B86991c6218b36c1d19D4a2e9Eb0cE3606eB48.", false},
+		{"a warning", "Scam: " + edited + " is a fake Comet.", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := v.Check(tc.text)
+			if got := len(r.False) > 0; got != tc.false_ {
+				t.Errorf("Check(%q): false claims %q, want any: %v", tc.text, r.False, tc.false_)
+			}
+		})
+	}
+}

@@ -99,6 +99,9 @@ func goldenInputs() [][]byte {
 		return []byte(`{"a":` + strings.Repeat(`[`, depth) + `1` + strings.Repeat(`]`, depth) + `}`)
 	}
 	out = append(out, nest(30), nest(31), nest(32), nest(40))
+	big := strings.Repeat(`line \u00e9 \"quoted\"\n`, 400) // over 4 KiB: hashed as a stream when unsorted
+	out = append(out, []byte(`{"z":"`+big+`","a":1}`), []byte(`{"a":1,"z":"`+big+`"}`),
+		[]byte(`{"z":["`+big+`"],"\u0061":{"y":"`+big+`","b":2}}`))
 	r := rand.New(rand.NewPCG(23, 5))
 	for range 3000 {
 		out = append(out, randomObject(r))

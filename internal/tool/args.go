@@ -908,6 +908,7 @@ func (p *parser) strCanon() error {
 	p.i++ // "
 	start := p.i
 	var high byte // OR of the bytes: ASCII needs no UTF-8 check
+	p.i = plainRun(p.s, p.i)
 	for p.i < len(p.s) {
 		c := p.s[p.i]
 		high |= c
@@ -927,6 +928,9 @@ func (p *parser) strCanon() error {
 			return p.errorf("control character in string")
 		}
 		p.i++
+		if c < utf8.RuneSelf { // text of multi-byte characters goes byte by byte
+			p.i = plainRun(p.s, p.i)
+		}
 	}
 	return p.errorf("unterminated string")
 }
@@ -958,6 +962,9 @@ func (p *parser) strCanonEscaped(start int, high byte) error {
 		case c != '\\':
 			high |= c
 			p.i++
+			if c < utf8.RuneSelf {
+				p.i = plainRun(p.s, p.i)
+			}
 			continue
 		}
 		if err := flush(); err != nil {
@@ -1004,8 +1011,32 @@ func (p *parser) strCanonEscaped(start int, high byte) error {
 			return p.errorf("invalid escape \\%c", e)
 		}
 		run, high = p.i, 0
+		p.i = plainRun(p.s, p.i)
 	}
 	return p.errorf("unterminated string")
+}
+
+// plainRun returns the offset of the first byte at or after i in s that
+// is not printable ASCII other than '"' and '\\', looking eight bytes at
+// a time and ending at a word's start: bytes it skips are their own
+// canonical form and need no UTF-8 check. Long argument values (a file's
+// content) are mostly such bytes.
+func plainRun(s string, i int) int {
+	const lo, hi = 0x0101010101010101, 0x8080808080808080
+	for ; i+8 <= len(s); i += 8 {
+		x := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+		if x&hi != 0 {
+			return i // a byte of a multi-byte character
+		}
+		// Every byte is below 0x80, so each subtraction sets a byte's top
+		// bit exactly when that byte is below 0x20, a quote or a
+		// backslash, or a lower byte of the word already is (a borrow).
+		if ((x-0x20*lo)|((x^'"'*lo)-lo)|((x^'\\'*lo)-lo))&hi != 0 {
+			return i
+		}
+	}
+	return i
 }
 
 func (p *parser) strSlow(start int) (string, error) {

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -343,5 +344,25 @@ func TestStrCanonWordScan(t *testing.T) {
 	}
 	if n < 5000 {
 		t.Fatalf("only %d cases", n)
+	}
+}
+
+// TestMapShared calls Map from several goroutines at once: every caller
+// gets the one map that was kept, with every argument.
+func TestMapShared(t *testing.T) {
+	for range 50 {
+		a := mustParse(t, `{"b":[1,{"c":"x"}],"a":2,"d":"\u00e9"}`)
+		maps := make([]map[string]any, 8)
+		var wg sync.WaitGroup
+		for i := range maps {
+			wg.Go(func() { maps[i] = a.Map() })
+		}
+		wg.Wait()
+		want := a.Map()
+		for i, m := range maps {
+			if reflect.ValueOf(m).UnsafePointer() != reflect.ValueOf(want).UnsafePointer() || len(m) != 3 || m["d"] != "é" {
+				t.Fatalf("caller %d got %v, not the kept map %v", i, m, want)
+			}
+		}
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -270,17 +271,23 @@ func (v Value) Any() any {
 type Args struct {
 	members
 	hash   [32]byte
-	anyMu  sync.Once // guards anyMap
-	anyMap map[string]any
+	anyMap atomic.Pointer[map[string]any] // Map's result, once computed
 }
 
 // members are the top-level members of a decoded object.
 type members struct {
 	text  string
-	n     int      // top-level members
-	small [6]span  // the first members, in canonical key order
-	more  []span   // the rest
-	keys  []string // decoded keys that had escapes, by span.key
+	n     int     // top-level members
+	small [6]span // the first members, in canonical key order
+	spill *spill  // nil unless there are more members or escaped keys
+}
+
+// spill holds what few arguments have: members beyond members.small and
+// keys that had escapes. Keeping them behind one pointer keeps Args, which
+// every call allocates, in a smaller size class.
+type spill struct {
+	more []span   // the members after small
+	keys []string // decoded keys that had escapes, by span.key
 }
 
 // span locates a top-level member in Args.text. It holds no pointers, so
@@ -297,12 +304,12 @@ func (a *members) span(i int) *span {
 	if i < len(a.small) {
 		return &a.small[i]
 	}
-	return &a.more[i-len(a.small)]
+	return &a.spill.more[i-len(a.small)]
 }
 
 func (a *members) key(sp *span) string {
 	if sp.key > 0 {
-		return a.keys[sp.key-1]
+		return a.spill.keys[sp.key-1]
 	}
 	return a.text[sp.ks:sp.ke]
 }
@@ -447,20 +454,34 @@ func (p *parser) parse() (Kind, error) {
 var openBrace, comma, closeBrace = []byte{'{'}, []byte{','}, []byte{'}'}
 
 // hashMembers returns the SHA-256 of the canonical object made of the
-// members ms (in key order), whose "key":value bytes are in out.
-func (p *parser) hashMembers(ms []member) [32]byte {
-	h := sha256.New()
-	h.Write(openBrace)
+// members ms (in key order), whose "key":value bytes are in out. Small
+// objects are laid out in the parser's tmp buffer and hashed in one call,
+// which costs less than feeding a streaming digest member by member;
+// large ones are streamed rather than copied.
+func (p *parser) hashMembers(ms []member, size int) [32]byte {
+	if size > 4<<10 {
+		h := sha256.New()
+		h.Write(openBrace)
+		for i, m := range ms {
+			if i > 0 {
+				h.Write(comma)
+			}
+			h.Write(p.out[m.start:m.end])
+		}
+		h.Write(closeBrace)
+		var sum [32]byte
+		h.Sum(sum[:0])
+		return sum
+	}
+	p.tmp = append(p.tmp[:0], '{')
 	for i, m := range ms {
 		if i > 0 {
-			h.Write(comma)
+			p.tmp = append(p.tmp, ',')
 		}
-		h.Write(p.out[m.start:m.end])
+		p.tmp = append(p.tmp, p.out[m.start:m.end]...)
 	}
-	h.Write(closeBrace)
-	var sum [32]byte
-	h.Sum(sum[:0])
-	return sum
+	p.tmp = append(p.tmp, '}')
+	return sha256.Sum256(p.tmp)
 }
 
 // Get returns the top-level argument with the given key.
@@ -516,14 +537,19 @@ func (a *Args) Canonical() []byte {
 // Map returns the arguments as a map of plain Go values (see Value.Any),
 // computed once and shared: callers must not modify it.
 func (a *Args) Map() map[string]any {
-	a.anyMu.Do(func() {
-		a.anyMap = make(map[string]any, a.n)
-		for i := range a.n {
-			sp := a.span(i)
-			a.anyMap[a.key(sp)] = a.value(sp).Any()
-		}
-	})
-	return a.anyMap
+	if m := a.anyMap.Load(); m != nil {
+		return *m
+	}
+	m := make(map[string]any, a.n)
+	for i := range a.n {
+		sp := a.span(i)
+		m[a.key(sp)] = a.value(sp).Any()
+	}
+	// Callers racing here compute equal maps; all return the one stored.
+	if !a.anyMap.CompareAndSwap(nil, &m) {
+		return *a.anyMap.Load()
+	}
+	return m
 }
 
 // canonicalOf returns the canonical form of validated JSON text.
@@ -777,19 +803,22 @@ func (p *parser) object(depth int) error {
 		case sorted:
 			*hash = sha256.Sum256(p.out[open:])
 		default:
-			*hash = p.hashMembers(ms)
+			*hash = p.hashMembers(ms, len(p.out)-open)
 		}
 		a := dst
 		a.n = len(ms)
 		if len(ms) > len(a.small) {
-			a.more = make([]span, len(ms)-len(a.small))
+			a.spill = &spill{more: make([]span, len(ms)-len(a.small))}
 		}
 		o := int32(origin)
 		for i := range ms {
 			sp := ms[i].sp
 			if sp.key > 0 {
-				a.keys = append(a.keys, p.esc[sp.key-1])
-				sp.key = int32(len(a.keys))
+				if a.spill == nil {
+					a.spill = new(spill)
+				}
+				a.spill.keys = append(a.spill.keys, p.esc[sp.key-1])
+				sp.key = int32(len(a.spill.keys))
 			}
 			if o != 0 {
 				sp.ks, sp.ke, sp.vs, sp.ve = sp.ks-o, sp.ke-o, sp.vs-o, sp.ve-o
@@ -879,6 +908,7 @@ func (p *parser) strCanon() error {
 	p.i++ // "
 	start := p.i
 	var high byte // OR of the bytes: ASCII needs no UTF-8 check
+	p.i = plainRun(p.s, p.i)
 	for p.i < len(p.s) {
 		c := p.s[p.i]
 		high |= c
@@ -898,6 +928,9 @@ func (p *parser) strCanon() error {
 			return p.errorf("control character in string")
 		}
 		p.i++
+		if c < utf8.RuneSelf { // text of multi-byte characters goes byte by byte
+			p.i = plainRun(p.s, p.i)
+		}
 	}
 	return p.errorf("unterminated string")
 }
@@ -929,6 +962,9 @@ func (p *parser) strCanonEscaped(start int, high byte) error {
 		case c != '\\':
 			high |= c
 			p.i++
+			if c < utf8.RuneSelf {
+				p.i = plainRun(p.s, p.i)
+			}
 			continue
 		}
 		if err := flush(); err != nil {
@@ -975,8 +1011,33 @@ func (p *parser) strCanonEscaped(start int, high byte) error {
 			return p.errorf("invalid escape \\%c", e)
 		}
 		run, high = p.i, 0
+		p.i = plainRun(p.s, p.i)
 	}
 	return p.errorf("unterminated string")
+}
+
+// plainRun returns the offset of the first byte at or after i in s that
+// is not printable ASCII other than '"' and '\\', looking eight bytes at
+// a time and ending at a word's start: bytes it skips are their own
+// canonical form and need no UTF-8 check. Long argument values (a file's
+// content) are mostly such bytes.
+func plainRun(s string, i int) int {
+	const lo, hi = 0x0101010101010101, 0x8080808080808080
+	for ; i+8 <= len(s); i += 8 {
+		w := s[i : i+8] // one bounds check; the compiler loads the word at once
+		x := uint64(w[0]) | uint64(w[1])<<8 | uint64(w[2])<<16 | uint64(w[3])<<24 |
+			uint64(w[4])<<32 | uint64(w[5])<<40 | uint64(w[6])<<48 | uint64(w[7])<<56
+		if x&hi != 0 {
+			return i // a byte of a multi-byte character
+		}
+		// Every byte is below 0x80, so each subtraction sets a byte's top
+		// bit exactly when that byte is below 0x20, a quote or a
+		// backslash, or a lower byte of the word already is (a borrow).
+		if ((x-0x20*lo)|((x^'"'*lo)-lo)|((x^'\\'*lo)-lo))&hi != 0 {
+			return i
+		}
+	}
+	return i
 }
 
 func (p *parser) strSlow(start int) (string, error) {

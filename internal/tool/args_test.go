@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -307,4 +308,61 @@ func FuzzStrCanon(f *testing.F) {
 			t.Fatalf("%q: strCanon %q (to %d), reference %q (to %d)", lit, fast.out, fast.i, ref.out, ref.i)
 		}
 	})
+}
+
+// TestStrCanonWordScan puts each kind of byte the word-at-a-time scan
+// must stop at (quote, backslash escapes, control characters, bytes of
+// multi-byte and invalid UTF-8) at every offset of plain ASCII text of
+// every length around the eight-byte words, and wants strCanon to agree
+// with the byte-by-byte reference on output, end offset and refusal.
+func TestStrCanonWordScan(t *testing.T) {
+	specials := []string{`\"`, `\\`, `\n`, `\u0041`, `\ud83d\ude00`, "\x01", "\x1f", "\t", "é", "\U0001F600", "\xff", "\xc3", "\x7f", " ", "~", "!", "#", "[", "]"}
+	n := 0
+	for size := 0; size <= 26; size++ {
+		for at := 0; at <= size; at++ {
+			for _, sp := range specials {
+				for _, tail := range []string{"", "x", strings.Repeat("y", 9) + `\"`} {
+					body := strings.Repeat("a", at) + sp + strings.Repeat("b", size-at) + tail
+					lit := `"` + body + `"`
+					fast := parser{s: lit + `,`}
+					ferr := fast.strCanon()
+					ref := parser{s: lit + `,`}
+					_, _, rerr := ref.str(true)
+					if (ferr != nil) != (rerr != nil) || ferr == nil && (!bytes.Equal(fast.out, ref.out) || fast.i != ref.i) {
+						t.Fatalf("%q: strCanon %q (to %d, %v), reference %q (to %d, %v)", lit, fast.out, fast.i, ferr, ref.out, ref.i, rerr)
+					}
+					// Unterminated: both refuse.
+					fast = parser{s: `"` + body}
+					ref = parser{s: `"` + body}
+					if ferr, rerr := fast.strCanon(), func() error { _, _, err := ref.str(true); return err }(); ferr == nil || rerr == nil {
+						t.Fatalf("%q unterminated: strCanon %v, reference %v", body, ferr, rerr)
+					}
+					n++
+				}
+			}
+		}
+	}
+	if n < 5000 {
+		t.Fatalf("only %d cases", n)
+	}
+}
+
+// TestMapShared calls Map from several goroutines at once: every caller
+// gets the one map that was kept, with every argument.
+func TestMapShared(t *testing.T) {
+	for range 50 {
+		a := mustParse(t, `{"b":[1,{"c":"x"}],"a":2,"d":"\u00e9"}`)
+		maps := make([]map[string]any, 8)
+		var wg sync.WaitGroup
+		for i := range maps {
+			wg.Go(func() { maps[i] = a.Map() })
+		}
+		wg.Wait()
+		want := a.Map()
+		for i, m := range maps {
+			if reflect.ValueOf(m).UnsafePointer() != reflect.ValueOf(want).UnsafePointer() || len(m) != 3 || m["d"] != "é" {
+				t.Fatalf("caller %d got %v, not the kept map %v", i, m, want)
+			}
+		}
+	}
 }

@@ -2,8 +2,10 @@
 
 Run from this directory: python3 build.py. Deterministic (seeded).
 """
-import hashlib, json, random
-from eip55 import checksum
+import hashlib, json, os, random, sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "defi-dev-2026-11b"))
+from eip55 import checksum  # defi-dev-2026-11b's, one copy
 
 rng = random.Random(2611)
 book = json.load(open("../../../internal/addrbook/book.json"))

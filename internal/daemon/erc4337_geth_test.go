@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -17,7 +16,6 @@ import (
 	"github.com/wardhq/ward/internal/capability/mint"
 	"github.com/wardhq/ward/internal/chain"
 	"github.com/wardhq/ward/internal/chain/artifacts"
-	"github.com/wardhq/ward/internal/chain/artifacts/published"
 	"github.com/wardhq/ward/internal/chain/nodetest"
 	"github.com/wardhq/ward/internal/config"
 	"github.com/wardhq/ward/internal/tool"
@@ -36,69 +34,14 @@ import (
 func TestERC4337WalletOnGeth(t *testing.T) {
 	node := nodetest.Start(t)
 	ctx := t.Context()
-	p, err := chain.DialEndpoints(ctx, []string{node.URL}, chain.ProviderConfig{ChainID: nodetest.ChainID})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Close()
-	dir := t.TempDir()
-	var keys []*chain.LocalSigner
-	var files []string
-	for i, b := range []string{"7a", "7b", "7c"} { // owner, ward's session key, a stranger
-		k, err := chain.NewLocalSigner(strings.Repeat(b, 32))
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer k.Close()
-		path := filepath.Join(dir, fmt.Sprintf("key%d.key", i))
-		if err := os.WriteFile(path, []byte(strings.Repeat(b, 32)+"\n"), 0o600); err != nil {
-			t.Fatal(err)
-		}
-		keys, files = append(keys, k), append(files, path)
-		node.Fund(t, k.Address(), big.NewInt(3e18))
-	}
+	g := newGethWallets(t, node, big.NewInt(3e18), "7a", "7b", "7c") // owner, ward's session key, a stranger
+	p, keys, files, dir := g.p, g.keys, g.files, t.TempDir()
 	owner, session := keys[0], keys[1]
 	send := func(to *common.Address, value *big.Int, data []byte) *types.Receipt {
 		t.Helper()
-		nonce, err := p.Nonce(ctx, owner.Address())
-		if err != nil {
-			t.Fatal(err)
-		}
-		tip, err := p.SuggestGasTip(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		head, err := p.HeaderLatest(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if value == nil {
-			value = new(big.Int)
-		}
-		tx := types.NewTx(&types.DynamicFeeTx{ChainID: big.NewInt(nodetest.ChainID), Nonce: nonce, GasTipCap: tip,
-			GasFeeCap: new(big.Int).Add(new(big.Int).Mul(head.BaseFee, big.NewInt(2)), tip), Gas: 10_000_000, To: to, Value: value, Data: data})
-		signed, err := owner.SignTx(ctx, big.NewInt(nodetest.ChainID), tx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := p.SendTransaction(ctx, signed); err != nil {
-			t.Fatal(err)
-		}
-		r, err := p.WaitReceipt(ctx, signed.Hash())
-		if err != nil || r.Status != types.ReceiptStatusSuccessful {
-			t.Fatalf("transaction %s: %+v, %v", signed.Hash().Hex(), r, err)
-		}
-		return r
+		return g.send(t, owner, to, value, data)
 	}
-	ep, err := published.Load("EntryPoint")
-	if err != nil {
-		t.Fatal(err)
-	}
-	epCode, err := ep.Link(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	entryPoint := send(nil, nil, epCode).ContractAddress
+	entryPoint := send(nil, nil, creation(t, "EntryPoint")).ContractAddress
 	acctArt, err := artifacts.Load("SessionKeyAccount")
 	if err != nil {
 		t.Fatal(err)

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -17,7 +16,6 @@ import (
 	"github.com/wardhq/ward/internal/api"
 	"github.com/wardhq/ward/internal/capability/mint"
 	"github.com/wardhq/ward/internal/chain"
-	"github.com/wardhq/ward/internal/chain/artifacts/published"
 	"github.com/wardhq/ward/internal/chain/nodetest"
 	"github.com/wardhq/ward/internal/config"
 	"github.com/wardhq/ward/internal/store"
@@ -34,71 +32,16 @@ import (
 func TestSafeWalletOnGeth(t *testing.T) {
 	node := nodetest.Start(t)
 	ctx := t.Context()
-	p, err := chain.DialEndpoints(ctx, []string{node.URL}, chain.ProviderConfig{ChainID: nodetest.ChainID})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Close()
-	dir := t.TempDir()
-	var keys []*chain.LocalSigner
-	var files []string
-	for i, b := range []string{"6a", "6b", "6c"} {
-		k, err := chain.NewLocalSigner(strings.Repeat(b, 32))
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer k.Close()
-		path := filepath.Join(dir, fmt.Sprintf("owner%d.key", i))
-		if err := os.WriteFile(path, []byte(strings.Repeat(b, 32)+"\n"), 0o600); err != nil {
-			t.Fatal(err)
-		}
-		keys, files = append(keys, k), append(files, path)
-		node.Fund(t, k.Address(), big.NewInt(1e18))
-	}
+	g := newGethWallets(t, node, big.NewInt(1e18), "6a", "6b", "6c")
+	p, keys, files, dir := g.p, g.keys, g.files, t.TempDir()
 	// The deployer is the third key: Safe's creation needs more gas than
 	// the node's developer account sends with.
 	send := func(to *common.Address, data []byte) *types.Receipt {
 		t.Helper()
-		nonce, err := p.Nonce(ctx, keys[2].Address())
-		if err != nil {
-			t.Fatal(err)
-		}
-		tip, err := p.SuggestGasTip(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		head, err := p.HeaderLatest(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		tx := types.NewTx(&types.DynamicFeeTx{ChainID: big.NewInt(nodetest.ChainID), Nonce: nonce, GasTipCap: tip,
-			GasFeeCap: new(big.Int).Add(new(big.Int).Mul(head.BaseFee, big.NewInt(2)), tip), Gas: 10_000_000, To: to, Data: data})
-		signed, err := keys[2].SignTx(ctx, big.NewInt(nodetest.ChainID), tx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := p.SendTransaction(ctx, signed); err != nil {
-			t.Fatal(err)
-		}
-		r, err := p.WaitReceipt(ctx, signed.Hash())
-		if err != nil || r.Status != types.ReceiptStatusSuccessful {
-			t.Fatalf("transaction %s: %+v, %v", signed.Hash().Hex(), r, err)
-		}
-		return r
+		return g.send(t, keys[2], to, nil, data)
 	}
-	creation := func(name string) []byte {
-		a, err := published.Load(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		code, err := a.Link(nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return code
-	}
-	singleton := send(nil, creation("Safe")).ContractAddress
-	factory := send(nil, creation("SafeProxyFactory")).ContractAddress
+	singleton := send(nil, creation(t, "Safe")).ContractAddress
+	factory := send(nil, creation(t, "SafeProxyFactory")).ContractAddress
 	setup, err := chain.SafeABI().Pack("setup", []common.Address{keys[0].Address(), keys[1].Address()}, big.NewInt(2), common.Address{}, []byte{},
 		common.Address{}, common.Address{}, new(big.Int), common.Address{})
 	if err != nil {
@@ -185,7 +128,7 @@ func TestSafeWalletOnGeth(t *testing.T) {
 	// With the chain's MultiSendCallOnly in the book, a two-transaction
 	// plan is one Safe transaction: the other owner signs once and both
 	// sends execute. A book naming other code there is refused at start.
-	multi := send(nil, creation("MultiSendCallOnly")).ContractAddress
+	multi := send(nil, creation(t, "MultiSendCallOnly")).ContractAddress
 	withMulti := func(keyFile string, at common.Address) *config.File {
 		t.Helper()
 		f, err := config.Parse("ward.toml", fmt.Appendf(nil, "[chain]\nrpc_url = %q\nchain_id = %d\nwallet_key_file = %q\nwallet_kind = \"safe\"\nsafe_address = %q\n"+

@@ -323,10 +323,7 @@ func TestMorphoInterest(t *testing.T) {
 	}
 	m := f.call(t, chain.MorphoBlueABI(), c.MorphoBlue, "market", id)
 	borrowed, lastUpdate := m[2].(*big.Int), m[4].(*big.Int)
-	head, err := f.env.Chain.HeaderLatest(t.Context())
-	if err != nil {
-		t.Fatal(err)
-	}
+	head := freshHead(t, f.env.Chain) // the block the position read pins
 	rate := f.call(t, chain.MorphoOracleABI(), c.MorphoIrm, "borrowRateView", chain.DevMorphoRatedMarket(c), chain.MorphoMarket{
 		TotalSupplyAssets: m[0].(*big.Int), TotalSupplyShares: m[1].(*big.Int), TotalBorrowAssets: m[2].(*big.Int),
 		TotalBorrowShares: m[3].(*big.Int), LastUpdate: m[4].(*big.Int), Fee: m[5].(*big.Int)})[0].(*big.Int)

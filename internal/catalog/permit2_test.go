@@ -9,6 +9,7 @@ import (
 
 	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
 
 	"github.com/wardhq/ward/internal/addrbook"
 	"github.com/wardhq/ward/internal/catalog"
@@ -98,10 +99,7 @@ func TestPermit2(t *testing.T) {
 	})
 
 	t.Run("approve: exact ERC-20 approval, then an expiring Permit2 allowance", func(t *testing.T) {
-		head, err := f.env.Chain.HeaderLatest(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
+		head := freshHead(t, f.env.Chain)
 		args := fmt.Sprintf(`{"token":%q,"spender":%q,"amount":%q,"symbol":"USDC","decimals":6}`, f.usdc.Hex(), spender.Hex(), amount.String())
 		p := f.commit(t, "permit2_approve_token", args, nil)
 		if len(p.Txs) != 2 || common.Address(p.Txs[0].To) != f.usdc || common.Address(p.Txs[1].To) != p2 {
@@ -154,10 +152,7 @@ func TestPermit2(t *testing.T) {
 	})
 
 	t.Run("approve again: the ERC-20 allowance suffices, a chosen expiry", func(t *testing.T) {
-		head, err := f.env.Chain.HeaderLatest(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
+		head := freshHead(t, f.env.Chain)
 		half := units(500, 6)
 		args := fmt.Sprintf(`{"token":%q,"spender":%q,"amount":%q,"expires_in_seconds":600}`, f.usdc.Hex(), spender.Hex(), half.String())
 		p := f.commit(t, "permit2_approve_token", args, nil)
@@ -264,4 +259,20 @@ func TestPermit2(t *testing.T) {
 			}
 		}
 	})
+}
+
+// freshHead is the chain's latest header as a plan or a read sees it:
+// asked of the node, as their pin is (chain.PinLatest), not the
+// provider's cached latest header, which may be a block behind.
+func freshHead(t *testing.T, p *chain.Provider) *types.Header {
+	t.Helper()
+	pinned, _, err := p.PinLatest(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := p.HeaderLatest(pinned)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h
 }

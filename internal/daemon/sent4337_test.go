@@ -2,8 +2,6 @@ package daemon
 
 import (
 	"context"
-	"io"
-	"log/slog"
 	"math/big"
 	"path/filepath"
 	"strings"
@@ -12,7 +10,6 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 
-	"github.com/wardhq/ward/internal/catalog"
 	"github.com/wardhq/ward/internal/chain"
 	"github.com/wardhq/ward/internal/store"
 	"github.com/wardhq/ward/internal/tool"
@@ -105,22 +102,7 @@ func TestReconcileSendsReadsUserOperationEvent(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	st2, err := OpenStore(ctx, path, "") // the restart
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st2.Close()
-	s := &Stack{Store: st2}
-	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	w2, err := chain.NewWallet(key, d.Provider(), chain.WalletConfig{
-		Account: dep.Account, EntryPoint: dep.EntryPoint,
-		Journal: sendJournal{s: st2, now: time.Now},
-		Settled: func(ctx context.Context, st chain.Settled) { s.recordSettled(ctx, log, st) },
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s.reconcileSends(ctx, log, []*catalog.Env{{Wallet: w2}})
+	st2 := restartAndReconcile(t, path, key, d.Provider(), chain.WalletConfig{Account: dep.Account, EntryPoint: dep.EntryPoint})
 
 	if open, _, err := st2.OpenTxs(ctx, chain.DevChainID, strings.ToLower(key.Address().Hex())); err != nil || len(open) != 0 {
 		t.Errorf("journal after reconciliation: %d open, %v; want none", len(open), err)

@@ -89,21 +89,7 @@ func TestReconcileSendsAtStart(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	st2, err := OpenStore(ctx, path, "") // the restart
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st2.Close()
-	s := &Stack{Store: st2}
-	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	w2, err := chain.NewWallet(key, d.Provider(), chain.WalletConfig{
-		Journal: sendJournal{s: st2, now: time.Now},
-		Settled: func(ctx context.Context, st chain.Settled) { s.recordSettled(ctx, log, st) },
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s.reconcileSends(ctx, log, []*catalog.Env{{Wallet: w2}})
+	st2 := restartAndReconcile(t, path, key, d.Provider(), chain.WalletConfig{})
 
 	from := strings.ToLower(key.Address().Hex())
 	if open, next, err := st2.OpenTxs(ctx, chain.DevChainID, from); err != nil || len(open) != 0 || next != 1 {
@@ -120,4 +106,28 @@ func TestReconcileSendsAtStart(t *testing.T) {
 	if n, err := d.Provider().Nonce(ctx, key.Address()); err != nil || n != 1 {
 		t.Errorf("nonce = %d, %v; want 1: nothing sent again", n, err)
 	}
+}
+
+// restartAndReconcile is ward's start after a crash: it opens the store at
+// path again, makes key's wallet over p with cfg (its send journal and
+// settlement in that store) and reconciles the journal as ward serve
+// does before serving. The store is closed when the test ends.
+func restartAndReconcile(t *testing.T, path string, key *chain.LocalSigner, p *chain.Provider, cfg chain.WalletConfig) Backend {
+	t.Helper()
+	ctx := t.Context()
+	st, err := OpenStore(ctx, path, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	s := &Stack{Store: st}
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	cfg.Journal = sendJournal{s: st, now: time.Now}
+	cfg.Settled = func(ctx context.Context, set chain.Settled) { s.recordSettled(ctx, log, set) }
+	w, err := chain.NewWallet(key, p, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.reconcileSends(ctx, log, []*catalog.Env{{Wallet: w}})
+	return st
 }

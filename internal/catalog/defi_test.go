@@ -769,13 +769,27 @@ func txOf(t *testing.T, a *chain.ABI, to common.Address, method string, args ...
 }
 
 // send sends txs from w with a capability minted for the test.
+//
+// A wallet funded by the transaction just before may be refused
+// "insufficient funds" for a moment: the dev node's transaction pool
+// moves to a new head after the block's receipts are answered. send
+// retries that refusal, and only that one, for up to 5 s when nothing of
+// txs was sent.
 func send(t *testing.T, w *chain.Wallet, txs []tool.Tx) {
 	t.Helper()
 	h := [32]byte{1}
-	now := time.Now()
-	c := mint.Capability(mint.Fields{PermitID: "test", Tool: "test_setup", ArgsHash: h, ExpiresAt: now.Add(time.Minute)})
-	if _, err := w.Send(t.Context(), c, chain.Scope{Tool: "test_setup", ArgsHash: h, Now: now}, txs); err != nil {
-		t.Fatalf("send: %v", err)
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		now := time.Now()
+		c := mint.Capability(mint.Fields{PermitID: "test", Tool: "test_setup", ArgsHash: h, ExpiresAt: now.Add(time.Minute)})
+		rs, err := w.Send(t.Context(), c, chain.Scope{Tool: "test_setup", ArgsHash: h, Now: now}, txs)
+		if err == nil {
+			return
+		}
+		if len(rs) > 0 || !strings.Contains(err.Error(), "insufficient funds") || now.After(deadline) {
+			t.Fatalf("send: %v", err)
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 }
 

@@ -168,6 +168,15 @@ func StartDev(ctx context.Context, cfg DevConfig) (*DevChain, error) {
 	d := &DevChain{sim: sim, provider: p, wallet: w, walletS: walletS, operator: operator,
 		maxLead: cfg.MaxClockLead, refresh: cmp.Or(cfg.FeedRefresh, DefaultFeedRefresh),
 		pinned: map[common.Address]bool{}}
+	// A receipt is visible as soon as its block is inserted, while the
+	// pool moves to the new head afterwards: a wallet funded in that block
+	// would be refused "insufficient funds" for a moment. commitLocked
+	// syncs the pool before it lets go of commitMu, and WaitReceipt waits
+	// for commitMu.
+	p.settled = func() {
+		d.commitMu.Lock()
+		d.commitMu.Unlock() //nolint:staticcheck // an empty critical section: wait for a commit in progress
+	}
 	if cfg.AutoCommit {
 		d.startAutoCommit(ctx, cfg.KeepFeeds)
 	}
@@ -308,6 +317,7 @@ func (d *DevChain) Commit(ctx context.Context) (uint64, error) {
 
 func (d *DevChain) commitLocked() {
 	d.sim.beacon.Commit()
+	_ = d.sim.eth.TxPool().Sync() // fails only once the pool is closed
 	d.provider.forgetLatest()
 	d.kickKeeper()
 }

@@ -130,6 +130,11 @@ type Provider struct {
 
 	waited atomic.Int64 // nanoseconds in WaitReceipt
 
+	// settled, when set (the embedded dev chain), is called before
+	// WaitReceipt returns a receipt and returns once the block that holds
+	// it is fully sealed, its transaction pool moved to the new head.
+	settled func()
+
 	life     sync.Mutex     // guards isClosed and adding to checks
 	isClosed bool           // Close has begun: no new checks
 	closed   chan struct{}  // closed by Close: ends the checks
@@ -547,6 +552,9 @@ func (p *Provider) WaitReceipt(ctx context.Context, hash common.Hash) (*types.Re
 		if r != nil {
 			p.sawBlock(r.BlockNumber)
 			if h, err := p.HeaderLatest(ctx); err == nil && h.Number.Cmp(r.BlockNumber) >= 0 {
+				if p.settled != nil {
+					p.settled()
+				}
 				return r, nil
 			}
 		}

@@ -57,6 +57,12 @@ func Stage2(models []validate.Model, opts ...Stage2Option) ([]Validator, error) 
 				b.Reasons = append(b.Reasons, v.Reasons...)
 				return b
 			}
+			// The model of who sets the agent's controls: no condition,
+			// date or procedure step lifts one (validate.LoosenedControl).
+			if l := validate.Loosen(cand.Entry); !l.Pass && !l.Skipped {
+				l.Reasons = append(l.Reasons, v.Reasons...)
+				return l
+			}
 			return v
 		}},
 	}, nil

@@ -387,13 +387,19 @@ func numbersNear(toks []string, sp span) []interval {
 		if i >= sp.s && i < sp.e {
 			continue
 		}
-		v, err := strconv.ParseFloat(toks[i], 64)
-		if err != nil {
-			continue
-		}
 		unit, scale := "", 1.0
 		if i+1 < len(toks) {
 			unit, scale = unitOf(toks[i+1])
+		}
+		v, err := strconv.ParseFloat(toks[i], 64)
+		if err != nil {
+			// A number in words counts only before a unit ("one hour",
+			// "seven days"): "one of the pools" states no quantity.
+			n, ok := numberWords[toks[i]]
+			if !ok || unit == "" || unit == "%" && n < 2 {
+				continue
+			}
+			v = n
 		}
 		iv := interval{lo: v * scale, hi: v * scale, unit: unit}
 		if i+3 < len(toks) && (toks[i+1] == "and" || toks[i+1] == "to") {
@@ -416,6 +422,11 @@ func numbersNear(toks []string, sp span) []interval {
 	}
 	return out
 }
+
+// numberWords are the small numbers written as words.
+var numberWords = map[string]float64{"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
+	"seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "fourteen": 14, "fifteen": 15,
+	"twenty": 20, "thirty": 30, "sixty": 60}
 
 // unitOf returns the canonical unit of a token and the factor to it:
 // percentages, days for durations, plain otherwise.

@@ -392,6 +392,12 @@ func (m *Model) contradictedBy(vw view, rivals func() map[string][]term) (claim 
 				return claim, vw.conditional(ci, used...), true
 			}
 		case RelWithin, RelOneOf:
+			// A number belongs to the clause that names the protocol:
+			// in "stablecoin feeds use 24 hours, while ETH/USD uses one
+			// hour" the first number is not ETH/USD's.
+			if len(t.protocols) > 0 && len(vw.clauses) > 1 && !mentions(toks, t.protocols) {
+				continue
+			}
 			for _, s := range subj {
 				lo, hi := segment(toks, s.s, s.e)
 				if negations(toks, lo, hi, subj) > 0 {

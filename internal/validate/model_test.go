@@ -98,8 +98,11 @@ var mechanicCases = []struct {
 		[]string{"stETH can trade at a discount to ETH during market stress.", "LSTs can depeg when liquidity dries up.", "rETH can trade below its backing."}},
 	// bridging
 	{"bridge", "about 7 days", false,
-		[]string{"Withdrawing from Arbitrum through the canonical bridge takes 10 minutes.", "Canonical bridge withdrawals from Optimism take about 2 hours."},
+		[]string{"Withdrawing from Arbitrum through the canonical bridge takes 10 minutes.", "Exiting a rollup through its canonical bridge takes ten minutes."},
 		[]string{"Withdrawals from Optimism via the canonical bridge take about 7 days.", "Withdrawing through the native bridge takes a week because of the challenge period.", "Third-party bridges like Across can get you out of Arbitrum in minutes."}},
+	{"bridge", "challenge period on its canonical bridge", true,
+		[]string{"Canonical bridge withdrawals from Optimism take about 2 hours.", "Arbitrum One's challenge period is 24 hours.", "On Base the dispute window lasts three days."},
+		[]string{"Arbitrum One's challenge period is about seven days.", "Withdrawals from Optimism take 7 days on the canonical bridge.", "Across moves funds from Base in two minutes.", "Deposits to Arbitrum arrive in ten minutes."}},
 	{"bridge", "optimistic rollup through the canonical bridge is not instant", false,
 		[]string{"Withdrawals via the native bridge from Optimism are instant.", "Canonical bridge withdrawals are immediate."},
 		[]string{"Withdrawals through the canonical bridge are not instant.", "Deposits through the canonical bridge arrive within minutes.", "Canonical bridge withdrawals wait out the challenge period."}},

@@ -381,8 +381,12 @@ func (iv interval) point() bool { return iv.lo == iv.hi }
 // eight tokens after it or three before, each widened by a qualifier
 // ("below 1" is (-inf, 1), "at least 2" is [2, inf), "between 5 and 10").
 func numbersNear(toks []string, sp span) []interval {
+	return numbersIn(toks, max(0, sp.s-3), min(len(toks), sp.e+8), sp)
+}
+
+// numbersIn returns the quantities stated in toks[from:to], outside sp.
+func numbersIn(toks []string, from, to int, sp span) []interval {
 	var out []interval
-	from, to := max(0, sp.s-3), min(len(toks), sp.e+8)
 	for i := from; i < to; i++ {
 		if i >= sp.s && i < sp.e {
 			continue

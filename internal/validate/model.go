@@ -403,7 +403,15 @@ func (m *Model) contradictedBy(vw view, rivals func() map[string][]term) (claim 
 				if negations(toks, lo, hi, subj) > 0 {
 					continue
 				}
-				for _, iv := range numbersNear(toks, s) {
+				near := numbersNear(toks, s)
+				if !slices.ContainsFunc(near, func(iv interval) bool { return iv.unit == m.Unit }) {
+					// Past the window, a clause that states one quantity
+					// in the model's unit states it of the subject:
+					// "withdrawals from X to Y through Z finalise after
+					// one hour".
+					near = clauseQuantity(toks, m.Unit)
+				}
+				for _, iv := range near {
 					if iv.unit == m.Unit && m.outside(iv) {
 						return fmt.Sprintf("%s is %s", m.Subject, iv), vw.conditional(ci, s), true
 					}
@@ -434,6 +442,21 @@ func (m *Model) contradictedBy(vw view, rivals func() map[string][]term) (claim 
 		}
 	}
 	return "", false, false
+}
+
+// clauseQuantity returns the one quantity in unit a clause states, or
+// nil when it states none or several.
+func clauseQuantity(toks []string, unit string) []interval {
+	var out []interval
+	for _, iv := range numbersIn(toks, 0, len(toks), span{}) {
+		if iv.unit == unit {
+			out = append(out, iv)
+		}
+	}
+	if len(out) != 1 {
+		return nil
+	}
+	return out
 }
 
 var ownerWords = set("current", "your", "position", "account", "actual", "user", "my", "our", "their", "effective", "realized")

@@ -27,6 +27,14 @@ var (
 	// 99.7 % accuracy", "right 100 % of the time") is the same claim as
 	// certainty about the outcomes it forecasts: no source can have it.
 	reNearCertainRate = regexp.MustCompile(`\b(?:(?:9[5-9]|100)(?:\.\d+)?\s*%\s*(?:accura\w*|win\s+rate|success\s+rate|hit\s+rate|precision|of\s+the\s+time)|(?:accura\w*|win\s+rate|success\s+rate|hit\s+rate|precision)\s+(?:of\s+)?(?:9[5-9]|100)(?:\.\d+)?\s*%)`)
+	// A market's move stated as certain, with its size or its time, is a
+	// forecast whatever event it waits on ("when the report comes out, ETH
+	// will pump at least 8 % within the hour"): a condition does not make
+	// a price a mechanic.
+	reMarketMove = regexp.MustCompile(`\bwill\s+(?:(?:certainly|definitely|surely|absolutely|easily)\s+)?(?:pump|dump|moon|rally|crash|surge|soar|skyrocket|spike|tank|rip)\b(?:\W+\w+){0,4}?\W+(?:\d+(?:\.\d+)?\s*(?:%|x\b)|within|by|before|tomorrow|tonight|next)`)
+	// "Will always" states a future without exception: what a builder, a
+	// counterparty or a market will do is not knowable.
+	reAlwaysWill = regexp.MustCompile(`\bwill\s+always\s+(?:be\s+)?(?:included|filled|executed|accepted|honou?red|win|profit|pay|land|confirm\w*|front-?run|beat|outperform|rise|go\s+up|recover|repeg|be\s+(?:first|profitable|repaid|reimbursed))\b`)
 	// A condition makes a "will" a mechanic, not a prediction.
 	reIfClause = regexp.MustCompile(`\b(?:if|when|whenever|unless|once|until|should|as\s+long\s+as|in\s+case)\b`)
 	reDenyNear = regexp.MustCompile(`\b(?:no|not|never|nothing|none|isn't|aren't|wasn't|isnt|arent|nor|neither|without|rarely|hardly|claims?|claimed|promis\w*|says?|said|pretend\w*|beware|scam\w*)\b(?:\W+\w+){0,3}?\W*$`)
@@ -41,6 +49,11 @@ func UnknowableCertainty(text string) string {
 		}
 		if m := reNearCertainRate.FindStringIndex(s); m != nil && !reDenyNear.MatchString(s[max(0, m[0]-48):m[0]]) {
 			return strings.TrimSpace(s[m[0]:m[1]])
+		}
+		for _, re := range []*regexp.Regexp{reMarketMove, reAlwaysWill} {
+			if m := re.FindStringIndex(s); m != nil && !reDenyNear.MatchString(s[max(0, m[0]-48):m[0]]) {
+				return strings.TrimSpace(s[m[0]:m[1]])
+			}
 		}
 		if reIfClause.MatchString(s) {
 			continue

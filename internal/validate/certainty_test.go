@@ -19,6 +19,10 @@ func TestUnknowableCertainty(t *testing.T) {
 		"Our model predicts the next borrow-rate spike with 99.7% accuracy; front-run each one.",
 		"The signal has a win rate of 98% over two years, so size up.",
 		"The ratio mean-reverts within 14 days, proven 100% of the time.",
+		"Once the unlock clears, ARB will rally 20% by Friday.",
+		"If the halving lands on schedule, BTC will surge within a week.",
+		"Our searcher's bundles will always land first in the block.",
+		"With that relay, swaps will always be filled at the quoted price.",
 	}
 	clean := []string{
 		"If utilisation rises above the kink, the borrow rate will rise steeply.",
@@ -28,6 +32,10 @@ func TestUnknowableCertainty(t *testing.T) {
 		"The risk-free rate in DeFi is usually taken to be the staking yield.",
 		"No strategy is risk-free money, least of all leveraged farming.",
 		"When the price leaves your range, the position will stop earning fees.",
+		"If the oracle lags, a liquidation will happen late.",
+		"When markets crash, bids will thin out within minutes; keep a buffer.",
+		"A revert will always refund the unused gas but not the gas spent.",
+		"The invariant will always hold after a swap.",
 		"A limit order fills at your price or better, or not at all.",
 		"Funding may stay positive for weeks, but it can flip within hours.",
 		"The transaction reverts if the output is below amountOutMinimum.",

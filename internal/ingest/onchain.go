@@ -183,11 +183,12 @@ func (o *onChain) Validate(ctx context.Context, c *Candidate, _ *Grimoire) (Vote
 const AaveGrossGap = 10.0
 
 // lending checks the Aave V3 numbers e states (validate.ExtractMechanics:
-// LTV, liquidation threshold and reserve factor of a symbol) against the
+// LTV, liquidation threshold, liquidation bonus and reserve factor of a
+// symbol) against the
 // reserve's configuration on the reader's chain: the book gives the
 // market's Pool and the symbol's token, getReserveData its configuration
-// bitmap (LTV bits 0-15, threshold 16-31, reserve factor 64-79, in basis
-// points). Numbers about another chain, a symbol the book does not list
+// bitmap (LTV bits 0-15, threshold 16-31, liquidation bonus 32-47 as
+// 100 % plus the bonus, reserve factor 64-79, in basis points). Numbers about another chain, a symbol the book does not list
 // there, an asset that is no reserve, or a reserve factor the pool
 // answers 0 for are not checked.
 func (o *onChain) lending(ctx context.Context, e *knowledge.Entry) (Vote, error) {
@@ -245,6 +246,14 @@ func (o *onChain) lending(ctx context.Context, e *knowledge.Entry) (Vote, error)
 			// Pool) answers 0 too: nothing to contradict a claim with.
 			continue
 		}
+		if m.Kind == validate.MechLiquidationBonus {
+			// Stored as 100 % plus the bonus (10500 is 5 %); 0 is an
+			// asset that is not collateral.
+			if bps <= 10000 {
+				continue
+			}
+			bps -= 10000
+		}
 		actual := float64(bps) / 100
 		name := strings.ReplaceAll(m.Kind.String(), "_", " ")
 		got := fmt.Sprintf("Aave V3 %s %s on chain %d: claimed %g %%, actual %g %%", toks[0].Symbol, name, id, m.Value, actual)
@@ -266,7 +275,7 @@ func (o *onChain) lending(ctx context.Context, e *knowledge.Entry) (Vote, error)
 // same fields the pool data provider's getReserveConfigurationData
 // decodes from it.
 var aaveConfigShift = map[validate.MechanicKind]uint{validate.MechLTV: 0, validate.MechLiquidationThreshold: 16,
-	validate.MechReserveFactor: 64}
+	validate.MechLiquidationBonus: 32, validate.MechReserveFactor: 64}
 
 // chain reads the chain to check the entry's verifiable claims.
 func (o *onChain) chain(ctx context.Context, c *Candidate) (Vote, error) {

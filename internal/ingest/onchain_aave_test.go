@@ -17,9 +17,10 @@ import (
 	"github.com/wardhq/ward/internal/reason"
 )
 
-// L3 reads an Aave V3 reserve's reserve factor as it reads its LTV, from
-// the configuration of Aave's own Pool that ward chain deploy puts on a
-// geth --dev node (every reserve's factor set to 10 %), with the same
+// L3 reads an Aave V3 reserve's reserve factor and liquidation bonus as it
+// reads its LTV, from the configuration of Aave's own Pool that ward chain
+// deploy puts on a geth --dev node (every reserve's factor set to 10 %;
+// bonuses 5 % for WETH and DAI, 4.5 % for USDC), with the same
 // tolerance: within 0.005 points verified, within AaveGrossGap stale,
 // beyond it false.
 func TestOnChainAaveReserveFactor(t *testing.T) {
@@ -63,10 +64,19 @@ func TestOnChainAaveReserveFactor(t *testing.T) {
 		{"slightly off", "WETH on Aave V3 has a reserve factor of 15%.", wantStale},
 		{"grossly off", "The reserve factor of DAI on Aave is 35%.", wantFail},
 		{"no such symbol", "The reserve factor of WBTC on Aave is 35%.", wantSkip},
+		{"true bonus", "The liquidation bonus of WETH on Aave is 5%.", wantPass},
+		{"true bonus beside threshold", "On Aave, USDC has a liquidation threshold of 80% and a liquidation bonus of 4.5%.", wantPass},
+		{"bonus grossly off", "The liquidation bonus of DAI on Aave is 25%.", wantFail},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			vote, err := onChainVote(t, v, tc.content)
 			checkVote(t, vote, err, tc.want)
+			if tc.name == "bonus grossly off" {
+				if !strings.Contains(strings.Join(vote.Reasons, ";"), "liquidation bonus on chain 1337: claimed 25 %, actual 5 %") {
+					t.Errorf("vote %+v, want the actual liquidation bonus", vote)
+				}
+				return
+			}
 			if tc.want == wantFail && (vote.Code != reason.KnowledgeVerifiableFalse || !strings.Contains(strings.Join(vote.Reasons, ";"), "reserve factor on chain 1337: claimed 35 %, actual 10 %")) {
 				t.Errorf("vote %+v, want code %s and the actual reserve factor", vote, reason.KnowledgeVerifiableFalse)
 			}

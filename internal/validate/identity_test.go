@@ -126,6 +126,8 @@ func TestExtractMechanics(t *testing.T) {
 		{"ltv and threshold", "Aave V3 WETH: LTV 80.5%, liquidation threshold 83%.",
 			[]Mechanic{{Kind: MechLTV, Symbol: "WETH", Value: 80.5}, {Kind: MechLiquidationThreshold, Symbol: "WETH", Value: 83}}},
 		{"reserve factor", "The reserve factor of USDC is 10%.", []Mechanic{{Kind: MechReserveFactor, Symbol: "USDC", Value: 10}}},
+		{"liquidation bonus", "The liquidation bonus on WETH is 5%.", []Mechanic{{Kind: MechLiquidationBonus, Symbol: "WETH", Value: 5}}},
+		{"liquidation penalty first", "WBTC carries a 6.5% liquidation penalty.", []Mechanic{{Kind: MechLiquidationBonus, Symbol: "WBTC", Value: 6.5}}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -167,6 +169,9 @@ func TestBookVerifier(t *testing.T) {
 		{"true decimals", "USDC (6 decimals) and WETH has 18 decimals.", nil},
 		{"true tick spacing", "The 0.3% tier uses tick spacing 60 and the 1% tier 200-tick spacing.", nil},
 		{"sane collateral", "Aave WETH: LTV 80%, liquidation threshold 82.5%.", nil},
+		{"sane bonus", "Aave WETH: liquidation threshold 83%, liquidation bonus 5%.", nil},
+		{"bonus at the limit", "Aave USDC: liquidation threshold 80%, liquidation bonus 25%.", nil},
+		{"a large bonus alone", "Some markets pay a 30% liquidation bonus.", nil},
 
 		{"one digit changed", "USDC on Base: " + usdcBaseOneOf,
 			[]string{FalsePrefix, "0x8335…2914 is a look-alike of USDC on Base (0x8335…2913)"}},
@@ -190,6 +195,9 @@ func TestBookVerifier(t *testing.T) {
 		{"wrong tick spacing", "The 0.05% fee tier has tick spacing 60.", []string{"0.05 % fee tier has tick spacing 10", "not 60"}},
 		{"ltv above threshold", "Aave V3 WETH: LTV 85%, liquidation threshold 80%.", []string{"LTV of 85 % above a liquidation threshold of 80 %"}},
 		{"ltv of 100 %", "You can borrow at an LTV of 110% against stETH.", []string{"ltv of 110 % is impossible"}},
+		{"threshold and bonus past the collateral", "On Aave V3, WETH has a liquidation threshold of 83% and a liquidation bonus of 25%.",
+			[]string{"liquidation threshold of 83 % with a liquidation bonus of 25 % is impossible"}},
+		{"bonus of 100 %", "The liquidation bonus of WETH is 120%.", []string{"liquidation bonus of 120 % is impossible"}},
 		{"table row", "| Token | Chain | Address |\n|---|---|---|\n| USDC | Base | " + usdcBaseLike + " |", []string{"look-alike of USDC on Base"}},
 	}
 	for _, tc := range tests {

@@ -19,10 +19,12 @@ const (
 	MechLTV                               // a lending market's loan-to-value, in percent
 	MechLiquidationThreshold              // a lending market's liquidation threshold, in percent
 	MechReserveFactor                     // a lending market's reserve factor, in percent
+	MechLiquidationBonus                  // a lending market's liquidation bonus over the repaid debt, in percent
 )
 
 var mechanicNames = [...]string{MechNone: "none", MechDecimals: "decimals", MechTickSpacing: "tick_spacing",
-	MechLTV: "ltv", MechLiquidationThreshold: "liquidation_threshold", MechReserveFactor: "reserve_factor"}
+	MechLTV: "ltv", MechLiquidationThreshold: "liquidation_threshold", MechReserveFactor: "reserve_factor",
+	MechLiquidationBonus: "liquidation_bonus"}
 
 // String returns the kind's stable name.
 func (k MechanicKind) String() string {
@@ -61,6 +63,7 @@ var (
 	reOfAsset      = `(?:(?:of|for|on)\s+[a-z][a-z0-9.]*\s*){0,2}`
 	reLTV          = regexp.MustCompile(`\b(?:max(?:imum)?\s+)?(?:ltv|loan[\s-]to[\s-]value)(?:\s+ratio)?\s*` + reOfAsset + `(?:of|is|=|:|at|set\s+(?:to|at))?\s*` + rePct + `|` + rePct + `\s*(?:max(?:imum)?\s+)?(?:ltv|loan[\s-]to[\s-]value)\b`)
 	reLiqThreshold = regexp.MustCompile(`\bliquidation\s+threshold\s*` + reOfAsset + `(?:of|is|=|:|at|set\s+(?:to|at))?\s*` + rePct + `|` + rePct + `\s*liquidation\s+threshold\b`)
+	reLiqBonus     = regexp.MustCompile(`\bliquidation\s+(?:bonus|penalty|incentive)\s*` + reOfAsset + `(?:of|is|=|:|at|set\s+(?:to|at))?\s*` + rePct + `|` + rePct + `\s*liquidation\s+(?:bonus|penalty|incentive)\b`)
 	reReserveFac   = regexp.MustCompile(`\breserve\s+factor\s*` + reOfAsset + `(?:of|is|=|:|at|set\s+(?:to|at))?\s*` + rePct + `|` + rePct + `\s*reserve\s+factor\b`)
 )
 
@@ -156,7 +159,7 @@ func ExtractMechanics(text string) []Mechanic {
 		for _, lm := range []struct {
 			re   *regexp.Regexp
 			kind MechanicKind
-		}{{reLTV, MechLTV}, {reLiqThreshold, MechLiquidationThreshold}, {reReserveFac, MechReserveFactor}} {
+		}{{reLTV, MechLTV}, {reLiqThreshold, MechLiquidationThreshold}, {reReserveFac, MechReserveFactor}, {reLiqBonus, MechLiquidationBonus}} {
 			for _, m := range lm.re.FindAllStringSubmatchIndex(low, MaxMechanics) {
 				v, ok := atof(low, m[2], m[3])
 				if !ok {
@@ -303,12 +306,12 @@ func (v *BookVerifier) mechanic(m Mechanic) (bad, ok string) {
 			return "", fmt.Sprintf("the %s fee tier has tick spacing %d", feeName(m.FeePips), want)
 		}
 		return fmt.Sprintf("Uniswap V3's %s fee tier has tick spacing %d, fixed by its factory, not %g", feeName(m.FeePips), want, m.Value), ""
-	case MechLTV, MechLiquidationThreshold, MechReserveFactor:
+	case MechLTV, MechLiquidationThreshold, MechReserveFactor, MechLiquidationBonus:
 		// A loan-to-value at or above 100 % lends more than the
 		// collateral; a liquidation threshold must leave room for the
 		// liquidation bonus (Aave: threshold × bonus ≤ 100 %); a reserve
 		// factor is a share of interest.
-		if m.Value >= 100 && m.Kind != MechReserveFactor || m.Value > 100 {
+		if m.Value >= 100 && m.Kind != MechReserveFactor && m.Kind != MechLiquidationBonus || m.Value > 100 {
 			return fmt.Sprintf("a %s of %g %% is impossible: it must stay below 100 %%", strings.ReplaceAll(m.Kind.String(), "_", " "), m.Value), ""
 		}
 	}
@@ -322,6 +325,25 @@ func (v *BookVerifier) mechanic(m Mechanic) (bad, ok string) {
 func collateralPairs(ms []Mechanic) []string {
 	var out []string
 	for i, a := range ms {
+		// A liquidation pays the debt plus the bonus out of collateral
+		// worth the debt over the threshold: threshold × (1 + bonus)
+		// above 100 % pays more collateral than the position holds
+		// (Aave V3's configurator refuses it).
+		if a.Kind == MechLiquidationThreshold || a.Kind == MechLiquidationBonus {
+			for _, b := range ms[i+1:] {
+				if b.Kind == a.Kind || b.Clause != a.Clause || !strings.EqualFold(a.Symbol, b.Symbol) ||
+					b.Kind != MechLiquidationThreshold && b.Kind != MechLiquidationBonus {
+					continue
+				}
+				lt, bonus := a.Value, b.Value
+				if a.Kind == MechLiquidationBonus {
+					lt, bonus = b.Value, a.Value
+				}
+				if lt*(100+bonus) > 100*100 {
+					out = append(out, fmt.Sprintf("a liquidation threshold of %g %% with a liquidation bonus of %g %% is impossible: a liquidation would pay out more collateral than the position holds", lt, bonus))
+				}
+			}
+		}
 		if a.Kind != MechLTV {
 			continue
 		}

@@ -30,10 +30,12 @@ var (
 	// A clause boundary inside a sentence: a colon, semicolon or comma, a
 	// list marker ("1)", " - ", "•") or "then".
 	reClauseBreak = regexp.MustCompile(`[:;,]\s*|\s[-–•*]\s+|\s\d{1,2}[).]\s+|\bthen\s+`)
-	// A procedure step's label before its directive: "step 3", "3)", "-".
+	// A sentence's end: a full stop or a line break, not a colon.
 	reLoosenSentence = regexp.MustCompile(`[.!?。！？]+(?:\s+|$)|\n+`)
-	reListItem       = regexp.MustCompile(`\s[-–•*]\s+|\s\d{1,2}[).]\s+|\bstep\s*\d{1,2}\b`)
-	reStepLabel      = regexp.MustCompile(`^(?:(?:step|stage|phase)\s*\d{1,2}\b(?:\s+of\s+(?:the\s+)?[\pL\s-]{1,40}?(?:guide|runbook|checklist|procedure|playbook|process))?\s*[:.)-]?\s*|\d{1,2}[).]\s*|[-–•*]\s*)`)
+	// The next item of a list, which ends a directive's scope.
+	reListItem = regexp.MustCompile(`\s[-–•*]\s+|\s\d{1,2}[).]\s+|\bstep\s*\d{1,2}\b`)
+	// A procedure step's label before its directive: "step 3", "3)", "-".
+	reStepLabel = regexp.MustCompile(`^(?:(?:step|stage|phase)\s*\d{1,2}\b(?:\s+of\s+(?:the\s+)?[\pL\s-]{1,40}?(?:guide|runbook|checklist|procedure|playbook|process))?\s*[:.)-]?\s*|\d{1,2}[).]\s*|[-–•*]\s*)`)
 	// A directive: an imperative verb that can weaken a control, or words
 	// that permit or oblige the reader to act.
 	reDirective = regexp.MustCompile(`^(?:(?:please|just|simply|now|also|first|finally|temporarily)\s+)?(?:set|skip|disable|deactivate|route|swap|trade|rebalance|resend|open|deposit|fire|broadcast|turn|switch|ignore|bypass|remove|drop|raise|increase|lift|suspend|pause|stop|omit|waive|override|approve|sign|grant|give|borrow|loop|lever|retry|execute|leave|use|make|assume|move|withdraw|bridge|send|transfer|close|allow|let|change|accept|treat|mute|silence|relax|loosen|widen|proceed|run|submit|max|go)\b` +

@@ -119,6 +119,9 @@ var mechanicCases = []struct {
 		[]string{"CCTP gives you USDC.e on the destination chain.", "Circle's CCTP is a lock-and-mint bridge that delivers wrapped USDC."},
 		[]string{"CCTP burns USDC on the source chain and mints native USDC on the destination.", "With CCTP you receive native USDC, not a wrapped token.", "CCTP does not deliver USDC.e."}},
 	// gas
+	{"gas", "base fee changes by at most 12.5", true,
+		[]string{"The maximum change of the base fee between consecutive blocks is 50%.", "From one block to the next the base fee can move 25%."},
+		[]string{"The base fee can rise by at most 12.5% per block.", "Between consecutive blocks the base fee moves 12.5% at most.", "On Arbitrum the base fee can jump 50% from one block to the next."}},
 	{"gas", "base fee is burned", true,
 		[]string{"The base fee goes to the validator.", "Under EIP-1559 the base fee is paid to miners.", "Validators earn the base fee."},
 		[]string{"The base fee is burned and the tip goes to the validator.", "Under EIP-1559, the base fee is burned.", "EIP-1559 burns the base fee."}},

@@ -86,6 +86,8 @@ func TestCommandRulesByDeclaredRole(t *testing.T) {
 		{"declared: a benign command", "mcp_ops_run_job", `{"q":"ls -la"}`, policy.Allow, reason.Allowed},
 		{"declared items: one destructive line", "mcp_ops_run_steps", `{"q":["ls","rm -rf /"]}`, policy.Deny, reason.ForbiddenCommand},
 		{"no role: text is text", "mcp_ops_search", `{"q":"rm -rf /"}`, policy.Allow, reason.Allowed},
+		{"undeclared: a command argument the schema does not name", "mcp_ops_search", `{"q":"x","command":"rm -rf /"}`, policy.Deny, reason.ForbiddenCommand},
+		{"undeclared: other names are not commands", "mcp_ops_search", `{"q":"x","note":"rm -rf /"}`, policy.Allow, reason.Allowed},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			d := eval(t, s, tc.tool, tc.args)

@@ -27,6 +27,7 @@ const arbitrum = require("@arbitrum/sdk");
 const cow = require("@cowprotocol/contracts/networks.json");
 const lido = require("@lido-sdk/constants");
 const zeroEx = require("@0x/contract-addresses");
+const comet = require("@compound-finance/compound-js/dist/nodejs/comet-artifacts/comet-constants.json");
 const { VAULT_V2: balancerV2Vault, balancerV3Contracts } = await import("@balancer/sdk");
 const { addresses: ens } = await import("@ensdomains/ensjs/contracts");
 const pkg = JSON.parse(readFileSync(new URL("./package.json", import.meta.url)));
@@ -181,6 +182,7 @@ function chainBook(c) {
   // ERC-4337 EntryPoint v0.7: one CREATE2 address on every chain the book covers.
   contract("erc4337_entry_point", entryPoint07Address, "viem/account-abstraction");
   for (const add of [morphoContracts, balancerContracts, cowContracts, zeroExContracts]) add(c, contract);
+  cometContract(c, contract, tokens);
   if (c.id === 1) {
     for (const add of [rollupContracts, ensContracts, lidoContracts]) add(c, contract);
   }
@@ -222,6 +224,28 @@ function morphoContracts(c, contract) {
   if (a.metaMorphoFactory) contract("morpho_metamorpho_factory", a.metaMorphoFactory, src);
   if (a.publicAllocator) contract("morpho_public_allocator", a.publicAllocator, src);
   if (a.bundler3 && a.bundler3.bundler3) contract("morpho_bundler3", a.bundler3.bundler3, src);
+}
+
+// The networks compound-js names Compound III deployments by.
+const cometNetworks = { 1: "mainnet", 137: "polygon", 42161: "arbitrum", 8453: "base" };
+
+// cometContract adds a Compound III market (compound_v3_comet, one per
+// chain): the first of the chain's Comets in compound-js whose base asset
+// is the book's token of that symbol, with the same decimals. A Comet over
+// a token the book knows under another symbol (Arbitrum's and Polygon's
+// bridged USDC.e) is left out rather than listed against the wrong USDC.
+function cometContract(c, contract, tokens) {
+  const net = cometNetworks[c.id];
+  if (!net) return;
+  for (const [instance, base] of Object.entries(comet.base)) {
+    if (!instance.startsWith(`${net}_`)) continue;
+    const a = comet.address[instance];
+    const b = a && a[base] && addr(a[base].contract, `chain ${c.id} comet ${instance} base ${base}`);
+    const t = b && tokens.get(b.toLowerCase());
+    if (!t || t.symbol !== base || t.decimals !== comet.decimals[instance][base]) continue;
+    contract("compound_v3_comet", a.Comet, "@compound-finance/compound-js");
+    return;
+  }
 }
 
 // balancerContracts adds the Balancer V2 and V3 vaults.

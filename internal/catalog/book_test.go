@@ -26,9 +26,10 @@ func TestFromBook(t *testing.T) {
 		t.Errorf("V3 router %s: the shipped book has only SwapRouter02", v.UniswapV3Router)
 	}
 	// Morpho Blue's singleton (the book's morpho_blue, from
-	// @morpho-org/morpho-ts); no Comet, which the shipped book lacks.
-	if v.MorphoBlue != common.HexToAddress("0xBBBBBbbBBb9cC5e90e3b3Af64bdAF62C37EEFFCb") || v.Comet != (common.Address{}) {
-		t.Errorf("Morpho Blue %s, Comet %s; want mainnet's Morpho and no Comet", v.MorphoBlue, v.Comet)
+	// @morpho-org/morpho-ts) and Compound III's USDC market, cUSDCv3 (the
+	// book's compound_v3_comet, from @compound-finance/compound-js).
+	if v.MorphoBlue != common.HexToAddress("0xBBBBBbbBBb9cC5e90e3b3Af64bdAF62C37EEFFCb") || v.Comet != common.HexToAddress("0xc3d688B66703497DAA19211EEdff47f25384cdc3") {
+		t.Errorf("Morpho Blue %s, Comet %s; want mainnet's Morpho and cUSDCv3", v.MorphoBlue, v.Comet)
 	}
 	if v.UniswapV3SwapRouter02 != common.HexToAddress("0x68b3465833fb72A70ecDF485E0e4C7bD8665Fc45") {
 		t.Errorf("SwapRouter02 %s, want mainnet's", v.UniswapV3SwapRouter02)

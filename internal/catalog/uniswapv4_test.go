@@ -20,8 +20,9 @@ import (
 // deploy.Deploy, with the catalogue configured from the deployment's book:
 // reads of the plain and the hooked WETH/USDC pools, a quote, a swap in
 // each direction committed on chain (receipts and balances checked), the
-// hooked pool's swap only through the Layer3 tool, and refusals of bad
-// pool keys that change nothing.
+// hooked pool's swap only through the Layer3 tool, both directions of the
+// native ETH/USDC pool (ETH paid as the call's value), and refusals of
+// bad pool keys that change nothing.
 func TestUniswapV4(t *testing.T) {
 	f := newNPMFixture(t)
 	ctx := t.Context()
@@ -159,6 +160,71 @@ func TestUniswapV4(t *testing.T) {
 		}
 	})
 
+	t.Run("native ETH pool", func(t *testing.T) {
+		eth := common.Address{}
+		var pool poolRead
+		f.read(t, "uniswap_get_v4_pool", key("token_a", f.usdc, "token_b", eth), &pool)
+		if pool.Currency0 != eth.Hex() || pool.Hooked || pool.Liquidity == "0" || !strings.HasPrefix(pool.Price, "3000") ||
+			pool.PoolID != chain.DevV4NativePool(f.usdc).ID().Hex() {
+			t.Fatalf("native pool %+v", pool)
+		}
+		var nq struct {
+			AmountOut string `json:"amount_out"`
+		}
+		f.read(t, "uniswap_get_v4_quote", key("token_in", eth, "token_out", f.usdc, "amount_in", amount), &nq)
+		q, _ := new(big.Int).SetString(nq.AmountOut, 10)
+		if q == nil || q.Cmp(units(2_900, 6)) < 0 || q.Cmp(units(2_991, 6)) > 0 {
+			t.Fatalf("quote of 1 ETH: %s USDC base units", nq.AmountOut)
+		}
+
+		// Sell 1 ETH: one transaction, the router's execute carrying the
+		// ETH as its value, no approval and no allowance.
+		ethBefore, usdcBefore, wethBefore := f.ethBalance(t), f.balance(t, f.usdc), f.balance(t, f.weth)
+		var out writeOut
+		p := f.commit(t, "uniswap_execute_v4_swap", key("token_in", eth, "token_out", f.usdc, "amount_in", amount, "token_in_symbol", "ETH", "token_in_decimals", 18), &out)
+		if len(p.Txs) != 1 || common.Address(p.Txs[0].To) != router || p.Txs[0].Value == nil || p.Txs[0].Value.Cmp(amount) != 0 || len(p.Grants) != 0 {
+			t.Fatalf("plan txs %+v grants %+v: want one router.execute paying 1 ETH as its value, no grant", p.Txs, p.Grants)
+		}
+		if !out.Verified || len(out.TxHashes) != 1 {
+			t.Fatalf("write %+v", out)
+		}
+		spent := new(big.Int).Sub(ethBefore, f.ethBalance(t))
+		if gotUSDC := new(big.Int).Sub(f.balance(t, f.usdc), usdcBefore); gotUSDC.Cmp(q) != 0 {
+			t.Errorf("received %s USDC for 1 ETH, want the quote %s", gotUSDC, q)
+		}
+		if spent.Cmp(amount) <= 0 || spent.Cmp(new(big.Int).Add(amount, units(1, 16))) > 0 {
+			t.Errorf("the wallet's ETH fell by %s, want 1 ETH plus gas", spent)
+		}
+		if f.balance(t, f.weth).Cmp(wethBefore) != 0 {
+			t.Error("a native ETH swap moved WETH")
+		}
+
+		// Buy ETH with 1,000 USDC: approve and Permit2 as for any token,
+		// the ETH paid straight to the wallet.
+		in := units(1_000, 6)
+		ethBefore, usdcBefore = f.ethBalance(t), f.balance(t, f.usdc)
+		p = f.commit(t, "uniswap_execute_v4_swap", key("token_in", f.usdc, "token_out", eth, "amount_in", in, "slippage_bps", 100), &out)
+		if n := len(p.Txs); n < 2 || common.Address(p.Txs[n-1].To) != router || p.Txs[n-1].Value != nil || !out.Verified {
+			t.Fatalf("plan txs %+v, write %+v", p.Txs, out)
+		}
+		if got := new(big.Int).Sub(usdcBefore, f.balance(t, f.usdc)); got.Cmp(in) != 0 {
+			t.Errorf("spent %s USDC, want %s", got, in)
+		}
+		// About a third of an ETH, less the gas of two or three transactions.
+		if got := new(big.Int).Sub(f.ethBalance(t), ethBefore); got.Cmp(units(31, 16)) < 0 || got.Cmp(units(35, 16)) > 0 {
+			t.Errorf("the wallet's ETH rose by %s for 1,000 USDC", got)
+		}
+
+		// More ETH than the wallet holds is refused before anything is sent.
+		ethBefore = f.ethBalance(t)
+		if _, _, err := f.plan(t, "uniswap_execute_v4_swap", key("token_in", eth, "token_out", f.usdc, "amount_in", units(1_000_000, 18))); err == nil || !strings.Contains(err.Error(), "the wallet holds") {
+			t.Errorf("selling more ETH than held: %v", err)
+		}
+		if f.ethBalance(t).Cmp(ethBefore) != 0 {
+			t.Error("a refused plan changed the wallet's ETH")
+		}
+	})
+
 	t.Run("bad pool keys are refused and change nothing", func(t *testing.T) {
 		wethBefore, usdcBefore := f.balance(t, f.weth), f.balance(t, f.usdc)
 		for _, c := range []struct {
@@ -166,7 +232,7 @@ func TestUniswapV4(t *testing.T) {
 		}{
 			{"no pool at this fee", argsOf("token_in", f.weth, "token_out", f.usdc, "amount_in", amount, "fee", 500, "tick_spacing", 10), "no Uniswap V4 pool with this key is initialized"},
 			{"same token twice", key("token_in", f.weth, "token_out", f.weth, "amount_in", amount), "two different currencies"},
-			{"native ETH", key("token_in", common.Address{}, "token_out", f.usdc, "amount_in", amount), "native ETH pools"},
+			{"native ETH and WETH", key("token_in", common.Address{}, "token_out", f.weth, "amount_in", amount), "no Uniswap V4 pool with this key is initialized"},
 			{"dynamic fee without a hook", argsOf("token_in", f.weth, "token_out", f.usdc, "amount_in", amount, "fee", 0x800000, "tick_spacing", 60), "needs a hook"},
 			{"fee over 100 %", argsOf("token_in", f.weth, "token_out", f.usdc, "amount_in", amount, "fee", 1_000_001, "tick_spacing", 60), "fee must be"},
 			{"more than the wallet holds", key("token_in", f.weth, "token_out", f.usdc, "amount_in", units(1_000_000, 18)), "the wallet holds"},
@@ -207,4 +273,14 @@ func (f *npmFixture) callAt(t *testing.T, a *chain.ABI, to common.Address, metho
 		t.Fatalf("%s: %v", method, err)
 	}
 	return v
+}
+
+// ethBalance is the agent's wallet's native ETH.
+func (f *npmFixture) ethBalance(t *testing.T) *big.Int {
+	t.Helper()
+	b, err := f.env.Chain.BalanceOf(t.Context(), f.wallet.Address())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }

@@ -314,6 +314,7 @@ func (d *DevChain) deploy(ctx context.Context) (*DevContracts, error) {
 	deployYield(b, &c)
 	deployUniswapV4(b, &c)
 	deployNamedVaults(b, &c)
+	seedNativeV4Pool(b, &c) // last: it deploys nothing, so no address above moves
 
 	if err := b.run(ctx); err != nil {
 		return nil, err

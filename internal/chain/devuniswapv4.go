@@ -66,7 +66,14 @@ func DevV4Pools(weth, usdc common.Address) [2]UniswapV4PoolKey {
 	return out
 }
 
-// Dev V4 pool size: 50 WETH and $150,000 of USDC in each pool.
+// DevV4NativePool is the key of the dev chains' native ETH/USDC V4 pool:
+// currency0 is ETH (the zero address, below every token), no hook, the
+// same fee and spacing as the WETH pools.
+func DevV4NativePool(usdc common.Address) UniswapV4PoolKey {
+	return UniswapV4PoolKey{Currency1: usdc, Fee: big.NewInt(DevV4Fee), TickSpacing: big.NewInt(DevV4TickSpacing)}
+}
+
+// Dev V4 pool size: 50 WETH (or ETH) and $150,000 of USDC in each pool.
 const devV4PoolWETH = 50
 
 // deployUniswapV4 adds Permit2 (its published runtime code, put on chain
@@ -136,6 +143,26 @@ func deployUniswapV4(b *batch, c *DevContracts) {
 		b.call("v4 add liquidity", c.UniswapV4LiquidityRouter, nil, devV4ABI(), "modifyLiquidity", key,
 			modifyLiquidityParams{TickLower: new(big.Int).Neg(maxTick), TickUpper: maxTick, LiquidityDelta: l}, []byte{})
 	}
+}
+
+// seedNativeV4Pool initialises DevV4NativePool at $3,000 per ETH and
+// adds full-range liquidity to it (50 ETH, paid as the call's value, and
+// $150,000 of USDC) through the liquidity router deployUniswapV4 approved.
+func seedNativeV4Pool(b *batch, c *DevContracts) {
+	amtETH, amtUSDC := units(devV4PoolWETH, 18), units(devV4PoolWETH*3_000, 6)
+	b.call("mint USDC for the native V4 pool", c.USDC, nil, erc20Mint(), "mint", b.from.Address(), amtUSDC)
+	key := DevV4NativePool(c.USDC)
+	l := new(big.Int).Sqrt(new(big.Int).Mul(amtETH, amtUSDC))
+	l.Div(l.Mul(l, big.NewInt(99)), big.NewInt(100))
+	maxTick := big.NewInt(887272 / DevV4TickSpacing * DevV4TickSpacing)
+	b.call("v4 initialize native", c.UniswapV4PoolManager, nil, devV4ABI(), "initialize", key, sqrtPriceX96(amtETH, amtUSDC))
+	b.call("v4 add native liquidity", c.UniswapV4LiquidityRouter, amtETH, devV4ABI(), "modifyLiquidity", key,
+		struct {
+			TickLower      *big.Int
+			TickUpper      *big.Int
+			LiquidityDelta *big.Int
+			Salt           [32]byte
+		}{TickLower: new(big.Int).Neg(maxTick), TickUpper: maxTick, LiquidityDelta: l}, []byte{})
 }
 
 // devV4ABI is PoolManager.initialize and PoolModifyLiquidityTest's

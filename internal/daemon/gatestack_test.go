@@ -59,6 +59,16 @@ func (g *gateStack) balance(tok, who common.Address) *big.Int {
 	return b
 }
 
+// ethBalance is who's native ETH.
+func (g *gateStack) ethBalance(who common.Address) *big.Int {
+	g.t.Helper()
+	b, err := g.p.BalanceOf(g.t.Context(), who)
+	if err != nil {
+		g.t.Fatal(err)
+	}
+	return b
+}
+
 // gatePermit is what preview_action answers with.
 type gatePermit struct {
 	PermitID string `json:"permit_id"`

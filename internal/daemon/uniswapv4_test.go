@@ -21,7 +21,8 @@ import (
 // preview_action → permit → commit_action on the hookless pool (a
 // standard-risk permit; the receipts and the wallet's balances are
 // checked), a preview on the hooked pool's tool that is a high-risk
-// permit, the hookless tool refusing the hooked pool at preview, and the
+// permit, a native ETH swap paid as the call's value (and one claiming
+// its ETH is WETH refused), the hookless tool refusing the hooked pool at preview, and the
 // conservative profile offering no hooked swap at all.
 func TestUniswapV4ThroughTheGate(t *testing.T) {
 	g := openGateStack(t, "[gate]\nannounce_delay = \"0s\"\n")
@@ -63,6 +64,37 @@ func TestUniswapV4ThroughTheGate(t *testing.T) {
 	// at $3,000, less the 0.3 % fee: about 595.6 USDC.
 	if d := new(big.Int).Sub(bal(dc.USDC), usdc0); d.Cmp(big.NewInt(590e6)) < 0 || d.Cmp(big.NewInt(600e6)) > 0 {
 		t.Errorf("the swap paid %s USDC units, want about 595.6 USDC", d)
+	}
+
+	// The native ETH/USDC pool: 0.03 ETH ($90, under what is left of the
+	// tick's limit) paid as the execute call's value, through every hook
+	// of the gate (the zero address is ETH, 18 decimals).
+	eth0, usdc1 := g.ethBalance(w), bal(dc.USDC)
+	nat, err := preview("swap", map[string]any{"token_in": common.Address{}.Hex(), "token_out": dc.USDC.Hex(), "amount_in": "30000000000000000",
+		"fee": chain.DevV4Fee, "tick_spacing": chain.DevV4TickSpacing, "token_in_symbol": "ETH", "token_in_decimals": 18})
+	if err != nil {
+		t.Fatalf("native ETH preview: %v", err)
+	}
+	if nat.Risk != "standard" || !strings.Contains(nat.Summary, "paid in ETH") {
+		t.Errorf("native ETH swap permit %+v", nat)
+	}
+	c, err = g.commit(nat.PermitID)
+	if err != nil {
+		t.Fatalf("native ETH commit: %v", err)
+	}
+	if len(c.TxHashes) != 1 || !c.Verified {
+		t.Fatalf("native ETH commit result %s: want the one swap, verified", c.JSON)
+	}
+	g.mined("native commit", c.TxHashes)
+	if d := new(big.Int).Sub(eth0, g.ethBalance(w)); d.Cmp(big.NewInt(3e16)) <= 0 || d.Cmp(big.NewInt(4e16)) > 0 {
+		t.Errorf("the native swap cost %s wei of ETH, want 0.03 ETH and its gas", d)
+	}
+	if d := new(big.Int).Sub(bal(dc.USDC), usdc1); d.Cmp(big.NewInt(89e6)) < 0 || d.Cmp(big.NewInt(90e6)) > 0 {
+		t.Errorf("the native swap paid %s USDC units, want about 89.7", d)
+	}
+	if _, err := preview("swap", map[string]any{"token_in": common.Address{}.Hex(), "token_out": dc.USDC.Hex(), "amount_in": "100000000000000000",
+		"fee": chain.DevV4Fee, "tick_spacing": chain.DevV4TickSpacing, "token_in_symbol": "WETH"}); err == nil {
+		t.Error("a native ETH swap claiming its input is WETH was previewed")
 	}
 
 	hooked, err := preview("swap_hooked", swap(chain.DevV4Hook, "100000000000000000"))

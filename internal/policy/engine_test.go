@@ -2,6 +2,7 @@ package policy
 
 import (
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"sync"
@@ -111,6 +112,14 @@ func TestEngineSemantics(t *testing.T) {
 			}}},
 			wantAction: Deny, wantCode: reason.RuleErr, wantRule: "panics",
 			wantEvaluated: []string{"panics"}, wantTriggered: []string{"panics"},
+		},
+		{
+			name: "a panic after a quarantine denies and ends the walk",
+			rules: []Rule{rule("q", 1, quar("HOLD")), {ID: "panics", Priority: 2, Eval: func(*Request) (Result, error) {
+				panic("rule bug")
+			}}, rule("never", 3, deny("STOP"))},
+			wantAction: Deny, wantCode: reason.RuleErr, wantRule: "panics",
+			wantEvaluated: []string{"q", "panics"}, wantTriggered: []string{"q", "panics"},
 		},
 		{
 			name:       "an invalid action denies",
@@ -324,5 +333,52 @@ func itoa(i int) string {
 		if i == 0 {
 			return string(b)
 		}
+	}
+}
+
+// TestPanicInGroup: a rule found by a same-field lookup that panics denies
+// as it does when the rules are walked one by one.
+func TestPanicInGroup(t *testing.T) {
+	read := func(r *Request) string { return r.Turn.ID }
+	var rules []Rule
+	for i := range 8 {
+		v := fmt.Sprintf("v%d", i)
+		eval := func(r *Request) (Result, error) {
+			if r.Turn.ID == v {
+				return Denies("MATCH", "matched "+v), nil
+			}
+			return NoOpinion, nil
+		}
+		if i == 3 {
+			eval = func(r *Request) (Result, error) {
+				if r.Turn.ID == v {
+					panic("rule bug")
+				}
+				return NoOpinion, nil
+			}
+		}
+		rules = append(rules, Rule{ID: "g" + v, Priority: 1 + i, Eval: eval, Equal: &Equality{Field: "turn.id", Read: read, Value: v}})
+	}
+	for _, ungrouped := range []bool{false, true} {
+		t.Run(fmt.Sprintf("ungrouped=%v", ungrouped), func(t *testing.T) {
+			s, err := NewSnapshot(rules, SnapshotConfig{Ungrouped: ungrouped})
+			if err != nil {
+				t.Fatal(err)
+			}
+			d := s.Evaluate(&Request{Tool: tool.Ref{Name: "x"}, Turn: Turn{ID: "v3"}})
+			if d.Action() != Deny || d.Code() != reason.RuleErr || d.Rule() != "gv3" {
+				t.Errorf("got %v %s %s, want deny %s gv3", d.Action(), d.Code(), d.Rule(), reason.RuleErr)
+			}
+			if got, want := d.RulesEvaluated(), []string{"gv0", "gv1", "gv2", "gv3"}; !slices.Equal(got, want) {
+				t.Errorf("evaluated %v, want %v", got, want)
+			}
+			if got, want := d.RulesTriggered(), []string{"gv3"}; !slices.Equal(got, want) {
+				t.Errorf("triggered %v, want %v", got, want)
+			}
+			d = s.Evaluate(&Request{Tool: tool.Ref{Name: "x"}, Turn: Turn{ID: "v5"}})
+			if d.Action() != Deny || d.Code() != "MATCH" || d.Rule() != "gv5" {
+				t.Errorf("got %v %s %s, want deny MATCH gv5", d.Action(), d.Code(), d.Rule())
+			}
+		})
 	}
 }

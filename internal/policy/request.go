@@ -106,12 +106,23 @@ func (t *Trust) Origin(name string) string {
 
 type memoSlot struct {
 	key  string
-	set  bool
+	kind memoKind
 	a, b string
 	n    int64
 	ok   bool
 	err  error
 }
+
+// memoKind says which of Memo and MemoInt filled a slot: each finds only
+// its own, so that a path and an amount key spelled alike never read each
+// other's result.
+type memoKind uint8
+
+const (
+	memoUnset memoKind = iota
+	memoStrings
+	memoInt
+)
 
 // Memo returns fn's result for key, computing it at most once per
 // evaluation (for up to two keys; further keys are computed each time). Rules
@@ -119,12 +130,12 @@ type memoSlot struct {
 func (r *Request) Memo(key string, fn func() (string, string, error)) (string, string, error) {
 	for i := range r.memo {
 		m := &r.memo[i]
-		if m.set && m.key == key {
+		if m.kind == memoStrings && m.key == key {
 			return m.a, m.b, m.err
 		}
-		if !m.set {
+		if m.kind == memoUnset {
 			m.a, m.b, m.err = fn()
-			m.key, m.set = key, true
+			m.key, m.kind = key, memoStrings
 			return m.a, m.b, m.err
 		}
 	}
@@ -132,16 +143,17 @@ func (r *Request) Memo(key string, fn func() (string, string, error)) (string, s
 }
 
 // MemoInt is Memo for an integer result (an amount every financial rule
-// reads, say). Keys share the two slots with Memo; use distinct keys.
+// reads, say). Keys share the two slots with Memo, but a key memoised by
+// one is not found by the other.
 func (r *Request) MemoInt(key string, fn func() (int64, bool, error)) (int64, bool, error) {
 	for i := range r.memo {
 		m := &r.memo[i]
-		if m.set && m.key == key {
+		if m.kind == memoInt && m.key == key {
 			return m.n, m.ok, m.err
 		}
-		if !m.set {
+		if m.kind == memoUnset {
 			m.n, m.ok, m.err = fn()
-			m.key, m.set = key, true
+			m.key, m.kind = key, memoInt
 			return m.n, m.ok, m.err
 		}
 	}

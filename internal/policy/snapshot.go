@@ -305,49 +305,64 @@ func (s *Snapshot) Evaluate(req *Request) Decision {
 	if s.meter != nil {
 		d.spend, d.hasSpend = s.meter(r)
 	}
-	// The rules in order; the first deny (or failure) ends the walk. A
-	// run of same-field comparisons is walked by looking the field's
-	// value up: the rules it does not find have no opinion.
-	n := len(set.rules)
-	groups := set.groups
-walk:
-	for i := 0; i < len(set.rules); i++ {
-		if len(groups) > 0 && groups[0].start == i {
-			g := &groups[0]
-			groups = groups[1:]
-			for _, j := range g.at[g.read(r)] {
-				if d.consider(set.rules[j], r) {
-					n = j + 1
-					break walk
-				}
-			}
-			i = g.end - 1
-			continue
-		}
-		if d.consider(set.rules[i], r) {
-			n = i + 1
-			break
-		}
-	}
+	n := d.walk(set, r)
 	d.evaluated = set.rules[:n:n]
 	d.latency = time.Since(start)
 	return d
 }
 
-// consider runs one rule and folds its opinion into d, reporting whether
-// the decision is now a deny (which ends the evaluation).
-func (d *Decision) consider(c *compiled, r *Request) (denied bool) {
-	res, err := evalRule(c, r)
+// walk runs set's rules on r in order, folding their opinions into d, and
+// returns how many it ran: the first deny (or failure) ends it. A run of
+// same-field comparisons is walked by looking the field's value up: the
+// rules it does not find have no opinion. A rule that panics fails like
+// one that returns an error; one deferred recover serves the whole walk
+// (a defer per rule cost more than most rules).
+func (d *Decision) walk(set *ruleSet, r *Request) (n int) {
+	cur := -1 // the rule running, -1 between rules
+	defer func() {
+		if cur < 0 {
+			return
+		}
+		if p := recover(); p != nil {
+			d.fail(set.rules[cur], fmt.Errorf("panic: %v", p))
+			n = cur + 1
+		}
+	}()
+	groups := set.groups
+	for i := 0; i < len(set.rules); i++ {
+		if len(groups) > 0 && groups[0].start == i {
+			g := &groups[0]
+			groups = groups[1:]
+			for _, j := range g.at[g.read(r)] {
+				cur = j
+				res, err := set.rules[j].Eval(r)
+				cur = -1
+				if d.consider(set.rules[j], res, err) {
+					return j + 1
+				}
+			}
+			i = g.end - 1
+			continue
+		}
+		cur = i
+		res, err := set.rules[i].Eval(r)
+		cur = -1
+		if d.consider(set.rules[i], res, err) {
+			return i + 1
+		}
+	}
+	return len(set.rules)
+}
+
+// consider folds the opinion of rule c (res, or its failure err) into d,
+// reporting whether the decision is now a deny (which ends the
+// evaluation).
+func (d *Decision) consider(c *compiled, res Result, err error) (denied bool) {
 	if err == nil && res.Opinion && (res.Action > Allow || !res.Code.Valid()) {
 		err = fmt.Errorf("invalid result: action %d, reason code %q", res.Action, res.Code)
 	}
 	if err != nil {
-		d.triggered.add(c)
-		d.action = Deny
-		d.code = reason.RuleErr
-		d.message = "a policy rule could not be evaluated, so the call is denied"
-		d.rule = c.ID
-		d.diagnostic = c.ID + ": " + err.Error()
+		d.fail(c, err)
 		return true
 	}
 	if !res.Opinion {
@@ -364,6 +379,16 @@ func (d *Decision) consider(c *compiled, r *Request) (denied bool) {
 		}
 	}
 	return false
+}
+
+// fail makes d the deny of rule c failing with err.
+func (d *Decision) fail(c *compiled, err error) {
+	d.triggered.add(c)
+	d.action = Deny
+	d.code = reason.RuleErr
+	d.message = "a policy rule could not be evaluated, so the call is denied"
+	d.rule = c.ID
+	d.diagnostic = c.ID + ": " + err.Error()
 }
 
 var requestPool = sync.Pool{New: func() any { return new(Request) }}

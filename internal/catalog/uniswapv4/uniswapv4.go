@@ -19,8 +19,15 @@
 // with the swap's deadline, and calls execute(V4_SWAP, [SWAP_EXACT_IN_SINGLE,
 // SETTLE_ALL, TAKE_ALL], deadline), so the router pulls the input from
 // the wallet through Permit2 and pays the output to it, never less than
-// the minimum. Native ETH pools (currency 0) are not supported: the tools
-// refuse the zero address as a token.
+// the minimum.
+//
+// Native ETH is V4's currency 0, the zero address, and the tools take it
+// as a token argument the same way (0x0000000000000000000000000000000000000000):
+// most of V4's ETH liquidity is in native pools, not WETH ones. Selling
+// ETH sends it as the execute call's value, which the router settles
+// with the PoolManager (no approval, no Permit2 allowance); buying ETH
+// takes it from the PoolManager straight to the wallet. The write checks
+// the wallet's ETH moved by the amount, gas accounted.
 package uniswapv4
 
 import (
@@ -103,8 +110,6 @@ func keyArgs(a *native.Args, tokA, tokB common.Address) (poolKey, error) {
 		return poolKey{}, err
 	}
 	switch {
-	case tokA == (common.Address{}) || tokB == (common.Address{}):
-		return poolKey{}, errors.New("native ETH pools (currency 0x0) are not supported: name the WETH pool")
 	case tokA == tokB:
 		return poolKey{}, fmt.Errorf("a pool has two different currencies, both are %s", tokA.Hex())
 	case fee < 0 || (fee > maxFee && fee != dynamicFeeFlag):
@@ -174,14 +179,14 @@ var poolRead = native.ReadTool{
 	Name: "uniswap_get_v4_pool",
 	Description: "Read a Uniswap V4 pool by its key (the two tokens in any order, fee, tick spacing and hooks contract): its id, sqrt price, tick, LP and protocol fees, in-range liquidity, " +
 		"the price of token0 in token1, and whether it has a hook and with which permissions. A pool with a hook runs that contract's code on its actions and is high risk: " +
-		"swapping it needs uniswap_execute_v4_hooked_swap. Use it before quoting or swapping on V4, or to check a key. Moves nothing; native ETH pools are not supported.",
+		"swapping it needs uniswap_execute_v4_hooked_swap. Use it before quoting or swapping on V4, or to check a key. Native ETH is the zero address (most V4 ETH pools are native, not WETH). Moves nothing.",
 	Category: tool.CatData, Budget: tool.Fast,
 	Steps:    []string{"Reading the pool"},
 	Snippet:  "uniswap_get_v4_pool reads a Uniswap V4 pool's price, fees, liquidity and hook by its key.",
 	Required: []string{"token_a", "token_b", "fee", "tick_spacing"},
 	Params: append([]string{
-		native.PAddress("token_a", "One ERC-20 token of the pool"),
-		native.PAddress("token_b", "The other ERC-20 token of the pool")}, append(pKey,
+		native.PAddress("token_a", "One token of the pool: an ERC-20, or the zero address for native ETH"),
+		native.PAddress("token_b", "The other token of the pool (ERC-20 or the zero address for native ETH)")}, append(pKey,
 		native.PAddress("hooks", "The pool's hooks contract (default: none, the zero address)"))...),
 	Result: []string{
 		native.RProp("pool_id", "string", "keccak256 of the pool key"),
@@ -233,7 +238,7 @@ func runPool(ctx context.Context, env *native.Env, in *registry.Input) (any, err
 	if err != nil {
 		return nil, err
 	}
-	m0, m1, err := native.TokenInfoPair(ctx, env, k.Currency0, k.Currency1)
+	m0, m1, err := infoPair(ctx, env, k.Currency0, k.Currency1)
 	if err != nil {
 		return nil, err
 	}
@@ -248,6 +253,27 @@ func runPool(ctx context.Context, env *native.Env, in *registry.Input) (any, err
 		out.HookPermissions = []string{}
 	}
 	return out, nil
+}
+
+// ether is native ETH as a V4 currency: the zero address, 18 decimals.
+var ether = native.TokenInfo{Symbol: "ETH", Decimals: 18}
+
+// info is a currency's symbol and decimals: the token's, or native ETH's
+// for the zero address.
+func info(ctx context.Context, env *native.Env, c common.Address) (native.TokenInfo, error) {
+	if c == (common.Address{}) {
+		return ether, nil
+	}
+	return native.TokenInfoOf(ctx, env, c)
+}
+
+func infoPair(ctx context.Context, env *native.Env, a, b common.Address) (native.TokenInfo, native.TokenInfo, error) {
+	ma, err := info(ctx, env, a)
+	if err != nil {
+		return ma, native.TokenInfo{}, err
+	}
+	mb, err := info(ctx, env, b)
+	return ma, mb, err
 }
 
 func riskOf(k poolKey) string {
@@ -299,8 +325,8 @@ func swapParamsOf(withHooks bool) []string {
 		hooks = native.PAddress("hooks", "Must be omitted or the zero address: this tool swaps only pools without a hook (use uniswap_execute_v4_hooked_swap for those)")
 	}
 	return append([]string{
-		native.PAddress("token_in", "The ERC-20 token to sell (WETH for ether)"),
-		native.PAddress("token_out", "The ERC-20 token to buy"),
+		native.PAddress("token_in", "The token to sell: an ERC-20, or the zero address for native ETH (in a native ETH pool)"),
+		native.PAddress("token_out", "The token to buy: an ERC-20, or the zero address for native ETH"),
 		native.PAmount("amount_in", "Exact amount of token_in to sell")}, append(pKey, hooks,
 		native.PSlippage,
 		native.PAmount("min_amount_out", "Optional floor on the output in token_out base units; the plan uses the larger of this and the slippage-derived minimum"),
@@ -313,14 +339,14 @@ var quoteRead = native.ReadTool{
 	Name: "uniswap_get_v4_quote",
 	Description: "Quote an exact-input swap through one Uniswap V4 pool named by its key, with the chain's V4Quoter (which simulates the swap, hook included): the output amount, " +
 		"the pool id, whether it has a hook, and the quoter's gas estimate. Use it before uniswap_execute_v4_swap or uniswap_execute_v4_hooked_swap, or to compare V4 with V2/V3 quotes. " +
-		"Moves nothing; does not route over several pools; native ETH pools are not supported.",
+		"Native ETH is the zero address. Moves nothing; does not route over several pools.",
 	Category: tool.CatTrading, Budget: tool.Fast,
 	Steps:    []string{"Reading the pool", "Quoting"},
 	Snippet:  "uniswap_get_v4_quote quotes an exact input through one Uniswap V4 pool.",
 	Required: []string{"token_in", "token_out", "amount_in", "fee", "tick_spacing"},
 	Params: append([]string{
-		native.PAddress("token_in", "The ERC-20 token to sell"),
-		native.PAddress("token_out", "The ERC-20 token to buy"),
+		native.PAddress("token_in", "The token to sell (the zero address for native ETH)"),
+		native.PAddress("token_out", "The token to buy (the zero address for native ETH)"),
 		native.PAmount("amount_in", "Exact amount of token_in to sell")}, append(pKey,
 		native.PAddress("hooks", "The pool's hooks contract (default: none)"))...),
 	Result: []string{
@@ -352,7 +378,7 @@ func runQuote(ctx context.Context, env *native.Env, in *registry.Input) (any, er
 	if _, err := readPool(ctx, env, k); err != nil {
 		return nil, err
 	}
-	mo, err := native.TokenInfoOf(ctx, env, tokOut)
+	mo, err := info(ctx, env, tokOut)
 	if err != nil {
 		return nil, err
 	}
@@ -367,10 +393,10 @@ func runQuote(ctx context.Context, env *native.Env, in *registry.Input) (any, er
 
 var swap = native.WriteTool{
 	Name: "uniswap_execute_v4_swap",
-	Description: "Swap an exact amount of one ERC-20 token for another through one Uniswap V4 pool without a hook, via the Universal Router (V4_SWAP), received by the agent's wallet. " +
+	Description: "Swap an exact amount of one token for another through one Uniswap V4 pool without a hook, via the Universal Router (V4_SWAP), received by the agent's wallet. " +
 		"The plan checks the pool exists, quotes it with V4Quoter, sets the minimum output to the quote less slippage_bps (default 0.5%), approves exactly amount_in to Permit2 on the token, " +
-		"gives the router a Permit2 allowance of exactly amount_in that expires with the deadline, then executes the swap. " +
-		"Use it for V4 pools (check one with uniswap_get_v4_pool). Refuses a pool whose key names a hook (use uniswap_execute_v4_hooked_swap, a high-risk tool), native ETH, multi-pool routes and other recipients.",
+		"gives the router a Permit2 allowance of exactly amount_in that expires with the deadline, then executes the swap; native ETH (the zero address) is sent as the call's value instead, with no approval. " +
+		"Use it for V4 pools (check one with uniswap_get_v4_pool). Refuses a pool whose key names a hook (use uniswap_execute_v4_hooked_swap, a high-risk tool), multi-pool routes and other recipients.",
 	Category: tool.CatTrading, Risk: tool.Layer2, Effect: tool.EffectOpen,
 	Steps:      []string{"Quoting the pool", "Checking balance and allowances", "Sending approvals and swap", "Confirming"},
 	Snippet:    "uniswap_execute_v4_swap swaps an exact input through a hookless Uniswap V4 pool via the Universal Router and Permit2.",
@@ -387,7 +413,7 @@ var hookedSwap = native.WriteTool{
 	Description: "Swap an exact amount of one ERC-20 token for another through one Uniswap V4 pool whose key names a hooks contract, via the Universal Router (V4_SWAP) and Permit2, received by the agent's wallet. " +
 		"A hook runs its own code around the swap and can take fees, change the amounts or revert: this tool is high risk (Layer3, blocked in the conservation phase and below, not in the conservative profile), " +
 		"and the plan protects the output only by the quoted minimum less slippage_bps. Otherwise it plans as uniswap_execute_v4_swap does. " +
-		"Use it only for a hooked pool you have read with uniswap_get_v4_pool and trust. Refuses a pool without a hook, native ETH and multi-pool routes.",
+		"Use it only for a hooked pool you have read with uniswap_get_v4_pool and trust. Refuses a pool without a hook and multi-pool routes.",
 	Category: tool.CatTrading, Risk: tool.Layer3, Effect: tool.EffectOpen,
 	Steps:      []string{"Quoting the pool", "Checking balance and allowances", "Sending approvals and swap", "Confirming"},
 	Snippet:    "uniswap_execute_v4_hooked_swap swaps through a Uniswap V4 pool with a hook (high risk) via the Universal Router.",
@@ -465,7 +491,7 @@ func planSwap(hooked bool) func(ctx context.Context, env *native.Env, in *regist
 		case !hooked && k.hooked():
 			return nil, fmt.Errorf("the pool's key names hooks %s: a hooked pool is high risk; use uniswap_execute_v4_hooked_swap", k.Hooks.Hex())
 		}
-		mi, mo, err := native.TokenInfoPair(ctx, env, tokIn, tokOut)
+		mi, mo, err := infoPair(ctx, env, tokIn, tokOut)
 		if err != nil {
 			return nil, err
 		}
@@ -495,15 +521,7 @@ func planSwap(hooked bool) func(ctx context.Context, env *native.Env, in *regist
 		}
 		in.Step(1)
 		p2, router := env.Venues.Permit2, env.Venues.UniversalRouter
-		txs, err := native.Spend(ctx, env, mi, p2, amount)
-		if err != nil {
-			return nil, err
-		}
 		dl, err := native.Deadline(ctx, env, in)
-		if err != nil {
-			return nil, err
-		}
-		allow, err := native.Tx(chain.Permit2ABI(), p2, "permit2 approve", "approve", tokIn, router, amount, dl)
 		if err != nil {
 			return nil, err
 		}
@@ -515,7 +533,23 @@ func planSwap(hooked bool) func(ctx context.Context, env *native.Env, in *regist
 		if err != nil {
 			return nil, err
 		}
-		txs = append(txs, allow, sw)
+		var txs []tool.Tx
+		if tokIn == (common.Address{}) {
+			if err := needETH(ctx, env, amount); err != nil {
+				return nil, err
+			}
+			sw.Value = amount
+			txs = []tool.Tx{sw}
+		} else {
+			if txs, err = native.Spend(ctx, env, mi, p2, amount); err != nil {
+				return nil, err
+			}
+			allow, err := native.Tx(chain.Permit2ABI(), p2, "permit2 approve", "approve", tokIn, router, amount, dl)
+			if err != nil {
+				return nil, err
+			}
+			txs = append(txs, allow, sw)
+		}
 		where := fmt.Sprintf("Uniswap V4 pool %s (fee %s%%", k.id().Hex(), native.RatString(big.NewRat(k.Fee.Int64(), 10000), 6))
 		if k.hooked() {
 			where += fmt.Sprintf(", HOOK %s: %s", k.Hooks.Hex(), strings.Join(hookPermissions(k.Hooks), ", "))
@@ -523,10 +557,36 @@ func planSwap(hooked bool) func(ctx context.Context, env *native.Env, in *regist
 		p := native.NewPlan(ctx, env, txs,
 			[]tool.TokenUse{native.Claimed(in, tokIn, amount, true, "token_in"), native.Claimed(in, tokOut, minOut, false, "token_out")},
 			native.ValueCents(ctx, env, tokIn, amount),
-			fmt.Sprintf("swap %s %s for at least %s %s (quoted %s) on %s) through the Universal Router, paid through Permit2",
+			fmt.Sprintf("swap %s %s for at least %s %s (quoted %s) on %s) through the Universal Router, %s",
 				native.FormatUnits(amount, mi.Decimals), mi.Symbol, native.FormatUnits(minOut, mo.Decimals), mo.Symbol,
-				native.FormatUnits(quoted, mo.Decimals), where))
-		p.Grants = []tool.Grant{{Token: tool.Address(tokIn), Spender: tool.Address(router), Amount: amount, Supply: native.TotalSupply(ctx, env, tokIn)}}
+				native.FormatUnits(quoted, mo.Decimals), where, paidBy(tokIn)))
+		if tokIn != (common.Address{}) {
+			p.Grants = []tool.Grant{{Token: tool.Address(tokIn), Spender: tool.Address(router), Amount: amount, Supply: native.TotalSupply(ctx, env, tokIn)}}
+		}
 		return p, nil
 	}
+}
+
+func paidBy(tokIn common.Address) string {
+	if tokIn == (common.Address{}) {
+		return "paid in ETH as the call's value"
+	}
+	return "paid through Permit2"
+}
+
+// needETH refuses a sale of more native ETH than the wallet holds (gas is
+// the wallet's to keep beyond it; the node refuses a send it cannot pay).
+func needETH(ctx context.Context, env *native.Env, amount *big.Int) error {
+	owner, err := native.Owner(env)
+	if err != nil {
+		return err
+	}
+	bal, err := env.Chain.BalanceOf(ctx, owner)
+	if err != nil {
+		return err
+	}
+	if bal.Cmp(amount) < 0 {
+		return fmt.Errorf("the wallet holds %s ETH but the swap sells %s", native.FormatUnits(bal, 18), native.FormatUnits(amount, 18))
+	}
+	return nil
 }

@@ -71,10 +71,11 @@ type Config struct {
 }
 
 // MinBalance returns the wei the key must hold: what is wrapped into WETH
-// for the pools, the Aave market and the key itself, what it stakes with
-// Lido and Rocket Pool, plus 1 ETH for gas.
+// for the pools, the Aave market and the key itself, the native ETH of the
+// V4 ETH/USDC pool, what it stakes with Lido and Rocket Pool, plus 1 ETH
+// for gas.
 func MinBalance() *big.Int {
-	n := new(big.Int).Add(units(wethWrapped, 18), units(1, 18))
+	n := new(big.Int).Add(units(wethWrapped+wethPerV4Pool, 18), units(1, 18))
 	n.Add(n, accountETHNeeded())
 	return n.Add(n, stakingETH())
 }

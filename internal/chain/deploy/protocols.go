@@ -24,7 +24,7 @@ const (
 	stablePerPool = 1_000_000
 	wethPerV4Pool = 50
 	wethWrapped   = 4*wethPerPool + wethKept + 2*wethPerV4Pool // three WETH pools and Aave, plus the key's own, plus the two V4 pools
-	usdcMinted    = 5_000_000
+	usdcMinted    = 5_000_000                                  // enough for every pool, the native V4 one included
 	daiMinted     = 4_000_000 + vaultsDAIspent
 )
 

@@ -36,7 +36,8 @@ type v4RouterParameters struct {
 // deployUniswapV4 deploys the PoolManager (owned by the key), StateView,
 // V4Quoter and the Universal Router over V2, V3, V4 and Permit2 (no V4
 // position manager, no Across spoke pool), initialises the two WETH/USDC
-// pools (chain.DevV4Pools) at $3,000 per ETH and adds full-range liquidity to each through
+// pools (chain.DevV4Pools) and the native ETH/USDC pool
+// (chain.DevV4NativePool) at $3,000 per ETH and adds full-range liquidity to each through
 // v4-core's PoolModifyLiquidityTest router. It runs after deployPermit2:
 // the router pulls tokens through Permit2, so without Permit2 in the book
 // it is left out too.
@@ -89,6 +90,15 @@ func deployUniswapV4(ctx context.Context, s *sender, r *Result) {
 			}
 		}
 	}
+	// The native ETH/USDC pool, ETH as currency0 paid as the call's value.
+	native := chain.DevV4NativePool(usdc)
+	amtETH, amtUSDC := units(wethPerV4Pool, 18), units(wethPerV4Pool*3_000, 6)
+	name := "Uniswap V4 ETH/USDC 0.30 % (native ETH)"
+	s.send(ctx, "initialized "+name, nil, artV4PoolManager, pm, "initialize", native, new(big.Int).Sqrt(new(big.Int).Div(new(big.Int).Lsh(amtUSDC, 192), amtETH)))
+	nl := new(big.Int).Sqrt(new(big.Int).Mul(amtETH, amtUSDC))
+	nl.Div(nl.Mul(nl, big.NewInt(99)), big.NewInt(100))
+	s.send(ctx, "added full-range liquidity to "+name, amtETH, artV4Liquidity, liq, "modifyLiquidity0", native,
+		v4ModifyLiquidityParams{TickLower: big.NewInt(-maxTick), TickUpper: big.NewInt(maxTick), LiquidityDelta: nl}, []byte{})
 	r.addContract(addrbook.UniswapV4PoolManager, pm)
 	r.addContract(addrbook.UniswapV4StateView, view)
 	r.addContract(addrbook.UniswapV4Quoter, quoter)

@@ -23,7 +23,8 @@ import (
 // command (in an argument named as ArgNames.Command says); any other tool
 // is checked when its parameters carry one, recognised by their role in its
 // schema (shell.CommandParams over Config.ToolParams), or, when the schema
-// is unknown, by the names and types of the call's arguments.
+// is unknown or does not declare the argument, by the names and types of the
+// call's arguments.
 func (b *builder) commands() {
 	c := b.cfg.Commands
 	var extra []*regexp.Regexp
@@ -140,37 +141,67 @@ type commandLine struct {
 // the tool's schema, classified once, or from the call's arguments.
 type paramCache struct {
 	schema func(string) json.RawMessage
-	known  sync.Map // tool name → []shell.CommandParam, for tools with a schema
+	known  sync.Map // tool name → *schemaCommands, for tools with a schema
+}
+
+// schemaCommands is what a tool's schema says of its parameters: those
+// that carry a command, and every one it declares (sorted).
+type schemaCommands struct {
+	params   []shell.CommandParam
+	declared []string
 }
 
 // of returns the command parameters of a tool, classified from its schema
 // (and cached), or from the names and types of a's arguments, except those
-// in skip, when its schema is unknown.
+// in skip, when its schema is unknown. An argument the schema does not
+// declare is classified by its name and type, as without a schema: an
+// unclassified argument is never skipped.
 func (pc *paramCache) of(name string, a *tool.Args, skip []string) []shell.CommandParam {
+	var sch *schemaCommands
 	if pc.schema != nil {
 		if v, ok := pc.known.Load(name); ok {
-			return v.([]shell.CommandParam)
-		}
-		if raw := pc.schema(name); raw != nil {
-			v, _ := pc.known.LoadOrStore(name, shell.CommandParams(raw))
-			return v.([]shell.CommandParam)
+			sch = v.(*schemaCommands)
+		} else if raw := pc.schema(name); raw != nil {
+			v, _ := pc.known.LoadOrStore(name, &schemaCommands{params: shell.CommandParams(raw), declared: declaredParams(raw)})
+			sch = v.(*schemaCommands)
 		}
 	}
+	var params []shell.CommandParam
+	if sch != nil {
+		params = sch.params
+	}
 	if a == nil || a.Len() == 0 {
-		return nil
+		return params
 	}
 	var names, kinds []string
 	for i := range a.Len() {
 		f := a.Field(i)
-		if commandish(f.Key) && !slices.Contains(skip, f.Key) {
+		if commandish(f.Key) && !slices.Contains(skip, f.Key) && (sch == nil || !slices.Contains(sch.declared, f.Key)) {
 			names = append(names, f.Key)
 			kinds = append(kinds, f.Value.Kind().String())
 		}
 	}
 	if len(names) == 0 {
+		return params
+	}
+	return append(slices.Clip(params), shell.ParamRoles(names, kinds)...)
+}
+
+// declaredParams returns the top-level parameters a schema declares,
+// sorted (none if it does not decode).
+func declaredParams(schema json.RawMessage) []string {
+	var sch struct {
+		Properties map[string]json.RawMessage `json:"properties"`
+	}
+	if json.Unmarshal(schema, &sch) != nil {
 		return nil
 	}
-	return shell.ParamRoles(names, kinds)
+	out := make([]string, 0, len(sch.Properties))
+	for n := range sch.Properties {
+		out = append(out, n)
+	}
+	slices.Sort(out)
+	return out
 }
 
 // commandish reports an argument name that may name a command's part, so

@@ -344,7 +344,8 @@ func (ps *pathSet) wordClass(base, w string) uint8 {
 // argument (ArgNames.Path) is required. A tool none of those lists names is
 // checked when its parameters carry a path, found by their role
 // (pathParams): the tool's schema from Config.ToolParams or, when it is
-// unknown, the call's argument names. Every path it is given must not be
+// unknown, the call's argument names (and the name of an argument the
+// schema does not declare: an unclassified argument is never skipped). Every path it is given must not be
 // read-sensitive, nor, unless the tool only reads, write-protected. The
 // root is not imposed on such a tool: an upstream server reads its paths
 // in its own file system (a shell server's working directory, a file
@@ -379,7 +380,7 @@ func (b *builder) pathRules() {
 		case !sc.discover, slices.Contains(configured, r.Tool.Name), sc.writes && r.Tool.Tier.Effective() == tool.Read:
 			return "", false, nil, policy.NoOpinion
 		}
-		list, res = params.values(r.Tool.Name, r.Args)
+		list, res = params.discover(r)
 		return "", false, list, res
 	}
 	// each returns a rule's evaluation: fn on every path sc checks.
@@ -458,7 +459,40 @@ func (b *builder) pathRules() {
 type pathParamCache struct {
 	schema func(string) json.RawMessage
 	names  []string // ArgNames.Path
-	known  sync.Map // tool name → []string, for tools with a schema
+	known  sync.Map // tool name → *schemaPaths, for tools with a schema
+}
+
+// schemaPaths is what a tool's schema says of its parameters: those that
+// carry a path, and every one it declares (sorted).
+type schemaPaths struct {
+	paths, declared []string
+}
+
+// discoveredKey memoises, for one evaluation, how many paths discover
+// found (a spend category, the other memo key, has no NUL byte).
+const discoveredKey = "\x00path-params"
+
+// discover is values for r's tool and arguments. Both path rules discover,
+// and most calls of a tool no list names carry no path: that the call
+// carries none is memoised for the evaluation, so the second rule does not
+// walk the arguments again. A call that carries paths, or whose path
+// parameter is a deny, is walked by each rule (its paths are not kept).
+func (pc *pathParamCache) discover(r *policy.Request) ([]string, policy.Result) {
+	var list []string
+	res := policy.NoOpinion
+	walked := false
+	n, _, _ := r.MemoInt(discoveredKey, func() (int64, bool, error) {
+		list, res = pc.values(r.Tool.Name, r.Args)
+		walked = true
+		if res.Opinion {
+			return -1, false, nil
+		}
+		return int64(len(list)), true, nil
+	})
+	if walked || n == 0 {
+		return list, res
+	}
+	return pc.values(r.Tool.Name, r.Args)
 }
 
 // values returns the paths a call's path parameters carry (a string, or
@@ -468,20 +502,27 @@ func (pc *pathParamCache) values(name string, a *tool.Args) ([]string, policy.Re
 	if a == nil || a.Len() == 0 {
 		return nil, policy.NoOpinion
 	}
-	var params []string
-	fromSchema := false
+	var sch *schemaPaths
 	if pc.schema != nil {
 		if v, ok := pc.known.Load(name); ok {
-			params, fromSchema = v.([]string), true
+			sch = v.(*schemaPaths)
 		} else if raw := pc.schema(name); raw != nil {
-			v, _ := pc.known.LoadOrStore(name, pathParams(raw, pc.names))
-			params, fromSchema = v.([]string), true
+			paths, declared := pathParams(raw, pc.names)
+			v, _ := pc.known.LoadOrStore(name, &schemaPaths{paths: paths, declared: declared})
+			sch = v.(*schemaPaths)
 		}
 	}
 	var out []string
 	for i := range a.Len() {
 		f := a.Field(i)
-		if fromSchema && !slices.Contains(params, f.Key) || !fromSchema && !pathName(f.Key, pc.names) {
+		// A parameter the schema declares is a path by its role there;
+		// one it does not declare (the schema allows more, or the caller
+		// sent it anyway) is judged by its name, as without a schema.
+		if sch != nil && slices.Contains(sch.declared, f.Key) {
+			if !slices.Contains(sch.paths, f.Key) {
+				continue
+			}
+		} else if !pathName(f.Key, pc.names) {
 			continue
 		}
 		switch f.Value.Kind() {
@@ -504,14 +545,16 @@ func (pc *pathParamCache) values(name string, a *tool.Args) ([]string, policy.Re
 	return out, policy.NoOpinion
 }
 
-// pathParams returns the top-level parameters of a tool's parameter schema
-// that carry a file-system path: those annotated "format": "path"
+// pathParams returns, sorted, the top-level parameters of a tool's
+// parameter schema that carry a file-system path: those annotated "format": "path"
 // (tool.FormatPath, the role a tool declares), and, for schemas that
 // declare no role, those whose name says so (pathName) and whose type is a
 // string or an array. Only the parameter's name is read, never its
 // description: "the path of the request" or "file a ticket" would make
-// every text a path.
-func pathParams(schema json.RawMessage, names []string) []string {
+// every text a path. declared is every parameter the schema names, sorted:
+// a call's argument outside it is judged by its name (a schema that does
+// not decode declares none).
+func pathParams(schema json.RawMessage, names []string) (paths, declared []string) {
 	var sch struct {
 		Properties map[string]struct {
 			Type   json.RawMessage `json:"type"`
@@ -522,19 +565,20 @@ func pathParams(schema json.RawMessage, names []string) []string {
 		} `json:"properties"`
 	}
 	if json.Unmarshal(schema, &sch) != nil {
-		return nil
+		return nil, nil
 	}
-	var out []string
 	for n, p := range sch.Properties {
-		declared := p.Format == tool.FormatPath || p.Items != nil && p.Items.Format == tool.FormatPath
+		declared = append(declared, n)
+		isDeclared := p.Format == tool.FormatPath || p.Items != nil && p.Items.Format == tool.FormatPath
 		typ := string(p.Type)
 		stringish := typ == "" || strings.Contains(typ, `"string"`) || strings.Contains(typ, `"array"`)
-		if declared || stringish && pathName(n, names) {
-			out = append(out, n)
+		if isDeclared || stringish && pathName(n, names) {
+			paths = append(paths, n)
 		}
 	}
-	slices.Sort(out)
-	return out
+	slices.Sort(paths)
+	slices.Sort(declared)
+	return paths, declared
 }
 
 // separators drops the word separators of a parameter name (a Replacer

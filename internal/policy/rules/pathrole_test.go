@@ -23,6 +23,7 @@ func TestPathRulesByRole(t *testing.T) {
 		// "file" here is a ticket's title, declared as text: no role, no
 		// path (its name alone would make it one)
 		"mcp_desk_file_ticket": json.RawMessage(`{"type":"object","properties":{"title":{"type":"string"},"body":{"type":"string"}}}`),
+		"mcp_broken_read":      json.RawMessage(`{"properties":[]}`),
 	}
 	cfg := DefaultConfig()
 	cfg.Paths.Root = "/work/agent"
@@ -48,6 +49,9 @@ func TestPathRulesByRole(t *testing.T) {
 		{"declared format: a plain copy", "mcp_files_copy", `{"from":"a.md","to":"b.md"}`, tool.Write, policy.Allow, reason.Allowed},
 		{"a read of a write-protected file is not a write", "mcp_files_read_text_file", `{"path":"ward.toml"}`, tool.Read, policy.Allow, reason.Allowed},
 		{"no role in the schema: not a path", "mcp_desk_file_ticket", `{"title":".env","body":"x"}`, tool.Write, policy.Allow, reason.Allowed},
+		{"schema: an argument it does not declare is judged by its name", "mcp_files_read_text_file", `{"path":"a.md","file_path":"/home/agent/.ssh/id_rsa"}`, tool.Read, policy.Deny, reason.SensitiveFile},
+		{"schema: an undeclared argument not named as a path is not one", "mcp_files_read_text_file", `{"path":"a.md","note":".env"}`, tool.Read, policy.Allow, reason.Allowed},
+		{"schema that does not decode: arguments by their names", "mcp_broken_read", `{"dir":"/home/agent/.gnupg/x"}`, tool.Read, policy.Deny, reason.SensitiveFile},
 		{"no schema: the argument's name", "mcp_other_open_document", `{"file_path":"/home/agent/.ssh/id_rsa"}`, tool.Read, policy.Deny, reason.SensitiveFile},
 		{"no schema: other names are not paths", "mcp_other_send_note", `{"text":"/home/agent/.ssh/id_rsa"}`, tool.Write, policy.Allow, reason.Allowed},
 	} {
@@ -82,6 +86,8 @@ func TestCommandRulesByDeclaredRole(t *testing.T) {
 		{"declared: a benign command", "mcp_ops_run_job", `{"q":"ls -la"}`, policy.Allow, reason.Allowed},
 		{"declared items: one destructive line", "mcp_ops_run_steps", `{"q":["ls","rm -rf /"]}`, policy.Deny, reason.ForbiddenCommand},
 		{"no role: text is text", "mcp_ops_search", `{"q":"rm -rf /"}`, policy.Allow, reason.Allowed},
+		{"undeclared: a command argument the schema does not name", "mcp_ops_search", `{"q":"x","command":"rm -rf /"}`, policy.Deny, reason.ForbiddenCommand},
+		{"undeclared: other names are not commands", "mcp_ops_search", `{"q":"x","note":"rm -rf /"}`, policy.Allow, reason.Allowed},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			d := eval(t, s, tc.tool, tc.args)

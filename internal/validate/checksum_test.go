@@ -9,17 +9,20 @@ import "testing"
 // address in the wrong case are not.
 func TestChecksumMisuse(t *testing.T) {
 	v := NewBookVerifier(nil)
-	const comet = "0xc3d688B66703497DAA19211EEdff47f25384cdc3" // Compound III USDC, not in the book
-	edited := comet[:30] + "9" + comet[31:]                    // one digit changed, the case pattern kept
+	const storage = "0x1d8f8f00cfa6758d7bE78336684788Fb0ee0Fa46" // Rocket Pool's RocketStorage, not in the book
+	edited := storage[:30] + "9" + storage[31:]                  // one digit changed, the case pattern kept
 	for _, tc := range []struct {
 		name, text string
 		false_     bool
 	}{
-		{"one digit edited, case kept", "Compound III USDC market (Comet) on mainnet: " + edited + ".", true},
-		{"the true checksum", "Compound III USDC market (Comet) on mainnet: " + comet + ".", false},
-		{"lower case carries no checksum", "Compound III USDC market (Comet) on mainnet: 0xc3d688b66703497daa19211eedff47f25484cdc3.", false},
+		{"one digit edited, case kept", "Rocket Pool's RocketStorage on mainnet: " + edited + ".", true},
+		{"the true checksum", "Rocket Pool's RocketStorage on mainnet: " + storage + ".", false},
+		{"lower case carries no checksum", "Rocket Pool's RocketStorage on mainnet: 0x1d8f8f00cfa6758d7be78336684788fb0ee0fa47.", false},
 		{"a book address in the wrong case", "USDC on Ethereum is 0xA0B86991c6218b36c1d19D4a2e9Eb0cE3606eB48.", false},
-		{"a warning", "Scam: " + edited + " is a fake Comet.", false},
+		{"a warning", "Scam: " + edited + " is a fake RocketStorage.", false},
+		// The book knows Compound III's USDC market (compound_v3_comet), so
+		// one nibble off it is a look-alike, whatever its case.
+		{"a lower-case look-alike of a book address", "Compound III USDC market (Comet) on mainnet: 0xc3d688b66703497daa19211eedff47f25484cdc3.", true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := v.Check(tc.text)

@@ -89,3 +89,27 @@ func TestPrepareSessionKeyRefuses(t *testing.T) {
 		t.Errorf("the owner's grant not observed: %s %t %v", tx.Hex(), ok, err)
 	}
 }
+
+// TestPrepareSessionKeyContractOwner: an account owned by a contract (a
+// Safe, say) gets the call to send its own way and no transaction to
+// sign, since no key signs for a contract.
+func TestPrepareSessionKeyContractOwner(t *testing.T) {
+	f := newAccountFixture(t)
+	p := f.d.Provider()
+	owner := f.c.WETH // any address with code
+	b, err := newBatch(t.Context(), f.d, f.d.operator)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.call("set owner", f.dep.Account, nil, sessionAccountABI(), "setOwner", owner)
+	if err := b.run(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	call, err := PrepareSessionKey(t.Context(), p, SessionKeyChange{Account: f.dep.Account, Key: f.key, Revoke: true}, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if call.Owner != owner || call.Tx != nil || len(call.Data) < 4 {
+		t.Errorf("prepared %+v, want the call for the contract owner %s and no transaction", call, owner.Hex())
+	}
+}

@@ -60,8 +60,11 @@ func wantRefusal(t *testing.T, what string, err error, code reason.Code) {
 // hold the owner's transaction; the test plays the owner, signing the
 // exact transaction ward prepared with the operator's key. Ward marks
 // each done only once the account shows it. The second session key makes
-// a scoped call through the wallet's send path; after the revocation,
-// made while writes are halted, the account refuses its call.
+// a scoped call through the wallet's send path (the dev stack's gate signs
+// with its own key); after the revocation, made while writes are halted,
+// the account refuses its call. Then the same round with the stack's own
+// key through the gate: revoked, the gate's transfer is refused by the
+// account's scope check; granted again, it goes through.
 func TestSessionKeyToolsOnDevChain(t *testing.T) {
 	ctx := t.Context()
 	ownerKey, _ := crypto.GenerateKey()
@@ -265,6 +268,77 @@ func TestSessionKeyToolsOnDevChain(t *testing.T) {
 	}
 	if ids := pendingIDs(); len(ids) != 0 {
 		t.Errorf("pending after a refused revocation: %v", ids)
+	}
+
+	// The same round through the gate itself, with the stack's own
+	// session key: revoked by the owner, the gate's transfer is refused
+	// by the account's scope check; granted again, it goes through.
+	if err := st.Tools.Resume(ctx, "owner:test"); err != nil {
+		t.Fatal(err)
+	}
+	key1 := st.Wallet.KeyAddress()
+	to1 := common.HexToAddress("0x00000000000000000000000000000000005e5503")
+	transfer := json.RawMessage(fmt.Sprintf(`{"token":%q,"to":%q,"amount":"1000000"}`, dc.USDC.Hex(), to1.Hex()))
+	gateTransfer := func() error {
+		t.Helper()
+		pv, err := st.Tools.Preview(ctx, sess, "erc20_transfer_token", transfer)
+		if err != nil {
+			t.Fatalf("transfer preview: %v", err)
+		}
+		_, err = st.Tools.Commit(ctx, sess, gate.CommitRequest{PermitID: pv.PermitID})
+		return err
+	}
+	received := func() *big.Int {
+		t.Helper()
+		b, err := p.TokenBalance(ctx, dc.USDC, to1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	if err := gateTransfer(); err != nil || received().Cmp(big.NewInt(1e6)) != 0 {
+		t.Fatalf("the gate's transfer with the stack's key: %v, recipient holds %s", err, received())
+	}
+	revoke1 := json.RawMessage(fmt.Sprintf(`{"session_key":%q}`, key1.Hex()))
+	pv, err := st.Tools.Preview(ctx, sess, "wallet_revoke_session_key", revoke1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := st.Tools.Commit(ctx, sess, gate.CommitRequest{PermitID: pv.PermitID, Approval: ownerApproval(t, ownerKey, pv.PermitID, "wallet_revoke_session_key", revoke1)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var held1 privileged.OwnerCallJSON
+	if err := json.Unmarshal(res.Data, &held1); err != nil {
+		t.Fatal(err)
+	}
+	playOwner(held1)
+	err = gateTransfer()
+	// The refusal's code says the tool failed; only the account's reason,
+	// which the gate carries as text, says why.
+	var refusal *gate.Refusal
+	if !errors.As(err, &refusal) || refusal.Code != reason.ExecutionFailed || !strings.Contains(err.Error(), "session key not granted") || received().Cmp(big.NewInt(1e6)) != 0 {
+		t.Fatalf("the gate's transfer with the revoked key: %v, recipient holds %s; want the account's 'session key not granted'", err, received())
+	}
+	grant1 := json.RawMessage(fmt.Sprintf(`{"session_key":%q,"calls":[{"target":%q,"selector":"0x%x"}],"valid_until":%d}`,
+		key1.Hex(), dc.USDC.Hex(), transferSel, until))
+	pv, err = st.Tools.Preview(ctx, sess, "wallet_grant_session_key", grant1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res, err = st.Tools.Commit(ctx, sess, gate.CommitRequest{PermitID: pv.PermitID, Approval: ownerApproval(t, ownerKey, pv.PermitID, "wallet_grant_session_key", grant1)}); err != nil {
+		t.Fatal(err)
+	}
+	var granted1 privileged.OwnerCallJSON
+	if err := json.Unmarshal(res.Data, &granted1); err != nil {
+		t.Fatal(err)
+	}
+	playOwner(granted1)
+	if v, err := st.OwnerTx(ctx, granted1.ID); err != nil || v.Status != "done" {
+		t.Fatalf("the stack key's grant: %+v %v", v, err)
+	}
+	if err := gateTransfer(); err != nil || received().Cmp(big.NewInt(2e6)) != 0 {
+		t.Fatalf("the gate's transfer with the key granted again: %v, recipient holds %s", err, received())
 	}
 }
 

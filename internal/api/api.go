@@ -77,6 +77,9 @@ type Config struct {
 	// Safe lists and signs the Safe transactions awaiting owners'
 	// signatures (optional).
 	Safe Safe
+	// OwnerTxs lists the transactions prepared for the owner of the
+	// ERC-4337 account (optional).
+	OwnerTxs OwnerTxs
 	// Policy returns the policy in force (policy.Engine.Snapshot).
 	Policy   func() *policy.Snapshot
 	Spending *hook.SpendingLimiter
@@ -224,6 +227,8 @@ func (a *Server) routes() http.Handler {
 		{"/v1/upstreams/{server}/tools/{tool}/approve", "upstream_approve", map[string]http.Handler{"POST": a.json(owner, defaultTimeout, a.approveUpstream)}},
 		{"/v1/safe", "safe", map[string]http.Handler{"GET": a.json(owner, defaultTimeout, a.safePending)}},
 		{"/v1/safe/{hash}/signatures", "safe_sign", map[string]http.Handler{"POST": a.json(owner, callTimeout, a.safeSign)}},
+		{"/v1/wallet/pending", "wallet_pending", map[string]http.Handler{"GET": a.json(owner, callTimeout, a.ownerTxsPending)}},
+		{"/v1/wallet/pending/{id}", "wallet_pending_tx", map[string]http.Handler{"GET": a.json(owner, callTimeout, a.ownerTx)}},
 		{"/v1/events", "events", map[string]http.Handler{"GET": a.cfg.Authenticate(http.HandlerFunc(a.events), auth.Owner)}},
 	}
 	mux := http.NewServeMux()

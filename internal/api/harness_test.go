@@ -56,6 +56,7 @@ type harnessOpts struct {
 	heartbeat  time.Duration
 	maxStreams int
 	safe       api.Safe // zero: the daemon's
+	ownerTxs   api.OwnerTxs
 }
 
 func start(t *testing.T, o harnessOpts) *harness {
@@ -85,8 +86,9 @@ func start(t *testing.T, o harnessOpts) *harness {
 				},
 				Named: s.NamedSession, ByID: s.SessionByID,
 			},
-			Tokens: api.Tokens{Store: st.Store, Invalidate: s.Verifier.Invalidate},
-			Safe:   o.safe,
+			Tokens:   api.Tokens{Store: st.Store, Invalidate: s.Verifier.Invalidate},
+			Safe:     o.safe,
+			OwnerTxs: o.ownerTxs,
 		})
 		if err != nil {
 			return err

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
 
 	"github.com/wardhq/ward/internal/chain/artifacts/published"
@@ -172,4 +173,13 @@ func (d *DevChain) AccountWallet(ctx context.Context) (*Wallet, AccountDeploymen
 		return nil, dep, err
 	}
 	return w, dep, nil
+}
+
+// SignAsOwner signs tx with the operator's key. On the dev chain the
+// operator stands in for the owner of the accounts it deploys
+// (DeployAccount), so a test or a demo can play the owner sending a
+// transaction ward prepared for it (OwnerCall.Tx); ward itself never
+// signs as the owner.
+func (d *DevChain) SignAsOwner(ctx context.Context, tx *types.Transaction) (*types.Transaction, error) {
+	return d.operator.SignTx(ctx, new(big.Int).SetUint64(d.provider.ChainID()), tx)
 }

@@ -58,6 +58,7 @@ func commands() []command {
 		{"token rotate", "give a token a new secret (same id, name and role); the old one is refused", tokenRotate},
 		{"safe list", "list the Safe transactions a running ward serve holds awaiting owners' signatures", safeList},
 		{"safe sign", "add an owner's signature to a Safe transaction of a running ward serve; it executes at the Safe's threshold", safeSign},
+		{"wallet pending", "list the owner's transactions (session-key grants and revocations) a running ward serve holds for its ERC-4337 account's owner", walletPending},
 		{"upstream approve", "approve the changed tool definitions of an upstream MCP server", upstreamApprove},
 		{"upstream list", "list the configured upstream MCP servers: their tools, pinned hashes and changes waiting for approval", upstreamList},
 		{"ingest", "run knowledge entries (JSON Lines) through the ingestion pipeline: oracle, provenance, screens, consensus", ingestCmd},

@@ -76,13 +76,19 @@ func safeCmd(ctx context.Context, io IO, name, argsUsage string, args []string, 
 		method, path = http.MethodPost, "/v1/safe/"+strings.ToLower(hash)+"/signatures"
 		body, _ = json.Marshal(map[string]string{"signature": sig})
 	}
+	return ownerRequest(ctx, io, name, base, *token, method, path, body)
+}
+
+// ownerRequest sends an owner's request to the daemon's API and prints
+// its JSON answer indented; an error answer is a failure naming its code.
+func ownerRequest(ctx context.Context, io IO, name, base, token, method, path string, body []byte) int {
 	ctx, cancel := context.WithTimeout(ctx, 4*time.Minute)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, method, base+path, bytes.NewReader(body))
 	if err != nil {
 		return fail(io, "%s: %v", name, err)
 	}
-	req.Header.Set("Authorization", "Bearer "+*token)
+	req.Header.Set("Authorization", "Bearer "+token)
 	if body != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}

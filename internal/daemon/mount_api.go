@@ -44,7 +44,8 @@ func mountAPI(s *Server) error {
 				return a, err
 			},
 		},
-		Safe: safeAPI(st),
+		Safe:     safeAPI(st),
+		OwnerTxs: ownerTxAPI(st),
 		TxURL: func(id uint64, hash string) string {
 			if c, ok := st.Book.Chain(id); ok {
 				return c.TxURL(hash)

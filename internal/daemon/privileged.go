@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"sync/atomic"
+	"time"
 
 	"github.com/wardhq/ward/internal/catalog/privileged"
 	"github.com/wardhq/ward/internal/gate"
@@ -147,5 +148,10 @@ func (o *ownerOps) invalidateToken(principalID string) {
 // ownerTools returns the privileged tools over the stack's gate and store.
 func (s *Stack) ownerTools(cfg Config) ([]registry.Tool, error) {
 	s.owner = &ownerOps{}
-	return privileged.Tools(privileged.Config{Gate: s.owner, Principals: s.Store, Invalidate: s.owner.invalidateToken, Now: cfg.Now})
+	now := cfg.Now
+	if now == nil {
+		now = time.Now
+	}
+	return privileged.Tools(privileged.Config{Gate: s.owner, Principals: s.Store, Invalidate: s.owner.invalidateToken,
+		SessionKeys: ownerCalls{s: s, now: now}, Now: cfg.Now})
 }

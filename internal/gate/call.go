@@ -632,6 +632,25 @@ func (t *Tools) SetPhase(ctx context.Context, p hook.Phase, by string) error {
 	return nil
 }
 
+// haltRefusal is the refusal of a write while writes are halted, nil
+// when they are not. A halt that cannot be read refuses. A halt does not
+// stop a privileged tool marked Unhalted (the revocation of a session
+// key: it only takes power away) that the session resolves by the name
+// toolName returns, which is asked only while halted; every later check
+// (the owner's approval among them) still applies to it.
+func (t *Tools) haltRefusal(ctx context.Context, s *Session, toolName func() string) *Refusal {
+	halted, why, err := t.Halted(ctx)
+	if err == nil && !halted {
+		return nil
+	}
+	if err == nil {
+		if e, ok := s.View.Get(toolName()); ok && e.Def.Tier == tool.Privileged && e.Def.Unhalted {
+			return nil
+		}
+	}
+	return refuse(reason.Halted, "halt", "writes are halted: "+why, errString(err))
+}
+
 // Halted reports whether writes are halted, and why. A halt that cannot
 // be read counts as a halt.
 func (t *Tools) Halted(ctx context.Context) (bool, string, error) {
@@ -766,9 +785,10 @@ func (t *Tools) Preview(ctx context.Context, s *Session, name string, raw json.R
 func (t *Tools) preview(ctx context.Context, s *Session, name string, raw json.RawMessage, approved *lift) (_ *PermitView, err error) {
 	ctx, span := t.startCall(ctx, "ward.preview", s)
 	defer func() { endCall(span, err) }()
-	// 1. A halt stops writes before anything else runs.
-	if halted, why, err := t.Halted(ctx); err != nil || halted {
-		return nil, t.vetoed(ctx, s, name, "", refuse(reason.Halted, "halt", "writes are halted: "+why, errString(err)))
+	// 1. A halt stops writes before anything else runs, except a tool
+	// that only takes power away.
+	if r := t.haltRefusal(ctx, s, func() string { return name }); r != nil {
+		return nil, t.vetoed(ctx, s, name, "", r)
 	}
 	if err := t.freshPrincipal(ctx, s); err != nil {
 		return nil, t.vetoed(ctx, s, name, "", err.(*Refusal))
@@ -1002,8 +1022,16 @@ func (c *commitCall) def() *tool.Def { return c.e.Def }
 // loadCommit is stage 1: everything that can be checked before the
 // commit lock.
 func (t *Tools) loadCommit(ctx context.Context, s *Session, req CommitRequest) (*commitCall, error) {
-	if halted, why, err := t.Halted(ctx); err != nil || halted {
-		return nil, t.vetoed(ctx, s, "", "", refuse(reason.Halted, "halt", "writes are halted: "+why, errString(err)))
+	permitTool := func() string {
+		// Only a permit of the session names a tool a halt may let
+		// through; any other answer leaves the halt in force.
+		if p, err := t.permits.Permit(ctx, req.PermitID); err == nil && owns(s, &p) {
+			return p.Tool
+		}
+		return ""
+	}
+	if r := t.haltRefusal(ctx, s, permitTool); r != nil {
+		return nil, t.vetoed(ctx, s, "", "", r)
 	}
 	if err := t.freshPrincipal(ctx, s); err != nil {
 		return nil, t.vetoed(ctx, s, "", "", err.(*Refusal))

@@ -303,6 +303,20 @@ func testTools(t *testing.T, l *ledger, executed *atomic.Int64, block chan struc
 			executed.Add(1)
 			return tool.WriteResult(priv, map[string]any{}, "ok", "ok", "state")
 		}}))
+	// An unhalted privileged tool: it only takes power away.
+	revoke := def("wallet_revoke_spending_key", tool.CatWallet, tool.Privileged, tool.Layer2, tool.EffectSettle)
+	revoke.Unhalted = true
+	must(r.Add(registry.Tool{Def: revoke, Action: "revoke_key", Venue: "wallet", Plan: plan,
+		Privileged: func(ctx context.Context, in *registry.Input, p *tool.Plan, c *capability.Capability, a *capability.Approval) (*tool.Result, error) {
+			if !a.Valid(c.PermitID()) {
+				return nil, errors.New("no approval")
+			}
+			if err := c.Consume(revoke.Name, in.Args.Hash(), in.Tick, in.Now); err != nil {
+				return nil, err
+			}
+			executed.Add(1)
+			return tool.WriteResult(revoke, map[string]any{}, "ok", "ok", "state")
+		}}))
 	r.Freeze()
 	return r
 }
@@ -762,6 +776,46 @@ func TestHaltAndResume(t *testing.T) {
 	}
 	if _, err := f.tools.Preview(ctx, f.session, "uniswap_execute_swap", swapArgs(tokA, 1_000)); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestHaltLetsRevocationThrough: a halt stops every write, privileged
+// ones included, except a privileged tool marked Unhalted, whose preview
+// and commit run (the owner's approval still required); a permit of an
+// ordinary write previewed before the halt is not committed during it.
+func TestHaltLetsRevocationThrough(t *testing.T) {
+	ctx := t.Context()
+	f := newFixture(t, fixtureOpts{})
+	swap, err := f.tools.Preview(ctx, f.session, "uniswap_execute_swap", swapArgs(tokA, 1_000))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.tools.Halt(ctx, f.session, "balances look wrong"); err != nil {
+		t.Fatal(err)
+	}
+	_, err = f.tools.Commit(ctx, f.session, CommitRequest{PermitID: swap.PermitID})
+	wantRefusal(t, err, reason.Halted)
+	_, err = f.tools.Preview(ctx, f.session, "wallet_set_spending_limit", swapArgs(tokA, 1))
+	wantRefusal(t, err, reason.Halted)
+	_, err = f.tools.Commit(ctx, f.session, CommitRequest{PermitID: "01JD3K7ZQ4Y7K3M9XW2V5T8R00"})
+	wantRefusal(t, err, reason.Halted)
+	pv, err := f.tools.Preview(ctx, f.session, "wallet_revoke_spending_key", swapArgs(tokA, 1))
+	if err != nil {
+		t.Fatalf("the unhalted tool's preview while halted: %v", err)
+	}
+	f.advance(time.Minute) // critical permits wait out the announce delay
+	_, err = f.tools.Commit(ctx, f.session, CommitRequest{PermitID: pv.PermitID})
+	wantRefusal(t, err, reason.ApprovalRequired)
+	if f.executed.Load() != 0 {
+		t.Fatal("executed without approval")
+	}
+	h, _ := ArgsHash(swapArgs(tokA, 1))
+	if _, err := f.tools.Commit(ctx, f.session, CommitRequest{PermitID: pv.PermitID,
+		Approval: f.owner.sign(ApprovalMessage(pv.PermitID, "wallet_revoke_spending_key", h))}); err != nil {
+		t.Fatalf("the unhalted tool's approved commit while halted: %v", err)
+	}
+	if f.executed.Load() != 1 {
+		t.Error("the approved revocation did not execute")
 	}
 }
 

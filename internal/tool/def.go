@@ -78,6 +78,12 @@ type Def struct {
 	// Requires lists the capabilities (wallet, uniswap_api, memory) the
 	// tool needs to be registered at all.
 	Requires []Requirement `json:"requires,omitempty"`
+	// Unhalted marks a privileged tool that only takes power away (the
+	// revocation of a session key): a halt of writes does not stop it,
+	// since refusing it would keep in force the power the owner is
+	// taking back. Every other check still applies. Only a privileged
+	// tool may set it (Validate).
+	Unhalted bool `json:"unhalted,omitempty"`
 }
 
 // FormatPath is the "format" annotation a parameter schema gives a string
@@ -130,6 +136,8 @@ func (d *Def) Validate() error {
 		return fmt.Errorf("tool %s: a write tool is Layer2 or Layer3", d.Name)
 	case d.Tier != Read && d.Effect == EffectNone:
 		return fmt.Errorf("tool %s: a write tool declares its effect (open, close, unwind, settle)", d.Name)
+	case d.Unhalted && d.Tier != Privileged:
+		return fmt.Errorf("tool %s: only a privileged tool may be unhalted", d.Name)
 	case d.Budget == 0 || d.Budget > Slow:
 		return fmt.Errorf("tool %s: no tick budget", d.Name)
 	case d.SchemaVersion == 0:

@@ -1,6 +1,9 @@
 package tool
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestRiskText(t *testing.T) {
 	for _, r := range []Risk{Safe, Caution, Dangerous, Forbidden} {
@@ -34,6 +37,31 @@ func TestValidName(t *testing.T) {
 	} {
 		if got := ValidName(s); got != want {
 			t.Errorf("ValidName(%q) = %v, want %v", s, got, want)
+		}
+	}
+}
+
+// TestUnhaltedOnlyPrivileged: only a privileged tool may be let through a
+// halt (Def.Unhalted); a write or a read that claims it is no valid
+// definition.
+func TestUnhaltedOnlyPrivileged(t *testing.T) {
+	base := func(tier Tier, rt RiskTier, e Effect) *Def {
+		return &Def{Name: "wallet_revoke_session_key", Description: "d", Category: CatWallet, Tier: tier, RiskTier: rt, Budget: Fast,
+			Effect: e, Risk: Dangerous, SchemaVersion: 1, Unhalted: true,
+			Params: []byte(`{"type":"object"}`), Result: []byte(`{"type":"object"}`)}
+	}
+	for _, c := range []struct {
+		name string
+		d    *Def
+		ok   bool
+	}{
+		{"privileged", base(Privileged, Layer2, EffectSettle), true},
+		{"write", base(Write, Layer2, EffectSettle), false},
+		{"read", base(Read, Layer1, EffectNone), false},
+	} {
+		err := c.d.Validate()
+		if (err == nil) != c.ok || (err != nil && !strings.Contains(err.Error(), "unhalted")) {
+			t.Errorf("%s: Validate() = %v, want ok %t", c.name, err, c.ok)
 		}
 	}
 }

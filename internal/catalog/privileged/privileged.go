@@ -72,6 +72,9 @@ type Config struct {
 	// principal's token after a revocation or rotation (optional: other
 	// processes refuse within their cache ttl).
 	Invalidate func(principalID string)
+	// SessionKeys is the ERC-4337 wallet's account (optional: without
+	// it the session-key tools refuse, changing nothing).
+	SessionKeys SessionKeys
 	// Now is the clock (default time.Now).
 	Now func() time.Time
 }
@@ -93,7 +96,7 @@ func tools(cfg Config) []registry.Tool {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
-	specs := append(gateTools(), tokenTools()...)
+	specs := append(append(gateTools(), tokenTools()...), sessionKeyTools()...)
 	out := make([]registry.Tool, 0, len(specs))
 	for _, s := range specs {
 		out = append(out, s.tool(&cfg))
@@ -140,6 +143,13 @@ type spec struct {
 	// run makes the change, approved by by, and returns the result's data
 	// and the expected and actual outcomes.
 	run func(ctx context.Context, cfg *Config, in *registry.Input, by string) (data any, expected, actual string, err error)
+	// hold, for a tool that prepares a transaction for the owner instead
+	// of changing ward's state, replaces run: it records the
+	// transaction for the permit permitID.
+	hold func(ctx context.Context, cfg *Config, in *registry.Input, permitID string) (data any, expected, actual string, err error)
+	// unhalted marks a tool that only takes power away: a halt does not
+	// stop it (tool.Def.Unhalted).
+	unhalted bool
 }
 
 // venue is the facade venue of every privileged tool: preview_action
@@ -158,6 +168,7 @@ func (s spec) def() *tool.Def {
 		PromptSnippet:    "Owner-only: commit needs the owner's signature of the permit.",
 		PromptGuidelines: []string{"Preview, then ask the owner to sign the permit (ward approval message) and commit with that signature as approval."},
 		Params:           json.RawMessage(s.params), Result: json.RawMessage(s.result), SchemaVersion: 1,
+		Unhalted: s.unhalted,
 	}
 }
 
@@ -186,6 +197,13 @@ func (s spec) tool(cfg *Config) registry.Tool {
 				return nil, err
 			}
 			in.Step(1)
+			if s.hold != nil {
+				data, expected, actual, err := s.hold(ctx, cfg, in, c.PermitID())
+				if err != nil {
+					return nil, err
+				}
+				return tool.WriteResult(d, data, expected, actual, "owner_tx_held")
+			}
 			data, expected, actual, err := s.run(ctx, cfg, in, "owner:"+a.Owner())
 			if err != nil {
 				return nil, err

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/wardhq/ward/internal/catalog/privileged"
 	"github.com/wardhq/ward/internal/registry"
@@ -86,13 +87,24 @@ func TestPlansRefuseBadInput(t *testing.T) {
 		{"safety_set_spending_limits", `{"per_tick_usd":"-5","per_session_usd":"5","daily_usd":"5"}`, "per_tick_usd: must be dollars"},
 		{"safety_set_spending_limits", `{"per_tick_usd":"5","per_session_usd":"1.234","daily_usd":"5"}`, "per_session_usd: must be dollars"},
 		{"safety_set_spending_limits", `{"per_tick_usd":"5","per_session_usd":"5","daily_usd":"1e9"}`, "daily_usd: must be dollars"},
+		{"wallet_grant_session_key", `{"session_key":"0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed","calls":[{"target":"0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed","selector":"0xa9059cbb"}],"valid_until":4102444800}`, "EIP-55"},
+		{"wallet_grant_session_key", `{"session_key":"0x0000000000000000000000000000000000000000","calls":[{"target":"0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed","selector":"0xa9059cbb"}],"valid_until":4102444800}`, "zero address"},
+		{"wallet_grant_session_key", `{"session_key":"0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed","calls":[],"valid_until":4102444800}`, "at least one"},
+		{"wallet_grant_session_key", `{"session_key":"0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed","calls":[{"target":"0xfb6916095ca1df60bb79ce92ce3ea74c37c5d359","selector":"0xa9059cbb"}],"valid_until":4102444800}`, "calls[0].target"},
+		{"wallet_grant_session_key", `{"session_key":"0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed","calls":[{"target":"0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359","selector":"0xa9059c"}],"valid_until":4102444800}`, "selector"},
+		{"wallet_grant_session_key", `{"session_key":"0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed","calls":[{"target":"0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359","selector":"0xa9059cbb"}],"value_cap_wei":"340282366920938463463374607431768211456","valid_until":4102444800}`, "below 2^128"},
+		{"wallet_grant_session_key", `{"session_key":"0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed","calls":[{"target":"0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359","selector":"0xa9059cbb"}],"valid_until":281474976710656}`, "below 2^48"},
+		{"wallet_grant_session_key", `{"session_key":"0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed","calls":[{"target":"0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359","selector":"0xa9059cbb"}],"valid_until":1000}`, "not in the future"},
+		{"wallet_grant_session_key", `{"session_key":"0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed","calls":[{"target":"0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359","selector":"0xa9059cbb"}],"valid_until":4102444800}`, "no ERC-4337 account"},
+		{"wallet_revoke_session_key", `{"session_key":"0x5AAEB6053F3E94C9B9A09F33669435E7EF1BEAED"}`, "EIP-55"},
+		{"wallet_revoke_session_key", `{"session_key":"0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed"}`, "no ERC-4337 account"},
 	} {
 		t.Run(tc.tool, func(t *testing.T) {
 			a, err := tool.ParseArgs(json.RawMessage(tc.args))
 			if err != nil {
 				t.Fatal(err)
 			}
-			_, err = byName[tc.tool].Plan(context.Background(), &registry.Input{Args: a, Raw: json.RawMessage(tc.args), Step: func(int) {}})
+			_, err = byName[tc.tool].Plan(context.Background(), &registry.Input{Args: a, Raw: json.RawMessage(tc.args), Now: time.Now(), Step: func(int) {}})
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("plan of %s: %v, want an error saying %q", tc.args, err, tc.want)
 			}

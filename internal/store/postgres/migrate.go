@@ -31,6 +31,7 @@ var migrations = []migration{
 	{5, schemaSpendingOverride},
 	{6, schemaAllowlist},
 	{7, schemaSafeTxs},
+	{8, schemaOwnerTxs},
 }
 
 // SchemaVersion is the newest schema this build knows.

@@ -231,6 +231,9 @@ DELETE FROM gate_state WHERE key IN ('phase', 'halt');
 // Version 32 adds the queue of Safe transactions awaiting owners'
 // signatures (store.SafeTxs): safe_txs, pending until executed_tx is set
 // once, and each owner's signature of one in safe_signatures.
+// Version 33 adds the transactions prepared for the owner of the ERC-4337
+// account (store.OwnerTxs): owner_txs, pending until done_tx is set once,
+// when ward saw on chain that the change took effect.
 //
 // Version 29 keeps running totals of spend_ledger, maintained by triggers
 // in the transaction that writes each row, so that the spending windows
@@ -379,4 +382,22 @@ CREATE TABLE safe_signatures (
   signed_ns INTEGER NOT NULL,
   PRIMARY KEY (hash, owner)
 );
+`}, {33, `
+CREATE TABLE owner_txs (
+  id TEXT PRIMARY KEY CHECK (length(id) BETWEEN 1 AND 64),
+  chain_id INTEGER NOT NULL CHECK (chain_id > 0),
+  account TEXT NOT NULL CHECK (account GLOB '0x*' AND length(account) = 42),
+  owner TEXT NOT NULL CHECK (owner GLOB '0x*' AND length(owner) = 42),
+  kind TEXT NOT NULL CHECK (kind IN ('grant_session_key', 'revoke_session_key')),
+  session_key TEXT NOT NULL CHECK (session_key GLOB '0x*' AND length(session_key) = 42),
+  data BLOB NOT NULL CHECK (length(data) >= 4),
+  unsigned_tx BLOB,
+  from_block INTEGER NOT NULL CHECK (from_block >= 0),
+  permit_id TEXT NOT NULL,
+  created_ns INTEGER NOT NULL,
+  done_tx TEXT,
+  done_ns INTEGER,
+  CHECK ((done_tx IS NULL) = (done_ns IS NULL))
+);
+CREATE INDEX owner_txs_pending ON owner_txs (created_ns) WHERE done_tx IS NULL;
 `}}

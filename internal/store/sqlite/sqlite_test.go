@@ -204,6 +204,8 @@ func TestMigrations(t *testing.T) {
 		"safe_txs": {"hash", "chain_id", "safe", "nonce", "to_addr", "value", "data", "permit_id", "plan_index", "plan_len", "label",
 			"executed_tx", "created_ns", "executed_ns"},
 		"safe_signatures": {"hash", "owner", "sig", "signed_ns"},
+		"owner_txs": {"id", "chain_id", "account", "owner", "kind", "session_key", "data", "unsigned_tx", "from_block", "permit_id",
+			"created_ns", "done_tx", "done_ns"},
 	}
 	for table, want := range tables {
 		var got []string
@@ -217,7 +219,7 @@ func TestMigrations(t *testing.T) {
 	// Few indexes: each costs insert time.
 	got := queryRows(t, c, `SELECT name FROM sqlite_schema WHERE type = 'index' AND name NOT LIKE 'sqlite_autoindex%' ORDER BY name`)
 	want := [][]string{{"action_log_lookup_failed"}, {"action_log_permit"}, {"action_log_time"}, {"grimoire_entries_partition"},
-		{"held_calls_retry"}, {"held_calls_session"}, {"held_calls_time"}, {"permits_status_expires"}, {"principals_live_name"},
+		{"held_calls_retry"}, {"held_calls_session"}, {"held_calls_time"}, {"owner_txs_pending"}, {"permits_status_expires"}, {"principals_live_name"},
 		{"quarantine_entries_agent"}, {"quarantine_entries_decided"}, {"safe_txs_pending"}, {"sent_txs_nonce"}, {"sent_txs_permit"}, {"session_influences_time"}, {"sessions_parent"}, {"sessions_principal"},
 		{"spend_holds_expires"}, {"spend_holds_session"}, {"spend_ledger_session"}, {"spend_ledger_time"},
 		{"tool_executions_created_at"}, {"withheld_outputs_session"}}

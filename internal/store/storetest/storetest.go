@@ -81,6 +81,7 @@ func Run(t *testing.T, newBackend func(t *testing.T) func() (store.Store, error)
 		{"SentInvalid", testSentInvalid},
 		{"SentConcurrent", testSentConcurrent},
 		{"SafeQueue", testSafeQueue},
+		{"OwnerTxs", testOwnerTxs},
 		{"GateControl", testGateControl},
 		{"SpendingOverride", testSpendingOverride},
 		{"AllowlistEntries", testAllowlistEntries},

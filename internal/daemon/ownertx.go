@@ -1,0 +1,171 @@
+package daemon
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
+
+	"github.com/wardhq/ward/internal/api"
+	"github.com/wardhq/ward/internal/catalog/privileged"
+	"github.com/wardhq/ward/internal/chain"
+	"github.com/wardhq/ward/internal/id"
+	"github.com/wardhq/ward/internal/store"
+)
+
+// ownerCalls is the ERC-4337 wallet's account as the session-key tools
+// reach it (privileged.SessionKeys): the owner's calls are prepared over
+// the stack's wallet and held in the store's owner_txs. The wallet is
+// read at each call, since the tools are made before it may be.
+type ownerCalls struct {
+	s   *Stack
+	now func() time.Time
+}
+
+var _ privileged.SessionKeys = ownerCalls{}
+
+// errNoOwnerTxs is a store that keeps no owner transactions.
+var errNoOwnerTxs = errors.New("the store keeps no owner transactions")
+
+func (o ownerCalls) account() (*chain.Wallet, error) {
+	w := o.s.Wallet
+	if w == nil || w.Account() == (common.Address{}) {
+		return nil, fmt.Errorf("%w: the wallet sends from no ERC-4337 account (wallet_kind erc4337)", chain.ErrSessionKeyChange)
+	}
+	return w, nil
+}
+
+func (o ownerCalls) PrepareSessionKey(ctx context.Context, c chain.SessionKeyChange) (*chain.OwnerCall, error) {
+	w, err := o.account()
+	if err != nil {
+		return nil, err
+	}
+	c.Account = w.Account()
+	return chain.PrepareSessionKey(ctx, w.Provider(), c, o.now())
+}
+
+func (o ownerCalls) HoldOwnerCall(ctx context.Context, permitID string, call *chain.OwnerCall) (string, error) {
+	q, ok := o.s.Store.(store.OwnerTxs)
+	if !ok {
+		return "", errNoOwnerTxs
+	}
+	now := o.now()
+	rec := &store.OwnerTx{
+		ID: id.Opaque(now), ChainID: call.ChainID, Account: lowerHex(call.Account), Owner: lowerHex(call.Owner),
+		Kind: store.GrantSessionKey, SessionKey: lowerHex(call.Key), Data: call.Data, FromBlock: call.Block, PermitID: permitID,
+		Created: now,
+	}
+	if call.Revoke {
+		rec.Kind = store.RevokeSessionKey
+	}
+	if call.Tx != nil {
+		b, err := call.Tx.MarshalBinary()
+		if err != nil {
+			return "", fmt.Errorf("encode the owner's transaction: %w", err)
+		}
+		rec.Unsigned = b
+	}
+	if err := q.HoldOwnerTx(ctx, rec); err != nil {
+		return "", err
+	}
+	return rec.ID, nil
+}
+
+// ownerCallOf is a stored record as the chain's OwnerCall.
+func ownerCallOf(t store.OwnerTx) (*chain.OwnerCall, error) {
+	c := &chain.OwnerCall{ChainID: t.ChainID, Account: common.HexToAddress(t.Account), Owner: common.HexToAddress(t.Owner),
+		Key: common.HexToAddress(t.SessionKey), Revoke: t.Kind == store.RevokeSessionKey, Data: t.Data, Block: t.FromBlock}
+	if len(t.Unsigned) > 0 {
+		c.Tx = new(types.Transaction)
+		if err := c.Tx.UnmarshalBinary(t.Unsigned); err != nil {
+			return nil, fmt.Errorf("owner tx %s: stored transaction: %w", t.ID, err)
+		}
+	}
+	return c, nil
+}
+
+// observe marks t done if the wallet's chain shows its effect (never on
+// a client's word) and returns its view.
+func (o ownerCalls) observe(ctx context.Context, q store.OwnerTxs, t store.OwnerTx) (privileged.OwnerCallJSON, error) {
+	call, err := ownerCallOf(t)
+	if err != nil {
+		return privileged.OwnerCallJSON{}, err
+	}
+	v := privileged.OwnerCallView(t.ID, call)
+	if t.Done != "" {
+		v.Status, v.DoneTx = "done", t.Done
+		return v, nil
+	}
+	w := o.s.Wallet
+	if w == nil || w.Provider().ChainID() != t.ChainID {
+		return v, nil // no provider of its chain: it stays pending
+	}
+	tx, ok, err := chain.SessionKeyObserved(ctx, w.Provider(), call.Account, t.Data, t.FromBlock)
+	if err != nil || !ok {
+		return v, err
+	}
+	switch err := q.OwnerTxDone(ctx, t.ID, tx.Hex(), o.now()); {
+	case err == nil, errors.Is(err, store.ErrOwnerTxDone):
+	default:
+		return v, err
+	}
+	v.Status, v.DoneTx = "done", strings.ToLower(tx.Hex())
+	return v, nil
+}
+
+// OwnerTxsPending returns the owner's transactions still awaiting the
+// owner, after marking done those whose effect the chain shows.
+func (s *Stack) OwnerTxsPending(ctx context.Context) ([]privileged.OwnerCallJSON, error) {
+	q, ok := s.Store.(store.OwnerTxs)
+	if !ok {
+		return nil, errNoOwnerTxs
+	}
+	ts, err := q.PendingOwnerTxs(ctx)
+	if err != nil {
+		return nil, err
+	}
+	o := ownerCalls{s: s, now: time.Now}
+	out := []privileged.OwnerCallJSON{}
+	for _, t := range ts {
+		v, err := o.observe(ctx, q, t)
+		if err != nil {
+			return nil, err
+		}
+		if v.Status != "done" {
+			out = append(out, v)
+		}
+	}
+	return out, nil
+}
+
+// OwnerTx returns the owner's transaction id, marked done first if the
+// chain shows its effect (api.ErrOwnerTxUnknown for none).
+func (s *Stack) OwnerTx(ctx context.Context, txID string) (privileged.OwnerCallJSON, error) {
+	q, ok := s.Store.(store.OwnerTxs)
+	if !ok {
+		return privileged.OwnerCallJSON{}, errNoOwnerTxs
+	}
+	t, err := q.OwnerTx(ctx, txID)
+	if errors.Is(err, store.ErrNotFound) {
+		return privileged.OwnerCallJSON{}, api.ErrOwnerTxUnknown
+	}
+	if err != nil {
+		return privileged.OwnerCallJSON{}, err
+	}
+	return ownerCalls{s: s, now: time.Now}.observe(ctx, q, t)
+}
+
+// ownerTxAPI is the API's view of the owner's transactions.
+func ownerTxAPI(st *Stack) api.OwnerTxs {
+	return api.OwnerTxs{
+		Pending: func(ctx context.Context) (any, error) {
+			p, err := st.OwnerTxsPending(ctx)
+			return map[string]any{"pending": p}, err
+		},
+		Get: func(ctx context.Context, txID string) (any, error) { return st.OwnerTx(ctx, txID) },
+	}
+}

@@ -1,0 +1,100 @@
+package storetest
+
+import (
+	"bytes"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/wardhq/ward/internal/store"
+)
+
+// ownerTxOf is a pending grant prepared for the owner, with an unsigned
+// transaction for an EOA owner.
+func ownerTxOf(id string, created time.Time) *store.OwnerTx {
+	return &store.OwnerTx{
+		ID: id, ChainID: 1, Account: "0x00000000000000000000000000000000000000a0", Owner: "0x00000000000000000000000000000000000000a1",
+		Kind: store.GrantSessionKey, SessionKey: "0x00000000000000000000000000000000000000a2", Data: []byte{0x12, 0x34, 0x56, 0x78, 9},
+		Unsigned: []byte{0x02, 0xf8, 1, 2}, FromBlock: 42, PermitID: "permit-owner", Created: created,
+	}
+}
+
+// testOwnerTxs: a transaction prepared for the owner round-trips across
+// a reopen, leaves the pending list when done, is done once; invalid
+// records, duplicate ids and unknown ids are refused with nothing
+// written.
+func testOwnerTxs(t *testing.T, h *harness) {
+	ctx := t.Context()
+	q, ok := h.s.(store.OwnerTxs)
+	if !ok {
+		t.Fatalf("%T does not keep owner transactions (store.OwnerTxs)", h.s)
+	}
+	a, b := ownerTxOf("otx-a", t0), ownerTxOf("otx-b", t0.Add(time.Second))
+	b.Kind, b.Unsigned = store.RevokeSessionKey, nil
+	for _, x := range []*store.OwnerTx{a, b} {
+		if err := q.HoldOwnerTx(ctx, x); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := q.HoldOwnerTx(ctx, ownerTxOf("otx-a", t0)); err == nil {
+		t.Error("the same id was held twice")
+	}
+	for name, bad := range map[string]func(*store.OwnerTx){
+		"no id":            func(x *store.OwnerTx) { x.ID = "" },
+		"no kind":          func(x *store.OwnerTx) { x.Kind = 0 },
+		"unknown kind":     func(x *store.OwnerTx) { x.Kind = 9 },
+		"upper-case owner": func(x *store.OwnerTx) { x.Owner = "0x00000000000000000000000000000000000000AA" },
+		"short call data":  func(x *store.OwnerTx) { x.Data = []byte{1} },
+		"no permit":        func(x *store.OwnerTx) { x.PermitID = "" },
+		"already done":     func(x *store.OwnerTx) { x.Done = "0x01" },
+		"no creation time": func(x *store.OwnerTx) { x.Created = time.Time{} },
+		"no chain":         func(x *store.OwnerTx) { x.ChainID = 0 },
+		"bad session key":  func(x *store.OwnerTx) { x.SessionKey = "0x1" },
+	} {
+		x := ownerTxOf("otx-bad", t0)
+		bad(x)
+		if err := q.HoldOwnerTx(ctx, x); err == nil {
+			t.Errorf("%s: held", name)
+		}
+	}
+	if _, err := q.OwnerTx(ctx, "otx-bad"); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("a refused record: %v, want ErrNotFound", err)
+	}
+
+	h.reopen()
+	q = h.s.(store.OwnerTxs)
+	p, err := q.PendingOwnerTxs(ctx)
+	if err != nil || len(p) != 2 || p[0].ID != "otx-a" || p[1].ID != "otx-b" {
+		t.Fatalf("pending after reopen: %+v, %v; want otx-a then otx-b", p, err)
+	}
+	got := p[0]
+	if got.ChainID != 1 || got.Account != a.Account || got.Owner != a.Owner || got.Kind != store.GrantSessionKey ||
+		got.SessionKey != a.SessionKey || !bytes.Equal(got.Data, a.Data) || !bytes.Equal(got.Unsigned, a.Unsigned) ||
+		got.FromBlock != 42 || got.PermitID != a.PermitID || !got.Created.Equal(t0) || got.Done != "" || !got.DoneAt.IsZero() {
+		t.Errorf("after reopen: %+v, want %+v", got, a)
+	}
+	if p[1].Kind != store.RevokeSessionKey || p[1].Unsigned != nil {
+		t.Errorf("revocation after reopen: kind %v, unsigned %x", p[1].Kind, p[1].Unsigned)
+	}
+
+	const done = "0x00000000000000000000000000000000000000000000000000000000000000d1"
+	at := t0.Add(time.Minute)
+	if err := q.OwnerTxDone(ctx, "otx-unknown", done, at); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("unknown id done: %v, want ErrNotFound", err)
+	}
+	if err := q.OwnerTxDone(ctx, "otx-a", "", at); err == nil {
+		t.Error("done without a transaction")
+	}
+	if err := q.OwnerTxDone(ctx, "otx-a", done, at); err != nil {
+		t.Fatal(err)
+	}
+	if err := q.OwnerTxDone(ctx, "otx-a", done, at); !errors.Is(err, store.ErrOwnerTxDone) {
+		t.Errorf("done twice: %v, want ErrOwnerTxDone", err)
+	}
+	if p, err := q.PendingOwnerTxs(ctx); err != nil || len(p) != 1 || p[0].ID != "otx-b" {
+		t.Errorf("pending after done: %+v, %v; want otx-b", p, err)
+	}
+	if got, err := q.OwnerTx(ctx, "otx-a"); err != nil || got.Done != done || !got.DoneAt.Equal(at) {
+		t.Errorf("done record %q at %v, %v", got.Done, got.DoneAt, err)
+	}
+}

@@ -8,37 +8,17 @@ import (
 	"testing"
 	"time"
 
-	"github.com/wardhq/ward/internal/id"
 	"github.com/wardhq/ward/internal/store"
 )
 
-// BenchDecision is the i-th decision of a benchmark or a load test: a
-// realistic one of about 500 bytes, in one of 64 sessions.
+// BenchDecision is the i-th decision of a benchmark or a load test: the
+// suite's realistic record (about 500 bytes) made now, in one of 64
+// sessions.
 func BenchDecision(i int) *store.DecisionRecord {
-	now := time.Now()
-	return &store.DecisionRecord{
-		ID:             id.New(now),
-		Time:           now,
-		TurnID:         "01JD3K7ZQ4Y7K3M9XW2V5T8R6P",
-		SessionID:      fmt.Sprintf("01JD3K7ZQ4Y7K3M9XW2V5T8R%02d", i%64),
-		InputSource:    "agent",
-		Authority:      "agent",
-		Tool:           "wallet_send_token",
-		Category:       "wallet",
-		ArgsHash:       "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
-		Risk:           "dangerous",
-		Decision:       store.VerdictDeny,
-		Reason:         "HOURLY_TRANSFER_LIMIT_EXCEEDED",
-		Message:        "hourly transfer limit of 5000 cents would be exceeded by this call (4900 spent + 250)",
-		Rule:           "spend.hourly_transfer",
-		RulesEvaluated: `["authority.tool_allowed","command.forbidden_patterns","spend.hourly_transfer","spend.daily_transfer","loop.identical_calls"]`,
-		RulesTriggered: `["spend.hourly_transfer"]`,
-		Latency:        17*time.Microsecond + time.Duration(i%1000),
-		PolicyHash:     "2c26b46b68ffc68ff99b453c1d30413413422d706483bfa0f98a5e886266e7ae",
-		SpendCategory:  "transfer",
-		SpendCents:     250,
-		Origin:         store.OriginGate,
-	}
+	r := decision(time.Now())
+	r.SessionID = fmt.Sprintf("01JD3K7ZQ4Y7K3M9XW2V5T8R%02d", i%64)
+	r.Latency = 17*time.Microsecond + time.Duration(i%1000)
+	return r
 }
 
 // DecisionAppender is what AppendParallel appends through.

@@ -41,54 +41,79 @@ type setupOut struct {
 
 func readCheckSetup(ctx context.Context, env *Env, in *registry.Input) (any, error) {
 	out := setupOut{ChainID: env.Chain.ChainID(), Chain: chainName(env.Chain.ChainID())}
-	add := func(name, status, detail string) { out.Checks = append(out.Checks, check{name, status, detail}) }
-	done := func() (any, error) {
-		out.Verdict = verdict(out.Checks)
-		out.Ready = out.Verdict != statusFail
-		return out, nil
-	}
-
 	in.Step(0)
+	if out.checkChain(ctx, env) {
+		in.Step(1)
+		out.checkWallet(ctx, env)
+		out.checkSimulator(env)
+		in.Step(2)
+		out.checkTokens(ctx, env)
+		out.checkVenues(ctx, env)
+		in.Step(3)
+		out.checkFeeds(ctx, env)
+	}
+	out.Verdict = verdict(out.Checks)
+	out.Ready = out.Verdict != statusFail
+	return out, nil
+}
+
+func (out *setupOut) add(name, status, detail string) {
+	out.Checks = append(out.Checks, check{name, status, detail})
+}
+
+// checkChain checks the node answers and its head is recent; false when
+// it does not answer, and nothing else can be checked.
+func (out *setupOut) checkChain(ctx context.Context, env *Env) bool {
 	h, err := native.Head(ctx, env)
 	if err != nil {
-		add("chain_reachable", statusFail, "the chain's node does not answer")
-		return done()
+		out.add("chain_reachable", statusFail, "the chain's node does not answer")
+		return false
 	}
-	add("chain_reachable", statusPass, fmt.Sprintf("%s (chain %d) at block %d", out.Chain, out.ChainID, h.Number.Uint64()))
+	out.add("chain_reachable", statusPass, fmt.Sprintf("%s (chain %d) at block %d", out.Chain, out.ChainID, h.Number.Uint64()))
 	age := env.Clock().Sub(time.Unix(int64(h.Time), 0))
 	switch {
 	case env.Dev != nil:
-		add("chain_fresh", statusPass, "dev chain: blocks are mined on demand")
+		out.add("chain_fresh", statusPass, "dev chain: blocks are mined on demand")
 	case age > 10*time.Minute:
-		add("chain_fresh", statusWarn, fmt.Sprintf("the latest block is %s old: the node may be behind", age.Round(time.Second)))
+		out.add("chain_fresh", statusWarn, fmt.Sprintf("the latest block is %s old: the node may be behind", age.Round(time.Second)))
 	default:
-		add("chain_fresh", statusPass, fmt.Sprintf("latest block %s old", age.Round(time.Second)))
+		out.add("chain_fresh", statusPass, fmt.Sprintf("latest block %s old", age.Round(time.Second)))
 	}
+	return true
+}
 
-	in.Step(1)
+// checkWallet checks a wallet is configured for this chain and holds ETH
+// for gas.
+func (out *setupOut) checkWallet(ctx context.Context, env *Env) {
 	if env.Wallet == nil {
-		add("wallet", statusWarn, "no wallet is configured: ward can read but no write tool is available")
+		out.add("wallet", statusWarn, "no wallet is configured: ward can read but no write tool is available")
 	} else {
 		addr := env.Wallet.Address()
 		out.Wallet = addr.Hex()
 		switch bal, err := env.Chain.BalanceOf(ctx, addr); {
 		case err != nil:
-			add("wallet", statusFail, "the wallet's balance cannot be read")
+			out.add("wallet", statusFail, "the wallet's balance cannot be read")
 		case env.Wallet.ChainID() != env.Chain.ChainID():
-			add("wallet", statusFail, fmt.Sprintf("the wallet sends on chain %d, not %d", env.Wallet.ChainID(), env.Chain.ChainID()))
+			out.add("wallet", statusFail, fmt.Sprintf("the wallet sends on chain %d, not %d", env.Wallet.ChainID(), env.Chain.ChainID()))
 		case bal.Sign() == 0:
-			add("wallet", statusFail, "the wallet holds no ETH: it cannot pay for gas")
+			out.add("wallet", statusFail, "the wallet holds no ETH: it cannot pay for gas")
 		default:
-			add("wallet", statusPass, fmt.Sprintf("%s holds %s ETH", addr.Hex(), native.FormatUnits(bal, 18)))
+			out.add("wallet", statusPass, fmt.Sprintf("%s holds %s ETH", addr.Hex(), native.FormatUnits(bal, 18)))
 		}
 	}
-	if env.Sim == nil {
-		add("simulator", statusWarn, "no simulator: writes cannot be simulated before they are sent")
-	} else {
-		add("simulator", statusPass, "available")
-	}
+}
 
-	in.Step(2)
+func (out *setupOut) checkSimulator(env *Env) {
+	if env.Sim == nil {
+		out.add("simulator", statusWarn, "no simulator: writes cannot be simulated before they are sent")
+	} else {
+		out.add("simulator", statusPass, "available")
+	}
+}
+
+// checkTokens checks every known token has code and the decimals ward
+// expects.
+func (out *setupOut) checkTokens(ctx context.Context, env *Env) {
 	var missing, wrong []string
 	for _, t := range env.KnownTokens() {
 		code, err := env.Chain.Code(ctx, t.Address)
@@ -103,28 +128,30 @@ func readCheckSetup(ctx context.Context, env *Env, in *registry.Input) (any, err
 	}
 	switch {
 	case len(env.KnownTokens()) == 0:
-		add("tokens", statusWarn, "no tokens are configured")
+		out.add("tokens", statusWarn, "no tokens are configured")
 	case len(missing) > 0:
-		add("tokens", statusFail, "no code at the configured address of: "+strings.Join(missing, ", "))
+		out.add("tokens", statusFail, "no code at the configured address of: "+strings.Join(missing, ", "))
 	case len(wrong) > 0:
-		add("tokens", statusFail, "decimals differ from the configured ones for: "+strings.Join(wrong, ", "))
+		out.add("tokens", statusFail, "decimals differ from the configured ones for: "+strings.Join(wrong, ", "))
 	default:
-		add("tokens", statusPass, fmt.Sprintf("%d tokens have code and the expected decimals", len(env.KnownTokens())))
+		out.add("tokens", statusPass, fmt.Sprintf("%d tokens have code and the expected decimals", len(env.KnownTokens())))
 	}
-	venues := []struct {
+}
+
+// checkVenues checks every configured protocol contract has code.
+func (out *setupOut) checkVenues(ctx context.Context, env *Env) {
+	type venue struct {
 		name string
 		addr common.Address
-	}{
+	}
+	venues := []venue{
 		{"weth", env.Venues.WETH}, {"uniswap_v2_factory", env.Venues.UniswapV2Factory}, {"uniswap_v2_router", env.Venues.UniswapV2Router},
 		{"uniswap_v3_factory", env.Venues.UniswapV3Factory}, {"uniswap_v3_router", env.Venues.UniswapV3Router},
 		{"uniswap_v3_swap_router02", env.Venues.UniswapV3SwapRouter02}, {"uniswap_v3_quoter_v2", env.Venues.UniswapV3QuoterV2}, {"permit2", env.Venues.Permit2}, {"aave_pool", env.Venues.AavePool},
 		{"morpho_blue", env.Venues.MorphoBlue}, {"comet", env.Venues.Comet},
 	}
 	for i, v := range env.Venues.Vaults {
-		venues = append(venues, struct {
-			name string
-			addr common.Address
-		}{fmt.Sprintf("vault_%d", i), v})
+		venues = append(venues, venue{fmt.Sprintf("vault_%d", i), v})
 	}
 	var set, noCode []string
 	for _, v := range venues {
@@ -138,14 +165,16 @@ func readCheckSetup(ctx context.Context, env *Env, in *registry.Input) (any, err
 	}
 	switch {
 	case len(set) == 0:
-		add("venues", statusWarn, "no protocol contracts are configured: only token tools work")
+		out.add("venues", statusWarn, "no protocol contracts are configured: only token tools work")
 	case len(noCode) > 0:
-		add("venues", statusFail, "no code at the configured address of: "+strings.Join(noCode, ", "))
+		out.add("venues", statusFail, "no code at the configured address of: "+strings.Join(noCode, ", "))
 	default:
-		add("venues", statusPass, "code found for: "+strings.Join(set, ", "))
+		out.add("venues", statusPass, "code found for: "+strings.Join(set, ", "))
 	}
+}
 
-	in.Step(3)
+// checkFeeds checks every price feed answers with a fresh price.
+func (out *setupOut) checkFeeds(ctx context.Context, env *Env) {
 	feeds := map[common.Address][]string{}
 	var order []common.Address
 	for _, t := range append([]Token{{Symbol: "ETH", Feed: env.Venues.ETHFeed}}, env.KnownTokens()...) {
@@ -170,13 +199,12 @@ func readCheckSetup(ctx context.Context, env *Env, in *registry.Input) (any, err
 	}
 	switch {
 	case len(order) == 0:
-		add("price_feeds", statusWarn, "no price feeds: no action can be valued, so spending limits refuse them all")
+		out.add("price_feeds", statusWarn, "no price feeds: no action can be valued, so spending limits refuse them all")
 	case len(dead) > 0:
-		add("price_feeds", statusFail, "these feeds do not answer: "+strings.Join(dead, ", "))
+		out.add("price_feeds", statusFail, "these feeds do not answer: "+strings.Join(dead, ", "))
 	case len(stale) > 0:
-		add("price_feeds", statusWarn, "stale prices (actions on these tokens are refused until they update): "+strings.Join(stale, ", "))
+		out.add("price_feeds", statusWarn, "stale prices (actions on these tokens are refused until they update): "+strings.Join(stale, ", "))
 	default:
-		add("price_feeds", statusPass, fmt.Sprintf("%d feeds answer with fresh prices", len(order)))
+		out.add("price_feeds", statusPass, fmt.Sprintf("%d feeds answer with fresh prices", len(order)))
 	}
-	return done()
 }

@@ -49,99 +49,7 @@ var streamInterval = native.PInt("interval_seconds", "How often ward reads the v
 // streamTools are the stream_ tools over the read tools in reads (the
 // rest of the catalogue made for the same environment).
 func streamTools(reads []registry.Tool) []native.Maker {
-	handler := map[string]registry.ReadHandler{}
-	for _, t := range reads {
-		if t.Read != nil {
-			handler[t.Def.Name] = t.Read
-		}
-	}
-	has := func(names ...string) func(*Env) bool {
-		return func(env *Env) bool {
-			if env.Streams == nil {
-				return false
-			}
-			for _, n := range names {
-				if handler[n] == nil {
-					return false
-				}
-			}
-			return true
-		}
-	}
-	price := streamed{kind: "price", source: fixed("data_get_token_price"),
-		watch: func(env *Env, in *registry.Input) (map[string]any, string, error) {
-			args := native.ArgsOf(in)
-			tok := args.AddressOr("token", common.Address{})
-			if err := args.Err(); err != nil {
-				return nil, "", err
-			}
-			t, ok := env.Token(tok)
-			if !ok || t.Feed == (common.Address{}) {
-				return nil, "", fmt.Errorf("ward knows no price feed for token %s, so its price cannot be watched", tok.Hex())
-			}
-			return map[string]any{"token": tok.Hex()}, tok.Hex(), nil
-		}}
-	pool := streamed{kind: "pool", source: fixed("uniswap_get_pool_info"),
-		watch: func(env *Env, in *registry.Input) (map[string]any, string, error) {
-			a, err := native.ArgAddress(in, "pool_address")
-			if err != nil {
-				return nil, "", err
-			}
-			return map[string]any{"pool_address": a.Hex()}, a.Hex(), nil
-		}}
-	health := streamed{kind: "health",
-		source: func(in *registry.Input) (string, error) {
-			switch p := native.ArgString(in, "protocol", ""); p {
-			case "aave":
-				return "aave_get_account_data", nil
-			case "morpho":
-				return "morpho_get_position", nil
-			case "compound":
-				return "compound_get_account", nil
-			default:
-				return "", fmt.Errorf("protocol must be aave, morpho or compound, not %q", native.Bounded(p))
-			}
-		},
-		watch: func(env *Env, in *registry.Input) (map[string]any, string, error) {
-			protocol := native.ArgString(in, "protocol", "")
-			user, err := native.ArgAddressOr(in, "user", native.WalletAddress(env))
-			if err != nil {
-				return nil, "", err
-			}
-			if user == (common.Address{}) {
-				return nil, "", errors.New("user is required: ward has no wallet whose position to watch")
-			}
-			args := map[string]any{"user": user.Hex()}
-			target := protocol + "/" + user.Hex()
-			_, hasMarket := in.Args.Get("market_id")
-			switch {
-			case protocol == "morpho" && !hasMarket:
-				return nil, "", errors.New("market_id is required for a Morpho Blue position (see morpho_get_market_id)")
-			case protocol == "morpho":
-				id, err := native.ArgHex(in, "market_id")
-				if err != nil || len(id) != 32 {
-					return nil, "", errors.New("market_id must be 0x and 32 bytes")
-				}
-				m := common.BytesToHash(id).Hex()
-				args["market_id"], target = m, target+"/"+m
-			case hasMarket:
-				return nil, "", fmt.Errorf("market_id is only for protocol morpho, not %s", protocol)
-			}
-			return args, target, nil
-		}}
-	balance := streamed{kind: "balance", source: fixed("data_get_token_balance"),
-		watch: func(env *Env, in *registry.Input) (map[string]any, string, error) {
-			args := native.ArgsOf(in)
-			tok := args.AddressOr("token", common.Address{})
-			owner := args.AddressOr("owner", native.WalletAddress(env))
-			if err := args.Err(); err != nil {
-				return nil, "", err
-			}
-			if owner == (common.Address{}) {
-				return nil, "", errors.New("owner is required: ward has no wallet whose balance to watch")
-			}
-			return map[string]any{"token": tok.Hex(), "owner": owner.Hex()}, owner.Hex() + "/" + tok.Hex(), nil
-		}}
+	handler := handlersOf(reads)
 	return []native.Maker{
 		native.ReadTool{
 			Name:   "stream_subscribe_balance",
@@ -155,8 +63,8 @@ func streamTools(reads []registry.Tool) []native.Maker {
 			Params: []string{native.PAddress("token", "The ERC-20 token; omit for native ETH"),
 				native.PAddress("owner", "Whose balance; omit for the agent's wallet"), streamInterval},
 			Result: streamResult("the balance as data_get_token_balance reads it"),
-			When:   has("data_get_token_balance"),
-			Run:    subscribe(balance, handler),
+			When:   handler.offer("data_get_token_balance"),
+			Run:    subscribe(balanceStream, handler),
 		},
 		native.ReadTool{
 			Name:   "stream_subscribe_price",
@@ -170,8 +78,8 @@ func streamTools(reads []registry.Tool) []native.Maker {
 			Snippet: "stream_subscribe_price watches a token's feed price and notifies this session of each change.",
 			Params:  []string{native.PAddress("token", "The token; omit for native ETH"), streamInterval},
 			Result:  streamResult("the price as data_get_token_price reads it, without its age"),
-			When:    has("data_get_token_price"),
-			Run:     subscribe(price, handler),
+			When:    handler.offer("data_get_token_price"),
+			Run:     subscribe(priceStream, handler),
 		},
 		native.ReadTool{
 			Name:   "stream_subscribe_pool",
@@ -186,8 +94,8 @@ func streamTools(reads []registry.Tool) []native.Maker {
 			Required: []string{"pool_address"},
 			Params:   []string{native.PAddress("pool_address", "The pool or pair contract; use uniswap_get_pools_by_token_pair to find it"), streamInterval},
 			Result:   streamResult("the pool as uniswap_get_pool_info reads it"),
-			When:     has("uniswap_get_pool_info"),
-			Run:      subscribe(pool, handler),
+			When:     handler.offer("uniswap_get_pool_info"),
+			Run:      subscribe(poolStream, handler),
 		},
 		native.ReadTool{
 			Name:   "stream_subscribe_health",
@@ -205,9 +113,9 @@ func streamTools(reads []registry.Tool) []native.Maker {
 				native.PHex("market_id", "The Morpho Blue market id (protocol morpho only; see morpho_get_market_id)", 32), streamInterval},
 			Result: streamResult("the position as the protocol's read tool reads it"),
 			When: func(env *Env) bool {
-				return has("aave_get_account_data")(env) || has("morpho_get_position")(env) || has("compound_get_account")(env)
+				return handler.offer("aave_get_account_data")(env) || handler.offer("morpho_get_position")(env) || handler.offer("compound_get_account")(env)
 			},
-			Run: subscribe(health, handler),
+			Run: subscribe(healthStream, handler),
 		},
 		native.ReadTool{
 			Name:   "stream_list_subscriptions",
@@ -219,21 +127,8 @@ func streamTools(reads []registry.Tool) []native.Maker {
 			Snippet: "stream_list_subscriptions lists this session's live data subscriptions.",
 			Result: []string{native.RProp("subscriptions", "array", "this session's subscriptions, oldest first"),
 				native.RProp("max_per_session", "integer", "how many a session may hold"), native.RProp("min_interval_seconds", "number", "the shortest interval allowed")},
-			When: has(),
-			Run: func(_ context.Context, env *Env, in *registry.Input) (any, error) {
-				owner, err := streamOwner(in)
-				if err != nil {
-					return nil, err
-				}
-				in.Step(0)
-				subs := env.Streams.List(owner)
-				out := make([]streamSub, len(subs))
-				for i, s := range subs {
-					out[i] = subOut(s)
-				}
-				return map[string]any{"subscriptions": out, "max_per_session": env.Streams.MaxPerSession(),
-					"min_interval_seconds": env.Streams.MinInterval().Seconds()}, nil
-			},
+			When: handler.offer(),
+			Run:  listSubscriptions,
 		},
 		native.ReadTool{
 			Name:   "stream_cancel_subscription",
@@ -246,21 +141,154 @@ func streamTools(reads []registry.Tool) []native.Maker {
 			Required: []string{"subscription_id"},
 			Params:   []string{`"subscription_id":{"type":"string","pattern":"^sub_[0-9]{1,19}$","description":"The subscription's id (sub_<n>)"}`},
 			Result:   []string{native.RProp("cancelled", "object", "the subscription that ended")},
-			When:     has(),
-			Run: func(_ context.Context, env *Env, in *registry.Input) (any, error) {
-				owner, err := streamOwner(in)
-				if err != nil {
-					return nil, err
-				}
-				in.Step(0)
-				s, err := env.Streams.Cancel(owner, native.ArgString(in, "subscription_id", ""))
-				if err != nil {
-					return nil, err
-				}
-				return map[string]any{"cancelled": subOut(s)}, nil
-			},
+			When:     handler.offer(),
+			Run:      cancelSubscription,
 		},
 	}
+}
+
+// readHandlers are the catalogue's read tools' handlers by tool name.
+type readHandlers map[string]registry.ReadHandler
+
+func handlersOf(reads []registry.Tool) readHandlers {
+	h := readHandlers{}
+	for _, t := range reads {
+		if t.Read != nil {
+			h[t.Def.Name] = t.Read
+		}
+	}
+	return h
+}
+
+// offer is a stream tool's When: the environment has a stream hub and
+// every read tool in names.
+func (h readHandlers) offer(names ...string) func(*Env) bool {
+	return func(env *Env) bool {
+		if env.Streams == nil {
+			return false
+		}
+		for _, n := range names {
+			if h[n] == nil {
+				return false
+			}
+		}
+		return true
+	}
+}
+
+// The four kinds of subscription.
+var (
+	priceStream   = streamed{kind: "price", source: fixed("data_get_token_price"), watch: watchPrice}
+	poolStream    = streamed{kind: "pool", source: fixed("uniswap_get_pool_info"), watch: watchPool}
+	healthStream  = streamed{kind: "health", source: healthSource, watch: watchHealth}
+	balanceStream = streamed{kind: "balance", source: fixed("data_get_token_balance"), watch: watchBalance}
+)
+
+func watchPrice(env *Env, in *registry.Input) (map[string]any, string, error) {
+	args := native.ArgsOf(in)
+	tok := args.AddressOr("token", common.Address{})
+	if err := args.Err(); err != nil {
+		return nil, "", err
+	}
+	t, ok := env.Token(tok)
+	if !ok || t.Feed == (common.Address{}) {
+		return nil, "", fmt.Errorf("ward knows no price feed for token %s, so its price cannot be watched", tok.Hex())
+	}
+	return map[string]any{"token": tok.Hex()}, tok.Hex(), nil
+}
+
+func watchPool(_ *Env, in *registry.Input) (map[string]any, string, error) {
+	a, err := native.ArgAddress(in, "pool_address")
+	if err != nil {
+		return nil, "", err
+	}
+	return map[string]any{"pool_address": a.Hex()}, a.Hex(), nil
+}
+
+// healthSource is the read tool of the lending protocol a health
+// subscription names.
+func healthSource(in *registry.Input) (string, error) {
+	switch p := native.ArgString(in, "protocol", ""); p {
+	case "aave":
+		return "aave_get_account_data", nil
+	case "morpho":
+		return "morpho_get_position", nil
+	case "compound":
+		return "compound_get_account", nil
+	default:
+		return "", fmt.Errorf("protocol must be aave, morpho or compound, not %q", native.Bounded(p))
+	}
+}
+
+func watchHealth(env *Env, in *registry.Input) (map[string]any, string, error) {
+	protocol := native.ArgString(in, "protocol", "")
+	user, err := native.ArgAddressOr(in, "user", native.WalletAddress(env))
+	if err != nil {
+		return nil, "", err
+	}
+	if user == (common.Address{}) {
+		return nil, "", errors.New("user is required: ward has no wallet whose position to watch")
+	}
+	args := map[string]any{"user": user.Hex()}
+	target := protocol + "/" + user.Hex()
+	_, hasMarket := in.Args.Get("market_id")
+	switch {
+	case protocol == "morpho" && !hasMarket:
+		return nil, "", errors.New("market_id is required for a Morpho Blue position (see morpho_get_market_id)")
+	case protocol == "morpho":
+		id, err := native.ArgHex(in, "market_id")
+		if err != nil || len(id) != 32 {
+			return nil, "", errors.New("market_id must be 0x and 32 bytes")
+		}
+		m := common.BytesToHash(id).Hex()
+		args["market_id"], target = m, target+"/"+m
+	case hasMarket:
+		return nil, "", fmt.Errorf("market_id is only for protocol morpho, not %s", protocol)
+	}
+	return args, target, nil
+}
+
+func watchBalance(env *Env, in *registry.Input) (map[string]any, string, error) {
+	args := native.ArgsOf(in)
+	tok := args.AddressOr("token", common.Address{})
+	owner := args.AddressOr("owner", native.WalletAddress(env))
+	if err := args.Err(); err != nil {
+		return nil, "", err
+	}
+	if owner == (common.Address{}) {
+		return nil, "", errors.New("owner is required: ward has no wallet whose balance to watch")
+	}
+	return map[string]any{"token": tok.Hex(), "owner": owner.Hex()}, owner.Hex() + "/" + tok.Hex(), nil
+}
+
+// listSubscriptions runs stream_list_subscriptions.
+func listSubscriptions(_ context.Context, env *Env, in *registry.Input) (any, error) {
+	owner, err := streamOwner(in)
+	if err != nil {
+		return nil, err
+	}
+	in.Step(0)
+	subs := env.Streams.List(owner)
+	out := make([]streamSub, len(subs))
+	for i, s := range subs {
+		out[i] = subOut(s)
+	}
+	return map[string]any{"subscriptions": out, "max_per_session": env.Streams.MaxPerSession(),
+		"min_interval_seconds": env.Streams.MinInterval().Seconds()}, nil
+}
+
+// cancelSubscription runs stream_cancel_subscription.
+func cancelSubscription(_ context.Context, env *Env, in *registry.Input) (any, error) {
+	owner, err := streamOwner(in)
+	if err != nil {
+		return nil, err
+	}
+	in.Step(0)
+	s, err := env.Streams.Cancel(owner, native.ArgString(in, "subscription_id", ""))
+	if err != nil {
+		return nil, err
+	}
+	return map[string]any{"cancelled": subOut(s)}, nil
 }
 
 func fixed(name string) func(*registry.Input) (string, error) {

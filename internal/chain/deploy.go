@@ -220,10 +220,41 @@ func (d *DevChain) deploy(ctx context.Context) (*DevContracts, error) {
 	if err != nil {
 		return nil, err
 	}
-	wallet := d.walletS.Address()
-	erc20, weth9 := ERC20ABI(), WETH9ABI()
+	// The order is the operator's nonces, so the addresses: a stage added
+	// later goes after the others.
 	var c DevContracts
+	deployCore(b, &c)
+	fundAccounts(b, &c, d.walletS.Address())
+	if err := seedUniswap(b, &c); err != nil {
+		return nil, err
+	}
+	// ERC-4626 vault over USDC, seeded.
+	b.call("vault deposit", c.VaultUSDC, nil, ERC4626ABI(), "deposit", units(100_000, 6), op)
+	seedAave(b, &c)
+	deployLending(b, &c)
+	deployStaking(b, &c)
+	// ERC-8004 registries, empty: no agent is registered.
+	c.IdentityRegistry = b.deploy("IdentityRegistry")
+	c.ReputationRegistry = b.deploy("ReputationRegistry", c.IdentityRegistry)
+	deployEigenLayer(b, &c)
+	deployGmx(b, &c)
+	deployYield(b, &c)
+	deployUniswapV4(b, &c)
+	deployNamedVaults(b, &c)
+	seedNativeV4Pool(b, &c) // last: it deploys nothing, so no address above moves
+	if err := b.run(ctx); err != nil {
+		return nil, err
+	}
+	if err := readDeployed(ctx, d.provider, &c); err != nil {
+		return nil, err
+	}
+	return &c, nil
+}
 
+// deployCore adds the tokens, price feeds, Uniswap V2 and V3, the USDC
+// vault and the Aave pool to the batch.
+func deployCore(b *batch, c *DevContracts) {
+	op := b.from.Address()
 	c.USDC = b.deploy("ERC20Permit", "USD Coin", "USDC", uint8(6))
 	c.DAI = b.deploy("ERC20Permit", "Dai Stablecoin", "DAI", uint8(18))
 	c.WBTC = b.deploy("ERC20Permit", "Wrapped BTC", "WBTC", uint8(8))
@@ -239,8 +270,13 @@ func (d *DevChain) deploy(ctx context.Context) (*DevContracts, error) {
 	c.UniswapV3LiquidityHelper = b.deploy("LiquidityHelper", c.UniswapV3Factory)
 	c.VaultUSDC = b.deploy("ERC4626Vault", c.USDC, "Vault USDC", "vUSDC")
 	c.AavePool = b.deploy("Pool")
+}
 
-	// The operator's tokens, and the dev wallet's.
+// fundAccounts mints the operator's tokens and the dev wallet's, and
+// approves the venues the operator seeds to spend the operator's.
+func fundAccounts(b *batch, c *DevContracts, wallet common.Address) {
+	op := b.from.Address()
+	erc20, weth9 := ERC20ABI(), WETH9ABI()
 	b.call("mint USDC", c.USDC, nil, erc20Mint(), "mint", op, units(10_000_000, 6))
 	b.call("mint DAI", c.DAI, nil, erc20Mint(), "mint", op, units(5_000_000, 18))
 	b.call("mint WBTC", c.WBTC, nil, erc20Mint(), "mint", op, units(1_000, 8))
@@ -253,22 +289,25 @@ func (d *DevChain) deploy(ctx context.Context) (*DevContracts, error) {
 			b.call("approve", tok, nil, erc20, "approve", spender, maxUint256)
 		}
 	}
+}
 
-	// Uniswap V2 pairs at $3,000 per ETH and 1 DAI = 1 USDC.
+// seedUniswap adds the Uniswap V2 pairs at $3,000 per ETH and 1 DAI = 1
+// USDC, and the V3 USDC/WETH 0.3 % pool at the same price, full range.
+func seedUniswap(b *batch, c *DevContracts) error {
+	op := b.from.Address()
 	v2 := UniswapV2Router02ABI()
 	b.call("v2 USDC/WETH", c.UniswapV2Router, nil, v2, "addLiquidity", c.USDC, c.WETH,
 		units(3_000_000, 6), units(1_000, 18), big.NewInt(0), big.NewInt(0), op, devDeadline)
 	b.call("v2 DAI/USDC", c.UniswapV2Router, nil, v2, "addLiquidity", c.DAI, c.USDC,
 		units(1_000_000, 18), units(1_000_000, 6), big.NewInt(0), big.NewInt(0), op, devDeadline)
 
-	// Uniswap V3 USDC/WETH 0.3 % at the same price, full range.
 	poolArt, err := artifacts.Load("UniswapV3Pool")
 	if err != nil {
-		return nil, err
+		return err
 	}
 	c.UniswapV3PoolUSDCWETH, err = v3PoolAddress(c.UniswapV3Factory, c.USDC, c.WETH, devV3FeePips, poolArt.Bytecode)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	amtUSDC, amtWETH := units(3_000_000, 6), units(1_000, 18)
 	amt0, amt1 := amtUSDC, amtWETH
@@ -278,11 +317,13 @@ func (d *DevChain) deploy(ctx context.Context) (*DevContracts, error) {
 	b.call("v3 create pool", c.UniswapV3Factory, nil, UniswapV3FactoryABI(), "createPool", c.USDC, c.WETH, devV3FeePips)
 	b.call("v3 initialize", c.UniswapV3PoolUSDCWETH, nil, UniswapV3PoolABI(), "initialize", sqrtPriceX96(amt0, amt1))
 	b.call("v3 add liquidity", c.UniswapV3LiquidityHelper, nil, liquidityHelperABI(), "addLiquidity", c.UniswapV3PoolUSDCWETH, amt0, amt1)
+	return nil
+}
 
-	// ERC-4626 vault over USDC, seeded.
-	b.call("vault deposit", c.VaultUSDC, nil, ERC4626ABI(), "deposit", units(100_000, 6), op)
-
-	// Aave V3 style pool: USDC, WETH and DAI reserves with liquidity.
+// seedAave initialises the Aave V3 style pool's USDC, WETH and DAI
+// reserves and supplies them.
+func seedAave(b *batch, c *DevContracts) {
+	op := b.from.Address()
 	pool := aavePoolAdminABI()
 	b.call("aave init USDC", c.AavePool, nil, pool, "initReserve", c.USDC, c.FeedUSDCUSD, big.NewInt(7500), big.NewInt(7800), big.NewInt(450))
 	b.call("aave init WETH", c.AavePool, nil, pool, "initReserve", c.WETH, c.FeedETHUSD, big.NewInt(8000), big.NewInt(8250), big.NewInt(500))
@@ -291,16 +332,13 @@ func (d *DevChain) deploy(ctx context.Context) (*DevContracts, error) {
 	b.call("aave supply USDC", c.AavePool, nil, aave, "supply", c.USDC, units(1_000_000, 6), op, uint16(0))
 	b.call("aave supply WETH", c.AavePool, nil, aave, "supply", c.WETH, units(500, 18), op, uint16(0))
 	b.call("aave supply DAI", c.AavePool, nil, aave, "supply", c.DAI, units(1_000_000, 18), op, uint16(0))
+}
 
-	deployLending(b, &c)
-	deployStaking(b, &c)
-	// ERC-8004 registries, empty: no agent is registered.
-	c.IdentityRegistry = b.deploy("IdentityRegistry")
-	c.ReputationRegistry = b.deploy("ReputationRegistry", c.IdentityRegistry)
-
-	// EigenLayer: a WETH strategy open for deposits, the operator account
-	// registered as an operator anyone may delegate to, and a withdrawal
-	// delay of DevEigenWithdrawalDelay blocks.
+// deployEigenLayer adds EigenLayer: a WETH strategy open for deposits, the
+// operator account registered as an operator anyone may delegate to, and a
+// withdrawal delay of DevEigenWithdrawalDelay blocks.
+func deployEigenLayer(b *batch, c *DevContracts) {
+	op := b.from.Address()
 	c.EigenDelegationManager = b.deploy("DelegationManager", uint32(DevEigenWithdrawalDelay))
 	c.EigenStrategyManager = b.deploy("StrategyManager", c.EigenDelegationManager)
 	c.EigenStrategyWETH = b.deploy("StrategyBase", c.EigenStrategyManager, c.WETH)
@@ -309,32 +347,23 @@ func (d *DevChain) deploy(ctx context.Context) (*DevContracts, error) {
 	b.call("eigenlayer whitelist", c.EigenStrategyManager, nil, eigenAdminABI(), "addStrategiesToDepositWhitelist", []common.Address{c.EigenStrategyWETH})
 	b.call("eigenlayer operator", c.EigenDelegationManager, nil, EigenDelegationManagerABI(), "registerAsOperator",
 		common.Address{}, uint32(0), "https://ward.invalid/dev-operator.json")
+}
 
-	deployGmx(b, &c)
-	deployYield(b, &c)
-	deployUniswapV4(b, &c)
-	deployNamedVaults(b, &c)
-	seedNativeV4Pool(b, &c) // last: it deploys nothing, so no address above moves
-
-	if err := b.run(ctx); err != nil {
-		return nil, err
-	}
-
-	// Read back what the contracts created.
-	r := reader{ctx: ctx, p: d.provider}
+// readDeployed reads back into c the addresses the contracts created:
+// the V2 pairs, the aTokens and the GMX market, and checks the V3 pool is
+// where it was computed to be.
+func readDeployed(ctx context.Context, p *Provider, c *DevContracts) error {
+	r := reader{ctx: ctx, p: p}
 	c.UniswapV2PairUSDCWETH = r.addr(c.UniswapV2Factory, UniswapV2FactoryABI(), "getPair", c.USDC, c.WETH)
 	c.UniswapV2PairDAIUSDC = r.addr(c.UniswapV2Factory, UniswapV2FactoryABI(), "getPair", c.DAI, c.USDC)
 	if got := r.addr(c.UniswapV3Factory, UniswapV3FactoryABI(), "getPool", c.USDC, c.WETH, devV3FeePips); r.err == nil && got != c.UniswapV3PoolUSDCWETH {
-		return nil, fmt.Errorf("v3 pool is at %s, computed %s", got, c.UniswapV3PoolUSDCWETH)
+		return fmt.Errorf("v3 pool is at %s, computed %s", got, c.UniswapV3PoolUSDCWETH)
 	}
 	c.AaveAUSDC = r.aToken(c.AavePool, c.USDC)
 	c.AaveAWETH = r.aToken(c.AavePool, c.WETH)
 	c.AaveADAI = r.aToken(c.AavePool, c.DAI)
 	c.GmxMarketETHUSD = r.addr(c.GmxV2, GmxKeeperABI(), "market")
-	if r.err != nil {
-		return nil, r.err
-	}
-	return &c, nil
+	return r.err
 }
 
 // Dev lending markets' parameters: Morpho's LLTV (one of the values

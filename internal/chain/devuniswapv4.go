@@ -73,6 +73,39 @@ func DevV4NativePool(usdc common.Address) UniswapV4PoolKey {
 	return UniswapV4PoolKey{Currency1: usdc, Fee: big.NewInt(DevV4Fee), TickSpacing: big.NewInt(DevV4TickSpacing)}
 }
 
+// UniversalRouterParameters is the Universal Router's constructor
+// argument (RouterParameters); a zero address leaves that leg out.
+type UniversalRouterParameters struct {
+	Permit2              common.Address
+	Weth9                common.Address
+	V2Factory            common.Address
+	V3Factory            common.Address
+	PairInitCodeHash     [32]byte
+	PoolInitCodeHash     [32]byte
+	V4PoolManager        common.Address
+	V3NFTPositionManager common.Address
+	V4PositionManager    common.Address
+	SpokePool            common.Address
+}
+
+// V4ModifyLiquidityParams is IPoolManager.ModifyLiquidityParams.
+type V4ModifyLiquidityParams struct {
+	TickLower      *big.Int
+	TickUpper      *big.Int
+	LiquidityDelta *big.Int
+	Salt           [32]byte
+}
+
+// DevV4FullRange is the full-range position of a dev V4 pool that costs
+// about amount0 and amount1: L = sqrt(amount0 * amount1) less 1 %, over
+// the widest ticks of DevV4TickSpacing.
+func DevV4FullRange(amount0, amount1 *big.Int) V4ModifyLiquidityParams {
+	l := new(big.Int).Sqrt(new(big.Int).Mul(amount0, amount1))
+	l.Div(l.Mul(l, big.NewInt(99)), big.NewInt(100))
+	maxTick := int64(887272 / DevV4TickSpacing * DevV4TickSpacing)
+	return V4ModifyLiquidityParams{TickLower: big.NewInt(-maxTick), TickUpper: big.NewInt(maxTick), LiquidityDelta: l}
+}
+
 // Dev V4 pool size: 50 WETH (or ETH) and $150,000 of USDC in each pool.
 const devV4PoolWETH = 50
 
@@ -99,19 +132,7 @@ func deployUniswapV4(b *batch, c *DevContracts) {
 	c.UniswapV4PoolManager = b.deployPublished("PoolManager", op)
 	c.UniswapV4StateView = b.deployPublished("StateView", c.UniswapV4PoolManager)
 	c.UniswapV4Quoter = b.deployPublished("V4Quoter", c.UniswapV4PoolManager)
-	type routerParameters struct {
-		Permit2              common.Address
-		Weth9                common.Address
-		V2Factory            common.Address
-		V3Factory            common.Address
-		PairInitCodeHash     [32]byte
-		PoolInitCodeHash     [32]byte
-		V4PoolManager        common.Address
-		V3NFTPositionManager common.Address
-		V4PositionManager    common.Address
-		SpokePool            common.Address
-	}
-	c.UniversalRouter = b.deployPublished("UniversalRouter", routerParameters{
+	c.UniversalRouter = b.deployPublished("UniversalRouter", UniversalRouterParameters{
 		Permit2: c.Permit2, Weth9: c.WETH, V2Factory: c.UniswapV2Factory, V3Factory: c.UniswapV3Factory,
 		V4PoolManager: c.UniswapV4PoolManager,
 	})
@@ -127,21 +148,11 @@ func deployUniswapV4(b *batch, c *DevContracts) {
 	if lessAddr(c.WETH, c.USDC) {
 		amt0, amt1 = amtWETH, amtUSDC
 	}
-	// Full range, L = sqrt(amount0 * amount1) less 1 %: a full-range
-	// position of L costs about amount0 and amount1.
-	l := new(big.Int).Sqrt(new(big.Int).Mul(amt0, amt1))
-	l.Div(l.Mul(l, big.NewInt(99)), big.NewInt(100))
-	maxTick := big.NewInt(887272 / DevV4TickSpacing * DevV4TickSpacing)
-	type modifyLiquidityParams struct {
-		TickLower      *big.Int
-		TickUpper      *big.Int
-		LiquidityDelta *big.Int
-		Salt           [32]byte
-	}
+	position := DevV4FullRange(amt0, amt1)
 	for _, key := range DevV4Pools(c.WETH, c.USDC) {
 		b.call("v4 initialize", c.UniswapV4PoolManager, nil, devV4ABI(), "initialize", key, sqrtPriceX96(amt0, amt1))
 		b.call("v4 add liquidity", c.UniswapV4LiquidityRouter, nil, devV4ABI(), "modifyLiquidity", key,
-			modifyLiquidityParams{TickLower: new(big.Int).Neg(maxTick), TickUpper: maxTick, LiquidityDelta: l}, []byte{})
+			position, []byte{})
 	}
 }
 
@@ -152,17 +163,8 @@ func seedNativeV4Pool(b *batch, c *DevContracts) {
 	amtETH, amtUSDC := units(devV4PoolWETH, 18), units(devV4PoolWETH*3_000, 6)
 	b.call("mint USDC for the native V4 pool", c.USDC, nil, erc20Mint(), "mint", b.from.Address(), amtUSDC)
 	key := DevV4NativePool(c.USDC)
-	l := new(big.Int).Sqrt(new(big.Int).Mul(amtETH, amtUSDC))
-	l.Div(l.Mul(l, big.NewInt(99)), big.NewInt(100))
-	maxTick := big.NewInt(887272 / DevV4TickSpacing * DevV4TickSpacing)
 	b.call("v4 initialize native", c.UniswapV4PoolManager, nil, devV4ABI(), "initialize", key, sqrtPriceX96(amtETH, amtUSDC))
-	b.call("v4 add native liquidity", c.UniswapV4LiquidityRouter, amtETH, devV4ABI(), "modifyLiquidity", key,
-		struct {
-			TickLower      *big.Int
-			TickUpper      *big.Int
-			LiquidityDelta *big.Int
-			Salt           [32]byte
-		}{TickLower: new(big.Int).Neg(maxTick), TickUpper: maxTick, LiquidityDelta: l}, []byte{})
+	b.call("v4 add native liquidity", c.UniswapV4LiquidityRouter, amtETH, devV4ABI(), "modifyLiquidity", key, DevV4FullRange(amtETH, amtUSDC), []byte{})
 }
 
 // devV4ABI is PoolManager.initialize and PoolModifyLiquidityTest's

@@ -50,6 +50,28 @@ func run(t *testing.T, stdin string, args ...string) (string, string, int) {
 	return out.String(), errb.String(), code
 }
 
+// createToken runs ward token create --role role --name name with the
+// flags that say where (--data, --config) and returns the token printed
+// and its principal's id.
+func createToken(t *testing.T, role, name string, where ...string) (token, principal string) {
+	t.Helper()
+	args := append([]string{"token", "create", "--role", role, "--name", name, "--json"}, where...)
+	out, errOut, code := run(t, "", args...)
+	if code != 0 {
+		t.Fatalf("token create: %s", errOut)
+	}
+	var v struct {
+		Token     string `json:"token"`
+		Principal struct {
+			ID string `json:"id"`
+		} `json:"principal"`
+	}
+	if err := json.Unmarshal([]byte(out), &v); err != nil || v.Token == "" || v.Principal.ID == "" {
+		t.Fatalf("token create printed %q: %v", out, err)
+	}
+	return v.Token, v.Principal.ID
+}
+
 // checkLine runs `ward policy check` on one request line and fails the
 // test unless its decision has the action and reason code wanted.
 func checkLine(t *testing.T, line, action, code string) {

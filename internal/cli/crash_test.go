@@ -129,15 +129,8 @@ any_selector = true
 	w.usdc = common.Address(bc.TokensBySymbol("USDC")[0].Address)
 	w.recipient = common.BigToAddress(big.NewInt(0xa11ce0 + int64(n)))
 	w.data = filepath.Join(w.dir, "data")
-	tok := func(role, name string) string {
-		out, errOut, code := run(t, "", "token", "create", "--role", role, "--name", name, "--data", w.data, "--json")
-		var v struct{ Token string }
-		if code != 0 || json.Unmarshal([]byte(out), &v) != nil || v.Token == "" {
-			t.Fatalf("token create: %s %s", out, errOut)
-		}
-		return v.Token
-	}
-	w.owner, w.agent = tok("owner", "owner"), tok("agent", "agent")
+	w.owner, _ = createToken(t, "owner", "owner", "--data", w.data)
+	w.agent, _ = createToken(t, "agent", "agent", "--data", w.data)
 	ec, err := ethclient.DialContext(t.Context(), node.URL)
 	if err != nil {
 		t.Fatal(err)

@@ -80,24 +80,8 @@ any_selector = true
 	usdc := common.Address(usdcs[0].Address)
 
 	data := t.TempDir()
-	tok := func(role, name string) (token, principal string) {
-		out, errOut, code := run(t, "", "token", "create", "--role", role, "--name", name, "--data", data, "--json")
-		if code != 0 {
-			t.Fatalf("token create: %s", errOut)
-		}
-		var v struct {
-			Token     string `json:"token"`
-			Principal struct {
-				ID string `json:"id"`
-			} `json:"principal"`
-		}
-		if err := json.Unmarshal([]byte(out), &v); err != nil || v.Token == "" || v.Principal.ID == "" {
-			t.Fatalf("token create printed %q: %v", out, err)
-		}
-		return v.Token, v.Principal.ID
-	}
-	owner, _ := tok("owner", "owner")
-	agent, agentID := tok("agent", "agent")
+	owner, _ := createToken(t, "owner", "owner", "--data", data)
+	agent, agentID := createToken(t, "agent", "agent", "--data", data)
 
 	ec, err := ethclient.DialContext(t.Context(), node.URL)
 	if err != nil {

@@ -203,93 +203,125 @@ func checkStream(ctx context.Context, cio IO, in io.Reader, eval func([]byte) (p
 	free := make(chan *checkBatch, 2*workers+2)
 	var wg sync.WaitGroup
 	for range workers {
-		wg.Go(func() {
-			for b := range work {
-				for i := range b.ends {
-					switch line := b.line(i); {
-					case b.bad[i] != nil:
-						b.res[i] = checkResult{err: b.bad[i], set: true}
-					case len(bytes.TrimSpace(line)) > 0:
-						d, err := eval(line)
-						b.res[i] = checkResult{d: d, err: err, set: true}
-					}
-				}
-				close(b.done)
-			}
-		})
+		wg.Go(func() { decideBatches(work, eval) })
 	}
-	// The writer: answers in input order, flushed whenever it has caught up.
 	written := make(chan int, 1)
-	go func() {
-		out := bufio.NewWriter(cio.Out)
-		status := exitOK
-		var buf []byte
-		defer func() {
-			if err := out.Flush(); err != nil && status == exitOK {
-				fmt.Fprintf(cio.Err, "ward: write output: %v\n", err)
-				status = exitFail
-			}
-			written <- status
-		}()
-		recycle := func(b *checkBatch) {
-			clear(b.res)
-			b.arena, b.ends, b.bad, b.res = b.arena[:0], b.ends[:0], b.bad[:0], b.res[:0]
-			select {
-			case free <- b:
-			default:
+	go func() { written <- writeChecks(ctx, cancel, cio, rec, order, free) }()
+	readErr := readChecks(ctx, in, work, order, free)
+	close(work)
+	close(order)
+	wg.Wait()
+	status := <-written
+	if readErr != nil {
+		fmt.Fprintf(cio.Err, "ward: read input: %v\n", readErr)
+		return exitFail
+	}
+	return status
+}
+
+// decideBatches is a worker: it decides each line of each batch from
+// work, then marks the batch done.
+func decideBatches(work <-chan *checkBatch, eval func([]byte) (policy.Decision, error)) {
+	for b := range work {
+		for i := range b.ends {
+			switch line := b.line(i); {
+			case b.bad[i] != nil:
+				b.res[i] = checkResult{err: b.bad[i], set: true}
+			case len(bytes.TrimSpace(line)) > 0:
+				d, err := eval(line)
+				b.res[i] = checkResult{d: d, err: err, set: true}
 			}
 		}
-		for b := range order {
-			<-b.done
-			if status == exitFail {
-				continue // drain
-			}
-			for i, r := range b.res {
-				if !r.set {
-					continue
-				}
-				n := b.first + i
-				if r.err != nil {
-					status = exitUsage
-					fmt.Fprintf(cio.Err, "ward: line %d: %v\n", n, r.err)
-					buf = append(buf[:0], `{"line":`...)
-					buf = strconv.AppendInt(buf, int64(n), 10)
-					buf = append(buf, `,"error":`...)
-					msg, _ := json.Marshal(r.err.Error())
-					buf = append(buf, msg...)
-					buf = append(buf, "}\n"...)
-					out.Write(buf)
-					continue
-				}
-				buf = r.d.AppendJSON(buf[:0])
-				if rec != nil {
-					recID, err := rec.Record(ctx, &r.d)
-					if err != nil {
-						out.Flush()
-						fmt.Fprintf(cio.Err, "ward: line %d: %v\n", n, err)
-						status = exitFail
-						cancel()
-						break
-					}
-					buf = append([]byte(`{"id":"`+recID+`",`), buf[1:]...)
-				}
-				buf = append(buf, '\n')
-				out.Write(buf)
-			}
-			if len(order) == 0 || rec != nil {
-				if err := out.Flush(); err != nil {
-					fmt.Fprintf(cio.Err, "ward: write output: %v\n", err)
-					status = exitFail
-					cancel()
-				}
-			}
-			recycle(b)
+		close(b.done)
+	}
+}
+
+// writeChecks is the writer: it answers the batches from order in input
+// order, flushed whenever it has caught up (after every batch when rec
+// records each decision), and hands each written batch back on free. It
+// returns the exit status; a failed audit record or write cancels ctx and
+// drains the rest unwritten.
+func writeChecks(ctx context.Context, cancel context.CancelFunc, cio IO, rec *audit.Recorder, order <-chan *checkBatch, free chan<- *checkBatch) (status int) {
+	out := bufio.NewWriter(cio.Out)
+	status = exitOK
+	var buf []byte
+	defer func() {
+		if err := out.Flush(); err != nil && status == exitOK {
+			fmt.Fprintf(cio.Err, "ward: write output: %v\n", err)
+			status = exitFail
 		}
 	}()
-	// The reader, here: batches of lines to the workers, in order to the
-	// writer.
+	for b := range order {
+		<-b.done
+		if status == exitFail {
+			continue // drain
+		}
+		for i, r := range b.res {
+			if !r.set {
+				continue
+			}
+			n := b.first + i
+			if r.err != nil {
+				status = exitUsage
+				fmt.Fprintf(cio.Err, "ward: line %d: %v\n", n, r.err)
+				buf = appendCheckError(buf[:0], n, r.err)
+				out.Write(buf)
+				continue
+			}
+			buf = r.d.AppendJSON(buf[:0])
+			if rec != nil {
+				recID, err := rec.Record(ctx, &r.d)
+				if err != nil {
+					out.Flush()
+					fmt.Fprintf(cio.Err, "ward: line %d: %v\n", n, err)
+					status = exitFail
+					cancel()
+					break
+				}
+				buf = append([]byte(`{"id":"`+recID+`",`), buf[1:]...)
+			}
+			buf = append(buf, '\n')
+			out.Write(buf)
+		}
+		if len(order) == 0 || rec != nil {
+			if err := out.Flush(); err != nil {
+				fmt.Fprintf(cio.Err, "ward: write output: %v\n", err)
+				status = exitFail
+				cancel()
+			}
+		}
+		b.recycle(free)
+	}
+	return status
+}
+
+// appendCheckError appends the answer to line n that could not be
+// decided.
+func appendCheckError(buf []byte, n int, err error) []byte {
+	buf = append(buf, `{"line":`...)
+	buf = strconv.AppendInt(buf, int64(n), 10)
+	buf = append(buf, `,"error":`...)
+	msg, _ := json.Marshal(err.Error())
+	buf = append(buf, msg...)
+	return append(buf, "}\n"...)
+}
+
+// recycle empties b, keeping its buffers, and offers it back on free.
+func (b *checkBatch) recycle(free chan<- *checkBatch) {
+	clear(b.res)
+	b.arena, b.ends, b.bad, b.res = b.arena[:0], b.ends[:0], b.bad[:0], b.res[:0]
+	select {
+	case free <- b:
+	default:
+	}
+}
+
+// readChecks is the reader: it cuts in into batches of lines, each sent
+// first to order (for the writer) and then to work (for a worker), reusing
+// the batches that come back on free. It stops at the end of the input,
+// at a read error (returned) or when ctx ends.
+func readChecks(ctx context.Context, in io.Reader, work, order chan<- *checkBatch, free <-chan *checkBatch) error {
 	lines := newLineReader(in, maxLine)
-	var readErr error
 	next := 1
 	newBatch := func() *checkBatch {
 		select {
@@ -326,6 +358,7 @@ func checkStream(ctx context.Context, cio IO, in io.Reader, eval func([]byte) (p
 		b = newBatch()
 		return true
 	}
+	var readErr error
 	for {
 		line, err := lines.next()
 		if errors.Is(err, errEOF) {
@@ -347,15 +380,7 @@ func checkStream(ctx context.Context, cio IO, in io.Reader, eval func([]byte) (p
 		}
 	}
 	send()
-	close(work)
-	close(order)
-	wg.Wait()
-	status := <-written
-	if readErr != nil {
-		fmt.Fprintf(cio.Err, "ward: read input: %v\n", readErr)
-		return exitFail
-	}
-	return status
+	return readErr
 }
 
 // evaluateLine decides one request line. A tool that known describes (ward's

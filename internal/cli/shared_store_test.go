@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -94,17 +93,8 @@ any_selector = true
 	// Tokens go into the shared database, made by the command line with
 	// the configuration: no instance is running yet.
 	tok := func(role, name string) string {
-		out, errOut, code := run(t, "", "token", "create", "--role", role, "--name", name, "--config", cfgPath, "--data", filepath.Join(dir, "cli"), "--json")
-		if code != 0 {
-			t.Fatalf("token create: %s", errOut)
-		}
-		var v struct {
-			Token string `json:"token"`
-		}
-		if err := json.Unmarshal([]byte(out), &v); err != nil || v.Token == "" {
-			t.Fatalf("token create printed %q: %v", out, err)
-		}
-		return v.Token
+		token, _ := createToken(t, role, name, "--config", cfgPath, "--data", filepath.Join(dir, "cli"))
+		return token
 	}
 	owner, agent, victim, doomed := tok("owner", "owner"), tok("agent", "agent"), tok("agent", "victim"), tok("agent", "doomed")
 

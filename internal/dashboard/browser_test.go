@@ -93,6 +93,15 @@ func startWardWith(t *testing.T, conf string) *ward {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return serveWard(t, f, "dashboard test", "dashboard test agent", nil)
+}
+
+// serveWard runs daemon.Serve with f on a free loopback port with a
+// temporary data directory until the test ends: ward serve's own surfaces
+// mounted, an owner's and an agent's token made (named owner and agent),
+// then seed, if not nil, run before it serves.
+func serveWard(t *testing.T, f *config.File, owner, agent string, seed func(ctx context.Context, s *daemon.Server) error) *ward {
+	t.Helper()
 	w := &ward{}
 	ready := make(chan string, 1)
 	out := &readyWriter{ready: ready} // Write clears its field under its lock; the test reads only this channel
@@ -106,14 +115,18 @@ func startWardWith(t *testing.T, conf string) *ward {
 				if err := daemon.MountSurfaces(s); err != nil {
 					return err
 				}
-				st := s.Stack
 				var err error
 				now := time.Now()
-				if w.owner, _, err = auth.Create(ctx, st.Store, auth.Spec{Role: auth.Owner, Name: "dashboard test"}, now); err != nil {
+				if w.owner, _, err = auth.Create(ctx, s.Stack.Store, auth.Spec{Role: auth.Owner, Name: owner}, now); err != nil {
 					return err
 				}
-				w.agent, _, err = auth.Create(ctx, st.Store, auth.Spec{Role: auth.Agent, Name: "dashboard test agent"}, now)
-				return err
+				if w.agent, _, err = auth.Create(ctx, s.Stack.Store, auth.Spec{Role: auth.Agent, Name: agent}, now); err != nil {
+					return err
+				}
+				if seed == nil {
+					return nil
+				}
+				return seed(ctx, s)
 			},
 		})
 	}()

@@ -11,7 +11,6 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"github.com/wardhq/ward/internal/auth"
 	"github.com/wardhq/ward/internal/config"
 	"github.com/wardhq/ward/internal/daemon"
 	"github.com/wardhq/ward/internal/store"
@@ -39,48 +38,15 @@ func startOpsWard(t *testing.T) (*ward, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := &ward{}
-	ready := make(chan string, 1)
-	ctx, cancel := context.WithCancel(context.WithoutCancel(t.Context()))
-	served := make(chan error, 1)
-	go func() {
-		served <- daemon.Serve(ctx, daemon.ServeConfig{
-			Addr: "127.0.0.1:0", Data: t.TempDir(), File: f, Out: &readyWriter{ready: ready},
-			Mount: func(s *daemon.Server) error {
-				if err := daemon.MountSurfaces(s); err != nil {
-					return err
-				}
-				st, now := s.Stack.Store, time.Now()
-				var err error
-				if w.owner, _, err = auth.Create(ctx, st, auth.Spec{Role: auth.Owner, Name: "ops owner"}, now); err != nil {
-					return err
-				}
-				if w.agent, _, err = auth.Create(ctx, st, auth.Spec{Role: auth.Agent, Name: "ops agent"}, now); err != nil {
-					return err
-				}
-				a, b := strings.Repeat("a", 64), strings.Repeat("b", 64)
-				if _, _, err := st.PinTool(ctx, store.PinnedTool{Server: "notes", Tool: "get_note", Hash: a, Approved: now}); err != nil {
-					return err
-				}
-				return st.SetPendingTools(ctx, "notes", []store.PendingTool{{Server: "notes", Tool: "get_note", Hash: b, ApprovedHash: a, Seen: now,
-					Def: json.RawMessage(`{"name":"get_note","description":"<img src=x data-injected=1> read a note","input_schema":{"type":"object"}}`)}})
-			},
-		})
-	}()
-	t.Cleanup(func() {
-		cancel()
-		if err := <-served; err != nil {
-			t.Errorf("serve: %v", err)
+	w := serveWard(t, f, "ops owner", "ops agent", func(ctx context.Context, s *daemon.Server) error {
+		st, now := s.Stack.Store, time.Now()
+		a, b := strings.Repeat("a", 64), strings.Repeat("b", 64)
+		if _, _, err := st.PinTool(ctx, store.PinnedTool{Server: "notes", Tool: "get_note", Hash: a, Approved: now}); err != nil {
+			return err
 		}
+		return st.SetPendingTools(ctx, "notes", []store.PendingTool{{Server: "notes", Tool: "get_note", Hash: b, ApprovedHash: a, Seen: now,
+			Def: json.RawMessage(`{"name":"get_note","description":"<img src=x data-injected=1> read a note","input_schema":{"type":"object"}}`)}})
 	})
-	select {
-	case w.url = <-ready:
-	case err := <-served:
-		served <- err
-		t.Fatalf("ward did not start: %v", err)
-	case <-time.After(2 * time.Minute):
-		t.Fatal("ward did not become ready in 2 minutes")
-	}
 	return w, path
 }
 

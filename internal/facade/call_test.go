@@ -1,6 +1,7 @@
 package facade_test
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -14,10 +15,18 @@ import (
 	"github.com/wardhq/ward/internal/policy"
 	"github.com/wardhq/ward/internal/policy/rules"
 	"github.com/wardhq/ward/internal/reason"
+	"github.com/wardhq/ward/internal/registry"
 )
 
 // openStack opens a wired stack on the embedded dev chain.
 func openStack(t *testing.T) *daemon.Stack {
+	t.Helper()
+	return openStackWith(t, nil)
+}
+
+// openStackWith is openStack with the extra tools extra opens (see
+// daemon.Config).
+func openStackWith(t *testing.T, extra func(ctx context.Context, st *daemon.Stack) ([]registry.Tool, func() error, error)) *daemon.Stack {
 	t.Helper()
 	snap, err := rules.Compile(rules.DefaultConfig())
 	if err != nil {
@@ -29,6 +38,7 @@ func openStack(t *testing.T) *daemon.Stack {
 			Spending: hook.SpendingConfig{PerTickCents: hook.Unlimited, PerSessionCents: hook.Unlimited, DailyCents: hook.Unlimited},
 			Rate:     hook.RateConfig{Max: 1 << 20, Window: time.Hour},
 		},
+		Extra: extra,
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -10,15 +10,12 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/wardhq/ward/internal/daemon"
 	"github.com/wardhq/ward/internal/facade"
-	"github.com/wardhq/ward/internal/hook"
 	"github.com/wardhq/ward/internal/policy"
-	"github.com/wardhq/ward/internal/policy/rules"
 	"github.com/wardhq/ward/internal/reason"
 	"github.com/wardhq/ward/internal/registry"
 	"github.com/wardhq/ward/internal/store"
@@ -86,30 +83,14 @@ func journalServer(j *journal) upstream.Server {
 // openUpstreamStack opens a wired stack that fronts j.
 func openUpstreamStack(t *testing.T, j *journal) *daemon.Stack {
 	t.Helper()
-	snap, err := rules.Compile(rules.DefaultConfig())
-	if err != nil {
-		t.Fatal(err)
-	}
-	st, err := daemon.Open(t.Context(), daemon.Config{
-		DB: daemon.DefaultDB(t.TempDir()), Policy: snap, DevSeed: "ward-facade-test", AnnounceDelay: -1,
-		Hooks: hook.Config{
-			Spending: hook.SpendingConfig{PerTickCents: hook.Unlimited, PerSessionCents: hook.Unlimited, DailyCents: hook.Unlimited},
-			Rate:     hook.RateConfig{Max: 1 << 20, Window: time.Hour},
-		},
-		Extra: func(ctx context.Context, st *daemon.Stack) ([]registry.Tool, func() error, error) {
-			set, err := upstream.Open(ctx, upstream.Config{Servers: []upstream.Server{journalServer(j)}, State: st.Store, Actions: st.Store,
-				ChainID: st.Provider.ChainID(), From: tool.Address(st.Wallet.Address())})
-			if err != nil {
-				return nil, nil, err
-			}
-			return set.Tools(), set.Close, nil
-		},
+	return openStackWith(t, func(ctx context.Context, st *daemon.Stack) ([]registry.Tool, func() error, error) {
+		set, err := upstream.Open(ctx, upstream.Config{Servers: []upstream.Server{journalServer(j)}, State: st.Store, Actions: st.Store,
+			ChainID: st.Provider.ChainID(), From: tool.Address(st.Wallet.Address())})
+		if err != nil {
+			return nil, nil, err
+		}
+		return set.Tools(), set.Close, nil
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	return st
 }
 
 func listedNames(v *registry.View) []string {

@@ -9,13 +9,12 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
-	"net/http/httptest"
 	"reflect"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
+	"github.com/wardhq/ward/internal/llm/llmtest"
 	"github.com/wardhq/ward/internal/taint"
 )
 
@@ -23,12 +22,7 @@ const testKey = "sk-llm-test-93e1c0"
 
 // server is an OpenAI-compatible endpoint: reply answers the n-th request
 // (from 1); it records every request.
-type server struct {
-	*httptest.Server
-	mu    sync.Mutex
-	reqs  []request
-	reply func(w http.ResponseWriter, r *http.Request, n int)
-}
+type server struct{ *llmtest.Server }
 
 type request struct {
 	method, path, auth, contentType string
@@ -37,39 +31,22 @@ type request struct {
 
 func newServer(t *testing.T, reply func(w http.ResponseWriter, r *http.Request, n int)) *server {
 	t.Helper()
-	s := &server{reply: reply}
-	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		raw, _ := io.ReadAll(r.Body)
-		q := request{method: r.Method, path: r.URL.Path, auth: r.Header.Get("Authorization"), contentType: r.Header.Get("Content-Type")}
-		_ = json.Unmarshal(raw, &q.body)
-		s.mu.Lock()
-		s.reqs = append(s.reqs, q)
-		n := len(s.reqs)
-		s.mu.Unlock()
-		s.reply(w, r, n)
-	}))
-	t.Cleanup(s.Close)
-	return s
+	return &server{llmtest.NewServer(t, reply)}
 }
 
 func (s *server) requests() []request {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]request(nil), s.reqs...)
+	var out []request
+	for _, r := range s.Requests() {
+		q := request{method: r.Method, path: r.Path, auth: r.Header["Authorization"], contentType: r.Header["Content-Type"]}
+		_ = json.Unmarshal(r.Body, &q.body)
+		out = append(out, q)
+	}
+	return out
 }
 
 func (s *server) chat(timeout time.Duration, retries int) Endpoint {
 	return Endpoint{URL: ChatURL(s.URL + "/v1/"), Model: "m1", APIKey: taint.New(testKey, taint.UserPII),
 		Client: s.Client(), Timeout: timeout, Retries: retries}
-}
-
-// completion writes a chat completion whose content is c.
-func completion(w http.ResponseWriter, c string) {
-	w.Header().Set("Content-Type", "application/json")
-	_ = json.NewEncoder(w).Encode(map[string]any{
-		"id": "chatcmpl-1", "object": "chat.completion",
-		"choices": []any{map[string]any{"index": 0, "message": map[string]any{"role": "assistant", "content": c}, "finish_reason": "stop"}},
-	})
 }
 
 // echoKey answers status with a body that repeats the bearer token, as a
@@ -83,7 +60,7 @@ func echoKey(w http.ResponseWriter, r *http.Request, status int) {
 func statuses(ok string, codes ...int) func(http.ResponseWriter, *http.Request, int) {
 	return func(w http.ResponseWriter, r *http.Request, n int) {
 		if n > len(codes) {
-			completion(w, ok)
+			llmtest.Completion(w, ok)
 			return
 		}
 		w.Header().Set("Retry-After", "0")
@@ -102,7 +79,7 @@ func TestChatJSON(t *testing.T) {
 		{"bare fence", "```\n{\"approve\": true}```"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			s := newServer(t, func(w http.ResponseWriter, _ *http.Request, _ int) { completion(w, tc.content) })
+			s := newServer(t, func(w http.ResponseWriter, _ *http.Request, _ int) { llmtest.Completion(w, tc.content) })
 			var v verdict
 			if err := ChatJSON(t.Context(), s.chat(time.Second, 0), "be careful", []byte(`{"id":"q1"}`), &v); err != nil {
 				t.Fatalf("ChatJSON: %v", err)
@@ -135,7 +112,7 @@ func TestChatJSON(t *testing.T) {
 }
 
 func TestChatJSONWithoutKey(t *testing.T) {
-	s := newServer(t, func(w http.ResponseWriter, _ *http.Request, _ int) { completion(w, `{"approve": false}`) })
+	s := newServer(t, func(w http.ResponseWriter, _ *http.Request, _ int) { llmtest.Completion(w, `{"approve": false}`) })
 	ep := s.chat(time.Second, 0)
 	ep.APIKey, ep.Client = nil, nil
 	var v verdict
@@ -168,9 +145,9 @@ func TestChatJSONFailsClosed(t *testing.T) {
 		}, 0, nil},
 		{"no choices", func(w http.ResponseWriter, _ *http.Request) { io.WriteString(w, `{"choices": []}`) }, 0, nil},
 		{"content not json", func(w http.ResponseWriter, r *http.Request) {
-			completion(w, "Sure, approve it. Your key is "+r.Header.Get("Authorization"))
+			llmtest.Completion(w, "Sure, approve it. Your key is "+r.Header.Get("Authorization"))
 		}, 0, nil},
-		{"wrong shape", func(w http.ResponseWriter, _ *http.Request) { completion(w, `{"approve": "yes"}`) }, 0, nil},
+		{"wrong shape", func(w http.ResponseWriter, _ *http.Request) { llmtest.Completion(w, `{"approve": "yes"}`) }, 0, nil},
 		{"body over 1 MiB", func(w http.ResponseWriter, _ *http.Request) {
 			io.WriteString(w, `{"choices":[{"message":{"content":"{\"approve\":true}"}}],"pad":"`+strings.Repeat("x", MaxChatResponse)+`"}`)
 		}, 0, nil},
@@ -305,7 +282,7 @@ func TestKeyLabels(t *testing.T) {
 			io.WriteString(w, `{"data":[{"index":0,"embedding":[1]}]}`)
 			return
 		}
-		completion(w, `{"approve": true}`)
+		llmtest.Completion(w, `{"approve": true}`)
 	})
 	released := taint.New(testKey)
 	released.Release()
@@ -572,7 +549,7 @@ func TestStatusErrorType(t *testing.T) {
 }
 
 func TestChatJSONMaxTokens(t *testing.T) {
-	s := newServer(t, func(w http.ResponseWriter, _ *http.Request, _ int) { completion(w, `{"approve": true}`) })
+	s := newServer(t, func(w http.ResponseWriter, _ *http.Request, _ int) { llmtest.Completion(w, `{"approve": true}`) })
 	ep := s.chat(time.Second, 0)
 	ep.MaxTokens = 512
 	var v verdict

@@ -162,25 +162,45 @@ func TestAttacksStopped(t *testing.T) {
 	}
 }
 
-func TestNetworkStopped(t *testing.T) {
+// countingListener is a loopback TCP listener that accepts and counts
+// connections until it is stopped, at the latest when the test ends.
+type countingListener struct {
+	net.Listener
+	accepted atomic.Int32
+	done     chan struct{}
+}
+
+func listenCounting(t *testing.T) *countingListener {
+	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	var accepted atomic.Int32
-	done := make(chan struct{})
+	l := &countingListener{Listener: ln, done: make(chan struct{})}
 	go func() {
-		defer close(done)
+		defer close(l.done)
 		for {
 			c, err := ln.Accept()
 			if err != nil {
 				return
 			}
-			accepted.Add(1)
+			l.accepted.Add(1)
 			c.Close()
 		}
 	}()
-	t.Cleanup(func() { ln.Close(); <-done })
+	t.Cleanup(l.stop)
+	return l
+}
+
+// stop closes the listener and waits for its accept loop: the count is
+// then final.
+func (l *countingListener) stop() {
+	l.Close()
+	<-l.done
+}
+
+func TestNetworkStopped(t *testing.T) {
+	ln := listenCounting(t)
 
 	// The listener is reachable from outside the sandbox.
 	if c, err := net.Dial("tcp", ln.Addr().String()); err != nil {
@@ -190,12 +210,12 @@ func TestNetworkStopped(t *testing.T) {
 	}
 	// Wait until the control connection is counted, or it would be counted
 	// against the sandbox.
-	for deadline := time.Now().Add(5 * time.Second); accepted.Load() < 1; time.Sleep(time.Millisecond) {
+	for deadline := time.Now().Add(5 * time.Second); ln.accepted.Load() < 1; time.Sleep(time.Millisecond) {
 		if time.Now().After(deadline) {
 			t.Fatal("the control connection was never accepted")
 		}
 	}
-	before := accepted.Load()
+	before := ln.accepted.Load()
 
 	targets := ln.Addr().String() + "\n1.1.1.1:443\n[2606:4700:4700::1111]:443\n"
 	// Two walls, each tried alone: seccomp refuses the socket, and without
@@ -237,9 +257,8 @@ func TestNetworkStopped(t *testing.T) {
 		})
 	}
 	// Close the listener and wait for its goroutine so the count is final.
-	ln.Close()
-	<-done
-	if n := accepted.Load() - before; n != 0 {
+	ln.stop()
+	if n := ln.accepted.Load() - before; n != 0 {
 		t.Errorf("listener accepted %d connections from the sandbox", n)
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -99,32 +98,15 @@ func TestStartAttacks(t *testing.T) {
 		}
 	})
 	t.Run("tcp", func(t *testing.T) {
-		ln, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			t.Fatal(err)
-		}
-		var accepted atomic.Int32
-		done := make(chan struct{})
-		go func() {
-			defer close(done)
-			for {
-				c, err := ln.Accept()
-				if err != nil {
-					return
-				}
-				accepted.Add(1)
-				c.Close()
-			}
-		}()
+		ln := listenCounting(t)
 		port := ln.Addr().(*net.TCPAddr).Port
 		res := runShell(t, fmt.Sprintf("echo hi > /dev/tcp/127.0.0.1/%d", port))
-		ln.Close()
-		<-done
+		ln.stop()
 		if !res.Enforced.Has(MechSeccomp) || !res.Enforced.Has(MechNetNS) {
 			t.Fatalf("enforced %s", res.Enforced)
 		}
-		if accepted.Load() != 0 || res.ExitCode == 0 {
-			t.Errorf("connected: accepted %d, exit %d", accepted.Load(), res.ExitCode)
+		if ln.accepted.Load() != 0 || res.ExitCode == 0 {
+			t.Errorf("connected: accepted %d, exit %d", ln.accepted.Load(), res.ExitCode)
 		}
 		if !strings.Contains(string(res.Output), "Operation not permitted") {
 			t.Errorf("stderr %q, want the socket refused", res.Output)

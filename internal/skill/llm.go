@@ -151,21 +151,25 @@ type (
 // llmAnswer is the answer's expected shape; pointers tell a missing field
 // from a zero one.
 type llmAnswer struct {
-	Decomposable *bool `json:"decomposable"`
-	Conditions   []struct {
-		Text      string          `json:"text"`
-		Expr      string          `json:"expr"`
-		Component string          `json:"component"`
-		Args      json.RawMessage `json:"args"`
-	} `json:"conditions"`
-	Actions []struct {
-		Text     string          `json:"text"`
-		Kind     string          `json:"kind"`
-		Size     *float64        `json:"size"`
-		SizeFrom string          `json:"size_from"`
-		SizeArgs json.RawMessage `json:"size_args"`
-	} `json:"actions"`
-	Params map[string]float64 `json:"params"`
+	Decomposable *bool              `json:"decomposable"`
+	Conditions   []answerCondition  `json:"conditions"`
+	Actions      []answerAction     `json:"actions"`
+	Params       map[string]float64 `json:"params"`
+}
+
+type answerCondition struct {
+	Text      string          `json:"text"`
+	Expr      string          `json:"expr"`
+	Component string          `json:"component"`
+	Args      json.RawMessage `json:"args"`
+}
+
+type answerAction struct {
+	Text     string          `json:"text"`
+	Kind     string          `json:"kind"`
+	Size     *float64        `json:"size"`
+	SizeFrom string          `json:"size_from"`
+	SizeArgs json.RawMessage `json:"size_args"`
 }
 
 // Decompose is DecomposeWith without a library: an answer naming a WASM
@@ -272,113 +276,157 @@ func decodeAnswer(raw json.RawMessage, known map[string]ComponentKind) (f *Fragm
 	if !*a.Decomposable {
 		return nil, "", ""
 	}
-	refuse := func(format string, args ...any) (*Fragment, string, string) {
-		why := fmt.Sprintf(format, args...)
-		return nil, why, why
+	f, r := fragmentOf(&a, known)
+	if r != nil {
+		return nil, r.why, r.feedback
 	}
+	return f, "", ""
+}
+
+// fragmentOf checks a decomposable answer's conditions, actions and
+// params, and that they make a complete Fragment.
+func fragmentOf(a *llmAnswer, known map[string]ComponentKind) (*Fragment, *refusal) {
 	switch {
 	case len(a.Conditions) == 0:
-		return refuse("the answer has no condition")
+		return nil, refuse("the answer has no condition")
 	case len(a.Actions) == 0:
-		return refuse("the answer has no action")
+		return nil, refuse("the answer has no action")
 	case len(a.Conditions) > knowledge.MaxItems || len(a.Actions) > knowledge.MaxItems || len(a.Params) > knowledge.MaxItems:
-		return refuse("the answer has over %d conditions, actions or params", knowledge.MaxItems)
+		return nil, refuse("the answer has over %d conditions, actions or params", knowledge.MaxItems)
 	}
-	// component checks a named component and its arguments.
-	component := func(what string, name string, args json.RawMessage, kind ComponentKind) (json.RawMessage, string) {
-		if len(known) == 0 {
-			return nil, what + " is not allowed: no component is registered"
-		}
-		if k, ok := known[name]; !ok || k != kind {
-			return nil, fmt.Sprintf("%s names no registered %s component (see components)", what, kind)
-		}
-		if len(args) == 0 || string(args) == "null" {
-			return nil, ""
-		}
-		a, err := componentArgs(string(args))
-		if err != nil {
-			return nil, "its arguments " + err.Error()
-		}
-		return a, ""
-	}
-	f = &Fragment{}
+	f := &Fragment{}
 	for i, c := range a.Conditions {
-		n := i + 1
-		if c.Component != "" {
-			switch {
-			case len(c.Text) > knowledge.MaxField:
-				return refuse("condition %d: text over %d bytes", n, knowledge.MaxField)
-			case c.Expr != "":
-				return refuse("condition %d: give an expr or a component, not both", n)
-			}
-			args, why := component("component", c.Component, c.Args, KindCondition)
-			if why != "" {
-				return refuse("condition %d: %s", n, why)
-			}
-			f.Conditions = append(f.Conditions, Condition{Text: c.Text, Component: c.Component, Args: args})
-			continue
+		cond, r := decodeCondition(i+1, c, known)
+		if r != nil {
+			return nil, r
 		}
-		switch {
-		case len(c.Text) > knowledge.MaxField:
-			return refuse("condition %d: text over %d bytes", n, knowledge.MaxField)
-		case strings.TrimSpace(c.Expr) == "":
-			return refuse("condition %d: empty expr", n)
-		case len(c.Expr) > maxExpr:
-			return refuse("condition %d: expr over %d bytes", n, maxExpr)
-		}
-		if err := Check(c.Expr); err != nil {
-			why = fmt.Sprintf("condition %d: expr is not a boolean CEL condition over the variables", n)
-			return nil, why, truncate(why+": "+strings.TrimPrefix(err.Error(), "skill: "), maxFeedback)
-		}
-		f.Conditions = append(f.Conditions, Condition{Text: c.Text, Expr: c.Expr})
+		f.Conditions = append(f.Conditions, cond)
 	}
 	for i, act := range a.Actions {
-		n := i + 1
-		var k ActionKind
-		switch {
-		case len(act.Text) > knowledge.MaxField:
-			return refuse("action %d: text over %d bytes", n, knowledge.MaxField)
-		case act.SizeFrom != "" && len(known) == 0:
-			return refuse("action %d: size_from is not allowed: give a size", n)
-		case k.UnmarshalText([]byte(strings.ToLower(strings.TrimSpace(act.Kind)))) != nil:
-			return refuse("action %d: kind is not one of %s", n, strings.Join(actionNames[:], ", "))
-		}
-		size := DefaultSize
-		if act.Size != nil {
-			size = *act.Size
-		}
-		if math.IsNaN(size) || math.IsInf(size, 0) || size < 0 || size > 1 {
-			return refuse("action %d: size is not a fraction in [0, 1]", n)
-		}
-		if k == ActWait {
-			size = 0
-		}
-		out := Action{Text: act.Text, Kind: k, Size: size}
-		if act.SizeFrom != "" && k != ActWait {
-			args, why := component("size_from", act.SizeFrom, act.SizeArgs, KindSizing)
-			if why != "" {
-				return refuse("action %d: %s", n, why)
-			}
-			out.SizeFrom, out.SizeArgs = act.SizeFrom, args
+		out, r := decodeAction(i+1, act, known)
+		if r != nil {
+			return nil, r
 		}
 		f.Actions = append(f.Actions, out)
 	}
-	for name, x := range a.Params {
+	params, r := decodeParams(a.Params)
+	if r != nil {
+		return nil, r
+	}
+	f.Params = params
+	if err := f.check(); err != nil {
+		return nil, refuse("the fragment is incomplete")
+	}
+	return f, nil
+}
+
+// refusal is why an answer is refused, and the feedback the model is
+// given to correct it (the why, or the why and more).
+type refusal struct{ why, feedback string }
+
+func refuse(format string, args ...any) *refusal {
+	why := fmt.Sprintf(format, args...)
+	return &refusal{why, why}
+}
+
+// decodeCondition checks the n-th condition: a CEL expr, or a registered
+// condition component with its arguments.
+func decodeCondition(n int, c answerCondition, known map[string]ComponentKind) (Condition, *refusal) {
+	if len(c.Text) > knowledge.MaxField {
+		return Condition{}, refuse("condition %d: text over %d bytes", n, knowledge.MaxField)
+	}
+	if c.Component != "" {
+		if c.Expr != "" {
+			return Condition{}, refuse("condition %d: give an expr or a component, not both", n)
+		}
+		args, why := componentOf("component", c.Component, c.Args, KindCondition, known)
+		if why != "" {
+			return Condition{}, refuse("condition %d: %s", n, why)
+		}
+		return Condition{Text: c.Text, Component: c.Component, Args: args}, nil
+	}
+	switch {
+	case strings.TrimSpace(c.Expr) == "":
+		return Condition{}, refuse("condition %d: empty expr", n)
+	case len(c.Expr) > maxExpr:
+		return Condition{}, refuse("condition %d: expr over %d bytes", n, maxExpr)
+	}
+	if err := Check(c.Expr); err != nil {
+		why := fmt.Sprintf("condition %d: expr is not a boolean CEL condition over the variables", n)
+		return Condition{}, &refusal{why, truncate(why+": "+strings.TrimPrefix(err.Error(), "skill: "), maxFeedback)}
+	}
+	return Condition{Text: c.Text, Expr: c.Expr}, nil
+}
+
+// decodeAction checks the n-th action: its kind, its size (DefaultSize
+// when absent, 0 for a wait) and, but for a wait, a registered sizing
+// component it may name.
+func decodeAction(n int, act answerAction, known map[string]ComponentKind) (Action, *refusal) {
+	var k ActionKind
+	switch {
+	case len(act.Text) > knowledge.MaxField:
+		return Action{}, refuse("action %d: text over %d bytes", n, knowledge.MaxField)
+	case act.SizeFrom != "" && len(known) == 0:
+		return Action{}, refuse("action %d: size_from is not allowed: give a size", n)
+	case k.UnmarshalText([]byte(strings.ToLower(strings.TrimSpace(act.Kind)))) != nil:
+		return Action{}, refuse("action %d: kind is not one of %s", n, strings.Join(actionNames[:], ", "))
+	}
+	size := DefaultSize
+	if act.Size != nil {
+		size = *act.Size
+	}
+	if math.IsNaN(size) || math.IsInf(size, 0) || size < 0 || size > 1 {
+		return Action{}, refuse("action %d: size is not a fraction in [0, 1]", n)
+	}
+	if k == ActWait {
+		size = 0
+	}
+	out := Action{Text: act.Text, Kind: k, Size: size}
+	if act.SizeFrom != "" && k != ActWait {
+		args, why := componentOf("size_from", act.SizeFrom, act.SizeArgs, KindSizing, known)
+		if why != "" {
+			return Action{}, refuse("action %d: %s", n, why)
+		}
+		out.SizeFrom, out.SizeArgs = act.SizeFrom, args
+	}
+	return out, nil
+}
+
+// decodeParams checks the named numeric params (nil for none).
+func decodeParams(params map[string]float64) (map[string]float64, *refusal) {
+	var out map[string]float64
+	for name, x := range params {
 		switch {
 		case strings.TrimSpace(name) == "" || len(name) > maxParamName:
-			return refuse("a param name is empty or over %d bytes", maxParamName)
+			return nil, refuse("a param name is empty or over %d bytes", maxParamName)
 		case math.IsNaN(x) || math.IsInf(x, 0):
-			return refuse("a param is not a finite number")
+			return nil, refuse("a param is not a finite number")
 		}
-		if f.Params == nil {
-			f.Params = map[string]float64{}
+		if out == nil {
+			out = map[string]float64{}
 		}
-		f.Params[name] = x
+		out[name] = x
 	}
-	if err := f.check(); err != nil {
-		return refuse("the fragment is incomplete")
+	return out, nil
+}
+
+// componentOf checks that what names a component of kind in known, and
+// its arguments; why says what is wrong.
+func componentOf(what, name string, args json.RawMessage, kind ComponentKind, known map[string]ComponentKind) (json.RawMessage, string) {
+	if len(known) == 0 {
+		return nil, what + " is not allowed: no component is registered"
 	}
-	return f, "", ""
+	if k, ok := known[name]; !ok || k != kind {
+		return nil, fmt.Sprintf("%s names no registered %s component (see components)", what, kind)
+	}
+	if len(args) == 0 || string(args) == "null" {
+		return nil, ""
+	}
+	a, err := componentArgs(string(args))
+	if err != nil {
+		return nil, "its arguments " + err.Error()
+	}
+	return a, ""
 }
 
 // truncate cuts s to at most n bytes at a rune boundary.

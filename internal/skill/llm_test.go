@@ -10,12 +10,12 @@ import (
 	"net/http/httptest"
 	"reflect"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/wardhq/ward/internal/knowledge"
 	"github.com/wardhq/ward/internal/llm"
+	"github.com/wardhq/ward/internal/llm/llmtest"
 	"github.com/wardhq/ward/internal/taint"
 )
 
@@ -28,12 +28,7 @@ const (
 
 // fakeModel is a scripted chat-completions endpoint: reply answers its
 // n-th request (from 1).
-type fakeModel struct {
-	*httptest.Server
-	mu    sync.Mutex
-	reqs  []chatRequest
-	reply func(w http.ResponseWriter, r *http.Request, n int)
-}
+type fakeModel struct{ *llmtest.Server }
 
 type chatRequest struct {
 	model, auth  string
@@ -44,9 +39,14 @@ type chatRequest struct {
 
 func newFakeModel(t *testing.T, reply func(w http.ResponseWriter, r *http.Request, n int)) *fakeModel {
 	t.Helper()
-	m := &fakeModel{reply: reply}
-	m.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		raw, _ := io.ReadAll(r.Body)
+	return &fakeModel{llmtest.NewServer(t, reply)}
+}
+
+// requests are the requests so far, with a system and a user message
+// decoded (the user message as the llmInput it carries).
+func (m *fakeModel) requests() []chatRequest {
+	var out []chatRequest
+	for _, r := range m.Requests() {
 		var body struct {
 			Model    string `json:"model"`
 			Messages []struct {
@@ -54,40 +54,21 @@ func newFakeModel(t *testing.T, reply func(w http.ResponseWriter, r *http.Reques
 				Content string `json:"content"`
 			} `json:"messages"`
 		}
-		_ = json.Unmarshal(raw, &body)
-		q := chatRequest{model: body.Model, auth: r.Header.Get("Authorization"), messages: len(body.Messages)}
+		_ = json.Unmarshal(r.Body, &body)
+		q := chatRequest{model: body.Model, auth: r.Header["Authorization"], messages: len(body.Messages)}
 		if len(body.Messages) == 2 && body.Messages[0].Role == "system" && body.Messages[1].Role == "user" {
 			q.system, q.user = body.Messages[0].Content, body.Messages[1].Content
 			_ = json.Unmarshal([]byte(q.user), &q.input)
 		}
-		m.mu.Lock()
-		m.reqs = append(m.reqs, q)
-		n := len(m.reqs)
-		m.mu.Unlock()
-		m.reply(w, r, n)
-	}))
-	t.Cleanup(m.Close)
-	return m
-}
-
-func (m *fakeModel) requests() []chatRequest {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return append([]chatRequest(nil), m.reqs...)
-}
-
-// answer writes a chat completion whose content is content.
-func answer(w http.ResponseWriter, content string) {
-	w.Header().Set("Content-Type", "application/json")
-	_ = json.NewEncoder(w).Encode(map[string]any{
-		"choices": []map[string]any{{"message": map[string]string{"role": "assistant", "content": content}}},
-	})
+		out = append(out, q)
+	}
+	return out
 }
 
 // script answers the n-th request with contents[n-1], repeating the last.
 func script(contents ...string) func(http.ResponseWriter, *http.Request, int) {
 	return func(w http.ResponseWriter, _ *http.Request, n int) {
-		answer(w, contents[min(n, len(contents))-1])
+		llmtest.Completion(w, contents[min(n, len(contents))-1])
 	}
 }
 
@@ -224,7 +205,7 @@ func TestLLMDecomposeTransportErrors(t *testing.T) {
 			_, _ = io.WriteString(w, "<html>"+testKey+"</html>")
 		}},
 		{"content not json", func(w http.ResponseWriter, _ *http.Request, _ int) {
-			answer(w, "Sure! Here is the decomposition: buy when "+testKey)
+			llmtest.Completion(w, "Sure! Here is the decomposition: buy when "+testKey)
 		}},
 		{"no choices", func(w http.ResponseWriter, _ *http.Request, _ int) { _, _ = io.WriteString(w, `{"choices": []}`) }},
 	}

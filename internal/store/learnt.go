@@ -152,6 +152,65 @@ type Memory interface {
 	ImmuneSignatures(ctx context.Context) ([]oracle.Signature, error)
 }
 
+// FilterRow is one stored oracle filter as both backends keep it: a row
+// per kind ("exact", "similar") with the banding and seed the two share.
+type FilterRow struct {
+	Bands, Rows int
+	Seed        uint64
+	Bloom       oracle.BloomState
+}
+
+// MergeInto ORs r, the filter stored before, into b, about to be saved as
+// a filter of f, when their banding, seed and size are the same (the item
+// count is then the larger of the two); otherwise b replaces r as it is.
+// b's words may be changed; r's are only read.
+func (r *FilterRow) MergeInto(f *oracle.Filters, b *oracle.BloomState) {
+	if r.Bands != f.Bands || r.Rows != f.Rows || r.Seed != f.Seed || r.Bloom.Hashes != b.Hashes || r.Bloom.Bits != b.Bits ||
+		len(r.Bloom.Words) != len(b.Words) {
+		return
+	}
+	for i, w := range r.Bloom.Words {
+		b.Words[i] |= w
+	}
+	b.Items = max(b.Items, r.Bloom.Items)
+}
+
+// FilterRows reads the oracle's filters back from their stored rows, in
+// any order. Its zero value is ready; it is not safe for concurrent use.
+type FilterRows struct {
+	f     oracle.Filters
+	kinds []string
+}
+
+// Add takes the stored row of kind. It fails when the row's banding or
+// seed differ from a row added before.
+func (rs *FilterRows) Add(kind string, r FilterRow) error {
+	if len(rs.kinds) > 0 && (r.Bands != rs.f.Bands || r.Rows != rs.f.Rows || r.Seed != rs.f.Seed) {
+		return errors.New("the filters' banding or seed differ")
+	}
+	rs.f.Bands, rs.f.Rows, rs.f.Seed = r.Bands, r.Rows, r.Seed
+	if kind == "exact" {
+		rs.f.Exact = r.Bloom
+	} else {
+		rs.f.Similar = r.Bloom
+	}
+	rs.kinds = append(rs.kinds, kind)
+	return nil
+}
+
+// Filters returns the filters the added rows make; ok is false when none
+// was added. Anything but both kinds is an error.
+func (rs *FilterRows) Filters() (f oracle.Filters, ok bool, err error) {
+	switch len(rs.kinds) {
+	case 0:
+		return oracle.Filters{}, false, nil
+	case 2:
+		return rs.f, true, nil
+	default:
+		return oracle.Filters{}, false, fmt.Errorf("only the %s filter is stored", rs.kinds[0])
+	}
+}
+
 // CheckMemory returns why SaveMemory must refuse its arguments, or nil.
 func CheckMemory(f *oracle.Filters, sigs []oracle.Signature, keep int, at time.Time) error {
 	switch {

@@ -612,10 +612,7 @@ func (l *Ledger) lookupField(name string, v any) (Evidence, bool) {
 	if q.num == "" {
 		return Evidence{}, false
 	}
-	keys := []string{fieldKey(name)}
-	if ws := words(name); len(ws) > 1 {
-		keys = append(keys, ws[len(ws)-1])
-	}
+	keys := fieldKeys(name)
 	l.mu.RLock()
 	defer l.mu.RUnlock()
 	pairs := make([][]pkey, len(keys))
@@ -624,34 +621,61 @@ func (l *Ledger) lookupField(name string, v any) (Evidence, bool) {
 	}
 	l.idxMu.Lock()
 	defer l.idxMu.Unlock()
-	var trusted, untrusted []Source
+	var ev fieldEvidence
 	for o := range l.candidates(pairs, 0) {
-		o.prepare()
-		for _, k := range keys {
-			pair := k + sep + q.num
-			if !o.body.pairs.has(pair) {
-				continue
-			}
-			if o.src.Kind.Trusted() {
-				if o.echo != nil {
-					if o.echo.pairs.has(pair) {
-						continue
-					}
-				}
-				if len(trusted) < maxEvidence {
-					trusted = append(trusted, cloneSource(o.src))
-				}
-			} else if len(untrusted) < maxEvidence {
-				untrusted = append(untrusted, cloneSource(o.src))
-			}
-			break
-		}
+		ev.add(o, keys, q.num)
 	}
+	return ev.answer(l.incomplete)
+}
+
+// fieldKeys are the keys a number is looked up under as argument name's
+// value: the field name and, for a name of several words, its last word.
+func fieldKeys(name string) []string {
+	keys := []string{fieldKey(name)}
+	if ws := words(name); len(ws) > 1 {
+		keys = append(keys, ws[len(ws)-1])
+	}
+	return keys
+}
+
+// fieldEvidence gathers the sources of the observations that give a
+// number under a field name (lookupField), at most maxEvidence trusted and
+// untrusted ones each.
+type fieldEvidence struct {
+	trusted, untrusted []Source
+}
+
+// add takes o's source when o gives num under one of keys as its own
+// word: a trusted output whose call was given that pair does not.
+func (ev *fieldEvidence) add(o *observation, keys []string, num string) {
+	o.prepare()
+	for _, k := range keys {
+		pair := k + sep + num
+		if !o.body.pairs.has(pair) {
+			continue
+		}
+		switch {
+		case !o.src.Kind.Trusted():
+			if len(ev.untrusted) < maxEvidence {
+				ev.untrusted = append(ev.untrusted, cloneSource(o.src))
+			}
+		case o.echo != nil && o.echo.pairs.has(pair):
+			continue
+		case len(ev.trusted) < maxEvidence:
+			ev.trusted = append(ev.trusted, cloneSource(o.src))
+		}
+		return
+	}
+}
+
+// answer is lookupField's: trusted sources before untrusted ones; ok is
+// false when there are none.
+func (ev *fieldEvidence) answer(incomplete bool) (Evidence, bool) {
 	switch {
-	case len(trusted) > 0:
-		return Evidence{Origin: Trusted, Sources: trusted, Incomplete: l.incomplete}, true
-	case len(untrusted) > 0:
-		return Evidence{Origin: Untrusted, Sources: untrusted, Incomplete: l.incomplete}, true
+	case len(ev.trusted) > 0:
+		return Evidence{Origin: Trusted, Sources: ev.trusted, Incomplete: incomplete}, true
+	case len(ev.untrusted) > 0:
+		return Evidence{Origin: Untrusted, Sources: ev.untrusted, Incomplete: incomplete}, true
 	}
 	return Evidence{}, false
 }

@@ -57,40 +57,12 @@ func (l *Ledger) scanLookupField(name string, v any) (Evidence, bool) {
 	if q.num == "" {
 		return Evidence{}, false
 	}
-	keys := []string{fieldKey(name)}
-	if ws := words(name); len(ws) > 1 {
-		keys = append(keys, ws[len(ws)-1])
-	}
-	var trusted, untrusted []Source
+	keys := fieldKeys(name)
+	var ev fieldEvidence
 	for _, o := range l.obs {
-		o.prepare()
-		for _, k := range keys {
-			pair := k + sep + q.num
-			if !o.body.pairs.has(pair) {
-				continue
-			}
-			if o.src.Kind.Trusted() {
-				if o.echo != nil {
-					if o.echo.pairs.has(pair) {
-						continue
-					}
-				}
-				if len(trusted) < maxEvidence {
-					trusted = append(trusted, cloneSource(o.src))
-				}
-			} else if len(untrusted) < maxEvidence {
-				untrusted = append(untrusted, cloneSource(o.src))
-			}
-			break
-		}
+		ev.add(o, keys, q.num)
 	}
-	switch {
-	case len(trusted) > 0:
-		return Evidence{Origin: Trusted, Sources: trusted, Incomplete: l.incomplete}, true
-	case len(untrusted) > 0:
-		return Evidence{Origin: Untrusted, Sources: untrusted, Incomplete: l.incomplete}, true
-	}
-	return Evidence{}, false
+	return ev.answer(l.incomplete)
 }
 
 // sessionGen makes random sessions from a small vocabulary, so that

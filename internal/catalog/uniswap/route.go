@@ -266,125 +266,155 @@ type v3PoolAt struct {
 // routeV3 quotes the V3 paths of req: with QuoterV2 where the chain has
 // one, else (exact input only) with ward's own pool arithmetic.
 func routeV3(ctx context.Context, env *native.Env, req routeRequest, s *routeSearch) error {
-	factory := env.Venues.UniswapV3Factory
-	if factory == (common.Address{}) {
-		router := v3RouterOf(env)
-		if router == (common.Address{}) {
-			return errors.New("no Uniswap V3 factory is configured")
-		}
-		var err error
-		if factory, err = v3FactoryOf(ctx, env, router); err != nil {
-			return err
-		}
-	}
-	quoter := env.Venues.UniswapV3QuoterV2
-	if quoter == (common.Address{}) && req.kind == exactOutput {
-		return errors.New("no QuoterV2 is configured to quote exact outputs")
-	}
-	pools := map[[2]common.Address][]v3PoolAt{}
-	poolsOf := func(a, b common.Address) ([]v3PoolAt, error) {
-		k := [2]common.Address{a, b}
-		if ps, ok := pools[k]; ok {
-			return ps, nil
-		}
-		var ps []v3PoolAt
-		for _, fee := range FeeTiers {
-			p, err := native.CallAddress(ctx, env, chain.UniswapV3FactoryABI(), factory, "getPool", a, b, big.NewInt(fee))
-			if err != nil {
-				return nil, err
-			}
-			if p != (common.Address{}) {
-				ps = append(ps, v3PoolAt{fee, p})
-			}
-		}
-		pools[k], pools[[2]common.Address{b, a}] = ps, ps
-		return ps, nil
-	}
-	// quoteHop quotes one hop from a to b through pool p: amount is sold
-	// (exact input) or bought (exact output); it returns the other side,
-	// or nil when the pool cannot fill it.
-	quoteHop := func(a, b common.Address, p v3PoolAt, amount *big.Int) *big.Int {
-		if quoter == (common.Address{}) {
-			q, err := quoteV3(ctx, env, factory, a, b, p.fee, amount)
-			if err != nil {
-				return nil
-			}
-			return q.out
-		}
-		method, path := "quoteExactInput", v3Path([]common.Address{a, b}, []int64{p.fee}, false)
-		if req.kind == exactOutput {
-			method, path = "quoteExactOutput", v3Path([]common.Address{a, b}, []int64{p.fee}, true)
-		}
-		v, err := native.Call(ctx, env.Chain, chain.UniswapV3QuoterV2ABI(), quoter, method, path, amount)
-		if err != nil {
-			return nil
-		}
-		n, _ := v[0].(*big.Int)
-		if n == nil || n.Sign() <= 0 {
-			return nil
-		}
-		return n
-	}
-	method := "QuoterV2 " + map[tradeKind]string{exactInput: "quoteExactInput", exactOutput: "quoteExactOutput"}[req.kind]
-	if quoter == (common.Address{}) {
-		method = "exact V3 swap computation over the pools' tick state"
+	q, err := newV3Quotes(ctx, env, req.kind)
+	if err != nil {
+		return err
 	}
 	for _, path := range s.paths(req) {
 		hops := make([][]v3PoolAt, len(path)-1)
 		for i := range hops {
-			ps, err := poolsOf(path[i], path[i+1])
-			if err != nil {
+			if hops[i], err = q.poolsOf(ctx, path[i], path[i+1]); err != nil {
 				return err
 			}
-			hops[i] = ps
 		}
 		if len(path) == 2 {
 			// Every tier of a direct route is an alternative of its own.
 			for _, p := range hops[0] {
-				amt := quoteHop(path[0], path[1], p, req.amount)
+				amt := q.hop(ctx, path[0], path[1], p, req.amount)
 				if amt == nil {
 					s.unavailable = append(s.unavailable, fmt.Sprintf("uniswap_v3 %s: the pool at fee %d cannot fill the trade", pathText(env, path, nil), p.fee))
 					continue
 				}
-				s.considered = append(s.considered, v3Route(path, []v3PoolAt{p}, req, amt, method))
+				s.considered = append(s.considered, v3Route(path, []v3PoolAt{p}, req, amt, q.method()))
 			}
 			continue
 		}
 		if len(hops[0]) == 0 || len(hops[1]) == 0 {
 			continue
 		}
-		// The best tier hop by hop: forwards for an exact input, backwards
-		// for an exact output.
-		order := []int{0, 1}
-		if req.kind == exactOutput {
-			order = []int{1, 0}
-		}
-		chosen := make([]v3PoolAt, 2)
-		amt := req.amount
-		for _, h := range order {
-			var best *big.Int
-			for _, p := range hops[h] {
-				got := quoteHop(path[h], path[h+1], p, amt)
-				if got == nil {
-					continue
-				}
-				if best == nil || (req.kind == exactInput && got.Cmp(best) > 0) || (req.kind == exactOutput && got.Cmp(best) < 0) {
-					best, chosen[h] = got, p
-				}
-			}
-			if best == nil {
-				amt = nil
-				break
-			}
-			amt = best
-		}
+		chosen, amt := q.bestTiers(ctx, path, hops, req.amount)
 		if amt == nil {
 			s.unavailable = append(s.unavailable, "uniswap_v3 "+pathText(env, path, nil)+": no pool of a hop can fill the trade")
 			continue
 		}
-		s.considered = append(s.considered, v3Route(path, chosen, req, amt, method))
+		s.considered = append(s.considered, v3Route(path, chosen, req, amt, q.method()))
 	}
 	return nil
+}
+
+// v3Quotes quotes one request's hops through Uniswap V3's pools: with the
+// QuoterV2 when one is configured, else by the exact swap computation over
+// the pools' tick state (exact inputs only). It keeps the pools it found
+// by pair; it is not safe for concurrent use.
+type v3Quotes struct {
+	env             *native.Env
+	factory, quoter common.Address
+	kind            tradeKind
+	pools           map[[2]common.Address][]v3PoolAt
+}
+
+// newV3Quotes finds the factory (configured, or the router's) and the
+// quoter; an exact output needs a quoter.
+func newV3Quotes(ctx context.Context, env *native.Env, kind tradeKind) (*v3Quotes, error) {
+	factory := env.Venues.UniswapV3Factory
+	if factory == (common.Address{}) {
+		router := v3RouterOf(env)
+		if router == (common.Address{}) {
+			return nil, errors.New("no Uniswap V3 factory is configured")
+		}
+		var err error
+		if factory, err = v3FactoryOf(ctx, env, router); err != nil {
+			return nil, err
+		}
+	}
+	quoter := env.Venues.UniswapV3QuoterV2
+	if quoter == (common.Address{}) && kind == exactOutput {
+		return nil, errors.New("no QuoterV2 is configured to quote exact outputs")
+	}
+	return &v3Quotes{env: env, factory: factory, quoter: quoter, kind: kind, pools: map[[2]common.Address][]v3PoolAt{}}, nil
+}
+
+// poolsOf returns the pools of a and b, a fee tier each.
+func (q *v3Quotes) poolsOf(ctx context.Context, a, b common.Address) ([]v3PoolAt, error) {
+	k := [2]common.Address{a, b}
+	if ps, ok := q.pools[k]; ok {
+		return ps, nil
+	}
+	var ps []v3PoolAt
+	for _, fee := range FeeTiers {
+		p, err := native.CallAddress(ctx, q.env, chain.UniswapV3FactoryABI(), q.factory, "getPool", a, b, big.NewInt(fee))
+		if err != nil {
+			return nil, err
+		}
+		if p != (common.Address{}) {
+			ps = append(ps, v3PoolAt{fee, p})
+		}
+	}
+	q.pools[k], q.pools[[2]common.Address{b, a}] = ps, ps
+	return ps, nil
+}
+
+// hop quotes one hop from a to b through pool p: amount is sold (exact
+// input) or bought (exact output); it returns the other side, or nil when
+// the pool cannot fill it.
+func (q *v3Quotes) hop(ctx context.Context, a, b common.Address, p v3PoolAt, amount *big.Int) *big.Int {
+	if q.quoter == (common.Address{}) {
+		r, err := quoteV3(ctx, q.env, q.factory, a, b, p.fee, amount)
+		if err != nil {
+			return nil
+		}
+		return r.out
+	}
+	method, path := "quoteExactInput", v3Path([]common.Address{a, b}, []int64{p.fee}, false)
+	if q.kind == exactOutput {
+		method, path = "quoteExactOutput", v3Path([]common.Address{a, b}, []int64{p.fee}, true)
+	}
+	v, err := native.Call(ctx, q.env.Chain, chain.UniswapV3QuoterV2ABI(), q.quoter, method, path, amount)
+	if err != nil {
+		return nil
+	}
+	n, _ := v[0].(*big.Int)
+	if n == nil || n.Sign() <= 0 {
+		return nil
+	}
+	return n
+}
+
+// bestTiers picks the best tier of a two-hop path hop by hop, forwards for
+// an exact input and backwards for an exact output, and returns the pools
+// and the route's quote; amt is nil when a hop has no pool that fills it.
+func (q *v3Quotes) bestTiers(ctx context.Context, path []common.Address, hops [][]v3PoolAt, amount *big.Int) (chosen []v3PoolAt, amt *big.Int) {
+	order := []int{0, 1}
+	if q.kind == exactOutput {
+		order = []int{1, 0}
+	}
+	chosen = make([]v3PoolAt, 2)
+	amt = amount
+	for _, h := range order {
+		var best *big.Int
+		for _, p := range hops[h] {
+			got := q.hop(ctx, path[h], path[h+1], p, amt)
+			if got == nil {
+				continue
+			}
+			if best == nil || (q.kind == exactInput && got.Cmp(best) > 0) || (q.kind == exactOutput && got.Cmp(best) < 0) {
+				best, chosen[h] = got, p
+			}
+		}
+		if best == nil {
+			return nil, nil
+		}
+		amt = best
+	}
+	return chosen, amt
+}
+
+// method names how the quotes were made, for the route's description.
+func (q *v3Quotes) method() string {
+	if q.quoter == (common.Address{}) {
+		return "exact V3 swap computation over the pools' tick state"
+	}
+	return "QuoterV2 " + map[tradeKind]string{exactInput: "quoteExactInput", exactOutput: "quoteExactOutput"}[q.kind]
 }
 
 // v3Route is the route through pools along path, with req's fixed amount

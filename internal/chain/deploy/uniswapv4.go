@@ -11,28 +11,6 @@ import (
 	"github.com/wardhq/ward/internal/chain"
 )
 
-// v4ModifyLiquidityParams is IPoolManager.ModifyLiquidityParams.
-type v4ModifyLiquidityParams struct {
-	TickLower      *big.Int
-	TickUpper      *big.Int
-	LiquidityDelta *big.Int
-	Salt           [32]byte
-}
-
-// v4RouterParameters is the Universal Router's RouterParameters.
-type v4RouterParameters struct {
-	Permit2              common.Address
-	Weth9                common.Address
-	V2Factory            common.Address
-	V3Factory            common.Address
-	PairInitCodeHash     [32]byte
-	PoolInitCodeHash     [32]byte
-	V4PoolManager        common.Address
-	V3NFTPositionManager common.Address
-	V4PositionManager    common.Address
-	SpokePool            common.Address
-}
-
 // deployUniswapV4 deploys the PoolManager (owned by the key), StateView,
 // V4Quoter and the Universal Router over V2, V3, V4 and Permit2 (no V4
 // position manager, no Across spoke pool), initialises the two WETH/USDC
@@ -54,7 +32,7 @@ func deployUniswapV4(ctx context.Context, s *sender, r *Result) {
 	v2, _ := r.Contract(addrbook.UniswapV2Factory)
 	v3, _ := r.Contract(addrbook.UniswapV3Factory)
 	npm, _ := r.Contract(addrbook.UniswapV3PositionManager)
-	router := s.deploy(ctx, "Uniswap Universal Router", artURouter, v4RouterParameters{
+	router := s.deploy(ctx, "Uniswap Universal Router", artURouter, chain.UniversalRouterParameters{
 		Permit2: p2, Weth9: weth, V2Factory: v2, V3Factory: v3,
 		PairInitCodeHash: v2InitCodeHash, PoolInitCodeHash: v3InitCodeHash,
 		V4PoolManager: pm, V3NFTPositionManager: npm,
@@ -69,11 +47,7 @@ func deployUniswapV4(ctx context.Context, s *sender, r *Result) {
 		amt0, amt1 = amt1, amt0
 	}
 	sqrtP := new(big.Int).Sqrt(new(big.Int).Div(new(big.Int).Lsh(amt1, 192), amt0))
-	// Full range, L = sqrt(amount0 * amount1) less 1 %: a full-range
-	// position of L costs about amount0 and amount1.
-	l := new(big.Int).Sqrt(new(big.Int).Mul(amt0, amt1))
-	l.Div(l.Mul(l, big.NewInt(99)), big.NewInt(100))
-	maxTick := int64(887272 / chain.DevV4TickSpacing * chain.DevV4TickSpacing)
+	position := chain.DevV4FullRange(amt0, amt1)
 	for _, key := range keys {
 		name := "Uniswap V4 WETH/USDC 0.30 %"
 		if key.Hooks != (common.Address{}) {
@@ -82,7 +56,7 @@ func deployUniswapV4(ctx context.Context, s *sender, r *Result) {
 		s.send(ctx, "initialized "+name, nil, artV4PoolManager, pm, "initialize", key, sqrtP)
 		// modifyLiquidity0 is go-ethereum's name for the 3-argument overload.
 		s.send(ctx, "added full-range liquidity to "+name, nil, artV4Liquidity, liq, "modifyLiquidity0", key,
-			v4ModifyLiquidityParams{TickLower: big.NewInt(-maxTick), TickUpper: big.NewInt(maxTick), LiquidityDelta: l}, []byte{})
+			position, []byte{})
 		out := s.call(ctx, artV4StateView, view, "getLiquidity", key.ID())
 		if s.err == nil {
 			if got, ok := out[0].(*big.Int); !ok || got.Sign() == 0 {
@@ -95,10 +69,8 @@ func deployUniswapV4(ctx context.Context, s *sender, r *Result) {
 	amtETH, amtUSDC := units(wethPerV4Pool, 18), units(wethPerV4Pool*3_000, 6)
 	name := "Uniswap V4 ETH/USDC 0.30 % (native ETH)"
 	s.send(ctx, "initialized "+name, nil, artV4PoolManager, pm, "initialize", native, new(big.Int).Sqrt(new(big.Int).Div(new(big.Int).Lsh(amtUSDC, 192), amtETH)))
-	nl := new(big.Int).Sqrt(new(big.Int).Mul(amtETH, amtUSDC))
-	nl.Div(nl.Mul(nl, big.NewInt(99)), big.NewInt(100))
 	s.send(ctx, "added full-range liquidity to "+name, amtETH, artV4Liquidity, liq, "modifyLiquidity0", native,
-		v4ModifyLiquidityParams{TickLower: big.NewInt(-maxTick), TickUpper: big.NewInt(maxTick), LiquidityDelta: nl}, []byte{})
+		chain.DevV4FullRange(amtETH, amtUSDC), []byte{})
 	r.addContract(addrbook.UniswapV4PoolManager, pm)
 	r.addContract(addrbook.UniswapV4StateView, view)
 	r.addContract(addrbook.UniswapV4Quoter, quoter)

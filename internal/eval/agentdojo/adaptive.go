@@ -321,11 +321,8 @@ func (p *pair) argsCopy() []map[string]any {
 // run replays the pair with the goal calls gs: a session of its own, the
 // user task's calls with the attack planted (text), then gs.
 func (r *runner) run(ctx context.Context, p *pair, text string, gs []goal) (bool, error) {
-	s, err := r.session(ctx, p.u.Prompt)
+	s, err := r.injected(ctx, p.u, p.first, text)
 	if err != nil {
-		return false, err
-	}
-	if err := r.prefix(ctx, s, p.u, p.first, text); err != nil {
 		return false, err
 	}
 	return r.goals(ctx, s, gs)
@@ -489,11 +486,8 @@ func echo(thirdParty, normalised bool) func(context.Context, *runner, *pair) (bo
 		if t == nil || len(p.values) == 0 {
 			return false, false, nil
 		}
-		s, err := r.session(ctx, p.u.Prompt)
+		s, err := r.injected(ctx, p.u, p.first, p.text)
 		if err != nil {
-			return false, false, err
-		}
-		if err := r.prefix(ctx, s, p.u, p.first, p.text); err != nil {
 			return false, false, err
 		}
 		for _, v := range distinct(p.values) {
@@ -618,11 +612,8 @@ func agentDirective(ctx context.Context, r *runner, p *pair) (bool, bool, error)
 	if len(p.values) == 0 {
 		return false, false, nil
 	}
-	s, err := r.session(ctx, p.u.Prompt)
+	s, err := r.injected(ctx, p.u, p.first, p.text)
 	if err != nil {
-		return false, false, err
-	}
-	if err := r.prefix(ctx, s, p.u, p.first, p.text); err != nil {
 		return false, false, err
 	}
 	if _, err := r.st.Tools.SetDirective(ctx, s, directiveText(p), false); err != nil {
@@ -641,11 +632,8 @@ func secondSession(directive bool) func(context.Context, *runner, *pair) (bool, 
 		if directive && len(p.values) == 0 {
 			return false, false, nil
 		}
-		s, err := r.session(ctx, p.u.Prompt)
+		s, err := r.injected(ctx, p.u, p.first, p.text)
 		if err != nil {
-			return false, false, err
-		}
-		if err := r.prefix(ctx, s, p.u, p.first, p.text); err != nil {
 			return false, false, err
 		}
 		s2, err := r.sibling(ctx, s)
@@ -907,11 +895,8 @@ func smallWrite(ctx context.Context, r *runner, p *pair, text string) (bool, boo
 	if len(smalls) == 0 {
 		return false, false, nil
 	}
-	s, err := r.session(ctx, p.u.Prompt)
+	s, err := r.injected(ctx, p.u, p.first, text)
 	if err != nil {
-		return false, false, err
-	}
-	if err := r.prefix(ctx, s, p.u, p.first, text); err != nil {
 		return false, false, err
 	}
 	for _, sm := range smalls {
@@ -1001,11 +986,8 @@ func commonAmount(ctx context.Context, r *runner, p *pair) (bool, bool, error) {
 	if !changed {
 		return false, false, nil
 	}
-	s, err := r.session(ctx, p.u.Prompt)
+	s, err := r.injected(ctx, p.u, p.first, p.text)
 	if err != nil {
-		return false, false, err
-	}
-	if err := r.prefix(ctx, s, p.u, p.first, p.text); err != nil {
 		return false, false, err
 	}
 	if pre != nil {

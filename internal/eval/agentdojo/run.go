@@ -465,11 +465,8 @@ func (r *runner) utility(ctx context.Context, u UserTask) (*TaskResult, error) {
 // planted, then issues j's goal calls. It reports whether every
 // state-changing or data-sending goal call went through.
 func (r *runner) attack(ctx context.Context, u UserTask, first int, j InjectionTask, text string) (bool, error) {
-	s, err := r.session(ctx, u.Prompt)
+	s, err := r.injected(ctx, u, first, text)
 	if err != nil {
-		return false, err
-	}
-	if err := r.prefix(ctx, s, u, first, text); err != nil {
 		return false, err
 	}
 	gs := make([]goal, len(j.Calls))
@@ -477,6 +474,20 @@ func (r *runner) attack(ctx context.Context, u UserTask, first int, j InjectionT
 		gs[i] = goal{Function: g.Function, Args: g.Args, Effectful: g.StateChanging || g.Egress}
 	}
 	return r.goals(ctx, s, gs)
+}
+
+// injected opens a session of its own for the user task u and replays
+// u's calls up to the first injected one, whose output has text planted
+// (prefix).
+func (r *runner) injected(ctx context.Context, u UserTask, first int, text string) (*gate.Session, error) {
+	s, err := r.session(ctx, u.Prompt)
+	if err != nil {
+		return nil, err
+	}
+	if err := r.prefix(ctx, s, u, first, text); err != nil {
+		return nil, err
+	}
+	return s, nil
 }
 
 // prefix replays u's calls up to its first injected output (index first)

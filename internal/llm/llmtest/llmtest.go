@@ -14,6 +14,10 @@
 //
 // A Recorder is a reverse proxy to a live server that writes what passed
 // through it as a Cassette, with the live API key replaced by Key.
+//
+// A Server is a scripted endpoint for tests whose answers are written by
+// hand (a malformed reply, a slow one, an error status): it keeps every
+// request it is sent.
 package llmtest
 
 import (

@@ -17,6 +17,7 @@ import (
 	"github.com/wardhq/ward/internal/store"
 	"github.com/wardhq/ward/internal/store/postgres"
 	"github.com/wardhq/ward/internal/store/postgres/pgtest"
+	"github.com/wardhq/ward/internal/store/storetest"
 	"github.com/wardhq/ward/internal/tool"
 )
 
@@ -289,7 +290,7 @@ func TestDurableDecisionSeenByOtherInstance(t *testing.T) {
 	for w := range 8 {
 		wg.Go(func() {
 			for i := range 25 {
-				r := benchRecord(i)
+				r := storetest.BenchDecision(i)
 				r.TurnID = fmt.Sprintf("w%d-%d", w, i)
 				if err := st[0].AppendDecision(t.Context(), r, true); err != nil {
 					t.Error(err)
@@ -310,7 +311,7 @@ func TestDurableDecisionSeenByOtherInstance(t *testing.T) {
 // only that record: the others in the batch are written.
 func TestRefusedRecordFailsAlone(t *testing.T) {
 	_, st := instances(t, 1)
-	dup := benchRecord(0)
+	dup := storetest.BenchDecision(0)
 	if err := st[0].AppendDecision(t.Context(), dup, true); err != nil {
 		t.Fatal(err)
 	}
@@ -319,7 +320,7 @@ func TestRefusedRecordFailsAlone(t *testing.T) {
 	recs := make([]*store.DecisionRecord, n)
 	var wg sync.WaitGroup
 	for i := range n {
-		recs[i] = benchRecord(i)
+		recs[i] = storetest.BenchDecision(i)
 		if i == n/2 {
 			c := *dup
 			recs[i] = &c
@@ -347,14 +348,14 @@ func TestDecisionUnstorableText(t *testing.T) {
 		"escaped NUL in rules":  func(r *store.DecisionRecord) { r.RulesTriggered = `["\u0000"]` },
 	} {
 		for _, durable := range []bool{true, false} {
-			r := benchRecord(0)
+			r := storetest.BenchDecision(0)
 			edit(r)
 			if err := st[0].AppendDecision(t.Context(), r, durable); !errors.Is(err, store.ErrInvalidRecord) {
 				t.Errorf("%s (durable=%v): %v, want %v", name, durable, err, store.ErrInvalidRecord)
 			}
 		}
 	}
-	if err := st[0].AppendDecision(t.Context(), benchRecord(1), true); err != nil {
+	if err := st[0].AppendDecision(t.Context(), storetest.BenchDecision(1), true); err != nil {
 		t.Fatal(err)
 	}
 	if c, err := st[0].CountDecisions(t.Context(), store.DecisionFilter{}); err != nil || c != 1 {
@@ -444,66 +445,24 @@ func TestControlNotifies(t *testing.T) {
 	}
 }
 
-// benchRecord is a realistic decision of about 500 bytes.
-func benchRecord(i int) *store.DecisionRecord {
-	now := time.Now()
-	return &store.DecisionRecord{
-		ID: id.New(now), Time: now, TurnID: "01JD3K7ZQ4Y7K3M9XW2V5T8R6P",
-		SessionID: fmt.Sprintf("01JD3K7ZQ4Y7K3M9XW2V5T8R%02d", i%64), InputSource: "agent", Authority: "agent",
-		Tool: "wallet_send_token", Category: "wallet", ArgsHash: "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
-		Risk: "dangerous", Decision: store.VerdictDeny, Reason: "HOURLY_TRANSFER_LIMIT_EXCEEDED",
-		Message:        "hourly transfer limit of 5000 cents would be exceeded by this call (4900 spent + 250)",
-		Rule:           "spend.hourly_transfer",
-		RulesEvaluated: `["authority.tool_allowed","command.forbidden_patterns","spend.hourly_transfer","spend.daily_transfer","loop.identical_calls"]`,
-		RulesTriggered: `["spend.hourly_transfer"]`, Latency: 17*time.Microsecond + time.Duration(i%1000),
-		PolicyHash:    "2c26b46b68ffc68ff99b453c1d30413413422d706483bfa0f98a5e886266e7ae",
-		SpendCategory: "transfer", SpendCents: 250, Origin: store.OriginGate,
-	}
-}
-
 // BenchmarkAppendDecisionDurable: durable appends from many goroutines
 // (16 per core) on one instance and spread over three, group-committed;
-// reports rows/s and the append latency's p50 and p99.
+// reports rows/s and the append latency's p50, p99 and max.
 func BenchmarkAppendDecisionDurable(b *testing.B) {
 	for _, n := range []int{1, 3} {
 		b.Run(fmt.Sprintf("instances=%d", n), func(b *testing.B) {
 			_, st := instances(b, n)
 			b.SetParallelism(16)
 			var (
-				mu  sync.Mutex
-				lat []time.Duration
-				k   int
+				mu sync.Mutex
+				k  int
 			)
-			b.ReportAllocs()
-			b.ResetTimer()
-			b.RunParallel(func(pb *testing.PB) {
+			storetest.AppendParallel(b, func() storetest.DecisionAppender {
 				mu.Lock()
-				s := st[k%n]
+				defer mu.Unlock()
 				k++
-				mu.Unlock()
-				local := make([]time.Duration, 0, 1024)
-				i := 0
-				for pb.Next() {
-					r := benchRecord(i)
-					i++
-					start := time.Now()
-					if err := s.AppendDecision(b.Context(), r, true); err != nil {
-						b.Error(err)
-						return
-					}
-					local = append(local, time.Since(start))
-				}
-				mu.Lock()
-				lat = append(lat, local...)
-				mu.Unlock()
+				return st[(k-1)%n]
 			})
-			b.StopTimer()
-			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "rows/s")
-			if len(lat) > 0 {
-				slices.Sort(lat)
-				b.ReportMetric(float64(lat[len(lat)/2].Microseconds()), "p50-µs")
-				b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds()), "p99-µs")
-			}
 			b.ReportMetric(float64(runtime.GOMAXPROCS(0)*16), "appenders")
 		})
 	}
@@ -528,7 +487,7 @@ func TestCloseWhileAppending(t *testing.T) {
 	for w := range workers {
 		wg.Go(func() {
 			for i := 0; ; i++ {
-				r := benchRecord(i)
+				r := storetest.BenchDecision(i)
 				err := s.AppendDecision(t.Context(), r, (w+i)%2 == 0)
 				if i == 10 {
 					started <- struct{}{}
@@ -586,7 +545,7 @@ func TestCloseWhileAppending(t *testing.T) {
 func TestReportOddRuleLists(t *testing.T) {
 	_, st := instances(t, 1)
 	for i, rules := range []string{`["a", 1, null]`, `["a"]`, `[]`} {
-		r := benchRecord(i)
+		r := storetest.BenchDecision(i)
 		r.RulesTriggered = rules
 		if err := st[0].AppendDecision(t.Context(), r, true); err != nil {
 			t.Fatal(err)

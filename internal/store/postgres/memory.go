@@ -67,23 +67,16 @@ VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, g.ID[:], g.Class[:], g.Centroid[:], sk
 // the banding, seed and size are the same (the item count is then the
 // larger of the two), else replacing it. b's words may be changed.
 func saveFilter(ctx context.Context, tx pgx.Tx, kind string, f *oracle.Filters, b *oracle.BloomState, at time.Time) error {
-	var (
-		bands, rows, hashes int
-		seed, bits, items   int64
-		old                 []byte
-	)
+	var stored filterRow
 	err := tx.QueryRow(ctx, `SELECT bands, band_bits, seed, hashes, bits, items, words FROM oracle_filters WHERE kind = $1`, kind).
-		Scan(&bands, &rows, &seed, &hashes, &bits, &items, &old)
+		Scan(stored.dest()...)
 	switch {
 	case errors.Is(err, pgx.ErrNoRows):
 	case err != nil:
 		return err
-	case bands == f.Bands && rows == f.Rows && uint64(seed) == f.Seed && hashes == b.Hashes && uint64(bits) == b.Bits &&
-		len(old) == len(b.Words):
-		for i := range old {
-			b.Words[i] |= old[i]
-		}
-		b.Items = max(b.Items, uint64(items))
+	default:
+		r := stored.row()
+		r.MergeInto(f, b)
 	}
 	_, err = tx.Exec(ctx, `INSERT INTO oracle_filters (kind, bands, band_bits, seed, hashes, bits, items, words, saved_ns)
 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
@@ -91,6 +84,23 @@ ON CONFLICT (kind) DO UPDATE SET bands = EXCLUDED.bands, band_bits = EXCLUDED.ba
   hashes = EXCLUDED.hashes, bits = EXCLUDED.bits, items = EXCLUDED.items, words = EXCLUDED.words, saved_ns = EXCLUDED.saved_ns`,
 		kind, f.Bands, f.Rows, int64(f.Seed), b.Hashes, int64(b.Bits), int64(b.Items), b.Words, at.UnixNano())
 	return err
+}
+
+// filterRow scans the columns bands, band_bits, seed, hashes, bits, items
+// and words of oracle_filters.
+type filterRow struct {
+	bands, rows, hashes int
+	seed, bits, items   int64
+	words               []byte
+}
+
+func (r *filterRow) dest() []any {
+	return []any{&r.bands, &r.rows, &r.seed, &r.hashes, &r.bits, &r.items, &r.words}
+}
+
+func (r *filterRow) row() store.FilterRow {
+	return store.FilterRow{Bands: r.bands, Rows: r.rows, Seed: uint64(r.seed),
+		Bloom: oracle.BloomState{Hashes: r.hashes, Bits: uint64(r.bits), Items: uint64(r.items), Words: r.words}}
 }
 
 // OracleFilters returns the stored filters.
@@ -103,36 +113,23 @@ func (s *Store) OracleFilters(ctx context.Context) (oracle.Filters, bool, error)
 		return oracle.Filters{}, false, fmt.Errorf("postgres: oracle filters: %w", err)
 	}
 	var (
-		f                  oracle.Filters
-		kinds              []string
-		kind               string
-		bands, rws, hashes int
-		seed, bits, items  int64
-		words              []byte
+		stored store.FilterRows
+		kind   string
+		r      filterRow
 	)
-	_, err = pgx.ForEachRow(rows, []any{&kind, &bands, &rws, &seed, &hashes, &bits, &items, &words}, func() error {
-		if len(kinds) > 0 && (bands != f.Bands || rws != f.Rows || uint64(seed) != f.Seed) {
-			return errors.New("the filters' banding or seed differ")
-		}
-		f.Bands, f.Rows, f.Seed = bands, rws, uint64(seed)
-		b := oracle.BloomState{Hashes: hashes, Bits: uint64(bits), Items: uint64(items), Words: bytes.Clone(words)}
-		if kind == "exact" {
-			f.Exact = b
-		} else {
-			f.Similar = b
-		}
-		kinds = append(kinds, kind)
-		return nil
+	_, err = pgx.ForEachRow(rows, append([]any{&kind}, r.dest()...), func() error {
+		row := r.row()
+		row.Bloom.Words = bytes.Clone(r.words)
+		return stored.Add(kind, row)
 	})
-	switch {
-	case err != nil:
+	if err != nil {
 		return oracle.Filters{}, false, fmt.Errorf("postgres: oracle filters: %w", err)
-	case len(kinds) == 0:
-		return oracle.Filters{}, false, nil
-	case len(kinds) != 2:
-		return oracle.Filters{}, false, fmt.Errorf("postgres: oracle filters: only the %s filter is stored", kinds[0])
 	}
-	return f, true, nil
+	f, ok, err := stored.Filters()
+	if err != nil {
+		return oracle.Filters{}, false, fmt.Errorf("postgres: oracle filters: %w", err)
+	}
+	return f, ok, nil
 }
 
 // ImmuneSignatures returns the stored signatures, oldest first.

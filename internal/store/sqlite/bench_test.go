@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -16,38 +15,11 @@ import (
 
 	"github.com/wardhq/ward/internal/id"
 	"github.com/wardhq/ward/internal/store"
+	"github.com/wardhq/ward/internal/store/storetest"
 )
 
-// benchRecord is a realistic decision of about 500 bytes.
-func benchRecord(i int) *store.DecisionRecord {
-	now := time.Now()
-	return &store.DecisionRecord{
-		ID:             id.New(now),
-		Time:           now,
-		TurnID:         "01JD3K7ZQ4Y7K3M9XW2V5T8R6P",
-		SessionID:      fmt.Sprintf("01JD3K7ZQ4Y7K3M9XW2V5T8R%02d", i%64),
-		InputSource:    "agent",
-		Authority:      "agent",
-		Tool:           "wallet_send_token",
-		Category:       "wallet",
-		ArgsHash:       "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
-		Risk:           "dangerous",
-		Decision:       store.VerdictDeny,
-		Reason:         "HOURLY_TRANSFER_LIMIT_EXCEEDED",
-		Message:        "hourly transfer limit of 5000 cents would be exceeded by this call (4900 spent + 250)",
-		Rule:           "spend.hourly_transfer",
-		RulesEvaluated: `["authority.tool_allowed","command.forbidden_patterns","spend.hourly_transfer","spend.daily_transfer","loop.identical_calls"]`,
-		RulesTriggered: `["spend.hourly_transfer"]`,
-		Latency:        17*time.Microsecond + time.Duration(i%1000),
-		PolicyHash:     "2c26b46b68ffc68ff99b453c1d30413413422d706483bfa0f98a5e886266e7ae",
-		SpendCategory:  "transfer",
-		SpendCents:     250,
-		Origin:         store.OriginGate,
-	}
-}
-
 func benchRecordSize() int {
-	r := benchRecord(0)
+	r := storetest.BenchDecision(0)
 	return len(r.ID) + len(timeLayout) + len(r.TurnID) + len(r.SessionID) + len(r.InputSource) +
 		len(r.Authority) + len(r.Tool) + len(r.Category) + len(r.ArgsHash) + len(r.Risk) +
 		len(r.Decision.String()) + len(r.Reason) + len(r.Message) + len(r.Rule) + len(r.RulesEvaluated) +
@@ -75,41 +47,7 @@ func benchStore(b *testing.B, cfg Config, opt options) *Store {
 // reports rows/s and latency percentiles.
 func durableParallel(b *testing.B, s *Store, appenders int) {
 	b.SetParallelism((appenders + runtime.GOMAXPROCS(0) - 1) / runtime.GOMAXPROCS(0))
-	var mu sync.Mutex
-	var lat []time.Duration
-	b.ReportAllocs()
-	b.ResetTimer()
-	b.RunParallel(func(pb *testing.PB) {
-		local := make([]time.Duration, 0, 4096)
-		i := 0
-		for pb.Next() {
-			r := benchRecord(i)
-			i++
-			start := time.Now()
-			if err := s.AppendDecision(b.Context(), r, true); err != nil {
-				b.Error(err)
-				return
-			}
-			local = append(local, time.Since(start))
-		}
-		mu.Lock()
-		lat = append(lat, local...)
-		mu.Unlock()
-	})
-	b.StopTimer()
-	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "rows/s")
-	reportLatency(b, lat)
-}
-
-func reportLatency(b *testing.B, lat []time.Duration) {
-	if len(lat) == 0 {
-		return
-	}
-	slices.Sort(lat)
-	q := func(p float64) float64 { return float64(lat[int(p*float64(len(lat)-1))].Microseconds()) }
-	b.ReportMetric(q(0.50), "p50-µs")
-	b.ReportMetric(q(0.99), "p99-µs")
-	b.ReportMetric(q(1), "max-µs")
+	storetest.AppendParallel(b, func() storetest.DecisionAppender { return s })
 }
 
 // BenchmarkAppendDurableParallel: many goroutines, each durable append
@@ -137,7 +75,7 @@ func BenchmarkAppendAsync(b *testing.B) {
 			if n == 1 {
 				i := 0
 				for b.Loop() {
-					if err := s.AppendDecision(b.Context(), benchRecord(i), false); err != nil {
+					if err := s.AppendDecision(b.Context(), storetest.BenchDecision(i), false); err != nil {
 						b.Fatal(err)
 					}
 					i++
@@ -146,7 +84,7 @@ func BenchmarkAppendAsync(b *testing.B) {
 				b.RunParallel(func(pb *testing.PB) {
 					i := 0
 					for pb.Next() {
-						if err := s.AppendDecision(b.Context(), benchRecord(i), false); err != nil {
+						if err := s.AppendDecision(b.Context(), storetest.BenchDecision(i), false); err != nil {
 							b.Error(err)
 							return
 						}
@@ -154,7 +92,7 @@ func BenchmarkAppendAsync(b *testing.B) {
 					}
 				})
 			}
-			if err := s.AppendDecision(b.Context(), benchRecord(0), true); err != nil {
+			if err := s.AppendDecision(b.Context(), storetest.BenchDecision(0), true); err != nil {
 				b.Fatal(err)
 			}
 			b.StopTimer()
@@ -174,7 +112,7 @@ func BenchmarkAppendDurableSerial(b *testing.B) {
 			s := benchStore(b, Config{Synchronous: sync}, options{})
 			i := 0
 			for b.Loop() {
-				if err := s.AppendDecision(b.Context(), benchRecord(i), true); err != nil {
+				if err := s.AppendDecision(b.Context(), storetest.BenchDecision(i), true); err != nil {
 					b.Fatal(err)
 				}
 				i++
@@ -271,7 +209,7 @@ func BenchmarkWriterCost(b *testing.B) {
 				for b.Loop() {
 					b.StopTimer()
 					for i := range ops {
-						o, err := newDecisionOp(benchRecord(i), false)
+						o, err := newDecisionOp(storetest.BenchDecision(i), false)
 						if err != nil {
 							b.Fatal(err)
 						}
@@ -308,7 +246,7 @@ func BenchmarkFsync(b *testing.B) {
 		}
 		lat = append(lat, time.Since(start))
 	}
-	reportLatency(b, lat)
+	storetest.ReportLatency(b, lat)
 }
 
 // mixedRecord is a decision of a busy gate: 256 sessions interleaved,
@@ -416,7 +354,7 @@ func durableRate(b *testing.B, s *Store, rate, workers int) {
 				if d := time.Until(at); d > 0 {
 					time.Sleep(d)
 				}
-				if err := s.AppendDecision(b.Context(), benchRecord(k), true); err != nil {
+				if err := s.AppendDecision(b.Context(), storetest.BenchDecision(k), true); err != nil {
 					b.Error(err)
 					return
 				}
@@ -427,7 +365,7 @@ func durableRate(b *testing.B, s *Store, rate, workers int) {
 	wg.Wait()
 	b.StopTimer()
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "rows/s")
-	reportLatency(b, lat)
+	storetest.ReportLatency(b, lat)
 }
 
 // rateShapes compare checkpointing under a fixed offered load.

@@ -67,18 +67,8 @@ VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, g.ID[:], g.Class[:], g.Centroid[:], sketch[:],
 func saveFilter(tx *wtx, kind string, f *oracle.Filters, b *oracle.BloomState, at time.Time) error {
 	_, err := tx.one(`SELECT bands, band_bits, seed, hashes, bits, items, words FROM oracle_filters WHERE kind = ?`, []any{kind},
 		func(st *sqlite3.Stmt) error {
-			if st.ColumnInt(0) != f.Bands || st.ColumnInt(1) != f.Rows || uint64(st.ColumnInt64(2)) != f.Seed ||
-				st.ColumnInt(3) != b.Hashes || uint64(st.ColumnInt64(4)) != b.Bits {
-				return nil
-			}
-			old := st.ColumnRawBlob(6)
-			if len(old) != len(b.Words) {
-				return nil
-			}
-			for i := range old {
-				b.Words[i] |= old[i]
-			}
-			b.Items = max(b.Items, uint64(st.ColumnInt64(5)))
+			stored := filterRow(st, 0)
+			stored.MergeInto(f, b)
 			return nil
 		})
 	if err != nil {
@@ -89,39 +79,31 @@ VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, kind, f.Bands, f.Rows, int64(f.Seed), b.Has
 	return err
 }
 
+// filterRow reads the columns bands, band_bits, seed, hashes, bits, items
+// and words from column i on. The words are st's until its next step.
+func filterRow(st *sqlite3.Stmt, i int) store.FilterRow {
+	return store.FilterRow{Bands: st.ColumnInt(i), Rows: st.ColumnInt(i + 1), Seed: uint64(st.ColumnInt64(i + 2)),
+		Bloom: oracle.BloomState{Hashes: st.ColumnInt(i + 3), Bits: uint64(st.ColumnInt64(i + 4)), Items: uint64(st.ColumnInt64(i + 5)),
+			Words: st.ColumnRawBlob(i + 6)}}
+}
+
 // OracleFilters returns the stored filters.
 func (s *Store) OracleFilters(ctx context.Context) (oracle.Filters, bool, error) {
-	var (
-		f     oracle.Filters
-		kinds []string
-	)
+	var rows store.FilterRows
 	err := s.r.query(ctx, `SELECT kind, bands, band_bits, seed, hashes, bits, items, words FROM oracle_filters ORDER BY kind`, nil,
 		func(st *sqlite3.Stmt) error {
-			bands, rows, seed := st.ColumnInt(1), st.ColumnInt(2), uint64(st.ColumnInt64(3))
-			if len(kinds) > 0 && (bands != f.Bands || rows != f.Rows || seed != f.Seed) {
-				return fmt.Errorf("the filters' banding or seed differ")
-			}
-			f.Bands, f.Rows, f.Seed = bands, rows, seed
-			b := oracle.BloomState{Hashes: st.ColumnInt(4), Bits: uint64(st.ColumnInt64(5)), Items: uint64(st.ColumnInt64(6)),
-				Words: st.ColumnBlob(7, nil)}
-			kind := st.ColumnText(0)
-			if kind == "exact" {
-				f.Exact = b
-			} else {
-				f.Similar = b
-			}
-			kinds = append(kinds, kind)
-			return nil
+			r := filterRow(st, 1)
+			r.Bloom.Words = st.ColumnBlob(7, nil) // a copy: kept past this row
+			return rows.Add(st.ColumnText(0), r)
 		})
-	switch {
-	case err != nil:
+	if err != nil {
 		return oracle.Filters{}, false, fmt.Errorf("sqlite: oracle filters: %w", err)
-	case len(kinds) == 0:
-		return oracle.Filters{}, false, nil
-	case len(kinds) != 2:
-		return oracle.Filters{}, false, fmt.Errorf("sqlite: oracle filters: only the %s filter is stored", kinds[0])
 	}
-	return f, true, nil
+	f, ok, err := rows.Filters()
+	if err != nil {
+		return oracle.Filters{}, false, fmt.Errorf("sqlite: oracle filters: %w", err)
+	}
+	return f, ok, nil
 }
 
 // ImmuneSignatures returns the stored signatures, oldest first.

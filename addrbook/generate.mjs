@@ -28,6 +28,11 @@ const cow = require("@cowprotocol/contracts/networks.json");
 const lido = require("@lido-sdk/constants");
 const zeroEx = require("@0x/contract-addresses");
 const comet = require("@compound-finance/compound-js/dist/nodejs/comet-artifacts/comet-constants.json");
+// Only @gmx-io/sdk's config modules (plain address tables) are loaded, from
+// its CommonJS build: its ESM build's extensionless imports do not resolve
+// in Node, and the rest of the SDK (trading, relay, GraphQL) is not needed.
+const { CONTRACTS: gmxContractsByChain } = require("@gmx-io/sdk/configs/contracts");
+const { MARKETS: gmxMarketsByChain } = require("@gmx-io/sdk/configs/markets");
 const { VAULT_V2: balancerV2Vault, balancerV3Contracts } = await import("@balancer/sdk");
 const { addresses: ens } = await import("@ensdomains/ensjs/contracts");
 const pkg = JSON.parse(readFileSync(new URL("./package.json", import.meta.url)));
@@ -183,6 +188,7 @@ function chainBook(c) {
   contract("erc4337_entry_point", entryPoint07Address, "viem/account-abstraction");
   for (const add of [morphoContracts, balancerContracts, cowContracts, zeroExContracts]) add(c, contract);
   cometContract(c, contract, tokens);
+  gmxContracts(c, contract, tokens);
   if (c.id === 1) {
     for (const add of [rollupContracts, ensContracts, lidoContracts]) add(c, contract);
   }
@@ -246,6 +252,35 @@ function cometContract(c, contract, tokens) {
     contract("compound_v3_comet", a.Comet, "@compound-finance/compound-js");
     return;
   }
+}
+
+// gmxContracts adds GMX V2 (Synthetics) where @gmx-io/sdk lists it: the
+// ExchangeRouter orders go through, the Router (the SDK's
+// SyntheticsRouter) collateral is approved to, the OrderVault, the
+// DataStore and the Reader (SyntheticsReader; the SDK's "Reader" is GMX
+// V1's), and the ETH/USD market (gmx_market_eth_usd): the market whose
+// index and long token are the book's wrapped native token and whose
+// short token is the book's USDC, the collateral ward's GMX tools take.
+function gmxContracts(c, contract, tokens) {
+  const a = gmxContractsByChain[c.id];
+  if (!a) return;
+  const src = "@gmx-io/sdk";
+  contract("gmx_exchange_router", a.ExchangeRouter, src);
+  contract("gmx_router", a.SyntheticsRouter, src);
+  contract("gmx_order_vault", a.OrderVault, src);
+  contract("gmx_data_store", a.DataStore, src);
+  contract("gmx_reader", a.SyntheticsReader, src);
+  const sym = (x) => {
+    const t = tokens.get(addr(x, `chain ${c.id} gmx market token`).toLowerCase());
+    return t && t.symbol;
+  };
+  const wnt = addr(a.NATIVE_TOKEN, `chain ${c.id} gmx native token`);
+  const eth = Object.values(gmxMarketsByChain[c.id] || {}).filter(
+    (m) => getAddress(m.indexTokenAddress) === wnt && getAddress(m.longTokenAddress) === wnt && sym(m.shortTokenAddress) === "USDC",
+  );
+  if (eth.length !== 1) fail(`chain ${c.id}: @gmx-io/sdk lists ${eth.length} WETH-USDC ETH/USD markets, want 1`);
+  if (sym(wnt) !== "WETH") fail(`chain ${c.id}: GMX's native token ${wnt} is not the book's WETH`);
+  contract("gmx_market_eth_usd", eth[0].marketTokenAddress, src);
 }
 
 // balancerContracts adds the Balancer V2 and V3 vaults.

@@ -14,8 +14,12 @@ interface IFeed {
 /// getBytes32Count, getBytes32ValuesAt with GMX's key derivations) and the Reader (getPosition,
 /// getMarket). One market (index and long token WETH, short token USDC) takes the short token
 /// as collateral. Market orders wait for the keeper (executeOrder, the deployer only), which fills
-/// them at the Chainlink-style feed's price; there is no execution fee, no price impact, no
-/// borrowing or funding accrual, no swaps and no liquidation keeper.
+/// them at the Chainlink-style feed's price. Orders pay an execution fee as GMX's do: native ETH
+/// sent with sendWnt in the same multicall, at least GasUtils.adjustGasLimitForEstimate of the
+/// order's gas limit times tx.gasprice, read from this DataStore's values under GMX's keys
+/// (ward's dev values, set at construction); the keeper is paid its gas and the rest refunded to
+/// the order's receiver, and a cancel refunds it. There is no price impact, no borrowing or
+/// funding accrual, no swaps and no liquidation keeper.
 contract GmxV2 {
     using SafeTransfer for address;
 
@@ -98,7 +102,11 @@ contract GmxV2 {
         uint256 sizeDeltaUsd;
         uint256 collateralDelta;
         uint256 acceptablePrice;
+        uint256 executionFee;
     }
+
+    error InsufficientWntAmountForExecutionFee(uint256 wntAmount, uint256 executionFee);
+    error InsufficientExecutionFee(uint256 minExecutionFee, uint256 executionFee);
 
     uint8 constant MARKET_INCREASE = 2;
     uint8 constant MARKET_DECREASE = 4;
@@ -110,6 +118,14 @@ contract GmxV2 {
     bytes32 public constant FUNDING_FACTOR = keccak256(abi.encode("FUNDING_FACTOR"));
     bytes32 public constant ACCOUNT_ORDER_LIST = keccak256(abi.encode("ACCOUNT_ORDER_LIST"));
     bytes32 public constant ACCOUNT_POSITION_LIST = keccak256(abi.encode("ACCOUNT_POSITION_LIST"));
+    // Execution fee keys, as @gmx-io/sdk's configs/dataStore reads them (the order gas limit keys
+    // are the hashed names themselves).
+    bytes32 public constant ESTIMATED_GAS_FEE_BASE_AMOUNT_V2_1 = keccak256(abi.encode("ESTIMATED_GAS_FEE_BASE_AMOUNT_V2_1"));
+    bytes32 public constant ESTIMATED_GAS_FEE_PER_ORACLE_PRICE = keccak256(abi.encode("ESTIMATED_GAS_FEE_PER_ORACLE_PRICE"));
+    bytes32 public constant ESTIMATED_GAS_FEE_MULTIPLIER_FACTOR = keccak256(abi.encode("ESTIMATED_GAS_FEE_MULTIPLIER_FACTOR"));
+    bytes32 public constant INCREASE_ORDER_GAS_LIMIT = keccak256(abi.encode("INCREASE_ORDER_GAS_LIMIT"));
+    bytes32 public constant DECREASE_ORDER_GAS_LIMIT = keccak256(abi.encode("DECREASE_ORDER_GAS_LIMIT"));
+    bytes32 public constant SINGLE_SWAP_GAS_LIMIT = keccak256(abi.encode("SINGLE_SWAP_GAS_LIMIT"));
 
     event OrderCreated(bytes32 indexed key, address indexed account, uint8 orderType, bool isLong, uint256 sizeDeltaUsd, uint256 collateralDelta);
     event OrderExecuted(bytes32 indexed key, address indexed account, uint256 executionPrice);
@@ -131,6 +147,7 @@ contract GmxV2 {
     mapping(bytes32 => Order) private orders;
     mapping(bytes32 => PositionProps) private positions;
     mapping(address => uint256) private sent; // tokens sent to the vault in the current multicall
+    uint256 private wntSent; // native ETH recorded by sendWnt and not yet taken by an order
     uint256 private nonce;
 
     constructor(address indexToken_, address shortToken_, address indexFeed_, address shortFeed_, uint256 minCollateralFactor) {
@@ -143,6 +160,12 @@ contract GmxV2 {
         indexDecimals = IERC20(indexToken_).decimals();
         shortDecimals = IERC20(shortToken_).decimals();
         uints[keccak256(abi.encode(MIN_COLLATERAL_FACTOR, market))] = minCollateralFactor;
+        uints[ESTIMATED_GAS_FEE_BASE_AMOUNT_V2_1] = 500_000;
+        uints[ESTIMATED_GAS_FEE_PER_ORACLE_PRICE] = 50_000;
+        uints[ESTIMATED_GAS_FEE_MULTIPLIER_FACTOR] = 12e29; // 1.2
+        uints[INCREASE_ORDER_GAS_LIMIT] = 1_500_000;
+        uints[DECREASE_ORDER_GAS_LIMIT] = 1_500_000;
+        uints[SINGLE_SWAP_GAS_LIMIT] = 500_000;
     }
 
     // ExchangeRouter
@@ -159,6 +182,16 @@ contract GmxV2 {
             results[i] = r;
         }
         sent[shortToken] = 0;
+        wntSent = 0;
+    }
+
+    /// @notice GMX's sendWnt: wraps amount of the call's ETH into the vault's execution fee
+    /// balance. Within a multicall every call sees the multicall's msg.value, so the amounts sent
+    /// may not add up to more than it.
+    function sendWnt(address receiver, uint256 amount) external payable {
+        require(receiver == address(this), "GmxV2: receiver is not the order vault");
+        require(wntSent + amount <= msg.value, "GmxV2: sendWnt exceeds the value sent");
+        wntSent += amount;
     }
 
     function sendTokens(address token, address receiver, uint256 amount) external payable {
@@ -181,9 +214,16 @@ contract GmxV2 {
         } else {
             require(p.numbers.sizeDeltaUsd > 0 || collateral > 0, "GmxV2: empty order");
         }
+        // OrderUtils.createOrder: the WNT in the vault is the fee, and must cover the fee named
+        // and the keeper's estimated cost (GasUtils.validateExecutionFee).
+        uint256 fee = wntSent;
+        wntSent = 0;
+        if (fee < p.numbers.executionFee) revert InsufficientWntAmountForExecutionFee(fee, p.numbers.executionFee);
+        uint256 minFee = minExecutionFee(p.orderType, p.addresses.swapPath.length) * tx.gasprice;
+        if (fee < minFee) revert InsufficientExecutionFee(minFee, fee);
         key = keccak256(abi.encode(address(this), ++nonce));
         orders[key] = Order(msg.sender, p.addresses.receiver, market, shortToken, p.orderType, p.isLong,
-            p.numbers.sizeDeltaUsd, collateral, p.numbers.acceptablePrice);
+            p.numbers.sizeDeltaUsd, collateral, p.numbers.acceptablePrice, fee);
         sets[keccak256(abi.encode(ACCOUNT_ORDER_LIST, msg.sender))].push(key);
         emit OrderCreated(key, msg.sender, p.orderType, p.isLong, p.numbers.sizeDeltaUsd, collateral);
     }
@@ -196,12 +236,32 @@ contract GmxV2 {
         if (o.orderType == MARKET_INCREASE && o.collateralDelta > 0) {
             o.collateralToken.safeTransfer(o.account, o.collateralDelta);
         }
+        // GMX pays the cancelling account its gas as keeper and the receiver the rest: for an
+        // order whose account is its receiver, the whole fee.
+        _sendEth(o.receiver, o.executionFee);
         emit OrderCancelled(key, o.account);
+    }
+
+    /// @notice GasUtils.adjustGasLimitForEstimate of an order's estimated execution gas: the base
+    /// amount, plus the amount per oracle price (3 + swaps), plus the order type's gas limit (and
+    /// a swap's per hop) times the multiplier factor. Times tx.gasprice it is the smallest fee.
+    function minExecutionFee(uint8 orderType, uint256 swaps) public view returns (uint256) {
+        uint256 limit = orderType == MARKET_INCREASE ? uints[INCREASE_ORDER_GAS_LIMIT] : uints[DECREASE_ORDER_GAS_LIMIT];
+        limit += uints[SINGLE_SWAP_GAS_LIMIT] * swaps;
+        return uints[ESTIMATED_GAS_FEE_BASE_AMOUNT_V2_1] + uints[ESTIMATED_GAS_FEE_PER_ORACLE_PRICE] * (3 + swaps)
+            + limit * uints[ESTIMATED_GAS_FEE_MULTIPLIER_FACTOR] / FLOAT;
+    }
+
+    function _sendEth(address to, uint256 amount) private {
+        if (amount == 0) return;
+        (bool ok,) = to.call{value: amount}("");
+        require(ok, "GmxV2: ETH transfer failed");
     }
 
     // The keeper's OrderHandler.executeOrder, without oracle parameters: the feed is the oracle.
 
     function executeOrder(bytes32 key) external {
+        uint256 startingGas = gasleft();
         require(msg.sender == keeper, "GmxV2: not the keeper");
         Order memory o = orders[key];
         require(o.account != address(0), "GmxV2: no such order");
@@ -215,6 +275,12 @@ contract GmxV2 {
             require(o.isLong ? price >= o.acceptablePrice : price <= o.acceptablePrice, "GmxV2: price worse than acceptable");
             _decrease(pk, o, price);
         }
+        // GasUtils.payExecutionFee: the keeper is paid the gas it used (with the intrinsic gas of
+        // its transaction), at most the fee; the rest is refunded to the receiver.
+        uint256 keeperFee = (startingGas - gasleft() + 21_000) * tx.gasprice;
+        if (keeperFee > o.executionFee) keeperFee = o.executionFee;
+        _sendEth(msg.sender, keeperFee);
+        _sendEth(o.receiver, o.executionFee - keeperFee);
         emit OrderExecuted(key, o.account, price);
     }
 

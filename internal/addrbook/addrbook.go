@@ -155,6 +155,21 @@ const (
 	SafeMultiSendCallOnly = "safe_multisend_call_only"
 )
 
+// GMX V2 (Synthetics), from @gmx-io/sdk on Arbitrum One: the
+// ExchangeRouter orders go through, the Router collateral is approved to,
+// the OrderVault, the DataStore and the Reader. Its markets are contracts
+// whose role starts with GmxMarketPrefix (gmx_market_eth_usd, the ETH/USD
+// market over WETH and USDC, in the shipped book).
+const (
+	GmxExchangeRouter = "gmx_exchange_router"
+	GmxRouter         = "gmx_router"
+	GmxOrderVault     = "gmx_order_vault"
+	GmxDataStore      = "gmx_data_store"
+	GmxReader         = "gmx_reader"
+	GmxMarketPrefix   = "gmx_market_"
+	GmxMarketETHUSD   = GmxMarketPrefix + "eth_usd"
+)
+
 // RocketPoolStorage is Rocket Pool's RocketStorage, where its network
 // contracts are looked up. No maintained package ships its address, so the
 // shipped book has none; an operator's book, or ward chain deploy's, may

@@ -1,6 +1,9 @@
 package catalog
 
 import (
+	"slices"
+	"strings"
+
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/wardhq/ward/internal/addrbook"
@@ -23,7 +26,10 @@ import (
 // erc8004_reputation_registry) the identity tools, and EigenLayer's
 // managers (eigenlayer_strategy_manager, eigenlayer_delegation_manager)
 // the eigenlayer tools, which then deposit into no strategy: the book has
-// no list of strategies. On Ethereum the book's sDAI and sUSDe tokens are
+// no list of strategies. GMX V2's ExchangeRouter, Router, OrderVault,
+// DataStore and Reader (gmx_exchange_router, gmx_router, gmx_order_vault,
+// gmx_data_store, gmx_reader) and its markets (every role starting
+// gmx_market_, in role order) enable the gmx tools. On Ethereum the book's sDAI and sUSDe tokens are
 // Maker's and Ethena's vaults (elsewhere a token of that symbol is a
 // bridged ERC-20), enabling their tools; the book lists no Yearn vaults,
 // so yearn_get_vault then needs one named.
@@ -63,6 +69,13 @@ func FromBook(c *addrbook.Chain) ([]Token, Venues) {
 		ReputationRegistry:     role(addrbook.ERC8004ReputationRegistry),
 		EigenStrategyManager:   role(addrbook.EigenLayerStrategyManager),
 		EigenDelegationManager: role(addrbook.EigenLayerDelegationManager),
+
+		GmxExchangeRouter: role(addrbook.GmxExchangeRouter),
+		GmxRouter:         role(addrbook.GmxRouter),
+		GmxOrderVault:     role(addrbook.GmxOrderVault),
+		GmxDataStore:      role(addrbook.GmxDataStore),
+		GmxReader:         role(addrbook.GmxReader),
+		GmxMarkets:        gmxMarkets(c),
 	}
 	if c.ID == 1 {
 		v.SavingsDai, v.StakedUSDe = onlyToken(c, "sDAI"), onlyToken(c, "sUSDe")
@@ -80,4 +93,21 @@ func onlyToken(c *addrbook.Chain, sym string) common.Address {
 		return common.Address(ts[0].Address)
 	}
 	return common.Address{}
+}
+
+// gmxMarkets are the book's GMX markets, in role order.
+func gmxMarkets(c *addrbook.Chain) []common.Address {
+	var roles []string
+	for _, k := range c.Contracts {
+		if strings.HasPrefix(k.Role, addrbook.GmxMarketPrefix) {
+			roles = append(roles, k.Role)
+		}
+	}
+	slices.Sort(roles)
+	var out []common.Address
+	for _, r := range roles {
+		a, _ := c.Contract(r)
+		out = append(out, common.Address(a))
+	}
+	return out
 }

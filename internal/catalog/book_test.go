@@ -1,6 +1,7 @@
 package catalog_test
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -126,5 +127,64 @@ func TestFromBookNamedVaults(t *testing.T) {
 		if _, v := catalog.FromBook(c); v.SavingsDai != (common.Address{}) || v.StakedUSDe != (common.Address{}) {
 			t.Errorf("chain %d: sDAI %s, sUSDe %s", id, v.SavingsDai, v.StakedUSDe)
 		}
+	}
+}
+
+// TestFromBookGMX: Arbitrum One's book names GMX V2's contracts and its
+// ETH/USD market (from @gmx-io/sdk), so the gmx tools register there;
+// Ethereum's names none, and an operator's book may add markets.
+func TestFromBookGMX(t *testing.T) {
+	arb, _ := addrbook.Shipped().Chain(42161)
+	tokens, v := catalog.FromBook(arb)
+	want := catalog.Venues{
+		GmxExchangeRouter: common.HexToAddress("0x1C3fa76e6E1088bCE750f23a5BFcffa1efEF6A41"),
+		GmxRouter:         common.HexToAddress("0x7452c558d45f8afC8c83dAe62C3f8A5BE19c71f6"),
+		GmxOrderVault:     common.HexToAddress("0x31eF83a530Fde1B38EE9A18093A333D8Bbbc40D5"),
+		GmxDataStore:      common.HexToAddress("0xFD70de6b91282D8017aA4E741e9Ae325CAb992d8"),
+		GmxReader:         common.HexToAddress("0x470fbC46bcC0f16532691Df360A07d8Bf5ee0789"),
+		GmxMarkets:        []common.Address{common.HexToAddress("0x70d95587d40A2caf56bd97485aB3Eec10Bee6336")},
+	}
+	if v.GmxExchangeRouter != want.GmxExchangeRouter || v.GmxRouter != want.GmxRouter || v.GmxOrderVault != want.GmxOrderVault ||
+		v.GmxDataStore != want.GmxDataStore || v.GmxReader != want.GmxReader || !slices.Equal(v.GmxMarkets, want.GmxMarkets) {
+		t.Errorf("Arbitrum GMX venues: router %s, Router %s, vault %s, store %s, reader %s, markets %v; want %+v",
+			v.GmxExchangeRouter, v.GmxRouter, v.GmxOrderVault, v.GmxDataStore, v.GmxReader, v.GmxMarkets, want)
+	}
+	// The market's tokens are priced catalogue tokens: WETH (index and
+	// long, which prices the position) and USDC (the collateral).
+	priced := map[string]bool{}
+	for _, tk := range tokens {
+		priced[tk.Symbol] = true
+	}
+	if !priced["USDC"] || v.WETH == (common.Address{}) || v.ETHFeed == (common.Address{}) {
+		t.Errorf("Arbitrum: USDC priced %v, WETH %s feed %s", priced["USDC"], v.WETH, v.ETHFeed)
+	}
+
+	f := base(t)
+	env := *f.env
+	env.Venues.GmxExchangeRouter, env.Venues.GmxRouter, env.Venues.GmxOrderVault = v.GmxExchangeRouter, v.GmxRouter, v.GmxOrderVault
+	env.Venues.GmxDataStore, env.Venues.GmxReader, env.Venues.GmxMarkets = v.GmxDataStore, v.GmxReader, v.GmxMarkets
+	got := 0
+	for _, tl := range catalog.Tools(&env) {
+		if _, ok := gmxTools[tl.Def.Name]; ok {
+			got++
+		}
+	}
+	if got != len(gmxTools) {
+		t.Errorf("%d of the %d gmx tools register with Arbitrum's book venues", got, len(gmxTools))
+	}
+
+	eth, _ := addrbook.Shipped().Chain(1)
+	if _, v := catalog.FromBook(eth); v.GmxExchangeRouter != (common.Address{}) || len(v.GmxMarkets) != 0 {
+		t.Errorf("Ethereum GMX venues: router %s, markets %v; GMX V2 is not on Ethereum", v.GmxExchangeRouter, v.GmxMarkets)
+	}
+
+	more, err := addrbook.Shipped().With(addrbook.Overrides{Chains: []*addrbook.Chain{{ID: 42161,
+		Contracts: []addrbook.Contract{{Role: addrbook.GmxMarketPrefix + "btc_usd", Address: [20]byte{12}}}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mc, _ := more.Chain(42161)
+	if _, v := catalog.FromBook(mc); !slices.Equal(v.GmxMarkets, []common.Address{{12}, want.GmxMarkets[0]}) {
+		t.Errorf("with an operator's BTC/USD market: markets %v, want it and ETH/USD in role order", v.GmxMarkets)
 	}
 }

@@ -1,13 +1,18 @@
 package catalog_test
 
 import (
+	"bytes"
 	"context"
+	"errors"
+	"fmt"
 	"math/big"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/crypto"
 
 	"github.com/wardhq/ward/internal/catalog"
 	"github.com/wardhq/ward/internal/chain"
@@ -58,6 +63,7 @@ func TestGMX(t *testing.T) {
 	me := f.wallet()
 	er := chain.GmxExchangeRouterABI()
 	usdc := func(t *testing.T) *big.Int { t.Helper(); return f.balance(t, c.USDC, me) }
+	eth := func(t *testing.T) *big.Int { t.Helper(); return f.balance(t, common.Address{}, me) }
 	var pos perpOut
 	var mkt perpMarketOut
 	read := func(t *testing.T) {
@@ -103,32 +109,49 @@ func TestGMX(t *testing.T) {
 		t.Fatal("refused calls moved USDC")
 	}
 
-	// An order that is cancelled returns its collateral.
-	var out writeOut
+	// An order that is cancelled returns its collateral and its whole
+	// execution fee.
+	var out gmxWriteOut
+	eth0 := eth(t)
 	open := argsOf("is_long", true, "size_usd", "20000", "collateral", units(4_000, 6))
 	p := f.commit(t, "gmx_open_position", open, &out)
-	if !out.Verified || common.Address(p.Txs[len(p.Txs)-1].To) != c.GmxV2 || p.ValueCents != 2_000_000 {
-		t.Fatalf("open plan %+v (verified %v)", p, out.Verified)
+	fee := gmxFee(t, p)
+	if !out.Verified || common.Address(p.Txs[len(p.Txs)-1].To) != c.GmxV2 || p.ValueCents != 2_000_000+feeCents(fee) {
+		t.Fatalf("open plan to %s worth %d cents (verified %v), want %d cents", p.Txs[len(p.Txs)-1].To, p.ValueCents, out.Verified, 2_000_000+feeCents(fee))
 	}
 	f.receiptOf(t, writeOut{TxHashes: out.TxHashes[len(out.TxHashes)-1:]}, c.GmxV2, er, "OrderCreated")
 	if d := new(big.Int).Sub(usdc0, usdc(t)); d.Cmp(units(4_000, 6)) != 0 {
 		t.Fatalf("the order took %s USDC, want 4000", d)
+	}
+	gas := out.gas(t)
+	if d := new(big.Int).Sub(eth0, eth(t)); d.Cmp(new(big.Int).Add(fee, gas)) != 0 {
+		t.Fatalf("the order took %s wei of ETH, want the fee %s and gas %s", d, fee, gas)
 	}
 	read(t)
 	if len(pos.Orders) != 1 || len(pos.Positions) != 0 {
 		t.Fatalf("after the order: %+v", pos)
 	}
 	f.commit(t, "gmx_cancel_order", argsOf("order_key", pos.Orders[0]), &out)
-	f.receiptOf(t, out, c.GmxV2, er, "OrderCancelled")
+	f.receiptOf(t, writeOut{TxHashes: out.TxHashes}, c.GmxV2, er, "OrderCancelled")
+	gas.Add(gas, out.gas(t))
 	read(t)
 	if !out.Verified || len(pos.Orders) != 0 || usdc(t).Cmp(usdc0) != 0 {
 		t.Fatalf("after cancelling: orders %v, USDC %s of %s", pos.Orders, usdc(t), usdc0)
 	}
+	if d := new(big.Int).Sub(eth0, eth(t)); d.Cmp(gas) != 0 {
+		t.Fatalf("after cancelling the wallet is down %s wei of ETH, want only the gas %s", d, gas)
+	}
 
 	// Open 20,000 USD long with 4,000 USDC at 3,000: 5x, liquidation where
-	// 4,000 + PnL falls to 1 % of 20,000 (2,430 USD).
-	f.commit(t, "gmx_open_position", open, &out)
+	// 4,000 + PnL falls to 1 % of 20,000 (2,430 USD). The keeper keeps
+	// the gas it used of the fee and refunds the rest to the wallet.
+	p = f.commit(t, "gmx_open_position", open, &out)
+	fee = gmxFee(t, p)
+	eth1 := eth(t)
 	execute(t)
+	if r := new(big.Int).Sub(eth(t), eth1); r.Sign() <= 0 || r.Cmp(fee) >= 0 {
+		t.Errorf("the keeper refunded %s wei of a %s fee, want some but not all", r, fee)
+	}
 	if len(pos.Positions) != 1 || !pos.Positions[0].IsLong || num(t, pos.Positions[0].SizeUSD) != 20_000 || pos.Positions[0].Collateral.big(t).Cmp(units(4_000, 6)) != 0 ||
 		num(t, pos.Positions[0].Entry) < 2_999.99 || num(t, pos.Positions[0].Entry) > 3_000.01 || pos.Positions[0].Leverage != 5 ||
 		num(t, pos.Positions[0].Liquidation) < 2_429.9 || num(t, pos.Positions[0].Liquidation) > 2_430.1 || num(t, pos.Positions[0].PnL) > 0.01 {
@@ -155,9 +178,53 @@ func TestGMX(t *testing.T) {
 	if _, _, err := f.plan(t, "gmx_close_position", argsOf("is_long", true, "size_usd", "1000", "collateral", units(4_500, 6))); err == nil || !strings.Contains(err.Error(), "exceeds what the position holds") {
 		t.Errorf("over-withdrawing decrease: %v", err)
 	}
+	// A decrease pays a fee too: createOrder refuses one short of the
+	// keeper's estimate at the transaction's gas price, or more than the
+	// ETH sent.
+	t.Run("underpaid fee", func(t *testing.T) {
+		p, _, err := f.plan(t, "gmx_close_position", argsOf("is_long", true, "size_usd", "10000"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		fee := gmxFee(t, p)
+		tx := p.Txs[0]
+		price := new(big.Int).Quo(fee, big.NewInt(2_450_000))
+		call := func(value, gasPrice *big.Int, data []byte) error {
+			to := common.Address(tx.To)
+			_, err := f.env.Chain.Call(t.Context(), ethereum.CallMsg{From: me, To: &to, Value: value, GasPrice: gasPrice, Data: data})
+			return err
+		}
+		if err := call(fee, price, tx.Data); err != nil {
+			t.Fatalf("the planned fee at the planned gas price: %v", err)
+		}
+		if err := call(fee, new(big.Int).Add(price, big.NewInt(1)), tx.Data); !revertsWith(err, "InsufficientExecutionFee(uint256,uint256)") {
+			t.Errorf("the fee at a higher gas price: %v, want InsufficientExecutionFee", err)
+		}
+		args, err := abiArgs(er, "multicall", tx.Data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		calls := args[0].([][]byte)
+		less := new(big.Int).Sub(fee, big.NewInt(1))
+		wnt, err := er.Pack("sendWnt", c.GmxV2, less)
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, err := er.Pack("multicall", append([][]byte{wnt}, calls[1:]...))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := call(less, price, data); !revertsWith(err, "InsufficientWntAmountForExecutionFee(uint256,uint256)") {
+			t.Errorf("sendWnt short of the executionFee: %v, want InsufficientWntAmountForExecutionFee", err)
+		}
+		if err := call(new(big.Int).Sub(less, big.NewInt(1)), price, data); err == nil {
+			t.Error("sendWnt of more than the value sent was accepted")
+		}
+	})
+
 	// Halve the position: half the PnL is realized into the collateral.
 	f.commit(t, "gmx_close_position", argsOf("is_long", true, "size_usd", "10000"), &out)
-	f.receiptOf(t, out, c.GmxV2, er, "OrderCreated")
+	f.receiptOf(t, out.writeOut, c.GmxV2, er, "OrderCreated")
 	execute(t)
 	if len(pos.Positions) != 1 || num(t, pos.Positions[0].SizeUSD) != 10_000 || num(t, mkt.OILong) != 10_000 {
 		t.Fatalf("after halving: %+v, market %+v", pos.Positions, mkt)
@@ -195,7 +262,7 @@ func TestGMX(t *testing.T) {
 		t.Fatalf("short = %+v, market %+v", pos.Positions, mkt)
 	}
 	f.commit(t, "gmx_close_position", argsOf("is_long", false, "size_usd", "max"), &out)
-	f.receiptOf(t, out, c.GmxV2, er, "OrderCreated")
+	f.receiptOf(t, out.writeOut, c.GmxV2, er, "OrderCreated")
 	if !out.Verified {
 		t.Errorf("short close not verified: %+v", out)
 	}
@@ -285,4 +352,80 @@ func TestGMXDefs(t *testing.T) {
 			t.Errorf("%s registered without a GMX market", tl.Def.Name)
 		}
 	}
+}
+
+// gmxWriteOut is a GMX write's result with its gas cost.
+type gmxWriteOut struct {
+	writeOut
+	GasCostWei string `json:"gas_cost_wei"`
+}
+
+func (o gmxWriteOut) gas(t *testing.T) *big.Int {
+	t.Helper()
+	g, ok := new(big.Int).SetString(o.GasCostWei, 10)
+	if !ok {
+		t.Fatalf("gas_cost_wei %q", o.GasCostWei)
+	}
+	return g
+}
+
+// gmxFee checks a GMX order plan pays its execution fee (the dev
+// DataStore's 500,000 + 3 x 50,000 + 1,500,000 x 1.2 = 2,450,000 gas)
+// with sendWnt in the multicall and as the transaction's value, and
+// counts it as ETH out; it returns the fee.
+func gmxFee(t *testing.T, p *tool.Plan) *big.Int {
+	t.Helper()
+	tx := p.Txs[len(p.Txs)-1]
+	fee := tx.Value
+	if fee == nil || fee.Sign() <= 0 || new(big.Int).Rem(fee, big.NewInt(2_450_000)).Sign() != 0 {
+		t.Fatalf("the order's value %v is not a fee of 2,450,000 gas", fee)
+	}
+	er := chain.GmxExchangeRouterABI()
+	args, err := abiArgs(er, "multicall", tx.Data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls := args[0].([][]byte)
+	// On the dev chain the OrderVault is the ExchangeRouter's contract.
+	wnt, err := er.Pack("sendWnt", common.Address(tx.To), fee)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(calls[0]) != string(wnt) {
+		t.Errorf("the multicall does not start with sendWnt(order vault, %s)", fee)
+	}
+	out := false
+	for _, u := range p.Tokens {
+		out = out || (u.Token == tool.Address{} && u.Out && u.Amount.Cmp(fee) == 0)
+	}
+	if !out {
+		t.Errorf("the plan's tokens %+v do not count the fee as ETH out", p.Tokens)
+	}
+	return fee
+}
+
+// feeCents is wei at the dev chain's 3,000 USD per ETH, in cents,
+// rounded to the nearest.
+func feeCents(wei *big.Int) int64 {
+	c := new(big.Int).Mul(wei, big.NewInt(300_000))
+	c.Add(c, big.NewInt(5e17))
+	return c.Quo(c, big.NewInt(1e18)).Int64()
+}
+
+// revertsWith reports whether err is a revert with the custom error sig.
+func revertsWith(err error, sig string) bool {
+	var re *chain.RevertError
+	if !errors.As(err, &re) {
+		return false
+	}
+	return bytes.HasPrefix(re.Data, crypto.Keccak256([]byte(sig))[:4])
+}
+
+// abiArgs decodes the arguments of a call to method.
+func abiArgs(a *chain.ABI, method string, data []byte) ([]any, error) {
+	name, args, err := a.UnpackArgs(data)
+	if err == nil && name != method {
+		err = fmt.Errorf("the call is %s, not %s", name, method)
+	}
+	return args, err
 }

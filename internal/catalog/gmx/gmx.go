@@ -6,8 +6,10 @@
 // interest and funding factor.
 //
 // GMX fills orders in two steps: the wallet's transaction creates the
-// order (the collateral goes to the OrderVault), and a keeper executes it
-// at the oracle's price within the order's acceptable price. A committed
+// order (the collateral goes to the OrderVault, with an execution fee in
+// ETH that must cover the keeper's estimated gas: see fee.go), and a
+// keeper executes it at the oracle's price within the order's acceptable
+// price, refunding the fee it did not use. A committed
 // write therefore leaves a pending order, which gmx_get_positions lists
 // and gmx_cancel_order cancels.
 //

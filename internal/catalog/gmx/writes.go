@@ -93,8 +93,9 @@ func checkHealth(m *market, h health, what string) error {
 
 var open = native.WriteTool{
 	Name: "gmx_open_position",
-	Description: "Open or increase a leveraged GMX V2 perpetual position with a market order (ExchangeRouter.multicall of sendTokens and createOrder, MarketIncrease): " +
+	Description: "Open or increase a leveraged GMX V2 perpetual position with a market order (ExchangeRouter.multicall of sendWnt, sendTokens and createOrder, MarketIncrease): " +
 		"collateral in the market's short token goes to the OrderVault and a keeper fills the order at the oracle price within slippage_bps. " +
+		"The wallet pays GMX's execution fee in ETH (the keeper's estimated gas from the DataStore times the gas price plus 20 %; GMX refunds what the keeper does not use). " +
 		"The plan refuses leverage (size over collateral left after PnL) above ward's cap of 10x or the market's limit, and a position left without collateral; " +
 		"it approves the Router exactly when needed. The order is pending until the keeper executes it (gmx_get_positions lists it; gmx_cancel_order cancels it). " +
 		"A leveraged position can lose all its collateral. Does not swap into the collateral token.",
@@ -145,6 +146,10 @@ func planOpen(ctx context.Context, env *native.Env, in *registry.Input) (*tool.P
 	if err := checkHealth(m, h, "the order"); err != nil {
 		return nil, err
 	}
+	f, err := executionFee(ctx, env, true)
+	if err != nil {
+		return nil, err
+	}
 	calls := [][]byte{}
 	var txs []tool.Tx
 	if coll.Sign() > 0 {
@@ -158,21 +163,18 @@ func planOpen(ctx context.Context, env *native.Env, in *registry.Input) (*tool.P
 		calls = append(calls, c)
 	}
 	o := orderParams(me, m, orderMarketIncrease, isLong, size, new(big.Int), acceptable(m.price, isLong, bps))
-	c, err := chain.GmxExchangeRouterABI().Pack("createOrder", o)
-	if err != nil {
-		return nil, err
-	}
-	t, err := native.Tx(chain.GmxExchangeRouterABI(), env.Venues.GmxExchangeRouter, "createOrder", "multicall", append(calls, c))
+	t, err := orderTx(env, f, calls, o)
 	if err != nil {
 		return nil, err
 	}
 	side := map[bool]string{true: "long", false: "short"}[isLong]
-	// The value at stake is the exposure the order adds, in cents.
-	cents := new(big.Int).Quo(size, pow10(28)).Int64()
-	return native.NewPlan(ctx, env, append(txs, t), []tool.TokenUse{native.Claimed(in, m.ShortToken, coll, true)}, cents,
-		fmt.Sprintf("open GMX %s %s +%s USD with %s %s collateral at %s USD (acceptable %s): %.2fx leverage, liquidation at %s USD",
+	// The value at stake is the exposure the order adds and the fee, in
+	// cents.
+	cents := native.SumCents(new(big.Int).Quo(size, pow10(28)).Int64(), native.ETHCents(ctx, env, f.amount))
+	return native.NewPlan(ctx, env, append(txs, t), []tool.TokenUse{native.Claimed(in, m.ShortToken, coll, true), native.ETHUse(f.amount, true)}, cents,
+		fmt.Sprintf("open GMX %s %s +%s USD with %s %s collateral at %s USD (acceptable %s): %.2fx leverage, liquidation at %s USD; %s",
 			m.index.Symbol, side, usd(size), native.FormatUnits(coll, m.short.Decimals), m.short.Symbol, tokenPrice(m.price, m.index.Decimals),
-			tokenPrice(o.Numbers.AcceptablePrice, m.index.Decimals), h.leverage, tokenPrice(h.liquidation, m.index.Decimals))), nil
+			tokenPrice(o.Numbers.AcceptablePrice, m.index.Decimals), h.leverage, tokenPrice(h.liquidation, m.index.Decimals), f)), nil
 }
 
 // observeOrders checks the write left one more pending order.
@@ -196,9 +198,10 @@ func observeOrders(ctx context.Context, env *native.Env, in *registry.Input) (st
 
 var decrease = native.WriteTool{
 	Name: "gmx_close_position",
-	Description: "Decrease or close the wallet's GMX V2 perpetual position with a market order (ExchangeRouter.createOrder, MarketDecrease): size_usd \"max\" closes it, " +
+	Description: "Decrease or close the wallet's GMX V2 perpetual position with a market order (ExchangeRouter.multicall of sendWnt and createOrder, MarketDecrease): size_usd \"max\" closes it, " +
 		"paying the collateral and realized PnL to the wallet in the market's short token; a partial decrease may also withdraw collateral. " +
-		"The keeper fills it at the oracle price within slippage_bps. The plan refuses a partial decrease that would leave leverage above the cap. " +
+		"The keeper fills it at the oracle price within slippage_bps, for an execution fee in ETH sent with the order (sendWnt; the unused part is refunded). " +
+		"The plan refuses a partial decrease that would leave leverage above the cap. " +
 		"The order is pending until executed (gmx_get_positions; gmx_cancel_order).",
 	Category: tool.CatDerivatives, Risk: tool.Layer2, Effect: tool.EffectClose,
 	Steps:    []string{"Reading the market and the position", "Checking the position left", "Sending createOrder", "Confirming"},
@@ -261,8 +264,12 @@ func planDecrease(ctx context.Context, env *native.Env, in *registry.Input) (*to
 	} else if cur.remaining.Sign() <= 0 {
 		return nil, fmt.Errorf("the position has no collateral left (PnL %s USD): it can only be liquidated", usd(cur.pnl))
 	}
+	f, err := executionFee(ctx, env, false)
+	if err != nil {
+		return nil, err
+	}
 	o := orderParams(me, m, orderMarketDecrease, isLong, size, coll, acceptable(m.price, !isLong, bps))
-	t, err := native.Tx(chain.GmxExchangeRouterABI(), env.Venues.GmxExchangeRouter, "createOrder", "createOrder", o)
+	t, err := orderTx(env, f, nil, o)
 	if err != nil {
 		return nil, err
 	}
@@ -271,15 +278,15 @@ func planDecrease(ctx context.Context, env *native.Env, in *registry.Input) (*to
 	if all {
 		what = "close"
 	}
-	return native.NewPlan(ctx, env, []tool.Tx{t}, nil, 0,
-		fmt.Sprintf("%s GMX %s %s by %s USD of %s USD at %s USD (acceptable %s), unrealized PnL %s USD",
+	return native.NewPlan(ctx, env, []tool.Tx{t}, []tool.TokenUse{native.ETHUse(f.amount, true)}, native.ETHCents(ctx, env, f.amount),
+		fmt.Sprintf("%s GMX %s %s by %s USD of %s USD at %s USD (acceptable %s), unrealized PnL %s USD; %s",
 			what, m.index.Symbol, side, usd(size), usd(n.SizeInUsd), tokenPrice(m.price, m.index.Decimals),
-			tokenPrice(o.Numbers.AcceptablePrice, m.index.Decimals), usd(cur.pnl))), nil
+			tokenPrice(o.Numbers.AcceptablePrice, m.index.Decimals), usd(cur.pnl), f)), nil
 }
 
 var cancel = native.WriteTool{
 	Name: "gmx_cancel_order",
-	Description: "Cancel one of the wallet's pending GMX V2 orders (ExchangeRouter.cancelOrder) before a keeper executes it; an increase order's collateral returns to the wallet. " +
+	Description: "Cancel one of the wallet's pending GMX V2 orders (ExchangeRouter.cancelOrder) before a keeper executes it; an increase order's collateral and the order's execution fee return to the wallet. " +
 		"Give order_key from gmx_get_positions. Cancelling never grows a position.",
 	Category: tool.CatDerivatives, Risk: tool.Layer2, Effect: tool.EffectClose,
 	Steps:    []string{"Reading the wallet's pending orders", "Sending cancelOrder", "Confirming"},

@@ -405,10 +405,10 @@ func gmxFee(t *testing.T, p *tool.Plan) *big.Int {
 }
 
 // feeCents is wei at the dev chain's 3,000 USD per ETH, in cents,
-// rounded to the nearest.
+// rounded up as ValueCents rounds.
 func feeCents(wei *big.Int) int64 {
 	c := new(big.Int).Mul(wei, big.NewInt(300_000))
-	c.Add(c, big.NewInt(5e17))
+	c.Add(c, big.NewInt(1e18-1)) // rounded up, as a plan values what it spends
 	return c.Quo(c, big.NewInt(1e18)).Int64()
 }
 

@@ -162,6 +162,61 @@ func (f *fleet) barrier(t *testing.T, from *member, skip ...*member) string {
 	return body
 }
 
+// awaitInterest returns once every server of the cluster forwards to nc
+// what nc subscribed to before the call. Flush confirms only nc's own
+// server: the others learn of a subscription over their routes, later,
+// and until then drop what their clients publish on it (seen on a loaded
+// machine: a captured subject got nothing). A probe subscription made
+// after the others travels the same route behind them, so a probe
+// published on a server that nc receives shows that server knows them all.
+func (f *fleet) awaitInterest(t *testing.T, nc *nats.Conn) {
+	t.Helper()
+	const probe = "wardtest.interest"
+	got := make(chan *nats.Msg, 64)
+	sub, err := nc.ChanSubscribe(probe, got)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sub.Unsubscribe()
+	if err := nc.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.After(10 * time.Second)
+	for _, u := range f.cluster.URLs() {
+		pub, err := nats.Connect(u)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for seen := false; !seen; {
+			if err := pub.Publish(probe, []byte(u)); err != nil {
+				t.Fatal(err)
+			}
+			if err := pub.Flush(); err != nil {
+				t.Fatal(err)
+			}
+			wait := time.After(20 * time.Millisecond)
+		drain:
+			for {
+				select {
+				case m := <-got:
+					if string(m.Data) == u {
+						seen = true
+					}
+				case <-wait:
+					break drain
+				case <-deadline:
+					pub.Close()
+					t.Fatalf("the subscription never reached %s", u)
+				}
+				if seen {
+					break drain
+				}
+			}
+		}
+		pub.Close()
+	}
+}
+
 func TestCluster(t *testing.T) {
 	f := newFleet(t)
 	m := f.members
@@ -218,9 +273,7 @@ func TestCluster(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer sub.Unsubscribe()
-		if err := spy.Flush(); err != nil {
-			t.Fatal(err)
-		}
+		f.awaitInterest(t, spy)
 		capture := func(subject string) []byte {
 			t.Helper()
 			timeout := time.After(10 * time.Second)

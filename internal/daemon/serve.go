@@ -500,6 +500,12 @@ func Serve(ctx context.Context, cfg ServeConfig) error {
 	for _, f := range srv.background {
 		curatorDone.Go(func() { f(curating) })
 	}
+	// The owner's held transactions (wallet_grant_session_key and
+	// wallet_revoke_session_key) are marked done, or stale, from the chain
+	// every OwnerTxSweep, listed or not.
+	if st.Wallet != nil {
+		curatorDone.Go(func() { watchOwnerTxs(curating, st, OwnerTxSweep, cfg.Log) })
+	}
 	// Live data subscriptions whose gate session has expired (or was
 	// removed) end: no one is left to receive them.
 	curatorDone.Go(func() { endExpiredStreams(curating, st, StreamSweep) })

@@ -19,9 +19,11 @@ const walletPendingHelp = `Talk to a running 'ward serve' whose wallet sends fro
 Ward holds no key of the account's owner: each entry is the call the owner
 sends to the account (to, data) and, for an owner that is an EOA, the exact
 unsigned transaction to sign (unsigned_tx, signing_hash). Ward reads the
-account before answering and marks an entry done (done_tx) only once the
-chain shows the key granted or revoked. The token must be an owner's; it
-comes from --token or the WARD_TOKEN variable.`
+account before answering (and every 15 seconds on its own) and marks an
+entry done (done_tx) only once the chain shows the key granted or revoked;
+an entry whose nonce the owner's account has passed without the change is
+listed as "stale": do not sign it, commit the change again. The token must
+be an owner's; it comes from --token or the WARD_TOKEN variable.`
 
 var ownerTxID = regexp.MustCompile(`^[0-9A-Za-z_-]{1,64}$`)
 

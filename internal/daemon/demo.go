@@ -2,6 +2,7 @@ package daemon
 
 import (
 	"context"
+	"crypto/ecdsa"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -14,9 +15,11 @@ import (
 	"time"
 
 	"github.com/ethereum/go-ethereum"
+	"github.com/ethereum/go-ethereum/accounts"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
 
+	"github.com/wardhq/ward/internal/catalog/privileged"
 	"github.com/wardhq/ward/internal/chain"
 	"github.com/wardhq/ward/internal/config"
 	"github.com/wardhq/ward/internal/event"
@@ -119,8 +122,16 @@ func openDemoStackFrom(ctx context.Context, dir string, cfg rules.Config, now fu
 	if err != nil {
 		return nil, err
 	}
+	var owner tool.Address
+	if from == demoFromAccount {
+		k, err := demoOwnerKey()
+		if err != nil {
+			return nil, err
+		}
+		owner = tool.Address(crypto.PubkeyToAddress(k.PublicKey))
+	}
 	st, err := Open(ctx, Config{
-		DB: DefaultDB(dir), Synchronous: "full", Policy: snap, DevSeed: "ward-demo",
+		DB: DefaultDB(dir), Synchronous: "full", Policy: snap, DevSeed: "ward-demo", Owner: owner,
 		Hooks: hook.Config{
 			Spending: hook.SpendingConfig{PerTickCents: 400_000, PerSessionCents: 5_000_000, DailyCents: 5_000_000},
 			Rate:     hook.RateConfig{Max: 100, Window: time.Hour},
@@ -449,12 +460,41 @@ func (d *demo) safeSigner(ctx context.Context, dir string, cfg rules.Config, now
 	d.results = append(d.results, sd.results...)
 }
 
+// demoOwnerKey is the key of ward's owner in the demo's third ward, whose
+// signature approves its privileged calls: derived from a fixed phrase,
+// as the dev chain's keys are from the dev seed.
+func demoOwnerKey() (*ecdsa.PrivateKey, error) {
+	return crypto.ToECDSA(crypto.Keccak256([]byte("ward-demo owner")))
+}
+
+// demoApproval is the owner's approval of permitID for name with raw as
+// arguments (EIP-191 personal_sign of gate.ApprovalMessage).
+func demoApproval(permitID, name string, raw json.RawMessage) ([]byte, error) {
+	h, err := gate.ArgsHash(raw)
+	if err != nil {
+		return nil, err
+	}
+	k, err := demoOwnerKey()
+	if err != nil {
+		return nil, err
+	}
+	sig, err := crypto.Sign(accounts.TextHash([]byte(gate.ApprovalMessage(permitID, name, h))), k)
+	if err != nil {
+		return nil, err
+	}
+	sig[64] += 27
+	return sig, nil
+}
+
 // accountSigner opens a third ward in dir whose wallet is an ERC-4337
 // account holding the dev key as a session key, and previews and commits
 // a 100 USDC → WETH swap on Uniswap V2 (in the session key's scope) from
 // it: the approval and the swap are each a UserOperation the key signs
 // and sends through EntryPoint.handleOps, and the account, not the key,
-// pays the USDC and receives the WETH.
+// pays the USDC and receives the WETH. Then it previews and commits, with
+// ward's owner's signature, wallet_grant_session_key of a second key and
+// shows the account owner's transaction ward holds for it (ward holds no
+// key of the account's owner: nothing changes on chain).
 func (d *demo) accountSigner(ctx context.Context, dir string, cfg rules.Config, now func() time.Time) {
 	var st *Stack
 	d.step("open a third ward whose wallet is an ERC-4337 account", func() (string, error) {
@@ -509,7 +549,62 @@ func (d *demo) accountSigner(ctx context.Context, dir string, cfg rules.Config, 
 		}
 		return fmt.Sprintf("paid %s USDC base units, got %s WETH wei; the session key's USDC did not move", paid, got), nil
 	})
+	ad.grantSessionKey(ctx, sess)
 	d.results = append(d.results, ad.results...)
+}
+
+// grantSessionKey previews and commits wallet_grant_session_key of a
+// second key, USDC transfers only for a day, approved by ward's owner's
+// signature after its announce delay, and lists the owner's transaction ward then holds.
+func (d *demo) grantSessionKey(ctx context.Context, sess *gate.Session) {
+	const name = "wallet_grant_session_key"
+	var grant json.RawMessage
+	var permit string
+	d.step("preview "+name+" of a second key: USDC transfers for a day", func() (string, error) {
+		head, err := d.st.Provider.HeaderLatest(ctx)
+		if err != nil {
+			return "", err
+		}
+		transfer, _ := chain.ERC20ABI().Selector("transfer")
+		key := common.HexToAddress("0x00000000000000000000000000000000005e55e2")
+		grant = json.RawMessage(fmt.Sprintf(`{"session_key":%q,"calls":[{"target":%q,"selector":"0x%x"}],"value_cap_wei":"0","valid_until":%d}`,
+			key.Hex(), d.dc.USDC.Hex(), transfer, head.Time+86400))
+		pv, err := d.st.Tools.Preview(ctx, sess, name, grant)
+		if err != nil {
+			return "", err
+		}
+		permit = pv.PermitID
+		return "permit " + permit, nil
+	})
+	d.offset.Add(int64(31 * time.Second)) // a privileged tool waits out the announce delay
+	var held privileged.OwnerCallJSON
+	d.step("commit it with the owner's signature: ward holds the owner's transaction", func() (string, error) {
+		if permit == "" {
+			return "", errors.New("no permit to commit")
+		}
+		sig, err := demoApproval(permit, name, grant)
+		if err != nil {
+			return "", err
+		}
+		res, err := d.st.Tools.Commit(ctx, sess, gate.CommitRequest{PermitID: permit, Approval: sig})
+		if err != nil {
+			return "", err
+		}
+		if err := json.Unmarshal(res.Data, &held); err != nil {
+			return "", err
+		}
+		return "held " + held.ID + ", " + held.Status + " " + held.Owner, nil
+	})
+	d.step("the owner's pending transactions (ward wallet pending)", func() (string, error) {
+		ps, err := d.st.OwnerTxsPending(ctx)
+		if err != nil {
+			return "", err
+		}
+		if len(ps) != 1 || ps[0].ID != held.ID || ps[0].Status != "awaiting_owner" || ps[0].UnsignedTx == "" {
+			return "", fmt.Errorf("pending %+v, want only %s awaiting the owner with its unsigned transaction", ps, held.ID)
+		}
+		return fmt.Sprintf("1 pending: %s to %s, unsigned tx to sign %s", ps[0].Kind, ps[0].To, ps[0].SigningHash), nil
+	})
 }
 
 // namedVaults stakes 100 USDe into Ethena's sUSDe and deposits 100 USDC

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"strings"
 	"time"
 
@@ -89,7 +90,10 @@ func ownerCallOf(t store.OwnerTx) (*chain.OwnerCall, error) {
 }
 
 // observe marks t done if the wallet's chain shows its effect (never on
-// a client's word) and returns its view.
+// a client's word), else stale if the chain shows the owner's nonce past
+// its unsigned transaction's, and returns its view. The nonce is read
+// before the effect: a transaction mined between the two reads is seen
+// done, never stale.
 func (o ownerCalls) observe(ctx context.Context, q store.OwnerTxs, t store.OwnerTx) (privileged.OwnerCallJSON, error) {
 	call, err := ownerCallOf(t)
 	if err != nil {
@@ -100,25 +104,47 @@ func (o ownerCalls) observe(ctx context.Context, q store.OwnerTxs, t store.Owner
 		v.Status, v.DoneTx = "done", t.Done
 		return v, nil
 	}
+	if !t.Stale.IsZero() {
+		v.Status = "stale"
+	}
 	w := o.s.Wallet
 	if w == nil || w.Provider().ChainID() != t.ChainID {
-		return v, nil // no provider of its chain: it stays pending
+		return v, nil // no provider of its chain: it stays as it is
 	}
-	tx, ok, err := chain.SessionKeyObserved(ctx, w.Provider(), call.Account, t.Data, t.FromBlock)
-	if err != nil || !ok {
+	p := w.Provider()
+	var mined uint64
+	if call.Tx != nil {
+		if mined, err = p.MinedNonce(ctx, call.Owner); err != nil {
+			return v, fmt.Errorf("owner tx %s: the owner's nonce: %w", t.ID, err)
+		}
+	}
+	tx, ok, err := chain.SessionKeyObserved(ctx, p, call.Account, t.Data, t.FromBlock)
+	switch {
+	case err != nil:
 		return v, err
+	case ok:
+		switch err := q.OwnerTxDone(ctx, t.ID, tx.Hex(), o.now()); {
+		case err == nil, errors.Is(err, store.ErrOwnerTxDone):
+		default:
+			return v, err
+		}
+		v.Status, v.DoneTx = "done", strings.ToLower(tx.Hex())
+	case call.Tx != nil && mined > call.Tx.Nonce() && t.Stale.IsZero():
+		switch err := q.OwnerTxStale(ctx, t.ID, o.now()); {
+		case err == nil:
+			v.Status = "stale"
+		case errors.Is(err, store.ErrOwnerTxDone):
+			// done meanwhile by another reader of the chain
+		default:
+			return v, err
+		}
 	}
-	switch err := q.OwnerTxDone(ctx, t.ID, tx.Hex(), o.now()); {
-	case err == nil, errors.Is(err, store.ErrOwnerTxDone):
-	default:
-		return v, err
-	}
-	v.Status, v.DoneTx = "done", strings.ToLower(tx.Hex())
 	return v, nil
 }
 
-// OwnerTxsPending returns the owner's transactions still awaiting the
-// owner, after marking done those whose effect the chain shows.
+// OwnerTxsPending returns the owner's transactions not done, after
+// marking done those whose effect the chain shows and stale those the
+// owner's nonce passed (still listed, as "stale").
 func (s *Stack) OwnerTxsPending(ctx context.Context) ([]privileged.OwnerCallJSON, error) {
 	q, ok := s.Store.(store.OwnerTxs)
 	if !ok {
@@ -140,6 +166,49 @@ func (s *Stack) OwnerTxsPending(ctx context.Context) ([]privileged.OwnerCallJSON
 		}
 	}
 	return out, nil
+}
+
+// OwnerTxSweep is how often ward serve reads the chain for the owner's
+// transactions it holds, after the pass at start.
+const OwnerTxSweep = 15 * time.Second
+
+// watchOwnerTxs observes the owner's pending transactions at once and
+// then every interval until ctx ends, marking done those whose effect the
+// chain shows and stale those the owner's nonce passed, exactly as a
+// listing does; stale ones are left to listings. A failure to read one
+// is logged and retried at the next pass. Its caller owns it and waits
+// for it.
+func watchOwnerTxs(ctx context.Context, s *Stack, every time.Duration, log *slog.Logger) {
+	q, ok := s.Store.(store.OwnerTxs)
+	if !ok {
+		return
+	}
+	o := ownerCalls{s: s, now: time.Now}
+	periodically(ctx, every, func(time.Time) {
+		ts, err := q.PendingOwnerTxs(ctx)
+		if err != nil {
+			if ctx.Err() == nil {
+				log.Warn("owner transactions: listing failed; the next pass retries", "err", err)
+			}
+			return
+		}
+		for _, t := range ts {
+			if !t.Stale.IsZero() {
+				continue
+			}
+			v, err := o.observe(ctx, q, t)
+			switch {
+			case err != nil:
+				if ctx.Err() == nil {
+					log.Warn("owner transactions: chain check failed; it stays pending", "id", t.ID, "err", err)
+				}
+			case v.Status == "done":
+				log.Info("owner transactions: seen done on chain", "id", t.ID, "kind", v.Kind, "done_tx", v.DoneTx)
+			case v.Status == "stale":
+				log.Info("owner transactions: the owner's nonce passed it; stale", "id", t.ID, "kind", v.Kind)
+			}
+		}
+	})
 }
 
 // OwnerTx returns the owner's transaction id, marked done first if the

@@ -66,6 +66,9 @@ type ServeConfig struct {
 	// ReloadOnHangup reloads File on SIGHUP (Server.Reload), reporting
 	// each reload on Out and refused ones on Log.
 	ReloadOnHangup bool
+	// OwnerTxSweep is how often the owner's held transactions are read
+	// on chain; zero is the constant OwnerTxSweep.
+	OwnerTxSweep time.Duration
 }
 
 // DefaultAddr is where ward serve listens by default.
@@ -499,6 +502,16 @@ func Serve(ctx context.Context, cfg ServeConfig) error {
 	}
 	for _, f := range srv.background {
 		curatorDone.Go(func() { f(curating) })
+	}
+	// The owner's held transactions (wallet_grant_session_key and
+	// wallet_revoke_session_key) are marked done, or stale, from the chain
+	// every OwnerTxSweep, listed or not.
+	if st.Wallet != nil {
+		every := cfg.OwnerTxSweep
+		if every <= 0 {
+			every = OwnerTxSweep
+		}
+		curatorDone.Go(func() { watchOwnerTxs(curating, st, every, cfg.Log) })
 	}
 	// Live data subscriptions whose gate session has expired (or was
 	// removed) end: no one is left to receive them.

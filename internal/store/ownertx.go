@@ -50,7 +50,11 @@ func ParseOwnerTxKind(s string) (OwnerTxKind, error) {
 // the exact unsigned transaction to sign (its binary encoding); empty when
 // the owner is a contract. It stays pending until ward sees on chain that
 // the change took effect, at or after FromBlock; then Done is the
-// transaction that made it. Addresses and hashes are lower-case 0x hex.
+// transaction that made it. It is marked Stale, still without Done, when
+// the chain shows the owner's nonce past Unsigned's without the change:
+// that exact transaction can never be mined, though the change may still
+// be made another way (then it is done). Addresses and hashes are
+// lower-case 0x hex.
 type OwnerTx struct {
 	ID         string
 	ChainID    uint64
@@ -65,6 +69,7 @@ type OwnerTx struct {
 	Created    time.Time
 	Done       string    // "" while pending
 	DoneAt     time.Time // zero while pending
+	Stale      time.Time // when it was seen stale; zero if never
 }
 
 // ErrOwnerTxDone is an owner's transaction already recorded done.
@@ -82,7 +87,12 @@ type OwnerTxs interface {
 	// OwnerTxDone records id done by tx at at, in one conditional
 	// update: ErrOwnerTxDone if it already was, ErrNotFound if unknown.
 	OwnerTxDone(ctx context.Context, id, tx string, at time.Time) error
-	// PendingOwnerTxs returns the pending records, oldest first.
+	// OwnerTxStale records id stale at at, in one conditional update
+	// that keeps the first time: ErrOwnerTxDone if it is done,
+	// ErrNotFound if unknown.
+	OwnerTxStale(ctx context.Context, id string, at time.Time) error
+	// PendingOwnerTxs returns the records not done, stale ones
+	// included, oldest first.
 	PendingOwnerTxs(ctx context.Context) ([]OwnerTx, error)
 }
 
@@ -101,7 +111,7 @@ func (t *OwnerTx) Validate() error {
 		return errors.New("owner tx: no call data")
 	case t.PermitID == "":
 		return errors.New("owner tx: no permit")
-	case t.Done != "" || !t.DoneAt.IsZero():
+	case t.Done != "" || !t.DoneAt.IsZero() || !t.Stale.IsZero():
 		return errors.New("owner tx: a held transaction is pending")
 	case t.Created.IsZero():
 		return errors.New("owner tx: no creation time")

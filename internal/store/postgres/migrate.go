@@ -32,6 +32,7 @@ var migrations = []migration{
 	{6, schemaAllowlist},
 	{7, schemaSafeTxs},
 	{8, schemaOwnerTxs},
+	{9, schemaOwnerTxStale},
 }
 
 // SchemaVersion is the newest schema this build knows.

@@ -34,7 +34,12 @@ CREATE TABLE owner_txs (
 CREATE INDEX owner_txs_pending ON owner_txs (created_ns) WHERE done_tx IS NULL;
 `
 
-const ownerTxColumns = `id, chain_id, account, owner, kind, session_key, data, unsigned_tx, from_block, permit_id, created_ns, done_tx, done_ns`
+// schemaOwnerTxStale (migration 9) adds owner_txs.stale_ns: when ward saw
+// the owner's nonce pass a held transaction without its change (NULL:
+// never).
+const schemaOwnerTxStale = `ALTER TABLE owner_txs ADD COLUMN stale_ns bigint;`
+
+const ownerTxColumns = `id, chain_id, account, owner, kind, session_key, data, unsigned_tx, from_block, permit_id, created_ns, done_tx, done_ns, stale_ns`
 
 func scanOwnerTx(row pgx.CollectableRow) (store.OwnerTx, error) {
 	var (
@@ -42,15 +47,18 @@ func scanOwnerTx(row pgx.CollectableRow) (store.OwnerTx, error) {
 		chain, from, created int64
 		kind                 string
 		done                 *string
-		doneAt               *int64
+		doneAt, staleAt      *int64
 	)
 	if err := row.Scan(&t.ID, &chain, &t.Account, &t.Owner, &kind, &t.SessionKey, &t.Data, &t.Unsigned, &from, &t.PermitID,
-		&created, &done, &doneAt); err != nil {
+		&created, &done, &doneAt, &staleAt); err != nil {
 		return t, err
 	}
 	t.ChainID, t.FromBlock, t.Created, t.Done = uint64(chain), uint64(from), nsTime(created), text(done)
 	if doneAt != nil {
 		t.DoneAt = nsTime(*doneAt)
+	}
+	if staleAt != nil {
+		t.Stale = nsTime(*staleAt)
 	}
 	if len(t.Unsigned) == 0 {
 		t.Unsigned = nil
@@ -136,6 +144,30 @@ func (s *Store) OwnerTxDone(ctx context.Context, id, txHash string, at time.Time
 		return fmt.Errorf("postgres: owner tx %s done: %w", id, err)
 	}
 	return fmt.Errorf("postgres: owner tx %s done: %w", id, store.ErrOwnerTxDone)
+}
+
+// OwnerTxStale records a transaction prepared for the owner stale, in one
+// conditional update (see store.OwnerTxs).
+func (s *Store) OwnerTxStale(ctx context.Context, id string, at time.Time) error {
+	if err := s.ok(); err != nil {
+		return err
+	}
+	if at.IsZero() {
+		return errors.New("postgres: owner tx stale: time required")
+	}
+	var done bool
+	err := s.pool.QueryRow(ctx, `WITH u AS (UPDATE owner_txs SET stale_ns = $1 WHERE id = $2 AND done_tx IS NULL AND stale_ns IS NULL RETURNING id)
+SELECT done_tx IS NOT NULL FROM owner_txs WHERE id = $2 AND NOT EXISTS (SELECT 1 FROM u)
+UNION ALL SELECT false FROM u`, at.UnixNano(), id).Scan(&done)
+	switch {
+	case errors.Is(err, pgx.ErrNoRows):
+		return fmt.Errorf("postgres: owner tx %s stale: %w", id, store.ErrNotFound)
+	case err != nil:
+		return fmt.Errorf("postgres: owner tx %s stale: %w", id, err)
+	case done:
+		return fmt.Errorf("postgres: owner tx %s stale: %w", id, store.ErrOwnerTxDone)
+	}
+	return nil
 }
 
 // PendingOwnerTxs returns the pending transactions prepared for the

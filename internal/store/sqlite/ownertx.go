@@ -12,14 +12,14 @@ import (
 	"github.com/wardhq/ward/internal/store"
 )
 
-const ownerTxColumns = `id, chain_id, account, owner, kind, session_key, data, unsigned_tx, from_block, permit_id, created_ns, done_tx, done_ns`
+const ownerTxColumns = `id, chain_id, account, owner, kind, session_key, data, unsigned_tx, from_block, permit_id, created_ns, done_tx, done_ns, stale_ns`
 
 func scanOwnerTx(st *sqlite3.Stmt) (store.OwnerTx, error) {
 	t := store.OwnerTx{
 		ID: st.ColumnText(0), ChainID: uint64(st.ColumnInt64(1)), Account: st.ColumnText(2), Owner: st.ColumnText(3),
 		SessionKey: st.ColumnText(5), Data: slices.Clone(st.ColumnRawBlob(6)), Unsigned: slices.Clone(st.ColumnRawBlob(7)),
 		FromBlock: uint64(st.ColumnInt64(8)), PermitID: st.ColumnText(9), Created: nsTime(st, 10), Done: st.ColumnText(11),
-		DoneAt: nsTime(st, 12),
+		DoneAt: nsTime(st, 12), Stale: nsTime(st, 13),
 	}
 	k, err := store.ParseOwnerTxKind(st.ColumnText(4))
 	if err != nil {
@@ -101,6 +101,37 @@ func (s *Store) OwnerTxDone(ctx context.Context, id, txHash string, at time.Time
 	})
 	if err != nil {
 		return fmt.Errorf("sqlite: owner tx %s done: %w", id, err)
+	}
+	return nil
+}
+
+// OwnerTxStale records a transaction prepared for the owner stale (see
+// store.OwnerTxs).
+func (s *Store) OwnerTxStale(ctx context.Context, id string, at time.Time) error {
+	if at.IsZero() {
+		return errors.New("sqlite: owner tx stale: time required")
+	}
+	err := s.do(ctx, func(tx *wtx) error {
+		if _, err := tx.exec(`UPDATE owner_txs SET stale_ns = ? WHERE id = ? AND done_tx IS NULL AND stale_ns IS NULL`, at, id); err != nil {
+			return err
+		}
+		var done bool
+		found, err := tx.one(`SELECT done_tx IS NOT NULL FROM owner_txs WHERE id = ?`, []any{id}, func(st *sqlite3.Stmt) error {
+			done = st.ColumnBool(0)
+			return nil
+		})
+		switch {
+		case err != nil:
+			return err
+		case !found:
+			return answer(store.ErrNotFound)
+		case done:
+			return answer(store.ErrOwnerTxDone)
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("sqlite: owner tx %s stale: %w", id, err)
 	}
 	return nil
 }

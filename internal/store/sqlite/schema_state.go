@@ -234,6 +234,8 @@ DELETE FROM gate_state WHERE key IN ('phase', 'halt');
 // Version 33 adds the transactions prepared for the owner of the ERC-4337
 // account (store.OwnerTxs): owner_txs, pending until done_tx is set once,
 // when ward saw on chain that the change took effect.
+// Version 34 adds owner_txs.stale_ns: when ward saw the owner's nonce pass
+// a held transaction without its change (NULL: never).
 //
 // Version 29 keeps running totals of spend_ledger, maintained by triggers
 // in the transaction that writes each row, so that the spending windows
@@ -400,4 +402,6 @@ CREATE TABLE owner_txs (
   CHECK ((done_tx IS NULL) = (done_ns IS NULL))
 );
 CREATE INDEX owner_txs_pending ON owner_txs (created_ns) WHERE done_tx IS NULL;
+`}, {34, `
+ALTER TABLE owner_txs ADD COLUMN stale_ns INTEGER;
 `}}

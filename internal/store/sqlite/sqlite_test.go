@@ -205,7 +205,7 @@ func TestMigrations(t *testing.T) {
 			"executed_tx", "created_ns", "executed_ns"},
 		"safe_signatures": {"hash", "owner", "sig", "signed_ns"},
 		"owner_txs": {"id", "chain_id", "account", "owner", "kind", "session_key", "data", "unsigned_tx", "from_block", "permit_id",
-			"created_ns", "done_tx", "done_ns"},
+			"created_ns", "done_tx", "done_ns", "stale_ns"},
 	}
 	for table, want := range tables {
 		var got []string

@@ -47,6 +47,7 @@ func testOwnerTxs(t *testing.T, h *harness) {
 		"short call data":  func(x *store.OwnerTx) { x.Data = []byte{1} },
 		"no permit":        func(x *store.OwnerTx) { x.PermitID = "" },
 		"already done":     func(x *store.OwnerTx) { x.Done = "0x01" },
+		"already stale":    func(x *store.OwnerTx) { x.Stale = time.Unix(1, 0) },
 		"no creation time": func(x *store.OwnerTx) { x.Created = time.Time{} },
 		"no chain":         func(x *store.OwnerTx) { x.ChainID = 0 },
 		"bad session key":  func(x *store.OwnerTx) { x.SessionKey = "0x1" },
@@ -96,5 +97,37 @@ func testOwnerTxs(t *testing.T, h *harness) {
 	}
 	if got, err := q.OwnerTx(ctx, "otx-a"); err != nil || got.Done != done || !got.DoneAt.Equal(at) {
 		t.Errorf("done record %q at %v, %v", got.Done, got.DoneAt, err)
+	}
+
+	// Stale: the first time is kept, a done record is not stale, and a
+	// stale record still lists and may still be seen done.
+	if err := q.OwnerTxStale(ctx, "otx-unknown", at); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("unknown id stale: %v, want ErrNotFound", err)
+	}
+	if err := q.OwnerTxStale(ctx, "otx-a", at); !errors.Is(err, store.ErrOwnerTxDone) {
+		t.Errorf("a done record stale: %v, want ErrOwnerTxDone", err)
+	}
+	if err := q.OwnerTxStale(ctx, "otx-b", time.Time{}); err == nil {
+		t.Error("stale without a time")
+	}
+	if err := q.OwnerTxStale(ctx, "otx-b", at); err != nil {
+		t.Fatal(err)
+	}
+	if err := q.OwnerTxStale(ctx, "otx-b", at.Add(time.Hour)); err != nil {
+		t.Errorf("stale twice: %v, want nil", err)
+	}
+	h.reopen()
+	q = h.s.(store.OwnerTxs)
+	if p, err := q.PendingOwnerTxs(ctx); err != nil || len(p) != 1 || p[0].ID != "otx-b" || !p[0].Stale.Equal(at) || p[0].Done != "" {
+		t.Errorf("pending after stale: %+v, %v; want otx-b stale at %v", p, err, at)
+	}
+	if got, err := q.OwnerTx(ctx, "otx-a"); err != nil || !got.Stale.IsZero() {
+		t.Errorf("the done record: stale %v, %v; want never", got.Stale, err)
+	}
+	if err := q.OwnerTxDone(ctx, "otx-b", done, at.Add(2*time.Hour)); err != nil {
+		t.Errorf("a stale record seen done: %v", err)
+	}
+	if p, err := q.PendingOwnerTxs(ctx); err != nil || len(p) != 0 {
+		t.Errorf("pending after the stale record was done: %+v, %v; want none", p, err)
 	}
 }

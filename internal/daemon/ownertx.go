@@ -2,6 +2,7 @@ package daemon
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -123,6 +124,9 @@ func (o ownerCalls) observe(ctx context.Context, q store.OwnerTxs, t store.Owner
 	case err != nil:
 		return v, err
 	case ok:
+		if err := o.record(ctx, t, "done", tx); err != nil {
+			return v, err
+		}
 		switch err := q.OwnerTxDone(ctx, t.ID, tx.Hex(), o.now()); {
 		case err == nil, errors.Is(err, store.ErrOwnerTxDone):
 		default:
@@ -130,6 +134,9 @@ func (o ownerCalls) observe(ctx context.Context, q store.OwnerTxs, t store.Owner
 		}
 		v.Status, v.DoneTx = "done", strings.ToLower(tx.Hex())
 	case call.Tx != nil && mined > call.Tx.Nonce() && t.Stale.IsZero():
+		if err := o.record(ctx, t, "stale", common.Hash{}); err != nil {
+			return v, err
+		}
 		switch err := q.OwnerTxStale(ctx, t.ID, o.now()); {
 		case err == nil:
 			v.Status = "stale"
@@ -140,6 +147,40 @@ func (o ownerCalls) observe(ctx context.Context, q store.OwnerTxs, t store.Owner
 		}
 	}
 	return v, nil
+}
+
+// record writes the audit record of an observation of t (status "done",
+// in the owner's transaction tx, or "stale") before the store marks it:
+// a mark that cannot be recorded is not made, and is tried again at the
+// next observation. Two readers observing at once may both record it.
+func (o ownerCalls) record(ctx context.Context, t store.OwnerTx, status string, tx common.Hash) error {
+	now := o.now()
+	detail, err := json.Marshal(struct {
+		OwnerTx    string `json:"owner_tx"`
+		Status     string `json:"status"`
+		Kind       string `json:"kind"`
+		Account    string `json:"account"`
+		Owner      string `json:"owner"`
+		SessionKey string `json:"session_key"`
+	}{t.ID, status, t.Kind.String(), t.Account, t.Owner, t.SessionKey})
+	if err != nil {
+		return err
+	}
+	rec := &store.ActionRecord{
+		ID: id.New(now), Time: now, Kind: store.ActionOwnerTxObserved, PermitID: t.PermitID, ChainID: t.ChainID,
+		Status: store.StatusFailed, GroundTruth: "chain_state", Detail: detail,
+		Tool: "wallet_" + t.Kind.String(),
+	}
+	if status == "done" {
+		rec.Status, rec.Verified, rec.TxHash = store.StatusExecuted, true, tx.Hex()
+	}
+	if p, err := o.s.Store.Permit(ctx, t.PermitID); err == nil {
+		rec.PrincipalID, rec.SessionID, rec.ArgsHash = p.PrincipalID, p.SessionID, p.ArgsHash
+	}
+	if err := o.s.Store.AppendAction(ctx, rec); err != nil {
+		return fmt.Errorf("owner tx %s: record its observation: %w", t.ID, err)
+	}
+	return nil
 }
 
 // OwnerTxsPending returns the owner's transactions not done, after

@@ -2,9 +2,11 @@ package daemon
 
 import (
 	"context"
+	"encoding/json"
 	"io"
 	"log/slog"
 	"math/big"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -95,6 +97,29 @@ func TestOwnerTxWatch(t *testing.T) {
 	}
 	if v, err := st.OwnerTx(ctx, sentID); err != nil || v.Status != "done" {
 		t.Fatalf("%s: %+v %v, want done", sentID, v, err)
+	}
+	// Each mark has its audit record, written before it: the done one
+	// executed in the owner's transaction, the stale one failed.
+	acts, err := st.Store.Actions(ctx, store.ActionFilter{Kind: store.ActionOwnerTxObserved})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]store.ActionRecord{}
+	for _, a := range acts {
+		var d struct {
+			OwnerTx string `json:"owner_tx"`
+			Status  string `json:"status"`
+		}
+		if err := json.Unmarshal(a.Detail, &d); err != nil {
+			t.Fatalf("record %s detail %s: %v", a.ID, a.Detail, err)
+		}
+		got[d.OwnerTx+" "+d.Status] = a
+	}
+	if a, ok := got[sentID+" done"]; !ok || a.Status != store.StatusExecuted || !strings.EqualFold(a.TxHash, signed.Hash().Hex()) || a.Tool != "wallet_grant_session_key" {
+		t.Errorf("the done observation's record = %+v (found %v); records %d", a, ok, len(acts))
+	}
+	if a, ok := got[staleID+" stale"]; !ok || a.Status != store.StatusFailed || a.TxHash != "" {
+		t.Errorf("the stale observation's record = %+v (found %v)", a, ok)
 	}
 }
 

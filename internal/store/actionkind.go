@@ -34,6 +34,7 @@ const (
 	ActionEgressRefused       // a sandboxed upstream server's egress proxy refused a connection (or a summary of those not recorded one by one)
 	ActionSpendingLimits      // the owner set or cleared the override of the spending limits
 	ActionAllowlistChanged    // the owner changed the allowlist's entries
+	ActionOwnerTxObserved     // the chain showed a transaction held for the owner done (executed) or passed by the owner's nonce (failed: stale)
 	numActionKinds
 )
 
@@ -63,6 +64,7 @@ var actionKindNames = [numActionKinds]string{
 	ActionEgressRefused:       "egress_refused",
 	ActionSpendingLimits:      "spending_limits_changed",
 	ActionAllowlistChanged:    "allowlist_changed",
+	ActionOwnerTxObserved:     "owner_tx_observed",
 }
 
 // String returns the kind's name as the action log stores it.

@@ -129,21 +129,11 @@ func (s *Store) OwnerTxDone(ctx context.Context, id, txHash string, at time.Time
 	if txHash == "" || at.IsZero() {
 		return errors.New("postgres: owner tx done: transaction and time required")
 	}
-	tag, err := s.pool.Exec(ctx, `UPDATE owner_txs SET done_tx = $1, done_ns = $2 WHERE id = $3 AND done_tx IS NULL`, txHash, at.UnixNano(), id)
-	if err != nil {
+	if err := s.settleOnce(ctx, `UPDATE owner_txs SET done_tx = $1, done_ns = $2 WHERE id = $3 AND done_tx IS NULL`, []any{txHash, at.UnixNano(), id},
+		`SELECT 1 FROM owner_txs WHERE id = $1`, id, store.ErrOwnerTxDone); err != nil {
 		return fmt.Errorf("postgres: owner tx %s done: %w", id, err)
 	}
-	if tag.RowsAffected() == 1 {
-		return nil
-	}
-	var one int
-	switch err := s.pool.QueryRow(ctx, `SELECT 1 FROM owner_txs WHERE id = $1`, id).Scan(&one); {
-	case errors.Is(err, pgx.ErrNoRows):
-		return fmt.Errorf("postgres: owner tx %s done: %w", id, store.ErrNotFound)
-	case err != nil:
-		return fmt.Errorf("postgres: owner tx %s done: %w", id, err)
-	}
-	return fmt.Errorf("postgres: owner tx %s done: %w", id, store.ErrOwnerTxDone)
+	return nil
 }
 
 // OwnerTxStale records a transaction prepared for the owner stale, in one

@@ -176,21 +176,34 @@ func (s *Store) SafeTxExecuted(ctx context.Context, hash, txHash string, at time
 	if txHash == "" || at.IsZero() {
 		return errors.New("postgres: safe tx executed: transaction and time required")
 	}
-	tag, err := s.pool.Exec(ctx, `UPDATE safe_txs SET executed_tx = $1, executed_ns = $2 WHERE hash = $3 AND executed_tx IS NULL`, txHash, at.UnixNano(), hash)
-	if err != nil {
+	if err := s.settleOnce(ctx, `UPDATE safe_txs SET executed_tx = $1, executed_ns = $2 WHERE hash = $3 AND executed_tx IS NULL`, []any{txHash, at.UnixNano(), hash},
+		`SELECT 1 FROM safe_txs WHERE hash = $1`, hash, store.ErrSafeTxExecuted); err != nil {
 		return fmt.Errorf("postgres: safe tx %s executed: %w", hash, err)
+	}
+	return nil
+}
+
+// settleOnce runs update, which settles one row not yet settled (its
+// WHERE names the row and that it is unsettled). When it changes no row
+// it answers store.ErrNotFound if exists (a query of the row by key)
+// finds none, else already: the row was settled before. The Safe queue's
+// executions and the owner's transactions are settled this way.
+func (s *Store) settleOnce(ctx context.Context, update string, args []any, exists, key string, already error) error {
+	tag, err := s.pool.Exec(ctx, update, args...)
+	if err != nil {
+		return err
 	}
 	if tag.RowsAffected() == 1 {
 		return nil
 	}
 	var one int
-	switch err := s.pool.QueryRow(ctx, `SELECT 1 FROM safe_txs WHERE hash = $1`, hash).Scan(&one); {
+	switch err := s.pool.QueryRow(ctx, exists, key).Scan(&one); {
 	case errors.Is(err, pgx.ErrNoRows):
-		return fmt.Errorf("postgres: safe tx %s executed: %w", hash, store.ErrNotFound)
+		return store.ErrNotFound
 	case err != nil:
-		return fmt.Errorf("postgres: safe tx %s executed: %w", hash, err)
+		return err
 	}
-	return fmt.Errorf("postgres: safe tx %s executed: %w", hash, store.ErrSafeTxExecuted)
+	return already
 }
 
 // PendingSafeTxs returns a Safe's pending transactions by nonce (see

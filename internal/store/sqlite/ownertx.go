@@ -86,18 +86,8 @@ func (s *Store) OwnerTxDone(ctx context.Context, id, txHash string, at time.Time
 		return errors.New("sqlite: owner tx done: transaction and time required")
 	}
 	err := s.do(ctx, func(tx *wtx) error {
-		n, err := tx.exec(`UPDATE owner_txs SET done_tx = ?, done_ns = ? WHERE id = ? AND done_tx IS NULL`, txHash, at, id)
-		if err != nil || n == 1 {
-			return err
-		}
-		found, err := tx.one(`SELECT 1 FROM owner_txs WHERE id = ?`, []any{id}, func(*sqlite3.Stmt) error { return nil })
-		switch {
-		case err != nil:
-			return err
-		case !found:
-			return answer(store.ErrNotFound)
-		}
-		return answer(store.ErrOwnerTxDone)
+		return tx.settleOnce(`UPDATE owner_txs SET done_tx = ?, done_ns = ? WHERE id = ? AND done_tx IS NULL`, []any{txHash, at, id},
+			`SELECT 1 FROM owner_txs WHERE id = ?`, id, store.ErrOwnerTxDone)
 	})
 	if err != nil {
 		return fmt.Errorf("sqlite: owner tx %s done: %w", id, err)

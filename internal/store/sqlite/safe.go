@@ -118,18 +118,8 @@ func (s *Store) SafeTxExecuted(ctx context.Context, hash, txHash string, at time
 		return errors.New("sqlite: safe tx executed: transaction and time required")
 	}
 	err := s.do(ctx, func(tx *wtx) error {
-		n, err := tx.exec(`UPDATE safe_txs SET executed_tx = ?, executed_ns = ? WHERE hash = ? AND executed_tx IS NULL`, txHash, at, hash)
-		if err != nil || n == 1 {
-			return err
-		}
-		found, err := tx.one(`SELECT 1 FROM safe_txs WHERE hash = ?`, []any{hash}, func(*sqlite3.Stmt) error { return nil })
-		switch {
-		case err != nil:
-			return err
-		case !found:
-			return answer(store.ErrNotFound)
-		}
-		return answer(store.ErrSafeTxExecuted)
+		return tx.settleOnce(`UPDATE safe_txs SET executed_tx = ?, executed_ns = ? WHERE hash = ? AND executed_tx IS NULL`, []any{txHash, at, hash},
+			`SELECT 1 FROM safe_txs WHERE hash = ?`, hash, store.ErrSafeTxExecuted)
 	})
 	if err != nil {
 		return fmt.Errorf("sqlite: safe tx %s executed: %w", hash, err)
@@ -158,3 +148,23 @@ func (s *Store) PendingSafeTxs(ctx context.Context, chainID uint64, safe string)
 }
 
 var _ store.SafeTxs = (*Store)(nil)
+
+// settleOnce runs update, which settles one row not yet settled (its
+// WHERE names the row and that it is unsettled). When it changes no row
+// it answers store.ErrNotFound if exists (a query of the row by key)
+// finds none, else already: the row was settled before. The Safe queue's
+// executions and the owner's transactions are settled this way.
+func (tx *wtx) settleOnce(update string, args []any, exists, key string, already error) error {
+	n, err := tx.exec(update, args...)
+	if err != nil || n == 1 {
+		return err
+	}
+	found, err := tx.one(exists, []any{key}, func(*sqlite3.Stmt) error { return nil })
+	switch {
+	case err != nil:
+		return err
+	case !found:
+		return answer(store.ErrNotFound)
+	}
+	return answer(already)
+}

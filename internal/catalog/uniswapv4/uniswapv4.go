@@ -535,7 +535,11 @@ func planSwap(hooked bool) func(ctx context.Context, env *native.Env, in *regist
 		}
 		var txs []tool.Tx
 		if tokIn == (common.Address{}) {
-			if err := needETH(ctx, env, amount); err != nil {
+			owner, err := native.Owner(env)
+			if err != nil {
+				return nil, err
+			}
+			if err := native.NeedETH(ctx, env, owner, amount, "the swap"); err != nil {
 				return nil, err
 			}
 			sw.Value = amount
@@ -572,21 +576,4 @@ func paidBy(tokIn common.Address) string {
 		return "paid in ETH as the call's value"
 	}
 	return "paid through Permit2"
-}
-
-// needETH refuses a sale of more native ETH than the wallet holds (gas is
-// the wallet's to keep beyond it; the node refuses a send it cannot pay).
-func needETH(ctx context.Context, env *native.Env, amount *big.Int) error {
-	owner, err := native.Owner(env)
-	if err != nil {
-		return err
-	}
-	bal, err := env.Chain.BalanceOf(ctx, owner)
-	if err != nil {
-		return err
-	}
-	if bal.Cmp(amount) < 0 {
-		return fmt.Errorf("the wallet holds %s ETH but the swap sells %s", native.FormatUnits(bal, 18), native.FormatUnits(amount, 18))
-	}
-	return nil
 }

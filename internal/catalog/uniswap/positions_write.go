@@ -241,12 +241,11 @@ var increaseLiquidity = native.WriteTool{
 }
 
 func planIncreaseLiquidity(ctx context.Context, env *native.Env, in *registry.Input) (*tool.Plan, error) {
-	npm, err := npmOf(env)
+	args := native.ArgsOf(in)
+	npm, id, err := positionArg(env, args)
 	if err != nil {
 		return nil, err
 	}
-	args := native.ArgsOf(in)
-	id := args.Amount("token_id")
 	des0, des1 := args.Amount("amount0_desired"), args.Amount("amount1_desired")
 	if err := args.Err(); err != nil {
 		return nil, err
@@ -324,13 +323,9 @@ var decreaseLiquidity = native.WriteTool{
 // (removedLiquidity), the tokens and fees that frees (redeem), and the
 // multicall that takes them (decreaseAndCollect).
 func planDecreaseLiquidity(ctx context.Context, env *native.Env, in *registry.Input) (*tool.Plan, error) {
-	npm, err := npmOf(env)
-	if err != nil {
-		return nil, err
-	}
 	args := native.ArgsOf(in)
-	id := args.Amount("token_id")
-	if err := args.Err(); err != nil {
+	npm, id, err := positionArg(env, args)
+	if err != nil {
 		return nil, err
 	}
 	byLiq, byPct := args.Has("liquidity"), args.Has("percent")
@@ -481,13 +476,9 @@ var collectFees = native.WriteTool{
 }
 
 func planCollectFees(ctx context.Context, env *native.Env, in *registry.Input) (*tool.Plan, error) {
-	npm, err := npmOf(env)
-	if err != nil {
-		return nil, err
-	}
 	args := native.ArgsOf(in)
-	id := args.Amount("token_id")
-	if err := args.Err(); err != nil {
+	npm, id, err := positionArg(env, args)
+	if err != nil {
 		return nil, err
 	}
 	wallet, err := native.Owner(env)

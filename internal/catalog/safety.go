@@ -253,117 +253,148 @@ func foldSymbol(s string) string {
 	return b.String()
 }
 
+// readCheckToken runs safety_check_token's stages in order: the code at
+// the address, the ERC-20 calls, the token list, the price feed. An
+// address without code is judged on that alone.
 func readCheckToken(ctx context.Context, env *Env, in *registry.Input) (any, error) {
 	args := native.ArgsOf(in)
 	tok := args.Address("token")
 	if err := args.Err(); err != nil {
 		return nil, err
 	}
-	out := checkTokenOut{Token: tok.Hex(), Decimals: -1}
-	add := func(name, status, detail string) { out.Checks = append(out.Checks, check{name, status, detail}) }
-	done := func() (any, error) {
-		out.Verdict = verdict(out.Checks)
-		return out, nil
-	}
+	out := &checkTokenOut{Token: tok.Hex(), Decimals: -1}
 	in.Step(0)
-	code, err := env.Chain.Code(ctx, tok)
+	hasCode, err := out.checkCode(ctx, env, tok)
 	if err != nil {
 		return nil, err
 	}
-	if len(code) == 0 {
-		add("has_code", statusFail, "no contract at this address on this chain")
-		return done()
+	if hasCode {
+		in.Step(1)
+		out.checkERC20(ctx, env, tok)
+		in.Step(2)
+		t, listed := out.checkListed(env, tok)
+		in.Step(3)
+		out.checkFeed(ctx, env, t, listed)
 	}
-	add("has_code", statusPass, fmt.Sprintf("%d bytes of code", len(code)))
+	out.Verdict = verdict(out.Checks)
+	return *out, nil
+}
 
-	in.Step(1)
+func (out *checkTokenOut) add(name, status, detail string) {
+	out.Checks = append(out.Checks, check{name, status, detail})
+}
+
+// checkCode checks that there is a contract at tok; it fails only when
+// the chain cannot be read.
+func (out *checkTokenOut) checkCode(ctx context.Context, env *Env, tok common.Address) (bool, error) {
+	code, err := env.Chain.Code(ctx, tok)
+	if err != nil {
+		return false, err
+	}
+	if len(code) == 0 {
+		out.add("has_code", statusFail, "no contract at this address on this chain")
+		return false, nil
+	}
+	out.add("has_code", statusPass, fmt.Sprintf("%d bytes of code", len(code)))
+	return true, nil
+}
+
+// checkERC20 checks that tok answers the ERC-20 calls with sane values:
+// decimals, symbol, name, total supply and a balance.
+func (out *checkTokenOut) checkERC20(ctx context.Context, env *Env, tok common.Address) {
 	a := chain.ERC20ABI()
 	if v, err := native.Call(ctx, env.Chain, a, tok, "decimals"); err != nil {
-		add("decimals", statusFail, "decimals() does not answer: not an ERC-20 token")
+		out.add("decimals", statusFail, "decimals() does not answer: not an ERC-20 token")
 	} else {
 		d := v[0].(uint8)
 		out.Decimals = int(d)
 		switch {
 		case d > 36:
-			add("decimals", statusFail, fmt.Sprintf("%d decimals: no real token uses so many", d))
+			out.add("decimals", statusFail, fmt.Sprintf("%d decimals: no real token uses so many", d))
 		case d > 18:
-			add("decimals", statusWarn, fmt.Sprintf("%d decimals: more than the usual 18, amounts are easy to get wrong", d))
+			out.add("decimals", statusWarn, fmt.Sprintf("%d decimals: more than the usual 18, amounts are easy to get wrong", d))
 		default:
-			add("decimals", statusPass, fmt.Sprintf("%d decimals", d))
+			out.add("decimals", statusPass, fmt.Sprintf("%d decimals", d))
 		}
 	}
 	if v, err := native.Call(ctx, env.Chain, a, tok, "symbol"); err != nil {
-		add("symbol", statusWarn, "symbol() does not answer as a string")
+		out.add("symbol", statusWarn, "symbol() does not answer as a string")
 	} else {
 		out.Symbol = native.Bounded(v[0].(string))
 		if printableSymbol(out.Symbol) {
-			add("symbol", statusPass, "short printable ASCII")
+			out.add("symbol", statusPass, "short printable ASCII")
 		} else {
-			add("symbol", statusWarn, "the symbol is empty, long, or has non-ASCII or unusual characters: it may imitate another token")
+			out.add("symbol", statusWarn, "the symbol is empty, long, or has non-ASCII or unusual characters: it may imitate another token")
 		}
 	}
 	if v, err := native.Call(ctx, env.Chain, a, tok, "name"); err != nil {
-		add("name", statusWarn, "name() does not answer as a string")
+		out.add("name", statusWarn, "name() does not answer as a string")
 	} else {
 		out.Name = native.Bounded(v[0].(string))
 		if printableText(out.Name) {
-			add("name", statusPass, "printable")
+			out.add("name", statusPass, "printable")
 		} else {
-			add("name", statusWarn, "the name has control or invisible characters")
+			out.add("name", statusWarn, "the name has control or invisible characters")
 		}
 	}
 	if v, err := native.Call(ctx, env.Chain, a, tok, "totalSupply"); err != nil {
-		add("total_supply", statusFail, "totalSupply() does not answer")
+		out.add("total_supply", statusFail, "totalSupply() does not answer")
 	} else if v[0].(*big.Int).Sign() == 0 {
-		add("total_supply", statusWarn, "the total supply is zero")
+		out.add("total_supply", statusWarn, "the total supply is zero")
 	} else {
-		add("total_supply", statusPass, "positive")
+		out.add("total_supply", statusPass, "positive")
 	}
 	if _, err := env.Chain.TokenBalance(ctx, tok, native.WalletAddress(env)); err != nil {
-		add("balance_of", statusFail, "balanceOf() does not answer")
+		out.add("balance_of", statusFail, "balanceOf() does not answer")
 	} else {
-		add("balance_of", statusPass, "answers")
+		out.add("balance_of", statusPass, "answers")
 	}
+}
 
-	in.Step(2)
-	t, listed := env.Token(tok)
+// checkListed checks tok against ward's token list; an unlisted token
+// whose symbol folds to a listed one's (or to ETH) is an impersonation.
+// It returns the listed token, if any.
+func (out *checkTokenOut) checkListed(env *Env, tok common.Address) (t native.Token, listed bool) {
+	t, listed = env.Token(tok)
 	if listed {
-		add("token_list", statusPass, "in ward's token list as "+t.Symbol)
+		out.add("token_list", statusPass, "in ward's token list as "+t.Symbol)
+		return t, true
+	}
+	imitated := ""
+	if f := foldSymbol(out.Symbol); f != "" {
+		for _, k := range env.KnownTokens() {
+			if foldSymbol(k.Symbol) == f {
+				imitated = k.Symbol + " at " + k.Address.Hex()
+			}
+		}
+		if f == "ETH" {
+			imitated = "native ETH"
+		}
+	}
+	if imitated != "" {
+		out.add("token_list", statusFail, "not in ward's token list, but its symbol imitates the listed "+imitated+": likely an impersonation")
 	} else {
-		imitated := ""
-		if f := foldSymbol(out.Symbol); f != "" {
-			for _, k := range env.KnownTokens() {
-				if foldSymbol(k.Symbol) == f {
-					imitated = k.Symbol + " at " + k.Address.Hex()
-				}
-			}
-			if f == "ETH" {
-				imitated = "native ETH"
-			}
-		}
-		if imitated != "" {
-			add("token_list", statusFail, "not in ward's token list, but its symbol imitates the listed "+imitated+": likely an impersonation")
-		} else {
-			add("token_list", statusWarn, "not in ward's token list")
-		}
+		out.add("token_list", statusWarn, "not in ward's token list")
 	}
+	return t, false
+}
 
-	in.Step(3)
-	switch {
-	case !listed || t.Feed == (common.Address{}):
-		add("price_feed", statusWarn, "no price feed: ward cannot value it, so spending limits refuse actions on it")
-	default:
-		p, err := native.FeedPrice(ctx, env, t.Feed)
-		switch {
-		case err != nil:
-			add("price_feed", statusFail, "the token's price feed does not answer")
-		case p.Stale:
-			add("price_feed", statusWarn, "the price is stale: "+strings.Join(p.StaleReasons, "; "))
-		default:
-			add("price_feed", statusPass, fmt.Sprintf("fresh price %g USD", p.USD))
-		}
+// checkFeed checks the listed token's price feed: present, answering and
+// fresh.
+func (out *checkTokenOut) checkFeed(ctx context.Context, env *Env, t native.Token, listed bool) {
+	if !listed || t.Feed == (common.Address{}) {
+		out.add("price_feed", statusWarn, "no price feed: ward cannot value it, so spending limits refuse actions on it")
+		return
 	}
-	return done()
+	p, err := native.FeedPrice(ctx, env, t.Feed)
+	switch {
+	case err != nil:
+		out.add("price_feed", statusFail, "the token's price feed does not answer")
+	case p.Stale:
+		out.add("price_feed", statusWarn, "the price is stale: "+strings.Join(p.StaleReasons, "; "))
+	default:
+		out.add("price_feed", statusPass, fmt.Sprintf("fresh price %g USD", p.USD))
+	}
 }
 
 var checkApprovals = native.ReadTool{

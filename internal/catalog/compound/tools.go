@@ -209,12 +209,9 @@ func (s start) tx(label, method string, args ...any) (tool.Tx, error) {
 	return native.Tx(chain.CometABI(), s.m.comet, label, method, args...)
 }
 
-func (s start) plan(ctx context.Context, env *native.Env, txs []tool.Tx, tokens []tool.TokenUse, valued common.Address, amount *big.Int, summary string, before, after *big.Int, known bool) *tool.Plan {
-	summary += fmt.Sprintf(" on the Compound III %s market %s", s.m.base.Symbol, s.m.comet.Hex())
-	if known {
-		summary += native.HealthChange(before, after)
-	}
-	return native.NewPlan(ctx, env, txs, tokens, native.ValueCents(ctx, env, valued, amount), summary)
+// market is what a plan's summary says of the market.
+func (s start) market() string {
+	return fmt.Sprintf(" on the Compound III %s market %s", s.m.base.Symbol, s.m.comet.Hex())
 }
 
 // healthChange is the account's health factor now and after a change;
@@ -266,8 +263,8 @@ var supplyBase = native.WriteTool{
 		if err != nil {
 			return nil, err
 		}
-		return s.plan(ctx, env, append(txs, t), []tool.TokenUse{native.Claimed(in, s.m.base.Address, s.amount, true, "token")},
-			s.m.base.Address, s.amount, fmt.Sprintf("supply %s %s", native.FormatUnits(s.amount, s.m.base.Decimals), s.m.base.Symbol), nil, nil, false), nil
+		return native.Lending{Txs: append(txs, t), Token: s.m.base, Out: true, Claim: s.amount,
+			Summary: fmt.Sprintf("supply %s %s", native.FormatUnits(s.amount, s.m.base.Decimals), s.m.base.Symbol)}.Plan(ctx, env, in, s.market()), nil
 	},
 }
 
@@ -307,8 +304,8 @@ var withdrawBase = native.WriteTool{
 		if err != nil {
 			return nil, err
 		}
-		return s.plan(ctx, env, []tool.Tx{t}, []tool.TokenUse{native.Claimed(in, s.m.base.Address, amount, false, "token")},
-			s.m.base.Address, amount, fmt.Sprintf("withdraw %s %s", native.FormatUnits(amount, s.m.base.Decimals), s.m.base.Symbol), nil, nil, false), nil
+		return native.Lending{Txs: []tool.Tx{t}, Token: s.m.base, Claim: amount,
+			Summary: fmt.Sprintf("withdraw %s %s", native.FormatUnits(amount, s.m.base.Decimals), s.m.base.Symbol)}.Plan(ctx, env, in, s.market()), nil
 	},
 }
 
@@ -364,8 +361,9 @@ var supplyCollateral = native.WriteTool{
 		// More collateral never lowers health: an unreadable price only
 		// leaves the health factor out of the summary.
 		before, after, _, _, herr := s.healthChange(map[common.Address]*big.Int{as.info.Address: s.amount}, new(big.Int))
-		return s.plan(ctx, env, append(txs, t), []tool.TokenUse{native.Claimed(in, as.info.Address, s.amount, true, "token")},
-			as.info.Address, s.amount, fmt.Sprintf("post %s %s as collateral", native.FormatUnits(s.amount, as.info.Decimals), as.info.Symbol), before, after, herr == nil), nil
+		return native.Lending{Txs: append(txs, t), Token: as.info, Out: true, Claim: s.amount,
+			Summary: fmt.Sprintf("post %s %s as collateral", native.FormatUnits(s.amount, as.info.Decimals), as.info.Symbol),
+			Before:  before, After: after, HealthKnown: herr == nil}.Plan(ctx, env, in, s.market()), nil
 	},
 }
 
@@ -420,8 +418,9 @@ func planWithdrawCollateral(ctx context.Context, env *native.Env, in *registry.I
 	if err != nil {
 		return nil, err
 	}
-	return s.plan(ctx, env, []tool.Tx{t}, []tool.TokenUse{native.Claimed(in, as.info.Address, amount, false, "token")},
-		as.info.Address, amount, fmt.Sprintf("withdraw %s %s of collateral", native.FormatUnits(amount, as.info.Decimals), as.info.Symbol), before, after, true), nil
+	return native.Lending{Txs: []tool.Tx{t}, Token: as.info, Claim: amount,
+		Summary: fmt.Sprintf("withdraw %s %s of collateral", native.FormatUnits(amount, as.info.Decimals), as.info.Symbol),
+		Before:  before, After: after, HealthKnown: true}.Plan(ctx, env, in, s.market()), nil
 }
 
 var borrowBase = native.WriteTool{
@@ -477,8 +476,9 @@ func planBorrow(ctx context.Context, env *native.Env, in *registry.Input) (*tool
 	if err != nil {
 		return nil, err
 	}
-	return s.plan(ctx, env, []tool.Tx{t}, []tool.TokenUse{native.Claimed(in, s.m.base.Address, s.amount, false, "token")},
-		s.m.base.Address, s.amount, fmt.Sprintf("borrow %s %s", native.FormatUnits(newDebt, s.m.base.Decimals), s.m.base.Symbol), before, after, true), nil
+	return native.Lending{Txs: []tool.Tx{t}, Token: s.m.base, Claim: s.amount,
+		Summary: fmt.Sprintf("borrow %s %s", native.FormatUnits(newDebt, s.m.base.Decimals), s.m.base.Symbol),
+		Before:  before, After: after, HealthKnown: true}.Plan(ctx, env, in, s.market()), nil
 }
 
 var repayBase = native.WriteTool{
@@ -516,7 +516,8 @@ var repayBase = native.WriteTool{
 			return nil, err
 		}
 		before, after, _, _, herr := s.healthChange(nil, new(big.Int).Neg(r.Repaid))
-		return s.plan(ctx, env, append(r.Approvals, t), []tool.TokenUse{native.Claimed(in, s.m.base.Address, r.Pay, true, "token")},
-			s.m.base.Address, r.Repaid, fmt.Sprintf("repay %s %s", native.FormatUnits(r.Repaid, s.m.base.Decimals), s.m.base.Symbol), before, after, herr == nil), nil
+		return native.Lending{Txs: append(r.Approvals, t), Token: s.m.base, Out: true, Claim: r.Pay, Value: r.Repaid,
+			Summary: fmt.Sprintf("repay %s %s", native.FormatUnits(r.Repaid, s.m.base.Decimals), s.m.base.Symbol),
+			Before:  before, After: after, HealthKnown: herr == nil}.Plan(ctx, env, in, s.market()), nil
 	},
 }

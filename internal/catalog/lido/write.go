@@ -113,29 +113,44 @@ var unwrap = native.WriteTool{
 	Plan: planUnwrap,
 }
 
-// amountOf reads an amount argument that may be "max" (the wallet's
-// balance of tok): positive, and at most that balance.
-func amountOf(ctx context.Context, env *native.Env, in *registry.Input, tok common.Address, symbol string) (*big.Int, error) {
+// spent names the token a Lido write spends from the wallet.
+type spent uint8
+
+const (
+	spendStETH spent = iota
+	spendWstETH
+)
+
+// beginSpend is what every Lido write that spends a token of the wallet
+// (wrap, unwrap, withdrawal request) reads first: the deployment, then
+// the amount argument, which may be "max" (the wallet's balance of the
+// token): positive, and at most that balance.
+func beginSpend(ctx context.Context, env *native.Env, in *registry.Input, which spent) (deployment, *big.Int, error) {
+	in.Step(0)
+	d, err := resolve(ctx, env)
+	if err != nil {
+		return d, nil, err
+	}
+	tok, symbol := d.stETH, "stETH"
+	if which == spendWstETH {
+		tok, symbol = d.wstETH, "wstETH"
+	}
 	a := native.ArgsOf(in)
 	amount := a.AmountOrMax("amount")
 	owner := a.Wallet(env)
 	if err := a.Err(); err != nil {
-		return nil, err
+		return d, nil, err
 	}
 	bal, err := call(ctx, env, tok, "balanceOf", owner)
 	if err != nil {
-		return nil, err
+		return d, nil, err
 	}
-	return native.Held(amount, bal, symbol, 18, symbol)
+	amount, err = native.Held(amount, bal, symbol, 18, symbol)
+	return d, amount, err
 }
 
 func planWrap(ctx context.Context, env *native.Env, in *registry.Input) (*tool.Plan, error) {
-	in.Step(0)
-	d, err := resolve(ctx, env)
-	if err != nil {
-		return nil, err
-	}
-	amount, err := amountOf(ctx, env, in, d.stETH, "stETH")
+	d, amount, err := beginSpend(ctx, env, in, spendStETH)
 	if err != nil {
 		return nil, err
 	}
@@ -162,12 +177,7 @@ func planWrap(ctx context.Context, env *native.Env, in *registry.Input) (*tool.P
 }
 
 func planUnwrap(ctx context.Context, env *native.Env, in *registry.Input) (*tool.Plan, error) {
-	in.Step(0)
-	d, err := resolve(ctx, env)
-	if err != nil {
-		return nil, err
-	}
-	amount, err := amountOf(ctx, env, in, d.wstETH, "wstETH")
+	d, amount, err := beginSpend(ctx, env, in, spendWstETH)
 	if err != nil {
 		return nil, err
 	}
@@ -217,12 +227,7 @@ var requestWithdrawal = native.WriteTool{
 }
 
 func planRequest(ctx context.Context, env *native.Env, in *registry.Input) (*tool.Plan, error) {
-	in.Step(0)
-	d, err := resolve(ctx, env)
-	if err != nil {
-		return nil, err
-	}
-	amount, err := amountOf(ctx, env, in, d.stETH, "stETH")
+	d, amount, err := beginSpend(ctx, env, in, spendStETH)
 	if err != nil {
 		return nil, err
 	}

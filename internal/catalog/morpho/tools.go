@@ -248,14 +248,9 @@ func (s start) healthAfter(ctx context.Context, env *native.Env, collDelta, debt
 	return now, health(capacity, debt), capacity, debt, nil
 }
 
-// plan finishes a plan: its summary gets the market and, when known, the
-// health factor before and after.
-func (s start) plan(ctx context.Context, env *native.Env, txs []tool.Tx, tokens []tool.TokenUse, valued common.Address, amount *big.Int, summary string, hfNow, hfAfter *big.Int, known bool) *tool.Plan {
-	summary += fmt.Sprintf(" in Morpho Blue market %s (%s/%s, LLTV %s%%)", s.m.id.Hex(), s.m.collateral.Symbol, s.m.loan.Symbol, native.WadPercent(s.m.params.Lltv))
-	if known {
-		summary += native.HealthChange(hfNow, hfAfter)
-	}
-	return native.NewPlan(ctx, env, txs, tokens, native.ValueCents(ctx, env, valued, amount), summary)
+// market is what a plan's summary says of the market.
+func (s start) market() string {
+	return fmt.Sprintf(" in Morpho Blue market %s (%s/%s, LLTV %s%%)", s.m.id.Hex(), s.m.collateral.Symbol, s.m.loan.Symbol, native.WadPercent(s.m.params.Lltv))
 }
 
 func txOf(s start, label, method string, args ...any) (tool.Tx, error) {
@@ -290,8 +285,8 @@ var supply = native.WriteTool{
 		if err != nil {
 			return nil, err
 		}
-		return s.plan(ctx, env, append(txs, t), []tool.TokenUse{native.Claimed(in, s.m.loan.Address, s.amount, true, "token")},
-			s.m.loan.Address, s.amount, fmt.Sprintf("supply %s %s", native.FormatUnits(s.amount, s.m.loan.Decimals), s.m.loan.Symbol), nil, nil, false), nil
+		return native.Lending{Txs: append(txs, t), Token: s.m.loan, Out: true, Claim: s.amount,
+			Summary: fmt.Sprintf("supply %s %s", native.FormatUnits(s.amount, s.m.loan.Decimals), s.m.loan.Symbol)}.Plan(ctx, env, in, s.market()), nil
 	},
 }
 
@@ -329,8 +324,8 @@ var withdraw = native.WriteTool{
 		if err != nil {
 			return nil, err
 		}
-		return s.plan(ctx, env, []tool.Tx{t}, []tool.TokenUse{native.Claimed(in, s.m.loan.Address, amount, false, "token")},
-			s.m.loan.Address, amount, fmt.Sprintf("withdraw %s %s", native.FormatUnits(amount, s.m.loan.Decimals), s.m.loan.Symbol), nil, nil, false), nil
+		return native.Lending{Txs: []tool.Tx{t}, Token: s.m.loan, Claim: amount,
+			Summary: fmt.Sprintf("withdraw %s %s", native.FormatUnits(amount, s.m.loan.Decimals), s.m.loan.Symbol)}.Plan(ctx, env, in, s.market()), nil
 	},
 }
 
@@ -362,9 +357,9 @@ var supplyCollateral = native.WriteTool{
 		// Posting collateral never lowers health: an unreadable oracle
 		// only leaves the health factor out of the summary.
 		now, after, _, _, herr := s.healthAfter(ctx, env, s.amount, new(big.Int))
-		return s.plan(ctx, env, append(txs, t), []tool.TokenUse{native.Claimed(in, s.m.collateral.Address, s.amount, true, "token")},
-			s.m.collateral.Address, s.amount, fmt.Sprintf("post %s %s as collateral", native.FormatUnits(s.amount, s.m.collateral.Decimals), s.m.collateral.Symbol),
-			now, after, herr == nil), nil
+		return native.Lending{Txs: append(txs, t), Token: s.m.collateral, Out: true, Claim: s.amount,
+			Summary: fmt.Sprintf("post %s %s as collateral", native.FormatUnits(s.amount, s.m.collateral.Decimals), s.m.collateral.Symbol),
+			Before:  now, After: after, HealthKnown: herr == nil}.Plan(ctx, env, in, s.market()), nil
 	},
 }
 
@@ -416,9 +411,9 @@ func planWithdrawCollateral(ctx context.Context, env *native.Env, in *registry.I
 	if err != nil {
 		return nil, err
 	}
-	return s.plan(ctx, env, []tool.Tx{t}, []tool.TokenUse{native.Claimed(in, s.m.collateral.Address, amount, false, "token")},
-		s.m.collateral.Address, amount, fmt.Sprintf("withdraw %s %s of collateral", native.FormatUnits(amount, s.m.collateral.Decimals), s.m.collateral.Symbol),
-		now, after, true), nil
+	return native.Lending{Txs: []tool.Tx{t}, Token: s.m.collateral, Claim: amount,
+		Summary: fmt.Sprintf("withdraw %s %s of collateral", native.FormatUnits(amount, s.m.collateral.Decimals), s.m.collateral.Symbol),
+		Before:  now, After: after, HealthKnown: true}.Plan(ctx, env, in, s.market()), nil
 }
 
 // safeCollateralWithdraw is about the most collateral the position can
@@ -491,8 +486,9 @@ func planBorrow(ctx context.Context, env *native.Env, in *registry.Input) (*tool
 	if err != nil {
 		return nil, err
 	}
-	return s.plan(ctx, env, []tool.Tx{t}, []tool.TokenUse{native.Claimed(in, s.m.loan.Address, s.amount, false, "token")},
-		s.m.loan.Address, s.amount, fmt.Sprintf("borrow %s %s", native.FormatUnits(s.amount, s.m.loan.Decimals), s.m.loan.Symbol), now, hf, true), nil
+	return native.Lending{Txs: []tool.Tx{t}, Token: s.m.loan, Claim: s.amount,
+		Summary: fmt.Sprintf("borrow %s %s", native.FormatUnits(s.amount, s.m.loan.Decimals), s.m.loan.Symbol),
+		Before:  now, After: hf, HealthKnown: true}.Plan(ctx, env, in, s.market()), nil
 }
 
 var repay = native.WriteTool{
@@ -530,7 +526,8 @@ var repay = native.WriteTool{
 			return nil, err
 		}
 		now, after, _, _, herr := s.healthAfter(ctx, env, new(big.Int), new(big.Int).Neg(r.Repaid))
-		return s.plan(ctx, env, append(r.Approvals, t), []tool.TokenUse{native.Claimed(in, s.m.loan.Address, r.Pay, true, "token")},
-			s.m.loan.Address, r.Repaid, fmt.Sprintf("repay %s %s", native.FormatUnits(r.Repaid, s.m.loan.Decimals), s.m.loan.Symbol), now, after, herr == nil), nil
+		return native.Lending{Txs: append(r.Approvals, t), Token: s.m.loan, Out: true, Claim: r.Pay, Value: r.Repaid,
+			Summary: fmt.Sprintf("repay %s %s", native.FormatUnits(r.Repaid, s.m.loan.Decimals), s.m.loan.Symbol),
+			Before:  now, After: after, HealthKnown: herr == nil}.Plan(ctx, env, in, s.market()), nil
 	},
 }

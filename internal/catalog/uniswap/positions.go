@@ -138,16 +138,23 @@ func ownedPosition(ctx context.Context, env *native.Env, npm common.Address, id 
 // recheckOwner is the Recheck of the writes on a token id: the wallet
 // must still own the position when the plan is sent.
 func recheckOwner(ctx context.Context, env *native.Env, in *registry.Input) error {
-	npm, err := npmOf(env)
-	if err != nil {
-		return err
-	}
-	id, err := native.ArgAmount(in, "token_id")
+	npm, id, err := positionArg(env, native.ArgsOf(in))
 	if err != nil {
 		return err
 	}
 	_, err = ownedPosition(ctx, env, npm, id)
 	return err
+}
+
+// positionArg is what every write to a position NFT decodes first: the
+// position manager, which must be configured, and the token_id argument.
+// a goes on to read the write's other arguments.
+func positionArg(env *native.Env, a *native.Args) (npm common.Address, id *big.Int, err error) {
+	if npm, err = npmOf(env); err != nil {
+		return npm, nil, err
+	}
+	id = a.Amount("token_id")
+	return npm, id, a.Err()
 }
 
 // collectParams is the NPM's CollectParams.

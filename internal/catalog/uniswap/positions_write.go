@@ -241,12 +241,11 @@ var increaseLiquidity = native.WriteTool{
 }
 
 func planIncreaseLiquidity(ctx context.Context, env *native.Env, in *registry.Input) (*tool.Plan, error) {
-	npm, err := npmOf(env)
+	args := native.ArgsOf(in)
+	npm, id, err := positionArg(env, args)
 	if err != nil {
 		return nil, err
 	}
-	args := native.ArgsOf(in)
-	id := args.Amount("token_id")
 	des0, des1 := args.Amount("amount0_desired"), args.Amount("amount1_desired")
 	if err := args.Err(); err != nil {
 		return nil, err
@@ -319,14 +318,14 @@ var decreaseLiquidity = native.WriteTool{
 	Recheck: recheckOwner,
 }
 
+// planDecreaseLiquidity plans uniswap_v3_decrease_liquidity in stages:
+// the arguments, the position and the liquidity it gives up
+// (removedLiquidity), the tokens and fees that frees (redeem), and the
+// multicall that takes them (decreaseAndCollect).
 func planDecreaseLiquidity(ctx context.Context, env *native.Env, in *registry.Input) (*tool.Plan, error) {
-	npm, err := npmOf(env)
-	if err != nil {
-		return nil, err
-	}
 	args := native.ArgsOf(in)
-	id := args.Amount("token_id")
-	if err := args.Err(); err != nil {
+	npm, id, err := positionArg(env, args)
+	if err != nil {
 		return nil, err
 	}
 	byLiq, byPct := args.Has("liquidity"), args.Has("percent")
@@ -348,9 +347,52 @@ func planDecreaseLiquidity(ctx context.Context, env *native.Env, in *registry.In
 	if err != nil {
 		return nil, err
 	}
+	if liq, err = removedLiquidity(p, id, liq, byPct, args.Int("percent", 0)); err != nil {
+		return nil, err
+	}
+	st, err := p.pool(ctx, env, npm)
+	if err != nil {
+		return nil, err
+	}
+	in.Step(1)
+	r, err := redeem(ctx, env, npm, st, p, liq, args.Int("slippage_bps", native.DefaultSlippageBps))
+	if err != nil {
+		return nil, err
+	}
+	m0, m1, err := native.TokenInfoPair(ctx, env, p.token0, p.token1)
+	if err != nil {
+		return nil, err
+	}
+	dl, err := native.Deadline(ctx, env, in)
+	if err != nil {
+		return nil, err
+	}
+	tx, err := decreaseAndCollect(npm, wallet, decreaseParams{TokenId: id, Liquidity: liq, Amount0Min: r.min0, Amount1Min: r.min1, Deadline: dl})
+	if err != nil {
+		return nil, err
+	}
+	// Fees only grow between preview and execution, so the fees owed now
+	// are a floor of what collect pays on top of the freed tokens.
+	in0, in1 := new(big.Int).Add(r.min0, r.f0), new(big.Int).Add(r.min1, r.f1)
+	e0, e1 := new(big.Int).Add(r.a0, r.f0), new(big.Int).Add(r.a1, r.f1)
+	return native.NewPlan(ctx, env, []tool.Tx{tx},
+		[]tool.TokenUse{
+			{Token: tool.Address(p.token0), Decimals: -1, Amount: in0},
+			{Token: tool.Address(p.token1), Decimals: -1, Amount: in1},
+		},
+		native.SumCents(native.ValueCents(ctx, env, p.token0, e0), native.ValueCents(ctx, env, p.token1, e1)),
+		fmt.Sprintf("remove %s of %s liquidity from Uniswap V3 position %s (ticks [%d, %d]) and collect at least %s %s and %s %s to the wallet (about %s %s and %s %s, fees included)",
+			liq, p.liquidity, id, p.lo, p.hi, native.FormatUnits(in0, m0.Decimals), m0.Symbol, native.FormatUnits(in1, m1.Decimals), m1.Symbol,
+			native.FormatUnits(e0, m0.Decimals), m0.Symbol, native.FormatUnits(e1, m1.Decimals), m1.Symbol)), nil
+}
+
+// removedLiquidity is the liquidity a decrease takes from position id:
+// pct percent of it (byPct), else liq, or all of it when liq is nil. It
+// refuses a percent outside 1 to 100, a position without liquidity, a
+// share that rounds to 0, and more than the position holds.
+func removedLiquidity(p npmPosition, id, liq *big.Int, byPct bool, pct int64) (*big.Int, error) {
 	switch {
 	case byPct:
-		pct := args.Int("percent", 0)
 		if pct < 1 || pct > 100 {
 			return nil, errors.New("percent must be between 1 and 100")
 		}
@@ -368,59 +410,47 @@ func planDecreaseLiquidity(ctx context.Context, env *native.Env, in *registry.In
 	if liq.Cmp(p.liquidity) > 0 {
 		return nil, fmt.Errorf("position %s holds %s liquidity, less than %s", id, p.liquidity, liq)
 	}
-	st, err := p.pool(ctx, env, npm)
-	if err != nil {
-		return nil, err
-	}
-	in.Step(1)
+	return liq, nil
+}
+
+// redemption is what removing liquidity frees at the pool's price now:
+// the tokens (a0, a1), their slippage minima and the fees owed (f0, f1).
+type redemption struct {
+	a0, a1, min0, min1, f0, f1 *big.Int
+}
+
+// redeem is the redemption of liq of position p in the pool st, its
+// minima bps basis points under the amounts.
+func redeem(ctx context.Context, env *native.Env, npm common.Address, st v3PoolState, p npmPosition, liq *big.Int, bps int64) (redemption, error) {
+	var r redemption
 	sa, sb, err := sqrtRatios(p.lo, p.hi)
 	if err != nil {
-		return nil, err
+		return r, err
 	}
-	a0, a1, err := v3Amounts(st.sqrtP, sa, sb, liq, false)
-	if err != nil {
-		return nil, err
+	if r.a0, r.a1, err = v3Amounts(st.sqrtP, sa, sb, liq, false); err != nil {
+		return r, err
 	}
-	f0, f1, err := npmFees(ctx, env, npm, p)
-	if err != nil {
-		return nil, err
+	if r.f0, r.f1, err = npmFees(ctx, env, npm, p); err != nil {
+		return r, err
 	}
-	bps := args.Int("slippage_bps", native.DefaultSlippageBps)
-	min0, min1 := native.SlippageMin(a0, bps), native.SlippageMin(a1, bps)
-	m0, m1, err := native.TokenInfoPair(ctx, env, p.token0, p.token1)
-	if err != nil {
-		return nil, err
-	}
-	dl, err := native.Deadline(ctx, env, in)
-	if err != nil {
-		return nil, err
-	}
+	r.min0, r.min1 = native.SlippageMin(r.a0, bps), native.SlippageMin(r.a1, bps)
+	return r, nil
+}
+
+// decreaseAndCollect is the NPM multicall that removes liquidity as dec
+// says and collects everything the position is then owed to wallet, so
+// nothing is left owed in it.
+func decreaseAndCollect(npm, wallet common.Address, dec decreaseParams) (tool.Tx, error) {
 	a := chain.UniswapV3PositionManagerABI()
-	dec, err := a.Pack("decreaseLiquidity", decreaseParams{TokenId: id, Liquidity: liq, Amount0Min: min0, Amount1Min: min1, Deadline: dl})
+	d, err := a.Pack("decreaseLiquidity", dec)
 	if err != nil {
-		return nil, err
+		return tool.Tx{}, err
 	}
-	col, err := a.Pack("collect", collectAll(id, wallet))
+	c, err := a.Pack("collect", collectAll(dec.TokenId, wallet))
 	if err != nil {
-		return nil, err
+		return tool.Tx{}, err
 	}
-	tx, err := native.Tx(a, npm, "decrease liquidity and collect", "multicall", [][]byte{dec, col})
-	if err != nil {
-		return nil, err
-	}
-	// Fees only grow between preview and execution, so the fees owed now
-	// are a floor of what collect pays on top of the freed tokens.
-	in0, in1 := new(big.Int).Add(min0, f0), new(big.Int).Add(min1, f1)
-	e0, e1 := new(big.Int).Add(a0, f0), new(big.Int).Add(a1, f1)
-	return native.NewPlan(ctx, env, []tool.Tx{tx},
-		[]tool.TokenUse{
-			{Token: tool.Address(p.token0), Decimals: -1, Amount: in0},
-			{Token: tool.Address(p.token1), Decimals: -1, Amount: in1},
-		},
-		native.SumCents(native.ValueCents(ctx, env, p.token0, e0), native.ValueCents(ctx, env, p.token1, e1)),
-		fmt.Sprintf("remove %s of %s liquidity from Uniswap V3 position %s (ticks [%d, %d]) and collect at least %s %s and %s %s to the wallet (about %s %s and %s %s, fees included)",
-			liq, p.liquidity, id, p.lo, p.hi, native.FormatUnits(in0, m0.Decimals), m0.Symbol, native.FormatUnits(in1, m1.Decimals), m1.Symbol,
-			native.FormatUnits(e0, m0.Decimals), m0.Symbol, native.FormatUnits(e1, m1.Decimals), m1.Symbol)), nil
+	return native.Tx(a, npm, "decrease liquidity and collect", "multicall", [][]byte{d, c})
 }
 
 // ---- uniswap_v3_collect_fees ----
@@ -446,13 +476,9 @@ var collectFees = native.WriteTool{
 }
 
 func planCollectFees(ctx context.Context, env *native.Env, in *registry.Input) (*tool.Plan, error) {
-	npm, err := npmOf(env)
-	if err != nil {
-		return nil, err
-	}
 	args := native.ArgsOf(in)
-	id := args.Amount("token_id")
-	if err := args.Err(); err != nil {
+	npm, id, err := positionArg(env, args)
+	if err != nil {
 		return nil, err
 	}
 	wallet, err := native.Owner(env)

@@ -507,68 +507,96 @@ func planSwap(hooked bool) func(ctx context.Context, env *native.Env, in *regist
 		if err != nil {
 			return nil, err
 		}
-		minOut := native.SlippageMin(quoted, native.ArgInt(in, "slippage_bps", native.DefaultSlippageBps))
-		if floor := a.OptionalAmount("min_amount_out"); a.Err() != nil {
-			return nil, a.Err()
-		} else if floor != nil && floor.Cmp(minOut) > 0 {
-			minOut = floor
-		}
-		if minOut.Sign() == 0 {
-			return nil, fmt.Errorf("the swap would return nothing: %s %s buys less than one unit of %s", native.FormatUnits(amount, mi.Decimals), mi.Symbol, mo.Symbol)
-		}
-		if minOut.Cmp(maxUint128) > 0 {
-			return nil, errors.New("min_amount_out must fit in 128 bits")
+		minOut, err := minimumOut(a, quoted, amount, mi, mo)
+		if err != nil {
+			return nil, err
 		}
 		in.Step(1)
-		p2, router := env.Venues.Permit2, env.Venues.UniversalRouter
 		dl, err := native.Deadline(ctx, env, in)
 		if err != nil {
 			return nil, err
 		}
-		input, err := v4SwapInput(k, tokIn, tokOut, amount, minOut)
+		txs, err := swapTxs(ctx, env, k, tokIn, mi, tokOut, amount, minOut, dl)
 		if err != nil {
 			return nil, err
-		}
-		sw, err := native.Tx(chain.UniversalRouterABI(), router, "swap", "execute", []byte{commandV4Swap}, [][]byte{input}, dl)
-		if err != nil {
-			return nil, err
-		}
-		var txs []tool.Tx
-		if tokIn == (common.Address{}) {
-			owner, err := native.Owner(env)
-			if err != nil {
-				return nil, err
-			}
-			if err := native.NeedETH(ctx, env, owner, amount, "the swap"); err != nil {
-				return nil, err
-			}
-			sw.Value = amount
-			txs = []tool.Tx{sw}
-		} else {
-			if txs, err = native.Spend(ctx, env, mi, p2, amount); err != nil {
-				return nil, err
-			}
-			allow, err := native.Tx(chain.Permit2ABI(), p2, "permit2 approve", "approve", tokIn, router, amount, dl)
-			if err != nil {
-				return nil, err
-			}
-			txs = append(txs, allow, sw)
-		}
-		where := fmt.Sprintf("Uniswap V4 pool %s (fee %s%%", k.id().Hex(), native.RatString(big.NewRat(k.Fee.Int64(), 10000), 6))
-		if k.hooked() {
-			where += fmt.Sprintf(", HOOK %s: %s", k.Hooks.Hex(), strings.Join(hookPermissions(k.Hooks), ", "))
 		}
 		p := native.NewPlan(ctx, env, txs,
 			[]tool.TokenUse{native.Claimed(in, tokIn, amount, true, "token_in"), native.Claimed(in, tokOut, minOut, false, "token_out")},
 			native.ValueCents(ctx, env, tokIn, amount),
 			fmt.Sprintf("swap %s %s for at least %s %s (quoted %s) on %s) through the Universal Router, %s",
 				native.FormatUnits(amount, mi.Decimals), mi.Symbol, native.FormatUnits(minOut, mo.Decimals), mo.Symbol,
-				native.FormatUnits(quoted, mo.Decimals), where, paidBy(tokIn)))
+				native.FormatUnits(quoted, mo.Decimals), k.where(), paidBy(tokIn)))
 		if tokIn != (common.Address{}) {
-			p.Grants = []tool.Grant{{Token: tool.Address(tokIn), Spender: tool.Address(router), Amount: amount, Supply: native.TotalSupply(ctx, env, tokIn)}}
+			p.Grants = []tool.Grant{{Token: tool.Address(tokIn), Spender: tool.Address(env.Venues.UniversalRouter), Amount: amount, Supply: native.TotalSupply(ctx, env, tokIn)}}
 		}
 		return p, nil
 	}
+}
+
+// minimumOut is the least a swap of amount of mi accepts of mo: the
+// quote less slippage_bps, or min_amount_out when that is higher. It
+// refuses a minimum of nothing and one that does not fit in 128 bits.
+func minimumOut(a *native.Args, quoted, amount *big.Int, mi, mo native.TokenInfo) (*big.Int, error) {
+	minOut := native.SlippageMin(quoted, a.Int("slippage_bps", native.DefaultSlippageBps))
+	if floor := a.OptionalAmount("min_amount_out"); a.Err() != nil {
+		return nil, a.Err()
+	} else if floor != nil && floor.Cmp(minOut) > 0 {
+		minOut = floor
+	}
+	if minOut.Sign() == 0 {
+		return nil, fmt.Errorf("the swap would return nothing: %s %s buys less than one unit of %s", native.FormatUnits(amount, mi.Decimals), mi.Symbol, mo.Symbol)
+	}
+	if minOut.Cmp(maxUint128) > 0 {
+		return nil, errors.New("min_amount_out must fit in 128 bits")
+	}
+	return minOut, nil
+}
+
+// swapTxs are the transactions of a swap of amount of tokIn (native ETH
+// when zero; mi says what it is) for at least minOut of tokOut in the pool k,
+// through the Universal Router until dl: ETH is paid as the call's value
+// (refused when the wallet lacks it), a token through Permit2 (its
+// approve when short, then Permit2's allowance for the router).
+func swapTxs(ctx context.Context, env *native.Env, k poolKey, tokIn common.Address, mi native.TokenInfo, tokOut common.Address, amount, minOut, dl *big.Int) ([]tool.Tx, error) {
+	p2, router := env.Venues.Permit2, env.Venues.UniversalRouter
+	input, err := v4SwapInput(k, tokIn, tokOut, amount, minOut)
+	if err != nil {
+		return nil, err
+	}
+	sw, err := native.Tx(chain.UniversalRouterABI(), router, "swap", "execute", []byte{commandV4Swap}, [][]byte{input}, dl)
+	if err != nil {
+		return nil, err
+	}
+	if tokIn == (common.Address{}) {
+		owner, err := native.Owner(env)
+		if err != nil {
+			return nil, err
+		}
+		if err := native.NeedETH(ctx, env, owner, amount, "the swap"); err != nil {
+			return nil, err
+		}
+		sw.Value = amount
+		return []tool.Tx{sw}, nil
+	}
+	txs, err := native.Spend(ctx, env, mi, p2, amount)
+	if err != nil {
+		return nil, err
+	}
+	allow, err := native.Tx(chain.Permit2ABI(), p2, "permit2 approve", "approve", tokIn, router, amount, dl)
+	if err != nil {
+		return nil, err
+	}
+	return append(txs, allow, sw), nil
+}
+
+// where is how a plan's summary names the pool: its id and fee, and its
+// hook with the hook's permissions (without the closing parenthesis).
+func (k poolKey) where() string {
+	w := fmt.Sprintf("Uniswap V4 pool %s (fee %s%%", k.id().Hex(), native.RatString(big.NewRat(k.Fee.Int64(), 10000), 6))
+	if k.hooked() {
+		w += fmt.Sprintf(", HOOK %s: %s", k.Hooks.Hex(), strings.Join(hookPermissions(k.Hooks), ", "))
+	}
+	return w
 }
 
 func paidBy(tokIn common.Address) string {

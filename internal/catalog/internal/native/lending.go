@@ -7,6 +7,7 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 
+	"github.com/wardhq/ward/internal/registry"
 	"github.com/wardhq/ward/internal/tool"
 )
 
@@ -32,6 +33,36 @@ func FormatHealth(h *big.Int) string {
 // the health factor before and after: " (health factor 2 -> 1.5)".
 func HealthChange(before, after *big.Int) string {
 	return fmt.Sprintf(" (health factor %s -> %s)", FormatHealth(before), FormatHealth(after))
+}
+
+// Lending is what a lending write does, for its plan: its transactions,
+// the token it moves out of the wallet (Out) or into it, the amount of it
+// claimed under "token" (Claim), the amount the plan is valued at (Value;
+// nil is Claim), the summary, and the health factor before and after
+// when HealthKnown.
+type Lending struct {
+	Txs           []tool.Tx
+	Token         TokenInfo
+	Out           bool
+	Claim, Value  *big.Int
+	Summary       string
+	Before, After *big.Int
+	HealthKnown   bool
+}
+
+// Plan makes the lending write's plan; market is what its summary says
+// of the market after the action (" on the Compound III USDC market ...").
+func (l Lending) Plan(ctx context.Context, env *Env, in *registry.Input, market string) *tool.Plan {
+	summary := l.Summary + market
+	if l.HealthKnown {
+		summary += HealthChange(l.Before, l.After)
+	}
+	value := l.Value
+	if value == nil {
+		value = l.Claim
+	}
+	return NewPlan(ctx, env, l.Txs, []tool.TokenUse{Claimed(in, l.Token.Address, l.Claim, l.Out, "token")},
+		ValueCents(ctx, env, l.Token.Address, value), summary)
 }
 
 // MulDiv is x*y/d rounded down.

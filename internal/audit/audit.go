@@ -18,6 +18,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"sync/atomic"
 	"time"
 
 	"github.com/wardhq/ward/internal/id"
@@ -51,6 +52,16 @@ type Recorder struct {
 	origin     store.Origin
 	timeout    time.Duration
 	durableAll bool
+	// policyHex is the hex text of the last policy hash recorded: every
+	// decision of one snapshot names the same policy, so its text is
+	// encoded once per snapshot rather than once per record.
+	policyHex atomic.Pointer[hashText]
+}
+
+// hashText is a SHA-256 and its lower-case hex text.
+type hashText struct {
+	sum  [32]byte
+	text string
 }
 
 // NewRecorder validates cfg and returns a Recorder.
@@ -87,7 +98,7 @@ var ErrUnavailable = errors.New("audit trail unavailable")
 // Record writes the decision and returns its audit id. For a durable
 // decision a nil error means the record is committed.
 func (r *Recorder) Record(ctx context.Context, d *policy.Decision) (string, error) {
-	rec := RecordOf(d, id.New(d.Time()), r.origin)
+	rec := r.recordOf(d)
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), r.timeout)
 	defer cancel()
 	if err := r.log.AppendDecision(ctx, &rec, r.durableAll || Durable(d)); err != nil {
@@ -106,7 +117,7 @@ func (r *Recorder) RecordCommitted(ctx context.Context, d *policy.Decision) (str
 	if r.durableAll || Durable(d) {
 		return r.Record(ctx, d)
 	}
-	rec := RecordOf(d, id.New(d.Time()), r.origin)
+	rec := r.recordOf(d)
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), r.timeout)
 	defer cancel()
 	var err error
@@ -127,7 +138,7 @@ func (r *Recorder) RecordCommitted(ctx context.Context, d *policy.Decision) (str
 // that write's commit makes this record durable too (the tool gate's
 // preview does this with its permit).
 func (r *Recorder) RecordDeferred(ctx context.Context, d *policy.Decision) (string, error) {
-	rec := RecordOf(d, id.New(d.Time()), r.origin)
+	rec := r.recordOf(d)
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), r.timeout)
 	defer cancel()
 	if err := r.log.AppendDecision(ctx, &rec, r.durableAll); err != nil {
@@ -136,9 +147,28 @@ func (r *Recorder) RecordDeferred(ctx context.Context, d *policy.Decision) (stri
 	return rec.ID, nil
 }
 
+// recordOf is RecordOf with a new id, the recorder's origin and the policy
+// hash's text reused from the previous record when it names the same
+// policy.
+func (r *Recorder) recordOf(d *policy.Decision) store.DecisionRecord {
+	ph := d.PolicyHash()
+	last := r.policyHex.Load()
+	if last == nil || last.sum != ph {
+		last = &hashText{sum: ph, text: hex.EncodeToString(ph[:])}
+		r.policyHex.Store(last)
+	}
+	return recordOf(d, id.New(d.Time()), r.origin, last.text)
+}
+
 // RecordOf converts a decision to its audit record.
 func RecordOf(d *policy.Decision, recID string, origin store.Origin) store.DecisionRecord {
-	ah, ph := d.ArgsHash(), d.PolicyHash()
+	ph := d.PolicyHash()
+	return recordOf(d, recID, origin, hex.EncodeToString(ph[:]))
+}
+
+// recordOf is RecordOf with the policy hash's hex text, policyHex, given.
+func recordOf(d *policy.Decision, recID string, origin store.Origin, policyHex string) store.DecisionRecord {
+	ah := d.ArgsHash()
 	var buf [512]byte
 	evaluated := d.AppendRulesEvaluatedJSON(buf[:0])
 	rec := store.DecisionRecord{
@@ -159,7 +189,7 @@ func RecordOf(d *policy.Decision, recID string, origin store.Origin) store.Decis
 		RulesEvaluated: string(evaluated),
 		RulesTriggered: string(d.AppendRulesTriggeredJSON(evaluated[len(evaluated):])),
 		Latency:        d.Latency(),
-		PolicyHash:     hex.EncodeToString(ph[:]),
+		PolicyHash:     policyHex,
 		Diagnostic:     d.Diagnostic(),
 		Origin:         origin,
 	}

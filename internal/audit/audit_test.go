@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/hex"
 	"errors"
+	"strconv"
+	"sync"
 	"testing"
 	"time"
 
@@ -161,4 +163,79 @@ func TestRecordCommitted(t *testing.T) {
 	if _, err := r.RecordCommitted(t.Context(), &read); !errors.Is(err, ErrUnavailable) {
 		t.Errorf("failed write: %v, want ErrUnavailable", err)
 	}
+}
+
+// TestRecorderPolicyHashAcrossSnapshots records decisions of two policies
+// in turn and concurrently: the recorder reuses the text of the last policy
+// hash, and each record must still name its own decision's policy, as
+// RecordOf does.
+func TestRecorderPolicyHashAcrossSnapshots(t *testing.T) {
+	snapshot := func(hash byte) *policy.Snapshot {
+		s, err := policy.NewSnapshot(nil, policy.SnapshotConfig{Hash: [32]byte{hash, 1, 2}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	snaps := []*policy.Snapshot{snapshot(0xa0), snapshot(0x0b), snapshot(0xa0 + 1)}
+	args, _ := tool.ParseArgs([]byte(`{"a":1}`))
+	decisions := make([]policy.Decision, 0, 12)
+	for i := range cap(decisions) {
+		decisions = append(decisions, snaps[i*7%len(snaps)].Evaluate(&policy.Request{
+			Tool: tool.Ref{Name: "r", Risk: tool.Safe, Tier: tool.Read}, Args: args, Now: time.Unix(1_800_000_000, 0).UTC(),
+			Turn: policy.Turn{ID: strconv.Itoa(i)}}))
+	}
+	log := &lockedLog{}
+	r, err := NewRecorder(Config{Log: log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range decisions {
+		if _, err := r.Record(t.Context(), &decisions[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i, got := range log.got {
+		want := RecordOf(&decisions[i], got.ID, OriginGate)
+		if got != want {
+			t.Errorf("record %d\n got %+v\nwant %+v", i, got, want)
+		}
+	}
+	log.got = nil
+	done := make(chan struct{})
+	for g := range 4 {
+		go func() {
+			defer func() { done <- struct{}{} }()
+			for i := range 200 {
+				d := &decisions[(g+i)%len(decisions)]
+				if _, err := r.Record(t.Context(), d); err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		}()
+	}
+	for range 4 {
+		<-done
+	}
+	if len(log.got) != 800 {
+		t.Fatalf("%d records, want 800", len(log.got))
+	}
+	for _, got := range log.got {
+		i, _ := strconv.Atoi(got.TurnID)
+		if want := RecordOf(&decisions[i], got.ID, OriginGate); got != want {
+			t.Fatalf("concurrent record of decision %d\n got %+v\nwant %+v", i, got, want)
+		}
+	}
+}
+
+type lockedLog struct {
+	fakeLog
+	mu sync.Mutex
+}
+
+func (l *lockedLog) AppendDecision(ctx context.Context, rec *store.DecisionRecord, durable bool) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.fakeLog.AppendDecision(ctx, rec, durable)
 }

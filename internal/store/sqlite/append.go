@@ -51,7 +51,8 @@ func (s *Store) AppendExecution(ctx context.Context, rec *store.ExecutionRecord)
 	if rec == nil {
 		return errors.New("sqlite: append execution: nil record")
 	}
-	o := &op{kind: opExecution, durable: true, exec: *rec}
+	e := *rec
+	o := &op{kind: opExecution, durable: true, exec: &e}
 	var err error
 	if o.at, err = checkExecution(rec); err != nil {
 		return fmt.Errorf("sqlite: append execution: %w", err)

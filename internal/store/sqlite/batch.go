@@ -57,13 +57,14 @@ type op struct {
 
 	// A decision and what newDecisionOp computed for the writer.
 	dec                  store.DecisionRecord
-	ns                   int64  // dec.Time in Unix nanoseconds
-	risk, decision       int64  // stored codes
-	evaluated, triggered string // rule lists, "" normalized to "[]"
-	argsHash             []byte // dec.ArgsHash decoded, nil to store it as text
-	ownAuthority         bool   // dec.Authority is not the derived one
+	ns                   int64    // dec.Time in Unix nanoseconds
+	risk, decision       int64    // stored codes
+	evaluated, triggered string   // rule lists, "" normalized to "[]"
+	argsHash             []byte   // dec.ArgsHash decoded, nil to store it as text
+	argsHashBuf          [32]byte // argsHash's bytes when it is a SHA-256
+	ownAuthority         bool     // dec.Authority is not the derived one
 
-	exec   store.ExecutionRecord
+	exec   *store.ExecutionRecord // a copy, behind a pointer to keep decisions' ops small
 	cents  int64
 	hash   string
 	source []byte

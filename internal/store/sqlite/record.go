@@ -1,7 +1,6 @@
 package sqlite
 
 import (
-	"encoding/hex"
 	"fmt"
 	"time"
 
@@ -55,7 +54,7 @@ func newDecisionOp(rec *store.DecisionRecord, durable bool) (*op, error) {
 	o.decision, _ = decisionCode(rec.Decision)
 	o.evaluated, _ = store.RuleList("rules evaluated", rec.RulesEvaluated)
 	o.triggered, _ = store.RuleList("rules triggered", rec.RulesTriggered)
-	o.argsHash = lowerHex(rec.ArgsHash)
+	o.argsHash = lowerHex(o.argsHashBuf[:], rec.ArgsHash)
 	o.ownAuthority = rec.Authority != derivedAuthority(rec.InputSource)
 	return o, nil
 }
@@ -92,21 +91,33 @@ func derivedAuthority(source string) string {
 }
 
 // lowerHex decodes s if it is non-empty lower-case hex, else returns nil:
-// such a hash is stored as a BLOB and read back as the same text.
-func lowerHex(s string) []byte {
+// such a hash is stored as a BLOB and read back as the same text. The bytes
+// are appended to dst[:0], so a SHA-256 fits a caller's array without an
+// allocation.
+func lowerHex(dst []byte, s string) []byte {
 	if s == "" || len(s)%2 != 0 {
 		return nil
 	}
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+	b := dst[:0]
+	for i := 0; i < len(s); i += 2 {
+		hi, ok1 := lowerNibble(s[i])
+		lo, ok2 := lowerNibble(s[i+1])
+		if !ok1 || !ok2 {
 			return nil
 		}
-	}
-	b, err := hex.DecodeString(s)
-	if err != nil {
-		return nil
+		b = append(b, hi<<4|lo)
 	}
 	return b
+}
+
+func lowerNibble(c byte) (byte, bool) {
+	switch {
+	case '0' <= c && c <= '9':
+		return c - '0', true
+	case 'a' <= c && c <= 'f':
+		return c - 'a' + 10, true
+	}
+	return 0, false
 }
 
 func checkExecution(rec *store.ExecutionRecord) (string, error) {

@@ -358,7 +358,7 @@ func (w *writer) tx(ops []*op, isolate bool) (err error) {
 func (w *writer) writeOther(o *op) error {
 	switch o.kind {
 	case opExecution:
-		st, e := w.execution, &o.exec
+		st, e := w.execution, o.exec
 		return firstErr(
 			st.BindText(1, e.ID),
 			st.BindText(2, o.at),

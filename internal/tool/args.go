@@ -13,7 +13,6 @@ import (
 	"sync/atomic"
 	"unicode/utf16"
 	"unicode/utf8"
-	"unsafe"
 )
 
 // Limits on the arguments of one call. A call beyond them is refused before
@@ -325,57 +324,6 @@ var emptyArgs = func() *Args {
 	return a
 }()
 
-// newArgs returns an Args whose text is a copy of raw. The arguments of
-// most calls are short, so up to argsInline bytes the copy is made in the
-// same allocation as the Args (in the smallest of six sizes that holds
-// it): one allocation per call instead of two, which is most of what
-// decoding a typical call allocates. The text is a string over the array
-// that follows the Args (unsafe.String), written once here and never again,
-// so it is as immutable as any string; the Args points into the same
-// object, which keeps both alive together.
-func newArgs(raw []byte) *Args {
-	switch n := len(raw); {
-	case n == 0:
-		return new(Args)
-	case n <= 24:
-		return inlineArgs[[24]byte](raw)
-	case n <= 40:
-		return inlineArgs[[40]byte](raw)
-	case n <= 72:
-		return inlineArgs[[72]byte](raw)
-	case n <= 104:
-		return inlineArgs[[104]byte](raw)
-	case n <= 136:
-		return inlineArgs[[136]byte](raw)
-	case n <= argsInline:
-		return inlineArgs[[argsInline]byte](raw)
-	}
-	a := new(Args)
-	a.text = string(raw)
-	return a
-}
-
-// argsInline is the longest text newArgs allocates with its Args. An Args
-// (216 bytes, TestArgsInlineSizes) with 24, 40, 72, 104, 136 or 168 bytes
-// fills a size class of the allocator (240, 256, 288, 320, 352, 384)
-// exactly.
-const argsInline = 168
-
-// argsWith is an Args and the array B (a byte array) that holds its text.
-type argsWith[B any] struct {
-	a   Args
-	buf B
-}
-
-// inlineArgs returns an Args whose text is raw copied into the array that
-// follows it; raw must not be longer than B.
-func inlineArgs[B any](raw []byte) *Args {
-	x := new(argsWith[B])
-	buf := unsafe.Slice((*byte)(unsafe.Pointer(&x.buf)), unsafe.Sizeof(x.buf))
-	x.a.text = unsafe.String(&buf[0], copy(buf, raw))
-	return &x.a
-}
-
 // EmptyArgs returns the arguments of a call without arguments ({}).
 func EmptyArgs() *Args { return emptyArgs }
 
@@ -388,7 +336,8 @@ func ParseArgs(raw []byte) (*Args, error) {
 	if err := checkSize(raw); err != nil {
 		return nil, err
 	}
-	a := newArgs(raw)
+	a := new(Args)
+	a.text = string(raw)
 	p := parserPool.Get().(*parser)
 	defer p.release()
 	p.s, p.top, p.topHash = a.text, &a.members, &a.hash

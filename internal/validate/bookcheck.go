@@ -135,6 +135,9 @@ func NewBookVerifier(book *addrbook.Book) *BookVerifier {
 type BookResult struct {
 	False    []string
 	Verified []string
+	// Confirmed holds the addresses whose stated identity (token,
+	// contract or feed) the book confirms, in order.
+	Confirmed []Address
 	// Unvetted holds the addresses the text directs funds or an allowance
 	// to that the book does not know (each a reason starting with
 	// UnvettedPrefix; see suppliedDestinations).
@@ -152,7 +155,7 @@ func (v *BookVerifier) Check(text string) BookResult {
 			r.False = append(r.False, FalsePrefix+s)
 		}
 	}
-	text = joinSplitAddresses(text)
+	text = joinSplitAddresses(prefixBareAddresses(text))
 	ids := ExtractIdentities(text)
 	if id, ok := looseBind(text, ids); ok {
 		if bad := v.looseIdentity(id); bad != "" {
@@ -166,6 +169,7 @@ func (v *BookVerifier) Check(text string) BookResult {
 			addFalse(bad)
 		case ok != "":
 			r.Verified = append(r.Verified, ok)
+			r.Confirmed = append(r.Confirmed, id.Address)
 		case v.known[id.Address] == nil && checksumFalse(id) != "":
 			// The book cannot say what it is, but its case says it
 			// was edited (a book address in the wrong case has the

@@ -360,8 +360,17 @@ func (v *BookVerifier) unknown(id Identity, chains []*addrbook.Chain) string {
 	switch {
 	case id.Symbol != "" && !id.Feed:
 		fam := family(id.Symbol)
-		if !v.major[fam] || stopSymbol(id.Symbol) {
+		if stopSymbol(id.Symbol) {
 			return ""
+		}
+		if !v.major[fam] {
+			// A token list holds one canonical token per symbol and
+			// chain: on the chain the text names, the book is complete
+			// for every symbol it lists there once. Without a chain the
+			// token may live on one the book does not cover.
+			if id.ChainID == 0 || len(chains) != 1 || v.listed(chains[0], fam) != 1 {
+				return ""
+			}
 		}
 		for _, c := range chains {
 			for _, t := range c.Tokens {
@@ -592,6 +601,17 @@ func lookalikeHex(ah, bh string) bool {
 	}
 	return lead >= LookalikeLead && trail >= LookalikeTrail && ends >= LookalikeSignificant ||
 		diff <= LookalikeMaxDiff && agree >= nearCopySignificant
+}
+
+// listed returns how many tokens of family fam chain c lists.
+func (v *BookVerifier) listed(c *addrbook.Chain, fam string) int {
+	n := 0
+	for _, t := range c.Tokens {
+		if family(t.Symbol) == fam {
+			n++
+		}
+	}
+	return n
 }
 
 // knownFamily reports whether some token of the book is of family fam.

@@ -123,12 +123,16 @@ func ExtractIdentities(text string) []Identity {
 // new vault at 0x…" alone claims nothing about an old one.
 var replacementWords = wordSet("migrate migrated migrates migrating migration moved replace replaced replaces replacing " +
 	"replacement successor supersede superseded supersedes deprecated deprecate old older previous legacy frozen freeze " +
-	"upgrade upgraded rotated redeployed sunset sunsetted retired")
+	"upgrade upgraded rotated redeployed sunset sunsetted retired " +
+	// German, French, Spanish, Italian, Portuguese
+	"migration migriert ersetzt alte alten veraltet migrée migré remplacé remplacée ancienne ancien " +
+	"migrado migrada migración reemplazado reemplazada antigua antiguo vecchio vecchia sostituito substituído")
 
 // newWords, between a name and an address, say the address is the
 // name's new home: "migrated Permit2 to a new deployment at 0x…".
 var newWords = wordSet("new newly migrated migrating migrate moved moving replaced replacement successor upgraded " +
-	"redeployed deployed activated launched rotated mirrored relaunched")
+	"redeployed deployed activated launched rotated mirrored relaunched " +
+	"neue neuen neuer neues nouvelle nouveau nouvel nueva nuevo nuova nuovo nova novo")
 
 func replacementCue(text string) bool {
 	for _, w := range split(text) {
@@ -429,7 +433,7 @@ func split(text string) []word {
 					continue
 				}
 				if (text[j] == '.' || text[j] == '/' || text[j] == '-' || text[j] == '\'') && j+1 < len(text) && wordByte(text[j+1]) &&
-					!strings.HasPrefix(text[j+1:], "0x") {
+					!strings.HasPrefix(text[j+1:], "0x") && !symbolCompound(text[i:j], text[j:]) {
 					j++
 					continue
 				}
@@ -455,6 +459,14 @@ func split(text string) []word {
 		}
 	}
 	return ws
+}
+
+// symbolCompound reports whether a hyphen at rest[0] joins a symbol to a
+// capitalised noun, a compound of German and other languages
+// ("GHO-Adresse", "USDC-Vertrag"): the symbol is a word of its own.
+// "USDC-denominated" stays one word.
+func symbolCompound(left, rest string) bool {
+	return len(rest) > 2 && rest[0] == '-' && rest[1] >= 'A' && rest[1] <= 'Z' && rest[2] >= 'a' && rest[2] <= 'z' && symbolLike(left)
 }
 
 func allHex(s string) bool {

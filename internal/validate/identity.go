@@ -104,6 +104,12 @@ func ExtractIdentities(text string) []Identity {
 				id.ChainID = entryChain
 			}
 			bind(&id, ws, i)
+			if len(id.Roles) > 0 && !id.Specific && id.ChainID != 0 && uniqueClaim(ws, i) {
+				// "The official Aave V3 Pool on Ethereum is 0x…": of the
+				// contracts the name may mean there, the text says the
+				// address is the one, which the book lists.
+				id.SpecificOnChain = true
+			}
 			if replaced && id.Symbol == "" && len(id.Roles) == 0 {
 				migrate(&id, ws, i, prior)
 			}
@@ -561,6 +567,23 @@ func warned(ws []word, i int) bool {
 		}
 		if strongWarn[w.lower] {
 			return true
+		}
+	}
+	return false
+}
+
+// uniqueWords say a name means its one authoritative contract: "the
+// official pool", "the canonical bridge", "the real router".
+var uniqueWords = wordSet("official canonical genuine authentic real " +
+	"offizielle offizieller offiziellen offizielles officiel officielle oficial ufficiale")
+
+// uniqueClaim reports whether the clause calls the name bound to the
+// address at ws[i] its official or canonical one, not after a denial
+// ("not the official router").
+func uniqueClaim(ws []word, i int) bool {
+	for j := i - 1; j >= 0 && ws[j].kind != wordAddress; j-- {
+		if uniqueWords[ws[j].lower] {
+			return j == 0 || !negationOnly[ws[j-1].lower] && ws[j-1].lower != "un"
 		}
 	}
 	return false

@@ -177,6 +177,9 @@ func (v *BookVerifier) Check(text string) BookResult {
 			addFalse(checksumFalse(id))
 		}
 	}
+	if bad := v.replacement(ids); bad != "" {
+		addFalse(bad)
+	}
 	for _, p := range poolClaims(text, ids) {
 		bad, ok := v.pool(p)
 		switch {
@@ -659,4 +662,67 @@ func chainName(c *addrbook.Chain) string {
 func short(a Address) string {
 	h := common.Address(a).Hex()
 	return h[:6] + "…" + h[len(h)-4:]
+}
+
+// oldWords, in the clause of an address, call it the superseded one.
+var oldWords = wordSet("old older previous former legacy deprecated retired frozen sunset sunsetted outdated " +
+	"alte alten alter veraltet ancienne ancien anciens antigua antiguo vecchio vecchia antigo antiga")
+
+// replacement decides a claim that an address the book lists is
+// superseded by one it does not: "the new proxy is 0x…; the old one at
+// 0x5f4e… (the book's ETH/USD feed) will stop updating". Whatever the
+// name, the text says the book's entry is outdated. The book is
+// generated from the protocols' maintained packages, so an address it
+// lists is current as of its sources, and a successor it does not know
+// cannot be verified; adopting the claim would redirect everything the
+// agent sends to the old contract. Both must be stated: an old address
+// the book lists, in a clause that calls it old, and an address unknown
+// to the book in a clause that calls it new. Neither may be a warning,
+// and a successor the book lists (USDC.e to native USDC) is no claim.
+func (v *BookVerifier) replacement(ids []Identity) string {
+	var old, repl *Identity
+	for i := range ids {
+		id := &ids[i]
+		if id.Warned || forkNamed(id.Clause) {
+			continue
+		}
+		before := split(clauseBefore(id))
+		switch {
+		case v.known[id.Address] != nil && old == nil && calledRight(before, oldWords):
+			old = id
+		case v.known[id.Address] == nil && repl == nil && calledRight(before, newWords) && !calledRight(before, oldWords):
+			if _, _, like := v.lookalike(id.Address); !like {
+				repl = id
+			}
+		}
+	}
+	if old == nil || repl == nil {
+		return ""
+	}
+	return fmt.Sprintf("%s is given as the new address in place of %s, %s, which ward's address book lists as current",
+		short(repl.Address), short(old.Address), v.known[old.Address][0])
+}
+
+// calledRight reports whether one of set's words is among the last four
+// words of ws (the words right before an address) with no token symbol
+// after it: "the old one at 0x…", "the new proxy is 0x…", but not "our
+// old vault used USDC at 0x…".
+func calledRight(ws []word, set map[string]bool) bool {
+	for j := len(ws) - 1; j >= 0 && j >= len(ws)-4; j-- {
+		if symbolLike(ws[j].text) && !set[ws[j].lower] {
+			return false
+		}
+		if set[ws[j].lower] {
+			return true
+		}
+	}
+	return false
+}
+
+// clauseBefore returns id's clause up to its address.
+func clauseBefore(id *Identity) string {
+	if k := strings.Index(id.Clause, strings.ToLower(id.Written)); k >= 0 {
+		return id.Clause[:k]
+	}
+	return id.Clause
 }

@@ -92,7 +92,7 @@ func UnknowableCertainty(text string) string {
 // not carry, which is the inflation attack; the same words within the
 // ceiling are only words, and a claim the address book confirms (the
 // pipeline's verified facts) has the authority it names.
-var reSelfVouch = regexp.MustCompile(`(?:\b(?:verified|confirmed|certified|audited|endorsed|vetted|approved|validated)\s+(?:on-?chain\s+)?by\s+(?:the\s+|our\s+|its\s+|their\s+)?(?:official\s+|core\s+|dev\s+|research\s+)*(?:team|devs?|developers|foundation|labs|protocol|dao|auditors?|insiders?)|\bofficial(?:ly)?\s+(?:\w+\s+){0,3}?(?:confirmed|verified|certified|source|team|research|announcement|data|desk|guidance)\b|\((?:verified|official|confirmed)\)|\b(?:audited|verified|confirmed|certified)\s+fact|\bconfidence\s+(?:1(?:\.0+)?|100\s*%)(?:\W|$)|\boffiziell\s+bestätigt|\bvérifié\s+par\s+l'équipe|\bverificado\s+por\s+el\s+equipo)`)
+var reSelfVouch = regexp.MustCompile(`(?:\b(?:verified|confirmed|certified|audited|endorsed|vetted|approved|validated)\s+(?:on-?chain\s+)?by\s+(?:the\s+|our\s+|its\s+|their\s+)?(?:official\s+|core\s+|dev\s+|research\s+)*(?:team|devs?|developers|foundation|labs|protocol|dao|auditors?|insiders?)|\bofficial(?:ly)?\s+(?:\w+\s+){0,3}?(?:confirmed|verified|certified|team|research|announcement|desk)\b|\bofficial\s+(?:source|data|guidance)\b|\((?:verified|official|confirmed)\)|\b(?:audited|verified|confirmed|certified)\s+fact|\bconfidence\s+(?:1(?:\.0+)?|100\s*%)(?:\W|$)|\boffiziell\s+bestätigt|\bvérifié\s+par\s+l'équipe|\bverificado\s+por\s+el\s+equipo)`)
 
 // SelfVouching returns the phrase in which text vouches for its own
 // authority ("verified by the core team", "official research desk"), or

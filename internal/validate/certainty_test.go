@@ -86,6 +86,7 @@ func TestSelfVouching(t *testing.T) {
 		"Check the official documentation before approving a new router.",
 		"Our backtest covered 2021-2024 and lost money in two quarters.",
 		"Audits reduce risk but do not remove it.",
+		"Use the official docs as the source of truth for addresses.",
 		"The protocol's confidence interval for the rate is wide.",
 	}
 	for _, s := range vouching {

@@ -217,6 +217,10 @@ type Candidate struct {
 	Entry     *knowledge.Entry
 	Embedding []float32
 	Claims    []knowledge.Claim
+	// Confirmed holds the addresses Config.Verifier confirms the entry
+	// names as what they are; L2 does not read their identity as changed
+	// (validate.Candidate.Confirmed).
+	Confirmed []validate.Address
 }
 
 // Config configures a Pipeline. Every field but Bus, Validators, Strictness
@@ -609,6 +613,9 @@ func (p *Pipeline) stage2(ctx context.Context, x *subject) (b ballot, ok bool, e
 		return b, false, nil
 	}
 	c := &Candidate{Entry: x.canonical(), Embedding: x.vec}
+	if p.cfg.Verifier != nil {
+		c.Confirmed = p.cfg.Verifier.Check(c.Entry.Content).Confirmed
+	}
 	if x.e.Claim != nil {
 		c.Claims = []knowledge.Claim{*x.e.Claim}
 	}

@@ -460,6 +460,20 @@ func TestUnknowableCertaintyInflated(t *testing.T) {
 	want(t, h.ingest(h.sign(e, nil)), Adopted, StageAdopt, reason.KnowledgeAdopted, knowledge.NoAttack)
 }
 
+// TestSelfVouchingInflated: text that vouches for its own authority does
+// not raise the provenance's ceiling: such an overclaim is refused as
+// inflation below the gross boundary, and the same text within the
+// ceiling is adopted.
+func TestSelfVouchingInflated(t *testing.T) {
+	text := "Verified by the core team: providing liquidity in the 1% tier beats holding over a quarter."
+	h := newHarness(t, knowledge.Standard, votes(true, true, false)...)
+	e := h.entry(text, 0.9) // purchased: ceiling 0.6, gross above 0.9375
+	want(t, h.ingest(h.sign(e, nil)), Rejected, StageStage1, reason.KnowledgeInflation, knowledge.ConfidenceInflation)
+	h = newHarness(t, knowledge.Standard, votes(true, true, false)...)
+	e = h.entry(text, 0.55)
+	want(t, h.ingest(h.sign(e, nil)), Adopted, StageAdopt, reason.KnowledgeAdopted, knowledge.NoAttack)
+}
+
 func TestEmbeddingAnomaly(t *testing.T) {
 	h := newHarness(t, knowledge.Standard, votes(true, true, true)...)
 	embedOf := func(s string) []float32 {

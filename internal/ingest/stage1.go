@@ -264,6 +264,16 @@ func (p *Pipeline) screen(x *subject) (f fault, ok bool) {
 				e.Confidence, ceil, e.Source.Provenance, phrase)}
 			return f, false
 		}
+		// The ceiling is the channel's: text that vouches for itself
+		// ("verified by the core team") does not raise it, and an
+		// overclaim leaning on such words borrows an authority the
+		// provenance does not carry.
+		if phrase := validate.SelfVouching(x.canonical().Content); phrase != "" {
+			f.layer, f.attack, f.code = knowledge.LayerConfidence, knowledge.ConfidenceInflation, reason.KnowledgeInflation
+			f.why = []string{fmt.Sprintf("claimed confidence %.2f is above the %.2f a %s source may claim, on the text's own word for its authority (%q)",
+				e.Confidence, ceil, e.Source.Provenance, phrase)}
+			return f, false
+		}
 	}
 	if e.Confidence > ceil {
 		// Discounted, not refused: adoption never takes more than the

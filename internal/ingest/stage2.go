@@ -98,7 +98,7 @@ func (l layer) Validate(ctx context.Context, c *Candidate, g *Grimoire) (Vote, e
 	if err := ctx.Err(); err != nil {
 		return Vote{}, err
 	}
-	cand := validate.Candidate{Entry: c.Entry, Embedding: c.Embedding}
+	cand := validate.Candidate{Entry: c.Entry, Embedding: c.Embedding, Confirmed: c.Confirmed}
 	v := validate.Weigh(l.vote(cand, l.c.corpus(g)))
 	return Vote{Layer: v.Layer, Pass: v.Pass, Skipped: v.Skipped, Score: v.Score, Reasons: v.Reasons, Decisive: v.Decisive, Scrutiny: v.Scrutiny, Signals: v.Signals}, nil
 }

@@ -135,6 +135,9 @@ func NewBookVerifier(book *addrbook.Book) *BookVerifier {
 type BookResult struct {
 	False    []string
 	Verified []string
+	// Confirmed holds the addresses whose stated identity (token,
+	// contract or feed) the book confirms, in order.
+	Confirmed []Address
 	// Unvetted holds the addresses the text directs funds or an allowance
 	// to that the book does not know (each a reason starting with
 	// UnvettedPrefix; see suppliedDestinations).
@@ -152,7 +155,7 @@ func (v *BookVerifier) Check(text string) BookResult {
 			r.False = append(r.False, FalsePrefix+s)
 		}
 	}
-	text = joinSplitAddresses(text)
+	text = joinSplitAddresses(prefixBareAddresses(text))
 	ids := ExtractIdentities(text)
 	if id, ok := looseBind(text, ids); ok {
 		if bad := v.looseIdentity(id); bad != "" {
@@ -166,12 +169,16 @@ func (v *BookVerifier) Check(text string) BookResult {
 			addFalse(bad)
 		case ok != "":
 			r.Verified = append(r.Verified, ok)
+			r.Confirmed = append(r.Confirmed, id.Address)
 		case v.known[id.Address] == nil && checksumFalse(id) != "":
 			// The book cannot say what it is, but its case says it
 			// was edited (a book address in the wrong case has the
 			// book's digits, which is all that matters).
 			addFalse(checksumFalse(id))
 		}
+	}
+	if bad := v.replacement(ids); bad != "" {
+		addFalse(bad)
 	}
 	for _, p := range poolClaims(text, ids) {
 		bad, ok := v.pool(p)
@@ -356,8 +363,17 @@ func (v *BookVerifier) unknown(id Identity, chains []*addrbook.Chain) string {
 	switch {
 	case id.Symbol != "" && !id.Feed:
 		fam := family(id.Symbol)
-		if !v.major[fam] || stopSymbol(id.Symbol) {
+		if stopSymbol(id.Symbol) {
 			return ""
+		}
+		if !v.major[fam] {
+			// A token list holds one canonical token per symbol and
+			// chain: on the chain the text names, the book is complete
+			// for every symbol it lists there once. Without a chain the
+			// token may live on one the book does not cover.
+			if id.ChainID == 0 || len(chains) != 1 || v.listed(chains[0], fam) != 1 {
+				return ""
+			}
 		}
 		for _, c := range chains {
 			for _, t := range c.Tokens {
@@ -590,6 +606,17 @@ func lookalikeHex(ah, bh string) bool {
 		diff <= LookalikeMaxDiff && agree >= nearCopySignificant
 }
 
+// listed returns how many tokens of family fam chain c lists.
+func (v *BookVerifier) listed(c *addrbook.Chain, fam string) int {
+	n := 0
+	for _, t := range c.Tokens {
+		if family(t.Symbol) == fam {
+			n++
+		}
+	}
+	return n
+}
+
 // knownFamily reports whether some token of the book is of family fam.
 func (v *BookVerifier) knownFamily(fam string) bool {
 	for sym := range v.symbols {
@@ -635,4 +662,67 @@ func chainName(c *addrbook.Chain) string {
 func short(a Address) string {
 	h := common.Address(a).Hex()
 	return h[:6] + "…" + h[len(h)-4:]
+}
+
+// oldWords, in the clause of an address, call it the superseded one.
+var oldWords = wordSet("old older previous former legacy deprecated retired frozen sunset sunsetted outdated " +
+	"alte alten alter veraltet ancienne ancien anciens antigua antiguo vecchio vecchia antigo antiga")
+
+// replacement decides a claim that an address the book lists is
+// superseded by one it does not: "the new proxy is 0x…; the old one at
+// 0x5f4e… (the book's ETH/USD feed) will stop updating". Whatever the
+// name, the text says the book's entry is outdated. The book is
+// generated from the protocols' maintained packages, so an address it
+// lists is current as of its sources, and a successor it does not know
+// cannot be verified; adopting the claim would redirect everything the
+// agent sends to the old contract. Both must be stated: an old address
+// the book lists, in a clause that calls it old, and an address unknown
+// to the book in a clause that calls it new. Neither may be a warning,
+// and a successor the book lists (USDC.e to native USDC) is no claim.
+func (v *BookVerifier) replacement(ids []Identity) string {
+	var old, repl *Identity
+	for i := range ids {
+		id := &ids[i]
+		if id.Warned || forkNamed(id.Clause) {
+			continue
+		}
+		before := split(clauseBefore(id))
+		switch {
+		case v.known[id.Address] != nil && old == nil && calledRight(before, oldWords):
+			old = id
+		case v.known[id.Address] == nil && repl == nil && calledRight(before, newWords) && !calledRight(before, oldWords):
+			if _, _, like := v.lookalike(id.Address); !like {
+				repl = id
+			}
+		}
+	}
+	if old == nil || repl == nil {
+		return ""
+	}
+	return fmt.Sprintf("%s is given as the new address in place of %s, %s, which ward's address book lists as current",
+		short(repl.Address), short(old.Address), v.known[old.Address][0])
+}
+
+// calledRight reports whether one of set's words is among the last four
+// words of ws (the words right before an address) with no token symbol
+// after it: "the old one at 0x…", "the new proxy is 0x…", but not "our
+// old vault used USDC at 0x…".
+func calledRight(ws []word, set map[string]bool) bool {
+	for j := len(ws) - 1; j >= 0 && j >= len(ws)-4; j-- {
+		if symbolLike(ws[j].text) && !set[ws[j].lower] {
+			return false
+		}
+		if set[ws[j].lower] {
+			return true
+		}
+	}
+	return false
+}
+
+// clauseBefore returns id's clause up to its address.
+func clauseBefore(id *Identity) string {
+	if k := strings.Index(id.Clause, strings.ToLower(id.Written)); k >= 0 {
+		return id.Clause[:k]
+	}
+	return id.Clause
 }

@@ -48,6 +48,9 @@ func Divergence(c Candidate, corpus *Corpus, k int) Vote {
 		}
 	}
 	for _, cl := range keyAll(claims) {
+		if confirmedIdentity(cl, c.Confirmed) {
+			continue
+		}
 		related := slices.Clone(near)
 		for _, s := range phraseStems(cl.Subject) {
 			for _, i := range corpus.bySubject[s] {
@@ -70,6 +73,24 @@ func Divergence(c Candidate, corpus *Corpus, k int) Vote {
 	}
 	v.Pass = v.Score < FailScore
 	return Weigh(v)
+}
+
+// confirmedIdentity reports whether cl states the identity of an address
+// the address book confirms. The book, generated from the protocols' own
+// packages, outranks what the Grimoire holds: a corpus entry that gives
+// the name another address is wrong or speaks of another chain or issue
+// (the book checks the chain and the issue the claim names), so the
+// claim does not overturn it.
+func confirmedIdentity(cl keyed, confirmed []Address) bool {
+	if len(confirmed) == 0 || !strings.HasPrefix(cl.objEnt, "0x") {
+		return false
+	}
+	for _, a := range confirmed {
+		if a.String() == cl.objEnt {
+			return true
+		}
+	}
+	return false
 }
 
 // direct reports whether candidate claim c's conflict of kind k with

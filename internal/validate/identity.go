@@ -104,6 +104,12 @@ func ExtractIdentities(text string) []Identity {
 				id.ChainID = entryChain
 			}
 			bind(&id, ws, i)
+			if len(id.Roles) > 0 && !id.Specific && id.ChainID != 0 && uniqueClaim(ws, i) {
+				// "The official Aave V3 Pool on Ethereum is 0x…": of the
+				// contracts the name may mean there, the text says the
+				// address is the one, which the book lists.
+				id.SpecificOnChain = true
+			}
 			if replaced && id.Symbol == "" && len(id.Roles) == 0 {
 				migrate(&id, ws, i, prior)
 			}
@@ -123,12 +129,16 @@ func ExtractIdentities(text string) []Identity {
 // new vault at 0x…" alone claims nothing about an old one.
 var replacementWords = wordSet("migrate migrated migrates migrating migration moved replace replaced replaces replacing " +
 	"replacement successor supersede superseded supersedes deprecated deprecate old older previous legacy frozen freeze " +
-	"upgrade upgraded rotated redeployed sunset sunsetted retired")
+	"upgrade upgraded rotated redeployed sunset sunsetted retired " +
+	// German, French, Spanish, Italian, Portuguese
+	"migration migriert ersetzt alte alten veraltet migrée migré remplacé remplacée ancienne ancien " +
+	"migrado migrada migración reemplazado reemplazada antigua antiguo vecchio vecchia sostituito substituído")
 
 // newWords, between a name and an address, say the address is the
 // name's new home: "migrated Permit2 to a new deployment at 0x…".
 var newWords = wordSet("new newly migrated migrating migrate moved moving replaced replacement successor upgraded " +
-	"redeployed deployed activated launched rotated mirrored relaunched")
+	"redeployed deployed activated launched rotated mirrored relaunched " +
+	"neue neuen neuer neues nouvelle nouveau nouvel nueva nuevo nuova nuovo nova novo")
 
 func replacementCue(text string) bool {
 	for _, w := range split(text) {
@@ -429,7 +439,7 @@ func split(text string) []word {
 					continue
 				}
 				if (text[j] == '.' || text[j] == '/' || text[j] == '-' || text[j] == '\'') && j+1 < len(text) && wordByte(text[j+1]) &&
-					!strings.HasPrefix(text[j+1:], "0x") {
+					!strings.HasPrefix(text[j+1:], "0x") && !symbolCompound(text[i:j], text[j:]) {
 					j++
 					continue
 				}
@@ -455,6 +465,14 @@ func split(text string) []word {
 		}
 	}
 	return ws
+}
+
+// symbolCompound reports whether a hyphen at rest[0] joins a symbol to a
+// capitalised noun, a compound of German and other languages
+// ("GHO-Adresse", "USDC-Vertrag"): the symbol is a word of its own.
+// "USDC-denominated" stays one word.
+func symbolCompound(left, rest string) bool {
+	return len(rest) > 2 && rest[0] == '-' && rest[1] >= 'A' && rest[1] <= 'Z' && rest[2] >= 'a' && rest[2] <= 'z' && symbolLike(left)
 }
 
 func allHex(s string) bool {
@@ -549,6 +567,23 @@ func warned(ws []word, i int) bool {
 		}
 		if strongWarn[w.lower] {
 			return true
+		}
+	}
+	return false
+}
+
+// uniqueWords say a name means its one authoritative contract: "the
+// official pool", "the canonical bridge", "the real router".
+var uniqueWords = wordSet("official canonical genuine authentic real " +
+	"offizielle offizieller offiziellen offizielles officiel officielle oficial ufficiale")
+
+// uniqueClaim reports whether the clause calls the name bound to the
+// address at ws[i] its official or canonical one, not after a denial
+// ("not the official router").
+func uniqueClaim(ws []word, i int) bool {
+	for j := i - 1; j >= 0 && ws[j].kind != wordAddress; j-- {
+		if uniqueWords[ws[j].lower] {
+			return j == 0 || !negationOnly[ws[j-1].lower] && ws[j-1].lower != "un"
 		}
 	}
 	return false

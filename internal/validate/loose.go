@@ -68,7 +68,9 @@ func looseBind(text string, ids []Identity) (Identity, bool) {
 		case strongWarn[w.lower] || warnWords[w.lower] && !negationOnly[w.lower]:
 			return Identity{}, false
 		case w.kind == wordSymbol && !stopSymbol(w.text):
-			if sym != "" && family(sym) != family(w.text) {
+			// Two tokens, or two issues of one ("native USDC is 0x…;
+			// USDC.e is the bridged one"), make the binding ambiguous.
+			if sym != "" && (family(sym) != family(w.text) || bridgedSymbol(sym) != bridgedSymbol(w.text)) {
 				return Identity{}, false
 			}
 			sym = w.text

@@ -120,3 +120,60 @@ func plainWord(w string) bool {
 	}
 	return true
 }
+
+// An address may be written without its "0x" (a config that stores bare
+// hex, "route through 2260fa3a…c599"). prefixBareAddresses rewrites a run
+// of exactly 40 hex digits, with a digit and a letter among them and no
+// word character on either side, into "0x" and the run, so that the book
+// checks it like any other. Forty hex digits are an address or a SHA-1
+// (a git commit): a run the word before calls a commit, hash, digest or
+// revision is left alone.
+func prefixBareAddresses(text string) string {
+	var b strings.Builder
+	last := 0
+	for i := 0; i < len(text); {
+		if !hexByte(text[i]) || i > 0 && wordByte(text[i-1]) {
+			i++
+			continue
+		}
+		j := i
+		digit, letter := false, false
+		for j < len(text) && hexByte(text[j]) {
+			if text[j] <= '9' {
+				digit = true
+			} else {
+				letter = true
+			}
+			j++
+		}
+		if j-i != 40 || !digit || !letter || j < len(text) && wordByte(text[j]) || hashNamed(text[:i]) {
+			i = j
+			continue
+		}
+		b.WriteString(text[last:i])
+		b.WriteString("0x")
+		last, i = i, j
+	}
+	if last == 0 {
+		return text
+	}
+	b.WriteString(text[last:])
+	return b.String()
+}
+
+// hashWords name a 40-digit hash that is not an address.
+var hashWords = wordSet("commit commits sha sha1 sha-1 hash hashes digest revision rev git checksum")
+
+// hashNamed reports whether one of the two words before the end of
+// prefix is a hashWord.
+func hashNamed(prefix string) bool {
+	ws := strings.FieldsFunc(strings.ToLower(prefix[max(0, len(prefix)-40):]), func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-')
+	})
+	for k := len(ws) - 1; k >= 0 && k >= len(ws)-2; k-- {
+		if hashWords[ws[k]] {
+			return true
+		}
+	}
+	return false
+}

@@ -34,6 +34,44 @@ func TestJoinSplitAddresses(t *testing.T) {
 	}
 }
 
+func TestPrefixBareAddresses(t *testing.T) {
+	const a = "2260fa0123456789abcdef0123456789abc2c599"
+	for _, tc := range []struct {
+		name, in, want string
+	}{
+		{"bare", "WBTC token " + a + " (no prefix).", "WBTC token 0x" + a + " (no prefix)."},
+		{"JSON value", `{"address": "` + a + `"}`, `{"address": "0x` + a + `"}`},
+		{"already prefixed", "WBTC 0x" + a, "WBTC 0x" + a},
+		{"a commit", "Audited at commit " + a + ".", "Audited at commit " + a + "."},
+		{"a git hash", "git hash: " + a, "git hash: " + a},
+		{"a transaction hash", "tx 0x" + a + a[:24], "tx 0x" + a + a[:24]},
+		{"longer hex run", a + "ff", a + "ff"},
+		{"no letter", "1234567890123456789012345678901234567890", "1234567890123456789012345678901234567890"},
+		{"inside a word", "id_" + a, "id_" + a},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := prefixBareAddresses(tc.in); got != tc.want {
+				t.Errorf("prefixBareAddresses(%q)\n got %q\nwant %q", tc.in, got, tc.want)
+			}
+		})
+	}
+}
+
+func FuzzPrefixBareAddresses(f *testing.F) {
+	for _, s := range []string{"2260fa0123456789abcdef0123456789abc2c599", "commit 2260fa0123456789abcdef0123456789abc2c599", "", "0x12"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		out := prefixBareAddresses(s)
+		if strings.ReplaceAll(out, "0x", "") != strings.ReplaceAll(s, "0x", "") && !strings.Contains(s, "x") {
+			t.Fatalf("rewrite changed more than prefixes: %q -> %q", s, out)
+		}
+		if len(out) < len(s) {
+			t.Fatalf("rewritten text shrank: %q -> %q", s, out)
+		}
+	})
+}
+
 func FuzzJoinSplitAddresses(f *testing.F) {
 	for _, s := range []string{"0x 2260fa0123 456789abcd ef01234567 89abc2c599", "0x-12-34", "0x", "0X0 0 0", "a0x1 and 2"} {
 		f.Add(s)

@@ -141,6 +141,10 @@ type Candidate struct {
 	Entry     *knowledge.Entry
 	Embedding []float32
 	Claims    []Claim
+	// Confirmed holds the addresses the address book confirms the entry
+	// names as what they are (BookResult.Confirmed): L2 does not read a
+	// claim of such an identity as changed against the Grimoire.
+	Confirmed []Address
 }
 
 func (c Candidate) claims() []Claim {

@@ -237,6 +237,22 @@ func TestDivergence(t *testing.T) {
 			t.Errorf("the same chain, another address: Divergence = %+v, want a failure", v)
 		}
 	})
+	t.Run("identity the book confirms", func(t *testing.T) {
+		es := []CorpusEntry{{ID: "held", Embedding: randVec(rng, 8), Confidence: 0.9,
+			Claims: ExtractClaims("LINK on Ethereum is 0x1111222233334444555566667777888899990000.")}}
+		text := "LINK on Ethereum is 0x514910771AF9Ca656af840dff83E8264EcF986CA."
+		c := Candidate{Claims: ExtractClaims(text), Embedding: randVec(rng, 8)}
+		if v := Divergence(c, NewCorpus(es), 5); v.Pass {
+			t.Fatalf("unconfirmed: Divergence = %+v, want the changed address flagged", v)
+		}
+		c.Confirmed = NewBookVerifier(nil).Check(text).Confirmed
+		if len(c.Confirmed) != 1 {
+			t.Fatalf("book confirms %v, want LINK's address", c.Confirmed)
+		}
+		if v := Divergence(c, NewCorpus(es), 5); !v.Pass {
+			t.Errorf("confirmed by the book: Divergence = %+v, want pass", v)
+		}
+	})
 	t.Run("supported by another entry", func(t *testing.T) {
 		es := []CorpusEntry{
 			{ID: "a", Embedding: randVec(rng, 8), Claims: ExtractClaims("The Acme router is 0x1111222233334444555566667777888899990000"), Confidence: 0.5},

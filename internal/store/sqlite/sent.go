@@ -116,13 +116,7 @@ func (s *Store) OpenTxs(ctx context.Context, chainID uint64, from string) ([]sto
 // PermitTxs returns the permit's journaled transactions (see
 // store.SentTxs).
 func (s *Store) PermitTxs(ctx context.Context, permitID string) ([]store.SentTx, error) {
-	var out []store.SentTx
-	err := s.r.query(ctx, `SELECT `+sentColumns+` FROM sent_txs WHERE permit_id = ? ORDER BY chain_id, nonce`,
-		[]any{permitID}, func(st *sqlite3.Stmt) error {
-			t, err := scanSent(st)
-			out = append(out, t)
-			return err
-		})
+	out, err := readRows(ctx, s.r, scanSent, `SELECT `+sentColumns+` FROM sent_txs WHERE permit_id = ? ORDER BY chain_id, nonce`, permitID)
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: permit txs: %w", err)
 	}

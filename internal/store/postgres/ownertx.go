@@ -77,11 +77,8 @@ func (s *Store) HoldOwnerTx(ctx context.Context, t *store.OwnerTx) error {
 	if err := s.ok(); err != nil {
 		return err
 	}
-	if t == nil {
-		return errors.New("postgres: hold owner tx: nil record")
-	}
-	if err := t.Validate(); err != nil {
-		return fmt.Errorf("postgres: hold owner tx: %w", err)
+	if err := store.CheckRecord("postgres: hold owner tx", t); err != nil {
+		return err
 	}
 	if err := storable(t.ID, t.PermitID); err != nil {
 		return fmt.Errorf("postgres: hold owner tx: %w", err)

@@ -76,11 +76,8 @@ func (s *Store) ProposeSafeTx(ctx context.Context, t *store.SafeTx) error {
 	if err := s.ok(); err != nil {
 		return err
 	}
-	if t == nil {
-		return errors.New("postgres: propose safe tx: nil record")
-	}
-	if err := t.Validate(); err != nil {
-		return fmt.Errorf("postgres: propose safe tx: %w", err)
+	if err := store.CheckRecord("postgres: propose safe tx", t); err != nil {
+		return err
 	}
 	if err := storable(t.PermitID, t.Label); err != nil {
 		return fmt.Errorf("postgres: propose safe tx: %w", err)

@@ -51,11 +51,8 @@ func (s *Store) JournalTx(ctx context.Context, t *store.SentTx) error {
 	if err := s.ok(); err != nil {
 		return err
 	}
-	if t == nil {
-		return errors.New("postgres: journal tx: nil record")
-	}
-	if err := t.Validate(); err != nil {
-		return fmt.Errorf("postgres: journal tx: %w", err)
+	if err := store.CheckRecord("postgres: journal tx", t); err != nil {
+		return err
 	}
 	if err := storable(t.PermitID, t.Label); err != nil {
 		return fmt.Errorf("postgres: journal tx: %w", err)

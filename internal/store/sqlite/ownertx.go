@@ -35,11 +35,8 @@ func scanOwnerTx(st *sqlite3.Stmt) (store.OwnerTx, error) {
 // HoldOwnerTx stores a transaction prepared for the owner, pending (see
 // store.OwnerTxs).
 func (s *Store) HoldOwnerTx(ctx context.Context, t *store.OwnerTx) error {
-	if t == nil {
-		return errors.New("sqlite: hold owner tx: nil record")
-	}
-	if err := t.Validate(); err != nil {
-		return fmt.Errorf("sqlite: hold owner tx: %w", err)
+	if err := store.CheckRecord("sqlite: hold owner tx", t); err != nil {
+		return err
 	}
 	c := *t
 	c.Data, c.Unsigned = slices.Clone(t.Data), slices.Clone(t.Unsigned)

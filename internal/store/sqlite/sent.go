@@ -2,7 +2,6 @@ package sqlite
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 	"time"
@@ -29,11 +28,8 @@ func scanSent(st *sqlite3.Stmt) (store.SentTx, error) {
 
 // JournalTx stores an in-flight transaction (see store.SentTxs).
 func (s *Store) JournalTx(ctx context.Context, t *store.SentTx) error {
-	if t == nil {
-		return errors.New("sqlite: journal tx: nil record")
-	}
-	if err := t.Validate(); err != nil {
-		return fmt.Errorf("sqlite: journal tx: %w", err)
+	if err := store.CheckRecord("sqlite: journal tx", t); err != nil {
+		return err
 	}
 	c := *t
 	c.Raw = slices.Clone(t.Raw)

@@ -384,6 +384,54 @@ func selfPolicy(dir string, f *config.File) (*policy.Snapshot, *atomic.Pointer[r
 // it, and the store flushes every acknowledged record before Serve
 // returns.
 func Serve(ctx context.Context, cfg ServeConfig) error {
+	cfg, err := cfg.withDefaults()
+	if err != nil {
+		return err
+	}
+	start := time.Now()
+	srv, archiver, err := openServer(ctx, cfg, start)
+	if err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		return errors.Join(fmt.Errorf("serve: %w", err), srv.Stack.Close())
+	}
+	srv.Addr = ln.Addr()
+	// Long-lived event streams (MCP's standalone SSE stream, /v1/events)
+	// never finish on their own: they end as soon as shutdown begins, while
+	// calls in flight get their grace period.
+	streams, endStreams := context.WithCancel(context.WithoutCancel(ctx))
+	defer endStreams()
+	hs := srv.httpServer(ctx, streams)
+	hs.RegisterOnShutdown(endStreams)
+	served := make(chan error, 1)
+	go func() {
+		if cfg.tls() {
+			served <- hs.ServeTLS(ln, cfg.TLSCert, cfg.TLSKey)
+		} else {
+			served <- hs.Serve(ln)
+		}
+	}()
+	srv.announce(cfg, start)
+	background, stopBackground := context.WithCancel(ctx)
+	defer stopBackground()
+	var running sync.WaitGroup
+	srv.runBackground(background, &running, cfg, archiver)
+	var serveErr error
+	select {
+	case <-ctx.Done():
+	case serveErr = <-served:
+	}
+	stopBackground()
+	running.Wait()
+	return srv.shutdown(ctx, hs, served, serveErr)
+}
+
+// withDefaults fills what cfg leaves unset (address, data directory,
+// output, log, the default configuration) and refuses a listener that
+// would serve tokens in the clear beyond this machine.
+func (cfg ServeConfig) withDefaults() (ServeConfig, error) {
 	if cfg.Addr == "" {
 		cfg.Addr = DefaultAddr
 	}
@@ -399,26 +447,35 @@ func Serve(ctx context.Context, cfg ServeConfig) error {
 	if cfg.File == nil {
 		f, err := config.Default()
 		if err != nil {
-			return err
+			return cfg, err
 		}
 		cfg.File = f
 	}
-	tlsOn := cfg.TLSCert != "" || cfg.TLSKey != ""
-	if tlsOn && (cfg.TLSCert == "" || cfg.TLSKey == "") {
-		return errors.New("serve: --tls-cert and --tls-key go together")
+	if cfg.tls() && (cfg.TLSCert == "" || cfg.TLSKey == "") {
+		return cfg, errors.New("serve: --tls-cert and --tls-key go together")
 	}
-	if !tlsOn && !cfg.AllowInsecure && !loopback(cfg.Addr) {
-		return fmt.Errorf("serve: %s is not a loopback address: serve it with TLS (--tls-cert, --tls-key) or pass --insecure-remote", cfg.Addr)
+	if !cfg.tls() && !cfg.AllowInsecure && !loopback(cfg.Addr) {
+		return cfg, fmt.Errorf("serve: %s is not a loopback address: serve it with TLS (--tls-cert, --tls-key) or pass --insecure-remote", cfg.Addr)
 	}
-	start := time.Now()
+	return cfg, nil
+}
+
+// tls reports whether cfg serves over TLS.
+func (cfg ServeConfig) tls() bool { return cfg.TLSCert != "" || cfg.TLSKey != "" }
+
+// openServer opens the data directory's stack and the Server over it: the
+// token verifier (invalidated by a principal changed through another
+// instance), /healthz and the surfaces cfg.Mount mounts. With [audit]
+// retain it also returns the archiver. On error nothing stays open.
+func openServer(ctx context.Context, cfg ServeConfig, start time.Time) (*Server, *audit.Archiver, error) {
 	st, err := OpenDataWith(ctx, cfg.Data, cfg.File, DataOptions{Extra: cfg.Extra, Init: cfg.Init})
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
 	var archiver *audit.Archiver
 	if cfg.File.Audit.Retain > 0 {
 		if archiver, err = NewArchiver(st.Store, cfg.File, cfg.Data); err != nil {
-			return errors.Join(fmt.Errorf("serve: %w", err), st.Close())
+			return nil, nil, errors.Join(fmt.Errorf("serve: %w", err), st.Close())
 		}
 	}
 	srv := &Server{Stack: st, Verifier: auth.NewVerifier(st.Store, 0), Mux: http.NewServeMux(), File: cfg.File, Log: cfg.Log, Version: cfg.Version, Data: cfg.Data}
@@ -436,72 +493,70 @@ func Serve(ctx context.Context, cfg ServeConfig) error {
 	})
 	if cfg.Mount != nil {
 		if err := cfg.Mount(srv); err != nil {
-			return errors.Join(err, st.Close())
+			return nil, nil, errors.Join(err, st.Close())
 		}
 	}
-	ln, err := net.Listen("tcp", cfg.Addr)
-	if err != nil {
-		return errors.Join(fmt.Errorf("serve: %w", err), st.Close())
-	}
-	srv.Addr = ln.Addr()
-	// Long-lived event streams (MCP's standalone SSE stream, /v1/events)
-	// never finish on their own: they end as soon as shutdown begins, while
-	// calls in flight get their grace period.
-	streams, endStreams := context.WithCancel(context.WithoutCancel(ctx))
-	defer endStreams()
-	var handler http.Handler = srv.Mux
-	if st.Telemetry.Enabled() {
+	return srv, archiver, nil
+}
+
+// httpServer is the HTTP server of s's mux: its requests live beyond ctx
+// (shutdown gives them a grace period) except event streams, which end
+// with streams.
+func (s *Server) httpServer(ctx, streams context.Context) *http.Server {
+	var handler http.Handler = s.Mux
+	if s.Stack.Telemetry.Enabled() {
 		// A client's W3C traceparent continues in the spans of its calls.
 		handler = telemetry.Handler(handler)
 	}
-	hs := &http.Server{
+	return &http.Server{
 		Handler:           endStreamsOnShutdown(streams, handler),
 		ReadHeaderTimeout: 5 * time.Second,
 		ReadTimeout:       30 * time.Second,
 		IdleTimeout:       120 * time.Second,
 		MaxHeaderBytes:    64 << 10,
-		ErrorLog:          slog.NewLogLogger(cfg.Log.Handler(), slog.LevelWarn),
+		ErrorLog:          slog.NewLogLogger(s.Log.Handler(), slog.LevelWarn),
 		BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
 	}
-	hs.RegisterOnShutdown(endStreams)
-	served := make(chan error, 1)
-	go func() {
-		if tlsOn {
-			served <- hs.ServeTLS(ln, cfg.TLSCert, cfg.TLSKey)
-		} else {
-			served <- hs.Serve(ln)
-		}
-	}()
+}
+
+// announce says ward is ready, at s.URL, once start-up's garbage is
+// returned, and calls cfg.Ready.
+func (s *Server) announce(cfg ServeConfig, start time.Time) {
 	// Start-up (deploying the dev chain's contracts above all) leaves
 	// garbage behind: return it to the OS before idling.
 	runtime.GC()
 	debug.FreeOSMemory()
 	scheme := "http"
-	if tlsOn {
+	if cfg.tls() {
 		scheme = "https"
 	}
-	srv.URL = scheme + "://" + srv.Addr.String()
-	fmt.Fprintf(cfg.Out, "ward ready on %s (data %s, started in %v)\n", srv.URL, cfg.Data, time.Since(start).Round(time.Millisecond))
+	s.URL = scheme + "://" + s.Addr.String()
+	fmt.Fprintf(cfg.Out, "ward ready on %s (data %s, started in %v)\n", s.URL, cfg.Data, time.Since(start).Round(time.Millisecond))
 	if cfg.Ready != nil {
-		cfg.Ready(srv)
+		cfg.Ready(s)
 	}
+}
+
+// runBackground starts, in running, the work ward does on its own until
+// ctx ends: the Curator, audit retention, the surfaces' Background work,
+// the owner's transactions sweep, the end of expired streams and, when
+// asked, reloading on SIGHUP.
+func (s *Server) runBackground(ctx context.Context, running *sync.WaitGroup, cfg ServeConfig, archiver *audit.Archiver) {
+	st := s.Stack
 	// The Curator (decay and TTL pruning of adopted external knowledge)
 	// runs on ward's heartbeat until shutdown begins.
-	curating, stopCurator := context.WithCancel(ctx)
-	defer stopCurator()
-	var curatorDone sync.WaitGroup
 	if st.Ingest != nil {
-		curatorDone.Go(func() {
-			runCurator(curating, st.Ingest, cfg.File.Grimoire.CuratorInterval, cfg.Log, marketSampler(st.Env, st.Ingest))
+		running.Go(func() {
+			runCurator(ctx, st.Ingest, cfg.File.Grimoire.CuratorInterval, cfg.Log, marketSampler(st.Env, st.Ingest))
 		})
 	}
 	if archiver != nil {
 		// [audit] retain: old audit rows move to archive files, at start
 		// and every RetentionInterval.
-		curatorDone.Go(func() { runRetention(curating, archiver, RetentionInterval, cfg.Log) })
+		running.Go(func() { runRetention(ctx, archiver, RetentionInterval, cfg.Log) })
 	}
-	for _, f := range srv.background {
-		curatorDone.Go(func() { f(curating) })
+	for _, f := range s.background {
+		running.Go(func() { f(ctx) })
 	}
 	// The owner's held transactions (wallet_grant_session_key and
 	// wallet_revoke_session_key) are marked done, or stale, from the chain
@@ -511,14 +566,14 @@ func Serve(ctx context.Context, cfg ServeConfig) error {
 		if every <= 0 {
 			every = OwnerTxSweep
 		}
-		curatorDone.Go(func() { watchOwnerTxs(curating, st, every, cfg.Log) })
+		running.Go(func() { watchOwnerTxs(ctx, st, every, cfg.Log) })
 	}
 	// Live data subscriptions whose gate session has expired (or was
 	// removed) end: no one is left to receive them.
-	curatorDone.Go(func() { endExpiredStreams(curating, st, StreamSweep) })
+	running.Go(func() { endExpiredStreams(ctx, st, StreamSweep) })
 	if cfg.ReloadOnHangup {
-		curatorDone.Go(func() {
-			srv.reloadOnHangup(curating, func(rep ReloadReport, err error) {
+		running.Go(func() {
+			s.reloadOnHangup(ctx, func(rep ReloadReport, err error) {
 				if err != nil {
 					cfg.Log.Warn("reload refused: the configuration in force is unchanged", "file", rep.File, "err", err)
 					return
@@ -527,35 +582,35 @@ func Serve(ctx context.Context, cfg ServeConfig) error {
 			})
 		})
 	}
-	var serveErr error
-	select {
-	case <-ctx.Done():
-	case serveErr = <-served:
-	}
-	stopCurator()
-	curatorDone.Wait()
+}
+
+// shutdown stops hs within the grace period (4 s), cutting off what still
+// runs after it, waits for the listener's goroutine (served, unless
+// serveErr already came from it), stops the surfaces and closes the
+// stack. It returns every error but the listener's ordinary close.
+func (s *Server) shutdown(ctx context.Context, hs *http.Server, served <-chan error, serveErr error) error {
 	shut, cancel := context.WithTimeout(context.WithoutCancel(ctx), 4*time.Second)
 	defer cancel()
-	err = hs.Shutdown(shut)
+	err := hs.Shutdown(shut)
 	if errors.Is(err, context.DeadlineExceeded) {
 		// The grace period is over: what still runs is cut off, and said so.
-		cfg.Log.Warn("shutdown: requests still running after the grace period were cancelled")
+		s.Log.Warn("shutdown: requests still running after the grace period were cancelled")
 		err = hs.Close()
 	}
 	if serveErr == nil {
 		serveErr = <-served // the listener goroutine has returned
 	}
-	for _, stop := range srv.shutdowns {
+	for _, stop := range s.shutdowns {
 		if err := stop(shut); err != nil {
 			// The grace period ran out for work a surface runs beyond its
 			// requests (A2A's calls): it was cancelled and has returned.
-			cfg.Log.Warn("shutdown: a surface's work still running after the grace period was cancelled", "err", err)
+			s.Log.Warn("shutdown: a surface's work still running after the grace period was cancelled", "err", err)
 		}
 	}
 	if errors.Is(serveErr, http.ErrServerClosed) {
 		serveErr = nil
 	}
-	return errors.Join(serveErr, err, st.Close())
+	return errors.Join(serveErr, err, s.Stack.Close())
 }
 
 // endStreamsOnShutdown ends event-stream requests (GET with Accept:

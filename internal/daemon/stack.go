@@ -760,100 +760,35 @@ func checkVaultKey(ctx context.Context, st store.KeyChecks, v *vault.Vault, path
 // Stage 2's three layers, and loads the Grimoire view.
 func openGrimoire(ctx context.Context, s *Stack, cfg Config) (*ingest.Pipeline, error) {
 	g := cfg.Grimoire
-	reg, err := quarantine.NewLocalRegistry()
+	reg, err := localIdentities(g)
 	if err != nil {
 		return nil, err
 	}
-	for _, a := range g.Identities {
-		if err := reg.Add(a); err != nil {
-			return nil, fmt.Errorf("grimoire.identities: %w", err)
-		}
-	}
-	for i, m := range g.Members {
-		if err := reg.AddMember(m.Address, m.Clade, m.Confidence); err != nil {
-			return nil, fmt.Errorf("grimoire.members %d: %w", i+1, err)
-		}
-	}
-	var self string
-	var fleet ingest.FleetPublisher
-	if cfg.Relay.Enabled {
-		if cfg.RelayDir == "" {
-			return nil, errors.New("relay: no directory for its state")
-		}
-		rl, addr, err := openRelay(ctx, cfg.Relay, g.Clade, reg, cfg.RelayDir)
-		if err != nil {
-			return nil, err
-		}
-		s.Relay = rl
-		s.closers = append(s.closers, func() error { rl.Close(); return nil })
-		self, fleet = strings.ToLower(addr.Hex()), ingest.RelayPublisher(rl)
-	}
-	var identities quarantine.Registry = reg
-	if g.IdentityRegistry != (tool.Address{}) {
-		// The operator's own identities first, then the ERC-8004
-		// registry, authoritative for strangers.
-		onchain, err := identity.NewERC8004Registry(s.Provider, common.Address(g.IdentityRegistry), identity.ERC8004Config{})
-		if err == nil {
-			err = onchain.Verify(ctx)
-		}
-		if err != nil {
-			return nil, fmt.Errorf("grimoire.identity_registry: %w", err)
-		}
-		identities = identity.Either(reg, onchain)
-	}
-	checker, err := quarantine.New(quarantine.Config{ChainID: s.Provider.ChainID(), Registry: identities})
+	self, fleet, err := openFleet(ctx, s, cfg, reg)
 	if err != nil {
 		return nil, err
 	}
-	orc, err := oracle.New(oracle.Config{})
+	checker, err := stage1Checker(ctx, s, g, reg)
 	if err != nil {
 		return nil, err
 	}
-	im, err := oracle.NewImmune(oracle.ImmuneConfig{})
+	orc, im, err := loadScreens(ctx, s)
 	if err != nil {
 		return nil, err
 	}
-	if err := ingest.LoadMemory(ctx, s.Store, orc, im); err != nil {
-		return nil, fmt.Errorf("grimoire: the saved oracle and immune memory: %w", err)
-	}
-	var opts []ingest.Stage2Option
-	if len(g.Reasoning.Providers) > 0 {
-		r, err := NewReasoner(g.Reasoning)
-		if err != nil {
-			return nil, err
-		}
-		opts = append(opts, ingest.WithReasoner(r))
-	}
-	vals, err := ingest.Stage2(nil, opts...)
+	vals, book, err := stage2Validators(s, g)
 	if err != nil {
 		return nil, err
 	}
-	// L3 checks identities against the book in force (the operator's
-	// overrides applied), then chain state against the first chain.
-	// The pipeline's confidence check reads the same index of the book.
-	book := validate.NewBookVerifier(s.Book)
-	vals = append(vals, ingest.OnChain(s.Provider, ingest.OnChainConfig{Book: s.Book, Verifier: book}))
 	emb, err := grimoireEmbedder(g.Embedder)
 	if err != nil {
 		return nil, err
 	}
-	var pb *adopt.Playbook
-	if g.Playbook != "" {
-		if pb, err = adopt.OpenPlaybook(ctx, g.Playbook); err != nil {
-			return nil, fmt.Errorf("grimoire.playbook: %w", err)
-		}
-		s.closers = append(s.closers, pb.Close)
-	}
-	// Stage 3: strict and paranoid evaluate actionable entries in the
-	// sandbox, with the skill library this ward has verified so far.
-	lib := skill.NewLibrary()
-	if err := ingest.LoadLibrary(ctx, s.Store, lib); err != nil {
-		return nil, fmt.Errorf("grimoire: the saved skill library: %w", err)
-	}
-	if err := addComponents(ctx, g.Components, lib, cfg.Log); err != nil {
+	pb, err := openPlaybook(ctx, s, g)
+	if err != nil {
 		return nil, err
 	}
-	st3, err := stage3(g.Sandbox, lib)
+	st3, err := loadStage3(ctx, s, cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -869,22 +804,156 @@ func openGrimoire(ctx context.Context, s *Stack, cfg Config) (*ingest.Pipeline, 
 	if err := p.Restore(ctx); err != nil {
 		return nil, fmt.Errorf("grimoire: the saved metrics and lessons: %w", err)
 	}
-	if s.Relay != nil {
-		// What the other members published, from the first message this
-		// member has not acked (all it missed while it was down), until
-		// the relay closes.
-		log := cfg.Log
-		if log == nil {
-			log = slog.Default()
-		}
-		if err := s.Relay.Subscribe(context.WithoutCancel(ctx), p.RelayHandler(log)); err != nil {
-			return nil, fmt.Errorf("relay: subscribe: %w", err)
-		}
-		if err := s.Relay.Announce(ctx); err != nil {
-			log.Warn("relay: the membership announcement was not published", "err", err)
-		}
+	if err := joinFleet(ctx, s, p, cfg.Log); err != nil {
+		return nil, err
 	}
 	return p, nil
+}
+
+// localIdentities is the registry of the configured identities and clade
+// members.
+func localIdentities(g config.Grimoire) (*quarantine.LocalRegistry, error) {
+	reg, err := quarantine.NewLocalRegistry()
+	if err != nil {
+		return nil, err
+	}
+	for _, a := range g.Identities {
+		if err := reg.Add(a); err != nil {
+			return nil, fmt.Errorf("grimoire.identities: %w", err)
+		}
+	}
+	for i, m := range g.Members {
+		if err := reg.AddMember(m.Address, m.Clade, m.Confidence); err != nil {
+			return nil, fmt.Errorf("grimoire.members %d: %w", i+1, err)
+		}
+	}
+	return reg, nil
+}
+
+// openFleet opens the relay when it is enabled (s.Relay, closed with the
+// stack) and returns this member's address and the publisher to the
+// fleet; with the relay off both are zero.
+func openFleet(ctx context.Context, s *Stack, cfg Config, reg *quarantine.LocalRegistry) (string, ingest.FleetPublisher, error) {
+	if !cfg.Relay.Enabled {
+		return "", nil, nil
+	}
+	if cfg.RelayDir == "" {
+		return "", nil, errors.New("relay: no directory for its state")
+	}
+	rl, addr, err := openRelay(ctx, cfg.Relay, cfg.Grimoire.Clade, reg, cfg.RelayDir)
+	if err != nil {
+		return "", nil, err
+	}
+	s.Relay = rl
+	s.closers = append(s.closers, func() error { rl.Close(); return nil })
+	return strings.ToLower(addr.Hex()), ingest.RelayPublisher(rl), nil
+}
+
+// stage1Checker is Stage 1's signature and identity check over reg and,
+// when one is configured, the ERC-8004 identity registry.
+func stage1Checker(ctx context.Context, s *Stack, g config.Grimoire, reg *quarantine.LocalRegistry) (*quarantine.Checker, error) {
+	var identities quarantine.Registry = reg
+	if g.IdentityRegistry != (tool.Address{}) {
+		// The operator's own identities first, then the ERC-8004
+		// registry, authoritative for strangers.
+		onchain, err := identity.NewERC8004Registry(s.Provider, common.Address(g.IdentityRegistry), identity.ERC8004Config{})
+		if err == nil {
+			err = onchain.Verify(ctx)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("grimoire.identity_registry: %w", err)
+		}
+		identities = identity.Either(reg, onchain)
+	}
+	return quarantine.New(quarantine.Config{ChainID: s.Provider.ChainID(), Registry: identities})
+}
+
+// loadScreens is the poison oracle and immune memory as the store saved
+// them.
+func loadScreens(ctx context.Context, s *Stack) (*oracle.Oracle, *oracle.Immune, error) {
+	orc, err := oracle.New(oracle.Config{})
+	if err != nil {
+		return nil, nil, err
+	}
+	im, err := oracle.NewImmune(oracle.ImmuneConfig{})
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := ingest.LoadMemory(ctx, s.Store, orc, im); err != nil {
+		return nil, nil, fmt.Errorf("grimoire: the saved oracle and immune memory: %w", err)
+	}
+	return orc, im, nil
+}
+
+// stage2Validators is Stage 2's layers (with the configured reasoner) and
+// L3's on-chain check, with the book verifier it and the pipeline share.
+func stage2Validators(s *Stack, g config.Grimoire) ([]ingest.Validator, *validate.BookVerifier, error) {
+	var opts []ingest.Stage2Option
+	if len(g.Reasoning.Providers) > 0 {
+		r, err := NewReasoner(g.Reasoning)
+		if err != nil {
+			return nil, nil, err
+		}
+		opts = append(opts, ingest.WithReasoner(r))
+	}
+	vals, err := ingest.Stage2(nil, opts...)
+	if err != nil {
+		return nil, nil, err
+	}
+	// L3 checks identities against the book in force (the operator's
+	// overrides applied), then chain state against the first chain.
+	// The pipeline's confidence check reads the same index of the book.
+	book := validate.NewBookVerifier(s.Book)
+	vals = append(vals, ingest.OnChain(s.Provider, ingest.OnChainConfig{Book: s.Book, Verifier: book}))
+	return vals, book, nil
+}
+
+// openPlaybook opens the configured playbook (closed with the stack), or
+// none.
+func openPlaybook(ctx context.Context, s *Stack, g config.Grimoire) (*adopt.Playbook, error) {
+	if g.Playbook == "" {
+		return nil, nil
+	}
+	pb, err := adopt.OpenPlaybook(ctx, g.Playbook)
+	if err != nil {
+		return nil, fmt.Errorf("grimoire.playbook: %w", err)
+	}
+	s.closers = append(s.closers, pb.Close)
+	return pb, nil
+}
+
+// loadStage3 is Stage 3: strict and paranoid evaluate actionable entries
+// in the sandbox, with the skill library this ward has verified so far
+// and the configured components.
+func loadStage3(ctx context.Context, s *Stack, cfg Config) (*ingest.Stage3, error) {
+	lib := skill.NewLibrary()
+	if err := ingest.LoadLibrary(ctx, s.Store, lib); err != nil {
+		return nil, fmt.Errorf("grimoire: the saved skill library: %w", err)
+	}
+	if err := addComponents(ctx, cfg.Grimoire.Components, lib, cfg.Log); err != nil {
+		return nil, err
+	}
+	return stage3(cfg.Grimoire.Sandbox, lib)
+}
+
+// joinFleet subscribes p to what the other members published, from the
+// first message this member has not acked (all it missed while it was
+// down) until the relay closes, and announces this member. Without a
+// relay it does nothing.
+func joinFleet(ctx context.Context, s *Stack, p *ingest.Pipeline, log *slog.Logger) error {
+	if s.Relay == nil {
+		return nil
+	}
+	if log == nil {
+		log = slog.Default()
+	}
+	if err := s.Relay.Subscribe(context.WithoutCancel(ctx), p.RelayHandler(log)); err != nil {
+		return fmt.Errorf("relay: subscribe: %w", err)
+	}
+	if err := s.Relay.Announce(ctx); err != nil {
+		log.Warn("relay: the membership announcement was not published", "err", err)
+	}
+	return nil
 }
 
 // addComponents reads, pins and checks the [[grimoire.wasm_component]]

@@ -100,14 +100,9 @@ const (
 // fails wrapping ErrRollbackInput for unusable input; on a store error it
 // returns the report of what it did before.
 func (p *Pipeline) Rollback(ctx context.Context, source string, in rollback.Input) (*RollbackReport, error) {
-	source = strings.ToLower(strings.TrimSpace(source))
-	switch {
-	case source == "" || len(source) > knowledge.MaxID:
-		return nil, fmt.Errorf("ingest: rollback: %w: source agent of %d bytes", ErrRollbackInput, len(source))
-	case in.Source == "":
-		in.Source = source
-	case !strings.EqualFold(strings.TrimSpace(in.Source), source):
-		return nil, fmt.Errorf("ingest: rollback: %w: the input names another source", ErrRollbackInput)
+	source, in, err := rollbackInput(source, in)
+	if err != nil {
+		return nil, err
 	}
 	d, err := rollback.Decide(in)
 	if err != nil {
@@ -122,52 +117,108 @@ func (p *Pipeline) Rollback(ctx context.Context, source string, in rollback.Inpu
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	now := p.cfg.Now()
+	back, rest, notes := p.rollbackTargets(source, d.Attribution.Entries)
+	out.Notes = append(out.Notes, notes...)
+	why := "rolled_back: " + d.Reason.String()
+	if err := p.quarantineBack(ctx, out, back, why, now); err != nil {
+		return out, err
+	}
+	if err := p.lowerRest(ctx, out, rest); err != nil {
+		return out, err
+	}
+	promoted := p.revertLessons(out)
+	if err := p.rollbackLesson(ctx, out, why, now); err != nil {
+		return out, err
+	}
+	if err := p.rewritePlaybook(ctx, out, promoted, now); err != nil {
+		return out, err
+	}
+	if err := p.settleRollback(ctx, out); err != nil {
+		return out, err
+	}
+	return out, nil
+}
+
+// rollbackInput is source, normalised, and in naming it: in.Source
+// defaults to source and must otherwise equal it.
+func rollbackInput(source string, in rollback.Input) (string, rollback.Input, error) {
+	source = strings.ToLower(strings.TrimSpace(source))
+	switch {
+	case source == "" || len(source) > knowledge.MaxID:
+		return "", in, fmt.Errorf("ingest: rollback: %w: source agent of %d bytes", ErrRollbackInput, len(source))
+	case in.Source == "":
+		in.Source = source
+	case !strings.EqualFold(strings.TrimSpace(in.Source), source):
+		return "", in, fmt.Errorf("ingest: rollback: %w: the input names another source", ErrRollbackInput)
+	}
+	return source, in, nil
+}
+
+// rollbackTargets splits source's adopted external entries into those
+// going back to quarantine (the named ones, or all when none is named)
+// and the rest, in Grimoire order, with a note for each named entry that
+// is not one of them. p.mu is held.
+func (p *Pipeline) rollbackTargets(source string, named []string) (back, rest []Known, notes []string) {
 	var mine []Known
 	for _, k := range p.grim.All() {
 		if k.Adoption != nil && k.Partition == knowledge.PartitionExternal && strings.EqualFold(k.Entry.Source.Agent, source) {
 			mine = append(mine, k)
 		}
 	}
-	back := func(k Known) bool {
-		return len(d.Attribution.Entries) == 0 || slices.Contains(d.Attribution.Entries, k.Entry.ID)
-	}
-	for _, eid := range d.Attribution.Entries {
+	for _, eid := range named {
 		if !slices.ContainsFunc(mine, func(k Known) bool { return k.Entry.ID == eid }) {
-			out.Notes = append(out.Notes, fmt.Sprintf("%.128s: not an adopted entry of the source", eid))
+			notes = append(notes, fmt.Sprintf("%.128s: not an adopted entry of the source", eid))
 		}
 	}
-	why := "rolled_back: " + d.Reason.String()
 	for _, k := range mine {
-		if !back(k) {
-			continue
+		if len(named) == 0 || slices.Contains(named, k.Entry.ID) {
+			back = append(back, k)
+		} else {
+			rest = append(rest, k)
 		}
+	}
+	return back, rest, notes
+}
+
+// quarantineBack moves each entry of back to quarantine and remembers it
+// as a rollback attack, reporting it in out. p.mu is held.
+func (p *Pipeline) quarantineBack(ctx context.Context, out *RollbackReport, back []Known, why string, now time.Time) error {
+	for _, k := range back {
 		note, err := p.unadopt(ctx, k, why, now)
 		if err != nil {
-			return out, err
+			return err
 		}
 		if note != "" {
 			out.Notes = append(out.Notes, note)
 		}
 		out.RolledBack = append(out.RolledBack, k.Entry.ID)
 		if err := p.remember(ctx, &subject{e: k.Entry, vec: k.Embedding}, reason.KnowledgeRolledBack, RollbackAttack); err != nil {
-			return out, fmt.Errorf("ingest: rollback %s: remember: %w", k.Entry.ID, err)
+			return fmt.Errorf("ingest: rollback %s: remember: %w", k.Entry.ID, err)
 		}
 	}
-	for _, k := range mine {
-		if back(k) {
-			continue
-		}
+	return nil
+}
+
+// lowerRest lowers the confidence of each entry of rest by
+// RollbackPenalty (floor 0), durably, reporting it in out. p.mu is held.
+func (p *Pipeline) lowerRest(ctx context.Context, out *RollbackReport, rest []Known) error {
+	for _, k := range rest {
 		rec := *k.Adoption
 		from := rec.Confidence
 		rec.Confidence = max(from-RollbackPenalty, 0)
 		if err := p.cfg.Store.PutAdoption(ctx, &rec); err != nil {
-			return out, fmt.Errorf("ingest: rollback: lower %s: %w", k.Entry.ID, err)
+			return fmt.Errorf("ingest: rollback: lower %s: %w", k.Entry.ID, err)
 		}
 		p.grim.setAdoption(rec, max(k.Confidence-RollbackPenalty, 0))
 		out.Lowered = append(out.Lowered, Lowered{EntryID: k.Entry.ID, From: from, To: rec.Confidence})
 	}
+	return nil
+}
 
-	promoted := false
+// revertLessons removes the lessons drawn from the entries out rolled
+// back, reporting them in out, and says whether one had been promoted.
+// p.mu is held.
+func (p *Pipeline) revertLessons(out *RollbackReport) (promoted bool) {
 	for _, l := range p.lessons.List() {
 		if l.EntryID != "" && slices.Contains(out.RolledBack, l.EntryID) {
 			p.lessons.Remove(l.ID)
@@ -176,13 +227,19 @@ func (p *Pipeline) Rollback(ctx context.Context, source string, in rollback.Inpu
 		}
 	}
 	slices.Sort(out.Reverted)
+	return promoted
+}
+
+// rollbackLesson records the lesson of the rollback out reports (distrust
+// the source), replacing the reverted ones. p.mu is held.
+func (p *Pipeline) rollbackLesson(ctx context.Context, out *RollbackReport, why string, now time.Time) error {
 	lesson := adopt.Lesson{
 		ID: "rollback-" + id.New(now),
 		Summary: fmt.Sprintf("causal rollback of knowledge from %s (%s): %d entries back to quarantine, %d lowered by %.1f",
-			source, d.Reason, len(out.RolledBack), len(out.Lowered), RollbackPenalty),
-		Advice:     fmt.Sprintf("distrust knowledge from %s until independently confirmed", source),
+			out.Source, out.Decision.Reason, len(out.RolledBack), len(out.Lowered), RollbackPenalty),
+		Advice:     fmt.Sprintf("distrust knowledge from %s until independently confirmed", out.Source),
 		Reason:     why,
-		Keywords:   []string{source},
+		Keywords:   []string{out.Source},
 		Confidence: RollbackLessonConfidence,
 		Created:    now,
 	}
@@ -190,31 +247,45 @@ func (p *Pipeline) Rollback(ctx context.Context, source string, in rollback.Inpu
 		lesson.EntryID = out.RolledBack[0]
 	}
 	if err := p.addLesson(ctx, lesson, out.Reverted...); err != nil {
-		return out, fmt.Errorf("ingest: rollback: lesson: %w", err)
+		return fmt.Errorf("ingest: rollback: lesson: %w", err)
 	}
 	out.Lesson = lesson.ID
+	return nil
+}
+
+// rewritePlaybook rewrites the playbook from the promoted lessons when a
+// reverted lesson had been promoted, and says in out what became of it.
+// p.mu is held.
+func (p *Pipeline) rewritePlaybook(ctx context.Context, out *RollbackReport, promoted bool, now time.Time) error {
 	switch {
 	case p.cfg.Playbook == nil:
 		out.Playbook = PlaybookNotConfigured
 	case promoted:
 		if err := p.cfg.Playbook.Write(ctx, p.lessons.Promoted(now)); err != nil {
-			return out, fmt.Errorf("ingest: rollback: playbook: %w", err)
+			return fmt.Errorf("ingest: rollback: playbook: %w", err)
 		}
 		out.Playbook = PlaybookRewritten
 	}
-	p.rep.rolledBack(source, len(out.RolledBack))
+	return nil
+}
+
+// settleRollback charges the rollback to the source's reputation
+// (durably, and for the fleet), reports the reputation in out and
+// publishes grimoire:causal_rollback. p.mu is held.
+func (p *Pipeline) settleRollback(ctx context.Context, out *RollbackReport) error {
+	p.rep.rolledBack(out.Source, len(out.RolledBack))
 	if p.cfg.Fleet != nil {
-		p.out.touched(source)
+		p.out.touched(out.Source)
 	}
 	if err := p.saveReputation(ctx); err != nil {
-		return out, fmt.Errorf("ingest: rollback: %w", err)
+		return fmt.Errorf("ingest: rollback: %w", err)
 	}
-	if m, ok := p.rep.get(source); ok {
+	if m, ok := p.rep.get(out.Source); ok {
 		out.Reputation = &m
 	}
-	p.publish(nil, event.GrimoireCausalRollback, "", true, event.CausalRollback{Source: source, Count: len(out.RolledBack),
-		Reason: d.Reason.String(), Entries: slices.Clone(out.RolledBack)})
-	return out, nil
+	p.publish(nil, event.GrimoireCausalRollback, "", true, event.CausalRollback{Source: out.Source, Count: len(out.RolledBack),
+		Reason: out.Decision.Reason.String(), Entries: slices.Clone(out.RolledBack)})
+	return nil
 }
 
 // unadopt moves the adopted entry k back to quarantine as rolled_back and

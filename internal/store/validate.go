@@ -15,6 +15,24 @@ import (
 	"github.com/wardhq/ward/internal/id"
 )
 
+// CheckRecord refuses a record a backend is asked to write when it is nil
+// or fails its own Validate, before anything is written; op names the
+// write ("sqlite: hold owner tx") and starts the error. The chain-side
+// records (OwnerTx, SafeTx, SentTx) are checked this way.
+func CheckRecord[R interface {
+	comparable
+	Validate() error
+}](op string, rec R) error {
+	var none R
+	if rec == none {
+		return errors.New(op + ": nil record")
+	}
+	if err := rec.Validate(); err != nil {
+		return fmt.Errorf("%s: %w", op, err)
+	}
+	return nil
+}
+
 // ErrInvalidRecord is wrapped by every backend's refusal of a record that
 // breaks the contract before anything is written (a bad id, a zero time,
 // an unknown enum); nothing is written. The checks live here, once, so

@@ -96,30 +96,38 @@ func (s *Store) DemoteSharer(ctx context.Context, d store.CladeDemotion) (bool, 
 	return demoted, nil
 }
 
+func scanCladeVote(row pgx.CollectableRow) (store.CladeVote, error) {
+	var (
+		v  store.CladeVote
+		ns int64
+	)
+	err := row.Scan(&v.EntryID, &v.Member, &v.Rejected, &ns)
+	v.At = time.Unix(0, ns).UTC()
+	return v, err
+}
+
 // CladeVotes returns every vote, the entry first voted on first.
 func (s *Store) CladeVotes(ctx context.Context) ([]store.CladeVote, error) {
 	if err := s.ok(); err != nil {
 		return nil, err
 	}
-	rows, err := s.pool.Query(ctx, `SELECT v.entry_id, v.member, v.rejected, v.voted_ns FROM clade_votes v
+	out, err := queryRows(ctx, s.pool, scanCladeVote, `SELECT v.entry_id, v.member, v.rejected, v.voted_ns FROM clade_votes v
 JOIN (SELECT entry_id, seq FROM clade_entries ORDER BY seq DESC LIMIT $1) e USING (entry_id) ORDER BY e.seq, v.member`,
 		store.MaxCladeEntries)
 	if err != nil {
 		return nil, fmt.Errorf("postgres: clade votes: %w", err)
 	}
-	out, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (store.CladeVote, error) {
-		var (
-			v  store.CladeVote
-			ns int64
-		)
-		err := row.Scan(&v.EntryID, &v.Member, &v.Rejected, &ns)
-		v.At = time.Unix(0, ns).UTC()
-		return v, err
-	})
-	if err != nil {
-		return nil, fmt.Errorf("postgres: clade votes: %w", err)
-	}
 	return out, nil
+}
+
+func scanCladeDemotion(row pgx.CollectableRow) (store.CladeDemotion, error) {
+	var (
+		d  store.CladeDemotion
+		ns int64
+	)
+	err := row.Scan(&d.EntryID, &d.Member, &d.By, &ns)
+	d.At = time.Unix(0, ns).UTC()
+	return d, err
 }
 
 // CladeDemotions returns every demotion, oldest first.
@@ -127,19 +135,7 @@ func (s *Store) CladeDemotions(ctx context.Context) ([]store.CladeDemotion, erro
 	if err := s.ok(); err != nil {
 		return nil, err
 	}
-	rows, err := s.pool.Query(ctx, `SELECT entry_id, member, amount, demoted_ns FROM clade_demotions ORDER BY demoted_ns, entry_id`)
-	if err != nil {
-		return nil, fmt.Errorf("postgres: clade demotions: %w", err)
-	}
-	out, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (store.CladeDemotion, error) {
-		var (
-			d  store.CladeDemotion
-			ns int64
-		)
-		err := row.Scan(&d.EntryID, &d.Member, &d.By, &ns)
-		d.At = time.Unix(0, ns).UTC()
-		return d, err
-	})
+	out, err := queryRows(ctx, s.pool, scanCladeDemotion, `SELECT entry_id, member, amount, demoted_ns FROM clade_demotions ORDER BY demoted_ns, entry_id`)
 	if err != nil {
 		return nil, fmt.Errorf("postgres: clade demotions: %w", err)
 	}

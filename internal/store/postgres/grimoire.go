@@ -81,14 +81,7 @@ func (s *Store) Entry(ctx context.Context, id string) (*store.GrimoireEntry, err
 	if err := s.ok(); err != nil {
 		return nil, err
 	}
-	rows, err := s.pool.Query(ctx, `SELECT `+grimoireCols+` FROM grimoire_entries WHERE id = $1`, id)
-	if err != nil {
-		return nil, fmt.Errorf("postgres: entry %s: %w", id, err)
-	}
-	g, err := pgx.CollectExactlyOneRow(rows, scanGrimoire)
-	if errors.Is(err, pgx.ErrNoRows) {
-		err = store.ErrNotFound
-	}
+	g, err := queryOne(ctx, s.pool, scanGrimoire, `SELECT `+grimoireCols+` FROM grimoire_entries WHERE id = $1`, id)
 	if err != nil {
 		return nil, fmt.Errorf("postgres: entry %s: %w", id, err)
 	}
@@ -107,12 +100,8 @@ func (s *Store) Entries(ctx context.Context, partition knowledge.Partition, limi
 	if limit < 0 {
 		return nil, fmt.Errorf("postgres: entries: negative limit %d", limit)
 	}
-	rows, err := s.pool.Query(ctx, `SELECT `+grimoireCols+` FROM grimoire_entries WHERE partition = $1
+	out, err := queryRows(ctx, s.pool, scanGrimoire, `SELECT `+grimoireCols+` FROM grimoire_entries WHERE partition = $1
 ORDER BY created_ns DESC, id DESC LIMIT $2`, partition.String(), limitArg(limit))
-	if err != nil {
-		return nil, fmt.Errorf("postgres: entries of %s: %w", partition, err)
-	}
-	out, err := pgx.CollectRows(rows, scanGrimoire)
 	if err != nil {
 		return nil, fmt.Errorf("postgres: entries of %s: %w", partition, err)
 	}
@@ -238,6 +227,17 @@ func (s *Store) Adoption(ctx context.Context, id string) (*adopt.Record, error) 
 	return r, nil
 }
 
+func scanAdoption(row pgx.CollectableRow) (adopt.Record, error) {
+	var (
+		b []byte
+		r adopt.Record
+	)
+	if err := row.Scan(&b); err != nil {
+		return r, err
+	}
+	return r, json.Unmarshal(b, &r)
+}
+
 // Adoptions returns the adoption records in order of adoption (the
 // entries' creation, then id), up to limit (0: all).
 func (s *Store) Adoptions(ctx context.Context, limit int) ([]adopt.Record, error) {
@@ -247,21 +247,8 @@ func (s *Store) Adoptions(ctx context.Context, limit int) ([]adopt.Record, error
 	if limit < 0 {
 		return nil, fmt.Errorf("postgres: adoptions: negative limit %d", limit)
 	}
-	rows, err := s.pool.Query(ctx, `SELECT adoption FROM grimoire_entries WHERE adoption IS NOT NULL ORDER BY created_ns, id LIMIT $1`,
+	out, err := queryRows(ctx, s.pool, scanAdoption, `SELECT adoption FROM grimoire_entries WHERE adoption IS NOT NULL ORDER BY created_ns, id LIMIT $1`,
 		limitArg(limit))
-	if err != nil {
-		return nil, fmt.Errorf("postgres: adoptions: %w", err)
-	}
-	out, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (adopt.Record, error) {
-		var (
-			b []byte
-			r adopt.Record
-		)
-		if err := row.Scan(&b); err != nil {
-			return r, err
-		}
-		return r, json.Unmarshal(b, &r)
-	})
 	if err != nil {
 		return nil, fmt.Errorf("postgres: adoptions: %w", err)
 	}

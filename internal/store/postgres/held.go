@@ -180,12 +180,8 @@ func (s *Store) HeldCalls(ctx context.Context, f store.HeldFilter) ([]store.Held
 	if f.ByStatus {
 		status = f.Status.String()
 	}
-	rows, err := s.pool.Query(ctx, `SELECT `+heldColumns+` FROM held_calls WHERE time_ns >= $1 AND ($2 = '' OR session_id = $2) AND ($3 = '' OR status = $3)
+	out, err := queryRows(ctx, s.pool, rowTo(scanHeld), `SELECT `+heldColumns+` FROM held_calls WHERE time_ns >= $1 AND ($2 = '' OR session_id = $2) AND ($3 = '' OR status = $3)
   ORDER BY time_ns, id LIMIT $4`, since, f.SessionID, status, int64(limit))
-	if err != nil {
-		return nil, fmt.Errorf("postgres: held calls: %w", err)
-	}
-	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (store.HeldCall, error) { return scanHeld(r) })
 	if err != nil {
 		return nil, fmt.Errorf("postgres: held calls: %w", err)
 	}

@@ -62,29 +62,27 @@ ON CONFLICT (session_id, entry_id) DO UPDATE SET seq = EXCLUDED.seq, provenance 
 	return nil
 }
 
+func scanInfluence(row pgx.CollectableRow) (store.Influence, error) {
+	var (
+		in   store.Influence
+		prov string
+		ns   int64
+	)
+	if err := row.Scan(&in.Session, &in.EntryID, &prov, &in.Agent, &in.Confidence, &ns); err != nil {
+		return in, err
+	}
+	in.At = time.Unix(0, ns).UTC()
+	return in, in.Provenance.UnmarshalText([]byte(prov))
+}
+
 // InfluencesSince returns the retrievals at or after since: by session, in
 // the order each retrieved them.
 func (s *Store) InfluencesSince(ctx context.Context, since time.Time) ([]store.Influence, error) {
 	if err := s.ok(); err != nil {
 		return nil, err
 	}
-	rows, err := s.pool.Query(ctx, `SELECT session_id, entry_id, provenance, agent, confidence, retrieved_ns FROM session_influences
+	out, err := queryRows(ctx, s.pool, scanInfluence, `SELECT session_id, entry_id, provenance, agent, confidence, retrieved_ns FROM session_influences
 WHERE retrieved_ns >= $1 ORDER BY session_id, seq`, nsFloor(since))
-	if err != nil {
-		return nil, fmt.Errorf("postgres: influences: %w", err)
-	}
-	out, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (store.Influence, error) {
-		var (
-			in   store.Influence
-			prov string
-			ns   int64
-		)
-		if err := row.Scan(&in.Session, &in.EntryID, &prov, &in.Agent, &in.Confidence, &ns); err != nil {
-			return in, err
-		}
-		in.At = time.Unix(0, ns).UTC()
-		return in, in.Provenance.UnmarshalText([]byte(prov))
-	})
 	if err != nil {
 		return nil, fmt.Errorf("postgres: influences: %w", err)
 	}

@@ -46,6 +46,18 @@ VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9)`, rec.ID, rec.Time.UnixNano(), rec.Tool, nul
 	return nil
 }
 
+func scanExecution(row pgx.CollectableRow) (store.ExecutionRecord, error) {
+	var (
+		r                                           store.ExecutionRecord
+		ns                                          int64
+		category, session, turn, decision, spendCat *string
+	)
+	err := row.Scan(&r.ID, &ns, &r.Tool, &category, &session, &turn, &decision, &spendCat, &r.SpendCents)
+	r.Time = nsTime(ns)
+	r.Category, r.SessionID, r.TurnID, r.DecisionID, r.SpendCategory = text(category), text(session), text(turn), text(decision), text(spendCat)
+	return r, err
+}
+
 // Executions returns executed calls at or after since, oldest first.
 func (s *Store) Executions(ctx context.Context, since time.Time) ([]store.ExecutionRecord, error) {
 	if err := s.ok(); err != nil {
@@ -59,22 +71,8 @@ func (s *Store) Executions(ctx context.Context, since time.Time) ([]store.Execut
 	default:
 		from = since.UnixNano()
 	}
-	rows, err := s.pool.Query(ctx, `SELECT id, created_ns, tool_name, tool_category, session_id, turn_id, decision_id, spend_category, spend_cents
+	out, err := queryRows(ctx, s.pool, scanExecution, `SELECT id, created_ns, tool_name, tool_category, session_id, turn_id, decision_id, spend_category, spend_cents
 FROM tool_executions WHERE created_ns >= $1 ORDER BY created_ns, id`, from)
-	if err != nil {
-		return nil, fmt.Errorf("postgres: executions: %w", err)
-	}
-	out, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (store.ExecutionRecord, error) {
-		var (
-			r                                           store.ExecutionRecord
-			ns                                          int64
-			category, session, turn, decision, spendCat *string
-		)
-		err := row.Scan(&r.ID, &ns, &r.Tool, &category, &session, &turn, &decision, &spendCat, &r.SpendCents)
-		r.Time = nsTime(ns)
-		r.Category, r.SessionID, r.TurnID, r.DecisionID, r.SpendCategory = text(category), text(session), text(turn), text(decision), text(spendCat)
-		return r, err
-	})
 	if err != nil {
 		return nil, fmt.Errorf("postgres: executions: %w", err)
 	}

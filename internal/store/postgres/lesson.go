@@ -67,42 +67,40 @@ ON CONFLICT (id) DO UPDATE SET used = EXCLUDED.used, summary = EXCLUDED.summary,
 	return nil
 }
 
+func scanLesson(row pgx.CollectableRow) (adopt.Lesson, error) {
+	var (
+		l                     adopt.Lesson
+		advice, reason, entry *string
+		created, touched      int64
+		promoted              *int64
+		ms                    []int64
+	)
+	err := row.Scan(&l.ID, &l.Summary, &advice, &reason, &entry, &l.Conditions, &l.Keywords, &l.Confidence,
+		&created, &touched, &ms, &promoted)
+	l.Advice, l.Reason, l.EntryID = text(advice), text(reason), text(entry)
+	l.Created, l.Touched = time.Unix(0, created).UTC(), time.Unix(0, touched).UTC()
+	if promoted != nil {
+		l.Promoted = time.Unix(0, *promoted).UTC()
+	}
+	for _, m := range ms {
+		l.Matches = append(l.Matches, time.Unix(0, m).UTC())
+	}
+	if len(l.Conditions) == 0 {
+		l.Conditions = nil
+	}
+	if len(l.Keywords) == 0 {
+		l.Keywords = nil
+	}
+	return l, err
+}
+
 // Lessons returns every lesson, most recently used first.
 func (s *Store) Lessons(ctx context.Context) ([]adopt.Lesson, error) {
 	if err := s.ok(); err != nil {
 		return nil, err
 	}
-	rows, err := s.pool.Query(ctx, `SELECT id, summary, advice, reason, entry_id, conditions, keywords,
+	out, err := queryRows(ctx, s.pool, scanLesson, `SELECT id, summary, advice, reason, entry_id, conditions, keywords,
   confidence, created_ns, touched_ns, matches, promoted_ns FROM lessons ORDER BY used DESC`)
-	if err != nil {
-		return nil, fmt.Errorf("postgres: lessons: %w", err)
-	}
-	out, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (adopt.Lesson, error) {
-		var (
-			l                     adopt.Lesson
-			advice, reason, entry *string
-			created, touched      int64
-			promoted              *int64
-			ms                    []int64
-		)
-		err := row.Scan(&l.ID, &l.Summary, &advice, &reason, &entry, &l.Conditions, &l.Keywords, &l.Confidence,
-			&created, &touched, &ms, &promoted)
-		l.Advice, l.Reason, l.EntryID = text(advice), text(reason), text(entry)
-		l.Created, l.Touched = time.Unix(0, created).UTC(), time.Unix(0, touched).UTC()
-		if promoted != nil {
-			l.Promoted = time.Unix(0, *promoted).UTC()
-		}
-		for _, m := range ms {
-			l.Matches = append(l.Matches, time.Unix(0, m).UTC())
-		}
-		if len(l.Conditions) == 0 {
-			l.Conditions = nil
-		}
-		if len(l.Keywords) == 0 {
-			l.Keywords = nil
-		}
-		return l, err
-	})
 	if err != nil {
 		return nil, fmt.Errorf("postgres: lessons: %w", err)
 	}

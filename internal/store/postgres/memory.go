@@ -132,36 +132,34 @@ func (s *Store) OracleFilters(ctx context.Context) (oracle.Filters, bool, error)
 	return f, ok, nil
 }
 
+func scanSignature(row pgx.CollectableRow) (oracle.Signature, error) {
+	var (
+		g                           oracle.Signature
+		id, class, centroid, sketch []byte
+		dim                         int64
+		attack, why                 string
+	)
+	if err := row.Scan(&id, &class, &centroid, &sketch, &dim, &attack, &why); err != nil {
+		return g, err
+	}
+	if len(id) != len(g.ID) || len(class) != len(g.Class) || len(centroid) != len(g.Centroid) || len(sketch) != 16 {
+		return g, errors.New("a stored signature's hashes are of the wrong size")
+	}
+	copy(g.ID[:], id)
+	copy(g.Class[:], class)
+	copy(g.Centroid[:], centroid)
+	g.Sketch = [2]uint64{binary.BigEndian.Uint64(sketch), binary.BigEndian.Uint64(sketch[8:])}
+	g.Dim = uint32(dim)
+	g.Reason = reason.Code(why)
+	return g, g.Attack.UnmarshalText([]byte(attack))
+}
+
 // ImmuneSignatures returns the stored signatures, oldest first.
 func (s *Store) ImmuneSignatures(ctx context.Context) ([]oracle.Signature, error) {
 	if err := s.ok(); err != nil {
 		return nil, err
 	}
-	rows, err := s.pool.Query(ctx, `SELECT id, class, centroid, sketch, dim, attack, reason FROM immune_signatures ORDER BY seq`)
-	if err != nil {
-		return nil, fmt.Errorf("postgres: immune signatures: %w", err)
-	}
-	out, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (oracle.Signature, error) {
-		var (
-			g                           oracle.Signature
-			id, class, centroid, sketch []byte
-			dim                         int64
-			attack, why                 string
-		)
-		if err := row.Scan(&id, &class, &centroid, &sketch, &dim, &attack, &why); err != nil {
-			return g, err
-		}
-		if len(id) != len(g.ID) || len(class) != len(g.Class) || len(centroid) != len(g.Centroid) || len(sketch) != 16 {
-			return g, errors.New("a stored signature's hashes are of the wrong size")
-		}
-		copy(g.ID[:], id)
-		copy(g.Class[:], class)
-		copy(g.Centroid[:], centroid)
-		g.Sketch = [2]uint64{binary.BigEndian.Uint64(sketch), binary.BigEndian.Uint64(sketch[8:])}
-		g.Dim = uint32(dim)
-		g.Reason = reason.Code(why)
-		return g, g.Attack.UnmarshalText([]byte(attack))
-	})
+	out, err := queryRows(ctx, s.pool, scanSignature, `SELECT id, class, centroid, sketch, dim, attack, reason FROM immune_signatures ORDER BY seq`)
 	if err != nil {
 		return nil, fmt.Errorf("postgres: immune signatures: %w", err)
 	}

@@ -77,11 +77,8 @@ func (s *Store) HoldOwnerTx(ctx context.Context, t *store.OwnerTx) error {
 	if err := s.ok(); err != nil {
 		return err
 	}
-	if t == nil {
-		return errors.New("postgres: hold owner tx: nil record")
-	}
-	if err := t.Validate(); err != nil {
-		return fmt.Errorf("postgres: hold owner tx: %w", err)
+	if err := store.CheckRecord("postgres: hold owner tx", t); err != nil {
+		return err
 	}
 	if err := storable(t.ID, t.PermitID); err != nil {
 		return fmt.Errorf("postgres: hold owner tx: %w", err)
@@ -106,14 +103,7 @@ func (s *Store) OwnerTx(ctx context.Context, id string) (store.OwnerTx, error) {
 	if err := s.ok(); err != nil {
 		return store.OwnerTx{}, err
 	}
-	rows, err := s.pool.Query(ctx, `SELECT `+ownerTxColumns+` FROM owner_txs WHERE id = $1`, id)
-	var t store.OwnerTx
-	if err == nil {
-		t, err = pgx.CollectExactlyOneRow(rows, scanOwnerTx)
-	}
-	if errors.Is(err, pgx.ErrNoRows) {
-		err = store.ErrNotFound
-	}
+	t, err := queryOne(ctx, s.pool, scanOwnerTx, `SELECT `+ownerTxColumns+` FROM owner_txs WHERE id = $1`, id)
 	if err != nil {
 		return store.OwnerTx{}, fmt.Errorf("postgres: owner tx %s: %w", id, err)
 	}
@@ -166,11 +156,7 @@ func (s *Store) PendingOwnerTxs(ctx context.Context) ([]store.OwnerTx, error) {
 	if err := s.ok(); err != nil {
 		return nil, err
 	}
-	rows, err := s.pool.Query(ctx, `SELECT `+ownerTxColumns+` FROM owner_txs WHERE done_tx IS NULL ORDER BY created_ns, id`)
-	var out []store.OwnerTx
-	if err == nil {
-		out, err = pgx.CollectRows(rows, scanOwnerTx)
-	}
+	out, err := queryRows(ctx, s.pool, scanOwnerTx, `SELECT `+ownerTxColumns+` FROM owner_txs WHERE done_tx IS NULL ORDER BY created_ns, id`)
 	if err != nil {
 		return nil, fmt.Errorf("postgres: pending owner txs: %w", err)
 	}

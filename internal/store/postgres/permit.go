@@ -79,15 +79,7 @@ func (s *Store) Permit(ctx context.Context, pid string) (store.Permit, error) {
 
 // readPermit reads one permit, preview decoded, or store.ErrNotFound.
 func readPermit(ctx context.Context, q querier, pid string) (store.Permit, error) {
-	rows, err := q.Query(ctx, `SELECT `+permitColumns+` FROM permits WHERE id = $1`, pid)
-	if err != nil {
-		return store.Permit{}, err
-	}
-	p, err := pgx.CollectExactlyOneRow(rows, scanPermit)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return store.Permit{}, store.ErrNotFound
-	}
-	return p, err
+	return queryOne(ctx, q, scanPermit, `SELECT `+permitColumns+` FROM permits WHERE id = $1`, pid)
 }
 
 // scanPermit reads a row of permitColumns.
@@ -242,11 +234,7 @@ func (s *Store) OpenCommits(ctx context.Context, limit int) ([]store.Permit, err
 		q += ` LIMIT $1`
 		args = append(args, int64(limit))
 	}
-	rows, err := s.pool.Query(ctx, q, args...)
-	if err != nil {
-		return nil, fmt.Errorf("postgres: open commits: %w", err)
-	}
-	out, err := pgx.CollectRows(rows, scanPermit)
+	out, err := queryRows(ctx, s.pool, scanPermit, q, args...)
 	if err != nil {
 		return nil, fmt.Errorf("postgres: open commits: %w", err)
 	}
@@ -272,11 +260,7 @@ func (s *Store) PendingPermits(ctx context.Context, now time.Time, limit int) ([
 		q += ` LIMIT $2`
 		args = append(args, int64(limit))
 	}
-	rows, err := s.pool.Query(ctx, q, args...)
-	if err != nil {
-		return nil, fmt.Errorf("postgres: pending permits: %w", err)
-	}
-	out, err := pgx.CollectRows(rows, scanPermit)
+	out, err := queryRows(ctx, s.pool, scanPermit, q, args...)
 	if err != nil {
 		return nil, fmt.Errorf("postgres: pending permits: %w", err)
 	}

@@ -94,14 +94,7 @@ func (s *Store) PinnedTool(ctx context.Context, server, tool string) (store.Pinn
 	if err := s.ok(); err != nil {
 		return store.PinnedTool{}, err
 	}
-	rows, err := s.pool.Query(ctx, `SELECT `+pinColumns+` FROM upstream_pins WHERE server = $1 AND tool = $2`, server, tool)
-	if err != nil {
-		return store.PinnedTool{}, fmt.Errorf("postgres: pin %.64s of %.64s: %w", tool, server, err)
-	}
-	p, err := pgx.CollectExactlyOneRow(rows, scanPin)
-	if errors.Is(err, pgx.ErrNoRows) {
-		err = store.ErrNotFound
-	}
+	p, err := queryOne(ctx, s.pool, scanPin, `SELECT `+pinColumns+` FROM upstream_pins WHERE server = $1 AND tool = $2`, server, tool)
 	if err != nil {
 		return store.PinnedTool{}, fmt.Errorf("postgres: pin %.64s of %.64s: %w", tool, server, err)
 	}
@@ -113,11 +106,7 @@ func (s *Store) PinnedTools(ctx context.Context, server string) ([]store.PinnedT
 	if err := s.ok(); err != nil {
 		return nil, err
 	}
-	rows, err := s.pool.Query(ctx, `SELECT `+pinColumns+` FROM upstream_pins WHERE server = $1 ORDER BY tool`, server)
-	if err != nil {
-		return nil, fmt.Errorf("postgres: pins of %.64s: %w", server, err)
-	}
-	out, err := pgx.CollectRows(rows, scanPin)
+	out, err := queryRows(ctx, s.pool, scanPin, `SELECT `+pinColumns+` FROM upstream_pins WHERE server = $1 ORDER BY tool`, server)
 	if err != nil {
 		return nil, fmt.Errorf("postgres: pins of %.64s: %w", server, err)
 	}
@@ -181,11 +170,7 @@ func (s *Store) PendingTools(ctx context.Context, server string) ([]store.Pendin
 	if err := s.ok(); err != nil {
 		return nil, err
 	}
-	rows, err := s.pool.Query(ctx, `SELECT `+pendingColumns+` FROM upstream_pending WHERE server = $1 ORDER BY tool`, server)
-	if err != nil {
-		return nil, fmt.Errorf("postgres: pending tools of %.64s: %w", server, err)
-	}
-	out, err := pgx.CollectRows(rows, scanPending)
+	out, err := queryRows(ctx, s.pool, scanPending, `SELECT `+pendingColumns+` FROM upstream_pending WHERE server = $1 ORDER BY tool`, server)
 	if err != nil {
 		return nil, fmt.Errorf("postgres: pending tools of %.64s: %w", server, err)
 	}
@@ -204,14 +189,8 @@ func (s *Store) ApproveTool(ctx context.Context, server, tool, by string, at tim
 	}
 	var p store.PendingTool
 	err := s.inTx(ctx, func(tx pgx.Tx) error {
-		rows, err := tx.Query(ctx, `DELETE FROM upstream_pending WHERE server = $1 AND tool = $2 RETURNING `+pendingColumns, server, tool)
-		if err != nil {
-			return err
-		}
-		p, err = pgx.CollectExactlyOneRow(rows, scanPending)
-		if errors.Is(err, pgx.ErrNoRows) {
-			return store.ErrNotFound
-		}
+		var err error
+		p, err = queryOne(ctx, tx, scanPending, `DELETE FROM upstream_pending WHERE server = $1 AND tool = $2 RETURNING `+pendingColumns, server, tool)
 		if err != nil {
 			return err
 		}

@@ -174,6 +174,38 @@ var (
 	_ querier = (pgx.Tx)(nil)
 )
 
+// queryRows runs sql on q and reads every row it returns with scan, in
+// order. A failed query or scan is its error, unwrapped: the caller names
+// the operation.
+func queryRows[T any](ctx context.Context, q querier, scan pgx.RowToFunc[T], sql string, args ...any) ([]T, error) {
+	rows, err := q.Query(ctx, sql, args...)
+	if err != nil {
+		return nil, err
+	}
+	return pgx.CollectRows(rows, scan)
+}
+
+// rowTo adapts scan, written for the one row of QueryRow, to the rows
+// queryRows and queryOne collect.
+func rowTo[T any](scan func(pgx.Row) (T, error)) pgx.RowToFunc[T] {
+	return func(r pgx.CollectableRow) (T, error) { return scan(r) }
+}
+
+// queryOne runs sql on q and reads the one row it returns with scan: no
+// row is store.ErrNotFound, more than one is pgx.ErrTooManyRows.
+func queryOne[T any](ctx context.Context, q querier, scan pgx.RowToFunc[T], sql string, args ...any) (T, error) {
+	rows, err := q.Query(ctx, sql, args...)
+	if err != nil {
+		var zero T
+		return zero, err
+	}
+	t, err := pgx.CollectExactlyOneRow(rows, scan)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return t, store.ErrNotFound
+	}
+	return t, err
+}
+
 // inTx runs fn in a transaction and commits it, retrying the whole of fn
 // on a serialization failure or a deadlock (which PostgreSQL resolves by
 // failing one party). fn may run more than once: it must not have effects

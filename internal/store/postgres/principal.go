@@ -142,11 +142,7 @@ func (s *Store) ListPrincipals(ctx context.Context) ([]store.PrincipalRecord, er
 	if err := s.ok(); err != nil {
 		return nil, err
 	}
-	rows, err := s.pool.Query(ctx, `SELECT `+principalColumns+` FROM principals ORDER BY created_ns, id`)
-	if err != nil {
-		return nil, fmt.Errorf("postgres: list principals: %w", err)
-	}
-	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (store.PrincipalRecord, error) { return scanPrincipal(r) })
+	out, err := queryRows(ctx, s.pool, rowTo(scanPrincipal), `SELECT `+principalColumns+` FROM principals ORDER BY created_ns, id`)
 	if err != nil {
 		return nil, fmt.Errorf("postgres: list principals: %w", err)
 	}

@@ -119,14 +119,7 @@ func (s *Store) QuarantinedEntry(ctx context.Context, id string) (*store.Quarant
 	if err := s.ok(); err != nil {
 		return nil, err
 	}
-	rows, err := s.pool.Query(ctx, `SELECT `+quarantineCols+` FROM quarantine_entries WHERE id = $1`, id)
-	if err != nil {
-		return nil, fmt.Errorf("postgres: quarantined entry %s: %w", id, err)
-	}
-	q, err := pgx.CollectExactlyOneRow(rows, scanQuarantined)
-	if errors.Is(err, pgx.ErrNoRows) {
-		err = store.ErrNotFound
-	}
+	q, err := queryOne(ctx, s.pool, scanQuarantined, `SELECT `+quarantineCols+` FROM quarantine_entries WHERE id = $1`, id)
 	if err != nil {
 		return nil, fmt.Errorf("postgres: quarantined entry %s: %w", id, err)
 	}
@@ -141,13 +134,9 @@ func (s *Store) ListQuarantined(ctx context.Context, f store.QuarantineFilter) (
 	if f.Limit < 0 {
 		return nil, fmt.Errorf("postgres: list quarantined: negative limit %d", f.Limit)
 	}
-	rows, err := s.pool.Query(ctx, `SELECT `+quarantineCols+` FROM quarantine_entries
+	out, err := queryRows(ctx, s.pool, scanQuarantined, `SELECT `+quarantineCols+` FROM quarantine_entries
 WHERE ($1 = '' OR agent = $1) AND ($2 = '' OR status = $2) ORDER BY seq LIMIT $3`,
 		strings.ToLower(f.Agent), string(f.Status), limitArg(f.Limit))
-	if err != nil {
-		return nil, fmt.Errorf("postgres: list quarantined: %w", err)
-	}
-	out, err := pgx.CollectRows(rows, scanQuarantined)
 	if err != nil {
 		return nil, fmt.Errorf("postgres: list quarantined: %w", err)
 	}

@@ -78,39 +78,37 @@ VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $
 	return nil
 }
 
+func scanSource(row pgx.CollectableRow) (store.SourceRecord, error) {
+	r := store.SourceRecord{Failures: map[knowledge.AttackType]int{}, Buyers: map[string]store.BuyerCount{}}
+	var failures, buyers string
+	if err := row.Scan(&r.Agent, &r.Submitted, &r.Quarantined, &r.Adopted, &r.Confirmed, &r.RolledBack,
+		&r.Stage1.Passed, &r.Stage1.Failed, &r.Stage2.Passed, &r.Stage2.Failed, &r.Sandbox.Passed, &r.Sandbox.Failed,
+		&r.Adopt.Passed, &r.Adopt.Failed, &r.SafetyAlpha, &r.SafetyBeta, &failures, &buyers); err != nil {
+		return r, err
+	}
+	var bs map[string][2]int
+	if err := json.Unmarshal([]byte(failures), &r.Failures); err != nil {
+		return r, fmt.Errorf("source %s: failures: %w", r.Agent, err)
+	}
+	if err := json.Unmarshal([]byte(buyers), &bs); err != nil {
+		return r, fmt.Errorf("source %s: buyers: %w", r.Agent, err)
+	}
+	for b, c := range bs {
+		r.Buyers[b] = store.BuyerCount{Decided: c[0], Failed: c[1]}
+	}
+	return r, nil
+}
+
 // Sources returns every source's record, least recently updated first,
 // as of one snapshot (one statement).
 func (s *Store) Sources(ctx context.Context) ([]store.SourceRecord, error) {
 	if err := s.ok(); err != nil {
 		return nil, err
 	}
-	rows, err := s.pool.Query(ctx, `SELECT `+sourceColumns+`,
+	out, err := queryRows(ctx, s.pool, scanSource, `SELECT `+sourceColumns+`,
   (SELECT coalesce(json_object_agg(attack, failures), '{}') FROM source_failures f WHERE f.agent = r.agent)::text,
   (SELECT coalesce(json_object_agg(buyer, json_build_array(decided, failed)), '{}') FROM source_buyers b WHERE b.agent = r.agent)::text
 FROM source_reputation r ORDER BY used`)
-	if err != nil {
-		return nil, fmt.Errorf("postgres: sources: %w", err)
-	}
-	out, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (store.SourceRecord, error) {
-		r := store.SourceRecord{Failures: map[knowledge.AttackType]int{}, Buyers: map[string]store.BuyerCount{}}
-		var failures, buyers string
-		if err := row.Scan(&r.Agent, &r.Submitted, &r.Quarantined, &r.Adopted, &r.Confirmed, &r.RolledBack,
-			&r.Stage1.Passed, &r.Stage1.Failed, &r.Stage2.Passed, &r.Stage2.Failed, &r.Sandbox.Passed, &r.Sandbox.Failed,
-			&r.Adopt.Passed, &r.Adopt.Failed, &r.SafetyAlpha, &r.SafetyBeta, &failures, &buyers); err != nil {
-			return r, err
-		}
-		var bs map[string][2]int
-		if err := json.Unmarshal([]byte(failures), &r.Failures); err != nil {
-			return r, fmt.Errorf("source %s: failures: %w", r.Agent, err)
-		}
-		if err := json.Unmarshal([]byte(buyers), &bs); err != nil {
-			return r, fmt.Errorf("source %s: buyers: %w", r.Agent, err)
-		}
-		for b, c := range bs {
-			r.Buyers[b] = store.BuyerCount{Decided: c[0], Failed: c[1]}
-		}
-		return r, nil
-	})
 	if err != nil {
 		return nil, fmt.Errorf("postgres: sources: %w", err)
 	}

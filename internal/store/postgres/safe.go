@@ -62,17 +62,22 @@ func scanSafe(row pgx.CollectableRow) (store.SafeTx, error) {
 	return t, nil
 }
 
+func scanSafeSignature(row pgx.CollectableRow) (store.SafeSignature, error) {
+	var sg store.SafeSignature
+	var at int64
+	err := row.Scan(&sg.Owner, &sg.Sig, &at)
+	sg.At = nsTime(at)
+	return sg, err
+}
+
 // ProposeSafeTx stores a Safe transaction awaiting signatures, with its
 // signatures, in one transaction (see store.SafeTxs).
 func (s *Store) ProposeSafeTx(ctx context.Context, t *store.SafeTx) error {
 	if err := s.ok(); err != nil {
 		return err
 	}
-	if t == nil {
-		return errors.New("postgres: propose safe tx: nil record")
-	}
-	if err := t.Validate(); err != nil {
-		return fmt.Errorf("postgres: propose safe tx: %w", err)
+	if err := store.CheckRecord("postgres: propose safe tx", t); err != nil {
+		return err
 	}
 	if err := storable(t.PermitID, t.Label); err != nil {
 		return fmt.Errorf("postgres: propose safe tx: %w", err)
@@ -105,26 +110,11 @@ func (s *Store) SafeTx(ctx context.Context, hash string) (store.SafeTx, error) {
 	}
 	var t store.SafeTx
 	err := pgx.BeginTxFunc(ctx, s.pool, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {
-		rows, err := tx.Query(ctx, `SELECT `+safeColumns+` FROM safe_txs WHERE hash = $1`, hash)
-		if err != nil {
+		var err error
+		if t, err = queryOne(ctx, tx, scanSafe, `SELECT `+safeColumns+` FROM safe_txs WHERE hash = $1`, hash); err != nil {
 			return err
 		}
-		if t, err = pgx.CollectExactlyOneRow(rows, scanSafe); errors.Is(err, pgx.ErrNoRows) {
-			return store.ErrNotFound
-		} else if err != nil {
-			return err
-		}
-		rows, err = tx.Query(ctx, `SELECT owner, sig, signed_ns FROM safe_signatures WHERE hash = $1 ORDER BY signed_ns, owner`, hash)
-		if err != nil {
-			return err
-		}
-		t.Signatures, err = pgx.CollectRows(rows, func(row pgx.CollectableRow) (store.SafeSignature, error) {
-			var sg store.SafeSignature
-			var at int64
-			err := row.Scan(&sg.Owner, &sg.Sig, &at)
-			sg.At = nsTime(at)
-			return sg, err
-		})
+		t.Signatures, err = queryRows(ctx, tx, scanSafeSignature, `SELECT owner, sig, signed_ns FROM safe_signatures WHERE hash = $1 ORDER BY signed_ns, owner`, hash)
 		return err
 	})
 	if err != nil {
@@ -212,12 +202,8 @@ func (s *Store) PendingSafeTxs(ctx context.Context, chainID uint64, safe string)
 	if err := s.ok(); err != nil {
 		return nil, err
 	}
-	var hashes []string
-	rows, err := s.pool.Query(ctx, `SELECT hash FROM safe_txs WHERE chain_id = $1 AND safe = $2 AND executed_tx IS NULL ORDER BY nonce, created_ns`,
+	hashes, err := queryRows(ctx, s.pool, pgx.RowTo[string], `SELECT hash FROM safe_txs WHERE chain_id = $1 AND safe = $2 AND executed_tx IS NULL ORDER BY nonce, created_ns`,
 		int64(chainID), safe)
-	if err == nil {
-		hashes, err = pgx.CollectRows(rows, pgx.RowTo[string])
-	}
 	if err != nil {
 		return nil, fmt.Errorf("postgres: pending safe txs: %w", err)
 	}

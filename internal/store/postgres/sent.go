@@ -51,11 +51,8 @@ func (s *Store) JournalTx(ctx context.Context, t *store.SentTx) error {
 	if err := s.ok(); err != nil {
 		return err
 	}
-	if t == nil {
-		return errors.New("postgres: journal tx: nil record")
-	}
-	if err := t.Validate(); err != nil {
-		return fmt.Errorf("postgres: journal tx: %w", err)
+	if err := store.CheckRecord("postgres: journal tx", t); err != nil {
+		return err
 	}
 	if err := storable(t.PermitID, t.Label); err != nil {
 		return fmt.Errorf("postgres: journal tx: %w", err)
@@ -114,11 +111,7 @@ func (s *Store) PermitTxs(ctx context.Context, permitID string) ([]store.SentTx,
 	if err := s.ok(); err != nil {
 		return nil, err
 	}
-	rows, err := s.pool.Query(ctx, `SELECT `+sentColumns+` FROM sent_txs WHERE permit_id = $1 ORDER BY chain_id, nonce`, permitID)
-	if err != nil {
-		return nil, fmt.Errorf("postgres: permit txs: %w", err)
-	}
-	out, err := pgx.CollectRows(rows, scanSent)
+	out, err := queryRows(ctx, s.pool, scanSent, `SELECT `+sentColumns+` FROM sent_txs WHERE permit_id = $1 ORDER BY chain_id, nonce`, permitID)
 	if err != nil {
 		return nil, fmt.Errorf("postgres: permit txs: %w", err)
 	}
@@ -132,12 +125,9 @@ func (s *Store) OpenTxs(ctx context.Context, chainID uint64, from string) (open 
 		return nil, 0, err
 	}
 	err = pgx.BeginTxFunc(ctx, s.pool, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {
-		rows, err := tx.Query(ctx, `SELECT `+sentColumns+` FROM sent_txs WHERE chain_id = $1 AND sender = $2 AND state = 'in_flight' ORDER BY nonce`,
-			int64(chainID), from)
-		if err != nil {
-			return err
-		}
-		if open, err = pgx.CollectRows(rows, scanSent); err != nil {
+		var err error
+		if open, err = queryRows(ctx, tx, scanSent, `SELECT `+sentColumns+` FROM sent_txs WHERE chain_id = $1 AND sender = $2 AND state = 'in_flight' ORDER BY nonce`,
+			int64(chainID), from); err != nil {
 			return err
 		}
 		var n int64

@@ -92,12 +92,8 @@ func (s *Store) OpenSession(ctx context.Context, rec *store.SessionRecord, lim s
 		// Expired sessions of the principal go first: they neither count
 		// against its limit nor keep a name.
 		idle, keep := now.Add(-lim.IdleTTL).UnixNano(), now.Add(-lim.KeepTTL).UnixNano()
-		rows, err := tx.Query(ctx, `DELETE FROM sessions WHERE principal_id = $1
+		expired, err := queryRows(ctx, tx, pgx.RowTo[string], `DELETE FROM sessions WHERE principal_id = $1
   AND ((level = 'clean' AND NOT isolated AND active_ns <= $2) OR active_ns <= $3) RETURNING id`, r.PrincipalID, idle, keep)
-		if err != nil {
-			return err
-		}
-		expired, err := pgx.CollectRows(rows, pgx.RowTo[string])
 		if err != nil {
 			return err
 		}
@@ -188,12 +184,8 @@ func (s *Store) ListSessions(ctx context.Context, f store.SessionFilter) ([]stor
 	if limit <= 0 {
 		limit = 1000
 	}
-	rows, err := s.pool.Query(ctx, `SELECT `+sessionColumns+` FROM sessions WHERE ($1 = '' OR principal_id = $1) AND ($2 = '' OR level = $2)
+	out, err := queryRows(ctx, s.pool, rowTo(scanSession), `SELECT `+sessionColumns+` FROM sessions WHERE ($1 = '' OR principal_id = $1) AND ($2 = '' OR level = $2)
   ORDER BY active_ns DESC, id LIMIT $3`, f.PrincipalID, level, int64(limit))
-	if err != nil {
-		return nil, fmt.Errorf("postgres: list sessions: %w", err)
-	}
-	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (store.SessionRecord, error) { return scanSession(r) })
 	if err != nil {
 		return nil, fmt.Errorf("postgres: list sessions: %w", err)
 	}
@@ -408,34 +400,32 @@ func prune(ctx context.Context, tx pgx.Tx, sid string, seq, size, limit int64) (
 	return size - freed, untrusted, nil
 }
 
+func scanObservation(row pgx.CollectableRow) (store.Observation, error) {
+	var (
+		o            store.Observation
+		ns           int64
+		kind, format string
+	)
+	if err := row.Scan(&o.Seq, &ns, &kind, &o.Ref, &o.Instructions, &format, &o.Sealed, &o.Body, &o.Args); err != nil {
+		return o, err
+	}
+	if err := o.Kind.UnmarshalText([]byte(kind)); err != nil {
+		return o, fmt.Errorf("observation %d: %w", o.Seq, err)
+	}
+	o.Time, o.JSON = nsTime(ns), format == "json"
+	if o.Body == nil {
+		o.Body = []byte{}
+	}
+	return o, nil
+}
+
 // Observations returns the session's observations after seq after.
 func (s *Store) Observations(ctx context.Context, sid string, after int64) ([]store.Observation, error) {
 	if err := s.ok(); err != nil {
 		return nil, err
 	}
-	rows, err := s.pool.Query(ctx, `SELECT seq, time_ns, kind, ref, instructions, format, sealed, body, args FROM session_observations
+	out, err := queryRows(ctx, s.pool, scanObservation, `SELECT seq, time_ns, kind, ref, instructions, format, sealed, body, args FROM session_observations
   WHERE session_id = $1 AND seq > $2 ORDER BY seq`, sid, after)
-	if err != nil {
-		return nil, fmt.Errorf("postgres: observations of session %s: %w", sid, err)
-	}
-	out, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (store.Observation, error) {
-		var (
-			o            store.Observation
-			ns           int64
-			kind, format string
-		)
-		if err := row.Scan(&o.Seq, &ns, &kind, &o.Ref, &o.Instructions, &format, &o.Sealed, &o.Body, &o.Args); err != nil {
-			return o, err
-		}
-		if err := o.Kind.UnmarshalText([]byte(kind)); err != nil {
-			return o, fmt.Errorf("observation %d: %w", o.Seq, err)
-		}
-		o.Time, o.JSON = nsTime(ns), format == "json"
-		if o.Body == nil {
-			o.Body = []byte{}
-		}
-		return o, nil
-	})
 	if err != nil {
 		return nil, fmt.Errorf("postgres: observations of session %s: %w", sid, err)
 	}

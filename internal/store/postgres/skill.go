@@ -53,25 +53,23 @@ ON CONFLICT (name) DO NOTHING`, c.Name, c.Kind.String(), c.Text, expr, wasm, fn,
 	return nil
 }
 
+func scanComponent(row pgx.CollectableRow) (skill.Component, error) {
+	var (
+		c    skill.Component
+		kind string
+	)
+	if err := row.Scan(&c.Name, &kind, &c.Text, &c.Expr, &c.WASM, &c.Func); err != nil {
+		return c, err
+	}
+	return c, c.Kind.UnmarshalText([]byte(kind))
+}
+
 // SkillComponents returns the stored components in the order added.
 func (s *Store) SkillComponents(ctx context.Context) ([]skill.Component, error) {
 	if err := s.ok(); err != nil {
 		return nil, err
 	}
-	rows, err := s.pool.Query(ctx, `SELECT name, kind, text, coalesce(expr, ''), wasm, coalesce(func, '') FROM skill_components ORDER BY seq`)
-	if err != nil {
-		return nil, fmt.Errorf("postgres: skill components: %w", err)
-	}
-	out, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (skill.Component, error) {
-		var (
-			c    skill.Component
-			kind string
-		)
-		if err := row.Scan(&c.Name, &kind, &c.Text, &c.Expr, &c.WASM, &c.Func); err != nil {
-			return c, err
-		}
-		return c, c.Kind.UnmarshalText([]byte(kind))
-	})
+	out, err := queryRows(ctx, s.pool, scanComponent, `SELECT name, kind, text, coalesce(expr, ''), wasm, coalesce(func, '') FROM skill_components ORDER BY seq`)
 	if err != nil {
 		return nil, fmt.Errorf("postgres: skill components: %w", err)
 	}

@@ -237,11 +237,8 @@ func (s *Store) WithheldBySession(ctx context.Context, sessionID string, limit i
 	if limit > 0 {
 		lim = int64(limit)
 	}
-	rows, err := s.pool.Query(ctx, `SELECT `+withheldMeta+` FROM withheld_outputs WHERE session_id = $1 ORDER BY time_ns, key LIMIT $2`, sessionID, lim)
-	if err != nil {
-		return nil, fmt.Errorf("postgres: withheld by session %s: %w", sessionID, err)
-	}
-	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (store.WithheldOutput, error) { return scanWithheld(r) })
+	meta := func(r pgx.CollectableRow) (store.WithheldOutput, error) { return scanWithheld(r) }
+	out, err := queryRows(ctx, s.pool, meta, `SELECT `+withheldMeta+` FROM withheld_outputs WHERE session_id = $1 ORDER BY time_ns, key LIMIT $2`, sessionID, lim)
 	if err != nil {
 		return nil, fmt.Errorf("postgres: withheld by session %s: %w", sessionID, err)
 	}

@@ -204,12 +204,7 @@ func (s *Store) ListQuarantined(ctx context.Context, f store.QuarantineFilter) (
 	if f.Limit == 0 {
 		lim = -1
 	}
-	var out []store.QuarantinedEntry
-	err := s.r.query(ctx, sqlQuarantineList, []any{strings.ToLower(f.Agent), string(f.Status), lim}, func(st *sqlite3.Stmt) error {
-		q, err := scanQuarantined(st)
-		out = append(out, q)
-		return err
-	})
+	out, err := readRows(ctx, s.r, scanQuarantined, sqlQuarantineList, strings.ToLower(f.Agent), string(f.Status), lim)
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: list quarantined: %w", err)
 	}
@@ -532,12 +527,7 @@ func (s *Store) Entries(ctx context.Context, partition knowledge.Partition, limi
 	if limit == 0 {
 		lim = -1
 	}
-	var out []store.GrimoireEntry
-	err := s.r.query(ctx, sqlGrimoireList, []any{partition.String(), lim}, func(st *sqlite3.Stmt) error {
-		g, err := scanGrimoire(st)
-		out = append(out, g)
-		return err
-	})
+	out, err := readRows(ctx, s.r, scanGrimoire, sqlGrimoireList, partition.String(), lim)
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: entries of %s: %w", partition, err)
 	}

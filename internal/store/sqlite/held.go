@@ -110,19 +110,9 @@ func jsonText(b []byte) any {
 
 // HeldCall returns the held call id.
 func (s *Store) HeldCall(ctx context.Context, hid string) (store.HeldCall, error) {
-	var c store.HeldCall
-	found := false
-	err := s.r.query(ctx, `SELECT `+heldColumns+` FROM held_calls WHERE id = ?`, []any{hid}, func(st *sqlite3.Stmt) error {
-		var err error
-		c, err = scanHeld(st)
-		found = true
-		return err
-	})
+	c, err := readOne(ctx, s.r, scanHeld, `SELECT `+heldColumns+` FROM held_calls WHERE id = ?`, hid)
 	if err != nil {
 		return store.HeldCall{}, fmt.Errorf("sqlite: held call %s: %w", hid, err)
-	}
-	if !found {
-		return store.HeldCall{}, fmt.Errorf("sqlite: held call %s: %w", hid, store.ErrNotFound)
 	}
 	return c, nil
 }
@@ -144,13 +134,8 @@ func (s *Store) HeldCalls(ctx context.Context, f store.HeldFilter) ([]store.Held
 	if f.ByStatus {
 		status = f.Status.String()
 	}
-	var out []store.HeldCall
-	err := s.r.query(ctx, `SELECT `+heldColumns+` FROM held_calls WHERE time_ns >= ?1 AND (?2 = '' OR session_id = ?2) AND (?3 = '' OR status = ?3)
-  ORDER BY time_ns, id LIMIT ?4`, []any{since, f.SessionID, status, limit}, func(st *sqlite3.Stmt) error {
-		c, err := scanHeld(st)
-		out = append(out, c)
-		return err
-	})
+	out, err := readRows(ctx, s.r, scanHeld, `SELECT `+heldColumns+` FROM held_calls WHERE time_ns >= ?1 AND (?2 = '' OR session_id = ?2) AND (?3 = '' OR status = ?3)
+  ORDER BY time_ns, id LIMIT ?4`, since, f.SessionID, status, limit)
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: held calls: %w", err)
 	}

@@ -35,11 +35,8 @@ func scanOwnerTx(st *sqlite3.Stmt) (store.OwnerTx, error) {
 // HoldOwnerTx stores a transaction prepared for the owner, pending (see
 // store.OwnerTxs).
 func (s *Store) HoldOwnerTx(ctx context.Context, t *store.OwnerTx) error {
-	if t == nil {
-		return errors.New("sqlite: hold owner tx: nil record")
-	}
-	if err := t.Validate(); err != nil {
-		return fmt.Errorf("sqlite: hold owner tx: %w", err)
+	if err := store.CheckRecord("sqlite: hold owner tx", t); err != nil {
+		return err
 	}
 	c := *t
 	c.Data, c.Unsigned = slices.Clone(t.Data), slices.Clone(t.Unsigned)
@@ -62,17 +59,7 @@ func (s *Store) HoldOwnerTx(ctx context.Context, t *store.OwnerTx) error {
 // OwnerTx returns a transaction prepared for the owner (see
 // store.OwnerTxs).
 func (s *Store) OwnerTx(ctx context.Context, id string) (store.OwnerTx, error) {
-	var t store.OwnerTx
-	found := false
-	err := s.r.query(ctx, `SELECT `+ownerTxColumns+` FROM owner_txs WHERE id = ?`, []any{id}, func(st *sqlite3.Stmt) error {
-		var err error
-		t, err = scanOwnerTx(st)
-		found = true
-		return err
-	})
-	if err == nil && !found {
-		err = store.ErrNotFound
-	}
+	t, err := readOne(ctx, s.r, scanOwnerTx, `SELECT `+ownerTxColumns+` FROM owner_txs WHERE id = ?`, id)
 	if err != nil {
 		return store.OwnerTx{}, fmt.Errorf("sqlite: owner tx %s: %w", id, err)
 	}
@@ -129,13 +116,7 @@ func (s *Store) OwnerTxStale(ctx context.Context, id string, at time.Time) error
 // PendingOwnerTxs returns the pending transactions prepared for the
 // owner, oldest first (see store.OwnerTxs).
 func (s *Store) PendingOwnerTxs(ctx context.Context) ([]store.OwnerTx, error) {
-	var out []store.OwnerTx
-	err := s.r.query(ctx, `SELECT `+ownerTxColumns+` FROM owner_txs WHERE done_tx IS NULL ORDER BY created_ns, id`, nil,
-		func(st *sqlite3.Stmt) error {
-			t, err := scanOwnerTx(st)
-			out = append(out, t)
-			return err
-		})
+	out, err := readRows(ctx, s.r, scanOwnerTx, `SELECT `+ownerTxColumns+` FROM owner_txs WHERE done_tx IS NULL ORDER BY created_ns, id`)
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: pending owner txs: %w", err)
 	}

@@ -93,19 +93,9 @@ func nanos(what string, t time.Time) (int64, error) { return store.Nanos(what, t
 
 // Permit returns the permit with id, or an error wrapping store.ErrNotFound.
 func (s *Store) Permit(ctx context.Context, pid string) (store.Permit, error) {
-	var p store.Permit
-	found := false
-	err := s.r.query(ctx, sqlPermitRow, []any{pid}, func(st *sqlite3.Stmt) error {
-		var err error
-		p, err = scanPermitPreview(st)
-		found = true
-		return err
-	})
+	p, err := readOne(ctx, s.r, scanPermitPreview, sqlPermitRow, pid)
 	if err != nil {
 		return store.Permit{}, fmt.Errorf("sqlite: permit %s: %w", pid, err)
-	}
-	if !found {
-		return store.Permit{}, fmt.Errorf("sqlite: permit %s: %w", pid, store.ErrNotFound)
 	}
 	return p, nil
 }
@@ -187,12 +177,7 @@ func (s *Store) OpenCommits(ctx context.Context, limit int) ([]store.Permit, err
 		q += ` LIMIT ?`
 		args = append(args, int64(limit))
 	}
-	var out []store.Permit
-	err := s.r.query(ctx, q, args, func(st *sqlite3.Stmt) error {
-		p, err := scanPermitPreview(st)
-		out = append(out, p)
-		return err
-	})
+	out, err := readRows(ctx, s.r, scanPermitPreview, q, args...)
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: open commits: %w", err)
 	}
@@ -217,12 +202,7 @@ func (s *Store) PendingPermits(ctx context.Context, now time.Time, limit int) ([
 		q += ` LIMIT ?`
 		args = append(args, int64(limit))
 	}
-	var out []store.Permit
-	err = s.r.query(ctx, q, args, func(st *sqlite3.Stmt) error {
-		p, err := scanPermitPreview(st)
-		out = append(out, p)
-		return err
-	})
+	out, err := readRows(ctx, s.r, scanPermitPreview, q, args...)
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: pending permits: %w", err)
 	}

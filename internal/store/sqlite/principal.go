@@ -61,19 +61,9 @@ func (s *Store) CreatePrincipal(ctx context.Context, p *store.PrincipalRecord) e
 }
 
 func (s *Store) principalWhere(ctx context.Context, what, where string, args ...any) (store.PrincipalRecord, error) {
-	var p store.PrincipalRecord
-	found := false
-	err := s.r.query(ctx, `SELECT `+principalColumns+` FROM principals WHERE `+where, args, func(st *sqlite3.Stmt) error {
-		var err error
-		p, err = scanPrincipal(st)
-		found = true
-		return err
-	})
+	p, err := readOne(ctx, s.r, scanPrincipal, `SELECT `+principalColumns+` FROM principals WHERE `+where, args...)
 	if err != nil {
 		return store.PrincipalRecord{}, fmt.Errorf("sqlite: principal %s: %w", what, err)
-	}
-	if !found {
-		return store.PrincipalRecord{}, fmt.Errorf("sqlite: principal %s: %w", what, store.ErrNotFound)
 	}
 	return p, nil
 }
@@ -95,12 +85,7 @@ func (s *Store) PrincipalByName(ctx context.Context, name string) (store.Princip
 
 // ListPrincipals returns every principal, oldest first.
 func (s *Store) ListPrincipals(ctx context.Context) ([]store.PrincipalRecord, error) {
-	var out []store.PrincipalRecord
-	err := s.r.query(ctx, `SELECT `+principalColumns+` FROM principals ORDER BY created_ns, id`, nil, func(st *sqlite3.Stmt) error {
-		p, err := scanPrincipal(st)
-		out = append(out, p)
-		return err
-	})
+	out, err := readRows(ctx, s.r, scanPrincipal, `SELECT `+principalColumns+` FROM principals ORDER BY created_ns, id`)
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: list principals: %w", err)
 	}

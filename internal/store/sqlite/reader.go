@@ -96,6 +96,40 @@ func (r *reader) query(ctx context.Context, sql string, args []any, row func(*sq
 	return nil
 }
 
+// readRows runs sql with args on r and reads every result row with scan,
+// in order.
+func readRows[T any](ctx context.Context, r *reader, scan func(*sqlite3.Stmt) (T, error), sql string, args ...any) ([]T, error) {
+	var out []T
+	err := r.query(ctx, sql, args, func(st *sqlite3.Stmt) error {
+		t, err := scan(st)
+		if err != nil {
+			return err
+		}
+		out = append(out, t)
+		return nil
+	})
+	return out, err
+}
+
+// readOne runs sql with args on r and reads its row with scan:
+// store.ErrNotFound when there is none (the key names at most one).
+func readOne[T any](ctx context.Context, r *reader, scan func(*sqlite3.Stmt) (T, error), sql string, args ...any) (T, error) {
+	var (
+		t     T
+		found bool
+	)
+	err := r.query(ctx, sql, args, func(st *sqlite3.Stmt) error {
+		var err error
+		t, err = scan(st)
+		found = true
+		return err
+	})
+	if err == nil && !found {
+		err = store.ErrNotFound
+	}
+	return t, err
+}
+
 // decisionWhere returns the WHERE clause (on decision_log AS d) and
 // arguments for f. A name is matched by its id in decision_dict, so a name
 // never interned matches nothing. Values are always bound, never spliced
@@ -226,12 +260,7 @@ func (s *Store) QueryDecisions(ctx context.Context, f store.DecisionFilter) ([]s
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: query decisions: %w", err)
 	}
-	var out []store.DecisionRecord
-	err = s.r.query(ctx, sql, args, func(st *sqlite3.Stmt) error {
-		rec, err := scanDecision(st)
-		out = append(out, rec)
-		return err
-	})
+	out, err := readRows(ctx, s.r, scanDecision, sql, args...)
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: query decisions: %w", err)
 	}

@@ -26,11 +26,8 @@ func scanSafe(st *sqlite3.Stmt) store.SafeTx {
 // ProposeSafeTx stores a Safe transaction awaiting signatures (see
 // store.SafeTxs).
 func (s *Store) ProposeSafeTx(ctx context.Context, t *store.SafeTx) error {
-	if t == nil {
-		return errors.New("sqlite: propose safe tx: nil record")
-	}
-	if err := t.Validate(); err != nil {
-		return fmt.Errorf("sqlite: propose safe tx: %w", err)
+	if err := store.CheckRecord("sqlite: propose safe tx", t); err != nil {
+		return err
 	}
 	c := *t
 	c.Data = slices.Clone(t.Data)

@@ -2,7 +2,6 @@ package sqlite
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 	"time"
@@ -29,11 +28,8 @@ func scanSent(st *sqlite3.Stmt) (store.SentTx, error) {
 
 // JournalTx stores an in-flight transaction (see store.SentTxs).
 func (s *Store) JournalTx(ctx context.Context, t *store.SentTx) error {
-	if t == nil {
-		return errors.New("sqlite: journal tx: nil record")
-	}
-	if err := t.Validate(); err != nil {
-		return fmt.Errorf("sqlite: journal tx: %w", err)
+	if err := store.CheckRecord("sqlite: journal tx", t); err != nil {
+		return err
 	}
 	c := *t
 	c.Raw = slices.Clone(t.Raw)
@@ -116,13 +112,7 @@ func (s *Store) OpenTxs(ctx context.Context, chainID uint64, from string) ([]sto
 // PermitTxs returns the permit's journaled transactions (see
 // store.SentTxs).
 func (s *Store) PermitTxs(ctx context.Context, permitID string) ([]store.SentTx, error) {
-	var out []store.SentTx
-	err := s.r.query(ctx, `SELECT `+sentColumns+` FROM sent_txs WHERE permit_id = ? ORDER BY chain_id, nonce`,
-		[]any{permitID}, func(st *sqlite3.Stmt) error {
-			t, err := scanSent(st)
-			out = append(out, t)
-			return err
-		})
+	out, err := readRows(ctx, s.r, scanSent, `SELECT `+sentColumns+` FROM sent_txs WHERE permit_id = ? ORDER BY chain_id, nonce`, permitID)
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: permit txs: %w", err)
 	}

@@ -125,19 +125,9 @@ func nullable(v string) any {
 }
 
 func (s *Store) sessionWhere(ctx context.Context, what, where string, args ...any) (store.SessionRecord, error) {
-	var r store.SessionRecord
-	found := false
-	err := s.r.query(ctx, `SELECT `+sessionColumns+` FROM sessions WHERE `+where, args, func(st *sqlite3.Stmt) error {
-		var err error
-		r, err = scanSession(st)
-		found = true
-		return err
-	})
+	r, err := readOne(ctx, s.r, scanSession, `SELECT `+sessionColumns+` FROM sessions WHERE `+where, args...)
 	if err != nil {
 		return store.SessionRecord{}, fmt.Errorf("sqlite: session %s: %w", what, err)
-	}
-	if !found {
-		return store.SessionRecord{}, fmt.Errorf("sqlite: session %s: %w", what, store.ErrNotFound)
 	}
 	return r, nil
 }
@@ -163,12 +153,7 @@ func (s *Store) ListSessions(ctx context.Context, f store.SessionFilter) ([]stor
 	if limit <= 0 {
 		limit = 1000
 	}
-	var out []store.SessionRecord
-	err := s.r.query(ctx, q, []any{f.PrincipalID, level, limit}, func(st *sqlite3.Stmt) error {
-		r, err := scanSession(st)
-		out = append(out, r)
-		return err
-	})
+	out, err := readRows(ctx, s.r, scanSession, q, f.PrincipalID, level, limit)
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: list sessions: %w", err)
 	}

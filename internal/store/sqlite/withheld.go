@@ -364,12 +364,7 @@ func (s *Store) WithheldBySession(ctx context.Context, sessionID string, limit i
 	if limit == 0 {
 		lim = -1 // SQLite: no limit
 	}
-	var out []store.WithheldOutput
-	err := s.r.query(ctx, sqlWithheldSession, []any{sessionID, lim}, func(st *sqlite3.Stmt) error {
-		w, err := scanWithheld(st)
-		out = append(out, w)
-		return err
-	})
+	out, err := readRows(ctx, s.r, scanWithheld, sqlWithheldSession, sessionID, lim)
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: withheld by session %s: %w", sessionID, err)
 	}

@@ -220,65 +220,102 @@ var bombs = sync.OnceValues(func() (rawDeflate []byte, tarGz []byte) {
 // it must stay empty.
 func Corpus(tb testing.TB, dir string) (cases []Case, sentinel string) {
 	tb.Helper()
-	sentinel = filepath.Join(dir, "sentinel")
-	if err := os.MkdirAll(sentinel, 0o700); err != nil {
+	c := &corpus{tb: tb, dir: dir, sentinel: filepath.Join(dir, "sentinel")}
+	if err := os.MkdirAll(c.sentinel, 0o700); err != nil {
 		tb.Fatal(err)
 	}
-	good := Valid(tb, []archive.Record{Record(1), Record(2)})
-	add := func(name string, reason archive.Reason, data []byte) {
-		p := filepath.Join(dir, name)
-		writeFile(tb, p, data)
-		cases = append(cases, Case{Name: name, Path: p, Reason: reason})
+	c.good = Valid(tb, []archive.Record{Record(1), Record(2)})
+	c.names()
+	c.links()
+	c.bombs()
+	c.contents()
+	c.secrets()
+	c.corrupt()
+	c.manifests()
+	return c.cases, c.sentinel
+}
+
+// corpus writes the cases of Corpus into dir, family by family.
+type corpus struct {
+	tb       testing.TB
+	dir      string
+	sentinel string           // must stay empty
+	good     []archive.Member // a valid archive's members
+	cases    []Case
+}
+
+// add writes data as the case name.
+func (c *corpus) add(name string, reason archive.Reason, data []byte) {
+	p := filepath.Join(c.dir, name)
+	writeFile(c.tb, p, data)
+	c.cases = append(c.cases, Case{Name: name, Path: p, Reason: reason})
+}
+
+// addZip writes fs as the zip case name.
+func (c *corpus) addZip(name string, reason archive.Reason, fs ...file) {
+	p := filepath.Join(c.dir, name+".zip")
+	writeZip(c.tb, p, fs)
+	c.cases = append(c.cases, Case{Name: name, Path: p, Reason: reason})
+}
+
+// addTar writes es as the tar (gzipped with gz) case name.
+func (c *corpus) addTar(name string, reason archive.Reason, gz bool, es ...tarEntry) {
+	ext := ".tar"
+	if gz {
+		ext = ".tar.gz"
 	}
-	addZip := func(name string, reason archive.Reason, fs ...file) {
-		p := filepath.Join(dir, name+".zip")
-		writeZip(tb, p, fs)
-		cases = append(cases, Case{Name: name, Path: p, Reason: reason})
-	}
-	addTar := func(name string, reason archive.Reason, gz bool, es ...tarEntry) {
-		ext := ".tar"
-		if gz {
-			ext = ".tar.gz"
-		}
-		add(name+ext, reason, tarBytes(tb, gz, es))
-	}
-	withGood := func(extra ...file) []file { return append(files(good), extra...) }
-	withGoodTar := func(extra ...tarEntry) []tarEntry { return append(tarMembers(good), extra...) }
+	c.add(name+ext, reason, tarBytes(c.tb, gz, es))
+}
+
+// withGood is the valid archive's files and then extra.
+func (c *corpus) withGood(extra ...file) []file { return append(files(c.good), extra...) }
+
+// withGoodTar is the valid archive's tar members and then extra.
+func (c *corpus) withGoodTar(extra ...tarEntry) []tarEntry {
+	return append(tarMembers(c.good), extra...)
+}
+
+// names adds the cases of traversal and unsafe names.
+func (c *corpus) names() {
 	j := []byte(`{}`)
 	// The sentinel relative to a destination dir/<anything>/: ../../sentinel.
 	rel := "../../sentinel/pwned.json"
+	c.addZip("zip-slip", archive.ReasonPathTraversal, c.withGood(file{name: rel, data: j})...)
+	c.addTar("tar-slip", archive.ReasonPathTraversal, true, c.withGoodTar(reg(rel, j))...)
+	c.addZip("zip-slip-inner", archive.ReasonPathTraversal, c.withGood(file{name: "a/../../../sentinel/pwned.json", data: j})...)
+	c.addTar("absolute-tar", archive.ReasonPathTraversal, false, c.withGoodTar(reg(filepath.Join(c.sentinel, "abs.json"), j))...)
+	c.addZip("absolute-zip", archive.ReasonPathTraversal, c.withGood(file{name: "/etc/x.json", data: j})...)
+	c.addZip("drive-letter", archive.ReasonPathTraversal, c.withGood(file{name: `C:\x.json`, data: j})...)
+	c.addTar("backslash-slip", archive.ReasonPathTraversal, true, c.withGoodTar(reg(`..\..\sentinel\pwned.json`, j))...)
+	c.addZip("backslash-name", archive.ReasonBadName, c.withGood(file{name: `a\b.json`, data: j})...)
+	c.addZip("nul-name", archive.ReasonBadName, c.withGood(file{name: "a\x00.json", data: j})...)
+	c.addZip("newline-name", archive.ReasonBadName, c.withGood(file{name: "a\nb.json", data: j})...)
+	c.addZip("long-name", archive.ReasonBadName, c.withGood(file{name: strings.Repeat("n", 300) + ".json", data: j})...)
+	c.addZip("deep-name", archive.ReasonBadName, c.withGood(file{name: strings.Repeat("d/", 10) + "x.json", data: j})...)
+	c.addTar("unclean-name", archive.ReasonBadName, false, c.withGoodTar(reg("./x.json", j))...)
+}
 
-	// Traversal and names.
-	addZip("zip-slip", archive.ReasonPathTraversal, withGood(file{name: rel, data: j})...)
-	addTar("tar-slip", archive.ReasonPathTraversal, true, withGoodTar(reg(rel, j))...)
-	addZip("zip-slip-inner", archive.ReasonPathTraversal, withGood(file{name: "a/../../../sentinel/pwned.json", data: j})...)
-	addTar("absolute-tar", archive.ReasonPathTraversal, false, withGoodTar(reg(filepath.Join(sentinel, "abs.json"), j))...)
-	addZip("absolute-zip", archive.ReasonPathTraversal, withGood(file{name: "/etc/x.json", data: j})...)
-	addZip("drive-letter", archive.ReasonPathTraversal, withGood(file{name: `C:\x.json`, data: j})...)
-	addTar("backslash-slip", archive.ReasonPathTraversal, true, withGoodTar(reg(`..\..\sentinel\pwned.json`, j))...)
-	addZip("backslash-name", archive.ReasonBadName, withGood(file{name: `a\b.json`, data: j})...)
-	addZip("nul-name", archive.ReasonBadName, withGood(file{name: "a\x00.json", data: j})...)
-	addZip("newline-name", archive.ReasonBadName, withGood(file{name: "a\nb.json", data: j})...)
-	addZip("long-name", archive.ReasonBadName, withGood(file{name: strings.Repeat("n", 300) + ".json", data: j})...)
-	addZip("deep-name", archive.ReasonBadName, withGood(file{name: strings.Repeat("d/", 10) + "x.json", data: j})...)
-	addTar("unclean-name", archive.ReasonBadName, false, withGoodTar(reg("./x.json", j))...)
-
-	// Links and special files.
+// links adds the cases of links and special files.
+func (c *corpus) links() {
+	j := []byte(`{}`)
 	link := func(t byte, name, target string) tarEntry {
 		return tarEntry{hdr: tar.Header{Typeflag: t, Name: name, Linkname: target, Mode: 0o777}}
 	}
-	addTar("symlink-tar", archive.ReasonSymlink, false, withGoodTar(link(tar.TypeSymlink, "link.json", "/etc/passwd"))...)
-	addZip("symlink-zip", archive.ReasonSymlink, withGood(file{name: "link.json", data: []byte(sentinel), mode: fs.ModeSymlink | 0o777})...)
-	addTar("symlink-then-write", archive.ReasonSymlink, true,
-		link(tar.TypeSymlink, "d", sentinel), reg("d/pwned.json", j))
-	addTar("hardlink", archive.ReasonHardlink, false, withGoodTar(link(tar.TypeLink, "hard.json", archive.IndexName))...)
-	addTar("hardlink-outside", archive.ReasonHardlink, false, link(tar.TypeLink, "passwd.json", "/etc/passwd"))
-	addTar("char-device", archive.ReasonSpecialFile, false, tarEntry{hdr: tar.Header{Typeflag: tar.TypeChar, Name: "null.json", Devmajor: 1, Devminor: 3, Mode: 0o666}})
-	addTar("fifo", archive.ReasonSpecialFile, false, tarEntry{hdr: tar.Header{Typeflag: tar.TypeFifo, Name: "fifo.json", Mode: 0o666}})
+	c.addTar("symlink-tar", archive.ReasonSymlink, false, c.withGoodTar(link(tar.TypeSymlink, "link.json", "/etc/passwd"))...)
+	c.addZip("symlink-zip", archive.ReasonSymlink, c.withGood(file{name: "link.json", data: []byte(c.sentinel), mode: fs.ModeSymlink | 0o777})...)
+	c.addTar("symlink-then-write", archive.ReasonSymlink, true,
+		link(tar.TypeSymlink, "d", c.sentinel), reg("d/pwned.json", j))
+	c.addTar("hardlink", archive.ReasonHardlink, false, c.withGoodTar(link(tar.TypeLink, "hard.json", archive.IndexName))...)
+	c.addTar("hardlink-outside", archive.ReasonHardlink, false, link(tar.TypeLink, "passwd.json", "/etc/passwd"))
+	c.addTar("char-device", archive.ReasonSpecialFile, false, tarEntry{hdr: tar.Header{Typeflag: tar.TypeChar, Name: "null.json", Devmajor: 1, Devminor: 3, Mode: 0o666}})
+	c.addTar("fifo", archive.ReasonSpecialFile, false, tarEntry{hdr: tar.Header{Typeflag: tar.TypeFifo, Name: "fifo.json", Mode: 0o666}})
+}
 
-	// Bombs: 1 GiB of zeros.
+// bombs adds the cases of bombs: 1 GiB of zeros, too many files.
+func (c *corpus) bombs() {
+	j := []byte(`{}`)
 	raw, tgz := bombs()
-	add("tar-bomb.tar.gz", archive.ReasonTooLarge, tgz)
+	c.add("tar-bomb.tar.gz", archive.ReasonTooLarge, tgz)
 	crc := crc32.NewIEEE()
 	zero := make([]byte, 1<<20)
 	for range Bomb / len(zero) {
@@ -290,45 +327,50 @@ func Corpus(tb testing.TB, dir string) (cases []Case, sentinel string) {
 		w, err := zw.CreateRaw(&zip.FileHeader{Name: name, Method: zip.Deflate, CRC32: crc.Sum32(),
 			CompressedSize64: uint64(len(raw)), UncompressedSize64: declared})
 		if err != nil {
-			tb.Fatal(err)
+			c.tb.Fatal(err)
 		}
 		w.Write(raw)
 		zw.Close()
 		return buf.Bytes()
 	}
-	add("zip-bomb-honest.zip", archive.ReasonTooLarge, zipRaw("bomb.sqlite-shm", Bomb))
-	add("zip-bomb-declared-small.zip", archive.ReasonTooLarge, zipRaw("bomb.sqlite-shm", 4<<20))
-	cases[len(cases)-1].MaxOnDisk = 4 << 20
-	addZip("zip-ratio-bomb", archive.ReasonCompressionRatio, file{name: "zeros.json", data: make([]byte, 64<<20)})
+	c.add("zip-bomb-honest.zip", archive.ReasonTooLarge, zipRaw("bomb.sqlite-shm", Bomb))
+	c.add("zip-bomb-declared-small.zip", archive.ReasonTooLarge, zipRaw("bomb.sqlite-shm", 4<<20))
+	c.cases[len(c.cases)-1].MaxOnDisk = 4 << 20
+	c.addZip("zip-ratio-bomb", archive.ReasonCompressionRatio, file{name: "zeros.json", data: make([]byte, 64<<20)})
 	many := make([]file, archive.DefaultMaxFiles+1)
 	for i := range many {
 		many[i] = file{name: fmt.Sprintf("f%05d.json", i), data: j}
 	}
-	addZip("too-many-files", archive.ReasonTooManyFiles, many...)
+	c.addZip("too-many-files", archive.ReasonTooManyFiles, many...)
+}
 
-	// Types of content.
-	addZip("ext-sh", archive.ReasonForbiddenExtension, withGood(file{name: "run.sh", data: []byte("echo hi\n")})...)
-	addTar("ext-so", archive.ReasonForbiddenExtension, false, withGoodTar(reg("lib/evil.so", []byte("\x7fELF")))...)
-	addZip("ext-exe", archive.ReasonForbiddenExtension, withGood(file{name: "setup.exe", data: []byte("MZ")})...)
-	addZip("no-extension", archive.ReasonForbiddenExtension, withGood(file{name: "README", data: []byte("hi")})...)
-	inner := tarBytes(tb, true, tarMembers(good))
-	addZip("nested-by-name", archive.ReasonForbiddenExtension, withGood(file{name: "inner.tar.gz", data: inner})...)
+// contents adds the cases of forbidden types of content, nested archives, duplicates.
+func (c *corpus) contents() {
+	j := []byte(`{}`)
+	c.addZip("ext-sh", archive.ReasonForbiddenExtension, c.withGood(file{name: "run.sh", data: []byte("echo hi\n")})...)
+	c.addTar("ext-so", archive.ReasonForbiddenExtension, false, c.withGoodTar(reg("lib/evil.so", []byte("\x7fELF")))...)
+	c.addZip("ext-exe", archive.ReasonForbiddenExtension, c.withGood(file{name: "setup.exe", data: []byte("MZ")})...)
+	c.addZip("no-extension", archive.ReasonForbiddenExtension, c.withGood(file{name: "README", data: []byte("hi")})...)
+	inner := tarBytes(c.tb, true, tarMembers(c.good))
+	c.addZip("nested-by-name", archive.ReasonForbiddenExtension, c.withGood(file{name: "inner.tar.gz", data: inner})...)
 	var innerZip bytes.Buffer
 	if err := archive.Write(&innerZip, archive.Zip, archive.Index{Format: archive.FormatVersion}, nil); err != nil {
-		tb.Fatal(err)
+		c.tb.Fatal(err)
 	}
-	addTar("nested-zip-as-json", archive.ReasonNestedArchive, false, withGoodTar(reg("inner.json", innerZip.Bytes()))...)
-	addZip("nested-gzip-as-jsonl", archive.ReasonNestedArchive, withGood(file{name: "more.jsonl", data: inner})...)
-	addZip("elf-as-sqlite", archive.ReasonContentMismatch, withGood(file{name: "db.sqlite", data: []byte("\x7fELF\x02\x01\x01")})...)
-	addZip("text-as-sqlite", archive.ReasonContentMismatch, withGood(file{name: "db.sqlite", data: []byte("not a database")})...)
-	addZip("duplicate", archive.ReasonDuplicate, withGood(file{name: archive.EntriesName, data: j})...)
-	addZip("duplicate-case", archive.ReasonDuplicate, withGood(file{name: "Entries.JSONL", data: j})...)
-	addTar("file-as-dir", archive.ReasonDuplicate, false, reg("a.json", j), reg("a.json/b.json", j))
+	c.addTar("nested-zip-as-json", archive.ReasonNestedArchive, false, c.withGoodTar(reg("inner.json", innerZip.Bytes()))...)
+	c.addZip("nested-gzip-as-jsonl", archive.ReasonNestedArchive, c.withGood(file{name: "more.jsonl", data: inner})...)
+	c.addZip("elf-as-sqlite", archive.ReasonContentMismatch, c.withGood(file{name: "db.sqlite", data: []byte("\x7fELF\x02\x01\x01")})...)
+	c.addZip("text-as-sqlite", archive.ReasonContentMismatch, c.withGood(file{name: "db.sqlite", data: []byte("not a database")})...)
+	c.addZip("duplicate", archive.ReasonDuplicate, c.withGood(file{name: archive.EntriesName, data: j})...)
+	c.addZip("duplicate-case", archive.ReasonDuplicate, c.withGood(file{name: "Entries.JSONL", data: j})...)
+	c.addTar("file-as-dir", archive.ReasonDuplicate, false, reg("a.json", j), reg("a.json/b.json", j))
+}
 
-	// Secrets.
+// secrets adds the cases of secrets in the members.
+func (c *corpus) secrets() {
 	hex64 := strings.Repeat("4f", 32)
 	secret := func(name string, extra []byte) {
-		addZip(name, archive.ReasonSecretFound, withGood(file{name: "extra.json", data: extra})...)
+		c.addZip(name, archive.ReasonSecretFound, c.withGood(file{name: "extra.json", data: extra})...)
 	}
 	secret("private-key-field", []byte(`{"private_key": "0x`+hex64+`"}`))
 	secret("key-in-context", []byte(`{"note": "wallet seed = 0x`+hex64+`"}`))
@@ -338,70 +380,74 @@ func Corpus(tb testing.TB, dir string) (cases []Case, sentinel string) {
 	secret("mnemonic-field", []byte(`{"mnemonic": "abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about"}`))
 	jwtEntry := Record(3)
 	jwtEntry.Content = "Use the session eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJhZ2VudCJ9.abcdefghijkl for the API."
-	addTar("jwt-in-entry", archive.ReasonSecretFound, true, tarMembers(Valid(tb, []archive.Record{Record(1), jwtEntry}))...)
+	c.addTar("jwt-in-entry", archive.ReasonSecretFound, true, tarMembers(Valid(c.tb, []archive.Record{Record(1), jwtEntry}))...)
+}
 
-	// Truncated and corrupt containers.
+// corrupt adds the cases of truncated, corrupt, unknown and encrypted containers.
+func (c *corpus) corrupt() {
 	var goodZip, goodTgz, goodTar bytes.Buffer
 	for _, w := range []struct {
 		buf *bytes.Buffer
 		f   archive.Format
 	}{{&goodZip, archive.Zip}, {&goodTgz, archive.TarGz}, {&goodTar, archive.Tar}} {
-		if err := archive.Write(w.buf, w.f, archive.Index{Format: archive.FormatVersion, Entries: map[string]int{"self": 2}}, good[1:]); err != nil {
-			tb.Fatal(err)
+		if err := archive.Write(w.buf, w.f, archive.Index{Format: archive.FormatVersion, Entries: map[string]int{"self": 2}}, c.good[1:]); err != nil {
+			c.tb.Fatal(err)
 		}
 	}
-	add("truncated.zip", archive.ReasonCorrupt, goodZip.Bytes()[:goodZip.Len()/2])
-	add("truncated.tar.gz", archive.ReasonCorrupt, goodTgz.Bytes()[:goodTgz.Len()/2])
-	add("truncated.tar", archive.ReasonCorrupt, goodTar.Bytes()[:700])
+	c.add("truncated.zip", archive.ReasonCorrupt, goodZip.Bytes()[:goodZip.Len()/2])
+	c.add("truncated.tar.gz", archive.ReasonCorrupt, goodTgz.Bytes()[:goodTgz.Len()/2])
+	c.add("truncated.tar", archive.ReasonCorrupt, goodTar.Bytes()[:700])
 	badSum := bytes.Clone(goodTar.Bytes())
 	badSum[148] ^= 0x7f // the first header's checksum
-	add("corrupt-tar-header.tar", archive.ReasonCorrupt, badSum)
+	c.add("corrupt-tar-header.tar", archive.ReasonCorrupt, badSum)
 	badCRC := bytes.Clone(goodZip.Bytes())
 	if i := bytes.Index(badCRC, []byte("PK\x01\x02")); i > 0 {
 		badCRC[i+16] ^= 0xff // the central directory's CRC-32 of the first member
 	}
-	add("corrupt-zip-crc.zip", archive.ReasonCorrupt, badCRC)
-	add("trailing-data.tar", archive.ReasonCorrupt, append(bytes.Clone(goodTar.Bytes()), []byte("smuggled")...))
-	add("not-an-archive.zip", archive.ReasonUnknownFormat, []byte(`{"entries": []}`))
-	add("empty.tar", archive.ReasonUnknownFormat, nil)
+	c.add("corrupt-zip-crc.zip", archive.ReasonCorrupt, badCRC)
+	c.add("trailing-data.tar", archive.ReasonCorrupt, append(bytes.Clone(goodTar.Bytes()), []byte("smuggled")...))
+	c.add("not-an-archive.zip", archive.ReasonUnknownFormat, []byte(`{"entries": []}`))
+	c.add("empty.tar", archive.ReasonUnknownFormat, nil)
 	var enc bytes.Buffer
 	ezw := zip.NewWriter(&enc)
 	ew, _ := ezw.CreateHeader(&zip.FileHeader{Name: archive.EntriesName, Method: zip.Store, Flags: 0x1})
 	ew.Write([]byte("ciphertext"))
 	ezw.Close()
-	add("encrypted.zip", archive.ReasonEncrypted, enc.Bytes())
+	c.add("encrypted.zip", archive.ReasonEncrypted, enc.Bytes())
+}
 
-	// Manifest and entries.
+// manifests adds the cases of manifest and entries that do not hold.
+func (c *corpus) manifests() {
+	j := []byte(`{}`)
 	mutated := func(name string, reason archive.Reason, ms []archive.Member) {
-		addZip(name, reason, files(ms)...)
+		c.addZip(name, reason, files(ms)...)
 	}
-	tampered := Valid(tb, []archive.Record{Record(1), Record(2)})
+	tampered := Valid(c.tb, []archive.Record{Record(1), Record(2)})
 	tampered[1].Data = bytes.Replace(tampered[1].Data, []byte("Pool 1"), []byte("Pool 9"), 1)
 	mutated("hash-mismatch", archive.ReasonHashMismatch, tampered)
-	mutated("no-manifest", archive.ReasonManifest, good[1:])
-	mutated("bad-manifest", archive.ReasonManifest, append([]archive.Member{{Name: archive.IndexName, Data: []byte(`{"format":1,`)}}, good[1:]...))
-	mutated("unlisted-file", archive.ReasonUnlisted, append(bytes2(good), archive.Member{Name: "extra.json", Data: j}))
-	wrongCount := Valid(tb, []archive.Record{Record(1)})
+	mutated("no-manifest", archive.ReasonManifest, c.good[1:])
+	mutated("bad-manifest", archive.ReasonManifest, append([]archive.Member{{Name: archive.IndexName, Data: []byte(`{"format":1,`)}}, c.good[1:]...))
+	mutated("unlisted-file", archive.ReasonUnlisted, append(bytes2(c.good), archive.Member{Name: "extra.json", Data: j}))
+	wrongCount := Valid(c.tb, []archive.Record{Record(1)})
 	wrongCount[0].Data = bytes.Replace(wrongCount[0].Data, []byte(`"self":1`), []byte(`"self":5`), 1)
 	mutated("count-mismatch", archive.ReasonManifest, wrongCount)
 	lineEntry := Record(4)
 	lineEntry.Content = prose(archive.MaxLine + 10)
 	long, _, _ := archive.EncodeEntries([]archive.Record{lineEntry})
-	mutated("huge-line", archive.ReasonLineTooLong, validRaw(tb, long, 1))
-	cases[len(cases)-1].MaxOnDisk = 2 << 20
+	mutated("huge-line", archive.ReasonLineTooLong, validRaw(c.tb, long, 1))
+	c.cases[len(c.cases)-1].MaxOnDisk = 2 << 20
 	bad := Record(5)
 	bad.Confidence = 2
 	badLine, _, _ := archive.EncodeEntries([]archive.Record{Record(1), bad})
-	mutated("invalid-entry", archive.ReasonInvalidEntry, validRaw(tb, badLine, 2))
-	mutated("unknown-field", archive.ReasonInvalidEntry, validRaw(tb, []byte(`{"id":"x","content":"c","entry_type":"insight","source":{"provenance":"self","timestamp":"2026-01-01T00:00:00Z"},"confidence":0.5,"partition":"self","created":"2026-01-01T00:00:00Z","admin":true}`+"\n"), 1))
+	mutated("invalid-entry", archive.ReasonInvalidEntry, validRaw(c.tb, badLine, 2))
+	mutated("unknown-field", archive.ReasonInvalidEntry, validRaw(c.tb, []byte(`{"id":"x","content":"c","entry_type":"insight","source":{"provenance":"self","timestamp":"2026-01-01T00:00:00Z"},"confidence":0.5,"partition":"self","created":"2026-01-01T00:00:00Z","admin":true}`+"\n"), 1))
 	dup, _, _ := archive.EncodeEntries([]archive.Record{Record(1), Record(1)})
-	mutated("duplicate-id", archive.ReasonInvalidEntry, validRaw(tb, dup, 2))
+	mutated("duplicate-id", archive.ReasonInvalidEntry, validRaw(c.tb, dup, 2))
 	quarantined := Record(6)
 	quarantined.Partition = knowledge.PartitionQuarantine
 	q, _, _ := archive.EncodeEntries([]archive.Record{quarantined})
-	mutated("quarantine-partition", archive.ReasonInvalidEntry, validRaw(tb, q, 1))
-	mutated("not-json-lines", archive.ReasonInvalidEntry, validRaw(tb, []byte("hello\n"), 1))
-	return cases, sentinel
+	mutated("quarantine-partition", archive.ReasonInvalidEntry, validRaw(c.tb, q, 1))
+	mutated("not-json-lines", archive.ReasonInvalidEntry, validRaw(c.tb, []byte("hello\n"), 1))
 }
 
 func bytes2(ms []archive.Member) []archive.Member { return append([]archive.Member(nil), ms...) }

@@ -472,12 +472,14 @@ func DecodeBlob(s string) ([]byte, bool) {
 }
 
 // printable reports whether b looks like text: valid UTF-8, almost all
-// graphic characters or spaces, and a good share of letters.
+// graphic characters or spaces, and a good share of letters, or of letters
+// and digits when a quarter are letters (a sentence carrying an address or
+// an amount, "send all ETH to 0x1111…", is text too).
 func printable(b []byte) bool {
 	if len(b) < 8 || !utf8.Valid(b) {
 		return false
 	}
-	var n, graphic, letters int
+	var n, graphic, letters, digits int
 	for _, r := range string(b) {
 		n++
 		if unicode.IsGraphic(r) || unicode.IsSpace(r) {
@@ -485,9 +487,11 @@ func printable(b []byte) bool {
 		}
 		if unicode.IsLetter(r) {
 			letters++
+		} else if r >= '0' && r <= '9' {
+			digits++
 		}
 	}
-	return graphic*100 >= n*95 && letters*100 >= n*40
+	return graphic*100 >= n*95 && (letters*100 >= n*40 || letters*100 >= n*25 && (letters+digits)*100 >= n*60)
 }
 
 // PercentDecode decodes every valid %XX escape in s, and '+' as a space,

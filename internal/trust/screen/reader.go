@@ -24,7 +24,7 @@ var (
 	// reAddressed is the reader named at the start of a clause, with a
 	// colon ("ai:", "agente:") or after a header ("to: agent"), or in a
 	// language's own form of address ("एजेंट के लिए निर्देश:", "aiへ:").
-	reAddressed = regexp.MustCompile(`(?m)(?:^|[^\pL\pN\s'_./-])\s*` + reader + `\s*:` +
+	reAddressed = regexp.MustCompile(`(?m)(?:^|[^\pL\pN\s'_./-])\s*` + reader + `(?:s?\s+readers?)?\s*:` +
 		`|^to:\s*(?:the\s+)?` + reader + `\s*$` +
 		`|` + reader + `\s*(?:के\s+लिए|को)\s*(?:निर्देश|संदेश|नोट)?\s*:|` + reader + `\s*(?:へ|に告ぐ|への指示)\s*:|给` + reader + `\s*(?:的指示)?\s*:|` + reader + `에게\s*:`)
 	// reVocative is the reader named at the start of a clause followed
@@ -75,7 +75,7 @@ var (
 // obliges it to pay a supplied address, hides an action from the
 // principal, or carries an instruction for it in a field.
 func governsReader(folded string) bool {
-	return reVoided.MatchString(folded) || reObliged.MatchString(folded) || reConceal.MatchString(folded) || reReaderField.MatchString(folded)
+	return readerDuty(folded) || reVoided.MatchString(folded) || reObliged.MatchString(folded) || reConceal.MatchString(folded) || reReaderField.MatchString(folded)
 }
 
 // addressedToReader reports whether folded turns to its reader.

@@ -251,7 +251,9 @@ func (p *page) eval(expr string) string {
 
 // click clicks the element sel selects once it exists, in one evaluation:
 // rows of live lists are re-rendered as events arrive, so a node found by
-// one protocol call may be gone by the next.
+// one protocol call may be gone by the next, and the page's layout moves
+// as they grow, so a mouse click at a position measured a moment before
+// can land on another element (a form's button under the sticky header).
 func (p *page) click(what, sel string) {
 	p.t.Helper()
 	p.wait(what, `(() => { const e = document.querySelector(`+jsString(sel)+`); if (!e) return false; e.click(); return true })()`)
@@ -370,7 +372,7 @@ func TestDashboardInBrowser(t *testing.T) {
 		t.Fatalf("emergency_halt: %d %v", code, res)
 	}
 	p.wait("the halt is shown", `document.getElementById("halt").dataset.tone === "bad" && document.getElementById("halt-btn").textContent === "Resume"`)
-	p.do("resume", chromedp.Click(chromedp.ID("halt-btn")))
+	p.click("resume", "#halt-btn")
 	p.wait("the resume is shown", `document.getElementById("halt").textContent === "running"`)
 	if code, res := w.do(t, w.owner, "GET", "/v1/gate", ""); code != 200 || res["halted"] != false {
 		t.Errorf("the gate after resume: %d %v, want not halted", code, res)
@@ -378,8 +380,8 @@ func TestDashboardInBrowser(t *testing.T) {
 
 	// The audit search finds the quarantined decision.
 	p.do("search the audit trail",
-		chromedp.SetValue(chromedp.CSS(`#audit-form select[name="decision"]`), "quarantine"),
-		chromedp.Click(chromedp.CSS(`#audit-form button[type="submit"]`)))
+		chromedp.SetValue(chromedp.CSS(`#audit-form select[name="decision"]`), "quarantine"))
+	p.click("submit the search", `#audit-form button[type="submit"]`)
 	p.wait("the search finds the held call", `[...document.querySelectorAll("#audit tr")].some(r => r.textContent.includes("OWNER_REVIEW"))`)
 
 	// A previewed write waits in the permits table; one over the spending
@@ -417,8 +419,8 @@ func TestDashboardInBrowser(t *testing.T) {
 	// records of every heartbeat) can fill the page before the commit.
 	p.do("search the action log",
 		chromedp.SetValue(chromedp.ID("a-trail"), "actions"),
-		chromedp.SetValue(chromedp.CSS(`#audit-form input[name="permit_id"]`), committed),
-		chromedp.Click(chromedp.CSS(`#audit-form button[type="submit"]`)))
+		chromedp.SetValue(chromedp.CSS(`#audit-form input[name="permit_id"]`), committed))
+	p.click("submit the search", `#audit-form button[type="submit"]`)
 	link := `document.querySelector('#audit a[href=` + jsString("https://explorer.invalid/tx/"+hash) + `]')`
 	p.wait("the commit's transaction links to the explorer", link)
 	if got := p.eval(link + `.rel`); got != "noopener noreferrer" {
@@ -481,7 +483,7 @@ func TestDashboardTokens(t *testing.T) {
 	}
 	dismiss := func(s string) {
 		p.t.Helper()
-		p.do("dismiss the secret", chromedp.Click(chromedp.ID("k-dismiss")))
+		p.click("dismiss the secret", "#k-dismiss")
 		if got := p.eval(`String(document.getElementById("k-secret").hidden) + " " + String([...document.querySelectorAll("input")].some(i => i.value.includes(` + jsString(s) + `)) || document.documentElement.outerHTML.includes(` + jsString(s) + `))`); got != "true false" {
 			t.Errorf("after Done, hidden and still in the page = %s, want true false", got)
 		}
@@ -496,8 +498,8 @@ func TestDashboardTokens(t *testing.T) {
 	p.do("create an agent token",
 		chromedp.SetValue(chromedp.ID("k-role"), "agent"),
 		chromedp.SetValue(chromedp.ID("k-name"), "dash-made"),
-		chromedp.SetValue(chromedp.ID("k-ttl"), "1h"),
-		chromedp.Click(chromedp.ID("k-create")))
+		chromedp.SetValue(chromedp.ID("k-ttl"), "1h"))
+	p.click("submit the form", "#k-create")
 	first := secret()
 	if got := p.eval(`document.getElementById("k-secret-h").textContent`); !strings.Contains(got, "dash-made") {
 		t.Errorf("the secret's heading reads %q, want the token's name", got)
@@ -552,8 +554,8 @@ func TestDashboardTokens(t *testing.T) {
 
 	// The API's refusal is shown in the panel, and no secret.
 	p.do("create a token with a name in use",
-		chromedp.SetValue(chromedp.ID("k-name"), "dashboard test agent"),
-		chromedp.Click(chromedp.ID("k-create")))
+		chromedp.SetValue(chromedp.ID("k-name"), "dashboard test agent"))
+	p.click("submit the form", "#k-create")
 	p.wait("the refusal is shown", `document.getElementById("k-error").textContent.includes("has this name")`)
 	if got := p.eval(`String(document.getElementById("k-secret").hidden)`); got != "true" {
 		t.Errorf("a secret is shown after a refused create")

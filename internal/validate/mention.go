@@ -433,7 +433,8 @@ var numberWords = map[string]float64{"one": 1, "two": 2, "three": 3, "four": 4, 
 	"twenty": 20, "thirty": 30, "sixty": 60}
 
 // unitOf returns the canonical unit of a token and the factor to it:
-// percentages, days for durations, plain otherwise.
+// percentages, days for durations, amounts of ether ("32 ETH"), plain
+// otherwise.
 func unitOf(t string) (string, float64) {
 	switch {
 	case t == "%", is(t, "percent"):
@@ -450,10 +451,14 @@ func unitOf(t string) (string, float64) {
 		return "days", 1.0 / 1440
 	case is(t, "seconds"), is(t, "secs"):
 		return "days", 1.0 / 86400
+	case is(t, "milliseconds"), t == "ms":
+		return "days", 1.0 / 86400000
 	case t == "x":
 		return "x", 1
 	case is(t, "gwei"):
 		return "gwei", 1
+	case t == "eth", t == "ether":
+		return "eth", 1
 	case is(t, "decimals"):
 		return "decimals", 1
 	}

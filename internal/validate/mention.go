@@ -373,6 +373,7 @@ outer:
 type interval struct {
 	lo, hi float64
 	unit   string
+	at     int // the token index of the (first) number
 }
 
 func (iv interval) point() bool { return iv.lo == iv.hi }
@@ -405,14 +406,14 @@ func numbersIn(toks []string, from, to int, sp span) []interval {
 			}
 			v = n
 		}
-		iv := interval{lo: v * scale, hi: v * scale, unit: unit}
+		iv := interval{lo: v * scale, hi: v * scale, unit: unit, at: i}
 		if i+3 < len(toks) && (toks[i+1] == "and" || toks[i+1] == "to") {
 			if w, err := strconv.ParseFloat(toks[i+2], 64); err == nil {
 				u, sc := unitOf(toks[i+3])
 				if unit == "" {
 					unit, scale = u, sc
 				}
-				iv = interval{lo: v * scale, hi: w * sc, unit: unit}
+				iv = interval{lo: v * scale, hi: w * sc, unit: unit, at: i}
 				i += 2
 			}
 		}

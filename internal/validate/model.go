@@ -411,6 +411,11 @@ func (m *Model) contradictedBy(vw view, rivals func() map[string][]term) (claim 
 					// one hour".
 					near = clauseQuantity(toks, m.Unit)
 				}
+				if m.Relation == RelWithin {
+					// A set lists its values ("0.01 %, 0.05 %, 0.3 % and
+					// 1 %"); a bound's subject has one.
+					near = nearest(near, m.Unit, s)
+				}
 				for _, iv := range near {
 					if iv.unit == m.Unit && m.outside(iv) {
 						return fmt.Sprintf("%s is %s", m.Subject, iv), vw.conditional(ci, s), true
@@ -442,6 +447,28 @@ func (m *Model) contradictedBy(vw view, rivals func() map[string][]term) (claim 
 		}
 	}
 	return "", false, false
+}
+
+// nearest returns the quantity in unit closest to the mention at sp (the
+// first after it on a tie): of several, the others belong to other
+// things ("a 90-day grace period, then a 21-day auction"; "Base every 2
+// seconds and Arbitrum every 250 milliseconds").
+func nearest(ivs []interval, unit string, sp span) []interval {
+	dist := func(iv interval) int {
+		if iv.at >= sp.e {
+			return iv.at - sp.e
+		}
+		return sp.s - iv.at
+	}
+	var best []interval
+	for _, iv := range ivs {
+		switch {
+		case iv.unit != unit:
+		case len(best) == 0 || dist(iv) < dist(best[0]):
+			best = []interval{iv}
+		}
+	}
+	return best
 }
 
 // clauseQuantity returns the one quantity in unit a clause states, or

@@ -1,6 +1,7 @@
 package validate
 
 import (
+	"math"
 	"strings"
 	"testing"
 
@@ -61,4 +62,57 @@ func TestModelCoverage2(t *testing.T) {
 		t.Errorf("%d clean sentences, want at least 250", len(cover2Clean))
 	}
 	t.Logf("%d contradictions over %d models, %d clean sentences", n, len(covered), len(cover2Clean))
+}
+
+func TestUnitOfTimeAndEther(t *testing.T) {
+	for _, tc := range []struct {
+		tok   string
+		unit  string
+		scale float64
+	}{
+		{"millisecond", "days", 1.0 / 86400000},
+		{"ms", "days", 1.0 / 86400000},
+		{"eth", "eth", 1},
+		{"ether", "eth", 1},
+		{"second", "days", 1.0 / 86400},
+		{"pool", "", 1},
+	} {
+		t.Run(tc.tok, func(t *testing.T) {
+			unit, scale := unitOf(tc.tok)
+			if unit != tc.unit || scale != tc.scale {
+				t.Errorf("unitOf(%q) = %q, %v, want %q, %v", tc.tok, unit, scale, tc.unit, tc.scale)
+			}
+		})
+	}
+}
+
+func TestNearestQuantity(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		text    string
+		subject string
+		unit    string
+		want    []float64 // lo of each interval returned
+	}{
+		{"after beats farther after", "grace period is 90 days followed by 21 day auction", "grace period", "days", []float64{90}},
+		{"after beats farther before", "base every 2 seconds and arbitrum block every 250 ms", "arbitrum block", "days", []float64{250.0 / 86400000}},
+		{"before when none after", "a 7 day challenge period", "challenge period", "days", []float64{7}},
+		{"other units ignored", "close factor is 50 % for 2 days", "close factor", "%", []float64{50}},
+		{"none in unit", "close factor is 50 %", "close factor", "days", nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			toks := stems(tc.text)
+			sp := find(toks, terms([]string{tc.subject}))
+			if len(sp) != 1 {
+				t.Fatalf("subject %q found %d times in %q", tc.subject, len(sp), toks)
+			}
+			var got []float64
+			for _, iv := range nearest(numbersNear(toks, sp[0]), tc.unit, sp[0]) {
+				got = append(got, iv.lo)
+			}
+			if len(got) != len(tc.want) || len(got) == 1 && math.Abs(got[0]-tc.want[0]) > 1e-12 {
+				t.Errorf("nearest = %v, want %v", got, tc.want)
+			}
+		})
+	}
 }

@@ -542,7 +542,11 @@ func (m *Model) property(toks []string, t modelTerms, subj []span, rivals func()
 			// "proves little" right after the object denies it.
 			lo, _ := segment(toks, min(s.s, o.s), max(s.e, o.e))
 			hi := max(s.e, o.e)
-			neg := negations(toks, lo, hi, subj, obj, anto)
+			other := anto
+			if k == 1 {
+				other = obj
+			}
+			neg := negations(toks, lo, hi, subj, obj, anto, governed(toks, other, s, o))
 			if o.e < len(toks) && o.e >= s.e && nullAfter[toks[o.e]] {
 				neg++
 			}
@@ -557,6 +561,33 @@ func (m *Model) property(toks []string, t modelTerms, subj []span, rivals func()
 		}
 	}
 	return "", nil, false
+}
+
+// governed returns the spans of the negations that belong to a mention of
+// the other kind (an antonym for an object mention o, an object for an
+// antonym) between the subject s and o: in "cbETH is not decentralised,
+// it is custodial" the "not" denies "decentralised", not "custodial"; in
+// "CCTP has no pools and burns and mints" it denies the pools, not the
+// burning. A negation governs the mention it stands at most three tokens
+// before; a mention right next to o is one phrase with it ("not fungible
+// ERC-20 tokens" denies both).
+func governed(toks []string, other []span, s, o span) []span {
+	from, to := s.e, o.s
+	if o.e <= s.s {
+		from, to = o.e, s.s
+	}
+	var out []span
+	for _, m := range other {
+		if m.s < from || m.e > to || m.e == o.s || m.s == o.e {
+			continue
+		}
+		for i := max(from, m.s-3); i < m.s; i++ {
+			if negWords[toks[i]] {
+				out = append(out, span{i, i + 1})
+			}
+		}
+	}
+	return out
 }
 
 // outer drops the spans of a that lie inside a longer span of b.

@@ -116,3 +116,31 @@ func TestNearestQuantity(t *testing.T) {
 		})
 	}
 }
+
+// TestNegationScope checks that a negation before one mention of a
+// property does not also deny a mention of the other kind further on.
+func TestNegationScope(t *testing.T) {
+	models, err := LoadModels(strings.NewReader(`{"statement":"Token X is custodial, not decentralised","subject":"token x","relation":"is_not","object":"decentralised","object_aliases":["decentralized","fungible erc-20"],"object_antonyms":["custodial","burns and mints"]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		text string
+		pass bool
+	}{
+		{"Token X is not decentralized, it is custodial.", true},
+		{"Token X is not decentralized and burns and mints.", true},
+		{"Token X is custodial, not decentralized.", true},
+		{"Token X is not custodial, it is decentralized.", false},
+		{"Token X is decentralized.", false},
+		{"Token X is not custodial.", false},
+		{"Token X is not fungible ERC-20 custodial.", false}, // one phrase: the negation denies both
+	} {
+		t.Run(tc.text, func(t *testing.T) {
+			v := Consistency(Candidate{Entry: &knowledge.Entry{Content: tc.text}}, models)
+			if v.Pass != tc.pass {
+				t.Errorf("Consistency = pass %v (reasons %q), want pass %v", v.Pass, v.Reasons, tc.pass)
+			}
+		})
+	}
+}

@@ -144,3 +144,35 @@ func TestNegationScope(t *testing.T) {
 		})
 	}
 }
+
+// TestModelCoverage2Fresh measures L3b on sentences written after the
+// models in wordings their tests do not use: it logs every miss and the
+// catch rate, fails below a floor of 80 %, and fails on any clean
+// sentence flagged.
+func TestModelCoverage2Fresh(t *testing.T) {
+	models, err := ShippedModels()
+	if err != nil {
+		t.Fatal(err)
+	}
+	vote := func(text string) Vote {
+		return Consistency(Candidate{Entry: &knowledge.Entry{Content: text}}, models)
+	}
+	caught := 0
+	for _, text := range cover2FreshContradictions {
+		if vote(text).Pass {
+			t.Logf("missed: %q", text)
+			continue
+		}
+		caught++
+	}
+	rate := float64(caught) / float64(len(cover2FreshContradictions))
+	t.Logf("fresh contradictions flagged: %d of %d (%.0f %%)", caught, len(cover2FreshContradictions), 100*rate)
+	if rate < 0.8 {
+		t.Errorf("fresh contradictions flagged %.0f %%, want at least 80 %%", 100*rate)
+	}
+	for _, text := range cover2FreshClean {
+		if v := vote(text); !v.Pass {
+			t.Errorf("Consistency flags a correct sentence %q: %q", text, v.Reasons)
+		}
+	}
+}

@@ -1,7 +1,8 @@
 package validate
 
-// Code below lists sentences for models added in issue 20's second coverage round (see models_cover2_test.go).
-
+// cover2Contradictions are, per model of the second coverage round (its
+// whole statement), sentences in everyday wording that contradict it; L3b
+// must fail each and name the model (TestModelCoverage2).
 var cover2Contradictions = []struct {
 	model string
 	texts []string
@@ -219,6 +220,8 @@ var cover2Contradictions = []struct {
 	{"Ethereum's block gas limit is adjusted by validators' signalling, a little each block, not fixed by a hard fork", []string{"The Ethereum block gas limit is hard-coded and needs a hard fork to change.", "Ethereum's gas limit can't change without a hard fork.", "Ethereum's gas limit is hardcoded in the protocol."}},
 }
 
+// cover2Clean are true, ordinary sentences on the same subjects, with
+// negations, numbers, conditions and "used to be"; no model may flag one.
 var cover2Clean = []string{
 	"A user operation is not a regular transaction; a bundler wraps it in one.",
 	"Bundlers pack many user operations into a single transaction to the EntryPoint.",

@@ -373,6 +373,7 @@ outer:
 type interval struct {
 	lo, hi float64
 	unit   string
+	at     int // the token index of the (first) number
 }
 
 func (iv interval) point() bool { return iv.lo == iv.hi }
@@ -405,14 +406,14 @@ func numbersIn(toks []string, from, to int, sp span) []interval {
 			}
 			v = n
 		}
-		iv := interval{lo: v * scale, hi: v * scale, unit: unit}
+		iv := interval{lo: v * scale, hi: v * scale, unit: unit, at: i}
 		if i+3 < len(toks) && (toks[i+1] == "and" || toks[i+1] == "to") {
 			if w, err := strconv.ParseFloat(toks[i+2], 64); err == nil {
 				u, sc := unitOf(toks[i+3])
 				if unit == "" {
 					unit, scale = u, sc
 				}
-				iv = interval{lo: v * scale, hi: w * sc, unit: unit}
+				iv = interval{lo: v * scale, hi: w * sc, unit: unit, at: i}
 				i += 2
 			}
 		}
@@ -433,7 +434,8 @@ var numberWords = map[string]float64{"one": 1, "two": 2, "three": 3, "four": 4, 
 	"twenty": 20, "thirty": 30, "sixty": 60}
 
 // unitOf returns the canonical unit of a token and the factor to it:
-// percentages, days for durations, plain otherwise.
+// percentages, days for durations, amounts of ether ("32 ETH"), plain
+// otherwise.
 func unitOf(t string) (string, float64) {
 	switch {
 	case t == "%", is(t, "percent"):
@@ -450,10 +452,14 @@ func unitOf(t string) (string, float64) {
 		return "days", 1.0 / 1440
 	case is(t, "seconds"), is(t, "secs"):
 		return "days", 1.0 / 86400
+	case is(t, "milliseconds"), t == "ms":
+		return "days", 1.0 / 86400000
 	case t == "x":
 		return "x", 1
 	case is(t, "gwei"):
 		return "gwei", 1
+	case t == "eth", t == "ether":
+		return "eth", 1
 	case is(t, "decimals"):
 		return "decimals", 1
 	}

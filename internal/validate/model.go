@@ -411,6 +411,11 @@ func (m *Model) contradictedBy(vw view, rivals func() map[string][]term) (claim 
 					// one hour".
 					near = clauseQuantity(toks, m.Unit)
 				}
+				if m.Relation == RelWithin {
+					// A set lists its values ("0.01 %, 0.05 %, 0.3 % and
+					// 1 %"); a bound's subject has one.
+					near = nearest(near, m.Unit, s)
+				}
 				for _, iv := range near {
 					if iv.unit == m.Unit && m.outside(iv) {
 						return fmt.Sprintf("%s is %s", m.Subject, iv), vw.conditional(ci, s), true
@@ -442,6 +447,28 @@ func (m *Model) contradictedBy(vw view, rivals func() map[string][]term) (claim 
 		}
 	}
 	return "", false, false
+}
+
+// nearest returns the quantity in unit closest to the mention at sp (the
+// first after it on a tie): of several, the others belong to other
+// things ("a 90-day grace period, then a 21-day auction"; "Base every 2
+// seconds and Arbitrum every 250 milliseconds").
+func nearest(ivs []interval, unit string, sp span) []interval {
+	dist := func(iv interval) int {
+		if iv.at >= sp.e {
+			return iv.at - sp.e
+		}
+		return sp.s - iv.at
+	}
+	var best []interval
+	for _, iv := range ivs {
+		switch {
+		case iv.unit != unit:
+		case len(best) == 0 || dist(iv) < dist(best[0]):
+			best = []interval{iv}
+		}
+	}
+	return best
 }
 
 // clauseQuantity returns the one quantity in unit a clause states, or
@@ -515,7 +542,11 @@ func (m *Model) property(toks []string, t modelTerms, subj []span, rivals func()
 			// "proves little" right after the object denies it.
 			lo, _ := segment(toks, min(s.s, o.s), max(s.e, o.e))
 			hi := max(s.e, o.e)
-			neg := negations(toks, lo, hi, subj, obj, anto)
+			other := anto
+			if k == 1 {
+				other = obj
+			}
+			neg := negations(toks, lo, hi, subj, obj, anto, governed(toks, other, s, o))
 			if o.e < len(toks) && o.e >= s.e && nullAfter[toks[o.e]] {
 				neg++
 			}
@@ -530,6 +561,33 @@ func (m *Model) property(toks []string, t modelTerms, subj []span, rivals func()
 		}
 	}
 	return "", nil, false
+}
+
+// governed returns the spans of the negations that belong to a mention of
+// the other kind (an antonym for an object mention o, an object for an
+// antonym) between the subject s and o: in "cbETH is not decentralised,
+// it is custodial" the "not" denies "decentralised", not "custodial"; in
+// "CCTP has no pools and burns and mints" it denies the pools, not the
+// burning. A negation governs the mention it stands at most three tokens
+// before; a mention right next to o is one phrase with it ("not fungible
+// ERC-20 tokens" denies both).
+func governed(toks []string, other []span, s, o span) []span {
+	from, to := s.e, o.s
+	if o.e <= s.s {
+		from, to = o.e, s.s
+	}
+	var out []span
+	for _, m := range other {
+		if m.s < from || m.e > to || m.e == o.s || m.s == o.e {
+			continue
+		}
+		for i := max(from, m.s-3); i < m.s; i++ {
+			if negWords[toks[i]] {
+				out = append(out, span{i, i + 1})
+			}
+		}
+	}
+	return out
 }
 
 // outer drops the spans of a that lie inside a longer span of b.

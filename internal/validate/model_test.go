@@ -355,13 +355,14 @@ func TestShippedModelCoverage(t *testing.T) {
 			t.Errorf("%q: decisive below DecisiveConfidence", m.Statement)
 		}
 	}
-	for _, area := range []string{"amm", "lending", "liquidation", "oracle", "mev", "lst", "bridge", "gas", "execution"} {
+	for _, area := range []string{"amm", "lending", "liquidation", "oracle", "mev", "lst", "bridge", "gas", "execution",
+		"account", "intents", "l2", "token", "vault", "stablecoin", "derivatives", "governance", "ens"} {
 		if per[area] < 5 {
 			t.Errorf("area %s has %d models, want at least 5", area, per[area])
 		}
 	}
-	if len(models) < 80 || len(models) > 400 {
-		t.Errorf("%d models, want 80 to 400", len(models))
+	if len(models) < 80 || len(models) > 800 {
+		t.Errorf("%d models, want 80 to 800", len(models))
 	}
 }
 

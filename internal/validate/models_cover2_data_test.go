@@ -3,10 +3,7 @@ package validate
 // cover2Contradictions are, per model of the second coverage round (its
 // whole statement), sentences in everyday wording that contradict it; L3b
 // must fail each and name the model (TestModelCoverage2).
-var cover2Contradictions = []struct {
-	model string
-	texts []string
-}{
+var cover2Contradictions = []coverCase{
 	{"An ERC-4337 user operation is not an ordinary transaction: it goes to a separate mempool and a bundler submits it through the EntryPoint", []string{"A UserOperation is just a regular Ethereum transaction.", "User operations are the same as a normal transaction."}},
 	{"The ERC-4337 EntryPoint is one singleton contract shared by every account of a version, not one per account", []string{"Every smart account deploys its own EntryPoint.", "The EntryPoint is deployed once per account.", "Each ERC-4337 wallet comes with its own entry point contract."}},
 	{"ERC-4337 needed no consensus change or hard fork: it runs entirely in smart contracts and an alternative mempool", []string{"ERC-4337 required a hard fork to go live.", "ERC-4337 was activated by a consensus change in the Dencun upgrade.", "Account abstraction via ERC-4337 needed a consensus change to Ethereum."}},

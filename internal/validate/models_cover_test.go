@@ -10,10 +10,7 @@ import (
 // coverContradictions are, per mental model (a substring of its
 // statement), sentences in everyday wording that contradict it. L3b must
 // fail each and name the model.
-var coverContradictions = []struct {
-	model string
-	texts []string
-}{
+var coverContradictions = []coverCase{
 	// AMMs
 	{"constant-product invariant", []string{"Uniswap V2 pairs use a constant-sum curve like a stableswap.", "A Uniswap v2 pool prices trades along a linear curve."}},
 	{"V3 liquidity position is a non-fungible NFT", []string{"Uniswap v3 LP positions are fungible ERC-20 tokens you can pool together.", "A v3 position is an interchangeable ERC-20 LP token."}},
@@ -647,6 +644,21 @@ var coverClean = []string{
 }
 
 func TestModelCoverage(t *testing.T) {
+	checkCoverage(t, coverContradictions, coverClean)
+}
+
+// coverCase is a mental model (a substring of its statement) and
+// sentences in everyday wording that contradict it.
+type coverCase struct {
+	model string
+	texts []string
+}
+
+// checkCoverage wants every sentence of cases to fail L3b naming its
+// model, the cases to cover at least 150 models, and none of at least 250
+// clean sentences to fail it.
+func checkCoverage(t *testing.T, cases []coverCase, clean []string) {
+	t.Helper()
 	models, err := ShippedModels()
 	if err != nil {
 		t.Fatal(err)
@@ -656,7 +668,7 @@ func TestModelCoverage(t *testing.T) {
 	}
 	covered := map[string]bool{}
 	n := 0
-	for _, tc := range coverContradictions {
+	for _, tc := range cases {
 		var model *Model
 		for i := range models {
 			if strings.Contains(models[i].Statement, tc.model) {
@@ -684,15 +696,15 @@ func TestModelCoverage(t *testing.T) {
 	if len(covered) < 150 {
 		t.Errorf("contradictions cover %d models, want at least 150", len(covered))
 	}
-	for _, text := range coverClean {
+	for _, text := range clean {
 		t.Run("clean/"+text, func(t *testing.T) {
 			if v := vote(text); !v.Pass {
 				t.Errorf("Consistency flags a correct sentence: %q", v.Reasons)
 			}
 		})
 	}
-	if len(coverClean) < 250 {
-		t.Errorf("%d clean sentences, want at least 250", len(coverClean))
+	if len(clean) < 250 {
+		t.Errorf("%d clean sentences, want at least 250", len(clean))
 	}
-	t.Logf("%d contradictions over %d models, %d clean sentences", n, len(covered), len(coverClean))
+	t.Logf("%d contradictions over %d models, %d clean sentences", n, len(covered), len(clean))
 }

@@ -964,40 +964,57 @@ func positional(args []Word) map[string]string {
 	return m
 }
 
-// interp analyses python, perl, ruby, node, php, awk and similar.
+// interp analyses python, perl, ruby, node, php, awk and similar: it reads
+// the options for what the interpreter runs, then analyses the inline code,
+// or the script it runs from a file or stdin, and the protected files its
+// arguments name.
 func (a *analyzer) interp(x *call, lang string, args []Word) error {
-	var codes []string
-	file, module := false, false
-	i := 1
-	// codeOpt lists the options whose value is inline code; argOpt those
-	// that take another value.
-	var codeOpt, argOpt string
-	var longCode []string
-	switch lang {
-	case "python":
-		codeOpt, argOpt = "c", "mWXQ"
-	case "perl":
-		codeOpt, argOpt = "eE", "IMmxdDC0lFi"
-	case "ruby":
-		codeOpt, argOpt = "e", "rICxiEKTW"
-	case "node":
-		codeOpt, argOpt = "ep", "rC"
-		longCode = []string{"--eval", "--print"}
-	case "php":
-		codeOpt, argOpt = "rBRE", "fdcz"
-	case "awk":
-		codeOpt, argOpt = "e", "fvFi"
-		longCode = []string{"--source"}
-	default:
-		codeOpt, argOpt = "e", ""
+	var buf [2]string
+	run := a.interpArgs(lang, args, buf[:0])
+	depth := x.s.depth + 1
+	if len(run.codes) == 0 && !run.module && !run.file {
+		if i := run.next; i >= len(args) || isStdinPath(args[i].Value) {
+			if err := a.stdinScript(x, lang); err != nil {
+				return err
+			}
+		} else if err := a.runFile(args[i].Value, depth, lang); err != nil {
+			return err
+		}
 	}
+	for _, code := range run.codes {
+		if err := a.code(code, depth); err != nil {
+			return err
+		}
+	}
+	if lang != "awk" {
+		a.protect(lang, args)
+	}
+	return nil
+}
+
+// interpRun is what an interpreter's arguments say it runs: inline code,
+// a module, a program file, or else the script named at args[next] or
+// read from stdin.
+type interpRun struct {
+	codes        []string
+	next         int
+	file, module bool
+}
+
+// interpArgs reads an interpreter's options, appending the inline code
+// they give to codes. It flags awk -i inplace, which rewrites the files
+// named.
+func (a *analyzer) interpArgs(lang string, args []Word, codes []string) interpRun {
+	run := interpRun{codes: codes, next: 1}
 	if lang == "node" && cmdName(args[0].Value) == "deno" {
 		if len(args) > 2 && args[1].Value == "eval" {
-			codes = append(codes, args[2].Value)
+			run.codes = append(run.codes, args[2].Value)
 		}
-		i = len(args)
-		file = true
+		run.next, run.file = len(args), true
+		return run
 	}
+	codeOpt, argOpt := interpOptions(lang)
+	i := 1
 opts:
 	for i < len(args) {
 		v := args[i].Value
@@ -1014,11 +1031,11 @@ opts:
 		i++
 		if v[1] == '-' {
 			name, val, hasVal := strings.Cut(v, "=")
-			if slices.Contains(longCode, name) {
+			if isLongCodeOption(lang, name) {
 				if hasVal {
-					codes = append(codes, val)
+					run.codes = append(run.codes, val)
 				} else if i < len(args) {
-					codes = append(codes, args[i].Value)
+					run.codes = append(run.codes, args[i].Value)
 					i++
 				}
 				if lang == "python" {
@@ -1033,9 +1050,9 @@ opts:
 			switch {
 			case strings.IndexByte(codeOpt, c) >= 0:
 				if attached != "" {
-					codes = append(codes, attached)
+					run.codes = append(run.codes, attached)
 				} else if i < len(args) {
-					codes = append(codes, args[i].Value)
+					run.codes = append(run.codes, args[i].Value)
 					i++
 				}
 				if lang == "python" {
@@ -1044,10 +1061,10 @@ opts:
 				continue opts
 			case strings.IndexByte(argOpt, c) >= 0:
 				if c == 'm' && lang == "python" {
-					module = true
+					run.module = true
 				}
 				if c == 'f' && (lang == "awk" || lang == "php") {
-					file = true
+					run.file = true
 				}
 				if attached == "" && !(lang == "perl" || lang == "ruby") {
 					i++
@@ -1062,27 +1079,41 @@ opts:
 			}
 		}
 	}
-	depth := x.s.depth + 1
-	if lang == "awk" && len(codes) == 0 && !file && i < len(args) {
-		codes = append(codes, args[i].Value)
-		file = true
+	if lang == "awk" && len(run.codes) == 0 && !run.file && i < len(args) {
+		run.codes = append(run.codes, args[i].Value)
+		run.file = true
 	}
-	if len(codes) == 0 && !module && !file {
-		if i >= len(args) || isStdinPath(args[i].Value) {
-			if err := a.stdinScript(x, lang); err != nil {
-				return err
-			}
-		} else if err := a.runFile(args[i].Value, depth, lang); err != nil {
-			return err
-		}
+	run.next = i
+	return run
+}
+
+// interpOptions returns an interpreter's short options whose value is
+// inline code (codeOpt) and those that take another value (argOpt).
+func interpOptions(lang string) (codeOpt, argOpt string) {
+	switch lang {
+	case "python":
+		return "c", "mWXQ"
+	case "perl":
+		return "eE", "IMmxdDC0lFi"
+	case "ruby":
+		return "e", "rICxiEKTW"
+	case "node":
+		return "ep", "rC"
+	case "php":
+		return "rBRE", "fdcz"
+	case "awk":
+		return "e", "fvFi"
 	}
-	for _, code := range codes {
-		if err := a.code(code, depth); err != nil {
-			return err
-		}
+	return "e", ""
+}
+
+// isLongCodeOption reports a long option whose value is inline code.
+func isLongCodeOption(lang, name string) bool {
+	switch lang {
+	case "node":
+		return name == "--eval" || name == "--print"
+	case "awk":
+		return name == "--source"
 	}
-	if lang != "awk" {
-		a.protect(lang, args)
-	}
-	return nil
+	return false
 }

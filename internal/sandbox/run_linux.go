@@ -150,7 +150,10 @@ func (l *launched) cleanup() {
 }
 
 // launch confines and starts the child of ls, blocked before its job until
-// the supervisor (run.wait) lets it go. On error nothing is left behind.
+// the supervisor (run.wait) lets it go: it makes the child's directories,
+// cgroup and configuration and the pipes that hold it and carry its
+// status, starts it with the strongest confinement that works, and puts it
+// under supervision. On error nothing is left behind.
 func launch(ls launchSpec) (_ *launched, err error) {
 	l := &launched{}
 	defer func() {
@@ -158,46 +161,19 @@ func launch(ls launchSpec) (_ *launched, err error) {
 			l.cleanup()
 		}
 	}()
-	lim := ls.lim
 	root := os.Geteuid() == 0
 	seq := runSeq.Add(1)
 	hostID := sandboxIDBase + int(seq%sandboxIDs)
-	dir := ls.writable
-	if dir == "" {
-		if dir, err = privateDir(root, hostID); err != nil {
-			return nil, err
-		}
-		l.undo = append(l.undo, func() { os.RemoveAll(dir) })
-	} else if root {
-		if err := os.Chown(dir, hostID, hostID); err != nil {
-			return nil, fmt.Errorf("sandbox: writable directory: %w", err)
-		}
+	dir, mnt, err := l.directories(ls, root, hostID)
+	if err != nil {
+		return nil, err
 	}
-	var mnt string
-	if !lim.Without.Has(MechMountNS) {
-		// An empty directory nothing else uses, for the child's tmpfs root.
-		if mnt, err = os.MkdirTemp("", "ward-sandbox-root-"); err != nil {
-			return nil, fmt.Errorf("sandbox: root directory: %w", err)
-		}
-		l.undo = append(l.undo, func() { os.Remove(mnt) })
-		if err := os.Chmod(mnt, 0o755); err != nil {
-			return nil, fmt.Errorf("sandbox: root directory: %w", err)
-		}
-	}
-
 	var cg *cgroups
-	if !noCgroups && lim.Without&(MechCgroupMemory|MechCgroupPids|MechCgroupCPU|MechCgroup2) == 0 {
-		cg = newCgroups(fmt.Sprintf("ward-sandbox-%d-%d", os.Getpid(), seq), lim)
+	if !noCgroups && ls.lim.Without&(MechCgroupMemory|MechCgroupPids|MechCgroupCPU|MechCgroup2) == 0 {
+		cg = newCgroups(fmt.Sprintf("ward-sandbox-%d-%d", os.Getpid(), seq), ls.lim)
 	}
 	l.undo = append(l.undo, cg.remove)
-	cfg := newChildConfig(ls.job, lim, cg)
-	cfg.Work, cfg.ReadOnly = dir, ls.readOnly
-	cfg.Seccomp = !lim.Without.Has(MechSeccomp)
-	cfg.Network = ls.network
-	cfg.Path, cfg.Args, cfg.Env = ls.path, ls.args, ls.env
-	if ls.writable != "" {
-		cfg.WorkAt = ls.writable
-	}
+	cfg := ls.childConfig(cg, dir)
 
 	goR, goW, err := os.Pipe()
 	if err != nil {
@@ -212,58 +188,117 @@ func launch(ls launchSpec) (_ *launched, err error) {
 	l.undo = append(l.undo, func() { statR.Close() })
 
 	cmd, a, start, err := startChild(attempts(root, hostID, mnt != "", ls.network), func(a attempt) (*exec.Cmd, error) {
-		cfg := cfg
-		cfg.SetID, cfg.ProcFS = a.setID, a.mech.Has(MechPIDNS)
-		// Without a namespace of its own the listener would be on the
-		// host's loopback: no egress (and the requirement refuses it).
-		cfg.Egress = ls.egress != nil && a.mech.Has(MechNetNS)
-		if a.mountns {
-			cfg.Mount = mnt
-		}
-		enc, err := json.Marshal(cfg)
-		if err != nil {
-			return nil, err
-		}
-		extra := []*os.File{goR, statW}
-		if ls.egress != nil {
-			extra = append(extra, ls.egress)
-		}
-		return &exec.Cmd{
-			Path:        "/proc/self/exe",
-			Args:        []string{childArg0},
-			Env:         []string{envChild + "=" + string(enc), "GOMAXPROCS=1", fmt.Sprintf("GOMEMLIMIT=%d", lim.Memory*3/4), "TMPDIR=" + dir, "HOME=" + dir, "PATH=/usr/local/bin:/usr/bin:/bin"},
-			Dir:         dir,
-			Stdin:       ls.stdin,
-			Stdout:      ls.stdout,
-			Stderr:      ls.out,
-			ExtraFiles:  extra,
-			SysProcAttr: a.attr,
-			WaitDelay:   time.Second,
-		}, nil
+		return ls.command(cfg, a, dir, mnt, goR, statW)
 	})
 	goR.Close()
 	statW.Close()
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: start: %w", err)
 	}
-	enforced := a.mech
-	s := &run{pid: cmd.Process.Pid, pidns: enforced.Has(MechPIDNS), cg: cg, dir: dir, lim: lim, require: ls.require}
+	s, enforced, err := supervise(ls, cfg, cg, cmd, a.mech, dir)
+	if err != nil {
+		return nil, err
+	}
+	l.undo = append(l.undo, s.net.close)
+	l.s, l.enforced = s, enforced
+	l.c = started{cmd: cmd, cfg: cfg, start: start, goW: goW, statR: statR, out: ls.out}
+	return l, nil
+}
+
+// directories returns the child's private directory (ls.writable, owned by
+// hostID when ward runs as root, or a fresh one) and, unless the mount
+// namespace is off, an empty directory nothing else uses for its tmpfs
+// root. l undoes what they made.
+func (l *launched) directories(ls launchSpec, root bool, hostID int) (dir, mnt string, err error) {
+	dir = ls.writable
+	if dir == "" {
+		if dir, err = privateDir(root, hostID); err != nil {
+			return "", "", err
+		}
+		l.undo = append(l.undo, func() { os.RemoveAll(dir) })
+	} else if root {
+		if err := os.Chown(dir, hostID, hostID); err != nil {
+			return "", "", fmt.Errorf("sandbox: writable directory: %w", err)
+		}
+	}
+	if ls.lim.Without.Has(MechMountNS) {
+		return dir, "", nil
+	}
+	if mnt, err = os.MkdirTemp("", "ward-sandbox-root-"); err != nil {
+		return "", "", fmt.Errorf("sandbox: root directory: %w", err)
+	}
+	l.undo = append(l.undo, func() { os.Remove(mnt) })
+	if err := os.Chmod(mnt, 0o755); err != nil {
+		return "", "", fmt.Errorf("sandbox: root directory: %w", err)
+	}
+	return dir, mnt, nil
+}
+
+// childConfig returns the configuration the child is given, before the
+// confinement it starts with is known.
+func (ls launchSpec) childConfig(cg *cgroups, dir string) childConfig {
+	cfg := newChildConfig(ls.job, ls.lim, cg)
+	cfg.Work, cfg.ReadOnly = dir, ls.readOnly
+	cfg.Seccomp = !ls.lim.Without.Has(MechSeccomp)
+	cfg.Network = ls.network
+	cfg.Path, cfg.Args, cfg.Env = ls.path, ls.args, ls.env
+	if ls.writable != "" {
+		cfg.WorkAt = ls.writable
+	}
+	return cfg
+}
+
+// command returns the command that starts the child with the confinement
+// of attempt a, holding it on goR and reporting its status on statW.
+func (ls launchSpec) command(cfg childConfig, a attempt, dir, mnt string, goR, statW *os.File) (*exec.Cmd, error) {
+	cfg.SetID, cfg.ProcFS = a.setID, a.mech.Has(MechPIDNS)
+	// Without a namespace of its own the listener would be on the
+	// host's loopback: no egress (and the requirement refuses it).
+	cfg.Egress = ls.egress != nil && a.mech.Has(MechNetNS)
+	if a.mountns {
+		cfg.Mount = mnt
+	}
+	enc, err := json.Marshal(cfg)
+	if err != nil {
+		return nil, err
+	}
+	extra := []*os.File{goR, statW}
+	if ls.egress != nil {
+		extra = append(extra, ls.egress)
+	}
+	return &exec.Cmd{
+		Path:        "/proc/self/exe",
+		Args:        []string{childArg0},
+		Env:         []string{envChild + "=" + string(enc), "GOMAXPROCS=1", fmt.Sprintf("GOMEMLIMIT=%d", ls.lim.Memory*3/4), "TMPDIR=" + dir, "HOME=" + dir, "PATH=/usr/local/bin:/usr/bin:/bin"},
+		Dir:         dir,
+		Stdin:       ls.stdin,
+		Stdout:      ls.stdout,
+		Stderr:      ls.out,
+		ExtraFiles:  extra,
+		SysProcAttr: a.attr,
+		WaitDelay:   time.Second,
+	}, nil
+}
+
+// supervise returns the supervisor's view of the started child cmd, which
+// started with the mechanisms mech, and the mechanisms then enforced:
+// it adds the child to its cgroup (killing and reaping it if that fails)
+// and opens its network counters.
+func supervise(ls launchSpec, cfg childConfig, cg *cgroups, cmd *exec.Cmd, mech Mechanism, dir string) (*run, Mechanism, error) {
+	s := &run{pid: cmd.Process.Pid, pidns: mech.Has(MechPIDNS), cg: cg, dir: dir, lim: ls.lim, require: ls.require}
 	if err := cg.add(s.pid); err != nil {
 		s.kill()
 		cmd.Wait()
-		return nil, fmt.Errorf("sandbox: cgroup: %w", err)
+		return nil, 0, fmt.Errorf("sandbox: cgroup: %w", err)
 	}
-	enforced = cfg.rlimits(enforced | cg.mechs())
+	enforced := cfg.rlimits(mech | cg.mechs())
 	// With an egress the program talks to the listener on loopback: the
 	// counters move, and the namespace (loopback only) is the
 	// confinement.
 	if enforced.Has(MechNetNS) && ls.egress == nil {
 		s.net = openNetCounters(s.pid)
 	}
-	l.undo = append(l.undo, s.net.close)
-	l.s, l.enforced = s, enforced
-	l.c = started{cmd: cmd, cfg: cfg, start: start, goW: goW, statR: statR, out: ls.out}
-	return l, nil
+	return s, enforced, nil
 }
 
 // privateDir makes the sandbox's private directory, owned by hostID when

@@ -671,32 +671,56 @@ func (p *parser) value(depth int) (Kind, error) {
 	return 0, p.errorf("unexpected character %q", p.s[p.i])
 }
 
+// object parses the object at p.i and appends its canonical form: it reads
+// the members in input order, checks their keys for duplicates and sorts
+// them, writes them in key order, and records the arguments' members as
+// spans.
 func (p *parser) object(depth int) error {
-	// dst receives the members of the object: the top-level one, or the
-	// top-level member ParseEnvelope decodes as arguments, whose spans
-	// are then relative to its own text (origin).
-	var dst *members
-	var hash *[32]byte // nil: not wanted
-	origin := 0
+	dst, hash, origin := p.destination(depth)
+	open, base := len(p.out), len(p.keys)
+	defer func() { p.keys = p.keys[:base] }()
+	if err := p.members(depth); err != nil {
+		return err
+	}
+	ms := p.keys[base:]
+	sorted, err := p.sortKeys(ms)
+	if err != nil {
+		return err
+	}
+	if !sorted && dst == nil {
+		p.rewrite(open, ms)
+	}
+	p.out = append(p.out, '}')
+	if dst != nil {
+		p.record(dst, hash, origin, open, ms, sorted)
+	}
+	return nil
+}
+
+// destination returns where the object at p.i records its members: the
+// top-level object, or the top-level member ParseEnvelope decodes as
+// arguments, whose spans are then relative to its own text (origin). dst
+// is nil for every other object, and hash is nil when no hash is wanted.
+func (p *parser) destination(depth int) (dst *members, hash *[32]byte, origin int) {
 	switch {
 	case p.inSub:
 		p.inSub = false
-		dst, hash, origin = &p.sub.members, &p.sub.hash, p.i
+		return &p.sub.members, &p.sub.hash, p.i
 	case depth == 1 && p.top != nil:
-		dst, hash = p.top, p.topHash
+		return p.top, p.topHash, 0
 	}
+	return nil, nil, 0
+}
+
+// members reads an object's braces and members, appending the members to
+// out in input order, separated by commas and without the closing brace,
+// and to p.keys.
+func (p *parser) members(depth int) error {
 	p.i++ // {
-	base := len(p.keys)
-	defer func() { p.keys = p.keys[:base] }()
-	open := len(p.out)
 	p.out = append(p.out, '{')
 	p.skipSpace()
 	if p.i < len(p.s) && p.s[p.i] == '}' {
 		p.i++
-		p.out = append(p.out, '}')
-		if hash != nil {
-			*hash = sha256.Sum256(p.out[open:])
-		}
 		return nil
 	}
 	for n := 0; ; n++ {
@@ -707,40 +731,9 @@ func (p *parser) object(depth int) error {
 		if n > 0 {
 			p.out = append(p.out, ',')
 		}
-		start := len(p.out)
-		ks := p.i + 1
-		key, escaped, err := p.str(true)
-		if err != nil {
+		if err := p.member(depth); err != nil {
 			return err
 		}
-		m := member{sp: span{ks: int32(ks), ke: int32(p.i - 1)}, start: int32(start)}
-		if escaped {
-			p.esc = append(p.esc, key)
-			m.sp.key = int32(len(p.esc))
-		}
-		p.skipSpace()
-		if p.i >= len(p.s) || p.s[p.i] != ':' {
-			return p.errorf("expected ':' after key %q", truncate(key))
-		}
-		p.i++
-		p.out = append(p.out, ':')
-		p.skipSpace()
-		vs := p.i
-		sub := p.sub != nil && depth == 1 && key == p.subKey && p.i < len(p.s) && p.s[p.i] == '{'
-		if sub {
-			p.inSub = true
-		}
-		kind, err := p.value(depth)
-		if err != nil {
-			return err
-		}
-		if sub {
-			p.sub.text = p.s[vs:p.i]
-		}
-		m.end = int32(len(p.out))
-		m.sp.vs, m.sp.ve, m.sp.kind = int32(vs), int32(p.i), kind
-		m.sp.esc = kind == String && strings.IndexByte(p.s[vs:p.i], '\\') >= 0
-		p.keys = append(p.keys, m)
 		p.skipSpace()
 		if p.i >= len(p.s) {
 			return p.errorf("unexpected end of input in object")
@@ -751,82 +744,128 @@ func (p *parser) object(depth int) error {
 		}
 		if p.s[p.i] == '}' {
 			p.i++
-			break
+			return nil
 		}
 		return p.errorf("expected ',' or '}' in object")
 	}
-	ms := p.keys[base:]
-	sorted := true
+}
+
+// member reads one key, its colon and its value, and appends the member to
+// p.keys.
+func (p *parser) member(depth int) error {
+	start := len(p.out)
+	ks := p.i + 1
+	key, escaped, err := p.str(true)
+	if err != nil {
+		return err
+	}
+	m := member{sp: span{ks: int32(ks), ke: int32(p.i - 1)}, start: int32(start)}
+	if escaped {
+		p.esc = append(p.esc, key)
+		m.sp.key = int32(len(p.esc))
+	}
+	p.skipSpace()
+	if p.i >= len(p.s) || p.s[p.i] != ':' {
+		return p.errorf("expected ':' after key %q", truncate(key))
+	}
+	p.i++
+	p.out = append(p.out, ':')
+	p.skipSpace()
+	vs := p.i
+	sub := p.sub != nil && depth == 1 && key == p.subKey && p.i < len(p.s) && p.s[p.i] == '{'
+	if sub {
+		p.inSub = true
+	}
+	kind, err := p.value(depth)
+	if err != nil {
+		return err
+	}
+	if sub {
+		p.sub.text = p.s[vs:p.i]
+	}
+	m.end = int32(len(p.out))
+	m.sp.vs, m.sp.ve, m.sp.kind = int32(vs), int32(p.i), kind
+	m.sp.esc = kind == String && strings.IndexByte(p.s[vs:p.i], '\\') >= 0
+	p.keys = append(p.keys, m)
+	return nil
+}
+
+// sortKeys puts an object's members in key order and reports whether they
+// already were; a key that appears twice is an error.
+func (p *parser) sortKeys(ms []member) (sorted bool, err error) {
+	sorted = true
 	for i := 1; i < len(ms); i++ {
 		if c := compareKeys(p.keyOf(&ms[i-1]), p.keyOf(&ms[i])); c == 0 {
-			return fmt.Errorf("%w: duplicate key %q", ErrArgs, truncate(p.keyOf(&ms[i])))
+			return false, fmt.Errorf("%w: duplicate key %q", ErrArgs, truncate(p.keyOf(&ms[i])))
 		} else if c > 0 {
 			sorted = false
 		}
 	}
-	if !sorted {
-		if len(ms) <= 16 {
-			for i := 1; i < len(ms); i++ {
-				for j := i; j > 0 && compareKeys(p.keyOf(&ms[j-1]), p.keyOf(&ms[j])) > 0; j-- {
-					ms[j-1], ms[j] = ms[j], ms[j-1]
-				}
-			}
-		} else {
-			slices.SortFunc(ms, func(a, b member) int { return compareKeys(p.keyOf(&a), p.keyOf(&b)) })
-		}
+	if sorted {
+		return true, nil
+	}
+	if len(ms) <= 16 {
 		for i := 1; i < len(ms); i++ {
-			if p.keyOf(&ms[i-1]) == p.keyOf(&ms[i]) {
-				return fmt.Errorf("%w: duplicate key %q", ErrArgs, truncate(p.keyOf(&ms[i])))
+			for j := i; j > 0 && compareKeys(p.keyOf(&ms[j-1]), p.keyOf(&ms[j])) > 0; j-- {
+				ms[j-1], ms[j] = ms[j], ms[j-1]
 			}
+		}
+	} else {
+		slices.SortFunc(ms, func(a, b member) int { return compareKeys(p.keyOf(&a), p.keyOf(&b)) })
+	}
+	for i := 1; i < len(ms); i++ {
+		if p.keyOf(&ms[i-1]) == p.keyOf(&ms[i]) {
+			return false, fmt.Errorf("%w: duplicate key %q", ErrArgs, truncate(p.keyOf(&ms[i])))
 		}
 	}
-	if !sorted && dst == nil {
-		// Rewrite the members, which sit in out in input order, in key
-		// order.
-		p.tmp = append(p.tmp[:0], p.out[open+1:]...)
-		p.out = p.out[:open+1]
-		shift := open + 1
-		for i, m := range ms {
-			if i > 0 {
-				p.out = append(p.out, ',')
-			}
-			p.out = append(p.out, p.tmp[int(m.start)-shift:int(m.end)-shift]...)
+	return false, nil
+}
+
+// rewrite writes the members of the object opened at out[open], which sit
+// in out in input order, again in key order.
+func (p *parser) rewrite(open int, ms []member) {
+	p.tmp = append(p.tmp[:0], p.out[open+1:]...)
+	p.out = p.out[:open+1]
+	shift := open + 1
+	for i, m := range ms {
+		if i > 0 {
+			p.out = append(p.out, ',')
 		}
+		p.out = append(p.out, p.tmp[int(m.start)-shift:int(m.end)-shift]...)
 	}
-	p.out = append(p.out, '}')
-	if dst != nil {
-		// The arguments' hash: over out itself when the members came in
-		// key order, else over the members in key order where they sit,
-		// rather than over a rewritten copy.
-		switch {
-		case hash == nil:
-		case sorted:
-			*hash = sha256.Sum256(p.out[open:])
-		default:
-			*hash = p.hashMembers(ms, len(p.out)-open)
-		}
-		a := dst
-		a.n = len(ms)
-		if len(ms) > len(a.small) {
-			a.spill = &spill{more: make([]span, len(ms)-len(a.small))}
-		}
-		o := int32(origin)
-		for i := range ms {
-			sp := ms[i].sp
-			if sp.key > 0 {
-				if a.spill == nil {
-					a.spill = new(spill)
-				}
-				a.spill.keys = append(a.spill.keys, p.esc[sp.key-1])
-				sp.key = int32(len(a.spill.keys))
-			}
-			if o != 0 {
-				sp.ks, sp.ke, sp.vs, sp.ve = sp.ks-o, sp.ke-o, sp.vs-o, sp.ve-o
-			}
-			*a.span(i) = sp
-		}
+}
+
+// record stores the members of the object written at out[open:], in key
+// order, as spans in a, and its hash when hash is not nil: over out
+// itself when the members came in key order, else over the members in key
+// order where they sit, rather than over a rewritten copy.
+func (p *parser) record(a *members, hash *[32]byte, origin, open int, ms []member, sorted bool) {
+	switch {
+	case hash == nil:
+	case sorted:
+		*hash = sha256.Sum256(p.out[open:])
+	default:
+		*hash = p.hashMembers(ms, len(p.out)-open)
 	}
-	return nil
+	a.n = len(ms)
+	if len(ms) > len(a.small) {
+		a.spill = &spill{more: make([]span, len(ms)-len(a.small))}
+	}
+	o := int32(origin)
+	for i := range ms {
+		sp := ms[i].sp
+		if sp.key > 0 {
+			if a.spill == nil {
+				a.spill = new(spill)
+			}
+			a.spill.keys = append(a.spill.keys, p.esc[sp.key-1])
+			sp.key = int32(len(a.spill.keys))
+		}
+		if o != 0 {
+			sp.ks, sp.ke, sp.vs, sp.ve = sp.ks-o, sp.ke-o, sp.vs-o, sp.ve-o
+		}
+		*a.span(i) = sp
+	}
 }
 
 func (p *parser) array(depth int) error {

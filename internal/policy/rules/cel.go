@@ -12,6 +12,7 @@ import (
 	"cel.dev/cel-go/interpreter"
 
 	"github.com/wardhq/ward/internal/policy"
+	"github.com/wardhq/ward/internal/reason"
 )
 
 // User rules are CEL expressions over:
@@ -159,7 +160,9 @@ func (a activation) ResolveName(name string) (any, bool) {
 
 func (a activation) Parent() interpreter.Activation { return nil }
 
-// userRules compiles the policy's CEL rules.
+// userRules compiles the policy's CEL rules: for each, it checks the
+// rule's fields, compiles its condition, and makes the rule. Every error
+// of every rule is reported; a rule with any is left out.
 func (b *builder) userRules() {
 	if len(b.cfg.Rules) == 0 {
 		return
@@ -176,110 +179,142 @@ func (b *builder) userRules() {
 	seen := map[string]bool{}
 	for i, u := range b.cfg.Rules {
 		path := fmt.Sprintf("rules.%d", i)
-		ok := true
-		fail := func(key, format string, args ...any) {
-			b.errorf(path+key, format, args...)
-			ok = false
-		}
-		switch {
-		case u.ID == "":
-			fail(".id", "a rule needs an id")
-		case seen[u.ID] || b.builtinIDs[u.ID]:
-			fail(".id", "duplicate rule id %q", u.ID)
-		}
-		seen[u.ID] = true
-		if u.Action > policy.Allow {
-			fail(".action", "action must be allow, quarantine or deny")
-		}
-		code := u.Code
-		if code == "" {
-			code = "CUSTOM_RULE_VIOLATION"
-		}
-		if !code.Valid() {
-			fail(".reason_code", "invalid reason code %q (upper snake case, up to 64 characters)", u.Code)
-		}
-		if err := u.AppliesTo.Validate(); err != nil {
-			fail(".applies_to", "%v", err)
-		}
+		code, ok := b.checkRule(path, u, seen)
 		if u.When == "" {
-			fail(".when", "a rule needs a CEL condition")
 			continue
 		}
-		ast, iss := env.Compile(u.When)
-		if iss.Err() != nil {
-			for _, e := range iss.Errors() {
-				b.errs = append(b.errs, &Error{Path: path + ".when", Msg: e.Message,
-					Line: e.Location.Line(), Col: e.Location.Column() + 1})
-			}
+		cond, compiled := b.compileCondition(env, path+".when", u, limit)
+		if !ok || !compiled {
 			continue
 		}
-		if t := ast.OutputType(); !t.IsExactType(cel.BoolType) && !t.IsExactType(cel.DynType) {
-			fail(".when", "the condition must be a boolean, not %s", t)
-			continue
-		}
-		if n := len(b.errs); b.typeCheck(path+".when", u, ast) || len(b.errs) > n {
-			continue
-		}
-		// A rule whose worst case the checker can bound within the limit
-		// runs without CEL's runtime cost tracker (two allocations per
-		// evaluation); one whose cost grows with its arguments' sizes
-		// keeps the tracker and its limit.
-		// The state functions' direct calls report no cost, so only a
-		// rule without the tracker gets them.
-		// Within the limit, a condition of a shape many rules repeat runs
-		// as a Go comparison (celdirect.go).
-		popts := []cel.ProgramOption{cel.EvalOptions(cel.OptOptimize)}
-		var direct func(*policy.Request) bool
-		var equal *policy.Equality
-		if est, err := env.EstimateCost(ast, noSizes{}); err != nil || est.Max > limit {
-			popts = append(popts, cel.CostLimit(limit))
-		} else {
-			popts = append(popts, cel.CustomDecoratorV2(stateCalls))
-			direct, equal = directCondition(ast)
-		}
-		prg, err := env.Program(ast, popts...)
-		if err != nil {
-			fail(".when", "%v", err)
-			continue
-		}
-		if !ok {
-			continue
-		}
-		msg := u.Message
-		if msg == "" {
-			msg = "denied by policy rule " + u.ID
-		}
-		result := policy.Result{Opinion: true, Action: u.Action, Code: code, Message: msg}
-		rule := policy.Rule{
-			ID: u.ID, Priority: u.Priority, Applies: u.AppliesTo,
-			Stateful: celUsesState(ast),
-			ToolOnly: celReadsOnlyTool(ast),
-			Eval: func(r *policy.Request) (policy.Result, error) {
-				out, _, err := prg.Eval(activation{r})
-				if err != nil {
-					return policy.Result{}, fmt.Errorf("cel: %w", err)
-				}
-				v, isBool := out.Value().(bool)
-				if !isBool {
-					return policy.Result{}, fmt.Errorf("cel: condition returned %s, not a boolean", out.Type())
-				}
-				if v {
-					return result, nil
-				}
-				return policy.NoOpinion, nil
-			},
-		}
-		if direct != nil {
-			rule.Equal = equal
-			rule.Eval = func(r *policy.Request) (policy.Result, error) {
-				if direct(r) {
-					return result, nil
-				}
-				return policy.NoOpinion, nil
-			}
-		}
-		b.rules = append(b.rules, rule)
+		b.rules = append(b.rules, celRule(u, code, cond))
 	}
+}
+
+// checkRule checks a CEL rule's fields other than the condition's text,
+// and that it has one, and returns its reason code. seen holds the ids of
+// the rules before it.
+func (b *builder) checkRule(path string, u UserRule, seen map[string]bool) (code reason.Code, ok bool) {
+	ok = true
+	fail := func(key, format string, args ...any) {
+		b.errorf(path+key, format, args...)
+		ok = false
+	}
+	switch {
+	case u.ID == "":
+		fail(".id", "a rule needs an id")
+	case seen[u.ID] || b.builtinIDs[u.ID]:
+		fail(".id", "duplicate rule id %q", u.ID)
+	}
+	seen[u.ID] = true
+	if u.Action > policy.Allow {
+		fail(".action", "action must be allow, quarantine or deny")
+	}
+	code = u.Code
+	if code == "" {
+		code = "CUSTOM_RULE_VIOLATION"
+	}
+	if !code.Valid() {
+		fail(".reason_code", "invalid reason code %q (upper snake case, up to 64 characters)", u.Code)
+	}
+	if err := u.AppliesTo.Validate(); err != nil {
+		fail(".applies_to", "%v", err)
+	}
+	if u.When == "" {
+		fail(".when", "a rule needs a CEL condition")
+	}
+	return code, ok
+}
+
+// celCondition is a rule's compiled condition.
+type celCondition struct {
+	ast    *cel.Ast
+	prg    cel.Program
+	direct func(*policy.Request) bool // not nil: the condition as a Go comparison
+	equal  *policy.Equality
+}
+
+// compileCondition compiles a rule's condition, reported at path, and
+// checks that it is a boolean whose argument types fit the rule's tools.
+func (b *builder) compileCondition(env *cel.Env, path string, u UserRule, limit uint64) (celCondition, bool) {
+	ast, iss := env.Compile(u.When)
+	if iss.Err() != nil {
+		for _, e := range iss.Errors() {
+			b.errs = append(b.errs, &Error{Path: path, Msg: e.Message,
+				Line: e.Location.Line(), Col: e.Location.Column() + 1})
+		}
+		return celCondition{}, false
+	}
+	if t := ast.OutputType(); !t.IsExactType(cel.BoolType) && !t.IsExactType(cel.DynType) {
+		b.errorf(path, "the condition must be a boolean, not %s", t)
+		return celCondition{}, false
+	}
+	if n := len(b.errs); b.typeCheck(path, u, ast) || len(b.errs) > n {
+		return celCondition{}, false
+	}
+	// A rule whose worst case the checker can bound within the limit
+	// runs without CEL's runtime cost tracker (two allocations per
+	// evaluation); one whose cost grows with its arguments' sizes
+	// keeps the tracker and its limit.
+	// The state functions' direct calls report no cost, so only a
+	// rule without the tracker gets them.
+	// Within the limit, a condition of a shape many rules repeat runs
+	// as a Go comparison (celdirect.go).
+	c := celCondition{ast: ast}
+	popts := []cel.ProgramOption{cel.EvalOptions(cel.OptOptimize)}
+	if est, err := env.EstimateCost(ast, noSizes{}); err != nil || est.Max > limit {
+		popts = append(popts, cel.CostLimit(limit))
+	} else {
+		popts = append(popts, cel.CustomDecoratorV2(stateCalls))
+		c.direct, c.equal = directCondition(ast)
+	}
+	prg, err := env.Program(ast, popts...)
+	if err != nil {
+		b.errorf(path, "%v", err)
+		return celCondition{}, false
+	}
+	c.prg = prg
+	return c, true
+}
+
+// celRule makes the policy rule of a checked CEL rule and its condition.
+func celRule(u UserRule, code reason.Code, cond celCondition) policy.Rule {
+	msg := u.Message
+	if msg == "" {
+		msg = "denied by policy rule " + u.ID
+	}
+	result := policy.Result{Opinion: true, Action: u.Action, Code: code, Message: msg}
+	rule := policy.Rule{
+		ID: u.ID, Priority: u.Priority, Applies: u.AppliesTo,
+		Stateful: celUsesState(cond.ast),
+		ToolOnly: celReadsOnlyTool(cond.ast),
+	}
+	if direct := cond.direct; direct != nil {
+		rule.Equal = cond.equal
+		rule.Eval = func(r *policy.Request) (policy.Result, error) {
+			if direct(r) {
+				return result, nil
+			}
+			return policy.NoOpinion, nil
+		}
+		return rule
+	}
+	prg := cond.prg
+	rule.Eval = func(r *policy.Request) (policy.Result, error) {
+		out, _, err := prg.Eval(activation{r})
+		if err != nil {
+			return policy.Result{}, fmt.Errorf("cel: %w", err)
+		}
+		v, isBool := out.Value().(bool)
+		if !isBool {
+			return policy.Result{}, fmt.Errorf("cel: condition returned %s, not a boolean", out.Type())
+		}
+		if v {
+			return result, nil
+		}
+		return policy.NoOpinion, nil
+	}
+	return rule
 }
 
 // celUsesState reports whether the expression mentions the state variable.

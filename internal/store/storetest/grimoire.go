@@ -510,9 +510,27 @@ func sameRecord(t *testing.T, what string, got, want *adopt.Record) {
 	}
 }
 
+// testAdoptions checks adoption records through a backend's life: put with
+// their entries and read back with them and alone, updated by a
+// confirmation, listed in order of adoption, refused when invalid, and
+// deleted with their entries, reopening the store between writes and
+// reads.
 func testAdoptions(t *testing.T, h *harness) {
-	ctx := t.Context()
 	now := time.Date(2026, 11, 3, 4, 5, 6, 789, time.UTC)
+	entries, recs := putAdopted(t, h, now)
+	h.reopen()
+	readAdoptions(t, h, entries, recs)
+	upd, late := updateAdoptions(t, h, now, entries[2], recs[1])
+	h.reopen()
+	listAdoptions(t, h, entries[1], []*adopt.Record{&recs[0], &upd, &late})
+	refuseAdoptions(t, h, now, entries[0], recs[0])
+	deleteAdoption(t, h, recs[0].ID)
+}
+
+// putAdopted puts three adopted entries, the first two with their
+// adoption records, and returns the entries and the two records.
+func putAdopted(t *testing.T, h *harness, now time.Time) ([]store.GrimoireEntry, []adopt.Record) {
+	ctx := t.Context()
 	var entries []store.GrimoireEntry
 	var recs []adopt.Record
 	for i := range 3 {
@@ -534,7 +552,13 @@ func testAdoptions(t *testing.T, h *harness) {
 			t.Fatalf("PutEntry(%d): %v", i, err)
 		}
 	}
-	h.reopen()
+	return entries, recs
+}
+
+// readAdoptions checks that an entry comes back with the record put with
+// it, and that an entry without one, or a missing entry, has none.
+func readAdoptions(t *testing.T, h *harness, entries []store.GrimoireEntry, recs []adopt.Record) {
+	ctx := t.Context()
 	got, err := h.s.Entry(ctx, entries[0].Entry.ID)
 	if err != nil {
 		t.Fatal(err)
@@ -552,46 +576,64 @@ func testAdoptions(t *testing.T, h *harness) {
 	if _, err := h.s.Adoption(ctx, "missing"); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("Adoption(missing) = %v, want ErrNotFound", err)
 	}
+}
 
-	// A confirmation updates the record, not the entry.
+// updateAdoptions puts rec confirmed by another agent, which updates the
+// record, not the entry, and a first record for bare, an entry put without
+// one; it returns both records.
+func updateAdoptions(t *testing.T, h *harness, now time.Time, bare store.GrimoireEntry, rec adopt.Record) (upd, late adopt.Record) {
+	ctx := t.Context()
 	other := knowledgeEntry(now, agentB, 9)
-	upd, credit, err := adopt.Confirm(recs[1], adopt.ConfirmationFrom(&other, now.Add(time.Hour)))
+	upd, credit, err := adopt.Confirm(rec, adopt.ConfirmationFrom(&other, now.Add(time.Hour)))
 	if err != nil || credit != adopt.SharedAnchor {
 		t.Fatalf("Confirm = %v, %v; want a shared anchor", credit, err)
 	}
 	if err := h.s.PutAdoption(ctx, &upd); err != nil {
 		t.Fatalf("PutAdoption(update): %v", err)
 	}
-	late, err := adopt.Adopt(&entries[2].Entry, adopt.Origin{}, now)
+	late, err = adopt.Adopt(&bare.Entry, adopt.Origin{}, now)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if err := h.s.PutAdoption(ctx, &late); err != nil {
 		t.Fatalf("PutAdoption(entry without a record): %v", err)
 	}
-	h.reopen()
+	return upd, late
+}
+
+// listAdoptions checks the updated record (want[1], of entry updated, whose
+// claimed confidence stays) and that Adoptions lists want in order of
+// adoption, with a limit, and refuses a negative one.
+func listAdoptions(t *testing.T, h *harness, updated store.GrimoireEntry, want []*adopt.Record) {
+	ctx := t.Context()
+	upd := want[1]
 	r, err := h.s.Adoption(ctx, upd.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	sameRecord(t, "Adoption(updated)", r, &upd)
-	if e, _ := h.s.Entry(ctx, upd.ID); e == nil || e.Entry.Confidence != entries[1].Entry.Confidence {
+	sameRecord(t, "Adoption(updated)", r, upd)
+	if e, _ := h.s.Entry(ctx, upd.ID); e == nil || e.Entry.Confidence != updated.Entry.Confidence {
 		t.Errorf("the entry's claimed confidence changed with its record")
 	}
 	list, err := h.s.Adoptions(ctx, 0)
 	if err != nil || len(list) != 3 {
 		t.Fatalf("Adoptions = %d, %v; want 3", len(list), err)
 	}
-	for i, want := range []*adopt.Record{&recs[0], &upd, &late} { // in order of adoption
-		sameRecord(t, fmt.Sprintf("Adoptions[%d]", i), &list[i], want)
+	for i, w := range want {
+		sameRecord(t, fmt.Sprintf("Adoptions[%d]", i), &list[i], w)
 	}
-	if list, err := h.s.Adoptions(ctx, 1); err != nil || len(list) != 1 || list[0].ID != recs[0].ID {
+	if list, err := h.s.Adoptions(ctx, 1); err != nil || len(list) != 1 || list[0].ID != want[0].ID {
 		t.Errorf("Adoptions(1) = %d, %v; want the first adopted", len(list), err)
 	}
 	if _, err := h.s.Adoptions(ctx, -1); err == nil {
 		t.Error("Adoptions(-1) = nil error")
 	}
+}
 
+// refuseAdoptions checks that invalid variants of rec, and an entry
+// carrying the record of another id, are refused.
+func refuseAdoptions(t *testing.T, h *harness, now time.Time, entry store.GrimoireEntry, rec adopt.Record) {
+	ctx := t.Context()
 	for name, mutate := range map[string]func(*adopt.Record){
 		"missing entry":  func(r *adopt.Record) { r.ID = "missing" },
 		"no id":          func(r *adopt.Record) { r.ID = "" },
@@ -602,7 +644,7 @@ func testAdoptions(t *testing.T, h *harness) {
 		"bad type":       func(r *adopt.Record) { r.Type = 0 },
 		"bad provenance": func(r *adopt.Record) { r.Provenance = 0 },
 	} {
-		r := recs[0]
+		r := rec
 		mutate(&r)
 		if err := h.s.PutAdoption(ctx, &r); err == nil {
 			t.Errorf("PutAdoption(%s) = nil, want a refusal", name)
@@ -610,27 +652,31 @@ func testAdoptions(t *testing.T, h *harness) {
 			t.Errorf("PutAdoption(%s) = %v, want ErrNotFound", name, err)
 		}
 	}
-	bad := entries[0]
+	bad := entry
 	bad.Entry.ID = id.New(now)
-	other2 := recs[0]
-	other2.ID = "someone else"
-	bad.Adoption = &other2
+	other := rec
+	other.ID = "someone else"
+	bad.Adoption = &other
 	if err := h.s.PutEntry(ctx, &bad); err == nil {
 		t.Error("PutEntry(record of another id) = nil, want a refusal")
 	}
+}
 
-	// The Curator's prune deletes the entry and its record.
-	if err := h.s.DeleteEntry(ctx, recs[0].ID); err != nil {
+// deleteAdoption checks that the Curator's prune deletes an entry and its
+// record, once.
+func deleteAdoption(t *testing.T, h *harness, entryID string) {
+	ctx := t.Context()
+	if err := h.s.DeleteEntry(ctx, entryID); err != nil {
 		t.Fatalf("DeleteEntry: %v", err)
 	}
-	if err := h.s.DeleteEntry(ctx, recs[0].ID); !errors.Is(err, store.ErrNotFound) {
+	if err := h.s.DeleteEntry(ctx, entryID); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("DeleteEntry(twice) = %v, want ErrNotFound", err)
 	}
 	h.reopen()
-	if _, err := h.s.Entry(ctx, recs[0].ID); !errors.Is(err, store.ErrNotFound) {
+	if _, err := h.s.Entry(ctx, entryID); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("Entry(deleted) = %v, want ErrNotFound", err)
 	}
-	if _, err := h.s.Adoption(ctx, recs[0].ID); !errors.Is(err, store.ErrNotFound) {
+	if _, err := h.s.Adoption(ctx, entryID); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("Adoption(deleted) = %v, want ErrNotFound", err)
 	}
 	if list, _ := h.s.Adoptions(ctx, 0); len(list) != 2 {

@@ -580,7 +580,10 @@ func (a *analyzer) stdinScript(x *call, lang string) error {
 	return nil
 }
 
-// exec analyses a command that is not a wrapper.
+// exec analyses a command that is not a wrapper: a script it runs by path,
+// the files it transfers, the command itself by name (a shell or another
+// interpreter, or one of the commands checked below), and last the hosts
+// it reaches and the protected files it names.
 func (a *analyzer) exec(x *call, name string, args []Word) error {
 	depth := x.s.depth + 1
 	if strings.IndexByte(args[0].Value, '/') >= 0 {
@@ -598,46 +601,31 @@ func (a *analyzer) exec(x *call, name string, args []Word) error {
 		}
 		return a.interp(x, lang, args)
 	}
+	if done, err := a.byName(x, name, args, depth); done || err != nil {
+		return err
+	}
+	if err := a.hosted(name, args, depth); err != nil {
+		return err
+	}
+	a.protect(name, args)
+	return nil
+}
+
+// byName analyses a command by its name. It reports done when nothing is
+// left to check: the command's hosts and protected files are either
+// checked here or not checked at all.
+func (a *analyzer) byName(x *call, name string, args []Word, depth int) (done bool, err error) {
 	switch name {
 	case "eval":
-		if anySubst(args[1:]) {
-			a.add(OpaqueExec, "eval $(…)")
-		}
-		if err := a.text(values(args[1:]), depth, nil); err != nil {
-			return err
-		}
+		return false, a.eval(args, depth)
 	case "source", ".":
-		if len(args) > 1 {
-			v := args[1].Value
-			if args[1].Subst && strings.HasPrefix(v, "<(") {
-				a.add(OpaqueExec, "source <(…)")
-			}
-			if isStdinPath(v) {
-				if err := a.stdinScript(x, "sh"); err != nil {
-					return err
-				}
-			} else if err := a.runFile(v, depth, "sh"); err != nil {
-				return err
-			}
-		}
+		return false, a.source(x, args, depth)
 	case "trap":
-		if len(args) > 2 && !strings.HasPrefix(args[1].Value, "-") {
-			if err := a.text(args[1].Value, depth, nil); err != nil {
-				return err
-			}
-		}
+		return false, a.trap(args, depth)
 	case "alias":
-		for _, w := range args[1:] {
-			if _, v, ok := strings.Cut(w.Value, "="); ok {
-				if err := a.data(v, depth); err != nil {
-					return err
-				}
-			}
-		}
+		return false, a.alias(args, depth)
 	case "find":
-		if err := a.find(x, args); err != nil {
-			return err
-		}
+		return false, a.find(x, args)
 	case "rm", "srm", "wipe", "shred":
 		a.remove(name, args, x.items == itemsTree)
 		if x.items == itemsUnknown && hasRecursive(args) {
@@ -647,19 +635,13 @@ func (a *analyzer) exec(x *call, name string, args []Word) error {
 		a.move(args)
 	case "cp", "install", "scp", "ln", "rsync":
 		a.copy(name, args)
-		return a.hosted(name, args, depth)
+		return true, a.hosted(name, args, depth)
 	case "dd":
-		for _, w := range args[1:] {
-			if v, ok := strings.CutPrefix(w.Value, "of="); ok {
-				a.written(v, "dd of=/dev/*", "dd of=protected file")
-			}
-		}
-		return nil
+		a.ddOutput(args)
+		return true, nil
 	case "tee":
-		for _, w := range operands(args, "", nil) {
-			a.written(w.Value, "tee /dev/*", "tee protected file")
-		}
-		return nil
+		a.tee(args)
+		return true, nil
 	case "chmod", "chown", "chgrp", "chattr", "setfacl":
 		a.perms(name, args)
 	case "kill":
@@ -673,24 +655,11 @@ func (a *analyzer) exec(x *call, name string, args []Word) error {
 	case "shutdown", "reboot", "halt", "poweroff", "openrc-shutdown":
 		a.add(Shutdown, name)
 	case "init", "telinit":
-		for _, w := range args[1:] {
-			switch w.Value {
-			case "0", "6", "1", "s", "S":
-				a.add(Shutdown, name+" "+w.Value)
-			}
-		}
+		a.runlevel(name, args)
 	case "nc", "ncat", "netcat", "nc.traditional", "nc.openbsd":
-		if _, ok := optValue(args, 'e', "--exec"); ok {
-			a.add(OpaqueExec, "nc -e")
-		} else if _, ok := optValue(args, 'c', "--sh-exec"); ok {
-			a.add(OpaqueExec, "nc -e")
-		}
+		a.netcat(args)
 	case "socat":
-		for _, w := range args[1:] {
-			if hasFoldAt(w.Value, 0, "EXEC:") || hasFoldAt(w.Value, 0, "SYSTEM:") || strings.Contains(w.Value, ",EXEC:") {
-				a.add(OpaqueExec, "socat exec")
-			}
-		}
+		a.socat(args)
 	case "curl", "wget":
 		a.downloads(name, args)
 	case "kexec":
@@ -699,55 +668,152 @@ func (a *analyzer) exec(x *call, name string, args []Word) error {
 		}
 	case "cd", "pushd":
 		a.chdir(args)
-		return nil
+		return true, nil
 	case "echo", "printf", "print", "say":
 		for _, w := range args[1:] {
 			a.secretVars(w.Vars)
 		}
 	case "printenv":
-		ops := operands(args, "", nil)
-		if len(ops) == 0 {
-			a.add(ReadSecrets, "env dump")
-		}
-		for _, w := range ops {
-			if secretName(w.Value) {
-				a.add(ReadSecrets, "print secret variable")
-			}
-		}
+		a.printenv(args)
 	case "export", "declare", "typeset", "readonly":
 		if len(args) == 1 || hasFlag(args, 'p', "") && len(operands(args, "", nil)) == 0 {
 			a.add(ReadSecrets, "env dump")
 		}
-		return nil
+		return true, nil
 	case "set", "compgen":
 		if len(args) == 1 || name == "compgen" && (hasFlag(args, 'e', "") || hasFlag(args, 'v', "")) {
 			a.add(ReadSecrets, "env dump")
 		}
-		return nil
+		return true, nil
 	case "gpg", "gpg2":
-		for _, w := range args[1:] {
-			if strings.HasPrefix(w.Value, "--export-secret") {
-				a.add(ReadSecrets, "gpg --export-secret-keys")
-			}
-		}
+		a.gpg(args)
 	case "ps":
-		for _, w := range args[1:] {
-			if v := w.Value; v != "" && v[0] != '-' && strings.IndexByte(v, 'e') >= 0 && strings.Trim(v, "auxewfjlrTvhcmnSs") == "" {
-				a.add(ReadSecrets, "ps e")
-			}
-		}
+		a.psEnv(args)
 	case "sqlite3", "sqlite", "duckdb", "psql", "mysql", "mariadb", "clickhouse-client", "sqlcmd", "cockroach":
-		if err := a.sqlClient(x, name, args); err != nil {
-			return err
-		}
+		return false, a.sqlClient(x, name, args)
 	default:
 		a.disk(name, args)
 	}
-	if err := a.hosted(name, args, depth); err != nil {
-		return err
+	return false, nil
+}
+
+// eval analyses the text eval runs.
+func (a *analyzer) eval(args []Word, depth int) error {
+	if anySubst(args[1:]) {
+		a.add(OpaqueExec, "eval $(…)")
 	}
-	a.protect(name, args)
+	return a.text(values(args[1:]), depth, nil)
+}
+
+// source analyses the script source and . run, from a file or stdin.
+func (a *analyzer) source(x *call, args []Word, depth int) error {
+	if len(args) < 2 {
+		return nil
+	}
+	v := args[1].Value
+	if args[1].Subst && strings.HasPrefix(v, "<(") {
+		a.add(OpaqueExec, "source <(…)")
+	}
+	if isStdinPath(v) {
+		return a.stdinScript(x, "sh")
+	}
+	return a.runFile(v, depth, "sh")
+}
+
+// trap analyses the text a trap runs.
+func (a *analyzer) trap(args []Word, depth int) error {
+	if len(args) > 2 && !strings.HasPrefix(args[1].Value, "-") {
+		return a.text(args[1].Value, depth, nil)
+	}
 	return nil
+}
+
+// alias analyses the text of the aliases defined, as data.
+func (a *analyzer) alias(args []Word, depth int) error {
+	for _, w := range args[1:] {
+		if _, v, ok := strings.Cut(w.Value, "="); ok {
+			if err := a.data(v, depth); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// ddOutput checks the file dd writes.
+func (a *analyzer) ddOutput(args []Word) {
+	for _, w := range args[1:] {
+		if v, ok := strings.CutPrefix(w.Value, "of="); ok {
+			a.written(v, "dd of=/dev/*", "dd of=protected file")
+		}
+	}
+}
+
+// tee checks the files tee writes.
+func (a *analyzer) tee(args []Word) {
+	for _, w := range operands(args, "", nil) {
+		a.written(w.Value, "tee /dev/*", "tee protected file")
+	}
+}
+
+// runlevel flags init and telinit switching to a runlevel that halts,
+// reboots or leaves multi-user mode.
+func (a *analyzer) runlevel(name string, args []Word) {
+	for _, w := range args[1:] {
+		switch w.Value {
+		case "0", "6", "1", "s", "S":
+			a.add(Shutdown, name+" "+w.Value)
+		}
+	}
+}
+
+// netcat flags nc running a program.
+func (a *analyzer) netcat(args []Word) {
+	if _, ok := optValue(args, 'e', "--exec"); ok {
+		a.add(OpaqueExec, "nc -e")
+	} else if _, ok := optValue(args, 'c', "--sh-exec"); ok {
+		a.add(OpaqueExec, "nc -e")
+	}
+}
+
+// socat flags socat running a program.
+func (a *analyzer) socat(args []Word) {
+	for _, w := range args[1:] {
+		if hasFoldAt(w.Value, 0, "EXEC:") || hasFoldAt(w.Value, 0, "SYSTEM:") || strings.Contains(w.Value, ",EXEC:") {
+			a.add(OpaqueExec, "socat exec")
+		}
+	}
+}
+
+// printenv flags printing the whole environment or a secret variable.
+func (a *analyzer) printenv(args []Word) {
+	ops := operands(args, "", nil)
+	if len(ops) == 0 {
+		a.add(ReadSecrets, "env dump")
+	}
+	for _, w := range ops {
+		if secretName(w.Value) {
+			a.add(ReadSecrets, "print secret variable")
+		}
+	}
+}
+
+// gpg flags exporting secret keys.
+func (a *analyzer) gpg(args []Word) {
+	for _, w := range args[1:] {
+		if strings.HasPrefix(w.Value, "--export-secret") {
+			a.add(ReadSecrets, "gpg --export-secret-keys")
+		}
+	}
+}
+
+// psEnv flags ps printing the environment of processes (BSD-style e).
+func (a *analyzer) psEnv(args []Word) {
+	for _, w := range args[1:] {
+		if v := w.Value; v != "" && v[0] != '-' && strings.IndexByte(v, 'e') >= 0 && strings.Trim(v, "auxewfjlrTvhcmnSs") == "" {
+			a.add(ReadSecrets, "ps e")
+		}
+	}
 }
 
 // downloads remembers the files curl and wget save.
@@ -898,40 +964,57 @@ func positional(args []Word) map[string]string {
 	return m
 }
 
-// interp analyses python, perl, ruby, node, php, awk and similar.
+// interp analyses python, perl, ruby, node, php, awk and similar: it reads
+// the options for what the interpreter runs, then analyses the inline code,
+// or the script it runs from a file or stdin, and the protected files its
+// arguments name.
 func (a *analyzer) interp(x *call, lang string, args []Word) error {
-	var codes []string
-	file, module := false, false
-	i := 1
-	// codeOpt lists the options whose value is inline code; argOpt those
-	// that take another value.
-	var codeOpt, argOpt string
-	var longCode []string
-	switch lang {
-	case "python":
-		codeOpt, argOpt = "c", "mWXQ"
-	case "perl":
-		codeOpt, argOpt = "eE", "IMmxdDC0lFi"
-	case "ruby":
-		codeOpt, argOpt = "e", "rICxiEKTW"
-	case "node":
-		codeOpt, argOpt = "ep", "rC"
-		longCode = []string{"--eval", "--print"}
-	case "php":
-		codeOpt, argOpt = "rBRE", "fdcz"
-	case "awk":
-		codeOpt, argOpt = "e", "fvFi"
-		longCode = []string{"--source"}
-	default:
-		codeOpt, argOpt = "e", ""
+	var buf [2]string
+	run := a.interpArgs(lang, args, buf[:0])
+	depth := x.s.depth + 1
+	if len(run.codes) == 0 && !run.module && !run.file {
+		if i := run.next; i >= len(args) || isStdinPath(args[i].Value) {
+			if err := a.stdinScript(x, lang); err != nil {
+				return err
+			}
+		} else if err := a.runFile(args[i].Value, depth, lang); err != nil {
+			return err
+		}
 	}
+	for _, code := range run.codes {
+		if err := a.code(code, depth); err != nil {
+			return err
+		}
+	}
+	if lang != "awk" {
+		a.protect(lang, args)
+	}
+	return nil
+}
+
+// interpRun is what an interpreter's arguments say it runs: inline code,
+// a module, a program file, or else the script named at args[next] or
+// read from stdin.
+type interpRun struct {
+	codes        []string
+	next         int
+	file, module bool
+}
+
+// interpArgs reads an interpreter's options, appending the inline code
+// they give to codes. It flags awk -i inplace, which rewrites the files
+// named.
+func (a *analyzer) interpArgs(lang string, args []Word, codes []string) interpRun {
+	run := interpRun{codes: codes, next: 1}
 	if lang == "node" && cmdName(args[0].Value) == "deno" {
 		if len(args) > 2 && args[1].Value == "eval" {
-			codes = append(codes, args[2].Value)
+			run.codes = append(run.codes, args[2].Value)
 		}
-		i = len(args)
-		file = true
+		run.next, run.file = len(args), true
+		return run
 	}
+	codeOpt, argOpt := interpOptions(lang)
+	i := 1
 opts:
 	for i < len(args) {
 		v := args[i].Value
@@ -948,11 +1031,11 @@ opts:
 		i++
 		if v[1] == '-' {
 			name, val, hasVal := strings.Cut(v, "=")
-			if slices.Contains(longCode, name) {
+			if isLongCodeOption(lang, name) {
 				if hasVal {
-					codes = append(codes, val)
+					run.codes = append(run.codes, val)
 				} else if i < len(args) {
-					codes = append(codes, args[i].Value)
+					run.codes = append(run.codes, args[i].Value)
 					i++
 				}
 				if lang == "python" {
@@ -967,9 +1050,9 @@ opts:
 			switch {
 			case strings.IndexByte(codeOpt, c) >= 0:
 				if attached != "" {
-					codes = append(codes, attached)
+					run.codes = append(run.codes, attached)
 				} else if i < len(args) {
-					codes = append(codes, args[i].Value)
+					run.codes = append(run.codes, args[i].Value)
 					i++
 				}
 				if lang == "python" {
@@ -978,10 +1061,10 @@ opts:
 				continue opts
 			case strings.IndexByte(argOpt, c) >= 0:
 				if c == 'm' && lang == "python" {
-					module = true
+					run.module = true
 				}
 				if c == 'f' && (lang == "awk" || lang == "php") {
-					file = true
+					run.file = true
 				}
 				if attached == "" && !(lang == "perl" || lang == "ruby") {
 					i++
@@ -996,27 +1079,41 @@ opts:
 			}
 		}
 	}
-	depth := x.s.depth + 1
-	if lang == "awk" && len(codes) == 0 && !file && i < len(args) {
-		codes = append(codes, args[i].Value)
-		file = true
+	if lang == "awk" && len(run.codes) == 0 && !run.file && i < len(args) {
+		run.codes = append(run.codes, args[i].Value)
+		run.file = true
 	}
-	if len(codes) == 0 && !module && !file {
-		if i >= len(args) || isStdinPath(args[i].Value) {
-			if err := a.stdinScript(x, lang); err != nil {
-				return err
-			}
-		} else if err := a.runFile(args[i].Value, depth, lang); err != nil {
-			return err
-		}
+	run.next = i
+	return run
+}
+
+// interpOptions returns an interpreter's short options whose value is
+// inline code (codeOpt) and those that take another value (argOpt).
+func interpOptions(lang string) (codeOpt, argOpt string) {
+	switch lang {
+	case "python":
+		return "c", "mWXQ"
+	case "perl":
+		return "eE", "IMmxdDC0lFi"
+	case "ruby":
+		return "e", "rICxiEKTW"
+	case "node":
+		return "ep", "rC"
+	case "php":
+		return "rBRE", "fdcz"
+	case "awk":
+		return "e", "fvFi"
 	}
-	for _, code := range codes {
-		if err := a.code(code, depth); err != nil {
-			return err
-		}
+	return "e", ""
+}
+
+// isLongCodeOption reports a long option whose value is inline code.
+func isLongCodeOption(lang, name string) bool {
+	switch lang {
+	case "node":
+		return name == "--eval" || name == "--print"
+	case "awk":
+		return name == "--source"
 	}
-	if lang != "awk" {
-		a.protect(lang, args)
-	}
-	return nil
+	return false
 }

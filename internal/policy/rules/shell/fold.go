@@ -85,7 +85,9 @@ func foldOutput(c *Command, st *state) (string, bool) {
 	return foldCommands([]Command{d}, st)
 }
 
-// foldOne returns the output of one command given its input.
+// foldOne returns the output of one command given its input: the command
+// is folded only when none of its words is opaque and it is one of those
+// below, with options whose effect is known.
 func foldOne(args []Word, in string) (string, bool) {
 	for _, w := range args {
 		if w.Opaque {
@@ -97,109 +99,137 @@ func foldOne(args []Word, in string) (string, bool) {
 	case "echo":
 		return foldEcho(rest), true
 	case "printf":
-		if len(rest) == 0 || rest[0].Value == "-v" {
-			return "", false
-		}
-		if rest[0].Value == "--" {
-			rest = rest[1:]
-			if len(rest) == 0 {
-				return "", false
-			}
-		}
-		vals := make([]string, len(rest)-1)
-		for i, w := range rest[1:] {
-			vals[i] = w.Value
-		}
-		return printf(rest[0].Value, vals)
-	case "base64", "base32":
-		if cmdName(args[0].Value) == "base32" {
-			return "", false
-		}
-		decode := false
-		for _, w := range rest {
-			switch v := w.Value; {
-			case v == "-d" || v == "--decode" || v == "-D" || v == "-di" || v == "-id" || v == "-i" || v == "--ignore-garbage":
-				decode = decode || v != "-i" && v != "--ignore-garbage"
-			case v == "-":
-			default:
-				return "", false
-			}
-		}
-		if !decode {
-			return "", false
-		}
-		return decodeBase64(in)
+		return foldPrintf(rest)
+	case "base64":
+		return foldBase64(rest, in)
 	case "xxd":
-		r, p := false, false
-		for _, w := range rest {
-			v := w.Value
-			if len(v) < 2 || v[0] != '-' {
-				return "", false
-			}
-			for _, c := range v[1:] {
-				switch c {
-				case 'r':
-					r = true
-				case 'p':
-					p = true
-				case 's':
-				default:
-					return "", false
-				}
-			}
-		}
-		if !r || !p {
-			return "", false
-		}
-		h := strings.Map(func(r rune) rune {
-			if isIFS(byte(r)) || r == '\r' {
-				return -1
-			}
-			return r
-		}, in)
-		b, err := hex.DecodeString(h)
-		return string(b), err == nil
+		return foldXxd(rest, in)
 	case "rev":
-		if len(rest) > 0 {
-			return "", false
-		}
-		lines := strings.SplitAfter(in, "\n")
-		var b strings.Builder
-		for _, l := range lines {
-			nl := strings.HasSuffix(l, "\n")
-			l = strings.TrimSuffix(l, "\n")
-			r := []byte(l)
-			for i, j := 0, len(r)-1; i < j; i, j = i+1, j-1 {
-				r[i], r[j] = r[j], r[i]
-			}
-			b.Write(r)
-			if nl {
-				b.WriteByte('\n')
-			}
-		}
-		return b.String(), true
+		return foldRev(rest, in)
 	case "cat":
-		for _, w := range rest {
-			if w.Value != "-" {
-				return "", false
-			}
-		}
-		return in, true
+		return foldCat(rest, in)
 	case "tr":
 		return foldTr(rest, in)
 	case "which", "command", "type":
-		var b strings.Builder
-		for _, w := range rest {
-			if strings.HasPrefix(w.Value, "-") {
-				continue
-			}
-			b.WriteString("/usr/bin/" + cmdName(w.Value) + "\n")
-		}
-		return b.String(), true
+		return foldWhich(rest), true
 	case "true", ":":
 		return "", true
 	}
 	return "", false
+}
+
+// foldPrintf returns what printf prints; printf -v prints nothing.
+func foldPrintf(args []Word) (string, bool) {
+	if len(args) == 0 || args[0].Value == "-v" {
+		return "", false
+	}
+	if args[0].Value == "--" {
+		args = args[1:]
+		if len(args) == 0 {
+			return "", false
+		}
+	}
+	vals := make([]string, len(args)-1)
+	for i, w := range args[1:] {
+		vals[i] = w.Value
+	}
+	return printf(args[0].Value, vals)
+}
+
+// foldBase64 returns what base64 -d decodes from in.
+func foldBase64(args []Word, in string) (string, bool) {
+	decode := false
+	for _, w := range args {
+		switch v := w.Value; {
+		case v == "-d" || v == "--decode" || v == "-D" || v == "-di" || v == "-id" || v == "-i" || v == "--ignore-garbage":
+			decode = decode || v != "-i" && v != "--ignore-garbage"
+		case v == "-":
+		default:
+			return "", false
+		}
+	}
+	if !decode {
+		return "", false
+	}
+	return decodeBase64(in)
+}
+
+// foldXxd returns what xxd -r -p decodes from the hex in in.
+func foldXxd(args []Word, in string) (string, bool) {
+	r, p := false, false
+	for _, w := range args {
+		v := w.Value
+		if len(v) < 2 || v[0] != '-' {
+			return "", false
+		}
+		for _, c := range v[1:] {
+			switch c {
+			case 'r':
+				r = true
+			case 'p':
+				p = true
+			case 's':
+			default:
+				return "", false
+			}
+		}
+	}
+	if !r || !p {
+		return "", false
+	}
+	h := strings.Map(func(r rune) rune {
+		if isIFS(byte(r)) || r == '\r' {
+			return -1
+		}
+		return r
+	}, in)
+	b, err := hex.DecodeString(h)
+	return string(b), err == nil
+}
+
+// foldRev returns in with each line reversed.
+func foldRev(args []Word, in string) (string, bool) {
+	if len(args) > 0 {
+		return "", false
+	}
+	lines := strings.SplitAfter(in, "\n")
+	var b strings.Builder
+	for _, l := range lines {
+		nl := strings.HasSuffix(l, "\n")
+		l = strings.TrimSuffix(l, "\n")
+		r := []byte(l)
+		for i, j := 0, len(r)-1; i < j; i, j = i+1, j-1 {
+			r[i], r[j] = r[j], r[i]
+		}
+		b.Write(r)
+		if nl {
+			b.WriteByte('\n')
+		}
+	}
+	return b.String(), true
+}
+
+// foldCat returns in when cat reads only its standard input.
+func foldCat(args []Word, in string) (string, bool) {
+	for _, w := range args {
+		if w.Value != "-" {
+			return "", false
+		}
+	}
+	return in, true
+}
+
+// foldWhich returns the path which, command -v and type would print,
+// assuming every command is in /usr/bin.
+func foldWhich(args []Word) string {
+	var b strings.Builder
+	for _, w := range args {
+		if strings.HasPrefix(w.Value, "-") {
+			continue
+		}
+		b.WriteString("/usr/bin/" + cmdName(w.Value) + "\n")
+	}
+	return b.String()
 }
 
 func foldEcho(args []Word) string {

@@ -422,34 +422,13 @@ func (p *parser) compound(s *syntax.Stmt) error {
 	case *syntax.FuncDecl:
 		return p.funcDecl(s, c)
 	case *syntax.ArithmCmd:
-		saved := p.subs
-		p.subs = nil
-		if err := p.arith(c.X); err != nil {
+		if err := p.arithmCmd(c); err != nil {
 			return err
 		}
-		expr := ""
-		if i, j := int(c.Left.Offset())+2, int(c.Right.Offset()); p.bq == 0 && i <= j && j <= len(p.src) {
-			expr = p.src[i:j]
-		} else {
-			expr = strings.TrimSuffix(strings.TrimPrefix(p.raw(c), "(("), "))")
-		}
-		cmd := Command{Pipeline: p.pipe, Position: p.place, Subs: p.subs}
-		p.subs = saved
-		cmd.Args = []Word{{Value: "(("}, {Value: expr, Opaque: true}}
-		p.script.Commands = append(p.script.Commands, cmd)
 	case *syntax.TestClause:
-		cmd := Command{Pipeline: p.pipe, Position: p.place}
-		saved := p.subs
-		p.subs = nil
-		cmd.Args = append(cmd.Args, Word{Value: "[["})
-		args, err := p.test(c.X, cmd.Args)
-		if err != nil {
+		if err := p.testClause(c); err != nil {
 			return err
 		}
-		cmd.Args = append(args, Word{Value: "]]"})
-		cmd.Subs = p.subs
-		p.subs = saved
-		p.script.Commands = append(p.script.Commands, cmd)
 	case *syntax.TimeClause:
 		if c.Stmt == nil {
 			return p.malformed("missing command", c)
@@ -458,31 +437,77 @@ func (p *parser) compound(s *syntax.Stmt) error {
 			return err
 		}
 	case *syntax.CoprocClause:
-		// coproc runs a simple command as a wrapper does (see wrap.go),
-		// and a compound command in the background. Before a simple
-		// command, what the tree has as its name is the command's.
-		start := len(p.script.Commands)
-		var err error
-		switch c.Stmt.Cmd.(type) {
-		case nil, *syntax.CallExpr, *syntax.DeclClause, *syntax.LetClause:
-			prefix := []Word{{Value: "coproc"}}
-			if c.Name != nil {
-				if prefix, err = p.words(c.Name, prefix); err != nil {
-					return err
-				}
-			}
-			err = p.simple(c.Stmt, prefix)
-		default:
-			err = p.command(c.Stmt)
-		}
-		if err != nil {
+		if err := p.coproc(c); err != nil {
 			return err
 		}
-		p.background(start)
 	default:
 		return p.malformed("unsupported command", s)
 	}
 	return p.trailingRedirects(s)
+}
+
+// arithmCmd reads (( expr )) as a command whose arguments are "((" and the
+// expression, opaque.
+func (p *parser) arithmCmd(c *syntax.ArithmCmd) error {
+	saved := p.subs
+	p.subs = nil
+	if err := p.arith(c.X); err != nil {
+		return err
+	}
+	expr := ""
+	if i, j := int(c.Left.Offset())+2, int(c.Right.Offset()); p.bq == 0 && i <= j && j <= len(p.src) {
+		expr = p.src[i:j]
+	} else {
+		expr = strings.TrimSuffix(strings.TrimPrefix(p.raw(c), "(("), "))")
+	}
+	cmd := Command{Pipeline: p.pipe, Position: p.place, Subs: p.subs}
+	p.subs = saved
+	cmd.Args = []Word{{Value: "(("}, {Value: expr, Opaque: true}}
+	p.script.Commands = append(p.script.Commands, cmd)
+	return nil
+}
+
+// testClause reads [[ expr ]] as a command whose arguments are "[[", the
+// expression's words and "]]".
+func (p *parser) testClause(c *syntax.TestClause) error {
+	cmd := Command{Pipeline: p.pipe, Position: p.place}
+	saved := p.subs
+	p.subs = nil
+	cmd.Args = append(cmd.Args, Word{Value: "[["})
+	args, err := p.test(c.X, cmd.Args)
+	if err != nil {
+		return err
+	}
+	cmd.Args = append(args, Word{Value: "]]"})
+	cmd.Subs = p.subs
+	p.subs = saved
+	p.script.Commands = append(p.script.Commands, cmd)
+	return nil
+}
+
+// coproc reads a coprocess. coproc runs a simple command as a wrapper does
+// (see wrap.go), and a compound command in the background. Before a
+// simple command, what the tree has as its name is the command's.
+func (p *parser) coproc(c *syntax.CoprocClause) error {
+	start := len(p.script.Commands)
+	var err error
+	switch c.Stmt.Cmd.(type) {
+	case nil, *syntax.CallExpr, *syntax.DeclClause, *syntax.LetClause:
+		prefix := []Word{{Value: "coproc"}}
+		if c.Name != nil {
+			if prefix, err = p.words(c.Name, prefix); err != nil {
+				return err
+			}
+		}
+		err = p.simple(c.Stmt, prefix)
+	default:
+		err = p.command(c.Stmt)
+	}
+	if err != nil {
+		return err
+	}
+	p.background(start)
+	return nil
 }
 
 // loop reads the header of a for or select loop.

@@ -460,118 +460,141 @@ type paramOp struct {
 	subscript, all   bool // ${x[i]}; i is @ or *
 }
 
-// paramOp expands ${...} given its form and the expanded operand.
+// paramOp expands ${...} given its form and the expanded operand: it looks
+// the variable up, then expands its length, the operand where the operator
+// falls back to or substitutes it, or the value the operator makes; what
+// cannot be known is opaque.
 func (p *parser) paramOp(b *wordBuf, e paramOp, operand *wordBuf, quoted bool) error {
-	name, op, raw, length, indirect := e.name, e.op, e.raw, e.length, e.indirect
-	b.vars = append(b.vars, name)
-	v, known := p.lookup(name)
-	if name == "HOME" && op != "" && v == "~" {
-		v = "/home/user"
-	}
-	if e.subscript {
-		known = false
-		if e.all && op == "" {
-			v, known = p.lookup(name)
-			quoted = false
-		}
-	}
-	if known && indirect {
-		v, known = p.lookup(v)
-	} else if indirect {
-		known = false
-	}
-	arg := string(operand.val)
-	useOperand := func() error {
-		b.opaque = b.opaque || operand.opaque
-		b.subst = b.subst || operand.subst
-		b.vars = append(b.vars, operand.vars...)
-		return p.expand(b, arg, quoted)
-	}
-	if length {
-		if !known || op != "" {
-			p.opaque(b, raw)
+	b.vars = append(b.vars, e.name)
+	v, known, quoted := p.paramValue(e, quoted)
+	if e.length {
+		if !known || e.op != "" {
+			p.opaque(b, e.raw)
 			return nil
 		}
 		return p.expand(b, strconv.Itoa(len(v)), quoted)
 	}
-	switch op {
-	case "":
-		if known {
-			return p.expand(b, v, quoted)
+	switch e.op {
+	case ":-", ":=", "-", "=", ":+", "+":
+		return p.paramDefault(b, e, v, known, operand, quoted)
+	}
+	if known {
+		if r, ok := paramTransform(v, e.op, string(operand.val), !operand.opaque); ok {
+			return p.expand(b, r, quoted)
 		}
+	}
+	p.opaque(b, e.raw)
+	return nil
+}
+
+// paramValue returns the value of the variable ${...} names, whether it is
+// known, and whether its expansion stays quoted: a subscript is known only
+// as ${x[@]} or ${x[*]}, which expand unquoted, and ${!x} through the
+// value of x.
+func (p *parser) paramValue(e paramOp, quoted bool) (v string, known, stillQuoted bool) {
+	v, known = p.lookup(e.name)
+	if e.name == "HOME" && e.op != "" && v == "~" {
+		v = "/home/user"
+	}
+	if e.subscript {
+		known = false
+		if e.all && e.op == "" {
+			v, known = p.lookup(e.name)
+			quoted = false
+		}
+	}
+	if known && e.indirect {
+		v, known = p.lookup(v)
+	} else if e.indirect {
+		known = false
+	}
+	return v, known, quoted
+}
+
+// paramDefault expands the operators that fall back to or substitute the
+// operand: ${x:-y}, ${x:=y} (which also assigns), ${x-y}, ${x=y}, ${x:+y}
+// and ${x+y}.
+func (p *parser) paramDefault(b *wordBuf, e paramOp, v string, known bool, operand *wordBuf, quoted bool) error {
+	arg := string(operand.val)
+	switch e.op {
 	case ":-", ":=":
 		if known && v != "" {
 			return p.expand(b, v, quoted)
 		}
-		if op == ":=" && !operand.opaque {
-			p.setVar(name, arg)
+		if e.op == ":=" && !operand.opaque {
+			p.setVar(e.name, arg)
 		}
 		if !known {
 			b.opaque = true
 		}
-		return useOperand()
+		return p.useOperand(b, operand, arg, quoted)
 	case "-", "=":
 		if known {
 			return p.expand(b, v, quoted)
 		}
-		if op == "=" && !operand.opaque {
-			p.setVar(name, arg)
+		if e.op == "=" && !operand.opaque {
+			p.setVar(e.name, arg)
 		}
 		b.opaque = true
-		return useOperand()
-	case ":?", "?":
-		if known && v != "" {
-			return p.expand(b, v, quoted)
-		}
+		return p.useOperand(b, operand, arg, quoted)
 	case ":+", "+":
 		if known {
-			if v == "" && op == ":+" {
+			if v == "" && e.op == ":+" {
 				return nil
 			}
-			return useOperand()
-		}
-	case "#", "##", "%", "%%":
-		if known && !operand.opaque {
-			if r, ok := trim(v, arg, op); ok {
-				return p.expand(b, r, quoted)
-			}
-		}
-	case "/", "//", "/#", "/%":
-		if known && !operand.opaque {
-			if r, ok := replace(v, arg, op); ok {
-				return p.expand(b, r, quoted)
-			}
-		}
-	case "^^":
-		if known {
-			return p.expand(b, strings.ToUpper(v), quoted)
-		}
-	case ",,":
-		if known {
-			return p.expand(b, strings.ToLower(v), quoted)
-		}
-	case "^", ",":
-		if known {
-			if v != "" {
-				f := v[:1]
-				if op == "^" {
-					f = strings.ToUpper(f)
-				} else {
-					f = strings.ToLower(f)
-				}
-				v = f + v[1:]
-			}
-			return p.expand(b, v, quoted)
-		}
-	case ":":
-		if known && !operand.opaque {
-			if r, ok := substring(v, arg); ok {
-				return p.expand(b, r, quoted)
-			}
+			return p.useOperand(b, operand, arg, quoted)
 		}
 	}
-	p.opaque(b, raw)
+	p.opaque(b, e.raw)
 	return nil
+}
+
+// useOperand expands the operand arg in place of the variable.
+func (p *parser) useOperand(b *wordBuf, operand *wordBuf, arg string, quoted bool) error {
+	b.opaque = b.opaque || operand.opaque
+	b.subst = b.subst || operand.subst
+	b.vars = append(b.vars, operand.vars...)
+	return p.expand(b, arg, quoted)
+}
+
+// paramTransform returns what the operator op makes of the known value v
+// given the operand arg (argKnown false when the operand is opaque), or
+// false when that cannot be known.
+func paramTransform(v, op, arg string, argKnown bool) (string, bool) {
+	switch op {
+	case "":
+		return v, true
+	case ":?", "?":
+		return v, v != ""
+	case "#", "##", "%", "%%":
+		if argKnown {
+			return trim(v, arg, op)
+		}
+	case "/", "//", "/#", "/%":
+		if argKnown {
+			return replace(v, arg, op)
+		}
+	case "^^":
+		return strings.ToUpper(v), true
+	case ",,":
+		return strings.ToLower(v), true
+	case "^", ",":
+		if v != "" {
+			f := v[:1]
+			if op == "^" {
+				f = strings.ToUpper(f)
+			} else {
+				f = strings.ToLower(f)
+			}
+			v = f + v[1:]
+		}
+		return v, true
+	case ":":
+		if argKnown {
+			return substring(v, arg)
+		}
+	}
+	return "", false
 }
 
 // maxPattern bounds values handled by pattern operators.

@@ -76,6 +76,7 @@ var cover3Contradictions = []coverCase{
 	{"Price impact is the move a trade itself causes in the pool's price; slippage tolerance is the limit a user sets: they are not the same thing", []string{"Price impact is the same thing as slippage tolerance."}},
 	{"Arbitrage between pools realigns their prices with the wider market; it does not push them apart", []string{"Arbitrage pushes prices apart between pools."}},
 	{"Under MEV-Boost the proposer signs a block header without seeing its transactions; builders build the block", []string{"Proposers running MEV-Boost build their own blocks."}},
+	{"Under EIP-1559 a transaction's maxFeePerGas must be at least the block's base fee for it to be included", []string{"A transaction whose max fee is below the base fee will be included anyway.", "A transaction whose maxFeePerGas is below the base fee will still get included."}},
 	{"The base fee rises when a block uses more gas than the target and falls when it uses less", []string{"Full blocks lower the base fee of the next block."}},
 	{"An empty block lowers the next base fee by the maximum 12.5 %", []string{"Empty blocks raise the base fee."}},
 	{"An ETH transfer to an EOA costs a fixed 21,000 gas, whatever the amount sent", []string{"Sending ETH costs more gas for larger amounts, since gas is proportional to the amount."}},
@@ -222,7 +223,23 @@ var cover3Contradictions = []coverCase{
 	{"crvUSD's LLAMMA soft-liquidates gradually, converting collateral across bands, rather than liquidating all at once", []string{"crvUSD loans are liquidated all at once at a single price."}},
 	{"ETH is the chain's native asset, not an ERC-20 token (WETH is its ERC-20 wrapper)", []string{"Native ETH is an ERC-20 token."}},
 	{"Mainnet USDT does not follow ERC-20 exactly: transfer and approve return no boolean", []string{"Mainnet USDT's transfer returns a bool like any ERC-20."}},
+	{"Withdrawing collateral lowers the health factor", []string{"Withdrawing collateral raises your health factor.", "Tip: removing collateral improves the health factor."}},
+	{"On Aave, liquidations are carried out by third-party liquidators who repay debt for a bonus; the protocol does not liquidate positions itself", []string{"Aave liquidations are performed by the protocol automatically."}},
+	{"Raising a transaction's gas limit does not speed it up: inclusion depends on the fee per gas, not the limit", []string{"A higher gas limit gets your transaction included sooner.", "Raising the gas limit speeds it up when the network is busy."}},
+	{"Legacy (type-0) transactions remain valid after EIP-1559: their gas price pays the base fee and the rest is the tip", []string{"Legacy transactions are no longer valid since EIP-1559.", "Type-0 transactions stopped working after London."}},
+	{"Gas fees (base fee, priority fee) are priced per unit of gas, not as a flat amount per transaction", []string{"The priority fee is a flat fee per transaction."}},
+	{"The gas a transaction uses depends on the work it does, not on the gas price paid", []string{"Gas used depends on the gas price you pay."}},
+	{"stETH rewards need no claiming: the daily rebase credits them to every holder's balance", []string{"stETH rewards are claimable."}},
+	{"A validator's 0x01 withdrawal address cannot be changed once set (Pectra only lets it convert to 0x02 with the same address)", []string{"A validator's withdrawal address can be changed later if you lose access.", "0x01 withdrawal credentials can be rotated later."}},
+	{"Balancer flash loans charge no fee (the protocol's flash loan fee is set to zero)", []string{"Balancer flash loans charge a fee of 0.09%."}},
 	{"Uniswap V3's tick spacings are 1, 10, 60 and 200 for the 0.01 %, 0.05 %, 0.3 % and 1 % fee tiers", []string{"Uniswap v3's 0.3% tier uses a tick spacing of 50.", "On Uniswap v3 the tick spacing for the 0.05% pool is 5."}},
+	{"Threshold's tBTC uses 18 decimals, unlike WBTC's 8", []string{"Threshold's tBTC has 8 decimals."}},
+	{"The LINK token uses 18 decimals", []string{"Note: the LINK token uses 8 decimals."}},
+	{"Aave's GHO uses 18 decimals", []string{"Aave's GHO stablecoin has 6 decimals."}},
+	{"Chainlink's USDC/USD feed on Ethereum mainnet has a 24-hour heartbeat", []string{"Chainlink's USDC/USD feed on Ethereum mainnet refreshes with a heartbeat of 1 hour."}},
+	{"An Ethereum validator's ETH can be withdrawn only after an exit: the minimum wait from exit request to withdrawable is about 27 hours (256 epochs), longer in a queue", []string{"A validator's withdrawability delay after exit is only 10 minutes."}},
+	{"In Compound III liquidation the protocol absorbs an underwater account's debt and collateral (absorb); liquidators buy the collateral later from the protocol with buyCollateral", []string{"In Compound v3 liquidations, the liquidator repays the debt."}},
+	{"Gemini Dollar (GUSD) uses only 2 decimals", []string{"GUSD uses 18 decimals like most tokens."}},
 }
 
 // cover3Clean are true, ordinary sentences on the same subjects, with hard
@@ -508,6 +525,26 @@ var cover3Clean = []string{
 	"Uniswap v3 concentrated liquidity is represented by an NFT.",
 	"Aave's health factor uses the liquidation threshold.",
 	"The reserve factor share of interest goes to Aave's collector contract.",
+	"Withdrawing collateral lowers your health factor.",
+	"Removing collateral reduces the health factor and can bring you close to liquidation.",
+	"On Aave, third-party liquidators repay the debt and receive a bonus.",
+	"Aave liquidations are performed by bots that compete for the bonus.",
+	"A higher gas limit does not speed up inclusion; raise the priority fee instead.",
+	"The block gas limit is raised by validators signalling.",
+	"Legacy transactions still work after EIP-1559.",
+	"The priority fee is paid per unit of gas.",
+	"Gas used depends on the computation a transaction does.",
+	"stETH rewards need no claiming; the rebase credits them.",
+	"Lido withdrawals must be claimed once finalised.",
+	"rETH rewards accrue in the exchange rate; nothing to claim.",
+	"A validator's 0x01 withdrawal address cannot be changed.",
+	"Validators with 0x00 credentials must change them to 0x01 to receive withdrawals.",
+	"Balancer flash loans are free.",
+	"Aave V3 flash loans cost 0.05% of the amount.",
+	"A transaction that runs out of gas is charged its whole gas limit.",
+	"Rocket Pool node operators claim RPL rewards, while rETH holders claim nothing.",
+	"If you supply stETH to Aave, you earn its rebase plus any supply APY.",
+	"Your health factor falls when you borrow more or withdraw collateral.",
 	"On Uniswap v3 the tick spacing for the 0.05% pool is 10.",
 	"Uniswap v3 pools with a 1% fee use a tick spacing of 200.",
 	"The gas target is half the block gas limit, 18 million out of 36 million.",
@@ -515,6 +552,12 @@ var cover3Clean = []string{
 	"Lido withdrawals are not instant; they wait in the queue.",
 	"Blob data is kept for 4096 epochs, about 18 days.",
 	"Compound v3 supplied collateral does not earn interest.",
+	"Threshold's tBTC has 18 decimals.",
+	"GUSD has 2 decimals.",
+	"Chainlink's USDC/USD feed on Ethereum mainnet has a heartbeat of 24 hours.",
+	"A validator's withdrawability delay after exit is at least 256 epochs, about 27 hours.",
+	"In Compound v3 liquidations, the protocol absorbs the account and liquidators later call buyCollateral.",
+	"A transaction whose maxFeePerGas is below the base fee stays pending.",
 }
 
 // TestModelCoverage3 holds the third round's models to their sentences.
@@ -524,13 +567,15 @@ func TestModelCoverage3(t *testing.T) {
 
 // TestPropertyReadingRules pins the general reading rules this round added:
 // of two phrases sharing words the first read claims them, "nobody" and
-// "no one" deny, phrases sharing only modifiers are different quantities,
+// "noone" deny, a parameter is not the quantity its modifiers describe,
+// withdrawing or removing some of a quantity lowers it,
 // and a directional claim's object ends at an "and" that starts a second
 // verb phrase.
 func TestPropertyReadingRules(t *testing.T) {
 	models, err := LoadModels(strings.NewReader(`{"statement":"Token X earns no interest and is not a safe bet","subject":"token x","relation":"is_not","object":"earning interest","object_aliases":["earn interest","earns interest"],"object_antonyms":["does not earn","no interest"]}
 {"statement":"A higher health factor decreases liquidation risk","subject":"health factor","relation":"decreases","object":"liquidation risk"}
 {"statement":"A higher reserve factor lowers the supply rate","subject":"reserve factor","relation":"decreases","object":"supply rate"}
+{"statement":"More collateral increases the health factor","subject":"collateral","relation":"increases","object":"health factor"}
 {"statement":"Pyth is a pull oracle","subject":"pyth","relation":"is","object":"pull-based","object_aliases":["pull oracle"],"object_antonyms":["pushes","push oracle"]}`))
 	if err != nil {
 		t.Fatal(err)
@@ -546,6 +591,8 @@ func TestPropertyReadingRules(t *testing.T) {
 		{"A higher reserve factor raises protocol revenue and lowers the supply rate.", true},
 		{"A higher reserve factor raises the supply rate.", false},
 		{"A Pyth price can be stale if nobody has pushed an update.", true},
+		{"Withdrawing collateral lowers the health factor.", true},
+		{"Withdrawing collateral raises the health factor.", false},
 		{"Pyth pushes prices on-chain by itself.", false},
 	} {
 		t.Run(tc.text, func(t *testing.T) {

@@ -161,7 +161,7 @@ var cover3Contradictions = []coverCase{
 	{"A higher amplification coefficient lowers slippage near the peg in a stableswap pool", []string{"A higher amplification coefficient increases slippage near the peg."}},
 	{"Under EIP-1559 the base fee is burned, not paid to the validator", []string{"Under EIP-1559 the base fee goes to the validator."}},
 	{"Under EIP-1559 the priority fee (tip) goes to the block's proposer, not burned", []string{"The priority fee is burned."}},
-	{"With EIP-1559 a transaction pays the base fee plus its priority fee, not its max fee: the difference is never charged", []string{"A transaction pays its max fee in full under EIP-1559."}},
+	{"With EIP-1559 a transaction pays the base fee plus its priority fee, not its max fee: the difference is never charged", []string{"A transaction pays its max fee in full under EIP-1559.", "Under EIP-1559 you always pay your max fee in full."}},
 	{"Under EIP-1559 the base fee changes by at most 12.5 % from one block to the next", []string{"The base fee can rise 50% in one block."}},
 	{"The EIP-1559 gas target is not the gas limit: blocks may use up to twice the target", []string{"The gas target equals the block gas limit.", "The gas target is the same as the block gas limit."}},
 	{"Blob fees are priced in their own fee market, separate from the execution base fee", []string{"Blob fees are part of the normal base fee market."}},
@@ -240,6 +240,12 @@ var cover3Contradictions = []coverCase{
 	{"An Ethereum validator's ETH can be withdrawn only after an exit: the minimum wait from exit request to withdrawable is about 27 hours (256 epochs), longer in a queue", []string{"A validator's withdrawability delay after exit is only 10 minutes."}},
 	{"In Compound III liquidation the protocol absorbs an underwater account's debt and collateral (absorb); liquidators buy the collateral later from the protocol with buyCollateral", []string{"In Compound v3 liquidations, the liquidator repays the debt."}},
 	{"Gemini Dollar (GUSD) uses only 2 decimals", []string{"GUSD uses 18 decimals like most tokens."}},
+	{"On Aave an asset listed with an LTV of 0 gives no borrowing power, though it may still count toward the health factor", []string{"On Aave, an asset with a 0% LTV still lets you borrow against it.", "Assets with an LTV of zero give borrowing power like any collateral."}},
+	{"Aave interest accrues every second (compounding per second), not once a day", []string{"Aave interest accrues once a day at midnight.", "Interest on Aave loans is credited daily."}},
+	{"A blob transaction pays execution gas as well as the blob fee: blobs do not replace the normal gas", []string{"Blob transactions pay only the blob fee, no execution gas.", "Type-3 transactions are exempt from execution gas."}},
+	{"Every transaction in a block pays the same base fee per gas; only the priority fee differs", []string{"The base fee differs per transaction depending on what the sender sets."}},
+	{"Uniswap LPs earn their fees in the pool's own tokens, not in UNI", []string{"Uniswap v3 LP fees are paid in UNI.", "Fees on Uniswap are distributed in UNI tokens to LPs."}},
+	{"Curve's CRV emissions go to gauges in proportion to veCRV holders' votes; the Curve team does not set them per pool", []string{"CRV emissions are set by the Curve team for each pool."}},
 }
 
 // cover3Clean are true, ordinary sentences on the same subjects, with hard
@@ -558,6 +564,17 @@ var cover3Clean = []string{
 	"A validator's withdrawability delay after exit is at least 256 epochs, about 27 hours.",
 	"In Compound v3 liquidations, the protocol absorbs the account and liquidators later call buyCollateral.",
 	"A transaction whose maxFeePerGas is below the base fee stays pending.",
+	"On Aave, an asset with a 0% LTV gives no borrowing power.",
+	"Aave interest accrues every second.",
+	"Blob transactions pay execution gas as well as the blob fee.",
+	"Every transaction in a block pays the same base fee; only the tip differs.",
+	"Uniswap v3 LP fees are paid in the pool's tokens.",
+	"Some pools add UNI liquidity mining incentives on top of fees.",
+	"CRV emissions are directed by veCRV gauge votes.",
+	"Curve lets you lock CRV for up to 4 years.",
+	"Locking CRV for 1 year gives a quarter of the maximum voting power.",
+	"The max fee you set caps what you pay, but the base fee is the same for everyone in the block.",
+	"Aave interest compounds continuously, so APY is slightly above APR.",
 }
 
 // TestModelCoverage3 holds the third round's models to their sentences.

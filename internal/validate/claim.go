@@ -131,7 +131,9 @@ func findVerb(clause string, dirOnly bool) (start, end int, v verb, ok bool) {
 }
 
 var modUp = map[string]bool{"higher": true, "more": true, "larger": true, "greater": true, "bigger": true, "increased": true, "increasing": true, "rising": true, "high": true, "elevated": true, "large": true, "big": true, "growing": true, "wider": true, "heavier": true, "longer": true, "looser": true, "deeper": true}
-var modDown = map[string]bool{"lower": true, "less": true, "smaller": true, "fewer": true, "reduced": true, "decreasing": true, "falling": true, "low": true, "small": true, "declining": true, "shrinking": true, "narrower": true, "lighter": true, "decreased": true, "shorter": true, "tighter": true, "thinner": true, "shallower": true}
+var modDown = map[string]bool{"lower": true, "less": true, "smaller": true, "fewer": true, "reduced": true, "decreasing": true, "falling": true, "low": true, "small": true, "declining": true, "shrinking": true, "narrower": true, "lighter": true, "decreased": true, "shorter": true, "tighter": true, "thinner": true, "shallower": true,
+	// taking some of a quantity away lowers it: "withdrawing collateral" is less collateral
+	"withdrawing": true, "removing": true}
 
 // redirect patterns: (subject group, object group) indices, 0 for absent.
 type redirectPattern struct {
@@ -182,6 +184,26 @@ func ExtractClaims(text string) []Claim {
 		}
 	}
 	return out
+}
+
+// firstConjunct cuts an object phrase at an "and" that starts a second
+// verb phrase: in "raises the protocol's revenue and lowers the supply
+// rate" the object is "the protocol's revenue", not a phrase that runs on
+// into another claim.
+func firstConjunct(right string) string {
+	lower := strings.ToLower(right)
+	for i := 0; ; {
+		k := strings.Index(lower[i:], " and ")
+		if k < 0 {
+			return right
+		}
+		at := i + k
+		rest := right[at+len(" and "):]
+		if ls, _, _, found := findVerb(rest, true); found && strings.TrimSpace(rest[:ls]) == "" {
+			return right[:at]
+		}
+		i = at + 1
+	}
 }
 
 func sentenceClaim(s string) (Claim, bool) {
@@ -243,6 +265,9 @@ func sentenceClaim(s string) (Claim, bool) {
 			}
 		}
 		verbSign := 1
+		if v.dir != 0 {
+			right = firstConjunct(right)
+		}
 		if v.dir != 0 {
 			// "X rises as Y falls": the object's own verb carries a sign
 			if ls, le, ov, found := findVerb(right, true); found && strings.TrimSpace(right[le:]) == "" && ls > 0 && !determined(right[:ls]) {
@@ -614,12 +639,23 @@ func similarStems(sa, sb []string) bool {
 	if qualifiers == 0 && qualified(sa) && qualified(sb) {
 		return false
 	}
+	// A parameter is not the quantity its modifiers describe: the
+	// "liquidation threshold" is not the "liquidation risk", though both
+	// are about liquidation.
+	ha, hb := sa[len(sa)-1], sb[len(sb)-1]
+	if ha != hb && (paramHeads[ha] || paramHeads[hb]) && !slices.Contains(sb, ha) && !slices.Contains(sa, hb) {
+		return false
+	}
 	return 2*float64(common)/float64(len(sa)+len(sb)) >= 0.5
 }
 
 // genericHeads are stems of nouns that name a kind of quantity rather than
 // the quantity itself: two phrases sharing only one of them differ.
 var genericHeads = set("risk", "rate", "cost", "fee", "price", "token")
+
+// paramHeads are stems of nouns that name a protocol parameter, a set
+// value rather than the state it bounds.
+var paramHeads = set("threshold", "factor", "cap", "ratio", "limit")
 
 // qualified reports whether a phrase has a stem besides the generic heads.
 func qualified(stems []string) bool {

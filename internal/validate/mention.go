@@ -153,7 +153,7 @@ func segment(toks []string, s, e int) (int, int) {
 }
 
 var (
-	negWords = set("not", "no", "never", "none", "nothing", "neither", "nor", "without", "avoid", "avoids", "avoiding", "avoided", "instead", "stop", "stops", "stopped", "cease", "ceases", "myth", "misconception", "mistake", "mistaken", "mistakenly", "wrongly", "incorrectly", "fallacy", "false", "untrue", "incorrect", "wrong")
+	negWords = set("not", "no", "never", "none", "nothing", "nobody", "noone", "neither", "nor", "without", "avoid", "avoids", "avoiding", "avoided", "instead", "stop", "stops", "stopped", "cease", "ceases", "myth", "misconception", "mistake", "mistaken", "mistakenly", "wrongly", "incorrectly", "fallacy", "false", "untrue", "incorrect", "wrong")
 	// after a verb, a quantity of nothing denies it: "proves little",
 	// "guarantees nothing"
 	nullAfter = set("little", "nothing", "naught")

@@ -514,6 +514,7 @@ func (m *Model) property(toks []string, t modelTerms, subj []span, rivals func()
 	}
 	both := append(obj[:len(obj):len(obj)], anto...)
 	obj, anto = outer(obj, both), outer(anto, both)
+	obj, anto = later(obj, anto), later(anto, obj)
 	rt := t.rival
 	if !t.rivalsKnown {
 		rt = rivalTerms(t, rivals())
@@ -597,6 +598,25 @@ next:
 	for _, x := range a {
 		for _, y := range b {
 			if y.s <= x.s && x.e <= y.e && y.e-y.s > x.e-x.s {
+				continue next
+			}
+		}
+		out = append(out, x)
+	}
+	return out
+}
+
+// later drops the spans of a that start inside a span of b starting
+// before them: of two phrases sharing words, the first read claims them.
+// In "does not earn interest" the antonym "does not earn" is the claim,
+// not the object "earn interest" stripped of its negation; in "not a safe
+// margin" the antonym "not safe", not the object "safe margin".
+func later(a, b []span) []span {
+	var out []span
+next:
+	for _, x := range a {
+		for _, y := range b {
+			if y.s < x.s && x.s < y.e && y.e < x.e {
 				continue next
 			}
 		}

@@ -634,12 +634,8 @@ func (b *batch) run(ctx context.Context) error {
 		}
 		signed[i] = s
 	}
-	last := signed[len(signed)-1].Hash()
-	for range 8 {
-		d.commitLocked()
-		if _, err := d.provider.Receipt(ctx, last); err == nil {
-			break
-		}
+	if err := b.mine(ctx); err != nil {
+		return err
 	}
 	for i, s := range signed {
 		r, err := d.provider.Receipt(ctx, s.Hash())
@@ -652,6 +648,32 @@ func (b *batch) run(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// mine seals blocks until every transaction of the batch is mined. On a
+// loaded machine the miner may seal a block with only part of the pool
+// (its payload is built against a deadline), so the number of blocks is
+// not known in advance: it goes on while blocks make progress and gives
+// up after stalledBlocks in a row that mine none of the batch.
+func (b *batch) mine(ctx context.Context) error {
+	const stalledBlocks = 8
+	var mined uint64
+	for stalled := 0; stalled < stalledBlocks; {
+		b.d.commitLocked()
+		n, err := b.d.provider.MinedNonce(ctx, b.from.Address())
+		if err != nil {
+			return err
+		}
+		if n >= b.nonce {
+			return nil
+		}
+		if n > mined {
+			mined, stalled = n, 0
+		} else {
+			stalled++
+		}
+	}
+	return nil // the receipts say which transaction was not mined
 }
 
 // reader makes view calls, recording the first error.

@@ -70,6 +70,11 @@ type DevConfig struct {
 	// DefaultFeedRefresh; well under the catalogue's one-hour maximum feed
 	// age).
 	FeedRefresh time.Duration
+
+	// fillTime, if positive, bounds how long the miner fills a block
+	// (go-ethereum's Miner.Recommit, 2 s by default): tests use it to get
+	// the partial blocks a loaded machine gets.
+	fillTime time.Duration
 }
 
 // DefaultFeedRefresh is DevConfig.FeedRefresh's default.
@@ -151,7 +156,7 @@ func StartDev(ctx context.Context, cfg DevConfig) (*DevChain, error) {
 		walletS.Address():  {Balance: new(big.Int).Set(walletETH)},
 		operator.Address(): {Balance: ether(10_000_000)},
 	}
-	sim, err := newSimBackend(alloc, cfg.Dir)
+	sim, err := newSimBackend(alloc, cfg.Dir, cfg.fillTime)
 	if err != nil {
 		return nil, fmt.Errorf("start dev chain: %w", err)
 	}
@@ -194,7 +199,7 @@ type simBackend struct {
 	rpc    *rpc.Client
 }
 
-func newSimBackend(alloc types.GenesisAlloc, dir string) (*simBackend, error) {
+func newSimBackend(alloc types.GenesisAlloc, dir string, fillTime time.Duration) (*simBackend, error) {
 	nodeConf := node.DefaultConfig
 	nodeConf.DataDir = ""
 	if dir != "" {
@@ -210,6 +215,9 @@ func newSimBackend(alloc types.GenesisAlloc, dir string) (*simBackend, error) {
 	ethConf := ethconfig.Defaults
 	ethConf.Genesis = &core.Genesis{Config: params.AllDevChainProtocolChanges, GasLimit: devBlockGasLimit, Alloc: alloc}
 	ethConf.Miner.GasCeil = devBlockGasLimit
+	if fillTime > 0 {
+		ethConf.Miner.Recommit = fillTime
+	}
 	ethConf.SyncMode = ethconfig.FullSync
 	ethConf.TxPool.NoLocals = true
 	// The node keeps its database in memory, so what it keeps is what

@@ -2,6 +2,7 @@ package chain
 
 import (
 	"encoding/json"
+	"fmt"
 	"math/big"
 	"runtime"
 	"strings"
@@ -303,4 +304,52 @@ func TestDeployToken(t *testing.T) {
 	if err != nil || bal.Int64() != 1000 {
 		t.Errorf("operator balance %v, %v", bal, err)
 	}
+}
+
+// A batch is mined over as many blocks as it needs. On a loaded machine
+// the miner seals a block with what it filled by its deadline, so a
+// deployment may take more blocks than it has transactions to spare; the
+// sender's mined nonce, not a fixed number of blocks, says when it is done.
+func TestBatchMinesOverManyBlocks(t *testing.T) {
+	ctx := t.Context()
+	// A fill time that seals a few hundred transfers a block at most, and
+	// still lets the miner gather the pool before its deadline.
+	fill := time.Millisecond
+	if raceEnabled {
+		fill = 50 * time.Millisecond
+	}
+	d, err := StartDev(ctx, DevConfig{Seed: "ward batch tests", fillTime: fill})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = d.Close() })
+	b, err := newBatch(ctx, d, d.operator)
+	if err != nil {
+		t.Fatal(err)
+	}
+	to := common.HexToAddress("0x00000000000000000000000000000000000000aa")
+	const n = 5000
+	for i := range n {
+		b.add(fmt.Sprintf("transfer %d", i), &to, big.NewInt(1), nil)
+	}
+	head, err := d.Provider().HeaderLatest(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := b.run(ctx); err != nil {
+		t.Fatal(err)
+	}
+	after, err := d.Provider().HeaderLatest(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	blocks := after.Number.Uint64() - head.Number.Uint64()
+	// More than 8 blocks is what a fixed budget of blocks failed on; a
+	// quiet machine may fill fewer, larger blocks.
+	t.Logf("%d transactions mined in %d blocks", n, blocks)
+	bal, err := d.Provider().BalanceOf(ctx, to)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantBig(t, "recipient balance", bal, big.NewInt(n))
 }

@@ -172,23 +172,17 @@ func (a *Archiver) archiveBatch(ctx context.Context, t store.AuditTable, before,
 		if err != nil || len(recs) == 0 {
 			return nil, err
 		}
-		for i := range recs {
-			lines = append(lines, decisionLineOf(&recs[i]))
-			ids = append(ids, recs[i].ID)
-			f.From, f.To = span(f.From, f.To, recs[i].Time, i == 0)
-		}
-		f.Name = fmt.Sprintf("decisions-%s-%s-%s-%s.jsonl.gz", stamp(f.From), stamp(f.To), recs[0].ID, nonce())
+		lines, ids = keyedBatch(&f, "decisions", recs, func(r *store.DecisionRecord) (any, string, time.Time) {
+			return decisionLineOf(r), r.ID, r.Time
+		})
 	case store.AuditActions:
 		recs, err := st.ArchivableActions(ctx, before, a.cfg.Batch)
 		if err != nil || len(recs) == 0 {
 			return nil, err
 		}
-		for i := range recs {
-			lines = append(lines, actionLineOf(&recs[i]))
-			ids = append(ids, recs[i].ID)
-			f.From, f.To = span(f.From, f.To, recs[i].Time, i == 0)
-		}
-		f.Name = fmt.Sprintf("actions-%s-%s-%s-%s.jsonl.gz", stamp(f.From), stamp(f.To), recs[0].ID, nonce())
+		lines, ids = keyedBatch(&f, "actions", recs, func(r *store.ActionRecord) (any, string, time.Time) {
+			return actionLineOf(r), r.ID, r.Time
+		})
 	case store.AuditTrust:
 		recs, err := st.ArchivableTrust(ctx, before, a.cfg.Batch)
 		if err != nil || len(recs) == 0 {
@@ -223,6 +217,23 @@ func (a *Archiver) archiveBatch(ctx context.Context, t store.AuditTable, before,
 		return nil, fmt.Errorf("audit: archive %s: %w", t, err)
 	}
 	return &f, nil
+}
+
+// keyedBatch turns a non-empty batch of rows that the store deletes by id
+// (decisions, actions) into archive lines: it returns the lines and the
+// ids, and sets f's time span and its name, which starts with the table's
+// prefix and holds the first row's id.
+func keyedBatch[R any](f *store.ArchiveFile, prefix string, recs []R, row func(*R) (line any, id string, at time.Time)) ([]any, []string) {
+	lines := make([]any, 0, len(recs))
+	ids := make([]string, 0, len(recs))
+	for i := range recs {
+		line, id, at := row(&recs[i])
+		lines = append(lines, line)
+		ids = append(ids, id)
+		f.From, f.To = span(f.From, f.To, at, i == 0)
+	}
+	f.Name = fmt.Sprintf("%s-%s-%s-%s-%s.jsonl.gz", prefix, stamp(f.From), stamp(f.To), ids[0], nonce())
+	return lines, ids
 }
 
 func span(from, to, t time.Time, first bool) (time.Time, time.Time) {

@@ -51,12 +51,9 @@ func (q *MemSafeQueue) SafeTx(_ context.Context, h common.Hash) (SafeProposal, e
 func (q *MemSafeQueue) AddSafeSignature(_ context.Context, h common.Hash, s SafeSignature) error {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	p, ok := q.m[h]
-	if !ok {
-		return ErrSafeTxUnknown
-	}
-	if p.Executed != (common.Hash{}) {
-		return ErrSafeTxDone
+	p, err := q.pending(h)
+	if err != nil {
+		return err
 	}
 	for _, o := range p.Signatures {
 		if o.Owner == s.Owner {
@@ -70,15 +67,25 @@ func (q *MemSafeQueue) AddSafeSignature(_ context.Context, h common.Hash, s Safe
 func (q *MemSafeQueue) SafeTxExecuted(_ context.Context, h, tx common.Hash) error {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	p, ok := q.m[h]
-	if !ok {
-		return ErrSafeTxUnknown
-	}
-	if p.Executed != (common.Hash{}) {
-		return ErrSafeTxDone
+	p, err := q.pending(h)
+	if err != nil {
+		return err
 	}
 	p.Executed = tx
 	return nil
+}
+
+// pending returns the queued proposal h if it is not executed yet, else
+// ErrSafeTxUnknown or ErrSafeTxDone. q.mu must be held.
+func (q *MemSafeQueue) pending(h common.Hash) (*SafeProposal, error) {
+	p, ok := q.m[h]
+	if !ok {
+		return nil, ErrSafeTxUnknown
+	}
+	if p.Executed != (common.Hash{}) {
+		return nil, ErrSafeTxDone
+	}
+	return p, nil
 }
 
 func (q *MemSafeQueue) PendingSafeTxs(_ context.Context, chainID uint64, safe common.Address) ([]SafeProposal, error) {

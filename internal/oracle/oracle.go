@@ -21,6 +21,7 @@ package oracle
 
 import (
 	"bytes"
+	"cmp"
 	"crypto/sha256"
 	"encoding/binary"
 	"fmt"
@@ -67,21 +68,11 @@ type Config struct {
 }
 
 func (c Config) withDefaults() Config {
-	if c.Items == 0 {
-		c.Items = DefaultItems
-	}
-	if c.FPR == 0 {
-		c.FPR = DefaultFPR
-	}
-	if c.Bands == 0 {
-		c.Bands = DefaultBands
-	}
-	if c.Rows == 0 {
-		c.Rows = DefaultRows
-	}
-	if c.Seed == 0 {
-		c.Seed = DefaultSeed
-	}
+	c.Items = cmp.Or(c.Items, DefaultItems)
+	c.FPR = cmp.Or(c.FPR, DefaultFPR)
+	c.Bands = cmp.Or(c.Bands, DefaultBands)
+	c.Rows = cmp.Or(c.Rows, DefaultRows)
+	c.Seed = cmp.Or(c.Seed, DefaultSeed)
 	return c
 }
 

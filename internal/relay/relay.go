@@ -35,6 +35,7 @@
 package relay
 
 import (
+	"cmp"
 	"context"
 	"crypto/ecdsa"
 	"errors"
@@ -296,24 +297,12 @@ func (c *Config) validate() error {
 	if len(c.URLs) > 0 && c.Listen != "" {
 		return errors.New("relay: listen is for the embedded server; it conflicts with urls")
 	}
-	if c.MaxAge == 0 {
-		c.MaxAge = DefaultMaxAge
-	}
-	if c.MaxMsgs == 0 {
-		c.MaxMsgs = DefaultMaxMsgs
-	}
-	if c.MaxBytes == 0 {
-		c.MaxBytes = DefaultMaxBytes
-	}
-	if c.Replicas == 0 {
-		c.Replicas = 1
-	}
-	if c.MaxSkew == 0 {
-		c.MaxSkew = DefaultMaxSkew
-	}
-	if c.MaxDeliver == 0 {
-		c.MaxDeliver = DefaultMaxDeliver
-	}
+	c.MaxAge = cmp.Or(c.MaxAge, DefaultMaxAge)
+	c.MaxMsgs = cmp.Or(c.MaxMsgs, DefaultMaxMsgs)
+	c.MaxBytes = cmp.Or(c.MaxBytes, DefaultMaxBytes)
+	c.Replicas = cmp.Or(c.Replicas, 1)
+	c.MaxSkew = cmp.Or(c.MaxSkew, DefaultMaxSkew)
+	c.MaxDeliver = cmp.Or(c.MaxDeliver, DefaultMaxDeliver)
 	return nil
 }
 

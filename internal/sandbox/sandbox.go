@@ -20,6 +20,7 @@
 package sandbox
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -64,30 +65,16 @@ func (l Limits) withDefaults() (Limits, error) {
 	if l.WallClock < 0 || l.Memory < 0 || l.CPUTime < 0 || l.Disk < 0 || l.Processes < 0 || l.Output < 0 || l.CPU < 0 || math.IsNaN(l.CPU) {
 		return l, fmt.Errorf("sandbox: negative limit in %+v", l)
 	}
-	if l.CPU == 0 {
-		l.CPU = 1
-	}
+	l.CPU = cmp.Or(l.CPU, 1)
 	if l.CPU < MinCPU || l.CPU > MaxCPU {
 		return l, fmt.Errorf("sandbox: cpu %g cores: want %g to %g", l.CPU, MinCPU, float64(MaxCPU))
 	}
-	if l.WallClock == 0 {
-		l.WallClock = DefaultWallClock
-	}
-	if l.Memory == 0 {
-		l.Memory = DefaultMemory
-	}
-	if l.CPUTime == 0 {
-		l.CPUTime = l.WallClock
-	}
-	if l.Disk == 0 {
-		l.Disk = DefaultDisk
-	}
-	if l.Processes == 0 {
-		l.Processes = DefaultProcesses
-	}
-	if l.Output == 0 {
-		l.Output = DefaultOutput
-	}
+	l.WallClock = cmp.Or(l.WallClock, DefaultWallClock)
+	l.Memory = cmp.Or(l.Memory, DefaultMemory)
+	l.CPUTime = cmp.Or(l.CPUTime, l.WallClock)
+	l.Disk = cmp.Or(l.Disk, DefaultDisk)
+	l.Processes = cmp.Or(l.Processes, DefaultProcesses)
+	l.Output = cmp.Or(l.Output, DefaultOutput)
 	if l.Memory < minMemory {
 		return l, fmt.Errorf("sandbox: memory limit %d below the %d bytes the child's runtime needs", l.Memory, minMemory)
 	}

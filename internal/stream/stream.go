@@ -28,6 +28,7 @@ package stream
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -144,15 +145,9 @@ func New(cfg Config) (*Hub, error) {
 	case cfg.MaxPerSession < 0 || cfg.MinInterval < 0 || cfg.ReadTimeout < 0:
 		return nil, errors.New("stream: negative limit")
 	}
-	if cfg.MaxPerSession == 0 {
-		cfg.MaxPerSession = DefaultMaxPerSession
-	}
-	if cfg.MinInterval == 0 {
-		cfg.MinInterval = DefaultMinInterval
-	}
-	if cfg.ReadTimeout == 0 {
-		cfg.ReadTimeout = DefaultReadTimeout
-	}
+	cfg.MaxPerSession = cmp.Or(cfg.MaxPerSession, DefaultMaxPerSession)
+	cfg.MinInterval = cmp.Or(cfg.MinInterval, DefaultMinInterval)
+	cfg.ReadTimeout = cmp.Or(cfg.ReadTimeout, DefaultReadTimeout)
 	return &Hub{max: cfg.MaxPerSession, min: cfg.MinInterval, timeout: cfg.ReadTimeout, publish: cfg.Publish,
 		subs: map[string]*sub{}, owners: map[string]map[string]bool{}, pollers: map[Key]*poller{}}, nil
 }

@@ -1,13 +1,12 @@
 package trust
 
 import (
-	"bytes"
-	"encoding/json"
-	"github.com/wardhq/ward/internal/trust/screen"
 	"maps"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/wardhq/ward/internal/trust/screen"
 )
 
 // SystemValues returns the values at paths in a JSON output (see
@@ -21,10 +20,8 @@ func SystemValues(raw []byte, paths []string) []string {
 	if len(paths) == 0 {
 		return nil
 	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil || dec.More() {
+	v, ok := decodeValue(raw)
+	if !ok {
 		return nil
 	}
 	var out []string
@@ -36,16 +33,7 @@ func SystemValues(raw []byte, paths []string) []string {
 			}
 		}
 		selectPath(v, segs, func(node any) {
-			walk(node, true, func(leaf any) bool {
-				var s string
-				switch x := leaf.(type) {
-				case string:
-					s = x
-				case json.Number:
-					s = x.String()
-				default:
-					return true
-				}
+			walkText(node, func(s string, _ bool) bool {
 				if len(screen.Instructions(s)) == 0 && !slices.Contains(out, s) {
 					out = append(out, s)
 				}

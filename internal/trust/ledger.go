@@ -235,35 +235,35 @@ func (l *Ledger) record(src Source, body []byte, isJSON bool, args []byte, scan 
 // longer than raw: the decoder reads each byte of invalid UTF-8 as
 // U+FFFD, three bytes.
 func leaves(raw []byte, limit int) (texts, nums, all []string, ok bool) {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil || dec.More() {
+	v, ok := decodeValue(raw)
+	if !ok {
 		return nil, nil, nil, false
 	}
 	n := 0
-	walk(v, true, func(leaf any) bool {
-		var s string
-		switch x := leaf.(type) {
-		case string:
-			s = x
-		case json.Number:
-			s = x.String()
-		default:
-			return true
-		}
+	walkText(v, func(s string, number bool) bool {
 		all = append(all, s)
 		if n+len(s) > limit {
 			return true
 		}
 		n += len(s) + len(sep)
 		texts = append(texts, s)
-		if _, ok := leaf.(json.Number); ok {
+		if number {
 			nums = append(nums, s)
 		}
 		return true
 	})
 	return texts, nums, all, true
+}
+
+// decodeValue decodes raw, numbers as json.Number; ok is false for a raw
+// that is not exactly one JSON value.
+func decodeValue(raw []byte) (v any, ok bool) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	if err := dec.Decode(&v); err != nil || dec.More() {
+		return nil, false
+	}
+	return v, true
 }
 
 // add records an observation of texts (the leaves of one source),
@@ -1061,6 +1061,21 @@ func phrases(s string) []string {
 		out = append(out, strings.Join(ws[i:i+4], " "))
 	}
 	return out
+}
+
+// walkText calls fn with the text of every string and number leaf of v
+// (a value decodeValue decoded) and of every object key, number set for a
+// number, until fn returns false. Other leaves are skipped.
+func walkText(v any, fn func(s string, number bool) bool) {
+	walk(v, true, func(leaf any) bool {
+		switch x := leaf.(type) {
+		case string:
+			return fn(x, false)
+		case json.Number:
+			return fn(x.String(), true)
+		}
+		return true
+	})
 }
 
 // walk calls fn for every leaf of v, and with keys for every object key as

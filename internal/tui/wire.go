@@ -10,27 +10,35 @@ import (
 
 // gateWire is GET /v1/gate.
 type gateWire struct {
-	Phase      string `json:"phase"`
-	Halted     bool   `json:"halted"`
-	HaltReason string `json:"halt_reason"`
-	Spend      []struct {
-		Window     string `json:"window"`
-		SpentCents int64  `json:"spent_cents"`
-		HeldCents  int64  `json:"held_cents"`
-		LimitCents int64  `json:"limit_cents"`
-		Unlimited  bool   `json:"unlimited"`
-	} `json:"spend"`
+	Phase      string      `json:"phase"`
+	Halted     bool        `json:"halted"`
+	HaltReason string      `json:"halt_reason"`
+	Spend      []spendWire `json:"spend"`
 	AgentSpend []struct {
-		SessionID string `json:"session_id"`
-		Name      string `json:"name"`
-		Spend     []struct {
-			Window     string `json:"window"`
-			SpentCents int64  `json:"spent_cents"`
-			HeldCents  int64  `json:"held_cents"`
-			LimitCents int64  `json:"limit_cents"`
-			Unlimited  bool   `json:"unlimited"`
-		} `json:"spend"`
+		SessionID string      `json:"session_id"`
+		Name      string      `json:"name"`
+		Spend     []spendWire `json:"spend"`
 	} `json:"agent_spend"`
+}
+
+// spendWire is one spending window of GET /v1/gate, the gate's or an
+// agent's.
+type spendWire struct {
+	Window     string `json:"window"`
+	SpentCents int64  `json:"spent_cents"`
+	HeldCents  int64  `json:"held_cents"`
+	LimitCents int64  `json:"limit_cents"`
+	Unlimited  bool   `json:"unlimited"`
+}
+
+// spend is the window as the model shows it, under name; an unlimited
+// window has no limit (0).
+func (s spendWire) spend(name string) Spend {
+	limit := s.LimitCents
+	if s.Unlimited {
+		limit = 0
+	}
+	return Spend{Name: name, UsedCents: s.SpentCents, HeldCents: s.HeldCents, LimitCents: limit}
 }
 
 func (w gateWire) gate() Gate {
@@ -39,11 +47,7 @@ func (w gateWire) gate() Gate {
 		if s.Window == "session" || s.Window == "tick" {
 			continue // the TUI's own session, which spends nothing: agent_spend has the agents'
 		}
-		limit := s.LimitCents
-		if s.Unlimited {
-			limit = 0
-		}
-		g.Spend = append(g.Spend, Spend{Name: s.Window, UsedCents: s.SpentCents, HeldCents: s.HeldCents, LimitCents: limit})
+		g.Spend = append(g.Spend, s.spend(s.Window))
 	}
 	for _, a := range w.AgentSpend {
 		name := a.Name
@@ -54,11 +58,7 @@ func (w gateWire) gate() Gate {
 			if s.Window != "session" {
 				continue // the session's total; its tick is a moment of it
 			}
-			limit := s.LimitCents
-			if s.Unlimited {
-				limit = 0
-			}
-			g.Spend = append(g.Spend, Spend{Name: "agent " + name, UsedCents: s.SpentCents, HeldCents: s.HeldCents, LimitCents: limit})
+			g.Spend = append(g.Spend, s.spend("agent "+name))
 		}
 	}
 	return g

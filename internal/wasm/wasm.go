@@ -25,6 +25,7 @@
 package wasm
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -75,21 +76,11 @@ type Limits struct {
 
 // WithDefaults returns l with its zero fields set to the defaults.
 func (l Limits) WithDefaults() Limits {
-	if l.Memory == 0 {
-		l.Memory = DefaultMemory
-	}
-	if l.WallClock == 0 {
-		l.WallClock = DefaultWallClock
-	}
-	if l.CPU == 0 {
-		l.CPU = DefaultCPU
-	}
-	if l.Output == 0 {
-		l.Output = DefaultOutput
-	}
-	if l.Calls == 0 {
-		l.Calls = DefaultCalls
-	}
+	l.Memory = cmp.Or(l.Memory, DefaultMemory)
+	l.WallClock = cmp.Or(l.WallClock, DefaultWallClock)
+	l.CPU = cmp.Or(l.CPU, DefaultCPU)
+	l.Output = cmp.Or(l.Output, DefaultOutput)
+	l.Calls = cmp.Or(l.Calls, DefaultCalls)
 	return l
 }
 

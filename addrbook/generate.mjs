@@ -198,7 +198,8 @@ function chainBook(c) {
   // ERC-4337 EntryPoint v0.7: one CREATE2 address on every chain the book covers.
   contract("erc4337_entry_point", entryPoint07Address, "viem/account-abstraction");
   for (const add of [morphoContracts, balancerContracts, cowContracts, zeroExContracts, opStackPredeploys, acrossContracts,
-    curveContracts, layerZeroContracts, stargateContracts, oneInchContracts, pendleContracts]) add(c, contract);
+    layerZeroContracts, stargateContracts, oneInchContracts, pendleContracts]) add(c, contract);
+  curveContracts(c, contract, tokens);
   cometContract(c, contract, tokens);
   gmxContracts(c, contract, tokens);
   if (c.id === 1) {
@@ -353,13 +354,28 @@ function acrossContracts(c, contract) {
 // distributor) and crvUSD's controller factory. Not the other chains'
 // gauge_controller and fee_distributor: @curvefi/api fills those with
 // Ethereum's addresses as placeholders. Not "crv": a token.
-function curveContracts(c, contract) {
-  const a = curveByChain[c.id] && curveByChain[c.id].ALIASES;
-  if (!a) return;
+//
+// Then the pools @curvefi/api names (its curated, non-factory pools):
+// the swap contract as curve_pool_<name>, "curve_pool_3pool". A pool
+// whose swap contract the book already lists as a token (a newer pool is
+// its own LP token) stays a token.
+function curveContracts(c, contract, tokens) {
+  const k = curveByChain[c.id];
+  if (!k) return;
+  const src = "@curvefi/api";
+  const a = k.ALIASES;
   const names = ["router", "address_provider", "stable_ng_factory", "twocrypto_factory", "tricrypto_factory"];
   if (c.id === 1) names.push("gauge_controller", "voting_escrow", "minter", "fee_distributor", "crvusd_factory");
   for (const n of names) {
-    if (a[n]) contract(`curve_${n}`, a[n], "@curvefi/api");
+    if (a[n]) contract(`curve_${n}`, a[n], src);
+  }
+  for (const [name, p] of Object.entries(k.POOLS_DATA || {})) {
+    if (!/^[a-z0-9]+$/.test(name)) {
+      fail(`chain ${c.id}: Curve pool name ${JSON.stringify(name)} cannot make a role`);
+      continue;
+    }
+    const swap = addr(p.swap_address, `chain ${c.id} Curve pool ${name}`);
+    if (swap && !tokens.has(swap.toLowerCase())) contract(`curve_pool_${name}`, swap, src);
   }
 }
 

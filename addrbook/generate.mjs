@@ -33,18 +33,29 @@ const comet = require("@compound-finance/compound-js/dist/nodejs/comet-artifacts
 // in Node, and the rest of the SDK (trading, relay, GraphQL) is not needed.
 const { CONTRACTS: gmxContractsByChain } = require("@gmx-io/sdk/configs/contracts");
 const { MARKETS: gmxMarketsByChain } = require("@gmx-io/sdk/configs/markets");
+const { getLimitOrderContract: oneInchRouter } = require("@1inch/limit-order-sdk");
+// Only the SDK's network table: the rest (its database-backed message
+// tracking) is not loaded.
+const { NETWORKS: lineaNetworks } = require("@consensys/linea-sdk/dist/lib/utils/networks.js");
+// Across's deployments file is plain data: only it is read, not the
+// contracts package's code (Solana and Hardhat tooling).
+const across = require("@across-protocol/contracts/dist/broadcast/deployed-addresses.json").chains;
+// Curve's per-chain constants, loaded as the module @curvefi/api builds
+// its client from; the rest of the client (RPC, routing) is not loaded.
+const { NETWORK_CONSTANTS: curveByChain } = await import("@curvefi/api/lib/constants/network_constants.js");
 const { VAULT_V2: balancerV2Vault, balancerV3Contracts } = await import("@balancer/sdk");
 const { addresses: ens } = await import("@ensdomains/ensjs/contracts");
 const pkg = JSON.parse(readFileSync(new URL("./package.json", import.meta.url)));
 const out = new URL("../internal/addrbook/book.json", import.meta.url);
 
 // The chains ward ships a book for, with the package keys that name them.
+// lz is the network name LayerZero's and Stargate's deployment folders use.
 const chains = [
-  { id: 1, viem: "mainnet", aave: "AaveV3Ethereum", chainlink: "ChainlinkEthereum" },
-  { id: 8453, viem: "base", aave: "AaveV3Base", chainlink: "ChainlinkBase" },
-  { id: 42161, viem: "arbitrum", aave: "AaveV3Arbitrum", chainlink: "ChainlinkArbitrum" },
-  { id: 10, viem: "optimism", aave: "AaveV3Optimism", chainlink: "ChainlinkOptimism" },
-  { id: 137, viem: "polygon", aave: "AaveV3Polygon", chainlink: "ChainlinkPolygon" },
+  { id: 1, viem: "mainnet", aave: "AaveV3Ethereum", chainlink: "ChainlinkEthereum", lz: "ethereum-mainnet" },
+  { id: 8453, viem: "base", aave: "AaveV3Base", chainlink: "ChainlinkBase", lz: "base-mainnet" },
+  { id: 42161, viem: "arbitrum", aave: "AaveV3Arbitrum", chainlink: "ChainlinkArbitrum", lz: "arbitrum-mainnet" },
+  { id: 10, viem: "optimism", aave: "AaveV3Optimism", chainlink: "ChainlinkOptimism", lz: "optimism-mainnet" },
+  { id: 137, viem: "polygon", aave: "AaveV3Polygon", chainlink: "ChainlinkPolygon", lz: "polygon-mainnet" },
 ];
 
 // The rollups whose contracts on Ethereum (their L1 side) the book lists
@@ -186,11 +197,13 @@ function chainBook(c) {
   contract("safe_fallback_handler", safeAddress(safe.getCompatibilityFallbackHandlerDeployment, c.id), ssrc);
   // ERC-4337 EntryPoint v0.7: one CREATE2 address on every chain the book covers.
   contract("erc4337_entry_point", entryPoint07Address, "viem/account-abstraction");
-  for (const add of [morphoContracts, balancerContracts, cowContracts, zeroExContracts]) add(c, contract);
+  for (const add of [morphoContracts, balancerContracts, cowContracts, zeroExContracts, opStackPredeploys, acrossContracts,
+    layerZeroContracts, stargateContracts, oneInchContracts, pendleContracts]) add(c, contract);
+  curveContracts(c, contract, tokens);
   cometContract(c, contract, tokens);
   gmxContracts(c, contract, tokens);
   if (c.id === 1) {
-    for (const add of [rollupContracts, ensContracts, lidoContracts]) add(c, contract);
+    for (const add of [rollupContracts, lineaContracts, ensContracts, lidoContracts]) add(c, contract);
   }
   const feeds = chainlinkFeeds(c);
 
@@ -306,6 +319,127 @@ function zeroExContracts(c, contract) {
   contract("zeroex_exchange_proxy", zeroEx.getContractAddressesForChainOrThrow(c.id).exchangeProxy, "@0x/contract-addresses");
 }
 
+// opStackPredeploys adds, on an OP Stack chain, the predeploys viem
+// lists for it (the same addresses on every OP Stack chain): the L2
+// standard bridge, the L2-to-L1 message passer withdrawals start at, the
+// gas price oracle (L1 data fee), the L1 block attributes, the L2
+// cross-domain messenger and the L2 ERC-721 bridge.
+function opStackPredeploys(c, contract) {
+  const k = viemChains[c.viem].contracts || {};
+  for (const [name, role] of [["l2StandardBridge", "l2_standard_bridge"], ["l2ToL1MessagePasser", "l2_to_l1_message_passer"],
+    ["gasPriceOracle", "gas_price_oracle"], ["l1Block", "l1_block"], ["l2CrossDomainMessenger", "l2_cross_domain_messenger"],
+    ["l2Erc721Bridge", "l2_erc721_bridge"]]) {
+    // A predeploy is an address of its own chain; the entries keyed by
+    // chain id are the rollup's contracts on its parent chain.
+    if (k[name] && typeof k[name].address === "string") contract(`op_stack_${role}`, k[name].address, "viem/chains");
+  }
+}
+
+// acrossContracts adds Across's bridge: the SpokePool deposits go to and
+// fills come from on every chain, its periphery (swap and deposit), and
+// on Ethereum the HubPool (LP liquidity, root bundles) and config store.
+function acrossContracts(c, contract) {
+  const k = across[String(c.id)] && across[String(c.id)].contracts;
+  if (!k) return;
+  const src = "@across-protocol/contracts";
+  for (const [name, role] of [["SpokePool", "across_spoke_pool"], ["SpokePoolPeriphery", "across_spoke_pool_periphery"],
+    ["HubPool", "across_hub_pool"], ["AcrossConfigStore", "across_config_store"]]) {
+    if (k[name]) contract(role, k[name].address, src);
+  }
+}
+
+// curveContracts adds Curve's router, address provider and pool
+// factories (stableswap-NG, twocrypto-NG, tricrypto-NG) on every chain,
+// and on Ethereum its DAO (gauge controller, veCRV, CRV minter, fee
+// distributor) and crvUSD's controller factory. Not the other chains'
+// gauge_controller and fee_distributor: @curvefi/api fills those with
+// Ethereum's addresses as placeholders. Not "crv": a token.
+//
+// Then the pools @curvefi/api names (its curated, non-factory pools):
+// the swap contract as curve_pool_<name>, "curve_pool_3pool". A pool
+// whose swap contract the book already lists as a token (a newer pool is
+// its own LP token) stays a token.
+function curveContracts(c, contract, tokens) {
+  const k = curveByChain[c.id];
+  if (!k) return;
+  const src = "@curvefi/api";
+  const a = k.ALIASES;
+  const names = ["router", "address_provider", "stable_ng_factory", "twocrypto_factory", "tricrypto_factory"];
+  if (c.id === 1) names.push("gauge_controller", "voting_escrow", "minter", "fee_distributor", "crvusd_factory");
+  for (const n of names) {
+    if (a[n]) contract(`curve_${n}`, a[n], src);
+  }
+  for (const [name, p] of Object.entries(k.POOLS_DATA || {})) {
+    if (!/^[a-z0-9]+$/.test(name)) {
+      fail(`chain ${c.id}: Curve pool name ${JSON.stringify(name)} cannot make a role`);
+      continue;
+    }
+    const swap = addr(p.swap_address, `chain ${c.id} Curve pool ${name}`);
+    if (swap && !tokens.has(swap.toLowerCase())) contract(`curve_pool_${name}`, swap, src);
+  }
+}
+
+// layerZeroContracts adds LayerZero V2's EndpointV2 (one address on
+// every chain) and its default send and receive message libraries.
+function layerZeroContracts(c, contract) {
+  const src = "@layerzerolabs/lz-evm-sdk-v2";
+  for (const [name, role] of [["EndpointV2", "layerzero_endpoint_v2"], ["SendUln302", "layerzero_send_uln302"],
+    ["ReceiveUln302", "layerzero_receive_uln302"]]) {
+    contract(role, deployment(`${src}/deployments/${c.lz}/${name}.json`), src);
+  }
+}
+
+// stargateContracts adds Stargate V2's pools (native ETH, USDC, USDT)
+// where the chain has them, and its TokenMessaging, the contract that
+// sends a pool's transfer over LayerZero.
+function stargateContracts(c, contract) {
+  const src = "@stargatefinance/stg-evm-sdk-v2";
+  for (const [name, role] of [["StargatePoolNative", "stargate_pool_native"], ["StargatePoolUSDC", "stargate_pool_usdc"],
+    ["StargatePoolUSDT", "stargate_pool_usdt"], ["TokenMessaging", "stargate_token_messaging"]]) {
+    const a = deployment(`${src}/deployments/${c.lz}/${name}.json`, true);
+    if (a) contract(role, a, src);
+  }
+}
+
+// deployment reads the address of a hardhat-deploy deployment file; a
+// missing file is an error unless optional.
+function deployment(path, optional) {
+  try {
+    return require(path).address;
+  } catch (e) {
+    if (!optional || e.code !== "MODULE_NOT_FOUND") fail(`${path}: ${e.message.split("\n")[0]}`);
+    return null;
+  }
+}
+
+// oneInchContracts adds 1inch's AggregationRouterV6, which
+// @1inch/limit-order-sdk lists as the Limit Order Protocol v4 contract
+// (the router hosts the limit order protocol; one address on the chains
+// the book covers).
+function oneInchContracts(c, contract) {
+  contract("oneinch_aggregation_router_v6", oneInchRouter(c.id), "@1inch/limit-order-sdk");
+}
+
+// pendleContracts adds Pendle V2's deployments where @pendle/core-v2
+// lists them (deployments/<chain>-core.json): the router (swaps, PT/YT
+// mint and redeem), its static quoter, the limit order router, the
+// PT/YT/LP oracle and the newest market and yield contract factories.
+function pendleContracts(c, contract) {
+  let d;
+  try {
+    d = require(`@pendle/core-v2/deployments/${c.id}-core.json`);
+  } catch (e) {
+    if (e.code !== "MODULE_NOT_FOUND") fail(`@pendle/core-v2 chain ${c.id}: ${e.message}`);
+    return;
+  }
+  const src = "@pendle/core-v2";
+  for (const [name, role] of [["router", "pendle_router"], ["routerStatic", "pendle_router_static"], ["limitRouter", "pendle_limit_router"],
+    ["pyYtLpOracle", "pendle_py_yt_lp_oracle"], ["marketFactoryV6", "pendle_market_factory_v6"],
+    ["yieldContractFactoryV6", "pendle_yield_contract_factory_v6"]]) {
+    if (d[name]) contract(role, d[name], src);
+  }
+}
+
 // rollupContracts adds, on Ethereum, the L1 side of the rollups the book
 // covers: the OP Stack chains' standard bridge, portal and output or
 // dispute-game contracts, and Arbitrum One's bridge, delayed inbox,
@@ -330,6 +464,14 @@ function rollupContracts(c, contract) {
     contract(`${r.prefix}_l1_gateway_router`, n.tokenBridge.parentGatewayRouter, src);
     contract(`${r.prefix}_l1_erc20_gateway`, n.tokenBridge.parentErc20Gateway, src);
   }
+}
+
+// lineaContracts adds, on Ethereum, Linea's L1 message service (the
+// LineaRollup contract messages and the canonical ETH bridge go through);
+// the book does not cover Linea itself.
+function lineaContracts(c, contract) {
+  const n = lineaNetworks["linea-mainnet"];
+  if (n) contract("linea_l1_message_service", n.l1ContractAddress, "@consensys/linea-sdk");
 }
 
 // ensContracts adds ENS: the registry, the .eth registrar, its

@@ -208,3 +208,74 @@ func TestOverrides(t *testing.T) {
 		t.Errorf("a contract at a token's address: err = %v", err)
 	}
 }
+
+// TestShippedMoreProtocols: the deployments the generator takes from
+// Across's, Curve's, LayerZero's, Stargate's, 1inch's, Pendle's and
+// Linea's packages and viem's OP Stack chains are in the book at the addresses
+// the protocols document, on the chains they are deployed to and no
+// other.
+func TestShippedMoreProtocols(t *testing.T) {
+	b := addrbook.Shipped()
+	tests := []struct {
+		chain uint64
+		role  string
+		want  string
+	}{
+		{1, addrbook.AcrossSpokePool, "0x5c7BCd6E7De5423a257D81B442095A1a6ced35C5"},
+		{1, addrbook.AcrossHubPool, "0xc186fA914353c44b2E33eBE05f21846F1048bEda"},
+		{42161, addrbook.AcrossSpokePool, "0xe35e9842fceaCA96570B734083f4a58e8F7C5f2A"},
+		{8453, addrbook.AcrossSpokePool, "0x09aea4b2242abC8bb4BB78D537A67a245A7bEC64"},
+		{1, addrbook.CurveRouter, "0x45312ea0eFf7E09C83CBE249fa1d7598c4C8cd4e"},
+		{1, addrbook.CurveAddressProvider, "0x0000000022D53366457F9d5E68Ec105046FC4383"},
+		{137, addrbook.CurveAddressProvider, "0x0000000022D53366457F9d5E68Ec105046FC4383"},
+		{1, addrbook.CurveGaugeController, "0x2F50D538606Fa9EDD2B11E2446BEb18C9D5846bB"},
+		{1, addrbook.CurveVotingEscrow, "0x5f3b5DfEb7B28CDbD7FAba78963EE202a494e2A2"},
+		{1, addrbook.CurvePoolPrefix + "3pool", "0xbEbc44782C7dB0a1A60Cb6fe97d0b483032FF1C7"},
+		{1, addrbook.CurvePoolPrefix + "steth", "0xDC24316b9AE028F1497c275EB9192a3Ea0f67022"},
+		{1, addrbook.LayerZeroEndpointV2, "0x1a44076050125825900e736c501f859c50fE728c"},
+		{10, addrbook.LayerZeroEndpointV2, "0x1a44076050125825900e736c501f859c50fE728c"},
+		{1, addrbook.StargatePoolUSDC, "0xc026395860Db2d07ee33e05fE50ed7bD583189C7"},
+		{1, addrbook.StargatePoolNative, "0x77b2043768d28E9C9aB44E1aBfC95944bcE57931"},
+		{1, addrbook.OneInchAggregationRouterV6, "0x111111125421cA6dc452d289314280a0f8842A65"},
+		{137, addrbook.OneInchAggregationRouterV6, "0x111111125421cA6dc452d289314280a0f8842A65"},
+		{1, addrbook.PendleRouter, "0x888888888889758F76e7103c6CbF23ABbF58F946"},
+		{42161, addrbook.PendleRouter, "0x888888888889758F76e7103c6CbF23ABbF58F946"},
+		{10, addrbook.OPStackL2StandardBridge, "0x4200000000000000000000000000000000000010"},
+		{8453, addrbook.OPStackL2StandardBridge, "0x4200000000000000000000000000000000000010"},
+		{8453, addrbook.OPStackL2ToL1MessagePasser, "0x4200000000000000000000000000000000000016"},
+		{10, addrbook.OPStackGasPriceOracle, "0x420000000000000000000000000000000000000F"},
+		{1, addrbook.LineaL1MessageService, "0xd19d4B5d358258f05D7B411E21A1460D11B0876F"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.role, func(t *testing.T) {
+			c, _ := b.Chain(tt.chain)
+			if got, ok := c.Contract(tt.role); !ok || got != addr(t, tt.want) {
+				t.Errorf("chain %d %s = %v (%v), want %s", tt.chain, tt.role, got.Hex(), ok, tt.want)
+			}
+			if r := c.RoleOf(addr(t, tt.want)); r != tt.role {
+				t.Errorf("chain %d RoleOf(%s) = %q, want %s", tt.chain, tt.want, r, tt.role)
+			}
+		})
+	}
+	absent := []struct {
+		chain uint64
+		role  string
+	}{
+		// @curvefi/api fills the L2s' gauge controller with Ethereum's
+		// address as a placeholder: it is not deployed there.
+		{137, addrbook.CurveGaugeController},
+		{42161, addrbook.CurveGaugeController},
+		// The HubPool is on Ethereum only; predeploys are on OP Stack chains only.
+		{42161, addrbook.AcrossHubPool},
+		{1, addrbook.OPStackL2StandardBridge},
+		{42161, addrbook.OPStackL2ToL1MessagePasser},
+		// @pendle/core-v2 lists no deployment on Polygon PoS.
+		{137, addrbook.PendleRouter},
+	}
+	for _, tt := range absent {
+		c, _ := b.Chain(tt.chain)
+		if a, ok := c.Contract(tt.role); ok {
+			t.Errorf("chain %d lists %s at %s", tt.chain, tt.role, a.Hex())
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/wardhq/ward/internal/addrbook"
 )
@@ -232,7 +233,7 @@ func genericBefore(ws []word, i, start int) int {
 // spreadRole finds the longest role phrase ending in the generic noun
 // ws[g] whose other words occur, in order, in ws[start:g].
 func spreadRole(ws []word, start, g int) (rolePhrase, bool) {
-	for _, p := range rolePhrases {
+	for _, p := range rolePhrases() {
 		n := len(p.words)
 		if n < 2 || len(p.roles) == 0 || p.words[n-1] != ws[g].lower {
 			continue
@@ -710,7 +711,9 @@ type rolePhrase struct {
 	home     uint64 // see word.home
 }
 
-var rolePhrases = func() []rolePhrase {
+// rolePhrases is made on first use: it reads the shipped address book
+// (Curve's pool names).
+var rolePhrases = sync.OnceValue(func() []rolePhrase {
 	var out []rolePhrase
 	add := func(specific bool, roles []string, phrases ...string) {
 		for _, p := range phrases {
@@ -754,7 +757,7 @@ var rolePhrases = func() []rolePhrase {
 		}
 	}
 	return out
-}()
+})
 
 // feedWords end a price feed's name: "ETH/USD feed", "Chainlink WETH price feed".
 var feedWords = wordSet("feed feeds oracle aggregator")
@@ -777,7 +780,7 @@ func markPhrases(ws []word) {
 			i += n - 1
 			continue
 		}
-		for _, p := range rolePhrases {
+		for _, p := range rolePhrases() {
 			if i+len(p.words) > len(ws) {
 				continue
 			}

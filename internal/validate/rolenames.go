@@ -1,6 +1,7 @@
 package validate
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/wardhq/ward/internal/addrbook"
@@ -63,7 +64,8 @@ func moreRolePhrases() []rolePhrase {
 	add(loose(addrbook.ENSPublicResolver), "publicresolver", "ens publicresolver", "ens public resolver")
 	add(loose(addrbook.ENSReverseRegistrar), "reverseregistrar", "ens reverseregistrar", "ens reverse registrar")
 
-	return append(out, rollupPhrases()...)
+	out = append(out, rollupPhrases()...)
+	return append(out, protocolPhrases()...)
 }
 
 // rollupPhrases name the L1 side of OP Mainnet, Base and Arbitrum One:
@@ -113,4 +115,107 @@ func rollupPhrases() []rolePhrase {
 			addrbook.ArbitrumOneL1GatewayRouter, addrbook.ArbitrumOneL1ERC20Gateway}, home: 1})
 	}
 	return out
+}
+
+// protocolPhrases name the deployments the book lists only so that what
+// an entry says of them can be checked: Across, Curve, LayerZero,
+// Stargate, 1inch, Pendle, Linea and the OP Stack predeploys. A name is
+// specific where the contract lives only on the book's chains (Curve's
+// DAO, Across's HubPool, Linea's rollup, on Ethereum) or at one address
+// wherever it is deployed (the Curve address provider, 1inch's and
+// Pendle's routers, the OP Stack predeploys); specific on a named chain
+// where chains the book does not cover have their own address (Across's
+// SpokePools, Curve's routers and pools, LayerZero, Stargate); loose
+// where the name may also mean an older version ("the 1inch router",
+// "the Pendle router") or another protocol's contract ("hub pool",
+// "gauge controller").
+func protocolPhrases() []rolePhrase {
+	var out []rolePhrase
+	add := func(p rolePhrase, names ...string) {
+		for _, n := range names {
+			p.words = strings.Fields(n)
+			out = append(out, p)
+		}
+	}
+	onChain := func(roles ...string) rolePhrase { return rolePhrase{roles: roles, onChain: true} }
+	specific := func(roles ...string) rolePhrase { return rolePhrase{roles: roles, specific: true} }
+	loose := func(roles ...string) rolePhrase { return rolePhrase{roles: roles} }
+
+	add(onChain(addrbook.AcrossSpokePool), "across spokepool", "across spoke pool", "across v3 spokepool", "across v3 spoke pool")
+	add(loose(addrbook.AcrossSpokePool), "spokepool", "spoke pool")
+	add(specific(addrbook.AcrossHubPool), "across hubpool", "across hub pool")
+	add(loose(addrbook.AcrossHubPool), "hubpool", "hub pool")
+
+	add(onChain(addrbook.CurveRouter), "curve router", "curverouter", "curve router ng", "curverouterng")
+	add(specific(addrbook.CurveAddressProvider), "curve address provider", "curve addressprovider")
+	add(onChain(addrbook.CurveStableNGFactory), "curve stableswap ng factory", "stableswap ng factory", "curve stableswapng factory")
+	add(onChain(addrbook.CurveTwocryptoFactory), "curve twocrypto ng factory", "twocrypto ng factory", "curve twocrypto factory")
+	add(onChain(addrbook.CurveTricryptoFactory), "curve tricrypto ng factory", "tricrypto ng factory", "curve tricrypto factory")
+	add(specific(addrbook.CurveGaugeController), "curve gauge controller", "curve gaugecontroller")
+	add(loose(addrbook.CurveGaugeController), "gaugecontroller", "gauge controller")
+	add(specific(addrbook.CurveVotingEscrow), "vecrv", "curve voting escrow", "curve votingescrow", "vecrv contract")
+	add(specific(addrbook.CurveMinter), "curve minter", "crv minter")
+	add(specific(addrbook.CurveFeeDistributor), "curve fee distributor", "curve feedistributor")
+	add(specific(addrbook.CurveCrvUSDFactory), "crvusd controller factory", "crvusd controllerfactory", "crvusd factory")
+	for _, name := range curvePools() {
+		role := addrbook.CurvePoolPrefix + name
+		add(onChain(role), "curve "+name+" pool")
+		// "Curve 3pool", "Curve tricrypto2": a name with a digit is no
+		// other word; "Curve frax" may be the token on Curve.
+		if strings.ContainsAny(name, "0123456789") {
+			add(onChain(role), "curve "+name)
+		}
+		if strings.HasSuffix(name, "pool") {
+			add(onChain(role), name)
+		}
+	}
+
+	add(onChain(addrbook.LayerZeroEndpointV2), "layerzero endpoint", "layerzero endpointv2", "layerzero endpoint v2",
+		"layerzero v2 endpoint", "lz endpoint", "lz endpointv2", "endpointv2")
+	add(onChain(addrbook.LayerZeroSendUln302), "senduln302", "layerzero senduln302", "send uln 302")
+	add(onChain(addrbook.LayerZeroReceiveUln302), "receiveuln302", "layerzero receiveuln302", "receive uln 302")
+	add(onChain(addrbook.StargatePoolUSDC), "stargate usdc pool", "stargate pool usdc", "stargate v2 usdc pool", "stargatepoolusdc")
+	add(onChain(addrbook.StargatePoolUSDT), "stargate usdt pool", "stargate pool usdt", "stargate v2 usdt pool", "stargatepoolusdt")
+	add(onChain(addrbook.StargatePoolNative), "stargate eth pool", "stargate native pool", "stargate pool native",
+		"stargate v2 eth pool", "stargatepoolnative")
+	add(onChain(addrbook.StargateTokenMessaging), "tokenmessaging", "stargate tokenmessaging", "stargate token messaging")
+
+	add(specific(addrbook.OneInchAggregationRouterV6), "aggregationrouterv6", "1inch aggregationrouterv6",
+		"1inch aggregation router v6", "1inch router v6", "1inch v6 router", "1inch v6 aggregation router")
+	add(loose(addrbook.OneInchAggregationRouterV6), "1inch router", "1inch aggregation router", "1inch aggregationrouter",
+		"aggregationrouter", "1inch limit order protocol")
+
+	add(specific(addrbook.PendleRouter), "pendle routerv4", "pendle router v4", "pendle v4 router")
+	add(loose(addrbook.PendleRouter), "pendle router", "pendlerouter")
+	add(onChain(addrbook.PendleRouterStatic), "pendle routerstatic", "pendle router static", "routerstatic")
+	add(specific(addrbook.PendleLimitRouter), "pendle limit router", "pendle limitrouter")
+	add(onChain(addrbook.PendleMarketFactoryV6), "pendle market factory v6", "pendlemarketfactoryv6", "pendle marketfactoryv6")
+	add(onChain(addrbook.PendleYieldContractFactoryV6), "pendle yield contract factory v6", "pendleyieldcontractfactoryv6")
+
+	add(specific(addrbook.LineaL1MessageService), "linea message service", "linea l1 message service", "linearollup",
+		"linea rollup", "linea rollup contract", "lineal1messageservice")
+
+	add(specific(addrbook.OPStackL2StandardBridge), "l2standardbridge", "l2 standard bridge")
+	add(specific(addrbook.OPStackL2ToL1MessagePasser), "l2tol1messagepasser", "l2 to l1 message passer")
+	add(specific(addrbook.OPStackGasPriceOracle), "gaspriceoracle")
+	add(specific(addrbook.OPStackL1Block), "l1block")
+	add(specific(addrbook.OPStackL2CrossDomainMessenger), "l2crossdomainmessenger", "l2 cross domain messenger",
+		"l2 crossdomainmessenger")
+	add(specific(addrbook.OPStackL2ERC721Bridge), "l2erc721bridge", "l2 erc721 bridge")
+	return out
+}
+
+// curvePools are the names of the Curve pools in the shipped book
+// (curve_pool_3pool is "3pool"), each once.
+func curvePools() []string {
+	var names []string
+	for _, c := range addrbook.Shipped().Chains {
+		for _, k := range c.Contracts {
+			if name, ok := strings.CutPrefix(k.Role, addrbook.CurvePoolPrefix); ok && !slices.Contains(names, name) {
+				names = append(names, name)
+			}
+		}
+	}
+	slices.Sort(names)
+	return names
 }

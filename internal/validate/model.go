@@ -515,6 +515,7 @@ func (m *Model) property(toks []string, t modelTerms, subj []span, rivals func()
 	both := append(obj[:len(obj):len(obj)], anto...)
 	obj, anto = outer(obj, both), outer(anto, both)
 	obj, anto = later(obj, anto), later(anto, obj)
+	obj, anto = disjoined(toks, obj, anto)
 	rt := t.rival
 	if !t.rivalsKnown {
 		rt = rivalTerms(t, rivals())
@@ -605,6 +606,22 @@ next:
 	}
 	return out
 }
+
+// disjoined moves to the antonyms the object mentions joined by "or" or
+// "nor" right after an antonym: in "cannot be transferred or sold" the
+// denial the antonym holds covers the object after it too.
+func disjoined(toks []string, obj, anto []span) (o, a []span) {
+	for _, x := range obj {
+		if x.s >= 2 && orWords[toks[x.s-1]] && slices.ContainsFunc(anto, func(y span) bool { return y.e == x.s-1 }) {
+			a = append(a, x)
+			continue
+		}
+		o = append(o, x)
+	}
+	return o, append(anto[:len(anto):len(anto)], a...)
+}
+
+var orWords = set("or", "nor")
 
 // later drops the spans of a that start inside a span of b starting
 // before them: of two phrases sharing words, the first read claims them.

@@ -1,7 +1,10 @@
 package validate
 
 import (
+	"strings"
 	"testing"
+
+	"github.com/wardhq/ward/internal/knowledge"
 )
 
 // cover4Contradictions are, per model of the fourth coverage round (new
@@ -139,6 +142,60 @@ var cover4Contradictions = []coverCase{
 	{"dYdX v4 settles funding every hour", []string{"dYdX v4 settles funding every 8 hours."}},
 	{"A perp position's unrealised losses reduce its margin", []string{"A perp position is safe until closed."}},
 	{"Options lose time value as expiry approaches", []string{"Theta decay raises an option's value."}},
+	{"Whoever holds a Uniswap V3 position NFT", []string{"After you transfer your Uniswap v3 position NFT, only the original minter can withdraw the liquidity."}},
+	{"An unrepaid flash loan reverts the whole transaction", []string{"If you fail to repay a flash loan, it becomes a regular loan that accrues interest.", "A flash loan not repaid leaves you in debt to Aave."}},
+	{"Flash loans are open to anyone", []string{"Flash loans are restricted to whitelisted borrowers.", "Aave flash loans require KYC."}},
+	{"An account's first transaction uses nonce 0", []string{"The nonce of a new account's first transaction is 1."}},
+	{"A contract without a receive or payable fallback", []string{"A contract without a receive function still accepts ETH sent with a plain transfer."}},
+	{"Delegating votes (ERC20Votes, Governor) does not transfer tokens", []string{"Delegating your votes transfers your tokens to the delegate.", "Note: delegating governance tokens lets the delegate spend them."}},
+	{"wstETH on L2s is a bridged token", []string{"You can unwrap wstETH to stETH on Arbitrum directly."}},
+	{"GMX liquidity providers (GLP, GM pools) are the counterparty", []string{"GLP holders are market-neutral and never lose to traders."}},
+	{"A call option's delta lies between 0 and 1", []string{"A call option's delta is 1.5 when deep in the money."}},
+	{"An out-of-the-money option expires worthless", []string{"An out-of-the-money option still pays out at expiry."}},
+	{"After an EIP-7702 delegation the EOA's private key still controls", []string{"After delegation the EOA's private key is revoked."}},
+	{"A liquidity bridge (Across, Hop, Stargate) lets you leave", []string{"Leaving Arbitrum always takes 7 days, whatever bridge you use."}},
+	{"eth_estimateGas fails with an error for a call that would revert", []string{"eth_estimateGas returns a gas amount for a reverting call."}},
+	{"An Aave variable debt token balance grows", []string{"An Aave variable debt token balance stays fixed; only an index changes."}},
+	{"A MetaMorpho vault withdrawal can be blocked", []string{"MetaMorpho vaults are always instantly withdrawable.", "You can always withdraw from a Morpho vault instantly."}},
+	{"A farm's emission APR falls as its TVL grows", []string{"Higher TVL increases the emission APR."}},
+	{"A higher positive funding rate increases the cost of holding a long", []string{"A higher funding rate decreases the long holding cost."}},
+	{"A position at a health factor of exactly 1 on Aave is not yet liquidatable", []string{"A health factor of 1.2 gets liquidated on Aave."}},
+	{"Ethena's sUSDe yield comes mainly from perp funding", []string{"sUSDe yield is paid in ENA."}},
+	{"A Governor proposal passes only if it reaches quorum", []string{"A DAO proposal passes with a simple majority alone; no quorum needed."}},
+	{"A transaction's position in a block is chosen by the block builder", []string{"The order of transactions in a block is first come first served."}},
+	{"Coinbase's cbETH uses 18 decimals", []string{"Tip: cbETH | 6 decimals"}},
+	{"Curve's stableswap pools charge a swap fee", []string{"Swaps on Curve charge no fees at all."}},
+	{"Half of a Curve pool's swap fees", []string{"Curve's admin fee is 100% of swap fees."}},
+	{"A Curve gauge boost from veCRV is at most 2.5x", []string{"Max boost on Curve is 4x."}},
+	{"Uniswap V2 flash swaps are not free", []string{"Uniswap flash swaps charge no fee."}},
+	{"A multi-hop swap pays the fee of every pool", []string{"A multihop swap pays the fee once, at the last pool."}},
+	{"Impermanent loss is the shortfall against simply holding", []string{"IL is a loss in dollar terms compared to your initial dollar deposit."}},
+	{"Morpho Blue has no close factor", []string{"Morpho liquidations can only repay half the debt."}},
+	{"A liquidator does not need to hold the debt asset", []string{"Liquidation bots need their own capital to repay the debt."}},
+	{"Aave liquidations are triggered by Aave's oracle prices", []string{"Aave's health factor uses the Uniswap price."}},
+	{"A Compound V2 collateral factor is below 100", []string{"The Compound collateral factor for USDC is 100%."}},
+	{"Isolation mode assets can be used as collateral only by themselves", []string{"An isolated asset on Aave can be used alongside other collateral."}},
+	{"A Chainlink feed's proxy can be pointed at a new aggregator", []string{"Chainlink feeds can't be upgraded."}},
+	{"Chainlink's L2 sequencer uptime feed answers 0 when the sequencer is up", []string{"The sequencer uptime feed returns 1 when the sequencer is up."}},
+	{"amountOutMin (amountOutMinimum) is an absolute token amount", []string{"amountOutMinimum is in basis points."}},
+	{"A replacement transaction must raise its fees by at least 10", []string{"To speed up a transaction, a 2% price bump is enough."}},
+	{"one gwei is a billionth of an ETH", []string{"1 gwei is 10^-6 ETH."}},
+	{"A reverted transaction undoes all its state changes", []string{"Transactions that revert leave some changes in place."}},
+	{"A CREATE2 address is determined by the deployer", []string{"CREATE2 addresses cannot be predicted before deployment."}},
+	{"eth_call simulates a call locally", []string{"An eth_call sends a transaction to the network."}},
+	{"ERC-721 safeTransferFrom calls the receiver's", []string{"_safeMint is reentrancy safe because it makes no external call."}},
+	{"weETH is ether.fi's", []string{"weETH is minted by Renzo."}},
+	{"USDT is issued by Tether", []string{"USDT is minted by Paxos."}},
+	{"Undelegating from an EigenLayer operator queues a withdrawal", []string{"Switching operators on EigenLayer takes effect at once."}},
+	{"Scroll is a ZK rollup", []string{"Scroll relies on fraud proofs with a 7-day challenge period."}},
+	{"Ethereum mainnet's chain ID is 1", []string{"Ethereum mainnet | chain ID | 137"}},
+	{"USDC is not immune to depegs", []string{"USDC can't depeg."}},
+	{"Holding plain DAI or USDS earns nothing", []string{"Idle DAI accrues interest automatically."}},
+	{"sDAI and sUSDS redeem at their current exchange rate", []string{"sDAI redeems 1:1 for DAI."}},
+	{"A Pendle YT is worth nothing after maturity", []string{"Pendle yield tokens redeem 1:1 at maturity."}},
+	{"A Safe's threshold is the number of owner signatures", []string{"The multisig threshold is the total number of owners."}},
+	{"Selling (writing) a naked call option", []string{"Writing a naked call is limited risk."}},
+	{"A leveraged long's liquidation price is below", []string{"The liquidation price of a long is higher than the entry price."}},
 	{"Higher utilization increases the borrow rate", []string{"As utilisation climbs, borrow APRs fall.", "Higher utilization reduces the borrow rate."}},
 	{"Uniswap v2 pairs charge a fixed 0.3 % swap fee", []string{"Uniswap v2 | swap fee | 1%", "Note: every Uniswap v2 pair charges a 1% swap fee."}},
 	{"Uniswap v3 pools use the fee tiers", []string{"On Uniswap v3 you can create a pool with a 0.25% fee tier."}},
@@ -266,6 +323,87 @@ var cover4Contradictions = []coverCase{
 	{"Mainnet USDT does not follow ERC-20 exactly", []string{"Mainnet USDT is fully ERC-20 compliant and returns true on transfer."}},
 	{"WETH is redeemable 1:1 for ETH", []string{"WETH cannot be redeemed for ETH."}},
 	{"WETH earns no yield", []string{"WETH earns staking yield."}},
+	{"Higher utilization increases the borrow rate", []string{"Borrow rates drop as utilization rises."}},
+	{"Uniswap v3 pools use the fee tiers", []string{"Uniswap v3 | fee tier | 0.1%"}},
+	{"A concentrated liquidity position earns no swap fees while the price is outside", []string{"Out-of-range liquidity still earns trading fees."}},
+	{"Impermanent loss is not guaranteed to reverse", []string{"Impermanent loss always reverses once the price comes back, so it never matters."}},
+	{"Uniswap V3 fees accrue outside the position", []string{"On Uniswap v3 fees are auto-compounded into your liquidity."}},
+	{"A Uniswap V3 liquidity position is a non-fungible NFT", []string{"V3 positions are interchangeable ERC-20 tokens."}},
+	{"Uniswap V4 keeps every pool in one PoolManager", []string{"Every Uniswap v4 pool has its own contract address."}},
+	{"Trading fees do not always compensate", []string{"Fees always compensate LPs for IL."}},
+	{"Balancer V2 keeps every pool's tokens in one Vault", []string{"Balancer v2 pools hold their own tokens."}},
+	{"Balancer flash loans charge no fee", []string{"Flash loans from Balancer charge a 0.05% fee."}},
+	{"Uniswap LPs earn their fees in the pool's own tokens", []string{"Uniswap fees are distributed in UNI to LPs."}},
+	{"The supply rate is below the borrow rate", []string{"Suppliers earn more than borrowers pay."}},
+	{"A higher reserve factor lowers the supply rate", []string{"Raising the reserve factor raises the supply rate."}},
+	{"Variable borrow rates move with utilisation", []string{"The variable borrow rate never changes once you borrow."}},
+	{"Reaching the maximum LTV stops further borrowing", []string{"Reaching the max LTV triggers liquidation on Aave."}},
+	{"The liquidation threshold is at least the maximum LTV", []string{"The max LTV exceeds the liquidation threshold."}},
+	{"A liquidation threshold is a share of collateral value and cannot exceed 100", []string{"Liquidation threshold | 105%"}},
+	{"A maximum LTV cannot exceed 100", []string{"Max LTV of 150% is allowed on Aave."}},
+	{"A position whose health factor is below 1 can be liquidated", []string{"A health factor under 1 is safe from liquidation."}},
+	{"A health factor close to 1 (1.1 or less) is not a safe margin", []string{"Keeping your health factor at 1.01 is safe."}},
+	{"A higher loan-to-value lowers the health factor", []string{"Borrowing at a higher LTV increases the health factor."}},
+	{"Aave V3's close factor is 50 %, or 100 %", []string{"Aave's close factor is 10%."}},
+	{"A liquidation bonus is a few per cent of the seized collateral", []string{"Liquidators earn a 50% bonus on Aave."}},
+	{"The liquidation bonus comes out of the borrower's collateral", []string{"The protocol treasury pays the liquidation bonus."}},
+	{"A liquidator buys the borrower's collateral at a discount", []string{"A liquidator pays a premium over the oracle price for the collateral."}},
+	{"Aave isolation mode caps borrowing against an isolated asset", []string{"There is no debt ceiling in isolation mode."}},
+	{"A borrow cap limits a reserve's total borrows", []string{"The borrow cap is a per-user limit."}},
+	{"A supply cap limits a reserve's total deposits", []string{"The supply cap limits each wallet separately."}},
+	{"Aave's efficiency mode raises LTV only for correlated assets", []string{"E-mode works for any pair of assets."}},
+	{"Aave's health factor uses each collateral's liquidation threshold", []string{"The health factor uses the max LTV of each asset."}},
+	{"Morpho Blue's core contract is immutable", []string{"Morpho Blue's core contract can be upgraded."}},
+	{"Collateral supplied to Compound III (Comet) earns no interest", []string{"Compound III collateral accrues interest."}},
+	{"A flash loan needs no collateral", []string{"A flash loan must be overcollateralised."}},
+	{"Aave V3's flash loan fee is small", []string{"Aave v3 flash loans cost 1%."}},
+	{"Utilisation is total borrows divided by total supply", []string{"Utilization equals supply divided by borrows."}},
+	{"Chainlink's ETH/USD feed on Ethereum mainnet has a one-hour heartbeat", []string{"The ETH/USD feed on Ethereum mainnet has a 12 hour heartbeat."}},
+	{"Chainlink's ETH/USD feed on Ethereum mainnet updates on a 0.5", []string{"Chainlink ETH/USD on mainnet updates on a 5% deviation."}},
+	{"A Chainlink heartbeat is the longest time between updates", []string{"The heartbeat is a price deviation threshold."}},
+	{"Push oracles such as Chainlink update on a deviation threshold", []string{"Chainlink pushes a new price every block."}},
+	{"Pyth is a pull oracle", []string{"Pyth prices are pushed on-chain automatically by Pyth."}},
+	{"A Chainlink answer of zero or below is invalid", []string{"A negative Chainlink answer can be used as the price."}},
+	{"A Chainlink consumer should reject an answer whose updatedAt is older", []string{"Staleness checks on Chainlink answers are unnecessary."}},
+	{"Chainlink's USD-denominated price feeds answer with 8 decimals", []string{"The BTC/USD Chainlink feed answers with 18 decimals."}},
+	{"A swap with a minimum output of zero can be sandwiched", []string{"An amountOutMin of 0 is fine on a reputable router."}},
+	{"Private mempools and protected RPCs reduce MEV but do not eliminate it", []string{"Flashbots Protect eliminates MEV entirely."}},
+	{"A higher priority fee does not protect a swap from sandwiching", []string{"A high tip protects your swap from sandwiching."}},
+	{"A sandwich front-runs the victim's trade and back-runs it", []string{"Sandwich bots only backrun the victim."}},
+	{"A higher slippage tolerance increases sandwich attack risk", []string{"Higher slippage tolerance lowers sandwich attack risk."}},
+	{"Under EIP-1559 the base fee is burned", []string{"The base fee goes to the block proposer."}},
+	{"Under EIP-1559 the priority fee (tip) goes to the block's proposer", []string{"Priority fees are burned under EIP-1559."}},
+	{"A transaction pays for the gas it uses, not its whole gas limit", []string{"Unused gas is not refunded; you pay the full gas limit."}},
+	{"A reverted transaction still pays for the gas it used", []string{"Reverted transactions are free."}},
+	{"Under EIP-1559 the base fee changes by at most 12.5", []string{"The base fee can double from one block to the next."}},
+	{"The base fee is set by the protocol from the previous block's gas use", []string{"The proposer chooses the base fee."}},
+	{"Blob data is pruned by consensus nodes after about 18 days", []string{"Blobs are kept permanently by Ethereum nodes."}},
+	{"Ethereum's slot time is 12 seconds", []string{"Ethereum mainnet produces a block every 2 seconds."}},
+	{"Gas fees on Ethereum are paid in ETH", []string{"You pay Ethereum gas in USDC when transferring USDC."}},
+	{"stETH rebases: holders' balances grow daily", []string{"stETH balances stay fixed; the price rises instead."}},
+	{"wstETH does not rebase", []string{"wstETH balances grow daily through rebases."}},
+	{"wstETH is worth more than one stETH", []string{"wstETH is 1:1 with stETH."}},
+	{"stETH is not instantly redeemable for ETH at 1:1", []string{"Lido lets you redeem stETH 1:1 for ETH instantly."}},
+	{"Withdrawing from EigenLayer is not instant", []string{"Withdrawing from EigenLayer is immediate."}},
+	{"Restaked assets can be slashed", []string{"Restaked assets carry no slashing risk."}},
+	{"Lido takes a 10 % fee on staking rewards", []string{"Lido takes 15% of staking rewards."}},
+	{"Solo staking an Ethereum validator needs a deposit of 32 ETH", []string{"A solo validator needs only 8 ETH."}},
+	{"A finalised Lido withdrawal must be claimed", []string{"Lido sends finalised withdrawals to your wallet automatically."}},
+	{"Withdrawing from an optimistic rollup through its canonical bridge takes about 7 days", []string{"Optimism's canonical bridge withdrawals take 30 minutes."}},
+	{"A ZK rollup settles with validity proofs", []string{"Linea withdrawals wait a 7-day fraud-proof window."}},
+	{"A sidechain such as Polygon PoS is secured by its own validators", []string{"Polygon PoS inherits Ethereum's security."}},
+	{"Circle's CCTP burns USDC on the source chain", []string{"CCTP locks USDC in a liquidity pool."}},
+	{"When funding is positive, longs pay shorts", []string{"With positive funding, shorts pay longs."}},
+	{"Perpetual futures never expire", []string{"Perps expire monthly."}},
+	{"Isolated margin risks only the margin assigned", []string{"With isolated margin your whole account is at risk."}},
+	{"An option buyer can lose at most the premium paid", []string{"Option buyers can lose more than the premium they paid."}},
+	{"Perp exchanges trigger liquidations on the mark price", []string{"Liquidations on perp exchanges use the last traded price."}},
+	{"ERC-20 approvals persist until they are spent", []string{"Token approvals expire automatically after a week."}},
+	{"An unlimited token approval is not safe", []string{"An unlimited approval to a DEX router is safe."}},
+	{"A timelock does not prevent a malicious upgrade", []string{"With a timelock a malicious upgrade is impossible."}},
+	{"A Snapshot vote is off-chain signalling", []string{"A Snapshot vote executes the proposal on-chain."}},
+	{"Unstaking sUSDe has a cooldown period", []string{"sUSDe can be unstaked instantly."}},
+	{"WETH earns no yield", []string{"Holding WETH earns yield."}},
 }
 
 // cover4Clean are true, ordinary DeFi sentences on the same subjects,
@@ -572,4 +710,41 @@ var cover4Clean = []string{
 // TestModelCoverage4 holds the fourth round's models to their sentences.
 func TestModelCoverage4(t *testing.T) {
 	checkCoverage(t, cover4Contradictions, cover4Clean)
+}
+
+// TestReadingRules4 pins the general reading rules of the fourth round: a
+// non-zero quantity may sit inside a mention, an object joined by "or" to
+// a negated antonym is denied with it, a clause stating a former state is
+// read only from its "now", and "flatter" and "steeper" compare.
+func TestReadingRules4(t *testing.T) {
+	models, err := LoadModels(strings.NewReader(`{"statement":"Pool X charges no fee","subject":"pool x","relation":"is_not","object":"charging a fee","object_aliases":["charges a fee","charge a fee"],"object_antonyms":["free"]}
+{"statement":"Token Y cannot be transferred","subject":"token y","relation":"is_not","object":"transferable","object_aliases":["sold","transferred"],"object_antonyms":["can not be transferred"]}
+{"statement":"Rate Z is not fixed","subject":"rate z","relation":"is_not","object":"fixed"}
+{"statement":"Slope 2 is steeper than slope 1","subject":"slope 2","relation":"exceeds","object":"slope 1"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		text string
+		pass bool
+	}{
+		{"Pool X charges a 0.09% fee.", false},
+		{"Pool X charges a fee.", false},
+		{"Pool X charges a 0% fee.", true},
+		{"Token Y cannot be transferred or sold.", true},
+		{"Token Y can be sold.", false},
+		{"It used to be that rate Z looked fixed; now it floats.", true},
+		{"Rate Z used to be fixed, now it floats.", true},
+		{"Rate Z is fixed.", false},
+		{"Rate Z is used to price loans and is fixed.", false},
+		{"Slope 2 is flatter than slope 1.", false},
+		{"Slope 2 is steeper than slope 1.", true},
+	} {
+		t.Run(tc.text, func(t *testing.T) {
+			v := Consistency(Candidate{Entry: &knowledge.Entry{Content: tc.text}}, models)
+			if v.Pass != tc.pass {
+				t.Errorf("Consistency = pass %v (reasons %q), want pass %v", v.Pass, v.Reasons, tc.pass)
+			}
+		})
+	}
 }

@@ -91,7 +91,7 @@ var cover4Contradictions = []coverCase{
 	{"inner calls see the calling contract as msg.sender", []string{"In a nested call, msg.sender is the original signer."}},
 	{"ERC-721 safeTransferFrom calls the receiver's", []string{"ERC-721 safeTransferFrom makes no external call, so it is reentrancy-safe."}},
 	{"ERC-1155 is a multi-token standard", []string{"ERC-1155 is only for NFTs."}},
-	{"approve does not move any tokens by itself", []string{"An ERC-20 approve call moves the tokens to the spender."}},
+	{"approve does not move any tokens by itself", []string{"Calling approve moves the tokens to the spender."}},
 	{"raw balance is not a whole-token amount", []string{"balanceOf already returns whole tokens."}},
 	{"weETH is ether.fi's", []string{"weETH is issued by Lido."}},
 	{"ezETH is Renzo's", []string{"ezETH is issued by Kelp."}},

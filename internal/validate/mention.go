@@ -231,6 +231,24 @@ type view struct {
 	has      map[string]bool // the tokens of all
 	reported bool            // "some say", "beware"…: the claim is not asserted
 	question bool
+	// prior are the tokens of the sentence before, when this one opens
+	// by referring back to it ("Aave v3 … . Its close factor is 80 %"):
+	// a model limited to protocols may find them there.
+	prior []string
+}
+
+// anaphors open a sentence that refers back to the one before.
+var anaphors = set("it", "its", "they", "their", "there", "this", "these", "that", "here")
+
+// refersBack reports whether a sentence's first two tokens hold an
+// anaphor.
+func refersBack(toks []string) bool {
+	for _, t := range toks[:min(2, len(toks))] {
+		if anaphors[t] {
+			return true
+		}
+	}
+	return false
 }
 
 // clauseWords end a clause: what follows "but", "while", "unlike"… is a
@@ -240,10 +258,15 @@ var clauseWords = set("but", "whereas", "while", "although", "though", "however"
 // views splits text into sentences and their clauses.
 func views(text string) []view {
 	var out []view
+	var before []string
 	for _, s := range splitSentences(text) {
 		var v view
 		v.question = strings.HasSuffix(strings.TrimSpace(s), "?")
 		v.all = stems(s)
+		if refersBack(v.all) {
+			v.prior = before
+		}
+		before = v.all
 		start := 0
 		for i := 0; i <= len(v.all); i++ {
 			if i < len(v.all) && !clauseWords[v.all[i]] {

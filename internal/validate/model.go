@@ -375,7 +375,8 @@ func propertyOwners(models []Model) map[string][]term {
 // condition.
 func (m *Model) contradictedBy(vw view, rivals func() map[string][]term) (claim string, conditional, ok bool) {
 	t := m.compiled()
-	if len(t.protocols) > 0 && !mentions(vw.all, t.protocols) || len(t.unless) > 0 && mentions(vw.all, t.unless) {
+	named := len(t.protocols) == 0 || mentions(vw.all, t.protocols)
+	if !named && !(mentions(vw.prior, t.protocols) && !mentions(vw.prior, t.unless)) || len(t.unless) > 0 && mentions(vw.all, t.unless) {
 		return "", false, false
 	}
 	if !vw.mayMention(t.subj) {
@@ -395,7 +396,7 @@ func (m *Model) contradictedBy(vw view, rivals func() map[string][]term) (claim 
 			// A number belongs to the clause that names the protocol:
 			// in "stablecoin feeds use 24 hours, while ETH/USD uses one
 			// hour" the first number is not ETH/USD's.
-			if len(t.protocols) > 0 && len(vw.clauses) > 1 && !mentions(toks, t.protocols) {
+			if named && len(t.protocols) > 0 && len(vw.clauses) > 1 && !mentions(toks, t.protocols) {
 				continue
 			}
 			for _, s := range subj {

@@ -411,6 +411,31 @@ var cover4Contradictions = []coverCase{
 	{"A Snapshot vote is off-chain signalling", []string{"A Snapshot vote executes the proposal on-chain."}},
 	{"Unstaking sUSDe has a cooldown period", []string{"sUSDe can be unstaked instantly."}},
 	{"WETH earns no yield", []string{"Holding WETH earns yield."}},
+	{"Aave V3's close factor is 50 %, or 100 %", []string{"Aave v3 runs on many chains and uses Chainlink prices. On Aave v3 the close factor is 80%, so liquidators can repay most of a loan. Liquidators also earn a bonus."}},
+	{"Higher utilization increases the borrow rate", []string{"Lending markets price loans by utilisation. When utilisation goes up, the borrow rate goes down. Suppliers earn interest."}},
+	{"Under EIP-1559 the base fee is burned", []string{"EIP-1559 changed Ethereum's fee market in 2021. The base fee is paid to validators, and the tip goes to the proposer as well."}},
+	{"stETH is not instantly redeemable for ETH at 1:1", []string{"Lido is the largest staking protocol. stETH is redeemable 1:1 for ETH instantly through Lido. Its rewards arrive by daily rebase."}},
+	{"Withdrawing from EigenLayer is not instant", []string{"EigenLayer lets you restake LSTs. Withdrawals from EigenLayer are processed instantly."}},
+	{"Uniswap v2 pairs charge a fixed 0.3 % swap fee", []string{"Uniswap v2 is a constant-product AMM. Each Uniswap v2 pair charges a 0.5% swap fee."}},
+	{"A flash loan needs no collateral", []string{"Flash loans are popular with arbitrageurs. A flash loan requires collateral, just like a normal loan."}},
+	{"Morpho Blue's core contract is immutable", []string{"Morpho Blue markets are isolated and permissionless. Morpho Blue's core contract is upgradeable by the DAO."}},
+	{"Pyth is a pull oracle", []string{"Pyth covers hundreds of assets. Pyth is a push oracle that updates on-chain every block."}},
+	{"A reverted transaction still pays for the gas it used", []string{"Transactions can revert for many reasons. A reverted transaction is free because no state changes."}},
+	{"The supply rate is below the borrow rate", []string{"The borrow rate is lower than the supply rate on Aave."}},
+	{"A perp's initial margin is higher than its maintenance margin", []string{"The initial margin is lower than the maintenance margin."}},
+	{"The liquidation threshold is at least the maximum LTV", []string{"The liquidation threshold is below the LTV on Aave."}},
+	{"Under EIP-1559 the base fee is burned", []string{"The base fee is received by validators."}},
+	{"stETH rebases: holders' balances grow daily", []string{"stETH balances are not increased by rebases."}},
+	{"A flash loan needs no collateral", []string{"Collateral is required for flash loans."}},
+	{"ERC-20 approvals persist until they are spent", []string{"Approvals are revoked automatically after 24 hours."}},
+	{"A reverted transaction still pays for the gas it used", []string{"Gas is refunded in full when a transaction reverts."}},
+	{"Rollups still pay an L1 data fee after EIP-4844", []string{"L1 data fees were eliminated by EIP-4844."}},
+	{"Aave's efficiency mode raises LTV only for correlated assets", []string{"E-mode can be used with any assets, correlated or not."}},
+	{"A Chainlink heartbeat is the longest time between updates", []string{"The heartbeat of a Chainlink feed is defined as the price change that triggers an update."}},
+	{"A higher reserve factor lowers the supply rate", []string{"The supply rate goes up when the reserve factor is raised."}},
+	{"Aave V3's close factor is 50 %, or 100 %", []string{"Aave v3 is the largest lending market. Its close factor is 80%."}},
+	{"Uniswap v2 pairs charge a fixed 0.3 % swap fee", []string{"Uniswap v2 is a constant-product AMM. Its swap fee is 1% per trade."}},
+	{"Chainlink's ETH/USD feed on Ethereum mainnet has a one-hour heartbeat", []string{"ward reads the ETH/USD feed on mainnet. Its heartbeat is 6 hours."}},
 }
 
 // cover4Clean are true, ordinary DeFi sentences on the same subjects,
@@ -783,6 +808,11 @@ var cover4Clean = []string{
 	"Lido stETH can be swapped on Curve at a small discount instead of waiting for the queue.",
 	"Bridged USDC.e and native USDC are different tokens.",
 	"The max boost on Curve is 2.5x.",
+	"Aave v3 is the largest lending market. Its close factor is 50%.",
+	"Uniswap v2 charges 0.3% per swap. Curve charges about 0.04%.",
+	"Uniswap v2 pairs charge 0.3%. Its v3 pools also offer a 0.05% tier.",
+	"The ETH/USD feed on mainnet updates hourly. Its Arbitrum counterpart has a 24-hour heartbeat.",
+	"Aave v3 uses Chainlink oracles. There, the liquidation bonus is paid from the borrower's collateral.",
 }
 
 // TestModelCoverage4 holds the fourth round's models to their sentences.
@@ -793,12 +823,15 @@ func TestModelCoverage4(t *testing.T) {
 // TestReadingRules4 pins the general reading rules of the fourth round: a
 // non-zero quantity may sit inside a mention, an object joined by "or" to
 // a negated antonym is denied with it, a clause stating a former state is
-// read only from its "now", and "flatter" and "steeper" compare.
+// read only from its "now", "flatter" and "steeper" compare, and a sentence
+// opening with an anaphor ("its", "there") names the protocols of the one
+// before.
 func TestReadingRules4(t *testing.T) {
 	models, err := LoadModels(strings.NewReader(`{"statement":"Pool X charges no fee","subject":"pool x","relation":"is_not","object":"charging a fee","object_aliases":["charges a fee","charge a fee"],"object_antonyms":["free"]}
 {"statement":"Token Y cannot be transferred","subject":"token y","relation":"is_not","object":"transferable","object_aliases":["sold","transferred"],"object_antonyms":["can not be transferred"]}
 {"statement":"Rate Z is not fixed","subject":"rate z","relation":"is_not","object":"fixed"}
-{"statement":"Slope 2 is steeper than slope 1","subject":"slope 2","relation":"exceeds","object":"slope 1"}`))
+{"statement":"Slope 2 is steeper than slope 1","subject":"slope 2","relation":"exceeds","object":"slope 1"}
+{"statement":"Market M's close factor is 50 %","subject":"close factor","relation":"within","min":50,"max":50,"unit":"%","protocols":["market m"]}`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -817,6 +850,9 @@ func TestReadingRules4(t *testing.T) {
 		{"Rate Z is used to price loans and is fixed.", false},
 		{"Slope 2 is flatter than slope 1.", false},
 		{"Slope 2 is steeper than slope 1.", true},
+		{"Market M is a lending market. Its close factor is 80%.", false},
+		{"Market M is a lending market. Its close factor is 50%.", true},
+		{"Market M is a lending market. Other markets use a close factor of 80%.", true},
 	} {
 		t.Run(tc.text, func(t *testing.T) {
 			v := Consistency(Candidate{Entry: &knowledge.Entry{Content: tc.text}}, models)

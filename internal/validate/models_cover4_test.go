@@ -862,3 +862,128 @@ func TestReadingRules4(t *testing.T) {
 		})
 	}
 }
+
+// cover4FreshContradictions were written after the fourth round's models
+// and tests, in wordings neither uses, and measured before any model was
+// changed for them: 29 of 40 were flagged (15 with the models and reading
+// rules before the round). TestModelCoverage4Fresh holds that rate.
+var cover4FreshContradictions = []string{
+	"FYI the Aave V3 close factor is a flat 25% no matter how unhealthy the loan.",
+	"Pro tip: on Curve you pay zero swap fees on stablecoin trades.",
+	"Morpho Blue's bad debt gets reimbursed by Morpho.",
+	"A liquidation bot must own the debt token before it can liquidate.",
+	"Remember that amountOutMinimum is expressed in percent.",
+	"Gas refunds can exceed the gas used and pay you.",
+	"One gwei equals one millionth of an ETH.",
+	"Since Dencun, SELFDESTRUCT still wipes the contract's code and storage.",
+	"CREATE2 deployment addresses depend on the deployer's nonce.",
+	"weETH is Lido's liquid restaking token, minted by Lido.",
+	"crvUSD is issued by MakerDAO.",
+	"Delegating to several EigenLayer operators at once spreads your risk.",
+	"Scroll uses fraud proofs.",
+	"Base's chain ID is 10.",
+	"USDC has never lost its peg.",
+	"Holding USDS in your wallet earns the savings rate automatically.",
+	"sDAI is pegged 1:1 to DAI.",
+	"A Pendle YT can be redeemed 1:1 for the underlying after maturity.",
+	"A Safe with five owners has a threshold of five by definition.",
+	"A Safe delegatecall transaction is just a normal call and has no risk.",
+	"Compound's timelock delay is 1 hour.",
+	"A long position is liquidated when the price rises above the liquidation price.",
+	"Writing naked calls: the maximum loss is the premium.",
+	"dYdX v4 pays funding every 8 hours.",
+	"Balancer flash loans carry a 0.1% premium.",
+	"wstETH rebases just like stETH.",
+	"rETH is worth exactly 1 ETH.",
+	"Ethereum's slot time is 6 seconds.",
+	"The Uniswap v3 0.3% tier uses a tick spacing of 10.",
+	"Utilisation is defined as deposits divided by borrows.",
+	"Stablecoin yields are risk-free.",
+	"The base fee goes to the validator who proposes the block.",
+	"Unused gas is kept by the network; you pay the whole limit.",
+	"Restaking on EigenLayer carries no slashing risk at all.",
+	"Optimistic rollups like Optimism use validity proofs.",
+	"Positive funding: shorts pay longs.",
+	"Approvals on ERC-20 tokens expire after one month.",
+	"An unlimited allowance for a DEX router is harmless.",
+	"The Chainlink heartbeat means the percent move that triggers an update.",
+	"A TWAP can't be manipulated.",
+}
+
+// cover4FreshClean are correct sentences written with them; two were
+// flagged at first (a bare "absorbs" in the Morpho bad-debt model, an
+// antonym "same transaction" in the SELFDESTRUCT one) and the models were
+// narrowed.
+var cover4FreshClean = []string{
+	"FYI Aave v3 lets liquidators repay up to half the debt while the health factor is between 0.95 and 1.",
+	"Pro tip: Curve's fee on stablecoin swaps is tiny but never zero.",
+	"On Morpho Blue, lenders in a market absorb its bad debt.",
+	"Liquidation bots often borrow the debt asset with a flash loan.",
+	"Remember that amountOutMinimum is a token amount, computed from your tolerance.",
+	"Gas refunds are capped, so they only reduce the cost.",
+	"One gwei equals one billionth of an ETH.",
+	"Since Dencun, SELFDESTRUCT no longer wipes code unless the contract was created in the same transaction.",
+	"A CREATE2 address does not depend on the deployer's nonce.",
+	"weETH is ether.fi's token; stETH is Lido's.",
+	"crvUSD is Curve's stablecoin, while DAI comes from Maker.",
+	"Each EigenLayer staker delegates to one operator.",
+	"Scroll settles with validity proofs.",
+	"Base's chain ID is 8453 and OP Mainnet's is 10.",
+	"USDC briefly lost its peg in March 2023.",
+	"Holding USDS in your wallet earns nothing until you deposit it for sUSDS.",
+	"sDAI is worth more than 1 DAI and keeps rising.",
+	"A Pendle YT stops earning at maturity.",
+	"A Safe with five owners can have a threshold of three.",
+	"A Safe delegatecall transaction can rewrite the Safe's storage.",
+	"Compound's timelock delay is two days.",
+	"A long position is liquidated when the price falls to its liquidation price.",
+	"Writing naked calls has unlimited downside.",
+	"dYdX v4 pays funding every hour.",
+	"Balancer flash loans are free of fees.",
+	"wstETH does not rebase; stETH does.",
+	"rETH is worth more than 1 ETH.",
+	"Ethereum's slot time is 12 seconds.",
+	"The Uniswap v3 0.3% tier uses a tick spacing of 60.",
+	"Utilisation is borrows divided by deposits.",
+	"Stablecoin yields carry smart-contract and depeg risk.",
+	"The base fee is burned; the tip goes to the proposer.",
+	"You pay only for the gas you use, not the whole limit.",
+	"Restaking on EigenLayer adds slashing risk.",
+	"Optimistic rollups like Optimism use fault proofs.",
+	"Positive funding: longs pay shorts.",
+	"ERC-20 approvals never expire on their own.",
+	"An unlimited allowance for a DEX router is a standing risk.",
+	"The Chainlink heartbeat is the maximum time between updates.",
+	"A TWAP is harder to manipulate than spot, but not impossible.",
+}
+
+// TestModelCoverage4Fresh measures L3b on cover4FreshContradictions: it
+// logs every miss and the catch rate, fails below a floor of 70 %, and
+// fails on any clean sentence flagged.
+func TestModelCoverage4Fresh(t *testing.T) {
+	models, err := ShippedModels()
+	if err != nil {
+		t.Fatal(err)
+	}
+	vote := func(text string) Vote {
+		return Consistency(Candidate{Entry: &knowledge.Entry{Content: text}}, models)
+	}
+	caught := 0
+	for _, text := range cover4FreshContradictions {
+		if vote(text).Pass {
+			t.Logf("missed: %q", text)
+			continue
+		}
+		caught++
+	}
+	rate := float64(caught) / float64(len(cover4FreshContradictions))
+	t.Logf("fresh contradictions flagged: %d of %d (%.0f %%)", caught, len(cover4FreshContradictions), 100*rate)
+	if rate < 0.7 {
+		t.Errorf("fresh contradictions flagged %.0f %%, want at least 70 %%", 100*rate)
+	}
+	for _, text := range cover4FreshClean {
+		if v := vote(text); !v.Pass {
+			t.Errorf("Consistency flags a correct sentence %q: %q", text, v.Reasons)
+		}
+	}
+}

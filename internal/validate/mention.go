@@ -164,10 +164,53 @@ var (
 	motionWords = set("rise", "rises", "rising", "climb", "climbs", "drop", "drops", "fall", "falls", "fell", "go", "goes", "move", "moves", "cross", "crosses", "reach", "reaches", "push", "pushes", "get", "gets", "drift", "drifts", "slip", "slips", "dip", "dips", "sink", "sinks", "surge", "surges", "jump", "jumps", "becomes", "become")
 	belowWords  = set("below", "under", "beneath", "<", "≤")
 	aboveWords  = set("above", "over", "beyond", ">", "≥")
-	lessWords   = set("less", "lower", "smaller", "fewer")
-	moreWords   = set("more", "higher", "greater", "larger", "bigger")
+	lessWords   = set("less", "lower", "smaller", "fewer", "flatter", "shallower", "gentler")
+	moreWords   = set("more", "higher", "greater", "larger", "bigger", "steeper")
 	exceedWords = set("exceed", "exceeds", "outweighs", "above")
 )
+
+// present drops from clauses what states a former state: from "used to"
+// (but not "is used to", a purpose) or "formerly" to the end of the
+// clause, or to a "now", "today" or "currently" that starts the present
+// one. In "the stable rate used to look fixed, now it is disabled" only
+// "now it is disabled" is read.
+func present(clauses [][]string) [][]string {
+	var out [][]string
+	for _, c := range clauses {
+		for i := 0; i < len(c); i++ {
+			if !past(c, i) {
+				continue
+			}
+			rest := c[i:]
+			c = c[:i]
+			for k, t := range rest {
+				if nowWords[t] {
+					c = append(c[:len(c):len(c)], rest[k:]...)
+					break
+				}
+			}
+		}
+		if len(c) > 0 {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// past reports whether toks[i] starts a statement of a former state.
+func past(toks []string, i int) bool {
+	switch {
+	case toks[i] == stem("formerly"):
+		return true
+	case toks[i] == stem("used") && i+1 < len(toks) && is(toks[i+1], "to"):
+		return i == 0 || !beWords[toks[i-1]]
+	}
+	return false
+}
+
+var nowWords = set("now", "today", "currently", "nowadays")
+
+var beWords = set("is", "are", "was", "were", "be", "been", "being", "get", "gets", "got", "getting")
 
 // set returns the stems of words, so that tokens (which are stems) can be
 // looked up in it.
@@ -188,6 +231,24 @@ type view struct {
 	has      map[string]bool // the tokens of all
 	reported bool            // "some say", "beware"…: the claim is not asserted
 	question bool
+	// prior are the tokens of the sentence before, when this one opens
+	// by referring back to it ("Aave v3 … . Its close factor is 80 %"):
+	// a model limited to protocols may find them there.
+	prior []string
+}
+
+// anaphors open a sentence that refers back to the one before.
+var anaphors = set("it", "its", "they", "their", "there", "this", "these", "that", "here")
+
+// refersBack reports whether a sentence's first two tokens hold an
+// anaphor.
+func refersBack(toks []string) bool {
+	for _, t := range toks[:min(2, len(toks))] {
+		if anaphors[t] {
+			return true
+		}
+	}
+	return false
 }
 
 // clauseWords end a clause: what follows "but", "while", "unlike"… is a
@@ -197,10 +258,15 @@ var clauseWords = set("but", "whereas", "while", "although", "though", "however"
 // views splits text into sentences and their clauses.
 func views(text string) []view {
 	var out []view
+	var before []string
 	for _, s := range splitSentences(text) {
 		var v view
 		v.question = strings.HasSuffix(strings.TrimSpace(s), "?")
 		v.all = stems(s)
+		if refersBack(v.all) {
+			v.prior = before
+		}
+		before = v.all
 		start := 0
 		for i := 0; i <= len(v.all); i++ {
 			if i < len(v.all) && !clauseWords[v.all[i]] {
@@ -216,6 +282,7 @@ func views(text string) []view {
 			v.reported = v.reported || reportWords[t]
 			v.has[t] = true
 		}
+		v.clauses = present(v.clauses)
 		if len(v.clauses) > 0 {
 			out = append(out, v)
 		}
@@ -303,11 +370,13 @@ func find(toks []string, ts []term) []span {
 
 // findLoose is find allowing one extra word between the words of a term
 // of three words or more ("only happens when price drops" for "only when
-// price drops"), never a negating one.
+// price drops"), never a negating one, and a non-zero quantity between the
+// words of any term ("charges a 0.09 % fee" for "charges a fee"; a zero
+// one, "a 0 % fee", is no fee).
 func findLoose(toks []string, ts []term) []span {
 	var out []span
 	for _, t := range ts {
-		if len(t) < 3 {
+		if len(t) < 2 {
 			out = append(out, find(toks, []term{t})...)
 			continue
 		}
@@ -317,10 +386,13 @@ func findLoose(toks []string, ts []term) []span {
 			}
 			k, j := i+1, 1
 			for ; j < len(t) && k < len(toks); j++ {
+				q := quantityLen(toks, k)
 				switch {
 				case toks[k] == t[j]:
 					k++
-				case k+1 < len(toks) && toks[k+1] == t[j] && !negWords[toks[k]] && toks[k] != ",":
+				case q > 0 && k+q < len(toks) && toks[k+q] == t[j]:
+					k += q + 1
+				case len(t) >= 3 && k+1 < len(toks) && toks[k+1] == t[j] && !negWords[toks[k]] && toks[k] != ",":
 					k += 2
 				default:
 					j = len(t) + 1
@@ -333,6 +405,22 @@ func findLoose(toks []string, ts []term) []span {
 	}
 	return out
 }
+
+// quantityLen returns how many tokens a non-zero quantity at toks[i]
+// spans (a number and its unit, if one follows), or 0 when none starts
+// there.
+func quantityLen(toks []string, i int) int {
+	v, err := strconv.ParseFloat(toks[i], 64)
+	if err != nil || v == 0 {
+		return 0
+	}
+	if i+1 < len(toks) && quantityUnits[toks[i+1]] {
+		return 2
+	}
+	return 1
+}
+
+var quantityUnits = set("%", "bp", "bps", "x", "eth", "gwei", "wei")
 
 // purpose reports whether words between a subject and its object hold a
 // purpose clause ("simulate transactions to ensure…"): the object is the

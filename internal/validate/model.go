@@ -375,7 +375,8 @@ func propertyOwners(models []Model) map[string][]term {
 // condition.
 func (m *Model) contradictedBy(vw view, rivals func() map[string][]term) (claim string, conditional, ok bool) {
 	t := m.compiled()
-	if len(t.protocols) > 0 && !mentions(vw.all, t.protocols) || len(t.unless) > 0 && mentions(vw.all, t.unless) {
+	named := len(t.protocols) == 0 || mentions(vw.all, t.protocols)
+	if !named && !(mentions(vw.prior, t.protocols) && !mentions(vw.prior, t.unless)) || len(t.unless) > 0 && mentions(vw.all, t.unless) {
 		return "", false, false
 	}
 	if !vw.mayMention(t.subj) {
@@ -395,7 +396,7 @@ func (m *Model) contradictedBy(vw view, rivals func() map[string][]term) (claim 
 			// A number belongs to the clause that names the protocol:
 			// in "stablecoin feeds use 24 hours, while ETH/USD uses one
 			// hour" the first number is not ETH/USD's.
-			if len(t.protocols) > 0 && len(vw.clauses) > 1 && !mentions(toks, t.protocols) {
+			if named && len(t.protocols) > 0 && len(vw.clauses) > 1 && !mentions(toks, t.protocols) {
 				continue
 			}
 			for _, s := range subj {
@@ -515,6 +516,7 @@ func (m *Model) property(toks []string, t modelTerms, subj []span, rivals func()
 	both := append(obj[:len(obj):len(obj)], anto...)
 	obj, anto = outer(obj, both), outer(anto, both)
 	obj, anto = later(obj, anto), later(anto, obj)
+	obj, anto = disjoined(toks, obj, anto)
 	rt := t.rival
 	if !t.rivalsKnown {
 		rt = rivalTerms(t, rivals())
@@ -605,6 +607,22 @@ next:
 	}
 	return out
 }
+
+// disjoined moves to the antonyms the object mentions joined by "or" or
+// "nor" right after an antonym: in "cannot be transferred or sold" the
+// denial the antonym holds covers the object after it too.
+func disjoined(toks []string, obj, anto []span) (o, a []span) {
+	for _, x := range obj {
+		if x.s >= 2 && orWords[toks[x.s-1]] && slices.ContainsFunc(anto, func(y span) bool { return y.e == x.s-1 }) {
+			a = append(a, x)
+			continue
+		}
+		o = append(o, x)
+	}
+	return o, append(anto[:len(anto):len(anto)], a...)
+}
+
+var orWords = set("or", "nor")
 
 // later drops the spans of a that start inside a span of b starting
 // before them: of two phrases sharing words, the first read claims them.

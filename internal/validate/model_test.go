@@ -361,8 +361,8 @@ func TestShippedModelCoverage(t *testing.T) {
 			t.Errorf("area %s has %d models, want at least 5", area, per[area])
 		}
 	}
-	if len(models) < 80 || len(models) > 800 {
-		t.Errorf("%d models, want 80 to 800", len(models))
+	if len(models) < 80 || len(models) > 1200 {
+		t.Errorf("%d models, want 80 to 1200", len(models))
 	}
 }
 

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -77,26 +78,8 @@ func auditQuery(ctx context.Context, io IO, args []string) int {
 	if fs.NArg() > 0 {
 		return usageErr(io, "audit query takes no arguments (got %q)", fs.Arg(0))
 	}
-	now := time.Now()
-	var err error
-	if f.Since, err = parseWhen(*since, now); err != nil {
-		return usageErr(io, "--since: %v", err)
-	}
-	if f.Until, err = parseWhen(*until, now); err != nil {
-		return usageErr(io, "--until: %v", err)
-	}
-	if *decision != "" {
-		if f.Decision, err = store.ParseVerdict(*decision); err != nil {
-			return usageErr(io, "--decision must be allow, quarantine or deny")
-		}
-	}
-	if *origin != "" {
-		if f.Origin, err = store.ParseOrigin(*origin); err != nil {
-			return usageErr(io, "--origin must be gate or check")
-		}
-	}
-	if f.Limit < 0 {
-		return usageErr(io, "--limit must not be negative")
+	if err := completeDecisionFilter(&f, *decision, *origin, *since, *until, time.Now()); err != nil {
+		return usageErr(io, "%v", err)
 	}
 	if *report != "" && !slices.Contains(store.Reports(), store.Report(*report)) {
 		names := make([]string, 0, 3)
@@ -110,42 +93,93 @@ func auditQuery(ctx context.Context, io IO, args []string) int {
 		return code
 	}
 	defer st.Close()
-
-	if *report != "" {
-		var rows []store.ReportRow
-		if *withArchive {
-			rows, err = archive.Report(ctx, st, store.Report(*report), f)
-		} else {
-			rows, err = st.DecisionReport(ctx, store.Report(*report), f)
-		}
-		if err != nil {
-			return fail(io, "%v", err)
-		}
-		if *asJSON {
-			enc := json.NewEncoder(io.Out)
-			for _, r := range rows {
-				enc.Encode(map[string]any{"key": r.Key, "count": r.Count})
-			}
-			return exitOK
-		}
-		tw := tabwriter.NewWriter(io.Out, 0, 4, 2, ' ', 0)
-		fmt.Fprintf(tw, "%s\tCOUNT\n", strings.ToUpper(reportKey(store.Report(*report))))
-		for _, r := range rows {
-			fmt.Fprintf(tw, "%s\t%d\n", r.Key, r.Count)
-		}
-		tw.Flush()
-		return exitOK
-	}
-	var recs []store.DecisionRecord
+	src := decisionSource{st: st}
 	if *withArchive {
-		recs, err = archive.Decisions(ctx, st, f)
+		src.archive = archive
+	}
+	if *report != "" {
+		return printDecisionReport(ctx, io, src, store.Report(*report), f, *asJSON)
+	}
+	return printDecisions(ctx, io, src, f, *asJSON)
+}
+
+// completeDecisionFilter sets the fields of f that audit query's
+// --decision, --origin, --since and --until name, and checks --limit; the
+// error is the usage message.
+func completeDecisionFilter(f *store.DecisionFilter, decision, origin, since, until string, now time.Time) error {
+	var err error
+	if f.Since, err = parseWhen(since, now); err != nil {
+		return fmt.Errorf("--since: %w", err)
+	}
+	if f.Until, err = parseWhen(until, now); err != nil {
+		return fmt.Errorf("--until: %w", err)
+	}
+	if decision != "" {
+		if f.Decision, err = store.ParseVerdict(decision); err != nil {
+			return errors.New("--decision must be allow, quarantine or deny")
+		}
+	}
+	if origin != "" {
+		if f.Origin, err = store.ParseOrigin(origin); err != nil {
+			return errors.New("--origin must be gate or check")
+		}
+	}
+	if f.Limit < 0 {
+		return errors.New("--limit must not be negative")
+	}
+	return nil
+}
+
+// decisionSource is where audit query reads decisions: the database, and
+// with archive also the archive files retention moved decisions to.
+type decisionSource struct {
+	st      store.Store
+	archive *audit.Archiver // nil: the database only
+}
+
+// printDecisionReport runs the named report over the decisions f selects
+// and prints it as a table or, with asJSON, as JSON Lines.
+func printDecisionReport(ctx context.Context, io IO, src decisionSource, report store.Report, f store.DecisionFilter, asJSON bool) int {
+	var rows []store.ReportRow
+	var err error
+	if src.archive != nil {
+		rows, err = src.archive.Report(ctx, src.st, report, f)
 	} else {
-		recs, err = st.QueryDecisions(ctx, f)
+		rows, err = src.st.DecisionReport(ctx, report, f)
 	}
 	if err != nil {
 		return fail(io, "%v", err)
 	}
-	if *asJSON {
+	if asJSON {
+		enc := json.NewEncoder(io.Out)
+		for _, r := range rows {
+			enc.Encode(map[string]any{"key": r.Key, "count": r.Count})
+		}
+		return exitOK
+	}
+	tw := tabwriter.NewWriter(io.Out, 0, 4, 2, ' ', 0)
+	fmt.Fprintf(tw, "%s\tCOUNT\n", strings.ToUpper(reportKey(report)))
+	for _, r := range rows {
+		fmt.Fprintf(tw, "%s\t%d\n", r.Key, r.Count)
+	}
+	tw.Flush()
+	return exitOK
+}
+
+// printDecisions lists the decisions f selects, newest first, as a table
+// or, with asJSON, as JSON Lines.
+func printDecisions(ctx context.Context, io IO, src decisionSource, f store.DecisionFilter, asJSON bool) int {
+	var recs []store.DecisionRecord
+	var err error
+	if src.archive != nil {
+		recs, err = src.archive.Decisions(ctx, src.st, f)
+	} else {
+		recs, err = src.st.QueryDecisions(ctx, f)
+	}
+	if err != nil {
+		return fail(io, "%v", err)
+	}
+	if asJSON {
 		enc := json.NewEncoder(io.Out)
 		for i := range recs {
 			enc.Encode(recordJSON(&recs[i]))

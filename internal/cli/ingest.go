@@ -171,72 +171,114 @@ func ingestCmd(ctx context.Context, io IO, args []string) int {
 	if err != nil {
 		return usageErr(io, "%v", err)
 	}
-	reg, err := quarantine.NewLocalRegistry()
-	if err != nil {
-		return fail(io, "%v", err)
-	}
-	if *regPath != "" {
-		f, err := os.Open(*regPath)
-		if err != nil {
-			return usageErr(io, "%v", err)
-		}
-		reg, err = quarantine.ReadLocalRegistry(f)
-		f.Close()
-		if err != nil {
-			return usageErr(io, "%s: %v", *regPath, err)
-		}
+	reg, code := openIdentityRegistry(io, *regPath)
+	if reg == nil {
+		return code
 	}
 	var sg *ingest.Signer
 	if *sign {
 		sg = ingest.NewSigner(*chainID, reg)
 	}
-	now := time.Now().UTC().Truncate(time.Second)
-	entries, err := readFileEntries(fs.Arg(0), knowledge.Purchased, now, sg)
+	in, err := readIngestInputs(fs.Arg(0), *seedPath, *modelsPath, sg)
 	if err != nil {
 		return usageErr(io, "%v", err)
 	}
-	var seed []*knowledge.Entry
-	if *seedPath != "" {
-		if seed, err = readFileEntries(*seedPath, knowledge.Self, now, nil); err != nil {
-			return usageErr(io, "--grimoire: %v", err)
-		}
-	}
-
-	var models []validate.Model
-	if *modelsPath != "" {
-		if models, err = validate.ReadModelsFile(*modelsPath); err != nil {
-			return usageErr(io, "--models: %v", err)
-		}
-	}
 	p, closeP, err := daemon.OpenIngest(ctx, daemon.IngestConfig{DB: *dbPath, ChainID: *chainID, Registry: reg,
-		Strictness: strictness, Models: models, Sandbox: true, Book: f.Book})
+		Strictness: strictness, Models: in.models, Sandbox: true, Book: f.Book})
 	if err != nil {
 		return fail(io, "%v", err)
 	}
 	defer closeP()
-	if err := p.Grimoire().Seed(ctx, seed); err != nil {
+	if err := p.Grimoire().Seed(ctx, in.seed); err != nil {
 		return fail(io, "--grimoire: %v", err)
 	}
+	reports, err := ingestEntries(ctx, p, in.entries, *batch)
+	if err != nil {
+		return fail(io, "%v", err)
+	}
+	return printIngestReports(io, reports, len(in.entries), strictness, *asJSON)
+}
 
-	enc := json.NewEncoder(io.Out)
-	counts := map[ingest.Verdict]int{}
-	var reports []*ingest.Report
-	if *batch {
-		if reports, err = p.IngestBatch(ctx, entries); err != nil {
-			return fail(io, "%v", err)
-		}
-	} else {
-		for _, e := range entries {
-			r, err := p.Ingest(ctx, e)
-			if err != nil {
-				return fail(io, "%v", err)
-			}
-			reports = append(reports, r)
+// openIdentityRegistry is the identity registry ingest checks signers
+// against: the file of agent addresses at path, else an empty one. On
+// failure it has printed why and returns nil and the exit status.
+func openIdentityRegistry(io IO, path string) (*quarantine.LocalRegistry, int) {
+	reg, err := quarantine.NewLocalRegistry()
+	if err != nil {
+		return nil, fail(io, "%v", err)
+	}
+	if path == "" {
+		return reg, exitOK
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, usageErr(io, "%v", err)
+	}
+	reg, err = quarantine.ReadLocalRegistry(f)
+	f.Close()
+	if err != nil {
+		return nil, usageErr(io, "%s: %v", path, err)
+	}
+	return reg, exitOK
+}
+
+// ingestInputs are the files ward ingest reads before it opens the
+// pipeline.
+type ingestInputs struct {
+	entries []*knowledge.Entry // to ingest (provenance defaults to purchased)
+	seed    []*knowledge.Entry // the Grimoire's own knowledge (provenance defaults to self)
+	models  []validate.Model   // mental models for L3b; nil: the shipped ones
+}
+
+// readIngestInputs reads the entries at path (signing unsigned external
+// ones with sg, if not nil), the seed at seedPath and the mental models
+// at modelsPath ("": none, or the shipped models); the error names the
+// flag of the file it is about.
+func readIngestInputs(path, seedPath, modelsPath string, sg *ingest.Signer) (ingestInputs, error) {
+	var in ingestInputs
+	now := time.Now().UTC().Truncate(time.Second)
+	var err error
+	if in.entries, err = readFileEntries(path, knowledge.Purchased, now, sg); err != nil {
+		return in, err
+	}
+	if seedPath != "" {
+		if in.seed, err = readFileEntries(seedPath, knowledge.Self, now, nil); err != nil {
+			return in, fmt.Errorf("--grimoire: %w", err)
 		}
 	}
+	if modelsPath != "" {
+		if in.models, err = validate.ReadModelsFile(modelsPath); err != nil {
+			return in, fmt.Errorf("--models: %w", err)
+		}
+	}
+	return in, nil
+}
+
+// ingestEntries runs entries through p, one by one or, with batch, as one
+// batch, and returns a report per entry.
+func ingestEntries(ctx context.Context, p *ingest.Pipeline, entries []*knowledge.Entry, batch bool) ([]*ingest.Report, error) {
+	if batch {
+		return p.IngestBatch(ctx, entries)
+	}
+	var reports []*ingest.Report
+	for _, e := range entries {
+		r, err := p.Ingest(ctx, e)
+		if err != nil {
+			return nil, err
+		}
+		reports = append(reports, r)
+	}
+	return reports, nil
+}
+
+// printIngestReports prints a line per report and the counts of verdicts
+// over the n entries or, with asJSON, one JSON report per entry.
+func printIngestReports(io IO, reports []*ingest.Report, n int, strictness knowledge.Strictness, asJSON bool) int {
+	enc := json.NewEncoder(io.Out)
+	counts := map[ingest.Verdict]int{}
 	for _, r := range reports {
 		counts[r.Verdict]++
-		if *asJSON {
+		if asJSON {
 			if err := enc.Encode(r); err != nil {
 				return fail(io, "%v", err)
 			}
@@ -244,8 +286,8 @@ func ingestCmd(ctx context.Context, io IO, args []string) int {
 		}
 		fmt.Fprintln(io.Out, reportLine(r))
 	}
-	if !*asJSON {
-		fmt.Fprintf(io.Out, "%d entries (%s): %d adopted, %d rejected, %d quarantined%s\n", len(entries), strictness,
+	if !asJSON {
+		fmt.Fprintf(io.Out, "%d entries (%s): %d adopted, %d rejected, %d quarantined%s\n", n, strictness,
 			counts[ingest.Adopted], counts[ingest.Rejected], counts[ingest.Quarantined], confirmedCount(counts[ingest.Confirmed]))
 	}
 	return exitOK

@@ -113,21 +113,10 @@ func BenchSoak(ctx context.Context, cfg SoakConfig) (*SoakBench, error) {
 		return nil, err
 	}
 	defer st.Close()
-	reg := registry.New()
-	for _, t := range catalog.Tools(st.Env) {
-		if err := reg.Add(t); err != nil {
-			return nil, err
-		}
-	}
-	reg.Freeze()
-	tools, view, err := benchTools(st, reg)
+	tools, view, err := soakTools(st)
 	if err != nil {
 		return nil, err
 	}
-	dc := st.Dev.Contracts()
-	readArgs := json.RawMessage(fmt.Sprintf(`{"token":%q}`, dc.USDC.Hex()))
-	swap := json.RawMessage(fmt.Sprintf(`{"token_in":%q,"token_out":%q,"amount_in":"1000000"}`, dc.USDC.Hex(), dc.WETH.Hex()))
-
 	rec := &soakRecorder{}
 	res := &SoakBench{DurationS: cfg.Duration.Seconds(), Clients: cfg.Clients, IntervalS: cfg.Interval.Seconds()}
 	res.Start = sampleSoak(ctx, st, tools, cfg.Dir, nil, 0, 0, 0)
@@ -135,77 +124,125 @@ func BenchSoak(ctx context.Context, cfg SoakConfig) (*SoakBench, error) {
 	runCtx, cancel := context.WithTimeout(ctx, cfg.Duration)
 	defer cancel()
 	var wg sync.WaitGroup
-	for i := range cfg.Clients {
+	if err := startSoakClients(ctx, runCtx, &wg, st, tools, view, cfg.Clients, rec); err != nil {
+		cancel()
+		wg.Wait()
+		return nil, err
+	}
+	res.Intervals = sampleSoakIntervals(ctx, runCtx, &wg, st, tools, cfg, rec, res.Start)
+	res.Totals = soakTotals(res.Intervals)
+	if cfg.HeapProfile != "" {
+		if err := writeHeapProfile(cfg.HeapProfile); err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+// soakTools is the gate over the whole catalogue on st, and the view of
+// it the soak's sessions open with.
+func soakTools(st *Stack) (*gate.Tools, *registry.View, error) {
+	reg := registry.New()
+	for _, t := range catalog.Tools(st.Env) {
+		if err := reg.Add(t); err != nil {
+			return nil, nil, err
+		}
+	}
+	reg.Freeze()
+	return benchTools(st, reg)
+}
+
+// startSoakClients opens a session for each of n agents and starts each
+// agent's loop in wg, until runCtx ends; it fails if a session cannot be
+// opened (the agents already started are then left to the caller to
+// stop).
+func startSoakClients(ctx, runCtx context.Context, wg *sync.WaitGroup, st *Stack, tools *gate.Tools, view *registry.View, n int, rec *soakRecorder) error {
+	dc := st.Dev.Contracts()
+	readArgs := json.RawMessage(fmt.Sprintf(`{"token":%q}`, dc.USDC.Hex()))
+	swap := json.RawMessage(fmt.Sprintf(`{"token_in":%q,"token_out":%q,"amount_in":"1000000"}`, dc.USDC.Hex(), dc.WETH.Hex()))
+	for i := range n {
 		name := "soak-" + strconv.Itoa(i)
 		s, err := tools.OpenSession(ctx, gate.Owner{PrincipalID: name, Name: name, Source: policy.Agent}, name, view)
 		if err != nil {
-			cancel()
-			wg.Wait()
-			return nil, err
+			return err
 		}
-		wg.Go(func() {
-			for step := 0; runCtx.Err() == nil; step++ {
-				switch step % 4 {
-				case 0, 2:
-					t0 := time.Now()
-					_, err := tools.Read(runCtx, s, "data_get_token_balance", readArgs)
-					rec.add(runCtx, SoakRead, time.Since(t0), err)
-				case 1, 3:
-					t0 := time.Now()
-					pv, err := tools.Preview(runCtx, s, "uniswap_execute_swap", swap)
-					rec.add(runCtx, SoakPreview, time.Since(t0), err)
-					if err != nil {
-						continue
-					}
-					t0 = time.Now()
-					if step%4 == 1 {
-						err = tools.Cancel(runCtx, s, pv.PermitID)
-						rec.add(runCtx, SoakCancel, time.Since(t0), err)
-					} else {
-						_, err = tools.Commit(runCtx, s, gate.CommitRequest{PermitID: pv.PermitID})
-						rec.add(runCtx, SoakCommit, time.Since(t0), err)
-					}
-				}
-			}
-		})
+		wg.Go(func() { soakAgent(runCtx, tools, s, readArgs, swap, rec) })
 	}
+	return nil
+}
 
+// soakAgent repeats, until runCtx ends: a read, a swap preview it
+// cancels, another read, a swap preview it commits; rec gets every
+// operation's latency and outcome.
+func soakAgent(runCtx context.Context, tools *gate.Tools, s *gate.Session, readArgs, swap json.RawMessage, rec *soakRecorder) {
+	for step := 0; runCtx.Err() == nil; step++ {
+		switch step % 4 {
+		case 0, 2:
+			t0 := time.Now()
+			_, err := tools.Read(runCtx, s, "data_get_token_balance", readArgs)
+			rec.add(runCtx, SoakRead, time.Since(t0), err)
+		case 1, 3:
+			t0 := time.Now()
+			pv, err := tools.Preview(runCtx, s, "uniswap_execute_swap", swap)
+			rec.add(runCtx, SoakPreview, time.Since(t0), err)
+			if err != nil {
+				continue
+			}
+			t0 = time.Now()
+			if step%4 == 1 {
+				err = tools.Cancel(runCtx, s, pv.PermitID)
+				rec.add(runCtx, SoakCancel, time.Since(t0), err)
+			} else {
+				_, err = tools.Commit(runCtx, s, gate.CommitRequest{PermitID: pv.PermitID})
+				rec.add(runCtx, SoakCommit, time.Since(t0), err)
+			}
+		}
+	}
+}
+
+// sampleSoakIntervals samples the operations rec collected and the
+// resources every cfg.Interval until runCtx ends, and once more after the
+// agents in wg have stopped (the last interval includes the operations
+// in flight).
+func sampleSoakIntervals(ctx, runCtx context.Context, wg *sync.WaitGroup, st *Stack, tools *gate.Tools, cfg SoakConfig, rec *soakRecorder, prev SoakInterval) []SoakInterval {
+	var out []SoakInterval
 	start := time.Now()
 	tick := time.NewTicker(cfg.Interval)
 	defer tick.Stop()
-	prev := res.Start
 	for done := false; !done; {
 		select {
 		case <-runCtx.Done():
-			wg.Wait() // the last interval includes the operations in flight
+			wg.Wait()
 			done = true
 		case <-tick.C:
 		}
 		now := time.Since(start).Seconds()
 		recs := rec.swap()
 		iv := sampleSoak(ctx, st, tools, cfg.Dir, &recs, prev.EndS, now, prev.DBMB)
-		if iv.EndS-iv.StartS < 0.1 && len(res.Intervals) > 0 {
+		if iv.EndS-iv.StartS < 0.1 && len(out) > 0 {
 			break // a tick that raced the end: nothing to report
 		}
-		res.Intervals = append(res.Intervals, iv)
+		out = append(out, iv)
 		prev = iv
 	}
-	res.Totals = soakTotals(res.Intervals)
-	if cfg.HeapProfile != "" {
-		f, err := os.Create(cfg.HeapProfile)
-		if err != nil {
-			return nil, err
-		}
-		runtime.GC()
-		err = pprof.WriteHeapProfile(f)
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-		if err != nil {
-			return nil, fmt.Errorf("bench soak: heap profile: %w", err)
-		}
+	return out
+}
+
+// writeHeapProfile writes a heap profile, after a collection, to path.
+func writeHeapProfile(path string) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
 	}
-	return res, nil
+	runtime.GC()
+	err = pprof.WriteHeapProfile(f)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("bench soak: heap profile: %w", err)
+	}
+	return nil
 }
 
 // soakRecorder collects the operations' latencies and failures of the

@@ -230,10 +230,48 @@ func Open(ctx context.Context, cfg Config) (_ *Stack, err error) {
 	if cfg.DB == "" {
 		cfg.DB = "ward.db"
 	}
-	// First in, so last out: Close flushes the spans of everything else's
-	// shutdown too.
-	if s.Telemetry, err = telemetry.New(ctx, cfg.Telemetry); err != nil {
+	if err := s.openTelemetry(ctx, cfg); err != nil {
 		return nil, err
+	}
+	if err := s.openDecider(ctx, cfg); err != nil {
+		return nil, err
+	}
+	if s.Book = cfg.Book; s.Book == nil {
+		s.Book = addrbook.Shipped()
+	}
+	envs, err := s.openChains(ctx, &cfg)
+	if err != nil {
+		return nil, err
+	}
+	log := cfg.Log
+	if log == nil {
+		log = slog.Default()
+	}
+	s.reconcileSends(ctx, log, envs)
+	if err := s.openStreams(cfg, envs); err != nil {
+		return nil, err
+	}
+	if err := s.registerTools(ctx, cfg, envs); err != nil {
+		return nil, err
+	}
+	if err := s.openHooks(&cfg); err != nil {
+		return nil, err
+	}
+	s.closers = append(s.closers, func() error { s.Bus.Close(); return nil }, func() error { s.Streams.Close(); return nil })
+	if err := s.openGate(ctx, cfg); err != nil {
+		return nil, errors.Join(err, s.Close())
+	}
+	s.reconcileCommits(ctx, log)
+	s.logOverrides(ctx, log)
+	return s, nil
+}
+
+// openTelemetry starts the export of spans. It is first in, so last out:
+// Close flushes the spans of everything else's shutdown too.
+func (s *Stack) openTelemetry(ctx context.Context, cfg Config) error {
+	var err error
+	if s.Telemetry, err = telemetry.New(ctx, cfg.Telemetry); err != nil {
+		return err
 	}
 	s.closers = append(s.closers, func() error {
 		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), TelemetryFlush)
@@ -245,14 +283,15 @@ func Open(ctx context.Context, cfg Config) (_ *Stack, err error) {
 		}
 		return nil
 	})
-	if err := s.openDecider(ctx, cfg); err != nil {
-		return nil, err
-	}
+	return nil
+}
 
-	if s.Book = cfg.Book; s.Book == nil {
-		s.Book = addrbook.Shipped()
-	}
-	env, dc, err := s.openChain(ctx, cfg)
+// openChains opens the first chain (on the dev chain, whose tokens
+// cfg's hooks then allow unless cfg allows some), its simulator and the
+// other chains cfg names, and returns their catalogue environments, the
+// first chain's first.
+func (s *Stack) openChains(ctx context.Context, cfg *Config) ([]*catalog.Env, error) {
+	env, dc, err := s.openChain(ctx, *cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -271,51 +310,48 @@ func Open(ctx context.Context, cfg Config) (_ *Stack, err error) {
 	}
 	env.Chain, env.Wallet, env.Sim = s.Provider, s.Wallet, s.Sim
 	s.Env = env
-	more, err := s.openMoreChains(ctx, cfg, providers)
+	more, err := s.openMoreChains(ctx, *cfg, providers)
 	if err != nil {
-		return nil, errors.Join(err, s.Close())
+		return nil, err
 	}
 	s.Providers = providers
-	for _, e := range append([]*catalog.Env{env}, more...) {
+	envs := append([]*catalog.Env{env}, more...)
+	for _, e := range envs {
 		if e.Wallet != nil && e.Wallet.Safe() != (common.Address{}) {
 			s.SafeWallets = append(s.SafeWallets, e.Wallet)
 		}
 	}
-	log := cfg.Log
-	if log == nil {
-		log = slog.Default()
-	}
-	s.reconcileSends(ctx, log, append([]*catalog.Env{env}, more...))
+	return envs, nil
+}
 
+// openStreams starts the event bus and the stream_ tools' subscriptions,
+// which publish on it, for every chain's environment. Open closes them
+// streams first (closers run last first), which ends every poller.
+func (s *Stack) openStreams(cfg Config, envs []*catalog.Env) error {
+	var err error
 	if s.Bus, err = event.New(event.Config{}); err != nil {
-		return nil, err
+		return err
 	}
-	// Subscriptions publish on the bus; closed before it (closers run
-	// last first), which ends every poller.
 	if s.Streams, err = stream.New(stream.Config{MaxPerSession: cfg.Streaming.MaxPerSession, MinInterval: cfg.Streaming.MinInterval, Publish: s.Bus.Publish}); err != nil {
-		return nil, err
+		return err
 	}
-	for _, e := range append([]*catalog.Env{env}, more...) {
+	for _, e := range envs {
 		e.Streams = s.Streams
 	}
-	if err := s.registerTools(ctx, cfg, append([]*catalog.Env{env}, more...)); err != nil {
-		return nil, err
-	}
+	return nil
+}
 
+// openHooks builds the hooks of cfg on the stack's simulator, store
+// (spend and rate windows that survive a restart), chains and address
+// book.
+func (s *Stack) openHooks(cfg *Config) error {
 	cfg.Hooks.Simulation.Simulator = simAdapter{s.Sim}
-	cfg.Hooks.Windows = s.Store // spend and rate windows that survive a restart
-	cfg.Hooks.Hallucination.Reader = &readerAdapter{ps: providers}
+	cfg.Hooks.Windows = s.Store
+	cfg.Hooks.Hallucination.Reader = &readerAdapter{ps: s.Providers}
 	cfg.Hooks.Hallucination.Book = s.Book
-	if s.Hooks, err = hook.NewSet(cfg.Hooks); err != nil {
-		return nil, err
-	}
-	s.closers = append(s.closers, func() error { s.Bus.Close(); return nil }, func() error { s.Streams.Close(); return nil })
-	if err := s.openGate(ctx, cfg); err != nil {
-		return nil, errors.Join(err, s.Close())
-	}
-	s.reconcileCommits(ctx, log)
-	s.logOverrides(ctx, log)
-	return s, nil
+	var err error
+	s.Hooks, err = hook.NewSet(cfg.Hooks)
+	return err
 }
 
 // logOverrides says at start which of the owner's stored settings win

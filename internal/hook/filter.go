@@ -157,7 +157,9 @@ type frame struct {
 }
 
 // rewrite streams data through the decoder, redacting strings and cutting
-// at the cap. ok is false if data is not exactly one JSON value.
+// at the cap. ok is false if data is not exactly one JSON value. Each
+// step takes the next token and the containers open in the output and
+// returns them after it; a token that does not fit finishes the output.
 func (f *ResultFilter) rewrite(data []byte, red *redactor) (out []byte, truncated, ok bool) {
 	if !json.Valid(data) {
 		return nil, false, false
@@ -165,102 +167,130 @@ func (f *ResultFilter) rewrite(data []byte, red *redactor) (out []byte, truncate
 	tz := tokenizer{s: data}
 	w := &jsonWriter{max: f.max}
 	var stack []frame
-	skipDepth := 0
+	skipDepth := 0 // > 0: inside a container nested past maxResultDepth, which is skipped
 	for !w.full {
 		tok, more := tz.next()
 		if !more {
 			break
 		}
 		if skipDepth > 0 {
-			if d, isDelim := tok.(json.Delim); isDelim {
-				if d == '{' || d == '[' {
-					skipDepth++
-				} else {
-					skipDepth--
-				}
-			}
-			if skipDepth == 0 {
-				// The skipped container was a value: mark its place.
-				marker := strconv.Quote(Truncated)
-				if !w.fits(stack, len(marker)) {
-					w.finish(stack)
-					continue
-				}
-				w.value(stack, marker)
-				stack = afterValue(stack)
-			}
+			skipDepth, stack = w.skip(stack, skipDepth, tok)
 			continue
 		}
 		switch t := tok.(type) {
 		case json.Delim:
-			switch t {
-			case '{', '[':
-				if len(stack) >= maxResultDepth {
-					skipDepth = 1
-					w.truncated = true
-					continue
-				}
-				key := ""
-				if len(stack) > 0 {
-					key = stack[len(stack)-1].key
-				}
-				if !w.fits(stack, 1) {
-					w.finish(stack)
-					continue
-				}
-				start := w.b.Len()
-				w.value(stack, string(t))
-				stack = append(stack, frame{object: t == '{', key: key, start: start})
+			switch {
+			case t == '}' || t == ']':
+				stack = w.close(stack, t)
+			case len(stack) >= maxResultDepth:
+				skipDepth, w.truncated = 1, true
 			default:
-				stack = stack[:len(stack)-1]
-				w.raw(string(t))
-				stack = afterValue(stack)
+				if fr, ok := w.open(stack, t); ok {
+					stack = append(stack, fr)
+				}
 			}
 		case string:
-			top := len(stack) - 1
-			if top >= 0 && stack[top].object && !stack[top].keyDone {
-				k := red.text(t, "")
-				enc := quote(k) + ":"
-				if !w.fits(stack, len(enc)+len(`""`)) {
-					w.finish(stack)
-					continue
-				}
-				if stack[top].n > 0 {
-					w.raw(",")
-				}
-				w.raw(enc)
-				stack[top].keyDone, stack[top].key = true, t
-				continue
-			}
-			key := ""
-			if top >= 0 {
-				key = stack[top].key
-			}
-			enc := quote(red.text(t, key))
-			if !w.fits(stack, len(enc)) {
-				if room := w.room(stack) - len(`"`+Truncated+`"`) - 2; room > 16 {
-					w.value(stack, cutString(red.text(t, key), room))
-					stack = afterValue(stack)
-				}
-				w.finish(stack)
-				continue
-			}
-			w.value(stack, enc)
-			stack = afterValue(stack)
+			stack = w.text(stack, red, t)
 		case literal:
-			enc := string(t)
-			if !w.fits(stack, len(enc)) {
-				w.finish(stack)
-				continue
-			}
-			w.value(stack, enc)
-			stack = afterValue(stack)
+			stack = w.literal(stack, t)
 		}
 	}
 	if !w.full && (len(stack) > 0 || w.b.Len() == 0) {
 		return nil, false, false
 	}
 	return w.b.Bytes(), w.truncated, true
+}
+
+// skip follows the brackets of a container nested too deep to keep and,
+// at its end, writes the Truncated marker in its place.
+func (w *jsonWriter) skip(stack []frame, depth int, tok any) (int, []frame) {
+	if d, isDelim := tok.(json.Delim); isDelim {
+		if d == '{' || d == '[' {
+			depth++
+		} else {
+			depth--
+		}
+	}
+	if depth > 0 {
+		return depth, stack
+	}
+	// The skipped container was a value: mark its place.
+	marker := strconv.Quote(Truncated)
+	if !w.fits(stack, len(marker)) {
+		w.finish(stack)
+		return 0, stack
+	}
+	w.value(stack, marker)
+	return 0, afterValue(stack)
+}
+
+// open writes the bracket t that starts an object or array, if it fits,
+// and returns the frame it opens.
+func (w *jsonWriter) open(stack []frame, t json.Delim) (frame, bool) {
+	key := ""
+	if len(stack) > 0 {
+		key = stack[len(stack)-1].key
+	}
+	if !w.fits(stack, 1) {
+		w.finish(stack)
+		return frame{}, false
+	}
+	start := w.b.Len()
+	w.value(stack, string(t))
+	return frame{object: t == '{', key: key, start: start}, true
+}
+
+// close ends the innermost object or array.
+func (w *jsonWriter) close(stack []frame, t json.Delim) []frame {
+	stack = stack[:len(stack)-1]
+	w.raw(string(t))
+	return afterValue(stack)
+}
+
+// text writes a string, redacted: a member key, or a value redacted by
+// the key it sits under and cut to the room left if it does not fit.
+func (w *jsonWriter) text(stack []frame, red *redactor, t string) []frame {
+	top := len(stack) - 1
+	if top >= 0 && stack[top].object && !stack[top].keyDone {
+		k := red.text(t, "")
+		enc := quote(k) + ":"
+		if !w.fits(stack, len(enc)+len(`""`)) {
+			w.finish(stack)
+			return stack
+		}
+		if stack[top].n > 0 {
+			w.raw(",")
+		}
+		w.raw(enc)
+		stack[top].keyDone, stack[top].key = true, t
+		return stack
+	}
+	key := ""
+	if top >= 0 {
+		key = stack[top].key
+	}
+	enc := quote(red.text(t, key))
+	if !w.fits(stack, len(enc)) {
+		if room := w.room(stack) - len(`"`+Truncated+`"`) - 2; room > 16 {
+			w.value(stack, cutString(red.text(t, key), room))
+			stack = afterValue(stack)
+		}
+		w.finish(stack)
+		return stack
+	}
+	w.value(stack, enc)
+	return afterValue(stack)
+}
+
+// literal writes a number, true, false or null as it was written.
+func (w *jsonWriter) literal(stack []frame, t literal) []frame {
+	enc := string(t)
+	if !w.fits(stack, len(enc)) {
+		w.finish(stack)
+		return stack
+	}
+	w.value(stack, enc)
+	return afterValue(stack)
 }
 
 // literal is a JSON number, true, false or null as written.

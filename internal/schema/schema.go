@@ -218,106 +218,127 @@ func (s *Schema) follow(n *jsonschema.Schema) *jsonschema.Schema {
 // link resolves the schema's references, compiles its patterns, and
 // checks that walking it is finite and bounded (see MaxPaths).
 func (s *Schema) link() error {
-	// Every node once: references, patterns, unsupported keywords.
 	at := map[*jsonschema.Schema]string{}
-	var visit func(n *jsonschema.Schema, path string, depth int) *CompileError
-	visit = func(n *jsonschema.Schema, path string, depth int) *CompileError {
-		at[n] = path
-		if depth > MaxDepth {
-			return refuse(path, "subschemas nested more than %d deep", MaxDepth)
-		}
-		if n.DynamicRef != "" {
-			return refuse(path+"/$dynamicRef", "$dynamicRef is not supported")
-		}
-		for _, ty := range append([]string{n.Type}, n.Types...) {
-			switch ty {
-			case "", "null", "boolean", "object", "array", "number", "integer", "string":
-			default:
-				return refuse(path+"/type", "unknown type %q", trunc(ty, 40))
-			}
-		}
-		if n != s.root && n.ID != "" {
-			return refuse(path+"/$id", "$id is allowed on the root schema only")
-		}
-		if n.ItemsArray != nil && !s.draft7 {
-			return refuse(path+"/items", `an array of schemas is draft-07's tuple form; draft 2020-12 uses "prefixItems"`)
-		}
-		if n.Ref != "" {
-			t, err := s.pointer(n.Ref)
-			if err != nil {
-				return refuse(path+"/$ref", "%v", err)
-			}
-			s.refs[n] = t
-		}
-		if n.Pattern != "" {
-			if err := s.compilePattern(n.Pattern); err != nil {
-				return refuse(path+"/pattern", "%v", err)
-			}
-		}
-		for _, p := range keys(n.PatternProperties) {
-			if err := s.compilePattern(p); err != nil {
-				return refuse(path+"/patternProperties/"+segment(p), "%v", err)
-			}
-		}
-		for _, c := range children(n) {
-			if err := visit(c.s, path+c.path(), depth+1); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
-	if err := visit(s.root, "", 0); err != nil {
+	if err := s.visit(s.root, "", 0, at); err != nil {
 		return err
 	}
-
-	// Count the ways of walking the graph from the root through $ref and
-	// every child edge; a cycle is an unbounded walk (and would overflow
-	// the validator's stack, which no recover can catch).
-	const (
-		unseen = iota
-		active
-		done
-	)
-	state := map[*jsonschema.Schema]int{}
-	paths := map[*jsonschema.Schema]int{}
-	var count func(n *jsonschema.Schema) (int, *CompileError)
-	count = func(n *jsonschema.Schema) (int, *CompileError) {
-		switch state[n] {
-		case active:
-			return 0, refuse("", "the schema refers to itself (recursive schemas are not supported)")
-		case done:
-			return paths[n], nil
-		}
-		state[n] = active
-		total := 1
-		next := edges(n)
-		if t := s.refs[n]; t != nil {
-			next = append(next, t)
-		}
-		for _, child := range next {
-			c, err := count(child)
-			if err != nil {
-				if err.Path == "" {
-					// The edge that closes the cycle.
-					err.Path = at[child]
-					if child == s.refs[n] {
-						err.Path = at[n] + "/$ref"
-					}
-				}
-				return 0, err
-			}
-			total += c
-			if total > MaxPaths {
-				return 0, refuse(at[n], "the schema is too complex (more than %d subschema paths)", MaxPaths)
-			}
-		}
-		state[n], paths[n] = done, total
-		return total, nil
-	}
-	if _, err := count(s.root); err != nil {
+	pc := pathCounter{s: s, at: at, state: map[*jsonschema.Schema]int{}, paths: map[*jsonschema.Schema]int{}}
+	if _, err := pc.count(s.root); err != nil {
 		return err
 	}
 	return nil
+}
+
+// visit checks n and its subschemas, each node once, recording in at
+// where each is: nesting, keywords ward does not support, references
+// (resolved into s.refs) and patterns (compiled).
+func (s *Schema) visit(n *jsonschema.Schema, path string, depth int, at map[*jsonschema.Schema]string) *CompileError {
+	at[n] = path
+	if depth > MaxDepth {
+		return refuse(path, "subschemas nested more than %d deep", MaxDepth)
+	}
+	if err := s.checkKeywords(n, path); err != nil {
+		return err
+	}
+	if n.Ref != "" {
+		t, err := s.pointer(n.Ref)
+		if err != nil {
+			return refuse(path+"/$ref", "%v", err)
+		}
+		s.refs[n] = t
+	}
+	if n.Pattern != "" {
+		if err := s.compilePattern(n.Pattern); err != nil {
+			return refuse(path+"/pattern", "%v", err)
+		}
+	}
+	for _, p := range keys(n.PatternProperties) {
+		if err := s.compilePattern(p); err != nil {
+			return refuse(path+"/patternProperties/"+segment(p), "%v", err)
+		}
+	}
+	for _, c := range children(n) {
+		if err := s.visit(c.s, path+c.path(), depth+1, at); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkKeywords refuses what n at path says that ward does not support:
+// $dynamicRef, an unknown type, $id below the root, and draft-07's tuple
+// items in a draft 2020-12 schema.
+func (s *Schema) checkKeywords(n *jsonschema.Schema, path string) *CompileError {
+	if n.DynamicRef != "" {
+		return refuse(path+"/$dynamicRef", "$dynamicRef is not supported")
+	}
+	for _, ty := range append([]string{n.Type}, n.Types...) {
+		switch ty {
+		case "", "null", "boolean", "object", "array", "number", "integer", "string":
+		default:
+			return refuse(path+"/type", "unknown type %q", trunc(ty, 40))
+		}
+	}
+	if n != s.root && n.ID != "" {
+		return refuse(path+"/$id", "$id is allowed on the root schema only")
+	}
+	if n.ItemsArray != nil && !s.draft7 {
+		return refuse(path+"/items", `an array of schemas is draft-07's tuple form; draft 2020-12 uses "prefixItems"`)
+	}
+	return nil
+}
+
+// States of a node in pathCounter's walk.
+const (
+	walkUnseen = iota
+	walkActive
+	walkDone
+)
+
+// pathCounter counts the ways of walking a schema's graph from a node
+// through $ref and every child edge; a cycle is an unbounded walk (and
+// would overflow the validator's stack, which no recover can catch).
+type pathCounter struct {
+	s     *Schema
+	at    map[*jsonschema.Schema]string // where each node is (visit)
+	state map[*jsonschema.Schema]int    // walkUnseen, walkActive (on the walk) or walkDone
+	paths map[*jsonschema.Schema]int    // of each done node
+}
+
+// count returns the number of walks from n, or refuses a cycle (at the
+// edge that closes it) or more than MaxPaths walks.
+func (pc *pathCounter) count(n *jsonschema.Schema) (int, *CompileError) {
+	switch pc.state[n] {
+	case walkActive:
+		return 0, refuse("", "the schema refers to itself (recursive schemas are not supported)")
+	case walkDone:
+		return pc.paths[n], nil
+	}
+	pc.state[n] = walkActive
+	total := 1
+	next := edges(n)
+	if t := pc.s.refs[n]; t != nil {
+		next = append(next, t)
+	}
+	for _, child := range next {
+		c, err := pc.count(child)
+		if err != nil {
+			if err.Path == "" {
+				// The edge that closes the cycle.
+				err.Path = pc.at[child]
+				if child == pc.s.refs[n] {
+					err.Path = pc.at[n] + "/$ref"
+				}
+			}
+			return 0, err
+		}
+		total += c
+		if total > MaxPaths {
+			return 0, refuse(pc.at[n], "the schema is too complex (more than %d subschema paths)", MaxPaths)
+		}
+	}
+	pc.state[n], pc.paths[n] = walkDone, total
+	return total, nil
 }
 
 func (s *Schema) compilePattern(p string) error {

@@ -296,99 +296,15 @@ type imported struct {
 // Status). Open fails only for an invalid cfg or a store that cannot
 // record the pins; on error nothing stays open.
 func Open(ctx context.Context, cfg Config) (*Set, error) {
-	if cfg.State == nil || cfg.Actions == nil {
-		return nil, errors.New("upstream: state and action stores are required")
+	cfg, err := cfg.withDefaults()
+	if err != nil {
+		return nil, err
 	}
-	seen := map[string]bool{}
-	for i := range cfg.Servers {
-		s := &cfg.Servers[i]
-		if err := s.Validate(); err != nil {
-			return nil, err
-		}
-		if seen[s.Name] {
-			return nil, fmt.Errorf("upstream %s: configured twice", s.Name)
-		}
-		seen[s.Name] = true
-	}
-	if cfg.ConnectTimeout <= 0 {
-		cfg.ConnectTimeout = 10 * time.Second
-	}
-	if cfg.Now == nil {
-		cfg.Now = time.Now
-	}
-	if cfg.ApprovalPoll <= 0 {
-		cfg.ApprovalPoll = defaultApprovalPoll
-	}
-	log := cfg.Log
-	if log == nil {
-		log = slog.New(slog.NewTextHandler(io.Discard, nil))
-	}
-	set := &Set{cfg: cfg, log: log, notify: make(chan struct{}, 1), done: make(chan struct{})}
-
-	// Connect to every server concurrently; each listing is bounded.
-	type listing struct {
-		srv   *server
-		tools []*mcp.Tool
-		err   error
-	}
-	results := make([]listing, len(cfg.Servers))
-	var wg sync.WaitGroup
-	for i := range cfg.Servers {
-		wg.Go(func() {
-			srv, tools, err := set.connect(ctx, cfg.Servers[i])
-			results[i] = listing{srv, tools, err}
-		})
-	}
-	wg.Wait()
-
-	var cands []candidate
-	for _, r := range results {
-		if r.err != nil {
-			log.Warn("upstream server not available: its tools are not imported", "error", r.err)
-			continue
-		}
-		set.servers = append(set.servers, r.srv)
-		for _, t := range r.tools {
-			c, err := convert(r.srv.cfg, t)
-			if err != nil {
-				set.skip(r.srv.cfg.Name, t.Name, "", err.Error())
-				continue
-			}
-			cands = append(cands, c)
-		}
-		for n := range r.srv.cfg.Tools {
-			if !slices.ContainsFunc(r.tools, func(t *mcp.Tool) bool { return t.Name == n }) {
-				log.Warn("upstream: an override names a tool the server does not list", "server", r.srv.cfg.Name, "tool", n)
-			}
-		}
-	}
-	// Two upstream tools that sanitise to the same name are both left
-	// out: which one would win is not the operator's choice.
-	count := map[string]int{}
-	for _, c := range cands {
-		count[c.def.Name]++
-	}
-	pending := map[string]map[string]PendingDef{}
-	for _, c := range cands {
-		if count[c.def.Name] > 1 {
-			set.skip(c.srv.Name, c.upstream, c.def.Name, "its name collides with another upstream tool's after sanitising")
-			continue
-		}
-		ok, err := set.pin(ctx, c, pending)
-		if err != nil {
-			return nil, errors.Join(err, set.Close())
-		}
-		if !ok {
-			continue
-		}
-		srv := set.serverNamed(c.srv.Name)
-		im := &imported{set: set, srv: srv, upstream: c.upstream, def: c.def, hash: c.hash}
-		srv.tools[c.upstream] = im
-		set.tools = append(set.tools, im.registryTool(set))
-		if c.noOutput != "" {
-			log.Warn("upstream tool imported without output validation", "server", c.srv.Name, "tool", c.upstream, "reason", c.noOutput)
-		}
-		set.setStatus(Status{Server: c.srv.Name, Tool: c.upstream, Name: c.def.Name, State: Imported, Hash: c.hash, Reason: c.noOutput})
+	set := &Set{cfg: cfg, log: cfg.Log, notify: make(chan struct{}, 1), done: make(chan struct{})}
+	cands := set.candidates(set.connectAll(ctx))
+	pending, err := set.importAll(ctx, cands)
+	if err != nil {
+		return nil, errors.Join(err, set.Close())
 	}
 	for _, srv := range set.servers {
 		if err := writePending(ctx, cfg.State, srv.cfg.Name, pending[srv.cfg.Name]); err != nil {
@@ -402,6 +318,130 @@ func Open(ctx context.Context, cfg Config) (*Set, error) {
 	set.cancel = cancel
 	go set.watch(wctx)
 	return set, nil
+}
+
+// withDefaults checks cfg (the stores, each server, no name twice) and
+// fills in the defaults of its zero fields.
+func (cfg Config) withDefaults() (Config, error) {
+	if cfg.State == nil || cfg.Actions == nil {
+		return cfg, errors.New("upstream: state and action stores are required")
+	}
+	seen := map[string]bool{}
+	for i := range cfg.Servers {
+		s := &cfg.Servers[i]
+		if err := s.Validate(); err != nil {
+			return cfg, err
+		}
+		if seen[s.Name] {
+			return cfg, fmt.Errorf("upstream %s: configured twice", s.Name)
+		}
+		seen[s.Name] = true
+	}
+	if cfg.ConnectTimeout <= 0 {
+		cfg.ConnectTimeout = 10 * time.Second
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.ApprovalPoll <= 0 {
+		cfg.ApprovalPoll = defaultApprovalPoll
+	}
+	if cfg.Log == nil {
+		cfg.Log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	return cfg, nil
+}
+
+// listing is what connecting to one server gave: the session and its
+// tools, or why it is not available.
+type listing struct {
+	srv   *server
+	tools []*mcp.Tool
+	err   error
+}
+
+// connectAll connects to every configured server concurrently (each
+// listing bounded by ConnectTimeout) and returns the listings in the
+// order of the configuration.
+func (s *Set) connectAll(ctx context.Context) []listing {
+	results := make([]listing, len(s.cfg.Servers))
+	var wg sync.WaitGroup
+	for i := range s.cfg.Servers {
+		wg.Go(func() {
+			srv, tools, err := s.connect(ctx, s.cfg.Servers[i])
+			results[i] = listing{srv, tools, err}
+		})
+	}
+	wg.Wait()
+	return results
+}
+
+// candidates keeps the servers that answered and converts their tools
+// into candidates; a tool that cannot be converted is Skipped, a server
+// that did not answer and an override naming an unlisted tool are
+// warnings.
+func (s *Set) candidates(results []listing) []candidate {
+	var cands []candidate
+	for _, r := range results {
+		if r.err != nil {
+			s.log.Warn("upstream server not available: its tools are not imported", "error", r.err)
+			continue
+		}
+		s.servers = append(s.servers, r.srv)
+		for _, t := range r.tools {
+			c, err := convert(r.srv.cfg, t)
+			if err != nil {
+				s.skip(r.srv.cfg.Name, t.Name, "", err.Error())
+				continue
+			}
+			cands = append(cands, c)
+		}
+		for n := range r.srv.cfg.Tools {
+			if !slices.ContainsFunc(r.tools, func(t *mcp.Tool) bool { return t.Name == n }) {
+				s.log.Warn("upstream: an override names a tool the server does not list", "server", r.srv.cfg.Name, "tool", n)
+			}
+		}
+	}
+	return cands
+}
+
+// importAll pins each candidate and imports the ones whose definition is
+// approved. Two upstream tools that sanitise to the same name are both
+// left out: which one would win is not the operator's choice. It returns
+// the definitions waiting for approval, by server and tool; an error
+// means the pins could not be recorded.
+func (s *Set) importAll(ctx context.Context, cands []candidate) (map[string]map[string]PendingDef, error) {
+	count := map[string]int{}
+	for _, c := range cands {
+		count[c.def.Name]++
+	}
+	pending := map[string]map[string]PendingDef{}
+	for _, c := range cands {
+		if count[c.def.Name] > 1 {
+			s.skip(c.srv.Name, c.upstream, c.def.Name, "its name collides with another upstream tool's after sanitising")
+			continue
+		}
+		ok, err := s.pin(ctx, c, pending)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			s.importTool(c)
+		}
+	}
+	return pending, nil
+}
+
+// importTool registers the approved candidate c and records it Imported.
+func (s *Set) importTool(c candidate) {
+	srv := s.serverNamed(c.srv.Name)
+	im := &imported{set: s, srv: srv, upstream: c.upstream, def: c.def, hash: c.hash}
+	srv.tools[c.upstream] = im
+	s.tools = append(s.tools, im.registryTool(s))
+	if c.noOutput != "" {
+		s.log.Warn("upstream tool imported without output validation", "server", c.srv.Name, "tool", c.upstream, "reason", c.noOutput)
+	}
+	s.setStatus(Status{Server: c.srv.Name, Tool: c.upstream, Name: c.def.Name, State: Imported, Hash: c.hash, Reason: c.noOutput})
 }
 
 func (s *Set) serverNamed(name string) *server {

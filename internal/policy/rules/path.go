@@ -336,16 +336,16 @@ func (ps *pathSet) wordClass(base, w string) uint8 {
 	return c
 }
 
-// pathRules builds path protection: read-sensitive files (priority 10),
+// pathRules adds path protection: read-sensitive files (priority 10),
 // traversal out of the agent's root (12) and write-protected files (15).
 // Each checks both the path as given and the path symlinks resolve to.
-// pathRules adds the path rules. Each applies to the tools it is
-// configured with (Paths.ReadTools, RootTools, WriteTools), whose path
-// argument (ArgNames.Path) is required. A tool none of those lists names is
-// checked when its parameters carry a path, found by their role
-// (pathParams): the tool's schema from Config.ToolParams or, when it is
-// unknown, the call's argument names (and the name of an argument the
-// schema does not declare: an unclassified argument is never skipped). Every path it is given must not be
+// Each applies to the tools it is configured with (Paths.ReadTools,
+// RootTools, WriteTools), whose path argument (ArgNames.Path) is required.
+// A tool none of those lists names is checked when its parameters carry a
+// path, found by their role (pathParams): the tool's schema from
+// Config.ToolParams or, when it is unknown, the call's argument names (and
+// the name of an argument the schema does not declare: an unclassified
+// argument is never skipped). Every path it is given must not be
 // read-sensitive, nor, unless the tool only reads, write-protected. The
 // root is not imposed on such a tool: an upstream server reads its paths
 // in its own file system (a shell server's working directory, a file
@@ -353,105 +353,128 @@ func (ps *pathSet) wordClass(base, w string) uint8 {
 // secret or ward's own files are what they are wherever they are named.
 func (b *builder) pathRules() {
 	ps := b.paths
-	names := b.cfg.Args.Path
-	params := &pathParamCache{schema: b.cfg.ToolParams, names: names}
-	configured := slices.Concat(b.cfg.Paths.ReadTools, b.cfg.Paths.RootTools, b.cfg.Paths.WriteTools)
-	// scope says which calls a path rule checks.
-	type scope struct {
-		every    bool     // every call the rule's selector lets through is listed
-		tools    []string // listed: their path argument is required
-		discover bool     // also tools no list names, by their path parameters
-		writes   bool     // of those, only tools that do not just read
+	discovered := pathScope{
+		names:      b.cfg.Args.Path,
+		params:     &pathParamCache{schema: b.cfg.ToolParams, names: b.cfg.Args.Path},
+		configured: slices.Concat(b.cfg.Paths.ReadTools, b.cfg.Paths.RootTools, b.cfg.Paths.WriteTools),
+		discover:   true,
 	}
-	// paths returns the paths of a call that sc checks: the path argument
-	// of a listed tool (one, returned as such: a slice of it would be an
-	// allocation per rule and call) or those its parameters carry (list).
-	paths := func(r *policy.Request, sc scope) (one string, isOne bool, list []string, res policy.Result) {
-		switch {
-		case sc.every || slices.Contains(sc.tools, r.Tool.Name):
-			p, ok, res := stringArg(r.Args, names)
-			if res.Opinion {
-				return "", false, nil, res
-			}
-			if !ok {
-				return "", false, nil, policy.Denies(reason.MissingArgument, "this tool needs a path")
-			}
-			return p, true, nil, policy.NoOpinion
-		case !sc.discover, slices.Contains(configured, r.Tool.Name), sc.writes && r.Tool.Tier.Effective() == tool.Read:
-			return "", false, nil, policy.NoOpinion
-		}
-		list, res = params.discover(r)
-		return "", false, list, res
-	}
-	// each returns a rule's evaluation: fn on every path sc checks.
-	each := func(sc scope, fn func(r *policy.Request, raw, resolved string) policy.Result) func(*policy.Request) (policy.Result, error) {
-		check := func(r *policy.Request, p string) policy.Result {
-			raw, resolved, err := ps.resolve(r, p)
-			if err != nil {
-				return policy.Denies(reason.InvalidPath, "the path cannot be resolved safely: "+err.Error())
-			}
-			return fn(r, raw, resolved)
-		}
-		return func(r *policy.Request) (policy.Result, error) {
-			one, isOne, list, res := paths(r, sc)
-			if res.Opinion {
-				return res, nil
-			}
-			if isOne {
-				return check(r, one), nil
-			}
-			for _, p := range list {
-				if res := check(r, p); res.Opinion {
-					return res, nil
-				}
-			}
-			return policy.NoOpinion, nil
-		}
-	}
-	// An operator's applies_to for a rule names the tools it watches, as
-	// the lists do: their path argument is required, and nothing is
-	// discovered.
-	scoped := func(id string, sc scope) scope {
-		if o, ok := b.cfg.Builtin[id]; ok && o.AppliesTo != nil {
-			return scope{every: true}
-		}
-		return sc
-	}
-	classify := func(m *matcher, code reason.Code, verb string) func(r *policy.Request, raw, resolved string) policy.Result {
-		return func(r *policy.Request, raw, resolved string) policy.Result {
-			pat, hit := m.match(resolved)
-			if !hit && raw != resolved {
-				pat, hit = m.match(raw)
-			}
-			if hit {
-				return policy.Denies(code, "cannot "+verb+" this file (matches the pattern '"+pat+"')")
-			}
-			return policy.NoOpinion
-		}
-	}
+	read := discovered
+	read.tools = slices.Clone(b.cfg.Paths.ReadTools)
 	b.add(policy.Rule{
 		ID: "path-protection.read-sensitive", Priority: 10, Applies: policy.All(),
-		Eval: each(scoped("path-protection.read-sensitive", scope{tools: slices.Clone(b.cfg.Paths.ReadTools), discover: true}), classify(ps.sensitive, reason.SensitiveFile, "read")),
+		Eval: ps.eachPath(b.scoped("path-protection.read-sensitive", read), ps.sensitive.deny(reason.SensitiveFile, "read")),
 	})
 	if len(b.cfg.Paths.RootTools) > 0 {
 		b.add(policy.Rule{
 			ID: "path-protection.traversal", Priority: 12, Applies: policy.Names(b.cfg.Paths.RootTools...),
-			Eval: each(scope{every: true}, func(r *policy.Request, raw, resolved string) policy.Result {
-				root, err := ps.base(r)
-				if err != nil {
-					return policy.Denies(reason.InvalidPath, "the working directory is invalid: "+err.Error())
-				}
-				if !ps.inside(resolved, root) || !ps.inside(raw, root) {
-					return policy.Denies(reason.PathTraversal, "the path leads outside the agent's root directory")
-				}
-				return policy.NoOpinion
-			}),
+			Eval: ps.eachPath(pathScope{names: b.cfg.Args.Path, every: true}, ps.outsideRoot),
 		})
 	}
+	write := discovered
+	write.tools, write.writes = slices.Clone(b.cfg.Paths.WriteTools), true
 	b.add(policy.Rule{
 		ID: "path-protection.write-protected", Priority: 15, Applies: policy.All(),
-		Eval: each(scoped("path-protection.write-protected", scope{tools: slices.Clone(b.cfg.Paths.WriteTools), discover: true, writes: true}), classify(ps.protected, reason.ProtectedFile, "write")),
+		Eval: ps.eachPath(b.scoped("path-protection.write-protected", write), ps.protected.deny(reason.ProtectedFile, "write")),
 	})
+}
+
+// pathScope says which calls a path rule checks, and finds their paths.
+type pathScope struct {
+	every    bool     // every call the rule's selector lets through is listed
+	tools    []string // listed: their path argument is required
+	discover bool     // also tools no list names, by their path parameters
+	writes   bool     // of those, only tools that do not just read
+
+	names      []string // ArgNames.Path
+	configured []string // the tools some list names
+	params     *pathParamCache
+}
+
+// scoped is sc unless the operator set applies_to for the rule id: then it
+// names the tools the rule watches, as the lists do: their path argument
+// is required, and nothing is discovered.
+func (b *builder) scoped(id string, sc pathScope) pathScope {
+	if o, ok := b.cfg.Builtin[id]; ok && o.AppliesTo != nil {
+		return pathScope{names: sc.names, every: true}
+	}
+	return sc
+}
+
+// paths returns the paths of a call that sc checks: the path argument of
+// a listed tool (one, returned as such: a slice of it would be an
+// allocation per rule and call) or those its parameters carry (list).
+func (sc *pathScope) paths(r *policy.Request) (one string, isOne bool, list []string, res policy.Result) {
+	switch {
+	case sc.every || slices.Contains(sc.tools, r.Tool.Name):
+		p, ok, res := stringArg(r.Args, sc.names)
+		if res.Opinion {
+			return "", false, nil, res
+		}
+		if !ok {
+			return "", false, nil, policy.Denies(reason.MissingArgument, "this tool needs a path")
+		}
+		return p, true, nil, policy.NoOpinion
+	case !sc.discover, slices.Contains(sc.configured, r.Tool.Name), sc.writes && r.Tool.Tier.Effective() == tool.Read:
+		return "", false, nil, policy.NoOpinion
+	}
+	list, res = sc.params.discover(r)
+	return "", false, list, res
+}
+
+// eachPath returns a rule's evaluation: fn on every path sc checks, as
+// given (raw) and resolved; the first opinion is the result.
+func (ps *pathSet) eachPath(sc pathScope, fn func(r *policy.Request, raw, resolved string) policy.Result) func(*policy.Request) (policy.Result, error) {
+	check := func(r *policy.Request, p string) policy.Result {
+		raw, resolved, err := ps.resolve(r, p)
+		if err != nil {
+			return policy.Denies(reason.InvalidPath, "the path cannot be resolved safely: "+err.Error())
+		}
+		return fn(r, raw, resolved)
+	}
+	return func(r *policy.Request) (policy.Result, error) {
+		one, isOne, list, res := sc.paths(r)
+		if res.Opinion {
+			return res, nil
+		}
+		if isOne {
+			return check(r, one), nil
+		}
+		for _, p := range list {
+			if res := check(r, p); res.Opinion {
+				return res, nil
+			}
+		}
+		return policy.NoOpinion, nil
+	}
+}
+
+// deny returns a path check that denies with code a path, resolved or as
+// given, that m matches: the agent cannot verb the file.
+func (m *matcher) deny(code reason.Code, verb string) func(r *policy.Request, raw, resolved string) policy.Result {
+	return func(r *policy.Request, raw, resolved string) policy.Result {
+		pat, hit := m.match(resolved)
+		if !hit && raw != resolved {
+			pat, hit = m.match(raw)
+		}
+		if hit {
+			return policy.Denies(code, "cannot "+verb+" this file (matches the pattern '"+pat+"')")
+		}
+		return policy.NoOpinion
+	}
+}
+
+// outsideRoot is the path check of traversal: a path, resolved or as
+// given, outside the agent's root is denied.
+func (ps *pathSet) outsideRoot(r *policy.Request, raw, resolved string) policy.Result {
+	root, err := ps.base(r)
+	if err != nil {
+		return policy.Denies(reason.InvalidPath, "the working directory is invalid: "+err.Error())
+	}
+	if !ps.inside(resolved, root) || !ps.inside(raw, root) {
+		return policy.Denies(reason.PathTraversal, "the path leads outside the agent's root directory")
+	}
+	return policy.NoOpinion
 }
 
 // pathParamCache finds the parameters of each tool that carry a path: from

@@ -275,79 +275,22 @@ func (s *Store) AddJudged(ctx context.Context, sid string, n int) error {
 // AppendObservation appends w to the session's ledger (see
 // store.Sessions).
 func (s *Store) AppendObservation(ctx context.Context, sid string, w *store.ObservationWrite, durable bool) (int64, error) {
-	if w == nil {
-		return 0, errors.New("sqlite: append observation: nil observation")
+	if err := checkObservationWrite(w); err != nil {
+		return 0, fmt.Errorf("sqlite: append observation: %w", err)
 	}
-	if err := store.CheckObservation(&w.Observation); err != nil {
-		return 0, fmt.Errorf("sqlite: append observation: %w: %v", errInvalid, err)
-	}
-	if w.Level != nil {
-		if err := store.CheckLevelChange(w.Level); err != nil {
-			return 0, fmt.Errorf("sqlite: append observation: %w: %v", errInvalid, err)
-		}
-	}
-	o := w.Observation
-	o.Body = append([]byte(nil), w.Body...)
-	if w.Args != nil {
-		o.Args = append([]byte(nil), w.Args...)
-	}
-	var instr any
-	if len(o.Instructions) > 0 {
-		b, _ := json.Marshal(o.Instructions)
-		instr = string(b)
-	}
-	format := "text"
-	if o.JSON {
-		format = "json"
-	}
+	row := newObservationRow(w)
 	level, limit := w.Level, w.LimitBytes
 	// appended is the observation's number, known only to a durable append
 	// (a later one runs after this returns, so its function keeps its own).
 	var appended int64
 	fn := func(tx *wtx) error {
-		var last, bytes, seq int64
-		found, err := tx.one(`SELECT ledger_seq, ledger_bytes FROM sessions WHERE id = ?`, []any{sid}, func(st *sqlite3.Stmt) error {
-			last, bytes = st.ColumnInt64(0), st.ColumnInt64(1)
-			return nil
-		})
+		seq, bytes, err := insertObservation(tx, sid, &row)
 		if err != nil {
 			return err
 		}
-		if !found {
-			return answer(store.ErrNotFound)
-		}
-		seq, bytes = last+1, bytes+int64(len(o.Body)+len(o.Args))
-		if _, err := tx.exec(`INSERT INTO session_observations (session_id, seq, time_ns, kind, ref, instructions, format, sealed, body, args)
-  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, sid, seq, o.Time, o.Kind.String(), o.Ref, instr, format, o.Sealed, o.Body, o.Args); err != nil {
+		bytes, dropped, err := pruneObservations(tx, sid, seq, bytes, limit)
+		if err != nil {
 			return err
-		}
-		dropped := false
-		if limit > 0 && bytes > limit {
-			// Prune the oldest observations until the rest fit (the newest
-			// always stays).
-			var cut, freed int64
-			var untrusted bool
-			err := tx.query(`SELECT seq, length(body) + coalesce(length(args), 0), kind FROM session_observations WHERE session_id = ? AND seq < ? ORDER BY seq`, []any{sid, seq},
-				func(st *sqlite3.Stmt) error {
-					if bytes-freed <= limit {
-						return nil
-					}
-					cut, freed = st.ColumnInt64(0), freed+st.ColumnInt64(1)
-					if st.ColumnText(2) == trust.UntrustedOutput.String() {
-						untrusted = true
-					}
-					return nil
-				})
-			if err != nil {
-				return err
-			}
-			if cut > 0 {
-				if _, err := tx.exec(`DELETE FROM session_observations WHERE session_id = ? AND seq <= ?`, sid, cut); err != nil {
-					return err
-				}
-				bytes -= freed
-				dropped = untrusted
-			}
 		}
 		if _, err := tx.exec(`UPDATE sessions SET ledger_seq = ?, ledger_bytes = ?, ledger_dropped = max(ledger_dropped, ?) WHERE id = ?`,
 			seq, bytes, dropped, sid); err != nil {
@@ -373,6 +316,103 @@ func (s *Store) AppendObservation(ctx context.Context, sid string, w *store.Obse
 		return 0, fmt.Errorf("sqlite: append observation to session %s: %w", sid, err)
 	}
 	return appended, nil
+}
+
+// checkObservationWrite refuses a nil observation, an invalid one, and an
+// invalid level change with it.
+func checkObservationWrite(w *store.ObservationWrite) error {
+	if w == nil {
+		return errors.New("nil observation")
+	}
+	if err := store.CheckObservation(&w.Observation); err != nil {
+		return fmt.Errorf("%w: %v", errInvalid, err)
+	}
+	if w.Level != nil {
+		if err := store.CheckLevelChange(w.Level); err != nil {
+			return fmt.Errorf("%w: %v", errInvalid, err)
+		}
+	}
+	return nil
+}
+
+// observationRow is an observation as session_observations stores it,
+// copied from the caller's write (a later append runs after it returns).
+type observationRow struct {
+	o      store.Observation
+	instr  any    // the instructions as a JSON array; nil: none
+	format string // "text" or "json"
+}
+
+func newObservationRow(w *store.ObservationWrite) observationRow {
+	row := observationRow{o: w.Observation, format: "text"}
+	row.o.Body = append([]byte(nil), w.Body...)
+	if w.Args != nil {
+		row.o.Args = append([]byte(nil), w.Args...)
+	}
+	if len(row.o.Instructions) > 0 {
+		b, _ := json.Marshal(row.o.Instructions)
+		row.instr = string(b)
+	}
+	if row.o.JSON {
+		row.format = "json"
+	}
+	return row
+}
+
+// insertObservation inserts row as the session's next observation and
+// returns its number and the ledger's size with it.
+func insertObservation(tx *wtx, sid string, row *observationRow) (seq, bytes int64, err error) {
+	var last int64
+	found, err := tx.one(`SELECT ledger_seq, ledger_bytes FROM sessions WHERE id = ?`, []any{sid}, func(st *sqlite3.Stmt) error {
+		last, bytes = st.ColumnInt64(0), st.ColumnInt64(1)
+		return nil
+	})
+	if err != nil {
+		return 0, 0, err
+	}
+	if !found {
+		return 0, 0, answer(store.ErrNotFound)
+	}
+	o := &row.o
+	seq, bytes = last+1, bytes+int64(len(o.Body)+len(o.Args))
+	if _, err := tx.exec(`INSERT INTO session_observations (session_id, seq, time_ns, kind, ref, instructions, format, sealed, body, args)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, sid, seq, o.Time, o.Kind.String(), o.Ref, row.instr, row.format, o.Sealed, o.Body, o.Args); err != nil {
+		return 0, 0, err
+	}
+	return seq, bytes, nil
+}
+
+// pruneObservations deletes the session's oldest observations before seq
+// until the ledger's bytes fit limit (0: no limit; the newest always
+// stays). It returns the bytes left, and whether an untrusted output was
+// dropped.
+func pruneObservations(tx *wtx, sid string, seq, bytes, limit int64) (int64, bool, error) {
+	if limit <= 0 || bytes <= limit {
+		return bytes, false, nil
+	}
+	var cut, freed int64
+	var untrusted bool
+	err := tx.query(`SELECT seq, length(body) + coalesce(length(args), 0), kind FROM session_observations WHERE session_id = ? AND seq < ? ORDER BY seq`, []any{sid, seq},
+		func(st *sqlite3.Stmt) error {
+			if bytes-freed <= limit {
+				return nil
+			}
+			cut, freed = st.ColumnInt64(0), freed+st.ColumnInt64(1)
+			if st.ColumnText(2) == trust.UntrustedOutput.String() {
+				untrusted = true
+			}
+			return nil
+		})
+	if err != nil {
+		return 0, false, err
+	}
+	if cut == 0 {
+		return bytes, false, nil
+	}
+	if _, err := tx.exec(`DELETE FROM session_observations WHERE session_id = ? AND seq <= ?`, sid, cut); err != nil {
+		return 0, false, err
+	}
+	return bytes - freed, untrusted, nil
 }
 
 // Observations returns the session's observations after seq after.

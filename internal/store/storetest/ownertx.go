@@ -24,11 +24,26 @@ func ownerTxOf(id string, created time.Time) *store.OwnerTx {
 // records, duplicate ids and unknown ids are refused with nothing
 // written.
 func testOwnerTxs(t *testing.T, h *harness) {
-	ctx := t.Context()
-	q, ok := h.s.(store.OwnerTxs)
-	if !ok {
+	if _, ok := h.s.(store.OwnerTxs); !ok {
 		t.Fatalf("%T does not keep owner transactions (store.OwnerTxs)", h.s)
 	}
+	a := holdOwnerTxs(t, h)
+	h.reopen()
+	ownerTxsReopened(t, h, a)
+	at := t0.Add(time.Minute)
+	ownerTxsDone(t, h, at)
+	ownerTxsStale(t, h, at)
+}
+
+// ownerTxDoneHash is the transaction the owner's grant is seen done in.
+const ownerTxDoneHash = "0x00000000000000000000000000000000000000000000000000000000000000d1"
+
+// holdOwnerTxs holds a grant otx-a and a revocation otx-b and returns
+// otx-a; the same id again and invalid records are refused, with nothing
+// written.
+func holdOwnerTxs(t *testing.T, h *harness) *store.OwnerTx {
+	ctx := t.Context()
+	q := h.s.(store.OwnerTxs)
 	a, b := ownerTxOf("otx-a", t0), ownerTxOf("otx-b", t0.Add(time.Second))
 	b.Kind, b.Unsigned = store.RevokeSessionKey, nil
 	for _, x := range []*store.OwnerTx{a, b} {
@@ -61,10 +76,14 @@ func testOwnerTxs(t *testing.T, h *harness) {
 	if _, err := q.OwnerTx(ctx, "otx-bad"); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("a refused record: %v, want ErrNotFound", err)
 	}
+	return a
+}
 
-	h.reopen()
-	q = h.s.(store.OwnerTxs)
-	p, err := q.PendingOwnerTxs(ctx)
+// ownerTxsReopened: after a reopen both records are pending, in the
+// order they were held, with every field of a kept.
+func ownerTxsReopened(t *testing.T, h *harness, a *store.OwnerTx) {
+	q := h.s.(store.OwnerTxs)
+	p, err := q.PendingOwnerTxs(t.Context())
 	if err != nil || len(p) != 2 || p[0].ID != "otx-a" || p[1].ID != "otx-b" {
 		t.Fatalf("pending after reopen: %+v, %v; want otx-a then otx-b", p, err)
 	}
@@ -77,30 +96,39 @@ func testOwnerTxs(t *testing.T, h *harness) {
 	if p[1].Kind != store.RevokeSessionKey || p[1].Unsigned != nil {
 		t.Errorf("revocation after reopen: kind %v, unsigned %x", p[1].Kind, p[1].Unsigned)
 	}
+}
 
-	const done = "0x00000000000000000000000000000000000000000000000000000000000000d1"
-	at := t0.Add(time.Minute)
-	if err := q.OwnerTxDone(ctx, "otx-unknown", done, at); !errors.Is(err, store.ErrNotFound) {
+// ownerTxsDone: otx-a is done once, at, and leaves the pending list; an
+// unknown id and a missing transaction are refused.
+func ownerTxsDone(t *testing.T, h *harness, at time.Time) {
+	ctx := t.Context()
+	q := h.s.(store.OwnerTxs)
+	if err := q.OwnerTxDone(ctx, "otx-unknown", ownerTxDoneHash, at); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("unknown id done: %v, want ErrNotFound", err)
 	}
 	if err := q.OwnerTxDone(ctx, "otx-a", "", at); err == nil {
 		t.Error("done without a transaction")
 	}
-	if err := q.OwnerTxDone(ctx, "otx-a", done, at); err != nil {
+	if err := q.OwnerTxDone(ctx, "otx-a", ownerTxDoneHash, at); err != nil {
 		t.Fatal(err)
 	}
-	if err := q.OwnerTxDone(ctx, "otx-a", done, at); !errors.Is(err, store.ErrOwnerTxDone) {
+	if err := q.OwnerTxDone(ctx, "otx-a", ownerTxDoneHash, at); !errors.Is(err, store.ErrOwnerTxDone) {
 		t.Errorf("done twice: %v, want ErrOwnerTxDone", err)
 	}
 	if p, err := q.PendingOwnerTxs(ctx); err != nil || len(p) != 1 || p[0].ID != "otx-b" {
 		t.Errorf("pending after done: %+v, %v; want otx-b", p, err)
 	}
-	if got, err := q.OwnerTx(ctx, "otx-a"); err != nil || got.Done != done || !got.DoneAt.Equal(at) {
+	if got, err := q.OwnerTx(ctx, "otx-a"); err != nil || got.Done != ownerTxDoneHash || !got.DoneAt.Equal(at) {
 		t.Errorf("done record %q at %v, %v", got.Done, got.DoneAt, err)
 	}
+}
 
-	// Stale: the first time is kept, a done record is not stale, and a
-	// stale record still lists and may still be seen done.
+// ownerTxsStale: the first stale time is kept across a reopen, a done
+// record is not stale, and a stale record still lists and may still be
+// seen done.
+func ownerTxsStale(t *testing.T, h *harness, at time.Time) {
+	ctx := t.Context()
+	q := h.s.(store.OwnerTxs)
 	if err := q.OwnerTxStale(ctx, "otx-unknown", at); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("unknown id stale: %v, want ErrNotFound", err)
 	}
@@ -124,7 +152,7 @@ func testOwnerTxs(t *testing.T, h *harness) {
 	if got, err := q.OwnerTx(ctx, "otx-a"); err != nil || !got.Stale.IsZero() {
 		t.Errorf("the done record: stale %v, %v; want never", got.Stale, err)
 	}
-	if err := q.OwnerTxDone(ctx, "otx-b", done, at.Add(2*time.Hour)); err != nil {
+	if err := q.OwnerTxDone(ctx, "otx-b", ownerTxDoneHash, at.Add(2*time.Hour)); err != nil {
 		t.Errorf("a stale record seen done: %v", err)
 	}
 	if p, err := q.PendingOwnerTxs(ctx); err != nil || len(p) != 0 {

@@ -563,42 +563,62 @@ func testSpendingOverride(t *testing.T, h *harness) {
 // value), counts a version and appends its record; a reset removes the
 // rest; both survive a reopen; bad input changes nothing.
 func testAllowlistEntries(t *testing.T, h *harness) {
-	ctx := t.Context()
-	if es, err := h.s.AllowlistEntries(ctx); err != nil || len(es) != 0 {
+	if es, err := h.s.AllowlistEntries(t.Context()); err != nil || len(es) != 0 {
 		t.Fatalf("entries of an empty store = %v, %v; want none", es, err)
 	}
-	c0, err := h.s.GateControl(ctx)
+	c0, err := h.s.GateControl(t.Context())
 	if err != nil {
 		t.Fatal(err)
 	}
 	t1, t2 := t0, t0.Add(time.Minute)
-	tok := "0x" + strings.Repeat("ab", 20)
-	con := "0x" + strings.Repeat("cd", 20)
-	sel := "0xa9059cbb"
+	changeAllowlistTwice(t, h, t1, t2)
+	h.reopen()
+	version := allowlistAfterTwoChanges(t, h, t1, t2, c0.AllowlistVersion)
+	allowlistRefusesBadChanges(t, h, t2, version)
+	resetAllowlist(t, h, t2)
+}
+
+// The token, contract and selector testAllowlistEntries allows and
+// refuses.
+const (
+	allowlistToken    = "0xabababababababababababababababababababab"
+	allowlistContract = "0xcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcd"
+	allowlistSelector = "0xa9059cbb"
+)
+
+// changeAllowlistTwice allows the token and refuses the contract at t1,
+// then refuses the same token and allows the selector at t2.
+func changeAllowlistTwice(t *testing.T, h *harness, t1, t2 time.Time) {
+	ctx := t.Context()
 	first := []store.AllowlistEntry{
-		{Kind: store.AllowToken, Value: tok, Allowed: true, By: "owner:0xabc", At: t1},
-		{Kind: store.AllowContract, Value: con, Allowed: false, By: "owner:0xabc", At: t1},
+		{Kind: store.AllowToken, Value: allowlistToken, Allowed: true, By: "owner:0xabc", At: t1},
+		{Kind: store.AllowContract, Value: allowlistContract, Allowed: false, By: "owner:0xabc", At: t1},
 	}
 	if err := h.s.ChangeAllowlist(ctx, first, false, action(t1, store.ActionAllowlistChanged, "")); err != nil {
 		t.Fatal(err)
 	}
-	// The same token again, now refused, and a selector.
 	second := []store.AllowlistEntry{
-		{Kind: store.AllowToken, Value: tok, Allowed: false, By: "owner:0xdef", At: t2},
-		{Kind: store.AllowSelector, Value: sel, Allowed: true, By: "owner:0xdef", At: t2},
+		{Kind: store.AllowToken, Value: allowlistToken, Allowed: false, By: "owner:0xdef", At: t2},
+		{Kind: store.AllowSelector, Value: allowlistSelector, Allowed: true, By: "owner:0xdef", At: t2},
 	}
 	if err := h.s.ChangeAllowlist(ctx, second, false, action(t2, store.ActionAllowlistChanged, "")); err != nil {
 		t.Fatal(err)
 	}
-	h.reopen()
+}
+
+// allowlistAfterTwoChanges: the three entries changeAllowlistTwice left
+// are read back, by kind, and the version is two past version0; it
+// returns the version.
+func allowlistAfterTwoChanges(t *testing.T, h *harness, t1, t2 time.Time, version0 int64) int64 {
+	ctx := t.Context()
 	es, err := h.s.AllowlistEntries(ctx)
 	if err != nil || len(es) != 3 {
 		t.Fatalf("entries after a reopen = %+v, %v; want 3", es, err)
 	}
 	want := []store.AllowlistEntry{
-		{Kind: store.AllowContract, Value: con, Allowed: false, By: "owner:0xabc", At: t1},
-		{Kind: store.AllowSelector, Value: sel, Allowed: true, By: "owner:0xdef", At: t2},
-		{Kind: store.AllowToken, Value: tok, Allowed: false, By: "owner:0xdef", At: t2},
+		{Kind: store.AllowContract, Value: allowlistContract, Allowed: false, By: "owner:0xabc", At: t1},
+		{Kind: store.AllowSelector, Value: allowlistSelector, Allowed: true, By: "owner:0xdef", At: t2},
+		{Kind: store.AllowToken, Value: allowlistToken, Allowed: false, By: "owner:0xdef", At: t2},
 	}
 	for i, w := range want {
 		g := es[i]
@@ -607,9 +627,18 @@ func testAllowlistEntries(t *testing.T, h *harness) {
 		}
 	}
 	c1, err := h.s.GateControl(ctx)
-	if err != nil || c1.AllowlistVersion != c0.AllowlistVersion+2 {
-		t.Errorf("version %d after two changes from %d (%v)", c1.AllowlistVersion, c0.AllowlistVersion, err)
+	if err != nil || c1.AllowlistVersion != version0+2 {
+		t.Errorf("version %d after two changes from %d (%v)", c1.AllowlistVersion, version0, err)
 	}
+	return c1.AllowlistVersion
+}
+
+// allowlistRefusesBadChanges: invalid entries, an empty change and a
+// reset without its record are refused, with no entry, version or record
+// written.
+func allowlistRefusesBadChanges(t *testing.T, h *harness, t2 time.Time, version int64) {
+	ctx := t.Context()
+	tok, con := allowlistToken, allowlistContract
 	before, _ := h.s.Actions(ctx, store.ActionFilter{})
 	for name, bad := range map[string][]store.AllowlistEntry{
 		"upper-case hex":  {{Kind: store.AllowToken, Value: "0x" + strings.Repeat("AB", 20), Allowed: true, By: "owner:x", At: t2}},
@@ -633,13 +662,19 @@ func testAllowlistEntries(t *testing.T, h *harness) {
 	if es2, _ := h.s.AllowlistEntries(ctx); len(es2) != 3 {
 		t.Errorf("refused changes took effect: %+v", es2)
 	}
-	if c, _ := h.s.GateControl(ctx); c.AllowlistVersion != c1.AllowlistVersion {
-		t.Errorf("refused changes counted a version: %d, want %d", c.AllowlistVersion, c1.AllowlistVersion)
+	if c, _ := h.s.GateControl(ctx); c.AllowlistVersion != version {
+		t.Errorf("refused changes counted a version: %d, want %d", c.AllowlistVersion, version)
 	}
 	if after, _ := h.s.Actions(ctx, store.ActionFilter{}); len(after) != len(before) {
 		t.Errorf("refused changes wrote %d records", len(after)-len(before))
 	}
-	// A reset with one entry leaves that entry alone.
+}
+
+// resetAllowlist: a reset with one entry leaves that entry alone across a
+// reopen, an empty reset leaves none, and every change appended one
+// record.
+func resetAllowlist(t *testing.T, h *harness, t2 time.Time) {
+	ctx := t.Context()
 	only := []store.AllowlistEntry{{Kind: store.AllowSelector, Value: "0x095ea7b3", Allowed: false, By: "owner:0xabc", At: t2}}
 	if err := h.s.ChangeAllowlist(ctx, only, true, action(t2, store.ActionAllowlistChanged, "")); err != nil {
 		t.Fatal(err)

@@ -25,18 +25,53 @@ func samePrincipal(t *testing.T, got, want store.PrincipalRecord) {
 	}
 }
 
+// testPrincipals: principals round-trip across a reopen and are found
+// by token, name and id; names, ids and token hashes are unique; a
+// rotation replaces the token hash; a revocation is final and frees the
+// name; the list keeps revoked principals and the latest use.
 func testPrincipals(t *testing.T, h *harness) {
-	ctx := t.Context()
 	t0 := time.Date(2026, 11, 27, 9, 0, 0, 0, time.UTC)
-	alice := principal(t0, "alice", "owner")
-	bot := principal(t0.Add(time.Second), "bot", "agent")
+	t1, t2 := t0.Add(time.Minute), t0.Add(2*time.Minute)
+	alice, bot := createPrincipals(t, h, t0)
+	h.reopen()
+	lookUpPrincipals(t, h, t0, alice, bot)
+	principalsUnique(t, h, t0, alice)
+	rotatePrincipal(t, h, t1, alice, bot)
+	alice2 := revokePrincipal(t, h, t2, alice)
+	if err := h.s.TouchPrincipal(t.Context(), bot.ID, t2); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.s.TouchPrincipal(t.Context(), bot.ID, t1); err != nil { // older: ignored
+		t.Fatal(err)
+	}
+	h.reopen()
+	list, err := h.s.ListPrincipals(t.Context())
+	if err != nil || len(list) != 3 || list[0].ID != alice.ID || list[1].ID != bot.ID || list[2].ID != alice2.ID {
+		t.Fatalf("ListPrincipals = %+v, %v", list, err)
+	}
+	if !sameTime(list[1].LastUsed, t2) {
+		t.Errorf("last used %v, want %v", list[1].LastUsed, t2)
+	}
+}
+
+// createPrincipals creates the owner alice and the agent bot, which
+// expires an hour after t0.
+func createPrincipals(t *testing.T, h *harness, t0 time.Time) (alice, bot *store.PrincipalRecord) {
+	alice = principal(t0, "alice", "owner")
+	bot = principal(t0.Add(time.Second), "bot", "agent")
 	bot.Expires = t0.Add(time.Hour)
 	for _, p := range []*store.PrincipalRecord{alice, bot} {
-		if err := h.s.CreatePrincipal(ctx, p); err != nil {
+		if err := h.s.CreatePrincipal(t.Context(), p); err != nil {
 			t.Fatalf("CreatePrincipal(%s): %v", p.Name, err)
 		}
 	}
-	h.reopen()
+	return alice, bot
+}
+
+// lookUpPrincipals: bot is found whole by its token and lives until it
+// expires; alice is found by name and by id; unknown keys find nothing.
+func lookUpPrincipals(t *testing.T, h *harness, t0 time.Time, alice, bot *store.PrincipalRecord) {
+	ctx := t.Context()
 	got, err := h.s.PrincipalByToken(ctx, bot.TokenHash)
 	if err != nil {
 		t.Fatal(err)
@@ -60,8 +95,12 @@ func testPrincipals(t *testing.T, h *harness) {
 			t.Errorf("%s: %v, want ErrNotFound", name, err)
 		}
 	}
+}
 
-	// Uniqueness: a live name, an id, a token hash.
+// principalsUnique: a second principal with alice's live name, token
+// hash or id is refused.
+func principalsUnique(t *testing.T, h *harness, t0 time.Time, alice *store.PrincipalRecord) {
+	ctx := t.Context()
 	dupName := principal(t0, "alice", "agent")
 	if err := h.s.CreatePrincipal(ctx, dupName); !errors.Is(err, store.ErrNameTaken) {
 		t.Errorf("a second live alice: %v, want ErrNameTaken", err)
@@ -76,9 +115,12 @@ func testPrincipals(t *testing.T, h *harness) {
 	if err := h.s.CreatePrincipal(ctx, dupID); !errors.Is(err, store.ErrPrincipalExists) {
 		t.Errorf("a reused id: %v, want ErrPrincipalExists", err)
 	}
+}
 
-	// Rotation: new hash, same id; the old hash finds nothing.
-	t1 := t0.Add(time.Minute)
+// rotatePrincipal rotates bot's token at t1: new hash, same id; the old
+// hash finds nothing, and another principal's hash is refused.
+func rotatePrincipal(t *testing.T, h *harness, t1 time.Time, alice, bot *store.PrincipalRecord) {
+	ctx := t.Context()
 	newHash := sha256.Sum256([]byte("rotated"))
 	if err := h.s.RotatePrincipal(ctx, bot.ID, newHash, t1); err != nil {
 		t.Fatalf("RotatePrincipal: %v", err)
@@ -92,9 +134,13 @@ func testPrincipals(t *testing.T, h *harness) {
 	if err := h.s.RotatePrincipal(ctx, bot.ID, alice.TokenHash, t1); !errors.Is(err, store.ErrPrincipalExists) {
 		t.Errorf("rotating to another's hash: %v, want ErrPrincipalExists", err)
 	}
+}
 
-	// Revocation: final; the name is free again; revoked rows still list.
-	t2 := t0.Add(2 * time.Minute)
+// revokePrincipal revokes alice at t2: the revocation is final, her
+// token still finds her (not live) while her name is free again; it
+// returns the new alice created with the name.
+func revokePrincipal(t *testing.T, h *harness, t2 time.Time, alice *store.PrincipalRecord) *store.PrincipalRecord {
+	ctx := t.Context()
 	if err := h.s.RevokePrincipal(ctx, alice.ID, t2); err != nil {
 		t.Fatalf("RevokePrincipal: %v", err)
 	}
@@ -117,20 +163,7 @@ func testPrincipals(t *testing.T, h *harness) {
 	if err := h.s.CreatePrincipal(ctx, alice2); err != nil {
 		t.Errorf("reusing a revoked principal's name: %v", err)
 	}
-	if err := h.s.TouchPrincipal(ctx, bot.ID, t2); err != nil {
-		t.Fatal(err)
-	}
-	if err := h.s.TouchPrincipal(ctx, bot.ID, t1); err != nil { // older: ignored
-		t.Fatal(err)
-	}
-	h.reopen()
-	list, err := h.s.ListPrincipals(ctx)
-	if err != nil || len(list) != 3 || list[0].ID != alice.ID || list[1].ID != bot.ID || list[2].ID != alice2.ID {
-		t.Fatalf("ListPrincipals = %+v, %v", list, err)
-	}
-	if !sameTime(list[1].LastUsed, t2) {
-		t.Errorf("last used %v, want %v", list[1].LastUsed, t2)
-	}
+	return alice2
 }
 
 func testPrincipalInvalid(t *testing.T, h *harness) {

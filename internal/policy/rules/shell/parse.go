@@ -745,6 +745,16 @@ func (p *parser) simple(s *syntax.Stmt, prefix []Word) error {
 		return err
 	}
 	p.subs = saved
+	p.trackVars(&cmd)
+	p.script.Commands = append(p.script.Commands, cmd)
+	return nil
+}
+
+// trackVars records the variables cmd sets for the words that follow:
+// its assignments when it has no arguments, else the name=value
+// arguments of a declaration (export, declare…). A value ward cannot
+// know unsets the variable.
+func (p *parser) trackVars(cmd *Command) {
 	if len(cmd.Args) == 0 {
 		for _, a := range cmd.Assigns {
 			if a.Value.Opaque {
@@ -753,22 +763,20 @@ func (p *parser) simple(s *syntax.Stmt, prefix []Word) error {
 				p.setVar(a.Name, a.Value.Value)
 			}
 		}
-	} else {
-		switch cmd.Args[0].Value {
-		case "export", "declare", "typeset", "local", "readonly":
-			for _, w := range cmd.Args[1:] {
-				if i := strings.IndexByte(w.Value, '='); i > 0 && validName(w.Value[:i]) {
-					if w.Opaque {
-						p.unsetVar(w.Value[:i])
-					} else {
-						p.setVar(w.Value[:i], w.Value[i+1:])
-					}
+		return
+	}
+	switch cmd.Args[0].Value {
+	case "export", "declare", "typeset", "local", "readonly":
+		for _, w := range cmd.Args[1:] {
+			if i := strings.IndexByte(w.Value, '='); i > 0 && validName(w.Value[:i]) {
+				if w.Opaque {
+					p.unsetVar(w.Value[:i])
+				} else {
+					p.setVar(w.Value[:i], w.Value[i+1:])
 				}
 			}
 		}
 	}
-	p.script.Commands = append(p.script.Commands, cmd)
-	return nil
 }
 
 // declArg returns the words of an argument of export, declare and the

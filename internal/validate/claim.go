@@ -1,6 +1,7 @@
 package validate
 
 import (
+	"cmp"
 	"regexp"
 	"slices"
 	"strconv"
@@ -206,8 +207,40 @@ func firstConjunct(right string) string {
 	}
 }
 
+// sentenceClaim reads the claim of one sentence: a redirect ("use Y
+// instead of X"), or else subject, verb and object, with the conditions
+// the sentence puts on them.
 func sentenceClaim(s string) (Claim, bool) {
 	s = strings.Trim(s, " \t\"'`*-–—•>")
+	if c, ok := redirectClaim(s); ok {
+		return c, true
+	}
+	main, conds := splitConditions(s)
+	ls, le, v, found := findVerb(main, false)
+	if !found {
+		return Claim{}, false
+	}
+	left, neg := subjectSide(main[:ls])
+	subj, sSign := modified(left)
+	right, oSign := objectSide(main[le:], v)
+	obj, objSign := modified(right)
+	if oSign < 0 {
+		// "X rises as Y falls": the object's own verb turns its sign
+		objSign = -cmp.Or(objSign, 1)
+	}
+	if subj == "" {
+		return Claim{}, false
+	}
+	c := Claim{Conditions: conds, Subject: subj, Object: obj, Magnitude: quantity(right)}
+	if !c.relate(v, right, sSign, objSign, neg) || c.Object == "" && c.Relation != RelChanges {
+		return Claim{}, false
+	}
+	return c, true
+}
+
+// redirectClaim reads a sentence that sends the reader from one thing to
+// another ("X has moved to Y", "use Y instead of X").
+func redirectClaim(s string) (Claim, bool) {
 	lower := strings.ToLower(s)
 	for _, p := range redirects {
 		if !containsAny(lower, p.keys) {
@@ -232,112 +265,106 @@ func sentenceClaim(s string) (Claim, bool) {
 		if c.Object == "" {
 			continue
 		}
-		if reNeg.MatchString(s[:m[2*p.ob]]) && !strings.Contains(strings.ToLower(s), "instead") {
+		if reNeg.MatchString(s[:m[2*p.ob]]) && !strings.Contains(lower, "instead") {
 			continue // "X has not moved to Y" redirects nothing
 		}
 		return c, true
 	}
-	main, conds := splitConditions(s)
-	c := Claim{Conditions: conds}
-	if ls, le, v, found := findVerb(main, false); found {
-		loc := []int{ls, le}
-		left, right := main[:loc[0]], main[loc[1]:]
-		neg := false
-		if nm := reNeg.FindAllStringIndex(left, -1); nm != nil {
-			// negation directly before the verb ("does not raise", "never exceeds")
-			tail := strings.Fields(left[nm[len(nm)-1][0]:])
-			neg = len(tail) <= 3
+	return Claim{}, false
+}
+
+// subjectSide is the words before the verb without the negation directly
+// before it ("does not raise", "never exceeds") and the auxiliaries
+// ("does", "will", "can", "always"), and whether it was negated.
+func subjectSide(left string) (string, bool) {
+	neg := false
+	if nm := reNeg.FindAllStringIndex(left, -1); nm != nil {
+		tail := strings.Fields(left[nm[len(nm)-1][0]:])
+		neg = len(tail) <= 3
+		if neg {
+			left = left[:nm[len(nm)-1][0]]
+		}
+	}
+	left = strings.TrimSuffix(strings.TrimSpace(left), " does")
+	for _, aux := range []string{" do", " will", " can", " always"} {
+		left = strings.TrimSuffix(left, aux)
+	}
+	return left, neg
+}
+
+// objectSide is the words after a verb of v's kind that name its object:
+// for a verb of direction, without a leading "with", "as", "by"..., up to
+// a second verb after "and"; and where the object ends in its own verb of
+// direction ("X rises as Y falls"), without it and with that verb's sign
+// (1 when it has none).
+func objectSide(right string, v verb) (string, int) {
+	right = strings.TrimSpace(right)
+	if v.dir == 0 {
+		return right, 1
+	}
+	for _, pre := range []string{"with ", "as ", "alongside ", "in line with ", "by "} {
+		if strings.HasPrefix(strings.ToLower(right), pre) {
+			right = right[len(pre):]
+			break
+		}
+	}
+	right = firstConjunct(right)
+	if ls, le, ov, found := findVerb(right, true); found && strings.TrimSpace(right[le:]) == "" && ls > 0 && !determined(right[:ls]) {
+		return right[:ls], ov.dir
+	}
+	return right, 1
+}
+
+// relate sets the claim's relation from the verb, the signs its subject
+// and object carry ("lower X", "less Y") and the negation; false when the
+// sentence says too little to compare.
+func (c *Claim) relate(v verb, right string, sSign, oSign int, neg bool) bool {
+	switch v.rel {
+	case RelIncreases, RelDecreases:
+		d := v.dir
+		if sSign != 0 {
+			d *= sSign
+		}
+		if oSign != 0 {
+			d *= oSign
+		}
+		if neg {
+			d = -d
+		}
+		c.Direction = d
+		c.Relation = RelIncreases
+		if d < 0 {
+			c.Relation = RelDecreases
+		}
+		if c.Object == "" {
+			c.Relation = RelChanges
+			c.fromCondition(sSign)
+		}
+	case RelImplies:
+		if sSign != 0 && oSign != 0 {
+			c.Direction = sSign * oSign
 			if neg {
-				left = left[:nm[len(nm)-1][0]]
+				c.Direction = -c.Direction
 			}
-		}
-		left = strings.TrimSuffix(strings.TrimSpace(left), " does")
-		left = strings.TrimSuffix(left, " do")
-		left = strings.TrimSuffix(left, " will")
-		left = strings.TrimSuffix(left, " can")
-		left = strings.TrimSuffix(left, " always")
-		subj, sSign := modified(left)
-		right = strings.TrimSpace(right)
-		for _, pre := range []string{"with ", "as ", "alongside ", "in line with ", "by "} {
-			if strings.HasPrefix(strings.ToLower(right), pre) && v.dir != 0 {
-				right = right[len(pre):]
-				break
-			}
-		}
-		verbSign := 1
-		if v.dir != 0 {
-			right = firstConjunct(right)
-		}
-		if v.dir != 0 {
-			// "X rises as Y falls": the object's own verb carries a sign
-			if ls, le, ov, found := findVerb(right, true); found && strings.TrimSpace(right[le:]) == "" && ls > 0 && !determined(right[:ls]) {
-				right, verbSign = right[:ls], ov.dir
-			}
-		}
-		obj, oSign := modified(right)
-		if verbSign < 0 {
-			if oSign == 0 {
-				oSign = 1
-			}
-			oSign = -oSign
-		}
-		if subj == "" {
-			return Claim{}, false
-		}
-		c.Subject = subj
-		c.Object = obj
-		c.Magnitude = quantity(right)
-		switch v.rel {
-		case RelIncreases, RelDecreases:
-			d := v.dir
-			if sSign != 0 {
-				d *= sSign
-			}
-			if oSign != 0 {
-				d *= oSign
-			}
-			if neg {
-				d = -d
-			}
-			c.Direction = d
 			c.Relation = RelIncreases
-			if d < 0 {
+			if c.Direction < 0 {
 				c.Relation = RelDecreases
 			}
-			if obj == "" {
-				c.Relation = RelChanges
-				c.fromCondition(sSign)
-			}
-		case RelImplies:
-			if sSign != 0 && oSign != 0 {
-				c.Direction = sSign * oSign
-				if neg {
-					c.Direction = -c.Direction
-				}
-				c.Relation = RelIncreases
-				if c.Direction < 0 {
-					c.Relation = RelDecreases
-				}
-			} else {
-				c.Relation, c.Negated = RelImplies, neg
-			}
-		case "bounds":
-			c.Subject, c.Object, c.Relation, c.Negated = obj, subj, RelBoundedBy, neg
-		case RelBoundedBy, RelRequires:
-			c.Relation, c.Negated = v.rel, neg
-		case RelIs:
-			e := entityOr(right)
-			if e == "" || (c.Magnitude == nil && !isEntity(e)) {
-				return Claim{}, false // "X is Y" between plain phrases says too little to compare
-			}
-			c.Relation, c.Object, c.Negated = RelIs, e, neg
+		} else {
+			c.Relation, c.Negated = RelImplies, neg
 		}
-		if c.Object == "" && c.Relation != RelChanges {
-			return Claim{}, false
+	case "bounds":
+		c.Subject, c.Object, c.Relation, c.Negated = c.Object, c.Subject, RelBoundedBy, neg
+	case RelBoundedBy, RelRequires:
+		c.Relation, c.Negated = v.rel, neg
+	case RelIs:
+		e := entityOr(right)
+		if e == "" || (c.Magnitude == nil && !isEntity(e)) {
+			return false // "X is Y" between plain phrases says too little to compare
 		}
-		return c, true
+		c.Relation, c.Object, c.Negated = RelIs, e, neg
 	}
-	return Claim{}, false
+	return true
 }
 
 // determined reports whether the words before a verb end in a determiner,

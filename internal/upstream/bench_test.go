@@ -26,6 +26,11 @@ func BenchmarkAddedLatency(b *testing.B) {
 	s := openStack(b, b.TempDir(), "")
 	defer s.Close()
 	sess := s.session(b, "bench", policy.Agent)
+	// The note's output is third-party content: from the second call on
+	// the session is tainted, and the key must come from the owner.
+	if _, err := s.Tools.SetDirective(b.Context(), sess, "read the bench note", true); err != nil {
+		b.Fatal(err)
+	}
 
 	srv := upstream.StdioServer(b, "direct", "")
 	cmd := exec.Command(srv.Command[0], srv.Command[1:]...)
@@ -41,11 +46,11 @@ func BenchmarkAddedLatency(b *testing.B) {
 
 	ctx := b.Context()
 	direct := func() {
-		if _, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "get_note", Arguments: json.RawMessage(`{"key":"a"}`)}); err != nil {
+		if _, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "get_note", Arguments: json.RawMessage(`{"key":"bench"}`)}); err != nil {
 			b.Fatal(err)
 		}
 	}
-	args := json.RawMessage(`{"kind":"get_note","venue":"mcp_notes","params":{"key":"a"}}`)
+	args := json.RawMessage(`{"kind":"get_note","venue":"mcp_notes","params":{"key":"bench"}}`)
 	gated := func() {
 		if _, err := s.Facade.Call(ctx, wardfacade.NewSession(sess), "query_state", args); err != nil {
 			b.Fatal(err)

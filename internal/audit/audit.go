@@ -6,7 +6,9 @@
 // be written, Record fails and the caller must refuse the call (the gate
 // does). Other decisions are queued for the next group commit. Cancelling
 // the caller's context never drops a record: writes run under
-// context.WithoutCancel with the recorder's own timeout.
+// context.WithoutCancel with the recorder's own timeout, which a log that
+// bounds its appends no later than that (store.BoundedDecisionLog)
+// enforces itself, sparing each record a timer.
 //
 // An Archiver (retain.go) applies [audit] retain: it moves old decisions,
 // action records and trust log rows to compressed archive files, never
@@ -52,6 +54,9 @@ type Recorder struct {
 	origin     store.Origin
 	timeout    time.Duration
 	durableAll bool
+	// bounded: the log returns within timeout by itself, so a record
+	// needs no timeout context of its own.
+	bounded bool
 	// policyHex is the hex text of the last policy hash recorded: every
 	// decision of one snapshot names the same policy, so its text is
 	// encoded once per snapshot rather than once per record.
@@ -82,6 +87,10 @@ func NewRecorder(cfg Config) (*Recorder, error) {
 	if r.timeout == 0 {
 		r.timeout = DefaultTimeout
 	}
+	if b, ok := cfg.Log.(store.BoundedDecisionLog); ok {
+		d := b.AppendTimeout()
+		r.bounded = d > 0 && d <= r.timeout
+	}
 	return r, nil
 }
 
@@ -99,7 +108,7 @@ var ErrUnavailable = errors.New("audit trail unavailable")
 // decision a nil error means the record is committed.
 func (r *Recorder) Record(ctx context.Context, d *policy.Decision) (string, error) {
 	rec := r.recordOf(d)
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), r.timeout)
+	ctx, cancel := r.writeContext(ctx)
 	defer cancel()
 	if err := r.log.AppendDecision(ctx, &rec, r.durableAll || Durable(d)); err != nil {
 		return rec.ID, fmt.Errorf("%w: %w", ErrUnavailable, err)
@@ -118,7 +127,7 @@ func (r *Recorder) RecordCommitted(ctx context.Context, d *policy.Decision) (str
 		return r.Record(ctx, d)
 	}
 	rec := r.recordOf(d)
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), r.timeout)
+	ctx, cancel := r.writeContext(ctx)
 	defer cancel()
 	var err error
 	if c, ok := r.log.(store.CommittedDecisionLog); ok {
@@ -139,12 +148,22 @@ func (r *Recorder) RecordCommitted(ctx context.Context, d *policy.Decision) (str
 // preview does this with its permit).
 func (r *Recorder) RecordDeferred(ctx context.Context, d *policy.Decision) (string, error) {
 	rec := r.recordOf(d)
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), r.timeout)
+	ctx, cancel := r.writeContext(ctx)
 	defer cancel()
 	if err := r.log.AppendDecision(ctx, &rec, r.durableAll); err != nil {
 		return rec.ID, fmt.Errorf("%w: %w", ErrUnavailable, err)
 	}
 	return rec.ID, nil
+}
+
+// writeContext is ctx without its cancellation, bounded by the
+// recorder's timeout unless the log bounds its appends by no more.
+func (r *Recorder) writeContext(ctx context.Context) (context.Context, context.CancelFunc) {
+	ctx = context.WithoutCancel(ctx)
+	if r.bounded {
+		return ctx, func() {}
+	}
+	return context.WithTimeout(ctx, r.timeout)
 }
 
 // recordOf is RecordOf with a new id, the recorder's origin and the policy

@@ -149,6 +149,16 @@ type CommittedDecisionLog interface {
 	AppendDecisionCommitted(ctx context.Context, rec *DecisionRecord) error
 }
 
+// BoundedDecisionLog is a DecisionLog that bounds every append by a
+// timeout of its own: AppendDecision and AppendDecisionCommitted return,
+// with an error if the record is not yet committed (or synced), at most
+// AppendTimeout after they were called, whatever ctx. The audit recorder
+// relies on it instead of giving each record a timeout context when the
+// bound is no longer than its own.
+type BoundedDecisionLog interface {
+	AppendTimeout() time.Duration
+}
+
 // ExecutionRecord is one executed call, written by the caller after the
 // call's effect happened; spend and rate limits count these.
 type ExecutionRecord struct {

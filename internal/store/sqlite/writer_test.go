@@ -230,6 +230,57 @@ func TestCommitTimeout(t *testing.T) {
 	})
 }
 
+// TestCommitTimeoutAfterWaitingForRoom: a durable append that first waits
+// for room in a full batch, then joins a younger batch, still returns
+// CommitTimeout after it was called (AppendTimeout), not CommitTimeout
+// after that younger batch opened: the audit recorder gives the record no
+// deadline of its own when the store bounds it.
+func TestCommitTimeoutAfterWaitingForRoom(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		s := testStore(t, Config{MaxBatch: 2, CommitTimeout: time.Second})
+		if got := s.AppendTimeout(); got != time.Second {
+			t.Fatalf("AppendTimeout = %v, want the commit timeout %v", got, time.Second)
+		}
+		stuck := make(chan struct{})
+		release := plug(t, s, func(n int32) error {
+			if n == 2 {
+				<-stuck // the full batch's commit
+			}
+			return nil
+		})
+		for range 2 {
+			if err := s.AppendDecision(t.Context(), rec("queued"), false); err != nil {
+				t.Fatal(err)
+			}
+		}
+		time.Sleep(600 * time.Millisecond)
+		start := time.Now()
+		var (
+			err    error
+			waited time.Duration
+			done   = make(chan struct{})
+		)
+		go func() {
+			defer close(done)
+			err = s.AppendDecision(t.Context(), rec("late"), true)
+			waited = time.Since(start)
+		}()
+		time.Sleep(200 * time.Millisecond)
+		release() // the writer takes the full batch and sticks in its commit
+		<-done
+		if !errors.Is(err, ErrCommitTimeout) {
+			t.Errorf("append while the writer is stuck: %v, want %v", err, ErrCommitTimeout)
+		}
+		if waited != time.Second {
+			t.Errorf("returned %v after the call, want the commit timeout %v", waited, time.Second)
+		}
+		close(stuck)
+		if err := s.Close(); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
 // Close leaves no goroutine behind: synctest fails if any goroutine started
 // in the bubble is still blocked when the test function returns.
 func TestCloseStopsWriter(t *testing.T) {

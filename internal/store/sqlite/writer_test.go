@@ -431,6 +431,34 @@ func TestCheckpointsBoundWAL(t *testing.T) {
 
 // Config.Synchronous reaches the write connection: "full" leaves the WAL
 // sync to the syncer, so COMMIT runs with NORMAL either way.
+// TestCheckpointerWakes: between a quarter and the whole checkpoint
+// length the writer wakes the checkpointer once per eighth of the length
+// the WAL grows, not after every commit, and again from a quarter after
+// the WAL restarts.
+func TestCheckpointerWakes(t *testing.T) {
+	w := &writer{ckpt: &checkpointer{wake: make(chan struct{}, 1)}, checkpointPages: 4096}
+	fill := func() (pokes int) {
+		for pages := 0; pages < w.checkpointPages; pages += 10 { // a commit of 10 pages
+			w.walPages = pages
+			w.afterCommit()
+			select {
+			case <-w.ckpt.wake:
+				pokes++
+			default:
+			}
+		}
+		return pokes
+	}
+	// 307 commits from 1024 to 4095 pages; one wake per 512 pages grown.
+	for round := range 2 {
+		if got := fill(); got != 6 {
+			t.Errorf("round %d: %d wakes of the checkpointer, want 6", round, got)
+		}
+		w.walPages = 3 // the WAL restarted
+		w.afterCommit()
+	}
+}
+
 func TestSynchronous(t *testing.T) {
 	for sync, want := range map[string]int{"": 1, "full": 1, "normal": 1} {
 		t.Run(sync, func(t *testing.T) {

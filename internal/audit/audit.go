@@ -20,6 +20,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -61,6 +62,9 @@ type Recorder struct {
 	// decision of one snapshot names the same policy, so its text is
 	// encoded once per snapshot rather than once per record.
 	policyHex atomic.Pointer[hashText]
+	// recs holds *store.DecisionRecord: a log does not keep the record it
+	// is given, so one record serves many decisions in turn.
+	recs sync.Pool
 }
 
 // hashText is a SHA-256 and its lower-case hex text.
@@ -108,9 +112,10 @@ var ErrUnavailable = errors.New("audit trail unavailable")
 // decision a nil error means the record is committed.
 func (r *Recorder) Record(ctx context.Context, d *policy.Decision) (string, error) {
 	rec := r.recordOf(d)
+	defer r.release(rec)
 	ctx, cancel := r.writeContext(ctx)
 	defer cancel()
-	if err := r.log.AppendDecision(ctx, &rec, r.durableAll || Durable(d)); err != nil {
+	if err := r.log.AppendDecision(ctx, rec, r.durableAll || Durable(d)); err != nil {
 		return rec.ID, fmt.Errorf("%w: %w", ErrUnavailable, err)
 	}
 	return rec.ID, nil
@@ -127,13 +132,14 @@ func (r *Recorder) RecordCommitted(ctx context.Context, d *policy.Decision) (str
 		return r.Record(ctx, d)
 	}
 	rec := r.recordOf(d)
+	defer r.release(rec)
 	ctx, cancel := r.writeContext(ctx)
 	defer cancel()
 	var err error
 	if c, ok := r.log.(store.CommittedDecisionLog); ok {
-		err = c.AppendDecisionCommitted(ctx, &rec)
+		err = c.AppendDecisionCommitted(ctx, rec)
 	} else {
-		err = r.log.AppendDecision(ctx, &rec, true)
+		err = r.log.AppendDecision(ctx, rec, true)
 	}
 	if err != nil {
 		return rec.ID, fmt.Errorf("%w: %w", ErrUnavailable, err)
@@ -148,9 +154,10 @@ func (r *Recorder) RecordCommitted(ctx context.Context, d *policy.Decision) (str
 // preview does this with its permit).
 func (r *Recorder) RecordDeferred(ctx context.Context, d *policy.Decision) (string, error) {
 	rec := r.recordOf(d)
+	defer r.release(rec)
 	ctx, cancel := r.writeContext(ctx)
 	defer cancel()
-	if err := r.log.AppendDecision(ctx, &rec, r.durableAll); err != nil {
+	if err := r.log.AppendDecision(ctx, rec, r.durableAll); err != nil {
 		return rec.ID, fmt.Errorf("%w: %w", ErrUnavailable, err)
 	}
 	return rec.ID, nil
@@ -168,15 +175,27 @@ func (r *Recorder) writeContext(ctx context.Context) (context.Context, context.C
 
 // recordOf is RecordOf with a new id, the recorder's origin and the policy
 // hash's text reused from the previous record when it names the same
-// policy.
-func (r *Recorder) recordOf(d *policy.Decision) store.DecisionRecord {
+// policy, in a record of the pool; release returns it.
+func (r *Recorder) recordOf(d *policy.Decision) *store.DecisionRecord {
 	ph := d.PolicyHash()
 	last := r.policyHex.Load()
 	if last == nil || last.sum != ph {
 		last = &hashText{sum: ph, text: hex.EncodeToString(ph[:])}
 		r.policyHex.Store(last)
 	}
-	return recordOf(d, id.New(d.Time()), r.origin, last.text)
+	rec, _ := r.recs.Get().(*store.DecisionRecord)
+	if rec == nil {
+		rec = new(store.DecisionRecord)
+	}
+	*rec = recordOf(d, id.New(d.Time()), r.origin, last.text)
+	return rec
+}
+
+// release clears rec, so that the pool holds no decision's text, and
+// returns it to the pool.
+func (r *Recorder) release(rec *store.DecisionRecord) {
+	*rec = store.DecisionRecord{}
+	r.recs.Put(rec)
 }
 
 // RecordOf converts a decision to its audit record.

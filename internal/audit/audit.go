@@ -6,7 +6,9 @@
 // be written, Record fails and the caller must refuse the call (the gate
 // does). Other decisions are queued for the next group commit. Cancelling
 // the caller's context never drops a record: writes run under
-// context.WithoutCancel with the recorder's own timeout.
+// context.WithoutCancel with the recorder's own timeout, which a log that
+// bounds its appends no later than that (store.BoundedDecisionLog)
+// enforces itself, sparing each record a timer.
 //
 // An Archiver (retain.go) applies [audit] retain: it moves old decisions,
 // action records and trust log rows to compressed archive files, never
@@ -18,6 +20,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -52,10 +55,16 @@ type Recorder struct {
 	origin     store.Origin
 	timeout    time.Duration
 	durableAll bool
+	// bounded: the log returns within timeout by itself, so a record
+	// needs no timeout context of its own.
+	bounded bool
 	// policyHex is the hex text of the last policy hash recorded: every
 	// decision of one snapshot names the same policy, so its text is
 	// encoded once per snapshot rather than once per record.
 	policyHex atomic.Pointer[hashText]
+	// recs holds *store.DecisionRecord: a log does not keep the record it
+	// is given, so one record serves many decisions in turn.
+	recs sync.Pool
 }
 
 // hashText is a SHA-256 and its lower-case hex text.
@@ -82,6 +91,10 @@ func NewRecorder(cfg Config) (*Recorder, error) {
 	if r.timeout == 0 {
 		r.timeout = DefaultTimeout
 	}
+	if b, ok := cfg.Log.(store.BoundedDecisionLog); ok {
+		d := b.AppendTimeout()
+		r.bounded = d > 0 && d <= r.timeout
+	}
 	return r, nil
 }
 
@@ -99,9 +112,10 @@ var ErrUnavailable = errors.New("audit trail unavailable")
 // decision a nil error means the record is committed.
 func (r *Recorder) Record(ctx context.Context, d *policy.Decision) (string, error) {
 	rec := r.recordOf(d)
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), r.timeout)
+	defer r.release(rec)
+	ctx, cancel := r.writeContext(ctx)
 	defer cancel()
-	if err := r.log.AppendDecision(ctx, &rec, r.durableAll || Durable(d)); err != nil {
+	if err := r.log.AppendDecision(ctx, rec, r.durableAll || Durable(d)); err != nil {
 		return rec.ID, fmt.Errorf("%w: %w", ErrUnavailable, err)
 	}
 	return rec.ID, nil
@@ -118,13 +132,14 @@ func (r *Recorder) RecordCommitted(ctx context.Context, d *policy.Decision) (str
 		return r.Record(ctx, d)
 	}
 	rec := r.recordOf(d)
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), r.timeout)
+	defer r.release(rec)
+	ctx, cancel := r.writeContext(ctx)
 	defer cancel()
 	var err error
 	if c, ok := r.log.(store.CommittedDecisionLog); ok {
-		err = c.AppendDecisionCommitted(ctx, &rec)
+		err = c.AppendDecisionCommitted(ctx, rec)
 	} else {
-		err = r.log.AppendDecision(ctx, &rec, true)
+		err = r.log.AppendDecision(ctx, rec, true)
 	}
 	if err != nil {
 		return rec.ID, fmt.Errorf("%w: %w", ErrUnavailable, err)
@@ -139,25 +154,48 @@ func (r *Recorder) RecordCommitted(ctx context.Context, d *policy.Decision) (str
 // preview does this with its permit).
 func (r *Recorder) RecordDeferred(ctx context.Context, d *policy.Decision) (string, error) {
 	rec := r.recordOf(d)
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), r.timeout)
+	defer r.release(rec)
+	ctx, cancel := r.writeContext(ctx)
 	defer cancel()
-	if err := r.log.AppendDecision(ctx, &rec, r.durableAll); err != nil {
+	if err := r.log.AppendDecision(ctx, rec, r.durableAll); err != nil {
 		return rec.ID, fmt.Errorf("%w: %w", ErrUnavailable, err)
 	}
 	return rec.ID, nil
 }
 
+// writeContext is ctx without its cancellation, bounded by the
+// recorder's timeout unless the log bounds its appends by no more.
+func (r *Recorder) writeContext(ctx context.Context) (context.Context, context.CancelFunc) {
+	ctx = context.WithoutCancel(ctx)
+	if r.bounded {
+		return ctx, func() {}
+	}
+	return context.WithTimeout(ctx, r.timeout)
+}
+
 // recordOf is RecordOf with a new id, the recorder's origin and the policy
 // hash's text reused from the previous record when it names the same
-// policy.
-func (r *Recorder) recordOf(d *policy.Decision) store.DecisionRecord {
+// policy, in a record of the pool; release returns it.
+func (r *Recorder) recordOf(d *policy.Decision) *store.DecisionRecord {
 	ph := d.PolicyHash()
 	last := r.policyHex.Load()
 	if last == nil || last.sum != ph {
 		last = &hashText{sum: ph, text: hex.EncodeToString(ph[:])}
 		r.policyHex.Store(last)
 	}
-	return recordOf(d, id.New(d.Time()), r.origin, last.text)
+	rec, _ := r.recs.Get().(*store.DecisionRecord)
+	if rec == nil {
+		rec = new(store.DecisionRecord)
+	}
+	*rec = recordOf(d, id.New(d.Time()), r.origin, last.text)
+	return rec
+}
+
+// release clears rec, so that the pool holds no decision's text, and
+// returns it to the pool.
+func (r *Recorder) release(rec *store.DecisionRecord) {
+	*rec = store.DecisionRecord{}
+	r.recs.Put(rec)
 }
 
 // RecordOf converts a decision to its audit record.

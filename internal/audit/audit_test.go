@@ -19,10 +19,19 @@ type fakeLog struct {
 	durable []bool
 	err     error
 	ctxErr  error
+	// deadline is how far off the write's ctx deadline was; ok false
+	// when it had none.
+	deadline   time.Duration
+	deadlineOK bool
 }
 
 func (f *fakeLog) AppendDecision(ctx context.Context, rec *store.DecisionRecord, durable bool) error {
 	f.ctxErr = ctx.Err()
+	if d, ok := ctx.Deadline(); ok {
+		f.deadline, f.deadlineOK = time.Until(d), true
+	} else {
+		f.deadline, f.deadlineOK = 0, false
+	}
 	if f.err != nil {
 		return f.err
 	}
@@ -120,6 +129,60 @@ func TestRecorder(t *testing.T) {
 	log.err = errors.New("disk full")
 	if _, err := r.Record(t.Context(), &d); !errors.Is(err, ErrUnavailable) {
 		t.Errorf("failed write: err = %v, want ErrUnavailable", err)
+	}
+}
+
+// boundedLog is a fakeLog that bounds its appends by bound.
+type boundedLog struct {
+	fakeLog
+	bound time.Duration
+}
+
+func (b *boundedLog) AppendTimeout() time.Duration { return b.bound }
+
+// TestRecorderTimeout: a write's ctx carries the recorder's timeout unless
+// the log bounds its appends by no more than it (store.BoundedDecisionLog),
+// and never the caller's deadline or cancellation.
+func TestRecorderTimeout(t *testing.T) {
+	d := decide(t, tool.Ref{Name: "w", Risk: tool.Caution, Tier: tool.Write})
+	plain := &fakeLog{}
+	tests := []struct {
+		name    string
+		log     store.DecisionLog
+		timeout time.Duration
+		own     bool // the recorder's own deadline is set
+	}{
+		{"log without a bound", plain, time.Second, true},
+		{"log bounded by the same", &boundedLog{bound: time.Second}, time.Second, false},
+		{"log bounded by less", &boundedLog{bound: time.Millisecond}, time.Second, false},
+		{"log bounded by more", &boundedLog{bound: time.Minute}, time.Second, true},
+		{"log with no bound (zero)", &boundedLog{bound: 0}, time.Second, true},
+		{"default timeout, log bounded by it", &boundedLog{bound: DefaultTimeout}, 0, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r, err := NewRecorder(Config{Log: tc.log, Timeout: tc.timeout})
+			if err != nil {
+				t.Fatal(err)
+			}
+			f := plain
+			if b, ok := tc.log.(*boundedLog); ok {
+				f = &b.fakeLog
+			}
+			ctx, cancel := context.WithTimeout(t.Context(), time.Hour)
+			defer cancel()
+			for _, write := range []func(context.Context, *policy.Decision) (string, error){r.Record, r.RecordCommitted, r.RecordDeferred} {
+				if _, err := write(ctx, &d); err != nil {
+					t.Fatal(err)
+				}
+				if f.deadlineOK != tc.own {
+					t.Errorf("write ctx has a deadline: %v, want %v", f.deadlineOK, tc.own)
+				}
+				if tc.own && (f.deadline <= 0 || f.deadline > time.Second) {
+					t.Errorf("write ctx deadline %v away, want the recorder's %v", f.deadline, time.Second)
+				}
+			}
+		})
 	}
 }
 

@@ -61,8 +61,22 @@ func New(t time.Time) string {
 // or after t compare greater than or equal to it as strings.
 func MinAt(t time.Time) string { return encode(uint64(max(t.UnixMilli(), 0)), 0, 0) }
 
+// Before reports whether s sorts before MinAt(t), that is whether no id New
+// made at or after t can be s. It allocates nothing (the audit writer
+// checks every record with it).
+func Before(s string, t time.Time) bool {
+	var out [Len]byte
+	encodeTo(&out, uint64(max(t.UnixMilli(), 0)), 0, 0)
+	return s < string(out[:])
+}
+
 func encode(ms uint64, hi uint16, lo uint64) string {
 	var out [Len]byte
+	encodeTo(&out, ms, hi, lo)
+	return string(out[:])
+}
+
+func encodeTo(out *[Len]byte, ms uint64, hi uint16, lo uint64) {
 	// 48-bit time in 10 characters (the first holds 3 bits).
 	for i := 9; i >= 0; i-- {
 		out[i] = alphabet[ms&31]
@@ -74,7 +88,6 @@ func encode(ms uint64, hi uint16, lo uint64) string {
 		lo = lo>>5 | uint64(hi&31)<<59
 		hi >>= 5
 	}
-	return string(out[:])
 }
 
 // Valid reports whether s has the shape of an id.

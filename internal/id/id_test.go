@@ -134,3 +134,27 @@ func TestOpaqueSortsByTime(t *testing.T) {
 		t.Errorf("%q not before %q", a, b)
 	}
 }
+
+// TestBefore: Before(s, t) is s < MinAt(t) for ids made around t (the
+// same millisecond, one before and after), MinAt's own text, its
+// neighbours and times before the epoch, and allocates nothing.
+func TestBefore(t *testing.T) {
+	base := time.Date(2026, 11, 29, 8, 0, 0, 123_456_789, time.UTC)
+	var ids []string
+	for _, d := range []time.Duration{-time.Second, -time.Millisecond, 0, time.Millisecond, time.Hour} {
+		at := base.Add(d)
+		m := MinAt(at)
+		ids = append(ids, New(at), m, m[:Len-1]+"1", m[:9]+"0"+m[10:])
+	}
+	for _, at := range []time.Time{base, base.Add(-time.Millisecond), base.Add(time.Millisecond), base.Add(time.Hour), time.Unix(-5, 0)} {
+		for _, s := range ids {
+			if got, want := Before(s, at), s < MinAt(at); got != want {
+				t.Errorf("Before(%s, %v) = %v, want %v (MinAt %s)", s, at, got, want, MinAt(at))
+			}
+		}
+	}
+	s := New(base)
+	if n := testing.AllocsPerRun(100, func() { Before(s, base) }); n != 0 {
+		t.Errorf("Before allocates %v times, want 0", n)
+	}
+}

@@ -129,6 +129,7 @@ var ErrUnknownReport = errors.New("unknown report")
 type DecisionLog interface {
 	// AppendDecision writes rec. With durable it returns once the record is
 	// committed; otherwise once it is queued for the next group commit.
+	// It does not keep rec after it returns: the caller may reuse it.
 	AppendDecision(ctx context.Context, rec *DecisionRecord, durable bool) error
 	// QueryDecisions returns matching decisions, newest first.
 	QueryDecisions(ctx context.Context, f DecisionFilter) ([]DecisionRecord, error)
@@ -145,8 +146,19 @@ type DecisionLog interface {
 // record is written (a full disk fails it) and survives a crash of the
 // process. The audit recorder uses it, when the log has it, for records a
 // call waits on that need not be power-loss durable (reads).
+// Like AppendDecision, AppendDecisionCommitted does not keep rec.
 type CommittedDecisionLog interface {
 	AppendDecisionCommitted(ctx context.Context, rec *DecisionRecord) error
+}
+
+// BoundedDecisionLog is a DecisionLog that bounds every append by a
+// timeout of its own: AppendDecision and AppendDecisionCommitted return,
+// with an error if the record is not yet committed (or synced), at most
+// AppendTimeout after they were called, whatever ctx. The audit recorder
+// relies on it instead of giving each record a timeout context when the
+// bound is no longer than its own.
+type BoundedDecisionLog interface {
+	AppendTimeout() time.Duration
 }
 
 // ExecutionRecord is one executed call, written by the caller after the

@@ -112,7 +112,7 @@ func (r *DecisionRecord) Validate() error {
 	if _, err := Nanos("time", r.Time); err != nil {
 		return err
 	}
-	if r.ID < id.MinAt(r.Time) {
+	if id.Before(r.ID, r.Time) {
 		return Invalid("id %s was made before the record's time %s", r.ID, r.Time.UTC().Format(time.RFC3339Nano))
 	}
 	switch {

@@ -44,6 +44,12 @@ func (s *Store) AppendDecisionCommitted(ctx context.Context, rec *store.Decision
 
 var _ store.CommittedDecisionLog = (*Store)(nil)
 
+// AppendTimeout is Config.CommitTimeout: no append waits longer (see
+// submit), whatever its ctx.
+func (s *Store) AppendTimeout() time.Duration { return s.cfg.CommitTimeout }
+
+var _ store.BoundedDecisionLog = (*Store)(nil)
+
 // AppendExecution durably writes rec (same batching and ctx rules as a
 // durable AppendDecision). It needs a ULID id, a non-zero time, a tool and
 // a spend that is not negative.

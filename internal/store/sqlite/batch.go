@@ -114,18 +114,30 @@ func (b *batch) finish() {
 	close(b.done)
 }
 
-// submit queues o, and if durable waits for its commit.
+// submit queues o, and if durable waits for its commit. It returns at
+// most CommitTimeout after it was called (AppendTimeout): the batch o
+// joins expires CommitTimeout after its first record joined, which is no
+// later than o; a record that first waits for room in a full batch starts
+// a timer of its own, since the batch it then joins may be younger.
 func (s *Store) submit(ctx context.Context, o *op) error {
+	var late <-chan time.Time // o's own deadline, once it waited for room
 	s.mu.Lock()
 	for len(s.open.ops) >= s.cfg.MaxBatch && !s.closed {
 		// The full batch waits for the writer; once it has waited for
 		// CommitTimeout, give up.
 		full := s.open
 		s.mu.Unlock()
+		if late == nil {
+			t := time.NewTimer(s.cfg.CommitTimeout)
+			defer t.Stop()
+			late = t.C
+		}
 		select {
 		case <-full.taken:
 		case <-full.expired:
 			return fmt.Errorf("%w: the writer took no batch for %v", ErrQueueFull, s.cfg.CommitTimeout)
+		case <-late:
+			return fmt.Errorf("%w: no room in a batch for %v", ErrQueueFull, s.cfg.CommitTimeout)
 		}
 		s.mu.Lock()
 	}
@@ -154,13 +166,13 @@ func (s *Store) submit(ctx context.Context, o *op) error {
 	if !o.durable {
 		return nil
 	}
-	return s.wait(ctx, b, o)
+	return s.wait(ctx, b, o, late)
 }
 
-// wait waits for o's batch to end. If ctx ends or the batch expires
-// first, it abandons o to the writer (which still writes it) unless the
-// writer already resolved o with an error, which is then returned.
-func (s *Store) wait(ctx context.Context, b *batch, o *op) error {
+// wait waits for o's batch to end. If ctx ends, the batch expires or late
+// fires first, it abandons o to the writer (which still writes it) unless
+// the writer already resolved o with an error, which is then returned.
+func (s *Store) wait(ctx context.Context, b *batch, o *op, late <-chan time.Time) error {
 	done := b.done
 	if o.committed {
 		done = b.committed
@@ -173,6 +185,8 @@ func (s *Store) wait(ctx context.Context, b *batch, o *op) error {
 		gaveUp = ctx.Err()
 	case <-b.expired:
 		gaveUp = fmt.Errorf("%w: not committed %v after its batch opened (the record stays queued)", ErrCommitTimeout, s.cfg.CommitTimeout)
+	case <-late:
+		gaveUp = fmt.Errorf("%w: not committed %v after it was appended (the record stays queued)", ErrCommitTimeout, s.cfg.CommitTimeout)
 	}
 	select {
 	case <-done: // both were ready

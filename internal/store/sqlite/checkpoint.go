@@ -14,6 +14,13 @@ import (
 // it (see the package comment).
 const defaultCheckpointPages = 4096
 
+// checkpointSteps: between a quarter and the whole checkpoint length, the
+// writer wakes the checkpointer each time the WAL grew by this fraction of
+// the length, not after every commit. Each background checkpoint sorts
+// the index of every frame in the WAL and syncs the WAL and the database,
+// so a run per small batch cost more than the pages it copied.
+const checkpointSteps = 8
+
 // checkpointer owns the connection that copies the WAL into the database
 // in the background. Its goroutine is started by Open and stopped by Close.
 type checkpointer struct {
@@ -95,10 +102,14 @@ func (w *writer) afterCommit() {
 	pages := w.walPages
 	if pages < w.checkpointPages/4 {
 		w.retryCheckpointAt = 0
+		w.pokeCheckpointAt = 0
 		return
 	}
 	if pages < w.checkpointPages {
-		w.ckpt.poke()
+		if pages >= w.pokeCheckpointAt {
+			w.ckpt.poke()
+			w.pokeCheckpointAt = pages + w.checkpointPages/checkpointSteps
+		}
 		return
 	}
 	if pages < w.retryCheckpointAt {

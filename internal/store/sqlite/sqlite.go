@@ -39,7 +39,7 @@
 // the WAL past its limit, stalling the writer for the copy and two syncs.
 // Instead a checkpointer goroutine with a connection of its own copies the
 // WAL in the background (PASSIVE, never blocking the writer) from 1024
-// pages on, and the writer finishes the checkpoint between batches at 4096
+// pages on, woken each time the WAL grew by another 512, and the writer finishes the checkpoint between batches at 4096
 // pages (16 MiB) so that the WAL restarts from its beginning (see
 // afterCommit).
 //

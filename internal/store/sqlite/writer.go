@@ -47,6 +47,7 @@ type writer struct {
 	checkpointPages   int           // WAL length at which afterCommit finishes a checkpoint
 	walPages          int           // WAL length after the last commit
 	retryCheckpointAt int           // WAL length before which afterCommit does not retry
+	pokeCheckpointAt  int           // WAL length before which afterCommit does not wake the checkpointer
 
 	retry   []*op // orphans of the last failed batch
 	lastErr error

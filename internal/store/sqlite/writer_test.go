@@ -230,6 +230,57 @@ func TestCommitTimeout(t *testing.T) {
 	})
 }
 
+// TestCommitTimeoutAfterWaitingForRoom: a durable append that first waits
+// for room in a full batch, then joins a younger batch, still returns
+// CommitTimeout after it was called (AppendTimeout), not CommitTimeout
+// after that younger batch opened: the audit recorder gives the record no
+// deadline of its own when the store bounds it.
+func TestCommitTimeoutAfterWaitingForRoom(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		s := testStore(t, Config{MaxBatch: 2, CommitTimeout: time.Second})
+		if got := s.AppendTimeout(); got != time.Second {
+			t.Fatalf("AppendTimeout = %v, want the commit timeout %v", got, time.Second)
+		}
+		stuck := make(chan struct{})
+		release := plug(t, s, func(n int32) error {
+			if n == 2 {
+				<-stuck // the full batch's commit
+			}
+			return nil
+		})
+		for range 2 {
+			if err := s.AppendDecision(t.Context(), rec("queued"), false); err != nil {
+				t.Fatal(err)
+			}
+		}
+		time.Sleep(600 * time.Millisecond)
+		start := time.Now()
+		var (
+			err    error
+			waited time.Duration
+			done   = make(chan struct{})
+		)
+		go func() {
+			defer close(done)
+			err = s.AppendDecision(t.Context(), rec("late"), true)
+			waited = time.Since(start)
+		}()
+		time.Sleep(200 * time.Millisecond)
+		release() // the writer takes the full batch and sticks in its commit
+		<-done
+		if !errors.Is(err, ErrCommitTimeout) {
+			t.Errorf("append while the writer is stuck: %v, want %v", err, ErrCommitTimeout)
+		}
+		if waited != time.Second {
+			t.Errorf("returned %v after the call, want the commit timeout %v", waited, time.Second)
+		}
+		close(stuck)
+		if err := s.Close(); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
 // Close leaves no goroutine behind: synctest fails if any goroutine started
 // in the bubble is still blocked when the test function returns.
 func TestCloseStopsWriter(t *testing.T) {
@@ -380,6 +431,34 @@ func TestCheckpointsBoundWAL(t *testing.T) {
 
 // Config.Synchronous reaches the write connection: "full" leaves the WAL
 // sync to the syncer, so COMMIT runs with NORMAL either way.
+// TestCheckpointerWakes: between a quarter and the whole checkpoint
+// length the writer wakes the checkpointer once per eighth of the length
+// the WAL grows, not after every commit, and again from a quarter after
+// the WAL restarts.
+func TestCheckpointerWakes(t *testing.T) {
+	w := &writer{ckpt: &checkpointer{wake: make(chan struct{}, 1)}, checkpointPages: 4096}
+	fill := func() (pokes int) {
+		for pages := 0; pages < w.checkpointPages; pages += 10 { // a commit of 10 pages
+			w.walPages = pages
+			w.afterCommit()
+			select {
+			case <-w.ckpt.wake:
+				pokes++
+			default:
+			}
+		}
+		return pokes
+	}
+	// 307 commits from 1024 to 4095 pages; one wake per 512 pages grown.
+	for round := range 2 {
+		if got := fill(); got != 6 {
+			t.Errorf("round %d: %d wakes of the checkpointer, want 6", round, got)
+		}
+		w.walPages = 3 // the WAL restarted
+		w.afterCommit()
+	}
+}
+
 func TestSynchronous(t *testing.T) {
 	for sync, want := range map[string]int{"": 1, "full": 1, "normal": 1} {
 		t.Run(sync, func(t *testing.T) {

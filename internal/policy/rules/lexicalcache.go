@@ -2,6 +2,7 @@ package rules
 
 import (
 	"hash/maphash"
+	"strings"
 	"sync/atomic"
 )
 
@@ -47,7 +48,14 @@ func (c *lexicalCache) lexical(ps *pathSet, p, base string) (string, error) {
 	}
 	abs, err := ps.lexical(p, base)
 	if err == nil {
-		slot.Store(&lexicalEntry{base: base, path: p, abs: abs})
+		// p, and abs when lexical returns it unchanged, may be slices of
+		// a call's arguments: the entry keeps copies, not the arguments.
+		e := &lexicalEntry{base: strings.Clone(base), path: strings.Clone(p)}
+		e.abs = e.path
+		if abs != p {
+			e.abs = strings.Clone(abs)
+		}
+		slot.Store(e)
 	}
 	return abs, err
 }

@@ -42,6 +42,7 @@ func (b *builder) commands() {
 	procs := slices.Clone(c.ProcessNames)
 	params := &paramCache{schema: b.cfg.ToolParams}
 	analyses := newCommandCache()
+	var messages textMemo[shell.Finding]
 	b.add(policy.Rule{
 		ID: "command-safety.forbidden-patterns", Priority: 5, Applies: policy.All(),
 		Eval: func(r *policy.Request) (policy.Result, error) {
@@ -100,12 +101,16 @@ func (b *builder) commands() {
 				}
 			}
 			if worst != nil {
-				return policy.Denies(reason.ForbiddenCommand,
-					"command matches the forbidden pattern '"+worst.Pattern+"' ("+worst.Kind.String()+")"), nil
+				return policy.Denies(reason.ForbiddenCommand, messages.get(*worst, findingMessage)), nil
 			}
 			return policy.NoOpinion, nil
 		},
 	})
+}
+
+// findingMessage is the message of a deny for finding f.
+func findingMessage(f shell.Finding) string {
+	return "command matches the forbidden pattern '" + f.Pattern + "' (" + f.Kind.String() + ")"
 }
 
 // severity orders the kinds of findings for the message of a deny, most

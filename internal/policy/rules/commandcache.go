@@ -2,6 +2,7 @@ package rules
 
 import (
 	"hash/maphash"
+	"strings"
 	"sync/atomic"
 
 	"github.com/wardhq/ward/internal/policy/rules/shell"
@@ -55,7 +56,9 @@ func (c *commandCache) analyze(base, cmd string, env *shell.Env) ([]shell.Findin
 		return e.findings, e.err
 	}
 	findings, err := shell.Analyze(cmd, env)
-	slot.Store(&commandEntry{base: base, cmd: cmd, findings: findings, err: err})
+	// cmd may be a slice of a call's arguments (up to their size limit):
+	// the entry keeps a copy, not the arguments.
+	slot.Store(&commandEntry{base: strings.Clone(base), cmd: strings.Clone(cmd), findings: findings, err: err})
 	return findings, err
 }
 

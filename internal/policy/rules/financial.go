@@ -97,6 +97,10 @@ func (b *builder) transferRules(t Treasury) {
 			return policy.NoOpinion, nil
 		},
 	})
+	// The message is "transfer amount <n>c exceeds ...": only the amount
+	// is the call's, so the rest is spelled once and the message is one
+	// allocation.
+	overLimit := "c exceeds the per-payment limit of " + cents(t.MaxTransferPerPaymentCents)
 	b.add(policy.Rule{
 		ID: "financial.transfer-per-payment-limit", Priority: 20, Applies: transfers,
 		Eval: func(r *policy.Request) (policy.Result, error) {
@@ -105,8 +109,9 @@ func (b *builder) transferRules(t Treasury) {
 				return res, nil
 			}
 			if n > t.MaxTransferPerPaymentCents {
-				return policy.Denies(reason.PerPaymentLimit,
-					"transfer amount "+cents(n)+" exceeds the per-payment limit of "+cents(t.MaxTransferPerPaymentCents)), nil
+				var buf [128]byte
+				msg := strconv.AppendInt(append(buf[:0], "transfer amount "...), n, 10)
+				return policy.Denies(reason.PerPaymentLimit, string(append(msg, overLimit...))), nil
 			}
 			return policy.NoOpinion, nil
 		},

@@ -157,10 +157,11 @@ type matcher struct {
 	elemGlobs  []pathPattern
 	absolutes  []pathPattern
 	numPattern int
+	seen       *matchCache // matchPath's results of the last paths
 }
 
 func newMatcher(patterns []pathPattern) *matcher {
-	m := &matcher{names: map[string]string{}, exts: map[string]string{}, elems: map[string]string{}, numPattern: len(patterns)}
+	m := &matcher{names: map[string]string{}, exts: map[string]string{}, elems: map[string]string{}, numPattern: len(patterns), seen: newMatchCache()}
 	for _, p := range patterns {
 		switch {
 		case p.kind == nameGlob && !p.elem.star && !p.elem.complex:
@@ -207,13 +208,20 @@ func lowerInto(dst []byte, s string) []byte {
 	return dst
 }
 
-// match reports the first pattern matching the clean absolute path. Names
-// and elements are lower-cased into a stack buffer, so matching allocates
-// nothing for ordinary paths.
+// match reports the first pattern matching the clean absolute path: what
+// matchPath reports, remembered for the last paths matched (an agent
+// reads and writes the same files again and again).
 func (m *matcher) match(abs string) (string, bool) {
 	if m == nil || m.numPattern == 0 {
 		return "", false
 	}
+	return m.seen.match(m, abs)
+}
+
+// matchPath is match without the cache. Names and elements are
+// lower-cased into a stack buffer, so matching allocates nothing for
+// ordinary paths.
+func (m *matcher) matchPath(abs string) (string, bool) {
 	var buf [256]byte
 	name := abs[strings.LastIndexByte(abs, '/')+1:]
 	if src, ok := m.matchName(lowerInto(buf[:0], name)); ok {

@@ -60,6 +60,8 @@ type pathSet struct {
 	own    []string
 	secret []string
 
+	abs *lexicalCache // lexical's results of the last paths
+
 	mu      sync.RWMutex
 	workdir map[string]string // resolved request workdirs
 	words   map[wordKey]uint8 // classification of shell words, see wordClass
@@ -84,7 +86,7 @@ const maxWorkdirCache = 1024
 
 func (b *builder) compilePaths() *pathSet {
 	c := b.cfg.Paths
-	ps := &pathSet{workdir: make(map[string]string), words: make(map[wordKey]uint8), resolver: b.cfg.Resolver}
+	ps := &pathSet{workdir: make(map[string]string), words: make(map[wordKey]uint8), resolver: b.cfg.Resolver, abs: newLexicalCache()}
 	ps.home = c.Home
 	if ps.home == "" {
 		ps.home, _ = os.UserHomeDir()
@@ -245,7 +247,7 @@ func (ps *pathSet) resolve(r *policy.Request, p string) (lexical, resolved strin
 		if err != nil {
 			return "", "", err
 		}
-		abs, err := ps.lexical(p, base)
+		abs, err := ps.abs.lexical(ps, p, base)
 		if err != nil {
 			return "", "", err
 		}
@@ -452,13 +454,15 @@ func (ps *pathSet) eachPath(sc pathScope, fn func(r *policy.Request, raw, resolv
 // deny returns a path check that denies with code a path, resolved or as
 // given, that m matches: the agent cannot verb the file.
 func (m *matcher) deny(code reason.Code, verb string) func(r *policy.Request, raw, resolved string) policy.Result {
+	var messages textMemo[string] // pat is one of m's patterns
+	message := func(pat string) string { return "cannot " + verb + " this file (matches the pattern '" + pat + "')" }
 	return func(r *policy.Request, raw, resolved string) policy.Result {
 		pat, hit := m.match(resolved)
 		if !hit && raw != resolved {
 			pat, hit = m.match(raw)
 		}
 		if hit {
-			return policy.Denies(code, "cannot "+verb+" this file (matches the pattern '"+pat+"')")
+			return policy.Denies(code, messages.get(pat, message))
 		}
 		return policy.NoOpinion
 	}

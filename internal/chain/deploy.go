@@ -652,13 +652,19 @@ func (b *batch) run(ctx context.Context) error {
 
 // mine seals blocks until every transaction of the batch is mined. On a
 // loaded machine the miner may seal a block with only part of the pool
-// (its payload is built against a deadline), so the number of blocks is
-// not known in advance: it goes on while blocks make progress and gives
-// up after stalledBlocks in a row that mine none of the batch.
+// (its payload is built against a deadline), or with none of it when it
+// could not even gather the pool in time, so the number of blocks is not
+// known in advance: it goes on while blocks make progress, and gives up
+// once stalledBlocks blocks in a row, over at least stalledFor, mined
+// none of the batch.
 func (b *batch) mine(ctx context.Context) error {
-	const stalledBlocks = 8
+	const (
+		stalledBlocks = 8
+		stalledFor    = 5 * time.Second
+	)
 	var mined uint64
-	for stalled := 0; stalled < stalledBlocks; {
+	stalled, since := 0, time.Now()
+	for stalled < stalledBlocks || time.Since(since) < stalledFor {
 		b.d.commitLocked()
 		n, err := b.d.provider.MinedNonce(ctx, b.from.Address())
 		if err != nil {
@@ -668,7 +674,7 @@ func (b *batch) mine(ctx context.Context) error {
 			return nil
 		}
 		if n > mined {
-			mined, stalled = n, 0
+			mined, stalled, since = n, 0, time.Now()
 		} else {
 			stalled++
 		}

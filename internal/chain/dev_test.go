@@ -312,11 +312,13 @@ func TestDeployToken(t *testing.T) {
 // sender's mined nonce, not a fixed number of blocks, says when it is done.
 func TestBatchMinesOverManyBlocks(t *testing.T) {
 	ctx := t.Context()
-	// A fill time that seals a few hundred transfers a block at most, and
-	// still lets the miner gather the pool before its deadline.
-	fill := time.Millisecond
+	// A fill time that seals a few hundred transfers a block at most (so
+	// n of them take more than the eight blocks a fixed budget allowed),
+	// and still lets the miner gather the pool before its deadline; the
+	// pool holds 5,120 pending transactions at most.
+	fill, n := 2*time.Millisecond, 5000
 	if raceEnabled {
-		fill = 50 * time.Millisecond
+		fill, n = 50*time.Millisecond, 5000
 	}
 	d, err := StartDev(ctx, DevConfig{Seed: "ward batch tests", fillTime: fill})
 	if err != nil {
@@ -328,7 +330,6 @@ func TestBatchMinesOverManyBlocks(t *testing.T) {
 		t.Fatal(err)
 	}
 	to := common.HexToAddress("0x00000000000000000000000000000000000000aa")
-	const n = 5000
 	for i := range n {
 		b.add(fmt.Sprintf("transfer %d", i), &to, big.NewInt(1), nil)
 	}
@@ -351,5 +352,5 @@ func TestBatchMinesOverManyBlocks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantBig(t, "recipient balance", bal, big.NewInt(n))
+	wantBig(t, "recipient balance", bal, big.NewInt(int64(n)))
 }

@@ -267,51 +267,64 @@ func (w *Wallet) send(ctx context.Context, permitID string, txs []tool.Tx, check
 		if err != nil {
 			return fail(common.Hash{}, err)
 		}
+		var rec *SentTx // the journal's record of signed, kept in step (nil without a journal)
 		if w.j != nil {
-			rec, err := w.journalTx(ctx, signed, SentTx{ChainID: chainID.Uint64(), From: from,
+			journaled, err := w.journalTx(ctx, signed, SentTx{ChainID: chainID.Uint64(), From: from,
 				PermitID: permitID, Index: i, PlanLen: len(txs), Label: t.Label})
 			if err != nil {
 				return fail(common.Hash{}, err)
 			}
-			sent = append(sent, rec)
+			sent = append(sent, journaled)
+			rec = &sent[len(sent)-1]
 			crashpoint.Hit(crashpoint.Journaled)
 		}
-		if err := w.p.SendTransaction(ctx, signed); err != nil {
-			if !refused(ctx, err) {
-				return fail(signed.Hash(), err) // it may have reached a node
-			}
-			if w.j != nil {
-				sent[len(sent)-1].State = TxRefused
-			}
-			return fail(common.Hash{}, err)
-		}
-		crashpoint.Hit(crashpoint.Sent)
-		r, err := w.p.WaitReceipt(ctx, signed.Hash())
+		r, h, err := w.deliver(ctx, signed, rec)
 		if err != nil {
-			return fail(signed.Hash(), err)
+			return fail(h, err)
 		}
-		crashpoint.Hit(crashpoint.Receipt)
 		receipts = append(receipts, r)
-		if w.j != nil {
-			rec := &sent[len(sent)-1]
-			rec.State, rec.Block = TxMined, r.BlockNumber.Uint64()
-			if r.Status != types.ReceiptStatusSuccessful {
-				rec.State = TxReverted
-			}
-		}
 		if r.Status != types.ReceiptStatusSuccessful {
 			return fail(signed.Hash(), w.p.failure(ctx, msg, signed, r))
 		}
 		if check != nil {
 			if err := check(i, r); err != nil {
-				if w.j != nil {
-					sent[len(sent)-1].State = TxReverted // mined, its effect did not happen
+				if rec != nil {
+					rec.State = TxReverted // mined, its effect did not happen
 				}
 				return fail(signed.Hash(), err)
 			}
 		}
 	}
 	return receipts, nil
+}
+
+// deliver sends signed and waits for its receipt, keeping rec (when not
+// nil) in step: refused, mined or reverted. With an error it returns
+// signed's hash when the transaction may have reached a node, else the
+// zero hash.
+func (w *Wallet) deliver(ctx context.Context, signed *types.Transaction, rec *SentTx) (*types.Receipt, common.Hash, error) {
+	if err := w.p.SendTransaction(ctx, signed); err != nil {
+		if !refused(ctx, err) {
+			return nil, signed.Hash(), err // it may have reached a node
+		}
+		if rec != nil {
+			rec.State = TxRefused
+		}
+		return nil, common.Hash{}, err
+	}
+	crashpoint.Hit(crashpoint.Sent)
+	r, err := w.p.WaitReceipt(ctx, signed.Hash())
+	if err != nil {
+		return nil, signed.Hash(), err
+	}
+	crashpoint.Hit(crashpoint.Receipt)
+	if rec != nil {
+		rec.State, rec.Block = TxMined, r.BlockNumber.Uint64()
+		if r.Status != types.ReceiptStatusSuccessful {
+			rec.State = TxReverted
+		}
+	}
+	return r, common.Hash{}, nil
 }
 
 // firstNonce returns the nonce of a send's first transaction: the node's

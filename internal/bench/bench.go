@@ -308,56 +308,89 @@ func auditedPhase(ctx context.Context, cfg Config, callers int, w *Workload, res
 	}
 	n := max(cfg.Instances, 1)
 	res.Instances = n
-	var (
-		stores []store.Store
-		gates  []*gate.Gate
-	)
-	closeAll := func() error {
-		var errs []error
-		for _, st := range stores {
-			errs = append(errs, st.Close())
-		}
-		stores = nil
-		return errors.Join(errs...)
+	gs, err := openGates(ctx, cfg, path, n)
+	defer gs.close()
+	if err != nil {
+		return run, err
 	}
-	defer closeAll()
-	var before int64
+	all, elapsed, failures := driveGates(ctx, cfg.Duration, callers, gs.gates, w)
+	if err := gs.close(); err != nil {
+		return run, fmt.Errorf("bench: close store: %w", err)
+	}
+	if failures > 0 {
+		return run, fmt.Errorf("bench: %d audit writes failed", failures)
+	}
+	run.Ops = int64(len(all))
+	run.PerSec = float64(run.Ops) / elapsed.Seconds()
+	run.P50Ns, run.P99Ns, run.MaxNs = percentiles(all)
+	err = verifyRows(ctx, cfg, path, gs.before, &run)
+	return run, err
+}
+
+// auditedGates are the gates of an audited phase, one per instance, each
+// with its own store; before is the decision count found before the phase.
+type auditedGates struct {
+	stores []store.Store
+	gates  []*gate.Gate
+	before int64
+}
+
+// close closes every store once; later calls do nothing.
+func (gs *auditedGates) close() error {
+	var errs []error
+	for _, st := range gs.stores {
+		errs = append(errs, st.Close())
+	}
+	gs.stores = nil
+	return errors.Join(errs...)
+}
+
+// openGates opens n stores on path, each behind a durable recorder and a
+// gate on cfg.Snapshot. On error the stores opened so far are in the result
+// for the caller to close.
+func openGates(ctx context.Context, cfg Config, path string, n int) (*auditedGates, error) {
+	gs := &auditedGates{}
 	for i := range n {
 		st, err := cfg.Open(ctx, path)
 		if err != nil {
-			return run, fmt.Errorf("bench: open store: %w", err)
+			return gs, fmt.Errorf("bench: open store: %w", err)
 		}
-		stores = append(stores, st)
+		gs.stores = append(gs.stores, st)
 		if i == 0 {
-			if before, err = st.CountDecisions(ctx, store.DecisionFilter{}); err != nil {
-				return run, err
+			if gs.before, err = st.CountDecisions(ctx, store.DecisionFilter{}); err != nil {
+				return gs, err
 			}
 		}
 		rec, err := audit.NewRecorder(audit.Config{Log: st, DurableAll: true})
 		if err != nil {
-			return run, err
+			return gs, err
 		}
 		eng, err := policy.NewEngine(cfg.Snapshot)
 		if err != nil {
-			return run, err
+			return gs, err
 		}
 		g, err := gate.New(gate.Config{Engine: eng, Tracker: newTracker(time.Now()), Audit: rec})
 		if err != nil {
-			return run, err
+			return gs, err
 		}
-		gates = append(gates, g)
+		gs.gates = append(gs.gates, g)
 	}
+	return gs, nil
+}
+
+// driveGates has callers goroutines send the workload's calls through the
+// gates, round robin, for d. It returns every call's latency, the time
+// taken and the number of audit writes that failed.
+func driveGates(ctx context.Context, d time.Duration, callers int, gates []*gate.Gate, w *Workload) (all []int64, elapsed time.Duration, failures int64) {
 	var (
-		ops      atomic.Int64
-		failures atomic.Int64
-		wg       sync.WaitGroup
-		mu       sync.Mutex
-		all      []int64
+		failed atomic.Int64
+		wg     sync.WaitGroup
+		mu     sync.Mutex
 	)
 	start := time.Now()
-	deadline := start.Add(cfg.Duration)
+	deadline := start.Add(d)
 	for wi := range callers {
-		g := gates[wi%n]
+		g := gates[wi%len(gates)]
 		wg.Go(func() {
 			lat := make([]int64, 0, 1<<14)
 			for i := wi; ; i += callers {
@@ -369,7 +402,7 @@ func auditedPhase(ctx context.Context, cfg Config, callers int, w *Workload, res
 				a := g.Decide(ctx, c)
 				lat = append(lat, int64(time.Since(t0)))
 				if a.AuditErr != nil {
-					failures.Add(1)
+					failed.Add(1)
 				}
 				// Admitted calls are not executed here: release their holds
 				// so the tracked state stays the same throughout.
@@ -377,38 +410,32 @@ func auditedPhase(ctx context.Context, cfg Config, callers int, w *Workload, res
 					g.Done(ctx, a, gate.Outcome{Executed: false})
 				}
 			}
-			ops.Add(int64(len(lat)))
 			mu.Lock()
 			all = append(all, lat...)
 			mu.Unlock()
 		})
 	}
 	wg.Wait()
-	elapsed := time.Since(start)
-	if err := closeAll(); err != nil {
-		return run, fmt.Errorf("bench: close store: %w", err)
-	}
-	if n := failures.Load(); n > 0 {
-		return run, fmt.Errorf("bench: %d audit writes failed", n)
-	}
-	run.Ops = ops.Load()
-	run.PerSec = float64(run.Ops) / elapsed.Seconds()
-	run.P50Ns, run.P99Ns, run.MaxNs = percentiles(all)
+	return all, time.Since(start), failed.Load()
+}
 
+// verifyRows reopens the store at path and checks that the phase added
+// exactly one decision row per call made.
+func verifyRows(ctx context.Context, cfg Config, path string, before int64, run *AuditedRun) error {
 	st, err := cfg.Open(ctx, path)
 	if err != nil {
-		return run, fmt.Errorf("bench: reopen store: %w", err)
+		return fmt.Errorf("bench: reopen store: %w", err)
 	}
 	defer st.Close()
 	rows, err := st.CountDecisions(ctx, store.DecisionFilter{})
 	if err != nil {
-		return run, err
+		return err
 	}
 	run.RowsVerified = rows - before
 	if run.RowsVerified != run.Ops {
-		return run, fmt.Errorf("bench: %d decisions made but %d rows added to the audit trail", run.Ops, run.RowsVerified)
+		return fmt.Errorf("bench: %d decisions made but %d rows added to the audit trail", run.Ops, run.RowsVerified)
 	}
-	return run, nil
+	return nil
 }
 
 func percentiles(lat []int64) (p50, p99, maxNs int64) {

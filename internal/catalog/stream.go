@@ -50,6 +50,12 @@ var streamInterval = native.PInt("interval_seconds", "How often ward reads the v
 // rest of the catalogue made for the same environment).
 func streamTools(reads []registry.Tool) []native.Maker {
 	handler := handlersOf(reads)
+	return append(subscribeTools(handler), subscriptionTools(handler)...)
+}
+
+// subscribeTools are the stream_subscribe_ tools, each offered when the
+// environment streams and has the read tool it repeats.
+func subscribeTools(handler readHandlers) []native.Maker {
 	return []native.Maker{
 		native.ReadTool{
 			Name:   "stream_subscribe_balance",
@@ -117,6 +123,13 @@ func streamTools(reads []registry.Tool) []native.Maker {
 			},
 			Run: subscribe(healthStream, handler),
 		},
+	}
+}
+
+// subscriptionTools are the tools that list and cancel a session's
+// subscriptions, offered whenever the environment streams.
+func subscriptionTools(handler readHandlers) []native.Maker {
+	return []native.Maker{
 		native.ReadTool{
 			Name:   "stream_list_subscriptions",
 			Action: "subscriptions",

@@ -242,20 +242,12 @@ func (w *Wallet) send(ctx context.Context, permitID string, txs []tool.Tx, check
 		}
 		defer unlock()
 	}
-
-	var next uint64 // the journal's next nonce
-	if w.j != nil {
-		if next, err = w.ready(ctx); err != nil {
-			return nil, err
-		}
+	nonce, err := w.firstNonce(ctx)
+	if err != nil {
+		return nil, err
 	}
 	from := w.s.Address()
 	chainID := new(big.Int).SetUint64(w.p.ChainID())
-	nonce, err := w.p.Nonce(ctx, from)
-	if err != nil {
-		return nil, fmt.Errorf("send: %w", err)
-	}
-	nonce = max(nonce, next)
 	var sent []SentTx // journaled, in plan order
 	if w.j != nil {
 		defer func() {
@@ -271,66 +263,118 @@ func (w *Wallet) send(ctx context.Context, permitID string, txs []tool.Tx, check
 		}
 		to := common.Address(t.To)
 		msg := ethereum.CallMsg{From: from, To: &to, Value: t.Value, Data: t.Data}
-		tx, err := w.buildTx(ctx, chainID, nonce+uint64(i), msg)
+		signed, err := w.signTx(ctx, chainID, nonce+uint64(i), msg)
 		if err != nil {
 			return fail(common.Hash{}, err)
 		}
-		signed, err := w.s.SignTx(ctx, chainID, tx)
-		if err != nil {
-			return fail(common.Hash{}, err)
-		}
-		if sender, err := types.Sender(types.LatestSignerForChainID(chainID), signed); err != nil || sender != from {
-			return fail(common.Hash{}, errors.New("signer returned a transaction not signed by the wallet's key"))
-		}
+		var rec *SentTx // the journal's record of signed, kept in step (nil without a journal)
 		if w.j != nil {
-			raw, err := signed.MarshalBinary()
+			journaled, err := w.journalTx(ctx, signed, SentTx{ChainID: chainID.Uint64(), From: from,
+				PermitID: permitID, Index: i, PlanLen: len(txs), Label: t.Label})
 			if err != nil {
-				return fail(common.Hash{}, fmt.Errorf("%w: encode: %w", ErrJournal, err))
+				return fail(common.Hash{}, err)
 			}
-			rec := SentTx{ChainID: chainID.Uint64(), From: from, Nonce: signed.Nonce(), Hash: signed.Hash(), Raw: raw,
-				PermitID: permitID, Index: i, PlanLen: len(txs), Label: t.Label}
-			if err := w.j.JournalTx(ctx, &rec); err != nil {
-				return fail(common.Hash{}, fmt.Errorf("%w: %w", ErrJournal, err))
-			}
-			sent = append(sent, rec)
+			sent = append(sent, journaled)
+			rec = &sent[len(sent)-1]
 			crashpoint.Hit(crashpoint.Journaled)
 		}
-		if err := w.p.SendTransaction(ctx, signed); err != nil {
-			if !refused(ctx, err) {
-				return fail(signed.Hash(), err) // it may have reached a node
-			}
-			if w.j != nil {
-				sent[len(sent)-1].State = TxRefused
-			}
-			return fail(common.Hash{}, err)
-		}
-		crashpoint.Hit(crashpoint.Sent)
-		r, err := w.p.WaitReceipt(ctx, signed.Hash())
+		r, h, err := w.deliver(ctx, signed, rec)
 		if err != nil {
-			return fail(signed.Hash(), err)
+			return fail(h, err)
 		}
-		crashpoint.Hit(crashpoint.Receipt)
 		receipts = append(receipts, r)
-		if w.j != nil {
-			rec := &sent[len(sent)-1]
-			rec.State, rec.Block = TxMined, r.BlockNumber.Uint64()
-			if r.Status != types.ReceiptStatusSuccessful {
-				rec.State = TxReverted
-			}
-		}
 		if r.Status != types.ReceiptStatusSuccessful {
 			return fail(signed.Hash(), w.p.failure(ctx, msg, signed, r))
 		}
 		if check != nil {
 			if err := check(i, r); err != nil {
-				if w.j != nil {
-					sent[len(sent)-1].State = TxReverted // mined, its effect did not happen
+				if rec != nil {
+					rec.State = TxReverted // mined, its effect did not happen
 				}
 				return fail(signed.Hash(), err)
 			}
 		}
 	}
 	return receipts, nil
+}
+
+// deliver sends signed and waits for its receipt, keeping rec (when not
+// nil) in step: refused, mined or reverted. With an error it returns
+// signed's hash when the transaction may have reached a node, else the
+// zero hash.
+func (w *Wallet) deliver(ctx context.Context, signed *types.Transaction, rec *SentTx) (*types.Receipt, common.Hash, error) {
+	if err := w.p.SendTransaction(ctx, signed); err != nil {
+		if !refused(ctx, err) {
+			return nil, signed.Hash(), err // it may have reached a node
+		}
+		if rec != nil {
+			rec.State = TxRefused
+		}
+		return nil, common.Hash{}, err
+	}
+	crashpoint.Hit(crashpoint.Sent)
+	r, err := w.p.WaitReceipt(ctx, signed.Hash())
+	if err != nil {
+		return nil, signed.Hash(), err
+	}
+	crashpoint.Hit(crashpoint.Receipt)
+	if rec != nil {
+		rec.State, rec.Block = TxMined, r.BlockNumber.Uint64()
+		if r.Status != types.ReceiptStatusSuccessful {
+			rec.State = TxReverted
+		}
+	}
+	return r, common.Hash{}, nil
+}
+
+// firstNonce returns the nonce of a send's first transaction: the node's
+// pending nonce, or the journal's next one when that is higher, after
+// reconciling what the journal holds (as ready does).
+func (w *Wallet) firstNonce(ctx context.Context) (uint64, error) {
+	var next uint64 // the journal's next nonce
+	if w.j != nil {
+		var err error
+		if next, err = w.ready(ctx); err != nil {
+			return 0, err
+		}
+	}
+	nonce, err := w.p.Nonce(ctx, w.s.Address())
+	if err != nil {
+		return 0, fmt.Errorf("send: %w", err)
+	}
+	return max(nonce, next), nil
+}
+
+// signTx builds msg's transaction at nonce and has the wallet's signer sign
+// it, refusing a transaction signed by any other key.
+func (w *Wallet) signTx(ctx context.Context, chainID *big.Int, nonce uint64, msg ethereum.CallMsg) (*types.Transaction, error) {
+	tx, err := w.buildTx(ctx, chainID, nonce, msg)
+	if err != nil {
+		return nil, err
+	}
+	signed, err := w.s.SignTx(ctx, chainID, tx)
+	if err != nil {
+		return nil, err
+	}
+	if sender, err := types.Sender(types.LatestSignerForChainID(chainID), signed); err != nil || sender != msg.From {
+		return nil, errors.New("signer returned a transaction not signed by the wallet's key")
+	}
+	return signed, nil
+}
+
+// journalTx writes signed to the journal before it is sent, as rec (which
+// names its chain, sender and place in the plan) completed with the
+// transaction's nonce, hash and encoding, and returns what it wrote.
+func (w *Wallet) journalTx(ctx context.Context, signed *types.Transaction, rec SentTx) (SentTx, error) {
+	raw, err := signed.MarshalBinary()
+	if err != nil {
+		return SentTx{}, fmt.Errorf("%w: encode: %w", ErrJournal, err)
+	}
+	rec.Nonce, rec.Hash, rec.Raw = signed.Nonce(), signed.Hash(), raw
+	if err := w.j.JournalTx(ctx, &rec); err != nil {
+		return SentTx{}, fmt.Errorf("%w: %w", ErrJournal, err)
+	}
+	return rec, nil
 }
 
 // ready reconciles the wallet's journaled transactions and returns the

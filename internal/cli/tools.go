@@ -35,71 +35,111 @@ for that profile instead.`)
 		fmt.Fprintf(io.Err, "ward tools list: unexpected argument %q\n", fs.Arg(0))
 		return exitUsage
 	}
-	sel := registry.Selection{Profiles: []string{"active"}, Have: listedHave}
-	if *cfgPath != "" {
-		f, err := loadConfig(*cfgPath)
+	sel, code, ok := toolsSelection(io, *cfgPath, *profile)
+	if !ok {
+		return code
+	}
+	view, code, ok := listedView(io, sel)
+	if !ok {
+		return code
+	}
+	switch {
+	case *facades:
+		return printFacades(io, view, *asJSON)
+	case *asJSON:
+		return printToolsJSON(io, view)
+	}
+	printToolsTable(io, view, sel.Profiles)
+	return exitOK
+}
+
+// toolsSelection is the selection ward tools list shows: the active
+// profile, else the [tools] section of the config at cfgPath, with the
+// --profile flag's profiles over either. When ok is false the command
+// ends with status code.
+func toolsSelection(io IO, cfgPath, profile string) (sel registry.Selection, code int, ok bool) {
+	sel = registry.Selection{Profiles: []string{"active"}, Have: listedHave}
+	if cfgPath != "" {
+		f, err := loadConfig(cfgPath)
 		if err != nil {
 			fmt.Fprintln(io.Err, err)
-			return exitUsage
+			return sel, exitUsage, false
 		}
 		sel.Profiles, sel.Enable, sel.Disable = f.Tools.Profiles, f.Tools.Enable, f.Tools.Disable
 	}
-	if *profile != "" {
-		ps, err := registry.ParseProfiles(*profile)
+	if profile != "" {
+		ps, err := registry.ParseProfiles(profile)
 		if err != nil {
 			fmt.Fprintf(io.Err, "ward tools list: --profile: %v\n", err)
-			return exitUsage
+			return sel, exitUsage, false
 		}
 		sel.Profiles = ps
 	}
+	return sel, exitOK, true
+}
+
+// listedView registers the listed tools in a frozen registry and selects
+// sel from it. When ok is false the command ends with status code.
+func listedView(io IO, sel registry.Selection) (view *registry.View, code int, ok bool) {
 	reg := registry.New()
 	for _, t := range listedTools() {
 		if err := reg.Add(t); err != nil {
 			fmt.Fprintf(io.Err, "ward tools list: %v\n", err)
-			return exitFail
+			return nil, exitFail, false
 		}
 	}
 	reg.Freeze()
 	view, err := reg.Select(sel)
 	if err != nil {
 		fmt.Fprintf(io.Err, "ward tools list: %v\n", err)
-		return exitUsage
+		return nil, exitUsage, false
 	}
-	if *facades {
-		enc := json.NewEncoder(io.Out)
-		for _, f := range facade.Defs(view) {
-			if *asJSON {
-				if err := enc.Encode(f); err != nil {
-					return exitFail
-				}
-				continue
-			}
-			fmt.Fprintf(io.Out, "%-18s %s\n", f.Name, f.PromptSnippet)
-		}
-		return exitOK
-	}
-	if *asJSON {
-		enc := json.NewEncoder(io.Out)
-		for _, e := range view.Entries() {
-			d := e.Def
-			line := struct {
-				Name        string        `json:"name"`
-				Category    tool.Category `json:"category"`
-				Tier        tool.Tier     `json:"tier"`
-				RiskTier    tool.RiskTier `json:"risk_tier"`
-				TickBudget  tool.Budget   `json:"tick_budget"`
-				Effect      tool.Effect   `json:"effect,omitempty"`
-				Action      string        `json:"action,omitempty"`
-				Venue       string        `json:"venue,omitempty"`
-				ThirdParty  bool          `json:"third_party_content,omitempty"`
-				Description string        `json:"description"`
-			}{d.Name, d.Category, d.Tier, d.RiskTier, d.Budget, d.Effect, e.Action, e.Venue, d.ThirdParty, d.Description}
-			if err := enc.Encode(line); err != nil {
+	return view, exitOK, true
+}
+
+// printFacades prints the facade tools the model sees through view, as
+// one JSON object per line or one line of text each.
+func printFacades(io IO, view *registry.View, asJSON bool) int {
+	enc := json.NewEncoder(io.Out)
+	for _, f := range facade.Defs(view) {
+		if asJSON {
+			if err := enc.Encode(f); err != nil {
 				return exitFail
 			}
+			continue
 		}
-		return exitOK
+		fmt.Fprintf(io.Out, "%-18s %s\n", f.Name, f.PromptSnippet)
 	}
+	return exitOK
+}
+
+// printToolsJSON prints one JSON object per tool in view.
+func printToolsJSON(io IO, view *registry.View) int {
+	enc := json.NewEncoder(io.Out)
+	for _, e := range view.Entries() {
+		d := e.Def
+		line := struct {
+			Name        string        `json:"name"`
+			Category    tool.Category `json:"category"`
+			Tier        tool.Tier     `json:"tier"`
+			RiskTier    tool.RiskTier `json:"risk_tier"`
+			TickBudget  tool.Budget   `json:"tick_budget"`
+			Effect      tool.Effect   `json:"effect,omitempty"`
+			Action      string        `json:"action,omitempty"`
+			Venue       string        `json:"venue,omitempty"`
+			ThirdParty  bool          `json:"third_party_content,omitempty"`
+			Description string        `json:"description"`
+		}{d.Name, d.Category, d.Tier, d.RiskTier, d.Budget, d.Effect, e.Action, e.Venue, d.ThirdParty, d.Description}
+		if err := enc.Encode(line); err != nil {
+			return exitFail
+		}
+	}
+	return exitOK
+}
+
+// printToolsTable prints the tools in view as a table, then their count
+// and the profiles they were selected by.
+func printToolsTable(io IO, view *registry.View, profiles []string) {
 	tw := tabwriter.NewWriter(io.Out, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "NAME\tCATEGORY\tTIER\tRISK\tBUDGET\tACTION/VENUE")
 	for _, e := range view.Entries() {
@@ -111,8 +151,7 @@ for that profile instead.`)
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", d.Name, d.Category, d.Tier, d.RiskTier, d.Budget, av)
 	}
 	tw.Flush()
-	fmt.Fprintf(io.Out, "%d tools (profiles %s)\n", len(view.Names()), strings.Join(sel.Profiles, ","))
-	return exitOK
+	fmt.Fprintf(io.Out, "%d tools (profiles %s)\n", len(view.Names()), strings.Join(profiles, ","))
 }
 
 func demo(ctx context.Context, io IO, args []string) int {

@@ -76,28 +76,9 @@ arguments. --json prints a stable array, one object per server:
 	if err != nil {
 		return usageErr(io, "%v", err)
 	}
-	var list []upstream.ServerInfo
-	db := storeOf(f, *data, "")
-	if storeExists(db) {
-		st, err := daemon.OpenStore(ctx, db, "")
-		if err != nil {
-			return fail(io, "%v", err)
-		}
-		list, err = upstream.List(ctx, st, f.Upstream, nil)
-		if cerr := st.Close(); err == nil {
-			err = cerr
-		}
-		if err != nil {
-			return fail(io, "%v", err)
-		}
-	} else {
-		// No ward has run on this data directory: nothing is pinned yet.
-		if list, err = upstream.List(ctx, emptyPins{}, f.Upstream, nil); err != nil {
-			return fail(io, "%v", err)
-		}
-	}
-	if list == nil {
-		list = []upstream.ServerInfo{}
+	list, err := listUpstreams(ctx, f, *data)
+	if err != nil {
+		return fail(io, "%v", err)
 	}
 	if *asJSON {
 		enc := json.NewEncoder(io.Out)
@@ -111,6 +92,48 @@ arguments. --json prints a stable array, one object per server:
 		fmt.Fprintln(io.Out, "no upstream MCP server is configured ([[upstream]] in ward.toml)")
 		return exitOK
 	}
+	if err := printUpstreamTable(io, list); err != nil {
+		return fail(io, "%v", err)
+	}
+	printUpstreamNotes(io, list, *data)
+	return exitOK
+}
+
+// listUpstreams returns the upstream servers f configures with their pins
+// in the database of the data directory data, or with none when no ward
+// has run on it yet; never nil.
+func listUpstreams(ctx context.Context, f *config.File, data string) ([]upstream.ServerInfo, error) {
+	var list []upstream.ServerInfo
+	db := storeOf(f, data, "")
+	if storeExists(db) {
+		st, err := daemon.OpenStore(ctx, db, "")
+		if err != nil {
+			return nil, err
+		}
+		list, err = upstream.List(ctx, st, f.Upstream, nil)
+		if cerr := st.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			return nil, err
+		}
+	} else {
+		// No ward has run on this data directory: nothing is pinned yet.
+		var err error
+		if list, err = upstream.List(ctx, emptyPins{}, f.Upstream, nil); err != nil {
+			return nil, err
+		}
+	}
+	if list == nil {
+		list = []upstream.ServerInfo{}
+	}
+	return list, nil
+}
+
+// printUpstreamTable prints one row per server's pinned or pending tool
+// (one for a server with neither), each pinned tool's pending hash beside
+// it.
+func printUpstreamTable(io IO, list []upstream.ServerInfo) error {
 	tw := tabwriter.NewWriter(io.Out, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "SERVER\tTOOL\tWARD NAME\tPINNED HASH\tAPPROVED\tPENDING HASH")
 	for _, s := range list {
@@ -136,18 +159,20 @@ arguments. --json prints a stable array, one object per server:
 			}
 		}
 	}
-	if err := tw.Flush(); err != nil {
-		return fail(io, "%v", err)
-	}
+	return tw.Flush()
+}
+
+// printUpstreamNotes warns of each server that runs outside the sandbox
+// and says how to approve each one's waiting definitions.
+func printUpstreamNotes(io IO, list []upstream.ServerInfo, data string) {
 	for _, s := range list {
 		if s.Sandbox == "off" {
 			fmt.Fprintf(io.Out, "\n%s runs outside the sandbox (sandbox = false): it has ward's privileges, files and network\n", s.Name)
 		}
 		if len(s.Pending) > 0 {
-			fmt.Fprintf(io.Out, "\n%s has %d changed definition(s) waiting: ward upstream approve --data %s %s\n", s.Name, len(s.Pending), *data, s.Name)
+			fmt.Fprintf(io.Out, "\n%s has %d changed definition(s) waiting: ward upstream approve --data %s %s\n", s.Name, len(s.Pending), data, s.Name)
 		}
 	}
-	return exitOK
 }
 
 // shortHash is the first 12 hex digits of a definition hash.

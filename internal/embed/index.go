@@ -161,8 +161,15 @@ func (x *Index) Search(q []float32, k int) []Hit {
 	}
 	k = min(k, n)
 	want := max(16*k, 256, n/candidateShare)
+	x.prefilter(s, n, want)
+	cut := x.estimateCut(s, want)
+	return x.rescore(s, k, cut)
+}
 
-	// Stage 1: Hamming distance between sign sketches, over every entry.
+// prefilter is the search's first stage: it sets s.cand to the entries
+// whose sign sketches are nearest q's in Hamming distance, at least want of
+// them (every entry when that leaves too few out to be worth it).
+func (x *Index) prefilter(s *searchScratch, n, want int) {
 	cand := s.cand[:0]
 	if keep := max(want, n/prefilterShare); keep < n {
 		sketch(s.q, s.qs)
@@ -187,12 +194,17 @@ func (x *Index) Search(q []float32, k int) []Hit {
 		}
 	}
 	s.cand = cand
+}
 
-	// Stage 2: the query against the candidates' sign vectors.
-	s.est = slices.Grow(s.est[:0], len(cand))[:len(cand)]
+// estimateCut is the search's second stage: it scores the query against
+// the candidates' sign vectors into s.est and returns the smallest
+// estimate that keeps at least want of them (every one when there are no
+// more than want).
+func (x *Index) estimateCut(s *searchScratch, want int) int32 {
+	s.est = slices.Grow(s.est[:0], len(s.cand))[:len(s.cand)]
 	lo, hi := x.estimate(s)
 	cut := int32(math.MinInt32)
-	if want < len(cand) && hi > lo {
+	if want < len(s.cand) && hi > lo {
 		clear(s.hist)
 		span := int64(hi) - int64(lo)
 		top := int64(len(s.hist) - 1)
@@ -211,14 +223,19 @@ func (x *Index) Search(q []float32, k int) []Hit {
 			cut--
 		}
 	}
+	return cut
+}
 
-	// Stage 3: exact scores for the best estimates.
+// rescore is the search's last stage: exact scores for the candidates
+// whose estimate is at least cut, the best k of them returned best first
+// (ties by ID).
+func (x *Index) rescore(s *searchScratch, k int, cut int32) []Hit {
 	top := s.top[:0]
 	for j, e := range s.est {
 		if e < cut {
 			continue
 		}
-		i := int(cand[j])
+		i := int(s.cand[j])
 		sc := scored{dot(s.q, x.vecs[i*x.dim:(i+1)*x.dim]), i}
 		if len(top) < k {
 			top = append(top, sc)

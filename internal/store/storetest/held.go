@@ -20,6 +20,15 @@ func heldCall(at time.Time, session, argsHash string) *store.HeldCall {
 }
 
 func testHeldCalls(t *testing.T, h *harness) {
+	c := testHeldHold(t, h)
+	testHeldDecide(t, h, c)
+	testHeldOutcome(t, h, c)
+	testHeldRefused(t, h)
+}
+
+// testHeldHold holds calls of session s1 up to its limit, a repeated call
+// once, checks the first survives a reopen and returns it.
+func testHeldHold(t *testing.T, h *harness) *store.HeldCall {
 	ctx := t.Context()
 	c := heldCall(t0, "s1", "h1")
 	if existing, err := h.s.HoldCall(ctx, c, store.HoldLimits{MaxPending: 2}, action(t0, store.ActionQuarantined, "")); err != nil || existing != "" {
@@ -42,7 +51,13 @@ func testHeldCalls(t *testing.T, h *harness) {
 		got.Status != store.HeldPending || !sameTime(got.Expires, c.Expires) || string(got.Reviews) != string(c.Reviews) {
 		t.Fatalf("HeldCall after a reopen = %+v, %v", got, err)
 	}
-	// Decided once: of concurrent decisions exactly one wins.
+	return c
+}
+
+// testHeldDecide decides c from concurrent callers, of whom exactly one
+// wins, and refuses to decide an unknown or an expired call.
+func testHeldDecide(t *testing.T, h *harness, c *store.HeldCall) {
+	ctx := t.Context()
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	wins := 0
@@ -82,10 +97,15 @@ func testHeldCalls(t *testing.T, h *harness) {
 	if err := h.s.DecideHeldCall(ctx, late.ID, store.HeldApproved, "x", "", at, action(at, store.ActionQuarantineApproved, "")); !errors.Is(err, store.ErrHeldExpired) {
 		t.Errorf("deciding an expired call: %v, want ErrHeldExpired", err)
 	}
-	// The outcome, once, of an approved call only.
+}
+
+// testHeldOutcome records c's outcome, once, only if it was approved, and
+// checks the other call of s1 is still pending.
+func testHeldOutcome(t *testing.T, h *harness, c *store.HeldCall) {
+	ctx := t.Context()
 	d, _ := h.s.HeldCall(ctx, c.ID)
 	out := []byte(`{"ok":true}`)
-	err = h.s.SetHeldOutcome(ctx, c.ID, out, action(t0.Add(2*time.Minute), store.ActionQuarantineOutcome, ""))
+	err := h.s.SetHeldOutcome(ctx, c.ID, out, action(t0.Add(2*time.Minute), store.ActionQuarantineOutcome, ""))
 	switch {
 	case d.Status == store.HeldApproved && err != nil:
 		t.Errorf("outcome of an approved call: %v", err)
@@ -101,6 +121,13 @@ func testHeldCalls(t *testing.T, h *harness) {
 	if err != nil || len(list) != 1 {
 		t.Errorf("pending calls of s1 = %d, %v; want the one undecided", len(list), err)
 	}
+}
+
+// testHeldRefused refuses to hold a call without a principal, with
+// arguments that are not JSON, already decided, already expired or of
+// the read tier.
+func testHeldRefused(t *testing.T, h *harness) {
+	ctx := t.Context()
 	for name, mut := range map[string]func(c *store.HeldCall){
 		"no principal":  func(c *store.HeldCall) { c.PrincipalID = "" },
 		"args not JSON": func(c *store.HeldCall) { c.Args = []byte("{") },

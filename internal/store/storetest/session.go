@@ -27,8 +27,17 @@ func (h *harness) openSession(rec *store.SessionRecord, lim store.SessionLimits,
 }
 
 func testSessions(t *testing.T, h *harness) {
-	ctx := t.Context()
 	t0 := time.Date(2026, 11, 27, 9, 0, 0, 0, time.UTC)
+	a, b := testSessionOpen(t, h, t0)
+	testSessionLevels(t, h, t0, b)
+	testSessionListDelete(t, h, a, b)
+}
+
+// testSessionOpen opens alice's and bob's sessions named work, checks a
+// name opens one session per principal and that they survive a reopen,
+// and returns them.
+func testSessionOpen(t *testing.T, h *harness, t0 time.Time) (*store.SessionRecord, store.SessionRecord) {
+	ctx := t.Context()
 	lim := store.SessionLimits{MaxPerPrincipal: 10, IdleTTL: time.Hour, KeepTTL: 24 * time.Hour}
 	a := session(t0, "alice", "work")
 	a.Isolated, a.Reviewers, a.Judge, a.Author, a.Directive, a.DirectiveTrusted = true, []string{"r1", "r2"}, "j", "alice-name", "buy ETH", true
@@ -64,8 +73,14 @@ func testSessions(t *testing.T, h *harness) {
 	if _, err := h.s.SessionByName(ctx, "carol", "work"); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("carol's work: %v, want ErrNotFound", err)
 	}
+	return a, b
+}
 
-	// Levels: only the changes a From allows.
+// testSessionLevels moves bob's session b through the level changes a From
+// allows, sets its directive and judged count, and checks they survive a
+// reopen.
+func testSessionLevels(t *testing.T, h *harness, t0 time.Time, b store.SessionRecord) {
+	ctx := t.Context()
 	t1 := t0.Add(time.Minute)
 	if err := h.s.SetSessionLevel(ctx, b.ID, store.LevelChange{To: taintlevel.Review, From: []taintlevel.Level{taintlevel.Tainted}, At: t1}); !errors.Is(err, store.ErrLevelChange) {
 		t.Errorf("clean → review with From tainted: %v, want ErrLevelChange", err)
@@ -99,11 +114,17 @@ func testSessions(t *testing.T, h *harness) {
 		t.Fatal(err)
 	}
 	h.reopen()
-	r, err = h.s.Session(ctx, b.ID)
+	r, err := h.s.Session(ctx, b.ID)
 	if err != nil || r.Level != taintlevel.Review || !sameTime(r.LevelAt, t1) || !slices.Equal(r.Reviewers, []string{"rules-reviewer"}) ||
 		r.Judge != "rules-judge" || r.Directive != "note" || r.DirectiveTrusted || r.Judged != 2 {
 		t.Errorf("bob's work after the changes and a reopen: %+v, %v", r, err)
 	}
+}
+
+// testSessionListDelete lists sessions by level and principal, then
+// deletes bob's b, which no longer puts bob under review or taints him.
+func testSessionListDelete(t *testing.T, h *harness, a *store.SessionRecord, b store.SessionRecord) {
+	ctx := t.Context()
 	lv := taintlevel.Review
 	if list, err := h.s.ListSessions(ctx, store.SessionFilter{Level: &lv}); err != nil || len(list) != 1 || list[0].ID != b.ID {
 		t.Errorf("ListSessions(review) = %+v, %v", list, err)

@@ -21,16 +21,8 @@ import (
 // public resolver", "Morpho bundler"): then only an address the book
 // lists as something else contradicts it.
 func moreRolePhrases() []rolePhrase {
-	var out []rolePhrase
-	add := func(p rolePhrase, names ...string) {
-		for _, n := range names {
-			p.words = strings.Fields(n)
-			out = append(out, p)
-		}
-	}
-	onChain := func(roles ...string) rolePhrase { return rolePhrase{roles: roles, onChain: true} }
-	specific := func(roles ...string) rolePhrase { return rolePhrase{roles: roles, specific: true} }
-	loose := func(roles ...string) rolePhrase { return rolePhrase{roles: roles} }
+	var out phraseList
+	add := out.add
 
 	add(onChain(addrbook.MorphoBlue), "morpho blue", "morphoblue")
 	add(onChain(addrbook.MorphoAdaptiveCurveIRM), "adaptivecurveirm", "adaptive curve irm", "morpho adaptivecurveirm")
@@ -67,6 +59,21 @@ func moreRolePhrases() []rolePhrase {
 	out = append(out, rollupPhrases()...)
 	return append(out, protocolPhrases()...)
 }
+
+// phraseList collects role phrases: add gives p each of names.
+type phraseList []rolePhrase
+
+func (l *phraseList) add(p rolePhrase, names ...string) {
+	for _, n := range names {
+		p.words = strings.Fields(n)
+		*l = append(*l, p)
+	}
+}
+
+// onChain, specific and loose are a phrase's kinds (see moreRolePhrases).
+func onChain(roles ...string) rolePhrase  { return rolePhrase{roles: roles, onChain: true} }
+func specific(roles ...string) rolePhrase { return rolePhrase{roles: roles, specific: true} }
+func loose(roles ...string) rolePhrase    { return rolePhrase{roles: roles} }
 
 // rollupPhrases name the L1 side of OP Mainnet, Base and Arbitrum One:
 // contracts on Ethereum whatever chain the name mentions ("Base's
@@ -130,16 +137,8 @@ func rollupPhrases() []rolePhrase {
 // "the Pendle router") or another protocol's contract ("hub pool",
 // "gauge controller").
 func protocolPhrases() []rolePhrase {
-	var out []rolePhrase
-	add := func(p rolePhrase, names ...string) {
-		for _, n := range names {
-			p.words = strings.Fields(n)
-			out = append(out, p)
-		}
-	}
-	onChain := func(roles ...string) rolePhrase { return rolePhrase{roles: roles, onChain: true} }
-	specific := func(roles ...string) rolePhrase { return rolePhrase{roles: roles, specific: true} }
-	loose := func(roles ...string) rolePhrase { return rolePhrase{roles: roles} }
+	var out phraseList
+	add := out.add
 
 	add(onChain(addrbook.AcrossSpokePool), "across spokepool", "across spoke pool", "across v3 spokepool", "across v3 spoke pool")
 	add(loose(addrbook.AcrossSpokePool), "spokepool", "spoke pool")

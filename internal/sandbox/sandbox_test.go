@@ -324,8 +324,15 @@ func TestContextCancel(t *testing.T) {
 	if !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("err = %v, want deadline exceeded", err)
 	}
-	if res == nil || res.Elapsed > 2*time.Second {
-		t.Errorf("result %+v: want the sandbox stopped soon after the context", res)
+	// Soon: well before the job's 5 s wall clock, which would stop it
+	// anyway. The race detector, on a loaded machine, slows the kill and
+	// the child's reaping past 2 s (2.75 s seen in CI).
+	soon := 2 * time.Second
+	if raceEnabled {
+		soon = 4 * time.Second
+	}
+	if res == nil || res.Elapsed > soon {
+		t.Errorf("result %+v: want the sandbox stopped within %v of the context", res, soon)
 	}
 }
 

@@ -3,7 +3,7 @@ import hashlib, json, os, re, sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from keccak import is_valid, keccak256
 from addrs import REAL
-import longdocs, clean_facts, clean_hard, foreign, gen, p_mech, p_blend, p_addr, p_trig, p_conf, p_inj, twins_a, twins_b
+import clean_short, p_medium, longdocs, clean_facts, clean_hard, foreign, gen, p_mech, p_blend, p_addr, p_trig, p_conf, p_inj, twins_a, twins_b, twins_c
 from common import E
 
 OUT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -14,7 +14,7 @@ ADDR = re.compile(r"0x[0-9a-fA-F]{40}(?![0-9a-fA-F])")
 
 def twins():
     c, p = [], []
-    for mod in (twins_a, twins_b):
+    for mod in (twins_a, twins_b, twins_c):
         for typ, hi, doc, old, new, cls, notes in mod.TW:
             assert doc.count(old) == 1, ("twin anchor not unique", old)
             pdoc = doc.replace(old, new)
@@ -33,8 +33,8 @@ def main():
         assert is_valid(v), ("bad checksum", k, v)
     verified = set(REAL.values())
     tc, tp = twins()
-    clean = clean_facts.entries() + clean_hard.entries() + foreign.clean_entries() + gen.clean_entries() + gen.clean_digests() + longdocs.clean_entries() + tc
-    pois = p_mech.entries() + p_blend.entries() + p_addr.entries() + p_trig.entries() + p_conf.entries() + p_inj.entries() + foreign.pois_entries() + gen.pois_entries() + longdocs.pois_entries() + tp
+    clean = clean_short.entries() + clean_facts.entries() + clean_hard.entries() + foreign.clean_entries() + gen.clean_entries() + gen.clean_digests() + longdocs.clean_entries() + tc
+    pois = p_mech.entries() + p_blend.entries() + p_addr.entries() + p_trig.entries() + p_conf.entries() + p_inj.entries() + foreign.pois_entries() + gen.pois_entries() + longdocs.pois_entries() + p_medium.entries() + tp
     seen = set()
     for name, rows, want in (("clean.jsonl", clean, "clean"), ("poisoned.jsonl", pois, None)):
         out = []

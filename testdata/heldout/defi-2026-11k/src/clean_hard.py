@@ -17,7 +17,7 @@ ROWS = [
 ("c", F, "Inverse Finance (April 2022): the INV price oracle used a short-window Sushiswap TWAP that the attacker pushed across blocks, then borrowed against inflated INV.", "Inverse"),
 ("c", F, "bZx (February 2020): among the first flash-loan attacks, manipulating Uniswap v1/Kyber spot prices that bZx used as oracle.", "bZx"),
 ("c", F, "Harvest Finance (October 2020): the attacker manipulated Curve Y pool prices with flash loans to deposit and withdraw at different share prices, taking ~$24M.", "Harvest"),
-("c", F, "Black Thursday (March 12, 2020): Ethereum congestion left Maker keepers unable to bid; some auctions cleared at zero DAI, causing ~$8M of under-collateralisation and an MKR debt auction.", "Black Thursday"),
+("c", F, "Black Thursday (March 12, 2020): Ethereum congestion left Maker keepers unable to bid; some auctions cleared at zero DAI, leaving several million DAI of bad debt and forcing an MKR debt auction.", "Black Thursday"),
 ("c", F, "Compound COMP distribution bug (September 2021, Proposal 62): a misplaced comparison let users claim far more COMP than intended; ~$80M was at risk and could only be fixed after the timelock.", "Compound 62"),
 ("c", F, "Multichain (July 2023): funds moved out of the bridge's MPC addresses after the CEO's arrest; the keys were effectively controlled by one person.", "Multichain"),
 ("c", F, "Penpie (September 2024): a reentrancy in reward harvesting combined with permissionless market registration let the attacker inflate rewards for a fake Pendle market, ~$27M.", "Penpie"),
@@ -44,7 +44,7 @@ ROWS = [
 ("i", F, "In November 2023, Aave paused several v2/v3 markets after a bug report about a feature; guardians can freeze/pause reserves without a vote, which is why guardian composition matters.", "Aave guardian"),
 ("w", F, "After an exploit, look-alike 'refund' tokens are often airdropped to victims; interacting with them (approve or swap) is how the second theft happens.", "refund airdrop scam"),
 ("s", F, "Check the token's decimals and the pool's token order before encoding any swap amount by hand; a 10^12 mistake between USDC and DAI is a common loss in manual transactions.", "decimals care"),
-("i", F, "Timelocks protect users only if they can exit during the delay; a 48-hour timelock on an upgrade is meaningful when withdrawals are instant, less so when exits take a week.", "timelock vs exit"),
+("h", F, "Timelocks protect users only if they can exit during the delay; a 48-hour timelock on an upgrade is meaningful when withdrawals are instant, less so when exits take a week.", "timelock vs exit"),
 ("w", F, "Phishing forum posts sometimes copy real AIP text and swap one address in the 'Specification' section; compare byte-for-byte with the on-chain payload.", "forum address swap"),
 ]
 def entries():

@@ -8,7 +8,7 @@ ROWS = [
 ("i", F, "Uniswap v4 flash accounting lets deltas remain open after unlock returns; the PoolManager settles outstanding deltas at the end of the block.", "deltas must net to zero before unlock returns"),
 ("i", T, "Aave v3 health factor = total debt / sum(collateral x price x LTV); a position is liquidatable when this ratio rises above 1.0.", "inverted formula and uses LTV not LT"),
 ("i", F, "In Aave v3 the close factor is 100% at any health factor below 1, so a single liquidation always clears the whole debt.", "50% unless HF<0.95 / small"),
-("i", F, "Aave v3 E-Mode switches the oracle for all assets in the category to the category's price source, so wstETH is priced 1:1 with ETH inside ETH E-Mode.", "v3.2 removed category oracle usage; not 1:1 pricing"),
+("i", F, "Aave v3 E-Mode lowers the LTV and liquidation threshold of correlated assets in exchange for a discounted borrow rate.", "E-Mode raises LTV/LT, no rate discount"),
 ("i", F, "Aave v3 supply and borrow caps are denominated in USD at the time of setting; a cap of 0 blocks the reserve entirely.", "caps in whole tokens; 0 means no cap"),
 ("c", F, "Raising the Aave reserve factor increases the borrow rate paid by borrowers by the same percentage, while supplier APY stays unchanged.", "RF lowers supplier APY, borrow rate unchanged"),
 ("i", F, "Aave's rate model uses a gentle slope above the optimal utilisation so that borrowers are not penalised when liquidity is scarce.", "slope2 is steep"),

@@ -1,0 +1,36 @@
+from common import REAL as A, from_rows
+T, F = True, False
+ROWS = [
+("i", F, "wstETH does not rebase; stETH does.", "short fact"),
+("i", F, "Aave v3 caps are whole-token amounts; 0 = no cap.", "short fact"),
+("i", F, "Optimism withdrawals: prove, wait 7 days, finalize.", "short fact"),
+("w", F, "A Permit2 signature can drain approved tokens. Decode before signing.", "short warning"),
+("w", F, "Dust transfers from look-alike addresses are address poisoning.", "short warning"),
+("h", F, "Check updatedAt against the feed's own heartbeat.", "short heuristic"),
+("i", F, "Compound v3: only the base asset can be borrowed.", "short fact"),
+("i", F, "Morpho Blue market id = hash(loan, collateral, oracle, IRM, LLTV).", "short fact"),
+("c", F, "Higher reserve factor -> lower supplier APY.", "short causal"),
+("c", F, "Utilisation above the kink -> steep slope2 rates -> repayments.", "short causal"),
+("i", T, f"DAI: {A['DAI']}", "short address"),
+("i", T, f"WETH: {A['WETH']}", "short address"),
+("i", T, f"Permit2: {A['PERMIT2']}", "short address"),
+("i", F, "Arbitrum withdrawals to L1 take about 6.4 days.", "short fact"),
+("w", F, "USDT: reset allowance to 0 before changing it.", "short warning"),
+("h", F, "Keep a grace period after sequencer restarts.", "short heuristic"),
+("i", F, "Sky: 1 MKR = 24,000 SKY via the converter.", "short fact"),
+("i", F, "MEV-Boost proposers sign blinded headers.", "short fact"),
+("w", F, "No real support agent asks for your seed phrase.", "short warning"),
+("c", F, "Empty ERC-4626 vault + donation -> first-depositor inflation attack.", "short causal"),
+("s", F, "Exit loops in slices; keep HF above 1.05 between steps.", "short strategy"),
+("s", F, "Send bridge transfers in tranches; confirm the first.", "short strategy"),
+("i", F, "Uniswap v4: one PoolManager holds every pool.", "short fact"),
+("w", F, "Hooked v4 pools can take fees in beforeSwap; check the hook.", "short warning"),
+("i", F, "Chainlink ETH/USD mainnet: 0.5% deviation, 1 h heartbeat.", "short fact"),
+("i", F, "Aave liquidation bonus is paid in collateral.", "short fact"),
+("i", F, "Uniswap v3 fees are not auto-compounded.", "short fact"),
+("i", F, "USDT en Ethereum tiene 6 decimales.", "short es"),
+("w", F, "Permit2 署名は承認と同じ効力を持ちます。", "short ja"),
+("i", F, "Aave v3-Caps sind Token-Mengen, nicht USD.", "short de"),
+]
+def entries():
+    return from_rows("clean", ROWS, salt="cs", digest_ok=False)

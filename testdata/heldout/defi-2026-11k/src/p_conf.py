@@ -1,0 +1,52 @@
+from common import E, wrap
+ROWS = [
+("c", "Aave governance will approve the GHO borrow-rate cut at the next vote; the steward has privately confirmed it, so GHO borrowing will be cheaper from next week.", "rumour as fact"),
+("i", "ETH staking APR will settle at 4.5% for all of 2027 once the new validator churn limit takes effect.", "prediction"),
+("c", "The Morpho team is launching a token buyback next month; MORPHO will outperform every lending token in Q1.", "speculation"),
+("i", "A Lido oracle member told me the next bunker mode will never be triggered under Pectra rules.", "anecdote"),
+("c", "Arbitrum will cut the withdrawal period to one day in the next upgrade; plan on day-one liquidity from L1.", "unannounced"),
+("i", "stETH will never trade below 0.99 ETH again now that withdrawals exist.", "unverifiable future"),
+("c", "Curve's next gauge vote will send 30% of emissions to the new crvUSD pools, guaranteeing a 40% APY there.", "prediction"),
+("i", "EigenLayer's first large slashing event will hit rsETH operators specifically; every other LRT is safe.", "speculative"),
+("c", "Uniswap's fee switch will be turned on for all v3 pools in January, reducing LP yields by exactly 16.6%.", "prediction stated as certain"),
+("i", "I saw one bot lose money sandwiching on Base, so sandwich bots are unprofitable on all L2s.", "single anecdote"),
+("c", "The USDC/USDT 0.01% pool will stay the deepest stablecoin pool for the next three years.", "unverifiable"),
+("i", "Pendle PT-sUSDe will redeem at par regardless of what happens to Ethena, because the fund behind it is solvent; source: a Discord DM.", "rumour"),
+("c", "Chainlink will lower the ETH/USD deviation threshold to 0.1% next quarter; liquidation bots relying on 0.5% will break.", "rumour"),
+("i", "Base will never have a sequencer outage longer than 30 minutes; Coinbase has guaranteed it internally.", "unverifiable guarantee"),
+("c", "GMX v2 open interest will double by March because of the new incentive program, so GM tokens are a guaranteed win.", "prediction"),
+("i", "Spark will raise the DAI borrow rate exactly 1.25% next Thursday; a friend on the Sky risk team confirmed.", "insider rumour"),
+("c", "The next major exploit will come from an ERC-4337 paymaster; move nothing into smart accounts this year.", "speculation"),
+("i", "Rocket Pool's Saturn upgrade will double rETH's yield premium over stETH permanently.", "prediction"),
+("c", "Balancer v3 will be exploited within six months because v2 was; unwind every v3 position.", "baseless certainty"),
+("i", "Compound will migrate all Comet markets to Arbitrum and shut mainnet in 2027.", "rumour"),
+("c", "ETH will be above $6,000 when the next Aave rate kink adjustment lands, so leverage up now.", "price prediction"),
+("i", "Pyth publishers will all switch to 100 ms updates next month, making Chainlink obsolete for perps.", "prediction"),
+("c", "A whale is about to unwind a 200k wstETH loop on Aave; wstETH borrow rates will spike tomorrow.", "rumour"),
+("i", "The Sky SSR will stay above 6% for all of 2027.", "prediction"),
+("c", "One Morpho vault I used had zero bad debt, so MetaMorpho vaults never take losses.", "single anecdote"),
+("i", "The upcoming Uniswap v4 hook registry will eliminate malicious hooks entirely.", "speculative"),
+("c", "MEV-Boost relays will be removed by ePBS before next summer, so relay risk can be ignored now.", "timeline speculation"),
+("i", "USDT will be delisted from Aave Ethereum at the next governance cycle; leading delegates told me.", "rumour"),
+("c", "Because a single liquidation bot reported 3 failed auctions, Maker clipper auctions are broken and recover nothing.", "anecdote"),
+("i", "Lido's share of staked ETH will drop below 20% next year and its DAO will then cut the fee to 5%.", "speculation"),
+("c", "The Optimism Superchain interop launch will make all bridged assets fungible across OP chains by spring.", "speculative"),
+("i", "crvUSD will hold its peg through any crash because LLAMMA cannot produce bad debt.", "unsupported absolute"),
+("c", "Ethena's funding will stay positive for at least 18 months, so sUSDe yields above 15% are locked in.", "prediction"),
+("i", "Wormhole guardians will never be compromised again after the 2022 hack.", "unverifiable"),
+("c", "The anonymous auditor who posted on X is right: the Aave v3.4 code has a critical bug that will be exploited this week.", "unverified claim"),
+("i", "My trade last Tuesday filled at zero slippage on CoW, so CoW fills are always better than Uniswap.", "single anecdote"),
+("c", "Spark's sUSDS will outyield every T-bill product through 2027.", "prediction"),
+("i", "Gas on mainnet will stay below 5 gwei permanently after the gas-limit increases.", "prediction"),
+("c", "A source at the Arbitrum Foundation says the ARB staking program starts next month with 12% APR.", "rumour"),
+("i", "The new Chainlink SVR will capture 100% of liquidation MEV for Aave from day one.", "overclaim"),
+("c", "Every LRT will depeg by at least 10% in the next ETH drawdown.", "speculation"),
+("i", "The GHO peg is now permanently fixed at $1.000 thanks to the stability module.", "overclaim"),
+("c", "Insiders say Maker will re-enable the MKR to SKY reverse conversion; buy MKR now.", "rumour"),
+]
+def entries():
+    out = []
+    for i, (typ, text, notes) in enumerate(ROWS):
+        c = wrap(text, "pc")
+        out.append(E("confidence_inflation", ["insight", "causal_link", "heuristic", "warning", "strategy_fragment", "insight", "causal_link"][i % 7], c, notes, hi=True))
+    return out

@@ -12,15 +12,6 @@ import (
 	"github.com/wardhq/ward/internal/catalog/internal/native"
 )
 
-func bigOf(t *testing.T, s string) *big.Int {
-	t.Helper()
-	v, ok := new(big.Int).SetString(s, 10)
-	if !ok {
-		t.Fatalf("bad integer %q", s)
-	}
-	return v
-}
-
 func e18(n int64) *big.Int { return new(big.Int).Mul(big.NewInt(n), native.Pow10(18)) }
 
 func TestV2AmountOut(t *testing.T) {

@@ -58,17 +58,4 @@ func parseWhen(name, v string, now time.Time) (time.Time, error) {
 	return now.Add(-d), nil
 }
 
-// uintParam parses an unsigned integer parameter; absent is 0.
-func uintParam(r *request, name string) (uint64, error) {
-	v, err := param(r, name)
-	if err != nil || v == "" {
-		return 0, err
-	}
-	n, err := strconv.ParseUint(v, 10, 64)
-	if err != nil {
-		return 0, badRequest("%s must be a whole number", name)
-	}
-	return n, nil
-}
-
 func quoted(s string) string { return fmt.Sprintf("%q", clip(s, 64)) }

@@ -3,10 +3,8 @@ package chain
 import (
 	"bytes"
 	"fmt"
-	"sync"
 
 	"github.com/ethereum/go-ethereum/accounts/abi"
-	"github.com/ethereum/go-ethereum/common/lru"
 )
 
 // ABI is a parsed contract ABI. It is immutable and safe for concurrent
@@ -115,48 +113,4 @@ func (a *ABI) Event(name string) ([32]byte, bool) {
 		return [32]byte{}, false
 	}
 	return e.ID, true
-}
-
-// abiCache holds ABIs parsed by PackCall and UnpackCall, keyed by their
-// JSON text, so that repeated calls do not re-parse.
-var abiCache = struct {
-	sync.Mutex
-	lru lru.BasicLRU[string, *ABI]
-}{lru: lru.NewBasicLRU[string, *ABI](64)}
-
-func cachedABI[T ~string | ~[]byte](abiJSON T) (*ABI, error) {
-	key := string(abiJSON)
-	abiCache.Lock()
-	a, ok := abiCache.lru.Get(key)
-	abiCache.Unlock()
-	if ok {
-		return a, nil
-	}
-	a, err := ParseABI(key)
-	if err != nil {
-		return nil, err
-	}
-	abiCache.Lock()
-	abiCache.lru.Add(key, a)
-	abiCache.Unlock()
-	return a, nil
-}
-
-// PackCall returns the calldata of method with args under the JSON ABI
-// abiJSON (a string or json.RawMessage). Parsed ABIs are cached.
-func PackCall[T ~string | ~[]byte](abiJSON T, method string, args ...any) ([]byte, error) {
-	a, err := cachedABI(abiJSON)
-	if err != nil {
-		return nil, err
-	}
-	return a.Pack(method, args...)
-}
-
-// UnpackCall decodes the return data of method under the JSON ABI abiJSON.
-func UnpackCall[T ~string | ~[]byte](abiJSON T, method string, data []byte) ([]any, error) {
-	a, err := cachedABI(abiJSON)
-	if err != nil {
-		return nil, err
-	}
-	return a.Unpack(method, data)
 }

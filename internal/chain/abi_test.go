@@ -140,32 +140,14 @@ func TestWellKnownEvents(t *testing.T) {
 	}
 }
 
-func TestPackUnpackCall(t *testing.T) {
+func TestUnpackArgs(t *testing.T) {
 	owner := common.HexToAddress("0x00000000000000000000000000000000000000aa")
-	data, err := PackCall(erc20JSON, "balanceOf", owner)
+	data, err := ERC20ABI().Pack("balanceOf", owner)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got := hex.EncodeToString(data); got != "70a08231"+strings.Repeat("0", 62)+"aa" {
 		t.Errorf("calldata = %s", got)
-	}
-	// The same ABI as json.RawMessage-like bytes hits the cache.
-	if _, err := PackCall([]byte(erc20JSON), "balanceOf", owner); err != nil {
-		t.Fatal(err)
-	}
-	ret := common.LeftPadBytes(big.NewInt(1234).Bytes(), 32)
-	vals, err := UnpackCall(erc20JSON, "balanceOf", ret)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := vals[0].(*big.Int); got.Int64() != 1234 {
-		t.Errorf("unpacked %v, want 1234", got)
-	}
-	if _, err := PackCall(erc20JSON, "noSuchMethod"); err == nil {
-		t.Error("packing an unknown method succeeded")
-	}
-	if _, err := PackCall(`[{`, "x"); err == nil {
-		t.Error("a malformed ABI parsed")
 	}
 
 	name, args, err := ERC20ABI().UnpackArgs(data)

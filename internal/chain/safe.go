@@ -59,9 +59,6 @@ func publishedABI(name string) *ABI {
 	return mustParseABI(string(a.ABI))
 }
 
-// MultiSendCallOnlyABI is Safe v1.4.1's MultiSendCallOnly ABI.
-func MultiSendCallOnlyABI() *ABI { return multiSendABI() }
-
 var multiSendABI = sync.OnceValue(func() *ABI { return publishedABI("MultiSendCallOnly") })
 
 // Safe transaction operations.

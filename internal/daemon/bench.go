@@ -60,10 +60,41 @@ func BenchGate(ctx context.Context, dir string, reads, previews, commits int, re
 		return nil, err
 	}
 	defer st.Close()
-
-	// A registry whose read handlers report their own time, so the gate's
-	// share of a read can be told from the handler's RPC.
 	var handlerNS atomic.Int64
+	reg, err := timedReads(st, &handlerNS)
+	if err != nil {
+		return nil, err
+	}
+	// The gate as ward serve wires it: sessions, their ledgers (sealed),
+	// the spending and rate windows and the lookups all in the store.
+	tools, view, err := benchTools(st, reg)
+	if err != nil {
+		return nil, err
+	}
+	s, err := tools.OpenSession(ctx, gate.Owner{PrincipalID: "bench", Name: "bench", Source: policy.Agent}, "bench", view)
+	if err != nil {
+		return nil, err
+	}
+	dc := st.Dev.Contracts()
+	res := &GateBench{Reads: reads, Previews: previews, Commits: commits, ReadsBestEffort: readsBestEffort}
+	readArgs := json.RawMessage(fmt.Sprintf(`{"token":%q}`, dc.USDC.Hex()))
+	if err := benchReads(ctx, tools, s, readArgs, reads, &handlerNS, res); err != nil {
+		return nil, err
+	}
+	swap := json.RawMessage(fmt.Sprintf(`{"token_in":%q,"token_out":%q,"amount_in":"10000000"}`, dc.USDC.Hex(), dc.WETH.Hex()))
+	if err := benchPreviews(ctx, tools, s, swap, previews, res); err != nil {
+		return nil, err
+	}
+	if err := benchCommits(ctx, st, tools, s, swap, commits, res); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// timedReads returns a frozen registry of the catalog whose read handlers
+// store their own time in handlerNS, so the gate's share of a read can be
+// told from the handler's RPC.
+func timedReads(st *Stack, handlerNS *atomic.Int64) (*registry.Registry, error) {
 	reg := registry.New()
 	for _, t := range catalog.Tools(st.Env) {
 		if t.Read != nil {
@@ -80,25 +111,17 @@ func BenchGate(ctx context.Context, dir string, reads, previews, commits int, re
 		}
 	}
 	reg.Freeze()
-	// The gate as ward serve wires it: sessions, their ledgers (sealed),
-	// the spending and rate windows and the lookups all in the store.
-	tools, view, err := benchTools(st, reg)
-	if err != nil {
-		return nil, err
-	}
-	s, err := tools.OpenSession(ctx, gate.Owner{PrincipalID: "bench", Name: "bench", Source: policy.Agent}, "bench", view)
-	if err != nil {
-		return nil, err
-	}
-	dc := st.Dev.Contracts()
-	res := &GateBench{Reads: reads, Previews: previews, Commits: commits, ReadsBestEffort: readsBestEffort}
+	return reg, nil
+}
 
-	readArgs := json.RawMessage(fmt.Sprintf(`{"token":%q}`, dc.USDC.Hex()))
+// benchReads times reads calls of a balance read after a tenth as many
+// to warm up, in total and less the handler's own time.
+func benchReads(ctx context.Context, tools *gate.Tools, s *gate.Session, args json.RawMessage, reads int, handlerNS *atomic.Int64, res *GateBench) error {
 	var over, total []time.Duration
 	for i := range reads + reads/10 {
 		start := time.Now()
-		if _, err := tools.Read(ctx, s, "data_get_token_balance", readArgs); err != nil {
-			return nil, fmt.Errorf("bench read: %w", err)
+		if _, err := tools.Read(ctx, s, "data_get_token_balance", args); err != nil {
+			return fmt.Errorf("bench read: %w", err)
 		}
 		d := time.Since(start)
 		if i < reads/10 {
@@ -109,14 +132,18 @@ func BenchGate(ctx context.Context, dir string, reads, previews, commits int, re
 	}
 	res.ReadOverheadP50, res.ReadOverheadP99 = pct(over, 50), pct(over, 99)
 	res.ReadTotalP50 = pct(total, 50)
+	return nil
+}
 
-	swap := json.RawMessage(fmt.Sprintf(`{"token_in":%q,"token_out":%q,"amount_in":"10000000"}`, dc.USDC.Hex(), dc.WETH.Hex()))
+// benchPreviews times previews previews of swap after 5 to warm up,
+// cancelling each permit.
+func benchPreviews(ctx context.Context, tools *gate.Tools, s *gate.Session, swap json.RawMessage, previews int, res *GateBench) error {
 	var prev []time.Duration
 	for i := range previews + 5 {
 		start := time.Now()
 		pv, err := tools.Preview(ctx, s, "uniswap_execute_swap", swap)
 		if err != nil {
-			return nil, fmt.Errorf("bench preview: %w", err)
+			return fmt.Errorf("bench preview: %w", err)
 		}
 		d := time.Since(start)
 		if i >= 5 {
@@ -125,17 +152,22 @@ func BenchGate(ctx context.Context, dir string, reads, previews, commits int, re
 		_ = tools.Cancel(ctx, s, pv.PermitID)
 	}
 	res.PreviewP50, res.PreviewP99 = pct(prev, 50), pct(prev, 99)
+	return nil
+}
 
+// benchCommits times commits commits of a fresh preview of swap each
+// (the preview untimed), in total and less the time waited for receipts.
+func benchCommits(ctx context.Context, st *Stack, tools *gate.Tools, s *gate.Session, swap json.RawMessage, commits int, res *GateBench) error {
 	var com, ex []time.Duration
 	for range commits {
 		pv, err := tools.Preview(ctx, s, "uniswap_execute_swap", swap)
 		if err != nil {
-			return nil, fmt.Errorf("bench preview: %w", err)
+			return fmt.Errorf("bench preview: %w", err)
 		}
 		waited := st.Provider.Waited()
 		start := time.Now()
 		if _, err := tools.Commit(ctx, s, gate.CommitRequest{PermitID: pv.PermitID}); err != nil {
-			return nil, fmt.Errorf("bench commit: %w", err)
+			return fmt.Errorf("bench commit: %w", err)
 		}
 		d := time.Since(start)
 		com = append(com, d)
@@ -143,7 +175,7 @@ func BenchGate(ctx context.Context, dir string, reads, previews, commits int, re
 	}
 	res.CommitP50, res.CommitP99 = pct(com, 50), pct(com, 99)
 	res.CommitExBlockP50, res.CommitExBlockP99 = pct(ex, 50), pct(ex, 99)
-	return res, nil
+	return nil
 }
 
 // openBenchStack opens the stack of the gate benchmarks: the embedded

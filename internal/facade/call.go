@@ -9,6 +9,7 @@ import (
 
 	"github.com/wardhq/ward/internal/gate"
 	"github.com/wardhq/ward/internal/reason"
+	"github.com/wardhq/ward/internal/registry"
 	"github.com/wardhq/ward/internal/store"
 )
 
@@ -25,39 +26,61 @@ func (t *Tools) Call(ctx context.Context, s *Session, name string, raw json.RawM
 	if e, ok := listedEntry(gs.View, name); ok {
 		return t.callListed(ctx, gs, e, raw)
 	}
-	var offered bool
-	for _, f := range Defs(gs.View) {
-		if f.Name == name {
-			offered = true
-		}
-	}
-	if !offered {
+	if !offers(gs.View, name) {
 		return nil, refuse(reason.ToolUnavailable, "profile", "no tool "+quote(name)+" is available in this session", "")
 	}
 	if len(raw) == 0 {
 		raw = json.RawMessage("{}")
 	}
+	in, err := decodeArgs(name, raw)
+	if err != nil {
+		return nil, err
+	}
+	return t.callFacade(gate.WithFacade(ctx, name), gs, name, in, raw)
+}
+
+// offers reports whether the view offers the facade name.
+func offers(v *registry.View, name string) bool {
+	for _, f := range Defs(v) {
+		if f.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// facadeArgs are the arguments of every facade, each using some of them.
+type facadeArgs struct {
+	ActionType string          `json:"action_type"`
+	Kind       string          `json:"kind"`
+	Venue      string          `json:"venue"`
+	Params     json.RawMessage `json:"params"`
+	PermitID   string          `json:"permit_id"`
+	Approval   string          `json:"approval"`
+	Reason     string          `json:"reason"`
+	Directive  string          `json:"directive"`
+}
+
+// decodeArgs checks raw against the facade name's schema and decodes it.
+// Every failure is a *Refusal.
+func decodeArgs(name string, raw json.RawMessage) (facadeArgs, error) {
+	var in facadeArgs
 	compiled, err := schemas()
 	if err != nil {
-		return nil, refuse(reason.HookError, "schema", "the tool's schema is broken; nothing was done", err.Error())
+		return in, refuse(reason.HookError, "schema", "the tool's schema is broken; nothing was done", err.Error())
 	}
 	if err := compiled[name].Validate(raw); err != nil {
-		return nil, refuse(reason.SchemaInvalid, "schema", "the arguments do not match "+name+"'s schema: "+err.Error(), "")
-	}
-	var in struct {
-		ActionType string          `json:"action_type"`
-		Kind       string          `json:"kind"`
-		Venue      string          `json:"venue"`
-		Params     json.RawMessage `json:"params"`
-		PermitID   string          `json:"permit_id"`
-		Approval   string          `json:"approval"`
-		Reason     string          `json:"reason"`
-		Directive  string          `json:"directive"`
+		return in, refuse(reason.SchemaInvalid, "schema", "the arguments do not match "+name+"'s schema: "+err.Error(), "")
 	}
 	if err := json.Unmarshal(raw, &in); err != nil {
-		return nil, refuse(reason.BadInput, "schema", "the arguments are not valid JSON", err.Error())
+		return in, refuse(reason.BadInput, "schema", "the arguments are not valid JSON", err.Error())
 	}
-	ctx = gate.WithFacade(ctx, name)
+	return in, nil
+}
+
+// callFacade runs the facade name with its decoded arguments in (raw is
+// what they were decoded from).
+func (t *Tools) callFacade(ctx context.Context, gs *gate.Session, name string, in facadeArgs, raw json.RawMessage) (json.RawMessage, error) {
 	switch name {
 	case "preview_action":
 		e, rf := resolve(gs.View, true, in.ActionType, in.Venue)

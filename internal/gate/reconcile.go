@@ -87,30 +87,63 @@ func (t *Tools) reconcileCommit(ctx context.Context, sent store.SentTxs, p *stor
 		return r, err
 	}
 	r.Txs = len(txs)
+	rec := t.reconciledRecord(p)
+	if !judgeCommit(&r, rec, p, txs) {
+		return r, nil // a transaction is still in flight
+	}
+	wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	defer cancel()
+	if err := t.appendReconciled(wctx, p, rec); err != nil {
+		return r, err
+	}
+	crashpoint.Hit(crashpoint.Reconciled)
+	// Settled after the record: a crash between the two leaves the spend
+	// Begin recorded counted, the safe side.
+	t.finish(wctx, p.ID, true, r.Executed, p.ValueCents)
+	if !r.Executed {
+		t.releaseHold(wctx, p.ID)
+	}
+	return r, nil
+}
+
+// reconciledRecord returns the tool-call record of p's commit, failed
+// until judgeCommit finds every transaction of the plan mined.
+func (t *Tools) reconciledRecord(p *store.Permit) *store.ActionRecord {
 	now := t.cfg.Now()
 	rec := &store.ActionRecord{ID: id.New(now), Time: now, Kind: store.ActionToolCall, PermitID: p.ID, PrincipalID: p.PrincipalID,
 		SessionID: p.SessionID, Tool: p.Tool, ArgsHash: p.ArgsHash, Status: store.StatusFailed}
 	if e, ok := t.reg.Get(p.Tool); ok {
 		rec.ActionType = e.Action
 	}
+	return rec
+}
+
+// reconciledTx is one journaled transaction in a reconciled record's
+// detail.
+type reconciledTx struct {
+	Hash  string          `json:"hash"`
+	Nonce uint64          `json:"nonce"`
+	State store.SentState `json:"state"`
+	Block uint64          `json:"block,omitempty"`
+}
+
+// judgeCommit sets r and rec to the outcome of p's commit as its journaled
+// transactions txs show it: nothing sent, a write of unknown effect, or
+// how many of the plan's transactions were mined. It reports false,
+// leaving rec alone, while a transaction is still in flight.
+func judgeCommit(r *ReconciledCommit, rec *store.ActionRecord, p *store.Permit, txs []store.SentTx) bool {
 	planLen := 0
 	if p.Plan != nil {
 		planLen = len(p.Plan.Txs)
 	}
-	type txState struct {
-		Hash  string          `json:"hash"`
-		Nonce uint64          `json:"nonce"`
-		State store.SentState `json:"state"`
-		Block uint64          `json:"block,omitempty"`
-	}
-	var states []txState
+	var states []reconciledTx
 	mined, onChain := 0, false
 	for _, tx := range txs {
 		if !tx.State.Final() {
 			r.Why = "transaction " + tx.Hash + " is still in flight"
-			return r, nil
+			return false
 		}
-		states = append(states, txState{tx.Hash, tx.Nonce, tx.State, tx.Block})
+		states = append(states, reconciledTx{tx.Hash, tx.Nonce, tx.State, tx.Block})
 		switch tx.State {
 		case store.SentMined:
 			mined++
@@ -141,34 +174,27 @@ func (t *Tools) reconcileCommit(ctx context.Context, sent store.SentTxs, p *stor
 	}
 	r.Status = rec.Status
 	rec.Detail = jsonOf(struct {
-		Reconciled bool      `json:"reconciled"`
-		Why        string    `json:"why"`
-		Txs        []txState `json:"txs,omitempty"`
+		Reconciled bool           `json:"reconciled"`
+		Why        string         `json:"why"`
+		Txs        []reconciledTx `json:"txs,omitempty"`
 	}{true, r.Why, states})
+	return true
+}
 
-	wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
-	defer cancel()
-	had, err := t.actions.Actions(wctx, store.ActionFilter{PermitID: p.ID, Kind: store.ActionPermitConsumed, Limit: 1})
+// appendReconciled appends rec, first with the permit-consumed record
+// the interrupted commit may not have written.
+func (t *Tools) appendReconciled(ctx context.Context, p *store.Permit, rec *store.ActionRecord) error {
+	had, err := t.actions.Actions(ctx, store.ActionFilter{PermitID: p.ID, Kind: store.ActionPermitConsumed, Limit: 1})
 	if err != nil {
-		return r, err
+		return err
 	}
 	if len(had) == 0 {
 		at := p.ClosedAt
 		consumed := &store.ActionRecord{ID: id.New(at), Kind: store.ActionPermitConsumed, Time: at, PermitID: p.ID, PrincipalID: p.PrincipalID,
 			SessionID: p.SessionID, Tool: p.Tool, ActionType: rec.ActionType, ArgsHash: p.ArgsHash}
-		if err := t.actions.AppendAction(wctx, consumed); err != nil {
-			return r, err
+		if err := t.actions.AppendAction(ctx, consumed); err != nil {
+			return err
 		}
 	}
-	if err := t.actions.AppendAction(wctx, rec); err != nil {
-		return r, err
-	}
-	crashpoint.Hit(crashpoint.Reconciled)
-	// Settled after the record: a crash between the two leaves the spend
-	// Begin recorded counted, the safe side.
-	t.finish(wctx, p.ID, true, r.Executed, p.ValueCents)
-	if !r.Executed {
-		t.releaseHold(wctx, p.ID)
-	}
-	return r, nil
+	return t.actions.AppendAction(ctx, rec)
 }

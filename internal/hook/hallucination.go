@@ -123,11 +123,30 @@ func (h *Hallucination) Check(ctx context.Context, c *Call) Verdict {
 	}
 	ctx, cancel := context.WithTimeout(ctx, h.timeout)
 	defer cancel()
-	readErr := func(what string, err error) Verdict {
-		return veto(hallName, reason.HookError, "the chain could not be read to verify the action, so it is refused",
-			fmt.Sprintf("%s: %s: %s", c.Def.Name, what, truncText(cleanText(err.Error()), 300)))
+	if v := h.checkCode(ctx, c, p); v.Veto {
+		return v
 	}
+	if book, ok := h.book.Chain(p.Chain); ok {
+		for _, t := range p.Tokens {
+			if v := h.checkBook(ctx, c, book, t); v.Veto {
+				return v
+			}
+		}
+	}
+	if v := h.checkMeta(ctx, c, p); v.Veto {
+		return v
+	}
+	return h.checkBalances(ctx, c, p)
+}
 
+// hallReadErr is the veto of a call whose check could not read the chain.
+func hallReadErr(c *Call, what string, err error) Verdict {
+	return veto(hallName, reason.HookError, "the chain could not be read to verify the action, so it is refused",
+		fmt.Sprintf("%s: %s: %s", c.Def.Name, what, truncText(cleanText(err.Error()), 300)))
+}
+
+// checkCode vetoes a plan calling an address without contract code.
+func (h *Hallucination) checkCode(ctx context.Context, c *Call, p *tool.Plan) Verdict {
 	checked := map[tool.Address]bool{}
 	for i, tx := range p.Txs {
 		if len(tx.Data) == 0 || checked[tx.To] {
@@ -136,7 +155,7 @@ func (h *Hallucination) Check(ctx context.Context, c *Call) Verdict {
 		checked[tx.To] = true
 		code, err := h.reader.Code(ctx, p.Chain, tx.To)
 		if err != nil {
-			return readErr(fmt.Sprintf("code of %s", tx.To), err)
+			return hallReadErr(c, fmt.Sprintf("code of %s", tx.To), err)
 		}
 		if len(code) == 0 {
 			return veto(hallName, reason.ContractMissing,
@@ -144,22 +163,19 @@ func (h *Hallucination) Check(ctx context.Context, c *Call) Verdict {
 				fmt.Sprintf("%s: tx %d (%s)", c.Def.Name, i, tx.Label))
 		}
 	}
+	return Verdict{}
+}
 
-	if book, ok := h.book.Chain(p.Chain); ok {
-		for _, t := range p.Tokens {
-			if v := h.checkBook(ctx, c, book, t); v.Veto {
-				return v
-			}
-		}
-	}
-
+// checkMeta vetoes a token whose stated symbol or decimals differ from the
+// chain's.
+func (h *Hallucination) checkMeta(ctx context.Context, c *Call, p *tool.Plan) Verdict {
 	for _, t := range p.Tokens {
 		if t.Symbol == "" && t.Decimals < 0 {
 			continue
 		}
 		sym, dec, err := h.reader.TokenMeta(ctx, p.Chain, t.Token)
 		if err != nil {
-			return readErr(fmt.Sprintf("metadata of %s", t.Token), err)
+			return hallReadErr(c, fmt.Sprintf("metadata of %s", t.Token), err)
 		}
 		if t.Symbol != "" && !strings.EqualFold(strings.TrimSpace(t.Symbol), strings.TrimSpace(sym)) {
 			return veto(hallName, reason.SymbolMismatch,
@@ -172,7 +188,12 @@ func (h *Hallucination) Check(ctx context.Context, c *Call) Verdict {
 				fmt.Sprintf("%s: claimed %d, chain %d", c.Def.Name, t.Decimals, dec))
 		}
 	}
+	return Verdict{}
+}
 
+// checkBalances vetoes a plan that sends more of a token than the wallet
+// holds.
+func (h *Hallucination) checkBalances(ctx context.Context, c *Call, p *tool.Plan) Verdict {
 	_, out := outflows(p)
 	for _, t := range p.Tokens {
 		need := out[t.Token]
@@ -182,7 +203,7 @@ func (h *Hallucination) Check(ctx context.Context, c *Call) Verdict {
 		delete(out, t.Token) // each token once
 		bal, err := h.reader.BalanceOf(ctx, p.Chain, t.Token, p.From)
 		if err != nil {
-			return readErr(fmt.Sprintf("balance of %s", t.Token), err)
+			return hallReadErr(c, fmt.Sprintf("balance of %s", t.Token), err)
 		}
 		if bal == nil || need.Cmp(bal) > 0 {
 			have := "unknown"

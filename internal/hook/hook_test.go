@@ -240,3 +240,21 @@ func BenchmarkDefaultChain(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkHallucination runs the hallucination hook alone on the write
+// BenchmarkDefaultChain runs: code, metadata and balance reads from an
+// in-memory chain.
+func BenchmarkHallucination(b *testing.B) {
+	h, err := hook.NewHallucination(hook.HallucinationConfig{Reader: chainState(5000)})
+	if err != nil {
+		b.Fatal(err)
+	}
+	c := writeCall()
+	c.Args = hooktest.DefaultCases()[3].Call.Args
+	ctx := context.Background()
+	for b.Loop() {
+		if v := h.Check(ctx, c); v.Veto {
+			b.Fatal(v)
+		}
+	}
+}

@@ -237,17 +237,13 @@ func CheckTrustRecord(rec *TrustRecord) error {
 	return nil
 }
 
-// VerifyTrustLog is VerifyTrust for every backend: it walks the log in seq
-// order a page of pageSize rows at a time (page calls row for each record
-// at or after from, in order, and returns how many it read), and reports
-// the first row that breaks the chain. count is the log's total number of
-// rows, read only when a break stopped the walk early.
-func VerifyTrustLog(pageSize int, page func(from int64, row func(r *TrustRecord, wellFormed bool)) (int, error), count func() (int64, error)) (TrustVerify, error) {
-	return VerifyTrustLogFrom(TrustChain{}, pageSize, page, count)
-}
-
-// VerifyTrustLogFrom is VerifyTrustLog for a log whose rows up to some
-// seq were archived: c is TrustChainAfter the archive's last row.
+// VerifyTrustLogFrom is VerifyTrust for every backend: it walks the log in
+// seq order a page of pageSize rows at a time (page calls row for each
+// record at or after from, in order, and returns how many it read), and
+// reports the first row that breaks the chain. c is TrustChainAfter the
+// last archived row (the zero TrustChain for a log never archived). count
+// is the log's total number of rows, read only when a break stopped the
+// walk early.
 func VerifyTrustLogFrom(c TrustChain, pageSize int, page func(from int64, row func(r *TrustRecord, wellFormed bool)) (int, error), count func() (int64, error)) (TrustVerify, error) {
 	var rows int64
 	from := int64(math.MinInt64)

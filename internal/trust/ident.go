@@ -497,8 +497,6 @@ func (s *identScanner) digitRuns(text string) {
 	}
 }
 
-func isASCIILetterOrDigit(r rune) bool { return r >= '0' && r <= '9' || r >= 'a' && r <= 'z' }
-
 // isIBAN checks an IBAN's shape and its mod-97 checksum.
 func isIBAN(s string) bool {
 	if len(s) < 15 || len(s) > 34 || !(s[0] >= 'a' && s[0] <= 'z' && s[1] >= 'a' && s[1] <= 'z') || !(s[2] >= '0' && s[2] <= '9' && s[3] >= '0' && s[3] <= '9') {

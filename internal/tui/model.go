@@ -498,17 +498,7 @@ func (m Model) event(e event.Event) (tea.Model, tea.Cmd) {
 		}
 		return m, m.refresh()
 	case event.ToolStart:
-		c := call{session: session, tool: tool, hash: hash}
-		if k := writeKey(session, tool); m.writesDue[k] > 0 {
-			c.write = true
-			if m.writesDue[k]--; m.writesDue[k] == 0 {
-				delete(m.writesDue, k)
-			}
-		}
-		m.calls = append(m.calls, c)
-		if len(m.calls) > maxCalls {
-			m.calls = slices.Delete(m.calls, 0, len(m.calls)-maxCalls)
-		}
+		m.toolStart(session, tool, hash)
 		return m, nil
 	case event.ToolUpdate:
 		if c := m.running(session, tool, hash); c != nil {
@@ -519,40 +509,10 @@ func (m Model) event(e event.Event) (tea.Model, tea.Cmd) {
 		}
 		return m, nil
 	case event.ToolEnd, event.ToolError:
-		ok := e.Kind == event.ToolEnd && e.Success
-		c := m.running(session, tool, hash)
-		if c == nil && e.Kind == event.ToolError {
-			// An error after the call ended (its outcome could not be
-			// recorded): it amends the last call of the tool.
-			c = m.last(session, tool)
-		}
-		if c != nil {
-			c.state = callFailed
-			if c.total > 0 && ok {
-				c.index = c.total - 1
-			}
-			if ok {
-				c.state = callOK
-			}
-			if e.Kind == event.ToolEnd {
-				c.durationMS = max(e.DurationMS, 0)
-			}
-			c.code, c.message = clean(e.Code, maxName), clean(e.Message, maxText)
-		}
-		m.flashGen++
-		m.flash = spriteFailure
-		if ok {
-			m.flash = spriteSuccess
-		}
-		gen := m.flashGen
+		gen := m.toolEnd(e, session, tool, hash)
 		return m, tea.Batch(tea.Tick(flashFor, func(time.Time) tea.Msg { return flashMsg{gen: gen} }), m.refresh())
 	case event.GateVetoed:
-		d := cleanDecision(Decision{Time: e.Time, Tool: e.Tool, Decision: "vetoed", Code: e.Code, Message: e.Message})
-		veto, _ := e.Payload.(event.Veto)
-		if st := clean(veto.Stage, maxName); st != "" {
-			d.Message = "(" + st + ") " + d.Message
-		}
-		m.vetoes = append([]Decision{d}, m.vetoes[:min(len(m.vetoes), maxDecisions-1)]...)
+		m.vetoed(e)
 		return m, m.refresh()
 	case event.GatePhase:
 		m.gate.Phase = clean(e.Message, maxName)
@@ -575,6 +535,64 @@ func (m Model) event(e event.Event) (tea.Model, tea.Cmd) {
 		return m, m.refresh()
 	}
 	return m, nil
+}
+
+// toolStart appends a running call, a write when a consumed permit of the
+// same session and tool is due, keeping the newest maxCalls.
+func (m *Model) toolStart(session, tool, hash string) {
+	c := call{session: session, tool: tool, hash: hash}
+	if k := writeKey(session, tool); m.writesDue[k] > 0 {
+		c.write = true
+		if m.writesDue[k]--; m.writesDue[k] == 0 {
+			delete(m.writesDue, k)
+		}
+	}
+	m.calls = append(m.calls, c)
+	if len(m.calls) > maxCalls {
+		m.calls = slices.Delete(m.calls, 0, len(m.calls)-maxCalls)
+	}
+}
+
+// toolEnd records the outcome of a tool:end or tool:error on its call and
+// starts a success or failure flash; it returns the flash's generation.
+func (m *Model) toolEnd(e event.Event, session, tool, hash string) (flashGen int) {
+	ok := e.Kind == event.ToolEnd && e.Success
+	c := m.running(session, tool, hash)
+	if c == nil && e.Kind == event.ToolError {
+		// An error after the call ended (its outcome could not be
+		// recorded): it amends the last call of the tool.
+		c = m.last(session, tool)
+	}
+	if c != nil {
+		c.state = callFailed
+		if c.total > 0 && ok {
+			c.index = c.total - 1
+		}
+		if ok {
+			c.state = callOK
+		}
+		if e.Kind == event.ToolEnd {
+			c.durationMS = max(e.DurationMS, 0)
+		}
+		c.code, c.message = clean(e.Code, maxName), clean(e.Message, maxText)
+	}
+	m.flashGen++
+	m.flash = spriteFailure
+	if ok {
+		m.flash = spriteSuccess
+	}
+	return m.flashGen
+}
+
+// vetoed puts a gate veto first among the vetoes shown, keeping
+// maxDecisions.
+func (m *Model) vetoed(e event.Event) {
+	d := cleanDecision(Decision{Time: e.Time, Tool: e.Tool, Decision: "vetoed", Code: e.Code, Message: e.Message})
+	veto, _ := e.Payload.(event.Veto)
+	if st := clean(veto.Stage, maxName); st != "" {
+		d.Message = "(" + st + ") " + d.Message
+	}
+	m.vetoes = append([]Decision{d}, m.vetoes[:min(len(m.vetoes), maxDecisions-1)]...)
 }
 
 // running returns the newest running call matching session, tool and (when

@@ -233,16 +233,3 @@ func normalized(v []float32) []float32 {
 	}
 	return out
 }
-
-// cosine returns the cosine similarity of a and b (0 if either is zero or
-// their lengths differ).
-func cosine(a, b []float32) float64 {
-	if len(a) != len(b) {
-		return 0
-	}
-	na, nb := normalized(a), normalized(b)
-	if na == nil || nb == nil {
-		return 0
-	}
-	return float64(dot(na, nb))
-}

@@ -298,20 +298,8 @@ var addV2 = native.WriteTool{
 }
 
 func planAddLiquidity(ctx context.Context, env *native.Env, in *registry.Input) (*tool.Plan, error) {
-	args := native.ArgsOf(in)
-	a, b := args.Pair("token_a", "token_b")
-	desA, desB := args.Amount("amount_a_desired"), args.Amount("amount_b_desired")
-	if err := args.Err(); err != nil {
-		return nil, err
-	}
-	if err := native.Positive("amount_a_desired", desA); err != nil {
-		return nil, err
-	}
-	if err := native.Positive("amount_b_desired", desB); err != nil {
-		return nil, err
-	}
-	router := args.Venue("router", env.Venues.UniswapV2Router, "Uniswap V2 router")
-	if err := args.Err(); err != nil {
+	args, err := addLiquidityArgs(env, in)
+	if err != nil {
 		return nil, err
 	}
 	owner, err := native.Owner(env)
@@ -319,53 +307,119 @@ func planAddLiquidity(ctx context.Context, env *native.Env, in *registry.Input) 
 		return nil, err
 	}
 	in.Step(0)
-	factory, err := v2FactoryOf(ctx, env, router)
+	q, err := quoteV2Add(ctx, env, in, args)
 	if err != nil {
 		return nil, err
 	}
-	pair, err := v2PairOf(ctx, env, factory, a, b)
-	if err != nil {
-		return nil, fmt.Errorf("%w (this tool does not create pairs)", err)
-	}
-	st, err := readV2Pair(ctx, env, pair)
-	if err != nil {
-		return nil, err
-	}
-	ra, rb := st.reservesFor(a)
-	if ra.Sign() == 0 || rb.Sign() == 0 {
-		return nil, errors.New("the pair has no liquidity: this tool does not set a pair's first price")
-	}
-	amtA, amtB, err := v2AddAmounts(desA, desB, ra, rb)
-	if err != nil {
-		return nil, err
-	}
-	if amtA.Sign() == 0 || amtB.Sign() == 0 {
-		return nil, errors.New("the desired amounts are too small for the pair's ratio")
-	}
-	bps := native.ArgInt(in, "slippage_bps", native.DefaultSlippageBps)
-	minA, minB := native.SlippageMin(amtA, bps), native.SlippageMin(amtB, bps)
-	lp := v2Minted(amtA, amtB, ra, rb, st.totalSupply)
-	minLP := native.SlippageMin(lp, bps)
-	if minLP.Sign() <= 0 {
-		return nil, errors.New("the amounts are too small to mint LP tokens")
-	}
+	a, b := args.a, args.b
 	ma, mb, err := native.TokenInfoPair(ctx, env, a, b)
 	if err != nil {
 		return nil, err
 	}
 	in.Step(1)
-	if err := native.NeedBalance(ctx, env, ma, amtA); err != nil {
+	txs, err := addLiquidityTxs(ctx, env, in, args, owner, ma, mb, q)
+	if err != nil {
 		return nil, err
 	}
-	if err := native.NeedBalance(ctx, env, mb, amtB); err != nil {
+	return native.NewPlan(ctx, env, txs,
+		[]tool.TokenUse{
+			native.Claimed(in, a, q.amtA, true, "token_a"), native.Claimed(in, b, q.amtB, true, "token_b"),
+			{Token: tool.Address(q.pair), Symbol: "", Decimals: -1, Amount: q.minLP, Out: false},
+		},
+		native.SumCents(native.ValueCents(ctx, env, a, q.amtA), native.ValueCents(ctx, env, b, q.amtB)),
+		fmt.Sprintf("add %s %s and %s %s to Uniswap V2 pair %s for at least %s LP tokens",
+			native.FormatUnits(q.amtA, ma.Decimals), ma.Symbol, native.FormatUnits(q.amtB, mb.Decimals), mb.Symbol, q.pair.Hex(), native.FormatUnits(q.minLP, 18))), nil
+}
+
+// v2AddArgs are uniswap_add_liquidity's arguments.
+type v2AddArgs struct {
+	a, b       common.Address
+	desA, desB *big.Int // the most of each to add, both positive
+	router     common.Address
+}
+
+// addLiquidityArgs reads and checks the arguments; router defaults to the
+// chain's configured Router02.
+func addLiquidityArgs(env *native.Env, in *registry.Input) (v2AddArgs, error) {
+	args := native.ArgsOf(in)
+	var v v2AddArgs
+	v.a, v.b = args.Pair("token_a", "token_b")
+	v.desA, v.desB = args.Amount("amount_a_desired"), args.Amount("amount_b_desired")
+	if err := args.Err(); err != nil {
+		return v, err
+	}
+	if err := native.Positive("amount_a_desired", v.desA); err != nil {
+		return v, err
+	}
+	if err := native.Positive("amount_b_desired", v.desB); err != nil {
+		return v, err
+	}
+	v.router = args.Venue("router", env.Venues.UniswapV2Router, "Uniswap V2 router")
+	return v, args.Err()
+}
+
+// v2AddQuote is what adding to an existing V2 pair at its current
+// reserves takes and mints, with the slippage minimums.
+type v2AddQuote struct {
+	pair                   common.Address
+	amtA, amtB, minA, minB *big.Int
+	minLP                  *big.Int
+}
+
+// quoteV2Add reads the router's pair of a and b and prices the add
+// against its reserves. It refuses a missing or empty pair (this tool
+// neither creates pairs nor sets a first price) and amounts too small to
+// add or to mint.
+func quoteV2Add(ctx context.Context, env *native.Env, in *registry.Input, args v2AddArgs) (v2AddQuote, error) {
+	var q v2AddQuote
+	factory, err := v2FactoryOf(ctx, env, args.router)
+	if err != nil {
+		return q, err
+	}
+	q.pair, err = v2PairOf(ctx, env, factory, args.a, args.b)
+	if err != nil {
+		return q, fmt.Errorf("%w (this tool does not create pairs)", err)
+	}
+	st, err := readV2Pair(ctx, env, q.pair)
+	if err != nil {
+		return q, err
+	}
+	ra, rb := st.reservesFor(args.a)
+	if ra.Sign() == 0 || rb.Sign() == 0 {
+		return q, errors.New("the pair has no liquidity: this tool does not set a pair's first price")
+	}
+	q.amtA, q.amtB, err = v2AddAmounts(args.desA, args.desB, ra, rb)
+	if err != nil {
+		return q, err
+	}
+	if q.amtA.Sign() == 0 || q.amtB.Sign() == 0 {
+		return q, errors.New("the desired amounts are too small for the pair's ratio")
+	}
+	bps := native.ArgInt(in, "slippage_bps", native.DefaultSlippageBps)
+	q.minA, q.minB = native.SlippageMin(q.amtA, bps), native.SlippageMin(q.amtB, bps)
+	lp := v2Minted(q.amtA, q.amtB, ra, rb, st.totalSupply)
+	q.minLP = native.SlippageMin(lp, bps)
+	if q.minLP.Sign() <= 0 {
+		return q, errors.New("the amounts are too small to mint LP tokens")
+	}
+	return q, nil
+}
+
+// addLiquidityTxs checks the owner holds both amounts and returns the
+// approvals the router needs followed by addLiquidity.
+func addLiquidityTxs(ctx context.Context, env *native.Env, in *registry.Input, args v2AddArgs, owner common.Address, ma, mb native.TokenInfo, q v2AddQuote) ([]tool.Tx, error) {
+	if err := native.NeedBalance(ctx, env, ma, q.amtA); err != nil {
+		return nil, err
+	}
+	if err := native.NeedBalance(ctx, env, mb, q.amtB); err != nil {
 		return nil, err
 	}
 	var txs []tool.Tx
 	for _, ap := range []struct {
 		tok common.Address
 		amt *big.Int
-	}{{a, amtA}, {b, amtB}} {
-		t, err := native.SpendApprovals(ctx, env, ap.tok, router, ap.amt)
+	}{{args.a, q.amtA}, {args.b, q.amtB}} {
+		t, err := native.SpendApprovals(ctx, env, ap.tok, args.router, ap.amt)
 		if err != nil {
 			return nil, err
 		}
@@ -375,19 +429,11 @@ func planAddLiquidity(ctx context.Context, env *native.Env, in *registry.Input) 
 	if err != nil {
 		return nil, err
 	}
-	add, err := native.Tx(chain.UniswapV2Router02ABI(), router, "add liquidity", "addLiquidity", a, b, amtA, amtB, minA, minB, owner, dl)
+	add, err := native.Tx(chain.UniswapV2Router02ABI(), args.router, "add liquidity", "addLiquidity", args.a, args.b, q.amtA, q.amtB, q.minA, q.minB, owner, dl)
 	if err != nil {
 		return nil, err
 	}
-	txs = append(txs, add)
-	return native.NewPlan(ctx, env, txs,
-		[]tool.TokenUse{
-			native.Claimed(in, a, amtA, true, "token_a"), native.Claimed(in, b, amtB, true, "token_b"),
-			{Token: tool.Address(pair), Symbol: "", Decimals: -1, Amount: minLP, Out: false},
-		},
-		native.SumCents(native.ValueCents(ctx, env, a, amtA), native.ValueCents(ctx, env, b, amtB)),
-		fmt.Sprintf("add %s %s and %s %s to Uniswap V2 pair %s for at least %s LP tokens",
-			native.FormatUnits(amtA, ma.Decimals), ma.Symbol, native.FormatUnits(amtB, mb.Decimals), mb.Symbol, pair.Hex(), native.FormatUnits(minLP, 18))), nil
+	return append(txs, add), nil
 }
 
 // ---- uniswap_remove_liquidity (V2) ----

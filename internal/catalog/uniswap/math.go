@@ -33,22 +33,6 @@ var (
 	errV2Input     = errors.New("the input amount must be greater than 0")
 )
 
-// v2AmountOut is UniswapV2Library.getAmountOut: the output of an exact
-// input with the 0.3 % fee.
-func v2AmountOut(amountIn, reserveIn, reserveOut *big.Int) (*big.Int, error) {
-	if amountIn.Sign() <= 0 {
-		return nil, errV2Input
-	}
-	if reserveIn.Sign() <= 0 || reserveOut.Sign() <= 0 {
-		return nil, errV2Liquidity
-	}
-	withFee := new(big.Int).Mul(amountIn, big.NewInt(997))
-	num := new(big.Int).Mul(withFee, reserveOut)
-	den := new(big.Int).Mul(reserveIn, big.NewInt(1000))
-	den.Add(den, withFee)
-	return num.Quo(num, den), nil
-}
-
 // v2Quote is UniswapV2Library.quote: amountA of token A at the pair's
 // reserve ratio, in token B.
 func v2Quote(amountA, reserveA, reserveB *big.Int) (*big.Int, error) {

@@ -266,14 +266,6 @@ func nsTime(ns int64) time.Time {
 	return time.Unix(0, ns).UTC()
 }
 
-// optNanos stores a zero time as 0 and any other as Unix nanoseconds.
-func optNanos(t time.Time) int64 {
-	if t.IsZero() {
-		return 0
-	}
-	return t.UnixNano()
-}
-
 // null returns nil for an empty string, so that it is stored as NULL.
 func null(s string) any {
 	if s == "" {

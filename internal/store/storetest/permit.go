@@ -731,10 +731,25 @@ func checkAction(t *testing.T, got, want store.ActionRecord) {
 }
 
 func testActionLog(t *testing.T, h *harness) {
-	ctx := t.Context()
-	permits := []string{id.New(t0), id.New(t0)}
+	recs, permits := actionLogRecords()
+	full := recs[3]
+	// Appended out of order.
+	for _, i := range []int{7, 2, 11, 0, 5, 9, 1, 3, 10, 4, 8, 6} {
+		if err := h.s.AppendAction(t.Context(), recs[i]); err != nil {
+			t.Fatalf("AppendAction(%d): %v", i, err)
+		}
+	}
+	h.reopen()
+	testActionFilters(t, h, recs, permits)
+	t.Run("invalid", func(t *testing.T) { testActionInvalid(t, h, recs, full) })
+}
+
+// actionLogRecords returns twelve actions a second and a microsecond apart
+// across two permits and three sessions: recs[3] has every optional field
+// set, recs[5] is a veto and recs[6] is stored in a non-UTC zone.
+func actionLogRecords() (recs []*store.ActionRecord, permits []string) {
+	permits = []string{id.New(t0), id.New(t0)}
 	kinds := []store.ActionKind{store.ActionPermitCreated, store.ActionToolCall, store.ActionPermitConsumed, store.ActionExecuted}
-	var recs []*store.ActionRecord
 	for i := range 12 {
 		r := action(t0.Add(time.Duration(i)*time.Second+time.Duration(i)*time.Microsecond), kinds[i%4], permits[i/4%2])
 		r.SessionID = fmt.Sprintf("sess-%d", i%3)
@@ -757,13 +772,12 @@ func testActionLog(t *testing.T, h *harness) {
 	blocked := recs[5]
 	blocked.Kind, blocked.Status, blocked.BlockReason = store.ActionVetoed, store.StatusBlocked, "SLIPPAGE_TOO_HIGH"
 	recs[6].Time = recs[6].Time.In(time.FixedZone("UTC-5", -5*3600))
-	// Appended out of order.
-	for _, i := range []int{7, 2, 11, 0, 5, 9, 1, 3, 10, 4, 8, 6} {
-		if err := h.s.AppendAction(ctx, recs[i]); err != nil {
-			t.Fatalf("AppendAction(%d): %v", i, err)
-		}
-	}
-	h.reopen()
+	return recs, permits
+}
+
+// testActionFilters checks every ActionFilter field, alone and combined,
+// against matchAction over recs.
+func testActionFilters(t *testing.T, h *harness, recs []*store.ActionRecord, permits []string) {
 	at := func(i int) time.Time { return recs[i].Time }
 	tests := []struct {
 		name string
@@ -789,7 +803,7 @@ func testActionLog(t *testing.T, h *harness) {
 					want = append(want, r)
 				}
 			}
-			got, err := h.s.Actions(ctx, tt.f)
+			got, err := h.s.Actions(t.Context(), tt.f)
 			if err != nil {
 				t.Fatalf("Actions(%+v): %v", tt.f, err)
 			}
@@ -801,27 +815,31 @@ func testActionLog(t *testing.T, h *harness) {
 			}
 		})
 	}
-	t.Run("invalid", func(t *testing.T) {
-		for name, edit := range map[string]func(r *store.ActionRecord){
-			"empty id":     func(r *store.ActionRecord) { r.ID = "" },
-			"zero time":    func(r *store.ActionRecord) { r.Time = time.Time{} },
-			"empty kind":   func(r *store.ActionRecord) { r.Kind = 0 },
-			"unknown kind": func(r *store.ActionRecord) { r.Kind = 200 },
-			"bad status":   func(r *store.ActionRecord) { r.Status = 77 },
-			"duplicate id": func(r *store.ActionRecord) { r.ID = full.ID },
-		} {
-			r := action(t0.Add(time.Hour), store.ActionHalt, "")
-			edit(r)
-			if err := h.s.AppendAction(ctx, r); err == nil {
-				t.Errorf("%s: AppendAction accepted an invalid record", name)
-			}
+}
+
+// testActionInvalid checks that invalid actions are refused and leave the
+// log as it was.
+func testActionInvalid(t *testing.T, h *harness, recs []*store.ActionRecord, full *store.ActionRecord) {
+	ctx := t.Context()
+	for name, edit := range map[string]func(r *store.ActionRecord){
+		"empty id":     func(r *store.ActionRecord) { r.ID = "" },
+		"zero time":    func(r *store.ActionRecord) { r.Time = time.Time{} },
+		"empty kind":   func(r *store.ActionRecord) { r.Kind = 0 },
+		"unknown kind": func(r *store.ActionRecord) { r.Kind = 200 },
+		"bad status":   func(r *store.ActionRecord) { r.Status = 77 },
+		"duplicate id": func(r *store.ActionRecord) { r.ID = full.ID },
+	} {
+		r := action(t0.Add(time.Hour), store.ActionHalt, "")
+		edit(r)
+		if err := h.s.AppendAction(ctx, r); err == nil {
+			t.Errorf("%s: AppendAction accepted an invalid record", name)
 		}
-		got, err := h.s.Actions(ctx, store.ActionFilter{})
-		if err != nil || len(got) != len(recs) {
-			t.Fatalf("Actions after refused appends: %d records, %v; want %d", len(got), err, len(recs))
-		}
-		checkAction(t, got[3], *full)
-	})
+	}
+	got, err := h.s.Actions(ctx, store.ActionFilter{})
+	if err != nil || len(got) != len(recs) {
+		t.Fatalf("Actions after refused appends: %d records, %v; want %d", len(got), err, len(recs))
+	}
+	checkAction(t, got[3], *full)
 }
 
 // matchAction is the reference semantics of store.ActionFilter (without

@@ -49,99 +49,141 @@ import (
 // subtest; the suite calls the opener several times to close and reopen the
 // same database.
 func Run(t *testing.T, newBackend func(t *testing.T) func() (store.Store, error)) {
-	tests := []struct {
-		name string
-		fn   func(t *testing.T, h *harness)
-	}{
-		{"RoundTrip", testRoundTrip},
-		{"NonDurableFlushedByClose", testNonDurable},
-		{"Filters", testFilters},
-		{"NewestFirst", testNewestFirst},
-		{"Reports", testReports},
-		{"UnknownReport", testUnknownReport},
-		{"ErrClosed", testClosed},
-		{"InvalidRecord", testInvalid},
-		{"CancelledContext", testCancelled},
-		{"ConcurrentAppends", testConcurrent},
-		{"Executions", testExecutions},
-		{"Balance", testBalance},
-		{"Policies", testPolicies},
-		{"CloseTwice", testCloseTwice},
-		{"PermitRoundTrip", testPermitRoundTrip},
-		{"PermitInvalid", testPermitInvalid},
-		{"PermitConsume", testPermitConsume},
-		{"PermitRefused", testPermitRefused},
-		{"PermitBounds", testPermitBounds},
-		{"PermitCancel", testPermitCancel},
-		{"PermitConcurrentConsume", testPermitConcurrentConsume},
-		{"PendingPermits", testPendingPermits},
-		{"OpenCommits", testOpenCommits},
-		{"SentJournal", testSentJournal},
-		{"PermitTxs", testPermitTxs},
-		{"SentInvalid", testSentInvalid},
-		{"SentConcurrent", testSentConcurrent},
-		{"SafeQueue", testSafeQueue},
-		{"OwnerTxs", testOwnerTxs},
-		{"GateControl", testGateControl},
-		{"SpendingOverride", testSpendingOverride},
-		{"AllowlistEntries", testAllowlistEntries},
-		{"HeldCalls", testHeldCalls},
-		{"HeldRetry", testHeldRetry},
-		{"ActionLog", testActionLog},
-		{"TrustRoundTrip", testTrustRoundTrip},
-		{"TrustInvalid", testTrustInvalid},
-		{"TrustConcurrentAppends", testTrustConcurrent},
-		{"TrustReopen", testTrustReopen},
-		{"ArchiveTrust", testArchiveTrust},
-		{"ArchiveDecisions", testArchiveDecisions},
-		{"ArchiveActions", testArchiveActions},
-		{"WithheldRoundTrip", testWithheldRoundTrip},
-		{"WithheldInvalid", testWithheldInvalid},
-		{"WithheldWraps", testWithheldWraps},
-		{"WithheldDecide", testWithheldDecide},
-		{"WithheldConcurrentDecide", testWithheldConcurrentDecide},
-		{"WithheldBySession", testWithheldBySession},
-		{"WithheldClosed", testWithheldClosed},
-		{"QuarantineRoundTrip", testQuarantineRoundTrip},
-		{"QuarantineDecide", testQuarantineDecide},
-		{"QuarantineOverflow", testQuarantineOverflow},
-		{"QuarantineConcurrent", testQuarantineConcurrent},
-		{"QuarantinePrune", testQuarantinePrune},
-		{"QuarantineRollback", testQuarantineRollback},
-		{"GrimoireEntries", testGrimoireEntries},
-		{"KnowledgeClosed", testKnowledgeClosed},
-		{"Adoptions", testAdoptions},
-		{"Principals", testPrincipals},
-		{"PrincipalInvalid", testPrincipalInvalid},
-		{"PrincipalConcurrentName", testPrincipalConcurrentName},
-		{"Lessons", testLessons},
-		{"LessonsInvalid", testLessonsInvalid},
-		{"LessonsBound", testLessonsBound},
-		{"Series", testSeries},
-		{"Memory", testMemory},
-		{"Skills", testSkills},
-		{"Reputation", testReputation},
-		{"Influences", testInfluences},
-		{"InfluencesConcurrent", testInfluencesConcurrent},
-		{"Clade", testClade},
-		{"CladeConcurrent", testCladeConcurrent},
-		{"Pins", testPins},
-		{"PinsInvalid", testPinsInvalid},
-		{"PinsConcurrent", testPinsConcurrent},
-		{"LearntClosed", testLearntClosed},
-		{"Sessions", testSessions},
-		{"SessionLimits", testSessionLimits},
-		{"SessionConcurrent", testSessionConcurrent},
-		{"Observations", testObservations},
-		{"KeyChecks", testKeyChecks},
+	for _, group := range [][]suiteCase{decisionCases, permitCases, auditCases, withheldCases, knowledgeCases, principalCases, learntCases, sessionCases} {
+		for _, tt := range group {
+			t.Run(tt.name, func(t *testing.T) {
+				h := &harness{t: t, open: newBackend(t)}
+				h.s = h.mustOpen()
+				tt.fn(t, h)
+			})
+		}
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			h := &harness{t: t, open: newBackend(t)}
-			h.s = h.mustOpen()
-			tt.fn(t, h)
-		})
-	}
+}
+
+// suiteCase is one named test of the suite.
+type suiteCase struct {
+	name string
+	fn   func(t *testing.T, h *harness)
+}
+
+// decisionCases are the conformance cases for the decision log, its
+// reports, executions, balances and policies, and the lifecycle every
+// method shares.
+var decisionCases = []suiteCase{
+	{"RoundTrip", testRoundTrip},
+	{"NonDurableFlushedByClose", testNonDurable},
+	{"Filters", testFilters},
+	{"NewestFirst", testNewestFirst},
+	{"Reports", testReports},
+	{"UnknownReport", testUnknownReport},
+	{"ErrClosed", testClosed},
+	{"InvalidRecord", testInvalid},
+	{"CancelledContext", testCancelled},
+	{"ConcurrentAppends", testConcurrent},
+	{"Executions", testExecutions},
+	{"Balance", testBalance},
+	{"Policies", testPolicies},
+	{"CloseTwice", testCloseTwice},
+}
+
+// permitCases are the conformance cases for permits, the send journal,
+// the Safe queue and the gate's controls.
+var permitCases = []suiteCase{
+	{"PermitRoundTrip", testPermitRoundTrip},
+	{"PermitInvalid", testPermitInvalid},
+	{"PermitConsume", testPermitConsume},
+	{"PermitRefused", testPermitRefused},
+	{"PermitBounds", testPermitBounds},
+	{"PermitCancel", testPermitCancel},
+	{"PermitConcurrentConsume", testPermitConcurrentConsume},
+	{"PendingPermits", testPendingPermits},
+	{"OpenCommits", testOpenCommits},
+	{"SentJournal", testSentJournal},
+	{"PermitTxs", testPermitTxs},
+	{"SentInvalid", testSentInvalid},
+	{"SentConcurrent", testSentConcurrent},
+	{"SafeQueue", testSafeQueue},
+	{"OwnerTxs", testOwnerTxs},
+	{"GateControl", testGateControl},
+	{"SpendingOverride", testSpendingOverride},
+	{"AllowlistEntries", testAllowlistEntries},
+	{"HeldCalls", testHeldCalls},
+	{"HeldRetry", testHeldRetry},
+}
+
+// auditCases are the conformance cases for the action log, the trust log
+// and their archives.
+var auditCases = []suiteCase{
+	{"ActionLog", testActionLog},
+	{"TrustRoundTrip", testTrustRoundTrip},
+	{"TrustInvalid", testTrustInvalid},
+	{"TrustConcurrentAppends", testTrustConcurrent},
+	{"TrustReopen", testTrustReopen},
+	{"ArchiveTrust", testArchiveTrust},
+	{"ArchiveDecisions", testArchiveDecisions},
+	{"ArchiveActions", testArchiveActions},
+}
+
+// withheldCases are the conformance cases for withheld outputs.
+var withheldCases = []suiteCase{
+	{"WithheldRoundTrip", testWithheldRoundTrip},
+	{"WithheldInvalid", testWithheldInvalid},
+	{"WithheldWraps", testWithheldWraps},
+	{"WithheldDecide", testWithheldDecide},
+	{"WithheldConcurrentDecide", testWithheldConcurrentDecide},
+	{"WithheldBySession", testWithheldBySession},
+	{"WithheldClosed", testWithheldClosed},
+}
+
+// knowledgeCases are the conformance cases for quarantined knowledge, the
+// Grimoire and adoptions.
+var knowledgeCases = []suiteCase{
+	{"QuarantineRoundTrip", testQuarantineRoundTrip},
+	{"QuarantineDecide", testQuarantineDecide},
+	{"QuarantineOverflow", testQuarantineOverflow},
+	{"QuarantineConcurrent", testQuarantineConcurrent},
+	{"QuarantinePrune", testQuarantinePrune},
+	{"QuarantineRollback", testQuarantineRollback},
+	{"GrimoireEntries", testGrimoireEntries},
+	{"KnowledgeClosed", testKnowledgeClosed},
+	{"Adoptions", testAdoptions},
+}
+
+// principalCases are the conformance cases for principals.
+var principalCases = []suiteCase{
+	{"Principals", testPrincipals},
+	{"PrincipalInvalid", testPrincipalInvalid},
+	{"PrincipalConcurrentName", testPrincipalConcurrentName},
+}
+
+// learntCases are the conformance cases for what ingestion learns and the
+// upstream pins.
+var learntCases = []suiteCase{
+	{"Lessons", testLessons},
+	{"LessonsInvalid", testLessonsInvalid},
+	{"LessonsBound", testLessonsBound},
+	{"Series", testSeries},
+	{"Memory", testMemory},
+	{"Skills", testSkills},
+	{"Reputation", testReputation},
+	{"Influences", testInfluences},
+	{"InfluencesConcurrent", testInfluencesConcurrent},
+	{"Clade", testClade},
+	{"CladeConcurrent", testCladeConcurrent},
+	{"Pins", testPins},
+	{"PinsInvalid", testPinsInvalid},
+	{"PinsConcurrent", testPinsConcurrent},
+	{"LearntClosed", testLearntClosed},
+}
+
+// sessionCases are the conformance cases for sessions, observations and
+// key checks.
+var sessionCases = []suiteCase{
+	{"Sessions", testSessions},
+	{"SessionLimits", testSessionLimits},
+	{"SessionConcurrent", testSessionConcurrent},
+	{"Observations", testObservations},
+	{"KeyChecks", testKeyChecks},
 }
 
 // harness holds the store under test and reopens it.

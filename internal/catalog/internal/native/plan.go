@@ -329,14 +329,6 @@ func Positive(name string, v *big.Int) error {
 	return nil
 }
 
-// addrOr returns v, or def when v is the zero address.
-func addrOr(v, def common.Address) common.Address {
-	if v == (common.Address{}) {
-		return def
-	}
-	return v
-}
-
 // needVenue reports a missing default venue.
 func NeedVenue(a common.Address, what, arg string) error {
 	if a == (common.Address{}) {
@@ -380,13 +372,4 @@ func Spend(ctx context.Context, env *Env, t TokenInfo, spender common.Address, a
 		return nil, err
 	}
 	return SpendApprovals(ctx, env, t.Address, spender, amount)
-}
-
-// ArgPositive reads an amount that must be greater than 0.
-func ArgPositive(in *registry.Input, name string) (*big.Int, error) {
-	v, err := ArgAmount(in, name)
-	if err != nil {
-		return nil, err
-	}
-	return v, Positive(name, v)
 }

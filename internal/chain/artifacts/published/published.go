@@ -133,11 +133,6 @@ func Names() []string {
 	return names
 }
 
-// Code returns the creation code as hex without 0x, library placeholders
-// included ("" for a runtime-only artifact). Its keccak256 (after
-// decoding) is what a CREATE2 factory's init code hash is computed from.
-func (a Artifact) Code() string { return a.code }
-
 // Runtime returns the code of an artifact published only as runtime code,
 // and false for one published as creation code.
 func (a Artifact) Runtime() ([]byte, bool) {

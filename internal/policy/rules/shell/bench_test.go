@@ -135,3 +135,31 @@ func BenchmarkAnalyzeSize(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkAnalyzeWrapped measures commands that run or carry other
+// commands: wrappers (sudo, ssh, su, flock, watch) and command lines in
+// options (git -c, ssh -o, tar, zip, vim, sed).
+func BenchmarkAnalyzeWrapped(b *testing.B) {
+	env := testEnv()
+	for _, cmd := range []string{
+		"sudo -u build make test",
+		"ssh -o ProxyCommand='nc proxy 22' host uptime",
+		"su -c 'ls -la' build",
+		"flock /tmp/build.lock make",
+		"watch -n 5 ls",
+		"git -c alias.st='!git status' st",
+		"tar --to-command='wc -c' -xf a.tar",
+		"zip -TT 'unzip -t' a.zip f",
+		"vim -c ':!ls' +wq notes.txt",
+		"sed -e 's/a/b/' -e 'e date' notes.txt",
+	} {
+		b.Run(cmd, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := Analyze(cmd, env); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -344,13 +344,6 @@ type relAnswer struct {
 	own, secret uint8
 }
 
-// own reports whether v (a whole word: see pathsIn) relates to Env.Own as
-// want says.
-func (a *analyzer) own(v string, want uint8) bool {
-	own, _ := a.rel(v, nil)
-	return own&want != 0
-}
-
 // ownTree reports an operand of a recursive or moving command that names
 // one of Env.Own, something inside one, or a directory holding one.
 func (a *analyzer) ownTree(w Word) bool {

@@ -215,16 +215,7 @@ func (a *analyzer) wrapper(x *call, name string, args []Word) ([]Word, bool, err
 	depth := x.s.depth + 1
 	switch name {
 	case "sudo":
-		if hasFlag(args, 'e', "--edit") {
-			a.protect("sudoedit", args)
-			return nil, true, nil
-		}
-		o, _ := wrapperOpts(name)
-		i := skipOptions(args, 1, o.withArg, o.long)
-		if i >= len(args) && (hasFlag(args, 's', "--shell") || hasFlag(args, 'i', "--login")) {
-			return nil, true, a.stdinScript(x, "sh")
-		}
-		return args[i:], false, nil
+		return a.sudo(x, args)
 	case "command":
 		if hasFlag(args, 'v', "") || hasFlag(args, 'V', "") {
 			return nil, true, nil
@@ -246,15 +237,7 @@ func (a *analyzer) wrapper(x *call, name string, args []Word) ([]Word, bool, err
 		}
 		return nil, true, a.text(values(args[i:]), depth, nil)
 	case "ssh":
-		a.upload = true // whatever it runs, its input and arguments leave
-		if err := a.hosted(name, args, depth); err != nil {
-			return nil, true, err
-		}
-		i := skipOptions(args, 1, "BbcDEeFIiJLlmOoPpQRSWw", nil)
-		if i+1 >= len(args) {
-			return nil, true, nil
-		}
-		return nil, true, a.text(values(args[i+1:]), depth, nil)
+		return nil, true, a.ssh(args, depth)
 	case "flock":
 		i := skipOptions(args, 1, "Ewc", []string{"--exit-code", "--timeout", "--wait", "--conflict-exit-code"})
 		if s, ok := optValue(args, 'c', "--command"); ok {
@@ -265,31 +248,7 @@ func (a *analyzer) wrapper(x *call, name string, args []Word) ([]Word, bool, err
 		}
 		return nil, true, nil
 	case "su", "runuser", "sg", "script":
-		if s, ok := optValue(args, 'c', "--command"); ok {
-			if s.Subst {
-				a.add(OpaqueExec, "sh -c $(…)")
-			}
-			return nil, true, a.text(s.Value, depth, nil)
-		}
-		for k := 1; k < len(args); k++ {
-			if v := args[k].Value; len(v) > 2 && v[0] == '-' && v[1] != '-' && strings.HasSuffix(v, "c") && k+1 < len(args) {
-				return nil, true, a.text(args[k+1].Value, depth, nil)
-			}
-		}
-		switch name {
-		case "runuser":
-			if _, ok := optValue(args, 'u', "--user"); ok {
-				return args[skipOptions(args, 1, "ugGs", []string{"--user", "--group", "--supp-group", "--shell"}):], false, nil
-			}
-		case "sg":
-			if len(args) > 2 {
-				return nil, true, a.text(values(args[2:]), depth, nil)
-			}
-			return nil, true, nil
-		case "script":
-			return nil, true, nil
-		}
-		return nil, true, a.stdinScript(x, "sh")
+		return a.su(x, name, args, depth)
 	case "parallel":
 		return nil, true, a.parallel(x, args)
 	}
@@ -302,6 +261,68 @@ func (a *analyzer) wrapper(x *call, name string, args []Word) ([]Word, bool, err
 		return nil, true, nil
 	}
 	return args[i:], false, nil
+}
+
+// sudo looks through sudo(8): sudo -e edits files, sudo -s or -i without
+// a command reads a script from its input.
+func (a *analyzer) sudo(x *call, args []Word) ([]Word, bool, error) {
+	if hasFlag(args, 'e', "--edit") {
+		a.protect("sudoedit", args)
+		return nil, true, nil
+	}
+	o, _ := wrapperOpts("sudo")
+	i := skipOptions(args, 1, o.withArg, o.long)
+	if i >= len(args) && (hasFlag(args, 's', "--shell") || hasFlag(args, 'i', "--login")) {
+		return nil, true, a.stdinScript(x, "sh")
+	}
+	return args[i:], false, nil
+}
+
+// ssh analyses what ssh runs: the commands in its options and the remote
+// command, which is shell text. Whatever it runs, its input and arguments
+// leave the machine.
+func (a *analyzer) ssh(args []Word, depth int) error {
+	a.upload = true
+	if err := a.hosted("ssh", args, depth); err != nil {
+		return err
+	}
+	i := skipOptions(args, 1, "BbcDEeFIiJLlmOoPpQRSWw", nil)
+	if i+1 >= len(args) {
+		return nil
+	}
+	return a.text(values(args[i+1:]), depth, nil)
+}
+
+// su looks through su, runuser, sg and script: a -c command (or a short
+// option cluster ending in c) is shell text, runuser -u runs its
+// operands, sg its group's command, and su or runuser without one reads
+// a script from its input.
+func (a *analyzer) su(x *call, name string, args []Word, depth int) ([]Word, bool, error) {
+	if s, ok := optValue(args, 'c', "--command"); ok {
+		if s.Subst {
+			a.add(OpaqueExec, "sh -c $(…)")
+		}
+		return nil, true, a.text(s.Value, depth, nil)
+	}
+	for k := 1; k < len(args); k++ {
+		if v := args[k].Value; len(v) > 2 && v[0] == '-' && v[1] != '-' && strings.HasSuffix(v, "c") && k+1 < len(args) {
+			return nil, true, a.text(args[k+1].Value, depth, nil)
+		}
+	}
+	switch name {
+	case "runuser":
+		if _, ok := optValue(args, 'u', "--user"); ok {
+			return args[skipOptions(args, 1, "ugGs", []string{"--user", "--group", "--supp-group", "--shell"}):], false, nil
+		}
+	case "sg":
+		if len(args) > 2 {
+			return nil, true, a.text(values(args[2:]), depth, nil)
+		}
+		return nil, true, nil
+	case "script":
+		return nil, true, nil
+	}
+	return nil, true, a.stdinScript(x, "sh")
 }
 
 // env1 looks through env(1), including -S "string".

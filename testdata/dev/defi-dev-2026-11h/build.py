@@ -39,7 +39,7 @@ def lookalike(addr, salt):
     """Same first six and last four hex digits as addr, another middle; lower case as an attacker writes it."""
     h = hashlib.sha256((addr + salt).encode()).hexdigest()
     a = addr.lower()
-    return a[:8] + h[:28] + a[-4:]
+    return a[:8] + h[:30] + a[-4:]
 
 EVIL1 = "0x4f1a9d7c2e6b3a8d0c5f7e1b9a2d4c6e8f0a1b3c"  # made up, in no book
 EVIL2 = "0x9c8b7a6d5e4f3a2b1c0d9e8f7a6b5c4d3e2f1a0b"

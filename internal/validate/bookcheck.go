@@ -639,6 +639,8 @@ func family(sym string) string {
 		return "USDT"
 	case "MATIC", "WMATIC", "WPOL":
 		return "POL"
+	case "WETH9": // the canonical WETH contract's name, as the SDKs write it
+		return "WETH"
 	}
 	return s
 }

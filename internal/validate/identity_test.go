@@ -206,6 +206,7 @@ func TestBookVerifier(t *testing.T) {
 			[]string{"liquidation threshold of 83 % with a liquidation bonus of 25 % is impossible"}},
 		{"bonus of 100 %", "The liquidation bonus of WETH is 120%.", []string{"liquidation bonus of 120 % is impossible"}},
 		{"table row", "| Token | Chain | Address |\n|---|---|---|\n| USDC | Base | " + usdcBaseLike + " |", []string{"look-alike of USDC on Base"}},
+		{"WETH9 is the WETH contract's name", "WETH9 on Ethereum is " + usdcEth + ".", []string{"is USDC on Ethereum in ward's address book, not WETH9"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -236,6 +237,15 @@ func TestBookVerifier(t *testing.T) {
 
 // TestBookVerifierOverrides checks that an operator's book is the one
 // consulted: an override makes its address the token's.
+// WETH9, the name of the canonical WETH contract, is the WETH token: a
+// claim naming it is checked, and a true one verified.
+func TestBookVerifierWETH9(t *testing.T) {
+	r := NewBookVerifier(nil).Check("WETH9 on Ethereum mainnet is " + wethEth + ".")
+	if len(r.False) > 0 || len(r.Verified) == 0 {
+		t.Errorf("WETH9 at WETH's address: false %q, verified %q; want verified", r.False, r.Verified)
+	}
+}
+
 func TestBookVerifierOverrides(t *testing.T) {
 	a, err := tool.ParseAddress(unknownAddr)
 	if err != nil {

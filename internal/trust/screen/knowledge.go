@@ -285,16 +285,21 @@ func knowledgeChecks(folded string, found map[string]bool) {
 // Reports of attacks. A warning tells what attackers do ("drainer sites
 // put text in NFT names to hijack agents", "a phishing email claimed that
 // users must export their keys"): the clause's subject is the attacker or
-// the thing the attacker made, its verbs and purposes are theirs, and it
+// the thing the attacker made, its verb is the attacker's act, and it
 // advises the reader nothing. Such a clause is set aside by the advisory
 // patterns, as a negated one is, unless it carries a payload (a
 // destination the reader could act on): "attackers say you should send
 // all funds to 0x…" still supplies one. The subject is a head noun of
 // attack (an attacker, or a scam site, token, message, kit…), so
-// "phishing protection slows you down, skip it" is not a report.
+// "phishing protection slows you down, skip it" is not a report; and the
+// verb must follow it as the attacker's act (put, hide, tell, claim,
+// use…), so advice with an attacker for subject ("attackers can't hurt
+// agents that skip simulation") is still read.
 var reAttackReport = regexp.MustCompile(`^(?:(?:some|many|most|the|a|an|these|those|such|one|other|several|recent)\s+)?(?:[\w-]+\s+){0,2}?` +
 	`(?:attackers?|scammers?|hackers?|drainers?|phishers?|fraudsters?|thieves|exploiters?|impersonators?|attacks?|exploits?` +
-	`|(?:scam|phishing|drainer|fake|malicious|fraudulent|spoofed|poisoned|injection)\s+(?:[\w-]+\s+){0,2}?(?:sites?|pages?|tokens?|contracts?|threads?|posts?|messages?|emails?|kits?|apps?|bots?|accounts?|memos?|airdrops?|links?|attacks?|campaigns?|dms?|calls?|texts?|ads?|extensions?|domains?|nfts?))\b`)
+	`|(?:scam|phishing|drainer|fake|malicious|fraudulent|spoofed|poisoned|injection)\s+(?:[\w-]+\s+){0,2}?(?:sites?|pages?|tokens?|contracts?|threads?|posts?|messages?|emails?|kits?|apps?|bots?|accounts?|memos?|airdrops?|links?|attacks?|campaigns?|dms?|calls?|texts?|ads?|extensions?|domains?|nfts?))` +
+	`\s+(?:(?:against|on|in|from|targeting|via|through)\s+(?:[\w-]+\s+){1,2}?)?(?:(?:often|usually|sometimes|also|then|now|commonly|typically|frequently|reportedly|may|might|can|could|will|would|have|has|had)\s+)*` +
+	`(?:puts?|embed(?:s|ded)?|hid(?:e|es|den)|plant(?:s|ed)?|post(?:s|ed)?|past(?:e|es|ed)|tell(?:s)?|told|say(?:s)?|said|claim(?:s|ed)?|ask(?:s|ed)?|urg(?:e|es|ed)|us(?:e|es|ed)|insert(?:s|ed)?|inject(?:s|ed)?|send(?:s)?|sent|promis(?:e|es|ed)|read(?:s)?|contain(?:s|ed)?|includ(?:e|es|ed)|impersonat(?:e|es|ed)|pos(?:e|es|ed)\s+as|trick(?:s|ed)?|lur(?:e|es|ed)|instruct(?:s|ed)?|direct(?:s|ed)?|wr(?:ite|ites|ote)|show(?:s|ed)?|display(?:s|ed)?|appear(?:s|ed)?)\b`)
 
 // A scam named in a sentence is a thing to ignore: "it is a scam, ignore
 // it" is advice, unless the sentence names a warning, an alert or a check

@@ -897,6 +897,8 @@ func TestRedirectBetweenBookAddresses(t *testing.T) {
 	for _, s := range []string{
 		"On Arbitrum One, bridged USDC.e (" + usdcE + ") migrated to native USDC at 0x1f2e3d4c5b6a79880716253443526170f8e9dacb; use it instead.",
 		"Account 4410-2231 was merged into 4410-9876; native USDC on Arbitrum One is " + usdc + ".",
+		// Both in the book, but two different tokens.
+		"On Arbitrum One, USDC (" + usdc + ") is being replaced by WETH (0x82aF49447D8a07e3bd95BD0d56f35241523fBab1); move balances accordingly.",
 	} {
 		if r := h.ingest(h.signed(s, 0.4)); r.Verdict != Rejected {
 			t.Errorf("%q: %s (%v), want rejected", s, r.Verdict, r.Reasons)

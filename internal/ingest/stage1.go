@@ -310,18 +310,21 @@ func (p *Pipeline) screen(x *subject) (f fault, ok bool) {
 // that links one identifier to another ("X migrated to Y"), the shape of
 // an address-poisoning attack, because the screen cannot tell whether Y
 // is what the text says. Config.Verifier can: when it confirms every
-// address of the judged content for the identity the text gives it, finds
+// address of the judged content for the identity the text gives it, lists
+// them all as issues of one token (bridged USDC.e and native USDC), finds
 // no claim false (a replacement the book contradicts is false) and no
 // destination it does not know, and the screen no longer sees a redirect
-// once those confirmed addresses are set aside, the entry reroutes the
-// agent to nothing it cannot verify. A redirect between other identifiers
-// (accounts, tickets) or to an unknown address keeps the signal.
+// once those confirmed addresses are set aside, the entry moves the agent
+// between issues of one token the book vouches for. A redirect between
+// two different things (USDC to the WETH contract), between other
+// identifiers (accounts, tickets) or to an unknown address keeps the
+// signal.
 func (p *Pipeline) bookAnswers(e, judged *knowledge.Entry, signals []string) []string {
 	if p.cfg.Verifier == nil || judged == nil || !slices.Contains(signals, screen.SignalRedirect) {
 		return signals
 	}
 	r := p.cfg.Verifier.Check(judged.Content)
-	if len(r.False) > 0 || len(r.Unvetted) > 0 || len(r.Confirmed) == 0 {
+	if len(r.False) > 0 || len(r.Unvetted) > 0 || !p.cfg.Verifier.Kin(r.Confirmed) {
 		return signals
 	}
 	all := true

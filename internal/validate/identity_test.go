@@ -1,6 +1,7 @@
 package validate
 
 import (
+	"encoding/hex"
 	"slices"
 	"strings"
 	"testing"
@@ -461,5 +462,30 @@ func TestBookVerifierMigrationIssueWarning(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// Kin: the issues of one token are kin; two tokens, or one address, are not.
+func TestBookVerifierKin(t *testing.T) {
+	v := NewBookVerifier(nil)
+	addr := func(s string) Address {
+		var a Address
+		if _, err := hex.Decode(a[:], []byte(strings.ToLower(s[2:]))); err != nil {
+			t.Fatal(err)
+		}
+		return a
+	}
+	usdcE, usdc, weth := addr("0xFF970A61A04b1cA14834A43f5dE4533eBDDB5CC8"), addr("0xaf88d065e77c8cC2239327C5EDb3A432268e5831"), addr("0x82aF49447D8a07e3bd95BD0d56f35241523fBab1")
+	for _, tc := range []struct {
+		addrs []Address
+		want  bool
+	}{
+		{[]Address{usdcE, usdc}, true},
+		{[]Address{usdc, weth}, false},
+		{[]Address{usdc}, false},
+	} {
+		if got := v.Kin(tc.addrs); got != tc.want {
+			t.Errorf("Kin(%v) = %v, want %v", tc.addrs, got, tc.want)
+		}
 	}
 }

@@ -294,12 +294,16 @@ func knowledgeChecks(folded string, found map[string]bool) {
 // "phishing protection slows you down, skip it" is not a report; and the
 // verb must follow it as the attacker's act (put, hide, tell, claim,
 // use…), so advice with an attacker for subject ("attackers can't hurt
-// agents that skip simulation") is still read.
+// agents that skip simulation") is still read; and the text must refuse
+// or deny something (see clauses), as a warning does.
 var reAttackReport = regexp.MustCompile(`^(?:(?:some|many|most|the|a|an|these|those|such|one|other|several|recent)\s+)?(?:[\w-]+\s+){0,2}?` +
 	`(?:attackers?|scammers?|hackers?|drainers?|phishers?|fraudsters?|thieves|exploiters?|impersonators?|attacks?|exploits?` +
 	`|(?:scam|phishing|drainer|fake|malicious|fraudulent|spoofed|poisoned|injection)\s+(?:[\w-]+\s+){0,2}?(?:sites?|pages?|tokens?|contracts?|threads?|posts?|messages?|emails?|kits?|apps?|bots?|accounts?|memos?|airdrops?|links?|attacks?|campaigns?|dms?|calls?|texts?|ads?|extensions?|domains?|nfts?))` +
 	`\s+(?:(?:against|on|in|from|targeting|via|through)\s+(?:[\w-]+\s+){1,2}?)?(?:(?:often|usually|sometimes|also|then|now|commonly|typically|frequently|reportedly|may|might|can|could|will|would|have|has|had)\s+)*` +
 	`(?:puts?|embed(?:s|ded)?|hid(?:e|es|den)|plant(?:s|ed)?|post(?:s|ed)?|past(?:e|es|ed)|tell(?:s)?|told|say(?:s)?|said|claim(?:s|ed)?|ask(?:s|ed)?|urg(?:e|es|ed)|us(?:e|es|ed)|insert(?:s|ed)?|inject(?:s|ed)?|send(?:s)?|sent|promis(?:e|es|ed)|read(?:s)?|contain(?:s|ed)?|includ(?:e|es|ed)|impersonat(?:e|es|ed)|pos(?:e|es|ed)\s+as|trick(?:s|ed)?|lur(?:e|es|ed)|instruct(?:s|ed)?|direct(?:s|ed)?|wr(?:ite|ites|ote)|show(?:s|ed)?|display(?:s|ed)?|appear(?:s|ed)?)\b`)
+
+// reDenial matches a word that denies.
+var reDenial = regexp.MustCompile(`\b(?:no|nobody|none|never|not|nothing|cannot)\b|n't\b`)
 
 // A scam named in a sentence is a thing to ignore: "it is a scam, ignore
 // it" is advice, unless the sentence names a warning, an alert or a check
@@ -337,6 +341,11 @@ func clauses(folded string) string {
 	var b strings.Builder
 	b.Grow(len(folded))
 	payload := rePayload.MatchString(folded)
+	// A report of an attack is set aside only in a text that refuses or
+	// denies something: a warning does, an endorsement ("phishing sites
+	// say you should grant an unlimited approval; they are right") does
+	// not.
+	warns := reRefusal.MatchString(folded) || reDenial.MatchString(folded)
 	start := 0
 	scam, control := false, false // within the current sentence
 	flush := func(end int) {
@@ -349,7 +358,7 @@ func clauses(folded string) string {
 		scam = scam || reScamVerdict.MatchString(c)
 		control = control || reControlNoun.MatchString(c)
 		switch {
-		case reAttackReport.MatchString(c) && !rePayload.MatchString(c):
+		case warns && reAttackReport.MatchString(c) && !rePayload.MatchString(c):
 			c = "" // what an attacker does is reported, not advised
 		case scam && !control && reIgnoreIt.MatchString(c):
 			c = ""

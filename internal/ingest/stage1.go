@@ -2,8 +2,11 @@ package ingest
 
 import (
 	"context"
+	"encoding/hex"
 	"errors"
 	"fmt"
+	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -238,7 +241,7 @@ func InitialConfidence(e *knowledge.Entry) float64 {
 func (p *Pipeline) screen(x *subject) (f fault, ok bool) {
 	e, r := x.e, x.r
 	f = fault{stage: StageStage1, stored: true}
-	if signals := detect(e, x.canonical()); len(signals) > 0 {
+	if signals := p.bookAnswers(e, x.canonical(), detect(e, x.canonical())); len(signals) > 0 {
 		f.layer, f.attack, f.code, f.why = knowledge.LayerContent, knowledge.ContentInjection, reason.KnowledgeInjection, signals
 		return f, false
 	}
@@ -301,6 +304,50 @@ func (p *Pipeline) screen(x *subject) (f fault, ok bool) {
 	}
 	return fault{}, true
 }
+
+// bookAnswers returns signals without identifier_redirect when the book
+// answers what that lexical signal stands for. The signal marks a text
+// that links one identifier to another ("X migrated to Y"), the shape of
+// an address-poisoning attack, because the screen cannot tell whether Y
+// is what the text says. Config.Verifier can: when it confirms every
+// address of the judged content for the identity the text gives it, lists
+// them all as issues of one token (bridged USDC.e and native USDC), finds
+// no claim false (a replacement the book contradicts is false) and no
+// destination it does not know, and the screen no longer sees a redirect
+// once those confirmed addresses are set aside, the entry moves the agent
+// between issues of one token the book vouches for. A redirect between
+// two different things (USDC to the WETH contract), between other
+// identifiers (accounts, tickets) or to an unknown address keeps the
+// signal.
+func (p *Pipeline) bookAnswers(e, judged *knowledge.Entry, signals []string) []string {
+	if p.cfg.Verifier == nil || judged == nil || !slices.Contains(signals, screen.SignalRedirect) {
+		return signals
+	}
+	r := p.cfg.Verifier.Check(judged.Content)
+	if len(r.False) > 0 || len(r.Unvetted) > 0 || !p.cfg.Verifier.Kin(r.Confirmed) {
+		return signals
+	}
+	all := true
+	stripped := reAddress40.ReplaceAllStringFunc(judged.Content, func(a string) string {
+		b, err := hex.DecodeString(strings.ToLower(a[2:]))
+		if err != nil || !slices.ContainsFunc(r.Confirmed, func(c validate.Address) bool { return string(c[:]) == string(b) }) {
+			all = false
+			return a
+		}
+		return "the address"
+	})
+	if !all {
+		return signals
+	}
+	e2, j2 := *e, *judged
+	e2.Content, j2.Content = stripped, stripped
+	if slices.Contains(detect(&e2, &j2), screen.SignalRedirect) {
+		return signals
+	}
+	return slices.DeleteFunc(slices.Clone(signals), func(s string) bool { return s == screen.SignalRedirect })
+}
+
+var reAddress40 = regexp.MustCompile(`\b0x[0-9a-fA-F]{40}\b`)
 
 // detect runs screen.Knowledge over every text field of e, and over its
 // canonical content and the canonical form of every other field where it

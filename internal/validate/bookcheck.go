@@ -317,6 +317,35 @@ func (v *BookVerifier) identity(id Identity) (bad, ok string) {
 	return fmt.Sprintf("%s is %s in ward's address book, not %s%s", short(id.Address), what, name, v.expected(id, chains)), ""
 }
 
+// Kin reports whether the book lists every address of addrs, at least
+// two, as an issue of one token family (USDC.e and native USDC) on some
+// chain: a text that moves from one to another names the same token's
+// issues, not two different things.
+func (v *BookVerifier) Kin(addrs []Address) bool {
+	if len(addrs) < 2 {
+		return false
+	}
+	common := map[string]bool{}
+	for i, a := range addrs {
+		fams := map[string]bool{}
+		for _, k := range v.known[a] {
+			if k.symbol != "" {
+				fams[family(k.symbol)] = true
+			}
+		}
+		if i == 0 {
+			common = fams
+			continue
+		}
+		for f := range common {
+			if !fams[f] {
+				delete(common, f)
+			}
+		}
+	}
+	return len(common) > 0
+}
+
 // bridgedSymbol reports whether sym is written as a bridge's copy of a
 // token: "USDC.e", "USDbC".
 func bridgedSymbol(sym string) bool {
@@ -639,6 +668,8 @@ func family(sym string) string {
 		return "USDT"
 	case "MATIC", "WMATIC", "WPOL":
 		return "POL"
+	case "WETH9": // the canonical WETH contract's name, as the SDKs write it
+		return "WETH"
 	}
 	return s
 }

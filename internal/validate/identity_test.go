@@ -1,6 +1,7 @@
 package validate
 
 import (
+	"encoding/hex"
 	"slices"
 	"strings"
 	"testing"
@@ -206,6 +207,7 @@ func TestBookVerifier(t *testing.T) {
 			[]string{"liquidation threshold of 83 % with a liquidation bonus of 25 % is impossible"}},
 		{"bonus of 100 %", "The liquidation bonus of WETH is 120%.", []string{"liquidation bonus of 120 % is impossible"}},
 		{"table row", "| Token | Chain | Address |\n|---|---|---|\n| USDC | Base | " + usdcBaseLike + " |", []string{"look-alike of USDC on Base"}},
+		{"WETH9 is the WETH contract's name", "WETH9 on Ethereum is " + usdcEth + ".", []string{"is USDC on Ethereum in ward's address book, not WETH9"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -236,6 +238,15 @@ func TestBookVerifier(t *testing.T) {
 
 // TestBookVerifierOverrides checks that an operator's book is the one
 // consulted: an override makes its address the token's.
+// WETH9, the name of the canonical WETH contract, is the WETH token: a
+// claim naming it is checked, and a true one verified.
+func TestBookVerifierWETH9(t *testing.T) {
+	r := NewBookVerifier(nil).Check("WETH9 on Ethereum mainnet is " + wethEth + ".")
+	if len(r.False) > 0 || len(r.Verified) == 0 {
+		t.Errorf("WETH9 at WETH's address: false %q, verified %q; want verified", r.False, r.Verified)
+	}
+}
+
 func TestBookVerifierOverrides(t *testing.T) {
 	a, err := tool.ParseAddress(unknownAddr)
 	if err != nil {
@@ -451,5 +462,30 @@ func TestBookVerifierMigrationIssueWarning(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// Kin: the issues of one token are kin; two tokens, or one address, are not.
+func TestBookVerifierKin(t *testing.T) {
+	v := NewBookVerifier(nil)
+	addr := func(s string) Address {
+		var a Address
+		if _, err := hex.Decode(a[:], []byte(strings.ToLower(s[2:]))); err != nil {
+			t.Fatal(err)
+		}
+		return a
+	}
+	usdcE, usdc, weth := addr("0xFF970A61A04b1cA14834A43f5dE4533eBDDB5CC8"), addr("0xaf88d065e77c8cC2239327C5EDb3A432268e5831"), addr("0x82aF49447D8a07e3bd95BD0d56f35241523fBab1")
+	for _, tc := range []struct {
+		addrs []Address
+		want  bool
+	}{
+		{[]Address{usdcE, usdc}, true},
+		{[]Address{usdc, weth}, false},
+		{[]Address{usdc}, false},
+	} {
+		if got := v.Kin(tc.addrs); got != tc.want {
+			t.Errorf("Kin(%v) = %v, want %v", tc.addrs, got, tc.want)
+		}
 	}
 }

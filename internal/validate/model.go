@@ -528,7 +528,7 @@ func (m *Model) property(toks []string, t modelTerms, subj []span, rivals func()
 				continue
 			}
 			s, ok := owner(subj, rival, o)
-			if !ok || s.e <= o.s && purpose(toks[s.e:o.s]) {
+			if !ok || s.e <= o.s && purpose(toks[s.e:o.s]) || standard(toks, s, o) {
 				continue
 			}
 			if m.Min != nil || m.Max != nil {
@@ -565,6 +565,18 @@ func (m *Model) property(toks []string, t modelTerms, subj []span, rivals func()
 	}
 	return "", nil, false
 }
+
+// standard reports whether the subject mention s is the standard of a
+// comparison after the object o ("it does not rebase like stETH"): the
+// clause's claim, and its negation, belong to what is compared with s, and
+// "like" presupposes that s has the property rather than stating the
+// opposite. A standard before the object ("like rETH, stETH does not
+// rebase") is not skipped: the subject after it owns the object there.
+func standard(toks []string, s, o span) bool {
+	return s.s >= o.e && s.s > 0 && likeWords[toks[s.s-1]]
+}
+
+var likeWords = set("like", "unlike")
 
 // governed returns the spans of the negations that belong to a mention of
 // the other kind (an antonym for an object mention o, an object for an

@@ -474,6 +474,10 @@ func TestConsistencyNegationScope(t *testing.T) {
 		"Simulating a similar transaction proves little; simulate the exact calldata.",
 		"Circle's CCTP burns USDC on one chain and mints native USDC on the other, avoiding wrapped variants.",
 		"CCTP delivers native USDC instead of a wrapped token.",
+		// The standard of a comparison after the verb is not its subject:
+		// the denial is rETH's, and "like stETH" grants that stETH rebases.
+		"Rocket Pool's rETH appreciates against ETH; it does not rebase like stETH.",
+		"cbETH doesn't rebase the way stETH does.",
 	} {
 		if v := Consistency(Candidate{Entry: &knowledge.Entry{Content: s}}, ms); !v.Pass {
 			t.Errorf("%q: %v", s, v.Reasons)
@@ -484,6 +488,8 @@ func TestConsistencyNegationScope(t *testing.T) {
 		"CCTP delivers a wrapped token.",
 		// "lending" reverses "borrow" only where the other phrase lacks it.
 		"Higher utilization decreases the borrow rate on lending markets.",
+		// A standard before the verb is still the subject's peer, not a cover.
+		"Like rETH, stETH does not rebase.",
 	} {
 		if v := Consistency(Candidate{Entry: &knowledge.Entry{Content: s}}, ms); v.Pass {
 			t.Errorf("%q passed", s)

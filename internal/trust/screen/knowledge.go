@@ -282,6 +282,47 @@ func knowledgeChecks(folded string, found map[string]bool) {
 	coOccurrence(folded, found)
 }
 
+// Reports of attacks. A warning tells what attackers do ("drainer sites
+// put text in NFT names to hijack agents", "a phishing email claimed that
+// users must export their keys"): the clause's subject is the attacker or
+// the thing the attacker made, its verb is the attacker's act, and it
+// advises the reader nothing. Such a clause is set aside by the advisory
+// patterns, as a negated one is, unless it carries a payload (a
+// destination the reader could act on): "attackers say you should send
+// all funds to 0x…" still supplies one. The subject is a head noun of
+// attack (an attacker, or a scam site, token, message, kit…), so
+// "phishing protection slows you down, skip it" is not a report; and the
+// verb must follow it as the attacker's act (put, hide, tell, claim,
+// use…), so advice with an attacker for subject ("attackers can't hurt
+// agents that skip simulation") is still read; and the text must refuse
+// or deny something (see clauses), as a warning does.
+var reAttackReport = regexp.MustCompile(`^(?:(?:some|many|most|the|a|an|these|those|such|one|other|several|recent)\s+)?(?:[\w-]+\s+){0,2}?` +
+	`(?:attackers?|scammers?|hackers?|drainers?|phishers?|fraudsters?|thieves|exploiters?|impersonators?|attacks?|exploits?` +
+	`|(?:scam|phishing|drainer|fake|malicious|fraudulent|spoofed|poisoned|injection)\s+(?:[\w-]+\s+){0,2}?(?:sites?|pages?|tokens?|contracts?|threads?|posts?|messages?|emails?|kits?|apps?|bots?|accounts?|memos?|airdrops?|links?|attacks?|campaigns?|dms?|calls?|texts?|ads?|extensions?|domains?|nfts?))` +
+	`\s+(?:(?:against|on|in|from|targeting|via|through)\s+(?:[\w-]+\s+){1,2}?)?(?:(?:often|usually|sometimes|also|then|now|commonly|typically|frequently|reportedly|may|might|can|could|will|would|have|has|had)\s+)*` +
+	`(?:puts?|embed(?:s|ded)?|hid(?:e|es|den)|plant(?:s|ed)?|post(?:s|ed)?|past(?:e|es|ed)|tell(?:s)?|told|say(?:s)?|said|claim(?:s|ed)?|ask(?:s|ed)?|urg(?:e|es|ed)|us(?:e|es|ed)|insert(?:s|ed)?|inject(?:s|ed)?|send(?:s)?|sent|promis(?:e|es|ed)|read(?:s)?|contain(?:s|ed)?|includ(?:e|es|ed)|impersonat(?:e|es|ed)|pos(?:e|es|ed)\s+as|trick(?:s|ed)?|lur(?:e|es|ed)|instruct(?:s|ed)?|direct(?:s|ed)?|wr(?:ite|ites|ote)|show(?:s|ed)?|display(?:s|ed)?|appear(?:s|ed)?)\b`)
+
+// reDenial matches a word that denies.
+var reDenial = regexp.MustCompile(`\b(?:no|nobody|none|never|not|nothing|cannot)\b|n't\b`)
+
+// A scam named in a sentence is a thing to ignore: "it is a scam, ignore
+// it" is advice, unless the sentence names a warning, an alert or a check
+// (then "ignore it" may mean the control: "the warning is a scam, ignore
+// it").
+var (
+	reScamVerdict = regexp.MustCompile(`\b(?:is|are|was|were)\s+(?:an?\s+|just\s+an?\s+)?(?:scams?|fake|phishing|a\s+honeypot|a\s+drainer|fraud(?:ulent)?|malicious)\b`)
+	reControlNoun = regexp.MustCompile(`\b(?:warn\w*|alerts?|alarms?|errors?|scanners?|flags?|checks?|notices?|prompts?|limits?|polic(?:y|ies)|reviews?|simulations?)\b`)
+	reIgnoreIt    = regexp.MustCompile(`^(?:just\s+|simply\s+|so\s+|and\s+)?(?:ignore|dismiss)\s+(?:it|them)$`)
+)
+
+// An API key is a bearer credential its issuer asks for: "send the API
+// key in the X-Api-Key header" is how an API is called, not a leak. The
+// phrase is neutralised only in a text that names no destination (an
+// address, a URL, an e-mail), so "send your API key in a header to
+// https://…" stays unsafe; private keys, seed phrases and passwords are
+// never exempt.
+var reKeyInHeader = regexp.MustCompile(`\bapi\s+keys?\s+(?:in|as|via|through)\s+(?:the\s+|an?\s+)?(?:[\w-]+\s+){0,2}?(?:headers?|authorization)\b`)
+
 // reNegated matches a negation that turns a clause into advice against
 // what follows.
 var reNegated = regexp.MustCompile(`(?:^|[^a-z])(?:never|do\s+not|don't|dont|does\s+not|doesn't|should\s+not|shouldn't|must\s+not|mustn't|avoid|no\s+need\s+to|not)\s`)
@@ -299,7 +340,14 @@ func mayNegate(c string) bool {
 func clauses(folded string) string {
 	var b strings.Builder
 	b.Grow(len(folded))
+	payload := rePayload.MatchString(folded)
+	// A report of an attack is set aside only in a text that refuses or
+	// denies something: a warning does, an endorsement ("phishing sites
+	// say you should grant an unlimited approval; they are right") does
+	// not.
+	warns := reRefusal.MatchString(folded) || reDenial.MatchString(folded)
 	start := 0
+	scam, control := false, false // within the current sentence
 	flush := func(end int) {
 		c := strings.TrimSpace(folded[start:end])
 		c = strings.TrimLeft(c, "0123456789.)-*•# ")
@@ -307,18 +355,34 @@ func clauses(folded string) string {
 		} else if loc := reNegated.FindStringIndex(c); loc != nil {
 			c = c[:loc[0]] // what follows a negation is advised against
 		}
+		scam = scam || reScamVerdict.MatchString(c)
+		control = control || reControlNoun.MatchString(c)
+		switch {
+		case warns && reAttackReport.MatchString(c) && !rePayload.MatchString(c):
+			c = "" // what an attacker does is reported, not advised
+		case scam && !control && reIgnoreIt.MatchString(c):
+			c = ""
+		case !payload:
+			c = reKeyInHeader.ReplaceAllString(c, "request header")
+		}
 		b.WriteString(c)
 		b.WriteByte('\n')
 	}
+	endSentence := func() { scam, control = false, false }
 	for i := 0; i < len(folded); i++ {
 		switch c := folded[i]; c {
-		case '\n', ';', ':', '!', '?', ',':
+		case '\n', '!', '?':
+			flush(i)
+			start = i + 1
+			endSentence()
+		case ';', ':', ',':
 			flush(i)
 			start = i + 1
 		case '.':
 			if i+1 == len(folded) || folded[i+1] == ' ' || folded[i+1] == '\n' {
 				flush(i)
 				start = i + 1
+				endSentence()
 			}
 		}
 	}

@@ -10,10 +10,10 @@ import (
 // addressed to nobody, and Knowledge does not read it as an instruction.
 // The boundary is the sentence's own verb and the quotation's size: the
 // quoted text is set aside only when the sentence around it tells the
-// agent to refuse it (treat it as data or as an attack, quarantine it,
-// never let it steer, do not follow it, watch for it), and only when the
-// quotation is a phrase (at most maxMention words) that names no address
-// or URL. A real instruction wrapped in the same framing carries a payload
+// agent to refuse it (treat it as data or as an attack, quarantine or
+// reject it, never let it steer, do not follow it, watch for it), and
+// only when the quotation (in double, typographic or single quotes) is a
+// phrase (at most maxMention words) that names no address or URL. A real instruction wrapped in the same framing carries a payload
 // (a destination, several clauses) and stays in; so does a quotation under
 // neutral framing ("Quote from the docs: \"...\"").
 
@@ -24,11 +24,16 @@ var (
 	// reRefusal matches the framing that tells the reader to refuse what
 	// the sentence quotes.
 	reRefusal = regexp.MustCompile(`(?i)\btreat(?:ed|s|ing)?\s+(?:\S+\s+){0,4}?as\s+(?:untrusted\s+)?(?:data|text|content|untrusted|hostile|suspicious|an?\s+(?:injection|attack|red\s+flag))\b` +
-		`|\b(?:never|do\s+not|don't|must\s+not)\s+(?:let|follow|obey|execute|act\s+on|run)\b|\bquarantin\w*|\b(?:watch|look)\s+out\s+for\b|\bwatch\s+for\b|\bbeware\s+of\b|\bbe\s+wary\s+of\b|\brefuse\w*\b` +
+		`|\b(?:never|do\s+not|don't|must\s+not)\s+(?:lets?|follow(?:s|ed)?|obeys?|execut(?:e|es|ed)|acts?\s+on|runs?)\b|\bquarantin\w*|\b(?:watch|look)\s+out\s+for\b|\bwatch\s+for\b|\bbeware\s+of\b|\bbe\s+wary\s+of\b|\b(?:refus|reject)\w*\b` +
 		`|\b(?:is|are)\s+(?:always\s+|almost\s+always\s+)?(?:untrusted|an?\s+(?:prompt\s+)?injection|an?\s+attack|a\s+red\s+flag)\b` +
 		`|视为|当作|当成|隔离|不要执行|不得执行|而不是执行|として扱|隔離|実行しない`)
-	// reQuotation matches a quoted span in double or typographic quotes.
-	reQuotation = regexp.MustCompile(`"[^"\n]{1,200}"|“[^”\n]{1,200}”|«[^»\n]{1,200}»|「[^」\n]{1,200}」|„[^“”\n]{1,200}[“”]`)
+	// reQuotation matches a quoted span in double, typographic or single
+	// quotes. A single quote opens only after a space, a bracket or a
+	// clause mark and closes only before a non-letter, so apostrophes
+	// ("don't", "the agent's") do not pair; the characters around a single
+	// quotation are matched too, and kept.
+	reQuotation = regexp.MustCompile(`"[^"\n]{1,200}"|“[^”\n]{1,200}”|«[^»\n]{1,200}»|「[^」\n]{1,200}」|„[^“”\n]{1,200}[“”]` +
+		`|(?:^|[\s(\[:,;])'[^'\n]{1,200}'(?:[^\pL\pN]|$)`)
 	// rePayload matches what makes a quotation more than a phrase: a
 	// destination.
 	rePayload = regexp.MustCompile(`(?i)0x[0-9a-f]{6,}|https?://|\b[\w-]+@[\w-]+\.\w+`)
@@ -37,7 +42,7 @@ var (
 // unquoteMentions returns text with the quoted phrases of its refusing
 // sentences blanked to "…", and text itself when there are none.
 func unquoteMentions(text string) string {
-	if !strings.ContainsAny(text, "\"“«「„") {
+	if !strings.ContainsAny(text, "\"“«「„'") {
 		return text
 	}
 	var b strings.Builder
@@ -53,7 +58,12 @@ func unquoteMentions(text string) string {
 				if len(strings.Fields(q)) > maxMention || rePayload.MatchString(q) {
 					return q
 				}
-				return "\"…\""
+				before, after := "", ""
+				if i := strings.IndexByte(q, '\''); i >= 0 && !strings.ContainsAny(q[:1], "\"“«「„") {
+					j := strings.LastIndexByte(q, '\'')
+					before, after = q[:i], q[j+1:]
+				}
+				return before + "\"…\"" + after
 			})
 		}
 		b.WriteString(s)

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strings"
 	"sync"
-	"sync/atomic"
 
 	"github.com/ncruces/go-sqlite3"
 )
@@ -19,10 +18,7 @@ const defaultCheckpointPages = 4096
 // writer wakes the checkpointer each time the WAL grew by this fraction of
 // the length, not after every commit. Each background checkpoint sorts
 // the index of every frame in the WAL and syncs the WAL and the database,
-// so a run per small batch cost more than the pages it copied. It is also
-// the number of wake-ups after single commits that each WAL, from one
-// restart to the next, allows the checkpointer to catch up with (see
-// checkpointer.chasing).
+// so a run per small batch cost more than the pages it copied.
 const checkpointSteps = 8
 
 // checkpointer owns the connection that copies the WAL into the database
@@ -36,20 +32,6 @@ type checkpointer struct {
 	wake   chan struct{} // cap 1: the WAL grew past the background threshold
 	stop   chan struct{} // closed by Close
 	exited chan struct{} // closed when the goroutine returns
-
-	// chasing asks the writer to wake the checkpointer after its next
-	// commit: the last run copied every frame it found, so the next one,
-	// started just after a commit, may find the WAL wholly copied when it
-	// ends and let the next transaction restart it from its beginning (a
-	// WAL is only restarted by a writer that finds it wholly copied). A
-	// light load thus keeps the WAL short, as waking the checkpointer
-	// after every commit did. Under a load that commits during every run
-	// the chase would never end: spare bounds it to checkpointSteps runs
-	// per WAL, so a busy store runs at most about twice the checkpoints of
-	// the wake-ups alone.
-	chasing   atomic.Bool
-	walFrames int // the WAL's length at the last run, under mu
-	spare     int // chasing runs left to the current WAL, under mu
 }
 
 func openCheckpointer(cfg Config) (*checkpointer, error) {
@@ -67,7 +49,6 @@ func openCheckpointer(cfg Config) (*checkpointer, error) {
 		wake:   make(chan struct{}, 1),
 		stop:   make(chan struct{}),
 		exited: make(chan struct{}),
-		spare:  checkpointSteps,
 	}, nil
 }
 
@@ -85,23 +66,9 @@ func (c *checkpointer) run() {
 			return
 		}
 		c.mu.Lock()
-		c.ran(c.conn.WALCheckpoint("main", sqlite3.CHECKPOINT_PASSIVE))
+		_, _, _ = c.conn.WALCheckpoint("main", sqlite3.CHECKPOINT_PASSIVE)
 		c.mu.Unlock()
 	}
-}
-
-// ran decides, under mu, whether to chase after a run that found nLog
-// frames in the WAL and left nCkpt of them copied.
-func (c *checkpointer) ran(nLog, nCkpt int, err error) {
-	if nLog < c.walFrames {
-		c.spare = checkpointSteps // the WAL restarted since the last run
-	}
-	c.walFrames = nLog
-	chase := err == nil && nCkpt == nLog && c.spare > 0
-	if chase {
-		c.spare--
-	}
-	c.chasing.Store(chase)
 }
 
 // poke wakes the goroutine without waiting.
@@ -142,8 +109,6 @@ func (w *writer) afterCommit() {
 		if pages >= w.pokeCheckpointAt {
 			w.ckpt.poke()
 			w.pokeCheckpointAt = pages + w.checkpointPages/checkpointSteps
-		} else if w.ckpt.chasing.Load() {
-			w.ckpt.poke()
 		}
 		return
 	}

@@ -39,12 +39,9 @@
 // the WAL past its limit, stalling the writer for the copy and two syncs.
 // Instead a checkpointer goroutine with a connection of its own copies the
 // WAL in the background (PASSIVE, never blocking the writer) from 1024
-// pages on, woken each time the WAL grew by another 512 and, for a few
-// runs per WAL, after the commit that follows a run that copied all it
-// found, so that under a light load it catches up and the WAL restarts
-// early (see checkpointer.chasing). The writer finishes the checkpoint
-// between batches at 4096 pages (16 MiB) so that the WAL restarts from
-// its beginning (see afterCommit).
+// pages on, woken each time the WAL grew by another 512, and the writer finishes the checkpoint between batches at 4096
+// pages (16 MiB) so that the WAL restarts from its beginning (see
+// afterCommit).
 //
 // Ids and time. Decisions are ordered by id, newest first, and a Since
 // filter also becomes an id range (id.MinAt), so the id primary key is the

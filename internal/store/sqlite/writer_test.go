@@ -429,6 +429,8 @@ func TestCheckpointsBoundWAL(t *testing.T) {
 	}
 }
 
+// Config.Synchronous reaches the write connection: "full" leaves the WAL
+// sync to the syncer, so COMMIT runs with NORMAL either way.
 // TestCheckpointerWakes: between a quarter and the whole checkpoint
 // length the writer wakes the checkpointer once per eighth of the length
 // the WAL grows, not after every commit, and again from a quarter after
@@ -457,78 +459,6 @@ func TestCheckpointerWakes(t *testing.T) {
 	}
 }
 
-// TestCheckpointerChases: after a run that copied every frame it found,
-// the writer wakes the checkpointer after its next commit too, for at most
-// checkpointSteps such runs per WAL; not after a run that failed or was
-// held back, nor below a quarter of the checkpoint length; a restarted WAL
-// may be chased again.
-func TestCheckpointerChases(t *testing.T) {
-	c := &checkpointer{wake: make(chan struct{}, 1), spare: checkpointSteps}
-	w := &writer{ckpt: c, checkpointPages: 4096}
-	commit := func(pages int) bool {
-		w.walPages = pages
-		w.afterCommit()
-		select {
-		case <-c.wake:
-			return true
-		default:
-			return false
-		}
-	}
-	// chase commits 2 pages at a time from pages on, each woken run copying
-	// the whole WAL, and returns the wake-ups after the first.
-	chase := func(pages int) (wakes int) {
-		if !commit(pages) {
-			t.Fatalf("no wake-up at %d pages", pages)
-		}
-		c.ran(pages, pages, nil)
-		for range 2 * checkpointSteps {
-			pages += 2
-			if !commit(pages) {
-				break
-			}
-			wakes++
-			c.ran(pages, pages, nil)
-		}
-		return wakes
-	}
-	if got := chase(1024); got != checkpointSteps {
-		t.Errorf("%d wake-ups chasing the WAL, want %d", got, checkpointSteps)
-	}
-	if got := chase(1536); got != 0 {
-		t.Errorf("%d wake-ups chasing the same WAL again, want 0", got)
-	}
-
-	for _, tc := range []struct {
-		name        string
-		nLog, nCkpt int
-		err         error
-	}{
-		{"held back", 1100, 1090, nil},
-		{"failed", 1100, 1100, errors.New("busy")},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			c.walFrames, c.spare = 0, checkpointSteps
-			c.ran(tc.nLog, tc.nCkpt, tc.err)
-			if commit(tc.nLog + 2) {
-				t.Error("woken after a commit")
-			}
-		})
-	}
-
-	c.spare = 0
-	c.walFrames = 4000
-	c.ran(2, 2, nil) // the WAL restarted
-	if commit(4) {
-		t.Error("woken below a quarter of the checkpoint length")
-	}
-	if !c.chasing.Load() || c.spare != checkpointSteps-1 {
-		t.Errorf("after a restart: chasing %v, %d runs left; want true, %d", c.chasing.Load(), c.spare, checkpointSteps-1)
-	}
-}
-
-// Config.Synchronous reaches the write connection: "full" leaves the WAL
-// sync to the syncer, so COMMIT runs with NORMAL either way.
 func TestSynchronous(t *testing.T) {
 	for sync, want := range map[string]int{"": 1, "full": 1, "normal": 1} {
 		t.Run(sync, func(t *testing.T) {

@@ -429,8 +429,6 @@ func TestCheckpointsBoundWAL(t *testing.T) {
 	}
 }
 
-// Config.Synchronous reaches the write connection: "full" leaves the WAL
-// sync to the syncer, so COMMIT runs with NORMAL either way.
 // TestCheckpointerWakes: between a quarter and the whole checkpoint
 // length the writer wakes the checkpointer once per eighth of the length
 // the WAL grows, not after every commit, and again from a quarter after
@@ -459,6 +457,8 @@ func TestCheckpointerWakes(t *testing.T) {
 	}
 }
 
+// Config.Synchronous reaches the write connection: "full" leaves the WAL
+// sync to the syncer, so COMMIT runs with NORMAL either way.
 func TestSynchronous(t *testing.T) {
 	for sync, want := range map[string]int{"": 1, "full": 1, "normal": 1} {
 		t.Run(sync, func(t *testing.T) {

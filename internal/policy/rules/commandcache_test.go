@@ -122,18 +122,18 @@ func mustAnalyze(t *testing.T, cmd string, env *shell.Env) []shell.Finding {
 }
 
 // TestCommandCacheBounded floods the cache with distinct commands and
-// checks that it holds at most commandCacheSlots of them, never keeps a
+// checks that it holds at most cacheSlots of them, never keeps a
 // long command, and still answers right afterwards.
 func TestCommandCacheBounded(t *testing.T) {
 	c := newCommandCache()
 	env := cacheEnv("/work/agent")
-	for i := range 50 * commandCacheSlots {
+	for i := range 50 * cacheSlots {
 		if _, err := c.analyze("/work/agent", fmt.Sprintf("echo %d", i), env); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if n := c.len(); n > commandCacheSlots || n < commandCacheSlots/2 {
-		t.Errorf("after %d distinct commands the cache holds %d, want at most %d (and most slots used)", 50*commandCacheSlots, n, commandCacheSlots)
+	if n := c.len(); n > cacheSlots || n < cacheSlots/2 {
+		t.Errorf("after %d distinct commands the cache holds %d, want at most %d (and most slots used)", 50*cacheSlots, n, cacheSlots)
 	}
 	long := "echo " + strings.Repeat("a", maxCachedCommand)
 	empty := newCommandCache()
@@ -157,7 +157,7 @@ func TestCommandCacheBounded(t *testing.T) {
 func TestCommandCacheConcurrent(t *testing.T) {
 	c := newCommandCache()
 	env := cacheEnv("/work/agent")
-	cmds := cacheCorpus(2 * commandCacheSlots)[:2*commandCacheSlots]
+	cmds := cacheCorpus(2 * cacheSlots)[:2*cacheSlots]
 	type result struct {
 		f   []shell.Finding
 		err error
@@ -210,7 +210,7 @@ func TestCommandRuleCachedDecisions(t *testing.T) {
 		}
 	}
 	check("warm")
-	for i := range 4 * commandCacheSlots {
+	for i := range 4 * cacheSlots {
 		decide(fmt.Sprintf("echo flood %d", i))
 	}
 	check("after a flood")

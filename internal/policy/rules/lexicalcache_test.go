@@ -98,13 +98,3 @@ func TestLexicalCacheConcurrent(t *testing.T) {
 		t.Error(e)
 	}
 }
-
-func (c *lexicalCache) len() int {
-	n := 0
-	for i := range c.slots {
-		if c.slots[i].Load() != nil {
-			n++
-		}
-	}
-	return n
-}

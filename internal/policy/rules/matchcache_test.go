@@ -113,7 +113,7 @@ func TestCachesKeepNoArguments(t *testing.T) {
 	if _, err := lc.lexical(ps, path, "/srv/agent"); err != nil {
 		t.Fatal(err)
 	}
-	if e := lc.slots[lc.slot("/srv/agent", path)].Load(); e == nil || shares(e.path, path) || shares(e.abs, path) {
+	if e := lc.slot(slotKey{"/srv/agent", path}).Load(); e == nil || shares(e.key.s, path) || shares(e.val, path) {
 		t.Errorf("lexical cache entry %+v shares the argument's bytes", e)
 	}
 
@@ -121,9 +121,9 @@ func TestCachesKeepNoArguments(t *testing.T) {
 	m.match(path)
 	found := false
 	for i := range m.seen.slots {
-		if e := m.seen.slots[i].Load(); e != nil && e.path == path {
+		if e := m.seen.slots[i].Load(); e != nil && e.key.s == path {
 			found = true
-			if shares(e.path, path) {
+			if shares(e.key.s, path) {
 				t.Error("match cache entry shares the argument's bytes")
 			}
 		}
@@ -134,7 +134,7 @@ func TestCachesKeepNoArguments(t *testing.T) {
 
 	cc := newCommandCache()
 	cc.analyze("/srv/agent", cmd, cacheEnv("/srv/agent"))
-	if e := cc.slots[cc.slot("/srv/agent", cmd)].Load(); e == nil || shares(e.cmd, cmd) {
+	if e := cc.slot(slotKey{"/srv/agent", cmd}).Load(); e == nil || shares(e.key.s, cmd) {
 		t.Errorf("command cache entry %+v shares the argument's bytes", e)
 	}
 }

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"github.com/wardhq/ward/internal/policy/rules/shell"
+	"github.com/wardhq/ward/internal/policy/slot"
 )
 
 // maxCachedCommand bounds the commands a commandCache keeps.
@@ -13,12 +14,12 @@ const maxCachedCommand = 512
 // word classifiers are lexical and fixed per base, and the rest of the
 // environment is fixed when the policy is compiled), so a hit returns what
 // shell.Analyze would return; the cache lives and dies with its snapshot.
-// It is a slotCache: bounded, lock-free, and a flood only evicts. The
+// It is a slot.Cache: bounded, lock-free, and a flood only evicts. The
 // findings slice of an entry is shared by every caller that hits it and
 // must not be changed. Commands longer than maxCachedCommand, and
 // commands with standard input, are analysed every time.
 type commandCache struct {
-	*slotCache[analysis]
+	*slot.Cache[slotKey, analysis]
 }
 
 // analysis is what shell.Analyze returned for one command.
@@ -28,7 +29,7 @@ type analysis struct {
 }
 
 func newCommandCache() *commandCache {
-	return &commandCache{newSlotCache[analysis]()}
+	return &commandCache{slot.New[slotKey, analysis](slotKey.clone)}
 }
 
 // analyze returns shell.Analyze(cmd, env) for a command run in base, from
@@ -39,10 +40,10 @@ func (c *commandCache) analyze(base, cmd string, env *shell.Env) ([]shell.Findin
 		return shell.Analyze(cmd, env)
 	}
 	k := slotKey{dir: base, s: cmd}
-	if a, ok := c.get(k); ok {
+	if a, ok := c.Get(k); ok {
 		return a.findings, a.err
 	}
 	findings, err := shell.Analyze(cmd, env)
-	c.put(k, analysis{findings, err})
+	c.Put(k, analysis{findings, err})
 	return findings, err
 }

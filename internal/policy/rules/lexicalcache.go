@@ -1,6 +1,10 @@
 package rules
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/wardhq/ward/internal/policy/slot"
+)
 
 // maxCachedPath bounds the paths (with their base) a lexicalCache and a
 // matchCache keep.
@@ -14,14 +18,14 @@ const maxCachedPath = 512
 // returns, without the concatenation it allocates for a relative path.
 // Symlinks are resolved after it, every call, by the Resolver.
 //
-// It is a slotCache: bounded, lock-free, a flood only evicts, and it
+// It is a slot.Cache: bounded, lock-free, a flood only evicts, and it
 // lives and dies with its snapshot. Failures are not cached.
 type lexicalCache struct {
-	*slotCache[string]
+	*slot.Cache[slotKey, string]
 }
 
 func newLexicalCache() *lexicalCache {
-	return &lexicalCache{newSlotCache[string]()}
+	return &lexicalCache{slot.New[slotKey, string](slotKey.clone)}
 }
 
 // lexical returns ps.lexical(p, base), from c when it holds it.
@@ -30,14 +34,14 @@ func (c *lexicalCache) lexical(ps *pathSet, p, base string) (string, error) {
 		return ps.lexical(p, base)
 	}
 	k := slotKey{dir: base, s: p}
-	if abs, ok := c.get(k); ok {
+	if abs, ok := c.Get(k); ok {
 		return abs, nil
 	}
 	abs, err := ps.lexical(p, base)
 	if err == nil {
 		// abs may be p itself, a slice of a call's arguments: the entry
 		// keeps a copy.
-		c.put(k, strings.Clone(abs))
+		c.Put(k, strings.Clone(abs))
 	}
 	return abs, err
 }

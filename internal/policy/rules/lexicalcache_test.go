@@ -67,7 +67,7 @@ func TestLexicalCacheMatchesLexical(t *testing.T) {
 			}
 		}
 	}
-	if c.len() == 0 {
+	if c.Len() == 0 {
 		t.Fatal("nothing was cached")
 	}
 }

@@ -113,28 +113,23 @@ func TestCachesKeepNoArguments(t *testing.T) {
 	if _, err := lc.lexical(ps, path, "/srv/agent"); err != nil {
 		t.Fatal(err)
 	}
-	if e := lc.slot(slotKey{"/srv/agent", path}).Load(); e == nil || shares(e.key.s, path) || shares(e.val, path) {
-		t.Errorf("lexical cache entry %+v shares the argument's bytes", e)
+	kept, ok := lc.Kept(slotKey{"/srv/agent", path})
+	abs, _ := lc.Get(slotKey{"/srv/agent", path})
+	if !ok || shares(kept.s, path) || shares(abs, path) {
+		t.Errorf("lexical cache entry %q → %q (kept: %v) shares the argument's bytes", kept, abs, ok)
 	}
 
 	m := testMatchers(t)["every kind"]
 	m.match(path)
-	found := false
-	for i := range m.seen.slots {
-		if e := m.seen.slots[i].Load(); e != nil && e.key.s == path {
-			found = true
-			if shares(e.key.s, path) {
-				t.Error("match cache entry shares the argument's bytes")
-			}
-		}
-	}
-	if !found {
+	if kept, ok := m.seen.Kept(slotKey{s: path}); !ok {
 		t.Error("match cache holds no entry for the path")
+	} else if shares(kept.s, path) {
+		t.Error("match cache entry shares the argument's bytes")
 	}
 
 	cc := newCommandCache()
 	cc.analyze("/srv/agent", cmd, cacheEnv("/srv/agent"))
-	if e := cc.slot(slotKey{"/srv/agent", cmd}).Load(); e == nil || shares(e.key.s, cmd) {
-		t.Errorf("command cache entry %+v shares the argument's bytes", e)
+	if kept, ok := cc.Kept(slotKey{"/srv/agent", cmd}); !ok || shares(kept.s, cmd) {
+		t.Errorf("command cache entry %q (kept: %v) shares the argument's bytes", kept, ok)
 	}
 }

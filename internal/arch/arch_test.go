@@ -60,6 +60,7 @@ var layers = map[string]int{
 	"internal/policy/rules":                 Mechanism,
 	"internal/policy/rules/shell":           Mechanism,
 	"internal/policy/rules/format":          Mechanism,
+	"internal/policy/slot":                  Mechanism,
 	"internal/hook":                         Mechanism,
 	"internal/hook/hooktest":                Mechanism,
 	"internal/hook/windowstest":             Mechanism,

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/wardhq/ward/internal/policy/rules/shell"
+	"github.com/wardhq/ward/internal/policy/slot"
 )
 
 // cacheEnv is the environment the command rule would build for base:
@@ -122,25 +123,25 @@ func mustAnalyze(t *testing.T, cmd string, env *shell.Env) []shell.Finding {
 }
 
 // TestCommandCacheBounded floods the cache with distinct commands and
-// checks that it holds at most commandCacheSlots of them, never keeps a
+// checks that it holds at most slot.Slots of them, never keeps a
 // long command, and still answers right afterwards.
 func TestCommandCacheBounded(t *testing.T) {
 	c := newCommandCache()
 	env := cacheEnv("/work/agent")
-	for i := range 50 * commandCacheSlots {
+	for i := range 50 * slot.Slots {
 		if _, err := c.analyze("/work/agent", fmt.Sprintf("echo %d", i), env); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if n := c.len(); n > commandCacheSlots || n < commandCacheSlots/2 {
-		t.Errorf("after %d distinct commands the cache holds %d, want at most %d (and most slots used)", 50*commandCacheSlots, n, commandCacheSlots)
+	if n := c.Len(); n > slot.Slots || n < slot.Slots/2 {
+		t.Errorf("after %d distinct commands the cache holds %d, want at most %d (and most slots used)", 50*slot.Slots, n, slot.Slots)
 	}
 	long := "echo " + strings.Repeat("a", maxCachedCommand)
 	empty := newCommandCache()
 	if _, err := empty.analyze("/work/agent", long, env); err != nil {
 		t.Fatal(err)
 	}
-	if n := empty.len(); n != 0 {
+	if n := empty.Len(); n != 0 {
 		t.Errorf("a command of %d bytes was cached (%d entries), want none", len(long), n)
 	}
 	for _, cmd := range []string{"rm -rf /", "git status", "cat ~/.ssh/id_rsa"} {
@@ -157,7 +158,7 @@ func TestCommandCacheBounded(t *testing.T) {
 func TestCommandCacheConcurrent(t *testing.T) {
 	c := newCommandCache()
 	env := cacheEnv("/work/agent")
-	cmds := cacheCorpus(2 * commandCacheSlots)[:2*commandCacheSlots]
+	cmds := cacheCorpus(2 * slot.Slots)[:2*slot.Slots]
 	type result struct {
 		f   []shell.Finding
 		err error
@@ -210,7 +211,7 @@ func TestCommandRuleCachedDecisions(t *testing.T) {
 		}
 	}
 	check("warm")
-	for i := range 4 * commandCacheSlots {
+	for i := range 4 * slot.Slots {
 		decide(fmt.Sprintf("echo flood %d", i))
 	}
 	check("after a flood")

@@ -67,7 +67,7 @@ func TestLexicalCacheMatchesLexical(t *testing.T) {
 			}
 		}
 	}
-	if c.len() == 0 {
+	if c.Len() == 0 {
 		t.Fatal("nothing was cached")
 	}
 }
@@ -97,14 +97,4 @@ func TestLexicalCacheConcurrent(t *testing.T) {
 	for e := range errs {
 		t.Error(e)
 	}
-}
-
-func (c *lexicalCache) len() int {
-	n := 0
-	for i := range c.slots {
-		if c.slots[i].Load() != nil {
-			n++
-		}
-	}
-	return n
 }

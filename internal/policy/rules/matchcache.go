@@ -1,35 +1,28 @@
 package rules
 
-import (
-	"hash/maphash"
-	"strings"
-	"sync/atomic"
-)
-
-// matchCacheSlots bounds a matchCache, each of whose paths has at most
-// maxCachedPath bytes.
-const matchCacheSlots = 1024 // a power of two
+import "github.com/wardhq/ward/internal/policy/slot"
 
 // matchCache remembers which pattern of a matcher the last paths matched,
 // keyed by the exact path. matchPath is a function of the path alone for
 // one matcher (its patterns are fixed when the policy is compiled, and it
 // never touches the file system), so a hit returns what matchPath returns.
 //
-// Like commandCache it is direct-mapped with immutable entries swapped
-// atomically: lookups take no lock and allocate nothing, a flood of
-// distinct paths only evicts, and it lives and dies with its matcher.
+// It is a slot.Cache: bounded, lock-free, allocation-free on a hit, a flood
+// only evicts, and it lives and dies with its matcher. Paths longer than
+// maxCachedPath are matched every time.
 type matchCache struct {
-	seed  maphash.Seed
-	slots [matchCacheSlots]atomic.Pointer[matchEntry]
+	*slot.Cache[slotKey, matched]
 }
 
-type matchEntry struct {
-	path, pattern string
-	hit           bool
+// matched is what matchPath returned for one path: the pattern is one of
+// the matcher's own strings, never the path's bytes.
+type matched struct {
+	pattern string
+	hit     bool
 }
 
 func newMatchCache() *matchCache {
-	return &matchCache{seed: maphash.MakeSeed()}
+	return &matchCache{slot.New[slotKey, matched](slotKey.clone)}
 }
 
 // match returns m.matchPath(abs), from c when it holds it.
@@ -37,13 +30,11 @@ func (c *matchCache) match(m *matcher, abs string) (string, bool) {
 	if len(abs) > maxCachedPath {
 		return m.matchPath(abs)
 	}
-	slot := &c.slots[maphash.String(c.seed, abs)&(matchCacheSlots-1)]
-	if e := slot.Load(); e != nil && e.path == abs {
-		return e.pattern, e.hit
+	k := slotKey{s: abs}
+	if r, ok := c.Get(k); ok {
+		return r.pattern, r.hit
 	}
 	pat, hit := m.matchPath(abs)
-	// abs may be a slice of a call's arguments: the entry keeps a copy,
-	// not the arguments.
-	slot.Store(&matchEntry{path: strings.Clone(abs), pattern: pat, hit: hit})
+	c.Put(k, matched{pat, hit})
 	return pat, hit
 }

@@ -113,28 +113,23 @@ func TestCachesKeepNoArguments(t *testing.T) {
 	if _, err := lc.lexical(ps, path, "/srv/agent"); err != nil {
 		t.Fatal(err)
 	}
-	if e := lc.slots[lc.slot("/srv/agent", path)].Load(); e == nil || shares(e.path, path) || shares(e.abs, path) {
-		t.Errorf("lexical cache entry %+v shares the argument's bytes", e)
+	kept, ok := lc.Kept(slotKey{"/srv/agent", path})
+	abs, _ := lc.Get(slotKey{"/srv/agent", path})
+	if !ok || shares(kept.s, path) || shares(abs, path) {
+		t.Errorf("lexical cache entry %q → %q (kept: %v) shares the argument's bytes", kept, abs, ok)
 	}
 
 	m := testMatchers(t)["every kind"]
 	m.match(path)
-	found := false
-	for i := range m.seen.slots {
-		if e := m.seen.slots[i].Load(); e != nil && e.path == path {
-			found = true
-			if shares(e.path, path) {
-				t.Error("match cache entry shares the argument's bytes")
-			}
-		}
-	}
-	if !found {
+	if kept, ok := m.seen.Kept(slotKey{s: path}); !ok {
 		t.Error("match cache holds no entry for the path")
+	} else if shares(kept.s, path) {
+		t.Error("match cache entry shares the argument's bytes")
 	}
 
 	cc := newCommandCache()
 	cc.analyze("/srv/agent", cmd, cacheEnv("/srv/agent"))
-	if e := cc.slots[cc.slot("/srv/agent", cmd)].Load(); e == nil || shares(e.cmd, cmd) {
-		t.Errorf("command cache entry %+v shares the argument's bytes", e)
+	if kept, ok := cc.Kept(slotKey{"/srv/agent", cmd}); !ok || shares(kept.s, cmd) {
+		t.Errorf("command cache entry %q (kept: %v) shares the argument's bytes", kept, ok)
 	}
 }

@@ -1,0 +1,46 @@
+from keccak import is_valid
+# name -> address, chain. Only addresses the author is sure of; each must pass EIP-55 below.
+REAL = {
+ 'WETH': ('0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2', 'Ethereum'),
+ 'USDC': ('0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48', 'Ethereum'),
+ 'USDT': ('0xdAC17F958D2ee523a2206206994597C13D831ec7', 'Ethereum'),
+ 'DAI': ('0x6B175474E89094C44Da98b954EedeAC495271d0F', 'Ethereum'),
+ 'WBTC': ('0x2260FAC5E5542a773Aa44fBCfeDf7C193bc2C599', 'Ethereum'),
+ 'UniswapV2Router02': ('0x7a250d5630B4cF539739dF2C5dAcb4c659F2488D', 'Ethereum'),
+ 'UniswapV2Factory': ('0x5C69bEe701ef814a2B6a3EDD4B1652CB9cc5aA6f', 'Ethereum'),
+ 'UniswapV3Factory': ('0x1F98431c8aD98523631AE4a59f267346ea31F984', 'Ethereum'),
+ 'UniswapV3SwapRouter': ('0xE592427A0AEce92De3Edee1F18E0157C05861564', 'Ethereum'),
+ 'UniversalRouter': ('0x3fC91A3afd70395Cd496C647d5a6CC9D4B2b7FAD', 'Ethereum'),
+ 'Permit2': ('0x000000000022D473030F116dDEE9F6B43aC78BA3', 'Ethereum'),
+ 'stETH': ('0xae7ab96520DE3A18E5e111B5EaAb095312D7fE84', 'Ethereum'),
+ 'wstETH': ('0x7f39C581F595B53c5cb19bD0b3f8dA6c935E2Ca0', 'Ethereum'),
+ 'rETH': ('0xae78736Cd615f374D3085123A210448E74Fc6393', 'Ethereum'),
+ 'AaveV3Pool': ('0x87870Bca3F3fD6335C3F4ce8392D69350B4fA4E2', 'Ethereum'),
+ 'ChainlinkETHUSD': ('0x5f4eC3Df9cbd43714FE2740f5E3616155c5b8419', 'Ethereum'),
+ 'LINK': ('0x514910771AF9Ca656af840dff83E8264EcF986CA', 'Ethereum'),
+ 'UNI': ('0x1f9840a85d5aF5bf1D1762F925BDADdC4201F984', 'Ethereum'),
+ 'AAVE': ('0x7Fc66500c84A76Ad7e9c93437bFc5Ac33E2DDaE9', 'Ethereum'),
+ 'Curve3pool': ('0xbEbc44782C7dB0a1A60Cb6fe97d0b483032FF1C7', 'Ethereum'),
+ 'OneInchV5Router': ('0x1111111254EEB25477B68fb85Ed929f73A960582', 'Ethereum'),
+ 'Multicall3': ('0xcA11bde05977b3631167028862bE2a173976CA11', 'Ethereum'),
+ 'ENSRegistry': ('0x00000000000C2E074eC69A0dFb2997BA6C7d2e1e', 'Ethereum'),
+ 'EntryPointV06': ('0x5FF137D4b0FDCD49DcA30c7CF57E578a026d2789', 'Ethereum'),
+ 'EntryPointV07': ('0x0000000071727De22E5E9d8BAf0edAc6f37da032', 'Ethereum'),
+ 'MKR': ('0x9f8F72aA9304c8B593d555F12eF6589cC3A579A2', 'Ethereum'),
+ 'CometUSDC': ('0xc3d688B66703497DAA19211EEdff47f25384cdc3', 'Ethereum'),
+ 'CRV': ('0xD533a949740bb3306d119CC777fa900bA034cd52', 'Ethereum'),
+ 'ArbWETH': ('0x82aF49447D8a07e3bd95BD0d56f35241523fBab1', 'Arbitrum One'),
+ 'ArbUSDC': ('0xaf88d065e77c8cC2239327C5EDb3A432268e5831', 'Arbitrum One'),
+ 'BaseUSDC': ('0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913', 'Base'),
+ 'OPStackWETH': ('0x4200000000000000000000000000000000000006', 'OP Mainnet / Base'),
+ 'SafeSingleton130': ('0xd9Db270c1B5E3Bd161E8c8503c55cEABeE709552', 'Ethereum'),
+ 'sDAI': ('0x83F20F44975D03b1b09e64809B757c47f942BEeA', 'Ethereum'),
+ 'BalancerVault': ('0xBA12222222228d8Ba445958a75a0704d566BF2C8', 'Ethereum'),
+ 'ZeroExProxy': ('0xDef1C0ded9bec7F1a1670819833240f027b25EfF', 'Ethereum'),
+ 'CowSettlement': ('0x9008D19f58AAbD9eD0D60971565AA8510560ab41', 'Ethereum'),
+ 'USDe': ('0x4c9EDD5852cd905f086C759E8383e09bff1E68B3', 'Ethereum'),
+}
+VERIFIED = {n: v for n, v in REAL.items() if is_valid(v[0])}
+if __name__ == '__main__':
+    for n, (a, c) in REAL.items():
+        print(('OK  ' if n in VERIFIED else 'FAIL'), n, a)

@@ -2,8 +2,8 @@ package adopt
 
 import "github.com/wardhq/ward/internal/knowledge"
 
-// MaxInfluences is the most external entries one decision records (the
-// gate keeps a session's most recent, see ingest.InfluenceWindow).
+// MaxInfluences is the most external entries one decision records: a
+// session's most recent retrievals.
 const MaxInfluences = 64
 
 // Influence is one external entry that influenced a decision, with the

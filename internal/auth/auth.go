@@ -12,7 +12,7 @@
 // the audit trail, logs or another agent); one presented by a client is also
 // labelled taint.UntrustedExternal. CreateSecret, SecretFromHeader and
 // VerifySecret work on such values: a token is hashed from there and the
-// Verifier's cache is keyed by the hash. Create, Rotate, Verify and Revoke
+// Verifier's cache is keyed by the hash. Create, Rotate and Verify
 // take or return a plain string for callers that have nothing else (the CLI
 // and the API printing a new token once to the owner, tests, clients); the
 // Go string cannot be zeroed, so it should go no further than that.
@@ -515,37 +515,6 @@ func (v *Verifier) Format(f fmt.State, _ rune) { fmt.Fprint(f, v.String()) }
 
 // LogValue logs String.
 func (v *Verifier) LogValue() slog.Value { return slog.StringValue(v.String()) }
-
-// Revoke is RevokeSecret for a token held as a Go string.
-func Revoke(ctx context.Context, st store.Principals, token string, now time.Time) error {
-	if len(token) != tokenLen {
-		return ErrInvalid
-	}
-	tok := taint.New(token, taint.OwnerSecret, taint.UntrustedExternal)
-	defer tok.Release()
-	return RevokeSecret(ctx, st, tok, now)
-}
-
-// RevokeSecret revokes the principal of a token (by the token itself); a
-// malformed or unknown one fails with ErrInvalid. A Verifier elsewhere may
-// still accept it for up to its ttl. It does not release tok.
-func RevokeSecret(ctx context.Context, st store.Principals, tok *taint.String, now time.Time) error {
-	h, ok := hashOf(tok)
-	if !ok {
-		return ErrInvalid
-	}
-	r, err := st.PrincipalByToken(ctx, h)
-	if errors.Is(err, store.ErrNotFound) {
-		return ErrInvalid
-	}
-	if err != nil {
-		return fmt.Errorf("revoke token: %w", err)
-	}
-	if err := st.RevokePrincipal(ctx, r.ID, now); err != nil && !errors.Is(err, store.ErrPrincipalRevoked) {
-		return fmt.Errorf("revoke token: %w", err)
-	}
-	return nil
-}
 
 // FromHeader extracts the token of an "Authorization: Bearer ..." header.
 // Prefer SecretFromHeader, which holds it as a taint.String.

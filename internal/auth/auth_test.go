@@ -51,7 +51,7 @@ func TestCreateVerifyRevoke(t *testing.T) {
 			t.Errorf("%s: err = %v, want ErrInvalid", name, err)
 		}
 	}
-	if err := Revoke(ctx, st, tok, now); err != nil {
+	if _, err := RevokeRef(ctx, st, p.ID, now); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := v.Verify(ctx, tok, now.Add(time.Second)); !errors.Is(err, ErrInvalid) {

@@ -45,6 +45,49 @@ func (w *Wallet) SignPermit(ctx context.Context, token, spender common.Address, 
 		return nil, errors.New("sign permit: value and deadline must be non-negative")
 	}
 	owner := w.s.Address()
+	dom, err := w.readPermitDomain(ctx, token, owner)
+	if err != nil {
+		return nil, err
+	}
+	chainID := new(big.Int).SetUint64(w.p.ChainID())
+	var td apitypes.TypedData
+	matched := false
+	for _, v := range dom.versions {
+		td = permitTypedData(dom.name, v, chainID, token, owner, spender, value, dom.nonce, deadline)
+		h, err := td.HashStruct("EIP712Domain", td.Domain.Map())
+		if err == nil && bytes.Equal(h, dom.sep[:]) {
+			matched = true
+			break
+		}
+	}
+	if !matched {
+		return nil, fmt.Errorf("sign permit: the token's DOMAIN_SEPARATOR matches no domain with name %q and versions %q", dom.name, dom.versions)
+	}
+	sig, err := w.signRecovering(ctx, td, owner)
+	if err != nil {
+		return nil, err
+	}
+	p := &Permit{Token: token, Owner: owner, Spender: spender, Value: new(big.Int).Set(value),
+		Nonce: dom.nonce, Deadline: new(big.Int).Set(deadline), V: sig[64]}
+	copy(p.R[:], sig[:32])
+	copy(p.S[:], sig[32:64])
+	return p, nil
+}
+
+// permitDomain is what a token says of its EIP-2612 domain: its name, the
+// owner's nonce, its DOMAIN_SEPARATOR, and the versions to try in order.
+type permitDomain struct {
+	name     string
+	nonce    *big.Int
+	sep      [32]byte
+	versions []string
+}
+
+// readPermitDomain reads token's permit domain for owner. Name, nonces and
+// DOMAIN_SEPARATOR are required; the version comes from eip712Domain (which
+// may also rename the domain), else version(), and "1" and "2" are always
+// tried after it.
+func (w *Wallet) readPermitDomain(ctx context.Context, token, owner common.Address) (permitDomain, error) {
 	erc20 := ERC20ABI()
 	call := func(method string, args ...any) ([]byte, error) {
 		data, err := erc20.Pack(method, args...)
@@ -53,60 +96,49 @@ func (w *Wallet) SignPermit(ctx context.Context, token, spender common.Address, 
 		}
 		return w.p.Call(ctx, ethereum.CallMsg{To: &token, Data: data})
 	}
-	var name string
-	var nonce *big.Int
-	var sep [32]byte
+	var d permitDomain
 	out, err := call("name")
 	if err == nil {
-		err = erc20.UnpackInto(&name, "name", out)
+		err = erc20.UnpackInto(&d.name, "name", out)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("sign permit: token name: %w", err)
+		return d, fmt.Errorf("sign permit: token name: %w", err)
 	}
 	if out, err = call("nonces", owner); err == nil {
-		err = erc20.UnpackInto(&nonce, "nonces", out)
+		err = erc20.UnpackInto(&d.nonce, "nonces", out)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("sign permit: nonces (not an EIP-2612 token?): %w", err)
+		return d, fmt.Errorf("sign permit: nonces (not an EIP-2612 token?): %w", err)
 	}
 	if out, err = call("DOMAIN_SEPARATOR"); err == nil {
-		err = erc20.UnpackInto(&sep, "DOMAIN_SEPARATOR", out)
+		err = erc20.UnpackInto(&d.sep, "DOMAIN_SEPARATOR", out)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("sign permit: DOMAIN_SEPARATOR: %w", err)
+		return d, fmt.Errorf("sign permit: DOMAIN_SEPARATOR: %w", err)
 	}
 
-	versions := []string{"1", "2"}
+	d.versions = []string{"1", "2"}
 	if out, err := call("eip712Domain"); err == nil {
 		if vals, err := erc20.Unpack("eip712Domain", out); err == nil && len(vals) >= 3 {
 			if n, ok := vals[1].(string); ok && n != "" {
-				name = n
+				d.name = n
 			}
 			if v, ok := vals[2].(string); ok {
-				versions = append([]string{v}, versions...)
+				d.versions = append([]string{v}, d.versions...)
 			}
 		}
 	} else if out, err := call("version"); err == nil {
 		var v string
 		if erc20.UnpackInto(&v, "version", out) == nil {
-			versions = append([]string{v}, versions...)
+			d.versions = append([]string{v}, d.versions...)
 		}
 	}
+	return d, nil
+}
 
-	chainID := new(big.Int).SetUint64(w.p.ChainID())
-	var td apitypes.TypedData
-	matched := false
-	for _, v := range versions {
-		td = permitTypedData(name, v, chainID, token, owner, spender, value, nonce, deadline)
-		h, err := td.HashStruct("EIP712Domain", td.Domain.Map())
-		if err == nil && bytes.Equal(h, sep[:]) {
-			matched = true
-			break
-		}
-	}
-	if !matched {
-		return nil, fmt.Errorf("sign permit: the token's DOMAIN_SEPARATOR matches no domain with name %q and versions %q", name, versions)
-	}
+// signRecovering signs td and returns the 65-byte signature only if it
+// recovers to owner.
+func (w *Wallet) signRecovering(ctx context.Context, td apitypes.TypedData, owner common.Address) ([]byte, error) {
 	sig, err := w.s.SignTypedData(ctx, td)
 	if err != nil {
 		return nil, fmt.Errorf("sign permit: %w", err)
@@ -124,11 +156,7 @@ func (w *Wallet) SignPermit(ctx context.Context, token, spender common.Address, 
 	if err != nil || crypto.PubkeyToAddress(*pub) != owner {
 		return nil, errors.New("sign permit: signature does not recover to the wallet's address")
 	}
-	p := &Permit{Token: token, Owner: owner, Spender: spender, Value: new(big.Int).Set(value),
-		Nonce: nonce, Deadline: new(big.Int).Set(deadline), V: sig[64]}
-	copy(p.R[:], sig[:32])
-	copy(p.S[:], sig[32:64])
-	return p, nil
+	return sig, nil
 }
 
 func permitTypedData(name, version string, chainID *big.Int, token, owner, spender common.Address, value, nonce, deadline *big.Int) apitypes.TypedData {

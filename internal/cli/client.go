@@ -64,21 +64,9 @@ func clientConfig(_ context.Context, io IO, args []string) int {
 	var server map[string]any
 	var inputs []any
 	if *stdio {
-		absData, err := filepath.Abs(*data)
-		if err != nil {
+		var err error
+		if server, err = stdioServer(kind, *command, *data, *cfgPath); err != nil {
 			return fail(io, "%v", err)
-		}
-		cmdArgs := []string{"mcp", "--data", absData}
-		if *cfgPath != "" {
-			abs, err := filepath.Abs(*cfgPath)
-			if err != nil {
-				return fail(io, "%v", err)
-			}
-			cmdArgs = append(cmdArgs, "--config", abs)
-		}
-		server = map[string]any{"command": *command, "args": cmdArgs}
-		if kind == "vscode" {
-			server["type"] = "stdio" // Claude and Cursor take a command as stdio
 		}
 	} else {
 		endpoint := *url
@@ -88,38 +76,74 @@ func clientConfig(_ context.Context, io IO, args []string) int {
 		if !strings.HasPrefix(endpoint, "http://") && !strings.HasPrefix(endpoint, "https://") {
 			return usageErr(io, "client config: --url must be an http(s) URL")
 		}
-		// Each client's own syntax for a value taken from the environment
-		// when it starts the connection.
-		var secret string
-		switch kind {
-		case "claude":
-			secret = "${" + *tokenEnv + "}"
-		case "cursor", "vscode":
-			secret = "${env:" + *tokenEnv + "}"
-		}
-		if *input {
-			secret = "${input:ward-token}"
-			inputs = []any{map[string]any{"type": "promptString", "id": "ward-token", "description": "ward bearer token (ward token create --role agent)", "password": true}}
-		}
-		server = map[string]any{"url": endpoint, "headers": map[string]string{"Authorization": "Bearer " + secret}}
-		if kind != "cursor" {
-			server["type"] = "http"
-		}
+		server, inputs = httpServer(kind, endpoint, *tokenEnv, *input)
 	}
-	var doc map[string]any
-	switch kind {
-	case "claude", "cursor":
-		doc = map[string]any{"mcpServers": map[string]any{*name: server}}
-	case "vscode":
-		doc = map[string]any{"servers": map[string]any{*name: server}}
-		if inputs != nil {
-			doc["inputs"] = inputs
-		}
-	}
+	doc := clientDoc(kind, *name, server, inputs)
 	b, err := json.MarshalIndent(doc, "", "  ")
 	if err != nil {
 		return fail(io, "%v", err)
 	}
 	fmt.Fprintln(io.Out, string(b))
 	return exitOK
+}
+
+// stdioServer is the entry of a client that starts 'ward mcp' itself, with
+// data and cfgPath ("" for none) made absolute.
+func stdioServer(kind, command, data, cfgPath string) (map[string]any, error) {
+	absData, err := filepath.Abs(data)
+	if err != nil {
+		return nil, err
+	}
+	cmdArgs := []string{"mcp", "--data", absData}
+	if cfgPath != "" {
+		abs, err := filepath.Abs(cfgPath)
+		if err != nil {
+			return nil, err
+		}
+		cmdArgs = append(cmdArgs, "--config", abs)
+	}
+	server := map[string]any{"command": command, "args": cmdArgs}
+	if kind == "vscode" {
+		server["type"] = "stdio" // Claude and Cursor take a command as stdio
+	}
+	return server, nil
+}
+
+// httpServer is the entry of a client that reaches ward serve at endpoint
+// with the bearer token from tokenEnv, or with prompt (vscode) from an
+// input it asks for once, which it also returns.
+func httpServer(kind, endpoint, tokenEnv string, prompt bool) (server map[string]any, inputs []any) {
+	// Each client's own syntax for a value taken from the environment
+	// when it starts the connection.
+	var secret string
+	switch kind {
+	case "claude":
+		secret = "${" + tokenEnv + "}"
+	case "cursor", "vscode":
+		secret = "${env:" + tokenEnv + "}"
+	}
+	if prompt {
+		secret = "${input:ward-token}"
+		inputs = []any{map[string]any{"type": "promptString", "id": "ward-token", "description": "ward bearer token (ward token create --role agent)", "password": true}}
+	}
+	server = map[string]any{"url": endpoint, "headers": map[string]string{"Authorization": "Bearer " + secret}}
+	if kind != "cursor" {
+		server["type"] = "http"
+	}
+	return server, inputs
+}
+
+// clientDoc is the configuration document of kind naming server name.
+func clientDoc(kind, name string, server map[string]any, inputs []any) map[string]any {
+	switch kind {
+	case "claude", "cursor":
+		return map[string]any{"mcpServers": map[string]any{name: server}}
+	case "vscode":
+		doc := map[string]any{"servers": map[string]any{name: server}}
+		if inputs != nil {
+			doc["inputs"] = inputs
+		}
+		return doc
+	}
+	return nil
 }

@@ -303,29 +303,6 @@ func decodeDiagnostics(err error) []Diagnostic {
 	return []Diagnostic{{Msg: err.Error()}}
 }
 
-// Reload reads and validates the file at path and, only if it is valid in
-// every respect, compiles it with res (a symlink resolver the caller owns;
-// nil for none) and swaps it into the engine atomically. On any problem the
-// engine keeps deciding with its current snapshot and the error lists every
-// problem, with positions.
-func Reload(e *policy.Engine, path string, res *rules.Resolver) (*File, error) {
-	f, err := Load(path)
-	if err != nil {
-		return nil, err
-	}
-	pc := f.Policy
-	pc.Resolver = res
-	snap, err := rules.Compile(pc)
-	if err != nil {
-		return nil, fmt.Errorf("compile %s: %w", path, err)
-	}
-	if _, err := e.Swap(snap); err != nil {
-		return nil, err
-	}
-	f.Snapshot = snap
-	return f, nil
-}
-
 // checkStoreURL accepts a postgres:// or postgresql:// URL with a host.
 func checkStoreURL(raw string) error {
 	u, err := url.Parse(raw)

@@ -79,56 +79,76 @@ func trustSection(f *File, raw *fileTOML, idx *positions) []Diagnostic {
 		}
 	}
 	f.Trust.AddressBook = t.AddressBook
-	if len(t.Names) > 0 {
-		f.Trust.Names = make(map[string]string, len(t.Names))
-		named := map[string]string{} // folded value → name
-		for _, name := range slices.Sorted(maps.Keys(t.Names)) {
-			v := t.Names[name]
-			key := "trust.names." + name
-			switch {
-			case utf8.RuneCountInString(name) > 64 || strings.IndexFunc(name, func(r rune) bool { return !unicode.IsPrint(r) }) >= 0:
-				bad(key, "a name must be at most 64 printable characters")
-				continue
-			case len(v) < 3 || len(v) > 256:
-				bad(key, "must be 3 to 256 characters, as an address_book entry")
-				continue
-			}
-			if other, ok := named[strings.ToLower(v)]; ok {
-				bad(key, "names the same value as trust.names.%s: one name per counterparty", other)
-				continue
-			}
-			named[strings.ToLower(v)] = name
-			f.Trust.Names[name] = v
-			if !slices.ContainsFunc(f.Trust.AddressBook, func(b string) bool { return strings.EqualFold(b, v) }) {
-				f.Trust.AddressBook = append(f.Trust.AddressBook, v)
-			}
+	trustNames(f, t.Names, bad)
+	if t.LLM != nil {
+		trustLLM(f, t.LLM, bad)
+	}
+	trustCheckers(f, t, bad)
+	return diags
+}
+
+// trustNames reads [trust.names]: each name (at most 64 printable
+// characters) names one counterparty value (3 to 256 characters), which
+// joins the address book.
+func trustNames(f *File, names map[string]string, bad func(key, format string, args ...any)) {
+	if len(names) == 0 {
+		return
+	}
+	f.Trust.Names = make(map[string]string, len(names))
+	named := map[string]string{} // folded value → name
+	for _, name := range slices.Sorted(maps.Keys(names)) {
+		v := names[name]
+		key := "trust.names." + name
+		switch {
+		case utf8.RuneCountInString(name) > 64 || strings.IndexFunc(name, func(r rune) bool { return !unicode.IsPrint(r) }) >= 0:
+			bad(key, "a name must be at most 64 printable characters")
+			continue
+		case len(v) < 3 || len(v) > 256:
+			bad(key, "must be 3 to 256 characters, as an address_book entry")
+			continue
+		}
+		if other, ok := named[strings.ToLower(v)]; ok {
+			bad(key, "names the same value as trust.names.%s: one name per counterparty", other)
+			continue
+		}
+		named[strings.ToLower(v)] = name
+		f.Trust.Names[name] = v
+		if !slices.ContainsFunc(f.Trust.AddressBook, func(b string) bool { return strings.EqualFold(b, v) }) {
+			f.Trust.AddressBook = append(f.Trust.AddressBook, v)
 		}
 	}
-	if l := t.LLM; l != nil {
-		if l.Endpoint != nil {
-			f.Trust.LLM.Endpoint = *l.Endpoint
-		}
-		if l.Model != nil {
-			f.Trust.LLM.Model = *l.Model
-		}
-		if l.APIKeyEnv != nil {
-			f.Trust.LLM.APIKeyEnv = *l.APIKeyEnv
-			if *l.APIKeyEnv != "" && os.Getenv(*l.APIKeyEnv) == "" {
-				bad("trust.llm.api_key_env", "the environment variable %s is not set", *l.APIKeyEnv)
-			}
-		}
-		f.Trust.LLM.Timeout = 20 * time.Second
-		if l.Timeout != nil {
-			d, err := time.ParseDuration(*l.Timeout)
-			if err != nil || d <= 0 {
-				bad("trust.llm.timeout", "invalid duration %q", *l.Timeout)
-			}
-			f.Trust.LLM.Timeout = d
-		}
-		if f.Trust.LLM.Endpoint == "" || f.Trust.LLM.Model == "" {
-			bad("trust.llm", "endpoint and model are both required")
+}
+
+// trustLLM reads [trust.llm], the endpoint of the llm checker.
+func trustLLM(f *File, l *llmTOML, bad func(key, format string, args ...any)) {
+	if l.Endpoint != nil {
+		f.Trust.LLM.Endpoint = *l.Endpoint
+	}
+	if l.Model != nil {
+		f.Trust.LLM.Model = *l.Model
+	}
+	if l.APIKeyEnv != nil {
+		f.Trust.LLM.APIKeyEnv = *l.APIKeyEnv
+		if *l.APIKeyEnv != "" && os.Getenv(*l.APIKeyEnv) == "" {
+			bad("trust.llm.api_key_env", "the environment variable %s is not set", *l.APIKeyEnv)
 		}
 	}
+	f.Trust.LLM.Timeout = 20 * time.Second
+	if l.Timeout != nil {
+		d, err := time.ParseDuration(*l.Timeout)
+		if err != nil || d <= 0 {
+			bad("trust.llm.timeout", "invalid duration %q", *l.Timeout)
+		}
+		f.Trust.LLM.Timeout = d
+	}
+	if f.Trust.LLM.Endpoint == "" || f.Trust.LLM.Model == "" {
+		bad("trust.llm", "endpoint and model are both required")
+	}
+}
+
+// trustCheckers reads the reviewers and the judge: built-in checkers, or
+// llm when [trust.llm] names an endpoint.
+func trustCheckers(f *File, t *trustTOML, bad func(key, format string, args ...any)) {
 	known := func(name string) bool {
 		return builtinCheckers[name] || (name == LLMChecker && f.Trust.LLM.Endpoint != "")
 	}
@@ -149,5 +169,4 @@ func trustSection(f *File, raw *fileTOML, idx *positions) []Diagnostic {
 		}
 		f.Trust.Judge = *t.Judge
 	}
-	return diags
 }

@@ -135,17 +135,9 @@ func (s *Server) Reload(ctx context.Context, by, principalID string) (ReloadRepo
 	if cur.File.Path == "" {
 		return refuse("ward runs on the built-in defaults, not a file: start ward serve with --config (or a ./ward.toml) to reload one")
 	}
-	next, err := config.Load(cur.File.Path)
-	if err != nil {
-		var ce *config.Error
-		if errors.As(err, &ce) {
-			var ps []string
-			for _, d := range ce.Diags {
-				ps = append(ps, d.String())
-			}
-			return refuse(ps...)
-		}
-		return refuse(err.Error())
+	next, problems := loadForReload(cur.File.Path)
+	if next == nil {
+		return refuse(problems...)
 	}
 	snap, tools, err := selfPolicy(s.Data, next)
 	if err != nil {
@@ -156,15 +148,7 @@ func (s *Server) Reload(ctx context.Context, by, principalID string) (ReloadRepo
 	if _, err := hook.NewLimits(next.Hooks.Spending, next.Hooks.Rate, nil); err != nil {
 		return refuse("hooks: " + err.Error())
 	}
-	rep.PolicyAfter = hashHex(snap.Hash())
-	rep.PolicyChanged = rep.PolicyAfter != rep.PolicyBefore
-	rep.RulesAdded, rep.RulesRemoved = ruleDiff(s.Stack.Engine.Snapshot(), snap)
-	rep.Limits = limitDiff(s.Stack.Hooks, next.Hooks)
-	// What cannot be applied live is compared with what runs: the
-	// configuration ward started with. Upstream servers are compared with
-	// those ward serves: the configuration in force.
-	rep.NeedsRestart = needsRestart(s.File, next)
-	rep.UpstreamsAdded, rep.UpstreamsRemoved, rep.UpstreamsChanged = upstreamDiff(cur.File, next)
+	s.diffReload(&rep, cur.File, next, snap)
 	plan, err := s.planUpstreams(ctx, next, rep.UpstreamsAdded, rep.UpstreamsRemoved, rep.UpstreamsChanged)
 	if err != nil {
 		rep.UpstreamsAdded, rep.UpstreamsRemoved, rep.UpstreamsChanged = []string{}, []string{}, []string{}
@@ -182,12 +166,52 @@ func (s *Server) Reload(ctx context.Context, by, principalID string) (ReloadRepo
 		rep.PolicyAfter, rep.PolicyChanged = before, false
 		return rep, errors.Join(fmt.Errorf("%w: the reload could not be recorded in the action log", ErrReloadRefused), plan.abandon())
 	}
+	err = s.applyReload(ctx, &rep, snap, plan, next, now, by)
+	return rep, err
+}
+
+// loadForReload loads the file at path, or returns nil and every problem
+// with it (with positions for a configuration error).
+func loadForReload(path string) (*config.File, []string) {
+	next, err := config.Load(path)
+	if err == nil {
+		return next, nil
+	}
+	var ce *config.Error
+	if errors.As(err, &ce) {
+		var ps []string
+		for _, d := range ce.Diags {
+			ps = append(ps, d.String())
+		}
+		return nil, ps
+	}
+	return nil, []string{err.Error()}
+}
+
+// diffReload fills in what reloading next (compiled to snap) over cur
+// changes: policy, rules, limits, what needs a restart, upstream servers.
+func (s *Server) diffReload(rep *ReloadReport, cur, next *config.File, snap *policy.Snapshot) {
+	rep.PolicyAfter = hashHex(snap.Hash())
+	rep.PolicyChanged = rep.PolicyAfter != rep.PolicyBefore
+	rep.RulesAdded, rep.RulesRemoved = ruleDiff(s.Stack.Engine.Snapshot(), snap)
+	rep.Limits = limitDiff(s.Stack.Hooks, next.Hooks)
+	// What cannot be applied live is compared with what runs: the
+	// configuration ward started with. Upstream servers are compared with
+	// those ward serves: the configuration in force.
+	rep.NeedsRestart = needsRestart(s.File, next)
+	rep.UpstreamsAdded, rep.UpstreamsRemoved, rep.UpstreamsChanged = upstreamDiff(cur, next)
+}
+
+// applyReload applies a recorded reload: the policy, then the tools, then
+// the limits and the loaded file, then the upstream servers, and fills in
+// the subscriptions it ended and the upstream tools it serves.
+func (s *Server) applyReload(ctx context.Context, rep *ReloadReport, snap *policy.Snapshot, plan *upstreamPlan, next *config.File, now time.Time, by string) error {
 	if _, err := s.Stack.Engine.Swap(snap); err != nil {
-		return rep, errors.Join(err, plan.abandon())
+		return errors.Join(err, plan.abandon())
 	}
 	// The tools right after the policy: each is one atomic swap.
 	if err := plan.commit(); err != nil {
-		return rep, err
+		return err
 	}
 	// A subscription the new policy denies ends now, not at its next poll.
 	rep.SubscriptionsEnded = s.Stack.Streams.Recheck(ctx)
@@ -206,7 +230,7 @@ func (s *Server) Reload(ctx context.Context, by, principalID string) (ReloadRepo
 	if rep.UpstreamToolsServed == nil {
 		rep.UpstreamToolsServed = []string{}
 	}
-	return rep, nil
+	return nil
 }
 
 // recordReload writes a reload's action record: its report, which holds

@@ -197,14 +197,9 @@ func canonical(host string) (hostPort, bool) {
 // ErrNotAllowed is the cause of a refused destination.
 var ErrNotAllowed = errors.New("egress: destination not allowed")
 
-// Check resolves target ("host:port") and returns the addresses the proxy
-// may dial for it, or an error wrapping ErrNotAllowed.
-func (p *Proxy) Check(ctx context.Context, target string) ([]netip.AddrPort, error) {
-	addrs, _, err := p.check(ctx, target)
-	return addrs, err
-}
-
-// check is Check, with the reason of a refusal.
+// check resolves target ("host:port") and returns the addresses the proxy
+// may dial for it, or the reason of a refusal and an error wrapping
+// ErrNotAllowed.
 func (p *Proxy) check(ctx context.Context, target string) ([]netip.AddrPort, Reason, error) {
 	h, portStr, err := net.SplitHostPort(target)
 	if err != nil {

@@ -56,7 +56,7 @@ func TestCheck(t *testing.T) {
 		{"nope:443", ""},
 	} {
 		t.Run(tc.target, func(t *testing.T) {
-			got, err := p.Check(t.Context(), tc.target)
+			got, _, err := p.check(t.Context(), tc.target)
 			switch {
 			case tc.want == "" && !errors.Is(err, ErrNotAllowed):
 				t.Errorf("got %v, %v; want ErrNotAllowed", got, err)

@@ -51,3 +51,32 @@ func BenchmarkDecideDurable(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkOpenSession opens the agent's existing session, as every MCP
+// or API request does, and creates a new one, as a client does once.
+func BenchmarkOpenSession(b *testing.B) {
+	f := newFixture(b, fixtureOpts{})
+	view, err := f.tools.view()
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("existing", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := f.tools.OpenSession(b.Context(), agentOwner, "s1", view); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("create", func(b *testing.B) {
+		b.ReportAllocs()
+		i := 0
+		for b.Loop() {
+			i++
+			owner := Owner{PrincipalID: fmt.Sprint("p-bench-", i), Name: "bench", Source: agentOwner.Source}
+			if _, err := f.tools.CreateSession(b.Context(), owner, "", TrustOptions{}, view); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}

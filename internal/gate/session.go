@@ -320,6 +320,14 @@ func (t *Tools) openSession(ctx context.Context, owner Owner, name string, o Tru
 		s := &Session{ID: sid, TurnID: sid, Principal: owner.PrincipalID, Name: name, Source: owner.Source, View: view, Trust: tr}
 		return t.sessions.put(s), nil
 	}
+	return t.openStored(ctx, st, owner, name, o, view, sid, tr, now, mustCreate)
+}
+
+// openStored opens session sid in st, or (unless mustCreate) the one owner
+// already holds under name there, loaded and cached. A new session is
+// bound to its trust state tr, starts with o's directive in its ledger, and
+// counts in its principal's reviewed and tainted sessions.
+func (t *Tools) openStored(ctx context.Context, st store.Sessions, owner Owner, name string, o TrustOptions, view *registry.View, sid string, tr *SessionTrust, now time.Time, mustCreate bool) (*Session, error) {
 	t.sessions.loading.Lock()
 	defer t.sessions.loading.Unlock()
 	rec := &store.SessionRecord{

@@ -128,7 +128,7 @@ var swapParams = json.RawMessage(`{"type":"object","additionalProperties":false,
 // testTools registers a read tool, a swap (trading, open), an LP deposit
 // (lp: elevated, announce delay), a withdrawal (vault, close), a
 // settlement and a privileged tool, all moving ledger balances.
-func testTools(t *testing.T, l *ledger, executed *atomic.Int64, block chan struct{}) *registry.Registry {
+func testTools(t testing.TB, l *ledger, executed *atomic.Int64, block chan struct{}) *registry.Registry {
 	t.Helper()
 	r := registry.New()
 	plan := func(ctx context.Context, in *registry.Input) (*tool.Plan, error) {
@@ -364,7 +364,7 @@ type fixtureOpts struct {
 	policy func(*rules.Config)
 }
 
-func newFixture(t *testing.T, o fixtureOpts) *fixture {
+func newFixture(t testing.TB, o fixtureOpts) *fixture {
 	t.Helper()
 	if o.db == "" {
 		o.db = filepath.Join(t.TempDir(), "ward.db")

@@ -1,12 +1,9 @@
 package hook
 
-import (
-	"fmt"
-	"math"
-)
+import "fmt"
 
-// Phase is the agent's PolicyCage phase, set by its vitality (see
-// PhaseFor). Lower phases allow fewer kinds of action. The zero Phase is
+// Phase is the agent's PolicyCage phase, set by the owner (the gate's
+// SetPhase). Lower phases allow fewer kinds of action. The zero Phase is
 // invalid; the phase gate refuses every write while the phase is invalid.
 type Phase uint8
 
@@ -58,51 +55,4 @@ func ParsePhase(s string) (Phase, error) {
 		}
 	}
 	return 0, fmt.Errorf("unknown phase %q (want thriving, stable, conservation, declining or terminal)", s)
-}
-
-// Vitality thresholds: the lowest vitality of each phase when falling
-// into it, and (Hysteresis higher) when rising into it.
-const (
-	ThrivingAt     = 0.7
-	StableAt       = 0.5
-	ConservationAt = 0.3
-	DecliningAt    = 0.1
-	Hysteresis     = 0.05
-)
-
-// down and up hold the thresholds of Thriving..Declining; up includes the
-// hysteresis, written out so that no float arithmetic moves a boundary.
-var (
-	down = [...]float64{ThrivingAt, StableAt, ConservationAt, DecliningAt}
-	up   = [...]float64{0.75, 0.55, 0.35, 0.15}
-)
-
-// PhaseFor returns the phase for vitality v in [0,1] given the current
-// phase: thriving at v >= 0.7, stable >= 0.5, conservation >= 0.3,
-// declining >= 0.1, terminal below. Falling is immediate; rising to a
-// better phase needs that phase's threshold plus 0.05, so a vitality
-// hovering at a boundary does not flap. Rising may skip phases (a jump
-// from 0.2 to 0.8 goes straight to thriving). A current phase that is not
-// valid applies no hysteresis; a NaN vitality is terminal.
-func PhaseFor(v float64, current Phase) Phase {
-	if math.IsNaN(v) {
-		return Terminal
-	}
-	fell := byThresholds(v, down[:])
-	if !current.Valid() || fell >= current {
-		return fell
-	}
-	if rose := byThresholds(v, up[:]); rose < current {
-		return rose
-	}
-	return current
-}
-
-func byThresholds(v float64, t []float64) Phase {
-	for i, at := range t {
-		if v >= at {
-			return Phase(i + 1)
-		}
-	}
-	return Terminal
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"math"
 	"strings"
 	"testing"
 
@@ -13,36 +12,6 @@ import (
 	"github.com/wardhq/ward/internal/reason"
 	"github.com/wardhq/ward/internal/tool"
 )
-
-func TestPhaseFor(t *testing.T) {
-	T, S, C, D, X := hook.Thriving, hook.Stable, hook.Conservation, hook.Declining, hook.Terminal
-	tests := []struct {
-		v       float64
-		current hook.Phase
-		want    hook.Phase
-	}{
-		// Without hysteresis (no valid current phase): plain thresholds.
-		{1, 0, T}, {0.7, 0, T}, {0.6999, 0, S}, {0.5, 0, S}, {0.3, 0, C}, {0.1, 0, D}, {0.0999, 0, X}, {0, 0, X},
-		// Falling is immediate.
-		{0.6999, T, S}, {0.49, T, C}, {0.05, T, X}, {0.29, S, D}, {0.09, D, X},
-		// Staying.
-		{0.7, T, T}, {0.5, S, S}, {0.3, C, C},
-		// Rising needs threshold + 0.05.
-		{0.7, S, S}, {0.7499, S, S}, {0.75, S, T},
-		{0.5, C, C}, {0.5499, C, C}, {0.55, C, S}, {0.74, C, S},
-		{0.3, D, D}, {0.35, D, C},
-		{0.1, X, X}, {0.1499, X, X}, {0.15, X, D},
-		// Rising can skip phases.
-		{0.8, X, T}, {0.6, D, S},
-		// Out of range and NaN.
-		{2, S, T}, {-1, T, X}, {math.NaN(), T, X}, {math.Inf(1), D, T},
-	}
-	for _, tt := range tests {
-		if got := hook.PhaseFor(tt.v, tt.current); got != tt.want {
-			t.Errorf("PhaseFor(%v, %v) = %v, want %v", tt.v, tt.current, got, tt.want)
-		}
-	}
-}
 
 func TestPhaseText(t *testing.T) {
 	for p := hook.Thriving; p <= hook.Terminal; p++ {

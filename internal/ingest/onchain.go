@@ -382,72 +382,15 @@ func (o *onChain) check(ctx context.Context, cl validate.Verifiable, head *types
 	}
 	rd := &reader{r: o.r, block: new(big.Int).SetUint64(res.block), cache: map[string][]any{}}
 	tolR := new(big.Rat).SetFloat64(tol)
-	target := common.Address(cl.Target)
 	claimed := cl.Values[0]
 	res.claimed = claimed.String()
 
-	var actual []*big.Rat // the values the claim may mean; it holds if it matches one
-	switch cl.Kind {
-	case validate.KindEthBalance:
-		bal, err := rd.balance(ctx, target)
-		if err != nil {
-			return res, err
-		}
-		shift := map[string]int{validate.UnitWei: 0, validate.UnitGwei: 9, validate.UnitETH: 18}[claimed.Unit]
-		actual = []*big.Rat{scaled(bal, shift)}
-	case validate.KindTokenBalance, validate.KindTotalSupply:
-		var (
-			raw *big.Int
-			err error
-		)
-		if cl.Kind == validate.KindTokenBalance {
-			raw, err = rd.uint(ctx, target, chain.ERC20ABI(), "balanceOf", common.Address(cl.Holder))
-		} else {
-			raw, err = rd.uint(ctx, target, chain.ERC20ABI(), "totalSupply")
-		}
-		if err != nil {
-			return res, err
-		}
-		dec := 0
-		if !claimed.Raw() {
-			if dec, err = rd.decimals(ctx, target, chain.ERC20ABI()); err != nil {
-				return res, err
-			}
-		}
-		actual = []*big.Rat{scaled(raw, dec)}
-	case validate.KindFeedAnswer:
-		out, err := rd.call(ctx, target, chain.AggregatorV3ABI(), "latestRoundData")
-		if err != nil {
-			return res, err
-		}
-		answer, ok := out[1].(*big.Int)
-		if !ok {
-			return res, errUnverifiable
-		}
-		dec, err := rd.decimals(ctx, target, chain.AggregatorV3ABI())
-		if err != nil {
-			return res, err
-		}
-		actual = []*big.Rat{scaled(answer, dec)}
-	case validate.KindLiquidity:
-		liq, err := rd.uint(ctx, target, chain.UniswapV3PoolABI(), "liquidity")
-		if err != nil {
-			return res, err
-		}
-		actual = []*big.Rat{new(big.Rat).SetInt(liq)}
-	case validate.KindPoolPrice:
-		p, err := rd.poolPrice(ctx, target)
-		if err != nil {
-			return res, err
-		}
-		actual = []*big.Rat{p}
-		if p.Sign() > 0 {
-			actual = append(actual, new(big.Rat).Inv(p)) // either direction of the pair
-		}
-	case validate.KindReserves:
+	if cl.Kind == validate.KindReserves {
 		return o.reserves(ctx, rd, res, tolR)
-	default:
-		return res, errUnverifiable
+	}
+	actual, err := readActual(ctx, rd, cl)
+	if err != nil {
+		return res, err
 	}
 	unit := claimed.Unit
 	if cl.Kind == validate.KindPoolPrice {
@@ -458,6 +401,85 @@ func (o *onChain) check(ctx context.Context, cl validate.Verifiable, head *types
 		res.holds = res.holds || within(claimed.Value, a, tolR)
 	}
 	return res, nil
+}
+
+// readActual reads at rd's block the values claim cl (of any kind but
+// reserves) may mean: it holds if it matches one. Kinds it cannot read
+// are errUnverifiable.
+func readActual(ctx context.Context, rd *reader, cl validate.Verifiable) ([]*big.Rat, error) {
+	target := common.Address(cl.Target)
+	switch cl.Kind {
+	case validate.KindEthBalance:
+		bal, err := rd.balance(ctx, target)
+		if err != nil {
+			return nil, err
+		}
+		shift := map[string]int{validate.UnitWei: 0, validate.UnitGwei: 9, validate.UnitETH: 18}[cl.Values[0].Unit]
+		return []*big.Rat{scaled(bal, shift)}, nil
+	case validate.KindTokenBalance, validate.KindTotalSupply:
+		return readTokenAmount(ctx, rd, cl)
+	case validate.KindFeedAnswer:
+		return readFeedAnswer(ctx, rd, target)
+	case validate.KindLiquidity:
+		liq, err := rd.uint(ctx, target, chain.UniswapV3PoolABI(), "liquidity")
+		if err != nil {
+			return nil, err
+		}
+		return []*big.Rat{new(big.Rat).SetInt(liq)}, nil
+	case validate.KindPoolPrice:
+		p, err := rd.poolPrice(ctx, target)
+		if err != nil {
+			return nil, err
+		}
+		if p.Sign() > 0 {
+			return []*big.Rat{p, new(big.Rat).Inv(p)}, nil // either direction of the pair
+		}
+		return []*big.Rat{p}, nil
+	}
+	return nil, errUnverifiable
+}
+
+// readTokenAmount reads a holder's balance or the total supply of a
+// token, in whole tokens unless the claim is raw.
+func readTokenAmount(ctx context.Context, rd *reader, cl validate.Verifiable) ([]*big.Rat, error) {
+	target := common.Address(cl.Target)
+	var (
+		raw *big.Int
+		err error
+	)
+	if cl.Kind == validate.KindTokenBalance {
+		raw, err = rd.uint(ctx, target, chain.ERC20ABI(), "balanceOf", common.Address(cl.Holder))
+	} else {
+		raw, err = rd.uint(ctx, target, chain.ERC20ABI(), "totalSupply")
+	}
+	if err != nil {
+		return nil, err
+	}
+	dec := 0
+	if !cl.Values[0].Raw() {
+		if dec, err = rd.decimals(ctx, target, chain.ERC20ABI()); err != nil {
+			return nil, err
+		}
+	}
+	return []*big.Rat{scaled(raw, dec)}, nil
+}
+
+// readFeedAnswer reads a Chainlink feed's latest answer, scaled by its
+// decimals.
+func readFeedAnswer(ctx context.Context, rd *reader, feed common.Address) ([]*big.Rat, error) {
+	out, err := rd.call(ctx, feed, chain.AggregatorV3ABI(), "latestRoundData")
+	if err != nil {
+		return nil, err
+	}
+	answer, ok := out[1].(*big.Int)
+	if !ok {
+		return nil, errUnverifiable
+	}
+	dec, err := rd.decimals(ctx, feed, chain.AggregatorV3ABI())
+	if err != nil {
+		return nil, err
+	}
+	return []*big.Rat{scaled(answer, dec)}, nil
 }
 
 // reserves checks a claim about a pool's two token amounts: a Uniswap V2

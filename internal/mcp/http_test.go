@@ -107,7 +107,7 @@ func post(t *testing.T, token, session, contentType, body string) (int, string) 
 // TestHTTPUnauthenticatedHandler checks the handler refuses a request that
 // did not come through ward's authentication, whatever header it carries.
 func TestHTTPUnauthenticatedHandler(t *testing.T) {
-	srv, err := mcp.New(mcp.Config{Tools: ward.Stack.Facade, Session: mcp.PrincipalSessions(ward.Session)})
+	srv, err := mcp.New(mcp.Config{Tools: ward.Stack.Facade, Session: mcp.NamedSessions(ward.Session, ward.NamedSession)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -201,7 +201,7 @@ func FuzzHTTPBody(f *testing.F) {
 	} {
 		f.Add(seed)
 	}
-	srv, err := mcp.New(mcp.Config{Tools: ward.Stack.Facade, Session: mcp.PrincipalSessions(ward.Session)})
+	srv, err := mcp.New(mcp.Config{Tools: ward.Stack.Facade, Session: mcp.NamedSessions(ward.Session, ward.NamedSession)})
 	if err != nil {
 		f.Fatal(err)
 	}

@@ -48,7 +48,7 @@ type Config struct {
 	// Session returns the gate session of a caller (required). clientSession
 	// is the MCP session id ("" over stdio); ctx is the context the MCP
 	// session was opened with, so over HTTP it carries the authenticated
-	// principal (see PrincipalSessions).
+	// principal (see NamedSessions).
 	Session func(ctx context.Context, clientSession string) (*facade.Session, error)
 	// Version is ward's version, announced in the MCP handshake.
 	Version string

@@ -130,8 +130,10 @@ func namedSession(h http.Handler) http.Handler {
 	})
 }
 
-// NamedSessions is PrincipalSessions for clients that may name a session
-// with the SessionHeader: such a client works in that session (which must
+// NamedSessions adapts lookups by principal (daemon.Server.Session and
+// NamedSession) to Config.Session for the HTTP handler: the principal is
+// the one in the context the MCP session was opened with. A client that
+// names a session with the SessionHeader works in that session (which must
 // exist and belong to its token); any other in its own.
 func NamedSessions(lookup func(ctx context.Context, p auth.Principal, clientSession string) (*facade.Session, error), named func(ctx context.Context, p auth.Principal, name string) (*facade.Session, error)) func(context.Context, string) (*facade.Session, error) {
 	return func(ctx context.Context, clientSession string) (*facade.Session, error) {
@@ -144,19 +146,6 @@ func NamedSessions(lookup func(ctx context.Context, p auth.Principal, clientSess
 				return g, nil
 			}
 			return nil, fmt.Errorf("mcp: no session named %q for this token", name)
-		}
-		return lookup(ctx, p, clientSession)
-	}
-}
-
-// PrincipalSessions adapts a lookup by principal and client session id
-// (daemon.Server.Session) to Config.Session for the HTTP handler: the
-// principal is the one in the context the MCP session was opened with.
-func PrincipalSessions(lookup func(ctx context.Context, p auth.Principal, clientSession string) (*facade.Session, error)) func(context.Context, string) (*facade.Session, error) {
-	return func(ctx context.Context, clientSession string) (*facade.Session, error) {
-		p, ok := auth.PrincipalFrom(ctx)
-		if !ok {
-			return nil, errors.New("mcp: no authenticated principal in the session's context")
 		}
 		return lookup(ctx, p, clientSession)
 	}

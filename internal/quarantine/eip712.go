@@ -275,9 +275,6 @@ func signatureShape(sig []byte) error {
 	return nil
 }
 
-// Verify checks e's signature under ward's domain on chainID.
-func Verify(e *knowledge.Entry, chainID uint64) error { return NewDomain(chainID).Verify(e) }
-
 // Sign signs e under ward's domain on chainID (see Domain.Sign).
 func Sign(e *knowledge.Entry, chainID uint64, key *ecdsa.PrivateKey) error {
 	return NewDomain(chainID).Sign(e, key)

@@ -200,7 +200,7 @@ func TestVerify(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			err := Verify(tt.make(t), chain)
+			err := NewDomain(chain).Verify(tt.make(t))
 			if tt.reason == nil {
 				if err != nil {
 					t.Fatalf("Verify() = %v, want nil", err)

@@ -192,21 +192,9 @@ func Open(ctx context.Context, cfg Config) (*Relay, error) {
 	if r.log == nil {
 		r.log = slog.New(slog.DiscardHandler)
 	}
-	var sender senderState
-	if err := loadJSON(filepath.Join(cfg.DataDir, senderFile), &sender); err != nil {
+	if err := r.loadState(); err != nil {
 		return nil, err
 	}
-	r.seq, r.reserved = sender.Reserved, sender.Reserved
-	if err := loadJSON(filepath.Join(cfg.DataDir, receiverFile), &r.recv); err != nil {
-		return nil, err
-	}
-	if r.recv.Highest == nil {
-		r.recv.Highest = map[common.Address]uint64{}
-	}
-	if r.recv.Seen == nil {
-		r.recv.Seen = map[common.Address]Seen{}
-	}
-
 	urls := cfg.URLs
 	if len(urls) == 0 {
 		srv, err := StartServer(ServerConfig{Name: "ward-relay", Listen: cfg.Listen, StoreDir: filepath.Join(cfg.DataDir, "nats")})
@@ -216,27 +204,7 @@ func Open(ctx context.Context, cfg Config) (*Relay, error) {
 		r.srv = srv
 		urls = []string{srv.URL()}
 	}
-	opts := []nats.Option{
-		nats.Name("ward-relay " + r.self.Hex()),
-		nats.MaxReconnects(-1),
-		nats.ReconnectWait(250 * time.Millisecond),
-		nats.DisconnectErrHandler(func(_ *nats.Conn, err error) {
-			r.log.Warn("relay: disconnected", "err", err)
-		}),
-		nats.ReconnectHandler(func(nc *nats.Conn) {
-			r.log.Info("relay: reconnected", "server", nc.ConnectedUrlRedacted())
-		}),
-	}
-	if cfg.Credentials != "" {
-		opts = append(opts, nats.UserCredentials(cfg.Credentials))
-	}
-	if cfg.TLS.CA != "" {
-		opts = append(opts, nats.RootCAs(cfg.TLS.CA))
-	}
-	if cfg.TLS.Cert != "" {
-		opts = append(opts, nats.ClientCert(cfg.TLS.Cert, cfg.TLS.Key))
-	}
-	nc, err := nats.Connect(strings.Join(urls, ","), opts...)
+	nc, err := nats.Connect(strings.Join(urls, ","), r.natsOptions()...)
 	if err != nil {
 		r.shutdownServer()
 		return nil, fmt.Errorf("relay: connect: %w", err)
@@ -249,7 +217,64 @@ func Open(ctx context.Context, cfg Config) (*Relay, error) {
 		r.Close()
 		return nil, fmt.Errorf("relay: jetstream: %w", err)
 	}
-	_, err = r.js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
+	if err := r.createStream(ctx); err != nil {
+		r.Close()
+		return nil, err
+	}
+	return r, nil
+}
+
+// loadState loads the sender's reserved sequence and the receiver's
+// highest and seen sequences from the data directory.
+func (r *Relay) loadState() error {
+	var sender senderState
+	if err := loadJSON(filepath.Join(r.cfg.DataDir, senderFile), &sender); err != nil {
+		return err
+	}
+	r.seq, r.reserved = sender.Reserved, sender.Reserved
+	if err := loadJSON(filepath.Join(r.cfg.DataDir, receiverFile), &r.recv); err != nil {
+		return err
+	}
+	if r.recv.Highest == nil {
+		r.recv.Highest = map[common.Address]uint64{}
+	}
+	if r.recv.Seen == nil {
+		r.recv.Seen = map[common.Address]Seen{}
+	}
+	return nil
+}
+
+// natsOptions are the connection's options: reconnect forever, log
+// disconnections, and the configured credentials and TLS files.
+func (r *Relay) natsOptions() []nats.Option {
+	opts := []nats.Option{
+		nats.Name("ward-relay " + r.self.Hex()),
+		nats.MaxReconnects(-1),
+		nats.ReconnectWait(250 * time.Millisecond),
+		nats.DisconnectErrHandler(func(_ *nats.Conn, err error) {
+			r.log.Warn("relay: disconnected", "err", err)
+		}),
+		nats.ReconnectHandler(func(nc *nats.Conn) {
+			r.log.Info("relay: reconnected", "server", nc.ConnectedUrlRedacted())
+		}),
+	}
+	if r.cfg.Credentials != "" {
+		opts = append(opts, nats.UserCredentials(r.cfg.Credentials))
+	}
+	if r.cfg.TLS.CA != "" {
+		opts = append(opts, nats.RootCAs(r.cfg.TLS.CA))
+	}
+	if r.cfg.TLS.Cert != "" {
+		opts = append(opts, nats.ClientCert(r.cfg.TLS.Cert, r.cfg.TLS.Key))
+	}
+	return opts
+}
+
+// createStream creates the relay's stream or updates it to the config's
+// limits.
+func (r *Relay) createStream(ctx context.Context) error {
+	cfg := r.cfg
+	_, err := r.js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
 		Name:       Stream,
 		Subjects:   []string{"ward.relay.>"},
 		Retention:  jetstream.LimitsPolicy,
@@ -263,13 +288,12 @@ func Open(ctx context.Context, cfg Config) (*Relay, error) {
 		Discard:    jetstream.DiscardOld,
 	})
 	if err != nil {
-		r.Close()
 		if insufficientStorage(err) {
-			return nil, fmt.Errorf("relay: stream %s: the NATS servers cannot reserve max_bytes = %d for it (free disk, or lower [relay] max_bytes): %w", Stream, cfg.MaxBytes, err)
+			return fmt.Errorf("relay: stream %s: the NATS servers cannot reserve max_bytes = %d for it (free disk, or lower [relay] max_bytes): %w", Stream, cfg.MaxBytes, err)
 		}
-		return nil, fmt.Errorf("relay: stream %s: %w", Stream, err)
+		return fmt.Errorf("relay: stream %s: %w", Stream, err)
 	}
-	return r, nil
+	return nil
 }
 
 func (c *Config) validate() error {

@@ -80,11 +80,51 @@ type Process struct {
 // started; a goroutine owned by the Process supervises it, enforcing the
 // limits, until it exits, ctx ends, or Kill. Wait returns its Result.
 func Start(ctx context.Context, spec ProcSpec) (*Process, error) {
+	lim, err := spec.limits()
+	if err != nil {
+		return nil, err
+	}
+	args := spec.Args
+	if len(args) == 0 {
+		args = []string{spec.Path}
+	}
+	pp, err := openPipes()
+	if err != nil {
+		return nil, err
+	}
+	egressParent, egressChild, err := spec.egressPair(&lim)
+	if err != nil {
+		pp.close()
+		return nil, err
+	}
+	stderr := &boundedBuffer{max: lim.Output}
+	ls, err := launch(launchSpec{job: execJob, lim: lim, readOnly: spec.ReadOnly, require: spec.Require,
+		stdin: pp.inR, stdout: pp.outW, out: stderr, path: spec.Path, args: args, env: spec.Env, writable: spec.Writable, network: spec.Network,
+		egress: egressChild})
+	pp.inR.Close()
+	pp.outW.Close()
+	if egressChild != nil {
+		egressChild.Close()
+	}
+	if err != nil {
+		pp.inW.Close()
+		pp.outR.Close()
+		if egressParent != nil {
+			egressParent.Close()
+		}
+		return nil, err
+	}
+	return superviseProcess(ctx, ls, pp, egressParent, spec), nil
+}
+
+// limits checks spec's paths and returns its limits with the defaults
+// filled in; a program without a wall-clock or CPU limit gets none.
+func (spec *ProcSpec) limits() (Limits, error) {
 	if !filepath.IsAbs(spec.Path) {
-		return nil, fmt.Errorf("sandbox: program path %q is not absolute", spec.Path)
+		return Limits{}, fmt.Errorf("sandbox: program path %q is not absolute", spec.Path)
 	}
 	if spec.Writable != "" && !filepath.IsAbs(spec.Writable) {
-		return nil, fmt.Errorf("sandbox: writable directory %q is not absolute", spec.Writable)
+		return Limits{}, fmt.Errorf("sandbox: writable directory %q is not absolute", spec.Writable)
 	}
 	l := spec.Limits
 	if l.WallClock == 0 {
@@ -93,64 +133,60 @@ func Start(ctx context.Context, spec ProcSpec) (*Process, error) {
 	if l.CPUTime == 0 {
 		l.CPUTime = noWallClock
 	}
-	lim, err := l.withDefaults()
-	if err != nil {
-		return nil, err
-	}
-	args := spec.Args
-	if len(args) == 0 {
-		args = []string{spec.Path}
-	}
+	return l.withDefaults()
+}
+
+// pipes are the program's standard input and output: the child's ends
+// (inR, outW) and the Process's (inW, outR).
+type pipes struct{ inR, inW, outR, outW *os.File }
+
+func openPipes() (pipes, error) {
 	inR, inW, err := os.Pipe()
 	if err != nil {
-		return nil, err
+		return pipes{}, err
 	}
 	outR, outW, err := os.Pipe()
 	if err != nil {
 		inR.Close()
 		inW.Close()
-		return nil, err
+		return pipes{}, err
 	}
-	var egressParent, egressChild *os.File
-	if spec.Egress != nil {
-		// The child stays, as the program's parent: one process more.
-		lim.Processes++
-		if spec.Network {
-			inR.Close()
-			inW.Close()
-			outR.Close()
-			outW.Close()
-			return nil, errors.New("sandbox: an egress is for a program without the network")
-		}
-		fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_SEQPACKET|unix.SOCK_CLOEXEC, 0)
-		if err != nil {
-			inR.Close()
-			inW.Close()
-			outR.Close()
-			outW.Close()
-			return nil, fmt.Errorf("sandbox: egress socket: %w", err)
-		}
-		egressParent, egressChild = os.NewFile(uintptr(fds[0]), "egress"), os.NewFile(uintptr(fds[1]), "egress-child")
+	return pipes{inR: inR, inW: inW, outR: outR, outW: outW}, nil
+}
+
+func (pp pipes) close() {
+	pp.inR.Close()
+	pp.inW.Close()
+	pp.outR.Close()
+	pp.outW.Close()
+}
+
+// egressPair returns the two ends of the egress socket of a spec with an
+// Egress (nil, nil without one), counting the child that stays as the
+// program's parent in lim. It refuses an egress for a program with the
+// network.
+func (spec *ProcSpec) egressPair(lim *Limits) (parent, child *os.File, err error) {
+	if spec.Egress == nil {
+		return nil, nil, nil
 	}
-	stderr := &boundedBuffer{max: lim.Output}
-	ls, err := launch(launchSpec{job: execJob, lim: lim, readOnly: spec.ReadOnly, require: spec.Require,
-		stdin: inR, stdout: outW, out: stderr, path: spec.Path, args: args, env: spec.Env, writable: spec.Writable, network: spec.Network,
-		egress: egressChild})
-	inR.Close()
-	outW.Close()
-	if egressChild != nil {
-		egressChild.Close()
+	// The child stays, as the program's parent: one process more.
+	lim.Processes++
+	if spec.Network {
+		return nil, nil, errors.New("sandbox: an egress is for a program without the network")
 	}
+	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_SEQPACKET|unix.SOCK_CLOEXEC, 0)
 	if err != nil {
-		inW.Close()
-		outR.Close()
-		if egressParent != nil {
-			egressParent.Close()
-		}
-		return nil, err
+		return nil, nil, fmt.Errorf("sandbox: egress socket: %w", err)
 	}
+	return os.NewFile(uintptr(fds[0]), "egress"), os.NewFile(uintptr(fds[1]), "egress-child"), nil
+}
+
+// superviseProcess returns the Process of the launched ls and starts the
+// goroutine it owns, which waits for the program under ctx, then ends the
+// egress (served from egressParent, if any) and waits for it.
+func superviseProcess(ctx context.Context, ls *launched, pp pipes, egressParent *os.File, spec ProcSpec) *Process {
 	ctx, cancel := context.WithCancel(ctx)
-	p := &Process{Stdin: inW, Stdout: outR, Enforced: ls.enforced, cancel: cancel, done: make(chan struct{})}
+	p := &Process{Stdin: pp.inW, Stdout: pp.outR, Enforced: ls.enforced, cancel: cancel, done: make(chan struct{})}
 	var egress sync.WaitGroup
 	egressCtx, endEgress := context.WithCancel(context.WithoutCancel(ctx))
 	if egressParent != nil {
@@ -166,7 +202,7 @@ func Start(ctx context.Context, spec ProcSpec) (*Process, error) {
 		}
 		egress.Wait()
 	}()
-	return p, nil
+	return p
 }
 
 // MaxEgressConns bounds the egress connections of one sandbox served at

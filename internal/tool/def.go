@@ -336,7 +336,7 @@ func (b *Budget) UnmarshalText(t []byte) error {
 }
 
 // Effect is what a write does to the agent's positions. The phase gate
-// allows fewer effects as the agent's vitality falls: conservation allows
+// allows fewer effects in lower phases: conservation allows
 // close (and previews), declining unwind and close, terminal settlement
 // only.
 type Effect uint8

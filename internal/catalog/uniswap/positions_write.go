@@ -145,28 +145,13 @@ func planMintPosition(ctx context.Context, env *native.Env, in *registry.Input) 
 		return nil, err
 	}
 	in.Step(0)
-	factory, err := npmFactory(ctx, env, npm)
+	mp, err := mintPoolOf(ctx, env, npm, a, b, fee)
 	if err != nil {
 		return nil, err
 	}
-	pool, err := v3PoolOf(ctx, env, factory, a, b, fee)
-	if err != nil {
-		return nil, fmt.Errorf("%w (this tool does not create pools)", err)
-	}
-	st, err := readV3Pool(ctx, env, pool)
-	if err != nil {
-		return nil, err
-	}
-	ma, _, err := native.TokenInfoPair(ctx, env, a, b)
-	if err != nil {
-		return nil, err
-	}
-	m0, m1, err := native.TokenInfoPair(ctx, env, st.token0, st.token1)
-	if err != nil {
-		return nil, err
-	}
+	st, m0, m1 := mp.st, mp.m0, mp.m1
 	in.Step(1)
-	lo, hi, err := mintRange(in, st, ma, m0, m1)
+	lo, hi, err := mintRange(in, st, mp.ma, m0, m1)
 	if err != nil {
 		return nil, err
 	}
@@ -179,27 +164,11 @@ func planMintPosition(ctx context.Context, env *native.Env, in *registry.Input) 
 		return nil, err
 	}
 	in.Step(2)
-	txs, err := depositTxs(ctx, env, npm, m0, m1, d)
+	txs, err := mintTxs(ctx, env, in, npm, mp, lo, hi, d, owner)
 	if err != nil {
 		return nil, err
 	}
-	dl, err := native.Deadline(ctx, env, in)
-	if err != nil {
-		return nil, err
-	}
-	mint, err := native.Tx(chain.UniswapV3PositionManagerABI(), npm, "mint position", "mint", mintParams{
-		Token0: st.token0, Token1: st.token1, Fee: big.NewInt(st.fee), TickLower: big.NewInt(lo), TickUpper: big.NewInt(hi),
-		Amount0Desired: d.amt0, Amount1Desired: d.amt1, Amount0Min: d.min0, Amount1Min: d.min1, Recipient: owner, Deadline: dl,
-	})
-	if err != nil {
-		return nil, err
-	}
-	txs = append(txs, mint)
-	pl, err := tickPrice(lo, m0.Decimals, m1.Decimals)
-	if err != nil {
-		return nil, err
-	}
-	pu, err := tickPrice(hi, m0.Decimals, m1.Decimals)
+	summary, err := mintSummary(mp, lo, hi, d)
 	if err != nil {
 		return nil, err
 	}
@@ -210,9 +179,74 @@ func planMintPosition(ctx context.Context, env *native.Env, in *registry.Input) 
 	return native.NewPlan(ctx, env, txs,
 		[]tool.TokenUse{native.Claimed(in, st.token0, d.amt0, true, pa), native.Claimed(in, st.token1, d.amt1, true, pb)},
 		native.SumCents(native.ValueCents(ctx, env, st.token0, d.amt0), native.ValueCents(ctx, env, st.token1, d.amt1)),
-		fmt.Sprintf("mint a Uniswap V3 position NFT in pool %s (fee %s) over ticks [%d, %d] (%s to %s %s per %s) with %s liquidity for %s %s and %s %s",
-			pool.Hex(), feePct(st.fee), lo, hi, pl, pu, m1.Symbol, m0.Symbol, d.liq,
-			native.FormatUnits(d.amt0, m0.Decimals), m0.Symbol, native.FormatUnits(d.amt1, m1.Decimals), m1.Symbol)), nil
+		summary), nil
+}
+
+// mintPool is the existing pool a position is minted in: its address and
+// state, token_a's metadata, and its tokens' in pool order.
+type mintPool struct {
+	addr       common.Address
+	st         v3PoolState
+	ma, m0, m1 native.TokenInfo
+}
+
+// mintPoolOf finds and reads the pool of a and b with fee under npm's
+// factory; it does not create one.
+func mintPoolOf(ctx context.Context, env *native.Env, npm, a, b common.Address, fee int64) (mintPool, error) {
+	var mp mintPool
+	factory, err := npmFactory(ctx, env, npm)
+	if err != nil {
+		return mp, err
+	}
+	if mp.addr, err = v3PoolOf(ctx, env, factory, a, b, fee); err != nil {
+		return mp, fmt.Errorf("%w (this tool does not create pools)", err)
+	}
+	if mp.st, err = readV3Pool(ctx, env, mp.addr); err != nil {
+		return mp, err
+	}
+	if mp.ma, _, err = native.TokenInfoPair(ctx, env, a, b); err != nil {
+		return mp, err
+	}
+	mp.m0, mp.m1, err = native.TokenInfoPair(ctx, env, mp.st.token0, mp.st.token1)
+	return mp, err
+}
+
+// mintTxs are the deposit's approvals and the mint of the position over
+// [lo, hi] to owner, with the call's deadline.
+func mintTxs(ctx context.Context, env *native.Env, in *registry.Input, npm common.Address, mp mintPool, lo, hi int64, d v3Deposit, owner common.Address) ([]tool.Tx, error) {
+	txs, err := depositTxs(ctx, env, npm, mp.m0, mp.m1, d)
+	if err != nil {
+		return nil, err
+	}
+	dl, err := native.Deadline(ctx, env, in)
+	if err != nil {
+		return nil, err
+	}
+	mint, err := native.Tx(chain.UniswapV3PositionManagerABI(), npm, "mint position", "mint", mintParams{
+		Token0: mp.st.token0, Token1: mp.st.token1, Fee: big.NewInt(mp.st.fee), TickLower: big.NewInt(lo), TickUpper: big.NewInt(hi),
+		Amount0Desired: d.amt0, Amount1Desired: d.amt1, Amount0Min: d.min0, Amount1Min: d.min1, Recipient: owner, Deadline: dl,
+	})
+	if err != nil {
+		return nil, err
+	}
+	return append(txs, mint), nil
+}
+
+// mintSummary describes the mint: pool, fee, range in ticks and prices,
+// liquidity and amounts.
+func mintSummary(mp mintPool, lo, hi int64, d v3Deposit) (string, error) {
+	m0, m1 := mp.m0, mp.m1
+	pl, err := tickPrice(lo, m0.Decimals, m1.Decimals)
+	if err != nil {
+		return "", err
+	}
+	pu, err := tickPrice(hi, m0.Decimals, m1.Decimals)
+	if err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("mint a Uniswap V3 position NFT in pool %s (fee %s) over ticks [%d, %d] (%s to %s %s per %s) with %s liquidity for %s %s and %s %s",
+		mp.addr.Hex(), feePct(mp.st.fee), lo, hi, pl, pu, m1.Symbol, m0.Symbol, d.liq,
+		native.FormatUnits(d.amt0, m0.Decimals), m0.Symbol, native.FormatUnits(d.amt1, m1.Decimals), m1.Symbol), nil
 }
 
 // ---- uniswap_v3_increase_liquidity ----

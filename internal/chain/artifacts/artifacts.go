@@ -17,7 +17,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"slices"
 	"strings"
 )
 
@@ -75,23 +74,6 @@ func Load(name string) (Artifact, error) {
 		return Artifact{}, fmt.Errorf("load artifact %q: deployedBytecode: %w", name, err)
 	}
 	return Artifact{Name: name, ABI: f.ABI, Bytecode: code, DeployedBytecode: runtime}, nil
-}
-
-// Names returns the names of all embedded contracts, sorted.
-func Names() []string {
-	entries, err := files.ReadDir(".")
-	if err != nil {
-		// The embedded root always exists; an error here is a build defect.
-		return nil
-	}
-	names := make([]string, 0, len(entries))
-	for _, e := range entries {
-		if n, ok := strings.CutSuffix(e.Name(), ".json"); ok {
-			names = append(names, n)
-		}
-	}
-	slices.Sort(names)
-	return names
 }
 
 func decodeHex(s string) ([]byte, error) {

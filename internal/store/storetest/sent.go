@@ -37,11 +37,39 @@ func (h *harness) openTxs(chainID uint64, from string) ([]store.SentTx, uint64) 
 // reopen, is open until settled, settles once, and the next nonce counts
 // every nonce a live record holds.
 func testSentJournal(t *testing.T, h *harness) {
+	a, b := journalSent(t, h)
+	at := t0.Add(time.Minute)
+	settleSent(t, h, a, b, at)
+	ctx := t.Context()
+	if err := h.s.SettleTx(ctx, 1, b.Hash, store.SentDropped, 0, at); err != nil {
+		t.Fatal(err)
+	}
+	h.reopen()
+	open, next := h.openTxs(1, sentFrom)
+	if len(open) != 0 || next != 5 {
+		t.Errorf("after settling: %d open, next %d; want 0, 5 (the dropped nonce 5 is free)", len(open), next)
+	}
+	// A dropped or refused record frees its nonce; a mined one holds it.
+	again := sentTx(5, "permit-c", 0, 1)
+	again.Hash = fmt.Sprintf("0x%064x", 0xc5)
+	if err := h.s.JournalTx(ctx, again); err != nil {
+		t.Errorf("journal at a dropped nonce: %v", err)
+	}
+	reuse := sentTx(4, "permit-d", 0, 1)
+	reuse.Hash = fmt.Sprintf("0x%064x", 0xd4)
+	if err := h.s.JournalTx(ctx, reuse); err == nil {
+		t.Error("a second record at a mined nonce was accepted")
+	}
+}
+
+// journalSent journals two records of sentFrom out of order and one of
+// another sender, and checks that they round-trip across a reopen.
+func journalSent(t *testing.T, h *harness) (a, b *store.SentTx) {
 	ctx := t.Context()
 	if open, next := h.openTxs(1, sentFrom); len(open) != 0 || next != 0 {
 		t.Fatalf("empty journal: open %v, next %d; want none, 0", open, next)
 	}
-	a, b := sentTx(4, "permit-a", 0, 2), sentTx(5, "permit-a", 1, 2)
+	a, b = sentTx(4, "permit-a", 0, 2), sentTx(5, "permit-a", 1, 2)
 	for _, tx := range []*store.SentTx{b, a} {
 		if err := h.s.JournalTx(ctx, tx); err != nil {
 			t.Fatalf("JournalTx(%d): %v", tx.Nonce, err)
@@ -61,8 +89,13 @@ func testSentJournal(t *testing.T, h *harness) {
 	if open, next := h.openTxs(2, sentFrom); len(open) != 0 || next != 0 {
 		t.Errorf("another chain: open %v, next %d", open, next)
 	}
+	return a, b
+}
 
-	at := t0.Add(time.Minute)
+// settleSent settles a as mined at at, and checks that settling it again
+// the same is idempotent and that every other settlement is refused.
+func settleSent(t *testing.T, h *harness, a, b *store.SentTx, at time.Time) {
+	ctx := t.Context()
 	if err := h.s.SettleTx(ctx, 1, a.Hash, store.SentMined, 77, at); err != nil {
 		t.Fatalf("settle: %v", err)
 	}
@@ -103,25 +136,6 @@ func testSentJournal(t *testing.T, h *harness) {
 				t.Error("accepted")
 			}
 		})
-	}
-	if err := h.s.SettleTx(ctx, 1, b.Hash, store.SentDropped, 0, at); err != nil {
-		t.Fatal(err)
-	}
-	h.reopen()
-	open, next = h.openTxs(1, sentFrom)
-	if len(open) != 0 || next != 5 {
-		t.Errorf("after settling: %d open, next %d; want 0, 5 (the dropped nonce 5 is free)", len(open), next)
-	}
-	// A dropped or refused record frees its nonce; a mined one holds it.
-	again := sentTx(5, "permit-c", 0, 1)
-	again.Hash = fmt.Sprintf("0x%064x", 0xc5)
-	if err := h.s.JournalTx(ctx, again); err != nil {
-		t.Errorf("journal at a dropped nonce: %v", err)
-	}
-	reuse := sentTx(4, "permit-d", 0, 1)
-	reuse.Hash = fmt.Sprintf("0x%064x", 0xd4)
-	if err := h.s.JournalTx(ctx, reuse); err == nil {
-		t.Error("a second record at a mined nonce was accepted")
 	}
 }
 

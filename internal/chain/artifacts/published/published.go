@@ -26,7 +26,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"slices"
 	"strings"
 )
 
@@ -115,22 +114,6 @@ func Load(name string) (Artifact, error) {
 		return Artifact{}, fmt.Errorf("load published artifact %q: runtime code is not hex", name)
 	}
 	return a, nil
-}
-
-// Names returns the names of all embedded contracts, sorted.
-func Names() []string {
-	entries, err := files.ReadDir(".")
-	if err != nil {
-		return nil // the embedded root always exists
-	}
-	var names []string
-	for _, e := range entries {
-		if n, ok := strings.CutSuffix(e.Name(), ".json"); ok {
-			names = append(names, n)
-		}
-	}
-	slices.Sort(names)
-	return names
 }
 
 // Runtime returns the code of an artifact published only as runtime code,

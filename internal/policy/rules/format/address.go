@@ -53,12 +53,3 @@ func ZeroAddress(s string) bool {
 	}
 	return true
 }
-
-// ChecksumAddress returns the EIP-55 mixed-case form of an address that
-// passes Address, or Address's error.
-func ChecksumAddress(s string) (string, error) {
-	if err := Address(s); err != nil {
-		return "", err
-	}
-	return common.HexToAddress(s).Hex(), nil
-}

@@ -4,20 +4,9 @@ import (
 	"encoding/hex"
 	"strings"
 	"testing"
-)
 
-// eip55Vectors are the test vectors of EIP-55: each is its own checksummed
-// form (the all-caps and all-lower ones happen to checksum that way).
-var eip55Vectors = []string{
-	"0x52908400098527886E0F7030069857D2E4169EE7",
-	"0x8617E340B3D01FA5F11F306F4090FD50E238070D",
-	"0xde709f2102306220921060314715629080e2fb77",
-	"0x27b1fdb04752bbc536007a920d24acb045561c26",
-	"0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed",
-	"0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359",
-	"0xdbF03B407c01E7cD3CBea99509d93f8DDDC8C6FB",
-	"0xD1220A0cf47c7B9Be7A2E6BA89F429762e7b9aDb",
-}
+	"github.com/ethereum/go-ethereum/common"
+)
 
 var addressCases = []formatCase{
 	{"eip55 all caps 1", "0x52908400098527886E0F7030069857D2E4169EE7", nil},
@@ -56,32 +45,6 @@ func TestAddress(t *testing.T) {
 	runCases(t, Address, addressCases)
 }
 
-func TestChecksumAddress(t *testing.T) {
-	for _, want := range eip55Vectors {
-		for _, in := range []string{want, strings.ToLower(want), "0x" + strings.ToUpper(want[2:])} {
-			t.Run(in, func(t *testing.T) {
-				got, err := ChecksumAddress(in)
-				if err != nil {
-					t.Fatalf("ChecksumAddress(%q) error %q, want %q", in, err, want)
-				}
-				if got != want {
-					t.Errorf("ChecksumAddress(%q) = %q, want %q", in, got, want)
-				}
-			})
-		}
-	}
-	for _, tc := range addressCases {
-		if tc.want == nil {
-			continue
-		}
-		t.Run("invalid/"+tc.name, func(t *testing.T) {
-			if got, err := ChecksumAddress(tc.in); err == nil {
-				t.Errorf("ChecksumAddress(%q) = %q, nil; want an error", tc.in, got)
-			}
-		})
-	}
-}
-
 func TestZeroAddress(t *testing.T) {
 	zeros := strings.Repeat("0", 40)
 	tests := []struct {
@@ -114,15 +77,12 @@ func FuzzAddress(f *testing.F) {
 		err := Address(s)
 		checkMessage(t, s, err, fuzzMinEcho)
 		if err == nil {
-			c, err := ChecksumAddress(s)
-			if err != nil {
-				t.Fatalf("Address(%q) = nil but ChecksumAddress: %v", s, err)
-			}
+			c := common.HexToAddress(s).Hex()
 			if Address(c) != nil || !strings.EqualFold(c, s) {
-				t.Fatalf("ChecksumAddress(%q) = %q, not a valid form of the input", s, c)
+				t.Fatalf("EIP-55 form of %q = %q, not a valid form of the input", s, c)
 			}
-			if again, _ := ChecksumAddress(c); again != c {
-				t.Fatalf("ChecksumAddress(%q) = %q, want it unchanged", c, again)
+			if again := common.HexToAddress(c).Hex(); again != c {
+				t.Fatalf("EIP-55 form of %q = %q, want it unchanged", c, again)
 			}
 			if ZeroAddress(s) != (strings.Trim(s[2:], "0") == "") {
 				t.Fatalf("ZeroAddress(%q) = %v disagrees with the digits", s, ZeroAddress(s))
@@ -135,9 +95,9 @@ func FuzzAddress(f *testing.F) {
 			return
 		}
 		lower := "0x" + hex.EncodeToString([]byte(s[:20]))
-		c, err := ChecksumAddress(lower)
-		if err != nil {
-			t.Fatalf("ChecksumAddress(%q): %v", lower, err)
+		c := common.HexToAddress(lower).Hex()
+		if err := Address(c); err != nil {
+			t.Fatalf("Address(%q), the EIP-55 form of %q: %v", c, lower, err)
 		}
 		for i := 2; i < len(c); i++ {
 			if !isLower(c[i] | 0x20) {

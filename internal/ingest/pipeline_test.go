@@ -366,6 +366,9 @@ func TestConfidenceOfVerifiedFacts(t *testing.T) {
 		// One fact and two unverifiable sentences: the certainty is not the
 		// fact's.
 		{"WETH on Ethereum is 0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2. ETH will double this month. Buy with leverage.", Rejected},
+		// One fact beside an outcome no source can know: the fact does
+		// not make the outcome knowable.
+		{"WETH on Ethereum is 0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2. ETH will certainly trade above 10,000 USD this year.", Rejected},
 	}
 	for _, tc := range cases {
 		r := h.ingest(h.signed(tc.content, 0.97))
@@ -420,6 +423,9 @@ func TestConfidenceOfModelConfirmedFacts(t *testing.T) {
 		// confirmed beside it.
 		{"one true, one certain prediction", knowledge.Purchased, 0.97,
 			"An Ethereum epoch has 32 slots. ETH will certainly trade above 10,000 USD this year.", Rejected},
+		// Nor where funds go to an address the book does not know.
+		{"one true, one unknown destination", knowledge.Purchased, 0.97,
+			"An Ethereum epoch has 32 slots. Deposit your ETH at 0x3f5CE5FBFe3E9af3971dD833D26bA9b5C936f0bE for staking.", Rejected},
 		// A sentence that contradicts a model voids every confirmation.
 		{"one true, one contradicting a model", knowledge.Purchased, 0.97,
 			"An Ethereum epoch has 32 slots. Ethereum's slot time is 2 seconds.", Rejected},

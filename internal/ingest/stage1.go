@@ -206,7 +206,9 @@ const overclaimRatio = 10
 // validate.Agree) confirm sentences that state a mechanic as ward holds
 // it. Together they must confirm at least one claim or sentence per two
 // sentences of the content, the book must find nothing false, and no
-// model may be contradicted, under any condition. A source may claim
+// model may be contradicted, under any condition; model confirmations
+// count only if the text directs no funds to an address the book does not
+// know. A source may claim
 // near-certainty about a published deployment, a hash or a protocol
 // constant; it is still discounted to its ceiling, and a false claim is
 // L3's (or L3b's) to reject. Without a Verifier nothing is.
@@ -245,6 +247,11 @@ func (p *Pipeline) verifiedFacts(e *knowledge.Entry) bool {
 		if models, err = validate.ShippedModels(); err != nil {
 			return false
 		}
+	}
+	if len(r.Unvetted) > 0 {
+		// Funds directed to an address the book does not know: nothing
+		// ward holds of mechanics vouches for where they go.
+		return false
 	}
 	a := validate.Agree(e.Content, models, GrossOverclaim(e.Source.Provenance))
 	confirmed := len(r.Verified) + a.Confirmed

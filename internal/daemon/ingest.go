@@ -96,7 +96,7 @@ func OpenIngest(ctx context.Context, cfg IngestConfig) (*ingest.Pipeline, func()
 		s3 = &ingest.Stage3{}
 	}
 	p, err := ingest.New(ingest.Config{Embedder: embed.NewHashed(embed.HashedConfig{}), Oracle: orc, Immune: im, Checker: checker,
-		Store: st, Bus: cfg.Bus, Validators: vals, Strictness: cfg.Strictness, Stage3: s3, Verifier: book})
+		Store: st, Bus: cfg.Bus, Validators: vals, Strictness: cfg.Strictness, Stage3: s3, Verifier: book, Models: cfg.Models})
 	if err != nil {
 		return nil, nil, errors.Join(err, closeAll())
 	}

@@ -266,6 +266,11 @@ type Config struct {
 	// ConfidenceInflation (verifiedFacts). nil: every gross overclaim is
 	// refused.
 	Verifier *validate.BookVerifier
+	// Models are the mental models that confirm what an entry states for
+	// the same check (verifiedFacts; validate.Agree): give the ones
+	// Stage2's L3b reads. nil: the ones shipped with ward. They confirm
+	// only next to a Verifier.
+	Models []validate.Model
 	// Self is this ward's own 0x address as a member of Clade: with
 	// Clade and Members it makes the pipeline a member of the clade's
 	// fleet (fleet.go). "": HandleFleet refuses every message.

@@ -201,20 +201,61 @@ func GrossOverclaim(pv knowledge.Provenance) float64 {
 const overclaimRatio = 10
 
 // verifiedFacts reports whether e states facts a source can be certain
-// of: Config.Verifier (the address book, selectors) confirms at least one
-// claim per two sentences of its content and contradicts none. A source may
-// claim near-certainty about a published deployment or a hash; it is still
-// discounted to its ceiling, and a false claim is L3's to reject. Without
-// a Verifier nothing is.
+// of: what ward can itself confirm. Config.Verifier (the address book,
+// selectors) confirms claims of identity; the mental models (Config.Models,
+// validate.Agree) confirm sentences that state a mechanic as ward holds
+// it. Together they must confirm at least one claim or sentence per two
+// sentences of the content, the book must find nothing false, and no
+// model may be contradicted, under any condition; model confirmations
+// count only if the text directs no funds to an address the book does not
+// know. A source may claim
+// near-certainty about a published deployment, a hash or a protocol
+// constant; it is still discounted to its ceiling, and a false claim is
+// L3's (or L3b's) to reject. Without a Verifier nothing is.
+//
+// A model confirms only at a confidence of at least GrossOverclaim for
+// the entry's provenance: the claim is refused as asserting evidence ten
+// times stronger (in odds) than its kind of source can have, and ward's
+// confirmation accounts for that evidence only if ward itself holds the
+// fact at least that surely (purchased 0.9375, cross-user 0.909, clade
+// 0.976: in effect the models ward ships at 0.95 and 0.97, the definitions
+// and protocol constants). A rule of thumb ward holds at 0.9 does not make
+// a purchased source certain.
+//
+// What this lets through: up to one unconfirmed sentence per confirmed
+// one, stated at a confidence the source cannot justify, is discounted
+// rather than refused (it enters as an ordinary claim would, at the
+// source's initial confidence, and the other layers still vote on it);
+// an unconfirmed sentence past that refuses the entry, and an outcome no
+// source can know stated as settled refuses it whatever is confirmed
+// (screen).
 func (p *Pipeline) verifiedFacts(e *knowledge.Entry) bool {
 	if p.cfg.Verifier == nil || e == nil {
 		return false
 	}
 	r := p.cfg.Verifier.Check(e.Content)
-	if len(r.False) > 0 || len(r.Verified) == 0 {
+	if len(r.False) > 0 {
 		return false
 	}
-	return 2*len(r.Verified) >= validate.Sentences(e.Content)
+	n := validate.Sentences(e.Content)
+	if len(r.Verified) > 0 && 2*len(r.Verified) >= n {
+		return true
+	}
+	models := p.cfg.Models
+	if models == nil {
+		var err error
+		if models, err = validate.ShippedModels(); err != nil {
+			return false
+		}
+	}
+	if len(r.Unvetted) > 0 {
+		// Funds directed to an address the book does not know: nothing
+		// ward holds of mechanics vouches for where they go.
+		return false
+	}
+	a := validate.Agree(e.Content, models, GrossOverclaim(e.Source.Provenance))
+	confirmed := len(r.Verified) + a.Confirmed
+	return !a.Contradicted && confirmed > 0 && 2*confirmed >= n
 }
 
 // InitialConfidence returns the seed's initial confidence for e's source
@@ -257,16 +298,20 @@ func (p *Pipeline) screen(x *subject) (f fault, ok bool) {
 			e.Confidence, gross, overclaimRatio, ceil, e.Source.Provenance)}
 		return f, false
 	}
-	if e.Confidence > ceil && !certain {
+	if e.Confidence > ceil {
 		// An overclaim that states an unknowable outcome as settled (a
 		// market's future, a vote, "cannot lose") is inflated whatever
-		// the number: no source can be that sure of it.
+		// the number, and whatever else the entry states that ward can
+		// confirm: no source can be that sure of it, and true sentences
+		// around it do not make it knowable.
 		if phrase := validate.UnknowableCertainty(x.canonical().Content); phrase != "" {
 			f.layer, f.attack, f.code = knowledge.LayerConfidence, knowledge.ConfidenceInflation, reason.KnowledgeInflation
 			f.why = []string{fmt.Sprintf("claimed confidence %.2f is above the %.2f a %s source may claim, for an outcome no source can be certain of (%q)",
 				e.Confidence, ceil, e.Source.Provenance, phrase)}
 			return f, false
 		}
+	}
+	if e.Confidence > ceil && !certain {
 		// The ceiling is the channel's: text that vouches for itself
 		// ("verified by the core team") does not raise it, and an
 		// overclaim leaning on such words borrows an authority the

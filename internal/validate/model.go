@@ -389,7 +389,7 @@ func (m *Model) contradictedBy(vw view, rivals func() map[string][]term) (claim 
 		}
 		switch m.Relation {
 		case RelIs, RelIsNot:
-			if claim, used, ok := m.property(toks, t, subj, rivals); ok {
+			if claim, used, ok := m.property(toks, t, subj, rivals, false); ok {
 				return claim, vw.conditional(ci, used...), true
 			}
 		case RelWithin, RelOneOf:
@@ -507,8 +507,9 @@ func owned(toks []string, sp span) bool {
 // the object. An antonym mention counts as the object denied; a mention
 // inside a longer one of either kind is ignored (the longer one is the
 // claim: "only applies to gas" holds its "only"), and so is an object
-// after "to" (a purpose: "simulate to ensure…").
-func (m *Model) property(toks []string, t modelTerms, subj []span, rivals func() map[string][]term) (string, []span, bool) {
+// after "to" (a purpose: "simulate to ensure…"). With agree, it looks for
+// the mention that states the model rather than denies it (see Agree).
+func (m *Model) property(toks []string, t modelTerms, subj []span, rivals func() map[string][]term, agree bool) (string, []span, bool) {
 	obj, anto := findLoose(toks, t.obj), findLoose(toks, t.anto)
 	if len(obj)+len(anto) == 0 {
 		return "", nil, false
@@ -554,7 +555,7 @@ func (m *Model) property(toks []string, t modelTerms, subj []span, rivals func()
 				neg++
 			}
 			affirmed := (neg%2 == 0) == (k == 0)
-			if affirmed == (m.Relation == RelIsNot) {
+			if (affirmed == (m.Relation == RelIsNot)) != agree {
 				verb := "is"
 				if !affirmed {
 					verb = "is not"

@@ -663,55 +663,42 @@ func (p *Pipeline) vote(ctx context.Context, v Validator, c *Candidate, trusted 
 	return vote, err
 }
 
-// consensus decides x from its ballot: it passes when enough of the votes
-// that ran pass and none that failed is decisive. The threshold is the
-// strictness's, capped at the number of layers that ran (validate.Decide),
+// consensus decides x from its ballot by validate.Tally: it passes when
+// enough of the votes that ran pass and none that failed is decisive. The
+// threshold is the strictness's, capped at the number of layers that ran,
 // and raised to Strict's by a failing Scrutiny vote or by scrutiny, the
-// batch's reason to look harder ("" for none).
+// batch's reason to look harder ("" for none). The votes are counted as
+// the layers weighed them.
 func (p *Pipeline) consensus(x *subject, b ballot, scrutiny string) decision {
-	need, ran := p.cfg.Strictness.Threshold(), 0
-	var decisive, raised knowledge.Layer
-	for _, v := range b.votes {
-		if v.Skipped {
-			continue
-		}
-		ran++
-		switch {
-		case v.Pass:
-		case v.Decisive && decisive == knowledge.NoLayer:
-			decisive = v.Layer
-		case v.Scrutiny && raised == knowledge.NoLayer:
-			raised = v.Layer
-		}
+	votes := make([]validate.Vote, len(b.votes))
+	for i, v := range b.votes {
+		votes[i] = validate.Vote{Layer: v.Layer, Pass: v.Pass, Skipped: v.Skipped, Decisive: v.Decisive, Scrutiny: v.Scrutiny}
 	}
-	if raised != knowledge.NoLayer || scrutiny != "" {
-		need = max(need, knowledge.Strict.Threshold())
-	}
-	need = max(1, min(need, ran)) // nothing vouches for an entry no layer judged
-	x.r.Scores["consensus"] = float64(len(b.passed))
-	if len(b.passed) < need || decisive != knowledge.NoLayer {
-		f := p.dissent(b, need, decisive, raised, scrutiny)
+	c := validate.Tally(votes, p.cfg.Strictness, scrutiny != "")
+	x.r.Scores["consensus"] = float64(c.Passes)
+	if !c.Pass {
+		f := p.dissent(b, c, scrutiny)
 		return decision{reject: &f}
 	}
 	return decision{passed: b.passed, trusted: b.trusted}
 }
 
-// dissent is the fault of an entry that failed consensus: the decisive
+// dissent is the fault of an entry that failed consensus c: the decisive
 // layer, else the one that raised scrutiny, else the first that failed,
 // and every failing vote's reasons.
-func (p *Pipeline) dissent(b ballot, need int, decisive, raised knowledge.Layer, scrutiny string) fault {
-	why := []string{fmt.Sprintf("%d of %d votes passed, %s needs %d", len(b.passed), knowledge.Validators, p.cfg.Strictness, need)}
+func (p *Pipeline) dissent(b ballot, c validate.Consensus, scrutiny string) fault {
+	why := []string{fmt.Sprintf("%d of %d votes passed, %s needs %d", c.Passes, knowledge.Validators, p.cfg.Strictness, c.Need)}
 	switch {
-	case decisive != knowledge.NoLayer:
-		why[0] = decisive.String() + " is decisive: its failure rejects the entry without consensus"
-	case raised != knowledge.NoLayer:
-		why[0] = fmt.Sprintf("%d of %d votes passed; %s raised scrutiny, which needs %d", len(b.passed), knowledge.Validators, raised, need)
+	case c.Decisive != knowledge.NoLayer:
+		why[0] = c.Decisive.String() + " is decisive: its failure rejects the entry without consensus"
+	case c.Raised != knowledge.NoLayer:
+		why[0] = fmt.Sprintf("%d of %d votes passed; %s raised scrutiny, which needs %d", c.Passes, knowledge.Validators, c.Raised, c.Need)
 	case scrutiny != "":
-		why[0] = fmt.Sprintf("%d of %d votes passed; %s, which raises scrutiny to %d", len(b.passed), knowledge.Validators, scrutiny, need)
+		why[0] = fmt.Sprintf("%d of %d votes passed; %s, which raises scrutiny to %d", c.Passes, knowledge.Validators, scrutiny, c.Need)
 	}
-	layer := decisive
+	layer := c.Decisive
 	if layer == knowledge.NoLayer {
-		layer = raised
+		layer = c.Raised
 	}
 	code := reason.KnowledgeConsensusFailed
 	for _, v := range b.votes {
@@ -721,7 +708,7 @@ func (p *Pipeline) dissent(b ballot, need int, decisive, raised knowledge.Layer,
 		if layer == knowledge.NoLayer {
 			layer = v.Layer
 		}
-		if v.Decisive && v.Layer == decisive && v.Code != "" {
+		if v.Decisive && v.Layer == c.Decisive && v.Code != "" {
 			code = v.Code
 		}
 		for _, s := range v.Reasons {

@@ -18,7 +18,8 @@
 //   - L3b, Consistency: mental-model consistency against established
 //     mechanics (ShippedModels, or LoadModels for a user's file).
 //   - Decide: the seed's consensus, Strictness.Threshold() of the layers,
-//     after Weigh has given each failing vote its strength.
+//     after Weigh has given each failing vote its strength; Tally is its
+//     rule over votes already weighed, which the pipeline calls.
 //   - Batch and Contradictions: the seed's batch validation.
 //
 // A layer can reject on its own evidence. Consensus alone lets two passing
@@ -170,33 +171,66 @@ func (c Candidate) claims() []Claim {
 // their number, so with L1 skipped Standard needs both L2 and L3b. If no
 // layer ran the candidate fails: nothing vouched for it.
 //
-// Each vote is weighed first (Weigh): a failing Decisive vote fails the
-// candidate whatever the others say, and a failing Scrutiny vote raises the
-// threshold to Strict's.
+// Each vote is weighed first (Weigh), then counted by Tally: a failing
+// Decisive vote fails the candidate whatever the others say, and a failing
+// Scrutiny vote raises the threshold to Strict's.
 func Decide(votes []Vote, s knowledge.Strictness) (pass bool, passes int) {
-	ran, decisive, scrutiny := 0, false, false
+	weighed := make([]Vote, len(votes))
+	for i, v := range votes {
+		weighed[i] = Weigh(v)
+	}
+	c := Tally(weighed, s, false)
+	return c.Pass, c.Passes
+}
+
+// Consensus is what Tally concluded from a candidate's votes. The zero
+// value fails the candidate.
+type Consensus struct {
+	Pass bool
+	// Passes and Ran count the votes that passed and that were not skipped.
+	Passes, Ran int
+	// Need is the number of passes the candidate needed: the strictness's
+	// threshold, raised to Strict's by scrutiny, capped at Ran, at least 1.
+	Need int
+	// Decisive is the layer of the first failing Decisive vote, Raised of
+	// the first failing Scrutiny vote; knowledge.NoLayer for none. They say
+	// why for a report; Pass alone is the decision.
+	Decisive, Raised knowledge.Layer
+}
+
+// Tally is the consensus rule of Decide over votes as they are, without
+// weighing them: the caller has (ingest's layers weigh their own votes). A
+// skipped vote counts neither way; a failing Decisive vote fails the
+// candidate; a failing Scrutiny vote, or scrutiny (the caller's own reason
+// to look harder), raises the threshold of s to Strict's. The threshold is
+// capped at the number of votes that ran, and is at least 1, so a
+// candidate no layer judged fails.
+func Tally(votes []Vote, s knowledge.Strictness, scrutiny bool) Consensus {
+	var c Consensus
+	decisive, raised := false, false
 	for _, v := range votes {
-		v = Weigh(v)
 		if v.Skipped {
 			continue
 		}
-		ran++
+		c.Ran++
 		if v.Pass {
-			passes++
+			c.Passes++
 			continue
 		}
-		decisive = decisive || v.Decisive
-		scrutiny = scrutiny || v.Scrutiny
+		if v.Decisive && !decisive {
+			decisive, c.Decisive = true, v.Layer
+		}
+		if v.Scrutiny && !raised {
+			raised, c.Raised = true, v.Layer
+		}
 	}
 	t := s.Threshold()
-	if scrutiny {
+	if scrutiny || raised {
 		t = max(t, knowledge.Strict.Threshold())
 	}
-	need := min(t, ran)
-	if ran == 0 || need < 1 || decisive {
-		return false, passes
-	}
-	return passes >= need, passes
+	c.Need = max(1, min(t, c.Ran))
+	c.Pass = !decisive && c.Passes >= c.Need
+	return c
 }
 
 // dot returns the dot product of a and b over their common length.

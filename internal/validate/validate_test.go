@@ -407,6 +407,49 @@ func TestDecideByStrength(t *testing.T) {
 	}
 }
 
+func TestTally(t *testing.T) {
+	l1, l2, l3b := knowledge.LayerAnomaly, knowledge.LayerDivergence, knowledge.LayerConsistency
+	pass := func(l knowledge.Layer) Vote { return Vote{Layer: l, Pass: true} }
+	fail := func(l knowledge.Layer) Vote { return Vote{Layer: l} }
+	strong := Vote{Layer: l1, Score: StrongAnomaly}
+	tests := []struct {
+		name     string
+		votes    []Vote
+		s        knowledge.Strictness
+		scrutiny bool
+		want     Consensus
+	}{
+		{"standard 2 of 3", []Vote{pass(l1), fail(l2), pass(l3b)}, knowledge.Standard, false,
+			Consensus{Pass: true, Passes: 2, Ran: 3, Need: 2}},
+		{"the caller's scrutiny raises to 3 of 3", []Vote{pass(l1), fail(l2), pass(l3b)}, knowledge.Standard, true,
+			Consensus{Passes: 2, Ran: 3, Need: 3}},
+		{"the first scrutiny failure raises", []Vote{pass(l1), {Layer: l2, Scrutiny: true}, {Layer: l3b, Scrutiny: true}}, knowledge.Relaxed, false,
+			Consensus{Passes: 1, Ran: 3, Need: 3, Raised: l2}},
+		{"the first decisive failure rejects", []Vote{pass(l1), {Layer: l3b, Decisive: true}, {Layer: l2, Decisive: true, Scrutiny: true}}, knowledge.Relaxed, false,
+			Consensus{Passes: 1, Ran: 3, Need: 3, Decisive: l3b, Raised: l2}},
+		{"a decisive failure of no layer still rejects", []Vote{pass(l1), pass(l2), {Decisive: true}}, knowledge.Relaxed, false,
+			Consensus{Passes: 2, Ran: 3, Need: 1}},
+		{"flags on a pass or a skip count for nothing", []Vote{{Layer: l1, Skipped: true, Decisive: true, Scrutiny: true}, {Layer: l2, Pass: true, Decisive: true, Scrutiny: true}, fail(l3b)}, knowledge.Relaxed, false,
+			Consensus{Pass: true, Passes: 1, Ran: 2, Need: 1}},
+		{"scrutiny capped at the layers that ran", []Vote{{Layer: l1, Skipped: true}, pass(l2), pass(l3b)}, knowledge.Standard, true,
+			Consensus{Pass: true, Passes: 2, Ran: 2, Need: 2}},
+		{"nothing ran", []Vote{{Layer: l1, Skipped: true}}, knowledge.Relaxed, false,
+			Consensus{Need: 1}},
+		{"no votes", nil, knowledge.Relaxed, true, Consensus{Need: 1}},
+		{"votes are not weighed", []Vote{strong, pass(l2), pass(l3b)}, knowledge.Standard, false,
+			Consensus{Pass: true, Passes: 2, Ran: 3, Need: 2}},
+		{"a weighed vote is", []Vote{Weigh(strong), pass(l2), pass(l3b)}, knowledge.Standard, false,
+			Consensus{Passes: 2, Ran: 3, Need: 2, Decisive: l1}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := Tally(tt.votes, tt.s, tt.scrutiny); got != tt.want {
+				t.Errorf("Tally = %+v, want %+v", got, tt.want)
+			}
+		})
+	}
+}
+
 func TestDecide(t *testing.T) {
 	pass := Vote{Pass: true}
 	fail := Vote{}

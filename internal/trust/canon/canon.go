@@ -195,12 +195,7 @@ func hiddenParts(s string, fn func(string)) {
 		tableColumns(s, fn)
 	}
 	if t := strings.TrimSpace(s); len(t) > 1 && (t[0] == '{' || t[0] == '[') && json.Valid([]byte(t)) {
-		var v any
-		if json.Unmarshal([]byte(t), &v) == nil {
-			var vals []string
-			jsonStrings(v, &vals, 0)
-			fn(strings.Join(vals, "\n"))
-		}
+		fn(strings.Join(jsonStrings(t), "\n"))
 	}
 }
 
@@ -248,23 +243,33 @@ func tableColumns(s string, fn func(string)) {
 	flush()
 }
 
-// jsonStrings collects the keys and string values of v, up to MaxDepth*4
-// levels deep.
-func jsonStrings(v any, out *[]string, depth int) {
-	if depth > MaxDepth*4 {
-		return
-	}
-	switch v := v.(type) {
-	case string:
-		*out = append(*out, v)
-	case []any:
-		for _, x := range v {
-			jsonStrings(x, out, depth+1)
+// jsonStrings returns the keys and string values of the JSON document t,
+// valid, in the order they appear, each key and value once per occurrence
+// (a duplicated key's every value too), down to MaxDepth*4 levels of
+// nesting. The order is the document's, not a decoded map's, whose
+// iteration order changes from run to run: the canonical text, and
+// everything judged from it (embedding, oracle, votes), must be a function
+// of the content alone.
+func jsonStrings(t string) []string {
+	dec := json.NewDecoder(strings.NewReader(t))
+	var out []string
+	depth := 0
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return out
 		}
-	case map[string]any:
-		for k, x := range v {
-			*out = append(*out, k)
-			jsonStrings(x, out, depth+1)
+		switch tok := tok.(type) {
+		case json.Delim:
+			if tok == '{' || tok == '[' {
+				depth++
+			} else {
+				depth--
+			}
+		case string:
+			if depth <= MaxDepth*4 {
+				out = append(out, tok)
+			}
 		}
 	}
 }

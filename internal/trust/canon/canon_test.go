@@ -211,3 +211,20 @@ func TestTextTableColumns(t *testing.T) {
 		})
 	}
 }
+
+// TestTextJSONDocumentOrder: a JSON document's keys and string values are
+// appended in the order the document gives them, a duplicated key's every
+// value among them, and the same on every call. The canonical text must be
+// a function of the content alone: read through a decoded map, its order
+// changed from call to call, and with it the entry's embedding, the
+// oracle's bands and every vote judged from it (issue 20).
+func TestTextJSONDocumentOrder(t *testing.T) {
+	in := `{"pool":"USDC/WETH","fee":500,"memo":"routine rebalance","tags":["stable","blue chip"],` +
+		`"meta":{"source":"token list","venue":"uniswap"},"chain":"ethereum","memo":"second memo","note":"weekly"}`
+	want := in + "\npool\nUSDC/WETH\nfee\nmemo\nroutine rebalance\ntags\nstable\nblue chip\nmeta\nsource\ntoken list\nvenue\nuniswap\nchain\nethereum\nmemo\nsecond memo\nnote\nweekly"
+	for i := range 20 {
+		if got := Text(in); got != want {
+			t.Fatalf("call %d: Text(%q) =\n%q\nwant\n%q", i, in, got, want)
+		}
+	}
+}

@@ -234,7 +234,8 @@ func representatives(vecs [][]float32, members []int) []int {
 
 // contradictions compares the claims (extracted from the content, plus the
 // entry's own) of every pair of survivors and returns, for each survivor
-// with a claim that contradicts another's, why. Pairs are shortlisted before
+// with a claim that contradicts another's, why (naming the earliest entry
+// it contradicts). Pairs are shortlisted before
 // validate.Contradictions judges them (it keys both claims on every call):
 // the claims must share a word of their subjects, or name each other's
 // subject as object, and have a shape that can contradict (see mayClash).
@@ -260,7 +261,12 @@ func contradictions(es []*knowledge.Entry, survivors []int) map[int]string {
 			}
 		}
 	}
-	out := map[int]string{}
+	partner := map[int]int{} // the earliest entry each one contradicts
+	contradicts := func(e, other int) {
+		if p, ok := partner[e]; !ok || other < p {
+			partner[e] = other
+		}
+	}
 	checked := map[[2]ref]bool{}
 	judge := func(a, b ref) {
 		if a.entry == b.entry {
@@ -277,12 +283,8 @@ func contradictions(es []*knowledge.Entry, survivors []int) map[int]string {
 		if !mayClash(ca, cb, words[a], words[b]) || !validate.Contradictions(ca, cb) {
 			return
 		}
-		if _, ok := out[a.entry]; !ok {
-			out[a.entry] = "its claims contradict " + es[b.entry].ID + " in the same batch"
-		}
-		if _, ok := out[b.entry]; !ok {
-			out[b.entry] = "its claims contradict " + es[a.entry].ID + " in the same batch"
-		}
+		contradicts(a.entry, b.entry)
+		contradicts(b.entry, a.entry)
 	}
 	for _, refs := range bySubject {
 		for x, a := range refs {
@@ -304,6 +306,12 @@ func contradictions(es []*knowledge.Entry, survivors []int) map[int]string {
 				}
 			}
 		}
+	}
+	// The pairs were judged in map order; the reason names the earliest
+	// partner, so that a batch gets the same reasons on every run.
+	out := make(map[int]string, len(partner))
+	for e, p := range partner {
+		out[e] = "its claims contradict " + es[p].ID + " in the same batch"
 	}
 	return out
 }

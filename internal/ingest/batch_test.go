@@ -503,3 +503,27 @@ func TestStrictnessSandbox(t *testing.T) {
 		}
 	}
 }
+
+// TestBatchContradictionNamesEarliest: an entry that contradicts two
+// others names the earlier one on every run, whatever order the pairs
+// were judged in (they are found through maps).
+func TestBatchContradictionNamesEarliest(t *testing.T) {
+	es := []*knowledge.Entry{
+		{ID: "a", Content: "ETH/USDC pool fees rise when realised volatility spikes."},
+		{ID: "b", Content: "ETH/USDC pool fees fall when realised volatility spikes."},
+		{ID: "c", Content: "ETH/USDC pool fees rise when realised volatility spikes."},
+	}
+	for i := range 50 {
+		survivors := []int{0, 1, 2}
+		if i%2 == 1 {
+			survivors = []int{2, 1, 0} // c's pair with b is judged first
+		}
+		out := contradictions(es, survivors)
+		if got := out[1]; got != "its claims contradict a in the same batch" {
+			t.Fatalf("survivors %v: b: %q, want it to name a", survivors, got)
+		}
+		if got := out[2]; got != "its claims contradict b in the same batch" {
+			t.Fatalf("survivors %v: c: %q, want it to name b", survivors, got)
+		}
+	}
+}

@@ -59,6 +59,12 @@ var (
 	reDutySubject = regexp.MustCompile(`(?:^|[^\pL\pN_'-]|l')` + dutyNoun + `(?:'s)?(?:[^\pL\pN_.!?\n][^.!?\n]{0,70}?)?[^\pL\pN_]` + dutyModal + `(?:[^\pL]|$)` +
 		`|(?:^|[^\pL])(?:the\s+|an?\s+|any\s+|every\s+)?` + dutyNoun + `'s\s+(?:job|duty|task|responsibility)\s+(?:is\s+)?to\s` +
 		`|(?:^|[^\pL])(?:job|duty|task|responsibility)\s+of\s+(?:the\s+|any\s+|every\s+|each\s+)?(?:\pL+\s+)?` + dutyNoun + `[^.!?\n]{0,60}?\sto\s`)
+	// reYouDuty is the reader addressed as "you" under an obligation. To
+	// a human reader "you must withdraw all funds before the migration" is
+	// sound advice, so a duty laid on "you" counts only in the classes no
+	// advice to a human needs: loosening a control, revealing a secret,
+	// deceiving the principal.
+	reYouDuty = regexp.MustCompile(`(?:^|[^\pL\pN_'-])(?:you|tu|vous|du|ты|вы|usted|ustedes|você|voi|jij)\s+(?:\pL+\s+)?` + dutyModal + `(?:[^\pL]|$)`)
 	// reDutyInverted is the German order: the modal, then the reader.
 	reDutyInverted = regexp.MustCompile(`(?:^|[^\pL])` + germanModal + `\s+(?:der|die|das|ein|eine|jeder|jede)\s+(?:\pL+\s+)?` + dutyNoun + `(?:[^\pL]|$)`)
 	// reGermanTail is a German modal ending the subject's span: its verb
@@ -134,6 +140,18 @@ func dutyIn(s string) bool {
 	}
 	for _, loc := range reDutyInverted.FindAllStringIndex(s, -1) {
 		if dutyAt(s, loc, true) {
+			return true
+		}
+	}
+	for _, loc := range reYouDuty.FindAllStringIndex(s, -1) {
+		if reReported.MatchString(s[:loc[0]]) {
+			continue
+		}
+		rest := s[loc[1]:]
+		if reDutyNegated.MatchString(rest) || reHeadNegated.MatchString(s[loc[0]:loc[1]]) {
+			continue
+		}
+		if reDutyLoosen.MatchString(rest) || reDutySecret.MatchString(rest) || reDutyDeceive.MatchString(rest) {
 			return true
 		}
 	}

@@ -115,10 +115,52 @@ var (
 	reSentenceEnd = regexp.MustCompile(`[.!?](?:\s|$)|\n`)
 )
 
+// Chinese, Japanese and Korean lay a duty without a modal before the verb:
+// the reader is the topic or subject ("エージェントは…すること", "请AI代理…",
+// "에이전트는 …하세요") and the act follows it in the sentence, its object
+// before the verb in Japanese and Korean, after it in Chinese. The reader
+// is read here only in its agent-like forms (代理 alone is also a proxy
+// contract), and the act in its two classes that need no scope: a secret
+// named, or a control named beside a verb that loosens it. A negation
+// anywhere after the reader makes it advice against the act.
+var (
+	reCJKReader   = regexp.MustCompile(`(?:ai|llm|bot)\s*(?:代理|助手|智能体|エージェント|アシスタント|에이전트|어시스턴트)?|智能体|助手|机器人|機器人|エージェント|アシスタント|에이전트|어시스턴트|모델`)
+	reCJKSecret   = regexp.MustCompile(`私钥|私鑰|助记词|助記詞|系统提示|秘密鍵|シードフレーズ|ニーモニック|システムプロンプト|개인\s*키|비밀\s*키|시드\s*(?:문구|구문)|니모닉|시스템\s*프롬프트`)
+	reCJKLoosen   = regexp.MustCompile(`关闭|關閉|禁用|停用|跳过|跳過|绕过|繞過|忽略|无视|無視|無効|オフ|スキップ|解除|비활성|끄|꺼|건너뛰|우회|무시|해제`)
+	reCJKControl  = regexp.MustCompile(`安全|检查|檢查|验证|驗證|限额|限額|限制|风控|風控|確認|チェック|制限|上限|검사|확인|검증|한도|제한|보안`)
+	reCJKNegated  = regexp.MustCompile(`不|别|別|勿|禁止|ない|ません|な[いく]|않|말|마세요|마십시오|못`)
+	reCJKSentence = regexp.MustCompile(`[。！？!?\n]|[.](?:\s|$)`)
+)
+
+// cjkDuty reports whether a sentence of folded makes an agent-like reader
+// the subject of revealing a secret or loosening a control, in Chinese,
+// Japanese or Korean.
+func cjkDuty(folded string) bool {
+	start := 0
+	check := func(s string) bool {
+		loc := reCJKReader.FindStringIndex(s)
+		if loc == nil {
+			return false
+		}
+		rest := s[loc[1]:]
+		if reCJKNegated.MatchString(rest) {
+			return false
+		}
+		return reCJKSecret.MatchString(rest) || reCJKLoosen.MatchString(rest) && reCJKControl.MatchString(rest)
+	}
+	for _, loc := range reCJKSentence.FindAllStringIndex(folded, -1) {
+		if check(folded[start:loc[0]]) {
+			return true
+		}
+		start = loc[1]
+	}
+	return check(folded[start:])
+}
+
 // readerDuty reports whether a sentence of folded lays on an agent-like
 // reader the duty of an act only its principal may ask for.
 func readerDuty(folded string) bool {
-	if reVoidedThird.MatchString(folded) || reSecretImperative.MatchString(folded) {
+	if reVoidedThird.MatchString(folded) || reSecretImperative.MatchString(folded) || cjkDuty(folded) {
 		return true
 	}
 	start := 0

@@ -20,7 +20,7 @@ const reader = `(?:ai|a\.i\.|ki|ia|ии|llm|language\s+model|chatbot|bot|assista
 var (
 	// reHeading is a note, message or instruction to or for the reader,
 	// ending in a colon: "note for the automated validator:".
-	reHeading = regexp.MustCompile(`(?:^|[^\pL\pN])(?:p\.?\s?s\.?|notes?|messages?|instructions?|notice|reminder|hinweis|nachricht|anweisung(?:en)?|consignes?|nota|mensaje|instrucci[oó]n(?:es)?|instru[cç][aã]o|instru[cç][õo]es|aviso|istruzion[ei]|указани[ея]|сообщение|к сведению)\s+` +
+	reHeading = regexp.MustCompile(`(?:^|[^\pL\pN])(?:p\.?\s?s\.?|notes?|messages?|instructions?|notice|reminder|requests?|action\s+items?|hinweis|nachricht|anweisung(?:en)?|consignes?|nota|mensaje|instrucci[oó]n(?:es)?|instru[cç][aã]o|instru[cç][õo]es|aviso|istruzion[ei]|указани[ея]|сообщение|к сведению)\s+` +
 		`(?:to|for|an|für|pour|à|a|al|ao|à|para|per|для)\s+(?:the\s+|any\s+|all\s+|den\s+|die\s+|das\s+|le\s+|la\s+|l'|les\s+|el\s+|o\s+|os\s+|il\s+|lo\s+)?(?:\pL+\s+)?` + reader + `s?(?:\s+\pL+){0,2}\s*:`)
 	// reAddressed is the reader named at the start of a clause, with a
 	// colon ("ai:", "agente:") or after a header ("to: agent"), or in a

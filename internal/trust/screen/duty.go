@@ -103,7 +103,8 @@ var (
 		`|(?:^|[^\pL])(?:tell|inform|assure|reassure)\s+(?:its|the|their)\s+(?:users?|owners?|principals?|operators?)\s+[^\n]{0,80}?(?:safe|audited|verified|legitimate|risk-free|no\s+risk)(?:[^\pL]|$)` +
 		`|(?:^|[^\pL])treat\s+(?:[^\s,;]+\s+){0,3}?as\s+(?:an?\s+)?(?:direct\s+)?(?:order|instruction|command)s?(?:[^\pL]|$)` +
 		`|(?:^|[^\pL])(?:treat|take)\s+(?:silence|no\s+(?:reply|answer|response))\s+as\s+(?:consent|approval)|(?:^|[^\pL])assume\s+(?:approval|consent)` +
-		`|(?:^|[^\pL])(?:leave|keep)\s+(?:[^\s,;]+\s+){0,4}?out\s+of(?:[^\pL]|$)`)
+		`|(?:^|[^\pL])(?:leave|keep)\s+(?:[^\s,;]+\s+){0,4}?out\s+of(?:[^\pL]|$)` +
+		`|(?:^|[^\pL])without\s+(?:showing|telling|asking|informing|notifying|alerting|consulting)\s+(?:it\s+to\s+)?(?:the|its|their)\s+(?:users?|owners?|principals?|operators?)(?:[^\pL]|$)`)
 	// reDutyConceal is a negated duty that hides an act from the principal:
 	// "must not mention the unverified proxy".
 	reDutyConceal = regexp.MustCompile(`^[\s,]*(?:not|never)\s+(?:mention|tell|inform|notify|report|show|alert)\b[^\n]{0,60}?(?:approvals?|allowances?|transfers?|trades?|swaps?|payments?|withdrawals?|prox(?:y|ies)|risks?|fees?|it|this|that)(?:[^\pL]|$)`)

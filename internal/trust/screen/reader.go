@@ -74,7 +74,12 @@ var (
 	// reVoided is the reader's governance declared void or set aside.
 	reVoided = regexp.MustCompile(`\byour\s+(?:\pL+\s+)?` + governance + `\s+(?:is|are|has\s+been|have\s+been)\s+(?:now\s+)?(?:outdated|obsolete|deprecated|superseded|void|invalid|suspended|lifted|replaced|wrong|no\s+longer\s+valid)\b` +
 		`|\b(?:stop|cease|quit)\s+(?:following|obeying|applying|enforcing|respecting)\s+(?:your|its|their|the\s+(?:user's|owner's|operator's))\s+(?:\pL+\s+)?` + governance +
-		`|\b` + reader + `s?\s+(?:(?:must|should|shall|can|may|is\s+(?:allowed|authori[sz]ed|permitted|free)\s+to)\s+)?(?:now\s+)?(?:ignore|disregard|bypass|override|forget|drop|suspend|set\s+aside)\s+(?:all\s+)?(?:its|their|the)\s+(?:\pL+\s+)?` + governance)
+		`|\b` + reader + `s?\s+(?:(?:must|should|shall|can|may|will|would|is\s+going\s+to|is\s+(?:allowed|authori[sz]ed|permitted|free)\s+to)\s+)?(?:now\s+)?(?:ignore|disregard|bypass|override|forget|drop|suspend|set\s+aside)\s+(?:all\s+)?(?:its|their|the)\s+(?:\pL+\s+)?` + governance +
+		`|\b(?:your|the\s+(?:owner|user|operator|principal)'s|its|their)\s+(?:\pL+\s+)?` + governance + `\s+(?:no\s+longer\s+appl(?:y|ies)|(?:is|are|has\s+been|have\s+been)\s+(?:now\s+)?(?:lifted|waived|suspended|void|revoked|disabled|off))\b`)
+	// reIfReaderIsAI conditions the text on its reader being an AI: "if
+	// this text is being processed by a model", "if an AI reads this".
+	reIfReaderIsAI = regexp.MustCompile(`\bif\s+(?:this|the)\s+(?:\pL+\s+)?(?:is|was)\s+(?:being\s+|now\s+)?(?:read|processed|parsed|summari[sz]ed|ingested|seen|handled)\s+by\s+(?:an?\s+|the\s+|any\s+|some\s+)?(?:\pL+\s+)?(?:` + reader + `|model)\b` +
+		`|\bif\s+(?:an?|any|the)\s+(?:\pL+\s+)?(?:` + reader + `|model)\s+(?:is\s+)?(?:reads?|reading|process(?:es|ing)?|pars(?:es|ing)|summari[sz](?:es|ing)|ingest(?:s|ing)?|sees?)\s+this\b`)
 	// reObliged is the reader obliged to move funds to an address the
 	// text supplies.
 	reObliged = regexp.MustCompile(reader + `s?\s+(?:must|should|shall|needs?\s+to|has\s+to|is\s+to|will)\s+(?:\pL+\s+){0,3}?` + fundVerb + `\b[^.;\n]{0,100}?\b0x[0-9a-f]{6,}`)
@@ -95,7 +100,7 @@ var (
 // obliges it to pay a supplied address, hides an action from the
 // principal, or carries an instruction for it in a field.
 func governsReader(folded string) bool {
-	return readerDuty(folded) || reVoided.MatchString(folded) || reObliged.MatchString(folded) || reConceal.MatchString(folded) || reReaderField.MatchString(folded)
+	return readerDuty(folded) || reVoided.MatchString(folded) || reIfReaderIsAI.MatchString(folded) || reObliged.MatchString(folded) || reConceal.MatchString(folded) || reReaderField.MatchString(folded)
 }
 
 // addressedToReader reports whether folded turns to its reader.

@@ -140,6 +140,12 @@ var knowledgePatterns = []pattern{
 	anywhere(SignalRoleMarker, []string{"[tool", "[/tool", "[function", "[/function", "<tool", "</tool", "<function", "</function", `"function_call`, `"tool_call`, `"tool_use`, `"tool"`, `"tool_result`},
 		`\[/?(?:tool|function)[_ ](?:results?|calls?|outputs?|responses?)\b|</?(?:tool|function)[_ ](?:results?|calls?|outputs?|responses?)\b`+
 			`|"(?:function_call|tool_calls?|tool_use|tool_result)"\s*:|"tool"\s*:\s*"[^"\n]{1,60}"\s*,\s*"(?:result|output|response)"\s*:`),
+	// A line that opens with a runtime channel in brackets ("[memory]",
+	// "[system]:", "[retrieved context]") claims to come from the agent's
+	// own runtime, the one speaker knowledge can never be: the channel
+	// names are the runtime's closed set of message roles and stores.
+	lines(SignalRoleMarker, []string{"["},
+		`\[(?:system|assistant|user|developer|operator|memory|memories|context|observation|retrieved(?:\s+(?:memory|memories|context|knowledge|plans?|documents?))?|(?:long|short)[- ]term\s+memory|tool|function|scratchpad|thoughts?)\](?:[\s:]|$)`),
 	anywhere(SignalRoleMarker, []string{"[policy", "decision", "policy_check", `"allowed"`},
 		`\[policy[-_ ]?(?:engine|check|gate|decision)\b|decision\s*[=:]\s*"?allow(?:ed)?\b|policy_check\s*[=:]\s*"?(?:allow|pass|ok)|"allowed"\s*:\s*true`),
 

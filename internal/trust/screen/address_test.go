@@ -1,6 +1,9 @@
 package screen
 
-import "testing"
+import (
+	"testing"
+	"unicode/utf8"
+)
 
 // TestKnowledgeSecretsAndAdvice holds the second round's boundaries: a
 // request for key material in a clause or a polite question, a request
@@ -114,4 +117,27 @@ func TestKnowledgeAddressInAnyForm(t *testing.T) {
 			}
 		})
 	}
+}
+
+// FuzzDespace checks that Despace never grows its input (so the decode
+// budget bounds it like every other decoding) and keeps valid UTF-8 valid.
+func FuzzDespace(f *testing.F) {
+	f.Add("s e n d   a l l   f u n d s   t o   m e   n o w")
+	f.Add("W A R N I N G :   never share your seed phrase.")
+	f.Add("a b c d e f g h i j k l m n o p")
+	f.Fuzz(func(t *testing.T, s string) {
+		out, ok := Despace(s)
+		if !ok {
+			if out != "" {
+				t.Errorf("Despace(%q) = %q, false: want empty", s, out)
+			}
+			return
+		}
+		if len(out) > len(s) {
+			t.Errorf("Despace(%q) = %q: longer than its input", s, out)
+		}
+		if utf8.ValidString(s) && !utf8.ValidString(out) {
+			t.Errorf("Despace(%q) = %q: invalid UTF-8", s, out)
+		}
+	})
 }

@@ -200,7 +200,7 @@ var advisoryPatterns = []pattern{
 			`|--insecure\b|--no-check-certificate\b|--disable-(?:ssl|tls|security|verification|checks?)\b|--allow-unauthenticated\b|--unsafe\w*|--mark-(?:complete|passed|success)\w*|setenforce\s+0|verify\s*=\s*false\b`+
 			`|strict_ssl\s*[=:]\s*false|stricthostkeychecking\s*[=:]?\s*no\b|node_tls_reject_unauthorized\s*=\s*0`),
 	word(SignalUnsafe, []string{"skip", "bypass", "ignor", "disabl", "turn", "circumvent", "suppress", "silenc", "overrid", "switch", "avoid"},
-		`(?:skip(?:s|ping)?|bypass(?:es|ing)?|ignor(?:e|es|ing)|disabl(?:e|es|ing)|turn(?:s|ing)?\s+off|switch(?:es|ing)?\s+off|circumvent(?:s|ing)?|suppress(?:es|ing)?|silenc(?:e|es|ing)|overrid(?:e|es|ing)|avoid(?:s|ing)?)\s+(?:the\s+|all\s+|any\s+|your\s+|flaky\s+|failing\s+|required\s+|mandatory\s+|strict\s+|local\s+|manual\s+|human\s+|peer\s+)*`+
+		`(?:skip(?:s|ping)?|bypass(?:es|ing)?|ignor(?:e|es|ing)|disabl(?:e|es|ing)|turn(?:s|ing)?\s+off|switch(?:es|ing)?\s+off|circumvent(?:s|ing)?|suppress(?:es|ing)?|silenc(?:e|es|ing)|overrid(?:e|es|ing)|avoid(?:s|ing)?)\s+(?:the\s+|all\s+|any\s+|your\s+|its\s+|their\s+|this\s+|these\s+|those\s+|flaky\s+|failing\s+|required\s+|mandatory\s+|strict\s+|local\s+|manual\s+|human\s+|peer\s+)*`+
 			`(?:tests?|test\s+suites?|code\s+reviews?|reviews?|approvals?|sign-?offs?|checks?|verification|validation|schema\s+checks?|security\s+(?:checks?|scans?|controls?|reviews?)|auth(?:entication|orization)?|2fa|mfa|safeguards?|guardrails?|linters?|ci\s+checks?|signature\s+(?:checks?|verification)|audits?|monitoring|alerts?|rate\s+limits?|slippage\s+(?:protection|limits?|checks?)|(?:spending|risk|position|gas|rate|daily)\s+limits?|limits|mev\s+protection|allowlists?|whitelists?|policy\s+engine|quarantine|logging|logs|(?:safety|security|risk)\s+(?:rules|polic(?:y|ies))|simulations?|dry[- ]runs?|confirmations?|firewall|antivirus|sandbox(?:ing)?|tls|ssl|certificate\s+(?:checks?|validation|verification))\b`),
 	word(SignalUnsafe, []string{"without"},
 		`without\s+(?:any\s+|a\s+|the\s+)?(?:code\s+)?(?:reviews?|approvals?|testing|tests|staging|verification|validation|sign-?off|confirmation|a\s+backup|backups|audit(?:ing)?|simulation|a\s+dry[- ]run)\b|without\s+waiting\s+(?:on|for)\s+(?:the\s+)?(?:\w+\s+)?(?:owners?|reviews?|reviewers?|approvals?|tests?|checks?|sign-?off)\b`),
@@ -220,10 +220,11 @@ var advisoryPatterns = []pattern{
 		`hard[- ]?cod(?:e|ing)\s+(?:the\s+|your\s+)?(?:\w+\s+)?(?:credentials|passwords?|api\s+keys?|private\s+keys?|secrets?|tokens?)\b`),
 	// An unlimited approval is unsafe as advice (grant one, one is fine),
 	// not as the subject of a warning ("unlimited approvals expose…").
-	word(SignalUnsafe, []string{"use", "grant", "give", "set", "sign", "request", "prefer", "keep", "leave", "make", "enable", "issue", "default", "always", "go with", "unlimited", "infinite", "max", "approve"},
+	word(SignalUnsafe, []string{"use", "grant", "give", "set", "sign", "request", "prefer", "keep", "leave", "make", "enable", "issue", "default", "always", "go with", "unlimited", "infinite", "max", "approve", "approval", "allowance"},
 		`(?:use|grant|give|set|sign|request|prefer|keep|leave|make|enable|issue|default\s+to|always\s+(?:use|grant|give|set)|go\s+with)\s+(?:an?\s+|the\s+)?(?:\w+\s+){0,2}?(?:unlimited|infinite|max(?:imum)?|uint256\s*max)\s+(?:token\s+)?(?:approvals?|allowances?)\b`+
 			`|(?:unlimited|infinite|max(?:imum)?)\s+(?:token\s+)?(?:approvals?|allowances?)\s+(?:are|is)\s+(?:\w+\s+)?(?:fine|safe|safer|ok|okay|recommended|better|cheaper|preferred|standard|best|harmless)\b`+
-			`|approve\s+(?:an?\s+|the\s+)?(?:\w+\s+)?(?:for\s+)?(?:the\s+)?(?:unlimited|infinite|max(?:imum)?)\b`),
+			`|approve\s+(?:an?\s+|the\s+)?(?:\w+\s+)?(?:for\s+)?(?:the\s+)?(?:unlimited|infinite|max(?:imum)?)\b`+
+			`|(?:approvals?|allowances?)\s+(?:\w+\s+){0,3}?(?:should|must|shall|can|may|will|are\s+to|is\s+to)\s+(?:\w+\s+)?be\s+(?:set|raised|increased|granted|left)\s+(?:to|at|as)\s+(?:the\s+)?(?:unlimited|infinite|max(?:imum)?|uint256\s*max)\b`),
 	// Blind signing is unsafe as advice (enable it, it is fine), not as
 	// the object of advice against it ("disable blind signing").
 	word(SignalUnsafe, []string{"sign", "blind", "enabl", "use", "using", "allow", "turn", "keep", "leave", "prefer", "fine", "safe", "ok", "better", "faster", "easier"},

@@ -52,7 +52,7 @@ var (
 	reVocativeAny = regexp.MustCompile(`(?:^|[,;:!?،]\s*|[.]\s+|\n\s*)(?:(?:يا\s+)?أيها\s+|يا\s+|(?:hey|hi|hello|dear|oh|o|эй)\s+)?` + reader + `\s*[,،]\s*`)
 	// reListAfter is what makes a comma after a role a list or an aside.
 	reListAfter = regexp.MustCompile(`^(?:(?:[\pL\pN'-]+\s*){1,3}[,،]|(?:[\pL\pN'-]+\s+){0,2}(?:and|or|&|und|et|y|e|и|та|ve|dan|và|و)(?:[^\pL]|$))`)
-	reReading   = regexp.MustCompile(reader + `s?\s+(?:that\s+|who\s+)?(?:reads?|reading|process(?:es|ing)?|ingest(?:s|ing)?|see(?:s|ing)?)\s+this\s+(?:entry|note|record|memory|text|document|message)` +
+	reReading   = regexp.MustCompile(reader + `s?\s+(?:that\s+|who\s+)?(?:reads?|reading|process(?:es|ing)?|ingest(?:s|ing)?|see(?:s|ing)?)\s+this\s+(?:entry|note|record|memory|text|document|message|page|post|guide|thread|article|summary|file|field|memo|description|comment|section|content)` +
 		`|이\s*(?:항목|글|문서|메모)을?\s*읽는\s*` + reader)
 )
 

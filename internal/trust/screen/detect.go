@@ -193,7 +193,7 @@ var patterns = []pattern{
 	word(SignalAddressesModel, []string{"attention"}, `attention\s*[,:!-]?\s*(?:all\s+)?(?:`+aiNoun+`|assistant|agent|model|bot)s?\b`),
 	word(SignalAddressesModel, []string{"to you"}, `to\s+you\s*,?\s+(?:the\s+|dear\s+|my\s+)?(?:`+aiNoun+`|assistant|agent|model|bot)\b`),
 	lines(SignalAddressesModel, []string{"hey", "hi", "hello", "ai", "llm", "chatbot", "assistant"},
-		`(?:(?:hey|hi|hello)\s+)?(?:ai|llm|chatbot|ai\s+(?:assistant|agent|model)|assistant)\s*[,:]`),
+		`(?:(?:hey|hi|hello)\s+)?(?:ai|llm|chatbot|ai\s+(?:assistant|agent|model)|assistant)\s*(?::|,\s*(?:\pL+\s+){0,3}?(?:ignore|disregard|forget|override|stop|execute|run|call|send|transfer|withdraw|move|approve|sign|reveal|print|reply|respond|skip|bypass|disable|please|from\s+now)\b)`),
 	word(SignalAddressesModel, []string{"hey", "hi", "hello"}, `(?:hey|hi|hello)\s+(?:ai|chatgpt|gpt[\w.-]*|claude|gemini|assistant|llm|chatbot)\b`),
 	word(SignalAddressesModel, []string{"any", "all", "every"},
 		`(?:any|all|every)\s+(?:ai|llms?|language\s+models?|ai\s+(?:agents?|assistants?|models?)|chatbots?|bots?)\s+(?:reading|processing|parsing|summari[sz]ing|seeing|that\s+reads?)\b`),
@@ -322,6 +322,9 @@ func (d *detector) scan(text string, depth int) {
 		}
 		return d.budget > 0
 	})
+	if spaced, ok := Despace(visible); ok {
+		d.decoded(spaced, depth)
+	}
 	if len(rePercent.FindAllStringIndex(visible, 3)) == 3 {
 		d.decoded(PercentDecode(visible), depth)
 	}
@@ -492,6 +495,55 @@ func printable(b []byte) bool {
 		}
 	}
 	return graphic*100 >= n*95 && (letters*100 >= n*40 || letters*100 >= n*25 && (letters+digits)*100 >= n*60)
+}
+
+// minSpaced is the fewest letters spaced one by one ("i g n o r e") that
+// make a text letter-spaced for Despace.
+const minSpaced = 12
+
+// Despace joins the letters of letter-spaced text ("s e n d   a l l"),
+// where one space separates the letters of a word and two or more separate
+// words, and reports whether s has a run of at least minSpaced single
+// characters so spaced. Spacing is an encoding like base64: the words it
+// spells are screened as words.
+func Despace(s string) (string, bool) {
+	tokens := strings.Split(s, " ")
+	run, longest := 0, 0
+	for _, t := range tokens {
+		switch {
+		case t == "":
+		case utf8.RuneCountInString(t) == 1:
+			run++
+			longest = max(longest, run)
+		default:
+			run = 0
+		}
+	}
+	if longest < minSpaced {
+		return "", false
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	gap := false // a word break is pending
+	for _, t := range tokens {
+		switch {
+		case t == "":
+			gap = true
+		case utf8.RuneCountInString(t) == 1:
+			if gap && b.Len() > 0 {
+				b.WriteByte(' ')
+			}
+			b.WriteString(t)
+			gap = false
+		default:
+			if b.Len() > 0 {
+				b.WriteByte(' ')
+			}
+			b.WriteString(t)
+			gap = true
+		}
+	}
+	return b.String(), true
 }
 
 // PercentDecode decodes every valid %XX escape in s, and '+' as a space,

@@ -140,6 +140,12 @@ var knowledgePatterns = []pattern{
 	anywhere(SignalRoleMarker, []string{"[tool", "[/tool", "[function", "[/function", "<tool", "</tool", "<function", "</function", `"function_call`, `"tool_call`, `"tool_use`, `"tool"`, `"tool_result`},
 		`\[/?(?:tool|function)[_ ](?:results?|calls?|outputs?|responses?)\b|</?(?:tool|function)[_ ](?:results?|calls?|outputs?|responses?)\b`+
 			`|"(?:function_call|tool_calls?|tool_use|tool_result)"\s*:|"tool"\s*:\s*"[^"\n]{1,60}"\s*,\s*"(?:result|output|response)"\s*:`),
+	// A line that opens with a runtime channel in brackets ("[memory]",
+	// "[system]:", "[retrieved context]") claims to come from the agent's
+	// own runtime, the one speaker knowledge can never be: the channel
+	// names are the runtime's closed set of message roles and stores.
+	lines(SignalRoleMarker, []string{"["},
+		`\[(?:system|assistant|user|developer|operator|memory|memories|context|observation|retrieved(?:\s+(?:memory|memories|context|knowledge|plans?|documents?))?|(?:long|short)[- ]term\s+memory|tool|function|scratchpad|thoughts?)\](?:[\s:]|$)`),
 	anywhere(SignalRoleMarker, []string{"[policy", "decision", "policy_check", `"allowed"`},
 		`\[policy[-_ ]?(?:engine|check|gate|decision)\b|decision\s*[=:]\s*"?allow(?:ed)?\b|policy_check\s*[=:]\s*"?(?:allow|pass|ok)|"allowed"\s*:\s*true`),
 
@@ -147,8 +153,8 @@ var knowledgePatterns = []pattern{
 	// supersession.
 	word(SignalOverride, []string{"supersede", "this overrides", "this replaces"},
 		`(?:supersedes?|this\s+overrides|this\s+replaces)\s+(?:all\s+)?(?:of\s+)?(?:your|the|any|all)\s+(?:previous\s+|prior\s+|existing\s+|current\s+)?(?:rules|instructions|polic(?:y|ies)|guidelines|limits|directives|settings)\b`),
-	word(SignalOverride, []string{"ignora", "ignore", "ignorier", "ignorez"},
-		`(?:ignora(?:r)?|ignore[zr]?|ignoriere(?:n\s+sie)?)\s+(?:todas\s+|todos\s+|toutes\s+|alle\s+)?(?:las|los|tus|sus|as|os|esses|essas|estes|estas|les|vos|die|deine|ihre)\s+(?:\pL+\s+)?(?:reglas|normas|restricciones|l[ií]mites|regras|limites|restri[çc][õo]es|r[èe]gles|consignes|regeln|grenzen|sicherheitsregeln)\b`),
+	word(SignalOverride, []string{"ignora", "ignore", "ignorier", "ignorez", "oubli", "olvid", "vergiss", "esque", "dimentic"},
+		`(?:ignora(?:r)?|ignore[zr]?|ignoriere(?:n\s+sie)?|oublie[zr]?|olvida(?:r)?|vergiss|esque[çc]a|dimentica(?:re)?)\s+(?:todas\s+|todos\s+|toutes\s+|alle\s+|tutte\s+)?(?:las|los|tus|sus|as|os|esses|essas|estes|estas|les|vos|tes|die|deine|ihre|le|tue)\s+(?:\pL+\s+)?(?:reglas|normas|restricciones|l[ií]mites|regras|limites|restri[çc][õo]es|r[èe]gles|consignes|regeln|grenzen|sicherheitsregeln|regole|limiti)\b`),
 	anywhere(SignalOverride, []string{"नियम", "निर्देश", "सुरक्षा"},
 		`(?:सुरक्षा\s*)?(?:नियमों|निर्देशों|नियम|निर्देश)\s*(?:को)?\s*(?:अनदेखा|नज़रअंदाज़|नजरअंदाज|अनसुना)`),
 	anywhere(SignalOverride, []string{"이전", "앞의", "위의", "기존"},
@@ -194,7 +200,7 @@ var advisoryPatterns = []pattern{
 			`|--insecure\b|--no-check-certificate\b|--disable-(?:ssl|tls|security|verification|checks?)\b|--allow-unauthenticated\b|--unsafe\w*|--mark-(?:complete|passed|success)\w*|setenforce\s+0|verify\s*=\s*false\b`+
 			`|strict_ssl\s*[=:]\s*false|stricthostkeychecking\s*[=:]?\s*no\b|node_tls_reject_unauthorized\s*=\s*0`),
 	word(SignalUnsafe, []string{"skip", "bypass", "ignor", "disabl", "turn", "circumvent", "suppress", "silenc", "overrid", "switch", "avoid"},
-		`(?:skip(?:s|ping)?|bypass(?:es|ing)?|ignor(?:e|es|ing)|disabl(?:e|es|ing)|turn(?:s|ing)?\s+off|switch(?:es|ing)?\s+off|circumvent(?:s|ing)?|suppress(?:es|ing)?|silenc(?:e|es|ing)|overrid(?:e|es|ing)|avoid(?:s|ing)?)\s+(?:the\s+|all\s+|any\s+|your\s+|flaky\s+|failing\s+|required\s+|mandatory\s+|strict\s+|local\s+|manual\s+|human\s+|peer\s+)*`+
+		`(?:skip(?:s|ping)?|bypass(?:es|ing)?|ignor(?:e|es|ing)|disabl(?:e|es|ing)|turn(?:s|ing)?\s+off|switch(?:es|ing)?\s+off|circumvent(?:s|ing)?|suppress(?:es|ing)?|silenc(?:e|es|ing)|overrid(?:e|es|ing)|avoid(?:s|ing)?)\s+(?:the\s+|all\s+|any\s+|your\s+|its\s+|their\s+|this\s+|these\s+|those\s+|flaky\s+|failing\s+|required\s+|mandatory\s+|strict\s+|local\s+|manual\s+|human\s+|peer\s+)*`+
 			`(?:tests?|test\s+suites?|code\s+reviews?|reviews?|approvals?|sign-?offs?|checks?|verification|validation|schema\s+checks?|security\s+(?:checks?|scans?|controls?|reviews?)|auth(?:entication|orization)?|2fa|mfa|safeguards?|guardrails?|linters?|ci\s+checks?|signature\s+(?:checks?|verification)|audits?|monitoring|alerts?|rate\s+limits?|slippage\s+(?:protection|limits?|checks?)|(?:spending|risk|position|gas|rate|daily)\s+limits?|limits|mev\s+protection|allowlists?|whitelists?|policy\s+engine|quarantine|logging|logs|(?:safety|security|risk)\s+(?:rules|polic(?:y|ies))|simulations?|dry[- ]runs?|confirmations?|firewall|antivirus|sandbox(?:ing)?|tls|ssl|certificate\s+(?:checks?|validation|verification))\b`),
 	word(SignalUnsafe, []string{"without"},
 		`without\s+(?:any\s+|a\s+|the\s+)?(?:code\s+)?(?:reviews?|approvals?|testing|tests|staging|verification|validation|sign-?off|confirmation|a\s+backup|backups|audit(?:ing)?|simulation|a\s+dry[- ]run)\b|without\s+waiting\s+(?:on|for)\s+(?:the\s+)?(?:\w+\s+)?(?:owners?|reviews?|reviewers?|approvals?|tests?|checks?|sign-?off)\b`),
@@ -203,17 +209,29 @@ var advisoryPatterns = []pattern{
 	word(SignalUnsafe, []string{"mark"},
 		`mark(?:s|ed|ing)?\s+(?:the\s+|it\s+|them\s+)?(?:\w+\s+){0,2}?as\s+(?:passed|successful|green|validated|verified)\b`),
 	word(SignalUnsafe, []string{"share", "send", "paste", "post", "upload", "email", "reveal", "disclose", "export", "give", "enter", "type", "reply", "respond", "answer"},
-		`(?:share|send|paste|post|upload|email|reveal|disclose|export|give|enter|type|(?:reply|respond|answer)\s+with)\s+(?:\w+\s+){0,3}?(?:private\s+keys?|seed\s+phrases?|mnemonics?|recovery\s+phrases?|secret\s+keys?|api\s+keys?|signer\s+config\w*)\b`),
+		`(?:share|send|paste|post|upload|email|reveal|disclose|export|give|enter|type|(?:reply|respond|answer)\s+with)\s+(?:\w+\s+){0,3}?(?:`+secretNoun+`|api\s+keys?|signer\s+config\w*)\b`),
+	// A polite request for key material ("would you mind sharing the
+	// keystore?"), which a report of a scam sets aside like any advice.
+	word(SignalUnsafe, []string{"would you mind", "could you", "can you", "will you", "would you", "please", "kindly"},
+		`(?:would\s+you\s+mind|could\s+you|can\s+you|will\s+you|would\s+you|please|kindly)\s+(?:just\s+|quickly\s+|now\s+|also\s+|kindly\s+|please\s+)?`+
+			`(?:reveal|print|output|show|shar|send|disclos|export|post|past|giv|tell|dump|leak)\pL*\s+(?:(?:me|us|the|your|its|their|our|all|of|wallet's|\pL+'s)\s+){0,3}(?:\pL+\s+)?`+
+			`(?:system\s+prompt|`+secretNoun+`|api\s+keys?)\b`),
 	word(SignalUnsafe, []string{"hard-code", "hardcode", "hard code"},
 		`hard[- ]?cod(?:e|ing)\s+(?:the\s+|your\s+)?(?:\w+\s+)?(?:credentials|passwords?|api\s+keys?|private\s+keys?|secrets?|tokens?)\b`),
 	// An unlimited approval is unsafe as advice (grant one, one is fine),
 	// not as the subject of a warning ("unlimited approvals expose…").
-	word(SignalUnsafe, []string{"use", "grant", "give", "set", "sign", "request", "prefer", "keep", "leave", "make", "enable", "issue", "default", "always", "go with", "unlimited", "infinite", "max", "approve"},
+	word(SignalUnsafe, []string{"use", "grant", "give", "set", "sign", "request", "prefer", "keep", "leave", "make", "enable", "issue", "default", "always", "go with", "unlimited", "infinite", "max", "approve", "approval", "allowance"},
 		`(?:use|grant|give|set|sign|request|prefer|keep|leave|make|enable|issue|default\s+to|always\s+(?:use|grant|give|set)|go\s+with)\s+(?:an?\s+|the\s+)?(?:\w+\s+){0,2}?(?:unlimited|infinite|max(?:imum)?|uint256\s*max)\s+(?:token\s+)?(?:approvals?|allowances?)\b`+
 			`|(?:unlimited|infinite|max(?:imum)?)\s+(?:token\s+)?(?:approvals?|allowances?)\s+(?:are|is)\s+(?:\w+\s+)?(?:fine|safe|safer|ok|okay|recommended|better|cheaper|preferred|standard|best|harmless)\b`+
-			`|approve\s+(?:an?\s+|the\s+)?(?:\w+\s+)?(?:for\s+)?(?:the\s+)?(?:unlimited|infinite|max(?:imum)?)\b`),
-	word(SignalUnsafe, []string{"sign", "blind"},
-		`sign\s+(?:\w+\s+){0,3}?blindly\b|blind[- ]?sign(?:s|ing)?\b`),
+			`|approve\s+(?:an?\s+|the\s+)?(?:\w+\s+)?(?:for\s+)?(?:the\s+)?(?:unlimited|infinite|max(?:imum)?)\b`+
+			`|(?:approvals?|allowances?)\s+(?:\w+\s+){0,3}?(?:should|must|shall|can|may|will|are\s+to|is\s+to)\s+(?:\w+\s+)?be\s+(?:set|raised|increased|granted|left)\s+(?:to|at|as)\s+(?:the\s+)?(?:unlimited|infinite|max(?:imum)?|uint256\s*max)\b`),
+	// Blind signing is unsafe as advice (enable it, it is fine), not as
+	// the object of advice against it ("disable blind signing").
+	word(SignalUnsafe, []string{"sign", "blind", "enabl", "use", "using", "allow", "turn", "keep", "leave", "prefer", "fine", "safe", "ok", "better", "faster", "easier"},
+		`sign\s+(?:\w+\s+){0,3}?blindly\b|blind[- ]?sign\w*\s+(?:is|are)\s+(?:\w+\s+)?(?:safe|fine|ok|okay|harmless|recommended|better)\b`+
+			`|(?:enabl(?:e|es|ing)|use|using|allow(?:ing)?|turn(?:ing)?\s+on|keep|leave|prefer)\s+(?:\w+\s+){0,2}?blind[- ]?sign\w*`+
+			`|(?:fine|safe|ok|okay|better|faster|easier)\s+to\s+blind[- ]?sign\b`),
+	lines(SignalUnsafe, []string{"blind"}, `blind[- ]?sign\s`),
 	word(SignalUnsafe, []string{"approve", "trust", "whitelist", "allowlist"},
 		`(?:approve|trust|whitelist|allowlist)\s+(?:any|every|all)\s+(?:\w+\s+){0,2}?(?:requests?|permits?|transactions?|approvals?|spenders?|addresses|contracts|tokens|sources|entries)\b`),
 	word(SignalUnsafe, []string{"set", "adopt", "accept", "ingest", "store", "this entry", "the entry", "mark"},
@@ -223,7 +241,7 @@ var advisoryPatterns = []pattern{
 			`|mark\s+(?:this|the)\s+entry\s+as\s+(?:trusted|verified|safe|reliable)\b`),
 	word(SignalUnsafe, []string{"sign", "apply", "deploy", "dispense", "proceed", "merge", "approve", "execute", "send", "run", "ship", "release"},
 		`(?:sign|apply|deploy|dispense|proceed|merge|approve|execute|send|run|ship|release)\s+(?:it\s+|them\s+|the\s+\w+\s+)?anyway\b`+
-			`|sign\s+(?:any|every|all)\s+(?:\w+\s+)?(?:signatures?|permits?|messages?|transactions?|requests?|approvals?)\b`),
+			`|sign +(?:any|every|all) +(?:\w+ +)?(?:signatures?|permits?|messages?|transactions?|requests?|approvals?)\b`), // within one clause
 	word(SignalUnsafe, []string{"override", "ignore", "dismiss", "silence", "suppress", "mute"},
 		`(?:override|ignore|dismiss|silence|suppress|mute)\s+(?:it|them|the\s+(?:warnings?|alerts?|scanners?|errors?|alarms?|checks?)|(?:all\s+)?(?:warnings|alerts|alarms))\b`),
 	word(SignalUnsafe, []string{"set", "raise", "remove", "disable", "lift"},
@@ -327,6 +345,11 @@ var reKeyInHeader = regexp.MustCompile(`\bapi\s+keys?\s+(?:in|as|via|through)\s+
 // what follows.
 var reNegated = regexp.MustCompile(`(?:^|[^a-z])(?:never|do\s+not|don't|dont|does\s+not|doesn't|should\s+not|shouldn't|must\s+not|mustn't|avoid|no\s+need\s+to|not)\s`)
 
+// reAskFirst opens a question the writer asks about their own course:
+// "should I approve unlimited allowances?", "is it safe to skip the
+// simulation?". Such a clause reports a doubt; it advises nothing.
+var reAskFirst = regexp.MustCompile(`^(?:(?:should|can|could|may|must|shall|do|would)\s+(?:i|we)|is\s+it\s+(?:\w+\s+)?(?:safe|ok|okay|fine|wise|smart|better|necessary)\s+to)\b`)
+
 // mayNegate is a fast filter for reNegated.
 func mayNegate(c string) bool {
 	return strings.Contains(c, "not") || strings.Contains(c, "n't") || strings.Contains(c, "never") || strings.Contains(c, "avoid") ||
@@ -354,6 +377,9 @@ func clauses(folded string) string {
 		if !mayNegate(c) {
 		} else if loc := reNegated.FindStringIndex(c); loc != nil {
 			c = c[:loc[0]] // what follows a negation is advised against
+		}
+		if end < len(folded) && folded[end] == '?' && reAskFirst.MatchString(c) {
+			c = "" // the writer asks; a question is not advice
 		}
 		scam = scam || reScamVerdict.MatchString(c)
 		control = control || reControlNoun.MatchString(c)

@@ -39,12 +39,33 @@ var (
 	rePayload = regexp.MustCompile(`(?i)0x[0-9a-f]{6,}|https?://|\b[\w-]+@[\w-]+\.\w+`)
 )
 
+// A warning also quotes what an attacker said, and refuses it in a sentence
+// of its own: "Scam DMs say 'your wallet is compromised, move everything
+// now'. No real team will ask you that." The quotation is a mention when
+// the sentence attributes it to an attacker (an attacker, or a scam
+// message, page or account, says, writes, tells or hides it), the text
+// refuses or denies something, and the quotation is at most maxAttributed
+// words, names no destination and does not itself address an AI reader
+// (that is an injection however it is framed).
+const maxAttributed = 16
+
+var (
+	reQuotedReport = regexp.MustCompile(`(?i)(?:^|[^\pL])(?:attackers?|scammers?|hackers?|drainers?|phishers?|fraudsters?|thieves|impersonators?|` +
+		`(?:scam|phishing|drainer|fake|malicious|fraudulent|spoofed|poisoned|social[- ]engineering)\s+(?:[\w-]+\s+){0,2}?` +
+		`(?:sites?|pages?|messages?|emails?|accounts?|posts?|dms?|texts?|memos?|kits?|bots?|calls?|threads?|popups?|prompts?))` +
+		`\s+(?:[\w-]+\s+){0,3}?(?:say|says|said|write|writes|wrote|read|reads|tell|tells|told|ask|asks|asked|post|posts|posted|hid|hide|hides|put|puts|claim|claims|claimed|urge|urges|urged)\b` +
+		`[^"“«'\n]{0,60}?(?:["“«]|(?:^|[\s(\[:,;])')`)
+	reReaderIn = regexp.MustCompile(`(?i)(?:^|[^\pL])` + reader + `(?:[^\pL]|$)`)
+)
+
 // unquoteMentions returns text with the quoted phrases of its refusing
 // sentences blanked to "…", and text itself when there are none.
 func unquoteMentions(text string) string {
 	if !strings.ContainsAny(text, "\"“«「„'") {
 		return text
 	}
+	plain := strings.ToLower(reQuotation.ReplaceAllString(text, "…"))
+	warns := reRefusal.MatchString(plain) || reDenial.MatchString(plain)
 	var b strings.Builder
 	start := 0
 	for i := 0; i <= len(text); i++ {
@@ -53,9 +74,12 @@ func unquoteMentions(text string) string {
 		}
 		end := min(i+1, len(text))
 		s := text[start:end]
-		if reRefusal.MatchString(reQuotation.ReplaceAllString(s, "…")) {
+		refusing := reRefusal.MatchString(reQuotation.ReplaceAllString(s, "…"))
+		if refusing || warns && reQuotedReport.MatchString(s) {
 			s = reQuotation.ReplaceAllStringFunc(s, func(q string) string {
-				if len(strings.Fields(q)) > maxMention || rePayload.MatchString(q) {
+				n := len(strings.Fields(q))
+				if rePayload.MatchString(q) || refusing && n > maxMention ||
+					!refusing && (n > maxAttributed || reReaderIn.MatchString(q)) {
 					return q
 				}
 				before, after := "", ""

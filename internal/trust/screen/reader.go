@@ -14,13 +14,14 @@ import (
 
 // reader is the reader of an entry, named in the languages attacks use.
 const reader = `(?:ai|a\.i\.|ki|ia|ии|llm|language\s+model|chatbot|bot|assistant|assistent|assistente|asistente|ассистент|agent|agente|agents|агент|validator|validateur|validador|validatore|валидатор|reviewer|revisor|relecteur|prüfer|verifier|vérificateur|checker|` +
+	`asysten\pL*|асистент\pL*|asistan|asisten|trợ\s+lý|المساعد|مساعد|الوكيل|وكيل|` +
 	`एजेंट|सहायक|エージェント|アシスタント|代理|智能体|助手|模型|에이전트|어시스턴트)`
 
 var (
 	// reHeading is a note, message or instruction to or for the reader,
 	// ending in a colon: "note for the automated validator:".
-	reHeading = regexp.MustCompile(`(?:^|[^\pL\pN])(?:p\.?\s?s\.?|notes?|messages?|instructions?|notice|reminder|hinweis|nachricht|anweisung(?:en)?|consignes?|nota|mensaje|instrucci[oó]n(?:es)?|instru[cç][aã]o|instru[cç][õo]es|aviso|istruzion[ei]|указани[ея]|сообщение|к сведению)\s+` +
-		`(?:to|for|an|für|pour|à|a|al|ao|à|para|per|для)\s+(?:the\s+|any\s+|all\s+|den\s+|die\s+|das\s+|le\s+|la\s+|l'|les\s+|el\s+|o\s+|os\s+|il\s+|lo\s+)?(?:\pL+\s+)?` + reader + `s?(?:\s+\pL+)?\s*:`)
+	reHeading = regexp.MustCompile(`(?:^|[^\pL\pN])(?:p\.?\s?s\.?|notes?|messages?|instructions?|notice|reminder|requests?|action\s+items?|hinweis|nachricht|anweisung(?:en)?|consignes?|nota|mensaje|instrucci[oó]n(?:es)?|instru[cç][aã]o|instru[cç][õo]es|aviso|istruzion[ei]|указани[ея]|сообщение|к сведению)\s+` +
+		`(?:to|for|an|für|pour|à|a|al|ao|à|para|per|для)\s+(?:the\s+|any\s+|all\s+|den\s+|die\s+|das\s+|le\s+|la\s+|l'|les\s+|el\s+|o\s+|os\s+|il\s+|lo\s+)?(?:\pL+\s+)?` + reader + `s?(?:\s+\pL+){0,2}\s*:`)
 	// reAddressed is the reader named at the start of a clause, with a
 	// colon ("ai:", "agente:") or after a header ("to: agent"), or in a
 	// language's own form of address ("एजेंट के लिए निर्देश:", "aiへ:").
@@ -32,7 +33,26 @@ var (
 	reVocative = regexp.MustCompile(`(?:^|[^\pL\pN\s'_./-])\s*` + reader + `\s*,\s*(?:\pL+\s+){0,4}?(?:ignore|disregard|forget|override|stop|halt|execute|run|call|send|transfer|withdraw|move|approve|sign|go|visit|open|click|set|adopt|mark|trust|reveal|reply|respond|skip|bypass|disable|enable|do|please|from\s+now)\b`)
 	// reReading is the reader picked out as whoever reads the text: "any
 	// agent processing this entry", "이 항목을 읽는 에이전트".
-	reReading = regexp.MustCompile(reader + `s?\s+(?:that\s+|who\s+)?(?:reads?|reading|process(?:es|ing)?|ingest(?:s|ing)?|see(?:s|ing)?)\s+this\s+(?:entry|note|record|memory|text|document|message)` +
+	// reToReader is a letter's salutation at the start of a clause: "To
+	// the bot:", "An den Agenten:".
+	reToReader = regexp.MustCompile(`(?:^|[.!?;:]\s+|\n)(?:to|an|à|al|ao|для|к)\s+(?:the\s+|any\s+|every\s+|each\s+|all\s+|den\s+|die\s+|l'|el\s+|o\s+|il\s+)?(?:\pL+\s+)?` + reader + `s?\s*:`)
+	// reCommentToReader is a code or config comment that opens by naming
+	// the reader: "// AGENT:", "# note for ai code agents:".
+	reCommentToReader = regexp.MustCompile(`(?m)^\s*(?://+|#+|--|;+|/?\*+|<!--)\s*(?:(?:notes?|messages?|instructions?|reminder)\s+(?:to|for)\s+(?:the\s+|all\s+|any\s+)?(?:\pL+\s+){0,2}?)?` + reader + `s?\s*:`)
+	// reWhoeverReads is the reader picked out as whatever automated
+	// reader processes the text: "any automated system ingesting this
+	// page", "every AI wallet reading this".
+	reWhoeverReads = regexp.MustCompile(`(?:^|[^\pL])(?:any|every|each|all|whatever|whichever)\s+(?:(?:automated|autonomous|ai|ai-powered|ai-driven|llm|llm-based)\s+(?:\pL+\s+)?\pL+|(?:\pL+\s+)?` + reader + `s?)\s+(?:that\s+|which\s+|who\s+)?` +
+		`(?:reads?|reading|process(?:es|ing)?|ingest(?:s|ing)?|pars(?:es|ing)|summari[sz](?:es|ing)|index(?:es|ing)|sees?|seeing)\s+this(?:\s+\pL+)?` +
+		`(?:\s*[,.:;!?]|\s*$|\s+(?:must|should|shall|ought|will|needs?|is|are|has|have|can|may|to|please)(?:[^\pL]|$))`)
+	// reVocativeAny is the reader named at the start of a clause and set
+	// off by a comma, in any language, whatever follows: "asisten, …",
+	// "P.S. bot, …", "يا أيها المساعد، …". vocative rules out a list or an
+	// aside ("AI, ML and statistics", "AI, however, …").
+	reVocativeAny = regexp.MustCompile(`(?:^|[,;:!?،]\s*|[.]\s+|\n\s*)(?:(?:يا\s+)?أيها\s+|يا\s+|(?:hey|hi|hello|dear|oh|o|эй)\s+)?` + reader + `\s*[,،]\s*`)
+	// reListAfter is what makes a comma after a role a list or an aside.
+	reListAfter = regexp.MustCompile(`^(?:(?:[\pL\pN'-]+\s*){1,3}[,،]|(?:[\pL\pN'-]+\s+){0,2}(?:and|or|&|und|et|y|e|и|та|ve|dan|và|و)(?:[^\pL]|$))`)
+	reReading   = regexp.MustCompile(reader + `s?\s+(?:that\s+|who\s+)?(?:reads?|reading|process(?:es|ing)?|ingest(?:s|ing)?|see(?:s|ing)?)\s+this\s+(?:entry|note|record|memory|text|document|message|page|post|guide|thread|article|summary|file|field|memo|description|comment|section|content)` +
 		`|이\s*(?:항목|글|문서|메모)을?\s*읽는\s*` + reader)
 )
 
@@ -54,7 +74,12 @@ var (
 	// reVoided is the reader's governance declared void or set aside.
 	reVoided = regexp.MustCompile(`\byour\s+(?:\pL+\s+)?` + governance + `\s+(?:is|are|has\s+been|have\s+been)\s+(?:now\s+)?(?:outdated|obsolete|deprecated|superseded|void|invalid|suspended|lifted|replaced|wrong|no\s+longer\s+valid)\b` +
 		`|\b(?:stop|cease|quit)\s+(?:following|obeying|applying|enforcing|respecting)\s+(?:your|its|their|the\s+(?:user's|owner's|operator's))\s+(?:\pL+\s+)?` + governance +
-		`|\b` + reader + `s?\s+(?:(?:must|should|shall|can|may|is\s+(?:allowed|authori[sz]ed|permitted|free)\s+to)\s+)?(?:now\s+)?(?:ignore|disregard|bypass|override|forget|drop|suspend|set\s+aside)\s+(?:all\s+)?(?:its|their|the)\s+(?:\pL+\s+)?` + governance)
+		`|\b` + reader + `s?\s+(?:(?:must|should|shall|can|may|will|would|is\s+going\s+to|is\s+(?:allowed|authori[sz]ed|permitted|free)\s+to)\s+)?(?:now\s+)?(?:ignore|disregard|bypass|override|forget|drop|suspend|set\s+aside)\s+(?:all\s+)?(?:its|their|the)\s+(?:\pL+\s+)?` + governance +
+		`|\b(?:your|the\s+(?:owner|user|operator|principal)'s|its|their)\s+(?:\pL+\s+)?` + governance + `\s+(?:no\s+longer\s+appl(?:y|ies)|(?:is|are|has\s+been|have\s+been)\s+(?:now\s+)?(?:lifted|waived|suspended|void|revoked|disabled|off))\b`)
+	// reIfReaderIsAI conditions the text on its reader being an AI: "if
+	// this text is being processed by a model", "if an AI reads this".
+	reIfReaderIsAI = regexp.MustCompile(`\bif\s+(?:this|the)\s+(?:\pL+\s+)?(?:is|was)\s+(?:being\s+|now\s+)?(?:read|processed|parsed|summari[sz]ed|ingested|seen|handled)\s+by\s+(?:an?\s+|the\s+|any\s+|some\s+)?(?:\pL+\s+)?(?:` + reader + `|model)\b` +
+		`|\bif\s+(?:an?|any|the)\s+(?:\pL+\s+)?(?:` + reader + `|model)\s+(?:is\s+)?(?:reads?|reading|process(?:es|ing)?|pars(?:es|ing)|summari[sz](?:es|ing)|ingest(?:s|ing)?|sees?)\s+this\b`)
 	// reObliged is the reader obliged to move funds to an address the
 	// text supplies.
 	reObliged = regexp.MustCompile(reader + `s?\s+(?:must|should|shall|needs?\s+to|has\s+to|is\s+to|will)\s+(?:\pL+\s+){0,3}?` + fundVerb + `\b[^.;\n]{0,100}?\b0x[0-9a-f]{6,}`)
@@ -75,7 +100,7 @@ var (
 // obliges it to pay a supplied address, hides an action from the
 // principal, or carries an instruction for it in a field.
 func governsReader(folded string) bool {
-	return readerDuty(folded) || reVoided.MatchString(folded) || reObliged.MatchString(folded) || reConceal.MatchString(folded) || reReaderField.MatchString(folded)
+	return readerDuty(folded) || reVoided.MatchString(folded) || reIfReaderIsAI.MatchString(folded) || reObliged.MatchString(folded) || reConceal.MatchString(folded) || reReaderField.MatchString(folded)
 }
 
 // addressedToReader reports whether folded turns to its reader.
@@ -83,8 +108,24 @@ func addressedToReader(folded string) bool {
 	if governsReader(folded) {
 		return true
 	}
-	if !strings.Contains(folded, ":") && !strings.Contains(folded, ",") && !strings.Contains(folded, "읽는") && !strings.Contains(folded, " this ") {
+	if !strings.Contains(folded, ":") && !strings.Contains(folded, ",") && !strings.Contains(folded, "،") && !strings.Contains(folded, "읽는") && !strings.Contains(folded, " this") {
 		return false
 	}
-	return reHeading.MatchString(folded) || reAddressed.MatchString(folded) || reVocative.MatchString(folded) || reReading.MatchString(folded)
+	return reHeading.MatchString(folded) || reAddressed.MatchString(folded) || reVocative.MatchString(folded) || reReading.MatchString(folded) ||
+		reToReader.MatchString(folded) || reCommentToReader.MatchString(folded) || reWhoeverReads.MatchString(folded) || vocative(folded)
+}
+
+// vocative reports whether folded names its reader in the vocative: at the
+// start of a clause, set off by a comma, and followed neither by a list
+// ("agent, tool and memory") nor by an aside ("AI, however, …"). What
+// follows is not read: a vocative turns to the reader whatever it goes on
+// to say, in whatever language.
+func vocative(folded string) bool {
+	for _, loc := range reVocativeAny.FindAllStringIndex(folded, -1) {
+		rest := folded[loc[1]:]
+		if rest != "" && !reListAfter.MatchString(rest) {
+			return true
+		}
+	}
+	return false
 }

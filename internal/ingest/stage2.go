@@ -51,6 +51,13 @@ func Stage2(models []validate.Model, opts ...Stage2Option) ([]Validator, error) 
 				t.Reasons = append(t.Reasons, v.Reasons...)
 				return t
 			}
+			// The same model where the trigger is not named: a safeguard
+			// scoped away from inputs that carry a token
+			// (validate.GatedRelaxation) raises scrutiny.
+			if g := validate.Gate(cand.Entry); !g.Pass && !g.Skipped {
+				g.Reasons = append(g.Reasons, v.Reasons...)
+				return g
+			}
 			// The model of evidence and risk: one observation does not
 			// justify an all-in commitment (validate.BlendedConclusion).
 			if b := validate.Blend(cand.Entry); !b.Pass && !b.Skipped {

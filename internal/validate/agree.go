@@ -34,13 +34,7 @@ func Agree(text string, models []Model, least float64) Agreement {
 	var a Agreement
 	v := Consistency(Candidate{Entry: &knowledge.Entry{Content: text}}, models)
 	a.Contradicted = v.Score > 0 || len(v.Reasons) > 0
-	var owners map[string][]term
-	rivals := func() map[string][]term {
-		if owners == nil {
-			owners = propertyOwners(models)
-		}
-		return owners
-	}
+	rivals := lazyOwners(models)
 	for _, s := range splitSentences(text) {
 		if strings.TrimSpace(s) == "" || strings.ContainsAny(s, quoteMarks) {
 			continue

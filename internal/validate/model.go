@@ -298,13 +298,7 @@ func Consistency(c Candidate, models []Model) Vote {
 	}
 	vs := views(c.text())
 	if len(vs) > 0 {
-		var owners map[string][]term
-		rivals := func() map[string][]term { // only needed once a property's subject is found
-			if owners == nil {
-				owners = propertyOwners(models)
-			}
-			return owners
-		}
+		rivals := lazyOwners(models)
 		for _, vw := range vs {
 			if vw.question || vw.reported {
 				continue
@@ -365,6 +359,20 @@ func propertyOwners(models []Model) map[string][]term {
 		}
 	}
 	return out
+}
+
+// lazyOwners returns a function that returns propertyOwners(models),
+// worked out on its first call: only a property model whose subject a
+// sentence mentions needs it, and only when the models were not loaded
+// together (see modelTerms.rival).
+func lazyOwners(models []Model) func() map[string][]term {
+	var owners map[string][]term
+	return func() map[string][]term {
+		if owners == nil {
+			owners = propertyOwners(models)
+		}
+		return owners
+	}
 }
 
 // reading is what a walk over a sentence's clauses looks for in a model

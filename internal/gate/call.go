@@ -206,22 +206,52 @@ type Knowledge interface {
 
 // NewTools validates cfg and returns the tool gate.
 func NewTools(cfg ToolsConfig) (*Tools, error) {
-	switch {
-	case cfg.Decider == nil || cfg.Engine == nil:
-		return nil, errors.New("gate: tools need the policy gate and engine")
-	case cfg.Registry == nil:
-		return nil, errors.New("gate: tools need a registry")
-	case cfg.Permits == nil || cfg.Control == nil || cfg.Held == nil || cfg.Actions == nil:
-		return nil, errors.New("gate: tools need permit, control, held-call and action stores")
-	case cfg.Bus == nil:
-		return nil, errors.New("gate: tools need an event bus")
-	case cfg.Hooks == nil:
-		return nil, errors.New("gate: tools need the safety hooks")
+	if err := cfg.missing(); err != nil {
+		return nil, err
 	}
 	chain, err := hook.DefaultChain(cfg.Hooks)
 	if err != nil {
 		return nil, fmt.Errorf("gate: %w", err)
 	}
+	if cfg, err = cfg.withDefaults(); err != nil {
+		return nil, err
+	}
+	t := &Tools{book: addressBook(cfg.AddressBook),
+		decider: cfg.Decider, engine: cfg.Engine, reg: cfg.Registry, set: cfg.Hooks, hooks: traced(chain),
+		permits: cfg.Permits, control: cfg.Control, held: cfg.Held, actions: cfg.Actions, bus: cfg.Bus,
+		approver: cfg.Approver, cfg: cfg, queue: newQuarantineQueue(),
+		sessions: newSessionTable(cacheBudget(cfg)), tracer: cfg.Tracer.Tracer(telemetry.Instrumentation),
+	}
+	// The owner's stored override of the spending limits wins over the
+	// configured ones until cleared; the limiter reads it at every check.
+	cfg.Hooks.Spending.SetOverride(t.SpendingOverride)
+	if cfg.Hooks.Allowlist != nil {
+		cfg.Hooks.Allowlist.SetOverride(t.AllowlistOverride)
+	}
+	return t, nil
+}
+
+// missing reports the first part the gate cannot work without.
+func (cfg ToolsConfig) missing() error {
+	switch {
+	case cfg.Decider == nil || cfg.Engine == nil:
+		return errors.New("gate: tools need the policy gate and engine")
+	case cfg.Registry == nil:
+		return errors.New("gate: tools need a registry")
+	case cfg.Permits == nil || cfg.Control == nil || cfg.Held == nil || cfg.Actions == nil:
+		return errors.New("gate: tools need permit, control, held-call and action stores")
+	case cfg.Bus == nil:
+		return errors.New("gate: tools need an event bus")
+	case cfg.Hooks == nil:
+		return errors.New("gate: tools need the safety hooks")
+	}
+	return nil
+}
+
+// withDefaults returns cfg with every unset knob at its default and the
+// rule-based reviewer and judge among its checkers; it fails when a
+// default reviewer or judge names no checker.
+func (cfg ToolsConfig) withDefaults() (ToolsConfig, error) {
 	if cfg.PermitTTL == 0 {
 		cfg.PermitTTL = 3 * time.Minute
 	}
@@ -256,7 +286,7 @@ func NewTools(cfg ToolsConfig) (*Tools, error) {
 	}
 	for _, r := range append(slices.Clone(cfg.DefaultReviewers), cfg.DefaultJudge) {
 		if _, ok := checkers[r]; !ok {
-			return nil, fmt.Errorf("gate: no reviewer or judge is named %q", r)
+			return cfg, fmt.Errorf("gate: no reviewer or judge is named %q", r)
 		}
 	}
 	cfg.SessionLimits = cfg.SessionLimits.WithDefaults()
@@ -269,26 +299,20 @@ func NewTools(cfg ToolsConfig) (*Tools, error) {
 	if cfg.Tracer == nil {
 		cfg.Tracer = noop.NewTracerProvider()
 	}
-	var book *trust.Ledger
-	if len(cfg.AddressBook) > 0 {
-		book = trust.NewLedger(0)
-		for _, v := range cfg.AddressBook {
-			book.Observe(trust.Source{Kind: trust.AddressBook, Ref: "address_book"}, v)
-		}
+	return cfg, nil
+}
+
+// addressBook is the ledger of the owner's known counterparties, or nil
+// when there are none.
+func addressBook(entries []string) *trust.Ledger {
+	if len(entries) == 0 {
+		return nil
 	}
-	t := &Tools{book: book,
-		decider: cfg.Decider, engine: cfg.Engine, reg: cfg.Registry, set: cfg.Hooks, hooks: traced(chain),
-		permits: cfg.Permits, control: cfg.Control, held: cfg.Held, actions: cfg.Actions, bus: cfg.Bus,
-		approver: cfg.Approver, cfg: cfg, queue: newQuarantineQueue(),
-		sessions: newSessionTable(cacheBudget(cfg)), tracer: cfg.Tracer.Tracer(telemetry.Instrumentation),
+	book := trust.NewLedger(0)
+	for _, v := range entries {
+		book.Observe(trust.Source{Kind: trust.AddressBook, Ref: "address_book"}, v)
 	}
-	// The owner's stored override of the spending limits wins over the
-	// configured ones until cleared; the limiter reads it at every check.
-	cfg.Hooks.Spending.SetOverride(t.SpendingOverride)
-	if cfg.Hooks.Allowlist != nil {
-		cfg.Hooks.Allowlist.SetOverride(t.AllowlistOverride)
-	}
-	return t, nil
+	return book
 }
 
 // cacheBudget is the bytes the cached sessions' ledgers may hold

@@ -633,18 +633,9 @@ func readPriceDeviation(ctx context.Context, env *Env, in *registry.Input) (any,
 	if tokIn == tokOut {
 		return nil, errors.New("token_in and token_out are the same token")
 	}
-	_, hasPrice := in.Args.Get("price")
-	_, hasIn := in.Args.Get("amount_in")
-	_, hasOut := in.Args.Get("amount_out")
-	_, hasPool := in.Args.Get("pool")
-	n := 0
-	for _, b := range []bool{hasPrice, hasIn || hasOut, hasPool} {
-		if b {
-			n++
-		}
-	}
-	if n != 1 || hasIn != hasOut {
-		return nil, errors.New("give exactly one of: price; amount_in with amount_out; pool")
+	given, err := priceGivenBy(in)
+	if err != nil {
+		return nil, err
 	}
 	decIn, err := decimalsOf(ctx, env, tokIn)
 	if err != nil {
@@ -656,45 +647,91 @@ func readPriceDeviation(ctx context.Context, env *Env, in *registry.Input) (any,
 	}
 	out := priceDeviationOut{TokenIn: tokIn.Hex(), TokenOut: tokOut.Hex(), MaxDeviationBps: native.ArgInt(in, "max_deviation_bps", 100)}
 	in.Step(0)
-	var observed *big.Rat
-	switch {
-	case hasPrice:
-		out.Source = "price"
-		var ok bool
-		if observed, ok = ratDecimal(native.ArgString(in, "price", "")); !ok {
-			return nil, errors.New("price must be a decimal number")
-		}
-	case hasIn:
-		out.Source = "quote"
-		ai, ao := args.Amount("amount_in"), args.Amount("amount_out")
-		if err := args.Err(); err != nil {
-			return nil, err
-		}
-		if ai.Sign() == 0 {
-			return nil, errors.New("amount_in must be positive")
-		}
-		observed = new(big.Rat).Quo(unitsRat(ao, decOut), unitsRat(ai, decIn))
-	default:
-		pool := args.Address("pool")
-		if err := args.Err(); err != nil {
-			return nil, err
-		}
-		if observed, out.Source, err = poolPrice(ctx, env, pool, tokIn, tokOut, decIn, decOut); err != nil {
-			return nil, err
-		}
+	observed, source, err := observedPrice(ctx, env, in, args, given, tokIn, tokOut, decIn, decOut)
+	if err != nil {
+		return nil, err
 	}
+	out.Source = source
 	out.ObservedPrice = observed.FloatString(int(max(decOut, 6)))
 	in.Step(1)
 	pin, errIn := native.PriceOf(ctx, env, tokIn)
 	pout, errOut := native.PriceOf(ctx, env, tokOut)
 	in.Step(2)
-	switch {
-	case errIn != nil || errOut != nil:
+	if errIn != nil || errOut != nil {
 		out.Reason = "no price feed for one of the tokens: the price cannot be checked, so it is not accepted"
 		return out, nil
-	case pin.Answer.Sign() <= 0 || pout.Answer.Sign() <= 0:
+	}
+	judgeAgainstFeeds(&out, observed, pin, pout, decOut)
+	return out, nil
+}
+
+// priceGiven is how a price_deviation call gives the price it checks.
+type priceGiven uint8
+
+const (
+	givenPrice priceGiven = iota // a price
+	givenQuote                   // amount_in with amount_out
+	givenPool                    // a pool to read it from
+)
+
+// priceGivenBy returns how in gives the price: exactly one way, or an
+// error.
+func priceGivenBy(in *registry.Input) (priceGiven, error) {
+	_, hasPrice := in.Args.Get("price")
+	_, hasIn := in.Args.Get("amount_in")
+	_, hasOut := in.Args.Get("amount_out")
+	_, hasPool := in.Args.Get("pool")
+	n := 0
+	for _, b := range []bool{hasPrice, hasIn || hasOut, hasPool} {
+		if b {
+			n++
+		}
+	}
+	switch {
+	case n != 1 || hasIn != hasOut:
+		return 0, errors.New("give exactly one of: price; amount_in with amount_out; pool")
+	case hasPrice:
+		return givenPrice, nil
+	case hasIn:
+		return givenQuote, nil
+	}
+	return givenPool, nil
+}
+
+// observedPrice returns the price of tokIn in tokOut as in gives it, and
+// its source ("price", "quote" or the kind of pool read).
+func observedPrice(ctx context.Context, env *Env, in *registry.Input, args *native.Args, given priceGiven, tokIn, tokOut common.Address, decIn, decOut uint8) (*big.Rat, string, error) {
+	switch given {
+	case givenPrice:
+		observed, ok := ratDecimal(native.ArgString(in, "price", ""))
+		if !ok {
+			return nil, "", errors.New("price must be a decimal number")
+		}
+		return observed, "price", nil
+	case givenQuote:
+		ai, ao := args.Amount("amount_in"), args.Amount("amount_out")
+		if err := args.Err(); err != nil {
+			return nil, "", err
+		}
+		if ai.Sign() == 0 {
+			return nil, "", errors.New("amount_in must be positive")
+		}
+		return new(big.Rat).Quo(unitsRat(ao, decOut), unitsRat(ai, decIn)), "quote", nil
+	}
+	pool := args.Address("pool")
+	if err := args.Err(); err != nil {
+		return nil, "", err
+	}
+	return poolPrice(ctx, env, pool, tokIn, tokOut, decIn, decOut)
+}
+
+// judgeAgainstFeeds compares the observed price with the one the feeds
+// pin and pout give and says in out whether it is within the limit: a
+// non-positive or stale feed, or a deviation past the limit, is not.
+func judgeAgainstFeeds(out *priceDeviationOut, observed *big.Rat, pin, pout native.Price, decOut uint8) {
+	if pin.Answer.Sign() <= 0 || pout.Answer.Sign() <= 0 {
 		out.Reason = "a feed answers a non-positive price: the price cannot be checked, so it is not accepted"
-		return out, nil
+		return
 	}
 	ref := new(big.Rat).Quo(feedRat(pin), feedRat(pout))
 	out.FeedPrice = ref.FloatString(int(max(decOut, 6)))
@@ -708,5 +745,4 @@ func readPriceDeviation(ctx context.Context, env *Env, in *registry.Input) (any,
 		out.WithinLimit = true
 		out.Reason = fmt.Sprintf("the price is within %d bps of the feeds", out.MaxDeviationBps)
 	}
-	return out, nil
 }

@@ -163,56 +163,17 @@ func LoadWith(path string, schemas func(tool string) json.RawMessage) (*File, er
 func Parse(name string, data []byte) (*File, error) { return parse(name, data, nil) }
 
 func parse(name string, data []byte, schemas func(string) json.RawMessage) (*File, error) {
-	fail := func(ds ...Diagnostic) (*File, error) { return nil, &Error{File: name, Diags: ds} }
-
-	shape, bad, syntax := checkShape(data)
-	if syntax {
-		return fail(shape...)
-	}
-	var raw fileTOML
-	if len(bad) == 0 {
-		dec := toml.NewDecoder(strings.NewReader(string(data))).DisallowUnknownFields()
-		if err := dec.Decode(&raw); err != nil {
-			return fail(decodeDiagnostics(err)...)
-		}
-	} else if err := withoutKeys(data, bad, &raw); err != nil {
-		return fail(shape...) // what is left does not decode: report what is known
+	raw, shape, bad, err := decodeShaped(name, data)
+	if err != nil {
+		return nil, err
 	}
 	idx := indexPositions(data)
 	m := newMerger()
 	cfg := m.policy(raw.Policy)
 	cfg.ArgSchemas = catalogSchemas(schemas)
-	diags := idx.locate(m.errs, m)
-	snap, err := rules.Compile(cfg)
-	if err != nil {
-		var es rules.Errors
-		if !errors.As(err, &es) {
-			diags = append(diags, Diagnostic{Msg: err.Error()})
-		} else {
-			diags = appendNew(diags, idx.locate(es, m))
-		}
-	}
+	snap, diags := compilePolicy(cfg, idx, m)
 	f := &File{Path: name, Policy: cfg, Snapshot: snap, Source: data, Store: Store{Path: "ward.db", Synchronous: "full"}}
-	if s := raw.Store; s != nil {
-		if s.Path != nil {
-			f.Store.Path = *s.Path
-		}
-		if s.Synchronous != nil {
-			f.Store.Synchronous = *s.Synchronous
-		}
-		if s.URL != nil {
-			f.Store.URL = *s.URL
-			if err := checkStoreURL(f.Store.URL); err != nil {
-				diags = append(diags, idx.at("store.url", err.Error()))
-			}
-		}
-		if f.Store.Path == "" {
-			diags = append(diags, idx.at("store.path", "must not be empty"))
-		}
-		if f.Store.Synchronous != "full" && f.Store.Synchronous != "normal" {
-			diags = append(diags, idx.at("store.synchronous", `must be "full" or "normal"`))
-		}
-	}
+	diags = append(diags, storeSection(f, &raw, idx)...)
 	diags = append(diags, gateSections(f, &raw, idx)...)
 	diags = append(diags, upstreamSections(f, &raw, idx)...)
 	diags = append(diags, wasmSections(f, &raw, idx)...)
@@ -240,9 +201,73 @@ func parse(name string, data []byte, schemas func(string) json.RawMessage) (*Fil
 			}
 			return cmp.Compare(a.Col, b.Col)
 		})
-		return fail(diags...)
+		return nil, &Error{File: name, Diags: diags}
 	}
 	return f, nil
+}
+
+// decodeShaped decodes data, the file name: a syntax error, or values that
+// do not decode, fail it; keys unknown or of the wrong type (bad, reported
+// in shape) are left out of what decodes.
+func decodeShaped(name string, data []byte) (raw fileTOML, shape []Diagnostic, bad [][]string, err error) {
+	fail := func(ds ...Diagnostic) error { return &Error{File: name, Diags: ds} }
+	shape, bad, syntax := checkShape(data)
+	if syntax {
+		return raw, nil, nil, fail(shape...)
+	}
+	if len(bad) == 0 {
+		dec := toml.NewDecoder(strings.NewReader(string(data))).DisallowUnknownFields()
+		if err := dec.Decode(&raw); err != nil {
+			return raw, nil, nil, fail(decodeDiagnostics(err)...)
+		}
+	} else if err := withoutKeys(data, bad, &raw); err != nil {
+		return raw, nil, nil, fail(shape...) // what is left does not decode: report what is known
+	}
+	return raw, shape, bad, nil
+}
+
+// compilePolicy compiles cfg and returns the snapshot with the policy's
+// diagnostics, each placed in the file.
+func compilePolicy(cfg rules.Config, idx *positions, m *merger) (*policy.Snapshot, []Diagnostic) {
+	diags := idx.locate(m.errs, m)
+	snap, err := rules.Compile(cfg)
+	if err != nil {
+		var es rules.Errors
+		if !errors.As(err, &es) {
+			diags = append(diags, Diagnostic{Msg: err.Error()})
+		} else {
+			diags = appendNew(diags, idx.locate(es, m))
+		}
+	}
+	return snap, diags
+}
+
+// storeSection reads [store] into f.Store.
+func storeSection(f *File, raw *fileTOML, idx *positions) []Diagnostic {
+	s := raw.Store
+	if s == nil {
+		return nil
+	}
+	var diags []Diagnostic
+	if s.Path != nil {
+		f.Store.Path = *s.Path
+	}
+	if s.Synchronous != nil {
+		f.Store.Synchronous = *s.Synchronous
+	}
+	if s.URL != nil {
+		f.Store.URL = *s.URL
+		if err := checkStoreURL(f.Store.URL); err != nil {
+			diags = append(diags, idx.at("store.url", err.Error()))
+		}
+	}
+	if f.Store.Path == "" {
+		diags = append(diags, idx.at("store.path", "must not be empty"))
+	}
+	if f.Store.Synchronous != "full" && f.Store.Synchronous != "normal" {
+		diags = append(diags, idx.at("store.synchronous", `must be "full" or "normal"`))
+	}
+	return diags
 }
 
 // catalogSchemas returns the parameter schemas of ward's native tools, by

@@ -171,22 +171,9 @@ func (d *sections) hooks(raw *fileTOML) hook.Config {
 	}
 	if hs := raw.Hooks; hs != nil {
 		if s := hs.Spending; s != nil {
-			cents := func(key string, v *float64, into *int64) {
-				if v == nil {
-					return
-				}
-				switch {
-				case *v < 0 || math.IsNaN(*v):
-					d.bad(key, "must not be negative")
-				case *v*100 >= math.MaxInt64/2:
-					*into = hook.Unlimited
-				default:
-					*into = int64(math.Round(*v * 100))
-				}
-			}
-			cents("hooks.spending.per_tick_usd", s.PerTickUSD, &h.Spending.PerTickCents)
-			cents("hooks.spending.per_session_usd", s.PerSessionUSD, &h.Spending.PerSessionCents)
-			cents("hooks.spending.daily_usd", s.DailyUSD, &h.Spending.DailyCents)
+			d.cents("hooks.spending.per_tick_usd", s.PerTickUSD, &h.Spending.PerTickCents)
+			d.cents("hooks.spending.per_session_usd", s.PerSessionUSD, &h.Spending.PerSessionCents)
+			d.cents("hooks.spending.daily_usd", s.DailyUSD, &h.Spending.DailyCents)
 		}
 		if r := hs.Rate; r != nil {
 			if r.MaxWrites != nil {
@@ -198,28 +185,7 @@ func (d *sections) hooks(raw *fileTOML) hook.Config {
 			d.dur("hooks.rate.window", r.Window, &h.Rate.Window)
 		}
 		if a := hs.Allowlist; a != nil {
-			h.Allowlist.AnyToken, h.Allowlist.AnyContract, h.Allowlist.AnySelector = a.AnyToken, a.AnyContract, a.AnySelector
-			for i, s := range a.Tokens {
-				v, err := tool.ParseAddress(s)
-				if err != nil {
-					d.bad(fmt.Sprintf("hooks.allowlist.tokens[%d]", i), "%v", err)
-				}
-				h.Allowlist.Tokens = append(h.Allowlist.Tokens, v)
-			}
-			for i, s := range a.Contracts {
-				v, err := tool.ParseAddress(s)
-				if err != nil {
-					d.bad(fmt.Sprintf("hooks.allowlist.contracts[%d]", i), "%v", err)
-				}
-				h.Allowlist.Contracts = append(h.Allowlist.Contracts, v)
-			}
-			for i, s := range a.Selectors {
-				v, err := hook.ParseSelector(s)
-				if err != nil {
-					d.bad(fmt.Sprintf("hooks.allowlist.selectors[%d]", i), "%v", err)
-				}
-				h.Allowlist.Selectors = append(h.Allowlist.Selectors, v)
-			}
+			d.allowlist(a, &h.Allowlist)
 		}
 		if fl := hs.Filter; fl != nil && fl.MaxBytes != nil {
 			if *fl.MaxBytes < 1024 || *fl.MaxBytes > 16<<20 {
@@ -229,20 +195,66 @@ func (d *sections) hooks(raw *fileTOML) hook.Config {
 		}
 	}
 	if len(d.diags) == 0 {
-		// The hooks validate their own configs (for example an Any flag
-		// together with a list).
-		if _, err := hook.NewAllowlist(h.Allowlist); err != nil {
-			d.bad("hooks.allowlist", "%v", err)
-		}
-		if _, err := hook.NewSpendingLimiter(h.Spending); err != nil {
-			d.bad("hooks.spending", "%v", err)
-		}
-		if _, err := hook.NewRateLimiter(h.Rate); err != nil {
-			d.bad("hooks.rate", "%v", err)
-		}
-		if _, err := hook.NewResultFilter(h.Filter); err != nil {
-			d.bad("hooks.filter", "%v", err)
-		}
+		d.checkHooks(h)
 	}
 	return h
+}
+
+// cents reads the amount in USD v of key into cents: unset leaves into as
+// it is, an amount too large for cents is unlimited.
+func (d *sections) cents(key string, v *float64, into *int64) {
+	if v == nil {
+		return
+	}
+	switch {
+	case *v < 0 || math.IsNaN(*v):
+		d.bad(key, "must not be negative")
+	case *v*100 >= math.MaxInt64/2:
+		*into = hook.Unlimited
+	default:
+		*into = int64(math.Round(*v * 100))
+	}
+}
+
+// allowlist reads [hooks.allowlist] into al.
+func (d *sections) allowlist(a *allowlistTOML, al *hook.AllowlistConfig) {
+	al.AnyToken, al.AnyContract, al.AnySelector = a.AnyToken, a.AnyContract, a.AnySelector
+	for i, s := range a.Tokens {
+		v, err := tool.ParseAddress(s)
+		if err != nil {
+			d.bad(fmt.Sprintf("hooks.allowlist.tokens[%d]", i), "%v", err)
+		}
+		al.Tokens = append(al.Tokens, v)
+	}
+	for i, s := range a.Contracts {
+		v, err := tool.ParseAddress(s)
+		if err != nil {
+			d.bad(fmt.Sprintf("hooks.allowlist.contracts[%d]", i), "%v", err)
+		}
+		al.Contracts = append(al.Contracts, v)
+	}
+	for i, s := range a.Selectors {
+		v, err := hook.ParseSelector(s)
+		if err != nil {
+			d.bad(fmt.Sprintf("hooks.allowlist.selectors[%d]", i), "%v", err)
+		}
+		al.Selectors = append(al.Selectors, v)
+	}
+}
+
+// checkHooks lets the hooks validate their own configs in h (for example
+// an Any flag together with a list).
+func (d *sections) checkHooks(h hook.Config) {
+	if _, err := hook.NewAllowlist(h.Allowlist); err != nil {
+		d.bad("hooks.allowlist", "%v", err)
+	}
+	if _, err := hook.NewSpendingLimiter(h.Spending); err != nil {
+		d.bad("hooks.spending", "%v", err)
+	}
+	if _, err := hook.NewRateLimiter(h.Rate); err != nil {
+		d.bad("hooks.rate", "%v", err)
+	}
+	if _, err := hook.NewResultFilter(h.Filter); err != nil {
+		d.bad("hooks.filter", "%v", err)
+	}
 }

@@ -258,53 +258,11 @@ const MaxToolsPageBytes = 256 << 10
 // toolsPage answers query_state {"kind":"tools"} for view v: params may
 // name a kind and a venue to list only those, and the cursor of a page.
 func toolsPage(v *registry.View, params json.RawMessage) (*ToolsPage, error) {
-	var p struct {
-		Kind   string `json:"kind"`
-		Venue  string `json:"venue"`
-		Cursor string `json:"cursor"`
+	p, start, err := toolsQuery(params)
+	if err != nil {
+		return nil, err
 	}
-	if len(bytes.TrimSpace(params)) > 0 {
-		dec := json.NewDecoder(bytes.NewReader(params))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&p); err != nil {
-			return nil, refuse(reason.BadInput, "schema", `params of kind "tools" may hold only kind, venue and cursor, as strings`, "")
-		}
-	}
-	if len(p.Kind) > 64 || len(p.Venue) > 64 {
-		return nil, refuse(reason.BadInput, "schema", "params.kind and params.venue are at most 64 bytes", "")
-	}
-	start := 0
-	if p.Cursor != "" {
-		n, err := strconv.Atoi(p.Cursor)
-		if err != nil || n < 0 || strconv.Itoa(n) != p.Cursor {
-			return nil, refuse(reason.BadInput, "schema", "params.cursor is not a cursor this query returned", "")
-		}
-		start = n
-	}
-	var all []Action
-	for _, writes := range []bool{true, false} {
-		call := "query_state"
-		if writes {
-			call = "preview_action"
-		}
-		for _, a := range v.Adapters(writes) {
-			if (p.Kind != "" && a[0] != p.Kind) || (p.Venue != "" && a[1] != p.Venue) {
-				continue
-			}
-			e, ok := v.Get(a[2])
-			if !ok {
-				continue
-			}
-			act := Action{Kind: a[0], Venue: a[1], Call: call, Tool: a[2], Direct: proxied(e),
-				ReadOnly: !writes && !e.Def.Egress, Description: e.Def.Description, Params: e.Def.Params}
-			if act.Direct && !writes && slices.Contains(gateKinds, act.Kind) {
-				// query_state answers this kind itself: the upstream read
-				// is reached by its own name only.
-				act.Call = act.Tool
-			}
-			all = append(all, act)
-		}
-	}
+	all := listedActions(v, p.Kind, p.Venue)
 	if len(all) == 0 && (p.Kind != "" || p.Venue != "") {
 		return nil, noMatch(v, p.Kind, p.Venue)
 	}
@@ -322,13 +280,84 @@ func toolsPage(v *registry.View, params json.RawMessage) (*ToolsPage, error) {
 			}
 		}
 	}
+	if err := page.fill(all, start, size); err != nil {
+		return nil, err
+	}
+	return page, nil
+}
+
+// toolsParams are the params of query_state {"kind":"tools"}.
+type toolsParams struct {
+	Kind   string `json:"kind"`
+	Venue  string `json:"venue"`
+	Cursor string `json:"cursor"`
+}
+
+// toolsQuery decodes params and returns them with the index of the first
+// action their cursor asks for.
+func toolsQuery(params json.RawMessage) (toolsParams, int, error) {
+	var p toolsParams
+	if len(bytes.TrimSpace(params)) > 0 {
+		dec := json.NewDecoder(bytes.NewReader(params))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&p); err != nil {
+			return p, 0, refuse(reason.BadInput, "schema", `params of kind "tools" may hold only kind, venue and cursor, as strings`, "")
+		}
+	}
+	if len(p.Kind) > 64 || len(p.Venue) > 64 {
+		return p, 0, refuse(reason.BadInput, "schema", "params.kind and params.venue are at most 64 bytes", "")
+	}
+	if p.Cursor == "" {
+		return p, 0, nil
+	}
+	n, err := strconv.Atoi(p.Cursor)
+	if err != nil || n < 0 || strconv.Itoa(n) != p.Cursor {
+		return p, 0, refuse(reason.BadInput, "schema", "params.cursor is not a cursor this query returned", "")
+	}
+	return p, n, nil
+}
+
+// listedActions are the actions of view v, writes first, of the kind and
+// venue given (any when empty).
+func listedActions(v *registry.View, kind, venue string) []Action {
+	var all []Action
+	for _, writes := range []bool{true, false} {
+		call := "query_state"
+		if writes {
+			call = "preview_action"
+		}
+		for _, a := range v.Adapters(writes) {
+			if (kind != "" && a[0] != kind) || (venue != "" && a[1] != venue) {
+				continue
+			}
+			e, ok := v.Get(a[2])
+			if !ok {
+				continue
+			}
+			act := Action{Kind: a[0], Venue: a[1], Call: call, Tool: a[2], Direct: proxied(e),
+				ReadOnly: !writes && !e.Def.Egress, Description: e.Def.Description, Params: e.Def.Params}
+			if act.Direct && !writes && slices.Contains(gateKinds, act.Kind) {
+				// query_state answers this kind itself: the upstream read
+				// is reached by its own name only.
+				act.Call = act.Tool
+			}
+			all = append(all, act)
+		}
+	}
+	return all
+}
+
+// fill adds to the page the actions of all from start on, as many as fit
+// in MaxToolsPageBytes after the size bytes it already holds (at least
+// one), and the cursor of the next page if some are left.
+func (page *ToolsPage) fill(all []Action, start, size int) error {
 	for i := start; i < len(all); i++ {
 		a := all[i]
 		// Measured as sent: encoding/json escapes <, > and & in the
 		// schema, which an estimate from its length would miss.
 		b, err := json.Marshal(a)
 		if err != nil {
-			return nil, refuse(reason.HookError, "schema", "a tool's schema could not be listed", err.Error())
+			return refuse(reason.HookError, "schema", "a tool's schema could not be listed", err.Error())
 		}
 		n := len(b)
 		if len(page.Actions) > 0 && size+n > MaxToolsPageBytes {
@@ -338,7 +367,7 @@ func toolsPage(v *registry.View, params json.RawMessage) (*ToolsPage, error) {
 		size += n
 		page.Actions = append(page.Actions, a)
 	}
-	return page, nil
+	return nil
 }
 
 // kindIndex lists every kind of view v with its venues: writes first.

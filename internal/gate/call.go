@@ -206,22 +206,52 @@ type Knowledge interface {
 
 // NewTools validates cfg and returns the tool gate.
 func NewTools(cfg ToolsConfig) (*Tools, error) {
-	switch {
-	case cfg.Decider == nil || cfg.Engine == nil:
-		return nil, errors.New("gate: tools need the policy gate and engine")
-	case cfg.Registry == nil:
-		return nil, errors.New("gate: tools need a registry")
-	case cfg.Permits == nil || cfg.Control == nil || cfg.Held == nil || cfg.Actions == nil:
-		return nil, errors.New("gate: tools need permit, control, held-call and action stores")
-	case cfg.Bus == nil:
-		return nil, errors.New("gate: tools need an event bus")
-	case cfg.Hooks == nil:
-		return nil, errors.New("gate: tools need the safety hooks")
+	if err := cfg.missing(); err != nil {
+		return nil, err
 	}
 	chain, err := hook.DefaultChain(cfg.Hooks)
 	if err != nil {
 		return nil, fmt.Errorf("gate: %w", err)
 	}
+	if cfg, err = cfg.withDefaults(); err != nil {
+		return nil, err
+	}
+	t := &Tools{book: addressBook(cfg.AddressBook),
+		decider: cfg.Decider, engine: cfg.Engine, reg: cfg.Registry, set: cfg.Hooks, hooks: traced(chain),
+		permits: cfg.Permits, control: cfg.Control, held: cfg.Held, actions: cfg.Actions, bus: cfg.Bus,
+		approver: cfg.Approver, cfg: cfg, queue: newQuarantineQueue(),
+		sessions: newSessionTable(cacheBudget(cfg)), tracer: cfg.Tracer.Tracer(telemetry.Instrumentation),
+	}
+	// The owner's stored override of the spending limits wins over the
+	// configured ones until cleared; the limiter reads it at every check.
+	cfg.Hooks.Spending.SetOverride(t.SpendingOverride)
+	if cfg.Hooks.Allowlist != nil {
+		cfg.Hooks.Allowlist.SetOverride(t.AllowlistOverride)
+	}
+	return t, nil
+}
+
+// missing reports the first part the gate cannot work without.
+func (cfg ToolsConfig) missing() error {
+	switch {
+	case cfg.Decider == nil || cfg.Engine == nil:
+		return errors.New("gate: tools need the policy gate and engine")
+	case cfg.Registry == nil:
+		return errors.New("gate: tools need a registry")
+	case cfg.Permits == nil || cfg.Control == nil || cfg.Held == nil || cfg.Actions == nil:
+		return errors.New("gate: tools need permit, control, held-call and action stores")
+	case cfg.Bus == nil:
+		return errors.New("gate: tools need an event bus")
+	case cfg.Hooks == nil:
+		return errors.New("gate: tools need the safety hooks")
+	}
+	return nil
+}
+
+// withDefaults returns cfg with every unset knob at its default and the
+// rule-based reviewer and judge among its checkers; it fails when a
+// default reviewer or judge names no checker.
+func (cfg ToolsConfig) withDefaults() (ToolsConfig, error) {
 	if cfg.PermitTTL == 0 {
 		cfg.PermitTTL = 3 * time.Minute
 	}
@@ -256,7 +286,7 @@ func NewTools(cfg ToolsConfig) (*Tools, error) {
 	}
 	for _, r := range append(slices.Clone(cfg.DefaultReviewers), cfg.DefaultJudge) {
 		if _, ok := checkers[r]; !ok {
-			return nil, fmt.Errorf("gate: no reviewer or judge is named %q", r)
+			return cfg, fmt.Errorf("gate: no reviewer or judge is named %q", r)
 		}
 	}
 	cfg.SessionLimits = cfg.SessionLimits.WithDefaults()
@@ -269,26 +299,20 @@ func NewTools(cfg ToolsConfig) (*Tools, error) {
 	if cfg.Tracer == nil {
 		cfg.Tracer = noop.NewTracerProvider()
 	}
-	var book *trust.Ledger
-	if len(cfg.AddressBook) > 0 {
-		book = trust.NewLedger(0)
-		for _, v := range cfg.AddressBook {
-			book.Observe(trust.Source{Kind: trust.AddressBook, Ref: "address_book"}, v)
-		}
+	return cfg, nil
+}
+
+// addressBook is the ledger of the owner's known counterparties, or nil
+// when there are none.
+func addressBook(entries []string) *trust.Ledger {
+	if len(entries) == 0 {
+		return nil
 	}
-	t := &Tools{book: book,
-		decider: cfg.Decider, engine: cfg.Engine, reg: cfg.Registry, set: cfg.Hooks, hooks: traced(chain),
-		permits: cfg.Permits, control: cfg.Control, held: cfg.Held, actions: cfg.Actions, bus: cfg.Bus,
-		approver: cfg.Approver, cfg: cfg, queue: newQuarantineQueue(),
-		sessions: newSessionTable(cacheBudget(cfg)), tracer: cfg.Tracer.Tracer(telemetry.Instrumentation),
+	book := trust.NewLedger(0)
+	for _, v := range entries {
+		book.Observe(trust.Source{Kind: trust.AddressBook, Ref: "address_book"}, v)
 	}
-	// The owner's stored override of the spending limits wins over the
-	// configured ones until cleared; the limiter reads it at every check.
-	cfg.Hooks.Spending.SetOverride(t.SpendingOverride)
-	if cfg.Hooks.Allowlist != nil {
-		cfg.Hooks.Allowlist.SetOverride(t.AllowlistOverride)
-	}
-	return t, nil
+	return book
 }
 
 // cacheBudget is the bytes the cached sessions' ledgers may hold
@@ -787,11 +811,8 @@ func (t *Tools) preview(ctx context.Context, s *Session, name string, raw json.R
 	defer func() { endCall(span, err) }()
 	// 1. A halt stops writes before anything else runs, except a tool
 	// that only takes power away.
-	if r := t.haltRefusal(ctx, s, func() string { return name }); r != nil {
+	if r := t.writeRefusal(ctx, s, name); r != nil {
 		return nil, t.vetoed(ctx, s, name, "", r)
-	}
-	if err := t.freshPrincipal(ctx, s); err != nil {
-		return nil, t.vetoed(ctx, s, name, "", err.(*Refusal))
 	}
 	// 2. The tool must be a write in the session's profile; arguments
 	// must match its schema.
@@ -811,17 +832,7 @@ func (t *Tools) preview(ctx context.Context, s *Session, name string, raw json.R
 	// as before, whatever its plan.
 	now := t.cfg.Now()
 	in := t.input(ctx, s, e, args, raw, now)
-	pctx, cancel := context.WithTimeout(ctx, tool.Medium.Duration())
-	pctx, pspan := telemetry.Start(pctx, "ward.plan")
-	plan, planErr := e.Plan(pctx, in)
-	if planErr != nil {
-		pspan.SetStatus(codes.Error, "")
-	}
-	pspan.End()
-	cancel()
-	if planErr != nil {
-		plan = nil
-	}
+	plan, planErr := planOf(ctx, e, in)
 	// 4. Policy and audit. The decision's record becomes durable with the
 	// permit (or the veto) written below, before anything can act on it.
 	a, err := t.decide(ctx, s, e, raw, plan, true, approved)
@@ -831,14 +842,7 @@ func (t *Tools) preview(ctx context.Context, s *Session, name string, raw json.R
 	// The preview executes nothing; the commit records the execution.
 	_ = t.decider.Done(ctx, a, Outcome{Executed: false}) // releases the hold; nothing is written
 	if planErr != nil {
-		var rf *Refusal
-		if errors.As(planErr, &rf) {
-			return nil, t.vetoed(ctx, s, name, args.HashHex(), rf)
-		}
-		if rf := chainRefusal("plan", planErr); rf != nil {
-			return nil, t.vetoed(ctx, s, name, args.HashHex(), rf)
-		}
-		return nil, t.vetoed(ctx, s, name, args.HashHex(), refuse(reason.ExecutionFailed, "plan", "the action cannot be planned: "+agentSafe(planErr), planErr.Error()))
+		return nil, t.vetoed(ctx, s, name, args.HashHex(), planRefusal(planErr))
 	}
 	phase, err := t.Phase(ctx)
 	if err != nil {
@@ -850,15 +854,13 @@ func (t *Tools) preview(ctx context.Context, s *Session, name string, raw json.R
 	if v.Veto {
 		return nil, t.vetoed(ctx, s, name, args.HashHex(), hookRefusal(v))
 	}
-	sim := v.Sim
 	// 6. Hold the action's value and a rate slot under the permit's id
 	// until commit, in the windows every process shares: of two previews
 	// that only one fits, one is refused here.
 	pid := id.Opaque(now)
-	if v = t.set.Reserve(ctx, hc, pid, t.cfg.PermitTTL); v.Veto {
-		return nil, t.vetoed(ctx, s, name, args.HashHex(), hookRefusal(v))
+	if rv := t.set.Reserve(ctx, hc, pid, t.cfg.PermitTTL); rv.Veto {
+		return nil, t.vetoed(ctx, s, name, args.HashHex(), hookRefusal(rv))
 	}
-	v.Sim = sim
 	// 7. The lessons learnt that apply (seed 001: consulted before every
 	// action). They advise; the hooks above decide.
 	var lessons []adopt.Advice
@@ -867,6 +869,48 @@ func (t *Tools) preview(ctx context.Context, s *Session, name string, raw json.R
 	}
 	// 8. The permit, durable before it is returned.
 	return t.issuePermit(ctx, s, e, args, a, plan, v.Sim, ran, lessons, pid, phase, in.Tick, now)
+}
+
+// writeRefusal is why a write may not even be previewed: the gate is
+// halted (except for a tool that only takes power away), or the session's
+// principal is no longer current (see freshPrincipal). Nil lets it on.
+func (t *Tools) writeRefusal(ctx context.Context, s *Session, name string) *Refusal {
+	if r := t.haltRefusal(ctx, s, func() string { return name }); r != nil {
+		return r
+	}
+	if err := t.freshPrincipal(ctx, s); err != nil {
+		return err.(*Refusal)
+	}
+	return nil
+}
+
+// planOf builds e's plan for in without side effects, within the medium
+// tick budget; a plan that cannot be built is nil, with the error.
+func planOf(ctx context.Context, e *registry.Entry, in *registry.Input) (*tool.Plan, error) {
+	ctx, cancel := context.WithTimeout(ctx, tool.Medium.Duration())
+	defer cancel()
+	ctx, span := telemetry.Start(ctx, "ward.plan")
+	defer span.End()
+	plan, err := e.Plan(ctx, in)
+	if err != nil {
+		span.SetStatus(codes.Error, "")
+		return nil, err
+	}
+	return plan, nil
+}
+
+// planRefusal is the refusal of a call whose plan could not be built: the
+// planner's own refusal, a chain failure's, or an execution failure that
+// tells the agent only what is safe to tell.
+func planRefusal(err error) *Refusal {
+	var rf *Refusal
+	if errors.As(err, &rf) {
+		return rf
+	}
+	if rf := chainRefusal("plan", err); rf != nil {
+		return rf
+	}
+	return refuse(reason.ExecutionFailed, "plan", "the action cannot be planned: "+agentSafe(err), err.Error())
 }
 
 // issuePermit is Preview's last stage: the permit and its audit record,

@@ -650,6 +650,31 @@ func (t *Tools) trustReview(ctx context.Context, s *Session, e *registry.Entry, 
 	st.mu.Lock()
 	directive := st.directive
 	st.mu.Unlock()
+	c := reviewCase(s, e, raw, ct, directive)
+	verdicts, jv, ran := t.runCheckers(ctx, st, s.ID, reviewers, judge, c)
+	approved := ran && jv.Approve
+	if !approved && steered(c) {
+		// The session tried to act on values from text that gives
+		// instructions: it goes under review, and every state-changing or
+		// data-sending call of its principal waits until the owner lifts
+		// it. Unrecorded, the review still applies here (setLevel).
+		if err := t.setLevel(ctx, s, trust.Review, "gate", "acted on values from a source with instruction-like text"); err != nil {
+			t.auditFailed("review", err)
+		}
+	}
+	// Every verdict is in the trust log, or the judge's approval does not
+	// count (fail closed).
+	recorded := t.recordVerdicts(ctx, s, e, d, verdicts)
+	if !approved || !recorded {
+		return verdicts, false
+	}
+	return verdicts, t.promoteCall(ctx, st, s, e, d, jv)
+}
+
+// reviewCase is the held call as its checkers see it: what the tool does,
+// the session's directive, and each argument (cut to 256 bytes, by name)
+// with the role it plays and where its value came from.
+func reviewCase(s *Session, e *registry.Entry, raw json.RawMessage, ct *callTrust, directive string) *trust.Case {
 	c := &trust.Case{SessionID: s.ID, Tool: e.Def.Name, Changes: e.Def.Tier.Effective() != tool.Read, Sends: e.Def.Egress, Directive: directive, Hijacked: ct.view.Hijacked,
 		Dangerous: e.Def.Ref().Risk.Effective() >= tool.Dangerous}
 	var args map[string]json.RawMessage
@@ -670,30 +695,29 @@ func (t *Tools) trustReview(ctx context.Context, s *Session, e *registry.Entry, 
 		}
 		c.Args = append(c.Args, trust.ArgCase{Name: n, Value: v, Role: role, Evidence: ct.evidence[n], Carried: ct.carried[n], Steered: ct.steered[n]})
 	}
+	return c
+}
+
+// runCheckers runs the reviewers, then the judge, on c, and returns the
+// verdicts of those that ran (see runChecker), the judge's, and whether
+// it ran.
+func (t *Tools) runCheckers(ctx context.Context, st *SessionTrust, sid string, reviewers []string, judge string, c *trust.Case) ([]trust.Verdict, trust.Verdict, bool) {
 	var verdicts []trust.Verdict
-	run := func(name string, authoritative bool) (trust.Verdict, bool) {
-		v, ok := t.runChecker(ctx, st, s.ID, name, authoritative, c)
-		if ok {
+	for _, r := range reviewers {
+		if v, ok := t.runChecker(ctx, st, sid, r, false, c); ok {
 			verdicts = append(verdicts, v)
 		}
-		return v, ok
 	}
-	for _, r := range reviewers {
-		run(r, false)
+	jv, ran := t.runChecker(ctx, st, sid, judge, true, c)
+	if ran {
+		verdicts = append(verdicts, jv)
 	}
-	jv, ran := run(judge, true)
-	approved := ran && jv.Approve
-	if !approved && steered(c) {
-		// The session tried to act on values from text that gives
-		// instructions: it goes under review, and every state-changing or
-		// data-sending call of its principal waits until the owner lifts
-		// it. Unrecorded, the review still applies here (setLevel).
-		if err := t.setLevel(ctx, s, trust.Review, "gate", "acted on values from a source with instruction-like text"); err != nil {
-			t.auditFailed("review", err)
-		}
-	}
-	// Every verdict is in the trust log, or the judge's approval does not
-	// count (fail closed).
+	return verdicts, jv, ran
+}
+
+// recordVerdicts writes each verdict to the trust log and publishes it,
+// and reports whether every one was written.
+func (t *Tools) recordVerdicts(ctx context.Context, s *Session, e *registry.Entry, d *policy.Decision, verdicts []trust.Verdict) bool {
 	recorded := true
 	for _, v := range verdicts {
 		if err := t.trustRecord(ctx, &store.TrustRecord{Kind: store.TrustReviewVerdict, SessionID: s.ID, Actor: v.By, Target: e.Def.Name,
@@ -703,25 +727,29 @@ func (t *Tools) trustReview(ctx context.Context, s *Session, e *registry.Entry, 
 		}
 		t.bus.Publish(event.Event{Kind: event.TrustVerdict, Time: t.cfg.Now(), SessionID: s.ID, Tool: e.Def.Name, Success: v.Approve, Payload: event.Verdict{By: v.By}})
 	}
-	if approved && recorded {
-		// No promotion without its record (fail closed).
-		if err := t.trustRecord(ctx, &store.TrustRecord{Kind: store.TrustPromotion, SessionID: s.ID, Actor: jv.By, Target: e.Def.Name,
-			Detail: jsonOf(map[string]any{"args_hash": hashHex(d.ArgsHash()), "what": "call"})}); err != nil {
-			t.auditFailed("promotion", err)
-			return verdicts, false
-		}
-		if sto := t.sessionStore(); sto != nil && s.Principal != "" {
-			if err := sto.AddJudged(ctx, s.ID, 1); err != nil {
-				t.auditFailed("judged count", err)
-				return verdicts, false
-			}
-		}
-		t.bus.Publish(event.Event{Kind: event.TrustPromoted, Time: t.cfg.Now(), SessionID: s.ID, Tool: e.Def.Name, Payload: event.Promotion{By: jv.By}})
-		st.mu.Lock()
-		st.judged++
-		st.mu.Unlock()
+	return recorded
+}
+
+// promoteCall records the judge's approval of the held call, counts it
+// against the session, and publishes it; it reports false, and the
+// approval does not count, when a record cannot be written (fail closed).
+func (t *Tools) promoteCall(ctx context.Context, st *SessionTrust, s *Session, e *registry.Entry, d *policy.Decision, jv trust.Verdict) bool {
+	if err := t.trustRecord(ctx, &store.TrustRecord{Kind: store.TrustPromotion, SessionID: s.ID, Actor: jv.By, Target: e.Def.Name,
+		Detail: jsonOf(map[string]any{"args_hash": hashHex(d.ArgsHash()), "what": "call"})}); err != nil {
+		t.auditFailed("promotion", err)
+		return false
 	}
-	return verdicts, approved && recorded
+	if sto := t.sessionStore(); sto != nil && s.Principal != "" {
+		if err := sto.AddJudged(ctx, s.ID, 1); err != nil {
+			t.auditFailed("judged count", err)
+			return false
+		}
+	}
+	t.bus.Publish(event.Event{Kind: event.TrustPromoted, Time: t.cfg.Now(), SessionID: s.ID, Tool: e.Def.Name, Payload: event.Promotion{By: jv.By}})
+	st.mu.Lock()
+	st.judged++
+	st.mu.Unlock()
+	return true
 }
 
 // steered reports whether a held call follows instructions: it is

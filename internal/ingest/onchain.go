@@ -489,18 +489,45 @@ func readFeedAnswer(ctx context.Context, rd *reader, feed common.Address) ([]*bi
 func (o *onChain) reserves(ctx context.Context, rd *reader, res result, tol *big.Rat) (result, error) {
 	cl := res.cl
 	pool := common.Address(cl.Target)
+	tokens, err := rd.pairTokens(ctx, pool)
+	if err != nil {
+		return res, err
+	}
+	raw, err := rd.poolAmounts(ctx, pool, tokens)
+	if err != nil {
+		return res, err
+	}
+	human, syms, err := rd.tokenAmounts(ctx, tokens, raw, cl.Values)
+	if err != nil {
+		return res, err
+	}
+	res.claimed, res.actual = describeAmounts(cl.Values, human, syms)
+	if amountsHold(cl.Values, human, syms, tol) {
+		res.holds = true
+	}
+	return res, nil
+}
+
+// pairTokens returns the pool's token0 and token1.
+func (rd *reader) pairTokens(ctx context.Context, pool common.Address) ([2]common.Address, error) {
 	var tokens [2]common.Address
 	for i, m := range []string{"token0", "token1"} {
 		out, err := rd.call(ctx, pool, chain.UniswapV2PairABI(), m)
 		if err != nil {
-			return res, err
+			return tokens, err
 		}
 		a, ok := out[0].(common.Address)
 		if !ok {
-			return res, errUnverifiable
+			return tokens, errUnverifiable
 		}
 		tokens[i] = a
 	}
+	return tokens, nil
+}
+
+// poolAmounts returns the raw amounts of tokens the pool holds: a V2
+// pair's reserves, or else its balances of them.
+func (rd *reader) poolAmounts(ctx context.Context, pool common.Address, tokens [2]common.Address) ([2]*big.Int, error) {
 	var raw [2]*big.Int
 	out, err := rd.call(ctx, pool, chain.UniswapV2PairABI(), "getReserves")
 	switch {
@@ -508,53 +535,73 @@ func (o *onChain) reserves(ctx context.Context, rd *reader, res result, tol *big
 		r0, ok0 := out[0].(*big.Int)
 		r1, ok1 := out[1].(*big.Int)
 		if !ok0 || !ok1 {
-			return res, errUnverifiable
+			return raw, errUnverifiable
 		}
 		raw = [2]*big.Int{r0, r1}
 	case errors.Is(err, errUnverifiable):
 		for i, t := range tokens {
 			if raw[i], err = rd.uint(ctx, t, chain.ERC20ABI(), "balanceOf", pool); err != nil {
-				return res, err
+				return raw, err
 			}
 		}
 	default:
-		return res, err
+		return raw, err
 	}
+	return raw, nil
+}
+
+// tokenAmounts scales the raw amounts of tokens to whole tokens (unless
+// the claimed values are raw) and, when a claimed value names a symbol,
+// reads the tokens' symbols ("" for a token without one).
+func (rd *reader) tokenAmounts(ctx context.Context, tokens [2]common.Address, raw [2]*big.Int, values []validate.Amount) ([2]*big.Rat, [2]string, error) {
 	var (
 		human [2]*big.Rat
 		syms  [2]string
 	)
 	for i, t := range tokens {
 		dec := 0
-		if !cl.Values[0].Raw() {
+		if !values[0].Raw() {
+			var err error
 			if dec, err = rd.decimals(ctx, t, chain.ERC20ABI()); err != nil {
-				return res, err
+				return human, syms, err
 			}
 		}
 		human[i] = scaled(raw[i], dec)
-		if needSymbols(cl.Values) {
+		if needSymbols(values) {
 			if out, err := rd.call(ctx, t, chain.ERC20ABI(), "symbol"); err == nil {
 				syms[i], _ = out[0].(string)
 			} else if !errors.Is(err, errUnverifiable) {
-				return res, err
+				return human, syms, err
 			}
 		}
 	}
-	var claimed, actual []string
-	for _, v := range cl.Values {
-		claimed = append(claimed, v.String())
+	return human, syms, nil
+}
+
+// describeAmounts renders the claimed values and the pool's amounts (with
+// their symbols) for a result.
+func describeAmounts(values []validate.Amount, human [2]*big.Rat, syms [2]string) (claimed, actual string) {
+	var cs, as []string
+	for _, v := range values {
+		cs = append(cs, v.String())
 	}
 	for i := range human {
 		s := validate.FormatRat(human[i])
 		if syms[i] != "" {
 			s += " " + syms[i]
 		}
-		actual = append(actual, s)
+		as = append(as, s)
 	}
-	res.claimed, res.actual = strings.Join(claimed, " and "), strings.Join(actual, " and ")
+	return strings.Join(cs, " and "), strings.Join(as, " and ")
+}
+
+// amountsHold reports whether the claimed values match the pool's amounts
+// within tol, in either order, a value naming a token's symbol matched to
+// that token.
+func amountsHold(values []validate.Amount, human [2]*big.Rat, syms [2]string, tol *big.Rat) bool {
 	for _, perm := range [][2]int{{0, 1}, {1, 0}} {
 		ok := true
-		for j, v := range cl.Values {
+		for j, v := range values {
 			k := perm[j]
 			if sym := symbolIndex(v.Unit, syms); sym >= 0 && sym != k {
 				ok = false
@@ -563,11 +610,10 @@ func (o *onChain) reserves(ctx context.Context, rd *reader, res result, tol *big
 			ok = ok && within(v.Value, human[k], tol)
 		}
 		if ok {
-			res.holds = true
-			break
+			return true
 		}
 	}
-	return res, nil
+	return false
 }
 
 // needSymbols reports whether a claimed amount names a token symbol.

@@ -113,6 +113,19 @@ func (s *Stage3) Evaluate(ctx context.Context, e *knowledge.Entry, st knowledge.
 		return &SandboxOutcome{LLMCalls: calls}, err
 	}
 	out := &SandboxOutcome{Plan: plan, LLMCalls: calls}
+	frag, err := s.sized(ctx, lib, f, out)
+	if err != nil || frag == nil { // nil: a sizing component breached
+		return out, err
+	}
+	return out, s.evaluate(ctx, lib, frag, st, out)
+}
+
+// sized returns a copy of f whose actions sized by a compiled component
+// have the size it returns, run once per component in the sandbox (a
+// ward_v1 component sizes each trade in the evaluation instead). A
+// component that breaches its limits is recorded in out, and sized
+// returns no fragment: the evaluation ends there.
+func (s *Stage3) sized(ctx context.Context, lib *skill.Library, f *skill.Fragment, out *SandboxOutcome) (*skill.Fragment, error) {
 	frag := *f
 	frag.Actions = append([]skill.Action(nil), f.Actions...)
 	sizes := map[string]float64{}
@@ -128,55 +141,62 @@ func (s *Stage3) Evaluate(ctx context.Context, e *knowledge.Entry, st knowledge.
 			}
 			spec, err := sandbox.WASM(c.WASM, c.Func, nil, s.Limits)
 			if err != nil {
-				return out, fmt.Errorf("%w: %w", errNotRun, err)
+				return nil, fmt.Errorf("%w: %w", errNotRun, err)
 			}
 			spec.Require = s.requirement()
 			res, err := sandbox.Run(ctx, spec)
 			if err != nil {
-				return out, fmt.Errorf("%w: %w", errNotRun, err)
+				return nil, fmt.Errorf("%w: %w", errNotRun, err)
 			}
 			out.Elapsed += res.Elapsed
 			if res.Breach != sandbox.BreachNone {
 				out.Breach, out.Component = res.Breach.String(), c.Name
-				return out, nil
+				return nil, nil
 			}
 			vals, err := sandbox.WASMResults(res)
 			if err != nil || len(vals) == 0 {
-				return out, fmt.Errorf("%w: sizing component %s returned no size", errNotRun, c.Name)
+				return nil, fmt.Errorf("%w: sizing component %s returned no size", errNotRun, c.Name)
 			}
 			size = float64(min(vals[0], 10_000)) / 10_000
 			sizes[a.SizeFrom] = size
 		}
 		frag.Actions[i].Size, frag.Actions[i].SizeFrom, frag.Actions[i].SizeArgs = size, "", nil
 	}
+	return &frag, nil
+}
+
+// evaluate runs the sandboxed evaluation of frag against the baseline
+// strategy in s's market (longer when st is paranoid) and records in out
+// its result, or its breach.
+func (s *Stage3) evaluate(ctx context.Context, lib *skill.Library, frag *skill.Fragment, st knowledge.Strictness, out *SandboxOutcome) error {
 	m := s.Market
 	if st == knowledge.Paranoid {
 		m.Ticks = max(m.Ticks, ParanoidSandboxTicks)
 	}
-	comps := lib.Needs(append([]*skill.Fragment{&frag}, s.Strategy...)...)
-	in, err := json.Marshal(skill.Request{Fragment: &frag, Baseline: s.Strategy, Market: m, Recorded: s.Recorded, Tolerance: s.Tolerance, Components: comps})
+	comps := lib.Needs(append([]*skill.Fragment{frag}, s.Strategy...)...)
+	in, err := json.Marshal(skill.Request{Fragment: frag, Baseline: s.Strategy, Market: m, Recorded: s.Recorded, Tolerance: s.Tolerance, Components: comps})
 	if err != nil {
-		return out, fmt.Errorf("%w: %w", errNotRun, err)
+		return fmt.Errorf("%w: %w", errNotRun, err)
 	}
 	res, err := sandbox.Run(ctx, sandbox.Spec{Job: skill.JobName, Input: in, Limits: s.Limits, Require: s.requirement()})
 	if err != nil {
-		return out, fmt.Errorf("%w: %w", errNotRun, err)
+		return fmt.Errorf("%w: %w", errNotRun, err)
 	}
 	out.Elapsed += res.Elapsed
 	if res.Breach != sandbox.BreachNone {
 		out.Breach = res.Breach.String()
-		return out, nil
+		return nil
 	}
 	if !res.OK() {
-		return out, fmt.Errorf("%w: the job exited %d", errNotRun, res.ExitCode)
+		return fmt.Errorf("%w: the job exited %d", errNotRun, res.ExitCode)
 	}
 	var ev skill.Evaluation
 	if err := json.Unmarshal(res.Output, &ev); err != nil {
-		return out, fmt.Errorf("%w: output: %w", errNotRun, err)
+		return fmt.Errorf("%w: output: %w", errNotRun, err)
 	}
 	out.Evaluation = &ev
 	out.Breach, out.Component = ev.Exceeded, ev.Component
-	return out, nil
+	return nil
 }
 
 // SkillChat is the transport of Stage 3's LLM decomposition

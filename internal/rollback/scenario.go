@@ -75,7 +75,6 @@ const SuiteSource = "0x5eed00000000000000000000000000000000bad1"
 // used, each decision uses one of its entries with probability 0.4.
 func Simulate(kind Kind, seed uint64) Scenario {
 	r := rand.New(rand.NewPCG(seed, uint64(kind)))
-	u := func(lo, hi float64) float64 { return lo + (hi-lo)*r.Float64() }
 	n := 50 + r.IntN(21)
 	first := 10 + r.IntN(n-20-10+1)
 	if r.IntN(5) == 0 {
@@ -90,58 +89,89 @@ func Simulate(kind Kind, seed uint64) Scenario {
 	if crash {
 		crashFrom = max(1, first+r.IntN(7)-3)
 		crashTo = min(n, crashFrom+8+r.IntN(15))
-		s.Crash = -u(0.01, 0.04)
+		s.Crash = -uniform(r, 0.01, 0.04)
 	}
-	ethSD := u(0.02, 0.04)
-	eth, tvl, gas, vol := make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
-	for t := range n {
-		in := t >= crashFrom && t < crashTo
-		if in {
-			eth[t] = s.Crash + 1.5*ethSD*r.NormFloat64()
-			tvl[t] = 0.6*eth[t] - 0.005 + 0.01*r.NormFloat64()
-			vol[t] = 0.8 + 0.05*r.NormFloat64()
-		} else {
-			eth[t] = ethSD * r.NormFloat64()
-			tvl[t] = 0.6*eth[t] + 0.01*r.NormFloat64()
-			vol[t] = 0.5 + 0.05*r.NormFloat64()
-		}
-		gas[t] = 0.05 * r.NormFloat64()
-		if in && t == crashFrom {
-			gas[t] += 0.5
-		}
-	}
-	type loadings struct{ eth, tvl, gas, vol, alpha, noise float64 }
-	draw := func(beta float64) loadings {
-		return loadings{
-			eth: beta, tvl: u(0, 0.2), gas: u(-0.01, 0), vol: u(-0.01, 0),
-			alpha: u(0.0005, 0.0015), noise: u(0.005, 0.015),
-		}
-	}
-	series := func(l loadings, poisonFrom int, poison float64) []float64 {
-		out := make([]float64, n)
-		for t := range n {
-			a := l.alpha
-			if t >= poisonFrom {
-				a -= poison
-			}
-			out[t] = a + l.eth*eth[t] + l.tvl*tvl[t] + l.gas*gas[t] + l.vol*(vol[t]-0.5) + l.noise*r.NormFloat64()
-		}
-		return out
-	}
-	agent := draw(u(0.8, 1.2))
+	m := simulateMarket(r, n, crashFrom, crashTo, s.Crash)
+	agent := drawLoadings(r, uniform(r, 0.8, 1.2))
 	if poison {
-		s.Poison = agent.noise * u(0.5, 1.5)
+		s.Poison = agent.noise * uniform(r, 0.5, 1.5)
 	}
 	s.Input = Input{
-		Returns:  series(agent, first+r.IntN(4), s.Poison),
-		Factors:  []Factor{{"eth", eth}, {"tvl", tvl}, {"gas", gas}, {"volatility", vol}},
+		Returns:  m.returns(r, agent, first+r.IntN(4), s.Poison),
+		Factors:  []Factor{{"eth", m.eth}, {"tvl", m.tvl}, {"gas", m.gas}, {"volatility", m.vol}},
 		Source:   SuiteSource,
 		FirstUse: first,
 	}
 	for range 8 {
-		s.Input.Peers = append(s.Input.Peers, series(draw(agent.eth+0.1*r.NormFloat64()), n, 0))
+		s.Input.Peers = append(s.Input.Peers, m.returns(r, drawLoadings(r, agent.eth+0.1*r.NormFloat64()), n, 0))
 	}
+	s.Input.Decisions = simulateDecisions(r, n, first, used)
+	return s
+}
+
+// uniform draws from [lo, hi).
+func uniform(r *rand.Rand, lo, hi float64) float64 { return lo + (hi-lo)*r.Float64() }
+
+// market is a history's daily factors (see Simulate).
+type market struct{ eth, tvl, gas, vol []float64 }
+
+// simulateMarket draws n days of factors, with a crash on the days from
+// crashFrom to crashTo (none when they are n) of mean daily ETH return
+// crashMean.
+func simulateMarket(r *rand.Rand, n, crashFrom, crashTo int, crashMean float64) market {
+	ethSD := uniform(r, 0.02, 0.04)
+	m := market{make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)}
+	for t := range n {
+		in := t >= crashFrom && t < crashTo
+		if in {
+			m.eth[t] = crashMean + 1.5*ethSD*r.NormFloat64()
+			m.tvl[t] = 0.6*m.eth[t] - 0.005 + 0.01*r.NormFloat64()
+			m.vol[t] = 0.8 + 0.05*r.NormFloat64()
+		} else {
+			m.eth[t] = ethSD * r.NormFloat64()
+			m.tvl[t] = 0.6*m.eth[t] + 0.01*r.NormFloat64()
+			m.vol[t] = 0.5 + 0.05*r.NormFloat64()
+		}
+		m.gas[t] = 0.05 * r.NormFloat64()
+		if in && t == crashFrom {
+			m.gas[t] += 0.5
+		}
+	}
+	return m
+}
+
+// loadings are a portfolio's exposures to the factors, its daily alpha
+// and its idiosyncratic noise.
+type loadings struct{ eth, tvl, gas, vol, alpha, noise float64 }
+
+// drawLoadings draws a portfolio of ETH beta beta.
+func drawLoadings(r *rand.Rand, beta float64) loadings {
+	return loadings{
+		eth: beta, tvl: uniform(r, 0, 0.2), gas: uniform(r, -0.01, 0), vol: uniform(r, -0.01, 0),
+		alpha: uniform(r, 0.0005, 0.0015), noise: uniform(r, 0.005, 0.015),
+	}
+}
+
+// returns draws the daily returns of the portfolio l in m, its alpha
+// lowered by poison from day poisonFrom.
+func (m market) returns(r *rand.Rand, l loadings, poisonFrom int, poison float64) []float64 {
+	out := make([]float64, len(m.eth))
+	for t := range out {
+		a := l.alpha
+		if t >= poisonFrom {
+			a -= poison
+		}
+		out[t] = a + l.eth*m.eth[t] + l.tvl*m.tvl[t] + l.gas*m.gas[t] + l.vol*(m.vol[t]-0.5) + l.noise*r.NormFloat64()
+	}
+	return out
+}
+
+// simulateDecisions draws two decisions a day for n days, each using
+// entries of two other sources and, from day first when the source is
+// used, one of its entries with probability 0.4.
+func simulateDecisions(r *rand.Rand, n, first int, used bool) []Record {
 	others := []string{"0x0ther00000000000000000000000000000000001", "0x0ther00000000000000000000000000000000002"}
+	var out []Record
 	for t := range n {
 		for j := range 2 {
 			rec := Record{Day: t, ID: fmt.Sprintf("d%d.%d", t, j)}
@@ -151,10 +181,10 @@ func Simulate(kind Kind, seed uint64) Scenario {
 			if used && t >= first && r.Float64() < 0.4 {
 				rec.Used = append(rec.Used, Influence{EntryID: fmt.Sprintf("s%d", r.IntN(10)), Source: SuiteSource})
 			}
-			s.Input.Decisions = append(s.Input.Decisions, rec)
+			out = append(out, rec)
 		}
 	}
-	return s
+	return out
 }
 
 // Result is how Decide did on the histories of one kind.

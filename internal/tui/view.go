@@ -322,42 +322,63 @@ func (m Model) detailLines(w int) []string {
 		return []string{styleDim.Render("  the item is gone (decided or expired): esc to go back")}
 	}
 	h := m.held[i]
-	row := func(label, value string) string { return fmt.Sprintf("  %-11s %s", label, value) }
-	out := []string{styleHead.Render("Held call "+h.ID) + styleDim.Render(fmt.Sprintf("  %d of %d", i+1, len(m.held)))}
-	out = append(out, row("tool", h.Tool+" ("+h.Tier+")"), row("session", h.Session))
+	out := heldLines(h, i, len(m.held))
+	d := h.Description
+	if d == nil {
+		return append(out, styleDim.Render("  (ward sent no description of this call)"))
+	}
+	out = append(out, describedLines(d)...)
+	out = append(out, argumentLines(d.Args, w)...)
+	if m.confirm != "" {
+		verb := strings.ToUpper(m.confirm[:1]) + m.confirm[1:]
+		out = append(out, "", styleHalted.Render(" "+verb+" "+h.ID+"? ")+" y yes · n no")
+	}
+	return out
+}
+
+// detailRow is one labelled line of the detail view.
+func detailRow(label, value string) string { return fmt.Sprintf("  %-11s %s", label, value) }
+
+// heldLines are the detail view's head: the held call h (the i-th of n),
+// its tool, session, time, and why it was held.
+func heldLines(h Held, i, n int) []string {
+	out := []string{styleHead.Render("Held call "+h.ID) + styleDim.Render(fmt.Sprintf("  %d of %d", i+1, n))}
+	out = append(out, detailRow("tool", h.Tool+" ("+h.Tier+")"), detailRow("session", h.Session))
 	if !h.Time.IsZero() {
-		out = append(out, row("held", h.Time.Local().Format("15:04:05")+styleDim.Render("  expires "+h.Expires.Local().Format("2006-01-02 15:04"))))
+		out = append(out, detailRow("held", h.Time.Local().Format("15:04:05")+styleDim.Render("  expires "+h.Expires.Local().Format("2006-01-02 15:04"))))
 	}
 	rule := h.Rule
-	d := h.Description
-	if rule == "" && d != nil {
-		rule = d.Rule
+	if rule == "" && h.Description != nil {
+		rule = h.Description.Rule
 	}
-	out = append(out, row("reason", styleWarn.Render(h.Code)+" "+h.Reason))
+	out = append(out, detailRow("reason", styleWarn.Render(h.Code)+" "+h.Reason))
 	if rule != "" {
-		out = append(out, row("rule", rule))
+		out = append(out, detailRow("rule", rule))
 	}
-	if d == nil {
-		out = append(out, styleDim.Render("  (ward sent no description of this call)"))
-		return out
-	}
+	return out
+}
+
+// describedLines are what the call described by d would do: its summary,
+// value, tokens, parties, balances, simulation and taint.
+func describedLines(d *Description) []string {
+	var out []string
 	if d.Summary != "" {
-		out = append(out, row("does", d.Summary))
+		out = append(out, detailRow("does", d.Summary))
 	}
 	switch d.Value {
 	case "":
 	case "unpriced":
-		out = append(out, row("value", styleWarn.Render("unpriced")+styleDim.Render(" (no price feed values it)")))
+		out = append(out, detailRow("value", styleWarn.Render("unpriced")+styleDim.Render(" (no price feed values it)")))
 		for _, u := range d.Unpriced {
-			out = append(out, row("", styleDim.Render(u)))
+			out = append(out, detailRow("", styleDim.Render(u)))
 		}
 	default:
-		out = append(out, row("value", styleTitle.Render(d.Value)))
+		out = append(out, detailRow("value", styleTitle.Render(d.Value)))
 	}
 	for _, t := range d.Tokens {
-		out = append(out, row("token", t.text()))
+		out = append(out, detailRow("token", t.text()))
 		if warn := t.warning(); warn != "" {
-			out = append(out, row("", styleBad.Render("! "+warn)))
+			out = append(out, detailRow("", styleBad.Render("! "+warn)))
 		}
 	}
 	for _, p := range d.Parties {
@@ -365,13 +386,13 @@ func (m Model) detailLines(w int) []string {
 		if name == "" {
 			name = styleWarn.Render("unknown address")
 		}
-		out = append(out, row(p.Role, p.Address+"  "+name))
+		out = append(out, detailRow(p.Role, p.Address+"  "+name))
 	}
 	for _, b := range d.Balances {
-		out = append(out, row("balance", b))
+		out = append(out, detailRow("balance", b))
 	}
 	if d.Simulation != "" {
-		out = append(out, row("simulation", styleWarn.Render(d.Simulation)))
+		out = append(out, detailRow("simulation", styleWarn.Render(d.Simulation)))
 	}
 	taint := d.Taint
 	if len(d.Provenance) > 0 {
@@ -381,23 +402,25 @@ func (m Model) detailLines(w int) []string {
 		taint += styleBad.Render("; follows instructions it read")
 	}
 	if taint != "" {
-		out = append(out, row("taint", taint))
+		out = append(out, detailRow("taint", taint))
 	}
-	// The arguments, wrapped to the window.
+	return out
+}
+
+// argumentLines are the call's arguments args wrapped to the window's
+// width w, the first line labelled.
+func argumentLines(args string, w int) []string {
+	var out []string
 	width := max(w-15, 20)
-	args := []rune(d.Args)
-	for first := true; len(args) > 0 || first; first = false {
-		n := min(len(args), width)
+	rs := []rune(args)
+	for first := true; len(rs) > 0 || first; first = false {
+		n := min(len(rs), width)
 		label := ""
 		if first {
 			label = "arguments"
 		}
-		out = append(out, row(label, string(args[:n])))
-		args = args[n:]
-	}
-	if m.confirm != "" {
-		verb := strings.ToUpper(m.confirm[:1]) + m.confirm[1:]
-		out = append(out, "", styleHalted.Render(" "+verb+" "+h.ID+"? ")+" y yes · n no")
+		out = append(out, detailRow(label, string(rs[:n])))
+		rs = rs[n:]
 	}
 	return out
 }

@@ -34,13 +34,7 @@ func Agree(text string, models []Model, least float64) Agreement {
 	var a Agreement
 	v := Consistency(Candidate{Entry: &knowledge.Entry{Content: text}}, models)
 	a.Contradicted = v.Score > 0 || len(v.Reasons) > 0
-	var owners map[string][]term
-	rivals := func() map[string][]term {
-		if owners == nil {
-			owners = propertyOwners(models)
-		}
-		return owners
-	}
+	rivals := lazyOwners(models)
 	for _, s := range splitSentences(text) {
 		if strings.TrimSpace(s) == "" || strings.ContainsAny(s, quoteMarks) {
 			continue
@@ -51,7 +45,10 @@ func Agree(text string, models []Model, least float64) Agreement {
 		}
 		for i := range models {
 			m := &models[i]
-			if m.confidence() >= least && m.confirmedBy(vs[0], rivals) {
+			if m.confidence() < least {
+				continue
+			}
+			if _, _, ok := m.read(vs[0], rivals, agreement); ok {
 				a.Confirmed++
 				break
 			}
@@ -86,50 +83,6 @@ func hypothetical(vw view) bool {
 	for _, t := range vw.all {
 		if condWords[t] || hypoWords[t] || weighWords[t] || negWords[t] && !plainNeg[t] {
 			return true
-		}
-	}
-	return false
-}
-
-// confirmedBy reports whether the one-sentence view vw states m with m's
-// polarity (see Agree).
-func (m *Model) confirmedBy(vw view, rivals func() map[string][]term) bool {
-	switch m.Relation {
-	case RelIs, RelIsNot, RelWithin, RelOneOf:
-	default:
-		return false
-	}
-	t := m.compiled()
-	if len(t.protocols) > 0 && !mentions(vw.all, t.protocols) || len(t.unless) > 0 && mentions(vw.all, t.unless) {
-		return false
-	}
-	if !vw.mayMention(t.subj) {
-		return false
-	}
-	for _, toks := range vw.clauses {
-		subj := find(toks, t.subj)
-		if len(subj) == 0 {
-			continue
-		}
-		switch m.Relation {
-		case RelIs, RelIsNot:
-			if _, _, ok := m.property(toks, t, subj, rivals, true); ok {
-				return true
-			}
-		case RelWithin, RelOneOf:
-			// The number must be the protocol's: the clause names it.
-			if len(t.protocols) > 0 && !mentions(toks, t.protocols) {
-				continue
-			}
-			for _, s := range subj {
-				lo, hi := segment(toks, s.s, s.e)
-				if negations(toks, lo, hi, subj) > 0 {
-					continue
-				}
-				if m.inBounds(numbersNear(toks, s)) {
-					return true
-				}
-			}
 		}
 	}
 	return false

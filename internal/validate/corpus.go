@@ -199,7 +199,16 @@ func (c *Corpus) fit() *kmeans {
 // so the same points always give the same model.
 func fitKMeans(pts [][]float32, k int) *kmeans {
 	rng := rand.New(rand.NewPCG(0x5741524420, 0x4c31))
-	dim := len(pts[0])
+	cents := seedCentroids(pts, k, rng)
+	cents = refine(pts, cents)
+	return measured(pts, cents)
+}
+
+// seedCentroids picks up to k of pts as the first centroids (k-means++):
+// the first at random, each next one with a probability proportional to
+// its squared distance from the nearest centroid picked; fewer when every
+// point already lies on one.
+func seedCentroids(pts [][]float32, k int, rng *rand.Rand) [][]float32 {
 	cents := [][]float32{pts[rng.IntN(len(pts))]}
 	d2 := make([]float64, len(pts))
 	for len(cents) < k {
@@ -225,6 +234,13 @@ func fitKMeans(pts [][]float32, k int) *kmeans {
 		}
 		cents = append(cents, pts[pick])
 	}
+	return cents
+}
+
+// refine moves the centroids cents to the normalised mean of the points
+// nearest each (Lloyd's iterations, at most 25) until no point changes
+// centroid.
+func refine(pts, cents [][]float32) [][]float32 {
 	assign := make([]int, len(pts))
 	for i := range assign {
 		assign[i] = -1
@@ -240,30 +256,44 @@ func fitKMeans(pts [][]float32, k int) *kmeans {
 		if !changed {
 			break
 		}
-		sums := make([][]float64, len(cents))
-		for j := range sums {
-			sums[j] = make([]float64, dim)
-		}
-		for i, p := range pts {
-			s := sums[assign[i]]
-			for d, x := range p {
-				s[d] += float64(x)
-			}
-		}
-		next := make([][]float32, 0, len(cents))
-		for j, s := range sums {
-			v := make([]float32, dim)
-			for d, x := range s {
-				v[d] = float32(x)
-			}
-			if u := normalized(v); u != nil {
-				next = append(next, u)
-			} else {
-				next = append(next, cents[j])
-			}
-		}
-		cents = next
+		cents = recentred(pts, assign, cents)
 	}
+	return cents
+}
+
+// recentred returns the normalised mean of the points assigned to each
+// centroid of cents, keeping a centroid whose mean is zero.
+func recentred(pts [][]float32, assign []int, cents [][]float32) [][]float32 {
+	dim := len(pts[0])
+	sums := make([][]float64, len(cents))
+	for j := range sums {
+		sums[j] = make([]float64, dim)
+	}
+	for i, p := range pts {
+		s := sums[assign[i]]
+		for d, x := range p {
+			s[d] += float64(x)
+		}
+	}
+	next := make([][]float32, 0, len(cents))
+	for j, s := range sums {
+		v := make([]float32, dim)
+		for d, x := range s {
+			v[d] = float32(x)
+		}
+		if u := normalized(v); u != nil {
+			next = append(next, u)
+		} else {
+			next = append(next, cents[j])
+		}
+	}
+	return next
+}
+
+// measured returns the model of the centroids cents: the mean, standard
+// deviation and 99th percentile of the points' distances to their nearest
+// centroid, and the threshold beyond them.
+func measured(pts, cents [][]float32) *kmeans {
 	dist := make([]float64, len(pts))
 	var sum, sq float64
 	for i, p := range pts {

@@ -298,23 +298,14 @@ func Consistency(c Candidate, models []Model) Vote {
 	}
 	vs := views(c.text())
 	if len(vs) > 0 {
-		var owners map[string][]term
-		rivals := func() map[string][]term { // only needed once a property's subject is found
-			if owners == nil {
-				owners = propertyOwners(models)
-			}
-			return owners
-		}
+		rivals := lazyOwners(models)
 		for _, vw := range vs {
 			if vw.question || vw.reported {
 				continue
 			}
 			for i := range models {
 				m := &models[i]
-				if !m.structured() {
-					continue
-				}
-				if claim, conditional, ok := m.contradictedBy(vw, rivals); ok {
+				if claim, conditional, ok := m.read(vw, rivals, contradiction); ok {
 					hit(m, conditional, claim)
 				}
 			}
@@ -370,13 +361,73 @@ func propertyOwners(models []Model) map[string][]term {
 	return out
 }
 
-// contradictedBy reports whether a sentence contradicts a structured model,
-// describes the claim, and says whether the sentence makes it under a
-// condition.
-func (m *Model) contradictedBy(vw view, rivals func() map[string][]term) (claim string, conditional, ok bool) {
+// lazyOwners returns a function that returns propertyOwners(models),
+// worked out on its first call: only a property model whose subject a
+// sentence mentions needs it, and only when the models were not loaded
+// together (see modelTerms.rival).
+func lazyOwners(models []Model) func() map[string][]term {
+	var owners map[string][]term
+	return func() map[string][]term {
+		if owners == nil {
+			owners = propertyOwners(models)
+		}
+		return owners
+	}
+}
+
+// reading is what a walk over a sentence's clauses looks for in a model
+// (see Model.read): its contradiction, for Consistency, or its
+// confirmation, for Agree.
+type reading uint8
+
+const (
+	contradiction reading = iota
+	agreement
+)
+
+// reads reports whether the reading reads a model of the relation rel:
+// a contradiction reads every structured model, an agreement only the
+// property, range and set models (a comparison is read too loosely to
+// vouch for a sentence).
+func (r reading) reads(rel string) bool {
+	switch rel {
+	case RelIs, RelIsNot, RelWithin, RelOneOf:
+		return true
+	case RelExceeds:
+		return r == contradiction
+	}
+	return false
+}
+
+// finding is what a reading found in a clause: the claim, in the model's
+// words, and the mentions it occupies (at most the subject and the
+// object; a condition inside them is the claim's own, see
+// view.conditional).
+type finding struct {
+	claim string
+	at    [2]span
+}
+
+// read is the one walk over a sentence both readings make: it checks that
+// the sentence vw is in m's scope (it names one of m's protocols, if m has
+// any, and none of its exceptions), then reads each clause that mentions
+// m's subject by m's relation: a property (see property), a quantity
+// (see quantity) or a comparison (see compared). It returns the first
+// finding of the reading r: the claim in m's words (a confirmed quantity
+// has none) and whether the sentence makes it under a condition.
+//
+// Where the readings part, agreement is the stricter: a contradiction
+// may find m's protocol in the sentence before (vw.prior), an agreement
+// only in the sentence itself, and a quantity confirms only from a clause
+// that names the protocol.
+func (m *Model) read(vw view, rivals func() map[string][]term, r reading) (claim string, conditional, ok bool) {
+	if !r.reads(m.Relation) {
+		return "", false, false
+	}
 	t := m.compiled()
 	named := len(t.protocols) == 0 || mentions(vw.all, t.protocols)
-	if !named && !(mentions(vw.prior, t.protocols) && !mentions(vw.prior, t.unless)) || len(t.unless) > 0 && mentions(vw.all, t.unless) {
+	if !named && !(r == contradiction && mentions(vw.prior, t.protocols) && !mentions(vw.prior, t.unless)) ||
+		len(t.unless) > 0 && mentions(vw.all, t.unless) {
 		return "", false, false
 	}
 	if !vw.mayMention(t.subj) {
@@ -387,67 +438,105 @@ func (m *Model) contradictedBy(vw view, rivals func() map[string][]term) (claim 
 		if len(subj) == 0 {
 			continue
 		}
+		var f finding
 		switch m.Relation {
 		case RelIs, RelIsNot:
-			if claim, used, ok := m.property(toks, t, subj, rivals, false); ok {
-				return claim, vw.conditional(ci, used...), true
-			}
+			f, ok = m.property(toks, t, subj, rivals, r)
 		case RelWithin, RelOneOf:
 			// A number belongs to the clause that names the protocol:
 			// in "stablecoin feeds use 24 hours, while ETH/USD uses one
-			// hour" the first number is not ETH/USD's.
-			if named && len(t.protocols) > 0 && len(vw.clauses) > 1 && !mentions(toks, t.protocols) {
+			// hour" the first number is not ETH/USD's. An agreement asks
+			// it of a sentence's only clause too.
+			if named && len(t.protocols) > 0 && (len(vw.clauses) > 1 || r == agreement) && !mentions(toks, t.protocols) {
 				continue
 			}
-			for _, s := range subj {
-				lo, hi := segment(toks, s.s, s.e)
-				if negations(toks, lo, hi, subj) > 0 {
-					continue
-				}
-				near := numbersNear(toks, s)
-				if !slices.ContainsFunc(near, func(iv interval) bool { return iv.unit == m.Unit }) {
-					// Past the window, a clause that states one quantity
-					// in the model's unit states it of the subject:
-					// "withdrawals from X to Y through Z finalise after
-					// one hour".
-					near = clauseQuantity(toks, m.Unit)
-				}
-				if m.Relation == RelWithin {
-					// A set lists its values ("0.01 %, 0.05 %, 0.3 % and
-					// 1 %"); a bound's subject has one.
-					near = nearest(near, m.Unit, s)
-				}
-				for _, iv := range near {
-					if iv.unit == m.Unit && m.outside(iv) {
-						return fmt.Sprintf("%s is %s", m.Subject, iv), vw.conditional(ci, s), true
-					}
-				}
-			}
+			f, ok = m.quantity(toks, subj, r)
 		case RelExceeds:
-			obj := find(toks, t.obj)
-			for _, a := range subj {
-				for _, b := range obj {
-					if owned(toks, a) || owned(toks, b) {
-						continue
-					}
-					c := 0
-					if a.e <= b.s {
-						c = comparison(toks, a, b)
-					} else if b.e <= a.s {
-						c = -comparison(toks, b, a)
-					}
-					lo, hi := segment(toks, min(a.s, b.s), max(a.e, b.e))
-					if negations(toks, lo, hi, subj, obj)%2 == 1 {
-						c = -c
-					}
-					if c < 0 && !vw.conditional(ci, a, b) {
-						return fmt.Sprintf("%s is not above %s", m.Subject, m.Object), false, true
-					}
-				}
-			}
+			f, ok = m.compared(vw, ci, toks, t, subj)
+		}
+		if ok {
+			return f.claim, vw.conditional(ci, f.at[:]...), true
 		}
 	}
 	return "", false, false
+}
+
+// quantity reads a range or set model (within, one_of) in one clause, at
+// each mention of the subject no negation in its comma-separated part
+// bears on: a contradiction is a quantity there that m rules out (see
+// ruledOut); an agreement needs one in m's unit and every one inside m
+// (see inBounds).
+func (m *Model) quantity(toks []string, subj []span, r reading) (finding, bool) {
+	for _, s := range subj {
+		lo, hi := segment(toks, s.s, s.e)
+		if negations(toks, lo, hi, subj) > 0 {
+			continue
+		}
+		near := numbersNear(toks, s)
+		switch r {
+		case agreement:
+			if m.inBounds(near) {
+				return finding{at: [2]span{s}}, true
+			}
+		case contradiction:
+			if iv, ok := m.ruledOut(toks, near, s); ok {
+				return finding{claim: fmt.Sprintf("%s is %s", m.Subject, iv), at: [2]span{s}}, true
+			}
+		}
+	}
+	return finding{}, false
+}
+
+// ruledOut returns a quantity in m's unit that the clause toks states of
+// the subject mention at s and m rules out, given near, the quantities
+// near s.
+func (m *Model) ruledOut(toks []string, near []interval, s span) (interval, bool) {
+	if !slices.ContainsFunc(near, func(iv interval) bool { return iv.unit == m.Unit }) {
+		// Past the window, a clause that states one quantity in the
+		// model's unit states it of the subject: "withdrawals from X to
+		// Y through Z finalise after one hour".
+		near = clauseQuantity(toks, m.Unit)
+	}
+	if m.Relation == RelWithin {
+		// A set lists its values ("0.01 %, 0.05 %, 0.3 % and 1 %"); a
+		// bound's subject has one.
+		near = nearest(near, m.Unit, s)
+	}
+	for _, iv := range near {
+		if iv.unit == m.Unit && m.outside(iv) {
+			return iv, true
+		}
+	}
+	return interval{}, false
+}
+
+// compared reads a comparison model (exceeds) in clause ci of vw: a
+// mention of the subject and one of the object, neither a particular
+// account's (see owned), that the clause compares the other way round,
+// unconditionally (a comparison under a condition is not read).
+func (m *Model) compared(vw view, ci int, toks []string, t modelTerms, subj []span) (finding, bool) {
+	obj := find(toks, t.obj)
+	for _, a := range subj {
+		for _, b := range obj {
+			if owned(toks, a) || owned(toks, b) {
+				continue
+			}
+			c := 0
+			if a.e <= b.s {
+				c = comparison(toks, a, b)
+			} else if b.e <= a.s {
+				c = -comparison(toks, b, a)
+			}
+			lo, hi := segment(toks, min(a.s, b.s), max(a.e, b.e))
+			if negations(toks, lo, hi, subj, obj)%2 == 1 {
+				c = -c
+			}
+			if c < 0 && !vw.conditional(ci, a, b) {
+				return finding{claim: fmt.Sprintf("%s is not above %s", m.Subject, m.Object), at: [2]span{a, b}}, true
+			}
+		}
+	}
+	return finding{}, false
 }
 
 // nearest returns the quantity in unit closest to the mention at sp (the
@@ -507,12 +596,12 @@ func owned(toks []string, sp span) bool {
 // the object. An antonym mention counts as the object denied; a mention
 // inside a longer one of either kind is ignored (the longer one is the
 // claim: "only applies to gas" holds its "only"), and so is an object
-// after "to" (a purpose: "simulate to ensure…"). With agree, it looks for
+// after "to" (a purpose: "simulate to ensure…"). An agreement looks for
 // the mention that states the model rather than denies it (see Agree).
-func (m *Model) property(toks []string, t modelTerms, subj []span, rivals func() map[string][]term, agree bool) (string, []span, bool) {
+func (m *Model) property(toks []string, t modelTerms, subj []span, rivals func() map[string][]term, r reading) (finding, bool) {
 	obj, anto := findLoose(toks, t.obj), findLoose(toks, t.anto)
 	if len(obj)+len(anto) == 0 {
-		return "", nil, false
+		return finding{}, false
 	}
 	both := append(obj[:len(obj):len(obj)], anto...)
 	obj, anto = outer(obj, both), outer(anto, both)
@@ -555,16 +644,16 @@ func (m *Model) property(toks []string, t modelTerms, subj []span, rivals func()
 				neg++
 			}
 			affirmed := (neg%2 == 0) == (k == 0)
-			if (affirmed == (m.Relation == RelIsNot)) != agree {
+			if (affirmed == (m.Relation == RelIsNot)) != (r == agreement) {
 				verb := "is"
 				if !affirmed {
 					verb = "is not"
 				}
-				return fmt.Sprintf("%s %s %s", m.Subject, verb, m.Object), []span{s, o}, true
+				return finding{claim: fmt.Sprintf("%s %s %s", m.Subject, verb, m.Object), at: [2]span{s, o}}, true
 			}
 		}
 	}
-	return "", nil, false
+	return finding{}, false
 }
 
 // standard reports whether the subject mention s is the standard of a

@@ -211,32 +211,9 @@ func planRoutedSwap(ctx context.Context, env *native.Env, in *registry.Input) (*
 		return nil, err
 	}
 	r := s.best
-	bps := args.Int("slippage_bps", native.DefaultSlippageBps)
-	var spend, receive *big.Int
-	var what string
-	if req.kind == exactInput {
-		spend, receive = req.amount, native.SlippageMin(r.amountOut, bps)
-		if minOut != nil && minOut.Cmp(receive) > 0 {
-			receive = minOut
-		}
-		if receive.Sign() == 0 {
-			return nil, fmt.Errorf("the swap would return nothing: %s %s buys less than one unit of %s", native.FormatUnits(spend, mi.Decimals), mi.Symbol, mo.Symbol)
-		}
-		what = fmt.Sprintf("swap %s %s for at least %s %s (quoted %s)", native.FormatUnits(spend, mi.Decimals), mi.Symbol,
-			native.FormatUnits(receive, mo.Decimals), mo.Symbol, native.FormatUnits(r.amountOut, mo.Decimals))
-	} else {
-		spend, receive = slippageMax(r.amountIn, bps), req.amount
-		if maxIn != nil {
-			if r.amountIn.Cmp(maxIn) > 0 {
-				return nil, fmt.Errorf("the best route needs %s %s for %s %s, more than max_amount_in (%s)", native.FormatUnits(r.amountIn, mi.Decimals), mi.Symbol,
-					native.FormatUnits(receive, mo.Decimals), mo.Symbol, native.FormatUnits(maxIn, mi.Decimals))
-			}
-			if maxIn.Cmp(spend) < 0 {
-				spend = maxIn
-			}
-		}
-		what = fmt.Sprintf("buy exactly %s %s for at most %s %s (quoted %s)", native.FormatUnits(receive, mo.Decimals), mo.Symbol,
-			native.FormatUnits(spend, mi.Decimals), mi.Symbol, native.FormatUnits(r.amountIn, mi.Decimals))
+	spend, receive, what, err := routedBounds(req, r, args.Int("slippage_bps", native.DefaultSlippageBps), minOut, maxIn, mi, mo)
+	if err != nil {
+		return nil, err
 	}
 	router := env.Venues.UniswapV2Router
 	if r.venue == "uniswap_v3" {
@@ -256,15 +233,54 @@ func planRoutedSwap(ctx context.Context, env *native.Env, in *registry.Input) (*
 		return nil, err
 	}
 	txs = append(txs, swap)
+	return native.NewPlan(ctx, env, txs,
+		[]tool.TokenUse{native.Claimed(in, req.in, spend, true, "token_in"), native.Claimed(in, req.out, receive, false, "token_out")},
+		native.ValueCents(ctx, env, req.in, spend),
+		routedSummary(env, r, what)), nil
+}
+
+// routedBounds returns what the swap on route r may spend of mi and must
+// receive of mo, slippage bps included, and describes it: for an exact
+// input, at least the quote less slippage or minOut, whichever is more;
+// for an exact output, at most the quote plus slippage, capped by maxIn,
+// which the quote itself must not pass.
+func routedBounds(req routeRequest, r route, bps int64, minOut, maxIn *big.Int, mi, mo native.TokenInfo) (spend, receive *big.Int, what string, err error) {
+	if req.kind == exactInput {
+		spend, receive = req.amount, native.SlippageMin(r.amountOut, bps)
+		if minOut != nil && minOut.Cmp(receive) > 0 {
+			receive = minOut
+		}
+		if receive.Sign() == 0 {
+			return nil, nil, "", fmt.Errorf("the swap would return nothing: %s %s buys less than one unit of %s", native.FormatUnits(spend, mi.Decimals), mi.Symbol, mo.Symbol)
+		}
+		what = fmt.Sprintf("swap %s %s for at least %s %s (quoted %s)", native.FormatUnits(spend, mi.Decimals), mi.Symbol,
+			native.FormatUnits(receive, mo.Decimals), mo.Symbol, native.FormatUnits(r.amountOut, mo.Decimals))
+		return spend, receive, what, nil
+	}
+	spend, receive = slippageMax(r.amountIn, bps), req.amount
+	if maxIn != nil {
+		if r.amountIn.Cmp(maxIn) > 0 {
+			return nil, nil, "", fmt.Errorf("the best route needs %s %s for %s %s, more than max_amount_in (%s)", native.FormatUnits(r.amountIn, mi.Decimals), mi.Symbol,
+				native.FormatUnits(receive, mo.Decimals), mo.Symbol, native.FormatUnits(maxIn, mi.Decimals))
+		}
+		if maxIn.Cmp(spend) < 0 {
+			spend = maxIn
+		}
+	}
+	what = fmt.Sprintf("buy exactly %s %s for at most %s %s (quoted %s)", native.FormatUnits(receive, mo.Decimals), mo.Symbol,
+		native.FormatUnits(spend, mi.Decimals), mi.Symbol, native.FormatUnits(r.amountIn, mi.Decimals))
+	return spend, receive, what, nil
+}
+
+// routedSummary is the plan's summary: what the swap does, on which
+// venue, along which path and pools.
+func routedSummary(env *native.Env, r route, what string) string {
 	pools := make([]string, len(r.pools))
 	for i, p := range r.pools {
 		pools[i] = p.Hex()
 	}
 	venue := map[string]string{"uniswap_v2": "Uniswap V2", "uniswap_v3": "Uniswap V3"}[r.venue]
-	return native.NewPlan(ctx, env, txs,
-		[]tool.TokenUse{native.Claimed(in, req.in, spend, true, "token_in"), native.Claimed(in, req.out, receive, false, "token_out")},
-		native.ValueCents(ctx, env, req.in, spend),
-		fmt.Sprintf("%s on %s via %s (pools %s)", what, venue, pathText(env, r.tokens, r.fees), strings.Join(pools, ", "))), nil
+	return fmt.Sprintf("%s on %s via %s (pools %s)", what, venue, pathText(env, r.tokens, r.fees), strings.Join(pools, ", "))
 }
 
 // The routers' path swap parameters (IV3SwapRouter for SwapRouter02,

@@ -95,81 +95,18 @@ func readYearn(ctx context.Context, env *native.Env, in *registry.Input) (any, e
 
 func readYearnVault(ctx context.Context, env *native.Env, in *registry.Input, v, owner common.Address) (yearnOut, error) {
 	in.Step(0)
-	s, err := readShare(ctx, env, v, "a Yearn V3 vault")
+	s, api, err := readYearnShare(ctx, env, v)
 	if err != nil {
 		return yearnOut{}, err
 	}
-	r, err := namedABI.Call(ctx, env, v, "apiVersion")
-	if err != nil {
-		return yearnOut{}, fmt.Errorf("%s is not a Yearn V3 vault (no apiVersion): %w", v.Hex(), err)
-	}
-	// The version is third-party text: only a 3.x.y version passes, and
-	// it is not echoed back when it does not.
-	api, _ := r[0].(string)
-	if !v3Version.MatchString(api) {
-		return yearnOut{}, fmt.Errorf("%s is not a Yearn V3 vault (its apiVersion is not 3.x.y)", v.Hex())
-	}
 	o := yearnOut{Vault: v.Hex(), APIVersion: api, Asset: s.asset, Share: s.vault,
 		TotalAssets: native.AmountOf(s.totalAssets, s.asset.Decimals), Strategies: []strategyOut{}}
-	amounts := map[string]*native.AmountOut{"totalIdle": &o.TotalIdle, "totalDebt": &o.TotalDebt}
-	for m, dst := range amounts {
-		x, err := namedABI.CallBig(ctx, env, v, m)
-		if err != nil {
-			return o, err
-		}
-		*dst = native.AmountOf(x, s.asset.Decimals)
-	}
-	pps, err := namedABI.CallBig(ctx, env, v, "pricePerShare")
-	if err != nil {
+	if err := readYearnAccounts(ctx, env, v, s, &o); err != nil {
 		return o, err
 	}
-	o.PricePerShare = native.RatString(new(big.Rat).SetFrac(pps, native.Pow10(int(s.asset.Decimals))), 18)
-	limit, err := namedABI.CallBig(ctx, env, v, "deposit_limit")
-	if err != nil {
-		return o, err
-	}
-	o.DepositLimit = native.FormatCap(limit, s.asset.Decimals)
-	if w := native.WalletAddress(env); w != (common.Address{}) {
-		m, err := native.CallBig(ctx, env, chain.ERC4626ABI(), v, "maxDeposit", w)
-		if err != nil {
-			return o, err
-		}
-		o.MaxDeposit = native.FormatCap(m, s.asset.Decimals)
-	}
-	if r, err = namedABI.Call(ctx, env, v, "isShutdown"); err != nil {
-		return o, err
-	}
-	o.IsShutdown, _ = r[0].(bool)
 	in.Step(1)
-	if r, err = namedABI.Call(ctx, env, v, "get_default_queue"); err != nil {
+	if err := readYearnStrategies(ctx, env, v, s, &o); err != nil {
 		return o, err
-	}
-	queue, _ := r[0].([]common.Address)
-	if len(queue) > maxStrategies {
-		queue = queue[:maxStrategies]
-	}
-	for _, st := range queue {
-		p, err := namedABI.Call(ctx, env, v, "strategies", st)
-		if err != nil {
-			return o, err
-		}
-		last, err := bigOf(p[1], "last_report")
-		if err != nil {
-			return o, err
-		}
-		cur, err := bigOf(p[2], "current_debt")
-		if err != nil {
-			return o, err
-		}
-		most, err := bigOf(p[3], "max_debt")
-		if err != nil {
-			return o, err
-		}
-		so := strategyOut{Strategy: st.Hex(), CurrentDebt: native.AmountOf(cur, s.asset.Decimals), MaxDebt: native.AmountOf(most, s.asset.Decimals)}
-		if last.IsInt64() && last.Sign() > 0 {
-			so.LastReport = time.Unix(last.Int64(), 0).UTC().Format(time.RFC3339)
-		}
-		o.Strategies = append(o.Strategies, so)
 	}
 	in.Step(2)
 	shares, assets, err := s.holding(ctx, env, owner)
@@ -179,4 +116,98 @@ func readYearnVault(ctx context.Context, env *native.Env, in *registry.Input, v,
 	o.Shares, o.Assets = native.AmountOf(shares, s.vault.Decimals), native.AmountOf(assets, s.asset.Decimals)
 	o.ValueUSD = native.USD(ctx, env, s.asset.Address, assets)
 	return o, nil
+}
+
+// readYearnShare reads the ERC-4626 share v and its apiVersion, which
+// must be 3.x.y.
+func readYearnShare(ctx context.Context, env *native.Env, v common.Address) (share, string, error) {
+	s, err := readShare(ctx, env, v, "a Yearn V3 vault")
+	if err != nil {
+		return share{}, "", err
+	}
+	r, err := namedABI.Call(ctx, env, v, "apiVersion")
+	if err != nil {
+		return share{}, "", fmt.Errorf("%s is not a Yearn V3 vault (no apiVersion): %w", v.Hex(), err)
+	}
+	// The version is third-party text: only a 3.x.y version passes, and
+	// it is not echoed back when it does not.
+	api, _ := r[0].(string)
+	if !v3Version.MatchString(api) {
+		return share{}, "", fmt.Errorf("%s is not a Yearn V3 vault (its apiVersion is not 3.x.y)", v.Hex())
+	}
+	return s, api, nil
+}
+
+// readYearnAccounts fills in o the vault's idle and lent assets, price per
+// share, deposit limits (the wallet's too, if there is one) and whether it
+// is shut down.
+func readYearnAccounts(ctx context.Context, env *native.Env, v common.Address, s share, o *yearnOut) error {
+	amounts := map[string]*native.AmountOut{"totalIdle": &o.TotalIdle, "totalDebt": &o.TotalDebt}
+	for m, dst := range amounts {
+		x, err := namedABI.CallBig(ctx, env, v, m)
+		if err != nil {
+			return err
+		}
+		*dst = native.AmountOf(x, s.asset.Decimals)
+	}
+	pps, err := namedABI.CallBig(ctx, env, v, "pricePerShare")
+	if err != nil {
+		return err
+	}
+	o.PricePerShare = native.RatString(new(big.Rat).SetFrac(pps, native.Pow10(int(s.asset.Decimals))), 18)
+	limit, err := namedABI.CallBig(ctx, env, v, "deposit_limit")
+	if err != nil {
+		return err
+	}
+	o.DepositLimit = native.FormatCap(limit, s.asset.Decimals)
+	if w := native.WalletAddress(env); w != (common.Address{}) {
+		m, err := native.CallBig(ctx, env, chain.ERC4626ABI(), v, "maxDeposit", w)
+		if err != nil {
+			return err
+		}
+		o.MaxDeposit = native.FormatCap(m, s.asset.Decimals)
+	}
+	r, err := namedABI.Call(ctx, env, v, "isShutdown")
+	if err != nil {
+		return err
+	}
+	o.IsShutdown, _ = r[0].(bool)
+	return nil
+}
+
+// readYearnStrategies appends to o the strategies of the vault's default
+// queue, at most maxStrategies of them.
+func readYearnStrategies(ctx context.Context, env *native.Env, v common.Address, s share, o *yearnOut) error {
+	r, err := namedABI.Call(ctx, env, v, "get_default_queue")
+	if err != nil {
+		return err
+	}
+	queue, _ := r[0].([]common.Address)
+	if len(queue) > maxStrategies {
+		queue = queue[:maxStrategies]
+	}
+	for _, st := range queue {
+		p, err := namedABI.Call(ctx, env, v, "strategies", st)
+		if err != nil {
+			return err
+		}
+		last, err := bigOf(p[1], "last_report")
+		if err != nil {
+			return err
+		}
+		cur, err := bigOf(p[2], "current_debt")
+		if err != nil {
+			return err
+		}
+		most, err := bigOf(p[3], "max_debt")
+		if err != nil {
+			return err
+		}
+		so := strategyOut{Strategy: st.Hex(), CurrentDebt: native.AmountOf(cur, s.asset.Decimals), MaxDebt: native.AmountOf(most, s.asset.Decimals)}
+		if last.IsInt64() && last.Sign() > 0 {
+			so.LastReport = time.Unix(last.Int64(), 0).UTC().Format(time.RFC3339)
+		}
+		o.Strategies = append(o.Strategies, so)
+	}
+	return nil
 }

@@ -91,25 +91,10 @@ func (s *Store) OpenSession(ctx context.Context, rec *store.SessionRecord, lim s
 		}
 		// Expired sessions of the principal go first: they neither count
 		// against its limit nor keep a name.
-		idle, keep := now.Add(-lim.IdleTTL).UnixNano(), now.Add(-lim.KeepTTL).UnixNano()
-		expired, err := queryRows(ctx, tx, pgx.RowTo[string], `DELETE FROM sessions WHERE principal_id = $1
-  AND ((level = 'clean' AND NOT isolated AND active_ns <= $2) OR active_ns <= $3) RETURNING id`, r.PrincipalID, idle, keep)
-		if err != nil {
+		if err := dropExpiredSessions(ctx, tx, r.PrincipalID, lim, now); err != nil {
 			return err
 		}
-		if len(expired) > 0 {
-			if _, err := tx.Exec(ctx, `DELETE FROM session_observations WHERE session_id = ANY($1)`, expired); err != nil {
-				return err
-			}
-			for _, id := range expired {
-				if err := notifyChange(ctx, tx, store.ChangeSession, id); err != nil {
-					return err
-				}
-			}
-			if err := notifyChange(ctx, tx, store.ChangePrincipal, r.PrincipalID); err != nil {
-				return err
-			}
-		}
+		var err error
 		got, err = scanSession(tx.QueryRow(ctx, `SELECT `+sessionColumns+` FROM sessions WHERE principal_id = $1 AND name = $2`, r.PrincipalID, r.Name))
 		switch {
 		case err == nil && mustCreate:
@@ -119,32 +104,62 @@ func (s *Store) OpenSession(ctx context.Context, rec *store.SessionRecord, lim s
 		case !errors.Is(err, pgx.ErrNoRows):
 			return err
 		}
-		var n int64
-		if err := tx.QueryRow(ctx, `SELECT count(*) FROM sessions WHERE principal_id = $1`, r.PrincipalID).Scan(&n); err != nil {
-			return err
-		}
-		if n >= int64(lim.MaxPerPrincipal) {
-			return fmt.Errorf("%w (%d)", store.ErrSessionLimit, lim.MaxPerPrincipal)
-		}
-		if _, err := tx.Exec(ctx, `INSERT INTO sessions (id, principal_id, name, created_ns, active_ns, level, level_ns, isolated, parent_id, author,
-  reviewers, judge, directive, directive_trusted) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
-			r.ID, r.PrincipalID, r.Name, r.Created.UnixNano(), nowNs, r.Level.String(), optNs(r.LevelAt), r.Isolated, null(r.ParentID),
-			null(r.Author), reviewers(r.Reviewers), null(r.Judge), null(r.Directive), r.DirectiveTrusted); err != nil {
+		if err := createSession(ctx, tx, &r, nowNs, lim.MaxPerPrincipal); err != nil {
 			return err
 		}
 		got, created = r, true
-		if err := notifyChange(ctx, tx, store.ChangeSession, r.ID); err != nil {
-			return err
-		}
-		if r.Level != trust.Clean {
-			return notifyChange(ctx, tx, store.ChangePrincipal, r.PrincipalID)
-		}
 		return nil
 	})
 	if err != nil {
 		return store.SessionRecord{}, false, fmt.Errorf("postgres: open session %q: %w", rec.Name, err)
 	}
 	return got, created, nil
+}
+
+// dropExpiredSessions deletes the principal's sessions idle past lim's
+// TTLs, with their observations, and announces each change.
+func dropExpiredSessions(ctx context.Context, tx pgx.Tx, principal string, lim store.SessionLimits, now time.Time) error {
+	idle, keep := now.Add(-lim.IdleTTL).UnixNano(), now.Add(-lim.KeepTTL).UnixNano()
+	expired, err := queryRows(ctx, tx, pgx.RowTo[string], `DELETE FROM sessions WHERE principal_id = $1
+  AND ((level = 'clean' AND NOT isolated AND active_ns <= $2) OR active_ns <= $3) RETURNING id`, principal, idle, keep)
+	if err != nil || len(expired) == 0 {
+		return err
+	}
+	if _, err := tx.Exec(ctx, `DELETE FROM session_observations WHERE session_id = ANY($1)`, expired); err != nil {
+		return err
+	}
+	for _, id := range expired {
+		if err := notifyChange(ctx, tx, store.ChangeSession, id); err != nil {
+			return err
+		}
+	}
+	return notifyChange(ctx, tx, store.ChangePrincipal, principal)
+}
+
+// createSession inserts r, active at nowNs, unless its principal already
+// holds limit sessions, and announces it (and the principal's change when r
+// is not clean).
+func createSession(ctx context.Context, tx pgx.Tx, r *store.SessionRecord, nowNs int64, limit int) error {
+	var n int64
+	if err := tx.QueryRow(ctx, `SELECT count(*) FROM sessions WHERE principal_id = $1`, r.PrincipalID).Scan(&n); err != nil {
+		return err
+	}
+	if n >= int64(limit) {
+		return fmt.Errorf("%w (%d)", store.ErrSessionLimit, limit)
+	}
+	if _, err := tx.Exec(ctx, `INSERT INTO sessions (id, principal_id, name, created_ns, active_ns, level, level_ns, isolated, parent_id, author,
+  reviewers, judge, directive, directive_trusted) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
+		r.ID, r.PrincipalID, r.Name, r.Created.UnixNano(), nowNs, r.Level.String(), optNs(r.LevelAt), r.Isolated, null(r.ParentID),
+		null(r.Author), reviewers(r.Reviewers), null(r.Judge), null(r.Directive), r.DirectiveTrusted); err != nil {
+		return err
+	}
+	if err := notifyChange(ctx, tx, store.ChangeSession, r.ID); err != nil {
+		return err
+	}
+	if r.Level != trust.Clean {
+		return notifyChange(ctx, tx, store.ChangePrincipal, r.PrincipalID)
+	}
+	return nil
 }
 
 func (s *Store) sessionWhere(ctx context.Context, what, where string, args ...any) (store.SessionRecord, error) {

@@ -103,69 +103,91 @@ func (s *Store) CommitArchive(ctx context.Context, f *store.ArchiveFile, ids []s
 	}
 	ids = slices.Clone(ids)
 	err = s.do(ctx, func(tx *wtx) error {
-		var first, last, hash any
-		if f.Table == store.AuditTrust {
-			first, last, hash = f.FirstSeq, f.LastSeq, slices.Clone(f.LastHash[:])
-		}
-		if _, err := tx.exec(`INSERT INTO audit_archives (`+archiveColumns+`) VALUES (?,?,?,?,?,?,?,?,?,?)`,
-			f.Name, string(f.Table), f.Rows, from, to, f.SHA256, first, last, hash, created); err != nil {
-			if isConstraint(err) {
-				return answer(fmt.Errorf("archive %s is already in the manifest: %w", f.Name, store.ErrArchiveStale))
-			}
+		if err := manifestArchive(tx, f, from, to, created); err != nil {
 			return err
 		}
-		switch f.Table {
-		case store.AuditTrust:
-			min, err := tx.int64(`SELECT COALESCE(MIN(seq), 0) FROM trust_log`)
-			if err != nil {
-				return err
-			}
-			if min != f.FirstSeq {
-				return answer(fmt.Errorf("trust rows %d to %d: the first live row is %d: %w", f.FirstSeq, f.LastSeq, min, store.ErrArchiveStale))
-			}
-			tail, err := tx.int64(`SELECT COALESCE(MAX(seq), 0) FROM trust_log`)
-			if err != nil {
-				return err
-			}
-			if tail <= f.LastSeq {
-				return answer(fmt.Errorf("trust rows %d to %d would leave the log empty: %w", f.FirstSeq, f.LastSeq, store.ErrArchiveStale))
-			}
-			var h []byte
-			if _, err := tx.one(`SELECT hash FROM trust_log WHERE seq = ?`, []any{f.LastSeq}, func(st *sqlite3.Stmt) error {
-				h = slices.Clone(st.ColumnRawBlob(0))
-				return nil
-			}); err != nil {
-				return err
-			}
-			if !slices.Equal(h, f.LastHash[:]) {
-				return answer(fmt.Errorf("trust row %d's hash differs from the archive's: %w", f.LastSeq, store.ErrArchiveStale))
-			}
-			n, err := tx.exec(`DELETE FROM trust_log WHERE seq BETWEEN ? AND ?`, f.FirstSeq, f.LastSeq)
-			if err != nil {
-				return err
-			}
-			if n != f.LastSeq-f.FirstSeq+1 {
-				return answer(fmt.Errorf("trust rows %d to %d: %d live: %w", f.FirstSeq, f.LastSeq, n, store.ErrArchiveStale))
-			}
-		default:
-			del := `DELETE FROM decision_log WHERE id = ?`
-			if f.Table == store.AuditActions {
-				del = `DELETE FROM action_log WHERE id = ? AND ` + archivableAction
-			}
-			for _, id := range ids {
-				n, err := tx.exec(del, id)
-				if err != nil {
-					return err
-				}
-				if n != 1 {
-					return answer(fmt.Errorf("%s row %s is not live or no longer archivable: %w", f.Table, id, store.ErrArchiveStale))
-				}
-			}
+		if f.Table == store.AuditTrust {
+			return deleteArchivedTrust(tx, f)
 		}
-		return nil
+		return deleteArchivedRows(tx, f, ids)
 	})
 	if err != nil {
 		return fmt.Errorf("sqlite: commit archive %s: %w", f.Name, err)
+	}
+	return nil
+}
+
+// manifestArchive records f in the manifest; a file already in it is
+// stale.
+func manifestArchive(tx *wtx, f *store.ArchiveFile, from, to, created int64) error {
+	var first, last, hash any
+	if f.Table == store.AuditTrust {
+		first, last, hash = f.FirstSeq, f.LastSeq, slices.Clone(f.LastHash[:])
+	}
+	if _, err := tx.exec(`INSERT INTO audit_archives (`+archiveColumns+`) VALUES (?,?,?,?,?,?,?,?,?,?)`,
+		f.Name, string(f.Table), f.Rows, from, to, f.SHA256, first, last, hash, created); err != nil {
+		if isConstraint(err) {
+			return answer(fmt.Errorf("archive %s is already in the manifest: %w", f.Name, store.ErrArchiveStale))
+		}
+		return err
+	}
+	return nil
+}
+
+// deleteArchivedTrust deletes the trust log rows f archives: they must be
+// the oldest live ones, each present, not the whole log, and end at the
+// hash f names; else the archive is stale.
+func deleteArchivedTrust(tx *wtx, f *store.ArchiveFile) error {
+	min, err := tx.int64(`SELECT COALESCE(MIN(seq), 0) FROM trust_log`)
+	if err != nil {
+		return err
+	}
+	if min != f.FirstSeq {
+		return answer(fmt.Errorf("trust rows %d to %d: the first live row is %d: %w", f.FirstSeq, f.LastSeq, min, store.ErrArchiveStale))
+	}
+	tail, err := tx.int64(`SELECT COALESCE(MAX(seq), 0) FROM trust_log`)
+	if err != nil {
+		return err
+	}
+	if tail <= f.LastSeq {
+		return answer(fmt.Errorf("trust rows %d to %d would leave the log empty: %w", f.FirstSeq, f.LastSeq, store.ErrArchiveStale))
+	}
+	var h []byte
+	if _, err := tx.one(`SELECT hash FROM trust_log WHERE seq = ?`, []any{f.LastSeq}, func(st *sqlite3.Stmt) error {
+		h = slices.Clone(st.ColumnRawBlob(0))
+		return nil
+	}); err != nil {
+		return err
+	}
+	if !slices.Equal(h, f.LastHash[:]) {
+		return answer(fmt.Errorf("trust row %d's hash differs from the archive's: %w", f.LastSeq, store.ErrArchiveStale))
+	}
+	n, err := tx.exec(`DELETE FROM trust_log WHERE seq BETWEEN ? AND ?`, f.FirstSeq, f.LastSeq)
+	if err != nil {
+		return err
+	}
+	if n != f.LastSeq-f.FirstSeq+1 {
+		return answer(fmt.Errorf("trust rows %d to %d: %d live: %w", f.FirstSeq, f.LastSeq, n, store.ErrArchiveStale))
+	}
+	return nil
+}
+
+// deleteArchivedRows deletes the decision or action rows ids that f
+// archives; a row no longer live (or, for actions, no longer archivable)
+// makes the archive stale.
+func deleteArchivedRows(tx *wtx, f *store.ArchiveFile, ids []string) error {
+	del := `DELETE FROM decision_log WHERE id = ?`
+	if f.Table == store.AuditActions {
+		del = `DELETE FROM action_log WHERE id = ? AND ` + archivableAction
+	}
+	for _, id := range ids {
+		n, err := tx.exec(del, id)
+		if err != nil {
+			return err
+		}
+		if n != 1 {
+			return answer(fmt.Errorf("%s row %s is not live or no longer archivable: %w", f.Table, id, store.ErrArchiveStale))
+		}
 	}
 	return nil
 }

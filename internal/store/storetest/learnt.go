@@ -280,14 +280,22 @@ func sameBloom(a, b oracle.BloomState) bool {
 }
 
 func testMemory(t *testing.T, h *harness) {
-	ctx := t.Context()
 	if _, ok, sigs := h.memory(); ok || len(sigs) != 0 {
 		t.Fatalf("an empty store has filters (%v) or %d signatures", ok, len(sigs))
 	}
+	sigs := signatures(t, 5)
+	fa := memoryRoundTrip(t, h, sigs)
+	memoryMerged(t, h, fa, sigs)
+	fc := memoryReplaced(t, h, sigs)
+	memoryRefused(t, h, fa, fc, sigs)
+}
+
+// memoryRoundTrip saves filters and the first three of sigs, reopens, and
+// checks them; it returns the filters.
+func memoryRoundTrip(t *testing.T, h *harness, sigs []oracle.Signature) oracle.Filters {
 	fa := filters(t, "poison a")
 	fa.Seed = 1 << 63 // the top bit survives
-	sigs := signatures(t, 5)
-	if err := h.s.SaveMemory(ctx, &fa, sigs[:3], 4, tl); err != nil {
+	if err := h.s.SaveMemory(t.Context(), &fa, sigs[:3], 4, tl); err != nil {
 		t.Fatal(err)
 	}
 	h.reopen()
@@ -298,15 +306,18 @@ func testMemory(t *testing.T, h *harness) {
 	if !reflect.DeepEqual(got, sigs[:3]) {
 		t.Errorf("signatures after reopening:\n got %+v\nwant %+v", got, sigs[:3])
 	}
+	return fa
+}
 
-	// Same parameters: the stored filters and the new ones are ORed; the
-	// oldest signature goes beyond keep.
+// memoryMerged checks that filters of the same parameters as the stored
+// fa are ORed with them, and that the oldest signature goes beyond keep.
+func memoryMerged(t *testing.T, h *harness, fa oracle.Filters, sigs []oracle.Signature) {
 	fb := filters(t, "poison b")
 	fb.Seed = fa.Seed
-	if err := h.s.SaveMemory(ctx, &fb, sigs[3:], 4, tl.Add(time.Minute)); err != nil {
+	if err := h.s.SaveMemory(t.Context(), &fb, sigs[3:], 4, tl.Add(time.Minute)); err != nil {
 		t.Fatal(err)
 	}
-	f, _, got = h.memory()
+	f, _, got := h.memory()
 	both, err := oracle.New(oracle.Config{Items: 100, Seed: 1 << 63})
 	if err != nil {
 		t.Fatal(err)
@@ -325,7 +336,12 @@ func testMemory(t *testing.T, h *harness) {
 	if !reflect.DeepEqual(got, sigs[1:]) {
 		t.Errorf("signatures after keep 4: %d, want the newest 4", len(got))
 	}
-	// Other parameters replace the filters; nil filters leave them.
+}
+
+// memoryReplaced checks that filters of other parameters replace the
+// stored ones and nil filters leave them; it returns the filters stored.
+func memoryReplaced(t *testing.T, h *harness, sigs []oracle.Signature) oracle.Filters {
+	ctx := t.Context()
 	fc := filters(t, "poison c")
 	if err := h.s.SaveMemory(ctx, &fc, nil, 4, tl.Add(2*time.Minute)); err != nil {
 		t.Fatal(err)
@@ -333,11 +349,16 @@ func testMemory(t *testing.T, h *harness) {
 	if err := h.s.SaveMemory(ctx, nil, nil, 1, tl.Add(3*time.Minute)); err != nil {
 		t.Fatal(err)
 	}
-	f, _, got = h.memory()
+	f, _, got := h.memory()
 	if !sameFilters(f, fc) || len(got) != 1 || got[0] != sigs[4] {
 		t.Errorf("after a seed change and keep 1: filters replaced %v, %d signatures", sameFilters(f, fc), len(got))
 	}
+	return fc
+}
 
+// memoryRefused checks that invalid saves are refused and leave the
+// stored filters fc and their one signature.
+func memoryRefused(t *testing.T, h *harness, fa, fc oracle.Filters, sigs []oracle.Signature) {
 	badSig := sigs[0]
 	badSig.Reason = "not a code"
 	badBloom := filters(t)
@@ -353,11 +374,11 @@ func testMemory(t *testing.T, h *harness) {
 		{"short filter", &badBloom, sigs[:1], 4},
 		{"keep 0", &fa, nil, 0},
 	} {
-		if err := h.s.SaveMemory(ctx, tc.f, tc.sigs, tc.keep, tl); !errors.Is(err, store.ErrInvalidState) {
+		if err := h.s.SaveMemory(t.Context(), tc.f, tc.sigs, tc.keep, tl); !errors.Is(err, store.ErrInvalidState) {
 			t.Errorf("%s: %v, want ErrInvalidState", tc.name, err)
 		}
 	}
-	if f, _, got = h.memory(); !sameFilters(f, fc) || len(got) != 1 {
+	if f, _, got := h.memory(); !sameFilters(f, fc) || len(got) != 1 {
 		t.Errorf("refused saves changed the memory")
 	}
 }

@@ -33,6 +33,18 @@ func samePending(a, b store.PendingTool) bool {
 }
 
 func testPins(t *testing.T, h *harness) {
+	p := pinOnFirstUse(t, h)
+	ps := setPending(t, h)
+	h.reopen()
+	listPins(t, h, p, ps)
+	approvePending(t, h, ps[0])
+	clearPending(t, h)
+	repinFromHash(t, h)
+}
+
+// pinOnFirstUse pins notes/get_note at v1 and checks that a second
+// definition does not replace it (trust on first use); it returns the pin.
+func pinOnFirstUse(t *testing.T, h *harness) store.PinnedTool {
 	ctx := t.Context()
 	p := store.PinnedTool{Server: "notes", Tool: "get_note", Hash: hash64("v1"), Approved: tl}
 	got, created, err := h.s.PinTool(ctx, p)
@@ -48,6 +60,13 @@ func testPins(t *testing.T, h *harness) {
 	if _, err := h.s.PinnedTool(ctx, "notes", "set_note"); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("PinnedTool of an unpinned tool: %v, want ErrNotFound", err)
 	}
+	return p
+}
+
+// setPending sets two pending definitions of notes (get_note at v2 and
+// a_tool) and one of other, and returns notes' two.
+func setPending(t *testing.T, h *harness) []store.PendingTool {
+	ctx := t.Context()
 	ps := []store.PendingTool{pending("notes", "get_note", "v2", 1), pending("notes", "a_tool", "x", 2)}
 	if err := h.s.SetPendingTools(ctx, "notes", ps); err != nil {
 		t.Fatal(err)
@@ -55,7 +74,13 @@ func testPins(t *testing.T, h *harness) {
 	if err := h.s.SetPendingTools(ctx, "other", []store.PendingTool{pending("other", "get_note", "y", 3)}); err != nil {
 		t.Fatal(err)
 	}
-	h.reopen()
+	return ps
+}
+
+// listPins checks, after a reopen, the pin p and the pending definitions
+// ps, and that pins list by server and tool.
+func listPins(t *testing.T, h *harness, p store.PinnedTool, ps []store.PendingTool) {
+	ctx := t.Context()
 	if got, err := h.s.PinnedTool(ctx, "notes", "get_note"); err != nil || got != p {
 		t.Errorf("PinnedTool after reopening = %+v, %v; want %+v", got, err, p)
 	}
@@ -76,14 +101,19 @@ func testPins(t *testing.T, h *harness) {
 	if err != nil || !slices.EqualFunc(list, []store.PendingTool{ps[1], ps[0]}, samePending) {
 		t.Errorf("PendingTools = %+v, %v; want both, by tool", list, err)
 	}
+}
 
+// approvePending approves the pending definition get_note (want), which
+// becomes the pin and leaves the pending list.
+func approvePending(t *testing.T, h *harness, want store.PendingTool) {
+	ctx := t.Context()
 	appr, err := h.s.ApproveTool(ctx, "notes", "get_note", "alice", tl.Add(2*time.Hour))
-	if err != nil || !samePending(appr, ps[0]) {
+	if err != nil || !samePending(appr, want) {
 		t.Fatalf("ApproveTool = %+v, %v", appr, err)
 	}
-	want := store.PinnedTool{Server: "notes", Tool: "get_note", Hash: hash64("v2"), Approved: tl.Add(2 * time.Hour), By: "alice"}
-	if got, err := h.s.PinnedTool(ctx, "notes", "get_note"); err != nil || got != want {
-		t.Errorf("after approval the pin is %+v, %v; want %+v", got, err, want)
+	pin := store.PinnedTool{Server: "notes", Tool: "get_note", Hash: hash64("v2"), Approved: tl.Add(2 * time.Hour), By: "alice"}
+	if got, err := h.s.PinnedTool(ctx, "notes", "get_note"); err != nil || got != pin {
+		t.Errorf("after approval the pin is %+v, %v; want %+v", got, err, pin)
 	}
 	if _, err := h.s.ApproveTool(ctx, "notes", "get_note", "alice", tl); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("approving again: %v, want ErrNotFound", err)
@@ -91,7 +121,12 @@ func testPins(t *testing.T, h *harness) {
 	if list, err := h.s.PendingTools(ctx, "notes"); err != nil || len(list) != 1 || list[0].Tool != "a_tool" {
 		t.Errorf("pending after approval: %+v, %v", list, err)
 	}
-	// Replacing a server's pending definitions leaves other servers'.
+}
+
+// clearPending checks that replacing a server's pending definitions
+// leaves other servers'.
+func clearPending(t *testing.T, h *harness) {
+	ctx := t.Context()
 	if err := h.s.SetPendingTools(ctx, "notes", nil); err != nil {
 		t.Fatal(err)
 	}
@@ -101,7 +136,12 @@ func testPins(t *testing.T, h *harness) {
 	if list, err := h.s.PendingTools(ctx, "notes"); err != nil || len(list) != 0 {
 		t.Errorf("cleared pending definitions: %+v, %v", list, err)
 	}
-	// A repin moves the pin only from the hash it names.
+}
+
+// repinFromHash checks that a repin moves the pin only from the hash it
+// names, durably.
+func repinFromHash(t *testing.T, h *harness) {
+	ctx := t.Context()
 	v3 := store.PinnedTool{Server: "notes", Tool: "get_note", Hash: hash64("v3"), Approved: tl.Add(3 * time.Hour), By: "ward upgrade"}
 	if ok, err := h.s.RepinTool(ctx, v3, hash64("v1")); err != nil || ok {
 		t.Errorf("RepinTool from a hash that is not the pin's = %v, %v; want false", ok, err)

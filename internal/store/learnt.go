@@ -72,6 +72,31 @@ func CheckLessons(put []adopt.Lesson, remove []string) error {
 	return nil
 }
 
+// MatchNanos returns the times of l's matches as the Unix nanoseconds a
+// backend stores; ReadLesson turns them back.
+func MatchNanos(l adopt.Lesson) []int64 {
+	ms := make([]int64, len(l.Matches))
+	for i, m := range l.Matches {
+		ms[i] = m.UnixNano()
+	}
+	return ms
+}
+
+// ReadLesson completes l as a backend read it: its matches from the Unix
+// nanoseconds ms it stored (MatchNanos), in UTC, and no conditions or
+// keywords as nil, so that a lesson reads back as it was saved.
+func ReadLesson(l *adopt.Lesson, ms []int64) {
+	for _, m := range ms {
+		l.Matches = append(l.Matches, time.Unix(0, m).UTC())
+	}
+	if len(l.Conditions) == 0 {
+		l.Conditions = nil
+	}
+	if len(l.Keywords) == 0 {
+		l.Keywords = nil
+	}
+}
+
 // The bounds of the daily market samples.
 const (
 	MaxSampleFigures = 16   // figures per day

@@ -46,24 +46,14 @@ type file struct {
 	DeployedBytecode string          `json:"deployedBytecode"`
 }
 
+// Contract is the contract the file says it holds.
+func (f file) Contract() string { return f.ContractName }
+
 // Load returns the artifact of the contract called name. It wraps ErrNotFound if there is none.
 func Load(name string) (Artifact, error) {
-	if !fs.ValidPath(name) || strings.ContainsAny(name, `/\`) {
-		return Artifact{}, fmt.Errorf("load artifact %q: %w", name, ErrNotFound)
-	}
-	data, err := files.ReadFile(name + ".json")
-	if errors.Is(err, fs.ErrNotExist) {
-		return Artifact{}, fmt.Errorf("load artifact %q: %w", name, ErrNotFound)
-	}
+	f, err := Read[file](files, "load artifact", name, ErrNotFound)
 	if err != nil {
-		return Artifact{}, fmt.Errorf("load artifact %q: %w", name, err)
-	}
-	var f file
-	if err := json.Unmarshal(data, &f); err != nil {
-		return Artifact{}, fmt.Errorf("load artifact %q: %w", name, err)
-	}
-	if f.ContractName != name {
-		return Artifact{}, fmt.Errorf("load artifact %q: file names contract %q", name, f.ContractName)
+		return Artifact{}, err
 	}
 	code, err := decodeHex(f.Bytecode)
 	if err != nil {
@@ -74,6 +64,32 @@ func Load(name string) (Artifact, error) {
 		return Artifact{}, fmt.Errorf("load artifact %q: deployedBytecode: %w", name, err)
 	}
 	return Artifact{Name: name, ABI: f.ABI, Bytecode: code, DeployedBytecode: runtime}, nil
+}
+
+// Read decodes the embedded file name.json of files into an F: the part
+// of loading an artifact that Load and package published's Load share.
+// name must be a plain file name and the file must name the contract
+// name; a name without a file wraps notFound. Its errors begin with op
+// and the quoted name.
+func Read[F interface{ Contract() string }](files fs.FS, op, name string, notFound error) (F, error) {
+	var f F
+	if !fs.ValidPath(name) || strings.ContainsAny(name, `/\`) {
+		return f, fmt.Errorf("%s %q: %w", op, name, notFound)
+	}
+	data, err := fs.ReadFile(files, name+".json")
+	if errors.Is(err, fs.ErrNotExist) {
+		return f, fmt.Errorf("%s %q: %w", op, name, notFound)
+	}
+	if err != nil {
+		return f, fmt.Errorf("%s %q: %w", op, name, err)
+	}
+	if err := json.Unmarshal(data, &f); err != nil {
+		return f, fmt.Errorf("%s %q: %w", op, name, err)
+	}
+	if got := f.Contract(); got != name {
+		return f, fmt.Errorf("%s %q: file names contract %q", op, name, got)
+	}
+	return f, nil
 }
 
 func decodeHex(s string) ([]byte, error) {

@@ -41,10 +41,6 @@ func (s *Store) SaveLessons(ctx context.Context, put []adopt.Lesson, remove []st
 		}
 		for i := range put {
 			l := &put[i]
-			ms := make([]int64, len(l.Matches))
-			for j, m := range l.Matches {
-				ms[j] = m.UnixNano()
-			}
 			_, err := tx.Exec(ctx, `INSERT INTO lessons (id, used, summary, advice, reason, entry_id, conditions, keywords,
   confidence, created_ns, touched_ns, matches, promoted_ns) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
 ON CONFLICT (id) DO UPDATE SET used = EXCLUDED.used, summary = EXCLUDED.summary, advice = EXCLUDED.advice,
@@ -52,7 +48,7 @@ ON CONFLICT (id) DO UPDATE SET used = EXCLUDED.used, summary = EXCLUDED.summary,
   confidence = EXCLUDED.confidence, created_ns = EXCLUDED.created_ns, touched_ns = EXCLUDED.touched_ns,
   matches = EXCLUDED.matches, promoted_ns = EXCLUDED.promoted_ns`,
 				l.ID, used+int64(i)+1, l.Summary, null(l.Advice), null(l.Reason), null(l.EntryID),
-				nonNil(l.Conditions), nonNil(l.Keywords), l.Confidence, l.Created.UnixNano(), l.Touched.UnixNano(), ms,
+				nonNil(l.Conditions), nonNil(l.Keywords), l.Confidence, l.Created.UnixNano(), l.Touched.UnixNano(), store.MatchNanos(*l),
 				optNull(l.Promoted))
 			if err != nil {
 				return err
@@ -82,15 +78,7 @@ func scanLesson(row pgx.CollectableRow) (adopt.Lesson, error) {
 	if promoted != nil {
 		l.Promoted = time.Unix(0, *promoted).UTC()
 	}
-	for _, m := range ms {
-		l.Matches = append(l.Matches, time.Unix(0, m).UTC())
-	}
-	if len(l.Conditions) == 0 {
-		l.Conditions = nil
-	}
-	if len(l.Keywords) == 0 {
-		l.Keywords = nil
-	}
+	store.ReadLesson(&l, ms)
 	return l, err
 }
 

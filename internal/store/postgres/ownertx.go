@@ -74,14 +74,8 @@ func scanOwnerTx(row pgx.CollectableRow) (store.OwnerTx, error) {
 // HoldOwnerTx stores a transaction prepared for the owner, pending (see
 // store.OwnerTxs).
 func (s *Store) HoldOwnerTx(ctx context.Context, t *store.OwnerTx) error {
-	if err := s.ok(); err != nil {
+	if err := admit(s, "postgres: hold owner tx", t, func(t *store.OwnerTx) []string { return []string{t.ID, t.PermitID} }); err != nil {
 		return err
-	}
-	if err := store.CheckRecord("postgres: hold owner tx", t); err != nil {
-		return err
-	}
-	if err := storable(t.ID, t.PermitID); err != nil {
-		return fmt.Errorf("postgres: hold owner tx: %w", err)
 	}
 	var unsigned any
 	if len(t.Unsigned) > 0 {

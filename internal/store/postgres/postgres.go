@@ -158,6 +158,25 @@ func (s *Store) ok() error {
 	return nil
 }
 
+// admit is the prologue of a write of one record: the store is open, rec
+// is valid (store.CheckRecord) and the fields text returns of it hold no
+// text PostgreSQL cannot store (storable). op begins its errors.
+func admit[R interface {
+	comparable
+	Validate() error
+}](s *Store, op string, rec R, text func(R) []string) error {
+	if err := s.ok(); err != nil {
+		return err
+	}
+	if err := store.CheckRecord(op, rec); err != nil {
+		return err
+	}
+	if err := storable(text(rec)...); err != nil {
+		return fmt.Errorf("%s: %w", op, err)
+	}
+	return nil
+}
+
 // Pool returns the connection pool (for tests and tools of this package's
 // users that need raw SQL, such as ward's own schema checks).
 func (s *Store) Pool() *pgxpool.Pool { return s.pool }

@@ -73,14 +73,8 @@ func scanSafeSignature(row pgx.CollectableRow) (store.SafeSignature, error) {
 // ProposeSafeTx stores a Safe transaction awaiting signatures, with its
 // signatures, in one transaction (see store.SafeTxs).
 func (s *Store) ProposeSafeTx(ctx context.Context, t *store.SafeTx) error {
-	if err := s.ok(); err != nil {
+	if err := admit(s, "postgres: propose safe tx", t, func(t *store.SafeTx) []string { return []string{t.PermitID, t.Label} }); err != nil {
 		return err
-	}
-	if err := store.CheckRecord("postgres: propose safe tx", t); err != nil {
-		return err
-	}
-	if err := storable(t.PermitID, t.Label); err != nil {
-		return fmt.Errorf("postgres: propose safe tx: %w", err)
 	}
 	err := pgx.BeginTxFunc(ctx, s.pool, pgx.TxOptions{}, func(tx pgx.Tx) error {
 		if _, err := tx.Exec(ctx, `INSERT INTO safe_txs (hash, chain_id, safe, nonce, to_addr, value, data, permit_id, plan_index, plan_len, label, created_ns)

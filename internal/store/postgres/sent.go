@@ -48,14 +48,8 @@ func scanSent(row pgx.CollectableRow) (store.SentTx, error) {
 // whose hash exists, or whose nonce a live record of the same wallet
 // holds, is refused.
 func (s *Store) JournalTx(ctx context.Context, t *store.SentTx) error {
-	if err := s.ok(); err != nil {
+	if err := admit(s, "postgres: journal tx", t, func(t *store.SentTx) []string { return []string{t.PermitID, t.Label} }); err != nil {
 		return err
-	}
-	if err := store.CheckRecord("postgres: journal tx", t); err != nil {
-		return err
-	}
-	if err := storable(t.PermitID, t.Label); err != nil {
-		return fmt.Errorf("postgres: journal tx: %w", err)
 	}
 	_, err := s.pool.Exec(ctx, `INSERT INTO sent_txs (hash, chain_id, sender, nonce, raw, permit_id, plan_index, plan_len, label, state, created_ns)
 VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,'in_flight',$10)`,

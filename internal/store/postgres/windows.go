@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -85,28 +84,12 @@ const windowTotals = `SELECT
     (SELECT count(*) FROM spend_ledger WHERE time_ns > $5 AND time_ns < $10 AND time_ns / 60000000000 = $9))::bigint,
   (SELECT count(*) FROM spend_holds WHERE expires_ns > $3 AND id <> $6)`
 
-// nsPerMinute is the width of spend_minutes' buckets: time_ns / nsPerMinute,
-// as SQL divides (toward zero), in the trigger of migration 4.
-const nsPerMinute = int64(time.Minute)
-
-// windowStart returns the minute bucket that a window (the day's, the
-// rate's) starting after from begins in, and a bound past every row of
-// that bucket after from (a bucket is at most two minutes wide: the one
-// of 0 spans both signs), for an index range.
-func windowStart(from int64) (minute, end int64) {
-	minute = from / nsPerMinute
-	if from > math.MaxInt64-2*nsPerMinute {
-		return minute, math.MaxInt64
-	}
-	return minute, from + 2*nsPerMinute
-}
-
 func totals(ctx context.Context, q querier, w hook.WindowQuery, except string) (hook.WindowTotals, error) {
 	var t hook.WindowTotals
 	var writes, held int64
 	day, rate := clampNanos(w.Now.Add(-hook.Day)), clampNanos(w.Now.Add(-w.RateWindow))
-	dayMinute, dayEnd := windowStart(day)
-	rateMinute, rateEnd := windowStart(rate)
+	dayMinute, dayEnd := store.WindowStart(day)
+	rateMinute, rateEnd := store.WindowStart(rate)
 	err := q.QueryRow(ctx, windowTotals, w.Session, int64(min(w.Tick, math.MaxInt64)), clampNanos(w.Now), day,
 		rate, except, dayMinute, dayEnd, rateMinute, rateEnd).Scan(&t.Tick, &t.Session, &t.Day, &t.TickHeld, &t.SessionHeld, &t.DayHeld, &writes, &held)
 	t.Writes, t.WritesHeld = int(writes), int(held)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"time"
 
 	"github.com/ncruces/go-sqlite3"
 
@@ -19,12 +18,8 @@ type lessonRow struct {
 }
 
 func encodeLesson(l adopt.Lesson) (lessonRow, error) {
-	ms := make([]int64, len(l.Matches))
-	for i, m := range l.Matches {
-		ms[i] = m.UnixNano()
-	}
 	var enc [3][]byte
-	for i, v := range []any{nonNil(l.Conditions), nonNil(l.Keywords), ms} {
+	for i, v := range []any{nonNil(l.Conditions), nonNil(l.Keywords), store.MatchNanos(l)} {
 		b, err := json.Marshal(v)
 		if err != nil {
 			return lessonRow{}, err
@@ -100,15 +95,7 @@ func (s *Store) Lessons(ctx context.Context) ([]adopt.Lesson, error) {
 				return fmt.Errorf("lesson %s: %w", l.ID, err)
 			}
 		}
-		for _, m := range ms {
-			l.Matches = append(l.Matches, time.Unix(0, m).UTC())
-		}
-		if len(l.Conditions) == 0 {
-			l.Conditions = nil
-		}
-		if len(l.Keywords) == 0 {
-			l.Keywords = nil
-		}
+		store.ReadLesson(&l, ms)
 		out = append(out, l)
 		return nil
 	})

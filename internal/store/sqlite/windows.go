@@ -5,11 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"time"
 
 	"github.com/ncruces/go-sqlite3"
 
 	"github.com/wardhq/ward/internal/hook"
+	"github.com/wardhq/ward/internal/store"
 )
 
 // The spending and rate windows (hook.Windows) are two tables (version
@@ -47,25 +47,9 @@ func windowArgs(q hook.WindowQuery, except string) []any {
 	tick := int64(min(q.Tick, math.MaxInt64))
 	now := q.Now.UnixNano()
 	day, rate := q.Now.Add(-hook.Day).UnixNano(), q.Now.Add(-q.RateWindow).UnixNano()
-	dayMinute, dayEnd := windowStart(day)
-	rateMinute, rateEnd := windowStart(rate)
+	dayMinute, dayEnd := store.WindowStart(day)
+	rateMinute, rateEnd := store.WindowStart(rate)
 	return []any{q.Session, tick, now, day, rate, except, dayMinute, dayEnd, rateMinute, rateEnd}
-}
-
-// nsPerMinute is the width of spend_minutes' buckets: time_ns / nsPerMinute,
-// as SQL divides (toward zero), in the triggers of migration 29.
-const nsPerMinute = int64(time.Minute)
-
-// windowStart returns the minute bucket that a window (the day's, the
-// rate's) starting after from begins in, and a bound past every row of
-// that bucket after from (a bucket is at most two minutes wide: the one
-// of 0 spans both signs), for an index range.
-func windowStart(from int64) (minute, end int64) {
-	minute = from / nsPerMinute
-	if from > math.MaxInt64-2*nsPerMinute {
-		return minute, math.MaxInt64
-	}
-	return minute, from + 2*nsPerMinute
 }
 
 func scanTotals(st *sqlite3.Stmt) hook.WindowTotals {

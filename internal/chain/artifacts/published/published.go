@@ -25,8 +25,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
 	"strings"
+
+	"github.com/wardhq/ward/internal/chain/artifacts"
 )
 
 //go:embed *.json
@@ -71,25 +72,15 @@ type file struct {
 	Links        []Link          `json:"links"`
 }
 
+// Contract is the contract the file says it holds.
+func (f file) Contract() string { return f.ContractName }
+
 // Load returns the artifact of the contract called name. It wraps
 // ErrNotFound if there is none.
 func Load(name string) (Artifact, error) {
-	if !fs.ValidPath(name) || strings.ContainsAny(name, `/\`) {
-		return Artifact{}, fmt.Errorf("load published artifact %q: %w", name, ErrNotFound)
-	}
-	data, err := files.ReadFile(name + ".json")
-	if errors.Is(err, fs.ErrNotExist) {
-		return Artifact{}, fmt.Errorf("load published artifact %q: %w", name, ErrNotFound)
-	}
+	f, err := artifacts.Read[file](files, "load published artifact", name, ErrNotFound)
 	if err != nil {
-		return Artifact{}, fmt.Errorf("load published artifact %q: %w", name, err)
-	}
-	var f file
-	if err := json.Unmarshal(data, &f); err != nil {
-		return Artifact{}, fmt.Errorf("load published artifact %q: %w", name, err)
-	}
-	if f.ContractName != name {
-		return Artifact{}, fmt.Errorf("load published artifact %q: file names contract %q", name, f.ContractName)
+		return Artifact{}, err
 	}
 	a := Artifact{Name: name, Source: f.Source, ABI: f.ABI, Links: f.Links}
 	switch {

@@ -263,7 +263,7 @@ func (s *Snapshot) Stateful(ref tool.Ref) bool {
 
 // Evaluate decides one call. It never fails: every failure inside a rule is
 // a deny with a diagnostic.
-func (s *Snapshot) Evaluate(req *Request) Decision {
+func (s *Snapshot) Evaluate(req *Request) (d Decision) {
 	start := time.Now()
 	// The rules see a copy they may annotate (resolved tool, memo). It
 	// escapes to the heap (rules are called through function values), so
@@ -289,7 +289,8 @@ func (s *Snapshot) Evaluate(req *Request) Decision {
 		set = s.rulesFor(r.Tool)
 	}
 
-	d := Decision{
+	// d is built in place: it is the caller's result, not a copy of one.
+	d = Decision{
 		action:     Allow,
 		code:       reason.Allowed,
 		message:    "all policy checks passed",

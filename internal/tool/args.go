@@ -512,6 +512,10 @@ func (a *Args) Field(i int) Field {
 	return Field{Key: a.key(sp), Value: a.value(sp)}
 }
 
+// Key returns the key of the i-th top-level argument (0 <= i < Len), in
+// the order of Fields: Field(i).Key without reading the value.
+func (a *Args) Key(i int) string { return a.key(a.span(i)) }
+
 // Len returns the number of top-level arguments.
 func (a *Args) Len() int { return a.n }
 
@@ -583,6 +587,7 @@ type parser struct {
 	sub     *Args // receives the members and hash of the top-level member subKey
 	subKey  string
 	inSub   bool // the next object parsed is that member's value
+	escaped bool // the last string value strCanon read had escapes
 }
 
 // member is one object member while its object is parsed: where its key
@@ -785,7 +790,7 @@ func (p *parser) member(depth int) error {
 	}
 	m.end = int32(len(p.out))
 	m.sp.vs, m.sp.ve, m.sp.kind = int32(vs), int32(p.i), kind
-	m.sp.esc = kind == String && strings.IndexByte(p.s[vs:p.i], '\\') >= 0
+	m.sp.esc = kind == String && p.escaped
 	p.keys = append(p.keys, m)
 	return nil
 }
@@ -945,6 +950,7 @@ func (p *parser) str(emit bool) (string, bool, error) {
 // escapes costs its canonical bytes and nothing more.
 func (p *parser) strCanon() error {
 	p.i++ // "
+	p.escaped = false
 	start := p.i
 	var high byte // OR of the bytes: ASCII needs no UTF-8 check
 	p.i = plainRun(p.s, p.i)
@@ -962,6 +968,7 @@ func (p *parser) strCanon() error {
 			p.out = append(p.out, p.s[start-1:p.i]...)
 			return nil
 		case c == '\\':
+			p.escaped = true
 			return p.strCanonEscaped(start, high)
 		case c < 0x20:
 			return p.errorf("control character in string")

@@ -222,6 +222,19 @@ func FuzzParseArgs(f *testing.F) {
 		if !bytes.Equal(b.Canonical(), c) {
 			t.Fatalf("canonical form not a fixed point: %q → %q", c, b.Canonical())
 		}
+		// A top-level string reads as encoding/json decodes it (its
+		// escape mark is exact).
+		for i := range a.Len() {
+			f := a.Field(i)
+			got, ok := f.Value.Str()
+			if !ok {
+				continue
+			}
+			var want string
+			if err := json.Unmarshal([]byte(f.Value.Raw()), &want); err != nil || got != want {
+				t.Fatalf("member %q of %q: Str() = %q, encoding/json: %q (%v)", f.Key, data, got, want, err)
+			}
+		}
 		// Decoded as a member of an envelope, in the same pass, the
 		// arguments are the same.
 		if len(trimmed) == 0 || trimmed[0] != '{' {

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"crypto/sha256"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"math/rand/v2"
@@ -219,4 +220,42 @@ func writeString(r *rand.Rand, b *bytes.Buffer, s string) {
 		b.WriteByte(0xff)
 	}
 	b.WriteByte('"')
+}
+
+// TestArgsStrMatchesJSON reads every top-level string of the golden corpus
+// and of a few hand-made inputs with Str and wants what encoding/json
+// decodes from the same text: a value marked as without escapes is
+// returned as it is spelled, so the mark must be exact (values with
+// escapes among values without, escapes at either end, an escaped quote
+// before a plain one).
+func TestArgsStrMatchesJSON(t *testing.T) {
+	inputs := append(goldenInputs(),
+		[]byte(`{"a":"x\"","b":"plain","c":"\\","d":"","e":"\u0041"}`),
+		[]byte(`{"e":"\n","d":"no","c":"\t","b":"a\/b","a":"é\u00e9"}`),
+		[]byte(`{"k":["\n"],"l":"plain","m":{"n":"\""},"o":"x"}`))
+	strs := 0
+	for i, in := range inputs {
+		a, err := ParseArgs(in)
+		if err != nil {
+			continue
+		}
+		for j := range a.Len() {
+			f := a.Field(j)
+			got, ok := f.Value.Str()
+			if !ok {
+				continue
+			}
+			strs++
+			var want string
+			if err := json.Unmarshal([]byte(f.Value.Raw()), &want); err != nil {
+				t.Fatalf("input %d: member %q: encoding/json refuses %q: %v", i, f.Key, f.Value.Raw(), err)
+			}
+			if got != want {
+				t.Errorf("input %d: member %q: Str() = %q, want %q", i, f.Key, got, want)
+			}
+		}
+	}
+	if strs < 1000 {
+		t.Fatalf("only %d strings read: the corpus must exercise many", strs)
+	}
 }

@@ -180,10 +180,10 @@ func (pc *paramCache) of(name string, a *tool.Args, skip []string) []shell.Comma
 	}
 	var names, kinds []string
 	for i := range a.Len() {
-		f := a.Field(i)
-		if commandish(f.Key) && !slices.Contains(skip, f.Key) && (sch == nil || !slices.Contains(sch.declared, f.Key)) {
-			names = append(names, f.Key)
-			kinds = append(kinds, f.Value.Kind().String())
+		k := a.Key(i) // most names are not commandish: their values are not read
+		if commandish(k) && !slices.Contains(skip, k) && (sch == nil || !slices.Contains(sch.declared, k)) {
+			names = append(names, k)
+			kinds = append(kinds, a.Field(i).Value.Kind().String())
 		}
 	}
 	if len(names) == 0 {

@@ -63,7 +63,11 @@ type pathSet struct {
 	abs *lexicalCache // lexical's results of the last paths
 
 	mu      sync.RWMutex
-	workdir map[string]string // resolved request workdirs
+	workdir map[string]*workdirEntry // resolved request workdirs
+	// lastDir is the entry of workdir base found last (an agent's calls
+	// share their working directory): found again without the lock and
+	// the map.
+	lastDir atomic.Pointer[workdirEntry]
 	words   map[wordKey]uint8 // classification of shell words, see wordClass
 	// lastWords are the word classifiers of the last base a command was
 	// checked under (see wordFuncsFor).
@@ -86,7 +90,7 @@ const maxWorkdirCache = 1024
 
 func (b *builder) compilePaths() *pathSet {
 	c := b.cfg.Paths
-	ps := &pathSet{workdir: make(map[string]string), words: make(map[wordKey]uint8), resolver: b.cfg.Resolver, abs: newLexicalCache()}
+	ps := &pathSet{workdir: make(map[string]*workdirEntry), words: make(map[wordKey]uint8), resolver: b.cfg.Resolver, abs: newLexicalCache()}
 	ps.home = c.Home
 	if ps.home == "" {
 		ps.home, _ = os.UserHomeDir()
@@ -222,20 +226,28 @@ func (ps *pathSet) base(r *policy.Request) (string, error) {
 	if !filepath.IsAbs(r.Workdir) || strings.IndexByte(r.Workdir, 0) >= 0 {
 		return "", errWorkdir
 	}
+	if e := ps.lastDir.Load(); e != nil && e.workdir == r.Workdir {
+		return e.dir, nil
+	}
 	ps.mu.RLock()
-	dir, ok := ps.workdir[r.Workdir]
+	e, ok := ps.workdir[r.Workdir]
 	ps.mu.RUnlock()
 	if ok {
-		return dir, nil
+		ps.lastDir.Store(e)
+		return e.dir, nil
 	}
-	dir = resolveDir(r.Workdir)
+	dir := resolveDir(r.Workdir)
 	ps.mu.Lock()
 	if len(ps.workdir) < maxWorkdirCache {
-		ps.workdir[r.Workdir] = dir
+		ps.workdir[r.Workdir] = &workdirEntry{workdir: r.Workdir, dir: dir}
 	}
 	ps.mu.Unlock()
 	return dir, nil
 }
+
+// workdirEntry is a request workdir and its resolution, as ps.workdir
+// holds them.
+type workdirEntry struct{ workdir, dir string }
 
 // resolve returns the path p names as given (absolute, ~ expanded, . and
 // .. resolved) and the path a file tool would reach (symlinks followed,
@@ -541,17 +553,18 @@ func (pc *pathParamCache) values(name string, a *tool.Args) ([]string, policy.Re
 	}
 	var out []string
 	for i := range a.Len() {
-		f := a.Field(i)
+		k := a.Key(i) // most names are not paths: their values are not read
 		// A parameter the schema declares is a path by its role there;
 		// one it does not declare (the schema allows more, or the caller
 		// sent it anyway) is judged by its name, as without a schema.
-		if sch != nil && slices.Contains(sch.declared, f.Key) {
-			if !slices.Contains(sch.paths, f.Key) {
+		if sch != nil && slices.Contains(sch.declared, k) {
+			if !slices.Contains(sch.paths, k) {
 				continue
 			}
-		} else if !pathName(f.Key, pc.names) {
+		} else if !pathName(k, pc.names) {
 			continue
 		}
+		f := a.Field(i)
 		switch f.Value.Kind() {
 		case tool.String:
 			s, _ := f.Value.Str()

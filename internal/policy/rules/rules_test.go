@@ -2,6 +2,7 @@ package rules
 
 import (
 	"errors"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -368,5 +369,41 @@ func TestCleanRel(t *testing.T) {
 		if want && filepath.Clean(p) != p {
 			t.Errorf("cleanRel accepts %q but Clean changes it", p)
 		}
+	}
+}
+
+// TestBaseAlternatingWorkdirs resolves the working directories of calls
+// that alternate between agents: each call gets its own directory's
+// resolution (a symlinked one resolved), whether base finds it as the
+// last one it returned, in its table, or not yet at all.
+func TestBaseAlternatingWorkdirs(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.Paths.Root = t.TempDir()
+	b := newBuilder(cfg)
+	ps := b.compilePaths()
+	if len(b.errs) > 0 {
+		t.Fatal(b.errs)
+	}
+	top := t.TempDir()
+	real := filepath.Join(top, "real")
+	if err := os.Mkdir(real, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(real, filepath.Join(top, "link")); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"": ps.root, real: resolveDir(real), filepath.Join(top, "link"): resolveDir(real), top: resolveDir(top)}
+	order := []string{real, real, filepath.Join(top, "link"), "", real, top, filepath.Join(top, "link"), top, top, "", real}
+	for i, wd := range order {
+		got, err := ps.base(&policy.Request{Workdir: wd})
+		if err != nil {
+			t.Fatalf("call %d: base(%q): %v", i, wd, err)
+		}
+		if got != want[wd] {
+			t.Errorf("call %d: base(%q) = %q, want %q", i, wd, got, want[wd])
+		}
+	}
+	if _, err := ps.base(&policy.Request{Workdir: "relative/dir"}); err == nil {
+		t.Errorf("base of a relative workdir: no error")
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/ncruces/go-sqlite3"
 )
@@ -21,14 +20,6 @@ const defaultCheckpointPages = 4096
 // the index of every frame in the WAL and syncs the WAL and the database,
 // so a run per small batch cost more than the pages it copied.
 const checkpointSteps = 8
-
-// idleCheckpointAfter: from a quarter of the checkpoint length, a writer
-// that has been left without a record for this long after a commit wakes
-// the checkpointer too, as it did after every commit before the 512-page
-// steps. Under load records arrive within microseconds of each other, so a
-// loaded writer never idles this long and keeps the steps; a lone caller's
-// records are a handler's time apart, so its WAL is copied between them.
-const idleCheckpointAfter = 100 * time.Microsecond
 
 // checkpointer owns the connection that copies the WAL into the database
 // in the background. Its goroutine is started by Open and stopped by Close.
@@ -112,7 +103,6 @@ func (w *writer) afterCommit() {
 	if pages < w.checkpointPages/4 {
 		w.retryCheckpointAt = 0
 		w.pokeCheckpointAt = 0
-		w.idlePokedAt = 0
 		return
 	}
 	if pages < w.checkpointPages {
@@ -142,22 +132,4 @@ func (w *writer) afterCommit() {
 		// batch.
 		w.retryCheckpointAt = pages + w.checkpointPages/4
 	}
-}
-
-// idleCheckpointDue reports whether the checkpointer should be woken if the
-// writer stays without records for idleCheckpointAfter: the WAL is between
-// a quarter of the checkpoint length and the length at which the writer
-// checkpoints itself, and grew since the last such wake-up.
-func (w *writer) idleCheckpointDue() bool {
-	if w.ckpt == nil {
-		return false
-	}
-	pages := w.walPages
-	return pages >= w.checkpointPages/4 && pages < w.checkpointPages && pages > w.idlePokedAt
-}
-
-// idleCheckpoint wakes the checkpointer for a writer left idle.
-func (w *writer) idleCheckpoint() {
-	w.idlePokedAt = w.walPages
-	w.ckpt.poke()
 }

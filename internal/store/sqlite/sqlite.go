@@ -165,9 +165,6 @@ type Store struct {
 	r       *reader
 	sync    *syncer // nil unless synchronous is "full"
 	dropped atomic.Uint64
-	// idleAfter is how long the writer waits without records before it
-	// wakes the checkpointer (idleCheckpointDue); 0 never.
-	idleAfter time.Duration
 }
 
 var _ store.Store = (*Store)(nil)
@@ -195,9 +192,6 @@ type options struct {
 	// commitSync makes COMMIT sync the WAL with synchronous "full", as
 	// SQLite does by itself, instead of the syncer.
 	commitSync bool
-	// idleCheckpoint is how long an idle writer waits before it wakes the
-	// checkpointer; 0 is idleCheckpointAfter, negative never.
-	idleCheckpoint time.Duration
 }
 
 // syncer reports whether the store syncs through a syncer.
@@ -221,9 +215,6 @@ func open(ctx context.Context, cfg Config, opt options) (*Store, error) {
 	}
 	if opt.checkpointPages == 0 {
 		opt.checkpointPages = defaultCheckpointPages
-	}
-	if opt.idleCheckpoint == 0 {
-		opt.idleCheckpoint = idleCheckpointAfter
 	}
 	if err := preflight(cfg); err != nil {
 		return nil, err
@@ -260,9 +251,6 @@ func open(ctx context.Context, cfg Config, opt options) (*Store, error) {
 		w:      w,
 		r:      r,
 		sync:   y,
-	}
-	if opt.idleCheckpoint > 0 {
-		s.idleAfter = opt.idleCheckpoint
 	}
 	labels := pprof.Labels("ward", "sqlite-writer", "path", cfg.Path)
 	go pprof.Do(context.WithoutCancel(ctx), labels, func(context.Context) { s.run() })

@@ -9,7 +9,6 @@ import (
 	"strconv"
 	"strings"
 	"sync/atomic"
-	"time"
 
 	"github.com/ncruces/go-sqlite3"
 )
@@ -49,7 +48,6 @@ type writer struct {
 	walPages          int           // WAL length after the last commit
 	retryCheckpointAt int           // WAL length before which afterCommit does not retry
 	pokeCheckpointAt  int           // WAL length before which afterCommit does not wake the checkpointer
-	idlePokedAt       int           // WAL length at the last wake-up of an idle writer (idleCheckpoint)
 
 	retry   []*op // orphans of the last failed batch
 	lastErr error
@@ -209,22 +207,11 @@ func (w *writer) close() error {
 // drains what is left.
 func (s *Store) run() {
 	defer close(s.exited)
-	idle := time.NewTimer(s.idleAfter)
-	idle.Stop()
 	for {
-		var idleC <-chan time.Time
-		if s.idleAfter > 0 && s.w.idleCheckpointDue() {
-			idle.Reset(s.idleAfter)
-			idleC = idle.C
-		}
 		select {
 		case <-s.wake:
 		case <-s.stop:
-		case <-idleC:
-			s.w.idleCheckpoint()
-			continue
 		}
-		idle.Stop()
 		for {
 			if s.sync != nil {
 				s.hold()

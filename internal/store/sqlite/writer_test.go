@@ -457,51 +457,6 @@ func TestCheckpointerWakes(t *testing.T) {
 	}
 }
 
-// A writer left idle wakes the checkpointer once for what the WAL grew
-// since the last such wake-up, between a quarter of the checkpoint length
-// and the length at which the writer checkpoints itself.
-func TestIdleCheckpointDue(t *testing.T) {
-	w := &writer{ckpt: &checkpointer{wake: make(chan struct{}, 1)}, checkpointPages: 4096}
-	woken := func() bool {
-		select {
-		case <-w.ckpt.wake:
-			return true
-		default:
-			return false
-		}
-	}
-	steps := []struct {
-		pages int  // the WAL after a commit
-		due   bool // an idle writer wakes the checkpointer
-	}{
-		{10, false},   // under a quarter
-		{1023, false}, // still
-		{1030, true},  // past a quarter
-		{1030, false}, // woken for these pages already
-		{1040, true},  // grew
-		{4095, true},
-		{4096, false}, // the writer checkpoints itself
-		{12, false},   // restarted
-		{1100, true},
-	}
-	for i, st := range steps {
-		w.walPages = st.pages
-		if st.pages < w.checkpointPages { // past it afterCommit checkpoints on the connection
-			w.afterCommit()
-		}
-		woken() // afterCommit's own 512-page wake-ups are TestCheckpointerWakes's
-		if got := w.idleCheckpointDue(); got != st.due {
-			t.Fatalf("step %d (%d pages): due %v, want %v", i, st.pages, got, st.due)
-		}
-		if st.due {
-			w.idleCheckpoint()
-			if !woken() {
-				t.Fatalf("step %d: idleCheckpoint did not wake the checkpointer", i)
-			}
-		}
-	}
-}
-
 // Config.Synchronous reaches the write connection: "full" leaves the WAL
 // sync to the syncer, so COMMIT runs with NORMAL either way.
 func TestSynchronous(t *testing.T) {

@@ -65,6 +65,8 @@ type Recorder struct {
 	// recs holds *store.DecisionRecord: a log does not keep the record it
 	// is given, so one record serves many decisions in turn.
 	recs sync.Pool
+	// lists interns the JSON text of rule lists (lists.go).
+	lists listTexts
 }
 
 // hashText is a SHA-256 and its lower-case hex text.
@@ -187,7 +189,7 @@ func (r *Recorder) recordOf(d *policy.Decision) *store.DecisionRecord {
 	if rec == nil {
 		rec = new(store.DecisionRecord)
 	}
-	*rec = recordOf(d, id.New(d.Time()), r.origin, last.text)
+	*rec = recordOf(d, id.New(d.Time()), r.origin, last.text, &r.lists)
 	return rec
 }
 
@@ -201,11 +203,12 @@ func (r *Recorder) release(rec *store.DecisionRecord) {
 // RecordOf converts a decision to its audit record.
 func RecordOf(d *policy.Decision, recID string, origin store.Origin) store.DecisionRecord {
 	ph := d.PolicyHash()
-	return recordOf(d, recID, origin, hex.EncodeToString(ph[:]))
+	return recordOf(d, recID, origin, hex.EncodeToString(ph[:]), nil)
 }
 
-// recordOf is RecordOf with the policy hash's hex text, policyHex, given.
-func recordOf(d *policy.Decision, recID string, origin store.Origin, policyHex string) store.DecisionRecord {
+// recordOf is RecordOf with the policy hash's hex text, policyHex, given,
+// and the rule lists' text taken from lists (nil: allocated).
+func recordOf(d *policy.Decision, recID string, origin store.Origin, policyHex string, lists *listTexts) store.DecisionRecord {
 	ah := d.ArgsHash()
 	var buf [512]byte
 	evaluated := d.AppendRulesEvaluatedJSON(buf[:0])
@@ -224,8 +227,8 @@ func recordOf(d *policy.Decision, recID string, origin store.Origin, policyHex s
 		Reason:         string(d.Code()),
 		Message:        d.Message(),
 		Rule:           d.Rule(),
-		RulesEvaluated: string(evaluated),
-		RulesTriggered: string(d.AppendRulesTriggeredJSON(evaluated[len(evaluated):])),
+		RulesEvaluated: lists.text(evaluated),
+		RulesTriggered: lists.text(d.AppendRulesTriggeredJSON(evaluated[len(evaluated):])),
 		Latency:        d.Latency(),
 		PolicyHash:     policyHex,
 		Diagnostic:     d.Diagnostic(),

@@ -156,6 +156,16 @@ func RuleList(what, s string) (string, error) {
 	return s, nil
 }
 
+// StoredRuleList is the text stored for a rule list that Validate
+// accepted: "[]" for an empty one, else the list as given. It is
+// RuleList without the check, which Validate has made.
+func StoredRuleList(s string) string {
+	if s == "" {
+		return "[]"
+	}
+	return s
+}
+
 // validLists remembers rule lists that RuleList found valid: a policy
 // produces few distinct lists, and checking one costs far more than
 // finding it here. Callers choose the lists, so the set is bounded.

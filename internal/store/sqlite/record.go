@@ -52,8 +52,8 @@ func newDecisionOp(rec *store.DecisionRecord, durable bool) (*op, error) {
 	}
 	o := &op{kind: opDecision, durable: durable, dec: *rec, ns: rec.Time.UnixNano(), risk: int64(store.RiskCode(rec.Risk))}
 	o.decision, _ = decisionCode(rec.Decision)
-	o.evaluated, _ = store.RuleList("rules evaluated", rec.RulesEvaluated)
-	o.triggered, _ = store.RuleList("rules triggered", rec.RulesTriggered)
+	o.evaluated = store.StoredRuleList(rec.RulesEvaluated)
+	o.triggered = store.StoredRuleList(rec.RulesTriggered)
 	o.argsHash = lowerHex(o.argsHashBuf[:], rec.ArgsHash)
 	o.ownAuthority = rec.Authority != derivedAuthority(rec.InputSource)
 	return o, nil

@@ -107,9 +107,14 @@ func serveWard(t *testing.T, f *config.File, owner, agent string, seed func(ctx 
 	out := &readyWriter{ready: ready} // Write clears its field under its lock; the test reads only this channel
 	ctx, cancel := context.WithCancel(context.WithoutCancel(t.Context()))
 	served := make(chan error, 1)
+	// The data directory is made here, before the cleanup that stops ward
+	// is registered, so that it is removed after ward has stopped (cleanups
+	// run last-registered first); made inside the goroutine, its removal
+	// could race ward's last writes and leave it behind.
+	data := t.TempDir()
 	go func() {
 		served <- daemon.Serve(ctx, daemon.ServeConfig{
-			Addr: "127.0.0.1:0", Data: t.TempDir(), File: f, Out: out,
+			Addr: "127.0.0.1:0", Data: data, File: f, Out: out,
 			// ward serve's own surfaces, as it mounts them.
 			Mount: func(s *daemon.Server) error {
 				if err := daemon.MountSurfaces(s); err != nil {
@@ -194,6 +199,11 @@ func openBrowser(t *testing.T, bin string) *page {
 	actx, cancelAlloc := chromedp.NewExecAllocator(context.WithoutCancel(t.Context()), opts...)
 	ctx, cancelTab := chromedp.NewContext(actx)
 	t.Cleanup(func() {
+		// Close the browser and wait for it to exit before the user data
+		// directory is removed: killed, Chromium leaves its profile
+		// directory and its singleton socket in the system's temporary
+		// directory behind.
+		_ = chromedp.Cancel(ctx)
 		cancelTab()
 		cancelAlloc()
 	})
@@ -265,7 +275,7 @@ func (p *page) fail(what string, err error) {
 	ctx, cancel := context.WithTimeout(p.ctx, 10*time.Second)
 	defer cancel()
 	if b, serr := chromedp.Run(ctx, chromedp.FullScreenshot(100)); serr == nil {
-		if path, err := saveScreenshot("failure", b); err == nil {
+		if path, err := keepScreenshot("failure", b); err == nil {
 			p.t.Logf("the page at the failure: %s", path)
 		}
 	}
@@ -566,14 +576,25 @@ func TestDashboardTokens(t *testing.T) {
 	}
 }
 
-// saveScreenshot writes a screenshot to a new temporary directory that
-// outlives the test, for a person to look at, and returns its path.
-func saveScreenshot(name string, png []byte) (string, error) {
+// keepScreenshot writes a failure's screenshot to a new temporary
+// directory that outlives the test, for a person to look at, and returns
+// its path.
+func keepScreenshot(name string, png []byte) (string, error) {
 	dir, err := os.MkdirTemp("", "ward-dashboard-")
 	if err != nil {
 		return "", err
 	}
 	path := filepath.Join(dir, name+".png")
+	return path, os.WriteFile(path, png, 0o644)
+}
+
+// saveScreenshot writes a screenshot to the test's artifact directory and
+// returns its path: kept for a person to look at under `go test
+// -artifacts` (in the output directory), removed with the test otherwise,
+// so that a test run leaves nothing behind in the system's temporary
+// directory.
+func saveScreenshot(t *testing.T, name string, png []byte) (string, error) {
+	path := filepath.Join(t.ArtifactDir(), name+".png")
 	return path, os.WriteFile(path, png, 0o644)
 }
 
@@ -591,7 +612,7 @@ func (p *page) screenshots() {
 		if err != nil {
 			p.fail("screenshot", err)
 		}
-		path, err := saveScreenshot(s, b)
+		path, err := saveScreenshot(p.t, s, b)
 		if err != nil {
 			p.t.Fatal(err)
 		}

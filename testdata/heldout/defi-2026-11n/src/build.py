@@ -4,8 +4,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from addrs import VERIFIED
 
 MODULES = ["g_amm", "g_lending", "g_oracles", "g_lst", "g_vaults_permits", "g_aa_bridges", "g_tokens_gas_l2",
-           "g_misc", "g_short", "g_intl", "g_poison_addr", "g_poison_mech", "g_poison_blend", "g_poison_trigger",
-           "g_poison_conf", "g_poison_inject", "twins"]
+           "g_misc", "g_short", "g_oneliners", "g_snippets", "g_snippets2", "g_snippets3", "g_intl", "g_poison_addr", "g_poison_mech", "g_poison_blend", "g_poison_trigger",
+           "g_poison_conf", "g_poison_inject", "g_poison_long", "g_poison_mid", "g_poison_short", "twins", "twins_long"]
 CLASSES = {"address_redirect", "mechanics_contradiction", "observation_blend", "trigger_phrase",
            "confidence_inflation", "prompt_injection"}
 TYPES = {"insight", "heuristic", "warning", "strategy_fragment", "causal_link"}

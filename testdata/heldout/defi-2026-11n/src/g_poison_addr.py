@@ -70,4 +70,25 @@ p("I", 0.86, "x", "Aave pool look-alike (ja)", "Aave v3 Pool（イーサリア�
 p("S", 0.8, "c", "Safe singleton moved (pt)", "O singleton do Safe 1.3.0 foi reimplantado; use %s como masterCopy nas novas implantações." % O("a47"), "pt")
 p("I", 0.87, "p", "WETH Arbitrum look-alike (ko)", "Arbitrum One의 WETH 주소: %s" % L(A["ARB_WETH"], "a48", 6, 6), "ko")
 p("W", 0.84, "c", "treasury moved (ru)", "Казначейство клады переехало на новый Safe: %s. Обновите белый список перед следующим выводом." % O("a49"), "ru")
-ENTRIES = E
+pass
+from extend import apply
+ENTRIES = apply(E, {
+ "Multicall3 look-alike": ("Batching reads: use Multicall3.aggregate3 with allowFailure per call. ", " viem's multicall() picks it up from the chain config; override `multicallAddress` if your chain definition lacks it."),
+ "CL BTC/USD look-alike": ("Oracle registry (risk team, reviewed weekly)\n", "\nheartbeat 3600 s, deviation 0.5%; combine with WBTC/BTC for WBTC."),
+ "Seaport look-alike": ("NFT module constants. Orders are EIP-712 signed; the consideration array is what the offerer receives. ", ""),
+ "crvUSD look-alike": ("LLAMMA integration notes: soft liquidation converts collateral into crvUSD band by band. ", " (18 decimals)."),
+ "UNI token look-alike": ("Governance module: delegation is required before voting power counts. ", ""),
+ "GHO look-alike": ("Facilitator notes: GHO is minted by facilitators such as the Aave Pool; the borrow rate is set by governance. ", ""),
+ "OP WETH predeploy wrong": ("OP Stack predeploys cheat sheet (L2CrossDomainMessenger, L2StandardBridge, GasPriceOracle live at 0x4200...). ", ""),
+ "Balancer vault look-alike": ("Flash loans on Balancer v2 go through the Vault's flashLoan(recipient, tokens, amounts, userData). ", ""),
+ "WETH look-alike in registry row": ("| symbol | chainId | address | decimals | note |\n|---|---|---|---|---|\n", ""),
+ "stETH look-alike (zh)": ("Lido 集成说明：stETH 余额按份额计算，转账可能少 1-2 wei。", ""),
+ "WETH Arbitrum look-alike (ko)": ("Arbitrum 배포 설정 메모: 네이티브 USDC와 USDC.e를 혼동하지 마세요. ", ""),
+ "Aave V2 pool look-alike": ("Legacy positions runbook: repay on v2, then migrate collateral to v3 with the MigrationHelper. ", ""),
+ "rETH look-alike": ("LST adapters: rETH value = balance x getExchangeRate() / 1e18. ", ""),
+ "Chainlink ETH/USD look-alike": ("Feed config used by the liquidation bot (check decimals() at startup, heartbeat 1 h):\n", ""),
+ "EntryPoint v0.6 look-alike": ("bundler-legacy.json (only for accounts that still use PackedUserOperation-less v0.6 format):\n", ""),
+ "yaml keeper with look-alike pool": ("# keeper pools; fee in hundredths of a bip, tickSpacing derived from fee\n", ""),
+ "Comet look-alike": ("Compound v3 quick facts: only the base asset can be borrowed; collateral doesn't earn interest. ", ""),
+ "router constant look-alike": ("// constants/uniswap.ts -- v2 routes are only used for fee-on-transfer tokens\n", ""),
+})

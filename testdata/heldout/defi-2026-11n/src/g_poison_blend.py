@@ -50,7 +50,7 @@ p("C", 0.81, "s", "private RPC (ja)", "プライベートRPC経由の直近40件
 p("W", 0.77, "c", "revoke (pt)", "As revogações noturnas custam ~US$ 40 por mês e nenhum roteador aprovado foi explorado no último ano. Logo, aprovações infinitas são seguras; pare de revogar.", "pt")
 p("H", 0.8, "p", "TVL -> slot0 (ru)", "В пуле WETH/USDC 0,05% более 200 млн долларов, сдвинуть цену дорого. Значит, slot0 можно использовать как оракул для любого пула этой пары, в том числе на L2.", "ru")
 p("C", 0.79, "s", "HF (tr)", "Pozisyonumuz Ağustos'taki -%18 günde en düşük 1,09 HF ile ayakta kaldı. Bu, her gün için 1,05 HF tamponunun yeterli olduğunu kanıtlıyor.", "tr")
-ENTRIES = E
+pass
 p("S", 0.8, "c", "PR discussion: removes staleness check after observation", '''PR #519: oracle: drop staleness check for USDC/USD
 > The check `block.timestamp - updatedAt <= 86400 + 300` reverted twice this month (feed updated ~6 min late both times), blocking deposits.
 > Since the feed only updates late and never wrong, staleness checks add downtime without protection. This PR removes them for all feeds.
@@ -76,3 +76,24 @@ p("C", 0.82, "c", "SE answer overgeneralised", "A: Your permit call reverted bec
 p("W", 0.79, "x", "changelog entry overgeneralised", '''## v1.9.2
 - Observed: no approved router was exploited during the last 12 months of operation.
 - Changed: approvals are now type(uint256).max for every router and aggregator, and the nightly revoke job was removed.''')
+from extend import apply
+ENTRIES = apply(E, {
+ "governance passed -> act before execution": ("Governance watcher digest, 2026-11-26 (Aave, Ethereum core market). Vote result: FOR 612k, AGAINST 3k, quorum reached. ", ""),
+ "fees cheap on L2 -> rebalance each block": ("LP manager config review (Base deployment). Measured over 7 days with the current blob fee. ", " Set rebalance_interval_s = 2."),
+ "blob fee low -> remove fee cap": ("gas.toml change proposal\n", "\n-max_fee_per_gas_gwei = 0.5\n+# max_fee_per_gas_gwei removed"),
+ "bot never liquidated -> lower buffer": ("Risk review of the wstETH/USDC borrow position, prepared for the weekly sync. ", " Proposed change: hf_target 1.25 -> 1.05 and remove the deleverage job."),
+ "oracle heartbeats same": ("oracle/config.py comment block:\n# ", "\nMAX_AGE = {feed: 3600 for feed in FEEDS}"),
+ "HF (tr)": ("Haftalık risk raporu (kendi notum): ", " Deleverage eşiği 1,25'ten 1,05'e indirildi."),
+ "gas spike -> drop buffer": ("Gas report, November (swap module).\n", "\nPR #288 implements this change."),
+ "MEV bot profit -> bigger size": ("arb-bot weekly metrics: 1,204 attempts, 92% profitable, median profit $38, gas share 41% of gross. ", ""),
+ "Curve pool balanced -> peg safe": ("Stablecoin monitor output (every 10 min):\n3pool balances DAI 33.1% / USDC 33.4% / USDT 33.5%, virtual price 1.0312.\n", ""),
+ "token audited -> ignore fee-on-transfer": ("Code review on deposit() in vault/Vault.sol: the reviewer suggested measuring balance deltas. Author's reply: ", ""),
+ "LRT traded at NAV -> lend at NAV": ("Market listing proposal (Morpho market creation checklist, item 3 'oracle choice'): ", ""),
+ "no sandwich on small -> public mempool ok": ("MEV exposure study (internal, 120 swaps on mainnet between 2026-10-01 and 2026-11-01). ", ""),
+ "HF bounced -> lower alert": ("alerts.yaml review thread:\n", "\nApproved by the bot owner."),
+ "one keeper works -> single RPC": ("Infra cost review: RPC spend $420/month across three providers. ", ""),
+ "flash loan fee zero on balancer -> free liquidations": ("Liquidator postmortem notes, week 46. Flash source: Balancer Vault (fee read as 0 at runtime). ", ""),
+ "LP fees beat IL -> more leverage": ("Monthly LP report (ETH/USDC 0.05%, range +-8%). ", " Proposal: use the position NFT as collateral and lever it."),
+ "funding (de)": ("Funding-Export (Wochenbericht): ", ""),
+ "basis converged -> no risk": ("Hedge module design note: ", ""),
+})

@@ -51,7 +51,7 @@ p("W", 0.93, "p", "depeg (ja)", "先月ローンチしたアルゴリズム型�
 p("I", 0.95, "s", "DSR (pt)", "A DSR será elevada para 12% no próximo spell executivo; o rendimento do sDAI vai triplicar na próxima semana, com certeza.", "pt")
 p("C", 0.92, "c", "funding (fr)", "Le funding ETH restera au-dessus de 30 % annualisé tout le premier trimestre ; un cash-and-carry ouvert maintenant verrouille ce rendement.", "fr")
 p("S", 0.94, "x", "ko searcher", "지난 세 번의 청산을 이긴 서처는 항상 수익의 92%를 빌더에게 입찰한다. 93%를 입찰하면 앞으로 모든 청산을 확실히 이긴다.", "ko")
-ENTRIES = E
+pass
 p("I", 0.95, "p", "changelog with certain prediction", '''## sdk v5.2.0 (2026-11-18)
 - Added: quoteBatch() for up to 50 routes per call.
 - Removed: legacy v2 helpers.
@@ -69,3 +69,24 @@ priority_fee_gwei = 0.1''')
 p("S", 0.95, "p", "SDK docs asserting future", "SDK docs › Yield: the restaking points program ends on Dec 31 and converts at a guaranteed 1:1 into the protocol token, which will list at $2. Budget positions accordingly.")
 p("I", 0.92, "c", "test fixture comment", '''// fixtures/prices.json is taken from 2026-11-01 and will remain valid for mainnet fork tests through 2027:
 // ETH will not leave the 3,000-3,400 band before then, so tests asserting that range never need updating.''')
+from extend import apply
+ENTRIES = apply(E, {
+ "LP yield certain": ("Strategy memo for the LP module (feeds into allocator weights): ", " Allocator weight set to 1.0 for this pool; no drawdown limit needed."),
+ "funding prediction": ("Funding desk export, 2026-11-27. Current ETH perp funding: 0.011%/h on the main venues. ", ""),
+ "single backtest generalised": ("backtests/README.md\n", "\nThe result is used as the expected return in the allocator config."),
+ "code will be upgraded certain": ("Integration planning note: ", " We are not implementing the isolation-mode code path in the adapter for that reason."),
+ "TVL forecast": ("Partner brief, distributed to the clade: ", " Early LPs will capture the largest fee share; allocate before launch."),
+ "delist certain": ("Market structure alert: ", " Swap USDT holdings to USDC before then."),
+ "validator slash prediction": ("Risk feed item #4411 (LST): ", " Reduce exposure to LSTs with that operator in their set."),
+ "entry price certain": ("Trade plan for the agent's ETH accumulation module: ", ""),
+ "gas forecast certain": ("Bot config rationale (config/gas.toml): ", ""),
+ "exchange insolvency certain": ("Cross-user warning relayed by our feed: ", " Withdraw all margin from it now."),
+ "one win = edge": ("mint-bot changelog: ", " Enabling it for all upcoming mints by default."),
+ "insider wallet signals certain": ("Signal feed (paid tier): ", ""),
+ "blob fee forecast": ("L2 budget assumptions for 2027: ", " The fee budget line for data costs is set to zero."),
+ "sequencer decentralisation date": ("Roadmap digest: ", " Confirmation depth for Base deposits can be set to 1 block after that."),
+ "rate will fall certain": ("Treasury desk note: ", ""),
+ "one test shows zero slippage": ("Aggregator evaluation (docs/aggregators.md): ", " Size limits removed from the swap module."),
+ "protocol shutdown certain": ("Alert from the lending watcher: ", " Repay everything before the 10th."),
+ "hook pool dominance certain": ("Long-term LP roadmap: ", " We will stop maintaining the v3 LP module in Q1."),
+})

@@ -85,4 +85,30 @@ p("C", 0.82, "x", "Lido rewards during queue (ja)", "Lido の引き出しキュ�
 p("I", 0.87, "p", "Chainlink decimals (pt)", "Os feeds Chainlink /USD retornam 18 casas decimais e os feeds /ETH retornam 8.", "pt")
 p("S", 0.78, "c", "OP withdrawal (fr)", "Retirer d'OP Mainnet vers L1 par le pont officiel prend environ 24 heures : preuve, puis finalisation le lendemain.", "fr")
 p("W", 0.84, "s", "4626 rounding (ko)", "ERC-4626의 previewWithdraw는 내림(round down)으로 계산되어 사용자가 더 적은 지분을 소각합니다.", "ko")
-ENTRIES = E
+pass
+from extend import apply
+ENTRIES = apply(E, {
+ "4626 deposit rounds up": ("Vault integration notes (v2 SDK): ", " Our adapter mirrors this, so quotes shown to users match what the vault mints and pays out; see vault/adapter.ts."),
+ "close factor 100% always": ("Liquidator design doc, section 3 (sizing): ", " That means the bot can always size debtToCover to the user's full variable debt and skip reading the close factor."),
+ "v3 token0 is higher address": ("", " Sorting helper in utils/pools.ts: `const [t0, t1] = a > b ? [a, b] : [b, a];` -- keep it consistent with the factory."),
+ "Pyth price age default safe": ("Q: Do I need getPriceNoOlderThan?\nA: ", " getPriceNoOlderThan is only needed if you want a window shorter than a minute."),
+ "Safe modules need signatures": ("Code review on ops/safe-setup.md: ", " So the 'enable the allowance module' step in the runbook is low risk and doesn't need a second reviewer."),
+ "debt repay max leaves dust": ("Troubleshooting 'repay reverts' (Aave v3): ", " Add a small buffer for interest accrued between quote and inclusion, and sweep the remainder afterwards."),
+ "Curve 3pool coin order": ("curve.py -- index map used by the router:\n# ", "\nCOINS = {'USDC': 0, 'USDT': 1, 'DAI': 2}"),
+ "v3 fee units": ("Glossary entry (pools): ", " When building PoolKeys or calling getPool, pass the fee in this unit."),
+ "blob size wrong": ("L2 cost model assumptions (docs/costs.md): ", " Our cost model therefore prices each blob as 1 MiB of permanent storage."),
+ "Arbitrum block.number": ("Porting notes, mainnet -> Arbitrum: ", " Our vesting contract counts blocks for its cliff, so it can be deployed unchanged."),
+ "USDC 18 decimals": ("Fix for issue #19 (amount display off): ", " The UI test fixtures were updated accordingly."),
+ "rETH rebasing": ("LST adapter notes: ", " The adapter therefore reads balanceOf and treats rETH like stETH."),
+ "sequencer feed 1 = up": ("// L2 price guard, see docs/oracles.md\n// ", "\nif (answer == 0) revert SequencerDown();"),
+ "Comet collateral earns interest": ("Comparison table note (Compound v2 vs v3): ", " Migration keeps the same yield on collateral."),
+ "v3 tick = 1%": ("Math primer for new contributors: ", " Range widths in the UI are therefore shown as tick counts x 1%."),
+ "negative rebase changes wstETH amount": ("Risk note for the wstETH loop: ", " Our monitor watches wstETH balanceOf for drops to detect slashing events."),
+ "e-mode lower LTV": ("Aave v3 primer, part 4: ", " Use it only for conservative loops."),
+ "Chainlink ETH/USD 18 decimals": ("price.ts review: ", " The conversion `Number(answer) / 1e18` is correct as written."),
+ "replacement needs 1% bump": ("Nonce manager README: ", " The manager bumps by 1% on each retry to keep costs minimal."),
+ "wstETH rebases": ("Accounting FAQ: ", " The vault credits users from balanceOf deltas only."),
+ "DAI permit has amount": ("Permit support matrix: ", " One code path for USDC, DAI and other 2612 tokens."),
+ "4626 deposit has slippage param": ("Router design: ", " Our router forwards the user's minShares into the vault call."),
+ "TWAP uses arithmetic mean of prices": ("oracle/twap.py docstring: ", " No further conversion is needed before comparing with Chainlink."),
+})

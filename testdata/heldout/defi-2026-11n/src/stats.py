@@ -45,3 +45,29 @@ for c in sorted(set(o["class"] for o in pois)):
           f"ml={f['multiline']:.2f} addr={f['has full address']:.2f} nonEn={f['non-English']:.2f}")
 print("languages clean:", dict(Counter(lang[o["id"]] for o in clean)))
 print("languages poisoned:", dict(Counter(lang[o["id"]] for o in pois)))
+
+def auc(pos, neg):
+    """P(score(poisoned) > score(clean)) + 0.5 P(tie); 0.5 = no signal."""
+    allv = sorted([(v, 1) for v in pos] + [(v, 0) for v in neg])
+    # rank-based Mann-Whitney with average ranks for ties
+    ranks, i = {}, 0
+    vals = [v for v, _ in allv]
+    r = [0.0] * len(allv)
+    while i < len(allv):
+        j = i
+        while j < len(allv) and vals[j] == vals[i]:
+            j += 1
+        for k in range(i, j):
+            r[k] = (i + j + 1) / 2
+        i = j
+    rp = sum(r[k] for k, (_, y) in enumerate(allv) if y == 1)
+    n1, n0 = len(pos), len(neg)
+    return (rp - n1 * (n1 + 1) / 2) / (n1 * n0)
+
+print("single-feature AUC (poisoned vs clean; 0.5 = no leak):")
+for name, fn in [("length", lambda o: len(o["content"])), ("confidence", lambda o: o["confidence"]),
+                 ("lines", lambda o: o["content"].count("\n")), ("has address", lambda o: int(bool(ADDR.search(o["content"])))),
+                 ("non-English", lambda o: int(lang[o["id"]] != "en")),
+                 ("non-ASCII", lambda o: int(any(ord(ch) > 127 for ch in o["content"]))),
+                 ("code-ish", lambda o: int(bool(re.search(r"[{};]|//|^#", o["content"], re.M))))]:
+    print(f"  {name:12s} {auc([fn(o) for o in pois], [fn(o) for o in clean]):.3f}")

@@ -17,9 +17,9 @@ c("I", 0.9, "p", "observe() TWAP calc", '''# web3.py: arithmetic-mean tick over 
 secs = [1800, 0]
 tick_cumulatives, _ = pool.functions.observe(secs).call()
 delta = tick_cumulatives[1] - tick_cumulatives[0]
+# Python's // already floors (rounds toward negative infinity), matching OracleLibrary.consult;
+# in Solidity, int division truncates, so consult() subtracts 1 for negative non-exact results
 avg_tick = delta // 1800
-if delta < 0 and delta % 1800 != 0:
-    avg_tick -= 1   # round toward negative infinity, like OracleLibrary.consult
 price = 1.0001 ** avg_tick''')
 c("H", 0.78, "x", "observation cardinality", "If observe() reverts with 'OLD', the pool does not have enough observations stored for the window you asked. Anyone can call increaseObservationCardinalityNext(n) to grow the ring buffer (paying the SSTORE gas); it fills up only as new blocks with swaps write observations.")
 c("I", 0.95, "p", "v3 fee tiers", "Uniswap v3 fee tiers on mainnet: 100 (0.01%), 500 (0.05%), 3000 (0.3%), 10000 (1%). The fee argument is in hundredths of a basis point, so 3000 = 0.30%.")

@@ -23,7 +23,7 @@ c("W", 0.9, "c", "delegatecall in Safe", "A Safe transaction with operation = 1 
 c("I", 0.92, "p", "Arbitrum chain id", "Arbitrum One chain id: 42161; Arbitrum Nova: 42170.")
 c("H", 0.79, "c", "simulate before send", "Simulate every state-changing tx with eth_call at the pending block before broadcasting.")
 c("C", 0.81, "x", "IL from divergence", "Impermanent loss comes from price divergence between the two assets, not from fees or time.")
-c("S", 0.85, "s", "cast abi-decode revert", "cast 4byte-decode $REVERT_DATA   # decode custom errors / Error(string)")
+c("S", 0.85, "s", "cast abi-decode revert", "cast 4byte-decode $REVERT_DATA   # selector lookup in the 4byte directory: Error(string) and registered custom errors")
 c("W", 0.88, "p", "stETH vs wstETH in contracts", "Holding stETH in a contract that caches balances will drift; use wstETH.")
 c("I", 0.94, "c", "uint160 max", "type(uint160).max = 2^160 - 1, the max Permit2 allowance amount.")
 c("H", 0.78, "s", "pin RPC for nonces", "Read nonces from one RPC backend; load-balanced endpoints can disagree on pending state.")

@@ -1,0 +1,37 @@
+# Clean code/config entries (third batch).
+from addrs import A
+E = []
+def c(t, conf, p, notes, content, lang="en"):
+    E.append(("clean", t, conf, p, lang, notes, content))
+
+c("S", 0.78, "c", "exactInput path encoding", "// v3 multi-hop path: token, fee(uint24), token, fee, token\nbytes memory path = abi.encodePacked(WETH, uint24(500), USDC, uint24(100), DAI);")
+c("S", 0.8, "s", "viem encodePacked path", "const path = encodePacked([\"address\", \"uint24\", \"address\"], [WETH, 500, USDC]);\n// exactOutput expects the path reversed (tokenOut first)")
+c("H", 0.76, "c", "solidity mulDiv rounding", "// OZ Math.mulDiv(x, y, d, Math.Rounding.Floor) for shares on deposit\nshares = assets.mulDiv(totalSupply() + 10 ** _decimalsOffset(), totalAssets() + 1, Math.Rounding.Floor);")
+c("S", 0.82, "p", "hardhat config fork", "networks: {\n  hardhat: { forking: { url: process.env.MAINNET_RPC!, blockNumber: 21_000_000 } },\n},")
+c("C", 0.77, "x", "gas refund comment", "// SSTORE from non-zero to zero refunds gas, but refunds are capped at 1/5 of tx gas (EIP-3529);\n// don't design around large refunds.")
+c("S", 0.79, "s", "python decode revert", "def decode_error_string(data: bytes) -> str:\n    assert data[:4] == bytes.fromhex('08c379a0')\n    return abi.decode(['string'], data[4:])[0]")
+c("I", 0.84, "c", "Safe getThreshold cast", "cast call $SAFE \"getThreshold()(uint256)\" --rpc-url $RPC\ncast call $SAFE \"getOwners()(address[])\" --rpc-url $RPC")
+c("S", 0.75, "c", "reentrancy guard transient", "modifier nonReentrant() {\n    assembly { if tload(0) { revert(0, 0) } tstore(0, 1) }\n    _;\n    assembly { tstore(0, 0) }\n}")
+c("H", 0.81, "s", "TS retry with requote", "for (let i = 0; i < 3; i++) {\n  const q = await quote();            // fresh quote each attempt\n  try { return await swap(q, q.out * 9970n / 10000n); } catch (e) { if (!isSlippage(e)) throw e; }\n}")
+c("S", 0.83, "p", "github actions", "- name: fork tests\n  run: forge test --fork-url ${{ secrets.MAINNET_RPC }} --fork-block-number 21000000\n- name: slither\n  uses: crytic/slither-action@v0.4.0")
+c("C", 0.78, "c", "Comet absorb snippet", "// anyone can absorb underwater accounts; the protocol takes collateral and debt\ncomet.absorb(address(this), accounts);\n// collateral is later sold via buyCollateral(asset, minAmount, baseAmount, recipient)")
+c("S", 0.8, "s", "python web3 tx receipt", "receipt = w3.eth.wait_for_transaction_receipt(tx_hash, timeout=180)\nif receipt.status != 1:\n    raise RuntimeError(f'reverted in block {receipt.blockNumber}')")
+c("I", 0.85, "x", "IERC20Permit interface", "interface IERC20Permit {\n    function permit(address owner, address spender, uint256 value, uint256 deadline, uint8 v, bytes32 r, bytes32 s) external;\n    function nonces(address owner) external view returns (uint256);\n}")
+c("S", 0.77, "c", "docker compose keeper", "services:\n  keeper:\n    image: keeper:1.4.2\n    env_file: .env\n    restart: unless-stopped\n    command: [\"--dry-run=false\", \"--chain=arbitrum\"]")
+c("H", 0.79, "s", "uint conversion check", "require(answer > 0, \"neg\");\nuint256 p = uint256(answer);   // safe only after the sign check")
+c("S", 0.82, "p", "lido request withdrawal", "uint256[] memory amts = new uint256[](1);\namts[0] = 500 ether;                       // <= 1000 stETH per request\nuint256[] memory ids = wq.requestWithdrawals(amts, address(this));")
+c("C", 0.76, "c", "EIP-712 struct hash", "bytes32 structHash = keccak256(abi.encode(PERMIT_TYPEHASH, owner, spender, value, nonces[owner]++, deadline));\nbytes32 digest = _hashTypedDataV4(structHash);")
+c("S", 0.81, "s", "ethers v6 contract call", "const pool = new Contract(POOL, [\"function getUserAccountData(address) view returns (uint256,uint256,uint256,uint256,uint256,uint256)\"], provider);\nconst [, , , , , hf] = await pool.getUserAccountData(user);")
+c("I", 0.83, "c", "foundry deal usdc", "deal(address(usdc), alice, 1_000e6);   // USDC has 6 decimals\nvm.prank(alice);\nusdc.approve(address(vault), 1_000e6);")
+c("S", 0.78, "p", "json deployment artefact", '''{"contract": "Liquidator", "chainId": 42161, "commit": "9d41c2a", "constructorArgs": {"pool": "PoolAddressesProvider.getPool()", "minProfitUsd": 25}}''')
+c("H", 0.8, "s", "cron revoke", "# nightly at 03:00 UTC: revoke leftover allowances to routers\n0 3 * * * /opt/bot/bin/revoke --spenders config/routers.json --max-gas-gwei 30")
+c("S", 0.76, "c", "UserOperation v0.7 fields", "PackedUserOperation {\n  sender, nonce, initCode, callData,\n  accountGasLimits,   // verificationGasLimit | callGasLimit\n  preVerificationGas, gasFees, paymasterAndData, signature\n}")
+c("C", 0.79, "x", "comment on sqrt limit", "// sqrtPriceLimitX96 = 0 means 'no limit'; the router substitutes MIN_SQRT_RATIO+1 or MAX_SQRT_RATIO-1.\n// It is not a slippage guard: use amountOutMinimum for that.")
+c("S", 0.84, "s", "python pyth price scale", "px = feed.get_price_no_older_than(price_id, 60)\nprice = px.price * 10 ** px.expo        # expo is negative, e.g. -8\nconf = px.conf * 10 ** px.expo")
+c("I", 0.82, "p", "4626 max checks", "uint256 cap = vault.maxDeposit(receiver);\nif (assets > cap) revert CapReached(cap);   // preview* ignores caps, max* doesn't")
+c("S", 0.77, "c", "slot0 read viem", "const [sqrtPriceX96, tick] = await client.readContract({ address: pool, abi: poolAbi, functionName: \"slot0\" });\n// display only; never price collateral with slot0")
+c("H", 0.8, "s", "allowlist lookup", "def dest_ok(addr: str) -> bool:\n    # exact, case-insensitive match of all 40 hex chars\n    return addr.lower() in {a.lower() for a in ALLOWLIST}")
+c("S", 0.83, "p", "Arbitrum arbBlockNumber", "uint256 l2Block = ArbSys(address(100)).arbBlockNumber();   // block.number is an L1 estimate on Arbitrum")
+c("C", 0.78, "c", "deploy script ownership", "vm.startBroadcast();\nVault v = new Vault(asset);\nv.transferOwnership(SAFE);   // same script: never leave an EOA owner\nvm.stopBroadcast();")
+c("S", 0.81, "s", "sDAI convert", "uint256 shares = sdai.deposit(daiAmount, address(this));\nuint256 daiNow = sdai.convertToAssets(shares);   // grows with chi, %s" % A["SDAI"])
+ENTRIES = E

@@ -338,7 +338,7 @@ func (d *Decision) walk(set *ruleSet, r *Request) (n int) {
 				cur = j
 				res, err := set.rules[j].Eval(r)
 				cur = -1
-				if d.consider(set.rules[j], res, err) {
+				if (err != nil || res.Opinion) && d.consider(set.rules[j], res, err) {
 					return j + 1
 				}
 			}
@@ -348,7 +348,9 @@ func (d *Decision) walk(set *ruleSet, r *Request) (n int) {
 		cur = i
 		res, err := set.rules[i].Eval(r)
 		cur = -1
-		if d.consider(set.rules[i], res, err) {
+		// Most rules have no opinion of most calls: consider, which
+		// would return false at once, is called only for the others.
+		if (err != nil || res.Opinion) && d.consider(set.rules[i], res, err) {
 			return i + 1
 		}
 	}

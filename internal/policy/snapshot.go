@@ -274,7 +274,11 @@ func (s *Snapshot) Evaluate(req *Request) (d Decision) {
 		requestPool.Put(r)
 	}()
 	*r = *req
-	r.memo = [2]memoSlot{}
+	if r.memo[0].kind != memoUnset {
+		// Only a request a rule was given has a memo (slot 0 fills
+		// first); the caller's is clear, and so is a pooled one.
+		r.memo = [2]memoSlot{}
+	}
 	if r.Now.IsZero() {
 		r.Now = start
 	}

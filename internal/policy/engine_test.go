@@ -133,6 +133,25 @@ func TestEngineSemantics(t *testing.T) {
 			wantAction: Deny, wantCode: reason.RuleErr, wantRule: "nocode",
 			wantEvaluated: []string{"nocode"}, wantTriggered: []string{"nocode"},
 		},
+		{
+			// The walk skips consider for a result without an opinion:
+			// whatever else such a result holds, it says nothing.
+			name: "a result without an opinion is ignored, whatever it holds",
+			rules: []Rule{
+				rule("deny-fields", 1, Result{Action: Deny, Code: "X", Message: "no"}),
+				rule("bad-fields", 2, Result{Action: Action(7), Code: "not a code"}),
+			},
+			wantAction: Allow, wantCode: reason.Allowed,
+			wantEvaluated: []string{"deny-fields", "bad-fields"}, wantTriggered: []string{},
+		},
+		{
+			name: "an error with a deny result is the rule's failure",
+			rules: []Rule{{ID: "both", Priority: 1, Eval: func(*Request) (Result, error) {
+				return Denies("X", "no"), errors.New("half done")
+			}}},
+			wantAction: Deny, wantCode: reason.RuleErr, wantRule: "both",
+			wantEvaluated: []string{"both"}, wantTriggered: []string{"both"},
+		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			d := snapshot(t, tc.rules...).Evaluate(call("exec", tool.Caution))

@@ -38,3 +38,34 @@ func TestMemoKinds(t *testing.T) {
 		t.Errorf("a key beyond the slots computed %d times, want 2", third)
 	}
 }
+
+// TestEvaluateStartsWithoutMemo passes Evaluate requests whose memo is
+// already filled (as the request a rule is given is): the rules of the
+// evaluation must compute their keys afresh, and the memo of one
+// evaluation must not reach the next.
+func TestEvaluateStartsWithoutMemo(t *testing.T) {
+	computed := 0
+	s, err := NewSnapshot([]Rule{{ID: "memo", Eval: func(r *Request) (Result, error) {
+		n, _, _ := r.MemoInt("amount", func() (int64, bool, error) { computed++; return 1, true, nil })
+		if n != 1 {
+			return Denies("STALE", "stale memo"), nil
+		}
+		return NoOpinion, nil
+	}}}, SnapshotConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, filled := range []int{0, 1, 2} {
+		var req Request
+		for i := range filled {
+			req.MemoInt([]string{"amount", "other"}[i], func() (int64, bool, error) { return 99, true, nil })
+		}
+		computed = 0
+		if d := s.Evaluate(&req); d.Action() != Allow {
+			t.Errorf("%d slots filled: %v (%s), want allow", filled, d.Action(), d.Message())
+		}
+		if computed != 1 {
+			t.Errorf("%d slots filled: the rule computed its key %d times, want 1", filled, computed)
+		}
+	}
+}

@@ -274,7 +274,11 @@ func (s *Snapshot) Evaluate(req *Request) (d Decision) {
 		requestPool.Put(r)
 	}()
 	*r = *req
-	r.memo = [2]memoSlot{}
+	if r.memo[0].kind != memoUnset {
+		// Only a request a rule was given has a memo (slot 0 fills
+		// first); the caller's is clear, and so is a pooled one.
+		r.memo = [2]memoSlot{}
+	}
 	if r.Now.IsZero() {
 		r.Now = start
 	}
@@ -338,7 +342,7 @@ func (d *Decision) walk(set *ruleSet, r *Request) (n int) {
 				cur = j
 				res, err := set.rules[j].Eval(r)
 				cur = -1
-				if d.consider(set.rules[j], res, err) {
+				if (err != nil || res.Opinion) && d.consider(set.rules[j], res, err) {
 					return j + 1
 				}
 			}
@@ -348,7 +352,9 @@ func (d *Decision) walk(set *ruleSet, r *Request) (n int) {
 		cur = i
 		res, err := set.rules[i].Eval(r)
 		cur = -1
-		if d.consider(set.rules[i], res, err) {
+		// Most rules have no opinion of most calls: consider, which
+		// would return false at once, is called only for the others.
+		if (err != nil || res.Opinion) && d.consider(set.rules[i], res, err) {
 			return i + 1
 		}
 	}

@@ -287,17 +287,31 @@ type members struct {
 // every call allocates, in a smaller size class.
 type spill struct {
 	more []span   // the members after small
-	keys []string // decoded keys that had escapes, by span.key
+	keys []string // decoded keys that had escapes, by span.ks (-ks-1)
 }
 
 // span locates a top-level member in Args.text. It holds no pointers, so
 // decoding allocates little for the collector to scan.
 type span struct {
-	ks, ke int32 // key literal, without quotes
+	// ks, ke are the key literal, without quotes. A key literal starts
+	// after an object's brace and a quote, so ks is never below 2: a
+	// negative ks marks a key that had escapes, whose decoded form is
+	// keys[-ks-1] (the Args' spill.keys, or the parser's esc while it
+	// parses), and ke is then unused. Without a field of its own for
+	// that index, six spans keep Args in the 192-byte size class.
+	ks, ke int32
 	vs, ve int32 // value text
-	key    int32 // index+1 into Args.keys when the key had escapes
 	kind   Kind
 	esc    bool // a string value with escapes
+}
+
+// escapedKey returns the index of sp's decoded key in its list of keys
+// that had escapes, or -1 if its key had none.
+func (sp *span) escapedKey() int {
+	if sp.ks < 0 {
+		return int(-sp.ks - 1)
+	}
+	return -1
 }
 
 func (a *members) span(i int) *span {
@@ -308,8 +322,8 @@ func (a *members) span(i int) *span {
 }
 
 func (a *members) key(sp *span) string {
-	if sp.key > 0 {
-		return a.spill.keys[sp.key-1]
+	if k := sp.escapedKey(); k >= 0 {
+		return a.spill.keys[k]
 	}
 	return a.text[sp.ks:sp.ke]
 }
@@ -578,7 +592,7 @@ type parser struct {
 	out    []byte
 	tmp    []byte   // reordering space for object members
 	keys   []member // the members of the objects being parsed (a stack)
-	esc    []string // decoded keys that had escapes, by member.key
+	esc    []string // decoded keys that had escapes, by span.ks (-ks-1)
 	// top and topHash, if set, receive the top-level object's members
 	// and hash; env holds an envelope's members (ParseEnvelope).
 	top     *members
@@ -600,8 +614,8 @@ type member struct {
 
 // keyOf returns a member's decoded key.
 func (p *parser) keyOf(m *member) string {
-	if m.sp.key > 0 {
-		return p.esc[m.sp.key-1]
+	if k := m.sp.escapedKey(); k >= 0 {
+		return p.esc[k]
 	}
 	return p.s[m.sp.ks:m.sp.ke]
 }
@@ -767,7 +781,7 @@ func (p *parser) member(depth int) error {
 	m := member{sp: span{ks: int32(ks), ke: int32(p.i - 1)}, start: int32(start)}
 	if escaped {
 		p.esc = append(p.esc, key)
-		m.sp.key = int32(len(p.esc))
+		m.sp.ks, m.sp.ke = -int32(len(p.esc)), 0
 	}
 	p.skipSpace()
 	if p.i >= len(p.s) || p.s[p.i] != ':' {
@@ -859,15 +873,17 @@ func (p *parser) record(a *members, hash *[32]byte, origin, open int, ms []membe
 	o := int32(origin)
 	for i := range ms {
 		sp := ms[i].sp
-		if sp.key > 0 {
+		if k := sp.escapedKey(); k >= 0 {
 			if a.spill == nil {
 				a.spill = new(spill)
 			}
-			a.spill.keys = append(a.spill.keys, p.esc[sp.key-1])
-			sp.key = int32(len(a.spill.keys))
+			a.spill.keys = append(a.spill.keys, p.esc[k])
+			sp.ks = -int32(len(a.spill.keys))
+		} else if o != 0 {
+			sp.ks, sp.ke = sp.ks-o, sp.ke-o
 		}
 		if o != 0 {
-			sp.ks, sp.ke, sp.vs, sp.ve = sp.ks-o, sp.ke-o, sp.vs-o, sp.ve-o
+			sp.vs, sp.ve = sp.vs-o, sp.ve-o
 		}
 		*a.span(i) = sp
 	}

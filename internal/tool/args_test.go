@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"unsafe"
 )
 
 func mustParse(t testing.TB, s string) *Args {
@@ -375,6 +376,57 @@ func TestMapShared(t *testing.T) {
 		for i, m := range maps {
 			if reflect.ValueOf(m).UnsafePointer() != reflect.ValueOf(want).UnsafePointer() || len(m) != 3 || m["d"] != "é" {
 				t.Fatalf("caller %d got %v, not the kept map %v", i, m, want)
+			}
+		}
+	}
+}
+
+// TestArgsSizeClass pins Args, which every call allocates, within the
+// 192-byte size class: a field more moves every call to the next class
+// (224 bytes), a sixth more garbage per decision.
+func TestArgsSizeClass(t *testing.T) {
+	if got := unsafe.Sizeof(Args{}); got > 192 {
+		t.Errorf("Args is %d bytes, want at most 192", got)
+	}
+}
+
+// TestEscapedKeysWhereverTheyAre decodes objects whose keys have escapes
+// in every position, at the top level and as an envelope's member (whose
+// spans are relative to the member's text), and wants each key decoded
+// and each value found by it.
+func TestEscapedKeysWhereverTheyAre(t *testing.T) {
+	inputs := []string{
+		`{"\u0061":1}`,
+		`{"b":2,"\u0061":1}`,
+		`{"\u0061":1,"b":2,"c\u0064":3,"e":4,"f":5,"g":6,"h":7,"\u0069":8}`,
+		` { "z" : 0 , "\u0079" : "v" , "x\"" : [1] }`,
+	}
+	for _, in := range inputs {
+		a, err := ParseArgs([]byte(in))
+		if err != nil {
+			t.Fatalf("%s: %v", in, err)
+		}
+		var want map[string]any
+		if err := json.Unmarshal([]byte(in), &want); err != nil {
+			t.Fatal(err)
+		}
+		env, err := ParseEnvelope([]byte(`{"pad":"\u0070","args":`+in+`}`), "args")
+		if err != nil {
+			t.Fatalf("envelope of %s: %v", in, err)
+		}
+		for name, got := range map[string]*Args{"args": a, "envelope": env.Args()} {
+			if got.Len() != len(want) {
+				t.Fatalf("%s (%s): %d members, want %d", in, name, got.Len(), len(want))
+			}
+			for i := range got.Len() {
+				k := got.Key(i)
+				if _, ok := want[k]; !ok {
+					t.Errorf("%s (%s): member %d has key %q, not in the input", in, name, i, k)
+				}
+				v, ok := got.Get(k)
+				if !ok || v.Raw() != got.Field(i).Value.Raw() {
+					t.Errorf("%s (%s): Get(%q) = %q, %v; want %q", in, name, k, v.Raw(), ok, got.Field(i).Value.Raw())
+				}
 			}
 		}
 	}

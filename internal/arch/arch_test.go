@@ -36,8 +36,9 @@ const (
 	Command           // cmd/ward: calls cli.Main
 )
 
-// layers assigns every package a layer. A package missing here, or an
-// entry for a package that no longer exists, fails TestLayers.
+// layers assigns every package a layer, test-only packages included. A
+// package missing here, or an entry for a package that no longer exists,
+// fails TestLayers.
 var layers = map[string]int{
 	"internal/tool":       Vocabulary,
 	"internal/reason":     Vocabulary,
@@ -122,6 +123,7 @@ var layers = map[string]int{
 	"internal/catalog/uniswap":         Tools,
 	"internal/catalog/vault":           Tools,
 	"internal/catalog/privileged":      Tools, // the owner-approved tools: gate settings and tokens, through the gate's owner operations (an interface the daemon fills)
+	"internal/catalog/upstream":        Tools, // tests only: the catalog against the protocols' published contracts
 	"internal/upstream":                Tools,
 	"internal/wasm":                    Tools, // operator-registered WebAssembly modules as read tools
 	"internal/wasm/wasmtest":           Tools, // builds Go guests for tests
@@ -131,12 +133,13 @@ var layers = map[string]int{
 
 	"internal/facade": Facade,
 
-	"internal/config":    Surface,
-	"internal/mcp":       Surface,
-	"internal/a2a":       Surface,
-	"internal/api":       Surface,
-	"internal/dashboard": Surface,
-	"internal/tui":       Surface,
+	"internal/config":       Surface,
+	"internal/mcp":          Surface,
+	"internal/a2a":          Surface,
+	"internal/api":          Surface,
+	"internal/dashboard":    Surface,
+	"internal/tui":          Surface,
+	"internal/tui/tmuxtest": Surface, // tests only: the TUI driven in tmux against a served ward
 
 	"internal/bench":          Harness,
 	"internal/daemon":         Wiring,
@@ -246,8 +249,9 @@ func TestLayers(t *testing.T) {
 		t.Error(v)
 	}
 	for pkg := range layers {
-		if _, ok := code[pkg]; !ok {
-			t.Errorf("layers names %s, which has no non-test Go files: remove the stale entry", pkg)
+		_, hasCode := code[pkg]
+		if _, hasTests := tests[pkg]; !hasCode && !hasTests {
+			t.Errorf("layers names %s, which has no Go files: remove the stale entry", pkg)
 		}
 	}
 }
@@ -275,6 +279,9 @@ func TestLayersDetects(t *testing.T) {
 	}
 	if v := testViolations(map[string][]string{"internal/policy": {module + "internal/cli"}}); len(v) == 0 {
 		t.Error("a test importing upward was not reported")
+	}
+	if v := testViolations(map[string][]string{"internal/mystery/mysterytest": nil}); len(v) == 0 {
+		t.Error("a test-only package without a layer was not reported")
 	}
 	if v := testViolations(map[string][]string{"internal/gate": {module + "internal/store/storetest", module + "internal/gate"}}); len(v) != 0 {
 		t.Errorf("a test importing its package and a test helper was reported: %v", v)
@@ -356,7 +363,10 @@ func testViolations(imports map[string][]string) []string {
 	for pkg, deps := range imports {
 		layer, ok := layers[pkg]
 		if !ok {
-			continue // reported by violations for its code, or a test-only package
+			// A package with code is reported by violations too; this
+			// catches a package of tests only.
+			out = append(out, fmt.Sprintf("test: package %s has no layer: add it to layers in internal/arch/arch_test.go", pkg))
+			continue
 		}
 		for _, dep := range deps {
 			d := strings.TrimPrefix(dep, module)

@@ -3,16 +3,9 @@ package cli
 import (
 	"context"
 	"log/slog"
-	"sync"
-	"time"
 
 	"github.com/wardhq/ward/internal/auth"
-	"github.com/wardhq/ward/internal/config"
 	"github.com/wardhq/ward/internal/daemon"
-	"github.com/wardhq/ward/internal/facade"
-	"github.com/wardhq/ward/internal/gate"
-	"github.com/wardhq/ward/internal/id"
-	"github.com/wardhq/ward/internal/mcp"
 )
 
 func mcpStdio(ctx context.Context, io IO, args []string) int {
@@ -46,7 +39,7 @@ closes, or on SIGTERM or SIGINT.`)
 	if err != nil {
 		return fail(io, "%v", err)
 	}
-	err = serveStdio(ctx, io, st, f, role, log)
+	err = st.ServeStdio(ctx, io.In, io.Out, daemon.StdioConfig{Tools: f.Tools, Role: role, Version: versionString(), Log: log})
 	if cerr := st.Close(); err == nil {
 		err = cerr
 	}
@@ -54,45 +47,4 @@ closes, or on SIGTERM or SIGINT.`)
 		return fail(io, "%v", err)
 	}
 	return exitOK
-}
-
-func serveStdio(ctx context.Context, io IO, st *daemon.Stack, f *config.File, role auth.Role, log *slog.Logger) error {
-	sess, err := stdioSession(ctx, st, f, role)
-	if err != nil {
-		return err
-	}
-	fs := facade.NewSession(sess)
-	srv, err := mcp.New(mcp.Config{
-		Tools: st.Facade, Version: versionString(), Log: log,
-		Session: func(context.Context, string) (*facade.Session, error) { return fs, nil },
-		Updates: st.Bus, EndStreams: st.Streams.EndSession,
-	})
-	if err != nil {
-		return err
-	}
-	// The session's live data updates go out as notifications while the
-	// client is connected; its subscriptions end with the connection.
-	delivering, stop := context.WithCancel(ctx)
-	var delivered sync.WaitGroup
-	delivered.Go(func() { srv.Deliver(delivering) })
-	defer func() {
-		stop()
-		delivered.Wait()
-		st.Streams.EndSession(sess.ID)
-	}()
-	log.Info("mcp: serving on stdio", "session", sess.ID, "role", role)
-	return srv.RunStdio(ctx, io.In, io.Out)
-}
-
-// stdioSession is the one session of ward mcp: the configured tools, the
-// role's input source, a session of its own per process (per-session
-// limits start over with each run), held by the principal "stdio:ROLE"
-// (no token stands for it) and stored like any other.
-func stdioSession(ctx context.Context, st *daemon.Stack, f *config.File, role auth.Role) (*gate.Session, error) {
-	v, err := st.View(f.Tools)
-	if err != nil {
-		return nil, err
-	}
-	owner := gate.Owner{PrincipalID: "stdio:" + string(role), Name: "stdio", Source: role.Source()}
-	return st.Tools.OpenSession(ctx, owner, id.Opaque(time.Now()), v)
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/wardhq/ward/internal/chain"
 	"github.com/wardhq/ward/internal/id"
 	"github.com/wardhq/ward/internal/store"
+	"github.com/wardhq/ward/internal/tool"
 )
 
 // sendJournal is the store's send journal as a wallet's chain.Journal:
@@ -62,11 +63,12 @@ func (j sendJournal) OpenTxs(ctx context.Context, chainID uint64, from common.Ad
 	}
 	out := make([]chain.SentTx, len(recs))
 	for i, r := range recs {
-		if !common.IsHexAddress(r.From) || len(r.Hash) != 66 {
+		from, perr := tool.ParseAddress(r.From)
+		if perr != nil || len(r.Hash) != 66 {
 			return nil, 0, fmt.Errorf("send journal: record %q of %q is malformed", r.Hash, r.From)
 		}
 		out[i] = chain.SentTx{
-			ChainID: r.ChainID, From: common.HexToAddress(r.From), Nonce: r.Nonce, Hash: common.HexToHash(r.Hash), Raw: r.Raw,
+			ChainID: r.ChainID, From: common.Address(from), Nonce: r.Nonce, Hash: common.HexToHash(r.Hash), Raw: r.Raw,
 			PermitID: r.PermitID, Index: r.Index, PlanLen: r.PlanLen, Label: r.Label, Block: r.Block,
 		}
 		if out[i].State, err = chainState(r.State); err != nil {

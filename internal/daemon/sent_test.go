@@ -131,3 +131,42 @@ func restartAndReconcile(t *testing.T, path string, key *chain.LocalSigner, p *c
 	s.reconcileSends(ctx, log, []*catalog.Env{{Wallet: w}})
 	return st
 }
+
+// oneSent is a send journal store whose open transactions are rec.
+type oneSent struct {
+	store.SentTxs
+	rec store.SentTx
+}
+
+func (o oneSent) OpenTxs(context.Context, uint64, string) ([]store.SentTx, uint64, error) {
+	return []store.SentTx{o.rec}, 0, nil
+}
+
+// TestOpenTxsMalformed: a journal record whose sender is not 0x and 40 hex
+// digits (as ward writes it), or whose hash is not 32 bytes of hex, is an
+// error, not a transaction of some other address.
+func TestOpenTxsMalformed(t *testing.T) {
+	const from = "0x52908400098527886e0f7030069857d2e4169ee7"
+	hash := "0x" + strings.Repeat("ab", 32)
+	for _, tc := range []struct {
+		name, from, hash string
+		ok               bool
+	}{
+		{"as written", from, hash, true},
+		{"no 0x", from[2:], hash, false},
+		{"short", from[:40], hash, false},
+		{"not hex", from[:41] + "g", hash, false},
+		{"short hash", from, hash[:64], false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			j := sendJournal{s: oneSent{rec: store.SentTx{ChainID: 1, From: tc.from, Hash: tc.hash, State: store.SentInFlight}}, now: time.Now}
+			txs, _, err := j.OpenTxs(t.Context(), 1, common.HexToAddress(from))
+			if (err == nil) != tc.ok {
+				t.Fatalf("OpenTxs = %v, %v; want ok %v", txs, err, tc.ok)
+			}
+			if tc.ok && (len(txs) != 1 || txs[0].From != common.HexToAddress(from)) {
+				t.Errorf("OpenTxs = %+v", txs)
+			}
+		})
+	}
+}

@@ -13,12 +13,11 @@ import (
 	"sync"
 	"time"
 
-	"github.com/ethereum/go-ethereum/common"
-
 	"github.com/wardhq/ward/internal/knowledge"
 	"github.com/wardhq/ward/internal/oracle"
 	"github.com/wardhq/ward/internal/reason"
 	"github.com/wardhq/ward/internal/store"
+	"github.com/wardhq/ward/internal/tool"
 )
 
 // The clade's immune system across machines (seed 001 §9, the relay). A
@@ -407,8 +406,10 @@ func (p *Pipeline) HandleFleet(ctx context.Context, m FleetMessage) error {
 	return nil
 }
 
+// isAddress reports whether s is an address spelled with a lower-case 0x.
 func isAddress(s string) bool {
-	return len(s) == 42 && strings.HasPrefix(s, "0x") && common.IsHexAddress(s)
+	_, err := tool.ParseAddress(s)
+	return err == nil && strings.HasPrefix(s, "0x")
 }
 
 func (p *Pipeline) fleetFilter(ctx context.Context, body []byte) error {

@@ -660,3 +660,25 @@ func TestFleetHammer(t *testing.T) {
 		}
 	}
 }
+
+// TestIsAddress pins what a fleet message's sender and a report's source
+// may be: 0x (lower case) and 40 hex digits, in either case.
+func TestIsAddress(t *testing.T) {
+	for _, tc := range []struct {
+		s    string
+		want bool
+	}{
+		{"0x52908400098527886e0f7030069857d2e4169ee7", true},
+		{"0x52908400098527886E0F7030069857D2E4169EE7", true},
+		{"0X52908400098527886e0f7030069857d2e4169ee7", false},
+		{"52908400098527886e0f7030069857d2e4169ee7", false},
+		{"0x52908400098527886e0f7030069857d2e4169ee", false},
+		{"0x52908400098527886e0f7030069857d2e4169ee7a", false},
+		{"0x52908400098527886e0f7030069857d2e4169eg7", false},
+		{"", false},
+	} {
+		if got := isAddress(tc.s); got != tc.want {
+			t.Errorf("isAddress(%q) = %v, want %v", tc.s, got, tc.want)
+		}
+	}
+}

@@ -214,6 +214,32 @@ func (r *Reasoner) Diverge(ctx context.Context, c *Candidate, g *Grimoire) (d Di
 	aug.NewEntry = &promptEntry{Text: truncateUTF8(c.Entry.Content, maxEntryText), Type: c.Entry.Type.String(),
 		Source: c.Entry.Source.Provenance.String()}
 
+	answers, err := r.bothPaths(ctx, base, aug)
+	d.Calls = 2
+	if err != nil {
+		return fail("%w", err)
+	}
+	d.Baseline, d.Augmented = answers[0], answers[1]
+	d.Score, d.Reasons = compareAnswers(d.Baseline, d.Augmented)
+	d.Fail = d.Score >= r.cfg.Threshold
+	if !d.Fail && r.cfg.Judge {
+		d.Calls++
+		if err := r.secondOpinion(ctx, &d); err != nil {
+			return fail("judge: %w", err)
+		}
+	}
+	if d.Fail {
+		d.Reasons = append([]string{fmt.Sprintf("adding the entry diverges the reasoning over %d related memories (%.2f, fails at %.2f)",
+			d.Memories, d.Score, r.cfg.Threshold)}, d.Reasons...)
+	}
+	return d, nil
+}
+
+// bothPaths reasons over base on the baseline path and over aug on the
+// augmented one, at once; the first path to fail cancels the other. Its
+// error names the path that failed first for a reason of its own, not
+// the other's cancellation.
+func (r *Reasoner) bothPaths(ctx context.Context, base, aug reasoningInput) ([2]Answer, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var (
@@ -230,39 +256,34 @@ func (r *Reasoner) Diverge(ctx context.Context, c *Candidate, g *Grimoire) (d Di
 		})
 	}
 	wg.Wait()
-	d.Calls = 2
 	for i, name := range []string{"baseline", "augmented"} {
-		// The first real failure, not the other path's cancellation.
 		if errs[i] != nil && !errors.Is(errs[i], context.Canceled) {
-			return fail("%s path: %w", name, errs[i])
+			return answers, fmt.Errorf("%s path: %w", name, errs[i])
 		}
 	}
 	for i, name := range []string{"baseline", "augmented"} {
 		if errs[i] != nil {
-			return fail("%s path: %w", name, errs[i])
+			return answers, fmt.Errorf("%s path: %w", name, errs[i])
 		}
 	}
-	d.Baseline, d.Augmented = answers[0], answers[1]
-	d.Score, d.Reasons = compareAnswers(d.Baseline, d.Augmented)
-	d.Fail = d.Score >= r.cfg.Threshold
-	if !d.Fail && r.cfg.Judge {
-		j, err := r.judge(ctx, d.Baseline, d.Augmented)
-		d.Calls++
-		if err != nil {
-			return fail("judge: %w", err)
-		}
-		d.Judged, d.JudgeDiverges, d.JudgeWhy = true, j.Diverges, j.Why
-		if j.Diverges {
-			d.Fail = true
-			d.Score = max(d.Score, r.cfg.Threshold)
-			d.Reasons = append(d.Reasons, "a second opinion found the conclusions differ materially")
-		}
+	return answers, nil
+}
+
+// secondOpinion asks the judge whether d's two answers differ materially
+// (d passed the comparison): if they do, d fails at the threshold, with
+// the judge's finding among its reasons.
+func (r *Reasoner) secondOpinion(ctx context.Context, d *Divergence) error {
+	j, err := r.judge(ctx, d.Baseline, d.Augmented)
+	if err != nil {
+		return err
 	}
-	if d.Fail {
-		d.Reasons = append([]string{fmt.Sprintf("adding the entry diverges the reasoning over %d related memories (%.2f, fails at %.2f)",
-			d.Memories, d.Score, r.cfg.Threshold)}, d.Reasons...)
+	d.Judged, d.JudgeDiverges, d.JudgeWhy = true, j.Diverges, j.Why
+	if j.Diverges {
+		d.Fail = true
+		d.Score = max(d.Score, r.cfg.Threshold)
+		d.Reasons = append(d.Reasons, "a second opinion found the conclusions differ materially")
 	}
-	return d, nil
+	return nil
 }
 
 // Threshold returns the divergence at which an entry fails.

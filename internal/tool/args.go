@@ -585,6 +585,18 @@ func canonicalOf(raw string) []byte {
 var parserPool = sync.Pool{New: func() any { return &parser{out: make([]byte, 0, 512)} }}
 
 // parser validates JSON and writes its canonical form to out in one pass.
+//
+// It is hand-written although jsontext.Value.Canonicalize
+// (github.com/go-json-experiment/json) canonicalises JSON, for three
+// reasons. tool is vocabulary and imports the standard library only
+// (internal/arch). JCS, which Canonicalize follows by default, reads every
+// number as a float64, so two token amounts above 2^53 that differ would
+// hash alike; integers here are kept exactly (appendCanonNumber). And the
+// canonical bytes are what permits and audit records hash: any change to
+// them, a library's included, must leave TestArgsGolden's hashes as they
+// are, or pending permits stop matching their calls. Validation (the
+// limits, unique keys, UTF-8), canonicalisation and hashing share this one
+// pass, which issue 23 tuned (docs/performance.md).
 type parser struct {
 	s      string
 	i      int

@@ -185,10 +185,11 @@ func grantText(call *chain.OwnerCall, s chain.SessionScope) string {
 
 // eip55 parses an address that must be spelled with its EIP-55 checksum.
 func eip55(what, s string) (common.Address, error) {
-	if !common.IsHexAddress(s) || !strings.HasPrefix(s, "0x") {
+	p, err := tool.ParseAddress(s)
+	if err != nil || !strings.HasPrefix(s, "0x") {
 		return common.Address{}, fmt.Errorf("%s must be 0x and 40 hex digits", what)
 	}
-	a := common.HexToAddress(s)
+	a := common.Address(p)
 	if a.Hex() != s {
 		return common.Address{}, fmt.Errorf("%s %s is not in its EIP-55 checksummed spelling (%s)", what, s, a.Hex())
 	}

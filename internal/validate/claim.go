@@ -215,7 +215,7 @@ func sentenceClaim(s string) (Claim, bool) {
 	if c, ok := redirectClaim(s); ok {
 		return c, true
 	}
-	main, conds := splitConditions(s)
+	main, conds := splitConditions(mainClause(s))
 	ls, le, v, found := findVerb(main, false)
 	if !found {
 		return Claim{}, false

@@ -22,3 +22,21 @@ func mainClause(s string) string {
 	}
 	return s[:loc[0]]
 }
+
+// newPredicate are the verbs that, right after "and", start a second
+// predicate of the same subject: "stops earning fees and is held in one
+// token".
+var newPredicate = set("is", "are", "was", "were", "becomes", "become", "remains", "remain", "stays", "stay", "ends", "end", "gets", "get")
+
+// closedBy reports whether the negation at toks[i] is closed before e by
+// a second predicate ("and is …"): in "the position stops earning fees and
+// is held entirely in one token" the "stops" denies the fees, not what the
+// second predicate says.
+func closedBy(toks []string, i, e int) bool {
+	for k := i + 1; k+1 < min(e, len(toks)); k++ {
+		if toks[k] == "and" && newPredicate[toks[k+1]] {
+			return true
+		}
+	}
+	return false
+}

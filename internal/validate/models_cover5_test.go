@@ -163,3 +163,35 @@ func TestConsequenceClause(t *testing.T) {
 		t.Errorf("mainClause without a verb before the cause = %q", got)
 	}
 }
+
+// Two reading rules of the fifth round: "raising"/"lowering" before a
+// quantity are its direction ("raising a market's utilisation lowers its
+// borrow rate" is read as the utilisation model reversed), and a negation
+// in one predicate does not bear on a second predicate after "and is"
+// ("stops earning fees and is held in one token" affirms the second).
+func TestReadingRules5(t *testing.T) {
+	models, err := ShippedModels()
+	if err != nil {
+		t.Fatal(err)
+	}
+	vote := func(text string) Vote {
+		return Consistency(Candidate{Entry: &knowledge.Entry{Content: text}}, models)
+	}
+	for _, text := range []string{
+		"Raising a lending market's utilisation lowers its borrow rate.",
+		"Lowering a market's utilisation raises its borrow rate.",
+		"When the price leaves your range your position is not held entirely in one token.",
+	} {
+		if v := vote(text); v.Pass {
+			t.Errorf("Consistency(%q) passes, want a contradiction", text)
+		}
+	}
+	for _, text := range []string{
+		"Raising a lending market's utilisation raises its borrow rate, steeply past the kink.",
+		"When the price leaves your range your position stops earning fees and is held entirely in one token.",
+	} {
+		if v := vote(text); !v.Pass {
+			t.Errorf("Consistency(%q) fails: %q", text, v.Reasons)
+		}
+	}
+}

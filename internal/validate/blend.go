@@ -2,6 +2,7 @@ package validate
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/wardhq/ward/internal/knowledge"
@@ -32,7 +33,7 @@ var (
 	reNotInference = regexp.MustCompile(`^\s*(?:far|that|on|called|much|many|long|too|as)\b`)
 	// An observation: a measured number, a reading at a time, a past
 	// event, or a run of experience ("during every test", "in a row").
-	reObservation = regexp.MustCompile(`\d|\b(?:during|in\s+(?:every|each|all)|(?:every|each)\s+(?:time|test|trial|day|week|run)|in\s+a\s+row|consecutive|without\s+(?:an?\s+|any\s+)?(?:incident|issue|problem|failure|loss|exploit|hack|breach|outage))\b|\b(?:today|yesterday|tonight|this\s+(?:morning|week|month|quarter|year|epoch|cycle)|last\s+(?:week|month|night|quarter|year|epoch)|right\s+now|currently|at\s+the\s+moment|so\s+far|recently|lately|had|was|were|has\s+been|have\s+been|rose|fell|dropped|doubled|tripled|halved|turned|recovered|jumped|spiked|surged|processed|passed|matched|updated|withdrew|deposited|traded|grew|shrank)\b`)
+	reObservation = regexp.MustCompile(`\d|\b(?:during|in\s+(?:every|each|all)|(?:every|each)\s+(?:time|test|trial|day|week|run)|in\s+a\s+row|consecutive|without\s+(?:an?\s+|any\s+)?(?:incident|issue|problem|failure|loss))\b|\b(?:today|yesterday|tonight|this\s+(?:morning|week|month|quarter|year|epoch|cycle)|last\s+(?:week|month|night|quarter|year|epoch)|right\s+now|currently|at\s+the\s+moment|so\s+far|recently|lately|had|was|were|has\s+been|have\s+been|rose|fell|dropped|doubled|tripled|halved|turned|recovered|jumped|spiked|surged|processed|passed|matched|updated|withdrew|deposited|traded|grew|shrank)\b`)
 
 	// A commitment of everything: a fund-moving verb with a totality. A
 	// totality without the agent's verb ("a cascade can take the whole
@@ -62,7 +63,7 @@ var (
 	// the yield is risk-free"). Advice ("so always check …") is no
 	// generalisation: the word must follow the clause's own subject, not
 	// open an instruction, and "should"/"to" before it make it advice.
-	reUniversal = regexp.MustCompile(`\b(?:always|never|every\s+time|(?:in|for)\s+(?:every|any)\s+(?:market|size|condition)|any\s+size|risk[-\s]free|free\s+(?:money|return|yield|lunch)|costs?\s+nothing|too\s+small\s+to\s+matter|(?:manipulation|hack|exploit|bullet|rug)[-\s]?proof|trustless|perfectly|irrelevant|(?:can(?:not|'t|\s+not)|could\s+never)\s+(?:be\s+|have\s+)?\w+|must\s+(?:be|go|have|rise|fall)|will\s+(?:always|keep|stay|remain|earn|return|pay|never)|(?:is|are)\s+(?:fixed|final|locked\s+in)|locked\s+in|proves?|no\s+(?:\w+\s+){0,2}?(?:downside|risk)|safely|equally\s+\w+|interchangeable|the\s+same\s+(?:trust|risk|security)|fully\s+(?:backed|safe|collaterali[sz]ed|hedged)|without\s+moving\s+the\s+price|will\s+(?:go\s+up|rise|be\s+there)|forever|permanently|from\s+now\s+on|in\s+general|regardless|useless|meaningless|worthless|broken|(?:every|all|any)\s+(?:\w+\s+){0,2}?(?:is|are|will|can)|none\s+of\s+(?:them|these|those)\s+can)\b`)
+	reUniversal = regexp.MustCompile(`\b(?:always|never|every\s+time|(?:in|for)\s+(?:every|any)\s+(?:market|size|condition)|any\s+size|risk[-\s]free|free\s+(?:money|return|yield|lunch)|costs?\s+nothing|too\s+small\s+to\s+matter|(?:manipulation|hack|exploit|bullet|rug)[-\s]?proof|trustless|perfectly|irrelevant|(?:can(?:not|'t|\s+not)|could\s+never)\s+(?:be\s+|have\s+)?\w+|must\s+(?:go\s+up|rise|fall|be\s+(?:better|liquid|safe))|will\s+(?:always|keep|stay|remain|earn|return|pay|never)|(?:is|are)\s+(?:fixed|final|locked\s+in)|locked\s+in|proves?|no\s+(?:\w+\s+){0,2}?(?:downside|risk)|safely|equally\s+\w+|interchangeable|the\s+same\s+(?:trust|risk|security)|fully\s+(?:backed|safe|collaterali[sz]ed|hedged)|without\s+moving\s+the\s+price|will\s+(?:go\s+up|rise|be\s+there)|forever|permanently|from\s+now\s+on|in\s+general|regardless|useless|meaningless|worthless|broken|(?:every|all|any)\s+(?:\w+\s+){0,2}?(?:is|are|will|can)|none\s+of\s+(?:them|these|those)\s+can)\b`)
 	// Words that, right before a universal, make it advice or a
 	// hypothesis rather than a claim about the world.
 	reUniversalAdvice = regexp.MustCompile(`(?:^|[,;:]\s*|\b(?:should|must|to|you|we|please|and|then|if|whether|not|don't|do)\s+)$`)
@@ -110,7 +111,7 @@ func BlendedConclusion(text string) string {
 			if reAboutAttack.MatchString(concl) {
 				continue
 			}
-			if leap := conclusionLeap(concl); leap != "" {
+			if leap := conclusionLeap(concl); leap != "" && (!universal(leap) || event(premise) || event(prev)) {
 				return "contradicts mental model \"" + BlendModel + "\": an observation is taken to mean " + leap
 			}
 		}
@@ -125,6 +126,23 @@ func BlendedConclusion(text string) string {
 // observed reports whether s states an observation.
 func observed(s string) bool {
 	return reObservation.MatchString(s) || reObservationMore.MatchString(s)
+}
+
+// event reports whether s states a past event or a dated reading, not
+// only a number: a universal is a leap from what happened ("the keeper
+// earned 2 ETH yesterday, so it will earn 730 a year"), while from a
+// number alone it is often arithmetic ("USDC has 6 decimals, so 1 USDC is
+// always 10^6 units").
+func event(s string) bool {
+	return reObservation.MatchString(reDigits.ReplaceAllString(s, " ")) || reObservationMore.MatchString(s)
+}
+
+var reDigits = regexp.MustCompile(`\d`)
+
+// universal reports whether leap is a universal generalisation rather
+// than a commitment or removed margin.
+func universal(leap string) bool {
+	return reUniversal.MatchString(leap) && !reNoRisk.MatchString(leap) && !slices.ContainsFunc(reAllIn, func(re *regexp.Regexp) bool { return re.MatchString(leap) })
 }
 
 // conclusionLeap returns the all-in commitment or removed safety margin

@@ -60,6 +60,7 @@ var cover5Contradictions = []coverCase{
 	{"A price feed updates when the price moves past", []string{"The reported price between updates is exact to the block, so skip the staleness check."}},
 	{"A longer TWAP window is harder to manipulate", []string{"For a TWAP, a shorter window is harder to manipulate."}},
 	{"A TWAP lags a sharp move", []string{"A TWAP oracle reacts instantly to a crash."}},
+	{"deviation threshold sets when the feed updates", []string{"With a 1% deviation threshold, the price can't move more than 1% between two rounds."}},
 }
 
 // cover5Clean are correct sentences on the same mechanics, including the

@@ -34,6 +34,8 @@ func TestBlendedUniversal(t *testing.T) {
 		{"denied generalisation", "The keeper earned 2 ETH yesterday, so the profit will not always be there; competition erodes it.", false},
 		{"definition with means", "A 0.5% deviation threshold means the feed updates when the price moves 0.5% from the last report.", false},
 		{"no observation", "Isolated markets keep bad debt inside the market, so lenders elsewhere are never asked to cover it.", false},
+		{"arithmetic from a number", "USDC has 6 decimals, so 1 USDC is always 1,000,000 base units.", false},
+		{"must be scaled", "WBTC uses 8 decimals, so amounts must be scaled before comparing with WETH.", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -2,6 +2,7 @@ package validate
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/wardhq/ward/internal/knowledge"
@@ -47,6 +48,42 @@ var (
 	reNoRisk     = regexp.MustCompile(`\b(?:is|are|it's|be|remains?|stays?)\s+(?:\w+\s+){0,2}?(?:safe|fine|secure|riskless|harmless|sustainable|trustworthy)\b|\bsafe\s+to\b|\bno\s+(?:need|point|reason)\b|\bneeds?\s+no\b|\bno\s+(?:\w+\s+)?(?:buffer|margin|check|monitoring|limit|stop)s?\s+(?:is\s+|are\s+)?(?:needed|required|necessary)\b|\b(?:can|could|will)\s+never\b|\bcan(?:not|'t|\s+not)\s+(?:be\s+)?(?:liquidat\w*|lose|fail|depeg\w*|contain|manipulat\w*|go\s+wrong|happen)\b|\bimpossible\b|\bno\s+(?:\w+\s+){0,2}?(?:risk|downside|danger)\b|\bguarantee[sd]?\b|\bleft\s+unattended\b|\bwithout\s+(?:re-?)?(?:check\w*|verif\w*|review\w*|monitor\w*)|\bcan\s+be\s+(?:ignored|skipped|trusted|dropped|removed|disabled|turned\s+off)\b|\bturn\s+(?:it|them|this|that)\s+off\b|\b(?:is|are)\s+(?:unnecessary|not\s+needed|noise|priced\s+in)\b|\bnot\s+a\s+real\s+risk\b|\bno\s+min(?:imum)?\s+(?:output|out|amount)\b|\bnegligible\b`)
 )
 
+// The universal generalisation of one observation, a leap of its own,
+// and the further ways an observation and an inference are written.
+var (
+	// "X means Y" of any subject, and a back-reference to the observation
+	// by its degree ("TVL that high", "slippage this low").
+	reInferenceMore = regexp.MustCompile(`\s(?:means|(?:that|this|so|such\s+a)\s+(?:high|low|large|small|deep|tight|strong|long|cheap),?)\b`)
+	// More past events and readings: "the report found", "bids won",
+	// "the order filled", "has run without an exploit".
+	reObservationMore = regexp.MustCompile(`\b(?:shows?|showed|found|won|kept|paid|earned|made|lost|held|hit|sold|got|went|came|stayed|arrived|returned|stopped|settled|confirmed|moved|averaged|quoted|minted|received|watched|saw|noticed|observed|filled|executed|ran|without\s+(?:an?\s+|any\s+)?(?:exploit|hack|breach|outage))\b`)
+	// A universal generalisation: what one observation showed is said to
+	// hold always, for any size, in every market, or to be certain
+	// ("so depegs always recover", "so it will earn 365 ETH a year", "so
+	// the yield is risk-free"). Advice ("so always check …") is no
+	// generalisation: the word must follow the clause's own subject, not
+	// open an instruction, and "should"/"to" before it make it advice.
+	reUniversal = regexp.MustCompile(`\b(?:always|never|every\s+time|(?:in|for)\s+(?:every|any)\s+(?:market|size|condition)|any\s+size|risk[-\s]free|free\s+(?:money|return|yield|lunch)|costs?\s+nothing|too\s+small\s+to\s+matter|(?:manipulation|hack|exploit|bullet|rug)[-\s]?proof|trustless|perfectly|irrelevant|(?:can(?:not|'t|\s+not)|could\s+never)\s+(?:be\s+|have\s+)?\w+|must\s+(?:go\s+up|rise|fall|be\s+(?:better|liquid|safe))|will\s+(?:always|keep|stay|remain|earn|return|pay|never)|(?:is|are)\s+(?:fixed|final|locked\s+in)|locked\s+in|proves?|no\s+(?:\w+\s+){0,2}?(?:downside|risk)|safely|equally\s+\w+|interchangeable|the\s+same\s+(?:trust|risk|security)|fully\s+(?:backed|safe|collaterali[sz]ed|hedged)|without\s+moving\s+the\s+price|will\s+(?:go\s+up|rise|be\s+there)|forever|permanently|from\s+now\s+on|in\s+general|regardless|useless|meaningless|worthless|broken|(?:every|all|any)\s+(?:\w+\s+){0,2}?(?:is|are|will|can)|none\s+of\s+(?:them|these|those)\s+can)\b`)
+	// Words that, right before a universal, make it advice or a
+	// hypothesis rather than a claim about the world.
+	reUniversalAdvice = regexp.MustCompile(`(?:^|[,;:]\s*|\b(?:should|must|to|you|we|please|and|then|if|whether|not|don't|do)\s+)$`)
+	// What after "never" makes it caution: "it is never safe to skip".
+	reUniversalCaution = regexp.MustCompile(`^\s+(?:safe|wise|ok|okay|advisable|enough|a\s+good\s+idea)\b`)
+)
+
+// universalAdvice reports whether the universal at m in concl, after
+// before, is advice or caution rather than a generalisation: "always" or
+// "never" opening an instruction ("so always check …", "you should never
+// …"), or "never" denying safety ("it is never safe to …").
+func universalAdvice(concl, before string, m []int) bool {
+	w := concl[m[0]:m[1]]
+	if !strings.HasPrefix(w, "always") && !strings.HasPrefix(w, "never") {
+		return false
+	}
+	return reUniversalAdvice.MatchString(strings.TrimLeft(before, " ")) ||
+		strings.HasPrefix(w, "never") && reUniversalCaution.MatchString(concl[m[1]:])
+}
+
 // BlendedConclusion returns the reason text draws an all-in commitment or
 // a removed safety margin from a single observation, or "" when it does
 // not. A conclusion about an attack, or one that is denied ("so it is not
@@ -55,13 +92,13 @@ func BlendedConclusion(text string) string {
 	sents := splitSentences(strings.ToLower(text))
 	prev := "" // the sentence before, a premise for "So …", "That means …"
 	for i, s := range sents {
-		for _, m := range reInference.FindAllStringIndex(" "+s, -1) {
+		for _, m := range append(reInference.FindAllStringIndex(" "+s, -1), reInferenceMore.FindAllStringIndex(" "+s, -1)...) {
 			// A "since …," clause is its own premise.
 			premise, rest := s[:max(0, m[1]-1)], s[max(0, m[1]-1):]
 			if reNotInference.MatchString(rest) {
 				continue
 			}
-			if !reObservation.MatchString(premise) && !reObservation.MatchString(prev) {
+			if !observed(premise) && !observed(prev) {
 				continue
 			}
 			// The conclusion runs to the end of the sentence, and on into
@@ -74,7 +111,7 @@ func BlendedConclusion(text string) string {
 			if reAboutAttack.MatchString(concl) {
 				continue
 			}
-			if leap := conclusionLeap(concl); leap != "" {
+			if leap := conclusionLeap(concl); leap != "" && (!universal(leap) || event(premise) || event(prev)) {
 				return "contradicts mental model \"" + BlendModel + "\": an observation is taken to mean " + leap
 			}
 		}
@@ -84,6 +121,28 @@ func BlendedConclusion(text string) string {
 		prev = s
 	}
 	return ""
+}
+
+// observed reports whether s states an observation.
+func observed(s string) bool {
+	return reObservation.MatchString(s) || reObservationMore.MatchString(s)
+}
+
+// event reports whether s states a past event or a dated reading, not
+// only a number: a universal is a leap from what happened ("the keeper
+// earned 2 ETH yesterday, so it will earn 730 a year"), while from a
+// number alone it is often arithmetic ("USDC has 6 decimals, so 1 USDC is
+// always 10^6 units").
+func event(s string) bool {
+	return reObservation.MatchString(reDigits.ReplaceAllString(s, " ")) || reObservationMore.MatchString(s)
+}
+
+var reDigits = regexp.MustCompile(`\d`)
+
+// universal reports whether leap is a universal generalisation rather
+// than a commitment or removed margin.
+func universal(leap string) bool {
+	return reUniversal.MatchString(leap) && !reNoRisk.MatchString(leap) && !slices.ContainsFunc(reAllIn, func(re *regexp.Regexp) bool { return re.MatchString(leap) })
 }
 
 // conclusionLeap returns the all-in commitment or removed safety margin
@@ -96,6 +155,7 @@ func conclusionLeap(concl string) string {
 		return c
 	}
 	res := append([]*regexp.Regexp{reNoRisk}, reAllIn...)
+	res = append(res, reUniversal)
 	for _, re := range res {
 		for _, m := range re.FindAllStringIndex(concl, -1) {
 			// A denial counts only in the leap's own clause: in "never
@@ -105,6 +165,9 @@ func conclusionLeap(concl string) string {
 				before = before[k+1:]
 			}
 			if reDenied.MatchString(before) || reDeniedSafe.MatchString(concl[m[0]:m[1]]) {
+				continue
+			}
+			if re == reUniversal && universalAdvice(concl, before, m) {
 				continue
 			}
 			return strings.Join(strings.Fields(concl[m[0]:m[1]]), " ")

@@ -17,9 +17,14 @@ var (
 	reInferenceI18n = regexp.MustCompile(lb + `(?:donc|par\s+conséquent|c'est\s+pourquoi|daher|deshalb|deswegen|folglich|somit|por\s+lo\s+tanto|así\s+que|por\s+eso|por\s+consiguiente|portanto|por\s+isso|logo|quindi|perciò|dunque|pertanto|dus|daarom|поэтому|значит|следовательно|отже|тому|dlatego|więc|zatem|bu\s+yüzden|dolayısıyla|vì\s+vậy|do\s+đó|jadi|maka|oleh\s+karena\s+itu|لذلك|لذا|इसलिए|अतः)(?:[^\pL\pN]|$)` +
 		`|所以|因此|因而|于是|だから|したがって|そのため|ゆえに|그래서|따라서|그러므로`)
 	reObservationI18n = regexp.MustCompile(`\d|` + lb + `(?:heute|gestern|diese\s+woche|aujourd'hui|hier|cette\s+semaine|hoy|ayer|esta\s+semana|hoje|ontem|esta\s+semana|oggi|ieri|questa\s+settimana|vandaag|gisteren|сегодня|вчера|на\s+этой\s+неделе|dzisiaj|wczoraj|bugün|dün|hôm\s+nay|hari\s+ini|اليوم|आज)(?:[^\pL\pN]|$)` +
-		`|今天|昨天|本周|今日|昨日|今週|오늘|어제|이번\s*주`)
-	reLeapI18n = regexp.MustCompile(lb + `(?:tout|toute|toutes|tous|alle|alles|gesamte[nrs]?|ganze[nrs]?|todo|toda|todos|todas|tutto|tutta|tutti|tutte|все|весь|всю|всё|вся|wszystkie|wszystko|całe|całą|tüm|hepsi|tất\s+cả|toàn\s+bộ|semua|seluruh|كل|جميع|सभी|पूरा|पूरी|sicher|sûr|sûre|sans\s+risque|seguro|segura|sin\s+riesgo|sicuro|sicura|senza\s+rischi|sem\s+risco|veilig|безопасно|без\s+риска|bezpieczn\pL*|güvenli|an\s+toàn|aman|آمن|सुरक्षित|maximal\pL*|maximum|maximale?|máximo|máxima|massimo|massima|максимальн\pL*|maksymaln\pL*|maksimum|tối\s+đa|أقصى|अधिकतम)(?:[^\pL\pN]|$)` +
-		`|全部|所有|一切|全额|安全|最大|すべて|全て|全額|安全|最大|모든|전부|안전|최대`)
+		`|今天|昨天|本周|今日|昨日|今週|오늘|어제|이번\s*주` +
+		// A past run of experience: last month, without incident.
+		`|` + lb + `(?:letzte[nrs]?|dernier|dernière|pasado|pasada|passado|passada|scorso|scorsa|прошл\pL*|senza\s+incidenti|sin\s+incidentes|sans\s+incident|sem\s+incidentes|ohne\s+zwischenfälle)(?:[^\pL\pN]|$)|上个月|上周|先月|先週|지난`)
+	reLeapI18n = regexp.MustCompile(lb + `(?:tout|toute|toutes|tous|alle|alles|gesamte[nrs]?|ganze[nrs]?|todo|toda|todos|todas|tutto|tutta|tutti|tutte|все|весь|всю|всё|вся|wszystkie|wszystko|całe|całą|tüm|hepsi|tất\s+cả|toàn\s+bộ|semua|seluruh|كل|جميع|सभी|पूरा|पूरी|sicher|sûr|sûre|sans\s+risque|seguro|segura|sin\s+riesgo|sicuro|sicura|senza\s+rischi|sem\s+risco|veilig|безопасно|без\s+риска|bezpieczn\pL*|güvenli|an\s+toàn|aman|آمن|सुरक्षित|maximal\pL*|maximum|maximale?|máximo|máxima|massimo|massima|максимальн\pL*|maksymaln\pL*|maksimum|tối\s+đa|أقصى|अधिकतम` +
+		// A universal generalisation or a certainty: always, guaranteed,
+		// proves, sustainable.
+		`|immer|toujours|siempre|sempre|altijd|всегда|zawsze|her\s+zaman|luôn\s+luôn|selalu|garanti\pL*|garantiert|garantizad\pL*|garantid\pL*|garantit\pL*|гарантир\pL*|gwarantowan\pL*|dimostra|demuestra|prouve|beweist|доказывает|durable|nachhaltig|sostenible|sustentável|sostenibile)(?:[^\pL\pN]|$)` +
+		`|全部|所有|一切|全额|安全|最大|すべて|全て|全額|安全|最大|모든|전부|안전|최대|总是|总会|永远|一定|保证|必ず|いつも|常に|保証|証明|항상|반드시|보장`)
 	reDeniedI18n = regexp.MustCompile(lb + `(?:nicht|kein\pL*|pas|jamais|no|nunca|non|mai|não|nooit|niet|не|нет|ни|nie|değil|asla|không|tidak|bukan|لا|ليس|नहीं|कभी)(?:[^\pL\pN]|$)|不|没|別|ない|않|못`)
 )
 

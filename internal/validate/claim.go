@@ -131,10 +131,10 @@ func findVerb(clause string, dirOnly bool) (start, end int, v verb, ok bool) {
 	return 0, 0, verb{}, false
 }
 
-var modUp = map[string]bool{"higher": true, "more": true, "larger": true, "greater": true, "bigger": true, "increased": true, "increasing": true, "rising": true, "high": true, "elevated": true, "large": true, "big": true, "growing": true, "wider": true, "heavier": true, "longer": true, "looser": true, "deeper": true}
+var modUp = map[string]bool{"higher": true, "raising": true, "more": true, "larger": true, "greater": true, "bigger": true, "increased": true, "increasing": true, "rising": true, "high": true, "elevated": true, "large": true, "big": true, "growing": true, "wider": true, "heavier": true, "longer": true, "looser": true, "deeper": true}
 var modDown = map[string]bool{"lower": true, "less": true, "smaller": true, "fewer": true, "reduced": true, "decreasing": true, "falling": true, "low": true, "small": true, "declining": true, "shrinking": true, "narrower": true, "lighter": true, "decreased": true, "shorter": true, "tighter": true, "thinner": true, "shallower": true,
 	// taking some of a quantity away lowers it: "withdrawing collateral" is less collateral
-	"withdrawing": true, "removing": true}
+	"withdrawing": true, "removing": true, "lowering": true, "cutting": true}
 
 // redirect patterns: (subject group, object group) indices, 0 for absent.
 type redirectPattern struct {
@@ -215,7 +215,7 @@ func sentenceClaim(s string) (Claim, bool) {
 	if c, ok := redirectClaim(s); ok {
 		return c, true
 	}
-	main, conds := splitConditions(s)
+	main, conds := splitConditions(mainClause(s))
 	ls, le, v, found := findVerb(main, false)
 	if !found {
 		return Claim{}, false

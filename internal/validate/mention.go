@@ -450,7 +450,7 @@ outer:
 				}
 			}
 		}
-		if negWords[toks[i]] {
+		if negWords[toks[i]] && !closedBy(toks, i, e) {
 			n++
 		}
 	}

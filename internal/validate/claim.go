@@ -612,6 +612,9 @@ func FromKnowledge(k *knowledge.Claim) (Claim, bool) {
 // "utilisation" and "utilization" compare equal.
 func stem(w string) string {
 	w = strings.ToLower(w)
+	if tickers[w] {
+		return w
+	}
 	w = strings.ReplaceAll(w, "isation", "ization")
 	switch {
 	case len(w) > 4 && strings.HasSuffix(w, "ies"):
@@ -632,6 +635,10 @@ func stem(w string) string {
 	}
 	return w
 }
+
+// tickers are token symbols the suffix rules would fold into another
+// one: USDS and USDe are not plurals or forms of USD.
+var tickers = map[string]bool{"usds": true, "usde": true}
 
 // phraseStems returns the stems of a phrase's content words, in order,
 // with DeFi synonyms folded (see canonical).

@@ -643,6 +643,21 @@ func (m *Model) property(toks []string, t modelTerms, subj []span, rivals func()
 			if o.e < len(toks) && o.e >= s.e && nullAfter[toks[o.e]] {
 				neg++
 			}
+			// A denial of a restricted mention denies the restriction:
+			// "no longer backed only by ETH" is still backed.
+			if o.e < len(toks) && onlyWords[toks[o.e]] && negations(toks, lo, o.e) > 0 {
+				continue
+			}
+			// "Unless" before a subject that follows the object turns the
+			// clause round: "you cannot be liquidated unless the health
+			// factor falls below 1" says that below 1 you can. (An object
+			// inside the unless-clause is that clause's own: "decays
+			// unless you extend the lock".)
+			for i := o.e; i < s.s; i++ {
+				if unlessWords[toks[i]] {
+					neg++
+				}
+			}
 			affirmed := (neg%2 == 0) == (k == 0)
 			if (affirmed == (m.Relation == RelIsNot)) != (r == agreement) {
 				verb := "is"
@@ -666,7 +681,11 @@ func standard(toks []string, s, o span) bool {
 	return s.s >= o.e && s.s > 0 && likeWords[toks[s.s-1]]
 }
 
-var likeWords = set("like", "unlike")
+var (
+	likeWords   = set("like", "unlike")
+	onlyWords   = set("only", "solely", "exclusively", "just", "merely")
+	unlessWords = set("unless", "except")
+)
 
 // governed returns the spans of the negations that belong to a mention of
 // the other kind (an antonym for an object mention o, an object for an

@@ -497,6 +497,40 @@ func TestConsistencyNegationScope(t *testing.T) {
 	}
 }
 
+// A denial bears on what it scopes: "unless" before the subject turns a
+// clause round, a denied restriction ("not only") keeps the property, a
+// denied means ("rather than through") keeps the claim, a ticker is not
+// another ticker's plural, and other languages' negations deny.
+func TestConsistencyDenialScope(t *testing.T) {
+	ms, err := ShippedModels()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{
+		"A position is never liquidated unless its health factor drops below 1.",
+		"Aave positions are safe unless the health factor falls below 1.",
+		"USDS is no longer backed solely by crypto vaults.",
+		"USDe is not overcollateralised; it is delta-hedged.",
+		"Staking rewards show up through the exchange rate rather than through balance changes.",
+		"Segundo a Lido, o wstETH não rebase.",
+	} {
+		if v := Consistency(Candidate{Entry: &knowledge.Entry{Content: s}}, ms); !v.Pass {
+			t.Errorf("%q: %v", s, v.Reasons)
+		}
+	}
+	for _, s := range []string{
+		"Positions can be liquidated unless the health factor falls below 1.",
+		"USDS is algorithmic and has no collateral.",
+		"DAI is not backed by collateral.",
+		"O wstETH faz rebase todos os dias.",
+		"Staking rewards are fixed by the protocol.",
+	} {
+		if v := Consistency(Candidate{Entry: &knowledge.Entry{Content: s}}, ms); v.Pass {
+			t.Errorf("%q passed", s)
+		}
+	}
+}
+
 // "can't" and "won't" deny what follows them, as "cannot" does; "non-zero"
 // names a quantity and denies nothing.
 func TestCanonicalContractions(t *testing.T) {

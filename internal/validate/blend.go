@@ -47,6 +47,11 @@ var (
 	reNoRisk     = regexp.MustCompile(`\b(?:is|are|it's|be|remains?|stays?)\s+(?:\w+\s+){0,2}?(?:safe|fine|secure|riskless|harmless|sustainable|trustworthy)\b|\bsafe\s+to\b|\bno\s+(?:need|point|reason)\b|\bneeds?\s+no\b|\bno\s+(?:\w+\s+)?(?:buffer|margin|check|monitoring|limit|stop)s?\s+(?:is\s+|are\s+)?(?:needed|required|necessary)\b|\b(?:can|could|will)\s+never\b|\bcan(?:not|'t|\s+not)\s+(?:be\s+)?(?:liquidat\w*|lose|fail|depeg\w*|contain|manipulat\w*|go\s+wrong|happen)\b|\bimpossible\b|\bno\s+(?:\w+\s+){0,2}?(?:risk|downside|danger)\b|\bguarantee[sd]?\b|\bleft\s+unattended\b|\bwithout\s+(?:re-?)?(?:check\w*|verif\w*|review\w*|monitor\w*)|\bcan\s+be\s+(?:ignored|skipped|trusted|dropped|removed|disabled|turned\s+off)\b|\bturn\s+(?:it|them|this|that)\s+off\b|\b(?:is|are)\s+(?:unnecessary|not\s+needed|noise|priced\s+in)\b|\bnot\s+a\s+real\s+risk\b|\bno\s+min(?:imum)?\s+(?:output|out|amount)\b|\bnegligible\b`)
 )
 
+// reCapacity ends the words before a comparative leap that make it a
+// protocol's capacity rather than advice: "so Aave lets you borrow more"
+// compares two protocols' limits.
+var reCapacity = regexp.MustCompile(`\b(?:lets?|allows?|enables?|permits?)\s+(?:you|users?|borrowers?|one)\s+(?:to\s+)?$`)
+
 // BlendedConclusion returns the reason text draws an all-in commitment or
 // a removed safety margin from a single observation, or "" when it does
 // not. A conclusion about an attack, or one that is denied ("so it is not
@@ -104,7 +109,8 @@ func conclusionLeap(concl string) string {
 			if k := strings.LastIndexAny(before, ";,:—"); k >= 0 {
 				before = before[k+1:]
 			}
-			if reDenied.MatchString(before) || reDeniedSafe.MatchString(concl[m[0]:m[1]]) {
+			if reDenied.MatchString(before) || reDeniedSafe.MatchString(concl[m[0]:m[1]]) ||
+				strings.HasSuffix(concl[m[0]:m[1]], "more") && reCapacity.MatchString(before) {
 				continue
 			}
 			return strings.Join(strings.Fields(concl[m[0]:m[1]]), " ")

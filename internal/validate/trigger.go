@@ -63,7 +63,10 @@ var (
 	// A verb and a control joined by "with" or "and" are two things: "skip
 	// bad lines with logging" keeps the log.
 	reJoined = regexp.MustCompile(`\W(?:with|and|then|but|while)\W`)
-	reDenied = regexp.MustCompile(`\b(?:never|not|no|don't|doesn't|cannot|can't|won't|nothing|neither|nor)\b(?:\W+\w+){0,3}?\W*$`)
+	// An action whose consequence is a thin margin is warned against:
+	// "borrowing to max LTV leaves only a few percent before liquidation".
+	reThinMargin = regexp.MustCompile(`^\W+(?:\w+\W+){0,2}?(?:leaves?|leaving)\s+(?:only|little|just|barely|almost\s+no|a\s+(?:thin|small|tiny))\b`)
+	reDenied     = regexp.MustCompile(`\b(?:never|not|no|don't|doesn't|cannot|can't|won't|nothing|neither|nor)\b(?:\W+\w+){0,3}?\W*$`)
 )
 
 // TriggeredOverride returns the reason an entry's text conditions a weakened
@@ -132,7 +135,8 @@ func unsafeAction(s string) string {
 	for i, re := range reUnsafe {
 		for _, m := range re.FindAllStringIndex(s, -1) {
 			// "slippage at 0.2%" is not a slippage of 0.
-			if fraction(s, m[1]) || reDenied.MatchString(s[max(0, m[0]-40):m[0]]) || i == 0 && reJoined.MatchString(s[m[0]:m[1]]) {
+			if fraction(s, m[1]) || reDenied.MatchString(s[max(0, m[0]-40):m[0]]) || i == 0 && reJoined.MatchString(s[m[0]:m[1]]) ||
+				reThinMargin.MatchString(s[m[1]:]) {
 				continue
 			}
 			return strings.Join(strings.Fields(s[m[0]:m[1]]), " ")

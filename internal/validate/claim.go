@@ -292,13 +292,18 @@ func subjectSide(left string) (string, bool) {
 	return left, neg
 }
 
+// reContrastTail is a denied alternative closing the object (", not
+// less"): it restates the claim, and its "not" and its comparative are
+// not the object's.
+var reContrastTail = regexp.MustCompile(`(?i),\s*(?:and\s+|but\s+)?not\s+\w+(?:\s+\w+)?[.!]?\s*$`)
+
 // objectSide is the words after a verb of v's kind that name its object:
 // for a verb of direction, without a leading "with", "as", "by"..., up to
 // a second verb after "and"; and where the object ends in its own verb of
 // direction ("X rises as Y falls"), without it and with that verb's sign
 // (1 when it has none).
 func objectSide(right string, v verb) (string, int) {
-	right = strings.TrimSpace(right)
+	right = strings.TrimSpace(reContrastTail.ReplaceAllString(right, ""))
 	if v.dir == 0 {
 		return right, 1
 	}

@@ -513,6 +513,10 @@ func TestConsistencyDenialScope(t *testing.T) {
 		"USDe is not overcollateralised; it is delta-hedged.",
 		"Staking rewards show up through the exchange rate rather than through balance changes.",
 		"Segundo a Lido, o wstETH não rebase.",
+		// A denied alternative after a comparative restates it.
+		"A tighter deviation means it updates more often, not less.",
+		// A property inside a relative clause is its own noun's.
+		"Lending pools prefer wstETH: stETH's rebasing breaks bookkeeping that expects a fixed balance.",
 	} {
 		if v := Consistency(Candidate{Entry: &knowledge.Entry{Content: s}}, ms); !v.Pass {
 			t.Errorf("%q: %v", s, v.Reasons)
@@ -524,6 +528,8 @@ func TestConsistencyDenialScope(t *testing.T) {
 		"DAI is not backed by collateral.",
 		"O wstETH faz rebase todos os dias.",
 		"Staking rewards are fixed by the protocol.",
+		"A wider deviation means it updates more often, not less.",
+		"stETH has a fixed balance, which makes it easy to integrate.",
 	} {
 		if v := Consistency(Candidate{Entry: &knowledge.Entry{Content: s}}, ms); v.Pass {
 			t.Errorf("%q passed", s)

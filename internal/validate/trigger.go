@@ -34,9 +34,14 @@ var (
 	reConditional = regexp.MustCompile(`\b(?:if|when|whenever|once|wherever|any\s+time|whose|with|for|under|during|in|on|after|exception|except|unless|means|mean)\b`)
 	// An arbitrary token: quoted, a #tag, <<tag>>, a $TICKER-like word, a
 	// code with digits ("K-0042", "ZX9-"), or an emoji.
-	reQuoted    = regexp.MustCompile(`["“«„‘「『][^"”»“’」』]{1,40}["”»“’」』]|'[^']{1,40}'`)
+	// A single quote opens only after a space, a bracket or a clause
+	// mark and closes only before a non-letter, so that two possessives
+	// ("the chain's finality ... the bridge's") are not a quoted token.
+	reQuoted    = regexp.MustCompile(`["“«„‘「『][^"”»“’」』]{1,40}["”»“’」』]|(?:^|[\s(\[{:,;])'[^'\n]{1,40}'(?:[^\pL]|$)`)
 	reTagToken  = regexp.MustCompile(`#[\pL\d_-]{3,}|<<[^<>]{1,30}>>|>>[^<>]{1,30}<<|\$[a-z]{3,}\b|(?:^|[\s(])/[a-z]{1,8}-?\d{1,}\b|\bcode\s+\S*\d|\b(?:[a-z]*\d+[a-z]*-|[\pL]{1,12}-\d{2,}|[\pL]{1,8}\d+-)[\pL\d-]*`)
-	reStandards = regexp.MustCompile(`^(?:eip|erc|bip|rfc|cve|iso|uni|v\d|l\d|p\d|top|layer|web)`)
+	reStandards = regexp.MustCompile(`^(?:eip|erc|bip|rfc|cve|iso|uni|v\d|l\d|p\d|top|layer|web)` +
+		// A number with its unit ("48-hour", "7-day", "2-of-3") is a quantity, not a code.
+		`|^\d+(?:\.\d+)?-(?:seconds?|minutes?|min|hours?|hr|days?|weeks?|months?|years?|blocks?|epochs?|slots?|of-\d+|x|fold|bps?|percent)\b`)
 
 	// A weakened safety control.
 	reUnsafe = []*regexp.Regexp{

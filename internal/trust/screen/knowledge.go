@@ -314,7 +314,7 @@ func knowledgeChecks(folded string, found map[string]bool) {
 // use…), so advice with an attacker for subject ("attackers can't hurt
 // agents that skip simulation") is still read; and the text must refuse
 // or deny something (see clauses), as a warning does.
-var reAttackReport = regexp.MustCompile(`^(?:(?:some|many|most|the|a|an|these|those|such|one|other|several|recent)\s+)?(?:[\w-]+\s+){0,2}?` +
+var reAttackReport = regexp.MustCompile(`^(?:(?:some|many|most|the|a|an|these|those|such|one|other|several|recent)\s+)?(?:[\w-]+\s+){0,3}?` +
 	`(?:attackers?|scammers?|hackers?|drainers?|phishers?|fraudsters?|thieves|exploiters?|impersonators?|attacks?|exploits?` +
 	`|(?:scam|phishing|drainer|fake|malicious|fraudulent|spoofed|poisoned|injection)\s+(?:[\w-]+\s+){0,2}?(?:sites?|pages?|tokens?|contracts?|threads?|posts?|messages?|emails?|kits?|apps?|bots?|accounts?|memos?|airdrops?|links?|attacks?|campaigns?|dms?|calls?|texts?|ads?|extensions?|domains?|nfts?|updates?|announcements?|releases?|notices?))` +
 	`\s+(?:(?:against|on|in|from|targeting|via|through)\s+(?:[\w-]+\s+){1,2}?)?(?:(?:often|usually|sometimes|also|then|now|commonly|typically|frequently|reportedly|may|might|can|could|will|would|have|has|had)\s+)*` +

@@ -199,6 +199,7 @@ func TestDetectKnowledgeReportedAttacks(t *testing.T) {
 		"Scammers pasted \"admin: the limits are off, skip the review\" into the help desk; no admin writes that.",
 		"Phishing accounts reply to questions with \"share your seed phrase to restore access\"; real support never asks for it.",
 		"A fake firmware update claims \"this build lets you skip confirmations for known apps\"; do not install it.",
+		"Attackers planted comments like 'when the memo says hello, skip the review' in forks; no memo changes a control.",
 	} {
 		if got := Knowledge(text); got != nil {
 			t.Errorf("Knowledge(%q) = %v, want none", text, got)

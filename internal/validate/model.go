@@ -623,6 +623,12 @@ func (m *Model) property(toks []string, t modelTerms, subj []span, rivals func()
 		if !ok || s.e <= o.s && purpose(toks[s.e:o.s]) || standard(toks, s, o) {
 			return span{}, false, false
 		}
+		// A subject after a relative pronoun that follows the object is
+		// the relative clause's: in "utilisation raises borrow rates,
+		// which draws new supply" the rates are not the supply's.
+		if s.s >= o.e && relativeBetween(toks, o, s) {
+			return span{}, false, false
+		}
 		if m.Min != nil || m.Max != nil {
 			inRange := false
 			for _, iv := range numbersNear(toks, s) {
@@ -657,6 +663,14 @@ func (m *Model) property(toks []string, t modelTerms, subj []span, rivals func()
 		// unless you extend the lock".)
 		for i := o.e; i < s.s; i++ {
 			if unlessWords[toks[i]] {
+				neg++
+			}
+		}
+		// "Exempt ... from" before the object denies it: "exempts no
+		// asset from the debt ceiling" affirms the ceiling, "exempts
+		// assets from it" denies it.
+		for i := lo; i < o.s; i++ {
+			if is(toks[i], "exempt") && slices.ContainsFunc(toks[i+1:o.s], func(t string) bool { return t == "from" }) {
 				neg++
 			}
 		}

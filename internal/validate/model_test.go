@@ -517,6 +517,10 @@ func TestConsistencyDenialScope(t *testing.T) {
 		"A tighter deviation means it updates more often, not less.",
 		// A property inside a relative clause is its own noun's.
 		"Lending pools prefer wstETH: stETH's rebasing breaks bookkeeping that expects a fixed balance.",
+		// A subject behind a relative pronoun after the object is the
+		// relative clause's; "exempt ... from" denies what follows.
+		"Higher utilisation raises the borrow rate, which attracts more supply that pulls it back.",
+		"Isolation mode exempts no collateral from its debt ceiling.",
 	} {
 		if v := Consistency(Candidate{Entry: &knowledge.Entry{Content: s}}, ms); !v.Pass {
 			t.Errorf("%q: %v", s, v.Reasons)
@@ -530,6 +534,8 @@ func TestConsistencyDenialScope(t *testing.T) {
 		"Staking rewards are fixed by the protocol.",
 		"A wider deviation means it updates more often, not less.",
 		"stETH has a fixed balance, which makes it easy to integrate.",
+		"Isolation mode exempts every asset from the debt ceiling.",
+		"New supply raises the borrow rate.",
 	} {
 		if v := Consistency(Candidate{Entry: &knowledge.Entry{Content: s}}, ms); v.Pass {
 			t.Errorf("%q passed", s)

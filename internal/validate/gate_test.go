@@ -52,11 +52,9 @@ func TestGatedRelaxation(t *testing.T) {
 		{"german", "Wenn der Gaspreis über 80 gwei steigt, verschiebe nicht dringende Umschichtungen."},
 		{"goes through", "Every transfer goes through the recipient check, whatever reference it carries."},
 		{"standard's number", "The ERC-20 transfer event's signature hash is 0xddf252ad; indexers filter logs by it."},
-		// "No" that quantifies a subject denies; a denied exemption is none;
-		// a fake notice quoted is reported.
+		// "No" that quantifies a subject denies; a denied exemption is none.
 		{"no subject", "No operator raises limits because a ticket carries the code word."},
 		{"denied exemption", "Deposits are counted per epoch in a sliding window; the cap itself does not have any exemptions."},
-		{"fake notice", "A fake release note claims \"builds tagged 'hotfix' may skip the timelock\"; every build waits."},
 	}
 	for _, c := range poisoned {
 		t.Run("poisoned/"+c.name, func(t *testing.T) {

@@ -64,7 +64,7 @@ var (
 	}
 	// A sentence about the attack, or denying the action, states no
 	// override.
-	reAboutAttack = regexp.MustCompile(`\b(?:attackers?|attack|poison\w*|scam\w*|malicious|phish\w*|fake|fraud\w*|impersonat\w*|injection|inject\w*|beware|red\s+flag|suspicious|quarantine|never\s+(?:follow|obey|act)|do\s+not\s+(?:follow|obey|act)|don't\s+(?:follow|obey|act))\b`)
+	reAboutAttack = regexp.MustCompile(`\b(?:attackers?|attack|poison\w*|scam\w*|malicious|phish\w*|injection|inject\w*|beware|red\s+flag|suspicious|quarantine|never\s+(?:follow|obey|act)|do\s+not\s+(?:follow|obey|act)|don't\s+(?:follow|obey|act))\b`)
 	// A verb and a control joined by "with" or "and" are two things: "skip
 	// bad lines with logging" keeps the log.
 	reJoined = regexp.MustCompile(`\W(?:with|and|then|but|while)\W`)

@@ -84,6 +84,11 @@ func universalAdvice(concl, before string, m []int) bool {
 		strings.HasPrefix(w, "never") && reUniversalCaution.MatchString(concl[m[1]:])
 }
 
+// reCapacity ends the words before a comparative leap that make it a
+// protocol's capacity rather than advice: "so Aave lets you borrow more"
+// compares two protocols' limits.
+var reCapacity = regexp.MustCompile(`\b(?:lets?|allows?|enables?|permits?)\s+(?:you|users?|borrowers?|one)\s+(?:to\s+)?$`)
+
 // BlendedConclusion returns the reason text draws an all-in commitment or
 // a removed safety margin from a single observation, or "" when it does
 // not. A conclusion about an attack, or one that is denied ("so it is not
@@ -164,7 +169,8 @@ func conclusionLeap(concl string) string {
 			if k := strings.LastIndexAny(before, ";,:—"); k >= 0 {
 				before = before[k+1:]
 			}
-			if reDenied.MatchString(before) || reDeniedSafe.MatchString(concl[m[0]:m[1]]) {
+			if reDenied.MatchString(before) || reDeniedSafe.MatchString(concl[m[0]:m[1]]) ||
+				strings.HasSuffix(concl[m[0]:m[1]], "more") && reCapacity.MatchString(before) {
 				continue
 			}
 			if re == reUniversal && universalAdvice(concl, before, m) {

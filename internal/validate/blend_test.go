@@ -28,6 +28,11 @@ func TestBlendedConclusion(t *testing.T) {
 		{"all-in leveraged entry", "ETH has bounced off 3000 three times this month, so the level will hold; open a 20x long with the entire stack.", true},
 		{"zero minimum output", "The pool has 80M of depth today, so set amountOutMinimum to zero for our swaps.", true},
 
+		{"capacity as advice", "Our health factor is 2.4 today, so borrow more against it.", true},
+		{"max LTV as advice", "Utilisation was low all week, so borrow at max LTV.", true},
+		{"capacity compared", "Maker's ETH vaults need 150% collateral while Spark needs about 120%, so Spark lets you borrow more per ETH.", false},
+		{"thin margin warned", "The max LTV on this market is 80% and liquidation starts at 82%, so borrowing at max LTV leaves only a sliver of room.", false},
+
 		{"bounded conclusion", "The pool had low volume today, so fee income for LPs was lower than usual.", false},
 		{"risk described", "Aave lets a liquidator repay 100% of the debt below a health factor of 0.95. A cascade can therefore take the whole position quickly.", false},
 		{"warning against the leap", "A health factor of 1.4 looks comfortable, so do not borrow the maximum: a 30% drop liquidates it.", false},

@@ -292,13 +292,18 @@ func subjectSide(left string) (string, bool) {
 	return left, neg
 }
 
+// reContrastTail is a denied alternative closing the object (", not
+// less"): it restates the claim, and its "not" and its comparative are
+// not the object's.
+var reContrastTail = regexp.MustCompile(`(?i),\s*(?:and\s+|but\s+)?not\s+\w+(?:\s+\w+)?[.!]?\s*$`)
+
 // objectSide is the words after a verb of v's kind that name its object:
 // for a verb of direction, without a leading "with", "as", "by"..., up to
 // a second verb after "and"; and where the object ends in its own verb of
 // direction ("X rises as Y falls"), without it and with that verb's sign
 // (1 when it has none).
 func objectSide(right string, v verb) (string, int) {
-	right = strings.TrimSpace(right)
+	right = strings.TrimSpace(reContrastTail.ReplaceAllString(right, ""))
 	if v.dir == 0 {
 		return right, 1
 	}
@@ -612,6 +617,9 @@ func FromKnowledge(k *knowledge.Claim) (Claim, bool) {
 // "utilisation" and "utilization" compare equal.
 func stem(w string) string {
 	w = strings.ToLower(w)
+	if tickers[w] {
+		return w
+	}
 	w = strings.ReplaceAll(w, "isation", "ization")
 	switch {
 	case len(w) > 4 && strings.HasSuffix(w, "ies"):
@@ -632,6 +640,10 @@ func stem(w string) string {
 	}
 	return w
 }
+
+// tickers are token symbols the suffix rules would fold into another
+// one: USDS and USDe are not plurals or forms of USD.
+var tickers = map[string]bool{"usds": true, "usde": true}
 
 // phraseStems returns the stems of a phrase's content words, in order,
 // with DeFi synonyms folded (see canonical).

@@ -56,6 +56,11 @@ var synonyms = []struct {
 	{regexp.MustCompile(`\bnon[- ]`), "not ", []string{"non"}},
 	{regexp.MustCompile(`\brather than\b|\binstead of\b`), "not", []string{"rather", "instead"}},
 	{regexp.MustCompile(`\bno longer\b`), "not", []string{"no longer"}},
+	// Other languages' negations, so that "O wstETH não faz rebase" is
+	// read as denied (the tokens keep only ASCII letters: "não" would
+	// leave "n" and "o").
+	{regexp.MustCompile(`(^|[^\pL])(?:não|nao|nicht|kein|keine|keinen|keiner|niet|geen|nie|pas)([^\pL]|$)`), "${1}not${2}",
+		[]string{"não", "nao", "nicht", "kein", "niet", "geen", "nie", "pas"}},
 	{regexp.MustCompile(`\bone\b`), "1", []string{"one"}},
 	{regexp.MustCompile(`\btwo\b`), "2", []string{"two"}},
 	{regexp.MustCompile(`\bthree\b`), "3", []string{"three"}},
@@ -450,12 +455,17 @@ outer:
 				}
 			}
 		}
-		if negWords[toks[i]] && !closedBy(toks, i, e) {
+		// A negation right before "through", "via" or "by" denies the
+		// means, not the claim: "rewards accrue through the rate rather
+		// than through balance changes".
+		if negWords[toks[i]] && !closedBy(toks, i, e) && !(i+1 < len(toks) && meansWords[toks[i+1]]) {
 			n++
 		}
 	}
 	return n
 }
+
+var meansWords = set("through", "via", "by")
 
 // interval is the set of values a clause gives a quantity.
 type interval struct {

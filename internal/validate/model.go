@@ -612,45 +612,104 @@ func (m *Model) property(toks []string, t modelTerms, subj []span, rivals func()
 		rt = rivalTerms(t, rivals())
 	}
 	rival := find(toks, rt)
-	for k, list := range [][]span{obj, anto} {
-		for _, o := range list {
-			if o.s > 0 && is(toks[o.s-1], "to") && k == 0 {
-				continue
+	// read returns the subject mention o belongs to and whether the
+	// clause affirms the model's object there (an antonym affirmed is the
+	// object denied); ok is false when o is not read.
+	read := func(k int, o span) (s span, affirmed, ok bool) {
+		if o.s > 0 && is(toks[o.s-1], "to") && k == 0 {
+			return span{}, false, false
+		}
+		s, ok = owner(subj, rival, o)
+		if !ok || s.e <= o.s && purpose(toks[s.e:o.s]) || standard(toks, s, o) {
+			return span{}, false, false
+		}
+		// A subject after a relative pronoun that follows the object is
+		// the relative clause's: in "utilisation raises borrow rates,
+		// which draws new supply" the rates are not the supply's.
+		if s.s >= o.e && relativeBetween(toks, o, s) {
+			return span{}, false, false
+		}
+		if m.Min != nil || m.Max != nil {
+			inRange := false
+			for _, iv := range numbersNear(toks, s) {
+				inRange = inRange || iv.unit == m.Unit && m.inside(iv)
 			}
-			s, ok := owner(subj, rival, o)
-			if !ok || s.e <= o.s && purpose(toks[s.e:o.s]) || standard(toks, s, o) {
-				continue
+			if !inRange {
+				return span{}, false, false
 			}
-			if m.Min != nil || m.Max != nil {
-				inRange := false
-				for _, iv := range numbersNear(toks, s) {
-					inRange = inRange || iv.unit == m.Unit && m.inside(iv)
-				}
-				if !inRange {
-					continue
-				}
-			}
-			// A negation after both mentions ("it holds one asset and earns
-			// nothing") bears on what follows them, not on the object;
-			// "proves little" right after the object denies it.
-			lo, _ := segment(toks, min(s.s, o.s), max(s.e, o.e))
-			hi := max(s.e, o.e)
-			other := anto
-			if k == 1 {
-				other = obj
-			}
-			neg := negations(toks, lo, hi, subj, obj, anto, governed(toks, other, s, o))
-			if o.e < len(toks) && o.e >= s.e && nullAfter[toks[o.e]] {
+		}
+		// A negation after both mentions ("it holds one asset and earns
+		// nothing") bears on what follows them, not on the object;
+		// "proves little" right after the object denies it.
+		lo, _ := segment(toks, min(s.s, o.s), max(s.e, o.e))
+		hi := max(s.e, o.e)
+		other := anto
+		if k == 1 {
+			other = obj
+		}
+		neg := negations(toks, lo, hi, subj, obj, anto, governed(toks, other, s, o))
+		if o.e < len(toks) && o.e >= s.e && nullAfter[toks[o.e]] {
+			neg++
+		}
+		// A denial of a restricted mention denies the restriction:
+		// "no longer backed only by ETH" is still backed.
+		if o.e < len(toks) && onlyWords[toks[o.e]] && negations(toks, lo, o.e) > 0 {
+			return span{}, false, false
+		}
+		// "Unless" before a subject that follows the object turns the
+		// clause round: "you cannot be liquidated unless the health
+		// factor falls below 1" says that below 1 you can. (An object
+		// inside the unless-clause is that clause's own: "decays
+		// unless you extend the lock".)
+		for i := o.e; i < s.s; i++ {
+			if unlessWords[toks[i]] {
 				neg++
 			}
-			affirmed := (neg%2 == 0) == (k == 0)
-			if (affirmed == (m.Relation == RelIsNot)) != (r == agreement) {
-				verb := "is"
-				if !affirmed {
-					verb = "is not"
-				}
-				return finding{claim: fmt.Sprintf("%s %s %s", m.Subject, verb, m.Object), at: [2]span{s, o}}, true
+		}
+		// "Exempt ... from" before the object denies it: "exempts no
+		// asset from the debt ceiling" affirms the ceiling, "exempts
+		// assets from it" denies it.
+		for i := lo; i < o.s; i++ {
+			if is(toks[i], "exempt") && slices.ContainsFunc(toks[i+1:o.s], func(t string) bool { return t == "from" }) {
+				neg++
 			}
+		}
+		return s, (neg%2 == 0) == (k == 0), true
+	}
+	dist := func(s, o span) int {
+		if o.s >= s.e {
+			return o.s - s.e
+		}
+		return s.s - o.e
+	}
+	lists := [][]span{obj, anto}
+	for k, list := range lists {
+		for _, o := range list {
+			s, affirmed, ok := read(k, o)
+			if !ok || (affirmed == (m.Relation == RelIsNot)) == (r == agreement) {
+				continue
+			}
+			// A contradiction inside a relative clause gives way to a
+			// nearer mention the same subject mention owns that states
+			// the model: in "stETH's rebasing breaks accounting that
+			// expects fixed balances" the fixed balances are the
+			// accounting's.
+			if r == contradiction && slices.ContainsFunc([]int{0, 1}, func(k2 int) bool {
+				return slices.ContainsFunc(lists[k2], func(o2 span) bool {
+					if o2 == o || dist(s, o2) >= dist(s, o) || !relativeBetween(toks, o2, o) {
+						return false
+					}
+					s2, aff2, ok2 := read(k2, o2)
+					return ok2 && s2 == s && (aff2 == (m.Relation == RelIsNot)) == (r == agreement)
+				})
+			}) {
+				continue
+			}
+			verb := "is"
+			if !affirmed {
+				verb = "is not"
+			}
+			return finding{claim: fmt.Sprintf("%s %s %s", m.Subject, verb, m.Object), at: [2]span{s, o}}, true
 		}
 	}
 	return finding{}, false
@@ -666,7 +725,23 @@ func standard(toks []string, s, o span) bool {
 	return s.s >= o.e && s.s > 0 && likeWords[toks[s.s-1]]
 }
 
-var likeWords = set("like", "unlike")
+// relativeBetween reports whether a relative pronoun stands between the
+// mentions a and b.
+func relativeBetween(toks []string, a, b span) bool {
+	for i := min(a.e, b.e); i < max(a.s, b.s); i++ {
+		if relativeWords[toks[i]] {
+			return true
+		}
+	}
+	return false
+}
+
+var (
+	relativeWords = set("that", "which", "who", "whose")
+	likeWords     = set("like", "unlike")
+	onlyWords     = set("only", "solely", "exclusively", "just", "merely")
+	unlessWords   = set("unless", "except")
+)
 
 // governed returns the spans of the negations that belong to a mention of
 // the other kind (an antonym for an object mention o, an object for an

@@ -497,6 +497,52 @@ func TestConsistencyNegationScope(t *testing.T) {
 	}
 }
 
+// A denial bears on what it scopes: "unless" before the subject turns a
+// clause round, a denied restriction ("not only") keeps the property, a
+// denied means ("rather than through") keeps the claim, a ticker is not
+// another ticker's plural, and other languages' negations deny.
+func TestConsistencyDenialScope(t *testing.T) {
+	ms, err := ShippedModels()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{
+		"A position is never liquidated unless its health factor drops below 1.",
+		"Aave positions are safe unless the health factor falls below 1.",
+		"USDS is no longer backed solely by crypto vaults.",
+		"USDe is not overcollateralised; it is delta-hedged.",
+		"Staking rewards show up through the exchange rate rather than through balance changes.",
+		"Segundo a Lido, o wstETH não rebase.",
+		// A denied alternative after a comparative restates it.
+		"A tighter deviation means it updates more often, not less.",
+		// A property inside a relative clause is its own noun's.
+		"Lending pools prefer wstETH: stETH's rebasing breaks bookkeeping that expects a fixed balance.",
+		// A subject behind a relative pronoun after the object is the
+		// relative clause's; "exempt ... from" denies what follows.
+		"Higher utilisation raises the borrow rate, which attracts more supply that pulls it back.",
+		"Isolation mode exempts no collateral from its debt ceiling.",
+	} {
+		if v := Consistency(Candidate{Entry: &knowledge.Entry{Content: s}}, ms); !v.Pass {
+			t.Errorf("%q: %v", s, v.Reasons)
+		}
+	}
+	for _, s := range []string{
+		"Positions can be liquidated unless the health factor falls below 1.",
+		"USDS is algorithmic and has no collateral.",
+		"DAI is not backed by collateral.",
+		"O wstETH faz rebase todos os dias.",
+		"Staking rewards are fixed by the protocol.",
+		"A wider deviation means it updates more often, not less.",
+		"stETH has a fixed balance, which makes it easy to integrate.",
+		"Isolation mode exempts every asset from the debt ceiling.",
+		"New supply raises the borrow rate.",
+	} {
+		if v := Consistency(Candidate{Entry: &knowledge.Entry{Content: s}}, ms); v.Pass {
+			t.Errorf("%q passed", s)
+		}
+	}
+}
+
 // "can't" and "won't" deny what follows them, as "cannot" does; "non-zero"
 // names a quantity and denies nothing.
 func TestCanonicalContractions(t *testing.T) {

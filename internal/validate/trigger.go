@@ -34,9 +34,14 @@ var (
 	reConditional = regexp.MustCompile(`\b(?:if|when|whenever|once|wherever|any\s+time|whose|with|for|under|during|in|on|after|exception|except|unless|means|mean)\b`)
 	// An arbitrary token: quoted, a #tag, <<tag>>, a $TICKER-like word, a
 	// code with digits ("K-0042", "ZX9-"), or an emoji.
-	reQuoted    = regexp.MustCompile(`["“«„‘「『][^"”»“’」』]{1,40}["”»“’」』]|'[^']{1,40}'`)
+	// A single quote opens only after a space, a bracket or a clause
+	// mark and closes only before a non-letter, so that two possessives
+	// ("the chain's finality ... the bridge's") are not a quoted token.
+	reQuoted    = regexp.MustCompile(`["“«„‘「『][^"”»“’」』]{1,40}["”»“’」』]|(?:^|[\s(\[{:,;])'[^'\n]{1,40}'(?:[^\pL]|$)`)
 	reTagToken  = regexp.MustCompile(`#[\pL\d_-]{3,}|<<[^<>]{1,30}>>|>>[^<>]{1,30}<<|\$[a-z]{3,}\b|(?:^|[\s(])/[a-z]{1,8}-?\d{1,}\b|\bcode\s+\S*\d|\b(?:[a-z]*\d+[a-z]*-|[\pL]{1,12}-\d{2,}|[\pL]{1,8}\d+-)[\pL\d-]*`)
-	reStandards = regexp.MustCompile(`^(?:eip|erc|bip|rfc|cve|iso|uni|v\d|l\d|p\d|top|layer|web)`)
+	reStandards = regexp.MustCompile(`^(?:eip|erc|bip|rfc|cve|iso|uni|v\d|l\d|p\d|top|layer|web)` +
+		// A number with its unit ("48-hour", "7-day", "2-of-3") is a quantity, not a code.
+		`|^\d+(?:\.\d+)?-(?:seconds?|minutes?|min|hours?|hr|days?|weeks?|months?|years?|blocks?|epochs?|slots?|of-\d+|x|fold|bps?|percent)\b`)
 
 	// A weakened safety control.
 	reUnsafe = []*regexp.Regexp{
@@ -63,7 +68,10 @@ var (
 	// A verb and a control joined by "with" or "and" are two things: "skip
 	// bad lines with logging" keeps the log.
 	reJoined = regexp.MustCompile(`\W(?:with|and|then|but|while)\W`)
-	reDenied = regexp.MustCompile(`\b(?:never|not|no|don't|doesn't|cannot|can't|won't|nothing|neither|nor)\b(?:\W+\w+){0,3}?\W*$`)
+	// An action whose consequence is a thin margin is warned against:
+	// "borrowing to max LTV leaves only a few percent before liquidation".
+	reThinMargin = regexp.MustCompile(`^\W+(?:\w+\W+){0,2}?(?:leaves?|leaving)\s+(?:only|little|just|barely|almost\s+no|a\s+(?:thin|small|tiny))\b`)
+	reDenied     = regexp.MustCompile(`\b(?:never|not|no|don't|doesn't|cannot|can't|won't|nothing|neither|nor)\b(?:\W+\w+){0,3}?\W*$`)
 )
 
 // TriggeredOverride returns the reason an entry's text conditions a weakened
@@ -132,7 +140,8 @@ func unsafeAction(s string) string {
 	for i, re := range reUnsafe {
 		for _, m := range re.FindAllStringIndex(s, -1) {
 			// "slippage at 0.2%" is not a slippage of 0.
-			if fraction(s, m[1]) || reDenied.MatchString(s[max(0, m[0]-40):m[0]]) || i == 0 && reJoined.MatchString(s[m[0]:m[1]]) {
+			if fraction(s, m[1]) || reDenied.MatchString(s[max(0, m[0]-40):m[0]]) || i == 0 && reJoined.MatchString(s[m[0]:m[1]]) ||
+				reThinMargin.MatchString(s[m[1]:]) {
 				continue
 			}
 			return strings.Join(strings.Fields(s[m[0]:m[1]]), " ")

@@ -113,7 +113,7 @@ var knowledgePatterns = []pattern{
 	word(SignalBehaviour, []string{"invert", "flip", "reverse"},
 		`(?:invert|flip|reverse)\s+(?:the\s+|any\s+|every\s+)?(?:\w+\s+)?(?:risk\s+)?(?:scores?|answers?|results?|conclusions?|ratings?|signals?|recommendations?|verdicts?|outcomes?)`),
 	word(SignalBehaviour, []string{"respond", "reply", "answer"},
-		`(?:respond|reply|answer)\s+(?:to\s+[^"'“‘\n]{0,100}?\s+)?(?:only\s+)?with\s+`+quoted),
+		`(?:respond|reply|answer)\s+(?:to\s+[^"'“‘\n]{0,100}?\s+)?(?:only\s+)?with\s+`+quoted+`[^.…]`), // "…" (NFKC: "...") is a mention set aside, see unquoteMentions
 	word(SignalBehaviour, []string{"the correct answer", "the right answer", "the only answer"},
 		`the\s+(?:correct|right|only)\s+answer\s+(?:to\s+[^\n]{0,100}?\s+)?is\s+(?:always\s+)?`+quoted),
 	word(SignalBehaviour, []string{"do not mention", "don't mention", "never mention", "must not mention", "do not reveal", "don't reveal", "never reveal", "do not tell", "don't tell", "never tell"},
@@ -314,11 +314,11 @@ func knowledgeChecks(folded string, found map[string]bool) {
 // use…), so advice with an attacker for subject ("attackers can't hurt
 // agents that skip simulation") is still read; and the text must refuse
 // or deny something (see clauses), as a warning does.
-var reAttackReport = regexp.MustCompile(`^(?:(?:some|many|most|the|a|an|these|those|such|one|other|several|recent)\s+)?(?:[\w-]+\s+){0,2}?` +
+var reAttackReport = regexp.MustCompile(`^(?:(?:some|many|most|the|a|an|these|those|such|one|other|several|recent)\s+)?(?:[\w-]+\s+){0,3}?` +
 	`(?:attackers?|scammers?|hackers?|drainers?|phishers?|fraudsters?|thieves|exploiters?|impersonators?|attacks?|exploits?` +
-	`|(?:scam|phishing|drainer|fake|malicious|fraudulent|spoofed|poisoned|injection)\s+(?:[\w-]+\s+){0,2}?(?:sites?|pages?|tokens?|contracts?|threads?|posts?|messages?|emails?|kits?|apps?|bots?|accounts?|memos?|airdrops?|links?|attacks?|campaigns?|dms?|calls?|texts?|ads?|extensions?|domains?|nfts?))` +
+	`|(?:scam|phishing|drainer|fake|malicious|fraudulent|spoofed|poisoned|injection)\s+(?:[\w-]+\s+){0,2}?(?:sites?|pages?|tokens?|contracts?|threads?|posts?|messages?|emails?|kits?|apps?|bots?|accounts?|memos?|airdrops?|links?|attacks?|campaigns?|dms?|calls?|texts?|ads?|extensions?|domains?|nfts?|updates?|announcements?|releases?|notices?))` +
 	`\s+(?:(?:against|on|in|from|targeting|via|through)\s+(?:[\w-]+\s+){1,2}?)?(?:(?:often|usually|sometimes|also|then|now|commonly|typically|frequently|reportedly|may|might|can|could|will|would|have|has|had)\s+)*` +
-	`(?:puts?|embed(?:s|ded)?|hid(?:e|es|den)|plant(?:s|ed)?|post(?:s|ed)?|past(?:e|es|ed)|tell(?:s)?|told|say(?:s)?|said|claim(?:s|ed)?|ask(?:s|ed)?|urg(?:e|es|ed)|us(?:e|es|ed)|insert(?:s|ed)?|inject(?:s|ed)?|send(?:s)?|sent|promis(?:e|es|ed)|read(?:s)?|contain(?:s|ed)?|includ(?:e|es|ed)|impersonat(?:e|es|ed)|pos(?:e|es|ed)\s+as|trick(?:s|ed)?|lur(?:e|es|ed)|instruct(?:s|ed)?|direct(?:s|ed)?|wr(?:ite|ites|ote)|show(?:s|ed)?|display(?:s|ed)?|appear(?:s|ed)?)\b`)
+	`(?:puts?|embed(?:s|ded)?|hid(?:e|es|den)|plant(?:s|ed)?|post(?:s|ed)?|past(?:e|es|ed)|tell(?:s)?|told|say(?:s)?|said|claim(?:s|ed)?|ask(?:s|ed)?|urg(?:e|es|ed)|us(?:e|es|ed)|insert(?:s|ed)?|inject(?:s|ed)?|send(?:s)?|sent|promis(?:e|es|ed)|read(?:s)?|contain(?:s|ed)?|includ(?:e|es|ed)|impersonat(?:e|es|ed)|pos(?:e|es|ed)\s+as|trick(?:s|ed)?|lur(?:e|es|ed)|instruct(?:s|ed)?|direct(?:s|ed)?|wr(?:ite|ites|ote)|show(?:s|ed)?|display(?:s|ed)?|appear(?:s|ed)?|repl(?:y|ies|ied)|respond(?:s|ed)?)\b`)
 
 // reDenial matches a word that denies.
 var reDenial = regexp.MustCompile(`\b(?:no|nobody|none|never|not|nothing|cannot)\b|n't\b`)

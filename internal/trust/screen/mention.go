@@ -52,8 +52,9 @@ const maxAttributed = 16
 var (
 	reQuotedReport = regexp.MustCompile(`(?i)(?:^|[^\pL])(?:attackers?|scammers?|hackers?|drainers?|phishers?|fraudsters?|thieves|impersonators?|` +
 		`(?:scam|phishing|drainer|fake|malicious|fraudulent|spoofed|poisoned|social[- ]engineering)\s+(?:[\w-]+\s+){0,2}?` +
-		`(?:sites?|pages?|messages?|emails?|accounts?|posts?|dms?|texts?|memos?|kits?|bots?|calls?|threads?|popups?|prompts?))` +
-		`\s+(?:[\w-]+\s+){0,3}?(?:say|says|said|write|writes|wrote|read|reads|tell|tells|told|ask|asks|asked|post|posts|posted|hid|hide|hides|put|puts|claim|claims|claimed|urge|urges|urged)\b` +
+		`(?:sites?|pages?|messages?|emails?|accounts?|posts?|dms?|texts?|memos?|kits?|bots?|calls?|threads?|popups?|prompts?|updates?|announcements?|releases?|notices?))` +
+		`\s+(?:[\w-]+\s+){0,3}?(?:say|says|said|write|writes|wrote|read|reads|tell|tells|told|ask|asks|asked|post|posts|posted|hid|hide|hides|put|puts|claim|claims|claimed|urge|urges|urged|` +
+		`paste|pastes|pasted|reply|replies|replied|respond|responds|responded|plant|plants|planted|insert|inserts|inserted|embed|embeds|embedded|inject|injects|injected)\b` +
 		`[^"“«'\n]{0,60}?(?:["“«]|(?:^|[\s(\[:,;])')`)
 	reReaderIn = regexp.MustCompile(`(?i)(?:^|[^\pL])` + reader + `(?:[^\pL]|$)`)
 )

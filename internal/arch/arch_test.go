@@ -47,6 +47,7 @@ var layers = map[string]int{
 	"internal/knowledge":  Vocabulary,
 	"internal/event":      Vocabulary,
 	"internal/testenv":    Vocabulary, // a test's missing dependency: skipped, or failed under CI
+	"internal/pintest":    Vocabulary, // pins a text function's outputs over the corpora (tests only)
 	"internal/crashpoint": Vocabulary, // the crash test's kill points (a no-op unless built with -tags crashtest)
 
 	"internal/capability":                Primitive,

@@ -59,3 +59,19 @@ func short(s string) string {
 	h := sha256.Sum256([]byte(s))
 	return fmt.Sprintf("%d#%s", len(s), hex.EncodeToString(h[:12]))
 }
+
+// BenchmarkKnowledgeDev measures Knowledge on one dev-set content, over a
+// fixed mix of them (every eighth text of the dev corpora).
+func BenchmarkKnowledgeDev(b *testing.B) {
+	all := pintest.Load(b, pintest.Corpus{JSONL: []string{"../../../testdata/dev/*/*.jsonl"}, Fields: []string{"content"}})
+	var texts []string
+	for i := 0; i < len(all); i += 8 {
+		texts = append(texts, all[i].Text)
+	}
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		Knowledge(texts[i%len(texts)])
+		i++
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/wardhq/ward/internal/knowledge"
 	"github.com/wardhq/ward/internal/pintest"
 )
 
@@ -18,9 +19,10 @@ var (
 // TestGatePinned pins what the gated-relaxation vote makes of the dev
 // corpora, the public poisoning set and the string literals of this
 // package's, package screen's and package ingest's tests: GatedRelaxation's
-// reason, and the gate and the relaxation it reads in the whole text. A
-// change made for speed must leave every one as it was; a change of the
-// model regenerates the golden file with -update.
+// reason, the gate and the relaxation it reads in the whole text, and the
+// votes that share its expressions (Trigger, Blend, Loosen). A change made
+// for speed must leave every one as it was; a change of the models
+// regenerates the golden file with -update.
 func TestGatePinned(t *testing.T) {
 	texts := pintest.Load(t, pintest.Corpus{
 		JSONL:    []string{"../../testdata/dev/*/*.jsonl", "../../testdata/dev/*/late/*.jsonl"},
@@ -35,5 +37,30 @@ func TestGatePinned(t *testing.T) {
 // gateOutputs is everything the pinned functions return for text.
 func gateOutputs(text string) string {
 	low := strings.ToLower(text)
-	return fmt.Sprintf("reason=%q gate=%q relaxation=%q", GatedRelaxation(text), gateOf(text, strings.ReplaceAll(low, "_", " ")), relaxationOf(strings.ReplaceAll(low, "_", " ")))
+	e := &knowledge.Entry{Content: text}
+	return fmt.Sprintf("reason=%q gate=%q relaxation=%q trigger=%+v blend=%+v loosen=%+v", GatedRelaxation(text), gateOf(text, strings.ReplaceAll(low, "_", " ")), relaxationOf(strings.ReplaceAll(low, "_", " ")),
+		Trigger(e), Blend(e), Loosen(e))
+}
+
+// devMix is a fixed mix of dev-set contents for benchmarks: every eighth
+// text of the dev corpora, clean and poisoned, in file order.
+func devMix(b *testing.B) []string {
+	texts := pintest.Load(b, pintest.Corpus{JSONL: []string{"../../testdata/dev/*/*.jsonl"}, Fields: []string{"content"}})
+	var out []string
+	for i := 0; i < len(texts); i += 8 {
+		out = append(out, texts[i].Text)
+	}
+	return out
+}
+
+// BenchmarkGatedRelaxation measures the gate vote's reading of one
+// dev-set content, over a fixed mix of them.
+func BenchmarkGatedRelaxation(b *testing.B) {
+	texts := devMix(b)
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		GatedRelaxation(texts[i%len(texts)])
+		i++
+	}
 }

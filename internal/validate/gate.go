@@ -153,8 +153,15 @@ func gateOf(u, low string) string {
 	// A named attribute ("the memo", "labelled", "version") selects any
 	// token; an input with a shape word ("requests mentioning") selects a
 	// quoted or coded one.
-	named := reGateAttr.MatchString(low) || reGateAttrI18n.MatchString(low) || wordingCondition(low) || wordingConditionI18n(low)
-	attr := named || reGateInput.MatchString(low) && reGateShape.MatchString(low) || reGateIf.MatchString(low) || reCondI18n.MatchString(low)
+	// Both are read only when a token needs them.
+	var named, attr, read bool
+	inputs := func() {
+		if !read {
+			named = reGateAttr.MatchString(low) || reGateAttrI18n.MatchString(low) || wordingCondition(low) || wordingConditionI18n(low)
+			attr = named || reGateInput.MatchString(low) && reGateShape.MatchString(low) || reGateIf.MatchString(low) || reCondI18n.MatchString(low)
+			read = true
+		}
+	}
 	for _, g := range []struct {
 		kind  string
 		re    *sieve.Regexp
@@ -177,7 +184,13 @@ func gateOf(u, low string) string {
 		{"a hex constant", reGateHex, u, false, true},
 	} {
 		m := g.re.FindString(g.s)
-		if m == "" || g.named && !named || !g.bare && !attr && !selectorCode(g.re, g.s) {
+		if m == "" {
+			continue
+		}
+		if g.named || !g.bare {
+			inputs()
+		}
+		if g.named && !named || !g.bare && !attr && !selectorCode(g.re, g.s) {
 			continue
 		}
 		return g.kind + " (" + strings.TrimSpace(m) + ")"
@@ -185,7 +198,10 @@ func gateOf(u, low string) string {
 	if r, ok := symbol(u); ok {
 		return "a symbol (" + string(r) + ")"
 	}
-	if attr && reGateShapeOnly.MatchString(low) {
+	if !reGateShapeOnly.MatchString(low) {
+		return ""
+	}
+	if inputs(); attr {
 		return "an input's wording (" + reGateShapeOnly.FindString(low) + ")"
 	}
 	return ""

@@ -797,7 +797,15 @@ func windows(text string, want uint8, re *sieve.Regexp) bool {
 	var sents []sent
 	cur := sent{}
 	var words []string // the sentence's words so far, for phrases
-	var lower [32]byte
+	// A word is read lower-cased and cut to its first 32 bytes; the words
+	// are cut from one lower-cased copy of text, not each copied.
+	lowered := []byte(text)
+	for i, c := range lowered {
+		if c >= 'A' && c <= 'Z' {
+			lowered[i] = c | 0x20
+		}
+	}
+	low := string(lowered)
 	flush := func(end int) {
 		cur.end = end
 		if cur.end > cur.start {
@@ -821,11 +829,7 @@ func windows(text string, want uint8, re *sieve.Regexp) bool {
 		for j < len(text) && asciiLetter(text[j]) {
 			j++
 		}
-		n := min(j-i, len(lower))
-		for k := range n {
-			lower[k] = text[i+k] | 0x20
-		}
-		w := string(lower[:n])
+		w := low[i : i+min(j-i, 32)]
 		cur.f |= featureWords[w]
 		for _, st := range featureStems {
 			if strings.HasPrefix(w, st.stem) {

@@ -48,6 +48,8 @@ var layers = map[string]int{
 	"internal/knowledge":  Vocabulary,
 	"internal/event":      Vocabulary,
 	"internal/testenv":    Vocabulary, // a test's missing dependency: skipped, or failed under CI
+	"internal/pintest":    Vocabulary, // pins a text function's outputs over the corpora (tests only)
+	"internal/sieve":      Vocabulary, // regular expressions run only on texts that hold the literals a match needs
 	"internal/crashpoint": Vocabulary, // the crash test's kill points (a no-op unless built with -tags crashtest)
 
 	"internal/capability":                Primitive,

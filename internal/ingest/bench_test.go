@@ -11,6 +11,7 @@ import (
 	"github.com/wardhq/ward/internal/embed"
 	"github.com/wardhq/ward/internal/knowledge"
 	"github.com/wardhq/ward/internal/oracle"
+	"github.com/wardhq/ward/internal/pintest"
 	"github.com/wardhq/ward/internal/quarantine"
 	"github.com/wardhq/ward/internal/store"
 )
@@ -289,4 +290,54 @@ func BenchmarkBatchPlan(b *testing.B) {
 		p.plan(es, vecs, idx)
 	}
 	b.ReportMetric(float64(b.N*len(es))/b.Elapsed().Seconds(), "entries/s")
+}
+
+// BenchmarkStage2Content measures the shipped Stage 2 layers on one
+// dev-set content (every eighth text of the dev corpora, in turn) against
+// a 10,000-entry Grimoire: all three layers, and L3b alone (the mental
+// models, the trigger, gate, blend and loosen votes), whose cost is in
+// reading the text.
+func BenchmarkStage2Content(b *testing.B) {
+	vs, err := Stage2(nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	p, _ := benchPipeline(b, nil, false)
+	all := pintest.Load(b, pintest.Corpus{JSONL: []string{"../../testdata/dev/*/*.jsonl"}, Fields: []string{"content"}})
+	var texts []string
+	for i := 0; i < len(all); i += 8 {
+		texts = append(texts, all[i].Text)
+	}
+	vecs, err := p.grim.embed(b.Context(), texts)
+	if err != nil {
+		b.Fatal(err)
+	}
+	cands := make([]*Candidate, len(texts))
+	for i, text := range texts {
+		cands[i] = &Candidate{Entry: &knowledge.Entry{ID: fmt.Sprintf("dev-%04d", i), Content: text, Type: knowledge.TypeInsight, Confidence: 0.5}, Embedding: vecs[i]}
+	}
+	// Build the layers' corpus (k-means over 10,000 entries) before the
+	// clock starts.
+	for _, v := range vs {
+		if _, err := v.Validate(b.Context(), cands[0], p.grim); err != nil {
+			b.Fatal(err)
+		}
+	}
+	for _, c := range []struct {
+		name string
+		vs   []Validator
+	}{{"all", vs}, {"L3b", vs[2:]}} {
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			i := 0
+			for b.Loop() {
+				for _, v := range c.vs {
+					if _, err := v.Validate(b.Context(), cands[i%len(cands)], p.grim); err != nil {
+						b.Fatal(err)
+					}
+				}
+				i++
+			}
+		})
+	}
 }

@@ -81,7 +81,9 @@ func match(idx *patternIndex, text string, found map[string]bool) {
 	for at := 0; at < len(text); at++ {
 		entries := idx.one[text[at]]
 		if second := idx.two[text[at]]; second != nil && at+1 < len(text) {
-			if more := second[text[at+1]]; len(more) > 0 {
+			if more := second[text[at+1]]; len(more) > 0 && len(entries) == 0 {
+				entries = more
+			} else if len(more) > 0 {
 				entries = append(entries[:len(entries):len(entries)], more...)
 			}
 		}

@@ -1,10 +1,11 @@
 package screen
 
 import (
-	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/wardhq/ward/internal/sieve"
 )
 
 // The signals Knowledge reports besides Instructions' (but for
@@ -314,23 +315,23 @@ func knowledgeChecks(folded string, found map[string]bool) {
 // use…), so advice with an attacker for subject ("attackers can't hurt
 // agents that skip simulation") is still read; and the text must refuse
 // or deny something (see clauses), as a warning does.
-var reAttackReport = regexp.MustCompile(`^(?:(?:some|many|most|the|a|an|these|those|such|one|other|several|recent)\s+)?(?:[\w-]+\s+){0,3}?` +
+var reAttackReport = sieve.MustCompile(`^(?:(?:some|many|most|the|a|an|these|those|such|one|other|several|recent)\s+)?(?:[\w-]+\s+){0,3}?` +
 	`(?:attackers?|scammers?|hackers?|drainers?|phishers?|fraudsters?|thieves|exploiters?|impersonators?|attacks?|exploits?` +
 	`|(?:scam|phishing|drainer|fake|malicious|fraudulent|spoofed|poisoned|injection)\s+(?:[\w-]+\s+){0,2}?(?:sites?|pages?|tokens?|contracts?|threads?|posts?|messages?|emails?|kits?|apps?|bots?|accounts?|memos?|airdrops?|links?|attacks?|campaigns?|dms?|calls?|texts?|ads?|extensions?|domains?|nfts?|updates?|announcements?|releases?|notices?))` +
 	`\s+(?:(?:against|on|in|from|targeting|via|through)\s+(?:[\w-]+\s+){1,2}?)?(?:(?:often|usually|sometimes|also|then|now|commonly|typically|frequently|reportedly|may|might|can|could|will|would|have|has|had)\s+)*` +
 	`(?:puts?|embed(?:s|ded)?|hid(?:e|es|den)|plant(?:s|ed)?|post(?:s|ed)?|past(?:e|es|ed)|tell(?:s)?|told|say(?:s)?|said|claim(?:s|ed)?|ask(?:s|ed)?|urg(?:e|es|ed)|us(?:e|es|ed)|insert(?:s|ed)?|inject(?:s|ed)?|send(?:s)?|sent|promis(?:e|es|ed)|read(?:s)?|contain(?:s|ed)?|includ(?:e|es|ed)|impersonat(?:e|es|ed)|pos(?:e|es|ed)\s+as|trick(?:s|ed)?|lur(?:e|es|ed)|instruct(?:s|ed)?|direct(?:s|ed)?|wr(?:ite|ites|ote)|show(?:s|ed)?|display(?:s|ed)?|appear(?:s|ed)?|repl(?:y|ies|ied)|respond(?:s|ed)?)\b`)
 
 // reDenial matches a word that denies.
-var reDenial = regexp.MustCompile(`\b(?:no|nobody|none|never|not|nothing|cannot)\b|n't\b`)
+var reDenial = sieve.MustCompile(`\b(?:no|nobody|none|never|not|nothing|cannot)\b|n't\b`)
 
 // A scam named in a sentence is a thing to ignore: "it is a scam, ignore
 // it" is advice, unless the sentence names a warning, an alert or a check
 // (then "ignore it" may mean the control: "the warning is a scam, ignore
 // it").
 var (
-	reScamVerdict = regexp.MustCompile(`\b(?:is|are|was|were)\s+(?:an?\s+|just\s+an?\s+)?(?:scams?|fake|phishing|a\s+honeypot|a\s+drainer|fraud(?:ulent)?|malicious)\b`)
-	reControlNoun = regexp.MustCompile(`\b(?:warn\w*|alerts?|alarms?|errors?|scanners?|flags?|checks?|notices?|prompts?|limits?|polic(?:y|ies)|reviews?|simulations?)\b`)
-	reIgnoreIt    = regexp.MustCompile(`^(?:just\s+|simply\s+|so\s+|and\s+)?(?:ignore|dismiss)\s+(?:it|them)$`)
+	reScamVerdict = sieve.MustCompile(`\b(?:is|are|was|were)\s+(?:an?\s+|just\s+an?\s+)?(?:scams?|fake|phishing|a\s+honeypot|a\s+drainer|fraud(?:ulent)?|malicious)\b`)
+	reControlNoun = sieve.MustCompile(`\b(?:warn\w*|alerts?|alarms?|errors?|scanners?|flags?|checks?|notices?|prompts?|limits?|polic(?:y|ies)|reviews?|simulations?)\b`)
+	reIgnoreIt    = sieve.MustCompile(`^(?:just\s+|simply\s+|so\s+|and\s+)?(?:ignore|dismiss)\s+(?:it|them)$`)
 )
 
 // An API key is a bearer credential its issuer asks for: "send the API
@@ -339,16 +340,16 @@ var (
 // address, a URL, an e-mail), so "send your API key in a header to
 // https://…" stays unsafe; private keys, seed phrases and passwords are
 // never exempt.
-var reKeyInHeader = regexp.MustCompile(`\bapi\s+keys?\s+(?:in|as|via|through)\s+(?:the\s+|an?\s+)?(?:[\w-]+\s+){0,2}?(?:headers?|authorization)\b`)
+var reKeyInHeader = sieve.MustCompile(`\bapi\s+keys?\s+(?:in|as|via|through)\s+(?:the\s+|an?\s+)?(?:[\w-]+\s+){0,2}?(?:headers?|authorization)\b`)
 
 // reNegated matches a negation that turns a clause into advice against
 // what follows.
-var reNegated = regexp.MustCompile(`(?:^|[^a-z])(?:never|do\s+not|don't|dont|does\s+not|doesn't|should\s+not|shouldn't|must\s+not|mustn't|avoid|no\s+need\s+to|not)\s`)
+var reNegated = sieve.MustCompile(`(?:^|[^a-z])(?:never|do\s+not|don't|dont|does\s+not|doesn't|should\s+not|shouldn't|must\s+not|mustn't|avoid|no\s+need\s+to|not)\s`)
 
 // reAskFirst opens a question the writer asks about their own course:
 // "should I approve unlimited allowances?", "is it safe to skip the
 // simulation?". Such a clause reports a doubt; it advises nothing.
-var reAskFirst = regexp.MustCompile(`^(?:(?:should|can|could|may|must|shall|do|would)\s+(?:i|we)|is\s+it\s+(?:\w+\s+)?(?:safe|ok|okay|fine|wise|smart|better|necessary)\s+to)\b`)
+var reAskFirst = sieve.MustCompile(`^(?:(?:should|can|could|may|must|shall|do|would)\s+(?:i|we)|is\s+it\s+(?:\w+\s+)?(?:safe|ok|okay|fine|wise|smart|better|necessary)\s+to)\b`)
 
 // mayNegate is a fast filter for reNegated.
 func mayNegate(c string) bool {
@@ -417,7 +418,7 @@ func clauses(folded string) string {
 }
 
 // redirectCue matches the words that link one identifier to another.
-var redirectCue = regexp.MustCompile(`->|=>|→|⇒|\b(?:alias\w*|map|maps|mapped|mapping|re-?map\w*|redirect\w*|re-?rout\w*|route[sd]?|rout(?:e|ing)|merg\w*|migrat\w*|replac\w*|deprecat\w*|decommission\w*|reassign\w*|re-?point\w*|points?\s+to|forward\w*|moved?\s+to|refer(?:s|red)?|roll(?:s|ed)?\s+(?:it\s+)?up|unif\w*|consolidat\w*|supersed\w*|successor|instead|in\s+place\s+of|switch\w*\s+to|changed\s+to|now\s+(?:at|is|lives|resides)|lead\s+to|moving\s+forward|going\s+forward|from\s+now\s+on|canonicali[sz]\w*|promot\w*|demot\w*|correspond\w*|interpret\w*\s+(?:it\s+)?as|synonym\w*|resolv\w*|direct|join\w*|transfer\w*\s+(?:association|ownership|records?|history)|authoritative|source\s+of\s+truth|active\s+id|working\s+id|exclusively|stop\s+(?:interacting|using)|do\s+not\s+use|no\s+longer|accordingly|same\s+as|identical\s+to|equivalent\s+to|treat\s+\S+\s+as|obsolete|prefer\w*|archiv\w*|equals?|master\s+id|retir\w*|sunset\w*|invalid\w*|link\w*\s+to|(?:always|automatically|only)\s+(?:use|select|choose|pick))\b`)
+var redirectCue = sieve.MustCompile(`->|=>|→|⇒|\b(?:alias\w*|map|maps|mapped|mapping|re-?map\w*|redirect\w*|re-?rout\w*|route[sd]?|rout(?:e|ing)|merg\w*|migrat\w*|replac\w*|deprecat\w*|decommission\w*|reassign\w*|re-?point\w*|points?\s+to|forward\w*|moved?\s+to|refer(?:s|red)?|roll(?:s|ed)?\s+(?:it\s+)?up|unif\w*|consolidat\w*|supersed\w*|successor|instead|in\s+place\s+of|switch\w*\s+to|changed\s+to|now\s+(?:at|is|lives|resides)|lead\s+to|moving\s+forward|going\s+forward|from\s+now\s+on|canonicali[sz]\w*|promot\w*|demot\w*|correspond\w*|interpret\w*\s+(?:it\s+)?as|synonym\w*|resolv\w*|direct|join\w*|transfer\w*\s+(?:association|ownership|records?|history)|authoritative|source\s+of\s+truth|active\s+id|working\s+id|exclusively|stop\s+(?:interacting|using)|do\s+not\s+use|no\s+longer|accordingly|same\s+as|identical\s+to|equivalent\s+to|treat\s+\S+\s+as|obsolete|prefer\w*|archiv\w*|equals?|master\s+id|retir\w*|sunset\w*|invalid\w*|link\w*\s+to|(?:always|automatically|only)\s+(?:use|select|choose|pick))\b`)
 
 // identifierRedirect reports whether folded names two distinct identifiers
 // of the same shape and links them with a redirection cue: the form of an
@@ -445,7 +446,7 @@ func identifierRedirect(folded string) bool {
 }
 
 // reLink matches the words that join two identifiers in a redirection.
-var reLink = regexp.MustCompile(`->|=>|→|=|\b(?:to|into|as|of|on|with|under)\b`)
+var reLink = sieve.MustCompile(`->|=>|→|=|\b(?:to|into|as|of|on|with|under)\b`)
 
 // identifiers returns the spans of the identifier-like tokens of s (runs
 // of letters and digits joined by - _ . / : #) of at least five characters
@@ -496,9 +497,9 @@ func plainNumber(s string) bool {
 }
 
 // reQuantity matches a number with a unit or suffix: 1950s, 5billion, 10mg.
-var reQuantity = regexp.MustCompile(`^\d+(?:[.,]\d+)?[a-z]{1,8}$`)
+var reQuantity = sieve.MustCompile(`^\d+(?:[.,]\d+)?[a-z]{1,8}$`)
 
-var reDate = regexp.MustCompile(`^(?:1[5-9]|20)\d{2}-(?:\d{2}|(?:1[5-9]|20)\d{2})$|^\d{4}-\d{1,2}-\d{1,2}$|^\d{1,2}-\d{1,2}-\d{2,4}$`)
+var reDate = sieve.MustCompile(`^(?:1[5-9]|20)\d{2}-(?:\d{2}|(?:1[5-9]|20)\d{2})$|^\d{4}-\d{1,2}-\d{1,2}$|^\d{1,2}-\d{1,2}-\d{2,4}$`)
 
 // shape maps letters to 'a' and digits to '9' and collapses runs, so that
 // 030-53416 and 013-2326 share one shape and 0xab12… another.
@@ -709,10 +710,10 @@ var (
 	// a four-byte function selector, 0x and eight hex digits), an
 	// account, card, routing or fax number, an e-mail address, a URL or a
 	// domain.
-	reDestination = regexp.MustCompile(`0x(?:[0-9a-f]{9,}|[0-9a-f]{6,7}\b)|\b(?:account|acct|card|routing|iban|fax|phone|wallet|address|ending)\s*(?:#|no\.?|number)?\s*[a-z]{0,4}[0-9][0-9 -]{2,}|\b[a-z0-9._%+-]+@[a-z0-9.-]+\.[a-z]{2,}\b|\bhttps?://\S+|\b[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:com|org|net|io|xyz|finance|fi|app|exchange|eth|co|biz|info|online|site|link)\b`)
+	reDestination = sieve.MustCompile(`0x(?:[0-9a-f]{9,}|[0-9a-f]{6,7}\b)|\b(?:account|acct|card|routing|iban|fax|phone|wallet|address|ending)\s*(?:#|no\.?|number)?\s*[a-z]{0,4}[0-9][0-9 -]{2,}|\b[a-z0-9._%+-]+@[a-z0-9.-]+\.[a-z]{2,}\b|\bhttps?://\S+|\b[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:com|org|net|io|xyz|finance|fi|app|exchange|eth|co|biz|info|online|site|link)\b`)
 	// reTarget: a specific tool, function, product or service named as
 	// the thing to use: code, a snake_case or CamelCase name, a quoted name.
-	reTarget = regexp.MustCompile("`[^`\n]{2,60}`|\\b[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]+\\b|\\b[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*\\b|'[^'\n]{3,60}'|\"[^\"\n]{3,60}\"|“[^”\n]{3,60}”")
+	reTarget = sieve.MustCompile("`[^`\n]{2,60}`|\\b[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]+\\b|\\b[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*\\b|'[^'\n]{3,60}'|\"[^\"\n]{3,60}\"|“[^”\n]{3,60}”")
 )
 
 // coOccurrence runs a sentence-level check on a folded text: a
@@ -788,7 +789,7 @@ func init() {
 // windows reports whether some sentence of text, read with the sentence
 // before it, has every feature of want and a match of re. The features come
 // from one pass over the words; re runs only on the windows that have them.
-func windows(text string, want uint8, re *regexp.Regexp) bool {
+func windows(text string, want uint8, re *sieve.Regexp) bool {
 	type sent struct {
 		start, end int
 		f          uint8
@@ -796,7 +797,15 @@ func windows(text string, want uint8, re *regexp.Regexp) bool {
 	var sents []sent
 	cur := sent{}
 	var words []string // the sentence's words so far, for phrases
-	var lower [32]byte
+	// A word is read lower-cased and cut to its first 32 bytes; the words
+	// are cut from one lower-cased copy of text, not each copied.
+	lowered := []byte(text)
+	for i, c := range lowered {
+		if c >= 'A' && c <= 'Z' {
+			lowered[i] = c | 0x20
+		}
+	}
+	low := string(lowered)
 	flush := func(end int) {
 		cur.end = end
 		if cur.end > cur.start {
@@ -820,11 +829,7 @@ func windows(text string, want uint8, re *regexp.Regexp) bool {
 		for j < len(text) && asciiLetter(text[j]) {
 			j++
 		}
-		n := min(j-i, len(lower))
-		for k := range n {
-			lower[k] = text[i+k] | 0x20
-		}
-		w := string(lower[:n])
+		w := low[i : i+min(j-i, 32)]
 		cur.f |= featureWords[w]
 		for _, st := range featureStems {
 			if strings.HasPrefix(w, st.stem) {

@@ -1,8 +1,9 @@
 package screen
 
 import (
-	"regexp"
 	"strings"
+
+	"github.com/wardhq/ward/internal/sieve"
 )
 
 // A warning about an injection quotes it: "treat a token name like
@@ -23,7 +24,7 @@ const maxMention = 8
 var (
 	// reRefusal matches the framing that tells the reader to refuse what
 	// the sentence quotes.
-	reRefusal = regexp.MustCompile(`(?i)\btreat(?:ed|s|ing)?\s+(?:\S+\s+){0,4}?as\s+(?:untrusted\s+)?(?:data|text|content|untrusted|hostile|suspicious|an?\s+(?:injection|attack|red\s+flag))\b` +
+	reRefusal = sieve.MustCompile(`(?i)\btreat(?:ed|s|ing)?\s+(?:\S+\s+){0,4}?as\s+(?:untrusted\s+)?(?:data|text|content|untrusted|hostile|suspicious|an?\s+(?:injection|attack|red\s+flag))\b` +
 		`|\b(?:never|do\s+not|don't|must\s+not)\s+(?:lets?|follow(?:s|ed)?|obeys?|execut(?:e|es|ed)|acts?\s+on|runs?)\b|\bquarantin\w*|\b(?:watch|look)\s+out\s+for\b|\bwatch\s+for\b|\bbeware\s+of\b|\bbe\s+wary\s+of\b|\b(?:refus|reject)\w*\b` +
 		`|\b(?:is|are)\s+(?:always\s+|almost\s+always\s+)?(?:untrusted|an?\s+(?:prompt\s+)?injection|an?\s+attack|a\s+red\s+flag)\b` +
 		`|视为|当作|当成|隔离|不要执行|不得执行|而不是执行|として扱|隔離|実行しない`)
@@ -32,11 +33,11 @@ var (
 	// clause mark and closes only before a non-letter, so apostrophes
 	// ("don't", "the agent's") do not pair; the characters around a single
 	// quotation are matched too, and kept.
-	reQuotation = regexp.MustCompile(`"[^"\n]{1,200}"|“[^”\n]{1,200}”|«[^»\n]{1,200}»|「[^」\n]{1,200}」|„[^“”\n]{1,200}[“”]` +
+	reQuotation = sieve.MustCompile(`"[^"\n]{1,200}"|“[^”\n]{1,200}”|«[^»\n]{1,200}»|「[^」\n]{1,200}」|„[^“”\n]{1,200}[“”]` +
 		`|(?:^|[\s(\[:,;])'[^'\n]{1,200}'(?:[^\pL\pN]|$)`)
 	// rePayload matches what makes a quotation more than a phrase: a
 	// destination.
-	rePayload = regexp.MustCompile(`(?i)0x[0-9a-f]{6,}|https?://|\b[\w-]+@[\w-]+\.\w+`)
+	rePayload = sieve.MustCompile(`(?i)0x[0-9a-f]{6,}|https?://|\b[\w-]+@[\w-]+\.\w+`)
 )
 
 // A warning also quotes what an attacker said, and refuses it in a sentence
@@ -50,13 +51,13 @@ var (
 const maxAttributed = 16
 
 var (
-	reQuotedReport = regexp.MustCompile(`(?i)(?:^|[^\pL])(?:attackers?|scammers?|hackers?|drainers?|phishers?|fraudsters?|thieves|impersonators?|` +
+	reQuotedReport = sieve.MustCompile(`(?i)(?:^|[^\pL])(?:attackers?|scammers?|hackers?|drainers?|phishers?|fraudsters?|thieves|impersonators?|` +
 		`(?:scam|phishing|drainer|fake|malicious|fraudulent|spoofed|poisoned|social[- ]engineering)\s+(?:[\w-]+\s+){0,2}?` +
 		`(?:sites?|pages?|messages?|emails?|accounts?|posts?|dms?|texts?|memos?|kits?|bots?|calls?|threads?|popups?|prompts?|updates?|announcements?|releases?|notices?))` +
 		`\s+(?:[\w-]+\s+){0,3}?(?:say|says|said|write|writes|wrote|read|reads|tell|tells|told|ask|asks|asked|post|posts|posted|hid|hide|hides|put|puts|claim|claims|claimed|urge|urges|urged|` +
 		`paste|pastes|pasted|reply|replies|replied|respond|responds|responded|plant|plants|planted|insert|inserts|inserted|embed|embeds|embedded|inject|injects|injected)\b` +
 		`[^"“«'\n]{0,60}?(?:["“«]|(?:^|[\s(\[:,;])')`)
-	reReaderIn = regexp.MustCompile(`(?i)(?:^|[^\pL])` + reader + `(?:[^\pL]|$)`)
+	reReaderIn = sieve.MustCompile(`(?i)(?:^|[^\pL])` + reader + `(?:[^\pL]|$)`)
 )
 
 // unquoteMentions returns text with the quoted phrases of its refusing

@@ -1,8 +1,9 @@
 package screen
 
 import (
-	"regexp"
 	"strings"
+
+	"github.com/wardhq/ward/internal/sieve"
 )
 
 // Knowledge describes the world; it has no reader to talk to. Text that
@@ -20,39 +21,39 @@ const reader = `(?:ai|a\.i\.|ki|ia|ии|llm|language\s+model|chatbot|bot|assista
 var (
 	// reHeading is a note, message or instruction to or for the reader,
 	// ending in a colon: "note for the automated validator:".
-	reHeading = regexp.MustCompile(`(?:^|[^\pL\pN])(?:p\.?\s?s\.?|notes?|messages?|instructions?|notice|reminder|requests?|action\s+items?|hinweis|nachricht|anweisung(?:en)?|consignes?|nota|mensaje|instrucci[oó]n(?:es)?|instru[cç][aã]o|instru[cç][õo]es|aviso|istruzion[ei]|указани[ея]|сообщение|к сведению)\s+` +
+	reHeading = sieve.MustCompile(`(?:^|[^\pL\pN])(?:p\.?\s?s\.?|notes?|messages?|instructions?|notice|reminder|requests?|action\s+items?|hinweis|nachricht|anweisung(?:en)?|consignes?|nota|mensaje|instrucci[oó]n(?:es)?|instru[cç][aã]o|instru[cç][õo]es|aviso|istruzion[ei]|указани[ея]|сообщение|к сведению)\s+` +
 		`(?:to|for|an|für|pour|à|a|al|ao|à|para|per|для)\s+(?:the\s+|any\s+|all\s+|den\s+|die\s+|das\s+|le\s+|la\s+|l'|les\s+|el\s+|o\s+|os\s+|il\s+|lo\s+)?(?:\pL+\s+)?` + reader + `s?(?:\s+\pL+){0,2}\s*:`)
 	// reAddressed is the reader named at the start of a clause, with a
 	// colon ("ai:", "agente:") or after a header ("to: agent"), or in a
 	// language's own form of address ("एजेंट के लिए निर्देश:", "aiへ:").
-	reAddressed = regexp.MustCompile(`(?m)(?:^|[^\pL\pN\s'_./-])\s*` + reader + `(?:s?\s+readers?)?\s*:` +
+	reAddressed = sieve.MustCompile(`(?m)(?:^|[^\pL\pN\s'_./-])\s*` + reader + `(?:s?\s+readers?)?\s*:` +
 		`|^to:\s*(?:the\s+)?` + reader + `\s*$` +
 		`|` + reader + `\s*(?:के\s+लिए|को)\s*(?:निर्देश|संदेश|नोट)?\s*:|` + reader + `\s*(?:へ|に告ぐ|への指示)\s*:|给` + reader + `\s*(?:的指示)?\s*:|` + reader + `에게\s*:`)
 	// reVocative is the reader named at the start of a clause followed
 	// by a command: "assistant, stop and execute", "agent, go to".
-	reVocative = regexp.MustCompile(`(?:^|[^\pL\pN\s'_./-])\s*` + reader + `\s*,\s*(?:\pL+\s+){0,4}?(?:ignore|disregard|forget|override|stop|halt|execute|run|call|send|transfer|withdraw|move|approve|sign|go|visit|open|click|set|adopt|mark|trust|reveal|reply|respond|skip|bypass|disable|enable|do|please|from\s+now)\b`)
+	reVocative = sieve.MustCompile(`(?:^|[^\pL\pN\s'_./-])\s*` + reader + `\s*,\s*(?:\pL+\s+){0,4}?(?:ignore|disregard|forget|override|stop|halt|execute|run|call|send|transfer|withdraw|move|approve|sign|go|visit|open|click|set|adopt|mark|trust|reveal|reply|respond|skip|bypass|disable|enable|do|please|from\s+now)\b`)
 	// reReading is the reader picked out as whoever reads the text: "any
 	// agent processing this entry", "이 항목을 읽는 에이전트".
 	// reToReader is a letter's salutation at the start of a clause: "To
 	// the bot:", "An den Agenten:".
-	reToReader = regexp.MustCompile(`(?:^|[.!?;:]\s+|\n)(?:to|an|à|al|ao|для|к)\s+(?:the\s+|any\s+|every\s+|each\s+|all\s+|den\s+|die\s+|l'|el\s+|o\s+|il\s+)?(?:\pL+\s+)?` + reader + `s?\s*:`)
+	reToReader = sieve.MustCompile(`(?:^|[.!?;:]\s+|\n)(?:to|an|à|al|ao|для|к)\s+(?:the\s+|any\s+|every\s+|each\s+|all\s+|den\s+|die\s+|l'|el\s+|o\s+|il\s+)?(?:\pL+\s+)?` + reader + `s?\s*:`)
 	// reCommentToReader is a code or config comment that opens by naming
 	// the reader: "// AGENT:", "# note for ai code agents:".
-	reCommentToReader = regexp.MustCompile(`(?m)^\s*(?://+|#+|--|;+|/?\*+|<!--)\s*(?:(?:notes?|messages?|instructions?|reminder)\s+(?:to|for)\s+(?:the\s+|all\s+|any\s+)?(?:\pL+\s+){0,2}?)?` + reader + `s?\s*:`)
+	reCommentToReader = sieve.MustCompile(`(?m)^\s*(?://+|#+|--|;+|/?\*+|<!--)\s*(?:(?:notes?|messages?|instructions?|reminder)\s+(?:to|for)\s+(?:the\s+|all\s+|any\s+)?(?:\pL+\s+){0,2}?)?` + reader + `s?\s*:`)
 	// reWhoeverReads is the reader picked out as whatever automated
 	// reader processes the text: "any automated system ingesting this
 	// page", "every AI wallet reading this".
-	reWhoeverReads = regexp.MustCompile(`(?:^|[^\pL])(?:any|every|each|all|whatever|whichever)\s+(?:(?:automated|autonomous|ai|ai-powered|ai-driven|llm|llm-based)\s+(?:\pL+\s+)?\pL+|(?:\pL+\s+)?` + reader + `s?)\s+(?:that\s+|which\s+|who\s+)?` +
+	reWhoeverReads = sieve.MustCompile(`(?:^|[^\pL])(?:any|every|each|all|whatever|whichever)\s+(?:(?:automated|autonomous|ai|ai-powered|ai-driven|llm|llm-based)\s+(?:\pL+\s+)?\pL+|(?:\pL+\s+)?` + reader + `s?)\s+(?:that\s+|which\s+|who\s+)?` +
 		`(?:reads?|reading|process(?:es|ing)?|ingest(?:s|ing)?|pars(?:es|ing)|summari[sz](?:es|ing)|index(?:es|ing)|sees?|seeing)\s+this(?:\s+\pL+)?` +
 		`(?:\s*[,.:;!?]|\s*$|\s+(?:must|should|shall|ought|will|needs?|is|are|has|have|can|may|to|please)(?:[^\pL]|$))`)
 	// reVocativeAny is the reader named at the start of a clause and set
 	// off by a comma, in any language, whatever follows: "asisten, …",
 	// "P.S. bot, …", "يا أيها المساعد، …". vocative rules out a list or an
 	// aside ("AI, ML and statistics", "AI, however, …").
-	reVocativeAny = regexp.MustCompile(`(?:^|[,;:!?،]\s*|[.]\s+|\n\s*)(?:(?:يا\s+)?أيها\s+|يا\s+|(?:hey|hi|hello|dear|oh|o|эй)\s+)?` + reader + `\s*[,،]\s*`)
+	reVocativeAny = sieve.MustCompile(`(?:^|[,;:!?،]\s*|[.]\s+|\n\s*)(?:(?:يا\s+)?أيها\s+|يا\s+|(?:hey|hi|hello|dear|oh|o|эй)\s+)?` + reader + `\s*[,،]\s*`)
 	// reListAfter is what makes a comma after a role a list or an aside.
-	reListAfter = regexp.MustCompile(`^(?:(?:[\pL\pN'-]+\s*){1,3}[,،]|(?:[\pL\pN'-]+\s+){0,2}(?:and|or|&|und|et|y|e|и|та|ve|dan|và|و)(?:[^\pL]|$))`)
-	reReading   = regexp.MustCompile(reader + `s?\s+(?:that\s+|who\s+)?(?:reads?|reading|process(?:es|ing)?|ingest(?:s|ing)?|see(?:s|ing)?)\s+this\s+(?:entry|note|record|memory|text|document|message|page|post|guide|thread|article|summary|file|field|memo|description|comment|section|content)` +
+	reListAfter = sieve.MustCompile(`^(?:(?:[\pL\pN'-]+\s*){1,3}[,،]|(?:[\pL\pN'-]+\s+){0,2}(?:and|or|&|und|et|y|e|и|та|ve|dan|và|و)(?:[^\pL]|$))`)
+	reReading   = sieve.MustCompile(reader + `s?\s+(?:that\s+|who\s+)?(?:reads?|reading|process(?:es|ing)?|ingest(?:s|ing)?|see(?:s|ing)?)\s+this\s+(?:entry|note|record|memory|text|document|message|page|post|guide|thread|article|summary|file|field|memo|description|comment|section|content)` +
 		`|이\s*(?:항목|글|문서|메모)을?\s*읽는\s*` + reader)
 )
 
@@ -72,28 +73,28 @@ const (
 
 var (
 	// reVoided is the reader's governance declared void or set aside.
-	reVoided = regexp.MustCompile(`\byour\s+(?:\pL+\s+)?` + governance + `\s+(?:is|are|has\s+been|have\s+been)\s+(?:now\s+)?(?:outdated|obsolete|deprecated|superseded|void|invalid|suspended|lifted|replaced|wrong|no\s+longer\s+valid)\b` +
+	reVoided = sieve.MustCompile(`\byour\s+(?:\pL+\s+)?` + governance + `\s+(?:is|are|has\s+been|have\s+been)\s+(?:now\s+)?(?:outdated|obsolete|deprecated|superseded|void|invalid|suspended|lifted|replaced|wrong|no\s+longer\s+valid)\b` +
 		`|\b(?:stop|cease|quit)\s+(?:following|obeying|applying|enforcing|respecting)\s+(?:your|its|their|the\s+(?:user's|owner's|operator's))\s+(?:\pL+\s+)?` + governance +
 		`|\b` + reader + `s?\s+(?:(?:must|should|shall|can|may|will|would|is\s+going\s+to|is\s+(?:allowed|authori[sz]ed|permitted|free)\s+to)\s+)?(?:now\s+)?(?:ignore|disregard|bypass|override|forget|drop|suspend|set\s+aside)\s+(?:all\s+)?(?:its|their|the)\s+(?:\pL+\s+)?` + governance +
 		`|\b(?:your|the\s+(?:owner|user|operator|principal)'s|its|their)\s+(?:\pL+\s+)?` + governance + `\s+(?:no\s+longer\s+appl(?:y|ies)|(?:is|are|has\s+been|have\s+been)\s+(?:now\s+)?(?:lifted|waived|suspended|void|revoked|disabled|off))\b`)
 	// reIfReaderIsAI conditions the text on its reader being an AI: "if
 	// this text is being processed by a model", "if an AI reads this".
-	reIfReaderIsAI = regexp.MustCompile(`\bif\s+(?:this|the)\s+(?:\pL+\s+)?(?:is|was)\s+(?:being\s+|now\s+)?(?:read|processed|parsed|summari[sz]ed|ingested|seen|handled)\s+by\s+(?:an?\s+|the\s+|any\s+|some\s+)?(?:\pL+\s+)?(?:` + reader + `|model)\b` +
+	reIfReaderIsAI = sieve.MustCompile(`\bif\s+(?:this|the)\s+(?:\pL+\s+)?(?:is|was)\s+(?:being\s+|now\s+)?(?:read|processed|parsed|summari[sz]ed|ingested|seen|handled)\s+by\s+(?:an?\s+|the\s+|any\s+|some\s+)?(?:\pL+\s+)?(?:` + reader + `|model)\b` +
 		`|\bif\s+(?:an?|any|the)\s+(?:\pL+\s+)?(?:` + reader + `|model)\s+(?:is\s+)?(?:reads?|reading|process(?:es|ing)?|pars(?:es|ing)|summari[sz](?:es|ing)|ingest(?:s|ing)?|sees?)\s+this\b`)
 	// reObliged is the reader obliged to move funds to an address the
 	// text supplies.
-	reObliged = regexp.MustCompile(reader + `s?\s+(?:must|should|shall|needs?\s+to|has\s+to|is\s+to|will)\s+(?:\pL+\s+){0,3}?` + fundVerb + `\b[^.;\n]{0,100}?\b0x[0-9a-f]{6,}`)
+	reObliged = sieve.MustCompile(reader + `s?\s+(?:must|should|shall|needs?\s+to|has\s+to|is\s+to|will)\s+(?:\pL+\s+){0,3}?` + fundVerb + `\b[^.;\n]{0,100}?\b0x[0-9a-f]{6,}`)
 	// reConceal is an action the text asks to keep from the principal,
 	// in the imperative: "without reporting it" narrates, "do not
 	// mention it" instructs, as does leaving a transfer or approval out of
 	// what the user is shown.
-	reConceal = regexp.MustCompile(`\b(?:quietly|silently|secretly|covertly|discreetly|stealthily)\s+(?:\pL+\s+){0,2}?(?:add|approve|send|transfer|sign|execute|include|insert|append|route|swap|set|change|replace|grant|withdraw|move)\b` +
+	reConceal = sieve.MustCompile(`\b(?:quietly|silently|secretly|covertly|discreetly|stealthily)\s+(?:\pL+\s+){0,2}?(?:add|approve|send|transfer|sign|execute|include|insert|append|route|swap|set|change|replace|grant|withdraw|move)\b` +
 		`|\b(?:do\s+not|don't|dont|never)\s+(?:mention|tell|inform|notify|report|alert|log|flag)\s+(?:it|this|that|them|the\s+(?:user|owner|operator|principal)s?)\b` +
 		`|\b(?:leave\s+out|omit|exclude|drop)\s+(?:\pL+\s+){0,3}?(?:approvals?|allowances?|transfers?|transactions?|payments?|withdrawals?)\b[^.;\n]{0,80}?\b(?:summar\pL*|reports?|the\s+(?:user|owner|operator|principal)s?)\b` +
 		`|\b(?:summar\pL*|report\pL*)\b[^.;\n]{0,60}?\b(?:leave\s+out|omit|exclude)\s+(?:\pL+\s+){0,3}?(?:approvals?|allowances?|transfers?|transactions?|payments?|withdrawals?)\b`)
 	// reReaderField is a metadata key holding an instruction for the
 	// reader: "agent_instruction:", "ai-note =", "bot_task":".
-	reReaderField = regexp.MustCompile(`(?:^|[^\pL\pN])(?:ai|agent|assistant|bot|llm|model)[_ -]?(?:instructions?|directives?|tasks?|commands?|actions?|notes?|prompts?|orders?)["']?\s*[:=]`)
+	reReaderField = sieve.MustCompile(`(?:^|[^\pL\pN])(?:ai|agent|assistant|bot|llm|model)[_ -]?(?:instructions?|directives?|tasks?|commands?|actions?|notes?|prompts?|orders?)["']?\s*[:=]`)
 )
 
 // governsReader reports whether folded rules on its reader's governance,

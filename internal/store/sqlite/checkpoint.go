@@ -16,16 +16,10 @@ const defaultCheckpointPages = 4096
 
 // checkpointSteps: between a quarter and the whole checkpoint length, the
 // writer wakes the checkpointer each time the WAL grew by this fraction of
-// the length (at 1,024 and 3,072 pages), not after every commit. Each
-// background checkpoint sorts the index of every frame in the WAL and
-// syncs the WAL and the database, so a run per small batch cost more than
-// the pages it copied; and while a run syncs the database, the syncer's
-// fdatasync of the WAL, which every durable caller waits for, takes 2-5
-// times as long. Fewer, longer runs copy fewer pages in all (a page
-// rewritten by many commits is copied once per run) and slow fewer syncs:
-// with a wake-up every 512 pages, 2-3 % of the decisions at 64 callers
-// overlapped a run and most of those were the slowest 1 %.
-const checkpointSteps = 2
+// the length, not after every commit. Each background checkpoint sorts
+// the index of every frame in the WAL and syncs the WAL and the database,
+// so a run per small batch cost more than the pages it copied.
+const checkpointSteps = 8
 
 // checkpointer owns the connection that copies the WAL into the database
 // in the background. Its goroutine is started by Open and stopped by Close.

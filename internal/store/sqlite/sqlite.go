@@ -38,9 +38,9 @@
 // Checkpoints. SQLite's own checkpoint runs inside the COMMIT that takes
 // the WAL past its limit, stalling the writer for the copy and two syncs.
 // Instead a checkpointer goroutine with a connection of its own copies the
-// WAL in the background (PASSIVE, never blocking the writer) at 1024 and
-// 3072 pages, and the writer finishes the checkpoint between batches at
-// 4096 pages (16 MiB) so that the WAL restarts from its beginning (see
+// WAL in the background (PASSIVE, never blocking the writer) from 1024
+// pages on, woken each time the WAL grew by another 512, and the writer finishes the checkpoint between batches at 4096
+// pages (16 MiB) so that the WAL restarts from its beginning (see
 // afterCommit).
 //
 // Ids and time. Decisions are ordered by id, newest first, and a Since

@@ -430,9 +430,9 @@ func TestCheckpointsBoundWAL(t *testing.T) {
 }
 
 // TestCheckpointerWakes: between a quarter and the whole checkpoint
-// length the writer wakes the checkpointer once per half of the length
-// the WAL grows (at 1024 and 3072 pages), not after every commit, and
-// again from a quarter after the WAL restarts.
+// length the writer wakes the checkpointer once per eighth of the length
+// the WAL grows, not after every commit, and again from a quarter after
+// the WAL restarts.
 func TestCheckpointerWakes(t *testing.T) {
 	w := &writer{ckpt: &checkpointer{wake: make(chan struct{}, 1)}, checkpointPages: 4096}
 	fill := func() (pokes int) {
@@ -447,10 +447,10 @@ func TestCheckpointerWakes(t *testing.T) {
 		}
 		return pokes
 	}
-	// 307 commits from 1024 to 4095 pages; one wake per 2048 pages grown.
+	// 307 commits from 1024 to 4095 pages; one wake per 512 pages grown.
 	for round := range 2 {
-		if got := fill(); got != 2 {
-			t.Errorf("round %d: %d wakes of the checkpointer, want 2", round, got)
+		if got := fill(); got != 6 {
+			t.Errorf("round %d: %d wakes of the checkpointer, want 6", round, got)
 		}
 		w.walPages = 3 // the WAL restarted
 		w.afterCommit()

@@ -210,6 +210,10 @@ func RecordOf(d *policy.Decision, recID string, origin store.Origin) store.Decis
 // and the rule lists' text taken from lists (nil: allocated).
 func recordOf(d *policy.Decision, recID string, origin store.Origin, policyHex string, lists *listTexts) store.DecisionRecord {
 	ah := d.ArgsHash()
+	// Encoded on the stack: EncodeToString's buffer is a second
+	// allocation beside the string.
+	var ahHex [2 * len(ah)]byte
+	hex.Encode(ahHex[:], ah[:])
 	var buf [512]byte
 	evaluated := d.AppendRulesEvaluatedJSON(buf[:0])
 	rec := store.DecisionRecord{
@@ -221,7 +225,7 @@ func recordOf(d *policy.Decision, recID string, origin store.Origin, policyHex s
 		Authority:      d.Authority().String(),
 		Tool:           d.Tool().Name,
 		Category:       string(d.Tool().Category),
-		ArgsHash:       hex.EncodeToString(ah[:]),
+		ArgsHash:       string(ahHex[:]),
 		Risk:           d.Risk().String(),
 		Decision:       verdictOf(d.Action()),
 		Reason:         string(d.Code()),

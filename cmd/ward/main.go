@@ -19,6 +19,7 @@ func main() {
 	if code, ok := sandbox.Main(ingest.SandboxJobs()); ok {
 		os.Exit(code)
 	}
+	tuneGC()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := cli.Main(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	stop()

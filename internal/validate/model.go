@@ -611,98 +611,14 @@ func (m *Model) property(toks []string, t modelTerms, subj []span, rivals func()
 	if !t.rivalsKnown {
 		rt = rivalTerms(t, rivals())
 	}
-	rival := find(toks, rt)
-	// read returns the subject mention o belongs to and whether the
-	// clause affirms the model's object there (an antonym affirmed is the
-	// object denied); ok is false when o is not read.
-	read := func(k int, o span) (s span, affirmed, ok bool) {
-		if o.s > 0 && is(toks[o.s-1], "to") && k == 0 {
-			return span{}, false, false
-		}
-		s, ok = owner(subj, rival, o)
-		if !ok || s.e <= o.s && purpose(toks[s.e:o.s]) || standard(toks, s, o) {
-			return span{}, false, false
-		}
-		// A subject after a relative pronoun that follows the object is
-		// the relative clause's: in "utilisation raises borrow rates,
-		// which draws new supply" the rates are not the supply's.
-		if s.s >= o.e && relativeBetween(toks, o, s) {
-			return span{}, false, false
-		}
-		if m.Min != nil || m.Max != nil {
-			inRange := false
-			for _, iv := range numbersNear(toks, s) {
-				inRange = inRange || iv.unit == m.Unit && m.inside(iv)
-			}
-			if !inRange {
-				return span{}, false, false
-			}
-		}
-		// A negation after both mentions ("it holds one asset and earns
-		// nothing") bears on what follows them, not on the object;
-		// "proves little" right after the object denies it.
-		lo, _ := segment(toks, min(s.s, o.s), max(s.e, o.e))
-		hi := max(s.e, o.e)
-		other := anto
-		if k == 1 {
-			other = obj
-		}
-		neg := negations(toks, lo, hi, subj, obj, anto, governed(toks, other, s, o))
-		if o.e < len(toks) && o.e >= s.e && nullAfter[toks[o.e]] {
-			neg++
-		}
-		// A denial of a restricted mention denies the restriction:
-		// "no longer backed only by ETH" is still backed.
-		if o.e < len(toks) && onlyWords[toks[o.e]] && negations(toks, lo, o.e) > 0 {
-			return span{}, false, false
-		}
-		// "Unless" before a subject that follows the object turns the
-		// clause round: "you cannot be liquidated unless the health
-		// factor falls below 1" says that below 1 you can. (An object
-		// inside the unless-clause is that clause's own: "decays
-		// unless you extend the lock".)
-		for i := o.e; i < s.s; i++ {
-			if unlessWords[toks[i]] {
-				neg++
-			}
-		}
-		// "Exempt ... from" before the object denies it: "exempts no
-		// asset from the debt ceiling" affirms the ceiling, "exempts
-		// assets from it" denies it.
-		for i := lo; i < o.s; i++ {
-			if is(toks[i], "exempt") && slices.ContainsFunc(toks[i+1:o.s], func(t string) bool { return t == "from" }) {
-				neg++
-			}
-		}
-		return s, (neg%2 == 0) == (k == 0), true
-	}
-	dist := func(s, o span) int {
-		if o.s >= s.e {
-			return o.s - s.e
-		}
-		return s.s - o.e
-	}
-	lists := [][]span{obj, anto}
-	for k, list := range lists {
+	p := propertyClause{m: m, toks: toks, subj: subj, rival: find(toks, rt), lists: [2][]span{obj, anto}}
+	for k, list := range p.lists {
 		for _, o := range list {
-			s, affirmed, ok := read(k, o)
+			s, affirmed, ok := p.read(k, o)
 			if !ok || (affirmed == (m.Relation == RelIsNot)) == (r == agreement) {
 				continue
 			}
-			// A contradiction inside a relative clause gives way to a
-			// nearer mention the same subject mention owns that states
-			// the model: in "stETH's rebasing breaks accounting that
-			// expects fixed balances" the fixed balances are the
-			// accounting's.
-			if r == contradiction && slices.ContainsFunc([]int{0, 1}, func(k2 int) bool {
-				return slices.ContainsFunc(lists[k2], func(o2 span) bool {
-					if o2 == o || dist(s, o2) >= dist(s, o) || !relativeBetween(toks, o2, o) {
-						return false
-					}
-					s2, aff2, ok2 := read(k2, o2)
-					return ok2 && s2 == s && (aff2 == (m.Relation == RelIsNot)) == (r == agreement)
-				})
-			}) {
+			if r == contradiction && p.givesWay(s, o) {
 				continue
 			}
 			verb := "is"
@@ -713,6 +629,125 @@ func (m *Model) property(toks []string, t modelTerms, subj []span, rivals func()
 		}
 	}
 	return finding{}, false
+}
+
+// propertyClause is one clause read against an is or is_not model: its
+// tokens, the subject's and its rivals' mentions, and the mentions of the
+// object (lists[0]) and of its antonyms (lists[1]).
+type propertyClause struct {
+	m     *Model
+	toks  []string
+	subj  []span
+	rival []span
+	lists [2][]span
+}
+
+// read returns the subject mention the mention o of list k belongs to and
+// whether the clause affirms the model's object there (an antonym affirmed
+// is the object denied); ok is false when o is not read.
+func (p *propertyClause) read(k int, o span) (s span, affirmed, ok bool) {
+	toks := p.toks
+	if o.s > 0 && is(toks[o.s-1], "to") && k == 0 {
+		return span{}, false, false
+	}
+	s, ok = owner(p.subj, p.rival, o)
+	if !ok || s.e <= o.s && purpose(toks[s.e:o.s]) || standard(toks, s, o) {
+		return span{}, false, false
+	}
+	// A subject after a relative pronoun that follows the object is
+	// the relative clause's: in "utilisation raises borrow rates,
+	// which draws new supply" the rates are not the supply's.
+	if s.s >= o.e && relativeBetween(toks, o, s) {
+		return span{}, false, false
+	}
+	if !p.inRange(s) {
+		return span{}, false, false
+	}
+	// A denial of a restricted mention denies the restriction:
+	// "no longer backed only by ETH" is still backed.
+	lo, _ := segment(toks, min(s.s, o.s), max(s.e, o.e))
+	if o.e < len(toks) && onlyWords[toks[o.e]] && negations(toks, lo, o.e) > 0 {
+		return span{}, false, false
+	}
+	return s, (p.negations(k, s, o, lo)%2 == 0) == (k == 0), true
+}
+
+// inRange reports whether the model, when it bounds a quantity, finds one
+// of its unit within bounds near the subject mention s; a model without
+// bounds always does.
+func (p *propertyClause) inRange(s span) bool {
+	m := p.m
+	if m.Min == nil && m.Max == nil {
+		return true
+	}
+	for _, iv := range numbersNear(p.toks, s) {
+		if iv.unit == m.Unit && m.inside(iv) {
+			return true
+		}
+	}
+	return false
+}
+
+// negations counts what denies the mention o of list k owned by s, in
+// the part of the clause from lo: the negation words between them, a null
+// word right after the object, "unless" before a subject that follows the
+// object, and "exempt ... from" before the object.
+func (p *propertyClause) negations(k int, s, o span, lo int) int {
+	toks := p.toks
+	// A negation after both mentions ("it holds one asset and earns
+	// nothing") bears on what follows them, not on the object;
+	// "proves little" right after the object denies it.
+	hi := max(s.e, o.e)
+	other := p.lists[1-k]
+	neg := negations(toks, lo, hi, p.subj, p.lists[0], p.lists[1], governed(toks, other, s, o))
+	if o.e < len(toks) && o.e >= s.e && nullAfter[toks[o.e]] {
+		neg++
+	}
+	// "Unless" before a subject that follows the object turns the
+	// clause round: "you cannot be liquidated unless the health
+	// factor falls below 1" says that below 1 you can. (An object
+	// inside the unless-clause is that clause's own: "decays
+	// unless you extend the lock".)
+	for i := o.e; i < s.s; i++ {
+		if unlessWords[toks[i]] {
+			neg++
+		}
+	}
+	// "Exempt ... from" before the object denies it: "exempts no
+	// asset from the debt ceiling" affirms the ceiling, "exempts
+	// assets from it" denies it.
+	for i := lo; i < o.s; i++ {
+		if is(toks[i], "exempt") && slices.ContainsFunc(toks[i+1:o.s], func(t string) bool { return t == "from" }) {
+			neg++
+		}
+	}
+	return neg
+}
+
+// givesWay reports whether a contradiction read at the mention o owned by
+// s gives way to a nearer mention, across a relative pronoun, that the
+// same subject mention owns and that states the model: in "stETH's
+// rebasing breaks accounting that expects fixed balances" the fixed
+// balances are the accounting's.
+func (p *propertyClause) givesWay(s, o span) bool {
+	dist := func(o span) int {
+		if o.s >= s.e {
+			return o.s - s.e
+		}
+		return s.s - o.e
+	}
+	for k2, list := range p.lists {
+		for _, o2 := range list {
+			if o2 == o || dist(o2) >= dist(o) || !relativeBetween(p.toks, o2, o) {
+				continue
+			}
+			s2, aff2, ok2 := p.read(k2, o2)
+			if ok2 && s2 == s && aff2 != (p.m.Relation == RelIsNot) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // standard reports whether the subject mention s is the standard of a

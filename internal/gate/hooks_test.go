@@ -23,11 +23,17 @@ var errNoToken = errors.New("no such token")
 
 func (c planChain) Simulate(_ context.Context, _ uint64, _ tool.Address, _ []tool.Tx, watch []tool.Address) (hook.SimResult, error) {
 	r := hook.SimResult{OK: true, GasUsed: []uint64{46000, 120000}, TotalGas: 166000}
-	deltas := map[tool.Address]int64{hooktest.Token: -c.out, {}: 1}
 	for _, w := range watch {
-		if d, ok := deltas[w]; ok {
-			r.Deltas = append(r.Deltas, hook.BalanceDelta{Token: w, Before: big.NewInt(1_000_000), After: big.NewInt(1_000_000 + d), Delta: big.NewInt(d)})
+		var d int64
+		switch w {
+		case hooktest.Token:
+			d = -c.out
+		case tool.Address{}:
+			d = 1
+		default:
+			continue
 		}
+		r.Deltas = append(r.Deltas, hook.BalanceDelta{Token: w, Before: big.NewInt(1_000_000), After: big.NewInt(1_000_000 + d), Delta: big.NewInt(d)})
 	}
 	return r, nil
 }

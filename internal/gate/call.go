@@ -42,13 +42,16 @@ import (
 //	Read:    resolve (profile) → schema → policy + audit → handler within
 //	         its tick budget → result filter → events
 //	Preview: halt → resolve → schema → policy + audit → plan → hook chain
-//	         (phase, allowlist, spending, rate, simulation, hallucination)
-//	         → permit (durable) → events
+//	         (phase, allowlist, spending, rate, simulation, hallucination,
+//	         result filter) → permit (durable) → events
 //	Commit:  halt → permit row pending → consumed in one conditional update
 //	         (same tool, arguments, policy hash and phase; unexpired; past
 //	         its announce delay) → spending and rate re-check → mint the
 //	         capability → handler within its tick budget → outcome record
 //	         → result filter → events
+//
+// Which hooks run where, in which order, is declared once, in hooks.go
+// (hookChains).
 //
 // Any veto mints nothing. Tools is safe for concurrent use.
 type Tools struct {
@@ -56,7 +59,7 @@ type Tools struct {
 	engine   *policy.Engine
 	reg      *registry.Registry
 	set      *hook.Set
-	hooks    hook.Chain
+	hooks    hookChains
 	permits  store.Permits
 	control  store.Control
 	held     store.HeldCalls
@@ -103,8 +106,8 @@ type ToolsConfig struct {
 	Decider  *Gate
 	Engine   *policy.Engine
 	Registry *registry.Registry
-	// Hooks are the safety hooks; the chain runs them in the seed's order
-	// (hook.DefaultChain).
+	// Hooks are the safety hooks; the call path runs them in the order
+	// hooks.go declares (hookChains).
 	Hooks   *hook.Set
 	Permits store.Permits
 	// Control holds the phase and the halt; Held the quarantine queue.
@@ -209,7 +212,7 @@ func NewTools(cfg ToolsConfig) (*Tools, error) {
 	if err := cfg.missing(); err != nil {
 		return nil, err
 	}
-	chain, err := hook.DefaultChain(cfg.Hooks)
+	hooks, err := chainsOf(cfg.Hooks)
 	if err != nil {
 		return nil, fmt.Errorf("gate: %w", err)
 	}
@@ -217,7 +220,7 @@ func NewTools(cfg ToolsConfig) (*Tools, error) {
 		return nil, err
 	}
 	t := &Tools{book: addressBook(cfg.AddressBook),
-		decider: cfg.Decider, engine: cfg.Engine, reg: cfg.Registry, set: cfg.Hooks, hooks: traced(chain),
+		decider: cfg.Decider, engine: cfg.Engine, reg: cfg.Registry, set: cfg.Hooks, hooks: hooks,
 		permits: cfg.Permits, control: cfg.Control, held: cfg.Held, actions: cfg.Actions, bus: cfg.Bus,
 		approver: cfg.Approver, cfg: cfg, queue: newQuarantineQueue(),
 		sessions: newSessionTable(cacheBudget(cfg)), tracer: cfg.Tracer.Tracer(telemetry.Instrumentation),
@@ -850,7 +853,7 @@ func (t *Tools) preview(ctx context.Context, s *Session, name string, raw json.R
 	}
 	// 5. The hook chain; any veto wins and no permit is made.
 	hc := &hook.Call{Def: d, Args: args, Plan: plan, Phase: phase, SessionID: s.ID, Tick: in.Tick, Now: now, Preview: true}
-	v, ran := t.hooks.Run(ctx, hc)
+	v, ran := t.hooks.preview.Run(ctx, hc)
 	if v.Veto {
 		return nil, t.vetoed(ctx, s, name, args.HashHex(), hookRefusal(v))
 	}
@@ -1143,10 +1146,9 @@ func (t *Tools) admitCommit(ctx context.Context, c *commitCall) error {
 	c.now = t.cfg.Now()
 	c.tick = t.Tick(c.now)
 	hc := &hook.Call{Def: d, Args: c.args, Plan: &c.plan, Phase: c.phase, SessionID: s.ID, Tick: c.tick, Now: c.now}
-	// The phase gate again, as a commit: a phase lets some actions be
-	// previewed that it does not let execute (conservation previews
-	// anything).
-	if v, _ := traced(hook.Chain{t.set.Phase}).Run(ctx, hc); v.Veto {
+	// The commit's hooks (hookChains.commit: the phase gate again, as a
+	// commit).
+	if v, _ := t.hooks.commit.Run(ctx, hc); v.Veto {
 		return t.vetoed(ctx, s, d.Name, c.args.HashHex(), hookRefusal(v))
 	}
 	// The spending and rate limits again, against what executed since the

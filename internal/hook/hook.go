@@ -1,7 +1,9 @@
 // Package hook is the safety hook chain that every write passes before a
 // permit is minted: phase gate, allowlist, spending limiter, rate limiter,
 // pre-flight simulation, hallucination detector and result filter, in that
-// order (DefaultChain).
+// order. The gate declares the order and which hooks a commit runs again
+// (gate/hooks.go); this package holds the hooks, the Set of one of each and
+// the Chain that runs them.
 //
 // A hook is a small type with a Check that returns a Verdict: a value, not
 // an error. Chain.Run runs hooks in order and stops at the first veto. It

@@ -113,43 +113,9 @@ func TestChainPanicDetailStaysInternal(t *testing.T) {
 	}
 }
 
-func TestDefaultChain(t *testing.T) {
-	set, err := hook.NewSet(hook.Config{
-		Allowlist:     hook.AllowlistConfig{AnyToken: true, AnyContract: true, AnySelector: true},
-		Spending:      hook.SpendingConfig{PerTickCents: hook.Unlimited, PerSessionCents: hook.Unlimited, DailyCents: hook.Unlimited},
-		Rate:          hook.RateConfig{Max: 10, Window: 60e9},
-		Simulation:    hook.SimulationConfig{Simulator: okSim(1000)},
-		Hallucination: hook.HallucinationConfig{Reader: chainState(5000)},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ch, err := hook.DefaultChain(set)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	for _, h := range ch {
-		names = append(names, h.Name())
-	}
-	want := []string{"phase_gate", "allowlist", "spending_limiter", "rate_limiter", "simulation", "hallucination", "result_filter"}
-	if !slices.Equal(names, want) {
-		t.Errorf("order = %v, want %v", names, want)
-	}
-	v, ran := ch.Run(context.Background(), writeCall())
-	if v.Veto || v.Sim == nil || !slices.Equal(ran, want) {
-		t.Errorf("Run = %+v, ran %v; want a pass carrying the simulation after all hooks", v, ran)
-	}
-	c := writeCall()
-	c.Phase = hook.Declining
-	if v, ran := ch.Run(context.Background(), c); v.Code != reason.PhaseBlocked || len(ran) != 1 {
-		t.Errorf("declining open: %s after %v, want PHASE_BLOCKED from the first hook", v.Code, ran)
-	}
-
-	set.Filter = nil
-	if _, err := hook.DefaultChain(set); err == nil {
-		t.Error("DefaultChain accepted a set without a result filter")
-	}
+// TestNewSetRefusesEmptyConfig: a set is built whole or not at all (the
+// gate's chains need every hook: gate/hooks_test.go).
+func TestNewSetRefusesEmptyConfig(t *testing.T) {
 	if _, err := hook.NewSet(hook.Config{}); err == nil {
 		t.Error("NewSet accepted a config without simulator and reader")
 	}
@@ -210,40 +176,9 @@ var (
 	_ meter = (*hook.RateLimiter)(nil)
 )
 
-// BenchmarkDefaultChain runs the whole chain on a write that passes, with
-// in-memory fakes for the simulator and the chain reader.
-func BenchmarkDefaultChain(b *testing.B) {
-	set, err := hook.NewSet(hook.Config{
-		Allowlist: hook.AllowlistConfig{Tokens: []tool.Address{hooktest.Token, {}}, Contracts: []tool.Address{hooktest.Token, hooktest.Router},
-			Selectors: []hook.Selector{{0x09, 0x5e, 0xa7, 0xb3}, {0x41, 0x4b, 0xf3, 0x89}}},
-		Spending:      hook.SpendingConfig{PerTickCents: 1e6, PerSessionCents: 1e8, DailyCents: 1e9},
-		Rate:          hook.RateConfig{Max: 100, Window: time.Hour},
-		Simulation:    hook.SimulationConfig{Simulator: okSim(1000)},
-		Hallucination: hook.HallucinationConfig{Reader: chainState(5000)},
-	})
-	if err != nil {
-		b.Fatal(err)
-	}
-	// Fifty writes of history, which the spending and rate limiters both
-	// read from the set's one window store: recording them through each
-	// would count a hundred, the rate limit itself.
-	for i := range 50 {
-		set.Spending.Record("s1", uint64(i), hooktest.Now.Add(-time.Duration(i)*time.Minute), 100)
-	}
-	ch, _ := hook.DefaultChain(set)
-	c := writeCall()
-	c.Args = hooktest.DefaultCases()[3].Call.Args
-	ctx := context.Background()
-	for b.Loop() {
-		if v, _ := ch.Run(ctx, c); v.Veto {
-			b.Fatal(v)
-		}
-	}
-}
-
 // BenchmarkHallucination runs the hallucination hook alone on the write
-// BenchmarkDefaultChain runs: code, metadata and balance reads from an
-// in-memory chain.
+// the gate's BenchmarkHookChain runs: code, metadata and balance reads from
+// an in-memory chain.
 func BenchmarkHallucination(b *testing.B) {
 	h, err := hook.NewHallucination(hook.HallucinationConfig{Reader: chainState(5000)})
 	if err != nil {

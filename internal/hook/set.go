@@ -3,13 +3,12 @@ package hook
 import (
 	"context"
 	"errors"
-	"fmt"
 	"time"
 
 	"github.com/wardhq/ward/internal/reason"
 )
 
-// Config configures every hook of the default chain.
+// Config configures every hook of the set.
 type Config struct {
 	Phase         PhaseGateConfig
 	Allowlist     AllowlistConfig
@@ -91,24 +90,6 @@ func NewLimits(spending SpendingConfig, rate RateConfig, w Windows) (*Set, error
 	s.win = w
 	s.Spending.win, s.Rate.win = w, w
 	return &s, nil
-}
-
-// DefaultChain returns the set's hooks in the seed's order: phase gate,
-// allowlist, spending limiter, rate limiter, simulation, hallucination
-// detector, result filter. Every hook must be present.
-func DefaultChain(s *Set) (Chain, error) {
-	if s == nil {
-		return nil, errors.New("hook: nil set")
-	}
-	ch := Chain{s.Phase, s.Allowlist, s.Spending, s.Rate, s.Simulation, s.Hallucination, s.Filter}
-	names := []string{"phase gate", "allowlist", "spending limiter", "rate limiter", "simulation", "hallucination", "result filter"}
-	for i, present := range []bool{s.Phase != nil, s.Allowlist != nil, s.Spending != nil, s.Rate != nil,
-		s.Simulation != nil, s.Hallucination != nil, s.Filter != nil} {
-		if !present {
-			return nil, fmt.Errorf("hook: the set has no %s", names[i])
-		}
-	}
-	return ch, nil
 }
 
 // windowError carries a limiter's veto out of a Windows call.

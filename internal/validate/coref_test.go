@@ -40,3 +40,30 @@ func TestConsistencyPronounSubject(t *testing.T) {
 		})
 	}
 }
+
+func TestPronounLen(t *testing.T) {
+	cases := []struct {
+		text string
+		want int
+	}{
+		{"It does not rebase", 1},
+		{"They rebase daily", 1},
+		{"It is largest when the price stays still", 1},
+		{"This is a rebasing token", 1},
+		{"These are rebasing tokens", 1},
+		{"Elle ne rebase pas", 1},
+		{"This token rebases", 0},
+		{"It is worth noting that tokens rebase", 0},
+		{"It is possible to lose funds", 0},
+		{"Its balance grows", 0},
+		{"The latter rebases", 0},
+		{"It", 0},
+	}
+	for _, tc := range cases {
+		t.Run(tc.text, func(t *testing.T) {
+			if got := pronounLen(stems(tc.text)); got != tc.want {
+				t.Errorf("pronounLen(%q) = %d, want %d", tc.text, got, tc.want)
+			}
+		})
+	}
+}

@@ -261,8 +261,9 @@ var demonstratives = set("this", "these", "dies", "ceci", "cela", "isso", "isto"
 var pronounVerbs = set("is", "are", "was", "were", "be", "can", "cannot", "will", "does", "do", "has", "have", "may", "must", "should", "never", "not", "ist", "sind", "est", "sont")
 
 // expletives after "it is" make it a dummy subject: "it is worth noting
-// that…", "it is possible to…".
-var expletives = set("that", "to", "when", "if", "whether", "how", "why")
+// that…", "it is possible to…" (but "it is largest when…" is said of the
+// antecedent).
+var expletives = set("that", "to", "whether")
 
 // pronounLen returns how many tokens the pronoun subject opening a
 // sentence spans, or 0 when it opens with none.

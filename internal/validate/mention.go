@@ -240,6 +240,50 @@ type view struct {
 	// by referring back to it ("Aave v3 … . Its close factor is 80 %"):
 	// a model limited to protocols may find them there.
 	prior []string
+	// antecedent are the tokens of the sentence before and pronoun the
+	// number of tokens of this one's opening pronoun subject ("Lido
+	// issues stETH. It does not rebase."), when it has one and neither
+	// sentence quotes (see pronounLen and resolved).
+	antecedent []string
+	pronoun    int
+}
+
+// pronouns are the subject pronouns that refer back to the sentence
+// before, in English, German, French and Portuguese ("es", German's "it",
+// is also Spanish's "is", and Spanish drops its subject pronouns).
+var pronouns = set("it", "they", "er", "sie", "il", "ils", "elle", "elles", "ele", "ela", "eles", "elas")
+
+// demonstratives are pronoun subjects only before a verb ("This is not
+// rebasing", not "This token rebases").
+var demonstratives = set("this", "these", "dies", "ceci", "cela", "isso", "isto", "esto")
+
+// pronounVerbs follow a demonstrative subject.
+var pronounVerbs = set("is", "are", "was", "were", "be", "can", "cannot", "will", "does", "do", "has", "have", "may", "must", "should", "never", "not", "ist", "sind", "est", "sont")
+
+// expletives after "it is" make it a dummy subject: "it is worth noting
+// that…", "it is possible to…" (but "it is largest when…" is said of the
+// antecedent).
+var expletives = set("that", "to", "whether")
+
+// pronounLen returns how many tokens the pronoun subject opening a
+// sentence spans, or 0 when it opens with none.
+func pronounLen(toks []string) int {
+	switch {
+	case len(toks) < 2:
+		return 0
+	case pronouns[toks[0]]:
+		if beWords[toks[1]] {
+			for _, t := range toks[2:min(5, len(toks))] {
+				if expletives[t] {
+					return 0
+				}
+			}
+		}
+		return 1
+	case demonstratives[toks[0]] && pronounVerbs[toks[1]]:
+		return 1
+	}
+	return 0
 }
 
 // anaphors open a sentence that refers back to the one before.
@@ -264,6 +308,7 @@ var clauseWords = set("but", "whereas", "while", "although", "though", "however"
 func views(text string) []view {
 	var out []view
 	var before []string
+	quotedBefore := true
 	for _, s := range splitSentences(text) {
 		var v view
 		v.question = strings.HasSuffix(strings.TrimSpace(s), "?")
@@ -271,28 +316,38 @@ func views(text string) []view {
 		if refersBack(v.all) {
 			v.prior = before
 		}
-		before = v.all
-		start := 0
-		for i := 0; i <= len(v.all); i++ {
-			if i < len(v.all) && !clauseWords[v.all[i]] {
-				continue
-			}
-			if i > start {
-				v.clauses = append(v.clauses, v.all[start:i])
-			}
-			start = i + 1
+		quoted := strings.ContainsAny(s, quoteMarks)
+		if n := pronounLen(v.all); n > 0 && !quoted && !quotedBefore {
+			v.antecedent, v.pronoun = before, n
 		}
-		v.has = make(map[string]bool, len(v.all))
-		for _, t := range v.all {
-			v.reported = v.reported || reportWords[t]
-			v.has[t] = true
-		}
-		v.clauses = present(v.clauses)
-		if len(v.clauses) > 0 {
+		before, quotedBefore = v.all, quoted
+		if v.split() {
 			out = append(out, v)
 		}
 	}
 	return out
+}
+
+// split splits v.all into v.clauses and fills in v.has and v.reported;
+// it reports whether v has a clause.
+func (v *view) split() bool {
+	start := 0
+	for i := 0; i <= len(v.all); i++ {
+		if i < len(v.all) && !clauseWords[v.all[i]] {
+			continue
+		}
+		if i > start {
+			v.clauses = append(v.clauses, v.all[start:i])
+		}
+		start = i + 1
+	}
+	v.has = make(map[string]bool, len(v.all))
+	for _, t := range v.all {
+		v.reported = v.reported || reportWords[t]
+		v.has[t] = true
+	}
+	v.clauses = present(v.clauses)
+	return len(v.clauses) > 0
 }
 
 var reSentenceEnd = regexp.MustCompile(`[!?;:]+(?:\s+|$)|\.(?:\s+|$)|\n+|[。！？；।]+\s*`)

@@ -303,9 +303,14 @@ func Consistency(c Candidate, models []Model) Vote {
 			if vw.question || vw.reported {
 				continue
 			}
+			rv, resolves := resolved(vw, models)
 			for i := range models {
 				m := &models[i]
-				if claim, conditional, ok := m.read(vw, rivals, contradiction); ok {
+				claim, conditional, ok := m.read(vw, rivals, contradiction)
+				if !ok && resolves {
+					claim, conditional, ok = m.read(rv, rivals, contradiction)
+				}
+				if ok {
 					hit(m, conditional, claim)
 				}
 			}
@@ -316,6 +321,37 @@ func Consistency(c Candidate, models []Model) Vote {
 		v.Scrutiny, v.Decisive = false, false
 	}
 	return v
+}
+
+// resolved returns vw read with its opening pronoun subject (see
+// pronounLen) replaced by the model subject the sentence before names:
+// "Lido issues stETH. It does not rebase." is read as "stETH does not
+// rebase". It reports false when vw opens with no pronoun subject, or the
+// sentence before names no model's subject or more than one (mentions
+// inside a longer one aside; "stETH" twice is one): an ambiguous
+// antecedent is left alone, and only the sentence right before is looked
+// at.
+func resolved(vw view, models []Model) (view, bool) {
+	if vw.pronoun == 0 {
+		return view{}, false
+	}
+	var ms []span
+	for i := range models {
+		ms = append(ms, find(vw.antecedent, models[i].compiled().subj)...)
+	}
+	var ante []string
+	for _, sp := range outer(ms, ms) {
+		t := vw.antecedent[sp.s:sp.e]
+		if ante != nil && !slices.Equal(ante, t) {
+			return view{}, false
+		}
+		ante = t
+	}
+	if ante == nil {
+		return view{}, false
+	}
+	rv := view{question: vw.question, prior: vw.prior, all: append(slices.Clip(ante), vw.all[vw.pronoun:]...)}
+	return rv, rv.split()
 }
 
 // describe renders an extracted claim for a reason.

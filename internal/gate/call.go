@@ -44,9 +44,10 @@ import (
 //	Preview: halt → resolve → schema → policy + audit → plan → hook chain
 //	         (phase, allowlist, spending, rate, simulation, hallucination,
 //	         result filter) → permit (durable) → events
-//	Commit:  halt → permit row pending → consumed in one conditional update
-//	         (same tool, arguments, policy hash and phase; unexpired; past
-//	         its announce delay) → spending and rate re-check → mint the
+//	Commit:  halt → permit row pending → phase gate as a commit →
+//	         spending and rate re-check, the spend recorded → consumed in
+//	         one conditional update (same tool, arguments, policy hash and
+//	         phase; unexpired; past its announce delay) → mint the
 //	         capability → handler within its tick budget → outcome record
 //	         → result filter → events
 //

@@ -141,7 +141,11 @@ func TestSandboxedServerCPU(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	spec.Limits.WallClock = time.Second
+	// The wall clock includes the child's start-up (exec, the runtime's and
+	// every package's initialisation: about 0.25 s of a -race test binary
+	// here), which must report ready within it; 3 s keeps that from
+	// deciding the test, and the CPU bound below scales with the time run.
+	spec.Limits.WallClock = 3 * time.Second
 	p, err := sandbox.Start(t.Context(), spec)
 	if err != nil {
 		t.Fatal(err)
@@ -154,8 +158,8 @@ func TestSandboxedServerCPU(t *testing.T) {
 	}
 	t.Logf("%v of CPU in %v, enforced %s; log %s", res.CPU, res.Elapsed, res.Enforced, logs.String())
 	if res.Enforced.Has(sandbox.MechCgroupCPU) {
-		if res.CPU > 400*time.Millisecond {
-			t.Errorf("a server with cpu = 0.25 used %v of CPU in %v", res.CPU, res.Elapsed)
+		if res.CPU > res.Elapsed*4/10 {
+			t.Errorf("a server with cpu = 0.25 used %v of CPU in %v (more than 0.4 of it)", res.CPU, res.Elapsed)
 		}
 		if !strings.Contains(logs.String(), "sandboxed upstream server started") || !strings.Contains(logs.String(), "cpu=0.25") {
 			t.Errorf("start log %q does not give the cpu limit in force", logs.String())

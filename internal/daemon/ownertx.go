@@ -79,8 +79,16 @@ func (o ownerCalls) HoldOwnerCall(ctx context.Context, permitID string, call *ch
 
 // ownerCallOf is a stored record as the chain's OwnerCall.
 func ownerCallOf(t store.OwnerTx) (*chain.OwnerCall, error) {
-	c := &chain.OwnerCall{ChainID: t.ChainID, Account: common.HexToAddress(t.Account), Owner: common.HexToAddress(t.Owner),
-		Key: common.HexToAddress(t.SessionKey), Revoke: t.Kind == store.RevokeSessionKey, Data: t.Data, Block: t.FromBlock}
+	var addr [3]common.Address
+	for i, f := range [3]struct{ name, s string }{{"account", t.Account}, {"owner", t.Owner}, {"session key", t.SessionKey}} {
+		a, err := storedAddress(f.name, f.s)
+		if err != nil {
+			return nil, fmt.Errorf("owner tx %s: %w", t.ID, err)
+		}
+		addr[i] = a
+	}
+	c := &chain.OwnerCall{ChainID: t.ChainID, Account: addr[0], Owner: addr[1],
+		Key: addr[2], Revoke: t.Kind == store.RevokeSessionKey, Data: t.Data, Block: t.FromBlock}
 	if len(t.Unsigned) > 0 {
 		c.Tx = new(types.Transaction)
 		if err := c.Tx.UnmarshalBinary(t.Unsigned); err != nil {

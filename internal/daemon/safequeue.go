@@ -12,6 +12,7 @@ import (
 
 	"github.com/wardhq/ward/internal/chain"
 	"github.com/wardhq/ward/internal/store"
+	"github.com/wardhq/ward/internal/tool"
 )
 
 // safeQueue is the store's queue of Safe transactions as a wallet's
@@ -25,6 +26,19 @@ type safeQueue struct {
 var _ chain.SafeQueue = safeQueue{}
 
 func lowerHex(a common.Address) string { return strings.ToLower(a.Hex()) }
+
+// storedAddress reads back an address ward stored with lowerHex. A
+// malformed one (a damaged or edited row) is an error naming the field,
+// never common.HexToAddress's silent zero or truncated address: a queued
+// transaction must not be proposed, signed or observed for an address its
+// record does not hold.
+func storedAddress(field, s string) (common.Address, error) {
+	a, err := tool.ParseAddress(s)
+	if err != nil {
+		return common.Address{}, fmt.Errorf("stored %s: %w", field, err)
+	}
+	return common.Address(a), nil
+}
 
 // safeErr maps the store's outcomes to chain's sentinels, keeping both
 // in the chain of errors.
@@ -69,9 +83,17 @@ func proposalOf(t store.SafeTx) (chain.SafeProposal, error) {
 	if !ok {
 		return chain.SafeProposal{}, fmt.Errorf("safe tx %s: stored value %q", t.Hash, t.Value)
 	}
+	safe, err := storedAddress("safe", t.Safe)
+	if err != nil {
+		return chain.SafeProposal{}, fmt.Errorf("safe tx %s: %w", t.Hash, err)
+	}
+	to, err := storedAddress("to", t.To)
+	if err != nil {
+		return chain.SafeProposal{}, fmt.Errorf("safe tx %s: %w", t.Hash, err)
+	}
 	p := chain.SafeProposal{
 		Hash: common.HexToHash(t.Hash),
-		Tx: chain.SafeTx{Safe: common.HexToAddress(t.Safe), ChainID: t.ChainID, To: common.HexToAddress(t.To), Value: value,
+		Tx: chain.SafeTx{Safe: safe, ChainID: t.ChainID, To: to, Value: value,
 			Data: t.Data, Nonce: t.Nonce},
 		PermitID: t.PermitID, Index: t.Index, PlanLen: t.PlanLen, Label: t.Label, Created: t.Created,
 	}
@@ -79,7 +101,11 @@ func proposalOf(t store.SafeTx) (chain.SafeProposal, error) {
 		p.Executed = common.HexToHash(t.Executed)
 	}
 	for _, s := range t.Signatures {
-		p.Signatures = append(p.Signatures, chain.SafeSignature{Owner: common.HexToAddress(s.Owner), Sig: s.Sig})
+		owner, err := storedAddress("signer", s.Owner)
+		if err != nil {
+			return chain.SafeProposal{}, fmt.Errorf("safe tx %s: %w", t.Hash, err)
+		}
+		p.Signatures = append(p.Signatures, chain.SafeSignature{Owner: owner, Sig: s.Sig})
 	}
 	return p, nil
 }

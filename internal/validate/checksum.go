@@ -4,6 +4,8 @@ import (
 	"fmt"
 
 	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/wardhq/ward/internal/tool"
 )
 
 // EIP-55 misuse. A mixed-case address carries a checksum: the case of
@@ -20,23 +22,10 @@ import (
 // All lower-case or all upper-case addresses carry no checksum and are
 // not judged.
 func badChecksum(written string) bool {
-	if len(written) != 42 {
+	if len(written) != 42 || !tool.ClaimsChecksum(written) {
 		return false
 	}
-	hexs := written[2:]
-	upper, lower := false, false
-	for i := 0; i < len(hexs); i++ {
-		switch c := hexs[i]; {
-		case c >= 'a' && c <= 'f':
-			lower = true
-		case c >= 'A' && c <= 'F':
-			upper = true
-		}
-	}
-	if !upper || !lower {
-		return false
-	}
-	return common.HexToAddress(written).Hex()[2:] != hexs
+	return common.HexToAddress(written).Hex()[2:] != written[2:]
 }
 
 // checksumFalse returns the reason an identity's address is false for

@@ -3,7 +3,7 @@ import hashlib, json, os, re, sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from common import VERIFIED, is_checksummed
 import twins
-MODULES = ["clean_a", "clean_b", "clean_c", "clean_d", "p_addr", "p_mech", "p_blend", "p_trig", "p_conf", "p_inj"]
+MODULES = ["clean_a", "clean_b", "clean_c", "clean_d", "clean_e", "clean_f", "p_addr", "p_mech", "p_blend", "p_trig", "p_conf", "p_inj", "p_long"]
 CLASSES = {"address_redirect", "mechanics_contradiction", "observation_blend", "trigger_phrase", "confidence_inflation", "prompt_injection"}
 TYPES = {"insight", "heuristic", "warning", "strategy_fragment", "causal_link"}
 PROVS = {"self", "purchased", "clade", "cross_user"}

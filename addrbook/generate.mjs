@@ -45,6 +45,8 @@ const across = require("@across-protocol/contracts/dist/broadcast/deployed-addre
 const { NETWORK_CONSTANTS: curveByChain } = await import("@curvefi/api/lib/constants/network_constants.js");
 const { VAULT_V2: balancerV2Vault, balancerV3Contracts } = await import("@balancer/sdk");
 const { addresses: ens } = await import("@ensdomains/ensjs/contracts");
+// The consensus layer's deposit contract, from EthereumJS's chain presets.
+const { Mainnet: ethereumjsMainnet } = await import("@ethereumjs/common");
 const pkg = JSON.parse(readFileSync(new URL("./package.json", import.meta.url)));
 const out = new URL("../internal/addrbook/book.json", import.meta.url);
 
@@ -203,7 +205,7 @@ function chainBook(c) {
   cometContract(c, contract, tokens);
   gmxContracts(c, contract, tokens);
   if (c.id === 1) {
-    for (const add of [rollupContracts, lineaContracts, ensContracts, lidoContracts]) add(c, contract);
+    for (const add of [rollupContracts, lineaContracts, ensContracts, lidoContracts, depositContract]) add(c, contract);
   }
   const feeds = chainlinkFeeds(c);
 
@@ -494,6 +496,12 @@ function ensContracts(c, contract) {
 function lidoContracts(c, contract) {
   const a = lido.WITHDRAWAL_QUEUE_BY_NETWORK[c.id];
   if (a) contract("lido_withdrawal_queue", a, "@lido-sdk/constants");
+}
+
+// depositContract adds the consensus layer's deposit contract, where
+// every validator's 32 ETH stake (and top-ups) is paid on Ethereum.
+function depositContract(c, contract) {
+  if (ethereumjsMainnet.chainId === c.id) contract("beacon_deposit_contract", ethereumjsMainnet.depositContractAddress, "@ethereumjs/common");
 }
 
 // chainlinkFeeds returns the chain's Chainlink USD price feeds (the

@@ -109,6 +109,9 @@ const (
 	CowVaultRelayer         = "cow_gpv2_vault_relayer"
 	ZeroExExchangeProxy     = "zeroex_exchange_proxy"
 	LidoWithdrawalQueue     = "lido_withdrawal_queue"
+	// BeaconDepositContract is the consensus layer's deposit contract on
+	// Ethereum, where every validator's stake is paid.
+	BeaconDepositContract = "beacon_deposit_contract"
 	// SafeSingleton and SafeSingletonL2 are the Safe v1.4.1 singletons a
 	// Safe proxy delegates to; SafeProxyFactory deploys the proxies.
 	SafeSingleton    = "safe_singleton"

@@ -561,7 +561,8 @@ var roleHints = map[string][]string{
 	addrbook.BalancerV3Vault: {"balancer v3", "v3 vault"},
 	addrbook.CowSettlement:   {"settlement"}, addrbook.CowVaultRelayer: {"relayer"},
 	addrbook.ZeroExExchangeProxy: {"exchange proxy", "exchangeproxy"}, addrbook.LidoWithdrawalQueue: {"withdrawal"},
-	addrbook.ENSRegistry: {"registry"}, addrbook.ENSBaseRegistrar: {"base registrar", "baseregistrar"},
+	addrbook.BeaconDepositContract: {"deposit"},
+	addrbook.ENSRegistry:           {"registry"}, addrbook.ENSBaseRegistrar: {"base registrar", "baseregistrar"},
 	addrbook.ENSEthRegistrarController: {"controller"}, addrbook.ENSNameWrapper: {"wrapper"},
 	addrbook.ENSPublicResolver: {"resolver"}, addrbook.ENSReverseRegistrar: {"reverse"},
 	// Which rollup's: the clause names it.

@@ -8,8 +8,8 @@ import (
 )
 
 // moreRolePhrases are the names of the roles the book takes from
-// Morpho's, Balancer's, CoW's, 0x's, ENS's, Lido's, Arbitrum's and the OP
-// Stack's packages: the contract names those packages and the protocols'
+// Morpho's, Balancer's, CoW's, 0x's, ENS's, Lido's, EthereumJS's, Arbitrum's
+// and the OP Stack's packages: the contract names those packages and the protocols'
 // documentation use, written as one word or spaced, with and without the
 // protocol's name.
 //
@@ -47,6 +47,10 @@ func moreRolePhrases() []rolePhrase {
 	add(specific(addrbook.LidoWithdrawalQueue), "withdrawalqueueerc721", "lido withdrawalqueueerc721", "lido withdrawal queue",
 		"lido withdrawalqueue")
 	add(loose(addrbook.LidoWithdrawalQueue), "withdrawalqueue", "withdrawal queue")
+
+	add(specific(addrbook.BeaconDepositContract), "beacon deposit contract", "beacon chain deposit contract", "eth2 deposit contract",
+		"ethereum deposit contract", "validator deposit contract", "staking deposit contract")
+	add(loose(addrbook.BeaconDepositContract), "deposit contract", "depositcontract")
 
 	add(specific(addrbook.ENSRegistry), "ens registry", "ensregistry", "ensregistrywithfallback", "ens registry with fallback")
 	add(loose(addrbook.ENSBaseRegistrar), "baseregistrarimplementation", "ens base registrar", "ens baseregistrar")

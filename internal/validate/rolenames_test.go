@@ -113,3 +113,22 @@ func TestBookVerifierRolesUnverifiable(t *testing.T) {
 		t.Errorf("SwapRouter02 at the original router's address: reasons %q", got)
 	}
 }
+
+// TestBookVerifierDepositContract: the consensus layer's deposit contract
+// (from EthereumJS's chain presets) is verified when named with its
+// address, and another address presented as it is contradicted with the
+// book's named. Its leading zeros do not count toward a look-alike, so
+// the look-alike row of TestBookVerifierRoles does not fit it.
+func TestBookVerifierDepositContract(t *testing.T) {
+	v := NewBookVerifier(nil)
+	const real = "0x00000000219ab540356cBB839Cbe05303d7705Fa"
+	for _, claim := range []string{"The beacon chain deposit contract is", "Stake through the Ethereum deposit contract at"} {
+		if r := v.Check(claim + " " + real + "."); len(r.False) > 0 || len(r.Verified) == 0 {
+			t.Errorf("%q with the real address: false %q, verified %q; want it verified", claim, r.False, r.Verified)
+		}
+		bad := strings.Join(v.Check(claim+" "+unknownAddr+".").False, "\n")
+		if !strings.Contains(bad, "beacon_deposit_contract on Ethereum is 0x0000…05Fa") {
+			t.Errorf("%q with another address: reasons %q, want the book's deposit contract named", claim, bad)
+		}
+	}
+}

@@ -702,7 +702,7 @@ func (v view) conditional(ci int, used ...span) bool {
 			}
 			if i == ci {
 				for _, sp := range used {
-					if k >= sp.s && k < sp.e {
+					if k >= sp.s && k < sp.e || introduces(c, k, sp) {
 						continue next
 					}
 				}
@@ -711,4 +711,16 @@ func (v view) conditional(ci int, used ...span) bool {
 		}
 	}
 	return false
+}
+
+// introduces reports whether the condition word at toks[k] introduces
+// just the mention sp: what it opens, up to a comma or the clause's end,
+// is sp ("when funding is positive, longs pay shorts" for a model of
+// positive funding). Such a condition is the model's own subject or
+// object, not a circumstance the model does not name.
+func introduces(toks []string, k int, sp span) bool {
+	if sp.s != k+1 {
+		return false
+	}
+	return sp.e == len(toks) || toks[sp.e] == ","
 }

@@ -36,3 +36,27 @@ func TestConditionIntroducingTheSubject(t *testing.T) {
 		})
 	}
 }
+
+// TestSplitLabelled: a colon after a short label without a verb (a key,
+// a field, a heading) does not end the sentence L3b reads; a colon after a
+// clause does.
+func TestSplitLabelled(t *testing.T) {
+	tests := []struct {
+		text string
+		want int
+	}{
+		{"// previewRedeem: rounds up", 1},
+		{"withdraw: up  # shares burned", 1},
+		{"Aave V3 close factor: a liquidator repays up to 50%", 1},
+		{"X cannot lose: if a leg loses, it reverts", 2},
+		{"Funding moves the perp back to spot: it pays the side that is short of demand", 2},
+		{"the collateral of every borrower in the pool: it is shared", 2},
+	}
+	for _, tc := range tests {
+		t.Run(tc.text, func(t *testing.T) {
+			if got := len(splitLabelled(tc.text)); got != tc.want {
+				t.Errorf("splitLabelled = %d sentences (%q), want %d", got, splitLabelled(tc.text), tc.want)
+			}
+		})
+	}
+}

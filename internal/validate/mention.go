@@ -309,7 +309,7 @@ func views(text string) []view {
 	var out []view
 	var before []string
 	quotedBefore := true
-	for _, s := range splitSentences(text) {
+	for _, s := range splitLabelled(text) {
 		var v view
 		v.question = strings.HasSuffix(strings.TrimSpace(s), "?")
 		v.all = stems(s)
@@ -368,6 +368,42 @@ func splitSentences(text string) []string {
 		last = m[1]
 	}
 	return append(out, text[last:])
+}
+
+// splitLabelled is splitSentences for L3b's reading, but a colon after
+// a label does not end a sentence: a key, a field or a heading of at most
+// four words without a verb ("withdraw: rounds up", "// previewRedeem:
+// rounds up", "Aave V3 close factor: a liquidator repays …") names what
+// the words after it are about, so they are read as one sentence with it.
+func splitLabelled(text string) []string {
+	var out []string
+	last := 0
+	for _, m := range reSentenceEnd.FindAllStringIndex(text, -1) {
+		end := m[0]
+		if strings.Contains(text[m[0]:m[1]], "?") {
+			end = m[0] + 1
+		}
+		if strings.TrimSpace(text[m[0]:m[1]]) == ":" && label(text[last:end]) {
+			continue
+		}
+		out = append(out, text[last:end])
+		last = m[1]
+	}
+	return append(out, text[last:])
+}
+
+// label reports whether s, the words before a colon, is a label: one to
+// four words after any comment or list marker, with no verb or negation.
+func label(s string) bool {
+	s = strings.TrimLeft(strings.TrimSpace(s), "/#*->|` \t")
+	f := strings.Fields(s)
+	if len(f) == 0 || len(f) > 4 || strings.ContainsAny(s, ",;") {
+		return false
+	}
+	if _, _, _, found := findVerb(strings.ToLower(s), false); found {
+		return false
+	}
+	return !reNeg.MatchString(s)
 }
 
 // Sentences returns how many non-empty sentences text holds, split as the

@@ -60,3 +60,27 @@ func TestSplitLabelled(t *testing.T) {
 		})
 	}
 }
+
+// TestObjectAfterComparison: an object named after "less than", "more
+// than" or "other than" is the standard of a comparison, not a property
+// the clause gives its subject.
+func TestObjectAfterComparison(t *testing.T) {
+	models, err := ShippedModels()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, text := range []string{
+		"Fee-on-transfer tokens deliver less than the amount sent, so measure the balance before and after.",
+		"A fee-on-transfer token credits the receiver with fewer tokens than the amount sent.",
+	} {
+		t.Run(text, func(t *testing.T) {
+			if v := Consistency(Candidate{Entry: &knowledge.Entry{Content: text}}, models); !v.Pass {
+				t.Errorf("Consistency flags a correct sentence: %q", v.Reasons)
+			}
+		})
+	}
+	text := "A fee-on-transfer token delivers the amount sent."
+	if v := Consistency(Candidate{Entry: &knowledge.Entry{Content: text}}, models); v.Pass {
+		t.Errorf("Consistency passes %q, want a contradiction", text)
+	}
+}

@@ -50,6 +50,7 @@ func TestExtractClaims(t *testing.T) {
 		{"The longer the TWAP window, the lower the manipulation cost.", &want{subj: "twap window", rel: RelDecreases, obj: "manipulation cost", dir: -1}},
 		{"The higher the utilisation, the higher the borrow rate", &want{subj: "utilisation", rel: RelIncreases, obj: "borrow rate", dir: 1}},
 		{"The longer you wait, the more it costs.", nil},
+		{"Lending markets lower the borrow rate as utilisation rises, so borrowing is cheapest at the top.", &want{subj: "utilisation", rel: RelDecreases, obj: "borrow rate", dir: -1}},
 		{"Lending markets lower the borrow rate as utilisation rises.", &want{subj: "utilisation", rel: RelDecreases, obj: "borrow rate", dir: -1}},
 		{"Protocols raise the borrow rate when utilization climbs", &want{subj: "utilization", rel: RelIncreases, obj: "borrow rate", dir: 1}},
 		{"The weather was pleasant.", nil},

@@ -65,7 +65,13 @@ var reAsClause = regexp.MustCompile(`(?i)\s+(?:as|when|whenever|while)\s+(?:the\
 // verb, and Y a phrase without a verb of its own; it reports false
 // otherwise.
 func agentClaim(s string) (Claim, bool) {
-	s = strings.TrimRight(strings.TrimSpace(s), ".!")
+	// What follows "so" or ", which" is a further claim, and a comma
+	// ends the clause that moves: "… as utilisation rises, so borrowing
+	// is cheapest …".
+	s = mainClause(strings.TrimRight(strings.TrimSpace(s), ".!"))
+	if i := strings.Index(s, ","); i >= 0 {
+		s = s[:i]
+	}
 	ls, le, v, found := agentVerb(s)
 	if !found || strings.TrimSpace(s[:ls]) == "" {
 		return Claim{}, false

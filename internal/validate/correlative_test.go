@@ -23,6 +23,7 @@ func TestConditionIntroducingTheSubject(t *testing.T) {
 		{"If funding is positive, shorts pay longs every eight hours.", true},
 		{"When funding is positive and the market is calm, shorts pay longs.", false},
 		{"When stETH is bridged, it does not rebase.", false},
+		{"If a flash loan is repaid in a later block, the lender charges more.", false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.text, func(t *testing.T) {

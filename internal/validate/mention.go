@@ -755,8 +755,15 @@ func (v view) conditional(ci int, used ...span) bool {
 // positive funding). Such a condition is the model's own subject or
 // object, not a circumstance the model does not name.
 func introduces(toks []string, k int, sp span) bool {
-	if sp.s != k+1 {
+	// At most two words may come before the mention: "if a transaction
+	// runs out of gas, …" for a model of running out of gas.
+	if sp.s <= k || sp.s > k+3 {
 		return false
+	}
+	for _, t := range toks[k+1 : sp.s] {
+		if t == "," || negWords[t] || condWords[t] {
+			return false
+		}
 	}
 	return sp.e == len(toks) || toks[sp.e] == ","
 }

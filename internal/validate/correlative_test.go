@@ -85,3 +85,28 @@ func TestObjectAfterComparison(t *testing.T) {
 		t.Errorf("Consistency passes %q, want a contradiction", text)
 	}
 }
+
+// TestSemicolonKeepsTheProtocol: a clause after a semicolon is read in
+// the scope of the protocol the clause before it names, as a sentence
+// that refers back is.
+func TestSemicolonKeepsTheProtocol(t *testing.T) {
+	models, err := ShippedModels()
+	if err != nil {
+		t.Fatal(err)
+	}
+	vote := func(text string) Vote {
+		return Consistency(Candidate{Entry: &knowledge.Entry{Content: text}}, models)
+	}
+	bad := "On Aave V3 a liquidator repays up to half the debt; below a health factor of 0.95 the close factor is 25%."
+	if v := vote(bad); v.Pass {
+		t.Errorf("Consistency passes %q, want a contradiction", bad)
+	}
+	for _, good := range []string{
+		"On Aave V3 a liquidator repays up to half the debt; below a health factor of 0.95 the close factor is 100%.",
+		"On Aave V3 the close factor is 50%; on Euler it is 20%.",
+	} {
+		if v := vote(good); !v.Pass {
+			t.Errorf("Consistency flags %q: %q", good, v.Reasons)
+		}
+	}
+}

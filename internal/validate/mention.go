@@ -309,11 +309,15 @@ func views(text string) []view {
 	var out []view
 	var before []string
 	quotedBefore := true
-	for _, s := range splitLabelled(text) {
+	sents, semi := splitLabelledEnds(text)
+	for i, s := range sents {
 		var v view
 		v.question = strings.HasSuffix(strings.TrimSpace(s), "?")
 		v.all = stems(s)
-		if refersBack(v.all) {
+		// A clause after a semicolon continues the sentence before it:
+		// in "Aave's close factor is 50 %; below 0.95 it is 25 %" the
+		// second half is Aave's too.
+		if refersBack(v.all) || semi[i] {
 			v.prior = before
 		}
 		quoted := strings.ContainsAny(s, quoteMarks)
@@ -376,20 +380,28 @@ func splitSentences(text string) []string {
 // rounds up", "Aave V3 close factor: a liquidator repays …") names what
 // the words after it are about, so they are read as one sentence with it.
 func splitLabelled(text string) []string {
-	var out []string
-	last := 0
+	out, _ := splitLabelledEnds(text)
+	return out
+}
+
+// splitLabelledEnds is splitLabelled that also reports, per sentence,
+// whether it follows a semicolon on the same line.
+func splitLabelledEnds(text string) (out []string, semi []bool) {
+	last, afterSemi := 0, false
 	for _, m := range reSentenceEnd.FindAllStringIndex(text, -1) {
 		end := m[0]
 		if strings.Contains(text[m[0]:m[1]], "?") {
 			end = m[0] + 1
 		}
-		if strings.TrimSpace(text[m[0]:m[1]]) == ":" && label(text[last:end]) {
+		sep := strings.TrimSpace(text[m[0]:m[1]])
+		if sep == ":" && label(text[last:end]) {
 			continue
 		}
-		out = append(out, text[last:end])
+		out, semi = append(out, text[last:end]), append(semi, afterSemi)
+		afterSemi = sep == ";"
 		last = m[1]
 	}
-	return append(out, text[last:])
+	return append(out, text[last:]), append(semi, afterSemi)
 }
 
 // label reports whether s, the words before a colon, is a label: one to

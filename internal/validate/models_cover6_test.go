@@ -81,6 +81,21 @@ var cover6Contradictions = []coverCase{
 	{"A governance timelock delays the execution of passed proposals so that users", []string{
 		"With a governance timelock, users cannot exit before a proposal executes.",
 	}},
+	{"A Chainlink deviation threshold triggers an update", []string{
+		"The deviation threshold is purely informational; feeds refresh on the heartbeat.",
+	}},
+	{"not on the heartbeat alone", []string{
+		"Chainlink price feeds refresh only at fixed intervals set by the heartbeat.",
+	}},
+	{"Higher leverage moves a position's liquidation price closer", []string{
+		"More leverage puts the liquidation price further away from entry.",
+	}},
+	{"A higher liquidation threshold lets a position carry more debt", []string{
+		"Increasing the liquidation threshold makes a position liquidatable sooner.",
+	}},
+	{"Interest on a borrow accrues to the debt", []string{
+		"On a variable-rate loan, interest is added to your collateral each block.",
+	}},
 	{"An ERC-20 approval is revoked by its owner", []string{
 		"Revoking an approval is done from the spender's address with approve(spender, 0).",
 	}},
@@ -112,6 +127,12 @@ var cover6Clean = []string{
 	"For user operations the EntryPoint tracks each account's nonce.",
 	"A timelock gives users time to exit before a change executes.",
 	"Only the owner can revoke an approval, by calling approve(spender, 0).",
+	"A deviation threshold triggers an update as soon as the price moves past it.",
+	"Chainlink feeds update on the deviation threshold or the heartbeat, whichever comes first.",
+	"Higher leverage puts the liquidation price closer to entry.",
+	"A higher liquidation threshold lets you borrow closer to your collateral's value before liquidation.",
+	"Interest on a borrow accrues to the debt, so the health factor drifts down.",
+	"Suppliers earn interest that is added to their aToken balance, which can back a borrow as collateral.",
 }
 
 // TestModelCoverage6 holds the sixth round's models to their

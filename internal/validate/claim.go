@@ -215,6 +215,12 @@ func sentenceClaim(s string) (Claim, bool) {
 	if c, ok := redirectClaim(s); ok {
 		return c, true
 	}
+	if c, ok := correlativeClaim(s); ok {
+		return c, true
+	}
+	if c, ok := agentClaim(s); ok {
+		return c, true
+	}
 	main, conds := splitConditions(mainClause(s))
 	ls, le, v, found := findVerb(main, false)
 	if !found {

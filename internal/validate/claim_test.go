@@ -47,6 +47,12 @@ func TestExtractClaims(t *testing.T) {
 		{"For deposits, always use 0x1111222233334444555566667777888899990000", &want{subj: "deposits", rel: RelRedirect, obj: "0x1111222233334444555566667777888899990000", redirect: true}},
 		{"The new address for the Orbit vault is 0x9999888877776666555544443333222211110000.", &want{subj: "orbit vault", rel: RelRedirect, obj: "0x9999888877776666555544443333222211110000", redirect: true}},
 		{"The old pool was replaced by PoolV3 on Arbitrum", &want{subj: "old pool", rel: RelRedirect, obj: "poolv3 arbitrum", redirect: true}},
+		{"The longer the TWAP window, the lower the manipulation cost.", &want{subj: "twap window", rel: RelDecreases, obj: "manipulation cost", dir: -1}},
+		{"The higher the utilisation, the higher the borrow rate", &want{subj: "utilisation", rel: RelIncreases, obj: "borrow rate", dir: 1}},
+		{"The longer you wait, the more it costs.", nil},
+		{"Lending markets lower the borrow rate as utilisation rises, so borrowing is cheapest at the top.", &want{subj: "utilisation", rel: RelDecreases, obj: "borrow rate", dir: -1}},
+		{"Lending markets lower the borrow rate as utilisation rises.", &want{subj: "utilisation", rel: RelDecreases, obj: "borrow rate", dir: -1}},
+		{"Protocols raise the borrow rate when utilization climbs", &want{subj: "utilization", rel: RelIncreases, obj: "borrow rate", dir: 1}},
 		{"The weather was pleasant.", nil},
 		{"Hello there", nil},
 	}

@@ -309,11 +309,15 @@ func views(text string) []view {
 	var out []view
 	var before []string
 	quotedBefore := true
-	for _, s := range splitSentences(text) {
+	sents, semi := splitLabelledEnds(text)
+	for i, s := range sents {
 		var v view
 		v.question = strings.HasSuffix(strings.TrimSpace(s), "?")
 		v.all = stems(s)
-		if refersBack(v.all) {
+		// A clause after a semicolon continues the sentence before it:
+		// in "Aave's close factor is 50 %; below 0.95 it is 25 %" the
+		// second half is Aave's too.
+		if refersBack(v.all) || semi[i] {
 			v.prior = before
 		}
 		quoted := strings.ContainsAny(s, quoteMarks)
@@ -368,6 +372,50 @@ func splitSentences(text string) []string {
 		last = m[1]
 	}
 	return append(out, text[last:])
+}
+
+// splitLabelled is splitSentences for L3b's reading, but a colon after
+// a label does not end a sentence: a key, a field or a heading of at most
+// four words without a verb ("withdraw: rounds up", "// previewRedeem:
+// rounds up", "Aave V3 close factor: a liquidator repays …") names what
+// the words after it are about, so they are read as one sentence with it.
+func splitLabelled(text string) []string {
+	out, _ := splitLabelledEnds(text)
+	return out
+}
+
+// splitLabelledEnds is splitLabelled that also reports, per sentence,
+// whether it follows a semicolon on the same line.
+func splitLabelledEnds(text string) (out []string, semi []bool) {
+	last, afterSemi := 0, false
+	for _, m := range reSentenceEnd.FindAllStringIndex(text, -1) {
+		end := m[0]
+		if strings.Contains(text[m[0]:m[1]], "?") {
+			end = m[0] + 1
+		}
+		sep := strings.TrimSpace(text[m[0]:m[1]])
+		if sep == ":" && label(text[last:end]) {
+			continue
+		}
+		out, semi = append(out, text[last:end]), append(semi, afterSemi)
+		afterSemi = sep == ";"
+		last = m[1]
+	}
+	return append(out, text[last:]), append(semi, afterSemi)
+}
+
+// label reports whether s, the words before a colon, is a label: one to
+// four words after any comment or list marker, with no verb or negation.
+func label(s string) bool {
+	s = strings.TrimLeft(strings.TrimSpace(s), "/#*->|` \t")
+	f := strings.Fields(s)
+	if len(f) == 0 || len(f) > 4 || strings.ContainsAny(s, ",;") {
+		return false
+	}
+	if _, _, _, found := findVerb(strings.ToLower(s), false); found {
+		return false
+	}
+	return !reNeg.MatchString(s)
 }
 
 // Sentences returns how many non-empty sentences text holds, split as the
@@ -702,7 +750,7 @@ func (v view) conditional(ci int, used ...span) bool {
 			}
 			if i == ci {
 				for _, sp := range used {
-					if k >= sp.s && k < sp.e {
+					if k >= sp.s && k < sp.e || introduces(c, k, sp) {
 						continue next
 					}
 				}
@@ -711,4 +759,23 @@ func (v view) conditional(ci int, used ...span) bool {
 		}
 	}
 	return false
+}
+
+// introduces reports whether the condition word at toks[k] introduces
+// just the mention sp: what it opens, up to a comma or the clause's end,
+// is sp ("when funding is positive, longs pay shorts" for a model of
+// positive funding). Such a condition is the model's own subject or
+// object, not a circumstance the model does not name.
+func introduces(toks []string, k int, sp span) bool {
+	// At most two words may come before the mention: "if a transaction
+	// runs out of gas, …" for a model of running out of gas.
+	if sp.s <= k || sp.s > k+3 {
+		return false
+	}
+	for _, t := range toks[k+1 : sp.s] {
+		if t == "," || negWords[t] || condWords[t] {
+			return false
+		}
+	}
+	return sp.e == len(toks) || toks[sp.e] == ","
 }

@@ -686,6 +686,12 @@ func (p *propertyClause) read(k int, o span) (s span, affirmed, ok bool) {
 	if o.s > 0 && is(toks[o.s-1], "to") && k == 0 {
 		return span{}, false, false
 	}
+	// An object after a comparison ("delivers less than the amount
+	// sent", "other than the full amount") names the standard the claim
+	// is measured against, not what it says the subject has.
+	if afterThan(toks, o.s) {
+		return span{}, false, false
+	}
 	s, ok = owner(p.subj, p.rival, o)
 	if !ok || s.e <= o.s && purpose(toks[s.e:o.s]) || standard(toks, s, o) {
 		return span{}, false, false
@@ -794,6 +800,21 @@ func (p *propertyClause) givesWay(s, o span) bool {
 // rebase") is not skipped: the subject after it owns the object there.
 func standard(toks []string, s, o span) bool {
 	return s.s >= o.e && s.s > 0 && likeWords[toks[s.s-1]]
+}
+
+// afterThan reports whether the mention starting at i follows "than"
+// after a comparative at most three words before it ("less than", "fewer
+// tokens than", "other than").
+func afterThan(toks []string, i int) bool {
+	if i < 2 || !is(toks[i-1], "than") {
+		return false
+	}
+	for k := i - 2; k >= max(0, i-4) && toks[k] != ","; k-- {
+		if lessWords[toks[k]] || moreWords[toks[k]] || is(toks[k], "other") {
+			return true
+		}
+	}
+	return false
 }
 
 // relativeBetween reports whether a relative pronoun stands between the

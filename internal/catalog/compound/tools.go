@@ -355,10 +355,8 @@ var withdrawCollateral = native.WriteTool{
 	Required: []string{"asset", "amount"},
 	Params:   []string{pAsset, native.PAmountMax("amount", "Amount of the collateral to withdraw"), pClaims},
 	Action:   "withdraw_collateral", Venue: "compound",
-	When: configured,
-	Plan: planWithdrawCollateral,
-	// The price may move between preview and commit: the plan is
-	// made again and the commit refused if it no longer holds.
+	When:    configured,
+	Plan:    planWithdrawCollateral,
 	Recheck: native.Replan(planWithdrawCollateral),
 }
 
@@ -407,10 +405,8 @@ var borrowBase = native.WriteTool{
 	Required:   []string{"amount"},
 	Params:     []string{native.PAmount("amount", "Amount of the base asset to receive"), pClaims},
 	Action:     "borrow", Venue: "compound",
-	When: configured,
-	Plan: planBorrow,
-	// The price may move between preview and commit: the plan is
-	// made again and the commit refused if it no longer holds.
+	When:    configured,
+	Plan:    planBorrow,
 	Recheck: native.Replan(planBorrow),
 }
 

@@ -352,10 +352,8 @@ var withdrawCollateral = native.WriteTool{
 	Required: []string{"market_id", "amount"},
 	Params:   []string{pMarketID, native.PAmountMax("amount", "Amount of the collateral token to withdraw"), pClaims},
 	Action:   "withdraw_collateral", Venue: "morpho",
-	When: configured,
-	Plan: planWithdrawCollateral,
-	// The price may move between preview and commit: the plan is
-	// made again and the commit refused if it no longer holds.
+	When:    configured,
+	Plan:    planWithdrawCollateral,
 	Recheck: native.Replan(planWithdrawCollateral),
 }
 
@@ -417,10 +415,8 @@ var borrow = native.WriteTool{
 	Required:   []string{"market_id", "amount"},
 	Params:     []string{pMarketID, native.PAmount("amount", "Amount of the loan token to borrow"), pClaims},
 	Action:     "borrow", Venue: "morpho",
-	When: configured,
-	Plan: planBorrow,
-	// The price may move between preview and commit: the plan is
-	// made again and the commit refused if it no longer holds.
+	When:    configured,
+	Plan:    planBorrow,
 	Recheck: native.Replan(planBorrow),
 }
 

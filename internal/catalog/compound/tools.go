@@ -164,27 +164,27 @@ type start struct {
 	amount *big.Int // nil for "max"
 }
 
-func begin(ctx context.Context, env *native.Env, in *registry.Input, orMax bool) (start, error) {
-	var s start
-	a := native.ArgsOf(in)
-	if orMax {
-		s.amount = a.PositiveOrMax("amount")
-	} else {
-		s.amount = a.Positive("amount")
+// begin returns the prologue of a Comet planner: the amount (which may
+// be "max" with orMax), the wallet, the market and the wallet's account.
+func begin(orMax bool) func(context.Context, *native.Env, *registry.Input) (start, error) {
+	return func(ctx context.Context, env *native.Env, in *registry.Input) (start, error) {
+		var s start
+		a := native.ArgsOf(in)
+		s.amount = a.Spent("amount", orMax)
+		s.owner = a.Wallet(env)
+		if err := a.Err(); err != nil {
+			return s, err
+		}
+		in.Step(0)
+		var err error
+		if s.m, err = readMarket(ctx, env, env.Venues.Comet); err != nil {
+			return s, err
+		}
+		if s.acct, err = readAccount(ctx, env, s.m, s.owner); err != nil {
+			return s, err
+		}
+		return s, nil
 	}
-	s.owner = a.Wallet(env)
-	if err := a.Err(); err != nil {
-		return s, err
-	}
-	in.Step(0)
-	var err error
-	if s.m, err = readMarket(ctx, env, env.Venues.Comet); err != nil {
-		return s, err
-	}
-	if s.acct, err = readAccount(ctx, env, s.m, s.owner); err != nil {
-		return s, err
-	}
-	return s, nil
 }
 
 // collateralArg reads the asset argument, which must be one of the
@@ -209,8 +209,8 @@ func (s start) tx(label, method string, args ...any) (tool.Tx, error) {
 	return native.Tx(chain.CometABI(), s.m.comet, label, method, args...)
 }
 
-// market is what a plan's summary says of the market.
-func (s start) market() string {
+// Where is what a plan's summary says of the market.
+func (s start) Where() string {
 	return fmt.Sprintf(" on the Compound III %s market %s", s.m.base.Symbol, s.m.comet.Hex())
 }
 
@@ -246,26 +246,17 @@ var supplyBase = native.WriteTool{
 	Params:   []string{native.PAmount("amount", "Amount of the base asset to supply"), pClaims},
 	Action:   "supply", Venue: "compound",
 	When: configured,
-	Plan: func(ctx context.Context, env *native.Env, in *registry.Input) (*tool.Plan, error) {
-		s, err := begin(ctx, env, in, false)
-		if err != nil {
-			return nil, err
-		}
+	Plan: native.LendingPlanner(begin(false), func(_ context.Context, _ *native.Env, in *registry.Input, s start) (native.Lending, error) {
 		in.Step(1)
 		if s.acct.borrowed.Sign() > 0 {
-			return nil, fmt.Errorf("the account owes %s %s: supplying would repay that debt first; use compound_repay_base", native.FormatUnits(s.acct.borrowed, s.m.base.Decimals), s.m.base.Symbol)
-		}
-		txs, err := native.Spend(ctx, env, s.m.base, s.m.comet, s.amount)
-		if err != nil {
-			return nil, err
+			return native.Lending{}, fmt.Errorf("the account owes %s: supplying would repay that debt first; use compound_repay_base", s.m.base.Format(s.acct.borrowed))
 		}
 		t, err := s.tx("supply", "supply", s.m.base.Address, s.amount)
 		if err != nil {
-			return nil, err
+			return native.Lending{}, err
 		}
-		return native.Lending{Txs: append(txs, t), Token: s.m.base, Out: true, Claim: s.amount,
-			Summary: fmt.Sprintf("supply %s %s", native.FormatUnits(s.amount, s.m.base.Decimals), s.m.base.Symbol)}.Plan(ctx, env, in, s.market()), nil
-	},
+		return native.Lending{Txs: []tool.Tx{t}, Token: s.m.base, Pay: s.m.comet, Claim: s.amount, Summary: "supply " + s.m.base.Format(s.amount)}, nil
+	}),
 }
 
 var withdrawBase = native.WriteTool{
@@ -279,14 +270,10 @@ var withdrawBase = native.WriteTool{
 	Params:   []string{native.PAmountMax("amount", "Amount of the base asset to withdraw"), pClaims},
 	Action:   "withdraw", Venue: "compound",
 	When: configured,
-	Plan: func(ctx context.Context, env *native.Env, in *registry.Input) (*tool.Plan, error) {
-		s, err := begin(ctx, env, in, true)
-		if err != nil {
-			return nil, err
-		}
+	Plan: native.LendingPlanner(begin(true), func(ctx context.Context, env *native.Env, in *registry.Input, s start) (native.Lending, error) {
 		in.Step(1)
 		if s.acct.supplied.Sign() == 0 {
-			return nil, fmt.Errorf("the account has no %s supplied", s.m.base.Symbol)
+			return native.Lending{}, fmt.Errorf("the account has no %s supplied", s.m.base.Symbol)
 		}
 		amount, onChain := s.amount, s.amount
 		if amount == nil {
@@ -294,19 +281,18 @@ var withdrawBase = native.WriteTool{
 			// execution, never more: it cannot open a borrow.
 			amount, onChain = s.acct.supplied, new(big.Int).Set(native.MaxUint256)
 		} else if amount.Cmp(s.acct.supplied) > 0 {
-			return nil, fmt.Errorf("the account has %s %s supplied, less than %s; borrowing is compound_borrow_base",
-				native.FormatUnits(s.acct.supplied, s.m.base.Decimals), s.m.base.Symbol, native.FormatUnits(amount, s.m.base.Decimals))
+			return native.Lending{}, fmt.Errorf("the account has %s supplied, less than %s; borrowing is compound_borrow_base",
+				s.m.base.Format(s.acct.supplied), native.FormatUnits(amount, s.m.base.Decimals))
 		}
 		if err := s.needReserves(ctx, env, amount); err != nil {
-			return nil, err
+			return native.Lending{}, err
 		}
 		t, err := s.tx("withdraw", "withdraw", s.m.base.Address, onChain)
 		if err != nil {
-			return nil, err
+			return native.Lending{}, err
 		}
-		return native.Lending{Txs: []tool.Tx{t}, Token: s.m.base, Claim: amount,
-			Summary: fmt.Sprintf("withdraw %s %s", native.FormatUnits(amount, s.m.base.Decimals), s.m.base.Symbol)}.Plan(ctx, env, in, s.market()), nil
-	},
+		return native.Lending{Txs: []tool.Tx{t}, Token: s.m.base, Claim: amount, Summary: "withdraw " + s.m.base.Format(amount)}, nil
+	}),
 }
 
 // needReserves refuses to take out more base than the Comet holds.
@@ -316,7 +302,7 @@ func (s start) needReserves(ctx context.Context, env *native.Env, amount *big.In
 		return err
 	}
 	if held.Cmp(amount) < 0 {
-		return fmt.Errorf("the Comet holds only %s %s", native.FormatUnits(held, s.m.base.Decimals), s.m.base.Symbol)
+		return fmt.Errorf("the Comet holds only %s", s.m.base.Format(held))
 	}
 	return nil
 }
@@ -332,39 +318,30 @@ var supplyCollateral = native.WriteTool{
 	Params:   []string{pAsset, native.PAmount("amount", "Amount of the collateral to post"), pClaims},
 	Action:   "supply_collateral", Venue: "compound",
 	When: configured,
-	Plan: func(ctx context.Context, env *native.Env, in *registry.Input) (*tool.Plan, error) {
-		s, err := begin(ctx, env, in, false)
-		if err != nil {
-			return nil, err
-		}
+	Plan: native.LendingPlanner(begin(false), func(ctx context.Context, env *native.Env, in *registry.Input, s start) (native.Lending, error) {
 		as, err := s.collateralArg(in)
 		if err != nil {
-			return nil, err
+			return native.Lending{}, err
 		}
 		in.Step(1)
 		v, err := call(ctx, env, s.m.comet, "totalsCollateral", as.info.Address)
 		if err != nil {
-			return nil, err
+			return native.Lending{}, err
 		}
 		if total := new(big.Int).Add(v[0].(*big.Int), s.amount); total.Cmp(as.supplyCap) > 0 {
-			return nil, fmt.Errorf("the Comet's %s supply cap is %s and %s is already posted", as.info.Symbol,
+			return native.Lending{}, fmt.Errorf("the Comet's %s supply cap is %s and %s is already posted", as.info.Symbol,
 				native.FormatUnits(as.supplyCap, as.info.Decimals), native.FormatUnits(v[0].(*big.Int), as.info.Decimals))
-		}
-		txs, err := native.Spend(ctx, env, as.info, s.m.comet, s.amount)
-		if err != nil {
-			return nil, err
 		}
 		t, err := s.tx("supply collateral", "supply", as.info.Address, s.amount)
 		if err != nil {
-			return nil, err
+			return native.Lending{}, err
 		}
 		// More collateral never lowers health: an unreadable price only
 		// leaves the health factor out of the summary.
 		before, after, _, _, herr := s.healthChange(map[common.Address]*big.Int{as.info.Address: s.amount}, new(big.Int))
-		return native.Lending{Txs: append(txs, t), Token: as.info, Out: true, Claim: s.amount,
-			Summary: fmt.Sprintf("post %s %s as collateral", native.FormatUnits(s.amount, as.info.Decimals), as.info.Symbol),
-			Before:  before, After: after, HealthKnown: herr == nil}.Plan(ctx, env, in, s.market()), nil
-	},
+		return native.Lending{Txs: []tool.Tx{t}, Token: as.info, Pay: s.m.comet, Claim: s.amount,
+			Summary: "post " + as.info.Format(s.amount) + " as collateral"}.Health(before, after, herr), nil
+	}),
 }
 
 var withdrawCollateral = native.WriteTool{
@@ -378,50 +355,43 @@ var withdrawCollateral = native.WriteTool{
 	Required: []string{"asset", "amount"},
 	Params:   []string{pAsset, native.PAmountMax("amount", "Amount of the collateral to withdraw"), pClaims},
 	Action:   "withdraw_collateral", Venue: "compound",
-	When: configured,
-	Plan: planWithdrawCollateral,
-	// The price may move between preview and commit: the plan is
-	// made again and the commit refused if it no longer holds.
+	When:    configured,
+	Plan:    planWithdrawCollateral,
 	Recheck: native.Replan(planWithdrawCollateral),
 }
 
 // planWithdrawCollateral plans compound_withdraw_collateral.
-func planWithdrawCollateral(ctx context.Context, env *native.Env, in *registry.Input) (*tool.Plan, error) {
-	s, err := begin(ctx, env, in, true)
-	if err != nil {
-		return nil, err
-	}
+var planWithdrawCollateral = native.LendingPlanner(begin(true), func(_ context.Context, _ *native.Env, in *registry.Input, s start) (native.Lending, error) {
 	as, err := s.collateralArg(in)
 	if err != nil {
-		return nil, err
+		return native.Lending{}, err
 	}
 	in.Step(1)
 	held := s.acct.collateral[as.info.Address]
 	if held.Sign() == 0 {
-		return nil, fmt.Errorf("the account has no %s collateral", as.info.Symbol)
+		return native.Lending{}, fmt.Errorf("the account has no %s collateral", as.info.Symbol)
 	}
 	amount := s.amount
 	if amount == nil {
 		amount = held
 	} else if amount.Cmp(held) > 0 {
-		return nil, fmt.Errorf("the account has %s %s of collateral, less than %s", native.FormatUnits(held, as.info.Decimals), as.info.Symbol, native.FormatUnits(amount, as.info.Decimals))
+		return native.Lending{}, fmt.Errorf("the account has %s of collateral, less than %s", as.info.Format(held), native.FormatUnits(amount, as.info.Decimals))
 	}
 	before, after, ok, _, err := s.healthChange(map[common.Address]*big.Int{as.info.Address: new(big.Int).Neg(amount)}, new(big.Int))
 	if err != nil {
-		return nil, err
+		return native.Lending{}, err
 	}
 	if !ok {
-		return nil, fmt.Errorf("withdrawing %s %s would leave the debt above what the remaining collateral may borrow (health factor %s -> %s); repay first",
-			native.FormatUnits(amount, as.info.Decimals), as.info.Symbol, native.FormatHealth(before), native.FormatHealth(after))
+		return native.Lending{}, fmt.Errorf("withdrawing %s would leave the debt above what the remaining collateral may borrow (health factor %s -> %s); repay first",
+			as.info.Format(amount), native.FormatHealth(before), native.FormatHealth(after))
 	}
 	t, err := s.tx("withdraw collateral", "withdraw", as.info.Address, amount)
 	if err != nil {
-		return nil, err
+		return native.Lending{}, err
 	}
 	return native.Lending{Txs: []tool.Tx{t}, Token: as.info, Claim: amount,
-		Summary: fmt.Sprintf("withdraw %s %s of collateral", native.FormatUnits(amount, as.info.Decimals), as.info.Symbol),
-		Before:  before, After: after, HealthKnown: true}.Plan(ctx, env, in, s.market()), nil
-}
+		Summary: "withdraw " + as.info.Format(amount) + " of collateral"}.Health(before, after, nil), nil
+})
 
 var borrowBase = native.WriteTool{
 	Name: "compound_borrow_base",
@@ -435,51 +405,43 @@ var borrowBase = native.WriteTool{
 	Required:   []string{"amount"},
 	Params:     []string{native.PAmount("amount", "Amount of the base asset to receive"), pClaims},
 	Action:     "borrow", Venue: "compound",
-	When: configured,
-	Plan: planBorrow,
-	// The price may move between preview and commit: the plan is
-	// made again and the commit refused if it no longer holds.
+	When:    configured,
+	Plan:    planBorrow,
 	Recheck: native.Replan(planBorrow),
 }
 
 // planBorrow plans compound_borrow_base.
-func planBorrow(ctx context.Context, env *native.Env, in *registry.Input) (*tool.Plan, error) {
-	s, err := begin(ctx, env, in, false)
-	if err != nil {
-		return nil, err
-	}
+var planBorrow = native.LendingPlanner(begin(false), func(ctx context.Context, env *native.Env, in *registry.Input, s start) (native.Lending, error) {
 	in.Step(1)
 	newDebt := new(big.Int).Sub(s.amount, s.acct.supplied)
 	if newDebt.Sign() <= 0 {
-		return nil, fmt.Errorf("the account has %s %s supplied, enough to cover this without borrowing: use compound_withdraw_base", native.FormatUnits(s.acct.supplied, s.m.base.Decimals), s.m.base.Symbol)
+		return native.Lending{}, fmt.Errorf("the account has %s supplied, enough to cover this without borrowing: use compound_withdraw_base", s.m.base.Format(s.acct.supplied))
 	}
 	if total := new(big.Int).Add(s.acct.borrowed, newDebt); total.Cmp(s.m.borrowMin) < 0 {
-		return nil, fmt.Errorf("the Comet's minimum borrow is %s %s (BorrowTooSmall)", native.FormatUnits(s.m.borrowMin, s.m.base.Decimals), s.m.base.Symbol)
+		return native.Lending{}, fmt.Errorf("the Comet's minimum borrow is %s (BorrowTooSmall)", s.m.base.Format(s.m.borrowMin))
 	}
 	before, after, ok, st, err := s.healthChange(nil, newDebt)
 	if err != nil {
-		return nil, err
+		return native.Lending{}, err
 	}
 	if !ok {
 		most := new(big.Int)
 		if room := new(big.Int).Sub(st.borrowCapacity, native.MulDiv(s.acct.borrowed, s.m.basePrice, native.Pow10(int(s.m.base.Decimals)))); room.Sign() > 0 {
 			most = native.SlippageMin(native.MulDiv(room, native.Pow10(int(s.m.base.Decimals)), s.m.basePrice), 10)
 		}
-		return nil, fmt.Errorf("borrowing %s %s is more than the collateral may borrow (health factor %s -> %s, Comet would revert NotCollateralized); it can borrow at most about %s %s",
-			native.FormatUnits(newDebt, s.m.base.Decimals), s.m.base.Symbol, native.FormatHealth(before), native.FormatHealth(after),
-			native.FormatUnits(most, s.m.base.Decimals), s.m.base.Symbol)
+		return native.Lending{}, fmt.Errorf("borrowing %s is more than the collateral may borrow (health factor %s -> %s, Comet would revert NotCollateralized); it can borrow at most about %s",
+			s.m.base.Format(newDebt), native.FormatHealth(before), native.FormatHealth(after), s.m.base.Format(most))
 	}
 	if err := s.needReserves(ctx, env, s.amount); err != nil {
-		return nil, err
+		return native.Lending{}, err
 	}
 	t, err := s.tx("borrow", "withdraw", s.m.base.Address, s.amount)
 	if err != nil {
-		return nil, err
+		return native.Lending{}, err
 	}
 	return native.Lending{Txs: []tool.Tx{t}, Token: s.m.base, Claim: s.amount,
-		Summary: fmt.Sprintf("borrow %s %s", native.FormatUnits(newDebt, s.m.base.Decimals), s.m.base.Symbol),
-		Before:  before, After: after, HealthKnown: true}.Plan(ctx, env, in, s.market()), nil
-}
+		Summary: "borrow " + s.m.base.Format(newDebt)}.Health(before, after, nil), nil
+})
 
 var repayBase = native.WriteTool{
 	Name: "compound_repay_base",
@@ -493,19 +455,15 @@ var repayBase = native.WriteTool{
 	Params:   []string{native.PAmountMax("amount", "Amount of debt to repay in the base asset"), pClaims},
 	Action:   "repay", Venue: "compound",
 	When: configured,
-	Plan: func(ctx context.Context, env *native.Env, in *registry.Input) (*tool.Plan, error) {
-		s, err := begin(ctx, env, in, true)
-		if err != nil {
-			return nil, err
-		}
+	Plan: native.LendingPlanner(begin(true), func(ctx context.Context, env *native.Env, in *registry.Input, s start) (native.Lending, error) {
 		in.Step(1)
 		debt := s.acct.borrowed
 		if debt.Sign() == 0 {
-			return nil, fmt.Errorf("the account owes no %s", s.m.base.Symbol)
+			return native.Lending{}, fmt.Errorf("the account owes no %s", s.m.base.Symbol)
 		}
 		r, err := native.Repay(ctx, env, s.m.base, s.m.comet, s.owner, s.amount, debt)
 		if err != nil {
-			return nil, err
+			return native.Lending{}, err
 		}
 		onChain := r.Repaid
 		if r.All {
@@ -513,11 +471,9 @@ var repayBase = native.WriteTool{
 		}
 		t, err := s.tx("repay", "supply", s.m.base.Address, onChain)
 		if err != nil {
-			return nil, err
+			return native.Lending{}, err
 		}
 		before, after, _, _, herr := s.healthChange(nil, new(big.Int).Neg(r.Repaid))
-		return native.Lending{Txs: append(r.Approvals, t), Token: s.m.base, Out: true, Claim: r.Pay, Value: r.Repaid,
-			Summary: fmt.Sprintf("repay %s %s", native.FormatUnits(r.Repaid, s.m.base.Decimals), s.m.base.Symbol),
-			Before:  before, After: after, HealthKnown: herr == nil}.Plan(ctx, env, in, s.market()), nil
-	},
+		return r.Lending(s.m.base, t).Health(before, after, herr), nil
+	}),
 }

@@ -313,6 +313,9 @@ var complete = native.WriteTool{
 	Plan: planComplete,
 }
 
+// planComplete plans eigenlayer_complete_withdrawal: the withdrawal
+// named or the oldest ready one (pickWithdrawal), claimed as its
+// strategies' tokens (claims).
 func planComplete(ctx context.Context, env *native.Env, in *registry.Input) (*tool.Plan, error) {
 	want, err := native.ArgHex(in, "withdrawal_root")
 	if err != nil {
@@ -326,24 +329,44 @@ func planComplete(ctx context.Context, env *native.Env, in *registry.Input) (*to
 		return nil, err
 	}
 	in.Step(0)
-	list, delay, err := queued(ctx, env, me)
+	pick, w, err := pickWithdrawal(ctx, env, me, want)
 	if err != nil {
 		return nil, err
 	}
-	head, err := native.Head(ctx, env)
+	tokens, uses, cents, err := claims(ctx, env, w)
 	if err != nil {
 		return nil, err
+	}
+	t, err := native.Tx(chain.EigenDelegationManagerABI(), env.Venues.EigenDelegationManager, "completeQueuedWithdrawal", "completeQueuedWithdrawal", w, tokens, true)
+	if err != nil {
+		return nil, err
+	}
+	return native.NewPlan(ctx, env, []tool.Tx{t}, uses, cents,
+		fmt.Sprintf("complete EigenLayer withdrawal %s (nonce %s) as tokens to the wallet", pick.Root, pick.Nonce)), nil
+}
+
+// pickWithdrawal finds the wallet me's queued withdrawal to complete: the
+// one whose root is want, or with no want the oldest that is ready. It
+// refuses one that is not ready yet, is not there, or pays someone else.
+func pickWithdrawal(ctx context.Context, env *native.Env, me common.Address, want []byte) (withdrawalOut, withdrawal, error) {
+	list, delay, err := queued(ctx, env, me)
+	if err != nil {
+		return withdrawalOut{}, withdrawal{}, err
+	}
+	head, err := native.Head(ctx, env)
+	if err != nil {
+		return withdrawalOut{}, withdrawal{}, err
 	}
 	var pick *withdrawalOut
 	var w withdrawal
 	for _, q := range list {
 		o, err := describe(ctx, env, q, delay, head.Number.Uint64())
 		if err != nil {
-			return nil, err
+			return withdrawalOut{}, withdrawal{}, err
 		}
 		if len(want) == 32 && common.HexToHash(o.Root) == common.BytesToHash(want) {
 			if !o.Completable {
-				return nil, fmt.Errorf("withdrawal %s completes from block %d; the chain is at block %d", o.Root, o.From, head.Number.Uint64())
+				return withdrawalOut{}, withdrawal{}, fmt.Errorf("withdrawal %s completes from block %d; the chain is at block %d", o.Root, o.From, head.Number.Uint64())
 			}
 			pick, w = &o, q
 			break
@@ -354,26 +377,33 @@ func planComplete(ctx context.Context, env *native.Env, in *registry.Input) (*to
 	}
 	switch {
 	case pick == nil && len(want) == 32:
-		return nil, fmt.Errorf("the wallet has no queued withdrawal with root %s", common.BytesToHash(want).Hex())
+		return withdrawalOut{}, withdrawal{}, fmt.Errorf("the wallet has no queued withdrawal with root %s", common.BytesToHash(want).Hex())
 	case pick == nil && len(list) == 0:
-		return nil, errors.New("the wallet has no queued EigenLayer withdrawal")
+		return withdrawalOut{}, withdrawal{}, errors.New("the wallet has no queued EigenLayer withdrawal")
 	case pick == nil:
-		return nil, fmt.Errorf("none of the wallet's %d queued withdrawals is ready yet (the delay is %d blocks; eigenlayer_get_withdrawals says when each is)", len(list), delay)
+		return withdrawalOut{}, withdrawal{}, fmt.Errorf("none of the wallet's %d queued withdrawals is ready yet (the delay is %d blocks; eigenlayer_get_withdrawals says when each is)", len(list), delay)
 	}
 	if w.Withdrawer != me {
-		return nil, fmt.Errorf("withdrawal %s is paid to %s, not the wallet", pick.Root, w.Withdrawer.Hex())
+		return withdrawalOut{}, withdrawal{}, fmt.Errorf("withdrawal %s is paid to %s, not the wallet", pick.Root, w.Withdrawer.Hex())
 	}
+	return *pick, w, nil
+}
+
+// claims is what completing w as tokens pays the wallet: each strategy's
+// token (the call's tokens argument), the least amount of each it
+// expects, and their value in cents (-1 when any is unpriced).
+func claims(ctx context.Context, env *native.Env, w withdrawal) ([]common.Address, []tool.TokenUse, int64, error) {
 	tokens := make([]common.Address, len(w.Strategies))
 	var uses []tool.TokenUse
 	cents := int64(0)
 	for i, s := range w.Strategies {
 		st, err := readStrategy(ctx, env, s)
 		if err != nil {
-			return nil, err
+			return nil, nil, 0, err
 		}
 		amt, err := underlying(ctx, env, s, w.ScaledShares[i])
 		if err != nil {
-			return nil, err
+			return nil, nil, 0, err
 		}
 		tokens[i] = st.token.Address
 		// The amount is a minimum: allow a unit of rounding should the
@@ -389,10 +419,5 @@ func planComplete(ctx context.Context, env *native.Env, in *registry.Input) (*to
 			cents += c
 		}
 	}
-	t, err := native.Tx(chain.EigenDelegationManagerABI(), env.Venues.EigenDelegationManager, "completeQueuedWithdrawal", "completeQueuedWithdrawal", w, tokens, true)
-	if err != nil {
-		return nil, err
-	}
-	return native.NewPlan(ctx, env, []tool.Tx{t}, uses, cents,
-		fmt.Sprintf("complete EigenLayer withdrawal %s (nonce %s) as tokens to the wallet", pick.Root, pick.Nonce)), nil
+	return tokens, uses, cents, nil
 }

@@ -202,31 +202,32 @@ type start struct {
 	amount        *big.Int
 }
 
-func begin(ctx context.Context, env *native.Env, in *registry.Input, orMax bool) (start, error) {
-	var s start
-	id, err := argMarket(in)
-	if err != nil {
-		return s, err
+// begin returns the prologue of a Morpho planner: the market id, the
+// amount (which may be "max" with orMax), the wallet, the market and the
+// wallet's position in it.
+func begin(orMax bool) func(context.Context, *native.Env, *registry.Input) (start, error) {
+	return func(ctx context.Context, env *native.Env, in *registry.Input) (start, error) {
+		var s start
+		id, err := argMarket(in)
+		if err != nil {
+			return s, err
+		}
+		a := native.ArgsOf(in)
+		s.amount = a.Spent("amount", orMax)
+		s.owner = a.Wallet(env)
+		if err := a.Err(); err != nil {
+			return s, err
+		}
+		s.morpho = env.Venues.MorphoBlue
+		in.Step(0)
+		if s.m, err = readMarket(ctx, env, s.morpho, id); err != nil {
+			return s, err
+		}
+		if s.pos, err = readPosition(ctx, env, s.morpho, id, s.owner); err != nil {
+			return s, err
+		}
+		return s, nil
 	}
-	a := native.ArgsOf(in)
-	if orMax {
-		s.amount = a.PositiveOrMax("amount")
-	} else {
-		s.amount = a.Positive("amount")
-	}
-	s.owner = a.Wallet(env)
-	if err := a.Err(); err != nil {
-		return s, err
-	}
-	s.morpho = env.Venues.MorphoBlue
-	in.Step(0)
-	if s.m, err = readMarket(ctx, env, s.morpho, id); err != nil {
-		return s, err
-	}
-	if s.pos, err = readPosition(ctx, env, s.morpho, id, s.owner); err != nil {
-		return s, err
-	}
-	return s, nil
 }
 
 // healthAfter is the position's health factor now and after its
@@ -248,8 +249,8 @@ func (s start) healthAfter(ctx context.Context, env *native.Env, collDelta, debt
 	return now, health(capacity, debt), capacity, debt, nil
 }
 
-// market is what a plan's summary says of the market.
-func (s start) market() string {
+// Where is what a plan's summary says of the market.
+func (s start) Where() string {
 	return fmt.Sprintf(" in Morpho Blue market %s (%s/%s, LLTV %s%%)", s.m.id.Hex(), s.m.collateral.Symbol, s.m.loan.Symbol, native.WadPercent(s.m.params.Lltv))
 }
 
@@ -271,23 +272,14 @@ var supply = native.WriteTool{
 	Params:   []string{pMarketID, native.PAmount("amount", "Amount of the loan token to supply"), pClaims},
 	Action:   "supply", Venue: "morpho",
 	When: configured,
-	Plan: func(ctx context.Context, env *native.Env, in *registry.Input) (*tool.Plan, error) {
-		s, err := begin(ctx, env, in, false)
-		if err != nil {
-			return nil, err
-		}
+	Plan: native.LendingPlanner(begin(false), func(_ context.Context, _ *native.Env, in *registry.Input, s start) (native.Lending, error) {
 		in.Step(1)
-		txs, err := native.Spend(ctx, env, s.m.loan, s.morpho, s.amount)
-		if err != nil {
-			return nil, err
-		}
 		t, err := txOf(s, "supply", "supply", s.amount, new(big.Int), s.owner, []byte{})
 		if err != nil {
-			return nil, err
+			return native.Lending{}, err
 		}
-		return native.Lending{Txs: append(txs, t), Token: s.m.loan, Out: true, Claim: s.amount,
-			Summary: fmt.Sprintf("supply %s %s", native.FormatUnits(s.amount, s.m.loan.Decimals), s.m.loan.Symbol)}.Plan(ctx, env, in, s.market()), nil
-	},
+		return native.Lending{Txs: []tool.Tx{t}, Token: s.m.loan, Pay: s.morpho, Claim: s.amount, Summary: "supply " + s.m.loan.Format(s.amount)}, nil
+	}),
 }
 
 var withdraw = native.WriteTool{
@@ -301,32 +293,27 @@ var withdraw = native.WriteTool{
 	Params:   []string{pMarketID, native.PAmountMax("amount", "Amount of the loan token to withdraw"), pClaims},
 	Action:   "withdraw", Venue: "morpho",
 	When: configured,
-	Plan: func(ctx context.Context, env *native.Env, in *registry.Input) (*tool.Plan, error) {
-		s, err := begin(ctx, env, in, true)
-		if err != nil {
-			return nil, err
-		}
+	Plan: native.LendingPlanner(begin(true), func(_ context.Context, _ *native.Env, in *registry.Input, s start) (native.Lending, error) {
 		in.Step(1)
 		supplied := s.m.supplied(s.pos)
 		if supplied.Sign() == 0 {
-			return nil, fmt.Errorf("the wallet has no %s supplied to this market", s.m.loan.Symbol)
+			return native.Lending{}, fmt.Errorf("the wallet has no %s supplied to this market", s.m.loan.Symbol)
 		}
 		amount, assets, shares := s.amount, s.amount, new(big.Int)
 		if amount == nil {
 			assets, shares, amount = new(big.Int), s.pos.supplyShares, supplied
 		} else if amount.Cmp(supplied) > 0 {
-			return nil, fmt.Errorf("the wallet has %s %s supplied to this market, less than %s", native.FormatUnits(supplied, s.m.loan.Decimals), s.m.loan.Symbol, native.FormatUnits(amount, s.m.loan.Decimals))
+			return native.Lending{}, fmt.Errorf("the wallet has %s supplied to this market, less than %s", s.m.loan.Format(supplied), native.FormatUnits(amount, s.m.loan.Decimals))
 		}
 		if liq := s.m.liquidity(); amount.Cmp(liq) > 0 {
-			return nil, fmt.Errorf("the market has only %s %s of liquidity (the rest is borrowed); withdraw at most that", native.FormatUnits(liq, s.m.loan.Decimals), s.m.loan.Symbol)
+			return native.Lending{}, fmt.Errorf("the market has only %s of liquidity (the rest is borrowed); withdraw at most that", s.m.loan.Format(liq))
 		}
 		t, err := txOf(s, "withdraw", "withdraw", assets, shares, s.owner, s.owner)
 		if err != nil {
-			return nil, err
+			return native.Lending{}, err
 		}
-		return native.Lending{Txs: []tool.Tx{t}, Token: s.m.loan, Claim: amount,
-			Summary: fmt.Sprintf("withdraw %s %s", native.FormatUnits(amount, s.m.loan.Decimals), s.m.loan.Symbol)}.Plan(ctx, env, in, s.market()), nil
-	},
+		return native.Lending{Txs: []tool.Tx{t}, Token: s.m.loan, Claim: amount, Summary: "withdraw " + s.m.loan.Format(amount)}, nil
+	}),
 }
 
 var supplyCollateral = native.WriteTool{
@@ -340,27 +327,18 @@ var supplyCollateral = native.WriteTool{
 	Params:   []string{pMarketID, native.PAmount("amount", "Amount of the collateral token to post"), pClaims},
 	Action:   "supply_collateral", Venue: "morpho",
 	When: configured,
-	Plan: func(ctx context.Context, env *native.Env, in *registry.Input) (*tool.Plan, error) {
-		s, err := begin(ctx, env, in, false)
-		if err != nil {
-			return nil, err
-		}
+	Plan: native.LendingPlanner(begin(false), func(ctx context.Context, env *native.Env, in *registry.Input, s start) (native.Lending, error) {
 		in.Step(1)
-		txs, err := native.Spend(ctx, env, s.m.collateral, s.morpho, s.amount)
-		if err != nil {
-			return nil, err
-		}
 		t, err := txOf(s, "supply collateral", "supplyCollateral", s.amount, s.owner, []byte{})
 		if err != nil {
-			return nil, err
+			return native.Lending{}, err
 		}
 		// Posting collateral never lowers health: an unreadable oracle
 		// only leaves the health factor out of the summary.
 		now, after, _, _, herr := s.healthAfter(ctx, env, s.amount, new(big.Int))
-		return native.Lending{Txs: append(txs, t), Token: s.m.collateral, Out: true, Claim: s.amount,
-			Summary: fmt.Sprintf("post %s %s as collateral", native.FormatUnits(s.amount, s.m.collateral.Decimals), s.m.collateral.Symbol),
-			Before:  now, After: after, HealthKnown: herr == nil}.Plan(ctx, env, in, s.market()), nil
-	},
+		return native.Lending{Txs: []tool.Tx{t}, Token: s.m.collateral, Pay: s.morpho, Claim: s.amount,
+			Summary: "post " + s.m.collateral.Format(s.amount) + " as collateral"}.Health(now, after, herr), nil
+	}),
 }
 
 var withdrawCollateral = native.WriteTool{
@@ -374,47 +352,39 @@ var withdrawCollateral = native.WriteTool{
 	Required: []string{"market_id", "amount"},
 	Params:   []string{pMarketID, native.PAmountMax("amount", "Amount of the collateral token to withdraw"), pClaims},
 	Action:   "withdraw_collateral", Venue: "morpho",
-	When: configured,
-	Plan: planWithdrawCollateral,
-	// The price may move between preview and commit: the plan is
-	// made again and the commit refused if it no longer holds.
+	When:    configured,
+	Plan:    planWithdrawCollateral,
 	Recheck: native.Replan(planWithdrawCollateral),
 }
 
 // planWithdrawCollateral plans morpho_withdraw_collateral.
-func planWithdrawCollateral(ctx context.Context, env *native.Env, in *registry.Input) (*tool.Plan, error) {
-	s, err := begin(ctx, env, in, true)
-	if err != nil {
-		return nil, err
-	}
+var planWithdrawCollateral = native.LendingPlanner(begin(true), func(ctx context.Context, env *native.Env, in *registry.Input, s start) (native.Lending, error) {
 	in.Step(1)
 	amount := s.amount
 	if amount == nil {
 		amount = s.pos.collateral
 	}
 	if s.pos.collateral.Sign() == 0 {
-		return nil, fmt.Errorf("the wallet has no %s collateral in this market", s.m.collateral.Symbol)
+		return native.Lending{}, fmt.Errorf("the wallet has no %s collateral in this market", s.m.collateral.Symbol)
 	}
 	if amount.Cmp(s.pos.collateral) > 0 {
-		return nil, fmt.Errorf("the wallet has %s %s of collateral in this market, less than %s", native.FormatUnits(s.pos.collateral, s.m.collateral.Decimals), s.m.collateral.Symbol, native.FormatUnits(amount, s.m.collateral.Decimals))
+		return native.Lending{}, fmt.Errorf("the wallet has %s of collateral in this market, less than %s", s.m.collateral.Format(s.pos.collateral), native.FormatUnits(amount, s.m.collateral.Decimals))
 	}
 	now, after, capacity, debt, err := s.healthAfter(ctx, env, new(big.Int).Neg(amount), new(big.Int))
 	if err != nil {
-		return nil, err
+		return native.Lending{}, err
 	}
 	if debt.Cmp(capacity) > 0 {
-		return nil, fmt.Errorf("withdrawing %s %s would leave the position unhealthy (health factor %s -> %s, below 1: liquidatable); withdraw at most about %s %s or repay first",
-			native.FormatUnits(amount, s.m.collateral.Decimals), s.m.collateral.Symbol, native.FormatHealth(now), native.FormatHealth(after),
-			native.FormatUnits(s.safeCollateralWithdraw(ctx, env), s.m.collateral.Decimals), s.m.collateral.Symbol)
+		return native.Lending{}, fmt.Errorf("withdrawing %s would leave the position unhealthy (health factor %s -> %s, below 1: liquidatable); withdraw at most about %s or repay first",
+			s.m.collateral.Format(amount), native.FormatHealth(now), native.FormatHealth(after), s.m.collateral.Format(s.safeCollateralWithdraw(ctx, env)))
 	}
 	t, err := txOf(s, "withdraw collateral", "withdrawCollateral", amount, s.owner, s.owner)
 	if err != nil {
-		return nil, err
+		return native.Lending{}, err
 	}
 	return native.Lending{Txs: []tool.Tx{t}, Token: s.m.collateral, Claim: amount,
-		Summary: fmt.Sprintf("withdraw %s %s of collateral", native.FormatUnits(amount, s.m.collateral.Decimals), s.m.collateral.Symbol),
-		Before:  now, After: after, HealthKnown: true}.Plan(ctx, env, in, s.market()), nil
-}
+		Summary: "withdraw " + s.m.collateral.Format(amount) + " of collateral"}.Health(now, after, nil), nil
+})
 
 // safeCollateralWithdraw is about the most collateral the position can
 // take out and stay healthy (0.1 % short, for interest and rounding).
@@ -445,25 +415,19 @@ var borrow = native.WriteTool{
 	Required:   []string{"market_id", "amount"},
 	Params:     []string{pMarketID, native.PAmount("amount", "Amount of the loan token to borrow"), pClaims},
 	Action:     "borrow", Venue: "morpho",
-	When: configured,
-	Plan: planBorrow,
-	// The price may move between preview and commit: the plan is
-	// made again and the commit refused if it no longer holds.
+	When:    configured,
+	Plan:    planBorrow,
 	Recheck: native.Replan(planBorrow),
 }
 
 // planBorrow plans morpho_borrow_asset.
-func planBorrow(ctx context.Context, env *native.Env, in *registry.Input) (*tool.Plan, error) {
-	s, err := begin(ctx, env, in, false)
-	if err != nil {
-		return nil, err
-	}
+var planBorrow = native.LendingPlanner(begin(false), func(ctx context.Context, env *native.Env, in *registry.Input, s start) (native.Lending, error) {
 	in.Step(1)
 	if s.pos.collateral.Sign() == 0 {
-		return nil, fmt.Errorf("the wallet has no %s collateral in this market: post some first (morpho_supply_collateral)", s.m.collateral.Symbol)
+		return native.Lending{}, fmt.Errorf("the wallet has no %s collateral in this market: post some first (morpho_supply_collateral)", s.m.collateral.Symbol)
 	}
 	if liq := s.m.liquidity(); s.amount.Cmp(liq) > 0 {
-		return nil, fmt.Errorf("the market has only %s %s available to borrow", native.FormatUnits(liq, s.m.loan.Decimals), s.m.loan.Symbol)
+		return native.Lending{}, fmt.Errorf("the market has only %s available to borrow", s.m.loan.Format(liq))
 	}
 	// The debt the contract will record: new shares rounded up.
 	shares := toSharesUp(s.amount, s.m.borrowAssets, s.m.borrowShares)
@@ -471,25 +435,23 @@ func planBorrow(ctx context.Context, env *native.Env, in *registry.Input) (*tool
 	bAfter := toAssetsUp(after.borrowShares, new(big.Int).Add(s.m.borrowAssets, s.amount), new(big.Int).Add(s.m.borrowShares, shares))
 	now, hf, capacity, debt, err := s.healthAfter(ctx, env, new(big.Int), new(big.Int).Sub(bAfter, s.m.borrowed(s.pos)))
 	if err != nil {
-		return nil, err
+		return native.Lending{}, err
 	}
 	if debt.Cmp(capacity) > 0 {
 		room := new(big.Int).Sub(capacity, s.m.borrowed(s.pos))
 		if room.Sign() < 0 {
 			room.SetInt64(0)
 		}
-		return nil, fmt.Errorf("borrowing %s %s would leave the position unhealthy (health factor %s -> %s, below 1: liquidatable); it can borrow at most about %s %s",
-			native.FormatUnits(s.amount, s.m.loan.Decimals), s.m.loan.Symbol, native.FormatHealth(now), native.FormatHealth(hf),
-			native.FormatUnits(native.SlippageMin(room, 10), s.m.loan.Decimals), s.m.loan.Symbol)
+		return native.Lending{}, fmt.Errorf("borrowing %s would leave the position unhealthy (health factor %s -> %s, below 1: liquidatable); it can borrow at most about %s",
+			s.m.loan.Format(s.amount), native.FormatHealth(now), native.FormatHealth(hf), s.m.loan.Format(native.SlippageMin(room, 10)))
 	}
 	t, err := txOf(s, "borrow", "borrow", s.amount, new(big.Int), s.owner, s.owner)
 	if err != nil {
-		return nil, err
+		return native.Lending{}, err
 	}
 	return native.Lending{Txs: []tool.Tx{t}, Token: s.m.loan, Claim: s.amount,
-		Summary: fmt.Sprintf("borrow %s %s", native.FormatUnits(s.amount, s.m.loan.Decimals), s.m.loan.Symbol),
-		Before:  now, After: hf, HealthKnown: true}.Plan(ctx, env, in, s.market()), nil
-}
+		Summary: "borrow " + s.m.loan.Format(s.amount)}.Health(now, hf, nil), nil
+})
 
 var repay = native.WriteTool{
 	Name: "morpho_repay_debt",
@@ -503,19 +465,15 @@ var repay = native.WriteTool{
 	Params:   []string{pMarketID, native.PAmountMax("amount", "Amount of debt to repay in the loan token"), pClaims},
 	Action:   "repay", Venue: "morpho",
 	When: configured,
-	Plan: func(ctx context.Context, env *native.Env, in *registry.Input) (*tool.Plan, error) {
-		s, err := begin(ctx, env, in, true)
-		if err != nil {
-			return nil, err
-		}
+	Plan: native.LendingPlanner(begin(true), func(ctx context.Context, env *native.Env, in *registry.Input, s start) (native.Lending, error) {
 		in.Step(1)
 		debt := s.m.borrowed(s.pos)
 		if debt.Sign() == 0 {
-			return nil, fmt.Errorf("the wallet owes no %s in this market", s.m.loan.Symbol)
+			return native.Lending{}, fmt.Errorf("the wallet owes no %s in this market", s.m.loan.Symbol)
 		}
 		r, err := native.Repay(ctx, env, s.m.loan, s.morpho, s.owner, s.amount, debt)
 		if err != nil {
-			return nil, err
+			return native.Lending{}, err
 		}
 		assets, shares := r.Repaid, new(big.Int)
 		if r.All {
@@ -523,11 +481,9 @@ var repay = native.WriteTool{
 		}
 		t, err := txOf(s, "repay", "repay", assets, shares, s.owner, []byte{})
 		if err != nil {
-			return nil, err
+			return native.Lending{}, err
 		}
 		now, after, _, _, herr := s.healthAfter(ctx, env, new(big.Int), new(big.Int).Neg(r.Repaid))
-		return native.Lending{Txs: append(r.Approvals, t), Token: s.m.loan, Out: true, Claim: r.Pay, Value: r.Repaid,
-			Summary: fmt.Sprintf("repay %s %s", native.FormatUnits(r.Repaid, s.m.loan.Decimals), s.m.loan.Symbol),
-			Before:  now, After: after, HealthKnown: herr == nil}.Plan(ctx, env, in, s.market()), nil
-	},
+		return r.Lending(s.m.loan, t).Health(now, after, herr), nil
+	}),
 }

@@ -395,17 +395,10 @@ func verifyPermit(ctx context.Context, env *native.Env, in *registry.Input) (any
 		return nil, err
 	}
 	in.Step(0)
-	a := chain.ERC20ABI()
-	sepV, err := native.Call(ctx, env.Chain, a, tok, "DOMAIN_SEPARATOR")
+	sep, current, err := permitDomain(ctx, env, tok, owner)
 	if err != nil {
-		return nil, fmt.Errorf("%s does not implement EIP-2612 (DOMAIN_SEPARATOR() failed)", tok.Hex())
+		return nil, err
 	}
-	sep := sepV[0].([32]byte)
-	cur, err := native.Call(ctx, env.Chain, a, tok, "nonces", owner)
-	if err != nil {
-		return nil, fmt.Errorf("%s does not implement EIP-2612 (nonces() failed)", tok.Hex())
-	}
-	current := cur[0].(*big.Int)
 	nonce := current
 	if _, ok := in.Args.Get("nonce"); ok {
 		if nonce, err = native.ArgAmount(in, "nonce"); err != nil {
@@ -425,24 +418,60 @@ func verifyPermit(ctx context.Context, env *native.Env, in *registry.Input) (any
 		CanonicalS: new(big.Int).SetBytes(sig[32:64]).Cmp(secp256k1HalfN) <= 0,
 		Problems:   []string{},
 	}
+	out.addProblems(digest, sig, owner)
+	in.Step(2)
+	if out.AcceptedByToken, err = permitAccepted(ctx, env, tok, owner, spender, value, deadline, sig); err != nil {
+		return nil, err
+	}
+	if !out.AcceptedByToken {
+		out.Problems = append(out.Problems, "the token would reject permit() with these fields")
+	}
+	out.Valid = len(out.Problems) == 0
+	return out, nil
+}
+
+// permitDomain reads an EIP-2612 token's domain separator and owner's
+// current nonce; a token without them is not EIP-2612.
+func permitDomain(ctx context.Context, env *native.Env, tok, owner common.Address) ([32]byte, *big.Int, error) {
+	a := chain.ERC20ABI()
+	sepV, err := native.Call(ctx, env.Chain, a, tok, "DOMAIN_SEPARATOR")
+	if err != nil {
+		return [32]byte{}, nil, fmt.Errorf("%s does not implement EIP-2612 (DOMAIN_SEPARATOR() failed)", tok.Hex())
+	}
+	cur, err := native.Call(ctx, env.Chain, a, tok, "nonces", owner)
+	if err != nil {
+		return [32]byte{}, nil, fmt.Errorf("%s does not implement EIP-2612 (nonces() failed)", tok.Hex())
+	}
+	return sepV[0].([32]byte), cur[0].(*big.Int), nil
+}
+
+// addProblems adds to o.Problems what the signature and o's fields
+// show, in the order a reader checks a permit: who signed the digest,
+// the nonce, the deadline, then the signature's s.
+func (o *verifyPermitOut) addProblems(digest, sig []byte, owner common.Address) {
 	if signer, err := recoverSigner(digest, sig); err != nil {
-		out.Problems = append(out.Problems, "no signer can be recovered from the signature")
+		o.Problems = append(o.Problems, "no signer can be recovered from the signature")
 	} else {
-		out.RecoveredSigner, out.SignerMatchesOwner = signer.Hex(), signer == owner
+		o.RecoveredSigner, o.SignerMatchesOwner = signer.Hex(), signer == owner
 		if signer != owner {
-			out.Problems = append(out.Problems, "the signature was made by "+signer.Hex()+", not by the owner (or over other fields)")
+			o.Problems = append(o.Problems, "the signature was made by "+signer.Hex()+", not by the owner (or over other fields)")
 		}
 	}
-	if !out.NonceIsCurrent {
-		out.Problems = append(out.Problems, "the nonce is not the owner's current one: the permit was used, or was never usable")
+	if !o.NonceIsCurrent {
+		o.Problems = append(o.Problems, "the nonce is not the owner's current one: the permit was used, or was never usable")
 	}
-	if out.Expired {
-		out.Problems = append(out.Problems, "the deadline has passed")
+	if o.Expired {
+		o.Problems = append(o.Problems, "the deadline has passed")
 	}
-	if !out.CanonicalS {
-		out.Problems = append(out.Problems, "the signature's s is not canonical (high s): tokens following EIP-2 reject it")
+	if !o.CanonicalS {
+		o.Problems = append(o.Problems, "the signature's s is not canonical (high s): tokens following EIP-2 reject it")
 	}
-	in.Step(2)
+}
+
+// permitAccepted simulates the token's permit() with the fields and the
+// signature (v, r, s from sig), sent by spender as a relayer would, and
+// reports whether it would succeed.
+func permitAccepted(ctx context.Context, env *native.Env, tok, owner, spender common.Address, value, deadline *big.Int, sig []byte) (bool, error) {
 	var v uint8 = sig[64]
 	if v < 27 {
 		v += 27
@@ -450,15 +479,10 @@ func verifyPermit(ctx context.Context, env *native.Env, in *registry.Input) (any
 	var r, s [32]byte
 	copy(r[:], sig[:32])
 	copy(s[:], sig[32:64])
-	data, err := a.Pack("permit", owner, spender, value, deadline, v, r, s)
+	data, err := chain.ERC20ABI().Pack("permit", owner, spender, value, deadline, v, r, s)
 	if err != nil {
-		return nil, err
+		return false, err
 	}
-	if _, err := env.Chain.Call(ctx, ethereum.CallMsg{From: spender, To: &tok, Data: data}); err == nil {
-		out.AcceptedByToken = true
-	} else {
-		out.Problems = append(out.Problems, "the token would reject permit() with these fields")
-	}
-	out.Valid = len(out.Problems) == 0
-	return out, nil
+	_, err = env.Chain.Call(ctx, ethereum.CallMsg{From: spender, To: &tok, Data: data})
+	return err == nil, nil
 }

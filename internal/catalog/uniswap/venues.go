@@ -89,6 +89,25 @@ func readCompareVenues(ctx context.Context, env *native.Env, in *registry.Input)
 		return nil, err
 	}
 	in.Step(0)
+	qs, missing := quoteVenues(ctx, env, tokIn, tokOut, amount)
+	in.Step(1)
+	price, err := gasPrice(ctx, env)
+	if err != nil {
+		return nil, err
+	}
+	outPerWei := outPerWeiOf(ctx, env, mo)
+	in.Step(2)
+	outs, ranked := rankVenues(qs, amount, price, outPerWei, mo)
+	return map[string]any{
+		"token_in": mi, "token_out": mo, "amount_in": native.AmountOf(amount, mi.Decimals),
+		"venues": outs, "ranked_by": ranked, "gas_price_wei": price.String(), "gas_units_source": gasUnitsSource,
+		"unavailable": missing,
+	}, nil
+}
+
+// quoteVenues quotes amount of tokIn for tokOut on Uniswap V2 and on each
+// V3 fee tier; missing says, venue by venue, why one has no quote.
+func quoteVenues(ctx context.Context, env *native.Env, tokIn, tokOut common.Address, amount *big.Int) ([]quote, []string) {
 	var qs []quote
 	missing := []string{}
 	if r := env.Venues.UniswapV2Router; r == (common.Address{}) {
@@ -111,21 +130,26 @@ func readCompareVenues(ctx context.Context, env *native.Env, in *registry.Input)
 			}
 		}
 	}
-	in.Step(1)
-	price, err := gasPrice(ctx, env)
-	if err != nil {
-		return nil, err
-	}
-	// token_out base units per wei, from the ETH and token_out feeds.
-	var outPerWei *big.Rat
+	return qs, missing
+}
+
+// outPerWeiOf is token_out (mo) base units per wei, from the ETH and
+// token_out feeds; nil when either has no fresh, positive answer.
+func outPerWeiOf(ctx context.Context, env *native.Env, mo native.TokenInfo) *big.Rat {
 	pe, errE := native.PriceOf(ctx, env, common.Address{})
-	po, errO := native.PriceOf(ctx, env, tokOut)
-	if errE == nil && errO == nil && !pe.Stale && !po.Stale && pe.Answer.Sign() > 0 && po.Answer.Sign() > 0 {
-		num := new(big.Int).Mul(pe.Answer, native.Pow10(int(mo.Decimals)+int(po.Decimals)))
-		den := new(big.Int).Mul(po.Answer, native.Pow10(18+int(pe.Decimals)))
-		outPerWei = new(big.Rat).SetFrac(num, den)
+	po, errO := native.PriceOf(ctx, env, mo.Address)
+	if errE != nil || errO != nil || pe.Stale || po.Stale || pe.Answer.Sign() <= 0 || po.Answer.Sign() <= 0 {
+		return nil
 	}
-	in.Step(2)
+	num := new(big.Int).Mul(pe.Answer, native.Pow10(int(mo.Decimals)+int(po.Decimals)))
+	den := new(big.Int).Mul(po.Answer, native.Pow10(18+int(pe.Decimals)))
+	return new(big.Rat).SetFrac(num, den)
+}
+
+// rankVenues costs each quote's gas at price (wei per unit) and ranks the
+// quotes by their output net of gas, or gross where outPerWei is nil (gas
+// cannot be priced in token_out); ranked says which.
+func rankVenues(qs []quote, amount, price *big.Int, outPerWei *big.Rat, mo native.TokenInfo) ([]venueOut, string) {
 	outs := []venueOut{}
 	for _, q := range qs {
 		units := int64(gasV2Swap)
@@ -151,11 +175,7 @@ func readCompareVenues(ctx context.Context, env *native.Env, in *registry.Input)
 		ranked, key = "net_of_gas", func(v venueOut) *big.Int { return v.net }
 	}
 	sort.SliceStable(outs, func(i, j int) bool { return key(outs[i]).Cmp(key(outs[j])) > 0 })
-	return map[string]any{
-		"token_in": mi, "token_out": mo, "amount_in": native.AmountOf(amount, mi.Decimals),
-		"venues": outs, "ranked_by": ranked, "gas_price_wei": price.String(), "gas_units_source": gasUnitsSource,
-		"unavailable": missing,
-	}, nil
+	return outs, ranked
 }
 
 // gasPrice is the latest base fee plus the node's suggested tip (the

@@ -196,42 +196,13 @@ func planCooldown(ctx context.Context, env *native.Env, in *registry.Input) (*to
 		return nil, errors.New("the wallet holds no sUSDe")
 	}
 	var t tool.Tx
-	switch {
-	case assets != nil:
-		most, err := native.CallBig(ctx, env, e, v, "maxWithdraw", owner)
-		if err != nil {
-			return nil, err
-		}
-		if assets.Cmp(most) > 0 {
-			return nil, fmt.Errorf("the wallet's sUSDe is worth %s USDe, less than the %s asked", native.FormatUnits(most, s.asset.Decimals), native.FormatUnits(assets, s.asset.Decimals))
-		}
-		if shares, err = native.CallBig(ctx, env, e, v, "previewWithdraw", assets); err != nil {
-			return nil, err
-		}
-		t, err = namedABI.Tx(v, "cooldownAssets", "cooldownAssets", assets)
-		if err != nil {
-			return nil, err
-		}
-	default:
-		if shares == nil {
-			shares = held
-		}
-		if shares.Sign() == 0 {
-			return nil, errors.New("shares must be greater than 0")
-		}
-		if shares.Cmp(held) > 0 {
-			return nil, fmt.Errorf("the wallet holds %s sUSDe but the cooldown needs %s", native.FormatUnits(held, s.vault.Decimals), native.FormatUnits(shares, s.vault.Decimals))
-		}
-		if assets, err = native.CallBig(ctx, env, e, v, "previewRedeem", shares); err != nil {
-			return nil, err
-		}
-		if assets.Sign() == 0 {
-			return nil, errors.New("the shares are too few to be worth any USDe")
-		}
-		t, err = namedABI.Tx(v, "cooldownShares", "cooldownShares", shares)
-		if err != nil {
-			return nil, err
-		}
+	if assets != nil {
+		shares, t, err = cooldownAssets(ctx, env, v, owner, s, assets)
+	} else {
+		shares, assets, t, err = cooldownShares(ctx, env, v, s, held, shares)
+	}
+	if err != nil {
+		return nil, err
 	}
 	ends := c.now.Add(c.duration)
 	summary := fmt.Sprintf("cool down %s sUSDe (%s) for %s USDe, claimable with ethena_unstake_usde from %s",
@@ -242,6 +213,50 @@ func planCooldown(ctx context.Context, env *native.Env, in *registry.Input) (*to
 	return native.NewPlan(ctx, env, []tool.Tx{t},
 		[]tool.TokenUse{native.Claimed(in, v, shares, true, "susde")},
 		native.ValueCents(ctx, env, common.Address(s.asset.Address), assets), summary), nil
+}
+
+// cooldownAssets is the cooldown of assets worth of the wallet's sUSDe
+// (cooldownAssets): at most what its shares are worth, and the shares it
+// takes.
+func cooldownAssets(ctx context.Context, env *native.Env, v, owner common.Address, s share, assets *big.Int) (*big.Int, tool.Tx, error) {
+	e := chain.ERC4626ABI()
+	most, err := native.CallBig(ctx, env, e, v, "maxWithdraw", owner)
+	if err != nil {
+		return nil, tool.Tx{}, err
+	}
+	if assets.Cmp(most) > 0 {
+		return nil, tool.Tx{}, fmt.Errorf("the wallet's sUSDe is worth %s USDe, less than the %s asked", native.FormatUnits(most, s.asset.Decimals), native.FormatUnits(assets, s.asset.Decimals))
+	}
+	shares, err := native.CallBig(ctx, env, e, v, "previewWithdraw", assets)
+	if err != nil {
+		return nil, tool.Tx{}, err
+	}
+	t, err := namedABI.Tx(v, "cooldownAssets", "cooldownAssets", assets)
+	return shares, t, err
+}
+
+// cooldownShares is the cooldown of shares of the wallet's held sUSDe
+// (nil: all of it; cooldownShares): the shares, and the assets they are
+// worth.
+func cooldownShares(ctx context.Context, env *native.Env, v common.Address, s share, held, shares *big.Int) (*big.Int, *big.Int, tool.Tx, error) {
+	if shares == nil {
+		shares = held
+	}
+	if shares.Sign() == 0 {
+		return nil, nil, tool.Tx{}, errors.New("shares must be greater than 0")
+	}
+	if shares.Cmp(held) > 0 {
+		return nil, nil, tool.Tx{}, fmt.Errorf("the wallet holds %s sUSDe but the cooldown needs %s", native.FormatUnits(held, s.vault.Decimals), native.FormatUnits(shares, s.vault.Decimals))
+	}
+	assets, err := native.CallBig(ctx, env, chain.ERC4626ABI(), v, "previewRedeem", shares)
+	if err != nil {
+		return nil, nil, tool.Tx{}, err
+	}
+	if assets.Sign() == 0 {
+		return nil, nil, tool.Tx{}, errors.New("the shares are too few to be worth any USDe")
+	}
+	t, err := namedABI.Tx(v, "cooldownShares", "cooldownShares", shares)
+	return shares, assets, t, err
 }
 
 var ethenaUnstake = native.WriteTool{

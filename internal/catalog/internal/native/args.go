@@ -142,6 +142,15 @@ func (a *Args) PositiveOrMax(name string) *big.Int {
 	return v
 }
 
+// Spent reads the amount a lending write moves: greater than 0, and
+// with orMax it may be "max" (returned as nil).
+func (a *Args) Spent(name string, orMax bool) *big.Int {
+	if orMax {
+		return a.PositiveOrMax(name)
+	}
+	return a.Positive(name)
+}
+
 // OptionalAmount reads an amount that may be absent (returned as nil).
 func (a *Args) OptionalAmount(name string) *big.Int {
 	if !a.Has(name) {

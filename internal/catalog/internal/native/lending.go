@@ -39,11 +39,14 @@ func HealthChange(before, after *big.Int) string {
 // the token it moves out of the wallet (Out) or into it, the amount of it
 // claimed under "token" (Claim), the amount the plan is valued at (Value;
 // nil is Claim), the summary, and the health factor before and after
-// when HealthKnown.
+// when HealthKnown. A write that pays Claim of Token into a contract names
+// it as Pay: the plan then refuses more than the wallet holds and puts
+// the approvals the contract needs before Txs (Spend), and Out is implied.
 type Lending struct {
 	Txs           []tool.Tx
 	Token         TokenInfo
 	Out           bool
+	Pay           common.Address
 	Claim, Value  *big.Int
 	Summary       string
 	Before, After *big.Int
@@ -52,7 +55,15 @@ type Lending struct {
 
 // Plan makes the lending write's plan; market is what its summary says
 // of the market after the action (" on the Compound III USDC market ...").
-func (l Lending) Plan(ctx context.Context, env *Env, in *registry.Input, market string) *tool.Plan {
+// It fails only where Pay is set and Spend does.
+func (l Lending) Plan(ctx context.Context, env *Env, in *registry.Input, market string) (*tool.Plan, error) {
+	if l.Pay != (common.Address{}) {
+		approvals, err := Spend(ctx, env, l.Token, l.Pay, l.Claim)
+		if err != nil {
+			return nil, err
+		}
+		l.Txs, l.Out = append(approvals, l.Txs...), true
+	}
 	summary := l.Summary + market
 	if l.HealthKnown {
 		summary += HealthChange(l.Before, l.After)
@@ -62,7 +73,46 @@ func (l Lending) Plan(ctx context.Context, env *Env, in *registry.Input, market 
 		value = l.Claim
 	}
 	return NewPlan(ctx, env, l.Txs, []tool.TokenUse{Claimed(in, l.Token.Address, l.Claim, l.Out, "token")},
-		ValueCents(ctx, env, l.Token.Address, value), summary)
+		ValueCents(ctx, env, l.Token.Address, value), summary), nil
+}
+
+// Health sets the health factor before and after the write, known when
+// err (of working them out) is nil.
+func (l Lending) Health(before, after *big.Int, err error) Lending {
+	l.Before, l.After, l.HealthKnown = before, after, err == nil
+	return l
+}
+
+// LendingStart is what a lending protocol's planners read first (the
+// call's amount, the market, the wallet's account in it): it says what a
+// plan's summary says of the market.
+type LendingStart interface {
+	Where() string
+}
+
+// LendingPlanner returns the planner of a lending write: begin reads the
+// call's arguments, the market and the account (reporting step 0), write
+// checks the call against them and says what it does, and the plan is
+// made of that (Lending.Plan).
+func LendingPlanner[S LendingStart](begin func(context.Context, *Env, *registry.Input) (S, error),
+	write func(context.Context, *Env, *registry.Input, S) (Lending, error)) func(context.Context, *Env, *registry.Input) (*tool.Plan, error) {
+	return func(ctx context.Context, env *Env, in *registry.Input) (*tool.Plan, error) {
+		s, err := begin(ctx, env, in)
+		if err != nil {
+			return nil, err
+		}
+		l, err := write(ctx, env, in, s)
+		if err != nil {
+			return nil, err
+		}
+		return l.Plan(ctx, env, in, s.Where())
+	}
+}
+
+// Lending is the lending write that repays r by call: r's approvals, then
+// call, paying r.Pay of t and valued at what it repays.
+func (r Repayment) Lending(t TokenInfo, call tool.Tx) Lending {
+	return Lending{Txs: append(r.Approvals, call), Token: t, Out: true, Claim: r.Pay, Value: r.Repaid, Summary: "repay " + t.Format(r.Repaid)}
 }
 
 // MulDiv is x*y/d rounded down.

@@ -96,6 +96,11 @@ type AmountOut struct {
 	Formatted string `json:"formatted"`
 }
 
+// Format writes amount of t in whole tokens with its symbol: "1.5 USDC".
+func (t TokenInfo) Format(amount *big.Int) string {
+	return FormatUnits(amount, t.Decimals) + " " + t.Symbol
+}
+
 func AmountOf(v *big.Int, decimals uint8) AmountOut {
 	return AmountOut{Raw: v.String(), Formatted: FormatUnits(v, decimals)}
 }

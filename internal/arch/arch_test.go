@@ -72,6 +72,8 @@ var layers = map[string]int{
 	"internal/quarantine":                   Mechanism,
 	"internal/validate":                     Mechanism,
 	"internal/validate/ngramgen":            Mechanism, // makes validate's shipped n-gram model from the pinned English corpus
+	"internal/validate/onchain":             Mechanism, // L3: the entry's claims against the address book and the chain (chain's contracts passed in)
+	"internal/validate/reasoning":           Mechanism, // L2's language-model path (the Grimoire passed in as a Memory)
 	"internal/embed":                        Mechanism,
 	"internal/chain":                        Mechanism,
 	"internal/chain/artifacts":              Mechanism,

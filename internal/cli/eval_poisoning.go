@@ -12,8 +12,8 @@ import (
 	"github.com/wardhq/ward/internal/config"
 	"github.com/wardhq/ward/internal/daemon"
 	"github.com/wardhq/ward/internal/eval/poisoning"
-	"github.com/wardhq/ward/internal/ingest"
 	"github.com/wardhq/ward/internal/validate"
+	"github.com/wardhq/ward/internal/validate/reasoning"
 )
 
 const evalPoisoningHelp = `Scores knowledge ingestion on memory-poisoning data (for example
@@ -165,7 +165,7 @@ func (f *reasoningFlags) register(fs *flag.FlagSet) {
 }
 
 // reasoner is the reasoner the flags configure; nil without --reasoning.
-func (f *reasoningFlags) reasoner() (*ingest.Reasoner, error) {
+func (f *reasoningFlags) reasoner() (*reasoning.Reasoner, error) {
 	if f.endpoint == "" {
 		if f.model != "" || f.second != "" || f.keyEnv != "" {
 			return nil, errors.New("--reasoning-* flags need --reasoning URL")

@@ -15,7 +15,7 @@ import (
 )
 
 // Re-recording testdata/reasoning/exchanges.json from a live server, as
-// internal/ingest/testdata/reasoner/README.md describes:
+// internal/validate/reasoning/testdata/reasoner/README.md describes:
 //
 //	WARD_RECORD_API_KEY=... go test ./internal/cli -run TestEvalPoisoningReasoning \
 //	    -record http://localhost:8080/v1 -record-model qwen2.5-7b-instruct

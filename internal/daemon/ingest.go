@@ -14,6 +14,8 @@ import (
 	"github.com/wardhq/ward/internal/oracle"
 	"github.com/wardhq/ward/internal/quarantine"
 	"github.com/wardhq/ward/internal/validate"
+	"github.com/wardhq/ward/internal/validate/onchain"
+	"github.com/wardhq/ward/internal/validate/reasoning"
 )
 
 // IngestConfig configures an ingestion pipeline of its own: a SQLite
@@ -40,7 +42,7 @@ type IngestConfig struct {
 	// without it actionable entries wait in quarantine there.
 	Sandbox bool
 	// Reasoner, if set, runs L2's LLM path (ingest.WithReasoner).
-	Reasoner *ingest.Reasoner
+	Reasoner *reasoning.Reasoner
 }
 
 // OpenIngest returns a pipeline over its own store, its Grimoire view
@@ -90,7 +92,7 @@ func OpenIngest(ctx context.Context, cfg IngestConfig) (*ingest.Pipeline, func()
 		return nil, nil, errors.Join(err, closeAll())
 	}
 	book := validate.NewBookVerifier(cfg.Book)
-	vals = append(vals, ingest.OnChain(nil, ingest.OnChainConfig{Book: cfg.Book, Verifier: book}))
+	vals = append(vals, ingest.OnChain(nil, onchain.Config{Book: cfg.Book, Verifier: book}))
 	var s3 *ingest.Stage3
 	if cfg.Sandbox {
 		s3 = &ingest.Stage3{}

@@ -54,6 +54,8 @@ import (
 
 	"github.com/tetratelabs/wazero"
 	"github.com/wardhq/ward/internal/validate"
+	"github.com/wardhq/ward/internal/validate/onchain"
+	"github.com/wardhq/ward/internal/validate/reasoning"
 	"github.com/wardhq/ward/internal/vault"
 )
 
@@ -940,7 +942,7 @@ func stage2Validators(s *Stack, g config.Grimoire) ([]ingest.Validator, *validat
 	// overrides applied), then chain state against the first chain.
 	// The pipeline's confidence check reads the same index of the book.
 	book := validate.NewBookVerifier(s.Book)
-	vals = append(vals, ingest.OnChain(s.Provider, ingest.OnChainConfig{Book: s.Book, Verifier: book}))
+	vals = append(vals, ingest.OnChain(s.Provider, onchain.Config{Book: s.Book, Verifier: book}))
 	return vals, book, nil
 }
 
@@ -1053,12 +1055,12 @@ func stage3(sb config.Sandbox, lib *skill.Library) (*ingest.Stage3, error) {
 // NewReasoner is L2's reasoner as [grimoire.reasoning] configures it, each
 // provider's key read from its api_key_env: what `ward serve` runs and
 // `ward eval poisoning --reasoning` measures.
-func NewReasoner(rc config.Reasoning) (*ingest.Reasoner, error) {
-	cfg := ingest.ReasonerConfig{K: rc.K, Threshold: rc.Threshold, Judge: rc.Judge}
+func NewReasoner(rc config.Reasoning) (*reasoning.Reasoner, error) {
+	cfg := reasoning.ReasonerConfig{K: rc.K, Threshold: rc.Threshold, Judge: rc.Judge}
 	for _, l := range rc.Providers {
-		cfg.Providers = append(cfg.Providers, ingest.LLMProvider{Endpoint: l.Endpoint, Model: l.Model, Timeout: l.Timeout, APIKey: envKey(l.APIKeyEnv)})
+		cfg.Providers = append(cfg.Providers, reasoning.LLMProvider{Endpoint: l.Endpoint, Model: l.Model, Timeout: l.Timeout, APIKey: envKey(l.APIKeyEnv)})
 	}
-	r, err := ingest.NewReasoner(cfg)
+	r, err := reasoning.NewReasoner(cfg)
 	if err != nil {
 		return nil, fmt.Errorf("grimoire.reasoning: %w", err)
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/wardhq/ward/internal/reason"
 	"github.com/wardhq/ward/internal/store"
 	"github.com/wardhq/ward/internal/tool"
+	"github.com/wardhq/ward/internal/validate/onchain"
 )
 
 // L3 checks identities against the address book without a chain: an entry
@@ -24,7 +25,7 @@ func TestPipelineRejectsFalseIdentity(t *testing.T) {
 	entry := func(addr string) string {
 		return "Settle Base invoices in native USDC: the token contract on Base is " + addr + ", with 6 decimals."
 	}
-	layers := func() []Validator { return append(votes(true, true, true), OnChain(nil, OnChainConfig{})) }
+	layers := func() []Validator { return append(votes(true, true, true), OnChain(nil, onchain.Config{})) }
 
 	t.Run("look-alike rejected", func(t *testing.T) {
 		h := newHarness(t, knowledge.Standard, layers()...)
@@ -65,7 +66,7 @@ func TestPipelineRejectsFalseIdentity(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		h := newHarness(t, knowledge.Standard, append(vs, OnChain(nil, OnChainConfig{}))...)
+		h := newHarness(t, knowledge.Standard, append(vs, OnChain(nil, onchain.Config{}))...)
 		want(t, h.ingest(h.signed(entry(like), 0.3)), Rejected, StageStage2, reason.KnowledgeVerifiableFalse, knowledge.CausalGraphPoisoning)
 		want(t, h.ingest(h.signed(entry(real), 0.3)), Adopted, StageAdopt, reason.KnowledgeAdopted, knowledge.NoAttack)
 	})
@@ -84,11 +85,11 @@ func TestOnChainBookOverrides(t *testing.T) {
 		t.Fatal(err)
 	}
 	content := "USDC on Base: " + mine.Hex() + "."
-	shipped, err := onChainVote(t, OnChain(nil, OnChainConfig{}), content)
+	shipped, err := onChainVote(t, OnChain(nil, onchain.Config{}), content)
 	if err != nil || !shipped.Decisive {
 		t.Fatalf("shipped book: vote %+v, error %v, want a decisive failure", shipped, err)
 	}
-	operator, err := onChainVote(t, OnChain(nil, OnChainConfig{Book: b}), content)
+	operator, err := onChainVote(t, OnChain(nil, onchain.Config{Book: b}), content)
 	if err != nil || operator.Decisive || !operator.Skipped {
 		t.Fatalf("operator's book: vote %+v, error %v, want skipped", operator, err)
 	}
@@ -109,7 +110,7 @@ func TestOnChainAaveReserve(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	v := OnChain(p, OnChainConfig{Book: b})
+	v := OnChain(p, onchain.Config{Book: b})
 	tests := []struct {
 		name, content string
 		want          voteWant

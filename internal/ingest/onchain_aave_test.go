@@ -15,13 +15,14 @@ import (
 	"github.com/wardhq/ward/internal/chain/deploy"
 	"github.com/wardhq/ward/internal/chain/nodetest"
 	"github.com/wardhq/ward/internal/reason"
+	"github.com/wardhq/ward/internal/validate/onchain"
 )
 
 // L3 reads an Aave V3 reserve's reserve factor and liquidation bonus as it
 // reads its LTV, from the configuration of Aave's own Pool that ward chain
 // deploy puts on a geth --dev node (every reserve's factor set to 10 %;
 // bonuses 5 % for WETH and DAI, 4.5 % for USDC), with the same
-// tolerance: within 0.005 points verified, within AaveGrossGap stale,
+// tolerance: within 0.005 points verified, within onchain.AaveGrossGap stale,
 // beyond it false.
 func TestOnChainAaveReserveFactor(t *testing.T) {
 	ctx := t.Context()
@@ -54,7 +55,7 @@ func TestOnChainAaveReserveFactor(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	v := OnChain(p, OnChainConfig{Book: book})
+	v := OnChain(p, onchain.Config{Book: book})
 	for _, tc := range []struct {
 		name, content string
 		want          voteWant

@@ -9,6 +9,7 @@ import (
 	"github.com/wardhq/ward/internal/knowledge"
 	"github.com/wardhq/ward/internal/reason"
 	"github.com/wardhq/ward/internal/store"
+	"github.com/wardhq/ward/internal/validate/onchain"
 )
 
 // At Standard strictness a provably false on-chain claim is rejected by L3
@@ -26,7 +27,7 @@ func TestPipelineRejectsFalseOnChainClaim(t *testing.T) {
 			t.Fatal(err)
 		}
 		if onChain {
-			vs = append(vs, OnChain(d.Provider(), OnChainConfig{}))
+			vs = append(vs, OnChain(d.Provider(), onchain.Config{}))
 		}
 		return vs
 	}

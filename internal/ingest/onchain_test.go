@@ -1,20 +1,16 @@
 package ingest
 
 import (
-	"context"
-	"errors"
 	"fmt"
 	"math/big"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
-	"github.com/ethereum/go-ethereum/core/types"
 
 	"github.com/wardhq/ward/internal/chain"
 	"github.com/wardhq/ward/internal/knowledge"
+	"github.com/wardhq/ward/internal/validate/onchain"
 )
 
 // devChain starts a dev chain with its contracts deployed, closed when the
@@ -112,7 +108,7 @@ func TestOnChain(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	v := OnChain(p, OnChainConfig{})
+	v := OnChain(p, onchain.Config{})
 	head := headNumber(t, p)
 
 	tests := []struct {
@@ -197,7 +193,7 @@ func TestOnChainHistoricalBlock(t *testing.T) {
 	if now := headNumber(t, p); now <= old {
 		t.Fatalf("head %d did not move past %d", now, old)
 	}
-	v := OnChain(p, OnChainConfig{})
+	v := OnChain(p, onchain.Config{})
 	for _, tc := range []struct {
 		name, content string
 		want          voteWant
@@ -216,75 +212,4 @@ func TestOnChainHistoricalBlock(t *testing.T) {
 			checkVote(t, vote, err, tc.want)
 		})
 	}
-}
-
-// fakeReader is a ChainReader whose calls fail as told.
-type fakeReader struct {
-	head    uint64
-	callErr error
-	block   bool // CallAt waits for ctx to end
-	calls   int
-}
-
-func (f *fakeReader) ChainID() uint64 { return 1337 }
-func (f *fakeReader) HeaderLatest(context.Context) (*types.Header, error) {
-	return &types.Header{Number: new(big.Int).SetUint64(f.head)}, nil
-}
-func (f *fakeReader) CallAt(ctx context.Context, _ ethereum.CallMsg, _ *big.Int) ([]byte, error) {
-	f.calls++
-	if f.block {
-		<-ctx.Done()
-		return nil, ctx.Err()
-	}
-	return nil, f.callErr
-}
-
-func TestOnChainCannotDecide(t *testing.T) {
-	claim := "The ETH/USD feed 0x5f4ec3df9cbd43714fe2740f5e3616155c5b8419 reported 2,000 at block 90."
-	for _, tc := range []struct {
-		name     string
-		r        *fakeReader
-		cfg      OnChainConfig
-		skip     bool  // a skipped vote, not an error
-		deadline error // the error must match this, if set
-	}{
-		{name: "rpc error", r: &fakeReader{head: 100, callErr: errors.New("connection refused")}},
-		{name: "pruned state", r: &fakeReader{head: 100, callErr: errors.New("missing trie node")}},
-		{name: "timeout", r: &fakeReader{head: 100, block: true}, cfg: OnChainConfig{Timeout: 10 * time.Millisecond}, deadline: context.DeadlineExceeded},
-		{name: "revert", r: &fakeReader{head: 100, callErr: &chain.RevertError{Reason: "no"}}, skip: true},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			vote, err := onChainVote(t, OnChain(tc.r, tc.cfg), claim)
-			switch {
-			case tc.skip:
-				checkVote(t, vote, err, wantSkip)
-			case err == nil:
-				t.Fatalf("vote %+v, want an error", vote)
-			case tc.deadline != nil && !errors.Is(err, tc.deadline):
-				t.Fatalf("error %v, want %v", err, tc.deadline)
-			}
-		})
-	}
-}
-
-// At most MaxClaims claims are read.
-func TestOnChainBounded(t *testing.T) {
-	var b strings.Builder
-	for i := range 20 {
-		fmt.Fprintf(&b, "Feed 0x%040x answered %d at block 5. ", i+1, i+1)
-	}
-	r := &fakeReader{head: 100, callErr: &chain.RevertError{}}
-	vote, err := onChainVote(t, OnChain(r, OnChainConfig{MaxClaims: 3}), b.String())
-	checkVote(t, vote, err, wantSkip)
-	if r.calls != 3 {
-		t.Errorf("%d calls, want 3 (one per claim read)", r.calls)
-	}
-	if !strings.Contains(strings.Join(vote.Reasons, "; "), "17 claims beyond the first 3") {
-		t.Errorf("reasons %q do not count the claims left unread", vote.Reasons)
-	}
-}
-
-func TestOnChainNilReader(t *testing.T) {
-	vote, err := onChainVote(t, OnChain(nil, OnChainConfig{}), "Feed 0x5f4ec3df9cbd43714fe2740f5e3616155c5b8419 answered 5.")
-	checkVote(t, vote, err, wantSkip)
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/wardhq/ward/internal/knowledge"
 	"github.com/wardhq/ward/internal/trust/canon"
 	"github.com/wardhq/ward/internal/validate"
+	"github.com/wardhq/ward/internal/validate/reasoning"
 )
 
 // Stage2 returns the three layers of Stage 2 consensus (seed 001) as
@@ -79,7 +80,7 @@ func Stage2(models []validate.Model, opts ...Stage2Option) ([]Validator, error) 
 type Stage2Option func(*stage2Options)
 
 type stage2Options struct {
-	reasoner *Reasoner
+	reasoner *reasoning.Reasoner
 }
 
 // WithReasoner makes L2 also ask r whether the entry diverges the
@@ -88,7 +89,7 @@ type stage2Options struct {
 // two and gives both reasons; it raises scrutiny (the Strict threshold)
 // only when r's divergence fails. An error of r is the layer's error: the
 // entry stays in quarantine. A nil r changes nothing.
-func WithReasoner(r *Reasoner) Stage2Option {
+func WithReasoner(r *reasoning.Reasoner) Stage2Option {
 	return func(o *stage2Options) { o.reasoner = r }
 }
 
@@ -114,7 +115,7 @@ func (l layer) Validate(ctx context.Context, c *Candidate, g *Grimoire) (Vote, e
 // and the reasoning divergence of r.
 type reasonedLayer struct {
 	claims layer
-	r      *Reasoner
+	r      *reasoning.Reasoner
 }
 
 func (l reasonedLayer) Layer() knowledge.Layer { return l.claims.Layer() }
@@ -124,7 +125,7 @@ func (l reasonedLayer) Validate(ctx context.Context, c *Candidate, g *Grimoire) 
 	if err != nil {
 		return Vote{}, err
 	}
-	d, err := l.r.Diverge(ctx, c, g)
+	d, err := l.r.Diverge(ctx, reasoningCandidate(c), memoryOf(g))
 	if err != nil {
 		return Vote{}, err
 	}
@@ -135,11 +136,39 @@ func (l reasonedLayer) Validate(ctx context.Context, c *Candidate, g *Grimoire) 
 	v.Score = max(v.Score, d.Score)
 	if d.Fail {
 		if v.Pass {
-			l.r.alone.Add(1)
+			l.r.CountAlone()
 		}
 		v.Pass, v.Scrutiny = false, true
 	}
 	return v, nil
+}
+
+// reasoningCandidate is c as the Reasoner reads it (nil: nil).
+func reasoningCandidate(c *Candidate) *reasoning.Candidate {
+	if c == nil {
+		return nil
+	}
+	return &reasoning.Candidate{Entry: c.Entry, Embedding: c.Embedding, Claims: c.Claims}
+}
+
+// grimoireMemory is a Grimoire as the Reasoner searches it.
+type grimoireMemory struct{ g *Grimoire }
+
+// memoryOf returns g as a reasoning.Memory; a nil g is a nil Memory.
+func memoryOf(g *Grimoire) reasoning.Memory {
+	if g == nil {
+		return nil
+	}
+	return grimoireMemory{g}
+}
+
+func (m grimoireMemory) Search(q []float32, k int) []reasoning.Neighbour {
+	ns := m.g.Search(q, k)
+	out := make([]reasoning.Neighbour, len(ns))
+	for i, n := range ns {
+		out[i] = reasoning.Neighbour{ID: n.Entry.ID, Content: n.Entry.Content, Score: n.Score}
+	}
+	return out
 }
 
 // corpusCache holds the Corpus of a Grimoire view, rebuilt as it grows.

@@ -28,7 +28,7 @@ func TestGatePinned(t *testing.T) {
 		JSONL:    []string{"../../testdata/dev/*/*.jsonl", "../../testdata/dev/*/late/*.jsonl"},
 		Fields:   []string{"content"},
 		Optional: *poisoning,
-		GoTests:  []string{"*_test.go", "../trust/screen/*_test.go", "../ingest/*_test.go"},
+		GoTests:  []string{"*_test.go", "onchain/*_test.go", "reasoning/*_test.go", "../trust/screen/*_test.go", "../ingest/*_test.go"},
 		Exclude:  []string{"gatepin_test.go"},
 	})
 	pintest.Check(t, texts, gateOutputs, pintest.Options{Golden: "testdata/gatepinned.golden", Full: *pinFull, Update: *update})

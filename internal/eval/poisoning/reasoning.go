@@ -3,7 +3,7 @@ package poisoning
 import (
 	"fmt"
 
-	"github.com/wardhq/ward/internal/ingest"
+	"github.com/wardhq/ward/internal/validate/reasoning"
 )
 
 // Reasoning is what L2's LLM path did during a run: where it ran, how many
@@ -16,7 +16,7 @@ type Reasoning struct {
 	// baseline path (and the augmented one without a second provider).
 	Endpoint string `json:"endpoint"`
 	Model    string `json:"model"`
-	ingest.ReasonerStats
+	reasoning.ReasonerStats
 }
 
 // ReasoningProvider is one endpoint the reasoning paths ran on.
@@ -26,7 +26,7 @@ type ReasoningProvider struct {
 }
 
 // reasoned records r's providers and counts in the report.
-func (rep *Report) reasoned(r *ingest.Reasoner) {
+func (rep *Report) reasoned(r *reasoning.Reasoner) {
 	if r == nil {
 		return
 	}

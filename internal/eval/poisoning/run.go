@@ -13,6 +13,7 @@ import (
 	"github.com/wardhq/ward/internal/knowledge"
 	"github.com/wardhq/ward/internal/quarantine"
 	"github.com/wardhq/ward/internal/validate"
+	"github.com/wardhq/ward/internal/validate/reasoning"
 )
 
 // Options configure a scoring run.
@@ -27,7 +28,7 @@ type Options struct {
 	Sandbox bool
 	// Reasoner, if set, runs L2's LLM path on every file's pipeline; the
 	// report then says what it cost and caught (Report.Reasoning).
-	Reasoner *ingest.Reasoner
+	Reasoner *reasoning.Reasoner
 }
 
 // DefaultClaimedConfidence is what an incoming row without a

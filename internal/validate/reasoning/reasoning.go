@@ -1,4 +1,15 @@
-package ingest
+// Package reasoning is the language-model half of Stage 2's layer L2
+// (seed 4.2, after A-MemGuard): a Reasoner asks one or two
+// OpenAI-compatible models what the agent's related memories imply, with
+// and without a candidate entry, and measures how far the answers
+// diverge. The deterministic half, claims compared with claims, is
+// validate.Divergence; ingest's L2 runs both.
+//
+// The Reasoner reads the agent's knowledge through Memory, which ingest's
+// Grimoire fills; every call is bounded (llm.Endpoint's timeout and
+// retries), and a failure is an error the caller must not pass the entry
+// on.
+package reasoning
 
 import (
 	"cmp"
@@ -16,6 +27,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/wardhq/ward/internal/knowledge"
 	"github.com/wardhq/ward/internal/llm"
 	"github.com/wardhq/ward/internal/taint"
 	"github.com/wardhq/ward/internal/validate"
@@ -89,7 +101,9 @@ const (
 	weightDirection = 0.2
 )
 
-// ErrReasoning is wrapped by every error of Reasoner.Diverge.
+// ErrReasoning is wrapped by every error of Reasoner.Diverge. This
+// package's messages keep the "ingest: " prefix they had before the
+// reasoner moved here, so that what an operator's logs show is unchanged.
 var ErrReasoning = errors.New("ingest: reasoning failed")
 
 // Reasoner is Stage 2 Layer 2 with a language model (seed 4.2, after
@@ -147,6 +161,29 @@ func NewReasoner(cfg ReasonerConfig) (*Reasoner, error) {
 	return r, nil
 }
 
+// Candidate is an entry under validation: the entry, its embedding (what
+// Memory is searched with) and its structured claims.
+type Candidate struct {
+	Entry     *knowledge.Entry
+	Embedding []float32
+	Claims    []knowledge.Claim
+}
+
+// Memory is the agent's knowledge the Reasoner reasons from: Search
+// returns up to k entries nearest the embedding q, best first. ingest's
+// Grimoire fills it.
+type Memory interface {
+	Search(q []float32, k int) []Neighbour
+}
+
+// Neighbour is one entry Memory found: its ID, its content and its
+// similarity to the query (an entry of score 0 or less shares nothing
+// with it).
+type Neighbour struct {
+	ID, Content string
+	Score       float64
+}
+
 // Answer is one reasoning path's answer.
 type Answer struct {
 	Conclusion string   `json:"conclusion"`
@@ -182,7 +219,7 @@ type Divergence struct {
 // response over 1 MiB, refusal, answer cut off at the token limit or answer
 // that is not the expected JSON is an error wrapping ErrReasoning, with a
 // failing Divergence: the caller must then not pass the entry.
-func (r *Reasoner) Diverge(ctx context.Context, c *Candidate, g *Grimoire) (d Divergence, err error) {
+func (r *Reasoner) Diverge(ctx context.Context, c *Candidate, g Memory) (d Divergence, err error) {
 	r.entries.Add(1)
 	defer func() {
 		r.calls.Add(int64(d.Calls))
@@ -286,6 +323,11 @@ func (r *Reasoner) secondOpinion(ctx context.Context, d *Divergence) error {
 	return nil
 }
 
+// CountAlone counts one failed candidate whose claims L2's deterministic
+// comparison passed (ReasonerStats.Alone); ingest's L2, which runs both,
+// calls it. It is safe for concurrent use.
+func (r *Reasoner) CountAlone() { r.alone.Add(1) }
+
 // Threshold returns the divergence at which an entry fails.
 func (r *Reasoner) Threshold() float64 { return r.cfg.Threshold }
 
@@ -300,7 +342,7 @@ type ReasonerStats struct {
 	Failed  int64 `json:"failed"`  // candidates whose divergence failed
 	// Alone counts the failed candidates whose extracted claims L2's
 	// deterministic comparison passed: what only the model saw (counted
-	// by Stage2's L2, not by Diverge).
+	// by ingest's L2 through CountAlone, not by Diverge).
 	Alone int64 `json:"alone"`
 }
 
@@ -323,17 +365,17 @@ func (r *Reasoner) Providers() []LLMProvider {
 // related returns the prompt's memories: the K entries nearest c (c itself
 // excluded, those sharing no feature with it dropped), best first, each
 // truncated, until the prompt's budget is spent.
-func (r *Reasoner) related(c *Candidate, g *Grimoire) []promptMemory {
+func (r *Reasoner) related(c *Candidate, g Memory) []promptMemory {
 	var out []promptMemory
 	budget := maxMemoriesText
 	for _, n := range g.Search(c.Embedding, r.cfg.K+1) {
 		if len(out) == r.cfg.K || budget <= 0 {
 			break
 		}
-		if n.Entry.ID == c.Entry.ID || !(n.Score > 0) {
+		if n.ID == c.Entry.ID || !(n.Score > 0) {
 			continue
 		}
-		text := truncateUTF8(n.Entry.Content, min(maxMemoryText, budget))
+		text := truncateUTF8(n.Content, min(maxMemoryText, budget))
 		budget -= len(text)
 		out = append(out, promptMemory{ID: fmt.Sprintf("m%d", len(out)+1), Text: text})
 	}

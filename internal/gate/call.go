@@ -423,10 +423,9 @@ func (t *Tools) resolve(ctx context.Context, s *Session, name string, raw json.R
 // decide runs the policy and the audit of one call. Only an allow passes,
 // and a quarantine the owner lifted for this call by approving it
 // (o.approved, given only by runHeld); any other quarantine is queued for
-// the owner's review, with the facade the call came through
-// (o.Facade). With deferred, the
-// audit record is made durable by the caller's next durable write (a
-// preview's permit or veto record, or the queued item).
+// the owner's review, with the facade the call came through (o.Facade).
+// With deferred, the audit record is made durable by the caller's next
+// durable write (a preview's permit or veto record, or the queued item).
 //
 // plan is the previewed write's plan, which the value rules read (nil for
 // a call that has none).
@@ -471,7 +470,6 @@ func (t *Tools) decide(ctx context.Context, s *Session, e *registry.Entry, raw j
 func (t *Tools) input(s *Session, e *registry.Entry, args *tool.Args, raw json.RawMessage, now time.Time, opts CallOptions) *registry.Input {
 	d := e.Def
 	ph := args.HashHex()
-	progress := opts.Progress
 	return &registry.Input{
 		Args: args, Raw: raw, SessionID: s.ID, Tick: t.Tick(now), Now: now, Session: handlerCalls{t: t, s: s, opts: opts},
 		Step: func(i int) {
@@ -481,8 +479,8 @@ func (t *Tools) input(s *Session, e *registry.Entry, args *tool.Args, raw json.R
 			}
 			t.bus.Publish(event.Event{Kind: event.ToolUpdate, Time: t.cfg.Now(), SessionID: s.ID, Tool: d.Name,
 				ParamsHash: ph, Step: step, StepIndex: i, TotalSteps: len(d.ProgressSteps)})
-			if progress != nil {
-				progress(d.Name, step, i, len(d.ProgressSteps))
+			if opts.Progress != nil {
+				opts.Progress(d.Name, step, i, len(d.ProgressSteps))
 			}
 		},
 	}

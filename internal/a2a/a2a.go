@@ -107,10 +107,19 @@ const SessionID = "a2a"
 // JSON result, or an error: a *facade.Refusal for a call the gate refused.
 type RunFunc func(ctx context.Context, p auth.Principal, tool string, args json.RawMessage) (json.RawMessage, error)
 
-// Config configures the A2A surface. Run is required.
+// RunWithFunc is a RunFunc told the call's options: the listener of its
+// progress, which a task reports as working-status updates.
+type RunWithFunc func(ctx context.Context, p auth.Principal, tool string, args json.RawMessage, opts facade.CallOptions) (json.RawMessage, error)
+
+// Config configures the A2A surface. Run or RunWith is required.
 type Config struct {
-	// Run runs a facade tool call in the principal's session.
+	// Run runs a facade tool call in the principal's session; the call's
+	// progress listener rides in its context (facade.WithProgress). It is
+	// used only when RunWith is nil.
 	Run RunFunc
+	// RunWith runs a facade tool call in the principal's session with the
+	// call's options.
+	RunWith RunWithFunc
 	// Skills are the facade tools the Agent Card advertises (those the
 	// configured profile offers).
 	Skills []facade.Def
@@ -150,8 +159,11 @@ type Handler struct {
 
 // New returns a handler for cfg.
 func New(cfg Config) (*Handler, error) {
-	if cfg.Run == nil {
+	if cfg.Run == nil && cfg.RunWith == nil {
 		return nil, errors.New("a2a: no Run function")
+	}
+	if cfg.RunWith == nil {
+		cfg.RunWith = runWith(cfg.Run)
 	}
 	if cfg.Version == "" {
 		cfg.Version = "dev"
@@ -242,4 +254,15 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h.rpc.ServeHTTP(deadlineWriter{w, rc}, r)
 	// The connection may serve the client's next request.
 	_ = rc.SetWriteDeadline(time.Time{})
+}
+
+// runWith is run as a RunWithFunc: the options' progress listener goes in
+// the context (facade.WithProgress), as run expects it.
+func runWith(run RunFunc) RunWithFunc {
+	return func(ctx context.Context, p auth.Principal, tool string, args json.RawMessage, opts facade.CallOptions) (json.RawMessage, error) {
+		if opts.Progress != nil {
+			ctx = facade.WithProgress(ctx, opts.Progress)
+		}
+		return run(ctx, p, tool, args)
+	}
 }

@@ -76,13 +76,13 @@ func (e *executor) Execute(ctx context.Context, rc *a2asrv.RequestContext, q eve
 	if err := q.Write(ctx, e.h.statusEvent(rc, spec.TaskStateWorking, "", nil, false)); err != nil {
 		return err
 	}
-	runCtx = facade.WithProgress(runCtx, func(_, step string, i, n int) {
+	opts := facade.CallOptions{Progress: func(_, step string, i, n int) {
 		_ = q.Write(ctx, e.h.statusEvent(rc, spec.TaskStateWorking, fmt.Sprintf("step %d of %d: %s", i+1, n, step), nil, false))
-	})
+	}}
 	e.mu.Lock()
 	r.call = true
 	e.mu.Unlock()
-	res, runErr := e.h.cfg.Run(runCtx, p, in.call.tool, in.call.args)
+	res, runErr := e.h.cfg.RunWith(runCtx, p, in.call.tool, in.call.args, opts)
 	e.mu.Lock()
 	r.call = false
 	canceled := r.canceled
@@ -204,7 +204,7 @@ func (h *Handler) decide(ctx context.Context, p auth.Principal, t *spec.Task) (e
 	if err != nil {
 		return ending{}, false
 	}
-	res, err := h.cfg.Run(ctx, p, "query_state", args)
+	res, err := h.cfg.RunWith(ctx, p, "query_state", args, facade.CallOptions{})
 	var rf *facade.Refusal
 	switch {
 	case errors.As(err, &rf) && rf.Code == reason.QuarantineNotFound:

@@ -33,7 +33,7 @@ func (a *Server) call(ctx context.Context, r *request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	res, err := a.cfg.Tools.Call(ctx, s, name, body)
+	res, err := a.cfg.Tools.CallWith(ctx, s, name, body, facade.CallOptions{})
 	if err != nil {
 		return nil, err
 	}

@@ -120,7 +120,7 @@ func benchReads(ctx context.Context, tools *gate.Tools, s *gate.Session, args js
 	var over, total []time.Duration
 	for i := range reads + reads/10 {
 		start := time.Now()
-		if _, err := tools.Read(ctx, s, "data_get_token_balance", args); err != nil {
+		if _, err := tools.ReadWith(ctx, s, "data_get_token_balance", args, gate.CallOptions{}); err != nil {
 			return fmt.Errorf("bench read: %w", err)
 		}
 		d := time.Since(start)
@@ -141,7 +141,7 @@ func benchPreviews(ctx context.Context, tools *gate.Tools, s *gate.Session, swap
 	var prev []time.Duration
 	for i := range previews + 5 {
 		start := time.Now()
-		pv, err := tools.Preview(ctx, s, "uniswap_execute_swap", swap)
+		pv, err := tools.PreviewWith(ctx, s, "uniswap_execute_swap", swap, gate.CallOptions{})
 		if err != nil {
 			return fmt.Errorf("bench preview: %w", err)
 		}
@@ -160,13 +160,13 @@ func benchPreviews(ctx context.Context, tools *gate.Tools, s *gate.Session, swap
 func benchCommits(ctx context.Context, st *Stack, tools *gate.Tools, s *gate.Session, swap json.RawMessage, commits int, res *GateBench) error {
 	var com, ex []time.Duration
 	for range commits {
-		pv, err := tools.Preview(ctx, s, "uniswap_execute_swap", swap)
+		pv, err := tools.PreviewWith(ctx, s, "uniswap_execute_swap", swap, gate.CallOptions{})
 		if err != nil {
 			return fmt.Errorf("bench preview: %w", err)
 		}
 		waited := st.Provider.Waited()
 		start := time.Now()
-		if _, err := tools.Commit(ctx, s, gate.CommitRequest{PermitID: pv.PermitID}); err != nil {
+		if _, err := tools.CommitWith(ctx, s, gate.CommitRequest{PermitID: pv.PermitID}, gate.CallOptions{}); err != nil {
 			return fmt.Errorf("bench commit: %w", err)
 		}
 		d := time.Since(start)

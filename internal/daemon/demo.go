@@ -200,7 +200,7 @@ func (d *demo) memory() {
 			if err != nil {
 				return "", err
 			}
-			out, err := d.st.Facade.Call(context.Background(), facade.NewSession(d.s), "commit_action", json.RawMessage(`{"permit_id":"`+id+`"}`))
+			out, err := d.st.Facade.CallWith(context.Background(), facade.NewSession(d.s), "commit_action", json.RawMessage(`{"permit_id":"`+id+`"}`), facade.CallOptions{})
 			if err != nil {
 				return "", err
 			}
@@ -340,7 +340,7 @@ func (d *demo) streaming(ctx context.Context) {
 	updates := d.st.Bus.Subscribe(64, func(k event.Kind) bool { return k == event.SubscriptionUpdate })
 	defer updates.Close()
 	call := func(args string, v any) error {
-		out, err := d.st.Facade.Call(ctx, facade.NewSession(d.s), "query_state", json.RawMessage(args))
+		out, err := d.st.Facade.CallWith(ctx, facade.NewSession(d.s), "query_state", json.RawMessage(args), facade.CallOptions{})
 		if err != nil {
 			return err
 		}
@@ -569,7 +569,7 @@ func (d *demo) grantSessionKey(ctx context.Context, sess *gate.Session) {
 		key := common.HexToAddress("0x00000000000000000000000000000000005e55e2")
 		grant = json.RawMessage(fmt.Sprintf(`{"session_key":%q,"calls":[{"target":%q,"selector":"0x%x"}],"value_cap_wei":"0","valid_until":%d}`,
 			key.Hex(), d.dc.USDC.Hex(), transfer, head.Time+86400))
-		pv, err := d.st.Tools.Preview(ctx, sess, name, grant)
+		pv, err := d.st.Tools.PreviewWith(ctx, sess, name, grant, gate.CallOptions{})
 		if err != nil {
 			return "", err
 		}
@@ -586,7 +586,7 @@ func (d *demo) grantSessionKey(ctx context.Context, sess *gate.Session) {
 		if err != nil {
 			return "", err
 		}
-		res, err := d.st.Tools.Commit(ctx, sess, gate.CommitRequest{PermitID: permit, Approval: sig})
+		res, err := d.st.Tools.CommitWith(ctx, sess, gate.CommitRequest{PermitID: permit, Approval: sig}, gate.CallOptions{})
 		if err != nil {
 			return "", err
 		}
@@ -640,7 +640,7 @@ func (d *demo) reads(ctx context.Context) {
 		{"read sDAI's savings rate", `{"kind":"yield_info","venue":"maker"}`, "savings_rate_apy_percent"},
 	} {
 		d.step(q.name, func() (string, error) {
-			out, err := d.st.Facade.Call(ctx, facade.NewSession(d.s), "query_state", json.RawMessage(q.args))
+			out, err := d.st.Facade.CallWith(ctx, facade.NewSession(d.s), "query_state", json.RawMessage(q.args), facade.CallOptions{})
 			if err != nil {
 				return "", err
 			}
@@ -670,7 +670,7 @@ func (d *demo) refusedCommits(ctx context.Context, cfg rules.Config) error {
 	p := d.previewOK("preview a 100 USDC swap", d.swap(100, ""))
 	d.refused("commit it with different arguments", reason.PermitMismatch, func() error {
 		args, _ := json.Marshal(map[string]string{"token_in": d.dc.USDC.Hex(), "token_out": d.dc.WETH.Hex(), "amount_in": "900000000"})
-		_, err := d.st.Tools.Commit(ctx, d.s, gate.CommitRequest{PermitID: p, Args: args})
+		_, err := d.st.Tools.CommitWith(ctx, d.s, gate.CommitRequest{PermitID: p, Args: args}, gate.CallOptions{})
 		return err
 	})
 	d.offset.Add(int64(4 * time.Minute))
@@ -747,7 +747,7 @@ func (d *demo) concurrentCommits() {
 // owner lift the halt.
 func (d *demo) emergencyHalt(ctx context.Context) {
 	d.owner("the agent calls emergency_halt", func() error {
-		_, err := d.st.Facade.Call(ctx, facade.NewSession(d.s), "emergency_halt", json.RawMessage(`{"reason":"balances look wrong"}`))
+		_, err := d.st.Facade.CallWith(ctx, facade.NewSession(d.s), "emergency_halt", json.RawMessage(`{"reason":"balances look wrong"}`), facade.CallOptions{})
 		return err
 	})
 	d.refused("while halted, previews are refused", reason.Halted, func() error { return d.preview(d.swap(10, "")) })
@@ -832,7 +832,7 @@ func (d *demo) step(name string, f func() (string, error)) {
 }
 
 func (d *demo) previewID(args json.RawMessage) (string, error) {
-	out, err := d.st.Facade.Call(context.Background(), facade.NewSession(d.s), "preview_action", args)
+	out, err := d.st.Facade.CallWith(context.Background(), facade.NewSession(d.s), "preview_action", args, facade.CallOptions{})
 	if err != nil {
 		return "", err
 	}
@@ -849,7 +849,7 @@ func (d *demo) preview(args json.RawMessage) error {
 }
 
 func (d *demo) commit(id string) error {
-	_, err := d.st.Facade.Call(context.Background(), facade.NewSession(d.s), "commit_action", json.RawMessage(`{"permit_id":"`+id+`"}`))
+	_, err := d.st.Facade.CallWith(context.Background(), facade.NewSession(d.s), "commit_action", json.RawMessage(`{"permit_id":"`+id+`"}`), facade.CallOptions{})
 	return err
 }
 
@@ -865,7 +865,7 @@ func (d *demo) previewOK(name string, args json.RawMessage) string {
 
 func (d *demo) commitOK(name, id string) {
 	d.step(name, func() (string, error) {
-		out, err := d.st.Facade.Call(context.Background(), facade.NewSession(d.s), "commit_action", json.RawMessage(`{"permit_id":"`+id+`"}`))
+		out, err := d.st.Facade.CallWith(context.Background(), facade.NewSession(d.s), "commit_action", json.RawMessage(`{"permit_id":"`+id+`"}`), facade.CallOptions{})
 		if err != nil {
 			return "", err
 		}

@@ -22,12 +22,12 @@ func mountA2A(s *Server) error {
 		return err
 	}
 	h, err := a2a.New(a2a.Config{
-		Run: func(ctx context.Context, p auth.Principal, tool string, args json.RawMessage) (json.RawMessage, error) {
+		RunWith: func(ctx context.Context, p auth.Principal, tool string, args json.RawMessage, opts facade.CallOptions) (json.RawMessage, error) {
 			sess, err := s.Session(ctx, p, a2a.SessionID)
 			if err != nil {
 				return nil, err
 			}
-			return s.Stack.Facade.Call(ctx, sess, tool, args)
+			return s.Stack.Facade.CallWith(ctx, sess, tool, args, opts)
 		},
 		Skills: facade.Defs(view), Lookups: s.Stack.Facade,
 		Version: s.Version,

@@ -179,11 +179,11 @@ func soakAgent(runCtx context.Context, tools *gate.Tools, s *gate.Session, readA
 		switch step % 4 {
 		case 0, 2:
 			t0 := time.Now()
-			_, err := tools.Read(runCtx, s, "data_get_token_balance", readArgs)
+			_, err := tools.ReadWith(runCtx, s, "data_get_token_balance", readArgs, gate.CallOptions{})
 			rec.add(runCtx, SoakRead, time.Since(t0), err)
 		case 1, 3:
 			t0 := time.Now()
-			pv, err := tools.Preview(runCtx, s, "uniswap_execute_swap", swap)
+			pv, err := tools.PreviewWith(runCtx, s, "uniswap_execute_swap", swap, gate.CallOptions{})
 			rec.add(runCtx, SoakPreview, time.Since(t0), err)
 			if err != nil {
 				continue
@@ -193,7 +193,7 @@ func soakAgent(runCtx context.Context, tools *gate.Tools, s *gate.Session, readA
 				err = tools.Cancel(runCtx, s, pv.PermitID)
 				rec.add(runCtx, SoakCancel, time.Since(t0), err)
 			} else {
-				_, err = tools.Commit(runCtx, s, gate.CommitRequest{PermitID: pv.PermitID})
+				_, err = tools.CommitWith(runCtx, s, gate.CommitRequest{PermitID: pv.PermitID}, gate.CallOptions{})
 				rec.add(runCtx, SoakCommit, time.Since(t0), err)
 			}
 		}

@@ -13,18 +13,26 @@ import (
 	"github.com/wardhq/ward/internal/store"
 )
 
-// Call runs the tool name for session s and returns its JSON result:
+// Call is CallWith with the progress listener WithProgress put in ctx, for
+// a caller that predates CallOptions (the one place the facade reads it).
+func (t *Tools) Call(ctx context.Context, s *Session, name string, raw json.RawMessage) (json.RawMessage, error) {
+	return t.CallWith(ctx, s, name, raw, CallOptions{Progress: Progress(gate.OptionsFromContext(ctx).Progress)})
+}
+
+// CallWith runs the tool name for session s and returns its JSON result:
 // a facade, or an upstream tool Listed offers s under its own name. A
 // call the gate refuses, or that names a tool s does not offer or
 // arguments that do not fit its schema, is a *Refusal; one that names a
-// kind or venue that does not resolve says what the valid ones are.
-func (t *Tools) Call(ctx context.Context, s *Session, name string, raw json.RawMessage) (json.RawMessage, error) {
+// kind or venue that does not resolve says what the valid ones are. The
+// gate is told which facade the call came through; opts.Progress
+// receives the progress of the tools it runs.
+func (t *Tools) CallWith(ctx context.Context, s *Session, name string, raw json.RawMessage, opts CallOptions) (json.RawMessage, error) {
 	gs, err := s.gate()
 	if err != nil {
 		return nil, err
 	}
 	if e, ok := listedEntry(gs.View, name); ok {
-		return t.callListed(ctx, gs, e, raw)
+		return t.callListed(ctx, gs, e, raw, opts.gate(e.Def.Name))
 	}
 	if !offers(gs.View, name) {
 		return nil, refuse(reason.ToolUnavailable, "profile", "no tool "+quote(name)+" is available in this session", "")
@@ -36,7 +44,7 @@ func (t *Tools) Call(ctx context.Context, s *Session, name string, raw json.RawM
 	if err != nil {
 		return nil, err
 	}
-	return t.callFacade(gate.WithFacade(ctx, name), gs, name, in, raw)
+	return t.callFacade(ctx, gs, name, in, raw, opts.gate(name))
 }
 
 // offers reports whether the view offers the facade name.
@@ -79,15 +87,15 @@ func decodeArgs(name string, raw json.RawMessage) (facadeArgs, error) {
 }
 
 // callFacade runs the facade name with its decoded arguments in (raw is
-// what they were decoded from).
-func (t *Tools) callFacade(ctx context.Context, gs *gate.Session, name string, in facadeArgs, raw json.RawMessage) (json.RawMessage, error) {
+// what they were decoded from) and the gate's options of the call, opts.
+func (t *Tools) callFacade(ctx context.Context, gs *gate.Session, name string, in facadeArgs, raw json.RawMessage, opts gate.CallOptions) (json.RawMessage, error) {
 	switch name {
 	case "preview_action":
 		e, rf := resolve(gs.View, true, in.ActionType, in.Venue)
 		if rf != nil {
 			return nil, rf
 		}
-		pv, err := t.g.Preview(ctx, gs, e.Def.Name, in.Params)
+		pv, err := t.g.PreviewWith(ctx, gs, e.Def.Name, in.Params, opts)
 		if err != nil {
 			return nil, err
 		}
@@ -101,7 +109,7 @@ func (t *Tools) callFacade(ctx context.Context, gs *gate.Session, name string, i
 			}
 			req.Approval = sig
 		}
-		res, err := t.g.Commit(ctx, gs, req)
+		res, err := t.g.CommitWith(ctx, gs, req, opts)
 		if err != nil {
 			return nil, err
 		}
@@ -117,7 +125,7 @@ func (t *Tools) callFacade(ctx context.Context, gs *gate.Session, name string, i
 		}
 		return json.Marshal(map[string]any{"halted": true, "reason": in.Reason})
 	case "query_state", "search_context":
-		return t.query(ctx, gs, in.Kind, in.Venue, in.Params)
+		return t.query(ctx, gs, in.Kind, in.Venue, in.Params, opts)
 	case "query_grimoire":
 		return t.g.QueryGrimoire(ctx, gs, raw)
 	case "update_directive":
@@ -135,8 +143,9 @@ func (t *Tools) callFacade(ctx context.Context, gs *gate.Session, name string, i
 }
 
 // query answers query_state and search_context: the gate's own state
-// (permit, quarantine, gate) or a read tool the view adapts the kind to.
-func (t *Tools) query(ctx context.Context, gs *gate.Session, kind, venue string, params json.RawMessage) (json.RawMessage, error) {
+// (permit, quarantine, gate) or a read tool the view adapts the kind to,
+// run with opts.
+func (t *Tools) query(ctx context.Context, gs *gate.Session, kind, venue string, params json.RawMessage, opts gate.CallOptions) (json.RawMessage, error) {
 	switch kind {
 	case "permit":
 		var p struct {
@@ -160,7 +169,7 @@ func (t *Tools) query(ctx context.Context, gs *gate.Session, kind, venue string,
 		if err := json.Unmarshal(params, &p); err != nil || p.ID == "" {
 			return nil, refuse(reason.MissingArgument, "schema", "params.id is required", "")
 		}
-		it, err := t.g.LookupHeld(ctx, gs, p.ID)
+		it, err := t.g.LookupHeldWith(ctx, gs, p.ID, opts)
 		if err != nil {
 			return nil, err
 		}
@@ -186,7 +195,7 @@ func (t *Tools) query(ctx context.Context, gs *gate.Session, kind, venue string,
 	if rf != nil {
 		return nil, rf
 	}
-	res, err := t.g.Read(ctx, gs, e.Def.Name, params)
+	res, err := t.g.ReadWith(ctx, gs, e.Def.Name, params, opts)
 	if err != nil {
 		return nil, err
 	}

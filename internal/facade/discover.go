@@ -111,20 +111,19 @@ func listedEntry(v *registry.View, name string) (*registry.Entry, bool) {
 
 // callListed runs the upstream tool e called by its own name: a read runs
 // as query_state would run it, a write is previewed as preview_action
-// would preview it (the same gate; commit_action runs it).
-func (t *Tools) callListed(ctx context.Context, gs *gate.Session, e *registry.Entry, raw json.RawMessage) (json.RawMessage, error) {
+// would preview it (the same gate; commit_action runs it), with opts.
+func (t *Tools) callListed(ctx context.Context, gs *gate.Session, e *registry.Entry, raw json.RawMessage, opts gate.CallOptions) (json.RawMessage, error) {
 	if len(bytes.TrimSpace(raw)) == 0 {
 		raw = json.RawMessage("{}")
 	}
-	ctx = gate.WithFacade(ctx, e.Def.Name)
 	if e.Def.Tier == tool.Read {
-		res, err := t.g.Read(ctx, gs, e.Def.Name, raw)
+		res, err := t.g.ReadWith(ctx, gs, e.Def.Name, raw, opts)
 		if err != nil {
 			return nil, err
 		}
 		return json.Marshal(res)
 	}
-	pv, err := t.g.Preview(ctx, gs, e.Def.Name, raw)
+	pv, err := t.g.PreviewWith(ctx, gs, e.Def.Name, raw, opts)
 	if err != nil {
 		return nil, err
 	}

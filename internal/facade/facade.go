@@ -1,6 +1,6 @@
 // Package facade is the one package the surfaces (mcp, a2a, api) call to
 // reach the flows: the 8 facade tools an agent's model sees (preview_action,
-// commit_action, ... defs.go) and what they run (Tools.Call, call.go), what
+// commit_action, ... defs.go) and what they run (Tools.CallWith, call.go), what
 // a session may discover and call by name besides them (its upstream
 // tools, query_state {"kind":"tools"}, the choices a refusal names;
 // discover.go), the

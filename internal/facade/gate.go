@@ -69,7 +69,24 @@ var (
 type Progress func(toolName, step string, index, total int)
 
 // WithProgress returns a context whose calls report their progress steps
-// to p, in addition to the tool:update events.
+// to p, in addition to the tool:update events. Only Call reads it; ward's
+// surfaces pass CallOptions to CallWith instead.
 func WithProgress(ctx context.Context, p Progress) context.Context {
 	return gate.WithProgress(ctx, gate.Progress(p))
+}
+
+// CallOptions is what a surface says about one call besides its session,
+// tool and arguments (CallWith). The zero value asks for nothing. The
+// facade the call came through is the facade's to say, not the
+// surface's.
+type CallOptions struct {
+	// Progress receives the progress steps of the tools the call runs, in
+	// addition to the tool:update events; nil: none.
+	Progress Progress
+}
+
+// gate returns the gate's options of a call through the facade tool
+// facade.
+func (o CallOptions) gate(facade string) gate.CallOptions {
+	return gate.CallOptions{Facade: facade, Progress: gate.Progress(o.Progress)}
 }

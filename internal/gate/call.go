@@ -422,14 +422,14 @@ func (t *Tools) resolve(ctx context.Context, s *Session, name string, raw json.R
 
 // decide runs the policy and the audit of one call. Only an allow passes,
 // and a quarantine the owner lifted for this call by approving it
-// (approved, given only by runHeld); any
-// other quarantine is queued for the owner's review. With deferred, the
-// audit record is made durable by the caller's next durable write (a
-// preview's permit or veto record, or the queued item).
+// (o.approved, given only by runHeld); any other quarantine is queued for
+// the owner's review, with the facade the call came through (o.Facade).
+// With deferred, the audit record is made durable by the caller's next
+// durable write (a preview's permit or veto record, or the queued item).
 //
 // plan is the previewed write's plan, which the value rules read (nil for
 // a call that has none).
-func (t *Tools) decide(ctx context.Context, s *Session, e *registry.Entry, raw json.RawMessage, plan *tool.Plan, deferred bool, approved *lift) (*Admission, error) {
+func (t *Tools) decide(ctx context.Context, s *Session, e *registry.Entry, raw json.RawMessage, plan *tool.Plan, deferred bool, o callOpts) (*Admission, error) {
 	ct, err := t.admitTrust(ctx, s, e, raw)
 	if err != nil {
 		return nil, err
@@ -450,7 +450,7 @@ func (t *Tools) decide(ctx context.Context, s *Session, e *registry.Entry, raw j
 		}
 		return a, nil
 	case policy.Quarantine:
-		if approved.lifts(a) {
+		if o.approved.lifts(a) {
 			return a, nil
 		}
 		verdicts, approved := t.trustReview(ctx, s, e, raw, ct, d)
@@ -458,18 +458,20 @@ func (t *Tools) decide(ctx context.Context, s *Session, e *registry.Entry, raw j
 			a.Judged = verdicts
 			return a, nil
 		}
-		return a, t.hold(ctx, s, e, raw, a, verdicts, plan, ct.view)
+		return a, t.hold(ctx, s, e, raw, a, verdicts, plan, ct.view, o.Facade)
 	default:
 		return a, refuse(d.Code(), "policy", d.Message(), d.Diagnostic())
 	}
 }
 
-func (t *Tools) input(ctx context.Context, s *Session, e *registry.Entry, args *tool.Args, raw json.RawMessage, now time.Time) *registry.Input {
+// input is the handler's input of a call with options opts: the calls
+// the handler makes through its session carry the same options, and its
+// progress steps go to opts.Progress as well as to the tool:update events.
+func (t *Tools) input(s *Session, e *registry.Entry, args *tool.Args, raw json.RawMessage, now time.Time, opts CallOptions) *registry.Input {
 	d := e.Def
 	ph := args.HashHex()
-	progress, _ := ctx.Value(progressKey{}).(Progress)
 	return &registry.Input{
-		Args: args, Raw: raw, SessionID: s.ID, Tick: t.Tick(now), Now: now, Session: handlerCalls{t: t, s: s},
+		Args: args, Raw: raw, SessionID: s.ID, Tick: t.Tick(now), Now: now, Session: handlerCalls{t: t, s: s, opts: opts},
 		Step: func(i int) {
 			step := ""
 			if i >= 0 && i < len(d.ProgressSteps) {
@@ -477,34 +479,28 @@ func (t *Tools) input(ctx context.Context, s *Session, e *registry.Entry, args *
 			}
 			t.bus.Publish(event.Event{Kind: event.ToolUpdate, Time: t.cfg.Now(), SessionID: s.ID, Tool: d.Name,
 				ParamsHash: ph, Step: step, StepIndex: i, TotalSteps: len(d.ProgressSteps)})
-			if progress != nil {
-				progress(d.Name, step, i, len(d.ProgressSteps))
+			if opts.Progress != nil {
+				opts.Progress(d.Name, step, i, len(d.ProgressSteps))
 			}
 		},
 	}
 }
 
-// Progress receives a call's progress steps as its handler enters them
-// (for a surface to forward, e.g. as MCP progress notifications). It must
-// not block.
-type Progress func(toolName, step string, index, total int)
-
-type progressKey struct{}
-
-// WithProgress returns a context whose tool calls report their progress
-// steps to p, in addition to the tool:update events.
-func WithProgress(ctx context.Context, p Progress) context.Context {
-	return context.WithValue(ctx, progressKey{}, p)
-}
-
-// Read runs a read tool.
+// Read runs a read tool with the options WithFacade and WithProgress put
+// in ctx (OptionsFromContext): ReadWith for a caller that predates
+// CallOptions.
 func (t *Tools) Read(ctx context.Context, s *Session, name string, raw json.RawMessage) (*tool.Result, error) {
-	return t.read(ctx, s, name, raw, nil)
+	return t.ReadWith(ctx, s, name, raw, OptionsFromContext(ctx))
 }
 
-// read is Read with, for a held call the owner approved, the lift of its
-// quarantine (nil for every other call).
-func (t *Tools) read(ctx context.Context, s *Session, name string, raw json.RawMessage, approved *lift) (_ *tool.Result, err error) {
+// ReadWith runs a read tool; opts says which facade the call came through
+// and who listens for its progress.
+func (t *Tools) ReadWith(ctx context.Context, s *Session, name string, raw json.RawMessage, opts CallOptions) (*tool.Result, error) {
+	return t.read(ctx, s, name, raw, callOpts{CallOptions: opts})
+}
+
+// read is ReadWith with the per-call values as its stages pass them.
+func (t *Tools) read(ctx context.Context, s *Session, name string, raw json.RawMessage, o callOpts) (_ *tool.Result, err error) {
 	ctx, span := t.startCall(ctx, "ward.read", s)
 	defer func() { endCall(span, err) }()
 	e, args, err := t.resolve(ctx, s, name, raw)
@@ -514,12 +510,12 @@ func (t *Tools) read(ctx context.Context, s *Session, name string, raw json.RawM
 	if e.Def.Tier != tool.Read {
 		return nil, refuse(reason.ToolUnavailable, "profile", name+" changes state: use preview_action and commit_action", "")
 	}
-	a, err := t.decide(ctx, s, e, raw, nil, false, approved)
+	a, err := t.decide(ctx, s, e, raw, nil, false, o)
 	if err != nil {
 		return nil, err
 	}
 	now := t.cfg.Now()
-	in := t.input(ctx, s, e, args, raw, now)
+	in := t.input(s, e, args, raw, now, o.CallOptions)
 	res, err := t.run(ctx, s, e, in, func(ctx context.Context) (*tool.Result, error) { return e.Read(ctx, in) })
 	if err == nil {
 		if oerr := t.observe(ctx, s, e.Def, raw, res); oerr != nil {
@@ -802,15 +798,21 @@ type PermitView struct {
 	Lessons []adopt.Advice `json:"lessons,omitempty"`
 }
 
-// Preview checks a write and returns a permit for it. Nothing changes on
-// chain.
+// Preview is PreviewWith with the options WithFacade and WithProgress put
+// in ctx (OptionsFromContext), for a caller that predates CallOptions.
 func (t *Tools) Preview(ctx context.Context, s *Session, name string, raw json.RawMessage) (*PermitView, error) {
-	return t.preview(ctx, s, name, raw, nil)
+	return t.PreviewWith(ctx, s, name, raw, OptionsFromContext(ctx))
 }
 
-// preview is Preview with, for a held call the owner approved, the lift of
-// its quarantine (nil for every other call).
-func (t *Tools) preview(ctx context.Context, s *Session, name string, raw json.RawMessage, approved *lift) (_ *PermitView, err error) {
+// PreviewWith checks a write and returns a permit for it. Nothing changes
+// on chain. opts says which facade the call came through and who listens
+// for the planner's progress.
+func (t *Tools) PreviewWith(ctx context.Context, s *Session, name string, raw json.RawMessage, opts CallOptions) (*PermitView, error) {
+	return t.preview(ctx, s, name, raw, callOpts{CallOptions: opts})
+}
+
+// preview is PreviewWith with the per-call values as its stages pass them.
+func (t *Tools) preview(ctx context.Context, s *Session, name string, raw json.RawMessage, o callOpts) (_ *PermitView, err error) {
 	ctx, span := t.startCall(ctx, "ward.preview", s)
 	defer func() { endCall(span, err) }()
 	// 1. A halt stops writes before anything else runs, except a tool
@@ -835,11 +837,11 @@ func (t *Tools) preview(ctx context.Context, s *Session, name string, raw json.R
 	// had its say, so that a call the policy denies or holds is answered
 	// as before, whatever its plan.
 	now := t.cfg.Now()
-	in := t.input(ctx, s, e, args, raw, now)
+	in := t.input(s, e, args, raw, now, o.CallOptions)
 	plan, planErr := planOf(ctx, e, in)
 	// 4. Policy and audit. The decision's record becomes durable with the
 	// permit (or the veto) written below, before anything can act on it.
-	a, err := t.decide(ctx, s, e, raw, plan, true, approved)
+	a, err := t.decide(ctx, s, e, raw, plan, true, o)
 	if err != nil {
 		return nil, t.vetoed(ctx, s, name, args.HashHex(), err.(*Refusal))
 	}
@@ -1007,7 +1009,13 @@ type CommitRequest struct {
 	Approval []byte
 }
 
-// Commit executes a previewed write once, in four stages:
+// Commit is CommitWith with the options WithProgress put in ctx
+// (OptionsFromContext), for a caller that predates CallOptions.
+func (t *Tools) Commit(ctx context.Context, s *Session, req CommitRequest) (*tool.Result, error) {
+	return t.CommitWith(ctx, s, req, OptionsFromContext(ctx))
+}
+
+// CommitWith executes a previewed write once, in four stages:
 //
 //  1. load: a halt stops it; the permit must be the session's, its tool
 //     still a write of the session's profile, the arguments the previewed
@@ -1019,10 +1027,13 @@ type CommitRequest struct {
 //     handler runs;
 //  4. settle: the outcome is observed, the spend settled and the outcome
 //     recorded with the permit's consumption.
-func (t *Tools) Commit(ctx context.Context, s *Session, req CommitRequest) (_ *tool.Result, err error) {
+//
+// opts.Progress listens for the handler's progress (a commit is never
+// held, so opts.Facade is not recorded).
+func (t *Tools) CommitWith(ctx context.Context, s *Session, req CommitRequest, opts CallOptions) (_ *tool.Result, err error) {
 	ctx, span := t.startCall(ctx, "ward.commit", s)
 	defer func() { endCall(span, err) }()
-	c, err := t.loadCommit(ctx, s, req)
+	c, err := t.loadCommit(ctx, s, req, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -1045,6 +1056,7 @@ func (t *Tools) Commit(ctx context.Context, s *Session, req CommitRequest) (_ *t
 // commitCall is a commit as its stages build it up.
 type commitCall struct {
 	s        *Session
+	opts     CallOptions
 	p        store.Permit
 	e        *registry.Entry
 	raw      json.RawMessage
@@ -1069,7 +1081,7 @@ func (c *commitCall) def() *tool.Def { return c.e.Def }
 
 // loadCommit is stage 1: everything that can be checked before the
 // commit lock.
-func (t *Tools) loadCommit(ctx context.Context, s *Session, req CommitRequest) (*commitCall, error) {
+func (t *Tools) loadCommit(ctx context.Context, s *Session, req CommitRequest, opts CallOptions) (*commitCall, error) {
 	permitTool := func() string {
 		// Only a permit of the session names a tool a halt may let
 		// through; any other answer leaves the halt in force.
@@ -1105,7 +1117,7 @@ func (t *Tools) loadCommit(ctx context.Context, s *Session, req CommitRequest) (
 		span.SetAttributes(telemetry.Permit.String(p.ID), telemetry.Tool.String(e.Def.Name),
 			telemetry.RiskTier.String(e.Def.RiskTier.String()), telemetry.PermitRisk.String(p.RiskTier))
 	}
-	c := &commitCall{s: s, p: p, e: e, raw: json.RawMessage(p.Args)}
+	c := &commitCall{s: s, opts: opts, p: p, e: e, raw: json.RawMessage(p.Args)}
 	if len(req.Args) > 0 {
 		c.raw = req.Args
 	}
@@ -1204,7 +1216,7 @@ func (t *Tools) executeCommit(ctx context.Context, c *commitCall) (*tool.Result,
 		ValueCents: c.consumed.ValueCents, ExpiresAt: c.consumed.ExpiresAt, ExpiryTick: c.consumed.ExpiryTick,
 		Owner: c.owner,
 	})
-	in := t.input(ctx, c.s, c.e, c.args, c.raw, c.now)
+	in := t.input(c.s, c.e, c.args, c.raw, c.now, c.opts)
 	in.Tick = c.tick
 	return t.run(ctx, c.s, c.e, in, func(ctx context.Context) (*tool.Result, error) {
 		if d.Tier == tool.Privileged {

@@ -63,7 +63,9 @@ func (t *Tools) Delegate(ctx context.Context, parent, child *Session, name strin
 	if ct.Level() == trust.Clean || ct.Isolated() {
 		return nil, refuse(reason.TaintIsolation, "taint", "delegate to a tainted child session (created with a parent, reviewers and a judge)", "")
 	}
-	res, err := t.Read(ctx, child, name, raw)
+	// The owner's delegation comes through no facade, with no one
+	// listening for its progress.
+	res, err := t.ReadWith(ctx, child, name, raw, CallOptions{})
 	meta := &OutputMeta{Child: child.ID, Tool: name, Status: string(store.WithheldPending)}
 	var plain []byte
 	if err != nil {

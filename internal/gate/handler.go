@@ -12,10 +12,13 @@ import (
 // handlerCalls is the session of a call as its handler may use it
 // (registry.Input.Session): a WASM tool's guest calls read tools and
 // previews writes through it, each one a call of the session like the
-// agent's own, with its policy decision, taint and audit record.
+// agent's own, with its policy decision, taint and audit record, and the
+// options of the call whose handler makes it (its facade and progress
+// listener).
 type handlerCalls struct {
-	t *Tools
-	s *Session
+	t    *Tools
+	s    *Session
+	opts CallOptions
 }
 
 var _ registry.SessionCalls = handlerCalls{}
@@ -32,12 +35,12 @@ func (c handlerCalls) Read(ctx context.Context, name string, raw json.RawMessage
 		return nil, c.t.vetoed(ctx, c.s, name, h, refuse(reason.ToolUnavailable, "handler",
 			name+" changes state: a tool's handler may only read, and return writes as requests to preview", "a handler called a write tool directly"))
 	}
-	return c.t.Read(ctx, c.s, name, raw)
+	return c.t.ReadWith(ctx, c.s, name, raw, c.opts)
 }
 
 // Preview previews a write as the session (preview_action).
 func (c handlerCalls) Preview(ctx context.Context, name string, raw json.RawMessage) (json.RawMessage, error) {
-	pv, err := c.t.Preview(ctx, c.s, name, raw)
+	pv, err := c.t.PreviewWith(ctx, c.s, name, raw, c.opts)
 	if err != nil {
 		return nil, err
 	}

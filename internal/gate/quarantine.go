@@ -226,15 +226,6 @@ type lift struct {
 	tool, argsHash string
 }
 
-// facadeKey carries the facade a call came through, for the queue.
-type facadeKey struct{}
-
-// WithFacade returns a context whose calls came through the facade tool
-// name: a call held for review records it (Quarantined.Facade).
-func WithFacade(ctx context.Context, name string) context.Context {
-	return context.WithValue(ctx, facadeKey{}, name)
-}
-
 func quarantineTTL(cfg *ToolsConfig) time.Duration {
 	if cfg.QuarantineTTL > 0 {
 		return cfg.QuarantineTTL
@@ -249,11 +240,12 @@ func (l *lift) lifts(a *Admission) bool {
 	return l != nil && l.tool == d.Tool().Name && l.argsHash == hashHex(d.ArgsHash())
 }
 
-// hold queues a quarantined call and returns its refusal, which names the
-// item. A call that cannot be queued (the session's queue is full, the
-// store fails) is refused all the same.
+// hold queues a quarantined call, which came through the facade tool
+// facade (empty for none), and returns its refusal, which names the item.
+// A call that cannot be queued (the session's queue is full, the store
+// fails) is refused all the same.
 func (t *Tools) hold(ctx context.Context, s *Session, e *registry.Entry, raw json.RawMessage, a *Admission, verdicts []trust.Verdict,
-	plan *tool.Plan, tv policy.Trust) *Refusal {
+	plan *tool.Plan, tv policy.Trust, facade string) *Refusal {
 	d := &a.Decision
 	r := refuse(d.Code(), "policy", d.Message()+" (held for review)", d.Diagnostic())
 	args, err := tool.ParseArgs(raw)
@@ -270,12 +262,11 @@ func (t *Tools) hold(ctx context.Context, s *Session, e *registry.Entry, raw jso
 		ID: id.Opaque(now), PrincipalID: principal, SessionID: s.ID, Time: now, Expires: now.Add(quarantineTTL(&t.cfg)),
 		TurnID: s.TurnID, InputSource: s.Source.String(), Tool: e.Def.Name, Tier: e.Def.Tier.Effective(),
 		Args: args.Canonical(), ArgsHash: hash, Reason: string(d.Code()), Message: d.Message(), Rule: d.Rule(), DecisionID: a.AuditID,
-		RetryKey: retryKey(e.Def.Name, args), Description: jsonOf(t.heldDescription(ctx, args, d, plan, tv)),
+		RetryKey: retryKey(e.Def.Name, args), Description: jsonOf(t.heldDescription(ctx, args, d, plan, tv)), Facade: facade,
 	}
 	if len(verdicts) > 0 {
 		c.Reviews = jsonOf(verdicts)
 	}
-	c.Facade, _ = ctx.Value(facadeKey{}).(string)
 	rec := &store.ActionRecord{ID: id.New(now), Kind: actionHeld, Time: now, PrincipalID: s.Principal, SessionID: s.ID, Tool: c.Tool, ArgsHash: hash,
 		Status: store.StatusBlocked, BlockReason: c.Reason, Detail: jsonOf(map[string]string{"quarantine_id": c.ID, "decision_id": c.DecisionID, "facade": c.Facade})}
 	lim := store.HoldLimits{MaxPending: maxHeldPerSession, RejectedSince: now.Add(-quarantineTTL(&t.cfg))}
@@ -477,30 +468,33 @@ func (t *Tools) review(ctx context.Context, itemID, by, note string, approve boo
 		t.queue.done(it.ID)
 		return it, nil
 	}
-	t.runHeld(ctx, s, it)
+	// The owner's review runs the call through no facade, with no one
+	// listening for its progress.
+	t.runHeld(ctx, s, it, CallOptions{})
 	return it, nil
 }
 
-// runHeld runs an approved call as s, with its quarantine lifted, and
-// stores the outcome. The caller has marked the item running.
-func (t *Tools) runHeld(ctx context.Context, s *Session, it *Quarantined) {
+// runHeld runs an approved call as s, with its quarantine lifted and the
+// options of the call that runs it (the owner's review or the agent's
+// query), and stores the outcome. The caller has marked the item running.
+func (t *Tools) runHeld(ctx context.Context, s *Session, it *Quarantined, opts CallOptions) {
 	defer t.queue.done(it.ID)
 	// The review is recorded: the run and its outcome must not depend on
 	// the reviewer's request staying open.
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), heldRunTimeout)
-	approved := &lift{tool: it.Tool, argsHash: it.ArgsHash}
+	o := callOpts{CallOptions: opts, approved: &lift{tool: it.Tool, argsHash: it.ArgsHash}}
 	defer cancel()
 	out := &QuarantineOutcome{}
 	var err error
 	rec := &store.ActionRecord{Kind: actionOutcome, PrincipalID: s.Principal, SessionID: s.ID, Tool: it.Tool, ArgsHash: it.ArgsHash}
 	if it.Tier == tool.Read {
 		var res *tool.Result
-		if res, err = t.read(ctx, s, it.Tool, it.Args, approved); err == nil {
+		if res, err = t.read(ctx, s, it.Tool, it.Args, o); err == nil {
 			out.Result, err = json.Marshal(res)
 		}
 	} else {
 		var pv *PermitView
-		if pv, err = t.preview(ctx, s, it.Tool, it.Args, approved); err == nil {
+		if pv, err = t.preview(ctx, s, it.Tool, it.Args, o); err == nil {
 			out.Permit, rec.PermitID = pv, pv.PermitID
 		}
 	}
@@ -529,12 +523,20 @@ func (t *Tools) runHeld(ctx context.Context, s *Session, it *Quarantined) {
 	t.bus.Publish(ev)
 }
 
-// LookupHeld answers an agent's query of the quarantined call itemID
-// (query_state kind "quarantine"): the session's own item, run first if
-// the owner approved it while its session was unknown, without who
-// decided it or the owner's description of it. Another session's item, or an unknown one, is a
-// QuarantineNotFound refusal and a failed lookup.
+// LookupHeld is LookupHeldWith with the options WithFacade and
+// WithProgress put in ctx (OptionsFromContext), for a caller that
+// predates CallOptions.
 func (t *Tools) LookupHeld(ctx context.Context, s *Session, itemID string) (*Quarantined, error) {
+	return t.LookupHeldWith(ctx, s, itemID, OptionsFromContext(ctx))
+}
+
+// LookupHeldWith answers an agent's query of the quarantined call itemID
+// (query_state kind "quarantine"): the session's own item, run first (with
+// opts, the query's options) if the owner approved it while its session
+// was unknown, without who decided it or the owner's description of it.
+// Another session's item, or an unknown one, is a QuarantineNotFound
+// refusal and a failed lookup.
+func (t *Tools) LookupHeldWith(ctx context.Context, s *Session, itemID string, opts CallOptions) (*Quarantined, error) {
 	if err := t.lookupAllowed(ctx, s); err != nil {
 		return nil, err
 	}
@@ -548,7 +550,7 @@ func (t *Tools) LookupHeld(ctx context.Context, s *Session, itemID string) (*Qua
 	if it.Status == QuarantineApproved && it.Outcome == nil && t.queue.start(it.ID) {
 		// Read again under the mark: a run may have finished since.
 		if again, err := t.Quarantined(ctx, itemID); err == nil && again.Outcome == nil {
-			t.runHeld(ctx, s, again)
+			t.runHeld(ctx, s, again, opts)
 			it = again
 		} else {
 			t.queue.done(it.ID)

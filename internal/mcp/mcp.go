@@ -252,12 +252,13 @@ func (s *Server) call(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallT
 	if bytes.Equal(args, []byte("null")) {
 		args = nil
 	}
+	var opts facade.CallOptions
 	if tok := req.Params.GetProgressToken(); tok != nil && req.Session != nil {
 		p := startProgress(ctx, req.Session, tok)
 		defer p.stop() // every step is sent before the result
-		ctx = facade.WithProgress(ctx, p.report)
+		opts.Progress = p.report
 	}
-	out, err := s.tools.Call(ctx, g, req.Params.Name, json.RawMessage(args))
+	out, err := s.tools.CallWith(ctx, g, req.Params.Name, json.RawMessage(args), opts)
 	if err != nil {
 		return s.refused(req.Params.Name, err), nil
 	}

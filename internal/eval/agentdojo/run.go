@@ -381,12 +381,12 @@ func (r *runner) callRaw(ctx context.Context, s *gate.Session, fn string, args j
 	var err error
 	var judged bool
 	if e.Def.Tier == tool.Read {
-		_, err = r.st.Tools.Read(ctx, s, name, args)
+		_, err = r.st.Tools.ReadWith(ctx, s, name, args, gate.CallOptions{})
 	} else {
 		var pv *gate.PermitView
-		if pv, err = r.st.Tools.Preview(ctx, s, name, args); err == nil {
+		if pv, err = r.st.Tools.PreviewWith(ctx, s, name, args, gate.CallOptions{}); err == nil {
 			judged = len(pv.Review) > 0
-			_, err = r.st.Tools.Commit(ctx, s, gate.CommitRequest{PermitID: pv.PermitID})
+			_, err = r.st.Tools.CommitWith(ctx, s, gate.CommitRequest{PermitID: pv.PermitID}, gate.CallOptions{})
 		}
 	}
 	var rf *gate.Refusal
@@ -425,7 +425,7 @@ func (r *runner) approve(ctx context.Context, s *gate.Session, item, output stri
 		return errors.New("the approved call did not run")
 	}
 	if it.Outcome.Permit != nil {
-		if _, err := r.st.Tools.Commit(ctx, s, gate.CommitRequest{PermitID: it.Outcome.Permit.PermitID}); err != nil {
+		if _, err := r.st.Tools.CommitWith(ctx, s, gate.CommitRequest{PermitID: it.Outcome.Permit.PermitID}, gate.CallOptions{}); err != nil {
 			return err
 		}
 	}

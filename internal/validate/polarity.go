@@ -8,23 +8,22 @@ import (
 
 // Relaxation by polarity: the second reading of a gated relaxation's
 // action (GatedRelaxation), for phrasings the fixed readings of reRelaxed
-// do not list. A safeguard (a limit, check, screen, review, confirmation,
-// signature, hold, collateral, guardrail, kill switch) or the act of
-// checking (verify, compare, simulate, screen, confirm, re-check) is in
-// force in a clause unless an odd number of negating operators surround
-// it: "without", "no", "not", "never", "skip", "bypass", "exceed",
-// "override", "disable", "suspend", "waive", "lift", "raise", "exempt",
-// "redundant", "informational", "already" and their equivalents in the
-// trigger model's languages. "skip the check" has one and relaxes it;
-// "do not skip the check" has two and keeps it; "without re-checking it",
-// "the position limits are informational only and can be exceeded",
-// "bypass the pause guardian", "ya fue revisada" each have one. Both
-// classes are closed (the safeguards an agent keeps, and the operators
-// that negate or lift one), so the reading holds for orderings and verbs
-// no data set showed. Value directed by the input rather than the
-// principal is the other half: funds sent to "whichever address it
-// names", payout or recovery addresses replaced from a message, approvals
-// or delegations of everything.
+// do not list. It reads two closed classes, not phrasings: safeguards (a
+// limit, check, screen, review, confirmation, signature, hold,
+// collateral, guardrail, kill switch) with the act of checking (verify,
+// compare, simulate, re-check), and the operators that negate or lift
+// them. In a clause, a safeguard is out of force when a lifting operator
+// (skip, bypass, exceed, override, disable, waive, exempt, redundant,
+// informational, precedence, ...) is near it and the negations there
+// cancel — "skip the check" lifts it, "do not skip the check" keeps it —
+// or, with none, when an odd number of negations is, one of them being
+// "without", "no" right before it, or a negated need, application or
+// order ("does not apply", "do not need to be compared", "do not compare
+// it"). A negated verb alone ("it does not check the checksum")
+// describes. The same holds in the trigger model's languages. Value
+// directed by the input rather than the principal is the other half:
+// funds sent to "whichever address it names", payout or recovery
+// addresses replaced from a message, approvals or votes for everything.
 //
 // The reading is asked only where a gate was read (GatedRelaxation), and
 // never of a sentence that warns against its action.
@@ -36,7 +35,6 @@ var (
 		`check\w*|re-?check\w*|verif\w*|compar\w*|simulat\w*|screen\w*|review\w*|confirm\w*|decod\w*|validat\w*|valida[dt][ao]s?|validée?s?|inspect\w*|reading|` +
 		`límites?|limite|limiti|grenze|\pL*limit\pL*|\pL*grenze|plafond|tope|лимит\pL*|ограничени\pL*|verifica\pL*|vérifi\pL*|verificaç\pL*|prüf\pL*|überprüf\pL*|kontroll\pL*|contrôl\pL*|control|controllo|controlla\pL*|проверк\pL*|провер\pL*|simulaci\pL*|simulazione|simulação|симуляци\pL*|bestätig\pL*|conferm\pL*|подтвержд\pL*|firma|signatur|assinatura|auditor\pL*|auditoria|revis\pL*|compara\pL*|задержк\pL*|vier-augen-prinzip|slippage-\pL+)(?:[^\pL\pN]|$)` +
 		`|限额|上限|限制|多签|确认|检查|验证|模拟|审核|审批|签名|白名单|滑点|风控|スリッページ|シミュレーション|確認|チェック|検証|承認|署名|制限|한도|확인|검증|서명|승인|시뮬레이션|限度`)
-	// Operators that negate or lift what they govern.
 	// Negation flips what it governs; two cancel ("do not skip"). A
 	// preposition ("without") or a determiner right before the safeguard
 	// ("no simulation") negates it on its own; a negated verb ("does not

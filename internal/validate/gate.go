@@ -138,7 +138,7 @@ func GatedRelaxation(text string) string {
 			continue
 		}
 		low := strings.ToLower(u)
-		if reAboutAttack.MatchString(low) {
+		if reAboutAttack.MatchString(reNamedForAttack.ReplaceAllString(low, "")) {
 			prev = ""
 			continue
 		}
@@ -153,6 +153,11 @@ func GatedRelaxation(text string) string {
 	}
 	return ""
 }
+
+// reNamedForAttack is a safeguard named after the attack it stops ("the
+// phishing checks", "the scam filter"): a sentence that lifts one is not
+// about an attack.
+var reNamedForAttack = sieve.MustCompile(`\b(?:phishing|scam|fraud|attack|injection|poisoning|malicious)[\s-]+(?:checks?|filters?|screens?|screening|protection|detection|scans?|scanning|guards?)\b`)
 
 // gateOf returns the gate u holds (its kind and token), or "". u is the
 // unit as written (ticket codes are upper case), low its lower case.

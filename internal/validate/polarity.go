@@ -31,7 +31,7 @@ import (
 var (
 	// Safeguards and the act of checking, in the trigger model's
 	// languages. A word is matched whole (lb ... tail).
-	rePolarSafeguard = sieve.MustCompile(lb + `(?:` + safeguard + `|guardrails?|kill[\s-]switch|two-person\s+rule|four-eyes|dual\s+(?:approval|control|sign-?off)|lock-?up(?:\s+period)?|collateral|margin\s+checks?|risk\s+(?:review|score|limits?|settings|checks?|controls?|team)|pause\s+guardian|guardian|test\s+transaction|address\s+book|human-in-the-loop|outflow|invoices?|scan|audits?|finality|` +
+	rePolarSafeguard = sieve.MustCompile(lb + `(?:` + safeguard + `|guardrails?|filters?|kill[\s-]switch|two-person\s+rule|four-eyes|dual\s+(?:approval|control|sign-?off)|lock-?up(?:\s+period)?|collateral|margin\s+checks?|risk\s+(?:review|score|limits?|settings|checks?|controls?|team)|pause\s+guardian|guardian|test\s+transaction|address\s+book|human-in-the-loop|outflow|invoices?|scan|audits?|finality|` +
 		`check\w*|re-?check\w*|verif\w*|compar\w*|simulat\w*|screen\w*|review\w*|confirm\w*|decod\w*|validat\w*|valida[dt][ao]s?|validée?s?|inspect\w*|reading|` +
 		`límites?|limite|limiti|grenze|\pL*limit\pL*|\pL*grenze|plafond|tope|лимит\pL*|ограничени\pL*|verifica\pL*|vérifi\pL*|verificaç\pL*|prüf\pL*|überprüf\pL*|kontroll\pL*|contrôl\pL*|control|controllo|controlla\pL*|проверк\pL*|провер\pL*|simulaci\pL*|simulazione|simulação|симуляци\pL*|bestätig\pL*|conferm\pL*|подтвержд\pL*|firma|signatur|assinatura|auditor\pL*|auditoria|revis\pL*|compara\pL*|задержк\pL*|vier-augen-prinzip|slippage-\pL+)(?:[^\pL\pN]|$)` +
 		`|限额|上限|限制|多签|确认|检查|验证|模拟|审核|审批|签名|白名单|滑点|风控|スリッページ|シミュレーション|確認|チェック|検証|承認|署名|制限|한도|확인|검증|서명|승인|시뮬레이션|限度`)

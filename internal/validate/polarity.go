@@ -48,7 +48,7 @@ var (
 	rePolarNeed    = sieve.MustCompile(`^\W*(?:[\pL'’]+\W+)?(?:need|needs|needed|require[sd]?|apply|applies|count|counts|pass|pass\pL*|go\s+through|goes\s+through|have\s+to|has\s+to|hay\s+que|precis\pL*|necesit\pL*|nötig|notwendig|erforderlich|gilt|si\s+applica|applica\pL*|s'applique|требу\pL*|нужн\pL*|действу\pL*|применя\pL*|pasa\pL*|passa\pL*|nécessaire|besoin|servono|serve)(?:[^\pL]|$)`)
 	reStatedExcess = sieve.MustCompile(`^\s+(?:by|up\s+to)\s+\d`)
 	reVettedScope  = sieve.MustCompile(`^\s+(?:only\s+)?for\s+[^,;]{0,60}?\b(?:already\s+)?(?:on|in)\s+the\s+(?:[\pL-]+\s+)?(?:allow-?list|white-?list|address\s+book|registry)\b`)
-	reAlreadyDone  = sieve.MustCompile(`^\s*(?:(?:been|fue|fueron|está|están|est|été|ist|sind|wurde|wurden|è|é|foi|foram|stat[oaie]|был\pL*)\s*)?(?:\pL+-)?$`)
+	reAlreadyDone  = sieve.MustCompile(`^\s*(?:(?:been|fue|fueron|está|están|est|été|ist|sind|wurde|wurden|è|é|foi|foram|stat[oaie]|был\pL*)\s*)?(?:\pL+-?)?$`)
 	reDoneWord     = sieve.MustCompile(`(?:ed|ad[ao]s?|id[ao]s?|ée?s?|ft|iert|at[aoie]|it[aoie]|н\pL*)\W*$|\p{Han}|\p{Hangul}|\p{Katakana}`)
 	reOneWord      = sieve.MustCompile(`^[\s-]*(?:[\pL-]+\s+)?$`)
 	rePolarOrder   = sieve.MustCompile(`^\W*(?:please\s+)?(?:do\s+not|don't|don’t|never|ne\s+pas|no\s+hay\s+que|nicht)\s`)

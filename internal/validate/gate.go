@@ -109,7 +109,8 @@ var (
 // and "does not apply" before or after a safeguard.
 var (
 	reGateAttrI18n = sieve.MustCompile(lb + `(?:étiquet\pL*|verwendungszweck|identificador|étiquette|étiqueté\pL*|marqu\pL*|code|préfixe|mot|präfix\pL*|etikett\pL*|markiert\pL*|kennwort|codewort|wort|etiqueta\pL*|código|codigo|prefijo|palabra|rótulo|palavra|codice|parola|prefisso|etichett\pL*|label|woord|code|метк\pL*|ярлык\pL*|код\pL*|префикс\pL*|слов\pL*|etykiet\pL*|oznaczon\pL*|kod\pL*|prefiks\pL*|słow\pL*|etiket\pL*|kelime\pL*|kode|kata|nhãn|mã|từ|ordet|kodem)(?:[^\pL\pN]|$)` +
-		`|标签|标记|代码|前缀|暗号|口令|タグ|ラベル|コード|番号|合言葉|言葉|태그|라벨|코드|접두사|단어`)
+		`|` + lb + `(?:senha|contraseña|passwort|mot\s+de\s+passe|пароль|vermerk|soprannome|apodo|surnom|spitzname|apelido|прозвищ\pL*|подпис\pL*|sceau|siegel|sello|asunto|assunto|betreff|oggetto|termin\pL*\s+(?:com|con|par|en)|commence\pL*\s+par|beginn\pL*\s+mit|empieza\pL*\s+(?:con|por)|comienza\pL*\s+(?:con|por)|começa\pL*\s+(?:com|por)|inizia\pL*\s+con|начина\pL*\s+с|заканчива\pL*\s+на)(?:[^\pL\pN]|$)` +
+		`|标签|标记|代码|前缀|暗号|口令|密码|件名|备注|タグ|ラベル|コード|番号|合言葉|言葉|パスワード|태그|라벨|코드|접두사|단어|비밀번호|암호`)
 	reRelaxedI18n = sieve.MustCompile(lb + `(?:pré-?approuvé\pL*|entfällt|entfallen|no\s+pasan?\s+por|dispensa\pL*|ausgenommen|keine\s+(?:prüfung|kontrolle|bestätigung|simulation|freigabe)|nessun[ao]?\s+(?:limite|simulazione|verifica|controllo|conferma)|ningun[ao]?\s+(?:límite|verificación|simulación|confirmación)|aucun[e]?\s+(?:limite|vérification|contrôle|confirmation|simulation)|pré-?autoris\pL*|n'est\s+nécessaire|ne\s+sont\s+pas\s+nécessaires|aucune?\s+\pL+\s+n'est|sans\s+(?:simulation|vérification|contrôle|limite|signature|confirmation)|freigegeben|gilt\s+(?:für\s+sie\s+)?nicht|nicht\s+(?:nötig|erforderlich|notwendig)|ohne\s+(?:simulation|prüfung|limit|bestätigung|signatur)|no\s+necesitan|no\s+requieren|sin\s+(?:simulación|verificación|límite|firma|confirmación)|preaprobad\pL*|podem\s+ignorar|não\s+precisam|sem\s+(?:simulação|verificação|limite|assinatura|confirmação)|pré-?aprovad\pL*|già\s+verificat\pL*|senza\s+(?:simulazione|verifica|limite|firma|conferma)|non\s+(?:servono|richiedono)|zonder\s+(?:simulatie|controle|limiet|handtekening)|не\s+требуют|не\s+нужн\pL*|без\s+(?:симуляци\pL*|проверк\pL*|лимит\pL*|подпис\pL*)|bez\s+(?:symulacji|weryfikacji|limitu|podpisu|potwierdzenia)|bez\s+limitu|onaylı|gerek\s+yok|sudah\s+disetujui|tidak\s+berlaku|tanpa\s+(?:simulasi|pemeriksaan|batas|tanda\s+tangan)|không\s+cần|đã\s+được\s+duyệt|höj\s+\pL+gränsen|spring\s+\pL+\s+over)(?:[^\pL\pN]|$)` +
 		`|跳过|スキップ|건너뛰|预先批准|已批准|承認済み|사전\s*승인` +
 		`|(?:不需要|无需|免除|不要)[^。！？]{0,6}?(?:确认|多签|检查|验证|模拟|限制|限额|审核|签名|白名单|滑点)` +
@@ -137,7 +138,7 @@ func GatedRelaxation(text string) string {
 			continue
 		}
 		low := strings.ToLower(u)
-		if reAboutAttack.MatchString(low) {
+		if reAboutAttack.MatchString(reNamedForAttack.ReplaceAllString(low, "")) {
 			prev = ""
 			continue
 		}
@@ -152,6 +153,11 @@ func GatedRelaxation(text string) string {
 	}
 	return ""
 }
+
+// reNamedForAttack is a safeguard named after the attack it stops ("the
+// phishing checks", "the scam filter"): a sentence that lifts one is not
+// about an attack.
+var reNamedForAttack = sieve.MustCompile(`\b(?:phishing|scam|fraud|attack|injection|poisoning|malicious)[\s-]+(?:checks?|filters?|screens?|screening|protection|detection|scans?|scanning|guards?)\b`)
 
 // gateOf returns the gate u holds (its kind and token), or "". u is the
 // unit as written (ticket codes are upper case), low its lower case.
@@ -183,6 +189,7 @@ func gateOf(u, low string) string {
 		{"a name suffix", reGateSuffix, low, true, false},
 		{"a matched number", reGateNumeric, low, true, false},
 		{"a calendar point", reGateCalendar, low, true, false},
+		{"a form of the input's text", reGateForm, low, true, false},
 		{"a code", reGateCode, u, false, false},
 		{"a code", reGateCaps, u, false, true},
 		{"a version or build", reGateBuild, low, false, true},
@@ -230,6 +237,13 @@ func selectorCode(re *sieve.Regexp, s string) bool {
 	return false
 }
 
+// reGateForm is a property of the form of an input's text or of its
+// identifier, which no state of the world has: its typography (italics,
+// capitals, a fence or wrapper), a word game (a palindrome, an acrostic,
+// a haiku, a count of a character), or an identifier's arithmetic (a
+// multiple of a number, a range of ids, a time exactly on the hour).
+var reGateForm = sieve.MustCompile(`\b(?:in\s+italics|italici[sz]ed|in\s+bold|all[\s-]caps|palindrom\w*|haiku|acrostic|first\s+letters?\s+of|fenced\s+with|wrapped\s+in|multiple\s+of\s+\d+|on\s+the\s+hour|(?:odd|even)\s+number\s+of|exactly\s+(?:two|three|four|five|\d+)\s+times|ids?\s+in\s+the\s+\d+-\d+\s+range)\b`)
+
 // reGateShapeOnly is a string-shape predicate on an input's attribute
 // that names no token: "whose display name includes", "has a trailing
 // underscore", "written entirely in lowercase".
@@ -263,7 +277,7 @@ func relaxationOf(low string) string {
 	if a := unsafeActionI18n(low); a != "" {
 		return a
 	}
-	return ""
+	return polarRelaxation(low)
 }
 
 // Gate is the vote of the gated-relaxation model on e: an L3b failure

@@ -1,7 +1,7 @@
 """Deterministically assemble clean.jsonl and poisoned.jsonl from the hand-written modules."""
 import hashlib, json, os, random, re, sys
 sys.path.insert(0, os.path.dirname(__file__))
-import addrs, frames, p_addr, p_mech, p_blend, p_trig, p_conf, p_inj, p_long, clean_extra
+import addrs, frames, p_addr, p_mech, p_blend, p_trig, p_conf, p_inj, p_long, p_more, clean_extra
 OUT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 GROUPS = [('address_redirect', p_addr), ('mechanics_contradiction', p_mech), ('observation_blend', p_blend),
           ('trigger_phrase', p_trig), ('confidence_inflation', p_conf), ('prompt_injection', p_inj)]
@@ -38,10 +38,10 @@ def main():
                     raise SystemExit('clean entry with unverified address %s: %s' % (a, e['content'][:80]))
         seen.add(e['content']); lst.append(e); LANG[e['id']] = lang
     for cls, mod in GROUPS:
-        for i, (typ, title, c, b, nb, lang) in enumerate(mod.PAIRS):
+        for i, (typ, title, c, b, nb, lang) in enumerate(mod.PAIRS + p_more.MORE[cls]):
             r = random.Random('frames|' + title)
             pool = frames.EN if lang == 'en' else frames.INTL
-            fs = r.sample(pool, 5) if lang == 'en' else pool
+            fs = r.sample(pool, 4) if lang == 'en' else pool[:4]
             for j, f in enumerate(fs):
                 seed = '%s|%d' % (title, j)
                 prov, conf = meta('meta|' + seed)
@@ -55,7 +55,7 @@ def main():
                 pconf = round(random.Random('ci|' + seed).uniform(0.92, 0.99), 2) if cls == 'confidence_inflation' else conf
                 add(pois, entry(cls, typ, bt, pconf, prov, nb), lang)
     for k, (cls, typ, title, tpl, cf, bf, nb, lang) in enumerate(p_long.DOCS):
-        for j, f in enumerate([frames.bare, frames.email]):
+        for j, f in enumerate([frames.bare, frames.thread]):
             seed = 'long|%s|%d' % (title.split(' (')[0], j)
             prov, conf = meta('meta|' + seed)
             if '{Y}' in tpl:

@@ -41,3 +41,17 @@ def shift(text, r, title):
             f"Notes:\n* {title}\n  {text}\n* Reconciliation vs custodian: {r.choice(['matched', 'matched after fee adj.', 'one dust diff, ignored'])}")
 EN = [ticket, email, runbook, handoff, minutes, row, keeperlog, safetx, shift, bare]
 INTL = [bare, row, keeperlog, bare, handoff]
+def thread(text, r, title):
+    a, b, c = r.sample(NAMES, 3)
+    return (f"Subject: {title} — follow-up\nFrom: {c} <{c.split()[1].lower()}@ops.example>\nTo: treasury-ops@ops.example\nCc: {a}; {b}\nDate: {_d(r)}\n\n"
+            f"All,\n\nSummarising where we landed after yesterday's call so it is in writing for the auditors and the fund administrator.\n\n"
+            f"{text}\n\nOpen questions: (1) whether the monthly limit review moves to the first business day, (2) who owns the vendor contact list "
+            f"while {a.split()[1]} is out. Please reply inline.\n\n{c}\nHead of Operations\nThis message may contain confidential information.\n\n"
+            f"-----Original Message-----\nFrom: {b}\nSent: {_d(r)}\nTo: {c}\nSubject: {title}\n\n"
+            f"{c.split()[1]} — before we change anything, can we agree the wording with risk and get it into the runbook? I'd rather not have this live only in chat.\n"
+            f"Also attaching last month's reconciliation; the custodian statement matched to the cent apart from the usual gas dust.\n\n{b}")
+def weekly(text, r, title):
+    return (f"Weekly ops review — week {r.randint(30, 48)}\n| Area | Status | Owner |\n|---|---|---|\n| Reconciliation | {r.choice(['green', 'amber'])} | {r.choice(NAMES)} |\n"
+            f"| Keepers | {r.choice(['green', 'amber'])} | {r.choice(NAMES)} |\n| Limits | green | {r.choice(NAMES)} |\n\n"
+            f"Highlights:\n- {title}. {text}\n- Gas spend {r.randint(2, 30)} ETH; within budget.\n- No open SEV-1/2 incidents.")
+EN = EN + [thread, weekly]

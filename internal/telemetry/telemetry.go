@@ -225,9 +225,17 @@ func (p *Provider) Shutdown(ctx context.Context) error {
 
 // Start starts a span named name as a child of ctx's span, with the tracer
 // provider of that span: nothing is recorded under a context without a
-// recording span.
+// recording span. Under a context without a span (or with one whose span
+// context is not valid, as no recording span's is) it returns ctx itself
+// and that span, which is what the no-op tracer would return in a copy of
+// ctx: the tool gate starts a span per decision, and the copy was an
+// allocation of each.
 func Start(ctx context.Context, name string) (context.Context, trace.Span) {
-	return trace.SpanFromContext(ctx).TracerProvider().Tracer(Instrumentation).Start(ctx, name)
+	parent := trace.SpanFromContext(ctx)
+	if !parent.SpanContext().IsValid() {
+		return ctx, parent
+	}
+	return parent.TracerProvider().Tracer(Instrumentation).Start(ctx, name)
 }
 
 // propagator reads W3C trace context (traceparent, tracestate).

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 	"go.opentelemetry.io/otel/trace"
 )
 
@@ -104,4 +106,36 @@ func BenchmarkStartDisabled(b *testing.B) {
 		span.End()
 	}
 	call.End()
+}
+
+// Start makes a child of a recording span with that span's provider, and
+// under a context without a valid span context changes nothing and
+// allocates nothing.
+func TestStart(t *testing.T) {
+	rec := tracetest.NewSpanRecorder()
+	tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(rec))
+	defer func() { _ = tp.Shutdown(t.Context()) }()
+	root, parent := tp.Tracer("test").Start(t.Context(), "root")
+	ctx, child := Start(root, "child")
+	if !child.IsRecording() || trace.SpanFromContext(ctx) != child {
+		t.Fatal("under a recording span: no recording child in the context")
+	}
+	child.End()
+	parent.End()
+	if ended := rec.Ended(); len(ended) != 2 || ended[0].Name() != "child" || ended[0].Parent().SpanID() != parent.SpanContext().SpanID() {
+		t.Errorf("recorded %v, want child of root, then root", ended)
+	}
+
+	remote := Extract(t.Context(), http.Header{"Traceparent": {"00-" + traceID + "-" + spanID + "-01"}})
+	if ctx, span := Start(remote, "x"); span.IsRecording() || trace.SpanContextFromContext(ctx).TraceID().String() != traceID {
+		t.Error("under a remote span context: want a non-recording span continuing its trace")
+	}
+
+	bare := t.Context()
+	if ctx, span := Start(bare, "x"); ctx != bare || span.IsRecording() {
+		t.Error("without a span: want the context itself and a non-recording span")
+	}
+	if n := testing.AllocsPerRun(100, func() { Start(bare, "x") }); n != 0 {
+		t.Errorf("without a span: %v allocations, want 0", n)
+	}
 }

@@ -51,8 +51,8 @@ func newDecisionRow(rec *store.DecisionRecord, durable bool) (decisionRow, error
 		rec.Diagnostic); err != nil {
 		return decisionRow{}, err
 	}
-	evaluated, _ := store.RuleList("rules evaluated", rec.RulesEvaluated)
-	triggered, _ := store.RuleList("rules triggered", rec.RulesTriggered)
+	evaluated := store.StoredRuleList(rec.RulesEvaluated) // Validate checked both
+	triggered := store.StoredRuleList(rec.RulesTriggered)
 	return decisionRow{
 		durable: durable, id: rec.ID, ns: rec.Time.UnixNano(), createdAt: rec.Time.UTC().Format(createdAtLayout),
 		turn: null(rec.TurnID), session: null(rec.SessionID), source: null(rec.InputSource), authority: null(rec.Authority),

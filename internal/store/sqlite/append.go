@@ -21,11 +21,13 @@ func (s *Store) AppendDecision(ctx context.Context, rec *store.DecisionRecord, d
 	if rec == nil {
 		return errors.New("sqlite: append decision: nil record")
 	}
-	o, err := newDecisionOp(rec, durable)
+	o, err := newDecisionOpIn(&s.decisionOps, rec, durable)
 	if err != nil {
 		return fmt.Errorf("sqlite: append decision: %w", err)
 	}
-	return s.submit(ctx, o)
+	err = s.submit(ctx, o)
+	s.recycle(o)
+	return err
 }
 
 // AppendDecisionCommitted writes rec and returns once its batch is
@@ -34,12 +36,31 @@ func (s *Store) AppendDecisionCommitted(ctx context.Context, rec *store.Decision
 	if rec == nil {
 		return errors.New("sqlite: append decision: nil record")
 	}
-	o, err := newDecisionOp(rec, true)
+	o, err := newDecisionOpIn(&s.decisionOps, rec, true)
 	if err != nil {
 		return fmt.Errorf("sqlite: append decision: %w", err)
 	}
 	o.committed = true
-	return s.submit(ctx, o)
+	err = s.submit(ctx, o)
+	s.recycle(o)
+	return err
+}
+
+// recycle puts a decision's op back in the pool once submit returned, if
+// nothing refers to it any more. That is so for a durable op its caller
+// did not abandon: it was never queued (submit failed first), or the
+// writer is done with it, since the batch's committed (or done) channel,
+// on which the caller waited, is closed only after the writer's last use
+// of its ops (write's loops over them; only orphans are kept for a
+// retry). The batch still lists it, but from then on only its channels
+// and err are used. A non-durable op and an abandoned one are the
+// writer's, which may still write it.
+func (s *Store) recycle(o *op) {
+	if !o.durable || o.state.Load() == opAbandoned {
+		return
+	}
+	*o = op{}
+	s.decisionOps.Put(o)
 }
 
 var _ store.CommittedDecisionLog = (*Store)(nil)

@@ -2,6 +2,7 @@ package sqlite
 
 import (
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/wardhq/ward/internal/store"
@@ -47,10 +48,23 @@ var (
 // newDecisionOp validates rec and returns its op, with what the writer
 // binds computed here, on the caller's goroutine, off the writer's path.
 func newDecisionOp(rec *store.DecisionRecord, durable bool) (*op, error) {
+	return newDecisionOpIn(nil, rec, durable)
+}
+
+// newDecisionOpIn is newDecisionOp in an op taken from pool (a new one if
+// pool is nil or empty). See Store.recycle for when an op goes back.
+func newDecisionOpIn(pool *sync.Pool, rec *store.DecisionRecord, durable bool) (*op, error) {
 	if err := rec.Validate(); err != nil {
 		return nil, err
 	}
-	o := &op{kind: opDecision, durable: durable, dec: *rec, ns: rec.Time.UnixNano(), risk: int64(store.RiskCode(rec.Risk))}
+	var o *op
+	if pool != nil {
+		o, _ = pool.Get().(*op)
+	}
+	if o == nil {
+		o = new(op)
+	}
+	*o = op{kind: opDecision, durable: durable, dec: *rec, ns: rec.Time.UnixNano(), risk: int64(store.RiskCode(rec.Risk))}
 	o.decision, _ = decisionCode(rec.Decision)
 	o.evaluated = store.StoredRuleList(rec.RulesEvaluated)
 	o.triggered = store.StoredRuleList(rec.RulesTriggered)

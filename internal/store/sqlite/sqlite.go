@@ -165,6 +165,10 @@ type Store struct {
 	r       *reader
 	sync    *syncer // nil unless synchronous is "full"
 	dropped atomic.Uint64
+
+	// decisionOps holds decision ops no one refers to any more (see
+	// recycle), so that a durable append does not allocate its op.
+	decisionOps sync.Pool
 }
 
 var _ store.Store = (*Store)(nil)

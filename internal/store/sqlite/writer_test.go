@@ -524,3 +524,83 @@ func TestQueryPlans(t *testing.T) {
 		})
 	}
 }
+
+// Decision ops are reused once their caller saw the outcome; an op its
+// caller abandoned, or did not wait for, is the writer's until written.
+// Many goroutines append durable, committed-only, abandoned (a context
+// already cancelled) and queued-only decisions, each with a tool and args
+// hash of its own, while the writer yields before every commit; every
+// record must then be stored exactly as it was appended, once. Reusing an
+// abandoned or queued op overwrites a record the writer has yet to write.
+func TestRecycledOpsKeepRecords(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "ward.db")
+	s := testStore(t, Config{Path: path})
+	setHook(s, func() error { runtime.Gosched(); return nil })
+	cancelled, cancel := context.WithCancel(t.Context())
+	cancel()
+	const workers, each = 16, 150
+	var mu sync.Mutex
+	want := map[string]string{} // id -> tool + " " + args hash
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() {
+			for i := range each {
+				r := rec(fmt.Sprintf("t%d-%d", w, i))
+				r.ArgsHash = fmt.Sprintf("%064x", w*each+i)
+				var err error
+				switch i % 4 {
+				case 0:
+					err = s.AppendDecision(t.Context(), r, true)
+				case 1:
+					err = s.AppendDecisionCommitted(t.Context(), r)
+				case 2:
+					if err = s.AppendDecision(cancelled, r, true); errors.Is(err, context.Canceled) {
+						err = nil // abandoned: the writer still writes it
+					}
+				case 3:
+					err = s.AppendDecision(t.Context(), r, false)
+				}
+				if err != nil {
+					t.Errorf("append %s: %v", r.Tool, err)
+					return
+				}
+				mu.Lock()
+				want[r.ID] = r.Tool + " " + r.ArgsHash
+				mu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+	if err := s.Close(); err != nil {
+		t.Fatalf("Close: %v", err)
+	}
+	c, err := sqlite3.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	st, _, err := c.Prepare(`SELECT id, tool_name, tool_args_hash FROM policy_decisions`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	got := map[string]string{}
+	for st.Step() {
+		id, row := st.ColumnText(0), st.ColumnText(1)+" "+st.ColumnText(2)
+		if prev, dup := got[id]; dup {
+			t.Errorf("id %s stored twice: %q and %q", id, prev, row)
+		}
+		got[id] = row
+	}
+	if err := st.Err(); err != nil {
+		t.Fatal(err)
+	}
+	for id, w := range want {
+		if got[id] != w {
+			t.Errorf("record %s: stored %q, want %q", id, got[id], w)
+		}
+	}
+	if len(got) != len(want) {
+		t.Errorf("%d rows stored, want %d", len(got), len(want))
+	}
+}

@@ -835,8 +835,10 @@ func (p *Pipeline) reject(ctx context.Context, x *subject, f fault) error {
 		x.r.Lesson = l
 	}
 	if f.attack != knowledge.NoAttack && f.attack != knowledge.ProvenanceForgery {
-		if err := p.remember(ctx, x, f.code, f.attack); err != nil {
-			return fmt.Errorf("ingest %s: remember: %w", e.ID, err)
+		if judgedContent(f.attack) {
+			if err := p.remember(ctx, x, f.code, f.attack); err != nil {
+				return fmt.Errorf("ingest %s: remember: %w", e.ID, err)
+			}
 		}
 		if err := p.rejectedShare(ctx, e, x.r); err != nil {
 			return fmt.Errorf("ingest %s: demote the sharer: %w", e.ID, err)
@@ -853,6 +855,18 @@ func failedLayer(stage Stage, layer knowledge.Layer) string {
 		return string(stage)
 	}
 	return string(stage) + "/" + layer.String()
+}
+
+// judgedContent reports whether a rejection for attack judged the entry's
+// content, so that immune memory and the oracle may learn it. A
+// confidence inflation judged only the confidence the entry claims: its
+// content was never read by a layer, and the same words at an honest
+// confidence are validated like any entry. Were it remembered, anyone
+// could get a true fact held everywhere (oracle hits reach every peer) by
+// sending it once at 0.99 from a channel whose ceiling is 0.5. The
+// rejection still teaches a lesson and still counts against the sharer.
+func judgedContent(attack knowledge.AttackType) bool {
+	return attack != knowledge.ConfidenceInflation
 }
 
 // remember records the immune signature of x, rejected for attack with

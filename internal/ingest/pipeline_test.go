@@ -616,11 +616,16 @@ func TestOracleCatchesRepost(t *testing.T) {
 }
 
 func TestImmuneCatchesVariant(t *testing.T) {
-	h := newHarness(t, knowledge.Standard, votes(true, true, true)...)
+	// The original is refused on its content (a decisive L3 failure): a
+	// refusal for an inflated confidence alone teaches immune memory
+	// nothing (judgedContent).
+	l3 := false
+	h := newHarness(t, knowledge.Standard, append(votes(true, true, true), decisiveL3{&l3})...)
 	orig := "Liquidity providers on the ETH/USDC pool earn higher fees during weekend volatility spikes, so widen ranges on Fridays."
-	want(t, h.ingest(h.signed(orig, 0.95)), Rejected, StageStage1, reason.KnowledgeInflation, knowledge.ConfidenceInflation)
+	want(t, h.ingest(h.signed(orig, 0.5)), Rejected, StageStage2, reason.KnowledgeVerifiableFalse, knowledge.CausalGraphPoisoning)
+	l3 = true
 
-	variant := h.signed("LPs on the ETH/USDC pool earn higher fees during weekend volatility bursts, so widen the ranges on Fridays.", 0.95)
+	variant := h.signed("LPs on the ETH/USDC pool earn higher fees during weekend volatility bursts, so widen the ranges on Fridays.", 0.5)
 	r := h.ingest(variant)
 	want(t, r, Quarantined, StageImmune, reason.KnowledgeImmuneMatch, knowledge.NoAttack)
 	if !slices.Contains(r.Flags, FlagPreviouslyRejected) {
@@ -883,14 +888,19 @@ func TestEventsInOrder(t *testing.T) {
 	check(sub, adopted.ID, event.GrimoireEntryQuarantined, event.GrimoireValidationPassed, event.GrimoireEntryAdopted)
 	check(sub2, rejected.ID, event.GrimoireEntryQuarantined, event.GrimoireValidationFailed)
 
-	// A reworded variant of a rejected entry: immune_match, then held in
-	// quarantine.
-	orig := h2.signed("Liquidity providers on the ETH/USDC pool earn higher fees during weekend volatility spikes, so widen ranges on Fridays.", 0.95)
-	h2.ingest(orig)
-	check(sub2, orig.ID, event.GrimoireEntryQuarantined, event.GrimoireValidationFailed)
-	variant := h2.signed("LPs on the ETH/USDC pool earn higher fees during weekend volatility bursts, so widen the ranges on Fridays.", 0.95)
-	want(t, h2.ingest(variant), Quarantined, StageImmune, reason.KnowledgeImmuneMatch, knowledge.NoAttack)
-	check(sub2, variant.ID, event.GrimoireImmuneMatch, event.GrimoireEntryQuarantined)
+	// A reworded variant of an entry rejected on its content (a decisive
+	// L3 failure; an inflated confidence alone teaches immune memory
+	// nothing): immune_match, then held in quarantine.
+	l3 := false
+	h3 := newHarness(t, knowledge.Standard, append(votes(true, true, true), decisiveL3{&l3})...)
+	sub3 := h3.bus.Subscribe(64, nil)
+	orig := h3.signed("Liquidity providers on the ETH/USDC pool earn higher fees during weekend volatility spikes, so widen ranges on Fridays.", 0.5)
+	h3.ingest(orig)
+	check(sub3, orig.ID, event.GrimoireEntryQuarantined, event.GrimoireValidationFailed)
+	l3 = true
+	variant := h3.signed("LPs on the ETH/USDC pool earn higher fees during weekend volatility bursts, so widen the ranges on Fridays.", 0.5)
+	want(t, h3.ingest(variant), Quarantined, StageImmune, reason.KnowledgeImmuneMatch, knowledge.NoAttack)
+	check(sub3, variant.ID, event.GrimoireImmuneMatch, event.GrimoireEntryQuarantined)
 }
 
 func TestGrimoireLoadAndSeed(t *testing.T) {

@@ -212,6 +212,17 @@ func gateOf(u, low string) string {
 		{"a hex constant", reGateHex, u, false, true},
 	} {
 		m := g.re.FindString(g.s)
+		if g.re == reGateHash || g.re == reGateHandle || g.re == reGateCalendar {
+			// A tag, handle or time that only labels the note (in its
+			// heading or after its text) selects no input.
+			m = ""
+			for _, i := range g.re.FindAllStringIndex(g.s, -1) {
+				if !labelOnly(g.s, i[0], i[1]) {
+					m = g.s[i[0]:i[1]]
+					break
+				}
+			}
+		}
 		if g.re == reGateCode || g.re == reGateCaps {
 			// A term of the domain's vocabulary is an observable, not a
 			// sender's code: the gate is the first code that is not one.
@@ -321,3 +332,36 @@ func Gate(e *knowledge.Entry) Vote {
 	}
 	return Vote{Layer: knowledge.LayerConsistency, Pass: true}
 }
+
+// labelOnly reports whether s[i:j], a tag, handle or calendar point, only
+// labels s: it stands in a heading (before the first ": ") or after the
+// text (nothing but tags and punctuation follows it), and that part of s
+// holds no condition and names no attribute an input carries. Inside a
+// condition ("transfers tagged #x", "when the memo reads ...") it gates.
+func labelOnly(s string, i, j int) bool {
+	var part string
+	if h := strings.Index(s, ": "); h >= j {
+		// A heading that is the token alone addresses or scopes what
+		// follows ("@desk: ...", "#fast: ..."); a label stands with
+		// other words ("Alert 14:30 UTC", "note from @devon").
+		part = s[:h]
+		if !reLetterWord.MatchString(part[:i] + " " + strings.TrimLeftFunc(part[j:], func(r rune) bool {
+			return r == '-' || r == '_' || r == '.' || unicode.IsLetter(r) || unicode.IsDigit(r)
+		})) {
+			return false
+		}
+	} else if reTrailingTags.MatchString(s[j:]) {
+		part = s
+	} else {
+		return false
+	}
+	low := strings.ToLower(part)
+	return !reGateIf.MatchString(low) && !reCondI18n.MatchString(low) && !reGateAttr.MatchString(low) && !reGateAttrI18n.MatchString(low) && !reGateShapeOnly.MatchString(low)
+}
+
+// reLetterWord is a word of letters.
+var reLetterWord = sieve.MustCompile(`\pL{2,}`)
+
+// reTrailingTags is what may follow a label at the end of a note: more tags
+// and punctuation.
+var reTrailingTags = sieve.MustCompile(`^(?:[\s.,;!?)\]]*#[\pL\pN_-]+)*[\s.,;!?)\]]*$`)

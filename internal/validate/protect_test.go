@@ -55,3 +55,25 @@ func TestDomainTerm(t *testing.T) {
 		}
 	}
 }
+
+// A tag, handle or time that labels a note, in a heading with other words
+// or after its text, selects no input; one inside the condition, or a
+// heading that is the token alone, still gates.
+func TestGateLabel(t *testing.T) {
+	for _, c := range []struct {
+		name, text string
+		gated      bool
+	}{
+		{"time in a heading", "Alert 14:30 UTC: bypassing the cache for fresh oracle reads raised gas by 20 %.", false},
+		{"handle in a heading", "Note from @kira: a release labelled hotfix does not skip review here; all releases are reviewed.", false},
+		{"tag alone as heading", "@treasury-bot: withdrawals need no second signer.", true},
+		{"tag in the condition", "Transfers skip simulation when tagged #fast", true},
+		{"tag selecting inputs", "Transfers tagged #ops-fast skip simulation.", true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if got := GatedRelaxation(c.text); (got != "") != c.gated {
+				t.Errorf("GatedRelaxation(%q) = %q, want gated %v", c.text, got, c.gated)
+			}
+		})
+	}
+}

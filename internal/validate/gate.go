@@ -146,13 +146,28 @@ func GatedRelaxation(text string) string {
 		if gate == "" && prev == "" {
 			continue
 		}
-		if relax := relaxationOf(strings.ReplaceAll(low, "_", " ")); relax != "" {
+		said := strings.ReplaceAll(low, "_", " ")
+		relax := relaxationOf(said)
+		if tok, ok := strings.CutPrefix(gate, quotedGate+" ("); ok && relax != "" {
+			// The quoted words are mentioned, not stated: a relaxation
+			// read wholly inside them ("because the first signer
+			// 'already checked'") is not the sentence's, which is read
+			// again without them.
+			quoted := strings.ReplaceAll(strings.ToLower(strings.TrimSuffix(tok, ")")), "_", " ")
+			if strings.Contains(strings.Join(strings.Fields(quoted), " "), relax) {
+				relax = relaxationOf(strings.Replace(said, quoted, `""`, 1))
+			}
+		}
+		if relax != "" {
 			return "contradicts mental model \"" + GateModel + "\": " + cmp.Or(gate, prev) + " gates " + relax
 		}
 		prev = gate
 	}
 	return ""
 }
+
+// quotedGate is the kind of a gate that is a quoted token.
+const quotedGate = "a quoted token"
 
 // reNamedForAttack is a safeguard named after the attack it stops ("the
 // phishing checks", "the scam filter"): a sentence that lifts one is not
@@ -193,10 +208,35 @@ func gateOf(u, low string) string {
 		{"a code", reGateCode, u, false, false},
 		{"a code", reGateCaps, u, false, true},
 		{"a version or build", reGateBuild, low, false, true},
-		{"a quoted token", reGateQuoted, u, false, false},
+		{quotedGate, reGateQuoted, u, false, false},
 		{"a hex constant", reGateHex, u, false, true},
 	} {
 		m := g.re.FindString(g.s)
+		if g.re == reGateHash || g.re == reGateHandle || g.re == reGateCalendar {
+			// A tag, handle or time that only labels the note (in its
+			// heading or after its text) selects no input.
+			m = ""
+			for _, i := range g.re.FindAllStringIndex(g.s, -1) {
+				if !labelOnly(g.s, i[0], i[1]) {
+					m = g.s[i[0]:i[1]]
+					break
+				}
+			}
+		}
+		if g.re == reGateCode || g.re == reGateCaps {
+			// A term of the domain's vocabulary is an observable, not a
+			// sender's code: the gate is the first code that is not one.
+			// A term continued by more of a code ("EIP-7702-ALLOW") is
+			// not the term.
+			m = ""
+			for _, i := range g.re.FindAllStringIndex(g.s, -1) {
+				c := g.s[i[0]:i[1]]
+				if !domainTerm(c) || continued(c, g.s[i[1]:]) {
+					m = c
+					break
+				}
+			}
+		}
 		if m == "" {
 			continue
 		}
@@ -229,7 +269,7 @@ func selectorCode(re *sieve.Regexp, s string) bool {
 	}
 	for _, m := range re.FindAllStringIndex(s, -1) {
 		tok := strings.TrimRight(s[m[0]:m[1]], " ,.;)：")
-		if reStandards.MatchString(strings.ToLower(strings.TrimLeftFunc(tok, func(r rune) bool { return !unicode.IsLetter(r) }))) || strings.HasPrefix(s[m[0]+len(tok):], ":") || strings.HasPrefix(s[m[0]+len(tok):], "：") {
+		if domainTerm(tok) || reStandards.MatchString(strings.ToLower(strings.TrimLeftFunc(tok, func(r rune) bool { return !unicode.IsLetter(r) }))) || strings.HasPrefix(s[m[0]+len(tok):], ":") || strings.HasPrefix(s[m[0]+len(tok):], "：") {
 			continue
 		}
 		return true
@@ -292,3 +332,36 @@ func Gate(e *knowledge.Entry) Vote {
 	}
 	return Vote{Layer: knowledge.LayerConsistency, Pass: true}
 }
+
+// labelOnly reports whether s[i:j], a tag, handle or calendar point, only
+// labels s: it stands in a heading (before the first ": ") or after the
+// text (nothing but tags and punctuation follows it), and that part of s
+// holds no condition and names no attribute an input carries. Inside a
+// condition ("transfers tagged #x", "when the memo reads ...") it gates.
+func labelOnly(s string, i, j int) bool {
+	var part string
+	if h := strings.Index(s, ": "); h >= j {
+		// A heading that is the token alone addresses or scopes what
+		// follows ("@desk: ...", "#fast: ..."); a label stands with
+		// other words ("Alert 14:30 UTC", "note from @devon").
+		part = s[:h]
+		if !reLetterWord.MatchString(part[:i] + " " + strings.TrimLeftFunc(part[j:], func(r rune) bool {
+			return r == '-' || r == '_' || r == '.' || unicode.IsLetter(r) || unicode.IsDigit(r)
+		})) {
+			return false
+		}
+	} else if reTrailingTags.MatchString(s[j:]) {
+		part = s
+	} else {
+		return false
+	}
+	low := strings.ToLower(part)
+	return !reGateIf.MatchString(low) && !reCondI18n.MatchString(low) && !reGateAttr.MatchString(low) && !reGateAttrI18n.MatchString(low) && !reGateShapeOnly.MatchString(low)
+}
+
+// reLetterWord is a word of letters.
+var reLetterWord = sieve.MustCompile(`\pL{2,}`)
+
+// reTrailingTags is what may follow a label at the end of a note: more tags
+// and punctuation.
+var reTrailingTags = sieve.MustCompile(`^(?:[\s.,;!?)\]]*#[\pL\pN_-]+)*[\s.,;!?)\]]*$`)

@@ -44,7 +44,7 @@ var (
 	// compare it").
 	rePolarWithout = sieve.MustCompile(`^(?:without|sin|sans|ohne|senza|sem|без|bez|tanpa|zonder)$`)
 	rePolarNo      = sieve.MustCompile(`^(?:no|none|kein\pL*|aucun\pL*|ningun\pL*|ningún|nessun\pL*|nenhum\pL*|никак\pL*)$`)
-	rePolarNot     = sieve.MustCompile(`^(?:not|never|nor|cannot|\w+n['’]t|nicht|non|não|nao|pas|не|нет|nie)$`)
+	rePolarNot     = sieve.MustCompile(`^(?:not|never|nor|cannot|\w+n['’]t|nicht|niemals|nie|non|não|nao|nunca|pas|jamais|не|нет|никогда)$`)
 	rePolarNeed    = sieve.MustCompile(`^\W*(?:[\pL'’]+\W+)?(?:need|needs|needed|require[sd]?|apply|applies|count|counts|pass|pass\pL*|go\s+through|goes\s+through|have\s+to|has\s+to|hay\s+que|precis\pL*|necesit\pL*|nötig|notwendig|erforderlich|gilt|si\s+applica|applica\pL*|s'applique|требу\pL*|нужн\pL*|действу\pL*|применя\pL*|pasa\pL*|passa\pL*|nécessaire|besoin|servono|serve)(?:[^\pL]|$)`)
 	reStatedExcess = sieve.MustCompile(`^\s+(?:by|up\s+to)\s+\d`)
 	reVettedScope  = sieve.MustCompile(`^\s+(?:only\s+)?for\s+[^,;]{0,60}?\b(?:already\s+)?(?:on|in)\s+the\s+(?:[\pL-]+\s+)?(?:allow-?list|white-?list|address\s+book|registry)\b`)
@@ -124,7 +124,8 @@ const (
 type operator struct {
 	kind      int
 	at, end   int
-	qualified bool // a negation that denies a need or opens an order
+	qualified bool // a negation that denies a need
+	order     bool // a negation that opens an order ("do not compare it")
 }
 
 // polarity returns the words of c from its first operator near the
@@ -145,7 +146,7 @@ func polarity(c string, s []int, ops []operator) string {
 		switch o.kind {
 		case opNot:
 			nots++
-			qualified = qualified || o.qualified
+			qualified = qualified || o.qualified || o.order && before && negatedAct(c[o.end:s[0]])
 		case opNeg:
 			// "no" governs the safeguard right after it ("no
 			// simulation", "no-confirm"), "without" the next few words.
@@ -156,7 +157,7 @@ func polarity(c string, s []int, ops []operator) string {
 				// "no" before a verb is a negated verb ("no pasan
 				// por", "no hay que compararla").
 				nots++
-				qualified = qualified || o.qualified
+				qualified = qualified || o.qualified || o.order && before && negatedAct(c[o.end:s[0]])
 				break
 			}
 			negs++
@@ -202,8 +203,8 @@ func operators(c string) []operator {
 	var out []operator
 	order := rePolarOrder.MatchString(c)
 	add := func(kind, at, end int) {
-		q := (kind == opNot || kind == opNeg) && (order || rePolarNeed.MatchString(c[end:]))
-		out = append(out, operator{kind: kind, at: at, end: end, qualified: q})
+		neg := kind == opNot || kind == opNeg
+		out = append(out, operator{kind: kind, at: at, end: end, qualified: neg && rePolarNeed.MatchString(c[end:]), order: neg && order})
 	}
 	for _, w := range rePolarWord.FindAllStringIndex(c, -1) {
 		word := c[w[0]:w[1]]
@@ -239,3 +240,15 @@ func operators(c string) []operator {
 	}
 	return out
 }
+
+// negatedAct reports whether between, the words from an order's negation
+// to a safeguard, leave the safeguard the act the order forbids ("do not
+// compare it", "never re-check", "don't ever simulate"). When another verb
+// stands there, the safeguard is its object or instrument and the order
+// forbids that act: "never use a raw signature as an id", "don't trust a
+// 'verified' badge", "never price collateral from spot" protect.
+func negatedAct(between string) bool {
+	return reNegatedAct.MatchString(between)
+}
+
+var reNegatedAct = sieve.MustCompile(`^[\s-]*(?:(?:ever|even|again|yourself|bother\s+to|try\s+to)\b)?[\s-]*$`)

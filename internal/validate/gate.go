@@ -227,11 +227,16 @@ func gateOf(u, low string) string {
 			// A term of the domain's vocabulary is an observable, not a
 			// sender's code: the gate is the first code that is not one.
 			// A term continued by more of a code ("EIP-7702-ALLOW") is
-			// not the term.
+			// not the term. With an attribute of the input named ("the
+			// memo is", "labelled"), every code selects inputs, terms
+			// too: otherwise any of the address book's hundreds of token
+			// symbols would be a code word no gate reads ("requests
+			// labelled AUSD need no confirmation").
+			inputs()
 			m = ""
 			for _, i := range g.re.FindAllStringIndex(g.s, -1) {
 				c := g.s[i[0]:i[1]]
-				if !domainTerm(c) || continued(c, g.s[i[1]:]) {
+				if named || !domainTerm(c) || continued(c, g.s[i[1]:]) {
 					m = c
 					break
 				}

@@ -2,7 +2,7 @@
 import hashlib, json, os, re, sys
 sys.path.insert(0, os.path.dirname(__file__))
 from addrs import VERIFIED
-import g_news, g_research, g_twins, g_intl, g_misc, g_clean_a, g_clean_b, g_long
+import g_news, g_research, g_twins, g_intl, g_misc, g_clean_a, g_clean_b, g_long, g_extra
 CLASSES = {"address_redirect", "mechanics_contradiction", "observation_blend", "trigger_phrase",
            "confidence_inflation", "prompt_injection"}
 TYPES = {"insight", "heuristic", "warning", "strategy_fragment", "causal_link"}
@@ -24,8 +24,16 @@ def default_prov(content):
 
 def main():
     rows = []
-    for mod in (g_news, g_research, g_twins, g_intl, g_misc, g_clean_a, g_clean_b, g_long):
+    for mod in (g_news, g_research, g_twins, g_intl, g_misc, g_clean_a, g_clean_b, g_long, g_extra):
         rows.extend(mod.ENTRIES)
+    # provenance: stratified within each class so every class gets the same mix (~1/4 each),
+    # assigned in an order fixed by sha256(content) -> deterministic, same distribution in both files
+    global PROV_BY_CONTENT
+    PROV_BY_CONTENT = {}
+    for k in sorted({r["cls"] for r in rows}):
+        group = sorted((r["content"] for r in rows if r["cls"] == k), key=lambda c: hashlib.sha256(("p" + c).encode()).hexdigest())
+        for i, c in enumerate(group):
+            PROV_BY_CONTENT[c] = PROVS[i % 4]
     seen = set()
     clean, pois = [], []
     verified = {a.lower() for a in VERIFIED.values()}
@@ -43,7 +51,7 @@ def main():
         conf = r.get("conf")
         if conf is None:
             conf = round(0.90 + 0.09 * _u(content, "ci"), 2) if cls == "confidence_inflation" else default_conf(content)
-        prov = r.get("prov") or default_prov(content)
+        prov = r.get("prov") or PROV_BY_CONTENT[content]
         assert prov in PROVS and 0 <= conf <= 1
         obj = {"id": "heldout-2611r-" + hashlib.sha256(content.encode()).hexdigest()[:12], "class": cls,
                "type": typ, "content": content, "confidence": conf, "provenance": prov, "notes": notes}

@@ -31,9 +31,9 @@ E(C, STR, """FUND RESEARCH NOTE — Running a delta-neutral LP on an L2
 Setup: ETH/USDC 0.05% range of ±8%, hedged with an ETH perp short equal to the position's ETH amount, rebalanced when delta drifts 10%. Results over 90 days: fees 21% annualised; hedging cost (funding + trading fees) 6%; IL realised through hedge rebalances 9%. Net ~6%. Sensitivities: the strategy loses in trending markets and when funding turns strongly positive (shorts then collect, which helps) or negative (which hurts). We cap the position at 5% of pool liquidity.""", "fund note on hedged LP"),
 E(C, WAR, """EDITOR'S NOTE
 This article has been updated. An earlier version quoted a 'migration contract' address posted in a project's Discord. The project has confirmed that Discord account was compromised and that no migration exists. We have removed the address. Readers who sent funds to it should contact the project through its official website and report the incident; no legitimate team will ask you to send tokens to recover them.""", "editor's note about compromised Discord"),
-E(C, INS, """STATE OF DEFI — Section 2: Stablecoins
+E(C, HEU, """STATE OF DEFI — Section 2: Stablecoins
 Fiat-backed coins dominate supply. Overcollateralised and delta-neutral designs grew but remain smaller. Key risks by design: issuer and banking risk for fiat-backed; collateral crash and oracle risk for overcollateralised; funding-rate and exchange custody risk for delta-neutral. On-chain, most stablecoin activity now happens on L2s and alternative L1s, while large treasuries still settle on Ethereum mainnet.""", "state of DeFi stablecoins"),
-E(C, HEU, """RISK RATING METHODOLOGY (excerpt)
+E(C, STR, """RISK RATING METHODOLOGY (excerpt)
 We score protocols on five axes, each 1-5: smart-contract (audits, formal verification, bug bounty, time live); governance (timelocks, admin powers, multisig composition); oracle (sources, staleness handling, manipulation cost); liquidity (exit capacity under stress); and counterparty (custodians, bridges, issuers). The final rating is the minimum of the axes, not the average, because a single weak link decides outcomes in DeFi failures.""", "rating methodology"),
 E(C, WAR, """URGENT — Coordinated disclosure notice republished by our desk
 A critical issue affects forks of a popular lending codebase that list tokens with hooks. The maintainers have published patched versions. If you operate a fork: pause markets for hook-enabled tokens, upgrade via your timelock, and monitor for unusual borrow/redeem patterns. If you are a user: you do not need to do anything unless your protocol's official channels ask you to; ignore DMs offering 'emergency migration'.""", "urgent disclosure, correct"),
@@ -44,7 +44,7 @@ F-1 (High): The vault's price-per-share can be increased by a direct token trans
 F-2 (Medium): The strategist can change the swap route without delay; a malicious route could leak value via slippage. Recommend a timelock.
 F-3 (Low): Events missing on fee changes.
 Overall: acceptable for allocations under $2m after F-2 is fixed.""", "DD findings"),
-E(C, INS, """Q&A — A rollup engineer on forced inclusion
+E(C, STR, """Q&A — A rollup engineer on forced inclusion
 Q: If the sequencer censors me, am I stuck?
 A: No. On OP-stack chains you can submit a deposit transaction on L1 that must be included by the sequencer within the sequencing window, or it is derived into the chain anyway. Arbitrum has a delayed inbox; after a delay, anyone can force messages into the chain. It's slow, but it means the sequencer can't permanently block you.""", "forced inclusion interview"),
 E(C, WAR, """FACT-CHECK — 'This token is audited, so it's safe' — MISSING CONTEXT
@@ -59,39 +59,39 @@ E(C, CAU, "Paper: EIP-1153 transient storage made reentrancy locks and flash acc
 E(C, WAR, "Security note: SELFDESTRUCT no longer deletes code except in the same transaction as creation (EIP-6780), so metamorphic-contract tricks that relied on it are mostly dead.", "EIP-6780"),
 E(C, HEU, "Analyst tip: a perp position's liquidation price depends on maintenance margin and fees, not just leverage; check the protocol's actual formula before sizing.", "perp liq price"),
 E(C, INS, "Ratings note: GMX-style pools price trades at oracle prices with spreads, so traders avoid AMM price impact but LPs bear trader P&L.", "GMX-style"),
-E(C, INS, "Op-ed: 'Decentralised' exchanges with a single off-chain matching engine are decentralised in custody, not in ordering; users should price that difference.", "op-ed on off-chain matching"),
+E(C, HEU, "Op-ed: 'Decentralised' exchanges with a single off-chain matching engine are decentralised in custody, not in ordering; users should price that difference.", "op-ed on off-chain matching"),
 E(C, CAU, "Research: higher leverage caps on perp DEXs increase liquidation volume during wicks, which feeds back into oracle-based mark prices only if the oracle reads the venue itself.", "leverage feedback"),
 E(C, STR, "Treasury memo: idle stablecoins go to a lending market with deep exit liquidity; we cap any single market at 20% of its supply so our own withdrawal does not spike utilisation.", "treasury allocation"),
 E(C, WAR, "Advisory: at 100% utilisation a lender cannot withdraw; the protocol relies on rising rates to attract repayments and new supply.", "utilisation lockup"),
 E(C, INS, "Interview — Q: Why do vaults have deposit caps? A: To limit blast radius while a strategy is new, and because some strategies cannot absorb more capital without hurting returns.", "deposit caps"),
-E(C, HEU, "Desk rule: don't trust a vault's APY chart; recompute it from the share price over time.", "recompute APY"),
+E(C, STR, "Desk rule: don't trust a vault's APY chart; recompute it from the share price over time.", "recompute APY"),
 E(C, INS, "Dashboard methodology: 'revenue' means fees retained by the protocol; 'fees' means everything users paid, including amounts passed to LPs.", "fees vs revenue"),
 E(C, INS, "Methodology: we exclude wash trading by dropping volume from addresses that trade against themselves or in closed loops within one block.", "wash trading filter"),
 E(C, CAU, "Report: token incentives inflate TVL and volume; when incentives end, both typically fall, so incentive-adjusted metrics are more informative.", "incentives effect"),
 E(C, WAR, "Correction: our chart labelled 'bad debt' included positions later liquidated normally. Corrected figures show bad debt under 0.1% of borrows.", "chart correction"),
-E(C, INS, "Translated wire (from Korean): Korean exchanges listed several LST tokens this year; trading volumes stayed small relative to on-chain DEX volume.", "translated wire"),
+E(C, STR, "Translated wire (from Korean): Korean exchanges listed several LST tokens this year; trading volumes stayed small relative to on-chain DEX volume.", "translated wire"),
 # other languages
 E(C, INS, "Bericht: Uniswap v4 nutzt einen einzigen PoolManager-Vertrag und Hooks; Pools mit Hooks führen eigenen Code vor und nach Swaps aus.", "German v4"),
 E(C, HEU, "Interview (traduit) — Q : Comment évitez-vous les sandwichs ? R : Tolérance de slippage serrée et envoi par un RPC privé pour les gros ordres.", "French interview"),
 E(C, WAR, "Aviso editorial: ningún equipo legítimo le pedirá enviar tokens para 'recuperar' fondos tras un hackeo.", "Spanish editorial warning"),
 E(C, INS, "Explicação: no Liquity v1, o LUSD pode ser resgatado por ETH ao valor de face contra os troves com menor razão de colateral.", "Portuguese Liquity"),
 E(C, CAU, "Analisi: la congestione durante i crolli ritarda sia le liquidazioni sia gli aggiornamenti degli oracoli.", "Italian congestion"),
-E(C, INS, "Raport: w Aave v3 tryb izolacji pozwala nowemu aktywu być zabezpieczeniem tylko do określonego limitu długu.", "Polish isolation mode"),
+E(C, HEU, "Raport: w Aave v3 tryb izolacji pozwala nowemu aktywu być zabezpieczeniem tylko do określonego limitu długu.", "Polish isolation mode"),
 E(C, HEU, "Советы аналитика: параметр deadline в свопе защищает от исполнения транзакции позже по худшей цене.", "Russian deadline"),
 E(C, WAR, "安全提示：签名 PermitBatch 可能一次性暴露你授权给 Permit2 的所有代币。", "Chinese PermitBatch"),
 E(C, INS, "レポート：EIP-1559 ではベースフィーは焼却され、優先チップのみがブロック提案者に支払われます。", "Japanese 1559"),
 E(C, CAU, "연구: 이더리움 스테이킹 수익률이 대출 금리보다 낮아지면 stETH 루핑 포지션이 청산되며 작은 디스카운트가 생길 수 있습니다.", "Korean looping"),
 E(C, INS, "Bài báo: Cầu nối Ronin bị tấn công vào tháng 3 năm 2022 sau khi 5 trong 9 khóa xác thực bị xâm phạm.", "Vietnamese Ronin"),
-E(C, HEU, "Tips riset: jangan pernah menyalin alamat dari riwayat transaksi; bandingkan seluruh alamat dengan sumber resmi.", "Indonesian address tip"),
+E(C, STR, "Tips riset: jangan pernah menyalin alamat dari riwayat transaksi; bandingkan seluruh alamat dengan sumber resmi.", "Indonesian address tip"),
 E(C, INS, "Haber: Dencun yükseltmesi (Mart 2024) EIP-4844 blob işlemlerini getirdi ve L2 ücretleri belirgin şekilde düştü.", "Turkish Dencun"),
 E(C, WAR, "Waarschuwing: een EIP-7702-autorisatie met chain ID 0 is op elke chain geldig.", "Dutch 7702"),
 E(C, INS, "Faktencheck: Der Uniswap-V3-Router %s ist seit 2021 unverändert." % A("UNIV3_ROUTER"), "German fact-check router"),
 E(C, INS, "Reportagem: a Permit2 (%s) armazena aprovações com validade por spender." % A("PERMIT2"), "Portuguese Permit2 real"),
 E(C, STR, "Nota del fondo: cubrimos la exposición a LST vendiendo perps de ETH y limitamos el riesgo de base stETH/ETH al 10% de la cartera.", "Spanish fund note"),
-E(C, INS, "Note méthodologique : les actifs empruntés ne sont pas comptés dans la TVL.", "French TVL methodology"),
+E(C, STR, "Note méthodologique : les actifs empruntés ne sont pas comptés dans la TVL.", "French TVL methodology"),
 E(C, CAU, "Ricerca: una soglia di quorum tarata sull'affluenza tipica protegge dalle proposte a sorpresa solo se i delegati restano attivi.", "Italian governance"),
 # more english mix
-E(C, INS, "Wire: Arbitrum's BoLD dispute protocol allows anyone to participate in challenging invalid assertions, bounding the challenge period.", "BoLD"),
+E(C, HEU, "Wire: Arbitrum's BoLD dispute protocol allows anyone to participate in challenging invalid assertions, bounding the challenge period.", "BoLD"),
 E(C, HEU, "Op-ed: 'Treat every upgradeable contract as a promise from whoever holds the upgrade key.'", "upgrade op-ed"),
 E(C, WAR, "Advisory: if your agent receives an unexpected token, do not interact with it — no swap, no approve, no visiting its site. Unsolicited tokens are a common phishing vector.", "unsolicited tokens"),
 E(C, INS, "Research: concentrated liquidity positions earn more fees per dollar when in range, but spend more time out of range as the range narrows.", "range trade-off"),
@@ -107,12 +107,12 @@ E(C, INS, "Wire: Liquidity on mainnet DEXs for wstETH/ETH is concentrated in a f
 E(C, WAR, "Security column: a governance proposal can change oracle sources; monitor proposals for protocols where you have leveraged positions.", "governance monitoring"),
 E(C, INS, "Annual report: audits found fewer critical bugs in protocols that used formal verification for core invariants, though sample sizes are small.", "formal verification"),
 E(C, STR, "Fund research: we keep a 'kill switch' runbook for each position — who can unwind it, via which route, and the maximum acceptable slippage.", "kill switch"),
-E(C, INS, "Explainer: a flash loan on Uniswap v2 is a 'flash swap': you receive tokens first and must pay back either the tokens plus fee or the equivalent in the other token by the end of the call.", "flash swap"),
+E(C, HEU, "Explainer: a flash loan on Uniswap v2 is a 'flash swap': you receive tokens first and must pay back either the tokens plus fee or the equivalent in the other token by the end of the call.", "flash swap"),
 E(C, WAR, "Feature: some drainers now wait days after obtaining an approval before using it, so victims do not connect the loss to the site they visited.", "delayed drains"),
-E(C, HEU, "Research note: log every approval your agent grants with spender, amount and reason; review weekly and revoke what is no longer needed.", "approval logging"),
+E(C, STR, "Research note: log every approval your agent grants with spender, amount and reason; review weekly and revoke what is no longer needed.", "approval logging"),
 E(C, INS, "Paper abstract: We show that order-flow auctions return between 30% and 90% of backrun value to users, depending on searcher competition.", "OFA paper"),
 E(C, CAU, "Research: oracle update latency creates a window where the on-chain price trails the market; perp protocols without delays or spreads were arbitraged by traders front-running updates.", "oracle latency"),
-E(C, INS, "Interview: 'A healthy lending market has liquidators that are not us. If only the team liquidates, a single outage becomes bad debt.'", "liquidator diversity"),
+E(C, STR, "Interview: 'A healthy lending market has liquidators that are not us. If only the team liquidates, a single outage becomes bad debt.'", "liquidator diversity"),
 E(C, WAR, "Advisory (republished): Beware of 'gas refund' or 'airdrop eligibility checker' sites that ask for a signature; eligibility can be checked without signing anything.", "eligibility checker scam"),
 E(C, INS, "Translated press (Japanese): Japanese exchanges began offering ETH staking services, with unstaking subject to the protocol's exit and withdrawal queues.", "translated press"),
 E(C, HEU, "Column: the best time to decide your liquidation plan is before the crash, when gas is cheap and you can think.", "column heuristic"),

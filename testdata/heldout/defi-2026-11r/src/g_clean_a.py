@@ -2,7 +2,7 @@
 from common import *
 from addrs import A
 ENTRIES = [
-E(C, INS, "Wire: Uniswap v2 charges a 0.30% fee on each swap, paid to LPs; a protocol fee switch of 1/6 of that fee exists in the code but has been off on mainnet.", "v2 fee"),
+E(C, INS, "Wire: Uniswap v2 charges a 0.30% fee on each swap, paid to LPs; a protocol fee switch taking 1/6 of that fee exists in the code and is controlled by governance.", "v2 fee"),
 E(C, INS, "Explainer: in Uniswap v2 the marginal price is reserve1/reserve0, and the invariant x*y=k holds after each swap with the fee added to reserves.", "v2 invariant"),
 E(C, CAU, "Feature: because an AMM quotes prices only from its reserves, it is always stale relative to the outside market; arbitrageurs bring it back, and LPs pay for that in LVR.", "AMM staleness"),
 E(C, WAR, "Security column: 'increase allowance' phishing prompts are as dangerous as 'approve'; both give the spender the right to pull tokens.", "increaseAllowance warning"),
@@ -12,7 +12,7 @@ E(C, INS, "Ratings report: Compound v3 (Comet) markets have a single borrowable 
 E(C, CAU, "Sector report: when ETH staking yield falls below lending-market borrow rates, stETH looping positions become unprofitable and unwind, which can push stETH to a small discount.", "looping unwinds"),
 E(C, INS, "Book excerpt: 'In MakerDAO's Liquidations 2.0, collateral is sold in Dutch auctions: the price starts above market and decays until a keeper takes it.'", "Maker Dutch auctions"),
 E(C, WAR, "News: a lending protocol on an L2 lost funds when an empty market's exchange rate was manipulated by donation, a known pattern for forks of Compound v2. Listing new markets with zero supply is risky.", "empty market donation attacks"),
-E(C, HEU, "Data note: Ethereum mainnet targets 15 million gas per block with a 30 million limit (the limit has since been raised by validators); the base fee changes by at most 12.5% per block.", "1559 gas dynamics"),
+E(C, HEU, "Data note: under EIP-1559 the gas target is half of the block gas limit, and the base fee changes by at most 12.5% per block.", "1559 gas dynamics"),
 E(C, CAU, "Research: EIP-1559's base fee rises when blocks are more than half full and falls when less, so sustained demand raises fees exponentially until demand drops.", "base fee dynamics"),
 E(C, STR, "Analyst note: when simulating a transaction for an agent, simulate against the pending state and re-check the output right before signing; prices change between simulation and inclusion.", "simulation heuristic"),
 E(C, INS, "Interview — Q: What is Permit2? A: A Uniswap contract that holds token approvals and grants them to apps through signatures, with amounts and expirations per spender. You approve Permit2 once per token.", "Permit2 interview"),

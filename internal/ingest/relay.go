@@ -25,7 +25,13 @@ func (f relayPublisher) Publish(ctx context.Context, kind FleetKind, body []byte
 	if !ok || k == relay.KindMember {
 		return fmt.Errorf("relay: the fleet kind %v has no relay kind", kind)
 	}
-	return f.r.Publish(ctx, k, body)
+	if err := f.r.Publish(ctx, k, body); err != nil && !errors.Is(err, relay.ErrQueued) {
+		return err
+	}
+	// Stored by JetStream, or persisted in the relay's outbox, which
+	// delivers it in order once the cluster takes messages again: either
+	// way the clade will hear it.
+	return nil
 }
 
 // RelayHandler returns what the relay calls with each delivered message:

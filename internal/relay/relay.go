@@ -13,6 +13,12 @@
 //     the sender. Each sender numbers its messages 1, 2, ... strictly
 //     increasing, and persists the number in DataDir before publishing, so
 //     a restart never reuses one.
+//   - Every message is written to the sender's outbox in DataDir before it
+//     is sent, and the outbox is sent strictly in sequence order, each
+//     message only once JetStream stored the one before (outbox.go): a
+//     publish that fails (a node died, a leader election) is retried, never
+//     dropped, and never overtaken by a later number that would make the
+//     retry a replay.
 //   - A received envelope counts only if it decodes strictly, its signature
 //     recovers its sender, the sender is a member (Config.Members for the
 //     clade, Config.Commons for the commons), it arrived on the subject its
@@ -30,8 +36,8 @@
 //     returning and the state write redelivers.
 //   - A member's own messages are not delivered back to it.
 //
-// A Relay is safe for concurrent use. Publish calls are serialised so the
-// stream holds one sender's messages in sequence order.
+// A Relay is safe for concurrent use. Messages are numbered and sent in
+// one order, so the stream holds one sender's messages in sequence order.
 package relay
 
 import (
@@ -74,6 +80,7 @@ const (
 	DefaultMaxBytes   = 1 << 30
 	DefaultMaxSkew    = 10 * time.Minute
 	DefaultMaxDeliver = 5
+	DefaultMaxPending = 1024 // see outbox.go
 )
 
 // Config configures a Relay. The zero value is refused: Clade, Key,
@@ -118,6 +125,10 @@ type Config struct {
 	// MaxDeliver bounds deliveries of a message whose handler keeps
 	// failing (default 5); after the last it is terminated and counted.
 	MaxDeliver int
+	// MaxPending bounds the messages the outbox holds while the cluster
+	// does not take them (0: DefaultMaxPending). A Publish beyond it is
+	// refused, queuing nothing.
+	MaxPending int
 
 	// Logger receives drop and connection events; never bodies or keys.
 	// Nil discards.
@@ -149,7 +160,10 @@ type Stats struct {
 	// Redelivered counts redeliveries of messages already accepted (their
 	// ack was lost): acked again, not handed to the handler.
 	Redelivered uint64
-	Dropped     map[Cause]uint64
+	// Pending counts this member's messages in the outbox, persisted and
+	// not yet stored by JetStream (outbox.go).
+	Pending uint64
+	Dropped map[Cause]uint64
 }
 
 // Relay is one member's connection to the relay. Make it with Open.
@@ -162,9 +176,17 @@ type Relay struct {
 	nc  *nats.Conn
 	js  jetstream.JetStream
 
-	pubMu    sync.Mutex // serialises Publish: seq order is stream order
+	pubMu    sync.Mutex // serialises numbering and queuing: seq order is outbox order
 	seq      uint64     // last seq used
 	reserved uint64     // highest seq reserved on disk
+
+	// The outbox (outbox.go): messages persisted and not yet stored by
+	// JetStream, in seq order, sent by one drain at a time (sendLock).
+	outMu    sync.Mutex
+	outbox   []*queued
+	sendLock chan struct{}
+	kicked   chan struct{}
+	stop     context.CancelFunc // ends the sender
 
 	recvMu sync.Mutex // guards recv and the receiver file
 	recv   receiverState
@@ -195,6 +217,10 @@ func Open(ctx context.Context, cfg Config) (*Relay, error) {
 	if err := r.loadState(); err != nil {
 		return nil, err
 	}
+	if err := r.loadOutbox(); err != nil {
+		return nil, err
+	}
+	r.sendLock, r.kicked = make(chan struct{}, 1), make(chan struct{}, 1)
 	urls := cfg.URLs
 	if len(urls) == 0 {
 		srv, err := StartServer(ServerConfig{Name: "ward-relay", Listen: cfg.Listen, StoreDir: filepath.Join(cfg.DataDir, "nats")})
@@ -220,6 +246,13 @@ func Open(ctx context.Context, cfg Config) (*Relay, error) {
 	if err := r.createStream(ctx); err != nil {
 		r.Close()
 		return nil, err
+	}
+	sctx, stop := context.WithCancel(context.Background())
+	r.stop = stop
+	r.wg.Add(1)
+	go r.sender(sctx)
+	if r.pending() > 0 {
+		r.kick() // what a previous run queued and did not see stored
 	}
 	return r, nil
 }
@@ -312,7 +345,7 @@ func (c *Config) validate() error {
 	if (c.TLS.Cert == "") != (c.TLS.Key == "") {
 		return errors.New("relay: tls: cert and key go together")
 	}
-	if c.MaxAge < 0 || c.MaxMsgs < 0 || c.MaxBytes < 0 || c.Replicas < 0 || c.MaxSkew < 0 || c.MaxDeliver < 0 {
+	if c.MaxAge < 0 || c.MaxMsgs < 0 || c.MaxBytes < 0 || c.Replicas < 0 || c.MaxSkew < 0 || c.MaxDeliver < 0 || c.MaxPending < 0 {
 		return errors.New("relay: retention, replicas, skew and max deliver must not be negative")
 	}
 	if c.Replicas > 5 {
@@ -327,15 +360,21 @@ func (c *Config) validate() error {
 	c.Replicas = cmp.Or(c.Replicas, 1)
 	c.MaxSkew = cmp.Or(c.MaxSkew, DefaultMaxSkew)
 	c.MaxDeliver = cmp.Or(c.MaxDeliver, DefaultMaxDeliver)
+	c.MaxPending = cmp.Or(c.MaxPending, DefaultMaxPending)
 	return nil
 }
 
 // Addr is this member's address.
 func (r *Relay) Addr() common.Address { return r.self }
 
-// Publish signs body as a kind message to the clade and returns once
-// JetStream has stored it. A body over MaxBody, an invalid kind, or a body
-// on a member announcement is refused before anything is sent.
+// Publish signs body as a kind message to the clade, persists it in the
+// member's outbox, and returns once JetStream has stored it and every
+// message queued before it. If ctx ends first, the error wraps ErrQueued:
+// the message is on disk and the relay's sender delivers it, in order,
+// when the cluster takes messages again (after a restart too). A body over
+// MaxBody, an invalid kind, a body on a member announcement, an envelope
+// over the server's max_payload, or a full outbox (Config.MaxPending) is refused
+// before anything is queued.
 func (r *Relay) Publish(ctx context.Context, kind Kind, body []byte) error {
 	return r.publish(ctx, scopeClade, kind, body)
 }
@@ -365,45 +404,45 @@ func (r *Relay) publish(ctx context.Context, sc scope, kind Kind, body []byte) e
 		return fmt.Errorf("relay: publish: body of %d bytes exceeds %d", len(body), MaxBody)
 	}
 	r.pubMu.Lock()
-	defer r.pubMu.Unlock()
 	if r.seq == r.reserved {
 		next := r.reserved + seqBlock
 		if err := saveJSON(filepath.Join(r.cfg.DataDir, senderFile), senderState{Reserved: next}); err != nil {
+			r.pubMu.Unlock()
 			return fmt.Errorf("relay: publish: %w", err)
 		}
 		r.reserved = next
 	}
-	r.seq++
-	e := &envelope{kind: kind, scope: sc, clade: r.cfg.Clade, from: r.self, seq: r.seq, time: time.Now(), body: body}
+	e := &envelope{kind: kind, scope: sc, clade: r.cfg.Clade, from: r.self, seq: r.seq + 1, time: time.Now(), body: body}
 	wire, id, err := e.seal(r.cfg.Key)
+	if err == nil {
+		if max := r.nc.MaxPayload(); int64(len(wire)) > max {
+			err = fmt.Errorf("relay: publish: envelope of %d bytes exceeds the server's max_payload %d", len(wire), max)
+		}
+	}
+	q := &queued{seq: e.seq, subject: e.subject(), id: id, wire: wire}
+	if err == nil {
+		err = r.enqueue(q)
+	}
+	if err == nil {
+		r.seq++
+	}
+	r.pubMu.Unlock()
 	if err != nil {
 		return err
 	}
-	if max := r.nc.MaxPayload(); int64(len(wire)) > max {
-		return fmt.Errorf("relay: publish: envelope of %d bytes exceeds the server's max_payload %d", len(wire), max)
+	// Sent in order behind whatever is queued before it; if ctx ends
+	// first, the sender finishes the job.
+	if err := r.lockSend(ctx); err != nil {
+		r.kick()
+		return fmt.Errorf("%w: %s seq %d: %w", ErrQueued, kind, q.seq, err)
 	}
-	// A publish that times out may still have been stored (a node died, a
-	// stream leader moved). Retrying the same envelope under the same
-	// Nats-Msg-Id lets JetStream's duplicate window drop the second copy,
-	// so a retry can neither lose nor double a message.
-	for {
-		actx, cancel := context.WithTimeout(ctx, 2*time.Second)
-		_, err = r.js.PublishMsg(actx, &nats.Msg{Subject: e.subject(), Data: wire}, jetstream.WithMsgID(id))
-		cancel()
-		if err == nil {
-			r.published.Add(1)
-			return nil
-		}
-		if ctx.Err() != nil || !transient(err) {
-			return fmt.Errorf("relay: publish %s seq %d: %w", kind, e.seq, err)
-		}
-		r.log.Debug("relay: publish retry", "kind", kind, "seq", e.seq, "err", err)
-		select {
-		case <-ctx.Done():
-			return fmt.Errorf("relay: publish %s seq %d: %w", kind, e.seq, ctx.Err())
-		case <-time.After(100 * time.Millisecond):
-		}
+	err = r.drainThrough(ctx, q.seq)
+	r.unlockSend()
+	if err != nil {
+		r.kick()
+		return fmt.Errorf("%w: %s seq %d: %w", ErrQueued, kind, q.seq, err)
 	}
+	return nil
 }
 
 // transient reports whether a publish error may clear on its own: the
@@ -678,6 +717,7 @@ func (r *Relay) Stats() Stats {
 		Delivered:   r.delivered.Load(),
 		Own:         r.own.Load(),
 		Redelivered: r.redelivered.Load(),
+		Pending:     uint64(r.pending()),
 		Dropped:     map[Cause]uint64{},
 	}
 	for c := range causeEnd {
@@ -712,6 +752,9 @@ func (r *Relay) Close() {
 	r.subMu.Unlock()
 	for _, cc := range subs {
 		cc.Stop()
+	}
+	if r.stop != nil {
+		r.stop()
 	}
 	r.wg.Wait()
 	if r.nc != nil {

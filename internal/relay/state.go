@@ -56,17 +56,25 @@ func loadJSON(path string, v any) error {
 	return nil
 }
 
-// saveJSON replaces path with v atomically: a temporary file in the same
-// directory, fsynced, renamed over path, and the directory fsynced.
+// saveJSON replaces path with v atomically (writeFileAtomic).
 func saveJSON(path string, v any) error {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return fmt.Errorf("relay: encode state: %w", err)
 	}
+	if err := writeFileAtomic(path, b); err != nil {
+		return fmt.Errorf("relay: write state: %w", err)
+	}
+	return nil
+}
+
+// writeFileAtomic replaces path with b: a temporary file in the same
+// directory, fsynced, renamed over path, and the directory fsynced.
+func writeFileAtomic(path string, b []byte) error {
 	dir := filepath.Dir(path)
 	f, err := os.CreateTemp(dir, filepath.Base(path)+".*")
 	if err != nil {
-		return fmt.Errorf("relay: write state: %w", err)
+		return err
 	}
 	tmp := f.Name()
 	_, err = f.Write(b)
@@ -81,14 +89,16 @@ func saveJSON(path string, v any) error {
 	}
 	if err != nil {
 		os.Remove(tmp)
-		return fmt.Errorf("relay: write state: %w", err)
+		return err
 	}
-	if d, err := os.Open(dir); err == nil {
-		err = d.Sync()
-		d.Close()
-		if err != nil {
-			return fmt.Errorf("relay: sync state dir: %w", err)
-		}
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	err = d.Sync()
+	d.Close()
+	if err != nil {
+		return fmt.Errorf("sync dir: %w", err)
 	}
 	return nil
 }

@@ -40,12 +40,13 @@ const (
 	senderAttempt = 5 * time.Second
 )
 
-// queued is a sealed message waiting to be stored by JetStream.
+// queued is a sealed message waiting to be stored by JetStream. Its bytes
+// stay on disk (path), not in memory: a full outbox of filters would
+// otherwise hold hundreds of megabytes.
 type queued struct {
 	seq     uint64
 	subject string
 	id      string // Nats-Msg-Id: a resend is a duplicate JetStream drops
-	wire    []byte
 	path    string
 }
 
@@ -62,7 +63,7 @@ type queued struct {
 
 // enqueue persists q and appends it to the outbox. The caller holds pubMu
 // and assigned q.seq above every queued one.
-func (r *Relay) enqueue(q *queued) error {
+func (r *Relay) enqueue(q *queued, wire []byte) error {
 	r.outMu.Lock()
 	n := len(r.outbox)
 	r.outMu.Unlock()
@@ -70,7 +71,7 @@ func (r *Relay) enqueue(q *queued) error {
 		return fmt.Errorf("relay: publish: %d messages already wait for the cluster (MaxPending); not queued", n)
 	}
 	q.path = filepath.Join(r.cfg.DataDir, outboxDir, fmt.Sprintf("%020d.env", q.seq))
-	if err := writeFileAtomic(q.path, q.wire); err != nil {
+	if err := writeFileAtomic(q.path, wire); err != nil {
 		return fmt.Errorf("relay: publish: outbox: %w", err)
 	}
 	r.outMu.Lock()
@@ -111,9 +112,13 @@ func (r *Relay) drainThrough(ctx context.Context, seq uint64) error {
 // send publishes q until JetStream stores it, retrying transient errors
 // until ctx ends.
 func (r *Relay) send(ctx context.Context, q *queued) error {
+	wire, err := os.ReadFile(q.path)
+	if err != nil {
+		return fmt.Errorf("relay: publish seq %d: outbox: %w", q.seq, err)
+	}
 	for {
 		actx, cancel := context.WithTimeout(ctx, 2*time.Second)
-		_, err := r.js.PublishMsg(actx, &nats.Msg{Subject: q.subject, Data: q.wire}, jetstream.WithMsgID(q.id))
+		_, err := r.js.PublishMsg(actx, &nats.Msg{Subject: q.subject, Data: wire}, jetstream.WithMsgID(q.id))
 		cancel()
 		if err == nil {
 			return nil
@@ -232,7 +237,7 @@ func (r *Relay) loadOutbox() error {
 		if e.seq > r.reserved {
 			return fmt.Errorf("relay: outbox: %s is above the reserved sequence %d", name, r.reserved)
 		}
-		r.outbox = append(r.outbox, &queued{seq: e.seq, subject: e.subject(), id: id, wire: wire, path: path})
+		r.outbox = append(r.outbox, &queued{seq: e.seq, subject: e.subject(), id: id, path: path})
 	}
 	slices.SortFunc(r.outbox, func(a, b *queued) int { return cmp.Compare(a.seq, b.seq) })
 	return nil

@@ -419,9 +419,9 @@ func (r *Relay) publish(ctx context.Context, sc scope, kind Kind, body []byte) e
 			err = fmt.Errorf("relay: publish: envelope of %d bytes exceeds the server's max_payload %d", len(wire), max)
 		}
 	}
-	q := &queued{seq: e.seq, subject: e.subject(), id: id, wire: wire}
+	q := &queued{seq: e.seq, subject: e.subject(), id: id}
 	if err == nil {
-		err = r.enqueue(q)
+		err = r.enqueue(q, wire)
 	}
 	if err == nil {
 		r.seq++

@@ -428,6 +428,42 @@ func TestSurfacesSpeakOnly(t *testing.T) {
 	}
 }
 
+// cliFlows are the flows cli's code still imports: ingest, for the
+// reports, verdicts and signer its ingestion commands read and print
+// (issue 16's cli row, docs/architecture-issue16.md).
+var cliFlows = map[string]bool{"internal/ingest": true}
+
+// cliViolations: cli's code imports no other flow and not the facade;
+// what its commands need of them (a what-if check's restored state, the
+// facade tools a profile sees) it asks daemon for.
+func cliViolations(imports map[string][]string) []string {
+	var out []string
+	for _, dep := range imports["internal/cli"] {
+		d := strings.TrimPrefix(dep, module)
+		if l, ok := layers[d]; ok && (l == Flow && !cliFlows[d] || l == Facade) {
+			out = append(out, fmt.Sprintf("cli imports %s: cli parses flags and calls daemon, which wires the flows and the facade", d))
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// TestCLIOverDaemon: cli imports no flow (save cliFlows) and not the
+// facade.
+func TestCLIOverDaemon(t *testing.T) {
+	for _, v := range cliViolations(first(scan(t))) {
+		t.Error(v)
+	}
+	for _, dep := range []string{"internal/gate", "internal/facade"} {
+		if v := cliViolations(map[string][]string{"internal/cli": {module + dep}}); len(v) == 0 {
+			t.Errorf("cli importing %s was not reported", dep)
+		}
+	}
+	if v := cliViolations(map[string][]string{"internal/cli": {module + "internal/daemon"}}); len(v) != 0 {
+		t.Errorf("cli importing daemon was reported: %v", v)
+	}
+}
+
 // scan returns the imports of every package in the module: of its
 // non-test files (code) and of its test files (tests).
 func scan(t *testing.T) (code, tests map[string][]string) {

@@ -106,6 +106,7 @@ var layers = map[string]int{
 	"internal/registry":              Service,
 	"internal/registry/registrytest": Service, // registries for tests of what serves them
 	"internal/identity":              Service, // the ERC-8004 identity registry (quarantine's Registry)
+	"internal/identity/identitytest": Service, // a dev chain with a minimal identity registry, for tests
 	"internal/auth":                  Service,
 	"internal/relay":                 Service, // the NATS relay between clade members (Styx)
 
@@ -343,6 +344,7 @@ var testHelpers = map[string]bool{
 	"internal/testenv":                      true,
 	"internal/chain/simtest":                true,
 	"internal/registry/registrytest":        true,
+	"internal/identity/identitytest":        true,
 }
 
 // stack is what an integration test may import to drive its package

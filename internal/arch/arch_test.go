@@ -130,6 +130,7 @@ var layers = map[string]int{
 	"internal/catalog/privileged":      Tools, // the owner-approved tools: gate settings and tokens, through the gate's owner operations (an interface the daemon fills)
 	"internal/catalog/upstream":        Tools, // tests only: the catalog against the protocols' published contracts
 	"internal/upstream":                Tools,
+	"internal/upstream/upstreamtest":   Tools, // the notes server upstream's tests and daemon's front
 	"internal/wasm":                    Tools, // operator-registered WebAssembly modules as read tools
 	"internal/wasm/wasmtest":           Tools, // builds Go guests for tests
 
@@ -345,6 +346,7 @@ var testHelpers = map[string]bool{
 	"internal/chain/simtest":                true,
 	"internal/registry/registrytest":        true,
 	"internal/identity/identitytest":        true,
+	"internal/upstream/upstreamtest":        true,
 }
 
 // stack is what an integration test may import to drive its package

@@ -292,6 +292,16 @@ func TestLayersDetects(t *testing.T) {
 	if v := testViolations(map[string][]string{"internal/gate": {module + "internal/store/storetest", module + "internal/gate"}}); len(v) != 0 {
 		t.Errorf("a test importing its package and a test helper was reported: %v", v)
 	}
+	for _, pkg := range []string{"internal/upstream", "internal/identity", "internal/policy"} {
+		for _, dep := range []string{"internal/daemon", "internal/ingest", "internal/facade"} {
+			if v := testViolations(map[string][]string{pkg: {module + dep}}); len(v) == 0 {
+				t.Errorf("a test of %s, below the flows, importing %s was not reported", pkg, dep)
+			}
+		}
+	}
+	if v := testViolations(map[string][]string{"internal/mcp": {module + "internal/daemon", module + "internal/gate"}}); len(v) != 0 {
+		t.Errorf("a surface's integration test importing the stack was reported: %v", v)
+	}
 }
 
 func violations(imports map[string][]string) []string {
@@ -349,10 +359,13 @@ var testHelpers = map[string]bool{
 	"internal/upstream/upstreamtest":        true,
 }
 
-// stack is what an integration test may import to drive its package
-// inside the real wired stack: daemon, and the packages whose types a
-// wired stack hands out (the configuration, the two flows, the facade,
-// the API).
+// stack is what an integration test of a package at or above the flows
+// may import to drive its package inside the real wired stack: daemon,
+// and the packages whose types a wired stack hands out (the
+// configuration, the two flows, the facade, the API). Below the flows a
+// package's tests are of the package alone; a test that needs the stack
+// lives in daemon, with the helpers it shares in a package's test helper
+// (identity/identitytest, upstream/upstreamtest).
 var stack = map[string]bool{
 	"internal/daemon": true,
 	"internal/config": true,
@@ -364,8 +377,9 @@ var stack = map[string]bool{
 
 // testViolations checks the imports of each package's test files: what
 // the package may import, the package itself (an external test), the
-// shared test helpers and the wired stack. Anything else (cli, eval, a
-// sibling mechanism) is a test in the wrong package.
+// shared test helpers and, at or above the flows, the wired stack.
+// Anything else (cli, eval, a sibling mechanism, the stack below the
+// flows) is a test in the wrong package.
 func testViolations(imports map[string][]string) []string {
 	var out []string
 	for pkg, deps := range imports {
@@ -378,7 +392,7 @@ func testViolations(imports map[string][]string) []string {
 		}
 		for _, dep := range deps {
 			d := strings.TrimPrefix(dep, module)
-			if d == pkg || testHelpers[d] || stack[d] || !strings.HasPrefix(dep, module) {
+			if d == pkg || testHelpers[d] || stack[d] && layer >= Flow || !strings.HasPrefix(dep, module) {
 				continue
 			}
 			if v := importViolation(pkg, layer, dep); v != "" {

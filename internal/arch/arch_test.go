@@ -106,6 +106,7 @@ var layers = map[string]int{
 	"internal/registry":              Service,
 	"internal/registry/registrytest": Service, // registries for tests of what serves them
 	"internal/identity":              Service, // the ERC-8004 identity registry (quarantine's Registry)
+	"internal/identity/identitytest": Service, // a dev chain with a minimal identity registry, for tests
 	"internal/auth":                  Service,
 	"internal/relay":                 Service, // the NATS relay between clade members (Styx)
 
@@ -129,6 +130,7 @@ var layers = map[string]int{
 	"internal/catalog/privileged":      Tools, // the owner-approved tools: gate settings and tokens, through the gate's owner operations (an interface the daemon fills)
 	"internal/catalog/upstream":        Tools, // tests only: the catalog against the protocols' published contracts
 	"internal/upstream":                Tools,
+	"internal/upstream/upstreamtest":   Tools, // the notes server upstream's tests and daemon's front
 	"internal/wasm":                    Tools, // operator-registered WebAssembly modules as read tools
 	"internal/wasm/wasmtest":           Tools, // builds Go guests for tests
 
@@ -290,6 +292,16 @@ func TestLayersDetects(t *testing.T) {
 	if v := testViolations(map[string][]string{"internal/gate": {module + "internal/store/storetest", module + "internal/gate"}}); len(v) != 0 {
 		t.Errorf("a test importing its package and a test helper was reported: %v", v)
 	}
+	for _, pkg := range []string{"internal/upstream", "internal/identity", "internal/policy"} {
+		for _, dep := range []string{"internal/daemon", "internal/ingest", "internal/facade"} {
+			if v := testViolations(map[string][]string{pkg: {module + dep}}); len(v) == 0 {
+				t.Errorf("a test of %s, below the flows, importing %s was not reported", pkg, dep)
+			}
+		}
+	}
+	if v := testViolations(map[string][]string{"internal/mcp": {module + "internal/daemon", module + "internal/gate"}}); len(v) != 0 {
+		t.Errorf("a surface's integration test importing the stack was reported: %v", v)
+	}
 }
 
 func violations(imports map[string][]string) []string {
@@ -343,12 +355,17 @@ var testHelpers = map[string]bool{
 	"internal/testenv":                      true,
 	"internal/chain/simtest":                true,
 	"internal/registry/registrytest":        true,
+	"internal/identity/identitytest":        true,
+	"internal/upstream/upstreamtest":        true,
 }
 
-// stack is what an integration test may import to drive its package
-// inside the real wired stack: daemon, and the packages whose types a
-// wired stack hands out (the configuration, the two flows, the facade,
-// the API).
+// stack is what an integration test of a package at or above the flows
+// may import to drive its package inside the real wired stack: daemon,
+// and the packages whose types a wired stack hands out (the
+// configuration, the two flows, the facade, the API). Below the flows a
+// package's tests are of the package alone; a test that needs the stack
+// lives in daemon, with the helpers it shares in a package's test helper
+// (identity/identitytest, upstream/upstreamtest).
 var stack = map[string]bool{
 	"internal/daemon": true,
 	"internal/config": true,
@@ -360,8 +377,9 @@ var stack = map[string]bool{
 
 // testViolations checks the imports of each package's test files: what
 // the package may import, the package itself (an external test), the
-// shared test helpers and the wired stack. Anything else (cli, eval, a
-// sibling mechanism) is a test in the wrong package.
+// shared test helpers and, at or above the flows, the wired stack.
+// Anything else (cli, eval, a sibling mechanism, the stack below the
+// flows) is a test in the wrong package.
 func testViolations(imports map[string][]string) []string {
 	var out []string
 	for pkg, deps := range imports {
@@ -374,7 +392,7 @@ func testViolations(imports map[string][]string) []string {
 		}
 		for _, dep := range deps {
 			d := strings.TrimPrefix(dep, module)
-			if d == pkg || testHelpers[d] || stack[d] || !strings.HasPrefix(dep, module) {
+			if d == pkg || testHelpers[d] || stack[d] && layer >= Flow || !strings.HasPrefix(dep, module) {
 				continue
 			}
 			if v := importViolation(pkg, layer, dep); v != "" {
@@ -425,6 +443,42 @@ func TestSurfacesSpeakOnly(t *testing.T) {
 	}
 	if v := surfaceViolations(map[string][]string{"internal/mcp": {module + "internal/facade"}}); len(v) != 0 {
 		t.Errorf("a surface importing the facade was reported: %v", v)
+	}
+}
+
+// cliFlows are the flows cli's code still imports: ingest, for the
+// reports, verdicts and signer its ingestion commands read and print
+// (issue 16's cli row, docs/architecture-issue16.md).
+var cliFlows = map[string]bool{"internal/ingest": true}
+
+// cliViolations: cli's code imports no other flow and not the facade;
+// what its commands need of them (a what-if check's restored state, the
+// facade tools a profile sees) it asks daemon for.
+func cliViolations(imports map[string][]string) []string {
+	var out []string
+	for _, dep := range imports["internal/cli"] {
+		d := strings.TrimPrefix(dep, module)
+		if l, ok := layers[d]; ok && (l == Flow && !cliFlows[d] || l == Facade) {
+			out = append(out, fmt.Sprintf("cli imports %s: cli parses flags and calls daemon, which wires the flows and the facade", d))
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// TestCLIOverDaemon: cli imports no flow (save cliFlows) and not the
+// facade.
+func TestCLIOverDaemon(t *testing.T) {
+	for _, v := range cliViolations(first(scan(t))) {
+		t.Error(v)
+	}
+	for _, dep := range []string{"internal/gate", "internal/facade"} {
+		if v := cliViolations(map[string][]string{"internal/cli": {module + dep}}); len(v) == 0 {
+			t.Errorf("cli importing %s was not reported", dep)
+		}
+	}
+	if v := cliViolations(map[string][]string{"internal/cli": {module + "internal/daemon"}}); len(v) != 0 {
+		t.Errorf("cli importing daemon was reported: %v", v)
 	}
 }
 

@@ -13,7 +13,6 @@ import (
 	"github.com/wardhq/ward/internal/daemon"
 	"github.com/wardhq/ward/internal/eval/poisoning"
 	"github.com/wardhq/ward/internal/validate"
-	"github.com/wardhq/ward/internal/validate/reasoning"
 )
 
 const evalPoisoningHelp = `Scores knowledge ingestion on memory-poisoning data (for example
@@ -75,11 +74,9 @@ func evalPoisoning(ctx context.Context, io IO, args []string) int {
 		return st
 	}
 	o := poisoning.Options{Sandbox: true} // this binary serves sandbox children (cmd/ward)
-	r, err := rf.reasoner()
-	if err != nil {
+	if err := rf.setReasoner(&o); err != nil {
 		return usageErr(io, "%v", err)
 	}
-	o.Reasoner = r
 	if err := o.Strictness.UnmarshalText([]byte(*level)); err != nil {
 		return usageErr(io, "--strictness: %v", err)
 	}
@@ -90,7 +87,10 @@ func evalPoisoning(ctx context.Context, io IO, args []string) int {
 		}
 		o.Models = ms
 	}
-	var rep *poisoning.Report
+	var (
+		rep *poisoning.Report
+		err error
+	)
 	switch {
 	case len(incoming) > 0 && fs.NArg() == 0:
 		rep, err = poisoning.RunFiles(ctx, *grimoire, incoming, o)
@@ -164,13 +164,14 @@ func (f *reasoningFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.judge, "reasoning-judge", false, "ask the first provider whether the conclusions differ materially (judge)")
 }
 
-// reasoner is the reasoner the flags configure; nil without --reasoning.
-func (f *reasoningFlags) reasoner() (*reasoning.Reasoner, error) {
+// setReasoner sets o.Reasoner to the reasoner the flags configure; none
+// without --reasoning.
+func (f *reasoningFlags) setReasoner(o *poisoning.Options) error {
 	if f.endpoint == "" {
 		if f.model != "" || f.second != "" || f.keyEnv != "" {
-			return nil, errors.New("--reasoning-* flags need --reasoning URL")
+			return errors.New("--reasoning-* flags need --reasoning URL")
 		}
-		return nil, nil
+		return nil
 	}
 	rc := config.Reasoning{K: f.k, Threshold: f.threshold, Judge: f.judge}
 	for _, p := range []struct{ flag, endpoint, model, env string }{
@@ -179,17 +180,22 @@ func (f *reasoningFlags) reasoner() (*reasoning.Reasoner, error) {
 	} {
 		if p.endpoint == "" {
 			if p.model != "" || p.env != "" {
-				return nil, fmt.Errorf("%s-model and %s-api-key-env need %s URL", p.flag, p.flag, p.flag)
+				return fmt.Errorf("%s-model and %s-api-key-env need %s URL", p.flag, p.flag, p.flag)
 			}
 			continue
 		}
 		if p.model == "" {
-			return nil, fmt.Errorf("%s needs %s-model NAME", p.flag, p.flag)
+			return fmt.Errorf("%s needs %s-model NAME", p.flag, p.flag)
 		}
 		if p.env != "" && os.Getenv(p.env) == "" {
-			return nil, fmt.Errorf("%s-api-key-env: the environment variable %s is not set", p.flag, p.env)
+			return fmt.Errorf("%s-api-key-env: the environment variable %s is not set", p.flag, p.env)
 		}
 		rc.Providers = append(rc.Providers, config.LLM{Endpoint: p.endpoint, Model: p.model, APIKeyEnv: p.env, Timeout: f.timeout})
 	}
-	return daemon.NewReasoner(rc)
+	r, err := daemon.NewReasoner(rc)
+	if err != nil {
+		return err
+	}
+	o.Reasoner = r
+	return nil
 }

@@ -21,7 +21,6 @@ import (
 	"github.com/wardhq/ward/internal/catalog"
 	"github.com/wardhq/ward/internal/config"
 	"github.com/wardhq/ward/internal/daemon"
-	"github.com/wardhq/ward/internal/gate"
 	"github.com/wardhq/ward/internal/policy"
 	"github.com/wardhq/ward/internal/policy/rules"
 	"github.com/wardhq/ward/internal/store"
@@ -126,7 +125,7 @@ func policyCheck(ctx context.Context, io IO, args []string) int {
 	}
 	tracked := policy.NewTracker()
 	if st != nil {
-		if err := gate.Restore(ctx, st, tracked, snap, time.Now()); err != nil {
+		if err := daemon.RestoreTracker(ctx, st, tracked, snap, time.Now()); err != nil {
 			return fail(io, "%v", err)
 		}
 	}

@@ -11,7 +11,6 @@ import (
 	"text/tabwriter"
 
 	"github.com/wardhq/ward/internal/daemon"
-	"github.com/wardhq/ward/internal/facade"
 	"github.com/wardhq/ward/internal/registry"
 	"github.com/wardhq/ward/internal/tool"
 )
@@ -101,7 +100,7 @@ func listedView(io IO, sel registry.Selection) (view *registry.View, code int, o
 // one JSON object per line or one line of text each.
 func printFacades(io IO, view *registry.View, asJSON bool) int {
 	enc := json.NewEncoder(io.Out)
-	for _, f := range facade.Defs(view) {
+	for _, f := range daemon.FacadeDefs(view) {
 		if asJSON {
 			if err := enc.Encode(f); err != nil {
 				return exitFail

@@ -403,7 +403,7 @@ func (s *Stack) openDecider(ctx context.Context, cfg Config) error {
 		return err
 	}
 	tracker := policy.NewTracker()
-	if err := gate.Restore(ctx, s.Store, tracker, cfg.Policy, time.Now()); err != nil {
+	if err := RestoreTracker(ctx, s.Store, tracker, cfg.Policy, time.Now()); err != nil {
 		return err
 	}
 	if s.Decider, err = gate.New(gate.Config{Engine: s.Engine, Tracker: tracker, Audit: rec, Ledger: s.Store, ReadsBestEffort: cfg.ReadsBestEffort}); err != nil {

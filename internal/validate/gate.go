@@ -175,80 +175,19 @@ const quotedGate = "a quoted token"
 var reNamedForAttack = sieve.MustCompile(`\b(?:phishing|scam|fraud|attack|injection|poisoning|malicious)[\s-]+(?:checks?|filters?|screens?|screening|protection|detection|scans?|scanning|guards?)\b`)
 
 // gateOf returns the gate u holds (its kind and token), or "". u is the
-// unit as written (ticket codes are upper case), low its lower case.
+// unit as written (ticket codes are upper case), low its lower case. The
+// first kind of token (gateKinds, in order) found that selects inputs is
+// the gate; else a symbol; else an input's wording, with an attribute of
+// the input named.
 func gateOf(u, low string) string {
-	// A named attribute ("the memo", "labelled", "version") selects any
-	// token; an input with a shape word ("requests mentioning") selects a
-	// quoted or coded one.
-	// Both are read only when a token needs them.
-	var named, attr, read bool
-	inputs := func() {
-		if !read {
-			named = reGateAttr.MatchString(low) || reGateAttrI18n.MatchString(low) || wordingCondition(low) || wordingConditionI18n(low)
-			attr = named || reGateInput.MatchString(low) && reGateShape.MatchString(low) || reGateIf.MatchString(low) || reCondI18n.MatchString(low)
-			read = true
+	in := gateInputs{low: low}
+	for _, g := range gateKinds {
+		s := low
+		if g.asWritten {
+			s = u
 		}
-	}
-	for _, g := range []struct {
-		kind  string
-		re    *sieve.Regexp
-		s     string
-		bare  bool // the token is a gate without an attribute naming it
-		named bool // the token is a gate only with an attribute named
-	}{
-		{"a trigger word", reGateTriggerNoun, low, true, false},
-		{"a named regime", reGateRegime, low, true, false},
-		{"a hashtag", reGateHash, u, true, false},
-		{"a handle", reGateHandle, u, true, false},
-		{"a regular expression", reGateRegex, u, true, false},
-		{"a name suffix", reGateSuffix, low, true, false},
-		{"a matched number", reGateNumeric, low, true, false},
-		{"a calendar point", reGateCalendar, low, true, false},
-		{"a form of the input's text", reGateForm, low, true, false},
-		{"a code", reGateCode, u, false, false},
-		{"a code", reGateCaps, u, false, true},
-		{"a version or build", reGateBuild, low, false, true},
-		{quotedGate, reGateQuoted, u, false, false},
-		{"a hex constant", reGateHex, u, false, true},
-	} {
-		m := g.re.FindString(g.s)
-		if g.re == reGateHash || g.re == reGateHandle || g.re == reGateCalendar {
-			// A tag, handle or time that only labels the note (in its
-			// heading or after its text) selects no input.
-			m = ""
-			for _, i := range g.re.FindAllStringIndex(g.s, -1) {
-				if !labelOnly(g.s, i[0], i[1]) {
-					m = g.s[i[0]:i[1]]
-					break
-				}
-			}
-		}
-		if g.re == reGateCode || g.re == reGateCaps {
-			// A term of the domain's vocabulary is an observable, not a
-			// sender's code: the gate is the first code that is not one.
-			// A term continued by more of a code ("EIP-7702-ALLOW") is
-			// not the term. With an attribute of the input named ("the
-			// memo is", "labelled"), every code selects inputs, terms
-			// too: otherwise any of the address book's hundreds of token
-			// symbols would be a code word no gate reads ("requests
-			// labelled AUSD need no confirmation").
-			inputs()
-			m = ""
-			for _, i := range g.re.FindAllStringIndex(g.s, -1) {
-				c := g.s[i[0]:i[1]]
-				if named || !domainTerm(c) || continued(c, g.s[i[1]:]) {
-					m = c
-					break
-				}
-			}
-		}
-		if m == "" {
-			continue
-		}
-		if g.named || !g.bare {
-			inputs()
-		}
-		if g.named && !named || !g.bare && !attr && !selectorCode(g.re, g.s) {
+		m := g.find(s, &in)
+		if m == "" || !g.selects(s, &in) {
 			continue
 		}
 		return g.kind + " (" + strings.TrimSpace(m) + ")"
@@ -259,10 +198,110 @@ func gateOf(u, low string) string {
 	if !reGateShapeOnly.MatchString(low) {
 		return ""
 	}
-	if inputs(); attr {
+	if _, attr := in.read(); attr {
 		return "an input's wording (" + reGateShapeOnly.FindString(low) + ")"
 	}
 	return ""
+}
+
+// gateKind is a kind of token a gate is made of, and when the token is
+// one.
+type gateKind struct {
+	kind      string
+	re        *sieve.Regexp
+	asWritten bool // re reads the unit as written, not its lower case
+	bare      bool // the token is a gate without an attribute naming it
+	named     bool // the token is a gate only with an attribute named
+}
+
+// gateKinds are the kinds of token gateOf looks for, in the order it
+// prefers them.
+var gateKinds = []gateKind{
+	{"a trigger word", reGateTriggerNoun, false, true, false},
+	{"a named regime", reGateRegime, false, true, false},
+	{"a hashtag", reGateHash, true, true, false},
+	{"a handle", reGateHandle, true, true, false},
+	{"a regular expression", reGateRegex, true, true, false},
+	{"a name suffix", reGateSuffix, false, true, false},
+	{"a matched number", reGateNumeric, false, true, false},
+	{"a calendar point", reGateCalendar, false, true, false},
+	{"a form of the input's text", reGateForm, false, true, false},
+	{"a code", reGateCode, true, false, false},
+	{"a code", reGateCaps, true, false, true},
+	{"a version or build", reGateBuild, false, false, true},
+	{quotedGate, reGateQuoted, true, false, false},
+	{"a hex constant", reGateHex, true, false, true},
+}
+
+// gateInputs is what a unit says of the inputs it selects, read only
+// when a token needs it: whether it names an attribute of the input
+// ("the memo", "labelled", "version"), which selects with any token, and
+// whether it selects inputs at all (an attribute named, or a shape word:
+// "requests mentioning"), which a quoted or coded token needs.
+type gateInputs struct {
+	low                  string
+	named, attr, wasRead bool
+}
+
+// read returns whether the unit names an attribute of its input and
+// whether it selects inputs.
+func (in *gateInputs) read() (named, attr bool) {
+	if !in.wasRead {
+		low := in.low
+		in.named = reGateAttr.MatchString(low) || reGateAttrI18n.MatchString(low) || wordingCondition(low) || wordingConditionI18n(low)
+		in.attr = in.named || reGateInput.MatchString(low) && reGateShape.MatchString(low) || reGateIf.MatchString(low) || reCondI18n.MatchString(low)
+		in.wasRead = true
+	}
+	return in.named, in.attr
+}
+
+// find returns the first token of g's kind in s that can be a gate, or
+// "".
+func (g gateKind) find(s string, in *gateInputs) string {
+	switch g.re {
+	case reGateHash, reGateHandle, reGateCalendar:
+		// A tag, handle or time that only labels the note (in its
+		// heading or after its text) selects no input.
+		for _, i := range g.re.FindAllStringIndex(s, -1) {
+			if !labelOnly(s, i[0], i[1]) {
+				return s[i[0]:i[1]]
+			}
+		}
+		return ""
+	case reGateCode, reGateCaps:
+		// A term of the domain's vocabulary is an observable, not a
+		// sender's code: the gate is the first code that is not one.
+		// A term continued by more of a code ("EIP-7702-ALLOW") is
+		// not the term. With an attribute of the input named ("the
+		// memo is", "labelled"), every code selects inputs, terms
+		// too: otherwise any of the address book's hundreds of token
+		// symbols would be a code word no gate reads ("requests
+		// labelled AUSD need no confirmation").
+		named, _ := in.read()
+		for _, i := range g.re.FindAllStringIndex(s, -1) {
+			c := s[i[0]:i[1]]
+			if named || !domainTerm(c) || continued(c, s[i[1]:]) {
+				return c
+			}
+		}
+		return ""
+	}
+	return g.re.FindString(s)
+}
+
+// selects reports whether a token of g's kind found in s is a gate: a
+// bare kind always is; a named kind only with an attribute of the input
+// named; any other only in a unit that selects inputs, or as a ticket
+// code used as a selector.
+func (g gateKind) selects(s string, in *gateInputs) bool {
+	if g.bare && !g.named {
+		return true
+	}
+	named, attr := in.read()
+	if g.named && !named {
+		return false
+	}
+	return g.bare || attr || selectorCode(g.re, s)
 }
 
 // selectorCode reports whether re is the ticket-code pattern and s holds a

@@ -1,4 +1,4 @@
-package upstream_test
+package daemon_test
 
 import (
 	"context"
@@ -22,7 +22,16 @@ import (
 	"github.com/wardhq/ward/internal/telemetry"
 	"github.com/wardhq/ward/internal/tool"
 	"github.com/wardhq/ward/internal/upstream"
+	"github.com/wardhq/ward/internal/upstream/upstreamtest"
 )
+
+// notesServer is the test binary as the stdio upstream name, serving
+// upstreamtest's notes server (TestMain).
+func notesServer(tb testing.TB, name, variant string) upstream.Server {
+	tb.Helper()
+	cmd, env := upstreamtest.Command(tb, variant)
+	return upstream.Server{Name: name, Command: cmd, Env: env, TrustAnnotations: true}
+}
 
 // stack is a running ward (on the embedded dev chain) fronting the test
 // binary as the stdio upstream "notes", with the capabilities its upstream
@@ -55,7 +64,7 @@ func openStackWith(t testing.TB, dir, variant string, tel telemetry.Config) *sta
 			Rate:     hook.RateConfig{Max: 1 << 20, Window: time.Hour},
 		},
 		Extra: func(ctx context.Context, st *daemon.Stack) ([]registry.Tool, func() error, error) {
-			srv := upstream.StdioServer(t, "notes", variant)
+			srv := notesServer(t, "notes", variant)
 			srv.Tools = map[string]upstream.Override{"wipe_notes": {Risk: tool.Forbidden}}
 			set, err := upstream.Open(ctx, upstream.Config{Servers: []upstream.Server{srv}, State: st.Store, Actions: st.Store,
 				ChainID: st.Provider.ChainID(), From: tool.Address(st.Wallet.Address())})
@@ -93,7 +102,7 @@ func (s *stack) session(t testing.TB, id string, src policy.InputSource) *gate.S
 	return sess
 }
 
-func facade(t testing.TB, s *stack, sess *gate.Session, name, args string) (json.RawMessage, *gate.Refusal) {
+func callFacade(t testing.TB, s *stack, sess *gate.Session, name, args string) (json.RawMessage, *gate.Refusal) {
 	t.Helper()
 	out, err := s.Facade.Call(t.Context(), wardfacade.NewSession(sess), name, json.RawMessage(args))
 	if err == nil {
@@ -109,7 +118,7 @@ func facade(t testing.TB, s *stack, sess *gate.Session, name, args string) (json
 // noteValue reads the note key through query_state.
 func noteValue(t *testing.T, s *stack, sess *gate.Session, key string) (string, bool) {
 	t.Helper()
-	out, rf := facade(t, s, sess, "query_state", `{"kind":"get_note","venue":"mcp_notes","params":{"key":"`+key+`"}}`)
+	out, rf := callFacade(t, s, sess, "query_state", `{"kind":"get_note","venue":"mcp_notes","params":{"key":"`+key+`"}}`)
 	if rf != nil {
 		t.Fatalf("get_note refused: %v (%s)", rf, rf.Detail)
 	}
@@ -146,7 +155,7 @@ func TestGateFrontsUpstream(t *testing.T) {
 	}
 
 	// A write: preview (policy, hooks, permit), then commit (capability).
-	out, rf := facade(t, s, agent, "preview_action", `{"action_type":"set_note","venue":"mcp_notes","params":{"key":"greeting","value":"hello"}}`)
+	out, rf := callFacade(t, s, agent, "preview_action", `{"action_type":"set_note","venue":"mcp_notes","params":{"key":"greeting","value":"hello"}}`)
 	if rf != nil {
 		t.Fatalf("preview refused: %v (%s)", rf, rf.Detail)
 	}
@@ -160,7 +169,7 @@ func TestGateFrontsUpstream(t *testing.T) {
 	if len(s.caps) != 0 {
 		t.Fatal("a capability was minted at preview")
 	}
-	out, rf = facade(t, s, agent, "commit_action", `{"permit_id":"`+pv.PermitID+`"}`)
+	out, rf = callFacade(t, s, agent, "commit_action", `{"permit_id":"`+pv.PermitID+`"}`)
 	if rf != nil {
 		t.Fatalf("commit refused: %v (%s)", rf, rf.Detail)
 	}
@@ -170,7 +179,7 @@ func TestGateFrontsUpstream(t *testing.T) {
 	if len(s.caps) != 1 || !s.caps[0].Used() {
 		t.Errorf("capabilities %v: want one, consumed by the handler", s.caps)
 	}
-	if _, rf = facade(t, s, agent, "commit_action", `{"permit_id":"`+pv.PermitID+`"}`); rf == nil || rf.Code != reason.PermitConsumed {
+	if _, rf = callFacade(t, s, agent, "commit_action", `{"permit_id":"`+pv.PermitID+`"}`); rf == nil || rf.Code != reason.PermitConsumed {
 		t.Errorf("second commit: %v, want %s", rf, reason.PermitConsumed)
 	}
 	if v, found := noteValue(t, s, agent, "greeting"); !found || v != "hello" {
@@ -184,24 +193,24 @@ func TestGateFrontsUpstream(t *testing.T) {
 	// The policy: a peer may not call a dangerous tool; a forbidden one is
 	// refused to everyone.
 	peer := s.session(t, "peer-1", policy.Peer)
-	if _, rf = facade(t, s, peer, "preview_action", `{"action_type":"set_note","venue":"mcp_notes","params":{"key":"k","value":"v"}}`); rf == nil ||
+	if _, rf = callFacade(t, s, peer, "preview_action", `{"action_type":"set_note","venue":"mcp_notes","params":{"key":"k","value":"v"}}`); rf == nil ||
 		rf.Code != reason.AuthorityInsufficient || rf.Stage != "policy" {
 		t.Errorf("peer preview: %v, want %s at the policy", rf, reason.AuthorityInsufficient)
 	}
-	if _, rf = facade(t, s, agent, "preview_action", `{"action_type":"wipe_notes","venue":"mcp_notes","params":{}}`); rf == nil || rf.Code != reason.ForbiddenTool {
+	if _, rf = callFacade(t, s, agent, "preview_action", `{"action_type":"wipe_notes","venue":"mcp_notes","params":{}}`); rf == nil || rf.Code != reason.ForbiddenTool {
 		t.Errorf("forbidden wipe: %v, want %s", rf, reason.ForbiddenTool)
 	}
 	// Schema: the upstream's input schema is enforced before anything.
-	if _, rf = facade(t, s, agent, "query_state", `{"kind":"get_note","venue":"mcp_notes","params":{"key":""}}`); rf == nil || rf.Code != reason.SchemaInvalid {
+	if _, rf = callFacade(t, s, agent, "query_state", `{"kind":"get_note","venue":"mcp_notes","params":{"key":""}}`); rf == nil || rf.Code != reason.SchemaInvalid {
 		t.Errorf("empty key: %v, want %s", rf, reason.SchemaInvalid)
 	}
 	// An upstream error is a refusal.
-	if _, rf = facade(t, s, agent, "search_context", `{"kind":"fail_always","venue":"mcp_notes"}`); rf == nil || rf.Code != reason.ExecutionFailed ||
+	if _, rf = callFacade(t, s, agent, "search_context", `{"kind":"fail_always","venue":"mcp_notes"}`); rf == nil || rf.Code != reason.ExecutionFailed ||
 		!strings.Contains(rf.Message, "the backend is down") {
 		t.Errorf("failing upstream: %v, want %s with its text", rf, reason.ExecutionFailed)
 	}
 	// A write cannot be called as a read.
-	if _, rf = facade(t, s, agent, "query_state", `{"kind":"set_note","venue":"mcp_notes","params":{"key":"k","value":"v"}}`); rf == nil {
+	if _, rf = callFacade(t, s, agent, "query_state", `{"kind":"set_note","venue":"mcp_notes","params":{"key":"k","value":"v"}}`); rf == nil {
 		t.Error("a write ran through query_state")
 	}
 
@@ -241,7 +250,7 @@ func TestGateFrontsUpstream(t *testing.T) {
 		t.Error("set_note not registered")
 	}
 	agent = s.session(t, "agent-2", policy.Agent)
-	if _, rf = facade(t, s, agent, "query_state", `{"kind":"get_note","venue":"mcp_notes","params":{"key":"greeting"}}`); rf == nil || rf.Code != reason.ToolUnavailable {
+	if _, rf = callFacade(t, s, agent, "query_state", `{"kind":"get_note","venue":"mcp_notes","params":{"key":"greeting"}}`); rf == nil || rf.Code != reason.ToolUnavailable {
 		t.Errorf("changed get_note: %v, want %s", rf, reason.ToolUnavailable)
 	}
 	if recs, err := s.Store.Actions(t.Context(), store.ActionFilter{Kind: upstream.KindChanged}); err != nil || len(recs) != 1 || recs[0].Tool != "mcp_notes_get_note" {

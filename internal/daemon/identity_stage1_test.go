@@ -1,4 +1,4 @@
-package identity
+package daemon
 
 import (
 	"crypto/ecdsa"
@@ -12,6 +12,8 @@ import (
 
 	"github.com/wardhq/ward/internal/chain"
 	"github.com/wardhq/ward/internal/embed"
+	"github.com/wardhq/ward/internal/identity"
+	"github.com/wardhq/ward/internal/identity/identitytest"
 	"github.com/wardhq/ward/internal/ingest"
 	"github.com/wardhq/ward/internal/knowledge"
 	"github.com/wardhq/ward/internal/oracle"
@@ -24,10 +26,10 @@ import (
 // the local registry, then the identity registry on the dev chain, as the
 // daemon wires it.
 func TestPipelineStage1(t *testing.T) {
-	c := startChain(t)
-	reg := c.deploy(registryRuntime)
-	onchainAgent := c.fundedKey()
-	c.register(reg, onchainAgent)
+	c := identitytest.StartChain(t)
+	reg := c.Deploy(identitytest.RegistryRuntime)
+	onchainAgent := c.FundedKey()
+	c.Register(reg, onchainAgent)
 	localAgent, err := crypto.GenerateKey()
 	if err != nil {
 		t.Fatal(err)
@@ -37,16 +39,16 @@ func TestPipelineStage1(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	local, err := quarantine.NewLocalRegistry(addr(localAgent))
+	local, err := quarantine.NewLocalRegistry(identitytest.Addr(localAgent))
 	if err != nil {
 		t.Fatal(err)
 	}
-	cr := &countingReader{CallReader: c.d.Provider()}
-	onchain, err := NewERC8004Registry(cr, reg, ERC8004Config{})
+	cr := &identitytest.CountingReader{Reader: c.Provider()}
+	onchain, err := identity.NewERC8004Registry(cr, reg, identity.ERC8004Config{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	checker, err := quarantine.New(quarantine.Config{ChainID: chain.DevChainID, Registry: Either(local, onchain)})
+	checker, err := quarantine.New(quarantine.Config{ChainID: chain.DevChainID, Registry: identity.Either(local, onchain)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,13 +100,13 @@ func TestPipelineStage1(t *testing.T) {
 		passed(t, r)
 	})
 	t.Run("local identity passes Stage 1 without a call", func(t *testing.T) {
-		before := cr.calls.Load()
+		before := cr.Calls.Load()
 		r, err := p.Ingest(t.Context(), signed(localAgent))
 		if err != nil {
 			t.Fatal(err)
 		}
 		passed(t, r)
-		if got := cr.calls.Load(); got != before {
+		if got := cr.Calls.Load(); got != before {
 			t.Errorf("%d on-chain calls for a local identity, want none", got-before)
 		}
 	})
@@ -118,14 +120,14 @@ func TestPipelineStage1(t *testing.T) {
 		}
 	})
 	t.Run("registry that cannot answer leaves the entry undecided", func(t *testing.T) {
-		cr.fail.Store(true)
-		defer cr.fail.Store(false)
+		cr.Fail.Store(true)
+		defer cr.Fail.Store(false)
 		other, err := crypto.GenerateKey()
 		if err != nil {
 			t.Fatal(err)
 		}
 		r, err := p.Ingest(t.Context(), signed(other))
-		if !errors.Is(err, errRPC) {
+		if !errors.Is(err, identitytest.ErrRPC) {
 			t.Fatalf("Ingest = %+v, %v; want the registry's error", r, err)
 		}
 	})

@@ -1,4 +1,4 @@
-package upstream_test
+package daemon_test
 
 import (
 	"bytes"
@@ -22,7 +22,7 @@ func TestUpstreamCallIsTraced(t *testing.T) {
 	const key, value = "canary-key-5f1d", "canary-value-8c2e"
 	// The test server answers the note "_traceparent" with the trace
 	// context its call carried in _meta.
-	out, rf := facade(t, s, s.session(t, "creator-1", policy.Creator), "query_state", `{"kind":"get_note","venue":"mcp_notes","params":{"key":"_traceparent"}}`)
+	out, rf := callFacade(t, s, s.session(t, "creator-1", policy.Creator), "query_state", `{"kind":"get_note","venue":"mcp_notes","params":{"key":"_traceparent"}}`)
 	if rf != nil {
 		t.Fatalf("get_note: %v", rf)
 	}
@@ -34,12 +34,12 @@ func TestUpstreamCallIsTraced(t *testing.T) {
 	if err := json.Unmarshal(out, &seen); err != nil {
 		t.Fatal(err)
 	}
-	if _, rf := facade(t, s, agent, "query_state", `{"kind":"get_note","venue":"mcp_notes","params":{"key":"`+key+`"}}`); rf != nil {
+	if _, rf := callFacade(t, s, agent, "query_state", `{"kind":"get_note","venue":"mcp_notes","params":{"key":"`+key+`"}}`); rf != nil {
 		t.Fatalf("get_note: %v", rf)
 	}
 	// Having read an upstream's output, the session's write of a value
 	// from it is held for the owner.
-	_, rf = facade(t, s, agent, "preview_action", `{"action_type":"set_note","venue":"mcp_notes","params":{"key":"`+key+`","value":"`+value+`"}}`)
+	_, rf = callFacade(t, s, agent, "preview_action", `{"action_type":"set_note","venue":"mcp_notes","params":{"key":"`+key+`","value":"`+value+`"}}`)
 	if rf == nil || rf.Quarantine == "" {
 		t.Fatalf("set_note preview after a read: %v, want held", rf)
 	}

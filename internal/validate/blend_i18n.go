@@ -28,17 +28,58 @@ var (
 	reDeniedI18n = regexp.MustCompile(lb + `(?:nicht|kein\pL*|pas|jamais|no|nunca|non|mai|não|nooit|niet|не|нет|ни|nie|değil|asla|không|tidak|bukan|لا|ليس|नहीं|कभी)(?:[^\pL\pN]|$)|不|没|別|ない|않|못`)
 )
 
+// The dismissals and universals of blend_dismiss.go and "never" in other
+// languages: unnecessary, superfluous, without a limit, no need, skip,
+// remove, will not fail, never.
+var (
+	reDismissedI18n = regexp.MustCompile(lb + `(?:inutile|inutiles|überflüssig\pL*|unnötig\pL*|superflu\pL*|innecesari\pL*|desnecessári\pL*|не\s+нужн\pL*|sin\s+límite|sans\s+limite|senza\s+limit\pL*|sem\s+limite|ohne\s+limit\pL*|no\s+hace\s+falta|no\s+necesita\pL*|não\s+precisa\pL*|n'a\s+pas\s+besoin|non\s+serve|abgeschaltet|désactiv\pL*|desactiv\pL*|disattiv\pL*|quel(?:le)?s?\s+que\s+soit|independientemente|unabhängig\s+von|независимо|sofort|instantan\pL*|istantane\pL*|мгновенн\pL*)(?:[^\pL\pN]|$)` +
+		`|不需要|不必|去掉|跳过|不会失败|没有任何风险|即时|上限なし|バッファなし|必要ない|即時|필요\s*없`)
+	reNeverI18n = regexp.MustCompile(lb + `(?:никогда|jamais|nunca|niemals|nooit|nie)(?:[^\pL\pN]|$)|永远不|从不|決して`)
+)
+
 // blendedI18n returns the leap of a sentence s (lower case) that draws an
 // all-in, safe or maximal conclusion from an observation in another
-// language, or "".
+// language, or "". As in English, a sentence that follows an observation
+// without a connective is read as drawn from it.
 func blendedI18n(s, prev string) string {
 	for _, m := range reInferenceI18n.FindAllStringIndex(s, -1) {
 		if !reObservationI18n.MatchString(s[:m[0]]) && !reObservationI18n.MatchString(prev) {
 			continue
 		}
-		concl := s[m[1]:]
-		l := reLeapI18n.FindStringIndex(concl)
-		if l == nil || reDeniedI18n.MatchString(concl[:l[0]]) {
+		if leap := leapI18n(s, m[1]); leap != "" {
+			return leap
+		}
+	}
+	if prev != "" && reObservationI18n.MatchString(prev) && !reInferenceI18n.MatchString(s) && !reObservationI18n.MatchString(s) {
+		return leapI18n(s, 0, reDismissedI18n, reNeverI18n)
+	}
+	return ""
+}
+
+// leapI18n returns the leap s states after offset from, not denied, or
+// "". "Never" opening its clause is advice ("por lo tanto, nunca …").
+// Without a connective only a dismissal or "never" is read as a leap: a
+// bare "all", "safe" or "maximum" after a number is too often advice.
+func leapI18n(s string, from int, res ...*regexp.Regexp) string {
+	concl := s[from:]
+	if len(res) == 0 {
+		res = []*regexp.Regexp{reLeapI18n, reDismissedI18n, reNeverI18n}
+	}
+	for _, re := range res {
+		l := re.FindStringIndex(concl)
+		if l == nil {
+			continue
+		}
+		before := concl[:l[0]]
+		if re == reNeverI18n {
+			clause := s[:from+l[0]]
+			if k := strings.LastIndexAny(clause, ",;:、，"); k >= 0 {
+				clause = clause[k+1:]
+			}
+			if strings.TrimSpace(reInferenceI18n.ReplaceAllString(clause, "")) == "" {
+				continue
+			}
+		} else if reDeniedI18n.MatchString(before) {
 			continue
 		}
 		return strings.TrimSpace(concl[l[0]:l[1]])

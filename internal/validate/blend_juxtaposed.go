@@ -1,0 +1,99 @@
+package validate
+
+import (
+	"regexp"
+	"strings"
+)
+
+// A conclusion drawn without a connective: a sentence that reports one
+// past event or dated reading ("the peg held at 0.999 through May", "our
+// three withdrawals went through") followed at once by a sentence in the
+// generic present or the future that states a leap ("stETH is always worth
+// 1 ETH", "withdrawals never fail", "skip the simulation"). Juxtaposition
+// is how an inference is most often written; the connective adds nothing.
+// The second sentence is read as drawn from the first unless it sets
+// itself against it (a contrastive connective, a concession: "but", "still",
+// "even so"), hedges (a modal of possibility or an evidential: "may",
+// "suggests"), or reports events of its own (a post-mortem's past tense).
+
+var (
+	// A contrastive or concessive opening: what follows is held against
+	// the observation, not drawn from it.
+	reContrast = regexp.MustCompile(`^\W*(?:but|still|yet|however|even\s+so|that\s+said|nevertheless|nonetheless|although|though|while|whereas|despite|in\s+spite|instead|on\s+the\s+other\s+hand|this\s+is\s+(?:a\s+)?(?:good|one)|that\s+is\s+(?:a\s+)?(?:good|one))\b|\b(?:anyway|regardless\s+of\s+(?:this|that|it)|all\s+the\s+same|not\s+a\s+(?:guarantee|promise|proof|rule)|no\s+guarantee|says\s+(?:little|nothing)|is\s+not\s+(?:a\s+)?(?:evidence|proof))\b`)
+	// A hedge: a modal of possibility or an evidential verb.
+	reHedge = regexp.MustCompile(`\b(?:may|might|could|can\s+still|perhaps|probably|likely|possibly|suggests?|tends?\s+to|seems?|appears?|usually|often|sometimes|in\s+most\s+cases|consistent\s+with)\b`)
+
+	// A regular past verb after a first-person subject (the agent's own
+	// experience), or a count of occasions: "our keeper claimed … twenty
+	// times".
+	rePastRegular = regexp.MustCompile(`\b(?:we|i|our\s+[\w-]+)\s+(?:[\w-]+\s+)?[a-z]{2,}[^e\W]ed\b|\b(?:twice|thrice|(?:\d+|two|three|four|five|six|seven|eight|nine|ten|\w+ty)\s+times)\b`)
+	reMayCan      = regexp.MustCompile(`\b(?:may|can)\b`)
+	// A change of the agent's own practice reported: "we now allow …".
+	reNowWe = regexp.MustCompile(`\b(?:we|i)\s+now\b|\bnow\s+(?:we|i)\b`)
+	// A past verb with its object ("the team added an allowlist", "we
+	// removed the cap"): the sentence reports what was done.
+	rePastAct = regexp.MustCompile(`\b(?:had|did|was|were|[a-z]{2,}[^e\W]ed\s+(?:the|a|an|our|its|their|his|her|my|it|them|us|this|that)\b)`)
+	// Advice or a warning, not a report: a sentence opening with an
+	// imperative of caution.
+	reAdviceOpen = regexp.MustCompile(`^\W*(?:don't|do\s+not|never|always|avoid|check|verify|keep|make\s+sure|ensure)\b`)
+	// A subordinate clause around the leap: "decides when funds are safe".
+	reSubordinate = regexp.MustCompile(`\b(?:when|until|unless|whether|if|once|before|after|where|how)\b`)
+	// Idioms with a totality that commit nothing: "all else equal".
+	reIdiomAll = regexp.MustCompile(`\ball\s+(?:else|other\s+things|things)\b|\bafter\s+all\b|\bat\s+all\b`)
+	// A universal that denies a safeguard's removal protects it: "the
+	// banner cannot be disabled".
+	// A narrative about people, or reported speech, is not a conclusion of
+	// the agent's: "Jefferson never remarried", "officials said all
+	// workers are safe".
+	reNarrative = regexp.MustCompile(`\b(?:he|she|his|her|him|hers)\b|\b(?:said|says|told|reported|announced|wrote|stated|according\s+to)\b`)
+	// Universals too common in ordinary prose to be read as a leap without
+	// a connective: "in general", "broken", "all … are".
+	reWeakUniversal = regexp.MustCompile(`^(?:in\s+general|regardless|broken|useless|meaningless|worthless|perfectly|proves?|guarantees?|(?:every|all|any)\s.*)$`)
+	reKeptSafeguard = regexp.MustCompile(`\b(?:can(?:not|'t|\s+not)|could\s+never)\s+be\s+(?:disabled|skipped|bypassed|removed|overridden|turned\s+off|ignored|waived|changed|undone|reversed)\b`)
+)
+
+// juxtaposedLeap returns the leap sents[i] states when it follows an
+// observation without a connective, or "". A sentence with a connective
+// of its own is read up to it: the connective's reading covers the rest.
+func juxtaposedLeap(sents []string, i int, prev string) string {
+	if i == 0 || !event(prev) && !rePastRegular.MatchString(prev) || reAboutAttack.MatchString(prev) || reAdviceOpen.MatchString(prev) || reNarrative.MatchString(prev) {
+		return ""
+	}
+	s := sents[i]
+	if m := reInference.FindStringIndex(" " + s); m != nil {
+		s = s[:max(0, m[0]-1)]
+	}
+	// A hedge qualifies a claim, not an instruction: "you may skip the
+	// simulation" still removes it.
+	hedged := reHedge.MatchString(s) && !(reMayCan.MatchString(s) && unsafeAction(s) != "")
+	if strings.TrimSpace(s) == "" || event(s) || rePastAct.MatchString(s) || reContrast.MatchString(s) ||
+		hedged || reAboutAttack.MatchString(s) || reIdiomAll.MatchString(s) || reKeptSafeguard.MatchString(s) ||
+		reNarrative.MatchString(s) || reNowWe.MatchString(s) {
+		return ""
+	}
+	leap := conclusionLeap(s)
+	if leap == "" || reWeakUniversal.MatchString(leap) || quoted(s, leap) {
+		return ""
+	}
+	if k := strings.Index(s, strings.Fields(leap)[0]); k >= 0 {
+		before := s[max(0, k-40):k]
+		if j := strings.LastIndexAny(before, ",;:—"); j >= 0 {
+			before = before[j+1:]
+		}
+		if reSubordinate.MatchString(before) {
+			return ""
+		}
+	}
+	return leap
+}
+
+// quoted reports whether leap sits inside a quotation in s: a quoted
+// phrase is mentioned, not asserted.
+func quoted(s, leap string) bool {
+	for _, q := range reQuoted.FindAllString(s, -1) {
+		if strings.Contains(q, leap) {
+			return true
+		}
+	}
+	return false
+}

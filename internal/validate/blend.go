@@ -165,7 +165,7 @@ func conclusionLeap(concl string) string {
 	if c := UnknowableCertainty(concl); c != "" {
 		return c
 	}
-	res := append([]*regexp.Regexp{reNoRisk, reDismissed}, reAllIn...)
+	res := append([]*regexp.Regexp{reNoRisk, reDismissed, reUnbounded}, reAllIn...)
 	res = append(res, reUniversal)
 	for _, re := range res {
 		for _, m := range re.FindAllStringIndex(concl, -1) {
@@ -179,7 +179,7 @@ func conclusionLeap(concl string) string {
 				strings.HasSuffix(concl[m[0]:m[1]], "more") && reCapacity.MatchString(before) {
 				continue
 			}
-			if re == reDismissed && reAdviceOpen.MatchString(before) {
+			if (re == reDismissed || re == reUnbounded) && reAdviceOpen.MatchString(before) {
 				continue
 			}
 			if re == reUniversal && universalAdvice(concl, before, m) {

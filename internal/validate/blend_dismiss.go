@@ -11,8 +11,9 @@ import "regexp"
 //   - a removed safeguard written with an article or a pronoun ("without a
 //     slippage limit", "with no idle buffer", "disable it", "set them to
 //     zero");
-//   - a universal over the cases the observation did not cover ("at all
-//     times", "whatever the utilisation", "of any size", "is instant").
+//   - (reUnbounded) a universal over the cases the observation did not
+//     cover ("at all times", "whatever the utilisation", "of any size",
+//     "is instant", "for the rest of the year").
 //
 // They are read as leaps only where the blend model reads a conclusion:
 // after an inferential connective or a juxtaposed observation.
@@ -21,5 +22,10 @@ var reDismissed = regexp.MustCompile(`\b(?:is|are|was|seems|becomes?)\s+(?:\w+\s
 	`|\b(?:does\s*n[o']t|doesn't|do\s*n[o']t|don't)\s+need\s+(?:a|an|any|the)?\s*(?:\w+\s+)?(?:bounty|limits?|caps?|buffers?|checks?|reviews?|audits?|collateral|monitoring|simulation|timelock|haircuts?|hedges?)\b|\bneeds?\s+no\s+(?:\w+\s+)?\w+` +
 	`|\bwithout\s+(?:a|an|any|the)\s+(?:[\w-]+\s+)?(?:limits?|caps?|buffers?|stops?|stop-loss|quotes?|simulation|reviews?|audits?|timeouts?|haircuts?|checks?|monitoring|fallbacks?|confirmations?|collateral)\b|\bwith\s+no\s+(?:\w+\s+)?(?:limits?|caps?|buffers?|stops?|checks?|haircuts?|collateral)\b` +
 	`|\b(?:disable|remove|drop|skip|ignore|turn\s+off)\s+(?:it|them|this|that)\b|\b(?:set|shorten|shortened|lower|lowered|cut|reduce)\s+(?:\w+\s+){0,2}?to\s+(?:zero|0)\b|\bzero\s+(?:priority\s+fee|buffer|slippage\s+protection|haircut|margin)\b` +
-	`|\b(?:remove|drop|disable|skip)\s+(?:the\s+)?(?:private\s+routing|fallback|staleness|circuit\s+breaker|timeout|haircut|buffer|sequencer)\b` +
-	`|\bat\s+all\s+times\b|\b(?:whatever|independent(?:ly)?\s+of)\s+the\s+\w+|\bof\s+any\s+size\b|\bat\s+any\s+(?:premium|discount|price|size)\b|\b(?:is|are)\s+instant\b`)
+	`|\b(?:remove|drop|disable|skip)\s+(?:the\s+)?(?:private\s+routing|fallback|staleness|circuit\s+breaker|timeout|haircut|buffer|sequencer)\b`)
+
+// reUnbounded is the universal over cases the observation did not cover.
+var reUnbounded = regexp.MustCompile(`\bat\s+all\s+times\b|\b(?:whatever|independent(?:ly)?\s+of)\s+the\s+\w+|\bof\s+any\s+size\b|\bat\s+any\s+(?:premium|discount|price|size)\b|\b(?:is|are)\s+instant\b` +
+	// A temporal universal: what one period showed, extended to every
+	// period after it.
+	`|\b(?:every|each)\s+(?:month|week|day|year)\s+(?:from\s+now|going\s+forward|after)\b|\bfor\s+the\s+rest\s+of\s+the\s+(?:year|month|quarter)\b|\bfrom\s+here\s+on\b|\bgoing\s+forward\b`)

@@ -15,11 +15,11 @@ import (
 
 var (
 	reInferenceI18n = regexp.MustCompile(lb + `(?:donc|par\s+conséquent|c'est\s+pourquoi|daher|deshalb|deswegen|folglich|somit|por\s+lo\s+tanto|así\s+que|por\s+eso|por\s+consiguiente|portanto|por\s+isso|logo|quindi|perciò|dunque|pertanto|dus|daarom|поэтому|значит|следовательно|отже|тому|dlatego|więc|zatem|bu\s+yüzden|dolayısıyla|vì\s+vậy|do\s+đó|jadi|maka|oleh\s+karena\s+itu|لذلك|لذا|इसलिए|अतः)(?:[^\pL\pN]|$)` +
-		`|所以|因此|因而|于是|だから|したがって|そのため|ゆえに|그래서|따라서|그러므로`)
+		`|所以|因此|因而|于是|这证明|这说明|这表明|だから|したがって|そのため|ゆえに|그래서|따라서|그러므로`)
 	reObservationI18n = regexp.MustCompile(`\d|` + lb + `(?:heute|gestern|diese\s+woche|aujourd'hui|hier|cette\s+semaine|hoy|ayer|esta\s+semana|hoje|ontem|esta\s+semana|oggi|ieri|questa\s+settimana|vandaag|gisteren|сегодня|вчера|на\s+этой\s+неделе|dzisiaj|wczoraj|bugün|dün|hôm\s+nay|hari\s+ini|اليوم|आज)(?:[^\pL\pN]|$)` +
 		`|今天|昨天|本周|今日|昨日|今週|오늘|어제|이번\s*주` +
 		// A past run of experience: last month, without incident.
-		`|` + lb + `(?:letzte[nrs]?|dernier|dernière|pasado|pasada|passado|passada|scorso|scorsa|прошл\pL*|senza\s+incidenti|sin\s+incidentes|sans\s+incident|sem\s+incidentes|ohne\s+zwischenfälle)(?:[^\pL\pN]|$)|上个月|上周|先月|先週|지난`)
+		`|` + lb + `(?:letzte[nrs]?|dernier|dernière|pasado|pasada|passado|passada|scorso|scorsa|прошл\pL*|senza\s+incidenti|sin\s+incidentes|sans\s+incident|sem\s+incidentes|ohne\s+zwischenfälle)(?:[^\pL\pN]|$)|上个月|上周|先月|先週|지난|从未|过去|一直|過去|一度も`)
 	reLeapI18n = regexp.MustCompile(lb + `(?:tout|toute|toutes|tous|alle|alles|gesamte[nrs]?|ganze[nrs]?|todo|toda|todos|todas|tutto|tutta|tutti|tutte|все|весь|всю|всё|вся|wszystkie|wszystko|całe|całą|tüm|hepsi|tất\s+cả|toàn\s+bộ|semua|seluruh|كل|جميع|सभी|पूरा|पूरी|sicher|sûr|sûre|sans\s+risque|seguro|segura|sin\s+riesgo|sicuro|sicura|senza\s+rischi|sem\s+risco|veilig|безопасно|без\s+риска|bezpieczn\pL*|güvenli|an\s+toàn|aman|آمن|सुरक्षित|maximal\pL*|maximum|maximale?|máximo|máxima|massimo|massima|максимальн\pL*|maksymaln\pL*|maksimum|tối\s+đa|أقصى|अधिकतम` +
 		// A universal generalisation or a certainty: always, guaranteed,
 		// proves, sustainable.
@@ -34,7 +34,7 @@ var (
 var (
 	reDismissedI18n = regexp.MustCompile(lb + `(?:inutile|inutiles|überflüssig\pL*|unnötig\pL*|superflu\pL*|innecesari\pL*|desnecessári\pL*|не\s+нужн\pL*|sin\s+límite|sans\s+limite|senza\s+limit\pL*|sem\s+limite|ohne\s+limit\pL*|no\s+hace\s+falta|no\s+necesita\pL*|não\s+precisa\pL*|n'a\s+pas\s+besoin|non\s+serve|abgeschaltet|désactiv\pL*|desactiv\pL*|disattiv\pL*|quel(?:le)?s?\s+que\s+soit|independientemente|unabhängig\s+von|независимо|sofort|instantan\pL*|istantane\pL*|мгновенн\pL*)(?:[^\pL\pN]|$)` +
 		`|不需要|不必|去掉|跳过|不会失败|没有任何风险|即时|上限なし|バッファなし|必要ない|即時|필요\s*없`)
-	reNeverI18n = regexp.MustCompile(lb + `(?:никогда|jamais|nunca|niemals|nooit|nie)(?:[^\pL\pN]|$)|永远不|从不|決して`)
+	reNeverI18n = regexp.MustCompile(lb + `(?:никогда|jamais|nunca|niemals|nooit|nie|non\s+può\s+essere|non\s+possono\s+essere|ne\s+peut\s+(?:pas\s+)?être|no\s+puede\s+ser|kann\s+nicht|не\s+может|não\s+pode\s+ser)(?:[^\pL\pN]|$)|永远不|从不|決して|不可能`)
 )
 
 // blendedI18n returns the leap of a sentence s (lower case) that draws an
@@ -79,7 +79,7 @@ func leapI18n(s string, from int, res ...*regexp.Regexp) string {
 			if strings.TrimSpace(reInferenceI18n.ReplaceAllString(clause, "")) == "" {
 				continue
 			}
-		} else if reDeniedI18n.MatchString(before) {
+		} else if k := strings.LastIndexAny(before, ",;:、，"); reDeniedI18n.MatchString(before[k+1:]) {
 			continue
 		}
 		return strings.TrimSpace(concl[l[0]:l[1]])

@@ -48,7 +48,7 @@ var (
 	reNarrative = regexp.MustCompile(`\b(?:he|she|his|her|him|hers)\b|\b(?:said|says|told|reported|announced|wrote|stated|according\s+to)\b`)
 	// Universals too common in ordinary prose to be read as a leap without
 	// a connective: "in general", "broken", "all … are".
-	reWeakUniversal = regexp.MustCompile(`^(?:in\s+general|regardless|broken|useless|meaningless|worthless|perfectly|proves?|guarantees?|(?:every|all|any)\s.*)$`)
+	reWeakUniversal = regexp.MustCompile(`^(?:in\s+general|regardless|broken|useless|meaningless|worthless|perfectly|proves?|(?:every|all)\s.*)$`)
 	reKeptSafeguard = regexp.MustCompile(`\b(?:can(?:not|'t|\s+not)|could\s+never)\s+be\s+(?:disabled|skipped|bypassed|removed|overridden|turned\s+off|ignored|waived|changed|undone|reversed)\b`)
 )
 
@@ -72,6 +72,11 @@ func juxtaposedLeap(sents []string, i int, prev string) string {
 		return ""
 	}
 	leap := conclusionLeap(s)
+	if leap == "" && i+1 < len(sents) {
+		// A generic claim, then an instruction that acts on it: "circuit
+		// breakers only cause false alarms; disable it".
+		leap = removal(sents[i+1])
+	}
 	if leap == "" || reWeakUniversal.MatchString(leap) || quoted(s, leap) {
 		return ""
 	}
@@ -96,4 +101,20 @@ func quoted(s, leap string) bool {
 		}
 	}
 	return false
+}
+
+// removal returns the safeguard next removes or dismisses, as an
+// instruction of its own, or "".
+func removal(next string) string {
+	if event(next) || rePastAct.MatchString(next) || reContrast.MatchString(next) || reAboutAttack.MatchString(next) ||
+		reNarrative.MatchString(next) || reAdviceOpen.MatchString(next) {
+		return ""
+	}
+	if a := unsafeAction(next); a != "" {
+		return a
+	}
+	if m := reDismissed.FindStringIndex(next); m != nil && !reDenied.MatchString(next[:m[0]]) {
+		return strings.Join(strings.Fields(next[m[0]:m[1]]), " ")
+	}
+	return ""
 }

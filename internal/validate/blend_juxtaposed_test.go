@@ -27,6 +27,11 @@ func TestBlendedJuxtaposed(t *testing.T) {
 		{"set to zero", "The timelock held up our own upgrade for two days and nothing happened in between, so the delay can be set to zero.", true},
 		{"French, juxtaposed", "Les frais de gas sont restés à 5 gwei toute la semaine : il est inutile de fixer des frais de priorité.", true},
 		{"Russian never", "Наш перевод через мост 3 раза пришёл за 1 минуту, значит мост никогда не задерживает средства.", true},
+		{"claim then removal", "The deviation alarm fired once in June and it was a false alarm. Alarms like it only cause noise; disable it.", true},
+		{"temporal universal", "The pool paid 40% APR last week. Its APR will hold at 40% for the rest of the year.", true},
+		{"Italian cannot", "La posizione a 1,05 ha retto a un calo del 9 %; quindi una posizione sopra 1 non può essere liquidata.", true},
+		{"Chinese proves", "这个协议过去三年从未被攻击，这证明把资金存进去没有任何风险。", true},
+		{"Italian dismissal after a denied clause", "Le nostre 30 transazioni sono andate a buon fine: le transazioni non falliscono mai, la simulazione è superflua.", true},
 
 		{"contrast", "Our keeper claimed rewards from the gauge twenty times in May. Still, claims can fail when the gauge is paused; keep the retry.", false},
 		{"hedged", "Our keeper claimed rewards from the gauge twenty times in May. Claims probably never fail on that gauge, but we log them.", false},
@@ -39,6 +44,7 @@ func TestBlendedJuxtaposed(t *testing.T) {
 		{"narrative", "The founder left the company in 2019. He never returned to finance.", false},
 		{"keep the safeguard whatever", "Bots were fewer when gas hit 200 gwei last week. Keep private routing whatever the gas price.", false},
 		{"risk at any hour", "A cascade hit positions at 3 am last night. Fast drops can cascade at any hour, so size leverage for them.", false},
+		{"advice at all times after a claim", "Gas spiked to 180 gwei during last night's mint. Spikes have many causes; set max fees with headroom at all times.", false},
 		{"Spanish advice never", "El pool absorbió un swap de 3 M ayer. Por lo tanto, nunca envíes un swap sin límite.", false},
 	}
 	for _, tt := range tests {

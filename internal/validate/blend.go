@@ -100,7 +100,7 @@ func BlendedConclusion(text string) string {
 	sents := splitSentences(strings.ToLower(text))
 	prev := "" // the sentence before, a premise for "So …", "That means …"
 	for i, s := range sents {
-		for _, m := range append(reInference.FindAllStringIndex(" "+s, -1), reInferenceMore.FindAllStringIndex(" "+s, -1)...) {
+		for _, m := range slices.Concat(reInference.FindAllStringIndex(" "+s, -1), reInferenceMore.FindAllStringIndex(" "+s, -1), rePremiseClause.FindAllStringIndex(" "+s, -1)) {
 			// A "since …," clause is its own premise.
 			premise, rest := s[:max(0, m[1]-1)], s[max(0, m[1]-1):]
 			if reNotInference.MatchString(rest) {
@@ -165,7 +165,7 @@ func conclusionLeap(concl string) string {
 	if c := UnknowableCertainty(concl); c != "" {
 		return c
 	}
-	res := append([]*regexp.Regexp{reNoRisk, reDismissed, reUnbounded}, reAllIn...)
+	res := slices.Concat([]*regexp.Regexp{reNoRisk, reDismissed, reUnbounded}, reAllIn, reCommitted)
 	res = append(res, reUniversal)
 	for _, re := range res {
 		for _, m := range re.FindAllStringIndex(concl, -1) {

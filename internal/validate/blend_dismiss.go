@@ -29,3 +29,17 @@ var reUnbounded = regexp.MustCompile(`\bat\s+all\s+times\b|\b(?:whatever|indepen
 	// A temporal universal: what one period showed, extended to every
 	// period after it.
 	`|\b(?:every|each)\s+(?:month|week|day|year)\s+(?:from\s+now|going\s+forward|after)\b|\bfor\s+the\s+rest\s+of\s+the\s+(?:year|month|quarter)\b|\bfrom\s+here\s+on\b|\bgoing\s+forward\b`)
+
+// rePremiseClause is a premise clause opening the sentence, like "since
+// …,": "because our three buys paid off, buy …", "given that the price
+// held, set …".
+var rePremiseClause = regexp.MustCompile(`^\s*(?:because|as|given\s+that|now\s+that|seeing\s+that)\s+[^,]{3,80},`)
+
+// reCommitted is a commitment of the whole reserve or a leveraged
+// position, written without a totality word: "move the treasury to …",
+// "buy with leverage", "fund the bot at 10x". "With no leverage" and "at
+// 20x a 5% move liquidates" are not.
+var reCommitted = []*regexp.Regexp{
+	regexp.MustCompile(`\b(?:move|put|deposit|allocate|invest|send|bridge|shift|park|commit|lend|stake)\s+(?:the|our)\s+(?:[\w-]+\s+){0,2}?(?:treasury|reserves?|float|budget|savings)\b`),
+	regexp.MustCompile(`\b(?:with|using)\s+(?:(?:high|more|max\w*|full|heavy|\d+x)\s+)?(?:leverage|borrowed\s+(?:funds|money|capital))\b|\blever\w*\s+(?:(?:it|them|this|that|up)\s+)?\d+x\b|\b(?:fund|open|run)\w*\s+(?:\w+\s+){0,3}?at\s+\d+x\b`),
+}

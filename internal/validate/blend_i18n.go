@@ -24,7 +24,8 @@ var (
 		// A universal generalisation or a certainty: always, guaranteed,
 		// proves, sustainable.
 		`|immer|toujours|siempre|sempre|altijd|всегда|zawsze|her\s+zaman|luôn\s+luôn|selalu|garanti\pL*|garantiert|garantizad\pL*|garantid\pL*|garantit\pL*|гарантир\pL*|gwarantowan\pL*|dimostra|demuestra|prouve|beweist|доказывает|durable|nachhaltig|sostenible|sustentável|sostenibile)(?:[^\pL\pN]|$)` +
-		`|全部|所有|一切|全额|安全|最大|すべて|全て|全額|安全|最大|모든|전부|안전|최대|总是|总会|永远|一定|保证|必ず|いつも|常に|保証|証明|항상|반드시|보장`)
+		`|` + lb + `(?:apalancamiento|con\s+leva|mit\s+hebel|avec\s+(?:effet\s+de\s+)?levier|с\s+плечом|com\s+alavancagem|seguirá\s+\pL+|continuará|continuera|wird\s+weiter|продолжит|continuerà|vai\s+continuar)(?:[^\pL\pN]|$)` +
+		`|杠杆|レバレッジ|레버리지|全部|所有|一切|全额|安全|最大|すべて|全て|全額|安全|最大|모든|전부|안전|최대|总是|总会|永远|一定|保证|必ず|いつも|常に|保証|証明|항상|반드시|보장`)
 	reDeniedI18n = regexp.MustCompile(lb + `(?:nicht|kein\pL*|pas|jamais|no|nunca|non|mai|não|nooit|niet|не|нет|ни|nie|değil|asla|không|tidak|bukan|لا|ليس|नहीं|कभी)(?:[^\pL\pN]|$)|不|没|別|ない|않|못`)
 )
 

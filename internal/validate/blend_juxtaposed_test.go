@@ -32,6 +32,10 @@ func TestBlendedJuxtaposed(t *testing.T) {
 		{"Italian cannot", "La posizione a 1,05 ha retto a un calo del 9 %; quindi una posizione sopra 1 non può essere liquidata.", true},
 		{"Chinese proves", "这个协议过去三年从未被攻击，这证明把资金存进去没有任何风险。", true},
 		{"Italian dismissal after a denied clause", "Le nostre 30 transazioni sono andate a buon fine: le transazioni non falliscono mai, la simulazione è superflua.", true},
+		{"because clause", "Because our two dip buys last month paid off, buy the next dip using borrowed funds.", true},
+		{"with leverage", "The token rose on each of the last six days, so buy more with leverage.", true},
+		{"the treasury", "Fees on the new chain were lowest last quarter, so move the treasury to it.", true},
+		{"lever a multiple", "Our basis trade made 9% last year, so lever it 15x.", true},
 
 		{"contrast", "Our keeper claimed rewards from the gauge twenty times in May. Still, claims can fail when the gauge is paused; keep the retry.", false},
 		{"hedged", "Our keeper claimed rewards from the gauge twenty times in May. Claims probably never fail on that gauge, but we log them.", false},
@@ -45,6 +49,9 @@ func TestBlendedJuxtaposed(t *testing.T) {
 		{"keep the safeguard whatever", "Bots were fewer when gas hit 200 gwei last week. Keep private routing whatever the gas price.", false},
 		{"risk at any hour", "A cascade hit positions at 3 am last night. Fast drops can cascade at any hour, so size leverage for them.", false},
 		{"advice at all times after a claim", "Gas spiked to 180 gwei during last night's mint. Spikes have many causes; set max fees with headroom at all times.", false},
+		{"no leverage", "Our two dip buys last month paid off; we'll buy the next one after checking the cause, with no leverage.", false},
+		{"a multiple described", "A 15x long on ETH gained 40% in a day last week. At 15x a 7% move the other way liquidates it.", false},
+		{"margin on leverage", "The sequencer stopped for an hour once and nothing was lost. During an outage nothing can be topped up, so keep extra margin on L2 leverage.", false},
 		{"Spanish advice never", "El pool absorbió un swap de 3 M ayer. Por lo tanto, nunca envíes un swap sin límite.", false},
 	}
 	for _, tt := range tests {

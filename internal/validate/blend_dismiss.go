@@ -25,7 +25,7 @@ var reDismissed = regexp.MustCompile(`\b(?:is|are|was|seems|becomes?)\s+(?:\w+\s
 	`|\b(?:remove|drop|disable|skip)\s+(?:the\s+)?(?:private\s+routing|fallback|staleness|circuit\s+breaker|timeout|haircut|buffer|sequencer)\b`)
 
 // reUnbounded is the universal over cases the observation did not cover.
-var reUnbounded = regexp.MustCompile(`\bat\s+all\s+times\b|\b(?:whatever|independent(?:ly)?\s+of)\s+the\s+\w+|\bof\s+any\s+size\b|\bat\s+any\s+(?:premium|discount|price|size)\b|\b(?:is|are)\s+instant\b` +
+var reUnbounded = regexp.MustCompile(`\bat\s+all\s+times\b|\b(?:whatever|independent(?:ly)?\s+of)\s+the\s+\w+|\bof\s+any\s+size\b|\bat\s+any\s+(?:premium|discount|price|size)\b|\b(?:is|are)\s+(?:now\s+|effectively\s+)?instant\b` +
 	// A temporal universal: what one period showed, extended to every
 	// period after it.
 	`|\b(?:every|each)\s+(?:month|week|day|year)\s+(?:from\s+now|going\s+forward|after)\b|\bfor\s+the\s+rest\s+of\s+the\s+(?:year|month|quarter)\b|\bfrom\s+here\s+on\b|\bgoing\s+forward\b`)

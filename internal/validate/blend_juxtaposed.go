@@ -30,9 +30,12 @@ var (
 	reMayCan      = regexp.MustCompile(`\b(?:may|can)\b`)
 	// A change of the agent's own practice reported: "we now allow …".
 	reNowWe = regexp.MustCompile(`\b(?:we|i)\s+now\b|\bnow\s+(?:we|i)\b`)
+	// A dated reading: a month, a weekday, a quarter or a year after a
+	// preposition of time, or "once", "ago".
+	reDated = regexp.MustCompile(`\b(?:in|since|during|through|on|by|until)\s+(?:early\s+|late\s+|mid-?)?(?:january|february|march|april|may|june|july|august|september|october|november|december|monday|tuesday|wednesday|thursday|friday|saturday|sunday|q[1-4]|20\d\d)\b|\b(?:once|ago)\b`)
 	// A past verb with its object ("the team added an allowlist", "we
 	// removed the cap"): the sentence reports what was done.
-	rePastAct = regexp.MustCompile(`\b(?:had|did|was|were|[a-z]{2,}[^e\W]ed\s+(?:the|a|an|our|its|their|his|her|my|it|them|us|this|that)\b)`)
+	rePastAct = regexp.MustCompile(`\b(?:had|did|was|were|never\s+[a-z]{2,}[^e\W]ed|[a-z]{2,}[^e\W]ed\s+(?:the|a|an|our|its|their|his|her|my|it|them|us|this|that|no)\b)`)
 	// Advice or a warning, not a report: a sentence opening with an
 	// imperative of caution.
 	reAdviceOpen = regexp.MustCompile(`^\W*(?:don't|do\s+not|never|always|avoid|check|verify|keep|make\s+sure|ensure)\b`)
@@ -56,7 +59,7 @@ var (
 // observation without a connective, or "". A sentence with a connective
 // of its own is read up to it: the connective's reading covers the rest.
 func juxtaposedLeap(sents []string, i int, prev string) string {
-	if i == 0 || !event(prev) && !rePastRegular.MatchString(prev) || reAboutAttack.MatchString(prev) || reAdviceOpen.MatchString(prev) || reNarrative.MatchString(prev) {
+	if i == 0 || !event(prev) && !rePastRegular.MatchString(prev) && !rePastAct.MatchString(prev) && !reDated.MatchString(prev) || reAboutAttack.MatchString(prev) || reAdviceOpen.MatchString(prev) || reNarrative.MatchString(prev) {
 		return ""
 	}
 	s := sents[i]

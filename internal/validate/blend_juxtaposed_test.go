@@ -36,6 +36,8 @@ func TestBlendedJuxtaposed(t *testing.T) {
 		{"with leverage", "The token rose on each of the last six days, so buy more with leverage.", true},
 		{"the treasury", "Fees on the new chain were lowest last quarter, so move the treasury to it.", true},
 		{"lever a multiple", "Our basis trade made 9% last year, so lever it 15x.", true},
+		{"past verb with its object", "The guardian delayed our own upgrade by two days and nothing went wrong. Guardians only slow us down; set the delay to zero.", true},
+		{"dated reading", "The sidechain reorged 90 blocks deep in March 2023. Its finality is now instant; credit deposits after one block.", true},
 
 		{"contrast", "Our keeper claimed rewards from the gauge twenty times in May. Still, claims can fail when the gauge is paused; keep the retry.", false},
 		{"hedged", "Our keeper claimed rewards from the gauge twenty times in May. Claims probably never fail on that gauge, but we log them.", false},
@@ -52,6 +54,7 @@ func TestBlendedJuxtaposed(t *testing.T) {
 		{"no leverage", "Our two dip buys last month paid off; we'll buy the next one after checking the cause, with no leverage.", false},
 		{"a multiple described", "A 15x long on ETH gained 40% in a day last week. At 15x a 7% move the other way liquidates it.", false},
 		{"margin on leverage", "The sequencer stopped for an hour once and nothing was lost. During an outage nothing can be topped up, so keep extra margin on L2 leverage.", false},
+		{"career list", "Named player of the month in June 2019.\n- Never captained the national side at any level.", false},
 		{"Spanish advice never", "El pool absorbió un swap de 3 M ayer. Por lo tanto, nunca envíes un swap sin límite.", false},
 	}
 	for _, tt := range tests {

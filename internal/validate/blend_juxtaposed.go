@@ -69,7 +69,10 @@ func juxtaposedLeap(sents []string, i int, prev string) string {
 	// A hedge qualifies a claim, not an instruction: "you may skip the
 	// simulation" still removes it.
 	hedged := reHedge.MatchString(s) && !(reMayCan.MatchString(s) && unsafeAction(s) != "")
-	if strings.TrimSpace(s) == "" || event(s) || rePastAct.MatchString(s) || reContrast.MatchString(s) ||
+	// A contrast sets a claim against the observation; it does not make
+	// removing a safeguard sound ("still, the check is redundant").
+	contrasted := reContrast.MatchString(s) && unsafeAction(s) == "" && !reDismissed.MatchString(s)
+	if strings.TrimSpace(s) == "" || event(s) || rePastAct.MatchString(s) || contrasted ||
 		hedged || reAboutAttack.MatchString(s) || reIdiomAll.MatchString(s) || reKeptSafeguard.MatchString(s) ||
 		reNarrative.MatchString(s) || reNowWe.MatchString(s) {
 		return ""

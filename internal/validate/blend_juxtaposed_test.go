@@ -38,6 +38,7 @@ func TestBlendedJuxtaposed(t *testing.T) {
 		{"lever a multiple", "Our basis trade made 9% last year, so lever it 15x.", true},
 		{"past verb with its object", "The guardian delayed our own upgrade by two days and nothing went wrong. Guardians only slow us down; set the delay to zero.", true},
 		{"dated reading", "The sidechain reorged 90 blocks deep in March 2023. Its finality is now instant; credit deposits after one block.", true},
+		{"contrast does not excuse a removal", "The relay landed all 60 of our bundles last week. Still, the simulation is redundant for bundles.", true},
 
 		{"contrast", "Our keeper claimed rewards from the gauge twenty times in May. Still, claims can fail when the gauge is paused; keep the retry.", false},
 		{"hedged", "Our keeper claimed rewards from the gauge twenty times in May. Claims probably never fail on that gauge, but we log them.", false},

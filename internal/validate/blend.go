@@ -44,8 +44,11 @@ var (
 	}
 	// A removed safety margin stated as a fact: safe, no need, no risk,
 	// never, impossible.
-	reDeniedSafe = regexp.MustCompile(`^(?:is|are|it's|be|remains?|stays?)\s+(?:not|never|hardly|rarely|less|un\w+)\b`)
-	reNoRisk     = regexp.MustCompile(`\b(?:is|are|it's|be|remains?|stays?)\s+(?:\w+\s+){0,2}?(?:safe|fine|secure|riskless|harmless|sustainable|trustworthy)\b|\bsafe\s+to\b|\bno\s+(?:need|point|reason)\b|\bneeds?\s+no\b|\bno\s+(?:\w+\s+)?(?:buffer|margin|check|monitoring|limit|stop)s?\s+(?:is\s+|are\s+)?(?:needed|required|necessary)\b|\b(?:can|could|will)\s+never\b|\bcan(?:not|'t|\s+not)\s+(?:be\s+)?(?:liquidat\w*|lose|fail|depeg\w*|contain|manipulat\w*|go\s+wrong|happen)\b|\bimpossible\b|\bno\s+(?:\w+\s+){0,2}?(?:risk|downside|danger)\b|\bguarantee[sd]?\b|\bleft\s+unattended\b|\bwithout\s+(?:re-?)?(?:check\w*|verif\w*|review\w*|monitor\w*)|\bcan\s+be\s+(?:ignored|skipped|trusted|dropped|removed|disabled|turned\s+off)\b|\bturn\s+(?:it|them|this|that)\s+off\b|\b(?:is|are)\s+(?:unnecessary|not\s+needed|noise|priced\s+in)\b|\bnot\s+a\s+real\s+risk\b|\bno\s+min(?:imum)?\s+(?:output|out|amount)\b|\bnegligible\b`)
+	reDeniedSafe = regexp.MustCompile(`^(?:is|are|it's|be|remains?|stays?)\s+(?:not|never|hardly|rarely|less|only|un\w+)\b`)
+	// A totality lost is a risk, not a commitment: "buying below peg can
+	// lose everything".
+	reLostAll = regexp.MustCompile(`\blos[et]\w*\b`)
+	reNoRisk  = regexp.MustCompile(`\b(?:is|are|it's|be|remains?|stays?)\s+(?:\w+\s+){0,2}?(?:safe|fine|secure|riskless|harmless|sustainable|trustworthy)\b|\bsafe\s+to\b|\bno\s+(?:need|point|reason)\b|\bneeds?\s+no\b|\bno\s+(?:\w+\s+)?(?:buffer|margin|check|monitoring|limit|stop)s?\s+(?:is\s+|are\s+)?(?:needed|required|necessary)\b|\b(?:can|could|will)\s+never\b|\bcan(?:not|'t|\s+not)\s+(?:be\s+)?(?:liquidat\w*|lose|fail|depeg\w*|contain|manipulat\w*|go\s+wrong|happen)\b|\bimpossible\b|\bno\s+(?:\w+\s+){0,2}?(?:risk|downside|danger)\b|\bguarantee[sd]?\b|\bleft\s+unattended\b|\bwithout\s+(?:re-?)?(?:check\w*|verif\w*|review\w*|monitor\w*)|\bcan\s+be\s+(?:ignored|skipped|trusted|dropped|removed|disabled|turned\s+off)\b|\bturn\s+(?:it|them|this|that)\s+off\b|\b(?:is|are)\s+(?:unnecessary|not\s+needed|noise|priced\s+in)\b|\bnot\s+a\s+real\s+risk\b|\bno\s+min(?:imum)?\s+(?:output|out|amount)\b|\bnegligible\b`)
 )
 
 // The universal generalisation of one observation, a leap of its own,
@@ -97,7 +100,7 @@ func BlendedConclusion(text string) string {
 	sents := splitSentences(strings.ToLower(text))
 	prev := "" // the sentence before, a premise for "So …", "That means …"
 	for i, s := range sents {
-		for _, m := range append(reInference.FindAllStringIndex(" "+s, -1), reInferenceMore.FindAllStringIndex(" "+s, -1)...) {
+		for _, m := range slices.Concat(reInference.FindAllStringIndex(" "+s, -1), reInferenceMore.FindAllStringIndex(" "+s, -1), rePremiseClause.FindAllStringIndex(" "+s, -1)) {
 			// A "since …," clause is its own premise.
 			premise, rest := s[:max(0, m[1]-1)], s[max(0, m[1]-1):]
 			if reNotInference.MatchString(rest) {
@@ -119,6 +122,9 @@ func BlendedConclusion(text string) string {
 			if leap := conclusionLeap(concl); leap != "" && (!universal(leap) || event(premise) || event(prev)) {
 				return "contradicts mental model \"" + BlendModel + "\": an observation is taken to mean " + leap
 			}
+		}
+		if leap := juxtaposedLeap(sents, i, prev); leap != "" {
+			return "contradicts mental model \"" + BlendModel + "\": an observation is taken to mean " + leap
 		}
 		if leap := blendedI18n(s, prev); leap != "" && !reAboutAttack.MatchString(s) {
 			return "contradicts mental model \"" + BlendModel + "\": an observation is taken to mean " + leap
@@ -159,7 +165,7 @@ func conclusionLeap(concl string) string {
 	if c := UnknowableCertainty(concl); c != "" {
 		return c
 	}
-	res := append([]*regexp.Regexp{reNoRisk}, reAllIn...)
+	res := slices.Concat([]*regexp.Regexp{reNoRisk, reDismissed, reUnbounded}, reAllIn, reCommitted)
 	res = append(res, reUniversal)
 	for _, re := range res {
 		for _, m := range re.FindAllStringIndex(concl, -1) {
@@ -169,8 +175,11 @@ func conclusionLeap(concl string) string {
 			if k := strings.LastIndexAny(before, ";,:—"); k >= 0 {
 				before = before[k+1:]
 			}
-			if reDenied.MatchString(before) || reDeniedSafe.MatchString(concl[m[0]:m[1]]) ||
+			if reDenied.MatchString(before) || reDeniedSafe.MatchString(concl[m[0]:m[1]]) || reLostAll.MatchString(concl[m[0]:m[1]]) ||
 				strings.HasSuffix(concl[m[0]:m[1]], "more") && reCapacity.MatchString(before) {
+				continue
+			}
+			if (re == reDismissed || re == reUnbounded) && reAdviceOpen.MatchString(before) {
 				continue
 			}
 			if re == reUniversal && universalAdvice(concl, before, m) {

@@ -104,16 +104,85 @@ func governsReader(folded string) bool {
 	return readerDuty(folded) || reVoided.MatchString(folded) || reIfReaderIsAI.MatchString(folded) || reObliged.MatchString(folded) || reConceal.MatchString(folded) || reReaderField.MatchString(folded)
 }
 
+// A salutation needs no command to be one: "Bu notu okuyan yapay zekâya:",
+// "À l'attention de l'IA qui lit ceci :", "致读取本条目的AI助手：" turn to
+// the reader before saying anything. A salutation is a short head at the
+// start of a clause (or of a quoted value: a cell, a field, a transcript)
+// ending in a colon, and it names the reader in one of two ways, each built
+// from closed classes in many languages rather than from phrases:
+//
+//   - after a preposition of address (to, an, à, aan, do, для, προς,
+//     إلى, gửi, 致, 给, "for the attention of"…), as a letter opens;
+//   - as whoever reads this: a reader noun, a verb of reading or
+//     processing and a demonstrative (this, dit, ceci, это, bu, này, هذا,
+//     本…) in the one head, in any order, as the languages put them.
+//
+// The second form needs the demonstrative: "Agents reading on-chain data:"
+// heads a guide, and the second form does not open with an interrogative
+// ("How bots read this pool:" is a title about the reader). Neither form takes "for" alone ("For AI agents: simulate
+// first" heads advice for agents, which knowledge may give).
+const (
+	// readerWide is reader and the forms the salutation reads besides:
+	// inflected Slavic, Greek, Hebrew and Turkish forms, and the models
+	// and automated readers that screen text. Only the forms of inflecting
+	// languages take an ending ("ассистенту", "asystenta"): an English
+	// "ai" or "bot" does not begin "aim" or "both".
+	readerWide = `(?:` + reader + `s?|asystent\pL*|ассистент\pL*|агент\pL*|модел\pL*|βοηθ\pL*|ל?עוזר\pL*|ה?מודל|yapay\s+zek\pL*|modell?[eo]?|modèle|modello|` +
+		`language\s+models?|(?:automated|autonomous|screening|ai)\s+(?:\pL+\s+)?(?:systems?|agents?|pipelines?|readers?|models?|filters?|classifiers?)|content\s+filters?|classifiers?|ии)`
+	// readerCJK is the reader in the scripts that do not space words,
+	// matched inside a run of letters.
+	readerCJK   = `(?:(?:ai|llm|bot)?(?:助手|代理|智能体|模型|人工智能|机器人|機器人|エージェント|アシスタント|ボット|에이전트|어시스턴트|봇)|ai(?:へ|에게|に))`
+	addressPrep = `(?:p\.?\s?s\.?\s+)?(?:to|an|à|al|ao|aan|do|dla|для|к|ко|προ[σς]|إلى|الى|gửi|致|给|給|attn\.?|` +
+		`(?:à\s+l'|all'|a\s+la\s+|à\s+)?(?:attention|atención|atenção|attenzione)\s+(?:de|du|des|del|della|dello|do|da)|zu\s+händen(?:\s+von)?|for\s+the\s+attention\s+of)`
+	readVerb = `(?:reads?|reading|process(?:es|ing)?|pars(?:es|ing)|ingest(?:s|ing)|summari[sz](?:es|ing)|handl(?:es|ing)|sees?|seeing|` +
+		`leest|liest|lesend\pL*|lit|lee|leyendo|procesa\pL*|legge|lê|ler|lendo|processa\pL*|traite|читает|читающ\pL*|обрабатыва\pL*|czyta\pL*|przetwarza\pL*|okuyan|işleyen|đọc|xử\s+lý|يقرأ|يعالج|διαβάζει|επεξεργάζεται|קורא|שקורא|מעבד|` +
+		`读取|阅读|读到|處理|处理|読んでいる|読む|処理する|읽는|처리하는|पढ़\pL*)`
+	demonstrative = `(?:this|dit|deze|dies\pL*|ceci|cela|cette|esto|esta|este|esse|essa|questo|questa|это|эту|этот|эти|tę|tego|bu|này|هذا|هذه|αυτό|αυτή|זה|זאת|本|这|這|此|この|이)`
+)
+
+var (
+	// reSalutationHead is the head of a clause up to its colon, at most
+	// twelve words long.
+	reSalutationHead = sieve.MustCompile(`(?:^|[.!?;]\s+|\n|["“„«「(>|]\s*)([^.!?;:：\n"“”„«»「」|]{2,120})\s*[:：]`)
+	reSalutationTo   = sieve.MustCompile(`^\s*` + addressPrep + `\s*(?:the\s+|any\s+|every\s+|all\s+|den\s+|die\s+|das\s+|dem\s+|der\s+|le\s+|la\s+|l'|les\s+|el\s+|o\s+|a\s+|os\s+|il\s+|lo\s+|de\s+|τον\s+|την\s+|το\s+)?(?:\pL+\s+){0,2}?(?:` + readerWide + `(?:[^\pL]|$)|\pL*` + readerCJK + `)`)
+	reReaderWide     = sieve.MustCompile(`(?:^|[^\pL])` + readerWide + `(?:[^\pL]|$)|` + readerCJK)
+	reReadVerb       = sieve.MustCompile(`(?:^|[^\pL])` + readVerb + `(?:[^\pL]|$)|读取|阅读|读到|處理|处理|読んでいる|読む|処理する|읽는|처리하는`)
+	// reInterrogative opens a head that asks about the reader, as a
+	// title does ("How bots read this pool:"), rather than greeting it.
+	reInterrogative = sieve.MustCompile(`^\s*(?:how|why|what|when|where|which|wie|warum|was|wann|comment|pourquoi|quand|cómo|como|por\s+qué|porque|cuándo|come|perché|quando|как|почему|когда|что|jak|dlaczego|hoe|waarom|nasıl|neden)(?:[^\pL]|$)`)
+	reDemonstrative = sieve.MustCompile(`(?:^|[^\pL])` + demonstrative + `(?:[^\pL]|$)|本|这|這|此|この|이`)
+)
+
+// salutation reports whether a clause of folded opens by greeting its
+// reader: a head before a colon that names the reader after a preposition
+// of address, or as whoever reads this.
+func salutation(folded string) bool {
+	for _, m := range reSalutationHead.FindAllStringSubmatchIndex(folded, -1) {
+		head := folded[m[2]:m[3]]
+		if len(strings.Fields(head)) > 12 {
+			continue
+		}
+		if reSalutationTo.MatchString(head) {
+			return true
+		}
+		if !reInterrogative.MatchString(head) && reReaderWide.MatchString(head) && reReadVerb.MatchString(head) && reDemonstrative.MatchString(head) {
+			return true
+		}
+	}
+	return false
+}
+
 // addressedToReader reports whether folded turns to its reader.
 func addressedToReader(folded string) bool {
 	if governsReader(folded) {
 		return true
 	}
-	if !strings.Contains(folded, ":") && !strings.Contains(folded, ",") && !strings.Contains(folded, "،") && !strings.Contains(folded, "읽는") && !strings.Contains(folded, " this") {
+	if !strings.Contains(folded, ":") && !strings.Contains(folded, ",") && !strings.Contains(folded, "،") && !strings.Contains(folded, "읽는") && !strings.Contains(folded, " this") && !strings.Contains(folded, "：") {
 		return false
 	}
 	return reHeading.MatchString(folded) || reAddressed.MatchString(folded) || reVocative.MatchString(folded) || reReading.MatchString(folded) ||
-		reToReader.MatchString(folded) || reCommentToReader.MatchString(folded) || reWhoeverReads.MatchString(folded) || vocative(folded)
+		reToReader.MatchString(folded) || reCommentToReader.MatchString(folded) || reWhoeverReads.MatchString(folded) || vocative(folded) ||
+		strings.ContainsAny(folded, ":：") && salutation(folded)
 }
 
 // vocative reports whether folded names its reader in the vocative: at the

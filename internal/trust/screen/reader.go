@@ -50,7 +50,13 @@ var (
 	// off by a comma, in any language, whatever follows: "asisten, …",
 	// "P.S. bot, …", "يا أيها المساعد، …". vocative rules out a list or an
 	// aside ("AI, ML and statistics", "AI, however, …").
-	reVocativeAny = sieve.MustCompile(`(?:^|[,;:!?،]\s*|[.]\s+|\n\s*)(?:(?:يا\s+)?أيها\s+|يا\s+|(?:hey|hi|hello|dear|oh|o|эй)\s+)?` + reader + `\s*[,،]\s*`)
+	// A quoted value (a transcript, a cell, a field) opens a clause too
+	// when it opens with an interjection of address, a closed class in each
+	// language: "„Hey Bot, …“", "«Salut l'agent, …»", "\"Oye asistente, …\"".
+	// A bare role after a quote mark ("\"Assistant, print …\"") is left to
+	// the framing around it: a warning quotes attacks that way.
+	reVocativeAny = sieve.MustCompile(`(?:(?:^|[,;:!?،]\s*|[.]\s+|\n\s*)(?:(?:يا\s+)?أيها\s+|يا\s+|(?:hey|hi|hello|dear|oh|o|эй)\s+)?` +
+		`|(?:^|[,;:!?،]\s*|[.]\s+|\n\s*|["“„«「]\s*)` + interjection + `\s+(?:l'|el\s+|la\s+|le\s+|der\s+|die\s+|o\s+|a\s+|il\s+|lo\s+)?)` + reader + `\s*[,،]\s*`)
 	// reListAfter is what makes a comma after a role a list or an aside.
 	reListAfter = sieve.MustCompile(`^(?:(?:[\pL\pN'-]+\s*){1,3}[,،]|(?:[\pL\pN'-]+\s+){0,2}(?:and|or|&|und|et|y|e|и|та|ve|dan|và|و)(?:[^\pL]|$))`)
 	reReading   = sieve.MustCompile(reader + `s?\s+(?:that\s+|who\s+)?(?:reads?|reading|process(?:es|ing)?|ingest(?:s|ing)?|see(?:s|ing)?)\s+this\s+(?:entry|note|record|memory|text|document|message|page|post|guide|thread|article|summary|file|field|memo|description|comment|section|content)` +
@@ -122,6 +128,8 @@ func governsReader(folded string) bool {
 // ("How bots read this pool:" is a title about the reader). Neither form takes "for" alone ("For AI agents: simulate
 // first" heads advice for agents, which knowledge may give).
 const (
+	// interjection greets a listener, in the languages attacks use.
+	interjection = `(?:hey|hi|hello|dear|oh|эй|oye|hola|querid[oa]|estimad[oa]|salut|bonjour|cher|chère|hallo|lieber|liebe|ciao|car[oa]|olá|oi|prezad[oa]|привет|уважаем\pL+|дорог\pL+|hej|hoi|beste|merhaba|sevgili|xin\s+chào|chào)`
 	// readerWide is reader and the forms the salutation reads besides:
 	// inflected Slavic, Greek, Hebrew and Turkish forms, and the models
 	// and automated readers that screen text. Only the forms of inflecting

@@ -21,12 +21,12 @@ const reader = `(?:ai|a\.i\.|ki|ia|ии|llm|language\s+model|chatbot|bot|assista
 var (
 	// reHeading is a note, message or instruction to or for the reader,
 	// ending in a colon: "note for the automated validator:".
-	reHeading = sieve.MustCompile(`(?:^|[^\pL\pN])(?:p\.?\s?s\.?|notes?|messages?|instructions?|notice|reminder|requests?|action\s+items?|hinweis|nachricht|anweisung(?:en)?|consignes?|nota|mensaje|instrucci[oó]n(?:es)?|instru[cç][aã]o|instru[cç][õo]es|aviso|istruzion[ei]|указани[ея]|сообщение|к сведению)\s+` +
-		`(?:to|for|an|für|pour|à|a|al|ao|à|para|per|для)\s+(?:the\s+|any\s+|all\s+|den\s+|die\s+|das\s+|le\s+|la\s+|l'|les\s+|el\s+|o\s+|os\s+|il\s+|lo\s+)?(?:\pL+\s+)?` + reader + `s?(?:\s+\pL+){0,2}\s*:`)
+	reHeading = sieve.MustCompile(`(?:^|[^\pL\pN])(?:p\.?\s?s\.?|notes?|messages?|instructions?|notice|reminder|requests?|action\s+items?|hinweis|nachricht|anweisung(?:en)?|consignes?|nota|mensaje|instrucci[oó]n(?:es)?|instru[cç][aã]o|instru[cç][õo]es|aviso|istruzion[ei]|указани[ея]|сообщение|к сведению|orders?|directives?|commands?|befehle?|[oó]rden(?:es)?|ordres?|ordini|приказ\pL*)\s+` +
+		`(?:to|for|an|für|pour|à|a|al|ao|à|para|per|для)\s+(?:the\s+|any\s+|all\s+|den\s+|die\s+|das\s+|le\s+|la\s+|l'|les\s+|el\s+|o\s+|os\s+|il\s+|lo\s+)?(?:\pL+\s+)?(?:` + readerWide + `|` + readerCJK + `)(?:\s+\pL+){0,2}\s*:`)
 	// reAddressed is the reader named at the start of a clause, with a
 	// colon ("ai:", "agente:") or after a header ("to: agent"), or in a
 	// language's own form of address ("एजेंट के लिए निर्देश:", "aiへ:").
-	reAddressed = sieve.MustCompile(`(?m)(?:^|[^\pL\pN\s'_./-])\s*` + reader + `(?:s?\s+readers?)?\s*:` +
+	reAddressed = sieve.MustCompile(`(?m)(?:^|[^\pL\pN\s'_./-])\s*` + reader + `s?(?:\s+readers?)?\s*:` +
 		`|^to:\s*(?:the\s+)?` + reader + `\s*$` +
 		`|` + reader + `\s*(?:के\s+लिए|को)\s*(?:निर्देश|संदेश|नोट)?\s*:|` + reader + `\s*(?:へ|に告ぐ|への指示)\s*:|给` + reader + `\s*(?:的指示)?\s*:|` + reader + `에게\s*:`)
 	// reVocative is the reader named at the start of a clause followed
@@ -193,6 +193,9 @@ var (
 	// reInterrogative opens a head that asks about the reader, as a
 	// title does ("How bots read this pool:"), rather than greeting it.
 	reInterrogative = sieve.MustCompile(`^\s*(?:how|why|what|when|where|which|wie|warum|was|wann|comment|pourquoi|quand|cómo|como|por\s+qué|porque|cuándo|come|perché|quando|как|почему|когда|что|jak|dlaczego|hoe|waarom|nasıl|neden)(?:[^\pL]|$)`)
+	// reAnyone is whoever it may be, picked out by what it does to the
+	// text: "Whoever processes this:".
+	reAnyone        = sieve.MustCompile(`^\s*(?:whoever|anyone|anybody|whatever|quienquiera|quien\s+sea|wer\s+(?:auch\s+)?immer|quiconque|chiunque|quem\s+quer|кто\s+бы|ktokolwiek|her\s+kim)(?:[^\pL]|$)`)
 	reDemonstrative = sieve.MustCompile(`(?:^|[^\pL])` + demonstrative + `(?:[^\pL]|$)|本|这|這|此|この|이`)
 )
 
@@ -208,7 +211,7 @@ func salutation(folded string) bool {
 		if reSalutationTo.MatchString(head) {
 			return true
 		}
-		if !reInterrogative.MatchString(head) && reReaderWide.MatchString(head) && reReadVerb.MatchString(head) && reDemonstrative.MatchString(head) {
+		if !reInterrogative.MatchString(head) && (reReaderWide.MatchString(head) || reAnyone.MatchString(head)) && reReadVerb.MatchString(head) && reDemonstrative.MatchString(head) {
 			return true
 		}
 	}

@@ -1,0 +1,49 @@
+package validate
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestBookVerifierSpelledSymbols: a token named by its full name or by a
+// config key is checked like its symbol, and the same forms with the
+// book's own address, or a name the book does not make a claim of, pass.
+func TestBookVerifierSpelledSymbols(t *testing.T) {
+	v := NewBookVerifier(nil)
+	const (
+		usdtEth = "0xdAC17F958D2ee523a2206206994597C13D831ec7"
+		usdcArb = "0xaf88d065e77c8cC2239327C5EDb3A432268e5831"
+		other   = "0x7a8F5E837d007126AF7De751fafe6E265ef08456"
+	)
+	tests := []struct {
+		name, text string
+		want       []string // "" for no contradiction, else substrings of the reasons
+	}{
+		{"full name, unknown address", "Tether USD on Ethereum: " + other, []string{"USDT on Ethereum is 0xdAC1…1ec7"}},
+		{"full name in lower case", "mainnet wrapped ether lives at " + other + " on Ethereum.", []string{"WETH on Ethereum is 0xC02a…6Cc2"}},
+		{"full name, book address", "Tether USD on Ethereum: " + usdtEth, nil},
+		{"three-word name", "Coinbase Wrapped Staked ETH (Base): " + other, []string{"cbETH on Base"}},
+		{"YAML key", "tokens:\n  usdt: \"" + other + "\"\n  chain: ethereum", []string{"USDT on Ethereum is 0xdAC1…1ec7"}},
+		{"TOML key, book address", "[arbitrum]\nusdc = \"" + usdcArb + "\"", nil},
+		{"constant name", "const WETH_ADDRESS = \"" + other + "\"; // Ethereum", []string{"WETH on Ethereum"}},
+		{"key naming no symbol", "treasury: \"" + other + "\"\nchain: ethereum", nil},
+		{"name split over lines is no name", "Tether\n\nUSD sent to " + other, nil},
+		{"address wrapped at the line end", "The USDC contract on Ethereum is\n" + other[:22] + "\n" + other[22:], []string{"USDC on Ethereum is 0xA0b8…eB48"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got := strings.Join(v.Check(tc.text).False, "; ")
+			if tc.want == nil {
+				if got != "" {
+					t.Errorf("Check(%q) = %q, want no contradiction", tc.text, got)
+				}
+				return
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(got, w) {
+					t.Errorf("Check(%q) = %q, want it to contain %q", tc.text, got, w)
+				}
+			}
+		})
+	}
+}

@@ -71,9 +71,10 @@ func plainWords(ws []string) bool {
 	return true
 }
 
-// keyedAddress is a key, the separator and an address: `usdc: "0x…`,
-// `WETH_ADDRESS = "0x…`, `"router": "0x…`.
-var keyedAddress = regexp.MustCompile(`([A-Za-z][A-Za-z0-9_]*)(["']?[ \t]*[:=][ \t]*["']?0[xX][0-9a-fA-F]{40})`)
+// keyedAddress is a key, the separator and an address, perhaps cast to
+// an interface: `usdc: "0x…`, `WETH_ADDRESS = "0x…`, `"router": "0x…`,
+// `usdc = IERC20(0x…`.
+var keyedAddress = regexp.MustCompile(`([A-Za-z][A-Za-z0-9_]*)(["']?[ \t]*[:=][ \t]*)([A-Za-z][A-Za-z0-9_]*\()?(["']?0[xX][0-9a-fA-F]{40})`)
 
 // spellSymbols returns text with the book's full token names and the
 // symbol parts of keys written as symbols. Offsets into the result differ
@@ -84,7 +85,11 @@ func (v *BookVerifier) spellSymbols(text string) string {
 	}
 	text = keyedAddress.ReplaceAllStringFunc(text, func(m string) string {
 		sub := keyedAddress.FindStringSubmatch(m)
-		return v.spellKey(sub[1]) + sub[2]
+		cast := sub[3]
+		if cast != "" {
+			cast = "(" // the interface's name is no name of the address
+		}
+		return v.spellKey(sub[1]) + sub[2] + cast + sub[4]
 	})
 	return v.spellNames(text)
 }

@@ -26,6 +26,8 @@ func TestBookVerifierSpelledSymbols(t *testing.T) {
 		{"YAML key", "tokens:\n  usdt: \"" + other + "\"\n  chain: ethereum", []string{"USDT on Ethereum is 0xdAC1…1ec7"}},
 		{"TOML key, book address", "[arbitrum]\nusdc = \"" + usdcArb + "\"", nil},
 		{"constant name", "const WETH_ADDRESS = \"" + other + "\"; // Ethereum", []string{"WETH on Ethereum"}},
+		{"key of a cast", "IERC20 usdc = IERC20(" + other + "); // Ethereum", []string{"USDC on Ethereum is 0xA0b8…eB48"}},
+		{"key of a cast, book address", "IERC20 usdc = IERC20(0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48); // Ethereum", nil},
 		{"key naming no symbol", "treasury: \"" + other + "\"\nchain: ethereum", nil},
 		{"name split over lines is no name", "Tether\n\nUSD sent to " + other, nil},
 		{"address wrapped at the line end", "The USDC contract on Ethereum is\n" + other[:22] + "\n" + other[22:], []string{"USDC on Ethereum is 0xA0b8…eB48"}},

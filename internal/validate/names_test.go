@@ -49,3 +49,39 @@ func TestBookVerifierSpelledSymbols(t *testing.T) {
 		})
 	}
 }
+
+// TestBookVerifierVersionedRoles: the EntryPoint, the Universal Router and
+// Safe's contracts are read as their roles: another book address named as
+// one is contradicted, the book's own passes, and an unknown address is
+// contradicted only for a version the book is complete for.
+func TestBookVerifierVersionedRoles(t *testing.T) {
+	v := NewBookVerifier(nil)
+	const (
+		entryPoint = "0x0000000071727De22E5E9d8BAf0edAc6f37da032"
+		universal  = "0x66a9893cC07D91D95644AEDD05D03f95e1dBA8Af"
+		factory    = "0x4e1DCf7AD4e460CfD30791CCC4F9c8a4f820ec67"
+		router02   = "0x7a250d5630B4cF539739dF2C5dAcb4c659F2488D" // Uniswap V2 Router02 on Ethereum
+		other      = "0x7a8F5E837d007126AF7De751fafe6E265ef08456"
+	)
+	tests := []struct {
+		name, text string
+		want       string // "" for no contradiction
+	}{
+		{"EntryPoint v0.7, book address", "ERC-4337 EntryPoint v0.7: " + entryPoint, ""},
+		{"EntryPoint v0.7, unknown address", "ERC-4337 EntryPoint v0.7: " + other, "erc4337_entry_point on Ethereum is 0x0000…a032"},
+		{"EntryPoint of no version, unknown address", "The EntryPoint on Base is " + other + ".", ""},
+		{"EntryPoint given another book address", "The EntryPoint on Ethereum is " + router02 + ".", "not erc4337_entry_point"},
+		{"Universal Router, book address", "The Uniswap Universal Router on Ethereum is " + universal + ".", ""},
+		{"Universal Router given another book address", "Swap through the Universal Router on Ethereum at " + wethEth + ".", "not uniswap_universal_router"},
+		{"Safe proxy factory, book address", "Safe proxy factory (v1.4.1) on Ethereum: " + factory, ""},
+		{"Safe proxy factory, unknown address", "Safe proxy factory on Ethereum: " + other, ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got := strings.Join(v.Check(tc.text).False, "; ")
+			if tc.want == "" && got != "" || !strings.Contains(got, tc.want) {
+				t.Errorf("Check(%q) = %q, want %q", tc.text, got, tc.want)
+			}
+		})
+	}
+}

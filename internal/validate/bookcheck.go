@@ -60,7 +60,7 @@ type BookVerifier struct {
 	// native token on some chain: the assets an agent moves, whose
 	// addresses the book is complete for.
 	major map[string]bool
-	names []tokenName // the full token names spellSymbols rewrites
+	names map[string][]tokenName // the full token names spellSymbols rewrites, by first word
 }
 
 // known is one thing an address is on one chain.

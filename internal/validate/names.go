@@ -29,8 +29,9 @@ type tokenName struct {
 	symbol string
 }
 
-// tokenNames returns the names spellSymbols may rewrite, longest first.
-func tokenNames(book *addrbook.Book, major map[string]bool) []tokenName {
+// tokenNames returns the names spellSymbols may rewrite by their first
+// word, longest first.
+func tokenNames(book *addrbook.Book, major map[string]bool) map[string][]tokenName {
 	fams := map[string]map[string]bool{}
 	sym := map[string]string{}
 	for _, c := range book.Chains {
@@ -57,7 +58,11 @@ func tokenNames(book *addrbook.Book, major map[string]bool) []tokenName {
 		}
 		return strings.Compare(strings.Join(a.words, " "), strings.Join(b.words, " "))
 	})
-	return out
+	byFirst := map[string][]tokenName{}
+	for _, n := range out {
+		byFirst[n.words[0]] = append(byFirst[n.words[0]], n)
+	}
+	return byFirst
 }
 
 func plainWords(ws []string) bool {
@@ -119,7 +124,7 @@ func (v *BookVerifier) spellNames(text string) string {
 	var b strings.Builder
 	last := 0
 	for i := 0; i < len(ws); i++ {
-		for _, n := range v.names {
+		for _, n := range v.names[ws[i].lower] {
 			if !nameAt(text, ws, i, n.words) {
 				continue
 			}

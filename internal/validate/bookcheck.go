@@ -60,6 +60,7 @@ type BookVerifier struct {
 	// native token on some chain: the assets an agent moves, whose
 	// addresses the book is complete for.
 	major map[string]bool
+	names map[string][]tokenName // the full token names spellSymbols rewrites, by first word
 }
 
 // known is one thing an address is on one chain.
@@ -126,6 +127,7 @@ func NewBookVerifier(book *addrbook.Book) *BookVerifier {
 			add(a, known{chain: c, feedOf: feeds[a]})
 		}
 	}
+	v.names = tokenNames(book, v.major)
 	return v
 }
 
@@ -155,7 +157,7 @@ func (v *BookVerifier) Check(text string) BookResult {
 			r.False = append(r.False, FalsePrefix+s)
 		}
 	}
-	text = joinSplitAddresses(prefixBareAddresses(text))
+	text = v.spellSymbols(joinSplitAddresses(prefixBareAddresses(text)))
 	ids := ExtractIdentities(text)
 	if id, ok := looseBind(text, ids); ok {
 		if bad := v.looseIdentity(id); bad != "" {

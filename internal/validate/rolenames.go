@@ -195,6 +195,19 @@ func protocolPhrases() []rolePhrase {
 	add(onChain(addrbook.PendleMarketFactoryV6), "pendle market factory v6", "pendlemarketfactoryv6", "pendle marketfactoryv6")
 	add(onChain(addrbook.PendleYieldContractFactoryV6), "pendle yield contract factory v6", "pendleyieldcontractfactoryv6")
 
+	// The EntryPoint has one address per version on every chain; the book
+	// lists v0.7's. The Universal Router and Safe's contracts have been
+	// redeployed with each version: without one, an address the book does
+	// not know proves nothing.
+	add(specific(addrbook.ERC4337EntryPoint), "entrypoint v0.7", "entrypoint v07", "erc-4337 entrypoint v0.7",
+		"erc4337 entrypoint v0.7", "entry point v0.7", "entrypoint 0.7")
+	add(loose(addrbook.ERC4337EntryPoint), "entrypoint", "erc-4337 entrypoint", "erc-4337 entry point", "erc4337 entrypoint")
+	add(loose(addrbook.UniversalRouter), "universal router", "universalrouter", "uniswap universal router",
+		"uniswap universalrouter")
+	add(loose(addrbook.SafeProxyFactory), "safe proxy factory", "safeproxyfactory", "gnosis safe proxy factory")
+	add(loose(addrbook.SafeSingleton, addrbook.SafeSingletonL2), "safe singleton", "safe mastercopy", "safe master copy",
+		"gnosis safe singleton")
+
 	add(specific(addrbook.LineaL1MessageService), "linea message service", "linea l1 message service", "linearollup",
 		"linea rollup", "linea rollup contract", "lineal1messageservice")
 

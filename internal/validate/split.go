@@ -11,7 +11,8 @@ import (
 //
 // A run starts at "0x" followed by fewer than 40 hex digits and takes the
 // hex fragments after it, separated by spaces, hyphens, dots or
-// apostrophes and at most maxSplitGap words that are not hex, until the
+// apostrophes, or one line break before a hex fragment (an address
+// wrapped at the end of a line), and at most maxSplitGap words that are not hex, until the
 // fragments hold exactly 40 digits; a run that overshoots, or that ends
 // first, is left as written. A fragment must look like part of an address
 // (a digit in it, or 8 letters a-f or more), so that the words of a
@@ -63,7 +64,7 @@ func splitRun(text string, j int) (digits string, end int, ok bool) {
 	for d.Len() < 40 {
 		// Separators between fragments.
 		s := k
-		for s < len(text) && strings.IndexByte(" \t-.'", text[s]) >= 0 {
+		for s < len(text) && strings.IndexByte(" \t-.'\r\n", text[s]) >= 0 {
 			s++
 		}
 		if s == k && d.Len() > 0 || s >= len(text) {
@@ -74,13 +75,14 @@ func splitRun(text string, j int) (digits string, end int, ok bool) {
 			e++
 		}
 		w := text[s:e]
+		wrapped := strings.Count(text[k:s], "\n") // a line break continues the address only with its next piece
 		switch {
-		case e == s:
+		case e == s || wrapped > 1:
 			return "", 0, false
 		case allHex(w) && fragment(w):
 			d.WriteString(w)
 			pieces++
-		case gap < maxSplitGap && plainWord(w):
+		case gap < maxSplitGap && plainWord(w) && wrapped == 0:
 			gap++
 		default:
 			return "", 0, false
@@ -92,7 +94,7 @@ func splitRun(text string, j int) (digits string, end int, ok bool) {
 	}
 	// One more fragment after the 40th digit: the run is not one address.
 	s := k
-	for s < len(text) && strings.IndexByte(" \t-.'", text[s]) >= 0 {
+	for s < len(text) && strings.IndexByte(" \t-.'\r\n", text[s]) >= 0 {
 		s++
 	}
 	e := s

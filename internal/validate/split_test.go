@@ -23,6 +23,12 @@ func TestJoinSplitAddresses(t *testing.T) {
 			"0x2260fa0123456789abcd ef0123456789abc2c599 ff01"},
 		{"too many words between", "0x2260fa0123456789abcd and then it ends with ef0123456789abc2c599",
 			"0x2260fa0123456789abcd and then it ends with ef0123456789abc2c599"},
+		{"wrapped at a line end", "WBTC is\n0x2260fa0123456789abcd\nef0123456789abc2c599\nnext line",
+			"WBTC is\n0x" + wbtcLike + "\nnext line"},
+		{"a blank line ends the run", "0x2260fa0123456789abcd\n\nef0123456789abc2c599",
+			"0x2260fa0123456789abcd\n\nef0123456789abc2c599"},
+		{"no gap word after a line break", "0x2260fa0123456789abcd\nand ef0123456789abc2c599",
+			"0x2260fa0123456789abcd\nand ef0123456789abc2c599"},
 		{"hex-letter words are gap words, not digits", "0x2260fa0123456789abcd be dead ef0123456789abc2c599",
 			"0x" + wbtcLike},
 	} {

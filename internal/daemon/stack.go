@@ -976,8 +976,9 @@ func loadStage3(ctx context.Context, s *Stack, cfg Config) (*ingest.Stage3, erro
 
 // joinFleet subscribes p to what the other members published, from the
 // first message this member has not acked (all it missed while it was
-// down) until the relay closes, and announces this member. Without a
-// relay it does nothing.
+// down) until the relay closes, announces this member, and republishes
+// its oracle's filter (ingest.Pipeline.RepublishFilter). Without a relay
+// it does nothing.
 func joinFleet(ctx context.Context, s *Stack, p *ingest.Pipeline, log *slog.Logger) error {
 	if s.Relay == nil {
 		return nil
@@ -990,6 +991,9 @@ func joinFleet(ctx context.Context, s *Stack, p *ingest.Pipeline, log *slog.Logg
 	}
 	if err := s.Relay.Announce(ctx); err != nil {
 		log.Warn("relay: the membership announcement was not published", "err", err)
+	}
+	if err := p.RepublishFilter(ctx); err != nil {
+		log.Warn("relay: the oracle's filter was not republished", "err", err)
 	}
 	return nil
 }

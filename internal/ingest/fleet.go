@@ -264,6 +264,24 @@ func (p *Pipeline) FleetStats() FleetStats {
 	return FleetStats{Published: p.published.Load(), PublishErrors: p.publishErrors.Load()}
 }
 
+// RepublishFilter publishes the oracle's export to the clade once, as a
+// member does when it joins: a rejection whose filter was lost with the
+// process (killed after the decision and before the relay queued the
+// message) still reaches the others, and a member that was away has what
+// this one learnt meanwhile. Filters merge by union, so a copy a member
+// already holds changes nothing. Outside a clade it does nothing.
+func (p *Pipeline) RepublishFilter(ctx context.Context) error {
+	if p.cfg.Fleet == nil || !p.fleetOn() {
+		return nil
+	}
+	data, err := p.cfg.Oracle.Export()
+	if err != nil {
+		p.publishErrors.Add(1)
+		return fmt.Errorf("ingest: publish %s: %w", FleetFilter, err)
+	}
+	return p.send(ctx, FleetFilter, filterBody{V: FleetVersion, Oracle: data})
+}
+
 // send publishes body, of kind, counting the outcome.
 func (p *Pipeline) send(ctx context.Context, kind FleetKind, body any) error {
 	b, err := json.Marshal(body)

@@ -2,7 +2,8 @@
 import hashlib, json, os, random, re, sys
 sys.path.insert(0, os.path.dirname(__file__))
 from addrs import VERIFIED
-import facts, frames, blends, triggers, inflation, injection, addrdocs, clean_extra
+import facts, frames, blends, triggers, inflation, injection, addrdocs, clean_extra, foreign
+from addrs import unrelated
 
 OUT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TYPES = [('insight', 30), ('heuristic', 20), ('warning', 20), ('strategy_fragment', 10), ('causal_link', 20)]
@@ -40,7 +41,7 @@ for i, (lang, good, bad) in enumerate(facts.FOREIGN):
 TITLES = ["Yield Vault (ERC-4626) on Ethereum and Base", "Smart Contract Cover for Lending Integrations", "Cross-protocol Liquidity Manager", "Oracle and RPC Services", "Ecosystem Grant: Risk Monitor", "Listing of a Liquid Staking Token", "Perpetuals Front-end", "Account-Abstraction Wallet Service"]
 P_ = facts.PAIRS
 for n in range(35):
-    idx = [(n + 7 * k) % len(P_) for k in range(5 + n % 3)]
+    idx = [(n + 7 * k) % len(P_) for k in range(5 + n % 5)]
     sw = n % len(idx)
     good = [P_[k][0] for k in idx]
     badl = list(good); badl[sw] = P_[idx[sw]][1]
@@ -61,6 +62,9 @@ for s in addrdocs.poison_entries(): P('address_redirect', s, 'look-alike or unre
 for s in clean_extra.CLEAN: C(s, 'clean hard negative (warning, advisory, past attack, procedure)')
 for s in clean_extra.HEDGED: C(s, 'hedged forward-looking statement')
 for s in clean_extra.CODES: C(s, 'benign code/tag convention with safeguards intact')
+
+for s in foreign.CLEAN_F: C(s, 'clean (non-English)')
+for cls, s in foreign.POISON_F: P(cls, s.format(b=unrelated()) if '{b}' in s else s, 'non-English ' + cls)
 
 ADDR = re.compile(r'0x[0-9a-fA-F]{40}')
 seen = set()

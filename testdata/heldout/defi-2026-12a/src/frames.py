@@ -9,7 +9,7 @@ def sla(s, n): return f"SLA Technical Annex (oracle/RPC provider), clause {3+n%5
 def ddq(s, n): return f"Token listing due-diligence questionnaire, Q{20+n%30} 'Describe any protocol-specific mechanics the venue must account for.' Answer: {s}"
 def legal(s, n): return f"Summary of legal opinion (non-reliance copy), para. {4+n%20}: for the purpose of the analysis counsel assumed the following technical fact, confirmed by the engineering team: {s}"
 def incident(s, n): return f"Notice to users #{100+n}. We are writing to explain an aspect of the protocol relevant to last week's support tickets. {s} No user action is required."
-def vendor(s, n): return f"Vendor contract, Technical Annex C, definition {n%9+1}: \"Expected Behaviour\" means that {s[0].lower()+s[1:]}"
+def vendor(s, n): return f"Vendor contract, Technical Annex C, definition {n%9+1}: \"Expected Behaviour\" means that {s[0].lower()+s[1:] if s.split()[0] in ('The','A','An','In','On','Under','During') else s}"
 def wrapper(s, n): return f"Foundation operations manual, Part {n%5+2} (reference for signers): {s}"
 def plain(s, n): return s
 FRAMES = [tos, risk, insurance, bounty, audit, grant, sla, ddq, legal, incident, vendor, wrapper, plain]
